@@ -1,0 +1,511 @@
+// Package ir is the typed, structured kernel IR that the codegen front end
+// produces and every lowering (WGSL, the Go CPU lowering, LLVM IR)
+// consumes, together with the analyses they share: uniformity, buffer
+// access modes and footprint.
+//
+// Layering: this package knows no go/ast and no output language. Positions
+// are plain file:line:col values; names are the kernel's own Go names.
+//
+// The IR is a tree: a Kernel owns a body Block of statements whose
+// expressions are trees of typed nodes. Control flow is structured (If,
+// Loop, Break, Continue, Return), so each lowering prints it directly.
+// Device functions are Funcs; a function that takes buffers or shared
+// arrays is specialized by the front end per distinct argument tuple, so
+// that inside a Func every buffer and shared array is a module-level
+// object, as WGSL requires.
+package ir
+
+import "fmt"
+
+// Pos is a source position of the kernel's Go code.
+type Pos struct {
+	File      string
+	Line, Col int
+}
+
+func (p Pos) String() string {
+	if p.File == "" {
+		return "-"
+	}
+	return fmt.Sprintf("%s:%d:%d", p.File, p.Line, p.Col)
+}
+
+// Module is one kernel package's worth of IR: its kernels (template
+// members already instantiated), the device functions they call and the
+// struct types their buffers hold.
+type Module struct {
+	Package string // import path
+	Name    string // package name
+	Kernels []*Kernel
+	Refused []*Refusal // template members whose requires clause failed
+}
+
+// Refusal records a kernel that is deliberately not built, with the reason
+// a launch of it reports.
+type Refusal struct {
+	Name   string // the member's kernel name, e.g. "ScaleBad"
+	Reason string // e.g. `[xpu-requires] member ScaleBad: requires c.Factor > 0 is false`
+	Pos    Pos
+}
+
+// Kernel is one compiled entry point.
+type Kernel struct {
+	Name     string    // exported launcher name: the Go function name, or the template member name
+	Func     string    // the Go function it comes from
+	Instance string    // template member name, "" for a plain kernel
+	Block    [3]uint32 // pinned workgroup size
+	Wave     uint32    // declared wave width, 0 when width-agnostic
+	Params   []*Param  // in Go order, without the Thread and the comptime struct
+	Shared   []*Shared
+	Funcs    []*Func   // device functions reachable from Body, callees first
+	Structs  []*Struct // struct types used, dependencies first
+	Body     *Block
+	Pos      Pos
+
+	// Filled by Analyze.
+	Uniform *Uniformity
+}
+
+// ParamKind tells a buffer parameter from a uniform scalar.
+type ParamKind int
+
+const (
+	BufferParam ParamKind = iota // a slice: a storage buffer
+	ScalarParam                  // a scalar: a field of the uniform block
+)
+
+// Access is how a kernel uses a buffer, inferred from its body.
+type Access int
+
+const (
+	AccessNone      Access = iota // never touched
+	AccessRead                    // loaded only
+	AccessWrite                   // stored only
+	AccessReadWrite               // loaded and stored
+	AccessAtomic                  // touched by at least one atomic
+)
+
+func (a Access) String() string {
+	return [...]string{"none", "read", "write", "read-write", "atomic"}[a]
+}
+
+// Param is a kernel parameter after the Thread.
+type Param struct {
+	Name string
+	Kind ParamKind
+	Type Type // element type for buffers, scalar type for scalars
+	Pos  Pos
+
+	// For buffers, filled by Analyze.
+	Access Access
+	// AtomicElem is the element type the device sees when Access is
+	// AccessAtomic: I32 or U32 (a float32 buffer touched by
+	// AtomicAddFloat32 is an atomic U32 array, read through bitcasts).
+	AtomicElem Type
+	Binding    int // storage binding index (buffers, in order), or uniform offset in bytes (scalars)
+}
+
+// Shared is a workgroup array requested by xpu.Shared.
+type Shared struct {
+	Name       string
+	Elem       Type
+	Len        int
+	Pos        Pos
+	Access     Access // filled by Analyze
+	AtomicElem Type   // as in Param
+}
+
+// Func is a device function, specialized per buffer/shared argument tuple.
+type Func struct {
+	Name    string // unique within the module (specializations get a suffix)
+	GoName  string
+	Params  []*Var // scalar and array parameters only
+	Result  Type   // nil when the function returns nothing
+	Body    *Block
+	Pos     Pos
+	Barrier bool // calls Barrier, directly or through a callee
+}
+
+// Var is a local variable or a parameter of a Func (not of a Kernel).
+type Var struct {
+	Name string // unique within its function
+	Type Type
+	Pos  Pos
+}
+
+// ---- types ----
+
+// Type is a type of the IR: a *Basic, *Struct or *Array.
+type Type interface {
+	String() string
+	Size() int // bytes in std430 layout
+}
+
+// BasicKind enumerates the scalar types.
+type BasicKind int
+
+const (
+	Bool BasicKind = iota
+	I32
+	U32
+	F32
+)
+
+// Basic is a scalar type.
+type Basic struct{ Kind BasicKind }
+
+// The scalar types.
+var (
+	BoolType = &Basic{Bool}
+	I32Type  = &Basic{I32}
+	U32Type  = &Basic{U32}
+	F32Type  = &Basic{F32}
+)
+
+func (b *Basic) String() string { return [...]string{"bool", "int32", "uint32", "float32"}[b.Kind] }
+func (b *Basic) Size() int      { return 4 }
+
+// IsInteger reports whether t is I32 or U32.
+func IsInteger(t Type) bool {
+	b, ok := t.(*Basic)
+	return ok && (b.Kind == I32 || b.Kind == U32)
+}
+
+// IsKind reports whether t is the scalar type of kind k.
+func IsKind(t Type, k BasicKind) bool {
+	b, ok := t.(*Basic)
+	return ok && b.Kind == k
+}
+
+// Struct is a struct of 32-bit scalars: a buffer element. Its std430
+// layout equals Go's layout (every field 4 bytes, aligned to 4).
+type Struct struct {
+	Name   string // Go type name
+	Fields []Field
+}
+
+// Field is a struct field.
+type Field struct {
+	Name string
+	Type Type
+}
+
+func (s *Struct) String() string { return s.Name }
+func (s *Struct) Size() int {
+	n := 0
+	for _, f := range s.Fields {
+		n += f.Type.Size()
+	}
+	return n
+}
+
+// Array is a private (per work-item) array of constant length.
+type Array struct {
+	Elem Type
+	Len  int
+}
+
+func (a *Array) String() string { return fmt.Sprintf("[%d]%v", a.Len, a.Elem) }
+func (a *Array) Size() int      { return a.Len * a.Elem.Size() }
+
+// ---- statements ----
+
+// Stmt is a statement.
+type Stmt interface{ stmt() }
+
+// Block is a list of statements in one scope.
+type Block struct{ Stmts []Stmt }
+
+// Decl declares Var, initialized to Init or to its zero value when Init is nil.
+type Decl struct {
+	Var  *Var
+	Init Expr
+	Pos  Pos
+}
+
+// Assign stores Value in the place Dst (a VarRef, Index or FieldOf chain
+// rooted at a Var, a BufferRef or a SharedRef).
+type Assign struct {
+	Dst   Expr
+	Value Expr
+	Pos   Pos
+}
+
+// If runs Then when Cond holds, else Else (which may be nil).
+type If struct {
+	Cond       Expr
+	Then, Else *Block
+	Pos        Pos
+}
+
+// Loop is Go's for statement: Cond (nil means true) is tested before each
+// iteration, Post runs after Body and after a Continue. Initialization is
+// a preceding statement in an enclosing Block.
+type Loop struct {
+	Cond Expr
+	Post *Block // may be nil
+	Body *Block
+	Pos  Pos
+}
+
+// Break leaves the innermost Loop.
+type Break struct{ Pos Pos }
+
+// Continue goes to the Post of the innermost Loop.
+type Continue struct{ Pos Pos }
+
+// Return leaves the function (or the kernel: the work-item is done).
+type Return struct {
+	Value Expr // nil in kernels and functions without a result
+	Pos   Pos
+}
+
+// Barrier is Thread.Barrier: a workgroup control and memory barrier.
+type Barrier struct{ Pos Pos }
+
+// ExprStmt evaluates X for its effect (a call or an atomic).
+type ExprStmt struct {
+	X   Expr
+	Pos Pos
+}
+
+func (*Block) stmt()    {}
+func (*Decl) stmt()     {}
+func (*Assign) stmt()   {}
+func (*If) stmt()       {}
+func (*Loop) stmt()     {}
+func (*Break) stmt()    {}
+func (*Continue) stmt() {}
+func (*Return) stmt()   {}
+func (*Barrier) stmt()  {}
+func (*ExprStmt) stmt() {}
+
+// ---- expressions ----
+
+// Expr is a typed expression.
+type Expr interface{ Type() Type }
+
+// Const is a constant of a scalar type. Bits holds the value: for I32 and
+// U32 the 32-bit pattern, for F32 math.Float32bits, for Bool 0 or 1.
+type Const struct {
+	T    *Basic
+	Bits uint32
+}
+
+// VarRef reads (or, as an Assign's Dst, names) a Var.
+type VarRef struct{ Var *Var }
+
+// ScalarRef reads a uniform scalar parameter of the kernel.
+type ScalarRef struct{ Param *Param }
+
+// BufferRef names a buffer parameter; it appears only as the X of an Index
+// or the argument of Len.
+type BufferRef struct{ Param *Param }
+
+// SharedRef names a shared array; it appears only as the X of an Index.
+type SharedRef struct{ Shared *Shared }
+
+// Index is X[Index] for X a BufferRef, SharedRef or array-typed Expr. The
+// index is U32 or I32; out-of-range indices are the kernel's bug, as in
+// Go, and are not checked on devices.
+type Index struct {
+	X, Index Expr
+	T        Type
+}
+
+// FieldOf is X.Field for X of struct type.
+type FieldOf struct {
+	X     Expr
+	Field int // index into the struct's Fields
+	T     Type
+}
+
+// Op is an operator.
+type Op int
+
+// The operators. Arithmetic follows Go: integer arithmetic wraps,
+// division truncates, shifts by at least the width give 0 (or -1 for a
+// negative signed value shifted right).
+const (
+	OpAdd Op = iota
+	OpSub
+	OpMul
+	OpDiv
+	OpRem
+	OpAnd
+	OpOr
+	OpXor
+	OpAndNot
+	OpShl
+	OpShr
+	OpEq
+	OpNe
+	OpLt
+	OpLe
+	OpGt
+	OpGe
+	OpLAnd // &&, short-circuit
+	OpLOr  // ||, short-circuit
+	OpNeg  // unary -
+	OpNot  // unary !
+	OpCompl
+	// unary ^ (bitwise complement)
+)
+
+var opNames = [...]string{"+", "-", "*", "/", "%", "&", "|", "^", "&^", "<<", ">>", "==", "!=", "<", "<=", ">", ">=", "&&", "||", "-", "!", "^"}
+
+func (o Op) String() string { return opNames[o] }
+
+// Unary is Op X.
+type Unary struct {
+	Op Op
+	X  Expr
+	T  Type
+}
+
+// Binary is X Op Y. For shifts Y is unsigned; otherwise X and Y have the
+// same type.
+type Binary struct {
+	Op   Op
+	X, Y Expr
+	T    Type
+}
+
+// Convert is a numeric conversion T(X) with Go's rules (float to integer
+// truncates toward zero; out of range is implementation-defined in Go and
+// saturates on devices).
+type Convert struct {
+	X Expr
+	T *Basic
+}
+
+// Bitcast reinterprets the 32 bits of X as T (xpu.Float32Bits and
+// xpu.Float32FromBits).
+type Bitcast struct {
+	X Expr
+	T *Basic
+}
+
+// Builtin names a thread query or a math function.
+type Builtin int
+
+// The builtins. Thread queries take no arguments; math functions take
+// float32 arguments unless noted (Abs, Min, Max, Clamp also take integers).
+const (
+	GlobalX Builtin = iota
+	GlobalY
+	GlobalZ
+	LocalX
+	LocalY
+	LocalZ
+	GroupX
+	GroupY
+	GroupZ
+	NumGroupsX
+	NumGroupsY
+	NumGroupsZ
+	BlockX
+	BlockY
+	BlockZ
+	LocalIndex
+	WaveWidth
+	LaneIndex
+
+	Sqrt
+	Exp
+	Exp2
+	Log
+	Log2
+	Pow
+	Sin
+	Cos
+	Tan
+	Tanh
+	Abs
+	Floor
+	Ceil
+	Round
+	Trunc
+	Min
+	Max
+	Fma
+	Clamp
+	numBuiltins
+)
+
+var builtinNames = [numBuiltins]string{
+	"GlobalX", "GlobalY", "GlobalZ", "LocalX", "LocalY", "LocalZ", "GroupX", "GroupY", "GroupZ",
+	"NumGroupsX", "NumGroupsY", "NumGroupsZ", "BlockX", "BlockY", "BlockZ", "LocalIndex",
+	"WaveWidth", "LaneIndex",
+	"Sqrt", "Exp", "Exp2", "Log", "Log2", "Pow", "Sin", "Cos", "Tan", "Tanh", "Abs", "Floor",
+	"Ceil", "Round", "Trunc", "Min", "Max", "Fma", "Clamp",
+}
+
+func (b Builtin) String() string { return builtinNames[b] }
+
+// IsThreadQuery reports whether b is a coordinate or size query.
+func (b Builtin) IsThreadQuery() bool { return b <= LaneIndex }
+
+// CallBuiltin calls a builtin.
+type CallBuiltin struct {
+	Fn   Builtin
+	Args []Expr
+	T    Type
+}
+
+// Call calls a device function. Args match Func.Params.
+type Call struct {
+	Func *Func
+	Args []Expr
+}
+
+// Len is len(buf) of a buffer parameter, as U32 (Go's int result is
+// converted by the front end where needed).
+type Len struct{ Buffer *Param }
+
+// AtomicOp enumerates atomics.
+type AtomicOp int
+
+const (
+	AtomicAdd AtomicOp = iota
+	AtomicSub
+	AtomicMin
+	AtomicMax
+	AtomicAnd
+	AtomicOr
+	AtomicXor
+	AtomicExchange
+	AtomicCompareExchange // Args: compare, new; result: old value
+	AtomicAddFloat32      // on an F32 element, lowered where no native one exists
+	AtomicLoad
+	AtomicStore // result type is nil
+)
+
+var atomicNames = [...]string{"Add", "Sub", "Min", "Max", "And", "Or", "Xor", "Exchange", "CompareExchange", "AddFloat32", "Load", "Store"}
+
+func (a AtomicOp) String() string { return "Atomic" + atomicNames[a] }
+
+// Atomic applies Op to the element Ptr (an Index of a BufferRef or
+// SharedRef, possibly with a FieldOf) and yields the old value.
+type Atomic struct {
+	Op   AtomicOp
+	Ptr  Expr
+	Args []Expr
+	T    Type // element type; nil for AtomicStore
+}
+
+func (c *Const) Type() Type       { return c.T }
+func (v *VarRef) Type() Type      { return v.Var.Type }
+func (s *ScalarRef) Type() Type   { return s.Param.Type }
+func (b *BufferRef) Type() Type   { return b.Param.Type }
+func (s *SharedRef) Type() Type   { return s.Shared.Elem }
+func (x *Index) Type() Type       { return x.T }
+func (f *FieldOf) Type() Type     { return f.T }
+func (u *Unary) Type() Type       { return u.T }
+func (b *Binary) Type() Type      { return b.T }
+func (c *Convert) Type() Type     { return c.T }
+func (b *Bitcast) Type() Type     { return b.T }
+func (c *CallBuiltin) Type() Type { return c.T }
+func (c *Call) Type() Type        { return c.Func.Result }
+func (*Len) Type() Type           { return U32Type }
+func (a *Atomic) Type() Type      { return a.T }

@@ -1,0 +1,3 @@
+module github.com/goxpu/xpu
+
+go 1.26

@@ -1,0 +1,159 @@
+// Package driver is the contract between the xpu runtime (package gpu)
+// and its backends (gpu/webgpu, cpu, and the native tiers): the compiled
+// form of a kernel as generated code registers it, and the interfaces a
+// backend implements. Each backend asserts at compile time that it does:
+//
+//	var _ driver.Device = (*device)(nil)
+//
+// Layering: this package knows no codegen; it imports only xpu and the
+// standard library. Package gpu re-exports what generated code needs.
+package driver
+
+import (
+	"errors"
+
+	"github.com/goxpu/xpu"
+)
+
+// Kernel is the compiled form of one kernel, registered by generated code
+// with gpu.Register. It is immutable once registered.
+type Kernel struct {
+	Name   string   // "importpath.Name", e.g. "github.com/goxpu/xpu/kernels/conformance.Saxpy"
+	Block  xpu.Dim3 // the pinned block size
+	Wave   uint32   // declared wave width; 0 for a width-agnostic kernel
+	Params []Param  // the parameters after the Thread, in Go order (no comptime struct)
+
+	// UniformSize is the size in bytes of the uniform block that holds the
+	// scalar parameters (a multiple of 16; 0 when there are none).
+	UniformSize int
+
+	// WGSL is the kernel's WGSL module with entry point "main"; buffers
+	// are bound in @group(0) at @binding(i) in order of their parameters,
+	// and the uniform block, when UniformSize > 0, at the binding after
+	// the last buffer.
+	WGSL string
+
+	// Refused, when not empty, says why this kernel has no code (a
+	// template member whose requires clause failed, a lowering that cannot
+	// carry it); a launch reports it with the name.
+	Refused string
+}
+
+// ParamKind tells buffers from scalars.
+type ParamKind int
+
+const (
+	ParamBuffer ParamKind = iota // a slice parameter: gpu.Buffer[T]
+	ParamScalar                  // a scalar parameter: a uniform
+)
+
+// Access is how a kernel uses a buffer.
+type Access int
+
+const (
+	AccessNone Access = iota
+	AccessRead
+	AccessWrite
+	AccessReadWrite
+	AccessAtomic
+)
+
+func (a Access) String() string {
+	return [...]string{"none", "read", "write", "read-write", "atomic"}[a]
+}
+
+// Param is one parameter of a kernel.
+type Param struct {
+	Name string
+	Kind ParamKind
+	// Type is the Go type of the scalar or of the buffer's element, as
+	// reflect.Type.String spells it ("float32", "conformance.Particle").
+	Type   string
+	Size   int    // bytes of the scalar or of one element
+	Access Access // buffers only
+	// Binding is the binding index of a buffer, or the byte offset of a
+	// scalar in the uniform block.
+	Binding int
+}
+
+// Info describes a device. A fact a backend cannot report is absent from
+// Facts (never zero).
+type Info struct {
+	Backend string // "webgpu", "cpu", "cuda", "hip"
+	Name    string // adapter or processor name
+	Driver  string // e.g. "vulkan", "metal", "wgpu-native 0.19.4"
+	Type    string // e.g. "cpu", "discrete-gpu", "integrated-gpu"
+	Limits  Limits
+	Facts   map[string]string // further facts by name, in a stable spelling
+}
+
+// Limits are the compute limits of a device; zero means absent.
+type Limits struct {
+	MaxInvocationsPerBlock   uint32
+	MaxBlockSize             xpu.Dim3
+	MaxGroups                uint32 // per dimension
+	MaxSharedBytes           uint32
+	MaxStorageBuffers        uint32 // per kernel
+	MaxStorageBufferBytes    uint64
+	MaxBufferBytes           uint64
+	MaxUniformBytes          uint32
+	StorageOffsetAlignment   uint32
+	UniformOffsetAlignment   uint32
+	SubgroupMin, SubgroupMax uint32
+}
+
+// Device is an open device of one backend.
+type Device interface {
+	// Info describes the device.
+	Info() Info
+	// Compile prepares k for launching on this device. The runtime calls
+	// it at most once per kernel per device and caches the result.
+	Compile(k *Kernel) (Program, error)
+	// NewBuffer allocates size bytes of device memory, zeroed.
+	NewBuffer(size int) (Buffer, error)
+	// NewQueue returns a queue of launches.
+	NewQueue() (Queue, error)
+	// Close releases the device; it is called once, after every queue
+	// and buffer has been released.
+	Close() error
+}
+
+// Program is a kernel compiled for a device.
+type Program interface {
+	Release()
+}
+
+// Buffer is device memory.
+type Buffer interface {
+	// Size returns the size in bytes.
+	Size() int
+	// Write copies data to the buffer at offset. It is ordered after every
+	// launch already flushed by any queue of the device and before any
+	// flushed later. The runtime flushes queues before it writes.
+	Write(offset int, data []byte) error
+	// Read copies the buffer's bytes at offset into dst, after every
+	// launch already flushed has completed.
+	Read(offset int, dst []byte) error
+	Release()
+}
+
+// Queue records launches and submits them in order.
+type Queue interface {
+	// Launch records a launch of p over groups, with bufs bound in order
+	// of the kernel's buffer parameters and uniforms holding its scalars
+	// (UniformSize bytes). A backend may defer it until Flush; bufs and
+	// uniforms may be reused by the caller as soon as Launch returns.
+	Launch(p Program, groups xpu.Dim3, bufs []Buffer, uniforms []byte) error
+	// Flush submits what was recorded, without waiting.
+	Flush() error
+	// Sync submits what was recorded and waits for all of it to complete.
+	Sync() error
+	Release()
+}
+
+// ErrUnavailable is wrapped by an opener's error when its backend has no
+// device on this machine (no adapter, no library, no driver).
+var ErrUnavailable = errors.New("backend unavailable")
+
+// Opener opens the first device of a backend.
+type Opener func() (Device, error)
