@@ -1,3 +1,11 @@
 module github.com/goxpu/xpu
 
-go 1.26
+go 1.26.0
+
+require (
+	github.com/cogentcore/webgpu v0.23.0 // indirect
+	github.com/klauspost/cpuid/v2 v2.4.2 // indirect
+	golang.org/x/sys v0.49.0 // indirect
+	golang.org/x/tools v0.52.0 // indirect
+	gonum.org/v1/gonum v0.17.0 // indirect
+)
