@@ -1,0 +1,99 @@
+package conformance
+
+import "github.com/goxpu/xpu"
+
+// Float kernels: float32 arithmetic and the math of package xpu, grouped
+// by the accuracy devices promise for them.
+
+// FloatArith applies +, -, *, / and unary - to pairs of float32 operands.
+//
+//xpu:kernel block=64
+func FloatArith(t xpu.Thread, out []float32, a, b []float32, n uint32) {
+	i := t.GlobalX()
+	if i >= n {
+		return
+	}
+	x, y := a[i], b[i]
+	o := i * 5
+	out[o+0] = x + y
+	out[o+1] = x - y
+	out[o+2] = x * y
+	out[o+3] = x / y
+	out[o+4] = -x
+}
+
+// MathExact applies the float32 and integer functions that devices
+// compute exactly: Abs, Floor, Ceil, Round, Trunc, Min, Max and Clamp.
+//
+//xpu:kernel block=64
+func MathExact(t xpu.Thread, out []float32, ints []int32, uints []uint32, a, b []float32, c, d []int32, e, f []uint32, n uint32) {
+	i := t.GlobalX()
+	if i >= n {
+		return
+	}
+	x, y := a[i], b[i]
+	o := i * 8
+	out[o+0] = xpu.Abs(x)
+	out[o+1] = xpu.Floor(x)
+	out[o+2] = xpu.Ceil(x)
+	out[o+3] = xpu.Round(x)
+	out[o+4] = xpu.Trunc(x)
+	out[o+5] = xpu.Min(x, y)
+	out[o+6] = xpu.Max(x, y)
+	out[o+7] = xpu.Clamp(x, -0.5, y)
+	p := i * 4
+	ints[p+0] = xpu.Abs(c[i])
+	ints[p+1] = xpu.Min(c[i], d[i])
+	ints[p+2] = xpu.Max(c[i], d[i])
+	ints[p+3] = xpu.Clamp(c[i], -1000, 1000)
+	uints[p+0] = xpu.Min(e[i], f[i])
+	uints[p+1] = xpu.Max(e[i], f[i])
+	uints[p+2] = xpu.Clamp(e[i], 1000, 1<<30)
+	uints[p+3] = xpu.Abs(e[i])
+}
+
+// MathSqrtFma applies Sqrt and Fma, which devices compute to within a few
+// ulps.
+//
+//xpu:kernel block=64
+func MathSqrtFma(t xpu.Thread, out []float32, a, b, c []float32, n uint32) {
+	i := t.GlobalX()
+	if i >= n {
+		return
+	}
+	out[i*2+0] = xpu.Sqrt(a[i])
+	out[i*2+1] = xpu.Fma(a[i], b[i], c[i])
+}
+
+// MathExpLog applies Exp, Exp2, Log, Log2 and Pow (to positive bases).
+//
+//xpu:kernel block=64
+func MathExpLog(t xpu.Thread, out []float32, a, b []float32, n uint32) {
+	i := t.GlobalX()
+	if i >= n {
+		return
+	}
+	x, y := a[i], b[i]
+	o := i * 5
+	out[o+0] = xpu.Exp(y)
+	out[o+1] = xpu.Exp2(y)
+	out[o+2] = xpu.Log(x)
+	out[o+3] = xpu.Log2(x)
+	out[o+4] = xpu.Pow(x, y)
+}
+
+// MathTrig applies Sin, Cos, Tan and Tanh.
+//
+//xpu:kernel block=64
+func MathTrig(t xpu.Thread, out []float32, a []float32, n uint32) {
+	i := t.GlobalX()
+	if i >= n {
+		return
+	}
+	x := a[i]
+	o := i * 4
+	out[o+0] = xpu.Sin(x)
+	out[o+1] = xpu.Cos(x)
+	out[o+2] = xpu.Tan(x)
+	out[o+3] = xpu.Tanh(x)
+}
