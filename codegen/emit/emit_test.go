@@ -1,0 +1,125 @@
+package emit_test
+
+import (
+	"bytes"
+	"flag"
+	"go/parser"
+	"go/token"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"testing"
+
+	"github.com/goxpu/xpu/codegen/emit"
+	"github.com/goxpu/xpu/codegen/ir"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files in testdata")
+
+// module returns a small module: a plain kernel with buffers and scalars,
+// a kernel on a struct buffer with shared memory and a declared wave width,
+// a template member and a refused member.
+func module() (*ir.Module, []emit.Lowered) {
+	particle := &ir.Struct{Name: "Particle", Fields: []ir.Field{{Name: "X", Type: ir.F32Type}, {Name: "Hits", Type: ir.U32Type}}}
+	saxpy := &ir.Kernel{
+		Name: "Saxpy", Func: "Saxpy", Block: [3]uint32{256, 1, 1},
+		Params: []*ir.Param{
+			{Name: "y", Kind: ir.BufferParam, Type: ir.F32Type, Access: ir.AccessReadWrite, Binding: 0},
+			{Name: "x", Kind: ir.BufferParam, Type: ir.F32Type, Access: ir.AccessRead, Binding: 1},
+			{Name: "a", Kind: ir.ScalarParam, Type: ir.F32Type, Binding: 0},
+			{Name: "n", Kind: ir.ScalarParam, Type: ir.U32Type, Binding: 4},
+		},
+	}
+	step := &ir.Kernel{
+		Name: "Step", Func: "Step", Block: [3]uint32{8, 8, 1}, Wave: 32,
+		Params: []*ir.Param{
+			{Name: "s", Kind: ir.BufferParam, Type: particle, Access: ir.AccessAtomic, AtomicElem: ir.U32Type, Binding: 0},
+			{Name: "groups", Kind: ir.ScalarParam, Type: ir.I32Type, Binding: 0},
+		},
+		Shared:  []*ir.Shared{{Name: "tile", Elem: ir.F32Type, Len: 64}},
+		Structs: []*ir.Struct{particle},
+	}
+	scale2 := &ir.Kernel{
+		Name: "Scale2", Func: "Scale", Instance: "Scale2", Block: [3]uint32{64, 1, 1},
+		Params: []*ir.Param{{Name: "y", Kind: ir.BufferParam, Type: ir.I32Type, Access: ir.AccessWrite}},
+	}
+	m := &ir.Module{
+		Package: "example.com/k", Name: "k",
+		Kernels: []*ir.Kernel{saxpy, step, scale2},
+		Refused: []*ir.Refusal{{Name: "ScaleNeg", Reason: "[xpu-requires] member ScaleNeg: requires c.Factor > 0 is false"}},
+	}
+	return m, []emit.Lowered{
+		{Kernel: saxpy, WGSL: "@compute @workgroup_size(256, 1, 1)\nfn main() {}\n"},
+		{Kernel: step, WGSL: "// a `quoted` WGSL\n"},
+		{Kernel: scale2, WGSL: "fn main() {}\n"},
+	}
+}
+
+func TestFileGolden(t *testing.T) {
+	m, ks := module()
+	got, err := emit.File(m, ks)
+	if err != nil {
+		t.Fatal(err)
+	}
+	golden := filepath.Join("testdata", "module.golden")
+	if *update {
+		if err := os.WriteFile(golden, got, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want, err := os.ReadFile(golden)
+	if err != nil {
+		t.Fatalf("%v (run go test -update to create it)", err)
+	}
+	if !bytes.Equal(got, want) {
+		t.Errorf("generated file differs from %s (go test -update rewrites it):\n%s", golden, got)
+	}
+}
+
+func TestFileDeterministic(t *testing.T) {
+	m, ks := module()
+	first, err := emit.File(m, ks)
+	if err != nil {
+		t.Fatal(err)
+	}
+	slices.Reverse(ks)
+	slices.Reverse(m.Kernels)
+	second, err := emit.File(m, ks)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(first, second) {
+		t.Error("the generated file depends on the order of the kernels")
+	}
+}
+
+func TestFileImportsOnlyXPUAndGPU(t *testing.T) {
+	m, ks := module()
+	src, err := emit.File(m, ks)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.HasPrefix(src, []byte(emit.Header+"\n")) {
+		t.Errorf("the file does not start with %q", emit.Header)
+	}
+	f, err := parser.ParseFile(token.NewFileSet(), emit.FileName, src, parser.ImportsOnly)
+	if err != nil {
+		t.Fatal(err)
+	}
+	allowed := []string{"github.com/goxpu/xpu", "github.com/goxpu/xpu/gpu"}
+	for _, imp := range f.Imports {
+		path, _ := strconv.Unquote(imp.Path.Value)
+		if !slices.Contains(allowed, path) {
+			t.Errorf("generated file imports %s", path)
+		}
+	}
+}
+
+func TestFileRejectsDuplicateNames(t *testing.T) {
+	m, ks := module()
+	m.Refused = append(m.Refused, &ir.Refusal{Name: "Saxpy", Reason: "twice"})
+	if _, err := emit.File(m, ks); err == nil {
+		t.Error("two kernels named Saxpy: no error")
+	}
+}
