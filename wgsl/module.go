@@ -18,8 +18,8 @@ type Decl interface {
 
 // Struct declares a struct type.
 type Struct struct {
-	Doc     string // comment printed above the declaration; may be empty
-	Name    string
+	Doc    string // comment printed above the declaration; may be empty
+	Name   string
 	Fields []*Field
 }
 
