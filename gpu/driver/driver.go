@@ -33,6 +33,10 @@ type Kernel struct {
 	// the last buffer.
 	WGSL string
 
+	// CPU is the kernel's Go lowering for the CPU backend; nil when the
+	// lowering cannot carry the kernel (the CPU backend then refuses it).
+	CPU CPUFunc
+
 	// Refused, when not empty, says why this kernel has no code (a
 	// template member whose requires clause failed, a lowering that cannot
 	// carry it); a launch reports it with the name.

@@ -1,0 +1,50 @@
+package cpu
+
+import (
+	"fmt"
+	"unsafe"
+)
+
+// buffer is device memory in host memory, aligned to 8.
+type buffer struct {
+	dev *device
+	mem []byte
+}
+
+// wordBytes returns the bytes of w.
+func wordBytes(w []uint64) []byte {
+	if len(w) == 0 {
+		return []byte{}
+	}
+	return unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(w))), len(w)*8)
+}
+
+func (b *buffer) Size() int { return len(b.mem) }
+
+func (b *buffer) span(offset, n int) error {
+	if b.mem == nil {
+		return fmt.Errorf("%w: buffer released", ErrLaunch)
+	}
+	if offset < 0 || n < 0 || offset+n > len(b.mem) {
+		return fmt.Errorf("%w: %d bytes at offset %d of a %d-byte buffer", ErrLaunch, n, offset, len(b.mem))
+	}
+	return nil
+}
+
+func (b *buffer) Write(offset int, data []byte) error {
+	if err := b.span(offset, len(data)); err != nil {
+		return err
+	}
+	copy(b.mem[offset:], data)
+	return nil
+}
+
+func (b *buffer) Read(offset int, dst []byte) error {
+	if err := b.span(offset, len(dst)); err != nil {
+		return err
+	}
+	copy(dst, b.mem[offset:])
+	return nil
+}
+
+func (b *buffer) Release() { b.mem = nil }

@@ -1,0 +1,143 @@
+package cpu
+
+import (
+	"errors"
+	"fmt"
+	"runtime"
+	"strconv"
+
+	"github.com/goxpu/xpu"
+	"github.com/goxpu/xpu/gpu/driver"
+)
+
+var _ driver.Device = (*device)(nil)
+
+// The errors of the CPU backend; each error it returns wraps one of them
+// (or driver.ErrUnavailable).
+var (
+	// ErrNoLowering: the kernel has no Go lowering (Kernel.CPU is nil) or
+	// carries a Refused reason.
+	ErrNoLowering = errors.New("cpu: kernel has no CPU lowering")
+	// ErrLaunch: a launch does not fit its kernel or the device.
+	ErrLaunch = errors.New("cpu: bad launch")
+	// ErrKernel: a block of the kernel failed while running.
+	ErrKernel = errors.New("cpu: kernel failed")
+)
+
+// maxBlock bounds the work-items of one block, as the reference runner
+// and devices do.
+const maxBlock = 1024
+
+// Config chooses what a CPU device believes of its processor.
+type Config struct {
+	// Facts are the processor's facts; nil means Detect().
+	Facts *Facts
+	// Workers is the number of blocks run at once; 0 means GOMAXPROCS.
+	Workers int
+}
+
+// device is an open CPU device.
+type device struct {
+	facts Facts
+	pool  pool
+}
+
+// Open opens the CPU device of this machine, sized by cpuid and
+// GOMAXPROCS. It always succeeds.
+func Open() (driver.Device, error) { return New(Config{}) }
+
+// New opens a CPU device configured by cfg.
+func New(cfg Config) (driver.Device, error) {
+	d := &device{pool: pool{workers: cfg.Workers}}
+	if cfg.Facts != nil {
+		d.facts = *cfg.Facts
+	} else {
+		d.facts = Detect()
+	}
+	if cfg.Workers < 0 {
+		return nil, fmt.Errorf("%w: %d workers", ErrLaunch, cfg.Workers)
+	}
+	if d.pool.workers == 0 {
+		d.pool.workers = runtime.GOMAXPROCS(0)
+	}
+	return d, nil
+}
+
+// Info describes the processor; absent facts are left out.
+func (d *device) Info() driver.Info {
+	facts := d.facts.Map()
+	facts["workers"] = strconv.Itoa(d.pool.workers)
+	return driver.Info{
+		Backend: "cpu",
+		Name:    d.facts.Model,
+		Driver:  runtime.Version() + " " + runtime.GOOS + "/" + runtime.GOARCH,
+		Type:    "cpu",
+		Limits: driver.Limits{
+			MaxInvocationsPerBlock: maxBlock,
+			MaxBlockSize:           xpu.Dim3{X: maxBlock, Y: maxBlock, Z: 64},
+			MaxGroups:              1<<31 - 1,
+			MaxSharedBytes:         1 << 20,
+			MaxBufferBytes:         1 << 40,
+			MaxStorageBufferBytes:  1 << 40,
+			StorageOffsetAlignment: 8,
+			UniformOffsetAlignment: 8,
+			SubgroupMin:            d.facts.Lanes(),
+			SubgroupMax:            d.facts.Lanes(),
+		},
+		Facts: facts,
+	}
+}
+
+// Wave returns the wave width a kernel runs at on this device: its
+// declared width, or the processor's float32 lane width.
+func (d *device) wave(k *driver.Kernel) uint32 {
+	if k.Wave != 0 {
+		return k.Wave
+	}
+	return d.facts.Lanes()
+}
+
+// program is a kernel ready to run on a device.
+type program struct {
+	dev     *device
+	k       *driver.Kernel
+	wave    uint32
+	buffers int // buffer parameters
+}
+
+func (*program) Release() {}
+
+// Compile accepts k when it has a Go lowering.
+func (d *device) Compile(k *driver.Kernel) (driver.Program, error) {
+	switch {
+	case k.Refused != "":
+		return nil, fmt.Errorf("%w: %s: %s", ErrNoLowering, k.Name, k.Refused)
+	case k.CPU == nil:
+		return nil, fmt.Errorf("%w: %s", ErrNoLowering, k.Name)
+	}
+	if n := k.Block.Count(); n == 0 || n > maxBlock {
+		return nil, fmt.Errorf("%w: %s: block of %d work-items", ErrLaunch, k.Name, n)
+	}
+	p := &program{dev: d, k: k, wave: d.wave(k)}
+	for _, prm := range k.Params {
+		if prm.Kind == driver.ParamBuffer {
+			p.buffers++
+		}
+	}
+	return p, nil
+}
+
+// NewBuffer allocates size zeroed bytes aligned to 8.
+func (d *device) NewBuffer(size int) (driver.Buffer, error) {
+	if size < 0 {
+		return nil, fmt.Errorf("%w: buffer of %d bytes", ErrLaunch, size)
+	}
+	words := make([]uint64, (size+7)/8)
+	return &buffer{dev: d, mem: wordBytes(words)[:size:size]}, nil
+}
+
+// NewQueue returns a queue whose launches run when they are recorded.
+func (d *device) NewQueue() (driver.Queue, error) { return &queue{dev: d}, nil }
+
+// Close releases nothing: the device holds no resources beyond memory.
+func (d *device) Close() error { return nil }

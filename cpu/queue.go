@@ -1,0 +1,58 @@
+package cpu
+
+import (
+	"fmt"
+
+	"github.com/goxpu/xpu"
+	"github.com/goxpu/xpu/gpu/driver"
+)
+
+// queue runs each launch when it is recorded: the CPU has nothing to gain
+// from deferring, and an error then comes back from Launch itself.
+type queue struct{ dev *device }
+
+// Launch checks the launch and runs it to completion on the pool.
+func (q *queue) Launch(p driver.Program, groups xpu.Dim3, bufs []driver.Buffer, uniforms []byte) error {
+	prog, ok := p.(*program)
+	if !ok || prog.dev != q.dev {
+		return fmt.Errorf("%w: program of another device", ErrLaunch)
+	}
+	k := prog.k
+	groups = groups.Norm()
+	if groups.Count() == 0 {
+		return fmt.Errorf("%w: %s: empty grid %v", ErrLaunch, k.Name, groups)
+	}
+	if len(bufs) != prog.buffers {
+		return fmt.Errorf("%w: %s takes %d buffers, got %d", ErrLaunch, k.Name, prog.buffers, len(bufs))
+	}
+	if len(uniforms) < k.UniformSize {
+		return fmt.Errorf("%w: %s: %d uniform bytes, want %d", ErrLaunch, k.Name, len(uniforms), k.UniformSize)
+	}
+	mem := make([][]byte, len(bufs))
+	for i, b := range bufs {
+		buf, ok := b.(*buffer)
+		if !ok || buf.dev != q.dev {
+			return fmt.Errorf("%w: %s: buffer %d belongs to another device", ErrLaunch, k.Name, i)
+		}
+		if buf.mem == nil {
+			return fmt.Errorf("%w: %s: buffer %d was released", ErrLaunch, k.Name, i)
+		}
+		mem[i] = buf.mem
+	}
+	// An aligned copy: the caller may reuse uniforms once Launch returns.
+	u := wordBytes(make([]uint64, (len(uniforms)+7)/8))[:len(uniforms)]
+	copy(u, uniforms)
+	err := q.dev.pool.run(k.CPU, driver.CPUBlock{Groups: groups, Wave: prog.wave, Buffers: mem, Uniforms: u})
+	if err != nil {
+		return fmt.Errorf("%w: %s: %w", ErrKernel, k.Name, err)
+	}
+	return nil
+}
+
+// Flush has nothing to submit: launches ran when recorded.
+func (q *queue) Flush() error { return nil }
+
+// Sync has nothing to wait for: launches ran when recorded.
+func (q *queue) Sync() error { return nil }
+
+func (q *queue) Release() {}

@@ -1,0 +1,50 @@
+package driver
+
+import (
+	"unsafe"
+
+	"github.com/goxpu/xpu"
+)
+
+// CPUFunc is the Go lowering of a kernel: it runs every work-item of one
+// block, in order, splitting the block's work at its barriers. Generated
+// code sets it in Kernel.CPU; the CPU backend calls it once per block, on
+// one goroutine, with a CPUBlock it does not keep. A CPUFunc may panic (an
+// index out of range, an integer division by zero, a barrier reached in
+// non-uniform control flow); the backend recovers and reports the block.
+type CPUFunc func(b *CPUBlock)
+
+// CPUBlock is one block of a launch as a CPU lowering sees it. The backend
+// reuses it from block to block; a CPUFunc must not retain it.
+type CPUBlock struct {
+	Group  xpu.Dim3 // this block's coordinates in the grid
+	Groups xpu.Dim3 // blocks in the grid on each axis (Y and Z at least 1)
+	Wave   uint32   // the wave width: WaveWidth() of every work-item
+
+	// Buffers are the bound buffers in order of the kernel's buffer
+	// parameters, as bytes aligned to 8; CPUView gives a typed view.
+	Buffers [][]byte
+	// Uniforms is the uniform block (Kernel.UniformSize bytes, aligned to
+	// 8): each scalar parameter at its Binding offset.
+	Uniforms []byte
+}
+
+// CPUView returns the bytes of b as a slice of T sharing b's memory, of
+// len(b)/sizeof(T) elements. b must be aligned for T, as the CPU backend's
+// buffers are; T is a 32-bit scalar or a struct of them.
+func CPUView[T any](b []byte) []T {
+	var zero T
+	size := int(unsafe.Sizeof(zero))
+	if len(b) < size || size == 0 {
+		return nil
+	}
+	return unsafe.Slice((*T)(unsafe.Pointer(unsafe.SliceData(b))), len(b)/size)
+}
+
+// CPUUniform returns the scalar of type T at byte offset off of the
+// uniform block u; it panics like an index out of range when u is short.
+func CPUUniform[T any](u []byte, off int) T {
+	var zero T
+	_ = u[off+int(unsafe.Sizeof(zero))-1]
+	return *(*T)(unsafe.Pointer(&u[off]))
+}
