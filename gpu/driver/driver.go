@@ -23,6 +23,11 @@ type Kernel struct {
 	Wave   uint32   // declared wave width; 0 for a width-agnostic kernel
 	Params []Param  // the parameters after the Thread, in Go order (no comptime struct)
 
+	// SharedBytes is the workgroup (shared) memory the kernel declares, in
+	// bytes; 0 when it declares none. A launch is refused when it exceeds
+	// the device's Limits.MaxSharedBytes.
+	SharedBytes int
+
 	// UniformSize is the size in bytes of the uniform block that holds the
 	// scalar parameters (a multiple of 16; 0 when there are none).
 	UniformSize int

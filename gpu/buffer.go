@@ -1,0 +1,197 @@
+package gpu
+
+import (
+	"fmt"
+	"sync"
+	"unsafe"
+
+	"github.com/goxpu/xpu/gpu/driver"
+)
+
+// Buffer is device memory holding Len elements of T. T is a 32-bit scalar
+// (int32, uint32, float32, or a type defined from one) or a struct of
+// them. A Buffer is safe for concurrent use; its contents are not
+// synchronized with launches that write it except by the flushes that
+// Read and Write perform.
+type Buffer[T any] struct {
+	st *bufferState
+	n  int
+}
+
+// bufferState is the untyped part of a buffer that launches see.
+type bufferState struct {
+	dev   *Device
+	drv   driver.Buffer
+	elem  *element
+	bytes int
+
+	mu       sync.RWMutex // held for reading while the driver buffer is in use
+	released bool
+}
+
+// bufferArg is implemented by every *Buffer[T].
+type bufferArg interface {
+	state() *bufferState
+}
+
+func (b *Buffer[T]) state() *bufferState {
+	if b == nil {
+		return nil
+	}
+	return b.st
+}
+
+// NewBuffer allocates a buffer of n elements of T on d, zeroed.
+func NewBuffer[T any](d *Device, n int) (*Buffer[T], error) {
+	e := elementOf[T]()
+	if e.err != nil {
+		return nil, e.err
+	}
+	if d == nil {
+		return nil, fmt.Errorf("gpu: NewBuffer on a nil device: %w", ErrArgs)
+	}
+	if n < 0 {
+		return nil, fmt.Errorf("gpu: NewBuffer[%s] of %d elements: %w", e.name, n, ErrSize)
+	}
+	d.life.RLock()
+	defer d.life.RUnlock()
+	if d.closed {
+		return nil, d.errClosed()
+	}
+	size := n * e.size
+	if lim := d.info.Limits.MaxBufferBytes; lim != 0 && uint64(size) > lim {
+		return nil, fmt.Errorf("gpu: NewBuffer[%s] of %d bytes: the device allows %d: %w", e.name, size, lim, ErrLimits)
+	}
+	drv, err := d.drv.NewBuffer(size)
+	if err != nil {
+		return nil, fmt.Errorf("gpu: NewBuffer[%s] of %d bytes: %w", e.name, size, err)
+	}
+	st := &bufferState{dev: d, drv: drv, elem: e, bytes: size}
+	d.mu.Lock()
+	d.buffers[st] = struct{}{}
+	d.mu.Unlock()
+	return &Buffer[T]{st: st, n: n}, nil
+}
+
+// Upload allocates a buffer on d holding a copy of data.
+func Upload[T any](d *Device, data []T) (*Buffer[T], error) {
+	b, err := NewBuffer[T](d, len(data))
+	if err != nil {
+		return nil, err
+	}
+	// A new buffer is in no launch yet: no flush is needed before writing.
+	if err := b.write(data, false); err != nil {
+		b.Release()
+		return nil, err
+	}
+	return b, nil
+}
+
+// Len returns the number of elements.
+func (b *Buffer[T]) Len() int { return b.n }
+
+// Device returns the device that holds the buffer.
+func (b *Buffer[T]) Device() *Device { return b.st.dev }
+
+// Write copies data, which must hold exactly Len elements, into the
+// buffer, after every launch recorded so far on any stream of the device.
+func (b *Buffer[T]) Write(data []T) error {
+	return b.write(data, true)
+}
+
+func (b *Buffer[T]) write(data []T, flush bool) error {
+	if b == nil || b.st == nil {
+		return fmt.Errorf("gpu: Write to a nil buffer: %w", ErrArgs)
+	}
+	if len(data) != b.n {
+		return fmt.Errorf("gpu: Write of %d elements to a Buffer[%s] of %d: %w", len(data), b.st.elem.name, b.n, ErrSize)
+	}
+	return b.st.access(flush, func(drv driver.Buffer) error {
+		return drv.Write(0, bytesOf(data))
+	})
+}
+
+// Read copies the buffer into dst, which must hold exactly Len elements,
+// after every launch recorded so far on any stream of the device has
+// completed.
+func (b *Buffer[T]) Read(dst []T) error {
+	if b == nil || b.st == nil {
+		return fmt.Errorf("gpu: Read from a nil buffer: %w", ErrArgs)
+	}
+	if len(dst) != b.n {
+		return fmt.Errorf("gpu: Read of a Buffer[%s] of %d elements into %d: %w", b.st.elem.name, b.n, len(dst), ErrSize)
+	}
+	return b.st.access(true, func(drv driver.Buffer) error {
+		return drv.Read(0, bytesOf(dst))
+	})
+}
+
+// Download returns a copy of the buffer's contents, read as Read does.
+func (b *Buffer[T]) Download() ([]T, error) {
+	if b == nil || b.st == nil {
+		return nil, fmt.Errorf("gpu: Download from a nil buffer: %w", ErrArgs)
+	}
+	out := make([]T, b.n)
+	if err := b.Read(out); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// Release frees the buffer's device memory. Launches already recorded that
+// use it still see it; later uses return errors wrapping [ErrReleased].
+// Release is idempotent.
+func (b *Buffer[T]) Release() {
+	if b == nil || b.st == nil {
+		return
+	}
+	b.st.release()
+}
+
+// access runs f on the driver buffer, after flushing the device's streams
+// when flush is set.
+func (st *bufferState) access(flush bool, f func(driver.Buffer) error) error {
+	d := st.dev
+	d.life.RLock()
+	defer d.life.RUnlock()
+	if d.closed {
+		return d.errClosed()
+	}
+	st.mu.RLock()
+	defer st.mu.RUnlock()
+	if st.released {
+		return fmt.Errorf("gpu: Buffer[%s]: %w", st.elem.name, ErrReleased)
+	}
+	if st.bytes == 0 {
+		return nil
+	}
+	if flush {
+		if err := d.flushAll(); err != nil {
+			return err
+		}
+	}
+	return f(st.drv)
+}
+
+func (st *bufferState) release() {
+	st.mu.Lock()
+	if st.released {
+		st.mu.Unlock()
+		return
+	}
+	st.released = true
+	st.drv.Release()
+	st.mu.Unlock()
+	d := st.dev
+	d.mu.Lock()
+	delete(d.buffers, st)
+	d.mu.Unlock()
+}
+
+// bytesOf views a slice of 32-bit elements as bytes.
+func bytesOf[T any](s []T) []byte {
+	if len(s) == 0 {
+		return nil
+	}
+	return unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(s))), len(s)*int(unsafe.Sizeof(s[0])))
+}

@@ -1,0 +1,239 @@
+package gpu
+
+import (
+	"encoding/binary"
+	"fmt"
+	"math"
+	"reflect"
+	"slices"
+
+	"github.com/goxpu/xpu"
+)
+
+// Launch records a launch of k over groups on the stream, with args bound
+// to the kernel's parameters after its Thread, in order: a *Buffer[T] for
+// each buffer parameter (T's reflect String equal to the parameter's
+// type), and a value of exactly the parameter's Go type for each scalar.
+//
+// Every launch is checked first; a refused launch records nothing and
+// returns an error wrapping one of [ErrRefused], [ErrArgs],
+// [ErrForeignBuffer], [ErrReleased], [ErrGrid], [ErrLimits],
+// [ErrCompile] or [ErrClosed], naming the kernel and the parameter.
+func (s *Stream) Launch(k *Kernel, groups xpu.Dim3, args ...any) error {
+	if err := k.launchable(); err != nil {
+		return err
+	}
+	d := s.dev
+	d.life.RLock()
+	defer d.life.RUnlock()
+	if d.closed {
+		return d.errClosed()
+	}
+	g, err := checkGrid(k, groups, d.info.Limits)
+	if err != nil {
+		return err
+	}
+	if len(args) != len(k.spec.Params) {
+		return fmt.Errorf("gpu: kernel %s takes %d arguments, got %d: %w", k.spec.Name, len(k.spec.Params), len(args), ErrArgs)
+	}
+	prog, err := d.program(k)
+	if err != nil {
+		return err
+	}
+
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.closed {
+		return s.errClosed()
+	}
+	defer s.unbind()
+	if err := s.bind(k, args); err != nil {
+		return err
+	}
+	if err := s.q.Launch(prog, g, s.bufs, s.uni); err != nil {
+		return fmt.Errorf("gpu: kernel %s on %s: %w", k.spec.Name, d.backend, err)
+	}
+	s.pending = true
+	return nil
+}
+
+// checkGrid returns groups with zero Y and Z as 1, or an ErrGrid error.
+func checkGrid(k *Kernel, groups xpu.Dim3, lim Limits) (xpu.Dim3, error) {
+	g := groups.Norm()
+	if g.X == 0 {
+		return g, fmt.Errorf("gpu: kernel %s: empty grid %v: %w", k.spec.Name, groups, ErrGrid)
+	}
+	if m := lim.MaxGroups; m != 0 && (g.X > m || g.Y > m || g.Z > m) {
+		return g, fmt.Errorf("gpu: kernel %s: grid %v exceeds the device's %d groups per dimension: %w", k.spec.Name, g, m, ErrGrid)
+	}
+	return g, nil
+}
+
+// checkLimits returns an ErrLimits error when k does not fit a device
+// with limits lim (a zero limit is absent and not checked).
+func checkLimits(k *Kernel, lim Limits) error {
+	b := k.spec.Block.Norm()
+	fail := func(what string, need, have uint64) error {
+		return fmt.Errorf("gpu: kernel %s: %s %d exceeds the device's %d: %w", k.spec.Name, what, need, have, ErrLimits)
+	}
+	if m := lim.MaxInvocationsPerBlock; m != 0 && b.Count() > uint64(m) {
+		return fail("threads per block", b.Count(), uint64(m))
+	}
+	mb := lim.MaxBlockSize
+	for _, ax := range [...]struct {
+		name      string
+		need, max uint32
+	}{{"block X", b.X, mb.X}, {"block Y", b.Y, mb.Y}, {"block Z", b.Z, mb.Z}} {
+		if ax.max != 0 && ax.need > ax.max {
+			return fail(ax.name, uint64(ax.need), uint64(ax.max))
+		}
+	}
+	if m := lim.MaxSharedBytes; m != 0 && k.spec.SharedBytes > int(m) {
+		return fail("shared bytes", uint64(k.spec.SharedBytes), uint64(m))
+	}
+	if m := lim.MaxStorageBuffers; m != 0 && k.buffers > int(m) {
+		return fail("storage buffers", uint64(k.buffers), uint64(m))
+	}
+	if m := lim.MaxUniformBytes; m != 0 && k.spec.UniformSize > int(m) {
+		return fail("uniform bytes", uint64(k.spec.UniformSize), uint64(m))
+	}
+	return nil
+}
+
+// bind checks args against k's parameters and fills s.bufs and s.uni,
+// read-locking each buffer until unbind. The caller holds s.mu.
+func (s *Stream) bind(k *Kernel, args []any) error {
+	d := s.dev
+	if n := k.spec.UniformSize; cap(s.uni) < n {
+		s.uni = make([]byte, n)
+	} else {
+		s.uni = s.uni[:n]
+		clear(s.uni)
+	}
+	for i := range k.spec.Params {
+		p := &k.spec.Params[i]
+		if p.Kind == ParamScalar {
+			if err := putScalar(s.uni[p.Binding:p.Binding+4], args[i], p); err != nil {
+				return fmt.Errorf("gpu: kernel %s: parameter %s: %w", k.spec.Name, p.Name, err)
+			}
+			continue
+		}
+		st, err := bufferOf(args[i], p)
+		if err != nil {
+			return fmt.Errorf("gpu: kernel %s: parameter %s: %w", k.spec.Name, p.Name, err)
+		}
+		if st.dev != d {
+			return fmt.Errorf("gpu: kernel %s: parameter %s: buffer of %s device %p, launched on %s device %p: %w",
+				k.spec.Name, p.Name, st.dev.backend, st.dev, d.backend, d, ErrForeignBuffer)
+		}
+		for j, o := range s.states {
+			if o == st && (written(p) || written(&k.spec.Params[bufferParam(k, j)])) {
+				return fmt.Errorf("gpu: kernel %s: parameter %s: the same buffer is bound to parameter %s and one of them is written: %w",
+					k.spec.Name, p.Name, k.spec.Params[bufferParam(k, j)].Name, ErrArgs)
+			}
+		}
+		if !slices.Contains(s.locked, st) {
+			st.mu.RLock()
+			s.locked = append(s.locked, st)
+		}
+		s.states = append(s.states, st)
+		if st.released {
+			return fmt.Errorf("gpu: kernel %s: parameter %s: %w", k.spec.Name, p.Name, ErrReleased)
+		}
+		if lim := d.info.Limits.MaxStorageBufferBytes; lim != 0 && uint64(st.bytes) > lim {
+			return fmt.Errorf("gpu: kernel %s: parameter %s: a buffer of %d bytes exceeds the device's %d per binding: %w",
+				k.spec.Name, p.Name, st.bytes, lim, ErrLimits)
+		}
+		s.bufs = append(s.bufs, st.drv)
+	}
+	return nil
+}
+
+// unbind releases the buffer locks bind took. The caller holds s.mu.
+func (s *Stream) unbind() {
+	for _, st := range s.locked {
+		st.mu.RUnlock()
+	}
+	clear(s.locked)
+	clear(s.states)
+	clear(s.bufs)
+	s.locked, s.states, s.bufs = s.locked[:0], s.states[:0], s.bufs[:0]
+}
+
+// bufferParam returns the index in k's parameters of its j-th buffer.
+func bufferParam(k *Kernel, j int) int {
+	for i, p := range k.spec.Params {
+		if p.Kind == ParamBuffer {
+			if j == 0 {
+				return i
+			}
+			j--
+		}
+	}
+	return -1
+}
+
+func written(p *Param) bool {
+	return p.Access != AccessRead && p.Access != AccessNone
+}
+
+// bufferOf returns the state of a *Buffer[T] argument for parameter p.
+func bufferOf(arg any, p *Param) (*bufferState, error) {
+	b, ok := arg.(bufferArg)
+	if !ok {
+		return nil, fmt.Errorf("want *gpu.Buffer[%s], got %T: %w", p.Type, arg, ErrArgs)
+	}
+	st := b.state()
+	if st == nil {
+		return nil, fmt.Errorf("nil *gpu.Buffer[%s]: %w", p.Type, ErrArgs)
+	}
+	if st.elem.name != p.Type || st.elem.size != p.Size {
+		return nil, fmt.Errorf("want *gpu.Buffer[%s] (%d-byte elements), got *gpu.Buffer[%s] (%d-byte elements): %w",
+			p.Type, p.Size, st.elem.name, st.elem.size, ErrArgs)
+	}
+	return st, nil
+}
+
+// putScalar writes arg, whose Go type must be p.Type, into dst as the
+// kernel's uniform block holds it (little endian).
+func putScalar(dst []byte, arg any, p *Param) error {
+	var bits uint32
+	switch v := arg.(type) {
+	case float32:
+		if p.Type != "float32" {
+			return scalarMismatch(arg, p)
+		}
+		bits = math.Float32bits(v)
+	case uint32:
+		if p.Type != "uint32" {
+			return scalarMismatch(arg, p)
+		}
+		bits = v
+	case int32:
+		if p.Type != "int32" {
+			return scalarMismatch(arg, p)
+		}
+		bits = uint32(v)
+	default:
+		rv := reflect.ValueOf(arg)
+		if !rv.IsValid() || rv.Type().String() != p.Type {
+			return scalarMismatch(arg, p)
+		}
+		switch rv.Kind() {
+		case reflect.Float32:
+			bits = math.Float32bits(float32(rv.Float()))
+		case reflect.Uint32:
+			bits = uint32(rv.Uint())
+		case reflect.Int32:
+			bits = uint32(int32(rv.Int()))
+		default:
+			return scalarMismatch(arg, p)
+		}
+	}
+	binary.LittleEndian.PutUint32(dst, bits)
+	return nil
+}
+
+func scalarMismatch(arg any, p *Param) error {
+	return fmt.Errorf("want a %s scalar, got %T: %w", p.Type, arg, ErrArgs)
+}

@@ -1,0 +1,182 @@
+package gpu
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"sync"
+
+	"github.com/goxpu/xpu"
+)
+
+// Kernel is a registered kernel: a checked private copy of its spec. Launch
+// it with [Stream.Launch].
+type Kernel struct {
+	spec       KernelSpec
+	registered bool
+	refused    string // why it cannot launch; empty when it can
+	buffers    int    // buffer parameters
+}
+
+// registry holds every kernel registered by name.
+var registry struct {
+	sync.RWMutex
+	byName map[string]*Kernel
+}
+
+// Register records the compiled form of a kernel under spec.Name
+// ("importpath.Name") and returns its handle. Generated code calls it from
+// init functions. The spec is copied and checked: a spec that cannot be
+// launched (invalid parameters, a Refused reason, a name registered
+// before) still yields a Kernel, whose launches fail with [ErrRefused] and
+// the reason.
+func Register(spec *KernelSpec) *Kernel {
+	if spec == nil {
+		return &Kernel{registered: true, refused: "nil kernel spec"}
+	}
+	k := &Kernel{spec: *spec, registered: true}
+	k.spec.Params = slices.Clone(spec.Params)
+	k.refused = spec.Refused
+	if k.refused == "" {
+		k.refused = checkSpec(&k.spec)
+	}
+	for _, p := range k.spec.Params {
+		if p.Kind == ParamBuffer {
+			k.buffers++
+		}
+	}
+	registry.Lock()
+	defer registry.Unlock()
+	if registry.byName == nil {
+		registry.byName = make(map[string]*Kernel)
+	}
+	if _, dup := registry.byName[k.spec.Name]; dup {
+		k.refused = "registered twice under one name"
+		return k
+	}
+	if k.spec.Name != "" {
+		registry.byName[k.spec.Name] = k
+	}
+	return k
+}
+
+// checkSpec returns why spec cannot be launched, or "".
+func checkSpec(spec *KernelSpec) string {
+	if spec.Name == "" {
+		return "kernel spec without a name"
+	}
+	if b := spec.Block.Norm(); b.Count() == 0 {
+		return fmt.Sprintf("empty block %v", spec.Block)
+	}
+	if spec.UniformSize < 0 || spec.UniformSize%16 != 0 {
+		return fmt.Sprintf("uniform size %d is not a multiple of 16", spec.UniformSize)
+	}
+	if spec.SharedBytes < 0 {
+		return fmt.Sprintf("negative shared size %d", spec.SharedBytes)
+	}
+	nb := 0
+	for _, p := range spec.Params {
+		if msg := checkParam(spec, p, nb); msg != "" {
+			return fmt.Sprintf("parameter %s: %s", p.Name, msg)
+		}
+		if p.Kind == ParamBuffer {
+			nb++
+		}
+	}
+	return ""
+}
+
+func checkParam(spec *KernelSpec, p Param, buffer int) string {
+	if p.Type == "" {
+		return "no type"
+	}
+	switch p.Kind {
+	case ParamBuffer:
+		if p.Binding != buffer {
+			return fmt.Sprintf("buffer %d bound at %d", buffer, p.Binding)
+		}
+		if p.Size <= 0 || p.Size%4 != 0 {
+			return fmt.Sprintf("element size %d is not a positive multiple of 4", p.Size)
+		}
+		if p.Access < AccessNone || p.Access > AccessAtomic {
+			return fmt.Sprintf("unknown access %d", int(p.Access))
+		}
+	case ParamScalar:
+		if p.Size != 4 {
+			return fmt.Sprintf("scalar of %d bytes (want 4)", p.Size)
+		}
+		if p.Binding < 0 || p.Binding%4 != 0 || p.Binding+p.Size > spec.UniformSize {
+			return fmt.Sprintf("uniform offset %d outside the %d-byte uniform block", p.Binding, spec.UniformSize)
+		}
+	default:
+		return fmt.Sprintf("unknown kind %d", int(p.Kind))
+	}
+	return ""
+}
+
+// Lookup returns the kernel registered under name.
+func Lookup(name string) (*Kernel, bool) {
+	registry.RLock()
+	defer registry.RUnlock()
+	k, ok := registry.byName[name]
+	return k, ok
+}
+
+// Kernels returns every registered kernel, sorted by name.
+func Kernels() []*Kernel {
+	registry.RLock()
+	ks := make([]*Kernel, 0, len(registry.byName))
+	for _, k := range registry.byName {
+		ks = append(ks, k)
+	}
+	registry.RUnlock()
+	slices.SortFunc(ks, func(a, b *Kernel) int { return strings.Compare(a.spec.Name, b.spec.Name) })
+	return ks
+}
+
+// Name returns the kernel's name, "importpath.Name".
+func (k *Kernel) Name() string {
+	if k == nil {
+		return ""
+	}
+	return k.spec.Name
+}
+
+// Block returns the kernel's pinned block size, with zero Y and Z as 1.
+func (k *Kernel) Block() xpu.Dim3 {
+	if k == nil {
+		return xpu.Dim3{}
+	}
+	return k.spec.Block.Norm()
+}
+
+// Spec returns a copy of the kernel's spec as registered.
+func (k *Kernel) Spec() *KernelSpec {
+	if k == nil {
+		return nil
+	}
+	s := k.spec
+	s.Params = slices.Clone(k.spec.Params)
+	return &s
+}
+
+// Refused returns why the kernel cannot be launched, or "" when it can.
+func (k *Kernel) Refused() string {
+	if err := k.launchable(); err != nil {
+		return err.Error()
+	}
+	return ""
+}
+
+// launchable returns an error wrapping ErrRefused when k has no code.
+func (k *Kernel) launchable() error {
+	switch {
+	case k == nil:
+		return fmt.Errorf("gpu: nil kernel: %w", ErrRefused)
+	case !k.registered:
+		return fmt.Errorf("gpu: kernel %q: no code registered: %w", k.spec.Name, ErrRefused)
+	case k.refused != "":
+		return fmt.Errorf("gpu: kernel %q: %s: %w", k.spec.Name, k.refused, ErrRefused)
+	}
+	return nil
+}

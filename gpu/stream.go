@@ -1,0 +1,124 @@
+package gpu
+
+import (
+	"fmt"
+	"sync"
+
+	"github.com/goxpu/xpu/gpu/driver"
+)
+
+// Stream is an ordered queue of launches on one device. A backend may
+// defer launches until a flush point: Flush, Sync, and every buffer Read or
+// Write (which flush every stream of the device first), so results never
+// depend on deferral. A Stream is safe for concurrent use; launches from
+// several goroutines are recorded in some order.
+type Stream struct {
+	dev *Device
+
+	mu      sync.Mutex
+	q       driver.Queue
+	pending bool // launches recorded since the last flush
+	closed  bool
+
+	// Scratch space of Launch, reused under mu.
+	bufs   []driver.Buffer
+	states []*bufferState // per buffer parameter
+	locked []*bufferState // read-locked, once each
+	uni    []byte
+}
+
+// Flush submits the launches recorded so far, without waiting for them.
+func (s *Stream) Flush() error {
+	d := s.dev
+	d.life.RLock()
+	defer d.life.RUnlock()
+	if d.closed {
+		return d.errClosed()
+	}
+	return s.flush()
+}
+
+// Sync submits the launches recorded so far and waits until they have
+// completed.
+func (s *Stream) Sync() error {
+	d := s.dev
+	d.life.RLock()
+	defer d.life.RUnlock()
+	if d.closed {
+		return d.errClosed()
+	}
+	return s.sync()
+}
+
+// Close syncs the stream and releases it. Closing the default stream does
+// nothing: Device.Close releases it.
+func (s *Stream) Close() error {
+	d := s.dev
+	if s == d.def {
+		return nil
+	}
+	d.life.RLock()
+	defer d.life.RUnlock()
+	if d.closed {
+		return nil
+	}
+	err := s.close()
+	d.mu.Lock()
+	for i, t := range d.streams {
+		if t == s {
+			d.streams = append(d.streams[:i], d.streams[i+1:]...)
+			break
+		}
+	}
+	d.mu.Unlock()
+	return err
+}
+
+// Device returns the stream's device.
+func (s *Stream) Device() *Device { return s.dev }
+
+func (s *Stream) flush() error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.closed || !s.pending {
+		return nil
+	}
+	s.pending = false
+	if err := s.q.Flush(); err != nil {
+		return fmt.Errorf("gpu: %s: flush: %w", s.dev.backend, err)
+	}
+	return nil
+}
+
+func (s *Stream) sync() error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.closed {
+		return s.errClosed()
+	}
+	s.pending = false
+	if err := s.q.Sync(); err != nil {
+		return fmt.Errorf("gpu: %s: sync: %w", s.dev.backend, err)
+	}
+	return nil
+}
+
+// close syncs and releases the queue; the caller holds d.life.
+func (s *Stream) close() error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.closed {
+		return nil
+	}
+	s.closed = true
+	err := s.q.Sync()
+	s.q.Release()
+	if err != nil {
+		return fmt.Errorf("gpu: %s: sync: %w", s.dev.backend, err)
+	}
+	return nil
+}
+
+func (s *Stream) errClosed() error {
+	return fmt.Errorf("gpu: %s stream: %w", s.dev.backend, ErrClosed)
+}
