@@ -1,0 +1,78 @@
+package main
+
+// This file implements `xpu devices`.
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"maps"
+	"slices"
+	"text/tabwriter"
+
+	"github.com/goxpu/xpu/gpu"
+)
+
+// runDevices opens every compiled-in backend and prints a block per
+// device. A backend without a device here is listed as absent; the
+// command fails only when no backend has a device.
+func runDevices(args []string, stdout, stderr io.Writer) error {
+	if len(args) != 0 {
+		return fmt.Errorf("%w: devices takes no arguments, got %q", errUsage, args)
+	}
+	found := 0
+	for i, name := range gpu.Backends() {
+		if i > 0 {
+			fmt.Fprintln(stdout)
+		}
+		d, err := gpu.OpenBackend(name)
+		if err != nil {
+			fmt.Fprintf(stdout, "%s: absent: %v\n", name, err)
+			continue
+		}
+		found++
+		printInfo(stdout, d.Info())
+		if err := d.Close(); err != nil {
+			fmt.Fprintf(stderr, "xpu devices: closing %s: %v\n", name, err)
+		}
+	}
+	if found == 0 {
+		return errors.New("no backend has a device on this machine")
+	}
+	return nil
+}
+
+// printInfo prints one device's block: its identity, its limits and its
+// facts, the absent ones left out.
+func printInfo(w io.Writer, info gpu.Info) {
+	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+	defer tw.Flush()
+	fmt.Fprintf(tw, "%s: %s\n", info.Backend, info.Name)
+	row := func(k string, v any) { fmt.Fprintf(tw, "  %s\t%v\n", k, v) }
+	rowIf := func(k string, v uint64) {
+		if v != 0 {
+			row(k, v)
+		}
+	}
+	row("backend", info.Backend)
+	row("driver", info.Driver)
+	row("type", info.Type)
+	l := info.Limits
+	rowIf("max invocations per block", uint64(l.MaxInvocationsPerBlock))
+	if b := l.MaxBlockSize; b != (gpu.Limits{}).MaxBlockSize {
+		row("max block size", fmt.Sprintf("%dx%dx%d", b.X, b.Y, b.Z))
+	}
+	rowIf("max groups per dimension", uint64(l.MaxGroups))
+	rowIf("max shared bytes", uint64(l.MaxSharedBytes))
+	rowIf("max storage buffers", uint64(l.MaxStorageBuffers))
+	rowIf("max storage buffer bytes", l.MaxStorageBufferBytes)
+	rowIf("max buffer bytes", l.MaxBufferBytes)
+	rowIf("max uniform bytes", uint64(l.MaxUniformBytes))
+	rowIf("storage offset alignment", uint64(l.StorageOffsetAlignment))
+	rowIf("uniform offset alignment", uint64(l.UniformOffsetAlignment))
+	rowIf("subgroup min", uint64(l.SubgroupMin))
+	rowIf("subgroup max", uint64(l.SubgroupMax))
+	for _, k := range slices.Sorted(maps.Keys(info.Facts)) {
+		row(k, info.Facts[k])
+	}
+}

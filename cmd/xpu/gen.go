@@ -1,0 +1,26 @@
+package main
+
+// This file implements `xpu gen`.
+
+import (
+	"fmt"
+	"io"
+
+	"github.com/goxpu/xpu/codegen"
+)
+
+// runGen generates the file of the kernel package in the current
+// directory and prints a note for each refused template member.
+func runGen(args []string, stdout, stderr io.Writer) error {
+	if len(args) != 0 {
+		return fmt.Errorf("%w: gen takes no arguments, got %q", errUsage, args)
+	}
+	r, err := codegen.Run(".")
+	if err != nil {
+		return err
+	}
+	for _, ref := range r.Refused {
+		fmt.Fprintf(stderr, "xpu gen: note: %s: %s refused: %s\n", ref.Pos, ref.Name, ref.Reason)
+	}
+	return nil
+}

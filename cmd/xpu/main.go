@@ -1,0 +1,80 @@
+// Command xpu is the xpu toolchain.
+//
+// Usage:
+//
+//	xpu gen       generate xpu_gen.go for the kernel package in the current directory
+//	xpu devices   list the devices of every backend present
+//
+// A kernel package runs the generator from go generate:
+//
+//	//go:generate go run github.com/goxpu/xpu/cmd/xpu gen
+//
+// Errors go to standard error. The exit status is 0 on success, 1 when a
+// command fails and 2 on a usage error.
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+)
+
+// command is one subcommand.
+type command struct {
+	name    string
+	summary string
+	run     func(args []string, stdout, stderr io.Writer) error
+}
+
+// commands lists the subcommands in the order usage shows them.
+var commands = []command{
+	{name: "gen", summary: "generate xpu_gen.go for the kernel package in the current directory", run: runGen},
+	{name: "devices", summary: "list the devices of every backend present", run: runDevices},
+}
+
+// errUsage is wrapped by errors that call for the usage text.
+var errUsage = errors.New("usage")
+
+func main() {
+	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
+}
+
+// run runs the command line args and returns the exit status.
+func run(args []string, stdout, stderr io.Writer) int {
+	if len(args) == 0 || args[0] == "help" || args[0] == "-h" || args[0] == "-help" || args[0] == "--help" {
+		usage(stderr)
+		if len(args) == 0 {
+			return 2
+		}
+		return 0
+	}
+	for _, c := range commands {
+		if c.name != args[0] {
+			continue
+		}
+		err := c.run(args[1:], stdout, stderr)
+		switch {
+		case err == nil:
+			return 0
+		case errors.Is(err, errUsage):
+			fmt.Fprintf(stderr, "xpu %s: %v\n", c.name, err)
+			usage(stderr)
+			return 2
+		default:
+			fmt.Fprintf(stderr, "xpu %s: %v\n", c.name, err)
+			return 1
+		}
+	}
+	fmt.Fprintf(stderr, "xpu: unknown command %q\n", args[0])
+	usage(stderr)
+	return 2
+}
+
+// usage prints the usage text.
+func usage(w io.Writer) {
+	fmt.Fprintf(w, "usage: xpu <command> [arguments]\n\ncommands:\n")
+	for _, c := range commands {
+		fmt.Fprintf(w, "  %-10s %s\n", c.name, c.summary)
+	}
+}

@@ -1,0 +1,108 @@
+// Package codegen is the generator behind `xpu gen`: it loads a kernel
+// package with the front end, lowers each kernel, and writes the package's
+// generated file (see package emit) next to its sources.
+//
+// Layering: codegen wires the stages together (frontend -> ir -> lowerings
+// -> emit); it adds no language of its own. It knows no runtime.
+package codegen
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"github.com/goxpu/xpu/codegen/emit"
+	"github.com/goxpu/xpu/codegen/frontend"
+	"github.com/goxpu/xpu/codegen/ir"
+	"github.com/goxpu/xpu/codegen/wgslgen"
+)
+
+// Report is what one generation did.
+type Report struct {
+	Path    string        // the generated file
+	Changed bool          // whether the file was written (its contents changed)
+	Kernels []string      // the kernels that have code, in module order
+	Refused []*ir.Refusal // the template members refused by their requires clause
+}
+
+// Generate generates the file of the kernel package in dir. See [Run].
+func Generate(dir string) error {
+	_, err := Run(dir)
+	return err
+}
+
+// Run loads the kernel package in dir, lowers every kernel and writes the
+// generated file into dir when its contents change. A package that the
+// front end refuses, or a kernel that a lowering cannot carry, fails the
+// generation with every such error and writes nothing.
+func Run(dir string) (*Report, error) {
+	m, err := frontend.Load(dir)
+	if err != nil {
+		return nil, err
+	}
+	ks, err := lower(m)
+	if err != nil {
+		return nil, err
+	}
+	src, err := emit.File(m, ks)
+	if err != nil {
+		return nil, err
+	}
+	r := &Report{Path: filepath.Join(dir, emit.FileName), Refused: m.Refused}
+	for _, k := range m.Kernels {
+		r.Kernels = append(r.Kernels, k.Name)
+	}
+	r.Changed, err = writeIfChanged(r.Path, src)
+	return r, err
+}
+
+// lower runs the analyses and every lowering on each kernel of m.
+func lower(m *ir.Module) ([]emit.Lowered, error) {
+	var errs []error
+	ks := make([]emit.Lowered, 0, len(m.Kernels))
+	for _, k := range m.Kernels {
+		if err := ir.Analyze(k); err != nil {
+			errs = append(errs, fmt.Errorf("codegen: kernel %s: %w", k.Name, err))
+			continue
+		}
+		w, err := wgslgen.Generate(k)
+		if err != nil {
+			errs = append(errs, fmt.Errorf("codegen: kernel %s: WGSL: %w", k.Name, err))
+			continue
+		}
+		ks = append(ks, emit.Lowered{Kernel: k, WGSL: w})
+	}
+	return ks, errors.Join(errs...)
+}
+
+// writeIfChanged writes src to path unless the file already holds it, so
+// that generating twice changes nothing. It writes through a temporary
+// file in the same directory, renamed into place.
+func writeIfChanged(path string, src []byte) (bool, error) {
+	old, err := os.ReadFile(path)
+	if err == nil && bytes.Equal(old, src) {
+		return false, nil
+	}
+	f, err := os.CreateTemp(filepath.Dir(path), ".xpu_gen-*.go.tmp")
+	if err != nil {
+		return false, fmt.Errorf("codegen: %w", err)
+	}
+	defer os.Remove(f.Name())
+	if _, err := f.Write(src); err != nil {
+		f.Close()
+		return false, fmt.Errorf("codegen: writing %s: %w", path, err)
+	}
+	if err := f.Chmod(0o644); err != nil {
+		f.Close()
+		return false, fmt.Errorf("codegen: %w", err)
+	}
+	if err := f.Close(); err != nil {
+		return false, fmt.Errorf("codegen: writing %s: %w", path, err)
+	}
+	if err := os.Rename(f.Name(), path); err != nil {
+		return false, fmt.Errorf("codegen: %w", err)
+	}
+	return true, nil
+}

@@ -1,0 +1,108 @@
+package conformance
+
+import (
+	"math"
+	"math/rand/v2"
+
+	"github.com/goxpu/xpu"
+	"github.com/goxpu/xpu/gpu"
+)
+
+// nonZero returns n float32 values of magnitude in [lo, hi) and either sign.
+func nonZero(r *rand.Rand, n int, lo, hi float32) []float32 {
+	s := floats(r, n, lo, hi)
+	for i := range s {
+		if r.IntN(2) == 0 {
+			s[i] = -s[i]
+		}
+	}
+	return s
+}
+
+// halves returns n float32 values in [-10, 10], a third of them exactly
+// halfway between two integers (rounding ties), a third integers.
+func halves(r *rand.Rand, n int) []float32 {
+	s := floats(r, n, -10, 10)
+	for i := range s {
+		switch i % 3 {
+		case 0:
+			s[i] = float32(r.IntN(21)-10) + 0.5
+		case 1:
+			s[i] = float32(r.IntN(21) - 10)
+		}
+	}
+	return s
+}
+
+func floatCases() []*Case {
+	return []*Case{{
+		Kernel: FloatArithKernel, Ref: FloatArith,
+		Tol: Tolerance{Name: "WGSL division: 2.5 ulp; +, -, * exact", ULP: 3},
+		Setup: func(r *rand.Rand) Inputs {
+			const n = 1000
+			return Inputs{Groups: line(n, 64), Args: []Arg{
+				Poisoned[float32](5 * n), Buffer(nonZero(r, n, 0, 100)), Buffer(nonZero(r, n, 0.5, 100)), Scalar(uint32(n)),
+			}}
+		},
+		Launch: func(s *gpu.Stream, g xpu.Dim3, a []any) error {
+			return LaunchFloatArith(s, g, buf[float32](a, 0), buf[float32](a, 1), buf[float32](a, 2), arg[uint32](a, 3))
+		},
+	}, {
+		Kernel: MathExactKernel, Ref: MathExact, Tol: Exact,
+		Setup: func(r *rand.Rand) Inputs {
+			const n = 1000
+			return Inputs{Groups: line(n, 64), Args: []Arg{
+				Poisoned[float32](8 * n), Poisoned[int32](4 * n), Poisoned[uint32](4 * n),
+				Buffer(halves(r, n)), Buffer(floats(r, n, -0.5, 10)),
+				Buffer(withEdges(ints(r, n, -3000, 3000), []int32{math.MinInt32, math.MaxInt32, -1})), Buffer(anyInts(r, n)),
+				Buffer(withEdges(anyUints(r, n), []uint32{0, math.MaxUint32, 999, 1000, 1 << 30})), Buffer(anyUints(r, n)),
+				Scalar(uint32(n)),
+			}}
+		},
+		Launch: func(s *gpu.Stream, g xpu.Dim3, a []any) error {
+			return LaunchMathExact(s, g, buf[float32](a, 0), buf[int32](a, 1), buf[uint32](a, 2),
+				buf[float32](a, 3), buf[float32](a, 4), buf[int32](a, 5), buf[int32](a, 6),
+				buf[uint32](a, 7), buf[uint32](a, 8), arg[uint32](a, 9))
+		},
+	}, {
+		Kernel: MathSqrtFmaKernel, Ref: MathSqrtFma,
+		Tol: Tolerance{Name: "WGSL sqrt: 2.5 ulp; fma may be unfused: 1 ulp on positive operands", ULP: 3},
+		Setup: func(r *rand.Rand) Inputs {
+			const n = 1000
+			return Inputs{Groups: line(n, 64), Args: []Arg{
+				Poisoned[float32](2 * n), Buffer(floats(r, n, 0, 1000)), Buffer(floats(r, n, 0.5, 2)), Buffer(floats(r, n, 0.5, 2)),
+				Scalar(uint32(n)),
+			}}
+		},
+		Launch: func(s *gpu.Stream, g xpu.Dim3, a []any) error {
+			return LaunchMathSqrtFma(s, g, buf[float32](a, 0), buf[float32](a, 1), buf[float32](a, 2), buf[float32](a, 3), arg[uint32](a, 4))
+		},
+	}, {
+		Kernel: MathExpLogKernel, Ref: MathExpLog,
+		Tol: Tolerance{
+			Name: "WGSL exp, exp2: 3+2|x| ulp; log, log2: 3 ulp, or 2^-21 absolute near 1; pow: as exp2(y*log2(x))",
+			ULP:  16, Abs: 1e-6, Rel: 2e-5,
+		},
+		Setup: func(r *rand.Rand) Inputs {
+			const n = 1000
+			return Inputs{Groups: line(n, 64), Args: []Arg{
+				Poisoned[float32](5 * n), Buffer(floats(r, n, 0.01, 100)), Buffer(floats(r, n, -4, 4)), Scalar(uint32(n)),
+			}}
+		},
+		Launch: func(s *gpu.Stream, g xpu.Dim3, a []any) error {
+			return LaunchMathExpLog(s, g, buf[float32](a, 0), buf[float32](a, 1), buf[float32](a, 2), arg[uint32](a, 3))
+		},
+	}, {
+		Kernel: MathTrigKernel, Ref: MathTrig,
+		Tol: Tolerance{Name: "WGSL sin, cos: 2^-11 absolute; tan, tanh: as sin/cos, sinh/cosh", Abs: 1e-3, Rel: 1e-3},
+		Setup: func(r *rand.Rand) Inputs {
+			const n = 1000
+			return Inputs{Groups: line(n, 64), Args: []Arg{
+				Poisoned[float32](4 * n), Buffer(floats(r, n, -1.3, 1.3)), Scalar(uint32(n)),
+			}}
+		},
+		Launch: func(s *gpu.Stream, g xpu.Dim3, a []any) error {
+			return LaunchMathTrig(s, g, buf[float32](a, 0), buf[float32](a, 1), arg[uint32](a, 2))
+		},
+	}}
+}

@@ -1,0 +1,139 @@
+package conformance
+
+import (
+	"math"
+	"math/rand/v2"
+
+	"github.com/goxpu/xpu"
+	"github.com/goxpu/xpu/gpu"
+)
+
+// divisionPairs are int32 operands of / and % whose results Go defines
+// and devices get wrong first: negative operands, and MinInt32 / -1, which
+// wraps to MinInt32 with remainder 0.
+var divisionPairs = [][2]int32{
+	{math.MinInt32, -1}, {math.MinInt32, 1}, {math.MinInt32, 2}, {math.MinInt32, math.MinInt32},
+	{-7, 2}, {7, -2}, {-7, -2}, {7, 2}, {-1, math.MinInt32}, {math.MaxInt32, -1},
+	{0, -5}, {-5, 7}, {math.MaxInt32, math.MinInt32}, {-2147483647, -1},
+}
+
+// divisors returns n int32 values, none zero: half of them small.
+func divisors(r *rand.Rand, n int) []int32 {
+	s := make([]int32, n)
+	for i := range s {
+		if i%2 == 0 {
+			s[i] = r.Int32N(41) - 20
+		} else {
+			s[i] = int32(r.Uint32())
+		}
+		if s[i] == 0 {
+			s[i] = -3
+		}
+	}
+	return s
+}
+
+func integerCases() []*Case {
+	return []*Case{{
+		Kernel: IntArithKernel, Ref: IntArith, Tol: Exact,
+		Setup: func(r *rand.Rand) Inputs {
+			const n = 1000
+			a, b := anyInts(r, n), divisors(r, n)
+			for i, p := range divisionPairs {
+				a[i], b[i] = p[0], p[1]
+			}
+			return Inputs{Groups: line(n, 64), Args: []Arg{Poisoned[int32](intArithOut * n), Buffer(a), Buffer(b), Scalar(uint32(n))}}
+		},
+		Launch: func(s *gpu.Stream, g xpu.Dim3, a []any) error {
+			return LaunchIntArith(s, g, buf[int32](a, 0), buf[int32](a, 1), buf[int32](a, 2), arg[uint32](a, 3))
+		},
+	}, {
+		Kernel: UintArithKernel, Ref: UintArith, Tol: Exact,
+		Setup: func(r *rand.Rand) Inputs {
+			const n = 1000
+			b := divisors(r, n)
+			return Inputs{Groups: line(n, 64), Args: []Arg{
+				Poisoned[uint32](intArithOut * n),
+				Buffer(withEdges(anyUints(r, n), []uint32{math.MaxUint32, 0, 7, math.MaxUint32})),
+				Buffer(withEdges(fillFrom(n, func(i int) uint32 { return uint32(b[i]) }), []uint32{1, math.MaxUint32, 2, math.MaxUint32})),
+				Scalar(uint32(n)),
+			}}
+		},
+		Launch: func(s *gpu.Stream, g xpu.Dim3, a []any) error {
+			return LaunchUintArith(s, g, buf[uint32](a, 0), buf[uint32](a, 1), buf[uint32](a, 2), arg[uint32](a, 3))
+		},
+	}, {
+		Kernel: ShiftsKernel, Ref: Shifts, Tol: Exact,
+		Setup: func(r *rand.Rand) Inputs {
+			const n = 1000
+			counts := withEdges(uints(r, n, 0, 63), []uint32{0, 1, 31, 32, 33, 63, 64, 1 << 31, math.MaxUint32})
+			return Inputs{Groups: line(n, 64), Args: []Arg{
+				Poisoned[int32](2 * n), Poisoned[uint32](2 * n),
+				Buffer(withEdges(anyInts(r, n), []int32{-1, math.MinInt32, -5, 5, math.MaxInt32, -1, -1, -1, -1})),
+				Buffer(anyUints(r, n)), Buffer(counts), Scalar(uint32(n)),
+			}}
+		},
+		Launch: func(s *gpu.Stream, g xpu.Dim3, a []any) error {
+			return LaunchShifts(s, g, buf[int32](a, 0), buf[uint32](a, 1), buf[int32](a, 2), buf[uint32](a, 3), buf[uint32](a, 4), arg[uint32](a, 5))
+		},
+	}, {
+		Kernel: BitOpsKernel, Ref: BitOps, Tol: Exact,
+		Setup: func(r *rand.Rand) Inputs {
+			const n = 1000
+			return Inputs{Groups: line(n, 64), Args: []Arg{
+				Poisoned[int32](5 * n), Poisoned[uint32](5 * n),
+				Buffer(withEdges(anyInts(r, n), edgeInts)), Buffer(anyInts(r, n)),
+				Buffer(anyUints(r, n)), Buffer(anyUints(r, n)), Scalar(uint32(n)),
+			}}
+		},
+		Launch: func(s *gpu.Stream, g xpu.Dim3, a []any) error {
+			return LaunchBitOps(s, g, buf[int32](a, 0), buf[uint32](a, 1), buf[int32](a, 2), buf[int32](a, 3),
+				buf[uint32](a, 4), buf[uint32](a, 5), arg[uint32](a, 6))
+		},
+	}, {
+		Kernel: ConversionsKernel, Ref: Conversions,
+		Tol: Tolerance{Name: "WGSL rounds integer-to-float32 conversions either way: 1 ulp", ULP: 1},
+		Setup: func(r *rand.Rand) Inputs {
+			const n = 1000
+			f := withEdges(floats(r, n, -1e9, 1e9), []float32{0.5, -0.5, 1.99, -1.99, 2147483520, -2147483648, 4294967040 / 2})
+			return Inputs{Groups: line(n, 64), Args: []Arg{
+				Poisoned[int32](4 * n), Poisoned[uint32](4 * n), Poisoned[float32](4 * n),
+				Buffer(withEdges(anyInts(r, n), edgeInts)), Buffer(anyUints(r, n)), Buffer(f), Scalar(uint32(n)),
+			}}
+		},
+		Launch: func(s *gpu.Stream, g xpu.Dim3, a []any) error {
+			return LaunchConversions(s, g, buf[int32](a, 0), buf[uint32](a, 1), buf[float32](a, 2),
+				buf[int32](a, 3), buf[uint32](a, 4), buf[float32](a, 5), arg[uint32](a, 6))
+		},
+	}, {
+		Kernel: CompareKernel, Ref: Compare, Tol: Exact,
+		Setup: func(r *rand.Rand) Inputs {
+			const n = 1000
+			e := withEdges(wholeFloats(r, n, -3, 3), []float32{0, float32(math.Copysign(0, -1)), 1.5})
+			f := withEdges(wholeFloats(r, n, -3, 3), []float32{float32(math.Copysign(0, -1)), 0, 1.5})
+			return Inputs{Groups: line(n, 64), Args: []Arg{
+				Poisoned[uint32](21 * n),
+				Buffer(withEdges(ints(r, n, -5, 5), []int32{math.MinInt32, math.MaxInt32})),
+				Buffer(withEdges(ints(r, n, -5, 5), []int32{math.MaxInt32, math.MinInt32})),
+				Buffer(withEdges(uints(r, n, 0, 5), []uint32{0, math.MaxUint32, 1 << 31})),
+				Buffer(withEdges(uints(r, n, 0, 5), []uint32{math.MaxUint32, 0, 1})),
+				Buffer(e), Buffer(f), Scalar(uint32(n)),
+			}}
+		},
+		Launch: func(s *gpu.Stream, g xpu.Dim3, a []any) error {
+			return LaunchCompare(s, g, buf[uint32](a, 0), buf[int32](a, 1), buf[int32](a, 2),
+				buf[uint32](a, 3), buf[uint32](a, 4), buf[float32](a, 5), buf[float32](a, 6), arg[uint32](a, 7))
+		},
+	}, {
+		Kernel: CompoundAssignKernel, Ref: CompoundAssign, Tol: Exact,
+		Setup: func(r *rand.Rand) Inputs {
+			const n = 1000
+			return Inputs{Groups: line(n, 64), Args: []Arg{
+				Poisoned[int32](n), Buffer(withEdges(anyInts(r, n), edgeInts)), Scalar(uint32(n)),
+			}}
+		},
+		Launch: func(s *gpu.Stream, g xpu.Dim3, a []any) error {
+			return LaunchCompoundAssign(s, g, buf[int32](a, 0), buf[int32](a, 1), arg[uint32](a, 2))
+		},
+	}}
+}

@@ -1,0 +1,81 @@
+package conformance
+
+import (
+	"math"
+	"math/rand/v2"
+)
+
+// Random inputs for the cases. Every maker takes the case's generator, so
+// that a seed reproduces a run.
+
+// floats returns n float32 values uniform in [lo, hi).
+func floats(r *rand.Rand, n int, lo, hi float32) []float32 {
+	s := make([]float32, n)
+	for i := range s {
+		s[i] = lo + (hi-lo)*r.Float32()
+	}
+	return s
+}
+
+// wholeFloats returns n float32 values that are integers in [lo, hi].
+func wholeFloats(r *rand.Rand, n int, lo, hi int32) []float32 {
+	s := make([]float32, n)
+	for i := range s {
+		s[i] = float32(lo + r.Int32N(hi-lo+1))
+	}
+	return s
+}
+
+// ints returns n int32 values uniform in [lo, hi].
+func ints(r *rand.Rand, n int, lo, hi int32) []int32 {
+	s := make([]int32, n)
+	for i := range s {
+		s[i] = int32(int64(lo) + r.Int64N(int64(hi)-int64(lo)+1))
+	}
+	return s
+}
+
+// anyInts returns n int32 values with uniformly random bits.
+func anyInts(r *rand.Rand, n int) []int32 {
+	s := make([]int32, n)
+	for i := range s {
+		s[i] = int32(r.Uint32())
+	}
+	return s
+}
+
+// uints returns n uint32 values uniform in [lo, hi].
+func uints(r *rand.Rand, n int, lo, hi uint32) []uint32 {
+	s := make([]uint32, n)
+	for i := range s {
+		s[i] = lo + uint32(r.Int64N(int64(hi)-int64(lo)+1))
+	}
+	return s
+}
+
+// anyUints returns n uint32 values with uniformly random bits.
+func anyUints(r *rand.Rand, n int) []uint32 {
+	s := make([]uint32, n)
+	for i := range s {
+		s[i] = r.Uint32()
+	}
+	return s
+}
+
+// edgeInts are int32 operands that integer arithmetic gets wrong first.
+var edgeInts = []int32{0, 1, -1, 2, -2, 7, -7, math.MaxInt32, math.MinInt32, math.MinInt32 + 1, 1 << 30, -(1 << 30)}
+
+// withEdges overwrites the first elements of s with edge.
+func withEdges[T any](s []T, edge []T) []T {
+	copy(s, edge)
+	return s
+}
+
+// fillFrom returns n values of s's type made by f.
+func fillFrom[T any](n int, f func(i int) T) []T {
+	s := make([]T, n)
+	for i := range s {
+		s[i] = f(i)
+	}
+	return s
+}
