@@ -15,6 +15,7 @@ func saxpy(t xpu.Thread, y, x []float32, a float32, n uint32) {
 }
 
 var saxpyKernel = gpu.Register(&gpu.KernelSpec{
+	CPU:   saxpyCPU,
 	Name:  "github.com/goxpu/xpu/gpu_test.Saxpy",
 	Block: xpu.Dim3{X: 64},
 	Params: []gpu.Param{
@@ -48,6 +49,7 @@ func iaxpy(t xpu.Thread, y, x []uint32, a, n uint32) {
 }
 
 var iaxpyKernel = gpu.Register(&gpu.KernelSpec{
+	CPU:   iaxpyCPU,
 	Name:  "github.com/goxpu/xpu/gpu_test.Iaxpy",
 	Block: xpu.Dim3{X: 64},
 	Params: []gpu.Param{
@@ -82,6 +84,7 @@ func scramble(t xpu.Thread, out, in []int32) {
 }
 
 var scrambleKernel = gpu.Register(&gpu.KernelSpec{
+	CPU:   scrambleCPU,
 	Name:  "github.com/goxpu/xpu/gpu_test.Scramble",
 	Block: xpu.Dim3{X: 8, Y: 4},
 	Params: []gpu.Param{
@@ -121,6 +124,7 @@ func step(t xpu.Thread, ps []Particle, dt float32, n uint32) {
 }
 
 var stepKernel = gpu.Register(&gpu.KernelSpec{
+	CPU:   stepCPU,
 	Name:  "github.com/goxpu/xpu/gpu_test.Step",
 	Block: xpu.Dim3{X: 32},
 	Params: []gpu.Param{
@@ -150,3 +154,54 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
 }
 `,
 })
+
+// The Go lowerings of the kernels above for the CPU backend, written by
+// hand as codegen would write them.
+
+func saxpyCPU(b *gpu.CPUBlock) {
+	y, x := gpu.CPUView[float32](b.Buffers[0]), gpu.CPUView[float32](b.Buffers[1])
+	a, n := gpu.CPUUniform[float32](b.Uniforms, 0), gpu.CPUUniform[uint32](b.Uniforms, 4)
+	for lx := range uint32(64) {
+		if i := b.Group.X*64 + lx; i < n {
+			y[i] = a*x[i] + y[i]
+		}
+	}
+}
+
+func iaxpyCPU(b *gpu.CPUBlock) {
+	y, x := gpu.CPUView[uint32](b.Buffers[0]), gpu.CPUView[uint32](b.Buffers[1])
+	a, n := gpu.CPUUniform[uint32](b.Uniforms, 0), gpu.CPUUniform[uint32](b.Uniforms, 4)
+	for lx := range uint32(64) {
+		if i := b.Group.X*64 + lx; i < n {
+			y[i] = a*y[i] + x[i]
+		}
+	}
+}
+
+func scrambleCPU(b *gpu.CPUBlock) {
+	out, in := gpu.CPUView[int32](b.Buffers[0]), gpu.CPUView[int32](b.Buffers[1])
+	for ly := range uint32(4) {
+		for lx := range uint32(8) {
+			gx, gy := b.Group.X*8+lx, b.Group.Y*4+ly
+			if i := gy*b.Groups.X*8 + gx; i < uint32(len(in)) {
+				out[i] = (in[i] ^ int32(i*2654435761)) >> 3
+			}
+		}
+	}
+}
+
+func stepCPU(b *gpu.CPUBlock) {
+	ps := gpu.CPUView[Particle](b.Buffers[0])
+	dt, n := gpu.CPUUniform[float32](b.Uniforms, 0), gpu.CPUUniform[uint32](b.Uniforms, 4)
+	for lx := range uint32(32) {
+		if i := b.Group.X*32 + lx; i < n {
+			p := ps[i]
+			p.X += p.VX * dt
+			p.Y += p.VY * dt
+			if p.X > 1 {
+				p.Hits++
+			}
+			ps[i] = p
+		}
+	}
+}

@@ -42,7 +42,9 @@ type device struct {
 
 // open opens the high-performance adapter's device.
 func open() (driver.Device, error) {
-	inst := wgpu.CreateInstance(&wgpu.InstanceDescriptor{Backends: wgpu.InstanceBackendPrimary})
+	// A nil descriptor: the binding leaves fields of the one it builds
+	// from a descriptor uninitialized.
+	inst := wgpu.CreateInstance(nil)
 	adapter, err := inst.RequestAdapter(&wgpu.RequestAdapterOptions{PowerPreference: wgpu.PowerPreferenceHighPerformance})
 	if err != nil {
 		inst.Release()
