@@ -1,0 +1,150 @@
+package golower
+
+import (
+	"math"
+
+	"github.com/goxpu/xpu/codegen/ir"
+)
+
+// This file folds constant subexpressions with the IR's run-time rules
+// (integers wrap, float32 rounds each step): Go would fold them with its
+// exact constant arithmetic and refuse those that overflow.
+
+// fold returns the value of e when e is built of constants only and its
+// value follows from the IR's rules without a run-time failure.
+func fold(e ir.Expr) (*ir.Const, bool) {
+	switch e := e.(type) {
+	case *ir.Const:
+		return e, true
+	case *ir.Unary:
+		x, ok := fold(e.X)
+		t, tok := e.T.(*ir.Basic)
+		if !ok || !tok {
+			return nil, false
+		}
+		return foldUnary(e.Op, x, t)
+	case *ir.Binary:
+		x, ok := fold(e.X)
+		y, yok := fold(e.Y)
+		t, tok := e.T.(*ir.Basic)
+		if !ok || !yok || !tok {
+			return nil, false
+		}
+		return foldBinary(e.Op, x, y, t)
+	case *ir.Convert:
+		x, ok := fold(e.X)
+		if !ok {
+			return nil, false
+		}
+		return foldConvert(x, e.T)
+	}
+	return nil, false
+}
+
+func foldUnary(op ir.Op, x *ir.Const, t *ir.Basic) (*ir.Const, bool) {
+	switch {
+	case op == ir.OpNot && t.Kind == ir.Bool:
+		return &ir.Const{T: t, Bits: x.Bits ^ 1}, true
+	case op == ir.OpCompl && ir.IsInteger(t):
+		return &ir.Const{T: t, Bits: ^x.Bits}, true
+	case op == ir.OpNeg && ir.IsInteger(t):
+		return &ir.Const{T: t, Bits: -x.Bits}, true
+	case op == ir.OpNeg && t.Kind == ir.F32:
+		return &ir.Const{T: t, Bits: x.Bits ^ 1<<31}, true
+	}
+	return nil, false
+}
+
+func foldBinary(op ir.Op, x, y *ir.Const, t *ir.Basic) (*ir.Const, bool) {
+	if t.Kind == ir.F32 {
+		a, b := math.Float32frombits(x.Bits), math.Float32frombits(y.Bits)
+		var r float32
+		switch op {
+		case ir.OpAdd:
+			r = a + b
+		case ir.OpSub:
+			r = a - b
+		case ir.OpMul:
+			r = a * b
+		case ir.OpDiv:
+			r = a / b
+		default:
+			return nil, false
+		}
+		return &ir.Const{T: t, Bits: math.Float32bits(r)}, true
+	}
+	if !ir.IsInteger(t) {
+		return nil, false
+	}
+	a, b := x.Bits, y.Bits
+	signed := t.Kind == ir.I32
+	var r uint32
+	switch op {
+	case ir.OpAdd:
+		r = a + b
+	case ir.OpSub:
+		r = a - b
+	case ir.OpMul:
+		r = a * b
+	case ir.OpAnd:
+		r = a & b
+	case ir.OpOr:
+		r = a | b
+	case ir.OpXor:
+		r = a ^ b
+	case ir.OpAndNot:
+		r = a &^ b
+	case ir.OpShl:
+		r = a << b
+	case ir.OpShr:
+		if signed {
+			r = uint32(int32(a) >> b)
+		} else {
+			r = a >> b
+		}
+	case ir.OpDiv, ir.OpRem:
+		if b == 0 {
+			return nil, false
+		}
+		switch {
+		case signed && op == ir.OpDiv:
+			r = uint32(int32(a) / int32(b))
+		case signed:
+			r = uint32(int32(a) % int32(b))
+		case op == ir.OpDiv:
+			r = a / b
+		default:
+			r = a % b
+		}
+	default:
+		return nil, false
+	}
+	return &ir.Const{T: t, Bits: r}, true
+}
+
+func foldConvert(x *ir.Const, t *ir.Basic) (*ir.Const, bool) {
+	from := x.T.Kind
+	switch {
+	case from == t.Kind:
+		return &ir.Const{T: t, Bits: x.Bits}, true
+	case from == ir.Bool || t.Kind == ir.Bool:
+		return nil, false
+	case from == ir.F32:
+		f := math.Float32frombits(x.Bits)
+		if t.Kind == ir.I32 {
+			if !(f > -2147483649 && f < 2147483648) {
+				return nil, false // out of range: left to the run time
+			}
+			return &ir.Const{T: t, Bits: uint32(int32(f))}, true
+		}
+		if !(f > -1 && f < 4294967296) {
+			return nil, false
+		}
+		return &ir.Const{T: t, Bits: uint32(f)}, true
+	case t.Kind == ir.F32 && from == ir.I32:
+		return &ir.Const{T: t, Bits: math.Float32bits(float32(int32(x.Bits)))}, true
+	case t.Kind == ir.F32:
+		return &ir.Const{T: t, Bits: math.Float32bits(float32(x.Bits))}, true
+	}
+	return &ir.Const{T: t, Bits: x.Bits}, true // int32 <-> uint32 keeps the bits
+}

@@ -1,0 +1,275 @@
+package golower
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/goxpu/xpu/codegen/ir"
+)
+
+// This file writes the block function: its prologue (buffer views,
+// uniforms, shared and per-work-item arrays, device functions) and the
+// nodes of the split body.
+
+func (g *gen) function() {
+	k := g.k
+	g.line("// %s runs one block of the kernel %s on the CPU.", g.fn, k.Name)
+	g.line("func %s(b *gpu.CPUBlock) {", g.fn)
+	g.indent++
+	var names []string
+	for _, p := range k.Params {
+		name := "p_" + p.Name
+		names = append(names, name)
+		if p.Kind == ir.BufferParam {
+			g.line("%s := gpu.CPUView[%s](b.Buffers[%d])", name, typeName(p.Type), p.Binding)
+		} else {
+			g.line("%s := gpu.CPUUniform[%s](b.Uniforms, %d)", name, typeName(p.Type), p.Binding)
+		}
+	}
+	for _, s := range k.Shared {
+		g.line("var s_%s [%d]%s", s.Name, s.Len, typeName(s.Elem))
+	}
+	bn := g.blockCount()
+	for _, v := range g.crossVars() {
+		g.line("var a_%s [%d]%s", v.Name, bn, typeName(v.Type))
+	}
+	if g.done {
+		g.line("var done [%d]bool", bn)
+	}
+	g.line("gx0, gy0, gz0 := b.Group.X*%d, b.Group.Y*%d, b.Group.Z*%d", g.size[0], g.size[1], g.size[2])
+	names = append(names, "gx0", "gy0", "gz0")
+	for i, axis := range []string{"ly", "lz"} {
+		if g.size[i+1] == 1 {
+			g.line("var %s uint32", axis)
+			names = append(names, axis)
+		}
+	}
+	g.line("_ = b")
+	for _, n := range names {
+		g.line("_ = %s", n)
+	}
+	for _, f := range k.Funcs {
+		g.deviceFunc(f)
+	}
+	g.nodes2(g.nodes)
+	g.indent--
+	g.line("}")
+}
+
+// crossVars returns the variables live across a barrier, by name.
+func (g *gen) crossVars() []*ir.Var {
+	vs := make([]*ir.Var, 0, len(g.cross))
+	for v := range g.cross {
+		vs = append(vs, v)
+	}
+	slices.SortFunc(vs, func(a, b *ir.Var) int { return strings.Compare(a.Name, b.Name) })
+	return vs
+}
+
+// deviceFunc writes a device function as a closure of the block function:
+// it sees the buffers and shared arrays, and takes the work-item's local
+// coordinates before its own parameters.
+func (g *gen) deviceFunc(f *ir.Func) {
+	params := []string{"lx, ly, lz uint32"}
+	for _, p := range f.Params {
+		params = append(params, varName(p)+" "+typeName(p.Type))
+	}
+	result := ""
+	if f.Result != nil {
+		result = " " + typeName(f.Result)
+	}
+	g.line("f_%s := func(%s)%s {", f.Name, strings.Join(params, ", "), result)
+	g.nest(func() {
+		g.inFunc = true
+		g.line("_, _, _ = lx, ly, lz")
+		g.stmts(f.Body.Stmts)
+		if n := len(f.Body.Stmts); f.Result != nil && (n == 0 || !isReturn(f.Body.Stmts[n-1])) {
+			g.line("panic(%q)", "xpu: device function "+f.GoName+" ended without a return")
+		}
+		g.inFunc = false
+	})
+	g.line("}")
+	g.line("_ = f_%s", f.Name)
+}
+
+func isReturn(s ir.Stmt) bool {
+	_, ok := s.(*ir.Return)
+	return ok
+}
+
+func (g *gen) nodes2(nodes []node) {
+	for _, n := range nodes {
+		switch n := n.(type) {
+		case *segment:
+			g.segment(n)
+		case *uniformIf:
+			c := g.uniformCondition(n.id, n.cond)
+			g.line("if %s {", c)
+			g.nest(func() { g.nodes2(n.then) })
+			if len(n.els) > 0 {
+				g.line("} else {")
+				g.nest(func() { g.nodes2(n.els) })
+			}
+			g.line("}")
+		case *uniformLoop:
+			g.line("for {")
+			g.nest(func() {
+				if n.cond != nil {
+					c := g.uniformCondition(n.id, n.cond)
+					g.line("if !%s {", c)
+					g.line("\tbreak")
+					g.line("}")
+				}
+				g.nodes2(n.body)
+				g.nodes2(n.post)
+			})
+			g.line("}")
+		}
+	}
+}
+
+// segment writes a loop over the block's work-items that runs the
+// segment's statements for each.
+func (g *gen) segment(s *segment) {
+	g.segLabel = fmt.Sprintf("items%d", s.id)
+	g.usedLabel = false
+	vars := g.segmentVars(s.stmts)
+	var body string
+	body = g.capture(func() {
+		g.loadCross(vars)
+		g.stmts(s.stmts)
+		for _, v := range vars {
+			if written(s.stmts, v) {
+				g.line("a_%s[li] = %s", v.Name, varName(v))
+			}
+		}
+	})
+	g.items(body, g.usedLabel)
+}
+
+// items writes the work-item loops around body: z, then y, then x
+// innermost, with li the linear local index.
+func (g *gen) items(body string, label bool) {
+	open := 0
+	for i, axis := range []string{"lz", "ly"} {
+		if n := g.size[2-i]; n > 1 {
+			g.line("for %s := uint32(0); %s < %d; %s++ {", axis, axis, n, axis)
+			g.indent++
+			open++
+		}
+	}
+	if label {
+		g.line("%s:", g.segLabel)
+	}
+	g.line("for lx := uint32(0); lx < %d; lx++ {", g.size[0])
+	g.nest(func() {
+		if g.size[1] == 1 && g.size[2] == 1 {
+			g.line("li := lx")
+		} else {
+			g.line("li := lx + %d*ly + %d*lz", g.size[0], g.size[0]*g.size[1])
+		}
+		g.line("_ = li")
+		if g.done {
+			g.line("if done[li] {")
+			g.line("\tcontinue")
+			g.line("}")
+		}
+	})
+	g.out.WriteString(body)
+	g.line("}")
+	for range open {
+		g.indent--
+		g.line("}")
+	}
+}
+
+// loadCross declares the work-item's copies of the variables live across
+// barriers that a segment uses.
+func (g *gen) loadCross(vars []*ir.Var) {
+	for _, v := range vars {
+		g.line("%s := a_%s[li]", varName(v), v.Name)
+		g.line("_ = %s", varName(v))
+	}
+}
+
+// uniformCondition evaluates a uniform condition for every live
+// work-item, checks that they agree, and returns the variable holding it.
+func (g *gen) uniformCondition(id int, cond ir.Expr) string {
+	c := fmt.Sprintf("c%d", id)
+	var vars []*ir.Var
+	walkExpr(cond, func(e ir.Expr) {
+		if r, ok := e.(*ir.VarRef); ok && g.cross[r.Var] && !slices.Contains(vars, r.Var) {
+			vars = append(vars, r.Var)
+		}
+	})
+	slices.SortFunc(vars, func(a, b *ir.Var) int { return strings.Compare(a.Name, b.Name) })
+	g.line("%s, first%d := false, true", c, id)
+	body := g.capture(func() {
+		g.loadCross(vars)
+		g.line("if v := %s; first%d {", g.expr(cond), id)
+		g.line("\t%s, first%d = v, false", c, id)
+		g.line("} else if v != %s {", c)
+		g.line("\tpanic(%q)", "xpu: kernel "+g.k.Name+": work-items disagree on the condition around a barrier")
+		g.line("}")
+	})
+	g.items(body, false)
+	return c
+}
+
+// segmentVars returns the variables live across barriers that stmts use.
+func (g *gen) segmentVars(stmts []ir.Stmt) []*ir.Var {
+	var vars []*ir.Var
+	add := func(v *ir.Var) {
+		if g.cross[v] && !slices.Contains(vars, v) {
+			vars = append(vars, v)
+		}
+	}
+	for _, s := range stmts {
+		walkStmt(s, func(s ir.Stmt, e ir.Expr) {
+			if d, ok := s.(*ir.Decl); ok {
+				add(d.Var)
+			}
+			if r, ok := e.(*ir.VarRef); ok {
+				add(r.Var)
+			}
+		})
+	}
+	slices.SortFunc(vars, func(a, b *ir.Var) int { return strings.Compare(a.Name, b.Name) })
+	return vars
+}
+
+// written reports whether stmts declare or assign v (or a part of it).
+func written(stmts []ir.Stmt, v *ir.Var) bool {
+	w := false
+	for _, s := range stmts {
+		walkStmt(s, func(s ir.Stmt, e ir.Expr) {
+			switch s := s.(type) {
+			case *ir.Decl:
+				w = w || s.Var == v
+			case *ir.Assign:
+				w = w || rootVar(s.Dst) == v
+			}
+			if a, ok := e.(*ir.Atomic); ok {
+				w = w || rootVar(a.Ptr) == v
+			}
+		})
+	}
+	return w
+}
+
+// rootVar returns the variable a place is part of, or nil.
+func rootVar(e ir.Expr) *ir.Var {
+	for {
+		switch x := e.(type) {
+		case *ir.Index:
+			e = x.X
+		case *ir.FieldOf:
+			e = x.X
+		case *ir.VarRef:
+			return x.Var
+		default:
+			return nil
+		}
+	}
+}

@@ -1,0 +1,102 @@
+// Package golower is the Go lowering of the kernel IR for the CPU backend:
+// Generate turns a kernel into the Go source of one function that runs
+// every work-item of a block in a loop.
+//
+// Barriers split the kernel body into segments (loop fission): each
+// segment is a loop over the block's work-items, and a barrier is the end
+// of one loop and the start of the next. A barrier may sit inside an if or
+// a loop whose condition is workgroup-uniform (the uniformity analysis of
+// package ir decides, and the generated code checks that every work-item
+// agrees); such an if or loop runs once per block around the work-item
+// loops of its body. A value live across a barrier becomes a per-work-item
+// array; shared arrays are arrays of the block. A kernel the lowering
+// cannot carry is refused with its name and the reason (ErrUnsupported),
+// never lowered wrongly.
+//
+// The generated function has the signature of gpu.CPUFunc and refers only
+// to the packages xpu and gpu and to the kernel package's own struct
+// types. Layering: this package reads the IR; it knows no go/ast and no
+// runtime.
+package golower
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/goxpu/xpu/codegen/ir"
+)
+
+// ErrUnsupported is wrapped by the error of a kernel the lowering refuses.
+var ErrUnsupported = errors.New("not supported by the Go lowering")
+
+// Generate returns the Go source of func fn(b *gpu.CPUBlock), running the
+// kernel k over one block. The output depends only on k and fn.
+func Generate(k *ir.Kernel, fn string) (string, error) {
+	g := &gen{k: k, fn: fn}
+	for i, n := range k.Block {
+		g.size[i] = max(n, 1)
+	}
+	if bn := g.size[0] * g.size[1] * g.size[2]; bn > 1024 {
+		return "", g.refuse(k.Pos, "a block of %d work-items exceeds 1024", bn)
+	}
+	if err := g.plan(); err != nil {
+		return "", err
+	}
+	g.function()
+	if g.err != nil {
+		return "", g.err
+	}
+	return g.out.String(), nil
+}
+
+// gen holds the state of one kernel's lowering.
+type gen struct {
+	k    *ir.Kernel
+	fn   string
+	size [3]uint32 // block size, at least 1 on each axis
+	out  strings.Builder
+
+	nodes  []node           // the kernel body, split at barriers
+	cross  map[*ir.Var]bool // variables live across a barrier
+	done   bool             // the kernel returns early and has barriers
+	nSeg   int              // segment and condition ids handed out
+	indent int
+
+	// Within a segment or device function being written.
+	inFunc    bool
+	segLabel  string   // label of the innermost work-item loop
+	usedLabel bool     // the segment's label was used
+	loops     []*loopW // IR loops open in the current segment or function
+	err       error
+}
+
+// loopW is an IR loop being written.
+type loopW struct {
+	cont     string // label before its post statements, "" without post
+	usedCont bool
+}
+
+// refuse returns the error of a kernel the lowering cannot carry.
+func (g *gen) refuse(pos ir.Pos, format string, args ...any) error {
+	return fmt.Errorf("%v: [xpu-cpu-lowering] kernel %s: %s: %w", pos, g.k.Name, fmt.Sprintf(format, args...), ErrUnsupported)
+}
+
+// fail records the first error met while writing.
+func (g *gen) fail(err error) {
+	if g.err == nil {
+		g.err = err
+	}
+}
+
+// line writes one line at the current indentation.
+func (g *gen) line(format string, args ...any) {
+	for range g.indent {
+		g.out.WriteByte('\t')
+	}
+	fmt.Fprintf(&g.out, format, args...)
+	g.out.WriteByte('\n')
+}
+
+// blockCount is the number of work-items of a block.
+func (g *gen) blockCount() uint32 { return g.size[0] * g.size[1] * g.size[2] }

@@ -1,0 +1,364 @@
+package golower
+
+import "github.com/goxpu/xpu/codegen/ir"
+
+// This file splits the kernel body at its barriers (loop fission) and finds
+// the variables that live across them.
+
+// node is a piece of the kernel body as the lowering runs it: a segment
+// (a loop over the work-items) or a uniform if or loop around segments.
+type node interface{ node() }
+
+// segment is a run of barrier-free statements that every work-item runs
+// before the block moves on.
+type segment struct {
+	id    int
+	stmts []ir.Stmt
+}
+
+// uniformIf is an if with a barrier inside; its condition is uniform.
+type uniformIf struct {
+	id        int // id of the condition's evaluation
+	cond      ir.Expr
+	then, els []node
+	pos       ir.Pos
+}
+
+// uniformLoop is a loop with a barrier inside; its condition is uniform.
+type uniformLoop struct {
+	id         int     // id of the condition's evaluation
+	cond       ir.Expr // nil: no condition
+	body, post []node
+	pos        ir.Pos
+}
+
+func (*segment) node()     {}
+func (*uniformIf) node()   {}
+func (*uniformLoop) node() {}
+
+// plan splits the body, checks what the lowering can carry and finds the
+// variables live across barriers.
+func (g *gen) plan() error {
+	for _, f := range g.k.Funcs {
+		if f.Barrier {
+			return g.refuse(f.Pos, "device function %s reaches a barrier; call Barrier in the kernel body", f.GoName)
+		}
+	}
+	if g.k.Body == nil {
+		return g.refuse(g.k.Pos, "no body")
+	}
+	nodes, err := g.split(g.k.Body.Stmts)
+	if err != nil {
+		return err
+	}
+	g.nodes = nodes
+	uses := map[*ir.Var]map[int]bool{}
+	var returns bool
+	walkNodes(nodes, func(id int, s ir.Stmt, e ir.Expr) {
+		if _, ok := s.(*ir.Return); ok {
+			returns = true
+		}
+		var v *ir.Var
+		switch x := e.(type) {
+		case *ir.VarRef:
+			v = x.Var
+		}
+		if d, ok := s.(*ir.Decl); ok {
+			v = d.Var
+		}
+		if v == nil {
+			return
+		}
+		if uses[v] == nil {
+			uses[v] = map[int]bool{}
+		}
+		uses[v][id] = true
+	})
+	g.cross = map[*ir.Var]bool{}
+	for v, ids := range uses {
+		if len(ids) > 1 {
+			g.cross[v] = true
+		}
+	}
+	g.done = returns && !isSegment(nodes)
+	return nil
+}
+
+func isSegment(nodes []node) bool {
+	if len(nodes) != 1 {
+		return false
+	}
+	_, ok := nodes[0].(*segment)
+	return ok
+}
+
+// split turns statements into nodes, refusing what the lowering cannot
+// carry.
+func (g *gen) split(stmts []ir.Stmt) ([]node, error) {
+	var (
+		nodes []node
+		cur   []ir.Stmt
+	)
+	flush := func() error {
+		if len(cur) == 0 {
+			return nil
+		}
+		if err := g.checkSegment(cur); err != nil {
+			return err
+		}
+		nodes = append(nodes, &segment{id: g.nextID(), stmts: cur})
+		cur = nil
+		return nil
+	}
+	for _, s := range stmts {
+		if !hasBarrier(s) {
+			cur = append(cur, s)
+			continue
+		}
+		if err := flush(); err != nil {
+			return nil, err
+		}
+		switch s := s.(type) {
+		case *ir.Barrier:
+			if err := g.uniformFlow(s, s.Pos); err != nil {
+				return nil, err
+			}
+		case *ir.Block:
+			inner, err := g.split(s.Stmts)
+			if err != nil {
+				return nil, err
+			}
+			nodes = append(nodes, inner...)
+		case *ir.If:
+			n, err := g.splitIf(s)
+			if err != nil {
+				return nil, err
+			}
+			nodes = append(nodes, n)
+		case *ir.Loop:
+			n, err := g.splitLoop(s)
+			if err != nil {
+				return nil, err
+			}
+			nodes = append(nodes, n)
+		}
+	}
+	if err := flush(); err != nil {
+		return nil, err
+	}
+	return nodes, nil
+}
+
+func (g *gen) nextID() int {
+	g.nSeg++
+	return g.nSeg - 1
+}
+
+func (g *gen) splitIf(s *ir.If) (node, error) {
+	if err := g.uniformCond(s, s.Cond, s.Pos, "if"); err != nil {
+		return nil, err
+	}
+	n := &uniformIf{id: g.nextID(), cond: s.Cond, pos: s.Pos}
+	var err error
+	if n.then, err = g.split(s.Then.Stmts); err != nil {
+		return nil, err
+	}
+	if s.Else != nil {
+		if n.els, err = g.split(s.Else.Stmts); err != nil {
+			return nil, err
+		}
+	}
+	return n, nil
+}
+
+func (g *gen) splitLoop(s *ir.Loop) (node, error) {
+	if err := g.uniformCond(s, s.Cond, s.Pos, "loop"); err != nil {
+		return nil, err
+	}
+	if s.Post != nil && hasBarrier(s.Post) {
+		return nil, g.refuse(s.Pos, "a barrier in the post statement of a loop")
+	}
+	n := &uniformLoop{id: g.nextID(), cond: s.Cond, pos: s.Pos}
+	var err error
+	if n.body, err = g.split(s.Body.Stmts); err != nil {
+		return nil, err
+	}
+	if s.Post != nil {
+		if n.post, err = g.split(s.Post.Stmts); err != nil {
+			return nil, err
+		}
+	}
+	return n, nil
+}
+
+// uniformFlow refuses s unless the analysis found it in uniform control
+// flow.
+func (g *gen) uniformFlow(s ir.Stmt, pos ir.Pos) error {
+	u := g.k.Uniform
+	if u == nil {
+		return g.refuse(pos, "a barrier, but the uniformity analysis has not run")
+	}
+	if !u.Flow[s] {
+		return g.refuse(pos, "a barrier in non-uniform control flow")
+	}
+	return nil
+}
+
+// uniformCond refuses an if or loop around a barrier unless it is in
+// uniform flow with a uniform condition.
+func (g *gen) uniformCond(s ir.Stmt, cond ir.Expr, pos ir.Pos, what string) error {
+	if err := g.uniformFlow(s, pos); err != nil {
+		return err
+	}
+	if cond != nil && !g.k.Uniform.Value[cond] {
+		return g.refuse(pos, "a barrier inside a %s whose condition is not workgroup-uniform", what)
+	}
+	return nil
+}
+
+// checkSegment refuses a break or continue that would leave a loop with
+// a barrier inside (the loop runs around the work-item loops).
+func (g *gen) checkSegment(stmts []ir.Stmt) error {
+	var err error
+	var visit func(stmts []ir.Stmt, depth int)
+	visit = func(stmts []ir.Stmt, depth int) {
+		for _, s := range stmts {
+			switch s := s.(type) {
+			case *ir.Break:
+				if depth == 0 && err == nil {
+					err = g.refuse(s.Pos, "a break out of a loop that contains a barrier")
+				}
+			case *ir.Continue:
+				if depth == 0 && err == nil {
+					err = g.refuse(s.Pos, "a continue in a loop that contains a barrier")
+				}
+			case *ir.Block:
+				visit(s.Stmts, depth)
+			case *ir.If:
+				visit(s.Then.Stmts, depth)
+				if s.Else != nil {
+					visit(s.Else.Stmts, depth)
+				}
+			case *ir.Loop:
+				visit(s.Body.Stmts, depth+1)
+			}
+		}
+	}
+	visit(stmts, 0)
+	return err
+}
+
+// hasBarrier reports whether s contains a barrier statement.
+func hasBarrier(s ir.Stmt) bool {
+	switch s := s.(type) {
+	case *ir.Barrier:
+		return true
+	case *ir.Block:
+		for _, t := range s.Stmts {
+			if hasBarrier(t) {
+				return true
+			}
+		}
+	case *ir.If:
+		return hasBarrier(s.Then) || s.Else != nil && hasBarrier(s.Else)
+	case *ir.Loop:
+		return hasBarrier(s.Body) || s.Post != nil && hasBarrier(s.Post)
+	}
+	return false
+}
+
+// walkNodes calls f for every statement and expression of the nodes with
+// the id of the segment or condition evaluation it belongs to.
+func walkNodes(nodes []node, f func(id int, s ir.Stmt, e ir.Expr)) {
+	for _, n := range nodes {
+		switch n := n.(type) {
+		case *segment:
+			for _, s := range n.stmts {
+				walkStmt(s, func(s ir.Stmt, e ir.Expr) { f(n.id, s, e) })
+			}
+		case *uniformIf:
+			walkExpr(n.cond, func(e ir.Expr) { f(n.id, nil, e) })
+			walkNodes(n.then, f)
+			walkNodes(n.els, f)
+		case *uniformLoop:
+			if n.cond != nil {
+				walkExpr(n.cond, func(e ir.Expr) { f(n.id, nil, e) })
+			}
+			walkNodes(n.body, f)
+			walkNodes(n.post, f)
+		}
+	}
+}
+
+// walkStmt calls f for s, every statement inside it (with a nil
+// expression) and every expression inside them (with their statement).
+func walkStmt(s ir.Stmt, f func(s ir.Stmt, e ir.Expr)) {
+	f(s, nil)
+	ex := func(e ir.Expr) {
+		if e != nil {
+			walkExpr(e, func(e ir.Expr) { f(s, e) })
+		}
+	}
+	block := func(b *ir.Block) {
+		if b != nil {
+			for _, t := range b.Stmts {
+				walkStmt(t, f)
+			}
+		}
+	}
+	switch s := s.(type) {
+	case *ir.Block:
+		block(s)
+	case *ir.Decl:
+		ex(s.Init)
+	case *ir.Assign:
+		ex(s.Dst)
+		ex(s.Value)
+	case *ir.If:
+		ex(s.Cond)
+		block(s.Then)
+		block(s.Else)
+	case *ir.Loop:
+		ex(s.Cond)
+		block(s.Body)
+		block(s.Post)
+	case *ir.Return:
+		ex(s.Value)
+	case *ir.ExprStmt:
+		ex(s.X)
+	}
+}
+
+// walkExpr calls f for e and every expression inside it.
+func walkExpr(e ir.Expr, f func(ir.Expr)) {
+	f(e)
+	switch e := e.(type) {
+	case *ir.Index:
+		walkExpr(e.X, f)
+		walkExpr(e.Index, f)
+	case *ir.FieldOf:
+		walkExpr(e.X, f)
+	case *ir.Unary:
+		walkExpr(e.X, f)
+	case *ir.Binary:
+		walkExpr(e.X, f)
+		walkExpr(e.Y, f)
+	case *ir.Convert:
+		walkExpr(e.X, f)
+	case *ir.Bitcast:
+		walkExpr(e.X, f)
+	case *ir.CallBuiltin:
+		for _, a := range e.Args {
+			walkExpr(a, f)
+		}
+	case *ir.Call:
+		for _, a := range e.Args {
+			walkExpr(a, f)
+		}
+	case *ir.Atomic:
+		walkExpr(e.Ptr, f)
+		for _, a := range e.Args {
+			walkExpr(a, f)
+		}
+	}
+}
