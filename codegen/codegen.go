@@ -15,6 +15,7 @@ import (
 
 	"github.com/goxpu/xpu/codegen/emit"
 	"github.com/goxpu/xpu/codegen/frontend"
+	"github.com/goxpu/xpu/codegen/golower"
 	"github.com/goxpu/xpu/codegen/ir"
 	"github.com/goxpu/xpu/codegen/wgslgen"
 )
@@ -25,6 +26,7 @@ type Report struct {
 	Changed bool          // whether the file was written (its contents changed)
 	Kernels []string      // the kernels that have code, in module order
 	Refused []*ir.Refusal // the template members refused by their requires clause
+	Notes   []string      // lowerings that refused a kernel which keeps its other code
 }
 
 // Generate generates the file of the kernel package in dir. See [Run].
@@ -54,6 +56,11 @@ func Run(dir string) (*Report, error) {
 	for _, k := range m.Kernels {
 		r.Kernels = append(r.Kernels, k.Name)
 	}
+	for _, l := range ks {
+		if l.CPURefused != "" {
+			r.Notes = append(r.Notes, l.CPURefused)
+		}
+	}
 	r.Changed, err = writeIfChanged(r.Path, src)
 	return r, err
 }
@@ -72,9 +79,24 @@ func lower(m *ir.Module) ([]emit.Lowered, error) {
 			errs = append(errs, fmt.Errorf("codegen: kernel %s: WGSL: %w", k.Name, err))
 			continue
 		}
-		ks = append(ks, emit.Lowered{Kernel: k, WGSL: w})
+		// A kernel the Go lowering refuses keeps its other code; the CPU
+		// backend refuses it by name.
+		name := emit.CPUFuncName(k.Name)
+		cpu, err := golower.Generate(k, name)
+		if err != nil {
+			name = ""
+		}
+		ks = append(ks, emit.Lowered{Kernel: k, WGSL: w, CPUName: name, CPU: cpu})
 	}
 	return ks, errors.Join(errs...)
+}
+
+// errString returns err's message, or "" for nil.
+func errString(err error) string {
+	if err == nil {
+		return ""
+	}
+	return err.Error()
 }
 
 // writeIfChanged writes src to path unless the file already holds it, so
