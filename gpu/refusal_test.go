@@ -1,0 +1,291 @@
+package gpu_test
+
+import (
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/goxpu/xpu"
+	"github.com/goxpu/xpu/gpu"
+	"github.com/goxpu/xpu/gpu/gputest"
+)
+
+// One test per reason a launch or a buffer call is refused: each returns
+// an error wrapping its sentinel, naming the kernel and the parameter.
+
+// wantRefusal fails t unless err wraps sentinel and mentions each of words.
+func wantRefusal(t *testing.T, err, sentinel error, words ...string) {
+	t.Helper()
+	if !errors.Is(err, sentinel) {
+		t.Fatalf("error %v, want one wrapping %v", err, sentinel)
+	}
+	for _, w := range words {
+		if !strings.Contains(err.Error(), w) {
+			t.Errorf("error %q does not mention %q", err, w)
+		}
+	}
+}
+
+var refusedKernel = gpu.Register(&gpu.KernelSpec{
+	Name:    "github.com/goxpu/xpu/gpu_test.Refused[N=3]",
+	Block:   xpu.Dim3{X: 64},
+	Refused: "requires N%2 == 0",
+})
+
+var invalidKernel = gpu.Register(&gpu.KernelSpec{
+	Name:  "github.com/goxpu/xpu/gpu_test.Invalid",
+	Block: xpu.Dim3{X: 64},
+	Params: []gpu.Param{
+		{Name: "a", Kind: gpu.ParamScalar, Type: "float32", Size: 4, Binding: 16},
+	},
+	UniformSize: 16,
+})
+
+var hugeBlockKernel = gpu.Register(&gpu.KernelSpec{
+	Name:   "github.com/goxpu/xpu/gpu_test.HugeBlock",
+	Block:  xpu.Dim3{X: 1 << 16},
+	Params: []gpu.Param{{Name: "y", Kind: gpu.ParamBuffer, Type: "float32", Size: 4, Access: gpu.AccessWrite}},
+	WGSL:   "@compute @workgroup_size(1) fn main() {}",
+	CPU:    func(*gpu.CPUBlock) {},
+})
+
+var hugeSharedKernel = gpu.Register(&gpu.KernelSpec{
+	Name:        "github.com/goxpu/xpu/gpu_test.HugeShared",
+	Block:       xpu.Dim3{X: 64},
+	SharedBytes: 1 << 30,
+	WGSL:        "@compute @workgroup_size(64) fn main() {}",
+	CPU:         func(*gpu.CPUBlock) {},
+})
+
+var badWGSLKernel = gpu.Register(&gpu.KernelSpec{
+	Name:  "github.com/goxpu/xpu/gpu_test.BadWGSL",
+	Block: xpu.Dim3{X: 64},
+	WGSL:  "@compute @workgroup_size(64) fn main() { let x: u32 = 1.5; }",
+})
+
+func TestRefusedSpec(t *testing.T) {
+	gputest.ForEach(t, func(t *testing.T, d *gpu.Device) {
+		err := d.Stream().Launch(refusedKernel, xpu.Dim3{X: 1})
+		wantRefusal(t, err, gpu.ErrRefused, refusedKernel.Name(), "requires N%2 == 0")
+		if refusedKernel.Refused() == "" {
+			t.Error("Refused() is empty for a refused kernel")
+		}
+	})
+}
+
+func TestNotRegistered(t *testing.T) {
+	gputest.ForEach(t, func(t *testing.T, d *gpu.Device) {
+		wantRefusal(t, d.Stream().Launch(new(gpu.Kernel), xpu.Dim3{X: 1}), gpu.ErrRefused, "no code registered")
+		wantRefusal(t, d.Stream().Launch(nil, xpu.Dim3{X: 1}), gpu.ErrRefused, "nil kernel")
+	})
+}
+
+func TestInvalidSpec(t *testing.T) {
+	gputest.ForEach(t, func(t *testing.T, d *gpu.Device) {
+		err := d.Stream().Launch(invalidKernel, xpu.Dim3{X: 1}, float32(1))
+		wantRefusal(t, err, gpu.ErrRefused, invalidKernel.Name(), "parameter a", "uniform offset 16")
+	})
+}
+
+func TestRegisteredTwice(t *testing.T) {
+	again := gpu.Register(saxpyKernel.Spec())
+	if again == saxpyKernel || again.Refused() == "" {
+		t.Fatalf("a second registration under %s is not refused", saxpyKernel.Name())
+	}
+	if k, _ := gpu.Lookup(saxpyKernel.Name()); k != saxpyKernel {
+		t.Fatal("a second registration replaced the first")
+	}
+}
+
+func TestArgCount(t *testing.T) {
+	gputest.ForEach(t, func(t *testing.T, d *gpu.Device) {
+		y := newBuf[float32](t, d, 64)
+		err := d.Stream().Launch(saxpyKernel, xpu.Dim3{X: 1}, y, y, float32(1))
+		wantRefusal(t, err, gpu.ErrArgs, saxpyKernel.Name(), "4 arguments, got 3")
+	})
+}
+
+func TestArgBufferType(t *testing.T) {
+	gputest.ForEach(t, func(t *testing.T, d *gpu.Device) {
+		y := newBuf[float32](t, d, 64)
+		xi := newBuf[int32](t, d, 64)
+		err := d.Stream().Launch(saxpyKernel, xpu.Dim3{X: 1}, y, xi, float32(1), uint32(64))
+		wantRefusal(t, err, gpu.ErrArgs, saxpyKernel.Name(), "parameter x", "Buffer[int32]")
+		err = d.Stream().Launch(saxpyKernel, xpu.Dim3{X: 1}, y, []float32{1}, float32(1), uint32(64))
+		wantRefusal(t, err, gpu.ErrArgs, "parameter x", "[]float32")
+		err = d.Stream().Launch(saxpyKernel, xpu.Dim3{X: 1}, y, (*gpu.Buffer[float32])(nil), float32(1), uint32(64))
+		wantRefusal(t, err, gpu.ErrArgs, "parameter x", "nil")
+	})
+}
+
+func TestArgScalarType(t *testing.T) {
+	gputest.ForEach(t, func(t *testing.T, d *gpu.Device) {
+		y, x := newBuf[float32](t, d, 64), newBuf[float32](t, d, 64)
+		err := d.Stream().Launch(saxpyKernel, xpu.Dim3{X: 1}, y, x, 1.0, uint32(64))
+		wantRefusal(t, err, gpu.ErrArgs, "parameter a", "float64")
+		err = d.Stream().Launch(saxpyKernel, xpu.Dim3{X: 1}, y, x, float32(1), 64)
+		wantRefusal(t, err, gpu.ErrArgs, "parameter n", "int")
+		type myUint uint32
+		err = d.Stream().Launch(saxpyKernel, xpu.Dim3{X: 1}, y, x, float32(1), myUint(64))
+		wantRefusal(t, err, gpu.ErrArgs, "parameter n", "myUint")
+	})
+}
+
+func TestAliasedWrite(t *testing.T) {
+	gputest.ForEach(t, func(t *testing.T, d *gpu.Device) {
+		y := newBuf[float32](t, d, 64)
+		err := d.Stream().Launch(saxpyKernel, xpu.Dim3{X: 1}, y, y, float32(1), uint32(64))
+		wantRefusal(t, err, gpu.ErrArgs, "parameter x", "parameter y")
+	})
+}
+
+func TestForeignBuffer(t *testing.T) {
+	gputest.ForEach(t, func(t *testing.T, d *gpu.Device) {
+		other, err := gpu.OpenBackend(d.Backend())
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer other.Close()
+		y := newBuf[float32](t, d, 64)
+		x, err := gpu.NewBuffer[float32](other, 64)
+		if err != nil {
+			t.Fatal(err)
+		}
+		err = d.Stream().Launch(saxpyKernel, xpu.Dim3{X: 1}, y, x, float32(1), uint32(64))
+		wantRefusal(t, err, gpu.ErrForeignBuffer, saxpyKernel.Name(), "parameter x")
+	})
+}
+
+func TestReleasedBuffer(t *testing.T) {
+	gputest.ForEach(t, func(t *testing.T, d *gpu.Device) {
+		y := newBuf[float32](t, d, 64)
+		x := newBuf[float32](t, d, 64)
+		x.Release()
+		x.Release() // idempotent
+		err := d.Stream().Launch(saxpyKernel, xpu.Dim3{X: 1}, y, x, float32(1), uint32(64))
+		wantRefusal(t, err, gpu.ErrReleased, saxpyKernel.Name(), "parameter x")
+		wantRefusal(t, x.Write(make([]float32, 64)), gpu.ErrReleased)
+		_, err = x.Download()
+		wantRefusal(t, err, gpu.ErrReleased)
+	})
+}
+
+func TestGrid(t *testing.T) {
+	gputest.ForEach(t, func(t *testing.T, d *gpu.Device) {
+		y, x := newBuf[float32](t, d, 64), newBuf[float32](t, d, 64)
+		err := d.Stream().Launch(saxpyKernel, xpu.Dim3{}, y, x, float32(1), uint32(64))
+		wantRefusal(t, err, gpu.ErrGrid, saxpyKernel.Name(), "empty grid")
+		m := d.Info().Limits.MaxGroups
+		if m == 0 || m == ^uint32(0) {
+			t.Skipf("the device reports no grid limit")
+		}
+		err = d.Stream().Launch(saxpyKernel, xpu.Dim3{X: 1, Y: m + 1}, y, x, float32(1), uint32(64))
+		wantRefusal(t, err, gpu.ErrGrid, saxpyKernel.Name())
+	})
+}
+
+func TestLimits(t *testing.T) {
+	gputest.ForEach(t, func(t *testing.T, d *gpu.Device) {
+		lim := d.Info().Limits
+		if lim.MaxInvocationsPerBlock == 0 || lim.MaxSharedBytes == 0 {
+			t.Skipf("the device reports no block or shared limits")
+		}
+		y := newBuf[float32](t, d, 64)
+		wantRefusal(t, d.Stream().Launch(hugeBlockKernel, xpu.Dim3{X: 1}, y), gpu.ErrLimits, hugeBlockKernel.Name(), "threads per block")
+		wantRefusal(t, d.Stream().Launch(hugeSharedKernel, xpu.Dim3{X: 1}), gpu.ErrLimits, hugeSharedKernel.Name(), "shared bytes")
+	})
+}
+
+func TestCompileError(t *testing.T) {
+	gputest.ForEach(t, func(t *testing.T, d *gpu.Device) {
+		err := d.Stream().Launch(badWGSLKernel, xpu.Dim3{X: 1})
+		wantRefusal(t, err, gpu.ErrCompile, badWGSLKernel.Name())
+		// The failure is cached: the second launch says the same.
+		err2 := d.Stream().Launch(badWGSLKernel, xpu.Dim3{X: 1})
+		if err2 == nil || err2.Error() != err.Error() {
+			t.Fatalf("second launch: %v, first: %v", err2, err)
+		}
+		// The device still works.
+		y, x := newBuf[float32](t, d, 64), newBuf[float32](t, d, 64)
+		if err := d.Stream().Launch(saxpyKernel, xpu.Dim3{X: 1}, y, x, float32(1), uint32(64)); err != nil {
+			t.Fatal(err)
+		}
+		if err := d.Sync(); err != nil {
+			t.Fatal(err)
+		}
+	})
+}
+
+func TestElementType(t *testing.T) {
+	gputest.ForEach(t, func(t *testing.T, d *gpu.Device) {
+		_, err := gpu.NewBuffer[int64](d, 4)
+		wantRefusal(t, err, gpu.ErrType, "int64")
+		_, err = gpu.NewBuffer[struct{ A float64 }](d, 4)
+		wantRefusal(t, err, gpu.ErrType, "field A")
+		_, err = gpu.Upload(d, []bool{true})
+		wantRefusal(t, err, gpu.ErrType, "bool")
+		type vec struct {
+			P [3]float32
+			N uint32
+		}
+		b, err := gpu.NewBuffer[vec](d, 4)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b.Release()
+	})
+}
+
+func TestSizes(t *testing.T) {
+	gputest.ForEach(t, func(t *testing.T, d *gpu.Device) {
+		_, err := gpu.NewBuffer[float32](d, -1)
+		wantRefusal(t, err, gpu.ErrSize)
+		b := newBuf[float32](t, d, 8)
+		wantRefusal(t, b.Write(make([]float32, 7)), gpu.ErrSize, "7")
+		wantRefusal(t, b.Read(make([]float32, 9)), gpu.ErrSize, "9")
+		e := newBuf[float32](t, d, 0)
+		if got, err := e.Download(); err != nil || len(got) != 0 {
+			t.Fatalf("empty buffer: %v, %v", got, err)
+		}
+	})
+}
+
+func TestClosed(t *testing.T) {
+	for _, name := range gpu.Backends() {
+		t.Run(name, func(t *testing.T) {
+			d, err := gpu.OpenBackend(name)
+			if err != nil {
+				t.Skip(err)
+			}
+			y, _ := gpu.NewBuffer[float32](d, 64)
+			x, _ := gpu.NewBuffer[float32](d, 64)
+			s, err := d.NewStream()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := d.Close(); err != nil {
+				t.Fatal(err)
+			}
+			if err := d.Close(); err != nil {
+				t.Fatal("second Close:", err)
+			}
+			wantRefusal(t, d.Stream().Launch(saxpyKernel, xpu.Dim3{X: 1}, y, x, float32(1), uint32(64)), gpu.ErrClosed)
+			wantRefusal(t, s.Sync(), gpu.ErrClosed)
+			_, err = y.Download()
+			wantRefusal(t, err, gpu.ErrClosed)
+			_, err = gpu.NewBuffer[float32](d, 1)
+			wantRefusal(t, err, gpu.ErrClosed)
+			y.Release()
+		})
+	}
+}
+
+func newBuf[T any](t testing.TB, d *gpu.Device, n int) *gpu.Buffer[T] {
+	t.Helper()
+	b, err := gpu.NewBuffer[T](d, n)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(b.Release)
+	return b
+}
