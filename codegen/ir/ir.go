@@ -457,6 +457,7 @@ type CallBuiltin struct {
 type Call struct {
 	Func *Func
 	Args []Expr
+	Pos  Pos // of the call, for diagnostics
 }
 
 // Len is len(buf) of a buffer parameter, as U32 (Go's int result is

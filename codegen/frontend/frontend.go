@@ -1,0 +1,138 @@
+// Package frontend is the codegen front end of xpu: it finds the kernels
+// of a type-checked Go package (functions whose doc comment carries an
+// //xpu:kernel directive), checks that they and the device functions they
+// call stay inside the kernel language, instantiates templates, and
+// produces the typed, structured IR of package ir.
+//
+// Layering: the front end knows go/ast, go/types and the IR; it knows no
+// output language. Every construct outside the kernel language is refused
+// with an [Error] naming its [Rule]; the front end never panics on valid
+// Go input and never produces IR for a package it refused.
+package frontend
+
+import (
+	"errors"
+	"fmt"
+	"go/ast"
+	"go/token"
+	"go/types"
+	"path/filepath"
+	"strings"
+
+	"golang.org/x/tools/go/packages"
+
+	"github.com/goxpu/xpu/codegen/ir"
+)
+
+// xpuPath is the import path of the kernel vocabulary.
+const xpuPath = "github.com/goxpu/xpu"
+
+// Load loads the Go package in dir, type-checks it and calls [Check].
+func Load(dir string) (*ir.Module, error) {
+	cfg := &packages.Config{
+		Mode: packages.NeedName | packages.NeedFiles | packages.NeedSyntax |
+			packages.NeedTypes | packages.NeedTypesInfo,
+		Dir: dir,
+	}
+	pkgs, err := packages.Load(cfg, ".")
+	if err != nil {
+		return nil, fmt.Errorf("frontend: loading %s: %w", dir, err)
+	}
+	if len(pkgs) != 1 {
+		return nil, fmt.Errorf("frontend: %s holds %d packages, want 1", dir, len(pkgs))
+	}
+	p := pkgs[0]
+	if len(p.Errors) > 0 {
+		errs := make([]error, len(p.Errors))
+		for i, e := range p.Errors {
+			errs[i] = e
+		}
+		return nil, fmt.Errorf("frontend: %s does not type-check: %w", dir, errors.Join(errs...))
+	}
+	return Check(p.Fset, p.Syntax, p.Types, p.TypesInfo)
+}
+
+// Check finds the kernels among files, which make up the type-checked
+// package pkg described by info, and translates them to IR. Files whose
+// first line is a "// Code generated ... DO NOT EDIT." comment are not
+// searched for kernels, but their functions may be called. The error, if
+// any, is an [ErrorList] of every refusal found, sorted by position.
+func Check(fset *token.FileSet, files []*ast.File, pkg *types.Package, info *types.Info) (*ir.Module, error) {
+	c := &checker{
+		fset:      fset,
+		pkg:       pkg,
+		info:      info,
+		decls:     make(map[*types.Func]*ast.FuncDecl),
+		funcNames: make(map[string]bool),
+		mod:       &ir.Module{Package: pkg.Path(), Name: pkg.Name()},
+	}
+	c.collect(files)
+	for _, d := range c.kernels {
+		c.kernel(d)
+	}
+	if len(c.errs) > 0 {
+		return nil, sortErrors(c.errs)
+	}
+	return c.mod, nil
+}
+
+// checker holds the state of one Check.
+type checker struct {
+	fset        *token.FileSet
+	pkg         *types.Package
+	info        *types.Info
+	decls       map[*types.Func]*ast.FuncDecl // every function of the package with a body
+	kernels     []*ast.FuncDecl               // functions with an //xpu:kernel directive
+	kernelNames map[string]bool               // kernel and member names taken
+	funcNames   map[string]bool               // device function names taken in the module
+	mod         *ir.Module
+	errs        []*Error
+}
+
+// collect indexes the package's functions and finds the kernels.
+func (c *checker) collect(files []*ast.File) {
+	for _, f := range files {
+		generated := isGenerated(f)
+		for _, d := range f.Decls {
+			fd, ok := d.(*ast.FuncDecl)
+			if !ok || fd.Body == nil {
+				continue
+			}
+			if obj, ok := c.info.Defs[fd.Name].(*types.Func); ok {
+				c.decls[obj] = fd
+			}
+			if !generated && hasDirective(fd.Doc) {
+				c.kernels = append(c.kernels, fd)
+			}
+		}
+	}
+}
+
+// isGenerated reports whether f starts with a "// Code generated ... DO
+// NOT EDIT." line.
+func isGenerated(f *ast.File) bool {
+	if len(f.Comments) == 0 || f.Comments[0].Pos() > f.Package {
+		return false
+	}
+	first := f.Comments[0].List[0].Text
+	return strings.HasPrefix(first, "// Code generated ") && strings.HasSuffix(first, " DO NOT EDIT.")
+}
+
+// pos converts a token position to an IR position (base file name).
+func (c *checker) pos(p token.Pos) ir.Pos {
+	if !p.IsValid() {
+		return ir.Pos{}
+	}
+	q := c.fset.Position(p)
+	return ir.Pos{File: filepath.Base(q.Filename), Line: q.Line, Col: q.Column}
+}
+
+// errorf reports a refusal at p under rule with the rule's fix sentence.
+func (c *checker) errorf(p token.Pos, rule Rule, format string, args ...any) {
+	c.errorFix(p, rule, fixes[rule], format, args...)
+}
+
+// errorFix reports a refusal with a fix sentence of its own.
+func (c *checker) errorFix(p token.Pos, rule Rule, fix, format string, args ...any) {
+	c.errs = append(c.errs, &Error{Pos: c.pos(p), Rule: string(rule), Msg: fmt.Sprintf(format, args...), Fix: fix})
+}

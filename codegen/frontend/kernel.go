@@ -1,0 +1,262 @@
+package frontend
+
+// This file checks a kernel's signature, instantiates its template
+// members and lowers each to an ir.Kernel.
+
+import (
+	"go/ast"
+	"go/constant"
+	"go/token"
+	"go/types"
+
+	"github.com/goxpu/xpu/codegen/ir"
+)
+
+// kernelState is the state of lowering one kernel (one template member).
+type kernelState struct {
+	c       *checker
+	k       *ir.Kernel
+	structs map[*types.Named]*ir.Struct
+	specs   map[string]*ir.Func // device function specializations by key
+	stack   []*types.Func       // device functions being lowered, for recursion
+	global  map[string]bool     // names a local variable must not take
+}
+
+// paramSpec is a kernel parameter after the Thread, classified.
+type paramSpec struct {
+	obj  *types.Var
+	kind ir.ParamKind
+	typ  ir.Type
+}
+
+// signature is a kernel's checked signature.
+type signature struct {
+	thread   *types.Var
+	params   []*types.Var // after the Thread, the comptime parameter included
+	comptime *types.Var   // nil for a plain kernel
+	ctType   *types.Named
+}
+
+// kernel checks and lowers the kernel fd: one ir.Kernel, or one per
+// template member.
+func (c *checker) kernel(fd *ast.FuncDecl) {
+	d, ok := c.directives(fd.Doc)
+	sig := c.kernelSignature(fd)
+	if !ok || sig == nil {
+		return
+	}
+	if sig.comptime == nil {
+		if len(d.instances) > 0 {
+			c.errorf(d.instances[0].pos, RuleDirective, "//xpu:instance on %s, which has no comptime struct parameter", fd.Name.Name)
+			return
+		}
+		if c.requiresHold(fd.Name.Name, d, nil, "", fd.Name.Pos()) {
+			c.lowerKernel(fd, d, sig, fd.Name.Name, "", nil)
+		}
+		return
+	}
+	if len(d.instances) == 0 {
+		c.errorf(d.pos, RuleDirective, "template kernel %s has no //xpu:instance lines", fd.Name.Name)
+		return
+	}
+	for _, in := range d.instances {
+		vals, ok := c.instanceValues(in, sig.ctType)
+		if !ok {
+			continue
+		}
+		ct := &comptime{typ: sig.ctType, vals: vals}
+		if c.requiresHold(in.name, d, ct, sig.comptime.Name(), in.pos) {
+			c.lowerKernel(fd, d, sig, in.name, in.name, ct)
+		}
+	}
+}
+
+// kernelSignature checks fd's signature and classifies its parameters.
+func (c *checker) kernelSignature(fd *ast.FuncDecl) *signature {
+	obj, _ := c.info.Defs[fd.Name].(*types.Func)
+	if obj == nil {
+		return nil
+	}
+	ts := obj.Type().(*types.Signature)
+	bad := func(p token.Pos, msg string, args ...any) *signature {
+		c.errorf(p, RuleKernelSignature, msg, args...)
+		return nil
+	}
+	switch {
+	case fd.Recv != nil:
+		return bad(fd.Name.Pos(), "kernel %s is a method", fd.Name.Name)
+	case fd.Type.TypeParams != nil:
+		return bad(fd.Type.TypeParams.Pos(), "kernel %s has type parameters", fd.Name.Name)
+	case ts.Results().Len() > 0:
+		return bad(fd.Type.Results.Pos(), "kernel %s has results", fd.Name.Name)
+	case ts.Variadic():
+		return bad(ts.Params().At(ts.Params().Len()-1).Pos(), "kernel %s is variadic", fd.Name.Name)
+	case ts.Params().Len() == 0 || !isThread(ts.Params().At(0).Type()):
+		return bad(fd.Type.Params.Pos(), "the first parameter of kernel %s is not an xpu.Thread", fd.Name.Name)
+	}
+	sig := &signature{thread: ts.Params().At(0)}
+	ok := true
+	for i := 1; i < ts.Params().Len(); i++ {
+		p := ts.Params().At(i)
+		sig.params = append(sig.params, p)
+		t := types.Unalias(p.Type())
+		if _, isStruct := t.Underlying().(*types.Struct); !isStruct || isThread(t) {
+			continue
+		}
+		n, named := t.(*types.Named)
+		switch {
+		case sig.comptime != nil:
+			c.errorf(p.Pos(), RuleKernelSignature, "kernel %s has a second comptime struct parameter %s", fd.Name.Name, p.Name())
+			ok = false
+		case !named || n.Obj().Pkg() != c.pkg:
+			c.errorf(p.Pos(), RuleStructLayout, "comptime parameter %s must have a named struct type of the kernel's package", p.Name())
+			ok = false
+		default:
+			sig.comptime, sig.ctType = p, n
+		}
+	}
+	if !ok {
+		return nil
+	}
+	return sig
+}
+
+// lowerKernel lowers one kernel or template member named name.
+func (c *checker) lowerKernel(fd *ast.FuncDecl, d *directives, sig *signature, name, instance string, ct *comptime) {
+	if c.kernelNames == nil {
+		c.kernelNames = make(map[string]bool)
+	}
+	if c.kernelNames[name] {
+		c.errorf(fd.Name.Pos(), RuleDirective, "a second kernel is named %s", name)
+		return
+	}
+	c.kernelNames[name] = true
+	nerr := len(c.errs)
+	ks := &kernelState{
+		c: c,
+		k: &ir.Kernel{
+			Name: name, Func: fd.Name.Name, Instance: instance,
+			Block: d.block, Wave: d.wave, Pos: c.pos(fd.Name.Pos()),
+		},
+		structs: make(map[*types.Named]*ir.Struct),
+		specs:   make(map[string]*ir.Func),
+		global:  make(map[string]bool),
+	}
+	f := ks.newFunc(true, nil)
+	f.bind(sig.thread, &binding{kind: bindThread})
+	nbuf, nscalar := 0, 0
+	for _, p := range sig.params {
+		if p == sig.comptime {
+			f.bind(p, &binding{kind: bindComptime, ct: ct})
+			continue
+		}
+		ip := ks.kernelParam(p)
+		if ip == nil {
+			continue
+		}
+		if ip.Kind == ir.BufferParam {
+			ip.Binding = nbuf
+			nbuf++
+			f.bind(p, &binding{kind: bindBuffer, param: ip})
+		} else {
+			ip.Binding = 4 * nscalar
+			nscalar++
+			f.bind(p, &binding{kind: bindScalar, param: ip})
+		}
+		ks.k.Params = append(ks.k.Params, ip)
+		ks.global[p.Name()] = true
+	}
+	for n := range ks.global {
+		f.names[n] = true
+	}
+	ks.reserveTopLevel(fd.Body)
+	ks.k.Body = f.kernelBody(fd.Body)
+	if len(c.errs) > nerr {
+		return
+	}
+	c.analyze(ks.k)
+	if len(c.errs) > nerr {
+		return
+	}
+	c.mod.Kernels = append(c.mod.Kernels, ks.k)
+}
+
+// kernelParam classifies a kernel parameter as a buffer or a uniform.
+func (ks *kernelState) kernelParam(p *types.Var) *ir.Param {
+	ip := &ir.Param{Name: p.Name(), Pos: ks.c.pos(p.Pos())}
+	t := p.Type()
+	if elem := sliceElem(t); elem != nil {
+		et, err := ks.irType(elem)
+		if err == nil {
+			if _, isArray := et.(*ir.Array); isArray || et == ir.BoolType {
+				err = &typeError{RuleKernelSignature, "buffer elements are int32, uint32, float32 or structs of those"}
+			}
+		}
+		if err != nil {
+			ks.c.errorf(p.Pos(), err.rule, "buffer %s: %s", p.Name(), err.msg)
+			return nil
+		}
+		ip.Kind, ip.Type = ir.BufferParam, et
+		return ip
+	}
+	st, err := ks.irType(t)
+	if err == nil {
+		if b, ok := st.(*ir.Basic); !ok || b == ir.BoolType {
+			err = &typeError{RuleKernelSignature, "uniform parameters are int32, uint32 or float32"}
+		}
+	}
+	if err != nil {
+		ks.c.errorf(p.Pos(), err.rule, "parameter %s: %s", p.Name(), err.msg)
+		return nil
+	}
+	ip.Kind, ip.Type = ir.ScalarParam, st
+	return ip
+}
+
+// reserveTopLevel reserves the names of the variables declared at the top
+// level of the kernel body (shared arrays among them), so that no local
+// variable of a device function hides them.
+func (ks *kernelState) reserveTopLevel(body *ast.BlockStmt) {
+	for _, s := range body.List {
+		switch s := s.(type) {
+		case *ast.AssignStmt:
+			for _, l := range s.Lhs {
+				if id, ok := l.(*ast.Ident); ok && id.Name != "_" {
+					ks.global[id.Name] = true
+				}
+			}
+		case *ast.DeclStmt:
+			if g, ok := s.Decl.(*ast.GenDecl); ok {
+				for _, sp := range g.Specs {
+					if vs, ok := sp.(*ast.ValueSpec); ok {
+						for _, id := range vs.Names {
+							if id.Name != "_" {
+								ks.global[id.Name] = true
+							}
+						}
+					}
+				}
+			}
+		}
+	}
+}
+
+// comptime is the value of a template member's comptime parameter.
+type comptime struct {
+	typ  *types.Named
+	vals map[string]constant.Value
+}
+
+// field returns the value and type of the comptime field name.
+func (ct *comptime) field(name string) (constant.Value, types.Type, bool) {
+	st, _ := ct.typ.Underlying().(*types.Struct)
+	if st == nil {
+		return nil, nil, false
+	}
+	for f := range st.Fields() {
+		if f.Name() == name {
+			return ct.vals[name], f.Type(), true
+		}
+	}
+	return nil, nil, false
+}

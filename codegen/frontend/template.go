@@ -1,0 +1,115 @@
+package frontend
+
+// This file evaluates templates: the comptime values of //xpu:instance
+// members and their //xpu:requires clauses.
+
+import (
+	"fmt"
+	"go/ast"
+	"go/constant"
+	"go/token"
+	"go/types"
+
+	"github.com/goxpu/xpu/codegen/ir"
+)
+
+// packageConst resolves identifiers to the constants of the package.
+func (c *checker) packageConst(e ast.Expr) (constant.Value, bool) {
+	id, ok := e.(*ast.Ident)
+	if !ok {
+		return nil, false
+	}
+	k, ok := c.pkg.Scope().Lookup(id.Name).(*types.Const)
+	if !ok || k.Val().Kind() == constant.Unknown || k.Val().Kind() == constant.String {
+		return nil, false
+	}
+	return k.Val(), true
+}
+
+// instanceValues evaluates the fields of an //xpu:instance literal.
+func (c *checker) instanceValues(in *instanceDirective, t *types.Named) (map[string]constant.Value, bool) {
+	st, _ := t.Underlying().(*types.Struct)
+	if id, ok := in.lit.Type.(*ast.Ident); !ok || id.Name != t.Obj().Name() || st == nil {
+		c.errorf(at(in.base, in.lit.Type.Pos()), RuleDirective, "instance %s: literal type %s is not the comptime type %s",
+			in.name, types.ExprString(in.lit.Type), t.Obj().Name())
+		return nil, false
+	}
+	fieldTypes := make(map[string]*types.Basic)
+	vals := make(map[string]constant.Value)
+	ok := true
+	for f := range st.Fields() {
+		b, isBasic := f.Type().Underlying().(*types.Basic)
+		if !isBasic || b.Info()&(types.IsBoolean|types.IsNumeric) == 0 || b.Info()&types.IsComplex != 0 {
+			c.errorf(in.pos, RuleDirective, "comptime field %s has type %s; comptime fields are booleans or numbers", f.Name(), f.Type())
+			return nil, false
+		}
+		fieldTypes[f.Name()] = b
+		switch {
+		case b.Info()&types.IsBoolean != 0:
+			vals[f.Name()] = constant.MakeBool(false)
+		case b.Info()&types.IsFloat != 0:
+			vals[f.Name()] = constant.MakeFloat64(0)
+		default:
+			vals[f.Name()] = constant.MakeInt64(0)
+		}
+	}
+	seen := make(map[string]bool)
+	for _, el := range in.lit.Elts {
+		kv, isKV := el.(*ast.KeyValueExpr)
+		var key *ast.Ident
+		if isKV {
+			key, _ = kv.Key.(*ast.Ident)
+		}
+		if key == nil || fieldTypes[key.Name] == nil || seen[key.Name] {
+			c.errorf(at(in.base, el.Pos()), RuleDirective, "instance %s: want Field: value with a distinct field of %s, got %s",
+				in.name, t.Obj().Name(), types.ExprString(el))
+			ok = false
+			continue
+		}
+		seen[key.Name] = true
+		v, err := evalConst(kv.Value, c.packageConst)
+		if err == nil {
+			v, err = convertConst(v, fieldTypes[key.Name])
+		}
+		if err != nil {
+			c.errorf(at(in.base, kv.Value.Pos()), RuleDirective, "instance %s: field %s: %v", in.name, key.Name, err)
+			ok = false
+			continue
+		}
+		vals[key.Name] = v
+	}
+	return vals, ok
+}
+
+// requiresHold evaluates the requires clauses for member; a false clause
+// refuses the member (a Module.Refused entry), an invalid one is an error.
+func (c *checker) requiresHold(member string, d *directives, ct *comptime, param string, p token.Pos) bool {
+	resolve := func(e ast.Expr) (constant.Value, bool) {
+		if sel, ok := e.(*ast.SelectorExpr); ok && ct != nil {
+			if id, ok := sel.X.(*ast.Ident); ok && id.Name == param && param != "_" {
+				v, _, ok := ct.field(sel.Sel.Name)
+				return v, ok
+			}
+		}
+		return c.packageConst(e)
+	}
+	for _, r := range d.requires {
+		v, err := evalConst(r.expr, resolve)
+		if err == nil && v.Kind() != constant.Bool {
+			err = fmt.Errorf("the clause is %v, not a boolean", v)
+		}
+		if err != nil {
+			c.errorf(r.base, RuleRequires, "requires %s: %v", r.text, err)
+			return false
+		}
+		if !constant.BoolVal(v) {
+			c.mod.Refused = append(c.mod.Refused, &ir.Refusal{
+				Name:   member,
+				Reason: fmt.Sprintf("[%s] %s: requires %s is false", RuleRequires, member, r.text),
+				Pos:    c.pos(p),
+			})
+			return false
+		}
+	}
+	return true
+}

@@ -1,0 +1,133 @@
+package frontend
+
+// This file maps Go types to IR types and names the rule a type breaks.
+
+import (
+	"fmt"
+	"go/types"
+
+	"github.com/goxpu/xpu/codegen/ir"
+)
+
+// maxArray bounds the length of private arrays.
+const maxArray = 1 << 16
+
+// typeError is why a Go type has no IR type.
+type typeError struct {
+	rule Rule
+	msg  string
+}
+
+// isXpuNamed reports whether t is the named type xpu.name.
+func isXpuNamed(t types.Type, name string) bool {
+	n, ok := types.Unalias(t).(*types.Named)
+	if !ok || n.Obj().Pkg() == nil {
+		return false
+	}
+	return n.Obj().Pkg().Path() == xpuPath && n.Obj().Name() == name
+}
+
+// isThread reports whether t is xpu.Thread.
+func isThread(t types.Type) bool { return isXpuNamed(t, "Thread") }
+
+// sliceElem returns the element type of a slice type, or nil.
+func sliceElem(t types.Type) types.Type {
+	if s, ok := t.Underlying().(*types.Slice); ok {
+		return s.Elem()
+	}
+	return nil
+}
+
+// basicType maps a Go basic type to an IR scalar, or says why not.
+func basicType(b *types.Basic) (*ir.Basic, *typeError) {
+	switch b.Kind() {
+	case types.Bool, types.UntypedBool:
+		return ir.BoolType, nil
+	case types.Int32, types.UntypedRune:
+		return ir.I32Type, nil
+	case types.Uint32:
+		return ir.U32Type, nil
+	case types.Float32:
+		return ir.F32Type, nil
+	case types.Int, types.Uint, types.Int64, types.Uint64, types.Uintptr, types.Float64,
+		types.UntypedInt, types.UntypedFloat:
+		return nil, &typeError{RuleNo64Bit, fmt.Sprintf("type %s is 64-bit or platform-sized", b)}
+	case types.String, types.UntypedString:
+		return nil, &typeError{RuleNoString, "strings are not in the kernel language"}
+	case types.UnsafePointer, types.UntypedNil:
+		return nil, &typeError{RuleNoPointer, "pointers are not in the kernel language"}
+	}
+	return nil, &typeError{RuleScalarType, fmt.Sprintf("type %s is not a kernel scalar", b)}
+}
+
+// irType maps a Go value type to an IR type, registering struct types
+// with the kernel.
+func (ks *kernelState) irType(t types.Type) (ir.Type, *typeError) {
+	t = types.Unalias(t)
+	if isThread(t) {
+		return nil, &typeError{RuleUnsupported, "the xpu.Thread may only be used for its methods and passed to device functions"}
+	}
+	switch u := t.Underlying().(type) {
+	case *types.Basic:
+		return basicType(u)
+	case *types.Struct:
+		return ks.structType(t, u)
+	case *types.Array:
+		if u.Len() <= 0 || u.Len() > maxArray {
+			return nil, &typeError{RuleUnsupported, fmt.Sprintf("array length %d is outside 1..%d", u.Len(), maxArray)}
+		}
+		elem, err := ks.irType(u.Elem())
+		if err != nil {
+			return nil, err
+		}
+		return &ir.Array{Elem: elem, Len: int(u.Len())}, nil
+	case *types.Slice:
+		return nil, &typeError{RuleBufferVar, "a slice is a buffer or a shared array and is no value"}
+	case *types.Map:
+		return nil, &typeError{RuleNoMap, "maps are not in the kernel language"}
+	case *types.Chan:
+		return nil, &typeError{RuleNoChannel, "channels are not in the kernel language"}
+	case *types.Signature:
+		return nil, &typeError{RuleNoClosure, "function values are not in the kernel language"}
+	case *types.Interface:
+		return nil, &typeError{RuleNoInterface, fmt.Sprintf("interface type %s is not in the kernel language", t)}
+	case *types.Pointer:
+		return nil, &typeError{RuleNoPointer, "pointers are not in the kernel language"}
+	}
+	return nil, &typeError{RuleUnsupported, fmt.Sprintf("type %s is not in the kernel language", t)}
+}
+
+// structType maps a named struct of 32-bit scalars.
+func (ks *kernelState) structType(t types.Type, s *types.Struct) (ir.Type, *typeError) {
+	n, ok := t.(*types.Named)
+	if !ok {
+		return nil, &typeError{RuleStructLayout, "unnamed struct types are not in the kernel language"}
+	}
+	if st, ok := ks.structs[n]; ok {
+		return st, nil
+	}
+	if n.Obj().Pkg() != ks.c.pkg {
+		return nil, &typeError{RuleStructLayout, fmt.Sprintf("struct type %s is not declared in the kernel's package", t)}
+	}
+	if n.TypeArgs().Len() > 0 {
+		return nil, &typeError{RuleStructLayout, fmt.Sprintf("generic struct type %s is not in the kernel language", t)}
+	}
+	st := &ir.Struct{Name: n.Obj().Name()}
+	for f := range s.Fields() {
+		b, ok := f.Type().Underlying().(*types.Basic)
+		var ft *ir.Basic
+		if ok {
+			ft, _ = basicType(b)
+		}
+		if ft == nil || ft == ir.BoolType {
+			return nil, &typeError{RuleStructLayout, fmt.Sprintf("field %s of %s has type %s, not a 32-bit scalar", f.Name(), n.Obj().Name(), f.Type())}
+		}
+		st.Fields = append(st.Fields, ir.Field{Name: f.Name(), Type: ft})
+	}
+	if len(st.Fields) == 0 {
+		return nil, &typeError{RuleStructLayout, fmt.Sprintf("struct %s has no fields", n.Obj().Name())}
+	}
+	ks.structs[n] = st
+	ks.k.Structs = append(ks.k.Structs, st)
+	return st, nil
+}

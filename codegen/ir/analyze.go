@@ -1,0 +1,220 @@
+package ir
+
+// This file is the entry point of the analyses every lowering shares:
+// buffer and shared access modes, which device functions reach a barrier,
+// and uniformity (flow.go), with the barrier rule that rests on it.
+
+import (
+	"fmt"
+	"strings"
+)
+
+// BarrierError is a barrier reached in control flow that is not
+// workgroup-uniform: a Barrier statement, or a call of a device function
+// that reaches one (Func is then its name).
+type BarrierError struct {
+	Pos  Pos
+	Func string
+}
+
+func (e *BarrierError) Error() string {
+	if e.Func != "" {
+		return fmt.Sprintf("%v: call of %s, which reaches a barrier, in non-uniform control flow", e.Pos, e.Func)
+	}
+	return fmt.Sprintf("%v: barrier in non-uniform control flow", e.Pos)
+}
+
+// BarrierErrors is every BarrierError of a kernel, in the order found.
+type BarrierErrors []*BarrierError
+
+func (l BarrierErrors) Error() string {
+	s := make([]string, len(l))
+	for i, e := range l {
+		s[i] = e.Error()
+	}
+	return strings.Join(s, "\n")
+}
+
+// Unwrap returns the errors, for errors.Is and errors.As.
+func (l BarrierErrors) Unwrap() []error {
+	out := make([]error, len(l))
+	for i, e := range l {
+		out[i] = e
+	}
+	return out
+}
+
+// Analyze runs the shared analyses on k: it fills Param.Access,
+// Param.AtomicElem, Shared.Access, Shared.AtomicElem, Func.Barrier and
+// k.Uniform. It returns BarrierErrors when a barrier, or a call of a
+// function that reaches one, sits in non-uniform control flow (or a
+// function with a barrier is called with non-uniform arguments that its
+// control flow depends on). Analyze may be run again on the same kernel.
+func Analyze(k *Kernel) error {
+	accesses(k)
+	barriers(k)
+	errs := uniformity(k)
+	if len(errs) > 0 {
+		return errs
+	}
+	return nil
+}
+
+// accesses computes the access mode of every buffer and shared array.
+func accesses(k *Kernel) {
+	for _, p := range k.Params {
+		p.Access, p.AtomicElem = AccessNone, nil
+	}
+	for _, s := range k.Shared {
+		s.Access, s.AtomicElem = AccessNone, nil
+	}
+	visit := func(b *Block) {
+		WalkStmts(b, func(s Stmt) bool {
+			if a, ok := s.(*Assign); ok {
+				markPlace(a.Dst, AccessWrite)
+				readsOfPlace(a.Dst)
+				markReads(a.Value)
+				return true
+			}
+			for _, x := range StmtExprs(s) {
+				markReads(x)
+			}
+			return true
+		})
+	}
+	visit(k.Body)
+	for _, f := range k.Funcs {
+		visit(f.Body)
+	}
+}
+
+// markReads marks the buffers and shared arrays x loads from, and the
+// targets of its atomics.
+func markReads(x Expr) {
+	WalkExpr(x, func(e Expr) bool {
+		switch e := e.(type) {
+		case *Index:
+			markMemory(e.X, AccessRead)
+		case *Atomic:
+			elem := e.Ptr.Type()
+			if IsKind(elem, F32) {
+				elem = U32Type
+			}
+			markPlace(e.Ptr, AccessAtomic)
+			setAtomicElem(e.Ptr, elem)
+			readsOfPlace(e.Ptr)
+			for _, a := range e.Args {
+				markReads(a)
+			}
+			return false
+		}
+		return true
+	})
+}
+
+// readsOfPlace marks the loads of the index operands of a place.
+func readsOfPlace(x Expr) {
+	for {
+		switch e := x.(type) {
+		case *Index:
+			markReads(e.Index)
+			x = e.X
+		case *FieldOf:
+			x = e.X
+		default:
+			return
+		}
+	}
+}
+
+// placeRoot returns the variable, buffer or shared array a place is in.
+func placeRoot(x Expr) Expr {
+	for {
+		switch e := x.(type) {
+		case *Index:
+			x = e.X
+		case *FieldOf:
+			x = e.X
+		default:
+			return x
+		}
+	}
+}
+
+// markPlace adds a to the access mode of the memory a place is in.
+func markPlace(x Expr, a Access) { markMemory(placeRoot(x), a) }
+
+// setAtomicElem records the element type an atomic sees.
+func setAtomicElem(x Expr, t Type) {
+	switch r := placeRoot(x).(type) {
+	case *BufferRef:
+		if r.Param.AtomicElem == nil {
+			r.Param.AtomicElem = t
+		}
+	case *SharedRef:
+		if r.Shared.AtomicElem == nil {
+			r.Shared.AtomicElem = t
+		}
+	}
+}
+
+// markMemory adds a to the access mode of a BufferRef or SharedRef.
+func markMemory(x Expr, a Access) {
+	switch r := x.(type) {
+	case *BufferRef:
+		r.Param.Access = join(r.Param.Access, a)
+	case *SharedRef:
+		r.Shared.Access = join(r.Shared.Access, a)
+	}
+}
+
+// join combines two access modes.
+func join(a, b Access) Access {
+	switch {
+	case a == AccessAtomic || b == AccessAtomic:
+		return AccessAtomic
+	case a == AccessNone:
+		return b
+	case b == AccessNone || a == b:
+		return a
+	}
+	return AccessReadWrite
+}
+
+// barriers sets Func.Barrier for every device function of k.
+func barriers(k *Kernel) {
+	done := make(map[*Func]bool)
+	var has func(f *Func) bool
+	has = func(f *Func) bool {
+		if done[f] {
+			return f.Barrier
+		}
+		done[f] = true // a cycle (which the front end refuses) ends here
+		f.Barrier = blockHasBarrier(f.Body, has)
+		return f.Barrier
+	}
+	for _, f := range k.Funcs {
+		has(f)
+	}
+}
+
+// blockHasBarrier reports whether b reaches a barrier, directly or
+// through a call for which has reports true.
+func blockHasBarrier(b *Block, has func(*Func) bool) bool {
+	found := false
+	WalkStmts(b, func(s Stmt) bool {
+		if _, ok := s.(*Barrier); ok {
+			found = true
+		}
+		for _, x := range StmtExprs(s) {
+			WalkExpr(x, func(e Expr) bool {
+				if c, ok := e.(*Call); ok && has(c.Func) {
+					found = true
+				}
+				return true
+			})
+		}
+		return !found
+	})
+	return found
+}
