@@ -81,22 +81,18 @@ func lower(m *ir.Module) ([]emit.Lowered, error) {
 		}
 		// A kernel the Go lowering refuses keeps its other code; the CPU
 		// backend refuses it by name.
-		name := emit.CPUFuncName(k.Name)
-		cpu, err := golower.Generate(k, name)
-		if err != nil {
-			name = ""
+		l := emit.Lowered{Kernel: k, WGSL: w, CPUName: emit.CPUFuncName(k.Name)}
+		l.CPU, err = golower.Generate(k, l.CPUName)
+		switch {
+		case errors.Is(err, golower.ErrUnsupported):
+			l.CPUName, l.CPURefused = "", err.Error()
+		case err != nil:
+			errs = append(errs, fmt.Errorf("codegen: kernel %s: Go lowering: %w", k.Name, err))
+			continue
 		}
-		ks = append(ks, emit.Lowered{Kernel: k, WGSL: w, CPUName: name, CPU: cpu})
+		ks = append(ks, l)
 	}
 	return ks, errors.Join(errs...)
-}
-
-// errString returns err's message, or "" for nil.
-func errString(err error) string {
-	if err == nil {
-		return ""
-	}
-	return err.Error()
 }
 
 // writeIfChanged writes src to path unless the file already holds it, so

@@ -22,5 +22,8 @@ func runGen(args []string, stdout, stderr io.Writer) error {
 	for _, ref := range r.Refused {
 		fmt.Fprintf(stderr, "xpu gen: note: %s: %s refused: %s\n", ref.Pos, ref.Name, ref.Reason)
 	}
+	for _, n := range r.Notes {
+		fmt.Fprintf(stderr, "xpu gen: note: %s\n", n)
+	}
 	return nil
 }

@@ -37,6 +37,8 @@ type Lowered struct {
 	// lowering refused the kernel, which the CPU backend then refuses.
 	CPUName string
 	CPU     string
+	// CPURefused is the Go lowering's reason when CPU is "".
+	CPURefused string
 }
 
 // File returns the formatted generated file for the package m, whose
@@ -144,6 +146,8 @@ func (w *writer) kernel(l *Lowered) error {
 	w.printf("WGSL: %s,\n", wgsl)
 	if l.CPU != "" {
 		w.printf("CPU: %s,\n", l.CPUName)
+	} else if l.CPURefused != "" {
+		w.printf("// CPU: none: %s\n", oneLine(l.CPURefused))
 	}
 	w.printf("})\n")
 	w.launcher(k, handle)

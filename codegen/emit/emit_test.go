@@ -50,8 +50,9 @@ func module() (*ir.Module, []emit.Lowered) {
 		Refused: []*ir.Refusal{{Name: "ScaleNeg", Reason: "[xpu-requires] member ScaleNeg: requires c.Factor > 0 is false"}},
 	}
 	return m, []emit.Lowered{
-		{Kernel: saxpy, WGSL: "@compute @workgroup_size(256, 1, 1)\nfn main() {}\n"},
-		{Kernel: step, WGSL: "// a `quoted` WGSL\n"},
+		{Kernel: saxpy, WGSL: "@compute @workgroup_size(256, 1, 1)\nfn main() {}\n",
+			CPUName: "saxpyCPU", CPU: "// saxpyCPU runs one block of Saxpy.\nfunc saxpyCPU(b *gpu.CPUBlock) {\n\t_ = b\n}\n"},
+		{Kernel: step, WGSL: "// a `quoted` WGSL\n", CPURefused: "k.go:3:4: [xpu-cpu-lowering] kernel Step: a reason"},
 		{Kernel: scale2, WGSL: "fn main() {}\n"},
 	}
 }
