@@ -1,0 +1,136 @@
+package wgslgen
+
+import (
+	"fmt"
+	"slices"
+
+	"github.com/goxpu/xpu/codegen/ir"
+	"github.com/goxpu/xpu/wgsl"
+)
+
+// The names of the uniform block, its struct and its padding members.
+const (
+	uniformVar    = "xpu_u"
+	uniformStruct = "xpu_Uniforms"
+)
+
+// bindings declares the buffers, the uniform block and the shared arrays.
+func (l *lowerer) bindings() {
+	var scalars []*ir.Param
+	nb := 0
+	for _, p := range l.k.Params {
+		l.pos = p.Pos
+		switch p.Kind {
+		case ir.BufferParam:
+			l.buffer(p, nb)
+			nb++
+		case ir.ScalarParam:
+			scalars = append(scalars, p)
+		default:
+			l.fail(ruleIR, "parameter %s of unknown kind %d", p.Name, p.Kind)
+		}
+	}
+	if len(scalars) > 0 {
+		l.uniforms(scalars, nb)
+	}
+	for _, s := range l.k.Shared {
+		l.pos = s.Pos
+		var elem wgsl.Type
+		if s.Access == ir.AccessAtomic {
+			elem = &wgsl.Atomic{Elem: l.atomicElem(s.Elem, s.AtomicElem, "shared array "+s.Name)}
+		} else {
+			elem = l.typ(s.Elem)
+		}
+		if s.Len <= 0 {
+			l.fail(ruleIR, "shared array %s of length %d", s.Name, s.Len)
+		}
+		l.globalDecls = append(l.globalDecls, &wgsl.GlobalVar{
+			Space: wgsl.Workgroup,
+			Name:  l.global(mangle(prefixShared, s.Name), "shared array "+s.Name),
+			Type:  &wgsl.Array{Elem: elem, Len: s.Len},
+		})
+	}
+}
+
+// buffer declares the buffer parameter p at binding i.
+func (l *lowerer) buffer(p *ir.Param, i int) {
+	if p.Binding != i {
+		l.fail(ruleBinding, "buffer %s has binding %d, want %d (buffers bind in parameter order)", p.Name, p.Binding, i)
+	}
+	if !hostShareable(p.Type) {
+		l.fail(ruleHostShare, "buffer %s holds %v: bool cannot live in device memory; use uint32", p.Name, p.Type)
+	}
+	v := &wgsl.GlobalVar{
+		Attrs:  []*wgsl.Attr{wgsl.GroupAttr(0), wgsl.BindingAttr(i)},
+		Space:  wgsl.Storage,
+		Access: wgsl.ReadWrite,
+		Name:   l.global(mangle(prefixBuffer, p.Name), "buffer "+p.Name),
+	}
+	switch p.Access {
+	case ir.AccessRead:
+		v.Access = wgsl.Read
+	case ir.AccessWrite, ir.AccessReadWrite:
+		l.storage = true
+	case ir.AccessAtomic:
+		l.storage = true
+	}
+	var elem wgsl.Type
+	if p.Access == ir.AccessAtomic {
+		elem = &wgsl.Atomic{Elem: l.atomicElem(p.Type, p.AtomicElem, "buffer "+p.Name)}
+	} else {
+		elem = l.typ(p.Type)
+	}
+	v.Type = &wgsl.Array{Elem: elem}
+	l.globalDecls = append(l.globalDecls, v)
+}
+
+// atomicElem returns the WGSL element type of an atomic array whose Go
+// element type is t and whose analyzed atomic element type is a (nil when
+// the analysis left it out): i32 and u32 stay, float32 is u32 read
+// through bitcasts.
+func (l *lowerer) atomicElem(t, a ir.Type, what string) wgsl.Type {
+	if a == nil {
+		a = t
+		if ir.IsKind(t, ir.F32) {
+			a = ir.U32Type
+		}
+	}
+	if _, ok := t.(*ir.Struct); ok {
+		l.fail(ruleAtomicStruct, "%s: atomics on struct fields are not supported; keep the atomic counters in a []int32 or []uint32 of their own", what)
+		return wgsl.U32Type
+	}
+	if !ir.IsInteger(a) || !(ir.IsInteger(t) || ir.IsKind(t, ir.F32)) {
+		l.fail(ruleAtomicAccess, "%s: atomic element type %v of %v; atomics work on int32, uint32 and float32 elements", what, a, t)
+		return wgsl.U32Type
+	}
+	return scalar(a.(*ir.Basic).Kind)
+}
+
+// uniforms declares the struct of the scalar parameters and its binding.
+func (l *lowerer) uniforms(scalars []*ir.Param, binding int) {
+	scalars = slices.Clone(scalars)
+	slices.SortStableFunc(scalars, func(a, b *ir.Param) int { return a.Binding - b.Binding })
+	s := &wgsl.Struct{Name: l.global(uniformStruct, "the uniform block")}
+	off := 0
+	for _, p := range scalars {
+		l.pos = p.Pos
+		if !ir.IsInteger(p.Type) && !ir.IsKind(p.Type, ir.F32) {
+			l.fail(ruleHostShare, "scalar parameter %s is %v: uniforms are int32, uint32 or float32", p.Name, p.Type)
+		}
+		if p.Binding%4 != 0 || p.Binding < off {
+			l.fail(ruleBinding, "scalar parameter %s at uniform offset %d: offsets must be multiples of 4 and must not overlap", p.Name, p.Binding)
+		}
+		for ; off < p.Binding; off += 4 {
+			s.Fields = append(s.Fields, &wgsl.Field{Name: fmt.Sprintf("xpu_pad%d", off), Type: wgsl.U32Type})
+		}
+		s.Fields = append(s.Fields, &wgsl.Field{Name: mangle(prefixUniform, p.Name), Type: l.typ(p.Type)})
+		off += 4
+	}
+	l.structOrder = append(l.structOrder, s)
+	l.globalDecls = append(l.globalDecls, &wgsl.GlobalVar{
+		Attrs: []*wgsl.Attr{wgsl.GroupAttr(0), wgsl.BindingAttr(binding)},
+		Space: wgsl.Uniform,
+		Name:  l.global(uniformVar, "the uniform block"),
+		Type:  &wgsl.Named{Name: s.Name},
+	})
+}

@@ -1,0 +1,28 @@
+// Package wgslgen lowers a kernel of the IR (package codegen/ir) to WGSL
+// (package wgsl): [Lower] builds the syntax tree, [Generate] prints it.
+//
+// The module it builds follows the runtime contract of gpu/driver: entry
+// point "main" with the kernel's pinned @workgroup_size; buffer parameters
+// in order at @group(0) @binding(0..nb-1) (var<storage, read> when the
+// kernel only loads them, var<storage, read_write> otherwise, an array of
+// atomics when an atomic touches them); the scalar parameters as one
+// uniform struct at the binding after the last buffer, each at its byte
+// offset Param.Binding. Shared arrays are var<workgroup> arrays. Every name
+// from the kernel is mangled with a prefix by kind (b_ buffers, s_ shared
+// arrays, v_ variables, f_ functions, S_ structs, m_ fields, p_ uniforms),
+// so no kernel name can collide with a WGSL keyword, a builtin or a name
+// the lowering introduces (those start with xpu_).
+//
+// Go's semantics are kept wherever WGSL's differ, or the kernel is
+// refused; docs/language.md, "Where WGSL differs from Go", lists each case.
+// Integer division and remainder, shifts by variable amounts, float to
+// integer conversion and float Min/Max go through small helper functions
+// emitted into the module; atomics the device lacks (strong
+// compare-exchange, float32 add) become compare-exchange loops.
+//
+// Errors are *Error values naming the rule in brackets and the kernel's
+// source position, e.g. "k.go:12:3: [xpu-atomic-struct] ...".
+//
+// Layering: this package knows the IR and the wgsl syntax tree; it knows
+// no go/ast and no runtime.
+package wgslgen

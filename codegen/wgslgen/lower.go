@@ -1,0 +1,123 @@
+package wgslgen
+
+import (
+	"fmt"
+	"slices"
+
+	"github.com/goxpu/xpu/codegen/ir"
+	"github.com/goxpu/xpu/wgsl"
+)
+
+// Generate lowers k to WGSL and prints it.
+func Generate(k *ir.Kernel) (string, error) {
+	m, err := Lower(k)
+	if err != nil {
+		return "", err
+	}
+	s, err := wgsl.Sprint(m)
+	if err != nil {
+		return "", &Error{Pos: k.Pos, Rule: ruleIR, Msg: err.Error()}
+	}
+	return s, nil
+}
+
+// Lower builds the WGSL module of k. It returns the first rule k breaks
+// as an *Error.
+func Lower(k *ir.Kernel) (*wgsl.Module, error) {
+	if k == nil || k.Body == nil {
+		return nil, &Error{Rule: ruleIR, Msg: "kernel without a body"}
+	}
+	l := &lowerer{
+		k:       k,
+		globals: map[string]string{},
+		structs: map[*ir.Struct]*wgsl.Struct{},
+		helpers: map[string]*wgsl.Func{},
+		builtin: map[string]bool{},
+		private: map[string]bool{},
+	}
+	l.pos = k.Pos
+	if k.Wave != 0 {
+		l.fail(ruleWaveTier, "kernel %s declares wave=%d: wave queries need the wave tiers", k.Name, k.Wave)
+	}
+	for _, s := range k.Structs {
+		l.structDecl(s)
+	}
+	l.bindings()
+	var funcs []wgsl.Decl
+	for _, f := range k.Funcs {
+		funcs = append(funcs, l.funcDecl(f))
+	}
+	main := l.entryPoint()
+	if l.err != nil {
+		return nil, l.err
+	}
+
+	m := &wgsl.Module{}
+	for _, s := range l.structOrder {
+		m.Decls = append(m.Decls, s)
+	}
+	m.Decls = append(m.Decls, l.globalDecls...)
+	m.Decls = append(m.Decls, l.privateDecls()...)
+	names := make([]string, 0, len(l.helpers))
+	for n := range l.helpers {
+		names = append(names, n)
+	}
+	slices.Sort(names)
+	for _, n := range names {
+		m.Decls = append(m.Decls, l.helpers[n])
+	}
+	m.Decls = append(m.Decls, funcs...)
+	m.Decls = append(m.Decls, main)
+	return m, nil
+}
+
+// lowerer holds the state of one kernel's lowering.
+type lowerer struct {
+	k   *ir.Kernel
+	err error
+	pos ir.Pos // position of the statement being lowered
+
+	globals     map[string]string // module-scope WGSL names taken, with what took them
+	structs     map[*ir.Struct]*wgsl.Struct
+	structOrder []*wgsl.Struct
+	globalDecls []wgsl.Decl // bindings, uniform struct and workgroup arrays
+	helpers     map[string]*wgsl.Func
+	builtin     map[string]bool // entry-point builtins the kernel body reads
+	private     map[string]bool // private copies of builtins device functions read
+	storage     bool            // some buffer is written: barriers fence storage too
+
+	fn *funcState // the function being lowered
+}
+
+// funcState is the state of the function being lowered.
+type funcState struct {
+	main   bool
+	locals map[string]*ir.Var
+	temps  int
+	out    *[]wgsl.Stmt // the statement list being built
+}
+
+// fail records the first error.
+func (l *lowerer) fail(rule, format string, args ...any) {
+	if l.err == nil {
+		l.err = &Error{Pos: l.pos, Rule: rule, Msg: fmt.Sprintf(format, args...)}
+	}
+}
+
+// emit appends s to the statement list being built.
+func (l *lowerer) emit(s ...wgsl.Stmt) { *l.fn.out = append(*l.fn.out, s...) }
+
+// temp returns a fresh name for a value the lowering introduces.
+func (l *lowerer) temp() string {
+	l.fn.temps++
+	return fmt.Sprintf("xpu_t%d", l.fn.temps)
+}
+
+// global claims a module-scope name for what (a description for errors).
+func (l *lowerer) global(name, what string) string {
+	if prev, ok := l.globals[name]; ok {
+		l.fail(ruleName, "%s and %s both become %s in WGSL; rename one", prev, what, name)
+	}
+	l.globals[name] = what
+	return name
+}

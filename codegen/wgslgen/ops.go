@@ -1,0 +1,206 @@
+package wgslgen
+
+import (
+	"github.com/goxpu/xpu/codegen/ir"
+	"github.com/goxpu/xpu/wgsl"
+)
+
+var binaryOps = map[ir.Op]wgsl.BinaryOp{
+	ir.OpAdd: wgsl.Add, ir.OpSub: wgsl.Sub, ir.OpMul: wgsl.Mul, ir.OpDiv: wgsl.Div, ir.OpRem: wgsl.Rem,
+	ir.OpAnd: wgsl.And, ir.OpOr: wgsl.Or, ir.OpXor: wgsl.Xor, ir.OpShl: wgsl.Shl, ir.OpShr: wgsl.Shr,
+	ir.OpEq: wgsl.Eq, ir.OpNe: wgsl.Ne, ir.OpLt: wgsl.Lt, ir.OpLe: wgsl.Le, ir.OpGt: wgsl.Gt, ir.OpGe: wgsl.Ge,
+	ir.OpLAnd: wgsl.LAnd, ir.OpLOr: wgsl.LOr,
+}
+
+// binary lowers X Op Y with Go's semantics.
+func (l *lowerer) binary(e *ir.Binary) wgsl.Expr {
+	if c, ok := foldBinary(e); ok {
+		return lit(c.T.Kind, c.Bits)
+	}
+	if e.Op == ir.OpLAnd || e.Op == ir.OpLOr {
+		return l.logical(e)
+	}
+	t, ok := e.X.Type().(*ir.Basic)
+	if !ok {
+		if e.Op == ir.OpEq || e.Op == ir.OpNe {
+			l.fail(ruleCompare, "%v %v %v: WGSL cannot compare arrays or structs; compare their elements", e.X.Type(), e.Op, e.Y.Type())
+		} else {
+			l.fail(ruleIR, "operator %v on %v", e.Op, e.X.Type())
+		}
+		return wgsl.Id("xpu_invalid")
+	}
+	ops := l.exprs([]ir.Expr{e.X, e.Y})
+	x, y := ops[0], ops[1]
+	switch e.Op {
+	case ir.OpDiv, ir.OpRem:
+		if t.Kind == ir.F32 {
+			if e.Op == ir.OpRem {
+				l.fail(ruleIR, "%% on float32")
+			}
+			return &wgsl.Binary{Op: binaryOps[e.Op], X: x, Y: y}
+		}
+		if c, ok := e.Y.(*ir.Const); ok && c.Bits != 0 && !(t.Kind == ir.I32 && c.Bits == 0xffffffff) {
+			// A divisor that is neither zero nor -1: WGSL's operator is Go's.
+			return &wgsl.Binary{Op: binaryOps[e.Op], X: x, Y: y}
+		}
+		name := "xpu_div_"
+		if e.Op == ir.OpRem {
+			name = "xpu_rem_"
+		}
+		return wgsl.CallOf(l.helper(name+scalar(t.Kind).Kind.String()), x, y)
+	case ir.OpAndNot:
+		return &wgsl.Binary{Op: wgsl.And, X: x, Y: &wgsl.Unary{Op: wgsl.Compl, X: y}}
+	case ir.OpShl, ir.OpShr:
+		if ir.IsKind(e.Y.Type(), ir.I32) {
+			y = &wgsl.Construct{Type: wgsl.U32Type, Args: []wgsl.Expr{y}}
+		}
+		if c, ok := e.Y.(*ir.Const); ok && c.Bits < 32 {
+			return &wgsl.Binary{Op: binaryOps[e.Op], X: x, Y: lit(ir.U32, c.Bits)}
+		}
+		name := "xpu_shl_"
+		if e.Op == ir.OpShr {
+			name = "xpu_shr_"
+		}
+		return wgsl.CallOf(l.helper(name+scalar(t.Kind).Kind.String()), x, y)
+	}
+	op, ok := binaryOps[e.Op]
+	if !ok {
+		l.fail(ruleIR, "binary operator %v", e.Op)
+	}
+	return &wgsl.Binary{Op: op, X: x, Y: y}
+}
+
+// logical lowers && and ||. WGSL's operators short-circuit as Go's do;
+// when Y has effects (or needs statements of its own) it becomes an if,
+// so that its statements run only when Go would evaluate Y.
+func (l *lowerer) logical(e *ir.Binary) wgsl.Expr {
+	x := l.expr(e.X)
+	var pre []wgsl.Stmt
+	saved := l.fn.out
+	l.fn.out = &pre
+	y := l.expr(e.Y)
+	l.fn.out = saved
+	if len(pre) == 0 && !hasEffects(e.Y) {
+		return &wgsl.Binary{Op: binaryOps[e.Op], X: x, Y: y}
+	}
+	t := l.temp()
+	l.emit(&wgsl.VarDecl{Name: t, Type: wgsl.BoolType, Init: x})
+	var cond wgsl.Expr = wgsl.Id(t)
+	if e.Op == ir.OpLOr {
+		cond = &wgsl.Unary{Op: wgsl.Not, X: cond}
+	}
+	pre = append(pre, &wgsl.Assign{LHS: wgsl.Id(t), RHS: y})
+	l.emit(&wgsl.If{Cond: cond, Then: &wgsl.Block{Stmts: pre}})
+	return wgsl.Id(t)
+}
+
+// unary lowers Op X with Go's semantics.
+func (l *lowerer) unary(e *ir.Unary) wgsl.Expr {
+	if c, ok := e.X.(*ir.Const); ok {
+		if f, ok := foldUnary(e.Op, c); ok {
+			return lit(f.T.Kind, f.Bits)
+		}
+	}
+	x := l.expr(e.X)
+	switch e.Op {
+	case ir.OpNeg:
+		if ir.IsKind(e.T, ir.U32) {
+			// WGSL has no unary minus on u32; Go's wraps.
+			return &wgsl.Binary{Op: wgsl.Sub, X: wgsl.U32Lit(0), Y: x}
+		}
+		return &wgsl.Unary{Op: wgsl.Neg, X: x}
+	case ir.OpNot:
+		return &wgsl.Unary{Op: wgsl.Not, X: x}
+	case ir.OpCompl:
+		return &wgsl.Unary{Op: wgsl.Compl, X: x}
+	}
+	l.fail(ruleIR, "unary operator %v", e.Op)
+	return x
+}
+
+// convert lowers T(X). Integer conversions keep the bits, as in Go;
+// float to integer truncates and saturates (Go leaves out-of-range values
+// to the implementation), NaN gives 0.
+func (l *lowerer) convert(e *ir.Convert) wgsl.Expr {
+	from, ok := e.X.Type().(*ir.Basic)
+	if !ok || from.Kind == ir.Bool || e.T.Kind == ir.Bool {
+		if ok && from.Kind == e.T.Kind {
+			return l.expr(e.X)
+		}
+		l.fail(ruleIR, "conversion of %v to %v", e.X.Type(), e.T)
+		return wgsl.Id("xpu_invalid")
+	}
+	if c, ok := e.X.(*ir.Const); ok {
+		return lit(e.T.Kind, convertBits(from.Kind, e.T.Kind, c.Bits))
+	}
+	x := l.expr(e.X)
+	switch {
+	case from.Kind == e.T.Kind:
+		return x
+	case from.Kind == ir.F32:
+		return wgsl.CallOf(l.helper("xpu_"+scalar(e.T.Kind).Kind.String()+"_of_f32"), x)
+	}
+	return &wgsl.Construct{Type: scalar(e.T.Kind), Args: []wgsl.Expr{x}}
+}
+
+// mathFuncs maps the float32 math builtins to WGSL's functions of the
+// same meaning.
+var mathFuncs = map[ir.Builtin]string{
+	ir.Sqrt: "sqrt", ir.Exp: "exp", ir.Exp2: "exp2", ir.Log: "log", ir.Log2: "log2",
+	ir.Pow: "pow", ir.Sin: "sin", ir.Cos: "cos", ir.Tan: "tan", ir.Tanh: "tanh",
+	ir.Floor: "floor", ir.Ceil: "ceil", ir.Round: "round", ir.Trunc: "trunc", ir.Fma: "fma",
+}
+
+// math lowers a math builtin.
+func (l *lowerer) math(e *ir.CallBuiltin) wgsl.Expr {
+	want := map[ir.Builtin]int{ir.Pow: 2, ir.Min: 2, ir.Max: 2, ir.Fma: 3, ir.Clamp: 3}[e.Fn]
+	if want == 0 {
+		want = 1
+	}
+	if len(e.Args) != want {
+		l.fail(ruleIR, "%v with %d arguments", e.Fn, len(e.Args))
+		return wgsl.Id("xpu_invalid")
+	}
+	args := l.exprs(e.Args)
+	t, _ := e.Args[0].Type().(*ir.Basic)
+	if t == nil {
+		l.fail(ruleIR, "%v of a %v", e.Fn, e.Args[0].Type())
+		return wgsl.Id("xpu_invalid")
+	}
+	if fn, ok := mathFuncs[e.Fn]; ok {
+		if t.Kind != ir.F32 {
+			l.fail(ruleIR, "%v of a %v", e.Fn, t)
+		}
+		return wgsl.CallOf(fn, args...)
+	}
+	isFloat := t.Kind == ir.F32
+	minOf := func(x, y wgsl.Expr) wgsl.Expr {
+		if isFloat {
+			return wgsl.CallOf(l.helper("xpu_min_f32"), x, y)
+		}
+		return wgsl.CallOf("min", x, y)
+	}
+	maxOf := func(x, y wgsl.Expr) wgsl.Expr {
+		if isFloat {
+			return wgsl.CallOf(l.helper("xpu_max_f32"), x, y)
+		}
+		return wgsl.CallOf("max", x, y)
+	}
+	switch e.Fn {
+	case ir.Abs:
+		if t.Kind == ir.U32 {
+			return args[0]
+		}
+		return wgsl.CallOf("abs", args[0])
+	case ir.Min:
+		return minOf(args[0], args[1])
+	case ir.Max:
+		return maxOf(args[0], args[1])
+	case ir.Clamp:
+		// xpu.Clamp is Min(Max(x, lo), hi), also when lo > hi; WGSL's
+		// clamp leaves that case open.
+		return minOf(maxOf(args[0], args[1]), args[2])
+	}
+	l.fail(ruleIR, "%v is not a math builtin", e.Fn)
+	return wgsl.Id("xpu_invalid")
+}

@@ -1,0 +1,115 @@
+package wgslgen
+
+import (
+	"github.com/goxpu/xpu/wgsl"
+)
+
+// The helper functions that give WGSL Go's semantics where its own
+// operators differ or leave the result open (see docs/language.md,
+// "Where WGSL differs from Go"). Each is emitted once, when first used.
+
+// helper declares the helper function name and returns its name.
+func (l *lowerer) helper(name string) string {
+	if _, ok := l.helpers[name]; ok {
+		return name
+	}
+	build, ok := helperBuilders[name]
+	if !ok {
+		l.fail(ruleIR, "no helper %s", name)
+		return name
+	}
+	f := build()
+	f.Name = l.global(name, "helper "+name)
+	l.helpers[name] = f
+	return name
+}
+
+// argX and argY are the parameters of the two-operand helpers.
+var argX, argY = wgsl.Id("x"), wgsl.Id("y")
+
+func params(t wgsl.Type, yt wgsl.Type) []*wgsl.Param {
+	return []*wgsl.Param{{Name: "x", Type: t}, {Name: "y", Type: yt}}
+}
+
+func ret(e wgsl.Expr) *wgsl.Return { return &wgsl.Return{Value: e} }
+
+func when(cond wgsl.Expr, s ...wgsl.Stmt) *wgsl.If {
+	return &wgsl.If{Cond: cond, Then: &wgsl.Block{Stmts: s}}
+}
+
+func bin(op wgsl.BinaryOp, a, b wgsl.Expr) *wgsl.Binary { return &wgsl.Binary{Op: op, X: a, Y: b} }
+
+func fn(doc string, ps []*wgsl.Param, result wgsl.Type, body ...wgsl.Stmt) *wgsl.Func {
+	return &wgsl.Func{Doc: doc, Params: ps, Result: result, Body: &wgsl.Block{Stmts: body}}
+}
+
+var helperBuilders = map[string]func() *wgsl.Func{
+	"xpu_div_i32": func() *wgsl.Func {
+		return fn("Go's int32 x / y: MinInt32 / -1 wraps to MinInt32; x / 0 is x (Go panics).",
+			params(wgsl.I32Type, wgsl.I32Type), wgsl.I32Type,
+			when(bin(wgsl.Eq, argY, wgsl.I32Lit(0)), ret(argX)),
+			when(bin(wgsl.Eq, argY, wgsl.I32Lit(-1)), ret(bin(wgsl.Sub, wgsl.I32Lit(0), argX))),
+			ret(bin(wgsl.Div, argX, argY)))
+	},
+	"xpu_rem_i32": func() *wgsl.Func {
+		return fn("Go's int32 x % y, with the sign of x: x % -1 is 0; x % 0 is 0 (Go panics).",
+			params(wgsl.I32Type, wgsl.I32Type), wgsl.I32Type,
+			when(bin(wgsl.LOr, bin(wgsl.Eq, argY, wgsl.I32Lit(0)), bin(wgsl.Eq, argY, wgsl.I32Lit(-1))), ret(wgsl.I32Lit(0))),
+			ret(bin(wgsl.Rem, argX, argY)))
+	},
+	"xpu_div_u32": func() *wgsl.Func {
+		return fn("Go's uint32 x / y; x / 0 is x (Go panics).",
+			params(wgsl.U32Type, wgsl.U32Type), wgsl.U32Type,
+			when(bin(wgsl.Eq, argY, wgsl.U32Lit(0)), ret(argX)),
+			ret(bin(wgsl.Div, argX, argY)))
+	},
+	"xpu_rem_u32": func() *wgsl.Func {
+		return fn("Go's uint32 x % y; x % 0 is 0 (Go panics).",
+			params(wgsl.U32Type, wgsl.U32Type), wgsl.U32Type,
+			when(bin(wgsl.Eq, argY, wgsl.U32Lit(0)), ret(wgsl.U32Lit(0))),
+			ret(bin(wgsl.Rem, argX, argY)))
+	},
+	"xpu_shl_i32": func() *wgsl.Func { return shl(wgsl.I32Type, wgsl.I32Lit(0)) },
+	"xpu_shl_u32": func() *wgsl.Func { return shl(wgsl.U32Type, wgsl.U32Lit(0)) },
+	"xpu_shr_u32": func() *wgsl.Func {
+		return fn("Go's uint32 x >> y: 0 when y >= 32 (WGSL takes y modulo 32).",
+			params(wgsl.U32Type, wgsl.U32Type), wgsl.U32Type,
+			ret(wgsl.CallOf("select", wgsl.U32Lit(0), bin(wgsl.Shr, argX, bin(wgsl.And, argY, wgsl.U32Lit(31))), bin(wgsl.Lt, argY, wgsl.U32Lit(32)))))
+	},
+	"xpu_shr_i32": func() *wgsl.Func {
+		return fn("Go's int32 x >> y: the sign fills every bit when y >= 32 (WGSL takes y modulo 32).",
+			params(wgsl.I32Type, wgsl.U32Type), wgsl.I32Type,
+			ret(bin(wgsl.Shr, argX, wgsl.CallOf("min", argY, wgsl.U32Lit(31)))))
+	},
+	"xpu_i32_of_f32": func() *wgsl.Func {
+		return fn("int32(x): truncates toward zero, saturates out of range, NaN gives 0.",
+			[]*wgsl.Param{{Name: "x", Type: wgsl.F32Type}}, wgsl.I32Type,
+			when(bin(wgsl.Ne, argX, argX), ret(wgsl.I32Lit(0))),
+			when(bin(wgsl.Lt, argX, wgsl.F32Lit(-2147483648)), ret(wgsl.I32Lit(-2147483648))),
+			when(bin(wgsl.Ge, argX, wgsl.F32Lit(2147483648)), ret(wgsl.I32Lit(2147483647))),
+			ret(&wgsl.Construct{Type: wgsl.I32Type, Args: []wgsl.Expr{argX}}))
+	},
+	"xpu_u32_of_f32": func() *wgsl.Func {
+		return fn("uint32(x): truncates toward zero, saturates out of range, NaN gives 0.",
+			[]*wgsl.Param{{Name: "x", Type: wgsl.F32Type}}, wgsl.U32Type,
+			when(&wgsl.Unary{Op: wgsl.Not, X: bin(wgsl.Gt, argX, wgsl.F32Lit(-1))}, ret(wgsl.U32Lit(0))),
+			when(bin(wgsl.Ge, argX, wgsl.F32Lit(4294967296)), ret(wgsl.U32Lit(4294967295))),
+			ret(&wgsl.Construct{Type: wgsl.U32Type, Args: []wgsl.Expr{argX}}))
+	},
+	"xpu_min_f32": func() *wgsl.Func {
+		return fn("xpu.Min for float32: y if y < x, else x (NaNs and zeros as in Go).",
+			params(wgsl.F32Type, wgsl.F32Type), wgsl.F32Type,
+			ret(wgsl.CallOf("select", argX, argY, bin(wgsl.Lt, argY, argX))))
+	},
+	"xpu_max_f32": func() *wgsl.Func {
+		return fn("xpu.Max for float32: y if y > x, else x (NaNs and zeros as in Go).",
+			params(wgsl.F32Type, wgsl.F32Type), wgsl.F32Type,
+			ret(wgsl.CallOf("select", argX, argY, bin(wgsl.Gt, argY, argX))))
+	},
+}
+
+func shl(t *wgsl.Scalar, zero wgsl.Expr) *wgsl.Func {
+	return fn("Go's "+map[wgsl.ScalarKind]string{wgsl.I32: "int32", wgsl.U32: "uint32"}[t.Kind]+" x << y: 0 when y >= 32 (WGSL takes y modulo 32).",
+		params(t, wgsl.U32Type), t,
+		ret(wgsl.CallOf("select", zero, bin(wgsl.Shl, argX, bin(wgsl.And, argY, wgsl.U32Lit(31))), bin(wgsl.Lt, argY, wgsl.U32Lit(32)))))
+}

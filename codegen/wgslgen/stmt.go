@@ -1,0 +1,203 @@
+package wgslgen
+
+import (
+	"github.com/goxpu/xpu/codegen/ir"
+	"github.com/goxpu/xpu/wgsl"
+)
+
+// stmts lowers the statements of b into the list being built.
+func (l *lowerer) stmts(b *ir.Block) {
+	for _, s := range b.Stmts {
+		l.stmt(s)
+	}
+}
+
+// block lowers b into a new WGSL block.
+func (l *lowerer) block(b *ir.Block) *wgsl.Block {
+	var out []wgsl.Stmt
+	saved := l.fn.out
+	l.fn.out = &out
+	if b != nil {
+		l.stmts(b)
+	}
+	l.fn.out = saved
+	return &wgsl.Block{Stmts: out}
+}
+
+func (l *lowerer) stmt(s ir.Stmt) {
+	switch s := s.(type) {
+	case *ir.Block:
+		l.emit(l.block(s))
+	case *ir.Decl:
+		l.pos = s.Pos
+		name := l.local(s.Var)
+		var init wgsl.Expr
+		if s.Init != nil {
+			init = l.expr(s.Init)
+		}
+		l.emit(&wgsl.VarDecl{Name: name, Type: l.typ(s.Var.Type), Init: init})
+	case *ir.Assign:
+		l.pos = s.Pos
+		l.assign(s)
+	case *ir.If:
+		l.pos = s.Pos
+		l.emit(l.ifStmt(s))
+	case *ir.Loop:
+		l.pos = s.Pos
+		l.loop(s)
+	case *ir.Break:
+		l.emit(&wgsl.Break{})
+	case *ir.Continue:
+		l.emit(&wgsl.Continue{})
+	case *ir.Return:
+		l.pos = s.Pos
+		r := &wgsl.Return{}
+		if s.Value != nil {
+			r.Value = l.expr(s.Value)
+		}
+		l.emit(r)
+	case *ir.Barrier:
+		l.pos = s.Pos
+		l.barrier(s)
+	case *ir.ExprStmt:
+		l.pos = s.Pos
+		l.exprStmt(s)
+	case nil:
+		l.fail(ruleIR, "nil statement")
+	default:
+		l.fail(ruleIR, "unknown statement %T", s)
+	}
+}
+
+// ifStmt lowers s; an else branch that lowers to a lone if prints as
+// else if.
+func (l *lowerer) ifStmt(s *ir.If) *wgsl.If {
+	w := &wgsl.If{Cond: l.expr(s.Cond), Then: l.block(s.Then)}
+	if s.Else != nil {
+		e := l.block(s.Else)
+		if len(e.Stmts) == 1 {
+			if elif, ok := e.Stmts[0].(*wgsl.If); ok {
+				w.Else = elif
+				return w
+			}
+		}
+		w.Else = e
+	}
+	return w
+}
+
+// loop lowers Go's for: loop { if !(cond) { break; } body continuing { post } }.
+// WGSL's continue runs the continuing block, as Go's runs the post
+// statement.
+func (l *lowerer) loop(s *ir.Loop) {
+	var body []wgsl.Stmt
+	saved := l.fn.out
+	l.fn.out = &body
+	if s.Cond != nil {
+		c := l.expr(s.Cond)
+		l.emit(&wgsl.If{Cond: &wgsl.Unary{Op: wgsl.Not, X: c}, Then: &wgsl.Block{Stmts: []wgsl.Stmt{&wgsl.Break{}}}})
+	}
+	if s.Body != nil {
+		l.stmts(s.Body)
+	}
+	l.fn.out = saved
+	w := &wgsl.Loop{Body: &wgsl.Block{Stmts: body}}
+	if s.Post != nil && len(s.Post.Stmts) > 0 {
+		w.Continuing = l.block(s.Post)
+	}
+	l.emit(w)
+}
+
+// barrier lowers Thread.Barrier. Go's barrier orders writes to shared
+// arrays and to buffers, so a kernel that writes buffers fences storage
+// too. WGSL requires uniform control flow; the IR's analysis says whether
+// the barrier is in it.
+func (l *lowerer) barrier(s *ir.Barrier) {
+	if u := l.k.Uniform; u != nil {
+		if uniform, ok := u.Flow[s]; ok && !uniform {
+			l.fail(ruleBarrier, "Barrier in non-uniform control flow: every work-item of a block must reach it; move it out of conditions and loops that depend on per-thread values")
+		}
+	}
+	if l.storage {
+		l.emit(&wgsl.CallStmt{Call: wgsl.CallOf("storageBarrier")})
+	}
+	l.emit(&wgsl.CallStmt{Call: wgsl.CallOf("workgroupBarrier")})
+}
+
+// exprStmt lowers an expression evaluated for its effect.
+func (l *lowerer) exprStmt(s *ir.ExprStmt) {
+	if a, ok := s.X.(*ir.Atomic); ok && a.Op == ir.AtomicStore {
+		l.atomicStore(a)
+		return
+	}
+	x := l.expr(s.X)
+	if c, ok := x.(*wgsl.Call); ok && isEffectCall(c) {
+		l.emit(&wgsl.CallStmt{Call: c})
+		return
+	}
+	if _, ok := x.(*wgsl.Ident); ok && hasEffects(s.X) {
+		return // hoisted: its effect already happened
+	}
+	l.emit(&wgsl.Assign{RHS: x})
+}
+
+// isEffectCall reports whether c is a call WGSL allows as a statement and
+// that may have an effect: a declared function or an atomic.
+func isEffectCall(c *wgsl.Call) bool {
+	n := c.Fn
+	return len(n) > 2 && n[:2] == prefixFunc || len(n) > 6 && n[:6] == "atomic"
+}
+
+// assign lowers Dst = Value. Go evaluates the index operands of the
+// destination before the value, so an index with an effect is evaluated
+// into a let first.
+func (l *lowerer) assign(s *ir.Assign) {
+	if l.atomicPlace(s.Dst) {
+		l.atomicStore(&ir.Atomic{Op: ir.AtomicStore, Ptr: s.Dst, Args: []ir.Expr{s.Value}})
+		return
+	}
+	dst := l.place(s.Dst)
+	l.emit(&wgsl.Assign{LHS: dst, RHS: l.expr(s.Value)})
+}
+
+// place lowers a destination: a VarRef, or an Index or FieldOf chain
+// rooted at a Var, buffer or shared array.
+func (l *lowerer) place(e ir.Expr) wgsl.Expr {
+	switch e := e.(type) {
+	case *ir.VarRef:
+		return wgsl.Id(l.local(e.Var))
+	case *ir.BufferRef:
+		return wgsl.Id(mangle(prefixBuffer, e.Param.Name))
+	case *ir.SharedRef:
+		return wgsl.Id(mangle(prefixShared, e.Shared.Name))
+	case *ir.Index:
+		x := l.place(e.X)
+		return &wgsl.Index{X: x, Index: l.hoistEffects(e.Index)}
+	case *ir.FieldOf:
+		return &wgsl.Member{X: l.place(e.X), Name: l.fieldName(e)}
+	}
+	l.fail(ruleIR, "cannot assign to %T", e)
+	return wgsl.Id("xpu_invalid")
+}
+
+// hoistEffects lowers e, evaluating it into a let first when it has an
+// effect, so that it runs before what is lowered next.
+func (l *lowerer) hoistEffects(e ir.Expr) wgsl.Expr {
+	x := l.expr(e)
+	if !hasEffects(e) {
+		return x
+	}
+	return l.let(x)
+}
+
+// let evaluates x into a new let and returns its name; identifiers and
+// literals come back as they are.
+func (l *lowerer) let(x wgsl.Expr) wgsl.Expr {
+	switch x.(type) {
+	case *wgsl.Ident, *wgsl.Lit:
+		return x
+	}
+	t := l.temp()
+	l.emit(&wgsl.LetDecl{Name: t, Init: x})
+	return wgsl.Id(t)
+}

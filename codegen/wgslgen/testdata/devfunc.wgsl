@@ -1,0 +1,77 @@
+struct xpu_Uniforms {
+    p_k: f32,
+    p_n: u32,
+}
+
+@group(0) @binding(0) var<storage, read_write> b_out: array<f32>;
+@group(0) @binding(1) var<storage, read> b_in: array<f32>;
+@group(0) @binding(2) var<uniform> xpu_u: xpu_Uniforms;
+var<private> xpu_lid: vec3<u32>;
+
+// xpu.Max for float32: y if y > x, else x (NaNs and zeros as in Go).
+fn xpu_max_f32(x: f32, y: f32) -> f32 {
+    return select(x, y, y > x);
+}
+
+// xpu.Min for float32: y if y < x, else x (NaNs and zeros as in Go).
+fn xpu_min_f32(x: f32, y: f32) -> f32 {
+    return select(x, y, y < x);
+}
+
+// Go's uint32 x % y; x % 0 is 0 (Go panics).
+fn xpu_rem_u32(x: u32, y: u32) -> u32 {
+    if y == 0u {
+        return 0u;
+    }
+    return x % y;
+}
+
+fn f_twice(a_x: f32) -> f32 {
+    var v_x: f32 = a_x;
+    return v_x + v_x;
+}
+
+fn f_weight(a_a: array<f32, 4>, a_k: f32) -> f32 {
+    var v_a: array<f32, 4> = a_a;
+    var v_k: f32 = a_k;
+    var v_s: f32;
+    {
+        var v_j: i32 = 0i;
+        loop {
+            if !(v_j < 4i) {
+                break;
+            }
+            v_s = v_s + v_a[v_j];
+            continuing {
+                v_j = v_j + 1i;
+            }
+        }
+    }
+    v_a[0i] = v_s;
+    return f_twice(xpu_min_f32(xpu_max_f32((v_a[0i] * v_k) + f32(xpu_lid.x), -1.0f), 40.0f));
+}
+
+// main is kernel DevFunc, block 64x1x1.
+@compute @workgroup_size(64, 1, 1)
+fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(local_invocation_id) lid: vec3<u32>) {
+    xpu_lid = lid;
+    {
+        var v_i: u32 = gid.x;
+        if v_i < xpu_u.p_n {
+            var v_a: array<f32, 4>;
+            {
+                var v_j: u32 = 0u;
+                loop {
+                    if !(v_j < 4u) {
+                        break;
+                    }
+                    v_a[v_j] = b_in[xpu_rem_u32((v_i * 4u) + v_j, xpu_u.p_n)];
+                    continuing {
+                        v_j = v_j + 1u;
+                    }
+                }
+            }
+            b_out[v_i] = f_weight(v_a, xpu_u.p_k);
+        }
+    }
+}

@@ -1,0 +1,28 @@
+struct xpu_Uniforms {
+    p_n: u32,
+}
+
+@group(0) @binding(0) var<storage, read_write> b_sum: array<atomic<u32>>;
+@group(0) @binding(1) var<storage, read_write> b_old: array<f32>;
+@group(0) @binding(2) var<storage, read> b_x: array<f32>;
+@group(0) @binding(3) var<uniform> xpu_u: xpu_Uniforms;
+
+// main is kernel FloatAdd, block 64x1x1.
+@compute @workgroup_size(64, 1, 1)
+fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
+    {
+        var v_i: u32 = gid.x;
+        if v_i < xpu_u.p_n {
+            let xpu_t1 = b_x[v_i];
+            var xpu_t2 = atomicLoad(&b_sum[0u]);
+            loop {
+                let xpu_t3 = atomicCompareExchangeWeak(&b_sum[0u], xpu_t2, bitcast<u32>(bitcast<f32>(xpu_t2) + xpu_t1));
+                if xpu_t3.exchanged {
+                    break;
+                }
+                xpu_t2 = xpu_t3.old_value;
+            }
+            b_old[v_i] = bitcast<f32>(xpu_t2);
+        }
+    }
+}

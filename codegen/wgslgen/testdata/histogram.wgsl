@@ -1,0 +1,44 @@
+struct xpu_Uniforms {
+    p_n: u32,
+    p_bins: u32,
+}
+
+@group(0) @binding(0) var<storage, read_write> b_hist: array<atomic<u32>>;
+@group(0) @binding(1) var<storage, read> b_in: array<u32>;
+@group(0) @binding(2) var<storage, read_write> b_hi: array<atomic<i32>>;
+@group(0) @binding(3) var<storage, read_write> b_sum: array<atomic<u32>>;
+@group(0) @binding(4) var<uniform> xpu_u: xpu_Uniforms;
+
+// Go's uint32 x % y; x % 0 is 0 (Go panics).
+fn xpu_rem_u32(x: u32, y: u32) -> u32 {
+    if y == 0u {
+        return 0u;
+    }
+    return x % y;
+}
+
+// main is kernel Histogram, block 64x1x1.
+@compute @workgroup_size(64, 1, 1)
+fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
+    var v_i: u32 = gid.x;
+    if v_i < xpu_u.p_n {
+        var v_v: u32 = b_in[v_i];
+        atomicAdd(&b_hist[xpu_rem_u32(v_v, xpu_u.p_bins)], 1u);
+        atomicMax(&b_hi[0i], i32(v_v) - 1000i);
+        loop {
+            var v_old: u32 = atomicLoad(&b_sum[0u]);
+            let xpu_t1 = v_old + v_v;
+            var xpu_t2: u32;
+            loop {
+                let xpu_t3 = atomicCompareExchangeWeak(&b_sum[0u], v_old, xpu_t1);
+                if xpu_t3.exchanged || (xpu_t3.old_value != v_old) {
+                    xpu_t2 = xpu_t3.old_value;
+                    break;
+                }
+            }
+            if xpu_t2 == v_old {
+                break;
+            }
+        }
+    }
+}

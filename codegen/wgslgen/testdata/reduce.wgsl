@@ -1,0 +1,41 @@
+struct xpu_Uniforms {
+    p_n: u32,
+}
+
+@group(0) @binding(0) var<storage, read_write> b_out: array<f32>;
+@group(0) @binding(1) var<storage, read> b_in: array<f32>;
+@group(0) @binding(2) var<uniform> xpu_u: xpu_Uniforms;
+var<workgroup> s_s: array<f32, 64>;
+
+// main is kernel Reduce, block 64x1x1.
+@compute @workgroup_size(64, 1, 1)
+fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) lidx: u32) {
+    var v_l: u32 = lidx;
+    var v_i: u32 = gid.x;
+    var v_v: f32;
+    if v_i < xpu_u.p_n {
+        v_v = b_in[v_i];
+    }
+    s_s[v_l] = v_v;
+    storageBarrier();
+    workgroupBarrier();
+    {
+        var v_stride: u32 = 32u;
+        loop {
+            if !(v_stride > 0u) {
+                break;
+            }
+            if v_l < v_stride {
+                s_s[v_l] = s_s[v_l] + s_s[v_l + v_stride];
+            }
+            storageBarrier();
+            workgroupBarrier();
+            continuing {
+                v_stride = v_stride >> 1u;
+            }
+        }
+    }
+    if v_l == 0u {
+        b_out[wid.x] = s_s[0u];
+    }
+}
