@@ -74,13 +74,15 @@ func uniform(k *ir.Kernel, nonUniform []ir.Stmt, values ...ir.Expr) {
 	k.Uniform = u
 }
 
-func saxpyIR() *ir.Kernel {
+func saxpyIR() *ir.Kernel { return saxpyBlockIR(64) }
+
+func saxpyBlockIR(bs uint32) *ir.Kernel {
 	y, x := bufParam("y", f32, 0, ir.AccessReadWrite), bufParam("x", f32, 1, ir.AccessRead)
 	a, n := scalar("a", f32, 0), scalar("n", u32, 4)
 	i := &ir.Var{Name: "i", Type: u32}
 	yi := idx(buf(y), ref(i))
 	k := &ir.Kernel{
-		Name: "Saxpy", Func: "Saxpy", Block: [3]uint32{64, 1, 1},
+		Name: "Saxpy", Func: "Saxpy", Block: [3]uint32{bs, 1, 1},
 		Params: []*ir.Param{y, x, a, n},
 		Body: block(block(
 			decl(i, q(ir.GlobalX)),
@@ -257,5 +259,52 @@ func constantsIR() *ir.Kernel {
 		),
 	}
 	uniform(k, nil)
+	return k
+}
+
+func sumIR() *ir.Kernel {
+	partial, x := bufParam("partial", f32, 0, ir.AccessWrite), bufParam("x", f32, 1, ir.AccessRead)
+	per := scalar("per", u32, 0)
+	s := &ir.Shared{Name: "s", Elem: f32, Len: 256}
+	v := func(name string, t ir.Type) *ir.Var { return &ir.Var{Name: name, Type: t} }
+	l, base, acc, j, h := v("l", u32), v("base", u32), v("acc", f32), v("j", u32), v("h", u32)
+	cond := bin(ir.OpGt, ref(h), cu(0))
+	k := &ir.Kernel{
+		Name: "Sum", Func: "Sum", Block: [3]uint32{256, 1, 1},
+		Params: []*ir.Param{partial, x, per},
+		Shared: []*ir.Shared{s},
+		Body: block(
+			decl(l, q(ir.LocalIndex)),
+			decl(base, bin(ir.OpMul, q(ir.GlobalX), &ir.ScalarRef{Param: per})),
+			decl(acc, nil),
+			block(
+				decl(j, cu(0)),
+				&ir.Loop{
+					Cond: bin(ir.OpLt, ref(j), &ir.ScalarRef{Param: per}),
+					Post: block(set(ref(j), bin(ir.OpAdd, ref(j), cu(1)))),
+					Body: block(set(ref(acc), bin(ir.OpAdd, ref(acc), idx(buf(x), bin(ir.OpAdd, ref(base), ref(j)))))),
+				},
+			),
+			set(idx(sh(s), ref(l)), ref(acc)),
+			&ir.Barrier{},
+			block(
+				decl(h, cu(128)),
+				&ir.Loop{
+					Cond: cond,
+					Post: block(set(ref(h), bin(ir.OpShr, ref(h), cu(1)))),
+					Body: block(
+						&ir.If{Cond: bin(ir.OpLt, ref(l), ref(h)), Then: block(
+							set(idx(sh(s), ref(l)), bin(ir.OpAdd, idx(sh(s), ref(l)), idx(sh(s), bin(ir.OpAdd, ref(l), ref(h))))),
+						)},
+						&ir.Barrier{},
+					),
+				},
+			),
+			&ir.If{Cond: bin(ir.OpEq, ref(l), cu(0)), Then: block(
+				set(idx(buf(partial), q(ir.GroupX)), idx(sh(s), cu(0))),
+			)},
+		),
+	}
+	uniform(k, nil, cond)
 	return k
 }

@@ -7,6 +7,8 @@ import (
 	"github.com/goxpu/xpu/gpu"
 )
 
+var _ = xpu.Dim3{}
+
 // saxpyCPU runs one block of the kernel Saxpy on the CPU.
 func saxpyCPU(b *gpu.CPUBlock) {
 	p_y := gpu.CPUView[float32](b.Buffers[0])
