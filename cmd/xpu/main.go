@@ -4,6 +4,7 @@
 //
 //	xpu gen       generate xpu_gen.go for the kernel package in the current directory
 //	xpu devices   list the devices of every backend present
+//	xpu bench cpu measure the CPU backend beside its reference points
 //
 // A kernel package runs the generator from go generate:
 //
@@ -31,6 +32,7 @@ type command struct {
 var commands = []command{
 	{name: "gen", summary: "generate xpu_gen.go for the kernel package in the current directory", run: runGen},
 	{name: "devices", summary: "list the devices of every backend present", run: runDevices},
+	{name: "bench", summary: "measure a backend's kernels beside their reference points (xpu bench cpu)", run: runBench},
 }
 
 // errUsage is wrapped by errors that call for the usage text.
