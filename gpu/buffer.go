@@ -87,11 +87,21 @@ func Upload[T any](d *Device, data []T) (*Buffer[T], error) {
 	return b, nil
 }
 
-// Len returns the number of elements.
-func (b *Buffer[T]) Len() int { return b.n }
+// Len returns the number of elements; 0 for a nil buffer.
+func (b *Buffer[T]) Len() int {
+	if b == nil {
+		return 0
+	}
+	return b.n
+}
 
-// Device returns the device that holds the buffer.
-func (b *Buffer[T]) Device() *Device { return b.st.dev }
+// Device returns the device that holds the buffer; nil for a nil buffer.
+func (b *Buffer[T]) Device() *Device {
+	if b == nil || b.st == nil {
+		return nil
+	}
+	return b.st.dev
+}
 
 // Write copies data, which must hold exactly Len elements, into the
 // buffer, after every launch recorded so far on any stream of the device.
