@@ -19,7 +19,7 @@ func (l *lowerer) bindings() {
 	var scalars []*ir.Param
 	nb := 0
 	for _, p := range l.k.Params {
-		l.pos = p.Pos
+		l.at(p.Pos)
 		switch p.Kind {
 		case ir.BufferParam:
 			l.buffer(p, nb)
@@ -34,7 +34,7 @@ func (l *lowerer) bindings() {
 		l.uniforms(scalars, nb)
 	}
 	for _, s := range l.k.Shared {
-		l.pos = s.Pos
+		l.at(s.Pos)
 		var elem wgsl.Type
 		if s.Access == ir.AccessAtomic {
 			elem = &wgsl.Atomic{Elem: l.atomicElem(s.Elem, s.AtomicElem, "shared array "+s.Name)}
@@ -113,7 +113,7 @@ func (l *lowerer) uniforms(scalars []*ir.Param, binding int) {
 	s := &wgsl.Struct{Name: l.global(uniformStruct, "the uniform block")}
 	off := 0
 	for _, p := range scalars {
-		l.pos = p.Pos
+		l.at(p.Pos)
 		if !ir.IsInteger(p.Type) && !ir.IsKind(p.Type, ir.F32) {
 			l.fail(ruleHostShare, "scalar parameter %s is %v: uniforms are int32, uint32 or float32", p.Name, p.Type)
 		}

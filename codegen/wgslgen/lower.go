@@ -121,3 +121,12 @@ func (l *lowerer) global(name, what string) string {
 	l.globals[name] = what
 	return name
 }
+
+// at makes p the position of what is lowered next; an unknown position
+// falls back to the kernel's.
+func (l *lowerer) at(p ir.Pos) {
+	if p.File == "" {
+		p = l.k.Pos
+	}
+	l.pos = p
+}

@@ -1,6 +1,8 @@
 package wgslgen
 
 import (
+	"slices"
+
 	"github.com/goxpu/xpu/codegen/ir"
 	"github.com/goxpu/xpu/wgsl"
 )
@@ -29,7 +31,7 @@ func (l *lowerer) stmt(s ir.Stmt) {
 	case *ir.Block:
 		l.emit(l.block(s))
 	case *ir.Decl:
-		l.pos = s.Pos
+		l.at(s.Pos)
 		name := l.local(s.Var)
 		var init wgsl.Expr
 		if s.Init != nil {
@@ -37,30 +39,30 @@ func (l *lowerer) stmt(s ir.Stmt) {
 		}
 		l.emit(&wgsl.VarDecl{Name: name, Type: l.typ(s.Var.Type), Init: init})
 	case *ir.Assign:
-		l.pos = s.Pos
+		l.at(s.Pos)
 		l.assign(s)
 	case *ir.If:
-		l.pos = s.Pos
+		l.at(s.Pos)
 		l.emit(l.ifStmt(s))
 	case *ir.Loop:
-		l.pos = s.Pos
+		l.at(s.Pos)
 		l.loop(s)
 	case *ir.Break:
 		l.emit(&wgsl.Break{})
 	case *ir.Continue:
 		l.emit(&wgsl.Continue{})
 	case *ir.Return:
-		l.pos = s.Pos
+		l.at(s.Pos)
 		r := &wgsl.Return{}
 		if s.Value != nil {
 			r.Value = l.expr(s.Value)
 		}
 		l.emit(r)
 	case *ir.Barrier:
-		l.pos = s.Pos
+		l.at(s.Pos)
 		l.barrier(s)
 	case *ir.ExprStmt:
-		l.pos = s.Pos
+		l.at(s.Pos)
 		l.exprStmt(s)
 	case nil:
 		l.fail(ruleIR, "nil statement")
@@ -135,8 +137,8 @@ func (l *lowerer) exprStmt(s *ir.ExprStmt) {
 		l.emit(&wgsl.CallStmt{Call: c})
 		return
 	}
-	if _, ok := x.(*wgsl.Ident); ok && hasEffects(s.X) {
-		return // hoisted: its effect already happened
+	if !mayHaveEffect(x) {
+		return // nothing left to evaluate: its effects were hoisted, or it had none
 	}
 	l.emit(&wgsl.Assign{RHS: x})
 }
@@ -200,4 +202,29 @@ func (l *lowerer) let(x wgsl.Expr) wgsl.Expr {
 	t := l.temp()
 	l.emit(&wgsl.LetDecl{Name: t, Init: x})
 	return wgsl.Id(t)
+}
+
+// mayHaveEffect reports whether the lowered expression x calls a
+// declared function or an atomic.
+func mayHaveEffect(x wgsl.Expr) bool {
+	switch x := x.(type) {
+	case *wgsl.Call:
+		if isEffectCall(x) {
+			return true
+		}
+		return slices.ContainsFunc(x.Args, mayHaveEffect)
+	case *wgsl.Construct:
+		return slices.ContainsFunc(x.Args, mayHaveEffect)
+	case *wgsl.Unary:
+		return mayHaveEffect(x.X)
+	case *wgsl.Binary:
+		return mayHaveEffect(x.X) || mayHaveEffect(x.Y)
+	case *wgsl.Bitcast:
+		return mayHaveEffect(x.X)
+	case *wgsl.Index:
+		return mayHaveEffect(x.X) || mayHaveEffect(x.Index)
+	case *wgsl.Member:
+		return mayHaveEffect(x.X)
+	}
+	return false
 }

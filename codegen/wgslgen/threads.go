@@ -127,7 +127,7 @@ func (l *lowerer) entryPoint() *wgsl.Func {
 // arrives as a_name and is copied into the variable v_name that the body
 // uses, as Go's parameters are variables.
 func (l *lowerer) funcDecl(f *ir.Func) *wgsl.Func {
-	l.pos = f.Pos
+	l.at(f.Pos)
 	var body []wgsl.Stmt
 	l.fn = &funcState{locals: map[string]*ir.Var{}, out: &body}
 	d := &wgsl.Func{Name: l.global(mangle(prefixFunc, f.Name), "function "+f.Name)}

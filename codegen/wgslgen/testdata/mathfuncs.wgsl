@@ -1,0 +1,51 @@
+@group(0) @binding(0) var<storage, read_write> b_out: array<f32>;
+@group(0) @binding(1) var<storage, read_write> b_ints: array<i32>;
+
+// xpu.Max for float32: y if y > x, else x (NaNs and zeros as in Go).
+fn xpu_max_f32(x: f32, y: f32) -> f32 {
+    return select(x, y, y > x);
+}
+
+// xpu.Min for float32: y if y < x, else x (NaNs and zeros as in Go).
+fn xpu_min_f32(x: f32, y: f32) -> f32 {
+    return select(x, y, y < x);
+}
+
+// main is kernel MathFuncs, block 1x1x1.
+@compute @workgroup_size(1, 1, 1)
+fn main() {
+    var v_x: f32 = b_out[0u];
+    var v_k: i32 = b_ints[0u];
+    v_x = sqrt(v_x);
+    v_x = exp(v_x);
+    v_x = exp2(v_x);
+    v_x = log(v_x);
+    v_x = log2(v_x);
+    v_x = pow(v_x, 1.5f);
+    v_x = sin(v_x);
+    v_x = cos(v_x);
+    v_x = tan(v_x);
+    v_x = tanh(v_x);
+    v_x = abs(v_x);
+    v_x = floor(v_x);
+    v_x = ceil(v_x);
+    v_x = round(v_x);
+    v_x = trunc(v_x);
+    v_x = xpu_min_f32(v_x, 1.5f);
+    v_x = xpu_max_f32(v_x, 1.5f);
+    v_x = fma(v_x, -2.0f, 3.0f);
+    v_x = xpu_min_f32(xpu_max_f32(v_x, -2.0f), 3.0f);
+    v_k = abs(v_k);
+    v_k = min(v_k, 3i);
+    v_k = max(v_k, -3i);
+    v_k = v_k + i32(u32(v_k));
+    v_x = v_x + bitcast<f32>(0x7fc00000u);
+    v_x = v_x * bitcast<f32>(0x80000000u);
+    v_x = 3.4028235e38f;
+    b_out[1u] = v_x;
+    b_ints[1u] = v_k / bitcast<i32>(0x80000000u);
+    b_ints[2u] = bitcast<i32>(0x80000000u);
+    b_ints[3u] = bitcast<i32>(0x80000000u);
+    b_ints[4u] = 2147483647i;
+    b_ints[5u] = 0i;
+}
