@@ -37,6 +37,7 @@ func (f *fnState) place(e ast.Expr, hoist bool) ir.Expr {
 		case b.kind == bindVar:
 			return &ir.VarRef{Var: b.v}
 		case b.kind == bindBad:
+			f.silent++
 			return f.bad()
 		case b.kind == bindBuffer || b.kind == bindShared:
 			c.errorf(e.Pos(), RuleBufferVar, "assignment to %s", e.Name)
@@ -56,11 +57,11 @@ func (f *fnState) place(e ast.Expr, hoist bool) ir.Expr {
 			}
 			return x
 		}
-		nerr := len(c.errs)
+		nerr := f.trouble()
 		x := f.place(e.X, hoist)
 		i := f.indexValue(e.Index)
 		t := f.irTypeOf(e, nerr)
-		if t == nil || len(c.errs) > nerr {
+		if t == nil || f.trouble() > nerr {
 			return f.bad()
 		}
 		if hoist {
@@ -76,10 +77,10 @@ func (f *fnState) place(e ast.Expr, hoist bool) ir.Expr {
 			c.errorf(e.Pos(), RuleUnsupported, "assignment to comptime field %s", e.Sel.Name)
 			return f.bad()
 		}
-		nerr := len(c.errs)
+		nerr := f.trouble()
 		x := f.place(e.X, hoist)
 		t := f.irTypeOf(e, nerr)
-		if t == nil || len(c.errs) > nerr {
+		if t == nil || f.trouble() > nerr {
 			return f.bad()
 		}
 		return &ir.FieldOf{X: x, Field: sel.Index()[0], T: t}
@@ -131,11 +132,12 @@ func (f *fnState) assign(s *ast.AssignStmt) {
 		return
 	}
 	if len(s.Lhs) != len(s.Rhs) {
-		nerr := len(c.errs)
+		nerr := f.trouble()
 		f.expr(s.Rhs[0])
-		if len(c.errs) == nerr {
+		if f.trouble() == nerr {
 			c.errorf(s.Rhs[0].Pos(), RuleFuncSignature, "multi-value expression %s", types.ExprString(s.Rhs[0]))
 		}
+		f.bindBad(s.Lhs)
 		return
 	}
 	if s.Tok == token.DEFINE && len(s.Lhs) == 1 && f.isSharedCall(s.Rhs[0]) {
@@ -190,6 +192,18 @@ func (f *fnState) assign(s *ast.AssignStmt) {
 	}
 }
 
+// bindBad marks the variables an erroneous declaration defines as
+// refused, so that their uses report nothing more.
+func (f *fnState) bindBad(lhs []ast.Expr) {
+	for _, l := range lhs {
+		if id, ok := l.(*ast.Ident); ok {
+			if obj := f.c.info.Defs[id]; obj != nil {
+				f.bind(obj, &binding{kind: bindBad})
+			}
+		}
+	}
+}
+
 // assignOne lowers lhs = rhs or lhs := rhs.
 func (f *fnState) assignOne(tok token.Token, l, r ast.Expr, p ir.Pos, _ bool) {
 	c := f.c
@@ -204,7 +218,11 @@ func (f *fnState) assignOne(tok token.Token, l, r ast.Expr, p ir.Pos, _ bool) {
 		f.declare(id, nil, r, p)
 		return
 	}
+	nerr := f.trouble()
 	dst := f.place(l, false)
+	if f.trouble() > nerr {
+		return
+	}
 	val := f.exprHint(r, dst.Type())
 	f.emit(&ir.Assign{Dst: dst, Value: val, Pos: c.pos(l.Pos())})
 }
@@ -218,6 +236,15 @@ func (f *fnState) declare(id *ast.Ident, val ir.Expr, init ast.Expr, p ir.Pos) {
 		return
 	}
 	t, err := f.ks.irType(obj.Type())
+	if err != nil && val == nil && init != nil {
+		// The initializer's own refusal says more than the variable's.
+		nerr := f.trouble()
+		f.expr(init)
+		if f.trouble() > nerr {
+			f.bind(obj, &binding{kind: bindBad})
+			return
+		}
+	}
 	if err != nil {
 		fix := fixes[err.rule]
 		if err.rule == RuleNo64Bit && f.forInit {
@@ -267,9 +294,9 @@ func hasEffect(x ir.Expr) bool {
 // update lowers lhs op= rhs, x++ and x--.
 func (f *fnState) update(l ast.Expr, op token.Token, r ast.Expr, opPos token.Pos) {
 	c := f.c
-	nerr := len(c.errs)
+	nerr := f.trouble()
 	dst := f.place(l, false)
-	if len(c.errs) > nerr {
+	if f.trouble() > nerr {
 		return
 	}
 	if hasEffect(dst) {
@@ -300,13 +327,14 @@ func (f *fnState) update(l ast.Expr, op token.Token, r ast.Expr, opPos token.Pos
 func (f *fnState) shared(id *ast.Ident, call ast.Expr) {
 	c := f.c
 	e := ast.Unparen(call).(*ast.CallExpr)
-	if !f.kernel || f.depth > 0 || id == nil || id.Name == "_" {
-		c.errorf(e.Pos(), RuleSharedPlacement, "xpu.Shared outside a variable declaration at the top level of the kernel body")
-		return
+	var obj types.Object
+	if id != nil {
+		obj = c.info.Defs[id]
 	}
-	obj := c.info.Defs[id]
-	if obj == nil {
-		obj = c.info.Uses[id]
+	if !f.kernel || f.depth > 0 || obj == nil {
+		c.errorf(e.Pos(), RuleSharedPlacement, "xpu.Shared outside a variable declaration at the top level of the kernel body")
+		f.bind(obj, &binding{kind: bindBad})
+		return
 	}
 	elem := sliceElem(f.typeOf(e))
 	if elem == nil || len(e.Args) != 2 {

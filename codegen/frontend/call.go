@@ -125,7 +125,7 @@ func (f *fnState) method(e *ast.CallExpr, fn *types.Func, sig *types.Signature) 
 // vocabulary lowers a call of a function of package xpu.
 func (f *fnState) vocabulary(e *ast.CallExpr, name string) ir.Expr {
 	c := f.c
-	nerr := len(c.errs)
+	nerr := f.trouble()
 	if name == "Shared" {
 		c.errorf(e.Pos(), RuleSharedPlacement, "xpu.Shared outside a variable declaration at the top level of the kernel body")
 		return f.bad()
@@ -165,9 +165,9 @@ func (f *fnState) atomic(e *ast.CallExpr, op ir.AtomicOp) ir.Expr {
 		c.errorf(e.Args[0].Pos(), RuleNoPointer, "the target of %s is not &buf[i] or &shared[i]", op)
 		return f.bad()
 	}
-	nerr := len(c.errs)
+	nerr := f.trouble()
 	ptr := f.place(u.X, false)
-	if len(c.errs) > nerr {
+	if f.trouble() > nerr {
 		return f.bad()
 	}
 	if !rootedInMemory(ptr) {
@@ -210,7 +210,7 @@ func (f *fnState) builtin(e *ast.CallExpr, name string) ir.Expr {
 	c := f.c
 	switch name {
 	case "min", "max":
-		nerr := len(c.errs)
+		nerr := f.trouble()
 		t := f.irTypeOf(e, nerr)
 		if t == nil || len(e.Args) == 0 {
 			return f.bad()
@@ -246,7 +246,7 @@ func (f *fnState) conversion(e *ast.CallExpr, to types.Type) ir.Expr {
 	if len(e.Args) != 1 {
 		return f.bad()
 	}
-	nerr := len(c.errs)
+	nerr := f.trouble()
 	t, terr := f.ks.irType(to)
 	if terr != nil {
 		fix := fixes[terr.rule]
@@ -260,7 +260,7 @@ func (f *fnState) conversion(e *ast.CallExpr, to types.Type) ir.Expr {
 		}
 	}
 	x := f.exprHint(arg, t)
-	if len(c.errs) > nerr {
+	if f.trouble() > nerr {
 		return f.bad()
 	}
 	bt, ok := t.(*ir.Basic)

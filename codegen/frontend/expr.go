@@ -28,7 +28,7 @@ func (f *fnState) irTypeOf(e ast.Expr, nerr int) ir.Type {
 	}
 	t, err := f.ks.irType(gt)
 	if err != nil {
-		if len(f.c.errs) == nerr {
+		if f.trouble() == nerr {
 			f.c.errorf(e.Pos(), err.rule, "%s: %s", types.ExprString(e), err.msg)
 		}
 		return nil
@@ -231,6 +231,8 @@ func (f *fnState) ident(e *ast.Ident) ir.Expr {
 			c.errorf(e.Pos(), RuleUnsupported, "the thread %s is used as a value; call its methods or pass it to a device function", e.Name)
 		case bindComptime:
 			c.errorf(e.Pos(), RuleUnsupported, "comptime parameter %s is used as a value; use its fields", e.Name)
+		case bindBad:
+			f.silent++
 		}
 		return f.bad()
 	}
@@ -283,10 +285,10 @@ func (f *fnState) selector(e *ast.SelectorExpr) ir.Expr {
 			c.errorf(e.Pos(), RuleNoPointer, "field of a pointer %s", types.ExprString(e))
 			return f.bad()
 		}
-		nerr := len(c.errs)
+		nerr := f.trouble()
 		x := f.expr(e.X)
 		t := f.irTypeOf(e, nerr)
-		if t == nil || len(c.errs) > nerr {
+		if t == nil || f.trouble() > nerr {
 			return f.bad()
 		}
 		return &ir.FieldOf{X: x, Field: sel.Index()[0], T: t}
@@ -323,7 +325,7 @@ func (f *fnState) index(e *ast.IndexExpr) ir.Expr {
 		c.errorf(e.Pos(), RuleNoString, "string index %s", types.ExprString(e))
 		return f.bad()
 	case *types.Slice:
-		nerr := len(c.errs)
+		nerr := f.trouble()
 		b := f.objBinding(e.X)
 		var x ir.Expr
 		switch {
@@ -339,16 +341,16 @@ func (f *fnState) index(e *ast.IndexExpr) ir.Expr {
 		}
 		i := f.indexValue(e.Index)
 		t := f.irTypeOf(e, nerr)
-		if t == nil || len(c.errs) > nerr {
+		if t == nil || f.trouble() > nerr {
 			return f.bad()
 		}
 		return &ir.Index{X: x, Index: i, T: t}
 	case *types.Array:
-		nerr := len(c.errs)
+		nerr := f.trouble()
 		x := f.expr(e.X)
 		i := f.indexValue(e.Index)
 		t := f.irTypeOf(e, nerr)
-		if t == nil || len(c.errs) > nerr {
+		if t == nil || f.trouble() > nerr {
 			return f.bad()
 		}
 		return &ir.Index{X: x, Index: i, T: t}
@@ -359,9 +361,9 @@ func (f *fnState) index(e *ast.IndexExpr) ir.Expr {
 
 // indexValue lowers an index, which must be a 32-bit integer.
 func (f *fnState) indexValue(e ast.Expr) ir.Expr {
-	nerr := len(f.c.errs)
+	nerr := f.trouble()
 	i := f.exprHint(e, ir.U32Type)
-	if len(f.c.errs) == nerr && !ir.IsInteger(i.Type()) {
+	if f.trouble() == nerr && !ir.IsInteger(i.Type()) {
 		f.c.errorf(e.Pos(), RuleNo64Bit, "index %s is not int32 or uint32", types.ExprString(e))
 	}
 	return i
@@ -384,10 +386,10 @@ func (f *fnState) unary(e *ast.UnaryExpr) ir.Expr {
 		return f.expr(e.X)
 	}
 	op, ok := unaryOps[e.Op]
-	nerr := len(c.errs)
+	nerr := f.trouble()
 	t := f.irTypeOf(e, nerr)
 	if !ok || t == nil {
-		if len(c.errs) == nerr {
+		if f.trouble() == nerr {
 			c.errorf(e.Pos(), RuleUnsupported, "operator %s", e.Op)
 		}
 		return f.bad()
@@ -413,7 +415,7 @@ func (f *fnState) binary(e *ast.BinaryExpr) ir.Expr {
 		c.errorf(e.OpPos, RuleUnsupported, "operator %s", e.Op)
 		return f.bad()
 	}
-	nerr := len(c.errs)
+	nerr := f.trouble()
 	t := f.irTypeOf(e, nerr)
 	if t == nil {
 		return f.bad()
@@ -430,7 +432,9 @@ func (f *fnState) binary(e *ast.BinaryExpr) ir.Expr {
 	if _, isCmp := map[ir.Op]bool{ir.OpEq: true, ir.OpNe: true, ir.OpLt: true, ir.OpLe: true, ir.OpGt: true, ir.OpGe: true}[op]; isCmp {
 		ot = f.operandType(e.X, e.Y)
 		if ot == nil {
-			if len(c.errs) == nerr {
+			f.expr(e.X)
+			f.expr(e.Y)
+			if f.trouble() == nerr {
 				c.errorf(e.OpPos, RuleUnsupported, "comparison of %s", f.typeOf(e.X))
 			}
 			return f.bad()
@@ -438,7 +442,7 @@ func (f *fnState) binary(e *ast.BinaryExpr) ir.Expr {
 	}
 	x := f.exprHint(e.X, ot)
 	y := f.exprHint(e.Y, ot)
-	if len(c.errs) > nerr {
+	if f.trouble() > nerr {
 		return f.bad()
 	}
 	if _, isBasic := x.Type().(*ir.Basic); !isBasic {
@@ -514,7 +518,7 @@ func (f *fnState) composite(e *ast.CompositeLit) ir.Expr {
 		c.errorf(e.Pos(), RuleNoMap, "map literal")
 		return f.bad()
 	}
-	nerr := len(c.errs)
+	nerr := f.trouble()
 	t := f.irTypeOf(e, nerr)
 	if t == nil {
 		return f.bad()

@@ -49,7 +49,12 @@ type fnState struct {
 	depth    int                   // nesting below the body's top level
 	targets  []bool                // break targets, innermost last: true for a switch
 	forInit  bool                  // lowering the init of a for statement
+	silent   int                   // uses of refused objects, which report nothing
 }
+
+// trouble counts the errors and silent failures so far: a construct
+// reports an error of its own only when its operands caused none.
+func (f *fnState) trouble() int { return len(f.c.errs) + f.silent }
 
 // newFunc starts lowering a body.
 func (ks *kernelState) newFunc(kernel bool, result ir.Type) *fnState {
@@ -184,7 +189,7 @@ func (f *fnState) deviceCall(e *ast.CallExpr, fn *types.Func) ir.Expr {
 	key.WriteString(fn.FullName())
 	binds := make([]*binding, sig.Params().Len())
 	var args []ir.Expr
-	nerr := len(c.errs)
+	nerr := f.trouble()
 	for i := range sig.Params().Len() {
 		p := sig.Params().At(i)
 		a := e.Args[i]
@@ -200,7 +205,13 @@ func (f *fnState) deviceCall(e *ast.CallExpr, fn *types.Func) ir.Expr {
 			case b != nil && b.kind == bindShared:
 				fmt.Fprintf(&key, "|s%p", b.shared)
 			case b != nil && b.kind == bindBad:
+				f.silent++
 			default:
+				if nerr := f.trouble(); b == nil {
+					if f.expr(a); f.trouble() > nerr {
+						break
+					}
+				}
 				c.errorf(a.Pos(), RuleBufferVar, "argument %s of %s is not a buffer parameter or a shared array", types.ExprString(a), fn.Name())
 			}
 			binds[i] = b
@@ -213,7 +224,7 @@ func (f *fnState) deviceCall(e *ast.CallExpr, fn *types.Func) ir.Expr {
 			key.WriteString("|v")
 		}
 	}
-	if len(c.errs) > nerr {
+	if f.trouble() > nerr {
 		return f.bad()
 	}
 	spec := f.ks.specs[key.String()]

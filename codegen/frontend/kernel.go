@@ -42,7 +42,7 @@ type signature struct {
 func (c *checker) kernel(fd *ast.FuncDecl) {
 	d, ok := c.directives(fd.Doc)
 	sig := c.kernelSignature(fd)
-	if !ok || sig == nil {
+	if sig == nil {
 		return
 	}
 	if sig.comptime == nil {
@@ -50,12 +50,12 @@ func (c *checker) kernel(fd *ast.FuncDecl) {
 			c.errorf(d.instances[0].pos, RuleDirective, "//xpu:instance on %s, which has no comptime struct parameter", fd.Name.Name)
 			return
 		}
-		if c.requiresHold(fd.Name.Name, d, nil, "", fd.Name.Pos()) {
+		if c.requiresHold(fd.Name.Name, d, nil, "", fd.Name.Pos()) && ok {
 			c.lowerKernel(fd, d, sig, fd.Name.Name, "", nil)
 		}
 		return
 	}
-	if len(d.instances) == 0 {
+	if len(d.instances) == 0 && ok {
 		c.errorf(d.pos, RuleDirective, "template kernel %s has no //xpu:instance lines", fd.Name.Name)
 		return
 	}
@@ -65,7 +65,7 @@ func (c *checker) kernel(fd *ast.FuncDecl) {
 			continue
 		}
 		ct := &comptime{typ: sig.ctType, vals: vals}
-		if c.requiresHold(in.name, d, ct, sig.comptime.Name(), in.pos) {
+		if c.requiresHold(in.name, d, ct, sig.comptime.Name(), in.pos) && ok {
 			c.lowerKernel(fd, d, sig, in.name, in.name, ct)
 		}
 	}
@@ -91,8 +91,10 @@ func (c *checker) kernelSignature(fd *ast.FuncDecl) *signature {
 		return bad(fd.Type.Results.Pos(), "kernel %s has results", fd.Name.Name)
 	case ts.Variadic():
 		return bad(ts.Params().At(ts.Params().Len()-1).Pos(), "kernel %s is variadic", fd.Name.Name)
-	case ts.Params().Len() == 0 || !isThread(ts.Params().At(0).Type()):
-		return bad(fd.Type.Params.Pos(), "the first parameter of kernel %s is not an xpu.Thread", fd.Name.Name)
+	case ts.Params().Len() == 0:
+		return bad(fd.Type.Params.Pos(), "kernel %s has no parameters; the first is an xpu.Thread", fd.Name.Name)
+	case !isThread(ts.Params().At(0).Type()):
+		return bad(ts.Params().At(0).Pos(), "the first parameter of kernel %s is not an xpu.Thread", fd.Name.Name)
 	}
 	sig := &signature{thread: ts.Params().At(0)}
 	ok := true
@@ -171,9 +173,6 @@ func (c *checker) lowerKernel(fd *ast.FuncDecl, d *directives, sig *signature, n
 	}
 	ks.reserveTopLevel(fd.Body)
 	ks.k.Body = f.kernelBody(fd.Body)
-	if len(c.errs) > nerr {
-		return
-	}
 	c.analyze(ks.k)
 	if len(c.errs) > nerr {
 		return

@@ -3,7 +3,6 @@ package frontend
 import (
 	"fmt"
 	"go/ast"
-	"go/importer"
 	"go/parser"
 	"go/token"
 	"go/types"
@@ -49,7 +48,6 @@ func (testImporter) Import(path string) (*types.Package, error) {
 }
 
 var _ types.Importer = testImporter{}
-var _ = importer.Default
 
 // typeCheck parses and type-checks one source file as package path "k".
 func typeCheck(name string, src []byte) (*token.FileSet, []*ast.File, *types.Package, *types.Info, error) {
@@ -58,19 +56,24 @@ func typeCheck(name string, src []byte) (*token.FileSet, []*ast.File, *types.Pac
 	if err != nil {
 		return nil, nil, nil, nil, err
 	}
-	info := &types.Info{
-		Types:      make(map[ast.Expr]types.TypeAndValue),
-		Defs:       make(map[*ast.Ident]types.Object),
-		Uses:       make(map[*ast.Ident]types.Object),
-		Selections: make(map[*ast.SelectorExpr]*types.Selection),
-		Instances:  make(map[*ast.Ident]types.Instance),
-	}
+	info := newInfo()
 	conf := types.Config{Importer: testImporter{}, GoVersion: "go1.26"}
 	pkg, err := conf.Check("example.com/k", fset, []*ast.File{f}, info)
 	if err != nil {
 		return nil, nil, nil, nil, err
 	}
 	return fset, []*ast.File{f}, pkg, info, nil
+}
+
+// newInfo returns a types.Info with the maps Check reads.
+func newInfo() *types.Info {
+	return &types.Info{
+		Types:      make(map[ast.Expr]types.TypeAndValue),
+		Defs:       make(map[*ast.Ident]types.Object),
+		Uses:       make(map[*ast.Ident]types.Object),
+		Selections: make(map[*ast.SelectorExpr]*types.Selection),
+		Instances:  make(map[*ast.Ident]types.Instance),
+	}
 }
 
 // checkSource type-checks src and runs Check on it.

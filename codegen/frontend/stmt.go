@@ -120,9 +120,12 @@ func (f *fnState) declStmt(s *ast.DeclStmt) {
 			continue
 		}
 		if len(vs.Values) != 0 && len(vs.Values) != len(vs.Names) {
-			nerr := len(c.errs)
+			nerr := f.trouble()
 			f.expr(vs.Values[0])
-			if len(c.errs) == nerr {
+			for _, id := range vs.Names {
+				f.bindBad([]ast.Expr{id})
+			}
+			if f.trouble() == nerr {
 				c.errorf(vs.Values[0].Pos(), RuleFuncSignature, "multi-value expression %s", types.ExprString(vs.Values[0]))
 			}
 			continue

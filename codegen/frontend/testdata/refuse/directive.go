@@ -1,0 +1,79 @@
+package refuse
+
+import "github.com/goxpu/xpu"
+
+type C2 struct {
+	Tile int
+	On   bool
+}
+
+const Big = 1 << 20
+
+// Directive lines cannot carry comments, so their expectations sit on the
+// line above: ERROR +1:col "pattern".
+
+// ERROR +2:1 "[xpu-directive] //xpu:kernel needs block"
+//
+//xpu:kernel
+func NoBlock(t xpu.Thread) {}
+
+// ERROR +2:14 "[xpu-directive] block size \"x\""
+//
+//xpu:kernel block=x
+func BadBlock(t xpu.Thread) {}
+
+// ERROR +2:14 "[xpu-directive] block of 2048 work-items"
+//
+//xpu:kernel block=2048
+func BigBlock(t xpu.Thread) {}
+
+// ERROR +2:23 "[xpu-directive] wave width"
+//
+//xpu:kernel block=64 wave=3
+func BadWave(t xpu.Thread) {}
+
+// ERROR +2:23 "[xpu-directive] unknown //xpu:kernel argument"
+//
+//xpu:kernel block=64 size=3
+func BadKey(t xpu.Thread) {}
+
+// ERROR +3:1 "[xpu-directive] unknown directive //xpu:frob"
+//
+//xpu:kernel block=64
+//xpu:frob
+func Frob(t xpu.Thread) {}
+
+// ERROR +8:21 "[xpu-directive] instance B: want Field: value"
+// ERROR +8:27 "[xpu-directive] instance C: field Tile"
+// ERROR +8:18 "[xpu-directive] instance D: literal type C1"
+// ERROR +8:16 "[xpu-directive] instance name \"e\""
+// ERROR +8:16 "[xpu-requires] requires c.Tile/0 > 1: division by zero"
+//
+//xpu:kernel block=64
+//xpu:instance A C2{Tile: 4}
+//xpu:instance B C2{Nope: 4}
+//xpu:instance C C2{Tile: 1.5}
+//xpu:instance D C1{N: 1}
+//xpu:instance e C2{}
+//xpu:requires c.Tile/0 > 1
+func Tmpl(t xpu.Thread, c C2, y []float32) {}
+
+// ERROR +4:16 "[xpu-requires] requires c.Tile + 1: the clause is 1048577, not a boolean"
+//
+//xpu:kernel block=64
+//xpu:instance F C2{Tile: Big, On: true}
+//xpu:requires c.Tile + 1
+func NotBool(t xpu.Thread, c C2, y []float32) {}
+
+// NoInstances is a template without members.
+//
+// ERROR +2:1 "[xpu-directive] template kernel NoInstances has no //xpu:instance lines"
+//
+//xpu:kernel block=64
+func NoInstances(t xpu.Thread, c C2) {}
+
+// ERROR +3:16 "[xpu-directive] //xpu:instance on Plain"
+//
+//xpu:kernel block=64
+//xpu:instance P C2{}
+func Plain(t xpu.Thread) {}
