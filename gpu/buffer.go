@@ -167,6 +167,13 @@ func (st *bufferState) access(flush bool, f func(driver.Buffer) error) error {
 	if d.closed {
 		return d.errClosed()
 	}
+	// Flush before taking the buffer's lock: a launch holds a stream's
+	// lock while it takes buffer locks.
+	if flush {
+		if err := d.flushAll(); err != nil {
+			return err
+		}
+	}
 	st.mu.RLock()
 	defer st.mu.RUnlock()
 	if st.released {
@@ -174,11 +181,6 @@ func (st *bufferState) access(flush bool, f func(driver.Buffer) error) error {
 	}
 	if st.bytes == 0 {
 		return nil
-	}
-	if flush {
-		if err := d.flushAll(); err != nil {
-			return err
-		}
 	}
 	return f(st.drv)
 }

@@ -1,6 +1,7 @@
 package gpu_test
 
 import (
+	"errors"
 	"fmt"
 	"sync"
 	"testing"
@@ -174,4 +175,45 @@ func checkU32(t *testing.T, when string, got, want []uint32) {
 			t.Fatalf("%s: y[%d] = %#x, reference %#x", when, i, got[i], want[i])
 		}
 	}
+}
+
+// TestConcurrentRelease releases a buffer while other goroutines launch
+// with it and read it: each call succeeds or reports ErrReleased, and none
+// deadlocks.
+func TestConcurrentRelease(t *testing.T) {
+	gputest.ForEach(t, func(t *testing.T, d *gpu.Device) {
+		const n = 128
+		groups := xpu.Dim3{X: xpu.GroupsFor(n, 64)}
+		for range 20 {
+			y := newBuf[uint32](t, d, n)
+			x := newBuf[uint32](t, d, n)
+			var wg sync.WaitGroup
+			errs := make(chan error, 3)
+			wg.Go(func() {
+				for range 30 {
+					if err := d.Stream().Launch(iaxpyKernel, groups, y, x, uint32(3), uint32(n)); err != nil && !errors.Is(err, gpu.ErrReleased) {
+						errs <- err
+						return
+					}
+				}
+			})
+			wg.Go(func() {
+				for range 10 {
+					if _, err := x.Download(); err != nil && !errors.Is(err, gpu.ErrReleased) {
+						errs <- err
+						return
+					}
+				}
+			})
+			wg.Go(x.Release)
+			wg.Wait()
+			close(errs)
+			for err := range errs {
+				t.Fatal(err)
+			}
+		}
+		if err := d.Sync(); err != nil {
+			t.Fatal(err)
+		}
+	})
 }
