@@ -14,7 +14,6 @@ import (
 	"path/filepath"
 
 	"github.com/goxpu/xpu/codegen/emit"
-	"github.com/goxpu/xpu/codegen/frontend"
 	"github.com/goxpu/xpu/codegen/golower"
 	"github.com/goxpu/xpu/codegen/ir"
 	"github.com/goxpu/xpu/codegen/wgslgen"
@@ -40,7 +39,7 @@ func Generate(dir string) error {
 // front end refuses, or a kernel that a lowering cannot carry, fails the
 // generation with every such error and writes nothing.
 func Run(dir string) (*Report, error) {
-	m, err := frontend.Load(dir)
+	m, err := load(dir)
 	if err != nil {
 		return nil, err
 	}

@@ -1,3 +1,5 @@
+//go:build !xpugen
+
 package conformance
 
 import (
@@ -93,5 +95,20 @@ func controlCases() []*Case {
 		Launch: func(s *gpu.Stream, g xpu.Dim3, a []any) error {
 			return LaunchFuncBuffer(s, g, buf[float32](a, 0), buf[float32](a, 1), buf[float32](a, 2), arg[uint32](a, 3))
 		},
+	}, {
+		Kernel: LoopLocalZeroKernel, Ref: LoopLocalZero, Tol: Exact,
+		Known: map[string]string{"webgpu": bugLoopLocalZero},
+		Setup: func(r *rand.Rand) Inputs {
+			const n = 1000
+			return Inputs{Groups: line(n, 64), Args: []Arg{Poisoned[uint32](n), Buffer(anyUints(r, n)), Scalar(uint32(n))}}
+		},
+		Launch: func(s *gpu.Stream, g xpu.Dim3, a []any) error {
+			return LaunchLoopLocalZero(s, g, buf[uint32](a, 0), buf[uint32](a, 1), arg[uint32](a, 2))
+		},
 	}}
 }
+
+// bugLoopLocalZero is the known bug LoopLocalZero and Sgemm show on
+// webgpu.
+const bugLoopLocalZero = "wgpu 0.19 zeroes a `var x: T;` declared inside a loop only once, not on every " +
+	"iteration; the WGSL lowering must write the zero value explicitly (`var x: T = T();` is zeroed each time)"

@@ -1,3 +1,5 @@
+//go:build !xpugen
+
 package conformance
 
 import (

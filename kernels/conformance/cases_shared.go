@@ -1,3 +1,5 @@
+//go:build !xpugen
+
 package conformance
 
 import (
@@ -43,7 +45,8 @@ func sharedCases() []*Case {
 			return LaunchScan(s, g, buf[int32](a, 0), buf[int32](a, 1), arg[uint32](a, 2))
 		},
 	}, {
-		Kernel: StencilKernel, Ref: Stencil, Tol: Exact,
+		Kernel: StencilKernel, Ref: Stencil,
+		Tol: Tolerance{Name: "devices may reorder the five-term sum (seen on lavapipe): 4 ulp, or 1e-6 absolute for terms of magnitude at most 2.5", ULP: 4, Abs: 1e-6},
 		Setup: func(r *rand.Rand) Inputs {
 			const n = 1000
 			return Inputs{Groups: line(n, 64), Args: []Arg{
@@ -55,7 +58,8 @@ func sharedCases() []*Case {
 		},
 	}, {
 		Kernel: SgemmKernel, Ref: Sgemm,
-		Tol: Tolerance{Name: "sums of 72 products in the same order, each may be fused", ULP: 4, Rel: 1e-5},
+		Known: map[string]string{"webgpu": bugLoopLocalZero},
+		Tol:   Tolerance{Name: "sums of 72 products in the same order, each may be fused", ULP: 4, Rel: 1e-5},
 		Setup: func(r *rand.Rand) Inputs {
 			const m, n, k = 40, 56, 72
 			return Inputs{Groups: xpu.Dim3{X: xpu.GroupsFor(n, tile), Y: xpu.GroupsFor(m, tile)}, Args: []Arg{

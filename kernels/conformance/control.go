@@ -190,3 +190,25 @@ func window(buf []float32, i, n uint32) float32 {
 	}
 	return s
 }
+
+// LoopLocalZero declares a variable without a value inside a loop and
+// sets it only on some iterations: Go zeroes it on every iteration. It is
+// the smallest form of the bug Sgemm first showed on wgpu 0.19, whose
+// shader compiler zeroes such a variable only once.
+//
+//xpu:kernel block=64
+func LoopLocalZero(t xpu.Thread, out []uint32, in []uint32, n uint32) {
+	i := t.GlobalX()
+	if i >= n {
+		return
+	}
+	var sum uint32
+	for k := uint32(0); k < 4; k++ {
+		var v uint32
+		if k == in[i]%4 {
+			v = k + 1
+		}
+		sum = sum*10 + v
+	}
+	out[i] = sum
+}
