@@ -72,9 +72,7 @@ func BenchmarkLaunches(b *testing.B) {
 	groups := xpu.Dim3{X: n / 64}
 	s := d.Stream()
 
-	var tXPU, tRaw, tWait time.Duration
-	for b.Loop() {
-		t0 := time.Now()
+	viaXPU := func() {
 		for range launches {
 			if err := s.Launch(benchSaxpy, groups, y, x, float32(0.5), uint32(n)); err != nil {
 				b.Fatal(err)
@@ -83,16 +81,30 @@ func BenchmarkLaunches(b *testing.B) {
 		if err := s.Sync(); err != nil {
 			b.Fatal(err)
 		}
-		t1 := time.Now()
-		raw.batched(b, launches)
-		t2 := time.Now()
-		for range launches {
-			raw.batched(b, 1)
+	}
+	timed := func(f func()) time.Duration {
+		t0 := time.Now()
+		f()
+		return time.Since(t0)
+	}
+	var tXPU, tRaw, tWait time.Duration
+	i := 0
+	for b.Loop() {
+		// Alternate which batch goes first, so neither always runs on
+		// a cold or a warm device.
+		if i%2 == 0 {
+			tXPU += timed(viaXPU)
+			tRaw += timed(func() { raw.batched(b, launches) })
+		} else {
+			tRaw += timed(func() { raw.batched(b, launches) })
+			tXPU += timed(viaXPU)
 		}
-		t3 := time.Now()
-		tXPU += t1.Sub(t0)
-		tRaw += t2.Sub(t1)
-		tWait += t3.Sub(t2)
+		tWait += timed(func() {
+			for range launches {
+				raw.batched(b, 1)
+			}
+		})
+		i++
 	}
 	per := func(t time.Duration) float64 { return float64(t.Microseconds()) / float64(b.N*launches) }
 	b.ReportMetric(per(tXPU), "xpu-us/launch")
