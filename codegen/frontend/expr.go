@@ -336,7 +336,9 @@ func (f *fnState) index(e *ast.IndexExpr) ir.Expr {
 		case b != nil && b.kind == bindBad:
 			return f.bad()
 		default:
-			c.errorf(e.X.Pos(), RuleBufferVar, "%s is not a buffer parameter or a shared array", types.ExprString(e.X))
+			if f.expr(e.X); f.trouble() == nerr {
+				c.errorf(e.X.Pos(), RuleBufferVar, "%s is not a buffer parameter or a shared array", types.ExprString(e.X))
+			}
 			return f.bad()
 		}
 		i := f.indexValue(e.Index)

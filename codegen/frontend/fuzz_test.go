@@ -1,0 +1,102 @@
+package frontend
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+// FuzzCheck feeds Check every input that parses and type-checks; Check
+// must never panic, whatever it refuses.
+func FuzzCheck(f *testing.F) {
+	f.Add([]byte(saxpy))
+	f.Add([]byte(features))
+	for _, s := range fuzzSeeds {
+		f.Add([]byte(s))
+	}
+	files, _ := filepath.Glob("testdata/refuse/*.go")
+	for _, name := range files {
+		if src, err := os.ReadFile(name); err == nil {
+			f.Add(src)
+		}
+	}
+	testImporter{}.Import(xpuPath) // load once, outside the timed inputs
+	f.Fuzz(func(t *testing.T, src []byte) {
+		fset, files, pkg, info, err := typeCheck("k.go", src)
+		if err != nil {
+			t.Skip()
+		}
+		m, err := Check(fset, files, pkg, info)
+		if err == nil && m == nil {
+			t.Fatal("Check returned neither a module nor an error")
+		}
+	})
+}
+
+// fuzzSeeds are small kernels, valid and invalid, that reach many paths.
+var fuzzSeeds = []string{
+	`package k
+
+import "github.com/goxpu/xpu"
+
+type P struct{ X, Y float32 }
+
+type C struct {
+	N  int
+	On bool
+}
+
+func f(a [4]float32, p P) float32 { return a[1] + p.X }
+
+//xpu:kernel block=8,8
+//xpu:instance A C{N: 2, On: true}
+//xpu:instance B C{N: -1}
+//xpu:requires c.N > 0 && c.N<<2 < 100
+func T(t xpu.Thread, c C, y []float32, q []P, n int32, q2 []int32) {
+	var a [4]float32
+	a = [4]float32{1, 2: 3}
+	p := P{Y: 2}
+	for i := range int32(c.N) {
+		a[i&3] += float32(i)
+	}
+	for i := n; i > 0; i >>= 1 {
+		if i == 3 { continue }
+		if i == 5 { break }
+	}
+	switch x := uint32(n); x % 3 {
+	case 0, 1:
+		y[0] = f(a, p)
+	default:
+		q[1].X = xpu.Fma(1, 2, 3)
+	}
+	if c.On || y[0] > 0 && f(a, P{X: 1}) > 0 {
+		y[1] = xpu.Float32FromBits(xpu.Float32Bits(y[1]) ^ 1)
+	}
+	x, z := -n, ^uint32(n)
+	x, z = int32(z), uint32(x)
+	y[2] = float32(x) / float32(z)
+	_ = xpu.AtomicCompareExchange(&q2[0], 1, 2)
+}
+`,
+	`package k
+
+import "github.com/goxpu/xpu"
+
+//xpu:kernel block=32 wave=32
+func W(t xpu.Thread, h []uint32, f []float32, n uint32) {
+	s := xpu.Shared[uint32](t, 32)
+	s[t.LocalX()] = 0
+	t.Barrier()
+	xpu.AtomicAdd(&s[t.LocalX()%4], 1)
+	xpu.AtomicAddFloat32(&f[0], 1.5)
+	xpu.AtomicStore(&h[1], xpu.AtomicLoad(&h[2]))
+	t.Barrier()
+	if t.GroupX() < n {
+		h[t.GlobalX()] = s[t.LocalX()] << (n & 31)
+	}
+	for {
+		if n > 0 { return }
+	}
+}
+`,
+}
