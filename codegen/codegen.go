@@ -39,17 +39,28 @@ func Generate(dir string) error {
 // front end refuses, or a kernel that a lowering cannot carry, fails the
 // generation with every such error and writes nothing.
 func Run(dir string) (*Report, error) {
-	m, err := load(dir)
+	r, src, err := Build(dir)
 	if err != nil {
 		return nil, err
+	}
+	r.Changed, err = writeIfChanged(r.Path, src)
+	return r, err
+}
+
+// Build loads the kernel package in dir and lowers every kernel, as Run
+// does, and returns the generated file instead of writing it.
+func Build(dir string) (*Report, []byte, error) {
+	m, err := load(dir)
+	if err != nil {
+		return nil, nil, err
 	}
 	ks, err := lower(m)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	src, err := emit.File(m, ks)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	r := &Report{Path: filepath.Join(dir, emit.FileName), Refused: m.Refused}
 	for _, k := range m.Kernels {
@@ -60,8 +71,7 @@ func Run(dir string) (*Report, error) {
 			r.Notes = append(r.Notes, l.CPURefused)
 		}
 	}
-	r.Changed, err = writeIfChanged(r.Path, src)
-	return r, err
+	return r, src, nil
 }
 
 // lower runs the analyses and every lowering on each kernel of m.

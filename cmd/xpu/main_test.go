@@ -1,0 +1,67 @@
+package main
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+)
+
+func TestUsageErrors(t *testing.T) {
+	for _, c := range []struct {
+		args []string
+		code int
+		say  string
+	}{
+		{nil, 2, "usage: xpu"},
+		{[]string{"bogus"}, 2, `unknown command "bogus"`},
+		{[]string{"gen", "extra"}, 2, "gen takes no arguments"},
+		{[]string{"devices", "extra"}, 2, "devices takes no arguments"},
+		{[]string{"help"}, 0, "usage: xpu"},
+	} {
+		var stdout, stderr bytes.Buffer
+		if code := run(c.args, &stdout, &stderr); code != c.code {
+			t.Errorf("xpu %v: exit %d, want %d", c.args, code, c.code)
+		}
+		if !strings.Contains(stderr.String(), c.say) {
+			t.Errorf("xpu %v: stderr %q does not say %q", c.args, stderr.String(), c.say)
+		}
+		if stdout.Len() != 0 {
+			t.Errorf("xpu %v: wrote to stdout: %q", c.args, stdout.String())
+		}
+	}
+}
+
+func TestDevicesListsEveryBackend(t *testing.T) {
+	var stdout, stderr bytes.Buffer
+	code := run([]string{"devices"}, &stdout, &stderr)
+	if code != 0 {
+		t.Skipf("no device here (exit %d): %s", code, stderr.String())
+	}
+	for _, want := range []string{"backend", "driver", "type"} {
+		if !strings.Contains(stdout.String(), want) {
+			t.Errorf("devices output lacks %q:\n%s", want, stdout.String())
+		}
+	}
+}
+
+func TestGenNotesRefusedMembers(t *testing.T) {
+	t.Chdir("../../kernels/conformance")
+	var stdout, stderr bytes.Buffer
+	if code := run([]string{"gen"}, &stdout, &stderr); code != 0 {
+		t.Fatalf("xpu gen: exit %d: %s", code, stderr.String())
+	}
+	if !strings.Contains(stderr.String(), "ScaleNeg refused") || !strings.Contains(stderr.String(), "c.Factor > 0") {
+		t.Errorf("xpu gen: stderr %q does not note ScaleNeg and its clause", stderr.String())
+	}
+}
+
+func TestGenFailsOnRefusedPackage(t *testing.T) {
+	t.Chdir("../../codegen/testdata/nomap")
+	var stdout, stderr bytes.Buffer
+	if code := run([]string{"gen"}, &stdout, &stderr); code != 1 {
+		t.Errorf("xpu gen on a refused package: exit %d, want 1", code)
+	}
+	if !strings.Contains(stderr.String(), "[xpu-no-map]") {
+		t.Errorf("xpu gen: stderr %q does not name the rule", stderr.String())
+	}
+}

@@ -1,0 +1,61 @@
+package codegen_test
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/goxpu/xpu/codegen"
+)
+
+// generated lists the kernel packages of the module whose generated file
+// must match what the generator writes today.
+var generated = []string{"../kernels/conformance"}
+
+// TestGeneratedFilesAreCurrent fails when a generated file has drifted
+// from its kernels or from the generator: run go generate.
+func TestGeneratedFilesAreCurrent(t *testing.T) {
+	for _, dir := range generated {
+		r, src, err := codegen.Build(dir)
+		if err != nil {
+			t.Fatalf("%s: %v", dir, err)
+		}
+		old, err := os.ReadFile(r.Path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(old, src) {
+			t.Errorf("%s is stale: run go generate in %s", r.Path, dir)
+		}
+	}
+}
+
+// TestBuildReportsRefusedMembers checks the report of the conformance
+// package: its refused template member, named with its clause.
+func TestBuildReportsRefusedMembers(t *testing.T) {
+	r, _, err := codegen.Build("../kernels/conformance")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(r.Refused) != 1 || r.Refused[0].Name != "ScaleNeg" || !strings.Contains(r.Refused[0].Reason, "c.Factor > 0") {
+		t.Errorf("refused = %+v, want ScaleNeg with its clause", r.Refused)
+	}
+	if filepath.Base(r.Path) != "xpu_gen.go" {
+		t.Errorf("path = %s", r.Path)
+	}
+}
+
+// TestRunRefusesBrokenPackage checks that a package the front end refuses
+// fails the generation with the rule's name and writes nothing.
+func TestRunRefusesBrokenPackage(t *testing.T) {
+	dir := filepath.Join("testdata", "nomap")
+	err := codegen.Generate(dir)
+	if err == nil || !strings.Contains(err.Error(), "[xpu-no-map]") {
+		t.Errorf("Generate on a kernel with a map: err = %v, want one naming [xpu-no-map]", err)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "xpu_gen.go")); !os.IsNotExist(err) {
+		t.Errorf("generated file written for a refused package (stat: %v)", err)
+	}
+}
