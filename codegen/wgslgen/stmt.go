@@ -33,11 +33,16 @@ func (l *lowerer) stmt(s ir.Stmt) {
 	case *ir.Decl:
 		l.at(s.Pos)
 		name := l.local(s.Var)
-		var init wgsl.Expr
+		// A declaration is a declaration and an assignment. naga hoists
+		// function variables and applies a constant initializer once, so a
+		// declaration inside a loop would keep the last iteration's value
+		// where Go starts afresh each time; an assignment runs every time.
+		var init wgsl.Expr = &wgsl.Construct{Type: l.typ(s.Var.Type)} // Go's zero value
 		if s.Init != nil {
 			init = l.expr(s.Init)
 		}
-		l.emit(&wgsl.VarDecl{Name: name, Type: l.typ(s.Var.Type), Init: init})
+		l.emit(&wgsl.VarDecl{Name: name, Type: l.typ(s.Var.Type)})
+		l.emit(&wgsl.Assign{LHS: wgsl.Id(name), RHS: init})
 	case *ir.Assign:
 		l.at(s.Pos)
 		l.assign(s)

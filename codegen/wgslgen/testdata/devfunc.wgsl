@@ -35,8 +35,10 @@ fn f_weight(a_a: array<f32, 4>, a_k: f32) -> f32 {
     var v_a: array<f32, 4> = a_a;
     var v_k: f32 = a_k;
     var v_s: f32;
+    v_s = f32();
     {
-        var v_j: i32 = 0i;
+        var v_j: i32;
+        v_j = 0i;
         loop {
             if !(v_j < 4i) {
                 break;
@@ -56,11 +58,14 @@ fn f_weight(a_a: array<f32, 4>, a_k: f32) -> f32 {
 fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(local_invocation_id) lid: vec3<u32>) {
     xpu_lid = lid;
     {
-        var v_i: u32 = gid.x;
+        var v_i: u32;
+        v_i = gid.x;
         if v_i < xpu_u.p_n {
             var v_a: array<f32, 4>;
+            v_a = array<f32, 4>();
             {
-                var v_j: u32 = 0u;
+                var v_j: u32;
+                v_j = 0u;
                 loop {
                     if !(v_j < 4u) {
                         break;

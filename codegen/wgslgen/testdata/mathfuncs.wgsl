@@ -14,8 +14,10 @@ fn xpu_min_f32(x: f32, y: f32) -> f32 {
 // main is kernel MathFuncs, block 1x1x1.
 @compute @workgroup_size(1, 1, 1)
 fn main() {
-    var v_x: f32 = b_out[0u];
-    var v_k: i32 = b_ints[0u];
+    var v_x: f32;
+    v_x = b_out[0u];
+    var v_k: i32;
+    v_k = b_ints[0u];
     v_x = sqrt(v_x);
     v_x = exp(v_x);
     v_x = exp2(v_x);

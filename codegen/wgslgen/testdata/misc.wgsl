@@ -22,7 +22,8 @@ fn xpu_shl_u32(x: u32, y: u32) -> u32 {
 fn f_logv(a_i: u32, a_v: u32) -> u32 {
     var v_i: u32 = a_i;
     var v_v: u32 = a_v;
-    var v_k: u32 = atomicAdd(&b_pos[v_i], 1u);
+    var v_k: u32;
+    v_k = atomicAdd(&b_pos[v_i], 1u);
     b_log[(v_i * 4u) + v_k] = v_v;
     return v_v;
 }
@@ -30,6 +31,7 @@ fn f_logv(a_i: u32, a_v: u32) -> u32 {
 fn f_mkArr(a_i: u32) -> array<u32, 4> {
     var v_i: u32 = a_i;
     var v_a: array<u32, 4>;
+    v_a = array<u32, 4>();
     v_a[0u] = v_i;
     v_a[1u] = v_i * 3u;
     v_a[2u] = ~v_i;
@@ -40,7 +42,8 @@ fn f_mkArr(a_i: u32) -> array<u32, 4> {
 // main is kernel Misc, block 64x1x1.
 @compute @workgroup_size(64, 1, 1)
 fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(local_invocation_index) lidx: u32) {
-    var v_l: u32 = lidx;
+    var v_l: u32;
+    v_l = lidx;
     if v_l < 8u {
         atomicStore(&s_cnt[v_l], 1000u + v_l);
     }
@@ -54,16 +57,20 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(local_invocation
     atomicMax(&s_cnt[7u], v_l * 3u);
     storageBarrier();
     workgroupBarrier();
-    var v_i: u32 = gid.x;
+    var v_i: u32;
+    v_i = gid.x;
     if v_i >= xpu_u.p_n {
         return;
     }
-    var v_o: u32 = v_i * 8u;
+    var v_o: u32;
+    v_o = v_i * 8u;
     b_out[v_o + 0u] = atomicLoad(&s_cnt[v_l % 8u]);
     b_out[v_o + 1u] = arrayLength(&b_out);
     var v_acc: u32;
+    v_acc = u32();
     {
-        var v_j: u32 = 0u;
+        var v_j: u32;
+        v_j = 0u;
         loop {
             if !(v_j < 10u) {
                 break;
@@ -83,7 +90,8 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(local_invocation
     b_out[v_o + 2u] = v_acc;
     var xpu_t1: array<u32, 4> = f_mkArr(v_i);
     b_out[v_o + 3u] = xpu_t1[v_i % 4u];
-    var v_f: f32 = bitcast<f32>(atomicLoad(&b_fa[v_i]));
+    var v_f: f32;
+    v_f = bitcast<f32>(atomicLoad(&b_fa[v_i]));
     atomicStore(&b_fa[v_i], bitcast<u32>(v_f * 2.0f));
     var xpu_t2 = atomicLoad(&b_fa[v_i]);
     loop {

@@ -18,11 +18,13 @@ struct xpu_Uniforms {
 @compute @workgroup_size(32, 1, 1)
 fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
     {
-        var v_i: u32 = gid.x;
+        var v_i: u32;
+        v_i = gid.x;
         if v_i < xpu_u.p_n {
             b_p[v_i].m_Pos = b_p[v_i].m_Pos + (b_p[v_i].m_Vel * xpu_u.p_dt);
             b_p[v_i].m_ID = b_p[v_i].m_ID + 1u;
-            var v_q: S_Particle = b_p[v_i];
+            var v_q: S_Particle;
+            v_q = b_p[v_i];
             v_q.m_Vel = -v_q.m_Vel;
             v_q.m_Flags = v_q.m_Flags ^ 5i;
             b_out[v_i] = v_q;

@@ -10,9 +10,12 @@ var<workgroup> s_s: array<f32, 64>;
 // main is kernel Reduce, block 64x1x1.
 @compute @workgroup_size(64, 1, 1)
 fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) lidx: u32) {
-    var v_l: u32 = lidx;
-    var v_i: u32 = gid.x;
+    var v_l: u32;
+    v_l = lidx;
+    var v_i: u32;
+    v_i = gid.x;
     var v_v: f32;
+    v_v = f32();
     if v_i < xpu_u.p_n {
         v_v = b_in[v_i];
     }
@@ -20,7 +23,8 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(workgroup_id) wi
     storageBarrier();
     workgroupBarrier();
     {
-        var v_stride: u32 = 32u;
+        var v_stride: u32;
+        v_stride = 32u;
         loop {
             if !(v_stride > 0u) {
                 break;
