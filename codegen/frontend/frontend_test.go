@@ -1,6 +1,8 @@
 package frontend
 
 import (
+	"errors"
+	"strings"
 	"testing"
 
 	"github.com/goxpu/xpu/codegen/ir"
@@ -146,5 +148,104 @@ func TestFeatures(t *testing.T) {
 	}
 	if len(r.Funcs) != 2 || !r.Funcs[1].Barrier && !r.Funcs[0].Barrier {
 		t.Errorf("funcs: %d", len(r.Funcs))
+	}
+}
+
+func TestLoad(t *testing.T) {
+	m, err := Load("testdata/load")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m.Name != "load" || len(m.Kernels) != 1 || m.Kernels[0].Name != "Saxpy" {
+		t.Fatalf("module %s with %d kernels", m.Name, len(m.Kernels))
+	}
+	k := m.Kernels[0]
+	if len(k.Funcs) != 1 || k.Funcs[0].Name != "scale" {
+		t.Errorf("funcs: %d", len(k.Funcs))
+	}
+	if k.Pos.File != "kernel.go" || k.Pos.Line != 9 || k.Pos.Col != 6 {
+		t.Errorf("kernel position %v", k.Pos)
+	}
+}
+
+const lowering = `package k
+
+import "github.com/goxpu/xpu"
+
+func get(b []float32, i uint32) float32 { return b[i] }
+
+//xpu:kernel block=64
+func L(t xpu.Thread, y, x []float32, n uint32, m int32) {
+	a := get(y, 0) + get(x, 1) + get(y, 2)
+	n++
+	for i := range n {
+		i += 2
+		y[i] = a
+	}
+	var k uint32
+	for k = range 4 {
+	}
+	y[3] = float32(k)
+	j := uint32(0)
+	j, y[j] = 1, 2
+	y[t.GlobalX()+uint32(m)] += 1
+	switch t.LocalX() {
+	case 0:
+		y[1] = 1
+	case 1, 2:
+		y[2] = 2
+	}
+}
+`
+
+func TestLowering(t *testing.T) {
+	m, err := checkSource(t, lowering)
+	if err != nil {
+		t.Fatal(err)
+	}
+	k := m.Kernels[0]
+	got := dump(k)
+	t.Log(got)
+	if len(k.Funcs) != 2 || k.Funcs[0].Name != "get" || k.Funcs[1].Name != "get_1" {
+		t.Errorf("want get specialized for y and x, got %d funcs", len(k.Funcs))
+	}
+	for _, want := range []string{
+		"var n_1 uint32 = $n",  // an assigned uniform becomes a local
+		"var tmp uint32 = n_1", // range n evaluates n once
+		"var i_1 uint32 = i",   // the key is a copy when the body assigns it
+		"k = i_2",              // range with =
+		"var tmp_1 uint32 = j\n\tj = uint32(1)\n\t@y[tmp_1] = f32(0x40000000)", // j, y[j] = 1, 2 indexes with the old j
+		"@y[(GlobalX() + uint32($m))] = (@y[",                                  // op-assign
+		"if ((tmp_2 == uint32(1)) || (tmp_2 == uint32(2)))",
+	} {
+		if !strings.Contains(got, want) {
+			t.Errorf("IR lacks %q", want)
+		}
+	}
+}
+
+func TestErrorFormat(t *testing.T) {
+	_, err := checkSource(t, `package k
+
+import "github.com/goxpu/xpu"
+
+//xpu:kernel block=64
+func K(t xpu.Thread, y []float32) {
+	go K(t, y)
+	var m map[int32]int32
+	_ = m
+}
+`)
+	var list ErrorList
+	if !errors.As(err, &list) || len(list) != 2 {
+		t.Fatalf("want 2 errors, got %v", err)
+	}
+	want := "k.go:7:2: [xpu-no-goroutine] go statement; launch more work-items instead of starting goroutines"
+	if list[0].Error() != want {
+		t.Errorf("got  %s\nwant %s", list[0], want)
+	}
+	var e *Error
+	if !errors.As(err, &e) || e.Rule != string(RuleNoGoroutine) {
+		t.Errorf("errors.As: %v", e)
 	}
 }

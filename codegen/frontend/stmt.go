@@ -265,8 +265,10 @@ func (f *fnState) rangeStmt(s *ast.RangeStmt) {
 	f.emit(outer)
 	f.into(outer, func() {
 		n := f.exprHint(s.X, ct)
-		if !isTrivial(n) {
-			n = f.temp(n, s.X.Pos())
+		switch n.(type) {
+		case *ir.Const, *ir.ScalarRef:
+		default:
+			n = f.temp(n, s.X.Pos()) // evaluated once, as Go does
 		}
 		var keyObj types.Object
 		if id, ok := key.(*ast.Ident); ok && s.Tok == token.DEFINE {
