@@ -97,7 +97,6 @@ func controlCases() []*Case {
 		},
 	}, {
 		Kernel: LoopLocalZeroKernel, Ref: LoopLocalZero, Tol: Exact,
-		Known: map[string]string{"webgpu": bugLoopLocalZero},
 		Setup: func(r *rand.Rand) Inputs {
 			const n = 1000
 			return Inputs{Groups: line(n, 64), Args: []Arg{Poisoned[uint32](n), Buffer(anyUints(r, n)), Scalar(uint32(n))}}
@@ -107,8 +106,3 @@ func controlCases() []*Case {
 		},
 	}}
 }
-
-// bugLoopLocalZero is the known bug LoopLocalZero and Sgemm show on
-// webgpu.
-const bugLoopLocalZero = "wgpu 0.19 zeroes a `var x: T;` declared inside a loop only once, not on every " +
-	"iteration; the WGSL lowering must write the zero value explicitly (`var x: T = T();` is zeroed each time)"

@@ -58,8 +58,7 @@ func sharedCases() []*Case {
 		},
 	}, {
 		Kernel: SgemmKernel, Ref: Sgemm,
-		Known: map[string]string{"webgpu": bugLoopLocalZero},
-		Tol:   Tolerance{Name: "sums of 72 products in the same order, each may be fused", ULP: 4, Rel: 1e-5},
+		Tol: Tolerance{Name: "sums of 72 products in the same order, each may be fused", ULP: 4, Rel: 1e-5},
 		Setup: func(r *rand.Rand) Inputs {
 			const m, n, k = 40, 56, 72
 			return Inputs{Groups: xpu.Dim3{X: xpu.GroupsFor(n, tile), Y: xpu.GroupsFor(m, tile)}, Args: []Arg{

@@ -193,8 +193,8 @@ func window(buf []float32, i, n uint32) float32 {
 
 // LoopLocalZero declares a variable without a value inside a loop and
 // sets it only on some iterations: Go zeroes it on every iteration. It is
-// the smallest form of the bug Sgemm first showed on wgpu 0.19, whose
-// shader compiler zeroes such a variable only once.
+// the regression case of the bug Sgemm first showed on wgpu 0.19, whose
+// shader compiler zeroed a `var x: T;` inside a loop only once.
 //
 //xpu:kernel block=64
 func LoopLocalZero(t xpu.Thread, out []uint32, in []uint32, n uint32) {

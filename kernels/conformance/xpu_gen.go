@@ -46,13 +46,15 @@ const atomicAddWGSL = `struct xpu_Uniforms {
 // main is kernel AtomicAdd, block 64x1x1.
 @compute @workgroup_size(64, 1, 1)
 fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
-    var v_i: u32 = gid.x;
+    var v_i: u32;
+    v_i = gid.x;
     if v_i >= xpu_u.p_n {
         return;
     }
     atomicAdd(&b_sum[0u], b_in[v_i]);
     atomicAdd(&b_sum[1u + (v_i % 3u)], -b_in[v_i]);
-    var v_k: u32 = atomicAdd(&b_count[0u], 1u);
+    var v_k: u32;
+    v_k = atomicAdd(&b_count[0u], 1u);
     b_tickets[v_k] = 1u;
 }
 `
@@ -129,7 +131,8 @@ const atomicAddFloatWGSL = `struct xpu_Uniforms {
 @compute @workgroup_size(64, 1, 1)
 fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
     {
-        var v_i: u32 = gid.x;
+        var v_i: u32;
+        v_i = gid.x;
         if v_i < xpu_u.p_n {
             let xpu_t1 = v_i % 8u;
             let xpu_t2 = b_in[v_i];
@@ -213,7 +216,8 @@ const atomicBitsWGSL = `struct xpu_Uniforms {
 // main is kernel AtomicBits, block 64x1x1.
 @compute @workgroup_size(64, 1, 1)
 fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
-    var v_i: u32 = gid.x;
+    var v_i: u32;
+    v_i = gid.x;
     if v_i >= xpu_u.p_n {
         return;
     }
@@ -304,7 +308,8 @@ const atomicCompareExchangeWGSL = `struct xpu_Uniforms {
 // main is kernel AtomicCompareExchange, block 64x1x1.
 @compute @workgroup_size(64, 1, 1)
 fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
-    var v_i: u32 = gid.x;
+    var v_i: u32;
+    v_i = gid.x;
     if v_i >= xpu_u.p_n {
         return;
     }
@@ -318,7 +323,8 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
             break;
         }
     }
-    var v_v: i32 = xpu_t3;
+    var v_v: i32;
+    v_v = xpu_t3;
     b_found[v_i] = v_v;
     b_swapped[v_i] = 0u;
     if v_v == b_expect[v_i] {
@@ -404,7 +410,8 @@ const atomicExchangeWGSL = `struct xpu_Uniforms {
 // main is kernel AtomicExchange, block 64x1x1.
 @compute @workgroup_size(64, 1, 1)
 fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
-    var v_i: u32 = gid.x;
+    var v_i: u32;
+    v_i = gid.x;
     if v_i >= xpu_u.p_n {
         return;
     }
@@ -481,11 +488,13 @@ const atomicMinMaxWGSL = `struct xpu_Uniforms {
 // main is kernel AtomicMinMax, block 64x1x1.
 @compute @workgroup_size(64, 1, 1)
 fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
-    var v_i: u32 = gid.x;
+    var v_i: u32;
+    v_i = gid.x;
     if v_i >= xpu_u.p_n {
         return;
     }
-    var v_r: u32 = v_i % 4u;
+    var v_r: u32;
+    v_r = v_i % 4u;
     atomicMin(&b_ints[v_r], b_a[v_i]);
     atomicMax(&b_ints[4u + v_r], b_a[v_i]);
     atomicMin(&b_uints[v_r], b_b[v_i]);
@@ -569,7 +578,8 @@ const atomicSubWGSL = `struct xpu_Uniforms {
 // main is kernel AtomicSub, block 64x1x1.
 @compute @workgroup_size(64, 1, 1)
 fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
-    var v_i: u32 = gid.x;
+    var v_i: u32;
+    v_i = gid.x;
     if v_i >= xpu_u.p_n {
         return;
     }
@@ -654,11 +664,13 @@ const bitOpsWGSL = `struct xpu_Uniforms {
 // main is kernel BitOps, block 64x1x1.
 @compute @workgroup_size(64, 1, 1)
 fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
-    var v_i: u32 = gid.x;
+    var v_i: u32;
+    v_i = gid.x;
     if v_i >= xpu_u.p_n {
         return;
     }
-    var v_o: u32 = v_i * 5u;
+    var v_o: u32;
+    v_o = v_i * 5u;
     b_ints[v_o + 0u] = b_a[v_i] & b_b[v_i];
     b_ints[v_o + 1u] = b_a[v_i] | b_b[v_i];
     b_ints[v_o + 2u] = b_a[v_i] ^ b_b[v_i];
@@ -756,9 +768,12 @@ var<workgroup> s_s: array<f32, 128>;
 // main is kernel BlockReduce, block 128x1x1.
 @compute @workgroup_size(128, 1, 1)
 fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid: vec3<u32>) {
-    var v_l: u32 = lid.x;
-    var v_i: u32 = gid.x;
+    var v_l: u32;
+    v_l = lid.x;
+    var v_i: u32;
+    v_i = gid.x;
     var v_v: f32;
+    v_v = f32();
     if v_i < xpu_u.p_n {
         v_v = b_in[v_i];
     }
@@ -766,7 +781,8 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(local_invocation
     storageBarrier();
     workgroupBarrier();
     {
-        var v_step: u32 = 128u / 2u;
+        var v_step: u32;
+        v_step = 128u / 2u;
         loop {
             if !(v_step > 0u) {
                 break;
@@ -911,12 +927,15 @@ const branchesWGSL = `struct xpu_Uniforms {
 // main is kernel Branches, block 64x1x1.
 @compute @workgroup_size(64, 1, 1)
 fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
-    var v_i: u32 = gid.x;
+    var v_i: u32;
+    v_i = gid.x;
     if v_i >= xpu_u.p_n {
         return;
     }
-    var v_x: f32 = b_in[v_i];
+    var v_x: f32;
+    v_x = b_in[v_i];
     var v_y: f32;
+    v_y = f32();
     if v_x < -0.5f {
         v_y = -1.0f;
     } else if v_x < 0.0f {
@@ -1010,12 +1029,15 @@ const collatzWGSL = `struct xpu_Uniforms {
 // main is kernel Collatz, block 64x1x1.
 @compute @workgroup_size(64, 1, 1)
 fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
-    var v_i: u32 = gid.x;
+    var v_i: u32;
+    v_i = gid.x;
     if v_i >= xpu_u.p_n {
         return;
     }
-    var v_v: u32 = b_in[v_i];
-    var v_steps: u32 = 0u;
+    var v_v: u32;
+    v_v = b_in[v_i];
+    var v_steps: u32;
+    v_steps = 0u;
     {
         loop {
             if !((v_v != 1u) && (v_steps < 1000u)) {
@@ -1128,11 +1150,13 @@ fn f_bit(a_b_1: bool) -> u32 {
 // main is kernel Compare, block 64x1x1.
 @compute @workgroup_size(64, 1, 1)
 fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
-    var v_i: u32 = gid.x;
+    var v_i: u32;
+    v_i = gid.x;
     if v_i >= xpu_u.p_n {
         return;
     }
-    var v_o: u32 = v_i * 21u;
+    var v_o: u32;
+    v_o = v_i * 21u;
     b_out[v_o + 0u] = f_bit(b_a[v_i] == b_b[v_i]);
     b_out[v_o + 1u] = f_bit(b_a[v_i] != b_b[v_i]);
     b_out[v_o + 2u] = f_bit(b_a[v_i] < b_b[v_i]);
@@ -1151,8 +1175,10 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
     b_out[v_o + 15u] = f_bit(b_e[v_i] <= b_f[v_i]);
     b_out[v_o + 16u] = f_bit(b_e[v_i] > b_f[v_i]);
     b_out[v_o + 17u] = f_bit(b_e[v_i] >= b_f[v_i]);
-    var v_p: bool = b_a[v_i] < b_b[v_i];
-    var v_q: bool = b_e[v_i] < b_f[v_i];
+    var v_p: bool;
+    v_p = b_a[v_i] < b_b[v_i];
+    var v_q: bool;
+    v_q = b_e[v_i] < b_f[v_i];
     b_out[v_o + 18u] = f_bit(v_p && v_q);
     b_out[v_o + 19u] = f_bit(v_p || !v_q);
     b_out[v_o + 20u] = f_bit(v_p != v_q);
@@ -1266,11 +1292,13 @@ const compoundAssignWGSL = `struct xpu_Uniforms {
 // main is kernel CompoundAssign, block 64x1x1.
 @compute @workgroup_size(64, 1, 1)
 fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
-    var v_i: u32 = gid.x;
+    var v_i: u32;
+    v_i = gid.x;
     if v_i >= xpu_u.p_n {
         return;
     }
-    var v_x: i32 = b_a[v_i];
+    var v_x: i32;
+    v_x = b_a[v_i];
     v_x = v_x + 7i;
     v_x = v_x * 3i;
     v_x = v_x - 1i;
@@ -1401,11 +1429,13 @@ fn xpu_u32_of_f32(x: f32) -> u32 {
 // main is kernel Conversions, block 64x1x1.
 @compute @workgroup_size(64, 1, 1)
 fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
-    var v_i: u32 = gid.x;
+    var v_i: u32;
+    v_i = gid.x;
     if v_i >= xpu_u.p_n {
         return;
     }
-    var v_o: u32 = v_i * 4u;
+    var v_o: u32;
+    v_o = v_i * 4u;
     b_ints[v_o + 0u] = xpu_i32_of_f32(b_f[v_i]);
     b_ints[v_o + 1u] = i32(b_b[v_i]);
     b_ints[v_o + 2u] = i32(bitcast<u32>(b_f[v_i]));
@@ -1505,11 +1535,13 @@ const earlyReturnWGSL = `struct xpu_Uniforms {
 // main is kernel EarlyReturn, block 64x1x1.
 @compute @workgroup_size(64, 1, 1)
 fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
-    var v_i: u32 = gid.x;
+    var v_i: u32;
+    v_i = gid.x;
     if v_i >= xpu_u.p_n {
         return;
     }
-    var v_v: i32 = b_in[v_i];
+    var v_v: i32;
+    v_v = b_in[v_i];
     b_out[v_i] = 1i;
     if v_v < 0i {
         return;
@@ -1599,13 +1631,17 @@ const floatArithWGSL = `struct xpu_Uniforms {
 // main is kernel FloatArith, block 64x1x1.
 @compute @workgroup_size(64, 1, 1)
 fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
-    var v_i: u32 = gid.x;
+    var v_i: u32;
+    v_i = gid.x;
     if v_i >= xpu_u.p_n {
         return;
     }
-    var v_x: f32 = b_a[v_i];
-    var v_y: f32 = b_b[v_i];
-    var v_o: u32 = v_i * 5u;
+    var v_x: f32;
+    v_x = b_a[v_i];
+    var v_y: f32;
+    v_y = b_b[v_i];
+    var v_o: u32;
+    v_o = v_i * 5u;
     b_out[v_o + 0u] = v_x + v_y;
     b_out[v_o + 1u] = v_x - v_y;
     b_out[v_o + 2u] = v_x * v_y;
@@ -1691,7 +1727,8 @@ const funcBufferWGSL = `struct xpu_Uniforms {
 fn f_window(a_i_1: u32, a_n_1: u32) -> f32 {
     var v_i_1: u32 = a_i_1;
     var v_n_1: u32 = a_n_1;
-    var v_s: f32 = b_in[v_i_1];
+    var v_s: f32;
+    v_s = b_in[v_i_1];
     if v_i_1 > 0u {
         v_s = v_s + b_in[v_i_1 - 1u];
     }
@@ -1704,7 +1741,8 @@ fn f_window(a_i_1: u32, a_n_1: u32) -> f32 {
 fn f_window_1(a_i_1: u32, a_n_1: u32) -> f32 {
     var v_i_1: u32 = a_i_1;
     var v_n_1: u32 = a_n_1;
-    var v_s: f32 = b_w[v_i_1];
+    var v_s: f32;
+    v_s = b_w[v_i_1];
     if v_i_1 > 0u {
         v_s = v_s + b_w[v_i_1 - 1u];
     }
@@ -1717,7 +1755,8 @@ fn f_window_1(a_i_1: u32, a_n_1: u32) -> f32 {
 // main is kernel FuncBuffer, block 64x1x1.
 @compute @workgroup_size(64, 1, 1)
 fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
-    var v_i: u32 = gid.x;
+    var v_i: u32;
+    v_i = gid.x;
     if v_i >= xpu_u.p_n {
         return;
     }
@@ -1830,7 +1869,8 @@ fn f_smoothstep(a_e0: f32, a_e1: f32, a_x: f32) -> f32 {
     var v_e0: f32 = a_e0;
     var v_e1: f32 = a_e1;
     var v_x: f32 = a_x;
-    var v_s: f32 = f_saturate((v_x - v_e0) / (v_e1 - v_e0));
+    var v_s: f32;
+    v_s = f_saturate((v_x - v_e0) / (v_e1 - v_e0));
     return (v_s * v_s) * (3.0f - (2.0f * v_s));
 }
 
@@ -1844,7 +1884,8 @@ fn f_lerp(a_a_1: f32, a_b_1: f32, a_s: f32) -> f32 {
 // main is kernel FuncChain, block 64x1x1.
 @compute @workgroup_size(64, 1, 1)
 fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
-    var v_i: u32 = gid.x;
+    var v_i: u32;
+    v_i = gid.x;
     if v_i >= xpu_u.p_n {
         return;
     }
@@ -1942,12 +1983,15 @@ const grid2DWGSL = `struct xpu_Uniforms {
 // main is kernel Grid2D, block 16x8x1.
 @compute @workgroup_size(16, 8, 1)
 fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
-    var v_x: u32 = gid.x;
-    var v_y: u32 = gid.y;
+    var v_x: u32;
+    v_x = gid.x;
+    var v_y: u32;
+    v_y = gid.y;
     if (v_x >= xpu_u.p_w) || (v_y >= xpu_u.p_h) {
         return;
     }
-    var v_i: u32 = (v_y * xpu_u.p_w) + v_x;
+    var v_i: u32;
+    v_i = (v_y * xpu_u.p_w) + v_x;
     b_out[v_i] = ((b_in[v_i] * 3u) + (v_x * 1000u)) + v_y;
 }
 `
@@ -2023,9 +2067,12 @@ const grid3DWGSL = `struct xpu_Uniforms {
 // main is kernel Grid3D, block 4x4x4.
 @compute @workgroup_size(4, 4, 4)
 fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
-    var v_x: u32 = gid.x;
-    var v_y: u32 = gid.y;
-    var v_z: u32 = gid.z;
+    var v_x: u32;
+    v_x = gid.x;
+    var v_y: u32;
+    v_y = gid.y;
+    var v_z: u32;
+    v_z = gid.z;
     if ((v_x < xpu_u.p_w) && (v_y < xpu_u.p_h)) && (v_z < xpu_u.p_d) {
         b_out[(((v_z * xpu_u.p_h) + v_y) * xpu_u.p_w) + v_x] = (i32(v_x) - (2i * i32(v_y))) + (7i * i32(v_z));
     }
@@ -2097,9 +2144,11 @@ const gridStrideWGSL = `struct xpu_Uniforms {
 // main is kernel GridStride, block 64x1x1.
 @compute @workgroup_size(64, 1, 1)
 fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {
-    var v_stride: u32 = nwg.x * 64u;
+    var v_stride: u32;
+    v_stride = nwg.x * 64u;
     {
-        var v_i: u32 = gid.x;
+        var v_i: u32;
+        v_i = gid.x;
         loop {
             if !(v_i < xpu_u.p_n) {
                 break;
@@ -2180,7 +2229,8 @@ const histogramWGSL = `struct xpu_Uniforms {
 @compute @workgroup_size(64, 1, 1)
 fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
     {
-        var v_i: u32 = gid.x;
+        var v_i: u32;
+        v_i = gid.x;
         if v_i < xpu_u.p_n {
             atomicAdd(&b_bins[b_in[v_i] % 64u], 1u);
         }
@@ -2253,12 +2303,14 @@ var<workgroup> s_h: array<atomic<u32>, 64>;
 // main is kernel HistogramShared, block 64x1x1.
 @compute @workgroup_size(64, 1, 1)
 fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(local_invocation_id) lid: vec3<u32>) {
-    var v_l: u32 = lid.x;
+    var v_l: u32;
+    v_l = lid.x;
     atomicStore(&s_h[v_l], 0u);
     storageBarrier();
     workgroupBarrier();
     {
-        var v_i: u32 = gid.x;
+        var v_i: u32;
+        v_i = gid.x;
         if v_i < xpu_u.p_n {
             atomicAdd(&s_h[b_in[v_i] % 64u], 1u);
         }
@@ -2266,7 +2318,8 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(local_invocation
     storageBarrier();
     workgroupBarrier();
     {
-        var v_c: u32 = atomicLoad(&s_h[v_l]);
+        var v_c: u32;
+        v_c = atomicLoad(&s_h[v_l]);
         if v_c != 0u {
             atomicAdd(&b_bins[v_l], v_c);
         }
@@ -2382,13 +2435,17 @@ fn xpu_rem_i32(x: i32, y: i32) -> i32 {
 // main is kernel IntArith, block 64x1x1.
 @compute @workgroup_size(64, 1, 1)
 fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
-    var v_i: u32 = gid.x;
+    var v_i: u32;
+    v_i = gid.x;
     if v_i >= xpu_u.p_n {
         return;
     }
-    var v_x: i32 = b_a[v_i];
-    var v_y: i32 = b_b[v_i];
-    var v_o: u32 = v_i * 5u;
+    var v_x: i32;
+    v_x = b_a[v_i];
+    var v_y: i32;
+    v_y = b_b[v_i];
+    var v_o: u32;
+    v_o = v_i * 5u;
     b_out[v_o + 0u] = v_x + v_y;
     b_out[v_o + 1u] = v_x - v_y;
     b_out[v_o + 2u] = v_x * v_y;
@@ -2473,7 +2530,8 @@ fn xpu_rem_u32(x: u32, y: u32) -> u32 {
 // main is kernel LenGuard, block 64x1x1.
 @compute @workgroup_size(64, 1, 1)
 fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
-    var v_i: u32 = gid.x;
+    var v_i: u32;
+    v_i = gid.x;
     if v_i < arrayLength(&b_y) {
         b_y[v_i] = b_x[xpu_rem_u32(v_i, arrayLength(&b_x))] * 2i;
     }
@@ -2545,19 +2603,23 @@ const loopBreakContinueWGSL = `struct xpu_Uniforms {
 // main is kernel LoopBreakContinue, block 64x1x1.
 @compute @workgroup_size(64, 1, 1)
 fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
-    var v_i: u32 = gid.x;
+    var v_i: u32;
+    v_i = gid.x;
     if v_i >= xpu_u.p_n {
         return;
     }
     var v_sum: u32;
+    v_sum = u32();
     var v_k: u32;
+    v_k = u32();
     {
         v_k = 0u;
         loop {
             if !(v_k < xpu_u.p_width) {
                 break;
             }
-            var v_v: u32 = b_in[(v_i * xpu_u.p_width) + v_k];
+            var v_v: u32;
+            v_v = b_in[(v_i * xpu_u.p_width) + v_k];
             if (v_v % 3u) == 0u {
                 continue;
             }
@@ -2667,18 +2729,22 @@ const loopLocalZeroWGSL = `struct xpu_Uniforms {
 // main is kernel LoopLocalZero, block 64x1x1.
 @compute @workgroup_size(64, 1, 1)
 fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
-    var v_i: u32 = gid.x;
+    var v_i: u32;
+    v_i = gid.x;
     if v_i >= xpu_u.p_n {
         return;
     }
     var v_sum: u32;
+    v_sum = u32();
     {
-        var v_k: u32 = 0u;
+        var v_k: u32;
+        v_k = 0u;
         loop {
             if !(v_k < 4u) {
                 break;
             }
             var v_v: u32;
+            v_v = u32();
             if v_k == (b_in[v_i] % 4u) {
                 v_v = v_k + 1u;
             }
@@ -2796,13 +2862,17 @@ fn xpu_min_f32(x: f32, y: f32) -> f32 {
 // main is kernel MathExact, block 64x1x1.
 @compute @workgroup_size(64, 1, 1)
 fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
-    var v_i: u32 = gid.x;
+    var v_i: u32;
+    v_i = gid.x;
     if v_i >= xpu_u.p_n {
         return;
     }
-    var v_x: f32 = b_a[v_i];
-    var v_y: f32 = b_b[v_i];
-    var v_o: u32 = v_i * 8u;
+    var v_x: f32;
+    v_x = b_a[v_i];
+    var v_y: f32;
+    v_y = b_b[v_i];
+    var v_o: u32;
+    v_o = v_i * 8u;
     b_out[v_o + 0u] = abs(v_x);
     b_out[v_o + 1u] = floor(v_x);
     b_out[v_o + 2u] = ceil(v_x);
@@ -2811,7 +2881,8 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
     b_out[v_o + 5u] = xpu_min_f32(v_x, v_y);
     b_out[v_o + 6u] = xpu_max_f32(v_x, v_y);
     b_out[v_o + 7u] = xpu_min_f32(xpu_max_f32(v_x, -0.5f), v_y);
-    var v_p: u32 = v_i * 4u;
+    var v_p: u32;
+    v_p = v_i * 4u;
     b_ints[v_p + 0u] = abs(b_c[v_i]);
     b_ints[v_p + 1u] = min(b_c[v_i], b_d[v_i]);
     b_ints[v_p + 2u] = max(b_c[v_i], b_d[v_i]);
@@ -2925,13 +2996,17 @@ const mathExpLogWGSL = `struct xpu_Uniforms {
 // main is kernel MathExpLog, block 64x1x1.
 @compute @workgroup_size(64, 1, 1)
 fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
-    var v_i: u32 = gid.x;
+    var v_i: u32;
+    v_i = gid.x;
     if v_i >= xpu_u.p_n {
         return;
     }
-    var v_x: f32 = b_a[v_i];
-    var v_y: f32 = b_b[v_i];
-    var v_o: u32 = v_i * 5u;
+    var v_x: f32;
+    v_x = b_a[v_i];
+    var v_y: f32;
+    v_y = b_b[v_i];
+    var v_o: u32;
+    v_o = v_i * 5u;
     b_out[v_o + 0u] = exp(v_y);
     b_out[v_o + 1u] = exp2(v_y);
     b_out[v_o + 2u] = log(v_x);
@@ -3019,7 +3094,8 @@ const mathSqrtFmaWGSL = `struct xpu_Uniforms {
 // main is kernel MathSqrtFma, block 64x1x1.
 @compute @workgroup_size(64, 1, 1)
 fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
-    var v_i: u32 = gid.x;
+    var v_i: u32;
+    v_i = gid.x;
     if v_i >= xpu_u.p_n {
         return;
     }
@@ -3096,12 +3172,15 @@ const mathTrigWGSL = `struct xpu_Uniforms {
 // main is kernel MathTrig, block 64x1x1.
 @compute @workgroup_size(64, 1, 1)
 fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
-    var v_i: u32 = gid.x;
+    var v_i: u32;
+    v_i = gid.x;
     if v_i >= xpu_u.p_n {
         return;
     }
-    var v_x: f32 = b_a[v_i];
-    var v_o: u32 = v_i * 4u;
+    var v_x: f32;
+    v_x = b_a[v_i];
+    var v_o: u32;
+    v_o = v_i * 4u;
     b_out[v_o + 0u] = sin(v_x);
     b_out[v_o + 1u] = cos(v_x);
     b_out[v_o + 2u] = tan(v_x);
@@ -3187,24 +3266,29 @@ fn xpu_rem_u32(x: u32, y: u32) -> u32 {
 // main is kernel NestedLoops, block 64x1x1.
 @compute @workgroup_size(64, 1, 1)
 fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
-    var v_i: u32 = gid.x;
+    var v_i: u32;
+    v_i = gid.x;
     if v_i >= xpu_u.p_n {
         return;
     }
     var v_acc: i32;
+    v_acc = i32();
     {
-        var v_j: u32 = 0u;
+        var v_j: u32;
+        v_j = 0u;
         loop {
             if !(v_j < 8u) {
                 break;
             }
             {
-                var v_k: u32 = v_j;
+                var v_k: u32;
+                v_k = v_j;
                 loop {
                     if !(v_k < 8u) {
                         break;
                     }
-                    var v_x: i32 = b_in[xpu_rem_u32(v_i + v_j, xpu_u.p_n)] * b_in[xpu_rem_u32(v_i + v_k, xpu_u.p_n)];
+                    var v_x: i32;
+                    v_x = b_in[xpu_rem_u32(v_i + v_j, xpu_u.p_n)] * b_in[xpu_rem_u32(v_i + v_k, xpu_u.p_n)];
                     if (v_x % 2i) == 0i {
                         v_acc = v_acc + 1i;
                     } else {
@@ -3325,11 +3409,13 @@ struct xpu_Uniforms {
 // main is kernel ParticlesAoS, block 64x1x1.
 @compute @workgroup_size(64, 1, 1)
 fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
-    var v_i: u32 = gid.x;
+    var v_i: u32;
+    v_i = gid.x;
     if v_i >= xpu_u.p_n {
         return;
     }
-    var v_p: S_Particle = b_ps[v_i];
+    var v_p: S_Particle;
+    v_p = b_ps[v_i];
     v_p.m_VZ = v_p.m_VZ - (9.75f * xpu_u.p_dt);
     v_p.m_X = v_p.m_X + (v_p.m_VX * xpu_u.p_dt);
     v_p.m_Y = v_p.m_Y + (v_p.m_VY * xpu_u.p_dt);
@@ -3427,7 +3513,8 @@ const particlesSoAWGSL = `struct xpu_Uniforms {
 // main is kernel ParticlesSoA, block 64x1x1.
 @compute @workgroup_size(64, 1, 1)
 fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
-    var v_i: u32 = gid.x;
+    var v_i: u32;
+    v_i = gid.x;
     if v_i >= xpu_u.p_n {
         return;
     }
@@ -3522,13 +3609,16 @@ const privateArrayWGSL = `struct xpu_Uniforms {
 // main is kernel PrivateArray, block 64x1x1.
 @compute @workgroup_size(64, 1, 1)
 fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
-    var v_i: u32 = gid.x;
+    var v_i: u32;
+    v_i = gid.x;
     if v_i >= xpu_u.p_n {
         return;
     }
     var v_v: array<f32, 8>;
+    v_v = array<f32, 8>();
     {
-        var v_k: u32 = 0u;
+        var v_k: u32;
+        v_k = 0u;
         loop {
             if !(v_k < 8u) {
                 break;
@@ -3540,13 +3630,16 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
         }
     }
     {
-        var v_k_1: i32 = 1i;
+        var v_k_1: i32;
+        v_k_1 = 1i;
         loop {
             if !(v_k_1 < 8i) {
                 break;
             }
-            var v_x: f32 = v_v[v_k_1];
-            var v_j: i32 = v_k_1 - 1i;
+            var v_x: f32;
+            v_x = v_v[v_k_1];
+            var v_j: i32;
+            v_j = v_k_1 - 1i;
             {
                 loop {
                     if !((v_j >= 0i) && (v_v[v_j] > v_x)) {
@@ -3563,8 +3656,10 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
         }
     }
     var v_acc: f32;
+    v_acc = f32();
     {
-        var v_k_2: u32 = 0u;
+        var v_k_2: u32;
+        v_k_2 = 0u;
         loop {
             if !(v_k_2 < 8u) {
                 break;
@@ -3693,7 +3788,8 @@ const saxpyWGSL = `struct xpu_Uniforms {
 @compute @workgroup_size(256, 1, 1)
 fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
     {
-        var v_i: u32 = gid.x;
+        var v_i: u32;
+        v_i = gid.x;
         if v_i < xpu_u.p_n {
             b_y[v_i] = (xpu_u.p_a * b_x[v_i]) + b_y[v_i];
         }
@@ -3765,7 +3861,8 @@ const scale2WGSL = `struct xpu_Uniforms {
 @compute @workgroup_size(64, 1, 1)
 fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
     {
-        var v_i: u32 = gid.x;
+        var v_i: u32;
+        v_i = gid.x;
         if v_i < xpu_u.p_n {
             b_y[v_i] = (b_y[v_i] * 2i) + 1i;
         }
@@ -3833,7 +3930,8 @@ const scale3WGSL = `struct xpu_Uniforms {
 @compute @workgroup_size(64, 1, 1)
 fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
     {
-        var v_i: u32 = gid.x;
+        var v_i: u32;
+        v_i = gid.x;
         if v_i < xpu_u.p_n {
             b_y[v_i] = (b_y[v_i] * 3i) + -7i;
         }
@@ -3912,9 +4010,12 @@ var<workgroup> s_b: array<i32, 128>;
 // main is kernel Scan, block 128x1x1.
 @compute @workgroup_size(128, 1, 1)
 fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(local_invocation_id) lid: vec3<u32>) {
-    var v_l: u32 = lid.x;
-    var v_i: u32 = gid.x;
+    var v_l: u32;
+    v_l = lid.x;
+    var v_i: u32;
+    v_i = gid.x;
     var v_v: i32;
+    v_v = i32();
     if v_i < xpu_u.p_n {
         v_v = b_in[v_i];
     }
@@ -3922,19 +4023,22 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(local_invocation
     storageBarrier();
     workgroupBarrier();
     {
-        var v_off: u32 = 1u;
+        var v_off: u32;
+        v_off = 1u;
         loop {
             if !(v_off < 128u) {
                 break;
             }
-            var v_x: i32 = s_a[v_l];
+            var v_x: i32;
+            v_x = s_a[v_l];
             if v_l >= v_off {
                 v_x = v_x + s_a[v_l - v_off];
             }
             s_b[v_l] = v_x;
             storageBarrier();
             workgroupBarrier();
-            var v_y: i32 = s_b[v_l];
+            var v_y: i32;
+            v_y = s_b[v_l];
             if v_l >= (2u * v_off) {
                 v_y = v_y + s_b[v_l - (2u * v_off)];
             }
@@ -4112,19 +4216,27 @@ var<workgroup> s_bs: array<f32, 256>;
 // main is kernel Sgemm, block 16x16x1.
 @compute @workgroup_size(16, 16, 1)
 fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid: vec3<u32>) {
-    var v_lx: u32 = lid.x;
-    var v_ly: u32 = lid.y;
-    var v_col: u32 = (wid.x * 16u) + v_lx;
-    var v_row: u32 = (wid.y * 16u) + v_ly;
+    var v_lx: u32;
+    v_lx = lid.x;
+    var v_ly: u32;
+    v_ly = lid.y;
+    var v_col: u32;
+    v_col = (wid.x * 16u) + v_lx;
+    var v_row: u32;
+    v_row = (wid.y * 16u) + v_ly;
     var v_acc: f32;
+    v_acc = f32();
     {
-        var v_k0: u32 = 0u;
+        var v_k0: u32;
+        v_k0 = 0u;
         loop {
             if !(v_k0 < xpu_u.p_k) {
                 break;
             }
             var v_av: f32;
+            v_av = f32();
             var v_bv: f32;
+            v_bv = f32();
             if (v_row < xpu_u.p_m) && ((v_k0 + v_lx) < xpu_u.p_k) {
                 v_av = b_a[((v_row * xpu_u.p_k) + v_k0) + v_lx];
             }
@@ -4136,7 +4248,8 @@ fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid
             storageBarrier();
             workgroupBarrier();
             {
-                var v_kk: u32 = 0u;
+                var v_kk: u32;
+                v_kk = 0u;
                 loop {
                     if !(v_kk < 16u) {
                         break;
@@ -4385,11 +4498,13 @@ fn xpu_shr_u32(x: u32, y: u32) -> u32 {
 // main is kernel Shifts, block 64x1x1.
 @compute @workgroup_size(64, 1, 1)
 fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
-    var v_i: u32 = gid.x;
+    var v_i: u32;
+    v_i = gid.x;
     if v_i >= xpu_u.p_n {
         return;
     }
-    var v_k: u32 = b_s[v_i];
+    var v_k: u32;
+    v_k = b_s[v_i];
     b_ints[(v_i * 2u) + 0u] = xpu_shl_i32(b_a[v_i], v_k);
     b_ints[(v_i * 2u) + 1u] = xpu_shr_i32(b_a[v_i], v_k);
     b_uints[(v_i * 2u) + 0u] = xpu_shl_u32(b_b[v_i], v_k);
@@ -4471,8 +4586,10 @@ const shortCircuitWGSL = `struct xpu_Uniforms {
 // main is kernel ShortCircuit, block 64x1x1.
 @compute @workgroup_size(64, 1, 1)
 fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
-    var v_i: u32 = gid.x;
+    var v_i: u32;
+    v_i = gid.x;
     var v_r: i32;
+    v_r = i32();
     if (v_i < xpu_u.p_n) && (b_in[v_i] > 0i) {
         v_r = 1i;
     }
@@ -4556,17 +4673,23 @@ var<workgroup> s_s: array<f32, 68>;
 // main is kernel Stencil, block 64x1x1.
 @compute @workgroup_size(64, 1, 1)
 fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid: vec3<u32>) {
-    var v_l: u32 = lid.x;
-    var v_i: u32 = gid.x;
-    var v_base: u32 = wid.x * 64u;
+    var v_l: u32;
+    v_l = lid.x;
+    var v_i: u32;
+    v_i = gid.x;
+    var v_base: u32;
+    v_base = wid.x * 64u;
     {
-        var v_k: u32 = v_l;
+        var v_k: u32;
+        v_k = v_l;
         loop {
             if !(v_k < 68u) {
                 break;
             }
-            var v_g: i32 = i32(v_base + v_k) - 2i;
+            var v_g: i32;
+            v_g = i32(v_base + v_k) - 2i;
             var v_v: f32;
+            v_v = f32();
             if (v_g >= 0i) && (u32(v_g) < xpu_u.p_n) {
                 v_v = b_in[v_g];
             }
@@ -4672,10 +4795,14 @@ const threadCoordsWGSL = `@group(0) @binding(0) var<storage, read_write> b_out: 
 // main is kernel ThreadCoords, block 4x2x2.
 @compute @workgroup_size(4, 2, 2)
 fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>, @builtin(local_invocation_index) lidx: u32) {
-    var v_w: u32 = nwg.x * 4u;
-    var v_h: u32 = nwg.y * 2u;
-    var v_i: u32 = (((gid.z * v_h) + gid.y) * v_w) + gid.x;
-    var v_o: u32 = v_i * 16u;
+    var v_w: u32;
+    v_w = nwg.x * 4u;
+    var v_h: u32;
+    v_h = nwg.y * 2u;
+    var v_i: u32;
+    v_i = (((gid.z * v_h) + gid.y) * v_w) + gid.x;
+    var v_o: u32;
+    v_o = v_i * 16u;
     b_out[v_o + 0u] = gid.x;
     b_out[v_o + 1u] = gid.y;
     b_out[v_o + 2u] = gid.z;
@@ -4775,17 +4902,23 @@ var<workgroup> s_s: array<f32, 272>;
 // main is kernel Transpose, block 16x16x1.
 @compute @workgroup_size(16, 16, 1)
 fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid: vec3<u32>) {
-    var v_lx: u32 = lid.x;
-    var v_ly: u32 = lid.y;
-    var v_x: u32 = (wid.x * 16u) + v_lx;
-    var v_y: u32 = (wid.y * 16u) + v_ly;
+    var v_lx: u32;
+    v_lx = lid.x;
+    var v_ly: u32;
+    v_ly = lid.y;
+    var v_x: u32;
+    v_x = (wid.x * 16u) + v_lx;
+    var v_y: u32;
+    v_y = (wid.y * 16u) + v_ly;
     if (v_x < xpu_u.p_cols) && (v_y < xpu_u.p_rows) {
         s_s[(v_ly * 17u) + v_lx] = b_in[(v_y * xpu_u.p_cols) + v_x];
     }
     storageBarrier();
     workgroupBarrier();
-    var v_ox: u32 = (wid.y * 16u) + v_lx;
-    var v_oy: u32 = (wid.x * 16u) + v_ly;
+    var v_ox: u32;
+    v_ox = (wid.y * 16u) + v_lx;
+    var v_oy: u32;
+    v_oy = (wid.x * 16u) + v_ly;
     if (v_ox < xpu_u.p_rows) && (v_oy < xpu_u.p_cols) {
         b_out[(v_oy * xpu_u.p_rows) + v_ox] = s_s[(v_lx * 17u) + v_ly];
     }
@@ -4903,13 +5036,17 @@ fn xpu_rem_u32(x: u32, y: u32) -> u32 {
 // main is kernel UintArith, block 64x1x1.
 @compute @workgroup_size(64, 1, 1)
 fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
-    var v_i: u32 = gid.x;
+    var v_i: u32;
+    v_i = gid.x;
     if v_i >= xpu_u.p_n {
         return;
     }
-    var v_x: u32 = b_a[v_i];
-    var v_y: u32 = b_b[v_i];
-    var v_o: u32 = v_i * 5u;
+    var v_x: u32;
+    v_x = b_a[v_i];
+    var v_y: u32;
+    v_y = b_b[v_i];
+    var v_o: u32;
+    v_o = v_i * 5u;
     b_out[v_o + 0u] = v_x + v_y;
     b_out[v_o + 1u] = v_x - v_y;
     b_out[v_o + 2u] = v_x * v_y;
@@ -5009,7 +5146,8 @@ const uniformsWGSL = `struct xpu_Uniforms {
 // main is kernel Uniforms, block 32x1x1.
 @compute @workgroup_size(32, 1, 1)
 fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
-    var v_i: u32 = gid.x;
+    var v_i: u32;
+    v_i = gid.x;
     b_ints[(v_i * 3u) + 0u] = xpu_u.p_a + i32(v_i);
     b_ints[(v_i * 3u) + 1u] = xpu_u.p_e - i32(v_i);
     b_ints[(v_i * 3u) + 2u] = xpu_u.p_h;
