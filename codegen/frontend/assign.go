@@ -161,7 +161,7 @@ func (f *fnState) assign(s *ast.AssignStmt) {
 	}
 	if len(s.Lhs) == 1 || allNew {
 		for i, l := range s.Lhs {
-			f.assignOne(s.Tok, l, s.Rhs[i], p, false)
+			f.assignOne(s.Tok, l, s.Rhs[i], p)
 		}
 		return
 	}
@@ -205,7 +205,7 @@ func (f *fnState) bindBad(lhs []ast.Expr) {
 }
 
 // assignOne lowers lhs = rhs or lhs := rhs.
-func (f *fnState) assignOne(tok token.Token, l, r ast.Expr, p ir.Pos, _ bool) {
+func (f *fnState) assignOne(tok token.Token, l, r ast.Expr, p ir.Pos) {
 	c := f.c
 	if id, ok := l.(*ast.Ident); ok && id.Name == "_" {
 		x := f.expr(r)
@@ -336,8 +336,12 @@ func (f *fnState) shared(id *ast.Ident, call ast.Expr) {
 		f.bind(obj, &binding{kind: bindBad})
 		return
 	}
-	elem := sliceElem(f.typeOf(e))
+	var elem types.Type
+	if rt := f.typeOf(e); rt != nil {
+		elem = sliceElem(rt)
+	}
 	if elem == nil || len(e.Args) != 2 {
+		f.bind(obj, &binding{kind: bindBad})
 		return
 	}
 	et, err := f.ks.irType(elem)

@@ -109,7 +109,7 @@ func (f *fnState) method(e *ast.CallExpr, fn *types.Func, sig *types.Signature) 
 		return f.bad()
 	}
 	sel, _ := ast.Unparen(e.Fun).(*ast.SelectorExpr)
-	if b := f.objBinding(sel.X); b == nil || b.kind != bindThread {
+	if b := f.threadOf(sel); b == nil || b.kind != bindThread {
 		c.errorf(e.Pos(), RuleUnsupported, "method of a thread other than the kernel's parameter")
 		return f.bad()
 	}
@@ -120,6 +120,14 @@ func (f *fnState) method(e *ast.CallExpr, fn *types.Func, sig *types.Signature) 
 		return f.bad()
 	}
 	return &ir.CallBuiltin{Fn: q, T: ir.U32Type}
+}
+
+// threadOf returns the binding of the receiver of a Thread method call.
+func (f *fnState) threadOf(sel *ast.SelectorExpr) *binding {
+	if sel == nil {
+		return nil
+	}
+	return f.objBinding(sel.X)
 }
 
 // vocabulary lowers a call of a function of package xpu.

@@ -63,12 +63,14 @@ func evalConst(e ast.Expr, r constResolver) (constant.Value, error) {
 		return constBinary(e.Op, x, y)
 	case *ast.CallExpr:
 		if id, ok := e.Fun.(*ast.Ident); ok && len(e.Args) == 1 && !e.Ellipsis.IsValid() {
-			if b, ok := types.Universe.Lookup(id.Name).(*types.TypeName); ok {
-				x, err := evalConst(e.Args[0], r)
-				if err != nil {
-					return nil, err
+			if tn, ok := types.Universe.Lookup(id.Name).(*types.TypeName); ok {
+				if b, ok := tn.Type().(*types.Basic); ok {
+					x, err := evalConst(e.Args[0], r)
+					if err != nil {
+						return nil, err
+					}
+					return convertConst(x, b)
 				}
-				return convertConst(x, b.Type().(*types.Basic))
 			}
 		}
 	}

@@ -82,9 +82,10 @@ func (f *fnState) constValue(e ast.Expr) (constant.Value, bool) {
 
 // wrapInt reduces an integer constant to the range of the 32-bit type b.
 func wrapInt(v constant.Value, b *types.Basic) constant.Value {
-	switch b.Kind() {
-	case types.Int32, types.Uint32:
-	default:
+	if b.Kind() != types.Int32 && b.Kind() != types.Uint32 {
+		return v
+	}
+	if v = constant.ToInt(v); v.Kind() != constant.Int {
 		return v
 	}
 	m := constant.MakeUint64(1 << 32)

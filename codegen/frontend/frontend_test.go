@@ -249,3 +249,22 @@ func K(t xpu.Thread, y []float32) {
 		t.Errorf("errors.As: %v", e)
 	}
 }
+
+func TestPlainRequires(t *testing.T) {
+	m, err := checkSource(t, `package k
+
+import "github.com/goxpu/xpu"
+
+const M = 3
+
+//xpu:kernel block=4
+//xpu:requires M > 5
+func R(t xpu.Thread) {}
+`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(m.Kernels) != 0 || len(m.Refused) != 1 || m.Refused[0].Reason != "[xpu-requires] R: requires M > 5 is false" {
+		t.Errorf("kernels %d, refused %+v", len(m.Kernels), m.Refused)
+	}
+}

@@ -99,4 +99,31 @@ func W(t xpu.Thread, h []uint32, f []float32, n uint32) {
 	}
 }
 `,
+	`package k
+
+import "github.com/goxpu/xpu"
+
+type C struct{ N int }
+
+const M = 3
+
+//xpu:kernel block=4
+//xpu:instance A C{N: M * 2}
+//xpu:requires error(c.N) == nil || uint32(c.N) > 1 && c.N % 0 == 1 || 1i > 0
+func Q(t xpu.Thread, c C) {}
+
+//xpu:kernel block=4
+//xpu:instance B C{N: M * 2}
+//xpu:requires uint32(c.N) > 1 && c.N%5 == 1 || -c.N < 0
+func E(t xpu.Thread, c C, y []float32) {
+	y[0] = float32(xpu.Thread.GlobalX(t))
+	var f func()
+	_ = f
+	y[1] = float32(c.N >> 70)
+}
+
+//xpu:kernel block=4
+//xpu:requires M > 5
+func R(t xpu.Thread) {}
+`,
 }

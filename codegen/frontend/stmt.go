@@ -27,7 +27,6 @@ func (f *fnState) block(list []ast.Stmt) *ir.Block {
 // stmt lowers one statement.
 func (f *fnState) stmt(s ast.Stmt) {
 	c := f.c
-	p := c.pos(s.Pos())
 	switch s := s.(type) {
 	case *ast.EmptyStmt:
 	case *ast.BlockStmt:
@@ -71,7 +70,6 @@ func (f *fnState) stmt(s ast.Stmt) {
 		c.errorf(s.Pos(), RuleNoDefer, "defer statement")
 	default:
 		c.errorf(s.Pos(), RuleUnsupported, "statement")
-		_ = p
 	}
 }
 
@@ -83,7 +81,7 @@ func (f *fnState) exprStmt(s *ast.ExprStmt) {
 		if fn, ok := f.callee(call.Fun).(*types.Func); ok && fn.Name() == "Barrier" {
 			if sig, ok := fn.Type().(*types.Signature); ok && sig.Recv() != nil && isThread(sig.Recv().Type()) {
 				sel, _ := ast.Unparen(call.Fun).(*ast.SelectorExpr)
-				if b := f.objBinding(sel.X); b == nil || b.kind != bindThread {
+				if b := f.threadOf(sel); b == nil || b.kind != bindThread {
 					c.errorf(call.Pos(), RuleUnsupported, "barrier of a thread other than the kernel's parameter")
 					return
 				}
@@ -313,7 +311,6 @@ func (f *fnState) rangeStmt(s *ast.RangeStmt) {
 
 // switchStmt lowers a switch to an if chain (Go semantics, no fallthrough).
 func (f *fnState) switchStmt(s *ast.SwitchStmt) {
-	c := f.c
 	outer := &ir.Block{}
 	f.emit(outer)
 	f.into(outer, func() {
@@ -342,7 +339,6 @@ func (f *fnState) switchStmt(s *ast.SwitchStmt) {
 		}
 		f.caseChain(tag, cases, def)
 	})
-	_ = c
 }
 
 // caseChain lowers the cases from the first on into the current block.
