@@ -208,6 +208,9 @@ func (f *fnState) bindBad(lhs []ast.Expr) {
 func (f *fnState) assignOne(tok token.Token, l, r ast.Expr, p ir.Pos) {
 	c := f.c
 	if id, ok := l.(*ast.Ident); ok && id.Name == "_" {
+		if _, ok := ast.Unparen(r).(*ast.Ident); ok {
+			return // _ = x has no effect
+		}
 		x := f.expr(r)
 		if hasEffect(x) {
 			f.emit(&ir.ExprStmt{X: x, Pos: p})

@@ -181,6 +181,9 @@ func convertConst(x constant.Value, t *types.Basic) (constant.Value, error) {
 
 // fitsInt reports whether the integer constant v fits the integer type t.
 func fitsInt(v constant.Value, t *types.Basic) bool {
+	if v.Kind() != constant.Int {
+		return false
+	}
 	lo, hi := int64(math.MinInt64), uint64(math.MaxInt64)
 	switch t.Kind() {
 	case types.Int8:

@@ -102,6 +102,17 @@ func wrapInt(v constant.Value, b *types.Basic) constant.Value {
 // mkConst makes an IR constant of the value v of Go type t; hint is the
 // IR type wanted where t is untyped or platform-sized.
 func (f *fnState) mkConst(v constant.Value, t types.Type, hint ir.Type, p token.Pos) ir.Expr {
+	switch v.Kind() {
+	case constant.String:
+		f.c.errorf(p, RuleNoString, "string constant %v", v)
+		return f.bad()
+	case constant.Complex:
+		f.c.errorf(p, RuleScalarType, "complex constant %v", v)
+		return f.bad()
+	case constant.Unknown:
+		f.silent++ // go/types reported it already
+		return f.bad()
+	}
 	var it *ir.Basic
 	if t != nil {
 		if b, ok := t.Underlying().(*types.Basic); ok {
@@ -119,7 +130,7 @@ func (f *fnState) mkConst(v constant.Value, t types.Type, hint ir.Type, p token.
 			it = ir.BoolType
 		case v.Kind() == constant.Float:
 			it = ir.F32Type
-		case fitsInt(v, types.Typ[types.Int32]):
+		case v.Kind() == constant.Int && fitsInt(v, types.Typ[types.Int32]):
 			it = ir.I32Type
 		default:
 			it = ir.U32Type

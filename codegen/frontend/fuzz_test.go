@@ -126,4 +126,70 @@ func E(t xpu.Thread, c C, y []float32) {
 //xpu:requires M > 5
 func R(t xpu.Thread) {}
 `,
+	`package k
+
+import "github.com/goxpu/xpu"
+
+type Idx uint32
+
+type In struct{ A float32 }
+
+type Out struct {
+	In
+	B float32
+}
+
+type P struct{ X, Y float32 }
+
+type C struct{ N int }
+
+func (p P) Sum() float32 { return p.X + p.Y }
+
+func mk(c C, t xpu.Thread) P {
+	t.Barrier()
+	return P{X: float32(c.N)}
+}
+
+//xpu:kernel block=4
+func Other(t xpu.Thread, y []float32) {}
+
+//xpu:kernel block=4
+//xpu:instance A C{N: 1}
+func Odd(t xpu.Thread, c C, y []float32, o []Out, n Idx) {
+	g := t.GlobalX
+	_ = g
+	var a, b [2][2]float32
+	if a == b {
+		y[0] = a[1][0]
+	}
+	var v, w = 1, 2
+	_, _ = v, w
+	z := y[0:2:3]
+	_ = z
+	for i := range Idx(3) {
+		y[i] = float32(len(a)) + float32(len("abc"))
+	}
+	switch x := 3; x {
+	case 1:
+	}
+	y[1] = o[0].A + o[0].In.A
+	y[2] = xpu.Min(y[0], y[1]) + float32(xpu.Abs[int32](-3))
+	p := mk(c, t)
+	y[3] = p.Sum()
+	Other(t, y)
+	_ = t
+	go func() {}()
+	defer func() { recover() }()
+	var s = "a" + "b"
+	_ = s
+	min := 3
+	_ = min
+	var q P = P{1, 2}
+	q.X, q.Y = q.Y, q.X
+	y[4] = q.X
+	var arr [3]P
+	arr[n].X += 1
+	y[5] = arr[2].Y
+}
+`,
 }

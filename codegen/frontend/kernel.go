@@ -154,6 +154,7 @@ func (c *checker) lowerKernel(fd *ast.FuncDecl, d *directives, sig *signature, n
 		}
 		ip := ks.kernelParam(p)
 		if ip == nil {
+			f.bind(p, &binding{kind: bindBad})
 			continue
 		}
 		if ip.Kind == ir.BufferParam {
