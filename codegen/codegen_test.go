@@ -59,3 +59,24 @@ func TestRunRefusesBrokenPackage(t *testing.T) {
 		t.Errorf("generated file written for a refused package (stat: %v)", err)
 	}
 }
+
+// TestBuildBeforeTheGeneratedFileExists checks that a package whose code
+// uses its launchers generates although they are not yet declared.
+func TestBuildBeforeTheGeneratedFileExists(t *testing.T) {
+	r, src, err := codegen.Build(filepath.Join("testdata", "usesgen"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(r.Kernels) != 1 || !bytes.Contains(src, []byte("func LaunchFill(")) {
+		t.Errorf("kernels = %v; the file must declare LaunchFill", r.Kernels)
+	}
+}
+
+// TestBuildRefusesOtherTypeErrors checks that a type error the generated
+// file would not resolve still fails the generation.
+func TestBuildRefusesOtherTypeErrors(t *testing.T) {
+	_, _, err := codegen.Build(filepath.Join("testdata", "typo"))
+	if err == nil || !strings.Contains(err.Error(), "undefined: LaunchFil") {
+		t.Errorf("err = %v, want the undefined LaunchFil", err)
+	}
+}

@@ -1,5 +1,3 @@
-//go:build !xpugen
-
 package conformance
 
 import (
