@@ -187,7 +187,7 @@ func (f *fnState) assign(s *ast.AssignStmt) {
 		case dsts[i] != nil:
 			f.emit(&ir.Assign{Dst: dsts[i], Value: vals[i], Pos: c.pos(l.Pos())})
 		default:
-			f.declare(l.(*ast.Ident), vals[i], s.Rhs[i], p)
+			f.declare(l.(*ast.Ident), vals[i], s.Rhs[i])
 		}
 	}
 }
@@ -218,7 +218,7 @@ func (f *fnState) assignOne(tok token.Token, l, r ast.Expr, p ir.Pos) {
 		return
 	}
 	if id, ok := l.(*ast.Ident); ok && tok == token.DEFINE && c.info.Defs[id] != nil {
-		f.declare(id, nil, r, p)
+		f.declare(id, nil, r)
 		return
 	}
 	nerr := f.trouble()
@@ -232,7 +232,7 @@ func (f *fnState) assignOne(tok token.Token, l, r ast.Expr, p ir.Pos) {
 
 // declare declares the variable id with the value val (lowered already)
 // or, when val is nil, the value of init (nil for the zero value).
-func (f *fnState) declare(id *ast.Ident, val ir.Expr, init ast.Expr, p ir.Pos) {
+func (f *fnState) declare(id *ast.Ident, val ir.Expr, init ast.Expr) {
 	c := f.c
 	obj := c.info.Defs[id]
 	if obj == nil {

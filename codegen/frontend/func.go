@@ -227,13 +227,14 @@ func (f *fnState) deviceCall(e *ast.CallExpr, fn *types.Func) ir.Expr {
 	if f.trouble() > nerr {
 		return f.bad()
 	}
-	spec := f.ks.specs[key.String()]
-	if spec == nil {
+	spec, done := f.ks.specs[key.String()]
+	if !done {
 		spec = f.ks.specialize(fd, fn, sig, binds)
-		if spec == nil {
-			return f.bad()
-		}
-		f.ks.specs[key.String()] = spec
+		f.ks.specs[key.String()] = spec // nil records a refusal, reported once
+	}
+	if spec == nil {
+		f.silent++
+		return f.bad()
 	}
 	return &ir.Call{Func: spec, Args: args, Pos: c.pos(e.Pos())}
 }

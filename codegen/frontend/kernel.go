@@ -17,7 +17,7 @@ type kernelState struct {
 	c       *checker
 	k       *ir.Kernel
 	structs map[*types.Named]*ir.Struct
-	specs   map[string]*ir.Func // device function specializations by key
+	specs   map[string]*ir.Func // device function specializations by key; nil when refused
 	stack   []*types.Func       // device functions being lowered, for recursion
 	global  map[string]bool     // names a local variable must not take
 }

@@ -145,7 +145,7 @@ func (f *fnState) declStmt(s *ast.DeclStmt) {
 				}
 				continue
 			}
-			f.declare(id, nil, init, c.pos(id.Pos()))
+			f.declare(id, nil, init)
 		}
 	}
 }
