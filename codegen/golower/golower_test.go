@@ -14,7 +14,7 @@ import (
 	"github.com/goxpu/xpu/codegen/ir"
 )
 
-var update = flag.Bool("update", false, "rewrite the generated lowerings of the packages lowered and cpubench")
+var update = flag.Bool("update", false, "rewrite the generated lowerings of package lowered")
 
 type lowering struct {
 	fn string
@@ -22,18 +22,12 @@ type lowering struct {
 }
 
 // generatedFiles are the files of lowerings that tests keep current: the
-// package lowered that tests the lowering, and the CPU backend's
-// benchmark kernels.
+// package lowered that tests the lowering.
 var generatedFiles = []struct {
 	path, pkg string
 	kernels   []lowering
 }{
 	{"internal/lowered/lowered_gen.go", "lowered", lowered},
-	{"../../cpu/cpubench/xpu_cpu_gen.go", "cpubench", []lowering{
-		{"saxpyCPU", func() *ir.Kernel { return saxpyBlockIR(256) }},
-		{"sumCPU", sumIR},
-		{"gemmCPU", gemmIR},
-	}},
 }
 
 // lowered are the kernels of package lowered and the names of their block

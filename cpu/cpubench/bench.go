@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/goxpu/xpu"
+	"github.com/goxpu/xpu/cpu/cpubench/internal/kernels"
 	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/blas/gonum"
 )
@@ -80,16 +81,26 @@ func saxpyGo(y, x []float32, a float32) {
 	}
 }
 
-// saxpy measures the kernel on workers workers (0: all).
-func saxpy(cfg Config, workers int) (float64, error) {
+// saxpy measures the kernel on one worker or on all of them.
+func saxpy(cfg Config, oneCore bool) (float64, error) {
 	n := cfg.N
-	l, err := newLauncher(saxpyKernel, workers, xpu.Dim3{X: xpu.GroupsFor(uint32(n), 256)},
-		[]uint32{math.Float32bits(0.5), uint32(n)}, randomFloats(n, 1), randomFloats(n, 2))
+	dev, err := openCPU(oneCore)
 	if err != nil {
 		return 0, err
 	}
-	defer l.close()
-	d, err := measure(cfg.MinTime, l.launch)
+	defer dev.Close()
+	bufs, err := uploads(dev, randomFloats(n, 2), randomFloats(n, 1))
+	if err != nil {
+		return 0, err
+	}
+	defer release(bufs)
+	groups := xpu.Dim3{X: xpu.GroupsFor(uint32(n), kernels.SaxpyKernel.Block().X)}
+	d, err := measure(cfg.MinTime, func() error {
+		if err := kernels.LaunchSaxpy(dev.Stream(), groups, bufs[0], bufs[1], 0.5, uint32(n)); err != nil {
+			return err
+		}
+		return dev.Stream().Sync()
+	})
 	return gbs(12*n, d), err
 }
 
@@ -100,7 +111,7 @@ func SaxpyOneCore(cfg Config) (Result, error) {
 	d, _ := measure(cfg.MinTime, func() error { saxpyGo(y, x, 0.5); return nil })
 	r.RefValue = gbs(12*cfg.N, d)
 	var err error
-	r.Value, err = saxpy(cfg, 1)
+	r.Value, err = saxpy(cfg, true)
 	return r, err
 }
 
@@ -128,7 +139,7 @@ func SaxpyAllCores(cfg Config) (Result, error) {
 	d, _ := measure(cfg.MinTime, func() error { triad(a, b, c, 3); return nil })
 	r.RefValue = gbs(12*cfg.N, d)
 	var err error
-	r.Value, err = saxpy(cfg, 0)
+	r.Value, err = saxpy(cfg, false)
 	return r, err
 }
 
@@ -152,18 +163,23 @@ func SumReduction(cfg Config) (Result, error) {
 	d, _ := measure(cfg.MinTime, func() error { want = sumGo(x); return nil })
 	r.RefValue = gbs(4*n, d)
 	groups := n / (256 * per)
-	l, err := newLauncher(sumKernel, 0, xpu.Dim3{X: uint32(groups)}, []uint32{per}, make([]float32, groups), x)
+	dev, err := openCPU(false)
 	if err != nil {
 		return r, err
 	}
-	defer l.close()
+	defer dev.Close()
+	bufs, err := uploads(dev, make([]float32, groups), x)
+	if err != nil {
+		return r, err
+	}
+	defer release(bufs)
 	partial := make([]float32, groups)
 	var got float32
 	d, err = measure(cfg.MinTime, func() error {
-		if err := l.launch(); err != nil {
+		if err := kernels.LaunchSum(dev.Stream(), xpu.Dim3{X: uint32(groups)}, bufs[0], bufs[1], per); err != nil {
 			return err
 		}
-		if err := l.bufs[0].Read(0, floatBytes(partial)); err != nil {
+		if err := bufs[0].Read(partial); err != nil {
 			return err
 		}
 		got = sumGo(partial)
@@ -193,15 +209,7 @@ func SGEMM(cfg Config, n int) (Result, error) {
 		return nil
 	})
 	r.RefValue = flops / d.Seconds() / 1e9
-	l, err := newLauncher(gemmKernel, 0, xpu.Dim3{X: uint32(n / 16), Y: uint32(n / 16)}, []uint32{uint32(n)}, make([]float32, n*n), a, b)
-	if err != nil {
-		return r, err
-	}
-	defer l.close()
-	if d, err = measure(cfg.MinTime, l.launch); err != nil {
-		return r, err
-	}
-	got, err := l.read(0)
+	got, d, err := gemm(cfg, n, a, b)
 	if err != nil {
 		return r, err
 	}
@@ -212,6 +220,32 @@ func SGEMM(cfg Config, n int) (Result, error) {
 	}
 	r.Value = flops / d.Seconds() / 1e9
 	return r, nil
+}
+
+// gemm measures the kernel on every worker and returns its product.
+func gemm(cfg Config, n int, a, b []float32) ([]float32, time.Duration, error) {
+	dev, err := openCPU(false)
+	if err != nil {
+		return nil, 0, err
+	}
+	defer dev.Close()
+	bufs, err := uploads(dev, make([]float32, n*n), a, b)
+	if err != nil {
+		return nil, 0, err
+	}
+	defer release(bufs)
+	groups := xpu.Dim3{X: uint32(n / 16), Y: uint32(n / 16)}
+	d, err := measure(cfg.MinTime, func() error {
+		if err := kernels.LaunchGemm(dev.Stream(), groups, bufs[0], bufs[1], bufs[2], uint32(n)); err != nil {
+			return err
+		}
+		return dev.Stream().Sync()
+	})
+	if err != nil {
+		return nil, 0, err
+	}
+	got, err := bufs[0].Download()
+	return got, d, err
 }
 
 // All runs every measurement.

@@ -1,10 +1,10 @@
-// Package cpubench measures the CPU backend against its reference points,
-// each measured in the same run: saxpy against a plain Go loop on one core
-// and against memory bandwidth (a Go triad) on all cores, a sum reduction
-// against a plain Go loop, and a tiled SGEMM (shared tiles and barriers)
-// against gonum's Sgemm. Its kernels are written in the kernel language;
-// xpu_cpu_gen.go holds their Go lowering.
-package cpubench
+// Package kernels holds the kernels the CPU backend's benchmarks run:
+// saxpy, a sum reduction and a tiled SGEMM with shared tiles and
+// barriers, written in the kernel language. xpu_gen.go is their generated
+// code (xpu gen), launched through its launchers as any user's kernels.
+package kernels
+
+//go:generate go run github.com/goxpu/xpu/cmd/xpu gen
 
 import "github.com/goxpu/xpu"
 
