@@ -1,0 +1,315 @@
+//go:build js
+
+package jsgpu
+
+import (
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"syscall/js"
+
+	"github.com/goxpu/xpu"
+	"github.com/goxpu/xpu/gpu/driver"
+)
+
+var _ driver.Device = (*device)(nil)
+
+// Buffer usage and stage flags of the WebGPU API.
+const (
+	usageMapRead  = 0x1
+	usageCopySrc  = 0x4
+	usageCopyDst  = 0x8
+	usageUniform  = 0x40
+	usageStorage  = 0x80
+	mapModeRead   = 0x1
+	stageCompute  = 0x4
+	minUniformPad = 256
+)
+
+// optionalFeatures are the features requested when the adapter offers
+// them.
+var optionalFeatures = []string{"subgroups", "timestamp-query", "shader-f16"}
+
+// device is an open GPUDevice.
+type device struct {
+	dev      js.Value // GPUDevice
+	queue    js.Value // GPUQueue
+	info     driver.Info
+	features map[string]bool
+
+	// uniformAlign is the alignment of a launch's uniforms in a ring.
+	uniformAlign int
+
+	nextID atomic.Uint64 // ids of programs, buffers and rings, for bind group keys
+	groups bindGroups
+
+	readMu      sync.Mutex // guards staging; held across waits
+	staging     js.Value
+	stagingSize int
+
+	// errMu guards errs, the errors the device reported asynchronously.
+	// It is never held across a wait, so that callbacks may take it.
+	errMu sync.Mutex
+	errs  []error
+	lost  error
+
+	onError js.Func
+	onLost  js.Func
+}
+
+// Open opens the device of the browser's high-performance adapter. Without
+// navigator.gpu, or when the browser offers no adapter, the error wraps
+// driver.ErrUnavailable. Open waits for promises: call it from a
+// goroutine, never from a js.FuncOf callback.
+func Open() (driver.Device, error) {
+	nav := js.Global().Get("navigator")
+	if nav.Type() != js.TypeObject || nav.Get("gpu").Type() != js.TypeObject {
+		return nil, fmt.Errorf("webgpu: navigator.gpu is absent (no WebGPU in this browser): %w", driver.ErrUnavailable)
+	}
+	gpu := nav.Get("gpu")
+	p, err := call(gpu, "requestAdapter", map[string]any{"powerPreference": "high-performance"})
+	if err != nil {
+		return nil, fmt.Errorf("webgpu: requestAdapter: %v: %w", err, driver.ErrUnavailable)
+	}
+	adapter, err := await(p)
+	if err != nil {
+		return nil, fmt.Errorf("webgpu: requestAdapter: %v: %w", err, driver.ErrUnavailable)
+	}
+	if adapter.IsNull() || adapter.IsUndefined() {
+		return nil, fmt.Errorf("webgpu: the browser offers no adapter: %w", driver.ErrUnavailable)
+	}
+	d := &device{features: map[string]bool{}}
+	if err := d.request(adapter); err != nil {
+		return nil, fmt.Errorf("webgpu: adapter %s: %v: %w", adapterName(adapterInfo(adapter)), err, driver.ErrUnavailable)
+	}
+	d.queue = d.dev.Get("queue")
+	d.listen()
+	limits := d.dev.Get("limits")
+	d.uniformAlign = max(minUniformPad, int(num[uint32](limits, "minUniformBufferOffsetAlignment")))
+	d.info = describe(adapterInfo(adapter), limits, d.features)
+	d.groups.init()
+	return d, nil
+}
+
+// request asks the adapter for a device with the optional features it
+// offers and WebGPU's default limits raised to the adapter's compute
+// limits, and falls back to a plain device.
+func (d *device) request(adapter js.Value) error {
+	offered := adapter.Get("features")
+	var features []any
+	for _, f := range optionalFeatures {
+		if offered.Call("has", f).Bool() {
+			features = append(features, f)
+			d.features[f] = true
+		}
+	}
+	al := adapter.Get("limits")
+	limits := map[string]any{}
+	for _, name := range raisedLimits {
+		if v := al.Get(name); v.Type() == js.TypeNumber {
+			limits[name] = v.Float()
+		}
+	}
+	desc := map[string]any{"label": "xpu", "requiredFeatures": features, "requiredLimits": limits}
+	dev, err := requestDevice(adapter, desc)
+	if err != nil {
+		clear(d.features)
+		dev, err = requestDevice(adapter, map[string]any{"label": "xpu"})
+	}
+	if err != nil {
+		return err
+	}
+	d.dev = dev
+	return nil
+}
+
+// raisedLimits are the limits requested at the adapter's values.
+var raisedLimits = []string{
+	"maxComputeWorkgroupStorageSize",
+	"maxComputeInvocationsPerWorkgroup",
+	"maxComputeWorkgroupSizeX",
+	"maxComputeWorkgroupSizeY",
+	"maxComputeWorkgroupSizeZ",
+	"maxComputeWorkgroupsPerDimension",
+	"maxStorageBuffersPerShaderStage",
+	"maxStorageBufferBindingSize",
+	"maxBufferSize",
+}
+
+func requestDevice(adapter js.Value, desc map[string]any) (js.Value, error) {
+	p, err := call(adapter, "requestDevice", desc)
+	if err != nil {
+		return js.Value{}, err
+	}
+	dev, err := await(p)
+	if err == nil && (dev.IsNull() || dev.IsUndefined()) {
+		err = errors.New("requestDevice gave no device")
+	}
+	return dev, err
+}
+
+// listen records the device's uncaptured errors and its loss. The
+// callbacks only append under errMu.
+func (d *device) listen() {
+	d.onError = js.FuncOf(func(_ js.Value, args []js.Value) any {
+		e := arg(args).Get("error")
+		d.report(fmt.Errorf("webgpu: %v", jsError(e)))
+		return nil
+	})
+	d.dev.Call("addEventListener", "uncapturederror", d.onError)
+	d.onLost = js.FuncOf(func(_ js.Value, args []js.Value) any {
+		info := arg(args)
+		d.errMu.Lock()
+		d.lost = fmt.Errorf("webgpu: device lost (%s): %s", info.Get("reason").String(), info.Get("message").String())
+		d.errMu.Unlock()
+		return nil
+	})
+	d.dev.Get("lost").Call("then", d.onLost)
+}
+
+// report records an error the device reported asynchronously.
+func (d *device) report(err error) {
+	d.errMu.Lock()
+	defer d.errMu.Unlock()
+	if len(d.errs) < 16 {
+		d.errs = append(d.errs, err)
+	}
+}
+
+// takeErrors returns and forgets the errors reported so far, and the loss
+// of the device, which it keeps.
+func (d *device) takeErrors() error {
+	d.errMu.Lock()
+	defer d.errMu.Unlock()
+	err := errors.Join(append(d.errs, d.lost)...)
+	d.errs = nil
+	return err
+}
+
+// adapterInfo returns the adapter's GPUAdapterInfo.
+func adapterInfo(adapter js.Value) js.Value {
+	if info := adapter.Get("info"); info.Type() == js.TypeObject {
+		return info
+	}
+	return js.Null()
+}
+
+// describe turns what the adapter and the device report into an Info.
+func describe(ai, l js.Value, features map[string]bool) driver.Info {
+	info := driver.Info{
+		Backend: "webgpu",
+		Name:    adapterName(ai),
+		Driver:  "navigator.gpu",
+		Limits: driver.Limits{
+			MaxInvocationsPerBlock: num[uint32](l, "maxComputeInvocationsPerWorkgroup"),
+			MaxBlockSize: xpu.Dim3{
+				X: num[uint32](l, "maxComputeWorkgroupSizeX"),
+				Y: num[uint32](l, "maxComputeWorkgroupSizeY"),
+				Z: num[uint32](l, "maxComputeWorkgroupSizeZ"),
+			},
+			MaxGroups:              num[uint32](l, "maxComputeWorkgroupsPerDimension"),
+			MaxSharedBytes:         num[uint32](l, "maxComputeWorkgroupStorageSize"),
+			MaxStorageBuffers:      num[uint32](l, "maxStorageBuffersPerShaderStage"),
+			MaxStorageBufferBytes:  num[uint64](l, "maxStorageBufferBindingSize"),
+			MaxBufferBytes:         num[uint64](l, "maxBufferSize"),
+			MaxUniformBytes:        num[uint32](l, "maxUniformBufferBindingSize"),
+			StorageOffsetAlignment: num[uint32](l, "minStorageBufferOffsetAlignment"),
+			UniformOffsetAlignment: num[uint32](l, "minUniformBufferOffsetAlignment"),
+		},
+		Facts: map[string]string{},
+	}
+	fact := func(name, v string) {
+		if v != "" && v != "0" {
+			info.Facts[name] = v
+		}
+	}
+	fact("vendor", str(ai, "vendor"))
+	fact("architecture", str(ai, "architecture"))
+	fact("device", str(ai, "device"))
+	fact("description", str(ai, "description"))
+	if ai.Type() == js.TypeObject && ai.Get("isFallbackAdapter").Truthy() {
+		info.Type = "cpu"
+		fact("fallback-adapter", "true")
+	}
+	if features["subgroups"] {
+		fact("subgroups", "true")
+		info.Limits.SubgroupMin = num[uint32](ai, "subgroupMinSize")
+		info.Limits.SubgroupMax = num[uint32](ai, "subgroupMaxSize")
+		fact("subgroup-min", strconv.FormatUint(uint64(info.Limits.SubgroupMin), 10))
+		fact("subgroup-max", strconv.FormatUint(uint64(info.Limits.SubgroupMax), 10))
+	}
+	for _, f := range optionalFeatures[1:] {
+		if features[f] {
+			fact(f, "true")
+		}
+	}
+	if ua := js.Global().Get("navigator").Get("userAgent"); ua.Type() == js.TypeString {
+		fact("user-agent", ua.String())
+	}
+	return info
+}
+
+// adapterName names the adapter from its info: its description, or its
+// vendor and architecture.
+func adapterName(ai js.Value) string {
+	if s := str(ai, "description"); s != "" {
+		return s
+	}
+	name := strings.TrimSpace(str(ai, "vendor") + " " + str(ai, "architecture"))
+	if name == "" {
+		return "WebGPU adapter"
+	}
+	return name
+}
+
+// str returns v's string property name, or "".
+func str(v js.Value, name string) string {
+	if v.Type() != js.TypeObject {
+		return ""
+	}
+	if p := v.Get(name); p.Type() == js.TypeString {
+		return p.String()
+	}
+	return ""
+}
+
+// num returns v's numeric property name as a T, saturated, or 0 when it
+// is absent.
+func num[T uint32 | uint64](v js.Value, name string) T {
+	if v.Type() != js.TypeObject {
+		return 0
+	}
+	p := v.Get(name)
+	if p.Type() != js.TypeNumber || p.Float() < 0 {
+		return 0
+	}
+	if f := p.Float(); f < float64(^T(0)) {
+		return T(f)
+	}
+	return ^T(0)
+}
+
+// Info describes the device.
+func (d *device) Info() driver.Info { return d.info }
+
+// NewQueue returns a queue recording into one compute pass at a time.
+func (d *device) NewQueue() (driver.Queue, error) { return d.newQueue() }
+
+// Close destroys the device, which frees everything it still holds.
+func (d *device) Close() error {
+	d.groups.init()
+	d.readMu.Lock()
+	if d.stagingSize > 0 {
+		d.staging.Call("destroy")
+		d.staging, d.stagingSize = js.Value{}, 0
+	}
+	d.readMu.Unlock()
+	d.dev.Call("removeEventListener", "uncapturederror", d.onError)
+	d.dev.Call("destroy")
+	d.onError.Release()
+	// onLost stays: the lost promise settles after destroy.
+	return nil
+}
