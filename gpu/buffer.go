@@ -20,10 +20,11 @@ type Buffer[T any] struct {
 
 // bufferState is the untyped part of a buffer that launches see.
 type bufferState struct {
-	dev   *Device
-	drv   driver.Buffer
-	elem  *element
-	bytes int
+	dev    *Device
+	drv    driver.Buffer
+	elem   *element
+	bytes  int
+	offset int // bytes into the device memory where the buffer starts
 
 	mu       sync.RWMutex // held for reading while the driver buffer is in use
 	released bool

@@ -13,9 +13,37 @@ var (
 	// adapter, no library, no driver) or is not compiled in.
 	ErrUnavailable = driver.ErrUnavailable
 
-	// ErrRefused: the kernel has no code: it was not registered, its spec
-	// is invalid, or it carries a Refused reason.
-	ErrRefused = errors.New("kernel refused")
+	// ErrNoCode: no code is registered for the kernel on the device's
+	// backend: it was not registered, its spec is invalid, it carries a
+	// Refused reason, or no lowering produced code for this backend.
+	ErrNoCode = errors.New("no code registered")
+
+	// ErrRefused is ErrNoCode, under the name it had first.
+	ErrRefused = ErrNoCode
+
+	// ErrMisaligned: a buffer's offset or element size does not meet the
+	// device's storage binding alignment.
+	ErrMisaligned = errors.New("misaligned buffer")
+
+	// ErrScalarTwin: the kernel uses wave verbs and its code for this
+	// backend is the scalar twin (a wave of one work-item).
+	ErrScalarTwin = errors.New("wave kernel would run its scalar twin")
+
+	// ErrWaveWidth: the device cannot run the kernel at its declared
+	// wave width.
+	ErrWaveWidth = errors.New("unsupported declared wave width")
+
+	// ErrBlock: a launch asked for a block that differs from the one the
+	// kernel pinned.
+	ErrBlock = errors.New("block differs from the pinned one")
+
+	// ErrDeadline: the launch's deadline passed before it was submitted;
+	// it was not run.
+	ErrDeadline = errors.New("missed deadline")
+
+	// ErrBufferLen: a buffer holds fewer elements than the kernel
+	// declares it needs for the launch.
+	ErrBufferLen = errors.New("buffer too short")
 
 	// ErrArgs: the arguments do not fit the kernel's parameters (count,
 	// types, aliasing of a written buffer).

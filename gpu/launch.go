@@ -16,10 +16,22 @@ import (
 // type), and a value of exactly the parameter's Go type for each scalar.
 //
 // Every launch is checked first; a refused launch records nothing and
-// returns an error wrapping one of [ErrRefused], [ErrArgs],
+// returns an error wrapping one of the sentinels of errors.go
+// ([ErrNoCode], [ErrArgs], [ErrBufferLen], [ErrMisaligned],
 // [ErrForeignBuffer], [ErrReleased], [ErrGrid], [ErrLimits],
-// [ErrCompile] or [ErrClosed], naming the kernel and the parameter.
+// [ErrWaveWidth], [ErrScalarTwin], [ErrCompile], [ErrClosed]), naming the
+// kernel and the parameter. [Stream.LaunchWith] adds the checks of a
+// launch's options ([ErrBlock], [ErrDeadline]).
 func (s *Stream) Launch(k *Kernel, groups xpu.Dim3, args ...any) error {
+	return s.LaunchWith(LaunchOptions{}, k, groups, args...)
+}
+
+// LaunchWith is Launch with options: a launch whose Block differs from
+// the kernel's pinned block is refused with [ErrBlock]; a launch whose
+// Deadline passes before it is submitted is refused with [ErrDeadline]
+// and never run. A launch with a deadline is submitted at once (the
+// stream flushes), so that it cannot run late in a deferred batch.
+func (s *Stream) LaunchWith(o LaunchOptions, k *Kernel, groups xpu.Dim3, args ...any) error {
 	if err := k.launchable(); err != nil {
 		return err
 	}
@@ -29,12 +41,21 @@ func (s *Stream) Launch(k *Kernel, groups xpu.Dim3, args ...any) error {
 	if d.closed {
 		return d.errClosed()
 	}
+	if err := o.checkBlock(k); err != nil {
+		return err
+	}
+	if err := d.fits(k); err != nil {
+		return err
+	}
 	g, err := checkGrid(k, groups, d.info.Limits)
 	if err != nil {
 		return err
 	}
 	if len(args) != len(k.spec.Params) {
 		return fmt.Errorf("gpu: kernel %s takes %d arguments, got %d: %w", k.spec.Name, len(k.spec.Params), len(args), ErrArgs)
+	}
+	if err := o.checkDeadline(k, "before it was checked"); err != nil {
+		return err
 	}
 	prog, err := d.program(k)
 	if err != nil {
@@ -50,10 +71,19 @@ func (s *Stream) Launch(k *Kernel, groups xpu.Dim3, args ...any) error {
 	if err := s.bind(k, args); err != nil {
 		return err
 	}
+	if err := o.checkDeadline(k, "before it was submitted"); err != nil {
+		return err
+	}
 	if err := s.q.Launch(prog, g, s.bufs, s.uni); err != nil {
 		return fmt.Errorf("gpu: kernel %s on %s: %w", k.spec.Name, d.backend, err)
 	}
 	s.pending = true
+	if !o.Deadline.IsZero() {
+		s.pending = false
+		if err := s.q.Flush(); err != nil {
+			return fmt.Errorf("gpu: kernel %s on %s: flush: %w", k.spec.Name, d.backend, err)
+		}
+	}
 	return nil
 }
 
@@ -144,9 +174,12 @@ func (s *Stream) bind(k *Kernel, args []any) error {
 			return fmt.Errorf("gpu: kernel %s: parameter %s: a buffer of %d bytes exceeds the device's %d per binding: %w",
 				k.spec.Name, p.Name, st.bytes, lim, ErrLimits)
 		}
+		if err := checkAlignment(k, p, st, d.info.Limits); err != nil {
+			return err
+		}
 		s.bufs = append(s.bufs, st.drv)
 	}
-	return nil
+	return checkLengths(k, s.states, args)
 }
 
 // unbind releases the buffer locks bind took. The caller holds s.mu.

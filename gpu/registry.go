@@ -36,6 +36,10 @@ func Register(spec *KernelSpec) *Kernel {
 	}
 	k := &Kernel{spec: *spec, registered: true}
 	k.spec.Params = slices.Clone(spec.Params)
+	k.spec.Manifests = slices.Clone(spec.Manifests)
+	for i, m := range k.spec.Manifests {
+		k.spec.Manifests[i] = cloneManifest(m)
+	}
 	k.refused = spec.Refused
 	if k.refused == "" {
 		k.refused = checkSpec(&k.spec)
@@ -101,6 +105,11 @@ func checkParam(spec *KernelSpec, p Param, buffer int) string {
 		if p.Access < AccessNone || p.Access > AccessAtomic {
 			return fmt.Sprintf("unknown access %d", int(p.Access))
 		}
+		if p.MinLen != "" && !slices.ContainsFunc(spec.Params, func(q Param) bool {
+			return q.Name == p.MinLen && q.Kind == ParamScalar && (q.Type == "uint32" || q.Type == "int32")
+		}) {
+			return fmt.Sprintf("its length bound %q is no uint32 or int32 scalar parameter", p.MinLen)
+		}
 	case ParamScalar:
 		if p.Size != 4 {
 			return fmt.Sprintf("scalar of %d bytes (want 4)", p.Size)
@@ -157,6 +166,7 @@ func (k *Kernel) Spec() *KernelSpec {
 	}
 	s := k.spec
 	s.Params = slices.Clone(k.spec.Params)
+	s.Manifests = k.Manifests()
 	return &s
 }
 

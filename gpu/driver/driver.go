@@ -46,6 +46,10 @@ type Kernel struct {
 	// template member whose requires clause failed, a lowering that cannot
 	// carry it); a launch reports it with the name.
 	Refused string
+
+	// Manifests describe the kernel's code, one per backend that has
+	// code for it (see Manifest); nil for a hand-written spec.
+	Manifests []Manifest
 }
 
 // ParamKind tells buffers from scalars.
@@ -83,6 +87,10 @@ type Param struct {
 	// Binding is the binding index of a buffer, or the byte offset of a
 	// scalar in the uniform block.
 	Binding int
+	// MinLen, for a buffer, names the scalar parameter (uint32 or int32)
+	// whose value is the fewest elements the buffer must hold; a launch
+	// with a shorter buffer is refused. Empty: no bound is declared.
+	MinLen string
 }
 
 // Info describes a device. A fact a backend cannot report is absent from

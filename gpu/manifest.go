@@ -1,0 +1,81 @@
+package gpu
+
+// This file gives read access to the manifests generated code registers
+// with each kernel.
+
+import (
+	"slices"
+
+	"github.com/goxpu/xpu/gpu/driver"
+)
+
+type (
+	// Manifest describes a kernel's code for one backend: identity,
+	// footprint, buffer access modes, wave width and tier, native
+	// operations. A field its generator cannot know is absent (a nil
+	// pointer, an empty slice), never zero.
+	Manifest = driver.Manifest
+	// Usage is how a kernel uses one buffer parameter.
+	Usage = driver.Usage
+)
+
+// Wave tiers of a manifest.
+const (
+	WaveNative   = driver.WaveNative
+	WaveEmulated = driver.WaveEmulated
+	WaveScalar   = driver.WaveScalar
+)
+
+// ManifestOf returns the manifest of the kernel registered under name
+// ("importpath.Name") for backend ("webgpu", "cpu", ...).
+func ManifestOf(name, backend string) (*Manifest, bool) {
+	k, ok := Lookup(name)
+	if !ok {
+		return nil, false
+	}
+	return k.Manifest(backend)
+}
+
+// Manifest returns the kernel's manifest for backend.
+func (k *Kernel) Manifest(backend string) (*Manifest, bool) {
+	if k == nil {
+		return nil, false
+	}
+	m := manifestFor(&k.spec, backend)
+	if m == nil {
+		return nil, false
+	}
+	c := cloneManifest(*m)
+	return &c, true
+}
+
+// Manifests returns a copy of every manifest of the kernel, one per
+// backend that has code for it.
+func (k *Kernel) Manifests() []Manifest {
+	if k == nil {
+		return nil
+	}
+	ms := make([]Manifest, len(k.spec.Manifests))
+	for i, m := range k.spec.Manifests {
+		ms[i] = cloneManifest(m)
+	}
+	return ms
+}
+
+// cloneManifest copies m deeply enough that the copy's slices and
+// pointers are its own.
+func cloneManifest(m Manifest) Manifest {
+	m.Buffers = slices.Clone(m.Buffers)
+	m.NativeOps = slices.Clone(m.NativeOps)
+	m.PrivateBytes = cloneInt(m.PrivateBytes)
+	m.Registers = cloneInt(m.Registers)
+	m.SpillBytes = cloneInt(m.SpillBytes)
+	return m
+}
+
+func cloneInt(p *int) *int {
+	if p == nil {
+		return nil
+	}
+	return new(*p)
+}
