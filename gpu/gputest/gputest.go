@@ -3,7 +3,9 @@
 //
 // The environment variable XPU_REQUIRE (a comma-separated list of backend
 // names, e.g. "webgpu,cpu") names backends whose absence fails the test
-// instead of skipping it.
+// instead of skipping it. It may also name requirements that are not
+// backends (see [NotBackends]), which the tests that need them read with
+// [Requires].
 package gputest
 
 import (
@@ -26,6 +28,13 @@ func Required() []string {
 	return names
 }
 
+// NotBackends are the names XPU_REQUIRE may hold that are not backends:
+// "browser" requires the headless-browser test of package wasm to run.
+var NotBackends = []string{"browser"}
+
+// Requires reports whether XPU_REQUIRE names name.
+func Requires(name string) bool { return slices.Contains(Required(), name) }
+
 // Devices opens a device of every compiled-in backend present, closing
 // them when the test ends. A backend that cannot open is logged and
 // skipped, unless XPU_REQUIRE names it: then the test fails with the open
@@ -35,7 +44,7 @@ func Devices(t testing.TB) []*gpu.Device {
 	required := Required()
 	compiled := gpu.Backends()
 	for _, name := range required {
-		if !slices.Contains(compiled, name) {
+		if !slices.Contains(compiled, name) && !slices.Contains(NotBackends, name) {
 			t.Fatalf("XPU_REQUIRE names backend %q, which is not compiled in (have %v)", name, compiled)
 		}
 	}

@@ -80,3 +80,17 @@ func TestForEachNamesSubtests(t *testing.T) {
 	})
 	t.Logf("devices: %v", seen)
 }
+
+func TestRequiredNotBackend(t *testing.T) {
+	t.Setenv("XPU_REQUIRE", "cpu,browser")
+	if !Requires("browser") || Requires("hip") {
+		t.Fatalf("Requires: browser %v, hip %v", Requires("browser"), Requires("hip"))
+	}
+	devs, fatal := devices(t)
+	if fatal != "" {
+		t.Fatalf("a requirement that is not a backend failed the test: %s", fatal)
+	}
+	for _, d := range devs {
+		d.Close()
+	}
+}
