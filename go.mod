@@ -4,6 +4,7 @@ go 1.26.0
 
 require (
 	github.com/cogentcore/webgpu v0.23.0 // indirect
+	github.com/ebitengine/purego v0.11.3
 	github.com/klauspost/cpuid/v2 v2.4.2 // indirect
 	golang.org/x/mod v0.42.0 // indirect
 	golang.org/x/sync v0.24.0 // indirect

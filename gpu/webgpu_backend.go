@@ -1,10 +1,52 @@
 package gpu
 
-import "github.com/goxpu/xpu/gpu/webgpu"
+import (
+	"fmt"
+	"os"
 
-// The WebGPU backend, when its driver is built (it needs cgo today).
+	"github.com/goxpu/xpu/gpu/driver"
+	"github.com/goxpu/xpu/gpu/webgpu"
+	"github.com/goxpu/xpu/gpu/webgpu/dawn"
+)
+
+// The WebGPU backend has two native drivers: wgpu-native through cgo
+// (package webgpu, in builds with cgo) and Dawn through purego (package
+// dawn, in every build). XPU_WEBGPU picks one at open time: "dawn" or
+// "wgpu"; unset, a build with cgo opens wgpu-native and one without opens
+// Dawn. In a browser build, package webgpu is the browser's driver.
 func init() {
-	if open := webgpu.Opener(); open != nil {
-		registerBackend("webgpu", open)
+	native, pure := webgpu.Opener(), dawn.Opener()
+	if native == nil && pure == nil {
+		return
 	}
+	registerBackend("webgpu", func() (driver.Device, error) {
+		return webgpuDriver(os.Getenv("XPU_WEBGPU"), native, pure)()
+	})
+}
+
+// webgpuDriver returns the opener that XPU_WEBGPU (choice) names.
+func webgpuDriver(choice string, native, pure driver.Opener) driver.Opener {
+	unavailable := func(why string) driver.Opener {
+		return func() (driver.Device, error) {
+			return nil, fmt.Errorf("XPU_WEBGPU=%s: %s: %w", choice, why, ErrUnavailable)
+		}
+	}
+	switch choice {
+	case "dawn":
+		if pure == nil {
+			return unavailable("the Dawn driver is not built on this platform")
+		}
+		return pure
+	case "wgpu":
+		if native == nil {
+			return unavailable("the wgpu-native driver needs cgo")
+		}
+		return native
+	case "":
+		if native != nil {
+			return native
+		}
+		return pure
+	}
+	return unavailable(`not a WebGPU driver (want "dawn" or "wgpu")`)
 }

@@ -1,0 +1,36 @@
+// Package dawn is the pure-Go driver of the xpu runtime's WebGPU backend:
+// it runs kernels' WGSL through a webgpu.h shared library (Dawn), loaded
+// at run time with purego, so that it builds and runs without cgo.
+//
+// It lives beside the cgo driver (package webgpu) rather than inside it:
+// the two implement the same backend, "webgpu", and the same contract
+// (gpu/driver), but share no code — one binds wgpu-native through cgo, the
+// other binds Dawn's C ABI through purego — and each must build where the
+// other cannot. The runtime picks one at open time (package gpu).
+//
+// The library is the one named by XPU_WEBGPU_LIB, else the first of
+// libwebgpu_dawn.so, libwebgpu.so and libwebgpu_wrapper.so found on the
+// library path, else libwebgpu_wrapper.so in the cache folder that
+// scripts/install-dawn fills ([CacheDir]). Its ABI is Dawn's webgpu.h of
+// mid-2025 (callback infos with two userdata pointers, futures, string
+// views); abi.go spells the structures it needs.
+//
+// It behaves as the cgo driver does: the adapter is a real one (Dawn's
+// Null backend is refused by name), its compute limits are requested; a
+// kernel compiles to a compute pipeline with an explicit bind group layout
+// from its parameters; a queue records launches into one command encoder
+// and one compute pass, with scalars in a uniform ring bound at dynamic
+// offsets, and submits at Flush, Sync or when the ring fills; reads go
+// through a staging buffer. Beyond it: subgroups and shader-f16 are
+// requested when offered, and a queue times its passes with timestamp
+// queries (pass-boundary writes) when the device offers timestamp-query.
+//
+// Errors: creation calls run inside an error scope and return its error;
+// errors no scope catches (a bad dispatch) and the loss of the device are
+// recorded by callbacks and returned by the next Flush, Sync or Read. The
+// process is never aborted. Every C callback is created once per process
+// and finds its request through its userdata.
+//
+// Layering: this package implements gpu/driver and imports neither the
+// runtime (package gpu) nor any codegen.
+package dawn
