@@ -29,6 +29,8 @@ type Device struct {
 
 	progMu   sync.Mutex
 	programs map[*Kernel]*program
+
+	clock clock // how Stream.Time measures
 }
 
 // program is a kernel compiled for a device, once.

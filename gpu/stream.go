@@ -19,6 +19,7 @@ type Stream struct {
 	q       driver.Queue
 	pending bool // launches recorded since the last flush
 	closed  bool
+	timing  bool // inside Time, with a device timer
 
 	// Scratch space of Launch, reused under mu.
 	bufs   []driver.Buffer

@@ -142,6 +142,7 @@ func describe(ai wgpu.AdapterInfo, l wgpu.Limits, features []wgpu.FeatureName) d
 	if ai.DeviceId != 0 {
 		fact("device-id", "0x"+strconv.FormatUint(uint64(ai.DeviceId), 16))
 	}
+	fact("webgpu-driver", "wgpu-native")
 	fact("architecture", ai.Architecture)
 	fact("description", desc)
 	if v := wgpu.GetVersion(); v != 0 {
