@@ -25,7 +25,10 @@ type Report struct {
 	Changed bool          // whether the file was written (its contents changed)
 	Kernels []string      // the kernels that have code, in module order
 	Refused []*ir.Refusal // the template members refused by their requires clause
-	Notes   []string      // lowerings that refused a kernel which keeps its other code
+	Notes   []string      // excused kernels without code for a backend, and demoted gate errors
+	// Manifests describe each kernel's code per backend, as the
+	// generated file registers them.
+	Manifests []emit.Manifest
 }
 
 // Generate generates the file of the kernel package in dir. See [Run].
@@ -36,7 +39,9 @@ func Generate(dir string) error {
 
 // Run loads the kernel package in dir, lowers every kernel and writes the
 // generated file into dir when its contents change. A package that the
-// front end refuses, or a kernel that a lowering cannot carry, fails the
+// front end refuses, a kernel that the WGSL lowering cannot carry, or a
+// kernel left without code for a declared backend and not excused (the
+// build gates, see [RuleKernelSkipped] and [ExcusesFile]) fails the
 // generation with every such error and writes nothing.
 func Run(dir string) (*Report, error) {
 	r, src, err := Build(dir)
@@ -58,6 +63,10 @@ func Build(dir string) (*Report, []byte, error) {
 	if err != nil {
 		return nil, nil, err
 	}
+	warnings, err := gates(dir, ks)
+	if err != nil {
+		return nil, nil, err
+	}
 	src, err := emit.File(m, ks)
 	if err != nil {
 		return nil, nil, err
@@ -66,10 +75,9 @@ func Build(dir string) (*Report, []byte, error) {
 	for _, k := range m.Kernels {
 		r.Kernels = append(r.Kernels, k.Name)
 	}
-	for _, l := range ks {
-		if l.CPURefused != "" {
-			r.Notes = append(r.Notes, l.CPURefused)
-		}
+	r.Notes = warnings
+	for i := range ks {
+		r.Manifests = append(r.Manifests, emit.Manifests(m.Package, &ks[i])...)
 	}
 	return r, src, nil
 }

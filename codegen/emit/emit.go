@@ -149,6 +149,7 @@ func (w *writer) kernel(l *Lowered) error {
 	} else if l.CPURefused != "" {
 		w.printf("// CPU: none: %s\n", oneLine(l.CPURefused))
 	}
+	w.manifests(l)
 	w.printf("})\n")
 	w.launcher(k, handle)
 	w.printf("\n// %s is the WGSL of %s.\n", wgsl, k.Name)
@@ -162,8 +163,12 @@ func (w *writer) kernel(l *Lowered) error {
 // param writes one element of a spec's Params.
 func (w *writer) param(p *ir.Param) {
 	if p.Kind == ir.BufferParam {
-		w.printf("{Name: %q, Kind: gpu.ParamBuffer, Type: %q, Size: %d, Access: gpu.%s, Binding: %d},\n",
+		w.printf("{Name: %q, Kind: gpu.ParamBuffer, Type: %q, Size: %d, Access: gpu.%s, Binding: %d",
 			p.Name, w.reflectType(p.Type), p.Type.Size(), accessName(p.Access), p.Binding)
+		if p.MinLen != "" {
+			w.printf(", MinLen: %q", p.MinLen)
+		}
+		w.printf("},\n")
 		return
 	}
 	w.printf("{Name: %q, Kind: gpu.ParamScalar, Type: %q, Size: %d, Binding: %d},\n",

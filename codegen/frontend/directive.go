@@ -18,8 +18,16 @@ type directives struct {
 	pos       token.Pos // of the //xpu:kernel line
 	block     [3]uint32
 	wave      uint32
+	minLen    []minLenDirective
 	instances []*instanceDirective
 	requires  []*requiresDirective
+}
+
+// minLenDirective is one len(buffer)=scalar argument of //xpu:kernel: the
+// buffer holds at least as many elements as the scalar's value.
+type minLenDirective struct {
+	pos            token.Pos
+	buffer, scalar string
 }
 
 // instanceDirective is one //xpu:instance Name Type{Field: value, ...}.
@@ -155,6 +163,14 @@ func (c *checker) kernelDirective(d *directives, rest string, base token.Pos) bo
 				continue
 			}
 			d.wave = uint32(v)
+		case strings.HasPrefix(key, "len(") && strings.HasSuffix(key, ")"):
+			buf := key[len("len(") : len(key)-1]
+			if !token.IsIdentifier(buf) || !token.IsIdentifier(val) {
+				c.errorf(p, RuleDirective, "length bound %q is not len(buffer)=scalar", f.text)
+				ok = false
+				continue
+			}
+			d.minLen = append(d.minLen, minLenDirective{pos: p, buffer: buf, scalar: val})
 		default:
 			c.errorf(p, RuleDirective, "unknown //xpu:kernel argument %q", key)
 			ok = false

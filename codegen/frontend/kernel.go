@@ -169,6 +169,7 @@ func (c *checker) lowerKernel(fd *ast.FuncDecl, d *directives, sig *signature, n
 		ks.k.Params = append(ks.k.Params, ip)
 		ks.global[p.Name()] = true
 	}
+	c.minLens(ks.k, d.minLen)
 	for n := range ks.global {
 		f.names[n] = true
 	}

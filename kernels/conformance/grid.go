@@ -5,9 +5,9 @@ import "github.com/goxpu/xpu"
 // Grid kernels: one-, two- and three-dimensional launches and every thread
 // coordinate query.
 
-// Saxpy computes y = a*x + y.
+// Saxpy computes y = a*x + y. Its buffers hold at least n elements.
 //
-//xpu:kernel block=256
+//xpu:kernel block=256 len(y)=n len(x)=n
 func Saxpy(t xpu.Thread, y, x []float32, a float32, n uint32) {
 	if i := t.GlobalX(); i < n {
 		y[i] = a*x[i] + y[i]

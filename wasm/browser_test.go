@@ -1,0 +1,199 @@
+package wasm_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/goxpu/xpu/gpu/gputest"
+	"github.com/goxpu/xpu/kernels/conformance"
+	"github.com/goxpu/xpu/wasm"
+	"github.com/goxpu/xpu/wasm/internal/devtools"
+)
+
+var update = flag.Bool("update", false, "write the screenshot of the demo page to docs/browser.png")
+
+// report is the part of the demo's report (wasm/demo, Report) that the
+// test reads.
+type report struct {
+	Backend  string `json:"backend"`
+	Fallback string `json:"fallback"`
+	Device   struct {
+		Name   string `json:"Name"`
+		Limits struct{ SubgroupMin, SubgroupMax uint32 }
+		Facts  map[string]string `json:"Facts"`
+	} `json:"device"`
+	Suites []struct {
+		Name     string                `json:"name"`
+		Outcomes []conformance.Outcome `json:"outcomes"`
+	} `json:"suites"`
+	Bench []struct {
+		Name      string  `json:"name"`
+		Device    float64 `json:"device"`
+		Reference float64 `json:"reference"`
+	} `json:"bench"`
+	Error string `json:"error"`
+	Done  bool   `json:"done"`
+}
+
+// TestBrowser builds the demo to wasm, serves it on 127.0.0.1, opens it in
+// a headless Chromium with WebGPU, and checks the report the page leaves:
+// a WebGPU adapter, and every case of every suite matching the reference
+// runner that ran in the same wasm program. It is skipped when Chromium is
+// absent, unless XPU_REQUIRE names "browser".
+func TestBrowser(t *testing.T) {
+	path, err := devtools.Find()
+	if err != nil {
+		if gputest.Requires("browser") {
+			t.Fatalf("XPU_REQUIRE names browser, but there is no Chromium: %v", err)
+		}
+		t.Skipf("no Chromium: %v", err)
+	}
+	seed, err := conformance.Seed()
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+	defer cancel()
+
+	dir := t.TempDir()
+	start := time.Now()
+	if err := wasm.Build(ctx, wasm.Demo, dir); err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("built the demo in %v", time.Since(start).Round(time.Millisecond))
+	srv := httptest.NewServer(wasm.Handler(dir))
+	defer srv.Close()
+
+	b, err := devtools.Launch(ctx, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func() {
+		if err := b.Close(); err != nil {
+			t.Error(err)
+		}
+	}()
+	start = time.Now()
+	page, err := b.NewPage(ctx, fmt.Sprintf("%s/?seed=%d", srv.URL, seed))
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := waitReport(ctx, page)
+	if err != nil {
+		t.Fatalf("%v\npage console:\n%s\nbrowser stderr:\n%s", err, strings.Join(b.Log(), "\n"), tail(b.Stderr(), 4000))
+	}
+	t.Logf("the page ran in %v on %s (%s), seed %d", time.Since(start).Round(time.Millisecond), r.Backend, r.Device.Name, seed)
+	screenshot(ctx, t, page)
+	check(t, r, seed)
+	if t.Failed() {
+		t.Logf("page console:\n%s", strings.Join(b.Log(), "\n"))
+	}
+}
+
+// waitReport polls the page until the program is done and decodes its
+// report.
+func waitReport(ctx context.Context, page *devtools.Page) (*report, error) {
+	for {
+		var state struct {
+			Done   bool   `json:"done"`
+			Report string `json:"report"`
+			Error  string `json:"error"`
+		}
+		if err := page.Eval(ctx, "globalThis.xpu ? {done: xpu.done, report: xpu.report || '', error: xpu.error || ''} : null", &state); err != nil {
+			return nil, err
+		}
+		switch {
+		case state.Done && state.Report == "":
+			return nil, fmt.Errorf("the page ended with no report: %s", state.Error)
+		case state.Done:
+			var r report
+			if err := json.Unmarshal([]byte(state.Report), &r); err != nil {
+				return nil, fmt.Errorf("the page's report: %w", err)
+			}
+			return &r, nil
+		}
+		select {
+		case <-ctx.Done():
+			return nil, fmt.Errorf("waiting for the page's report: %w", ctx.Err())
+		case <-time.After(200 * time.Millisecond):
+		}
+	}
+}
+
+// check fails the test on a missing adapter, an error, a missing case or
+// a case that differs from the reference.
+func check(t *testing.T, r *report, seed uint64) {
+	t.Helper()
+	if r.Backend != "webgpu" {
+		t.Fatalf("the page ran on %q, not on WebGPU: %s %s", r.Backend, r.Fallback, r.Error)
+	}
+	if r.Error != "" || !r.Done {
+		t.Errorf("the page stopped: %s", r.Error)
+	}
+	t.Logf("adapter %s: subgroups %d-%d, facts %v", r.Device.Name, r.Device.Limits.SubgroupMin, r.Device.Limits.SubgroupMax, r.Device.Facts)
+	if r.Device.Facts["subgroups"] == "true" && r.Device.Limits.SubgroupMax == 0 {
+		t.Errorf("subgroups offered, but no subgroup size reported")
+	}
+	var suite []conformance.Outcome
+	for _, s := range r.Suites {
+		if s.Name == "conformance" {
+			suite = s.Outcomes
+		}
+		for _, o := range s.Outcomes {
+			if !o.OK() {
+				t.Errorf("%s suite, %s on %s: %s\n%s\n(seed %d: rerun with %s=%d)", s.Name, o.Case, r.Backend, o.Status, o.Error, seed, conformance.SeedEnv, seed)
+			}
+		}
+	}
+	cases := conformance.Cases()
+	if len(suite) != len(cases) {
+		t.Errorf("the page ran %d conformance cases, want %d", len(suite), len(cases))
+	}
+	for i := range min(len(suite), len(cases)) {
+		if suite[i].Case != cases[i].Name() {
+			t.Errorf("conformance case %d is %s, want %s", i, suite[i].Case, cases[i].Name())
+		}
+	}
+	for _, x := range r.Bench {
+		t.Logf("bench %s: device %.3g, Go loop %.3g", x.Name, x.Device, x.Reference)
+	}
+}
+
+// screenshot captures the page; with -update it writes it to
+// docs/browser.png.
+func screenshot(ctx context.Context, t *testing.T, page *devtools.Page) {
+	t.Helper()
+	png, err := page.Screenshot(ctx)
+	if err != nil {
+		t.Errorf("screenshot: %v", err)
+		return
+	}
+	if !bytes.HasPrefix(png, []byte("\x89PNG")) {
+		t.Errorf("screenshot: not a PNG (%d bytes)", len(png))
+		return
+	}
+	if *update {
+		out := filepath.Join("..", "docs", "browser.png")
+		if err := os.WriteFile(out, png, 0o644); err != nil {
+			t.Error(err)
+		}
+		t.Logf("wrote %s (%d bytes)", out, len(png))
+	}
+}
+
+// tail returns the end of s.
+func tail(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	return "…" + s[len(s)-n:]
+}

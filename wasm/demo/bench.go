@@ -1,0 +1,117 @@
+package main
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/goxpu/xpu"
+	"github.com/goxpu/xpu/gpu"
+	"github.com/goxpu/xpu/kernels/conformance"
+)
+
+// BenchResult is one benchmark on the device beside its reference point,
+// a plain Go loop in the same program.
+type BenchResult struct {
+	Name      string  `json:"name"`
+	Unit      string  `json:"unit"`
+	Device    float64 `json:"device"`    // on the device, in Unit
+	Reference float64 `json:"reference"` // the plain Go loop, in Unit
+	Note      string  `json:"note"`
+}
+
+// benchmarks are run in order after the suites.
+var benchmarks = []func(*gpu.Device) (BenchResult, error){benchSaxpy, benchDispatch}
+
+// Sizes of the benchmarks: small enough for a software adapter to finish
+// in about a second.
+const (
+	saxpyN     = 1 << 20
+	saxpyReps  = 16
+	dispatchN  = 256
+	dispatches = 256
+)
+
+// benchSaxpy measures y = a*x + y over saxpyN floats, saxpyReps times, in
+// GB/s of memory traffic (12 bytes per element).
+func benchSaxpy(d *gpu.Device) (BenchResult, error) {
+	xs, ys := make([]float32, saxpyN), make([]float32, saxpyN)
+	for i := range xs {
+		xs[i], ys[i] = float32(i%7), float32(i%5)
+	}
+	dev, err := timeLaunches(d, saxpyN, saxpyReps)
+	if err != nil {
+		return BenchResult{}, err
+	}
+	start := time.Now()
+	for range saxpyReps {
+		for i, x := range xs {
+			ys[i] = 2.5*x + ys[i]
+		}
+	}
+	ref := time.Since(start)
+	bytes := float64(12 * saxpyN * saxpyReps)
+	return BenchResult{
+		Name:      fmt.Sprintf("saxpy, %d floats, %d launches", saxpyN, saxpyReps),
+		Unit:      "GB/s",
+		Device:    bytes / dev.Seconds() / 1e9,
+		Reference: bytes / ref.Seconds() / 1e9,
+		Note:      "launches in one stream, one sync; reference: a Go loop in this program",
+	}, nil
+}
+
+// benchDispatch measures the cost of a small launch, in microseconds.
+func benchDispatch(d *gpu.Device) (BenchResult, error) {
+	dev, err := timeLaunches(d, dispatchN, dispatches)
+	if err != nil {
+		return BenchResult{}, err
+	}
+	ys := make([]float32, dispatchN)
+	start := time.Now()
+	for range dispatches {
+		for i := range ys {
+			ys[i] = 2.5*ys[i] + ys[i]
+		}
+	}
+	ref := time.Since(start)
+	return BenchResult{
+		Name:      fmt.Sprintf("launch of a %d-float saxpy, %d launches", dispatchN, dispatches),
+		Unit:      "µs per launch",
+		Device:    float64(dev.Microseconds()) / dispatches,
+		Reference: float64(ref.Microseconds()) / dispatches,
+		Note:      "launch and its share of one sync; reference: the same loop in Go",
+	}, nil
+}
+
+// timeLaunches runs Saxpy over n floats reps times on d's default stream
+// and returns the time from the first launch to the end of the sync,
+// after one launch that warms the device up.
+func timeLaunches(d *gpu.Device, n uint32, reps int) (time.Duration, error) {
+	y, err := gpu.NewBuffer[float32](d, int(n))
+	if err != nil {
+		return 0, err
+	}
+	defer y.Release()
+	x, err := gpu.NewBuffer[float32](d, int(n))
+	if err != nil {
+		return 0, err
+	}
+	defer x.Release()
+	s := d.Stream()
+	groups := xpu.Dim3{X: xpu.GroupsFor(n, conformance.SaxpyKernel.Block().X)}
+	if err := conformance.LaunchSaxpy(s, groups, y, x, 2.5, n); err != nil {
+		return 0, err
+	}
+	if err := s.Sync(); err != nil {
+		return 0, err
+	}
+	start := time.Now()
+	for range reps {
+		if err := conformance.LaunchSaxpy(s, groups, y, x, 2.5, n); err != nil {
+			return 0, err
+		}
+	}
+	if err := s.Sync(); err != nil {
+		return 0, err
+	}
+	return time.Since(start), nil
+}

@@ -1,0 +1,21 @@
+// Command demo opens the best device xpu has here, shows it and its facts,
+// runs the conformance suite on it against the reference runner in the
+// same program, and runs a small benchmark beside a plain Go loop.
+//
+// Built for GOOS=js GOARCH=wasm and served by wasm/serve, it runs on the
+// browser's WebGPU device (navigator.gpu), or on the CPU backend when the
+// browser has none, and says so; it shows its report on the page and
+// leaves it, as JSON, in globalThis.xpu.report. Elsewhere it prints the
+// report. XPU_BACKEND forces a backend, XPU_SEED fixes the inputs.
+package main
+
+import "os"
+
+func main() {
+	v := newView()
+	r := run(v.show)
+	v.done(r)
+	if !r.OK() {
+		os.Exit(1)
+	}
+}

@@ -1,0 +1,114 @@
+package main
+
+import (
+	"errors"
+	"os"
+
+	"github.com/goxpu/xpu/gpu"
+	"github.com/goxpu/xpu/kernels/conformance"
+)
+
+// Report is what the demo found, as the page shows it and as the
+// browser test reads it (JSON).
+type Report struct {
+	Backend  string        `json:"backend"`            // the device's backend
+	Fallback string        `json:"fallback,omitempty"` // why not webgpu, when on another backend
+	Device   gpu.Info      `json:"device"`
+	Seed     uint64        `json:"seed"`
+	Suites   []SuiteReport `json:"suites"`
+	Bench    []BenchResult `json:"bench,omitempty"`
+	Error    string        `json:"error,omitempty"` // what stopped the run
+	Done     bool          `json:"done"`
+}
+
+// SuiteReport is one suite's outcomes on the device.
+type SuiteReport struct {
+	Name     string                `json:"name"`
+	Outcomes []conformance.Outcome `json:"outcomes"`
+}
+
+// OK reports whether the run reached its end with no failing case.
+func (r *Report) OK() bool {
+	if r.Error != "" || !r.Done {
+		return false
+	}
+	for _, s := range r.Suites {
+		for _, o := range s.Outcomes {
+			if !o.OK() {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// run opens the device and runs the suites and the benchmark, calling
+// show with the report after every step.
+func run(show func(*Report)) *Report {
+	r := &Report{}
+	show(r)
+	d, fallback, err := open()
+	if err != nil {
+		r.Error = err.Error()
+		r.Done = true
+		return r
+	}
+	defer d.Close()
+	r.Backend, r.Fallback, r.Device = d.Backend(), fallback, d.Info()
+	if r.Seed, err = conformance.Seed(); err != nil {
+		r.Error = err.Error()
+		r.Done = true
+		return r
+	}
+	show(r)
+	for _, s := range suites {
+		r.Suites = append(r.Suites, SuiteReport{Name: s.name})
+		sr := &r.Suites[len(r.Suites)-1]
+		s.run(d, r.Seed, func(o conformance.Outcome) {
+			sr.Outcomes = append(sr.Outcomes, o)
+			show(r)
+		})
+	}
+	for _, b := range benchmarks {
+		res, err := b(d)
+		if err != nil {
+			r.Error = err.Error()
+			break
+		}
+		r.Bench = append(r.Bench, res)
+		show(r)
+	}
+	r.Done = true
+	return r
+}
+
+// open opens the device XPU_BACKEND names, or else WebGPU, or else the
+// CPU backend, and says why it fell back.
+func open() (d *gpu.Device, fallback string, err error) {
+	if os.Getenv("XPU_BACKEND") != "" {
+		d, err = gpu.Open()
+		return d, "", err
+	}
+	d, err = gpu.OpenBackend("webgpu")
+	if err == nil {
+		return d, "", nil
+	}
+	fallback = err.Error()
+	d, cerr := gpu.OpenBackend("cpu")
+	if cerr != nil {
+		return nil, "", errors.Join(err, cerr)
+	}
+	return d, fallback, nil
+}
+
+// suite is a table of cases the demo runs on the device.
+type suite struct {
+	name string
+	run  func(d *gpu.Device, seed uint64, each func(conformance.Outcome)) []conformance.Outcome
+}
+
+// suites are the suites the demo runs, in order. The wave suite joins
+// them here when it comes.
+var suites = []suite{
+	{name: "conformance", run: conformance.RunAll},
+}
