@@ -20,6 +20,31 @@ var SaxpyKernel = gpu.Register(&gpu.KernelSpec{
 	UniformSize: 16,
 	WGSL:        saxpyWGSL,
 	CPU:         saxpyCPU,
+	Manifests: []gpu.Manifest{
+		{
+			Kernel: "github.com/goxpu/xpu/examples/saxpy.Saxpy", Backend: "webgpu", Target: "wgsl",
+			Hash:        "sha256:addbfa540ed2aa238bd200a8149417e327e70ee1e4b4832b059d247562affebf",
+			Codegen:     "xpu-gen/1",
+			Block:       xpu.Dim3{X: 256, Y: 1, Z: 1},
+			SharedBytes: 0, StorageBindings: 2, UniformBytes: 16,
+			PrivateBytes: new(4),
+			Buffers: []gpu.Usage{
+				{Name: "y", Access: gpu.AccessReadWrite},
+				{Name: "x", Access: gpu.AccessRead},
+			},
+		},
+		{
+			Kernel: "github.com/goxpu/xpu/examples/saxpy.Saxpy", Backend: "cpu", Target: "go",
+			Hash:        "sha256:87c63bdb52470ab8e8632ae3e88d385f4ec3a1ea66c4630b50dc4ca7c372f1a0",
+			Codegen:     "xpu-gen/1",
+			Block:       xpu.Dim3{X: 256, Y: 1, Z: 1},
+			SharedBytes: 0, StorageBindings: 2, UniformBytes: 16,
+			Buffers: []gpu.Usage{
+				{Name: "y", Access: gpu.AccessReadWrite},
+				{Name: "x", Access: gpu.AccessRead},
+			},
+		},
+	},
 })
 
 // LaunchSaxpy launches the kernel Saxpy on the stream s over a grid of groups

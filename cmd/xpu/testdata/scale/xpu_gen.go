@@ -25,6 +25,29 @@ var TwiceKernel = gpu.Register(&gpu.KernelSpec{
 	UniformSize: 16,
 	WGSL:        twiceWGSL,
 	CPU:         twiceCPU,
+	Manifests: []gpu.Manifest{
+		{
+			Kernel: "github.com/goxpu/xpu/cmd/xpu/testdata/scale.Twice", Backend: "webgpu", Target: "wgsl",
+			Hash:        "sha256:be610009eacb79414ce63f035462bea1cc81dace24a70fd01e21294c3bc602ba",
+			Codegen:     "xpu-gen/1",
+			Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
+			SharedBytes: 0, StorageBindings: 1, UniformBytes: 16,
+			PrivateBytes: new(4),
+			Buffers: []gpu.Usage{
+				{Name: "y", Access: gpu.AccessReadWrite},
+			},
+		},
+		{
+			Kernel: "github.com/goxpu/xpu/cmd/xpu/testdata/scale.Twice", Backend: "cpu", Target: "go",
+			Hash:        "sha256:34fb8e438e1d799d90b206d13f193d27311d98479dabb3a9ac781eb066510c52",
+			Codegen:     "xpu-gen/1",
+			Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
+			SharedBytes: 0, StorageBindings: 1, UniformBytes: 16,
+			Buffers: []gpu.Usage{
+				{Name: "y", Access: gpu.AccessReadWrite},
+			},
+		},
+	},
 })
 
 // LaunchTwice launches the kernel Twice on the stream s over a grid of groups
