@@ -34,6 +34,10 @@ func (g *gen) function() {
 	for _, v := range g.crossVars() {
 		g.line("var a_%s [%d]%s", v.Name, bn, typeName(v.Type))
 	}
+	for _, v := range g.scalarVars() {
+		g.line("var %s %s", varName(v), typeName(v.Type))
+		names = append(names, varName(v))
+	}
 	if g.done {
 		g.line("var done [%d]bool", bn)
 	}
@@ -61,6 +65,16 @@ func (g *gen) function() {
 func (g *gen) crossVars() []*ir.Var {
 	vs := make([]*ir.Var, 0, len(g.cross))
 	for v := range g.cross {
+		vs = append(vs, v)
+	}
+	slices.SortFunc(vs, func(a, b *ir.Var) int { return strings.Compare(a.Name, b.Name) })
+	return vs
+}
+
+// scalarVars returns the block scalars, by name.
+func (g *gen) scalarVars() []*ir.Var {
+	vs := make([]*ir.Var, 0, len(g.store.scalar))
+	for v := range g.store.scalar {
 		vs = append(vs, v)
 	}
 	slices.SortFunc(vs, func(a, b *ir.Var) int { return strings.Compare(a.Name, b.Name) })
@@ -129,22 +143,34 @@ func (g *gen) nodes2(nodes []node) {
 	}
 }
 
-// segment writes a loop over the block's work-items that runs the
-// segment's statements for each.
+// segment writes the segment's uniform statements once and a loop over
+// the block's work-items that runs the rest for each.
 func (g *gen) segment(s *segment) {
+	stmts := s.stmts
+	for len(stmts) > 0 && g.store.hoist[stmts[0]] {
+		g.stmt(stmts[0])
+		stmts = stmts[1:]
+	}
+	if len(stmts) == 0 {
+		return
+	}
 	g.segLabel = fmt.Sprintf("items%d", s.id)
 	g.usedLabel = false
-	vars := g.segmentVars(s.stmts)
+	vars := g.segmentVars(stmts)
 	var body string
 	body = g.capture(func() {
 		g.loadCross(vars)
-		g.stmts(s.stmts)
+		g.loadRemat(g.rematNeeded(stmts))
+		g.stmts(stmts)
 		for _, v := range vars {
-			if written(s.stmts, v) {
+			if written(stmts, v) {
 				g.line("a_%s[li] = %s", v.Name, varName(v))
 			}
 		}
 	})
+	if g.strip(stmts, body) {
+		return
+	}
 	g.items(body, g.usedLabel)
 }
 
@@ -197,6 +223,10 @@ func (g *gen) loadCross(vars []*ir.Var) {
 // work-item, checks that they agree, and returns the variable holding it.
 func (g *gen) uniformCondition(id int, cond ir.Expr) string {
 	c := fmt.Sprintf("c%d", id)
+	if !g.done && pureExpr(cond, func(v *ir.Var) bool { return g.store.scalar[v] }, false) {
+		g.line("%s := %s", c, g.expr(cond))
+		return c
+	}
 	var vars []*ir.Var
 	walkExpr(cond, func(e ir.Expr) {
 		if r, ok := e.(*ir.VarRef); ok && g.cross[r.Var] && !slices.Contains(vars, r.Var) {
@@ -207,6 +237,7 @@ func (g *gen) uniformCondition(id int, cond ir.Expr) string {
 	g.line("%s, first%d := false, true", c, id)
 	body := g.capture(func() {
 		g.loadCross(vars)
+		g.loadRemat(g.rematNeeded(nil, cond))
 		g.line("if v := %s; first%d {", g.expr(cond), id)
 		g.line("\t%s, first%d = v, false", c, id)
 		g.line("} else if v != %s {", c)

@@ -58,7 +58,8 @@ type gen struct {
 	out  strings.Builder
 
 	nodes  []node           // the kernel body, split at barriers
-	cross  map[*ir.Var]bool // variables live across a barrier
+	cross  map[*ir.Var]bool // variables kept in per-work-item arrays
+	store  storage          // where the other variables live
 	done   bool             // the kernel returns early and has barriers
 	nSeg   int              // segment and condition ids handed out
 	indent int

@@ -81,6 +81,7 @@ func (g *gen) plan() error {
 		}
 	}
 	g.done = returns && !isSegment(nodes)
+	g.placeVars()
 	return nil
 }
 

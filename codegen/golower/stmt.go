@@ -66,15 +66,15 @@ func (g *gen) nest(f func()) {
 	g.indent--
 }
 
-// decl declares a variable, or (live across a barrier) sets the work-item's
-// copy of it.
+// decl declares a variable, or sets the work-item's copy of one kept in a
+// per-work-item array, or sets a block scalar.
 func (g *gen) decl(s *ir.Decl) {
 	v := varName(s.Var)
 	init := zero(s.Var.Type)
 	if s.Init != nil {
 		init = g.expr(s.Init)
 	}
-	if !g.inFunc && g.cross[s.Var] {
+	if !g.inFunc && (g.cross[s.Var] || g.store.scalar[s.Var]) {
 		g.line("%s = %s", v, init)
 		return
 	}

@@ -48,7 +48,6 @@ func blockSumCPU(b *gpu.CPUBlock) {
 	p_groups := gpu.CPUUniform[uint32](b.Uniforms, 0)
 	var s_s [64]float32
 	var a_h [64]uint32
-	var a_l [64]uint32
 	var done [64]bool
 	gx0, gy0, gz0 := b.Group.X*64, b.Group.Y*1, b.Group.Z*1
 	var ly uint32
@@ -69,15 +68,13 @@ items0:
 		if done[li] {
 			continue
 		}
-		v_l := a_l[li]
-		_ = v_l
 		if b.Group.X >= p_groups {
 			done[li] = true
 			continue items0
 		}
-		v_l = li
+		var v_l uint32 = li
+		_ = v_l
 		s_s[v_l] = p_in[(gx0 + lx)]
-		a_l[li] = v_l
 	}
 	for lx := uint32(0); lx < 64; lx++ {
 		li := lx
@@ -117,7 +114,7 @@ items0:
 			}
 			v_h := a_h[li]
 			_ = v_h
-			v_l := a_l[li]
+			var v_l uint32 = li
 			_ = v_l
 			if v_l < v_h {
 				s_s[v_l] = (s_s[v_l] + s_s[(v_l+v_h)])
@@ -141,7 +138,7 @@ items0:
 		if done[li] {
 			continue
 		}
-		v_l := a_l[li]
+		var v_l uint32 = li
 		_ = v_l
 		if v_l == uint32(0) {
 			p_out[b.Group.X] = s_s[uint32(0)]
@@ -158,11 +155,7 @@ func gemmCPU(b *gpu.CPUBlock) {
 	var s_as [256]float32
 	var s_bs [256]float32
 	var a_acc [256]float32
-	var a_col [256]uint32
 	var a_k0 [256]uint32
-	var a_row [256]uint32
-	var a_tx [256]uint32
-	var a_ty [256]uint32
 	gx0, gy0, gz0 := b.Group.X*16, b.Group.Y*16, b.Group.Z*1
 	var lz uint32
 	_ = b
@@ -180,24 +173,16 @@ func gemmCPU(b *gpu.CPUBlock) {
 			_ = li
 			v_acc := a_acc[li]
 			_ = v_acc
-			v_col := a_col[li]
-			_ = v_col
-			v_row := a_row[li]
-			_ = v_row
-			v_tx := a_tx[li]
+			var v_tx uint32 = lx
 			_ = v_tx
-			v_ty := a_ty[li]
+			var v_ty uint32 = ly
 			_ = v_ty
-			v_tx = lx
-			v_ty = ly
-			v_row = ((b.Group.Y * uint32(16)) + v_ty)
-			v_col = ((b.Group.X * uint32(16)) + v_tx)
+			var v_row uint32 = ((b.Group.Y * uint32(16)) + v_ty)
+			_ = v_row
+			var v_col uint32 = ((b.Group.X * uint32(16)) + v_tx)
+			_ = v_col
 			v_acc = 0
 			a_acc[li] = v_acc
-			a_col[li] = v_col
-			a_row[li] = v_row
-			a_tx[li] = v_tx
-			a_ty[li] = v_ty
 		}
 	}
 	for ly := uint32(0); ly < 16; ly++ {
@@ -232,41 +217,58 @@ func gemmCPU(b *gpu.CPUBlock) {
 			for lx := uint32(0); lx < 16; lx++ {
 				li := lx + 16*ly + 256*lz
 				_ = li
-				v_col := a_col[li]
-				_ = v_col
 				v_k0 := a_k0[li]
 				_ = v_k0
-				v_row := a_row[li]
-				_ = v_row
-				v_tx := a_tx[li]
+				var v_tx uint32 = lx
 				_ = v_tx
-				v_ty := a_ty[li]
+				var v_ty uint32 = ly
 				_ = v_ty
+				var v_row uint32 = ((b.Group.Y * uint32(16)) + v_ty)
+				_ = v_row
+				var v_col uint32 = ((b.Group.X * uint32(16)) + v_tx)
+				_ = v_col
 				s_as[((v_ty * uint32(16)) + v_tx)] = p_a[(((v_row * p_n) + v_k0) + v_tx)]
 				s_bs[((v_ty * uint32(16)) + v_tx)] = p_b[(((v_k0 + v_ty) * p_n) + v_col)]
 			}
 		}
-		for ly := uint32(0); ly < 16; ly++ {
-			for lx := uint32(0); lx < 16; lx++ {
-				li := lx + 16*ly + 256*lz
-				_ = li
-				v_acc := a_acc[li]
-				_ = v_acc
-				v_tx := a_tx[li]
-				_ = v_tx
-				v_ty := a_ty[li]
-				_ = v_ty
-				{
-					var v_k uint32 = uint32(0)
-					_ = v_k
-					for v_k < uint32(16) {
+		{
+			lx, ly, li := uint32(0), uint32(0), uint32(0)
+			_, _, _ = lx, ly, li
+			var v_tx uint32 = lx
+			_ = v_tx
+			var v_ty uint32 = ly
+			_ = v_ty
+			v_k := uint32(0)
+			st := gpu.CPUDotStrip{Acc: a_acc[:], Lanes: 16, Rows: 16, AccRow: 16,
+				A: s_as[:], AOff: int(((v_ty * uint32(16)) + v_k)), ARow: 16, AK: 1,
+				B: s_bs[:], BOff: int(((v_k * uint32(16)) + v_tx)), BRow: 0, BK: 16}
+			if kn := uint32(16); kn > v_k {
+				st.K = int(kn - v_k)
+			}
+			if !st.Run() {
+				for ly := uint32(0); ly < 16; ly++ {
+					for lx := uint32(0); lx < 16; lx++ {
+						li := lx + 16*ly + 256*lz
+						_ = li
+						v_acc := a_acc[li]
+						_ = v_acc
+						var v_tx uint32 = lx
+						_ = v_tx
+						var v_ty uint32 = ly
+						_ = v_ty
 						{
-							v_acc = (v_acc + (s_as[((v_ty*uint32(16))+v_k)] * s_bs[((v_k*uint32(16))+v_tx)]))
+							var v_k uint32 = uint32(0)
+							_ = v_k
+							for v_k < uint32(16) {
+								{
+									v_acc = (v_acc + (s_as[((v_ty*uint32(16))+v_k)] * s_bs[((v_k*uint32(16))+v_tx)]))
+								}
+								v_k = (v_k + uint32(1))
+							}
 						}
-						v_k = (v_k + uint32(1))
+						a_acc[li] = v_acc
 					}
 				}
-				a_acc[li] = v_acc
 			}
 		}
 		for ly := uint32(0); ly < 16; ly++ {
@@ -286,10 +288,14 @@ func gemmCPU(b *gpu.CPUBlock) {
 			_ = li
 			v_acc := a_acc[li]
 			_ = v_acc
-			v_col := a_col[li]
-			_ = v_col
-			v_row := a_row[li]
+			var v_tx uint32 = lx
+			_ = v_tx
+			var v_ty uint32 = ly
+			_ = v_ty
+			var v_row uint32 = ((b.Group.Y * uint32(16)) + v_ty)
 			_ = v_row
+			var v_col uint32 = ((b.Group.X * uint32(16)) + v_tx)
+			_ = v_col
 			p_c[((v_row * p_n) + v_col)] = v_acc
 		}
 	}

@@ -21,34 +21,6 @@ var GemmKernel = gpu.Register(&gpu.KernelSpec{
 	UniformSize: 16,
 	WGSL:        gemmWGSL,
 	CPU:         gemmCPU,
-	Manifests: []gpu.Manifest{
-		{
-			Kernel: "github.com/goxpu/xpu/cpu/cpubench/internal/kernels.Gemm", Backend: "webgpu", Target: "wgsl",
-			Hash:        "sha256:21356a82e5ca3402a02b5616a695737e9302752da4695696ecc17c38fba21bca",
-			Codegen:     "xpu-gen/1",
-			Block:       xpu.Dim3{X: 16, Y: 16, Z: 1},
-			SharedBytes: 2048, StorageBindings: 3, UniformBytes: 16,
-			PrivateBytes: new(28),
-			Buffers: []gpu.Usage{
-				{Name: "c", Access: gpu.AccessWrite},
-				{Name: "a", Access: gpu.AccessRead},
-				{Name: "b", Access: gpu.AccessRead},
-			},
-			NativeOps: []string{"storageBarrier", "workgroupBarrier"},
-		},
-		{
-			Kernel: "github.com/goxpu/xpu/cpu/cpubench/internal/kernels.Gemm", Backend: "cpu", Target: "go",
-			Hash:        "sha256:04e9706fc996ed9650baad370602dbe20e5d6604c93ffbd95a33c3efb43a7451",
-			Codegen:     "xpu-gen/1",
-			Block:       xpu.Dim3{X: 16, Y: 16, Z: 1},
-			SharedBytes: 2048, StorageBindings: 3, UniformBytes: 16,
-			Buffers: []gpu.Usage{
-				{Name: "c", Access: gpu.AccessWrite},
-				{Name: "a", Access: gpu.AccessRead},
-				{Name: "b", Access: gpu.AccessRead},
-			},
-		},
-	},
 })
 
 // LaunchGemm launches the kernel Gemm on the stream s over a grid of groups
@@ -127,11 +99,7 @@ func gemmCPU(b *gpu.CPUBlock) {
 	var s_as [256]float32
 	var s_bs [256]float32
 	var a_acc [256]float32
-	var a_col [256]uint32
-	var a_k0 [256]uint32
-	var a_row [256]uint32
-	var a_tx [256]uint32
-	var a_ty [256]uint32
+	var v_k0 uint32
 	gx0, gy0, gz0 := b.Group.X*16, b.Group.Y*16, b.Group.Z*1
 	var lz uint32
 	_ = b
@@ -139,6 +107,7 @@ func gemmCPU(b *gpu.CPUBlock) {
 	_ = p_a
 	_ = p_b
 	_ = p_n
+	_ = v_k0
 	_ = gx0
 	_ = gy0
 	_ = gz0
@@ -149,51 +118,21 @@ func gemmCPU(b *gpu.CPUBlock) {
 			_ = li
 			v_acc := a_acc[li]
 			_ = v_acc
-			v_col := a_col[li]
-			_ = v_col
-			v_row := a_row[li]
-			_ = v_row
-			v_tx := a_tx[li]
+			var v_tx uint32 = lx
 			_ = v_tx
-			v_ty := a_ty[li]
+			var v_ty uint32 = ly
 			_ = v_ty
-			v_tx = lx
-			v_ty = ly
-			v_row = ((b.Group.Y * uint32(16)) + v_ty)
-			v_col = ((b.Group.X * uint32(16)) + v_tx)
+			var v_row uint32 = ((b.Group.Y * uint32(16)) + v_ty)
+			_ = v_row
+			var v_col uint32 = ((b.Group.X * uint32(16)) + v_tx)
+			_ = v_col
 			v_acc = 0
 			a_acc[li] = v_acc
-			a_col[li] = v_col
-			a_row[li] = v_row
-			a_tx[li] = v_tx
-			a_ty[li] = v_ty
 		}
 	}
-	for ly := uint32(0); ly < 16; ly++ {
-		for lx := uint32(0); lx < 16; lx++ {
-			li := lx + 16*ly + 256*lz
-			_ = li
-			v_k0 := a_k0[li]
-			_ = v_k0
-			v_k0 = uint32(0)
-			a_k0[li] = v_k0
-		}
-	}
+	v_k0 = uint32(0)
 	for {
-		c2, first2 := false, true
-		for ly := uint32(0); ly < 16; ly++ {
-			for lx := uint32(0); lx < 16; lx++ {
-				li := lx + 16*ly + 256*lz
-				_ = li
-				v_k0 := a_k0[li]
-				_ = v_k0
-				if v := (v_k0 < p_n); first2 {
-					c2, first2 = v, false
-				} else if v != c2 {
-					panic("xpu: kernel Gemm: work-items disagree on the condition around a barrier")
-				}
-			}
-		}
+		c2 := (v_k0 < p_n)
 		if !c2 {
 			break
 		}
@@ -201,53 +140,59 @@ func gemmCPU(b *gpu.CPUBlock) {
 			for lx := uint32(0); lx < 16; lx++ {
 				li := lx + 16*ly + 256*lz
 				_ = li
-				v_col := a_col[li]
-				_ = v_col
-				v_k0 := a_k0[li]
-				_ = v_k0
-				v_row := a_row[li]
-				_ = v_row
-				v_tx := a_tx[li]
+				var v_tx uint32 = lx
 				_ = v_tx
-				v_ty := a_ty[li]
+				var v_ty uint32 = ly
 				_ = v_ty
+				var v_row uint32 = ((b.Group.Y * uint32(16)) + v_ty)
+				_ = v_row
+				var v_col uint32 = ((b.Group.X * uint32(16)) + v_tx)
+				_ = v_col
 				s_as[((v_ty * uint32(16)) + v_tx)] = p_a[(((v_row * p_n) + v_k0) + v_tx)]
 				s_bs[((v_ty * uint32(16)) + v_tx)] = p_b[(((v_k0 + v_ty) * p_n) + v_col)]
 			}
 		}
-		for ly := uint32(0); ly < 16; ly++ {
-			for lx := uint32(0); lx < 16; lx++ {
-				li := lx + 16*ly + 256*lz
-				_ = li
-				v_acc := a_acc[li]
-				_ = v_acc
-				v_tx := a_tx[li]
-				_ = v_tx
-				v_ty := a_ty[li]
-				_ = v_ty
-				{
-					var v_k uint32 = uint32(0)
-					_ = v_k
-					for v_k < uint32(16) {
+		{
+			lx, ly, li := uint32(0), uint32(0), uint32(0)
+			_, _, _ = lx, ly, li
+			var v_tx uint32 = lx
+			_ = v_tx
+			var v_ty uint32 = ly
+			_ = v_ty
+			v_k := uint32(0)
+			st := gpu.CPUDotStrip{Acc: a_acc[:], Lanes: 16, Rows: 16, AccRow: 16,
+				A: s_as[:], AOff: int(((v_ty * uint32(16)) + v_k)), ARow: 16, AK: 1,
+				B: s_bs[:], BOff: int(((v_k * uint32(16)) + v_tx)), BRow: 0, BK: 16}
+			if kn := uint32(16); kn > v_k {
+				st.K = int(kn - v_k)
+			}
+			if !st.Run() {
+				for ly := uint32(0); ly < 16; ly++ {
+					for lx := uint32(0); lx < 16; lx++ {
+						li := lx + 16*ly + 256*lz
+						_ = li
+						v_acc := a_acc[li]
+						_ = v_acc
+						var v_tx uint32 = lx
+						_ = v_tx
+						var v_ty uint32 = ly
+						_ = v_ty
 						{
-							v_acc = (v_acc + (s_as[((v_ty*uint32(16))+v_k)] * s_bs[((v_k*uint32(16))+v_tx)]))
+							var v_k uint32 = uint32(0)
+							_ = v_k
+							for v_k < uint32(16) {
+								{
+									v_acc = (v_acc + (s_as[((v_ty*uint32(16))+v_k)] * s_bs[((v_k*uint32(16))+v_tx)]))
+								}
+								v_k = (v_k + uint32(1))
+							}
 						}
-						v_k = (v_k + uint32(1))
+						a_acc[li] = v_acc
 					}
 				}
-				a_acc[li] = v_acc
 			}
 		}
-		for ly := uint32(0); ly < 16; ly++ {
-			for lx := uint32(0); lx < 16; lx++ {
-				li := lx + 16*ly + 256*lz
-				_ = li
-				v_k0 := a_k0[li]
-				_ = v_k0
-				v_k0 = (v_k0 + uint32(16))
-				a_k0[li] = v_k0
-			}
-		}
+		v_k0 = (v_k0 + uint32(16))
 	}
 	for ly := uint32(0); ly < 16; ly++ {
 		for lx := uint32(0); lx < 16; lx++ {
@@ -255,10 +200,14 @@ func gemmCPU(b *gpu.CPUBlock) {
 			_ = li
 			v_acc := a_acc[li]
 			_ = v_acc
-			v_col := a_col[li]
-			_ = v_col
-			v_row := a_row[li]
+			var v_tx uint32 = lx
+			_ = v_tx
+			var v_ty uint32 = ly
+			_ = v_ty
+			var v_row uint32 = ((b.Group.Y * uint32(16)) + v_ty)
 			_ = v_row
+			var v_col uint32 = ((b.Group.X * uint32(16)) + v_tx)
+			_ = v_col
 			p_c[((v_row * p_n) + v_col)] = v_acc
 		}
 	}
@@ -277,31 +226,6 @@ var SaxpyKernel = gpu.Register(&gpu.KernelSpec{
 	UniformSize: 16,
 	WGSL:        saxpyWGSL,
 	CPU:         saxpyCPU,
-	Manifests: []gpu.Manifest{
-		{
-			Kernel: "github.com/goxpu/xpu/cpu/cpubench/internal/kernels.Saxpy", Backend: "webgpu", Target: "wgsl",
-			Hash:        "sha256:addbfa540ed2aa238bd200a8149417e327e70ee1e4b4832b059d247562affebf",
-			Codegen:     "xpu-gen/1",
-			Block:       xpu.Dim3{X: 256, Y: 1, Z: 1},
-			SharedBytes: 0, StorageBindings: 2, UniformBytes: 16,
-			PrivateBytes: new(4),
-			Buffers: []gpu.Usage{
-				{Name: "y", Access: gpu.AccessReadWrite},
-				{Name: "x", Access: gpu.AccessRead},
-			},
-		},
-		{
-			Kernel: "github.com/goxpu/xpu/cpu/cpubench/internal/kernels.Saxpy", Backend: "cpu", Target: "go",
-			Hash:        "sha256:87c63bdb52470ab8e8632ae3e88d385f4ec3a1ea66c4630b50dc4ca7c372f1a0",
-			Codegen:     "xpu-gen/1",
-			Block:       xpu.Dim3{X: 256, Y: 1, Z: 1},
-			SharedBytes: 0, StorageBindings: 2, UniformBytes: 16,
-			Buffers: []gpu.Usage{
-				{Name: "y", Access: gpu.AccessReadWrite},
-				{Name: "x", Access: gpu.AccessRead},
-			},
-		},
-	},
 })
 
 // LaunchSaxpy launches the kernel Saxpy on the stream s over a grid of groups
@@ -379,32 +303,6 @@ var SumKernel = gpu.Register(&gpu.KernelSpec{
 	UniformSize: 16,
 	WGSL:        sumWGSL,
 	CPU:         sumCPU,
-	Manifests: []gpu.Manifest{
-		{
-			Kernel: "github.com/goxpu/xpu/cpu/cpubench/internal/kernels.Sum", Backend: "webgpu", Target: "wgsl",
-			Hash:        "sha256:eb2eb3af846b040831174e630aa456f0e660eb7d17cc852dcbaf40a4fb22262b",
-			Codegen:     "xpu-gen/1",
-			Block:       xpu.Dim3{X: 256, Y: 1, Z: 1},
-			SharedBytes: 1024, StorageBindings: 2, UniformBytes: 16,
-			PrivateBytes: new(20),
-			Buffers: []gpu.Usage{
-				{Name: "partial", Access: gpu.AccessWrite},
-				{Name: "x", Access: gpu.AccessRead},
-			},
-			NativeOps: []string{"storageBarrier", "workgroupBarrier"},
-		},
-		{
-			Kernel: "github.com/goxpu/xpu/cpu/cpubench/internal/kernels.Sum", Backend: "cpu", Target: "go",
-			Hash:        "sha256:34259603814635cd1f0d1530037e445b661c000b7bfca75bafe3c6675ec3a0af",
-			Codegen:     "xpu-gen/1",
-			Block:       xpu.Dim3{X: 256, Y: 1, Z: 1},
-			SharedBytes: 1024, StorageBindings: 2, UniformBytes: 16,
-			Buffers: []gpu.Usage{
-				{Name: "partial", Access: gpu.AccessWrite},
-				{Name: "x", Access: gpu.AccessRead},
-			},
-		},
-	},
 })
 
 // LaunchSum launches the kernel Sum on the stream s over a grid of groups
@@ -478,8 +376,7 @@ func sumCPU(b *gpu.CPUBlock) {
 	p_x := gpu.CPUView[float32](b.Buffers[1])
 	p_per := gpu.CPUUniform[uint32](b.Uniforms, 0)
 	var s_s [256]float32
-	var a_h [256]uint32
-	var a_l [256]uint32
+	var v_h uint32
 	gx0, gy0, gz0 := b.Group.X*256, b.Group.Y*1, b.Group.Z*1
 	var ly uint32
 	var lz uint32
@@ -487,6 +384,7 @@ func sumCPU(b *gpu.CPUBlock) {
 	_ = p_partial
 	_ = p_x
 	_ = p_per
+	_ = v_h
 	_ = gx0
 	_ = gy0
 	_ = gz0
@@ -495,9 +393,8 @@ func sumCPU(b *gpu.CPUBlock) {
 	for lx := uint32(0); lx < 256; lx++ {
 		li := lx
 		_ = li
-		v_l := a_l[li]
+		var v_l uint32 = li
 		_ = v_l
-		v_l = li
 		var v_base uint32 = ((gx0 + lx) * p_per)
 		_ = v_base
 		var v_acc float32
@@ -513,56 +410,28 @@ func sumCPU(b *gpu.CPUBlock) {
 			}
 		}
 		s_s[v_l] = v_acc
-		a_l[li] = v_l
 	}
-	for lx := uint32(0); lx < 256; lx++ {
-		li := lx
-		_ = li
-		v_h := a_h[li]
-		_ = v_h
-		v_h = uint32(128)
-		a_h[li] = v_h
-	}
+	v_h = uint32(128)
 	for {
-		c2, first2 := false, true
-		for lx := uint32(0); lx < 256; lx++ {
-			li := lx
-			_ = li
-			v_h := a_h[li]
-			_ = v_h
-			if v := (v_h > uint32(0)); first2 {
-				c2, first2 = v, false
-			} else if v != c2 {
-				panic("xpu: kernel Sum: work-items disagree on the condition around a barrier")
-			}
-		}
+		c2 := (v_h > uint32(0))
 		if !c2 {
 			break
 		}
 		for lx := uint32(0); lx < 256; lx++ {
 			li := lx
 			_ = li
-			v_h := a_h[li]
-			_ = v_h
-			v_l := a_l[li]
+			var v_l uint32 = li
 			_ = v_l
 			if v_l < v_h {
 				s_s[v_l] = (s_s[v_l] + s_s[(v_l+v_h)])
 			}
 		}
-		for lx := uint32(0); lx < 256; lx++ {
-			li := lx
-			_ = li
-			v_h := a_h[li]
-			_ = v_h
-			v_h = (v_h >> uint32(1))
-			a_h[li] = v_h
-		}
+		v_h = (v_h >> uint32(1))
 	}
 	for lx := uint32(0); lx < 256; lx++ {
 		li := lx
 		_ = li
-		v_l := a_l[li]
+		var v_l uint32 = li
 		_ = v_l
 		if v_l == uint32(0) {
 			p_partial[b.Group.X] = s_s[uint32(0)]

@@ -1,0 +1,48 @@
+//go:build !noasm
+
+#include "textflag.h"
+
+// func dotStrip4x8(acc unsafe.Pointer, accRow int, a unsafe.Pointer, aRow, aK int, b unsafe.Pointer, bRow, bK, k int)
+TEXT ·dotStrip4x8(SB), NOSPLIT, $0-72
+	MOVQ acc+0(FP), AX
+	MOVQ accRow+8(FP), DX
+	MOVQ a+16(FP), SI
+	MOVQ aRow+24(FP), R8
+	MOVQ aK+32(FP), R12
+	MOVQ b+40(FP), DI
+	MOVQ bRow+48(FP), R10
+	MOVQ bK+56(FP), R13
+	MOVQ k+64(FP), CX
+	LEAQ (DX)(DX*2), BX  // 3*accRow
+	LEAQ (R8)(R8*2), R9  // 3*aRow
+	LEAQ (R10)(R10*2), R11 // 3*bRow
+
+	VMOVUPS (AX), Y0
+	VMOVUPS (AX)(DX*1), Y1
+	VMOVUPS (AX)(DX*2), Y2
+	VMOVUPS (AX)(BX*1), Y3
+
+loop:
+	VBROADCASTSS (SI), Y4
+	VBROADCASTSS (SI)(R8*1), Y5
+	VBROADCASTSS (SI)(R8*2), Y6
+	VBROADCASTSS (SI)(R9*1), Y7
+	VMULPS (DI), Y4, Y4
+	VMULPS (DI)(R10*1), Y5, Y5
+	VMULPS (DI)(R10*2), Y6, Y6
+	VMULPS (DI)(R11*1), Y7, Y7
+	VADDPS Y4, Y0, Y0
+	VADDPS Y5, Y1, Y1
+	VADDPS Y6, Y2, Y2
+	VADDPS Y7, Y3, Y3
+	ADDQ R12, SI
+	ADDQ R13, DI
+	DECQ CX
+	JNZ  loop
+
+	VMOVUPS Y0, (AX)
+	VMOVUPS Y1, (AX)(DX*1)
+	VMOVUPS Y2, (AX)(DX*2)
+	VMOVUPS Y3, (AX)(BX*1)
+	VZEROUPPER
+	RET

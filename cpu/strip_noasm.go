@@ -1,0 +1,9 @@
+//go:build noasm || !amd64
+
+package cpu
+
+// dotStrip is the pure-Go strip where no assembly is built.
+func dotStrip(s *DotStrip) { dotStripGo(s) }
+
+// stripSIMD names the strip's implementation.
+func stripSIMD() string { return "go" }

@@ -1,0 +1,127 @@
+package cpu
+
+import (
+	"math"
+	"math/rand/v2"
+	"slices"
+	"testing"
+)
+
+// referenceStrip is the loop DotStrip documents, run work-item after
+// work-item.
+func referenceStrip(s *DotStrip) {
+	for r := range s.Rows {
+		for j := range s.Lanes {
+			acc := s.Acc[r*s.AccRow+j]
+			for t := range s.K {
+				acc = acc + s.A[s.AOff+r*s.ARow+t*s.AK]*s.B[s.BOff+r*s.BRow+t*s.BK+j]
+			}
+			s.Acc[r*s.AccRow+j] = acc
+		}
+	}
+}
+
+// guard is the NaN band around every slice of a test strip.
+const guard = 5
+
+func randomFloats(r *rand.Rand, n int) []float32 {
+	v := make([]float32, n)
+	for i := range v {
+		v[i] = r.Float32()*2 - 1
+	}
+	return v
+}
+
+// randomStrip returns a strip with NaN guard bands before and after each
+// slice; gap rows of the accumulator are NaN too.
+func randomStrip(r *rand.Rand, lanes, rows, k int) *DotStrip {
+	s := &DotStrip{Lanes: lanes, Rows: rows, AccRow: lanes + r.IntN(3), K: k,
+		ARow: r.IntN(20), AK: r.IntN(20), BRow: r.IntN(40), BK: lanes + r.IntN(9),
+		AOff: r.IntN(10), BOff: r.IntN(10)}
+	band := func(n int) []float32 {
+		v := randomFloats(r, n+2*guard)
+		for i := range guard {
+			v[i], v[len(v)-1-i] = float32(math.NaN()), float32(math.NaN())
+		}
+		return v[guard : guard+n]
+	}
+	kk := max(k, 1)
+	s.Acc = band(rows * s.AccRow)
+	for i := range s.Acc {
+		if i%s.AccRow >= lanes {
+			s.Acc[i] = float32(math.NaN())
+		}
+	}
+	s.A = band(s.AOff + (rows-1)*s.ARow + (kk-1)*s.AK + 1)
+	s.B = band(s.BOff + (rows-1)*s.BRow + (kk-1)*s.BK + lanes)
+	return s
+}
+
+// checkStrip runs the strip and compares it bit for bit with the
+// reference, guard bands and gaps included.
+func checkStrip(t *testing.T, r *rand.Rand, lanes, rows, k int) {
+	t.Helper()
+	s := randomStrip(r, lanes, rows, k)
+	want := *s
+	want.Acc = slices.Clone(s.Acc[:len(s.Acc)+guard][:len(s.Acc)])
+	referenceStrip(&want)
+	if !s.Run() {
+		t.Fatalf("%dx%d k=%d: Run refused a strip that fits", rows, lanes, k)
+	}
+	full := s.Acc[: len(s.Acc)+guard : len(s.Acc)+guard]
+	for i := range full {
+		w := float32(math.NaN())
+		if i < len(want.Acc) {
+			w = want.Acc[i]
+		}
+		if math.Float32bits(full[i]) != math.Float32bits(w) {
+			t.Fatalf("%dx%d k=%d: acc[%d] = %v, reference %v", rows, lanes, k, i, full[i], w)
+		}
+	}
+}
+
+func testStrips(t *testing.T) {
+	r := rand.New(rand.NewPCG(rand.Uint64(), 11))
+	for _, lanes := range []int{1, 3, 8, 15, 16, 17, 32} {
+		for _, rows := range []int{1, 2, 4, 5, 16} {
+			for _, k := range []int{0, 1, 2, 16, 33} {
+				checkStrip(t, r, lanes, rows, k)
+			}
+		}
+	}
+}
+
+// TestDotStrip checks the strip as this build selects it.
+func TestDotStrip(t *testing.T) { testStrips(t) }
+
+// TestDotStripRefuses checks that a strip reaching outside its slices is
+// refused untouched.
+func TestDotStripRefuses(t *testing.T) {
+	r := rand.New(rand.NewPCG(1, 2))
+	for name, spoil := range map[string]func(s *DotStrip){
+		"acc":      func(s *DotStrip) { s.Acc = s.Acc[:(s.Rows-1)*s.AccRow+s.Lanes-1] },
+		"a":        func(s *DotStrip) { s.A = s.A[:len(s.A)-1] },
+		"b":        func(s *DotStrip) { s.B = s.B[:len(s.B)-1] },
+		"negative": func(s *DotStrip) { s.AK = -1 },
+		"overlap":  func(s *DotStrip) { s.AccRow = s.Lanes - 1 },
+		"uint32":   func(s *DotStrip) { s.BOff = math.MaxUint32 + 1 },
+	} {
+		s := randomStrip(r, 8, 4, 3)
+		spoil(s)
+		before := slices.Clone(s.Acc)
+		if s.Run() {
+			t.Errorf("%s: Run accepted a strip that does not fit", name)
+		}
+		if !slices.Equal(floatBits(before), floatBits(s.Acc)) {
+			t.Errorf("%s: a refused strip changed its accumulator", name)
+		}
+	}
+}
+
+func floatBits(v []float32) []uint32 {
+	b := make([]uint32, len(v))
+	for i, f := range v {
+		b[i] = math.Float32bits(f)
+	}
+	return b
+}
