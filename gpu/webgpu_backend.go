@@ -13,7 +13,8 @@ import (
 // (package webgpu, in builds with cgo) and Dawn through purego (package
 // dawn, in every build). XPU_WEBGPU picks one at open time: "dawn" or
 // "wgpu"; unset, a build with cgo opens wgpu-native and one without opens
-// Dawn. In a browser build, package webgpu is the browser's driver.
+// Dawn. A browser build has neither: webgpu_backend_js.go registers the
+// browser's driver, package jsgpu.
 func init() {
 	native, pure := webgpu.Opener(), dawn.Opener()
 	if native == nil && pure == nil {
