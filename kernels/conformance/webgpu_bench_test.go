@@ -170,7 +170,9 @@ func benchSaxpy(b *testing.B, d *gpu.Device) {
 	g := xpu.Dim3{X: xpu.GroupsFor(n, 256)}
 	tGen, tHand := pair(b,
 		func() error { return timeIt(s, func() error { return conformance.LaunchSaxpy(s, g, y, x, 0.5, n) }) },
-		func() error { return timeIt(s, func() error { return s.Launch(handSaxpy, g, y, x, float32(0.5), uint32(n)) }) })
+		func() error {
+			return timeIt(s, func() error { return s.Launch(handSaxpy, g, y, x, float32(0.5), uint32(n)) })
+		})
 	gbs := func(t time.Duration) float64 { return 12 * n * float64(b.N) / t.Seconds() / 1e9 }
 	b.ReportMetric(gbs(tGen), "gen-GB/s")
 	b.ReportMetric(gbs(tHand), "hand-GB/s")
