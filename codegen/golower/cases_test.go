@@ -131,6 +131,40 @@ func blockSumIR() *ir.Kernel {
 	return k
 }
 
+// dotIR is an inner product over buffers, of a run-time length, between
+// barriers: the strip dot product's case, with a fallback that faults
+// where the buffers are short.
+func dotIR() *ir.Kernel {
+	out, a, b := bufParam("out", f32, 0, ir.AccessWrite), bufParam("a", f32, 1, ir.AccessRead), bufParam("b", f32, 2, ir.AccessRead)
+	m := scalar("m", u32, 0)
+	v := func(name string, t ir.Type) *ir.Var { return &ir.Var{Name: name, Type: t} }
+	tx, ty, acc, k := v("tx", u32), v("ty", u32), v("acc", f32), v("k", u32)
+	k1 := &ir.Kernel{
+		Name: "Dot", Func: "Dot", Block: [3]uint32{8, 2, 1},
+		Params: []*ir.Param{out, a, b, m},
+		Body: block(
+			decl(tx, q(ir.LocalX)), decl(ty, q(ir.LocalY)),
+			decl(acc, cf(0.5)),
+			&ir.Barrier{},
+			block(
+				decl(k, cu(1)),
+				&ir.Loop{
+					Cond: bin(ir.OpLt, ref(k), &ir.ScalarRef{Param: m}),
+					Post: block(set(ref(k), bin(ir.OpAdd, ref(k), cu(1)))),
+					Body: block(set(ref(acc), bin(ir.OpAdd,
+						bin(ir.OpMul, idx(buf(b), bin(ir.OpAdd, bin(ir.OpMul, ref(k), cu(8)), ref(tx))),
+							idx(buf(a), bin(ir.OpAdd, bin(ir.OpShl, ref(ty), cu(5)), ref(k)))),
+						ref(acc)))),
+				},
+			),
+			&ir.Barrier{},
+			set(idx(buf(out), bin(ir.OpAdd, bin(ir.OpMul, ref(ty), cu(8)), ref(tx))), ref(acc)),
+		),
+	}
+	uniform(k1, nil)
+	return k1
+}
+
 func gemmIR() *ir.Kernel {
 	c, a, b := bufParam("c", f32, 0, ir.AccessWrite), bufParam("a", f32, 1, ir.AccessRead), bufParam("b", f32, 2, ir.AccessRead)
 	n := scalar("n", u32, 0)

@@ -36,6 +36,7 @@ var lowered = []lowering{
 	{"saxpyCPU", saxpyIR},
 	{"blockSumCPU", blockSumIR},
 	{"gemmCPU", gemmIR},
+	{"dotCPU", dotIR},
 	{"histogramCPU", histogramIR},
 	{"constantsCPU", constantsIR},
 }

@@ -34,6 +34,20 @@ func BlockSum(t xpu.Thread, out, in []float32, groups uint32) {
 	}
 }
 
+// Dot writes, for each work-item of an 8x2 block, 0.5 plus the dot
+// product of row ty of a (rows of 32) from element 1 to m-1 with column tx
+// of b (rows of 8): the strip dot product's case.
+func Dot(t xpu.Thread, out, a, b []float32, m uint32) {
+	tx, ty := t.LocalX(), t.LocalY()
+	acc := float32(0.5)
+	t.Barrier()
+	for k := uint32(1); k < m; k++ {
+		acc = b[k*8+tx]*a[ty<<5+k] + acc
+	}
+	t.Barrier()
+	out[ty*8+tx] = acc
+}
+
 // Gemm computes c = a*b for n x n matrices (n a multiple of 16) with
 // 16x16 tiles in shared memory: the tiled GEMM case.
 func Gemm(t xpu.Thread, c, a, b []float32, n uint32) {

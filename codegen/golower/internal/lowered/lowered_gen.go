@@ -301,6 +301,93 @@ func gemmCPU(b *gpu.CPUBlock) {
 	}
 }
 
+// dotCPU runs one block of the kernel Dot on the CPU.
+func dotCPU(b *gpu.CPUBlock) {
+	p_out := gpu.CPUView[float32](b.Buffers[0])
+	p_a := gpu.CPUView[float32](b.Buffers[1])
+	p_b := gpu.CPUView[float32](b.Buffers[2])
+	p_m := gpu.CPUUniform[uint32](b.Uniforms, 0)
+	var a_acc [16]float32
+	gx0, gy0, gz0 := b.Group.X*8, b.Group.Y*2, b.Group.Z*1
+	var lz uint32
+	_ = b
+	_ = p_out
+	_ = p_a
+	_ = p_b
+	_ = p_m
+	_ = gx0
+	_ = gy0
+	_ = gz0
+	_ = lz
+	for ly := uint32(0); ly < 2; ly++ {
+		for lx := uint32(0); lx < 8; lx++ {
+			li := lx + 8*ly + 16*lz
+			_ = li
+			v_acc := a_acc[li]
+			_ = v_acc
+			var v_tx uint32 = lx
+			_ = v_tx
+			var v_ty uint32 = ly
+			_ = v_ty
+			v_acc = float32(0.5)
+			a_acc[li] = v_acc
+		}
+	}
+	{
+		lx, ly, li := uint32(0), uint32(0), uint32(0)
+		_, _, _ = lx, ly, li
+		var v_tx uint32 = lx
+		_ = v_tx
+		var v_ty uint32 = ly
+		_ = v_ty
+		v_k := uint32(1)
+		st := gpu.CPUDotStrip{Acc: a_acc[:], Lanes: 8, Rows: 2, AccRow: 8,
+			A: p_a, AOff: int(((v_ty << uint32(5)) + v_k)), ARow: 32, AK: 1,
+			B: p_b, BOff: int(((v_k * uint32(8)) + v_tx)), BRow: 0, BK: 8}
+		if kn := p_m; kn > v_k {
+			st.K = int(kn - v_k)
+		}
+		if !st.Run() {
+			for ly := uint32(0); ly < 2; ly++ {
+				for lx := uint32(0); lx < 8; lx++ {
+					li := lx + 8*ly + 16*lz
+					_ = li
+					v_acc := a_acc[li]
+					_ = v_acc
+					var v_tx uint32 = lx
+					_ = v_tx
+					var v_ty uint32 = ly
+					_ = v_ty
+					{
+						var v_k uint32 = uint32(1)
+						_ = v_k
+						for v_k < p_m {
+							{
+								v_acc = ((p_b[((v_k*uint32(8))+v_tx)] * p_a[((v_ty<<uint32(5))+v_k)]) + v_acc)
+							}
+							v_k = (v_k + uint32(1))
+						}
+					}
+					a_acc[li] = v_acc
+				}
+			}
+		}
+	}
+	for ly := uint32(0); ly < 2; ly++ {
+		for lx := uint32(0); lx < 8; lx++ {
+			li := lx + 8*ly + 16*lz
+			_ = li
+			v_acc := a_acc[li]
+			_ = v_acc
+			var v_tx uint32 = lx
+			_ = v_tx
+			var v_ty uint32 = ly
+			_ = v_ty
+			p_out[((v_ty * uint32(8)) + v_tx)] = v_acc
+		}
+	}
+}
+
 // histogramCPU runs one block of the kernel Histogram on the CPU.
 func histogramCPU(b *gpu.CPUBlock) {
 	p_bins := gpu.CPUView[uint32](b.Buffers[0])

@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"math"
 	"math/rand/v2"
+	"strings"
 	"testing"
 	"unsafe"
 
@@ -17,9 +18,18 @@ import (
 // contents; uniforms the uniform block.
 func run(t *testing.T, fn driver.CPUFunc, block, groups xpu.Dim3, uniforms []byte, bufs ...[]byte) [][]byte {
 	t.Helper()
-	d, err := cpu.New(cpu.Config{})
+	out, err := launch(fn, block, groups, uniforms, bufs...)
 	if err != nil {
 		t.Fatal(err)
+	}
+	return out
+}
+
+// launch is run without a test: it returns the launch's error.
+func launch(fn driver.CPUFunc, block, groups xpu.Dim3, uniforms []byte, bufs ...[]byte) ([][]byte, error) {
+	d, err := cpu.New(cpu.Config{})
+	if err != nil {
+		return nil, err
 	}
 	defer d.Close()
 	k := &driver.Kernel{Name: "lowered.test", Block: block, CPU: fn, UniformSize: len(uniforms)}
@@ -28,35 +38,35 @@ func run(t *testing.T, fn driver.CPUFunc, block, groups xpu.Dim3, uniforms []byt
 		k.Params = append(k.Params, driver.Param{Kind: driver.ParamBuffer})
 		db, err := d.NewBuffer(len(b))
 		if err != nil {
-			t.Fatal(err)
+			return nil, err
 		}
 		if err := db.Write(0, b); err != nil {
-			t.Fatal(err)
+			return nil, err
 		}
 		dbufs = append(dbufs, db)
 	}
 	p, err := d.Compile(k)
 	if err != nil {
-		t.Fatal(err)
+		return nil, err
 	}
 	q, err := d.NewQueue()
 	if err != nil {
-		t.Fatal(err)
+		return nil, err
 	}
 	if err := q.Launch(p, groups, dbufs, uniforms); err != nil {
-		t.Fatal(err)
+		return nil, err
 	}
 	if err := q.Sync(); err != nil {
-		t.Fatal(err)
+		return nil, err
 	}
 	out := make([][]byte, len(dbufs))
 	for i, db := range dbufs {
 		out[i] = make([]byte, db.Size())
 		if err := db.Read(0, out[i]); err != nil {
-			t.Fatal(err)
+			return nil, err
 		}
 	}
-	return out
+	return out, nil
 }
 
 func bytesOf[T float32 | uint32 | int32](v []T) []byte {
@@ -136,6 +146,26 @@ func TestGemm(t *testing.T) {
 		t.Fatal(err)
 	}
 	exactly(t, "c", got[0], c)
+}
+
+// TestDot runs the strip dot product's case, and its fallback where a
+// buffer is one element short: the launch fails as the loop would, naming
+// the fault, instead of reading past the buffer.
+func TestDot(t *testing.T) {
+	r := rand.New(rand.NewPCG(rand.Uint64(), 5))
+	for _, m := range []uint32{0, 1, 2, 5, 32} {
+		a, b, out := randFloats(r, 2*32), randFloats(r, 8*int(max(m, 1))), poisoned(16)
+		got := run(t, dotCPU, xpu.Dim3{X: 8, Y: 2}, xpu.Dim3{X: 1}, words(m), bytesOf(out), bytesOf(a), bytesOf(b))
+		if err := xpu.Run(xpu.Config{Groups: xpu.Dim3{X: 1}, Block: xpu.Dim3{X: 8, Y: 2}}, Dot, out, a, b, m); err != nil {
+			t.Fatal(err)
+		}
+		exactly(t, "out", got[0], out)
+	}
+	a, b := randFloats(r, 2*32), randFloats(r, 8*5-1)
+	_, err := launch(dotCPU, xpu.Dim3{X: 8, Y: 2}, xpu.Dim3{X: 1}, words(5), bytesOf(poisoned(16)), bytesOf(a), bytesOf(b))
+	if err == nil || !strings.Contains(err.Error(), "index out of range") {
+		t.Errorf("a short buffer: err = %v, want an index out of range", err)
+	}
 }
 
 func TestHistogram(t *testing.T) {
