@@ -24,7 +24,7 @@ const (
 	ruleHostShare    = "xpu-host-shareable" // a bool in a buffer element or a uniform
 	ruleName         = "xpu-name"           // two kernel names that mangle alike
 	ruleBinding      = "xpu-binding"        // bindings or uniform offsets off the driver contract
-	ruleBarrier      = "xpu-barrier-uniform"
+	ruleBarrier      = "xpu-barrier-nonuniform"
 	ruleCompare      = "xpu-compare" // == or != on arrays or structs
 	ruleIR           = "xpu-ir"      // malformed IR: a front-end bug
 )

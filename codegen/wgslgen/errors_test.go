@@ -57,7 +57,7 @@ func TestRefusals(t *testing.T) {
 			decl(newVar("é", u32), nil),
 			&ir.Decl{Var: newVar("_u00e9_", u32), Pos: where},
 		)},
-		{"barrier in non-uniform flow", "xpu-barrier-uniform", "non-uniform", func() *ir.Kernel {
+		{"barrier in non-uniform flow", "xpu-barrier-nonuniform", "non-uniform", func() *ir.Kernel {
 			b := &ir.Barrier{Pos: where}
 			k := simple(ifThen(bin(ir.OpLt, query(ir.LocalX), cu(3)), b))
 			k.Uniform = &ir.Uniformity{Flow: map[ir.Stmt]bool{b: false}}
