@@ -4,6 +4,9 @@
 //
 //	xpu gen       generate xpu_gen.go for the kernel package in the current directory
 //	xpu devices   list the devices of every backend present
+//	xpu manifest <importpath>.<Kernel>
+//	              print the kernel's manifest per backend: identity, footprint,
+//	              buffer access modes, wave width and tier, native operations
 //	xpu bench cpu measure the CPU backend beside its reference points
 //
 // A kernel package runs the generator from go generate:
@@ -32,6 +35,7 @@ type command struct {
 var commands = []command{
 	{name: "gen", summary: "generate xpu_gen.go for the kernel package in the current directory", run: runGen},
 	{name: "devices", summary: "list the devices of every backend present", run: runDevices},
+	{name: "manifest", summary: "print a kernel's manifests (xpu manifest <importpath>.<Kernel>)", run: runManifest},
 	{name: "bench", summary: "measure a backend's kernels beside their reference points (xpu bench cpu)", run: runBench},
 }
 

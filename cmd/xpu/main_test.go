@@ -37,7 +37,10 @@ func TestDevicesListsEveryBackend(t *testing.T) {
 	if code != 0 {
 		t.Skipf("no device here (exit %d): %s", code, stderr.String())
 	}
-	for _, want := range []string{"backend", "driver", "type"} {
+	if strings.Contains(stdout.String(), "\t0\n") || strings.Contains(stdout.String(), " 0\n") {
+		t.Errorf("devices prints a zero fact instead of leaving it out:\n%s", stdout.String())
+	}
+	for _, want := range []string{"backend", "driver", "type", "cpu:", "max invocations per block", "max shared bytes", "simd", "lanes"} {
 		if !strings.Contains(stdout.String(), want) {
 			t.Errorf("devices output lacks %q:\n%s", want, stdout.String())
 		}
@@ -63,5 +66,36 @@ func TestGenFailsOnRefusedPackage(t *testing.T) {
 	}
 	if !strings.Contains(stderr.String(), "[xpu-no-map]") {
 		t.Errorf("xpu gen: stderr %q does not name the rule", stderr.String())
+	}
+}
+
+func TestManifestPrintsAccessAndFootprint(t *testing.T) {
+	var stdout, stderr bytes.Buffer
+	if code := run([]string{"manifest", "github.com/goxpu/xpu/kernels/conformance.Saxpy"}, &stdout, &stderr); code != 0 {
+		t.Fatalf("xpu manifest: exit %d: %s", code, stderr.String())
+	}
+	for _, want := range []string{"on webgpu:", "on cpu:", "block  ", "256x1x1", "storage bindings", "buffer y", "read-write, len >= n", "buffer x", "read", "sha256:", "xpu-gen/"} {
+		if !strings.Contains(stdout.String(), want) {
+			t.Errorf("manifest output lacks %q:\n%s", want, stdout.String())
+		}
+	}
+	if strings.Contains(stdout.String(), "registers") || strings.Contains(stdout.String(), "spill") {
+		t.Errorf("manifest prints facts no target reports:\n%s", stdout.String())
+	}
+}
+
+func TestManifestRefusesUnknownKernels(t *testing.T) {
+	for _, c := range []struct {
+		arg  string
+		code int
+	}{
+		{"github.com/goxpu/xpu/kernels/conformance.NoSuchKernel", 1},
+		{"github.com/goxpu/xpu/no/such/package.K", 1},
+		{"nokernel", 2},
+	} {
+		var stdout, stderr bytes.Buffer
+		if code := run([]string{"manifest", c.arg}, &stdout, &stderr); code != c.code {
+			t.Errorf("xpu manifest %s: exit %d, want %d: %s", c.arg, code, c.code, stderr.String())
+		}
 	}
 }

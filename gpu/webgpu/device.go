@@ -5,7 +5,9 @@ package webgpu
 import (
 	"fmt"
 	"math"
+	"slices"
 	"strconv"
+	"strings"
 	"sync"
 	"sync/atomic"
 
@@ -148,11 +150,15 @@ func describe(ai wgpu.AdapterInfo, l wgpu.Limits, features []wgpu.FeatureName) d
 	if v := wgpu.GetVersion(); v != 0 {
 		fact("wgpu-native", v.String())
 	}
+	names := make([]string, 0, len(features))
 	for _, f := range features {
 		if f == wgpu.FeatureNameTimestampQuery {
 			fact("timestamp-query", "true")
 		}
+		names = append(names, f.String())
 	}
+	slices.Sort(names)
+	fact("features", strings.Join(names, " "))
 	return info
 }
 
