@@ -67,7 +67,9 @@ func (o *LaunchOptions) checkBlock(k *Kernel) error {
 		return nil
 	}
 	if want := k.spec.Block.Norm(); o.Block.Norm() != want {
-		return fmt.Errorf("gpu: kernel %s: block %v differs from the pinned %v: %w", k.spec.Name, o.Block.Norm(), want, ErrBlock)
+		b := o.Block.Norm()
+		return fmt.Errorf("gpu: kernel %s: block %dx%dx%d differs from the pinned %dx%dx%d: %w",
+			k.spec.Name, b.X, b.Y, b.Z, want.X, want.Y, want.Z, ErrBlock)
 	}
 	return nil
 }

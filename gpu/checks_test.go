@@ -1,0 +1,213 @@
+package gpu_test
+
+import (
+	"context"
+	"errors"
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/goxpu/xpu"
+	"github.com/goxpu/xpu/gpu"
+	"github.com/goxpu/xpu/gpu/gputest"
+)
+
+// One test per refusal reason of issue-level checks beyond refusal_test.go:
+// code per backend, availability, wave widths and tiers, pinned blocks,
+// deadlines and declared buffer lengths. Each runs on every backend.
+
+// specLike returns a copy of saxpyKernel's spec under a new name, changed
+// by edit.
+func specLike(name string, edit func(*gpu.KernelSpec)) *gpu.Kernel {
+	s := saxpyKernel.Spec()
+	s.Name = "github.com/goxpu/xpu/gpu_test." + name
+	edit(s)
+	return gpu.Register(s)
+}
+
+// manifests returns one manifest per backend compiled in, each changed by
+// edit.
+func manifests(name string, edit func(*gpu.Manifest)) []gpu.Manifest {
+	var ms []gpu.Manifest
+	for _, b := range gpu.Backends() {
+		m := gpu.Manifest{Kernel: "github.com/goxpu/xpu/gpu_test." + name, Backend: b, Block: xpu.Dim3{X: 64, Y: 1, Z: 1}}
+		edit(&m)
+		ms = append(ms, m)
+	}
+	return ms
+}
+
+var (
+	wgslOnlyKernel = specLike("WGSLOnly", func(s *gpu.KernelSpec) { s.CPU = nil })
+	cpuOnlyKernel  = specLike("CPUOnly", func(s *gpu.KernelSpec) { s.WGSL = "" })
+	scalarTwin     = specLike("ScalarTwin", func(s *gpu.KernelSpec) {
+		s.Manifests = manifests("ScalarTwin", func(m *gpu.Manifest) { m.WaveOps, m.WaveTier = true, gpu.WaveScalar })
+	})
+	oddWave    = specLike("OddWave", func(s *gpu.KernelSpec) { s.Wave = 48 })
+	nativeWave = specLike("NativeWave", func(s *gpu.KernelSpec) {
+		s.Wave = 64
+		s.Manifests = manifests("NativeWave", func(m *gpu.Manifest) { m.Wave, m.WaveOps, m.WaveTier = 64, true, gpu.WaveNative })
+	})
+	boundedSaxpy = specLike("BoundedSaxpy", func(s *gpu.KernelSpec) {
+		s.Params[0].MinLen, s.Params[1].MinLen = "n", "n"
+	})
+	badBound = specLike("BadBound", func(s *gpu.KernelSpec) { s.Params[0].MinLen = "a" })
+)
+
+// saxpyArgs returns fresh buffers of n elements for saxpyKernel.
+func saxpyArgs(t *testing.T, d *gpu.Device, n int) (y, x *gpu.Buffer[float32]) {
+	return newBuf[float32](t, d, n), newBuf[float32](t, d, n)
+}
+
+func TestNoCodeForBackend(t *testing.T) {
+	gputest.ForEach(t, func(t *testing.T, d *gpu.Device) {
+		lacking := map[string]*gpu.Kernel{"webgpu": cpuOnlyKernel, "cpu": wgslOnlyKernel}[d.Backend()]
+		if lacking == nil {
+			t.Skipf("no kernel without code for %s", d.Backend())
+		}
+		y, x := saxpyArgs(t, d, 64)
+		err := d.Stream().Launch(lacking, xpu.Dim3{X: 1}, y, x, float32(1), uint32(64))
+		wantRefusal(t, err, gpu.ErrNoCode, lacking.Name(), "no code for the "+d.Backend()+" backend")
+		ok, err := d.KernelAvailable(lacking.Name())
+		if ok {
+			t.Fatal("KernelAvailable: true for a kernel without code")
+		}
+		wantRefusal(t, err, gpu.ErrNoCode, lacking.Name())
+	})
+}
+
+func TestKernelAvailable(t *testing.T) {
+	gputest.ForEach(t, func(t *testing.T, d *gpu.Device) {
+		if ok, err := d.KernelAvailable(saxpyKernel.Name()); !ok || err != nil {
+			t.Fatalf("KernelAvailable(%s) = %v, %v", saxpyKernel.Name(), ok, err)
+		}
+		ok, err := d.KernelAvailable("github.com/goxpu/xpu/gpu_test.NoSuch")
+		if ok {
+			t.Fatal("an unregistered kernel is available")
+		}
+		wantRefusal(t, err, gpu.ErrNoCode, "not registered")
+		_, err = d.KernelAvailable(refusedKernel.Name())
+		wantRefusal(t, err, gpu.ErrNoCode, "requires N%2 == 0")
+		if lim := d.Info().Limits; lim.MaxSharedBytes != 0 {
+			_, err = d.KernelAvailable(hugeSharedKernel.Name())
+			wantRefusal(t, err, gpu.ErrLimits, "shared bytes")
+		}
+		if lim := d.Info().Limits; lim.MaxInvocationsPerBlock != 0 {
+			_, err = d.KernelAvailable(hugeBlockKernel.Name())
+			wantRefusal(t, err, gpu.ErrLimits, "threads per block")
+		}
+		_, err = d.KernelAvailable(scalarTwin.Name())
+		wantRefusal(t, err, gpu.ErrScalarTwin)
+	})
+}
+
+func TestScalarTwinRefused(t *testing.T) {
+	gputest.ForEach(t, func(t *testing.T, d *gpu.Device) {
+		y, x := saxpyArgs(t, d, 64)
+		err := d.Stream().Launch(scalarTwin, xpu.Dim3{X: 1}, y, x, float32(1), uint32(64))
+		wantRefusal(t, err, gpu.ErrScalarTwin, scalarTwin.Name(), "scalar twin")
+	})
+}
+
+func TestUnsupportedWaveWidth(t *testing.T) {
+	gputest.ForEach(t, func(t *testing.T, d *gpu.Device) {
+		y, x := saxpyArgs(t, d, 64)
+		err := d.Stream().Launch(oddWave, xpu.Dim3{X: 1}, y, x, float32(1), uint32(64))
+		wantRefusal(t, err, gpu.ErrWaveWidth, oddWave.Name(), "wave=48", "power of two")
+		lim := d.Info().Limits
+		if lim.SubgroupMin <= 64 && 64 <= lim.SubgroupMax {
+			t.Skipf("the device runs 64-wide subgroups natively")
+		}
+		err = d.Stream().Launch(nativeWave, xpu.Dim3{X: 1}, y, x, float32(1), uint32(64))
+		wantRefusal(t, err, gpu.ErrWaveWidth, nativeWave.Name(), "wave=64")
+	})
+}
+
+func TestBlockDiffersFromPinned(t *testing.T) {
+	gputest.ForEach(t, func(t *testing.T, d *gpu.Device) {
+		y, x := saxpyArgs(t, d, 64)
+		err := d.Stream().LaunchWith(gpu.LaunchOptions{Block: xpu.Dim3{X: 128}}, saxpyKernel, xpu.Dim3{X: 1}, y, x, float32(1), uint32(64))
+		wantRefusal(t, err, gpu.ErrBlock, saxpyKernel.Name(), "128x1x1", "64x1x1")
+		if err := d.Stream().LaunchWith(gpu.LaunchOptions{Block: xpu.Dim3{X: 64}}, saxpyKernel, xpu.Dim3{X: 1}, y, x, float32(1), uint32(64)); err != nil {
+			t.Fatalf("the pinned block is refused: %v", err)
+		}
+	})
+}
+
+func TestMissedDeadline(t *testing.T) {
+	gputest.ForEach(t, func(t *testing.T, d *gpu.Device) {
+		r := newRand(t)
+		const n = 200
+		y0, x0 := randF32s(r, n), randF32s(r, n)
+		y, x := upload(t, d, y0), upload(t, d, x0)
+		groups := xpu.Dim3{X: xpu.GroupsFor(n, saxpyKernel.Block().X)}
+
+		err := d.Stream().LaunchBy(time.Now().Add(-time.Millisecond), saxpyKernel, groups, y, x, float32(3), uint32(n))
+		wantRefusal(t, err, gpu.ErrDeadline, saxpyKernel.Name(), "deadline")
+		ctx, cancel := context.WithDeadline(context.Background(), time.Now().Add(-time.Second))
+		defer cancel()
+		err = d.Stream().LaunchContext(ctx, saxpyKernel, groups, y, x, float32(3), uint32(n))
+		wantRefusal(t, err, gpu.ErrDeadline, saxpyKernel.Name())
+		if !errors.Is(err, context.DeadlineExceeded) {
+			t.Errorf("error %v does not wrap context.DeadlineExceeded", err)
+		}
+		cctx, ccancel := context.WithCancel(context.Background())
+		ccancel()
+		err = d.Stream().LaunchContext(cctx, saxpyKernel, groups, y, x, float32(3), uint32(n))
+		if !errors.Is(err, context.Canceled) || errors.Is(err, gpu.ErrDeadline) {
+			t.Errorf("cancelled context: %v, want context.Canceled only", err)
+		}
+		// None of the refused launches ran.
+		if got := download(t, y); !slices.Equal(got, y0) {
+			t.Fatal("a refused launch wrote its output")
+		}
+
+		// A launch within its deadline runs, as the reference does.
+		want := slices.Clone(y0)
+		if err := xpu.Run(xpu.Config{Groups: groups, Block: saxpyKernel.Block()}, saxpy, want, x0, float32(3), uint32(n)); err != nil {
+			t.Fatal(err)
+		}
+		if err := d.Stream().LaunchBy(time.Now().Add(time.Minute), saxpyKernel, groups, y, x, float32(3), uint32(n)); err != nil {
+			t.Fatal(err)
+		}
+		got := download(t, y)
+		for i := range got {
+			if !closeF32(got[i], want[i], abs(3*x0[i])+abs(y0[i])) {
+				t.Fatalf("y[%d] = %v, reference %v (within 2 ulp)", i, got[i], want[i])
+			}
+		}
+	})
+}
+
+func TestBufferShorterThanDeclared(t *testing.T) {
+	gputest.ForEach(t, func(t *testing.T, d *gpu.Device) {
+		y, x := newBuf[float32](t, d, 100), newBuf[float32](t, d, 64)
+		err := d.Stream().Launch(boundedSaxpy, xpu.Dim3{X: 2}, y, x, float32(1), uint32(100))
+		wantRefusal(t, err, gpu.ErrBufferLen, boundedSaxpy.Name(), "parameter x", "64 elements", "n = 100")
+		if err := d.Stream().Launch(boundedSaxpy, xpu.Dim3{X: 1}, y, x, float32(1), uint32(64)); err != nil {
+			t.Fatalf("a launch within the bound is refused: %v", err)
+		}
+		err = d.Stream().Launch(badBound, xpu.Dim3{X: 1}, y, x, float32(1), uint32(64))
+		wantRefusal(t, err, gpu.ErrNoCode, "length bound")
+	})
+}
+
+func TestManifestsAreCopies(t *testing.T) {
+	m, ok := gpu.ManifestOf(nativeWave.Name(), gpu.Backends()[0])
+	if !ok || m.Wave != 64 || m.WaveTier != gpu.WaveNative {
+		t.Fatalf("ManifestOf = %+v, %v", m, ok)
+	}
+	if m.PrivateBytes != nil || m.Registers != nil || m.SpillBytes != nil {
+		t.Errorf("facts the spec did not give are present: %+v", m)
+	}
+	m.WaveTier = gpu.WaveScalar
+	if again, _ := nativeWave.Manifest(gpu.Backends()[0]); again.WaveTier != gpu.WaveNative {
+		t.Error("a manifest's copy changed the registered one")
+	}
+	if _, ok := gpu.ManifestOf(saxpyKernel.Name(), "cpu"); ok {
+		t.Error("a hand-written spec without manifests has one")
+	}
+	if _, ok := gpu.ManifestOf("github.com/goxpu/xpu/gpu_test.NoSuch", "cpu"); ok {
+		t.Error("an unregistered kernel has a manifest")
+	}
+}
