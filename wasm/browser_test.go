@@ -44,11 +44,11 @@ type report struct {
 	Done  bool   `json:"done"`
 }
 
-// TestBrowser builds the demo to wasm, serves it on 127.0.0.1, opens it in
-// a headless Chromium with WebGPU, and checks the report the page leaves:
-// a WebGPU adapter, and every case of every suite matching the reference
-// runner that ran in the same wasm program. It is skipped when Chromium is
-// absent, unless XPU_REQUIRE names "browser".
+// TestBrowser runs in a headless Chromium with WebGPU, served on
+// 127.0.0.1: the browser driver's tests (driver), and the demo (demo),
+// whose report must show a WebGPU adapter and every case of every suite
+// matching the reference runner that ran in the same wasm program. It is
+// skipped when Chromium is absent, unless XPU_REQUIRE names "browser".
 func TestBrowser(t *testing.T) {
 	path, err := devtools.Find()
 	if err != nil {
@@ -57,22 +57,8 @@ func TestBrowser(t *testing.T) {
 		}
 		t.Skipf("no Chromium: %v", err)
 	}
-	seed, err := conformance.Seed()
-	if err != nil {
-		t.Fatal(err)
-	}
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
-
-	dir := t.TempDir()
-	start := time.Now()
-	if err := wasm.Build(ctx, wasm.Demo, dir); err != nil {
-		t.Fatal(err)
-	}
-	t.Logf("built the demo in %v", time.Since(start).Round(time.Millisecond))
-	srv := httptest.NewServer(wasm.Handler(dir))
-	defer srv.Close()
-
 	b, err := devtools.Launch(ctx, path)
 	if err != nil {
 		t.Fatal(err)
@@ -82,48 +68,107 @@ func TestBrowser(t *testing.T) {
 			t.Error(err)
 		}
 	}()
-	start = time.Now()
-	page, err := b.NewPage(ctx, fmt.Sprintf("%s/?seed=%d", srv.URL, seed))
+	t.Run("driver", func(t *testing.T) { testDriver(ctx, t, b) })
+	t.Run("demo", func(t *testing.T) { testDemo(ctx, t, b) })
+	for _, line := range b.Log() {
+		if strings.HasPrefix(line, "exception:") {
+			t.Errorf("a page threw: %s", line)
+		}
+	}
+}
+
+// driverTests are the tests of package jsgpu that need a device: each
+// must pass in the browser, not be skipped.
+var driverTests = []string{"TestInfo", "TestCompileErrors", "TestRing", "TestReleaseRecorded", "TestAsyncErrors", "TestWriteRead"}
+
+// testDriver runs the tests of the browser driver in the page.
+func testDriver(ctx context.Context, t *testing.T, b *devtools.Browser) {
+	const pkg = "github.com/goxpu/xpu/gpu/webgpu/jsgpu"
+	page := serve(ctx, t, b, func(dir string) error { return wasm.BuildTest(ctx, pkg, dir) }, "?args=-test.v")
+	state, err := wait(ctx, page)
+	out := strings.Join(b.Log(), "\n")
+	if err != nil {
+		t.Fatalf("%v\npage console:\n%s\nbrowser stderr:\n%s", err, out, tail(b.Stderr(), 4000))
+	}
+	if state.ExitCode == nil || *state.ExitCode != 0 {
+		t.Errorf("the tests of %s failed in the browser (%s):\n%s", pkg, state.Error, out)
+	}
+	for _, name := range driverTests {
+		if !strings.Contains(out, "--- PASS: "+name+" ") {
+			t.Errorf("%s did not pass in the browser:\n%s", name, out)
+			break
+		}
+	}
+}
+
+// testDemo runs the demo in the page and checks its report.
+func testDemo(ctx context.Context, t *testing.T, b *devtools.Browser) {
+	seed, err := conformance.Seed()
 	if err != nil {
 		t.Fatal(err)
 	}
-	r, err := waitReport(ctx, page)
+	page := serve(ctx, t, b, func(dir string) error { return wasm.Build(ctx, wasm.Demo, dir) }, fmt.Sprintf("?seed=%d", seed))
+	start := time.Now()
+	state, err := wait(ctx, page)
+	if err == nil && state.Report == "" {
+		err = fmt.Errorf("the page ended with no report: %s", state.Error)
+	}
+	var r report
+	if err == nil {
+		err = json.Unmarshal([]byte(state.Report), &r)
+	}
 	if err != nil {
 		t.Fatalf("%v\npage console:\n%s\nbrowser stderr:\n%s", err, strings.Join(b.Log(), "\n"), tail(b.Stderr(), 4000))
 	}
 	t.Logf("the page ran in %v on %s (%s), seed %d", time.Since(start).Round(time.Millisecond), r.Backend, r.Device.Name, seed)
 	screenshot(ctx, t, page)
-	check(t, r, seed)
+	check(t, &r, seed)
 	if t.Failed() {
 		t.Logf("page console:\n%s", strings.Join(b.Log(), "\n"))
 	}
 }
 
-// waitReport polls the page until the program is done and decodes its
-// report.
-func waitReport(ctx context.Context, page *devtools.Page) (*report, error) {
+// serve builds a program into a fresh folder with build, serves it on
+// 127.0.0.1 for the rest of the test, and opens it in a new page with the
+// query.
+func serve(ctx context.Context, t *testing.T, b *devtools.Browser, build func(dir string) error, query string) *devtools.Page {
+	t.Helper()
+	dir := t.TempDir()
+	start := time.Now()
+	if err := build(dir); err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("built in %v", time.Since(start).Round(time.Millisecond))
+	srv := httptest.NewServer(wasm.Handler(dir))
+	t.Cleanup(srv.Close)
+	page, err := b.NewPage(ctx, srv.URL+"/"+query)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return page
+}
+
+// pageState is globalThis.xpu of the page (see page/loader.js).
+type pageState struct {
+	Done     bool   `json:"done"`
+	Report   string `json:"report"`
+	Error    string `json:"error"`
+	ExitCode *int   `json:"exitCode"`
+}
+
+// wait polls the page until its program is done.
+func wait(ctx context.Context, page *devtools.Page) (*pageState, error) {
 	for {
-		var state struct {
-			Done   bool   `json:"done"`
-			Report string `json:"report"`
-			Error  string `json:"error"`
-		}
-		if err := page.Eval(ctx, "globalThis.xpu ? {done: xpu.done, report: xpu.report || '', error: xpu.error || ''} : null", &state); err != nil {
+		var state *pageState
+		if err := page.Eval(ctx, "globalThis.xpu || null", &state); err != nil {
 			return nil, err
 		}
-		switch {
-		case state.Done && state.Report == "":
-			return nil, fmt.Errorf("the page ended with no report: %s", state.Error)
-		case state.Done:
-			var r report
-			if err := json.Unmarshal([]byte(state.Report), &r); err != nil {
-				return nil, fmt.Errorf("the page's report: %w", err)
-			}
-			return &r, nil
+		if state != nil && state.Done {
+			return state, nil
 		}
 		select {
 		case <-ctx.Done():
-			return nil, fmt.Errorf("waiting for the page's report: %w", ctx.Err())
+			return nil, fmt.Errorf("waiting for the page: %w", ctx.Err())
 		case <-time.After(200 * time.Millisecond):
 		}
 	}

@@ -25,11 +25,28 @@ const (
 // and copies the Go distribution's wasm_exec.js beside it, so that the
 // loader runs the program with the runtime it was built for.
 func Build(ctx context.Context, pkg, dir string) error {
+	return build(ctx, "build", pkg, dir)
+}
+
+// BuildTest builds the test binary of pkg (go test -c) for GOOS=js
+// GOARCH=wasm into dir, as [Build] does a program: the page runs its tests
+// in the browser, with the flags its query parameter args gives (e.g.
+// ?args=-test.v), and their output goes to the browser's console.
+func BuildTest(ctx context.Context, pkg, dir string) error {
+	return build(ctx, "test", pkg, dir)
+}
+
+// build runs go build, or go test -c when verb is "test".
+func build(ctx context.Context, verb, pkg, dir string) error {
 	goBin, err := exec.LookPath("go")
 	if err != nil {
 		return fmt.Errorf("wasm: the go command is needed to build %s: %w", pkg, err)
 	}
-	cmd := exec.CommandContext(ctx, goBin, "build", "-o", filepath.Join(dir, programFile), pkg)
+	args := []string{verb, "-o", filepath.Join(dir, programFile), pkg}
+	if verb == "test" {
+		args = []string{verb, "-c", "-o", filepath.Join(dir, programFile), pkg}
+	}
+	cmd := exec.CommandContext(ctx, goBin, args...)
 	cmd.Env = append(os.Environ(), "GOOS=js", "GOARCH=wasm", "CGO_ENABLED=0")
 	var out bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &out

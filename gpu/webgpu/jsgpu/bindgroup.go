@@ -79,7 +79,9 @@ func (c *bindGroups) create(q *queue, p *program, bufs []*buffer, key string) (*
 			"resource": map[string]any{"buffer": q.ring, "size": p.uniforms},
 		})
 	}
+	p.d.scope()
 	g, err := call(p.d.dev, "createBindGroup", map[string]any{"layout": p.bgl, "entries": entries})
+	p.d.unscope()
 	if err != nil {
 		return nil, err
 	}

@@ -113,6 +113,26 @@ func (d *device) readback(src js.Value, offset int, dst []byte) error {
 	if n > keepStaging {
 		defer staging.Call("destroy")
 	}
+	if err := d.copyOut(src, offset, staging, n); err != nil {
+		return errors.Join(err, d.settle())
+	}
+	p, err := call(staging, "mapAsync", mapModeRead, 0, n)
+	if err == nil {
+		_, err = await(p)
+	}
+	if err != nil {
+		return errors.Join(fmt.Errorf("webgpu: map: %w", err), d.settle())
+	}
+	u8 := js.Global().Get("Uint8Array").New(staging.Call("getMappedRange", 0, n))
+	js.CopyBytesToGo(dst, u8)
+	staging.Call("unmap")
+	return d.settle()
+}
+
+// copyOut submits a copy of n bytes of src at offset to staging.
+func (d *device) copyOut(src js.Value, offset int, staging js.Value, n int) error {
+	d.scope()
+	defer d.unscope()
 	enc := d.dev.Call("createCommandEncoder")
 	if _, err := call(enc, "copyBufferToBuffer", src, offset, staging, 0, n); err != nil {
 		return fmt.Errorf("webgpu: read back: %w", err)
@@ -120,17 +140,7 @@ func (d *device) readback(src js.Value, offset int, dst []byte) error {
 	if _, err := call(d.queue, "submit", []any{enc.Call("finish")}); err != nil {
 		return fmt.Errorf("webgpu: read back: %w", err)
 	}
-	p, err := call(staging, "mapAsync", mapModeRead, 0, n)
-	if err == nil {
-		_, err = await(p)
-	}
-	if err != nil {
-		return errors.Join(fmt.Errorf("webgpu: map: %w", err), d.takeErrors())
-	}
-	u8 := js.Global().Get("Uint8Array").New(staging.Call("getMappedRange", 0, n))
-	js.CopyBytesToGo(dst, u8)
-	staging.Call("unmap")
-	return d.takeErrors()
+	return nil
 }
 
 // stagingFor returns a map-read buffer of at least n bytes: the device's

@@ -50,11 +50,15 @@ type device struct {
 	staging     js.Value
 	stagingSize int
 
-	// errMu guards errs, the errors the device reported asynchronously.
-	// It is never held across a wait, so that callbacks may take it.
-	errMu sync.Mutex
-	errs  []error
-	lost  error
+	// errMu guards errs, the errors the device reported asynchronously,
+	// and scopes, the popped error scopes not yet waited for. It is never
+	// held across a wait, so that callbacks may take it.
+	errMu  sync.Mutex
+	errs   []error
+	lost   error
+	scopes []js.Value
+
+	onScope js.Func
 
 	onError js.Func
 	onLost  js.Func
@@ -168,6 +172,48 @@ func (d *device) listen() {
 		return nil
 	})
 	d.dev.Get("lost").Call("then", d.onLost)
+	d.onScope = js.FuncOf(func(_ js.Value, args []js.Value) any {
+		if e := arg(args); e.Type() == js.TypeObject {
+			d.report(fmt.Errorf("webgpu: %v", jsError(e)))
+		}
+		return nil
+	})
+}
+
+// maxScopes bounds the popped scopes kept for settle; the callbacks of
+// those dropped still record their errors.
+const maxScopes = 256
+
+// scope opens a validation error scope around work whose errors must be
+// reported by the next settle, in order: the browser reports an error
+// caught in a scope no later than the scope's popErrorScope promise
+// settles, whereas uncapturederror events may come after later promises.
+func (d *device) scope() { d.dev.Call("pushErrorScope", "validation") }
+
+// unscope closes the scope that scope opened, without waiting: the error
+// it caught, if any, is recorded when the browser reports it.
+func (d *device) unscope() {
+	p := d.dev.Call("popErrorScope")
+	p.Call("then", d.onScope)
+	d.errMu.Lock()
+	defer d.errMu.Unlock()
+	if len(d.scopes) == maxScopes {
+		d.scopes = d.scopes[1:]
+	}
+	d.scopes = append(d.scopes, p)
+}
+
+// settle waits until the errors of every closed scope are known, and
+// returns and forgets the errors reported so far (see takeErrors).
+func (d *device) settle() error {
+	d.errMu.Lock()
+	scopes := d.scopes
+	d.scopes = nil
+	d.errMu.Unlock()
+	for _, p := range scopes {
+		await(p) // its error is recorded by onScope; a rejection has none
+	}
+	return d.takeErrors()
 }
 
 // report records an error the device reported asynchronously.
@@ -298,8 +344,12 @@ func (d *device) Info() driver.Info { return d.info }
 // NewQueue returns a queue recording into one compute pass at a time.
 func (d *device) NewQueue() (driver.Queue, error) { return d.newQueue() }
 
-// Close destroys the device, which frees everything it still holds.
+// Close destroys the device, which frees everything it still holds, and
+// returns the errors the device reported that no call has returned yet.
+// It waits for the browser to confirm, so that no callback of the device
+// runs after it.
 func (d *device) Close() error {
+	err := d.settle()
 	d.groups.init()
 	d.readMu.Lock()
 	if d.stagingSize > 0 {
@@ -309,7 +359,9 @@ func (d *device) Close() error {
 	d.readMu.Unlock()
 	d.dev.Call("removeEventListener", "uncapturederror", d.onError)
 	d.dev.Call("destroy")
+	await(d.dev.Get("lost")) // onLost has run: it was attached first
 	d.onError.Release()
-	// onLost stays: the lost promise settles after destroy.
-	return nil
+	d.onLost.Release()
+	d.onScope.Release()
+	return err
 }

@@ -119,6 +119,8 @@ func (q *queue) submit() error {
 	if !q.open {
 		return nil
 	}
+	q.d.scope()
+	defer q.d.unscope()
 	_, errEnd := call(q.cp, "end")
 	cmd, errFinish := call(q.enc, "finish")
 	q.cp, q.enc, q.open, q.last = js.Value{}, js.Value{}, false, nil
@@ -143,7 +145,8 @@ func (q *queue) submit() error {
 }
 
 // Flush submits what was recorded and returns the errors the device
-// reported since the last check.
+// reported since the last check; it does not wait for the browser to
+// check what it submits (Sync and Read do).
 func (q *queue) Flush() error {
 	q.mu.Lock()
 	defer q.mu.Unlock()
@@ -156,7 +159,7 @@ func (q *queue) Sync() error {
 	defer q.mu.Unlock()
 	err := q.submit()
 	_, werr := await(q.d.queue.Call("onSubmittedWorkDone"))
-	return errors.Join(err, werr, q.d.takeErrors())
+	return errors.Join(err, werr, q.d.settle())
 }
 
 // Release submits what is left and frees the ring.
