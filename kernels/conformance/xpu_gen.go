@@ -21,6 +21,37 @@ var AtomicAddKernel = gpu.Register(&gpu.KernelSpec{
 	UniformSize: 16,
 	WGSL:        atomicAddWGSL,
 	CPU:         atomicAddCPU,
+	Manifests: []gpu.Manifest{
+		{
+			Kernel: "github.com/goxpu/xpu/kernels/conformance.AtomicAdd", Backend: "webgpu", Target: "wgsl",
+			Hash:        "sha256:e33ff6aeea68f80a34616d6a8d9251869acf6fa24c9cd06ee79dfe1f7de8b09d",
+			Codegen:     "xpu-gen/1",
+			Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
+			SharedBytes: 0, StorageBindings: 4, UniformBytes: 16,
+			PrivateBytes: new(8),
+			Buffers: []gpu.Usage{
+				{Name: "sum", Access: gpu.AccessAtomic},
+				{Name: "count", Access: gpu.AccessAtomic},
+				{Name: "tickets", Access: gpu.AccessWrite},
+				{Name: "in", Access: gpu.AccessRead},
+			},
+			NativeOps: []string{"atomicAdd"},
+		},
+		{
+			Kernel: "github.com/goxpu/xpu/kernels/conformance.AtomicAdd", Backend: "cpu", Target: "go",
+			Hash:        "sha256:537b4ee32e0e8ea69b36146de0feb35fe265f0eb9df6f8db2ca927b9d9b37903",
+			Codegen:     "xpu-gen/1",
+			Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
+			SharedBytes: 0, StorageBindings: 4, UniformBytes: 16,
+			Buffers: []gpu.Usage{
+				{Name: "sum", Access: gpu.AccessAtomic},
+				{Name: "count", Access: gpu.AccessAtomic},
+				{Name: "tickets", Access: gpu.AccessWrite},
+				{Name: "in", Access: gpu.AccessRead},
+			},
+			NativeOps: []string{"xpu.AtomicAdd"},
+		},
+	},
 })
 
 // LaunchAtomicAdd launches the kernel AtomicAdd on the stream s over a grid of groups
@@ -107,6 +138,33 @@ var AtomicAddFloatKernel = gpu.Register(&gpu.KernelSpec{
 	UniformSize: 16,
 	WGSL:        atomicAddFloatWGSL,
 	CPU:         atomicAddFloatCPU,
+	Manifests: []gpu.Manifest{
+		{
+			Kernel: "github.com/goxpu/xpu/kernels/conformance.AtomicAddFloat", Backend: "webgpu", Target: "wgsl",
+			Hash:        "sha256:eb20391f7d95fb6ab845f42e8575b4203b211267bf1763515c01e1c94fb118e4",
+			Codegen:     "xpu-gen/1",
+			Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
+			SharedBytes: 0, StorageBindings: 2, UniformBytes: 16,
+			PrivateBytes: new(4),
+			Buffers: []gpu.Usage{
+				{Name: "sums", Access: gpu.AccessAtomic},
+				{Name: "in", Access: gpu.AccessRead},
+			},
+			NativeOps: []string{"atomicCompareExchangeWeak", "atomicLoad", "bitcast"},
+		},
+		{
+			Kernel: "github.com/goxpu/xpu/kernels/conformance.AtomicAddFloat", Backend: "cpu", Target: "go",
+			Hash:        "sha256:2ee84670cde930654d7dc974d35a83342cc272358d7a3fee0f105f420df09744",
+			Codegen:     "xpu-gen/1",
+			Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
+			SharedBytes: 0, StorageBindings: 2, UniformBytes: 16,
+			Buffers: []gpu.Usage{
+				{Name: "sums", Access: gpu.AccessAtomic},
+				{Name: "in", Access: gpu.AccessRead},
+			},
+			NativeOps: []string{"xpu.AtomicAddFloat32"},
+		},
+	},
 })
 
 // LaunchAtomicAddFloat launches the kernel AtomicAddFloat on the stream s over a grid of groups
@@ -191,6 +249,37 @@ var AtomicBitsKernel = gpu.Register(&gpu.KernelSpec{
 	UniformSize: 16,
 	WGSL:        atomicBitsWGSL,
 	CPU:         atomicBitsCPU,
+	Manifests: []gpu.Manifest{
+		{
+			Kernel: "github.com/goxpu/xpu/kernels/conformance.AtomicBits", Backend: "webgpu", Target: "wgsl",
+			Hash:        "sha256:3c76c84e4c7696cf2af5dab44aa07c524a02c4a16c4300172a18e822cc3beadc",
+			Codegen:     "xpu-gen/1",
+			Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
+			SharedBytes: 0, StorageBindings: 4, UniformBytes: 16,
+			PrivateBytes: new(4),
+			Buffers: []gpu.Usage{
+				{Name: "ints", Access: gpu.AccessAtomic},
+				{Name: "uints", Access: gpu.AccessAtomic},
+				{Name: "a", Access: gpu.AccessRead},
+				{Name: "b", Access: gpu.AccessRead},
+			},
+			NativeOps: []string{"atomicAnd", "atomicOr", "atomicXor"},
+		},
+		{
+			Kernel: "github.com/goxpu/xpu/kernels/conformance.AtomicBits", Backend: "cpu", Target: "go",
+			Hash:        "sha256:dd50baef081dc48fb3e169582b8ecd95842e625e771ecc51fb8e118f938b42fb",
+			Codegen:     "xpu-gen/1",
+			Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
+			SharedBytes: 0, StorageBindings: 4, UniformBytes: 16,
+			Buffers: []gpu.Usage{
+				{Name: "ints", Access: gpu.AccessAtomic},
+				{Name: "uints", Access: gpu.AccessAtomic},
+				{Name: "a", Access: gpu.AccessRead},
+				{Name: "b", Access: gpu.AccessRead},
+			},
+			NativeOps: []string{"xpu.AtomicAnd", "xpu.AtomicOr", "xpu.AtomicXor"},
+		},
+	},
 })
 
 // LaunchAtomicBits launches the kernel AtomicBits on the stream s over a grid of groups
@@ -282,6 +371,39 @@ var AtomicCompareExchangeKernel = gpu.Register(&gpu.KernelSpec{
 	UniformSize: 16,
 	WGSL:        atomicCompareExchangeWGSL,
 	CPU:         atomicCompareExchangeCPU,
+	Manifests: []gpu.Manifest{
+		{
+			Kernel: "github.com/goxpu/xpu/kernels/conformance.AtomicCompareExchange", Backend: "webgpu", Target: "wgsl",
+			Hash:        "sha256:d38b95fc04086b6d186139e800cfd097bb4a9bfcf6ea9cf7aef9a849e710aa21",
+			Codegen:     "xpu-gen/1",
+			Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
+			SharedBytes: 0, StorageBindings: 5, UniformBytes: 16,
+			PrivateBytes: new(8),
+			Buffers: []gpu.Usage{
+				{Name: "slots", Access: gpu.AccessAtomic},
+				{Name: "found", Access: gpu.AccessWrite},
+				{Name: "swapped", Access: gpu.AccessWrite},
+				{Name: "expect", Access: gpu.AccessRead},
+				{Name: "next", Access: gpu.AccessRead},
+			},
+			NativeOps: []string{"atomicCompareExchangeWeak"},
+		},
+		{
+			Kernel: "github.com/goxpu/xpu/kernels/conformance.AtomicCompareExchange", Backend: "cpu", Target: "go",
+			Hash:        "sha256:ccccd577e15c431831a9bf7dbca4a3b84908a8db37ec7dc11114146568aea66a",
+			Codegen:     "xpu-gen/1",
+			Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
+			SharedBytes: 0, StorageBindings: 5, UniformBytes: 16,
+			Buffers: []gpu.Usage{
+				{Name: "slots", Access: gpu.AccessAtomic},
+				{Name: "found", Access: gpu.AccessWrite},
+				{Name: "swapped", Access: gpu.AccessWrite},
+				{Name: "expect", Access: gpu.AccessRead},
+				{Name: "next", Access: gpu.AccessRead},
+			},
+			NativeOps: []string{"xpu.AtomicCompareExchange"},
+		},
+	},
 })
 
 // LaunchAtomicCompareExchange launches the kernel AtomicCompareExchange on the stream s over a grid of groups
@@ -386,6 +508,35 @@ var AtomicExchangeKernel = gpu.Register(&gpu.KernelSpec{
 	UniformSize: 16,
 	WGSL:        atomicExchangeWGSL,
 	CPU:         atomicExchangeCPU,
+	Manifests: []gpu.Manifest{
+		{
+			Kernel: "github.com/goxpu/xpu/kernels/conformance.AtomicExchange", Backend: "webgpu", Target: "wgsl",
+			Hash:        "sha256:dff7603db1a89b80b44911f014ef14af0bb0449d66820afa6bc309d41467ff0d",
+			Codegen:     "xpu-gen/1",
+			Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
+			SharedBytes: 0, StorageBindings: 3, UniformBytes: 16,
+			PrivateBytes: new(4),
+			Buffers: []gpu.Usage{
+				{Name: "slots", Access: gpu.AccessAtomic},
+				{Name: "old", Access: gpu.AccessWrite},
+				{Name: "in", Access: gpu.AccessRead},
+			},
+			NativeOps: []string{"atomicExchange"},
+		},
+		{
+			Kernel: "github.com/goxpu/xpu/kernels/conformance.AtomicExchange", Backend: "cpu", Target: "go",
+			Hash:        "sha256:0832a0d839535f218dd9e437a420de51e53d98c108e78f58d9e489706c9938c9",
+			Codegen:     "xpu-gen/1",
+			Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
+			SharedBytes: 0, StorageBindings: 3, UniformBytes: 16,
+			Buffers: []gpu.Usage{
+				{Name: "slots", Access: gpu.AccessAtomic},
+				{Name: "old", Access: gpu.AccessWrite},
+				{Name: "in", Access: gpu.AccessRead},
+			},
+			NativeOps: []string{"xpu.AtomicExchange"},
+		},
+	},
 })
 
 // LaunchAtomicExchange launches the kernel AtomicExchange on the stream s over a grid of groups
@@ -463,6 +614,37 @@ var AtomicMinMaxKernel = gpu.Register(&gpu.KernelSpec{
 	UniformSize: 16,
 	WGSL:        atomicMinMaxWGSL,
 	CPU:         atomicMinMaxCPU,
+	Manifests: []gpu.Manifest{
+		{
+			Kernel: "github.com/goxpu/xpu/kernels/conformance.AtomicMinMax", Backend: "webgpu", Target: "wgsl",
+			Hash:        "sha256:54c361a7051d5cdce20c1b2cbb6596f3d17294af0d77ef686894b307ac9bb0a2",
+			Codegen:     "xpu-gen/1",
+			Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
+			SharedBytes: 0, StorageBindings: 4, UniformBytes: 16,
+			PrivateBytes: new(8),
+			Buffers: []gpu.Usage{
+				{Name: "ints", Access: gpu.AccessAtomic},
+				{Name: "uints", Access: gpu.AccessAtomic},
+				{Name: "a", Access: gpu.AccessRead},
+				{Name: "b", Access: gpu.AccessRead},
+			},
+			NativeOps: []string{"atomicMax", "atomicMin"},
+		},
+		{
+			Kernel: "github.com/goxpu/xpu/kernels/conformance.AtomicMinMax", Backend: "cpu", Target: "go",
+			Hash:        "sha256:87e51a27022f4d2e571477c95be77eb104aada440dd29e811b0b988a5e50c7c9",
+			Codegen:     "xpu-gen/1",
+			Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
+			SharedBytes: 0, StorageBindings: 4, UniformBytes: 16,
+			Buffers: []gpu.Usage{
+				{Name: "ints", Access: gpu.AccessAtomic},
+				{Name: "uints", Access: gpu.AccessAtomic},
+				{Name: "a", Access: gpu.AccessRead},
+				{Name: "b", Access: gpu.AccessRead},
+			},
+			NativeOps: []string{"xpu.AtomicMax", "xpu.AtomicMin"},
+		},
+	},
 })
 
 // LaunchAtomicMinMax launches the kernel AtomicMinMax on the stream s over a grid of groups
@@ -553,6 +735,37 @@ var AtomicSubKernel = gpu.Register(&gpu.KernelSpec{
 	UniformSize: 16,
 	WGSL:        atomicSubWGSL,
 	CPU:         atomicSubCPU,
+	Manifests: []gpu.Manifest{
+		{
+			Kernel: "github.com/goxpu/xpu/kernels/conformance.AtomicSub", Backend: "webgpu", Target: "wgsl",
+			Hash:        "sha256:2c53f79b8be2c1e97678e49bccdb15706b052fb621260aca0eabda106502f120",
+			Codegen:     "xpu-gen/1",
+			Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
+			SharedBytes: 0, StorageBindings: 4, UniformBytes: 16,
+			PrivateBytes: new(4),
+			Buffers: []gpu.Usage{
+				{Name: "ints", Access: gpu.AccessAtomic},
+				{Name: "uints", Access: gpu.AccessAtomic},
+				{Name: "a", Access: gpu.AccessRead},
+				{Name: "b", Access: gpu.AccessRead},
+			},
+			NativeOps: []string{"atomicSub"},
+		},
+		{
+			Kernel: "github.com/goxpu/xpu/kernels/conformance.AtomicSub", Backend: "cpu", Target: "go",
+			Hash:        "sha256:c7f96783c4900824033aa4ad035a4ca567c97b76103e7fe7db39bf1b736a57a9",
+			Codegen:     "xpu-gen/1",
+			Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
+			SharedBytes: 0, StorageBindings: 4, UniformBytes: 16,
+			Buffers: []gpu.Usage{
+				{Name: "ints", Access: gpu.AccessAtomic},
+				{Name: "uints", Access: gpu.AccessAtomic},
+				{Name: "a", Access: gpu.AccessRead},
+				{Name: "b", Access: gpu.AccessRead},
+			},
+			NativeOps: []string{"xpu.AtomicSub"},
+		},
+	},
 })
 
 // LaunchAtomicSub launches the kernel AtomicSub on the stream s over a grid of groups
@@ -637,6 +850,39 @@ var BitOpsKernel = gpu.Register(&gpu.KernelSpec{
 	UniformSize: 16,
 	WGSL:        bitOpsWGSL,
 	CPU:         bitOpsCPU,
+	Manifests: []gpu.Manifest{
+		{
+			Kernel: "github.com/goxpu/xpu/kernels/conformance.BitOps", Backend: "webgpu", Target: "wgsl",
+			Hash:        "sha256:e5a2e431d91914d2fe169f5c21a660c480ef8c6af1280bcab47c4a5a4b1d0785",
+			Codegen:     "xpu-gen/1",
+			Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
+			SharedBytes: 0, StorageBindings: 6, UniformBytes: 16,
+			PrivateBytes: new(8),
+			Buffers: []gpu.Usage{
+				{Name: "ints", Access: gpu.AccessWrite},
+				{Name: "uints", Access: gpu.AccessWrite},
+				{Name: "a", Access: gpu.AccessRead},
+				{Name: "b", Access: gpu.AccessRead},
+				{Name: "c", Access: gpu.AccessRead},
+				{Name: "d", Access: gpu.AccessRead},
+			},
+		},
+		{
+			Kernel: "github.com/goxpu/xpu/kernels/conformance.BitOps", Backend: "cpu", Target: "go",
+			Hash:        "sha256:c05601d9fda08c4f9136d10175009b2c4f328648bcedefca95b18eab4ef4979e",
+			Codegen:     "xpu-gen/1",
+			Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
+			SharedBytes: 0, StorageBindings: 6, UniformBytes: 16,
+			Buffers: []gpu.Usage{
+				{Name: "ints", Access: gpu.AccessWrite},
+				{Name: "uints", Access: gpu.AccessWrite},
+				{Name: "a", Access: gpu.AccessRead},
+				{Name: "b", Access: gpu.AccessRead},
+				{Name: "c", Access: gpu.AccessRead},
+				{Name: "d", Access: gpu.AccessRead},
+			},
+		},
+	},
 })
 
 // LaunchBitOps launches the kernel BitOps on the stream s over a grid of groups
@@ -744,6 +990,32 @@ var BlockReduceKernel = gpu.Register(&gpu.KernelSpec{
 	UniformSize: 16,
 	WGSL:        blockReduceWGSL,
 	CPU:         blockReduceCPU,
+	Manifests: []gpu.Manifest{
+		{
+			Kernel: "github.com/goxpu/xpu/kernels/conformance.BlockReduce", Backend: "webgpu", Target: "wgsl",
+			Hash:        "sha256:79cdad1e6de09fd35c5d4ef7a27f4f333e76788f53f1297d58a1b5052cf97bc8",
+			Codegen:     "xpu-gen/1",
+			Block:       xpu.Dim3{X: 128, Y: 1, Z: 1},
+			SharedBytes: 512, StorageBindings: 2, UniformBytes: 16,
+			PrivateBytes: new(16),
+			Buffers: []gpu.Usage{
+				{Name: "partial", Access: gpu.AccessWrite},
+				{Name: "in", Access: gpu.AccessRead},
+			},
+			NativeOps: []string{"storageBarrier", "workgroupBarrier"},
+		},
+		{
+			Kernel: "github.com/goxpu/xpu/kernels/conformance.BlockReduce", Backend: "cpu", Target: "go",
+			Hash:        "sha256:1dac5b5490cb775f43a6017a1d1636eb72afad36089915aa252416168535acaf",
+			Codegen:     "xpu-gen/1",
+			Block:       xpu.Dim3{X: 128, Y: 1, Z: 1},
+			SharedBytes: 512, StorageBindings: 2, UniformBytes: 16,
+			Buffers: []gpu.Usage{
+				{Name: "partial", Access: gpu.AccessWrite},
+				{Name: "in", Access: gpu.AccessRead},
+			},
+		},
+	},
 })
 
 // LaunchBlockReduce launches the kernel BlockReduce on the stream s over a grid of groups
@@ -901,6 +1173,31 @@ var BranchesKernel = gpu.Register(&gpu.KernelSpec{
 	UniformSize: 16,
 	WGSL:        branchesWGSL,
 	CPU:         branchesCPU,
+	Manifests: []gpu.Manifest{
+		{
+			Kernel: "github.com/goxpu/xpu/kernels/conformance.Branches", Backend: "webgpu", Target: "wgsl",
+			Hash:        "sha256:f5fe001fcec6867fdf39ceeb960fc54df1dc56b1cae4ed831f865ae377320928",
+			Codegen:     "xpu-gen/1",
+			Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
+			SharedBytes: 0, StorageBindings: 2, UniformBytes: 16,
+			PrivateBytes: new(12),
+			Buffers: []gpu.Usage{
+				{Name: "out", Access: gpu.AccessWrite},
+				{Name: "in", Access: gpu.AccessRead},
+			},
+		},
+		{
+			Kernel: "github.com/goxpu/xpu/kernels/conformance.Branches", Backend: "cpu", Target: "go",
+			Hash:        "sha256:570461fc5dc92ac24485271c09f4275654ece920eef48bbc47aa956f2bb0e360",
+			Codegen:     "xpu-gen/1",
+			Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
+			SharedBytes: 0, StorageBindings: 2, UniformBytes: 16,
+			Buffers: []gpu.Usage{
+				{Name: "out", Access: gpu.AccessWrite},
+				{Name: "in", Access: gpu.AccessRead},
+			},
+		},
+	},
 })
 
 // LaunchBranches launches the kernel Branches on the stream s over a grid of groups
@@ -1003,6 +1300,31 @@ var CollatzKernel = gpu.Register(&gpu.KernelSpec{
 	UniformSize: 16,
 	WGSL:        collatzWGSL,
 	CPU:         collatzCPU,
+	Manifests: []gpu.Manifest{
+		{
+			Kernel: "github.com/goxpu/xpu/kernels/conformance.Collatz", Backend: "webgpu", Target: "wgsl",
+			Hash:        "sha256:fe0852ff52412ed523f4e0366e9fe1de8e9ff68b3faa797ebba8c7126da02eeb",
+			Codegen:     "xpu-gen/1",
+			Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
+			SharedBytes: 0, StorageBindings: 2, UniformBytes: 16,
+			PrivateBytes: new(12),
+			Buffers: []gpu.Usage{
+				{Name: "out", Access: gpu.AccessWrite},
+				{Name: "in", Access: gpu.AccessRead},
+			},
+		},
+		{
+			Kernel: "github.com/goxpu/xpu/kernels/conformance.Collatz", Backend: "cpu", Target: "go",
+			Hash:        "sha256:a7a59493a17af561e56357de2b5ec459fbb6647635b34ba8c36ecd24ab0e21aa",
+			Codegen:     "xpu-gen/1",
+			Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
+			SharedBytes: 0, StorageBindings: 2, UniformBytes: 16,
+			Buffers: []gpu.Usage{
+				{Name: "out", Access: gpu.AccessWrite},
+				{Name: "in", Access: gpu.AccessRead},
+			},
+		},
+	},
 })
 
 // LaunchCollatz launches the kernel Collatz on the stream s over a grid of groups
@@ -1111,6 +1433,41 @@ var CompareKernel = gpu.Register(&gpu.KernelSpec{
 	UniformSize: 16,
 	WGSL:        compareWGSL,
 	CPU:         compareCPU,
+	Manifests: []gpu.Manifest{
+		{
+			Kernel: "github.com/goxpu/xpu/kernels/conformance.Compare", Backend: "webgpu", Target: "wgsl",
+			Hash:        "sha256:f5a36e5e2c7fb8100a3860a55e80a0d4b4f9e8e35796f2d930e9237fb53fcd2f",
+			Codegen:     "xpu-gen/1",
+			Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
+			SharedBytes: 0, StorageBindings: 7, UniformBytes: 16,
+			PrivateBytes: new(20),
+			Buffers: []gpu.Usage{
+				{Name: "out", Access: gpu.AccessWrite},
+				{Name: "a", Access: gpu.AccessRead},
+				{Name: "b", Access: gpu.AccessRead},
+				{Name: "c", Access: gpu.AccessRead},
+				{Name: "d", Access: gpu.AccessRead},
+				{Name: "e", Access: gpu.AccessRead},
+				{Name: "f", Access: gpu.AccessRead},
+			},
+		},
+		{
+			Kernel: "github.com/goxpu/xpu/kernels/conformance.Compare", Backend: "cpu", Target: "go",
+			Hash:        "sha256:15d2ec9596b8fd1326949b4fb5a785a57e0bed4a38c098904d271cd536ba465a",
+			Codegen:     "xpu-gen/1",
+			Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
+			SharedBytes: 0, StorageBindings: 7, UniformBytes: 16,
+			Buffers: []gpu.Usage{
+				{Name: "out", Access: gpu.AccessWrite},
+				{Name: "a", Access: gpu.AccessRead},
+				{Name: "b", Access: gpu.AccessRead},
+				{Name: "c", Access: gpu.AccessRead},
+				{Name: "d", Access: gpu.AccessRead},
+				{Name: "e", Access: gpu.AccessRead},
+				{Name: "f", Access: gpu.AccessRead},
+			},
+		},
+	},
 })
 
 // LaunchCompare launches the kernel Compare on the stream s over a grid of groups
@@ -1266,6 +1623,31 @@ var CompoundAssignKernel = gpu.Register(&gpu.KernelSpec{
 	UniformSize: 16,
 	WGSL:        compoundAssignWGSL,
 	CPU:         compoundAssignCPU,
+	Manifests: []gpu.Manifest{
+		{
+			Kernel: "github.com/goxpu/xpu/kernels/conformance.CompoundAssign", Backend: "webgpu", Target: "wgsl",
+			Hash:        "sha256:ce4deb85490b58d034422cc50266d567dd476866319cf455e615622a09c9f37d",
+			Codegen:     "xpu-gen/1",
+			Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
+			SharedBytes: 0, StorageBindings: 2, UniformBytes: 16,
+			PrivateBytes: new(8),
+			Buffers: []gpu.Usage{
+				{Name: "out", Access: gpu.AccessWrite},
+				{Name: "a", Access: gpu.AccessRead},
+			},
+		},
+		{
+			Kernel: "github.com/goxpu/xpu/kernels/conformance.CompoundAssign", Backend: "cpu", Target: "go",
+			Hash:        "sha256:83c5f0dc66d9a21bf586610f8ef61b9f013911ae23ba2cd1c576755ae5e5fc9e",
+			Codegen:     "xpu-gen/1",
+			Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
+			SharedBytes: 0, StorageBindings: 2, UniformBytes: 16,
+			Buffers: []gpu.Usage{
+				{Name: "out", Access: gpu.AccessWrite},
+				{Name: "a", Access: gpu.AccessRead},
+			},
+		},
+	},
 })
 
 // LaunchCompoundAssign launches the kernel CompoundAssign on the stream s over a grid of groups
@@ -1374,6 +1756,41 @@ var ConversionsKernel = gpu.Register(&gpu.KernelSpec{
 	UniformSize: 16,
 	WGSL:        conversionsWGSL,
 	CPU:         conversionsCPU,
+	Manifests: []gpu.Manifest{
+		{
+			Kernel: "github.com/goxpu/xpu/kernels/conformance.Conversions", Backend: "webgpu", Target: "wgsl",
+			Hash:        "sha256:b6401f78e99c22c3170759408413cea8142906c0acfa37e67ea119097aefa1da",
+			Codegen:     "xpu-gen/1",
+			Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
+			SharedBytes: 0, StorageBindings: 6, UniformBytes: 16,
+			PrivateBytes: new(8),
+			Buffers: []gpu.Usage{
+				{Name: "ints", Access: gpu.AccessWrite},
+				{Name: "uints", Access: gpu.AccessWrite},
+				{Name: "floats", Access: gpu.AccessWrite},
+				{Name: "a", Access: gpu.AccessRead},
+				{Name: "b", Access: gpu.AccessRead},
+				{Name: "f", Access: gpu.AccessRead},
+			},
+			NativeOps: []string{"abs", "bitcast"},
+		},
+		{
+			Kernel: "github.com/goxpu/xpu/kernels/conformance.Conversions", Backend: "cpu", Target: "go",
+			Hash:        "sha256:f18e685662bef7ea3876f2d68526cd734259fda356d2a87633b8ced1bc74456b",
+			Codegen:     "xpu-gen/1",
+			Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
+			SharedBytes: 0, StorageBindings: 6, UniformBytes: 16,
+			Buffers: []gpu.Usage{
+				{Name: "ints", Access: gpu.AccessWrite},
+				{Name: "uints", Access: gpu.AccessWrite},
+				{Name: "floats", Access: gpu.AccessWrite},
+				{Name: "a", Access: gpu.AccessRead},
+				{Name: "b", Access: gpu.AccessRead},
+				{Name: "f", Access: gpu.AccessRead},
+			},
+			NativeOps: []string{"xpu.Abs", "xpu.Float32Bits", "xpu.Float32FromBits"},
+		},
+	},
 })
 
 // LaunchConversions launches the kernel Conversions on the stream s over a grid of groups
@@ -1509,6 +1926,31 @@ var EarlyReturnKernel = gpu.Register(&gpu.KernelSpec{
 	UniformSize: 16,
 	WGSL:        earlyReturnWGSL,
 	CPU:         earlyReturnCPU,
+	Manifests: []gpu.Manifest{
+		{
+			Kernel: "github.com/goxpu/xpu/kernels/conformance.EarlyReturn", Backend: "webgpu", Target: "wgsl",
+			Hash:        "sha256:be48343015dd5b5bac6cb8d092fafa3a43bb98477acd2cee07695664e7636e0e",
+			Codegen:     "xpu-gen/1",
+			Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
+			SharedBytes: 0, StorageBindings: 2, UniformBytes: 16,
+			PrivateBytes: new(8),
+			Buffers: []gpu.Usage{
+				{Name: "out", Access: gpu.AccessWrite},
+				{Name: "in", Access: gpu.AccessRead},
+			},
+		},
+		{
+			Kernel: "github.com/goxpu/xpu/kernels/conformance.EarlyReturn", Backend: "cpu", Target: "go",
+			Hash:        "sha256:13fcbf47652cf468185f5bbc1a47cd46cd4bafa184dd386c66232df9ece5ee0a",
+			Codegen:     "xpu-gen/1",
+			Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
+			SharedBytes: 0, StorageBindings: 2, UniformBytes: 16,
+			Buffers: []gpu.Usage{
+				{Name: "out", Access: gpu.AccessWrite},
+				{Name: "in", Access: gpu.AccessRead},
+			},
+		},
+	},
 })
 
 // LaunchEarlyReturn launches the kernel EarlyReturn on the stream s over a grid of groups
@@ -1604,6 +2046,33 @@ var FloatArithKernel = gpu.Register(&gpu.KernelSpec{
 	UniformSize: 16,
 	WGSL:        floatArithWGSL,
 	CPU:         floatArithCPU,
+	Manifests: []gpu.Manifest{
+		{
+			Kernel: "github.com/goxpu/xpu/kernels/conformance.FloatArith", Backend: "webgpu", Target: "wgsl",
+			Hash:        "sha256:469130700a48b623ed0ca9511cfc74c4a20919dc2abc189f20899b878dd94037",
+			Codegen:     "xpu-gen/1",
+			Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
+			SharedBytes: 0, StorageBindings: 3, UniformBytes: 16,
+			PrivateBytes: new(16),
+			Buffers: []gpu.Usage{
+				{Name: "out", Access: gpu.AccessWrite},
+				{Name: "a", Access: gpu.AccessRead},
+				{Name: "b", Access: gpu.AccessRead},
+			},
+		},
+		{
+			Kernel: "github.com/goxpu/xpu/kernels/conformance.FloatArith", Backend: "cpu", Target: "go",
+			Hash:        "sha256:a590a437da907e1e2e41aa7a7ad9055a8f0059e880b5061aa323eb87cb814e3c",
+			Codegen:     "xpu-gen/1",
+			Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
+			SharedBytes: 0, StorageBindings: 3, UniformBytes: 16,
+			Buffers: []gpu.Usage{
+				{Name: "out", Access: gpu.AccessWrite},
+				{Name: "a", Access: gpu.AccessRead},
+				{Name: "b", Access: gpu.AccessRead},
+			},
+		},
+	},
 })
 
 // LaunchFloatArith launches the kernel FloatArith on the stream s over a grid of groups
@@ -1700,6 +2169,33 @@ var FuncBufferKernel = gpu.Register(&gpu.KernelSpec{
 	UniformSize: 16,
 	WGSL:        funcBufferWGSL,
 	CPU:         funcBufferCPU,
+	Manifests: []gpu.Manifest{
+		{
+			Kernel: "github.com/goxpu/xpu/kernels/conformance.FuncBuffer", Backend: "webgpu", Target: "wgsl",
+			Hash:        "sha256:5d3308fd084b4928e2bd21d06b48910608e0be86e5c30468fc14e8161cdeb6c1",
+			Codegen:     "xpu-gen/1",
+			Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
+			SharedBytes: 0, StorageBindings: 3, UniformBytes: 16,
+			PrivateBytes: new(28),
+			Buffers: []gpu.Usage{
+				{Name: "out", Access: gpu.AccessWrite},
+				{Name: "in", Access: gpu.AccessRead},
+				{Name: "w", Access: gpu.AccessRead},
+			},
+		},
+		{
+			Kernel: "github.com/goxpu/xpu/kernels/conformance.FuncBuffer", Backend: "cpu", Target: "go",
+			Hash:        "sha256:a91bff1901b8ec7628b0bd065266cfe4974cc5f256d551e53f0de1a2e2833139",
+			Codegen:     "xpu-gen/1",
+			Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
+			SharedBytes: 0, StorageBindings: 3, UniformBytes: 16,
+			Buffers: []gpu.Usage{
+				{Name: "out", Access: gpu.AccessWrite},
+				{Name: "in", Access: gpu.AccessRead},
+				{Name: "w", Access: gpu.AccessRead},
+			},
+		},
+	},
 })
 
 // LaunchFuncBuffer launches the kernel FuncBuffer on the stream s over a grid of groups
@@ -1830,6 +2326,33 @@ var FuncChainKernel = gpu.Register(&gpu.KernelSpec{
 	UniformSize: 16,
 	WGSL:        funcChainWGSL,
 	CPU:         funcChainCPU,
+	Manifests: []gpu.Manifest{
+		{
+			Kernel: "github.com/goxpu/xpu/kernels/conformance.FuncChain", Backend: "webgpu", Target: "wgsl",
+			Hash:        "sha256:18e48b30ed9c82556d8fc254ea10be28b1c0329edee69bd78d749ff645da1055",
+			Codegen:     "xpu-gen/1",
+			Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
+			SharedBytes: 0, StorageBindings: 3, UniformBytes: 16,
+			PrivateBytes: new(36),
+			Buffers: []gpu.Usage{
+				{Name: "out", Access: gpu.AccessWrite},
+				{Name: "a", Access: gpu.AccessRead},
+				{Name: "b", Access: gpu.AccessRead},
+			},
+		},
+		{
+			Kernel: "github.com/goxpu/xpu/kernels/conformance.FuncChain", Backend: "cpu", Target: "go",
+			Hash:        "sha256:868615e8e4c027a1aa665505d6175d0f5c7b73e0ad9713c0f046c73530c223c8",
+			Codegen:     "xpu-gen/1",
+			Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
+			SharedBytes: 0, StorageBindings: 3, UniformBytes: 16,
+			Buffers: []gpu.Usage{
+				{Name: "out", Access: gpu.AccessWrite},
+				{Name: "a", Access: gpu.AccessRead},
+				{Name: "b", Access: gpu.AccessRead},
+			},
+		},
+	},
 })
 
 // LaunchFuncChain launches the kernel FuncChain on the stream s over a grid of groups
@@ -1956,6 +2479,31 @@ var Grid2DKernel = gpu.Register(&gpu.KernelSpec{
 	UniformSize: 16,
 	WGSL:        grid2DWGSL,
 	CPU:         grid2DCPU,
+	Manifests: []gpu.Manifest{
+		{
+			Kernel: "github.com/goxpu/xpu/kernels/conformance.Grid2D", Backend: "webgpu", Target: "wgsl",
+			Hash:        "sha256:da6edde3205b5a1565769ebd2b016b6157c936ef83297a0514b02d6c16663646",
+			Codegen:     "xpu-gen/1",
+			Block:       xpu.Dim3{X: 16, Y: 8, Z: 1},
+			SharedBytes: 0, StorageBindings: 2, UniformBytes: 16,
+			PrivateBytes: new(12),
+			Buffers: []gpu.Usage{
+				{Name: "out", Access: gpu.AccessWrite},
+				{Name: "in", Access: gpu.AccessRead},
+			},
+		},
+		{
+			Kernel: "github.com/goxpu/xpu/kernels/conformance.Grid2D", Backend: "cpu", Target: "go",
+			Hash:        "sha256:6139e914dc823e8485f937bf7d1da6b1f9348b0c93b93432412e98f30d90cbfc",
+			Codegen:     "xpu-gen/1",
+			Block:       xpu.Dim3{X: 16, Y: 8, Z: 1},
+			SharedBytes: 0, StorageBindings: 2, UniformBytes: 16,
+			Buffers: []gpu.Usage{
+				{Name: "out", Access: gpu.AccessWrite},
+				{Name: "in", Access: gpu.AccessRead},
+			},
+		},
+	},
 })
 
 // LaunchGrid2D launches the kernel Grid2D on the stream s over a grid of groups
@@ -2040,6 +2588,29 @@ var Grid3DKernel = gpu.Register(&gpu.KernelSpec{
 	UniformSize: 16,
 	WGSL:        grid3DWGSL,
 	CPU:         grid3DCPU,
+	Manifests: []gpu.Manifest{
+		{
+			Kernel: "github.com/goxpu/xpu/kernels/conformance.Grid3D", Backend: "webgpu", Target: "wgsl",
+			Hash:        "sha256:0db83956a40834730a3b4a1e859d15666e887fa5a8f61f37fe69e8d7f834bf0b",
+			Codegen:     "xpu-gen/1",
+			Block:       xpu.Dim3{X: 4, Y: 4, Z: 4},
+			SharedBytes: 0, StorageBindings: 1, UniformBytes: 16,
+			PrivateBytes: new(12),
+			Buffers: []gpu.Usage{
+				{Name: "out", Access: gpu.AccessWrite},
+			},
+		},
+		{
+			Kernel: "github.com/goxpu/xpu/kernels/conformance.Grid3D", Backend: "cpu", Target: "go",
+			Hash:        "sha256:4ceb473f0393ccbcaa8f46c2dcad69c85bb473756a65ae765f2eec6c96279bf3",
+			Codegen:     "xpu-gen/1",
+			Block:       xpu.Dim3{X: 4, Y: 4, Z: 4},
+			SharedBytes: 0, StorageBindings: 1, UniformBytes: 16,
+			Buffers: []gpu.Usage{
+				{Name: "out", Access: gpu.AccessWrite},
+			},
+		},
+	},
 })
 
 // LaunchGrid3D launches the kernel Grid3D on the stream s over a grid of groups
@@ -2119,6 +2690,29 @@ var GridStrideKernel = gpu.Register(&gpu.KernelSpec{
 	UniformSize: 16,
 	WGSL:        gridStrideWGSL,
 	CPU:         gridStrideCPU,
+	Manifests: []gpu.Manifest{
+		{
+			Kernel: "github.com/goxpu/xpu/kernels/conformance.GridStride", Backend: "webgpu", Target: "wgsl",
+			Hash:        "sha256:c9bef2b9a33998437309ac4d03d17b707093855efcd746bf180957d3acf9478d",
+			Codegen:     "xpu-gen/1",
+			Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
+			SharedBytes: 0, StorageBindings: 1, UniformBytes: 16,
+			PrivateBytes: new(8),
+			Buffers: []gpu.Usage{
+				{Name: "y", Access: gpu.AccessReadWrite},
+			},
+		},
+		{
+			Kernel: "github.com/goxpu/xpu/kernels/conformance.GridStride", Backend: "cpu", Target: "go",
+			Hash:        "sha256:c5fdf2a1a340d0820b3e6a95c79970583f8908fe873228e6dca374b3db8aa39b",
+			Codegen:     "xpu-gen/1",
+			Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
+			SharedBytes: 0, StorageBindings: 1, UniformBytes: 16,
+			Buffers: []gpu.Usage{
+				{Name: "y", Access: gpu.AccessReadWrite},
+			},
+		},
+	},
 })
 
 // LaunchGridStride launches the kernel GridStride on the stream s over a grid of groups
@@ -2202,6 +2796,33 @@ var HistogramKernel = gpu.Register(&gpu.KernelSpec{
 	UniformSize: 16,
 	WGSL:        histogramWGSL,
 	CPU:         histogramCPU,
+	Manifests: []gpu.Manifest{
+		{
+			Kernel: "github.com/goxpu/xpu/kernels/conformance.Histogram", Backend: "webgpu", Target: "wgsl",
+			Hash:        "sha256:6f34b9079ecaa6c7be20cf52737b391dfa6b457b756faa7396bf0c900794aea3",
+			Codegen:     "xpu-gen/1",
+			Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
+			SharedBytes: 0, StorageBindings: 2, UniformBytes: 16,
+			PrivateBytes: new(4),
+			Buffers: []gpu.Usage{
+				{Name: "bins", Access: gpu.AccessAtomic},
+				{Name: "in", Access: gpu.AccessRead},
+			},
+			NativeOps: []string{"atomicAdd"},
+		},
+		{
+			Kernel: "github.com/goxpu/xpu/kernels/conformance.Histogram", Backend: "cpu", Target: "go",
+			Hash:        "sha256:26df92e8ab4cda8a5338ddf67e9927727a20d329e57338bb806dce2d8446121b",
+			Codegen:     "xpu-gen/1",
+			Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
+			SharedBytes: 0, StorageBindings: 2, UniformBytes: 16,
+			Buffers: []gpu.Usage{
+				{Name: "bins", Access: gpu.AccessAtomic},
+				{Name: "in", Access: gpu.AccessRead},
+			},
+			NativeOps: []string{"xpu.AtomicAdd"},
+		},
+	},
 })
 
 // LaunchHistogram launches the kernel Histogram on the stream s over a grid of groups
@@ -2276,6 +2897,33 @@ var HistogramSharedKernel = gpu.Register(&gpu.KernelSpec{
 	UniformSize: 16,
 	WGSL:        histogramSharedWGSL,
 	CPU:         histogramSharedCPU,
+	Manifests: []gpu.Manifest{
+		{
+			Kernel: "github.com/goxpu/xpu/kernels/conformance.HistogramShared", Backend: "webgpu", Target: "wgsl",
+			Hash:        "sha256:7daf508cf26ebd6f778f704bbbfd08be7a75fe5daba5a88fda4f7639939505e8",
+			Codegen:     "xpu-gen/1",
+			Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
+			SharedBytes: 256, StorageBindings: 2, UniformBytes: 16,
+			PrivateBytes: new(12),
+			Buffers: []gpu.Usage{
+				{Name: "bins", Access: gpu.AccessAtomic},
+				{Name: "in", Access: gpu.AccessRead},
+			},
+			NativeOps: []string{"atomicAdd", "atomicLoad", "atomicStore", "storageBarrier", "workgroupBarrier"},
+		},
+		{
+			Kernel: "github.com/goxpu/xpu/kernels/conformance.HistogramShared", Backend: "cpu", Target: "go",
+			Hash:        "sha256:ed9fc28e99462ad1cd705f0fccdee5e55b2ed77c594ff5549b14f0aaeba836d8",
+			Codegen:     "xpu-gen/1",
+			Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
+			SharedBytes: 256, StorageBindings: 2, UniformBytes: 16,
+			Buffers: []gpu.Usage{
+				{Name: "bins", Access: gpu.AccessAtomic},
+				{Name: "in", Access: gpu.AccessRead},
+			},
+			NativeOps: []string{"xpu.AtomicAdd", "xpu.AtomicLoad", "xpu.AtomicStore"},
+		},
+	},
 })
 
 // LaunchHistogramShared launches the kernel HistogramShared on the stream s over a grid of groups
@@ -2386,6 +3034,33 @@ var IntArithKernel = gpu.Register(&gpu.KernelSpec{
 	UniformSize: 16,
 	WGSL:        intArithWGSL,
 	CPU:         intArithCPU,
+	Manifests: []gpu.Manifest{
+		{
+			Kernel: "github.com/goxpu/xpu/kernels/conformance.IntArith", Backend: "webgpu", Target: "wgsl",
+			Hash:        "sha256:9a12e8b9337de7c15374e90fdf5856ae772bd6cbabb1b1cf850d8a58e1336cac",
+			Codegen:     "xpu-gen/1",
+			Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
+			SharedBytes: 0, StorageBindings: 3, UniformBytes: 16,
+			PrivateBytes: new(16),
+			Buffers: []gpu.Usage{
+				{Name: "out", Access: gpu.AccessWrite},
+				{Name: "a", Access: gpu.AccessRead},
+				{Name: "b", Access: gpu.AccessRead},
+			},
+		},
+		{
+			Kernel: "github.com/goxpu/xpu/kernels/conformance.IntArith", Backend: "cpu", Target: "go",
+			Hash:        "sha256:96a5a44a11f0fc6b123827909fad25eb833b18f807dcc6985fba4cb8e3573d78",
+			Codegen:     "xpu-gen/1",
+			Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
+			SharedBytes: 0, StorageBindings: 3, UniformBytes: 16,
+			Buffers: []gpu.Usage{
+				{Name: "out", Access: gpu.AccessWrite},
+				{Name: "a", Access: gpu.AccessRead},
+				{Name: "b", Access: gpu.AccessRead},
+			},
+		},
+	},
 })
 
 // LaunchIntArith launches the kernel IntArith on the stream s over a grid of groups
@@ -2498,6 +3173,32 @@ var LenGuardKernel = gpu.Register(&gpu.KernelSpec{
 	},
 	WGSL: lenGuardWGSL,
 	CPU:  lenGuardCPU,
+	Manifests: []gpu.Manifest{
+		{
+			Kernel: "github.com/goxpu/xpu/kernels/conformance.LenGuard", Backend: "webgpu", Target: "wgsl",
+			Hash:        "sha256:a6086435d813331528fe7d560235e7502d156082520c4496bb23ad6dd1667953",
+			Codegen:     "xpu-gen/1",
+			Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
+			SharedBytes: 0, StorageBindings: 2, UniformBytes: 0,
+			PrivateBytes: new(4),
+			Buffers: []gpu.Usage{
+				{Name: "y", Access: gpu.AccessWrite},
+				{Name: "x", Access: gpu.AccessRead},
+			},
+			NativeOps: []string{"arrayLength"},
+		},
+		{
+			Kernel: "github.com/goxpu/xpu/kernels/conformance.LenGuard", Backend: "cpu", Target: "go",
+			Hash:        "sha256:ce8e2c734e6d68280dbd98733c2ab70ec8e2aa860dceb64ebede037ae181b727",
+			Codegen:     "xpu-gen/1",
+			Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
+			SharedBytes: 0, StorageBindings: 2, UniformBytes: 0,
+			Buffers: []gpu.Usage{
+				{Name: "y", Access: gpu.AccessWrite},
+				{Name: "x", Access: gpu.AccessRead},
+			},
+		},
+	},
 })
 
 // LaunchLenGuard launches the kernel LenGuard on the stream s over a grid of groups
@@ -2571,6 +3272,33 @@ var LoopBreakContinueKernel = gpu.Register(&gpu.KernelSpec{
 	UniformSize: 16,
 	WGSL:        loopBreakContinueWGSL,
 	CPU:         loopBreakContinueCPU,
+	Manifests: []gpu.Manifest{
+		{
+			Kernel: "github.com/goxpu/xpu/kernels/conformance.LoopBreakContinue", Backend: "webgpu", Target: "wgsl",
+			Hash:        "sha256:10f14eca33eabf0d7004da2c4526ac79c444fce781e8739ca49044df4c76ac5d",
+			Codegen:     "xpu-gen/1",
+			Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
+			SharedBytes: 0, StorageBindings: 3, UniformBytes: 16,
+			PrivateBytes: new(16),
+			Buffers: []gpu.Usage{
+				{Name: "out", Access: gpu.AccessWrite},
+				{Name: "steps", Access: gpu.AccessWrite},
+				{Name: "in", Access: gpu.AccessRead},
+			},
+		},
+		{
+			Kernel: "github.com/goxpu/xpu/kernels/conformance.LoopBreakContinue", Backend: "cpu", Target: "go",
+			Hash:        "sha256:ebb7b21a4ca6ce232c122060dfb6f2af377f9d375ea1d7a4174a1274baabb328",
+			Codegen:     "xpu-gen/1",
+			Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
+			SharedBytes: 0, StorageBindings: 3, UniformBytes: 16,
+			Buffers: []gpu.Usage{
+				{Name: "out", Access: gpu.AccessWrite},
+				{Name: "steps", Access: gpu.AccessWrite},
+				{Name: "in", Access: gpu.AccessRead},
+			},
+		},
+	},
 })
 
 // LaunchLoopBreakContinue launches the kernel LoopBreakContinue on the stream s over a grid of groups
@@ -2700,6 +3428,31 @@ var LoopLocalZeroKernel = gpu.Register(&gpu.KernelSpec{
 	UniformSize: 16,
 	WGSL:        loopLocalZeroWGSL,
 	CPU:         loopLocalZeroCPU,
+	Manifests: []gpu.Manifest{
+		{
+			Kernel: "github.com/goxpu/xpu/kernels/conformance.LoopLocalZero", Backend: "webgpu", Target: "wgsl",
+			Hash:        "sha256:0ea8770d89f5a7d280dee3de734a074987f05f5473fe5b397487fe85c3042c03",
+			Codegen:     "xpu-gen/1",
+			Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
+			SharedBytes: 0, StorageBindings: 2, UniformBytes: 16,
+			PrivateBytes: new(16),
+			Buffers: []gpu.Usage{
+				{Name: "out", Access: gpu.AccessWrite},
+				{Name: "in", Access: gpu.AccessRead},
+			},
+		},
+		{
+			Kernel: "github.com/goxpu/xpu/kernels/conformance.LoopLocalZero", Backend: "cpu", Target: "go",
+			Hash:        "sha256:c0e06e2887c322ce53d222205fd5f750ae3f8f28c060117fc68a950088c0607f",
+			Codegen:     "xpu-gen/1",
+			Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
+			SharedBytes: 0, StorageBindings: 2, UniformBytes: 16,
+			Buffers: []gpu.Usage{
+				{Name: "out", Access: gpu.AccessWrite},
+				{Name: "in", Access: gpu.AccessRead},
+			},
+		},
+	},
 })
 
 // LaunchLoopLocalZero launches the kernel LoopLocalZero on the stream s over a grid of groups
@@ -2816,6 +3569,47 @@ var MathExactKernel = gpu.Register(&gpu.KernelSpec{
 	UniformSize: 16,
 	WGSL:        mathExactWGSL,
 	CPU:         mathExactCPU,
+	Manifests: []gpu.Manifest{
+		{
+			Kernel: "github.com/goxpu/xpu/kernels/conformance.MathExact", Backend: "webgpu", Target: "wgsl",
+			Hash:        "sha256:1b9164a6b33981e7c574b46a7f6abe8355c65d8e48e838e5f6040a8e8ab4e6eb",
+			Codegen:     "xpu-gen/1",
+			Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
+			SharedBytes: 0, StorageBindings: 9, UniformBytes: 16,
+			PrivateBytes: new(20),
+			Buffers: []gpu.Usage{
+				{Name: "out", Access: gpu.AccessWrite},
+				{Name: "ints", Access: gpu.AccessWrite},
+				{Name: "uints", Access: gpu.AccessWrite},
+				{Name: "a", Access: gpu.AccessRead},
+				{Name: "b", Access: gpu.AccessRead},
+				{Name: "c", Access: gpu.AccessRead},
+				{Name: "d", Access: gpu.AccessRead},
+				{Name: "e", Access: gpu.AccessRead},
+				{Name: "f", Access: gpu.AccessRead},
+			},
+			NativeOps: []string{"abs", "ceil", "floor", "max", "min", "round", "select", "trunc"},
+		},
+		{
+			Kernel: "github.com/goxpu/xpu/kernels/conformance.MathExact", Backend: "cpu", Target: "go",
+			Hash:        "sha256:0379613f9fdcdacd63331ccb7bd9e1822621948a0a99d411842d5e5a29c3d80e",
+			Codegen:     "xpu-gen/1",
+			Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
+			SharedBytes: 0, StorageBindings: 9, UniformBytes: 16,
+			Buffers: []gpu.Usage{
+				{Name: "out", Access: gpu.AccessWrite},
+				{Name: "ints", Access: gpu.AccessWrite},
+				{Name: "uints", Access: gpu.AccessWrite},
+				{Name: "a", Access: gpu.AccessRead},
+				{Name: "b", Access: gpu.AccessRead},
+				{Name: "c", Access: gpu.AccessRead},
+				{Name: "d", Access: gpu.AccessRead},
+				{Name: "e", Access: gpu.AccessRead},
+				{Name: "f", Access: gpu.AccessRead},
+			},
+			NativeOps: []string{"xpu.Abs", "xpu.Ceil", "xpu.Clamp", "xpu.Floor", "xpu.Max", "xpu.Min", "xpu.Round", "xpu.Trunc"},
+		},
+	},
 })
 
 // LaunchMathExact launches the kernel MathExact on the stream s over a grid of groups
@@ -2966,6 +3760,35 @@ var MathExpLogKernel = gpu.Register(&gpu.KernelSpec{
 	UniformSize: 16,
 	WGSL:        mathExpLogWGSL,
 	CPU:         mathExpLogCPU,
+	Manifests: []gpu.Manifest{
+		{
+			Kernel: "github.com/goxpu/xpu/kernels/conformance.MathExpLog", Backend: "webgpu", Target: "wgsl",
+			Hash:        "sha256:fbd5b91dde430bdd2550b15a78acd9290f8d61858e498e44ba7d30f16dec7f90",
+			Codegen:     "xpu-gen/1",
+			Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
+			SharedBytes: 0, StorageBindings: 3, UniformBytes: 16,
+			PrivateBytes: new(16),
+			Buffers: []gpu.Usage{
+				{Name: "out", Access: gpu.AccessWrite},
+				{Name: "a", Access: gpu.AccessRead},
+				{Name: "b", Access: gpu.AccessRead},
+			},
+			NativeOps: []string{"exp", "exp2", "log", "log2", "pow"},
+		},
+		{
+			Kernel: "github.com/goxpu/xpu/kernels/conformance.MathExpLog", Backend: "cpu", Target: "go",
+			Hash:        "sha256:caca8ebeb8bfdfcb082644e860d192ecbc6254fa2986bbc68e9f0e9112a61d90",
+			Codegen:     "xpu-gen/1",
+			Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
+			SharedBytes: 0, StorageBindings: 3, UniformBytes: 16,
+			Buffers: []gpu.Usage{
+				{Name: "out", Access: gpu.AccessWrite},
+				{Name: "a", Access: gpu.AccessRead},
+				{Name: "b", Access: gpu.AccessRead},
+			},
+			NativeOps: []string{"xpu.Exp", "xpu.Exp2", "xpu.Log", "xpu.Log2", "xpu.Pow"},
+		},
+	},
 })
 
 // LaunchMathExpLog launches the kernel MathExpLog on the stream s over a grid of groups
@@ -3063,6 +3886,37 @@ var MathSqrtFmaKernel = gpu.Register(&gpu.KernelSpec{
 	UniformSize: 16,
 	WGSL:        mathSqrtFmaWGSL,
 	CPU:         mathSqrtFmaCPU,
+	Manifests: []gpu.Manifest{
+		{
+			Kernel: "github.com/goxpu/xpu/kernels/conformance.MathSqrtFma", Backend: "webgpu", Target: "wgsl",
+			Hash:        "sha256:d807e60971db4f6bbb9d2c3d1c18f0945c242d3165a178c29965d67bdf3664e5",
+			Codegen:     "xpu-gen/1",
+			Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
+			SharedBytes: 0, StorageBindings: 4, UniformBytes: 16,
+			PrivateBytes: new(4),
+			Buffers: []gpu.Usage{
+				{Name: "out", Access: gpu.AccessWrite},
+				{Name: "a", Access: gpu.AccessRead},
+				{Name: "b", Access: gpu.AccessRead},
+				{Name: "c", Access: gpu.AccessRead},
+			},
+			NativeOps: []string{"fma", "sqrt"},
+		},
+		{
+			Kernel: "github.com/goxpu/xpu/kernels/conformance.MathSqrtFma", Backend: "cpu", Target: "go",
+			Hash:        "sha256:77359dc5eb13afe04e7bcb597cb26c56c7747e2214f9e163ac13420c4a1eb27a",
+			Codegen:     "xpu-gen/1",
+			Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
+			SharedBytes: 0, StorageBindings: 4, UniformBytes: 16,
+			Buffers: []gpu.Usage{
+				{Name: "out", Access: gpu.AccessWrite},
+				{Name: "a", Access: gpu.AccessRead},
+				{Name: "b", Access: gpu.AccessRead},
+				{Name: "c", Access: gpu.AccessRead},
+			},
+			NativeOps: []string{"xpu.Fma", "xpu.Sqrt"},
+		},
+	},
 })
 
 // LaunchMathSqrtFma launches the kernel MathSqrtFma on the stream s over a grid of groups
@@ -3143,6 +3997,33 @@ var MathTrigKernel = gpu.Register(&gpu.KernelSpec{
 	UniformSize: 16,
 	WGSL:        mathTrigWGSL,
 	CPU:         mathTrigCPU,
+	Manifests: []gpu.Manifest{
+		{
+			Kernel: "github.com/goxpu/xpu/kernels/conformance.MathTrig", Backend: "webgpu", Target: "wgsl",
+			Hash:        "sha256:5c5831a3231737265b3124f20416b6c8a6aa7b6f3a1b5d749411ee9389f5e2b5",
+			Codegen:     "xpu-gen/1",
+			Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
+			SharedBytes: 0, StorageBindings: 2, UniformBytes: 16,
+			PrivateBytes: new(12),
+			Buffers: []gpu.Usage{
+				{Name: "out", Access: gpu.AccessWrite},
+				{Name: "a", Access: gpu.AccessRead},
+			},
+			NativeOps: []string{"cos", "sin", "tan", "tanh"},
+		},
+		{
+			Kernel: "github.com/goxpu/xpu/kernels/conformance.MathTrig", Backend: "cpu", Target: "go",
+			Hash:        "sha256:7124e32acdd127f698c258e88c7c2d2e16f43e5f645bc2bb31234b6db11be83f",
+			Codegen:     "xpu-gen/1",
+			Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
+			SharedBytes: 0, StorageBindings: 2, UniformBytes: 16,
+			Buffers: []gpu.Usage{
+				{Name: "out", Access: gpu.AccessWrite},
+				{Name: "a", Access: gpu.AccessRead},
+			},
+			NativeOps: []string{"xpu.Cos", "xpu.Sin", "xpu.Tan", "xpu.Tanh"},
+		},
+	},
 })
 
 // LaunchMathTrig launches the kernel MathTrig on the stream s over a grid of groups
@@ -3229,6 +4110,31 @@ var NestedLoopsKernel = gpu.Register(&gpu.KernelSpec{
 	UniformSize: 16,
 	WGSL:        nestedLoopsWGSL,
 	CPU:         nestedLoopsCPU,
+	Manifests: []gpu.Manifest{
+		{
+			Kernel: "github.com/goxpu/xpu/kernels/conformance.NestedLoops", Backend: "webgpu", Target: "wgsl",
+			Hash:        "sha256:1331a6eb5e8422fec962cbfa69e7366cc48ab09484a992e7c4196ad97628f2cc",
+			Codegen:     "xpu-gen/1",
+			Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
+			SharedBytes: 0, StorageBindings: 2, UniformBytes: 16,
+			PrivateBytes: new(20),
+			Buffers: []gpu.Usage{
+				{Name: "out", Access: gpu.AccessWrite},
+				{Name: "in", Access: gpu.AccessRead},
+			},
+		},
+		{
+			Kernel: "github.com/goxpu/xpu/kernels/conformance.NestedLoops", Backend: "cpu", Target: "go",
+			Hash:        "sha256:d8ffa735671e7a470d1db945bd60517763980b738448b42a54667952ebd70d00",
+			Codegen:     "xpu-gen/1",
+			Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
+			SharedBytes: 0, StorageBindings: 2, UniformBytes: 16,
+			Buffers: []gpu.Usage{
+				{Name: "out", Access: gpu.AccessWrite},
+				{Name: "in", Access: gpu.AccessRead},
+			},
+		},
+	},
 })
 
 // LaunchNestedLoops launches the kernel NestedLoops on the stream s over a grid of groups
@@ -3369,6 +4275,29 @@ var ParticlesAoSKernel = gpu.Register(&gpu.KernelSpec{
 	UniformSize: 16,
 	WGSL:        particlesAoSWGSL,
 	CPU:         particlesAoSCPU,
+	Manifests: []gpu.Manifest{
+		{
+			Kernel: "github.com/goxpu/xpu/kernels/conformance.ParticlesAoS", Backend: "webgpu", Target: "wgsl",
+			Hash:        "sha256:e98a02dc389e1b510179939710eb6d6a3deda309226090178c4c77aae73f6795",
+			Codegen:     "xpu-gen/1",
+			Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
+			SharedBytes: 0, StorageBindings: 1, UniformBytes: 16,
+			PrivateBytes: new(36),
+			Buffers: []gpu.Usage{
+				{Name: "ps", Access: gpu.AccessReadWrite},
+			},
+		},
+		{
+			Kernel: "github.com/goxpu/xpu/kernels/conformance.ParticlesAoS", Backend: "cpu", Target: "go",
+			Hash:        "sha256:250f5ac99c5689d271cd244f5ed753437aa3393dc3e34683dd08276ad7090379",
+			Codegen:     "xpu-gen/1",
+			Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
+			SharedBytes: 0, StorageBindings: 1, UniformBytes: 16,
+			Buffers: []gpu.Usage{
+				{Name: "ps", Access: gpu.AccessReadWrite},
+			},
+		},
+	},
 })
 
 // LaunchParticlesAoS launches the kernel ParticlesAoS on the stream s over a grid of groups
@@ -3480,6 +4409,37 @@ var ParticlesSoAKernel = gpu.Register(&gpu.KernelSpec{
 	UniformSize: 16,
 	WGSL:        particlesSoAWGSL,
 	CPU:         particlesSoACPU,
+	Manifests: []gpu.Manifest{
+		{
+			Kernel: "github.com/goxpu/xpu/kernels/conformance.ParticlesSoA", Backend: "webgpu", Target: "wgsl",
+			Hash:        "sha256:78d50d932a657717ab4292d7767352d2a1989d020cea4e08e607b1b5bc9423e9",
+			Codegen:     "xpu-gen/1",
+			Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
+			SharedBytes: 0, StorageBindings: 5, UniformBytes: 16,
+			PrivateBytes: new(4),
+			Buffers: []gpu.Usage{
+				{Name: "x", Access: gpu.AccessReadWrite},
+				{Name: "z", Access: gpu.AccessReadWrite},
+				{Name: "vx", Access: gpu.AccessRead},
+				{Name: "vz", Access: gpu.AccessReadWrite},
+				{Name: "hits", Access: gpu.AccessReadWrite},
+			},
+		},
+		{
+			Kernel: "github.com/goxpu/xpu/kernels/conformance.ParticlesSoA", Backend: "cpu", Target: "go",
+			Hash:        "sha256:2b5dcebf81b3393cc67015aa8a4a66966f62a75732d6f3a5aa13241c614d972a",
+			Codegen:     "xpu-gen/1",
+			Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
+			SharedBytes: 0, StorageBindings: 5, UniformBytes: 16,
+			Buffers: []gpu.Usage{
+				{Name: "x", Access: gpu.AccessReadWrite},
+				{Name: "z", Access: gpu.AccessReadWrite},
+				{Name: "vx", Access: gpu.AccessRead},
+				{Name: "vz", Access: gpu.AccessReadWrite},
+				{Name: "hits", Access: gpu.AccessReadWrite},
+			},
+		},
+	},
 })
 
 // LaunchParticlesSoA launches the kernel ParticlesSoA on the stream s over a grid of groups
@@ -3579,6 +4539,33 @@ var PrivateArrayKernel = gpu.Register(&gpu.KernelSpec{
 	UniformSize: 16,
 	WGSL:        privateArrayWGSL,
 	CPU:         privateArrayCPU,
+	Manifests: []gpu.Manifest{
+		{
+			Kernel: "github.com/goxpu/xpu/kernels/conformance.PrivateArray", Backend: "webgpu", Target: "wgsl",
+			Hash:        "sha256:d880ab8d4c29995c4f44653a3da30faef03ef41bb988b9efb38fc1a40744a051",
+			Codegen:     "xpu-gen/1",
+			Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
+			SharedBytes: 0, StorageBindings: 3, UniformBytes: 16,
+			PrivateBytes: new(60),
+			Buffers: []gpu.Usage{
+				{Name: "out", Access: gpu.AccessWrite},
+				{Name: "sums", Access: gpu.AccessWrite},
+				{Name: "in", Access: gpu.AccessRead},
+			},
+		},
+		{
+			Kernel: "github.com/goxpu/xpu/kernels/conformance.PrivateArray", Backend: "cpu", Target: "go",
+			Hash:        "sha256:bf6caaf2845872072cd95e10c43f0f54b3ed9c9dd9a9732c332c2d125ff2060d",
+			Codegen:     "xpu-gen/1",
+			Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
+			SharedBytes: 0, StorageBindings: 3, UniformBytes: 16,
+			Buffers: []gpu.Usage{
+				{Name: "out", Access: gpu.AccessWrite},
+				{Name: "sums", Access: gpu.AccessWrite},
+				{Name: "in", Access: gpu.AccessRead},
+			},
+		},
+	},
 })
 
 // LaunchPrivateArray launches the kernel PrivateArray on the stream s over a grid of groups
@@ -3749,14 +4736,39 @@ var SaxpyKernel = gpu.Register(&gpu.KernelSpec{
 	Name:  "github.com/goxpu/xpu/kernels/conformance.Saxpy",
 	Block: xpu.Dim3{X: 256, Y: 1, Z: 1},
 	Params: []gpu.Param{
-		{Name: "y", Kind: gpu.ParamBuffer, Type: "float32", Size: 4, Access: gpu.AccessReadWrite, Binding: 0},
-		{Name: "x", Kind: gpu.ParamBuffer, Type: "float32", Size: 4, Access: gpu.AccessRead, Binding: 1},
+		{Name: "y", Kind: gpu.ParamBuffer, Type: "float32", Size: 4, Access: gpu.AccessReadWrite, Binding: 0, MinLen: "n"},
+		{Name: "x", Kind: gpu.ParamBuffer, Type: "float32", Size: 4, Access: gpu.AccessRead, Binding: 1, MinLen: "n"},
 		{Name: "a", Kind: gpu.ParamScalar, Type: "float32", Size: 4, Binding: 0},
 		{Name: "n", Kind: gpu.ParamScalar, Type: "uint32", Size: 4, Binding: 4},
 	},
 	UniformSize: 16,
 	WGSL:        saxpyWGSL,
 	CPU:         saxpyCPU,
+	Manifests: []gpu.Manifest{
+		{
+			Kernel: "github.com/goxpu/xpu/kernels/conformance.Saxpy", Backend: "webgpu", Target: "wgsl",
+			Hash:        "sha256:addbfa540ed2aa238bd200a8149417e327e70ee1e4b4832b059d247562affebf",
+			Codegen:     "xpu-gen/1",
+			Block:       xpu.Dim3{X: 256, Y: 1, Z: 1},
+			SharedBytes: 0, StorageBindings: 2, UniformBytes: 16,
+			PrivateBytes: new(4),
+			Buffers: []gpu.Usage{
+				{Name: "y", Access: gpu.AccessReadWrite, MinLen: "n"},
+				{Name: "x", Access: gpu.AccessRead, MinLen: "n"},
+			},
+		},
+		{
+			Kernel: "github.com/goxpu/xpu/kernels/conformance.Saxpy", Backend: "cpu", Target: "go",
+			Hash:        "sha256:87c63bdb52470ab8e8632ae3e88d385f4ec3a1ea66c4630b50dc4ca7c372f1a0",
+			Codegen:     "xpu-gen/1",
+			Block:       xpu.Dim3{X: 256, Y: 1, Z: 1},
+			SharedBytes: 0, StorageBindings: 2, UniformBytes: 16,
+			Buffers: []gpu.Usage{
+				{Name: "y", Access: gpu.AccessReadWrite, MinLen: "n"},
+				{Name: "x", Access: gpu.AccessRead, MinLen: "n"},
+			},
+		},
+	},
 })
 
 // LaunchSaxpy launches the kernel Saxpy on the stream s over a grid of groups
@@ -3832,6 +4844,29 @@ var Scale2Kernel = gpu.Register(&gpu.KernelSpec{
 	UniformSize: 16,
 	WGSL:        scale2WGSL,
 	CPU:         scale2CPU,
+	Manifests: []gpu.Manifest{
+		{
+			Kernel: "github.com/goxpu/xpu/kernels/conformance.Scale2", Backend: "webgpu", Target: "wgsl",
+			Hash:        "sha256:6085b869e152d61c03b4c8d7307efe6ba2ad6d320d1789dbf95b3601ade8eadf",
+			Codegen:     "xpu-gen/1",
+			Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
+			SharedBytes: 0, StorageBindings: 1, UniformBytes: 16,
+			PrivateBytes: new(4),
+			Buffers: []gpu.Usage{
+				{Name: "y", Access: gpu.AccessReadWrite},
+			},
+		},
+		{
+			Kernel: "github.com/goxpu/xpu/kernels/conformance.Scale2", Backend: "cpu", Target: "go",
+			Hash:        "sha256:98ab2fb44ca88d64cb6a6795ef2a6270fe4780ba4b6f40fa9a0c284de58303d9",
+			Codegen:     "xpu-gen/1",
+			Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
+			SharedBytes: 0, StorageBindings: 1, UniformBytes: 16,
+			Buffers: []gpu.Usage{
+				{Name: "y", Access: gpu.AccessReadWrite},
+			},
+		},
+	},
 })
 
 // LaunchScale2 launches the kernel Scale2 on the stream s over a grid of groups
@@ -3901,6 +4936,29 @@ var Scale3Kernel = gpu.Register(&gpu.KernelSpec{
 	UniformSize: 16,
 	WGSL:        scale3WGSL,
 	CPU:         scale3CPU,
+	Manifests: []gpu.Manifest{
+		{
+			Kernel: "github.com/goxpu/xpu/kernels/conformance.Scale3", Backend: "webgpu", Target: "wgsl",
+			Hash:        "sha256:ee9764315dfd723e01c885ef1a5d1cc6819cda297f6647ab776b8e0c4b9b5875",
+			Codegen:     "xpu-gen/1",
+			Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
+			SharedBytes: 0, StorageBindings: 1, UniformBytes: 16,
+			PrivateBytes: new(4),
+			Buffers: []gpu.Usage{
+				{Name: "y", Access: gpu.AccessReadWrite},
+			},
+		},
+		{
+			Kernel: "github.com/goxpu/xpu/kernels/conformance.Scale3", Backend: "cpu", Target: "go",
+			Hash:        "sha256:da798b150abe633d5e6da64344de2843fecf20e50b36599a3999a49c05613a72",
+			Codegen:     "xpu-gen/1",
+			Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
+			SharedBytes: 0, StorageBindings: 1, UniformBytes: 16,
+			Buffers: []gpu.Usage{
+				{Name: "y", Access: gpu.AccessReadWrite},
+			},
+		},
+	},
 })
 
 // LaunchScale3 launches the kernel Scale3 on the stream s over a grid of groups
@@ -3979,6 +5037,32 @@ var ScanKernel = gpu.Register(&gpu.KernelSpec{
 	UniformSize: 16,
 	WGSL:        scanWGSL,
 	CPU:         scanCPU,
+	Manifests: []gpu.Manifest{
+		{
+			Kernel: "github.com/goxpu/xpu/kernels/conformance.Scan", Backend: "webgpu", Target: "wgsl",
+			Hash:        "sha256:a0ef85c359fa4e13c8785fd19056e0b5404e8df6b6884f56cae64b0f7c707675",
+			Codegen:     "xpu-gen/1",
+			Block:       xpu.Dim3{X: 128, Y: 1, Z: 1},
+			SharedBytes: 1024, StorageBindings: 2, UniformBytes: 16,
+			PrivateBytes: new(24),
+			Buffers: []gpu.Usage{
+				{Name: "out", Access: gpu.AccessWrite},
+				{Name: "in", Access: gpu.AccessRead},
+			},
+			NativeOps: []string{"storageBarrier", "workgroupBarrier"},
+		},
+		{
+			Kernel: "github.com/goxpu/xpu/kernels/conformance.Scan", Backend: "cpu", Target: "go",
+			Hash:        "sha256:24cbddeb14c553939707cfca4568d6d0379205165c29ea6dc81222219581eb83",
+			Codegen:     "xpu-gen/1",
+			Block:       xpu.Dim3{X: 128, Y: 1, Z: 1},
+			SharedBytes: 1024, StorageBindings: 2, UniformBytes: 16,
+			Buffers: []gpu.Usage{
+				{Name: "out", Access: gpu.AccessWrite},
+				{Name: "in", Access: gpu.AccessRead},
+			},
+		},
+	},
 })
 
 // LaunchScan launches the kernel Scan on the stream s over a grid of groups
@@ -4146,6 +5230,34 @@ var SgemmKernel = gpu.Register(&gpu.KernelSpec{
 	UniformSize: 32,
 	WGSL:        sgemmWGSL,
 	CPU:         sgemmCPU,
+	Manifests: []gpu.Manifest{
+		{
+			Kernel: "github.com/goxpu/xpu/kernels/conformance.Sgemm", Backend: "webgpu", Target: "wgsl",
+			Hash:        "sha256:a7de2dd6dbaaa8404ed4c959175a65bad76477dc78187af87a35f233b9bd352c",
+			Codegen:     "xpu-gen/1",
+			Block:       xpu.Dim3{X: 16, Y: 16, Z: 1},
+			SharedBytes: 2048, StorageBindings: 3, UniformBytes: 32,
+			PrivateBytes: new(36),
+			Buffers: []gpu.Usage{
+				{Name: "c", Access: gpu.AccessReadWrite},
+				{Name: "a", Access: gpu.AccessRead},
+				{Name: "b", Access: gpu.AccessRead},
+			},
+			NativeOps: []string{"storageBarrier", "workgroupBarrier"},
+		},
+		{
+			Kernel: "github.com/goxpu/xpu/kernels/conformance.Sgemm", Backend: "cpu", Target: "go",
+			Hash:        "sha256:ffbd08ced3b7f7dc891b26209f7693024b1fad58aa8c83f818fdf914117bfdbf",
+			Codegen:     "xpu-gen/1",
+			Block:       xpu.Dim3{X: 16, Y: 16, Z: 1},
+			SharedBytes: 2048, StorageBindings: 3, UniformBytes: 32,
+			Buffers: []gpu.Usage{
+				{Name: "c", Access: gpu.AccessReadWrite},
+				{Name: "a", Access: gpu.AccessRead},
+				{Name: "b", Access: gpu.AccessRead},
+			},
+		},
+	},
 })
 
 // LaunchSgemm launches the kernel Sgemm on the stream s over a grid of groups
@@ -4389,6 +5501,38 @@ var ShiftsKernel = gpu.Register(&gpu.KernelSpec{
 	UniformSize: 16,
 	WGSL:        shiftsWGSL,
 	CPU:         shiftsCPU,
+	Manifests: []gpu.Manifest{
+		{
+			Kernel: "github.com/goxpu/xpu/kernels/conformance.Shifts", Backend: "webgpu", Target: "wgsl",
+			Hash:        "sha256:3d8900300dba478597c0be70a1ad37a8822d270eddb0d213337bd88cd386e437",
+			Codegen:     "xpu-gen/1",
+			Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
+			SharedBytes: 0, StorageBindings: 5, UniformBytes: 16,
+			PrivateBytes: new(8),
+			Buffers: []gpu.Usage{
+				{Name: "ints", Access: gpu.AccessWrite},
+				{Name: "uints", Access: gpu.AccessWrite},
+				{Name: "a", Access: gpu.AccessRead},
+				{Name: "b", Access: gpu.AccessRead},
+				{Name: "s", Access: gpu.AccessRead},
+			},
+			NativeOps: []string{"min", "select"},
+		},
+		{
+			Kernel: "github.com/goxpu/xpu/kernels/conformance.Shifts", Backend: "cpu", Target: "go",
+			Hash:        "sha256:e827b47e7041ecda6cbcae4d93e4d279511279b109a6b0677db3338c1aeb2616",
+			Codegen:     "xpu-gen/1",
+			Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
+			SharedBytes: 0, StorageBindings: 5, UniformBytes: 16,
+			Buffers: []gpu.Usage{
+				{Name: "ints", Access: gpu.AccessWrite},
+				{Name: "uints", Access: gpu.AccessWrite},
+				{Name: "a", Access: gpu.AccessRead},
+				{Name: "b", Access: gpu.AccessRead},
+				{Name: "s", Access: gpu.AccessRead},
+			},
+		},
+	},
 })
 
 // LaunchShifts launches the kernel Shifts on the stream s1 over a grid of groups
@@ -4500,6 +5644,31 @@ var ShortCircuitKernel = gpu.Register(&gpu.KernelSpec{
 	UniformSize: 16,
 	WGSL:        shortCircuitWGSL,
 	CPU:         shortCircuitCPU,
+	Manifests: []gpu.Manifest{
+		{
+			Kernel: "github.com/goxpu/xpu/kernels/conformance.ShortCircuit", Backend: "webgpu", Target: "wgsl",
+			Hash:        "sha256:58c9b6b2f98ab7f3606f4e00054f45f1846c56e380838c411ae6de5d671ad07d",
+			Codegen:     "xpu-gen/1",
+			Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
+			SharedBytes: 0, StorageBindings: 2, UniformBytes: 16,
+			PrivateBytes: new(8),
+			Buffers: []gpu.Usage{
+				{Name: "out", Access: gpu.AccessWrite},
+				{Name: "in", Access: gpu.AccessRead},
+			},
+		},
+		{
+			Kernel: "github.com/goxpu/xpu/kernels/conformance.ShortCircuit", Backend: "cpu", Target: "go",
+			Hash:        "sha256:c5b1ac0cb22f09609a9aa23f7db6c9787cf70dec746c5815c262e287344260e0",
+			Codegen:     "xpu-gen/1",
+			Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
+			SharedBytes: 0, StorageBindings: 2, UniformBytes: 16,
+			Buffers: []gpu.Usage{
+				{Name: "out", Access: gpu.AccessWrite},
+				{Name: "in", Access: gpu.AccessRead},
+			},
+		},
+	},
 })
 
 // LaunchShortCircuit launches the kernel ShortCircuit on the stream s over a grid of groups
@@ -4586,6 +5755,32 @@ var StencilKernel = gpu.Register(&gpu.KernelSpec{
 	UniformSize: 16,
 	WGSL:        stencilWGSL,
 	CPU:         stencilCPU,
+	Manifests: []gpu.Manifest{
+		{
+			Kernel: "github.com/goxpu/xpu/kernels/conformance.Stencil", Backend: "webgpu", Target: "wgsl",
+			Hash:        "sha256:5bb9fbe70d427410b112b35556565ee926dd8e00759b0d2d7a57a2bebaa1b652",
+			Codegen:     "xpu-gen/1",
+			Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
+			SharedBytes: 272, StorageBindings: 2, UniformBytes: 16,
+			PrivateBytes: new(24),
+			Buffers: []gpu.Usage{
+				{Name: "out", Access: gpu.AccessWrite},
+				{Name: "in", Access: gpu.AccessRead},
+			},
+			NativeOps: []string{"storageBarrier", "workgroupBarrier"},
+		},
+		{
+			Kernel: "github.com/goxpu/xpu/kernels/conformance.Stencil", Backend: "cpu", Target: "go",
+			Hash:        "sha256:fe24f13813a866f7bc3140558402a1ca303eb21c65696bc2d213666b15aeb694",
+			Codegen:     "xpu-gen/1",
+			Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
+			SharedBytes: 272, StorageBindings: 2, UniformBytes: 16,
+			Buffers: []gpu.Usage{
+				{Name: "out", Access: gpu.AccessWrite},
+				{Name: "in", Access: gpu.AccessRead},
+			},
+		},
+	},
 })
 
 // LaunchStencil launches the kernel Stencil on the stream s over a grid of groups
@@ -4709,6 +5904,29 @@ var ThreadCoordsKernel = gpu.Register(&gpu.KernelSpec{
 	},
 	WGSL: threadCoordsWGSL,
 	CPU:  threadCoordsCPU,
+	Manifests: []gpu.Manifest{
+		{
+			Kernel: "github.com/goxpu/xpu/kernels/conformance.ThreadCoords", Backend: "webgpu", Target: "wgsl",
+			Hash:        "sha256:27f4fd6c249b94e4dfc7e0a540e0e6674e0be51e6320c0a7d82063fafc42d3d5",
+			Codegen:     "xpu-gen/1",
+			Block:       xpu.Dim3{X: 4, Y: 2, Z: 2},
+			SharedBytes: 0, StorageBindings: 1, UniformBytes: 0,
+			PrivateBytes: new(16),
+			Buffers: []gpu.Usage{
+				{Name: "out", Access: gpu.AccessWrite},
+			},
+		},
+		{
+			Kernel: "github.com/goxpu/xpu/kernels/conformance.ThreadCoords", Backend: "cpu", Target: "go",
+			Hash:        "sha256:70624ab566f390043afb62486f041cf587ef9a635aefa9c4eb883754f95a17fc",
+			Codegen:     "xpu-gen/1",
+			Block:       xpu.Dim3{X: 4, Y: 2, Z: 2},
+			SharedBytes: 0, StorageBindings: 1, UniformBytes: 0,
+			Buffers: []gpu.Usage{
+				{Name: "out", Access: gpu.AccessWrite},
+			},
+		},
+	},
 })
 
 // LaunchThreadCoords launches the kernel ThreadCoords on the stream s over a grid of groups
@@ -4808,6 +6026,32 @@ var TransposeKernel = gpu.Register(&gpu.KernelSpec{
 	UniformSize: 16,
 	WGSL:        transposeWGSL,
 	CPU:         transposeCPU,
+	Manifests: []gpu.Manifest{
+		{
+			Kernel: "github.com/goxpu/xpu/kernels/conformance.Transpose", Backend: "webgpu", Target: "wgsl",
+			Hash:        "sha256:e2417ff6cf3ae8cbc36ad4ada56069764bf98b06a83436ab94b977a056cde68f",
+			Codegen:     "xpu-gen/1",
+			Block:       xpu.Dim3{X: 16, Y: 16, Z: 1},
+			SharedBytes: 1088, StorageBindings: 2, UniformBytes: 16,
+			PrivateBytes: new(24),
+			Buffers: []gpu.Usage{
+				{Name: "out", Access: gpu.AccessWrite},
+				{Name: "in", Access: gpu.AccessRead},
+			},
+			NativeOps: []string{"storageBarrier", "workgroupBarrier"},
+		},
+		{
+			Kernel: "github.com/goxpu/xpu/kernels/conformance.Transpose", Backend: "cpu", Target: "go",
+			Hash:        "sha256:49756868599bcddd7872b03401ed2525d5f4f937ebc78f7f534f3c79175908c9",
+			Codegen:     "xpu-gen/1",
+			Block:       xpu.Dim3{X: 16, Y: 16, Z: 1},
+			SharedBytes: 1088, StorageBindings: 2, UniformBytes: 16,
+			Buffers: []gpu.Usage{
+				{Name: "out", Access: gpu.AccessWrite},
+				{Name: "in", Access: gpu.AccessRead},
+			},
+		},
+	},
 })
 
 // LaunchTranspose launches the kernel Transpose on the stream s over a grid of groups
@@ -4921,6 +6165,33 @@ var UintArithKernel = gpu.Register(&gpu.KernelSpec{
 	UniformSize: 16,
 	WGSL:        uintArithWGSL,
 	CPU:         uintArithCPU,
+	Manifests: []gpu.Manifest{
+		{
+			Kernel: "github.com/goxpu/xpu/kernels/conformance.UintArith", Backend: "webgpu", Target: "wgsl",
+			Hash:        "sha256:e0950004f87e574349a7a516d01223dfd62e58a5f4cc865817242eafca63022d",
+			Codegen:     "xpu-gen/1",
+			Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
+			SharedBytes: 0, StorageBindings: 3, UniformBytes: 16,
+			PrivateBytes: new(16),
+			Buffers: []gpu.Usage{
+				{Name: "out", Access: gpu.AccessWrite},
+				{Name: "a", Access: gpu.AccessRead},
+				{Name: "b", Access: gpu.AccessRead},
+			},
+		},
+		{
+			Kernel: "github.com/goxpu/xpu/kernels/conformance.UintArith", Backend: "cpu", Target: "go",
+			Hash:        "sha256:393f12805b0d3902fc600b9ffb55c2de3373e8889b7bfd12937d88da9cff8a93",
+			Codegen:     "xpu-gen/1",
+			Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
+			SharedBytes: 0, StorageBindings: 3, UniformBytes: 16,
+			Buffers: []gpu.Usage{
+				{Name: "out", Access: gpu.AccessWrite},
+				{Name: "a", Access: gpu.AccessRead},
+				{Name: "b", Access: gpu.AccessRead},
+			},
+		},
+	},
 })
 
 // LaunchUintArith launches the kernel UintArith on the stream s over a grid of groups
@@ -5040,6 +6311,33 @@ var UniformsKernel = gpu.Register(&gpu.KernelSpec{
 	UniformSize: 32,
 	WGSL:        uniformsWGSL,
 	CPU:         uniformsCPU,
+	Manifests: []gpu.Manifest{
+		{
+			Kernel: "github.com/goxpu/xpu/kernels/conformance.Uniforms", Backend: "webgpu", Target: "wgsl",
+			Hash:        "sha256:08a96036219680349508207c73d0986e05521c213368cb4e3b39720ed48bc224",
+			Codegen:     "xpu-gen/1",
+			Block:       xpu.Dim3{X: 32, Y: 1, Z: 1},
+			SharedBytes: 0, StorageBindings: 3, UniformBytes: 32,
+			PrivateBytes: new(4),
+			Buffers: []gpu.Usage{
+				{Name: "ints", Access: gpu.AccessWrite},
+				{Name: "uints", Access: gpu.AccessWrite},
+				{Name: "floats", Access: gpu.AccessWrite},
+			},
+		},
+		{
+			Kernel: "github.com/goxpu/xpu/kernels/conformance.Uniforms", Backend: "cpu", Target: "go",
+			Hash:        "sha256:c45c97aa515bb1ec77d0fa0b4718f9747999ae17bc6c648627e8f9844cfcf434",
+			Codegen:     "xpu-gen/1",
+			Block:       xpu.Dim3{X: 32, Y: 1, Z: 1},
+			SharedBytes: 0, StorageBindings: 3, UniformBytes: 32,
+			Buffers: []gpu.Usage{
+				{Name: "ints", Access: gpu.AccessWrite},
+				{Name: "uints", Access: gpu.AccessWrite},
+				{Name: "floats", Access: gpu.AccessWrite},
+			},
+		},
+	},
 })
 
 // LaunchUniforms launches the kernel Uniforms on the stream s over a grid of groups

@@ -21,6 +21,34 @@ var GemmKernel = gpu.Register(&gpu.KernelSpec{
 	UniformSize: 16,
 	WGSL:        gemmWGSL,
 	CPU:         gemmCPU,
+	Manifests: []gpu.Manifest{
+		{
+			Kernel: "github.com/goxpu/xpu/cpu/cpubench/internal/kernels.Gemm", Backend: "webgpu", Target: "wgsl",
+			Hash:        "sha256:21356a82e5ca3402a02b5616a695737e9302752da4695696ecc17c38fba21bca",
+			Codegen:     "xpu-gen/1",
+			Block:       xpu.Dim3{X: 16, Y: 16, Z: 1},
+			SharedBytes: 2048, StorageBindings: 3, UniformBytes: 16,
+			PrivateBytes: new(28),
+			Buffers: []gpu.Usage{
+				{Name: "c", Access: gpu.AccessWrite},
+				{Name: "a", Access: gpu.AccessRead},
+				{Name: "b", Access: gpu.AccessRead},
+			},
+			NativeOps: []string{"storageBarrier", "workgroupBarrier"},
+		},
+		{
+			Kernel: "github.com/goxpu/xpu/cpu/cpubench/internal/kernels.Gemm", Backend: "cpu", Target: "go",
+			Hash:        "sha256:6b7a5664b73367341c143a2280bfa5a27d1c12bcca63b9dfe1cc4792719ea4cc",
+			Codegen:     "xpu-gen/1",
+			Block:       xpu.Dim3{X: 16, Y: 16, Z: 1},
+			SharedBytes: 2048, StorageBindings: 3, UniformBytes: 16,
+			Buffers: []gpu.Usage{
+				{Name: "c", Access: gpu.AccessWrite},
+				{Name: "a", Access: gpu.AccessRead},
+				{Name: "b", Access: gpu.AccessRead},
+			},
+		},
+	},
 })
 
 // LaunchGemm launches the kernel Gemm on the stream s over a grid of groups
@@ -226,6 +254,31 @@ var SaxpyKernel = gpu.Register(&gpu.KernelSpec{
 	UniformSize: 16,
 	WGSL:        saxpyWGSL,
 	CPU:         saxpyCPU,
+	Manifests: []gpu.Manifest{
+		{
+			Kernel: "github.com/goxpu/xpu/cpu/cpubench/internal/kernels.Saxpy", Backend: "webgpu", Target: "wgsl",
+			Hash:        "sha256:addbfa540ed2aa238bd200a8149417e327e70ee1e4b4832b059d247562affebf",
+			Codegen:     "xpu-gen/1",
+			Block:       xpu.Dim3{X: 256, Y: 1, Z: 1},
+			SharedBytes: 0, StorageBindings: 2, UniformBytes: 16,
+			PrivateBytes: new(4),
+			Buffers: []gpu.Usage{
+				{Name: "y", Access: gpu.AccessReadWrite},
+				{Name: "x", Access: gpu.AccessRead},
+			},
+		},
+		{
+			Kernel: "github.com/goxpu/xpu/cpu/cpubench/internal/kernels.Saxpy", Backend: "cpu", Target: "go",
+			Hash:        "sha256:87c63bdb52470ab8e8632ae3e88d385f4ec3a1ea66c4630b50dc4ca7c372f1a0",
+			Codegen:     "xpu-gen/1",
+			Block:       xpu.Dim3{X: 256, Y: 1, Z: 1},
+			SharedBytes: 0, StorageBindings: 2, UniformBytes: 16,
+			Buffers: []gpu.Usage{
+				{Name: "y", Access: gpu.AccessReadWrite},
+				{Name: "x", Access: gpu.AccessRead},
+			},
+		},
+	},
 })
 
 // LaunchSaxpy launches the kernel Saxpy on the stream s over a grid of groups
@@ -303,6 +356,32 @@ var SumKernel = gpu.Register(&gpu.KernelSpec{
 	UniformSize: 16,
 	WGSL:        sumWGSL,
 	CPU:         sumCPU,
+	Manifests: []gpu.Manifest{
+		{
+			Kernel: "github.com/goxpu/xpu/cpu/cpubench/internal/kernels.Sum", Backend: "webgpu", Target: "wgsl",
+			Hash:        "sha256:eb2eb3af846b040831174e630aa456f0e660eb7d17cc852dcbaf40a4fb22262b",
+			Codegen:     "xpu-gen/1",
+			Block:       xpu.Dim3{X: 256, Y: 1, Z: 1},
+			SharedBytes: 1024, StorageBindings: 2, UniformBytes: 16,
+			PrivateBytes: new(20),
+			Buffers: []gpu.Usage{
+				{Name: "partial", Access: gpu.AccessWrite},
+				{Name: "x", Access: gpu.AccessRead},
+			},
+			NativeOps: []string{"storageBarrier", "workgroupBarrier"},
+		},
+		{
+			Kernel: "github.com/goxpu/xpu/cpu/cpubench/internal/kernels.Sum", Backend: "cpu", Target: "go",
+			Hash:        "sha256:33b09d91bfcc8a069aad0874283010bec13f00568714af46aae68a9bf2617548",
+			Codegen:     "xpu-gen/1",
+			Block:       xpu.Dim3{X: 256, Y: 1, Z: 1},
+			SharedBytes: 1024, StorageBindings: 2, UniformBytes: 16,
+			Buffers: []gpu.Usage{
+				{Name: "partial", Access: gpu.AccessWrite},
+				{Name: "x", Access: gpu.AccessRead},
+			},
+		},
+	},
 })
 
 // LaunchSum launches the kernel Sum on the stream s over a grid of groups
