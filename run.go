@@ -127,6 +127,7 @@ type block struct {
 	bar          barrier
 	mu           sync.Mutex
 	shared       []any
+	waves        []*waveSync // made on first use by waveOf
 }
 
 // workItem is the state of one work-item.
@@ -148,6 +149,7 @@ func runBlock(fn reflect.Value, proto []reflect.Value, b *block, group Dim3, nam
 				go func() {
 					defer wg.Done()
 					defer b.bar.leave()
+					defer b.waveOf(w.local.X + w.local.Y*b.size.X + w.local.Z*b.size.X*b.size.Y).leave()
 					defer func() {
 						if r := recover(); r != nil {
 							fail(fmt.Errorf("%w: %s: group %v, local %v: %v", ErrRun, name, w.group, w.local, r))

@@ -158,6 +158,9 @@ func (f *fnState) vocabulary(e *ast.CallExpr, name string) ir.Expr {
 	if op, ok := atomicFuncs[name]; ok {
 		return f.atomic(e, op)
 	}
+	if op, ok := ir.WaveOpNamed(name); ok {
+		return f.wave(e, op)
+	}
 	c.errorf(e.Pos(), RuleImport, "xpu.%s is not in the kernel vocabulary", name)
 	return f.bad()
 }

@@ -157,8 +157,8 @@ func (c *checker) kernelDirective(d *directives, rest string, base token.Pos) bo
 			seenBlock = true
 		case key == "wave":
 			v, err := strconv.ParseUint(val, 10, 32)
-			if err != nil || v < 4 || v > 128 || v&(v-1) != 0 {
-				c.errorf(p, RuleDirective, "wave width %q is not a power of two from 4 to 128", val)
+			if err != nil || v < 4 || v > 64 || v&(v-1) != 0 {
+				c.errorf(p, RuleDirective, "wave width %q is not a power of two from 4 to 64", val)
 				ok = false
 				continue
 			}

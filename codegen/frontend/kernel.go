@@ -175,6 +175,7 @@ func (c *checker) lowerKernel(fd *ast.FuncDecl, d *directives, sig *signature, n
 	}
 	ks.reserveTopLevel(fd.Body)
 	ks.k.Body = f.kernelBody(fd.Body)
+	c.wavePlacement(ks.k)
 	c.analyze(ks.k)
 	if len(c.errs) > nerr {
 		return

@@ -52,6 +52,18 @@ const (
 	// workgroup-uniform.
 	RuleBarrierNonuniform Rule = "xpu-barrier-nonuniform"
 
+	// RuleWaveNonuniform: a wave verb in control flow that is not
+	// workgroup-uniform.
+	RuleWaveNonuniform Rule = "xpu-wave-nonuniform"
+
+	// RuleWavePlacement: a wave verb inside an expression or in a device
+	// function.
+	RuleWavePlacement Rule = "xpu-wave-placement"
+
+	// RuleWaveBallot: xpu.WaveBallot in a kernel that declares a wave of
+	// more than 32 lanes (its mask is 32 bits).
+	RuleWaveBallot Rule = "xpu-wave-ballot"
+
 	// RuleSharedSize: an xpu.Shared size that is not a positive constant.
 	RuleSharedSize Rule = "xpu-shared-size"
 
@@ -131,6 +143,9 @@ var fixes = map[Rule]string{
 	RuleNo64Bit:           "use int32, uint32 or float32",
 	RuleScalarType:        "use int32, uint32 or float32",
 	RuleBarrierNonuniform: "move the barrier out of the branch or loop whose condition depends on the work-item, or make that condition uniform",
+	RuleWaveNonuniform:    "move the wave verb out of the branch or loop whose condition depends on the work-item (the lanes of a wave meet at it, like a barrier)",
+	RuleWavePlacement:     "call the wave verb in the kernel body as the whole value of a variable: s := xpu.WaveSum(t, v)",
+	RuleWaveBallot:        "declare wave=32 or less, or combine the predicate with WaveSum of 0/1 values",
 	RuleSharedSize:        "give xpu.Shared a positive constant size (constants and comptime fields)",
 	RuleSharedPlacement:   "declare the shared array at the top level of the kernel body, as s := xpu.Shared[float32](t, n), and pass it to functions",
 	RuleImport:            "call only xpu's kernel vocabulary and functions of the kernel's own package",

@@ -1,7 +1,8 @@
 package frontend
 
 // This file runs the IR analyses on a lowered kernel and turns the
-// barriers they find in non-uniform control flow into refusals.
+// barriers and wave verbs they find in non-uniform control flow into
+// refusals.
 
 import (
 	"errors"
@@ -21,6 +22,10 @@ func (c *checker) analyze(k *ir.Kernel) {
 		return
 	}
 	for _, b := range list {
+		if b.Verb != "" {
+			c.errs = append(c.errs, &Error{Pos: b.Pos, Rule: string(RuleWaveNonuniform), Msg: "xpu." + b.Verb + " in non-uniform control flow", Fix: fixes[RuleWaveNonuniform]})
+			continue
+		}
 		msg := "barrier in non-uniform control flow"
 		if b.Func != "" {
 			msg = "call of " + b.Func + ", which reaches a barrier, in non-uniform control flow"

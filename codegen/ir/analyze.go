@@ -10,14 +10,19 @@ import (
 )
 
 // BarrierError is a barrier reached in control flow that is not
-// workgroup-uniform: a Barrier statement, or a call of a device function
-// that reaches one (Func is then its name).
+// workgroup-uniform: a Barrier statement, a call of a device function
+// that reaches one (Func is then its name), or a wave verb, where the
+// lanes of a wave meet (Verb is then its name).
 type BarrierError struct {
 	Pos  Pos
 	Func string
+	Verb string
 }
 
 func (e *BarrierError) Error() string {
+	if e.Verb != "" {
+		return fmt.Sprintf("%v: wave verb %s in non-uniform control flow", e.Pos, e.Verb)
+	}
 	if e.Func != "" {
 		return fmt.Sprintf("%v: call of %s, which reaches a barrier, in non-uniform control flow", e.Pos, e.Func)
 	}

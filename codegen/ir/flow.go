@@ -295,6 +295,14 @@ func (a *flowState) expr(x Expr, flow bool) bool {
 			a.expr(y, flow)
 		}
 		u = false
+	case *Wave:
+		for _, y := range Operands(e) {
+			a.expr(y, flow)
+		}
+		if !flow {
+			a.sites = append(a.sites, &BarrierError{Pos: e.Pos, Verb: e.Op.String()})
+		}
+		u = false
 	default:
 		u = true
 		for _, y := range Operands(x) {

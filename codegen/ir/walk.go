@@ -34,6 +34,8 @@ func Operands(x Expr) []Expr {
 		return e.Args
 	case *Atomic:
 		return append([]Expr{e.Ptr}, e.Args...)
+	case *Wave:
+		return e.Args
 	}
 	return nil
 }

@@ -1,0 +1,123 @@
+package ir
+
+// This file defines the wave verbs of the IR.
+
+// WaveOp enumerates the wave verbs.
+type WaveOp int
+
+// The wave verbs; see package xpu for their semantics.
+const (
+	WaveSum WaveOp = iota
+	WaveMin
+	WaveMax
+	WavePrefixSum
+	WaveExclusivePrefixSum
+	WaveBallot // Args: a bool; result U32
+	WaveAny    // Args: a bool; result Bool
+	WaveAll    // Args: a bool; result Bool
+	WaveBroadcast
+	WaveShuffle
+	WaveShuffleXor
+	WaveShuffleUp
+	WaveShuffleDown
+	numWaveOps
+)
+
+var waveNames = [numWaveOps]string{
+	"WaveSum", "WaveMin", "WaveMax", "WavePrefixSum", "WaveExclusivePrefixSum",
+	"WaveBallot", "WaveAny", "WaveAll", "WaveBroadcast", "WaveShuffle",
+	"WaveShuffleXor", "WaveShuffleUp", "WaveShuffleDown",
+}
+
+func (o WaveOp) String() string { return waveNames[o] }
+
+// WaveOpNamed returns the verb called name ("WaveSum"), if any.
+func WaveOpNamed(name string) (WaveOp, bool) {
+	for i, n := range waveNames {
+		if n == name {
+			return WaveOp(i), true
+		}
+	}
+	return 0, false
+}
+
+// IsShuffle reports whether o reads another lane's value: Args[1] is the
+// lane, mask or delta (U32).
+func (o WaveOp) IsShuffle() bool { return o >= WaveBroadcast }
+
+// IsPredicate reports whether o takes a bool.
+func (o WaveOp) IsPredicate() bool { return o == WaveBallot || o == WaveAny || o == WaveAll }
+
+// Wave is a call of a wave verb. The front end places it only as the
+// whole Init of a Decl or the whole Value of an Assign to a local
+// variable, in the kernel body (see WaveStmt), so that every lowering can
+// treat it as a statement: a point where the lanes of a wave meet, like a
+// barrier. Its value is never workgroup-uniform, and it must be reached
+// in workgroup-uniform control flow (Analyze reports it otherwise).
+type Wave struct {
+	Op   WaveOp
+	Args []Expr // the value (or predicate), then for a shuffle the lane
+	T    Type
+	Pos  Pos
+}
+
+// Type returns the verb's result type.
+func (w *Wave) Type() Type { return w.T }
+
+// WaveStmt returns the wave verb s computes and the variable it sets, when
+// s is a Decl or Assign whose whole value is one.
+func WaveStmt(s Stmt) (*Wave, *Var) {
+	switch s := s.(type) {
+	case *Decl:
+		if w, ok := s.Init.(*Wave); ok {
+			return w, s.Var
+		}
+	case *Assign:
+		w, ok := s.Value.(*Wave)
+		r, isVar := s.Dst.(*VarRef)
+		if ok && isVar {
+			return w, r.Var
+		}
+	}
+	return nil, nil
+}
+
+// UsesWaves reports whether k's body or a function it calls uses wave
+// verbs or queries the wave (WaveWidth, LaneIndex).
+func UsesWaves(k *Kernel) bool {
+	found := false
+	see := func(x Expr) bool {
+		switch e := x.(type) {
+		case *Wave:
+			found = true
+		case *CallBuiltin:
+			found = found || e.Fn == WaveWidth || e.Fn == LaneIndex
+		}
+		return !found
+	}
+	bodies := []*Block{k.Body}
+	for _, f := range k.Funcs {
+		bodies = append(bodies, f.Body)
+	}
+	for _, b := range bodies {
+		WalkStmts(b, func(s Stmt) bool {
+			for _, x := range StmtExprs(s) {
+				WalkExpr(x, see)
+			}
+			return !found
+		})
+	}
+	return found
+}
+
+// UsesWaveVerbs reports whether k's body calls a wave verb.
+func UsesWaveVerbs(k *Kernel) bool {
+	found := false
+	WalkStmts(k.Body, func(s Stmt) bool {
+		if w, _ := WaveStmt(s); w != nil {
+			found = true
+		}
+		return !found
+	})
+	return found
+}
