@@ -84,7 +84,11 @@ var driverTests = []string{"TestInfo", "TestCompileErrors", "TestRing", "TestRel
 // testDriver runs the tests of the browser driver in the page.
 func testDriver(ctx context.Context, t *testing.T, b *devtools.Browser) {
 	const pkg = "github.com/goxpu/xpu/gpu/webgpu/jsgpu"
-	page := serve(ctx, t, b, func(dir string) error { return wasm.BuildTest(ctx, pkg, dir) }, "?args=-test.v")
+	url := serve(ctx, t, func(dir string) error { return wasm.BuildTest(ctx, pkg, dir) })
+	page, err := b.NewPage(ctx, url+"/?args=-test.v")
+	if err != nil {
+		t.Fatal(err)
+	}
 	state, err := wait(ctx, page)
 	out := strings.Join(b.Log(), "\n")
 	if err != nil {
@@ -101,14 +105,48 @@ func testDriver(ctx context.Context, t *testing.T, b *devtools.Browser) {
 	}
 }
 
-// testDemo runs the demo in the page and checks its report.
+// noWebGPU removes WebGPU from a page before its scripts run.
+const noWebGPU = "delete Navigator.prototype.gpu;"
+
+// testDemo runs the demo in a page and checks its report: on WebGPU, and
+// in a page without WebGPU, on the CPU backend, saying so.
 func testDemo(ctx context.Context, t *testing.T, b *devtools.Browser) {
 	seed, err := conformance.Seed()
 	if err != nil {
 		t.Fatal(err)
 	}
-	page := serve(ctx, t, b, func(dir string) error { return wasm.Build(ctx, wasm.Demo, dir) }, fmt.Sprintf("?seed=%d", seed))
+	url := serve(ctx, t, func(dir string) error { return wasm.Build(ctx, wasm.Demo, dir) })
+	url += fmt.Sprintf("/?seed=%d", seed)
+	t.Run("webgpu", func(t *testing.T) {
+		page, r := runDemo(ctx, t, b, url)
+		screenshot(ctx, t, page)
+		if r.Backend != "webgpu" {
+			t.Fatalf("the page ran on %q, not on WebGPU: %s %s", r.Backend, r.Fallback, r.Error)
+		}
+		t.Logf("adapter %s: subgroups %d-%d, facts %v", r.Device.Name, r.Device.Limits.SubgroupMin, r.Device.Limits.SubgroupMax, r.Device.Facts)
+		if r.Device.Facts["subgroups"] == "true" && r.Device.Limits.SubgroupMax == 0 {
+			t.Errorf("subgroups offered, but no subgroup size reported")
+		}
+		check(t, r, seed)
+	})
+	t.Run("no-webgpu", func(t *testing.T) {
+		_, r := runDemo(ctx, t, b, url, noWebGPU)
+		if r.Backend != "cpu" || !strings.Contains(r.Fallback, "navigator.gpu") {
+			t.Fatalf("without WebGPU the page ran on %q (fallback %q), want cpu saying why", r.Backend, r.Fallback)
+		}
+		check(t, r, seed)
+	})
+}
+
+// runDemo opens the demo at url in a new page, with scripts run before
+// the page's own, and returns its report.
+func runDemo(ctx context.Context, t *testing.T, b *devtools.Browser, url string, scripts ...string) (*devtools.Page, *report) {
+	t.Helper()
 	start := time.Now()
+	page, err := b.NewPage(ctx, url, scripts...)
+	if err != nil {
+		t.Fatal(err)
+	}
 	state, err := wait(ctx, page)
 	if err == nil && state.Report == "" {
 		err = fmt.Errorf("the page ended with no report: %s", state.Error)
@@ -120,18 +158,13 @@ func testDemo(ctx context.Context, t *testing.T, b *devtools.Browser) {
 	if err != nil {
 		t.Fatalf("%v\npage console:\n%s\nbrowser stderr:\n%s", err, strings.Join(b.Log(), "\n"), tail(b.Stderr(), 4000))
 	}
-	t.Logf("the page ran in %v on %s (%s), seed %d", time.Since(start).Round(time.Millisecond), r.Backend, r.Device.Name, seed)
-	screenshot(ctx, t, page)
-	check(t, &r, seed)
-	if t.Failed() {
-		t.Logf("page console:\n%s", strings.Join(b.Log(), "\n"))
-	}
+	t.Logf("the page ran in %v on %s (%s)", time.Since(start).Round(time.Millisecond), r.Backend, r.Device.Name)
+	return page, &r
 }
 
-// serve builds a program into a fresh folder with build, serves it on
-// 127.0.0.1 for the rest of the test, and opens it in a new page with the
-// query.
-func serve(ctx context.Context, t *testing.T, b *devtools.Browser, build func(dir string) error, query string) *devtools.Page {
+// serve builds a program into a fresh folder with build and serves it on
+// 127.0.0.1 for the rest of the test; it returns the server's URL.
+func serve(ctx context.Context, t *testing.T, build func(dir string) error) string {
 	t.Helper()
 	dir := t.TempDir()
 	start := time.Now()
@@ -141,11 +174,7 @@ func serve(ctx context.Context, t *testing.T, b *devtools.Browser, build func(di
 	t.Logf("built in %v", time.Since(start).Round(time.Millisecond))
 	srv := httptest.NewServer(wasm.Handler(dir))
 	t.Cleanup(srv.Close)
-	page, err := b.NewPage(ctx, srv.URL+"/"+query)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return page
+	return srv.URL
 }
 
 // pageState is globalThis.xpu of the page (see page/loader.js).
@@ -174,19 +203,12 @@ func wait(ctx context.Context, page *devtools.Page) (*pageState, error) {
 	}
 }
 
-// check fails the test on a missing adapter, an error, a missing case or
-// a case that differs from the reference.
+// check fails the test on an error, a missing case or a case that
+// differs from the reference.
 func check(t *testing.T, r *report, seed uint64) {
 	t.Helper()
-	if r.Backend != "webgpu" {
-		t.Fatalf("the page ran on %q, not on WebGPU: %s %s", r.Backend, r.Fallback, r.Error)
-	}
 	if r.Error != "" || !r.Done {
 		t.Errorf("the page stopped: %s", r.Error)
-	}
-	t.Logf("adapter %s: subgroups %d-%d, facts %v", r.Device.Name, r.Device.Limits.SubgroupMin, r.Device.Limits.SubgroupMax, r.Device.Facts)
-	if r.Device.Facts["subgroups"] == "true" && r.Device.Limits.SubgroupMax == 0 {
-		t.Errorf("subgroups offered, but no subgroup size reported")
 	}
 	var suite []conformance.Outcome
 	for _, s := range r.Suites {

@@ -17,7 +17,10 @@ func status(r *Report) (string, string) {
 		}
 		return "Opening a device…", ""
 	}
-	where := fmt.Sprintf("%s (%s)", r.Backend, r.Device.Name)
+	where := r.Backend
+	if r.Device.Name != "" {
+		where += " (" + r.Device.Name + ")"
+	}
 	total, failed := 0, 0
 	for _, s := range r.Suites {
 		for _, o := range s.Outcomes {

@@ -81,6 +81,7 @@ func Launch(ctx context.Context, path string) (*Browser, error) {
 	args := append(append([]string{}, Flags...), "--remote-debugging-pipe", "--user-data-dir="+profile, "about:blank")
 	b.cmd = exec.Command(path, args...)
 	b.cmd.ExtraFiles = []*os.File{toBrowser, theirs}
+	b.cmd.SysProcAttr = procAttr()
 	b.cmd.Stderr = &lockedWriter{mu: &b.logMu, w: &b.stderr}
 	err = b.cmd.Start()
 	toBrowser.Close()

@@ -18,8 +18,8 @@ type Page struct {
 var Viewport = struct{ Width, Height int }{1000, 800}
 
 // NewPage opens url in a new tab, with its console recorded (see
-// [Browser.Log]).
-func (b *Browser) NewPage(ctx context.Context, url string) (*Page, error) {
+// [Browser.Log]). Each of scripts runs in the page before its own.
+func (b *Browser) NewPage(ctx context.Context, url string, scripts ...string) (*Page, error) {
 	var target struct {
 		TargetID string `json:"targetId"`
 	}
@@ -41,11 +41,18 @@ func (b *Browser) NewPage(ctx context.Context, url string) (*Page, error) {
 		{"Runtime.enable", nil},
 		{"Page.enable", nil},
 		{"Emulation.setDeviceMetricsOverride", p.metrics(Viewport.Height)},
-		{"Page.navigate", map[string]any{"url": url}},
 	} {
 		if err := b.call(ctx, p.session, step.method, step.params, nil); err != nil {
 			return nil, err
 		}
+	}
+	for _, src := range scripts {
+		if err := b.call(ctx, p.session, "Page.addScriptToEvaluateOnNewDocument", map[string]any{"source": src}, nil); err != nil {
+			return nil, err
+		}
+	}
+	if err := b.call(ctx, p.session, "Page.navigate", map[string]any{"url": url}, nil); err != nil {
+		return nil, err
 	}
 	return p, nil
 }
