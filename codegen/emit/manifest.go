@@ -100,11 +100,15 @@ func hash(code string) string {
 	return "sha256:" + hex.EncodeToString(sum[:])
 }
 
-// usesWaves reports whether k or a function it calls queries the wave.
+// usesWaves reports whether k or a function it calls uses a wave verb
+// or queries the wave.
 func usesWaves(k *ir.Kernel) bool {
 	found := false
 	visit := func(x ir.Expr) bool {
-		if c, ok := x.(*ir.CallBuiltin); ok && (c.Fn == ir.WaveWidth || c.Fn == ir.LaneIndex) {
+		switch x := x.(type) {
+		case *ir.CallBuiltin:
+			found = x.Fn == ir.WaveWidth || x.Fn == ir.LaneIndex
+		case *ir.Wave:
 			found = true
 		}
 		return !found
