@@ -77,3 +77,23 @@ func NoInstances(t xpu.Thread, c C2) {}
 //xpu:kernel block=64
 //xpu:instance P C2{}
 func Plain(t xpu.Thread) {}
+
+// ERROR +2:23 "[xpu-directive] len(q): q is no buffer parameter"
+//
+//xpu:kernel block=64 len(q)=n
+func LenNoBuffer(t xpu.Thread, y []float32, n uint32) {}
+
+// ERROR +2:23 "[xpu-directive] len(y)=a: a is no uint32 or int32 scalar"
+//
+//xpu:kernel block=64 len(y)=a
+func LenFloatBound(t xpu.Thread, y []float32, a float32) {}
+
+// ERROR +2:32 "[xpu-directive] len(y) is bounded twice"
+//
+//xpu:kernel block=64 len(y)=n len(y)=n
+func LenTwice(t xpu.Thread, y []float32, n uint32) {}
+
+// ERROR +2:23 "[xpu-directive] length bound \"len(y+1)=n\""
+//
+//xpu:kernel block=64 len(y+1)=n
+func LenMalformed(t xpu.Thread, y []float32, n uint32) {}
