@@ -185,15 +185,21 @@ type pageState struct {
 	ExitCode *int   `json:"exitCode"`
 }
 
-// wait polls the page until its program is done.
+// wait polls the page until its program is done. It rides out a few
+// failed polls in a row, as while the page is still loading.
 func wait(ctx context.Context, page *devtools.Page) (*pageState, error) {
-	for {
+	for failed := 0; ; {
 		var state *pageState
-		if err := page.Eval(ctx, "globalThis.xpu || null", &state); err != nil {
+		err := page.Eval(ctx, "globalThis.xpu || null", &state)
+		switch {
+		case err != nil && (ctx.Err() != nil || failed == 25):
 			return nil, err
-		}
-		if state != nil && state.Done {
+		case err != nil:
+			failed++
+		case state != nil && state.Done:
 			return state, nil
+		default:
+			failed = 0
 		}
 		select {
 		case <-ctx.Done():
