@@ -1,6 +1,7 @@
 package gpu
 
 import (
+	"github.com/goxpu/xpu"
 	"github.com/goxpu/xpu/cpu"
 	"github.com/goxpu/xpu/gpu/driver"
 )
@@ -25,3 +26,33 @@ func CPUUniform[T any](u []byte, off int) T { return driver.CPUUniform[T](u, off
 // CPUDotStrip is the strip dot product the Go lowering runs an inner
 // product's work-item loop with (see cpu.DotStrip).
 type CPUDotStrip = cpu.DotStrip
+
+// CPUWaveOp is a numeric wave verb as the Go lowering calls it.
+type CPUWaveOp = cpu.WaveOp
+
+// The numeric wave verbs of CPUWave.
+const (
+	CPUWaveSum                = cpu.WaveSum
+	CPUWaveMin                = cpu.WaveMin
+	CPUWaveMax                = cpu.WaveMax
+	CPUWavePrefixSum          = cpu.WavePrefixSum
+	CPUWaveExclusivePrefixSum = cpu.WaveExclusivePrefixSum
+	CPUWaveShuffle            = cpu.WaveShuffle
+	CPUWaveShuffleXor         = cpu.WaveShuffleXor
+	CPUWaveShuffleUp          = cpu.WaveShuffleUp
+	CPUWaveShuffleDown        = cpu.WaveShuffleDown
+)
+
+// CPUWave runs a numeric wave verb over a block's lanes (see cpu.Wave).
+func CPUWave[T xpu.Number](op CPUWaveOp, x []T, lane []uint32, on []bool, width uint32, out []T) {
+	cpu.Wave(op, x, lane, on, width, out)
+}
+
+// CPUWaveBallot runs WaveBallot over a block's lanes (see cpu.WaveBallot).
+func CPUWaveBallot(x, on []bool, width uint32, out []uint32) { cpu.WaveBallot(x, on, width, out) }
+
+// CPUWaveVote runs WaveAll (all) or WaveAny over a block's lanes (see
+// cpu.WaveVote).
+func CPUWaveVote(all bool, x, on []bool, width uint32, out []bool) {
+	cpu.WaveVote(all, x, on, width, out)
+}

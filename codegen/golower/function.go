@@ -117,6 +117,8 @@ func (g *gen) nodes2(nodes []node) {
 		switch n := n.(type) {
 		case *segment:
 			g.segment(n)
+		case *waveNode:
+			g.wave(n)
 		case *uniformIf:
 			c := g.uniformCondition(n.id, n.cond)
 			g.line("if %s {", c)

@@ -80,6 +80,7 @@ func (g *gen) plan() error {
 			g.cross[v] = true
 		}
 	}
+	walkWaves(nodes, func(n *waveNode) { g.cross[n.dst] = true })
 	g.done = returns && !isSegment(nodes)
 	g.placeVars()
 	return nil
@@ -124,6 +125,12 @@ func (g *gen) split(stmts []ir.Stmt) ([]node, error) {
 			if err := g.uniformFlow(s, s.Pos); err != nil {
 				return nil, err
 			}
+		case *ir.Decl, *ir.Assign:
+			n, err := g.waveSplit(s)
+			if err != nil {
+				return nil, err
+			}
+			nodes = append(nodes, n)
 		case *ir.Block:
 			inner, err := g.split(s.Stmts)
 			if err != nil {
@@ -249,11 +256,14 @@ func (g *gen) checkSegment(stmts []ir.Stmt) error {
 	return err
 }
 
-// hasBarrier reports whether s contains a barrier statement.
+// hasBarrier reports whether s contains a barrier statement or a wave
+// verb's statement: a point where work-items meet.
 func hasBarrier(s ir.Stmt) bool {
 	switch s := s.(type) {
 	case *ir.Barrier:
 		return true
+	case *ir.Decl, *ir.Assign:
+		return isWave(s)
 	case *ir.Block:
 		for _, t := range s.Stmts {
 			if hasBarrier(t) {
@@ -277,6 +287,8 @@ func walkNodes(nodes []node, f func(id int, s ir.Stmt, e ir.Expr)) {
 			for _, s := range n.stmts {
 				walkStmt(s, func(s ir.Stmt, e ir.Expr) { f(n.id, s, e) })
 			}
+		case *waveNode:
+			walkStmt(n.stmt, func(s ir.Stmt, e ir.Expr) { f(n.id, s, e) })
 		case *uniformIf:
 			walkExpr(n.cond, func(e ir.Expr) { f(n.id, nil, e) })
 			walkNodes(n.then, f)

@@ -1,0 +1,110 @@
+package golower
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/goxpu/xpu/codegen/ir"
+)
+
+// This file lowers the wave verbs. A statement d := xpu.WaveSum(t, x) is
+// a point where the lanes of a wave meet, so the body is split there as
+// at a barrier: a loop over the work-items gathers every lane's operands
+// into block arrays, then one call of the CPU backend's wave routine
+// computes every lane's result into d's per-work-item array. Waves run at
+// b.Wave lanes: the declared width, or the processor's lane width.
+
+// waveNode is a wave verb's statement, split out of the segments.
+type waveNode struct {
+	id   int
+	stmt ir.Stmt
+	w    *ir.Wave
+	dst  *ir.Var
+}
+
+func (*waveNode) node() {}
+
+// cpuWaveOps names the CPU backend's numeric wave verbs.
+var cpuWaveOps = map[ir.WaveOp]string{
+	ir.WaveSum: "WaveSum", ir.WaveMin: "WaveMin", ir.WaveMax: "WaveMax",
+	ir.WavePrefixSum: "WavePrefixSum", ir.WaveExclusivePrefixSum: "WaveExclusivePrefixSum",
+	ir.WaveBroadcast: "WaveShuffle", ir.WaveShuffle: "WaveShuffle", ir.WaveShuffleXor: "WaveShuffleXor",
+	ir.WaveShuffleUp: "WaveShuffleUp", ir.WaveShuffleDown: "WaveShuffleDown",
+}
+
+// waveSplit makes the node of a wave verb's statement s, refusing it
+// outside uniform control flow.
+func (g *gen) waveSplit(s ir.Stmt) (node, error) {
+	w, dst := ir.WaveStmt(s)
+	if err := g.uniformFlow(s, w.Pos); err != nil {
+		return nil, err
+	}
+	return &waveNode{id: g.nextID(), stmt: s, w: w, dst: dst}, nil
+}
+
+// isWave reports whether s is a wave verb's statement.
+func isWave(s ir.Stmt) bool {
+	w, _ := ir.WaveStmt(s)
+	return w != nil
+}
+
+// wave writes a wave node: the gather loop and the combining call.
+func (g *gen) wave(n *waveNode) {
+	bn := g.blockCount()
+	x, lane, on := fmt.Sprintf("wx%d", n.id), fmt.Sprintf("wl%d", n.id), fmt.Sprintf("won%d", n.id)
+	g.line("var %s [%d]%s", x, bn, typeName(n.w.Args[0].Type()))
+	g.line("var %s [%d]bool", on, bn)
+	shuffle := n.w.Op.IsShuffle()
+	if shuffle {
+		g.line("var %s [%d]uint32", lane, bn)
+	}
+	var vars []*ir.Var
+	for _, a := range n.w.Args {
+		walkExpr(a, func(e ir.Expr) {
+			if r, ok := e.(*ir.VarRef); ok && g.cross[r.Var] && !slices.Contains(vars, r.Var) {
+				vars = append(vars, r.Var)
+			}
+		})
+	}
+	slices.SortFunc(vars, func(a, b *ir.Var) int { return strings.Compare(a.Name, b.Name) })
+	body := g.capture(func() {
+		g.loadCross(vars)
+		g.loadRemat(g.rematNeeded(nil, n.w.Args...))
+		g.line("%s[li] = %s", x, g.expr(n.w.Args[0]))
+		if shuffle {
+			g.line("%s[li] = %s", lane, g.expr(n.w.Args[1]))
+		}
+		g.line("%s[li] = true", on)
+	})
+	g.items(body, false)
+	out := "a_" + n.dst.Name + "[:]"
+	switch n.w.Op {
+	case ir.WaveBallot:
+		g.line("gpu.CPUWaveBallot(%s[:], %s[:], b.Wave, %s)", x, on, out)
+	case ir.WaveAny, ir.WaveAll:
+		g.line("gpu.CPUWaveVote(%v, %s[:], %s[:], b.Wave, %s)", n.w.Op == ir.WaveAll, x, on, out)
+	default:
+		l := "nil"
+		if shuffle {
+			l = lane + "[:]"
+		}
+		g.line("gpu.CPUWave(gpu.CPU%s, %s[:], %s, %s[:], b.Wave, %s)", cpuWaveOps[n.w.Op], x, l, on, out)
+	}
+}
+
+// walkWaves calls f for every wave node among nodes.
+func walkWaves(nodes []node, f func(*waveNode)) {
+	for _, n := range nodes {
+		switch n := n.(type) {
+		case *waveNode:
+			f(n)
+		case *uniformIf:
+			walkWaves(n.then, f)
+			walkWaves(n.els, f)
+		case *uniformLoop:
+			walkWaves(n.body, f)
+			walkWaves(n.post, f)
+		}
+	}
+}
