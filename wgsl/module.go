@@ -6,7 +6,8 @@ type Node interface{ node() }
 
 // Module is a WGSL module: its declarations, printed in order.
 type Module struct {
-	Decls []Decl
+	Enable []string // extensions named in enable directives, e.g. "subgroups"
+	Decls  []Decl
 }
 
 // Decl is a module-scope declaration: a *Struct, *GlobalVar, *Const or

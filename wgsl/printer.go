@@ -95,6 +95,15 @@ func (p *printer) node(n Node) {
 // ---- declarations ----
 
 func (p *printer) module(m *Module) {
+	for _, e := range m.Enable {
+		if err := checkIdent(e); err != nil {
+			p.fail("enable %q: %v", e, err)
+		}
+		p.line("enable ", e, ";")
+	}
+	if len(m.Enable) > 0 {
+		p.buf.WriteByte('\n')
+	}
 	var prev Decl
 	for _, d := range m.Decls {
 		if prev != nil && !grouped(prev, d) {

@@ -23,11 +23,6 @@ func TestRefusals(t *testing.T) {
 		name, rule, msg string
 		k               *ir.Kernel
 	}{
-		{"wave query", "xpu-wave-tier", "wave queries need the wave tiers",
-			simple(&ir.Decl{Var: newVar("w", u32), Init: query(ir.WaveWidth), Pos: where})},
-		{"lane query", "xpu-wave-tier", "wave queries need the wave tiers",
-			simple(&ir.Decl{Var: newVar("w", u32), Init: query(ir.LaneIndex), Pos: where})},
-		{"declared wave", "xpu-wave-tier", "wave=32", func() *ir.Kernel { k := simple(); k.Wave = 32; return k }()},
 		{"atomic on a struct field", "xpu-atomic-struct", "struct fields", func() *ir.Kernel {
 			k := simple(&ir.ExprStmt{X: atomic(ir.AtomicAdd, field(at(counters, cu(0)), 2), cu(1)), Pos: where})
 			k.Params = []*ir.Param{counters}

@@ -22,12 +22,29 @@ func Generate(k *ir.Kernel) (string, error) {
 }
 
 // Lower builds the WGSL module of k. It returns the first rule k breaks
-// as an *Error.
+// as an *Error. A kernel that uses waves is lowered at the emulated tier,
+// which runs on every device; Variants gives the others.
 func Lower(k *ir.Kernel) (*wgsl.Module, error) {
+	tier := ""
+	if k != nil && k.Body != nil && (k.Wave != 0 || ir.UsesWaves(k)) {
+		tier = TierEmulated
+	}
+	return lower(k, tier)
+}
+
+// lower builds the WGSL module of k at a wave tier ("" for a kernel
+// without waves).
+func lower(k *ir.Kernel, tier string) (*wgsl.Module, error) {
 	if k == nil || k.Body == nil {
 		return nil, &Error{Rule: ruleIR, Msg: "kernel without a body"}
 	}
+	switch tier {
+	case "", TierNative, TierFolded, TierNarrow, TierEmulated:
+	default:
+		return nil, &Error{Pos: k.Pos, Rule: ruleWaveTier, Msg: "unknown wave tier " + tier}
+	}
 	l := &lowerer{
+		tier:    tier,
 		k:       k,
 		globals: map[string]string{},
 		structs: map[*ir.Struct]*wgsl.Struct{},
@@ -36,8 +53,8 @@ func Lower(k *ir.Kernel) (*wgsl.Module, error) {
 		private: map[string]bool{},
 	}
 	l.pos = k.Pos
-	if k.Wave != 0 {
-		l.fail(ruleWaveTier, "kernel %s declares wave=%d: wave queries need the wave tiers", k.Name, k.Wave)
+	if k.Wave != 0 && tier == "" {
+		l.fail(ruleWaveTier, "kernel %s declares wave=%d: it needs a wave tier", k.Name, k.Wave)
 	}
 	for _, s := range k.Structs {
 		l.structDecl(s)
@@ -53,6 +70,9 @@ func Lower(k *ir.Kernel) (*wgsl.Module, error) {
 	}
 
 	m := &wgsl.Module{}
+	if l.subgroups() {
+		m.Enable = []string{"subgroups"}
+	}
 	for _, s := range l.structOrder {
 		m.Decls = append(m.Decls, s)
 	}
@@ -73,9 +93,10 @@ func Lower(k *ir.Kernel) (*wgsl.Module, error) {
 
 // lowerer holds the state of one kernel's lowering.
 type lowerer struct {
-	k   *ir.Kernel
-	err error
-	pos ir.Pos // position of the statement being lowered
+	tier string // the wave tier; "" for a kernel without waves
+	k    *ir.Kernel
+	err  error
+	pos  ir.Pos // position of the statement being lowered
 
 	globals     map[string]string // module-scope WGSL names taken, with what took them
 	structs     map[*ir.Struct]*wgsl.Struct

@@ -27,6 +27,12 @@ func (l *lowerer) block(b *ir.Block) *wgsl.Block {
 }
 
 func (l *lowerer) stmt(s ir.Stmt) {
+	if w, dst := ir.WaveStmt(s); w != nil {
+		l.at(w.Pos)
+		_, decl := s.(*ir.Decl)
+		l.waveStmt(w, dst, decl)
+		return
+	}
 	switch s := s.(type) {
 	case *ir.Block:
 		l.emit(l.block(s))

@@ -22,6 +22,8 @@ var entryBuiltins = []entryBuiltin{
 	{"workgroup_id", "wid", "xpu_wid", true},
 	{"num_workgroups", "nwg", "xpu_nwg", true},
 	{"local_invocation_index", "lidx", "xpu_lidx", false},
+	{"subgroup_invocation_id", "sgid", "xpu_sgid", false},
+	{"subgroup_size", "sgsize", "xpu_sgsize", false},
 }
 
 func (b entryBuiltin) typ() wgsl.Type {
@@ -52,12 +54,25 @@ func (l *lowerer) threadQuery(fn ir.Builtin) wgsl.Expr {
 	case ir.BlockX, ir.BlockY, ir.BlockZ:
 		return wgsl.U32Lit(l.blockSize()[fn-ir.BlockX])
 	case ir.WaveWidth, ir.LaneIndex:
-		l.fail(ruleWaveTier, "wave queries need the wave tiers: %v", fn)
-		return wgsl.U32Lit(0)
+		if l.tier == "" {
+			l.fail(ruleWaveTier, "wave queries need a wave tier: %v", fn)
+			return wgsl.U32Lit(0)
+		}
+		return l.waveQuery(fn)
 	default:
 		l.fail(ruleIR, "%v is not a thread query", fn)
 		return wgsl.U32Lit(0)
 	}
+	x := l.entryValue(b)
+	if axis != "" {
+		x = &wgsl.Member{X: x, Name: axis}
+	}
+	return x
+}
+
+// entryValue reads the entry point's builtin b: its parameter in the
+// kernel body, its private copy in device functions.
+func (l *lowerer) entryValue(b entryBuiltin) wgsl.Expr {
 	var x wgsl.Expr
 	if l.fn.main {
 		l.builtin[b.builtin] = true
@@ -66,9 +81,6 @@ func (l *lowerer) threadQuery(fn ir.Builtin) wgsl.Expr {
 		l.builtin[b.builtin] = true
 		l.private[b.builtin] = true
 		x = wgsl.Id(b.private)
-	}
-	if axis != "" {
-		x = &wgsl.Member{X: x, Name: axis}
 	}
 	return x
 }
