@@ -99,6 +99,14 @@ func lower(m *ir.Module) ([]emit.Lowered, error) {
 		// A kernel the Go lowering refuses keeps its other code; the CPU
 		// backend refuses it by name.
 		l := emit.Lowered{Kernel: k, WGSL: w, CPUName: emit.CPUFuncName(k.Name)}
+		vs, err := wgslgen.Variants(k)
+		if err != nil {
+			errs = append(errs, fmt.Errorf("codegen: kernel %s: WGSL: %w", k.Name, err))
+			continue
+		}
+		for _, v := range vs {
+			l.WaveVariants = append(l.WaveVariants, emit.WaveVariant(v))
+		}
 		l.CPU, err = golower.Generate(k, l.CPUName)
 		switch {
 		case errors.Is(err, golower.ErrUnsupported):

@@ -139,7 +139,12 @@ func (d *Device) program(k *Kernel) (driver.Program, error) {
 			p.err = err
 			return
 		}
-		prog, err := d.drv.Compile(&k.spec)
+		spec, err := d.compiledSpec(k)
+		if err != nil {
+			p.err = err
+			return
+		}
+		prog, err := d.drv.Compile(spec)
 		if err != nil {
 			p.err = fmt.Errorf("gpu: kernel %s on %s: %w: %w", k.spec.Name, d.backend, ErrCompile, err)
 			return

@@ -43,7 +43,7 @@ func (d *Device) fits(k *Kernel) error {
 	if reason := missingCode(d.backend, &k.spec); reason != "" {
 		return fmt.Errorf("gpu: kernel %s: no code for the %s backend: %s: %w", k.spec.Name, d.backend, reason, ErrNoCode)
 	}
-	if err := checkWave(k, d.backend, d.info.Limits); err != nil {
+	if _, _, err := d.waveChoice(k); err != nil {
 		return err
 	}
 	return checkLimits(k, d.info.Limits)

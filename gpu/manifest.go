@@ -24,6 +24,8 @@ const (
 	WaveNative   = driver.WaveNative
 	WaveEmulated = driver.WaveEmulated
 	WaveScalar   = driver.WaveScalar
+	WaveFolded   = driver.WaveFolded
+	WaveNarrow   = driver.WaveNarrow
 )
 
 // ManifestOf returns the manifest of the kernel registered under name

@@ -39,6 +39,9 @@ type Lowered struct {
 	CPU     string
 	// CPURefused is the Go lowering's reason when CPU is "".
 	CPURefused string
+	// WaveVariants are the kernel's WGSL at each wave tier it may need;
+	// nil for a kernel without waves.
+	WaveVariants []WaveVariant
 }
 
 // File returns the formatted generated file for the package m, whose
@@ -144,6 +147,7 @@ func (w *writer) kernel(l *Lowered) error {
 		w.printf("UniformSize: %d,\n", n)
 	}
 	w.printf("WGSL: %s,\n", wgsl)
+	w.waveVariants(l)
 	if l.CPU != "" {
 		w.printf("CPU: %s,\n", l.CPUName)
 	} else if l.CPURefused != "" {
@@ -154,6 +158,7 @@ func (w *writer) kernel(l *Lowered) error {
 	w.launcher(k, handle)
 	w.printf("\n// %s is the WGSL of %s.\n", wgsl, k.Name)
 	w.printf("const %s = %s\n", wgsl, stringLit(l.WGSL))
+	w.waveVariantConsts(l)
 	if l.CPU != "" {
 		w.printf("\n%s", l.CPU)
 	}

@@ -288,7 +288,14 @@ func walkNodes(nodes []node, f func(id int, s ir.Stmt, e ir.Expr)) {
 				walkStmt(s, func(s ir.Stmt, e ir.Expr) { f(n.id, s, e) })
 			}
 		case *waveNode:
-			walkStmt(n.stmt, func(s ir.Stmt, e ir.Expr) { f(n.id, s, e) })
+			f(n.id, n.stmt, nil)
+			exprs := n.w.Args
+			if a, ok := n.stmt.(*ir.Assign); ok {
+				exprs = append([]ir.Expr{a.Dst}, exprs...)
+			}
+			for _, x := range exprs {
+				walkExpr(x, func(e ir.Expr) { f(n.id, nil, e) })
+			}
 		case *uniformIf:
 			walkExpr(n.cond, func(e ir.Expr) { f(n.id, nil, e) })
 			walkNodes(n.then, f)

@@ -38,6 +38,12 @@ type Kernel struct {
 	// the last buffer.
 	WGSL string
 
+	// WaveVariants, for a kernel that uses wave verbs or queries, are its
+	// WGSL at each wave tier it may need (the emulated one equals WGSL);
+	// the runtime hands the driver the one PickWave chooses for the
+	// device. Nil for a kernel without waves.
+	WaveVariants []WaveVariant
+
 	// CPU is the kernel's Go lowering for the CPU backend; nil when the
 	// lowering cannot carry the kernel (the CPU backend then refuses it).
 	CPU CPUFunc

@@ -80,7 +80,14 @@ func Run(d *gpu.Device, c *Case, seed uint64) error {
 	in := c.Setup(rand.New(rand.NewPCG(seed, h.Sum64())))
 
 	ref := ReferenceArgs(in)
-	cfg := xpu.Config{Groups: in.Groups, Block: c.Kernel.Block(), WaveWidth: d.Info().Limits.SubgroupMax}
+	wave, err := d.KernelWave(c.Kernel.Name())
+	if err != nil {
+		return fmt.Errorf("wave: %w", err)
+	}
+	if wave.Width == 0 {
+		wave.Width = d.Info().Limits.SubgroupMax
+	}
+	cfg := xpu.Config{Groups: in.Groups, Block: c.Kernel.Block(), WaveWidth: wave.Width}
 	if err := xpu.Run(cfg, c.Ref, ref...); err != nil {
 		return fmt.Errorf("reference run: %w", err)
 	}

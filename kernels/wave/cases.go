@@ -1,0 +1,73 @@
+package wave
+
+import (
+	"math/rand/v2"
+
+	"github.com/goxpu/xpu"
+	"github.com/goxpu/xpu/gpu"
+	"github.com/goxpu/xpu/kernels/conformance"
+)
+
+// FloatTol bounds the float32 results: a device's subgroup sums and scans
+// may add the lanes in another order than the reference's lane order. The
+// operands lie in [-1, 1) and a wave holds at most 64 lanes, so the sum
+// of any order is within 64 roundings of at most 64 in magnitude:
+// 64 * 64 * 2^-24 < 3e-4. Minima, maxima and shuffles are exact.
+var FloatTol = conformance.Tolerance{Name: "wave float sums in any lane order: 64 lanes of [-1, 1)", Abs: 3e-4}
+
+// groups is the number of blocks each case launches: even and odd groups
+// give WaveAll and WaveAny both outcomes.
+const groups = 5
+
+// Cases returns the wave suite: one case per kernel, each with fresh
+// inputs, its outputs poisoned.
+func Cases() []*conformance.Case {
+	return []*conformance.Case{
+		verbCase(Wave4Kernel, Wave4, LaunchWave4),
+		verbCase(Wave8Kernel, Wave8, LaunchWave8),
+		verbCase(Wave16Kernel, Wave16, LaunchWave16),
+		verbCase(Wave32Kernel, Wave32, LaunchWave32),
+		verbCase(Wave64Kernel, Wave64, LaunchWave64),
+		verbCase(WaveAgnosticKernel, WaveAgnostic, LaunchWaveAgnostic),
+	}
+}
+
+// launcher is the generated launcher of a suite kernel.
+type launcher func(s *gpu.Stream, groups xpu.Dim3, oi *gpu.Buffer[int32], ou *gpu.Buffer[uint32], of *gpu.Buffer[float32],
+	xi *gpu.Buffer[int32], xu *gpu.Buffer[uint32], xf *gpu.Buffer[float32], sel *gpu.Buffer[uint32], bl, m, d uint32) error
+
+func verbCase(k *gpu.Kernel, ref any, launch launcher) *conformance.Case {
+	return &conformance.Case{
+		Kernel: k, Ref: ref, Tol: FloatTol,
+		Setup: func(r *rand.Rand) conformance.Inputs {
+			n := int(k.Block().Count()) * groups
+			xi, xu, xf, sel := make([]int32, n), make([]uint32, n), make([]float32, n), make([]uint32, n)
+			for i := range n {
+				xi[i] = r.Int32N(2001) - 1000
+				xu[i] = r.Uint32N(1 << 20)
+				xf[i] = r.Float32()*2 - 1
+				sel[i] = r.Uint32N(128)
+			}
+			return conformance.Inputs{Groups: xpu.Dim3{X: groups}, Args: []conformance.Arg{
+				conformance.Poisoned[int32](n * intSlots), conformance.Poisoned[uint32](n * uintSlots), conformance.Poisoned[float32](n * floatSlots),
+				conformance.Buffer(xi), conformance.Buffer(xu), conformance.Buffer(xf), conformance.Buffer(sel),
+				conformance.Scalar(r.Uint32N(64)), conformance.Scalar(r.Uint32N(64)), conformance.Scalar(1 + r.Uint32N(8)),
+			}}
+		},
+		Launch: func(s *gpu.Stream, g xpu.Dim3, a []any) error {
+			return launch(s, g, arg[*gpu.Buffer[int32]](a, 0), arg[*gpu.Buffer[uint32]](a, 1), arg[*gpu.Buffer[float32]](a, 2),
+				arg[*gpu.Buffer[int32]](a, 3), arg[*gpu.Buffer[uint32]](a, 4), arg[*gpu.Buffer[float32]](a, 5), arg[*gpu.Buffer[uint32]](a, 6),
+				arg[uint32](a, 7), arg[uint32](a, 8), arg[uint32](a, 9))
+		},
+	}
+}
+
+// arg returns args[i] as a T, or T's zero value (which the launch then
+// refuses).
+func arg[T any](args []any, i int) T {
+	var v T
+	if i < len(args) {
+		v, _ = args[i].(T)
+	}
+	return v
+}
