@@ -147,7 +147,6 @@ var (
 	sgSize = entryBuiltins[6]
 )
 
-
 // scratch returns the workgroup array the memory tiers exchange through,
 // declaring it on first use: one u32 per lane, the block rounded up to
 // whole waves.
