@@ -38,14 +38,6 @@ func dotStrip(s *DotStrip) {
 	}
 }
 
-// stripSIMD names the strip's implementation.
-func stripSIMD() string {
-	if useAVX {
-		return "avx"
-	}
-	return "go"
-}
-
 // dotStrip4x8 computes 4 rows of 8 lanes of a strip whose elements Run has
 // checked; strides and steps are in bytes, k is at least 1. For each row
 // r < 4 and lane j < 8, for t from 0 to k-1 in order:

@@ -4,6 +4,3 @@ package cpu
 
 // dotStrip is the pure-Go strip where no assembly is built.
 func dotStrip(s *DotStrip) { dotStripGo(s) }
-
-// stripSIMD names the strip's implementation.
-func stripSIMD() string { return "go" }

@@ -22,13 +22,6 @@ type kernelState struct {
 	global  map[string]bool     // names a local variable must not take
 }
 
-// paramSpec is a kernel parameter after the Thread, classified.
-type paramSpec struct {
-	obj  *types.Var
-	kind ir.ParamKind
-	typ  ir.Type
-}
-
 // signature is a kernel's checked signature.
 type signature struct {
 	thread   *types.Var

@@ -159,8 +159,7 @@ func (g *gen) segment(s *segment) {
 	g.segLabel = fmt.Sprintf("items%d", s.id)
 	g.usedLabel = false
 	vars := g.segmentVars(stmts)
-	var body string
-	body = g.capture(func() {
+	body := g.capture(func() {
 		g.loadCross(vars)
 		g.loadRemat(g.rematNeeded(stmts))
 		g.stmts(stmts)

@@ -19,12 +19,11 @@ import "github.com/goxpu/xpu/codegen/ir"
 
 // stripMatch is a recognized inner product.
 type stripMatch struct {
-	k, acc   *ir.Var
-	init, n  ir.Expr // k0 and K
-	a, b     ir.Expr // the indexed arrays: a broadcast, b consecutive
-	ia, ib   ir.Expr // their indexes
-	fa, fb   affine  // and the indexes' coefficients
-	operands [2]*ir.Index
+	k, acc  *ir.Var
+	init, n ir.Expr // k0 and K
+	a, b    ir.Expr // the indexed arrays: a broadcast, b consecutive
+	ia, ib  ir.Expr // their indexes
+	fa, fb  affine  // and the indexes' coefficients
 }
 
 // affine is the coefficients of an index that is c + x*lx + y*ly + k*k

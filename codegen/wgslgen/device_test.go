@@ -379,3 +379,13 @@ func ulpDistance(a, b uint32) uint32 {
 	}
 	return uint32(min(d, math.MaxUint32))
 }
+
+// allKernels returns the IR of every test kernel, those without a
+// reference included.
+func allKernels() []*ir.Kernel {
+	var ks []*ir.Kernel
+	for _, tk := range testKernels {
+		ks = append(ks, tk.ir())
+	}
+	return ks
+}

@@ -551,13 +551,3 @@ func shortCircuitArgs(r *rand.Rand) (uint32, []any) {
 	}
 	return grid, []any{[]uint32{0, 0}, out, uint32(n)}
 }
-
-// allKernels returns the IR of every test kernel, those without a
-// reference included.
-func allKernels() []*ir.Kernel {
-	var ks []*ir.Kernel
-	for _, tk := range testKernels {
-		ks = append(ks, tk.ir())
-	}
-	return ks
-}

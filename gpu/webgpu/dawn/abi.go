@@ -1,5 +1,7 @@
 //go:build (linux || darwin) && (amd64 || arm64)
 
+//lint:file-ignore U1000 the structures mirror webgpu.h field by field; unset fields keep the layout.
+
 package dawn
 
 import "unsafe"

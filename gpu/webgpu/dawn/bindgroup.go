@@ -143,10 +143,3 @@ func (c *bindGroups) releaseAll() {
 	}
 	c.init()
 }
-
-// size returns the number of cached bind groups.
-func (c *bindGroups) size() int {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return len(c.byKey)
-}
