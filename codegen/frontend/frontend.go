@@ -28,7 +28,15 @@ import (
 const xpuPath = "github.com/goxpu/xpu"
 
 // Load loads the Go package in dir, type-checks it and calls [Check].
-func Load(dir string) (*ir.Module, error) {
+//
+// A package whose code uses what its generated file declares (launchers,
+// kernel handles) does not type-check before that file exists, or while it
+// is stale. Load tolerates exactly those type errors: an error inside a
+// generated file, and an "undefined: X" error where X is among the names
+// declared returns for the module found (declared may be nil). Every other
+// error fails the load. Kernels never depend on generated code, so their
+// types are whole.
+func Load(dir string, declared func(*ir.Module) []string) (*ir.Module, error) {
 	cfg := &packages.Config{
 		Mode: packages.NeedName | packages.NeedFiles | packages.NeedSyntax |
 			packages.NeedTypes | packages.NeedTypesInfo,
@@ -42,14 +50,55 @@ func Load(dir string) (*ir.Module, error) {
 		return nil, fmt.Errorf("frontend: %s holds %d packages, want 1", dir, len(pkgs))
 	}
 	p := pkgs[0]
-	if len(p.Errors) > 0 {
-		errs := make([]error, len(p.Errors))
-		for i, e := range p.Errors {
-			errs[i] = e
+	for _, e := range p.Errors {
+		// go list reports the compiler's errors on the package itself as
+		// one list error headed "# <path>"; go/types reports each of them
+		// again as a type error, judged below.
+		compiled := strings.HasPrefix(e.Msg, "# "+p.PkgPath+"\n")
+		if e.Kind != packages.TypeError && !compiled {
+			return nil, fmt.Errorf("frontend: %s: %w", dir, e)
 		}
+	}
+	m, err := Check(p.Fset, p.Syntax, p.Types, p.TypesInfo)
+	if err != nil {
+		return nil, err
+	}
+	if errs := unresolved(p, m, declared); len(errs) > 0 {
 		return nil, fmt.Errorf("frontend: %s does not type-check: %w", dir, errors.Join(errs...))
 	}
-	return Check(p.Fset, p.Syntax, p.Types, p.TypesInfo)
+	return m, nil
+}
+
+// unresolved returns the type errors of p that its generated file, once
+// written for m, would not resolve.
+func unresolved(p *packages.Package, m *ir.Module, declared func(*ir.Module) []string) []error {
+	generated := map[string]bool{}
+	for _, f := range p.Syntax {
+		if ast.IsGenerated(f) {
+			generated[p.Fset.File(f.Pos()).Name()] = true
+		}
+	}
+	names := map[string]bool{}
+	if declared != nil {
+		for _, n := range declared(m) {
+			names[n] = true
+		}
+	}
+	var errs []error
+	for _, e := range p.Errors {
+		if e.Kind != packages.TypeError {
+			continue
+		}
+		file, _, _ := strings.Cut(e.Pos, ":")
+		if generated[file] {
+			continue
+		}
+		if name, ok := strings.CutPrefix(e.Msg, "undefined: "); ok && names[name] {
+			continue
+		}
+		errs = append(errs, e)
+	}
+	return errs
 }
 
 // Check finds the kernels among files, which make up the type-checked
