@@ -15,6 +15,7 @@ import (
 
 	"github.com/goxpu/xpu/gpu/gputest"
 	"github.com/goxpu/xpu/kernels/conformance"
+	"github.com/goxpu/xpu/kernels/wave"
 	"github.com/goxpu/xpu/wasm"
 	"github.com/goxpu/xpu/wasm/internal/devtools"
 )
@@ -34,6 +35,10 @@ type report struct {
 	Suites []struct {
 		Name     string                `json:"name"`
 		Outcomes []conformance.Outcome `json:"outcomes"`
+		Waves    map[string]struct {
+			Tier  string `json:"tier"`
+			Width uint32 `json:"width"`
+		} `json:"waves"`
 	} `json:"suites"`
 	Bench []struct {
 		Name      string  `json:"name"`
@@ -216,28 +221,64 @@ func check(t *testing.T, r *report, seed uint64) {
 	if r.Error != "" || !r.Done {
 		t.Errorf("the page stopped: %s", r.Error)
 	}
-	var suite []conformance.Outcome
+	want := map[string][]*conformance.Case{"conformance": conformance.Cases(), "wave": wave.Cases()}
+	ran := map[string][]conformance.Outcome{}
 	for _, s := range r.Suites {
-		if s.Name == "conformance" {
-			suite = s.Outcomes
-		}
+		ran[s.Name] = s.Outcomes
 		for _, o := range s.Outcomes {
 			if !o.OK() {
 				t.Errorf("%s suite, %s on %s: %s\n%s\n(seed %d: rerun with %s=%d)", s.Name, o.Case, r.Backend, o.Status, o.Error, seed, conformance.SeedEnv, seed)
 			}
 		}
 	}
-	cases := conformance.Cases()
-	if len(suite) != len(cases) {
-		t.Errorf("the page ran %d conformance cases, want %d", len(suite), len(cases))
-	}
-	for i := range min(len(suite), len(cases)) {
-		if suite[i].Case != cases[i].Name() {
-			t.Errorf("conformance case %d is %s, want %s", i, suite[i].Case, cases[i].Name())
+	for _, name := range []string{"conformance", "wave"} {
+		suite, cases := ran[name], want[name]
+		if len(suite) != len(cases) {
+			t.Errorf("the page ran %d %s cases, want %d", len(suite), name, len(cases))
+		}
+		for i := range min(len(suite), len(cases)) {
+			if suite[i].Case != cases[i].Name() {
+				t.Errorf("%s case %d is %s, want %s", name, i, suite[i].Case, cases[i].Name())
+			}
 		}
 	}
+	checkTiers(t, r)
 	for _, x := range r.Bench {
 		t.Logf("bench %s: device %.3g, Go loop %.3g", x.Name, x.Device, x.Reference)
+	}
+}
+
+// checkTiers checks the wave tier of each wave case on a WebGPU device
+// whose subgroups have one size S: a kernel declaring W = S, and a
+// width-agnostic one, run native at S; W > S folded; W < S narrow.
+func checkTiers(t *testing.T, r *report) {
+	t.Helper()
+	l := r.Device.Limits
+	if r.Backend != "webgpu" || l.SubgroupMax == 0 || l.SubgroupMin != l.SubgroupMax {
+		return
+	}
+	s := l.SubgroupMax
+	for _, su := range r.Suites {
+		if su.Name != "wave" {
+			continue
+		}
+		for _, c := range wave.Cases() {
+			tier, width := "native", s
+			if w := c.Kernel.Spec().Wave; w != 0 {
+				width = w
+				switch {
+				case w > s:
+					tier = "folded"
+				case w < s:
+					tier = "narrow"
+				}
+			}
+			got, ok := su.Waves[c.Name()]
+			t.Logf("wave case %s: tier %s, width %d", c.Name(), got.Tier, got.Width)
+			if !ok || got.Tier != tier || got.Width != width {
+				t.Errorf("wave case %s with subgroups of %d: tier %q width %d, want %q width %d", c.Name(), s, got.Tier, got.Width, tier, width)
+			}
+		}
 	}
 }
 

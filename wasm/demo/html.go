@@ -78,8 +78,12 @@ func renderHTML(r *Report) string {
 	for _, s := range r.Suites {
 		fmt.Fprintf(&b, "<h2>%s suite: device against the reference runner</h2><div class=\"cases\">", esc(s.Name))
 		for _, o := range s.Outcomes {
+			label := o.Case
+			if w, ok := s.Waves[o.Case]; ok {
+				label = fmt.Sprintf("%s · %s %d", o.Case, w.Tier, w.Width)
+			}
 			fmt.Fprintf(&b, `<div class="case %s" title="%s, %.1f ms">%s</div>`,
-				esc(string(o.Status)), esc(string(o.Status)), float64(o.Elapsed.Microseconds())/1e3, esc(o.Case))
+				esc(string(o.Status)), esc(string(o.Status)), float64(o.Elapsed.Microseconds())/1e3, esc(label))
 		}
 		b.WriteString("</div>")
 		for _, o := range s.Outcomes {

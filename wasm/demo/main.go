@@ -1,6 +1,6 @@
 // Command demo opens the best device xpu has here, shows it and its facts,
-// runs the conformance suite on it against the reference runner in the
-// same program, and runs a small benchmark beside a plain Go loop.
+// runs the conformance and wave suites on it against the reference runner
+// in the same program, and runs a small benchmark beside a plain Go loop.
 //
 // Built for GOOS=js GOARCH=wasm and served by wasm/serve, it runs on the
 // browser's WebGPU device (navigator.gpu), or on the CPU backend when the

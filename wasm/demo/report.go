@@ -6,6 +6,7 @@ import (
 
 	"github.com/goxpu/xpu/gpu"
 	"github.com/goxpu/xpu/kernels/conformance"
+	"github.com/goxpu/xpu/kernels/wave"
 )
 
 // Report is what the demo found, as the page shows it and as the
@@ -25,6 +26,15 @@ type Report struct {
 type SuiteReport struct {
 	Name     string                `json:"name"`
 	Outcomes []conformance.Outcome `json:"outcomes"`
+	// Waves says, for each case whose kernel uses waves, the tier and
+	// width the device runs it at.
+	Waves map[string]WaveReport `json:"waves,omitempty"`
+}
+
+// WaveReport is how a wave kernel runs on the device.
+type WaveReport struct {
+	Tier  string `json:"tier"`
+	Width uint32 `json:"width"`
 }
 
 // OK reports whether the run reached its end with no failing case.
@@ -64,10 +74,16 @@ func run(show func(*Report)) *Report {
 	for _, s := range suites {
 		r.Suites = append(r.Suites, SuiteReport{Name: s.name})
 		sr := &r.Suites[len(r.Suites)-1]
-		s.run(d, r.Seed, func(o conformance.Outcome) {
-			sr.Outcomes = append(sr.Outcomes, o)
+		for _, c := range s.cases() {
+			if w, err := d.KernelWave(c.Kernel.Name()); err == nil && w.Tier != "" {
+				if sr.Waves == nil {
+					sr.Waves = map[string]WaveReport{}
+				}
+				sr.Waves[c.Name()] = WaveReport{Tier: w.Tier, Width: w.Width}
+			}
+			sr.Outcomes = append(sr.Outcomes, conformance.RunCase(d, c, r.Seed))
 			show(r)
-		})
+		}
 	}
 	for _, b := range benchmarks {
 		res, err := b(d)
@@ -103,12 +119,12 @@ func open() (d *gpu.Device, fallback string, err error) {
 
 // suite is a table of cases the demo runs on the device.
 type suite struct {
-	name string
-	run  func(d *gpu.Device, seed uint64, each func(conformance.Outcome)) []conformance.Outcome
+	name  string
+	cases func() []*conformance.Case
 }
 
-// suites are the suites the demo runs, in order. The wave suite joins
-// them here when it comes.
+// suites are the suites the demo runs, in order.
 var suites = []suite{
-	{name: "conformance", run: conformance.RunAll},
+	{name: "conformance", cases: conformance.Cases},
+	{name: "wave", cases: wave.Cases},
 }
