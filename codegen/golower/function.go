@@ -32,6 +32,10 @@ func (g *gen) function() {
 	}
 	bn := g.blockCount()
 	for _, v := range g.crossVars() {
+		if a, ok := laneMajor(v); ok {
+			g.line("var a_%s [%d]%s", v.Name, int(bn)*a.Len, typeName(a.Elem))
+			continue
+		}
 		g.line("var a_%s [%d]%s", v.Name, bn, typeName(v.Type))
 	}
 	for _, v := range g.scalarVars() {
@@ -165,7 +169,7 @@ func (g *gen) segment(s *segment) {
 		g.stmts(stmts)
 		for _, v := range vars {
 			if written(stmts, v) {
-				g.line("a_%s[li] = %s", v.Name, varName(v))
+				g.storeCross(v)
 			}
 		}
 	})
@@ -215,9 +219,42 @@ func (g *gen) items(body string, label bool) {
 // barriers that a segment uses.
 func (g *gen) loadCross(vars []*ir.Var) {
 	for _, v := range vars {
+		if _, ok := laneMajor(v); ok {
+			g.line("var %s %s", varName(v), typeName(v.Type))
+			g.line("for e := range %s {", varName(v))
+			g.line("\t%s[e] = a_%s[e*%d+int(li)]", varName(v), v.Name, g.blockCount())
+			g.line("}")
+			continue
+		}
 		g.line("%s := a_%s[li]", varName(v), v.Name)
 		g.line("_ = %s", varName(v))
 	}
+}
+
+// storeCross stores the work-item's copy of a variable live across
+// barriers.
+func (g *gen) storeCross(v *ir.Var) {
+	if _, ok := laneMajor(v); ok {
+		g.line("for e := range %s {", varName(v))
+		g.line("\ta_%s[e*%d+int(li)] = %s[e]", v.Name, g.blockCount(), varName(v))
+		g.line("}")
+		return
+	}
+	g.line("a_%s[li] = %s", v.Name, varName(v))
+}
+
+// laneMajor reports a private array live across barriers whose copies
+// are kept element by element, the work-items of the block side by side
+// (element e of work-item li at e*blockCount+li), so that the lanes of
+// one element are consecutive; an array of arrays is kept whole per
+// work-item.
+func laneMajor(v *ir.Var) (*ir.Array, bool) {
+	a, ok := v.Type.(*ir.Array)
+	if !ok {
+		return nil, false
+	}
+	_, nested := a.Elem.(*ir.Array)
+	return a, !nested
 }
 
 // uniformCondition evaluates a uniform condition for every live

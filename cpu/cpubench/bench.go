@@ -35,7 +35,7 @@ func (r Result) Met() bool { return r.Ratio() >= r.Goal }
 // Config sizes the measurements.
 type Config struct {
 	N         int           // elements of the saxpy and sum vectors
-	GemmSizes []int         // matrix sizes of the SGEMM, multiples of 16
+	GemmSizes []int         // matrix sizes of the SGEMM, multiples of 64
 	MinTime   time.Duration // how long each figure is measured at least
 }
 
@@ -199,8 +199,8 @@ func SumReduction(cfg Config) (Result, error) {
 // Sgemm at size n.
 func SGEMM(cfg Config, n int) (Result, error) {
 	r := Result{Name: fmt.Sprintf("tiled SGEMM n=%d, %d cores", n, runtime.GOMAXPROCS(0)), Ref: "gonum Sgemm", Unit: "GFLOP/s", Goal: 2.0}
-	if n%16 != 0 {
-		return r, fmt.Errorf("cpubench: SGEMM size %d is not a multiple of 16", n)
+	if n%64 != 0 {
+		return r, fmt.Errorf("cpubench: SGEMM size %d is not a multiple of 64", n)
 	}
 	a, b, c := randomFloats(n*n, 4), randomFloats(n*n, 5), make([]float32, n*n)
 	flops := 2 * float64(n) * float64(n) * float64(n)
@@ -234,7 +234,7 @@ func gemm(cfg Config, n int, a, b []float32) ([]float32, time.Duration, error) {
 		return nil, 0, err
 	}
 	defer release(bufs)
-	groups := xpu.Dim3{X: uint32(n / 16), Y: uint32(n / 16)}
+	groups := xpu.Dim3{X: uint32(n / 64), Y: uint32(n / 64)}
 	d, err := measure(cfg.MinTime, func() error {
 		if err := kernels.LaunchGemm(dev.Stream(), groups, bufs[0], bufs[1], bufs[2], uint32(n)); err != nil {
 			return err

@@ -12,7 +12,7 @@ import (
 )
 
 // quick is a configuration small enough for a test.
-var quick = Config{N: 1 << 16, GemmSizes: []int{32}, MinTime: time.Millisecond}
+var quick = Config{N: 1 << 16, GemmSizes: []int{64}, MinTime: time.Millisecond}
 
 // TestKernelsMatchReference checks the benchmark kernels, launched
 // through their generated launchers on the CPU backend, against the
@@ -35,7 +35,7 @@ func TestKernelsMatchReference(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer release(bufs)
-	gemmGroups := xpu.Dim3{X: n / 16, Y: n / 16}
+	gemmGroups := xpu.Dim3{X: n / 64, Y: n / 64}
 	if err := kernels.LaunchGemm(s, gemmGroups, bufs[0], bufs[1], bufs[2], n); err != nil {
 		t.Fatal(err)
 	}

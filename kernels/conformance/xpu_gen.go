@@ -5247,7 +5247,7 @@ var SgemmKernel = gpu.Register(&gpu.KernelSpec{
 		},
 		{
 			Kernel: "github.com/goxpu/xpu/kernels/conformance.Sgemm", Backend: "cpu", Target: "go",
-			Hash:        "sha256:ffbd08ced3b7f7dc891b26209f7693024b1fad58aa8c83f818fdf914117bfdbf",
+			Hash:        "sha256:4f41f1c8bc74e96a29575ccf1b24b6fcd1e364766849b09ba53ef65da7620271",
 			Codegen:     "xpu-gen/1",
 			Block:       xpu.Dim3{X: 16, Y: 16, Z: 1},
 			SharedBytes: 2048, StorageBindings: 3, UniformBytes: 32,
@@ -5431,9 +5431,10 @@ func sgemmCPU(b *gpu.CPUBlock) {
 			var v_ly uint32 = ly
 			_ = v_ly
 			v_kk := uint32(0)
-			st := gpu.CPUDotStrip{Acc: a_acc[:], Lanes: 16, Rows: 16, AccRow: 16,
-				A: s_as[:], AOff: int(((v_ly * uint32(16)) + v_kk)), ARow: 16, AK: 1,
-				B: s_bs[:], BOff: int(((v_kk * uint32(16)) + v_lx)), BRow: 0, BK: 16}
+			st := gpu.CPUDotStrip{Acc: a_acc[:], AccOff: 0, Lanes: 16, Rows: 16, AccRow: 16,
+				I: 1, J: 1, AccI: 0, AccJ: 0,
+				A: s_as[:], AOff: int(((v_ly * uint32(16)) + v_kk)), ARow: 16, AI: 0, AK: 1,
+				B: s_bs[:], BOff: int(((v_kk * uint32(16)) + v_lx)), BRow: 0, BJ: 0, BK: 16}
 			if kn := uint32(16); kn > v_kk {
 				st.K = int(kn - v_kk)
 			}

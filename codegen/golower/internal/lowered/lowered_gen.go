@@ -239,9 +239,10 @@ func gemmCPU(b *gpu.CPUBlock) {
 			var v_ty uint32 = ly
 			_ = v_ty
 			v_k := uint32(0)
-			st := gpu.CPUDotStrip{Acc: a_acc[:], Lanes: 16, Rows: 16, AccRow: 16,
-				A: s_as[:], AOff: int(((v_ty * uint32(16)) + v_k)), ARow: 16, AK: 1,
-				B: s_bs[:], BOff: int(((v_k * uint32(16)) + v_tx)), BRow: 0, BK: 16}
+			st := gpu.CPUDotStrip{Acc: a_acc[:], AccOff: 0, Lanes: 16, Rows: 16, AccRow: 16,
+				I: 1, J: 1, AccI: 0, AccJ: 0,
+				A: s_as[:], AOff: int(((v_ty * uint32(16)) + v_k)), ARow: 16, AI: 0, AK: 1,
+				B: s_bs[:], BOff: int(((v_k * uint32(16)) + v_tx)), BRow: 0, BJ: 0, BK: 16}
 			if kn := uint32(16); kn > v_k {
 				st.K = int(kn - v_k)
 			}
@@ -341,9 +342,10 @@ func dotCPU(b *gpu.CPUBlock) {
 		var v_ty uint32 = ly
 		_ = v_ty
 		v_k := uint32(1)
-		st := gpu.CPUDotStrip{Acc: a_acc[:], Lanes: 8, Rows: 2, AccRow: 8,
-			A: p_a, AOff: int(((v_ty << uint32(5)) + v_k)), ARow: 32, AK: 1,
-			B: p_b, BOff: int(((v_k * uint32(8)) + v_tx)), BRow: 0, BK: 8}
+		st := gpu.CPUDotStrip{Acc: a_acc[:], AccOff: 0, Lanes: 8, Rows: 2, AccRow: 8,
+			I: 1, J: 1, AccI: 0, AccJ: 0,
+			A: p_a, AOff: int(((v_ty << uint32(5)) + v_k)), ARow: 32, AI: 0, AK: 1,
+			B: p_b, BOff: int(((v_k * uint32(8)) + v_tx)), BRow: 0, BJ: 0, BK: 8}
 		if kn := p_m; kn > v_k {
 			st.K = int(kn - v_k)
 		}

@@ -43,24 +43,37 @@ func Sum(t xpu.Thread, partial, x []float32, per uint32) {
 	}
 }
 
-// Gemm computes c = a*b for n x n row-major matrices (n a multiple of 16)
-// with 16x16 tiles of a and b in shared memory.
+// Gemm computes c = a*b for n x n row-major matrices (n a multiple of 64).
+// A block of 16x16 work-items computes a 64x64 tile of c, each work-item a
+// 4x4 micro-tile in a private array (rows ty+16*i, columns tx+16*j), from
+// 64x16 tiles of a and 16x64 tiles of b in shared memory, staged 16
+// columns of a (rows of b) at a time between barriers.
 //
 //xpu:kernel block=16,16
 func Gemm(t xpu.Thread, c, a, b []float32, n uint32) {
-	as := xpu.Shared[float32](t, 256)
-	bs := xpu.Shared[float32](t, 256)
+	as := xpu.Shared[float32](t, 64*16) // as[r*16+k] = a[row0+r, k0+k]
+	bs := xpu.Shared[float32](t, 16*64) // bs[k*64+q] = b[k0+k, col0+q]
 	tx, ty := t.LocalX(), t.LocalY()
-	row, col := t.GroupY()*16+ty, t.GroupX()*16+tx
-	var acc float32
+	row0, col0 := t.GroupY()*64, t.GroupX()*64
+	var acc [16]float32
 	for k0 := uint32(0); k0 < n; k0 += 16 {
-		as[ty*16+tx] = a[row*n+k0+tx]
-		bs[ty*16+tx] = b[(k0+ty)*n+col]
+		for i := uint32(0); i < 4; i++ {
+			as[(ty+16*i)*16+tx] = a[(row0+ty+16*i)*n+k0+tx]
+			bs[ty*64+tx+16*i] = b[(k0+ty)*n+col0+tx+16*i]
+		}
 		t.Barrier()
 		for k := uint32(0); k < 16; k++ {
-			acc += as[ty*16+k] * bs[k*16+tx]
+			for i := uint32(0); i < 4; i++ {
+				for j := uint32(0); j < 4; j++ {
+					acc[i*4+j] += as[(ty+16*i)*16+k] * bs[k*64+tx+16*j]
+				}
+			}
 		}
 		t.Barrier()
 	}
-	c[row*n+col] = acc
+	for i := uint32(0); i < 4; i++ {
+		for j := uint32(0); j < 4; j++ {
+			c[(row0+ty+16*i)*n+col0+tx+16*j] = acc[i*4+j]
+		}
+	}
 }

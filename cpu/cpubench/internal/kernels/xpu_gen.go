@@ -17,18 +17,18 @@ var GemmKernel = gpu.Register(&gpu.KernelSpec{
 		{Name: "b", Kind: gpu.ParamBuffer, Type: "float32", Size: 4, Access: gpu.AccessRead, Binding: 2},
 		{Name: "n", Kind: gpu.ParamScalar, Type: "uint32", Size: 4, Binding: 0},
 	},
-	SharedBytes: 2048,
+	SharedBytes: 8192,
 	UniformSize: 16,
 	WGSL:        gemmWGSL,
 	CPU:         gemmCPU,
 	Manifests: []gpu.Manifest{
 		{
 			Kernel: "github.com/goxpu/xpu/cpu/cpubench/internal/kernels.Gemm", Backend: "webgpu", Target: "wgsl",
-			Hash:        "sha256:21356a82e5ca3402a02b5616a695737e9302752da4695696ecc17c38fba21bca",
+			Hash:        "sha256:81553e07f34df30ef245d8cc78399b9c97e5165652383bfe2726289b78097bd7",
 			Codegen:     "xpu-gen/1",
 			Block:       xpu.Dim3{X: 16, Y: 16, Z: 1},
-			SharedBytes: 2048, StorageBindings: 3, UniformBytes: 16,
-			PrivateBytes: new(28),
+			SharedBytes: 8192, StorageBindings: 3, UniformBytes: 16,
+			PrivateBytes: new(108),
 			Buffers: []gpu.Usage{
 				{Name: "c", Access: gpu.AccessWrite},
 				{Name: "a", Access: gpu.AccessRead},
@@ -38,10 +38,10 @@ var GemmKernel = gpu.Register(&gpu.KernelSpec{
 		},
 		{
 			Kernel: "github.com/goxpu/xpu/cpu/cpubench/internal/kernels.Gemm", Backend: "cpu", Target: "go",
-			Hash:        "sha256:6b7a5664b73367341c143a2280bfa5a27d1c12bcca63b9dfe1cc4792719ea4cc",
+			Hash:        "sha256:11331413f66604b322341daa43668f8e314b16010ba63a3f7962f8b70fa5fd9b",
 			Codegen:     "xpu-gen/1",
 			Block:       xpu.Dim3{X: 16, Y: 16, Z: 1},
-			SharedBytes: 2048, StorageBindings: 3, UniformBytes: 16,
+			SharedBytes: 8192, StorageBindings: 3, UniformBytes: 16,
 			Buffers: []gpu.Usage{
 				{Name: "c", Access: gpu.AccessWrite},
 				{Name: "a", Access: gpu.AccessRead},
@@ -67,8 +67,8 @@ const gemmWGSL = `struct xpu_Uniforms {
 @group(0) @binding(1) var<storage, read> b_a: array<f32>;
 @group(0) @binding(2) var<storage, read> b_b: array<f32>;
 @group(0) @binding(3) var<uniform> xpu_u: xpu_Uniforms;
-var<workgroup> s_as: array<f32, 256>;
-var<workgroup> s_bs: array<f32, 256>;
+var<workgroup> s_as: array<f32, 1024>;
+var<workgroup> s_bs: array<f32, 1024>;
 
 // main is kernel Gemm, block 16x16x1.
 @compute @workgroup_size(16, 16, 1)
@@ -77,12 +77,12 @@ fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid
     v_tx = lid.x;
     var v_ty: u32;
     v_ty = lid.y;
-    var v_row: u32;
-    v_row = (wid.y * 16u) + v_ty;
-    var v_col: u32;
-    v_col = (wid.x * 16u) + v_tx;
-    var v_acc: f32;
-    v_acc = f32();
+    var v_row0: u32;
+    v_row0 = wid.y * 64u;
+    var v_col0: u32;
+    v_col0 = wid.x * 64u;
+    var v_acc: array<f32, 16>;
+    v_acc = array<f32, 16>();
     {
         var v_k0: u32;
         v_k0 = 0u;
@@ -90,8 +90,20 @@ fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid
             if !(v_k0 < xpu_u.p_n) {
                 break;
             }
-            s_as[(v_ty * 16u) + v_tx] = b_a[((v_row * xpu_u.p_n) + v_k0) + v_tx];
-            s_bs[(v_ty * 16u) + v_tx] = b_b[((v_k0 + v_ty) * xpu_u.p_n) + v_col];
+            {
+                var v_i: u32;
+                v_i = 0u;
+                loop {
+                    if !(v_i < 4u) {
+                        break;
+                    }
+                    s_as[((v_ty + (16u * v_i)) * 16u) + v_tx] = b_a[((((v_row0 + v_ty) + (16u * v_i)) * xpu_u.p_n) + v_k0) + v_tx];
+                    s_bs[((v_ty * 64u) + v_tx) + (16u * v_i)] = b_b[((((v_k0 + v_ty) * xpu_u.p_n) + v_col0) + v_tx) + (16u * v_i)];
+                    continuing {
+                        v_i = v_i + 1u;
+                    }
+                }
+            }
             storageBarrier();
             workgroupBarrier();
             {
@@ -101,7 +113,31 @@ fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid
                     if !(v_k < 16u) {
                         break;
                     }
-                    v_acc = v_acc + (s_as[(v_ty * 16u) + v_k] * s_bs[(v_k * 16u) + v_tx]);
+                    {
+                        var v_i_1: u32;
+                        v_i_1 = 0u;
+                        loop {
+                            if !(v_i_1 < 4u) {
+                                break;
+                            }
+                            {
+                                var v_j: u32;
+                                v_j = 0u;
+                                loop {
+                                    if !(v_j < 4u) {
+                                        break;
+                                    }
+                                    v_acc[(v_i_1 * 4u) + v_j] = v_acc[(v_i_1 * 4u) + v_j] + (s_as[((v_ty + (16u * v_i_1)) * 16u) + v_k] * s_bs[((v_k * 64u) + v_tx) + (16u * v_j)]);
+                                    continuing {
+                                        v_j = v_j + 1u;
+                                    }
+                                }
+                            }
+                            continuing {
+                                v_i_1 = v_i_1 + 1u;
+                            }
+                        }
+                    }
                     continuing {
                         v_k = v_k + 1u;
                     }
@@ -114,7 +150,31 @@ fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid
             }
         }
     }
-    b_c[(v_row * xpu_u.p_n) + v_col] = v_acc;
+    {
+        var v_i_2: u32;
+        v_i_2 = 0u;
+        loop {
+            if !(v_i_2 < 4u) {
+                break;
+            }
+            {
+                var v_j_1: u32;
+                v_j_1 = 0u;
+                loop {
+                    if !(v_j_1 < 4u) {
+                        break;
+                    }
+                    b_c[(((((v_row0 + v_ty) + (16u * v_i_2)) * xpu_u.p_n) + v_col0) + v_tx) + (16u * v_j_1)] = v_acc[(v_i_2 * 4u) + v_j_1];
+                    continuing {
+                        v_j_1 = v_j_1 + 1u;
+                    }
+                }
+            }
+            continuing {
+                v_i_2 = v_i_2 + 1u;
+            }
+        }
+    }
 }
 `
 
@@ -124,9 +184,9 @@ func gemmCPU(b *gpu.CPUBlock) {
 	p_a := gpu.CPUView[float32](b.Buffers[1])
 	p_b := gpu.CPUView[float32](b.Buffers[2])
 	p_n := gpu.CPUUniform[uint32](b.Uniforms, 0)
-	var s_as [256]float32
-	var s_bs [256]float32
-	var a_acc [256]float32
+	var s_as [1024]float32
+	var s_bs [1024]float32
+	var a_acc [4096]float32
 	var v_k0 uint32
 	gx0, gy0, gz0 := b.Group.X*16, b.Group.Y*16, b.Group.Z*1
 	var lz uint32
@@ -144,18 +204,22 @@ func gemmCPU(b *gpu.CPUBlock) {
 		for lx := uint32(0); lx < 16; lx++ {
 			li := lx + 16*ly + 256*lz
 			_ = li
-			v_acc := a_acc[li]
-			_ = v_acc
+			var v_acc [16]float32
+			for e := range v_acc {
+				v_acc[e] = a_acc[e*256+int(li)]
+			}
 			var v_tx uint32 = lx
 			_ = v_tx
 			var v_ty uint32 = ly
 			_ = v_ty
-			var v_row uint32 = ((b.Group.Y * uint32(16)) + v_ty)
-			_ = v_row
-			var v_col uint32 = ((b.Group.X * uint32(16)) + v_tx)
-			_ = v_col
-			v_acc = 0
-			a_acc[li] = v_acc
+			var v_row0 uint32 = (b.Group.Y * uint32(64))
+			_ = v_row0
+			var v_col0 uint32 = (b.Group.X * uint32(64))
+			_ = v_col0
+			v_acc = [16]float32{}
+			for e := range v_acc {
+				a_acc[e*256+int(li)] = v_acc[e]
+			}
 		}
 	}
 	v_k0 = uint32(0)
@@ -172,12 +236,21 @@ func gemmCPU(b *gpu.CPUBlock) {
 				_ = v_tx
 				var v_ty uint32 = ly
 				_ = v_ty
-				var v_row uint32 = ((b.Group.Y * uint32(16)) + v_ty)
-				_ = v_row
-				var v_col uint32 = ((b.Group.X * uint32(16)) + v_tx)
-				_ = v_col
-				s_as[((v_ty * uint32(16)) + v_tx)] = p_a[(((v_row * p_n) + v_k0) + v_tx)]
-				s_bs[((v_ty * uint32(16)) + v_tx)] = p_b[(((v_k0 + v_ty) * p_n) + v_col)]
+				var v_row0 uint32 = (b.Group.Y * uint32(64))
+				_ = v_row0
+				var v_col0 uint32 = (b.Group.X * uint32(64))
+				_ = v_col0
+				{
+					var v_i uint32 = uint32(0)
+					_ = v_i
+					for v_i < uint32(4) {
+						{
+							s_as[(((v_ty + (uint32(16) * v_i)) * uint32(16)) + v_tx)] = p_a[(((((v_row0 + v_ty) + (uint32(16) * v_i)) * p_n) + v_k0) + v_tx)]
+							s_bs[(((v_ty * uint32(64)) + v_tx) + (uint32(16) * v_i))] = p_b[(((((v_k0 + v_ty) * p_n) + v_col0) + v_tx) + (uint32(16) * v_i))]
+						}
+						v_i = (v_i + uint32(1))
+					}
+				}
 			}
 		}
 		{
@@ -188,9 +261,12 @@ func gemmCPU(b *gpu.CPUBlock) {
 			var v_ty uint32 = ly
 			_ = v_ty
 			v_k := uint32(0)
-			st := gpu.CPUDotStrip{Acc: a_acc[:], Lanes: 16, Rows: 16, AccRow: 16,
-				A: s_as[:], AOff: int(((v_ty * uint32(16)) + v_k)), ARow: 16, AK: 1,
-				B: s_bs[:], BOff: int(((v_k * uint32(16)) + v_tx)), BRow: 0, BK: 16}
+			v_i_1 := uint32(0)
+			v_j := uint32(0)
+			st := gpu.CPUDotStrip{Acc: a_acc[:], AccOff: 0, Lanes: 16, Rows: 16, AccRow: 16,
+				I: 4, J: 4, AccI: 1024, AccJ: 256,
+				A: s_as[:], AOff: int((((v_ty + (uint32(16) * v_i_1)) * uint32(16)) + v_k)), ARow: 16, AI: 256, AK: 1,
+				B: s_bs[:], BOff: int((((v_k * uint32(64)) + v_tx) + (uint32(16) * v_j))), BRow: 0, BJ: 16, BK: 64}
 			if kn := uint32(16); kn > v_k {
 				st.K = int(kn - v_k)
 			}
@@ -199,8 +275,10 @@ func gemmCPU(b *gpu.CPUBlock) {
 					for lx := uint32(0); lx < 16; lx++ {
 						li := lx + 16*ly + 256*lz
 						_ = li
-						v_acc := a_acc[li]
-						_ = v_acc
+						var v_acc [16]float32
+						for e := range v_acc {
+							v_acc[e] = a_acc[e*256+int(li)]
+						}
 						var v_tx uint32 = lx
 						_ = v_tx
 						var v_ty uint32 = ly
@@ -210,12 +288,32 @@ func gemmCPU(b *gpu.CPUBlock) {
 							_ = v_k
 							for v_k < uint32(16) {
 								{
-									v_acc = (v_acc + (s_as[((v_ty*uint32(16))+v_k)] * s_bs[((v_k*uint32(16))+v_tx)]))
+									{
+										var v_i_1 uint32 = uint32(0)
+										_ = v_i_1
+										for v_i_1 < uint32(4) {
+											{
+												{
+													var v_j uint32 = uint32(0)
+													_ = v_j
+													for v_j < uint32(4) {
+														{
+															v_acc[((v_i_1 * uint32(4)) + v_j)] = (v_acc[((v_i_1*uint32(4))+v_j)] + (s_as[(((v_ty+(uint32(16)*v_i_1))*uint32(16))+v_k)] * s_bs[(((v_k*uint32(64))+v_tx)+(uint32(16)*v_j))]))
+														}
+														v_j = (v_j + uint32(1))
+													}
+												}
+											}
+											v_i_1 = (v_i_1 + uint32(1))
+										}
+									}
 								}
 								v_k = (v_k + uint32(1))
 							}
 						}
-						a_acc[li] = v_acc
+						for e := range v_acc {
+							a_acc[e*256+int(li)] = v_acc[e]
+						}
 					}
 				}
 			}
@@ -226,17 +324,37 @@ func gemmCPU(b *gpu.CPUBlock) {
 		for lx := uint32(0); lx < 16; lx++ {
 			li := lx + 16*ly + 256*lz
 			_ = li
-			v_acc := a_acc[li]
-			_ = v_acc
+			var v_acc [16]float32
+			for e := range v_acc {
+				v_acc[e] = a_acc[e*256+int(li)]
+			}
 			var v_tx uint32 = lx
 			_ = v_tx
 			var v_ty uint32 = ly
 			_ = v_ty
-			var v_row uint32 = ((b.Group.Y * uint32(16)) + v_ty)
-			_ = v_row
-			var v_col uint32 = ((b.Group.X * uint32(16)) + v_tx)
-			_ = v_col
-			p_c[((v_row * p_n) + v_col)] = v_acc
+			var v_row0 uint32 = (b.Group.Y * uint32(64))
+			_ = v_row0
+			var v_col0 uint32 = (b.Group.X * uint32(64))
+			_ = v_col0
+			{
+				var v_i_2 uint32 = uint32(0)
+				_ = v_i_2
+				for v_i_2 < uint32(4) {
+					{
+						{
+							var v_j_1 uint32 = uint32(0)
+							_ = v_j_1
+							for v_j_1 < uint32(4) {
+								{
+									p_c[((((((v_row0 + v_ty) + (uint32(16) * v_i_2)) * p_n) + v_col0) + v_tx) + (uint32(16) * v_j_1))] = v_acc[((v_i_2 * uint32(4)) + v_j_1)]
+								}
+								v_j_1 = (v_j_1 + uint32(1))
+							}
+						}
+					}
+					v_i_2 = (v_i_2 + uint32(1))
+				}
+			}
 		}
 	}
 }
