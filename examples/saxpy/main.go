@@ -8,8 +8,10 @@ package main
 import (
 	"errors"
 	"fmt"
+	"maps"
 	"math/rand/v2"
 	"os"
+	"slices"
 
 	"github.com/goxpu/xpu"
 	"github.com/goxpu/xpu/gpu"
@@ -74,6 +76,9 @@ func onDevice(groups xpu.Dim3, y, x []float32, a float32) ([]float32, string, er
 		if l.SubgroupMax != l.SubgroupMin {
 			where += fmt.Sprintf("..%d", l.SubgroupMax)
 		}
+	}
+	for _, k := range slices.Sorted(maps.Keys(info.Facts)) {
+		where += fmt.Sprintf("\n  %-22s %s", k, info.Facts[k])
 	}
 
 	yb, err := gpu.Upload(dev, y)
