@@ -59,29 +59,50 @@ const (
 
 // dotQuad computes the four cells starting at cell (i, j) of row r whose
 // accumulators, A and B elements lie accStep, aStep and bStep elements
-// apart: every lane, 8 at a time in assembly and the rest in Go.
+// apart: every lane, 16 or 8 at a time in assembly and the rest in Go.
 func dotQuad(s *DotStrip, r, i, j, accStep, aStep, bStep, axis int) {
 	const f = 4 // bytes of a float32
 	acc := s.AccOff + r*s.AccRow + i*s.AccI + j*s.AccJ
 	a := s.AOff + r*s.ARow + i*s.AI
 	b := s.BOff + r*s.BRow + j*s.BJ
-	lanes8 := s.Lanes &^ 7
-	for l := 0; l < lanes8; l += 8 {
+	l := 0
+	if bStep == 0 { // the four cells share their B elements
+		for ; l+16 <= s.Lanes; l += 16 {
+			dotStrip4x16(unsafe.Pointer(&s.Acc[acc+l]), accStep*f,
+				unsafe.Pointer(&s.A[a]), aStep*f, s.AK*f,
+				unsafe.Pointer(&s.B[b+l]), s.BK*f, s.K)
+		}
+	}
+	for ; l+8 <= s.Lanes; l += 8 {
 		dotStrip4x8(unsafe.Pointer(&s.Acc[acc+l]), accStep*f,
 			unsafe.Pointer(&s.A[a]), aStep*f, s.AK*f,
 			unsafe.Pointer(&s.B[b+l]), bStep*f, s.BK*f, s.K)
 	}
-	if lanes8 == s.Lanes {
+	if l == s.Lanes {
 		return
 	}
 	for q := range 4 {
 		if axis == quadI {
-			dotCellGo(s, r, i+q, j, lanes8, s.Lanes)
+			dotCellGo(s, r, i+q, j, l, s.Lanes)
 		} else {
-			dotCellGo(s, r+q, i, j, lanes8, s.Lanes)
+			dotCellGo(s, r+q, i, j, l, s.Lanes)
 		}
 	}
 }
+
+// dotStrip4x16 computes 4 cells of 16 lanes that share their B elements,
+// of a strip whose elements Run has checked; strides and steps are in
+// bytes, k is at least 1. For each cell q < 4 and lane l < 16, for t from
+// 0 to k-1 in order:
+//
+//	acc[q*accStep+l] += a[q*aStep+t*aK] * b[t*bK+l]
+//
+// with the product and the sum each rounded (VMULPS, then VADDPS): the B
+// elements are loaded once for the four cells, the A element once for the
+// 16 lanes.
+//
+//go:noescape
+func dotStrip4x16(acc unsafe.Pointer, accStep int, a unsafe.Pointer, aStep, aK int, b unsafe.Pointer, bK, k int)
 
 // dotStrip4x8 computes 4 rows of 8 lanes of a strip whose elements Run has
 // checked; strides and steps are in bytes, k is at least 1. For each row

@@ -43,7 +43,7 @@ func randomFloats(r *rand.Rand, n int) []float32 {
 // owns are NaN too.
 func randomStrip(r *rand.Rand, lanes, rows, k, ni, nj int) *DotStrip {
 	s := &DotStrip{Lanes: lanes, Rows: rows, AccRow: lanes + r.IntN(3), K: k, I: ni, J: nj,
-		ARow: r.IntN(20), AK: r.IntN(20), BRow: r.IntN(40), BK: lanes + r.IntN(9),
+		ARow: r.IntN(20), AK: r.IntN(20), BRow: r.IntN(2) * r.IntN(40), BK: lanes + r.IntN(9),
 		AOff: r.IntN(10), BOff: r.IntN(10), AccOff: r.IntN(4)}
 	s.AccJ = rows*s.AccRow + r.IntN(3)
 	s.AccI = nj*s.AccJ + r.IntN(3)
@@ -114,6 +114,7 @@ func testStrips(t *testing.T) {
 		for _, lanes := range []int{3, 8, 16, 20} {
 			for _, rows := range []int{1, 3, 4, 16} {
 				checkStrip(t, r, lanes, rows, 1+r.IntN(20), cells[0], cells[1])
+				checkStrip(t, r, lanes+16, rows, 1+r.IntN(20), 1, cells[1])
 			}
 		}
 	}

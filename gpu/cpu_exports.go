@@ -27,6 +27,12 @@ func CPUUniform[T any](u []byte, off int) T { return driver.CPUUniform[T](u, off
 // product's work-item loop with (see cpu.DotStrip).
 type CPUDotStrip = cpu.DotStrip
 
+// CPUCopyRow copies the elements of a row of work-items lane-wide (see
+// cpu.CopyRow).
+func CPUCopyRow[T any](dst []T, d uint32, src []T, s uint32, lanes int) bool {
+	return cpu.CopyRow(dst, d, src, s, lanes)
+}
+
 // CPUWaveOp is a numeric wave verb as the Go lowering calls it.
 type CPUWaveOp = cpu.WaveOp
 

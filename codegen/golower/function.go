@@ -173,7 +173,7 @@ func (g *gen) segment(s *segment) {
 			}
 		}
 	})
-	if g.strip(stmts, body) {
+	if g.strip(stmts, body) || g.rows(stmts) {
 		return
 	}
 	g.items(body, g.usedLabel)

@@ -68,6 +68,7 @@ type gen struct {
 	inFunc    bool
 	segLabel  string   // label of the innermost work-item loop
 	usedLabel bool     // the segment's label was used
+	rowMode   bool     // copies move a row of lanes (rows.go)
 	loops     []*loopW // IR loops open in the current segment or function
 	err       error
 }

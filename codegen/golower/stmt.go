@@ -25,6 +25,10 @@ func (g *gen) stmt(s ir.Stmt) {
 	case *ir.Decl:
 		g.decl(s)
 	case *ir.Assign:
+		if _, copies := s.Dst.(*ir.Index); copies && g.rowMode {
+			g.rowCopy(s)
+			return
+		}
 		if atomicElement(s.Dst) {
 			g.line("xpu.AtomicStore(&%s, %s)", g.place(s.Dst), g.expr(s.Value))
 			return

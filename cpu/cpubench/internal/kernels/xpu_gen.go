@@ -38,7 +38,7 @@ var GemmKernel = gpu.Register(&gpu.KernelSpec{
 		},
 		{
 			Kernel: "github.com/goxpu/xpu/cpu/cpubench/internal/kernels.Gemm", Backend: "cpu", Target: "go",
-			Hash:        "sha256:11331413f66604b322341daa43668f8e314b16010ba63a3f7962f8b70fa5fd9b",
+			Hash:        "sha256:97941baf766e3b970df2a4854c86689bfcec55c0c6f49aa25c1c240a32da6666",
 			Codegen:     "xpu-gen/1",
 			Block:       xpu.Dim3{X: 16, Y: 16, Z: 1},
 			SharedBytes: 8192, StorageBindings: 3, UniformBytes: 16,
@@ -47,6 +47,7 @@ var GemmKernel = gpu.Register(&gpu.KernelSpec{
 				{Name: "a", Access: gpu.AccessRead},
 				{Name: "b", Access: gpu.AccessRead},
 			},
+			NativeOps: []string{"gpu.CPUCopyRow"},
 		},
 	},
 })
@@ -229,9 +230,10 @@ func gemmCPU(b *gpu.CPUBlock) {
 			break
 		}
 		for ly := uint32(0); ly < 16; ly++ {
-			for lx := uint32(0); lx < 16; lx++ {
+			{
+				lx := uint32(0)
 				li := lx + 16*ly + 256*lz
-				_ = li
+				_, _ = lx, li
 				var v_tx uint32 = lx
 				_ = v_tx
 				var v_ty uint32 = ly
@@ -245,8 +247,32 @@ func gemmCPU(b *gpu.CPUBlock) {
 					_ = v_i
 					for v_i < uint32(4) {
 						{
-							s_as[(((v_ty + (uint32(16) * v_i)) * uint32(16)) + v_tx)] = p_a[(((((v_row0 + v_ty) + (uint32(16) * v_i)) * p_n) + v_k0) + v_tx)]
-							s_bs[(((v_ty * uint32(64)) + v_tx) + (uint32(16) * v_i))] = p_b[(((((v_k0 + v_ty) * p_n) + v_col0) + v_tx) + (uint32(16) * v_i))]
+							if !gpu.CPUCopyRow(s_as[:], (((v_ty + (uint32(16) * v_i)) * uint32(16)) + v_tx), p_a, (((((v_row0 + v_ty) + (uint32(16) * v_i)) * p_n) + v_k0) + v_tx), 16) {
+								for lx := uint32(0); lx < 16; lx++ {
+									li := lx + 16*ly + 256*lz
+									_ = li
+									var v_tx uint32 = lx
+									_ = v_tx
+									var v_ty uint32 = ly
+									_ = v_ty
+									var v_row0 uint32 = (b.Group.Y * uint32(64))
+									_ = v_row0
+									s_as[(((v_ty + (uint32(16) * v_i)) * uint32(16)) + v_tx)] = p_a[(((((v_row0 + v_ty) + (uint32(16) * v_i)) * p_n) + v_k0) + v_tx)]
+								}
+							}
+							if !gpu.CPUCopyRow(s_bs[:], (((v_ty * uint32(64)) + v_tx) + (uint32(16) * v_i)), p_b, (((((v_k0 + v_ty) * p_n) + v_col0) + v_tx) + (uint32(16) * v_i)), 16) {
+								for lx := uint32(0); lx < 16; lx++ {
+									li := lx + 16*ly + 256*lz
+									_ = li
+									var v_tx uint32 = lx
+									_ = v_tx
+									var v_ty uint32 = ly
+									_ = v_ty
+									var v_col0 uint32 = (b.Group.X * uint32(64))
+									_ = v_col0
+									s_bs[(((v_ty * uint32(64)) + v_tx) + (uint32(16) * v_i))] = p_b[(((((v_k0 + v_ty) * p_n) + v_col0) + v_tx) + (uint32(16) * v_i))]
+								}
+							}
 						}
 						v_i = (v_i + uint32(1))
 					}
