@@ -29,6 +29,38 @@ func Cases() []*conformance.Case {
 		verbCase(Wave32Kernel, Wave32, LaunchWave32),
 		verbCase(Wave64Kernel, Wave64, LaunchWave64),
 		verbCase(WaveAgnosticKernel, WaveAgnostic, LaunchWaveAgnostic),
+		reduceCase(ReduceSharedKernel, ReduceShared, LaunchReduceShared),
+		reduceCase(ReduceWaveKernel, ReduceWave, LaunchReduceWave),
+		reduceCase(ReduceWave32Kernel, ReduceWave32, LaunchReduceWave32),
+	}
+}
+
+// ReduceTol bounds the block sums: a device adds a block's 256 operands
+// of [-1, 1) in another order than the reference, each partial sum at
+// most 256 in magnitude: 256 * 256 * 2^-24 < 4e-3.
+var ReduceTol = conformance.Tolerance{Name: "block sums in any order: 256 floats of [-1, 1)", Abs: 4e-3}
+
+// reduceLauncher is the generated launcher of a block reduction.
+type reduceLauncher func(s *gpu.Stream, groups xpu.Dim3, partial, in *gpu.Buffer[float32], n uint32) error
+
+// reduceCase checks a block reduction over a length whose last block is
+// partial.
+func reduceCase(k *gpu.Kernel, ref any, launch reduceLauncher) *conformance.Case {
+	return &conformance.Case{
+		Kernel: k, Ref: ref, Tol: ReduceTol,
+		Setup: func(r *rand.Rand) conformance.Inputs {
+			n := reduceBlock*groups - 37
+			in := make([]float32, n)
+			for i := range in {
+				in[i] = r.Float32()*2 - 1
+			}
+			return conformance.Inputs{Groups: xpu.Dim3{X: groups}, Args: []conformance.Arg{
+				conformance.Poisoned[float32](groups), conformance.Buffer(in), conformance.Scalar(uint32(n)),
+			}}
+		},
+		Launch: func(s *gpu.Stream, g xpu.Dim3, a []any) error {
+			return launch(s, g, arg[*gpu.Buffer[float32]](a, 0), arg[*gpu.Buffer[float32]](a, 1), arg[uint32](a, 2))
+		},
 	}
 }
 

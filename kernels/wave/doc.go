@@ -3,8 +3,10 @@
 // on int32, uint32 and float32 operands at declared widths of 4, 8, 16, 32
 // and 64 lanes and at the device's own width, in blocks whose last wave is
 // partial, and a table of cases that compares each backend with the
-// reference runner told the backend's wave width. It reuses the
-// conformance suite's harness (conformance.Case and conformance.Run).
+// reference runner told the backend's wave width; and block reductions
+// written with wave sums and with shared memory only, which the suite
+// checks and the benchmarks compare. It reuses the conformance suite's
+// harness (conformance.Case and conformance.Run).
 package wave
 
 //go:generate go run github.com/goxpu/xpu/cmd/xpu gen

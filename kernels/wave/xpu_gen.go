@@ -7,6 +7,886 @@ import (
 	"github.com/goxpu/xpu/gpu"
 )
 
+// ReduceSharedKernel is the compiled form of the kernel ReduceShared (Go function ReduceShared).
+var ReduceSharedKernel = gpu.Register(&gpu.KernelSpec{
+	Name:  "github.com/goxpu/xpu/kernels/wave.ReduceShared",
+	Block: xpu.Dim3{X: 256, Y: 1, Z: 1},
+	Params: []gpu.Param{
+		{Name: "partial", Kind: gpu.ParamBuffer, Type: "float32", Size: 4, Access: gpu.AccessWrite, Binding: 0},
+		{Name: "in", Kind: gpu.ParamBuffer, Type: "float32", Size: 4, Access: gpu.AccessRead, Binding: 1},
+		{Name: "n", Kind: gpu.ParamScalar, Type: "uint32", Size: 4, Binding: 0},
+	},
+	SharedBytes: 1024,
+	UniformSize: 16,
+	WGSL:        reduceSharedWGSL,
+	CPU:         reduceSharedCPU,
+	Manifests: []gpu.Manifest{
+		{
+			Kernel: "github.com/goxpu/xpu/kernels/wave.ReduceShared", Backend: "webgpu", Target: "wgsl",
+			Hash:        "sha256:f4a718c2ae6e0a26f02bee78959d8b9cc5bcd5d91bce2364f473a8cb197de4fe",
+			Codegen:     "xpu-gen/1",
+			Block:       xpu.Dim3{X: 256, Y: 1, Z: 1},
+			SharedBytes: 1024, StorageBindings: 2, UniformBytes: 16,
+			PrivateBytes: new(16),
+			Buffers: []gpu.Usage{
+				{Name: "partial", Access: gpu.AccessWrite},
+				{Name: "in", Access: gpu.AccessRead},
+			},
+			NativeOps: []string{"storageBarrier", "workgroupBarrier"},
+		},
+		{
+			Kernel: "github.com/goxpu/xpu/kernels/wave.ReduceShared", Backend: "cpu", Target: "go",
+			Hash:        "sha256:dccc9225a02e953538ca081bf02b3890015c627930c70099d63fece1f0bfe076",
+			Codegen:     "xpu-gen/1",
+			Block:       xpu.Dim3{X: 256, Y: 1, Z: 1},
+			SharedBytes: 1024, StorageBindings: 2, UniformBytes: 16,
+			Buffers: []gpu.Usage{
+				{Name: "partial", Access: gpu.AccessWrite},
+				{Name: "in", Access: gpu.AccessRead},
+			},
+		},
+	},
+})
+
+// LaunchReduceShared launches the kernel ReduceShared on the stream s over a grid of groups
+// blocks of 256x1x1 work-items, with the arguments of ReduceShared after its Thread.
+// Buffers are bound in this order; scalars are uniforms.
+func LaunchReduceShared(s *gpu.Stream, groups xpu.Dim3, partial *gpu.Buffer[float32], in *gpu.Buffer[float32], n uint32) error {
+	return s.Launch(ReduceSharedKernel, groups, partial, in, n)
+}
+
+// reduceSharedWGSL is the WGSL of ReduceShared.
+const reduceSharedWGSL = `struct xpu_Uniforms {
+    p_n: u32,
+}
+
+@group(0) @binding(0) var<storage, read_write> b_partial: array<f32>;
+@group(0) @binding(1) var<storage, read> b_in: array<f32>;
+@group(0) @binding(2) var<uniform> xpu_u: xpu_Uniforms;
+var<workgroup> s_s: array<f32, 256>;
+
+// main is kernel ReduceShared, block 256x1x1.
+@compute @workgroup_size(256, 1, 1)
+fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid: vec3<u32>) {
+    var v_l: u32;
+    v_l = lid.x;
+    var v_i: u32;
+    v_i = gid.x;
+    var v_v: f32;
+    v_v = f32();
+    if v_i < xpu_u.p_n {
+        v_v = b_in[v_i];
+    }
+    s_s[v_l] = v_v;
+    storageBarrier();
+    workgroupBarrier();
+    {
+        var v_step: u32;
+        v_step = 128u;
+        loop {
+            if !(v_step > 0u) {
+                break;
+            }
+            if v_l < v_step {
+                s_s[v_l] = s_s[v_l] + s_s[v_l + v_step];
+            }
+            storageBarrier();
+            workgroupBarrier();
+            continuing {
+                v_step = v_step / 2u;
+            }
+        }
+    }
+    if v_l == 0u {
+        b_partial[wid.x] = s_s[0u];
+    }
+}
+`
+
+// reduceSharedCPU runs one block of the kernel ReduceShared on the CPU.
+func reduceSharedCPU(b *gpu.CPUBlock) {
+	p_partial := gpu.CPUView[float32](b.Buffers[0])
+	p_in := gpu.CPUView[float32](b.Buffers[1])
+	p_n := gpu.CPUUniform[uint32](b.Uniforms, 0)
+	var s_s [256]float32
+	var a_step [256]uint32
+	gx0, gy0, gz0 := b.Group.X*256, b.Group.Y*1, b.Group.Z*1
+	var ly uint32
+	var lz uint32
+	_ = b
+	_ = p_partial
+	_ = p_in
+	_ = p_n
+	_ = gx0
+	_ = gy0
+	_ = gz0
+	_ = ly
+	_ = lz
+	for lx := uint32(0); lx < 256; lx++ {
+		li := lx
+		_ = li
+		var v_l uint32 = lx
+		_ = v_l
+		var v_i uint32 = (gx0 + lx)
+		_ = v_i
+		var v_v float32
+		_ = v_v
+		if v_i < p_n {
+			v_v = p_in[v_i]
+		}
+		s_s[v_l] = v_v
+	}
+	for lx := uint32(0); lx < 256; lx++ {
+		li := lx
+		_ = li
+		v_step := a_step[li]
+		_ = v_step
+		v_step = uint32(128)
+		a_step[li] = v_step
+	}
+	for {
+		c2, first2 := false, true
+		for lx := uint32(0); lx < 256; lx++ {
+			li := lx
+			_ = li
+			v_step := a_step[li]
+			_ = v_step
+			if v := (v_step > uint32(0)); first2 {
+				c2, first2 = v, false
+			} else if v != c2 {
+				panic("xpu: kernel ReduceShared: work-items disagree on the condition around a barrier")
+			}
+		}
+		if !c2 {
+			break
+		}
+		for lx := uint32(0); lx < 256; lx++ {
+			li := lx
+			_ = li
+			v_step := a_step[li]
+			_ = v_step
+			var v_l uint32 = lx
+			_ = v_l
+			if v_l < v_step {
+				s_s[v_l] = (s_s[v_l] + s_s[(v_l+v_step)])
+			}
+		}
+		for lx := uint32(0); lx < 256; lx++ {
+			li := lx
+			_ = li
+			v_step := a_step[li]
+			_ = v_step
+			v_step = (v_step / uint32(2))
+			a_step[li] = v_step
+		}
+	}
+	for lx := uint32(0); lx < 256; lx++ {
+		li := lx
+		_ = li
+		var v_l uint32 = lx
+		_ = v_l
+		if v_l == uint32(0) {
+			p_partial[b.Group.X] = s_s[uint32(0)]
+		}
+	}
+}
+
+// ReduceWaveKernel is the compiled form of the kernel ReduceWave (Go function ReduceWave).
+var ReduceWaveKernel = gpu.Register(&gpu.KernelSpec{
+	Name:  "github.com/goxpu/xpu/kernels/wave.ReduceWave",
+	Block: xpu.Dim3{X: 256, Y: 1, Z: 1},
+	Params: []gpu.Param{
+		{Name: "partial", Kind: gpu.ParamBuffer, Type: "float32", Size: 4, Access: gpu.AccessWrite, Binding: 0},
+		{Name: "in", Kind: gpu.ParamBuffer, Type: "float32", Size: 4, Access: gpu.AccessRead, Binding: 1},
+		{Name: "n", Kind: gpu.ParamScalar, Type: "uint32", Size: 4, Binding: 0},
+	},
+	SharedBytes: 1024,
+	UniformSize: 16,
+	WGSL:        reduceWaveWGSL,
+	WaveVariants: []gpu.WaveVariant{
+		{Tier: "native", SubgroupMin: 4, SubgroupMax: 128, Width: 0, WGSL: reduceWaveWGSLNative},
+		{Tier: "emulated", SubgroupMin: 0, SubgroupMax: 0, Width: 32, WGSL: reduceWaveWGSL},
+	},
+	CPU: reduceWaveCPU,
+	Manifests: []gpu.Manifest{
+		{
+			Kernel: "github.com/goxpu/xpu/kernels/wave.ReduceWave", Backend: "webgpu", Target: "wgsl",
+			Hash:        "sha256:025794937bcafb0b523ed075831227e960757a17978dc9870f6b10cbad3a64da",
+			Codegen:     "xpu-gen/1",
+			Block:       xpu.Dim3{X: 256, Y: 1, Z: 1},
+			SharedBytes: 1024, StorageBindings: 2, UniformBytes: 16,
+			PrivateBytes: new(32),
+			Buffers: []gpu.Usage{
+				{Name: "partial", Access: gpu.AccessWrite},
+				{Name: "in", Access: gpu.AccessRead},
+			},
+			WaveOps: true, WaveTier: "emulated",
+			NativeOps: []string{"bitcast", "storageBarrier", "workgroupBarrier"},
+		},
+		{
+			Kernel: "github.com/goxpu/xpu/kernels/wave.ReduceWave", Backend: "cpu", Target: "go",
+			Hash:        "sha256:f3f2c5742a3f09ef9c9d7f459567e5f25baf8ef2012248b730b7e7d1559b9374",
+			Codegen:     "xpu-gen/1",
+			Block:       xpu.Dim3{X: 256, Y: 1, Z: 1},
+			SharedBytes: 1024, StorageBindings: 2, UniformBytes: 16,
+			Buffers: []gpu.Usage{
+				{Name: "partial", Access: gpu.AccessWrite},
+				{Name: "in", Access: gpu.AccessRead},
+			},
+			WaveOps: true, WaveTier: "emulated",
+			NativeOps: []string{"gpu.CPUWave"},
+		},
+	},
+})
+
+// LaunchReduceWave launches the kernel ReduceWave on the stream s over a grid of groups
+// blocks of 256x1x1 work-items, with the arguments of ReduceWave after its Thread.
+// Buffers are bound in this order; scalars are uniforms.
+func LaunchReduceWave(s *gpu.Stream, groups xpu.Dim3, partial *gpu.Buffer[float32], in *gpu.Buffer[float32], n uint32) error {
+	return s.Launch(ReduceWaveKernel, groups, partial, in, n)
+}
+
+// reduceWaveWGSL is the WGSL of ReduceWave.
+const reduceWaveWGSL = `struct xpu_Uniforms {
+    p_n: u32,
+}
+
+@group(0) @binding(0) var<storage, read_write> b_partial: array<f32>;
+@group(0) @binding(1) var<storage, read> b_in: array<f32>;
+@group(0) @binding(2) var<uniform> xpu_u: xpu_Uniforms;
+var<workgroup> s_s: array<f32, 256>;
+var<workgroup> xpu_wave: array<u32, 256>;
+
+// Go's uint32 x / y; x / 0 is x (Go panics).
+fn xpu_div_u32(x: u32, y: u32) -> u32 {
+    if y == 0u {
+        return x;
+    }
+    return x / y;
+}
+
+// main is kernel ReduceWave, block 256x1x1.
+@compute @workgroup_size(256, 1, 1)
+fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) lidx: u32) {
+    var v_l: u32;
+    v_l = lid.x;
+    var v_i: u32;
+    v_i = gid.x;
+    var v_v: f32;
+    v_v = f32();
+    if v_i < xpu_u.p_n {
+        v_v = b_in[v_i];
+    }
+    var v_w: f32;
+    let xpu_t1 = lidx % 32u;
+    let xpu_t2 = lidx - xpu_t1;
+    workgroupBarrier();
+    xpu_wave[lidx] = bitcast<u32>(v_v);
+    workgroupBarrier();
+    var xpu_t3: f32 = f32();
+    var xpu_t4: u32 = 0u;
+    loop {
+        if xpu_t4 >= 32u {
+            break;
+        }
+        let xpu_t5 = bitcast<f32>(xpu_wave[xpu_t2 + xpu_t4]);
+        if (xpu_t2 + xpu_t4) < 256u {
+            xpu_t3 = xpu_t3 + xpu_t5;
+        }
+        continuing {
+            xpu_t4 = xpu_t4 + 1u;
+        }
+    }
+    v_w = xpu_t3;
+    var v_width: u32;
+    v_width = 32u;
+    if (lidx % 32u) == 0u {
+        s_s[xpu_div_u32(v_l, v_width)] = v_w;
+    }
+    storageBarrier();
+    workgroupBarrier();
+    var v_u: f32;
+    v_u = f32();
+    if v_l < v_width {
+        {
+            var v_j: u32;
+            v_j = v_l;
+            loop {
+                if !(v_j < xpu_div_u32(256u, v_width)) {
+                    break;
+                }
+                v_u = v_u + s_s[v_j];
+                continuing {
+                    v_j = v_j + v_width;
+                }
+            }
+        }
+    }
+    var v_total: f32;
+    let xpu_t6 = lidx % 32u;
+    let xpu_t7 = lidx - xpu_t6;
+    workgroupBarrier();
+    xpu_wave[lidx] = bitcast<u32>(v_u);
+    workgroupBarrier();
+    var xpu_t8: f32 = f32();
+    var xpu_t9: u32 = 0u;
+    loop {
+        if xpu_t9 >= 32u {
+            break;
+        }
+        let xpu_t10 = bitcast<f32>(xpu_wave[xpu_t7 + xpu_t9]);
+        if (xpu_t7 + xpu_t9) < 256u {
+            xpu_t8 = xpu_t8 + xpu_t10;
+        }
+        continuing {
+            xpu_t9 = xpu_t9 + 1u;
+        }
+    }
+    v_total = xpu_t8;
+    if v_l == 0u {
+        b_partial[wid.x] = v_total;
+    }
+}
+`
+
+// reduceWaveWGSLNative is the WGSL of ReduceWave at the native wave tier (subgroups of 4 to 128 lanes).
+const reduceWaveWGSLNative = `enable subgroups;
+
+struct xpu_Uniforms {
+    p_n: u32,
+}
+
+@group(0) @binding(0) var<storage, read_write> b_partial: array<f32>;
+@group(0) @binding(1) var<storage, read> b_in: array<f32>;
+@group(0) @binding(2) var<uniform> xpu_u: xpu_Uniforms;
+var<workgroup> s_s: array<f32, 256>;
+
+// Go's uint32 x / y; x / 0 is x (Go panics).
+fn xpu_div_u32(x: u32, y: u32) -> u32 {
+    if y == 0u {
+        return x;
+    }
+    return x / y;
+}
+
+// main is kernel ReduceWave, block 256x1x1.
+@compute @workgroup_size(256, 1, 1)
+fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) lidx: u32, @builtin(subgroup_invocation_id) sgid: u32, @builtin(subgroup_size) sgsize: u32) {
+    var v_l: u32;
+    v_l = lid.x;
+    var v_i: u32;
+    v_i = gid.x;
+    var v_v: f32;
+    v_v = f32();
+    if v_i < xpu_u.p_n {
+        v_v = b_in[v_i];
+    }
+    var v_w: f32;
+    let xpu_t1 = lidx - sgid;
+    v_w = subgroupAdd(v_v);
+    var v_width: u32;
+    v_width = sgsize;
+    if sgid == 0u {
+        s_s[xpu_div_u32(v_l, v_width)] = v_w;
+    }
+    storageBarrier();
+    workgroupBarrier();
+    var v_u: f32;
+    v_u = f32();
+    if v_l < v_width {
+        {
+            var v_j: u32;
+            v_j = v_l;
+            loop {
+                if !(v_j < xpu_div_u32(256u, v_width)) {
+                    break;
+                }
+                v_u = v_u + s_s[v_j];
+                continuing {
+                    v_j = v_j + v_width;
+                }
+            }
+        }
+    }
+    var v_total: f32;
+    let xpu_t2 = lidx - sgid;
+    v_total = subgroupAdd(v_u);
+    if v_l == 0u {
+        b_partial[wid.x] = v_total;
+    }
+}
+`
+
+// reduceWaveCPU runs one block of the kernel ReduceWave on the CPU.
+func reduceWaveCPU(b *gpu.CPUBlock) {
+	p_partial := gpu.CPUView[float32](b.Buffers[0])
+	p_in := gpu.CPUView[float32](b.Buffers[1])
+	p_n := gpu.CPUUniform[uint32](b.Uniforms, 0)
+	var s_s [256]float32
+	var a_total [256]float32
+	var a_u [256]float32
+	var a_v [256]float32
+	var a_w [256]float32
+	gx0, gy0, gz0 := b.Group.X*256, b.Group.Y*1, b.Group.Z*1
+	var ly uint32
+	var lz uint32
+	_ = b
+	_ = p_partial
+	_ = p_in
+	_ = p_n
+	_ = gx0
+	_ = gy0
+	_ = gz0
+	_ = ly
+	_ = lz
+	for lx := uint32(0); lx < 256; lx++ {
+		li := lx
+		_ = li
+		v_v := a_v[li]
+		_ = v_v
+		var v_l uint32 = lx
+		_ = v_l
+		var v_i uint32 = (gx0 + lx)
+		_ = v_i
+		v_v = 0
+		if v_i < p_n {
+			v_v = p_in[v_i]
+		}
+		a_v[li] = v_v
+	}
+	var wx1 [256]float32
+	var won1 [256]bool
+	for lx := uint32(0); lx < 256; lx++ {
+		li := lx
+		_ = li
+		v_v := a_v[li]
+		_ = v_v
+		wx1[li] = v_v
+		won1[li] = true
+	}
+	gpu.CPUWave(gpu.CPUWaveSum, wx1[:], nil, won1[:], b.Wave, a_w[:])
+	for lx := uint32(0); lx < 256; lx++ {
+		li := lx
+		_ = li
+		v_w := a_w[li]
+		_ = v_w
+		var v_l uint32 = lx
+		_ = v_l
+		var v_width uint32 = b.Wave
+		_ = v_width
+		if (li % b.Wave) == uint32(0) {
+			s_s[(v_l / v_width)] = v_w
+		}
+	}
+	for lx := uint32(0); lx < 256; lx++ {
+		li := lx
+		_ = li
+		v_u := a_u[li]
+		_ = v_u
+		var v_l uint32 = lx
+		_ = v_l
+		var v_width uint32 = b.Wave
+		_ = v_width
+		v_u = 0
+		if v_l < v_width {
+			{
+				var v_j uint32 = v_l
+				_ = v_j
+				for v_j < (uint32(256) / v_width) {
+					{
+						v_u = (v_u + s_s[v_j])
+					}
+					v_j = (v_j + v_width)
+				}
+			}
+		}
+		a_u[li] = v_u
+	}
+	var wx4 [256]float32
+	var won4 [256]bool
+	for lx := uint32(0); lx < 256; lx++ {
+		li := lx
+		_ = li
+		v_u := a_u[li]
+		_ = v_u
+		wx4[li] = v_u
+		won4[li] = true
+	}
+	gpu.CPUWave(gpu.CPUWaveSum, wx4[:], nil, won4[:], b.Wave, a_total[:])
+	for lx := uint32(0); lx < 256; lx++ {
+		li := lx
+		_ = li
+		v_total := a_total[li]
+		_ = v_total
+		var v_l uint32 = lx
+		_ = v_l
+		if v_l == uint32(0) {
+			p_partial[b.Group.X] = v_total
+		}
+	}
+}
+
+// ReduceWave32Kernel is the compiled form of the kernel ReduceWave32 (Go function ReduceWave32).
+var ReduceWave32Kernel = gpu.Register(&gpu.KernelSpec{
+	Name:  "github.com/goxpu/xpu/kernels/wave.ReduceWave32",
+	Block: xpu.Dim3{X: 256, Y: 1, Z: 1},
+	Wave:  32,
+	Params: []gpu.Param{
+		{Name: "partial", Kind: gpu.ParamBuffer, Type: "float32", Size: 4, Access: gpu.AccessWrite, Binding: 0},
+		{Name: "in", Kind: gpu.ParamBuffer, Type: "float32", Size: 4, Access: gpu.AccessRead, Binding: 1},
+		{Name: "n", Kind: gpu.ParamScalar, Type: "uint32", Size: 4, Binding: 0},
+	},
+	SharedBytes: 32,
+	UniformSize: 16,
+	WGSL:        reduceWave32WGSL,
+	WaveVariants: []gpu.WaveVariant{
+		{Tier: "native", SubgroupMin: 32, SubgroupMax: 32, Width: 32, WGSL: reduceWave32WGSLNative},
+		{Tier: "folded", SubgroupMin: 4, SubgroupMax: 16, Width: 32, WGSL: reduceWave32WGSL},
+		{Tier: "narrow", SubgroupMin: 64, SubgroupMax: 128, Width: 32, WGSL: reduceWave32WGSLNarrow},
+		{Tier: "emulated", SubgroupMin: 0, SubgroupMax: 0, Width: 32, WGSL: reduceWave32WGSL},
+	},
+	CPU: reduceWave32CPU,
+	Manifests: []gpu.Manifest{
+		{
+			Kernel: "github.com/goxpu/xpu/kernels/wave.ReduceWave32", Backend: "webgpu", Target: "wgsl",
+			Hash:        "sha256:bd4a6fc6039fc4aadcb14697eb400f03beea04051b8b3eabff85efe6885ea0f2",
+			Codegen:     "xpu-gen/1",
+			Block:       xpu.Dim3{X: 256, Y: 1, Z: 1},
+			SharedBytes: 32, StorageBindings: 2, UniformBytes: 16,
+			PrivateBytes: new(24),
+			Buffers: []gpu.Usage{
+				{Name: "partial", Access: gpu.AccessWrite},
+				{Name: "in", Access: gpu.AccessRead},
+			},
+			Wave:    32,
+			WaveOps: true, WaveTier: "emulated",
+			NativeOps: []string{"bitcast", "storageBarrier", "workgroupBarrier"},
+		},
+		{
+			Kernel: "github.com/goxpu/xpu/kernels/wave.ReduceWave32", Backend: "cpu", Target: "go",
+			Hash:        "sha256:150dd16278660bc8e179e13063179691f5f2493208a05ba8972a2f64aeca9fba",
+			Codegen:     "xpu-gen/1",
+			Block:       xpu.Dim3{X: 256, Y: 1, Z: 1},
+			SharedBytes: 32, StorageBindings: 2, UniformBytes: 16,
+			Buffers: []gpu.Usage{
+				{Name: "partial", Access: gpu.AccessWrite},
+				{Name: "in", Access: gpu.AccessRead},
+			},
+			Wave:    32,
+			WaveOps: true, WaveTier: "emulated",
+			NativeOps: []string{"gpu.CPUWave"},
+		},
+	},
+})
+
+// LaunchReduceWave32 launches the kernel ReduceWave32 on the stream s over a grid of groups
+// blocks of 256x1x1 work-items, with the arguments of ReduceWave32 after its Thread.
+// Buffers are bound in this order; scalars are uniforms.
+func LaunchReduceWave32(s *gpu.Stream, groups xpu.Dim3, partial *gpu.Buffer[float32], in *gpu.Buffer[float32], n uint32) error {
+	return s.Launch(ReduceWave32Kernel, groups, partial, in, n)
+}
+
+// reduceWave32WGSL is the WGSL of ReduceWave32.
+const reduceWave32WGSL = `struct xpu_Uniforms {
+    p_n: u32,
+}
+
+@group(0) @binding(0) var<storage, read_write> b_partial: array<f32>;
+@group(0) @binding(1) var<storage, read> b_in: array<f32>;
+@group(0) @binding(2) var<uniform> xpu_u: xpu_Uniforms;
+var<workgroup> s_s: array<f32, 8>;
+var<workgroup> xpu_wave: array<u32, 256>;
+
+// main is kernel ReduceWave32, block 256x1x1.
+@compute @workgroup_size(256, 1, 1)
+fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) lidx: u32) {
+    var v_l: u32;
+    v_l = lid.x;
+    var v_i: u32;
+    v_i = gid.x;
+    var v_v: f32;
+    v_v = f32();
+    if v_i < xpu_u.p_n {
+        v_v = b_in[v_i];
+    }
+    var v_w: f32;
+    let xpu_t1 = lidx % 32u;
+    let xpu_t2 = lidx - xpu_t1;
+    workgroupBarrier();
+    xpu_wave[lidx] = bitcast<u32>(v_v);
+    workgroupBarrier();
+    var xpu_t3: f32 = f32();
+    var xpu_t4: u32 = 0u;
+    loop {
+        if xpu_t4 >= 32u {
+            break;
+        }
+        let xpu_t5 = bitcast<f32>(xpu_wave[xpu_t2 + xpu_t4]);
+        if (xpu_t2 + xpu_t4) < 256u {
+            xpu_t3 = xpu_t3 + xpu_t5;
+        }
+        continuing {
+            xpu_t4 = xpu_t4 + 1u;
+        }
+    }
+    v_w = xpu_t3;
+    if (lidx % 32u) == 0u {
+        s_s[v_l / 32u] = v_w;
+    }
+    storageBarrier();
+    workgroupBarrier();
+    var v_u: f32;
+    v_u = f32();
+    if v_l < 8u {
+        v_u = s_s[v_l];
+    }
+    var v_total: f32;
+    let xpu_t6 = lidx % 32u;
+    let xpu_t7 = lidx - xpu_t6;
+    workgroupBarrier();
+    xpu_wave[lidx] = bitcast<u32>(v_u);
+    workgroupBarrier();
+    var xpu_t8: f32 = f32();
+    var xpu_t9: u32 = 0u;
+    loop {
+        if xpu_t9 >= 32u {
+            break;
+        }
+        let xpu_t10 = bitcast<f32>(xpu_wave[xpu_t7 + xpu_t9]);
+        if (xpu_t7 + xpu_t9) < 256u {
+            xpu_t8 = xpu_t8 + xpu_t10;
+        }
+        continuing {
+            xpu_t9 = xpu_t9 + 1u;
+        }
+    }
+    v_total = xpu_t8;
+    if v_l == 0u {
+        b_partial[wid.x] = v_total;
+    }
+}
+`
+
+// reduceWave32WGSLNative is the WGSL of ReduceWave32 at the native wave tier (subgroups of 32 to 32 lanes).
+const reduceWave32WGSLNative = `enable subgroups;
+
+struct xpu_Uniforms {
+    p_n: u32,
+}
+
+@group(0) @binding(0) var<storage, read_write> b_partial: array<f32>;
+@group(0) @binding(1) var<storage, read> b_in: array<f32>;
+@group(0) @binding(2) var<uniform> xpu_u: xpu_Uniforms;
+var<workgroup> s_s: array<f32, 8>;
+
+// main is kernel ReduceWave32, block 256x1x1.
+@compute @workgroup_size(256, 1, 1)
+fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) lidx: u32) {
+    var v_l: u32;
+    v_l = lid.x;
+    var v_i: u32;
+    v_i = gid.x;
+    var v_v: f32;
+    v_v = f32();
+    if v_i < xpu_u.p_n {
+        v_v = b_in[v_i];
+    }
+    var v_w: f32;
+    let xpu_t1 = lidx % 32u;
+    let xpu_t2 = lidx - xpu_t1;
+    v_w = subgroupAdd(v_v);
+    if (lidx % 32u) == 0u {
+        s_s[v_l / 32u] = v_w;
+    }
+    storageBarrier();
+    workgroupBarrier();
+    var v_u: f32;
+    v_u = f32();
+    if v_l < 8u {
+        v_u = s_s[v_l];
+    }
+    var v_total: f32;
+    let xpu_t3 = lidx % 32u;
+    let xpu_t4 = lidx - xpu_t3;
+    v_total = subgroupAdd(v_u);
+    if v_l == 0u {
+        b_partial[wid.x] = v_total;
+    }
+}
+`
+
+// reduceWave32WGSLNarrow is the WGSL of ReduceWave32 at the narrow wave tier (subgroups of 64 to 128 lanes).
+const reduceWave32WGSLNarrow = `enable subgroups;
+
+struct xpu_Uniforms {
+    p_n: u32,
+}
+
+@group(0) @binding(0) var<storage, read_write> b_partial: array<f32>;
+@group(0) @binding(1) var<storage, read> b_in: array<f32>;
+@group(0) @binding(2) var<uniform> xpu_u: xpu_Uniforms;
+var<workgroup> s_s: array<f32, 8>;
+
+// main is kernel ReduceWave32, block 256x1x1.
+@compute @workgroup_size(256, 1, 1)
+fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) lidx: u32, @builtin(subgroup_invocation_id) sgid: u32) {
+    var v_l: u32;
+    v_l = lid.x;
+    var v_i: u32;
+    v_i = gid.x;
+    var v_v: f32;
+    v_v = f32();
+    if v_i < xpu_u.p_n {
+        v_v = b_in[v_i];
+    }
+    var v_w: f32;
+    let xpu_t1 = lidx % 32u;
+    let xpu_t2 = lidx - xpu_t1;
+    var xpu_t3: f32 = f32();
+    var xpu_t4: u32 = 0u;
+    loop {
+        if xpu_t4 >= 32u {
+            break;
+        }
+        let xpu_t5 = subgroupShuffle(v_v, (sgid - (sgid % 32u)) + xpu_t4);
+        if (xpu_t2 + xpu_t4) < 256u {
+            xpu_t3 = xpu_t3 + xpu_t5;
+        }
+        continuing {
+            xpu_t4 = xpu_t4 + 1u;
+        }
+    }
+    v_w = xpu_t3;
+    if (lidx % 32u) == 0u {
+        s_s[v_l / 32u] = v_w;
+    }
+    storageBarrier();
+    workgroupBarrier();
+    var v_u: f32;
+    v_u = f32();
+    if v_l < 8u {
+        v_u = s_s[v_l];
+    }
+    var v_total: f32;
+    let xpu_t6 = lidx % 32u;
+    let xpu_t7 = lidx - xpu_t6;
+    var xpu_t8: f32 = f32();
+    var xpu_t9: u32 = 0u;
+    loop {
+        if xpu_t9 >= 32u {
+            break;
+        }
+        let xpu_t10 = subgroupShuffle(v_u, (sgid - (sgid % 32u)) + xpu_t9);
+        if (xpu_t7 + xpu_t9) < 256u {
+            xpu_t8 = xpu_t8 + xpu_t10;
+        }
+        continuing {
+            xpu_t9 = xpu_t9 + 1u;
+        }
+    }
+    v_total = xpu_t8;
+    if v_l == 0u {
+        b_partial[wid.x] = v_total;
+    }
+}
+`
+
+// reduceWave32CPU runs one block of the kernel ReduceWave32 on the CPU.
+func reduceWave32CPU(b *gpu.CPUBlock) {
+	p_partial := gpu.CPUView[float32](b.Buffers[0])
+	p_in := gpu.CPUView[float32](b.Buffers[1])
+	p_n := gpu.CPUUniform[uint32](b.Uniforms, 0)
+	var s_s [8]float32
+	var a_total [256]float32
+	var a_u [256]float32
+	var a_v [256]float32
+	var a_w [256]float32
+	gx0, gy0, gz0 := b.Group.X*256, b.Group.Y*1, b.Group.Z*1
+	var ly uint32
+	var lz uint32
+	_ = b
+	_ = p_partial
+	_ = p_in
+	_ = p_n
+	_ = gx0
+	_ = gy0
+	_ = gz0
+	_ = ly
+	_ = lz
+	for lx := uint32(0); lx < 256; lx++ {
+		li := lx
+		_ = li
+		v_v := a_v[li]
+		_ = v_v
+		var v_l uint32 = lx
+		_ = v_l
+		var v_i uint32 = (gx0 + lx)
+		_ = v_i
+		v_v = 0
+		if v_i < p_n {
+			v_v = p_in[v_i]
+		}
+		a_v[li] = v_v
+	}
+	var wx1 [256]float32
+	var won1 [256]bool
+	for lx := uint32(0); lx < 256; lx++ {
+		li := lx
+		_ = li
+		v_v := a_v[li]
+		_ = v_v
+		wx1[li] = v_v
+		won1[li] = true
+	}
+	gpu.CPUWave(gpu.CPUWaveSum, wx1[:], nil, won1[:], b.Wave, a_w[:])
+	for lx := uint32(0); lx < 256; lx++ {
+		li := lx
+		_ = li
+		v_w := a_w[li]
+		_ = v_w
+		var v_l uint32 = lx
+		_ = v_l
+		if (li % b.Wave) == uint32(0) {
+			s_s[(v_l / uint32(32))] = v_w
+		}
+	}
+	for lx := uint32(0); lx < 256; lx++ {
+		li := lx
+		_ = li
+		v_u := a_u[li]
+		_ = v_u
+		var v_l uint32 = lx
+		_ = v_l
+		v_u = 0
+		if v_l < uint32(8) {
+			v_u = s_s[v_l]
+		}
+		a_u[li] = v_u
+	}
+	var wx4 [256]float32
+	var won4 [256]bool
+	for lx := uint32(0); lx < 256; lx++ {
+		li := lx
+		_ = li
+		v_u := a_u[li]
+		_ = v_u
+		wx4[li] = v_u
+		won4[li] = true
+	}
+	gpu.CPUWave(gpu.CPUWaveSum, wx4[:], nil, won4[:], b.Wave, a_total[:])
+	for lx := uint32(0); lx < 256; lx++ {
+		li := lx
+		_ = li
+		v_total := a_total[li]
+		_ = v_total
+		var v_l uint32 = lx
+		_ = v_l
+		if v_l == uint32(0) {
+			p_partial[b.Group.X] = v_total
+		}
+	}
+}
+
 // Wave16Kernel is the compiled form of the kernel Wave16 (Go function Wave16).
 var Wave16Kernel = gpu.Register(&gpu.KernelSpec{
 	Name:  "github.com/goxpu/xpu/kernels/wave.Wave16",

@@ -7,20 +7,22 @@ import (
 	"github.com/goxpu/xpu"
 	"github.com/goxpu/xpu/gpu"
 	"github.com/goxpu/xpu/kernels/conformance"
+	"github.com/goxpu/xpu/kernels/wave"
 )
 
-// BenchResult is one benchmark on the device beside its reference point,
-// a plain Go loop in the same program.
+// BenchResult is one benchmark on the device beside its reference point
+// in the same program: a plain Go loop, or another kernel on the device.
 type BenchResult struct {
 	Name      string  `json:"name"`
 	Unit      string  `json:"unit"`
 	Device    float64 `json:"device"`    // on the device, in Unit
-	Reference float64 `json:"reference"` // the plain Go loop, in Unit
+	Reference float64 `json:"reference"` // the reference point, in Unit
+	Against   string  `json:"against"`   // what the reference point is
 	Note      string  `json:"note"`
 }
 
 // benchmarks are run in order after the suites.
-var benchmarks = []func(*gpu.Device) (BenchResult, error){benchSaxpy, benchDispatch}
+var benchmarks = []func(*gpu.Device) (BenchResult, error){benchSaxpy, benchDispatch, benchReduceWave, benchReduceWave32}
 
 // Sizes of the benchmarks: small enough for a software adapter to finish
 // in about a second.
@@ -29,6 +31,8 @@ const (
 	saxpyReps  = 16
 	dispatchN  = 256
 	dispatches = 256
+	reduceN    = 1 << 16
+	reduceReps = 4
 )
 
 // benchSaxpy measures y = a*x + y over saxpyN floats, saxpyReps times, in
@@ -55,6 +59,7 @@ func benchSaxpy(d *gpu.Device) (BenchResult, error) {
 		Unit:      "GB/s",
 		Device:    bytes / dev.Seconds() / 1e9,
 		Reference: bytes / ref.Seconds() / 1e9,
+		Against:   "Go loop",
 		Note:      "launches in one stream, one sync; reference: a Go loop in this program",
 	}, nil
 }
@@ -78,6 +83,7 @@ func benchDispatch(d *gpu.Device) (BenchResult, error) {
 		Unit:      "µs per launch",
 		Device:    float64(dev.Microseconds()) / dispatches,
 		Reference: float64(ref.Microseconds()) / dispatches,
+		Against:   "Go loop",
 		Note:      "launch and its share of one sync; reference: the same loop in Go",
 	}, nil
 }
@@ -114,4 +120,74 @@ func timeLaunches(d *gpu.Device, n uint32, reps int) (time.Duration, error) {
 		return 0, err
 	}
 	return time.Since(start), nil
+}
+
+// reduceLaunch launches a block reduction of package wave.
+type reduceLaunch func(s *gpu.Stream, groups xpu.Dim3, partial, in *gpu.Buffer[float32], n uint32) error
+
+// benchReduceWave measures the block reduction with wave sums at the
+// device's width beside the one with shared memory only, in GB/s read.
+func benchReduceWave(d *gpu.Device) (BenchResult, error) {
+	return benchReduce(d, wave.ReduceWaveKernel, wave.LaunchReduceWave)
+}
+
+// benchReduceWave32 is benchReduceWave at a declared width of 32 lanes.
+func benchReduceWave32(d *gpu.Device) (BenchResult, error) {
+	return benchReduce(d, wave.ReduceWave32Kernel, wave.LaunchReduceWave32)
+}
+
+// benchReduce times the reduction k and the shared-memory one over
+// reduceN floats, reduceReps times each, alternately.
+func benchReduce(d *gpu.Device, k *gpu.Kernel, launch reduceLaunch) (BenchResult, error) {
+	c, err := d.KernelWave(k.Name())
+	if err != nil {
+		return BenchResult{}, err
+	}
+	data := make([]float32, reduceN)
+	for i := range data {
+		data[i] = float32(i%7) * 0.25
+	}
+	in, err := gpu.Upload(d, data)
+	if err != nil {
+		return BenchResult{}, err
+	}
+	defer in.Release()
+	g := xpu.Dim3{X: xpu.GroupsFor(reduceN, k.Block().X)}
+	partial, err := gpu.NewBuffer[float32](d, int(g.X))
+	if err != nil {
+		return BenchResult{}, err
+	}
+	defer partial.Release()
+	s := d.Stream()
+	timed := func(l reduceLaunch) (time.Duration, error) {
+		start := time.Now()
+		if err := l(s, g, partial, in, reduceN); err != nil {
+			return 0, err
+		}
+		err := s.Sync()
+		return time.Since(start), err
+	}
+	var dev, ref time.Duration
+	for i := range reduceReps + 1 { // the first round warms up
+		t1, err := timed(launch)
+		if err != nil {
+			return BenchResult{}, err
+		}
+		t2, err := timed(wave.LaunchReduceShared)
+		if err != nil {
+			return BenchResult{}, err
+		}
+		if i > 0 {
+			dev, ref = dev+t1, ref+t2
+		}
+	}
+	bytes := float64(4 * reduceN * reduceReps)
+	return BenchResult{
+		Name:      fmt.Sprintf("block reduction with wave sums (%s, %d lanes), %d floats", c.Tier, c.Width, reduceN),
+		Unit:      "GB/s",
+		Device:    bytes / dev.Seconds() / 1e9,
+		Reference: bytes / ref.Seconds() / 1e9,
+		Against:   "shared memory only",
+		Note:      "block reductions: each launch, then a sync, alternately with the shared-memory one",
+	}, nil
 }

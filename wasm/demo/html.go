@@ -93,14 +93,18 @@ func renderHTML(r *Report) string {
 		}
 	}
 	if len(r.Bench) > 0 {
-		b.WriteString(`<h2>Benchmark</h2><table><tr><th>kernel</th><th>device</th><th>Go loop</th><th>ratio</th><th></th></tr>`)
+		b.WriteString(`<h2>Benchmark</h2><table><tr><th>kernel</th><th>device</th><th>reference</th><th>ratio</th><th></th><th>against</th></tr>`)
 		for _, x := range r.Bench {
-			fmt.Fprintf(&b, `<tr><td>%s</td><td class="num">%.2f</td><td class="num">%.2f</td><td class="num">%.2f×</td><td>%s</td></tr>`,
-				esc(x.Name), x.Device, x.Reference, x.Device/x.Reference, esc(x.Unit))
+			fmt.Fprintf(&b, `<tr><td>%s</td><td class="num">%.2f</td><td class="num">%.2f</td><td class="num">%.2f×</td><td>%s</td><td>%s</td></tr>`,
+				esc(x.Name), x.Device, x.Reference, x.Device/x.Reference, esc(x.Unit), esc(x.Against))
 		}
 		b.WriteString("</table>")
-		if note := r.Bench[0].Note; note != "" {
-			fmt.Fprintf(&b, `<p class="sub">%s</p>`, esc(note))
+		var notes []string
+		for _, x := range r.Bench {
+			if x.Note != "" && !slices.Contains(notes, x.Note) {
+				notes = append(notes, x.Note)
+				fmt.Fprintf(&b, `<p class="sub">%s</p>`, esc(x.Note))
+			}
 		}
 	}
 	return b.String()
