@@ -4,42 +4,28 @@ package webgpu
 
 import (
 	"fmt"
-	"math"
 	"slices"
 	"strconv"
 	"strings"
-	"sync"
-	"sync/atomic"
 
 	"github.com/cogentcore/webgpu/wgpu"
 
-	"github.com/goxpu/xpu"
 	"github.com/goxpu/xpu/gpu/driver"
+	"github.com/goxpu/xpu/gpu/webgpu/internal/core"
 )
 
-var _ driver.Device = (*device)(nil)
+var _ core.API = (*api)(nil)
 
 // Opener returns the opener of the WebGPU backend.
 func Opener() driver.Opener { return open }
 
-// device is an open wgpu device.
-type device struct {
+// api is an open wgpu device, as the core drives it. wgpu-native is safe
+// for concurrent use.
+type api struct {
 	inst    *wgpu.Instance
 	adapter *wgpu.Adapter
 	dev     *wgpu.Device
 	queue   *wgpu.Queue
-	info    driver.Info
-	limits  wgpu.Limits
-
-	// uniformAlign is the alignment of a launch's uniforms in a ring.
-	uniformAlign int
-
-	nextID atomic.Uint64 // ids of programs, buffers and rings, for bind group keys
-	groups bindGroups
-
-	readMu      sync.Mutex // guards staging
-	staging     *wgpu.Buffer
-	stagingSize int
 }
 
 // open opens the high-performance adapter's device.
@@ -58,19 +44,16 @@ func open() (driver.Device, error) {
 		inst.Release()
 		return nil, fmt.Errorf("webgpu: only a %s adapter: %w", ai.BackendType, driver.ErrUnavailable)
 	}
-	d := &device{inst: inst, adapter: adapter}
+	a := &api{inst: inst, adapter: adapter}
 	dev, err := requestDevice(adapter)
 	if err != nil {
 		adapter.Release()
 		inst.Release()
 		return nil, fmt.Errorf("webgpu: adapter %s: %v: %w", ai.Name, err, driver.ErrUnavailable)
 	}
-	d.dev, d.queue = dev, dev.GetQueue()
-	d.limits = dev.GetLimits().Limits
-	d.uniformAlign = max(256, int(d.limits.MinUniformBufferOffsetAlignment))
-	d.info = describe(ai, d.limits, adapter.EnumerateFeatures())
-	d.groups.init()
-	return d, nil
+	a.dev, a.queue = dev, dev.GetQueue()
+	info := describe(ai, dev.GetLimits().Limits, adapter.EnumerateFeatures())
+	return core.Open(a, "webgpu", info), nil
 }
 
 // requestDevice asks for WebGPU's default limits with the compute limits
@@ -79,15 +62,7 @@ func open() (driver.Device, error) {
 func requestDevice(adapter *wgpu.Adapter) (*wgpu.Device, error) {
 	al := adapter.GetLimits().Limits
 	req := wgpu.DefaultLimits()
-	req.MaxComputeWorkgroupStorageSize = al.MaxComputeWorkgroupStorageSize
-	req.MaxComputeInvocationsPerWorkgroup = al.MaxComputeInvocationsPerWorkgroup
-	req.MaxComputeWorkgroupSizeX = al.MaxComputeWorkgroupSizeX
-	req.MaxComputeWorkgroupSizeY = al.MaxComputeWorkgroupSizeY
-	req.MaxComputeWorkgroupSizeZ = al.MaxComputeWorkgroupSizeZ
-	req.MaxComputeWorkgroupsPerDimension = al.MaxComputeWorkgroupsPerDimension
-	req.MaxStorageBuffersPerShaderStage = al.MaxStorageBuffersPerShaderStage
-	req.MaxStorageBufferBindingSize = al.MaxStorageBufferBindingSize
-	req.MaxBufferSize = al.MaxBufferSize
+	core.RaiseCompute(&req, &al)
 	dev, err := adapter.RequestDevice(&wgpu.DeviceDescriptor{
 		Label:          "xpu",
 		RequiredLimits: &wgpu.RequiredLimits{Limits: req},
@@ -111,19 +86,8 @@ func describe(ai wgpu.AdapterInfo, l wgpu.Limits, features []wgpu.FeatureName) d
 		Name:    name,
 		Driver:  ai.BackendType.String(),
 		Type:    ai.AdapterType.String(),
-		Limits: driver.Limits{
-			MaxInvocationsPerBlock: l.MaxComputeInvocationsPerWorkgroup,
-			MaxBlockSize:           xpu.Dim3{X: l.MaxComputeWorkgroupSizeX, Y: l.MaxComputeWorkgroupSizeY, Z: l.MaxComputeWorkgroupSizeZ},
-			MaxGroups:              l.MaxComputeWorkgroupsPerDimension,
-			MaxSharedBytes:         l.MaxComputeWorkgroupStorageSize,
-			MaxStorageBuffers:      l.MaxStorageBuffersPerShaderStage,
-			MaxStorageBufferBytes:  l.MaxStorageBufferBindingSize,
-			MaxBufferBytes:         l.MaxBufferSize,
-			MaxUniformBytes:        uint32(min(l.MaxUniformBufferBindingSize, math.MaxUint32)),
-			StorageOffsetAlignment: l.MinStorageBufferOffsetAlignment,
-			UniformOffsetAlignment: l.MinUniformBufferOffsetAlignment,
-		},
-		Facts: map[string]string{},
+		Limits:  core.LimitsOf(core.Fields(&l), 0, 0),
+		Facts:   map[string]string{},
 	}
 	fact := func(name, v string) {
 		if v != "" && v != "0x0" {
@@ -169,28 +133,22 @@ func numeric(s string) bool {
 	return err == nil
 }
 
-// Info describes the device.
-func (d *device) Info() driver.Info { return d.info }
-
-// NewQueue returns a queue recording into one compute pass at a time.
-func (d *device) NewQueue() (driver.Queue, error) { return d.newQueue() }
-
-// Close releases what the device still holds and the device itself.
-func (d *device) Close() error {
-	d.groups.releaseAll()
-	if d.staging != nil {
-		d.staging.Release()
-		d.staging = nil
-	}
-	d.dev.Poll(true, nil)
-	d.queue.Release()
-	d.dev.Release()
-	d.adapter.Release()
-	d.inst.Release()
+// Wait blocks until the device's submitted work has completed.
+func (a *api) Wait() error {
+	a.dev.Poll(true, nil)
 	return nil
 }
 
-// wait blocks until the device's submitted work has completed.
-func (d *device) wait() {
-	d.dev.Poll(true, nil)
+// Errors returns nil: wgpu-native reports errors from the calls that
+// make them.
+func (a *api) Errors() error { return nil }
+
+// Close releases the device.
+func (a *api) Close() error {
+	a.dev.Poll(true, nil)
+	a.queue.Release()
+	a.dev.Release()
+	a.adapter.Release()
+	a.inst.Release()
+	return nil
 }

@@ -7,87 +7,68 @@ import (
 
 	"github.com/cogentcore/webgpu/wgpu"
 
-	"github.com/goxpu/xpu/gpu/driver"
+	"github.com/goxpu/xpu/gpu/webgpu/internal/core"
 )
 
-// program is a kernel's compute pipeline with its explicit layout.
-type program struct {
-	d        *device
-	id       uint64
-	name     string
-	buffers  int // buffer parameters, bound at 0..buffers-1
-	uniforms int // uniform block size; bound at binding buffers when > 0
+// pipeline is a compute pipeline with its explicit layout.
+type pipeline struct {
 	module   *wgpu.ShaderModule
 	bgl      *wgpu.BindGroupLayout
 	layout   *wgpu.PipelineLayout
 	pipeline *wgpu.ComputePipeline
 }
 
-// Compile builds k's WGSL into a compute pipeline whose bind group layout
-// comes from k's parameters, never from the shader: a binding the shader
-// leaves unused stays in the layout.
-func (d *device) Compile(k *driver.Kernel) (driver.Program, error) {
-	if k.WGSL == "" {
-		return nil, fmt.Errorf("webgpu: kernel %s has no WGSL", k.Name)
-	}
-	p := &program{d: d, id: d.nextID.Add(1), name: k.Name, uniforms: k.UniformSize}
-	var entries []wgpu.BindGroupLayoutEntry
-	for _, prm := range k.Params {
-		if prm.Kind != driver.ParamBuffer {
-			continue
-		}
-		typ := wgpu.BufferBindingTypeStorage
-		if prm.Access == driver.AccessRead || prm.Access == driver.AccessNone {
-			typ = wgpu.BufferBindingTypeReadOnlyStorage
-		}
-		entries = append(entries, wgpu.BindGroupLayoutEntry{
-			Binding:    uint32(p.buffers),
-			Visibility: wgpu.ShaderStageCompute,
-			Buffer:     wgpu.BufferBindingLayout{Type: typ},
-		})
-		p.buffers++
-	}
-	if k.UniformSize > 0 {
-		entries = append(entries, wgpu.BindGroupLayoutEntry{
-			Binding:    uint32(p.buffers),
+// bindingTypes are wgpu's buffer binding types by the core's.
+var bindingTypes = [...]wgpu.BufferBindingType{
+	core.BindingStorage:         wgpu.BufferBindingTypeStorage,
+	core.BindingReadOnlyStorage: wgpu.BufferBindingTypeReadOnlyStorage,
+	core.BindingUniform:         wgpu.BufferBindingTypeUniform,
+}
+
+// CreatePipeline builds wgsl into a compute pipeline with layout.
+func (a *api) CreatePipeline(label, wgsl string, layout []core.Binding) (core.Pipeline, error) {
+	entries := make([]wgpu.BindGroupLayoutEntry, len(layout))
+	for i, b := range layout {
+		entries[i] = wgpu.BindGroupLayoutEntry{
+			Binding:    uint32(i),
 			Visibility: wgpu.ShaderStageCompute,
 			Buffer: wgpu.BufferBindingLayout{
-				Type:             wgpu.BufferBindingTypeUniform,
-				HasDynamicOffset: true,
-				MinBindingSize:   uint64(k.UniformSize),
+				Type:             bindingTypes[b.Type],
+				HasDynamicOffset: b.Type == core.BindingUniform,
+				MinBindingSize:   uint64(b.MinSize),
 			},
-		})
+		}
 	}
-	if err := p.build(k, entries); err != nil {
+	p := &pipeline{}
+	if err := p.build(a.dev, label, wgsl, entries); err != nil {
 		p.Release()
-		return nil, fmt.Errorf("webgpu: kernel %s: %w", k.Name, err)
+		return nil, err
 	}
 	return p, nil
 }
 
-func (p *program) build(k *driver.Kernel, entries []wgpu.BindGroupLayoutEntry) error {
+func (p *pipeline) build(dev *wgpu.Device, label, wgsl string, entries []wgpu.BindGroupLayoutEntry) error {
 	var err error
-	dev := p.d.dev
 	p.module, err = dev.CreateShaderModule(&wgpu.ShaderModuleDescriptor{
-		Label:          k.Name,
-		WGSLDescriptor: &wgpu.ShaderModuleWGSLDescriptor{Code: k.WGSL},
+		Label:          label,
+		WGSLDescriptor: &wgpu.ShaderModuleWGSLDescriptor{Code: wgsl},
 	})
 	if err != nil {
 		return fmt.Errorf("WGSL: %w", err)
 	}
-	p.bgl, err = dev.CreateBindGroupLayout(&wgpu.BindGroupLayoutDescriptor{Label: k.Name, Entries: entries})
+	p.bgl, err = dev.CreateBindGroupLayout(&wgpu.BindGroupLayoutDescriptor{Label: label, Entries: entries})
 	if err != nil {
 		return fmt.Errorf("bind group layout: %w", err)
 	}
 	p.layout, err = dev.CreatePipelineLayout(&wgpu.PipelineLayoutDescriptor{
-		Label:            k.Name,
+		Label:            label,
 		BindGroupLayouts: []*wgpu.BindGroupLayout{p.bgl},
 	})
 	if err != nil {
 		return fmt.Errorf("pipeline layout: %w", err)
 	}
 	p.pipeline, err = dev.CreateComputePipeline(&wgpu.ComputePipelineDescriptor{
-		Label:   k.Name,
+		Label:   label,
 		Layout:  p.layout,
 		Compute: wgpu.ProgrammableStageDescriptor{Module: p.module, EntryPoint: "main"},
 	})
@@ -97,9 +78,8 @@ func (p *program) build(k *driver.Kernel, entries []wgpu.BindGroupLayoutEntry) e
 	return nil
 }
 
-// Release frees the pipeline and its bind groups.
-func (p *program) Release() {
-	p.d.groups.evict(p.id)
+// Release frees the pipeline, its layouts and its module.
+func (p *pipeline) Release() {
 	if p.pipeline != nil {
 		p.pipeline.Release()
 		p.pipeline = nil
@@ -116,4 +96,17 @@ func (p *program) Release() {
 		p.module.Release()
 		p.module = nil
 	}
+}
+
+// CreateBindGroup makes a bind group of p's layout.
+func (a *api) CreateBindGroup(p core.Pipeline, entries []core.Entry) (core.BindGroup, error) {
+	es := make([]wgpu.BindGroupEntry, len(entries))
+	for i, e := range entries {
+		size := uint64(wgpu.WholeSize)
+		if e.Size > 0 {
+			size = uint64(e.Size)
+		}
+		es[i] = wgpu.BindGroupEntry{Binding: uint32(i), Buffer: e.Buffer.(*wgpu.Buffer), Size: size}
+	}
+	return a.dev.CreateBindGroup(&wgpu.BindGroupDescriptor{Layout: p.(*pipeline).bgl, Entries: es})
 }

@@ -96,39 +96,39 @@ type adapterInfo struct {
 
 type limits struct {
 	next                                      uintptr
-	maxTextureDimension1D                     uint32
-	maxTextureDimension2D                     uint32
-	maxTextureDimension3D                     uint32
-	maxTextureArrayLayers                     uint32
-	maxBindGroups                             uint32
-	maxBindGroupsPlusVertexBuffers            uint32
-	maxBindingsPerBindGroup                   uint32
-	maxDynamicUniformBuffersPerPipelineLayout uint32
-	maxDynamicStorageBuffersPerPipelineLayout uint32
-	maxSampledTexturesPerShaderStage          uint32
-	maxSamplersPerShaderStage                 uint32
-	maxStorageBuffersPerShaderStage           uint32
-	maxStorageTexturesPerShaderStage          uint32
-	maxUniformBuffersPerShaderStage           uint32
-	maxUniformBufferBindingSize               uint64
-	maxStorageBufferBindingSize               uint64
-	minUniformBufferOffsetAlignment           uint32
-	minStorageBufferOffsetAlignment           uint32
-	maxVertexBuffers                          uint32
+	MaxTextureDimension1D                     uint32
+	MaxTextureDimension2D                     uint32
+	MaxTextureDimension3D                     uint32
+	MaxTextureArrayLayers                     uint32
+	MaxBindGroups                             uint32
+	MaxBindGroupsPlusVertexBuffers            uint32
+	MaxBindingsPerBindGroup                   uint32
+	MaxDynamicUniformBuffersPerPipelineLayout uint32
+	MaxDynamicStorageBuffersPerPipelineLayout uint32
+	MaxSampledTexturesPerShaderStage          uint32
+	MaxSamplersPerShaderStage                 uint32
+	MaxStorageBuffersPerShaderStage           uint32
+	MaxStorageTexturesPerShaderStage          uint32
+	MaxUniformBuffersPerShaderStage           uint32
+	MaxUniformBufferBindingSize               uint64
+	MaxStorageBufferBindingSize               uint64
+	MinUniformBufferOffsetAlignment           uint32
+	MinStorageBufferOffsetAlignment           uint32
+	MaxVertexBuffers                          uint32
 	_                                         uint32
-	maxBufferSize                             uint64
-	maxVertexAttributes                       uint32
-	maxVertexBufferArrayStride                uint32
-	maxInterStageShaderVariables              uint32
-	maxColorAttachments                       uint32
-	maxColorAttachmentBytesPerSample          uint32
-	maxComputeWorkgroupStorageSize            uint32
-	maxComputeInvocationsPerWorkgroup         uint32
-	maxComputeWorkgroupSizeX                  uint32
-	maxComputeWorkgroupSizeY                  uint32
-	maxComputeWorkgroupSizeZ                  uint32
-	maxComputeWorkgroupsPerDimension          uint32
-	maxImmediateSize                          uint32
+	MaxBufferSize                             uint64
+	MaxVertexAttributes                       uint32
+	MaxVertexBufferArrayStride                uint32
+	MaxInterStageShaderVariables              uint32
+	MaxColorAttachments                       uint32
+	MaxColorAttachmentBytesPerSample          uint32
+	MaxComputeWorkgroupStorageSize            uint32
+	MaxComputeInvocationsPerWorkgroup         uint32
+	MaxComputeWorkgroupSizeX                  uint32
+	MaxComputeWorkgroupSizeY                  uint32
+	MaxComputeWorkgroupSizeZ                  uint32
+	MaxComputeWorkgroupsPerDimension          uint32
+	MaxImmediateSize                          uint32
 }
 
 type supportedFeatures struct {

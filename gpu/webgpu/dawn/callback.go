@@ -74,7 +74,7 @@ func message(data unsafe.Pointer, n uintptr) string {
 
 // sinks holds open devices by id, for the device-lost and uncaptured-error
 // callbacks.
-var sinks sync.Map // uintptr -> *device
+var sinks sync.Map // uintptr -> *api
 
 var nextSink atomic.Uintptr
 
@@ -96,12 +96,12 @@ func makeCallbacks() error {
 	})
 	callbacks.lost = purego.NewCallback(func(dev uintptr, reason uint32, msg unsafe.Pointer, msgLen uintptr, ud1, ud2 uintptr) {
 		if d, ok := sinks.Load(ud1); ok {
-			d.(*device).lose(reason, message(msg, msgLen))
+			d.(*api).lose(reason, message(msg, msgLen))
 		}
 	})
 	callbacks.uncaptured = purego.NewCallback(func(dev uintptr, errType uint32, msg unsafe.Pointer, msgLen uintptr, ud1, ud2 uintptr) {
 		if d, ok := sinks.Load(ud1); ok {
-			d.(*device).uncaptured(errType, message(msg, msgLen))
+			d.(*api).uncaptured(errType, message(msg, msgLen))
 		}
 	})
 	return nil

@@ -5,26 +5,28 @@ package dawn
 import (
 	"errors"
 	"fmt"
-	"math"
 	"runtime"
 	"strconv"
 	"sync"
-	"sync/atomic"
 	"time"
 	"unsafe"
 
-	"github.com/goxpu/xpu"
 	"github.com/goxpu/xpu/gpu/driver"
+	"github.com/goxpu/xpu/gpu/webgpu/internal/core"
 )
 
-var _ driver.Device = (*device)(nil)
+var (
+	_ core.API     = (*api)(nil)
+	_ core.Stamper = (*api)(nil)
+)
 
 // Opener returns the opener of the Dawn driver.
 func Opener() driver.Opener { return open }
 
-// device is an open Dawn device. Dawn's C API asks its callers to
-// serialize their calls on a device, so every call goes under mu.
-type device struct {
+// api is an open Dawn device, as the core drives it. Dawn's C API asks
+// its callers to serialize their calls on a device, so every call goes
+// under mu.
+type api struct {
 	mu      sync.Mutex
 	inst    uintptr
 	adapter uintptr
@@ -37,15 +39,6 @@ type device struct {
 	timestamps bool // the device has timestamp-query
 	subgroups  bool
 
-	// uniformAlign is the alignment of a launch's uniforms in a ring.
-	uniformAlign int
-
-	nextID atomic.Uint64 // ids of programs, buffers and rings, for bind group keys
-	groups bindGroups
-
-	staging     uintptr // map-read buffer kept between reads; under mu
-	stagingSize int
-
 	errMu  sync.Mutex
 	errs   []error // uncaptured errors not yet returned
 	lost   error   // set once the device is lost
@@ -57,7 +50,7 @@ func open() (driver.Device, error) {
 	if err := load(); err != nil {
 		return nil, err
 	}
-	d := &device{}
+	d := &api{}
 	d.inst = wgpu.createInstance(&instanceDescriptor{timedWaitAnyEnable: 1, timedWaitAnyMaxCount: 64})
 	if d.inst == 0 {
 		return nil, fmt.Errorf("dawn: %s: no instance: %w", wgpu.path, driver.ErrUnavailable)
@@ -71,14 +64,13 @@ func open() (driver.Device, error) {
 		wgpu.instanceRelease(d.inst)
 		return nil, err
 	}
-	d.groups.init()
-	return d, nil
+	return core.Open(d, "dawn", d.info), nil
 }
 
 // openAdapter asks for the high-performance adapter and refuses Dawn's
 // Null backend, which "succeeds" at compute with garbage. A default
 // request that gives Null is asked again for Vulkan by name.
-func (d *device) openAdapter() error {
+func (d *api) openAdapter() error {
 	var info adapterInfo
 	for _, backend := range []uint32{0, backendVulkan} {
 		adapter, err := d.requestAdapter(backend)
@@ -110,7 +102,7 @@ func (d *device) openAdapter() error {
 	return nil
 }
 
-func (d *device) requestAdapter(backend uint32) (uintptr, error) {
+func (d *api) requestAdapter(backend uint32) (uintptr, error) {
 	id, r := expect()
 	defer forget(id)
 	opts := requestAdapterOptions{powerPreference: powerHighPerformance, backendType: backend}
@@ -126,7 +118,7 @@ func (d *device) requestAdapter(backend uint32) (uintptr, error) {
 
 // openDevice requests the device with the adapter's compute limits and
 // the features compute can use.
-func (d *device) openDevice() error {
+func (d *api) openDevice() error {
 	var feats supportedFeatures
 	wgpu.adapterGetFeatures(d.adapter, &feats)
 	var want []uint32
@@ -181,11 +173,10 @@ func (d *device) openDevice() error {
 	}
 	d.timestamps = wgpu.deviceHasFeature(d.dev, featureTimestampQuery) != 0
 	d.subgroups = wgpu.deviceHasFeature(d.dev, featureSubgroups) != 0
-	d.uniformAlign = max(256, int(d.limits.minUniformBufferOffsetAlignment))
 	return nil
 }
 
-func (d *device) requestDevice(desc *deviceDescriptor) error {
+func (d *api) requestDevice(desc *deviceDescriptor) error {
 	id, r := expect()
 	defer forget(id)
 	f := wgpu.adapterRequestDevice(d.adapter, desc, waitInfo(callbacks.device, id))
@@ -208,15 +199,7 @@ func requiredLimits(al *limits) limits {
 		b[i] = 0xFF
 	}
 	l.next = 0
-	l.maxComputeWorkgroupStorageSize = al.maxComputeWorkgroupStorageSize
-	l.maxComputeInvocationsPerWorkgroup = al.maxComputeInvocationsPerWorkgroup
-	l.maxComputeWorkgroupSizeX = al.maxComputeWorkgroupSizeX
-	l.maxComputeWorkgroupSizeY = al.maxComputeWorkgroupSizeY
-	l.maxComputeWorkgroupSizeZ = al.maxComputeWorkgroupSizeZ
-	l.maxComputeWorkgroupsPerDimension = al.maxComputeWorkgroupsPerDimension
-	l.maxStorageBuffersPerShaderStage = al.maxStorageBuffersPerShaderStage
-	l.maxStorageBufferBindingSize = al.maxStorageBufferBindingSize
-	l.maxBufferSize = al.maxBufferSize
+	core.RaiseCompute(&l, al)
 	return l
 }
 
@@ -251,41 +234,28 @@ func describe(ai *adapterInfo, l *limits) driver.Info {
 }
 
 func computeLimits(l *limits, subMin, subMax uint32) driver.Limits {
-	return driver.Limits{
-		MaxInvocationsPerBlock: l.maxComputeInvocationsPerWorkgroup,
-		MaxBlockSize:           xpu.Dim3{X: l.maxComputeWorkgroupSizeX, Y: l.maxComputeWorkgroupSizeY, Z: l.maxComputeWorkgroupSizeZ},
-		MaxGroups:              l.maxComputeWorkgroupsPerDimension,
-		MaxSharedBytes:         l.maxComputeWorkgroupStorageSize,
-		MaxStorageBuffers:      l.maxStorageBuffersPerShaderStage,
-		MaxStorageBufferBytes:  l.maxStorageBufferBindingSize,
-		MaxBufferBytes:         l.maxBufferSize,
-		MaxUniformBytes:        uint32(min(l.maxUniformBufferBindingSize, math.MaxUint32)),
-		StorageOffsetAlignment: l.minStorageBufferOffsetAlignment,
-		UniformOffsetAlignment: l.minUniformBufferOffsetAlignment,
-		SubgroupMin:            subMin,
-		SubgroupMax:            subMax,
-	}
+	return core.LimitsOf(core.Fields(l), subMin, subMax)
 }
 
-// Info describes the device.
-func (d *device) Info() driver.Info { return d.info }
+// Wait blocks until the queue's submitted work has completed.
+func (d *api) Wait() error {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	return d.waitIdle()
+}
 
-// NewQueue returns a queue recording into one compute pass at a time.
-func (d *device) NewQueue() (driver.Queue, error) { return d.newQueue() }
+// Errors returns the device's loss and the uncaptured errors since the
+// last call.
+func (d *api) Errors() error { return d.takeErr() }
 
-// Close releases what the device still holds and the device itself.
-func (d *device) Close() error {
+// Close releases the device.
+func (d *api) Close() error {
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	if d.closed {
 		return nil
 	}
 	d.closed = true
-	d.groups.releaseAll()
-	if d.staging != 0 {
-		wgpu.bufferRelease(d.staging)
-		d.staging = 0
-	}
 	err := d.waitIdle()
 	wgpu.queueRelease(d.queue)
 	wgpu.deviceRelease(d.dev)
@@ -301,7 +271,7 @@ func (d *device) Close() error {
 
 // await waits for a future of the device's instance, processing events
 // between timed waits so that a lost device is noticed.
-func (d *device) await(f uint64) error {
+func (d *api) await(f uint64) error {
 	info := futureWaitInfo{future: f}
 	for {
 		switch s := wgpu.instanceWaitAny(d.inst, 1, &info, uint64(100*time.Millisecond)); s {
@@ -322,7 +292,7 @@ func (d *device) await(f uint64) error {
 
 // waitIdle waits until the queue's submitted work has completed. The
 // caller holds d.mu.
-func (d *device) waitIdle() error {
+func (d *api) waitIdle() error {
 	if err := d.lostErr(); err != nil {
 		return err
 	}
@@ -345,7 +315,7 @@ func (d *device) waitIdle() error {
 // scopes and returns what it made, or the first error a scope caught.
 // Dawn keeps error scopes per thread, so the goroutine stays on its
 // thread from push to pop. The caller holds d.mu.
-func (d *device) scoped(create func() uintptr) (uintptr, error) {
+func (d *api) scoped(create func() uintptr) (uintptr, error) {
 	if err := d.lostErr(); err != nil {
 		return 0, err
 	}
@@ -377,7 +347,7 @@ func (d *device) scoped(create func() uintptr) (uintptr, error) {
 var errLost = errors.New("device lost")
 
 // lose records that the device is lost; the device-lost callback calls it.
-func (d *device) lose(reason uint32, msg string) {
+func (d *api) lose(reason uint32, msg string) {
 	d.errMu.Lock()
 	defer d.errMu.Unlock()
 	if d.lost == nil && !d.closed {
@@ -387,7 +357,7 @@ func (d *device) lose(reason uint32, msg string) {
 
 // uncaptured records an error no error scope caught; the uncaptured-error
 // callback calls it. The next Flush, Sync or Read returns it.
-func (d *device) uncaptured(errType uint32, msg string) {
+func (d *api) uncaptured(errType uint32, msg string) {
 	d.errMu.Lock()
 	defer d.errMu.Unlock()
 	if len(d.errs) < 8 {
@@ -395,7 +365,7 @@ func (d *device) uncaptured(errType uint32, msg string) {
 	}
 }
 
-func (d *device) lostErr() error {
+func (d *api) lostErr() error {
 	d.errMu.Lock()
 	defer d.errMu.Unlock()
 	return d.lost
@@ -403,7 +373,7 @@ func (d *device) lostErr() error {
 
 // takeErr returns the device's loss and the uncaptured errors since the
 // last call.
-func (d *device) takeErr() error {
+func (d *api) takeErr() error {
 	d.errMu.Lock()
 	defer d.errMu.Unlock()
 	errs := append([]error{d.lost}, d.errs...)

@@ -4,9 +4,10 @@
 //
 // It lives beside the cgo driver (package webgpu) rather than inside it:
 // the two implement the same backend, "webgpu", and the same contract
-// (gpu/driver), but share no code — one binds wgpu-native through cgo, the
-// other binds Dawn's C ABI through purego — and each must build where the
-// other cannot. The runtime picks one at open time (package gpu).
+// (gpu/driver) through the same core (gpu/webgpu/internal/core), but one
+// binds wgpu-native through cgo, the other Dawn's C ABI through purego,
+// and each must build where the other cannot. The runtime picks one at
+// open time (package gpu).
 //
 // The library is the one named by XPU_WEBGPU_LIB, else the first of
 // libwebgpu_dawn.so, libwebgpu.so and libwebgpu_wrapper.so found on the
@@ -15,15 +16,13 @@
 // mid-2025 (callback infos with two userdata pointers, futures, string
 // views); abi.go spells the structures it needs.
 //
-// It behaves as the cgo driver does: the adapter is a real one (Dawn's
-// Null backend is refused by name), its compute limits are requested; a
-// kernel compiles to a compute pipeline with an explicit bind group layout
-// from its parameters; a queue records launches into one command encoder
-// and one compute pass, with scalars in a uniform ring bound at dynamic
-// offsets, and submits at Flush, Sync or when the ring fills; reads go
-// through a staging buffer. Beyond it: subgroups and shader-f16 are
-// requested when offered, and a queue times its passes with timestamp
-// queries (pass-boundary writes) when the device offers timestamp-query.
+// The core does what every WebGPU driver does alike (layouts, bind group
+// cache, uniform ring, batching queue, staged reads, the pass timer); this
+// package binds its API to Dawn. The adapter is a real one (Dawn's Null
+// backend is refused by name) and its compute limits are requested;
+// subgroups and shader-f16 are requested when offered; and passes are
+// stamped with timestamp queries (pass-boundary writes) when the device
+// offers timestamp-query, so that queues are driver.Timers.
 //
 // Errors: creation calls run inside an error scope and return its error;
 // errors no scope catches (a bad dispatch) and the loss of the device are
@@ -31,6 +30,6 @@
 // process is never aborted. Every C callback is created once per process
 // and finds its request through its userdata.
 //
-// Layering: this package implements gpu/driver and imports neither the
-// runtime (package gpu) nor any codegen.
+// Layering: this package implements gpu/driver through the core and
+// imports neither the runtime (package gpu) nor any codegen.
 package dawn

@@ -6,67 +6,51 @@ import (
 	"fmt"
 	"runtime"
 
-	"github.com/goxpu/xpu/gpu/driver"
+	"github.com/goxpu/xpu/gpu/webgpu/internal/core"
 )
 
-// program is a kernel's compute pipeline with its explicit layout.
-type program struct {
-	d        *device
-	id       uint64
-	name     string
-	buffers  int // buffer parameters, bound at 0..buffers-1
-	uniforms int // uniform block size; bound at binding buffers when > 0
+// pipeline is a compute pipeline with its explicit layout.
+type pipeline struct {
+	d        *api
 	module   uintptr
 	bgl      uintptr
 	layout   uintptr
 	pipeline uintptr
 }
 
-// Compile builds k's WGSL into a compute pipeline whose bind group layout
-// comes from k's parameters, never from the shader: a binding the shader
-// leaves unused stays in the layout.
-func (d *device) Compile(k *driver.Kernel) (driver.Program, error) {
-	if k.WGSL == "" {
-		return nil, fmt.Errorf("dawn: kernel %s has no WGSL", k.Name)
-	}
-	p := &program{d: d, id: d.nextID.Add(1), name: k.Name, uniforms: k.UniformSize}
-	var entries []bindGroupLayoutEntry
-	for _, prm := range k.Params {
-		if prm.Kind != driver.ParamBuffer {
-			continue
+// bindingTypes are Dawn's buffer binding types by the core's.
+var bindingTypes = [...]uint32{
+	core.BindingStorage:         bufferBindingStorage,
+	core.BindingReadOnlyStorage: bufferBindingReadOnlyStorage,
+	core.BindingUniform:         bufferBindingUniform,
+}
+
+// CreatePipeline builds wgsl into a compute pipeline with layout.
+func (d *api) CreatePipeline(label, wgsl string, layout []core.Binding) (core.Pipeline, error) {
+	entries := make([]bindGroupLayoutEntry, len(layout))
+	for i, b := range layout {
+		entries[i] = bindGroupLayoutEntry{binding: uint32(i), visibility: shaderStageCompute, bufferType: bindingTypes[b.Type], minBindingSize: uint64(b.MinSize)}
+		if b.Type == core.BindingUniform {
+			entries[i].hasDynamicOffset = 1
 		}
-		typ := uint32(bufferBindingStorage)
-		if prm.Access == driver.AccessRead || prm.Access == driver.AccessNone {
-			typ = bufferBindingReadOnlyStorage
-		}
-		entries = append(entries, bindGroupLayoutEntry{binding: uint32(p.buffers), visibility: shaderStageCompute, bufferType: typ})
-		p.buffers++
 	}
-	if k.UniformSize > 0 {
-		entries = append(entries, bindGroupLayoutEntry{
-			binding:          uint32(p.buffers),
-			visibility:       shaderStageCompute,
-			bufferType:       bufferBindingUniform,
-			hasDynamicOffset: 1,
-			minBindingSize:   uint64(k.UniformSize),
-		})
-	}
+	p := &pipeline{d: d}
 	d.mu.Lock()
-	err := p.build(k, entries)
+	err := p.build(label, wgsl, entries)
 	d.mu.Unlock()
 	if err != nil {
 		p.Release()
-		return nil, fmt.Errorf("dawn: kernel %s: %w", k.Name, err)
+		return nil, err
 	}
 	return p, nil
 }
 
 // build makes the module, layouts and pipeline. The caller holds d.mu.
-func (p *program) build(k *driver.Kernel, entries []bindGroupLayoutEntry) error {
+func (p *pipeline) build(name, wgsl string, entries []bindGroupLayoutEntry) error {
 	d := p.d
 	var err error
-	label := str(k.Name)
-	src := shaderSourceWGSL{chain: chainedStruct{sType: sTypeShaderSourceWGSL}, code: str(k.WGSL)}
+	label := str(name)
+	src := shaderSourceWGSL{chain: chainedStruct{sType: sTypeShaderSourceWGSL}, code: str(wgsl)}
 	md := shaderModuleDescriptor{next: &src, label: label}
 	p.module, err = d.scoped(func() uintptr { return wgpu.deviceCreateShader(d.dev, &md) })
 	if err != nil {
@@ -90,17 +74,17 @@ func (p *program) build(k *driver.Kernel, entries []bindGroupLayoutEntry) error 
 	if err != nil {
 		return fmt.Errorf("pipeline: %w", err)
 	}
-	runtime.KeepAlive(k)
+	runtime.KeepAlive(name)
+	runtime.KeepAlive(wgsl)
 	runtime.KeepAlive(entries)
 	return nil
 }
 
-// Release frees the pipeline and its bind groups.
-func (p *program) Release() {
+// Release frees the pipeline, its layouts and its module.
+func (p *pipeline) Release() {
 	d := p.d
 	d.mu.Lock()
 	defer d.mu.Unlock()
-	d.groups.evict(p.id)
 	for _, h := range []struct {
 		h       *uintptr
 		release func(uintptr)
@@ -115,4 +99,31 @@ func (p *program) Release() {
 			*h.h = 0
 		}
 	}
+}
+
+// CreateBindGroup makes a bind group of p's layout.
+func (d *api) CreateBindGroup(p core.Pipeline, entries []core.Entry) (core.BindGroup, error) {
+	es := make([]bindGroupEntry, len(entries))
+	for i, e := range entries {
+		size := uint64(wholeSize)
+		if e.Size > 0 {
+			size = uint64(e.Size)
+		}
+		es[i] = bindGroupEntry{binding: uint32(i), buffer: handle(e.Buffer), size: size}
+	}
+	desc := bindGroupDescriptor{layout: p.(*pipeline).bgl, entryCount: uintptr(len(es))}
+	if len(es) > 0 {
+		desc.entries = &es[0]
+	}
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	g, err := d.scoped(func() uintptr { return wgpu.deviceCreateBindGroup(d.dev, &desc) })
+	runtime.KeepAlive(es)
+	if err != nil {
+		if g != 0 {
+			wgpu.bindGroupRelease(g)
+		}
+		return nil, err
+	}
+	return &object{d: d, h: g, release: wgpu.bindGroupRelease}, nil
 }

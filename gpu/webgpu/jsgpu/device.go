@@ -8,47 +8,31 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-	"sync/atomic"
 	"syscall/js"
 
-	"github.com/goxpu/xpu"
 	"github.com/goxpu/xpu/gpu/driver"
+	"github.com/goxpu/xpu/gpu/webgpu/internal/core"
 )
 
-var _ driver.Device = (*device)(nil)
+var _ core.API = (*device)(nil)
 
-// Buffer usage and stage flags of the WebGPU API.
+// Map mode and stage flags of the WebGPU API.
 const (
-	usageMapRead  = 0x1
-	usageCopySrc  = 0x4
-	usageCopyDst  = 0x8
-	usageUniform  = 0x40
-	usageStorage  = 0x80
-	mapModeRead   = 0x1
-	stageCompute  = 0x4
-	minUniformPad = 256
+	mapModeRead  = 0x1
+	stageCompute = 0x4
 )
 
 // optionalFeatures are the features requested when the adapter offers
 // them.
 var optionalFeatures = []string{"subgroups", "timestamp-query", "shader-f16"}
 
-// device is an open GPUDevice.
+// device is an open GPUDevice, as the core drives it. Go in the browser
+// runs one goroutine at a time, and no method holds a lock that a
+// callback takes across a wait.
 type device struct {
 	dev      js.Value // GPUDevice
 	queue    js.Value // GPUQueue
-	info     driver.Info
 	features map[string]bool
-
-	// uniformAlign is the alignment of a launch's uniforms in a ring.
-	uniformAlign int
-
-	nextID atomic.Uint64 // ids of programs, buffers and rings, for bind group keys
-	groups bindGroups
-
-	readMu      sync.Mutex // guards staging; held across waits
-	staging     js.Value
-	stagingSize int
 
 	// errMu guards errs, the errors the device reported asynchronously,
 	// and scopes, the popped error scopes not yet waited for. It is never
@@ -91,11 +75,8 @@ func Open() (driver.Device, error) {
 	}
 	d.queue = d.dev.Get("queue")
 	d.listen()
-	limits := d.dev.Get("limits")
-	d.uniformAlign = max(minUniformPad, int(num[uint32](limits, "minUniformBufferOffsetAlignment")))
-	d.info = describe(adapterInfo(adapter), limits, d.features)
-	d.groups.init()
-	return d, nil
+	info := describe(adapterInfo(adapter), d.dev.Get("limits"), d.features)
+	return core.Open(d, "webgpu", info), nil
 }
 
 // request asks the adapter for a device with the optional features it
@@ -112,7 +93,7 @@ func (d *device) request(adapter js.Value) error {
 	}
 	al := adapter.Get("limits")
 	limits := map[string]any{}
-	for _, name := range raisedLimits {
+	for _, name := range core.ComputeLimits {
 		if v := al.Get(name); v.Type() == js.TypeNumber {
 			limits[name] = v.Float()
 		}
@@ -128,19 +109,6 @@ func (d *device) request(adapter js.Value) error {
 	}
 	d.dev = dev
 	return nil
-}
-
-// raisedLimits are the limits requested at the adapter's values.
-var raisedLimits = []string{
-	"maxComputeWorkgroupStorageSize",
-	"maxComputeInvocationsPerWorkgroup",
-	"maxComputeWorkgroupSizeX",
-	"maxComputeWorkgroupSizeY",
-	"maxComputeWorkgroupSizeZ",
-	"maxComputeWorkgroupsPerDimension",
-	"maxStorageBuffersPerShaderStage",
-	"maxStorageBufferBindingSize",
-	"maxBufferSize",
 }
 
 func requestDevice(adapter js.Value, desc map[string]any) (js.Value, error) {
@@ -249,23 +217,8 @@ func describe(ai, l js.Value, features map[string]bool) driver.Info {
 		Backend: "webgpu",
 		Name:    adapterName(ai),
 		Driver:  "navigator.gpu",
-		Limits: driver.Limits{
-			MaxInvocationsPerBlock: num[uint32](l, "maxComputeInvocationsPerWorkgroup"),
-			MaxBlockSize: xpu.Dim3{
-				X: num[uint32](l, "maxComputeWorkgroupSizeX"),
-				Y: num[uint32](l, "maxComputeWorkgroupSizeY"),
-				Z: num[uint32](l, "maxComputeWorkgroupSizeZ"),
-			},
-			MaxGroups:              num[uint32](l, "maxComputeWorkgroupsPerDimension"),
-			MaxSharedBytes:         num[uint32](l, "maxComputeWorkgroupStorageSize"),
-			MaxStorageBuffers:      num[uint32](l, "maxStorageBuffersPerShaderStage"),
-			MaxStorageBufferBytes:  num[uint64](l, "maxStorageBufferBindingSize"),
-			MaxBufferBytes:         num[uint64](l, "maxBufferSize"),
-			MaxUniformBytes:        num[uint32](l, "maxUniformBufferBindingSize"),
-			StorageOffsetAlignment: num[uint32](l, "minStorageBufferOffsetAlignment"),
-			UniformOffsetAlignment: num[uint32](l, "minUniformBufferOffsetAlignment"),
-		},
-		Facts: map[string]string{},
+		Limits:  core.LimitsOf(func(name string) uint64 { return num[uint64](l, name) }, 0, 0),
+		Facts:   map[string]string{},
 	}
 	fact := func(name, v string) {
 		if v != "" && v != "0" {
@@ -338,11 +291,15 @@ func num[T uint32 | uint64](v js.Value, name string) T {
 	return ^T(0)
 }
 
-// Info describes the device.
-func (d *device) Info() driver.Info { return d.info }
+// Wait waits for the device to finish the work submitted, and returns the
+// errors it reported meanwhile.
+func (d *device) Wait() error {
+	_, err := await(d.queue.Call("onSubmittedWorkDone"))
+	return errors.Join(err, d.settle())
+}
 
-// NewQueue returns a queue recording into one compute pass at a time.
-func (d *device) NewQueue() (driver.Queue, error) { return d.newQueue() }
+// Errors returns the errors the device reported so far, without waiting.
+func (d *device) Errors() error { return d.takeErrors() }
 
 // Close destroys the device, which frees everything it still holds, and
 // returns the errors the device reported that no call has returned yet.
@@ -350,13 +307,6 @@ func (d *device) NewQueue() (driver.Queue, error) { return d.newQueue() }
 // runs after it.
 func (d *device) Close() error {
 	err := d.settle()
-	d.groups.init()
-	d.readMu.Lock()
-	if d.stagingSize > 0 {
-		d.staging.Call("destroy")
-		d.staging, d.stagingSize = js.Value{}, 0
-	}
-	d.readMu.Unlock()
 	d.dev.Call("removeEventListener", "uncapturederror", d.onError)
 	d.dev.Call("destroy")
 	await(d.dev.Get("lost")) // onLost has run: it was attached first

@@ -2,15 +2,13 @@
 // (GOOS=js GOARCH=wasm): it runs kernels' WGSL through navigator.gpu,
 // driven from Go through syscall/js.
 //
-// It behaves as the native driver in gpu/webgpu does. A device is the
-// high-performance adapter's, opened with WebGPU's default limits raised to
-// the adapter's compute limits and with the optional features xpu uses
-// (subgroups, timestamp-query) when the adapter offers them. A kernel
-// compiles to a compute pipeline with an explicit bind group layout built
-// from its parameters. A queue records launches into one command encoder
-// and one compute pass, with each launch's scalars in a uniform ring bound
-// at a dynamic offset, and submits them at Flush, Sync, or when the ring
-// fills.
+// It behaves as the native drivers do, through the same core
+// (gpu/webgpu/internal/core), which does what every WebGPU driver does
+// alike (layouts, bind group cache, uniform ring, batching queue, staged
+// reads); this package binds the core's API to navigator.gpu. A device is
+// the high-performance adapter's, opened with WebGPU's default limits
+// raised to the adapter's compute limits and with the optional features
+// xpu uses (subgroups, timestamp-query) when the adapter offers them.
 //
 // The browser reports results through promises. The driver waits for one
 // by blocking its goroutine on a channel that the promise's callbacks feed;
@@ -23,6 +21,7 @@
 // them from the device's uncapturederror events and returns them from the
 // next Flush, Sync or Read, so that no error is dropped.
 //
-// Layering: this package implements gpu/driver and imports neither the
-// runtime (package gpu) nor any codegen. Outside GOOS=js it is empty.
+// Layering: this package implements gpu/driver through the core and
+// imports neither the runtime (package gpu) nor any codegen. Outside
+// GOOS=js it is empty.
 package jsgpu

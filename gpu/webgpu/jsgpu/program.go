@@ -8,80 +8,90 @@ import (
 	"strings"
 	"syscall/js"
 
-	"github.com/goxpu/xpu/gpu/driver"
+	"github.com/goxpu/xpu/gpu/webgpu/internal/core"
 )
 
-// program is a kernel's compute pipeline with its explicit layout.
-type program struct {
-	d        *device
-	id       uint64
-	name     string
-	buffers  int // buffer parameters, bound at 0..buffers-1
-	uniforms int // uniform block size; bound at binding buffers when > 0
+// pipeline is a GPUComputePipeline with its explicit bind group layout.
+type pipeline struct {
 	bgl      js.Value
 	pipeline js.Value
 }
 
-// Compile builds k's WGSL into a compute pipeline whose bind group layout
-// comes from k's parameters, never from the shader: a binding the shader
-// leaves unused stays in the layout. It waits for the browser's compiler.
-func (d *device) Compile(k *driver.Kernel) (driver.Program, error) {
-	if k.WGSL == "" {
-		return nil, fmt.Errorf("webgpu: kernel %s has no WGSL", k.Name)
-	}
-	p := &program{d: d, id: d.nextID.Add(1), name: k.Name, uniforms: k.UniformSize}
-	var entries []any
-	for _, prm := range k.Params {
-		if prm.Kind != driver.ParamBuffer {
-			continue
+// Release drops the pipeline; the browser frees it once no recorded
+// launch uses it.
+func (p *pipeline) Release() { p.bgl, p.pipeline = js.Value{}, js.Value{} }
+
+// bindGroup is a GPUBindGroup.
+type bindGroup struct{ g js.Value }
+
+// Release drops the bind group; the browser frees it once no recorded
+// launch uses it.
+func (g *bindGroup) Release() { g.g = js.Value{} }
+
+// bindingTypes are WebGPU's buffer binding types by the core's.
+var bindingTypes = [...]string{
+	core.BindingStorage:         "storage",
+	core.BindingReadOnlyStorage: "read-only-storage",
+	core.BindingUniform:         "uniform",
+}
+
+// CreatePipeline builds wgsl into a compute pipeline with layout. It
+// waits for the browser's compiler.
+func (d *device) CreatePipeline(label, wgsl string, layout []core.Binding) (core.Pipeline, error) {
+	entries := make([]any, len(layout))
+	for i, b := range layout {
+		buf := map[string]any{"type": bindingTypes[b.Type]}
+		if b.Type == core.BindingUniform {
+			buf["hasDynamicOffset"] = true
+			buf["minBindingSize"] = b.MinSize
 		}
-		typ := "storage"
-		if prm.Access == driver.AccessRead || prm.Access == driver.AccessNone {
-			typ = "read-only-storage"
-		}
-		entries = append(entries, map[string]any{
-			"binding":    p.buffers,
-			"visibility": stageCompute,
-			"buffer":     map[string]any{"type": typ},
-		})
-		p.buffers++
+		entries[i] = map[string]any{"binding": i, "visibility": stageCompute, "buffer": buf}
 	}
-	if k.UniformSize > 0 {
-		entries = append(entries, map[string]any{
-			"binding":    p.buffers,
-			"visibility": stageCompute,
-			"buffer": map[string]any{
-				"type":             "uniform",
-				"hasDynamicOffset": true,
-				"minBindingSize":   k.UniformSize,
-			},
-		})
-	}
-	if err := p.build(k, entries); err != nil {
-		return nil, fmt.Errorf("webgpu: kernel %s: %w", k.Name, err)
+	p := &pipeline{}
+	if err := p.build(d.dev, label, wgsl, entries); err != nil {
+		return nil, err
 	}
 	return p, nil
 }
 
+// CreateBindGroup makes a bind group of p's layout, inside an error
+// scope that the next settle waits for.
+func (d *device) CreateBindGroup(p core.Pipeline, entries []core.Entry) (core.BindGroup, error) {
+	es := make([]any, len(entries))
+	for i, e := range entries {
+		res := map[string]any{"buffer": e.Buffer.(*buffer).b}
+		if e.Size > 0 {
+			res["size"] = e.Size
+		}
+		es[i] = map[string]any{"binding": i, "resource": res}
+	}
+	d.scope()
+	g, err := call(d.dev, "createBindGroup", map[string]any{"layout": p.(*pipeline).bgl, "entries": es})
+	d.unscope()
+	if err != nil {
+		return nil, err
+	}
+	return &bindGroup{g: g}, nil
+}
+
 // build creates the module, the layouts and the pipeline inside a
 // validation error scope, and reports the compiler's errors by line.
-func (p *program) build(k *driver.Kernel, entries []any) error {
-	dev := p.d.dev
+func (p *pipeline) build(dev js.Value, label, wgsl string, entries []any) error {
 	dev.Call("pushErrorScope", "validation")
-	module, err := call(dev, "createShaderModule", map[string]any{"label": k.Name, "code": k.WGSL})
+	module, err := call(dev, "createShaderModule", map[string]any{"label": label, "code": wgsl})
 	if err == nil {
 		err = compileErrors(module)
 	}
 	if err == nil {
-		p.bgl, err = call(dev, "createBindGroupLayout", map[string]any{"label": k.Name, "entries": entries})
+		p.bgl, err = call(dev, "createBindGroupLayout", map[string]any{"label": label, "entries": entries})
 	}
 	var layout js.Value
 	if err == nil {
-		layout, err = call(dev, "createPipelineLayout", map[string]any{"label": k.Name, "bindGroupLayouts": []any{p.bgl}})
+		layout, err = call(dev, "createPipelineLayout", map[string]any{"label": label, "bindGroupLayouts": []any{p.bgl}})
 	}
 	if err == nil {
-		p.pipeline, err = pipeline(dev, map[string]any{
-			"label":   k.Name,
+		p.pipeline, err = createPipeline(dev, map[string]any{
+			"label":   label,
 			"layout":  layout,
 			"compute": map[string]any{"module": module, "entryPoint": "main"},
 		})
@@ -96,8 +106,8 @@ func (p *program) build(k *driver.Kernel, entries []any) error {
 	return serr
 }
 
-// pipeline creates a compute pipeline and waits for it.
-func pipeline(dev js.Value, desc map[string]any) (js.Value, error) {
+// createPipeline creates a compute pipeline and waits for it.
+func createPipeline(dev js.Value, desc map[string]any) (js.Value, error) {
 	p, err := call(dev, "createComputePipelineAsync", desc)
 	if err != nil {
 		return js.Value{}, fmt.Errorf("pipeline: %w", err)
@@ -129,11 +139,4 @@ func compileErrors(module js.Value) error {
 		return errors.New("WGSL: " + strings.Join(errs, "\n\t"))
 	}
 	return nil
-}
-
-// Release drops the pipeline and its bind groups; the browser frees them
-// once no recorded launch uses them.
-func (p *program) Release() {
-	p.d.groups.evict(p.id)
-	p.bgl, p.pipeline = js.Value{}, js.Value{}
 }

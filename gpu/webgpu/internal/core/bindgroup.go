@@ -1,0 +1,187 @@
+package core
+
+// This file implements the bind group cache and the deferred release of
+// what an open pass holds.
+
+import (
+	"encoding/binary"
+	"slices"
+	"sync"
+)
+
+// bindGroups caches one bind group per (program, buffers, uniform ring).
+// It counts the open passes that hold each group and each buffer: a pass
+// resolves what it uses only when it is submitted (and a browser refuses
+// to submit a pass that uses a destroyed buffer), so a group evicted or a
+// buffer released while an open pass holds it is released when the last
+// such pass is submitted.
+type bindGroups struct {
+	mu    sync.Mutex // never held across a wait
+	byKey map[string]*bindGroup
+	byID  map[uint64][]*bindGroup // every group that holds an object, by its id
+}
+
+type bindGroup struct {
+	g       BindGroup
+	key     string
+	ids     []uint64
+	bufs    []*buffer
+	holds   int  // open passes that set it
+	evicted bool // out of the cache; released when holds drops to 0
+	// The last pass that holds it, so that a pass holds it once.
+	holder *Queue
+	pass   uint64
+}
+
+func (c *bindGroups) init() {
+	c.byKey = make(map[string]*bindGroup)
+	c.byID = make(map[uint64][]*bindGroup)
+}
+
+// hold returns the bind group of p with bufs and the uniform ring of q,
+// creating it on first use, and records that q's open pass holds it. When
+// bufs[dead] has been released, it returns dead >= 0 and holds nothing.
+func (c *bindGroups) hold(q *Queue, p *program, bufs []*buffer) (g BindGroup, dead int, err error) {
+	key := binary.LittleEndian.AppendUint64(q.key[:0], p.id)
+	for _, b := range bufs {
+		key = binary.LittleEndian.AppendUint64(key, b.id)
+	}
+	key = binary.LittleEndian.AppendUint64(key, q.ringID)
+	q.key = key
+
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for i, b := range bufs {
+		if b.released {
+			return nil, i, nil
+		}
+	}
+	bg := c.byKey[string(key)]
+	if bg == nil {
+		if bg, err = c.create(q, p, bufs, string(key)); err != nil {
+			return nil, -1, err
+		}
+	}
+	if bg.holder != q || bg.pass != q.serial {
+		bg.holder, bg.pass = q, q.serial
+		bg.holds++
+		for _, b := range bg.bufs {
+			b.holds++
+		}
+		q.held = append(q.held, bg)
+	}
+	return bg.g, -1, nil
+}
+
+// create makes a bind group and caches it. The caller holds c.mu.
+func (c *bindGroups) create(q *Queue, p *program, bufs []*buffer, key string) (*bindGroup, error) {
+	entries := make([]Entry, 0, len(bufs)+1)
+	ids := []uint64{p.id, q.ringID}
+	for _, b := range bufs {
+		entries = append(entries, Entry{Buffer: b.b})
+		ids = append(ids, b.id)
+	}
+	if p.uniforms > 0 {
+		entries = append(entries, Entry{Buffer: q.ring, Size: p.uniforms})
+	}
+	g, err := p.d.api.CreateBindGroup(p.pipeline, entries)
+	if err != nil {
+		return nil, err
+	}
+	bg := &bindGroup{g: g, key: key, ids: ids, bufs: slices.Clone(bufs)}
+	c.byKey[key] = bg
+	for _, id := range ids {
+		c.byID[id] = append(c.byID[id], bg)
+	}
+	return bg, nil
+}
+
+// unhold records that a pass that held gs has been submitted, releasing
+// the evicted groups and the released buffers no open pass holds any
+// more.
+func (c *bindGroups) unhold(gs []*bindGroup) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for _, bg := range gs {
+		bg.holds--
+		if bg.evicted && bg.holds == 0 {
+			bg.g.Release()
+		}
+		for _, b := range bg.bufs {
+			b.holds--
+			if b.released && b.holds == 0 {
+				b.b.Release()
+			}
+		}
+	}
+}
+
+// live reports whether b has not been released.
+func (c *bindGroups) live(b *buffer) bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return !b.released
+}
+
+// release drops b's bind groups and releases it, or leaves that to the
+// submit of the last open pass that holds it.
+func (c *bindGroups) release(b *buffer) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if b.released {
+		return
+	}
+	b.released = true
+	c.evictLocked(b.id)
+	if b.holds == 0 {
+		b.b.Release()
+	}
+}
+
+// evict drops every bind group that holds the object with id: a program
+// or a uniform ring that is being released.
+func (c *bindGroups) evict(id uint64) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.evictLocked(id)
+}
+
+func (c *bindGroups) evictLocked(id uint64) {
+	for _, bg := range c.byID[id] {
+		if bg.evicted {
+			continue
+		}
+		bg.evicted = true
+		delete(c.byKey, bg.key)
+		for _, other := range bg.ids {
+			if other == id {
+				continue
+			}
+			c.byID[other] = slices.DeleteFunc(c.byID[other], func(g *bindGroup) bool { return g == bg })
+			if len(c.byID[other]) == 0 {
+				delete(c.byID, other)
+			}
+		}
+		if bg.holds == 0 {
+			bg.g.Release()
+		}
+	}
+	delete(c.byID, id)
+}
+
+// releaseAll releases every cached group; no pass is open.
+func (c *bindGroups) releaseAll() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for _, bg := range c.byKey {
+		bg.g.Release()
+	}
+	c.init()
+}
+
+// size returns the number of cached bind groups.
+func (c *bindGroups) size() int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return len(c.byKey)
+}

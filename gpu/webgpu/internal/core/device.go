@@ -1,0 +1,89 @@
+package core
+
+// This file implements driver.Device over an API.
+
+import (
+	"sync"
+	"sync/atomic"
+
+	"github.com/goxpu/xpu/gpu/driver"
+)
+
+// Device is an open WebGPU device, as every WebGPU driver returns it.
+type Device struct {
+	api  API
+	name string // the driver's name, leading its errors: "webgpu", "dawn"
+	info driver.Info
+
+	// uniformAlign is the alignment of a launch's uniforms in a ring.
+	uniformAlign int
+
+	nextID atomic.Uint64 // ids of programs, buffers and rings, for bind group keys
+	groups bindGroups
+
+	readMu      sync.Mutex // guards staging; held across the wait of a read
+	staging     Buffer
+	stagingSize int
+}
+
+var _ driver.Device = (*Device)(nil)
+
+// Open returns the device that api drives, described by info; name leads
+// its errors. When api is a [Stamper], the device is also a
+// driver.ClockCalibrator and its queues are driver.Timers.
+func Open(api API, name string, info driver.Info) driver.Device {
+	d := &Device{
+		api:          api,
+		name:         name,
+		info:         info,
+		uniformAlign: max(256, int(info.Limits.UniformOffsetAlignment)),
+	}
+	d.groups.init()
+	if _, ok := api.(Stamper); ok {
+		return timedDevice{d}
+	}
+	return d
+}
+
+// Of returns the Device under d, an Open result; nil for another.
+func Of(d driver.Device) *Device {
+	switch d := d.(type) {
+	case *Device:
+		return d
+	case timedDevice:
+		return d.Device
+	}
+	return nil
+}
+
+// Info describes the device.
+func (d *Device) Info() driver.Info { return d.info }
+
+// NewQueue returns a queue recording into one compute pass at a time.
+func (d *Device) NewQueue() (driver.Queue, error) { return d.newQueue() }
+
+// Close releases what the device still holds and the device itself, and
+// returns the errors the device reported that no call has returned yet.
+func (d *Device) Close() error {
+	d.groups.releaseAll()
+	d.readMu.Lock()
+	if d.staging != nil {
+		d.staging.Release()
+		d.staging, d.stagingSize = nil, 0
+	}
+	d.readMu.Unlock()
+	return d.api.Close()
+}
+
+// API returns the binding the device drives.
+func (d *Device) API() API { return d.api }
+
+// UniformAlign returns the alignment of a launch's uniforms in a ring.
+func (d *Device) UniformAlign() int { return d.uniformAlign }
+
+// BindGroups returns the number of cached bind groups.
+func (d *Device) BindGroups() int { return d.groups.size() }
+
+// Errors returns and forgets the errors the device reported
+// asynchronously that no call has returned yet.
+func (d *Device) Errors() error { return d.api.Errors() }

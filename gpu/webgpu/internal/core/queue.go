@@ -1,0 +1,184 @@
+package core
+
+// This file implements driver.Queue: launches batched into one compute
+// pass, their scalars in a uniform ring.
+
+import (
+	"errors"
+	"fmt"
+	"sync"
+
+	"github.com/goxpu/xpu"
+	"github.com/goxpu/xpu/gpu/driver"
+)
+
+// RingBytes is the size of a queue's uniform ring: the launches' scalars
+// between two submits, each at an aligned offset (1024 launches at the
+// usual 256-byte alignment).
+const RingBytes = 256 << 10
+
+// Queue records launches into one command encoder and one compute pass,
+// and submits them at Flush, at Sync, or when the uniform ring is full.
+type Queue struct {
+	d *Device
+
+	mu     sync.Mutex // held across the wait of Sync
+	ring   Buffer     // device uniform buffer, bound at dynamic offsets; nil once released
+	ringID uint64
+	slab   []byte // host image of the ring, written before each submit
+	used   int
+
+	pass   Pass         // the open pass, or nil
+	serial uint64       // serial number of the open pass
+	held   []*bindGroup // bind groups the open pass set
+	last   *program     // pipeline set last in the open pass
+	key    []byte       // scratch for bind group keys
+	bufs   []*buffer    // scratch for Launch
+	offs   [1]uint32    // scratch for the dynamic offset
+
+	timer passTimer
+}
+
+var _ driver.Queue = (*Queue)(nil)
+
+func (d *Device) newQueue() (*Queue, error) {
+	ring, err := d.api.CreateBuffer(UsageUniform|UsageCopyDst, RingBytes)
+	if err != nil {
+		return nil, fmt.Errorf("%s: uniform ring: %w", d.name, err)
+	}
+	return &Queue{d: d, ring: ring, ringID: d.nextID.Add(1), slab: make([]byte, RingBytes)}, nil
+}
+
+// Launch records a dispatch of p over groups in the open pass.
+func (q *Queue) Launch(dp driver.Program, groups xpu.Dim3, bufs []driver.Buffer, uniforms []byte) error {
+	d := q.d
+	p, ok := dp.(*program)
+	if !ok || p.d != d {
+		return fmt.Errorf("%s: launch of a program of another device or driver (%T)", d.name, dp)
+	}
+	if len(bufs) != p.buffers || len(uniforms) != p.uniforms {
+		return fmt.Errorf("%s: kernel %s takes %d buffers and %d uniform bytes, got %d and %d",
+			d.name, p.name, p.buffers, p.uniforms, len(bufs), len(uniforms))
+	}
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	if q.ring == nil {
+		return fmt.Errorf("%s: launch on a released queue", d.name)
+	}
+	q.bufs = q.bufs[:0]
+	for i, db := range bufs {
+		b, ok := db.(*buffer)
+		if !ok || b.d != d {
+			clear(q.bufs)
+			return fmt.Errorf("%s: kernel %s: buffer %d is not a live buffer of this device", d.name, p.name, i)
+		}
+		q.bufs = append(q.bufs, b)
+	}
+	slot := (p.uniforms + d.uniformAlign - 1) / d.uniformAlign * d.uniformAlign
+	if q.used+slot > len(q.slab) {
+		if err := q.submit(); err != nil {
+			clear(q.bufs)
+			return err
+		}
+	}
+	if q.pass == nil {
+		if err := q.begin(); err != nil {
+			clear(q.bufs)
+			return err
+		}
+	}
+	g, dead, err := d.groups.hold(q, p, q.bufs)
+	clear(q.bufs)
+	if dead >= 0 {
+		return fmt.Errorf("%s: kernel %s: buffer %d is not a live buffer of this device", d.name, p.name, dead)
+	}
+	if err != nil {
+		return fmt.Errorf("%s: kernel %s: bind group: %w", d.name, p.name, err)
+	}
+	if q.last != p {
+		q.pass.SetPipeline(p.pipeline)
+		q.last = p
+	}
+	if p.uniforms > 0 {
+		q.offs[0] = uint32(q.used)
+		copy(q.slab[q.used:], uniforms)
+		q.used += slot
+		q.pass.SetBindGroup(g, q.offs[:])
+	} else {
+		q.pass.SetBindGroup(g, nil)
+	}
+	q.pass.Dispatch(groups.X, groups.Y, groups.Z)
+	return nil
+}
+
+// begin opens an encoder and a compute pass, stamped at its boundaries
+// when the queue is timing. The caller holds q.mu.
+func (q *Queue) begin() error {
+	var (
+		p   Pass
+		err error
+	)
+	if q.timer.on {
+		p, err = q.timer.begin(q.d)
+	} else {
+		p, err = q.d.api.BeginPass()
+	}
+	if err != nil {
+		return fmt.Errorf("%s: command encoder: %w", q.d.name, err)
+	}
+	q.pass = p
+	q.serial++
+	return nil
+}
+
+// submit ends the open pass, writes the ring and submits. The caller
+// holds q.mu.
+func (q *Queue) submit() error {
+	if q.pass == nil {
+		return nil
+	}
+	p := q.pass
+	q.pass, q.last = nil, nil
+	var uniforms []byte
+	if q.used > 0 {
+		uniforms = q.slab[:q.used]
+	}
+	err := p.Submit(q.ring, uniforms)
+	q.used = 0
+	q.d.groups.unhold(q.held)
+	clear(q.held)
+	q.held = q.held[:0]
+	if err != nil {
+		return fmt.Errorf("%s: submit: %w", q.d.name, err)
+	}
+	return nil
+}
+
+// Flush submits what was recorded and returns the errors the device
+// reported since the last check; it does not wait for the device.
+func (q *Queue) Flush() error {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	return errors.Join(q.submit(), q.d.api.Errors())
+}
+
+// Sync submits what was recorded and waits for the device to finish it.
+func (q *Queue) Sync() error {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	return errors.Join(q.submit(), q.d.api.Wait())
+}
+
+// Release submits what is left and frees the ring and the timer.
+func (q *Queue) Release() {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	if q.ring == nil {
+		return
+	}
+	_ = q.submit()
+	q.d.groups.evict(q.ringID)
+	q.ring.Release()
+	q.ring = nil
+	q.timer.release()
+}

@@ -1,0 +1,161 @@
+package drivertest
+
+// This file holds the cases of launching, batching and buffer traffic.
+
+import (
+	"math/rand/v2"
+	"testing"
+
+	"github.com/goxpu/xpu"
+	"github.com/goxpu/xpu/gpu/driver"
+	"github.com/goxpu/xpu/gpu/webgpu/internal/core"
+)
+
+// testLaunch records more launches than the uniform ring holds between
+// submits into a poisoned output; the last one's k is the one seen.
+func testLaunch(t *testing.T, c Config) {
+	d := c.open(t)
+	p, q := setup(t, d)
+	const n = 1000
+	in := make([]uint32, n)
+	for i := range in {
+		in[i] = rand.Uint32()
+	}
+	poison := make([]uint32, n)
+	for i := range poison {
+		poison[i] = 0xDEADBEEF
+	}
+	bufs := make([]driver.Buffer, 3)
+	for i := range bufs {
+		bufs[i] = mustBuffer(t, d, 4*n)
+		defer bufs[i].Release()
+	}
+	if err := bufs[0].Write(0, u32Bytes(poison)); err != nil {
+		t.Fatal(err)
+	}
+	if err := bufs[1].Write(0, u32Bytes(in)); err != nil {
+		t.Fatal(err)
+	}
+	const launches = 1500
+	var k uint32
+	for i := range launches {
+		k = uint32(i) * 7919
+		if err := q.Launch(p, xpu.Dim3{X: (n + 63) / 64, Y: 1, Z: 1}, bufs, uniforms(k)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := q.Flush(); err != nil {
+		t.Fatal(err)
+	}
+	got := readU32(t, bufs[0])
+	for i := range got {
+		if got[i] != in[i]+k {
+			t.Fatalf("out[%d] = %#x, want %#x", i, got[i], in[i]+k)
+		}
+	}
+}
+
+// testRing runs more launches than one uniform ring holds before a
+// submit, each with its own scalar, on dependent data.
+func testRing(t *testing.T, c Config) {
+	d := c.open(t)
+	p, q := setup(t, d)
+	const n = 100
+	r := rand.New(rand.NewPCG(rand.Uint64(), 1))
+	in := make([]uint32, n)
+	for i := range in {
+		in[i] = r.Uint32()
+	}
+	a, b, unused := mustBuffer(t, d, 4*n), mustBuffer(t, d, 4*n), mustBuffer(t, d, 4)
+	if err := a.Write(0, u32Bytes(in)); err != nil {
+		t.Fatal(err)
+	}
+	want := append([]uint32(nil), in...)
+	launches := max(1, c.RingRounds)*core.RingBytes/core.Of(d).UniformAlign() + 17
+	for i := range launches {
+		k := r.Uint32()
+		src, dst := a, b
+		if i%2 == 1 {
+			src, dst = b, a
+		}
+		if err := q.Launch(p, xpu.Dim3{X: 2, Y: 1, Z: 1}, []driver.Buffer{dst, src, unused}, uniforms(k)); err != nil {
+			t.Fatal(err)
+		}
+		for j := range want {
+			want[j] += k
+		}
+	}
+	if err := q.Sync(); err != nil {
+		t.Fatal(err)
+	}
+	final := b
+	if launches%2 == 0 {
+		final = a
+	}
+	for i, v := range readU32(t, final) {
+		if v != want[i] {
+			t.Fatalf("after %d launches: [%d] = %#x, want %#x", launches, i, v, want[i])
+		}
+	}
+}
+
+// testReleaseRecorded releases buffers that recorded launches use before
+// their pass is submitted: the launches still run, on live memory, and the
+// bind group cache empties.
+func testReleaseRecorded(t *testing.T, c Config) {
+	d := c.open(t)
+	p, q := setup(t, d)
+	out := mustBuffer(t, d, 4*64)
+	defer out.Release()
+	for round := range 3 {
+		in, unused := mustBuffer(t, d, 4*64), mustBuffer(t, d, 4)
+		if err := in.Write(0, u32Bytes(make([]uint32, 64))); err != nil {
+			t.Fatal(err)
+		}
+		if err := q.Launch(p, xpu.Dim3{X: 1, Y: 1, Z: 1}, []driver.Buffer{out, in, unused}, uniforms(uint32(round+7))); err != nil {
+			t.Fatal(err)
+		}
+		in.Release()
+		unused.Release()
+		if err := q.Flush(); err != nil {
+			t.Fatalf("round %d: flush after releasing recorded buffers: %v", round, err)
+		}
+	}
+	if err := q.Sync(); err != nil {
+		t.Fatal(err)
+	}
+	for i, v := range readU32(t, out) {
+		if v != 9 {
+			t.Fatalf("[%d] = %d, want 9", i, v)
+		}
+	}
+	if n := core.Of(d).BindGroups(); n != 0 {
+		t.Errorf("%d bind groups cached after their buffers were released", n)
+	}
+}
+
+// testWriteRead checks unaligned writes and reads at offsets.
+func testWriteRead(t *testing.T, c Config) {
+	d := c.open(t)
+	b := mustBuffer(t, d, 10)
+	defer b.Release()
+	if err := b.Write(0, []byte{1, 2, 3, 4, 5, 6}); err != nil {
+		t.Fatal(err)
+	}
+	got := make([]byte, 6)
+	if err := b.Read(4, got[:4]); err != nil {
+		t.Fatal(err)
+	}
+	if string(got[:2]) != "\x05\x06" {
+		t.Errorf("read at 4: % x", got[:4])
+	}
+	if err := b.Read(2, got); err == nil {
+		t.Error("a read at an unaligned offset succeeded")
+	}
+	if _, err := d.NewBuffer(int(min(d.Info().Limits.MaxBufferBytes+4, 1<<53))); err == nil {
+		t.Error("a buffer over the device's limit was allocated")
+	}
+	if err := core.Of(d).Errors(); err != nil {
+		t.Errorf("errors left over: %v", err)
+	}
+}
