@@ -67,7 +67,11 @@ func (g *gen) expr(e ir.Expr) string {
 func (g *gen) place(e ir.Expr) string {
 	switch e := e.(type) {
 	case *ir.Index:
-		return g.placeOrValue(e.X) + "[" + g.expr(e.Index) + "]"
+		p := g.placeOrValue(e.X) + "[" + g.expr(e.Index) + "]"
+		if w, ok := g.window[p]; ok {
+			return w
+		}
+		return p
 	case *ir.FieldOf:
 		s, ok := e.X.Type().(*ir.Struct)
 		if !ok || e.Field < 0 || e.Field >= len(s.Fields) {

@@ -163,7 +163,7 @@ func (g *gen) segment(s *segment) {
 	g.segLabel = fmt.Sprintf("items%d", s.id)
 	g.usedLabel = false
 	vars := g.segmentVars(stmts)
-	body := g.capture(func() {
+	write := func() {
 		g.loadCross(vars)
 		g.loadRemat(g.rematNeeded(stmts))
 		g.stmts(stmts)
@@ -172,8 +172,9 @@ func (g *gen) segment(s *segment) {
 				g.storeCross(v)
 			}
 		}
-	})
-	if g.strip(stmts, body) || g.rows(stmts) {
+	}
+	body := g.capture(write)
+	if g.strip(stmts, body) || g.rows(stmts) || g.windowed(stmts, write) {
 		return
 	}
 	g.items(body, g.usedLabel)

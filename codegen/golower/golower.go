@@ -66,10 +66,11 @@ type gen struct {
 
 	// Within a segment or device function being written.
 	inFunc    bool
-	segLabel  string   // label of the innermost work-item loop
-	usedLabel bool     // the segment's label was used
-	rowMode   bool     // copies move a row of lanes (rows.go)
-	loops     []*loopW // IR loops open in the current segment or function
+	segLabel  string            // label of the innermost work-item loop
+	usedLabel bool              // the segment's label was used
+	rowMode   bool              // copies move a row of lanes (rows.go)
+	window    map[string]string // accesses written through windows (window.go)
+	loops     []*loopW          // IR loops open in the current segment or function
 	err       error
 }
 

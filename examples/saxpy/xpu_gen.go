@@ -35,7 +35,7 @@ var SaxpyKernel = gpu.Register(&gpu.KernelSpec{
 		},
 		{
 			Kernel: "github.com/goxpu/xpu/examples/saxpy.Saxpy", Backend: "cpu", Target: "go",
-			Hash:        "sha256:87c63bdb52470ab8e8632ae3e88d385f4ec3a1ea66c4630b50dc4ca7c372f1a0",
+			Hash:        "sha256:2e24c72f591678b693f4a1c62efe85454a83084a4f8bd088f153ff94874a15ef",
 			Codegen:     "xpu-gen/1",
 			Block:       xpu.Dim3{X: 256, Y: 1, Z: 1},
 			SharedBytes: 0, StorageBindings: 2, UniformBytes: 16,
@@ -96,14 +96,42 @@ func saxpyCPU(b *gpu.CPUBlock) {
 	_ = gz0
 	_ = ly
 	_ = lz
-	for lx := uint32(0); lx < 256; lx++ {
-		li := lx
-		_ = li
-		{
-			var v_i uint32 = (gx0 + lx)
-			_ = v_i
-			if v_i < p_n {
-				p_y[v_i] = ((p_a * p_x[v_i]) + p_y[v_i])
+	{
+		lx, li := uint32(0), uint32(0)
+		_, _ = lx, li
+		var v_i uint32 = (gx0 + lx)
+		_ = v_i
+		var w0 *[256]float32
+		if o := v_i; o <= 4294967040 && uint64(o)+256 <= uint64(len(p_y)) {
+			w0 = (*[256]float32)(p_y[o : uint64(o)+256])
+		}
+		var w1 *[256]float32
+		if o := v_i; o <= 4294967040 && uint64(o)+256 <= uint64(len(p_x)) {
+			w1 = (*[256]float32)(p_x[o : uint64(o)+256])
+		}
+		if w0 != nil && w1 != nil {
+			for lx := uint32(0); lx < 256; lx++ {
+				li := lx
+				_ = li
+				{
+					var v_i uint32 = (gx0 + lx)
+					_ = v_i
+					if v_i < p_n {
+						w0[lx] = ((p_a * w1[lx]) + w0[lx])
+					}
+				}
+			}
+		} else {
+			for lx := uint32(0); lx < 256; lx++ {
+				li := lx
+				_ = li
+				{
+					var v_i uint32 = (gx0 + lx)
+					_ = v_i
+					if v_i < p_n {
+						p_y[v_i] = ((p_a * p_x[v_i]) + p_y[v_i])
+					}
+				}
 			}
 		}
 	}

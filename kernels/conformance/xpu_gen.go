@@ -39,7 +39,7 @@ var AtomicAddKernel = gpu.Register(&gpu.KernelSpec{
 		},
 		{
 			Kernel: "github.com/goxpu/xpu/kernels/conformance.AtomicAdd", Backend: "cpu", Target: "go",
-			Hash:        "sha256:537b4ee32e0e8ea69b36146de0feb35fe265f0eb9df6f8db2ca927b9d9b37903",
+			Hash:        "sha256:d78ee9728e72255efc15a7903bcad557c38d6381e172ab9a7d57ac629ccfd206",
 			Codegen:     "xpu-gen/1",
 			Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
 			SharedBytes: 0, StorageBindings: 4, UniformBytes: 16,
@@ -109,20 +109,48 @@ func atomicAddCPU(b *gpu.CPUBlock) {
 	_ = gz0
 	_ = ly
 	_ = lz
-items0:
-	for lx := uint32(0); lx < 64; lx++ {
-		li := lx
-		_ = li
+	{
+		lx, li := uint32(0), uint32(0)
+		_, _ = lx, li
 		var v_i uint32 = (gx0 + lx)
 		_ = v_i
-		if v_i >= p_n {
-			continue items0
+		var w0 *[64]int32
+		if o := v_i; o <= 4294967232 && uint64(o)+64 <= uint64(len(p_in)) {
+			w0 = (*[64]int32)(p_in[o : uint64(o)+64])
 		}
-		xpu.AtomicAdd(&p_sum[uint32(0)], p_in[v_i])
-		xpu.AtomicAdd(&p_sum[(uint32(1)+(v_i%uint32(3)))], (-p_in[v_i]))
-		var v_k uint32 = xpu.AtomicAdd(&p_count[uint32(0)], uint32(1))
-		_ = v_k
-		p_tickets[v_k] = uint32(1)
+		if w0 != nil {
+		items0w:
+			for lx := uint32(0); lx < 64; lx++ {
+				li := lx
+				_ = li
+				var v_i uint32 = (gx0 + lx)
+				_ = v_i
+				if v_i >= p_n {
+					continue items0w
+				}
+				xpu.AtomicAdd(&p_sum[uint32(0)], w0[lx])
+				xpu.AtomicAdd(&p_sum[(uint32(1)+(v_i%uint32(3)))], (-w0[lx]))
+				var v_k uint32 = xpu.AtomicAdd(&p_count[uint32(0)], uint32(1))
+				_ = v_k
+				p_tickets[v_k] = uint32(1)
+			}
+		} else {
+		items0:
+			for lx := uint32(0); lx < 64; lx++ {
+				li := lx
+				_ = li
+				var v_i uint32 = (gx0 + lx)
+				_ = v_i
+				if v_i >= p_n {
+					continue items0
+				}
+				xpu.AtomicAdd(&p_sum[uint32(0)], p_in[v_i])
+				xpu.AtomicAdd(&p_sum[(uint32(1)+(v_i%uint32(3)))], (-p_in[v_i]))
+				var v_k uint32 = xpu.AtomicAdd(&p_count[uint32(0)], uint32(1))
+				_ = v_k
+				p_tickets[v_k] = uint32(1)
+			}
+		}
 	}
 }
 
@@ -154,7 +182,7 @@ var AtomicAddFloatKernel = gpu.Register(&gpu.KernelSpec{
 		},
 		{
 			Kernel: "github.com/goxpu/xpu/kernels/conformance.AtomicAddFloat", Backend: "cpu", Target: "go",
-			Hash:        "sha256:2ee84670cde930654d7dc974d35a83342cc272358d7a3fee0f105f420df09744",
+			Hash:        "sha256:393eeafa4753db44dcdc59e320222e78af62816ee71cbcfb539d0745cce1cfa4",
 			Codegen:     "xpu-gen/1",
 			Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
 			SharedBytes: 0, StorageBindings: 2, UniformBytes: 16,
@@ -222,14 +250,38 @@ func atomicAddFloatCPU(b *gpu.CPUBlock) {
 	_ = gz0
 	_ = ly
 	_ = lz
-	for lx := uint32(0); lx < 64; lx++ {
-		li := lx
-		_ = li
-		{
-			var v_i uint32 = (gx0 + lx)
-			_ = v_i
-			if v_i < p_n {
-				xpu.AtomicAddFloat32(&p_sums[(v_i%uint32(8))], p_in[v_i])
+	{
+		lx, li := uint32(0), uint32(0)
+		_, _ = lx, li
+		var v_i uint32 = (gx0 + lx)
+		_ = v_i
+		var w0 *[64]float32
+		if o := v_i; o <= 4294967232 && uint64(o)+64 <= uint64(len(p_in)) {
+			w0 = (*[64]float32)(p_in[o : uint64(o)+64])
+		}
+		if w0 != nil {
+			for lx := uint32(0); lx < 64; lx++ {
+				li := lx
+				_ = li
+				{
+					var v_i uint32 = (gx0 + lx)
+					_ = v_i
+					if v_i < p_n {
+						xpu.AtomicAddFloat32(&p_sums[(v_i%uint32(8))], w0[lx])
+					}
+				}
+			}
+		} else {
+			for lx := uint32(0); lx < 64; lx++ {
+				li := lx
+				_ = li
+				{
+					var v_i uint32 = (gx0 + lx)
+					_ = v_i
+					if v_i < p_n {
+						xpu.AtomicAddFloat32(&p_sums[(v_i%uint32(8))], p_in[v_i])
+					}
+				}
 			}
 		}
 	}
@@ -267,7 +319,7 @@ var AtomicBitsKernel = gpu.Register(&gpu.KernelSpec{
 		},
 		{
 			Kernel: "github.com/goxpu/xpu/kernels/conformance.AtomicBits", Backend: "cpu", Target: "go",
-			Hash:        "sha256:dd50baef081dc48fb3e169582b8ecd95842e625e771ecc51fb8e118f938b42fb",
+			Hash:        "sha256:98f8a13fe84774435c147b72156bb09bb215c93d626b38589065b7d8e29cfc3d",
 			Codegen:     "xpu-gen/1",
 			Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
 			SharedBytes: 0, StorageBindings: 4, UniformBytes: 16,
@@ -338,21 +390,54 @@ func atomicBitsCPU(b *gpu.CPUBlock) {
 	_ = gz0
 	_ = ly
 	_ = lz
-items0:
-	for lx := uint32(0); lx < 64; lx++ {
-		li := lx
-		_ = li
+	{
+		lx, li := uint32(0), uint32(0)
+		_, _ = lx, li
 		var v_i uint32 = (gx0 + lx)
 		_ = v_i
-		if v_i >= p_n {
-			continue items0
+		var w0 *[64]int32
+		if o := v_i; o <= 4294967232 && uint64(o)+64 <= uint64(len(p_a)) {
+			w0 = (*[64]int32)(p_a[o : uint64(o)+64])
 		}
-		xpu.AtomicAnd(&p_ints[uint32(0)], (p_a[v_i] | int32(252645135)))
-		xpu.AtomicOr(&p_ints[uint32(1)], (p_a[v_i] & int32(16843009)))
-		xpu.AtomicXor(&p_ints[uint32(2)], p_a[v_i])
-		xpu.AtomicAnd(&p_uints[uint32(0)], (p_b[v_i] | uint32(1894838512)))
-		xpu.AtomicOr(&p_uints[uint32(1)], (p_b[v_i] & uint32(2149581825)))
-		xpu.AtomicXor(&p_uints[uint32(2)], p_b[v_i])
+		var w1 *[64]uint32
+		if o := v_i; o <= 4294967232 && uint64(o)+64 <= uint64(len(p_b)) {
+			w1 = (*[64]uint32)(p_b[o : uint64(o)+64])
+		}
+		if w0 != nil && w1 != nil {
+		items0w:
+			for lx := uint32(0); lx < 64; lx++ {
+				li := lx
+				_ = li
+				var v_i uint32 = (gx0 + lx)
+				_ = v_i
+				if v_i >= p_n {
+					continue items0w
+				}
+				xpu.AtomicAnd(&p_ints[uint32(0)], (w0[lx] | int32(252645135)))
+				xpu.AtomicOr(&p_ints[uint32(1)], (w0[lx] & int32(16843009)))
+				xpu.AtomicXor(&p_ints[uint32(2)], w0[lx])
+				xpu.AtomicAnd(&p_uints[uint32(0)], (w1[lx] | uint32(1894838512)))
+				xpu.AtomicOr(&p_uints[uint32(1)], (w1[lx] & uint32(2149581825)))
+				xpu.AtomicXor(&p_uints[uint32(2)], w1[lx])
+			}
+		} else {
+		items0:
+			for lx := uint32(0); lx < 64; lx++ {
+				li := lx
+				_ = li
+				var v_i uint32 = (gx0 + lx)
+				_ = v_i
+				if v_i >= p_n {
+					continue items0
+				}
+				xpu.AtomicAnd(&p_ints[uint32(0)], (p_a[v_i] | int32(252645135)))
+				xpu.AtomicOr(&p_ints[uint32(1)], (p_a[v_i] & int32(16843009)))
+				xpu.AtomicXor(&p_ints[uint32(2)], p_a[v_i])
+				xpu.AtomicAnd(&p_uints[uint32(0)], (p_b[v_i] | uint32(1894838512)))
+				xpu.AtomicOr(&p_uints[uint32(1)], (p_b[v_i] & uint32(2149581825)))
+				xpu.AtomicXor(&p_uints[uint32(2)], p_b[v_i])
+			}
+		}
 	}
 }
 
@@ -390,7 +475,7 @@ var AtomicCompareExchangeKernel = gpu.Register(&gpu.KernelSpec{
 		},
 		{
 			Kernel: "github.com/goxpu/xpu/kernels/conformance.AtomicCompareExchange", Backend: "cpu", Target: "go",
-			Hash:        "sha256:ccccd577e15c431831a9bf7dbca4a3b84908a8db37ec7dc11114146568aea66a",
+			Hash:        "sha256:b9f21b3363efe3b091ee024f441433eab8960c8b4e838ec061085774b7d36032",
 			Codegen:     "xpu-gen/1",
 			Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
 			SharedBytes: 0, StorageBindings: 5, UniformBytes: 16,
@@ -476,21 +561,63 @@ func atomicCompareExchangeCPU(b *gpu.CPUBlock) {
 	_ = gz0
 	_ = ly
 	_ = lz
-items0:
-	for lx := uint32(0); lx < 64; lx++ {
-		li := lx
-		_ = li
+	{
+		lx, li := uint32(0), uint32(0)
+		_, _ = lx, li
 		var v_i uint32 = (gx0 + lx)
 		_ = v_i
-		if v_i >= p_n {
-			continue items0
+		var w0 *[64]int32
+		if o := v_i; o <= 4294967232 && uint64(o)+64 <= uint64(len(p_expect)) {
+			w0 = (*[64]int32)(p_expect[o : uint64(o)+64])
 		}
-		var v_v int32 = xpu.AtomicCompareExchange(&p_slots[v_i], p_expect[v_i], p_next[v_i])
-		_ = v_v
-		p_found[v_i] = v_v
-		p_swapped[v_i] = uint32(0)
-		if v_v == p_expect[v_i] {
-			p_swapped[v_i] = uint32(1)
+		var w1 *[64]int32
+		if o := v_i; o <= 4294967232 && uint64(o)+64 <= uint64(len(p_next)) {
+			w1 = (*[64]int32)(p_next[o : uint64(o)+64])
+		}
+		var w2 *[64]int32
+		if o := v_i; o <= 4294967232 && uint64(o)+64 <= uint64(len(p_found)) {
+			w2 = (*[64]int32)(p_found[o : uint64(o)+64])
+		}
+		var w3 *[64]uint32
+		if o := v_i; o <= 4294967232 && uint64(o)+64 <= uint64(len(p_swapped)) {
+			w3 = (*[64]uint32)(p_swapped[o : uint64(o)+64])
+		}
+		if w0 != nil && w1 != nil && w2 != nil && w3 != nil {
+		items0w:
+			for lx := uint32(0); lx < 64; lx++ {
+				li := lx
+				_ = li
+				var v_i uint32 = (gx0 + lx)
+				_ = v_i
+				if v_i >= p_n {
+					continue items0w
+				}
+				var v_v int32 = xpu.AtomicCompareExchange(&p_slots[v_i], w0[lx], w1[lx])
+				_ = v_v
+				w2[lx] = v_v
+				w3[lx] = uint32(0)
+				if v_v == w0[lx] {
+					w3[lx] = uint32(1)
+				}
+			}
+		} else {
+		items0:
+			for lx := uint32(0); lx < 64; lx++ {
+				li := lx
+				_ = li
+				var v_i uint32 = (gx0 + lx)
+				_ = v_i
+				if v_i >= p_n {
+					continue items0
+				}
+				var v_v int32 = xpu.AtomicCompareExchange(&p_slots[v_i], p_expect[v_i], p_next[v_i])
+				_ = v_v
+				p_found[v_i] = v_v
+				p_swapped[v_i] = uint32(0)
+				if v_v == p_expect[v_i] {
+					p_swapped[v_i] = uint32(1)
+				}
+			}
 		}
 	}
 }
@@ -525,7 +652,7 @@ var AtomicExchangeKernel = gpu.Register(&gpu.KernelSpec{
 		},
 		{
 			Kernel: "github.com/goxpu/xpu/kernels/conformance.AtomicExchange", Backend: "cpu", Target: "go",
-			Hash:        "sha256:0832a0d839535f218dd9e437a420de51e53d98c108e78f58d9e489706c9938c9",
+			Hash:        "sha256:f6a018d2555ca0cf08867e46f1b6f3927014db42b14e0be402b46c046b426719",
 			Codegen:     "xpu-gen/1",
 			Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
 			SharedBytes: 0, StorageBindings: 3, UniformBytes: 16,
@@ -587,16 +714,44 @@ func atomicExchangeCPU(b *gpu.CPUBlock) {
 	_ = gz0
 	_ = ly
 	_ = lz
-items0:
-	for lx := uint32(0); lx < 64; lx++ {
-		li := lx
-		_ = li
+	{
+		lx, li := uint32(0), uint32(0)
+		_, _ = lx, li
 		var v_i uint32 = (gx0 + lx)
 		_ = v_i
-		if v_i >= p_n {
-			continue items0
+		var w0 *[64]uint32
+		if o := v_i; o <= 4294967232 && uint64(o)+64 <= uint64(len(p_old)) {
+			w0 = (*[64]uint32)(p_old[o : uint64(o)+64])
 		}
-		p_old[v_i] = xpu.AtomicExchange(&p_slots[v_i], p_in[v_i])
+		var w1 *[64]uint32
+		if o := v_i; o <= 4294967232 && uint64(o)+64 <= uint64(len(p_in)) {
+			w1 = (*[64]uint32)(p_in[o : uint64(o)+64])
+		}
+		if w0 != nil && w1 != nil {
+		items0w:
+			for lx := uint32(0); lx < 64; lx++ {
+				li := lx
+				_ = li
+				var v_i uint32 = (gx0 + lx)
+				_ = v_i
+				if v_i >= p_n {
+					continue items0w
+				}
+				w0[lx] = xpu.AtomicExchange(&p_slots[v_i], w1[lx])
+			}
+		} else {
+		items0:
+			for lx := uint32(0); lx < 64; lx++ {
+				li := lx
+				_ = li
+				var v_i uint32 = (gx0 + lx)
+				_ = v_i
+				if v_i >= p_n {
+					continue items0
+				}
+				p_old[v_i] = xpu.AtomicExchange(&p_slots[v_i], p_in[v_i])
+			}
+		}
 	}
 }
 
@@ -632,7 +787,7 @@ var AtomicMinMaxKernel = gpu.Register(&gpu.KernelSpec{
 		},
 		{
 			Kernel: "github.com/goxpu/xpu/kernels/conformance.AtomicMinMax", Backend: "cpu", Target: "go",
-			Hash:        "sha256:87e51a27022f4d2e571477c95be77eb104aada440dd29e811b0b988a5e50c7c9",
+			Hash:        "sha256:e402f0528a5bb0005f089f32bd2cf734ee2bf0a1e083e2be6c13f41c24e34637",
 			Codegen:     "xpu-gen/1",
 			Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
 			SharedBytes: 0, StorageBindings: 4, UniformBytes: 16,
@@ -703,21 +858,54 @@ func atomicMinMaxCPU(b *gpu.CPUBlock) {
 	_ = gz0
 	_ = ly
 	_ = lz
-items0:
-	for lx := uint32(0); lx < 64; lx++ {
-		li := lx
-		_ = li
+	{
+		lx, li := uint32(0), uint32(0)
+		_, _ = lx, li
 		var v_i uint32 = (gx0 + lx)
 		_ = v_i
-		if v_i >= p_n {
-			continue items0
+		var w0 *[64]int32
+		if o := v_i; o <= 4294967232 && uint64(o)+64 <= uint64(len(p_a)) {
+			w0 = (*[64]int32)(p_a[o : uint64(o)+64])
 		}
-		var v_r uint32 = (v_i % uint32(4))
-		_ = v_r
-		xpu.AtomicMin(&p_ints[v_r], p_a[v_i])
-		xpu.AtomicMax(&p_ints[(uint32(4)+v_r)], p_a[v_i])
-		xpu.AtomicMin(&p_uints[v_r], p_b[v_i])
-		xpu.AtomicMax(&p_uints[(uint32(4)+v_r)], p_b[v_i])
+		var w1 *[64]uint32
+		if o := v_i; o <= 4294967232 && uint64(o)+64 <= uint64(len(p_b)) {
+			w1 = (*[64]uint32)(p_b[o : uint64(o)+64])
+		}
+		if w0 != nil && w1 != nil {
+		items0w:
+			for lx := uint32(0); lx < 64; lx++ {
+				li := lx
+				_ = li
+				var v_i uint32 = (gx0 + lx)
+				_ = v_i
+				if v_i >= p_n {
+					continue items0w
+				}
+				var v_r uint32 = (v_i % uint32(4))
+				_ = v_r
+				xpu.AtomicMin(&p_ints[v_r], w0[lx])
+				xpu.AtomicMax(&p_ints[(uint32(4)+v_r)], w0[lx])
+				xpu.AtomicMin(&p_uints[v_r], w1[lx])
+				xpu.AtomicMax(&p_uints[(uint32(4)+v_r)], w1[lx])
+			}
+		} else {
+		items0:
+			for lx := uint32(0); lx < 64; lx++ {
+				li := lx
+				_ = li
+				var v_i uint32 = (gx0 + lx)
+				_ = v_i
+				if v_i >= p_n {
+					continue items0
+				}
+				var v_r uint32 = (v_i % uint32(4))
+				_ = v_r
+				xpu.AtomicMin(&p_ints[v_r], p_a[v_i])
+				xpu.AtomicMax(&p_ints[(uint32(4)+v_r)], p_a[v_i])
+				xpu.AtomicMin(&p_uints[v_r], p_b[v_i])
+				xpu.AtomicMax(&p_uints[(uint32(4)+v_r)], p_b[v_i])
+			}
+		}
 	}
 }
 
@@ -753,7 +941,7 @@ var AtomicSubKernel = gpu.Register(&gpu.KernelSpec{
 		},
 		{
 			Kernel: "github.com/goxpu/xpu/kernels/conformance.AtomicSub", Backend: "cpu", Target: "go",
-			Hash:        "sha256:c7f96783c4900824033aa4ad035a4ca567c97b76103e7fe7db39bf1b736a57a9",
+			Hash:        "sha256:95bc6286d0f11b74563833d47a741db11d6d1d8becc1f996caf390f25537d292",
 			Codegen:     "xpu-gen/1",
 			Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
 			SharedBytes: 0, StorageBindings: 4, UniformBytes: 16,
@@ -820,17 +1008,46 @@ func atomicSubCPU(b *gpu.CPUBlock) {
 	_ = gz0
 	_ = ly
 	_ = lz
-items0:
-	for lx := uint32(0); lx < 64; lx++ {
-		li := lx
-		_ = li
+	{
+		lx, li := uint32(0), uint32(0)
+		_, _ = lx, li
 		var v_i uint32 = (gx0 + lx)
 		_ = v_i
-		if v_i >= p_n {
-			continue items0
+		var w0 *[64]int32
+		if o := v_i; o <= 4294967232 && uint64(o)+64 <= uint64(len(p_a)) {
+			w0 = (*[64]int32)(p_a[o : uint64(o)+64])
 		}
-		xpu.AtomicSub(&p_ints[(v_i%uint32(4))], p_a[v_i])
-		xpu.AtomicSub(&p_uints[(v_i%uint32(4))], p_b[v_i])
+		var w1 *[64]uint32
+		if o := v_i; o <= 4294967232 && uint64(o)+64 <= uint64(len(p_b)) {
+			w1 = (*[64]uint32)(p_b[o : uint64(o)+64])
+		}
+		if w0 != nil && w1 != nil {
+		items0w:
+			for lx := uint32(0); lx < 64; lx++ {
+				li := lx
+				_ = li
+				var v_i uint32 = (gx0 + lx)
+				_ = v_i
+				if v_i >= p_n {
+					continue items0w
+				}
+				xpu.AtomicSub(&p_ints[(v_i%uint32(4))], w0[lx])
+				xpu.AtomicSub(&p_uints[(v_i%uint32(4))], w1[lx])
+			}
+		} else {
+		items0:
+			for lx := uint32(0); lx < 64; lx++ {
+				li := lx
+				_ = li
+				var v_i uint32 = (gx0 + lx)
+				_ = v_i
+				if v_i >= p_n {
+					continue items0
+				}
+				xpu.AtomicSub(&p_ints[(v_i%uint32(4))], p_a[v_i])
+				xpu.AtomicSub(&p_uints[(v_i%uint32(4))], p_b[v_i])
+			}
+		}
 	}
 }
 
@@ -869,7 +1086,7 @@ var BitOpsKernel = gpu.Register(&gpu.KernelSpec{
 		},
 		{
 			Kernel: "github.com/goxpu/xpu/kernels/conformance.BitOps", Backend: "cpu", Target: "go",
-			Hash:        "sha256:c05601d9fda08c4f9136d10175009b2c4f328648bcedefca95b18eab4ef4979e",
+			Hash:        "sha256:5d6f563241a461969e33f081785469487f5137411999c251469f6059698aa679",
 			Codegen:     "xpu-gen/1",
 			Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
 			SharedBytes: 0, StorageBindings: 6, UniformBytes: 16,
@@ -953,27 +1170,74 @@ func bitOpsCPU(b *gpu.CPUBlock) {
 	_ = gz0
 	_ = ly
 	_ = lz
-items0:
-	for lx := uint32(0); lx < 64; lx++ {
-		li := lx
-		_ = li
+	{
+		lx, li := uint32(0), uint32(0)
+		_, _ = lx, li
 		var v_i uint32 = (gx0 + lx)
 		_ = v_i
-		if v_i >= p_n {
-			continue items0
+		var w0 *[64]int32
+		if o := v_i; o <= 4294967232 && uint64(o)+64 <= uint64(len(p_a)) {
+			w0 = (*[64]int32)(p_a[o : uint64(o)+64])
 		}
-		var v_o uint32 = (v_i * uint32(5))
-		_ = v_o
-		p_ints[(v_o + uint32(0))] = (p_a[v_i] & p_b[v_i])
-		p_ints[(v_o + uint32(1))] = (p_a[v_i] | p_b[v_i])
-		p_ints[(v_o + uint32(2))] = (p_a[v_i] ^ p_b[v_i])
-		p_ints[(v_o + uint32(3))] = (p_a[v_i] &^ p_b[v_i])
-		p_ints[(v_o + uint32(4))] = (^p_a[v_i])
-		p_uints[(v_o + uint32(0))] = (p_c[v_i] & p_d[v_i])
-		p_uints[(v_o + uint32(1))] = (p_c[v_i] | p_d[v_i])
-		p_uints[(v_o + uint32(2))] = (p_c[v_i] ^ p_d[v_i])
-		p_uints[(v_o + uint32(3))] = (p_c[v_i] &^ p_d[v_i])
-		p_uints[(v_o + uint32(4))] = (^p_c[v_i])
+		var w1 *[64]int32
+		if o := v_i; o <= 4294967232 && uint64(o)+64 <= uint64(len(p_b)) {
+			w1 = (*[64]int32)(p_b[o : uint64(o)+64])
+		}
+		var w2 *[64]uint32
+		if o := v_i; o <= 4294967232 && uint64(o)+64 <= uint64(len(p_c)) {
+			w2 = (*[64]uint32)(p_c[o : uint64(o)+64])
+		}
+		var w3 *[64]uint32
+		if o := v_i; o <= 4294967232 && uint64(o)+64 <= uint64(len(p_d)) {
+			w3 = (*[64]uint32)(p_d[o : uint64(o)+64])
+		}
+		if w0 != nil && w1 != nil && w2 != nil && w3 != nil {
+		items0w:
+			for lx := uint32(0); lx < 64; lx++ {
+				li := lx
+				_ = li
+				var v_i uint32 = (gx0 + lx)
+				_ = v_i
+				if v_i >= p_n {
+					continue items0w
+				}
+				var v_o uint32 = (v_i * uint32(5))
+				_ = v_o
+				p_ints[(v_o + uint32(0))] = (w0[lx] & w1[lx])
+				p_ints[(v_o + uint32(1))] = (w0[lx] | w1[lx])
+				p_ints[(v_o + uint32(2))] = (w0[lx] ^ w1[lx])
+				p_ints[(v_o + uint32(3))] = (w0[lx] &^ w1[lx])
+				p_ints[(v_o + uint32(4))] = (^w0[lx])
+				p_uints[(v_o + uint32(0))] = (w2[lx] & w3[lx])
+				p_uints[(v_o + uint32(1))] = (w2[lx] | w3[lx])
+				p_uints[(v_o + uint32(2))] = (w2[lx] ^ w3[lx])
+				p_uints[(v_o + uint32(3))] = (w2[lx] &^ w3[lx])
+				p_uints[(v_o + uint32(4))] = (^w2[lx])
+			}
+		} else {
+		items0:
+			for lx := uint32(0); lx < 64; lx++ {
+				li := lx
+				_ = li
+				var v_i uint32 = (gx0 + lx)
+				_ = v_i
+				if v_i >= p_n {
+					continue items0
+				}
+				var v_o uint32 = (v_i * uint32(5))
+				_ = v_o
+				p_ints[(v_o + uint32(0))] = (p_a[v_i] & p_b[v_i])
+				p_ints[(v_o + uint32(1))] = (p_a[v_i] | p_b[v_i])
+				p_ints[(v_o + uint32(2))] = (p_a[v_i] ^ p_b[v_i])
+				p_ints[(v_o + uint32(3))] = (p_a[v_i] &^ p_b[v_i])
+				p_ints[(v_o + uint32(4))] = (^p_a[v_i])
+				p_uints[(v_o + uint32(0))] = (p_c[v_i] & p_d[v_i])
+				p_uints[(v_o + uint32(1))] = (p_c[v_i] | p_d[v_i])
+				p_uints[(v_o + uint32(2))] = (p_c[v_i] ^ p_d[v_i])
+				p_uints[(v_o + uint32(3))] = (p_c[v_i] &^ p_d[v_i])
+				p_uints[(v_o + uint32(4))] = (^p_c[v_i])
+			}
+		}
 	}
 }
 
@@ -1006,7 +1270,7 @@ var BlockReduceKernel = gpu.Register(&gpu.KernelSpec{
 		},
 		{
 			Kernel: "github.com/goxpu/xpu/kernels/conformance.BlockReduce", Backend: "cpu", Target: "go",
-			Hash:        "sha256:1dac5b5490cb775f43a6017a1d1636eb72afad36089915aa252416168535acaf",
+			Hash:        "sha256:2e94f14afa2fc49f8a34b1cf88ed10ea78c63332697a64ead6b6c104fae286a5",
 			Codegen:     "xpu-gen/1",
 			Block:       xpu.Dim3{X: 128, Y: 1, Z: 1},
 			SharedBytes: 512, StorageBindings: 2, UniformBytes: 16,
@@ -1092,19 +1356,46 @@ func blockReduceCPU(b *gpu.CPUBlock) {
 	_ = gz0
 	_ = ly
 	_ = lz
-	for lx := uint32(0); lx < 128; lx++ {
-		li := lx
-		_ = li
-		var v_l uint32 = lx
-		_ = v_l
+	{
+		lx, li := uint32(0), uint32(0)
+		_, _ = lx, li
 		var v_i uint32 = (gx0 + lx)
 		_ = v_i
-		var v_v float32
-		_ = v_v
-		if v_i < p_n {
-			v_v = p_in[v_i]
+		var w0 *[128]float32
+		if o := v_i; o <= 4294967168 && uint64(o)+128 <= uint64(len(p_in)) {
+			w0 = (*[128]float32)(p_in[o : uint64(o)+128])
 		}
-		s_s[v_l] = v_v
+		if w0 != nil {
+			for lx := uint32(0); lx < 128; lx++ {
+				li := lx
+				_ = li
+				var v_l uint32 = lx
+				_ = v_l
+				var v_i uint32 = (gx0 + lx)
+				_ = v_i
+				var v_v float32
+				_ = v_v
+				if v_i < p_n {
+					v_v = w0[lx]
+				}
+				s_s[v_l] = v_v
+			}
+		} else {
+			for lx := uint32(0); lx < 128; lx++ {
+				li := lx
+				_ = li
+				var v_l uint32 = lx
+				_ = v_l
+				var v_i uint32 = (gx0 + lx)
+				_ = v_i
+				var v_v float32
+				_ = v_v
+				if v_i < p_n {
+					v_v = p_in[v_i]
+				}
+				s_s[v_l] = v_v
+			}
+		}
 	}
 	for lx := uint32(0); lx < 128; lx++ {
 		li := lx
@@ -1188,7 +1479,7 @@ var BranchesKernel = gpu.Register(&gpu.KernelSpec{
 		},
 		{
 			Kernel: "github.com/goxpu/xpu/kernels/conformance.Branches", Backend: "cpu", Target: "go",
-			Hash:        "sha256:570461fc5dc92ac24485271c09f4275654ece920eef48bbc47aa956f2bb0e360",
+			Hash:        "sha256:f2341abd01b7dfd3d952bb9380c29b6ab9f611321a67fe8a5c5e860a4d0dd10f",
 			Codegen:     "xpu-gen/1",
 			Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
 			SharedBytes: 0, StorageBindings: 2, UniformBytes: 16,
@@ -1258,33 +1549,78 @@ func branchesCPU(b *gpu.CPUBlock) {
 	_ = gz0
 	_ = ly
 	_ = lz
-items0:
-	for lx := uint32(0); lx < 64; lx++ {
-		li := lx
-		_ = li
+	{
+		lx, li := uint32(0), uint32(0)
+		_, _ = lx, li
 		var v_i uint32 = (gx0 + lx)
 		_ = v_i
-		if v_i >= p_n {
-			continue items0
+		var w0 *[64]float32
+		if o := v_i; o <= 4294967232 && uint64(o)+64 <= uint64(len(p_in)) {
+			w0 = (*[64]float32)(p_in[o : uint64(o)+64])
 		}
-		var v_x float32 = p_in[v_i]
-		_ = v_x
-		var v_y float32
-		_ = v_y
-		if v_x < float32(-0.5) {
-			v_y = float32(-1)
-		} else {
-			if v_x < float32(0) {
-				v_y = (v_x * float32(2))
-			} else {
-				if v_x < float32(0.5) {
-					v_y = (v_x * v_x)
-				} else {
-					v_y = (float32(1) - v_x)
+		var w1 *[64]float32
+		if o := v_i; o <= 4294967232 && uint64(o)+64 <= uint64(len(p_out)) {
+			w1 = (*[64]float32)(p_out[o : uint64(o)+64])
+		}
+		if w0 != nil && w1 != nil {
+		items0w:
+			for lx := uint32(0); lx < 64; lx++ {
+				li := lx
+				_ = li
+				var v_i uint32 = (gx0 + lx)
+				_ = v_i
+				if v_i >= p_n {
+					continue items0w
 				}
+				var v_x float32 = w0[lx]
+				_ = v_x
+				var v_y float32
+				_ = v_y
+				if v_x < float32(-0.5) {
+					v_y = float32(-1)
+				} else {
+					if v_x < float32(0) {
+						v_y = (v_x * float32(2))
+					} else {
+						if v_x < float32(0.5) {
+							v_y = (v_x * v_x)
+						} else {
+							v_y = (float32(1) - v_x)
+						}
+					}
+				}
+				w1[lx] = v_y
+			}
+		} else {
+		items0:
+			for lx := uint32(0); lx < 64; lx++ {
+				li := lx
+				_ = li
+				var v_i uint32 = (gx0 + lx)
+				_ = v_i
+				if v_i >= p_n {
+					continue items0
+				}
+				var v_x float32 = p_in[v_i]
+				_ = v_x
+				var v_y float32
+				_ = v_y
+				if v_x < float32(-0.5) {
+					v_y = float32(-1)
+				} else {
+					if v_x < float32(0) {
+						v_y = (v_x * float32(2))
+					} else {
+						if v_x < float32(0.5) {
+							v_y = (v_x * v_x)
+						} else {
+							v_y = (float32(1) - v_x)
+						}
+					}
+				}
+				p_out[v_i] = v_y
 			}
 		}
-		p_out[v_i] = v_y
 	}
 }
 
@@ -1315,7 +1651,7 @@ var CollatzKernel = gpu.Register(&gpu.KernelSpec{
 		},
 		{
 			Kernel: "github.com/goxpu/xpu/kernels/conformance.Collatz", Backend: "cpu", Target: "go",
-			Hash:        "sha256:a7a59493a17af561e56357de2b5ec459fbb6647635b34ba8c36ecd24ab0e21aa",
+			Hash:        "sha256:bc6ac30d02917ec48dd042b0aa4810d50257ed284bd195db2cfb83273d468e22",
 			Codegen:     "xpu-gen/1",
 			Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
 			SharedBytes: 0, StorageBindings: 2, UniformBytes: 16,
@@ -1389,30 +1725,72 @@ func collatzCPU(b *gpu.CPUBlock) {
 	_ = gz0
 	_ = ly
 	_ = lz
-items0:
-	for lx := uint32(0); lx < 64; lx++ {
-		li := lx
-		_ = li
+	{
+		lx, li := uint32(0), uint32(0)
+		_, _ = lx, li
 		var v_i uint32 = (gx0 + lx)
 		_ = v_i
-		if v_i >= p_n {
-			continue items0
+		var w0 *[64]uint32
+		if o := v_i; o <= 4294967232 && uint64(o)+64 <= uint64(len(p_in)) {
+			w0 = (*[64]uint32)(p_in[o : uint64(o)+64])
 		}
-		var v_v uint32 = p_in[v_i]
-		_ = v_v
-		var v_steps uint32 = uint32(0)
-		_ = v_steps
-		{
-			for (v_v != uint32(1)) && (v_steps < uint32(1000)) {
-				if (v_v % uint32(2)) == uint32(0) {
-					v_v = (v_v / uint32(2))
-				} else {
-					v_v = ((uint32(3) * v_v) + uint32(1))
+		var w1 *[64]uint32
+		if o := v_i; o <= 4294967232 && uint64(o)+64 <= uint64(len(p_out)) {
+			w1 = (*[64]uint32)(p_out[o : uint64(o)+64])
+		}
+		if w0 != nil && w1 != nil {
+		items0w:
+			for lx := uint32(0); lx < 64; lx++ {
+				li := lx
+				_ = li
+				var v_i uint32 = (gx0 + lx)
+				_ = v_i
+				if v_i >= p_n {
+					continue items0w
 				}
-				v_steps = (v_steps + uint32(1))
+				var v_v uint32 = w0[lx]
+				_ = v_v
+				var v_steps uint32 = uint32(0)
+				_ = v_steps
+				{
+					for (v_v != uint32(1)) && (v_steps < uint32(1000)) {
+						if (v_v % uint32(2)) == uint32(0) {
+							v_v = (v_v / uint32(2))
+						} else {
+							v_v = ((uint32(3) * v_v) + uint32(1))
+						}
+						v_steps = (v_steps + uint32(1))
+					}
+				}
+				w1[lx] = v_steps
+			}
+		} else {
+		items0:
+			for lx := uint32(0); lx < 64; lx++ {
+				li := lx
+				_ = li
+				var v_i uint32 = (gx0 + lx)
+				_ = v_i
+				if v_i >= p_n {
+					continue items0
+				}
+				var v_v uint32 = p_in[v_i]
+				_ = v_v
+				var v_steps uint32 = uint32(0)
+				_ = v_steps
+				{
+					for (v_v != uint32(1)) && (v_steps < uint32(1000)) {
+						if (v_v % uint32(2)) == uint32(0) {
+							v_v = (v_v / uint32(2))
+						} else {
+							v_v = ((uint32(3) * v_v) + uint32(1))
+						}
+						v_steps = (v_steps + uint32(1))
+					}
+				}
+				p_out[v_i] = v_steps
 			}
 		}
-		p_out[v_i] = v_steps
 	}
 }
 
@@ -1453,7 +1831,7 @@ var CompareKernel = gpu.Register(&gpu.KernelSpec{
 		},
 		{
 			Kernel: "github.com/goxpu/xpu/kernels/conformance.Compare", Backend: "cpu", Target: "go",
-			Hash:        "sha256:15d2ec9596b8fd1326949b4fb5a785a57e0bed4a38c098904d271cd536ba465a",
+			Hash:        "sha256:f71cf27fbf696a7fab0dad8b6565475d89091f657f3741e84c2ba9bac85b28a6",
 			Codegen:     "xpu-gen/1",
 			Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
 			SharedBytes: 0, StorageBindings: 7, UniformBytes: 16,
@@ -1572,42 +1950,112 @@ func compareCPU(b *gpu.CPUBlock) {
 		return uint32(0)
 	}
 	_ = f_bit
-items0:
-	for lx := uint32(0); lx < 64; lx++ {
-		li := lx
-		_ = li
+	{
+		lx, li := uint32(0), uint32(0)
+		_, _ = lx, li
 		var v_i uint32 = (gx0 + lx)
 		_ = v_i
-		if v_i >= p_n {
-			continue items0
+		var w0 *[64]int32
+		if o := v_i; o <= 4294967232 && uint64(o)+64 <= uint64(len(p_a)) {
+			w0 = (*[64]int32)(p_a[o : uint64(o)+64])
 		}
-		var v_o uint32 = (v_i * uint32(21))
-		_ = v_o
-		p_out[(v_o + uint32(0))] = f_bit(lx, ly, lz, (p_a[v_i] == p_b[v_i]))
-		p_out[(v_o + uint32(1))] = f_bit(lx, ly, lz, (p_a[v_i] != p_b[v_i]))
-		p_out[(v_o + uint32(2))] = f_bit(lx, ly, lz, (p_a[v_i] < p_b[v_i]))
-		p_out[(v_o + uint32(3))] = f_bit(lx, ly, lz, (p_a[v_i] <= p_b[v_i]))
-		p_out[(v_o + uint32(4))] = f_bit(lx, ly, lz, (p_a[v_i] > p_b[v_i]))
-		p_out[(v_o + uint32(5))] = f_bit(lx, ly, lz, (p_a[v_i] >= p_b[v_i]))
-		p_out[(v_o + uint32(6))] = f_bit(lx, ly, lz, (p_c[v_i] == p_d[v_i]))
-		p_out[(v_o + uint32(7))] = f_bit(lx, ly, lz, (p_c[v_i] != p_d[v_i]))
-		p_out[(v_o + uint32(8))] = f_bit(lx, ly, lz, (p_c[v_i] < p_d[v_i]))
-		p_out[(v_o + uint32(9))] = f_bit(lx, ly, lz, (p_c[v_i] <= p_d[v_i]))
-		p_out[(v_o + uint32(10))] = f_bit(lx, ly, lz, (p_c[v_i] > p_d[v_i]))
-		p_out[(v_o + uint32(11))] = f_bit(lx, ly, lz, (p_c[v_i] >= p_d[v_i]))
-		p_out[(v_o + uint32(12))] = f_bit(lx, ly, lz, (p_e[v_i] == p_f[v_i]))
-		p_out[(v_o + uint32(13))] = f_bit(lx, ly, lz, (p_e[v_i] != p_f[v_i]))
-		p_out[(v_o + uint32(14))] = f_bit(lx, ly, lz, (p_e[v_i] < p_f[v_i]))
-		p_out[(v_o + uint32(15))] = f_bit(lx, ly, lz, (p_e[v_i] <= p_f[v_i]))
-		p_out[(v_o + uint32(16))] = f_bit(lx, ly, lz, (p_e[v_i] > p_f[v_i]))
-		p_out[(v_o + uint32(17))] = f_bit(lx, ly, lz, (p_e[v_i] >= p_f[v_i]))
-		var v_p bool = (p_a[v_i] < p_b[v_i])
-		_ = v_p
-		var v_q bool = (p_e[v_i] < p_f[v_i])
-		_ = v_q
-		p_out[(v_o + uint32(18))] = f_bit(lx, ly, lz, (v_p && v_q))
-		p_out[(v_o + uint32(19))] = f_bit(lx, ly, lz, (v_p || (!v_q)))
-		p_out[(v_o + uint32(20))] = f_bit(lx, ly, lz, (v_p != v_q))
+		var w1 *[64]int32
+		if o := v_i; o <= 4294967232 && uint64(o)+64 <= uint64(len(p_b)) {
+			w1 = (*[64]int32)(p_b[o : uint64(o)+64])
+		}
+		var w2 *[64]uint32
+		if o := v_i; o <= 4294967232 && uint64(o)+64 <= uint64(len(p_c)) {
+			w2 = (*[64]uint32)(p_c[o : uint64(o)+64])
+		}
+		var w3 *[64]uint32
+		if o := v_i; o <= 4294967232 && uint64(o)+64 <= uint64(len(p_d)) {
+			w3 = (*[64]uint32)(p_d[o : uint64(o)+64])
+		}
+		var w4 *[64]float32
+		if o := v_i; o <= 4294967232 && uint64(o)+64 <= uint64(len(p_e)) {
+			w4 = (*[64]float32)(p_e[o : uint64(o)+64])
+		}
+		var w5 *[64]float32
+		if o := v_i; o <= 4294967232 && uint64(o)+64 <= uint64(len(p_f)) {
+			w5 = (*[64]float32)(p_f[o : uint64(o)+64])
+		}
+		if w0 != nil && w1 != nil && w2 != nil && w3 != nil && w4 != nil && w5 != nil {
+		items0w:
+			for lx := uint32(0); lx < 64; lx++ {
+				li := lx
+				_ = li
+				var v_i uint32 = (gx0 + lx)
+				_ = v_i
+				if v_i >= p_n {
+					continue items0w
+				}
+				var v_o uint32 = (v_i * uint32(21))
+				_ = v_o
+				p_out[(v_o + uint32(0))] = f_bit(lx, ly, lz, (w0[lx] == w1[lx]))
+				p_out[(v_o + uint32(1))] = f_bit(lx, ly, lz, (w0[lx] != w1[lx]))
+				p_out[(v_o + uint32(2))] = f_bit(lx, ly, lz, (w0[lx] < w1[lx]))
+				p_out[(v_o + uint32(3))] = f_bit(lx, ly, lz, (w0[lx] <= w1[lx]))
+				p_out[(v_o + uint32(4))] = f_bit(lx, ly, lz, (w0[lx] > w1[lx]))
+				p_out[(v_o + uint32(5))] = f_bit(lx, ly, lz, (w0[lx] >= w1[lx]))
+				p_out[(v_o + uint32(6))] = f_bit(lx, ly, lz, (w2[lx] == w3[lx]))
+				p_out[(v_o + uint32(7))] = f_bit(lx, ly, lz, (w2[lx] != w3[lx]))
+				p_out[(v_o + uint32(8))] = f_bit(lx, ly, lz, (w2[lx] < w3[lx]))
+				p_out[(v_o + uint32(9))] = f_bit(lx, ly, lz, (w2[lx] <= w3[lx]))
+				p_out[(v_o + uint32(10))] = f_bit(lx, ly, lz, (w2[lx] > w3[lx]))
+				p_out[(v_o + uint32(11))] = f_bit(lx, ly, lz, (w2[lx] >= w3[lx]))
+				p_out[(v_o + uint32(12))] = f_bit(lx, ly, lz, (w4[lx] == w5[lx]))
+				p_out[(v_o + uint32(13))] = f_bit(lx, ly, lz, (w4[lx] != w5[lx]))
+				p_out[(v_o + uint32(14))] = f_bit(lx, ly, lz, (w4[lx] < w5[lx]))
+				p_out[(v_o + uint32(15))] = f_bit(lx, ly, lz, (w4[lx] <= w5[lx]))
+				p_out[(v_o + uint32(16))] = f_bit(lx, ly, lz, (w4[lx] > w5[lx]))
+				p_out[(v_o + uint32(17))] = f_bit(lx, ly, lz, (w4[lx] >= w5[lx]))
+				var v_p bool = (w0[lx] < w1[lx])
+				_ = v_p
+				var v_q bool = (w4[lx] < w5[lx])
+				_ = v_q
+				p_out[(v_o + uint32(18))] = f_bit(lx, ly, lz, (v_p && v_q))
+				p_out[(v_o + uint32(19))] = f_bit(lx, ly, lz, (v_p || (!v_q)))
+				p_out[(v_o + uint32(20))] = f_bit(lx, ly, lz, (v_p != v_q))
+			}
+		} else {
+		items0:
+			for lx := uint32(0); lx < 64; lx++ {
+				li := lx
+				_ = li
+				var v_i uint32 = (gx0 + lx)
+				_ = v_i
+				if v_i >= p_n {
+					continue items0
+				}
+				var v_o uint32 = (v_i * uint32(21))
+				_ = v_o
+				p_out[(v_o + uint32(0))] = f_bit(lx, ly, lz, (p_a[v_i] == p_b[v_i]))
+				p_out[(v_o + uint32(1))] = f_bit(lx, ly, lz, (p_a[v_i] != p_b[v_i]))
+				p_out[(v_o + uint32(2))] = f_bit(lx, ly, lz, (p_a[v_i] < p_b[v_i]))
+				p_out[(v_o + uint32(3))] = f_bit(lx, ly, lz, (p_a[v_i] <= p_b[v_i]))
+				p_out[(v_o + uint32(4))] = f_bit(lx, ly, lz, (p_a[v_i] > p_b[v_i]))
+				p_out[(v_o + uint32(5))] = f_bit(lx, ly, lz, (p_a[v_i] >= p_b[v_i]))
+				p_out[(v_o + uint32(6))] = f_bit(lx, ly, lz, (p_c[v_i] == p_d[v_i]))
+				p_out[(v_o + uint32(7))] = f_bit(lx, ly, lz, (p_c[v_i] != p_d[v_i]))
+				p_out[(v_o + uint32(8))] = f_bit(lx, ly, lz, (p_c[v_i] < p_d[v_i]))
+				p_out[(v_o + uint32(9))] = f_bit(lx, ly, lz, (p_c[v_i] <= p_d[v_i]))
+				p_out[(v_o + uint32(10))] = f_bit(lx, ly, lz, (p_c[v_i] > p_d[v_i]))
+				p_out[(v_o + uint32(11))] = f_bit(lx, ly, lz, (p_c[v_i] >= p_d[v_i]))
+				p_out[(v_o + uint32(12))] = f_bit(lx, ly, lz, (p_e[v_i] == p_f[v_i]))
+				p_out[(v_o + uint32(13))] = f_bit(lx, ly, lz, (p_e[v_i] != p_f[v_i]))
+				p_out[(v_o + uint32(14))] = f_bit(lx, ly, lz, (p_e[v_i] < p_f[v_i]))
+				p_out[(v_o + uint32(15))] = f_bit(lx, ly, lz, (p_e[v_i] <= p_f[v_i]))
+				p_out[(v_o + uint32(16))] = f_bit(lx, ly, lz, (p_e[v_i] > p_f[v_i]))
+				p_out[(v_o + uint32(17))] = f_bit(lx, ly, lz, (p_e[v_i] >= p_f[v_i]))
+				var v_p bool = (p_a[v_i] < p_b[v_i])
+				_ = v_p
+				var v_q bool = (p_e[v_i] < p_f[v_i])
+				_ = v_q
+				p_out[(v_o + uint32(18))] = f_bit(lx, ly, lz, (v_p && v_q))
+				p_out[(v_o + uint32(19))] = f_bit(lx, ly, lz, (v_p || (!v_q)))
+				p_out[(v_o + uint32(20))] = f_bit(lx, ly, lz, (v_p != v_q))
+			}
+		}
 	}
 }
 
@@ -1638,7 +2086,7 @@ var CompoundAssignKernel = gpu.Register(&gpu.KernelSpec{
 		},
 		{
 			Kernel: "github.com/goxpu/xpu/kernels/conformance.CompoundAssign", Backend: "cpu", Target: "go",
-			Hash:        "sha256:83c5f0dc66d9a21bf586610f8ef61b9f013911ae23ba2cd1c576755ae5e5fc9e",
+			Hash:        "sha256:6565933e2465e87c1db0be99c71edcc036ed744e9661d48b77769304c8146b0e",
 			Codegen:     "xpu-gen/1",
 			Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
 			SharedBytes: 0, StorageBindings: 2, UniformBytes: 16,
@@ -1711,32 +2159,76 @@ func compoundAssignCPU(b *gpu.CPUBlock) {
 	_ = gz0
 	_ = ly
 	_ = lz
-items0:
-	for lx := uint32(0); lx < 64; lx++ {
-		li := lx
-		_ = li
+	{
+		lx, li := uint32(0), uint32(0)
+		_, _ = lx, li
 		var v_i uint32 = (gx0 + lx)
 		_ = v_i
-		if v_i >= p_n {
-			continue items0
+		var w0 *[64]int32
+		if o := v_i; o <= 4294967232 && uint64(o)+64 <= uint64(len(p_a)) {
+			w0 = (*[64]int32)(p_a[o : uint64(o)+64])
 		}
-		var v_x int32 = p_a[v_i]
-		_ = v_x
-		v_x = (v_x + int32(7))
-		v_x = (v_x * int32(3))
-		v_x = (v_x - int32(1))
-		v_x = (v_x ^ int32(85))
-		v_x = (v_x | int32(256))
-		v_x = (v_x & int32(134217727))
-		v_x = (v_x << uint32(2))
-		v_x = (v_x >> uint32(1))
-		v_x = (v_x &^ int32(16))
-		v_x = (v_x % int32(1000003))
-		v_x = (v_x / int32(3))
-		v_x = (v_x + int32(1))
-		v_x = (v_x - int32(1))
-		v_x = (v_x + int32(1))
-		p_out[v_i] = v_x
+		var w1 *[64]int32
+		if o := v_i; o <= 4294967232 && uint64(o)+64 <= uint64(len(p_out)) {
+			w1 = (*[64]int32)(p_out[o : uint64(o)+64])
+		}
+		if w0 != nil && w1 != nil {
+		items0w:
+			for lx := uint32(0); lx < 64; lx++ {
+				li := lx
+				_ = li
+				var v_i uint32 = (gx0 + lx)
+				_ = v_i
+				if v_i >= p_n {
+					continue items0w
+				}
+				var v_x int32 = w0[lx]
+				_ = v_x
+				v_x = (v_x + int32(7))
+				v_x = (v_x * int32(3))
+				v_x = (v_x - int32(1))
+				v_x = (v_x ^ int32(85))
+				v_x = (v_x | int32(256))
+				v_x = (v_x & int32(134217727))
+				v_x = (v_x << uint32(2))
+				v_x = (v_x >> uint32(1))
+				v_x = (v_x &^ int32(16))
+				v_x = (v_x % int32(1000003))
+				v_x = (v_x / int32(3))
+				v_x = (v_x + int32(1))
+				v_x = (v_x - int32(1))
+				v_x = (v_x + int32(1))
+				w1[lx] = v_x
+			}
+		} else {
+		items0:
+			for lx := uint32(0); lx < 64; lx++ {
+				li := lx
+				_ = li
+				var v_i uint32 = (gx0 + lx)
+				_ = v_i
+				if v_i >= p_n {
+					continue items0
+				}
+				var v_x int32 = p_a[v_i]
+				_ = v_x
+				v_x = (v_x + int32(7))
+				v_x = (v_x * int32(3))
+				v_x = (v_x - int32(1))
+				v_x = (v_x ^ int32(85))
+				v_x = (v_x | int32(256))
+				v_x = (v_x & int32(134217727))
+				v_x = (v_x << uint32(2))
+				v_x = (v_x >> uint32(1))
+				v_x = (v_x &^ int32(16))
+				v_x = (v_x % int32(1000003))
+				v_x = (v_x / int32(3))
+				v_x = (v_x + int32(1))
+				v_x = (v_x - int32(1))
+				v_x = (v_x + int32(1))
+				p_out[v_i] = v_x
+			}
+		}
 	}
 }
 
@@ -1776,7 +2268,7 @@ var ConversionsKernel = gpu.Register(&gpu.KernelSpec{
 		},
 		{
 			Kernel: "github.com/goxpu/xpu/kernels/conformance.Conversions", Backend: "cpu", Target: "go",
-			Hash:        "sha256:f18e685662bef7ea3876f2d68526cd734259fda356d2a87633b8ced1bc74456b",
+			Hash:        "sha256:5f30568917bee515aa614e8fba90db63d6c0615ef1ed0164682ca06c6cbe9743",
 			Codegen:     "xpu-gen/1",
 			Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
 			SharedBytes: 0, StorageBindings: 6, UniformBytes: 16,
@@ -1888,29 +2380,74 @@ func conversionsCPU(b *gpu.CPUBlock) {
 	_ = gz0
 	_ = ly
 	_ = lz
-items0:
-	for lx := uint32(0); lx < 64; lx++ {
-		li := lx
-		_ = li
+	{
+		lx, li := uint32(0), uint32(0)
+		_, _ = lx, li
 		var v_i uint32 = (gx0 + lx)
 		_ = v_i
-		if v_i >= p_n {
-			continue items0
+		var w0 *[64]float32
+		if o := v_i; o <= 4294967232 && uint64(o)+64 <= uint64(len(p_f)) {
+			w0 = (*[64]float32)(p_f[o : uint64(o)+64])
 		}
-		var v_o uint32 = (v_i * uint32(4))
-		_ = v_o
-		p_ints[(v_o + uint32(0))] = int32(p_f[v_i])
-		p_ints[(v_o + uint32(1))] = int32(p_b[v_i])
-		p_ints[(v_o + uint32(2))] = int32(uint32(xpu.Float32Bits(p_f[v_i])))
-		p_ints[(v_o + uint32(3))] = (-p_a[v_i])
-		p_uints[(v_o + uint32(0))] = uint32(xpu.Abs(p_f[v_i]))
-		p_uints[(v_o + uint32(1))] = uint32(p_a[v_i])
-		p_uints[(v_o + uint32(2))] = uint32(xpu.Float32Bits(p_f[v_i]))
-		p_uints[(v_o + uint32(3))] = uint32((int32(p_b[v_i]) >> uint32(4)))
-		p_floats[(v_o + uint32(0))] = float32(p_a[v_i])
-		p_floats[(v_o + uint32(1))] = float32(p_b[v_i])
-		p_floats[(v_o + uint32(2))] = xpu.Float32FromBits(uint32(((p_b[v_i] & uint32(1073741823)) | uint32(1065353216))))
-		p_floats[(v_o + uint32(3))] = float32(int32(p_f[v_i]))
+		var w1 *[64]uint32
+		if o := v_i; o <= 4294967232 && uint64(o)+64 <= uint64(len(p_b)) {
+			w1 = (*[64]uint32)(p_b[o : uint64(o)+64])
+		}
+		var w2 *[64]int32
+		if o := v_i; o <= 4294967232 && uint64(o)+64 <= uint64(len(p_a)) {
+			w2 = (*[64]int32)(p_a[o : uint64(o)+64])
+		}
+		if w0 != nil && w1 != nil && w2 != nil {
+		items0w:
+			for lx := uint32(0); lx < 64; lx++ {
+				li := lx
+				_ = li
+				var v_i uint32 = (gx0 + lx)
+				_ = v_i
+				if v_i >= p_n {
+					continue items0w
+				}
+				var v_o uint32 = (v_i * uint32(4))
+				_ = v_o
+				p_ints[(v_o + uint32(0))] = int32(w0[lx])
+				p_ints[(v_o + uint32(1))] = int32(w1[lx])
+				p_ints[(v_o + uint32(2))] = int32(uint32(xpu.Float32Bits(w0[lx])))
+				p_ints[(v_o + uint32(3))] = (-w2[lx])
+				p_uints[(v_o + uint32(0))] = uint32(xpu.Abs(w0[lx]))
+				p_uints[(v_o + uint32(1))] = uint32(w2[lx])
+				p_uints[(v_o + uint32(2))] = uint32(xpu.Float32Bits(w0[lx]))
+				p_uints[(v_o + uint32(3))] = uint32((int32(w1[lx]) >> uint32(4)))
+				p_floats[(v_o + uint32(0))] = float32(w2[lx])
+				p_floats[(v_o + uint32(1))] = float32(w1[lx])
+				p_floats[(v_o + uint32(2))] = xpu.Float32FromBits(uint32(((w1[lx] & uint32(1073741823)) | uint32(1065353216))))
+				p_floats[(v_o + uint32(3))] = float32(int32(w0[lx]))
+			}
+		} else {
+		items0:
+			for lx := uint32(0); lx < 64; lx++ {
+				li := lx
+				_ = li
+				var v_i uint32 = (gx0 + lx)
+				_ = v_i
+				if v_i >= p_n {
+					continue items0
+				}
+				var v_o uint32 = (v_i * uint32(4))
+				_ = v_o
+				p_ints[(v_o + uint32(0))] = int32(p_f[v_i])
+				p_ints[(v_o + uint32(1))] = int32(p_b[v_i])
+				p_ints[(v_o + uint32(2))] = int32(uint32(xpu.Float32Bits(p_f[v_i])))
+				p_ints[(v_o + uint32(3))] = (-p_a[v_i])
+				p_uints[(v_o + uint32(0))] = uint32(xpu.Abs(p_f[v_i]))
+				p_uints[(v_o + uint32(1))] = uint32(p_a[v_i])
+				p_uints[(v_o + uint32(2))] = uint32(xpu.Float32Bits(p_f[v_i]))
+				p_uints[(v_o + uint32(3))] = uint32((int32(p_b[v_i]) >> uint32(4)))
+				p_floats[(v_o + uint32(0))] = float32(p_a[v_i])
+				p_floats[(v_o + uint32(1))] = float32(p_b[v_i])
+				p_floats[(v_o + uint32(2))] = xpu.Float32FromBits(uint32(((p_b[v_i] & uint32(1073741823)) | uint32(1065353216))))
+				p_floats[(v_o + uint32(3))] = float32(int32(p_f[v_i]))
+			}
+		}
 	}
 }
 
@@ -1941,7 +2478,7 @@ var EarlyReturnKernel = gpu.Register(&gpu.KernelSpec{
 		},
 		{
 			Kernel: "github.com/goxpu/xpu/kernels/conformance.EarlyReturn", Backend: "cpu", Target: "go",
-			Hash:        "sha256:13fcbf47652cf468185f5bbc1a47cd46cd4bafa184dd386c66232df9ece5ee0a",
+			Hash:        "sha256:f65ca7453b296ded99d9dd316a8dde25cf84f4f21400d9f8bddaaa8206d72d4b",
 			Codegen:     "xpu-gen/1",
 			Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
 			SharedBytes: 0, StorageBindings: 2, UniformBytes: 16,
@@ -2009,27 +2546,66 @@ func earlyReturnCPU(b *gpu.CPUBlock) {
 	_ = gz0
 	_ = ly
 	_ = lz
-items0:
-	for lx := uint32(0); lx < 64; lx++ {
-		li := lx
-		_ = li
+	{
+		lx, li := uint32(0), uint32(0)
+		_, _ = lx, li
 		var v_i uint32 = (gx0 + lx)
 		_ = v_i
-		if v_i >= p_n {
-			continue items0
+		var w0 *[64]int32
+		if o := v_i; o <= 4294967232 && uint64(o)+64 <= uint64(len(p_in)) {
+			w0 = (*[64]int32)(p_in[o : uint64(o)+64])
 		}
-		var v_v int32 = p_in[v_i]
-		_ = v_v
-		p_out[v_i] = int32(1)
-		if v_v < int32(0) {
-			continue items0
+		var w1 *[64]int32
+		if o := v_i; o <= 4294967232 && uint64(o)+64 <= uint64(len(p_out)) {
+			w1 = (*[64]int32)(p_out[o : uint64(o)+64])
 		}
-		p_out[v_i] = int32(2)
-		if (v_v % int32(2)) == int32(0) {
-			p_out[v_i] = (v_v / int32(2))
-			continue items0
+		if w0 != nil && w1 != nil {
+		items0w:
+			for lx := uint32(0); lx < 64; lx++ {
+				li := lx
+				_ = li
+				var v_i uint32 = (gx0 + lx)
+				_ = v_i
+				if v_i >= p_n {
+					continue items0w
+				}
+				var v_v int32 = w0[lx]
+				_ = v_v
+				w1[lx] = int32(1)
+				if v_v < int32(0) {
+					continue items0w
+				}
+				w1[lx] = int32(2)
+				if (v_v % int32(2)) == int32(0) {
+					w1[lx] = (v_v / int32(2))
+					continue items0w
+				}
+				w1[lx] = ((int32(3) * v_v) + int32(1))
+			}
+		} else {
+		items0:
+			for lx := uint32(0); lx < 64; lx++ {
+				li := lx
+				_ = li
+				var v_i uint32 = (gx0 + lx)
+				_ = v_i
+				if v_i >= p_n {
+					continue items0
+				}
+				var v_v int32 = p_in[v_i]
+				_ = v_v
+				p_out[v_i] = int32(1)
+				if v_v < int32(0) {
+					continue items0
+				}
+				p_out[v_i] = int32(2)
+				if (v_v % int32(2)) == int32(0) {
+					p_out[v_i] = (v_v / int32(2))
+					continue items0
+				}
+				p_out[v_i] = ((int32(3) * v_v) + int32(1))
+			}
 		}
-		p_out[v_i] = ((int32(3) * v_v) + int32(1))
 	}
 }
 
@@ -2062,7 +2638,7 @@ var FloatArithKernel = gpu.Register(&gpu.KernelSpec{
 		},
 		{
 			Kernel: "github.com/goxpu/xpu/kernels/conformance.FloatArith", Backend: "cpu", Target: "go",
-			Hash:        "sha256:a590a437da907e1e2e41aa7a7ad9055a8f0059e880b5061aa323eb87cb814e3c",
+			Hash:        "sha256:25b663e1a3267d63cd55aad954962938e951d2321c9c1d0bcf324b733615b631",
 			Codegen:     "xpu-gen/1",
 			Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
 			SharedBytes: 0, StorageBindings: 3, UniformBytes: 16,
@@ -2133,26 +2709,64 @@ func floatArithCPU(b *gpu.CPUBlock) {
 	_ = gz0
 	_ = ly
 	_ = lz
-items0:
-	for lx := uint32(0); lx < 64; lx++ {
-		li := lx
-		_ = li
+	{
+		lx, li := uint32(0), uint32(0)
+		_, _ = lx, li
 		var v_i uint32 = (gx0 + lx)
 		_ = v_i
-		if v_i >= p_n {
-			continue items0
+		var w0 *[64]float32
+		if o := v_i; o <= 4294967232 && uint64(o)+64 <= uint64(len(p_a)) {
+			w0 = (*[64]float32)(p_a[o : uint64(o)+64])
 		}
-		var v_x float32 = p_a[v_i]
-		_ = v_x
-		var v_y float32 = p_b[v_i]
-		_ = v_y
-		var v_o uint32 = (v_i * uint32(5))
-		_ = v_o
-		p_out[(v_o + uint32(0))] = (v_x + v_y)
-		p_out[(v_o + uint32(1))] = (v_x - v_y)
-		p_out[(v_o + uint32(2))] = (v_x * v_y)
-		p_out[(v_o + uint32(3))] = (v_x / v_y)
-		p_out[(v_o + uint32(4))] = (-v_x)
+		var w1 *[64]float32
+		if o := v_i; o <= 4294967232 && uint64(o)+64 <= uint64(len(p_b)) {
+			w1 = (*[64]float32)(p_b[o : uint64(o)+64])
+		}
+		if w0 != nil && w1 != nil {
+		items0w:
+			for lx := uint32(0); lx < 64; lx++ {
+				li := lx
+				_ = li
+				var v_i uint32 = (gx0 + lx)
+				_ = v_i
+				if v_i >= p_n {
+					continue items0w
+				}
+				var v_x float32 = w0[lx]
+				_ = v_x
+				var v_y float32 = w1[lx]
+				_ = v_y
+				var v_o uint32 = (v_i * uint32(5))
+				_ = v_o
+				p_out[(v_o + uint32(0))] = (v_x + v_y)
+				p_out[(v_o + uint32(1))] = (v_x - v_y)
+				p_out[(v_o + uint32(2))] = (v_x * v_y)
+				p_out[(v_o + uint32(3))] = (v_x / v_y)
+				p_out[(v_o + uint32(4))] = (-v_x)
+			}
+		} else {
+		items0:
+			for lx := uint32(0); lx < 64; lx++ {
+				li := lx
+				_ = li
+				var v_i uint32 = (gx0 + lx)
+				_ = v_i
+				if v_i >= p_n {
+					continue items0
+				}
+				var v_x float32 = p_a[v_i]
+				_ = v_x
+				var v_y float32 = p_b[v_i]
+				_ = v_y
+				var v_o uint32 = (v_i * uint32(5))
+				_ = v_o
+				p_out[(v_o + uint32(0))] = (v_x + v_y)
+				p_out[(v_o + uint32(1))] = (v_x - v_y)
+				p_out[(v_o + uint32(2))] = (v_x * v_y)
+				p_out[(v_o + uint32(3))] = (v_x / v_y)
+				p_out[(v_o + uint32(4))] = (-v_x)
+			}
+		}
 	}
 }
 
@@ -2185,7 +2799,7 @@ var FuncBufferKernel = gpu.Register(&gpu.KernelSpec{
 		},
 		{
 			Kernel: "github.com/goxpu/xpu/kernels/conformance.FuncBuffer", Backend: "cpu", Target: "go",
-			Hash:        "sha256:a91bff1901b8ec7628b0bd065266cfe4974cc5f256d551e53f0de1a2e2833139",
+			Hash:        "sha256:99f47463ba15d75a83068685c01acd58d8b46d3e99bc91acbc690253996c81e0",
 			Codegen:     "xpu-gen/1",
 			Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
 			SharedBytes: 0, StorageBindings: 3, UniformBytes: 16,
@@ -2300,16 +2914,40 @@ func funcBufferCPU(b *gpu.CPUBlock) {
 		return v_s
 	}
 	_ = f_window_1
-items0:
-	for lx := uint32(0); lx < 64; lx++ {
-		li := lx
-		_ = li
+	{
+		lx, li := uint32(0), uint32(0)
+		_, _ = lx, li
 		var v_i uint32 = (gx0 + lx)
 		_ = v_i
-		if v_i >= p_n {
-			continue items0
+		var w0 *[64]float32
+		if o := v_i; o <= 4294967232 && uint64(o)+64 <= uint64(len(p_out)) {
+			w0 = (*[64]float32)(p_out[o : uint64(o)+64])
 		}
-		p_out[v_i] = (f_window(lx, ly, lz, v_i, p_n) * f_window_1(lx, ly, lz, v_i, p_n))
+		if w0 != nil {
+		items0w:
+			for lx := uint32(0); lx < 64; lx++ {
+				li := lx
+				_ = li
+				var v_i uint32 = (gx0 + lx)
+				_ = v_i
+				if v_i >= p_n {
+					continue items0w
+				}
+				w0[lx] = (f_window(lx, ly, lz, v_i, p_n) * f_window_1(lx, ly, lz, v_i, p_n))
+			}
+		} else {
+		items0:
+			for lx := uint32(0); lx < 64; lx++ {
+				li := lx
+				_ = li
+				var v_i uint32 = (gx0 + lx)
+				_ = v_i
+				if v_i >= p_n {
+					continue items0
+				}
+				p_out[v_i] = (f_window(lx, ly, lz, v_i, p_n) * f_window_1(lx, ly, lz, v_i, p_n))
+			}
+		}
 	}
 }
 
@@ -2342,7 +2980,7 @@ var FuncChainKernel = gpu.Register(&gpu.KernelSpec{
 		},
 		{
 			Kernel: "github.com/goxpu/xpu/kernels/conformance.FuncChain", Backend: "cpu", Target: "go",
-			Hash:        "sha256:868615e8e4c027a1aa665505d6175d0f5c7b73e0ad9713c0f046c73530c223c8",
+			Hash:        "sha256:92698d13ff48690c86836f452080fd43653ece08e98f9afe76a0b98b4fa09492",
 			Codegen:     "xpu-gen/1",
 			Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
 			SharedBytes: 0, StorageBindings: 3, UniformBytes: 16,
@@ -2453,16 +3091,48 @@ func funcChainCPU(b *gpu.CPUBlock) {
 		return (v_a_1 + ((v_b_1 - v_a_1) * v_s))
 	}
 	_ = f_lerp
-items0:
-	for lx := uint32(0); lx < 64; lx++ {
-		li := lx
-		_ = li
+	{
+		lx, li := uint32(0), uint32(0)
+		_, _ = lx, li
 		var v_i uint32 = (gx0 + lx)
 		_ = v_i
-		if v_i >= p_n {
-			continue items0
+		var w0 *[64]float32
+		if o := v_i; o <= 4294967232 && uint64(o)+64 <= uint64(len(p_out)) {
+			w0 = (*[64]float32)(p_out[o : uint64(o)+64])
 		}
-		p_out[v_i] = (f_smoothstep(lx, ly, lz, p_a[v_i], p_b[v_i], float32(0.5)) + f_lerp(lx, ly, lz, p_a[v_i], p_b[v_i], float32(0.25)))
+		var w1 *[64]float32
+		if o := v_i; o <= 4294967232 && uint64(o)+64 <= uint64(len(p_a)) {
+			w1 = (*[64]float32)(p_a[o : uint64(o)+64])
+		}
+		var w2 *[64]float32
+		if o := v_i; o <= 4294967232 && uint64(o)+64 <= uint64(len(p_b)) {
+			w2 = (*[64]float32)(p_b[o : uint64(o)+64])
+		}
+		if w0 != nil && w1 != nil && w2 != nil {
+		items0w:
+			for lx := uint32(0); lx < 64; lx++ {
+				li := lx
+				_ = li
+				var v_i uint32 = (gx0 + lx)
+				_ = v_i
+				if v_i >= p_n {
+					continue items0w
+				}
+				w0[lx] = (f_smoothstep(lx, ly, lz, w1[lx], w2[lx], float32(0.5)) + f_lerp(lx, ly, lz, w1[lx], w2[lx], float32(0.25)))
+			}
+		} else {
+		items0:
+			for lx := uint32(0); lx < 64; lx++ {
+				li := lx
+				_ = li
+				var v_i uint32 = (gx0 + lx)
+				_ = v_i
+				if v_i >= p_n {
+					continue items0
+				}
+				p_out[v_i] = (f_smoothstep(lx, ly, lz, p_a[v_i], p_b[v_i], float32(0.5)) + f_lerp(lx, ly, lz, p_a[v_i], p_b[v_i], float32(0.25)))
+			}
+		}
 	}
 }
 
@@ -2812,7 +3482,7 @@ var HistogramKernel = gpu.Register(&gpu.KernelSpec{
 		},
 		{
 			Kernel: "github.com/goxpu/xpu/kernels/conformance.Histogram", Backend: "cpu", Target: "go",
-			Hash:        "sha256:26df92e8ab4cda8a5338ddf67e9927727a20d329e57338bb806dce2d8446121b",
+			Hash:        "sha256:7f350b24039a95918fc27eb85eb6327e3e92d4cf34d0845782cad60689aa9f68",
 			Codegen:     "xpu-gen/1",
 			Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
 			SharedBytes: 0, StorageBindings: 2, UniformBytes: 16,
@@ -2871,14 +3541,38 @@ func histogramCPU(b *gpu.CPUBlock) {
 	_ = gz0
 	_ = ly
 	_ = lz
-	for lx := uint32(0); lx < 64; lx++ {
-		li := lx
-		_ = li
-		{
-			var v_i uint32 = (gx0 + lx)
-			_ = v_i
-			if v_i < p_n {
-				xpu.AtomicAdd(&p_bins[(p_in[v_i]%uint32(64))], uint32(1))
+	{
+		lx, li := uint32(0), uint32(0)
+		_, _ = lx, li
+		var v_i uint32 = (gx0 + lx)
+		_ = v_i
+		var w0 *[64]uint32
+		if o := v_i; o <= 4294967232 && uint64(o)+64 <= uint64(len(p_in)) {
+			w0 = (*[64]uint32)(p_in[o : uint64(o)+64])
+		}
+		if w0 != nil {
+			for lx := uint32(0); lx < 64; lx++ {
+				li := lx
+				_ = li
+				{
+					var v_i uint32 = (gx0 + lx)
+					_ = v_i
+					if v_i < p_n {
+						xpu.AtomicAdd(&p_bins[(w0[lx]%uint32(64))], uint32(1))
+					}
+				}
+			}
+		} else {
+			for lx := uint32(0); lx < 64; lx++ {
+				li := lx
+				_ = li
+				{
+					var v_i uint32 = (gx0 + lx)
+					_ = v_i
+					if v_i < p_n {
+						xpu.AtomicAdd(&p_bins[(p_in[v_i]%uint32(64))], uint32(1))
+					}
+				}
 			}
 		}
 	}
@@ -2913,7 +3607,7 @@ var HistogramSharedKernel = gpu.Register(&gpu.KernelSpec{
 		},
 		{
 			Kernel: "github.com/goxpu/xpu/kernels/conformance.HistogramShared", Backend: "cpu", Target: "go",
-			Hash:        "sha256:ed9fc28e99462ad1cd705f0fccdee5e55b2ed77c594ff5549b14f0aaeba836d8",
+			Hash:        "sha256:a2cb71ea43910988e9188b3a5b11673cabd3ffc5b0a7ec0c0e5c00beacb81fd6",
 			Codegen:     "xpu-gen/1",
 			Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
 			SharedBytes: 256, StorageBindings: 2, UniformBytes: 16,
@@ -2995,14 +3689,38 @@ func histogramSharedCPU(b *gpu.CPUBlock) {
 		_ = v_l
 		xpu.AtomicStore(&s_h[v_l], uint32(0))
 	}
-	for lx := uint32(0); lx < 64; lx++ {
-		li := lx
-		_ = li
-		{
-			var v_i uint32 = (gx0 + lx)
-			_ = v_i
-			if v_i < p_n {
-				xpu.AtomicAdd(&s_h[(p_in[v_i]%uint32(64))], uint32(1))
+	{
+		lx, li := uint32(0), uint32(0)
+		_, _ = lx, li
+		var v_i uint32 = (gx0 + lx)
+		_ = v_i
+		var w0 *[64]uint32
+		if o := v_i; o <= 4294967232 && uint64(o)+64 <= uint64(len(p_in)) {
+			w0 = (*[64]uint32)(p_in[o : uint64(o)+64])
+		}
+		if w0 != nil {
+			for lx := uint32(0); lx < 64; lx++ {
+				li := lx
+				_ = li
+				{
+					var v_i uint32 = (gx0 + lx)
+					_ = v_i
+					if v_i < p_n {
+						xpu.AtomicAdd(&s_h[(w0[lx]%uint32(64))], uint32(1))
+					}
+				}
+			}
+		} else {
+			for lx := uint32(0); lx < 64; lx++ {
+				li := lx
+				_ = li
+				{
+					var v_i uint32 = (gx0 + lx)
+					_ = v_i
+					if v_i < p_n {
+						xpu.AtomicAdd(&s_h[(p_in[v_i]%uint32(64))], uint32(1))
+					}
+				}
 			}
 		}
 	}
@@ -3050,7 +3768,7 @@ var IntArithKernel = gpu.Register(&gpu.KernelSpec{
 		},
 		{
 			Kernel: "github.com/goxpu/xpu/kernels/conformance.IntArith", Backend: "cpu", Target: "go",
-			Hash:        "sha256:96a5a44a11f0fc6b123827909fad25eb833b18f807dcc6985fba4cb8e3573d78",
+			Hash:        "sha256:f9379c67e756e21ddec374f3fa9c1a556256cf49d048e89356493fb8f6b7d1e6",
 			Codegen:     "xpu-gen/1",
 			Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
 			SharedBytes: 0, StorageBindings: 3, UniformBytes: 16,
@@ -3140,26 +3858,64 @@ func intArithCPU(b *gpu.CPUBlock) {
 	_ = gz0
 	_ = ly
 	_ = lz
-items0:
-	for lx := uint32(0); lx < 64; lx++ {
-		li := lx
-		_ = li
+	{
+		lx, li := uint32(0), uint32(0)
+		_, _ = lx, li
 		var v_i uint32 = (gx0 + lx)
 		_ = v_i
-		if v_i >= p_n {
-			continue items0
+		var w0 *[64]int32
+		if o := v_i; o <= 4294967232 && uint64(o)+64 <= uint64(len(p_a)) {
+			w0 = (*[64]int32)(p_a[o : uint64(o)+64])
 		}
-		var v_x int32 = p_a[v_i]
-		_ = v_x
-		var v_y int32 = p_b[v_i]
-		_ = v_y
-		var v_o uint32 = (v_i * uint32(5))
-		_ = v_o
-		p_out[(v_o + uint32(0))] = (v_x + v_y)
-		p_out[(v_o + uint32(1))] = (v_x - v_y)
-		p_out[(v_o + uint32(2))] = (v_x * v_y)
-		p_out[(v_o + uint32(3))] = (v_x / v_y)
-		p_out[(v_o + uint32(4))] = (v_x % v_y)
+		var w1 *[64]int32
+		if o := v_i; o <= 4294967232 && uint64(o)+64 <= uint64(len(p_b)) {
+			w1 = (*[64]int32)(p_b[o : uint64(o)+64])
+		}
+		if w0 != nil && w1 != nil {
+		items0w:
+			for lx := uint32(0); lx < 64; lx++ {
+				li := lx
+				_ = li
+				var v_i uint32 = (gx0 + lx)
+				_ = v_i
+				if v_i >= p_n {
+					continue items0w
+				}
+				var v_x int32 = w0[lx]
+				_ = v_x
+				var v_y int32 = w1[lx]
+				_ = v_y
+				var v_o uint32 = (v_i * uint32(5))
+				_ = v_o
+				p_out[(v_o + uint32(0))] = (v_x + v_y)
+				p_out[(v_o + uint32(1))] = (v_x - v_y)
+				p_out[(v_o + uint32(2))] = (v_x * v_y)
+				p_out[(v_o + uint32(3))] = (v_x / v_y)
+				p_out[(v_o + uint32(4))] = (v_x % v_y)
+			}
+		} else {
+		items0:
+			for lx := uint32(0); lx < 64; lx++ {
+				li := lx
+				_ = li
+				var v_i uint32 = (gx0 + lx)
+				_ = v_i
+				if v_i >= p_n {
+					continue items0
+				}
+				var v_x int32 = p_a[v_i]
+				_ = v_x
+				var v_y int32 = p_b[v_i]
+				_ = v_y
+				var v_o uint32 = (v_i * uint32(5))
+				_ = v_o
+				p_out[(v_o + uint32(0))] = (v_x + v_y)
+				p_out[(v_o + uint32(1))] = (v_x - v_y)
+				p_out[(v_o + uint32(2))] = (v_x * v_y)
+				p_out[(v_o + uint32(3))] = (v_x / v_y)
+				p_out[(v_o + uint32(4))] = (v_x % v_y)
+			}
+		}
 	}
 }
 
@@ -3189,7 +3945,7 @@ var LenGuardKernel = gpu.Register(&gpu.KernelSpec{
 		},
 		{
 			Kernel: "github.com/goxpu/xpu/kernels/conformance.LenGuard", Backend: "cpu", Target: "go",
-			Hash:        "sha256:ce8e2c734e6d68280dbd98733c2ab70ec8e2aa860dceb64ebede037ae181b727",
+			Hash:        "sha256:8732c8313e486f267cbfb48ca8ea5421ca69ce034855b193e373ed3f1e4dd6e5",
 			Codegen:     "xpu-gen/1",
 			Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
 			SharedBytes: 0, StorageBindings: 2, UniformBytes: 0,
@@ -3246,13 +4002,35 @@ func lenGuardCPU(b *gpu.CPUBlock) {
 	_ = gz0
 	_ = ly
 	_ = lz
-	for lx := uint32(0); lx < 64; lx++ {
-		li := lx
-		_ = li
+	{
+		lx, li := uint32(0), uint32(0)
+		_, _ = lx, li
 		var v_i uint32 = (gx0 + lx)
 		_ = v_i
-		if v_i < uint32(len(p_y)) {
-			p_y[v_i] = (p_x[(v_i%uint32(len(p_x)))] * int32(2))
+		var w0 *[64]int32
+		if o := v_i; o <= 4294967232 && uint64(o)+64 <= uint64(len(p_y)) {
+			w0 = (*[64]int32)(p_y[o : uint64(o)+64])
+		}
+		if w0 != nil {
+			for lx := uint32(0); lx < 64; lx++ {
+				li := lx
+				_ = li
+				var v_i uint32 = (gx0 + lx)
+				_ = v_i
+				if v_i < uint32(len(p_y)) {
+					w0[lx] = (p_x[(v_i%uint32(len(p_x)))] * int32(2))
+				}
+			}
+		} else {
+			for lx := uint32(0); lx < 64; lx++ {
+				li := lx
+				_ = li
+				var v_i uint32 = (gx0 + lx)
+				_ = v_i
+				if v_i < uint32(len(p_y)) {
+					p_y[v_i] = (p_x[(v_i%uint32(len(p_x)))] * int32(2))
+				}
+			}
 		}
 	}
 }
@@ -3288,7 +4066,7 @@ var LoopBreakContinueKernel = gpu.Register(&gpu.KernelSpec{
 		},
 		{
 			Kernel: "github.com/goxpu/xpu/kernels/conformance.LoopBreakContinue", Backend: "cpu", Target: "go",
-			Hash:        "sha256:ebb7b21a4ca6ce232c122060dfb6f2af377f9d375ea1d7a4174a1274baabb328",
+			Hash:        "sha256:dbb0b41298d462e6edf2738d16d71379c9e6f58d0b276da7b143187e5e60c770",
 			Codegen:     "xpu-gen/1",
 			Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
 			SharedBytes: 0, StorageBindings: 3, UniformBytes: 16,
@@ -3380,39 +4158,90 @@ func loopBreakContinueCPU(b *gpu.CPUBlock) {
 	_ = gz0
 	_ = ly
 	_ = lz
-items0:
-	for lx := uint32(0); lx < 64; lx++ {
-		li := lx
-		_ = li
+	{
+		lx, li := uint32(0), uint32(0)
+		_, _ = lx, li
 		var v_i uint32 = (gx0 + lx)
 		_ = v_i
-		if v_i >= p_n {
-			continue items0
+		var w0 *[64]uint32
+		if o := v_i; o <= 4294967232 && uint64(o)+64 <= uint64(len(p_out)) {
+			w0 = (*[64]uint32)(p_out[o : uint64(o)+64])
 		}
-		var v_sum uint32
-		_ = v_sum
-		var v_k uint32
-		_ = v_k
-		{
-			v_k = uint32(0)
-			for v_k < p_width {
-				{
-					var v_v uint32 = p_in[((v_i * p_width) + v_k)]
-					_ = v_v
-					if (v_v % uint32(3)) == uint32(0) {
-						goto next1
-					}
-					if v_v > p_limit {
-						break
-					}
-					v_sum = (v_sum + v_v)
+		var w1 *[64]uint32
+		if o := v_i; o <= 4294967232 && uint64(o)+64 <= uint64(len(p_steps)) {
+			w1 = (*[64]uint32)(p_steps[o : uint64(o)+64])
+		}
+		if w0 != nil && w1 != nil {
+		items0w:
+			for lx := uint32(0); lx < 64; lx++ {
+				li := lx
+				_ = li
+				var v_i uint32 = (gx0 + lx)
+				_ = v_i
+				if v_i >= p_n {
+					continue items0w
 				}
-			next1:
-				v_k = (v_k + uint32(1))
+				var v_sum uint32
+				_ = v_sum
+				var v_k uint32
+				_ = v_k
+				{
+					v_k = uint32(0)
+					for v_k < p_width {
+						{
+							var v_v uint32 = p_in[((v_i * p_width) + v_k)]
+							_ = v_v
+							if (v_v % uint32(3)) == uint32(0) {
+								goto next2
+							}
+							if v_v > p_limit {
+								break
+							}
+							v_sum = (v_sum + v_v)
+						}
+					next2:
+						v_k = (v_k + uint32(1))
+					}
+				}
+				w0[lx] = v_sum
+				w1[lx] = v_k
+			}
+		} else {
+		items0:
+			for lx := uint32(0); lx < 64; lx++ {
+				li := lx
+				_ = li
+				var v_i uint32 = (gx0 + lx)
+				_ = v_i
+				if v_i >= p_n {
+					continue items0
+				}
+				var v_sum uint32
+				_ = v_sum
+				var v_k uint32
+				_ = v_k
+				{
+					v_k = uint32(0)
+					for v_k < p_width {
+						{
+							var v_v uint32 = p_in[((v_i * p_width) + v_k)]
+							_ = v_v
+							if (v_v % uint32(3)) == uint32(0) {
+								goto next3
+							}
+							if v_v > p_limit {
+								break
+							}
+							v_sum = (v_sum + v_v)
+						}
+					next3:
+						v_k = (v_k + uint32(1))
+					}
+				}
+				p_out[v_i] = v_sum
+				p_steps[v_i] = v_k
 			}
 		}
-		p_out[v_i] = v_sum
-		p_steps[v_i] = v_k
 	}
 }
 
@@ -3443,7 +4272,7 @@ var LoopLocalZeroKernel = gpu.Register(&gpu.KernelSpec{
 		},
 		{
 			Kernel: "github.com/goxpu/xpu/kernels/conformance.LoopLocalZero", Backend: "cpu", Target: "go",
-			Hash:        "sha256:c0e06e2887c322ce53d222205fd5f750ae3f8f28c060117fc68a950088c0607f",
+			Hash:        "sha256:0975d3af3fab792fcab23471543ab5d3ffdda229d9ab603150afdbf61b894786",
 			Codegen:     "xpu-gen/1",
 			Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
 			SharedBytes: 0, StorageBindings: 2, UniformBytes: 16,
@@ -3520,33 +4349,78 @@ func loopLocalZeroCPU(b *gpu.CPUBlock) {
 	_ = gz0
 	_ = ly
 	_ = lz
-items0:
-	for lx := uint32(0); lx < 64; lx++ {
-		li := lx
-		_ = li
+	{
+		lx, li := uint32(0), uint32(0)
+		_, _ = lx, li
 		var v_i uint32 = (gx0 + lx)
 		_ = v_i
-		if v_i >= p_n {
-			continue items0
+		var w0 *[64]uint32
+		if o := v_i; o <= 4294967232 && uint64(o)+64 <= uint64(len(p_in)) {
+			w0 = (*[64]uint32)(p_in[o : uint64(o)+64])
 		}
-		var v_sum uint32
-		_ = v_sum
-		{
-			var v_k uint32 = uint32(0)
-			_ = v_k
-			for v_k < uint32(4) {
-				{
-					var v_v uint32
-					_ = v_v
-					if v_k == (p_in[v_i] % uint32(4)) {
-						v_v = (v_k + uint32(1))
-					}
-					v_sum = ((v_sum * uint32(10)) + v_v)
+		var w1 *[64]uint32
+		if o := v_i; o <= 4294967232 && uint64(o)+64 <= uint64(len(p_out)) {
+			w1 = (*[64]uint32)(p_out[o : uint64(o)+64])
+		}
+		if w0 != nil && w1 != nil {
+		items0w:
+			for lx := uint32(0); lx < 64; lx++ {
+				li := lx
+				_ = li
+				var v_i uint32 = (gx0 + lx)
+				_ = v_i
+				if v_i >= p_n {
+					continue items0w
 				}
-				v_k = (v_k + uint32(1))
+				var v_sum uint32
+				_ = v_sum
+				{
+					var v_k uint32 = uint32(0)
+					_ = v_k
+					for v_k < uint32(4) {
+						{
+							var v_v uint32
+							_ = v_v
+							if v_k == (w0[lx] % uint32(4)) {
+								v_v = (v_k + uint32(1))
+							}
+							v_sum = ((v_sum * uint32(10)) + v_v)
+						}
+						v_k = (v_k + uint32(1))
+					}
+				}
+				w1[lx] = v_sum
+			}
+		} else {
+		items0:
+			for lx := uint32(0); lx < 64; lx++ {
+				li := lx
+				_ = li
+				var v_i uint32 = (gx0 + lx)
+				_ = v_i
+				if v_i >= p_n {
+					continue items0
+				}
+				var v_sum uint32
+				_ = v_sum
+				{
+					var v_k uint32 = uint32(0)
+					_ = v_k
+					for v_k < uint32(4) {
+						{
+							var v_v uint32
+							_ = v_v
+							if v_k == (p_in[v_i] % uint32(4)) {
+								v_v = (v_k + uint32(1))
+							}
+							v_sum = ((v_sum * uint32(10)) + v_v)
+						}
+						v_k = (v_k + uint32(1))
+					}
+				}
+				p_out[v_i] = v_sum
 			}
 		}
-		p_out[v_i] = v_sum
 	}
 }
 
@@ -3592,7 +4466,7 @@ var MathExactKernel = gpu.Register(&gpu.KernelSpec{
 		},
 		{
 			Kernel: "github.com/goxpu/xpu/kernels/conformance.MathExact", Backend: "cpu", Target: "go",
-			Hash:        "sha256:0379613f9fdcdacd63331ccb7bd9e1822621948a0a99d411842d5e5a29c3d80e",
+			Hash:        "sha256:2f5af7cb2694a62dc594451d22032b455ff5d86cad47e2a4a466d6b6cccc4363",
 			Codegen:     "xpu-gen/1",
 			Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
 			SharedBytes: 0, StorageBindings: 9, UniformBytes: 16,
@@ -3711,39 +4585,106 @@ func mathExactCPU(b *gpu.CPUBlock) {
 	_ = gz0
 	_ = ly
 	_ = lz
-items0:
-	for lx := uint32(0); lx < 64; lx++ {
-		li := lx
-		_ = li
+	{
+		lx, li := uint32(0), uint32(0)
+		_, _ = lx, li
 		var v_i uint32 = (gx0 + lx)
 		_ = v_i
-		if v_i >= p_n {
-			continue items0
+		var w0 *[64]float32
+		if o := v_i; o <= 4294967232 && uint64(o)+64 <= uint64(len(p_a)) {
+			w0 = (*[64]float32)(p_a[o : uint64(o)+64])
 		}
-		var v_x float32 = p_a[v_i]
-		_ = v_x
-		var v_y float32 = p_b[v_i]
-		_ = v_y
-		var v_o uint32 = (v_i * uint32(8))
-		_ = v_o
-		p_out[(v_o + uint32(0))] = xpu.Abs(v_x)
-		p_out[(v_o + uint32(1))] = xpu.Floor(v_x)
-		p_out[(v_o + uint32(2))] = xpu.Ceil(v_x)
-		p_out[(v_o + uint32(3))] = xpu.Round(v_x)
-		p_out[(v_o + uint32(4))] = xpu.Trunc(v_x)
-		p_out[(v_o + uint32(5))] = xpu.Min(v_x, v_y)
-		p_out[(v_o + uint32(6))] = xpu.Max(v_x, v_y)
-		p_out[(v_o + uint32(7))] = xpu.Clamp(v_x, float32(-0.5), v_y)
-		var v_p uint32 = (v_i * uint32(4))
-		_ = v_p
-		p_ints[(v_p + uint32(0))] = xpu.Abs(p_c[v_i])
-		p_ints[(v_p + uint32(1))] = xpu.Min(p_c[v_i], p_d[v_i])
-		p_ints[(v_p + uint32(2))] = xpu.Max(p_c[v_i], p_d[v_i])
-		p_ints[(v_p + uint32(3))] = xpu.Clamp(p_c[v_i], int32(-1000), int32(1000))
-		p_uints[(v_p + uint32(0))] = xpu.Min(p_e[v_i], p_f[v_i])
-		p_uints[(v_p + uint32(1))] = xpu.Max(p_e[v_i], p_f[v_i])
-		p_uints[(v_p + uint32(2))] = xpu.Clamp(p_e[v_i], uint32(1000), uint32(1073741824))
-		p_uints[(v_p + uint32(3))] = xpu.Abs(p_e[v_i])
+		var w1 *[64]float32
+		if o := v_i; o <= 4294967232 && uint64(o)+64 <= uint64(len(p_b)) {
+			w1 = (*[64]float32)(p_b[o : uint64(o)+64])
+		}
+		var w2 *[64]int32
+		if o := v_i; o <= 4294967232 && uint64(o)+64 <= uint64(len(p_c)) {
+			w2 = (*[64]int32)(p_c[o : uint64(o)+64])
+		}
+		var w3 *[64]int32
+		if o := v_i; o <= 4294967232 && uint64(o)+64 <= uint64(len(p_d)) {
+			w3 = (*[64]int32)(p_d[o : uint64(o)+64])
+		}
+		var w4 *[64]uint32
+		if o := v_i; o <= 4294967232 && uint64(o)+64 <= uint64(len(p_e)) {
+			w4 = (*[64]uint32)(p_e[o : uint64(o)+64])
+		}
+		var w5 *[64]uint32
+		if o := v_i; o <= 4294967232 && uint64(o)+64 <= uint64(len(p_f)) {
+			w5 = (*[64]uint32)(p_f[o : uint64(o)+64])
+		}
+		if w0 != nil && w1 != nil && w2 != nil && w3 != nil && w4 != nil && w5 != nil {
+		items0w:
+			for lx := uint32(0); lx < 64; lx++ {
+				li := lx
+				_ = li
+				var v_i uint32 = (gx0 + lx)
+				_ = v_i
+				if v_i >= p_n {
+					continue items0w
+				}
+				var v_x float32 = w0[lx]
+				_ = v_x
+				var v_y float32 = w1[lx]
+				_ = v_y
+				var v_o uint32 = (v_i * uint32(8))
+				_ = v_o
+				p_out[(v_o + uint32(0))] = xpu.Abs(v_x)
+				p_out[(v_o + uint32(1))] = xpu.Floor(v_x)
+				p_out[(v_o + uint32(2))] = xpu.Ceil(v_x)
+				p_out[(v_o + uint32(3))] = xpu.Round(v_x)
+				p_out[(v_o + uint32(4))] = xpu.Trunc(v_x)
+				p_out[(v_o + uint32(5))] = xpu.Min(v_x, v_y)
+				p_out[(v_o + uint32(6))] = xpu.Max(v_x, v_y)
+				p_out[(v_o + uint32(7))] = xpu.Clamp(v_x, float32(-0.5), v_y)
+				var v_p uint32 = (v_i * uint32(4))
+				_ = v_p
+				p_ints[(v_p + uint32(0))] = xpu.Abs(w2[lx])
+				p_ints[(v_p + uint32(1))] = xpu.Min(w2[lx], w3[lx])
+				p_ints[(v_p + uint32(2))] = xpu.Max(w2[lx], w3[lx])
+				p_ints[(v_p + uint32(3))] = xpu.Clamp(w2[lx], int32(-1000), int32(1000))
+				p_uints[(v_p + uint32(0))] = xpu.Min(w4[lx], w5[lx])
+				p_uints[(v_p + uint32(1))] = xpu.Max(w4[lx], w5[lx])
+				p_uints[(v_p + uint32(2))] = xpu.Clamp(w4[lx], uint32(1000), uint32(1073741824))
+				p_uints[(v_p + uint32(3))] = xpu.Abs(w4[lx])
+			}
+		} else {
+		items0:
+			for lx := uint32(0); lx < 64; lx++ {
+				li := lx
+				_ = li
+				var v_i uint32 = (gx0 + lx)
+				_ = v_i
+				if v_i >= p_n {
+					continue items0
+				}
+				var v_x float32 = p_a[v_i]
+				_ = v_x
+				var v_y float32 = p_b[v_i]
+				_ = v_y
+				var v_o uint32 = (v_i * uint32(8))
+				_ = v_o
+				p_out[(v_o + uint32(0))] = xpu.Abs(v_x)
+				p_out[(v_o + uint32(1))] = xpu.Floor(v_x)
+				p_out[(v_o + uint32(2))] = xpu.Ceil(v_x)
+				p_out[(v_o + uint32(3))] = xpu.Round(v_x)
+				p_out[(v_o + uint32(4))] = xpu.Trunc(v_x)
+				p_out[(v_o + uint32(5))] = xpu.Min(v_x, v_y)
+				p_out[(v_o + uint32(6))] = xpu.Max(v_x, v_y)
+				p_out[(v_o + uint32(7))] = xpu.Clamp(v_x, float32(-0.5), v_y)
+				var v_p uint32 = (v_i * uint32(4))
+				_ = v_p
+				p_ints[(v_p + uint32(0))] = xpu.Abs(p_c[v_i])
+				p_ints[(v_p + uint32(1))] = xpu.Min(p_c[v_i], p_d[v_i])
+				p_ints[(v_p + uint32(2))] = xpu.Max(p_c[v_i], p_d[v_i])
+				p_ints[(v_p + uint32(3))] = xpu.Clamp(p_c[v_i], int32(-1000), int32(1000))
+				p_uints[(v_p + uint32(0))] = xpu.Min(p_e[v_i], p_f[v_i])
+				p_uints[(v_p + uint32(1))] = xpu.Max(p_e[v_i], p_f[v_i])
+				p_uints[(v_p + uint32(2))] = xpu.Clamp(p_e[v_i], uint32(1000), uint32(1073741824))
+				p_uints[(v_p + uint32(3))] = xpu.Abs(p_e[v_i])
+			}
+		}
 	}
 }
 
@@ -3777,7 +4718,7 @@ var MathExpLogKernel = gpu.Register(&gpu.KernelSpec{
 		},
 		{
 			Kernel: "github.com/goxpu/xpu/kernels/conformance.MathExpLog", Backend: "cpu", Target: "go",
-			Hash:        "sha256:caca8ebeb8bfdfcb082644e860d192ecbc6254fa2986bbc68e9f0e9112a61d90",
+			Hash:        "sha256:fa704c89172a014b08b27e070cab572fa8196ab1d5dd8c0b353843d39b5dd1a3",
 			Codegen:     "xpu-gen/1",
 			Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
 			SharedBytes: 0, StorageBindings: 3, UniformBytes: 16,
@@ -3849,26 +4790,64 @@ func mathExpLogCPU(b *gpu.CPUBlock) {
 	_ = gz0
 	_ = ly
 	_ = lz
-items0:
-	for lx := uint32(0); lx < 64; lx++ {
-		li := lx
-		_ = li
+	{
+		lx, li := uint32(0), uint32(0)
+		_, _ = lx, li
 		var v_i uint32 = (gx0 + lx)
 		_ = v_i
-		if v_i >= p_n {
-			continue items0
+		var w0 *[64]float32
+		if o := v_i; o <= 4294967232 && uint64(o)+64 <= uint64(len(p_a)) {
+			w0 = (*[64]float32)(p_a[o : uint64(o)+64])
 		}
-		var v_x float32 = p_a[v_i]
-		_ = v_x
-		var v_y float32 = p_b[v_i]
-		_ = v_y
-		var v_o uint32 = (v_i * uint32(5))
-		_ = v_o
-		p_out[(v_o + uint32(0))] = xpu.Exp(v_y)
-		p_out[(v_o + uint32(1))] = xpu.Exp2(v_y)
-		p_out[(v_o + uint32(2))] = xpu.Log(v_x)
-		p_out[(v_o + uint32(3))] = xpu.Log2(v_x)
-		p_out[(v_o + uint32(4))] = xpu.Pow(v_x, v_y)
+		var w1 *[64]float32
+		if o := v_i; o <= 4294967232 && uint64(o)+64 <= uint64(len(p_b)) {
+			w1 = (*[64]float32)(p_b[o : uint64(o)+64])
+		}
+		if w0 != nil && w1 != nil {
+		items0w:
+			for lx := uint32(0); lx < 64; lx++ {
+				li := lx
+				_ = li
+				var v_i uint32 = (gx0 + lx)
+				_ = v_i
+				if v_i >= p_n {
+					continue items0w
+				}
+				var v_x float32 = w0[lx]
+				_ = v_x
+				var v_y float32 = w1[lx]
+				_ = v_y
+				var v_o uint32 = (v_i * uint32(5))
+				_ = v_o
+				p_out[(v_o + uint32(0))] = xpu.Exp(v_y)
+				p_out[(v_o + uint32(1))] = xpu.Exp2(v_y)
+				p_out[(v_o + uint32(2))] = xpu.Log(v_x)
+				p_out[(v_o + uint32(3))] = xpu.Log2(v_x)
+				p_out[(v_o + uint32(4))] = xpu.Pow(v_x, v_y)
+			}
+		} else {
+		items0:
+			for lx := uint32(0); lx < 64; lx++ {
+				li := lx
+				_ = li
+				var v_i uint32 = (gx0 + lx)
+				_ = v_i
+				if v_i >= p_n {
+					continue items0
+				}
+				var v_x float32 = p_a[v_i]
+				_ = v_x
+				var v_y float32 = p_b[v_i]
+				_ = v_y
+				var v_o uint32 = (v_i * uint32(5))
+				_ = v_o
+				p_out[(v_o + uint32(0))] = xpu.Exp(v_y)
+				p_out[(v_o + uint32(1))] = xpu.Exp2(v_y)
+				p_out[(v_o + uint32(2))] = xpu.Log(v_x)
+				p_out[(v_o + uint32(3))] = xpu.Log2(v_x)
+				p_out[(v_o + uint32(4))] = xpu.Pow(v_x, v_y)
+			}
+		}
 	}
 }
 
@@ -3904,7 +4883,7 @@ var MathSqrtFmaKernel = gpu.Register(&gpu.KernelSpec{
 		},
 		{
 			Kernel: "github.com/goxpu/xpu/kernels/conformance.MathSqrtFma", Backend: "cpu", Target: "go",
-			Hash:        "sha256:77359dc5eb13afe04e7bcb597cb26c56c7747e2214f9e163ac13420c4a1eb27a",
+			Hash:        "sha256:95e1acb7a1de0f872499a6ff14175900bc6443d151ac3d48ef8c468faa0e1bf1",
 			Codegen:     "xpu-gen/1",
 			Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
 			SharedBytes: 0, StorageBindings: 4, UniformBytes: 16,
@@ -3971,17 +4950,50 @@ func mathSqrtFmaCPU(b *gpu.CPUBlock) {
 	_ = gz0
 	_ = ly
 	_ = lz
-items0:
-	for lx := uint32(0); lx < 64; lx++ {
-		li := lx
-		_ = li
+	{
+		lx, li := uint32(0), uint32(0)
+		_, _ = lx, li
 		var v_i uint32 = (gx0 + lx)
 		_ = v_i
-		if v_i >= p_n {
-			continue items0
+		var w0 *[64]float32
+		if o := v_i; o <= 4294967232 && uint64(o)+64 <= uint64(len(p_a)) {
+			w0 = (*[64]float32)(p_a[o : uint64(o)+64])
 		}
-		p_out[((v_i * uint32(2)) + uint32(0))] = xpu.Sqrt(p_a[v_i])
-		p_out[((v_i * uint32(2)) + uint32(1))] = xpu.Fma(p_a[v_i], p_b[v_i], p_c[v_i])
+		var w1 *[64]float32
+		if o := v_i; o <= 4294967232 && uint64(o)+64 <= uint64(len(p_b)) {
+			w1 = (*[64]float32)(p_b[o : uint64(o)+64])
+		}
+		var w2 *[64]float32
+		if o := v_i; o <= 4294967232 && uint64(o)+64 <= uint64(len(p_c)) {
+			w2 = (*[64]float32)(p_c[o : uint64(o)+64])
+		}
+		if w0 != nil && w1 != nil && w2 != nil {
+		items0w:
+			for lx := uint32(0); lx < 64; lx++ {
+				li := lx
+				_ = li
+				var v_i uint32 = (gx0 + lx)
+				_ = v_i
+				if v_i >= p_n {
+					continue items0w
+				}
+				p_out[((v_i * uint32(2)) + uint32(0))] = xpu.Sqrt(w0[lx])
+				p_out[((v_i * uint32(2)) + uint32(1))] = xpu.Fma(w0[lx], w1[lx], w2[lx])
+			}
+		} else {
+		items0:
+			for lx := uint32(0); lx < 64; lx++ {
+				li := lx
+				_ = li
+				var v_i uint32 = (gx0 + lx)
+				_ = v_i
+				if v_i >= p_n {
+					continue items0
+				}
+				p_out[((v_i * uint32(2)) + uint32(0))] = xpu.Sqrt(p_a[v_i])
+				p_out[((v_i * uint32(2)) + uint32(1))] = xpu.Fma(p_a[v_i], p_b[v_i], p_c[v_i])
+			}
+		}
 	}
 }
 
@@ -4013,7 +5025,7 @@ var MathTrigKernel = gpu.Register(&gpu.KernelSpec{
 		},
 		{
 			Kernel: "github.com/goxpu/xpu/kernels/conformance.MathTrig", Backend: "cpu", Target: "go",
-			Hash:        "sha256:7124e32acdd127f698c258e88c7c2d2e16f43e5f645bc2bb31234b6db11be83f",
+			Hash:        "sha256:a9609899f60a88064098d537dfc3b850790e142bf340dcde2aada5754bfd23bc",
 			Codegen:     "xpu-gen/1",
 			Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
 			SharedBytes: 0, StorageBindings: 2, UniformBytes: 16,
@@ -4078,23 +5090,54 @@ func mathTrigCPU(b *gpu.CPUBlock) {
 	_ = gz0
 	_ = ly
 	_ = lz
-items0:
-	for lx := uint32(0); lx < 64; lx++ {
-		li := lx
-		_ = li
+	{
+		lx, li := uint32(0), uint32(0)
+		_, _ = lx, li
 		var v_i uint32 = (gx0 + lx)
 		_ = v_i
-		if v_i >= p_n {
-			continue items0
+		var w0 *[64]float32
+		if o := v_i; o <= 4294967232 && uint64(o)+64 <= uint64(len(p_a)) {
+			w0 = (*[64]float32)(p_a[o : uint64(o)+64])
 		}
-		var v_x float32 = p_a[v_i]
-		_ = v_x
-		var v_o uint32 = (v_i * uint32(4))
-		_ = v_o
-		p_out[(v_o + uint32(0))] = xpu.Sin(v_x)
-		p_out[(v_o + uint32(1))] = xpu.Cos(v_x)
-		p_out[(v_o + uint32(2))] = xpu.Tan(v_x)
-		p_out[(v_o + uint32(3))] = xpu.Tanh(v_x)
+		if w0 != nil {
+		items0w:
+			for lx := uint32(0); lx < 64; lx++ {
+				li := lx
+				_ = li
+				var v_i uint32 = (gx0 + lx)
+				_ = v_i
+				if v_i >= p_n {
+					continue items0w
+				}
+				var v_x float32 = w0[lx]
+				_ = v_x
+				var v_o uint32 = (v_i * uint32(4))
+				_ = v_o
+				p_out[(v_o + uint32(0))] = xpu.Sin(v_x)
+				p_out[(v_o + uint32(1))] = xpu.Cos(v_x)
+				p_out[(v_o + uint32(2))] = xpu.Tan(v_x)
+				p_out[(v_o + uint32(3))] = xpu.Tanh(v_x)
+			}
+		} else {
+		items0:
+			for lx := uint32(0); lx < 64; lx++ {
+				li := lx
+				_ = li
+				var v_i uint32 = (gx0 + lx)
+				_ = v_i
+				if v_i >= p_n {
+					continue items0
+				}
+				var v_x float32 = p_a[v_i]
+				_ = v_x
+				var v_o uint32 = (v_i * uint32(4))
+				_ = v_o
+				p_out[(v_o + uint32(0))] = xpu.Sin(v_x)
+				p_out[(v_o + uint32(1))] = xpu.Cos(v_x)
+				p_out[(v_o + uint32(2))] = xpu.Tan(v_x)
+				p_out[(v_o + uint32(3))] = xpu.Tanh(v_x)
+			}
+		}
 	}
 }
 
@@ -4125,7 +5168,7 @@ var NestedLoopsKernel = gpu.Register(&gpu.KernelSpec{
 		},
 		{
 			Kernel: "github.com/goxpu/xpu/kernels/conformance.NestedLoops", Backend: "cpu", Target: "go",
-			Hash:        "sha256:d8ffa735671e7a470d1db945bd60517763980b738448b42a54667952ebd70d00",
+			Hash:        "sha256:6e8cedd4fce3c1d51f724dae9b2463f3a56c4e9b56492aa5208199b0f8406526",
 			Codegen:     "xpu-gen/1",
 			Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
 			SharedBytes: 0, StorageBindings: 2, UniformBytes: 16,
@@ -4223,43 +5266,94 @@ func nestedLoopsCPU(b *gpu.CPUBlock) {
 	_ = gz0
 	_ = ly
 	_ = lz
-items0:
-	for lx := uint32(0); lx < 64; lx++ {
-		li := lx
-		_ = li
+	{
+		lx, li := uint32(0), uint32(0)
+		_, _ = lx, li
 		var v_i uint32 = (gx0 + lx)
 		_ = v_i
-		if v_i >= p_n {
-			continue items0
+		var w0 *[64]int32
+		if o := v_i; o <= 4294967232 && uint64(o)+64 <= uint64(len(p_out)) {
+			w0 = (*[64]int32)(p_out[o : uint64(o)+64])
 		}
-		var v_acc int32
-		_ = v_acc
-		{
-			var v_j uint32 = uint32(0)
-			_ = v_j
-			for v_j < uint32(8) {
+		if w0 != nil {
+		items0w:
+			for lx := uint32(0); lx < 64; lx++ {
+				li := lx
+				_ = li
+				var v_i uint32 = (gx0 + lx)
+				_ = v_i
+				if v_i >= p_n {
+					continue items0w
+				}
+				var v_acc int32
+				_ = v_acc
 				{
-					{
-						var v_k uint32 = v_j
-						_ = v_k
-						for v_k < uint32(8) {
+					var v_j uint32 = uint32(0)
+					_ = v_j
+					for v_j < uint32(8) {
+						{
 							{
-								var v_x int32 = (p_in[((v_i+v_j)%p_n)] * p_in[((v_i+v_k)%p_n)])
-								_ = v_x
-								if (v_x % int32(2)) == int32(0) {
-									v_acc = (v_acc + int32(1))
-								} else {
-									v_acc = (v_acc - (v_x % int32(5)))
+								var v_k uint32 = v_j
+								_ = v_k
+								for v_k < uint32(8) {
+									{
+										var v_x int32 = (p_in[((v_i+v_j)%p_n)] * p_in[((v_i+v_k)%p_n)])
+										_ = v_x
+										if (v_x % int32(2)) == int32(0) {
+											v_acc = (v_acc + int32(1))
+										} else {
+											v_acc = (v_acc - (v_x % int32(5)))
+										}
+									}
+									v_k = (v_k + uint32(1))
 								}
 							}
-							v_k = (v_k + uint32(1))
 						}
+						v_j = (v_j + uint32(1))
 					}
 				}
-				v_j = (v_j + uint32(1))
+				w0[lx] = v_acc
+			}
+		} else {
+		items0:
+			for lx := uint32(0); lx < 64; lx++ {
+				li := lx
+				_ = li
+				var v_i uint32 = (gx0 + lx)
+				_ = v_i
+				if v_i >= p_n {
+					continue items0
+				}
+				var v_acc int32
+				_ = v_acc
+				{
+					var v_j uint32 = uint32(0)
+					_ = v_j
+					for v_j < uint32(8) {
+						{
+							{
+								var v_k uint32 = v_j
+								_ = v_k
+								for v_k < uint32(8) {
+									{
+										var v_x int32 = (p_in[((v_i+v_j)%p_n)] * p_in[((v_i+v_k)%p_n)])
+										_ = v_x
+										if (v_x % int32(2)) == int32(0) {
+											v_acc = (v_acc + int32(1))
+										} else {
+											v_acc = (v_acc - (v_x % int32(5)))
+										}
+									}
+									v_k = (v_k + uint32(1))
+								}
+							}
+						}
+						v_j = (v_j + uint32(1))
+					}
+				}
+				p_out[v_i] = v_acc
 			}
 		}
-		p_out[v_i] = v_acc
 	}
 }
 
@@ -4289,7 +5383,7 @@ var ParticlesAoSKernel = gpu.Register(&gpu.KernelSpec{
 		},
 		{
 			Kernel: "github.com/goxpu/xpu/kernels/conformance.ParticlesAoS", Backend: "cpu", Target: "go",
-			Hash:        "sha256:250f5ac99c5689d271cd244f5ed753437aa3393dc3e34683dd08276ad7090379",
+			Hash:        "sha256:3fd99647373c6bde9d1bb66dad34c2458167e79528d30407cd8da3fe4d6db892",
 			Codegen:     "xpu-gen/1",
 			Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
 			SharedBytes: 0, StorageBindings: 1, UniformBytes: 16,
@@ -4368,28 +5462,64 @@ func particlesAoSCPU(b *gpu.CPUBlock) {
 	_ = gz0
 	_ = ly
 	_ = lz
-items0:
-	for lx := uint32(0); lx < 64; lx++ {
-		li := lx
-		_ = li
+	{
+		lx, li := uint32(0), uint32(0)
+		_, _ = lx, li
 		var v_i uint32 = (gx0 + lx)
 		_ = v_i
-		if v_i >= p_n {
-			continue items0
+		var w0 *[64]Particle
+		if o := v_i; o <= 4294967232 && uint64(o)+64 <= uint64(len(p_ps)) {
+			w0 = (*[64]Particle)(p_ps[o : uint64(o)+64])
 		}
-		var v_p Particle = p_ps[v_i]
-		_ = v_p
-		v_p.VZ = (v_p.VZ - (float32(9.75) * p_dt))
-		v_p.X = (v_p.X + (v_p.VX * p_dt))
-		v_p.Y = (v_p.Y + (v_p.VY * p_dt))
-		v_p.Z = (v_p.Z + (v_p.VZ * p_dt))
-		if v_p.Z < float32(0) {
-			v_p.Z = (-v_p.Z)
-			v_p.VZ = ((-v_p.VZ) * float32(0.5))
-			v_p.Hits = (v_p.Hits + uint32(1))
+		if w0 != nil {
+		items0w:
+			for lx := uint32(0); lx < 64; lx++ {
+				li := lx
+				_ = li
+				var v_i uint32 = (gx0 + lx)
+				_ = v_i
+				if v_i >= p_n {
+					continue items0w
+				}
+				var v_p Particle = w0[lx]
+				_ = v_p
+				v_p.VZ = (v_p.VZ - (float32(9.75) * p_dt))
+				v_p.X = (v_p.X + (v_p.VX * p_dt))
+				v_p.Y = (v_p.Y + (v_p.VY * p_dt))
+				v_p.Z = (v_p.Z + (v_p.VZ * p_dt))
+				if v_p.Z < float32(0) {
+					v_p.Z = (-v_p.Z)
+					v_p.VZ = ((-v_p.VZ) * float32(0.5))
+					v_p.Hits = (v_p.Hits + uint32(1))
+				}
+				w0[lx] = v_p
+				w0[lx].Mass = (v_p.Mass * float32(0.75))
+			}
+		} else {
+		items0:
+			for lx := uint32(0); lx < 64; lx++ {
+				li := lx
+				_ = li
+				var v_i uint32 = (gx0 + lx)
+				_ = v_i
+				if v_i >= p_n {
+					continue items0
+				}
+				var v_p Particle = p_ps[v_i]
+				_ = v_p
+				v_p.VZ = (v_p.VZ - (float32(9.75) * p_dt))
+				v_p.X = (v_p.X + (v_p.VX * p_dt))
+				v_p.Y = (v_p.Y + (v_p.VY * p_dt))
+				v_p.Z = (v_p.Z + (v_p.VZ * p_dt))
+				if v_p.Z < float32(0) {
+					v_p.Z = (-v_p.Z)
+					v_p.VZ = ((-v_p.VZ) * float32(0.5))
+					v_p.Hits = (v_p.Hits + uint32(1))
+				}
+				p_ps[v_i] = v_p
+				p_ps[v_i].Mass = (v_p.Mass * float32(0.75))
+			}
 		}
-		p_ps[v_i] = v_p
-		p_ps[v_i].Mass = (v_p.Mass * float32(0.75))
 	}
 }
 
@@ -4427,7 +5557,7 @@ var ParticlesSoAKernel = gpu.Register(&gpu.KernelSpec{
 		},
 		{
 			Kernel: "github.com/goxpu/xpu/kernels/conformance.ParticlesSoA", Backend: "cpu", Target: "go",
-			Hash:        "sha256:2b5dcebf81b3393cc67015aa8a4a66966f62a75732d6f3a5aa13241c614d972a",
+			Hash:        "sha256:9f403ce1d8e65a6172830c8f0c762162f538515c0efbad840083f1f1987bc8ce",
 			Codegen:     "xpu-gen/1",
 			Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
 			SharedBytes: 0, StorageBindings: 5, UniformBytes: 16,
@@ -4506,22 +5636,69 @@ func particlesSoACPU(b *gpu.CPUBlock) {
 	_ = gz0
 	_ = ly
 	_ = lz
-items0:
-	for lx := uint32(0); lx < 64; lx++ {
-		li := lx
-		_ = li
+	{
+		lx, li := uint32(0), uint32(0)
+		_, _ = lx, li
 		var v_i uint32 = (gx0 + lx)
 		_ = v_i
-		if v_i >= p_n {
-			continue items0
+		var w0 *[64]float32
+		if o := v_i; o <= 4294967232 && uint64(o)+64 <= uint64(len(p_vz)) {
+			w0 = (*[64]float32)(p_vz[o : uint64(o)+64])
 		}
-		p_vz[v_i] = (p_vz[v_i] - (float32(9.75) * p_dt))
-		p_x[v_i] = (p_x[v_i] + (p_vx[v_i] * p_dt))
-		p_z[v_i] = (p_z[v_i] + (p_vz[v_i] * p_dt))
-		if p_z[v_i] < float32(0) {
-			p_z[v_i] = (-p_z[v_i])
-			p_vz[v_i] = ((-p_vz[v_i]) * float32(0.5))
-			p_hits[v_i] = (p_hits[v_i] + uint32(1))
+		var w1 *[64]float32
+		if o := v_i; o <= 4294967232 && uint64(o)+64 <= uint64(len(p_x)) {
+			w1 = (*[64]float32)(p_x[o : uint64(o)+64])
+		}
+		var w2 *[64]float32
+		if o := v_i; o <= 4294967232 && uint64(o)+64 <= uint64(len(p_vx)) {
+			w2 = (*[64]float32)(p_vx[o : uint64(o)+64])
+		}
+		var w3 *[64]float32
+		if o := v_i; o <= 4294967232 && uint64(o)+64 <= uint64(len(p_z)) {
+			w3 = (*[64]float32)(p_z[o : uint64(o)+64])
+		}
+		var w4 *[64]uint32
+		if o := v_i; o <= 4294967232 && uint64(o)+64 <= uint64(len(p_hits)) {
+			w4 = (*[64]uint32)(p_hits[o : uint64(o)+64])
+		}
+		if w0 != nil && w1 != nil && w2 != nil && w3 != nil && w4 != nil {
+		items0w:
+			for lx := uint32(0); lx < 64; lx++ {
+				li := lx
+				_ = li
+				var v_i uint32 = (gx0 + lx)
+				_ = v_i
+				if v_i >= p_n {
+					continue items0w
+				}
+				w0[lx] = (w0[lx] - (float32(9.75) * p_dt))
+				w1[lx] = (w1[lx] + (w2[lx] * p_dt))
+				w3[lx] = (w3[lx] + (w0[lx] * p_dt))
+				if w3[lx] < float32(0) {
+					w3[lx] = (-w3[lx])
+					w0[lx] = ((-w0[lx]) * float32(0.5))
+					w4[lx] = (w4[lx] + uint32(1))
+				}
+			}
+		} else {
+		items0:
+			for lx := uint32(0); lx < 64; lx++ {
+				li := lx
+				_ = li
+				var v_i uint32 = (gx0 + lx)
+				_ = v_i
+				if v_i >= p_n {
+					continue items0
+				}
+				p_vz[v_i] = (p_vz[v_i] - (float32(9.75) * p_dt))
+				p_x[v_i] = (p_x[v_i] + (p_vx[v_i] * p_dt))
+				p_z[v_i] = (p_z[v_i] + (p_vz[v_i] * p_dt))
+				if p_z[v_i] < float32(0) {
+					p_z[v_i] = (-p_z[v_i])
+					p_vz[v_i] = ((-p_vz[v_i]) * float32(0.5))
+					p_hits[v_i] = (p_hits[v_i] + uint32(1))
+				}
+			}
 		}
 	}
 }
@@ -4759,7 +5936,7 @@ var SaxpyKernel = gpu.Register(&gpu.KernelSpec{
 		},
 		{
 			Kernel: "github.com/goxpu/xpu/kernels/conformance.Saxpy", Backend: "cpu", Target: "go",
-			Hash:        "sha256:87c63bdb52470ab8e8632ae3e88d385f4ec3a1ea66c4630b50dc4ca7c372f1a0",
+			Hash:        "sha256:2e24c72f591678b693f4a1c62efe85454a83084a4f8bd088f153ff94874a15ef",
 			Codegen:     "xpu-gen/1",
 			Block:       xpu.Dim3{X: 256, Y: 1, Z: 1},
 			SharedBytes: 0, StorageBindings: 2, UniformBytes: 16,
@@ -4820,14 +5997,42 @@ func saxpyCPU(b *gpu.CPUBlock) {
 	_ = gz0
 	_ = ly
 	_ = lz
-	for lx := uint32(0); lx < 256; lx++ {
-		li := lx
-		_ = li
-		{
-			var v_i uint32 = (gx0 + lx)
-			_ = v_i
-			if v_i < p_n {
-				p_y[v_i] = ((p_a * p_x[v_i]) + p_y[v_i])
+	{
+		lx, li := uint32(0), uint32(0)
+		_, _ = lx, li
+		var v_i uint32 = (gx0 + lx)
+		_ = v_i
+		var w0 *[256]float32
+		if o := v_i; o <= 4294967040 && uint64(o)+256 <= uint64(len(p_y)) {
+			w0 = (*[256]float32)(p_y[o : uint64(o)+256])
+		}
+		var w1 *[256]float32
+		if o := v_i; o <= 4294967040 && uint64(o)+256 <= uint64(len(p_x)) {
+			w1 = (*[256]float32)(p_x[o : uint64(o)+256])
+		}
+		if w0 != nil && w1 != nil {
+			for lx := uint32(0); lx < 256; lx++ {
+				li := lx
+				_ = li
+				{
+					var v_i uint32 = (gx0 + lx)
+					_ = v_i
+					if v_i < p_n {
+						w0[lx] = ((p_a * w1[lx]) + w0[lx])
+					}
+				}
+			}
+		} else {
+			for lx := uint32(0); lx < 256; lx++ {
+				li := lx
+				_ = li
+				{
+					var v_i uint32 = (gx0 + lx)
+					_ = v_i
+					if v_i < p_n {
+						p_y[v_i] = ((p_a * p_x[v_i]) + p_y[v_i])
+					}
+				}
 			}
 		}
 	}
@@ -4858,7 +6063,7 @@ var Scale2Kernel = gpu.Register(&gpu.KernelSpec{
 		},
 		{
 			Kernel: "github.com/goxpu/xpu/kernels/conformance.Scale2", Backend: "cpu", Target: "go",
-			Hash:        "sha256:98ab2fb44ca88d64cb6a6795ef2a6270fe4780ba4b6f40fa9a0c284de58303d9",
+			Hash:        "sha256:be3b6dc9a76aaab8a59e6e1f5d940001a87e381614f28306817a09cc8b000f76",
 			Codegen:     "xpu-gen/1",
 			Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
 			SharedBytes: 0, StorageBindings: 1, UniformBytes: 16,
@@ -4912,14 +6117,38 @@ func scale2CPU(b *gpu.CPUBlock) {
 	_ = gz0
 	_ = ly
 	_ = lz
-	for lx := uint32(0); lx < 64; lx++ {
-		li := lx
-		_ = li
-		{
-			var v_i uint32 = (gx0 + lx)
-			_ = v_i
-			if v_i < p_n {
-				p_y[v_i] = ((p_y[v_i] * int32(2)) + int32(1))
+	{
+		lx, li := uint32(0), uint32(0)
+		_, _ = lx, li
+		var v_i uint32 = (gx0 + lx)
+		_ = v_i
+		var w0 *[64]int32
+		if o := v_i; o <= 4294967232 && uint64(o)+64 <= uint64(len(p_y)) {
+			w0 = (*[64]int32)(p_y[o : uint64(o)+64])
+		}
+		if w0 != nil {
+			for lx := uint32(0); lx < 64; lx++ {
+				li := lx
+				_ = li
+				{
+					var v_i uint32 = (gx0 + lx)
+					_ = v_i
+					if v_i < p_n {
+						w0[lx] = ((w0[lx] * int32(2)) + int32(1))
+					}
+				}
+			}
+		} else {
+			for lx := uint32(0); lx < 64; lx++ {
+				li := lx
+				_ = li
+				{
+					var v_i uint32 = (gx0 + lx)
+					_ = v_i
+					if v_i < p_n {
+						p_y[v_i] = ((p_y[v_i] * int32(2)) + int32(1))
+					}
+				}
 			}
 		}
 	}
@@ -4950,7 +6179,7 @@ var Scale3Kernel = gpu.Register(&gpu.KernelSpec{
 		},
 		{
 			Kernel: "github.com/goxpu/xpu/kernels/conformance.Scale3", Backend: "cpu", Target: "go",
-			Hash:        "sha256:da798b150abe633d5e6da64344de2843fecf20e50b36599a3999a49c05613a72",
+			Hash:        "sha256:e0158585397439888f5dcf373f69f12949ec6a7b6a1e6e49eb1a97bcd4cc842d",
 			Codegen:     "xpu-gen/1",
 			Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
 			SharedBytes: 0, StorageBindings: 1, UniformBytes: 16,
@@ -5004,14 +6233,38 @@ func scale3CPU(b *gpu.CPUBlock) {
 	_ = gz0
 	_ = ly
 	_ = lz
-	for lx := uint32(0); lx < 64; lx++ {
-		li := lx
-		_ = li
-		{
-			var v_i uint32 = (gx0 + lx)
-			_ = v_i
-			if v_i < p_n {
-				p_y[v_i] = ((p_y[v_i] * int32(3)) + int32(-7))
+	{
+		lx, li := uint32(0), uint32(0)
+		_, _ = lx, li
+		var v_i uint32 = (gx0 + lx)
+		_ = v_i
+		var w0 *[64]int32
+		if o := v_i; o <= 4294967232 && uint64(o)+64 <= uint64(len(p_y)) {
+			w0 = (*[64]int32)(p_y[o : uint64(o)+64])
+		}
+		if w0 != nil {
+			for lx := uint32(0); lx < 64; lx++ {
+				li := lx
+				_ = li
+				{
+					var v_i uint32 = (gx0 + lx)
+					_ = v_i
+					if v_i < p_n {
+						w0[lx] = ((w0[lx] * int32(3)) + int32(-7))
+					}
+				}
+			}
+		} else {
+			for lx := uint32(0); lx < 64; lx++ {
+				li := lx
+				_ = li
+				{
+					var v_i uint32 = (gx0 + lx)
+					_ = v_i
+					if v_i < p_n {
+						p_y[v_i] = ((p_y[v_i] * int32(3)) + int32(-7))
+					}
+				}
 			}
 		}
 	}
@@ -5053,7 +6306,7 @@ var ScanKernel = gpu.Register(&gpu.KernelSpec{
 		},
 		{
 			Kernel: "github.com/goxpu/xpu/kernels/conformance.Scan", Backend: "cpu", Target: "go",
-			Hash:        "sha256:24cbddeb14c553939707cfca4568d6d0379205165c29ea6dc81222219581eb83",
+			Hash:        "sha256:af9ad31ab161c09796fd7d5e121b9ddef7fb4e596e35ade55df8b2e26c137408",
 			Codegen:     "xpu-gen/1",
 			Block:       xpu.Dim3{X: 128, Y: 1, Z: 1},
 			SharedBytes: 1024, StorageBindings: 2, UniformBytes: 16,
@@ -5153,19 +6406,46 @@ func scanCPU(b *gpu.CPUBlock) {
 	_ = gz0
 	_ = ly
 	_ = lz
-	for lx := uint32(0); lx < 128; lx++ {
-		li := lx
-		_ = li
-		var v_l uint32 = lx
-		_ = v_l
+	{
+		lx, li := uint32(0), uint32(0)
+		_, _ = lx, li
 		var v_i uint32 = (gx0 + lx)
 		_ = v_i
-		var v_v int32
-		_ = v_v
-		if v_i < p_n {
-			v_v = p_in[v_i]
+		var w0 *[128]int32
+		if o := v_i; o <= 4294967168 && uint64(o)+128 <= uint64(len(p_in)) {
+			w0 = (*[128]int32)(p_in[o : uint64(o)+128])
 		}
-		s_a[v_l] = v_v
+		if w0 != nil {
+			for lx := uint32(0); lx < 128; lx++ {
+				li := lx
+				_ = li
+				var v_l uint32 = lx
+				_ = v_l
+				var v_i uint32 = (gx0 + lx)
+				_ = v_i
+				var v_v int32
+				_ = v_v
+				if v_i < p_n {
+					v_v = w0[lx]
+				}
+				s_a[v_l] = v_v
+			}
+		} else {
+			for lx := uint32(0); lx < 128; lx++ {
+				li := lx
+				_ = li
+				var v_l uint32 = lx
+				_ = v_l
+				var v_i uint32 = (gx0 + lx)
+				_ = v_i
+				var v_v int32
+				_ = v_v
+				if v_i < p_n {
+					v_v = p_in[v_i]
+				}
+				s_a[v_l] = v_v
+			}
+		}
 	}
 	v_off = uint32(1)
 	for {
@@ -5199,15 +6479,39 @@ func scanCPU(b *gpu.CPUBlock) {
 		}
 		v_off = (v_off * uint32(4))
 	}
-	for lx := uint32(0); lx < 128; lx++ {
-		li := lx
-		_ = li
-		var v_l uint32 = lx
-		_ = v_l
+	{
+		lx, li := uint32(0), uint32(0)
+		_, _ = lx, li
 		var v_i uint32 = (gx0 + lx)
 		_ = v_i
-		if v_i < p_n {
-			p_out[v_i] = s_a[v_l]
+		var w0 *[128]int32
+		if o := v_i; o <= 4294967168 && uint64(o)+128 <= uint64(len(p_out)) {
+			w0 = (*[128]int32)(p_out[o : uint64(o)+128])
+		}
+		if w0 != nil {
+			for lx := uint32(0); lx < 128; lx++ {
+				li := lx
+				_ = li
+				var v_l uint32 = lx
+				_ = v_l
+				var v_i uint32 = (gx0 + lx)
+				_ = v_i
+				if v_i < p_n {
+					w0[lx] = s_a[v_l]
+				}
+			}
+		} else {
+			for lx := uint32(0); lx < 128; lx++ {
+				li := lx
+				_ = li
+				var v_l uint32 = lx
+				_ = v_l
+				var v_i uint32 = (gx0 + lx)
+				_ = v_i
+				if v_i < p_n {
+					p_out[v_i] = s_a[v_l]
+				}
+			}
 		}
 	}
 }
@@ -5521,7 +6825,7 @@ var ShiftsKernel = gpu.Register(&gpu.KernelSpec{
 		},
 		{
 			Kernel: "github.com/goxpu/xpu/kernels/conformance.Shifts", Backend: "cpu", Target: "go",
-			Hash:        "sha256:e827b47e7041ecda6cbcae4d93e4d279511279b109a6b0677db3338c1aeb2616",
+			Hash:        "sha256:4e6f4b013501f4c8598a6603e8662121a594aa0b20f97024eeeeb00eceec99d9",
 			Codegen:     "xpu-gen/1",
 			Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
 			SharedBytes: 0, StorageBindings: 5, UniformBytes: 16,
@@ -5615,21 +6919,58 @@ func shiftsCPU(b *gpu.CPUBlock) {
 	_ = gz0
 	_ = ly
 	_ = lz
-items0:
-	for lx := uint32(0); lx < 64; lx++ {
-		li := lx
-		_ = li
+	{
+		lx, li := uint32(0), uint32(0)
+		_, _ = lx, li
 		var v_i uint32 = (gx0 + lx)
 		_ = v_i
-		if v_i >= p_n {
-			continue items0
+		var w0 *[64]uint32
+		if o := v_i; o <= 4294967232 && uint64(o)+64 <= uint64(len(p_s)) {
+			w0 = (*[64]uint32)(p_s[o : uint64(o)+64])
 		}
-		var v_k uint32 = p_s[v_i]
-		_ = v_k
-		p_ints[((v_i * uint32(2)) + uint32(0))] = (p_a[v_i] << v_k)
-		p_ints[((v_i * uint32(2)) + uint32(1))] = (p_a[v_i] >> v_k)
-		p_uints[((v_i * uint32(2)) + uint32(0))] = (p_b[v_i] << v_k)
-		p_uints[((v_i * uint32(2)) + uint32(1))] = (p_b[v_i] >> v_k)
+		var w1 *[64]int32
+		if o := v_i; o <= 4294967232 && uint64(o)+64 <= uint64(len(p_a)) {
+			w1 = (*[64]int32)(p_a[o : uint64(o)+64])
+		}
+		var w2 *[64]uint32
+		if o := v_i; o <= 4294967232 && uint64(o)+64 <= uint64(len(p_b)) {
+			w2 = (*[64]uint32)(p_b[o : uint64(o)+64])
+		}
+		if w0 != nil && w1 != nil && w2 != nil {
+		items0w:
+			for lx := uint32(0); lx < 64; lx++ {
+				li := lx
+				_ = li
+				var v_i uint32 = (gx0 + lx)
+				_ = v_i
+				if v_i >= p_n {
+					continue items0w
+				}
+				var v_k uint32 = w0[lx]
+				_ = v_k
+				p_ints[((v_i * uint32(2)) + uint32(0))] = (w1[lx] << v_k)
+				p_ints[((v_i * uint32(2)) + uint32(1))] = (w1[lx] >> v_k)
+				p_uints[((v_i * uint32(2)) + uint32(0))] = (w2[lx] << v_k)
+				p_uints[((v_i * uint32(2)) + uint32(1))] = (w2[lx] >> v_k)
+			}
+		} else {
+		items0:
+			for lx := uint32(0); lx < 64; lx++ {
+				li := lx
+				_ = li
+				var v_i uint32 = (gx0 + lx)
+				_ = v_i
+				if v_i >= p_n {
+					continue items0
+				}
+				var v_k uint32 = p_s[v_i]
+				_ = v_k
+				p_ints[((v_i * uint32(2)) + uint32(0))] = (p_a[v_i] << v_k)
+				p_ints[((v_i * uint32(2)) + uint32(1))] = (p_a[v_i] >> v_k)
+				p_uints[((v_i * uint32(2)) + uint32(0))] = (p_b[v_i] << v_k)
+				p_uints[((v_i * uint32(2)) + uint32(1))] = (p_b[v_i] >> v_k)
+			}
+		}
 	}
 }
 
@@ -5660,7 +7001,7 @@ var ShortCircuitKernel = gpu.Register(&gpu.KernelSpec{
 		},
 		{
 			Kernel: "github.com/goxpu/xpu/kernels/conformance.ShortCircuit", Backend: "cpu", Target: "go",
-			Hash:        "sha256:c5b1ac0cb22f09609a9aa23f7db6c9787cf70dec746c5815c262e287344260e0",
+			Hash:        "sha256:4d2d98e81740a6d314b77b82fd343e968a12c492fde918eb841ec84c12573925",
 			Codegen:     "xpu-gen/1",
 			Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
 			SharedBytes: 0, StorageBindings: 2, UniformBytes: 16,
@@ -5724,21 +7065,55 @@ func shortCircuitCPU(b *gpu.CPUBlock) {
 	_ = gz0
 	_ = ly
 	_ = lz
-	for lx := uint32(0); lx < 64; lx++ {
-		li := lx
-		_ = li
+	{
+		lx, li := uint32(0), uint32(0)
+		_, _ = lx, li
 		var v_i uint32 = (gx0 + lx)
 		_ = v_i
-		var v_r int32
-		_ = v_r
-		if (v_i < p_n) && (p_in[v_i] > int32(0)) {
-			v_r = int32(1)
+		var w0 *[64]int32
+		if o := v_i; o <= 4294967232 && uint64(o)+64 <= uint64(len(p_in)) {
+			w0 = (*[64]int32)(p_in[o : uint64(o)+64])
 		}
-		if (v_i >= p_n) || (p_in[v_i] < int32(-100)) {
-			v_r = (v_r + int32(2))
+		var w1 *[64]int32
+		if o := v_i; o <= 4294967232 && uint64(o)+64 <= uint64(len(p_out)) {
+			w1 = (*[64]int32)(p_out[o : uint64(o)+64])
 		}
-		if v_i < p_n {
-			p_out[v_i] = v_r
+		if w0 != nil && w1 != nil {
+			for lx := uint32(0); lx < 64; lx++ {
+				li := lx
+				_ = li
+				var v_i uint32 = (gx0 + lx)
+				_ = v_i
+				var v_r int32
+				_ = v_r
+				if (v_i < p_n) && (w0[lx] > int32(0)) {
+					v_r = int32(1)
+				}
+				if (v_i >= p_n) || (w0[lx] < int32(-100)) {
+					v_r = (v_r + int32(2))
+				}
+				if v_i < p_n {
+					w1[lx] = v_r
+				}
+			}
+		} else {
+			for lx := uint32(0); lx < 64; lx++ {
+				li := lx
+				_ = li
+				var v_i uint32 = (gx0 + lx)
+				_ = v_i
+				var v_r int32
+				_ = v_r
+				if (v_i < p_n) && (p_in[v_i] > int32(0)) {
+					v_r = int32(1)
+				}
+				if (v_i >= p_n) || (p_in[v_i] < int32(-100)) {
+					v_r = (v_r + int32(2))
+				}
+				if v_i < p_n {
+					p_out[v_i] = v_r
+				}
+			}
 		}
 	}
 }
@@ -5772,7 +7147,7 @@ var StencilKernel = gpu.Register(&gpu.KernelSpec{
 		},
 		{
 			Kernel: "github.com/goxpu/xpu/kernels/conformance.Stencil", Backend: "cpu", Target: "go",
-			Hash:        "sha256:fe24f13813a866f7bc3140558402a1ca303eb21c65696bc2d213666b15aeb694",
+			Hash:        "sha256:9d016b0a76fc2277e67b45d92d838b242139a516944c9c894de6ab4c5cba9896",
 			Codegen:     "xpu-gen/1",
 			Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
 			SharedBytes: 272, StorageBindings: 2, UniformBytes: 16,
@@ -5883,15 +7258,39 @@ func stencilCPU(b *gpu.CPUBlock) {
 			}
 		}
 	}
-	for lx := uint32(0); lx < 64; lx++ {
-		li := lx
-		_ = li
-		var v_l uint32 = lx
-		_ = v_l
+	{
+		lx, li := uint32(0), uint32(0)
+		_, _ = lx, li
 		var v_i uint32 = (gx0 + lx)
 		_ = v_i
-		if v_i < p_n {
-			p_out[v_i] = (((((float32(0.25) * s_s[v_l]) + (float32(0.5) * s_s[(v_l+uint32(1))])) + s_s[(v_l+uint32(2))]) + (float32(0.5) * s_s[(v_l+uint32(3))])) + (float32(0.25) * s_s[(v_l+uint32(4))]))
+		var w0 *[64]float32
+		if o := v_i; o <= 4294967232 && uint64(o)+64 <= uint64(len(p_out)) {
+			w0 = (*[64]float32)(p_out[o : uint64(o)+64])
+		}
+		if w0 != nil {
+			for lx := uint32(0); lx < 64; lx++ {
+				li := lx
+				_ = li
+				var v_l uint32 = lx
+				_ = v_l
+				var v_i uint32 = (gx0 + lx)
+				_ = v_i
+				if v_i < p_n {
+					w0[lx] = (((((float32(0.25) * s_s[v_l]) + (float32(0.5) * s_s[(v_l+uint32(1))])) + s_s[(v_l+uint32(2))]) + (float32(0.5) * s_s[(v_l+uint32(3))])) + (float32(0.25) * s_s[(v_l+uint32(4))]))
+				}
+			}
+		} else {
+			for lx := uint32(0); lx < 64; lx++ {
+				li := lx
+				_ = li
+				var v_l uint32 = lx
+				_ = v_l
+				var v_i uint32 = (gx0 + lx)
+				_ = v_i
+				if v_i < p_n {
+					p_out[v_i] = (((((float32(0.25) * s_s[v_l]) + (float32(0.5) * s_s[(v_l+uint32(1))])) + s_s[(v_l+uint32(2))]) + (float32(0.5) * s_s[(v_l+uint32(3))])) + (float32(0.25) * s_s[(v_l+uint32(4))]))
+				}
+			}
 		}
 	}
 }
@@ -6182,7 +7581,7 @@ var UintArithKernel = gpu.Register(&gpu.KernelSpec{
 		},
 		{
 			Kernel: "github.com/goxpu/xpu/kernels/conformance.UintArith", Backend: "cpu", Target: "go",
-			Hash:        "sha256:393f12805b0d3902fc600b9ffb55c2de3373e8889b7bfd12937d88da9cff8a93",
+			Hash:        "sha256:d1b91ee2d80c743f0fb75b2437ebe5241aa68a28c9864f63b70ced120cf1521a",
 			Codegen:     "xpu-gen/1",
 			Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
 			SharedBytes: 0, StorageBindings: 3, UniformBytes: 16,
@@ -6269,26 +7668,64 @@ func uintArithCPU(b *gpu.CPUBlock) {
 	_ = gz0
 	_ = ly
 	_ = lz
-items0:
-	for lx := uint32(0); lx < 64; lx++ {
-		li := lx
-		_ = li
+	{
+		lx, li := uint32(0), uint32(0)
+		_, _ = lx, li
 		var v_i uint32 = (gx0 + lx)
 		_ = v_i
-		if v_i >= p_n {
-			continue items0
+		var w0 *[64]uint32
+		if o := v_i; o <= 4294967232 && uint64(o)+64 <= uint64(len(p_a)) {
+			w0 = (*[64]uint32)(p_a[o : uint64(o)+64])
 		}
-		var v_x uint32 = p_a[v_i]
-		_ = v_x
-		var v_y uint32 = p_b[v_i]
-		_ = v_y
-		var v_o uint32 = (v_i * uint32(5))
-		_ = v_o
-		p_out[(v_o + uint32(0))] = (v_x + v_y)
-		p_out[(v_o + uint32(1))] = (v_x - v_y)
-		p_out[(v_o + uint32(2))] = (v_x * v_y)
-		p_out[(v_o + uint32(3))] = (v_x / v_y)
-		p_out[(v_o + uint32(4))] = (v_x % v_y)
+		var w1 *[64]uint32
+		if o := v_i; o <= 4294967232 && uint64(o)+64 <= uint64(len(p_b)) {
+			w1 = (*[64]uint32)(p_b[o : uint64(o)+64])
+		}
+		if w0 != nil && w1 != nil {
+		items0w:
+			for lx := uint32(0); lx < 64; lx++ {
+				li := lx
+				_ = li
+				var v_i uint32 = (gx0 + lx)
+				_ = v_i
+				if v_i >= p_n {
+					continue items0w
+				}
+				var v_x uint32 = w0[lx]
+				_ = v_x
+				var v_y uint32 = w1[lx]
+				_ = v_y
+				var v_o uint32 = (v_i * uint32(5))
+				_ = v_o
+				p_out[(v_o + uint32(0))] = (v_x + v_y)
+				p_out[(v_o + uint32(1))] = (v_x - v_y)
+				p_out[(v_o + uint32(2))] = (v_x * v_y)
+				p_out[(v_o + uint32(3))] = (v_x / v_y)
+				p_out[(v_o + uint32(4))] = (v_x % v_y)
+			}
+		} else {
+		items0:
+			for lx := uint32(0); lx < 64; lx++ {
+				li := lx
+				_ = li
+				var v_i uint32 = (gx0 + lx)
+				_ = v_i
+				if v_i >= p_n {
+					continue items0
+				}
+				var v_x uint32 = p_a[v_i]
+				_ = v_x
+				var v_y uint32 = p_b[v_i]
+				_ = v_y
+				var v_o uint32 = (v_i * uint32(5))
+				_ = v_o
+				p_out[(v_o + uint32(0))] = (v_x + v_y)
+				p_out[(v_o + uint32(1))] = (v_x - v_y)
+				p_out[(v_o + uint32(2))] = (v_x * v_y)
+				p_out[(v_o + uint32(3))] = (v_x / v_y)
+				p_out[(v_o + uint32(4))] = (v_x % v_y)
+			}
+		}
 	}
 }
 

@@ -36,7 +36,7 @@ var ReduceSharedKernel = gpu.Register(&gpu.KernelSpec{
 		},
 		{
 			Kernel: "github.com/goxpu/xpu/kernels/wave.ReduceShared", Backend: "cpu", Target: "go",
-			Hash:        "sha256:dccc9225a02e953538ca081bf02b3890015c627930c70099d63fece1f0bfe076",
+			Hash:        "sha256:a93fe6483f8903e377d1b1927f4f80146f7172c20fbb97d8bc263a4f860df726",
 			Codegen:     "xpu-gen/1",
 			Block:       xpu.Dim3{X: 256, Y: 1, Z: 1},
 			SharedBytes: 1024, StorageBindings: 2, UniformBytes: 16,
@@ -122,19 +122,46 @@ func reduceSharedCPU(b *gpu.CPUBlock) {
 	_ = gz0
 	_ = ly
 	_ = lz
-	for lx := uint32(0); lx < 256; lx++ {
-		li := lx
-		_ = li
-		var v_l uint32 = lx
-		_ = v_l
+	{
+		lx, li := uint32(0), uint32(0)
+		_, _ = lx, li
 		var v_i uint32 = (gx0 + lx)
 		_ = v_i
-		var v_v float32
-		_ = v_v
-		if v_i < p_n {
-			v_v = p_in[v_i]
+		var w0 *[256]float32
+		if o := v_i; o <= 4294967040 && uint64(o)+256 <= uint64(len(p_in)) {
+			w0 = (*[256]float32)(p_in[o : uint64(o)+256])
 		}
-		s_s[v_l] = v_v
+		if w0 != nil {
+			for lx := uint32(0); lx < 256; lx++ {
+				li := lx
+				_ = li
+				var v_l uint32 = lx
+				_ = v_l
+				var v_i uint32 = (gx0 + lx)
+				_ = v_i
+				var v_v float32
+				_ = v_v
+				if v_i < p_n {
+					v_v = w0[lx]
+				}
+				s_s[v_l] = v_v
+			}
+		} else {
+			for lx := uint32(0); lx < 256; lx++ {
+				li := lx
+				_ = li
+				var v_l uint32 = lx
+				_ = v_l
+				var v_i uint32 = (gx0 + lx)
+				_ = v_i
+				var v_v float32
+				_ = v_v
+				if v_i < p_n {
+					v_v = p_in[v_i]
+				}
+				s_s[v_l] = v_v
+			}
+		}
 	}
 	for lx := uint32(0); lx < 256; lx++ {
 		li := lx
@@ -225,7 +252,7 @@ var ReduceWaveKernel = gpu.Register(&gpu.KernelSpec{
 		},
 		{
 			Kernel: "github.com/goxpu/xpu/kernels/wave.ReduceWave", Backend: "cpu", Target: "go",
-			Hash:        "sha256:f3f2c5742a3f09ef9c9d7f459567e5f25baf8ef2012248b730b7e7d1559b9374",
+			Hash:        "sha256:956e50348dd6523cefc16903e2f961937e609e140354673802b4f65424a44607",
 			Codegen:     "xpu-gen/1",
 			Block:       xpu.Dim3{X: 256, Y: 1, Z: 1},
 			SharedBytes: 1024, StorageBindings: 2, UniformBytes: 16,
@@ -439,20 +466,48 @@ func reduceWaveCPU(b *gpu.CPUBlock) {
 	_ = gz0
 	_ = ly
 	_ = lz
-	for lx := uint32(0); lx < 256; lx++ {
-		li := lx
-		_ = li
-		v_v := a_v[li]
-		_ = v_v
-		var v_l uint32 = lx
-		_ = v_l
+	{
+		lx, li := uint32(0), uint32(0)
+		_, _ = lx, li
 		var v_i uint32 = (gx0 + lx)
 		_ = v_i
-		v_v = 0
-		if v_i < p_n {
-			v_v = p_in[v_i]
+		var w0 *[256]float32
+		if o := v_i; o <= 4294967040 && uint64(o)+256 <= uint64(len(p_in)) {
+			w0 = (*[256]float32)(p_in[o : uint64(o)+256])
 		}
-		a_v[li] = v_v
+		if w0 != nil {
+			for lx := uint32(0); lx < 256; lx++ {
+				li := lx
+				_ = li
+				v_v := a_v[li]
+				_ = v_v
+				var v_l uint32 = lx
+				_ = v_l
+				var v_i uint32 = (gx0 + lx)
+				_ = v_i
+				v_v = 0
+				if v_i < p_n {
+					v_v = w0[lx]
+				}
+				a_v[li] = v_v
+			}
+		} else {
+			for lx := uint32(0); lx < 256; lx++ {
+				li := lx
+				_ = li
+				v_v := a_v[li]
+				_ = v_v
+				var v_l uint32 = lx
+				_ = v_l
+				var v_i uint32 = (gx0 + lx)
+				_ = v_i
+				v_v = 0
+				if v_i < p_n {
+					v_v = p_in[v_i]
+				}
+				a_v[li] = v_v
+			}
+		}
 	}
 	var wx1 [256]float32
 	var won1 [256]bool
@@ -564,7 +619,7 @@ var ReduceWave32Kernel = gpu.Register(&gpu.KernelSpec{
 		},
 		{
 			Kernel: "github.com/goxpu/xpu/kernels/wave.ReduceWave32", Backend: "cpu", Target: "go",
-			Hash:        "sha256:150dd16278660bc8e179e13063179691f5f2493208a05ba8972a2f64aeca9fba",
+			Hash:        "sha256:a5a5bfce686525617c3255d3efb7bddc41be8bdb6dcb736156cd033474f87ac4",
 			Codegen:     "xpu-gen/1",
 			Block:       xpu.Dim3{X: 256, Y: 1, Z: 1},
 			SharedBytes: 32, StorageBindings: 2, UniformBytes: 16,
@@ -813,20 +868,48 @@ func reduceWave32CPU(b *gpu.CPUBlock) {
 	_ = gz0
 	_ = ly
 	_ = lz
-	for lx := uint32(0); lx < 256; lx++ {
-		li := lx
-		_ = li
-		v_v := a_v[li]
-		_ = v_v
-		var v_l uint32 = lx
-		_ = v_l
+	{
+		lx, li := uint32(0), uint32(0)
+		_, _ = lx, li
 		var v_i uint32 = (gx0 + lx)
 		_ = v_i
-		v_v = 0
-		if v_i < p_n {
-			v_v = p_in[v_i]
+		var w0 *[256]float32
+		if o := v_i; o <= 4294967040 && uint64(o)+256 <= uint64(len(p_in)) {
+			w0 = (*[256]float32)(p_in[o : uint64(o)+256])
 		}
-		a_v[li] = v_v
+		if w0 != nil {
+			for lx := uint32(0); lx < 256; lx++ {
+				li := lx
+				_ = li
+				v_v := a_v[li]
+				_ = v_v
+				var v_l uint32 = lx
+				_ = v_l
+				var v_i uint32 = (gx0 + lx)
+				_ = v_i
+				v_v = 0
+				if v_i < p_n {
+					v_v = w0[lx]
+				}
+				a_v[li] = v_v
+			}
+		} else {
+			for lx := uint32(0); lx < 256; lx++ {
+				li := lx
+				_ = li
+				v_v := a_v[li]
+				_ = v_v
+				var v_l uint32 = lx
+				_ = v_l
+				var v_i uint32 = (gx0 + lx)
+				_ = v_i
+				v_v = 0
+				if v_i < p_n {
+					v_v = p_in[v_i]
+				}
+				a_v[li] = v_v
+			}
+		}
 	}
 	var wx1 [256]float32
 	var won1 [256]bool
@@ -936,7 +1019,7 @@ var Wave16Kernel = gpu.Register(&gpu.KernelSpec{
 		},
 		{
 			Kernel: "github.com/goxpu/xpu/kernels/wave.Wave16", Backend: "cpu", Target: "go",
-			Hash:        "sha256:f8a8abacc275c56e41490a755d87095c92b73b69d63ada9a15205b71527cf027",
+			Hash:        "sha256:513205806f78fd3f578421b1f6c9163ce68cb3d2da4fa4907a3a57efe5247fa1",
 			Codegen:     "xpu-gen/1",
 			Block:       xpu.Dim3{X: 40, Y: 1, Z: 1},
 			SharedBytes: 0, StorageBindings: 7, UniformBytes: 16,
@@ -2493,31 +2576,82 @@ func wave16CPU(b *gpu.CPUBlock) {
 	_ = gz0
 	_ = ly
 	_ = lz
-	for lx := uint32(0); lx < 40; lx++ {
-		li := lx
-		_ = li
-		v_a := a_a[li]
-		_ = v_a
-		v_f := a_f[li]
-		_ = v_f
-		v_k := a_k[li]
-		_ = v_k
-		v_p := a_p[li]
-		_ = v_p
-		v_u := a_u[li]
-		_ = v_u
+	{
+		lx, li := uint32(0), uint32(0)
+		_, _ = lx, li
 		var v_g uint32 = (gx0 + lx)
 		_ = v_g
-		v_a = p_xi[v_g]
-		v_u = p_xu[v_g]
-		v_f = p_xf[v_g]
-		v_k = p_sel[v_g]
-		v_p = (((v_u % uint32(4)) != uint32(0)) || ((b.Group.X % uint32(2)) == uint32(0)))
-		a_a[li] = v_a
-		a_f[li] = v_f
-		a_k[li] = v_k
-		a_p[li] = v_p
-		a_u[li] = v_u
+		var w0 *[40]int32
+		if o := v_g; o <= 4294967256 && uint64(o)+40 <= uint64(len(p_xi)) {
+			w0 = (*[40]int32)(p_xi[o : uint64(o)+40])
+		}
+		var w1 *[40]uint32
+		if o := v_g; o <= 4294967256 && uint64(o)+40 <= uint64(len(p_xu)) {
+			w1 = (*[40]uint32)(p_xu[o : uint64(o)+40])
+		}
+		var w2 *[40]float32
+		if o := v_g; o <= 4294967256 && uint64(o)+40 <= uint64(len(p_xf)) {
+			w2 = (*[40]float32)(p_xf[o : uint64(o)+40])
+		}
+		var w3 *[40]uint32
+		if o := v_g; o <= 4294967256 && uint64(o)+40 <= uint64(len(p_sel)) {
+			w3 = (*[40]uint32)(p_sel[o : uint64(o)+40])
+		}
+		if w0 != nil && w1 != nil && w2 != nil && w3 != nil {
+			for lx := uint32(0); lx < 40; lx++ {
+				li := lx
+				_ = li
+				v_a := a_a[li]
+				_ = v_a
+				v_f := a_f[li]
+				_ = v_f
+				v_k := a_k[li]
+				_ = v_k
+				v_p := a_p[li]
+				_ = v_p
+				v_u := a_u[li]
+				_ = v_u
+				var v_g uint32 = (gx0 + lx)
+				_ = v_g
+				v_a = w0[lx]
+				v_u = w1[lx]
+				v_f = w2[lx]
+				v_k = w3[lx]
+				v_p = (((v_u % uint32(4)) != uint32(0)) || ((b.Group.X % uint32(2)) == uint32(0)))
+				a_a[li] = v_a
+				a_f[li] = v_f
+				a_k[li] = v_k
+				a_p[li] = v_p
+				a_u[li] = v_u
+			}
+		} else {
+			for lx := uint32(0); lx < 40; lx++ {
+				li := lx
+				_ = li
+				v_a := a_a[li]
+				_ = v_a
+				v_f := a_f[li]
+				_ = v_f
+				v_k := a_k[li]
+				_ = v_k
+				v_p := a_p[li]
+				_ = v_p
+				v_u := a_u[li]
+				_ = v_u
+				var v_g uint32 = (gx0 + lx)
+				_ = v_g
+				v_a = p_xi[v_g]
+				v_u = p_xu[v_g]
+				v_f = p_xf[v_g]
+				v_k = p_sel[v_g]
+				v_p = (((v_u % uint32(4)) != uint32(0)) || ((b.Group.X % uint32(2)) == uint32(0)))
+				a_a[li] = v_a
+				a_f[li] = v_f
+				a_k[li] = v_k
+				a_p[li] = v_p
+				a_u[li] = v_u
+			}
+		}
 	}
 	var wx1 [40]int32
 	var won1 [40]bool
@@ -3068,7 +3202,7 @@ var Wave32Kernel = gpu.Register(&gpu.KernelSpec{
 		},
 		{
 			Kernel: "github.com/goxpu/xpu/kernels/wave.Wave32", Backend: "cpu", Target: "go",
-			Hash:        "sha256:af40daadcf989e480dd58d89f7c7fe152947bc7a94a982288f5b91f63ae6bd6a",
+			Hash:        "sha256:115e989626c11c7548ad9a27f36cd17d25e348d43c951f5ce4fed8950ae9c5f9",
 			Codegen:     "xpu-gen/1",
 			Block:       xpu.Dim3{X: 80, Y: 1, Z: 1},
 			SharedBytes: 0, StorageBindings: 7, UniformBytes: 16,
@@ -4625,31 +4759,82 @@ func wave32CPU(b *gpu.CPUBlock) {
 	_ = gz0
 	_ = ly
 	_ = lz
-	for lx := uint32(0); lx < 80; lx++ {
-		li := lx
-		_ = li
-		v_a := a_a[li]
-		_ = v_a
-		v_f := a_f[li]
-		_ = v_f
-		v_k := a_k[li]
-		_ = v_k
-		v_p := a_p[li]
-		_ = v_p
-		v_u := a_u[li]
-		_ = v_u
+	{
+		lx, li := uint32(0), uint32(0)
+		_, _ = lx, li
 		var v_g uint32 = (gx0 + lx)
 		_ = v_g
-		v_a = p_xi[v_g]
-		v_u = p_xu[v_g]
-		v_f = p_xf[v_g]
-		v_k = p_sel[v_g]
-		v_p = (((v_u % uint32(4)) != uint32(0)) || ((b.Group.X % uint32(2)) == uint32(0)))
-		a_a[li] = v_a
-		a_f[li] = v_f
-		a_k[li] = v_k
-		a_p[li] = v_p
-		a_u[li] = v_u
+		var w0 *[80]int32
+		if o := v_g; o <= 4294967216 && uint64(o)+80 <= uint64(len(p_xi)) {
+			w0 = (*[80]int32)(p_xi[o : uint64(o)+80])
+		}
+		var w1 *[80]uint32
+		if o := v_g; o <= 4294967216 && uint64(o)+80 <= uint64(len(p_xu)) {
+			w1 = (*[80]uint32)(p_xu[o : uint64(o)+80])
+		}
+		var w2 *[80]float32
+		if o := v_g; o <= 4294967216 && uint64(o)+80 <= uint64(len(p_xf)) {
+			w2 = (*[80]float32)(p_xf[o : uint64(o)+80])
+		}
+		var w3 *[80]uint32
+		if o := v_g; o <= 4294967216 && uint64(o)+80 <= uint64(len(p_sel)) {
+			w3 = (*[80]uint32)(p_sel[o : uint64(o)+80])
+		}
+		if w0 != nil && w1 != nil && w2 != nil && w3 != nil {
+			for lx := uint32(0); lx < 80; lx++ {
+				li := lx
+				_ = li
+				v_a := a_a[li]
+				_ = v_a
+				v_f := a_f[li]
+				_ = v_f
+				v_k := a_k[li]
+				_ = v_k
+				v_p := a_p[li]
+				_ = v_p
+				v_u := a_u[li]
+				_ = v_u
+				var v_g uint32 = (gx0 + lx)
+				_ = v_g
+				v_a = w0[lx]
+				v_u = w1[lx]
+				v_f = w2[lx]
+				v_k = w3[lx]
+				v_p = (((v_u % uint32(4)) != uint32(0)) || ((b.Group.X % uint32(2)) == uint32(0)))
+				a_a[li] = v_a
+				a_f[li] = v_f
+				a_k[li] = v_k
+				a_p[li] = v_p
+				a_u[li] = v_u
+			}
+		} else {
+			for lx := uint32(0); lx < 80; lx++ {
+				li := lx
+				_ = li
+				v_a := a_a[li]
+				_ = v_a
+				v_f := a_f[li]
+				_ = v_f
+				v_k := a_k[li]
+				_ = v_k
+				v_p := a_p[li]
+				_ = v_p
+				v_u := a_u[li]
+				_ = v_u
+				var v_g uint32 = (gx0 + lx)
+				_ = v_g
+				v_a = p_xi[v_g]
+				v_u = p_xu[v_g]
+				v_f = p_xf[v_g]
+				v_k = p_sel[v_g]
+				v_p = (((v_u % uint32(4)) != uint32(0)) || ((b.Group.X % uint32(2)) == uint32(0)))
+				a_a[li] = v_a
+				a_f[li] = v_f
+				a_k[li] = v_k
+				a_p[li] = v_p
+				a_u[li] = v_u
+			}
+		}
 	}
 	var wx1 [80]int32
 	var won1 [80]bool
@@ -5199,7 +5384,7 @@ var Wave4Kernel = gpu.Register(&gpu.KernelSpec{
 		},
 		{
 			Kernel: "github.com/goxpu/xpu/kernels/wave.Wave4", Backend: "cpu", Target: "go",
-			Hash:        "sha256:6d4be1ef9517a90541b592cd7f3c5015edd05e7f2d2f8c45e69300fe5aed5d22",
+			Hash:        "sha256:8cd6962736e80275259c8dd9a85fc32539a5247e7a74ab66d0c6d9b0c2a56dea",
 			Codegen:     "xpu-gen/1",
 			Block:       xpu.Dim3{X: 30, Y: 1, Z: 1},
 			SharedBytes: 0, StorageBindings: 7, UniformBytes: 16,
@@ -6756,31 +6941,82 @@ func wave4CPU(b *gpu.CPUBlock) {
 	_ = gz0
 	_ = ly
 	_ = lz
-	for lx := uint32(0); lx < 30; lx++ {
-		li := lx
-		_ = li
-		v_a := a_a[li]
-		_ = v_a
-		v_f := a_f[li]
-		_ = v_f
-		v_k := a_k[li]
-		_ = v_k
-		v_p := a_p[li]
-		_ = v_p
-		v_u := a_u[li]
-		_ = v_u
+	{
+		lx, li := uint32(0), uint32(0)
+		_, _ = lx, li
 		var v_g uint32 = (gx0 + lx)
 		_ = v_g
-		v_a = p_xi[v_g]
-		v_u = p_xu[v_g]
-		v_f = p_xf[v_g]
-		v_k = p_sel[v_g]
-		v_p = (((v_u % uint32(4)) != uint32(0)) || ((b.Group.X % uint32(2)) == uint32(0)))
-		a_a[li] = v_a
-		a_f[li] = v_f
-		a_k[li] = v_k
-		a_p[li] = v_p
-		a_u[li] = v_u
+		var w0 *[30]int32
+		if o := v_g; o <= 4294967266 && uint64(o)+30 <= uint64(len(p_xi)) {
+			w0 = (*[30]int32)(p_xi[o : uint64(o)+30])
+		}
+		var w1 *[30]uint32
+		if o := v_g; o <= 4294967266 && uint64(o)+30 <= uint64(len(p_xu)) {
+			w1 = (*[30]uint32)(p_xu[o : uint64(o)+30])
+		}
+		var w2 *[30]float32
+		if o := v_g; o <= 4294967266 && uint64(o)+30 <= uint64(len(p_xf)) {
+			w2 = (*[30]float32)(p_xf[o : uint64(o)+30])
+		}
+		var w3 *[30]uint32
+		if o := v_g; o <= 4294967266 && uint64(o)+30 <= uint64(len(p_sel)) {
+			w3 = (*[30]uint32)(p_sel[o : uint64(o)+30])
+		}
+		if w0 != nil && w1 != nil && w2 != nil && w3 != nil {
+			for lx := uint32(0); lx < 30; lx++ {
+				li := lx
+				_ = li
+				v_a := a_a[li]
+				_ = v_a
+				v_f := a_f[li]
+				_ = v_f
+				v_k := a_k[li]
+				_ = v_k
+				v_p := a_p[li]
+				_ = v_p
+				v_u := a_u[li]
+				_ = v_u
+				var v_g uint32 = (gx0 + lx)
+				_ = v_g
+				v_a = w0[lx]
+				v_u = w1[lx]
+				v_f = w2[lx]
+				v_k = w3[lx]
+				v_p = (((v_u % uint32(4)) != uint32(0)) || ((b.Group.X % uint32(2)) == uint32(0)))
+				a_a[li] = v_a
+				a_f[li] = v_f
+				a_k[li] = v_k
+				a_p[li] = v_p
+				a_u[li] = v_u
+			}
+		} else {
+			for lx := uint32(0); lx < 30; lx++ {
+				li := lx
+				_ = li
+				v_a := a_a[li]
+				_ = v_a
+				v_f := a_f[li]
+				_ = v_f
+				v_k := a_k[li]
+				_ = v_k
+				v_p := a_p[li]
+				_ = v_p
+				v_u := a_u[li]
+				_ = v_u
+				var v_g uint32 = (gx0 + lx)
+				_ = v_g
+				v_a = p_xi[v_g]
+				v_u = p_xu[v_g]
+				v_f = p_xf[v_g]
+				v_k = p_sel[v_g]
+				v_p = (((v_u % uint32(4)) != uint32(0)) || ((b.Group.X % uint32(2)) == uint32(0)))
+				a_a[li] = v_a
+				a_f[li] = v_f
+				a_k[li] = v_k
+				a_p[li] = v_p
+				a_u[li] = v_u
+			}
+		}
 	}
 	var wx1 [30]int32
 	var won1 [30]bool
@@ -7331,7 +7567,7 @@ var Wave64Kernel = gpu.Register(&gpu.KernelSpec{
 		},
 		{
 			Kernel: "github.com/goxpu/xpu/kernels/wave.Wave64", Backend: "cpu", Target: "go",
-			Hash:        "sha256:67b608079827052c4764a0d7c75782b19569fe02e932c176e085170524dcc71c",
+			Hash:        "sha256:b728f4f823f887c8a7400e486c5c64c5f0805e26ca165a6839762b92e298176f",
 			Codegen:     "xpu-gen/1",
 			Block:       xpu.Dim3{X: 96, Y: 1, Z: 1},
 			SharedBytes: 0, StorageBindings: 7, UniformBytes: 16,
@@ -8847,31 +9083,82 @@ func wave64CPU(b *gpu.CPUBlock) {
 	_ = gz0
 	_ = ly
 	_ = lz
-	for lx := uint32(0); lx < 96; lx++ {
-		li := lx
-		_ = li
-		v_a := a_a[li]
-		_ = v_a
-		v_f := a_f[li]
-		_ = v_f
-		v_k := a_k[li]
-		_ = v_k
-		v_p := a_p[li]
-		_ = v_p
-		v_u := a_u[li]
-		_ = v_u
+	{
+		lx, li := uint32(0), uint32(0)
+		_, _ = lx, li
 		var v_g uint32 = (gx0 + lx)
 		_ = v_g
-		v_a = p_xi[v_g]
-		v_u = p_xu[v_g]
-		v_f = p_xf[v_g]
-		v_k = p_sel[v_g]
-		v_p = (((v_u % uint32(4)) != uint32(0)) || ((b.Group.X % uint32(2)) == uint32(0)))
-		a_a[li] = v_a
-		a_f[li] = v_f
-		a_k[li] = v_k
-		a_p[li] = v_p
-		a_u[li] = v_u
+		var w0 *[96]int32
+		if o := v_g; o <= 4294967200 && uint64(o)+96 <= uint64(len(p_xi)) {
+			w0 = (*[96]int32)(p_xi[o : uint64(o)+96])
+		}
+		var w1 *[96]uint32
+		if o := v_g; o <= 4294967200 && uint64(o)+96 <= uint64(len(p_xu)) {
+			w1 = (*[96]uint32)(p_xu[o : uint64(o)+96])
+		}
+		var w2 *[96]float32
+		if o := v_g; o <= 4294967200 && uint64(o)+96 <= uint64(len(p_xf)) {
+			w2 = (*[96]float32)(p_xf[o : uint64(o)+96])
+		}
+		var w3 *[96]uint32
+		if o := v_g; o <= 4294967200 && uint64(o)+96 <= uint64(len(p_sel)) {
+			w3 = (*[96]uint32)(p_sel[o : uint64(o)+96])
+		}
+		if w0 != nil && w1 != nil && w2 != nil && w3 != nil {
+			for lx := uint32(0); lx < 96; lx++ {
+				li := lx
+				_ = li
+				v_a := a_a[li]
+				_ = v_a
+				v_f := a_f[li]
+				_ = v_f
+				v_k := a_k[li]
+				_ = v_k
+				v_p := a_p[li]
+				_ = v_p
+				v_u := a_u[li]
+				_ = v_u
+				var v_g uint32 = (gx0 + lx)
+				_ = v_g
+				v_a = w0[lx]
+				v_u = w1[lx]
+				v_f = w2[lx]
+				v_k = w3[lx]
+				v_p = (((v_u % uint32(4)) != uint32(0)) || ((b.Group.X % uint32(2)) == uint32(0)))
+				a_a[li] = v_a
+				a_f[li] = v_f
+				a_k[li] = v_k
+				a_p[li] = v_p
+				a_u[li] = v_u
+			}
+		} else {
+			for lx := uint32(0); lx < 96; lx++ {
+				li := lx
+				_ = li
+				v_a := a_a[li]
+				_ = v_a
+				v_f := a_f[li]
+				_ = v_f
+				v_k := a_k[li]
+				_ = v_k
+				v_p := a_p[li]
+				_ = v_p
+				v_u := a_u[li]
+				_ = v_u
+				var v_g uint32 = (gx0 + lx)
+				_ = v_g
+				v_a = p_xi[v_g]
+				v_u = p_xu[v_g]
+				v_f = p_xf[v_g]
+				v_k = p_sel[v_g]
+				v_p = (((v_u % uint32(4)) != uint32(0)) || ((b.Group.X % uint32(2)) == uint32(0)))
+				a_a[li] = v_a
+				a_f[li] = v_f
+				a_k[li] = v_k
+				a_p[li] = v_p
+				a_u[li] = v_u
+			}
+		}
 	}
 	var wx1 [96]int32
 	var won1 [96]bool
@@ -9417,7 +9704,7 @@ var Wave8Kernel = gpu.Register(&gpu.KernelSpec{
 		},
 		{
 			Kernel: "github.com/goxpu/xpu/kernels/wave.Wave8", Backend: "cpu", Target: "go",
-			Hash:        "sha256:99a36c699dbbb21af8122f9a1c72f834148a88ddf55c27168141f4d1e8dc5a76",
+			Hash:        "sha256:f97d92a73333d62f9b605d0b0af0935951eeaeaa81c09b788cacbe228b45b532",
 			Codegen:     "xpu-gen/1",
 			Block:       xpu.Dim3{X: 60, Y: 1, Z: 1},
 			SharedBytes: 0, StorageBindings: 7, UniformBytes: 16,
@@ -10974,31 +11261,82 @@ func wave8CPU(b *gpu.CPUBlock) {
 	_ = gz0
 	_ = ly
 	_ = lz
-	for lx := uint32(0); lx < 60; lx++ {
-		li := lx
-		_ = li
-		v_a := a_a[li]
-		_ = v_a
-		v_f := a_f[li]
-		_ = v_f
-		v_k := a_k[li]
-		_ = v_k
-		v_p := a_p[li]
-		_ = v_p
-		v_u := a_u[li]
-		_ = v_u
+	{
+		lx, li := uint32(0), uint32(0)
+		_, _ = lx, li
 		var v_g uint32 = (gx0 + lx)
 		_ = v_g
-		v_a = p_xi[v_g]
-		v_u = p_xu[v_g]
-		v_f = p_xf[v_g]
-		v_k = p_sel[v_g]
-		v_p = (((v_u % uint32(4)) != uint32(0)) || ((b.Group.X % uint32(2)) == uint32(0)))
-		a_a[li] = v_a
-		a_f[li] = v_f
-		a_k[li] = v_k
-		a_p[li] = v_p
-		a_u[li] = v_u
+		var w0 *[60]int32
+		if o := v_g; o <= 4294967236 && uint64(o)+60 <= uint64(len(p_xi)) {
+			w0 = (*[60]int32)(p_xi[o : uint64(o)+60])
+		}
+		var w1 *[60]uint32
+		if o := v_g; o <= 4294967236 && uint64(o)+60 <= uint64(len(p_xu)) {
+			w1 = (*[60]uint32)(p_xu[o : uint64(o)+60])
+		}
+		var w2 *[60]float32
+		if o := v_g; o <= 4294967236 && uint64(o)+60 <= uint64(len(p_xf)) {
+			w2 = (*[60]float32)(p_xf[o : uint64(o)+60])
+		}
+		var w3 *[60]uint32
+		if o := v_g; o <= 4294967236 && uint64(o)+60 <= uint64(len(p_sel)) {
+			w3 = (*[60]uint32)(p_sel[o : uint64(o)+60])
+		}
+		if w0 != nil && w1 != nil && w2 != nil && w3 != nil {
+			for lx := uint32(0); lx < 60; lx++ {
+				li := lx
+				_ = li
+				v_a := a_a[li]
+				_ = v_a
+				v_f := a_f[li]
+				_ = v_f
+				v_k := a_k[li]
+				_ = v_k
+				v_p := a_p[li]
+				_ = v_p
+				v_u := a_u[li]
+				_ = v_u
+				var v_g uint32 = (gx0 + lx)
+				_ = v_g
+				v_a = w0[lx]
+				v_u = w1[lx]
+				v_f = w2[lx]
+				v_k = w3[lx]
+				v_p = (((v_u % uint32(4)) != uint32(0)) || ((b.Group.X % uint32(2)) == uint32(0)))
+				a_a[li] = v_a
+				a_f[li] = v_f
+				a_k[li] = v_k
+				a_p[li] = v_p
+				a_u[li] = v_u
+			}
+		} else {
+			for lx := uint32(0); lx < 60; lx++ {
+				li := lx
+				_ = li
+				v_a := a_a[li]
+				_ = v_a
+				v_f := a_f[li]
+				_ = v_f
+				v_k := a_k[li]
+				_ = v_k
+				v_p := a_p[li]
+				_ = v_p
+				v_u := a_u[li]
+				_ = v_u
+				var v_g uint32 = (gx0 + lx)
+				_ = v_g
+				v_a = p_xi[v_g]
+				v_u = p_xu[v_g]
+				v_f = p_xf[v_g]
+				v_k = p_sel[v_g]
+				v_p = (((v_u % uint32(4)) != uint32(0)) || ((b.Group.X % uint32(2)) == uint32(0)))
+				a_a[li] = v_a
+				a_f[li] = v_f
+				a_k[li] = v_k
+				a_p[li] = v_p
+				a_u[li] = v_u
+			}
+		}
 	}
 	var wx1 [60]int32
 	var won1 [60]bool
@@ -11545,7 +11883,7 @@ var WaveAgnosticKernel = gpu.Register(&gpu.KernelSpec{
 		},
 		{
 			Kernel: "github.com/goxpu/xpu/kernels/wave.WaveAgnostic", Backend: "cpu", Target: "go",
-			Hash:        "sha256:34305c09c7a47025bafa97fa50d256a00299fe30153716869d4963b8411d3b50",
+			Hash:        "sha256:287eb21f680196a9a17b1f7646f3250c8e18e560d4631d24d39b655bfcd138cb",
 			Codegen:     "xpu-gen/1",
 			Block:       xpu.Dim3{X: 100, Y: 1, Z: 1},
 			SharedBytes: 0, StorageBindings: 7, UniformBytes: 16,
@@ -12527,31 +12865,82 @@ func waveAgnosticCPU(b *gpu.CPUBlock) {
 	_ = gz0
 	_ = ly
 	_ = lz
-	for lx := uint32(0); lx < 100; lx++ {
-		li := lx
-		_ = li
-		v_a := a_a[li]
-		_ = v_a
-		v_f := a_f[li]
-		_ = v_f
-		v_k := a_k[li]
-		_ = v_k
-		v_p := a_p[li]
-		_ = v_p
-		v_u := a_u[li]
-		_ = v_u
+	{
+		lx, li := uint32(0), uint32(0)
+		_, _ = lx, li
 		var v_g uint32 = (gx0 + lx)
 		_ = v_g
-		v_a = p_xi[v_g]
-		v_u = p_xu[v_g]
-		v_f = p_xf[v_g]
-		v_k = p_sel[v_g]
-		v_p = (((v_u % uint32(4)) != uint32(0)) || ((b.Group.X % uint32(2)) == uint32(0)))
-		a_a[li] = v_a
-		a_f[li] = v_f
-		a_k[li] = v_k
-		a_p[li] = v_p
-		a_u[li] = v_u
+		var w0 *[100]int32
+		if o := v_g; o <= 4294967196 && uint64(o)+100 <= uint64(len(p_xi)) {
+			w0 = (*[100]int32)(p_xi[o : uint64(o)+100])
+		}
+		var w1 *[100]uint32
+		if o := v_g; o <= 4294967196 && uint64(o)+100 <= uint64(len(p_xu)) {
+			w1 = (*[100]uint32)(p_xu[o : uint64(o)+100])
+		}
+		var w2 *[100]float32
+		if o := v_g; o <= 4294967196 && uint64(o)+100 <= uint64(len(p_xf)) {
+			w2 = (*[100]float32)(p_xf[o : uint64(o)+100])
+		}
+		var w3 *[100]uint32
+		if o := v_g; o <= 4294967196 && uint64(o)+100 <= uint64(len(p_sel)) {
+			w3 = (*[100]uint32)(p_sel[o : uint64(o)+100])
+		}
+		if w0 != nil && w1 != nil && w2 != nil && w3 != nil {
+			for lx := uint32(0); lx < 100; lx++ {
+				li := lx
+				_ = li
+				v_a := a_a[li]
+				_ = v_a
+				v_f := a_f[li]
+				_ = v_f
+				v_k := a_k[li]
+				_ = v_k
+				v_p := a_p[li]
+				_ = v_p
+				v_u := a_u[li]
+				_ = v_u
+				var v_g uint32 = (gx0 + lx)
+				_ = v_g
+				v_a = w0[lx]
+				v_u = w1[lx]
+				v_f = w2[lx]
+				v_k = w3[lx]
+				v_p = (((v_u % uint32(4)) != uint32(0)) || ((b.Group.X % uint32(2)) == uint32(0)))
+				a_a[li] = v_a
+				a_f[li] = v_f
+				a_k[li] = v_k
+				a_p[li] = v_p
+				a_u[li] = v_u
+			}
+		} else {
+			for lx := uint32(0); lx < 100; lx++ {
+				li := lx
+				_ = li
+				v_a := a_a[li]
+				_ = v_a
+				v_f := a_f[li]
+				_ = v_f
+				v_k := a_k[li]
+				_ = v_k
+				v_p := a_p[li]
+				_ = v_p
+				v_u := a_u[li]
+				_ = v_u
+				var v_g uint32 = (gx0 + lx)
+				_ = v_g
+				v_a = p_xi[v_g]
+				v_u = p_xu[v_g]
+				v_f = p_xf[v_g]
+				v_k = p_sel[v_g]
+				v_p = (((v_u % uint32(4)) != uint32(0)) || ((b.Group.X % uint32(2)) == uint32(0)))
+				a_a[li] = v_a
+				a_f[li] = v_f
+				a_k[li] = v_k
+				a_p[li] = v_p
+				a_u[li] = v_u
+			}
+		}
 	}
 	var wx1 [100]int32
 	var won1 [100]bool

@@ -28,14 +28,42 @@ func saxpyCPU(b *gpu.CPUBlock) {
 	_ = gz0
 	_ = ly
 	_ = lz
-	for lx := uint32(0); lx < 64; lx++ {
-		li := lx
-		_ = li
-		{
-			var v_i uint32 = (gx0 + lx)
-			_ = v_i
-			if v_i < p_n {
-				p_y[v_i] = ((p_a * p_x[v_i]) + p_y[v_i])
+	{
+		lx, li := uint32(0), uint32(0)
+		_, _ = lx, li
+		var v_i uint32 = (gx0 + lx)
+		_ = v_i
+		var w0 *[64]float32
+		if o := v_i; o <= 4294967232 && uint64(o)+64 <= uint64(len(p_y)) {
+			w0 = (*[64]float32)(p_y[o : uint64(o)+64])
+		}
+		var w1 *[64]float32
+		if o := v_i; o <= 4294967232 && uint64(o)+64 <= uint64(len(p_x)) {
+			w1 = (*[64]float32)(p_x[o : uint64(o)+64])
+		}
+		if w0 != nil && w1 != nil {
+			for lx := uint32(0); lx < 64; lx++ {
+				li := lx
+				_ = li
+				{
+					var v_i uint32 = (gx0 + lx)
+					_ = v_i
+					if v_i < p_n {
+						w0[lx] = ((p_a * w1[lx]) + w0[lx])
+					}
+				}
+			}
+		} else {
+			for lx := uint32(0); lx < 64; lx++ {
+				li := lx
+				_ = li
+				{
+					var v_i uint32 = (gx0 + lx)
+					_ = v_i
+					if v_i < p_n {
+						p_y[v_i] = ((p_a * p_x[v_i]) + p_y[v_i])
+					}
+				}
 			}
 		}
 	}
@@ -61,20 +89,46 @@ func blockSumCPU(b *gpu.CPUBlock) {
 	_ = gz0
 	_ = ly
 	_ = lz
-items0:
-	for lx := uint32(0); lx < 64; lx++ {
-		li := lx
-		_ = li
-		if done[li] {
-			continue
+	{
+		lx, li := uint32(0), uint32(0)
+		_, _ = lx, li
+		var w0 *[64]float32
+		if o := (gx0 + lx); o <= 4294967232 && uint64(o)+64 <= uint64(len(p_in)) {
+			w0 = (*[64]float32)(p_in[o : uint64(o)+64])
 		}
-		if b.Group.X >= p_groups {
-			done[li] = true
-			continue items0
+		if w0 != nil {
+		items0w:
+			for lx := uint32(0); lx < 64; lx++ {
+				li := lx
+				_ = li
+				if done[li] {
+					continue
+				}
+				if b.Group.X >= p_groups {
+					done[li] = true
+					continue items0w
+				}
+				var v_l uint32 = li
+				_ = v_l
+				s_s[v_l] = w0[lx]
+			}
+		} else {
+		items0:
+			for lx := uint32(0); lx < 64; lx++ {
+				li := lx
+				_ = li
+				if done[li] {
+					continue
+				}
+				if b.Group.X >= p_groups {
+					done[li] = true
+					continue items0
+				}
+				var v_l uint32 = li
+				_ = v_l
+				s_s[v_l] = p_in[(gx0 + lx)]
+			}
 		}
-		var v_l uint32 = li
-		_ = v_l
-		s_s[v_l] = p_in[(gx0 + lx)]
 	}
 	for lx := uint32(0); lx < 64; lx++ {
 		li := lx
@@ -412,16 +466,40 @@ func histogramCPU(b *gpu.CPUBlock) {
 		return (v_x % uint32(8))
 	}
 	_ = f_bucket
-items0:
-	for lx := uint32(0); lx < 64; lx++ {
-		li := lx
-		_ = li
+	{
+		lx, li := uint32(0), uint32(0)
+		_, _ = lx, li
 		var v_i uint32 = (gx0 + lx)
 		_ = v_i
-		if v_i >= p_n {
-			continue items0
+		var w0 *[64]uint32
+		if o := v_i; o <= 4294967232 && uint64(o)+64 <= uint64(len(p_in)) {
+			w0 = (*[64]uint32)(p_in[o : uint64(o)+64])
 		}
-		xpu.AtomicAdd(&p_bins[f_bucket(lx, ly, lz, p_in[v_i])], uint32(1))
+		if w0 != nil {
+		items0w:
+			for lx := uint32(0); lx < 64; lx++ {
+				li := lx
+				_ = li
+				var v_i uint32 = (gx0 + lx)
+				_ = v_i
+				if v_i >= p_n {
+					continue items0w
+				}
+				xpu.AtomicAdd(&p_bins[f_bucket(lx, ly, lz, w0[lx])], uint32(1))
+			}
+		} else {
+		items0:
+			for lx := uint32(0); lx < 64; lx++ {
+				li := lx
+				_ = li
+				var v_i uint32 = (gx0 + lx)
+				_ = v_i
+				if v_i >= p_n {
+					continue items0
+				}
+				xpu.AtomicAdd(&p_bins[f_bucket(lx, ly, lz, p_in[v_i])], uint32(1))
+			}
+		}
 	}
 }
 
