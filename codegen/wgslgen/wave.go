@@ -7,8 +7,11 @@ package wgslgen
 //
 //   - native: the device's subgroups are the waves (subgroup size S = W,
 //     or a width-agnostic kernel, whose W is S): subgroup builtins.
-//   - folded (S < W): a wave spans W/S subgroups; lanes meet through
-//     workgroup memory and barriers, exactly as in the emulated tier.
+//   - folded (S < W): a wave spans W/S subgroups; each subgroup reduces,
+//     scans or votes over its own lanes with a subgroup builtin, and the
+//     lanes combine the W/S subgroup results through workgroup memory and
+//     barriers (wavefold.go); shuffles go through workgroup memory, as in
+//     the emulated tier.
 //   - narrow (S > W): each subgroup holds S/W waves; lanes meet through
 //     subgroupShuffle, each lane reading only the lanes of its own wave.
 //   - emulated (no subgroups): lanes meet through workgroup memory and
@@ -124,7 +127,7 @@ func (l *lowerer) waveWidth() wgsl.Expr {
 }
 
 // subgroups reports whether the tier uses subgroup builtins.
-func (l *lowerer) subgroups() bool { return l.tier == TierNative || l.tier == TierNarrow }
+func (l *lowerer) subgroups() bool { return l.tier != "" && l.tier != TierEmulated }
 
 // waveQuery lowers WaveWidth and LaneIndex.
 func (l *lowerer) waveQuery(fn ir.Builtin) wgsl.Expr {
@@ -201,20 +204,16 @@ func (l *lowerer) waveStmt(w *ir.Wave, dst *ir.Var, decl bool) {
 	b := l.blockSize()
 	c.n = wgsl.U32Lit(b[0] * b[1] * b[2])
 	var r wgsl.Expr
-	if l.tier == TierEmulated || l.tier == TierFolded {
-		l.emit(&wgsl.CallStmt{Call: wgsl.CallOf("workgroupBarrier")})
-		var bits wgsl.Expr = c.xv
-		if !isU32(c.t) {
-			bits = &wgsl.Bitcast{Type: wgsl.U32Type, X: c.xv}
-		}
-		l.emit(&wgsl.Assign{LHS: &wgsl.Index{X: l.scratch(), Index: li}, RHS: bits})
-		l.emit(&wgsl.CallStmt{Call: wgsl.CallOf("workgroupBarrier")})
+	if l.tier == TierEmulated || l.tier == TierFolded && w.Op.IsShuffle() {
+		l.exchange(c, c.xv)
 	}
 	switch {
 	case w.Op.IsShuffle():
 		r = l.waveShuffle(c)
 	case l.tier == TierNative:
 		r = l.waveNative(c)
+	case l.tier == TierFolded:
+		r = l.waveFolded(c)
 	default:
 		r = l.waveLoop(c)
 	}

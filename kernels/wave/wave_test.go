@@ -1,6 +1,8 @@
 package wave_test
 
 import (
+	"regexp"
+	"strings"
 	"testing"
 
 	"github.com/goxpu/xpu/gpu"
@@ -30,4 +32,30 @@ func TestWaveSuite(t *testing.T) {
 			})
 		}
 	})
+}
+
+// subgroupUse matches a subgroup builtin function or value in WGSL.
+var subgroupUse = regexp.MustCompile(`\bsubgroup[A-Z]\w*\(|\bsubgroup_(size|invocation_id)\b`)
+
+// TestVariantsEnableSubgroups checks the WGSL of every wave variant: a
+// variant that uses a subgroup builtin opens with `enable subgroups;`
+// (browsers refuse the builtins without it), the emulated one uses none,
+// and the folded one reduces within subgroups first.
+func TestVariantsEnableSubgroups(t *testing.T) {
+	for _, c := range wave.Cases() {
+		for _, v := range c.Kernel.Spec().WaveVariants {
+			uses, enabled := subgroupUse.MatchString(v.WGSL), strings.HasPrefix(v.WGSL, "enable subgroups;")
+			switch {
+			case v.Tier == gpu.WaveEmulated && (uses || enabled):
+				t.Errorf("%s, %s: the emulated variant uses subgroups", c.Name(), v.Tier)
+			case v.Tier != gpu.WaveEmulated && !uses:
+				t.Errorf("%s, %s: no subgroup builtin", c.Name(), v.Tier)
+			case uses != enabled:
+				t.Errorf("%s, %s: uses subgroup builtins %v, enables subgroups %v", c.Name(), v.Tier, uses, enabled)
+			}
+			if v.Tier == gpu.WaveFolded && strings.Contains(c.Name(), "Reduce") && !strings.Contains(v.WGSL, "subgroupAdd(") {
+				t.Errorf("%s, %s: the folded sum does not add within subgroups", c.Name(), v.Tier)
+			}
+		}
+	}
 }

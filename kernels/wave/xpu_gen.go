@@ -596,7 +596,7 @@ var ReduceWave32Kernel = gpu.Register(&gpu.KernelSpec{
 	WGSL:        reduceWave32WGSL,
 	WaveVariants: []gpu.WaveVariant{
 		{Tier: "native", SubgroupMin: 32, SubgroupMax: 32, Width: 32, WGSL: reduceWave32WGSLNative},
-		{Tier: "folded", SubgroupMin: 4, SubgroupMax: 16, Width: 32, WGSL: reduceWave32WGSL},
+		{Tier: "folded", SubgroupMin: 4, SubgroupMax: 16, Width: 32, WGSL: reduceWave32WGSLFolded},
 		{Tier: "narrow", SubgroupMin: 64, SubgroupMax: 128, Width: 32, WGSL: reduceWave32WGSLNarrow},
 		{Tier: "emulated", SubgroupMin: 0, SubgroupMax: 0, Width: 32, WGSL: reduceWave32WGSL},
 	},
@@ -764,6 +764,93 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(local_invocation
     let xpu_t3 = lidx % 32u;
     let xpu_t4 = lidx - xpu_t3;
     v_total = subgroupAdd(v_u);
+    if v_l == 0u {
+        b_partial[wid.x] = v_total;
+    }
+}
+`
+
+// reduceWave32WGSLFolded is the WGSL of ReduceWave32 at the folded wave tier (subgroups of 4 to 16 lanes).
+const reduceWave32WGSLFolded = `enable subgroups;
+
+struct xpu_Uniforms {
+    p_n: u32,
+}
+
+@group(0) @binding(0) var<storage, read_write> b_partial: array<f32>;
+@group(0) @binding(1) var<storage, read> b_in: array<f32>;
+@group(0) @binding(2) var<uniform> xpu_u: xpu_Uniforms;
+var<workgroup> s_s: array<f32, 8>;
+var<workgroup> xpu_wave: array<u32, 256>;
+
+// main is kernel ReduceWave32, block 256x1x1.
+@compute @workgroup_size(256, 1, 1)
+fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) lidx: u32, @builtin(subgroup_size) sgsize: u32) {
+    var v_l: u32;
+    v_l = lid.x;
+    var v_i: u32;
+    v_i = gid.x;
+    var v_v: f32;
+    v_v = f32();
+    if v_i < xpu_u.p_n {
+        v_v = b_in[v_i];
+    }
+    var v_w: f32;
+    let xpu_t1 = lidx % 32u;
+    let xpu_t2 = lidx - xpu_t1;
+    let xpu_t3 = subgroupAdd(v_v);
+    workgroupBarrier();
+    xpu_wave[lidx] = bitcast<u32>(xpu_t3);
+    workgroupBarrier();
+    var xpu_t4: f32 = f32();
+    var xpu_t5: u32 = 0u;
+    loop {
+        let xpu_t6 = xpu_t5 * sgsize;
+        if xpu_t6 >= 32u {
+            break;
+        }
+        let xpu_t7 = bitcast<f32>(xpu_wave[xpu_t2 + xpu_t6]);
+        if (xpu_t2 + xpu_t6) < 256u {
+            xpu_t4 = xpu_t4 + xpu_t7;
+        }
+        continuing {
+            xpu_t5 = xpu_t5 + 1u;
+        }
+    }
+    v_w = xpu_t4;
+    if (lidx % 32u) == 0u {
+        s_s[v_l / 32u] = v_w;
+    }
+    storageBarrier();
+    workgroupBarrier();
+    var v_u: f32;
+    v_u = f32();
+    if v_l < 8u {
+        v_u = s_s[v_l];
+    }
+    var v_total: f32;
+    let xpu_t8 = lidx % 32u;
+    let xpu_t9 = lidx - xpu_t8;
+    let xpu_t10 = subgroupAdd(v_u);
+    workgroupBarrier();
+    xpu_wave[lidx] = bitcast<u32>(xpu_t10);
+    workgroupBarrier();
+    var xpu_t11: f32 = f32();
+    var xpu_t12: u32 = 0u;
+    loop {
+        let xpu_t13 = xpu_t12 * sgsize;
+        if xpu_t13 >= 32u {
+            break;
+        }
+        let xpu_t14 = bitcast<f32>(xpu_wave[xpu_t9 + xpu_t13]);
+        if (xpu_t9 + xpu_t13) < 256u {
+            xpu_t11 = xpu_t11 + xpu_t14;
+        }
+        continuing {
+            xpu_t12 = xpu_t12 + 1u;
+        }
+    }
+    v_total = xpu_t11;
     if v_l == 0u {
         b_partial[wid.x] = v_total;
     }
@@ -991,7 +1078,7 @@ var Wave16Kernel = gpu.Register(&gpu.KernelSpec{
 	WGSL:        wave16WGSL,
 	WaveVariants: []gpu.WaveVariant{
 		{Tier: "native", SubgroupMin: 16, SubgroupMax: 16, Width: 16, WGSL: wave16WGSLNative},
-		{Tier: "folded", SubgroupMin: 4, SubgroupMax: 8, Width: 16, WGSL: wave16WGSL},
+		{Tier: "folded", SubgroupMin: 4, SubgroupMax: 8, Width: 16, WGSL: wave16WGSLFolded},
 		{Tier: "narrow", SubgroupMin: 32, SubgroupMax: 128, Width: 16, WGSL: wave16WGSLNarrow},
 		{Tier: "emulated", SubgroupMin: 0, SubgroupMax: 0, Width: 16, WGSL: wave16WGSL},
 	},
@@ -1933,6 +2020,679 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(workgroup_id) wi
     let xpu_t73 = xpu_t70 ^ (xpu_t72 % 16u);
     let xpu_t74 = subgroupShuffle(v_f, xpu_t73);
     v_f5 = select(v_f, xpu_t74, true && ((xpu_t71 + xpu_t73) < 40u));
+    var v_tmp_40: u32;
+    v_tmp_40 = v_g * 6u;
+    var v_tmp_41: u32;
+    v_tmp_41 = (v_g * 6u) + 1u;
+    var v_tmp_42: u32;
+    v_tmp_42 = (v_g * 6u) + 2u;
+    var v_tmp_43: f32;
+    v_tmp_43 = v_f0;
+    var v_tmp_44: f32;
+    v_tmp_44 = v_f1;
+    var v_tmp_45: f32;
+    v_tmp_45 = v_f2;
+    b_of[v_tmp_40] = v_tmp_43;
+    b_of[v_tmp_41] = v_tmp_44;
+    b_of[v_tmp_42] = v_tmp_45;
+    var v_tmp_46: u32;
+    v_tmp_46 = (v_g * 6u) + 3u;
+    var v_tmp_47: u32;
+    v_tmp_47 = (v_g * 6u) + 4u;
+    var v_tmp_48: u32;
+    v_tmp_48 = (v_g * 6u) + 5u;
+    var v_tmp_49: f32;
+    v_tmp_49 = v_f3;
+    var v_tmp_50: f32;
+    v_tmp_50 = v_f4;
+    var v_tmp_51: f32;
+    v_tmp_51 = v_f5;
+    b_of[v_tmp_46] = v_tmp_49;
+    b_of[v_tmp_47] = v_tmp_50;
+    b_of[v_tmp_48] = v_tmp_51;
+}
+`
+
+// wave16WGSLFolded is the WGSL of Wave16 at the folded wave tier (subgroups of 4 to 8 lanes).
+const wave16WGSLFolded = `enable subgroups;
+
+struct xpu_Uniforms {
+    p_bl: u32,
+    p_m: u32,
+    p_d: u32,
+}
+
+@group(0) @binding(0) var<storage, read_write> b_oi: array<i32>;
+@group(0) @binding(1) var<storage, read_write> b_ou: array<u32>;
+@group(0) @binding(2) var<storage, read_write> b_of: array<f32>;
+@group(0) @binding(3) var<storage, read> b_xi: array<i32>;
+@group(0) @binding(4) var<storage, read> b_xu: array<u32>;
+@group(0) @binding(5) var<storage, read> b_xf: array<f32>;
+@group(0) @binding(6) var<storage, read> b_sel: array<u32>;
+@group(0) @binding(7) var<uniform> xpu_u: xpu_Uniforms;
+var<workgroup> xpu_wave: array<u32, 48>;
+
+// main is kernel Wave16, block 40x1x1.
+@compute @workgroup_size(40, 1, 1)
+fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) lidx: u32, @builtin(subgroup_size) sgsize: u32) {
+    var v_g: u32;
+    v_g = gid.x;
+    var v_a: i32;
+    v_a = b_xi[v_g];
+    var v_u: u32;
+    v_u = b_xu[v_g];
+    var v_f: f32;
+    v_f = b_xf[v_g];
+    var v_k: u32;
+    v_k = b_sel[v_g];
+    var v_p: bool;
+    v_p = ((v_u % 4u) != 0u) || ((wid.x % 2u) == 0u);
+    var v_s0: i32;
+    let xpu_t1 = lidx % 16u;
+    let xpu_t2 = lidx - xpu_t1;
+    let xpu_t3 = subgroupAdd(v_a);
+    workgroupBarrier();
+    xpu_wave[lidx] = bitcast<u32>(xpu_t3);
+    workgroupBarrier();
+    var xpu_t4: i32 = i32();
+    var xpu_t5: u32 = 0u;
+    loop {
+        let xpu_t6 = xpu_t5 * sgsize;
+        if xpu_t6 >= 16u {
+            break;
+        }
+        let xpu_t7 = bitcast<i32>(xpu_wave[xpu_t2 + xpu_t6]);
+        if (xpu_t2 + xpu_t6) < 40u {
+            xpu_t4 = xpu_t4 + xpu_t7;
+        }
+        continuing {
+            xpu_t5 = xpu_t5 + 1u;
+        }
+    }
+    v_s0 = xpu_t4;
+    var v_s1: i32;
+    let xpu_t8 = lidx % 16u;
+    let xpu_t9 = lidx - xpu_t8;
+    let xpu_t10 = subgroupMin(v_a);
+    workgroupBarrier();
+    xpu_wave[lidx] = bitcast<u32>(xpu_t10);
+    workgroupBarrier();
+    var xpu_t11: i32 = xpu_t10;
+    var xpu_t12: u32 = 0u;
+    loop {
+        let xpu_t13 = xpu_t12 * sgsize;
+        if xpu_t13 >= 16u {
+            break;
+        }
+        let xpu_t14 = bitcast<i32>(xpu_wave[xpu_t9 + xpu_t13]);
+        if (xpu_t9 + xpu_t13) < 40u {
+            xpu_t11 = min(xpu_t11, xpu_t14);
+        }
+        continuing {
+            xpu_t12 = xpu_t12 + 1u;
+        }
+    }
+    v_s1 = xpu_t11;
+    var v_s2: i32;
+    let xpu_t15 = lidx % 16u;
+    let xpu_t16 = lidx - xpu_t15;
+    let xpu_t17 = subgroupMax(v_a);
+    workgroupBarrier();
+    xpu_wave[lidx] = bitcast<u32>(xpu_t17);
+    workgroupBarrier();
+    var xpu_t18: i32 = xpu_t17;
+    var xpu_t19: u32 = 0u;
+    loop {
+        let xpu_t20 = xpu_t19 * sgsize;
+        if xpu_t20 >= 16u {
+            break;
+        }
+        let xpu_t21 = bitcast<i32>(xpu_wave[xpu_t16 + xpu_t20]);
+        if (xpu_t16 + xpu_t20) < 40u {
+            xpu_t18 = max(xpu_t18, xpu_t21);
+        }
+        continuing {
+            xpu_t19 = xpu_t19 + 1u;
+        }
+    }
+    v_s2 = xpu_t18;
+    var v_s3: i32;
+    let xpu_t22 = lidx % 16u;
+    let xpu_t23 = lidx - xpu_t22;
+    let xpu_t24 = subgroupInclusiveAdd(v_a);
+    let xpu_t25 = subgroupAdd(v_a);
+    workgroupBarrier();
+    xpu_wave[lidx] = bitcast<u32>(xpu_t25);
+    workgroupBarrier();
+    let xpu_t26 = xpu_t22 / sgsize;
+    var xpu_t27: i32 = i32();
+    var xpu_t28: u32 = 0u;
+    loop {
+        let xpu_t29 = xpu_t28 * sgsize;
+        if xpu_t29 >= 16u {
+            break;
+        }
+        let xpu_t30 = bitcast<i32>(xpu_wave[xpu_t23 + xpu_t29]);
+        if ((xpu_t23 + xpu_t29) < 40u) && (xpu_t28 < xpu_t26) {
+            xpu_t27 = xpu_t27 + xpu_t30;
+        }
+        continuing {
+            xpu_t28 = xpu_t28 + 1u;
+        }
+    }
+    v_s3 = xpu_t24 + xpu_t27;
+    var v_s4: i32;
+    let xpu_t31 = lidx % 16u;
+    let xpu_t32 = lidx - xpu_t31;
+    let xpu_t33 = subgroupExclusiveAdd(v_a);
+    let xpu_t34 = subgroupAdd(v_a);
+    workgroupBarrier();
+    xpu_wave[lidx] = bitcast<u32>(xpu_t34);
+    workgroupBarrier();
+    let xpu_t35 = xpu_t31 / sgsize;
+    var xpu_t36: i32 = i32();
+    var xpu_t37: u32 = 0u;
+    loop {
+        let xpu_t38 = xpu_t37 * sgsize;
+        if xpu_t38 >= 16u {
+            break;
+        }
+        let xpu_t39 = bitcast<i32>(xpu_wave[xpu_t32 + xpu_t38]);
+        if ((xpu_t32 + xpu_t38) < 40u) && (xpu_t37 < xpu_t35) {
+            xpu_t36 = xpu_t36 + xpu_t39;
+        }
+        continuing {
+            xpu_t37 = xpu_t37 + 1u;
+        }
+    }
+    v_s4 = xpu_t33 + xpu_t36;
+    var v_s5: i32;
+    let xpu_t40 = lidx % 16u;
+    let xpu_t41 = lidx - xpu_t40;
+    workgroupBarrier();
+    xpu_wave[lidx] = bitcast<u32>(v_a);
+    workgroupBarrier();
+    let xpu_t42 = xpu_u.p_bl;
+    let xpu_t43 = xpu_t42 % 16u;
+    let xpu_t44 = bitcast<i32>(xpu_wave[xpu_t41 + xpu_t43]);
+    v_s5 = select(v_a, xpu_t44, true && ((xpu_t41 + xpu_t43) < 40u));
+    var v_s6: i32;
+    let xpu_t45 = lidx % 16u;
+    let xpu_t46 = lidx - xpu_t45;
+    workgroupBarrier();
+    xpu_wave[lidx] = bitcast<u32>(v_a);
+    workgroupBarrier();
+    let xpu_t47 = v_k % 16u;
+    let xpu_t48 = bitcast<i32>(xpu_wave[xpu_t46 + xpu_t47]);
+    v_s6 = select(v_a, xpu_t48, true && ((xpu_t46 + xpu_t47) < 40u));
+    var v_s7: i32;
+    let xpu_t49 = lidx % 16u;
+    let xpu_t50 = lidx - xpu_t49;
+    workgroupBarrier();
+    xpu_wave[lidx] = bitcast<u32>(v_a);
+    workgroupBarrier();
+    let xpu_t51 = xpu_u.p_m;
+    let xpu_t52 = xpu_t49 ^ (xpu_t51 % 16u);
+    let xpu_t53 = bitcast<i32>(xpu_wave[xpu_t50 + xpu_t52]);
+    v_s7 = select(v_a, xpu_t53, true && ((xpu_t50 + xpu_t52) < 40u));
+    var v_s8: i32;
+    let xpu_t54 = lidx % 16u;
+    let xpu_t55 = lidx - xpu_t54;
+    workgroupBarrier();
+    xpu_wave[lidx] = bitcast<u32>(v_a);
+    workgroupBarrier();
+    let xpu_t56 = xpu_u.p_d;
+    let xpu_t57 = xpu_t56 <= xpu_t54;
+    let xpu_t58 = select(xpu_t54, xpu_t54 - xpu_t56, xpu_t56 <= xpu_t54);
+    let xpu_t59 = bitcast<i32>(xpu_wave[xpu_t55 + xpu_t58]);
+    v_s8 = select(v_a, xpu_t59, xpu_t57 && ((xpu_t55 + xpu_t58) < 40u));
+    var v_s9: i32;
+    let xpu_t60 = lidx % 16u;
+    let xpu_t61 = lidx - xpu_t60;
+    workgroupBarrier();
+    xpu_wave[lidx] = bitcast<u32>(v_a);
+    workgroupBarrier();
+    let xpu_t62 = xpu_u.p_d;
+    let xpu_t63 = xpu_t62 < (16u - xpu_t60);
+    let xpu_t64 = select(xpu_t60, xpu_t60 + xpu_t62, xpu_t62 < (16u - xpu_t60));
+    let xpu_t65 = bitcast<i32>(xpu_wave[xpu_t61 + xpu_t64]);
+    v_s9 = select(v_a, xpu_t65, xpu_t63 && ((xpu_t61 + xpu_t64) < 40u));
+    var v_tmp: u32;
+    v_tmp = v_g * 10u;
+    var v_tmp_1: u32;
+    v_tmp_1 = (v_g * 10u) + 1u;
+    var v_tmp_2: u32;
+    v_tmp_2 = (v_g * 10u) + 2u;
+    var v_tmp_3: u32;
+    v_tmp_3 = (v_g * 10u) + 3u;
+    var v_tmp_4: u32;
+    v_tmp_4 = (v_g * 10u) + 4u;
+    var v_tmp_5: i32;
+    v_tmp_5 = v_s0;
+    var v_tmp_6: i32;
+    v_tmp_6 = v_s1;
+    var v_tmp_7: i32;
+    v_tmp_7 = v_s2;
+    var v_tmp_8: i32;
+    v_tmp_8 = v_s3;
+    var v_tmp_9: i32;
+    v_tmp_9 = v_s4;
+    b_oi[v_tmp] = v_tmp_5;
+    b_oi[v_tmp_1] = v_tmp_6;
+    b_oi[v_tmp_2] = v_tmp_7;
+    b_oi[v_tmp_3] = v_tmp_8;
+    b_oi[v_tmp_4] = v_tmp_9;
+    var v_tmp_10: u32;
+    v_tmp_10 = (v_g * 10u) + 5u;
+    var v_tmp_11: u32;
+    v_tmp_11 = (v_g * 10u) + 6u;
+    var v_tmp_12: u32;
+    v_tmp_12 = (v_g * 10u) + 7u;
+    var v_tmp_13: u32;
+    v_tmp_13 = (v_g * 10u) + 8u;
+    var v_tmp_14: u32;
+    v_tmp_14 = (v_g * 10u) + 9u;
+    var v_tmp_15: i32;
+    v_tmp_15 = v_s5;
+    var v_tmp_16: i32;
+    v_tmp_16 = v_s6;
+    var v_tmp_17: i32;
+    v_tmp_17 = v_s7;
+    var v_tmp_18: i32;
+    v_tmp_18 = v_s8;
+    var v_tmp_19: i32;
+    v_tmp_19 = v_s9;
+    b_oi[v_tmp_10] = v_tmp_15;
+    b_oi[v_tmp_11] = v_tmp_16;
+    b_oi[v_tmp_12] = v_tmp_17;
+    b_oi[v_tmp_13] = v_tmp_18;
+    b_oi[v_tmp_14] = v_tmp_19;
+    var v_u0: u32;
+    let xpu_t66 = lidx % 16u;
+    let xpu_t67 = lidx - xpu_t66;
+    let xpu_t68 = subgroupAdd(v_u);
+    workgroupBarrier();
+    xpu_wave[lidx] = xpu_t68;
+    workgroupBarrier();
+    var xpu_t69: u32 = u32();
+    var xpu_t70: u32 = 0u;
+    loop {
+        let xpu_t71 = xpu_t70 * sgsize;
+        if xpu_t71 >= 16u {
+            break;
+        }
+        let xpu_t72 = xpu_wave[xpu_t67 + xpu_t71];
+        if (xpu_t67 + xpu_t71) < 40u {
+            xpu_t69 = xpu_t69 + xpu_t72;
+        }
+        continuing {
+            xpu_t70 = xpu_t70 + 1u;
+        }
+    }
+    v_u0 = xpu_t69;
+    var v_u1: u32;
+    let xpu_t73 = lidx % 16u;
+    let xpu_t74 = lidx - xpu_t73;
+    let xpu_t75 = subgroupMin(v_u);
+    workgroupBarrier();
+    xpu_wave[lidx] = xpu_t75;
+    workgroupBarrier();
+    var xpu_t76: u32 = xpu_t75;
+    var xpu_t77: u32 = 0u;
+    loop {
+        let xpu_t78 = xpu_t77 * sgsize;
+        if xpu_t78 >= 16u {
+            break;
+        }
+        let xpu_t79 = xpu_wave[xpu_t74 + xpu_t78];
+        if (xpu_t74 + xpu_t78) < 40u {
+            xpu_t76 = min(xpu_t76, xpu_t79);
+        }
+        continuing {
+            xpu_t77 = xpu_t77 + 1u;
+        }
+    }
+    v_u1 = xpu_t76;
+    var v_u2: u32;
+    let xpu_t80 = lidx % 16u;
+    let xpu_t81 = lidx - xpu_t80;
+    let xpu_t82 = subgroupMax(v_u);
+    workgroupBarrier();
+    xpu_wave[lidx] = xpu_t82;
+    workgroupBarrier();
+    var xpu_t83: u32 = xpu_t82;
+    var xpu_t84: u32 = 0u;
+    loop {
+        let xpu_t85 = xpu_t84 * sgsize;
+        if xpu_t85 >= 16u {
+            break;
+        }
+        let xpu_t86 = xpu_wave[xpu_t81 + xpu_t85];
+        if (xpu_t81 + xpu_t85) < 40u {
+            xpu_t83 = max(xpu_t83, xpu_t86);
+        }
+        continuing {
+            xpu_t84 = xpu_t84 + 1u;
+        }
+    }
+    v_u2 = xpu_t83;
+    var v_u3: u32;
+    let xpu_t87 = lidx % 16u;
+    let xpu_t88 = lidx - xpu_t87;
+    let xpu_t89 = subgroupInclusiveAdd(v_u);
+    let xpu_t90 = subgroupAdd(v_u);
+    workgroupBarrier();
+    xpu_wave[lidx] = xpu_t90;
+    workgroupBarrier();
+    let xpu_t91 = xpu_t87 / sgsize;
+    var xpu_t92: u32 = u32();
+    var xpu_t93: u32 = 0u;
+    loop {
+        let xpu_t94 = xpu_t93 * sgsize;
+        if xpu_t94 >= 16u {
+            break;
+        }
+        let xpu_t95 = xpu_wave[xpu_t88 + xpu_t94];
+        if ((xpu_t88 + xpu_t94) < 40u) && (xpu_t93 < xpu_t91) {
+            xpu_t92 = xpu_t92 + xpu_t95;
+        }
+        continuing {
+            xpu_t93 = xpu_t93 + 1u;
+        }
+    }
+    v_u3 = xpu_t89 + xpu_t92;
+    var v_u4: u32;
+    let xpu_t96 = lidx % 16u;
+    let xpu_t97 = lidx - xpu_t96;
+    let xpu_t98 = subgroupExclusiveAdd(v_u);
+    let xpu_t99 = subgroupAdd(v_u);
+    workgroupBarrier();
+    xpu_wave[lidx] = xpu_t99;
+    workgroupBarrier();
+    let xpu_t100 = xpu_t96 / sgsize;
+    var xpu_t101: u32 = u32();
+    var xpu_t102: u32 = 0u;
+    loop {
+        let xpu_t103 = xpu_t102 * sgsize;
+        if xpu_t103 >= 16u {
+            break;
+        }
+        let xpu_t104 = xpu_wave[xpu_t97 + xpu_t103];
+        if ((xpu_t97 + xpu_t103) < 40u) && (xpu_t102 < xpu_t100) {
+            xpu_t101 = xpu_t101 + xpu_t104;
+        }
+        continuing {
+            xpu_t102 = xpu_t102 + 1u;
+        }
+    }
+    v_u4 = xpu_t98 + xpu_t101;
+    var v_u5: u32;
+    let xpu_t105 = lidx % 16u;
+    let xpu_t106 = lidx - xpu_t105;
+    workgroupBarrier();
+    xpu_wave[lidx] = v_u;
+    workgroupBarrier();
+    let xpu_t107 = v_k % 16u;
+    let xpu_t108 = xpu_wave[xpu_t106 + xpu_t107];
+    v_u5 = select(v_u, xpu_t108, true && ((xpu_t106 + xpu_t107) < 40u));
+    var v_u6: u32;
+    let xpu_t109 = select(0u, 1u, v_p);
+    let xpu_t110 = lidx % 16u;
+    let xpu_t111 = lidx - xpu_t110;
+    let xpu_t112 = subgroupBallot(xpu_t109 != 0u).x;
+    workgroupBarrier();
+    xpu_wave[lidx] = xpu_t112;
+    workgroupBarrier();
+    var xpu_t113: u32 = 0u;
+    var xpu_t114: u32 = 0u;
+    loop {
+        let xpu_t115 = xpu_t114 * sgsize;
+        if xpu_t115 >= 16u {
+            break;
+        }
+        let xpu_t116 = xpu_wave[xpu_t111 + xpu_t115];
+        if (xpu_t111 + xpu_t115) < 40u {
+            xpu_t113 = xpu_t113 | (xpu_t116 << xpu_t115);
+        }
+        continuing {
+            xpu_t114 = xpu_t114 + 1u;
+        }
+    }
+    v_u6 = xpu_t113;
+    var v_any: bool;
+    let xpu_t117 = select(0u, 1u, v_p);
+    let xpu_t118 = lidx % 16u;
+    let xpu_t119 = lidx - xpu_t118;
+    let xpu_t120 = select(0u, 1u, subgroupAny(xpu_t117 != 0u));
+    workgroupBarrier();
+    xpu_wave[lidx] = xpu_t120;
+    workgroupBarrier();
+    var xpu_t121: u32 = 0u;
+    var xpu_t122: u32 = 0u;
+    loop {
+        let xpu_t123 = xpu_t122 * sgsize;
+        if xpu_t123 >= 16u {
+            break;
+        }
+        let xpu_t124 = xpu_wave[xpu_t119 + xpu_t123];
+        if (xpu_t119 + xpu_t123) < 40u {
+            xpu_t121 = xpu_t121 | xpu_t124;
+        }
+        continuing {
+            xpu_t122 = xpu_t122 + 1u;
+        }
+    }
+    v_any = xpu_t121 != 0u;
+    var v_all: bool;
+    let xpu_t125 = select(0u, 1u, v_p);
+    let xpu_t126 = lidx % 16u;
+    let xpu_t127 = lidx - xpu_t126;
+    let xpu_t128 = select(0u, 1u, subgroupAll(xpu_t125 != 0u));
+    workgroupBarrier();
+    xpu_wave[lidx] = xpu_t128;
+    workgroupBarrier();
+    var xpu_t129: u32 = 1u;
+    var xpu_t130: u32 = 0u;
+    loop {
+        let xpu_t131 = xpu_t130 * sgsize;
+        if xpu_t131 >= 16u {
+            break;
+        }
+        let xpu_t132 = xpu_wave[xpu_t127 + xpu_t131];
+        if (xpu_t127 + xpu_t131) < 40u {
+            xpu_t129 = xpu_t129 & xpu_t132;
+        }
+        continuing {
+            xpu_t130 = xpu_t130 + 1u;
+        }
+    }
+    v_all = xpu_t129 != 0u;
+    var v_tmp_20: u32;
+    v_tmp_20 = v_g * 11u;
+    var v_tmp_21: u32;
+    v_tmp_21 = (v_g * 11u) + 1u;
+    var v_tmp_22: u32;
+    v_tmp_22 = (v_g * 11u) + 2u;
+    var v_tmp_23: u32;
+    v_tmp_23 = (v_g * 11u) + 3u;
+    var v_tmp_24: u32;
+    v_tmp_24 = (v_g * 11u) + 4u;
+    var v_tmp_25: u32;
+    v_tmp_25 = v_u0;
+    var v_tmp_26: u32;
+    v_tmp_26 = v_u1;
+    var v_tmp_27: u32;
+    v_tmp_27 = v_u2;
+    var v_tmp_28: u32;
+    v_tmp_28 = v_u3;
+    var v_tmp_29: u32;
+    v_tmp_29 = v_u4;
+    b_ou[v_tmp_20] = v_tmp_25;
+    b_ou[v_tmp_21] = v_tmp_26;
+    b_ou[v_tmp_22] = v_tmp_27;
+    b_ou[v_tmp_23] = v_tmp_28;
+    b_ou[v_tmp_24] = v_tmp_29;
+    var v_tmp_30: u32;
+    v_tmp_30 = (v_g * 11u) + 5u;
+    var v_tmp_31: u32;
+    v_tmp_31 = (v_g * 11u) + 6u;
+    var v_tmp_32: u32;
+    v_tmp_32 = v_u5;
+    var v_tmp_33: u32;
+    v_tmp_33 = v_u6;
+    b_ou[v_tmp_30] = v_tmp_32;
+    b_ou[v_tmp_31] = v_tmp_33;
+    var v_tmp_34: u32;
+    v_tmp_34 = (v_g * 11u) + 7u;
+    var v_tmp_35: u32;
+    v_tmp_35 = (v_g * 11u) + 8u;
+    b_ou[v_tmp_34] = 0u;
+    b_ou[v_tmp_35] = 0u;
+    if v_any {
+        b_ou[(v_g * 11u) + 7u] = 1u;
+    }
+    if v_all {
+        b_ou[(v_g * 11u) + 8u] = 1u;
+    }
+    var v_tmp_36: u32;
+    v_tmp_36 = (v_g * 11u) + 9u;
+    var v_tmp_37: u32;
+    v_tmp_37 = (v_g * 11u) + 10u;
+    var v_tmp_38: u32;
+    v_tmp_38 = lidx % 16u;
+    var v_tmp_39: u32;
+    v_tmp_39 = 16u;
+    b_ou[v_tmp_36] = v_tmp_38;
+    b_ou[v_tmp_37] = v_tmp_39;
+    var v_f0: f32;
+    let xpu_t133 = lidx % 16u;
+    let xpu_t134 = lidx - xpu_t133;
+    let xpu_t135 = subgroupAdd(v_f);
+    workgroupBarrier();
+    xpu_wave[lidx] = bitcast<u32>(xpu_t135);
+    workgroupBarrier();
+    var xpu_t136: f32 = f32();
+    var xpu_t137: u32 = 0u;
+    loop {
+        let xpu_t138 = xpu_t137 * sgsize;
+        if xpu_t138 >= 16u {
+            break;
+        }
+        let xpu_t139 = bitcast<f32>(xpu_wave[xpu_t134 + xpu_t138]);
+        if (xpu_t134 + xpu_t138) < 40u {
+            xpu_t136 = xpu_t136 + xpu_t139;
+        }
+        continuing {
+            xpu_t137 = xpu_t137 + 1u;
+        }
+    }
+    v_f0 = xpu_t136;
+    var v_f1: f32;
+    let xpu_t140 = lidx % 16u;
+    let xpu_t141 = lidx - xpu_t140;
+    let xpu_t142 = subgroupMin(v_f);
+    workgroupBarrier();
+    xpu_wave[lidx] = bitcast<u32>(xpu_t142);
+    workgroupBarrier();
+    var xpu_t143: f32 = xpu_t142;
+    var xpu_t144: u32 = 0u;
+    loop {
+        let xpu_t145 = xpu_t144 * sgsize;
+        if xpu_t145 >= 16u {
+            break;
+        }
+        let xpu_t146 = bitcast<f32>(xpu_wave[xpu_t141 + xpu_t145]);
+        if (xpu_t141 + xpu_t145) < 40u {
+            xpu_t143 = min(xpu_t143, xpu_t146);
+        }
+        continuing {
+            xpu_t144 = xpu_t144 + 1u;
+        }
+    }
+    v_f1 = xpu_t143;
+    var v_f2: f32;
+    let xpu_t147 = lidx % 16u;
+    let xpu_t148 = lidx - xpu_t147;
+    let xpu_t149 = subgroupMax(v_f);
+    workgroupBarrier();
+    xpu_wave[lidx] = bitcast<u32>(xpu_t149);
+    workgroupBarrier();
+    var xpu_t150: f32 = xpu_t149;
+    var xpu_t151: u32 = 0u;
+    loop {
+        let xpu_t152 = xpu_t151 * sgsize;
+        if xpu_t152 >= 16u {
+            break;
+        }
+        let xpu_t153 = bitcast<f32>(xpu_wave[xpu_t148 + xpu_t152]);
+        if (xpu_t148 + xpu_t152) < 40u {
+            xpu_t150 = max(xpu_t150, xpu_t153);
+        }
+        continuing {
+            xpu_t151 = xpu_t151 + 1u;
+        }
+    }
+    v_f2 = xpu_t150;
+    var v_f3: f32;
+    let xpu_t154 = lidx % 16u;
+    let xpu_t155 = lidx - xpu_t154;
+    let xpu_t156 = subgroupInclusiveAdd(v_f);
+    let xpu_t157 = subgroupAdd(v_f);
+    workgroupBarrier();
+    xpu_wave[lidx] = bitcast<u32>(xpu_t157);
+    workgroupBarrier();
+    let xpu_t158 = xpu_t154 / sgsize;
+    var xpu_t159: f32 = f32();
+    var xpu_t160: u32 = 0u;
+    loop {
+        let xpu_t161 = xpu_t160 * sgsize;
+        if xpu_t161 >= 16u {
+            break;
+        }
+        let xpu_t162 = bitcast<f32>(xpu_wave[xpu_t155 + xpu_t161]);
+        if ((xpu_t155 + xpu_t161) < 40u) && (xpu_t160 < xpu_t158) {
+            xpu_t159 = xpu_t159 + xpu_t162;
+        }
+        continuing {
+            xpu_t160 = xpu_t160 + 1u;
+        }
+    }
+    v_f3 = xpu_t156 + xpu_t159;
+    var v_f4: f32;
+    let xpu_t163 = lidx % 16u;
+    let xpu_t164 = lidx - xpu_t163;
+    let xpu_t165 = subgroupExclusiveAdd(v_f);
+    let xpu_t166 = subgroupAdd(v_f);
+    workgroupBarrier();
+    xpu_wave[lidx] = bitcast<u32>(xpu_t166);
+    workgroupBarrier();
+    let xpu_t167 = xpu_t163 / sgsize;
+    var xpu_t168: f32 = f32();
+    var xpu_t169: u32 = 0u;
+    loop {
+        let xpu_t170 = xpu_t169 * sgsize;
+        if xpu_t170 >= 16u {
+            break;
+        }
+        let xpu_t171 = bitcast<f32>(xpu_wave[xpu_t164 + xpu_t170]);
+        if ((xpu_t164 + xpu_t170) < 40u) && (xpu_t169 < xpu_t167) {
+            xpu_t168 = xpu_t168 + xpu_t171;
+        }
+        continuing {
+            xpu_t169 = xpu_t169 + 1u;
+        }
+    }
+    v_f4 = xpu_t165 + xpu_t168;
+    var v_f5: f32;
+    let xpu_t172 = lidx % 16u;
+    let xpu_t173 = lidx - xpu_t172;
+    workgroupBarrier();
+    xpu_wave[lidx] = bitcast<u32>(v_f);
+    workgroupBarrier();
+    let xpu_t174 = xpu_u.p_m;
+    let xpu_t175 = xpu_t172 ^ (xpu_t174 % 16u);
+    let xpu_t176 = bitcast<f32>(xpu_wave[xpu_t173 + xpu_t175]);
+    v_f5 = select(v_f, xpu_t176, true && ((xpu_t173 + xpu_t175) < 40u));
     var v_tmp_40: u32;
     v_tmp_40 = v_g * 6u;
     var v_tmp_41: u32;
@@ -3174,7 +3934,7 @@ var Wave32Kernel = gpu.Register(&gpu.KernelSpec{
 	WGSL:        wave32WGSL,
 	WaveVariants: []gpu.WaveVariant{
 		{Tier: "native", SubgroupMin: 32, SubgroupMax: 32, Width: 32, WGSL: wave32WGSLNative},
-		{Tier: "folded", SubgroupMin: 4, SubgroupMax: 16, Width: 32, WGSL: wave32WGSL},
+		{Tier: "folded", SubgroupMin: 4, SubgroupMax: 16, Width: 32, WGSL: wave32WGSLFolded},
 		{Tier: "narrow", SubgroupMin: 64, SubgroupMax: 128, Width: 32, WGSL: wave32WGSLNarrow},
 		{Tier: "emulated", SubgroupMin: 0, SubgroupMax: 0, Width: 32, WGSL: wave32WGSL},
 	},
@@ -4116,6 +4876,679 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(workgroup_id) wi
     let xpu_t73 = xpu_t70 ^ (xpu_t72 % 32u);
     let xpu_t74 = subgroupShuffle(v_f, xpu_t73);
     v_f5 = select(v_f, xpu_t74, true && ((xpu_t71 + xpu_t73) < 80u));
+    var v_tmp_40: u32;
+    v_tmp_40 = v_g * 6u;
+    var v_tmp_41: u32;
+    v_tmp_41 = (v_g * 6u) + 1u;
+    var v_tmp_42: u32;
+    v_tmp_42 = (v_g * 6u) + 2u;
+    var v_tmp_43: f32;
+    v_tmp_43 = v_f0;
+    var v_tmp_44: f32;
+    v_tmp_44 = v_f1;
+    var v_tmp_45: f32;
+    v_tmp_45 = v_f2;
+    b_of[v_tmp_40] = v_tmp_43;
+    b_of[v_tmp_41] = v_tmp_44;
+    b_of[v_tmp_42] = v_tmp_45;
+    var v_tmp_46: u32;
+    v_tmp_46 = (v_g * 6u) + 3u;
+    var v_tmp_47: u32;
+    v_tmp_47 = (v_g * 6u) + 4u;
+    var v_tmp_48: u32;
+    v_tmp_48 = (v_g * 6u) + 5u;
+    var v_tmp_49: f32;
+    v_tmp_49 = v_f3;
+    var v_tmp_50: f32;
+    v_tmp_50 = v_f4;
+    var v_tmp_51: f32;
+    v_tmp_51 = v_f5;
+    b_of[v_tmp_46] = v_tmp_49;
+    b_of[v_tmp_47] = v_tmp_50;
+    b_of[v_tmp_48] = v_tmp_51;
+}
+`
+
+// wave32WGSLFolded is the WGSL of Wave32 at the folded wave tier (subgroups of 4 to 16 lanes).
+const wave32WGSLFolded = `enable subgroups;
+
+struct xpu_Uniforms {
+    p_bl: u32,
+    p_m: u32,
+    p_d: u32,
+}
+
+@group(0) @binding(0) var<storage, read_write> b_oi: array<i32>;
+@group(0) @binding(1) var<storage, read_write> b_ou: array<u32>;
+@group(0) @binding(2) var<storage, read_write> b_of: array<f32>;
+@group(0) @binding(3) var<storage, read> b_xi: array<i32>;
+@group(0) @binding(4) var<storage, read> b_xu: array<u32>;
+@group(0) @binding(5) var<storage, read> b_xf: array<f32>;
+@group(0) @binding(6) var<storage, read> b_sel: array<u32>;
+@group(0) @binding(7) var<uniform> xpu_u: xpu_Uniforms;
+var<workgroup> xpu_wave: array<u32, 96>;
+
+// main is kernel Wave32, block 80x1x1.
+@compute @workgroup_size(80, 1, 1)
+fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) lidx: u32, @builtin(subgroup_size) sgsize: u32) {
+    var v_g: u32;
+    v_g = gid.x;
+    var v_a: i32;
+    v_a = b_xi[v_g];
+    var v_u: u32;
+    v_u = b_xu[v_g];
+    var v_f: f32;
+    v_f = b_xf[v_g];
+    var v_k: u32;
+    v_k = b_sel[v_g];
+    var v_p: bool;
+    v_p = ((v_u % 4u) != 0u) || ((wid.x % 2u) == 0u);
+    var v_s0: i32;
+    let xpu_t1 = lidx % 32u;
+    let xpu_t2 = lidx - xpu_t1;
+    let xpu_t3 = subgroupAdd(v_a);
+    workgroupBarrier();
+    xpu_wave[lidx] = bitcast<u32>(xpu_t3);
+    workgroupBarrier();
+    var xpu_t4: i32 = i32();
+    var xpu_t5: u32 = 0u;
+    loop {
+        let xpu_t6 = xpu_t5 * sgsize;
+        if xpu_t6 >= 32u {
+            break;
+        }
+        let xpu_t7 = bitcast<i32>(xpu_wave[xpu_t2 + xpu_t6]);
+        if (xpu_t2 + xpu_t6) < 80u {
+            xpu_t4 = xpu_t4 + xpu_t7;
+        }
+        continuing {
+            xpu_t5 = xpu_t5 + 1u;
+        }
+    }
+    v_s0 = xpu_t4;
+    var v_s1: i32;
+    let xpu_t8 = lidx % 32u;
+    let xpu_t9 = lidx - xpu_t8;
+    let xpu_t10 = subgroupMin(v_a);
+    workgroupBarrier();
+    xpu_wave[lidx] = bitcast<u32>(xpu_t10);
+    workgroupBarrier();
+    var xpu_t11: i32 = xpu_t10;
+    var xpu_t12: u32 = 0u;
+    loop {
+        let xpu_t13 = xpu_t12 * sgsize;
+        if xpu_t13 >= 32u {
+            break;
+        }
+        let xpu_t14 = bitcast<i32>(xpu_wave[xpu_t9 + xpu_t13]);
+        if (xpu_t9 + xpu_t13) < 80u {
+            xpu_t11 = min(xpu_t11, xpu_t14);
+        }
+        continuing {
+            xpu_t12 = xpu_t12 + 1u;
+        }
+    }
+    v_s1 = xpu_t11;
+    var v_s2: i32;
+    let xpu_t15 = lidx % 32u;
+    let xpu_t16 = lidx - xpu_t15;
+    let xpu_t17 = subgroupMax(v_a);
+    workgroupBarrier();
+    xpu_wave[lidx] = bitcast<u32>(xpu_t17);
+    workgroupBarrier();
+    var xpu_t18: i32 = xpu_t17;
+    var xpu_t19: u32 = 0u;
+    loop {
+        let xpu_t20 = xpu_t19 * sgsize;
+        if xpu_t20 >= 32u {
+            break;
+        }
+        let xpu_t21 = bitcast<i32>(xpu_wave[xpu_t16 + xpu_t20]);
+        if (xpu_t16 + xpu_t20) < 80u {
+            xpu_t18 = max(xpu_t18, xpu_t21);
+        }
+        continuing {
+            xpu_t19 = xpu_t19 + 1u;
+        }
+    }
+    v_s2 = xpu_t18;
+    var v_s3: i32;
+    let xpu_t22 = lidx % 32u;
+    let xpu_t23 = lidx - xpu_t22;
+    let xpu_t24 = subgroupInclusiveAdd(v_a);
+    let xpu_t25 = subgroupAdd(v_a);
+    workgroupBarrier();
+    xpu_wave[lidx] = bitcast<u32>(xpu_t25);
+    workgroupBarrier();
+    let xpu_t26 = xpu_t22 / sgsize;
+    var xpu_t27: i32 = i32();
+    var xpu_t28: u32 = 0u;
+    loop {
+        let xpu_t29 = xpu_t28 * sgsize;
+        if xpu_t29 >= 32u {
+            break;
+        }
+        let xpu_t30 = bitcast<i32>(xpu_wave[xpu_t23 + xpu_t29]);
+        if ((xpu_t23 + xpu_t29) < 80u) && (xpu_t28 < xpu_t26) {
+            xpu_t27 = xpu_t27 + xpu_t30;
+        }
+        continuing {
+            xpu_t28 = xpu_t28 + 1u;
+        }
+    }
+    v_s3 = xpu_t24 + xpu_t27;
+    var v_s4: i32;
+    let xpu_t31 = lidx % 32u;
+    let xpu_t32 = lidx - xpu_t31;
+    let xpu_t33 = subgroupExclusiveAdd(v_a);
+    let xpu_t34 = subgroupAdd(v_a);
+    workgroupBarrier();
+    xpu_wave[lidx] = bitcast<u32>(xpu_t34);
+    workgroupBarrier();
+    let xpu_t35 = xpu_t31 / sgsize;
+    var xpu_t36: i32 = i32();
+    var xpu_t37: u32 = 0u;
+    loop {
+        let xpu_t38 = xpu_t37 * sgsize;
+        if xpu_t38 >= 32u {
+            break;
+        }
+        let xpu_t39 = bitcast<i32>(xpu_wave[xpu_t32 + xpu_t38]);
+        if ((xpu_t32 + xpu_t38) < 80u) && (xpu_t37 < xpu_t35) {
+            xpu_t36 = xpu_t36 + xpu_t39;
+        }
+        continuing {
+            xpu_t37 = xpu_t37 + 1u;
+        }
+    }
+    v_s4 = xpu_t33 + xpu_t36;
+    var v_s5: i32;
+    let xpu_t40 = lidx % 32u;
+    let xpu_t41 = lidx - xpu_t40;
+    workgroupBarrier();
+    xpu_wave[lidx] = bitcast<u32>(v_a);
+    workgroupBarrier();
+    let xpu_t42 = xpu_u.p_bl;
+    let xpu_t43 = xpu_t42 % 32u;
+    let xpu_t44 = bitcast<i32>(xpu_wave[xpu_t41 + xpu_t43]);
+    v_s5 = select(v_a, xpu_t44, true && ((xpu_t41 + xpu_t43) < 80u));
+    var v_s6: i32;
+    let xpu_t45 = lidx % 32u;
+    let xpu_t46 = lidx - xpu_t45;
+    workgroupBarrier();
+    xpu_wave[lidx] = bitcast<u32>(v_a);
+    workgroupBarrier();
+    let xpu_t47 = v_k % 32u;
+    let xpu_t48 = bitcast<i32>(xpu_wave[xpu_t46 + xpu_t47]);
+    v_s6 = select(v_a, xpu_t48, true && ((xpu_t46 + xpu_t47) < 80u));
+    var v_s7: i32;
+    let xpu_t49 = lidx % 32u;
+    let xpu_t50 = lidx - xpu_t49;
+    workgroupBarrier();
+    xpu_wave[lidx] = bitcast<u32>(v_a);
+    workgroupBarrier();
+    let xpu_t51 = xpu_u.p_m;
+    let xpu_t52 = xpu_t49 ^ (xpu_t51 % 32u);
+    let xpu_t53 = bitcast<i32>(xpu_wave[xpu_t50 + xpu_t52]);
+    v_s7 = select(v_a, xpu_t53, true && ((xpu_t50 + xpu_t52) < 80u));
+    var v_s8: i32;
+    let xpu_t54 = lidx % 32u;
+    let xpu_t55 = lidx - xpu_t54;
+    workgroupBarrier();
+    xpu_wave[lidx] = bitcast<u32>(v_a);
+    workgroupBarrier();
+    let xpu_t56 = xpu_u.p_d;
+    let xpu_t57 = xpu_t56 <= xpu_t54;
+    let xpu_t58 = select(xpu_t54, xpu_t54 - xpu_t56, xpu_t56 <= xpu_t54);
+    let xpu_t59 = bitcast<i32>(xpu_wave[xpu_t55 + xpu_t58]);
+    v_s8 = select(v_a, xpu_t59, xpu_t57 && ((xpu_t55 + xpu_t58) < 80u));
+    var v_s9: i32;
+    let xpu_t60 = lidx % 32u;
+    let xpu_t61 = lidx - xpu_t60;
+    workgroupBarrier();
+    xpu_wave[lidx] = bitcast<u32>(v_a);
+    workgroupBarrier();
+    let xpu_t62 = xpu_u.p_d;
+    let xpu_t63 = xpu_t62 < (32u - xpu_t60);
+    let xpu_t64 = select(xpu_t60, xpu_t60 + xpu_t62, xpu_t62 < (32u - xpu_t60));
+    let xpu_t65 = bitcast<i32>(xpu_wave[xpu_t61 + xpu_t64]);
+    v_s9 = select(v_a, xpu_t65, xpu_t63 && ((xpu_t61 + xpu_t64) < 80u));
+    var v_tmp: u32;
+    v_tmp = v_g * 10u;
+    var v_tmp_1: u32;
+    v_tmp_1 = (v_g * 10u) + 1u;
+    var v_tmp_2: u32;
+    v_tmp_2 = (v_g * 10u) + 2u;
+    var v_tmp_3: u32;
+    v_tmp_3 = (v_g * 10u) + 3u;
+    var v_tmp_4: u32;
+    v_tmp_4 = (v_g * 10u) + 4u;
+    var v_tmp_5: i32;
+    v_tmp_5 = v_s0;
+    var v_tmp_6: i32;
+    v_tmp_6 = v_s1;
+    var v_tmp_7: i32;
+    v_tmp_7 = v_s2;
+    var v_tmp_8: i32;
+    v_tmp_8 = v_s3;
+    var v_tmp_9: i32;
+    v_tmp_9 = v_s4;
+    b_oi[v_tmp] = v_tmp_5;
+    b_oi[v_tmp_1] = v_tmp_6;
+    b_oi[v_tmp_2] = v_tmp_7;
+    b_oi[v_tmp_3] = v_tmp_8;
+    b_oi[v_tmp_4] = v_tmp_9;
+    var v_tmp_10: u32;
+    v_tmp_10 = (v_g * 10u) + 5u;
+    var v_tmp_11: u32;
+    v_tmp_11 = (v_g * 10u) + 6u;
+    var v_tmp_12: u32;
+    v_tmp_12 = (v_g * 10u) + 7u;
+    var v_tmp_13: u32;
+    v_tmp_13 = (v_g * 10u) + 8u;
+    var v_tmp_14: u32;
+    v_tmp_14 = (v_g * 10u) + 9u;
+    var v_tmp_15: i32;
+    v_tmp_15 = v_s5;
+    var v_tmp_16: i32;
+    v_tmp_16 = v_s6;
+    var v_tmp_17: i32;
+    v_tmp_17 = v_s7;
+    var v_tmp_18: i32;
+    v_tmp_18 = v_s8;
+    var v_tmp_19: i32;
+    v_tmp_19 = v_s9;
+    b_oi[v_tmp_10] = v_tmp_15;
+    b_oi[v_tmp_11] = v_tmp_16;
+    b_oi[v_tmp_12] = v_tmp_17;
+    b_oi[v_tmp_13] = v_tmp_18;
+    b_oi[v_tmp_14] = v_tmp_19;
+    var v_u0: u32;
+    let xpu_t66 = lidx % 32u;
+    let xpu_t67 = lidx - xpu_t66;
+    let xpu_t68 = subgroupAdd(v_u);
+    workgroupBarrier();
+    xpu_wave[lidx] = xpu_t68;
+    workgroupBarrier();
+    var xpu_t69: u32 = u32();
+    var xpu_t70: u32 = 0u;
+    loop {
+        let xpu_t71 = xpu_t70 * sgsize;
+        if xpu_t71 >= 32u {
+            break;
+        }
+        let xpu_t72 = xpu_wave[xpu_t67 + xpu_t71];
+        if (xpu_t67 + xpu_t71) < 80u {
+            xpu_t69 = xpu_t69 + xpu_t72;
+        }
+        continuing {
+            xpu_t70 = xpu_t70 + 1u;
+        }
+    }
+    v_u0 = xpu_t69;
+    var v_u1: u32;
+    let xpu_t73 = lidx % 32u;
+    let xpu_t74 = lidx - xpu_t73;
+    let xpu_t75 = subgroupMin(v_u);
+    workgroupBarrier();
+    xpu_wave[lidx] = xpu_t75;
+    workgroupBarrier();
+    var xpu_t76: u32 = xpu_t75;
+    var xpu_t77: u32 = 0u;
+    loop {
+        let xpu_t78 = xpu_t77 * sgsize;
+        if xpu_t78 >= 32u {
+            break;
+        }
+        let xpu_t79 = xpu_wave[xpu_t74 + xpu_t78];
+        if (xpu_t74 + xpu_t78) < 80u {
+            xpu_t76 = min(xpu_t76, xpu_t79);
+        }
+        continuing {
+            xpu_t77 = xpu_t77 + 1u;
+        }
+    }
+    v_u1 = xpu_t76;
+    var v_u2: u32;
+    let xpu_t80 = lidx % 32u;
+    let xpu_t81 = lidx - xpu_t80;
+    let xpu_t82 = subgroupMax(v_u);
+    workgroupBarrier();
+    xpu_wave[lidx] = xpu_t82;
+    workgroupBarrier();
+    var xpu_t83: u32 = xpu_t82;
+    var xpu_t84: u32 = 0u;
+    loop {
+        let xpu_t85 = xpu_t84 * sgsize;
+        if xpu_t85 >= 32u {
+            break;
+        }
+        let xpu_t86 = xpu_wave[xpu_t81 + xpu_t85];
+        if (xpu_t81 + xpu_t85) < 80u {
+            xpu_t83 = max(xpu_t83, xpu_t86);
+        }
+        continuing {
+            xpu_t84 = xpu_t84 + 1u;
+        }
+    }
+    v_u2 = xpu_t83;
+    var v_u3: u32;
+    let xpu_t87 = lidx % 32u;
+    let xpu_t88 = lidx - xpu_t87;
+    let xpu_t89 = subgroupInclusiveAdd(v_u);
+    let xpu_t90 = subgroupAdd(v_u);
+    workgroupBarrier();
+    xpu_wave[lidx] = xpu_t90;
+    workgroupBarrier();
+    let xpu_t91 = xpu_t87 / sgsize;
+    var xpu_t92: u32 = u32();
+    var xpu_t93: u32 = 0u;
+    loop {
+        let xpu_t94 = xpu_t93 * sgsize;
+        if xpu_t94 >= 32u {
+            break;
+        }
+        let xpu_t95 = xpu_wave[xpu_t88 + xpu_t94];
+        if ((xpu_t88 + xpu_t94) < 80u) && (xpu_t93 < xpu_t91) {
+            xpu_t92 = xpu_t92 + xpu_t95;
+        }
+        continuing {
+            xpu_t93 = xpu_t93 + 1u;
+        }
+    }
+    v_u3 = xpu_t89 + xpu_t92;
+    var v_u4: u32;
+    let xpu_t96 = lidx % 32u;
+    let xpu_t97 = lidx - xpu_t96;
+    let xpu_t98 = subgroupExclusiveAdd(v_u);
+    let xpu_t99 = subgroupAdd(v_u);
+    workgroupBarrier();
+    xpu_wave[lidx] = xpu_t99;
+    workgroupBarrier();
+    let xpu_t100 = xpu_t96 / sgsize;
+    var xpu_t101: u32 = u32();
+    var xpu_t102: u32 = 0u;
+    loop {
+        let xpu_t103 = xpu_t102 * sgsize;
+        if xpu_t103 >= 32u {
+            break;
+        }
+        let xpu_t104 = xpu_wave[xpu_t97 + xpu_t103];
+        if ((xpu_t97 + xpu_t103) < 80u) && (xpu_t102 < xpu_t100) {
+            xpu_t101 = xpu_t101 + xpu_t104;
+        }
+        continuing {
+            xpu_t102 = xpu_t102 + 1u;
+        }
+    }
+    v_u4 = xpu_t98 + xpu_t101;
+    var v_u5: u32;
+    let xpu_t105 = lidx % 32u;
+    let xpu_t106 = lidx - xpu_t105;
+    workgroupBarrier();
+    xpu_wave[lidx] = v_u;
+    workgroupBarrier();
+    let xpu_t107 = v_k % 32u;
+    let xpu_t108 = xpu_wave[xpu_t106 + xpu_t107];
+    v_u5 = select(v_u, xpu_t108, true && ((xpu_t106 + xpu_t107) < 80u));
+    var v_u6: u32;
+    let xpu_t109 = select(0u, 1u, v_p);
+    let xpu_t110 = lidx % 32u;
+    let xpu_t111 = lidx - xpu_t110;
+    let xpu_t112 = subgroupBallot(xpu_t109 != 0u).x;
+    workgroupBarrier();
+    xpu_wave[lidx] = xpu_t112;
+    workgroupBarrier();
+    var xpu_t113: u32 = 0u;
+    var xpu_t114: u32 = 0u;
+    loop {
+        let xpu_t115 = xpu_t114 * sgsize;
+        if xpu_t115 >= 32u {
+            break;
+        }
+        let xpu_t116 = xpu_wave[xpu_t111 + xpu_t115];
+        if (xpu_t111 + xpu_t115) < 80u {
+            xpu_t113 = xpu_t113 | (xpu_t116 << xpu_t115);
+        }
+        continuing {
+            xpu_t114 = xpu_t114 + 1u;
+        }
+    }
+    v_u6 = xpu_t113;
+    var v_any: bool;
+    let xpu_t117 = select(0u, 1u, v_p);
+    let xpu_t118 = lidx % 32u;
+    let xpu_t119 = lidx - xpu_t118;
+    let xpu_t120 = select(0u, 1u, subgroupAny(xpu_t117 != 0u));
+    workgroupBarrier();
+    xpu_wave[lidx] = xpu_t120;
+    workgroupBarrier();
+    var xpu_t121: u32 = 0u;
+    var xpu_t122: u32 = 0u;
+    loop {
+        let xpu_t123 = xpu_t122 * sgsize;
+        if xpu_t123 >= 32u {
+            break;
+        }
+        let xpu_t124 = xpu_wave[xpu_t119 + xpu_t123];
+        if (xpu_t119 + xpu_t123) < 80u {
+            xpu_t121 = xpu_t121 | xpu_t124;
+        }
+        continuing {
+            xpu_t122 = xpu_t122 + 1u;
+        }
+    }
+    v_any = xpu_t121 != 0u;
+    var v_all: bool;
+    let xpu_t125 = select(0u, 1u, v_p);
+    let xpu_t126 = lidx % 32u;
+    let xpu_t127 = lidx - xpu_t126;
+    let xpu_t128 = select(0u, 1u, subgroupAll(xpu_t125 != 0u));
+    workgroupBarrier();
+    xpu_wave[lidx] = xpu_t128;
+    workgroupBarrier();
+    var xpu_t129: u32 = 1u;
+    var xpu_t130: u32 = 0u;
+    loop {
+        let xpu_t131 = xpu_t130 * sgsize;
+        if xpu_t131 >= 32u {
+            break;
+        }
+        let xpu_t132 = xpu_wave[xpu_t127 + xpu_t131];
+        if (xpu_t127 + xpu_t131) < 80u {
+            xpu_t129 = xpu_t129 & xpu_t132;
+        }
+        continuing {
+            xpu_t130 = xpu_t130 + 1u;
+        }
+    }
+    v_all = xpu_t129 != 0u;
+    var v_tmp_20: u32;
+    v_tmp_20 = v_g * 11u;
+    var v_tmp_21: u32;
+    v_tmp_21 = (v_g * 11u) + 1u;
+    var v_tmp_22: u32;
+    v_tmp_22 = (v_g * 11u) + 2u;
+    var v_tmp_23: u32;
+    v_tmp_23 = (v_g * 11u) + 3u;
+    var v_tmp_24: u32;
+    v_tmp_24 = (v_g * 11u) + 4u;
+    var v_tmp_25: u32;
+    v_tmp_25 = v_u0;
+    var v_tmp_26: u32;
+    v_tmp_26 = v_u1;
+    var v_tmp_27: u32;
+    v_tmp_27 = v_u2;
+    var v_tmp_28: u32;
+    v_tmp_28 = v_u3;
+    var v_tmp_29: u32;
+    v_tmp_29 = v_u4;
+    b_ou[v_tmp_20] = v_tmp_25;
+    b_ou[v_tmp_21] = v_tmp_26;
+    b_ou[v_tmp_22] = v_tmp_27;
+    b_ou[v_tmp_23] = v_tmp_28;
+    b_ou[v_tmp_24] = v_tmp_29;
+    var v_tmp_30: u32;
+    v_tmp_30 = (v_g * 11u) + 5u;
+    var v_tmp_31: u32;
+    v_tmp_31 = (v_g * 11u) + 6u;
+    var v_tmp_32: u32;
+    v_tmp_32 = v_u5;
+    var v_tmp_33: u32;
+    v_tmp_33 = v_u6;
+    b_ou[v_tmp_30] = v_tmp_32;
+    b_ou[v_tmp_31] = v_tmp_33;
+    var v_tmp_34: u32;
+    v_tmp_34 = (v_g * 11u) + 7u;
+    var v_tmp_35: u32;
+    v_tmp_35 = (v_g * 11u) + 8u;
+    b_ou[v_tmp_34] = 0u;
+    b_ou[v_tmp_35] = 0u;
+    if v_any {
+        b_ou[(v_g * 11u) + 7u] = 1u;
+    }
+    if v_all {
+        b_ou[(v_g * 11u) + 8u] = 1u;
+    }
+    var v_tmp_36: u32;
+    v_tmp_36 = (v_g * 11u) + 9u;
+    var v_tmp_37: u32;
+    v_tmp_37 = (v_g * 11u) + 10u;
+    var v_tmp_38: u32;
+    v_tmp_38 = lidx % 32u;
+    var v_tmp_39: u32;
+    v_tmp_39 = 32u;
+    b_ou[v_tmp_36] = v_tmp_38;
+    b_ou[v_tmp_37] = v_tmp_39;
+    var v_f0: f32;
+    let xpu_t133 = lidx % 32u;
+    let xpu_t134 = lidx - xpu_t133;
+    let xpu_t135 = subgroupAdd(v_f);
+    workgroupBarrier();
+    xpu_wave[lidx] = bitcast<u32>(xpu_t135);
+    workgroupBarrier();
+    var xpu_t136: f32 = f32();
+    var xpu_t137: u32 = 0u;
+    loop {
+        let xpu_t138 = xpu_t137 * sgsize;
+        if xpu_t138 >= 32u {
+            break;
+        }
+        let xpu_t139 = bitcast<f32>(xpu_wave[xpu_t134 + xpu_t138]);
+        if (xpu_t134 + xpu_t138) < 80u {
+            xpu_t136 = xpu_t136 + xpu_t139;
+        }
+        continuing {
+            xpu_t137 = xpu_t137 + 1u;
+        }
+    }
+    v_f0 = xpu_t136;
+    var v_f1: f32;
+    let xpu_t140 = lidx % 32u;
+    let xpu_t141 = lidx - xpu_t140;
+    let xpu_t142 = subgroupMin(v_f);
+    workgroupBarrier();
+    xpu_wave[lidx] = bitcast<u32>(xpu_t142);
+    workgroupBarrier();
+    var xpu_t143: f32 = xpu_t142;
+    var xpu_t144: u32 = 0u;
+    loop {
+        let xpu_t145 = xpu_t144 * sgsize;
+        if xpu_t145 >= 32u {
+            break;
+        }
+        let xpu_t146 = bitcast<f32>(xpu_wave[xpu_t141 + xpu_t145]);
+        if (xpu_t141 + xpu_t145) < 80u {
+            xpu_t143 = min(xpu_t143, xpu_t146);
+        }
+        continuing {
+            xpu_t144 = xpu_t144 + 1u;
+        }
+    }
+    v_f1 = xpu_t143;
+    var v_f2: f32;
+    let xpu_t147 = lidx % 32u;
+    let xpu_t148 = lidx - xpu_t147;
+    let xpu_t149 = subgroupMax(v_f);
+    workgroupBarrier();
+    xpu_wave[lidx] = bitcast<u32>(xpu_t149);
+    workgroupBarrier();
+    var xpu_t150: f32 = xpu_t149;
+    var xpu_t151: u32 = 0u;
+    loop {
+        let xpu_t152 = xpu_t151 * sgsize;
+        if xpu_t152 >= 32u {
+            break;
+        }
+        let xpu_t153 = bitcast<f32>(xpu_wave[xpu_t148 + xpu_t152]);
+        if (xpu_t148 + xpu_t152) < 80u {
+            xpu_t150 = max(xpu_t150, xpu_t153);
+        }
+        continuing {
+            xpu_t151 = xpu_t151 + 1u;
+        }
+    }
+    v_f2 = xpu_t150;
+    var v_f3: f32;
+    let xpu_t154 = lidx % 32u;
+    let xpu_t155 = lidx - xpu_t154;
+    let xpu_t156 = subgroupInclusiveAdd(v_f);
+    let xpu_t157 = subgroupAdd(v_f);
+    workgroupBarrier();
+    xpu_wave[lidx] = bitcast<u32>(xpu_t157);
+    workgroupBarrier();
+    let xpu_t158 = xpu_t154 / sgsize;
+    var xpu_t159: f32 = f32();
+    var xpu_t160: u32 = 0u;
+    loop {
+        let xpu_t161 = xpu_t160 * sgsize;
+        if xpu_t161 >= 32u {
+            break;
+        }
+        let xpu_t162 = bitcast<f32>(xpu_wave[xpu_t155 + xpu_t161]);
+        if ((xpu_t155 + xpu_t161) < 80u) && (xpu_t160 < xpu_t158) {
+            xpu_t159 = xpu_t159 + xpu_t162;
+        }
+        continuing {
+            xpu_t160 = xpu_t160 + 1u;
+        }
+    }
+    v_f3 = xpu_t156 + xpu_t159;
+    var v_f4: f32;
+    let xpu_t163 = lidx % 32u;
+    let xpu_t164 = lidx - xpu_t163;
+    let xpu_t165 = subgroupExclusiveAdd(v_f);
+    let xpu_t166 = subgroupAdd(v_f);
+    workgroupBarrier();
+    xpu_wave[lidx] = bitcast<u32>(xpu_t166);
+    workgroupBarrier();
+    let xpu_t167 = xpu_t163 / sgsize;
+    var xpu_t168: f32 = f32();
+    var xpu_t169: u32 = 0u;
+    loop {
+        let xpu_t170 = xpu_t169 * sgsize;
+        if xpu_t170 >= 32u {
+            break;
+        }
+        let xpu_t171 = bitcast<f32>(xpu_wave[xpu_t164 + xpu_t170]);
+        if ((xpu_t164 + xpu_t170) < 80u) && (xpu_t169 < xpu_t167) {
+            xpu_t168 = xpu_t168 + xpu_t171;
+        }
+        continuing {
+            xpu_t169 = xpu_t169 + 1u;
+        }
+    }
+    v_f4 = xpu_t165 + xpu_t168;
+    var v_f5: f32;
+    let xpu_t172 = lidx % 32u;
+    let xpu_t173 = lidx - xpu_t172;
+    workgroupBarrier();
+    xpu_wave[lidx] = bitcast<u32>(v_f);
+    workgroupBarrier();
+    let xpu_t174 = xpu_u.p_m;
+    let xpu_t175 = xpu_t172 ^ (xpu_t174 % 32u);
+    let xpu_t176 = bitcast<f32>(xpu_wave[xpu_t173 + xpu_t175]);
+    v_f5 = select(v_f, xpu_t176, true && ((xpu_t173 + xpu_t175) < 80u));
     var v_tmp_40: u32;
     v_tmp_40 = v_g * 6u;
     var v_tmp_41: u32;
@@ -7539,7 +8972,7 @@ var Wave64Kernel = gpu.Register(&gpu.KernelSpec{
 	WGSL:        wave64WGSL,
 	WaveVariants: []gpu.WaveVariant{
 		{Tier: "native", SubgroupMin: 64, SubgroupMax: 64, Width: 64, WGSL: wave64WGSLNative},
-		{Tier: "folded", SubgroupMin: 4, SubgroupMax: 32, Width: 64, WGSL: wave64WGSL},
+		{Tier: "folded", SubgroupMin: 4, SubgroupMax: 32, Width: 64, WGSL: wave64WGSLFolded},
 		{Tier: "narrow", SubgroupMin: 128, SubgroupMax: 128, Width: 64, WGSL: wave64WGSLNarrow},
 		{Tier: "emulated", SubgroupMin: 0, SubgroupMax: 0, Width: 64, WGSL: wave64WGSL},
 	},
@@ -8458,6 +9891,657 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(workgroup_id) wi
     let xpu_t70 = xpu_t67 ^ (xpu_t69 % 64u);
     let xpu_t71 = subgroupShuffle(v_f, xpu_t70);
     v_f5 = select(v_f, xpu_t71, true && ((xpu_t68 + xpu_t70) < 96u));
+    var v_tmp_40: u32;
+    v_tmp_40 = v_g * 6u;
+    var v_tmp_41: u32;
+    v_tmp_41 = (v_g * 6u) + 1u;
+    var v_tmp_42: u32;
+    v_tmp_42 = (v_g * 6u) + 2u;
+    var v_tmp_43: f32;
+    v_tmp_43 = v_f0;
+    var v_tmp_44: f32;
+    v_tmp_44 = v_f1;
+    var v_tmp_45: f32;
+    v_tmp_45 = v_f2;
+    b_of[v_tmp_40] = v_tmp_43;
+    b_of[v_tmp_41] = v_tmp_44;
+    b_of[v_tmp_42] = v_tmp_45;
+    var v_tmp_46: u32;
+    v_tmp_46 = (v_g * 6u) + 3u;
+    var v_tmp_47: u32;
+    v_tmp_47 = (v_g * 6u) + 4u;
+    var v_tmp_48: u32;
+    v_tmp_48 = (v_g * 6u) + 5u;
+    var v_tmp_49: f32;
+    v_tmp_49 = v_f3;
+    var v_tmp_50: f32;
+    v_tmp_50 = v_f4;
+    var v_tmp_51: f32;
+    v_tmp_51 = v_f5;
+    b_of[v_tmp_46] = v_tmp_49;
+    b_of[v_tmp_47] = v_tmp_50;
+    b_of[v_tmp_48] = v_tmp_51;
+}
+`
+
+// wave64WGSLFolded is the WGSL of Wave64 at the folded wave tier (subgroups of 4 to 32 lanes).
+const wave64WGSLFolded = `enable subgroups;
+
+struct xpu_Uniforms {
+    p_bl: u32,
+    p_m: u32,
+    p_d: u32,
+}
+
+@group(0) @binding(0) var<storage, read_write> b_oi: array<i32>;
+@group(0) @binding(1) var<storage, read_write> b_ou: array<u32>;
+@group(0) @binding(2) var<storage, read_write> b_of: array<f32>;
+@group(0) @binding(3) var<storage, read> b_xi: array<i32>;
+@group(0) @binding(4) var<storage, read> b_xu: array<u32>;
+@group(0) @binding(5) var<storage, read> b_xf: array<f32>;
+@group(0) @binding(6) var<storage, read> b_sel: array<u32>;
+@group(0) @binding(7) var<uniform> xpu_u: xpu_Uniforms;
+var<workgroup> xpu_wave: array<u32, 128>;
+
+// main is kernel Wave64, block 96x1x1.
+@compute @workgroup_size(96, 1, 1)
+fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) lidx: u32, @builtin(subgroup_size) sgsize: u32) {
+    var v_g: u32;
+    v_g = gid.x;
+    var v_a: i32;
+    v_a = b_xi[v_g];
+    var v_u: u32;
+    v_u = b_xu[v_g];
+    var v_f: f32;
+    v_f = b_xf[v_g];
+    var v_k: u32;
+    v_k = b_sel[v_g];
+    var v_p: bool;
+    v_p = ((v_u % 4u) != 0u) || ((wid.x % 2u) == 0u);
+    var v_s0: i32;
+    let xpu_t1 = lidx % 64u;
+    let xpu_t2 = lidx - xpu_t1;
+    let xpu_t3 = subgroupAdd(v_a);
+    workgroupBarrier();
+    xpu_wave[lidx] = bitcast<u32>(xpu_t3);
+    workgroupBarrier();
+    var xpu_t4: i32 = i32();
+    var xpu_t5: u32 = 0u;
+    loop {
+        let xpu_t6 = xpu_t5 * sgsize;
+        if xpu_t6 >= 64u {
+            break;
+        }
+        let xpu_t7 = bitcast<i32>(xpu_wave[xpu_t2 + xpu_t6]);
+        if (xpu_t2 + xpu_t6) < 96u {
+            xpu_t4 = xpu_t4 + xpu_t7;
+        }
+        continuing {
+            xpu_t5 = xpu_t5 + 1u;
+        }
+    }
+    v_s0 = xpu_t4;
+    var v_s1: i32;
+    let xpu_t8 = lidx % 64u;
+    let xpu_t9 = lidx - xpu_t8;
+    let xpu_t10 = subgroupMin(v_a);
+    workgroupBarrier();
+    xpu_wave[lidx] = bitcast<u32>(xpu_t10);
+    workgroupBarrier();
+    var xpu_t11: i32 = xpu_t10;
+    var xpu_t12: u32 = 0u;
+    loop {
+        let xpu_t13 = xpu_t12 * sgsize;
+        if xpu_t13 >= 64u {
+            break;
+        }
+        let xpu_t14 = bitcast<i32>(xpu_wave[xpu_t9 + xpu_t13]);
+        if (xpu_t9 + xpu_t13) < 96u {
+            xpu_t11 = min(xpu_t11, xpu_t14);
+        }
+        continuing {
+            xpu_t12 = xpu_t12 + 1u;
+        }
+    }
+    v_s1 = xpu_t11;
+    var v_s2: i32;
+    let xpu_t15 = lidx % 64u;
+    let xpu_t16 = lidx - xpu_t15;
+    let xpu_t17 = subgroupMax(v_a);
+    workgroupBarrier();
+    xpu_wave[lidx] = bitcast<u32>(xpu_t17);
+    workgroupBarrier();
+    var xpu_t18: i32 = xpu_t17;
+    var xpu_t19: u32 = 0u;
+    loop {
+        let xpu_t20 = xpu_t19 * sgsize;
+        if xpu_t20 >= 64u {
+            break;
+        }
+        let xpu_t21 = bitcast<i32>(xpu_wave[xpu_t16 + xpu_t20]);
+        if (xpu_t16 + xpu_t20) < 96u {
+            xpu_t18 = max(xpu_t18, xpu_t21);
+        }
+        continuing {
+            xpu_t19 = xpu_t19 + 1u;
+        }
+    }
+    v_s2 = xpu_t18;
+    var v_s3: i32;
+    let xpu_t22 = lidx % 64u;
+    let xpu_t23 = lidx - xpu_t22;
+    let xpu_t24 = subgroupInclusiveAdd(v_a);
+    let xpu_t25 = subgroupAdd(v_a);
+    workgroupBarrier();
+    xpu_wave[lidx] = bitcast<u32>(xpu_t25);
+    workgroupBarrier();
+    let xpu_t26 = xpu_t22 / sgsize;
+    var xpu_t27: i32 = i32();
+    var xpu_t28: u32 = 0u;
+    loop {
+        let xpu_t29 = xpu_t28 * sgsize;
+        if xpu_t29 >= 64u {
+            break;
+        }
+        let xpu_t30 = bitcast<i32>(xpu_wave[xpu_t23 + xpu_t29]);
+        if ((xpu_t23 + xpu_t29) < 96u) && (xpu_t28 < xpu_t26) {
+            xpu_t27 = xpu_t27 + xpu_t30;
+        }
+        continuing {
+            xpu_t28 = xpu_t28 + 1u;
+        }
+    }
+    v_s3 = xpu_t24 + xpu_t27;
+    var v_s4: i32;
+    let xpu_t31 = lidx % 64u;
+    let xpu_t32 = lidx - xpu_t31;
+    let xpu_t33 = subgroupExclusiveAdd(v_a);
+    let xpu_t34 = subgroupAdd(v_a);
+    workgroupBarrier();
+    xpu_wave[lidx] = bitcast<u32>(xpu_t34);
+    workgroupBarrier();
+    let xpu_t35 = xpu_t31 / sgsize;
+    var xpu_t36: i32 = i32();
+    var xpu_t37: u32 = 0u;
+    loop {
+        let xpu_t38 = xpu_t37 * sgsize;
+        if xpu_t38 >= 64u {
+            break;
+        }
+        let xpu_t39 = bitcast<i32>(xpu_wave[xpu_t32 + xpu_t38]);
+        if ((xpu_t32 + xpu_t38) < 96u) && (xpu_t37 < xpu_t35) {
+            xpu_t36 = xpu_t36 + xpu_t39;
+        }
+        continuing {
+            xpu_t37 = xpu_t37 + 1u;
+        }
+    }
+    v_s4 = xpu_t33 + xpu_t36;
+    var v_s5: i32;
+    let xpu_t40 = lidx % 64u;
+    let xpu_t41 = lidx - xpu_t40;
+    workgroupBarrier();
+    xpu_wave[lidx] = bitcast<u32>(v_a);
+    workgroupBarrier();
+    let xpu_t42 = xpu_u.p_bl;
+    let xpu_t43 = xpu_t42 % 64u;
+    let xpu_t44 = bitcast<i32>(xpu_wave[xpu_t41 + xpu_t43]);
+    v_s5 = select(v_a, xpu_t44, true && ((xpu_t41 + xpu_t43) < 96u));
+    var v_s6: i32;
+    let xpu_t45 = lidx % 64u;
+    let xpu_t46 = lidx - xpu_t45;
+    workgroupBarrier();
+    xpu_wave[lidx] = bitcast<u32>(v_a);
+    workgroupBarrier();
+    let xpu_t47 = v_k % 64u;
+    let xpu_t48 = bitcast<i32>(xpu_wave[xpu_t46 + xpu_t47]);
+    v_s6 = select(v_a, xpu_t48, true && ((xpu_t46 + xpu_t47) < 96u));
+    var v_s7: i32;
+    let xpu_t49 = lidx % 64u;
+    let xpu_t50 = lidx - xpu_t49;
+    workgroupBarrier();
+    xpu_wave[lidx] = bitcast<u32>(v_a);
+    workgroupBarrier();
+    let xpu_t51 = xpu_u.p_m;
+    let xpu_t52 = xpu_t49 ^ (xpu_t51 % 64u);
+    let xpu_t53 = bitcast<i32>(xpu_wave[xpu_t50 + xpu_t52]);
+    v_s7 = select(v_a, xpu_t53, true && ((xpu_t50 + xpu_t52) < 96u));
+    var v_s8: i32;
+    let xpu_t54 = lidx % 64u;
+    let xpu_t55 = lidx - xpu_t54;
+    workgroupBarrier();
+    xpu_wave[lidx] = bitcast<u32>(v_a);
+    workgroupBarrier();
+    let xpu_t56 = xpu_u.p_d;
+    let xpu_t57 = xpu_t56 <= xpu_t54;
+    let xpu_t58 = select(xpu_t54, xpu_t54 - xpu_t56, xpu_t56 <= xpu_t54);
+    let xpu_t59 = bitcast<i32>(xpu_wave[xpu_t55 + xpu_t58]);
+    v_s8 = select(v_a, xpu_t59, xpu_t57 && ((xpu_t55 + xpu_t58) < 96u));
+    var v_s9: i32;
+    let xpu_t60 = lidx % 64u;
+    let xpu_t61 = lidx - xpu_t60;
+    workgroupBarrier();
+    xpu_wave[lidx] = bitcast<u32>(v_a);
+    workgroupBarrier();
+    let xpu_t62 = xpu_u.p_d;
+    let xpu_t63 = xpu_t62 < (64u - xpu_t60);
+    let xpu_t64 = select(xpu_t60, xpu_t60 + xpu_t62, xpu_t62 < (64u - xpu_t60));
+    let xpu_t65 = bitcast<i32>(xpu_wave[xpu_t61 + xpu_t64]);
+    v_s9 = select(v_a, xpu_t65, xpu_t63 && ((xpu_t61 + xpu_t64) < 96u));
+    var v_tmp: u32;
+    v_tmp = v_g * 10u;
+    var v_tmp_1: u32;
+    v_tmp_1 = (v_g * 10u) + 1u;
+    var v_tmp_2: u32;
+    v_tmp_2 = (v_g * 10u) + 2u;
+    var v_tmp_3: u32;
+    v_tmp_3 = (v_g * 10u) + 3u;
+    var v_tmp_4: u32;
+    v_tmp_4 = (v_g * 10u) + 4u;
+    var v_tmp_5: i32;
+    v_tmp_5 = v_s0;
+    var v_tmp_6: i32;
+    v_tmp_6 = v_s1;
+    var v_tmp_7: i32;
+    v_tmp_7 = v_s2;
+    var v_tmp_8: i32;
+    v_tmp_8 = v_s3;
+    var v_tmp_9: i32;
+    v_tmp_9 = v_s4;
+    b_oi[v_tmp] = v_tmp_5;
+    b_oi[v_tmp_1] = v_tmp_6;
+    b_oi[v_tmp_2] = v_tmp_7;
+    b_oi[v_tmp_3] = v_tmp_8;
+    b_oi[v_tmp_4] = v_tmp_9;
+    var v_tmp_10: u32;
+    v_tmp_10 = (v_g * 10u) + 5u;
+    var v_tmp_11: u32;
+    v_tmp_11 = (v_g * 10u) + 6u;
+    var v_tmp_12: u32;
+    v_tmp_12 = (v_g * 10u) + 7u;
+    var v_tmp_13: u32;
+    v_tmp_13 = (v_g * 10u) + 8u;
+    var v_tmp_14: u32;
+    v_tmp_14 = (v_g * 10u) + 9u;
+    var v_tmp_15: i32;
+    v_tmp_15 = v_s5;
+    var v_tmp_16: i32;
+    v_tmp_16 = v_s6;
+    var v_tmp_17: i32;
+    v_tmp_17 = v_s7;
+    var v_tmp_18: i32;
+    v_tmp_18 = v_s8;
+    var v_tmp_19: i32;
+    v_tmp_19 = v_s9;
+    b_oi[v_tmp_10] = v_tmp_15;
+    b_oi[v_tmp_11] = v_tmp_16;
+    b_oi[v_tmp_12] = v_tmp_17;
+    b_oi[v_tmp_13] = v_tmp_18;
+    b_oi[v_tmp_14] = v_tmp_19;
+    var v_u0: u32;
+    let xpu_t66 = lidx % 64u;
+    let xpu_t67 = lidx - xpu_t66;
+    let xpu_t68 = subgroupAdd(v_u);
+    workgroupBarrier();
+    xpu_wave[lidx] = xpu_t68;
+    workgroupBarrier();
+    var xpu_t69: u32 = u32();
+    var xpu_t70: u32 = 0u;
+    loop {
+        let xpu_t71 = xpu_t70 * sgsize;
+        if xpu_t71 >= 64u {
+            break;
+        }
+        let xpu_t72 = xpu_wave[xpu_t67 + xpu_t71];
+        if (xpu_t67 + xpu_t71) < 96u {
+            xpu_t69 = xpu_t69 + xpu_t72;
+        }
+        continuing {
+            xpu_t70 = xpu_t70 + 1u;
+        }
+    }
+    v_u0 = xpu_t69;
+    var v_u1: u32;
+    let xpu_t73 = lidx % 64u;
+    let xpu_t74 = lidx - xpu_t73;
+    let xpu_t75 = subgroupMin(v_u);
+    workgroupBarrier();
+    xpu_wave[lidx] = xpu_t75;
+    workgroupBarrier();
+    var xpu_t76: u32 = xpu_t75;
+    var xpu_t77: u32 = 0u;
+    loop {
+        let xpu_t78 = xpu_t77 * sgsize;
+        if xpu_t78 >= 64u {
+            break;
+        }
+        let xpu_t79 = xpu_wave[xpu_t74 + xpu_t78];
+        if (xpu_t74 + xpu_t78) < 96u {
+            xpu_t76 = min(xpu_t76, xpu_t79);
+        }
+        continuing {
+            xpu_t77 = xpu_t77 + 1u;
+        }
+    }
+    v_u1 = xpu_t76;
+    var v_u2: u32;
+    let xpu_t80 = lidx % 64u;
+    let xpu_t81 = lidx - xpu_t80;
+    let xpu_t82 = subgroupMax(v_u);
+    workgroupBarrier();
+    xpu_wave[lidx] = xpu_t82;
+    workgroupBarrier();
+    var xpu_t83: u32 = xpu_t82;
+    var xpu_t84: u32 = 0u;
+    loop {
+        let xpu_t85 = xpu_t84 * sgsize;
+        if xpu_t85 >= 64u {
+            break;
+        }
+        let xpu_t86 = xpu_wave[xpu_t81 + xpu_t85];
+        if (xpu_t81 + xpu_t85) < 96u {
+            xpu_t83 = max(xpu_t83, xpu_t86);
+        }
+        continuing {
+            xpu_t84 = xpu_t84 + 1u;
+        }
+    }
+    v_u2 = xpu_t83;
+    var v_u3: u32;
+    let xpu_t87 = lidx % 64u;
+    let xpu_t88 = lidx - xpu_t87;
+    let xpu_t89 = subgroupInclusiveAdd(v_u);
+    let xpu_t90 = subgroupAdd(v_u);
+    workgroupBarrier();
+    xpu_wave[lidx] = xpu_t90;
+    workgroupBarrier();
+    let xpu_t91 = xpu_t87 / sgsize;
+    var xpu_t92: u32 = u32();
+    var xpu_t93: u32 = 0u;
+    loop {
+        let xpu_t94 = xpu_t93 * sgsize;
+        if xpu_t94 >= 64u {
+            break;
+        }
+        let xpu_t95 = xpu_wave[xpu_t88 + xpu_t94];
+        if ((xpu_t88 + xpu_t94) < 96u) && (xpu_t93 < xpu_t91) {
+            xpu_t92 = xpu_t92 + xpu_t95;
+        }
+        continuing {
+            xpu_t93 = xpu_t93 + 1u;
+        }
+    }
+    v_u3 = xpu_t89 + xpu_t92;
+    var v_u4: u32;
+    let xpu_t96 = lidx % 64u;
+    let xpu_t97 = lidx - xpu_t96;
+    let xpu_t98 = subgroupExclusiveAdd(v_u);
+    let xpu_t99 = subgroupAdd(v_u);
+    workgroupBarrier();
+    xpu_wave[lidx] = xpu_t99;
+    workgroupBarrier();
+    let xpu_t100 = xpu_t96 / sgsize;
+    var xpu_t101: u32 = u32();
+    var xpu_t102: u32 = 0u;
+    loop {
+        let xpu_t103 = xpu_t102 * sgsize;
+        if xpu_t103 >= 64u {
+            break;
+        }
+        let xpu_t104 = xpu_wave[xpu_t97 + xpu_t103];
+        if ((xpu_t97 + xpu_t103) < 96u) && (xpu_t102 < xpu_t100) {
+            xpu_t101 = xpu_t101 + xpu_t104;
+        }
+        continuing {
+            xpu_t102 = xpu_t102 + 1u;
+        }
+    }
+    v_u4 = xpu_t98 + xpu_t101;
+    var v_u5: u32;
+    let xpu_t105 = lidx % 64u;
+    let xpu_t106 = lidx - xpu_t105;
+    workgroupBarrier();
+    xpu_wave[lidx] = v_u;
+    workgroupBarrier();
+    let xpu_t107 = v_k % 64u;
+    let xpu_t108 = xpu_wave[xpu_t106 + xpu_t107];
+    v_u5 = select(v_u, xpu_t108, true && ((xpu_t106 + xpu_t107) < 96u));
+    var v_u6: u32;
+    v_u6 = 0u;
+    var v_any: bool;
+    let xpu_t109 = select(0u, 1u, v_p);
+    let xpu_t110 = lidx % 64u;
+    let xpu_t111 = lidx - xpu_t110;
+    let xpu_t112 = select(0u, 1u, subgroupAny(xpu_t109 != 0u));
+    workgroupBarrier();
+    xpu_wave[lidx] = xpu_t112;
+    workgroupBarrier();
+    var xpu_t113: u32 = 0u;
+    var xpu_t114: u32 = 0u;
+    loop {
+        let xpu_t115 = xpu_t114 * sgsize;
+        if xpu_t115 >= 64u {
+            break;
+        }
+        let xpu_t116 = xpu_wave[xpu_t111 + xpu_t115];
+        if (xpu_t111 + xpu_t115) < 96u {
+            xpu_t113 = xpu_t113 | xpu_t116;
+        }
+        continuing {
+            xpu_t114 = xpu_t114 + 1u;
+        }
+    }
+    v_any = xpu_t113 != 0u;
+    var v_all: bool;
+    let xpu_t117 = select(0u, 1u, v_p);
+    let xpu_t118 = lidx % 64u;
+    let xpu_t119 = lidx - xpu_t118;
+    let xpu_t120 = select(0u, 1u, subgroupAll(xpu_t117 != 0u));
+    workgroupBarrier();
+    xpu_wave[lidx] = xpu_t120;
+    workgroupBarrier();
+    var xpu_t121: u32 = 1u;
+    var xpu_t122: u32 = 0u;
+    loop {
+        let xpu_t123 = xpu_t122 * sgsize;
+        if xpu_t123 >= 64u {
+            break;
+        }
+        let xpu_t124 = xpu_wave[xpu_t119 + xpu_t123];
+        if (xpu_t119 + xpu_t123) < 96u {
+            xpu_t121 = xpu_t121 & xpu_t124;
+        }
+        continuing {
+            xpu_t122 = xpu_t122 + 1u;
+        }
+    }
+    v_all = xpu_t121 != 0u;
+    var v_tmp_20: u32;
+    v_tmp_20 = v_g * 11u;
+    var v_tmp_21: u32;
+    v_tmp_21 = (v_g * 11u) + 1u;
+    var v_tmp_22: u32;
+    v_tmp_22 = (v_g * 11u) + 2u;
+    var v_tmp_23: u32;
+    v_tmp_23 = (v_g * 11u) + 3u;
+    var v_tmp_24: u32;
+    v_tmp_24 = (v_g * 11u) + 4u;
+    var v_tmp_25: u32;
+    v_tmp_25 = v_u0;
+    var v_tmp_26: u32;
+    v_tmp_26 = v_u1;
+    var v_tmp_27: u32;
+    v_tmp_27 = v_u2;
+    var v_tmp_28: u32;
+    v_tmp_28 = v_u3;
+    var v_tmp_29: u32;
+    v_tmp_29 = v_u4;
+    b_ou[v_tmp_20] = v_tmp_25;
+    b_ou[v_tmp_21] = v_tmp_26;
+    b_ou[v_tmp_22] = v_tmp_27;
+    b_ou[v_tmp_23] = v_tmp_28;
+    b_ou[v_tmp_24] = v_tmp_29;
+    var v_tmp_30: u32;
+    v_tmp_30 = (v_g * 11u) + 5u;
+    var v_tmp_31: u32;
+    v_tmp_31 = (v_g * 11u) + 6u;
+    var v_tmp_32: u32;
+    v_tmp_32 = v_u5;
+    var v_tmp_33: u32;
+    v_tmp_33 = v_u6;
+    b_ou[v_tmp_30] = v_tmp_32;
+    b_ou[v_tmp_31] = v_tmp_33;
+    var v_tmp_34: u32;
+    v_tmp_34 = (v_g * 11u) + 7u;
+    var v_tmp_35: u32;
+    v_tmp_35 = (v_g * 11u) + 8u;
+    b_ou[v_tmp_34] = 0u;
+    b_ou[v_tmp_35] = 0u;
+    if v_any {
+        b_ou[(v_g * 11u) + 7u] = 1u;
+    }
+    if v_all {
+        b_ou[(v_g * 11u) + 8u] = 1u;
+    }
+    var v_tmp_36: u32;
+    v_tmp_36 = (v_g * 11u) + 9u;
+    var v_tmp_37: u32;
+    v_tmp_37 = (v_g * 11u) + 10u;
+    var v_tmp_38: u32;
+    v_tmp_38 = lidx % 64u;
+    var v_tmp_39: u32;
+    v_tmp_39 = 64u;
+    b_ou[v_tmp_36] = v_tmp_38;
+    b_ou[v_tmp_37] = v_tmp_39;
+    var v_f0: f32;
+    let xpu_t125 = lidx % 64u;
+    let xpu_t126 = lidx - xpu_t125;
+    let xpu_t127 = subgroupAdd(v_f);
+    workgroupBarrier();
+    xpu_wave[lidx] = bitcast<u32>(xpu_t127);
+    workgroupBarrier();
+    var xpu_t128: f32 = f32();
+    var xpu_t129: u32 = 0u;
+    loop {
+        let xpu_t130 = xpu_t129 * sgsize;
+        if xpu_t130 >= 64u {
+            break;
+        }
+        let xpu_t131 = bitcast<f32>(xpu_wave[xpu_t126 + xpu_t130]);
+        if (xpu_t126 + xpu_t130) < 96u {
+            xpu_t128 = xpu_t128 + xpu_t131;
+        }
+        continuing {
+            xpu_t129 = xpu_t129 + 1u;
+        }
+    }
+    v_f0 = xpu_t128;
+    var v_f1: f32;
+    let xpu_t132 = lidx % 64u;
+    let xpu_t133 = lidx - xpu_t132;
+    let xpu_t134 = subgroupMin(v_f);
+    workgroupBarrier();
+    xpu_wave[lidx] = bitcast<u32>(xpu_t134);
+    workgroupBarrier();
+    var xpu_t135: f32 = xpu_t134;
+    var xpu_t136: u32 = 0u;
+    loop {
+        let xpu_t137 = xpu_t136 * sgsize;
+        if xpu_t137 >= 64u {
+            break;
+        }
+        let xpu_t138 = bitcast<f32>(xpu_wave[xpu_t133 + xpu_t137]);
+        if (xpu_t133 + xpu_t137) < 96u {
+            xpu_t135 = min(xpu_t135, xpu_t138);
+        }
+        continuing {
+            xpu_t136 = xpu_t136 + 1u;
+        }
+    }
+    v_f1 = xpu_t135;
+    var v_f2: f32;
+    let xpu_t139 = lidx % 64u;
+    let xpu_t140 = lidx - xpu_t139;
+    let xpu_t141 = subgroupMax(v_f);
+    workgroupBarrier();
+    xpu_wave[lidx] = bitcast<u32>(xpu_t141);
+    workgroupBarrier();
+    var xpu_t142: f32 = xpu_t141;
+    var xpu_t143: u32 = 0u;
+    loop {
+        let xpu_t144 = xpu_t143 * sgsize;
+        if xpu_t144 >= 64u {
+            break;
+        }
+        let xpu_t145 = bitcast<f32>(xpu_wave[xpu_t140 + xpu_t144]);
+        if (xpu_t140 + xpu_t144) < 96u {
+            xpu_t142 = max(xpu_t142, xpu_t145);
+        }
+        continuing {
+            xpu_t143 = xpu_t143 + 1u;
+        }
+    }
+    v_f2 = xpu_t142;
+    var v_f3: f32;
+    let xpu_t146 = lidx % 64u;
+    let xpu_t147 = lidx - xpu_t146;
+    let xpu_t148 = subgroupInclusiveAdd(v_f);
+    let xpu_t149 = subgroupAdd(v_f);
+    workgroupBarrier();
+    xpu_wave[lidx] = bitcast<u32>(xpu_t149);
+    workgroupBarrier();
+    let xpu_t150 = xpu_t146 / sgsize;
+    var xpu_t151: f32 = f32();
+    var xpu_t152: u32 = 0u;
+    loop {
+        let xpu_t153 = xpu_t152 * sgsize;
+        if xpu_t153 >= 64u {
+            break;
+        }
+        let xpu_t154 = bitcast<f32>(xpu_wave[xpu_t147 + xpu_t153]);
+        if ((xpu_t147 + xpu_t153) < 96u) && (xpu_t152 < xpu_t150) {
+            xpu_t151 = xpu_t151 + xpu_t154;
+        }
+        continuing {
+            xpu_t152 = xpu_t152 + 1u;
+        }
+    }
+    v_f3 = xpu_t148 + xpu_t151;
+    var v_f4: f32;
+    let xpu_t155 = lidx % 64u;
+    let xpu_t156 = lidx - xpu_t155;
+    let xpu_t157 = subgroupExclusiveAdd(v_f);
+    let xpu_t158 = subgroupAdd(v_f);
+    workgroupBarrier();
+    xpu_wave[lidx] = bitcast<u32>(xpu_t158);
+    workgroupBarrier();
+    let xpu_t159 = xpu_t155 / sgsize;
+    var xpu_t160: f32 = f32();
+    var xpu_t161: u32 = 0u;
+    loop {
+        let xpu_t162 = xpu_t161 * sgsize;
+        if xpu_t162 >= 64u {
+            break;
+        }
+        let xpu_t163 = bitcast<f32>(xpu_wave[xpu_t156 + xpu_t162]);
+        if ((xpu_t156 + xpu_t162) < 96u) && (xpu_t161 < xpu_t159) {
+            xpu_t160 = xpu_t160 + xpu_t163;
+        }
+        continuing {
+            xpu_t161 = xpu_t161 + 1u;
+        }
+    }
+    v_f4 = xpu_t157 + xpu_t160;
+    var v_f5: f32;
+    let xpu_t164 = lidx % 64u;
+    let xpu_t165 = lidx - xpu_t164;
+    workgroupBarrier();
+    xpu_wave[lidx] = bitcast<u32>(v_f);
+    workgroupBarrier();
+    let xpu_t166 = xpu_u.p_m;
+    let xpu_t167 = xpu_t164 ^ (xpu_t166 % 64u);
+    let xpu_t168 = bitcast<f32>(xpu_wave[xpu_t165 + xpu_t167]);
+    v_f5 = select(v_f, xpu_t168, true && ((xpu_t165 + xpu_t167) < 96u));
     var v_tmp_40: u32;
     v_tmp_40 = v_g * 6u;
     var v_tmp_41: u32;
@@ -9676,7 +11760,7 @@ var Wave8Kernel = gpu.Register(&gpu.KernelSpec{
 	WGSL:        wave8WGSL,
 	WaveVariants: []gpu.WaveVariant{
 		{Tier: "native", SubgroupMin: 8, SubgroupMax: 8, Width: 8, WGSL: wave8WGSLNative},
-		{Tier: "folded", SubgroupMin: 4, SubgroupMax: 4, Width: 8, WGSL: wave8WGSL},
+		{Tier: "folded", SubgroupMin: 4, SubgroupMax: 4, Width: 8, WGSL: wave8WGSLFolded},
 		{Tier: "narrow", SubgroupMin: 16, SubgroupMax: 128, Width: 8, WGSL: wave8WGSLNarrow},
 		{Tier: "emulated", SubgroupMin: 0, SubgroupMax: 0, Width: 8, WGSL: wave8WGSL},
 	},
@@ -10618,6 +12702,679 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(workgroup_id) wi
     let xpu_t73 = xpu_t70 ^ (xpu_t72 % 8u);
     let xpu_t74 = subgroupShuffle(v_f, xpu_t73);
     v_f5 = select(v_f, xpu_t74, true && ((xpu_t71 + xpu_t73) < 60u));
+    var v_tmp_40: u32;
+    v_tmp_40 = v_g * 6u;
+    var v_tmp_41: u32;
+    v_tmp_41 = (v_g * 6u) + 1u;
+    var v_tmp_42: u32;
+    v_tmp_42 = (v_g * 6u) + 2u;
+    var v_tmp_43: f32;
+    v_tmp_43 = v_f0;
+    var v_tmp_44: f32;
+    v_tmp_44 = v_f1;
+    var v_tmp_45: f32;
+    v_tmp_45 = v_f2;
+    b_of[v_tmp_40] = v_tmp_43;
+    b_of[v_tmp_41] = v_tmp_44;
+    b_of[v_tmp_42] = v_tmp_45;
+    var v_tmp_46: u32;
+    v_tmp_46 = (v_g * 6u) + 3u;
+    var v_tmp_47: u32;
+    v_tmp_47 = (v_g * 6u) + 4u;
+    var v_tmp_48: u32;
+    v_tmp_48 = (v_g * 6u) + 5u;
+    var v_tmp_49: f32;
+    v_tmp_49 = v_f3;
+    var v_tmp_50: f32;
+    v_tmp_50 = v_f4;
+    var v_tmp_51: f32;
+    v_tmp_51 = v_f5;
+    b_of[v_tmp_46] = v_tmp_49;
+    b_of[v_tmp_47] = v_tmp_50;
+    b_of[v_tmp_48] = v_tmp_51;
+}
+`
+
+// wave8WGSLFolded is the WGSL of Wave8 at the folded wave tier (subgroups of 4 to 4 lanes).
+const wave8WGSLFolded = `enable subgroups;
+
+struct xpu_Uniforms {
+    p_bl: u32,
+    p_m: u32,
+    p_d: u32,
+}
+
+@group(0) @binding(0) var<storage, read_write> b_oi: array<i32>;
+@group(0) @binding(1) var<storage, read_write> b_ou: array<u32>;
+@group(0) @binding(2) var<storage, read_write> b_of: array<f32>;
+@group(0) @binding(3) var<storage, read> b_xi: array<i32>;
+@group(0) @binding(4) var<storage, read> b_xu: array<u32>;
+@group(0) @binding(5) var<storage, read> b_xf: array<f32>;
+@group(0) @binding(6) var<storage, read> b_sel: array<u32>;
+@group(0) @binding(7) var<uniform> xpu_u: xpu_Uniforms;
+var<workgroup> xpu_wave: array<u32, 64>;
+
+// main is kernel Wave8, block 60x1x1.
+@compute @workgroup_size(60, 1, 1)
+fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) lidx: u32, @builtin(subgroup_size) sgsize: u32) {
+    var v_g: u32;
+    v_g = gid.x;
+    var v_a: i32;
+    v_a = b_xi[v_g];
+    var v_u: u32;
+    v_u = b_xu[v_g];
+    var v_f: f32;
+    v_f = b_xf[v_g];
+    var v_k: u32;
+    v_k = b_sel[v_g];
+    var v_p: bool;
+    v_p = ((v_u % 4u) != 0u) || ((wid.x % 2u) == 0u);
+    var v_s0: i32;
+    let xpu_t1 = lidx % 8u;
+    let xpu_t2 = lidx - xpu_t1;
+    let xpu_t3 = subgroupAdd(v_a);
+    workgroupBarrier();
+    xpu_wave[lidx] = bitcast<u32>(xpu_t3);
+    workgroupBarrier();
+    var xpu_t4: i32 = i32();
+    var xpu_t5: u32 = 0u;
+    loop {
+        let xpu_t6 = xpu_t5 * sgsize;
+        if xpu_t6 >= 8u {
+            break;
+        }
+        let xpu_t7 = bitcast<i32>(xpu_wave[xpu_t2 + xpu_t6]);
+        if (xpu_t2 + xpu_t6) < 60u {
+            xpu_t4 = xpu_t4 + xpu_t7;
+        }
+        continuing {
+            xpu_t5 = xpu_t5 + 1u;
+        }
+    }
+    v_s0 = xpu_t4;
+    var v_s1: i32;
+    let xpu_t8 = lidx % 8u;
+    let xpu_t9 = lidx - xpu_t8;
+    let xpu_t10 = subgroupMin(v_a);
+    workgroupBarrier();
+    xpu_wave[lidx] = bitcast<u32>(xpu_t10);
+    workgroupBarrier();
+    var xpu_t11: i32 = xpu_t10;
+    var xpu_t12: u32 = 0u;
+    loop {
+        let xpu_t13 = xpu_t12 * sgsize;
+        if xpu_t13 >= 8u {
+            break;
+        }
+        let xpu_t14 = bitcast<i32>(xpu_wave[xpu_t9 + xpu_t13]);
+        if (xpu_t9 + xpu_t13) < 60u {
+            xpu_t11 = min(xpu_t11, xpu_t14);
+        }
+        continuing {
+            xpu_t12 = xpu_t12 + 1u;
+        }
+    }
+    v_s1 = xpu_t11;
+    var v_s2: i32;
+    let xpu_t15 = lidx % 8u;
+    let xpu_t16 = lidx - xpu_t15;
+    let xpu_t17 = subgroupMax(v_a);
+    workgroupBarrier();
+    xpu_wave[lidx] = bitcast<u32>(xpu_t17);
+    workgroupBarrier();
+    var xpu_t18: i32 = xpu_t17;
+    var xpu_t19: u32 = 0u;
+    loop {
+        let xpu_t20 = xpu_t19 * sgsize;
+        if xpu_t20 >= 8u {
+            break;
+        }
+        let xpu_t21 = bitcast<i32>(xpu_wave[xpu_t16 + xpu_t20]);
+        if (xpu_t16 + xpu_t20) < 60u {
+            xpu_t18 = max(xpu_t18, xpu_t21);
+        }
+        continuing {
+            xpu_t19 = xpu_t19 + 1u;
+        }
+    }
+    v_s2 = xpu_t18;
+    var v_s3: i32;
+    let xpu_t22 = lidx % 8u;
+    let xpu_t23 = lidx - xpu_t22;
+    let xpu_t24 = subgroupInclusiveAdd(v_a);
+    let xpu_t25 = subgroupAdd(v_a);
+    workgroupBarrier();
+    xpu_wave[lidx] = bitcast<u32>(xpu_t25);
+    workgroupBarrier();
+    let xpu_t26 = xpu_t22 / sgsize;
+    var xpu_t27: i32 = i32();
+    var xpu_t28: u32 = 0u;
+    loop {
+        let xpu_t29 = xpu_t28 * sgsize;
+        if xpu_t29 >= 8u {
+            break;
+        }
+        let xpu_t30 = bitcast<i32>(xpu_wave[xpu_t23 + xpu_t29]);
+        if ((xpu_t23 + xpu_t29) < 60u) && (xpu_t28 < xpu_t26) {
+            xpu_t27 = xpu_t27 + xpu_t30;
+        }
+        continuing {
+            xpu_t28 = xpu_t28 + 1u;
+        }
+    }
+    v_s3 = xpu_t24 + xpu_t27;
+    var v_s4: i32;
+    let xpu_t31 = lidx % 8u;
+    let xpu_t32 = lidx - xpu_t31;
+    let xpu_t33 = subgroupExclusiveAdd(v_a);
+    let xpu_t34 = subgroupAdd(v_a);
+    workgroupBarrier();
+    xpu_wave[lidx] = bitcast<u32>(xpu_t34);
+    workgroupBarrier();
+    let xpu_t35 = xpu_t31 / sgsize;
+    var xpu_t36: i32 = i32();
+    var xpu_t37: u32 = 0u;
+    loop {
+        let xpu_t38 = xpu_t37 * sgsize;
+        if xpu_t38 >= 8u {
+            break;
+        }
+        let xpu_t39 = bitcast<i32>(xpu_wave[xpu_t32 + xpu_t38]);
+        if ((xpu_t32 + xpu_t38) < 60u) && (xpu_t37 < xpu_t35) {
+            xpu_t36 = xpu_t36 + xpu_t39;
+        }
+        continuing {
+            xpu_t37 = xpu_t37 + 1u;
+        }
+    }
+    v_s4 = xpu_t33 + xpu_t36;
+    var v_s5: i32;
+    let xpu_t40 = lidx % 8u;
+    let xpu_t41 = lidx - xpu_t40;
+    workgroupBarrier();
+    xpu_wave[lidx] = bitcast<u32>(v_a);
+    workgroupBarrier();
+    let xpu_t42 = xpu_u.p_bl;
+    let xpu_t43 = xpu_t42 % 8u;
+    let xpu_t44 = bitcast<i32>(xpu_wave[xpu_t41 + xpu_t43]);
+    v_s5 = select(v_a, xpu_t44, true && ((xpu_t41 + xpu_t43) < 60u));
+    var v_s6: i32;
+    let xpu_t45 = lidx % 8u;
+    let xpu_t46 = lidx - xpu_t45;
+    workgroupBarrier();
+    xpu_wave[lidx] = bitcast<u32>(v_a);
+    workgroupBarrier();
+    let xpu_t47 = v_k % 8u;
+    let xpu_t48 = bitcast<i32>(xpu_wave[xpu_t46 + xpu_t47]);
+    v_s6 = select(v_a, xpu_t48, true && ((xpu_t46 + xpu_t47) < 60u));
+    var v_s7: i32;
+    let xpu_t49 = lidx % 8u;
+    let xpu_t50 = lidx - xpu_t49;
+    workgroupBarrier();
+    xpu_wave[lidx] = bitcast<u32>(v_a);
+    workgroupBarrier();
+    let xpu_t51 = xpu_u.p_m;
+    let xpu_t52 = xpu_t49 ^ (xpu_t51 % 8u);
+    let xpu_t53 = bitcast<i32>(xpu_wave[xpu_t50 + xpu_t52]);
+    v_s7 = select(v_a, xpu_t53, true && ((xpu_t50 + xpu_t52) < 60u));
+    var v_s8: i32;
+    let xpu_t54 = lidx % 8u;
+    let xpu_t55 = lidx - xpu_t54;
+    workgroupBarrier();
+    xpu_wave[lidx] = bitcast<u32>(v_a);
+    workgroupBarrier();
+    let xpu_t56 = xpu_u.p_d;
+    let xpu_t57 = xpu_t56 <= xpu_t54;
+    let xpu_t58 = select(xpu_t54, xpu_t54 - xpu_t56, xpu_t56 <= xpu_t54);
+    let xpu_t59 = bitcast<i32>(xpu_wave[xpu_t55 + xpu_t58]);
+    v_s8 = select(v_a, xpu_t59, xpu_t57 && ((xpu_t55 + xpu_t58) < 60u));
+    var v_s9: i32;
+    let xpu_t60 = lidx % 8u;
+    let xpu_t61 = lidx - xpu_t60;
+    workgroupBarrier();
+    xpu_wave[lidx] = bitcast<u32>(v_a);
+    workgroupBarrier();
+    let xpu_t62 = xpu_u.p_d;
+    let xpu_t63 = xpu_t62 < (8u - xpu_t60);
+    let xpu_t64 = select(xpu_t60, xpu_t60 + xpu_t62, xpu_t62 < (8u - xpu_t60));
+    let xpu_t65 = bitcast<i32>(xpu_wave[xpu_t61 + xpu_t64]);
+    v_s9 = select(v_a, xpu_t65, xpu_t63 && ((xpu_t61 + xpu_t64) < 60u));
+    var v_tmp: u32;
+    v_tmp = v_g * 10u;
+    var v_tmp_1: u32;
+    v_tmp_1 = (v_g * 10u) + 1u;
+    var v_tmp_2: u32;
+    v_tmp_2 = (v_g * 10u) + 2u;
+    var v_tmp_3: u32;
+    v_tmp_3 = (v_g * 10u) + 3u;
+    var v_tmp_4: u32;
+    v_tmp_4 = (v_g * 10u) + 4u;
+    var v_tmp_5: i32;
+    v_tmp_5 = v_s0;
+    var v_tmp_6: i32;
+    v_tmp_6 = v_s1;
+    var v_tmp_7: i32;
+    v_tmp_7 = v_s2;
+    var v_tmp_8: i32;
+    v_tmp_8 = v_s3;
+    var v_tmp_9: i32;
+    v_tmp_9 = v_s4;
+    b_oi[v_tmp] = v_tmp_5;
+    b_oi[v_tmp_1] = v_tmp_6;
+    b_oi[v_tmp_2] = v_tmp_7;
+    b_oi[v_tmp_3] = v_tmp_8;
+    b_oi[v_tmp_4] = v_tmp_9;
+    var v_tmp_10: u32;
+    v_tmp_10 = (v_g * 10u) + 5u;
+    var v_tmp_11: u32;
+    v_tmp_11 = (v_g * 10u) + 6u;
+    var v_tmp_12: u32;
+    v_tmp_12 = (v_g * 10u) + 7u;
+    var v_tmp_13: u32;
+    v_tmp_13 = (v_g * 10u) + 8u;
+    var v_tmp_14: u32;
+    v_tmp_14 = (v_g * 10u) + 9u;
+    var v_tmp_15: i32;
+    v_tmp_15 = v_s5;
+    var v_tmp_16: i32;
+    v_tmp_16 = v_s6;
+    var v_tmp_17: i32;
+    v_tmp_17 = v_s7;
+    var v_tmp_18: i32;
+    v_tmp_18 = v_s8;
+    var v_tmp_19: i32;
+    v_tmp_19 = v_s9;
+    b_oi[v_tmp_10] = v_tmp_15;
+    b_oi[v_tmp_11] = v_tmp_16;
+    b_oi[v_tmp_12] = v_tmp_17;
+    b_oi[v_tmp_13] = v_tmp_18;
+    b_oi[v_tmp_14] = v_tmp_19;
+    var v_u0: u32;
+    let xpu_t66 = lidx % 8u;
+    let xpu_t67 = lidx - xpu_t66;
+    let xpu_t68 = subgroupAdd(v_u);
+    workgroupBarrier();
+    xpu_wave[lidx] = xpu_t68;
+    workgroupBarrier();
+    var xpu_t69: u32 = u32();
+    var xpu_t70: u32 = 0u;
+    loop {
+        let xpu_t71 = xpu_t70 * sgsize;
+        if xpu_t71 >= 8u {
+            break;
+        }
+        let xpu_t72 = xpu_wave[xpu_t67 + xpu_t71];
+        if (xpu_t67 + xpu_t71) < 60u {
+            xpu_t69 = xpu_t69 + xpu_t72;
+        }
+        continuing {
+            xpu_t70 = xpu_t70 + 1u;
+        }
+    }
+    v_u0 = xpu_t69;
+    var v_u1: u32;
+    let xpu_t73 = lidx % 8u;
+    let xpu_t74 = lidx - xpu_t73;
+    let xpu_t75 = subgroupMin(v_u);
+    workgroupBarrier();
+    xpu_wave[lidx] = xpu_t75;
+    workgroupBarrier();
+    var xpu_t76: u32 = xpu_t75;
+    var xpu_t77: u32 = 0u;
+    loop {
+        let xpu_t78 = xpu_t77 * sgsize;
+        if xpu_t78 >= 8u {
+            break;
+        }
+        let xpu_t79 = xpu_wave[xpu_t74 + xpu_t78];
+        if (xpu_t74 + xpu_t78) < 60u {
+            xpu_t76 = min(xpu_t76, xpu_t79);
+        }
+        continuing {
+            xpu_t77 = xpu_t77 + 1u;
+        }
+    }
+    v_u1 = xpu_t76;
+    var v_u2: u32;
+    let xpu_t80 = lidx % 8u;
+    let xpu_t81 = lidx - xpu_t80;
+    let xpu_t82 = subgroupMax(v_u);
+    workgroupBarrier();
+    xpu_wave[lidx] = xpu_t82;
+    workgroupBarrier();
+    var xpu_t83: u32 = xpu_t82;
+    var xpu_t84: u32 = 0u;
+    loop {
+        let xpu_t85 = xpu_t84 * sgsize;
+        if xpu_t85 >= 8u {
+            break;
+        }
+        let xpu_t86 = xpu_wave[xpu_t81 + xpu_t85];
+        if (xpu_t81 + xpu_t85) < 60u {
+            xpu_t83 = max(xpu_t83, xpu_t86);
+        }
+        continuing {
+            xpu_t84 = xpu_t84 + 1u;
+        }
+    }
+    v_u2 = xpu_t83;
+    var v_u3: u32;
+    let xpu_t87 = lidx % 8u;
+    let xpu_t88 = lidx - xpu_t87;
+    let xpu_t89 = subgroupInclusiveAdd(v_u);
+    let xpu_t90 = subgroupAdd(v_u);
+    workgroupBarrier();
+    xpu_wave[lidx] = xpu_t90;
+    workgroupBarrier();
+    let xpu_t91 = xpu_t87 / sgsize;
+    var xpu_t92: u32 = u32();
+    var xpu_t93: u32 = 0u;
+    loop {
+        let xpu_t94 = xpu_t93 * sgsize;
+        if xpu_t94 >= 8u {
+            break;
+        }
+        let xpu_t95 = xpu_wave[xpu_t88 + xpu_t94];
+        if ((xpu_t88 + xpu_t94) < 60u) && (xpu_t93 < xpu_t91) {
+            xpu_t92 = xpu_t92 + xpu_t95;
+        }
+        continuing {
+            xpu_t93 = xpu_t93 + 1u;
+        }
+    }
+    v_u3 = xpu_t89 + xpu_t92;
+    var v_u4: u32;
+    let xpu_t96 = lidx % 8u;
+    let xpu_t97 = lidx - xpu_t96;
+    let xpu_t98 = subgroupExclusiveAdd(v_u);
+    let xpu_t99 = subgroupAdd(v_u);
+    workgroupBarrier();
+    xpu_wave[lidx] = xpu_t99;
+    workgroupBarrier();
+    let xpu_t100 = xpu_t96 / sgsize;
+    var xpu_t101: u32 = u32();
+    var xpu_t102: u32 = 0u;
+    loop {
+        let xpu_t103 = xpu_t102 * sgsize;
+        if xpu_t103 >= 8u {
+            break;
+        }
+        let xpu_t104 = xpu_wave[xpu_t97 + xpu_t103];
+        if ((xpu_t97 + xpu_t103) < 60u) && (xpu_t102 < xpu_t100) {
+            xpu_t101 = xpu_t101 + xpu_t104;
+        }
+        continuing {
+            xpu_t102 = xpu_t102 + 1u;
+        }
+    }
+    v_u4 = xpu_t98 + xpu_t101;
+    var v_u5: u32;
+    let xpu_t105 = lidx % 8u;
+    let xpu_t106 = lidx - xpu_t105;
+    workgroupBarrier();
+    xpu_wave[lidx] = v_u;
+    workgroupBarrier();
+    let xpu_t107 = v_k % 8u;
+    let xpu_t108 = xpu_wave[xpu_t106 + xpu_t107];
+    v_u5 = select(v_u, xpu_t108, true && ((xpu_t106 + xpu_t107) < 60u));
+    var v_u6: u32;
+    let xpu_t109 = select(0u, 1u, v_p);
+    let xpu_t110 = lidx % 8u;
+    let xpu_t111 = lidx - xpu_t110;
+    let xpu_t112 = subgroupBallot(xpu_t109 != 0u).x;
+    workgroupBarrier();
+    xpu_wave[lidx] = xpu_t112;
+    workgroupBarrier();
+    var xpu_t113: u32 = 0u;
+    var xpu_t114: u32 = 0u;
+    loop {
+        let xpu_t115 = xpu_t114 * sgsize;
+        if xpu_t115 >= 8u {
+            break;
+        }
+        let xpu_t116 = xpu_wave[xpu_t111 + xpu_t115];
+        if (xpu_t111 + xpu_t115) < 60u {
+            xpu_t113 = xpu_t113 | (xpu_t116 << xpu_t115);
+        }
+        continuing {
+            xpu_t114 = xpu_t114 + 1u;
+        }
+    }
+    v_u6 = xpu_t113;
+    var v_any: bool;
+    let xpu_t117 = select(0u, 1u, v_p);
+    let xpu_t118 = lidx % 8u;
+    let xpu_t119 = lidx - xpu_t118;
+    let xpu_t120 = select(0u, 1u, subgroupAny(xpu_t117 != 0u));
+    workgroupBarrier();
+    xpu_wave[lidx] = xpu_t120;
+    workgroupBarrier();
+    var xpu_t121: u32 = 0u;
+    var xpu_t122: u32 = 0u;
+    loop {
+        let xpu_t123 = xpu_t122 * sgsize;
+        if xpu_t123 >= 8u {
+            break;
+        }
+        let xpu_t124 = xpu_wave[xpu_t119 + xpu_t123];
+        if (xpu_t119 + xpu_t123) < 60u {
+            xpu_t121 = xpu_t121 | xpu_t124;
+        }
+        continuing {
+            xpu_t122 = xpu_t122 + 1u;
+        }
+    }
+    v_any = xpu_t121 != 0u;
+    var v_all: bool;
+    let xpu_t125 = select(0u, 1u, v_p);
+    let xpu_t126 = lidx % 8u;
+    let xpu_t127 = lidx - xpu_t126;
+    let xpu_t128 = select(0u, 1u, subgroupAll(xpu_t125 != 0u));
+    workgroupBarrier();
+    xpu_wave[lidx] = xpu_t128;
+    workgroupBarrier();
+    var xpu_t129: u32 = 1u;
+    var xpu_t130: u32 = 0u;
+    loop {
+        let xpu_t131 = xpu_t130 * sgsize;
+        if xpu_t131 >= 8u {
+            break;
+        }
+        let xpu_t132 = xpu_wave[xpu_t127 + xpu_t131];
+        if (xpu_t127 + xpu_t131) < 60u {
+            xpu_t129 = xpu_t129 & xpu_t132;
+        }
+        continuing {
+            xpu_t130 = xpu_t130 + 1u;
+        }
+    }
+    v_all = xpu_t129 != 0u;
+    var v_tmp_20: u32;
+    v_tmp_20 = v_g * 11u;
+    var v_tmp_21: u32;
+    v_tmp_21 = (v_g * 11u) + 1u;
+    var v_tmp_22: u32;
+    v_tmp_22 = (v_g * 11u) + 2u;
+    var v_tmp_23: u32;
+    v_tmp_23 = (v_g * 11u) + 3u;
+    var v_tmp_24: u32;
+    v_tmp_24 = (v_g * 11u) + 4u;
+    var v_tmp_25: u32;
+    v_tmp_25 = v_u0;
+    var v_tmp_26: u32;
+    v_tmp_26 = v_u1;
+    var v_tmp_27: u32;
+    v_tmp_27 = v_u2;
+    var v_tmp_28: u32;
+    v_tmp_28 = v_u3;
+    var v_tmp_29: u32;
+    v_tmp_29 = v_u4;
+    b_ou[v_tmp_20] = v_tmp_25;
+    b_ou[v_tmp_21] = v_tmp_26;
+    b_ou[v_tmp_22] = v_tmp_27;
+    b_ou[v_tmp_23] = v_tmp_28;
+    b_ou[v_tmp_24] = v_tmp_29;
+    var v_tmp_30: u32;
+    v_tmp_30 = (v_g * 11u) + 5u;
+    var v_tmp_31: u32;
+    v_tmp_31 = (v_g * 11u) + 6u;
+    var v_tmp_32: u32;
+    v_tmp_32 = v_u5;
+    var v_tmp_33: u32;
+    v_tmp_33 = v_u6;
+    b_ou[v_tmp_30] = v_tmp_32;
+    b_ou[v_tmp_31] = v_tmp_33;
+    var v_tmp_34: u32;
+    v_tmp_34 = (v_g * 11u) + 7u;
+    var v_tmp_35: u32;
+    v_tmp_35 = (v_g * 11u) + 8u;
+    b_ou[v_tmp_34] = 0u;
+    b_ou[v_tmp_35] = 0u;
+    if v_any {
+        b_ou[(v_g * 11u) + 7u] = 1u;
+    }
+    if v_all {
+        b_ou[(v_g * 11u) + 8u] = 1u;
+    }
+    var v_tmp_36: u32;
+    v_tmp_36 = (v_g * 11u) + 9u;
+    var v_tmp_37: u32;
+    v_tmp_37 = (v_g * 11u) + 10u;
+    var v_tmp_38: u32;
+    v_tmp_38 = lidx % 8u;
+    var v_tmp_39: u32;
+    v_tmp_39 = 8u;
+    b_ou[v_tmp_36] = v_tmp_38;
+    b_ou[v_tmp_37] = v_tmp_39;
+    var v_f0: f32;
+    let xpu_t133 = lidx % 8u;
+    let xpu_t134 = lidx - xpu_t133;
+    let xpu_t135 = subgroupAdd(v_f);
+    workgroupBarrier();
+    xpu_wave[lidx] = bitcast<u32>(xpu_t135);
+    workgroupBarrier();
+    var xpu_t136: f32 = f32();
+    var xpu_t137: u32 = 0u;
+    loop {
+        let xpu_t138 = xpu_t137 * sgsize;
+        if xpu_t138 >= 8u {
+            break;
+        }
+        let xpu_t139 = bitcast<f32>(xpu_wave[xpu_t134 + xpu_t138]);
+        if (xpu_t134 + xpu_t138) < 60u {
+            xpu_t136 = xpu_t136 + xpu_t139;
+        }
+        continuing {
+            xpu_t137 = xpu_t137 + 1u;
+        }
+    }
+    v_f0 = xpu_t136;
+    var v_f1: f32;
+    let xpu_t140 = lidx % 8u;
+    let xpu_t141 = lidx - xpu_t140;
+    let xpu_t142 = subgroupMin(v_f);
+    workgroupBarrier();
+    xpu_wave[lidx] = bitcast<u32>(xpu_t142);
+    workgroupBarrier();
+    var xpu_t143: f32 = xpu_t142;
+    var xpu_t144: u32 = 0u;
+    loop {
+        let xpu_t145 = xpu_t144 * sgsize;
+        if xpu_t145 >= 8u {
+            break;
+        }
+        let xpu_t146 = bitcast<f32>(xpu_wave[xpu_t141 + xpu_t145]);
+        if (xpu_t141 + xpu_t145) < 60u {
+            xpu_t143 = min(xpu_t143, xpu_t146);
+        }
+        continuing {
+            xpu_t144 = xpu_t144 + 1u;
+        }
+    }
+    v_f1 = xpu_t143;
+    var v_f2: f32;
+    let xpu_t147 = lidx % 8u;
+    let xpu_t148 = lidx - xpu_t147;
+    let xpu_t149 = subgroupMax(v_f);
+    workgroupBarrier();
+    xpu_wave[lidx] = bitcast<u32>(xpu_t149);
+    workgroupBarrier();
+    var xpu_t150: f32 = xpu_t149;
+    var xpu_t151: u32 = 0u;
+    loop {
+        let xpu_t152 = xpu_t151 * sgsize;
+        if xpu_t152 >= 8u {
+            break;
+        }
+        let xpu_t153 = bitcast<f32>(xpu_wave[xpu_t148 + xpu_t152]);
+        if (xpu_t148 + xpu_t152) < 60u {
+            xpu_t150 = max(xpu_t150, xpu_t153);
+        }
+        continuing {
+            xpu_t151 = xpu_t151 + 1u;
+        }
+    }
+    v_f2 = xpu_t150;
+    var v_f3: f32;
+    let xpu_t154 = lidx % 8u;
+    let xpu_t155 = lidx - xpu_t154;
+    let xpu_t156 = subgroupInclusiveAdd(v_f);
+    let xpu_t157 = subgroupAdd(v_f);
+    workgroupBarrier();
+    xpu_wave[lidx] = bitcast<u32>(xpu_t157);
+    workgroupBarrier();
+    let xpu_t158 = xpu_t154 / sgsize;
+    var xpu_t159: f32 = f32();
+    var xpu_t160: u32 = 0u;
+    loop {
+        let xpu_t161 = xpu_t160 * sgsize;
+        if xpu_t161 >= 8u {
+            break;
+        }
+        let xpu_t162 = bitcast<f32>(xpu_wave[xpu_t155 + xpu_t161]);
+        if ((xpu_t155 + xpu_t161) < 60u) && (xpu_t160 < xpu_t158) {
+            xpu_t159 = xpu_t159 + xpu_t162;
+        }
+        continuing {
+            xpu_t160 = xpu_t160 + 1u;
+        }
+    }
+    v_f3 = xpu_t156 + xpu_t159;
+    var v_f4: f32;
+    let xpu_t163 = lidx % 8u;
+    let xpu_t164 = lidx - xpu_t163;
+    let xpu_t165 = subgroupExclusiveAdd(v_f);
+    let xpu_t166 = subgroupAdd(v_f);
+    workgroupBarrier();
+    xpu_wave[lidx] = bitcast<u32>(xpu_t166);
+    workgroupBarrier();
+    let xpu_t167 = xpu_t163 / sgsize;
+    var xpu_t168: f32 = f32();
+    var xpu_t169: u32 = 0u;
+    loop {
+        let xpu_t170 = xpu_t169 * sgsize;
+        if xpu_t170 >= 8u {
+            break;
+        }
+        let xpu_t171 = bitcast<f32>(xpu_wave[xpu_t164 + xpu_t170]);
+        if ((xpu_t164 + xpu_t170) < 60u) && (xpu_t169 < xpu_t167) {
+            xpu_t168 = xpu_t168 + xpu_t171;
+        }
+        continuing {
+            xpu_t169 = xpu_t169 + 1u;
+        }
+    }
+    v_f4 = xpu_t165 + xpu_t168;
+    var v_f5: f32;
+    let xpu_t172 = lidx % 8u;
+    let xpu_t173 = lidx - xpu_t172;
+    workgroupBarrier();
+    xpu_wave[lidx] = bitcast<u32>(v_f);
+    workgroupBarrier();
+    let xpu_t174 = xpu_u.p_m;
+    let xpu_t175 = xpu_t172 ^ (xpu_t174 % 8u);
+    let xpu_t176 = bitcast<f32>(xpu_wave[xpu_t173 + xpu_t175]);
+    v_f5 = select(v_f, xpu_t176, true && ((xpu_t173 + xpu_t175) < 60u));
     var v_tmp_40: u32;
     v_tmp_40 = v_g * 6u;
     var v_tmp_41: u32;
