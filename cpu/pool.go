@@ -32,6 +32,13 @@ func (p *pool) run(fn driver.CPUFunc, proto driver.CPUBlock) error {
 		first error
 		wg    sync.WaitGroup
 	)
+	fail := func(err error) {
+		mu.Lock()
+		if first == nil {
+			first = err
+		}
+		mu.Unlock()
+	}
 	work := func() {
 		b := proto
 		for {
@@ -39,18 +46,12 @@ func (p *pool) run(fn driver.CPUFunc, proto driver.CPUBlock) error {
 			if lo >= total {
 				return
 			}
-			for i := lo; i < min(lo+chunk, total); i++ {
-				b.Group = xpu.Dim3{
-					X: uint32(i % uint64(g.X)),
-					Y: uint32(i / uint64(g.X) % uint64(g.Y)),
-					Z: uint32(i / (uint64(g.X) * uint64(g.Y))),
-				}
-				if err := runBlock(fn, &b); err != nil {
-					mu.Lock()
-					if first == nil {
-						first = err
-					}
-					mu.Unlock()
+			hi := min(lo+chunk, total)
+			for lo < hi {
+				var err error
+				lo, err = runBlocks(fn, &b, lo, hi)
+				if err != nil {
+					fail(err)
 				}
 			}
 		}
@@ -67,13 +68,34 @@ func (p *pool) run(fn driver.CPUFunc, proto driver.CPUBlock) error {
 	return first
 }
 
-// runBlock runs one block, turning a panic into an error naming it.
-func runBlock(fn driver.CPUFunc, b *driver.CPUBlock) (err error) {
+// runBlocks runs the blocks lo to hi-1 in order, stepping the group
+// coordinates instead of dividing for each block. A block that panics
+// stops the run with an error naming it; next is the block to resume at,
+// so that a failed block does not stop the others. One deferred recover
+// serves the whole run.
+func runBlocks(fn driver.CPUFunc, b *driver.CPUBlock, lo, hi uint64) (next uint64, err error) {
+	g := b.Groups
+	i := lo
 	defer func() {
 		if r := recover(); r != nil {
-			err = fmt.Errorf("group %v: %v", b.Group, r)
+			next, err = i+1, fmt.Errorf("group %v: %v", b.Group, r)
 		}
 	}()
-	fn(b)
-	return nil
+	gx := uint64(g.X)
+	b.Group = xpu.Dim3{
+		X: uint32(i % gx),
+		Y: uint32(i / gx % uint64(g.Y)),
+		Z: uint32(i / (gx * uint64(g.Y))),
+	}
+	for ; i < hi; i++ {
+		fn(b)
+		if b.Group.X++; b.Group.X == g.X {
+			b.Group.X = 0
+			if b.Group.Y++; b.Group.Y == g.Y {
+				b.Group.Y = 0
+				b.Group.Z++
+			}
+		}
+	}
+	return hi, nil
 }
