@@ -20,7 +20,14 @@
     if (params.has("args")) {
       go.argv = ["program.wasm", ...params.get("args").split(" ").filter((a) => a !== "")];
     }
-    go.exit = (code) => { xpu.exitCode = code; };
+    // At exit, disarm the Go runtime's pending timers: wasm_exec.js leaves
+    // them armed, and one that fires after the exit throws "Go program has
+    // already exited" (golang/go#72797).
+    go.exit = (code) => {
+      xpu.exitCode = code;
+      for (const t of go._scheduledTimeouts.values()) clearTimeout(t);
+      go._scheduledTimeouts.clear();
+    };
     const { instance } = await WebAssembly.instantiateStreaming(fetch("program.wasm"), go.importObject);
     await go.run(instance);
     if (!xpu.done) {
