@@ -51,6 +51,7 @@ func lower(k *ir.Kernel, tier string) (*wgsl.Module, error) {
 		helpers: map[string]*wgsl.Func{},
 		builtin: map[string]bool{},
 		private: map[string]bool{},
+		fences:  storageFences(k),
 	}
 	l.pos = k.Pos
 	if k.Wave != 0 && tier == "" {
@@ -103,9 +104,10 @@ type lowerer struct {
 	structOrder []*wgsl.Struct
 	globalDecls []wgsl.Decl // bindings, uniform struct and workgroup arrays
 	helpers     map[string]*wgsl.Func
-	builtin     map[string]bool // entry-point builtins the kernel body reads
-	private     map[string]bool // private copies of builtins device functions read
-	storage     bool            // some buffer is written: barriers fence storage too
+	builtin     map[string]bool      // entry-point builtins the kernel body reads
+	private     map[string]bool      // private copies of builtins device functions read
+	storage     bool                 // some buffer is written: barriers fence storage too
+	fences      map[*ir.Barrier]bool // the kernel body's barriers that fence storage
 
 	fn *funcState // the function being lowered
 }

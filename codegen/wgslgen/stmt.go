@@ -122,16 +122,16 @@ func (l *lowerer) loop(s *ir.Loop) {
 }
 
 // barrier lowers Thread.Barrier. Go's barrier orders writes to shared
-// arrays and to buffers, so a kernel that writes buffers fences storage
-// too. WGSL requires uniform control flow; the IR's analysis says whether
-// the barrier is in it.
+// arrays and to buffers, so a barrier that orders accesses to a written
+// buffer fences storage too (storageFences). WGSL requires uniform
+// control flow; the IR's analysis says whether the barrier is in it.
 func (l *lowerer) barrier(s *ir.Barrier) {
 	if u := l.k.Uniform; u != nil {
 		if uniform, ok := u.Flow[s]; ok && !uniform {
 			l.fail(ruleBarrier, "Barrier in non-uniform control flow: every work-item of a block must reach it; move it out of conditions and loops that depend on per-thread values")
 		}
 	}
-	if l.storage {
+	if l.storage && (!l.fn.main || l.fences[s]) {
 		l.emit(&wgsl.CallStmt{Call: wgsl.CallOf("storageBarrier")})
 	}
 	l.emit(&wgsl.CallStmt{Call: wgsl.CallOf("workgroupBarrier")})

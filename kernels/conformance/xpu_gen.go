@@ -1257,7 +1257,7 @@ var BlockReduceKernel = gpu.Register(&gpu.KernelSpec{
 	Manifests: []gpu.Manifest{
 		{
 			Kernel: "github.com/goxpu/xpu/kernels/conformance.BlockReduce", Backend: "webgpu", Target: "wgsl",
-			Hash:        "sha256:79cdad1e6de09fd35c5d4ef7a27f4f333e76788f53f1297d58a1b5052cf97bc8",
+			Hash:        "sha256:9fee5b84aee24803f12f1de2b1163fb66a8539ab209c42e9e4edf766ebb0977f",
 			Codegen:     "xpu-gen/1",
 			Block:       xpu.Dim3{X: 128, Y: 1, Z: 1},
 			SharedBytes: 512, StorageBindings: 2, UniformBytes: 16,
@@ -1266,7 +1266,7 @@ var BlockReduceKernel = gpu.Register(&gpu.KernelSpec{
 				{Name: "partial", Access: gpu.AccessWrite},
 				{Name: "in", Access: gpu.AccessRead},
 			},
-			NativeOps: []string{"storageBarrier", "workgroupBarrier"},
+			NativeOps: []string{"workgroupBarrier"},
 		},
 		{
 			Kernel: "github.com/goxpu/xpu/kernels/conformance.BlockReduce", Backend: "cpu", Target: "go",
@@ -1312,7 +1312,6 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(local_invocation
         v_v = b_in[v_i];
     }
     s_s[v_l] = v_v;
-    storageBarrier();
     workgroupBarrier();
     {
         var v_step: u32;
@@ -1324,7 +1323,6 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(local_invocation
             if v_l < v_step {
                 s_s[v_l] = s_s[v_l] + s_s[v_l + v_step];
             }
-            storageBarrier();
             workgroupBarrier();
             continuing {
                 v_step = v_step / 2u;
@@ -3594,7 +3592,7 @@ var HistogramSharedKernel = gpu.Register(&gpu.KernelSpec{
 	Manifests: []gpu.Manifest{
 		{
 			Kernel: "github.com/goxpu/xpu/kernels/conformance.HistogramShared", Backend: "webgpu", Target: "wgsl",
-			Hash:        "sha256:7daf508cf26ebd6f778f704bbbfd08be7a75fe5daba5a88fda4f7639939505e8",
+			Hash:        "sha256:78f5c97c338270c1369452d65ff35e55395663b3b39ebc5743488cd0001802cc",
 			Codegen:     "xpu-gen/1",
 			Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
 			SharedBytes: 256, StorageBindings: 2, UniformBytes: 16,
@@ -3603,7 +3601,7 @@ var HistogramSharedKernel = gpu.Register(&gpu.KernelSpec{
 				{Name: "bins", Access: gpu.AccessAtomic},
 				{Name: "in", Access: gpu.AccessRead},
 			},
-			NativeOps: []string{"atomicAdd", "atomicLoad", "atomicStore", "storageBarrier", "workgroupBarrier"},
+			NativeOps: []string{"atomicAdd", "atomicLoad", "atomicStore", "workgroupBarrier"},
 		},
 		{
 			Kernel: "github.com/goxpu/xpu/kernels/conformance.HistogramShared", Backend: "cpu", Target: "go",
@@ -3643,7 +3641,6 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(local_invocation
     var v_l: u32;
     v_l = lid.x;
     atomicStore(&s_h[v_l], 0u);
-    storageBarrier();
     workgroupBarrier();
     {
         var v_i: u32;
@@ -3652,7 +3649,6 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(local_invocation
             atomicAdd(&s_h[b_in[v_i] % 64u], 1u);
         }
     }
-    storageBarrier();
     workgroupBarrier();
     {
         var v_c: u32;
@@ -6293,7 +6289,7 @@ var ScanKernel = gpu.Register(&gpu.KernelSpec{
 	Manifests: []gpu.Manifest{
 		{
 			Kernel: "github.com/goxpu/xpu/kernels/conformance.Scan", Backend: "webgpu", Target: "wgsl",
-			Hash:        "sha256:a0ef85c359fa4e13c8785fd19056e0b5404e8df6b6884f56cae64b0f7c707675",
+			Hash:        "sha256:9801d0db83f46f570d974ae3ea6c21cb0cf7050d3acdb8c738eef0a15cc965d4",
 			Codegen:     "xpu-gen/1",
 			Block:       xpu.Dim3{X: 128, Y: 1, Z: 1},
 			SharedBytes: 1024, StorageBindings: 2, UniformBytes: 16,
@@ -6302,7 +6298,7 @@ var ScanKernel = gpu.Register(&gpu.KernelSpec{
 				{Name: "out", Access: gpu.AccessWrite},
 				{Name: "in", Access: gpu.AccessRead},
 			},
-			NativeOps: []string{"storageBarrier", "workgroupBarrier"},
+			NativeOps: []string{"workgroupBarrier"},
 		},
 		{
 			Kernel: "github.com/goxpu/xpu/kernels/conformance.Scan", Backend: "cpu", Target: "go",
@@ -6349,7 +6345,6 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(local_invocation
         v_v = b_in[v_i];
     }
     s_a[v_l] = v_v;
-    storageBarrier();
     workgroupBarrier();
     {
         var v_off: u32;
@@ -6364,7 +6359,6 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(local_invocation
                 v_x = v_x + s_a[v_l - v_off];
             }
             s_b[v_l] = v_x;
-            storageBarrier();
             workgroupBarrier();
             var v_y: i32;
             v_y = s_b[v_l];
@@ -6372,7 +6366,6 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(local_invocation
                 v_y = v_y + s_b[v_l - (2u * v_off)];
             }
             s_a[v_l] = v_y;
-            storageBarrier();
             workgroupBarrier();
             continuing {
                 v_off = v_off * 4u;
@@ -6537,7 +6530,7 @@ var SgemmKernel = gpu.Register(&gpu.KernelSpec{
 	Manifests: []gpu.Manifest{
 		{
 			Kernel: "github.com/goxpu/xpu/kernels/conformance.Sgemm", Backend: "webgpu", Target: "wgsl",
-			Hash:        "sha256:a7de2dd6dbaaa8404ed4c959175a65bad76477dc78187af87a35f233b9bd352c",
+			Hash:        "sha256:b69861b26731466925c913240a0edc6350f1216a78ee4efd08da19f2fd7cdad2",
 			Codegen:     "xpu-gen/1",
 			Block:       xpu.Dim3{X: 16, Y: 16, Z: 1},
 			SharedBytes: 2048, StorageBindings: 3, UniformBytes: 32,
@@ -6547,7 +6540,7 @@ var SgemmKernel = gpu.Register(&gpu.KernelSpec{
 				{Name: "a", Access: gpu.AccessRead},
 				{Name: "b", Access: gpu.AccessRead},
 			},
-			NativeOps: []string{"storageBarrier", "workgroupBarrier"},
+			NativeOps: []string{"workgroupBarrier"},
 		},
 		{
 			Kernel: "github.com/goxpu/xpu/kernels/conformance.Sgemm", Backend: "cpu", Target: "go",
@@ -6619,7 +6612,6 @@ fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid
             }
             s_as[(v_ly * 16u) + v_lx] = v_av;
             s_bs[(v_ly * 16u) + v_lx] = v_bv;
-            storageBarrier();
             workgroupBarrier();
             {
                 var v_kk: u32;
@@ -6634,7 +6626,6 @@ fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid
                     }
                 }
             }
-            storageBarrier();
             workgroupBarrier();
             continuing {
                 v_k0 = v_k0 + 16u;
@@ -7134,7 +7125,7 @@ var StencilKernel = gpu.Register(&gpu.KernelSpec{
 	Manifests: []gpu.Manifest{
 		{
 			Kernel: "github.com/goxpu/xpu/kernels/conformance.Stencil", Backend: "webgpu", Target: "wgsl",
-			Hash:        "sha256:5bb9fbe70d427410b112b35556565ee926dd8e00759b0d2d7a57a2bebaa1b652",
+			Hash:        "sha256:1a0499c27b36751b39bd43644810d50e86482153a70b9f83780ce338d50db03b",
 			Codegen:     "xpu-gen/1",
 			Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
 			SharedBytes: 272, StorageBindings: 2, UniformBytes: 16,
@@ -7143,7 +7134,7 @@ var StencilKernel = gpu.Register(&gpu.KernelSpec{
 				{Name: "out", Access: gpu.AccessWrite},
 				{Name: "in", Access: gpu.AccessRead},
 			},
-			NativeOps: []string{"storageBarrier", "workgroupBarrier"},
+			NativeOps: []string{"workgroupBarrier"},
 		},
 		{
 			Kernel: "github.com/goxpu/xpu/kernels/conformance.Stencil", Backend: "cpu", Target: "go",
@@ -7205,7 +7196,6 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(local_invocation
             }
         }
     }
-    storageBarrier();
     workgroupBarrier();
     if v_i < xpu_u.p_n {
         b_out[v_i] = ((((0.25f * s_s[v_l]) + (0.5f * s_s[v_l + 1u])) + s_s[v_l + 2u]) + (0.5f * s_s[v_l + 3u])) + (0.25f * s_s[v_l + 4u]);
@@ -7429,7 +7419,7 @@ var TransposeKernel = gpu.Register(&gpu.KernelSpec{
 	Manifests: []gpu.Manifest{
 		{
 			Kernel: "github.com/goxpu/xpu/kernels/conformance.Transpose", Backend: "webgpu", Target: "wgsl",
-			Hash:        "sha256:e2417ff6cf3ae8cbc36ad4ada56069764bf98b06a83436ab94b977a056cde68f",
+			Hash:        "sha256:784f654cc96e5c3110b6a4224d97ad86c43c181e8e782c3b2a1e4f7ebe07720f",
 			Codegen:     "xpu-gen/1",
 			Block:       xpu.Dim3{X: 16, Y: 16, Z: 1},
 			SharedBytes: 1088, StorageBindings: 2, UniformBytes: 16,
@@ -7438,7 +7428,7 @@ var TransposeKernel = gpu.Register(&gpu.KernelSpec{
 				{Name: "out", Access: gpu.AccessWrite},
 				{Name: "in", Access: gpu.AccessRead},
 			},
-			NativeOps: []string{"storageBarrier", "workgroupBarrier"},
+			NativeOps: []string{"workgroupBarrier"},
 		},
 		{
 			Kernel: "github.com/goxpu/xpu/kernels/conformance.Transpose", Backend: "cpu", Target: "go",
@@ -7486,7 +7476,6 @@ fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid
     if (v_x < xpu_u.p_cols) && (v_y < xpu_u.p_rows) {
         s_s[(v_ly * 17u) + v_lx] = b_in[(v_y * xpu_u.p_cols) + v_x];
     }
-    storageBarrier();
     workgroupBarrier();
     var v_ox: u32;
     v_ox = (wid.y * 16u) + v_lx;

@@ -23,7 +23,7 @@ var ReduceSharedKernel = gpu.Register(&gpu.KernelSpec{
 	Manifests: []gpu.Manifest{
 		{
 			Kernel: "github.com/goxpu/xpu/kernels/wave.ReduceShared", Backend: "webgpu", Target: "wgsl",
-			Hash:        "sha256:f4a718c2ae6e0a26f02bee78959d8b9cc5bcd5d91bce2364f473a8cb197de4fe",
+			Hash:        "sha256:d94a17a6b0ff72e295944d9a6dc15f811a847f21680595409dbe2ad7cb54712c",
 			Codegen:     "xpu-gen/1",
 			Block:       xpu.Dim3{X: 256, Y: 1, Z: 1},
 			SharedBytes: 1024, StorageBindings: 2, UniformBytes: 16,
@@ -32,7 +32,7 @@ var ReduceSharedKernel = gpu.Register(&gpu.KernelSpec{
 				{Name: "partial", Access: gpu.AccessWrite},
 				{Name: "in", Access: gpu.AccessRead},
 			},
-			NativeOps: []string{"storageBarrier", "workgroupBarrier"},
+			NativeOps: []string{"workgroupBarrier"},
 		},
 		{
 			Kernel: "github.com/goxpu/xpu/kernels/wave.ReduceShared", Backend: "cpu", Target: "go",
@@ -78,7 +78,6 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(local_invocation
         v_v = b_in[v_i];
     }
     s_s[v_l] = v_v;
-    storageBarrier();
     workgroupBarrier();
     {
         var v_step: u32;
@@ -90,7 +89,6 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(local_invocation
             if v_l < v_step {
                 s_s[v_l] = s_s[v_l] + s_s[v_l + v_step];
             }
-            storageBarrier();
             workgroupBarrier();
             continuing {
                 v_step = v_step / 2u;
@@ -238,7 +236,7 @@ var ReduceWaveKernel = gpu.Register(&gpu.KernelSpec{
 	Manifests: []gpu.Manifest{
 		{
 			Kernel: "github.com/goxpu/xpu/kernels/wave.ReduceWave", Backend: "webgpu", Target: "wgsl",
-			Hash:        "sha256:025794937bcafb0b523ed075831227e960757a17978dc9870f6b10cbad3a64da",
+			Hash:        "sha256:260d4f9c2ff95e5f758f8893ed80c79e644c7f73574577f379aa1e9aed20e7b0",
 			Codegen:     "xpu-gen/1",
 			Block:       xpu.Dim3{X: 256, Y: 1, Z: 1},
 			SharedBytes: 1024, StorageBindings: 2, UniformBytes: 16,
@@ -248,7 +246,7 @@ var ReduceWaveKernel = gpu.Register(&gpu.KernelSpec{
 				{Name: "in", Access: gpu.AccessRead},
 			},
 			WaveOps: true, WaveTier: "emulated",
-			NativeOps: []string{"bitcast", "storageBarrier", "workgroupBarrier"},
+			NativeOps: []string{"bitcast", "workgroupBarrier"},
 		},
 		{
 			Kernel: "github.com/goxpu/xpu/kernels/wave.ReduceWave", Backend: "cpu", Target: "go",
@@ -330,7 +328,6 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(local_invocation
     if (lidx % 32u) == 0u {
         s_s[xpu_div_u32(v_l, v_width)] = v_w;
     }
-    storageBarrier();
     workgroupBarrier();
     var v_u: f32;
     v_u = f32();
@@ -416,7 +413,6 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(local_invocation
     if sgid == 0u {
         s_s[xpu_div_u32(v_l, v_width)] = v_w;
     }
-    storageBarrier();
     workgroupBarrier();
     var v_u: f32;
     v_u = f32();
@@ -604,7 +600,7 @@ var ReduceWave32Kernel = gpu.Register(&gpu.KernelSpec{
 	Manifests: []gpu.Manifest{
 		{
 			Kernel: "github.com/goxpu/xpu/kernels/wave.ReduceWave32", Backend: "webgpu", Target: "wgsl",
-			Hash:        "sha256:bd4a6fc6039fc4aadcb14697eb400f03beea04051b8b3eabff85efe6885ea0f2",
+			Hash:        "sha256:d2783ac53f9143ce34cd89897b3a093d392ff14e62cbdb9ad0239bf0e3dff9cb",
 			Codegen:     "xpu-gen/1",
 			Block:       xpu.Dim3{X: 256, Y: 1, Z: 1},
 			SharedBytes: 32, StorageBindings: 2, UniformBytes: 16,
@@ -615,7 +611,7 @@ var ReduceWave32Kernel = gpu.Register(&gpu.KernelSpec{
 			},
 			Wave:    32,
 			WaveOps: true, WaveTier: "emulated",
-			NativeOps: []string{"bitcast", "storageBarrier", "workgroupBarrier"},
+			NativeOps: []string{"bitcast", "workgroupBarrier"},
 		},
 		{
 			Kernel: "github.com/goxpu/xpu/kernels/wave.ReduceWave32", Backend: "cpu", Target: "go",
@@ -688,7 +684,6 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(local_invocation
     if (lidx % 32u) == 0u {
         s_s[v_l / 32u] = v_w;
     }
-    storageBarrier();
     workgroupBarrier();
     var v_u: f32;
     v_u = f32();
@@ -753,7 +748,6 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(local_invocation
     if (lidx % 32u) == 0u {
         s_s[v_l / 32u] = v_w;
     }
-    storageBarrier();
     workgroupBarrier();
     var v_u: f32;
     v_u = f32();
@@ -821,7 +815,6 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(local_invocation
     if (lidx % 32u) == 0u {
         s_s[v_l / 32u] = v_w;
     }
-    storageBarrier();
     workgroupBarrier();
     var v_u: f32;
     v_u = f32();
@@ -902,7 +895,6 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(local_invocation
     if (lidx % 32u) == 0u {
         s_s[v_l / 32u] = v_w;
     }
-    storageBarrier();
     workgroupBarrier();
     var v_u: f32;
     v_u = f32();

@@ -47,7 +47,6 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(local_invocation
     if v_l < 8u {
         atomicStore(&s_cnt[v_l], 1000u + v_l);
     }
-    storageBarrier();
     workgroupBarrier();
     atomicAdd(&s_cnt[v_l % 4u], 3u);
     atomicSub(&s_cnt[v_l % 4u], 1u);
@@ -55,7 +54,6 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(local_invocation
     atomicAnd(&s_cnt[5u], ~xpu_shl_u32(1u, v_l % 8u));
     atomicMin(&s_cnt[6u], v_l + 500u);
     atomicMax(&s_cnt[7u], v_l * 3u);
-    storageBarrier();
     workgroupBarrier();
     var v_i: u32;
     v_i = gid.x;

@@ -20,7 +20,6 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(workgroup_id) wi
         v_v = b_in[v_i];
     }
     s_s[v_l] = v_v;
-    storageBarrier();
     workgroupBarrier();
     {
         var v_stride: u32;
@@ -32,7 +31,6 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(workgroup_id) wi
             if v_l < v_stride {
                 s_s[v_l] = s_s[v_l] + s_s[v_l + v_stride];
             }
-            storageBarrier();
             workgroupBarrier();
             continuing {
                 v_stride = v_stride >> 1u;

@@ -24,7 +24,7 @@ var GemmKernel = gpu.Register(&gpu.KernelSpec{
 	Manifests: []gpu.Manifest{
 		{
 			Kernel: "github.com/goxpu/xpu/cpu/cpubench/internal/kernels.Gemm", Backend: "webgpu", Target: "wgsl",
-			Hash:        "sha256:81553e07f34df30ef245d8cc78399b9c97e5165652383bfe2726289b78097bd7",
+			Hash:        "sha256:4278c21a59093d9dfb037a34b68bef99ff382e90bdd5b9434b7ca369d5293f34",
 			Codegen:     "xpu-gen/1",
 			Block:       xpu.Dim3{X: 16, Y: 16, Z: 1},
 			SharedBytes: 8192, StorageBindings: 3, UniformBytes: 16,
@@ -34,7 +34,7 @@ var GemmKernel = gpu.Register(&gpu.KernelSpec{
 				{Name: "a", Access: gpu.AccessRead},
 				{Name: "b", Access: gpu.AccessRead},
 			},
-			NativeOps: []string{"storageBarrier", "workgroupBarrier"},
+			NativeOps: []string{"workgroupBarrier"},
 		},
 		{
 			Kernel: "github.com/goxpu/xpu/cpu/cpubench/internal/kernels.Gemm", Backend: "cpu", Target: "go",
@@ -105,7 +105,6 @@ fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid
                     }
                 }
             }
-            storageBarrier();
             workgroupBarrier();
             {
                 var v_k: u32;
@@ -144,7 +143,6 @@ fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid
                     }
                 }
             }
-            storageBarrier();
             workgroupBarrier();
             continuing {
                 v_k0 = v_k0 + 16u;
@@ -531,7 +529,7 @@ var SumKernel = gpu.Register(&gpu.KernelSpec{
 	Manifests: []gpu.Manifest{
 		{
 			Kernel: "github.com/goxpu/xpu/cpu/cpubench/internal/kernels.Sum", Backend: "webgpu", Target: "wgsl",
-			Hash:        "sha256:eb2eb3af846b040831174e630aa456f0e660eb7d17cc852dcbaf40a4fb22262b",
+			Hash:        "sha256:7efe12284f47cdcd2d3c901e63ea2f63fe81569046f88c9633ccc554285299e8",
 			Codegen:     "xpu-gen/1",
 			Block:       xpu.Dim3{X: 256, Y: 1, Z: 1},
 			SharedBytes: 1024, StorageBindings: 2, UniformBytes: 16,
@@ -540,7 +538,7 @@ var SumKernel = gpu.Register(&gpu.KernelSpec{
 				{Name: "partial", Access: gpu.AccessWrite},
 				{Name: "x", Access: gpu.AccessRead},
 			},
-			NativeOps: []string{"storageBarrier", "workgroupBarrier"},
+			NativeOps: []string{"workgroupBarrier"},
 		},
 		{
 			Kernel: "github.com/goxpu/xpu/cpu/cpubench/internal/kernels.Sum", Backend: "cpu", Target: "go",
@@ -596,7 +594,6 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(workgroup_id) wi
         }
     }
     s_s[v_l] = v_acc;
-    storageBarrier();
     workgroupBarrier();
     {
         var v_h: u32;
@@ -608,7 +605,6 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(workgroup_id) wi
             if v_l < v_h {
                 s_s[v_l] = s_s[v_l] + s_s[v_l + v_h];
             }
-            storageBarrier();
             workgroupBarrier();
             continuing {
                 v_h = v_h >> 1u;
