@@ -1,8 +1,11 @@
 package cpu
 
 import (
+	"errors"
 	"fmt"
 	"unsafe"
+
+	"github.com/goxpu/xpu/gpu/driver"
 )
 
 // buffer is device memory in host memory, aligned to 8.
@@ -48,3 +51,25 @@ func (b *buffer) Read(offset int, dst []byte) error {
 }
 
 func (b *buffer) Release() { b.mem = nil }
+
+// bytesOf returns the bytes a launch binds for b: a buffer of d, or the
+// window of a driver.View of one, which starts at a multiple of 4 bytes
+// and so is aligned for every element type.
+func (d *device) bytesOf(b driver.Buffer) ([]byte, error) {
+	off, n := 0, -1
+	if v, ok := b.(*driver.View); ok {
+		b, off, n = v.Buffer, v.Offset, v.Bytes
+	}
+	buf, ok := b.(*buffer)
+	switch {
+	case !ok || buf.dev != d:
+		return nil, errors.New("belongs to another device")
+	case buf.mem == nil:
+		return nil, errors.New("was released")
+	case n < 0:
+		return buf.mem, nil
+	case off < 0 || off%4 != 0 || off+n > len(buf.mem):
+		return nil, fmt.Errorf("a view of %d bytes at offset %d of a %d-byte buffer", n, off, len(buf.mem))
+	}
+	return buf.mem[off : off+n : off+n], nil
+}

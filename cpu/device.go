@@ -79,7 +79,7 @@ func (d *device) Info() driver.Info {
 			MaxSharedBytes:         1 << 20,
 			MaxBufferBytes:         1 << 40,
 			MaxStorageBufferBytes:  1 << 40,
-			StorageOffsetAlignment: 8,
+			StorageOffsetAlignment: 4, // a view's elements are 4-byte aligned
 			UniformOffsetAlignment: 8,
 			SubgroupMin:            d.facts.Lanes(),
 			SubgroupMax:            d.facts.Lanes(),

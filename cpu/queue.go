@@ -30,14 +30,11 @@ func (q *queue) Launch(p driver.Program, groups xpu.Dim3, bufs []driver.Buffer, 
 	}
 	mem := make([][]byte, len(bufs))
 	for i, b := range bufs {
-		buf, ok := b.(*buffer)
-		if !ok || buf.dev != q.dev {
-			return fmt.Errorf("%w: %s: buffer %d belongs to another device", ErrLaunch, k.Name, i)
+		m, err := q.dev.bytesOf(b)
+		if err != nil {
+			return fmt.Errorf("%w: %s: buffer %d: %w", ErrLaunch, k.Name, i, err)
 		}
-		if buf.mem == nil {
-			return fmt.Errorf("%w: %s: buffer %d was released", ErrLaunch, k.Name, i)
-		}
-		mem[i] = buf.mem
+		mem[i] = m
 	}
 	// An aligned copy: the caller may reuse uniforms once Launch returns.
 	u := wordBytes(make([]uint64, (len(uniforms)+7)/8))[:len(uniforms)]

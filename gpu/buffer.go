@@ -10,9 +10,10 @@ import (
 
 // Buffer is device memory holding Len elements of T. T is a 32-bit scalar
 // (int32, uint32, float32, or a type defined from one) or a struct of
-// them. A Buffer is safe for concurrent use; its contents are not
-// synchronized with launches that write it except by the flushes that
-// Read and Write perform.
+// them. A Buffer is an allocation ([NewBuffer], [Upload]) or a view of
+// some of another's elements ([Buffer.Slice]). A Buffer is safe for
+// concurrent use; its contents are not synchronized with launches that
+// write it except by the flushes that Read and Write perform.
 type Buffer[T any] struct {
 	st *bufferState
 	n  int
@@ -21,13 +22,17 @@ type Buffer[T any] struct {
 // bufferState is the untyped part of a buffer that launches see.
 type bufferState struct {
 	dev    *Device
-	drv    driver.Buffer
+	drv    driver.Buffer // the allocation's; a view shares its root's
+	bound  driver.Buffer // what a launch binds: drv, or a *driver.View of it
 	elem   *element
 	bytes  int
-	offset int // bytes into the device memory where the buffer starts
+	offset int          // bytes into the allocation where the buffer starts
+	root   *bufferState // the allocation; itself for an allocation
 
-	mu       sync.RWMutex // held for reading while the driver buffer is in use
-	released bool
+	// mu, an allocation's (a view uses its root's), is held for reading
+	// while drv is in use and for writing to release it or a view.
+	mu       sync.RWMutex
+	released bool // guarded by root.mu
 }
 
 // bufferArg is implemented by every *Buffer[T].
@@ -67,7 +72,8 @@ func NewBuffer[T any](d *Device, n int) (*Buffer[T], error) {
 	if err != nil {
 		return nil, fmt.Errorf("gpu: NewBuffer[%s] of %d bytes: %w", e.name, size, err)
 	}
-	st := &bufferState{dev: d, drv: drv, elem: e, bytes: size}
+	st := &bufferState{dev: d, drv: drv, bound: drv, elem: e, bytes: size}
+	st.root = st
 	d.mu.Lock()
 	d.buffers[st] = struct{}{}
 	d.mu.Unlock()
@@ -117,8 +123,8 @@ func (b *Buffer[T]) write(data []T, flush bool) error {
 	if len(data) != b.n {
 		return fmt.Errorf("gpu: Write of %d elements to a Buffer[%s] of %d: %w", len(data), b.st.elem.name, b.n, ErrSize)
 	}
-	return b.st.access(flush, func(drv driver.Buffer) error {
-		return drv.Write(0, bytesOf(data))
+	return b.st.access(flush, func(drv driver.Buffer, offset int) error {
+		return drv.Write(offset, bytesOf(data))
 	})
 }
 
@@ -132,8 +138,8 @@ func (b *Buffer[T]) Read(dst []T) error {
 	if len(dst) != b.n {
 		return fmt.Errorf("gpu: Read of a Buffer[%s] of %d elements into %d: %w", b.st.elem.name, b.n, len(dst), ErrSize)
 	}
-	return b.st.access(true, func(drv driver.Buffer) error {
-		return drv.Read(0, bytesOf(dst))
+	return b.st.access(true, func(drv driver.Buffer, offset int) error {
+		return drv.Read(offset, bytesOf(dst))
 	})
 }
 
@@ -150,8 +156,9 @@ func (b *Buffer[T]) Download() ([]T, error) {
 }
 
 // Release frees the buffer's device memory. Launches already recorded that
-// use it still see it; later uses return errors wrapping [ErrReleased].
-// Release is idempotent.
+// use it still see it; later uses of it and of its views return errors
+// wrapping [ErrReleased]. Releasing a view ends the view's use and frees
+// nothing. Release is idempotent.
 func (b *Buffer[T]) Release() {
 	if b == nil || b.st == nil {
 		return
@@ -159,9 +166,9 @@ func (b *Buffer[T]) Release() {
 	b.st.release()
 }
 
-// access runs f on the driver buffer, after flushing the device's streams
-// when flush is set.
-func (st *bufferState) access(flush bool, f func(driver.Buffer) error) error {
+// access runs f on the allocation's driver buffer and the buffer's offset
+// into it, after flushing the device's streams when flush is set.
+func (st *bufferState) access(flush bool, f func(drv driver.Buffer, offset int) error) error {
 	d := st.dev
 	d.life.RLock()
 	defer d.life.RUnlock()
@@ -175,24 +182,42 @@ func (st *bufferState) access(flush bool, f func(driver.Buffer) error) error {
 			return err
 		}
 	}
-	st.mu.RLock()
-	defer st.mu.RUnlock()
-	if st.released {
-		return fmt.Errorf("gpu: Buffer[%s]: %w", st.elem.name, ErrReleased)
+	st.root.mu.RLock()
+	defer st.root.mu.RUnlock()
+	if err := st.live(); err != nil {
+		return err
 	}
 	if st.bytes == 0 {
 		return nil
 	}
-	return f(st.drv)
+	return f(st.drv, st.offset)
 }
 
+// live returns an ErrReleased error when the buffer or, for a view, its
+// allocation has been released. The caller holds root.mu.
+func (st *bufferState) live() error {
+	switch {
+	case st.released:
+		return fmt.Errorf("gpu: Buffer[%s]: %w", st.elem.name, ErrReleased)
+	case st.root.released:
+		return fmt.Errorf("gpu: Buffer[%s]: a view of a released buffer: %w", st.elem.name, ErrReleased)
+	}
+	return nil
+}
+
+// release frees an allocation, or ends a view's use.
 func (st *bufferState) release() {
-	st.mu.Lock()
+	r := st.root
+	r.mu.Lock()
 	if st.released {
-		st.mu.Unlock()
+		r.mu.Unlock()
 		return
 	}
 	st.released = true
+	if st != r {
+		r.mu.Unlock()
+		return
+	}
 	st.drv.Release()
 	st.mu.Unlock()
 	d := st.dev

@@ -21,8 +21,8 @@ var (
 	// ErrRefused is ErrNoCode, under the name it had first.
 	ErrRefused = ErrNoCode
 
-	// ErrMisaligned: a buffer's offset or element size does not meet the
-	// device's storage binding alignment.
+	// ErrMisaligned: a buffer view's byte offset does not meet the
+	// device's storage offset alignment (Limits.StorageOffsetAlignment).
 	ErrMisaligned = errors.New("misaligned buffer")
 
 	// ErrScalarTwin: the kernel uses wave verbs and its code for this
@@ -70,8 +70,9 @@ var (
 	// of them.
 	ErrType = errors.New("unsupported element type")
 
-	// ErrSize: a host slice does not match the buffer's length, or a
-	// length is negative.
+	// ErrSize: a host slice does not match the buffer's length, a length
+	// is negative, a view's bounds lie outside its buffer, or a launch
+	// binds an empty view.
 	ErrSize = errors.New("size mismatch")
 
 	// ErrClosed: the device or stream was closed.

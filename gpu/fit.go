@@ -144,8 +144,8 @@ func checkAlignment(k *Kernel, p *Param, st *bufferState, lim Limits) error {
 	if a == 0 || st.offset%a == 0 {
 		return nil
 	}
-	return fmt.Errorf("gpu: kernel %s: parameter %s: a buffer at byte offset %d, the device binds storage at multiples of %d: %w",
-		k.spec.Name, p.Name, st.offset, a, ErrMisaligned)
+	return fmt.Errorf("gpu: kernel %s: parameter %s: a view at byte offset %d (element %d), the device binds storage at multiples of %d bytes: %w",
+		k.spec.Name, p.Name, st.offset, st.offset/st.elem.size, a, ErrMisaligned)
 }
 
 // checkLengths returns an ErrBufferLen error when a buffer holds fewer

@@ -17,7 +17,7 @@ import (
 //
 // Every launch is checked first; a refused launch records nothing and
 // returns an error wrapping one of the sentinels of errors.go
-// ([ErrNoCode], [ErrArgs], [ErrBufferLen], [ErrMisaligned],
+// ([ErrNoCode], [ErrArgs], [ErrSize], [ErrBufferLen], [ErrMisaligned],
 // [ErrForeignBuffer], [ErrReleased], [ErrGrid], [ErrLimits],
 // [ErrWaveWidth], [ErrScalarTwin], [ErrCompile], [ErrClosed]), naming the
 // kernel and the parameter. [Stream.LaunchWith] adds the checks of a
@@ -156,19 +156,16 @@ func (s *Stream) bind(k *Kernel, args []any) error {
 			return fmt.Errorf("gpu: kernel %s: parameter %s: buffer of %s device %p, launched on %s device %p: %w",
 				k.spec.Name, p.Name, st.dev.backend, st.dev, d.backend, d, ErrForeignBuffer)
 		}
-		for j, o := range s.states {
-			if o == st && (written(p) || written(&k.spec.Params[bufferParam(k, j)])) {
-				return fmt.Errorf("gpu: kernel %s: parameter %s: the same buffer is bound to parameter %s and one of them is written: %w",
-					k.spec.Name, p.Name, k.spec.Params[bufferParam(k, j)].Name, ErrArgs)
-			}
+		if err := s.checkAliasing(k, p, st); err != nil {
+			return err
 		}
-		if !slices.Contains(s.locked, st) {
-			st.mu.RLock()
-			s.locked = append(s.locked, st)
+		if !slices.Contains(s.locked, st.root) {
+			st.root.mu.RLock()
+			s.locked = append(s.locked, st.root)
 		}
 		s.states = append(s.states, st)
-		if st.released {
-			return fmt.Errorf("gpu: kernel %s: parameter %s: %w", k.spec.Name, p.Name, ErrReleased)
+		if err := st.live(); err != nil {
+			return fmt.Errorf("gpu: kernel %s: parameter %s: %w", k.spec.Name, p.Name, err)
 		}
 		if lim := d.info.Limits.MaxStorageBufferBytes; lim != 0 && uint64(st.bytes) > lim {
 			return fmt.Errorf("gpu: kernel %s: parameter %s: a buffer of %d bytes exceeds the device's %d per binding: %w",
@@ -177,9 +174,42 @@ func (s *Stream) bind(k *Kernel, args []any) error {
 		if err := checkAlignment(k, p, st, d.info.Limits); err != nil {
 			return err
 		}
-		s.bufs = append(s.bufs, st.drv)
+		if st.bytes == 0 && st.root != st {
+			return fmt.Errorf("gpu: kernel %s: parameter %s: an empty view (WebGPU binds no empty range; bind an empty buffer): %w",
+				k.spec.Name, p.Name, ErrSize)
+		}
+		s.bufs = append(s.bufs, st.bound)
 	}
 	return checkLengths(k, s.states, args)
+}
+
+// checkAliasing returns an ErrArgs error when st, bound to p, shares an
+// allocation with a buffer bound before it in ways a launch cannot bind:
+// overlapping ranges (the same buffer twice, overlapping views) of which
+// one is written, or any two ranges of which one is written and the other
+// read only (WebGPU binds a buffer either as writable or as read-only
+// storage within one dispatch). Disjoint views that are all written, or
+// all read, may share an allocation. The caller holds s.mu.
+func (s *Stream) checkAliasing(k *Kernel, p *Param, st *bufferState) error {
+	for j, o := range s.states {
+		if o.root != st.root {
+			continue
+		}
+		q := &k.spec.Params[bufferParam(k, j)]
+		switch {
+		case o.overlaps(st) && (written(p) || written(q)):
+			what := "the same buffer is"
+			if o != st {
+				what = "overlapping views of one buffer are"
+			}
+			return fmt.Errorf("gpu: kernel %s: parameter %s: %s bound to parameter %s and one of them is written: %w",
+				k.spec.Name, p.Name, what, q.Name, ErrArgs)
+		case written(p) != written(q):
+			return fmt.Errorf("gpu: kernel %s: parameter %s: views of one buffer are bound to parameter %s, one written and one read only (a dispatch binds a buffer as writable or as read-only storage, not both): %w",
+				k.spec.Name, p.Name, q.Name, ErrArgs)
+		}
+	}
+	return nil
 }
 
 // unbind releases the buffer locks bind took. The caller holds s.mu.

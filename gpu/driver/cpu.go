@@ -22,7 +22,8 @@ type CPUBlock struct {
 	Wave   uint32   // the wave width: WaveWidth() of every work-item
 
 	// Buffers are the bound buffers in order of the kernel's buffer
-	// parameters, as bytes aligned to 8; CPUView gives a typed view.
+	// parameters, as bytes aligned to 4 (a view's window) or 8 (an
+	// allocation); CPUView gives a typed view.
 	Buffers [][]byte
 	// Uniforms is the uniform block (Kernel.UniformSize bytes, aligned to
 	// 8): each scalar parameter at its Binding offset.

@@ -164,7 +164,8 @@ type Buffer interface {
 type Queue interface {
 	// Launch records a launch of p over groups, with bufs bound in order
 	// of the kernel's buffer parameters and uniforms holding its scalars
-	// (UniformSize bytes). A backend may defer it until Flush; bufs and
+	// (UniformSize bytes). A buffer may be a *View: the driver binds its
+	// window of the viewed buffer. A backend may defer it until Flush; bufs and
 	// uniforms may be reused by the caller as soon as Launch returns.
 	Launch(p Program, groups xpu.Dim3, bufs []Buffer, uniforms []byte) error
 	// Flush submits what was recorded, without waiting.

@@ -109,7 +109,7 @@ func (d *api) CreateBindGroup(p core.Pipeline, entries []core.Entry) (core.BindG
 		if e.Size > 0 {
 			size = uint64(e.Size)
 		}
-		es[i] = bindGroupEntry{binding: uint32(i), buffer: handle(e.Buffer), size: size}
+		es[i] = bindGroupEntry{binding: uint32(i), buffer: handle(e.Buffer), offset: uint64(e.Offset), size: size}
 	}
 	desc := bindGroupDescriptor{layout: p.(*pipeline).bgl, entryCount: uintptr(len(es))}
 	if len(es) > 0 {

@@ -60,6 +60,9 @@ func (d *device) CreateBindGroup(p core.Pipeline, entries []core.Entry) (core.Bi
 	es := make([]any, len(entries))
 	for i, e := range entries {
 		res := map[string]any{"buffer": e.Buffer.(*buffer).b}
+		if e.Offset > 0 {
+			res["offset"] = e.Offset
+		}
 		if e.Size > 0 {
 			res["size"] = e.Size
 		}

@@ -96,7 +96,10 @@ type Binding struct {
 // Entry is one entry of a bind group.
 type Entry struct {
 	Buffer Buffer
-	// Size is the bytes bound; 0 binds the whole buffer.
+	// Offset is the byte offset of the bound range: 0, or a multiple of
+	// the device's storage offset alignment.
+	Offset int
+	// Size is the bytes bound; 0 binds the whole buffer from Offset.
 	Size int
 }
 

@@ -9,7 +9,9 @@ import (
 	"sync"
 )
 
-// bindGroups caches one bind group per (program, buffers, uniform ring).
+// bindGroups caches one bind group per (program, buffer ranges, uniform
+// ring): a buffer range is (buffer, offset, size), so that views of one
+// buffer have groups of their own.
 // It counts the open passes that hold each group and each buffer: a pass
 // resolves what it uses only when it is submitted (and a browser refuses
 // to submit a pass that uses a destroyed buffer), so a group evicted or a
@@ -41,10 +43,11 @@ func (c *bindGroups) init() {
 // hold returns the bind group of p with bufs and the uniform ring of q,
 // creating it on first use, and records that q's open pass holds it. When
 // bufs[dead] has been released, it returns dead >= 0 and holds nothing.
-func (c *bindGroups) hold(q *Queue, p *program, bufs []*buffer) (g BindGroup, dead int, err error) {
+func (c *bindGroups) hold(q *Queue, p *program, bufs []binding) (g BindGroup, dead int, err error) {
 	key := binary.LittleEndian.AppendUint64(q.key[:0], p.id)
 	for _, b := range bufs {
-		key = binary.LittleEndian.AppendUint64(key, b.id)
+		key = binary.LittleEndian.AppendUint64(key, b.b.id)
+		key = binary.LittleEndian.AppendUint64(key, uint64(b.offset)<<32|uint64(b.size))
 	}
 	key = binary.LittleEndian.AppendUint64(key, q.ringID)
 	q.key = key
@@ -52,7 +55,7 @@ func (c *bindGroups) hold(q *Queue, p *program, bufs []*buffer) (g BindGroup, de
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	for i, b := range bufs {
-		if b.released {
+		if b.b.released {
 			return nil, i, nil
 		}
 	}
@@ -74,12 +77,14 @@ func (c *bindGroups) hold(q *Queue, p *program, bufs []*buffer) (g BindGroup, de
 }
 
 // create makes a bind group and caches it. The caller holds c.mu.
-func (c *bindGroups) create(q *Queue, p *program, bufs []*buffer, key string) (*bindGroup, error) {
+func (c *bindGroups) create(q *Queue, p *program, bufs []binding, key string) (*bindGroup, error) {
 	entries := make([]Entry, 0, len(bufs)+1)
 	ids := []uint64{p.id, q.ringID}
-	for _, b := range bufs {
-		entries = append(entries, Entry{Buffer: b.b})
-		ids = append(ids, b.id)
+	held := make([]*buffer, len(bufs))
+	for i, b := range bufs {
+		entries = append(entries, Entry{Buffer: b.b.b, Offset: b.offset, Size: b.size})
+		ids = append(ids, b.b.id)
+		held[i] = b.b
 	}
 	if p.uniforms > 0 {
 		entries = append(entries, Entry{Buffer: q.ring, Size: p.uniforms})
@@ -88,7 +93,7 @@ func (c *bindGroups) create(q *Queue, p *program, bufs []*buffer, key string) (*
 	if err != nil {
 		return nil, err
 	}
-	bg := &bindGroup{g: g, key: key, ids: ids, bufs: slices.Clone(bufs)}
+	bg := &bindGroup{g: g, key: key, ids: ids, bufs: held}
 	c.byKey[key] = bg
 	for _, id := range ids {
 		c.byID[id] = append(c.byID[id], bg)

@@ -91,3 +91,26 @@ func (b *buffer) span(offset, n int) error {
 // Release drops the buffer and the bind groups that hold it. A launch
 // already recorded keeps it until its pass is submitted.
 func (b *buffer) Release() { b.d.groups.release(b) }
+
+// binding is a buffer bound to a launch: all of it (size 0), or the
+// window of a driver.View.
+type binding struct {
+	b            *buffer
+	offset, size int
+}
+
+// bindingOf returns the binding of a buffer of a launch: a *buffer, or a
+// *driver.View of one whose window lies in it.
+func bindingOf(db driver.Buffer) (binding, bool) {
+	switch v := db.(type) {
+	case *buffer:
+		return binding{b: v}, true
+	case *driver.View:
+		b, ok := v.Buffer.(*buffer)
+		if !ok || v.Offset < 0 || v.Offset%4 != 0 || v.Bytes <= 0 || v.Bytes%4 != 0 || v.Offset+v.Bytes > b.cap {
+			return binding{}, false
+		}
+		return binding{b: b, offset: v.Offset, size: v.Bytes}, true
+	}
+	return binding{}, false
+}

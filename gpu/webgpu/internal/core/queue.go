@@ -33,7 +33,7 @@ type Queue struct {
 	held   []*bindGroup // bind groups the open pass set
 	last   *program     // pipeline set last in the open pass
 	key    []byte       // scratch for bind group keys
-	bufs   []*buffer    // scratch for Launch
+	bufs   []binding    // scratch for Launch
 	offs   [1]uint32    // scratch for the dynamic offset
 
 	timer passTimer
@@ -67,8 +67,8 @@ func (q *Queue) Launch(dp driver.Program, groups xpu.Dim3, bufs []driver.Buffer,
 	}
 	q.bufs = q.bufs[:0]
 	for i, db := range bufs {
-		b, ok := db.(*buffer)
-		if !ok || b.d != d {
+		b, ok := bindingOf(db)
+		if !ok || b.b.d != d {
 			clear(q.bufs)
 			return fmt.Errorf("%s: kernel %s: buffer %d is not a live buffer of this device", d.name, p.name, i)
 		}

@@ -65,6 +65,7 @@ func Run(t *testing.T, c Config) {
 		{"ReleaseRecorded", testReleaseRecorded},
 		{"AsyncErrors", testAsyncErrors},
 		{"WriteRead", testWriteRead},
+		{"Views", testViews},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) { tc.run(t, c) })

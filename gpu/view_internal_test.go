@@ -1,0 +1,72 @@
+package gpu
+
+import (
+	"errors"
+	"testing"
+
+	"github.com/goxpu/xpu"
+	"github.com/goxpu/xpu/cpu"
+	"github.com/goxpu/xpu/gpu/driver"
+)
+
+// strictCPU is the CPU device claiming a storage offset alignment of 16
+// bytes: the CPU backend itself binds views at any element, so its
+// ErrMisaligned refusal is reachable only through a device that asks.
+type strictCPU struct{ driver.Device }
+
+func (d strictCPU) Info() driver.Info {
+	info := d.Device.Info()
+	info.Limits.StorageOffsetAlignment = 16
+	return info
+}
+
+var viewKernel = Register(&KernelSpec{
+	Name:   "github.com/goxpu/xpu/gpu.viewTest",
+	Block:  xpu.Dim3{X: 4},
+	Params: []Param{{Name: "y", Kind: ParamBuffer, Type: "float32", Size: 4, Access: AccessWrite}},
+	WGSL:   "@group(0) @binding(0) var<storage, read_write> y: array<f32>;\n@compute @workgroup_size(4) fn main() { y[0] = 1.0; }",
+	CPU: func(b *CPUBlock) {
+		y := CPUView[float32](b.Buffers[0])
+		for i := range y {
+			y[i] = float32(i)
+		}
+	},
+})
+
+func TestViewMisalignedStrictCPU(t *testing.T) {
+	drv, err := cpu.Open()
+	if err != nil {
+		t.Fatal(err)
+	}
+	d, err := newDevice("cpu", strictCPU{drv})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Close()
+	b, err := NewBuffer[float32](d, 16)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		lo   int
+		want error
+	}{{1, ErrMisaligned}, {2, ErrMisaligned}, {3, ErrMisaligned}, {4, nil}, {8, nil}} {
+		lo, want := c.lo, c.want
+		v, err := b.Slice(lo, lo+8)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := d.Stream().Launch(viewKernel, xpu.Dim3{X: 1}, v); !errors.Is(err, want) || (want == nil) != (err == nil) {
+			t.Errorf("a view at element %d: %v, want %v", lo, err, want)
+		}
+	}
+	got, err := b.Download()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, g := range got {
+		if w := float32(max(0, i-8)); i >= 8 && g != w || i >= 4 && i < 8 && g != float32(i-4) {
+			t.Fatalf("y[%d] = %v after views at 4 and 8", i, g)
+		}
+	}
+}
