@@ -80,12 +80,16 @@ func manifestFor(spec *KernelSpec, backend string) *Manifest {
 	return &spec.Manifests[i]
 }
 
-// waveTier is the wave tier k runs at on backend: its manifest's, or for
-// a spec without one, emulated on the CPU (the Go lowering runs any
-// width) and native elsewhere.
+// waveTier is the wave tier k runs at on backend for any device: its
+// manifest's; emulated where the manifest leaves the tier to a pick among
+// wave variants (the emulated variant runs anywhere); for a spec without
+// one, emulated on the CPU (the Go lowering runs any width) and native
+// elsewhere.
 func waveTier(k *Kernel, backend string) string {
 	if m := manifestFor(&k.spec, backend); m != nil && m.WaveTier != "" {
 		return m.WaveTier
+	} else if m != nil && len(m.WaveVariants) > 0 {
+		return driver.WaveEmulated
 	}
 	if backend == "cpu" {
 		return driver.WaveEmulated

@@ -17,6 +17,8 @@ type (
 	Manifest = driver.Manifest
 	// Usage is how a kernel uses one buffer parameter.
 	Usage = driver.Usage
+	// ManifestVariant describes one wave variant of a kernel's WGSL.
+	ManifestVariant = driver.ManifestVariant
 )
 
 // Wave tiers of a manifest.
@@ -29,7 +31,11 @@ const (
 )
 
 // ManifestOf returns the manifest of the kernel registered under name
-// ("importpath.Name") for backend ("webgpu", "cpu", ...).
+// ("importpath.Name") for backend ("webgpu", "cpu", ...), as generated:
+// the device-independent view. Where a device picks the kernel's WGSL
+// among wave variants by its subgroup size, WaveTier is "" and
+// WaveVariants lists each variant with its hash; [Device.Manifest] gives
+// the view of one device.
 func ManifestOf(name, backend string) (*Manifest, bool) {
 	k, ok := Lookup(name)
 	if !ok {
@@ -38,7 +44,8 @@ func ManifestOf(name, backend string) (*Manifest, bool) {
 	return k.Manifest(backend)
 }
 
-// Manifest returns the kernel's manifest for backend.
+// Manifest returns the kernel's manifest for backend, the
+// device-independent view (see [ManifestOf]).
 func (k *Kernel) Manifest(backend string) (*Manifest, bool) {
 	if k == nil {
 		return nil, false
@@ -69,6 +76,7 @@ func (k *Kernel) Manifests() []Manifest {
 func cloneManifest(m Manifest) Manifest {
 	m.Buffers = slices.Clone(m.Buffers)
 	m.NativeOps = slices.Clone(m.NativeOps)
+	m.WaveVariants = slices.Clone(m.WaveVariants)
 	m.PrivateBytes = cloneInt(m.PrivateBytes)
 	m.Registers = cloneInt(m.Registers)
 	m.SpillBytes = cloneInt(m.SpillBytes)

@@ -6,7 +6,8 @@
 //	xpu devices   list the devices of every backend present
 //	xpu manifest <importpath>.<Kernel>
 //	              print the kernel's manifest per backend: identity, footprint,
-//	              buffer access modes, wave width and tier, native operations
+//	              buffer access modes, wave width and tier (or, where a device
+//	              picks the tier, each wave variant and its hash), native operations
 //	xpu bench cpu measure the CPU backend beside its reference points
 //
 // A kernel package runs the generator from go generate:

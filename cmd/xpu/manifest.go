@@ -104,10 +104,30 @@ func printManifest(w io.Writer, m emit.Manifest) {
 	if m.Wave != 0 {
 		row("wave width", m.Wave)
 	}
-	if m.WaveOps {
+	switch {
+	case m.WaveOps && m.WaveTier != "":
 		row("wave tier", m.WaveTier)
+	case len(m.WaveVariants) > 0:
+		row("wave tier", "chosen by the device's subgroup size among the variants")
+	}
+	for _, v := range m.WaveVariants {
+		row("wave variant "+v.Tier, variantText(v))
 	}
 	if len(m.NativeOps) > 0 {
 		row("native ops", strings.Join(m.NativeOps, " "))
 	}
+}
+
+// variantText describes a wave variant: the subgroup sizes it is for, its
+// width and its hash.
+func variantText(v emit.ManifestVariant) string {
+	sub := "any device"
+	if v.SubgroupMin != 0 {
+		sub = fmt.Sprintf("subgroups of %d to %d lanes", v.SubgroupMin, v.SubgroupMax)
+	}
+	width := "the subgroup size"
+	if v.Width != 0 {
+		width = fmt.Sprint(v.Width)
+	}
+	return fmt.Sprintf("%s, width %s, %s", sub, width, v.Hash)
 }

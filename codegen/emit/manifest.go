@@ -37,11 +37,21 @@ type Manifest struct {
 	PrivateBytes    *int
 	Buffers         []Usage
 
-	Wave     uint32
-	WaveOps  bool
-	WaveTier string
+	Wave         uint32
+	WaveOps      bool
+	WaveTier     string
+	WaveVariants []ManifestVariant
 
 	NativeOps []string
+}
+
+// ManifestVariant is one wave variant of a kernel's WGSL as its manifest
+// lists it (see gpu.ManifestVariant).
+type ManifestVariant struct {
+	Tier                     string
+	SubgroupMin, SubgroupMax uint32
+	Width                    uint32
+	Hash                     string
 }
 
 // Usage is one buffer parameter's access mode and length bound.
@@ -53,7 +63,10 @@ type Usage struct {
 
 // Manifests returns the manifests of l, a kernel of the package with
 // import path pkg: one for the webgpu backend (its WGSL) and one for the
-// cpu backend when the Go lowering carried it.
+// cpu backend when the Go lowering carried it. A webgpu manifest of a
+// kernel with wave variants leaves WaveTier empty, since a device picks
+// the tier at run time, and lists the variants with their hashes; its
+// Hash names the main WGSL (the emulated variant).
 func Manifests(pkg string, l *Lowered) []Manifest {
 	k := l.Kernel
 	base := Manifest{
@@ -77,8 +90,13 @@ func Manifests(pkg string, l *Lowered) []Manifest {
 		m.Backend, m.Target, m.Hash = "webgpu", "wgsl", hash(l.WGSL)
 		m.PrivateBytes = new(privateBytes(k))
 		m.NativeOps = wgslOps(l.WGSL)
-		if m.WaveOps {
+		if m.WaveOps && len(l.WaveVariants) == 0 {
 			m.WaveTier = waveEmulated
+		}
+		for _, v := range l.WaveVariants {
+			m.WaveVariants = append(m.WaveVariants, ManifestVariant{
+				Tier: v.Tier, SubgroupMin: v.SubgroupMin, SubgroupMax: v.SubgroupMax, Width: v.Width, Hash: hash(v.WGSL),
+			})
 		}
 		ms = append(ms, m)
 	}
@@ -321,8 +339,18 @@ func (w *writer) manifests(l *Lowered) {
 		if m.Wave != 0 {
 			w.printf("Wave: %d,\n", m.Wave)
 		}
-		if m.WaveOps {
+		switch {
+		case m.WaveOps && m.WaveTier != "":
 			w.printf("WaveOps: true, WaveTier: %q,\n", m.WaveTier)
+		case m.WaveOps:
+			w.printf("WaveOps: true,\n")
+		}
+		if len(m.WaveVariants) > 0 {
+			w.printf("WaveVariants: []gpu.ManifestVariant{\n")
+			for _, v := range m.WaveVariants {
+				w.printf("{Tier: %q, SubgroupMin: %d, SubgroupMax: %d, Width: %d, Hash: %q},\n", v.Tier, v.SubgroupMin, v.SubgroupMax, v.Width, v.Hash)
+			}
+			w.printf("},\n")
 		}
 		if len(m.NativeOps) > 0 {
 			w.printf("NativeOps: []string{")

@@ -30,14 +30,36 @@ type Manifest struct {
 	Buffers         []Usage // one per buffer parameter, in order
 
 	// Wave.
-	Wave     uint32 // the declared wave width; 0 for a width-agnostic kernel
-	WaveOps  bool   // the body uses wave verbs or queries
-	WaveTier string // "native", "emulated" or "scalar"; "" when WaveOps is false
+	Wave    uint32 // the declared wave width; 0 for a width-agnostic kernel
+	WaveOps bool   // the body uses wave verbs or queries
+	// WaveTier is "native", "emulated" or "scalar"; "" when WaveOps is
+	// false, or when the tier is chosen at run time among WaveVariants.
+	WaveTier string
+	// WaveWidth is the wave width the code runs at on one device: set in
+	// a device's view of the manifest (gpu's Device.Manifest), 0 in the
+	// generated one, which holds for any device.
+	WaveWidth uint32
+	// WaveVariants, for WGSL that a device picks among by its subgroup
+	// size (Kernel.WaveVariants), describe each variant, Hash included;
+	// WaveTier is then "" and Hash names the emulated variant's code. A
+	// device's view leaves them out: it names the one variant it runs.
+	WaveVariants []ManifestVariant
 
 	// NativeOps are the target's operations the body lowered to, sorted:
 	// WGSL builtins and atomics for "wgsl", the qualified library calls
 	// of the Go lowering for "go".
 	NativeOps []string
+}
+
+// ManifestVariant describes one wave variant of a kernel's WGSL (see
+// WaveVariant): its tier, the subgroup sizes it is for (0 and 0 for the
+// emulated one, which runs anywhere), its width (0: the device's subgroup
+// size) and the hash of its code.
+type ManifestVariant struct {
+	Tier                     string
+	SubgroupMin, SubgroupMax uint32
+	Width                    uint32
+	Hash                     string
 }
 
 // Usage is how a kernel uses one buffer parameter, inferred from its body.

@@ -245,7 +245,11 @@ var ReduceWaveKernel = gpu.Register(&gpu.KernelSpec{
 				{Name: "partial", Access: gpu.AccessWrite},
 				{Name: "in", Access: gpu.AccessRead},
 			},
-			WaveOps: true, WaveTier: "emulated",
+			WaveOps: true,
+			WaveVariants: []gpu.ManifestVariant{
+				{Tier: "native", SubgroupMin: 4, SubgroupMax: 128, Width: 0, Hash: "sha256:d4e7ce17a9f3c1b6307b1a505bd7eb887629c1d6bfea7510e3463fb8924826bd"},
+				{Tier: "emulated", SubgroupMin: 0, SubgroupMax: 0, Width: 32, Hash: "sha256:260d4f9c2ff95e5f758f8893ed80c79e644c7f73574577f379aa1e9aed20e7b0"},
+			},
 			NativeOps: []string{"bitcast", "workgroupBarrier"},
 		},
 		{
@@ -610,7 +614,13 @@ var ReduceWave32Kernel = gpu.Register(&gpu.KernelSpec{
 				{Name: "in", Access: gpu.AccessRead},
 			},
 			Wave:    32,
-			WaveOps: true, WaveTier: "emulated",
+			WaveOps: true,
+			WaveVariants: []gpu.ManifestVariant{
+				{Tier: "native", SubgroupMin: 32, SubgroupMax: 32, Width: 32, Hash: "sha256:23317553c1a7b146b35e6c4bda6744b66c38bf3c369cafb4cc811bdd705d3709"},
+				{Tier: "folded", SubgroupMin: 4, SubgroupMax: 16, Width: 32, Hash: "sha256:67b230c8c71a8f6b2b142c1d30af73cc5c19bfa5199b28fc855a441dded56705"},
+				{Tier: "narrow", SubgroupMin: 64, SubgroupMax: 128, Width: 32, Hash: "sha256:79370b0946d821bb80e35ca1cbd2432071f82476d7a3f4bdc2c709870705ef43"},
+				{Tier: "emulated", SubgroupMin: 0, SubgroupMax: 0, Width: 32, Hash: "sha256:d2783ac53f9143ce34cd89897b3a093d392ff14e62cbdb9ad0239bf0e3dff9cb"},
+			},
 			NativeOps: []string{"bitcast", "workgroupBarrier"},
 		},
 		{
@@ -1093,7 +1103,13 @@ var Wave16Kernel = gpu.Register(&gpu.KernelSpec{
 				{Name: "sel", Access: gpu.AccessRead},
 			},
 			Wave:    16,
-			WaveOps: true, WaveTier: "emulated",
+			WaveOps: true,
+			WaveVariants: []gpu.ManifestVariant{
+				{Tier: "native", SubgroupMin: 16, SubgroupMax: 16, Width: 16, Hash: "sha256:8dbdcca883be40909456e021c5ea43f6c3976c1e732dffd0fd529ee18a6e6365"},
+				{Tier: "folded", SubgroupMin: 4, SubgroupMax: 8, Width: 16, Hash: "sha256:9d391860f49eea1623b8cc325d600525f48a4d7603940a838213eb7371dd2124"},
+				{Tier: "narrow", SubgroupMin: 32, SubgroupMax: 128, Width: 16, Hash: "sha256:db68cf50b151590d77ce4c08e3fd503c57895a0a64c04dd77d2c33d65e90917c"},
+				{Tier: "emulated", SubgroupMin: 0, SubgroupMax: 0, Width: 16, Hash: "sha256:cad296d252ee3a3029a28cedc0c77dfc11ff58a8fcf3ffa78261d061c82f2afe"},
+			},
 			NativeOps: []string{"bitcast", "max", "min", "select", "workgroupBarrier"},
 		},
 		{
@@ -3949,7 +3965,13 @@ var Wave32Kernel = gpu.Register(&gpu.KernelSpec{
 				{Name: "sel", Access: gpu.AccessRead},
 			},
 			Wave:    32,
-			WaveOps: true, WaveTier: "emulated",
+			WaveOps: true,
+			WaveVariants: []gpu.ManifestVariant{
+				{Tier: "native", SubgroupMin: 32, SubgroupMax: 32, Width: 32, Hash: "sha256:be0dc0b18953ce9fdb9fcfb7e9ac8ad041d827f6e47eb93c5ed71b29b2c2fd0c"},
+				{Tier: "folded", SubgroupMin: 4, SubgroupMax: 16, Width: 32, Hash: "sha256:aa09af63eb956f84574a26ff128c460a7b825e89217a93da3eb434a590776bab"},
+				{Tier: "narrow", SubgroupMin: 64, SubgroupMax: 128, Width: 32, Hash: "sha256:946136b1b08e9fc03b98e8caa41ae441fcee2f47cf0989a668573442b628f5c2"},
+				{Tier: "emulated", SubgroupMin: 0, SubgroupMax: 0, Width: 32, Hash: "sha256:0da66b088f3962d0af1d9fcde9ebe722621161c92fe49872b39fd8aa726996f9"},
+			},
 			NativeOps: []string{"bitcast", "max", "min", "select", "workgroupBarrier"},
 		},
 		{
@@ -6804,7 +6826,12 @@ var Wave4Kernel = gpu.Register(&gpu.KernelSpec{
 				{Name: "sel", Access: gpu.AccessRead},
 			},
 			Wave:    4,
-			WaveOps: true, WaveTier: "emulated",
+			WaveOps: true,
+			WaveVariants: []gpu.ManifestVariant{
+				{Tier: "native", SubgroupMin: 4, SubgroupMax: 4, Width: 4, Hash: "sha256:f4266e1936d3117ab686cd57883ccb355f9eb337956929443f7df93ef2bba1be"},
+				{Tier: "narrow", SubgroupMin: 8, SubgroupMax: 128, Width: 4, Hash: "sha256:7bf3d19cd1e679c33a334cd9c4e106c4765a6a9c2e6228bc1a2622e2bdadd0ba"},
+				{Tier: "emulated", SubgroupMin: 0, SubgroupMax: 0, Width: 4, Hash: "sha256:89e544f69e70dd35bfeb7cb0159ad3a79402225d7a67f30c1f61465792613801"},
+			},
 			NativeOps: []string{"bitcast", "max", "min", "select", "workgroupBarrier"},
 		},
 		{
@@ -8987,7 +9014,13 @@ var Wave64Kernel = gpu.Register(&gpu.KernelSpec{
 				{Name: "sel", Access: gpu.AccessRead},
 			},
 			Wave:    64,
-			WaveOps: true, WaveTier: "emulated",
+			WaveOps: true,
+			WaveVariants: []gpu.ManifestVariant{
+				{Tier: "native", SubgroupMin: 64, SubgroupMax: 64, Width: 64, Hash: "sha256:9930ff7a03580b38c781beee6a3535dc720bdb8b66a7b45571c84f6d784b587b"},
+				{Tier: "folded", SubgroupMin: 4, SubgroupMax: 32, Width: 64, Hash: "sha256:73d65c0db1b31f4ee4bceea16d41e1ed3f3ddb473bf72857bb2a31cafd6c62fa"},
+				{Tier: "narrow", SubgroupMin: 128, SubgroupMax: 128, Width: 64, Hash: "sha256:63889a154420310d69c1669dbf535c6d43fe93a9c9a8cdaf55288595e1c82186"},
+				{Tier: "emulated", SubgroupMin: 0, SubgroupMax: 0, Width: 64, Hash: "sha256:334a8300ea1cda62030f28c25a111e50ccbaf1fd5b457b490830bbf761df1ea6"},
+			},
 			NativeOps: []string{"bitcast", "max", "min", "select", "workgroupBarrier"},
 		},
 		{
@@ -11775,7 +11808,13 @@ var Wave8Kernel = gpu.Register(&gpu.KernelSpec{
 				{Name: "sel", Access: gpu.AccessRead},
 			},
 			Wave:    8,
-			WaveOps: true, WaveTier: "emulated",
+			WaveOps: true,
+			WaveVariants: []gpu.ManifestVariant{
+				{Tier: "native", SubgroupMin: 8, SubgroupMax: 8, Width: 8, Hash: "sha256:76512d3eceab63b96f7b3270eecf546a20c50d3dd8d244ebdb4819249fd0198e"},
+				{Tier: "folded", SubgroupMin: 4, SubgroupMax: 4, Width: 8, Hash: "sha256:e3748987da7596e97ccaf49c53a9a9c034b39fcdbc0c1cd58439d74b36fab568"},
+				{Tier: "narrow", SubgroupMin: 16, SubgroupMax: 128, Width: 8, Hash: "sha256:20e802cbafa887a4d1e312a2bfb15172c866f7cdec1ba2bc677e0490ea9577df"},
+				{Tier: "emulated", SubgroupMin: 0, SubgroupMax: 0, Width: 8, Hash: "sha256:20f16adf0c592541054b3b0701abe245e6ed0598c5b4e3952556e8f8eff38e15"},
+			},
 			NativeOps: []string{"bitcast", "max", "min", "select", "workgroupBarrier"},
 		},
 		{
@@ -14627,7 +14666,11 @@ var WaveAgnosticKernel = gpu.Register(&gpu.KernelSpec{
 				{Name: "xf", Access: gpu.AccessRead},
 				{Name: "sel", Access: gpu.AccessRead},
 			},
-			WaveOps: true, WaveTier: "emulated",
+			WaveOps: true,
+			WaveVariants: []gpu.ManifestVariant{
+				{Tier: "native", SubgroupMin: 4, SubgroupMax: 32, Width: 0, Hash: "sha256:d246b331e5a255bf60dc3a9463a66c383e923ff3801792a81a2487b615266d04"},
+				{Tier: "emulated", SubgroupMin: 0, SubgroupMax: 0, Width: 32, Hash: "sha256:1b29fdb865ad42aa1a009455aefece85450ea4cf65a6abb6742c945b87e6549d"},
+			},
 			NativeOps: []string{"bitcast", "max", "min", "select", "workgroupBarrier"},
 		},
 		{
