@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"os"
 	"strings"
 	"testing"
 )
@@ -49,6 +50,7 @@ func TestDevicesListsEveryBackend(t *testing.T) {
 
 func TestGenNotesRefusedMembers(t *testing.T) {
 	t.Chdir("testdata/scale")
+	t.Cleanup(func() { os.Remove("xpu_gen.go") }) // the test's output, not a file of the tree
 	var stdout, stderr bytes.Buffer
 	if code := run([]string{"gen"}, &stdout, &stderr); code != 0 {
 		t.Fatalf("xpu gen: exit %d: %s", code, stderr.String())
