@@ -286,6 +286,18 @@ func (p *printer) stmt(s Stmt) {
 		}
 		p.depth--
 		p.line("}")
+	case *For:
+		p.print(strings.Repeat(indent, p.depth), "for (", p.forClause(s.Init, "init"), "; ")
+		if s.Cond != nil {
+			p.print(p.expr(s.Cond))
+		}
+		p.print("; ", p.forClause(s.Update, "update"), ") ")
+		if s.Body == nil {
+			p.fail("for without a body")
+			s.Body = &Block{}
+		}
+		p.block(s.Body)
+		p.buf.WriteByte('\n')
 	case *Break:
 		p.line("break;")
 	case *Continue:
@@ -307,6 +319,33 @@ func (p *printer) stmt(s Stmt) {
 	default:
 		p.fail("unknown statement %T", s)
 	}
+}
+
+// forClause prints the init or update statement of a for, without its
+// semicolon.
+func (p *printer) forClause(s Stmt, which string) string {
+	switch s := s.(type) {
+	case nil:
+		return ""
+	case *VarDecl:
+		if which == "init" {
+			return "var " + p.local(s.Name, s.Type, s.Init)
+		}
+	case *LetDecl:
+		if which == "init" && s.Init != nil {
+			return "let " + p.local(s.Name, s.Type, s.Init)
+		}
+	case *Assign:
+		if s.LHS != nil {
+			return p.expr(s.LHS) + " = " + p.expr(s.RHS)
+		}
+	case *CompoundAssign:
+		if which == "update" && s.Op <= Shr {
+			return p.expr(s.LHS) + " " + s.Op.String() + "= " + p.expr(s.RHS)
+		}
+	}
+	p.fail("for %s statement %T", which, s)
+	return ""
 }
 
 func (p *printer) local(name string, t Type, init Expr) string {

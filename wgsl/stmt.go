@@ -53,6 +53,16 @@ type Loop struct {
 	BreakIf    Expr
 }
 
+// For is for (Init; Cond; Update) Body. Init is nil or a *VarDecl,
+// *LetDecl or *Assign; Update is nil or an *Assign or *CompoundAssign;
+// Cond may be nil. A continue in Body runs Update.
+type For struct {
+	Init   Stmt
+	Cond   Expr
+	Update Stmt
+	Body   *Block
+}
+
 // Break is break;.
 type Break struct{}
 
@@ -72,6 +82,7 @@ func (*Assign) node()         {}
 func (*CompoundAssign) node() {}
 func (*If) node()             {}
 func (*Loop) node()           {}
+func (*For) node()            {}
 func (*Break) node()          {}
 func (*Continue) node()       {}
 func (*Return) node()         {}
@@ -83,6 +94,7 @@ func (*LetDecl) stmtNode()        {}
 func (*Assign) stmtNode()         {}
 func (*CompoundAssign) stmtNode() {}
 func (*If) stmtNode()             {}
+func (*For) stmtNode()            {}
 func (*Loop) stmtNode()           {}
 func (*Break) stmtNode()          {}
 func (*Continue) stmtNode()       {}

@@ -44,14 +44,15 @@ func lower(k *ir.Kernel, tier string) (*wgsl.Module, error) {
 		return nil, &Error{Pos: k.Pos, Rule: ruleWaveTier, Msg: "unknown wave tier " + tier}
 	}
 	l := &lowerer{
-		tier:    tier,
-		k:       k,
-		globals: map[string]string{},
-		structs: map[*ir.Struct]*wgsl.Struct{},
-		helpers: map[string]*wgsl.Func{},
-		builtin: map[string]bool{},
-		private: map[string]bool{},
-		fences:  storageFences(k),
+		tier:     tier,
+		k:        k,
+		globals:  map[string]string{},
+		structs:  map[*ir.Struct]*wgsl.Struct{},
+		helpers:  map[string]*wgsl.Func{},
+		builtin:  map[string]bool{},
+		private:  map[string]bool{},
+		fences:   storageFences(k),
+		assigned: assignedVars(k),
 	}
 	l.pos = k.Pos
 	if k.Wave != 0 && tier == "" {
@@ -108,6 +109,7 @@ type lowerer struct {
 	private     map[string]bool      // private copies of builtins device functions read
 	storage     bool                 // some buffer is written: barriers fence storage too
 	fences      map[*ir.Barrier]bool // the kernel body's barriers that fence storage
+	assigned    map[*ir.Var]bool     // variables stored to after their declaration
 
 	fn *funcState // the function being lowered
 }

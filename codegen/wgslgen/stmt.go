@@ -35,10 +35,20 @@ func (l *lowerer) stmt(s ir.Stmt) {
 	}
 	switch s := s.(type) {
 	case *ir.Block:
+		if d, loop, ok := forClauses(s); ok {
+			l.emit(l.forLoop(d, loop))
+			return
+		}
 		l.emit(l.block(s))
 	case *ir.Decl:
 		l.at(s.Pos)
 		name := l.local(s.Var)
+		if s.Init != nil && !l.assigned[s.Var] && isBasic(s.Var.Type) {
+			// Never assigned again: a value, which Tint compiles better
+			// than a variable.
+			l.emit(&wgsl.LetDecl{Name: name, Type: l.typ(s.Var.Type), Init: l.expr(s.Init)})
+			return
+		}
 		// A declaration is a declaration and an assignment. naga hoists
 		// function variables and applies a constant initializer once, so a
 		// declaration inside a loop would keep the last iteration's value

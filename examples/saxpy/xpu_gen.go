@@ -23,7 +23,7 @@ var SaxpyKernel = gpu.Register(&gpu.KernelSpec{
 	Manifests: []gpu.Manifest{
 		{
 			Kernel: "github.com/goxpu/xpu/examples/saxpy.Saxpy", Backend: "webgpu", Target: "wgsl",
-			Hash:        "sha256:addbfa540ed2aa238bd200a8149417e327e70ee1e4b4832b059d247562affebf",
+			Hash:        "sha256:ddb28ae2ffe5f16e98f3c865c7ab4bfc5fa00e952c285cd44e8fa45670ea6e45",
 			Codegen:     "xpu-gen/1",
 			Block:       xpu.Dim3{X: 256, Y: 1, Z: 1},
 			SharedBytes: 0, StorageBindings: 2, UniformBytes: 16,
@@ -68,8 +68,7 @@ const saxpyWGSL = `struct xpu_Uniforms {
 @compute @workgroup_size(256, 1, 1)
 fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
     {
-        var v_i: u32;
-        v_i = gid.x;
+        let v_i: u32 = gid.x;
         if v_i < xpu_u.p_n {
             b_y[v_i] = (xpu_u.p_a * b_x[v_i]) + b_y[v_i];
         }

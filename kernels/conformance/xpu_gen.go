@@ -24,7 +24,7 @@ var AtomicAddKernel = gpu.Register(&gpu.KernelSpec{
 	Manifests: []gpu.Manifest{
 		{
 			Kernel: "github.com/goxpu/xpu/kernels/conformance.AtomicAdd", Backend: "webgpu", Target: "wgsl",
-			Hash:        "sha256:e33ff6aeea68f80a34616d6a8d9251869acf6fa24c9cd06ee79dfe1f7de8b09d",
+			Hash:        "sha256:b369c06e6d49a039f80d55398247a1ea48b23c017dd887b0e4a2a0b04f5724d5",
 			Codegen:     "xpu-gen/1",
 			Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
 			SharedBytes: 0, StorageBindings: 4, UniformBytes: 16,
@@ -75,15 +75,13 @@ const atomicAddWGSL = `struct xpu_Uniforms {
 // main is kernel AtomicAdd, block 64x1x1.
 @compute @workgroup_size(64, 1, 1)
 fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
-    var v_i: u32;
-    v_i = gid.x;
+    let v_i: u32 = gid.x;
     if v_i >= xpu_u.p_n {
         return;
     }
     atomicAdd(&b_sum[0u], b_in[v_i]);
     atomicAdd(&b_sum[1u + (v_i % 3u)], -b_in[v_i]);
-    var v_k: u32;
-    v_k = atomicAdd(&b_count[0u], 1u);
+    let v_k: u32 = atomicAdd(&b_count[0u], 1u);
     b_tickets[v_k] = 1u;
 }
 `
@@ -169,7 +167,7 @@ var AtomicAddFloatKernel = gpu.Register(&gpu.KernelSpec{
 	Manifests: []gpu.Manifest{
 		{
 			Kernel: "github.com/goxpu/xpu/kernels/conformance.AtomicAddFloat", Backend: "webgpu", Target: "wgsl",
-			Hash:        "sha256:eb20391f7d95fb6ab845f42e8575b4203b211267bf1763515c01e1c94fb118e4",
+			Hash:        "sha256:6db7cd8ccfc5bdf1ea4d5ecc74c976b9325f4edc032db370f21f0a1f7dd48ed2",
 			Codegen:     "xpu-gen/1",
 			Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
 			SharedBytes: 0, StorageBindings: 2, UniformBytes: 16,
@@ -215,8 +213,7 @@ const atomicAddFloatWGSL = `struct xpu_Uniforms {
 @compute @workgroup_size(64, 1, 1)
 fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
     {
-        var v_i: u32;
-        v_i = gid.x;
+        let v_i: u32 = gid.x;
         if v_i < xpu_u.p_n {
             let xpu_t1 = v_i % 8u;
             let xpu_t2 = b_in[v_i];
@@ -304,7 +301,7 @@ var AtomicBitsKernel = gpu.Register(&gpu.KernelSpec{
 	Manifests: []gpu.Manifest{
 		{
 			Kernel: "github.com/goxpu/xpu/kernels/conformance.AtomicBits", Backend: "webgpu", Target: "wgsl",
-			Hash:        "sha256:3c76c84e4c7696cf2af5dab44aa07c524a02c4a16c4300172a18e822cc3beadc",
+			Hash:        "sha256:c6d133c1a28af75d6875c866e699fbd2c558cd17f5b0a921e7bb1189210b55fa",
 			Codegen:     "xpu-gen/1",
 			Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
 			SharedBytes: 0, StorageBindings: 4, UniformBytes: 16,
@@ -355,8 +352,7 @@ const atomicBitsWGSL = `struct xpu_Uniforms {
 // main is kernel AtomicBits, block 64x1x1.
 @compute @workgroup_size(64, 1, 1)
 fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
-    var v_i: u32;
-    v_i = gid.x;
+    let v_i: u32 = gid.x;
     if v_i >= xpu_u.p_n {
         return;
     }
@@ -459,7 +455,7 @@ var AtomicCompareExchangeKernel = gpu.Register(&gpu.KernelSpec{
 	Manifests: []gpu.Manifest{
 		{
 			Kernel: "github.com/goxpu/xpu/kernels/conformance.AtomicCompareExchange", Backend: "webgpu", Target: "wgsl",
-			Hash:        "sha256:d38b95fc04086b6d186139e800cfd097bb4a9bfcf6ea9cf7aef9a849e710aa21",
+			Hash:        "sha256:21d18cfe8188a72eeb4fa728b27c24b6a8e06400b5dd772d58c74785bdba70ef",
 			Codegen:     "xpu-gen/1",
 			Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
 			SharedBytes: 0, StorageBindings: 5, UniformBytes: 16,
@@ -513,8 +509,7 @@ const atomicCompareExchangeWGSL = `struct xpu_Uniforms {
 // main is kernel AtomicCompareExchange, block 64x1x1.
 @compute @workgroup_size(64, 1, 1)
 fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
-    var v_i: u32;
-    v_i = gid.x;
+    let v_i: u32 = gid.x;
     if v_i >= xpu_u.p_n {
         return;
     }
@@ -528,8 +523,7 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
             break;
         }
     }
-    var v_v: i32;
-    v_v = xpu_t3;
+    let v_v: i32 = xpu_t3;
     b_found[v_i] = v_v;
     b_swapped[v_i] = 0u;
     if v_v == b_expect[v_i] {
@@ -638,7 +632,7 @@ var AtomicExchangeKernel = gpu.Register(&gpu.KernelSpec{
 	Manifests: []gpu.Manifest{
 		{
 			Kernel: "github.com/goxpu/xpu/kernels/conformance.AtomicExchange", Backend: "webgpu", Target: "wgsl",
-			Hash:        "sha256:dff7603db1a89b80b44911f014ef14af0bb0449d66820afa6bc309d41467ff0d",
+			Hash:        "sha256:431310f4cf7e486640fc364825a3681ab749f968c3f0d548eb343efb5c59cd82",
 			Codegen:     "xpu-gen/1",
 			Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
 			SharedBytes: 0, StorageBindings: 3, UniformBytes: 16,
@@ -686,8 +680,7 @@ const atomicExchangeWGSL = `struct xpu_Uniforms {
 // main is kernel AtomicExchange, block 64x1x1.
 @compute @workgroup_size(64, 1, 1)
 fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
-    var v_i: u32;
-    v_i = gid.x;
+    let v_i: u32 = gid.x;
     if v_i >= xpu_u.p_n {
         return;
     }
@@ -772,7 +765,7 @@ var AtomicMinMaxKernel = gpu.Register(&gpu.KernelSpec{
 	Manifests: []gpu.Manifest{
 		{
 			Kernel: "github.com/goxpu/xpu/kernels/conformance.AtomicMinMax", Backend: "webgpu", Target: "wgsl",
-			Hash:        "sha256:54c361a7051d5cdce20c1b2cbb6596f3d17294af0d77ef686894b307ac9bb0a2",
+			Hash:        "sha256:9ce907b39dd1e6a9f7143d45ef0e684a759a3c27769ae6f0b9edac73db7dbf4c",
 			Codegen:     "xpu-gen/1",
 			Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
 			SharedBytes: 0, StorageBindings: 4, UniformBytes: 16,
@@ -823,13 +816,11 @@ const atomicMinMaxWGSL = `struct xpu_Uniforms {
 // main is kernel AtomicMinMax, block 64x1x1.
 @compute @workgroup_size(64, 1, 1)
 fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
-    var v_i: u32;
-    v_i = gid.x;
+    let v_i: u32 = gid.x;
     if v_i >= xpu_u.p_n {
         return;
     }
-    var v_r: u32;
-    v_r = v_i % 4u;
+    let v_r: u32 = v_i % 4u;
     atomicMin(&b_ints[v_r], b_a[v_i]);
     atomicMax(&b_ints[4u + v_r], b_a[v_i]);
     atomicMin(&b_uints[v_r], b_b[v_i]);
@@ -926,7 +917,7 @@ var AtomicSubKernel = gpu.Register(&gpu.KernelSpec{
 	Manifests: []gpu.Manifest{
 		{
 			Kernel: "github.com/goxpu/xpu/kernels/conformance.AtomicSub", Backend: "webgpu", Target: "wgsl",
-			Hash:        "sha256:2c53f79b8be2c1e97678e49bccdb15706b052fb621260aca0eabda106502f120",
+			Hash:        "sha256:f478b5bb9c46d2e6ddd57e6c9ce17fdd9ea76d678c6c406f1458180478790ac5",
 			Codegen:     "xpu-gen/1",
 			Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
 			SharedBytes: 0, StorageBindings: 4, UniformBytes: 16,
@@ -977,8 +968,7 @@ const atomicSubWGSL = `struct xpu_Uniforms {
 // main is kernel AtomicSub, block 64x1x1.
 @compute @workgroup_size(64, 1, 1)
 fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
-    var v_i: u32;
-    v_i = gid.x;
+    let v_i: u32 = gid.x;
     if v_i >= xpu_u.p_n {
         return;
     }
@@ -1070,7 +1060,7 @@ var BitOpsKernel = gpu.Register(&gpu.KernelSpec{
 	Manifests: []gpu.Manifest{
 		{
 			Kernel: "github.com/goxpu/xpu/kernels/conformance.BitOps", Backend: "webgpu", Target: "wgsl",
-			Hash:        "sha256:e5a2e431d91914d2fe169f5c21a660c480ef8c6af1280bcab47c4a5a4b1d0785",
+			Hash:        "sha256:cf3ddfb73e7306739e513d91ee73f07ec981e0e1efbe09f9c13d20b8fcb8edf7",
 			Codegen:     "xpu-gen/1",
 			Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
 			SharedBytes: 0, StorageBindings: 6, UniformBytes: 16,
@@ -1125,13 +1115,11 @@ const bitOpsWGSL = `struct xpu_Uniforms {
 // main is kernel BitOps, block 64x1x1.
 @compute @workgroup_size(64, 1, 1)
 fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
-    var v_i: u32;
-    v_i = gid.x;
+    let v_i: u32 = gid.x;
     if v_i >= xpu_u.p_n {
         return;
     }
-    var v_o: u32;
-    v_o = v_i * 5u;
+    let v_o: u32 = v_i * 5u;
     b_ints[v_o + 0u] = b_a[v_i] & b_b[v_i];
     b_ints[v_o + 1u] = b_a[v_i] | b_b[v_i];
     b_ints[v_o + 2u] = b_a[v_i] ^ b_b[v_i];
@@ -1257,7 +1245,7 @@ var BlockReduceKernel = gpu.Register(&gpu.KernelSpec{
 	Manifests: []gpu.Manifest{
 		{
 			Kernel: "github.com/goxpu/xpu/kernels/conformance.BlockReduce", Backend: "webgpu", Target: "wgsl",
-			Hash:        "sha256:9fee5b84aee24803f12f1de2b1163fb66a8539ab209c42e9e4edf766ebb0977f",
+			Hash:        "sha256:3161a8cb5ba07344b4768b4f9e4059f6ab8e23402960f60bc53ff0e93c9a76ae",
 			Codegen:     "xpu-gen/1",
 			Block:       xpu.Dim3{X: 128, Y: 1, Z: 1},
 			SharedBytes: 512, StorageBindings: 2, UniformBytes: 16,
@@ -1302,10 +1290,8 @@ var<workgroup> s_s: array<f32, 128>;
 // main is kernel BlockReduce, block 128x1x1.
 @compute @workgroup_size(128, 1, 1)
 fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid: vec3<u32>) {
-    var v_l: u32;
-    v_l = lid.x;
-    var v_i: u32;
-    v_i = gid.x;
+    let v_l: u32 = lid.x;
+    let v_i: u32 = gid.x;
     var v_v: f32;
     v_v = f32();
     if v_i < xpu_u.p_n {
@@ -1313,21 +1299,11 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(local_invocation
     }
     s_s[v_l] = v_v;
     workgroupBarrier();
-    {
-        var v_step: u32;
-        v_step = 128u / 2u;
-        loop {
-            if !(v_step > 0u) {
-                break;
-            }
-            if v_l < v_step {
-                s_s[v_l] = s_s[v_l] + s_s[v_l + v_step];
-            }
-            workgroupBarrier();
-            continuing {
-                v_step = v_step / 2u;
-            }
+    for (var v_step: u32 = 128u / 2u; v_step > 0u; v_step = v_step / 2u) {
+        if v_l < v_step {
+            s_s[v_l] = s_s[v_l] + s_s[v_l + v_step];
         }
+        workgroupBarrier();
     }
     if v_l == 0u {
         b_partial[wid.x] = s_s[0u];
@@ -1465,7 +1441,7 @@ var BranchesKernel = gpu.Register(&gpu.KernelSpec{
 	Manifests: []gpu.Manifest{
 		{
 			Kernel: "github.com/goxpu/xpu/kernels/conformance.Branches", Backend: "webgpu", Target: "wgsl",
-			Hash:        "sha256:f5fe001fcec6867fdf39ceeb960fc54df1dc56b1cae4ed831f865ae377320928",
+			Hash:        "sha256:50cd2f51e49638c275c82abc69225f6295aaefd3c22f10cb7313a85d5bf9a6cc",
 			Codegen:     "xpu-gen/1",
 			Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
 			SharedBytes: 0, StorageBindings: 2, UniformBytes: 16,
@@ -1508,13 +1484,11 @@ const branchesWGSL = `struct xpu_Uniforms {
 // main is kernel Branches, block 64x1x1.
 @compute @workgroup_size(64, 1, 1)
 fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
-    var v_i: u32;
-    v_i = gid.x;
+    let v_i: u32 = gid.x;
     if v_i >= xpu_u.p_n {
         return;
     }
-    var v_x: f32;
-    v_x = b_in[v_i];
+    let v_x: f32 = b_in[v_i];
     var v_y: f32;
     v_y = f32();
     if v_x < -0.5f {
@@ -1637,7 +1611,7 @@ var CollatzKernel = gpu.Register(&gpu.KernelSpec{
 	Manifests: []gpu.Manifest{
 		{
 			Kernel: "github.com/goxpu/xpu/kernels/conformance.Collatz", Backend: "webgpu", Target: "wgsl",
-			Hash:        "sha256:fe0852ff52412ed523f4e0366e9fe1de8e9ff68b3faa797ebba8c7126da02eeb",
+			Hash:        "sha256:c29222d1a41d204e826f530b777189cb5912d62ff3772bfd78d30bcc8f076428",
 			Codegen:     "xpu-gen/1",
 			Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
 			SharedBytes: 0, StorageBindings: 2, UniformBytes: 16,
@@ -1680,8 +1654,7 @@ const collatzWGSL = `struct xpu_Uniforms {
 // main is kernel Collatz, block 64x1x1.
 @compute @workgroup_size(64, 1, 1)
 fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
-    var v_i: u32;
-    v_i = gid.x;
+    let v_i: u32 = gid.x;
     if v_i >= xpu_u.p_n {
         return;
     }
@@ -1812,7 +1785,7 @@ var CompareKernel = gpu.Register(&gpu.KernelSpec{
 	Manifests: []gpu.Manifest{
 		{
 			Kernel: "github.com/goxpu/xpu/kernels/conformance.Compare", Backend: "webgpu", Target: "wgsl",
-			Hash:        "sha256:f5a36e5e2c7fb8100a3860a55e80a0d4b4f9e8e35796f2d930e9237fb53fcd2f",
+			Hash:        "sha256:fa153cbe462e6e0f47578f5f7b63e9f4a108a68259508496f400bd3ca62e3c28",
 			Codegen:     "xpu-gen/1",
 			Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
 			SharedBytes: 0, StorageBindings: 7, UniformBytes: 16,
@@ -1878,13 +1851,11 @@ fn f_bit(a_b_1: bool) -> u32 {
 // main is kernel Compare, block 64x1x1.
 @compute @workgroup_size(64, 1, 1)
 fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
-    var v_i: u32;
-    v_i = gid.x;
+    let v_i: u32 = gid.x;
     if v_i >= xpu_u.p_n {
         return;
     }
-    var v_o: u32;
-    v_o = v_i * 21u;
+    let v_o: u32 = v_i * 21u;
     b_out[v_o + 0u] = f_bit(b_a[v_i] == b_b[v_i]);
     b_out[v_o + 1u] = f_bit(b_a[v_i] != b_b[v_i]);
     b_out[v_o + 2u] = f_bit(b_a[v_i] < b_b[v_i]);
@@ -1903,10 +1874,8 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
     b_out[v_o + 15u] = f_bit(b_e[v_i] <= b_f[v_i]);
     b_out[v_o + 16u] = f_bit(b_e[v_i] > b_f[v_i]);
     b_out[v_o + 17u] = f_bit(b_e[v_i] >= b_f[v_i]);
-    var v_p: bool;
-    v_p = b_a[v_i] < b_b[v_i];
-    var v_q: bool;
-    v_q = b_e[v_i] < b_f[v_i];
+    let v_p: bool = b_a[v_i] < b_b[v_i];
+    let v_q: bool = b_e[v_i] < b_f[v_i];
     b_out[v_o + 18u] = f_bit(v_p && v_q);
     b_out[v_o + 19u] = f_bit(v_p || !v_q);
     b_out[v_o + 20u] = f_bit(v_p != v_q);
@@ -2072,7 +2041,7 @@ var CompoundAssignKernel = gpu.Register(&gpu.KernelSpec{
 	Manifests: []gpu.Manifest{
 		{
 			Kernel: "github.com/goxpu/xpu/kernels/conformance.CompoundAssign", Backend: "webgpu", Target: "wgsl",
-			Hash:        "sha256:ce4deb85490b58d034422cc50266d567dd476866319cf455e615622a09c9f37d",
+			Hash:        "sha256:ebc0a6954df047b92e2ae20c3cb57e47d72bbac63795235964a735bfa5102055",
 			Codegen:     "xpu-gen/1",
 			Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
 			SharedBytes: 0, StorageBindings: 2, UniformBytes: 16,
@@ -2115,8 +2084,7 @@ const compoundAssignWGSL = `struct xpu_Uniforms {
 // main is kernel CompoundAssign, block 64x1x1.
 @compute @workgroup_size(64, 1, 1)
 fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
-    var v_i: u32;
-    v_i = gid.x;
+    let v_i: u32 = gid.x;
     if v_i >= xpu_u.p_n {
         return;
     }
@@ -2249,7 +2217,7 @@ var ConversionsKernel = gpu.Register(&gpu.KernelSpec{
 	Manifests: []gpu.Manifest{
 		{
 			Kernel: "github.com/goxpu/xpu/kernels/conformance.Conversions", Backend: "webgpu", Target: "wgsl",
-			Hash:        "sha256:b6401f78e99c22c3170759408413cea8142906c0acfa37e67ea119097aefa1da",
+			Hash:        "sha256:3e3cdb3c7c902dfcfa43b77df45c430b07d01aca6ebbf1b12845ef8a48255047",
 			Codegen:     "xpu-gen/1",
 			Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
 			SharedBytes: 0, StorageBindings: 6, UniformBytes: 16,
@@ -2331,13 +2299,11 @@ fn xpu_u32_of_f32(x: f32) -> u32 {
 // main is kernel Conversions, block 64x1x1.
 @compute @workgroup_size(64, 1, 1)
 fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
-    var v_i: u32;
-    v_i = gid.x;
+    let v_i: u32 = gid.x;
     if v_i >= xpu_u.p_n {
         return;
     }
-    var v_o: u32;
-    v_o = v_i * 4u;
+    let v_o: u32 = v_i * 4u;
     b_ints[v_o + 0u] = xpu_i32_of_f32(b_f[v_i]);
     b_ints[v_o + 1u] = i32(b_b[v_i]);
     b_ints[v_o + 2u] = i32(bitcast<u32>(b_f[v_i]));
@@ -2464,7 +2430,7 @@ var EarlyReturnKernel = gpu.Register(&gpu.KernelSpec{
 	Manifests: []gpu.Manifest{
 		{
 			Kernel: "github.com/goxpu/xpu/kernels/conformance.EarlyReturn", Backend: "webgpu", Target: "wgsl",
-			Hash:        "sha256:be48343015dd5b5bac6cb8d092fafa3a43bb98477acd2cee07695664e7636e0e",
+			Hash:        "sha256:549482072cd5006030ca85bf0703a222076c188056b40690d0f6a0962e5a6fc4",
 			Codegen:     "xpu-gen/1",
 			Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
 			SharedBytes: 0, StorageBindings: 2, UniformBytes: 16,
@@ -2507,13 +2473,11 @@ const earlyReturnWGSL = `struct xpu_Uniforms {
 // main is kernel EarlyReturn, block 64x1x1.
 @compute @workgroup_size(64, 1, 1)
 fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
-    var v_i: u32;
-    v_i = gid.x;
+    let v_i: u32 = gid.x;
     if v_i >= xpu_u.p_n {
         return;
     }
-    var v_v: i32;
-    v_v = b_in[v_i];
+    let v_v: i32 = b_in[v_i];
     b_out[v_i] = 1i;
     if v_v < 0i {
         return;
@@ -2623,7 +2587,7 @@ var FloatArithKernel = gpu.Register(&gpu.KernelSpec{
 	Manifests: []gpu.Manifest{
 		{
 			Kernel: "github.com/goxpu/xpu/kernels/conformance.FloatArith", Backend: "webgpu", Target: "wgsl",
-			Hash:        "sha256:469130700a48b623ed0ca9511cfc74c4a20919dc2abc189f20899b878dd94037",
+			Hash:        "sha256:cb2cd0a10735da87701177bea753a844283fddf581b3e73559af014d8781035c",
 			Codegen:     "xpu-gen/1",
 			Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
 			SharedBytes: 0, StorageBindings: 3, UniformBytes: 16,
@@ -2669,17 +2633,13 @@ const floatArithWGSL = `struct xpu_Uniforms {
 // main is kernel FloatArith, block 64x1x1.
 @compute @workgroup_size(64, 1, 1)
 fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
-    var v_i: u32;
-    v_i = gid.x;
+    let v_i: u32 = gid.x;
     if v_i >= xpu_u.p_n {
         return;
     }
-    var v_x: f32;
-    v_x = b_a[v_i];
-    var v_y: f32;
-    v_y = b_b[v_i];
-    var v_o: u32;
-    v_o = v_i * 5u;
+    let v_x: f32 = b_a[v_i];
+    let v_y: f32 = b_b[v_i];
+    let v_o: u32 = v_i * 5u;
     b_out[v_o + 0u] = v_x + v_y;
     b_out[v_o + 1u] = v_x - v_y;
     b_out[v_o + 2u] = v_x * v_y;
@@ -2784,7 +2744,7 @@ var FuncBufferKernel = gpu.Register(&gpu.KernelSpec{
 	Manifests: []gpu.Manifest{
 		{
 			Kernel: "github.com/goxpu/xpu/kernels/conformance.FuncBuffer", Backend: "webgpu", Target: "wgsl",
-			Hash:        "sha256:5d3308fd084b4928e2bd21d06b48910608e0be86e5c30468fc14e8161cdeb6c1",
+			Hash:        "sha256:80ffdd1ede0077f0a2dad1f989e57a2c3e6fd327b4821f330a5a96a8f9dbd964",
 			Codegen:     "xpu-gen/1",
 			Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
 			SharedBytes: 0, StorageBindings: 3, UniformBytes: 16,
@@ -2858,8 +2818,7 @@ fn f_window_1(a_i_1: u32, a_n_1: u32) -> f32 {
 // main is kernel FuncBuffer, block 64x1x1.
 @compute @workgroup_size(64, 1, 1)
 fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
-    var v_i: u32;
-    v_i = gid.x;
+    let v_i: u32 = gid.x;
     if v_i >= xpu_u.p_n {
         return;
     }
@@ -2965,7 +2924,7 @@ var FuncChainKernel = gpu.Register(&gpu.KernelSpec{
 	Manifests: []gpu.Manifest{
 		{
 			Kernel: "github.com/goxpu/xpu/kernels/conformance.FuncChain", Backend: "webgpu", Target: "wgsl",
-			Hash:        "sha256:18e48b30ed9c82556d8fc254ea10be28b1c0329edee69bd78d749ff645da1055",
+			Hash:        "sha256:42424a89eff0e5e76774ae180d06f89aa82d912804156a436bd2ce708ef6e921",
 			Codegen:     "xpu-gen/1",
 			Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
 			SharedBytes: 0, StorageBindings: 3, UniformBytes: 16,
@@ -3023,8 +2982,7 @@ fn f_smoothstep(a_e0: f32, a_e1: f32, a_x: f32) -> f32 {
     var v_e0: f32 = a_e0;
     var v_e1: f32 = a_e1;
     var v_x: f32 = a_x;
-    var v_s: f32;
-    v_s = f_saturate((v_x - v_e0) / (v_e1 - v_e0));
+    let v_s: f32 = f_saturate((v_x - v_e0) / (v_e1 - v_e0));
     return (v_s * v_s) * (3.0f - (2.0f * v_s));
 }
 
@@ -3038,8 +2996,7 @@ fn f_lerp(a_a_1: f32, a_b_1: f32, a_s: f32) -> f32 {
 // main is kernel FuncChain, block 64x1x1.
 @compute @workgroup_size(64, 1, 1)
 fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
-    var v_i: u32;
-    v_i = gid.x;
+    let v_i: u32 = gid.x;
     if v_i >= xpu_u.p_n {
         return;
     }
@@ -3150,7 +3107,7 @@ var Grid2DKernel = gpu.Register(&gpu.KernelSpec{
 	Manifests: []gpu.Manifest{
 		{
 			Kernel: "github.com/goxpu/xpu/kernels/conformance.Grid2D", Backend: "webgpu", Target: "wgsl",
-			Hash:        "sha256:da6edde3205b5a1565769ebd2b016b6157c936ef83297a0514b02d6c16663646",
+			Hash:        "sha256:f04b59705c65ce757c0113207bfb8d4aafd38a31f701cfe2b06287d5251ebb60",
 			Codegen:     "xpu-gen/1",
 			Block:       xpu.Dim3{X: 16, Y: 8, Z: 1},
 			SharedBytes: 0, StorageBindings: 2, UniformBytes: 16,
@@ -3194,15 +3151,12 @@ const grid2DWGSL = `struct xpu_Uniforms {
 // main is kernel Grid2D, block 16x8x1.
 @compute @workgroup_size(16, 8, 1)
 fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
-    var v_x: u32;
-    v_x = gid.x;
-    var v_y: u32;
-    v_y = gid.y;
+    let v_x: u32 = gid.x;
+    let v_y: u32 = gid.y;
     if (v_x >= xpu_u.p_w) || (v_y >= xpu_u.p_h) {
         return;
     }
-    var v_i: u32;
-    v_i = (v_y * xpu_u.p_w) + v_x;
+    let v_i: u32 = (v_y * xpu_u.p_w) + v_x;
     b_out[v_i] = ((b_in[v_i] * 3u) + (v_x * 1000u)) + v_y;
 }
 `
@@ -3259,7 +3213,7 @@ var Grid3DKernel = gpu.Register(&gpu.KernelSpec{
 	Manifests: []gpu.Manifest{
 		{
 			Kernel: "github.com/goxpu/xpu/kernels/conformance.Grid3D", Backend: "webgpu", Target: "wgsl",
-			Hash:        "sha256:0db83956a40834730a3b4a1e859d15666e887fa5a8f61f37fe69e8d7f834bf0b",
+			Hash:        "sha256:1a86571f5fcf9d3a3e7b39f0f7902512746da1125e35c4eb4e38ea99e616b76b",
 			Codegen:     "xpu-gen/1",
 			Block:       xpu.Dim3{X: 4, Y: 4, Z: 4},
 			SharedBytes: 0, StorageBindings: 1, UniformBytes: 16,
@@ -3301,12 +3255,9 @@ const grid3DWGSL = `struct xpu_Uniforms {
 // main is kernel Grid3D, block 4x4x4.
 @compute @workgroup_size(4, 4, 4)
 fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
-    var v_x: u32;
-    v_x = gid.x;
-    var v_y: u32;
-    v_y = gid.y;
-    var v_z: u32;
-    v_z = gid.z;
+    let v_x: u32 = gid.x;
+    let v_y: u32 = gid.y;
+    let v_z: u32 = gid.z;
     if ((v_x < xpu_u.p_w) && (v_y < xpu_u.p_h)) && (v_z < xpu_u.p_d) {
         b_out[(((v_z * xpu_u.p_h) + v_y) * xpu_u.p_w) + v_x] = (i32(v_x) - (2i * i32(v_y))) + (7i * i32(v_z));
     }
@@ -3361,7 +3312,7 @@ var GridStrideKernel = gpu.Register(&gpu.KernelSpec{
 	Manifests: []gpu.Manifest{
 		{
 			Kernel: "github.com/goxpu/xpu/kernels/conformance.GridStride", Backend: "webgpu", Target: "wgsl",
-			Hash:        "sha256:c9bef2b9a33998437309ac4d03d17b707093855efcd746bf180957d3acf9478d",
+			Hash:        "sha256:4de935ea7ab46a284de076b8731dde556013cb3c232c63287e23eaca2c09a7c2",
 			Codegen:     "xpu-gen/1",
 			Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
 			SharedBytes: 0, StorageBindings: 1, UniformBytes: 16,
@@ -3401,20 +3352,9 @@ const gridStrideWGSL = `struct xpu_Uniforms {
 // main is kernel GridStride, block 64x1x1.
 @compute @workgroup_size(64, 1, 1)
 fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {
-    var v_stride: u32;
-    v_stride = nwg.x * 64u;
-    {
-        var v_i: u32;
-        v_i = gid.x;
-        loop {
-            if !(v_i < xpu_u.p_n) {
-                break;
-            }
-            b_y[v_i] = b_y[v_i] + 1.0f;
-            continuing {
-                v_i = v_i + v_stride;
-            }
-        }
+    let v_stride: u32 = nwg.x * 64u;
+    for (var v_i: u32 = gid.x; v_i < xpu_u.p_n; v_i = v_i + v_stride) {
+        b_y[v_i] = b_y[v_i] + 1.0f;
     }
 }
 `
@@ -3467,7 +3407,7 @@ var HistogramKernel = gpu.Register(&gpu.KernelSpec{
 	Manifests: []gpu.Manifest{
 		{
 			Kernel: "github.com/goxpu/xpu/kernels/conformance.Histogram", Backend: "webgpu", Target: "wgsl",
-			Hash:        "sha256:6f34b9079ecaa6c7be20cf52737b391dfa6b457b756faa7396bf0c900794aea3",
+			Hash:        "sha256:c37ceaeaa9703f2d67fee362287a6afe3ffd294fcfae2c4a7cc1b2097b305ee8",
 			Codegen:     "xpu-gen/1",
 			Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
 			SharedBytes: 0, StorageBindings: 2, UniformBytes: 16,
@@ -3513,8 +3453,7 @@ const histogramWGSL = `struct xpu_Uniforms {
 @compute @workgroup_size(64, 1, 1)
 fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
     {
-        var v_i: u32;
-        v_i = gid.x;
+        let v_i: u32 = gid.x;
         if v_i < xpu_u.p_n {
             atomicAdd(&b_bins[b_in[v_i] % 64u], 1u);
         }
@@ -3592,7 +3531,7 @@ var HistogramSharedKernel = gpu.Register(&gpu.KernelSpec{
 	Manifests: []gpu.Manifest{
 		{
 			Kernel: "github.com/goxpu/xpu/kernels/conformance.HistogramShared", Backend: "webgpu", Target: "wgsl",
-			Hash:        "sha256:78f5c97c338270c1369452d65ff35e55395663b3b39ebc5743488cd0001802cc",
+			Hash:        "sha256:c4b2c9acdd457f1dfe0774c11394499b459080460b5a185b675e9641e3ac1e64",
 			Codegen:     "xpu-gen/1",
 			Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
 			SharedBytes: 256, StorageBindings: 2, UniformBytes: 16,
@@ -3638,21 +3577,18 @@ var<workgroup> s_h: array<atomic<u32>, 64>;
 // main is kernel HistogramShared, block 64x1x1.
 @compute @workgroup_size(64, 1, 1)
 fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(local_invocation_id) lid: vec3<u32>) {
-    var v_l: u32;
-    v_l = lid.x;
+    let v_l: u32 = lid.x;
     atomicStore(&s_h[v_l], 0u);
     workgroupBarrier();
     {
-        var v_i: u32;
-        v_i = gid.x;
+        let v_i: u32 = gid.x;
         if v_i < xpu_u.p_n {
             atomicAdd(&s_h[b_in[v_i] % 64u], 1u);
         }
     }
     workgroupBarrier();
     {
-        var v_c: u32;
-        v_c = atomicLoad(&s_h[v_l]);
+        let v_c: u32 = atomicLoad(&s_h[v_l]);
         if v_c != 0u {
             atomicAdd(&b_bins[v_l], v_c);
         }
@@ -3751,7 +3687,7 @@ var IntArithKernel = gpu.Register(&gpu.KernelSpec{
 	Manifests: []gpu.Manifest{
 		{
 			Kernel: "github.com/goxpu/xpu/kernels/conformance.IntArith", Backend: "webgpu", Target: "wgsl",
-			Hash:        "sha256:9a12e8b9337de7c15374e90fdf5856ae772bd6cbabb1b1cf850d8a58e1336cac",
+			Hash:        "sha256:c1dbd732d3aa8303064a90a06c881bb801e34403dd11184ec977f7c4b8740a17",
 			Codegen:     "xpu-gen/1",
 			Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
 			SharedBytes: 0, StorageBindings: 3, UniformBytes: 16,
@@ -3816,17 +3752,13 @@ fn xpu_rem_i32(x: i32, y: i32) -> i32 {
 // main is kernel IntArith, block 64x1x1.
 @compute @workgroup_size(64, 1, 1)
 fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
-    var v_i: u32;
-    v_i = gid.x;
+    let v_i: u32 = gid.x;
     if v_i >= xpu_u.p_n {
         return;
     }
-    var v_x: i32;
-    v_x = b_a[v_i];
-    var v_y: i32;
-    v_y = b_b[v_i];
-    var v_o: u32;
-    v_o = v_i * 5u;
+    let v_x: i32 = b_a[v_i];
+    let v_y: i32 = b_b[v_i];
+    let v_o: u32 = v_i * 5u;
     b_out[v_o + 0u] = v_x + v_y;
     b_out[v_o + 1u] = v_x - v_y;
     b_out[v_o + 2u] = v_x * v_y;
@@ -3928,7 +3860,7 @@ var LenGuardKernel = gpu.Register(&gpu.KernelSpec{
 	Manifests: []gpu.Manifest{
 		{
 			Kernel: "github.com/goxpu/xpu/kernels/conformance.LenGuard", Backend: "webgpu", Target: "wgsl",
-			Hash:        "sha256:a6086435d813331528fe7d560235e7502d156082520c4496bb23ad6dd1667953",
+			Hash:        "sha256:80a05f95867eea56e770c72109a5b4dc34a83a34b3975cedac1afda2ef1489f6",
 			Codegen:     "xpu-gen/1",
 			Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
 			SharedBytes: 0, StorageBindings: 2, UniformBytes: 0,
@@ -3975,8 +3907,7 @@ fn xpu_rem_u32(x: u32, y: u32) -> u32 {
 // main is kernel LenGuard, block 64x1x1.
 @compute @workgroup_size(64, 1, 1)
 fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
-    var v_i: u32;
-    v_i = gid.x;
+    let v_i: u32 = gid.x;
     if v_i < arrayLength(&b_y) {
         b_y[v_i] = b_x[xpu_rem_u32(v_i, arrayLength(&b_x))] * 2i;
     }
@@ -4049,7 +3980,7 @@ var LoopBreakContinueKernel = gpu.Register(&gpu.KernelSpec{
 	Manifests: []gpu.Manifest{
 		{
 			Kernel: "github.com/goxpu/xpu/kernels/conformance.LoopBreakContinue", Backend: "webgpu", Target: "wgsl",
-			Hash:        "sha256:10f14eca33eabf0d7004da2c4526ac79c444fce781e8739ca49044df4c76ac5d",
+			Hash:        "sha256:26c872bc5c3cac4f4e7777570e46755bbefbf7175acff15714bf9ccf156e62b9",
 			Codegen:     "xpu-gen/1",
 			Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
 			SharedBytes: 0, StorageBindings: 3, UniformBytes: 16,
@@ -4097,8 +4028,7 @@ const loopBreakContinueWGSL = `struct xpu_Uniforms {
 // main is kernel LoopBreakContinue, block 64x1x1.
 @compute @workgroup_size(64, 1, 1)
 fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
-    var v_i: u32;
-    v_i = gid.x;
+    let v_i: u32 = gid.x;
     if v_i >= xpu_u.p_n {
         return;
     }
@@ -4112,8 +4042,7 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
             if !(v_k < xpu_u.p_width) {
                 break;
             }
-            var v_v: u32;
-            v_v = b_in[(v_i * xpu_u.p_width) + v_k];
+            let v_v: u32 = b_in[(v_i * xpu_u.p_width) + v_k];
             if (v_v % 3u) == 0u {
                 continue;
             }
@@ -4256,7 +4185,7 @@ var LoopLocalZeroKernel = gpu.Register(&gpu.KernelSpec{
 	Manifests: []gpu.Manifest{
 		{
 			Kernel: "github.com/goxpu/xpu/kernels/conformance.LoopLocalZero", Backend: "webgpu", Target: "wgsl",
-			Hash:        "sha256:0ea8770d89f5a7d280dee3de734a074987f05f5473fe5b397487fe85c3042c03",
+			Hash:        "sha256:d28d6f809e43ebe545acb9ced712ca6ae807543efb0e3a3a7c15754a1d4610b1",
 			Codegen:     "xpu-gen/1",
 			Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
 			SharedBytes: 0, StorageBindings: 2, UniformBytes: 16,
@@ -4299,30 +4228,19 @@ const loopLocalZeroWGSL = `struct xpu_Uniforms {
 // main is kernel LoopLocalZero, block 64x1x1.
 @compute @workgroup_size(64, 1, 1)
 fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
-    var v_i: u32;
-    v_i = gid.x;
+    let v_i: u32 = gid.x;
     if v_i >= xpu_u.p_n {
         return;
     }
     var v_sum: u32;
     v_sum = u32();
-    {
-        var v_k: u32;
-        v_k = 0u;
-        loop {
-            if !(v_k < 4u) {
-                break;
-            }
-            var v_v: u32;
-            v_v = u32();
-            if v_k == (b_in[v_i] % 4u) {
-                v_v = v_k + 1u;
-            }
-            v_sum = (v_sum * 10u) + v_v;
-            continuing {
-                v_k = v_k + 1u;
-            }
+    for (var v_k: u32 = 0u; v_k < 4u; v_k = v_k + 1u) {
+        var v_v: u32;
+        v_v = u32();
+        if v_k == (b_in[v_i] % 4u) {
+            v_v = v_k + 1u;
         }
+        v_sum = (v_sum * 10u) + v_v;
     }
     b_out[v_i] = v_sum;
 }
@@ -4442,7 +4360,7 @@ var MathExactKernel = gpu.Register(&gpu.KernelSpec{
 	Manifests: []gpu.Manifest{
 		{
 			Kernel: "github.com/goxpu/xpu/kernels/conformance.MathExact", Backend: "webgpu", Target: "wgsl",
-			Hash:        "sha256:1b9164a6b33981e7c574b46a7f6abe8355c65d8e48e838e5f6040a8e8ab4e6eb",
+			Hash:        "sha256:ae667b6c24f96b5ff22a8da9ae19c44b9215e83ec4b292c4f9e32e9fc4714567",
 			Codegen:     "xpu-gen/1",
 			Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
 			SharedBytes: 0, StorageBindings: 9, UniformBytes: 16,
@@ -4518,17 +4436,13 @@ fn xpu_min_f32(x: f32, y: f32) -> f32 {
 // main is kernel MathExact, block 64x1x1.
 @compute @workgroup_size(64, 1, 1)
 fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
-    var v_i: u32;
-    v_i = gid.x;
+    let v_i: u32 = gid.x;
     if v_i >= xpu_u.p_n {
         return;
     }
-    var v_x: f32;
-    v_x = b_a[v_i];
-    var v_y: f32;
-    v_y = b_b[v_i];
-    var v_o: u32;
-    v_o = v_i * 8u;
+    let v_x: f32 = b_a[v_i];
+    let v_y: f32 = b_b[v_i];
+    let v_o: u32 = v_i * 8u;
     b_out[v_o + 0u] = abs(v_x);
     b_out[v_o + 1u] = floor(v_x);
     b_out[v_o + 2u] = ceil(v_x);
@@ -4537,8 +4451,7 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
     b_out[v_o + 5u] = xpu_min_f32(v_x, v_y);
     b_out[v_o + 6u] = xpu_max_f32(v_x, v_y);
     b_out[v_o + 7u] = xpu_min_f32(xpu_max_f32(v_x, -0.5f), v_y);
-    var v_p: u32;
-    v_p = v_i * 4u;
+    let v_p: u32 = v_i * 4u;
     b_ints[v_p + 0u] = abs(b_c[v_i]);
     b_ints[v_p + 1u] = min(b_c[v_i], b_d[v_i]);
     b_ints[v_p + 2u] = max(b_c[v_i], b_d[v_i]);
@@ -4700,7 +4613,7 @@ var MathExpLogKernel = gpu.Register(&gpu.KernelSpec{
 	Manifests: []gpu.Manifest{
 		{
 			Kernel: "github.com/goxpu/xpu/kernels/conformance.MathExpLog", Backend: "webgpu", Target: "wgsl",
-			Hash:        "sha256:fbd5b91dde430bdd2550b15a78acd9290f8d61858e498e44ba7d30f16dec7f90",
+			Hash:        "sha256:269499847819b193b55b4f3f083d1735bb49026ea023f635b43f686023939004",
 			Codegen:     "xpu-gen/1",
 			Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
 			SharedBytes: 0, StorageBindings: 3, UniformBytes: 16,
@@ -4748,17 +4661,13 @@ const mathExpLogWGSL = `struct xpu_Uniforms {
 // main is kernel MathExpLog, block 64x1x1.
 @compute @workgroup_size(64, 1, 1)
 fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
-    var v_i: u32;
-    v_i = gid.x;
+    let v_i: u32 = gid.x;
     if v_i >= xpu_u.p_n {
         return;
     }
-    var v_x: f32;
-    v_x = b_a[v_i];
-    var v_y: f32;
-    v_y = b_b[v_i];
-    var v_o: u32;
-    v_o = v_i * 5u;
+    let v_x: f32 = b_a[v_i];
+    let v_y: f32 = b_b[v_i];
+    let v_o: u32 = v_i * 5u;
     b_out[v_o + 0u] = exp(v_y);
     b_out[v_o + 1u] = exp2(v_y);
     b_out[v_o + 2u] = log(v_x);
@@ -4864,7 +4773,7 @@ var MathSqrtFmaKernel = gpu.Register(&gpu.KernelSpec{
 	Manifests: []gpu.Manifest{
 		{
 			Kernel: "github.com/goxpu/xpu/kernels/conformance.MathSqrtFma", Backend: "webgpu", Target: "wgsl",
-			Hash:        "sha256:d807e60971db4f6bbb9d2c3d1c18f0945c242d3165a178c29965d67bdf3664e5",
+			Hash:        "sha256:1bee06c965560e4269606afd701ff5ad794dc162c53f0dcec0aadd8aa8bcb671",
 			Codegen:     "xpu-gen/1",
 			Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
 			SharedBytes: 0, StorageBindings: 4, UniformBytes: 16,
@@ -4915,8 +4824,7 @@ const mathSqrtFmaWGSL = `struct xpu_Uniforms {
 // main is kernel MathSqrtFma, block 64x1x1.
 @compute @workgroup_size(64, 1, 1)
 fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
-    var v_i: u32;
-    v_i = gid.x;
+    let v_i: u32 = gid.x;
     if v_i >= xpu_u.p_n {
         return;
     }
@@ -5008,7 +4916,7 @@ var MathTrigKernel = gpu.Register(&gpu.KernelSpec{
 	Manifests: []gpu.Manifest{
 		{
 			Kernel: "github.com/goxpu/xpu/kernels/conformance.MathTrig", Backend: "webgpu", Target: "wgsl",
-			Hash:        "sha256:5c5831a3231737265b3124f20416b6c8a6aa7b6f3a1b5d749411ee9389f5e2b5",
+			Hash:        "sha256:cd2cc7083c3b1a5e105ea52847638d0331b6ea415ef02374d2f02d409f0bbe6d",
 			Codegen:     "xpu-gen/1",
 			Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
 			SharedBytes: 0, StorageBindings: 2, UniformBytes: 16,
@@ -5053,15 +4961,12 @@ const mathTrigWGSL = `struct xpu_Uniforms {
 // main is kernel MathTrig, block 64x1x1.
 @compute @workgroup_size(64, 1, 1)
 fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
-    var v_i: u32;
-    v_i = gid.x;
+    let v_i: u32 = gid.x;
     if v_i >= xpu_u.p_n {
         return;
     }
-    var v_x: f32;
-    v_x = b_a[v_i];
-    var v_o: u32;
-    v_o = v_i * 4u;
+    let v_x: f32 = b_a[v_i];
+    let v_o: u32 = v_i * 4u;
     b_out[v_o + 0u] = sin(v_x);
     b_out[v_o + 1u] = cos(v_x);
     b_out[v_o + 2u] = tan(v_x);
@@ -5152,7 +5057,7 @@ var NestedLoopsKernel = gpu.Register(&gpu.KernelSpec{
 	Manifests: []gpu.Manifest{
 		{
 			Kernel: "github.com/goxpu/xpu/kernels/conformance.NestedLoops", Backend: "webgpu", Target: "wgsl",
-			Hash:        "sha256:1331a6eb5e8422fec962cbfa69e7366cc48ab09484a992e7c4196ad97628f2cc",
+			Hash:        "sha256:bee6e4e7f7beafc4b1662bc7104c2efa5b245e7200890d1affc188028d437d45",
 			Codegen:     "xpu-gen/1",
 			Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
 			SharedBytes: 0, StorageBindings: 2, UniformBytes: 16,
@@ -5203,41 +5108,19 @@ fn xpu_rem_u32(x: u32, y: u32) -> u32 {
 // main is kernel NestedLoops, block 64x1x1.
 @compute @workgroup_size(64, 1, 1)
 fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
-    var v_i: u32;
-    v_i = gid.x;
+    let v_i: u32 = gid.x;
     if v_i >= xpu_u.p_n {
         return;
     }
     var v_acc: i32;
     v_acc = i32();
-    {
-        var v_j: u32;
-        v_j = 0u;
-        loop {
-            if !(v_j < 8u) {
-                break;
-            }
-            {
-                var v_k: u32;
-                v_k = v_j;
-                loop {
-                    if !(v_k < 8u) {
-                        break;
-                    }
-                    var v_x: i32;
-                    v_x = b_in[xpu_rem_u32(v_i + v_j, xpu_u.p_n)] * b_in[xpu_rem_u32(v_i + v_k, xpu_u.p_n)];
-                    if (v_x % 2i) == 0i {
-                        v_acc = v_acc + 1i;
-                    } else {
-                        v_acc = v_acc - (v_x % 5i);
-                    }
-                    continuing {
-                        v_k = v_k + 1u;
-                    }
-                }
-            }
-            continuing {
-                v_j = v_j + 1u;
+    for (var v_j: u32 = 0u; v_j < 8u; v_j = v_j + 1u) {
+        for (var v_k: u32 = v_j; v_k < 8u; v_k = v_k + 1u) {
+            let v_x: i32 = b_in[xpu_rem_u32(v_i + v_j, xpu_u.p_n)] * b_in[xpu_rem_u32(v_i + v_k, xpu_u.p_n)];
+            if (v_x % 2i) == 0i {
+                v_acc = v_acc + 1i;
+            } else {
+                v_acc = v_acc - (v_x % 5i);
             }
         }
     }
@@ -5368,7 +5251,7 @@ var ParticlesAoSKernel = gpu.Register(&gpu.KernelSpec{
 	Manifests: []gpu.Manifest{
 		{
 			Kernel: "github.com/goxpu/xpu/kernels/conformance.ParticlesAoS", Backend: "webgpu", Target: "wgsl",
-			Hash:        "sha256:e98a02dc389e1b510179939710eb6d6a3deda309226090178c4c77aae73f6795",
+			Hash:        "sha256:8db902329825e66d3c903d9081bbd51051433120912f6c87d15cb70b9559f7a9",
 			Codegen:     "xpu-gen/1",
 			Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
 			SharedBytes: 0, StorageBindings: 1, UniformBytes: 16,
@@ -5420,8 +5303,7 @@ struct xpu_Uniforms {
 // main is kernel ParticlesAoS, block 64x1x1.
 @compute @workgroup_size(64, 1, 1)
 fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
-    var v_i: u32;
-    v_i = gid.x;
+    let v_i: u32 = gid.x;
     if v_i >= xpu_u.p_n {
         return;
     }
@@ -5538,7 +5420,7 @@ var ParticlesSoAKernel = gpu.Register(&gpu.KernelSpec{
 	Manifests: []gpu.Manifest{
 		{
 			Kernel: "github.com/goxpu/xpu/kernels/conformance.ParticlesSoA", Backend: "webgpu", Target: "wgsl",
-			Hash:        "sha256:78d50d932a657717ab4292d7767352d2a1989d020cea4e08e607b1b5bc9423e9",
+			Hash:        "sha256:c13505299cc74f70f9692f011300f1fa289cb7a68aad533c22d634387e26b165",
 			Codegen:     "xpu-gen/1",
 			Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
 			SharedBytes: 0, StorageBindings: 5, UniformBytes: 16,
@@ -5591,8 +5473,7 @@ const particlesSoAWGSL = `struct xpu_Uniforms {
 // main is kernel ParticlesSoA, block 64x1x1.
 @compute @workgroup_size(64, 1, 1)
 fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
-    var v_i: u32;
-    v_i = gid.x;
+    let v_i: u32 = gid.x;
     if v_i >= xpu_u.p_n {
         return;
     }
@@ -5715,7 +5596,7 @@ var PrivateArrayKernel = gpu.Register(&gpu.KernelSpec{
 	Manifests: []gpu.Manifest{
 		{
 			Kernel: "github.com/goxpu/xpu/kernels/conformance.PrivateArray", Backend: "webgpu", Target: "wgsl",
-			Hash:        "sha256:d880ab8d4c29995c4f44653a3da30faef03ef41bb988b9efb38fc1a40744a051",
+			Hash:        "sha256:952a3db9bf7bb7d8d7f6c26a20b1ed6a7c5a9d5f1fde91ab085f043088ca04ac",
 			Codegen:     "xpu-gen/1",
 			Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
 			SharedBytes: 0, StorageBindings: 3, UniformBytes: 16,
@@ -5761,68 +5642,36 @@ const privateArrayWGSL = `struct xpu_Uniforms {
 // main is kernel PrivateArray, block 64x1x1.
 @compute @workgroup_size(64, 1, 1)
 fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
-    var v_i: u32;
-    v_i = gid.x;
+    let v_i: u32 = gid.x;
     if v_i >= xpu_u.p_n {
         return;
     }
     var v_v: array<f32, 8>;
     v_v = array<f32, 8>();
-    {
-        var v_k: u32;
-        v_k = 0u;
-        loop {
-            if !(v_k < 8u) {
-                break;
-            }
-            v_v[v_k] = b_in[(v_i * 8u) + v_k];
-            continuing {
-                v_k = v_k + 1u;
-            }
-        }
+    for (var v_k: u32 = 0u; v_k < 8u; v_k = v_k + 1u) {
+        v_v[v_k] = b_in[(v_i * 8u) + v_k];
     }
-    {
-        var v_k_1: i32;
-        v_k_1 = 1i;
-        loop {
-            if !(v_k_1 < 8i) {
-                break;
-            }
-            var v_x: f32;
-            v_x = v_v[v_k_1];
-            var v_j: i32;
-            v_j = v_k_1 - 1i;
-            {
-                loop {
-                    if !((v_j >= 0i) && (v_v[v_j] > v_x)) {
-                        break;
-                    }
-                    v_v[v_j + 1i] = v_v[v_j];
-                    v_j = v_j - 1i;
+    for (var v_k_1: i32 = 1i; v_k_1 < 8i; v_k_1 = v_k_1 + 1i) {
+        let v_x: f32 = v_v[v_k_1];
+        var v_j: i32;
+        v_j = v_k_1 - 1i;
+        {
+            loop {
+                if !((v_j >= 0i) && (v_v[v_j] > v_x)) {
+                    break;
                 }
-            }
-            v_v[v_j + 1i] = v_x;
-            continuing {
-                v_k_1 = v_k_1 + 1i;
+                v_v[v_j + 1i] = v_v[v_j];
+                v_j = v_j - 1i;
             }
         }
+        v_v[v_j + 1i] = v_x;
     }
     var v_acc: f32;
     v_acc = f32();
-    {
-        var v_k_2: u32;
-        v_k_2 = 0u;
-        loop {
-            if !(v_k_2 < 8u) {
-                break;
-            }
-            v_acc = v_acc + v_v[v_k_2];
-            b_out[(v_i * 8u) + v_k_2] = v_v[v_k_2];
-            b_sums[(v_i * 8u) + v_k_2] = v_acc;
-            continuing {
-                v_k_2 = v_k_2 + 1u;
-            }
-        }
+    for (var v_k_2: u32 = 0u; v_k_2 < 8u; v_k_2 = v_k_2 + 1u) {
+        v_acc = v_acc + v_v[v_k_2];
+        b_out[(v_i * 8u) + v_k_2] = v_v[v_k_2];
+        b_sums[(v_i * 8u) + v_k_2] = v_acc;
     }
 }
 `
@@ -5920,7 +5769,7 @@ var SaxpyKernel = gpu.Register(&gpu.KernelSpec{
 	Manifests: []gpu.Manifest{
 		{
 			Kernel: "github.com/goxpu/xpu/kernels/conformance.Saxpy", Backend: "webgpu", Target: "wgsl",
-			Hash:        "sha256:addbfa540ed2aa238bd200a8149417e327e70ee1e4b4832b059d247562affebf",
+			Hash:        "sha256:ddb28ae2ffe5f16e98f3c865c7ab4bfc5fa00e952c285cd44e8fa45670ea6e45",
 			Codegen:     "xpu-gen/1",
 			Block:       xpu.Dim3{X: 256, Y: 1, Z: 1},
 			SharedBytes: 0, StorageBindings: 2, UniformBytes: 16,
@@ -5965,8 +5814,7 @@ const saxpyWGSL = `struct xpu_Uniforms {
 @compute @workgroup_size(256, 1, 1)
 fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
     {
-        var v_i: u32;
-        v_i = gid.x;
+        let v_i: u32 = gid.x;
         if v_i < xpu_u.p_n {
             b_y[v_i] = (xpu_u.p_a * b_x[v_i]) + b_y[v_i];
         }
@@ -6048,7 +5896,7 @@ var Scale2Kernel = gpu.Register(&gpu.KernelSpec{
 	Manifests: []gpu.Manifest{
 		{
 			Kernel: "github.com/goxpu/xpu/kernels/conformance.Scale2", Backend: "webgpu", Target: "wgsl",
-			Hash:        "sha256:6085b869e152d61c03b4c8d7307efe6ba2ad6d320d1789dbf95b3601ade8eadf",
+			Hash:        "sha256:4aeeea1165c7935fe16a9c74b4e661ffc96319e6af921aaf61357e6d2349fb31",
 			Codegen:     "xpu-gen/1",
 			Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
 			SharedBytes: 0, StorageBindings: 1, UniformBytes: 16,
@@ -6089,8 +5937,7 @@ const scale2WGSL = `struct xpu_Uniforms {
 @compute @workgroup_size(64, 1, 1)
 fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
     {
-        var v_i: u32;
-        v_i = gid.x;
+        let v_i: u32 = gid.x;
         if v_i < xpu_u.p_n {
             b_y[v_i] = (b_y[v_i] * 2i) + 1i;
         }
@@ -6164,7 +6011,7 @@ var Scale3Kernel = gpu.Register(&gpu.KernelSpec{
 	Manifests: []gpu.Manifest{
 		{
 			Kernel: "github.com/goxpu/xpu/kernels/conformance.Scale3", Backend: "webgpu", Target: "wgsl",
-			Hash:        "sha256:ee9764315dfd723e01c885ef1a5d1cc6819cda297f6647ab776b8e0c4b9b5875",
+			Hash:        "sha256:c5eab847ee9cfa522c79c752d2bc4f9a0942fbd4d6f3e182126fb826db1258bd",
 			Codegen:     "xpu-gen/1",
 			Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
 			SharedBytes: 0, StorageBindings: 1, UniformBytes: 16,
@@ -6205,8 +6052,7 @@ const scale3WGSL = `struct xpu_Uniforms {
 @compute @workgroup_size(64, 1, 1)
 fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
     {
-        var v_i: u32;
-        v_i = gid.x;
+        let v_i: u32 = gid.x;
         if v_i < xpu_u.p_n {
             b_y[v_i] = (b_y[v_i] * 3i) + -7i;
         }
@@ -6289,7 +6135,7 @@ var ScanKernel = gpu.Register(&gpu.KernelSpec{
 	Manifests: []gpu.Manifest{
 		{
 			Kernel: "github.com/goxpu/xpu/kernels/conformance.Scan", Backend: "webgpu", Target: "wgsl",
-			Hash:        "sha256:9801d0db83f46f570d974ae3ea6c21cb0cf7050d3acdb8c738eef0a15cc965d4",
+			Hash:        "sha256:e4f3f469c95d11e4cbebd5eea2197d433a23ce32d633e30facaffc65a58115c4",
 			Codegen:     "xpu-gen/1",
 			Block:       xpu.Dim3{X: 128, Y: 1, Z: 1},
 			SharedBytes: 1024, StorageBindings: 2, UniformBytes: 16,
@@ -6335,10 +6181,8 @@ var<workgroup> s_b: array<i32, 128>;
 // main is kernel Scan, block 128x1x1.
 @compute @workgroup_size(128, 1, 1)
 fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(local_invocation_id) lid: vec3<u32>) {
-    var v_l: u32;
-    v_l = lid.x;
-    var v_i: u32;
-    v_i = gid.x;
+    let v_l: u32 = lid.x;
+    let v_i: u32 = gid.x;
     var v_v: i32;
     v_v = i32();
     if v_i < xpu_u.p_n {
@@ -6346,31 +6190,21 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(local_invocation
     }
     s_a[v_l] = v_v;
     workgroupBarrier();
-    {
-        var v_off: u32;
-        v_off = 1u;
-        loop {
-            if !(v_off < 128u) {
-                break;
-            }
-            var v_x: i32;
-            v_x = s_a[v_l];
-            if v_l >= v_off {
-                v_x = v_x + s_a[v_l - v_off];
-            }
-            s_b[v_l] = v_x;
-            workgroupBarrier();
-            var v_y: i32;
-            v_y = s_b[v_l];
-            if v_l >= (2u * v_off) {
-                v_y = v_y + s_b[v_l - (2u * v_off)];
-            }
-            s_a[v_l] = v_y;
-            workgroupBarrier();
-            continuing {
-                v_off = v_off * 4u;
-            }
+    for (var v_off: u32 = 1u; v_off < 128u; v_off = v_off * 4u) {
+        var v_x: i32;
+        v_x = s_a[v_l];
+        if v_l >= v_off {
+            v_x = v_x + s_a[v_l - v_off];
         }
+        s_b[v_l] = v_x;
+        workgroupBarrier();
+        var v_y: i32;
+        v_y = s_b[v_l];
+        if v_l >= (2u * v_off) {
+            v_y = v_y + s_b[v_l - (2u * v_off)];
+        }
+        s_a[v_l] = v_y;
+        workgroupBarrier();
     }
     if v_i < xpu_u.p_n {
         b_out[v_i] = s_a[v_l];
@@ -6530,7 +6364,7 @@ var SgemmKernel = gpu.Register(&gpu.KernelSpec{
 	Manifests: []gpu.Manifest{
 		{
 			Kernel: "github.com/goxpu/xpu/kernels/conformance.Sgemm", Backend: "webgpu", Target: "wgsl",
-			Hash:        "sha256:b69861b26731466925c913240a0edc6350f1216a78ee4efd08da19f2fd7cdad2",
+			Hash:        "sha256:1b2bbd4151e6f3edb5814c69423d6b1fe12bd7a849220e7587b7d5605b280226",
 			Codegen:     "xpu-gen/1",
 			Block:       xpu.Dim3{X: 16, Y: 16, Z: 1},
 			SharedBytes: 2048, StorageBindings: 3, UniformBytes: 32,
@@ -6583,54 +6417,30 @@ var<workgroup> s_bs: array<f32, 256>;
 // main is kernel Sgemm, block 16x16x1.
 @compute @workgroup_size(16, 16, 1)
 fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid: vec3<u32>) {
-    var v_lx: u32;
-    v_lx = lid.x;
-    var v_ly: u32;
-    v_ly = lid.y;
-    var v_col: u32;
-    v_col = (wid.x * 16u) + v_lx;
-    var v_row: u32;
-    v_row = (wid.y * 16u) + v_ly;
+    let v_lx: u32 = lid.x;
+    let v_ly: u32 = lid.y;
+    let v_col: u32 = (wid.x * 16u) + v_lx;
+    let v_row: u32 = (wid.y * 16u) + v_ly;
     var v_acc: f32;
     v_acc = f32();
-    {
-        var v_k0: u32;
-        v_k0 = 0u;
-        loop {
-            if !(v_k0 < xpu_u.p_k) {
-                break;
-            }
-            var v_av: f32;
-            v_av = f32();
-            var v_bv: f32;
-            v_bv = f32();
-            if (v_row < xpu_u.p_m) && ((v_k0 + v_lx) < xpu_u.p_k) {
-                v_av = b_a[((v_row * xpu_u.p_k) + v_k0) + v_lx];
-            }
-            if (v_col < xpu_u.p_n) && ((v_k0 + v_ly) < xpu_u.p_k) {
-                v_bv = b_b[((v_k0 + v_ly) * xpu_u.p_n) + v_col];
-            }
-            s_as[(v_ly * 16u) + v_lx] = v_av;
-            s_bs[(v_ly * 16u) + v_lx] = v_bv;
-            workgroupBarrier();
-            {
-                var v_kk: u32;
-                v_kk = 0u;
-                loop {
-                    if !(v_kk < 16u) {
-                        break;
-                    }
-                    v_acc = v_acc + (s_as[(v_ly * 16u) + v_kk] * s_bs[(v_kk * 16u) + v_lx]);
-                    continuing {
-                        v_kk = v_kk + 1u;
-                    }
-                }
-            }
-            workgroupBarrier();
-            continuing {
-                v_k0 = v_k0 + 16u;
-            }
+    for (var v_k0: u32 = 0u; v_k0 < xpu_u.p_k; v_k0 = v_k0 + 16u) {
+        var v_av: f32;
+        v_av = f32();
+        var v_bv: f32;
+        v_bv = f32();
+        if (v_row < xpu_u.p_m) && ((v_k0 + v_lx) < xpu_u.p_k) {
+            v_av = b_a[((v_row * xpu_u.p_k) + v_k0) + v_lx];
         }
+        if (v_col < xpu_u.p_n) && ((v_k0 + v_ly) < xpu_u.p_k) {
+            v_bv = b_b[((v_k0 + v_ly) * xpu_u.p_n) + v_col];
+        }
+        s_as[(v_ly * 16u) + v_lx] = v_av;
+        s_bs[(v_ly * 16u) + v_lx] = v_bv;
+        workgroupBarrier();
+        for (var v_kk: u32 = 0u; v_kk < 16u; v_kk = v_kk + 1u) {
+            v_acc = v_acc + (s_as[(v_ly * 16u) + v_kk] * s_bs[(v_kk * 16u) + v_lx]);
+        }
+        workgroupBarrier();
     }
     if (v_row < xpu_u.p_m) && (v_col < xpu_u.p_n) {
         b_c[(v_row * xpu_u.p_n) + v_col] = (xpu_u.p_alpha * v_acc) + (xpu_u.p_beta * b_c[(v_row * xpu_u.p_n) + v_col]);
@@ -6800,7 +6610,7 @@ var ShiftsKernel = gpu.Register(&gpu.KernelSpec{
 	Manifests: []gpu.Manifest{
 		{
 			Kernel: "github.com/goxpu/xpu/kernels/conformance.Shifts", Backend: "webgpu", Target: "wgsl",
-			Hash:        "sha256:3d8900300dba478597c0be70a1ad37a8822d270eddb0d213337bd88cd386e437",
+			Hash:        "sha256:60e942cb48f7c9ee7312d79b2491c0824da57db582ff9eb3593200fab7bb4f58",
 			Codegen:     "xpu-gen/1",
 			Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
 			SharedBytes: 0, StorageBindings: 5, UniformBytes: 16,
@@ -6873,13 +6683,11 @@ fn xpu_shr_u32(x: u32, y: u32) -> u32 {
 // main is kernel Shifts, block 64x1x1.
 @compute @workgroup_size(64, 1, 1)
 fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
-    var v_i: u32;
-    v_i = gid.x;
+    let v_i: u32 = gid.x;
     if v_i >= xpu_u.p_n {
         return;
     }
-    var v_k: u32;
-    v_k = b_s[v_i];
+    let v_k: u32 = b_s[v_i];
     b_ints[(v_i * 2u) + 0u] = xpu_shl_i32(b_a[v_i], v_k);
     b_ints[(v_i * 2u) + 1u] = xpu_shr_i32(b_a[v_i], v_k);
     b_uints[(v_i * 2u) + 0u] = xpu_shl_u32(b_b[v_i], v_k);
@@ -6980,7 +6788,7 @@ var ShortCircuitKernel = gpu.Register(&gpu.KernelSpec{
 	Manifests: []gpu.Manifest{
 		{
 			Kernel: "github.com/goxpu/xpu/kernels/conformance.ShortCircuit", Backend: "webgpu", Target: "wgsl",
-			Hash:        "sha256:58c9b6b2f98ab7f3606f4e00054f45f1846c56e380838c411ae6de5d671ad07d",
+			Hash:        "sha256:d4040a2f935734400192610d9e51a959ad15a850f1270f6a2b7fa8a621e51509",
 			Codegen:     "xpu-gen/1",
 			Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
 			SharedBytes: 0, StorageBindings: 2, UniformBytes: 16,
@@ -7023,8 +6831,7 @@ const shortCircuitWGSL = `struct xpu_Uniforms {
 // main is kernel ShortCircuit, block 64x1x1.
 @compute @workgroup_size(64, 1, 1)
 fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
-    var v_i: u32;
-    v_i = gid.x;
+    let v_i: u32 = gid.x;
     var v_r: i32;
     v_r = i32();
     if (v_i < xpu_u.p_n) && (b_in[v_i] > 0i) {
@@ -7125,7 +6932,7 @@ var StencilKernel = gpu.Register(&gpu.KernelSpec{
 	Manifests: []gpu.Manifest{
 		{
 			Kernel: "github.com/goxpu/xpu/kernels/conformance.Stencil", Backend: "webgpu", Target: "wgsl",
-			Hash:        "sha256:1a0499c27b36751b39bd43644810d50e86482153a70b9f83780ce338d50db03b",
+			Hash:        "sha256:d6fa7266d3abfb4647b2cdf5428c4cb8d2688085fe7220a9a817057108665173",
 			Codegen:     "xpu-gen/1",
 			Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
 			SharedBytes: 272, StorageBindings: 2, UniformBytes: 16,
@@ -7170,31 +6977,17 @@ var<workgroup> s_s: array<f32, 68>;
 // main is kernel Stencil, block 64x1x1.
 @compute @workgroup_size(64, 1, 1)
 fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid: vec3<u32>) {
-    var v_l: u32;
-    v_l = lid.x;
-    var v_i: u32;
-    v_i = gid.x;
-    var v_base: u32;
-    v_base = wid.x * 64u;
-    {
-        var v_k: u32;
-        v_k = v_l;
-        loop {
-            if !(v_k < 68u) {
-                break;
-            }
-            var v_g: i32;
-            v_g = i32(v_base + v_k) - 2i;
-            var v_v: f32;
-            v_v = f32();
-            if (v_g >= 0i) && (u32(v_g) < xpu_u.p_n) {
-                v_v = b_in[v_g];
-            }
-            s_s[v_k] = v_v;
-            continuing {
-                v_k = v_k + 64u;
-            }
+    let v_l: u32 = lid.x;
+    let v_i: u32 = gid.x;
+    let v_base: u32 = wid.x * 64u;
+    for (var v_k: u32 = v_l; v_k < 68u; v_k = v_k + 64u) {
+        let v_g: i32 = i32(v_base + v_k) - 2i;
+        var v_v: f32;
+        v_v = f32();
+        if (v_g >= 0i) && (u32(v_g) < xpu_u.p_n) {
+            v_v = b_in[v_g];
         }
+        s_s[v_k] = v_v;
     }
     workgroupBarrier();
     if v_i < xpu_u.p_n {
@@ -7297,7 +7090,7 @@ var ThreadCoordsKernel = gpu.Register(&gpu.KernelSpec{
 	Manifests: []gpu.Manifest{
 		{
 			Kernel: "github.com/goxpu/xpu/kernels/conformance.ThreadCoords", Backend: "webgpu", Target: "wgsl",
-			Hash:        "sha256:27f4fd6c249b94e4dfc7e0a540e0e6674e0be51e6320c0a7d82063fafc42d3d5",
+			Hash:        "sha256:f03a323c97c6ea7a54fe930e7d069d3361b1959bf2b2d7b3f99cbcf9603617eb",
 			Codegen:     "xpu-gen/1",
 			Block:       xpu.Dim3{X: 4, Y: 2, Z: 2},
 			SharedBytes: 0, StorageBindings: 1, UniformBytes: 0,
@@ -7332,14 +7125,10 @@ const threadCoordsWGSL = `@group(0) @binding(0) var<storage, read_write> b_out: 
 // main is kernel ThreadCoords, block 4x2x2.
 @compute @workgroup_size(4, 2, 2)
 fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>, @builtin(local_invocation_index) lidx: u32) {
-    var v_w: u32;
-    v_w = nwg.x * 4u;
-    var v_h: u32;
-    v_h = nwg.y * 2u;
-    var v_i: u32;
-    v_i = (((gid.z * v_h) + gid.y) * v_w) + gid.x;
-    var v_o: u32;
-    v_o = v_i * 16u;
+    let v_w: u32 = nwg.x * 4u;
+    let v_h: u32 = nwg.y * 2u;
+    let v_i: u32 = (((gid.z * v_h) + gid.y) * v_w) + gid.x;
+    let v_o: u32 = v_i * 16u;
     b_out[v_o + 0u] = gid.x;
     b_out[v_o + 1u] = gid.y;
     b_out[v_o + 2u] = gid.z;
@@ -7419,7 +7208,7 @@ var TransposeKernel = gpu.Register(&gpu.KernelSpec{
 	Manifests: []gpu.Manifest{
 		{
 			Kernel: "github.com/goxpu/xpu/kernels/conformance.Transpose", Backend: "webgpu", Target: "wgsl",
-			Hash:        "sha256:784f654cc96e5c3110b6a4224d97ad86c43c181e8e782c3b2a1e4f7ebe07720f",
+			Hash:        "sha256:d6ff6d5b27e28d9b0c14ae7baa932dfc86346dfb93050b97d86e59c66417e5c1",
 			Codegen:     "xpu-gen/1",
 			Block:       xpu.Dim3{X: 16, Y: 16, Z: 1},
 			SharedBytes: 1088, StorageBindings: 2, UniformBytes: 16,
@@ -7465,22 +7254,16 @@ var<workgroup> s_s: array<f32, 272>;
 // main is kernel Transpose, block 16x16x1.
 @compute @workgroup_size(16, 16, 1)
 fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid: vec3<u32>) {
-    var v_lx: u32;
-    v_lx = lid.x;
-    var v_ly: u32;
-    v_ly = lid.y;
-    var v_x: u32;
-    v_x = (wid.x * 16u) + v_lx;
-    var v_y: u32;
-    v_y = (wid.y * 16u) + v_ly;
+    let v_lx: u32 = lid.x;
+    let v_ly: u32 = lid.y;
+    let v_x: u32 = (wid.x * 16u) + v_lx;
+    let v_y: u32 = (wid.y * 16u) + v_ly;
     if (v_x < xpu_u.p_cols) && (v_y < xpu_u.p_rows) {
         s_s[(v_ly * 17u) + v_lx] = b_in[(v_y * xpu_u.p_cols) + v_x];
     }
     workgroupBarrier();
-    var v_ox: u32;
-    v_ox = (wid.y * 16u) + v_lx;
-    var v_oy: u32;
-    v_oy = (wid.x * 16u) + v_ly;
+    let v_ox: u32 = (wid.y * 16u) + v_lx;
+    let v_oy: u32 = (wid.x * 16u) + v_ly;
     if (v_ox < xpu_u.p_rows) && (v_oy < xpu_u.p_cols) {
         b_out[(v_oy * xpu_u.p_rows) + v_ox] = s_s[(v_lx * 17u) + v_ly];
     }
@@ -7557,7 +7340,7 @@ var UintArithKernel = gpu.Register(&gpu.KernelSpec{
 	Manifests: []gpu.Manifest{
 		{
 			Kernel: "github.com/goxpu/xpu/kernels/conformance.UintArith", Backend: "webgpu", Target: "wgsl",
-			Hash:        "sha256:e0950004f87e574349a7a516d01223dfd62e58a5f4cc865817242eafca63022d",
+			Hash:        "sha256:79ddb008c09cc01f3d7784722e68a91a765023f8741794e2d31520bf0cb4cf6e",
 			Codegen:     "xpu-gen/1",
 			Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
 			SharedBytes: 0, StorageBindings: 3, UniformBytes: 16,
@@ -7619,17 +7402,13 @@ fn xpu_rem_u32(x: u32, y: u32) -> u32 {
 // main is kernel UintArith, block 64x1x1.
 @compute @workgroup_size(64, 1, 1)
 fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
-    var v_i: u32;
-    v_i = gid.x;
+    let v_i: u32 = gid.x;
     if v_i >= xpu_u.p_n {
         return;
     }
-    var v_x: u32;
-    v_x = b_a[v_i];
-    var v_y: u32;
-    v_y = b_b[v_i];
-    var v_o: u32;
-    v_o = v_i * 5u;
+    let v_x: u32 = b_a[v_i];
+    let v_y: u32 = b_b[v_i];
+    let v_o: u32 = v_i * 5u;
     b_out[v_o + 0u] = v_x + v_y;
     b_out[v_o + 1u] = v_x - v_y;
     b_out[v_o + 2u] = v_x * v_y;
@@ -7741,7 +7520,7 @@ var UniformsKernel = gpu.Register(&gpu.KernelSpec{
 	Manifests: []gpu.Manifest{
 		{
 			Kernel: "github.com/goxpu/xpu/kernels/conformance.Uniforms", Backend: "webgpu", Target: "wgsl",
-			Hash:        "sha256:08a96036219680349508207c73d0986e05521c213368cb4e3b39720ed48bc224",
+			Hash:        "sha256:73d917fb7f4193f3591adbfbbe0ddcec9b20aecbbb0cb7517978130185faf603",
 			Codegen:     "xpu-gen/1",
 			Block:       xpu.Dim3{X: 32, Y: 1, Z: 1},
 			SharedBytes: 0, StorageBindings: 3, UniformBytes: 32,
@@ -7794,8 +7573,7 @@ const uniformsWGSL = `struct xpu_Uniforms {
 // main is kernel Uniforms, block 32x1x1.
 @compute @workgroup_size(32, 1, 1)
 fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
-    var v_i: u32;
-    v_i = gid.x;
+    let v_i: u32 = gid.x;
     b_ints[(v_i * 3u) + 0u] = xpu_u.p_a + i32(v_i);
     b_ints[(v_i * 3u) + 1u] = xpu_u.p_e - i32(v_i);
     b_ints[(v_i * 3u) + 2u] = xpu_u.p_h;

@@ -23,7 +23,7 @@ var ReduceSharedKernel = gpu.Register(&gpu.KernelSpec{
 	Manifests: []gpu.Manifest{
 		{
 			Kernel: "github.com/goxpu/xpu/kernels/wave.ReduceShared", Backend: "webgpu", Target: "wgsl",
-			Hash:        "sha256:d94a17a6b0ff72e295944d9a6dc15f811a847f21680595409dbe2ad7cb54712c",
+			Hash:        "sha256:327fc40ff1486fc6250a2d36c053cff9846bb524b26314f36b3c1f46a34fff63",
 			Codegen:     "xpu-gen/1",
 			Block:       xpu.Dim3{X: 256, Y: 1, Z: 1},
 			SharedBytes: 1024, StorageBindings: 2, UniformBytes: 16,
@@ -68,10 +68,8 @@ var<workgroup> s_s: array<f32, 256>;
 // main is kernel ReduceShared, block 256x1x1.
 @compute @workgroup_size(256, 1, 1)
 fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid: vec3<u32>) {
-    var v_l: u32;
-    v_l = lid.x;
-    var v_i: u32;
-    v_i = gid.x;
+    let v_l: u32 = lid.x;
+    let v_i: u32 = gid.x;
     var v_v: f32;
     v_v = f32();
     if v_i < xpu_u.p_n {
@@ -79,21 +77,11 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(local_invocation
     }
     s_s[v_l] = v_v;
     workgroupBarrier();
-    {
-        var v_step: u32;
-        v_step = 128u;
-        loop {
-            if !(v_step > 0u) {
-                break;
-            }
-            if v_l < v_step {
-                s_s[v_l] = s_s[v_l] + s_s[v_l + v_step];
-            }
-            workgroupBarrier();
-            continuing {
-                v_step = v_step / 2u;
-            }
+    for (var v_step: u32 = 128u; v_step > 0u; v_step = v_step / 2u) {
+        if v_l < v_step {
+            s_s[v_l] = s_s[v_l] + s_s[v_l + v_step];
         }
+        workgroupBarrier();
     }
     if v_l == 0u {
         b_partial[wid.x] = s_s[0u];
@@ -236,7 +224,7 @@ var ReduceWaveKernel = gpu.Register(&gpu.KernelSpec{
 	Manifests: []gpu.Manifest{
 		{
 			Kernel: "github.com/goxpu/xpu/kernels/wave.ReduceWave", Backend: "webgpu", Target: "wgsl",
-			Hash:        "sha256:260d4f9c2ff95e5f758f8893ed80c79e644c7f73574577f379aa1e9aed20e7b0",
+			Hash:        "sha256:bb6e70e2f4933897e7bcc5e0a8efab6acf65b2503e60039c40840ea6038b46bd",
 			Codegen:     "xpu-gen/1",
 			Block:       xpu.Dim3{X: 256, Y: 1, Z: 1},
 			SharedBytes: 1024, StorageBindings: 2, UniformBytes: 16,
@@ -247,8 +235,8 @@ var ReduceWaveKernel = gpu.Register(&gpu.KernelSpec{
 			},
 			WaveOps: true,
 			WaveVariants: []gpu.ManifestVariant{
-				{Tier: "native", SubgroupMin: 4, SubgroupMax: 128, Width: 0, Hash: "sha256:d4e7ce17a9f3c1b6307b1a505bd7eb887629c1d6bfea7510e3463fb8924826bd"},
-				{Tier: "emulated", SubgroupMin: 0, SubgroupMax: 0, Width: 32, Hash: "sha256:260d4f9c2ff95e5f758f8893ed80c79e644c7f73574577f379aa1e9aed20e7b0"},
+				{Tier: "native", SubgroupMin: 4, SubgroupMax: 128, Width: 0, Hash: "sha256:31965b33371433fdea1cb1cd16052481d6102f564eb2d703e68f5b7feefa064d"},
+				{Tier: "emulated", SubgroupMin: 0, SubgroupMax: 0, Width: 32, Hash: "sha256:bb6e70e2f4933897e7bcc5e0a8efab6acf65b2503e60039c40840ea6038b46bd"},
 			},
 			NativeOps: []string{"bitcast", "workgroupBarrier"},
 		},
@@ -297,10 +285,8 @@ fn xpu_div_u32(x: u32, y: u32) -> u32 {
 // main is kernel ReduceWave, block 256x1x1.
 @compute @workgroup_size(256, 1, 1)
 fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) lidx: u32) {
-    var v_l: u32;
-    v_l = lid.x;
-    var v_i: u32;
-    v_i = gid.x;
+    let v_l: u32 = lid.x;
+    let v_i: u32 = gid.x;
     var v_v: f32;
     v_v = f32();
     if v_i < xpu_u.p_n {
@@ -327,8 +313,7 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(local_invocation
         }
     }
     v_w = xpu_t3;
-    var v_width: u32;
-    v_width = 32u;
+    let v_width: u32 = 32u;
     if (lidx % 32u) == 0u {
         s_s[xpu_div_u32(v_l, v_width)] = v_w;
     }
@@ -336,18 +321,8 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(local_invocation
     var v_u: f32;
     v_u = f32();
     if v_l < v_width {
-        {
-            var v_j: u32;
-            v_j = v_l;
-            loop {
-                if !(v_j < xpu_div_u32(256u, v_width)) {
-                    break;
-                }
-                v_u = v_u + s_s[v_j];
-                continuing {
-                    v_j = v_j + v_width;
-                }
-            }
+        for (var v_j: u32 = v_l; v_j < xpu_div_u32(256u, v_width); v_j = v_j + v_width) {
+            v_u = v_u + s_s[v_j];
         }
     }
     var v_total: f32;
@@ -400,10 +375,8 @@ fn xpu_div_u32(x: u32, y: u32) -> u32 {
 // main is kernel ReduceWave, block 256x1x1.
 @compute @workgroup_size(256, 1, 1)
 fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) lidx: u32, @builtin(subgroup_invocation_id) sgid: u32, @builtin(subgroup_size) sgsize: u32) {
-    var v_l: u32;
-    v_l = lid.x;
-    var v_i: u32;
-    v_i = gid.x;
+    let v_l: u32 = lid.x;
+    let v_i: u32 = gid.x;
     var v_v: f32;
     v_v = f32();
     if v_i < xpu_u.p_n {
@@ -412,8 +385,7 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(local_invocation
     var v_w: f32;
     let xpu_t1 = lidx - sgid;
     v_w = subgroupAdd(v_v);
-    var v_width: u32;
-    v_width = sgsize;
+    let v_width: u32 = sgsize;
     if sgid == 0u {
         s_s[xpu_div_u32(v_l, v_width)] = v_w;
     }
@@ -421,18 +393,8 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(local_invocation
     var v_u: f32;
     v_u = f32();
     if v_l < v_width {
-        {
-            var v_j: u32;
-            v_j = v_l;
-            loop {
-                if !(v_j < xpu_div_u32(256u, v_width)) {
-                    break;
-                }
-                v_u = v_u + s_s[v_j];
-                continuing {
-                    v_j = v_j + v_width;
-                }
-            }
+        for (var v_j: u32 = v_l; v_j < xpu_div_u32(256u, v_width); v_j = v_j + v_width) {
+            v_u = v_u + s_s[v_j];
         }
     }
     var v_total: f32;
@@ -604,7 +566,7 @@ var ReduceWave32Kernel = gpu.Register(&gpu.KernelSpec{
 	Manifests: []gpu.Manifest{
 		{
 			Kernel: "github.com/goxpu/xpu/kernels/wave.ReduceWave32", Backend: "webgpu", Target: "wgsl",
-			Hash:        "sha256:d2783ac53f9143ce34cd89897b3a093d392ff14e62cbdb9ad0239bf0e3dff9cb",
+			Hash:        "sha256:8e97c320f8c71eca256b68eeb598d3e2b13b5d4b6da3346777fbc1e65374149c",
 			Codegen:     "xpu-gen/1",
 			Block:       xpu.Dim3{X: 256, Y: 1, Z: 1},
 			SharedBytes: 32, StorageBindings: 2, UniformBytes: 16,
@@ -616,10 +578,10 @@ var ReduceWave32Kernel = gpu.Register(&gpu.KernelSpec{
 			Wave:    32,
 			WaveOps: true,
 			WaveVariants: []gpu.ManifestVariant{
-				{Tier: "native", SubgroupMin: 32, SubgroupMax: 32, Width: 32, Hash: "sha256:23317553c1a7b146b35e6c4bda6744b66c38bf3c369cafb4cc811bdd705d3709"},
-				{Tier: "folded", SubgroupMin: 4, SubgroupMax: 16, Width: 32, Hash: "sha256:67b230c8c71a8f6b2b142c1d30af73cc5c19bfa5199b28fc855a441dded56705"},
-				{Tier: "narrow", SubgroupMin: 64, SubgroupMax: 128, Width: 32, Hash: "sha256:79370b0946d821bb80e35ca1cbd2432071f82476d7a3f4bdc2c709870705ef43"},
-				{Tier: "emulated", SubgroupMin: 0, SubgroupMax: 0, Width: 32, Hash: "sha256:d2783ac53f9143ce34cd89897b3a093d392ff14e62cbdb9ad0239bf0e3dff9cb"},
+				{Tier: "native", SubgroupMin: 32, SubgroupMax: 32, Width: 32, Hash: "sha256:79fa3f4fcc57fd3c0754e4683e1ad90689d0af0bec61fbca962b935546f47297"},
+				{Tier: "folded", SubgroupMin: 4, SubgroupMax: 16, Width: 32, Hash: "sha256:f5f488c63f44a38b618f5e2b66c7b95bba8e346f55d04cd24144d10737ec9d3b"},
+				{Tier: "narrow", SubgroupMin: 64, SubgroupMax: 128, Width: 32, Hash: "sha256:0533ddf62d11ae3f22a498b5494394bd48f7e7683e8ca59b555a02fdffcfca30"},
+				{Tier: "emulated", SubgroupMin: 0, SubgroupMax: 0, Width: 32, Hash: "sha256:8e97c320f8c71eca256b68eeb598d3e2b13b5d4b6da3346777fbc1e65374149c"},
 			},
 			NativeOps: []string{"bitcast", "workgroupBarrier"},
 		},
@@ -661,10 +623,8 @@ var<workgroup> xpu_wave: array<u32, 256>;
 // main is kernel ReduceWave32, block 256x1x1.
 @compute @workgroup_size(256, 1, 1)
 fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) lidx: u32) {
-    var v_l: u32;
-    v_l = lid.x;
-    var v_i: u32;
-    v_i = gid.x;
+    let v_l: u32 = lid.x;
+    let v_i: u32 = gid.x;
     var v_v: f32;
     v_v = f32();
     if v_i < xpu_u.p_n {
@@ -742,10 +702,8 @@ var<workgroup> s_s: array<f32, 8>;
 // main is kernel ReduceWave32, block 256x1x1.
 @compute @workgroup_size(256, 1, 1)
 fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) lidx: u32) {
-    var v_l: u32;
-    v_l = lid.x;
-    var v_i: u32;
-    v_i = gid.x;
+    let v_l: u32 = lid.x;
+    let v_i: u32 = gid.x;
     var v_v: f32;
     v_v = f32();
     if v_i < xpu_u.p_n {
@@ -790,10 +748,8 @@ var<workgroup> xpu_wave: array<u32, 256>;
 // main is kernel ReduceWave32, block 256x1x1.
 @compute @workgroup_size(256, 1, 1)
 fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) lidx: u32, @builtin(subgroup_size) sgsize: u32) {
-    var v_l: u32;
-    v_l = lid.x;
-    var v_i: u32;
-    v_i = gid.x;
+    let v_l: u32 = lid.x;
+    let v_i: u32 = gid.x;
     var v_v: f32;
     v_v = f32();
     if v_i < xpu_u.p_n {
@@ -875,10 +831,8 @@ var<workgroup> s_s: array<f32, 8>;
 // main is kernel ReduceWave32, block 256x1x1.
 @compute @workgroup_size(256, 1, 1)
 fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) lidx: u32, @builtin(subgroup_invocation_id) sgid: u32) {
-    var v_l: u32;
-    v_l = lid.x;
-    var v_i: u32;
-    v_i = gid.x;
+    let v_l: u32 = lid.x;
+    let v_i: u32 = gid.x;
     var v_v: f32;
     v_v = f32();
     if v_i < xpu_u.p_n {
@@ -1088,7 +1042,7 @@ var Wave16Kernel = gpu.Register(&gpu.KernelSpec{
 	Manifests: []gpu.Manifest{
 		{
 			Kernel: "github.com/goxpu/xpu/kernels/wave.Wave16", Backend: "webgpu", Target: "wgsl",
-			Hash:        "sha256:cad296d252ee3a3029a28cedc0c77dfc11ff58a8fcf3ffa78261d061c82f2afe",
+			Hash:        "sha256:5a943ae49f227ef964a7f76e9bb1d6fee4049b04ebda81fac57da73e6b7ef3ee",
 			Codegen:     "xpu-gen/1",
 			Block:       xpu.Dim3{X: 40, Y: 1, Z: 1},
 			SharedBytes: 0, StorageBindings: 7, UniformBytes: 16,
@@ -1105,10 +1059,10 @@ var Wave16Kernel = gpu.Register(&gpu.KernelSpec{
 			Wave:    16,
 			WaveOps: true,
 			WaveVariants: []gpu.ManifestVariant{
-				{Tier: "native", SubgroupMin: 16, SubgroupMax: 16, Width: 16, Hash: "sha256:8dbdcca883be40909456e021c5ea43f6c3976c1e732dffd0fd529ee18a6e6365"},
-				{Tier: "folded", SubgroupMin: 4, SubgroupMax: 8, Width: 16, Hash: "sha256:9d391860f49eea1623b8cc325d600525f48a4d7603940a838213eb7371dd2124"},
-				{Tier: "narrow", SubgroupMin: 32, SubgroupMax: 128, Width: 16, Hash: "sha256:db68cf50b151590d77ce4c08e3fd503c57895a0a64c04dd77d2c33d65e90917c"},
-				{Tier: "emulated", SubgroupMin: 0, SubgroupMax: 0, Width: 16, Hash: "sha256:cad296d252ee3a3029a28cedc0c77dfc11ff58a8fcf3ffa78261d061c82f2afe"},
+				{Tier: "native", SubgroupMin: 16, SubgroupMax: 16, Width: 16, Hash: "sha256:c2f75eab97e88b94d43fcd26cb4a91095ece6ad9a5279cd5a492e863e4195fb4"},
+				{Tier: "folded", SubgroupMin: 4, SubgroupMax: 8, Width: 16, Hash: "sha256:03fd64411d70dcef092aa3c9b8b0cd67e89e39079bc50aee7ba6b9c799f172c3"},
+				{Tier: "narrow", SubgroupMin: 32, SubgroupMax: 128, Width: 16, Hash: "sha256:e618471ca6157a24749e07f05419927cd5d5cff71401d41162c19293e2be001e"},
+				{Tier: "emulated", SubgroupMin: 0, SubgroupMax: 0, Width: 16, Hash: "sha256:5a943ae49f227ef964a7f76e9bb1d6fee4049b04ebda81fac57da73e6b7ef3ee"},
 			},
 			NativeOps: []string{"bitcast", "max", "min", "select", "workgroupBarrier"},
 		},
@@ -1161,18 +1115,12 @@ var<workgroup> xpu_wave: array<u32, 48>;
 // main is kernel Wave16, block 40x1x1.
 @compute @workgroup_size(40, 1, 1)
 fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) lidx: u32) {
-    var v_g: u32;
-    v_g = gid.x;
-    var v_a: i32;
-    v_a = b_xi[v_g];
-    var v_u: u32;
-    v_u = b_xu[v_g];
-    var v_f: f32;
-    v_f = b_xf[v_g];
-    var v_k: u32;
-    v_k = b_sel[v_g];
-    var v_p: bool;
-    v_p = ((v_u % 4u) != 0u) || ((wid.x % 2u) == 0u);
+    let v_g: u32 = gid.x;
+    let v_a: i32 = b_xi[v_g];
+    let v_u: u32 = b_xu[v_g];
+    let v_f: f32 = b_xf[v_g];
+    let v_k: u32 = b_sel[v_g];
+    let v_p: bool = ((v_u % 4u) != 0u) || ((wid.x % 2u) == 0u);
     var v_s0: i32;
     let xpu_t1 = lidx % 16u;
     let xpu_t2 = lidx - xpu_t1;
@@ -1329,51 +1277,31 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(workgroup_id) wi
     let xpu_t50 = select(xpu_t46, xpu_t46 + xpu_t48, xpu_t48 < (16u - xpu_t46));
     let xpu_t51 = bitcast<i32>(xpu_wave[xpu_t47 + xpu_t50]);
     v_s9 = select(v_a, xpu_t51, xpu_t49 && ((xpu_t47 + xpu_t50) < 40u));
-    var v_tmp: u32;
-    v_tmp = v_g * 10u;
-    var v_tmp_1: u32;
-    v_tmp_1 = (v_g * 10u) + 1u;
-    var v_tmp_2: u32;
-    v_tmp_2 = (v_g * 10u) + 2u;
-    var v_tmp_3: u32;
-    v_tmp_3 = (v_g * 10u) + 3u;
-    var v_tmp_4: u32;
-    v_tmp_4 = (v_g * 10u) + 4u;
-    var v_tmp_5: i32;
-    v_tmp_5 = v_s0;
-    var v_tmp_6: i32;
-    v_tmp_6 = v_s1;
-    var v_tmp_7: i32;
-    v_tmp_7 = v_s2;
-    var v_tmp_8: i32;
-    v_tmp_8 = v_s3;
-    var v_tmp_9: i32;
-    v_tmp_9 = v_s4;
+    let v_tmp: u32 = v_g * 10u;
+    let v_tmp_1: u32 = (v_g * 10u) + 1u;
+    let v_tmp_2: u32 = (v_g * 10u) + 2u;
+    let v_tmp_3: u32 = (v_g * 10u) + 3u;
+    let v_tmp_4: u32 = (v_g * 10u) + 4u;
+    let v_tmp_5: i32 = v_s0;
+    let v_tmp_6: i32 = v_s1;
+    let v_tmp_7: i32 = v_s2;
+    let v_tmp_8: i32 = v_s3;
+    let v_tmp_9: i32 = v_s4;
     b_oi[v_tmp] = v_tmp_5;
     b_oi[v_tmp_1] = v_tmp_6;
     b_oi[v_tmp_2] = v_tmp_7;
     b_oi[v_tmp_3] = v_tmp_8;
     b_oi[v_tmp_4] = v_tmp_9;
-    var v_tmp_10: u32;
-    v_tmp_10 = (v_g * 10u) + 5u;
-    var v_tmp_11: u32;
-    v_tmp_11 = (v_g * 10u) + 6u;
-    var v_tmp_12: u32;
-    v_tmp_12 = (v_g * 10u) + 7u;
-    var v_tmp_13: u32;
-    v_tmp_13 = (v_g * 10u) + 8u;
-    var v_tmp_14: u32;
-    v_tmp_14 = (v_g * 10u) + 9u;
-    var v_tmp_15: i32;
-    v_tmp_15 = v_s5;
-    var v_tmp_16: i32;
-    v_tmp_16 = v_s6;
-    var v_tmp_17: i32;
-    v_tmp_17 = v_s7;
-    var v_tmp_18: i32;
-    v_tmp_18 = v_s8;
-    var v_tmp_19: i32;
-    v_tmp_19 = v_s9;
+    let v_tmp_10: u32 = (v_g * 10u) + 5u;
+    let v_tmp_11: u32 = (v_g * 10u) + 6u;
+    let v_tmp_12: u32 = (v_g * 10u) + 7u;
+    let v_tmp_13: u32 = (v_g * 10u) + 8u;
+    let v_tmp_14: u32 = (v_g * 10u) + 9u;
+    let v_tmp_15: i32 = v_s5;
+    let v_tmp_16: i32 = v_s6;
+    let v_tmp_17: i32 = v_s7;
+    let v_tmp_18: i32 = v_s8;
+    let v_tmp_19: i32 = v_s9;
     b_oi[v_tmp_10] = v_tmp_15;
     b_oi[v_tmp_11] = v_tmp_16;
     b_oi[v_tmp_12] = v_tmp_17;
@@ -1559,45 +1487,29 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(workgroup_id) wi
         }
     }
     v_all = xpu_t96 != 0u;
-    var v_tmp_20: u32;
-    v_tmp_20 = v_g * 11u;
-    var v_tmp_21: u32;
-    v_tmp_21 = (v_g * 11u) + 1u;
-    var v_tmp_22: u32;
-    v_tmp_22 = (v_g * 11u) + 2u;
-    var v_tmp_23: u32;
-    v_tmp_23 = (v_g * 11u) + 3u;
-    var v_tmp_24: u32;
-    v_tmp_24 = (v_g * 11u) + 4u;
-    var v_tmp_25: u32;
-    v_tmp_25 = v_u0;
-    var v_tmp_26: u32;
-    v_tmp_26 = v_u1;
-    var v_tmp_27: u32;
-    v_tmp_27 = v_u2;
-    var v_tmp_28: u32;
-    v_tmp_28 = v_u3;
-    var v_tmp_29: u32;
-    v_tmp_29 = v_u4;
+    let v_tmp_20: u32 = v_g * 11u;
+    let v_tmp_21: u32 = (v_g * 11u) + 1u;
+    let v_tmp_22: u32 = (v_g * 11u) + 2u;
+    let v_tmp_23: u32 = (v_g * 11u) + 3u;
+    let v_tmp_24: u32 = (v_g * 11u) + 4u;
+    let v_tmp_25: u32 = v_u0;
+    let v_tmp_26: u32 = v_u1;
+    let v_tmp_27: u32 = v_u2;
+    let v_tmp_28: u32 = v_u3;
+    let v_tmp_29: u32 = v_u4;
     b_ou[v_tmp_20] = v_tmp_25;
     b_ou[v_tmp_21] = v_tmp_26;
     b_ou[v_tmp_22] = v_tmp_27;
     b_ou[v_tmp_23] = v_tmp_28;
     b_ou[v_tmp_24] = v_tmp_29;
-    var v_tmp_30: u32;
-    v_tmp_30 = (v_g * 11u) + 5u;
-    var v_tmp_31: u32;
-    v_tmp_31 = (v_g * 11u) + 6u;
-    var v_tmp_32: u32;
-    v_tmp_32 = v_u5;
-    var v_tmp_33: u32;
-    v_tmp_33 = v_u6;
+    let v_tmp_30: u32 = (v_g * 11u) + 5u;
+    let v_tmp_31: u32 = (v_g * 11u) + 6u;
+    let v_tmp_32: u32 = v_u5;
+    let v_tmp_33: u32 = v_u6;
     b_ou[v_tmp_30] = v_tmp_32;
     b_ou[v_tmp_31] = v_tmp_33;
-    var v_tmp_34: u32;
-    v_tmp_34 = (v_g * 11u) + 7u;
-    var v_tmp_35: u32;
-    v_tmp_35 = (v_g * 11u) + 8u;
+    let v_tmp_34: u32 = (v_g * 11u) + 7u;
+    let v_tmp_35: u32 = (v_g * 11u) + 8u;
     b_ou[v_tmp_34] = 0u;
     b_ou[v_tmp_35] = 0u;
     if v_any {
@@ -1606,14 +1518,10 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(workgroup_id) wi
     if v_all {
         b_ou[(v_g * 11u) + 8u] = 1u;
     }
-    var v_tmp_36: u32;
-    v_tmp_36 = (v_g * 11u) + 9u;
-    var v_tmp_37: u32;
-    v_tmp_37 = (v_g * 11u) + 10u;
-    var v_tmp_38: u32;
-    v_tmp_38 = lidx % 16u;
-    var v_tmp_39: u32;
-    v_tmp_39 = 16u;
+    let v_tmp_36: u32 = (v_g * 11u) + 9u;
+    let v_tmp_37: u32 = (v_g * 11u) + 10u;
+    let v_tmp_38: u32 = lidx % 16u;
+    let v_tmp_39: u32 = 16u;
     b_ou[v_tmp_36] = v_tmp_38;
     b_ou[v_tmp_37] = v_tmp_39;
     var v_f0: f32;
@@ -1731,33 +1639,21 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(workgroup_id) wi
     let xpu_t127 = xpu_t124 ^ (xpu_t126 % 16u);
     let xpu_t128 = bitcast<f32>(xpu_wave[xpu_t125 + xpu_t127]);
     v_f5 = select(v_f, xpu_t128, true && ((xpu_t125 + xpu_t127) < 40u));
-    var v_tmp_40: u32;
-    v_tmp_40 = v_g * 6u;
-    var v_tmp_41: u32;
-    v_tmp_41 = (v_g * 6u) + 1u;
-    var v_tmp_42: u32;
-    v_tmp_42 = (v_g * 6u) + 2u;
-    var v_tmp_43: f32;
-    v_tmp_43 = v_f0;
-    var v_tmp_44: f32;
-    v_tmp_44 = v_f1;
-    var v_tmp_45: f32;
-    v_tmp_45 = v_f2;
+    let v_tmp_40: u32 = v_g * 6u;
+    let v_tmp_41: u32 = (v_g * 6u) + 1u;
+    let v_tmp_42: u32 = (v_g * 6u) + 2u;
+    let v_tmp_43: f32 = v_f0;
+    let v_tmp_44: f32 = v_f1;
+    let v_tmp_45: f32 = v_f2;
     b_of[v_tmp_40] = v_tmp_43;
     b_of[v_tmp_41] = v_tmp_44;
     b_of[v_tmp_42] = v_tmp_45;
-    var v_tmp_46: u32;
-    v_tmp_46 = (v_g * 6u) + 3u;
-    var v_tmp_47: u32;
-    v_tmp_47 = (v_g * 6u) + 4u;
-    var v_tmp_48: u32;
-    v_tmp_48 = (v_g * 6u) + 5u;
-    var v_tmp_49: f32;
-    v_tmp_49 = v_f3;
-    var v_tmp_50: f32;
-    v_tmp_50 = v_f4;
-    var v_tmp_51: f32;
-    v_tmp_51 = v_f5;
+    let v_tmp_46: u32 = (v_g * 6u) + 3u;
+    let v_tmp_47: u32 = (v_g * 6u) + 4u;
+    let v_tmp_48: u32 = (v_g * 6u) + 5u;
+    let v_tmp_49: f32 = v_f3;
+    let v_tmp_50: f32 = v_f4;
+    let v_tmp_51: f32 = v_f5;
     b_of[v_tmp_46] = v_tmp_49;
     b_of[v_tmp_47] = v_tmp_50;
     b_of[v_tmp_48] = v_tmp_51;
@@ -1785,18 +1681,12 @@ struct xpu_Uniforms {
 // main is kernel Wave16, block 40x1x1.
 @compute @workgroup_size(40, 1, 1)
 fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) lidx: u32) {
-    var v_g: u32;
-    v_g = gid.x;
-    var v_a: i32;
-    v_a = b_xi[v_g];
-    var v_u: u32;
-    v_u = b_xu[v_g];
-    var v_f: f32;
-    v_f = b_xf[v_g];
-    var v_k: u32;
-    v_k = b_sel[v_g];
-    var v_p: bool;
-    v_p = ((v_u % 4u) != 0u) || ((wid.x % 2u) == 0u);
+    let v_g: u32 = gid.x;
+    let v_a: i32 = b_xi[v_g];
+    let v_u: u32 = b_xu[v_g];
+    let v_f: f32 = b_xf[v_g];
+    let v_k: u32 = b_sel[v_g];
+    let v_p: bool = ((v_u % 4u) != 0u) || ((wid.x % 2u) == 0u);
     var v_s0: i32;
     let xpu_t1 = lidx % 16u;
     let xpu_t2 = lidx - xpu_t1;
@@ -1853,51 +1743,31 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(workgroup_id) wi
     let xpu_t35 = select(xpu_t31, xpu_t31 + xpu_t33, xpu_t33 < (16u - xpu_t31));
     let xpu_t36 = subgroupShuffle(v_a, xpu_t35);
     v_s9 = select(v_a, xpu_t36, xpu_t34 && ((xpu_t32 + xpu_t35) < 40u));
-    var v_tmp: u32;
-    v_tmp = v_g * 10u;
-    var v_tmp_1: u32;
-    v_tmp_1 = (v_g * 10u) + 1u;
-    var v_tmp_2: u32;
-    v_tmp_2 = (v_g * 10u) + 2u;
-    var v_tmp_3: u32;
-    v_tmp_3 = (v_g * 10u) + 3u;
-    var v_tmp_4: u32;
-    v_tmp_4 = (v_g * 10u) + 4u;
-    var v_tmp_5: i32;
-    v_tmp_5 = v_s0;
-    var v_tmp_6: i32;
-    v_tmp_6 = v_s1;
-    var v_tmp_7: i32;
-    v_tmp_7 = v_s2;
-    var v_tmp_8: i32;
-    v_tmp_8 = v_s3;
-    var v_tmp_9: i32;
-    v_tmp_9 = v_s4;
+    let v_tmp: u32 = v_g * 10u;
+    let v_tmp_1: u32 = (v_g * 10u) + 1u;
+    let v_tmp_2: u32 = (v_g * 10u) + 2u;
+    let v_tmp_3: u32 = (v_g * 10u) + 3u;
+    let v_tmp_4: u32 = (v_g * 10u) + 4u;
+    let v_tmp_5: i32 = v_s0;
+    let v_tmp_6: i32 = v_s1;
+    let v_tmp_7: i32 = v_s2;
+    let v_tmp_8: i32 = v_s3;
+    let v_tmp_9: i32 = v_s4;
     b_oi[v_tmp] = v_tmp_5;
     b_oi[v_tmp_1] = v_tmp_6;
     b_oi[v_tmp_2] = v_tmp_7;
     b_oi[v_tmp_3] = v_tmp_8;
     b_oi[v_tmp_4] = v_tmp_9;
-    var v_tmp_10: u32;
-    v_tmp_10 = (v_g * 10u) + 5u;
-    var v_tmp_11: u32;
-    v_tmp_11 = (v_g * 10u) + 6u;
-    var v_tmp_12: u32;
-    v_tmp_12 = (v_g * 10u) + 7u;
-    var v_tmp_13: u32;
-    v_tmp_13 = (v_g * 10u) + 8u;
-    var v_tmp_14: u32;
-    v_tmp_14 = (v_g * 10u) + 9u;
-    var v_tmp_15: i32;
-    v_tmp_15 = v_s5;
-    var v_tmp_16: i32;
-    v_tmp_16 = v_s6;
-    var v_tmp_17: i32;
-    v_tmp_17 = v_s7;
-    var v_tmp_18: i32;
-    v_tmp_18 = v_s8;
-    var v_tmp_19: i32;
-    v_tmp_19 = v_s9;
+    let v_tmp_10: u32 = (v_g * 10u) + 5u;
+    let v_tmp_11: u32 = (v_g * 10u) + 6u;
+    let v_tmp_12: u32 = (v_g * 10u) + 7u;
+    let v_tmp_13: u32 = (v_g * 10u) + 8u;
+    let v_tmp_14: u32 = (v_g * 10u) + 9u;
+    let v_tmp_15: i32 = v_s5;
+    let v_tmp_16: i32 = v_s6;
+    let v_tmp_17: i32 = v_s7;
+    let v_tmp_18: i32 = v_s8;
+    let v_tmp_19: i32 = v_s9;
     b_oi[v_tmp_10] = v_tmp_15;
     b_oi[v_tmp_11] = v_tmp_16;
     b_oi[v_tmp_12] = v_tmp_17;
@@ -1944,45 +1814,29 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(workgroup_id) wi
     let xpu_t58 = lidx % 16u;
     let xpu_t59 = lidx - xpu_t58;
     v_all = subgroupAll(xpu_t57 != 0u);
-    var v_tmp_20: u32;
-    v_tmp_20 = v_g * 11u;
-    var v_tmp_21: u32;
-    v_tmp_21 = (v_g * 11u) + 1u;
-    var v_tmp_22: u32;
-    v_tmp_22 = (v_g * 11u) + 2u;
-    var v_tmp_23: u32;
-    v_tmp_23 = (v_g * 11u) + 3u;
-    var v_tmp_24: u32;
-    v_tmp_24 = (v_g * 11u) + 4u;
-    var v_tmp_25: u32;
-    v_tmp_25 = v_u0;
-    var v_tmp_26: u32;
-    v_tmp_26 = v_u1;
-    var v_tmp_27: u32;
-    v_tmp_27 = v_u2;
-    var v_tmp_28: u32;
-    v_tmp_28 = v_u3;
-    var v_tmp_29: u32;
-    v_tmp_29 = v_u4;
+    let v_tmp_20: u32 = v_g * 11u;
+    let v_tmp_21: u32 = (v_g * 11u) + 1u;
+    let v_tmp_22: u32 = (v_g * 11u) + 2u;
+    let v_tmp_23: u32 = (v_g * 11u) + 3u;
+    let v_tmp_24: u32 = (v_g * 11u) + 4u;
+    let v_tmp_25: u32 = v_u0;
+    let v_tmp_26: u32 = v_u1;
+    let v_tmp_27: u32 = v_u2;
+    let v_tmp_28: u32 = v_u3;
+    let v_tmp_29: u32 = v_u4;
     b_ou[v_tmp_20] = v_tmp_25;
     b_ou[v_tmp_21] = v_tmp_26;
     b_ou[v_tmp_22] = v_tmp_27;
     b_ou[v_tmp_23] = v_tmp_28;
     b_ou[v_tmp_24] = v_tmp_29;
-    var v_tmp_30: u32;
-    v_tmp_30 = (v_g * 11u) + 5u;
-    var v_tmp_31: u32;
-    v_tmp_31 = (v_g * 11u) + 6u;
-    var v_tmp_32: u32;
-    v_tmp_32 = v_u5;
-    var v_tmp_33: u32;
-    v_tmp_33 = v_u6;
+    let v_tmp_30: u32 = (v_g * 11u) + 5u;
+    let v_tmp_31: u32 = (v_g * 11u) + 6u;
+    let v_tmp_32: u32 = v_u5;
+    let v_tmp_33: u32 = v_u6;
     b_ou[v_tmp_30] = v_tmp_32;
     b_ou[v_tmp_31] = v_tmp_33;
-    var v_tmp_34: u32;
-    v_tmp_34 = (v_g * 11u) + 7u;
-    var v_tmp_35: u32;
-    v_tmp_35 = (v_g * 11u) + 8u;
+    let v_tmp_34: u32 = (v_g * 11u) + 7u;
+    let v_tmp_35: u32 = (v_g * 11u) + 8u;
     b_ou[v_tmp_34] = 0u;
     b_ou[v_tmp_35] = 0u;
     if v_any {
@@ -1991,14 +1845,10 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(workgroup_id) wi
     if v_all {
         b_ou[(v_g * 11u) + 8u] = 1u;
     }
-    var v_tmp_36: u32;
-    v_tmp_36 = (v_g * 11u) + 9u;
-    var v_tmp_37: u32;
-    v_tmp_37 = (v_g * 11u) + 10u;
-    var v_tmp_38: u32;
-    v_tmp_38 = lidx % 16u;
-    var v_tmp_39: u32;
-    v_tmp_39 = 16u;
+    let v_tmp_36: u32 = (v_g * 11u) + 9u;
+    let v_tmp_37: u32 = (v_g * 11u) + 10u;
+    let v_tmp_38: u32 = lidx % 16u;
+    let v_tmp_39: u32 = 16u;
     b_ou[v_tmp_36] = v_tmp_38;
     b_ou[v_tmp_37] = v_tmp_39;
     var v_f0: f32;
@@ -2028,33 +1878,21 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(workgroup_id) wi
     let xpu_t73 = xpu_t70 ^ (xpu_t72 % 16u);
     let xpu_t74 = subgroupShuffle(v_f, xpu_t73);
     v_f5 = select(v_f, xpu_t74, true && ((xpu_t71 + xpu_t73) < 40u));
-    var v_tmp_40: u32;
-    v_tmp_40 = v_g * 6u;
-    var v_tmp_41: u32;
-    v_tmp_41 = (v_g * 6u) + 1u;
-    var v_tmp_42: u32;
-    v_tmp_42 = (v_g * 6u) + 2u;
-    var v_tmp_43: f32;
-    v_tmp_43 = v_f0;
-    var v_tmp_44: f32;
-    v_tmp_44 = v_f1;
-    var v_tmp_45: f32;
-    v_tmp_45 = v_f2;
+    let v_tmp_40: u32 = v_g * 6u;
+    let v_tmp_41: u32 = (v_g * 6u) + 1u;
+    let v_tmp_42: u32 = (v_g * 6u) + 2u;
+    let v_tmp_43: f32 = v_f0;
+    let v_tmp_44: f32 = v_f1;
+    let v_tmp_45: f32 = v_f2;
     b_of[v_tmp_40] = v_tmp_43;
     b_of[v_tmp_41] = v_tmp_44;
     b_of[v_tmp_42] = v_tmp_45;
-    var v_tmp_46: u32;
-    v_tmp_46 = (v_g * 6u) + 3u;
-    var v_tmp_47: u32;
-    v_tmp_47 = (v_g * 6u) + 4u;
-    var v_tmp_48: u32;
-    v_tmp_48 = (v_g * 6u) + 5u;
-    var v_tmp_49: f32;
-    v_tmp_49 = v_f3;
-    var v_tmp_50: f32;
-    v_tmp_50 = v_f4;
-    var v_tmp_51: f32;
-    v_tmp_51 = v_f5;
+    let v_tmp_46: u32 = (v_g * 6u) + 3u;
+    let v_tmp_47: u32 = (v_g * 6u) + 4u;
+    let v_tmp_48: u32 = (v_g * 6u) + 5u;
+    let v_tmp_49: f32 = v_f3;
+    let v_tmp_50: f32 = v_f4;
+    let v_tmp_51: f32 = v_f5;
     b_of[v_tmp_46] = v_tmp_49;
     b_of[v_tmp_47] = v_tmp_50;
     b_of[v_tmp_48] = v_tmp_51;
@@ -2083,18 +1921,12 @@ var<workgroup> xpu_wave: array<u32, 48>;
 // main is kernel Wave16, block 40x1x1.
 @compute @workgroup_size(40, 1, 1)
 fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) lidx: u32, @builtin(subgroup_size) sgsize: u32) {
-    var v_g: u32;
-    v_g = gid.x;
-    var v_a: i32;
-    v_a = b_xi[v_g];
-    var v_u: u32;
-    v_u = b_xu[v_g];
-    var v_f: f32;
-    v_f = b_xf[v_g];
-    var v_k: u32;
-    v_k = b_sel[v_g];
-    var v_p: bool;
-    v_p = ((v_u % 4u) != 0u) || ((wid.x % 2u) == 0u);
+    let v_g: u32 = gid.x;
+    let v_a: i32 = b_xi[v_g];
+    let v_u: u32 = b_xu[v_g];
+    let v_f: f32 = b_xf[v_g];
+    let v_k: u32 = b_sel[v_g];
+    let v_p: bool = ((v_u % 4u) != 0u) || ((wid.x % 2u) == 0u);
     var v_s0: i32;
     let xpu_t1 = lidx % 16u;
     let xpu_t2 = lidx - xpu_t1;
@@ -2265,51 +2097,31 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(workgroup_id) wi
     let xpu_t64 = select(xpu_t60, xpu_t60 + xpu_t62, xpu_t62 < (16u - xpu_t60));
     let xpu_t65 = bitcast<i32>(xpu_wave[xpu_t61 + xpu_t64]);
     v_s9 = select(v_a, xpu_t65, xpu_t63 && ((xpu_t61 + xpu_t64) < 40u));
-    var v_tmp: u32;
-    v_tmp = v_g * 10u;
-    var v_tmp_1: u32;
-    v_tmp_1 = (v_g * 10u) + 1u;
-    var v_tmp_2: u32;
-    v_tmp_2 = (v_g * 10u) + 2u;
-    var v_tmp_3: u32;
-    v_tmp_3 = (v_g * 10u) + 3u;
-    var v_tmp_4: u32;
-    v_tmp_4 = (v_g * 10u) + 4u;
-    var v_tmp_5: i32;
-    v_tmp_5 = v_s0;
-    var v_tmp_6: i32;
-    v_tmp_6 = v_s1;
-    var v_tmp_7: i32;
-    v_tmp_7 = v_s2;
-    var v_tmp_8: i32;
-    v_tmp_8 = v_s3;
-    var v_tmp_9: i32;
-    v_tmp_9 = v_s4;
+    let v_tmp: u32 = v_g * 10u;
+    let v_tmp_1: u32 = (v_g * 10u) + 1u;
+    let v_tmp_2: u32 = (v_g * 10u) + 2u;
+    let v_tmp_3: u32 = (v_g * 10u) + 3u;
+    let v_tmp_4: u32 = (v_g * 10u) + 4u;
+    let v_tmp_5: i32 = v_s0;
+    let v_tmp_6: i32 = v_s1;
+    let v_tmp_7: i32 = v_s2;
+    let v_tmp_8: i32 = v_s3;
+    let v_tmp_9: i32 = v_s4;
     b_oi[v_tmp] = v_tmp_5;
     b_oi[v_tmp_1] = v_tmp_6;
     b_oi[v_tmp_2] = v_tmp_7;
     b_oi[v_tmp_3] = v_tmp_8;
     b_oi[v_tmp_4] = v_tmp_9;
-    var v_tmp_10: u32;
-    v_tmp_10 = (v_g * 10u) + 5u;
-    var v_tmp_11: u32;
-    v_tmp_11 = (v_g * 10u) + 6u;
-    var v_tmp_12: u32;
-    v_tmp_12 = (v_g * 10u) + 7u;
-    var v_tmp_13: u32;
-    v_tmp_13 = (v_g * 10u) + 8u;
-    var v_tmp_14: u32;
-    v_tmp_14 = (v_g * 10u) + 9u;
-    var v_tmp_15: i32;
-    v_tmp_15 = v_s5;
-    var v_tmp_16: i32;
-    v_tmp_16 = v_s6;
-    var v_tmp_17: i32;
-    v_tmp_17 = v_s7;
-    var v_tmp_18: i32;
-    v_tmp_18 = v_s8;
-    var v_tmp_19: i32;
-    v_tmp_19 = v_s9;
+    let v_tmp_10: u32 = (v_g * 10u) + 5u;
+    let v_tmp_11: u32 = (v_g * 10u) + 6u;
+    let v_tmp_12: u32 = (v_g * 10u) + 7u;
+    let v_tmp_13: u32 = (v_g * 10u) + 8u;
+    let v_tmp_14: u32 = (v_g * 10u) + 9u;
+    let v_tmp_15: i32 = v_s5;
+    let v_tmp_16: i32 = v_s6;
+    let v_tmp_17: i32 = v_s7;
+    let v_tmp_18: i32 = v_s8;
+    let v_tmp_19: i32 = v_s9;
     b_oi[v_tmp_10] = v_tmp_15;
     b_oi[v_tmp_11] = v_tmp_16;
     b_oi[v_tmp_12] = v_tmp_17;
@@ -2515,45 +2327,29 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(workgroup_id) wi
         }
     }
     v_all = xpu_t129 != 0u;
-    var v_tmp_20: u32;
-    v_tmp_20 = v_g * 11u;
-    var v_tmp_21: u32;
-    v_tmp_21 = (v_g * 11u) + 1u;
-    var v_tmp_22: u32;
-    v_tmp_22 = (v_g * 11u) + 2u;
-    var v_tmp_23: u32;
-    v_tmp_23 = (v_g * 11u) + 3u;
-    var v_tmp_24: u32;
-    v_tmp_24 = (v_g * 11u) + 4u;
-    var v_tmp_25: u32;
-    v_tmp_25 = v_u0;
-    var v_tmp_26: u32;
-    v_tmp_26 = v_u1;
-    var v_tmp_27: u32;
-    v_tmp_27 = v_u2;
-    var v_tmp_28: u32;
-    v_tmp_28 = v_u3;
-    var v_tmp_29: u32;
-    v_tmp_29 = v_u4;
+    let v_tmp_20: u32 = v_g * 11u;
+    let v_tmp_21: u32 = (v_g * 11u) + 1u;
+    let v_tmp_22: u32 = (v_g * 11u) + 2u;
+    let v_tmp_23: u32 = (v_g * 11u) + 3u;
+    let v_tmp_24: u32 = (v_g * 11u) + 4u;
+    let v_tmp_25: u32 = v_u0;
+    let v_tmp_26: u32 = v_u1;
+    let v_tmp_27: u32 = v_u2;
+    let v_tmp_28: u32 = v_u3;
+    let v_tmp_29: u32 = v_u4;
     b_ou[v_tmp_20] = v_tmp_25;
     b_ou[v_tmp_21] = v_tmp_26;
     b_ou[v_tmp_22] = v_tmp_27;
     b_ou[v_tmp_23] = v_tmp_28;
     b_ou[v_tmp_24] = v_tmp_29;
-    var v_tmp_30: u32;
-    v_tmp_30 = (v_g * 11u) + 5u;
-    var v_tmp_31: u32;
-    v_tmp_31 = (v_g * 11u) + 6u;
-    var v_tmp_32: u32;
-    v_tmp_32 = v_u5;
-    var v_tmp_33: u32;
-    v_tmp_33 = v_u6;
+    let v_tmp_30: u32 = (v_g * 11u) + 5u;
+    let v_tmp_31: u32 = (v_g * 11u) + 6u;
+    let v_tmp_32: u32 = v_u5;
+    let v_tmp_33: u32 = v_u6;
     b_ou[v_tmp_30] = v_tmp_32;
     b_ou[v_tmp_31] = v_tmp_33;
-    var v_tmp_34: u32;
-    v_tmp_34 = (v_g * 11u) + 7u;
-    var v_tmp_35: u32;
-    v_tmp_35 = (v_g * 11u) + 8u;
+    let v_tmp_34: u32 = (v_g * 11u) + 7u;
+    let v_tmp_35: u32 = (v_g * 11u) + 8u;
     b_ou[v_tmp_34] = 0u;
     b_ou[v_tmp_35] = 0u;
     if v_any {
@@ -2562,14 +2358,10 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(workgroup_id) wi
     if v_all {
         b_ou[(v_g * 11u) + 8u] = 1u;
     }
-    var v_tmp_36: u32;
-    v_tmp_36 = (v_g * 11u) + 9u;
-    var v_tmp_37: u32;
-    v_tmp_37 = (v_g * 11u) + 10u;
-    var v_tmp_38: u32;
-    v_tmp_38 = lidx % 16u;
-    var v_tmp_39: u32;
-    v_tmp_39 = 16u;
+    let v_tmp_36: u32 = (v_g * 11u) + 9u;
+    let v_tmp_37: u32 = (v_g * 11u) + 10u;
+    let v_tmp_38: u32 = lidx % 16u;
+    let v_tmp_39: u32 = 16u;
     b_ou[v_tmp_36] = v_tmp_38;
     b_ou[v_tmp_37] = v_tmp_39;
     var v_f0: f32;
@@ -2701,33 +2493,21 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(workgroup_id) wi
     let xpu_t175 = xpu_t172 ^ (xpu_t174 % 16u);
     let xpu_t176 = bitcast<f32>(xpu_wave[xpu_t173 + xpu_t175]);
     v_f5 = select(v_f, xpu_t176, true && ((xpu_t173 + xpu_t175) < 40u));
-    var v_tmp_40: u32;
-    v_tmp_40 = v_g * 6u;
-    var v_tmp_41: u32;
-    v_tmp_41 = (v_g * 6u) + 1u;
-    var v_tmp_42: u32;
-    v_tmp_42 = (v_g * 6u) + 2u;
-    var v_tmp_43: f32;
-    v_tmp_43 = v_f0;
-    var v_tmp_44: f32;
-    v_tmp_44 = v_f1;
-    var v_tmp_45: f32;
-    v_tmp_45 = v_f2;
+    let v_tmp_40: u32 = v_g * 6u;
+    let v_tmp_41: u32 = (v_g * 6u) + 1u;
+    let v_tmp_42: u32 = (v_g * 6u) + 2u;
+    let v_tmp_43: f32 = v_f0;
+    let v_tmp_44: f32 = v_f1;
+    let v_tmp_45: f32 = v_f2;
     b_of[v_tmp_40] = v_tmp_43;
     b_of[v_tmp_41] = v_tmp_44;
     b_of[v_tmp_42] = v_tmp_45;
-    var v_tmp_46: u32;
-    v_tmp_46 = (v_g * 6u) + 3u;
-    var v_tmp_47: u32;
-    v_tmp_47 = (v_g * 6u) + 4u;
-    var v_tmp_48: u32;
-    v_tmp_48 = (v_g * 6u) + 5u;
-    var v_tmp_49: f32;
-    v_tmp_49 = v_f3;
-    var v_tmp_50: f32;
-    v_tmp_50 = v_f4;
-    var v_tmp_51: f32;
-    v_tmp_51 = v_f5;
+    let v_tmp_46: u32 = (v_g * 6u) + 3u;
+    let v_tmp_47: u32 = (v_g * 6u) + 4u;
+    let v_tmp_48: u32 = (v_g * 6u) + 5u;
+    let v_tmp_49: f32 = v_f3;
+    let v_tmp_50: f32 = v_f4;
+    let v_tmp_51: f32 = v_f5;
     b_of[v_tmp_46] = v_tmp_49;
     b_of[v_tmp_47] = v_tmp_50;
     b_of[v_tmp_48] = v_tmp_51;
@@ -2755,18 +2535,12 @@ struct xpu_Uniforms {
 // main is kernel Wave16, block 40x1x1.
 @compute @workgroup_size(40, 1, 1)
 fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) lidx: u32, @builtin(subgroup_invocation_id) sgid: u32) {
-    var v_g: u32;
-    v_g = gid.x;
-    var v_a: i32;
-    v_a = b_xi[v_g];
-    var v_u: u32;
-    v_u = b_xu[v_g];
-    var v_f: f32;
-    v_f = b_xf[v_g];
-    var v_k: u32;
-    v_k = b_sel[v_g];
-    var v_p: bool;
-    v_p = ((v_u % 4u) != 0u) || ((wid.x % 2u) == 0u);
+    let v_g: u32 = gid.x;
+    let v_a: i32 = b_xi[v_g];
+    let v_u: u32 = b_xu[v_g];
+    let v_f: f32 = b_xf[v_g];
+    let v_k: u32 = b_sel[v_g];
+    let v_p: bool = ((v_u % 4u) != 0u) || ((wid.x % 2u) == 0u);
     var v_s0: i32;
     let xpu_t1 = lidx % 16u;
     let xpu_t2 = lidx - xpu_t1;
@@ -2893,51 +2667,31 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(workgroup_id) wi
     let xpu_t50 = select(xpu_t46, xpu_t46 + xpu_t48, xpu_t48 < (16u - xpu_t46));
     let xpu_t51 = subgroupShuffle(v_a, (sgid - (sgid % 16u)) + xpu_t50);
     v_s9 = select(v_a, xpu_t51, xpu_t49 && ((xpu_t47 + xpu_t50) < 40u));
-    var v_tmp: u32;
-    v_tmp = v_g * 10u;
-    var v_tmp_1: u32;
-    v_tmp_1 = (v_g * 10u) + 1u;
-    var v_tmp_2: u32;
-    v_tmp_2 = (v_g * 10u) + 2u;
-    var v_tmp_3: u32;
-    v_tmp_3 = (v_g * 10u) + 3u;
-    var v_tmp_4: u32;
-    v_tmp_4 = (v_g * 10u) + 4u;
-    var v_tmp_5: i32;
-    v_tmp_5 = v_s0;
-    var v_tmp_6: i32;
-    v_tmp_6 = v_s1;
-    var v_tmp_7: i32;
-    v_tmp_7 = v_s2;
-    var v_tmp_8: i32;
-    v_tmp_8 = v_s3;
-    var v_tmp_9: i32;
-    v_tmp_9 = v_s4;
+    let v_tmp: u32 = v_g * 10u;
+    let v_tmp_1: u32 = (v_g * 10u) + 1u;
+    let v_tmp_2: u32 = (v_g * 10u) + 2u;
+    let v_tmp_3: u32 = (v_g * 10u) + 3u;
+    let v_tmp_4: u32 = (v_g * 10u) + 4u;
+    let v_tmp_5: i32 = v_s0;
+    let v_tmp_6: i32 = v_s1;
+    let v_tmp_7: i32 = v_s2;
+    let v_tmp_8: i32 = v_s3;
+    let v_tmp_9: i32 = v_s4;
     b_oi[v_tmp] = v_tmp_5;
     b_oi[v_tmp_1] = v_tmp_6;
     b_oi[v_tmp_2] = v_tmp_7;
     b_oi[v_tmp_3] = v_tmp_8;
     b_oi[v_tmp_4] = v_tmp_9;
-    var v_tmp_10: u32;
-    v_tmp_10 = (v_g * 10u) + 5u;
-    var v_tmp_11: u32;
-    v_tmp_11 = (v_g * 10u) + 6u;
-    var v_tmp_12: u32;
-    v_tmp_12 = (v_g * 10u) + 7u;
-    var v_tmp_13: u32;
-    v_tmp_13 = (v_g * 10u) + 8u;
-    var v_tmp_14: u32;
-    v_tmp_14 = (v_g * 10u) + 9u;
-    var v_tmp_15: i32;
-    v_tmp_15 = v_s5;
-    var v_tmp_16: i32;
-    v_tmp_16 = v_s6;
-    var v_tmp_17: i32;
-    v_tmp_17 = v_s7;
-    var v_tmp_18: i32;
-    v_tmp_18 = v_s8;
-    var v_tmp_19: i32;
-    v_tmp_19 = v_s9;
+    let v_tmp_10: u32 = (v_g * 10u) + 5u;
+    let v_tmp_11: u32 = (v_g * 10u) + 6u;
+    let v_tmp_12: u32 = (v_g * 10u) + 7u;
+    let v_tmp_13: u32 = (v_g * 10u) + 8u;
+    let v_tmp_14: u32 = (v_g * 10u) + 9u;
+    let v_tmp_15: i32 = v_s5;
+    let v_tmp_16: i32 = v_s6;
+    let v_tmp_17: i32 = v_s7;
+    let v_tmp_18: i32 = v_s8;
+    let v_tmp_19: i32 = v_s9;
     b_oi[v_tmp_10] = v_tmp_15;
     b_oi[v_tmp_11] = v_tmp_16;
     b_oi[v_tmp_12] = v_tmp_17;
@@ -3096,45 +2850,29 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(workgroup_id) wi
         }
     }
     v_all = xpu_t96 != 0u;
-    var v_tmp_20: u32;
-    v_tmp_20 = v_g * 11u;
-    var v_tmp_21: u32;
-    v_tmp_21 = (v_g * 11u) + 1u;
-    var v_tmp_22: u32;
-    v_tmp_22 = (v_g * 11u) + 2u;
-    var v_tmp_23: u32;
-    v_tmp_23 = (v_g * 11u) + 3u;
-    var v_tmp_24: u32;
-    v_tmp_24 = (v_g * 11u) + 4u;
-    var v_tmp_25: u32;
-    v_tmp_25 = v_u0;
-    var v_tmp_26: u32;
-    v_tmp_26 = v_u1;
-    var v_tmp_27: u32;
-    v_tmp_27 = v_u2;
-    var v_tmp_28: u32;
-    v_tmp_28 = v_u3;
-    var v_tmp_29: u32;
-    v_tmp_29 = v_u4;
+    let v_tmp_20: u32 = v_g * 11u;
+    let v_tmp_21: u32 = (v_g * 11u) + 1u;
+    let v_tmp_22: u32 = (v_g * 11u) + 2u;
+    let v_tmp_23: u32 = (v_g * 11u) + 3u;
+    let v_tmp_24: u32 = (v_g * 11u) + 4u;
+    let v_tmp_25: u32 = v_u0;
+    let v_tmp_26: u32 = v_u1;
+    let v_tmp_27: u32 = v_u2;
+    let v_tmp_28: u32 = v_u3;
+    let v_tmp_29: u32 = v_u4;
     b_ou[v_tmp_20] = v_tmp_25;
     b_ou[v_tmp_21] = v_tmp_26;
     b_ou[v_tmp_22] = v_tmp_27;
     b_ou[v_tmp_23] = v_tmp_28;
     b_ou[v_tmp_24] = v_tmp_29;
-    var v_tmp_30: u32;
-    v_tmp_30 = (v_g * 11u) + 5u;
-    var v_tmp_31: u32;
-    v_tmp_31 = (v_g * 11u) + 6u;
-    var v_tmp_32: u32;
-    v_tmp_32 = v_u5;
-    var v_tmp_33: u32;
-    v_tmp_33 = v_u6;
+    let v_tmp_30: u32 = (v_g * 11u) + 5u;
+    let v_tmp_31: u32 = (v_g * 11u) + 6u;
+    let v_tmp_32: u32 = v_u5;
+    let v_tmp_33: u32 = v_u6;
     b_ou[v_tmp_30] = v_tmp_32;
     b_ou[v_tmp_31] = v_tmp_33;
-    var v_tmp_34: u32;
-    v_tmp_34 = (v_g * 11u) + 7u;
-    var v_tmp_35: u32;
-    v_tmp_35 = (v_g * 11u) + 8u;
+    let v_tmp_34: u32 = (v_g * 11u) + 7u;
+    let v_tmp_35: u32 = (v_g * 11u) + 8u;
     b_ou[v_tmp_34] = 0u;
     b_ou[v_tmp_35] = 0u;
     if v_any {
@@ -3143,14 +2881,10 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(workgroup_id) wi
     if v_all {
         b_ou[(v_g * 11u) + 8u] = 1u;
     }
-    var v_tmp_36: u32;
-    v_tmp_36 = (v_g * 11u) + 9u;
-    var v_tmp_37: u32;
-    v_tmp_37 = (v_g * 11u) + 10u;
-    var v_tmp_38: u32;
-    v_tmp_38 = lidx % 16u;
-    var v_tmp_39: u32;
-    v_tmp_39 = 16u;
+    let v_tmp_36: u32 = (v_g * 11u) + 9u;
+    let v_tmp_37: u32 = (v_g * 11u) + 10u;
+    let v_tmp_38: u32 = lidx % 16u;
+    let v_tmp_39: u32 = 16u;
     b_ou[v_tmp_36] = v_tmp_38;
     b_ou[v_tmp_37] = v_tmp_39;
     var v_f0: f32;
@@ -3250,33 +2984,21 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(workgroup_id) wi
     let xpu_t127 = xpu_t124 ^ (xpu_t126 % 16u);
     let xpu_t128 = subgroupShuffle(v_f, (sgid - (sgid % 16u)) + xpu_t127);
     v_f5 = select(v_f, xpu_t128, true && ((xpu_t125 + xpu_t127) < 40u));
-    var v_tmp_40: u32;
-    v_tmp_40 = v_g * 6u;
-    var v_tmp_41: u32;
-    v_tmp_41 = (v_g * 6u) + 1u;
-    var v_tmp_42: u32;
-    v_tmp_42 = (v_g * 6u) + 2u;
-    var v_tmp_43: f32;
-    v_tmp_43 = v_f0;
-    var v_tmp_44: f32;
-    v_tmp_44 = v_f1;
-    var v_tmp_45: f32;
-    v_tmp_45 = v_f2;
+    let v_tmp_40: u32 = v_g * 6u;
+    let v_tmp_41: u32 = (v_g * 6u) + 1u;
+    let v_tmp_42: u32 = (v_g * 6u) + 2u;
+    let v_tmp_43: f32 = v_f0;
+    let v_tmp_44: f32 = v_f1;
+    let v_tmp_45: f32 = v_f2;
     b_of[v_tmp_40] = v_tmp_43;
     b_of[v_tmp_41] = v_tmp_44;
     b_of[v_tmp_42] = v_tmp_45;
-    var v_tmp_46: u32;
-    v_tmp_46 = (v_g * 6u) + 3u;
-    var v_tmp_47: u32;
-    v_tmp_47 = (v_g * 6u) + 4u;
-    var v_tmp_48: u32;
-    v_tmp_48 = (v_g * 6u) + 5u;
-    var v_tmp_49: f32;
-    v_tmp_49 = v_f3;
-    var v_tmp_50: f32;
-    v_tmp_50 = v_f4;
-    var v_tmp_51: f32;
-    v_tmp_51 = v_f5;
+    let v_tmp_46: u32 = (v_g * 6u) + 3u;
+    let v_tmp_47: u32 = (v_g * 6u) + 4u;
+    let v_tmp_48: u32 = (v_g * 6u) + 5u;
+    let v_tmp_49: f32 = v_f3;
+    let v_tmp_50: f32 = v_f4;
+    let v_tmp_51: f32 = v_f5;
     b_of[v_tmp_46] = v_tmp_49;
     b_of[v_tmp_47] = v_tmp_50;
     b_of[v_tmp_48] = v_tmp_51;
@@ -3950,7 +3672,7 @@ var Wave32Kernel = gpu.Register(&gpu.KernelSpec{
 	Manifests: []gpu.Manifest{
 		{
 			Kernel: "github.com/goxpu/xpu/kernels/wave.Wave32", Backend: "webgpu", Target: "wgsl",
-			Hash:        "sha256:0da66b088f3962d0af1d9fcde9ebe722621161c92fe49872b39fd8aa726996f9",
+			Hash:        "sha256:ebd45e3b1c18c86f660d85a958cad1843eb259b8076b495d658077acdf448edd",
 			Codegen:     "xpu-gen/1",
 			Block:       xpu.Dim3{X: 80, Y: 1, Z: 1},
 			SharedBytes: 0, StorageBindings: 7, UniformBytes: 16,
@@ -3967,10 +3689,10 @@ var Wave32Kernel = gpu.Register(&gpu.KernelSpec{
 			Wave:    32,
 			WaveOps: true,
 			WaveVariants: []gpu.ManifestVariant{
-				{Tier: "native", SubgroupMin: 32, SubgroupMax: 32, Width: 32, Hash: "sha256:be0dc0b18953ce9fdb9fcfb7e9ac8ad041d827f6e47eb93c5ed71b29b2c2fd0c"},
-				{Tier: "folded", SubgroupMin: 4, SubgroupMax: 16, Width: 32, Hash: "sha256:aa09af63eb956f84574a26ff128c460a7b825e89217a93da3eb434a590776bab"},
-				{Tier: "narrow", SubgroupMin: 64, SubgroupMax: 128, Width: 32, Hash: "sha256:946136b1b08e9fc03b98e8caa41ae441fcee2f47cf0989a668573442b628f5c2"},
-				{Tier: "emulated", SubgroupMin: 0, SubgroupMax: 0, Width: 32, Hash: "sha256:0da66b088f3962d0af1d9fcde9ebe722621161c92fe49872b39fd8aa726996f9"},
+				{Tier: "native", SubgroupMin: 32, SubgroupMax: 32, Width: 32, Hash: "sha256:5b3493aa42daaca946abda254c4b70de2bdd8d8e77694bdf96a702b7bb36a7bf"},
+				{Tier: "folded", SubgroupMin: 4, SubgroupMax: 16, Width: 32, Hash: "sha256:5f5b79a5a857e62ae24736ed56bf1ae720edadb7533593329c223f7254c33824"},
+				{Tier: "narrow", SubgroupMin: 64, SubgroupMax: 128, Width: 32, Hash: "sha256:4ef62a0a21992eef4b095d068725ba50306e25fe8336c64883552fcb33cddfef"},
+				{Tier: "emulated", SubgroupMin: 0, SubgroupMax: 0, Width: 32, Hash: "sha256:ebd45e3b1c18c86f660d85a958cad1843eb259b8076b495d658077acdf448edd"},
 			},
 			NativeOps: []string{"bitcast", "max", "min", "select", "workgroupBarrier"},
 		},
@@ -4023,18 +3745,12 @@ var<workgroup> xpu_wave: array<u32, 96>;
 // main is kernel Wave32, block 80x1x1.
 @compute @workgroup_size(80, 1, 1)
 fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) lidx: u32) {
-    var v_g: u32;
-    v_g = gid.x;
-    var v_a: i32;
-    v_a = b_xi[v_g];
-    var v_u: u32;
-    v_u = b_xu[v_g];
-    var v_f: f32;
-    v_f = b_xf[v_g];
-    var v_k: u32;
-    v_k = b_sel[v_g];
-    var v_p: bool;
-    v_p = ((v_u % 4u) != 0u) || ((wid.x % 2u) == 0u);
+    let v_g: u32 = gid.x;
+    let v_a: i32 = b_xi[v_g];
+    let v_u: u32 = b_xu[v_g];
+    let v_f: f32 = b_xf[v_g];
+    let v_k: u32 = b_sel[v_g];
+    let v_p: bool = ((v_u % 4u) != 0u) || ((wid.x % 2u) == 0u);
     var v_s0: i32;
     let xpu_t1 = lidx % 32u;
     let xpu_t2 = lidx - xpu_t1;
@@ -4191,51 +3907,31 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(workgroup_id) wi
     let xpu_t50 = select(xpu_t46, xpu_t46 + xpu_t48, xpu_t48 < (32u - xpu_t46));
     let xpu_t51 = bitcast<i32>(xpu_wave[xpu_t47 + xpu_t50]);
     v_s9 = select(v_a, xpu_t51, xpu_t49 && ((xpu_t47 + xpu_t50) < 80u));
-    var v_tmp: u32;
-    v_tmp = v_g * 10u;
-    var v_tmp_1: u32;
-    v_tmp_1 = (v_g * 10u) + 1u;
-    var v_tmp_2: u32;
-    v_tmp_2 = (v_g * 10u) + 2u;
-    var v_tmp_3: u32;
-    v_tmp_3 = (v_g * 10u) + 3u;
-    var v_tmp_4: u32;
-    v_tmp_4 = (v_g * 10u) + 4u;
-    var v_tmp_5: i32;
-    v_tmp_5 = v_s0;
-    var v_tmp_6: i32;
-    v_tmp_6 = v_s1;
-    var v_tmp_7: i32;
-    v_tmp_7 = v_s2;
-    var v_tmp_8: i32;
-    v_tmp_8 = v_s3;
-    var v_tmp_9: i32;
-    v_tmp_9 = v_s4;
+    let v_tmp: u32 = v_g * 10u;
+    let v_tmp_1: u32 = (v_g * 10u) + 1u;
+    let v_tmp_2: u32 = (v_g * 10u) + 2u;
+    let v_tmp_3: u32 = (v_g * 10u) + 3u;
+    let v_tmp_4: u32 = (v_g * 10u) + 4u;
+    let v_tmp_5: i32 = v_s0;
+    let v_tmp_6: i32 = v_s1;
+    let v_tmp_7: i32 = v_s2;
+    let v_tmp_8: i32 = v_s3;
+    let v_tmp_9: i32 = v_s4;
     b_oi[v_tmp] = v_tmp_5;
     b_oi[v_tmp_1] = v_tmp_6;
     b_oi[v_tmp_2] = v_tmp_7;
     b_oi[v_tmp_3] = v_tmp_8;
     b_oi[v_tmp_4] = v_tmp_9;
-    var v_tmp_10: u32;
-    v_tmp_10 = (v_g * 10u) + 5u;
-    var v_tmp_11: u32;
-    v_tmp_11 = (v_g * 10u) + 6u;
-    var v_tmp_12: u32;
-    v_tmp_12 = (v_g * 10u) + 7u;
-    var v_tmp_13: u32;
-    v_tmp_13 = (v_g * 10u) + 8u;
-    var v_tmp_14: u32;
-    v_tmp_14 = (v_g * 10u) + 9u;
-    var v_tmp_15: i32;
-    v_tmp_15 = v_s5;
-    var v_tmp_16: i32;
-    v_tmp_16 = v_s6;
-    var v_tmp_17: i32;
-    v_tmp_17 = v_s7;
-    var v_tmp_18: i32;
-    v_tmp_18 = v_s8;
-    var v_tmp_19: i32;
-    v_tmp_19 = v_s9;
+    let v_tmp_10: u32 = (v_g * 10u) + 5u;
+    let v_tmp_11: u32 = (v_g * 10u) + 6u;
+    let v_tmp_12: u32 = (v_g * 10u) + 7u;
+    let v_tmp_13: u32 = (v_g * 10u) + 8u;
+    let v_tmp_14: u32 = (v_g * 10u) + 9u;
+    let v_tmp_15: i32 = v_s5;
+    let v_tmp_16: i32 = v_s6;
+    let v_tmp_17: i32 = v_s7;
+    let v_tmp_18: i32 = v_s8;
+    let v_tmp_19: i32 = v_s9;
     b_oi[v_tmp_10] = v_tmp_15;
     b_oi[v_tmp_11] = v_tmp_16;
     b_oi[v_tmp_12] = v_tmp_17;
@@ -4421,45 +4117,29 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(workgroup_id) wi
         }
     }
     v_all = xpu_t96 != 0u;
-    var v_tmp_20: u32;
-    v_tmp_20 = v_g * 11u;
-    var v_tmp_21: u32;
-    v_tmp_21 = (v_g * 11u) + 1u;
-    var v_tmp_22: u32;
-    v_tmp_22 = (v_g * 11u) + 2u;
-    var v_tmp_23: u32;
-    v_tmp_23 = (v_g * 11u) + 3u;
-    var v_tmp_24: u32;
-    v_tmp_24 = (v_g * 11u) + 4u;
-    var v_tmp_25: u32;
-    v_tmp_25 = v_u0;
-    var v_tmp_26: u32;
-    v_tmp_26 = v_u1;
-    var v_tmp_27: u32;
-    v_tmp_27 = v_u2;
-    var v_tmp_28: u32;
-    v_tmp_28 = v_u3;
-    var v_tmp_29: u32;
-    v_tmp_29 = v_u4;
+    let v_tmp_20: u32 = v_g * 11u;
+    let v_tmp_21: u32 = (v_g * 11u) + 1u;
+    let v_tmp_22: u32 = (v_g * 11u) + 2u;
+    let v_tmp_23: u32 = (v_g * 11u) + 3u;
+    let v_tmp_24: u32 = (v_g * 11u) + 4u;
+    let v_tmp_25: u32 = v_u0;
+    let v_tmp_26: u32 = v_u1;
+    let v_tmp_27: u32 = v_u2;
+    let v_tmp_28: u32 = v_u3;
+    let v_tmp_29: u32 = v_u4;
     b_ou[v_tmp_20] = v_tmp_25;
     b_ou[v_tmp_21] = v_tmp_26;
     b_ou[v_tmp_22] = v_tmp_27;
     b_ou[v_tmp_23] = v_tmp_28;
     b_ou[v_tmp_24] = v_tmp_29;
-    var v_tmp_30: u32;
-    v_tmp_30 = (v_g * 11u) + 5u;
-    var v_tmp_31: u32;
-    v_tmp_31 = (v_g * 11u) + 6u;
-    var v_tmp_32: u32;
-    v_tmp_32 = v_u5;
-    var v_tmp_33: u32;
-    v_tmp_33 = v_u6;
+    let v_tmp_30: u32 = (v_g * 11u) + 5u;
+    let v_tmp_31: u32 = (v_g * 11u) + 6u;
+    let v_tmp_32: u32 = v_u5;
+    let v_tmp_33: u32 = v_u6;
     b_ou[v_tmp_30] = v_tmp_32;
     b_ou[v_tmp_31] = v_tmp_33;
-    var v_tmp_34: u32;
-    v_tmp_34 = (v_g * 11u) + 7u;
-    var v_tmp_35: u32;
-    v_tmp_35 = (v_g * 11u) + 8u;
+    let v_tmp_34: u32 = (v_g * 11u) + 7u;
+    let v_tmp_35: u32 = (v_g * 11u) + 8u;
     b_ou[v_tmp_34] = 0u;
     b_ou[v_tmp_35] = 0u;
     if v_any {
@@ -4468,14 +4148,10 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(workgroup_id) wi
     if v_all {
         b_ou[(v_g * 11u) + 8u] = 1u;
     }
-    var v_tmp_36: u32;
-    v_tmp_36 = (v_g * 11u) + 9u;
-    var v_tmp_37: u32;
-    v_tmp_37 = (v_g * 11u) + 10u;
-    var v_tmp_38: u32;
-    v_tmp_38 = lidx % 32u;
-    var v_tmp_39: u32;
-    v_tmp_39 = 32u;
+    let v_tmp_36: u32 = (v_g * 11u) + 9u;
+    let v_tmp_37: u32 = (v_g * 11u) + 10u;
+    let v_tmp_38: u32 = lidx % 32u;
+    let v_tmp_39: u32 = 32u;
     b_ou[v_tmp_36] = v_tmp_38;
     b_ou[v_tmp_37] = v_tmp_39;
     var v_f0: f32;
@@ -4593,33 +4269,21 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(workgroup_id) wi
     let xpu_t127 = xpu_t124 ^ (xpu_t126 % 32u);
     let xpu_t128 = bitcast<f32>(xpu_wave[xpu_t125 + xpu_t127]);
     v_f5 = select(v_f, xpu_t128, true && ((xpu_t125 + xpu_t127) < 80u));
-    var v_tmp_40: u32;
-    v_tmp_40 = v_g * 6u;
-    var v_tmp_41: u32;
-    v_tmp_41 = (v_g * 6u) + 1u;
-    var v_tmp_42: u32;
-    v_tmp_42 = (v_g * 6u) + 2u;
-    var v_tmp_43: f32;
-    v_tmp_43 = v_f0;
-    var v_tmp_44: f32;
-    v_tmp_44 = v_f1;
-    var v_tmp_45: f32;
-    v_tmp_45 = v_f2;
+    let v_tmp_40: u32 = v_g * 6u;
+    let v_tmp_41: u32 = (v_g * 6u) + 1u;
+    let v_tmp_42: u32 = (v_g * 6u) + 2u;
+    let v_tmp_43: f32 = v_f0;
+    let v_tmp_44: f32 = v_f1;
+    let v_tmp_45: f32 = v_f2;
     b_of[v_tmp_40] = v_tmp_43;
     b_of[v_tmp_41] = v_tmp_44;
     b_of[v_tmp_42] = v_tmp_45;
-    var v_tmp_46: u32;
-    v_tmp_46 = (v_g * 6u) + 3u;
-    var v_tmp_47: u32;
-    v_tmp_47 = (v_g * 6u) + 4u;
-    var v_tmp_48: u32;
-    v_tmp_48 = (v_g * 6u) + 5u;
-    var v_tmp_49: f32;
-    v_tmp_49 = v_f3;
-    var v_tmp_50: f32;
-    v_tmp_50 = v_f4;
-    var v_tmp_51: f32;
-    v_tmp_51 = v_f5;
+    let v_tmp_46: u32 = (v_g * 6u) + 3u;
+    let v_tmp_47: u32 = (v_g * 6u) + 4u;
+    let v_tmp_48: u32 = (v_g * 6u) + 5u;
+    let v_tmp_49: f32 = v_f3;
+    let v_tmp_50: f32 = v_f4;
+    let v_tmp_51: f32 = v_f5;
     b_of[v_tmp_46] = v_tmp_49;
     b_of[v_tmp_47] = v_tmp_50;
     b_of[v_tmp_48] = v_tmp_51;
@@ -4647,18 +4311,12 @@ struct xpu_Uniforms {
 // main is kernel Wave32, block 80x1x1.
 @compute @workgroup_size(80, 1, 1)
 fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) lidx: u32) {
-    var v_g: u32;
-    v_g = gid.x;
-    var v_a: i32;
-    v_a = b_xi[v_g];
-    var v_u: u32;
-    v_u = b_xu[v_g];
-    var v_f: f32;
-    v_f = b_xf[v_g];
-    var v_k: u32;
-    v_k = b_sel[v_g];
-    var v_p: bool;
-    v_p = ((v_u % 4u) != 0u) || ((wid.x % 2u) == 0u);
+    let v_g: u32 = gid.x;
+    let v_a: i32 = b_xi[v_g];
+    let v_u: u32 = b_xu[v_g];
+    let v_f: f32 = b_xf[v_g];
+    let v_k: u32 = b_sel[v_g];
+    let v_p: bool = ((v_u % 4u) != 0u) || ((wid.x % 2u) == 0u);
     var v_s0: i32;
     let xpu_t1 = lidx % 32u;
     let xpu_t2 = lidx - xpu_t1;
@@ -4715,51 +4373,31 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(workgroup_id) wi
     let xpu_t35 = select(xpu_t31, xpu_t31 + xpu_t33, xpu_t33 < (32u - xpu_t31));
     let xpu_t36 = subgroupShuffle(v_a, xpu_t35);
     v_s9 = select(v_a, xpu_t36, xpu_t34 && ((xpu_t32 + xpu_t35) < 80u));
-    var v_tmp: u32;
-    v_tmp = v_g * 10u;
-    var v_tmp_1: u32;
-    v_tmp_1 = (v_g * 10u) + 1u;
-    var v_tmp_2: u32;
-    v_tmp_2 = (v_g * 10u) + 2u;
-    var v_tmp_3: u32;
-    v_tmp_3 = (v_g * 10u) + 3u;
-    var v_tmp_4: u32;
-    v_tmp_4 = (v_g * 10u) + 4u;
-    var v_tmp_5: i32;
-    v_tmp_5 = v_s0;
-    var v_tmp_6: i32;
-    v_tmp_6 = v_s1;
-    var v_tmp_7: i32;
-    v_tmp_7 = v_s2;
-    var v_tmp_8: i32;
-    v_tmp_8 = v_s3;
-    var v_tmp_9: i32;
-    v_tmp_9 = v_s4;
+    let v_tmp: u32 = v_g * 10u;
+    let v_tmp_1: u32 = (v_g * 10u) + 1u;
+    let v_tmp_2: u32 = (v_g * 10u) + 2u;
+    let v_tmp_3: u32 = (v_g * 10u) + 3u;
+    let v_tmp_4: u32 = (v_g * 10u) + 4u;
+    let v_tmp_5: i32 = v_s0;
+    let v_tmp_6: i32 = v_s1;
+    let v_tmp_7: i32 = v_s2;
+    let v_tmp_8: i32 = v_s3;
+    let v_tmp_9: i32 = v_s4;
     b_oi[v_tmp] = v_tmp_5;
     b_oi[v_tmp_1] = v_tmp_6;
     b_oi[v_tmp_2] = v_tmp_7;
     b_oi[v_tmp_3] = v_tmp_8;
     b_oi[v_tmp_4] = v_tmp_9;
-    var v_tmp_10: u32;
-    v_tmp_10 = (v_g * 10u) + 5u;
-    var v_tmp_11: u32;
-    v_tmp_11 = (v_g * 10u) + 6u;
-    var v_tmp_12: u32;
-    v_tmp_12 = (v_g * 10u) + 7u;
-    var v_tmp_13: u32;
-    v_tmp_13 = (v_g * 10u) + 8u;
-    var v_tmp_14: u32;
-    v_tmp_14 = (v_g * 10u) + 9u;
-    var v_tmp_15: i32;
-    v_tmp_15 = v_s5;
-    var v_tmp_16: i32;
-    v_tmp_16 = v_s6;
-    var v_tmp_17: i32;
-    v_tmp_17 = v_s7;
-    var v_tmp_18: i32;
-    v_tmp_18 = v_s8;
-    var v_tmp_19: i32;
-    v_tmp_19 = v_s9;
+    let v_tmp_10: u32 = (v_g * 10u) + 5u;
+    let v_tmp_11: u32 = (v_g * 10u) + 6u;
+    let v_tmp_12: u32 = (v_g * 10u) + 7u;
+    let v_tmp_13: u32 = (v_g * 10u) + 8u;
+    let v_tmp_14: u32 = (v_g * 10u) + 9u;
+    let v_tmp_15: i32 = v_s5;
+    let v_tmp_16: i32 = v_s6;
+    let v_tmp_17: i32 = v_s7;
+    let v_tmp_18: i32 = v_s8;
+    let v_tmp_19: i32 = v_s9;
     b_oi[v_tmp_10] = v_tmp_15;
     b_oi[v_tmp_11] = v_tmp_16;
     b_oi[v_tmp_12] = v_tmp_17;
@@ -4806,45 +4444,29 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(workgroup_id) wi
     let xpu_t58 = lidx % 32u;
     let xpu_t59 = lidx - xpu_t58;
     v_all = subgroupAll(xpu_t57 != 0u);
-    var v_tmp_20: u32;
-    v_tmp_20 = v_g * 11u;
-    var v_tmp_21: u32;
-    v_tmp_21 = (v_g * 11u) + 1u;
-    var v_tmp_22: u32;
-    v_tmp_22 = (v_g * 11u) + 2u;
-    var v_tmp_23: u32;
-    v_tmp_23 = (v_g * 11u) + 3u;
-    var v_tmp_24: u32;
-    v_tmp_24 = (v_g * 11u) + 4u;
-    var v_tmp_25: u32;
-    v_tmp_25 = v_u0;
-    var v_tmp_26: u32;
-    v_tmp_26 = v_u1;
-    var v_tmp_27: u32;
-    v_tmp_27 = v_u2;
-    var v_tmp_28: u32;
-    v_tmp_28 = v_u3;
-    var v_tmp_29: u32;
-    v_tmp_29 = v_u4;
+    let v_tmp_20: u32 = v_g * 11u;
+    let v_tmp_21: u32 = (v_g * 11u) + 1u;
+    let v_tmp_22: u32 = (v_g * 11u) + 2u;
+    let v_tmp_23: u32 = (v_g * 11u) + 3u;
+    let v_tmp_24: u32 = (v_g * 11u) + 4u;
+    let v_tmp_25: u32 = v_u0;
+    let v_tmp_26: u32 = v_u1;
+    let v_tmp_27: u32 = v_u2;
+    let v_tmp_28: u32 = v_u3;
+    let v_tmp_29: u32 = v_u4;
     b_ou[v_tmp_20] = v_tmp_25;
     b_ou[v_tmp_21] = v_tmp_26;
     b_ou[v_tmp_22] = v_tmp_27;
     b_ou[v_tmp_23] = v_tmp_28;
     b_ou[v_tmp_24] = v_tmp_29;
-    var v_tmp_30: u32;
-    v_tmp_30 = (v_g * 11u) + 5u;
-    var v_tmp_31: u32;
-    v_tmp_31 = (v_g * 11u) + 6u;
-    var v_tmp_32: u32;
-    v_tmp_32 = v_u5;
-    var v_tmp_33: u32;
-    v_tmp_33 = v_u6;
+    let v_tmp_30: u32 = (v_g * 11u) + 5u;
+    let v_tmp_31: u32 = (v_g * 11u) + 6u;
+    let v_tmp_32: u32 = v_u5;
+    let v_tmp_33: u32 = v_u6;
     b_ou[v_tmp_30] = v_tmp_32;
     b_ou[v_tmp_31] = v_tmp_33;
-    var v_tmp_34: u32;
-    v_tmp_34 = (v_g * 11u) + 7u;
-    var v_tmp_35: u32;
-    v_tmp_35 = (v_g * 11u) + 8u;
+    let v_tmp_34: u32 = (v_g * 11u) + 7u;
+    let v_tmp_35: u32 = (v_g * 11u) + 8u;
     b_ou[v_tmp_34] = 0u;
     b_ou[v_tmp_35] = 0u;
     if v_any {
@@ -4853,14 +4475,10 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(workgroup_id) wi
     if v_all {
         b_ou[(v_g * 11u) + 8u] = 1u;
     }
-    var v_tmp_36: u32;
-    v_tmp_36 = (v_g * 11u) + 9u;
-    var v_tmp_37: u32;
-    v_tmp_37 = (v_g * 11u) + 10u;
-    var v_tmp_38: u32;
-    v_tmp_38 = lidx % 32u;
-    var v_tmp_39: u32;
-    v_tmp_39 = 32u;
+    let v_tmp_36: u32 = (v_g * 11u) + 9u;
+    let v_tmp_37: u32 = (v_g * 11u) + 10u;
+    let v_tmp_38: u32 = lidx % 32u;
+    let v_tmp_39: u32 = 32u;
     b_ou[v_tmp_36] = v_tmp_38;
     b_ou[v_tmp_37] = v_tmp_39;
     var v_f0: f32;
@@ -4890,33 +4508,21 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(workgroup_id) wi
     let xpu_t73 = xpu_t70 ^ (xpu_t72 % 32u);
     let xpu_t74 = subgroupShuffle(v_f, xpu_t73);
     v_f5 = select(v_f, xpu_t74, true && ((xpu_t71 + xpu_t73) < 80u));
-    var v_tmp_40: u32;
-    v_tmp_40 = v_g * 6u;
-    var v_tmp_41: u32;
-    v_tmp_41 = (v_g * 6u) + 1u;
-    var v_tmp_42: u32;
-    v_tmp_42 = (v_g * 6u) + 2u;
-    var v_tmp_43: f32;
-    v_tmp_43 = v_f0;
-    var v_tmp_44: f32;
-    v_tmp_44 = v_f1;
-    var v_tmp_45: f32;
-    v_tmp_45 = v_f2;
+    let v_tmp_40: u32 = v_g * 6u;
+    let v_tmp_41: u32 = (v_g * 6u) + 1u;
+    let v_tmp_42: u32 = (v_g * 6u) + 2u;
+    let v_tmp_43: f32 = v_f0;
+    let v_tmp_44: f32 = v_f1;
+    let v_tmp_45: f32 = v_f2;
     b_of[v_tmp_40] = v_tmp_43;
     b_of[v_tmp_41] = v_tmp_44;
     b_of[v_tmp_42] = v_tmp_45;
-    var v_tmp_46: u32;
-    v_tmp_46 = (v_g * 6u) + 3u;
-    var v_tmp_47: u32;
-    v_tmp_47 = (v_g * 6u) + 4u;
-    var v_tmp_48: u32;
-    v_tmp_48 = (v_g * 6u) + 5u;
-    var v_tmp_49: f32;
-    v_tmp_49 = v_f3;
-    var v_tmp_50: f32;
-    v_tmp_50 = v_f4;
-    var v_tmp_51: f32;
-    v_tmp_51 = v_f5;
+    let v_tmp_46: u32 = (v_g * 6u) + 3u;
+    let v_tmp_47: u32 = (v_g * 6u) + 4u;
+    let v_tmp_48: u32 = (v_g * 6u) + 5u;
+    let v_tmp_49: f32 = v_f3;
+    let v_tmp_50: f32 = v_f4;
+    let v_tmp_51: f32 = v_f5;
     b_of[v_tmp_46] = v_tmp_49;
     b_of[v_tmp_47] = v_tmp_50;
     b_of[v_tmp_48] = v_tmp_51;
@@ -4945,18 +4551,12 @@ var<workgroup> xpu_wave: array<u32, 96>;
 // main is kernel Wave32, block 80x1x1.
 @compute @workgroup_size(80, 1, 1)
 fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) lidx: u32, @builtin(subgroup_size) sgsize: u32) {
-    var v_g: u32;
-    v_g = gid.x;
-    var v_a: i32;
-    v_a = b_xi[v_g];
-    var v_u: u32;
-    v_u = b_xu[v_g];
-    var v_f: f32;
-    v_f = b_xf[v_g];
-    var v_k: u32;
-    v_k = b_sel[v_g];
-    var v_p: bool;
-    v_p = ((v_u % 4u) != 0u) || ((wid.x % 2u) == 0u);
+    let v_g: u32 = gid.x;
+    let v_a: i32 = b_xi[v_g];
+    let v_u: u32 = b_xu[v_g];
+    let v_f: f32 = b_xf[v_g];
+    let v_k: u32 = b_sel[v_g];
+    let v_p: bool = ((v_u % 4u) != 0u) || ((wid.x % 2u) == 0u);
     var v_s0: i32;
     let xpu_t1 = lidx % 32u;
     let xpu_t2 = lidx - xpu_t1;
@@ -5127,51 +4727,31 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(workgroup_id) wi
     let xpu_t64 = select(xpu_t60, xpu_t60 + xpu_t62, xpu_t62 < (32u - xpu_t60));
     let xpu_t65 = bitcast<i32>(xpu_wave[xpu_t61 + xpu_t64]);
     v_s9 = select(v_a, xpu_t65, xpu_t63 && ((xpu_t61 + xpu_t64) < 80u));
-    var v_tmp: u32;
-    v_tmp = v_g * 10u;
-    var v_tmp_1: u32;
-    v_tmp_1 = (v_g * 10u) + 1u;
-    var v_tmp_2: u32;
-    v_tmp_2 = (v_g * 10u) + 2u;
-    var v_tmp_3: u32;
-    v_tmp_3 = (v_g * 10u) + 3u;
-    var v_tmp_4: u32;
-    v_tmp_4 = (v_g * 10u) + 4u;
-    var v_tmp_5: i32;
-    v_tmp_5 = v_s0;
-    var v_tmp_6: i32;
-    v_tmp_6 = v_s1;
-    var v_tmp_7: i32;
-    v_tmp_7 = v_s2;
-    var v_tmp_8: i32;
-    v_tmp_8 = v_s3;
-    var v_tmp_9: i32;
-    v_tmp_9 = v_s4;
+    let v_tmp: u32 = v_g * 10u;
+    let v_tmp_1: u32 = (v_g * 10u) + 1u;
+    let v_tmp_2: u32 = (v_g * 10u) + 2u;
+    let v_tmp_3: u32 = (v_g * 10u) + 3u;
+    let v_tmp_4: u32 = (v_g * 10u) + 4u;
+    let v_tmp_5: i32 = v_s0;
+    let v_tmp_6: i32 = v_s1;
+    let v_tmp_7: i32 = v_s2;
+    let v_tmp_8: i32 = v_s3;
+    let v_tmp_9: i32 = v_s4;
     b_oi[v_tmp] = v_tmp_5;
     b_oi[v_tmp_1] = v_tmp_6;
     b_oi[v_tmp_2] = v_tmp_7;
     b_oi[v_tmp_3] = v_tmp_8;
     b_oi[v_tmp_4] = v_tmp_9;
-    var v_tmp_10: u32;
-    v_tmp_10 = (v_g * 10u) + 5u;
-    var v_tmp_11: u32;
-    v_tmp_11 = (v_g * 10u) + 6u;
-    var v_tmp_12: u32;
-    v_tmp_12 = (v_g * 10u) + 7u;
-    var v_tmp_13: u32;
-    v_tmp_13 = (v_g * 10u) + 8u;
-    var v_tmp_14: u32;
-    v_tmp_14 = (v_g * 10u) + 9u;
-    var v_tmp_15: i32;
-    v_tmp_15 = v_s5;
-    var v_tmp_16: i32;
-    v_tmp_16 = v_s6;
-    var v_tmp_17: i32;
-    v_tmp_17 = v_s7;
-    var v_tmp_18: i32;
-    v_tmp_18 = v_s8;
-    var v_tmp_19: i32;
-    v_tmp_19 = v_s9;
+    let v_tmp_10: u32 = (v_g * 10u) + 5u;
+    let v_tmp_11: u32 = (v_g * 10u) + 6u;
+    let v_tmp_12: u32 = (v_g * 10u) + 7u;
+    let v_tmp_13: u32 = (v_g * 10u) + 8u;
+    let v_tmp_14: u32 = (v_g * 10u) + 9u;
+    let v_tmp_15: i32 = v_s5;
+    let v_tmp_16: i32 = v_s6;
+    let v_tmp_17: i32 = v_s7;
+    let v_tmp_18: i32 = v_s8;
+    let v_tmp_19: i32 = v_s9;
     b_oi[v_tmp_10] = v_tmp_15;
     b_oi[v_tmp_11] = v_tmp_16;
     b_oi[v_tmp_12] = v_tmp_17;
@@ -5377,45 +4957,29 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(workgroup_id) wi
         }
     }
     v_all = xpu_t129 != 0u;
-    var v_tmp_20: u32;
-    v_tmp_20 = v_g * 11u;
-    var v_tmp_21: u32;
-    v_tmp_21 = (v_g * 11u) + 1u;
-    var v_tmp_22: u32;
-    v_tmp_22 = (v_g * 11u) + 2u;
-    var v_tmp_23: u32;
-    v_tmp_23 = (v_g * 11u) + 3u;
-    var v_tmp_24: u32;
-    v_tmp_24 = (v_g * 11u) + 4u;
-    var v_tmp_25: u32;
-    v_tmp_25 = v_u0;
-    var v_tmp_26: u32;
-    v_tmp_26 = v_u1;
-    var v_tmp_27: u32;
-    v_tmp_27 = v_u2;
-    var v_tmp_28: u32;
-    v_tmp_28 = v_u3;
-    var v_tmp_29: u32;
-    v_tmp_29 = v_u4;
+    let v_tmp_20: u32 = v_g * 11u;
+    let v_tmp_21: u32 = (v_g * 11u) + 1u;
+    let v_tmp_22: u32 = (v_g * 11u) + 2u;
+    let v_tmp_23: u32 = (v_g * 11u) + 3u;
+    let v_tmp_24: u32 = (v_g * 11u) + 4u;
+    let v_tmp_25: u32 = v_u0;
+    let v_tmp_26: u32 = v_u1;
+    let v_tmp_27: u32 = v_u2;
+    let v_tmp_28: u32 = v_u3;
+    let v_tmp_29: u32 = v_u4;
     b_ou[v_tmp_20] = v_tmp_25;
     b_ou[v_tmp_21] = v_tmp_26;
     b_ou[v_tmp_22] = v_tmp_27;
     b_ou[v_tmp_23] = v_tmp_28;
     b_ou[v_tmp_24] = v_tmp_29;
-    var v_tmp_30: u32;
-    v_tmp_30 = (v_g * 11u) + 5u;
-    var v_tmp_31: u32;
-    v_tmp_31 = (v_g * 11u) + 6u;
-    var v_tmp_32: u32;
-    v_tmp_32 = v_u5;
-    var v_tmp_33: u32;
-    v_tmp_33 = v_u6;
+    let v_tmp_30: u32 = (v_g * 11u) + 5u;
+    let v_tmp_31: u32 = (v_g * 11u) + 6u;
+    let v_tmp_32: u32 = v_u5;
+    let v_tmp_33: u32 = v_u6;
     b_ou[v_tmp_30] = v_tmp_32;
     b_ou[v_tmp_31] = v_tmp_33;
-    var v_tmp_34: u32;
-    v_tmp_34 = (v_g * 11u) + 7u;
-    var v_tmp_35: u32;
-    v_tmp_35 = (v_g * 11u) + 8u;
+    let v_tmp_34: u32 = (v_g * 11u) + 7u;
+    let v_tmp_35: u32 = (v_g * 11u) + 8u;
     b_ou[v_tmp_34] = 0u;
     b_ou[v_tmp_35] = 0u;
     if v_any {
@@ -5424,14 +4988,10 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(workgroup_id) wi
     if v_all {
         b_ou[(v_g * 11u) + 8u] = 1u;
     }
-    var v_tmp_36: u32;
-    v_tmp_36 = (v_g * 11u) + 9u;
-    var v_tmp_37: u32;
-    v_tmp_37 = (v_g * 11u) + 10u;
-    var v_tmp_38: u32;
-    v_tmp_38 = lidx % 32u;
-    var v_tmp_39: u32;
-    v_tmp_39 = 32u;
+    let v_tmp_36: u32 = (v_g * 11u) + 9u;
+    let v_tmp_37: u32 = (v_g * 11u) + 10u;
+    let v_tmp_38: u32 = lidx % 32u;
+    let v_tmp_39: u32 = 32u;
     b_ou[v_tmp_36] = v_tmp_38;
     b_ou[v_tmp_37] = v_tmp_39;
     var v_f0: f32;
@@ -5563,33 +5123,21 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(workgroup_id) wi
     let xpu_t175 = xpu_t172 ^ (xpu_t174 % 32u);
     let xpu_t176 = bitcast<f32>(xpu_wave[xpu_t173 + xpu_t175]);
     v_f5 = select(v_f, xpu_t176, true && ((xpu_t173 + xpu_t175) < 80u));
-    var v_tmp_40: u32;
-    v_tmp_40 = v_g * 6u;
-    var v_tmp_41: u32;
-    v_tmp_41 = (v_g * 6u) + 1u;
-    var v_tmp_42: u32;
-    v_tmp_42 = (v_g * 6u) + 2u;
-    var v_tmp_43: f32;
-    v_tmp_43 = v_f0;
-    var v_tmp_44: f32;
-    v_tmp_44 = v_f1;
-    var v_tmp_45: f32;
-    v_tmp_45 = v_f2;
+    let v_tmp_40: u32 = v_g * 6u;
+    let v_tmp_41: u32 = (v_g * 6u) + 1u;
+    let v_tmp_42: u32 = (v_g * 6u) + 2u;
+    let v_tmp_43: f32 = v_f0;
+    let v_tmp_44: f32 = v_f1;
+    let v_tmp_45: f32 = v_f2;
     b_of[v_tmp_40] = v_tmp_43;
     b_of[v_tmp_41] = v_tmp_44;
     b_of[v_tmp_42] = v_tmp_45;
-    var v_tmp_46: u32;
-    v_tmp_46 = (v_g * 6u) + 3u;
-    var v_tmp_47: u32;
-    v_tmp_47 = (v_g * 6u) + 4u;
-    var v_tmp_48: u32;
-    v_tmp_48 = (v_g * 6u) + 5u;
-    var v_tmp_49: f32;
-    v_tmp_49 = v_f3;
-    var v_tmp_50: f32;
-    v_tmp_50 = v_f4;
-    var v_tmp_51: f32;
-    v_tmp_51 = v_f5;
+    let v_tmp_46: u32 = (v_g * 6u) + 3u;
+    let v_tmp_47: u32 = (v_g * 6u) + 4u;
+    let v_tmp_48: u32 = (v_g * 6u) + 5u;
+    let v_tmp_49: f32 = v_f3;
+    let v_tmp_50: f32 = v_f4;
+    let v_tmp_51: f32 = v_f5;
     b_of[v_tmp_46] = v_tmp_49;
     b_of[v_tmp_47] = v_tmp_50;
     b_of[v_tmp_48] = v_tmp_51;
@@ -5617,18 +5165,12 @@ struct xpu_Uniforms {
 // main is kernel Wave32, block 80x1x1.
 @compute @workgroup_size(80, 1, 1)
 fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) lidx: u32, @builtin(subgroup_invocation_id) sgid: u32) {
-    var v_g: u32;
-    v_g = gid.x;
-    var v_a: i32;
-    v_a = b_xi[v_g];
-    var v_u: u32;
-    v_u = b_xu[v_g];
-    var v_f: f32;
-    v_f = b_xf[v_g];
-    var v_k: u32;
-    v_k = b_sel[v_g];
-    var v_p: bool;
-    v_p = ((v_u % 4u) != 0u) || ((wid.x % 2u) == 0u);
+    let v_g: u32 = gid.x;
+    let v_a: i32 = b_xi[v_g];
+    let v_u: u32 = b_xu[v_g];
+    let v_f: f32 = b_xf[v_g];
+    let v_k: u32 = b_sel[v_g];
+    let v_p: bool = ((v_u % 4u) != 0u) || ((wid.x % 2u) == 0u);
     var v_s0: i32;
     let xpu_t1 = lidx % 32u;
     let xpu_t2 = lidx - xpu_t1;
@@ -5755,51 +5297,31 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(workgroup_id) wi
     let xpu_t50 = select(xpu_t46, xpu_t46 + xpu_t48, xpu_t48 < (32u - xpu_t46));
     let xpu_t51 = subgroupShuffle(v_a, (sgid - (sgid % 32u)) + xpu_t50);
     v_s9 = select(v_a, xpu_t51, xpu_t49 && ((xpu_t47 + xpu_t50) < 80u));
-    var v_tmp: u32;
-    v_tmp = v_g * 10u;
-    var v_tmp_1: u32;
-    v_tmp_1 = (v_g * 10u) + 1u;
-    var v_tmp_2: u32;
-    v_tmp_2 = (v_g * 10u) + 2u;
-    var v_tmp_3: u32;
-    v_tmp_3 = (v_g * 10u) + 3u;
-    var v_tmp_4: u32;
-    v_tmp_4 = (v_g * 10u) + 4u;
-    var v_tmp_5: i32;
-    v_tmp_5 = v_s0;
-    var v_tmp_6: i32;
-    v_tmp_6 = v_s1;
-    var v_tmp_7: i32;
-    v_tmp_7 = v_s2;
-    var v_tmp_8: i32;
-    v_tmp_8 = v_s3;
-    var v_tmp_9: i32;
-    v_tmp_9 = v_s4;
+    let v_tmp: u32 = v_g * 10u;
+    let v_tmp_1: u32 = (v_g * 10u) + 1u;
+    let v_tmp_2: u32 = (v_g * 10u) + 2u;
+    let v_tmp_3: u32 = (v_g * 10u) + 3u;
+    let v_tmp_4: u32 = (v_g * 10u) + 4u;
+    let v_tmp_5: i32 = v_s0;
+    let v_tmp_6: i32 = v_s1;
+    let v_tmp_7: i32 = v_s2;
+    let v_tmp_8: i32 = v_s3;
+    let v_tmp_9: i32 = v_s4;
     b_oi[v_tmp] = v_tmp_5;
     b_oi[v_tmp_1] = v_tmp_6;
     b_oi[v_tmp_2] = v_tmp_7;
     b_oi[v_tmp_3] = v_tmp_8;
     b_oi[v_tmp_4] = v_tmp_9;
-    var v_tmp_10: u32;
-    v_tmp_10 = (v_g * 10u) + 5u;
-    var v_tmp_11: u32;
-    v_tmp_11 = (v_g * 10u) + 6u;
-    var v_tmp_12: u32;
-    v_tmp_12 = (v_g * 10u) + 7u;
-    var v_tmp_13: u32;
-    v_tmp_13 = (v_g * 10u) + 8u;
-    var v_tmp_14: u32;
-    v_tmp_14 = (v_g * 10u) + 9u;
-    var v_tmp_15: i32;
-    v_tmp_15 = v_s5;
-    var v_tmp_16: i32;
-    v_tmp_16 = v_s6;
-    var v_tmp_17: i32;
-    v_tmp_17 = v_s7;
-    var v_tmp_18: i32;
-    v_tmp_18 = v_s8;
-    var v_tmp_19: i32;
-    v_tmp_19 = v_s9;
+    let v_tmp_10: u32 = (v_g * 10u) + 5u;
+    let v_tmp_11: u32 = (v_g * 10u) + 6u;
+    let v_tmp_12: u32 = (v_g * 10u) + 7u;
+    let v_tmp_13: u32 = (v_g * 10u) + 8u;
+    let v_tmp_14: u32 = (v_g * 10u) + 9u;
+    let v_tmp_15: i32 = v_s5;
+    let v_tmp_16: i32 = v_s6;
+    let v_tmp_17: i32 = v_s7;
+    let v_tmp_18: i32 = v_s8;
+    let v_tmp_19: i32 = v_s9;
     b_oi[v_tmp_10] = v_tmp_15;
     b_oi[v_tmp_11] = v_tmp_16;
     b_oi[v_tmp_12] = v_tmp_17;
@@ -5958,45 +5480,29 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(workgroup_id) wi
         }
     }
     v_all = xpu_t96 != 0u;
-    var v_tmp_20: u32;
-    v_tmp_20 = v_g * 11u;
-    var v_tmp_21: u32;
-    v_tmp_21 = (v_g * 11u) + 1u;
-    var v_tmp_22: u32;
-    v_tmp_22 = (v_g * 11u) + 2u;
-    var v_tmp_23: u32;
-    v_tmp_23 = (v_g * 11u) + 3u;
-    var v_tmp_24: u32;
-    v_tmp_24 = (v_g * 11u) + 4u;
-    var v_tmp_25: u32;
-    v_tmp_25 = v_u0;
-    var v_tmp_26: u32;
-    v_tmp_26 = v_u1;
-    var v_tmp_27: u32;
-    v_tmp_27 = v_u2;
-    var v_tmp_28: u32;
-    v_tmp_28 = v_u3;
-    var v_tmp_29: u32;
-    v_tmp_29 = v_u4;
+    let v_tmp_20: u32 = v_g * 11u;
+    let v_tmp_21: u32 = (v_g * 11u) + 1u;
+    let v_tmp_22: u32 = (v_g * 11u) + 2u;
+    let v_tmp_23: u32 = (v_g * 11u) + 3u;
+    let v_tmp_24: u32 = (v_g * 11u) + 4u;
+    let v_tmp_25: u32 = v_u0;
+    let v_tmp_26: u32 = v_u1;
+    let v_tmp_27: u32 = v_u2;
+    let v_tmp_28: u32 = v_u3;
+    let v_tmp_29: u32 = v_u4;
     b_ou[v_tmp_20] = v_tmp_25;
     b_ou[v_tmp_21] = v_tmp_26;
     b_ou[v_tmp_22] = v_tmp_27;
     b_ou[v_tmp_23] = v_tmp_28;
     b_ou[v_tmp_24] = v_tmp_29;
-    var v_tmp_30: u32;
-    v_tmp_30 = (v_g * 11u) + 5u;
-    var v_tmp_31: u32;
-    v_tmp_31 = (v_g * 11u) + 6u;
-    var v_tmp_32: u32;
-    v_tmp_32 = v_u5;
-    var v_tmp_33: u32;
-    v_tmp_33 = v_u6;
+    let v_tmp_30: u32 = (v_g * 11u) + 5u;
+    let v_tmp_31: u32 = (v_g * 11u) + 6u;
+    let v_tmp_32: u32 = v_u5;
+    let v_tmp_33: u32 = v_u6;
     b_ou[v_tmp_30] = v_tmp_32;
     b_ou[v_tmp_31] = v_tmp_33;
-    var v_tmp_34: u32;
-    v_tmp_34 = (v_g * 11u) + 7u;
-    var v_tmp_35: u32;
-    v_tmp_35 = (v_g * 11u) + 8u;
+    let v_tmp_34: u32 = (v_g * 11u) + 7u;
+    let v_tmp_35: u32 = (v_g * 11u) + 8u;
     b_ou[v_tmp_34] = 0u;
     b_ou[v_tmp_35] = 0u;
     if v_any {
@@ -6005,14 +5511,10 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(workgroup_id) wi
     if v_all {
         b_ou[(v_g * 11u) + 8u] = 1u;
     }
-    var v_tmp_36: u32;
-    v_tmp_36 = (v_g * 11u) + 9u;
-    var v_tmp_37: u32;
-    v_tmp_37 = (v_g * 11u) + 10u;
-    var v_tmp_38: u32;
-    v_tmp_38 = lidx % 32u;
-    var v_tmp_39: u32;
-    v_tmp_39 = 32u;
+    let v_tmp_36: u32 = (v_g * 11u) + 9u;
+    let v_tmp_37: u32 = (v_g * 11u) + 10u;
+    let v_tmp_38: u32 = lidx % 32u;
+    let v_tmp_39: u32 = 32u;
     b_ou[v_tmp_36] = v_tmp_38;
     b_ou[v_tmp_37] = v_tmp_39;
     var v_f0: f32;
@@ -6112,33 +5614,21 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(workgroup_id) wi
     let xpu_t127 = xpu_t124 ^ (xpu_t126 % 32u);
     let xpu_t128 = subgroupShuffle(v_f, (sgid - (sgid % 32u)) + xpu_t127);
     v_f5 = select(v_f, xpu_t128, true && ((xpu_t125 + xpu_t127) < 80u));
-    var v_tmp_40: u32;
-    v_tmp_40 = v_g * 6u;
-    var v_tmp_41: u32;
-    v_tmp_41 = (v_g * 6u) + 1u;
-    var v_tmp_42: u32;
-    v_tmp_42 = (v_g * 6u) + 2u;
-    var v_tmp_43: f32;
-    v_tmp_43 = v_f0;
-    var v_tmp_44: f32;
-    v_tmp_44 = v_f1;
-    var v_tmp_45: f32;
-    v_tmp_45 = v_f2;
+    let v_tmp_40: u32 = v_g * 6u;
+    let v_tmp_41: u32 = (v_g * 6u) + 1u;
+    let v_tmp_42: u32 = (v_g * 6u) + 2u;
+    let v_tmp_43: f32 = v_f0;
+    let v_tmp_44: f32 = v_f1;
+    let v_tmp_45: f32 = v_f2;
     b_of[v_tmp_40] = v_tmp_43;
     b_of[v_tmp_41] = v_tmp_44;
     b_of[v_tmp_42] = v_tmp_45;
-    var v_tmp_46: u32;
-    v_tmp_46 = (v_g * 6u) + 3u;
-    var v_tmp_47: u32;
-    v_tmp_47 = (v_g * 6u) + 4u;
-    var v_tmp_48: u32;
-    v_tmp_48 = (v_g * 6u) + 5u;
-    var v_tmp_49: f32;
-    v_tmp_49 = v_f3;
-    var v_tmp_50: f32;
-    v_tmp_50 = v_f4;
-    var v_tmp_51: f32;
-    v_tmp_51 = v_f5;
+    let v_tmp_46: u32 = (v_g * 6u) + 3u;
+    let v_tmp_47: u32 = (v_g * 6u) + 4u;
+    let v_tmp_48: u32 = (v_g * 6u) + 5u;
+    let v_tmp_49: f32 = v_f3;
+    let v_tmp_50: f32 = v_f4;
+    let v_tmp_51: f32 = v_f5;
     b_of[v_tmp_46] = v_tmp_49;
     b_of[v_tmp_47] = v_tmp_50;
     b_of[v_tmp_48] = v_tmp_51;
@@ -6811,7 +6301,7 @@ var Wave4Kernel = gpu.Register(&gpu.KernelSpec{
 	Manifests: []gpu.Manifest{
 		{
 			Kernel: "github.com/goxpu/xpu/kernels/wave.Wave4", Backend: "webgpu", Target: "wgsl",
-			Hash:        "sha256:89e544f69e70dd35bfeb7cb0159ad3a79402225d7a67f30c1f61465792613801",
+			Hash:        "sha256:42ea69c83077a95d2b12d540cf369f307472cfe1e02afd09ab8771fb496705d6",
 			Codegen:     "xpu-gen/1",
 			Block:       xpu.Dim3{X: 30, Y: 1, Z: 1},
 			SharedBytes: 0, StorageBindings: 7, UniformBytes: 16,
@@ -6828,9 +6318,9 @@ var Wave4Kernel = gpu.Register(&gpu.KernelSpec{
 			Wave:    4,
 			WaveOps: true,
 			WaveVariants: []gpu.ManifestVariant{
-				{Tier: "native", SubgroupMin: 4, SubgroupMax: 4, Width: 4, Hash: "sha256:f4266e1936d3117ab686cd57883ccb355f9eb337956929443f7df93ef2bba1be"},
-				{Tier: "narrow", SubgroupMin: 8, SubgroupMax: 128, Width: 4, Hash: "sha256:7bf3d19cd1e679c33a334cd9c4e106c4765a6a9c2e6228bc1a2622e2bdadd0ba"},
-				{Tier: "emulated", SubgroupMin: 0, SubgroupMax: 0, Width: 4, Hash: "sha256:89e544f69e70dd35bfeb7cb0159ad3a79402225d7a67f30c1f61465792613801"},
+				{Tier: "native", SubgroupMin: 4, SubgroupMax: 4, Width: 4, Hash: "sha256:71dd7d16d9221c5a193d0180f6e0a51aae42482a19c2dcb73a9439d232485a36"},
+				{Tier: "narrow", SubgroupMin: 8, SubgroupMax: 128, Width: 4, Hash: "sha256:992e775e360a60e302f5d4ca67c2dafe9b899e08675c219b8f46d0cc9edb0b3e"},
+				{Tier: "emulated", SubgroupMin: 0, SubgroupMax: 0, Width: 4, Hash: "sha256:42ea69c83077a95d2b12d540cf369f307472cfe1e02afd09ab8771fb496705d6"},
 			},
 			NativeOps: []string{"bitcast", "max", "min", "select", "workgroupBarrier"},
 		},
@@ -6883,18 +6373,12 @@ var<workgroup> xpu_wave: array<u32, 32>;
 // main is kernel Wave4, block 30x1x1.
 @compute @workgroup_size(30, 1, 1)
 fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) lidx: u32) {
-    var v_g: u32;
-    v_g = gid.x;
-    var v_a: i32;
-    v_a = b_xi[v_g];
-    var v_u: u32;
-    v_u = b_xu[v_g];
-    var v_f: f32;
-    v_f = b_xf[v_g];
-    var v_k: u32;
-    v_k = b_sel[v_g];
-    var v_p: bool;
-    v_p = ((v_u % 4u) != 0u) || ((wid.x % 2u) == 0u);
+    let v_g: u32 = gid.x;
+    let v_a: i32 = b_xi[v_g];
+    let v_u: u32 = b_xu[v_g];
+    let v_f: f32 = b_xf[v_g];
+    let v_k: u32 = b_sel[v_g];
+    let v_p: bool = ((v_u % 4u) != 0u) || ((wid.x % 2u) == 0u);
     var v_s0: i32;
     let xpu_t1 = lidx % 4u;
     let xpu_t2 = lidx - xpu_t1;
@@ -7051,51 +6535,31 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(workgroup_id) wi
     let xpu_t50 = select(xpu_t46, xpu_t46 + xpu_t48, xpu_t48 < (4u - xpu_t46));
     let xpu_t51 = bitcast<i32>(xpu_wave[xpu_t47 + xpu_t50]);
     v_s9 = select(v_a, xpu_t51, xpu_t49 && ((xpu_t47 + xpu_t50) < 30u));
-    var v_tmp: u32;
-    v_tmp = v_g * 10u;
-    var v_tmp_1: u32;
-    v_tmp_1 = (v_g * 10u) + 1u;
-    var v_tmp_2: u32;
-    v_tmp_2 = (v_g * 10u) + 2u;
-    var v_tmp_3: u32;
-    v_tmp_3 = (v_g * 10u) + 3u;
-    var v_tmp_4: u32;
-    v_tmp_4 = (v_g * 10u) + 4u;
-    var v_tmp_5: i32;
-    v_tmp_5 = v_s0;
-    var v_tmp_6: i32;
-    v_tmp_6 = v_s1;
-    var v_tmp_7: i32;
-    v_tmp_7 = v_s2;
-    var v_tmp_8: i32;
-    v_tmp_8 = v_s3;
-    var v_tmp_9: i32;
-    v_tmp_9 = v_s4;
+    let v_tmp: u32 = v_g * 10u;
+    let v_tmp_1: u32 = (v_g * 10u) + 1u;
+    let v_tmp_2: u32 = (v_g * 10u) + 2u;
+    let v_tmp_3: u32 = (v_g * 10u) + 3u;
+    let v_tmp_4: u32 = (v_g * 10u) + 4u;
+    let v_tmp_5: i32 = v_s0;
+    let v_tmp_6: i32 = v_s1;
+    let v_tmp_7: i32 = v_s2;
+    let v_tmp_8: i32 = v_s3;
+    let v_tmp_9: i32 = v_s4;
     b_oi[v_tmp] = v_tmp_5;
     b_oi[v_tmp_1] = v_tmp_6;
     b_oi[v_tmp_2] = v_tmp_7;
     b_oi[v_tmp_3] = v_tmp_8;
     b_oi[v_tmp_4] = v_tmp_9;
-    var v_tmp_10: u32;
-    v_tmp_10 = (v_g * 10u) + 5u;
-    var v_tmp_11: u32;
-    v_tmp_11 = (v_g * 10u) + 6u;
-    var v_tmp_12: u32;
-    v_tmp_12 = (v_g * 10u) + 7u;
-    var v_tmp_13: u32;
-    v_tmp_13 = (v_g * 10u) + 8u;
-    var v_tmp_14: u32;
-    v_tmp_14 = (v_g * 10u) + 9u;
-    var v_tmp_15: i32;
-    v_tmp_15 = v_s5;
-    var v_tmp_16: i32;
-    v_tmp_16 = v_s6;
-    var v_tmp_17: i32;
-    v_tmp_17 = v_s7;
-    var v_tmp_18: i32;
-    v_tmp_18 = v_s8;
-    var v_tmp_19: i32;
-    v_tmp_19 = v_s9;
+    let v_tmp_10: u32 = (v_g * 10u) + 5u;
+    let v_tmp_11: u32 = (v_g * 10u) + 6u;
+    let v_tmp_12: u32 = (v_g * 10u) + 7u;
+    let v_tmp_13: u32 = (v_g * 10u) + 8u;
+    let v_tmp_14: u32 = (v_g * 10u) + 9u;
+    let v_tmp_15: i32 = v_s5;
+    let v_tmp_16: i32 = v_s6;
+    let v_tmp_17: i32 = v_s7;
+    let v_tmp_18: i32 = v_s8;
+    let v_tmp_19: i32 = v_s9;
     b_oi[v_tmp_10] = v_tmp_15;
     b_oi[v_tmp_11] = v_tmp_16;
     b_oi[v_tmp_12] = v_tmp_17;
@@ -7281,45 +6745,29 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(workgroup_id) wi
         }
     }
     v_all = xpu_t96 != 0u;
-    var v_tmp_20: u32;
-    v_tmp_20 = v_g * 11u;
-    var v_tmp_21: u32;
-    v_tmp_21 = (v_g * 11u) + 1u;
-    var v_tmp_22: u32;
-    v_tmp_22 = (v_g * 11u) + 2u;
-    var v_tmp_23: u32;
-    v_tmp_23 = (v_g * 11u) + 3u;
-    var v_tmp_24: u32;
-    v_tmp_24 = (v_g * 11u) + 4u;
-    var v_tmp_25: u32;
-    v_tmp_25 = v_u0;
-    var v_tmp_26: u32;
-    v_tmp_26 = v_u1;
-    var v_tmp_27: u32;
-    v_tmp_27 = v_u2;
-    var v_tmp_28: u32;
-    v_tmp_28 = v_u3;
-    var v_tmp_29: u32;
-    v_tmp_29 = v_u4;
+    let v_tmp_20: u32 = v_g * 11u;
+    let v_tmp_21: u32 = (v_g * 11u) + 1u;
+    let v_tmp_22: u32 = (v_g * 11u) + 2u;
+    let v_tmp_23: u32 = (v_g * 11u) + 3u;
+    let v_tmp_24: u32 = (v_g * 11u) + 4u;
+    let v_tmp_25: u32 = v_u0;
+    let v_tmp_26: u32 = v_u1;
+    let v_tmp_27: u32 = v_u2;
+    let v_tmp_28: u32 = v_u3;
+    let v_tmp_29: u32 = v_u4;
     b_ou[v_tmp_20] = v_tmp_25;
     b_ou[v_tmp_21] = v_tmp_26;
     b_ou[v_tmp_22] = v_tmp_27;
     b_ou[v_tmp_23] = v_tmp_28;
     b_ou[v_tmp_24] = v_tmp_29;
-    var v_tmp_30: u32;
-    v_tmp_30 = (v_g * 11u) + 5u;
-    var v_tmp_31: u32;
-    v_tmp_31 = (v_g * 11u) + 6u;
-    var v_tmp_32: u32;
-    v_tmp_32 = v_u5;
-    var v_tmp_33: u32;
-    v_tmp_33 = v_u6;
+    let v_tmp_30: u32 = (v_g * 11u) + 5u;
+    let v_tmp_31: u32 = (v_g * 11u) + 6u;
+    let v_tmp_32: u32 = v_u5;
+    let v_tmp_33: u32 = v_u6;
     b_ou[v_tmp_30] = v_tmp_32;
     b_ou[v_tmp_31] = v_tmp_33;
-    var v_tmp_34: u32;
-    v_tmp_34 = (v_g * 11u) + 7u;
-    var v_tmp_35: u32;
-    v_tmp_35 = (v_g * 11u) + 8u;
+    let v_tmp_34: u32 = (v_g * 11u) + 7u;
+    let v_tmp_35: u32 = (v_g * 11u) + 8u;
     b_ou[v_tmp_34] = 0u;
     b_ou[v_tmp_35] = 0u;
     if v_any {
@@ -7328,14 +6776,10 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(workgroup_id) wi
     if v_all {
         b_ou[(v_g * 11u) + 8u] = 1u;
     }
-    var v_tmp_36: u32;
-    v_tmp_36 = (v_g * 11u) + 9u;
-    var v_tmp_37: u32;
-    v_tmp_37 = (v_g * 11u) + 10u;
-    var v_tmp_38: u32;
-    v_tmp_38 = lidx % 4u;
-    var v_tmp_39: u32;
-    v_tmp_39 = 4u;
+    let v_tmp_36: u32 = (v_g * 11u) + 9u;
+    let v_tmp_37: u32 = (v_g * 11u) + 10u;
+    let v_tmp_38: u32 = lidx % 4u;
+    let v_tmp_39: u32 = 4u;
     b_ou[v_tmp_36] = v_tmp_38;
     b_ou[v_tmp_37] = v_tmp_39;
     var v_f0: f32;
@@ -7453,33 +6897,21 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(workgroup_id) wi
     let xpu_t127 = xpu_t124 ^ (xpu_t126 % 4u);
     let xpu_t128 = bitcast<f32>(xpu_wave[xpu_t125 + xpu_t127]);
     v_f5 = select(v_f, xpu_t128, true && ((xpu_t125 + xpu_t127) < 30u));
-    var v_tmp_40: u32;
-    v_tmp_40 = v_g * 6u;
-    var v_tmp_41: u32;
-    v_tmp_41 = (v_g * 6u) + 1u;
-    var v_tmp_42: u32;
-    v_tmp_42 = (v_g * 6u) + 2u;
-    var v_tmp_43: f32;
-    v_tmp_43 = v_f0;
-    var v_tmp_44: f32;
-    v_tmp_44 = v_f1;
-    var v_tmp_45: f32;
-    v_tmp_45 = v_f2;
+    let v_tmp_40: u32 = v_g * 6u;
+    let v_tmp_41: u32 = (v_g * 6u) + 1u;
+    let v_tmp_42: u32 = (v_g * 6u) + 2u;
+    let v_tmp_43: f32 = v_f0;
+    let v_tmp_44: f32 = v_f1;
+    let v_tmp_45: f32 = v_f2;
     b_of[v_tmp_40] = v_tmp_43;
     b_of[v_tmp_41] = v_tmp_44;
     b_of[v_tmp_42] = v_tmp_45;
-    var v_tmp_46: u32;
-    v_tmp_46 = (v_g * 6u) + 3u;
-    var v_tmp_47: u32;
-    v_tmp_47 = (v_g * 6u) + 4u;
-    var v_tmp_48: u32;
-    v_tmp_48 = (v_g * 6u) + 5u;
-    var v_tmp_49: f32;
-    v_tmp_49 = v_f3;
-    var v_tmp_50: f32;
-    v_tmp_50 = v_f4;
-    var v_tmp_51: f32;
-    v_tmp_51 = v_f5;
+    let v_tmp_46: u32 = (v_g * 6u) + 3u;
+    let v_tmp_47: u32 = (v_g * 6u) + 4u;
+    let v_tmp_48: u32 = (v_g * 6u) + 5u;
+    let v_tmp_49: f32 = v_f3;
+    let v_tmp_50: f32 = v_f4;
+    let v_tmp_51: f32 = v_f5;
     b_of[v_tmp_46] = v_tmp_49;
     b_of[v_tmp_47] = v_tmp_50;
     b_of[v_tmp_48] = v_tmp_51;
@@ -7507,18 +6939,12 @@ struct xpu_Uniforms {
 // main is kernel Wave4, block 30x1x1.
 @compute @workgroup_size(30, 1, 1)
 fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) lidx: u32) {
-    var v_g: u32;
-    v_g = gid.x;
-    var v_a: i32;
-    v_a = b_xi[v_g];
-    var v_u: u32;
-    v_u = b_xu[v_g];
-    var v_f: f32;
-    v_f = b_xf[v_g];
-    var v_k: u32;
-    v_k = b_sel[v_g];
-    var v_p: bool;
-    v_p = ((v_u % 4u) != 0u) || ((wid.x % 2u) == 0u);
+    let v_g: u32 = gid.x;
+    let v_a: i32 = b_xi[v_g];
+    let v_u: u32 = b_xu[v_g];
+    let v_f: f32 = b_xf[v_g];
+    let v_k: u32 = b_sel[v_g];
+    let v_p: bool = ((v_u % 4u) != 0u) || ((wid.x % 2u) == 0u);
     var v_s0: i32;
     let xpu_t1 = lidx % 4u;
     let xpu_t2 = lidx - xpu_t1;
@@ -7575,51 +7001,31 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(workgroup_id) wi
     let xpu_t35 = select(xpu_t31, xpu_t31 + xpu_t33, xpu_t33 < (4u - xpu_t31));
     let xpu_t36 = subgroupShuffle(v_a, xpu_t35);
     v_s9 = select(v_a, xpu_t36, xpu_t34 && ((xpu_t32 + xpu_t35) < 30u));
-    var v_tmp: u32;
-    v_tmp = v_g * 10u;
-    var v_tmp_1: u32;
-    v_tmp_1 = (v_g * 10u) + 1u;
-    var v_tmp_2: u32;
-    v_tmp_2 = (v_g * 10u) + 2u;
-    var v_tmp_3: u32;
-    v_tmp_3 = (v_g * 10u) + 3u;
-    var v_tmp_4: u32;
-    v_tmp_4 = (v_g * 10u) + 4u;
-    var v_tmp_5: i32;
-    v_tmp_5 = v_s0;
-    var v_tmp_6: i32;
-    v_tmp_6 = v_s1;
-    var v_tmp_7: i32;
-    v_tmp_7 = v_s2;
-    var v_tmp_8: i32;
-    v_tmp_8 = v_s3;
-    var v_tmp_9: i32;
-    v_tmp_9 = v_s4;
+    let v_tmp: u32 = v_g * 10u;
+    let v_tmp_1: u32 = (v_g * 10u) + 1u;
+    let v_tmp_2: u32 = (v_g * 10u) + 2u;
+    let v_tmp_3: u32 = (v_g * 10u) + 3u;
+    let v_tmp_4: u32 = (v_g * 10u) + 4u;
+    let v_tmp_5: i32 = v_s0;
+    let v_tmp_6: i32 = v_s1;
+    let v_tmp_7: i32 = v_s2;
+    let v_tmp_8: i32 = v_s3;
+    let v_tmp_9: i32 = v_s4;
     b_oi[v_tmp] = v_tmp_5;
     b_oi[v_tmp_1] = v_tmp_6;
     b_oi[v_tmp_2] = v_tmp_7;
     b_oi[v_tmp_3] = v_tmp_8;
     b_oi[v_tmp_4] = v_tmp_9;
-    var v_tmp_10: u32;
-    v_tmp_10 = (v_g * 10u) + 5u;
-    var v_tmp_11: u32;
-    v_tmp_11 = (v_g * 10u) + 6u;
-    var v_tmp_12: u32;
-    v_tmp_12 = (v_g * 10u) + 7u;
-    var v_tmp_13: u32;
-    v_tmp_13 = (v_g * 10u) + 8u;
-    var v_tmp_14: u32;
-    v_tmp_14 = (v_g * 10u) + 9u;
-    var v_tmp_15: i32;
-    v_tmp_15 = v_s5;
-    var v_tmp_16: i32;
-    v_tmp_16 = v_s6;
-    var v_tmp_17: i32;
-    v_tmp_17 = v_s7;
-    var v_tmp_18: i32;
-    v_tmp_18 = v_s8;
-    var v_tmp_19: i32;
-    v_tmp_19 = v_s9;
+    let v_tmp_10: u32 = (v_g * 10u) + 5u;
+    let v_tmp_11: u32 = (v_g * 10u) + 6u;
+    let v_tmp_12: u32 = (v_g * 10u) + 7u;
+    let v_tmp_13: u32 = (v_g * 10u) + 8u;
+    let v_tmp_14: u32 = (v_g * 10u) + 9u;
+    let v_tmp_15: i32 = v_s5;
+    let v_tmp_16: i32 = v_s6;
+    let v_tmp_17: i32 = v_s7;
+    let v_tmp_18: i32 = v_s8;
+    let v_tmp_19: i32 = v_s9;
     b_oi[v_tmp_10] = v_tmp_15;
     b_oi[v_tmp_11] = v_tmp_16;
     b_oi[v_tmp_12] = v_tmp_17;
@@ -7666,45 +7072,29 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(workgroup_id) wi
     let xpu_t58 = lidx % 4u;
     let xpu_t59 = lidx - xpu_t58;
     v_all = subgroupAll(xpu_t57 != 0u);
-    var v_tmp_20: u32;
-    v_tmp_20 = v_g * 11u;
-    var v_tmp_21: u32;
-    v_tmp_21 = (v_g * 11u) + 1u;
-    var v_tmp_22: u32;
-    v_tmp_22 = (v_g * 11u) + 2u;
-    var v_tmp_23: u32;
-    v_tmp_23 = (v_g * 11u) + 3u;
-    var v_tmp_24: u32;
-    v_tmp_24 = (v_g * 11u) + 4u;
-    var v_tmp_25: u32;
-    v_tmp_25 = v_u0;
-    var v_tmp_26: u32;
-    v_tmp_26 = v_u1;
-    var v_tmp_27: u32;
-    v_tmp_27 = v_u2;
-    var v_tmp_28: u32;
-    v_tmp_28 = v_u3;
-    var v_tmp_29: u32;
-    v_tmp_29 = v_u4;
+    let v_tmp_20: u32 = v_g * 11u;
+    let v_tmp_21: u32 = (v_g * 11u) + 1u;
+    let v_tmp_22: u32 = (v_g * 11u) + 2u;
+    let v_tmp_23: u32 = (v_g * 11u) + 3u;
+    let v_tmp_24: u32 = (v_g * 11u) + 4u;
+    let v_tmp_25: u32 = v_u0;
+    let v_tmp_26: u32 = v_u1;
+    let v_tmp_27: u32 = v_u2;
+    let v_tmp_28: u32 = v_u3;
+    let v_tmp_29: u32 = v_u4;
     b_ou[v_tmp_20] = v_tmp_25;
     b_ou[v_tmp_21] = v_tmp_26;
     b_ou[v_tmp_22] = v_tmp_27;
     b_ou[v_tmp_23] = v_tmp_28;
     b_ou[v_tmp_24] = v_tmp_29;
-    var v_tmp_30: u32;
-    v_tmp_30 = (v_g * 11u) + 5u;
-    var v_tmp_31: u32;
-    v_tmp_31 = (v_g * 11u) + 6u;
-    var v_tmp_32: u32;
-    v_tmp_32 = v_u5;
-    var v_tmp_33: u32;
-    v_tmp_33 = v_u6;
+    let v_tmp_30: u32 = (v_g * 11u) + 5u;
+    let v_tmp_31: u32 = (v_g * 11u) + 6u;
+    let v_tmp_32: u32 = v_u5;
+    let v_tmp_33: u32 = v_u6;
     b_ou[v_tmp_30] = v_tmp_32;
     b_ou[v_tmp_31] = v_tmp_33;
-    var v_tmp_34: u32;
-    v_tmp_34 = (v_g * 11u) + 7u;
-    var v_tmp_35: u32;
-    v_tmp_35 = (v_g * 11u) + 8u;
+    let v_tmp_34: u32 = (v_g * 11u) + 7u;
+    let v_tmp_35: u32 = (v_g * 11u) + 8u;
     b_ou[v_tmp_34] = 0u;
     b_ou[v_tmp_35] = 0u;
     if v_any {
@@ -7713,14 +7103,10 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(workgroup_id) wi
     if v_all {
         b_ou[(v_g * 11u) + 8u] = 1u;
     }
-    var v_tmp_36: u32;
-    v_tmp_36 = (v_g * 11u) + 9u;
-    var v_tmp_37: u32;
-    v_tmp_37 = (v_g * 11u) + 10u;
-    var v_tmp_38: u32;
-    v_tmp_38 = lidx % 4u;
-    var v_tmp_39: u32;
-    v_tmp_39 = 4u;
+    let v_tmp_36: u32 = (v_g * 11u) + 9u;
+    let v_tmp_37: u32 = (v_g * 11u) + 10u;
+    let v_tmp_38: u32 = lidx % 4u;
+    let v_tmp_39: u32 = 4u;
     b_ou[v_tmp_36] = v_tmp_38;
     b_ou[v_tmp_37] = v_tmp_39;
     var v_f0: f32;
@@ -7750,33 +7136,21 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(workgroup_id) wi
     let xpu_t73 = xpu_t70 ^ (xpu_t72 % 4u);
     let xpu_t74 = subgroupShuffle(v_f, xpu_t73);
     v_f5 = select(v_f, xpu_t74, true && ((xpu_t71 + xpu_t73) < 30u));
-    var v_tmp_40: u32;
-    v_tmp_40 = v_g * 6u;
-    var v_tmp_41: u32;
-    v_tmp_41 = (v_g * 6u) + 1u;
-    var v_tmp_42: u32;
-    v_tmp_42 = (v_g * 6u) + 2u;
-    var v_tmp_43: f32;
-    v_tmp_43 = v_f0;
-    var v_tmp_44: f32;
-    v_tmp_44 = v_f1;
-    var v_tmp_45: f32;
-    v_tmp_45 = v_f2;
+    let v_tmp_40: u32 = v_g * 6u;
+    let v_tmp_41: u32 = (v_g * 6u) + 1u;
+    let v_tmp_42: u32 = (v_g * 6u) + 2u;
+    let v_tmp_43: f32 = v_f0;
+    let v_tmp_44: f32 = v_f1;
+    let v_tmp_45: f32 = v_f2;
     b_of[v_tmp_40] = v_tmp_43;
     b_of[v_tmp_41] = v_tmp_44;
     b_of[v_tmp_42] = v_tmp_45;
-    var v_tmp_46: u32;
-    v_tmp_46 = (v_g * 6u) + 3u;
-    var v_tmp_47: u32;
-    v_tmp_47 = (v_g * 6u) + 4u;
-    var v_tmp_48: u32;
-    v_tmp_48 = (v_g * 6u) + 5u;
-    var v_tmp_49: f32;
-    v_tmp_49 = v_f3;
-    var v_tmp_50: f32;
-    v_tmp_50 = v_f4;
-    var v_tmp_51: f32;
-    v_tmp_51 = v_f5;
+    let v_tmp_46: u32 = (v_g * 6u) + 3u;
+    let v_tmp_47: u32 = (v_g * 6u) + 4u;
+    let v_tmp_48: u32 = (v_g * 6u) + 5u;
+    let v_tmp_49: f32 = v_f3;
+    let v_tmp_50: f32 = v_f4;
+    let v_tmp_51: f32 = v_f5;
     b_of[v_tmp_46] = v_tmp_49;
     b_of[v_tmp_47] = v_tmp_50;
     b_of[v_tmp_48] = v_tmp_51;
@@ -7804,18 +7178,12 @@ struct xpu_Uniforms {
 // main is kernel Wave4, block 30x1x1.
 @compute @workgroup_size(30, 1, 1)
 fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) lidx: u32, @builtin(subgroup_invocation_id) sgid: u32) {
-    var v_g: u32;
-    v_g = gid.x;
-    var v_a: i32;
-    v_a = b_xi[v_g];
-    var v_u: u32;
-    v_u = b_xu[v_g];
-    var v_f: f32;
-    v_f = b_xf[v_g];
-    var v_k: u32;
-    v_k = b_sel[v_g];
-    var v_p: bool;
-    v_p = ((v_u % 4u) != 0u) || ((wid.x % 2u) == 0u);
+    let v_g: u32 = gid.x;
+    let v_a: i32 = b_xi[v_g];
+    let v_u: u32 = b_xu[v_g];
+    let v_f: f32 = b_xf[v_g];
+    let v_k: u32 = b_sel[v_g];
+    let v_p: bool = ((v_u % 4u) != 0u) || ((wid.x % 2u) == 0u);
     var v_s0: i32;
     let xpu_t1 = lidx % 4u;
     let xpu_t2 = lidx - xpu_t1;
@@ -7942,51 +7310,31 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(workgroup_id) wi
     let xpu_t50 = select(xpu_t46, xpu_t46 + xpu_t48, xpu_t48 < (4u - xpu_t46));
     let xpu_t51 = subgroupShuffle(v_a, (sgid - (sgid % 4u)) + xpu_t50);
     v_s9 = select(v_a, xpu_t51, xpu_t49 && ((xpu_t47 + xpu_t50) < 30u));
-    var v_tmp: u32;
-    v_tmp = v_g * 10u;
-    var v_tmp_1: u32;
-    v_tmp_1 = (v_g * 10u) + 1u;
-    var v_tmp_2: u32;
-    v_tmp_2 = (v_g * 10u) + 2u;
-    var v_tmp_3: u32;
-    v_tmp_3 = (v_g * 10u) + 3u;
-    var v_tmp_4: u32;
-    v_tmp_4 = (v_g * 10u) + 4u;
-    var v_tmp_5: i32;
-    v_tmp_5 = v_s0;
-    var v_tmp_6: i32;
-    v_tmp_6 = v_s1;
-    var v_tmp_7: i32;
-    v_tmp_7 = v_s2;
-    var v_tmp_8: i32;
-    v_tmp_8 = v_s3;
-    var v_tmp_9: i32;
-    v_tmp_9 = v_s4;
+    let v_tmp: u32 = v_g * 10u;
+    let v_tmp_1: u32 = (v_g * 10u) + 1u;
+    let v_tmp_2: u32 = (v_g * 10u) + 2u;
+    let v_tmp_3: u32 = (v_g * 10u) + 3u;
+    let v_tmp_4: u32 = (v_g * 10u) + 4u;
+    let v_tmp_5: i32 = v_s0;
+    let v_tmp_6: i32 = v_s1;
+    let v_tmp_7: i32 = v_s2;
+    let v_tmp_8: i32 = v_s3;
+    let v_tmp_9: i32 = v_s4;
     b_oi[v_tmp] = v_tmp_5;
     b_oi[v_tmp_1] = v_tmp_6;
     b_oi[v_tmp_2] = v_tmp_7;
     b_oi[v_tmp_3] = v_tmp_8;
     b_oi[v_tmp_4] = v_tmp_9;
-    var v_tmp_10: u32;
-    v_tmp_10 = (v_g * 10u) + 5u;
-    var v_tmp_11: u32;
-    v_tmp_11 = (v_g * 10u) + 6u;
-    var v_tmp_12: u32;
-    v_tmp_12 = (v_g * 10u) + 7u;
-    var v_tmp_13: u32;
-    v_tmp_13 = (v_g * 10u) + 8u;
-    var v_tmp_14: u32;
-    v_tmp_14 = (v_g * 10u) + 9u;
-    var v_tmp_15: i32;
-    v_tmp_15 = v_s5;
-    var v_tmp_16: i32;
-    v_tmp_16 = v_s6;
-    var v_tmp_17: i32;
-    v_tmp_17 = v_s7;
-    var v_tmp_18: i32;
-    v_tmp_18 = v_s8;
-    var v_tmp_19: i32;
-    v_tmp_19 = v_s9;
+    let v_tmp_10: u32 = (v_g * 10u) + 5u;
+    let v_tmp_11: u32 = (v_g * 10u) + 6u;
+    let v_tmp_12: u32 = (v_g * 10u) + 7u;
+    let v_tmp_13: u32 = (v_g * 10u) + 8u;
+    let v_tmp_14: u32 = (v_g * 10u) + 9u;
+    let v_tmp_15: i32 = v_s5;
+    let v_tmp_16: i32 = v_s6;
+    let v_tmp_17: i32 = v_s7;
+    let v_tmp_18: i32 = v_s8;
+    let v_tmp_19: i32 = v_s9;
     b_oi[v_tmp_10] = v_tmp_15;
     b_oi[v_tmp_11] = v_tmp_16;
     b_oi[v_tmp_12] = v_tmp_17;
@@ -8145,45 +7493,29 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(workgroup_id) wi
         }
     }
     v_all = xpu_t96 != 0u;
-    var v_tmp_20: u32;
-    v_tmp_20 = v_g * 11u;
-    var v_tmp_21: u32;
-    v_tmp_21 = (v_g * 11u) + 1u;
-    var v_tmp_22: u32;
-    v_tmp_22 = (v_g * 11u) + 2u;
-    var v_tmp_23: u32;
-    v_tmp_23 = (v_g * 11u) + 3u;
-    var v_tmp_24: u32;
-    v_tmp_24 = (v_g * 11u) + 4u;
-    var v_tmp_25: u32;
-    v_tmp_25 = v_u0;
-    var v_tmp_26: u32;
-    v_tmp_26 = v_u1;
-    var v_tmp_27: u32;
-    v_tmp_27 = v_u2;
-    var v_tmp_28: u32;
-    v_tmp_28 = v_u3;
-    var v_tmp_29: u32;
-    v_tmp_29 = v_u4;
+    let v_tmp_20: u32 = v_g * 11u;
+    let v_tmp_21: u32 = (v_g * 11u) + 1u;
+    let v_tmp_22: u32 = (v_g * 11u) + 2u;
+    let v_tmp_23: u32 = (v_g * 11u) + 3u;
+    let v_tmp_24: u32 = (v_g * 11u) + 4u;
+    let v_tmp_25: u32 = v_u0;
+    let v_tmp_26: u32 = v_u1;
+    let v_tmp_27: u32 = v_u2;
+    let v_tmp_28: u32 = v_u3;
+    let v_tmp_29: u32 = v_u4;
     b_ou[v_tmp_20] = v_tmp_25;
     b_ou[v_tmp_21] = v_tmp_26;
     b_ou[v_tmp_22] = v_tmp_27;
     b_ou[v_tmp_23] = v_tmp_28;
     b_ou[v_tmp_24] = v_tmp_29;
-    var v_tmp_30: u32;
-    v_tmp_30 = (v_g * 11u) + 5u;
-    var v_tmp_31: u32;
-    v_tmp_31 = (v_g * 11u) + 6u;
-    var v_tmp_32: u32;
-    v_tmp_32 = v_u5;
-    var v_tmp_33: u32;
-    v_tmp_33 = v_u6;
+    let v_tmp_30: u32 = (v_g * 11u) + 5u;
+    let v_tmp_31: u32 = (v_g * 11u) + 6u;
+    let v_tmp_32: u32 = v_u5;
+    let v_tmp_33: u32 = v_u6;
     b_ou[v_tmp_30] = v_tmp_32;
     b_ou[v_tmp_31] = v_tmp_33;
-    var v_tmp_34: u32;
-    v_tmp_34 = (v_g * 11u) + 7u;
-    var v_tmp_35: u32;
-    v_tmp_35 = (v_g * 11u) + 8u;
+    let v_tmp_34: u32 = (v_g * 11u) + 7u;
+    let v_tmp_35: u32 = (v_g * 11u) + 8u;
     b_ou[v_tmp_34] = 0u;
     b_ou[v_tmp_35] = 0u;
     if v_any {
@@ -8192,14 +7524,10 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(workgroup_id) wi
     if v_all {
         b_ou[(v_g * 11u) + 8u] = 1u;
     }
-    var v_tmp_36: u32;
-    v_tmp_36 = (v_g * 11u) + 9u;
-    var v_tmp_37: u32;
-    v_tmp_37 = (v_g * 11u) + 10u;
-    var v_tmp_38: u32;
-    v_tmp_38 = lidx % 4u;
-    var v_tmp_39: u32;
-    v_tmp_39 = 4u;
+    let v_tmp_36: u32 = (v_g * 11u) + 9u;
+    let v_tmp_37: u32 = (v_g * 11u) + 10u;
+    let v_tmp_38: u32 = lidx % 4u;
+    let v_tmp_39: u32 = 4u;
     b_ou[v_tmp_36] = v_tmp_38;
     b_ou[v_tmp_37] = v_tmp_39;
     var v_f0: f32;
@@ -8299,33 +7627,21 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(workgroup_id) wi
     let xpu_t127 = xpu_t124 ^ (xpu_t126 % 4u);
     let xpu_t128 = subgroupShuffle(v_f, (sgid - (sgid % 4u)) + xpu_t127);
     v_f5 = select(v_f, xpu_t128, true && ((xpu_t125 + xpu_t127) < 30u));
-    var v_tmp_40: u32;
-    v_tmp_40 = v_g * 6u;
-    var v_tmp_41: u32;
-    v_tmp_41 = (v_g * 6u) + 1u;
-    var v_tmp_42: u32;
-    v_tmp_42 = (v_g * 6u) + 2u;
-    var v_tmp_43: f32;
-    v_tmp_43 = v_f0;
-    var v_tmp_44: f32;
-    v_tmp_44 = v_f1;
-    var v_tmp_45: f32;
-    v_tmp_45 = v_f2;
+    let v_tmp_40: u32 = v_g * 6u;
+    let v_tmp_41: u32 = (v_g * 6u) + 1u;
+    let v_tmp_42: u32 = (v_g * 6u) + 2u;
+    let v_tmp_43: f32 = v_f0;
+    let v_tmp_44: f32 = v_f1;
+    let v_tmp_45: f32 = v_f2;
     b_of[v_tmp_40] = v_tmp_43;
     b_of[v_tmp_41] = v_tmp_44;
     b_of[v_tmp_42] = v_tmp_45;
-    var v_tmp_46: u32;
-    v_tmp_46 = (v_g * 6u) + 3u;
-    var v_tmp_47: u32;
-    v_tmp_47 = (v_g * 6u) + 4u;
-    var v_tmp_48: u32;
-    v_tmp_48 = (v_g * 6u) + 5u;
-    var v_tmp_49: f32;
-    v_tmp_49 = v_f3;
-    var v_tmp_50: f32;
-    v_tmp_50 = v_f4;
-    var v_tmp_51: f32;
-    v_tmp_51 = v_f5;
+    let v_tmp_46: u32 = (v_g * 6u) + 3u;
+    let v_tmp_47: u32 = (v_g * 6u) + 4u;
+    let v_tmp_48: u32 = (v_g * 6u) + 5u;
+    let v_tmp_49: f32 = v_f3;
+    let v_tmp_50: f32 = v_f4;
+    let v_tmp_51: f32 = v_f5;
     b_of[v_tmp_46] = v_tmp_49;
     b_of[v_tmp_47] = v_tmp_50;
     b_of[v_tmp_48] = v_tmp_51;
@@ -8999,7 +8315,7 @@ var Wave64Kernel = gpu.Register(&gpu.KernelSpec{
 	Manifests: []gpu.Manifest{
 		{
 			Kernel: "github.com/goxpu/xpu/kernels/wave.Wave64", Backend: "webgpu", Target: "wgsl",
-			Hash:        "sha256:334a8300ea1cda62030f28c25a111e50ccbaf1fd5b457b490830bbf761df1ea6",
+			Hash:        "sha256:cd0a33a6a4cc52127f24ce63a5adc60ac1d95d63bc7c8a19469357e217ac315b",
 			Codegen:     "xpu-gen/1",
 			Block:       xpu.Dim3{X: 96, Y: 1, Z: 1},
 			SharedBytes: 0, StorageBindings: 7, UniformBytes: 16,
@@ -9016,10 +8332,10 @@ var Wave64Kernel = gpu.Register(&gpu.KernelSpec{
 			Wave:    64,
 			WaveOps: true,
 			WaveVariants: []gpu.ManifestVariant{
-				{Tier: "native", SubgroupMin: 64, SubgroupMax: 64, Width: 64, Hash: "sha256:9930ff7a03580b38c781beee6a3535dc720bdb8b66a7b45571c84f6d784b587b"},
-				{Tier: "folded", SubgroupMin: 4, SubgroupMax: 32, Width: 64, Hash: "sha256:73d65c0db1b31f4ee4bceea16d41e1ed3f3ddb473bf72857bb2a31cafd6c62fa"},
-				{Tier: "narrow", SubgroupMin: 128, SubgroupMax: 128, Width: 64, Hash: "sha256:63889a154420310d69c1669dbf535c6d43fe93a9c9a8cdaf55288595e1c82186"},
-				{Tier: "emulated", SubgroupMin: 0, SubgroupMax: 0, Width: 64, Hash: "sha256:334a8300ea1cda62030f28c25a111e50ccbaf1fd5b457b490830bbf761df1ea6"},
+				{Tier: "native", SubgroupMin: 64, SubgroupMax: 64, Width: 64, Hash: "sha256:260a8772e45f23d0356845469dddd8a77c2ac887d9b58a58c3b84e35076ea0ca"},
+				{Tier: "folded", SubgroupMin: 4, SubgroupMax: 32, Width: 64, Hash: "sha256:5ede6cfe0f55fb423d493380adeec76b5138b777440f9384aa8c6421f44b02fb"},
+				{Tier: "narrow", SubgroupMin: 128, SubgroupMax: 128, Width: 64, Hash: "sha256:b73c174ebd8cb41b2043b2647cf3bac3d6dea8bf29ca433260645db44a7eb139"},
+				{Tier: "emulated", SubgroupMin: 0, SubgroupMax: 0, Width: 64, Hash: "sha256:cd0a33a6a4cc52127f24ce63a5adc60ac1d95d63bc7c8a19469357e217ac315b"},
 			},
 			NativeOps: []string{"bitcast", "max", "min", "select", "workgroupBarrier"},
 		},
@@ -9072,18 +8388,12 @@ var<workgroup> xpu_wave: array<u32, 128>;
 // main is kernel Wave64, block 96x1x1.
 @compute @workgroup_size(96, 1, 1)
 fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) lidx: u32) {
-    var v_g: u32;
-    v_g = gid.x;
-    var v_a: i32;
-    v_a = b_xi[v_g];
-    var v_u: u32;
-    v_u = b_xu[v_g];
-    var v_f: f32;
-    v_f = b_xf[v_g];
-    var v_k: u32;
-    v_k = b_sel[v_g];
-    var v_p: bool;
-    v_p = ((v_u % 4u) != 0u) || ((wid.x % 2u) == 0u);
+    let v_g: u32 = gid.x;
+    let v_a: i32 = b_xi[v_g];
+    let v_u: u32 = b_xu[v_g];
+    let v_f: f32 = b_xf[v_g];
+    let v_k: u32 = b_sel[v_g];
+    let v_p: bool = ((v_u % 4u) != 0u) || ((wid.x % 2u) == 0u);
     var v_s0: i32;
     let xpu_t1 = lidx % 64u;
     let xpu_t2 = lidx - xpu_t1;
@@ -9240,51 +8550,31 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(workgroup_id) wi
     let xpu_t50 = select(xpu_t46, xpu_t46 + xpu_t48, xpu_t48 < (64u - xpu_t46));
     let xpu_t51 = bitcast<i32>(xpu_wave[xpu_t47 + xpu_t50]);
     v_s9 = select(v_a, xpu_t51, xpu_t49 && ((xpu_t47 + xpu_t50) < 96u));
-    var v_tmp: u32;
-    v_tmp = v_g * 10u;
-    var v_tmp_1: u32;
-    v_tmp_1 = (v_g * 10u) + 1u;
-    var v_tmp_2: u32;
-    v_tmp_2 = (v_g * 10u) + 2u;
-    var v_tmp_3: u32;
-    v_tmp_3 = (v_g * 10u) + 3u;
-    var v_tmp_4: u32;
-    v_tmp_4 = (v_g * 10u) + 4u;
-    var v_tmp_5: i32;
-    v_tmp_5 = v_s0;
-    var v_tmp_6: i32;
-    v_tmp_6 = v_s1;
-    var v_tmp_7: i32;
-    v_tmp_7 = v_s2;
-    var v_tmp_8: i32;
-    v_tmp_8 = v_s3;
-    var v_tmp_9: i32;
-    v_tmp_9 = v_s4;
+    let v_tmp: u32 = v_g * 10u;
+    let v_tmp_1: u32 = (v_g * 10u) + 1u;
+    let v_tmp_2: u32 = (v_g * 10u) + 2u;
+    let v_tmp_3: u32 = (v_g * 10u) + 3u;
+    let v_tmp_4: u32 = (v_g * 10u) + 4u;
+    let v_tmp_5: i32 = v_s0;
+    let v_tmp_6: i32 = v_s1;
+    let v_tmp_7: i32 = v_s2;
+    let v_tmp_8: i32 = v_s3;
+    let v_tmp_9: i32 = v_s4;
     b_oi[v_tmp] = v_tmp_5;
     b_oi[v_tmp_1] = v_tmp_6;
     b_oi[v_tmp_2] = v_tmp_7;
     b_oi[v_tmp_3] = v_tmp_8;
     b_oi[v_tmp_4] = v_tmp_9;
-    var v_tmp_10: u32;
-    v_tmp_10 = (v_g * 10u) + 5u;
-    var v_tmp_11: u32;
-    v_tmp_11 = (v_g * 10u) + 6u;
-    var v_tmp_12: u32;
-    v_tmp_12 = (v_g * 10u) + 7u;
-    var v_tmp_13: u32;
-    v_tmp_13 = (v_g * 10u) + 8u;
-    var v_tmp_14: u32;
-    v_tmp_14 = (v_g * 10u) + 9u;
-    var v_tmp_15: i32;
-    v_tmp_15 = v_s5;
-    var v_tmp_16: i32;
-    v_tmp_16 = v_s6;
-    var v_tmp_17: i32;
-    v_tmp_17 = v_s7;
-    var v_tmp_18: i32;
-    v_tmp_18 = v_s8;
-    var v_tmp_19: i32;
-    v_tmp_19 = v_s9;
+    let v_tmp_10: u32 = (v_g * 10u) + 5u;
+    let v_tmp_11: u32 = (v_g * 10u) + 6u;
+    let v_tmp_12: u32 = (v_g * 10u) + 7u;
+    let v_tmp_13: u32 = (v_g * 10u) + 8u;
+    let v_tmp_14: u32 = (v_g * 10u) + 9u;
+    let v_tmp_15: i32 = v_s5;
+    let v_tmp_16: i32 = v_s6;
+    let v_tmp_17: i32 = v_s7;
+    let v_tmp_18: i32 = v_s8;
+    let v_tmp_19: i32 = v_s9;
     b_oi[v_tmp_10] = v_tmp_15;
     b_oi[v_tmp_11] = v_tmp_16;
     b_oi[v_tmp_12] = v_tmp_17;
@@ -9404,8 +8694,7 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(workgroup_id) wi
     let xpu_t79 = v_k % 64u;
     let xpu_t80 = xpu_wave[xpu_t78 + xpu_t79];
     v_u5 = select(v_u, xpu_t80, true && ((xpu_t78 + xpu_t79) < 96u));
-    var v_u6: u32;
-    v_u6 = 0u;
+    let v_u6: u32 = 0u;
     var v_any: bool;
     let xpu_t81 = select(0u, 1u, v_p);
     let xpu_t82 = lidx % 64u;
@@ -9450,45 +8739,29 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(workgroup_id) wi
         }
     }
     v_all = xpu_t90 != 0u;
-    var v_tmp_20: u32;
-    v_tmp_20 = v_g * 11u;
-    var v_tmp_21: u32;
-    v_tmp_21 = (v_g * 11u) + 1u;
-    var v_tmp_22: u32;
-    v_tmp_22 = (v_g * 11u) + 2u;
-    var v_tmp_23: u32;
-    v_tmp_23 = (v_g * 11u) + 3u;
-    var v_tmp_24: u32;
-    v_tmp_24 = (v_g * 11u) + 4u;
-    var v_tmp_25: u32;
-    v_tmp_25 = v_u0;
-    var v_tmp_26: u32;
-    v_tmp_26 = v_u1;
-    var v_tmp_27: u32;
-    v_tmp_27 = v_u2;
-    var v_tmp_28: u32;
-    v_tmp_28 = v_u3;
-    var v_tmp_29: u32;
-    v_tmp_29 = v_u4;
+    let v_tmp_20: u32 = v_g * 11u;
+    let v_tmp_21: u32 = (v_g * 11u) + 1u;
+    let v_tmp_22: u32 = (v_g * 11u) + 2u;
+    let v_tmp_23: u32 = (v_g * 11u) + 3u;
+    let v_tmp_24: u32 = (v_g * 11u) + 4u;
+    let v_tmp_25: u32 = v_u0;
+    let v_tmp_26: u32 = v_u1;
+    let v_tmp_27: u32 = v_u2;
+    let v_tmp_28: u32 = v_u3;
+    let v_tmp_29: u32 = v_u4;
     b_ou[v_tmp_20] = v_tmp_25;
     b_ou[v_tmp_21] = v_tmp_26;
     b_ou[v_tmp_22] = v_tmp_27;
     b_ou[v_tmp_23] = v_tmp_28;
     b_ou[v_tmp_24] = v_tmp_29;
-    var v_tmp_30: u32;
-    v_tmp_30 = (v_g * 11u) + 5u;
-    var v_tmp_31: u32;
-    v_tmp_31 = (v_g * 11u) + 6u;
-    var v_tmp_32: u32;
-    v_tmp_32 = v_u5;
-    var v_tmp_33: u32;
-    v_tmp_33 = v_u6;
+    let v_tmp_30: u32 = (v_g * 11u) + 5u;
+    let v_tmp_31: u32 = (v_g * 11u) + 6u;
+    let v_tmp_32: u32 = v_u5;
+    let v_tmp_33: u32 = v_u6;
     b_ou[v_tmp_30] = v_tmp_32;
     b_ou[v_tmp_31] = v_tmp_33;
-    var v_tmp_34: u32;
-    v_tmp_34 = (v_g * 11u) + 7u;
-    var v_tmp_35: u32;
-    v_tmp_35 = (v_g * 11u) + 8u;
+    let v_tmp_34: u32 = (v_g * 11u) + 7u;
+    let v_tmp_35: u32 = (v_g * 11u) + 8u;
     b_ou[v_tmp_34] = 0u;
     b_ou[v_tmp_35] = 0u;
     if v_any {
@@ -9497,14 +8770,10 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(workgroup_id) wi
     if v_all {
         b_ou[(v_g * 11u) + 8u] = 1u;
     }
-    var v_tmp_36: u32;
-    v_tmp_36 = (v_g * 11u) + 9u;
-    var v_tmp_37: u32;
-    v_tmp_37 = (v_g * 11u) + 10u;
-    var v_tmp_38: u32;
-    v_tmp_38 = lidx % 64u;
-    var v_tmp_39: u32;
-    v_tmp_39 = 64u;
+    let v_tmp_36: u32 = (v_g * 11u) + 9u;
+    let v_tmp_37: u32 = (v_g * 11u) + 10u;
+    let v_tmp_38: u32 = lidx % 64u;
+    let v_tmp_39: u32 = 64u;
     b_ou[v_tmp_36] = v_tmp_38;
     b_ou[v_tmp_37] = v_tmp_39;
     var v_f0: f32;
@@ -9622,33 +8891,21 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(workgroup_id) wi
     let xpu_t121 = xpu_t118 ^ (xpu_t120 % 64u);
     let xpu_t122 = bitcast<f32>(xpu_wave[xpu_t119 + xpu_t121]);
     v_f5 = select(v_f, xpu_t122, true && ((xpu_t119 + xpu_t121) < 96u));
-    var v_tmp_40: u32;
-    v_tmp_40 = v_g * 6u;
-    var v_tmp_41: u32;
-    v_tmp_41 = (v_g * 6u) + 1u;
-    var v_tmp_42: u32;
-    v_tmp_42 = (v_g * 6u) + 2u;
-    var v_tmp_43: f32;
-    v_tmp_43 = v_f0;
-    var v_tmp_44: f32;
-    v_tmp_44 = v_f1;
-    var v_tmp_45: f32;
-    v_tmp_45 = v_f2;
+    let v_tmp_40: u32 = v_g * 6u;
+    let v_tmp_41: u32 = (v_g * 6u) + 1u;
+    let v_tmp_42: u32 = (v_g * 6u) + 2u;
+    let v_tmp_43: f32 = v_f0;
+    let v_tmp_44: f32 = v_f1;
+    let v_tmp_45: f32 = v_f2;
     b_of[v_tmp_40] = v_tmp_43;
     b_of[v_tmp_41] = v_tmp_44;
     b_of[v_tmp_42] = v_tmp_45;
-    var v_tmp_46: u32;
-    v_tmp_46 = (v_g * 6u) + 3u;
-    var v_tmp_47: u32;
-    v_tmp_47 = (v_g * 6u) + 4u;
-    var v_tmp_48: u32;
-    v_tmp_48 = (v_g * 6u) + 5u;
-    var v_tmp_49: f32;
-    v_tmp_49 = v_f3;
-    var v_tmp_50: f32;
-    v_tmp_50 = v_f4;
-    var v_tmp_51: f32;
-    v_tmp_51 = v_f5;
+    let v_tmp_46: u32 = (v_g * 6u) + 3u;
+    let v_tmp_47: u32 = (v_g * 6u) + 4u;
+    let v_tmp_48: u32 = (v_g * 6u) + 5u;
+    let v_tmp_49: f32 = v_f3;
+    let v_tmp_50: f32 = v_f4;
+    let v_tmp_51: f32 = v_f5;
     b_of[v_tmp_46] = v_tmp_49;
     b_of[v_tmp_47] = v_tmp_50;
     b_of[v_tmp_48] = v_tmp_51;
@@ -9676,18 +8933,12 @@ struct xpu_Uniforms {
 // main is kernel Wave64, block 96x1x1.
 @compute @workgroup_size(96, 1, 1)
 fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) lidx: u32) {
-    var v_g: u32;
-    v_g = gid.x;
-    var v_a: i32;
-    v_a = b_xi[v_g];
-    var v_u: u32;
-    v_u = b_xu[v_g];
-    var v_f: f32;
-    v_f = b_xf[v_g];
-    var v_k: u32;
-    v_k = b_sel[v_g];
-    var v_p: bool;
-    v_p = ((v_u % 4u) != 0u) || ((wid.x % 2u) == 0u);
+    let v_g: u32 = gid.x;
+    let v_a: i32 = b_xi[v_g];
+    let v_u: u32 = b_xu[v_g];
+    let v_f: f32 = b_xf[v_g];
+    let v_k: u32 = b_sel[v_g];
+    let v_p: bool = ((v_u % 4u) != 0u) || ((wid.x % 2u) == 0u);
     var v_s0: i32;
     let xpu_t1 = lidx % 64u;
     let xpu_t2 = lidx - xpu_t1;
@@ -9744,51 +8995,31 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(workgroup_id) wi
     let xpu_t35 = select(xpu_t31, xpu_t31 + xpu_t33, xpu_t33 < (64u - xpu_t31));
     let xpu_t36 = subgroupShuffle(v_a, xpu_t35);
     v_s9 = select(v_a, xpu_t36, xpu_t34 && ((xpu_t32 + xpu_t35) < 96u));
-    var v_tmp: u32;
-    v_tmp = v_g * 10u;
-    var v_tmp_1: u32;
-    v_tmp_1 = (v_g * 10u) + 1u;
-    var v_tmp_2: u32;
-    v_tmp_2 = (v_g * 10u) + 2u;
-    var v_tmp_3: u32;
-    v_tmp_3 = (v_g * 10u) + 3u;
-    var v_tmp_4: u32;
-    v_tmp_4 = (v_g * 10u) + 4u;
-    var v_tmp_5: i32;
-    v_tmp_5 = v_s0;
-    var v_tmp_6: i32;
-    v_tmp_6 = v_s1;
-    var v_tmp_7: i32;
-    v_tmp_7 = v_s2;
-    var v_tmp_8: i32;
-    v_tmp_8 = v_s3;
-    var v_tmp_9: i32;
-    v_tmp_9 = v_s4;
+    let v_tmp: u32 = v_g * 10u;
+    let v_tmp_1: u32 = (v_g * 10u) + 1u;
+    let v_tmp_2: u32 = (v_g * 10u) + 2u;
+    let v_tmp_3: u32 = (v_g * 10u) + 3u;
+    let v_tmp_4: u32 = (v_g * 10u) + 4u;
+    let v_tmp_5: i32 = v_s0;
+    let v_tmp_6: i32 = v_s1;
+    let v_tmp_7: i32 = v_s2;
+    let v_tmp_8: i32 = v_s3;
+    let v_tmp_9: i32 = v_s4;
     b_oi[v_tmp] = v_tmp_5;
     b_oi[v_tmp_1] = v_tmp_6;
     b_oi[v_tmp_2] = v_tmp_7;
     b_oi[v_tmp_3] = v_tmp_8;
     b_oi[v_tmp_4] = v_tmp_9;
-    var v_tmp_10: u32;
-    v_tmp_10 = (v_g * 10u) + 5u;
-    var v_tmp_11: u32;
-    v_tmp_11 = (v_g * 10u) + 6u;
-    var v_tmp_12: u32;
-    v_tmp_12 = (v_g * 10u) + 7u;
-    var v_tmp_13: u32;
-    v_tmp_13 = (v_g * 10u) + 8u;
-    var v_tmp_14: u32;
-    v_tmp_14 = (v_g * 10u) + 9u;
-    var v_tmp_15: i32;
-    v_tmp_15 = v_s5;
-    var v_tmp_16: i32;
-    v_tmp_16 = v_s6;
-    var v_tmp_17: i32;
-    v_tmp_17 = v_s7;
-    var v_tmp_18: i32;
-    v_tmp_18 = v_s8;
-    var v_tmp_19: i32;
-    v_tmp_19 = v_s9;
+    let v_tmp_10: u32 = (v_g * 10u) + 5u;
+    let v_tmp_11: u32 = (v_g * 10u) + 6u;
+    let v_tmp_12: u32 = (v_g * 10u) + 7u;
+    let v_tmp_13: u32 = (v_g * 10u) + 8u;
+    let v_tmp_14: u32 = (v_g * 10u) + 9u;
+    let v_tmp_15: i32 = v_s5;
+    let v_tmp_16: i32 = v_s6;
+    let v_tmp_17: i32 = v_s7;
+    let v_tmp_18: i32 = v_s8;
+    let v_tmp_19: i32 = v_s9;
     b_oi[v_tmp_10] = v_tmp_15;
     b_oi[v_tmp_11] = v_tmp_16;
     b_oi[v_tmp_12] = v_tmp_17;
@@ -9820,8 +9051,7 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(workgroup_id) wi
     let xpu_t49 = v_k % 64u;
     let xpu_t50 = subgroupShuffle(v_u, xpu_t49);
     v_u5 = select(v_u, xpu_t50, true && ((xpu_t48 + xpu_t49) < 96u));
-    var v_u6: u32;
-    v_u6 = 0u;
+    let v_u6: u32 = 0u;
     var v_any: bool;
     let xpu_t51 = select(0u, 1u, v_p);
     let xpu_t52 = lidx % 64u;
@@ -9832,45 +9062,29 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(workgroup_id) wi
     let xpu_t55 = lidx % 64u;
     let xpu_t56 = lidx - xpu_t55;
     v_all = subgroupAll(xpu_t54 != 0u);
-    var v_tmp_20: u32;
-    v_tmp_20 = v_g * 11u;
-    var v_tmp_21: u32;
-    v_tmp_21 = (v_g * 11u) + 1u;
-    var v_tmp_22: u32;
-    v_tmp_22 = (v_g * 11u) + 2u;
-    var v_tmp_23: u32;
-    v_tmp_23 = (v_g * 11u) + 3u;
-    var v_tmp_24: u32;
-    v_tmp_24 = (v_g * 11u) + 4u;
-    var v_tmp_25: u32;
-    v_tmp_25 = v_u0;
-    var v_tmp_26: u32;
-    v_tmp_26 = v_u1;
-    var v_tmp_27: u32;
-    v_tmp_27 = v_u2;
-    var v_tmp_28: u32;
-    v_tmp_28 = v_u3;
-    var v_tmp_29: u32;
-    v_tmp_29 = v_u4;
+    let v_tmp_20: u32 = v_g * 11u;
+    let v_tmp_21: u32 = (v_g * 11u) + 1u;
+    let v_tmp_22: u32 = (v_g * 11u) + 2u;
+    let v_tmp_23: u32 = (v_g * 11u) + 3u;
+    let v_tmp_24: u32 = (v_g * 11u) + 4u;
+    let v_tmp_25: u32 = v_u0;
+    let v_tmp_26: u32 = v_u1;
+    let v_tmp_27: u32 = v_u2;
+    let v_tmp_28: u32 = v_u3;
+    let v_tmp_29: u32 = v_u4;
     b_ou[v_tmp_20] = v_tmp_25;
     b_ou[v_tmp_21] = v_tmp_26;
     b_ou[v_tmp_22] = v_tmp_27;
     b_ou[v_tmp_23] = v_tmp_28;
     b_ou[v_tmp_24] = v_tmp_29;
-    var v_tmp_30: u32;
-    v_tmp_30 = (v_g * 11u) + 5u;
-    var v_tmp_31: u32;
-    v_tmp_31 = (v_g * 11u) + 6u;
-    var v_tmp_32: u32;
-    v_tmp_32 = v_u5;
-    var v_tmp_33: u32;
-    v_tmp_33 = v_u6;
+    let v_tmp_30: u32 = (v_g * 11u) + 5u;
+    let v_tmp_31: u32 = (v_g * 11u) + 6u;
+    let v_tmp_32: u32 = v_u5;
+    let v_tmp_33: u32 = v_u6;
     b_ou[v_tmp_30] = v_tmp_32;
     b_ou[v_tmp_31] = v_tmp_33;
-    var v_tmp_34: u32;
-    v_tmp_34 = (v_g * 11u) + 7u;
-    var v_tmp_35: u32;
-    v_tmp_35 = (v_g * 11u) + 8u;
+    let v_tmp_34: u32 = (v_g * 11u) + 7u;
+    let v_tmp_35: u32 = (v_g * 11u) + 8u;
     b_ou[v_tmp_34] = 0u;
     b_ou[v_tmp_35] = 0u;
     if v_any {
@@ -9879,14 +9093,10 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(workgroup_id) wi
     if v_all {
         b_ou[(v_g * 11u) + 8u] = 1u;
     }
-    var v_tmp_36: u32;
-    v_tmp_36 = (v_g * 11u) + 9u;
-    var v_tmp_37: u32;
-    v_tmp_37 = (v_g * 11u) + 10u;
-    var v_tmp_38: u32;
-    v_tmp_38 = lidx % 64u;
-    var v_tmp_39: u32;
-    v_tmp_39 = 64u;
+    let v_tmp_36: u32 = (v_g * 11u) + 9u;
+    let v_tmp_37: u32 = (v_g * 11u) + 10u;
+    let v_tmp_38: u32 = lidx % 64u;
+    let v_tmp_39: u32 = 64u;
     b_ou[v_tmp_36] = v_tmp_38;
     b_ou[v_tmp_37] = v_tmp_39;
     var v_f0: f32;
@@ -9916,33 +9126,21 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(workgroup_id) wi
     let xpu_t70 = xpu_t67 ^ (xpu_t69 % 64u);
     let xpu_t71 = subgroupShuffle(v_f, xpu_t70);
     v_f5 = select(v_f, xpu_t71, true && ((xpu_t68 + xpu_t70) < 96u));
-    var v_tmp_40: u32;
-    v_tmp_40 = v_g * 6u;
-    var v_tmp_41: u32;
-    v_tmp_41 = (v_g * 6u) + 1u;
-    var v_tmp_42: u32;
-    v_tmp_42 = (v_g * 6u) + 2u;
-    var v_tmp_43: f32;
-    v_tmp_43 = v_f0;
-    var v_tmp_44: f32;
-    v_tmp_44 = v_f1;
-    var v_tmp_45: f32;
-    v_tmp_45 = v_f2;
+    let v_tmp_40: u32 = v_g * 6u;
+    let v_tmp_41: u32 = (v_g * 6u) + 1u;
+    let v_tmp_42: u32 = (v_g * 6u) + 2u;
+    let v_tmp_43: f32 = v_f0;
+    let v_tmp_44: f32 = v_f1;
+    let v_tmp_45: f32 = v_f2;
     b_of[v_tmp_40] = v_tmp_43;
     b_of[v_tmp_41] = v_tmp_44;
     b_of[v_tmp_42] = v_tmp_45;
-    var v_tmp_46: u32;
-    v_tmp_46 = (v_g * 6u) + 3u;
-    var v_tmp_47: u32;
-    v_tmp_47 = (v_g * 6u) + 4u;
-    var v_tmp_48: u32;
-    v_tmp_48 = (v_g * 6u) + 5u;
-    var v_tmp_49: f32;
-    v_tmp_49 = v_f3;
-    var v_tmp_50: f32;
-    v_tmp_50 = v_f4;
-    var v_tmp_51: f32;
-    v_tmp_51 = v_f5;
+    let v_tmp_46: u32 = (v_g * 6u) + 3u;
+    let v_tmp_47: u32 = (v_g * 6u) + 4u;
+    let v_tmp_48: u32 = (v_g * 6u) + 5u;
+    let v_tmp_49: f32 = v_f3;
+    let v_tmp_50: f32 = v_f4;
+    let v_tmp_51: f32 = v_f5;
     b_of[v_tmp_46] = v_tmp_49;
     b_of[v_tmp_47] = v_tmp_50;
     b_of[v_tmp_48] = v_tmp_51;
@@ -9971,18 +9169,12 @@ var<workgroup> xpu_wave: array<u32, 128>;
 // main is kernel Wave64, block 96x1x1.
 @compute @workgroup_size(96, 1, 1)
 fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) lidx: u32, @builtin(subgroup_size) sgsize: u32) {
-    var v_g: u32;
-    v_g = gid.x;
-    var v_a: i32;
-    v_a = b_xi[v_g];
-    var v_u: u32;
-    v_u = b_xu[v_g];
-    var v_f: f32;
-    v_f = b_xf[v_g];
-    var v_k: u32;
-    v_k = b_sel[v_g];
-    var v_p: bool;
-    v_p = ((v_u % 4u) != 0u) || ((wid.x % 2u) == 0u);
+    let v_g: u32 = gid.x;
+    let v_a: i32 = b_xi[v_g];
+    let v_u: u32 = b_xu[v_g];
+    let v_f: f32 = b_xf[v_g];
+    let v_k: u32 = b_sel[v_g];
+    let v_p: bool = ((v_u % 4u) != 0u) || ((wid.x % 2u) == 0u);
     var v_s0: i32;
     let xpu_t1 = lidx % 64u;
     let xpu_t2 = lidx - xpu_t1;
@@ -10153,51 +9345,31 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(workgroup_id) wi
     let xpu_t64 = select(xpu_t60, xpu_t60 + xpu_t62, xpu_t62 < (64u - xpu_t60));
     let xpu_t65 = bitcast<i32>(xpu_wave[xpu_t61 + xpu_t64]);
     v_s9 = select(v_a, xpu_t65, xpu_t63 && ((xpu_t61 + xpu_t64) < 96u));
-    var v_tmp: u32;
-    v_tmp = v_g * 10u;
-    var v_tmp_1: u32;
-    v_tmp_1 = (v_g * 10u) + 1u;
-    var v_tmp_2: u32;
-    v_tmp_2 = (v_g * 10u) + 2u;
-    var v_tmp_3: u32;
-    v_tmp_3 = (v_g * 10u) + 3u;
-    var v_tmp_4: u32;
-    v_tmp_4 = (v_g * 10u) + 4u;
-    var v_tmp_5: i32;
-    v_tmp_5 = v_s0;
-    var v_tmp_6: i32;
-    v_tmp_6 = v_s1;
-    var v_tmp_7: i32;
-    v_tmp_7 = v_s2;
-    var v_tmp_8: i32;
-    v_tmp_8 = v_s3;
-    var v_tmp_9: i32;
-    v_tmp_9 = v_s4;
+    let v_tmp: u32 = v_g * 10u;
+    let v_tmp_1: u32 = (v_g * 10u) + 1u;
+    let v_tmp_2: u32 = (v_g * 10u) + 2u;
+    let v_tmp_3: u32 = (v_g * 10u) + 3u;
+    let v_tmp_4: u32 = (v_g * 10u) + 4u;
+    let v_tmp_5: i32 = v_s0;
+    let v_tmp_6: i32 = v_s1;
+    let v_tmp_7: i32 = v_s2;
+    let v_tmp_8: i32 = v_s3;
+    let v_tmp_9: i32 = v_s4;
     b_oi[v_tmp] = v_tmp_5;
     b_oi[v_tmp_1] = v_tmp_6;
     b_oi[v_tmp_2] = v_tmp_7;
     b_oi[v_tmp_3] = v_tmp_8;
     b_oi[v_tmp_4] = v_tmp_9;
-    var v_tmp_10: u32;
-    v_tmp_10 = (v_g * 10u) + 5u;
-    var v_tmp_11: u32;
-    v_tmp_11 = (v_g * 10u) + 6u;
-    var v_tmp_12: u32;
-    v_tmp_12 = (v_g * 10u) + 7u;
-    var v_tmp_13: u32;
-    v_tmp_13 = (v_g * 10u) + 8u;
-    var v_tmp_14: u32;
-    v_tmp_14 = (v_g * 10u) + 9u;
-    var v_tmp_15: i32;
-    v_tmp_15 = v_s5;
-    var v_tmp_16: i32;
-    v_tmp_16 = v_s6;
-    var v_tmp_17: i32;
-    v_tmp_17 = v_s7;
-    var v_tmp_18: i32;
-    v_tmp_18 = v_s8;
-    var v_tmp_19: i32;
-    v_tmp_19 = v_s9;
+    let v_tmp_10: u32 = (v_g * 10u) + 5u;
+    let v_tmp_11: u32 = (v_g * 10u) + 6u;
+    let v_tmp_12: u32 = (v_g * 10u) + 7u;
+    let v_tmp_13: u32 = (v_g * 10u) + 8u;
+    let v_tmp_14: u32 = (v_g * 10u) + 9u;
+    let v_tmp_15: i32 = v_s5;
+    let v_tmp_16: i32 = v_s6;
+    let v_tmp_17: i32 = v_s7;
+    let v_tmp_18: i32 = v_s8;
+    let v_tmp_19: i32 = v_s9;
     b_oi[v_tmp_10] = v_tmp_15;
     b_oi[v_tmp_11] = v_tmp_16;
     b_oi[v_tmp_12] = v_tmp_17;
@@ -10331,8 +9503,7 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(workgroup_id) wi
     let xpu_t107 = v_k % 64u;
     let xpu_t108 = xpu_wave[xpu_t106 + xpu_t107];
     v_u5 = select(v_u, xpu_t108, true && ((xpu_t106 + xpu_t107) < 96u));
-    var v_u6: u32;
-    v_u6 = 0u;
+    let v_u6: u32 = 0u;
     var v_any: bool;
     let xpu_t109 = select(0u, 1u, v_p);
     let xpu_t110 = lidx % 64u;
@@ -10381,45 +9552,29 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(workgroup_id) wi
         }
     }
     v_all = xpu_t121 != 0u;
-    var v_tmp_20: u32;
-    v_tmp_20 = v_g * 11u;
-    var v_tmp_21: u32;
-    v_tmp_21 = (v_g * 11u) + 1u;
-    var v_tmp_22: u32;
-    v_tmp_22 = (v_g * 11u) + 2u;
-    var v_tmp_23: u32;
-    v_tmp_23 = (v_g * 11u) + 3u;
-    var v_tmp_24: u32;
-    v_tmp_24 = (v_g * 11u) + 4u;
-    var v_tmp_25: u32;
-    v_tmp_25 = v_u0;
-    var v_tmp_26: u32;
-    v_tmp_26 = v_u1;
-    var v_tmp_27: u32;
-    v_tmp_27 = v_u2;
-    var v_tmp_28: u32;
-    v_tmp_28 = v_u3;
-    var v_tmp_29: u32;
-    v_tmp_29 = v_u4;
+    let v_tmp_20: u32 = v_g * 11u;
+    let v_tmp_21: u32 = (v_g * 11u) + 1u;
+    let v_tmp_22: u32 = (v_g * 11u) + 2u;
+    let v_tmp_23: u32 = (v_g * 11u) + 3u;
+    let v_tmp_24: u32 = (v_g * 11u) + 4u;
+    let v_tmp_25: u32 = v_u0;
+    let v_tmp_26: u32 = v_u1;
+    let v_tmp_27: u32 = v_u2;
+    let v_tmp_28: u32 = v_u3;
+    let v_tmp_29: u32 = v_u4;
     b_ou[v_tmp_20] = v_tmp_25;
     b_ou[v_tmp_21] = v_tmp_26;
     b_ou[v_tmp_22] = v_tmp_27;
     b_ou[v_tmp_23] = v_tmp_28;
     b_ou[v_tmp_24] = v_tmp_29;
-    var v_tmp_30: u32;
-    v_tmp_30 = (v_g * 11u) + 5u;
-    var v_tmp_31: u32;
-    v_tmp_31 = (v_g * 11u) + 6u;
-    var v_tmp_32: u32;
-    v_tmp_32 = v_u5;
-    var v_tmp_33: u32;
-    v_tmp_33 = v_u6;
+    let v_tmp_30: u32 = (v_g * 11u) + 5u;
+    let v_tmp_31: u32 = (v_g * 11u) + 6u;
+    let v_tmp_32: u32 = v_u5;
+    let v_tmp_33: u32 = v_u6;
     b_ou[v_tmp_30] = v_tmp_32;
     b_ou[v_tmp_31] = v_tmp_33;
-    var v_tmp_34: u32;
-    v_tmp_34 = (v_g * 11u) + 7u;
-    var v_tmp_35: u32;
-    v_tmp_35 = (v_g * 11u) + 8u;
+    let v_tmp_34: u32 = (v_g * 11u) + 7u;
+    let v_tmp_35: u32 = (v_g * 11u) + 8u;
     b_ou[v_tmp_34] = 0u;
     b_ou[v_tmp_35] = 0u;
     if v_any {
@@ -10428,14 +9583,10 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(workgroup_id) wi
     if v_all {
         b_ou[(v_g * 11u) + 8u] = 1u;
     }
-    var v_tmp_36: u32;
-    v_tmp_36 = (v_g * 11u) + 9u;
-    var v_tmp_37: u32;
-    v_tmp_37 = (v_g * 11u) + 10u;
-    var v_tmp_38: u32;
-    v_tmp_38 = lidx % 64u;
-    var v_tmp_39: u32;
-    v_tmp_39 = 64u;
+    let v_tmp_36: u32 = (v_g * 11u) + 9u;
+    let v_tmp_37: u32 = (v_g * 11u) + 10u;
+    let v_tmp_38: u32 = lidx % 64u;
+    let v_tmp_39: u32 = 64u;
     b_ou[v_tmp_36] = v_tmp_38;
     b_ou[v_tmp_37] = v_tmp_39;
     var v_f0: f32;
@@ -10567,33 +9718,21 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(workgroup_id) wi
     let xpu_t167 = xpu_t164 ^ (xpu_t166 % 64u);
     let xpu_t168 = bitcast<f32>(xpu_wave[xpu_t165 + xpu_t167]);
     v_f5 = select(v_f, xpu_t168, true && ((xpu_t165 + xpu_t167) < 96u));
-    var v_tmp_40: u32;
-    v_tmp_40 = v_g * 6u;
-    var v_tmp_41: u32;
-    v_tmp_41 = (v_g * 6u) + 1u;
-    var v_tmp_42: u32;
-    v_tmp_42 = (v_g * 6u) + 2u;
-    var v_tmp_43: f32;
-    v_tmp_43 = v_f0;
-    var v_tmp_44: f32;
-    v_tmp_44 = v_f1;
-    var v_tmp_45: f32;
-    v_tmp_45 = v_f2;
+    let v_tmp_40: u32 = v_g * 6u;
+    let v_tmp_41: u32 = (v_g * 6u) + 1u;
+    let v_tmp_42: u32 = (v_g * 6u) + 2u;
+    let v_tmp_43: f32 = v_f0;
+    let v_tmp_44: f32 = v_f1;
+    let v_tmp_45: f32 = v_f2;
     b_of[v_tmp_40] = v_tmp_43;
     b_of[v_tmp_41] = v_tmp_44;
     b_of[v_tmp_42] = v_tmp_45;
-    var v_tmp_46: u32;
-    v_tmp_46 = (v_g * 6u) + 3u;
-    var v_tmp_47: u32;
-    v_tmp_47 = (v_g * 6u) + 4u;
-    var v_tmp_48: u32;
-    v_tmp_48 = (v_g * 6u) + 5u;
-    var v_tmp_49: f32;
-    v_tmp_49 = v_f3;
-    var v_tmp_50: f32;
-    v_tmp_50 = v_f4;
-    var v_tmp_51: f32;
-    v_tmp_51 = v_f5;
+    let v_tmp_46: u32 = (v_g * 6u) + 3u;
+    let v_tmp_47: u32 = (v_g * 6u) + 4u;
+    let v_tmp_48: u32 = (v_g * 6u) + 5u;
+    let v_tmp_49: f32 = v_f3;
+    let v_tmp_50: f32 = v_f4;
+    let v_tmp_51: f32 = v_f5;
     b_of[v_tmp_46] = v_tmp_49;
     b_of[v_tmp_47] = v_tmp_50;
     b_of[v_tmp_48] = v_tmp_51;
@@ -10621,18 +9760,12 @@ struct xpu_Uniforms {
 // main is kernel Wave64, block 96x1x1.
 @compute @workgroup_size(96, 1, 1)
 fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) lidx: u32, @builtin(subgroup_invocation_id) sgid: u32) {
-    var v_g: u32;
-    v_g = gid.x;
-    var v_a: i32;
-    v_a = b_xi[v_g];
-    var v_u: u32;
-    v_u = b_xu[v_g];
-    var v_f: f32;
-    v_f = b_xf[v_g];
-    var v_k: u32;
-    v_k = b_sel[v_g];
-    var v_p: bool;
-    v_p = ((v_u % 4u) != 0u) || ((wid.x % 2u) == 0u);
+    let v_g: u32 = gid.x;
+    let v_a: i32 = b_xi[v_g];
+    let v_u: u32 = b_xu[v_g];
+    let v_f: f32 = b_xf[v_g];
+    let v_k: u32 = b_sel[v_g];
+    let v_p: bool = ((v_u % 4u) != 0u) || ((wid.x % 2u) == 0u);
     var v_s0: i32;
     let xpu_t1 = lidx % 64u;
     let xpu_t2 = lidx - xpu_t1;
@@ -10759,51 +9892,31 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(workgroup_id) wi
     let xpu_t50 = select(xpu_t46, xpu_t46 + xpu_t48, xpu_t48 < (64u - xpu_t46));
     let xpu_t51 = subgroupShuffle(v_a, (sgid - (sgid % 64u)) + xpu_t50);
     v_s9 = select(v_a, xpu_t51, xpu_t49 && ((xpu_t47 + xpu_t50) < 96u));
-    var v_tmp: u32;
-    v_tmp = v_g * 10u;
-    var v_tmp_1: u32;
-    v_tmp_1 = (v_g * 10u) + 1u;
-    var v_tmp_2: u32;
-    v_tmp_2 = (v_g * 10u) + 2u;
-    var v_tmp_3: u32;
-    v_tmp_3 = (v_g * 10u) + 3u;
-    var v_tmp_4: u32;
-    v_tmp_4 = (v_g * 10u) + 4u;
-    var v_tmp_5: i32;
-    v_tmp_5 = v_s0;
-    var v_tmp_6: i32;
-    v_tmp_6 = v_s1;
-    var v_tmp_7: i32;
-    v_tmp_7 = v_s2;
-    var v_tmp_8: i32;
-    v_tmp_8 = v_s3;
-    var v_tmp_9: i32;
-    v_tmp_9 = v_s4;
+    let v_tmp: u32 = v_g * 10u;
+    let v_tmp_1: u32 = (v_g * 10u) + 1u;
+    let v_tmp_2: u32 = (v_g * 10u) + 2u;
+    let v_tmp_3: u32 = (v_g * 10u) + 3u;
+    let v_tmp_4: u32 = (v_g * 10u) + 4u;
+    let v_tmp_5: i32 = v_s0;
+    let v_tmp_6: i32 = v_s1;
+    let v_tmp_7: i32 = v_s2;
+    let v_tmp_8: i32 = v_s3;
+    let v_tmp_9: i32 = v_s4;
     b_oi[v_tmp] = v_tmp_5;
     b_oi[v_tmp_1] = v_tmp_6;
     b_oi[v_tmp_2] = v_tmp_7;
     b_oi[v_tmp_3] = v_tmp_8;
     b_oi[v_tmp_4] = v_tmp_9;
-    var v_tmp_10: u32;
-    v_tmp_10 = (v_g * 10u) + 5u;
-    var v_tmp_11: u32;
-    v_tmp_11 = (v_g * 10u) + 6u;
-    var v_tmp_12: u32;
-    v_tmp_12 = (v_g * 10u) + 7u;
-    var v_tmp_13: u32;
-    v_tmp_13 = (v_g * 10u) + 8u;
-    var v_tmp_14: u32;
-    v_tmp_14 = (v_g * 10u) + 9u;
-    var v_tmp_15: i32;
-    v_tmp_15 = v_s5;
-    var v_tmp_16: i32;
-    v_tmp_16 = v_s6;
-    var v_tmp_17: i32;
-    v_tmp_17 = v_s7;
-    var v_tmp_18: i32;
-    v_tmp_18 = v_s8;
-    var v_tmp_19: i32;
-    v_tmp_19 = v_s9;
+    let v_tmp_10: u32 = (v_g * 10u) + 5u;
+    let v_tmp_11: u32 = (v_g * 10u) + 6u;
+    let v_tmp_12: u32 = (v_g * 10u) + 7u;
+    let v_tmp_13: u32 = (v_g * 10u) + 8u;
+    let v_tmp_14: u32 = (v_g * 10u) + 9u;
+    let v_tmp_15: i32 = v_s5;
+    let v_tmp_16: i32 = v_s6;
+    let v_tmp_17: i32 = v_s7;
+    let v_tmp_18: i32 = v_s8;
+    let v_tmp_19: i32 = v_s9;
     b_oi[v_tmp_10] = v_tmp_15;
     b_oi[v_tmp_11] = v_tmp_16;
     b_oi[v_tmp_12] = v_tmp_17;
@@ -10905,8 +10018,7 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(workgroup_id) wi
     let xpu_t79 = v_k % 64u;
     let xpu_t80 = subgroupShuffle(v_u, (sgid - (sgid % 64u)) + xpu_t79);
     v_u5 = select(v_u, xpu_t80, true && ((xpu_t78 + xpu_t79) < 96u));
-    var v_u6: u32;
-    v_u6 = 0u;
+    let v_u6: u32 = 0u;
     var v_any: bool;
     let xpu_t81 = select(0u, 1u, v_p);
     let xpu_t82 = lidx % 64u;
@@ -10945,45 +10057,29 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(workgroup_id) wi
         }
     }
     v_all = xpu_t90 != 0u;
-    var v_tmp_20: u32;
-    v_tmp_20 = v_g * 11u;
-    var v_tmp_21: u32;
-    v_tmp_21 = (v_g * 11u) + 1u;
-    var v_tmp_22: u32;
-    v_tmp_22 = (v_g * 11u) + 2u;
-    var v_tmp_23: u32;
-    v_tmp_23 = (v_g * 11u) + 3u;
-    var v_tmp_24: u32;
-    v_tmp_24 = (v_g * 11u) + 4u;
-    var v_tmp_25: u32;
-    v_tmp_25 = v_u0;
-    var v_tmp_26: u32;
-    v_tmp_26 = v_u1;
-    var v_tmp_27: u32;
-    v_tmp_27 = v_u2;
-    var v_tmp_28: u32;
-    v_tmp_28 = v_u3;
-    var v_tmp_29: u32;
-    v_tmp_29 = v_u4;
+    let v_tmp_20: u32 = v_g * 11u;
+    let v_tmp_21: u32 = (v_g * 11u) + 1u;
+    let v_tmp_22: u32 = (v_g * 11u) + 2u;
+    let v_tmp_23: u32 = (v_g * 11u) + 3u;
+    let v_tmp_24: u32 = (v_g * 11u) + 4u;
+    let v_tmp_25: u32 = v_u0;
+    let v_tmp_26: u32 = v_u1;
+    let v_tmp_27: u32 = v_u2;
+    let v_tmp_28: u32 = v_u3;
+    let v_tmp_29: u32 = v_u4;
     b_ou[v_tmp_20] = v_tmp_25;
     b_ou[v_tmp_21] = v_tmp_26;
     b_ou[v_tmp_22] = v_tmp_27;
     b_ou[v_tmp_23] = v_tmp_28;
     b_ou[v_tmp_24] = v_tmp_29;
-    var v_tmp_30: u32;
-    v_tmp_30 = (v_g * 11u) + 5u;
-    var v_tmp_31: u32;
-    v_tmp_31 = (v_g * 11u) + 6u;
-    var v_tmp_32: u32;
-    v_tmp_32 = v_u5;
-    var v_tmp_33: u32;
-    v_tmp_33 = v_u6;
+    let v_tmp_30: u32 = (v_g * 11u) + 5u;
+    let v_tmp_31: u32 = (v_g * 11u) + 6u;
+    let v_tmp_32: u32 = v_u5;
+    let v_tmp_33: u32 = v_u6;
     b_ou[v_tmp_30] = v_tmp_32;
     b_ou[v_tmp_31] = v_tmp_33;
-    var v_tmp_34: u32;
-    v_tmp_34 = (v_g * 11u) + 7u;
-    var v_tmp_35: u32;
-    v_tmp_35 = (v_g * 11u) + 8u;
+    let v_tmp_34: u32 = (v_g * 11u) + 7u;
+    let v_tmp_35: u32 = (v_g * 11u) + 8u;
     b_ou[v_tmp_34] = 0u;
     b_ou[v_tmp_35] = 0u;
     if v_any {
@@ -10992,14 +10088,10 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(workgroup_id) wi
     if v_all {
         b_ou[(v_g * 11u) + 8u] = 1u;
     }
-    var v_tmp_36: u32;
-    v_tmp_36 = (v_g * 11u) + 9u;
-    var v_tmp_37: u32;
-    v_tmp_37 = (v_g * 11u) + 10u;
-    var v_tmp_38: u32;
-    v_tmp_38 = lidx % 64u;
-    var v_tmp_39: u32;
-    v_tmp_39 = 64u;
+    let v_tmp_36: u32 = (v_g * 11u) + 9u;
+    let v_tmp_37: u32 = (v_g * 11u) + 10u;
+    let v_tmp_38: u32 = lidx % 64u;
+    let v_tmp_39: u32 = 64u;
     b_ou[v_tmp_36] = v_tmp_38;
     b_ou[v_tmp_37] = v_tmp_39;
     var v_f0: f32;
@@ -11099,33 +10191,21 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(workgroup_id) wi
     let xpu_t121 = xpu_t118 ^ (xpu_t120 % 64u);
     let xpu_t122 = subgroupShuffle(v_f, (sgid - (sgid % 64u)) + xpu_t121);
     v_f5 = select(v_f, xpu_t122, true && ((xpu_t119 + xpu_t121) < 96u));
-    var v_tmp_40: u32;
-    v_tmp_40 = v_g * 6u;
-    var v_tmp_41: u32;
-    v_tmp_41 = (v_g * 6u) + 1u;
-    var v_tmp_42: u32;
-    v_tmp_42 = (v_g * 6u) + 2u;
-    var v_tmp_43: f32;
-    v_tmp_43 = v_f0;
-    var v_tmp_44: f32;
-    v_tmp_44 = v_f1;
-    var v_tmp_45: f32;
-    v_tmp_45 = v_f2;
+    let v_tmp_40: u32 = v_g * 6u;
+    let v_tmp_41: u32 = (v_g * 6u) + 1u;
+    let v_tmp_42: u32 = (v_g * 6u) + 2u;
+    let v_tmp_43: f32 = v_f0;
+    let v_tmp_44: f32 = v_f1;
+    let v_tmp_45: f32 = v_f2;
     b_of[v_tmp_40] = v_tmp_43;
     b_of[v_tmp_41] = v_tmp_44;
     b_of[v_tmp_42] = v_tmp_45;
-    var v_tmp_46: u32;
-    v_tmp_46 = (v_g * 6u) + 3u;
-    var v_tmp_47: u32;
-    v_tmp_47 = (v_g * 6u) + 4u;
-    var v_tmp_48: u32;
-    v_tmp_48 = (v_g * 6u) + 5u;
-    var v_tmp_49: f32;
-    v_tmp_49 = v_f3;
-    var v_tmp_50: f32;
-    v_tmp_50 = v_f4;
-    var v_tmp_51: f32;
-    v_tmp_51 = v_f5;
+    let v_tmp_46: u32 = (v_g * 6u) + 3u;
+    let v_tmp_47: u32 = (v_g * 6u) + 4u;
+    let v_tmp_48: u32 = (v_g * 6u) + 5u;
+    let v_tmp_49: f32 = v_f3;
+    let v_tmp_50: f32 = v_f4;
+    let v_tmp_51: f32 = v_f5;
     b_of[v_tmp_46] = v_tmp_49;
     b_of[v_tmp_47] = v_tmp_50;
     b_of[v_tmp_48] = v_tmp_51;
@@ -11793,7 +10873,7 @@ var Wave8Kernel = gpu.Register(&gpu.KernelSpec{
 	Manifests: []gpu.Manifest{
 		{
 			Kernel: "github.com/goxpu/xpu/kernels/wave.Wave8", Backend: "webgpu", Target: "wgsl",
-			Hash:        "sha256:20f16adf0c592541054b3b0701abe245e6ed0598c5b4e3952556e8f8eff38e15",
+			Hash:        "sha256:fc8aa8ab6d2d2f41a07380310c3785871e2c0314554e097542e672b4fcd339a5",
 			Codegen:     "xpu-gen/1",
 			Block:       xpu.Dim3{X: 60, Y: 1, Z: 1},
 			SharedBytes: 0, StorageBindings: 7, UniformBytes: 16,
@@ -11810,10 +10890,10 @@ var Wave8Kernel = gpu.Register(&gpu.KernelSpec{
 			Wave:    8,
 			WaveOps: true,
 			WaveVariants: []gpu.ManifestVariant{
-				{Tier: "native", SubgroupMin: 8, SubgroupMax: 8, Width: 8, Hash: "sha256:76512d3eceab63b96f7b3270eecf546a20c50d3dd8d244ebdb4819249fd0198e"},
-				{Tier: "folded", SubgroupMin: 4, SubgroupMax: 4, Width: 8, Hash: "sha256:e3748987da7596e97ccaf49c53a9a9c034b39fcdbc0c1cd58439d74b36fab568"},
-				{Tier: "narrow", SubgroupMin: 16, SubgroupMax: 128, Width: 8, Hash: "sha256:20e802cbafa887a4d1e312a2bfb15172c866f7cdec1ba2bc677e0490ea9577df"},
-				{Tier: "emulated", SubgroupMin: 0, SubgroupMax: 0, Width: 8, Hash: "sha256:20f16adf0c592541054b3b0701abe245e6ed0598c5b4e3952556e8f8eff38e15"},
+				{Tier: "native", SubgroupMin: 8, SubgroupMax: 8, Width: 8, Hash: "sha256:1c2e7425f40a629215b8dbb0009224e1aa5bf73dd52e3297c4663c5e740511ec"},
+				{Tier: "folded", SubgroupMin: 4, SubgroupMax: 4, Width: 8, Hash: "sha256:6297fc9e66b48f0df15f2e174b73f7de9122f0e1c842f550580254000c346457"},
+				{Tier: "narrow", SubgroupMin: 16, SubgroupMax: 128, Width: 8, Hash: "sha256:5b383ae0b4618890c9b1fd354d0edb33eedb7a55fdd9ddda7cf758eb5a861a25"},
+				{Tier: "emulated", SubgroupMin: 0, SubgroupMax: 0, Width: 8, Hash: "sha256:fc8aa8ab6d2d2f41a07380310c3785871e2c0314554e097542e672b4fcd339a5"},
 			},
 			NativeOps: []string{"bitcast", "max", "min", "select", "workgroupBarrier"},
 		},
@@ -11866,18 +10946,12 @@ var<workgroup> xpu_wave: array<u32, 64>;
 // main is kernel Wave8, block 60x1x1.
 @compute @workgroup_size(60, 1, 1)
 fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) lidx: u32) {
-    var v_g: u32;
-    v_g = gid.x;
-    var v_a: i32;
-    v_a = b_xi[v_g];
-    var v_u: u32;
-    v_u = b_xu[v_g];
-    var v_f: f32;
-    v_f = b_xf[v_g];
-    var v_k: u32;
-    v_k = b_sel[v_g];
-    var v_p: bool;
-    v_p = ((v_u % 4u) != 0u) || ((wid.x % 2u) == 0u);
+    let v_g: u32 = gid.x;
+    let v_a: i32 = b_xi[v_g];
+    let v_u: u32 = b_xu[v_g];
+    let v_f: f32 = b_xf[v_g];
+    let v_k: u32 = b_sel[v_g];
+    let v_p: bool = ((v_u % 4u) != 0u) || ((wid.x % 2u) == 0u);
     var v_s0: i32;
     let xpu_t1 = lidx % 8u;
     let xpu_t2 = lidx - xpu_t1;
@@ -12034,51 +11108,31 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(workgroup_id) wi
     let xpu_t50 = select(xpu_t46, xpu_t46 + xpu_t48, xpu_t48 < (8u - xpu_t46));
     let xpu_t51 = bitcast<i32>(xpu_wave[xpu_t47 + xpu_t50]);
     v_s9 = select(v_a, xpu_t51, xpu_t49 && ((xpu_t47 + xpu_t50) < 60u));
-    var v_tmp: u32;
-    v_tmp = v_g * 10u;
-    var v_tmp_1: u32;
-    v_tmp_1 = (v_g * 10u) + 1u;
-    var v_tmp_2: u32;
-    v_tmp_2 = (v_g * 10u) + 2u;
-    var v_tmp_3: u32;
-    v_tmp_3 = (v_g * 10u) + 3u;
-    var v_tmp_4: u32;
-    v_tmp_4 = (v_g * 10u) + 4u;
-    var v_tmp_5: i32;
-    v_tmp_5 = v_s0;
-    var v_tmp_6: i32;
-    v_tmp_6 = v_s1;
-    var v_tmp_7: i32;
-    v_tmp_7 = v_s2;
-    var v_tmp_8: i32;
-    v_tmp_8 = v_s3;
-    var v_tmp_9: i32;
-    v_tmp_9 = v_s4;
+    let v_tmp: u32 = v_g * 10u;
+    let v_tmp_1: u32 = (v_g * 10u) + 1u;
+    let v_tmp_2: u32 = (v_g * 10u) + 2u;
+    let v_tmp_3: u32 = (v_g * 10u) + 3u;
+    let v_tmp_4: u32 = (v_g * 10u) + 4u;
+    let v_tmp_5: i32 = v_s0;
+    let v_tmp_6: i32 = v_s1;
+    let v_tmp_7: i32 = v_s2;
+    let v_tmp_8: i32 = v_s3;
+    let v_tmp_9: i32 = v_s4;
     b_oi[v_tmp] = v_tmp_5;
     b_oi[v_tmp_1] = v_tmp_6;
     b_oi[v_tmp_2] = v_tmp_7;
     b_oi[v_tmp_3] = v_tmp_8;
     b_oi[v_tmp_4] = v_tmp_9;
-    var v_tmp_10: u32;
-    v_tmp_10 = (v_g * 10u) + 5u;
-    var v_tmp_11: u32;
-    v_tmp_11 = (v_g * 10u) + 6u;
-    var v_tmp_12: u32;
-    v_tmp_12 = (v_g * 10u) + 7u;
-    var v_tmp_13: u32;
-    v_tmp_13 = (v_g * 10u) + 8u;
-    var v_tmp_14: u32;
-    v_tmp_14 = (v_g * 10u) + 9u;
-    var v_tmp_15: i32;
-    v_tmp_15 = v_s5;
-    var v_tmp_16: i32;
-    v_tmp_16 = v_s6;
-    var v_tmp_17: i32;
-    v_tmp_17 = v_s7;
-    var v_tmp_18: i32;
-    v_tmp_18 = v_s8;
-    var v_tmp_19: i32;
-    v_tmp_19 = v_s9;
+    let v_tmp_10: u32 = (v_g * 10u) + 5u;
+    let v_tmp_11: u32 = (v_g * 10u) + 6u;
+    let v_tmp_12: u32 = (v_g * 10u) + 7u;
+    let v_tmp_13: u32 = (v_g * 10u) + 8u;
+    let v_tmp_14: u32 = (v_g * 10u) + 9u;
+    let v_tmp_15: i32 = v_s5;
+    let v_tmp_16: i32 = v_s6;
+    let v_tmp_17: i32 = v_s7;
+    let v_tmp_18: i32 = v_s8;
+    let v_tmp_19: i32 = v_s9;
     b_oi[v_tmp_10] = v_tmp_15;
     b_oi[v_tmp_11] = v_tmp_16;
     b_oi[v_tmp_12] = v_tmp_17;
@@ -12264,45 +11318,29 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(workgroup_id) wi
         }
     }
     v_all = xpu_t96 != 0u;
-    var v_tmp_20: u32;
-    v_tmp_20 = v_g * 11u;
-    var v_tmp_21: u32;
-    v_tmp_21 = (v_g * 11u) + 1u;
-    var v_tmp_22: u32;
-    v_tmp_22 = (v_g * 11u) + 2u;
-    var v_tmp_23: u32;
-    v_tmp_23 = (v_g * 11u) + 3u;
-    var v_tmp_24: u32;
-    v_tmp_24 = (v_g * 11u) + 4u;
-    var v_tmp_25: u32;
-    v_tmp_25 = v_u0;
-    var v_tmp_26: u32;
-    v_tmp_26 = v_u1;
-    var v_tmp_27: u32;
-    v_tmp_27 = v_u2;
-    var v_tmp_28: u32;
-    v_tmp_28 = v_u3;
-    var v_tmp_29: u32;
-    v_tmp_29 = v_u4;
+    let v_tmp_20: u32 = v_g * 11u;
+    let v_tmp_21: u32 = (v_g * 11u) + 1u;
+    let v_tmp_22: u32 = (v_g * 11u) + 2u;
+    let v_tmp_23: u32 = (v_g * 11u) + 3u;
+    let v_tmp_24: u32 = (v_g * 11u) + 4u;
+    let v_tmp_25: u32 = v_u0;
+    let v_tmp_26: u32 = v_u1;
+    let v_tmp_27: u32 = v_u2;
+    let v_tmp_28: u32 = v_u3;
+    let v_tmp_29: u32 = v_u4;
     b_ou[v_tmp_20] = v_tmp_25;
     b_ou[v_tmp_21] = v_tmp_26;
     b_ou[v_tmp_22] = v_tmp_27;
     b_ou[v_tmp_23] = v_tmp_28;
     b_ou[v_tmp_24] = v_tmp_29;
-    var v_tmp_30: u32;
-    v_tmp_30 = (v_g * 11u) + 5u;
-    var v_tmp_31: u32;
-    v_tmp_31 = (v_g * 11u) + 6u;
-    var v_tmp_32: u32;
-    v_tmp_32 = v_u5;
-    var v_tmp_33: u32;
-    v_tmp_33 = v_u6;
+    let v_tmp_30: u32 = (v_g * 11u) + 5u;
+    let v_tmp_31: u32 = (v_g * 11u) + 6u;
+    let v_tmp_32: u32 = v_u5;
+    let v_tmp_33: u32 = v_u6;
     b_ou[v_tmp_30] = v_tmp_32;
     b_ou[v_tmp_31] = v_tmp_33;
-    var v_tmp_34: u32;
-    v_tmp_34 = (v_g * 11u) + 7u;
-    var v_tmp_35: u32;
-    v_tmp_35 = (v_g * 11u) + 8u;
+    let v_tmp_34: u32 = (v_g * 11u) + 7u;
+    let v_tmp_35: u32 = (v_g * 11u) + 8u;
     b_ou[v_tmp_34] = 0u;
     b_ou[v_tmp_35] = 0u;
     if v_any {
@@ -12311,14 +11349,10 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(workgroup_id) wi
     if v_all {
         b_ou[(v_g * 11u) + 8u] = 1u;
     }
-    var v_tmp_36: u32;
-    v_tmp_36 = (v_g * 11u) + 9u;
-    var v_tmp_37: u32;
-    v_tmp_37 = (v_g * 11u) + 10u;
-    var v_tmp_38: u32;
-    v_tmp_38 = lidx % 8u;
-    var v_tmp_39: u32;
-    v_tmp_39 = 8u;
+    let v_tmp_36: u32 = (v_g * 11u) + 9u;
+    let v_tmp_37: u32 = (v_g * 11u) + 10u;
+    let v_tmp_38: u32 = lidx % 8u;
+    let v_tmp_39: u32 = 8u;
     b_ou[v_tmp_36] = v_tmp_38;
     b_ou[v_tmp_37] = v_tmp_39;
     var v_f0: f32;
@@ -12436,33 +11470,21 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(workgroup_id) wi
     let xpu_t127 = xpu_t124 ^ (xpu_t126 % 8u);
     let xpu_t128 = bitcast<f32>(xpu_wave[xpu_t125 + xpu_t127]);
     v_f5 = select(v_f, xpu_t128, true && ((xpu_t125 + xpu_t127) < 60u));
-    var v_tmp_40: u32;
-    v_tmp_40 = v_g * 6u;
-    var v_tmp_41: u32;
-    v_tmp_41 = (v_g * 6u) + 1u;
-    var v_tmp_42: u32;
-    v_tmp_42 = (v_g * 6u) + 2u;
-    var v_tmp_43: f32;
-    v_tmp_43 = v_f0;
-    var v_tmp_44: f32;
-    v_tmp_44 = v_f1;
-    var v_tmp_45: f32;
-    v_tmp_45 = v_f2;
+    let v_tmp_40: u32 = v_g * 6u;
+    let v_tmp_41: u32 = (v_g * 6u) + 1u;
+    let v_tmp_42: u32 = (v_g * 6u) + 2u;
+    let v_tmp_43: f32 = v_f0;
+    let v_tmp_44: f32 = v_f1;
+    let v_tmp_45: f32 = v_f2;
     b_of[v_tmp_40] = v_tmp_43;
     b_of[v_tmp_41] = v_tmp_44;
     b_of[v_tmp_42] = v_tmp_45;
-    var v_tmp_46: u32;
-    v_tmp_46 = (v_g * 6u) + 3u;
-    var v_tmp_47: u32;
-    v_tmp_47 = (v_g * 6u) + 4u;
-    var v_tmp_48: u32;
-    v_tmp_48 = (v_g * 6u) + 5u;
-    var v_tmp_49: f32;
-    v_tmp_49 = v_f3;
-    var v_tmp_50: f32;
-    v_tmp_50 = v_f4;
-    var v_tmp_51: f32;
-    v_tmp_51 = v_f5;
+    let v_tmp_46: u32 = (v_g * 6u) + 3u;
+    let v_tmp_47: u32 = (v_g * 6u) + 4u;
+    let v_tmp_48: u32 = (v_g * 6u) + 5u;
+    let v_tmp_49: f32 = v_f3;
+    let v_tmp_50: f32 = v_f4;
+    let v_tmp_51: f32 = v_f5;
     b_of[v_tmp_46] = v_tmp_49;
     b_of[v_tmp_47] = v_tmp_50;
     b_of[v_tmp_48] = v_tmp_51;
@@ -12490,18 +11512,12 @@ struct xpu_Uniforms {
 // main is kernel Wave8, block 60x1x1.
 @compute @workgroup_size(60, 1, 1)
 fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) lidx: u32) {
-    var v_g: u32;
-    v_g = gid.x;
-    var v_a: i32;
-    v_a = b_xi[v_g];
-    var v_u: u32;
-    v_u = b_xu[v_g];
-    var v_f: f32;
-    v_f = b_xf[v_g];
-    var v_k: u32;
-    v_k = b_sel[v_g];
-    var v_p: bool;
-    v_p = ((v_u % 4u) != 0u) || ((wid.x % 2u) == 0u);
+    let v_g: u32 = gid.x;
+    let v_a: i32 = b_xi[v_g];
+    let v_u: u32 = b_xu[v_g];
+    let v_f: f32 = b_xf[v_g];
+    let v_k: u32 = b_sel[v_g];
+    let v_p: bool = ((v_u % 4u) != 0u) || ((wid.x % 2u) == 0u);
     var v_s0: i32;
     let xpu_t1 = lidx % 8u;
     let xpu_t2 = lidx - xpu_t1;
@@ -12558,51 +11574,31 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(workgroup_id) wi
     let xpu_t35 = select(xpu_t31, xpu_t31 + xpu_t33, xpu_t33 < (8u - xpu_t31));
     let xpu_t36 = subgroupShuffle(v_a, xpu_t35);
     v_s9 = select(v_a, xpu_t36, xpu_t34 && ((xpu_t32 + xpu_t35) < 60u));
-    var v_tmp: u32;
-    v_tmp = v_g * 10u;
-    var v_tmp_1: u32;
-    v_tmp_1 = (v_g * 10u) + 1u;
-    var v_tmp_2: u32;
-    v_tmp_2 = (v_g * 10u) + 2u;
-    var v_tmp_3: u32;
-    v_tmp_3 = (v_g * 10u) + 3u;
-    var v_tmp_4: u32;
-    v_tmp_4 = (v_g * 10u) + 4u;
-    var v_tmp_5: i32;
-    v_tmp_5 = v_s0;
-    var v_tmp_6: i32;
-    v_tmp_6 = v_s1;
-    var v_tmp_7: i32;
-    v_tmp_7 = v_s2;
-    var v_tmp_8: i32;
-    v_tmp_8 = v_s3;
-    var v_tmp_9: i32;
-    v_tmp_9 = v_s4;
+    let v_tmp: u32 = v_g * 10u;
+    let v_tmp_1: u32 = (v_g * 10u) + 1u;
+    let v_tmp_2: u32 = (v_g * 10u) + 2u;
+    let v_tmp_3: u32 = (v_g * 10u) + 3u;
+    let v_tmp_4: u32 = (v_g * 10u) + 4u;
+    let v_tmp_5: i32 = v_s0;
+    let v_tmp_6: i32 = v_s1;
+    let v_tmp_7: i32 = v_s2;
+    let v_tmp_8: i32 = v_s3;
+    let v_tmp_9: i32 = v_s4;
     b_oi[v_tmp] = v_tmp_5;
     b_oi[v_tmp_1] = v_tmp_6;
     b_oi[v_tmp_2] = v_tmp_7;
     b_oi[v_tmp_3] = v_tmp_8;
     b_oi[v_tmp_4] = v_tmp_9;
-    var v_tmp_10: u32;
-    v_tmp_10 = (v_g * 10u) + 5u;
-    var v_tmp_11: u32;
-    v_tmp_11 = (v_g * 10u) + 6u;
-    var v_tmp_12: u32;
-    v_tmp_12 = (v_g * 10u) + 7u;
-    var v_tmp_13: u32;
-    v_tmp_13 = (v_g * 10u) + 8u;
-    var v_tmp_14: u32;
-    v_tmp_14 = (v_g * 10u) + 9u;
-    var v_tmp_15: i32;
-    v_tmp_15 = v_s5;
-    var v_tmp_16: i32;
-    v_tmp_16 = v_s6;
-    var v_tmp_17: i32;
-    v_tmp_17 = v_s7;
-    var v_tmp_18: i32;
-    v_tmp_18 = v_s8;
-    var v_tmp_19: i32;
-    v_tmp_19 = v_s9;
+    let v_tmp_10: u32 = (v_g * 10u) + 5u;
+    let v_tmp_11: u32 = (v_g * 10u) + 6u;
+    let v_tmp_12: u32 = (v_g * 10u) + 7u;
+    let v_tmp_13: u32 = (v_g * 10u) + 8u;
+    let v_tmp_14: u32 = (v_g * 10u) + 9u;
+    let v_tmp_15: i32 = v_s5;
+    let v_tmp_16: i32 = v_s6;
+    let v_tmp_17: i32 = v_s7;
+    let v_tmp_18: i32 = v_s8;
+    let v_tmp_19: i32 = v_s9;
     b_oi[v_tmp_10] = v_tmp_15;
     b_oi[v_tmp_11] = v_tmp_16;
     b_oi[v_tmp_12] = v_tmp_17;
@@ -12649,45 +11645,29 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(workgroup_id) wi
     let xpu_t58 = lidx % 8u;
     let xpu_t59 = lidx - xpu_t58;
     v_all = subgroupAll(xpu_t57 != 0u);
-    var v_tmp_20: u32;
-    v_tmp_20 = v_g * 11u;
-    var v_tmp_21: u32;
-    v_tmp_21 = (v_g * 11u) + 1u;
-    var v_tmp_22: u32;
-    v_tmp_22 = (v_g * 11u) + 2u;
-    var v_tmp_23: u32;
-    v_tmp_23 = (v_g * 11u) + 3u;
-    var v_tmp_24: u32;
-    v_tmp_24 = (v_g * 11u) + 4u;
-    var v_tmp_25: u32;
-    v_tmp_25 = v_u0;
-    var v_tmp_26: u32;
-    v_tmp_26 = v_u1;
-    var v_tmp_27: u32;
-    v_tmp_27 = v_u2;
-    var v_tmp_28: u32;
-    v_tmp_28 = v_u3;
-    var v_tmp_29: u32;
-    v_tmp_29 = v_u4;
+    let v_tmp_20: u32 = v_g * 11u;
+    let v_tmp_21: u32 = (v_g * 11u) + 1u;
+    let v_tmp_22: u32 = (v_g * 11u) + 2u;
+    let v_tmp_23: u32 = (v_g * 11u) + 3u;
+    let v_tmp_24: u32 = (v_g * 11u) + 4u;
+    let v_tmp_25: u32 = v_u0;
+    let v_tmp_26: u32 = v_u1;
+    let v_tmp_27: u32 = v_u2;
+    let v_tmp_28: u32 = v_u3;
+    let v_tmp_29: u32 = v_u4;
     b_ou[v_tmp_20] = v_tmp_25;
     b_ou[v_tmp_21] = v_tmp_26;
     b_ou[v_tmp_22] = v_tmp_27;
     b_ou[v_tmp_23] = v_tmp_28;
     b_ou[v_tmp_24] = v_tmp_29;
-    var v_tmp_30: u32;
-    v_tmp_30 = (v_g * 11u) + 5u;
-    var v_tmp_31: u32;
-    v_tmp_31 = (v_g * 11u) + 6u;
-    var v_tmp_32: u32;
-    v_tmp_32 = v_u5;
-    var v_tmp_33: u32;
-    v_tmp_33 = v_u6;
+    let v_tmp_30: u32 = (v_g * 11u) + 5u;
+    let v_tmp_31: u32 = (v_g * 11u) + 6u;
+    let v_tmp_32: u32 = v_u5;
+    let v_tmp_33: u32 = v_u6;
     b_ou[v_tmp_30] = v_tmp_32;
     b_ou[v_tmp_31] = v_tmp_33;
-    var v_tmp_34: u32;
-    v_tmp_34 = (v_g * 11u) + 7u;
-    var v_tmp_35: u32;
-    v_tmp_35 = (v_g * 11u) + 8u;
+    let v_tmp_34: u32 = (v_g * 11u) + 7u;
+    let v_tmp_35: u32 = (v_g * 11u) + 8u;
     b_ou[v_tmp_34] = 0u;
     b_ou[v_tmp_35] = 0u;
     if v_any {
@@ -12696,14 +11676,10 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(workgroup_id) wi
     if v_all {
         b_ou[(v_g * 11u) + 8u] = 1u;
     }
-    var v_tmp_36: u32;
-    v_tmp_36 = (v_g * 11u) + 9u;
-    var v_tmp_37: u32;
-    v_tmp_37 = (v_g * 11u) + 10u;
-    var v_tmp_38: u32;
-    v_tmp_38 = lidx % 8u;
-    var v_tmp_39: u32;
-    v_tmp_39 = 8u;
+    let v_tmp_36: u32 = (v_g * 11u) + 9u;
+    let v_tmp_37: u32 = (v_g * 11u) + 10u;
+    let v_tmp_38: u32 = lidx % 8u;
+    let v_tmp_39: u32 = 8u;
     b_ou[v_tmp_36] = v_tmp_38;
     b_ou[v_tmp_37] = v_tmp_39;
     var v_f0: f32;
@@ -12733,33 +11709,21 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(workgroup_id) wi
     let xpu_t73 = xpu_t70 ^ (xpu_t72 % 8u);
     let xpu_t74 = subgroupShuffle(v_f, xpu_t73);
     v_f5 = select(v_f, xpu_t74, true && ((xpu_t71 + xpu_t73) < 60u));
-    var v_tmp_40: u32;
-    v_tmp_40 = v_g * 6u;
-    var v_tmp_41: u32;
-    v_tmp_41 = (v_g * 6u) + 1u;
-    var v_tmp_42: u32;
-    v_tmp_42 = (v_g * 6u) + 2u;
-    var v_tmp_43: f32;
-    v_tmp_43 = v_f0;
-    var v_tmp_44: f32;
-    v_tmp_44 = v_f1;
-    var v_tmp_45: f32;
-    v_tmp_45 = v_f2;
+    let v_tmp_40: u32 = v_g * 6u;
+    let v_tmp_41: u32 = (v_g * 6u) + 1u;
+    let v_tmp_42: u32 = (v_g * 6u) + 2u;
+    let v_tmp_43: f32 = v_f0;
+    let v_tmp_44: f32 = v_f1;
+    let v_tmp_45: f32 = v_f2;
     b_of[v_tmp_40] = v_tmp_43;
     b_of[v_tmp_41] = v_tmp_44;
     b_of[v_tmp_42] = v_tmp_45;
-    var v_tmp_46: u32;
-    v_tmp_46 = (v_g * 6u) + 3u;
-    var v_tmp_47: u32;
-    v_tmp_47 = (v_g * 6u) + 4u;
-    var v_tmp_48: u32;
-    v_tmp_48 = (v_g * 6u) + 5u;
-    var v_tmp_49: f32;
-    v_tmp_49 = v_f3;
-    var v_tmp_50: f32;
-    v_tmp_50 = v_f4;
-    var v_tmp_51: f32;
-    v_tmp_51 = v_f5;
+    let v_tmp_46: u32 = (v_g * 6u) + 3u;
+    let v_tmp_47: u32 = (v_g * 6u) + 4u;
+    let v_tmp_48: u32 = (v_g * 6u) + 5u;
+    let v_tmp_49: f32 = v_f3;
+    let v_tmp_50: f32 = v_f4;
+    let v_tmp_51: f32 = v_f5;
     b_of[v_tmp_46] = v_tmp_49;
     b_of[v_tmp_47] = v_tmp_50;
     b_of[v_tmp_48] = v_tmp_51;
@@ -12788,18 +11752,12 @@ var<workgroup> xpu_wave: array<u32, 64>;
 // main is kernel Wave8, block 60x1x1.
 @compute @workgroup_size(60, 1, 1)
 fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) lidx: u32, @builtin(subgroup_size) sgsize: u32) {
-    var v_g: u32;
-    v_g = gid.x;
-    var v_a: i32;
-    v_a = b_xi[v_g];
-    var v_u: u32;
-    v_u = b_xu[v_g];
-    var v_f: f32;
-    v_f = b_xf[v_g];
-    var v_k: u32;
-    v_k = b_sel[v_g];
-    var v_p: bool;
-    v_p = ((v_u % 4u) != 0u) || ((wid.x % 2u) == 0u);
+    let v_g: u32 = gid.x;
+    let v_a: i32 = b_xi[v_g];
+    let v_u: u32 = b_xu[v_g];
+    let v_f: f32 = b_xf[v_g];
+    let v_k: u32 = b_sel[v_g];
+    let v_p: bool = ((v_u % 4u) != 0u) || ((wid.x % 2u) == 0u);
     var v_s0: i32;
     let xpu_t1 = lidx % 8u;
     let xpu_t2 = lidx - xpu_t1;
@@ -12970,51 +11928,31 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(workgroup_id) wi
     let xpu_t64 = select(xpu_t60, xpu_t60 + xpu_t62, xpu_t62 < (8u - xpu_t60));
     let xpu_t65 = bitcast<i32>(xpu_wave[xpu_t61 + xpu_t64]);
     v_s9 = select(v_a, xpu_t65, xpu_t63 && ((xpu_t61 + xpu_t64) < 60u));
-    var v_tmp: u32;
-    v_tmp = v_g * 10u;
-    var v_tmp_1: u32;
-    v_tmp_1 = (v_g * 10u) + 1u;
-    var v_tmp_2: u32;
-    v_tmp_2 = (v_g * 10u) + 2u;
-    var v_tmp_3: u32;
-    v_tmp_3 = (v_g * 10u) + 3u;
-    var v_tmp_4: u32;
-    v_tmp_4 = (v_g * 10u) + 4u;
-    var v_tmp_5: i32;
-    v_tmp_5 = v_s0;
-    var v_tmp_6: i32;
-    v_tmp_6 = v_s1;
-    var v_tmp_7: i32;
-    v_tmp_7 = v_s2;
-    var v_tmp_8: i32;
-    v_tmp_8 = v_s3;
-    var v_tmp_9: i32;
-    v_tmp_9 = v_s4;
+    let v_tmp: u32 = v_g * 10u;
+    let v_tmp_1: u32 = (v_g * 10u) + 1u;
+    let v_tmp_2: u32 = (v_g * 10u) + 2u;
+    let v_tmp_3: u32 = (v_g * 10u) + 3u;
+    let v_tmp_4: u32 = (v_g * 10u) + 4u;
+    let v_tmp_5: i32 = v_s0;
+    let v_tmp_6: i32 = v_s1;
+    let v_tmp_7: i32 = v_s2;
+    let v_tmp_8: i32 = v_s3;
+    let v_tmp_9: i32 = v_s4;
     b_oi[v_tmp] = v_tmp_5;
     b_oi[v_tmp_1] = v_tmp_6;
     b_oi[v_tmp_2] = v_tmp_7;
     b_oi[v_tmp_3] = v_tmp_8;
     b_oi[v_tmp_4] = v_tmp_9;
-    var v_tmp_10: u32;
-    v_tmp_10 = (v_g * 10u) + 5u;
-    var v_tmp_11: u32;
-    v_tmp_11 = (v_g * 10u) + 6u;
-    var v_tmp_12: u32;
-    v_tmp_12 = (v_g * 10u) + 7u;
-    var v_tmp_13: u32;
-    v_tmp_13 = (v_g * 10u) + 8u;
-    var v_tmp_14: u32;
-    v_tmp_14 = (v_g * 10u) + 9u;
-    var v_tmp_15: i32;
-    v_tmp_15 = v_s5;
-    var v_tmp_16: i32;
-    v_tmp_16 = v_s6;
-    var v_tmp_17: i32;
-    v_tmp_17 = v_s7;
-    var v_tmp_18: i32;
-    v_tmp_18 = v_s8;
-    var v_tmp_19: i32;
-    v_tmp_19 = v_s9;
+    let v_tmp_10: u32 = (v_g * 10u) + 5u;
+    let v_tmp_11: u32 = (v_g * 10u) + 6u;
+    let v_tmp_12: u32 = (v_g * 10u) + 7u;
+    let v_tmp_13: u32 = (v_g * 10u) + 8u;
+    let v_tmp_14: u32 = (v_g * 10u) + 9u;
+    let v_tmp_15: i32 = v_s5;
+    let v_tmp_16: i32 = v_s6;
+    let v_tmp_17: i32 = v_s7;
+    let v_tmp_18: i32 = v_s8;
+    let v_tmp_19: i32 = v_s9;
     b_oi[v_tmp_10] = v_tmp_15;
     b_oi[v_tmp_11] = v_tmp_16;
     b_oi[v_tmp_12] = v_tmp_17;
@@ -13220,45 +12158,29 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(workgroup_id) wi
         }
     }
     v_all = xpu_t129 != 0u;
-    var v_tmp_20: u32;
-    v_tmp_20 = v_g * 11u;
-    var v_tmp_21: u32;
-    v_tmp_21 = (v_g * 11u) + 1u;
-    var v_tmp_22: u32;
-    v_tmp_22 = (v_g * 11u) + 2u;
-    var v_tmp_23: u32;
-    v_tmp_23 = (v_g * 11u) + 3u;
-    var v_tmp_24: u32;
-    v_tmp_24 = (v_g * 11u) + 4u;
-    var v_tmp_25: u32;
-    v_tmp_25 = v_u0;
-    var v_tmp_26: u32;
-    v_tmp_26 = v_u1;
-    var v_tmp_27: u32;
-    v_tmp_27 = v_u2;
-    var v_tmp_28: u32;
-    v_tmp_28 = v_u3;
-    var v_tmp_29: u32;
-    v_tmp_29 = v_u4;
+    let v_tmp_20: u32 = v_g * 11u;
+    let v_tmp_21: u32 = (v_g * 11u) + 1u;
+    let v_tmp_22: u32 = (v_g * 11u) + 2u;
+    let v_tmp_23: u32 = (v_g * 11u) + 3u;
+    let v_tmp_24: u32 = (v_g * 11u) + 4u;
+    let v_tmp_25: u32 = v_u0;
+    let v_tmp_26: u32 = v_u1;
+    let v_tmp_27: u32 = v_u2;
+    let v_tmp_28: u32 = v_u3;
+    let v_tmp_29: u32 = v_u4;
     b_ou[v_tmp_20] = v_tmp_25;
     b_ou[v_tmp_21] = v_tmp_26;
     b_ou[v_tmp_22] = v_tmp_27;
     b_ou[v_tmp_23] = v_tmp_28;
     b_ou[v_tmp_24] = v_tmp_29;
-    var v_tmp_30: u32;
-    v_tmp_30 = (v_g * 11u) + 5u;
-    var v_tmp_31: u32;
-    v_tmp_31 = (v_g * 11u) + 6u;
-    var v_tmp_32: u32;
-    v_tmp_32 = v_u5;
-    var v_tmp_33: u32;
-    v_tmp_33 = v_u6;
+    let v_tmp_30: u32 = (v_g * 11u) + 5u;
+    let v_tmp_31: u32 = (v_g * 11u) + 6u;
+    let v_tmp_32: u32 = v_u5;
+    let v_tmp_33: u32 = v_u6;
     b_ou[v_tmp_30] = v_tmp_32;
     b_ou[v_tmp_31] = v_tmp_33;
-    var v_tmp_34: u32;
-    v_tmp_34 = (v_g * 11u) + 7u;
-    var v_tmp_35: u32;
-    v_tmp_35 = (v_g * 11u) + 8u;
+    let v_tmp_34: u32 = (v_g * 11u) + 7u;
+    let v_tmp_35: u32 = (v_g * 11u) + 8u;
     b_ou[v_tmp_34] = 0u;
     b_ou[v_tmp_35] = 0u;
     if v_any {
@@ -13267,14 +12189,10 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(workgroup_id) wi
     if v_all {
         b_ou[(v_g * 11u) + 8u] = 1u;
     }
-    var v_tmp_36: u32;
-    v_tmp_36 = (v_g * 11u) + 9u;
-    var v_tmp_37: u32;
-    v_tmp_37 = (v_g * 11u) + 10u;
-    var v_tmp_38: u32;
-    v_tmp_38 = lidx % 8u;
-    var v_tmp_39: u32;
-    v_tmp_39 = 8u;
+    let v_tmp_36: u32 = (v_g * 11u) + 9u;
+    let v_tmp_37: u32 = (v_g * 11u) + 10u;
+    let v_tmp_38: u32 = lidx % 8u;
+    let v_tmp_39: u32 = 8u;
     b_ou[v_tmp_36] = v_tmp_38;
     b_ou[v_tmp_37] = v_tmp_39;
     var v_f0: f32;
@@ -13406,33 +12324,21 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(workgroup_id) wi
     let xpu_t175 = xpu_t172 ^ (xpu_t174 % 8u);
     let xpu_t176 = bitcast<f32>(xpu_wave[xpu_t173 + xpu_t175]);
     v_f5 = select(v_f, xpu_t176, true && ((xpu_t173 + xpu_t175) < 60u));
-    var v_tmp_40: u32;
-    v_tmp_40 = v_g * 6u;
-    var v_tmp_41: u32;
-    v_tmp_41 = (v_g * 6u) + 1u;
-    var v_tmp_42: u32;
-    v_tmp_42 = (v_g * 6u) + 2u;
-    var v_tmp_43: f32;
-    v_tmp_43 = v_f0;
-    var v_tmp_44: f32;
-    v_tmp_44 = v_f1;
-    var v_tmp_45: f32;
-    v_tmp_45 = v_f2;
+    let v_tmp_40: u32 = v_g * 6u;
+    let v_tmp_41: u32 = (v_g * 6u) + 1u;
+    let v_tmp_42: u32 = (v_g * 6u) + 2u;
+    let v_tmp_43: f32 = v_f0;
+    let v_tmp_44: f32 = v_f1;
+    let v_tmp_45: f32 = v_f2;
     b_of[v_tmp_40] = v_tmp_43;
     b_of[v_tmp_41] = v_tmp_44;
     b_of[v_tmp_42] = v_tmp_45;
-    var v_tmp_46: u32;
-    v_tmp_46 = (v_g * 6u) + 3u;
-    var v_tmp_47: u32;
-    v_tmp_47 = (v_g * 6u) + 4u;
-    var v_tmp_48: u32;
-    v_tmp_48 = (v_g * 6u) + 5u;
-    var v_tmp_49: f32;
-    v_tmp_49 = v_f3;
-    var v_tmp_50: f32;
-    v_tmp_50 = v_f4;
-    var v_tmp_51: f32;
-    v_tmp_51 = v_f5;
+    let v_tmp_46: u32 = (v_g * 6u) + 3u;
+    let v_tmp_47: u32 = (v_g * 6u) + 4u;
+    let v_tmp_48: u32 = (v_g * 6u) + 5u;
+    let v_tmp_49: f32 = v_f3;
+    let v_tmp_50: f32 = v_f4;
+    let v_tmp_51: f32 = v_f5;
     b_of[v_tmp_46] = v_tmp_49;
     b_of[v_tmp_47] = v_tmp_50;
     b_of[v_tmp_48] = v_tmp_51;
@@ -13460,18 +12366,12 @@ struct xpu_Uniforms {
 // main is kernel Wave8, block 60x1x1.
 @compute @workgroup_size(60, 1, 1)
 fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) lidx: u32, @builtin(subgroup_invocation_id) sgid: u32) {
-    var v_g: u32;
-    v_g = gid.x;
-    var v_a: i32;
-    v_a = b_xi[v_g];
-    var v_u: u32;
-    v_u = b_xu[v_g];
-    var v_f: f32;
-    v_f = b_xf[v_g];
-    var v_k: u32;
-    v_k = b_sel[v_g];
-    var v_p: bool;
-    v_p = ((v_u % 4u) != 0u) || ((wid.x % 2u) == 0u);
+    let v_g: u32 = gid.x;
+    let v_a: i32 = b_xi[v_g];
+    let v_u: u32 = b_xu[v_g];
+    let v_f: f32 = b_xf[v_g];
+    let v_k: u32 = b_sel[v_g];
+    let v_p: bool = ((v_u % 4u) != 0u) || ((wid.x % 2u) == 0u);
     var v_s0: i32;
     let xpu_t1 = lidx % 8u;
     let xpu_t2 = lidx - xpu_t1;
@@ -13598,51 +12498,31 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(workgroup_id) wi
     let xpu_t50 = select(xpu_t46, xpu_t46 + xpu_t48, xpu_t48 < (8u - xpu_t46));
     let xpu_t51 = subgroupShuffle(v_a, (sgid - (sgid % 8u)) + xpu_t50);
     v_s9 = select(v_a, xpu_t51, xpu_t49 && ((xpu_t47 + xpu_t50) < 60u));
-    var v_tmp: u32;
-    v_tmp = v_g * 10u;
-    var v_tmp_1: u32;
-    v_tmp_1 = (v_g * 10u) + 1u;
-    var v_tmp_2: u32;
-    v_tmp_2 = (v_g * 10u) + 2u;
-    var v_tmp_3: u32;
-    v_tmp_3 = (v_g * 10u) + 3u;
-    var v_tmp_4: u32;
-    v_tmp_4 = (v_g * 10u) + 4u;
-    var v_tmp_5: i32;
-    v_tmp_5 = v_s0;
-    var v_tmp_6: i32;
-    v_tmp_6 = v_s1;
-    var v_tmp_7: i32;
-    v_tmp_7 = v_s2;
-    var v_tmp_8: i32;
-    v_tmp_8 = v_s3;
-    var v_tmp_9: i32;
-    v_tmp_9 = v_s4;
+    let v_tmp: u32 = v_g * 10u;
+    let v_tmp_1: u32 = (v_g * 10u) + 1u;
+    let v_tmp_2: u32 = (v_g * 10u) + 2u;
+    let v_tmp_3: u32 = (v_g * 10u) + 3u;
+    let v_tmp_4: u32 = (v_g * 10u) + 4u;
+    let v_tmp_5: i32 = v_s0;
+    let v_tmp_6: i32 = v_s1;
+    let v_tmp_7: i32 = v_s2;
+    let v_tmp_8: i32 = v_s3;
+    let v_tmp_9: i32 = v_s4;
     b_oi[v_tmp] = v_tmp_5;
     b_oi[v_tmp_1] = v_tmp_6;
     b_oi[v_tmp_2] = v_tmp_7;
     b_oi[v_tmp_3] = v_tmp_8;
     b_oi[v_tmp_4] = v_tmp_9;
-    var v_tmp_10: u32;
-    v_tmp_10 = (v_g * 10u) + 5u;
-    var v_tmp_11: u32;
-    v_tmp_11 = (v_g * 10u) + 6u;
-    var v_tmp_12: u32;
-    v_tmp_12 = (v_g * 10u) + 7u;
-    var v_tmp_13: u32;
-    v_tmp_13 = (v_g * 10u) + 8u;
-    var v_tmp_14: u32;
-    v_tmp_14 = (v_g * 10u) + 9u;
-    var v_tmp_15: i32;
-    v_tmp_15 = v_s5;
-    var v_tmp_16: i32;
-    v_tmp_16 = v_s6;
-    var v_tmp_17: i32;
-    v_tmp_17 = v_s7;
-    var v_tmp_18: i32;
-    v_tmp_18 = v_s8;
-    var v_tmp_19: i32;
-    v_tmp_19 = v_s9;
+    let v_tmp_10: u32 = (v_g * 10u) + 5u;
+    let v_tmp_11: u32 = (v_g * 10u) + 6u;
+    let v_tmp_12: u32 = (v_g * 10u) + 7u;
+    let v_tmp_13: u32 = (v_g * 10u) + 8u;
+    let v_tmp_14: u32 = (v_g * 10u) + 9u;
+    let v_tmp_15: i32 = v_s5;
+    let v_tmp_16: i32 = v_s6;
+    let v_tmp_17: i32 = v_s7;
+    let v_tmp_18: i32 = v_s8;
+    let v_tmp_19: i32 = v_s9;
     b_oi[v_tmp_10] = v_tmp_15;
     b_oi[v_tmp_11] = v_tmp_16;
     b_oi[v_tmp_12] = v_tmp_17;
@@ -13801,45 +12681,29 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(workgroup_id) wi
         }
     }
     v_all = xpu_t96 != 0u;
-    var v_tmp_20: u32;
-    v_tmp_20 = v_g * 11u;
-    var v_tmp_21: u32;
-    v_tmp_21 = (v_g * 11u) + 1u;
-    var v_tmp_22: u32;
-    v_tmp_22 = (v_g * 11u) + 2u;
-    var v_tmp_23: u32;
-    v_tmp_23 = (v_g * 11u) + 3u;
-    var v_tmp_24: u32;
-    v_tmp_24 = (v_g * 11u) + 4u;
-    var v_tmp_25: u32;
-    v_tmp_25 = v_u0;
-    var v_tmp_26: u32;
-    v_tmp_26 = v_u1;
-    var v_tmp_27: u32;
-    v_tmp_27 = v_u2;
-    var v_tmp_28: u32;
-    v_tmp_28 = v_u3;
-    var v_tmp_29: u32;
-    v_tmp_29 = v_u4;
+    let v_tmp_20: u32 = v_g * 11u;
+    let v_tmp_21: u32 = (v_g * 11u) + 1u;
+    let v_tmp_22: u32 = (v_g * 11u) + 2u;
+    let v_tmp_23: u32 = (v_g * 11u) + 3u;
+    let v_tmp_24: u32 = (v_g * 11u) + 4u;
+    let v_tmp_25: u32 = v_u0;
+    let v_tmp_26: u32 = v_u1;
+    let v_tmp_27: u32 = v_u2;
+    let v_tmp_28: u32 = v_u3;
+    let v_tmp_29: u32 = v_u4;
     b_ou[v_tmp_20] = v_tmp_25;
     b_ou[v_tmp_21] = v_tmp_26;
     b_ou[v_tmp_22] = v_tmp_27;
     b_ou[v_tmp_23] = v_tmp_28;
     b_ou[v_tmp_24] = v_tmp_29;
-    var v_tmp_30: u32;
-    v_tmp_30 = (v_g * 11u) + 5u;
-    var v_tmp_31: u32;
-    v_tmp_31 = (v_g * 11u) + 6u;
-    var v_tmp_32: u32;
-    v_tmp_32 = v_u5;
-    var v_tmp_33: u32;
-    v_tmp_33 = v_u6;
+    let v_tmp_30: u32 = (v_g * 11u) + 5u;
+    let v_tmp_31: u32 = (v_g * 11u) + 6u;
+    let v_tmp_32: u32 = v_u5;
+    let v_tmp_33: u32 = v_u6;
     b_ou[v_tmp_30] = v_tmp_32;
     b_ou[v_tmp_31] = v_tmp_33;
-    var v_tmp_34: u32;
-    v_tmp_34 = (v_g * 11u) + 7u;
-    var v_tmp_35: u32;
-    v_tmp_35 = (v_g * 11u) + 8u;
+    let v_tmp_34: u32 = (v_g * 11u) + 7u;
+    let v_tmp_35: u32 = (v_g * 11u) + 8u;
     b_ou[v_tmp_34] = 0u;
     b_ou[v_tmp_35] = 0u;
     if v_any {
@@ -13848,14 +12712,10 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(workgroup_id) wi
     if v_all {
         b_ou[(v_g * 11u) + 8u] = 1u;
     }
-    var v_tmp_36: u32;
-    v_tmp_36 = (v_g * 11u) + 9u;
-    var v_tmp_37: u32;
-    v_tmp_37 = (v_g * 11u) + 10u;
-    var v_tmp_38: u32;
-    v_tmp_38 = lidx % 8u;
-    var v_tmp_39: u32;
-    v_tmp_39 = 8u;
+    let v_tmp_36: u32 = (v_g * 11u) + 9u;
+    let v_tmp_37: u32 = (v_g * 11u) + 10u;
+    let v_tmp_38: u32 = lidx % 8u;
+    let v_tmp_39: u32 = 8u;
     b_ou[v_tmp_36] = v_tmp_38;
     b_ou[v_tmp_37] = v_tmp_39;
     var v_f0: f32;
@@ -13955,33 +12815,21 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(workgroup_id) wi
     let xpu_t127 = xpu_t124 ^ (xpu_t126 % 8u);
     let xpu_t128 = subgroupShuffle(v_f, (sgid - (sgid % 8u)) + xpu_t127);
     v_f5 = select(v_f, xpu_t128, true && ((xpu_t125 + xpu_t127) < 60u));
-    var v_tmp_40: u32;
-    v_tmp_40 = v_g * 6u;
-    var v_tmp_41: u32;
-    v_tmp_41 = (v_g * 6u) + 1u;
-    var v_tmp_42: u32;
-    v_tmp_42 = (v_g * 6u) + 2u;
-    var v_tmp_43: f32;
-    v_tmp_43 = v_f0;
-    var v_tmp_44: f32;
-    v_tmp_44 = v_f1;
-    var v_tmp_45: f32;
-    v_tmp_45 = v_f2;
+    let v_tmp_40: u32 = v_g * 6u;
+    let v_tmp_41: u32 = (v_g * 6u) + 1u;
+    let v_tmp_42: u32 = (v_g * 6u) + 2u;
+    let v_tmp_43: f32 = v_f0;
+    let v_tmp_44: f32 = v_f1;
+    let v_tmp_45: f32 = v_f2;
     b_of[v_tmp_40] = v_tmp_43;
     b_of[v_tmp_41] = v_tmp_44;
     b_of[v_tmp_42] = v_tmp_45;
-    var v_tmp_46: u32;
-    v_tmp_46 = (v_g * 6u) + 3u;
-    var v_tmp_47: u32;
-    v_tmp_47 = (v_g * 6u) + 4u;
-    var v_tmp_48: u32;
-    v_tmp_48 = (v_g * 6u) + 5u;
-    var v_tmp_49: f32;
-    v_tmp_49 = v_f3;
-    var v_tmp_50: f32;
-    v_tmp_50 = v_f4;
-    var v_tmp_51: f32;
-    v_tmp_51 = v_f5;
+    let v_tmp_46: u32 = (v_g * 6u) + 3u;
+    let v_tmp_47: u32 = (v_g * 6u) + 4u;
+    let v_tmp_48: u32 = (v_g * 6u) + 5u;
+    let v_tmp_49: f32 = v_f3;
+    let v_tmp_50: f32 = v_f4;
+    let v_tmp_51: f32 = v_f5;
     b_of[v_tmp_46] = v_tmp_49;
     b_of[v_tmp_47] = v_tmp_50;
     b_of[v_tmp_48] = v_tmp_51;
@@ -14652,7 +13500,7 @@ var WaveAgnosticKernel = gpu.Register(&gpu.KernelSpec{
 	Manifests: []gpu.Manifest{
 		{
 			Kernel: "github.com/goxpu/xpu/kernels/wave.WaveAgnostic", Backend: "webgpu", Target: "wgsl",
-			Hash:        "sha256:1b29fdb865ad42aa1a009455aefece85450ea4cf65a6abb6742c945b87e6549d",
+			Hash:        "sha256:d7937e4b7303a06a57997bdb82e54efa3712871bea6184c372644b9f9ff55634",
 			Codegen:     "xpu-gen/1",
 			Block:       xpu.Dim3{X: 100, Y: 1, Z: 1},
 			SharedBytes: 0, StorageBindings: 7, UniformBytes: 16,
@@ -14668,8 +13516,8 @@ var WaveAgnosticKernel = gpu.Register(&gpu.KernelSpec{
 			},
 			WaveOps: true,
 			WaveVariants: []gpu.ManifestVariant{
-				{Tier: "native", SubgroupMin: 4, SubgroupMax: 32, Width: 0, Hash: "sha256:d246b331e5a255bf60dc3a9463a66c383e923ff3801792a81a2487b615266d04"},
-				{Tier: "emulated", SubgroupMin: 0, SubgroupMax: 0, Width: 32, Hash: "sha256:1b29fdb865ad42aa1a009455aefece85450ea4cf65a6abb6742c945b87e6549d"},
+				{Tier: "native", SubgroupMin: 4, SubgroupMax: 32, Width: 0, Hash: "sha256:a206ed462485328282a61cf3c611040d85a07995b45a080d81b5221c84ad1e05"},
+				{Tier: "emulated", SubgroupMin: 0, SubgroupMax: 0, Width: 32, Hash: "sha256:d7937e4b7303a06a57997bdb82e54efa3712871bea6184c372644b9f9ff55634"},
 			},
 			NativeOps: []string{"bitcast", "max", "min", "select", "workgroupBarrier"},
 		},
@@ -14721,18 +13569,12 @@ var<workgroup> xpu_wave: array<u32, 128>;
 // main is kernel WaveAgnostic, block 100x1x1.
 @compute @workgroup_size(100, 1, 1)
 fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) lidx: u32) {
-    var v_g: u32;
-    v_g = gid.x;
-    var v_a: i32;
-    v_a = b_xi[v_g];
-    var v_u: u32;
-    v_u = b_xu[v_g];
-    var v_f: f32;
-    v_f = b_xf[v_g];
-    var v_k: u32;
-    v_k = b_sel[v_g];
-    var v_p: bool;
-    v_p = ((v_u % 4u) != 0u) || ((wid.x % 2u) == 0u);
+    let v_g: u32 = gid.x;
+    let v_a: i32 = b_xi[v_g];
+    let v_u: u32 = b_xu[v_g];
+    let v_f: f32 = b_xf[v_g];
+    let v_k: u32 = b_sel[v_g];
+    let v_p: bool = ((v_u % 4u) != 0u) || ((wid.x % 2u) == 0u);
     var v_s0: i32;
     let xpu_t1 = lidx % 32u;
     let xpu_t2 = lidx - xpu_t1;
@@ -14889,51 +13731,31 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(workgroup_id) wi
     let xpu_t50 = select(xpu_t46, xpu_t46 + xpu_t48, xpu_t48 < (32u - xpu_t46));
     let xpu_t51 = bitcast<i32>(xpu_wave[xpu_t47 + xpu_t50]);
     v_s9 = select(v_a, xpu_t51, xpu_t49 && ((xpu_t47 + xpu_t50) < 100u));
-    var v_tmp: u32;
-    v_tmp = v_g * 10u;
-    var v_tmp_1: u32;
-    v_tmp_1 = (v_g * 10u) + 1u;
-    var v_tmp_2: u32;
-    v_tmp_2 = (v_g * 10u) + 2u;
-    var v_tmp_3: u32;
-    v_tmp_3 = (v_g * 10u) + 3u;
-    var v_tmp_4: u32;
-    v_tmp_4 = (v_g * 10u) + 4u;
-    var v_tmp_5: i32;
-    v_tmp_5 = v_s0;
-    var v_tmp_6: i32;
-    v_tmp_6 = v_s1;
-    var v_tmp_7: i32;
-    v_tmp_7 = v_s2;
-    var v_tmp_8: i32;
-    v_tmp_8 = v_s3;
-    var v_tmp_9: i32;
-    v_tmp_9 = v_s4;
+    let v_tmp: u32 = v_g * 10u;
+    let v_tmp_1: u32 = (v_g * 10u) + 1u;
+    let v_tmp_2: u32 = (v_g * 10u) + 2u;
+    let v_tmp_3: u32 = (v_g * 10u) + 3u;
+    let v_tmp_4: u32 = (v_g * 10u) + 4u;
+    let v_tmp_5: i32 = v_s0;
+    let v_tmp_6: i32 = v_s1;
+    let v_tmp_7: i32 = v_s2;
+    let v_tmp_8: i32 = v_s3;
+    let v_tmp_9: i32 = v_s4;
     b_oi[v_tmp] = v_tmp_5;
     b_oi[v_tmp_1] = v_tmp_6;
     b_oi[v_tmp_2] = v_tmp_7;
     b_oi[v_tmp_3] = v_tmp_8;
     b_oi[v_tmp_4] = v_tmp_9;
-    var v_tmp_10: u32;
-    v_tmp_10 = (v_g * 10u) + 5u;
-    var v_tmp_11: u32;
-    v_tmp_11 = (v_g * 10u) + 6u;
-    var v_tmp_12: u32;
-    v_tmp_12 = (v_g * 10u) + 7u;
-    var v_tmp_13: u32;
-    v_tmp_13 = (v_g * 10u) + 8u;
-    var v_tmp_14: u32;
-    v_tmp_14 = (v_g * 10u) + 9u;
-    var v_tmp_15: i32;
-    v_tmp_15 = v_s5;
-    var v_tmp_16: i32;
-    v_tmp_16 = v_s6;
-    var v_tmp_17: i32;
-    v_tmp_17 = v_s7;
-    var v_tmp_18: i32;
-    v_tmp_18 = v_s8;
-    var v_tmp_19: i32;
-    v_tmp_19 = v_s9;
+    let v_tmp_10: u32 = (v_g * 10u) + 5u;
+    let v_tmp_11: u32 = (v_g * 10u) + 6u;
+    let v_tmp_12: u32 = (v_g * 10u) + 7u;
+    let v_tmp_13: u32 = (v_g * 10u) + 8u;
+    let v_tmp_14: u32 = (v_g * 10u) + 9u;
+    let v_tmp_15: i32 = v_s5;
+    let v_tmp_16: i32 = v_s6;
+    let v_tmp_17: i32 = v_s7;
+    let v_tmp_18: i32 = v_s8;
+    let v_tmp_19: i32 = v_s9;
     b_oi[v_tmp_10] = v_tmp_15;
     b_oi[v_tmp_11] = v_tmp_16;
     b_oi[v_tmp_12] = v_tmp_17;
@@ -15119,45 +13941,29 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(workgroup_id) wi
         }
     }
     v_all = xpu_t96 != 0u;
-    var v_tmp_20: u32;
-    v_tmp_20 = v_g * 11u;
-    var v_tmp_21: u32;
-    v_tmp_21 = (v_g * 11u) + 1u;
-    var v_tmp_22: u32;
-    v_tmp_22 = (v_g * 11u) + 2u;
-    var v_tmp_23: u32;
-    v_tmp_23 = (v_g * 11u) + 3u;
-    var v_tmp_24: u32;
-    v_tmp_24 = (v_g * 11u) + 4u;
-    var v_tmp_25: u32;
-    v_tmp_25 = v_u0;
-    var v_tmp_26: u32;
-    v_tmp_26 = v_u1;
-    var v_tmp_27: u32;
-    v_tmp_27 = v_u2;
-    var v_tmp_28: u32;
-    v_tmp_28 = v_u3;
-    var v_tmp_29: u32;
-    v_tmp_29 = v_u4;
+    let v_tmp_20: u32 = v_g * 11u;
+    let v_tmp_21: u32 = (v_g * 11u) + 1u;
+    let v_tmp_22: u32 = (v_g * 11u) + 2u;
+    let v_tmp_23: u32 = (v_g * 11u) + 3u;
+    let v_tmp_24: u32 = (v_g * 11u) + 4u;
+    let v_tmp_25: u32 = v_u0;
+    let v_tmp_26: u32 = v_u1;
+    let v_tmp_27: u32 = v_u2;
+    let v_tmp_28: u32 = v_u3;
+    let v_tmp_29: u32 = v_u4;
     b_ou[v_tmp_20] = v_tmp_25;
     b_ou[v_tmp_21] = v_tmp_26;
     b_ou[v_tmp_22] = v_tmp_27;
     b_ou[v_tmp_23] = v_tmp_28;
     b_ou[v_tmp_24] = v_tmp_29;
-    var v_tmp_30: u32;
-    v_tmp_30 = (v_g * 11u) + 5u;
-    var v_tmp_31: u32;
-    v_tmp_31 = (v_g * 11u) + 6u;
-    var v_tmp_32: u32;
-    v_tmp_32 = v_u5;
-    var v_tmp_33: u32;
-    v_tmp_33 = v_u6;
+    let v_tmp_30: u32 = (v_g * 11u) + 5u;
+    let v_tmp_31: u32 = (v_g * 11u) + 6u;
+    let v_tmp_32: u32 = v_u5;
+    let v_tmp_33: u32 = v_u6;
     b_ou[v_tmp_30] = v_tmp_32;
     b_ou[v_tmp_31] = v_tmp_33;
-    var v_tmp_34: u32;
-    v_tmp_34 = (v_g * 11u) + 7u;
-    var v_tmp_35: u32;
-    v_tmp_35 = (v_g * 11u) + 8u;
+    let v_tmp_34: u32 = (v_g * 11u) + 7u;
+    let v_tmp_35: u32 = (v_g * 11u) + 8u;
     b_ou[v_tmp_34] = 0u;
     b_ou[v_tmp_35] = 0u;
     if v_any {
@@ -15166,14 +13972,10 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(workgroup_id) wi
     if v_all {
         b_ou[(v_g * 11u) + 8u] = 1u;
     }
-    var v_tmp_36: u32;
-    v_tmp_36 = (v_g * 11u) + 9u;
-    var v_tmp_37: u32;
-    v_tmp_37 = (v_g * 11u) + 10u;
-    var v_tmp_38: u32;
-    v_tmp_38 = lidx % 32u;
-    var v_tmp_39: u32;
-    v_tmp_39 = 32u;
+    let v_tmp_36: u32 = (v_g * 11u) + 9u;
+    let v_tmp_37: u32 = (v_g * 11u) + 10u;
+    let v_tmp_38: u32 = lidx % 32u;
+    let v_tmp_39: u32 = 32u;
     b_ou[v_tmp_36] = v_tmp_38;
     b_ou[v_tmp_37] = v_tmp_39;
     var v_f0: f32;
@@ -15291,33 +14093,21 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(workgroup_id) wi
     let xpu_t127 = xpu_t124 ^ (xpu_t126 % 32u);
     let xpu_t128 = bitcast<f32>(xpu_wave[xpu_t125 + xpu_t127]);
     v_f5 = select(v_f, xpu_t128, true && ((xpu_t125 + xpu_t127) < 100u));
-    var v_tmp_40: u32;
-    v_tmp_40 = v_g * 6u;
-    var v_tmp_41: u32;
-    v_tmp_41 = (v_g * 6u) + 1u;
-    var v_tmp_42: u32;
-    v_tmp_42 = (v_g * 6u) + 2u;
-    var v_tmp_43: f32;
-    v_tmp_43 = v_f0;
-    var v_tmp_44: f32;
-    v_tmp_44 = v_f1;
-    var v_tmp_45: f32;
-    v_tmp_45 = v_f2;
+    let v_tmp_40: u32 = v_g * 6u;
+    let v_tmp_41: u32 = (v_g * 6u) + 1u;
+    let v_tmp_42: u32 = (v_g * 6u) + 2u;
+    let v_tmp_43: f32 = v_f0;
+    let v_tmp_44: f32 = v_f1;
+    let v_tmp_45: f32 = v_f2;
     b_of[v_tmp_40] = v_tmp_43;
     b_of[v_tmp_41] = v_tmp_44;
     b_of[v_tmp_42] = v_tmp_45;
-    var v_tmp_46: u32;
-    v_tmp_46 = (v_g * 6u) + 3u;
-    var v_tmp_47: u32;
-    v_tmp_47 = (v_g * 6u) + 4u;
-    var v_tmp_48: u32;
-    v_tmp_48 = (v_g * 6u) + 5u;
-    var v_tmp_49: f32;
-    v_tmp_49 = v_f3;
-    var v_tmp_50: f32;
-    v_tmp_50 = v_f4;
-    var v_tmp_51: f32;
-    v_tmp_51 = v_f5;
+    let v_tmp_46: u32 = (v_g * 6u) + 3u;
+    let v_tmp_47: u32 = (v_g * 6u) + 4u;
+    let v_tmp_48: u32 = (v_g * 6u) + 5u;
+    let v_tmp_49: f32 = v_f3;
+    let v_tmp_50: f32 = v_f4;
+    let v_tmp_51: f32 = v_f5;
     b_of[v_tmp_46] = v_tmp_49;
     b_of[v_tmp_47] = v_tmp_50;
     b_of[v_tmp_48] = v_tmp_51;
@@ -15345,18 +14135,12 @@ struct xpu_Uniforms {
 // main is kernel WaveAgnostic, block 100x1x1.
 @compute @workgroup_size(100, 1, 1)
 fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) lidx: u32, @builtin(subgroup_invocation_id) sgid: u32, @builtin(subgroup_size) sgsize: u32) {
-    var v_g: u32;
-    v_g = gid.x;
-    var v_a: i32;
-    v_a = b_xi[v_g];
-    var v_u: u32;
-    v_u = b_xu[v_g];
-    var v_f: f32;
-    v_f = b_xf[v_g];
-    var v_k: u32;
-    v_k = b_sel[v_g];
-    var v_p: bool;
-    v_p = ((v_u % 4u) != 0u) || ((wid.x % 2u) == 0u);
+    let v_g: u32 = gid.x;
+    let v_a: i32 = b_xi[v_g];
+    let v_u: u32 = b_xu[v_g];
+    let v_f: f32 = b_xf[v_g];
+    let v_k: u32 = b_sel[v_g];
+    let v_p: bool = ((v_u % 4u) != 0u) || ((wid.x % 2u) == 0u);
     var v_s0: i32;
     let xpu_t1 = lidx - sgid;
     v_s0 = subgroupAdd(v_a);
@@ -15403,51 +14187,31 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(workgroup_id) wi
     let xpu_t25 = select(sgid, sgid + xpu_t23, xpu_t23 < (sgsize - sgid));
     let xpu_t26 = subgroupShuffle(v_a, xpu_t25);
     v_s9 = select(v_a, xpu_t26, xpu_t24 && ((xpu_t22 + xpu_t25) < 100u));
-    var v_tmp: u32;
-    v_tmp = v_g * 10u;
-    var v_tmp_1: u32;
-    v_tmp_1 = (v_g * 10u) + 1u;
-    var v_tmp_2: u32;
-    v_tmp_2 = (v_g * 10u) + 2u;
-    var v_tmp_3: u32;
-    v_tmp_3 = (v_g * 10u) + 3u;
-    var v_tmp_4: u32;
-    v_tmp_4 = (v_g * 10u) + 4u;
-    var v_tmp_5: i32;
-    v_tmp_5 = v_s0;
-    var v_tmp_6: i32;
-    v_tmp_6 = v_s1;
-    var v_tmp_7: i32;
-    v_tmp_7 = v_s2;
-    var v_tmp_8: i32;
-    v_tmp_8 = v_s3;
-    var v_tmp_9: i32;
-    v_tmp_9 = v_s4;
+    let v_tmp: u32 = v_g * 10u;
+    let v_tmp_1: u32 = (v_g * 10u) + 1u;
+    let v_tmp_2: u32 = (v_g * 10u) + 2u;
+    let v_tmp_3: u32 = (v_g * 10u) + 3u;
+    let v_tmp_4: u32 = (v_g * 10u) + 4u;
+    let v_tmp_5: i32 = v_s0;
+    let v_tmp_6: i32 = v_s1;
+    let v_tmp_7: i32 = v_s2;
+    let v_tmp_8: i32 = v_s3;
+    let v_tmp_9: i32 = v_s4;
     b_oi[v_tmp] = v_tmp_5;
     b_oi[v_tmp_1] = v_tmp_6;
     b_oi[v_tmp_2] = v_tmp_7;
     b_oi[v_tmp_3] = v_tmp_8;
     b_oi[v_tmp_4] = v_tmp_9;
-    var v_tmp_10: u32;
-    v_tmp_10 = (v_g * 10u) + 5u;
-    var v_tmp_11: u32;
-    v_tmp_11 = (v_g * 10u) + 6u;
-    var v_tmp_12: u32;
-    v_tmp_12 = (v_g * 10u) + 7u;
-    var v_tmp_13: u32;
-    v_tmp_13 = (v_g * 10u) + 8u;
-    var v_tmp_14: u32;
-    v_tmp_14 = (v_g * 10u) + 9u;
-    var v_tmp_15: i32;
-    v_tmp_15 = v_s5;
-    var v_tmp_16: i32;
-    v_tmp_16 = v_s6;
-    var v_tmp_17: i32;
-    v_tmp_17 = v_s7;
-    var v_tmp_18: i32;
-    v_tmp_18 = v_s8;
-    var v_tmp_19: i32;
-    v_tmp_19 = v_s9;
+    let v_tmp_10: u32 = (v_g * 10u) + 5u;
+    let v_tmp_11: u32 = (v_g * 10u) + 6u;
+    let v_tmp_12: u32 = (v_g * 10u) + 7u;
+    let v_tmp_13: u32 = (v_g * 10u) + 8u;
+    let v_tmp_14: u32 = (v_g * 10u) + 9u;
+    let v_tmp_15: i32 = v_s5;
+    let v_tmp_16: i32 = v_s6;
+    let v_tmp_17: i32 = v_s7;
+    let v_tmp_18: i32 = v_s8;
+    let v_tmp_19: i32 = v_s9;
     b_oi[v_tmp_10] = v_tmp_15;
     b_oi[v_tmp_11] = v_tmp_16;
     b_oi[v_tmp_12] = v_tmp_17;
@@ -15485,45 +14249,29 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(workgroup_id) wi
     let xpu_t39 = select(0u, 1u, v_p);
     let xpu_t40 = lidx - sgid;
     v_all = subgroupAll(xpu_t39 != 0u);
-    var v_tmp_20: u32;
-    v_tmp_20 = v_g * 11u;
-    var v_tmp_21: u32;
-    v_tmp_21 = (v_g * 11u) + 1u;
-    var v_tmp_22: u32;
-    v_tmp_22 = (v_g * 11u) + 2u;
-    var v_tmp_23: u32;
-    v_tmp_23 = (v_g * 11u) + 3u;
-    var v_tmp_24: u32;
-    v_tmp_24 = (v_g * 11u) + 4u;
-    var v_tmp_25: u32;
-    v_tmp_25 = v_u0;
-    var v_tmp_26: u32;
-    v_tmp_26 = v_u1;
-    var v_tmp_27: u32;
-    v_tmp_27 = v_u2;
-    var v_tmp_28: u32;
-    v_tmp_28 = v_u3;
-    var v_tmp_29: u32;
-    v_tmp_29 = v_u4;
+    let v_tmp_20: u32 = v_g * 11u;
+    let v_tmp_21: u32 = (v_g * 11u) + 1u;
+    let v_tmp_22: u32 = (v_g * 11u) + 2u;
+    let v_tmp_23: u32 = (v_g * 11u) + 3u;
+    let v_tmp_24: u32 = (v_g * 11u) + 4u;
+    let v_tmp_25: u32 = v_u0;
+    let v_tmp_26: u32 = v_u1;
+    let v_tmp_27: u32 = v_u2;
+    let v_tmp_28: u32 = v_u3;
+    let v_tmp_29: u32 = v_u4;
     b_ou[v_tmp_20] = v_tmp_25;
     b_ou[v_tmp_21] = v_tmp_26;
     b_ou[v_tmp_22] = v_tmp_27;
     b_ou[v_tmp_23] = v_tmp_28;
     b_ou[v_tmp_24] = v_tmp_29;
-    var v_tmp_30: u32;
-    v_tmp_30 = (v_g * 11u) + 5u;
-    var v_tmp_31: u32;
-    v_tmp_31 = (v_g * 11u) + 6u;
-    var v_tmp_32: u32;
-    v_tmp_32 = v_u5;
-    var v_tmp_33: u32;
-    v_tmp_33 = v_u6;
+    let v_tmp_30: u32 = (v_g * 11u) + 5u;
+    let v_tmp_31: u32 = (v_g * 11u) + 6u;
+    let v_tmp_32: u32 = v_u5;
+    let v_tmp_33: u32 = v_u6;
     b_ou[v_tmp_30] = v_tmp_32;
     b_ou[v_tmp_31] = v_tmp_33;
-    var v_tmp_34: u32;
-    v_tmp_34 = (v_g * 11u) + 7u;
-    var v_tmp_35: u32;
-    v_tmp_35 = (v_g * 11u) + 8u;
+    let v_tmp_34: u32 = (v_g * 11u) + 7u;
+    let v_tmp_35: u32 = (v_g * 11u) + 8u;
     b_ou[v_tmp_34] = 0u;
     b_ou[v_tmp_35] = 0u;
     if v_any {
@@ -15532,14 +14280,10 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(workgroup_id) wi
     if v_all {
         b_ou[(v_g * 11u) + 8u] = 1u;
     }
-    var v_tmp_36: u32;
-    v_tmp_36 = (v_g * 11u) + 9u;
-    var v_tmp_37: u32;
-    v_tmp_37 = (v_g * 11u) + 10u;
-    var v_tmp_38: u32;
-    v_tmp_38 = sgid;
-    var v_tmp_39: u32;
-    v_tmp_39 = sgsize;
+    let v_tmp_36: u32 = (v_g * 11u) + 9u;
+    let v_tmp_37: u32 = (v_g * 11u) + 10u;
+    let v_tmp_38: u32 = sgid;
+    let v_tmp_39: u32 = sgsize;
     b_ou[v_tmp_36] = v_tmp_38;
     b_ou[v_tmp_37] = v_tmp_39;
     var v_f0: f32;
@@ -15563,33 +14307,21 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(workgroup_id) wi
     let xpu_t48 = sgid ^ (xpu_t47 % sgsize);
     let xpu_t49 = subgroupShuffle(v_f, xpu_t48);
     v_f5 = select(v_f, xpu_t49, true && ((xpu_t46 + xpu_t48) < 100u));
-    var v_tmp_40: u32;
-    v_tmp_40 = v_g * 6u;
-    var v_tmp_41: u32;
-    v_tmp_41 = (v_g * 6u) + 1u;
-    var v_tmp_42: u32;
-    v_tmp_42 = (v_g * 6u) + 2u;
-    var v_tmp_43: f32;
-    v_tmp_43 = v_f0;
-    var v_tmp_44: f32;
-    v_tmp_44 = v_f1;
-    var v_tmp_45: f32;
-    v_tmp_45 = v_f2;
+    let v_tmp_40: u32 = v_g * 6u;
+    let v_tmp_41: u32 = (v_g * 6u) + 1u;
+    let v_tmp_42: u32 = (v_g * 6u) + 2u;
+    let v_tmp_43: f32 = v_f0;
+    let v_tmp_44: f32 = v_f1;
+    let v_tmp_45: f32 = v_f2;
     b_of[v_tmp_40] = v_tmp_43;
     b_of[v_tmp_41] = v_tmp_44;
     b_of[v_tmp_42] = v_tmp_45;
-    var v_tmp_46: u32;
-    v_tmp_46 = (v_g * 6u) + 3u;
-    var v_tmp_47: u32;
-    v_tmp_47 = (v_g * 6u) + 4u;
-    var v_tmp_48: u32;
-    v_tmp_48 = (v_g * 6u) + 5u;
-    var v_tmp_49: f32;
-    v_tmp_49 = v_f3;
-    var v_tmp_50: f32;
-    v_tmp_50 = v_f4;
-    var v_tmp_51: f32;
-    v_tmp_51 = v_f5;
+    let v_tmp_46: u32 = (v_g * 6u) + 3u;
+    let v_tmp_47: u32 = (v_g * 6u) + 4u;
+    let v_tmp_48: u32 = (v_g * 6u) + 5u;
+    let v_tmp_49: f32 = v_f3;
+    let v_tmp_50: f32 = v_f4;
+    let v_tmp_51: f32 = v_f5;
     b_of[v_tmp_46] = v_tmp_49;
     b_of[v_tmp_47] = v_tmp_50;
     b_of[v_tmp_48] = v_tmp_51;

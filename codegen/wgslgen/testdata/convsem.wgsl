@@ -46,15 +46,11 @@ fn xpu_u32_of_f32(x: f32) -> u32 {
 @compute @workgroup_size(64, 1, 1)
 fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
     {
-        var v_i: u32;
-        v_i = gid.x;
+        let v_i: u32 = gid.x;
         if v_i < xpu_u.p_n {
-            var v_f: f32;
-            v_f = b_fs[v_i];
-            var v_g: f32;
-            v_g = b_gs[v_i];
-            var v_o: u32;
-            v_o = v_i * 6u;
+            let v_f: f32 = b_fs[v_i];
+            let v_g: f32 = b_gs[v_i];
+            let v_o: u32 = v_i * 6u;
             b_out[v_o + 0u] = u32(xpu_i32_of_f32(v_f));
             b_out[v_o + 1u] = xpu_u32_of_f32(v_f);
             b_out[v_o + 2u] = bitcast<u32>(xpu_min_f32(v_f, v_g));

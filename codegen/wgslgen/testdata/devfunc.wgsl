@@ -36,18 +36,8 @@ fn f_weight(a_a: array<f32, 4>, a_k: f32) -> f32 {
     var v_k: f32 = a_k;
     var v_s: f32;
     v_s = f32();
-    {
-        var v_j: i32;
-        v_j = 0i;
-        loop {
-            if !(v_j < 4i) {
-                break;
-            }
-            v_s = v_s + v_a[v_j];
-            continuing {
-                v_j = v_j + 1i;
-            }
-        }
+    for (var v_j: i32 = 0i; v_j < 4i; v_j = v_j + 1i) {
+        v_s = v_s + v_a[v_j];
     }
     v_a[0i] = v_s;
     return f_twice(xpu_min_f32(xpu_max_f32((v_a[0i] * v_k) + f32(xpu_lid.x), -1.0f), 40.0f));
@@ -58,23 +48,12 @@ fn f_weight(a_a: array<f32, 4>, a_k: f32) -> f32 {
 fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(local_invocation_id) lid: vec3<u32>) {
     xpu_lid = lid;
     {
-        var v_i: u32;
-        v_i = gid.x;
+        let v_i: u32 = gid.x;
         if v_i < xpu_u.p_n {
             var v_a: array<f32, 4>;
             v_a = array<f32, 4>();
-            {
-                var v_j: u32;
-                v_j = 0u;
-                loop {
-                    if !(v_j < 4u) {
-                        break;
-                    }
-                    v_a[v_j] = b_in[xpu_rem_u32((v_i * 4u) + v_j, xpu_u.p_n)];
-                    continuing {
-                        v_j = v_j + 1u;
-                    }
-                }
+            for (var v_j: u32 = 0u; v_j < 4u; v_j = v_j + 1u) {
+                v_a[v_j] = b_in[xpu_rem_u32((v_i * 4u) + v_j, xpu_u.p_n)];
             }
             b_out[v_i] = f_weight(v_a, xpu_u.p_k);
         }

@@ -11,8 +11,7 @@ struct xpu_Uniforms {
 @compute @workgroup_size(64, 1, 1)
 fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
     {
-        var v_i: u32;
-        v_i = gid.x;
+        let v_i: u32 = gid.x;
         if v_i < xpu_u.p_n {
             let xpu_t1 = b_x[v_i];
             var xpu_t2 = atomicLoad(&b_sum[0u]);

@@ -20,16 +20,13 @@ fn xpu_rem_u32(x: u32, y: u32) -> u32 {
 // main is kernel Histogram, block 64x1x1.
 @compute @workgroup_size(64, 1, 1)
 fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
-    var v_i: u32;
-    v_i = gid.x;
+    let v_i: u32 = gid.x;
     if v_i < xpu_u.p_n {
-        var v_v: u32;
-        v_v = b_in[v_i];
+        let v_v: u32 = b_in[v_i];
         atomicAdd(&b_hist[xpu_rem_u32(v_v, xpu_u.p_bins)], 1u);
         atomicMax(&b_hi[0i], i32(v_v) - 1000i);
         loop {
-            var v_old: u32;
-            v_old = atomicLoad(&b_sum[0u]);
+            let v_old: u32 = atomicLoad(&b_sum[0u]);
             let xpu_t1 = v_old + v_v;
             var xpu_t2: u32;
             loop {

@@ -67,21 +67,14 @@ fn xpu_shr_u32(x: u32, y: u32) -> u32 {
 @compute @workgroup_size(64, 1, 1)
 fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
     {
-        var v_i: u32;
-        v_i = gid.x;
+        let v_i: u32 = gid.x;
         if v_i < xpu_u.p_n {
-            var v_x: i32;
-            v_x = b_xs[v_i];
-            var v_y: i32;
-            v_y = b_ys[v_i];
-            var v_s: u32;
-            v_s = b_sh[v_i];
-            var v_ux: u32;
-            v_ux = u32(v_x);
-            var v_uy: u32;
-            v_uy = u32(v_y);
-            var v_o: u32;
-            v_o = v_i * 14u;
+            let v_x: i32 = b_xs[v_i];
+            let v_y: i32 = b_ys[v_i];
+            let v_s: u32 = b_sh[v_i];
+            let v_ux: u32 = u32(v_x);
+            let v_uy: u32 = u32(v_y);
+            let v_o: u32 = v_i * 14u;
             b_out[v_o + 0u] = xpu_div_i32(v_x, v_y);
             b_out[v_o + 1u] = xpu_rem_i32(v_x, v_y);
             b_out[v_o + 2u] = xpu_shl_i32(v_x, v_s);

@@ -22,8 +22,7 @@ fn xpu_shl_u32(x: u32, y: u32) -> u32 {
 fn f_logv(a_i: u32, a_v: u32) -> u32 {
     var v_i: u32 = a_i;
     var v_v: u32 = a_v;
-    var v_k: u32;
-    v_k = atomicAdd(&b_pos[v_i], 1u);
+    let v_k: u32 = atomicAdd(&b_pos[v_i], 1u);
     b_log[(v_i * 4u) + v_k] = v_v;
     return v_v;
 }
@@ -42,8 +41,7 @@ fn f_mkArr(a_i: u32) -> array<u32, 4> {
 // main is kernel Misc, block 64x1x1.
 @compute @workgroup_size(64, 1, 1)
 fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(local_invocation_index) lidx: u32) {
-    var v_l: u32;
-    v_l = lidx;
+    let v_l: u32 = lidx;
     if v_l < 8u {
         atomicStore(&s_cnt[v_l], 1000u + v_l);
     }
@@ -55,41 +53,28 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(local_invocation
     atomicMin(&s_cnt[6u], v_l + 500u);
     atomicMax(&s_cnt[7u], v_l * 3u);
     workgroupBarrier();
-    var v_i: u32;
-    v_i = gid.x;
+    let v_i: u32 = gid.x;
     if v_i >= xpu_u.p_n {
         return;
     }
-    var v_o: u32;
-    v_o = v_i * 8u;
+    let v_o: u32 = v_i * 8u;
     b_out[v_o + 0u] = atomicLoad(&s_cnt[v_l % 8u]);
     b_out[v_o + 1u] = arrayLength(&b_out);
     var v_acc: u32;
     v_acc = u32();
-    {
-        var v_j: u32;
-        v_j = 0u;
-        loop {
-            if !(v_j < 10u) {
-                break;
-            }
-            if v_j == 3u {
-                continue;
-            } else if (v_j % 2u) == 0u {
-                v_acc = v_acc + v_j;
-            } else {
-                v_acc = v_acc ^ (v_j << 4u);
-            }
-            continuing {
-                v_j = v_j + 1u;
-            }
+    for (var v_j: u32 = 0u; v_j < 10u; v_j = v_j + 1u) {
+        if v_j == 3u {
+            continue;
+        } else if (v_j % 2u) == 0u {
+            v_acc = v_acc + v_j;
+        } else {
+            v_acc = v_acc ^ (v_j << 4u);
         }
     }
     b_out[v_o + 2u] = v_acc;
     var xpu_t1: array<u32, 4> = f_mkArr(v_i);
     b_out[v_o + 3u] = xpu_t1[v_i % 4u];
-    var v_f: f32;
-    v_f = bitcast<f32>(atomicLoad(&b_fa[v_i]));
+    let v_f: f32 = bitcast<f32>(atomicLoad(&b_fa[v_i]));
     atomicStore(&b_fa[v_i], bitcast<u32>(v_f * 2.0f));
     var xpu_t2 = atomicLoad(&b_fa[v_i]);
     loop {

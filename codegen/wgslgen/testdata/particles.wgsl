@@ -18,8 +18,7 @@ struct xpu_Uniforms {
 @compute @workgroup_size(32, 1, 1)
 fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
     {
-        var v_i: u32;
-        v_i = gid.x;
+        let v_i: u32 = gid.x;
         if v_i < xpu_u.p_n {
             b_p[v_i].m_Pos = b_p[v_i].m_Pos + (b_p[v_i].m_Vel * xpu_u.p_dt);
             b_p[v_i].m_ID = b_p[v_i].m_ID + 1u;

@@ -10,10 +10,8 @@ var<workgroup> s_s: array<f32, 64>;
 // main is kernel Reduce, block 64x1x1.
 @compute @workgroup_size(64, 1, 1)
 fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) lidx: u32) {
-    var v_l: u32;
-    v_l = lidx;
-    var v_i: u32;
-    v_i = gid.x;
+    let v_l: u32 = lidx;
+    let v_i: u32 = gid.x;
     var v_v: f32;
     v_v = f32();
     if v_i < xpu_u.p_n {
@@ -21,21 +19,11 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(workgroup_id) wi
     }
     s_s[v_l] = v_v;
     workgroupBarrier();
-    {
-        var v_stride: u32;
-        v_stride = 32u;
-        loop {
-            if !(v_stride > 0u) {
-                break;
-            }
-            if v_l < v_stride {
-                s_s[v_l] = s_s[v_l] + s_s[v_l + v_stride];
-            }
-            workgroupBarrier();
-            continuing {
-                v_stride = v_stride >> 1u;
-            }
+    for (var v_stride: u32 = 32u; v_stride > 0u; v_stride = v_stride >> 1u) {
+        if v_l < v_stride {
+            s_s[v_l] = s_s[v_l] + s_s[v_l + v_stride];
         }
+        workgroupBarrier();
     }
     if v_l == 0u {
         b_out[wid.x] = s_s[0u];

@@ -9,8 +9,7 @@ struct xpu_Uniforms {
 // main is kernel ShortCircuit, block 64x1x1.
 @compute @workgroup_size(64, 1, 1)
 fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
-    var v_i: u32;
-    v_i = gid.x;
+    let v_i: u32 = gid.x;
     var xpu_t1: bool = v_i < xpu_u.p_n;
     if xpu_t1 {
         xpu_t1 = atomicAdd(&b_cnt[0u], 1u) != 4294967295u;

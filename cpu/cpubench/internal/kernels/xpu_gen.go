@@ -24,7 +24,7 @@ var GemmKernel = gpu.Register(&gpu.KernelSpec{
 	Manifests: []gpu.Manifest{
 		{
 			Kernel: "github.com/goxpu/xpu/cpu/cpubench/internal/kernels.Gemm", Backend: "webgpu", Target: "wgsl",
-			Hash:        "sha256:4278c21a59093d9dfb037a34b68bef99ff382e90bdd5b9434b7ca369d5293f34",
+			Hash:        "sha256:18bced33b96ee4a1a82facad14d41eca423cd94bfc9025d03b9d743e44304ad8",
 			Codegen:     "xpu-gen/1",
 			Block:       xpu.Dim3{X: 16, Y: 16, Z: 1},
 			SharedBytes: 8192, StorageBindings: 3, UniformBytes: 16,
@@ -74,104 +74,30 @@ var<workgroup> s_bs: array<f32, 1024>;
 // main is kernel Gemm, block 16x16x1.
 @compute @workgroup_size(16, 16, 1)
 fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid: vec3<u32>) {
-    var v_tx: u32;
-    v_tx = lid.x;
-    var v_ty: u32;
-    v_ty = lid.y;
-    var v_row0: u32;
-    v_row0 = wid.y * 64u;
-    var v_col0: u32;
-    v_col0 = wid.x * 64u;
+    let v_tx: u32 = lid.x;
+    let v_ty: u32 = lid.y;
+    let v_row0: u32 = wid.y * 64u;
+    let v_col0: u32 = wid.x * 64u;
     var v_acc: array<f32, 16>;
     v_acc = array<f32, 16>();
-    {
-        var v_k0: u32;
-        v_k0 = 0u;
-        loop {
-            if !(v_k0 < xpu_u.p_n) {
-                break;
-            }
-            {
-                var v_i: u32;
-                v_i = 0u;
-                loop {
-                    if !(v_i < 4u) {
-                        break;
-                    }
-                    s_as[((v_ty + (16u * v_i)) * 16u) + v_tx] = b_a[((((v_row0 + v_ty) + (16u * v_i)) * xpu_u.p_n) + v_k0) + v_tx];
-                    s_bs[((v_ty * 64u) + v_tx) + (16u * v_i)] = b_b[((((v_k0 + v_ty) * xpu_u.p_n) + v_col0) + v_tx) + (16u * v_i)];
-                    continuing {
-                        v_i = v_i + 1u;
-                    }
+    for (var v_k0: u32 = 0u; v_k0 < xpu_u.p_n; v_k0 = v_k0 + 16u) {
+        for (var v_i: u32 = 0u; v_i < 4u; v_i = v_i + 1u) {
+            s_as[((v_ty + (16u * v_i)) * 16u) + v_tx] = b_a[((((v_row0 + v_ty) + (16u * v_i)) * xpu_u.p_n) + v_k0) + v_tx];
+            s_bs[((v_ty * 64u) + v_tx) + (16u * v_i)] = b_b[((((v_k0 + v_ty) * xpu_u.p_n) + v_col0) + v_tx) + (16u * v_i)];
+        }
+        workgroupBarrier();
+        for (var v_k: u32 = 0u; v_k < 16u; v_k = v_k + 1u) {
+            for (var v_i_1: u32 = 0u; v_i_1 < 4u; v_i_1 = v_i_1 + 1u) {
+                for (var v_j: u32 = 0u; v_j < 4u; v_j = v_j + 1u) {
+                    v_acc[(v_i_1 * 4u) + v_j] = v_acc[(v_i_1 * 4u) + v_j] + (s_as[((v_ty + (16u * v_i_1)) * 16u) + v_k] * s_bs[((v_k * 64u) + v_tx) + (16u * v_j)]);
                 }
-            }
-            workgroupBarrier();
-            {
-                var v_k: u32;
-                v_k = 0u;
-                loop {
-                    if !(v_k < 16u) {
-                        break;
-                    }
-                    {
-                        var v_i_1: u32;
-                        v_i_1 = 0u;
-                        loop {
-                            if !(v_i_1 < 4u) {
-                                break;
-                            }
-                            {
-                                var v_j: u32;
-                                v_j = 0u;
-                                loop {
-                                    if !(v_j < 4u) {
-                                        break;
-                                    }
-                                    v_acc[(v_i_1 * 4u) + v_j] = v_acc[(v_i_1 * 4u) + v_j] + (s_as[((v_ty + (16u * v_i_1)) * 16u) + v_k] * s_bs[((v_k * 64u) + v_tx) + (16u * v_j)]);
-                                    continuing {
-                                        v_j = v_j + 1u;
-                                    }
-                                }
-                            }
-                            continuing {
-                                v_i_1 = v_i_1 + 1u;
-                            }
-                        }
-                    }
-                    continuing {
-                        v_k = v_k + 1u;
-                    }
-                }
-            }
-            workgroupBarrier();
-            continuing {
-                v_k0 = v_k0 + 16u;
             }
         }
+        workgroupBarrier();
     }
-    {
-        var v_i_2: u32;
-        v_i_2 = 0u;
-        loop {
-            if !(v_i_2 < 4u) {
-                break;
-            }
-            {
-                var v_j_1: u32;
-                v_j_1 = 0u;
-                loop {
-                    if !(v_j_1 < 4u) {
-                        break;
-                    }
-                    b_c[(((((v_row0 + v_ty) + (16u * v_i_2)) * xpu_u.p_n) + v_col0) + v_tx) + (16u * v_j_1)] = v_acc[(v_i_2 * 4u) + v_j_1];
-                    continuing {
-                        v_j_1 = v_j_1 + 1u;
-                    }
-                }
-            }
-            continuing {
-                v_i_2 = v_i_2 + 1u;
-            }
+    for (var v_i_2: u32 = 0u; v_i_2 < 4u; v_i_2 = v_i_2 + 1u) {
+        for (var v_j_1: u32 = 0u; v_j_1 < 4u; v_j_1 = v_j_1 + 1u) {
+            b_c[(((((v_row0 + v_ty) + (16u * v_i_2)) * xpu_u.p_n) + v_col0) + v_tx) + (16u * v_j_1)] = v_acc[(v_i_2 * 4u) + v_j_1];
         }
     }
 }
@@ -399,7 +325,7 @@ var SaxpyKernel = gpu.Register(&gpu.KernelSpec{
 	Manifests: []gpu.Manifest{
 		{
 			Kernel: "github.com/goxpu/xpu/cpu/cpubench/internal/kernels.Saxpy", Backend: "webgpu", Target: "wgsl",
-			Hash:        "sha256:addbfa540ed2aa238bd200a8149417e327e70ee1e4b4832b059d247562affebf",
+			Hash:        "sha256:ddb28ae2ffe5f16e98f3c865c7ab4bfc5fa00e952c285cd44e8fa45670ea6e45",
 			Codegen:     "xpu-gen/1",
 			Block:       xpu.Dim3{X: 256, Y: 1, Z: 1},
 			SharedBytes: 0, StorageBindings: 2, UniformBytes: 16,
@@ -444,8 +370,7 @@ const saxpyWGSL = `struct xpu_Uniforms {
 @compute @workgroup_size(256, 1, 1)
 fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
     {
-        var v_i: u32;
-        v_i = gid.x;
+        let v_i: u32 = gid.x;
         if v_i < xpu_u.p_n {
             b_y[v_i] = (xpu_u.p_a * b_x[v_i]) + b_y[v_i];
         }
@@ -529,7 +454,7 @@ var SumKernel = gpu.Register(&gpu.KernelSpec{
 	Manifests: []gpu.Manifest{
 		{
 			Kernel: "github.com/goxpu/xpu/cpu/cpubench/internal/kernels.Sum", Backend: "webgpu", Target: "wgsl",
-			Hash:        "sha256:7efe12284f47cdcd2d3c901e63ea2f63fe81569046f88c9633ccc554285299e8",
+			Hash:        "sha256:6c5465cc06a3b373fccbb3ac5a16c722f3a62f15f54b9b22f99556af73ed80c6",
 			Codegen:     "xpu-gen/1",
 			Block:       xpu.Dim3{X: 256, Y: 1, Z: 1},
 			SharedBytes: 1024, StorageBindings: 2, UniformBytes: 16,
@@ -574,42 +499,20 @@ var<workgroup> s_s: array<f32, 256>;
 // main is kernel Sum, block 256x1x1.
 @compute @workgroup_size(256, 1, 1)
 fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) lidx: u32) {
-    var v_l: u32;
-    v_l = lidx;
-    var v_base: u32;
-    v_base = gid.x * xpu_u.p_per;
+    let v_l: u32 = lidx;
+    let v_base: u32 = gid.x * xpu_u.p_per;
     var v_acc: f32;
     v_acc = f32();
-    {
-        var v_j: u32;
-        v_j = 0u;
-        loop {
-            if !(v_j < xpu_u.p_per) {
-                break;
-            }
-            v_acc = v_acc + b_x[v_base + v_j];
-            continuing {
-                v_j = v_j + 1u;
-            }
-        }
+    for (var v_j: u32 = 0u; v_j < xpu_u.p_per; v_j = v_j + 1u) {
+        v_acc = v_acc + b_x[v_base + v_j];
     }
     s_s[v_l] = v_acc;
     workgroupBarrier();
-    {
-        var v_h: u32;
-        v_h = 128u;
-        loop {
-            if !(v_h > 0u) {
-                break;
-            }
-            if v_l < v_h {
-                s_s[v_l] = s_s[v_l] + s_s[v_l + v_h];
-            }
-            workgroupBarrier();
-            continuing {
-                v_h = v_h >> 1u;
-            }
+    for (var v_h: u32 = 128u; v_h > 0u; v_h = v_h >> 1u) {
+        if v_l < v_h {
+            s_s[v_l] = s_s[v_l] + s_s[v_l + v_h];
         }
+        workgroupBarrier();
     }
     if v_l == 0u {
         b_partial[wid.x] = s_s[0u];
