@@ -11,38 +11,21 @@ import (
 
 	"github.com/goxpu/xpu"
 	"github.com/goxpu/xpu/gpu"
+	"github.com/goxpu/xpu/gpu/webgpu/internal/handbench"
+	"github.com/goxpu/xpu/kernels/conformance"
 )
 
-const saxpyWGSL = `
-struct Uniforms { a: f32, n: u32 }
-@group(0) @binding(0) var<storage, read_write> y: array<f32>;
-@group(0) @binding(1) var<storage, read> x: array<f32>;
-@group(0) @binding(2) var<uniform> u: Uniforms;
-
-@compute @workgroup_size(64)
-fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
-	let i = gid.x;
-	if i < u.n {
-		y[i] = u.a * x[i] + y[i];
-	}
+// BenchmarkWebGPUDrivers puts the generated kernels, launched through the
+// runtime on wgpu-native, beside the same kernels written by hand and
+// driven by raw cogentcore/webgpu calls (package handbench).
+func BenchmarkWebGPUDrivers(b *testing.B) {
+	raw := openRaw(b)
+	defer raw.release()
+	handbench.Run(b, "wgpu", raw)
 }
-`
 
-var benchSaxpy = gpu.Register(&gpu.KernelSpec{
-	Name:  "github.com/goxpu/xpu/gpu/webgpu_test.Saxpy",
-	Block: xpu.Dim3{X: 64},
-	Params: []gpu.Param{
-		{Name: "y", Kind: gpu.ParamBuffer, Type: "float32", Size: 4, Access: gpu.AccessReadWrite, Binding: 0},
-		{Name: "x", Kind: gpu.ParamBuffer, Type: "float32", Size: 4, Access: gpu.AccessRead, Binding: 1},
-		{Name: "a", Kind: gpu.ParamScalar, Type: "float32", Size: 4, Binding: 0},
-		{Name: "n", Kind: gpu.ParamScalar, Type: "uint32", Size: 4, Binding: 4},
-	},
-	UniformSize: 16,
-	WGSL:        saxpyWGSL,
-})
-
-// BenchmarkLaunches makes 1,000 small saxpy launches (256 elements, 4
-// groups) three ways in each iteration, and reports them side by side:
+// BenchmarkLaunches makes 1,000 small saxpy launches (256 elements, one
+// group) three ways in each iteration, and reports them side by side:
 //
 //	xpu-us/launch   through a gpu.Stream (checked, batched) and one Sync
 //	raw-us/launch   the same dispatches with raw wgpu calls, one pass, one submit and wait
@@ -51,6 +34,7 @@ var benchSaxpy = gpu.Register(&gpu.KernelSpec{
 //	wait/xpu        what batching saves over a submit and wait per launch
 func BenchmarkLaunches(b *testing.B) {
 	const launches, n = 1000, 256
+	b.Setenv("XPU_WEBGPU", "wgpu")
 	d, err := gpu.OpenBackend("webgpu")
 	if errors.Is(err, gpu.ErrUnavailable) {
 		b.Skip(err)
@@ -67,20 +51,26 @@ func BenchmarkLaunches(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	raw := newRawSaxpy(b, n)
-	defer raw.release()
-	groups := xpu.Dim3{X: n / 64}
+	r := openRaw(b)
+	defer r.release()
+	k, err := r.Kernel(handbench.SaxpyWGSL, [][]float32{make([]float32, n), make([]float32, n)}, make([]byte, 16), false)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer k.Release()
+	groups := xpu.Dim3{X: 1, Y: 1, Z: 1}
 	s := d.Stream()
 
-	viaXPU := func() {
-		for range launches {
-			if err := s.Launch(benchSaxpy, groups, y, x, float32(0.5), uint32(n)); err != nil {
-				b.Fatal(err)
-			}
-		}
-		if err := s.Sync(); err != nil {
+	must := func(err error) {
+		if err != nil {
 			b.Fatal(err)
 		}
+	}
+	viaXPU := func() {
+		for range launches {
+			must(conformance.LaunchSaxpy(s, groups, y, x, 0.5, n))
+		}
+		must(s.Sync())
 	}
 	timed := func(f func()) time.Duration {
 		t0 := time.Now()
@@ -94,14 +84,14 @@ func BenchmarkLaunches(b *testing.B) {
 		// a cold or a warm device.
 		if i%2 == 0 {
 			tXPU += timed(viaXPU)
-			tRaw += timed(func() { raw.batched(b, launches) })
+			tRaw += timed(func() { must(k.Run(groups, launches)) })
 		} else {
-			tRaw += timed(func() { raw.batched(b, launches) })
+			tRaw += timed(func() { must(k.Run(groups, launches)) })
 			tXPU += timed(viaXPU)
 		}
 		tWait += timed(func() {
 			for range launches {
-				raw.batched(b, 1)
+				must(k.Run(groups, 1))
 			}
 		})
 		i++
@@ -114,115 +104,33 @@ func BenchmarkLaunches(b *testing.B) {
 	b.ReportMetric(float64(tWait)/float64(tXPU), "wait/xpu")
 }
 
-// rawSaxpy is the same kernel driven by wgpu calls alone, the reference
-// point of the benchmark.
-type rawSaxpy struct {
-	inst     *wgpu.Instance
-	adapter  *wgpu.Adapter
-	dev      *wgpu.Device
-	queue    *wgpu.Queue
-	module   *wgpu.ShaderModule
-	bgl      *wgpu.BindGroupLayout
-	layout   *wgpu.PipelineLayout
-	pipeline *wgpu.ComputePipeline
-	bufs     []*wgpu.Buffer
-	group    *wgpu.BindGroup
-	groups   uint32
+// raw is a wgpu-native device of its own, driven by cogentcore/webgpu
+// calls alone: the reference point of the benchmarks.
+type raw struct {
+	inst    *wgpu.Instance
+	adapter *wgpu.Adapter
+	dev     *wgpu.Device
+	queue   *wgpu.Queue
 }
 
-func newRawSaxpy(b *testing.B, n int) *rawSaxpy {
-	r := &rawSaxpy{inst: wgpu.CreateInstance(nil), groups: uint32(n / 64)}
+var _ handbench.Driver = (*raw)(nil)
+
+func openRaw(b *testing.B) *raw {
+	r := &raw{inst: wgpu.CreateInstance(nil)}
 	var err error
-	must := func(err error) {
-		if err != nil {
-			r.release()
-			b.Fatal(err)
-		}
-	}
 	r.adapter, err = r.inst.RequestAdapter(&wgpu.RequestAdapterOptions{PowerPreference: wgpu.PowerPreferenceHighPerformance})
-	must(err)
-	r.dev, err = r.adapter.RequestDevice(nil)
-	must(err)
+	if err == nil {
+		r.dev, err = r.adapter.RequestDevice(nil)
+	}
+	if err != nil {
+		r.release()
+		b.Skip(err)
+	}
 	r.queue = r.dev.GetQueue()
-	r.module, err = r.dev.CreateShaderModule(&wgpu.ShaderModuleDescriptor{WGSLDescriptor: &wgpu.ShaderModuleWGSLDescriptor{Code: saxpyWGSL}})
-	must(err)
-	storage := func(binding uint32, typ wgpu.BufferBindingType) wgpu.BindGroupLayoutEntry {
-		return wgpu.BindGroupLayoutEntry{Binding: binding, Visibility: wgpu.ShaderStageCompute, Buffer: wgpu.BufferBindingLayout{Type: typ}}
-	}
-	r.bgl, err = r.dev.CreateBindGroupLayout(&wgpu.BindGroupLayoutDescriptor{Entries: []wgpu.BindGroupLayoutEntry{
-		storage(0, wgpu.BufferBindingTypeStorage),
-		storage(1, wgpu.BufferBindingTypeReadOnlyStorage),
-		storage(2, wgpu.BufferBindingTypeUniform),
-	}})
-	must(err)
-	r.layout, err = r.dev.CreatePipelineLayout(&wgpu.PipelineLayoutDescriptor{BindGroupLayouts: []*wgpu.BindGroupLayout{r.bgl}})
-	must(err)
-	r.pipeline, err = r.dev.CreateComputePipeline(&wgpu.ComputePipelineDescriptor{
-		Layout:  r.layout,
-		Compute: wgpu.ProgrammableStageDescriptor{Module: r.module, EntryPoint: "main"},
-	})
-	must(err)
-	for _, u := range []wgpu.BufferUsage{wgpu.BufferUsageStorage, wgpu.BufferUsageStorage, wgpu.BufferUsageUniform} {
-		buf, err := r.dev.CreateBuffer(&wgpu.BufferDescriptor{Usage: u | wgpu.BufferUsageCopyDst, Size: uint64(4 * n)})
-		must(err)
-		r.bufs = append(r.bufs, buf)
-	}
-	must(r.queue.WriteBuffer(r.bufs[2], 0, wgpu.ToBytes([]float32{0.5, 0, 0, 0})[:4]))
-	must(r.queue.WriteBuffer(r.bufs[2], 4, wgpu.ToBytes([]uint32{uint32(n)})))
-	r.group, err = r.dev.CreateBindGroup(&wgpu.BindGroupDescriptor{Layout: r.bgl, Entries: []wgpu.BindGroupEntry{
-		{Binding: 0, Buffer: r.bufs[0], Size: wgpu.WholeSize},
-		{Binding: 1, Buffer: r.bufs[1], Size: wgpu.WholeSize},
-		{Binding: 2, Buffer: r.bufs[2], Size: 16},
-	}})
-	must(err)
 	return r
 }
 
-// batched records k dispatches in one pass, submits them and waits.
-func (r *rawSaxpy) batched(b *testing.B, k int) {
-	enc, err := r.dev.CreateCommandEncoder(nil)
-	if err != nil {
-		b.Fatal(err)
-	}
-	pass := enc.BeginComputePass(nil)
-	pass.SetPipeline(r.pipeline)
-	for range k {
-		pass.SetBindGroup(0, r.group, nil)
-		pass.DispatchWorkgroups(r.groups, 1, 1)
-	}
-	if err := pass.End(); err != nil {
-		b.Fatal(err)
-	}
-	pass.Release()
-	cmd, err := enc.Finish(nil)
-	enc.Release()
-	if err != nil {
-		b.Fatal(err)
-	}
-	r.queue.Submit(cmd)
-	cmd.Release()
-	r.dev.Poll(true, nil)
-}
-
-func (r *rawSaxpy) release() {
-	if r.group != nil {
-		r.group.Release()
-	}
-	if r.pipeline != nil {
-		r.pipeline.Release()
-	}
-	if r.layout != nil {
-		r.layout.Release()
-	}
-	if r.bgl != nil {
-		r.bgl.Release()
-	}
-	if r.module != nil {
-		r.module.Release()
-	}
-	for _, buf := range r.bufs {
-		buf.Release()
-	}
+func (r *raw) release() {
 	if r.queue != nil {
 		r.queue.Release()
 	}
@@ -233,4 +141,144 @@ func (r *rawSaxpy) release() {
 		r.adapter.Release()
 	}
 	r.inst.Release()
+}
+
+// rawKernel is a pipeline with its layouts, buffers and bind group.
+type rawKernel struct {
+	r        *raw
+	module   *wgpu.ShaderModule
+	bgl      *wgpu.BindGroupLayout
+	layout   *wgpu.PipelineLayout
+	pipeline *wgpu.ComputePipeline
+	bufs     []*wgpu.Buffer
+	group    *wgpu.BindGroup
+	offsets  []uint32 // the dynamic offset, when the uniform block has one
+}
+
+// ringBytes is the size of the runtime's uniform ring (core.RingBytes).
+const ringBytes = 256 << 10
+
+// Kernel compiles wgsl with an explicit layout: bufs as storage, the
+// first read-write, then the uniform block, at a dynamic offset (0) in a
+// buffer as large as the runtime's uniform ring when dynamic.
+func (r *raw) Kernel(wgsl string, bufs [][]float32, uniforms []byte, dynamic bool) (handbench.Kernel, error) {
+	k := &rawKernel{r: r}
+	if err := k.build(wgsl, bufs, uniforms, dynamic); err != nil {
+		k.Release()
+		return nil, err
+	}
+	return k, nil
+}
+
+func (k *rawKernel) build(wgsl string, bufs [][]float32, uniforms []byte, dynamic bool) error {
+	r := k.r
+	var err error
+	k.module, err = r.dev.CreateShaderModule(&wgpu.ShaderModuleDescriptor{WGSLDescriptor: &wgpu.ShaderModuleWGSLDescriptor{Code: wgsl}})
+	if err != nil {
+		return err
+	}
+	var layout []wgpu.BindGroupLayoutEntry
+	var entries []wgpu.BindGroupEntry
+	add := func(typ wgpu.BufferBindingType, usage wgpu.BufferUsage, data []byte) error {
+		i := uint32(len(layout))
+		layout = append(layout, wgpu.BindGroupLayoutEntry{Binding: i, Visibility: wgpu.ShaderStageCompute, Buffer: wgpu.BufferBindingLayout{Type: typ}})
+		buf, err := r.dev.CreateBuffer(&wgpu.BufferDescriptor{Usage: usage | wgpu.BufferUsageCopyDst, Size: uint64(len(data))})
+		if err != nil {
+			return err
+		}
+		k.bufs = append(k.bufs, buf)
+		entries = append(entries, wgpu.BindGroupEntry{Binding: i, Buffer: buf, Size: wgpu.WholeSize})
+		return r.queue.WriteBuffer(buf, 0, data)
+	}
+	for i, v := range bufs {
+		typ := wgpu.BufferBindingTypeReadOnlyStorage
+		if i == 0 {
+			typ = wgpu.BufferBindingTypeStorage
+		}
+		if err := add(typ, wgpu.BufferUsageStorage, wgpu.ToBytes(v)); err != nil {
+			return err
+		}
+	}
+	block := uniforms
+	if dynamic {
+		block = make([]byte, ringBytes)
+		copy(block, uniforms)
+	}
+	if err := add(wgpu.BufferBindingTypeUniform, wgpu.BufferUsageUniform, block); err != nil {
+		return err
+	}
+	if dynamic {
+		u := len(layout) - 1
+		layout[u].Buffer.HasDynamicOffset = true
+		layout[u].Buffer.MinBindingSize = uint64(len(uniforms))
+		entries[u].Size = uint64(len(uniforms))
+		k.offsets = []uint32{0}
+	}
+	if k.bgl, err = r.dev.CreateBindGroupLayout(&wgpu.BindGroupLayoutDescriptor{Entries: layout}); err != nil {
+		return err
+	}
+	if k.layout, err = r.dev.CreatePipelineLayout(&wgpu.PipelineLayoutDescriptor{BindGroupLayouts: []*wgpu.BindGroupLayout{k.bgl}}); err != nil {
+		return err
+	}
+	k.pipeline, err = r.dev.CreateComputePipeline(&wgpu.ComputePipelineDescriptor{
+		Layout:  k.layout,
+		Compute: wgpu.ProgrammableStageDescriptor{Module: k.module, EntryPoint: "main"},
+	})
+	if err != nil {
+		return err
+	}
+	k.group, err = r.dev.CreateBindGroup(&wgpu.BindGroupDescriptor{Layout: k.bgl, Entries: entries})
+	return err
+}
+
+// Run records n dispatches in one pass, the bind group set once, submits
+// them and waits.
+func (k *rawKernel) Run(groups xpu.Dim3, n int) error {
+	r := k.r
+	enc, err := r.dev.CreateCommandEncoder(nil)
+	if err != nil {
+		return err
+	}
+	pass := enc.BeginComputePass(nil)
+	pass.SetPipeline(k.pipeline)
+	pass.SetBindGroup(0, k.group, k.offsets)
+	for range n {
+		pass.DispatchWorkgroups(groups.X, groups.Y, groups.Z)
+	}
+	err = pass.End()
+	pass.Release()
+	if err != nil {
+		enc.Release()
+		return err
+	}
+	cmd, err := enc.Finish(nil)
+	enc.Release()
+	if err != nil {
+		return err
+	}
+	r.queue.Submit(cmd)
+	cmd.Release()
+	r.dev.Poll(true, nil)
+	return nil
+}
+
+func (k *rawKernel) Release() {
+	if k.group != nil {
+		k.group.Release()
+	}
+	if k.pipeline != nil {
+		k.pipeline.Release()
+	}
+	if k.layout != nil {
+		k.layout.Release()
+	}
+	if k.bgl != nil {
+		k.bgl.Release()
+	}
+	if k.module != nil {
+		k.module.Release()
+	}
+	for _, buf := range k.bufs {
+		buf.Release()
+	}
 }

@@ -4,6 +4,7 @@ package core
 // pass, their scalars in a uniform ring.
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"sync"
@@ -36,6 +37,13 @@ type Queue struct {
 	bufs   []binding    // scratch for Launch
 	offs   [1]uint32    // scratch for the dynamic offset
 
+	// In the open pass: the ring offset of the last launch's scalars,
+	// of lastLen bytes (-1 when none), and the group bound last, at
+	// ring offset lastOff.
+	lastUsed, lastLen int
+	lastGroup         BindGroup
+	lastOff           int
+
 	timer passTimer
 }
 
@@ -46,7 +54,7 @@ func (d *Device) newQueue() (*Queue, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%s: uniform ring: %w", d.name, err)
 	}
-	return &Queue{d: d, ring: ring, ringID: d.nextID.Add(1), slab: make([]byte, RingBytes)}, nil
+	return &Queue{d: d, ring: ring, ringID: d.nextID.Add(1), slab: make([]byte, RingBytes), lastUsed: -1}, nil
 }
 
 // Launch records a dispatch of p over groups in the open pass.
@@ -97,15 +105,26 @@ func (q *Queue) Launch(dp driver.Program, groups xpu.Dim3, bufs []driver.Buffer,
 	}
 	if q.last != p {
 		q.pass.SetPipeline(p.pipeline)
-		q.last = p
+		q.last, q.lastGroup = p, nil
 	}
 	if p.uniforms > 0 {
-		q.offs[0] = uint32(q.used)
-		copy(q.slab[q.used:], uniforms)
-		q.used += slot
-		q.pass.SetBindGroup(g, q.offs[:])
-	} else {
-		q.pass.SetBindGroup(g, nil)
+		// Scalars equal to the last launch's share its ring slot.
+		if q.lastUsed < 0 || !bytes.Equal(q.slab[q.lastUsed:q.lastUsed+q.lastLen], uniforms) {
+			q.lastUsed, q.lastLen = q.used, len(uniforms)
+			copy(q.slab[q.used:], uniforms)
+			q.used += slot
+		}
+	}
+	// A group bound at the offset already bound is not bound again: a
+	// dynamic offset set again costs a driver as much as a new one.
+	if g != q.lastGroup || q.lastUsed != q.lastOff {
+		q.lastGroup, q.lastOff = g, q.lastUsed
+		if p.uniforms > 0 {
+			q.offs[0] = uint32(q.lastUsed)
+			q.pass.SetBindGroup(g, q.offs[:])
+		} else {
+			q.pass.SetBindGroup(g, nil)
+		}
 	}
 	q.pass.Dispatch(groups.X, groups.Y, groups.Z)
 	return nil
@@ -144,7 +163,7 @@ func (q *Queue) submit() error {
 		uniforms = q.slab[:q.used]
 	}
 	err := p.Submit(q.ring, uniforms)
-	q.used = 0
+	q.used, q.lastUsed, q.lastGroup = 0, -1, nil
 	q.d.groups.unhold(q.held)
 	clear(q.held)
 	q.held = q.held[:0]

@@ -61,6 +61,7 @@ func Run(t *testing.T, c Config) {
 		{"CompileErrors", testCompileErrors},
 		{"Launch", testLaunch},
 		{"Ring", testRing},
+		{"Repeat", testRepeat},
 		{"NoLeaks", testNoLeaks},
 		{"ReleaseRecorded", testReleaseRecorded},
 		{"AsyncErrors", testAsyncErrors},

@@ -159,3 +159,47 @@ func testWriteRead(t *testing.T, c Config) {
 		t.Errorf("errors left over: %v", err)
 	}
 }
+
+// testRepeat records, in one pass, launches that repeat the last one's
+// bind group, scalars or both, in every combination: a launch that
+// repeats both shares the last one's binding; any other binds its own.
+func testRepeat(t *testing.T, c Config) {
+	d := c.open(t)
+	p, q := setup(t, d)
+	const n = 64
+	in := make([]uint32, n)
+	for i := range in {
+		in[i] = rand.Uint32()
+	}
+	a, b, unused := mustBuffer(t, d, 4*n), mustBuffer(t, d, 4*n), mustBuffer(t, d, 4)
+	defer a.Release()
+	defer b.Release()
+	defer unused.Release()
+	if err := a.Write(0, u32Bytes(in)); err != nil {
+		t.Fatal(err)
+	}
+	mem := map[driver.Buffer][]uint32{a: append([]uint32(nil), in...), b: make([]uint32, n)}
+	for i, l := range []struct {
+		dst, src driver.Buffer
+		k        uint32
+	}{
+		{b, a, 5}, {b, a, 5}, {b, a, 9}, {a, b, 9}, {a, b, 9}, {b, a, 9}, {b, a, 5}, {a, b, 7}, {a, b, 5},
+	} {
+		if err := q.Launch(p, xpu.Dim3{X: 1, Y: 1, Z: 1}, []driver.Buffer{l.dst, l.src, unused}, uniforms(l.k)); err != nil {
+			t.Fatalf("launch %d: %v", i, err)
+		}
+		for j := range n {
+			mem[l.dst][j] = mem[l.src][j] + l.k
+		}
+	}
+	if err := q.Sync(); err != nil {
+		t.Fatal(err)
+	}
+	for _, buf := range []driver.Buffer{a, b} {
+		for j, v := range readU32(t, buf) {
+			if v != mem[buf][j] {
+				t.Fatalf("[%d] = %#x, want %#x", j, v, mem[buf][j])
+			}
+		}
+	}
+}
