@@ -85,7 +85,7 @@ func TestBrowser(t *testing.T) {
 
 // driverTests are the tests of package jsgpu that need a device: each
 // must pass in the browser, not be skipped.
-var driverTests = []string{"TestDriver/Info", "TestDriver/CompileErrors", "TestDriver/Launch", "TestDriver/Ring", "TestDriver/ReleaseRecorded", "TestDriver/AsyncErrors", "TestDriver/WriteRead"}
+var driverTests = []string{"TestDriver/Info", "TestDriver/CompileErrors", "TestDriver/Launch", "TestDriver/Ring", "TestDriver/ReleaseRecorded", "TestDriver/AsyncErrors", "TestDriver/WriteRead", "TestDriver/Repeat", "TestDriver/Timer"}
 
 // testDriver runs the tests of the browser driver in the page.
 func testDriver(ctx context.Context, t *testing.T, b *devtools.Browser) {

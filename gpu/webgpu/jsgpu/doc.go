@@ -9,6 +9,9 @@
 // the high-performance adapter's, opened with WebGPU's default limits
 // raised to the adapter's compute limits and with the optional features
 // xpu uses (subgroups, timestamp-query) when the adapter offers them.
+// With timestamp-query, its passes are timed by the device's clock
+// (timestampWrites at each compute pass's start and end, core.Stamper),
+// as far as the browser's timestamp quantization allows.
 //
 // The browser reports results through promises. The driver waits for one
 // by blocking its goroutine on a channel that the promise's callbacks feed;

@@ -62,6 +62,7 @@ func Run(t *testing.T, c Config) {
 		{"Launch", testLaunch},
 		{"Ring", testRing},
 		{"Repeat", testRepeat},
+		{"Timer", testTimer},
 		{"NoLeaks", testNoLeaks},
 		{"ReleaseRecorded", testReleaseRecorded},
 		{"AsyncErrors", testAsyncErrors},
