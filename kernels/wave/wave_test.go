@@ -26,12 +26,39 @@ func TestWaveSuite(t *testing.T) {
 					t.Fatal(err)
 				}
 				t.Logf("%s: tier %s, width %d", d.Backend(), choice.Tier, choice.Width)
+				if want := expectedTier(d, c.Kernel); choice.Tier != want {
+					t.Errorf("%s runs tier %q, want %q", d.Backend(), choice.Tier, want)
+				}
 				if err := conformance.Run(d, c, seed); err != nil {
 					t.Errorf("%v\n(seed %d: rerun with %s=%d)", err, seed, conformance.SeedEnv, seed)
 				}
 			})
 		}
 	})
+}
+
+// expectedTier is the tier the design gives kernel k on device d: on a
+// WebGPU device with subgroups of one size S, native for a width-agnostic
+// kernel or a declared width of S, narrow below S and folded above it;
+// emulated without subgroups, and on the CPU backend, which runs waves
+// over lanes of its own.
+func expectedTier(d *gpu.Device, k *gpu.Kernel) string {
+	m, ok := k.Manifest("cpu")
+	if !ok || !m.WaveOps {
+		return ""
+	}
+	l := d.Info().Limits
+	if d.Backend() != "webgpu" || l.SubgroupMin == 0 || l.SubgroupMin != l.SubgroupMax {
+		return gpu.WaveEmulated
+	}
+	switch w, s := k.Spec().Wave, l.SubgroupMin; {
+	case w == 0 || w == s:
+		return gpu.WaveNative
+	case w < s:
+		return gpu.WaveNarrow
+	default:
+		return gpu.WaveFolded
+	}
 }
 
 // subgroupUse matches a subgroup builtin function or value in WGSL.
