@@ -295,3 +295,50 @@ func constantsIR() *ir.Kernel {
 	uniform(k, nil)
 	return k
 }
+
+// guardIR is a kernel whose one segment is i := t.GlobalX(), j := T(i) +
+// k, if cond(j, m) { out[i] = x[i] + 1 }, with k and m uniforms of type t
+// (int32 or uint32): the guard hoisted out of the work-item loop, under
+// every comparison, with the bound on either side.
+func guardIR(name string, t *ir.Basic, cond func(j, m ir.Expr) ir.Expr) *ir.Kernel {
+	out, x := bufParam("out", f32, 0, ir.AccessWrite), bufParam("x", f32, 1, ir.AccessRead)
+	k, m := scalar("k", t, 0), scalar("m", t, 4)
+	i, j := &ir.Var{Name: "i", Type: u32}, &ir.Var{Name: "j", Type: t}
+	var ti ir.Expr = ref(i)
+	if t.Kind != ir.U32 {
+		ti = &ir.Convert{X: ref(i), T: t}
+	}
+	kn := &ir.Kernel{
+		Name: name, Func: name, Block: [3]uint32{64, 1, 1},
+		Params: []*ir.Param{out, x, k, m},
+		Body: block(
+			decl(i, q(ir.GlobalX)),
+			decl(j, bin(ir.OpAdd, ti, &ir.ScalarRef{Param: k})),
+			&ir.If{Cond: cond(ref(j), &ir.ScalarRef{Param: m}), Then: block(
+				set(idx(buf(out), ref(i)), bin(ir.OpAdd, idx(buf(x), ref(i)), cf(1))),
+			)},
+		),
+	}
+	uniform(kn, nil)
+	return kn
+}
+
+// belowIR is Below: m >= i+k, uint32.
+func belowIR() *ir.Kernel {
+	return guardIR("Below", u32, func(j, m ir.Expr) ir.Expr { return bin(ir.OpGe, m, j) })
+}
+
+// aboveIR is Above: i+k > m, uint32.
+func aboveIR() *ir.Kernel {
+	return guardIR("Above", u32, func(j, m ir.Expr) ir.Expr { return bin(ir.OpGt, j, m) })
+}
+
+// signedBelowIR is SignedBelow: int32(i)+k < m.
+func signedBelowIR() *ir.Kernel {
+	return guardIR("SignedBelow", ir.I32Type, func(j, m ir.Expr) ir.Expr { return bin(ir.OpLt, j, m) })
+}
+
+// signedFromIR is SignedFrom: m <= int32(i)+k.
+func signedFromIR() *ir.Kernel {
+	return guardIR("SignedFrom", ir.I32Type, func(j, m ir.Expr) ir.Expr { return bin(ir.OpLe, m, j) })
+}

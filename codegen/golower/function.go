@@ -183,6 +183,11 @@ func (g *gen) segment(s *segment) {
 // items writes the work-item loops around body: z, then y, then x
 // innermost, with li the linear local index.
 func (g *gen) items(body string, label bool) {
+	g.itemsIn(body, label, "uint32(0)", fmt.Sprint(g.size[0]))
+}
+
+// itemsIn is items with x running from lo to below hi.
+func (g *gen) itemsIn(body string, label bool, lo, hi string) {
 	open := 0
 	for i, axis := range []string{"lz", "ly"} {
 		if n := g.size[2-i]; n > 1 {
@@ -194,7 +199,7 @@ func (g *gen) items(body string, label bool) {
 	if label {
 		g.line("%s:", g.segLabel)
 	}
-	g.line("for lx := uint32(0); lx < %d; lx++ {", g.size[0])
+	g.line("for lx := %s; lx < %s; lx++ {", lo, hi)
 	g.nest(func() {
 		if g.size[1] == 1 && g.size[2] == 1 {
 			g.line("li := lx")

@@ -70,6 +70,7 @@ type gen struct {
 	usedLabel bool              // the segment's label was used
 	rowMode   bool              // copies move a row of lanes (rows.go)
 	window    map[string]string // accesses written through windows (window.go)
+	guarded   *guard            // the guard the loop runs over the lanes of (guard.go)
 	loops     []*loopW          // IR loops open in the current segment or function
 	err       error
 }

@@ -39,6 +39,10 @@ var lowered = []lowering{
 	{"dotCPU", dotIR},
 	{"histogramCPU", histogramIR},
 	{"constantsCPU", constantsIR},
+	{"belowCPU", belowIR},
+	{"aboveCPU", aboveIR},
+	{"signedBelowCPU", signedBelowIR},
+	{"signedFromCPU", signedFromIR},
 }
 
 // generated returns the file of package pkg that holds the lowerings.

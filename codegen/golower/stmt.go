@@ -35,6 +35,13 @@ func (g *gen) stmt(s ir.Stmt) {
 		}
 		g.line("%s = %s", g.place(s.Dst), g.expr(s.Value))
 	case *ir.If:
+		if g.guarded != nil && s == g.guarded.s {
+			// The loop runs only the lanes that pass (guard.go).
+			g.line("{ %s", g.guardNote(g.guarded))
+			g.nest(func() { g.stmts(s.Then.Stmts) })
+			g.line("}")
+			return
+		}
 		g.line("if %s {", g.expr(s.Cond))
 		g.nest(func() { g.stmts(s.Then.Stmts) })
 		if s.Else != nil && len(s.Else.Stmts) > 0 {

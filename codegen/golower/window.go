@@ -24,27 +24,39 @@ type window struct {
 }
 
 // windowed writes the work-item loop of the segment stmts with its
-// accesses through windows when it has any, with write writing the
-// loop's body, and reports whether it did.
+// accesses through windows, or over the lanes that pass its guard
+// (guard.go), or both, when it has any, with write writing the loop's
+// body, and reports whether it did.
 func (g *gen) windowed(stmts []ir.Stmt, write func()) bool {
 	if g.size[1] != 1 || g.size[2] != 1 {
 		return false
 	}
 	ws := g.windows(stmts)
-	if len(ws) == 0 {
+	gd := g.laneGuard(stmts)
+	if len(ws) == 0 && gd == nil {
 		return false
 	}
 	n := g.size[0]
-	g.window = map[string]string{}
-	for _, w := range ws {
-		g.window[w.place] = w.name + "[lx]"
+	label := g.segLabel // the loops' labels differ
+	var fast, slow, written string
+	if len(ws) > 0 {
+		g.window = map[string]string{}
+		for _, w := range ws {
+			g.window[w.place] = w.name + "[lx]"
+		}
+		g.segLabel = label + "w"
+		g.guarded = gd
+		fast = g.capture(write)
+		g.window = nil
 	}
-	label := g.segLabel // the two loops' labels differ
-	g.segLabel = label + "w"
-	fast := g.capture(write)
-	g.window = nil
+	if gd != nil {
+		g.segLabel = label + "g"
+		g.guarded = gd
+		slow = g.capture(write)
+		g.guarded = nil
+	}
 	g.segLabel = label
-	slow := g.capture(write)
+	written = g.capture(write)
 	g.line("{")
 	g.nest(func() {
 		g.line("lx, li := uint32(0), uint32(0)")
@@ -53,7 +65,13 @@ func (g *gen) windowed(stmts []ir.Stmt, write func()) bool {
 		for _, w := range ws {
 			exprs = append(exprs, w.index)
 		}
+		if gd != nil {
+			exprs = append(exprs, gd.e, gd.u)
+		}
 		g.loadRemat(g.rematNeeded(nil, exprs...))
+		if gd != nil {
+			g.guardRange(gd)
+		}
 		var ok []string
 		for _, w := range ws {
 			buf := g.expr(w.index.X)
@@ -63,12 +81,29 @@ func (g *gen) windowed(stmts []ir.Stmt, write func()) bool {
 			g.line("}")
 			ok = append(ok, w.name+" != nil")
 		}
-		g.line("if %s {", strings.Join(ok, " && "))
-		g.segLabel = label + "w"
-		g.nest(func() { g.items(fast, g.usedLabel) })
+		used := g.usedLabel
+		switch {
+		case gd == nil:
+			g.line("if %s {", strings.Join(ok, " && "))
+			g.segLabel = label + "w"
+			g.nest(func() { g.items(fast, used) })
+		case len(ws) == 0:
+			g.line("if gok {")
+			g.segLabel = label + "g"
+			g.nest(func() { g.itemsIn(slow, used, "lo", "hi") })
+		default:
+			// hi <= n always holds; said here, it lets the Go compiler
+			// prove the windows' indexes below hi.
+			g.line("if gok && %s && hi <= %d {", strings.Join(ok, " && "), n)
+			g.segLabel = label + "w"
+			g.nest(func() { g.itemsIn(fast, used, "lo", "hi") })
+			g.line("} else if gok {")
+			g.segLabel = label + "g"
+			g.nest(func() { g.itemsIn(slow, used, "lo", "hi") })
+		}
 		g.segLabel = label
 		g.line("} else {")
-		g.nest(func() { g.items(slow, g.usedLabel) })
+		g.nest(func() { g.items(written, used) })
 		g.line("}")
 	})
 	g.line("}")

@@ -35,7 +35,7 @@ var SaxpyKernel = gpu.Register(&gpu.KernelSpec{
 		},
 		{
 			Kernel: "github.com/goxpu/xpu/examples/saxpy.Saxpy", Backend: "cpu", Target: "go",
-			Hash:        "sha256:2e24c72f591678b693f4a1c62efe85454a83084a4f8bd088f153ff94874a15ef",
+			Hash:        "sha256:4dc4762ac53b8df55fd5fb6bed8f2fa1bd6868e26484bb025c2f158bb3ad148b",
 			Codegen:     "xpu-gen/1",
 			Block:       xpu.Dim3{X: 256, Y: 1, Z: 1},
 			SharedBytes: 0, StorageBindings: 2, UniformBytes: 16,
@@ -100,6 +100,13 @@ func saxpyCPU(b *gpu.CPUBlock) {
 		_, _ = lx, li
 		var v_i uint32 = (gx0 + lx)
 		_ = v_i
+		// The guard (v_i < p_n) holds for the lanes lo <= lx < hi; gok: v_i
+		// steps by one from lane to lane without wrapping.
+		lo, hi, gok := uint32(0), uint32(0), false
+		if e0, u0 := int64(v_i), int64(p_n); e0 <= 4294967040 {
+			gok = true
+			hi = uint32(min(max(u0-e0, 0), 256))
+		}
 		var w0 *[256]float32
 		if o := v_i; o <= 4294967040 && uint64(o)+256 <= uint64(len(p_y)) {
 			w0 = (*[256]float32)(p_y[o : uint64(o)+256])
@@ -108,15 +115,27 @@ func saxpyCPU(b *gpu.CPUBlock) {
 		if o := v_i; o <= 4294967040 && uint64(o)+256 <= uint64(len(p_x)) {
 			w1 = (*[256]float32)(p_x[o : uint64(o)+256])
 		}
-		if w0 != nil && w1 != nil {
-			for lx := uint32(0); lx < 256; lx++ {
+		if gok && w0 != nil && w1 != nil && hi <= 256 {
+			for lx := lo; lx < hi; lx++ {
 				li := lx
 				_ = li
 				{
 					var v_i uint32 = (gx0 + lx)
 					_ = v_i
-					if v_i < p_n {
+					{ // (v_i < p_n) holds for lo <= lx < hi
 						w0[lx] = ((p_a * w1[lx]) + w0[lx])
+					}
+				}
+			}
+		} else if gok {
+			for lx := lo; lx < hi; lx++ {
+				li := lx
+				_ = li
+				{
+					var v_i uint32 = (gx0 + lx)
+					_ = v_i
+					{ // (v_i < p_n) holds for lo <= lx < hi
+						p_y[v_i] = ((p_a * p_x[v_i]) + p_y[v_i])
 					}
 				}
 			}

@@ -180,7 +180,7 @@ var AtomicAddFloatKernel = gpu.Register(&gpu.KernelSpec{
 		},
 		{
 			Kernel: "github.com/goxpu/xpu/kernels/conformance.AtomicAddFloat", Backend: "cpu", Target: "go",
-			Hash:        "sha256:393eeafa4753db44dcdc59e320222e78af62816ee71cbcfb539d0745cce1cfa4",
+			Hash:        "sha256:74539654a3abcba509ca46d706f4bd8c1699a7321c24a5cedeb211ea86d81930",
 			Codegen:     "xpu-gen/1",
 			Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
 			SharedBytes: 0, StorageBindings: 2, UniformBytes: 16,
@@ -252,19 +252,38 @@ func atomicAddFloatCPU(b *gpu.CPUBlock) {
 		_, _ = lx, li
 		var v_i uint32 = (gx0 + lx)
 		_ = v_i
+		// The guard (v_i < p_n) holds for the lanes lo <= lx < hi; gok: v_i
+		// steps by one from lane to lane without wrapping.
+		lo, hi, gok := uint32(0), uint32(0), false
+		if e0, u0 := int64(v_i), int64(p_n); e0 <= 4294967232 {
+			gok = true
+			hi = uint32(min(max(u0-e0, 0), 64))
+		}
 		var w0 *[64]float32
 		if o := v_i; o <= 4294967232 && uint64(o)+64 <= uint64(len(p_in)) {
 			w0 = (*[64]float32)(p_in[o : uint64(o)+64])
 		}
-		if w0 != nil {
-			for lx := uint32(0); lx < 64; lx++ {
+		if gok && w0 != nil && hi <= 64 {
+			for lx := lo; lx < hi; lx++ {
 				li := lx
 				_ = li
 				{
 					var v_i uint32 = (gx0 + lx)
 					_ = v_i
-					if v_i < p_n {
+					{ // (v_i < p_n) holds for lo <= lx < hi
 						xpu.AtomicAddFloat32(&p_sums[(v_i%uint32(8))], w0[lx])
+					}
+				}
+			}
+		} else if gok {
+			for lx := lo; lx < hi; lx++ {
+				li := lx
+				_ = li
+				{
+					var v_i uint32 = (gx0 + lx)
+					_ = v_i
+					{ // (v_i < p_n) holds for lo <= lx < hi
+						xpu.AtomicAddFloat32(&p_sums[(v_i%uint32(8))], p_in[v_i])
 					}
 				}
 			}
@@ -3420,7 +3439,7 @@ var HistogramKernel = gpu.Register(&gpu.KernelSpec{
 		},
 		{
 			Kernel: "github.com/goxpu/xpu/kernels/conformance.Histogram", Backend: "cpu", Target: "go",
-			Hash:        "sha256:7f350b24039a95918fc27eb85eb6327e3e92d4cf34d0845782cad60689aa9f68",
+			Hash:        "sha256:37f0d32e7ccd916f5e9d2068f0178c3ed01a268b42b2a805b0c101782ca6a7bc",
 			Codegen:     "xpu-gen/1",
 			Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
 			SharedBytes: 0, StorageBindings: 2, UniformBytes: 16,
@@ -3483,19 +3502,38 @@ func histogramCPU(b *gpu.CPUBlock) {
 		_, _ = lx, li
 		var v_i uint32 = (gx0 + lx)
 		_ = v_i
+		// The guard (v_i < p_n) holds for the lanes lo <= lx < hi; gok: v_i
+		// steps by one from lane to lane without wrapping.
+		lo, hi, gok := uint32(0), uint32(0), false
+		if e0, u0 := int64(v_i), int64(p_n); e0 <= 4294967232 {
+			gok = true
+			hi = uint32(min(max(u0-e0, 0), 64))
+		}
 		var w0 *[64]uint32
 		if o := v_i; o <= 4294967232 && uint64(o)+64 <= uint64(len(p_in)) {
 			w0 = (*[64]uint32)(p_in[o : uint64(o)+64])
 		}
-		if w0 != nil {
-			for lx := uint32(0); lx < 64; lx++ {
+		if gok && w0 != nil && hi <= 64 {
+			for lx := lo; lx < hi; lx++ {
 				li := lx
 				_ = li
 				{
 					var v_i uint32 = (gx0 + lx)
 					_ = v_i
-					if v_i < p_n {
+					{ // (v_i < p_n) holds for lo <= lx < hi
 						xpu.AtomicAdd(&p_bins[(w0[lx]%uint32(64))], uint32(1))
+					}
+				}
+			}
+		} else if gok {
+			for lx := lo; lx < hi; lx++ {
+				li := lx
+				_ = li
+				{
+					var v_i uint32 = (gx0 + lx)
+					_ = v_i
+					{ // (v_i < p_n) holds for lo <= lx < hi
+						xpu.AtomicAdd(&p_bins[(p_in[v_i]%uint32(64))], uint32(1))
 					}
 				}
 			}
@@ -3544,7 +3582,7 @@ var HistogramSharedKernel = gpu.Register(&gpu.KernelSpec{
 		},
 		{
 			Kernel: "github.com/goxpu/xpu/kernels/conformance.HistogramShared", Backend: "cpu", Target: "go",
-			Hash:        "sha256:a2cb71ea43910988e9188b3a5b11673cabd3ffc5b0a7ec0c0e5c00beacb81fd6",
+			Hash:        "sha256:97305adf299d24bf4d99a973e0c2c35a139edd5ca4909845bc633a4c9c057642",
 			Codegen:     "xpu-gen/1",
 			Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
 			SharedBytes: 256, StorageBindings: 2, UniformBytes: 16,
@@ -3626,19 +3664,38 @@ func histogramSharedCPU(b *gpu.CPUBlock) {
 		_, _ = lx, li
 		var v_i uint32 = (gx0 + lx)
 		_ = v_i
+		// The guard (v_i < p_n) holds for the lanes lo <= lx < hi; gok: v_i
+		// steps by one from lane to lane without wrapping.
+		lo, hi, gok := uint32(0), uint32(0), false
+		if e0, u0 := int64(v_i), int64(p_n); e0 <= 4294967232 {
+			gok = true
+			hi = uint32(min(max(u0-e0, 0), 64))
+		}
 		var w0 *[64]uint32
 		if o := v_i; o <= 4294967232 && uint64(o)+64 <= uint64(len(p_in)) {
 			w0 = (*[64]uint32)(p_in[o : uint64(o)+64])
 		}
-		if w0 != nil {
-			for lx := uint32(0); lx < 64; lx++ {
+		if gok && w0 != nil && hi <= 64 {
+			for lx := lo; lx < hi; lx++ {
 				li := lx
 				_ = li
 				{
 					var v_i uint32 = (gx0 + lx)
 					_ = v_i
-					if v_i < p_n {
+					{ // (v_i < p_n) holds for lo <= lx < hi
 						xpu.AtomicAdd(&s_h[(w0[lx]%uint32(64))], uint32(1))
+					}
+				}
+			}
+		} else if gok {
+			for lx := lo; lx < hi; lx++ {
+				li := lx
+				_ = li
+				{
+					var v_i uint32 = (gx0 + lx)
+					_ = v_i
+					{ // (v_i < p_n) holds for lo <= lx < hi
+						xpu.AtomicAdd(&s_h[(p_in[v_i]%uint32(64))], uint32(1))
 					}
 				}
 			}
@@ -3873,7 +3930,7 @@ var LenGuardKernel = gpu.Register(&gpu.KernelSpec{
 		},
 		{
 			Kernel: "github.com/goxpu/xpu/kernels/conformance.LenGuard", Backend: "cpu", Target: "go",
-			Hash:        "sha256:8732c8313e486f267cbfb48ca8ea5421ca69ce034855b193e373ed3f1e4dd6e5",
+			Hash:        "sha256:0cbde591a3b0e9c026504830d85d14d7a5311f962d0b9d48f5e0b1cd620532d8",
 			Codegen:     "xpu-gen/1",
 			Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
 			SharedBytes: 0, StorageBindings: 2, UniformBytes: 0,
@@ -3934,18 +3991,35 @@ func lenGuardCPU(b *gpu.CPUBlock) {
 		_, _ = lx, li
 		var v_i uint32 = (gx0 + lx)
 		_ = v_i
+		// The guard (v_i < uint32(len(p_y))) holds for the lanes lo <= lx < hi; gok: v_i
+		// steps by one from lane to lane without wrapping.
+		lo, hi, gok := uint32(0), uint32(0), false
+		if e0, u0 := int64(v_i), int64(uint32(len(p_y))); e0 <= 4294967232 {
+			gok = true
+			hi = uint32(min(max(u0-e0, 0), 64))
+		}
 		var w0 *[64]int32
 		if o := v_i; o <= 4294967232 && uint64(o)+64 <= uint64(len(p_y)) {
 			w0 = (*[64]int32)(p_y[o : uint64(o)+64])
 		}
-		if w0 != nil {
-			for lx := uint32(0); lx < 64; lx++ {
+		if gok && w0 != nil && hi <= 64 {
+			for lx := lo; lx < hi; lx++ {
 				li := lx
 				_ = li
 				var v_i uint32 = (gx0 + lx)
 				_ = v_i
-				if v_i < uint32(len(p_y)) {
+				{ // (v_i < uint32(len(p_y))) holds for lo <= lx < hi
 					w0[lx] = (p_x[(v_i%uint32(len(p_x)))] * int32(2))
+				}
+			}
+		} else if gok {
+			for lx := lo; lx < hi; lx++ {
+				li := lx
+				_ = li
+				var v_i uint32 = (gx0 + lx)
+				_ = v_i
+				{ // (v_i < uint32(len(p_y))) holds for lo <= lx < hi
+					p_y[v_i] = (p_x[(v_i%uint32(len(p_x)))] * int32(2))
 				}
 			}
 		} else {
@@ -5781,7 +5855,7 @@ var SaxpyKernel = gpu.Register(&gpu.KernelSpec{
 		},
 		{
 			Kernel: "github.com/goxpu/xpu/kernels/conformance.Saxpy", Backend: "cpu", Target: "go",
-			Hash:        "sha256:2e24c72f591678b693f4a1c62efe85454a83084a4f8bd088f153ff94874a15ef",
+			Hash:        "sha256:4dc4762ac53b8df55fd5fb6bed8f2fa1bd6868e26484bb025c2f158bb3ad148b",
 			Codegen:     "xpu-gen/1",
 			Block:       xpu.Dim3{X: 256, Y: 1, Z: 1},
 			SharedBytes: 0, StorageBindings: 2, UniformBytes: 16,
@@ -5846,6 +5920,13 @@ func saxpyCPU(b *gpu.CPUBlock) {
 		_, _ = lx, li
 		var v_i uint32 = (gx0 + lx)
 		_ = v_i
+		// The guard (v_i < p_n) holds for the lanes lo <= lx < hi; gok: v_i
+		// steps by one from lane to lane without wrapping.
+		lo, hi, gok := uint32(0), uint32(0), false
+		if e0, u0 := int64(v_i), int64(p_n); e0 <= 4294967040 {
+			gok = true
+			hi = uint32(min(max(u0-e0, 0), 256))
+		}
 		var w0 *[256]float32
 		if o := v_i; o <= 4294967040 && uint64(o)+256 <= uint64(len(p_y)) {
 			w0 = (*[256]float32)(p_y[o : uint64(o)+256])
@@ -5854,15 +5935,27 @@ func saxpyCPU(b *gpu.CPUBlock) {
 		if o := v_i; o <= 4294967040 && uint64(o)+256 <= uint64(len(p_x)) {
 			w1 = (*[256]float32)(p_x[o : uint64(o)+256])
 		}
-		if w0 != nil && w1 != nil {
-			for lx := uint32(0); lx < 256; lx++ {
+		if gok && w0 != nil && w1 != nil && hi <= 256 {
+			for lx := lo; lx < hi; lx++ {
 				li := lx
 				_ = li
 				{
 					var v_i uint32 = (gx0 + lx)
 					_ = v_i
-					if v_i < p_n {
+					{ // (v_i < p_n) holds for lo <= lx < hi
 						w0[lx] = ((p_a * w1[lx]) + w0[lx])
+					}
+				}
+			}
+		} else if gok {
+			for lx := lo; lx < hi; lx++ {
+				li := lx
+				_ = li
+				{
+					var v_i uint32 = (gx0 + lx)
+					_ = v_i
+					{ // (v_i < p_n) holds for lo <= lx < hi
+						p_y[v_i] = ((p_a * p_x[v_i]) + p_y[v_i])
 					}
 				}
 			}
@@ -5907,7 +6000,7 @@ var Scale2Kernel = gpu.Register(&gpu.KernelSpec{
 		},
 		{
 			Kernel: "github.com/goxpu/xpu/kernels/conformance.Scale2", Backend: "cpu", Target: "go",
-			Hash:        "sha256:be3b6dc9a76aaab8a59e6e1f5d940001a87e381614f28306817a09cc8b000f76",
+			Hash:        "sha256:5e376797ebeba4ea0dfd5a4add6bb45adde4094ecbed56f0c15ec5fa032ecca9",
 			Codegen:     "xpu-gen/1",
 			Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
 			SharedBytes: 0, StorageBindings: 1, UniformBytes: 16,
@@ -5965,19 +6058,38 @@ func scale2CPU(b *gpu.CPUBlock) {
 		_, _ = lx, li
 		var v_i uint32 = (gx0 + lx)
 		_ = v_i
+		// The guard (v_i < p_n) holds for the lanes lo <= lx < hi; gok: v_i
+		// steps by one from lane to lane without wrapping.
+		lo, hi, gok := uint32(0), uint32(0), false
+		if e0, u0 := int64(v_i), int64(p_n); e0 <= 4294967232 {
+			gok = true
+			hi = uint32(min(max(u0-e0, 0), 64))
+		}
 		var w0 *[64]int32
 		if o := v_i; o <= 4294967232 && uint64(o)+64 <= uint64(len(p_y)) {
 			w0 = (*[64]int32)(p_y[o : uint64(o)+64])
 		}
-		if w0 != nil {
-			for lx := uint32(0); lx < 64; lx++ {
+		if gok && w0 != nil && hi <= 64 {
+			for lx := lo; lx < hi; lx++ {
 				li := lx
 				_ = li
 				{
 					var v_i uint32 = (gx0 + lx)
 					_ = v_i
-					if v_i < p_n {
+					{ // (v_i < p_n) holds for lo <= lx < hi
 						w0[lx] = ((w0[lx] * int32(2)) + int32(1))
+					}
+				}
+			}
+		} else if gok {
+			for lx := lo; lx < hi; lx++ {
+				li := lx
+				_ = li
+				{
+					var v_i uint32 = (gx0 + lx)
+					_ = v_i
+					{ // (v_i < p_n) holds for lo <= lx < hi
+						p_y[v_i] = ((p_y[v_i] * int32(2)) + int32(1))
 					}
 				}
 			}
@@ -6022,7 +6134,7 @@ var Scale3Kernel = gpu.Register(&gpu.KernelSpec{
 		},
 		{
 			Kernel: "github.com/goxpu/xpu/kernels/conformance.Scale3", Backend: "cpu", Target: "go",
-			Hash:        "sha256:e0158585397439888f5dcf373f69f12949ec6a7b6a1e6e49eb1a97bcd4cc842d",
+			Hash:        "sha256:e193ece4f68d7e2648bff1edfeaca0d8146ed28a888908e0211c235d10bf8814",
 			Codegen:     "xpu-gen/1",
 			Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
 			SharedBytes: 0, StorageBindings: 1, UniformBytes: 16,
@@ -6080,19 +6192,38 @@ func scale3CPU(b *gpu.CPUBlock) {
 		_, _ = lx, li
 		var v_i uint32 = (gx0 + lx)
 		_ = v_i
+		// The guard (v_i < p_n) holds for the lanes lo <= lx < hi; gok: v_i
+		// steps by one from lane to lane without wrapping.
+		lo, hi, gok := uint32(0), uint32(0), false
+		if e0, u0 := int64(v_i), int64(p_n); e0 <= 4294967232 {
+			gok = true
+			hi = uint32(min(max(u0-e0, 0), 64))
+		}
 		var w0 *[64]int32
 		if o := v_i; o <= 4294967232 && uint64(o)+64 <= uint64(len(p_y)) {
 			w0 = (*[64]int32)(p_y[o : uint64(o)+64])
 		}
-		if w0 != nil {
-			for lx := uint32(0); lx < 64; lx++ {
+		if gok && w0 != nil && hi <= 64 {
+			for lx := lo; lx < hi; lx++ {
 				li := lx
 				_ = li
 				{
 					var v_i uint32 = (gx0 + lx)
 					_ = v_i
-					if v_i < p_n {
+					{ // (v_i < p_n) holds for lo <= lx < hi
 						w0[lx] = ((w0[lx] * int32(3)) + int32(-7))
+					}
+				}
+			}
+		} else if gok {
+			for lx := lo; lx < hi; lx++ {
+				li := lx
+				_ = li
+				{
+					var v_i uint32 = (gx0 + lx)
+					_ = v_i
+					{ // (v_i < p_n) holds for lo <= lx < hi
+						p_y[v_i] = ((p_y[v_i] * int32(3)) + int32(-7))
 					}
 				}
 			}
@@ -6148,7 +6279,7 @@ var ScanKernel = gpu.Register(&gpu.KernelSpec{
 		},
 		{
 			Kernel: "github.com/goxpu/xpu/kernels/conformance.Scan", Backend: "cpu", Target: "go",
-			Hash:        "sha256:af9ad31ab161c09796fd7d5e121b9ddef7fb4e596e35ade55df8b2e26c137408",
+			Hash:        "sha256:f108abc8dc34f46e51d0c127a43225e88381c8e6cc97ac45dddcd63ade86650b",
 			Codegen:     "xpu-gen/1",
 			Block:       xpu.Dim3{X: 128, Y: 1, Z: 1},
 			SharedBytes: 1024, StorageBindings: 2, UniformBytes: 16,
@@ -6311,20 +6442,39 @@ func scanCPU(b *gpu.CPUBlock) {
 		_, _ = lx, li
 		var v_i uint32 = (gx0 + lx)
 		_ = v_i
+		// The guard (v_i < p_n) holds for the lanes lo <= lx < hi; gok: v_i
+		// steps by one from lane to lane without wrapping.
+		lo, hi, gok := uint32(0), uint32(0), false
+		if e0, u0 := int64(v_i), int64(p_n); e0 <= 4294967168 {
+			gok = true
+			hi = uint32(min(max(u0-e0, 0), 128))
+		}
 		var w0 *[128]int32
 		if o := v_i; o <= 4294967168 && uint64(o)+128 <= uint64(len(p_out)) {
 			w0 = (*[128]int32)(p_out[o : uint64(o)+128])
 		}
-		if w0 != nil {
-			for lx := uint32(0); lx < 128; lx++ {
+		if gok && w0 != nil && hi <= 128 {
+			for lx := lo; lx < hi; lx++ {
 				li := lx
 				_ = li
 				var v_l uint32 = lx
 				_ = v_l
 				var v_i uint32 = (gx0 + lx)
 				_ = v_i
-				if v_i < p_n {
+				{ // (v_i < p_n) holds for lo <= lx < hi
 					w0[lx] = s_a[v_l]
+				}
+			}
+		} else if gok {
+			for lx := lo; lx < hi; lx++ {
+				li := lx
+				_ = li
+				var v_l uint32 = lx
+				_ = v_l
+				var v_i uint32 = (gx0 + lx)
+				_ = v_i
+				{ // (v_i < p_n) holds for lo <= lx < hi
+					p_out[v_i] = s_a[v_l]
 				}
 			}
 		} else {
@@ -6945,7 +7095,7 @@ var StencilKernel = gpu.Register(&gpu.KernelSpec{
 		},
 		{
 			Kernel: "github.com/goxpu/xpu/kernels/conformance.Stencil", Backend: "cpu", Target: "go",
-			Hash:        "sha256:9d016b0a76fc2277e67b45d92d838b242139a516944c9c894de6ab4c5cba9896",
+			Hash:        "sha256:5e6fd3767a78faacbe986223668d712b007909691ece412bc08cbb625d32f414",
 			Codegen:     "xpu-gen/1",
 			Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
 			SharedBytes: 272, StorageBindings: 2, UniformBytes: 16,
@@ -7046,20 +7196,39 @@ func stencilCPU(b *gpu.CPUBlock) {
 		_, _ = lx, li
 		var v_i uint32 = (gx0 + lx)
 		_ = v_i
+		// The guard (v_i < p_n) holds for the lanes lo <= lx < hi; gok: v_i
+		// steps by one from lane to lane without wrapping.
+		lo, hi, gok := uint32(0), uint32(0), false
+		if e0, u0 := int64(v_i), int64(p_n); e0 <= 4294967232 {
+			gok = true
+			hi = uint32(min(max(u0-e0, 0), 64))
+		}
 		var w0 *[64]float32
 		if o := v_i; o <= 4294967232 && uint64(o)+64 <= uint64(len(p_out)) {
 			w0 = (*[64]float32)(p_out[o : uint64(o)+64])
 		}
-		if w0 != nil {
-			for lx := uint32(0); lx < 64; lx++ {
+		if gok && w0 != nil && hi <= 64 {
+			for lx := lo; lx < hi; lx++ {
 				li := lx
 				_ = li
 				var v_l uint32 = lx
 				_ = v_l
 				var v_i uint32 = (gx0 + lx)
 				_ = v_i
-				if v_i < p_n {
+				{ // (v_i < p_n) holds for lo <= lx < hi
 					w0[lx] = (((((float32(0.25) * s_s[v_l]) + (float32(0.5) * s_s[(v_l+uint32(1))])) + s_s[(v_l+uint32(2))]) + (float32(0.5) * s_s[(v_l+uint32(3))])) + (float32(0.25) * s_s[(v_l+uint32(4))]))
+				}
+			}
+		} else if gok {
+			for lx := lo; lx < hi; lx++ {
+				li := lx
+				_ = li
+				var v_l uint32 = lx
+				_ = v_l
+				var v_i uint32 = (gx0 + lx)
+				_ = v_i
+				{ // (v_i < p_n) holds for lo <= lx < hi
+					p_out[v_i] = (((((float32(0.25) * s_s[v_l]) + (float32(0.5) * s_s[(v_l+uint32(1))])) + s_s[(v_l+uint32(2))]) + (float32(0.5) * s_s[(v_l+uint32(3))])) + (float32(0.25) * s_s[(v_l+uint32(4))]))
 				}
 			}
 		} else {

@@ -80,3 +80,42 @@ func Histogram(t xpu.Thread, bins, in []uint32, n uint32) {
 	}
 	xpu.AtomicAdd(&bins[bucket(in[i])], 1)
 }
+
+// Below, Above, SignedBelow and SignedFrom write x[i]+1 to out[i] for the
+// work-items that pass a guard comparing i+k with m, under each
+// comparison, in uint32 and int32: the guard the lowering hoists out of
+// the work-item loop, including where i+k wraps inside a block.
+func Below(t xpu.Thread, out, x []float32, k, m uint32) {
+	i := t.GlobalX()
+	j := i + k
+	if m >= j {
+		out[i] = x[i] + 1
+	}
+}
+
+// Above is Below's guard with i+k > m.
+func Above(t xpu.Thread, out, x []float32, k, m uint32) {
+	i := t.GlobalX()
+	j := i + k
+	if j > m {
+		out[i] = x[i] + 1
+	}
+}
+
+// SignedBelow is Below's guard with int32(i)+k < m.
+func SignedBelow(t xpu.Thread, out, x []float32, k, m int32) {
+	i := t.GlobalX()
+	j := int32(i) + k
+	if j < m {
+		out[i] = x[i] + 1
+	}
+}
+
+// SignedFrom is Below's guard with m <= int32(i)+k.
+func SignedFrom(t xpu.Thread, out, x []float32, k, m int32) {
+	i := t.GlobalX()
+	j := int32(i) + k
+	if m <= j {
+		out[i] = x[i] + 1
+	}
+}

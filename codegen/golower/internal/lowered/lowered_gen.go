@@ -33,6 +33,13 @@ func saxpyCPU(b *gpu.CPUBlock) {
 		_, _ = lx, li
 		var v_i uint32 = (gx0 + lx)
 		_ = v_i
+		// The guard (v_i < p_n) holds for the lanes lo <= lx < hi; gok: v_i
+		// steps by one from lane to lane without wrapping.
+		lo, hi, gok := uint32(0), uint32(0), false
+		if e0, u0 := int64(v_i), int64(p_n); e0 <= 4294967232 {
+			gok = true
+			hi = uint32(min(max(u0-e0, 0), 64))
+		}
 		var w0 *[64]float32
 		if o := v_i; o <= 4294967232 && uint64(o)+64 <= uint64(len(p_y)) {
 			w0 = (*[64]float32)(p_y[o : uint64(o)+64])
@@ -41,15 +48,27 @@ func saxpyCPU(b *gpu.CPUBlock) {
 		if o := v_i; o <= 4294967232 && uint64(o)+64 <= uint64(len(p_x)) {
 			w1 = (*[64]float32)(p_x[o : uint64(o)+64])
 		}
-		if w0 != nil && w1 != nil {
-			for lx := uint32(0); lx < 64; lx++ {
+		if gok && w0 != nil && w1 != nil && hi <= 64 {
+			for lx := lo; lx < hi; lx++ {
 				li := lx
 				_ = li
 				{
 					var v_i uint32 = (gx0 + lx)
 					_ = v_i
-					if v_i < p_n {
+					{ // (v_i < p_n) holds for lo <= lx < hi
 						w0[lx] = ((p_a * w1[lx]) + w0[lx])
+					}
+				}
+			}
+		} else if gok {
+			for lx := lo; lx < hi; lx++ {
+				li := lx
+				_ = li
+				{
+					var v_i uint32 = (gx0 + lx)
+					_ = v_i
+					{ // (v_i < p_n) holds for lo <= lx < hi
+						p_y[v_i] = ((p_a * p_x[v_i]) + p_y[v_i])
 					}
 				}
 			}
@@ -523,5 +542,329 @@ func constantsCPU(b *gpu.CPUBlock) {
 		p_out[uint32(1)] = int32(-2147483648)
 		p_out[uint32(2)] = int32(-1)
 		p_out[uint32(3)] = int32(xpu.Float32FromBits(0x7f800000))
+	}
+}
+
+// belowCPU runs one block of the kernel Below on the CPU.
+func belowCPU(b *gpu.CPUBlock) {
+	p_out := gpu.CPUView[float32](b.Buffers[0])
+	p_x := gpu.CPUView[float32](b.Buffers[1])
+	p_k := gpu.CPUUniform[uint32](b.Uniforms, 0)
+	p_m := gpu.CPUUniform[uint32](b.Uniforms, 4)
+	gx0, gy0, gz0 := b.Group.X*64, b.Group.Y*1, b.Group.Z*1
+	var ly uint32
+	var lz uint32
+	_ = b
+	_ = p_out
+	_ = p_x
+	_ = p_k
+	_ = p_m
+	_ = gx0
+	_ = gy0
+	_ = gz0
+	_ = ly
+	_ = lz
+	{
+		lx, li := uint32(0), uint32(0)
+		_, _ = lx, li
+		var v_i uint32 = (gx0 + lx)
+		_ = v_i
+		var v_j uint32 = (v_i + p_k)
+		_ = v_j
+		// The guard (p_m >= v_j) holds for the lanes lo <= lx < hi; gok: v_j
+		// steps by one from lane to lane without wrapping.
+		lo, hi, gok := uint32(0), uint32(0), false
+		if e0, u0 := int64(v_j), int64(p_m); e0 <= 4294967232 {
+			gok = true
+			hi = uint32(min(max(u0-e0+1, 0), 64))
+		}
+		var w0 *[64]float32
+		if o := v_i; o <= 4294967232 && uint64(o)+64 <= uint64(len(p_out)) {
+			w0 = (*[64]float32)(p_out[o : uint64(o)+64])
+		}
+		var w1 *[64]float32
+		if o := v_i; o <= 4294967232 && uint64(o)+64 <= uint64(len(p_x)) {
+			w1 = (*[64]float32)(p_x[o : uint64(o)+64])
+		}
+		if gok && w0 != nil && w1 != nil && hi <= 64 {
+			for lx := lo; lx < hi; lx++ {
+				li := lx
+				_ = li
+				var v_i uint32 = (gx0 + lx)
+				_ = v_i
+				var v_j uint32 = (v_i + p_k)
+				_ = v_j
+				{ // (p_m >= v_j) holds for lo <= lx < hi
+					w0[lx] = (w1[lx] + float32(1))
+				}
+			}
+		} else if gok {
+			for lx := lo; lx < hi; lx++ {
+				li := lx
+				_ = li
+				var v_i uint32 = (gx0 + lx)
+				_ = v_i
+				var v_j uint32 = (v_i + p_k)
+				_ = v_j
+				{ // (p_m >= v_j) holds for lo <= lx < hi
+					p_out[v_i] = (p_x[v_i] + float32(1))
+				}
+			}
+		} else {
+			for lx := uint32(0); lx < 64; lx++ {
+				li := lx
+				_ = li
+				var v_i uint32 = (gx0 + lx)
+				_ = v_i
+				var v_j uint32 = (v_i + p_k)
+				_ = v_j
+				if p_m >= v_j {
+					p_out[v_i] = (p_x[v_i] + float32(1))
+				}
+			}
+		}
+	}
+}
+
+// aboveCPU runs one block of the kernel Above on the CPU.
+func aboveCPU(b *gpu.CPUBlock) {
+	p_out := gpu.CPUView[float32](b.Buffers[0])
+	p_x := gpu.CPUView[float32](b.Buffers[1])
+	p_k := gpu.CPUUniform[uint32](b.Uniforms, 0)
+	p_m := gpu.CPUUniform[uint32](b.Uniforms, 4)
+	gx0, gy0, gz0 := b.Group.X*64, b.Group.Y*1, b.Group.Z*1
+	var ly uint32
+	var lz uint32
+	_ = b
+	_ = p_out
+	_ = p_x
+	_ = p_k
+	_ = p_m
+	_ = gx0
+	_ = gy0
+	_ = gz0
+	_ = ly
+	_ = lz
+	{
+		lx, li := uint32(0), uint32(0)
+		_, _ = lx, li
+		var v_i uint32 = (gx0 + lx)
+		_ = v_i
+		var v_j uint32 = (v_i + p_k)
+		_ = v_j
+		// The guard (v_j > p_m) holds for the lanes lo <= lx < hi; gok: v_j
+		// steps by one from lane to lane without wrapping.
+		lo, hi, gok := uint32(0), uint32(0), false
+		if e0, u0 := int64(v_j), int64(p_m); e0 <= 4294967232 {
+			gok = true
+			lo, hi = uint32(min(max(u0-e0+1, 0), 64)), 64
+		}
+		var w0 *[64]float32
+		if o := v_i; o <= 4294967232 && uint64(o)+64 <= uint64(len(p_out)) {
+			w0 = (*[64]float32)(p_out[o : uint64(o)+64])
+		}
+		var w1 *[64]float32
+		if o := v_i; o <= 4294967232 && uint64(o)+64 <= uint64(len(p_x)) {
+			w1 = (*[64]float32)(p_x[o : uint64(o)+64])
+		}
+		if gok && w0 != nil && w1 != nil && hi <= 64 {
+			for lx := lo; lx < hi; lx++ {
+				li := lx
+				_ = li
+				var v_i uint32 = (gx0 + lx)
+				_ = v_i
+				var v_j uint32 = (v_i + p_k)
+				_ = v_j
+				{ // (v_j > p_m) holds for lo <= lx < hi
+					w0[lx] = (w1[lx] + float32(1))
+				}
+			}
+		} else if gok {
+			for lx := lo; lx < hi; lx++ {
+				li := lx
+				_ = li
+				var v_i uint32 = (gx0 + lx)
+				_ = v_i
+				var v_j uint32 = (v_i + p_k)
+				_ = v_j
+				{ // (v_j > p_m) holds for lo <= lx < hi
+					p_out[v_i] = (p_x[v_i] + float32(1))
+				}
+			}
+		} else {
+			for lx := uint32(0); lx < 64; lx++ {
+				li := lx
+				_ = li
+				var v_i uint32 = (gx0 + lx)
+				_ = v_i
+				var v_j uint32 = (v_i + p_k)
+				_ = v_j
+				if v_j > p_m {
+					p_out[v_i] = (p_x[v_i] + float32(1))
+				}
+			}
+		}
+	}
+}
+
+// signedBelowCPU runs one block of the kernel SignedBelow on the CPU.
+func signedBelowCPU(b *gpu.CPUBlock) {
+	p_out := gpu.CPUView[float32](b.Buffers[0])
+	p_x := gpu.CPUView[float32](b.Buffers[1])
+	p_k := gpu.CPUUniform[int32](b.Uniforms, 0)
+	p_m := gpu.CPUUniform[int32](b.Uniforms, 4)
+	gx0, gy0, gz0 := b.Group.X*64, b.Group.Y*1, b.Group.Z*1
+	var ly uint32
+	var lz uint32
+	_ = b
+	_ = p_out
+	_ = p_x
+	_ = p_k
+	_ = p_m
+	_ = gx0
+	_ = gy0
+	_ = gz0
+	_ = ly
+	_ = lz
+	{
+		lx, li := uint32(0), uint32(0)
+		_, _ = lx, li
+		var v_i uint32 = (gx0 + lx)
+		_ = v_i
+		var v_j int32 = (int32(v_i) + p_k)
+		_ = v_j
+		// The guard (v_j < p_m) holds for the lanes lo <= lx < hi; gok: v_j
+		// steps by one from lane to lane without wrapping.
+		lo, hi, gok := uint32(0), uint32(0), false
+		if e0, u0 := int64(v_j), int64(p_m); e0 <= 2147483584 {
+			gok = true
+			hi = uint32(min(max(u0-e0, 0), 64))
+		}
+		var w0 *[64]float32
+		if o := v_i; o <= 4294967232 && uint64(o)+64 <= uint64(len(p_out)) {
+			w0 = (*[64]float32)(p_out[o : uint64(o)+64])
+		}
+		var w1 *[64]float32
+		if o := v_i; o <= 4294967232 && uint64(o)+64 <= uint64(len(p_x)) {
+			w1 = (*[64]float32)(p_x[o : uint64(o)+64])
+		}
+		if gok && w0 != nil && w1 != nil && hi <= 64 {
+			for lx := lo; lx < hi; lx++ {
+				li := lx
+				_ = li
+				var v_i uint32 = (gx0 + lx)
+				_ = v_i
+				var v_j int32 = (int32(v_i) + p_k)
+				_ = v_j
+				{ // (v_j < p_m) holds for lo <= lx < hi
+					w0[lx] = (w1[lx] + float32(1))
+				}
+			}
+		} else if gok {
+			for lx := lo; lx < hi; lx++ {
+				li := lx
+				_ = li
+				var v_i uint32 = (gx0 + lx)
+				_ = v_i
+				var v_j int32 = (int32(v_i) + p_k)
+				_ = v_j
+				{ // (v_j < p_m) holds for lo <= lx < hi
+					p_out[v_i] = (p_x[v_i] + float32(1))
+				}
+			}
+		} else {
+			for lx := uint32(0); lx < 64; lx++ {
+				li := lx
+				_ = li
+				var v_i uint32 = (gx0 + lx)
+				_ = v_i
+				var v_j int32 = (int32(v_i) + p_k)
+				_ = v_j
+				if v_j < p_m {
+					p_out[v_i] = (p_x[v_i] + float32(1))
+				}
+			}
+		}
+	}
+}
+
+// signedFromCPU runs one block of the kernel SignedFrom on the CPU.
+func signedFromCPU(b *gpu.CPUBlock) {
+	p_out := gpu.CPUView[float32](b.Buffers[0])
+	p_x := gpu.CPUView[float32](b.Buffers[1])
+	p_k := gpu.CPUUniform[int32](b.Uniforms, 0)
+	p_m := gpu.CPUUniform[int32](b.Uniforms, 4)
+	gx0, gy0, gz0 := b.Group.X*64, b.Group.Y*1, b.Group.Z*1
+	var ly uint32
+	var lz uint32
+	_ = b
+	_ = p_out
+	_ = p_x
+	_ = p_k
+	_ = p_m
+	_ = gx0
+	_ = gy0
+	_ = gz0
+	_ = ly
+	_ = lz
+	{
+		lx, li := uint32(0), uint32(0)
+		_, _ = lx, li
+		var v_i uint32 = (gx0 + lx)
+		_ = v_i
+		var v_j int32 = (int32(v_i) + p_k)
+		_ = v_j
+		// The guard (p_m <= v_j) holds for the lanes lo <= lx < hi; gok: v_j
+		// steps by one from lane to lane without wrapping.
+		lo, hi, gok := uint32(0), uint32(0), false
+		if e0, u0 := int64(v_j), int64(p_m); e0 <= 2147483584 {
+			gok = true
+			lo, hi = uint32(min(max(u0-e0, 0), 64)), 64
+		}
+		var w0 *[64]float32
+		if o := v_i; o <= 4294967232 && uint64(o)+64 <= uint64(len(p_out)) {
+			w0 = (*[64]float32)(p_out[o : uint64(o)+64])
+		}
+		var w1 *[64]float32
+		if o := v_i; o <= 4294967232 && uint64(o)+64 <= uint64(len(p_x)) {
+			w1 = (*[64]float32)(p_x[o : uint64(o)+64])
+		}
+		if gok && w0 != nil && w1 != nil && hi <= 64 {
+			for lx := lo; lx < hi; lx++ {
+				li := lx
+				_ = li
+				var v_i uint32 = (gx0 + lx)
+				_ = v_i
+				var v_j int32 = (int32(v_i) + p_k)
+				_ = v_j
+				{ // (p_m <= v_j) holds for lo <= lx < hi
+					w0[lx] = (w1[lx] + float32(1))
+				}
+			}
+		} else if gok {
+			for lx := lo; lx < hi; lx++ {
+				li := lx
+				_ = li
+				var v_i uint32 = (gx0 + lx)
+				_ = v_i
+				var v_j int32 = (int32(v_i) + p_k)
+				_ = v_j
+				{ // (p_m <= v_j) holds for lo <= lx < hi
+					p_out[v_i] = (p_x[v_i] + float32(1))
+				}
+			}
+		} else {
+			for lx := uint32(0); lx < 64; lx++ {
+				li := lx
+				_ = li
+				var v_i uint32 = (gx0 + lx)
+				_ = v_i
+				var v_j int32 = (int32(v_i) + p_k)
+				_ = v_j
+				if p_m <= v_j {
+					p_out[v_i] = (p_x[v_i] + float32(1))
+				}
+			}
+		}
 	}
 }

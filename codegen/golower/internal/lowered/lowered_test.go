@@ -2,6 +2,7 @@ package lowered
 
 import (
 	"encoding/binary"
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"strings"
@@ -195,6 +196,110 @@ func TestConstants(t *testing.T) {
 	for i, want := range []int32{math.MinInt32, math.MinInt32, -1} {
 		if got[i] != want {
 			t.Errorf("out[%d] = %d, want %d", i, got[i], want)
+		}
+	}
+}
+
+// TestSaxpyPartialBlocks runs Saxpy's guard (i < n) hoisted out of the
+// work-item loop for lengths that end inside, at the edge of and before
+// the last block, and for none.
+func TestSaxpyPartialBlocks(t *testing.T) {
+	r := rand.New(rand.NewPCG(rand.Uint64(), 6))
+	for _, n := range []uint32{0, 1, 63, 64, 65, 127, 640, 1000} {
+		x, y := randFloats(r, int(max(n, 1))), randFloats(r, int(max(n, 1)))
+		a := r.Float32()
+		groups := xpu.Dim3{X: max(xpu.GroupsFor(n, 64), 1)}
+		out := run(t, saxpyCPU, xpu.Dim3{X: 64}, groups, words(math.Float32bits(a), n), bytesOf(y), bytesOf(x))
+		if err := xpu.Run(xpu.Config{Groups: groups, Block: xpu.Dim3{X: 64}}, Saxpy, y, x, a, n); err != nil {
+			t.Fatal(err)
+		}
+		exactly(t, fmt.Sprintf("n=%d: y", n), out[0], y)
+	}
+}
+
+// TestGuardFaults checks that the lanes that pass a hoisted guard still
+// fault where the kernel would: n reaches past the buffers in the last
+// block, which the reference refuses too.
+func TestGuardFaults(t *testing.T) {
+	r := rand.New(rand.NewPCG(rand.Uint64(), 7))
+	x, y := randFloats(r, 1000), randFloats(r, 1000)
+	groups := xpu.Dim3{X: 16}
+	_, err := launch(saxpyCPU, xpu.Dim3{X: 64}, groups, words(math.Float32bits(2), 1001), bytesOf(y), bytesOf(x))
+	if err == nil || !strings.Contains(err.Error(), "index out of range") {
+		t.Errorf("n past the buffers: err = %v, want an index out of range", err)
+	}
+	if err := xpu.Run(xpu.Config{Groups: groups, Block: xpu.Dim3{X: 64}}, Saxpy, y, x, float32(2), uint32(1001)); err == nil {
+		t.Errorf("the reference ran n past the buffers without an error")
+	}
+}
+
+// TestGuards runs the kernels of guard.go's cases with bounds that no
+// lane passes, that every lane passes, that cut a block, and with i+k
+// wrapping inside a block (the loop then runs as written), in uint32 and
+// int32, against the reference on poisoned outputs.
+func TestGuards(t *testing.T) {
+	const groups, lanes = 16, 16 * 64
+	r := rand.New(rand.NewPCG(rand.Uint64(), 8))
+	checkLen := func(name string, fn driver.CPUFunc, n int, k, m uint32, ref func(out, x []float32) error) {
+		t.Helper()
+		x, out := randFloats(r, n), poisoned(n)
+		got := run(t, fn, xpu.Dim3{X: 64}, xpu.Dim3{X: groups}, words(k, m), bytesOf(out), bytesOf(x))
+		if err := ref(out, x); err != nil {
+			t.Fatal(err)
+		}
+		exactly(t, fmt.Sprintf("%s k=%#x m=%#x: out", name, k, m), got[0], out)
+	}
+	check := func(name string, fn driver.CPUFunc, k, m uint32, ref func(out, x []float32) error) {
+		t.Helper()
+		checkLen(name, fn, lanes, k, m, ref)
+	}
+	cfg := xpu.Config{Groups: xpu.Dim3{X: groups}, Block: xpu.Dim3{X: 64}}
+	unsigned := [][2]uint32{
+		{0, 0}, {0, 500}, {0, 511}, {0, 512}, {0, 1023}, {0, math.MaxUint32},
+		{1, 0}, {100, 600}, {math.MaxUint32 - 99, 500}, {math.MaxUint32 - 99, math.MaxUint32 - 1},
+		{math.MaxUint32 - 1023, math.MaxUint32}, {math.MaxUint32 - 1000, math.MaxUint32 - 40},
+	}
+	for _, c := range unsigned {
+		k, m := c[0], c[1]
+		check("Below", belowCPU, k, m, func(out, x []float32) error { return xpu.Run(cfg, Below, out, x, k, m) })
+		check("Above", aboveCPU, k, m, func(out, x []float32) error { return xpu.Run(cfg, Above, out, x, k, m) })
+	}
+	signed := [][2]int32{
+		{0, 0}, {0, 500}, {0, 512}, {0, math.MaxInt32}, {0, math.MinInt32},
+		{-1000, 0}, {-600, -100}, {math.MinInt32, math.MinInt32 + 300},
+		{math.MaxInt32 - 99, 0}, {math.MaxInt32 - 99, math.MinInt32 + 500}, {math.MaxInt32 - 99, math.MaxInt32 - 50},
+		{math.MaxInt32 - 1023, math.MaxInt32},
+	}
+	for _, c := range signed {
+		k, m := c[0], c[1]
+		check("SignedBelow", signedBelowCPU, uint32(k), uint32(m), func(out, x []float32) error { return xpu.Run(cfg, SignedBelow, out, x, k, m) })
+		check("SignedFrom", signedFromCPU, uint32(k), uint32(m), func(out, x []float32) error { return xpu.Run(cfg, SignedFrom, out, x, k, m) })
+	}
+	// Buffers that end inside the last block: the windows do not fit
+	// there, so its passing lanes run through the buffers as written.
+	checkLen("Below", belowCPU, 1000, 0, 999, func(out, x []float32) error { return xpu.Run(cfg, Below, out, x, uint32(0), uint32(999)) })
+	checkLen("Below", belowCPU, 1000, 5, 1004, func(out, x []float32) error { return xpu.Run(cfg, Below, out, x, uint32(5), uint32(1004)) })
+	checkLen("SignedBelow", signedBelowCPU, 1000, uint32(10), 1010, func(out, x []float32) error {
+		return xpu.Run(cfg, SignedBelow, out, x, int32(10), int32(1010))
+	})
+	// A run of lanes to the end of the grid reaches past such buffers:
+	// the launch faults, as the reference does.
+	for _, c := range []struct {
+		name string
+		fn   driver.CPUFunc
+		ref  any
+		k, m any
+	}{
+		{"Above", aboveCPU, Above, uint32(0), uint32(10)},
+		{"SignedFrom", signedFromCPU, SignedFrom, int32(0), int32(10)},
+	} {
+		x, out := randFloats(r, 1000), poisoned(1000)
+		_, err := launch(c.fn, xpu.Dim3{X: 64}, xpu.Dim3{X: groups}, words(0, 10), bytesOf(out), bytesOf(x))
+		if err == nil || !strings.Contains(err.Error(), "index out of range") {
+			t.Errorf("%s past the buffers: err = %v, want an index out of range", c.name, err)
+		}
+		if err := xpu.Run(cfg, c.ref, out, x, c.k, c.m); err == nil {
+			t.Errorf("%s: the reference ran past the buffers without an error", c.name)
 		}
 	}
 }

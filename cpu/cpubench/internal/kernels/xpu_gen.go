@@ -337,7 +337,7 @@ var SaxpyKernel = gpu.Register(&gpu.KernelSpec{
 		},
 		{
 			Kernel: "github.com/goxpu/xpu/cpu/cpubench/internal/kernels.Saxpy", Backend: "cpu", Target: "go",
-			Hash:        "sha256:2e24c72f591678b693f4a1c62efe85454a83084a4f8bd088f153ff94874a15ef",
+			Hash:        "sha256:4dc4762ac53b8df55fd5fb6bed8f2fa1bd6868e26484bb025c2f158bb3ad148b",
 			Codegen:     "xpu-gen/1",
 			Block:       xpu.Dim3{X: 256, Y: 1, Z: 1},
 			SharedBytes: 0, StorageBindings: 2, UniformBytes: 16,
@@ -402,6 +402,13 @@ func saxpyCPU(b *gpu.CPUBlock) {
 		_, _ = lx, li
 		var v_i uint32 = (gx0 + lx)
 		_ = v_i
+		// The guard (v_i < p_n) holds for the lanes lo <= lx < hi; gok: v_i
+		// steps by one from lane to lane without wrapping.
+		lo, hi, gok := uint32(0), uint32(0), false
+		if e0, u0 := int64(v_i), int64(p_n); e0 <= 4294967040 {
+			gok = true
+			hi = uint32(min(max(u0-e0, 0), 256))
+		}
 		var w0 *[256]float32
 		if o := v_i; o <= 4294967040 && uint64(o)+256 <= uint64(len(p_y)) {
 			w0 = (*[256]float32)(p_y[o : uint64(o)+256])
@@ -410,15 +417,27 @@ func saxpyCPU(b *gpu.CPUBlock) {
 		if o := v_i; o <= 4294967040 && uint64(o)+256 <= uint64(len(p_x)) {
 			w1 = (*[256]float32)(p_x[o : uint64(o)+256])
 		}
-		if w0 != nil && w1 != nil {
-			for lx := uint32(0); lx < 256; lx++ {
+		if gok && w0 != nil && w1 != nil && hi <= 256 {
+			for lx := lo; lx < hi; lx++ {
 				li := lx
 				_ = li
 				{
 					var v_i uint32 = (gx0 + lx)
 					_ = v_i
-					if v_i < p_n {
+					{ // (v_i < p_n) holds for lo <= lx < hi
 						w0[lx] = ((p_a * w1[lx]) + w0[lx])
+					}
+				}
+			}
+		} else if gok {
+			for lx := lo; lx < hi; lx++ {
+				li := lx
+				_ = li
+				{
+					var v_i uint32 = (gx0 + lx)
+					_ = v_i
+					{ // (v_i < p_n) holds for lo <= lx < hi
+						p_y[v_i] = ((p_a * p_x[v_i]) + p_y[v_i])
 					}
 				}
 			}
@@ -467,7 +486,7 @@ var SumKernel = gpu.Register(&gpu.KernelSpec{
 		},
 		{
 			Kernel: "github.com/goxpu/xpu/cpu/cpubench/internal/kernels.Sum", Backend: "cpu", Target: "go",
-			Hash:        "sha256:33b09d91bfcc8a069aad0874283010bec13f00568714af46aae68a9bf2617548",
+			Hash:        "sha256:baac9b265f7beb1e944857f5c775f9e77e6093f48a6892ebd010e0d240e1acb6",
 			Codegen:     "xpu-gen/1",
 			Block:       xpu.Dim3{X: 256, Y: 1, Z: 1},
 			SharedBytes: 1024, StorageBindings: 2, UniformBytes: 16,
@@ -567,13 +586,38 @@ func sumCPU(b *gpu.CPUBlock) {
 		if !c2 {
 			break
 		}
-		for lx := uint32(0); lx < 256; lx++ {
-			li := lx
-			_ = li
+		{
+			lx, li := uint32(0), uint32(0)
+			_, _ = lx, li
 			var v_l uint32 = li
 			_ = v_l
-			if v_l < v_h {
-				s_s[v_l] = (s_s[v_l] + s_s[(v_l+v_h)])
+			// The guard (v_l < v_h) holds for the lanes lo <= lx < hi; gok: v_l
+			// steps by one from lane to lane without wrapping.
+			lo, hi, gok := uint32(0), uint32(0), false
+			if e0, u0 := int64(v_l), int64(v_h); e0 <= 4294967040 {
+				gok = true
+				hi = uint32(min(max(u0-e0, 0), 256))
+			}
+			if gok {
+				for lx := lo; lx < hi; lx++ {
+					li := lx
+					_ = li
+					var v_l uint32 = li
+					_ = v_l
+					{ // (v_l < v_h) holds for lo <= lx < hi
+						s_s[v_l] = (s_s[v_l] + s_s[(v_l+v_h)])
+					}
+				}
+			} else {
+				for lx := uint32(0); lx < 256; lx++ {
+					li := lx
+					_ = li
+					var v_l uint32 = li
+					_ = v_l
+					if v_l < v_h {
+						s_s[v_l] = (s_s[v_l] + s_s[(v_l+v_h)])
+					}
+				}
 			}
 		}
 		v_h = (v_h >> uint32(1))
