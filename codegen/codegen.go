@@ -91,14 +91,14 @@ func lower(m *ir.Module) ([]emit.Lowered, error) {
 			errs = append(errs, fmt.Errorf("codegen: kernel %s: %w", k.Name, err))
 			continue
 		}
-		w, err := wgslgen.Generate(k)
+		w, fault, err := wgslgen.GenerateFault(k)
 		if err != nil {
 			errs = append(errs, fmt.Errorf("codegen: kernel %s: WGSL: %w", k.Name, err))
 			continue
 		}
 		// A kernel the Go lowering refuses keeps its other code; the CPU
 		// backend refuses it by name.
-		l := emit.Lowered{Kernel: k, WGSL: w, CPUName: emit.CPUFuncName(k.Name)}
+		l := emit.Lowered{Kernel: k, WGSL: w, Fault: fault, CPUName: emit.CPUFuncName(k.Name)}
 		vs, err := wgslgen.Variants(k)
 		if err != nil {
 			errs = append(errs, fmt.Errorf("codegen: kernel %s: WGSL: %w", k.Name, err))

@@ -20,9 +20,19 @@ var (
 	ErrNoLowering = errors.New("cpu: kernel has no CPU lowering")
 	// ErrLaunch: a launch does not fit its kernel or the device.
 	ErrLaunch = errors.New("cpu: bad launch")
-	// ErrKernel: a block of the kernel failed while running.
-	ErrKernel = errors.New("cpu: kernel failed")
+	// ErrKernel: a block of the kernel failed while running (the Go
+	// lowering panicked, as the kernel's Go would). It is also a
+	// driver.ErrFault (gpu.ErrFault), so that errors.Is tells a kernel
+	// fault the same way on every backend.
+	ErrKernel error = &kernelFault{"cpu: kernel failed"}
 )
+
+// kernelFault is the type of ErrKernel: a sentinel of its own that is
+// also driver.ErrFault.
+type kernelFault struct{ msg string }
+
+func (e *kernelFault) Error() string        { return e.msg }
+func (e *kernelFault) Is(target error) bool { return target == driver.ErrFault }
 
 // maxBlock bounds the work-items of one block, as the reference runner
 // and devices do.

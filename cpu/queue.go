@@ -22,6 +22,12 @@ func (q *queue) Launch(p driver.Program, groups xpu.Dim3, bufs []driver.Buffer, 
 	if groups.Count() == 0 {
 		return fmt.Errorf("%w: %s: empty grid %v", ErrLaunch, k.Name, groups)
 	}
+	// A kernel whose WGSL records faults gets the runtime's fault word
+	// after its buffers; the Go lowering panics instead (recovered into
+	// ErrKernel), so the word is left alone.
+	if k.Fault && len(bufs) == prog.buffers+1 {
+		bufs = bufs[:prog.buffers]
+	}
 	if len(bufs) != prog.buffers {
 		return fmt.Errorf("%w: %s takes %d buffers, got %d", ErrLaunch, k.Name, prog.buffers, len(bufs))
 	}

@@ -181,6 +181,11 @@ func (st *bufferState) access(flush bool, f func(drv driver.Buffer, offset int) 
 		if err := d.flushAll(); err != nil {
 			return err
 		}
+		// A launch that faulted is reported here, by the access that
+		// observes it, which then does not run.
+		if err := d.checkFaults(); err != nil {
+			return err
+		}
 	}
 	st.root.mu.RLock()
 	defer st.root.mu.RUnlock()

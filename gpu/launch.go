@@ -71,6 +71,9 @@ func (s *Stream) LaunchWith(o LaunchOptions, k *Kernel, groups xpu.Dim3, args ..
 	if err := s.bind(k, args); err != nil {
 		return err
 	}
+	if err := s.bindFault(k); err != nil {
+		return err
+	}
 	if err := o.checkDeadline(k, "before it was submitted"); err != nil {
 		return err
 	}
@@ -78,6 +81,7 @@ func (s *Stream) LaunchWith(o LaunchOptions, k *Kernel, groups xpu.Dim3, args ..
 		return fmt.Errorf("gpu: kernel %s on %s: %w", k.spec.Name, d.backend, err)
 	}
 	s.pending = true
+	s.launchedFault(k)
 	if !o.Deadline.IsZero() {
 		s.pending = false
 		if err := s.q.Flush(); err != nil {
@@ -121,8 +125,12 @@ func checkLimits(k *Kernel, lim Limits) error {
 	if m := lim.MaxSharedBytes; m != 0 && k.spec.SharedBytes > int(m) {
 		return fail("shared bytes", uint64(k.spec.SharedBytes), uint64(m))
 	}
-	if m := lim.MaxStorageBuffers; m != 0 && k.buffers > int(m) {
-		return fail("storage buffers", uint64(k.buffers), uint64(m))
+	nbuf := k.buffers
+	if k.spec.Fault {
+		nbuf++ // the fault word is a storage buffer too
+	}
+	if m := lim.MaxStorageBuffers; m != 0 && nbuf > int(m) {
+		return fail("storage buffers", uint64(nbuf), uint64(m))
 	}
 	if m := lim.MaxUniformBytes; m != 0 && k.spec.UniformSize > int(m) {
 		return fail("uniform bytes", uint64(k.spec.UniformSize), uint64(m))

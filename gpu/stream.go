@@ -10,8 +10,11 @@ import (
 // Stream is an ordered queue of launches on one device. A backend may
 // defer launches until a flush point: Flush, Sync, and every buffer Read or
 // Write (which flush every stream of the device first), so results never
-// depend on deferral. A Stream is safe for concurrent use; launches from
-// several goroutines are recorded in some order.
+// depend on deferral. A kernel that faulted where Go would panic (an
+// integer division by zero) makes the Sync, Read, Download or Write that
+// observes it return an error wrapping [ErrFault] (see fault.go). A
+// Stream is safe for concurrent use; launches from several goroutines are
+// recorded in some order.
 type Stream struct {
 	dev *Device
 
@@ -20,6 +23,12 @@ type Stream struct {
 	pending bool // launches recorded since the last flush
 	closed  bool
 	timing  bool // inside Time, with a device timer
+
+	// The fault word bound to launches of kernels that can fault (nil
+	// until the first), and the names of those launched since the last
+	// check (fault.go).
+	fault  driver.Buffer
+	faulty []string
 
 	// Scratch space of Launch, reused under mu.
 	bufs   []driver.Buffer
@@ -101,7 +110,7 @@ func (s *Stream) sync() error {
 	if err := s.q.Sync(); err != nil {
 		return fmt.Errorf("gpu: %s: sync: %w", s.dev.backend, err)
 	}
-	return nil
+	return s.checkFault()
 }
 
 // close syncs and releases the queue; the caller holds d.life.
@@ -111,13 +120,19 @@ func (s *Stream) close() error {
 	if s.closed {
 		return nil
 	}
-	s.closed = true
 	err := s.q.Sync()
-	s.q.Release()
-	if err != nil {
-		return fmt.Errorf("gpu: %s: sync: %w", s.dev.backend, err)
+	if err == nil {
+		err = s.checkFault()
+	} else {
+		err = fmt.Errorf("gpu: %s: sync: %w", s.dev.backend, err)
 	}
-	return nil
+	s.closed = true
+	s.q.Release()
+	if s.fault != nil {
+		s.fault.Release()
+		s.fault = nil
+	}
+	return err
 }
 
 func (s *Stream) errClosed() error {

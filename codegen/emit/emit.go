@@ -42,6 +42,15 @@ type Lowered struct {
 	// WaveVariants are the kernel's WGSL at each wave tier it may need;
 	// nil for a kernel without waves.
 	WaveVariants []WaveVariant
+	// Fault is set when WGSL declares the fault word (wgslgen.Faults).
+	Fault bool
+}
+
+// faults reports whether any of l's WGSL declares the fault word: the
+// spec's Fault then binds it for every variant (one that does not use it
+// leaves it alone).
+func (l *Lowered) faults() bool {
+	return l.Fault || slices.ContainsFunc(l.WaveVariants, func(v WaveVariant) bool { return v.Fault })
 }
 
 // File returns the formatted generated file for the package m, whose
@@ -147,6 +156,9 @@ func (w *writer) kernel(l *Lowered) error {
 		w.printf("UniformSize: %d,\n", n)
 	}
 	w.printf("WGSL: %s,\n", wgsl)
+	if l.faults() {
+		w.printf("Fault: true,\n")
+	}
 	w.waveVariants(l)
 	if l.CPU != "" {
 		w.printf("CPU: %s,\n", l.CPUName)

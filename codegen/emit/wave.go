@@ -12,6 +12,7 @@ type WaveVariant struct {
 	SubgroupMin, SubgroupMax uint32
 	Width                    uint32
 	WGSL                     string
+	Fault                    bool // the WGSL declares the fault word
 }
 
 // waveVariantName names the constant holding a variant's WGSL.

@@ -30,8 +30,10 @@ func (l *lowerer) bindings() {
 			l.fail(ruleIR, "parameter %s of unknown kind %d", p.Name, p.Kind)
 		}
 	}
+	l.faultBinding = nb
 	if len(scalars) > 0 {
 		l.uniforms(scalars, nb)
+		l.faultBinding++
 	}
 	for _, s := range l.k.Shared {
 		l.at(s.Pos)

@@ -63,9 +63,15 @@ func device(t *testing.T) (*wgpu.Device, *wgpu.Queue) {
 	return gpu.device, gpu.queue
 }
 
+// declaresFault reports whether src declares the fault word, which the
+// runtime binds after the uniform block.
+func declaresFault(src string) bool {
+	return strings.Contains(src, "var<storage, read_write> xpu_fault")
+}
+
 // pipeline compiles src for k with the layout the runtime uses: every
 // buffer parameter bound explicitly, read-only storage for AccessRead,
-// the uniform block after the last buffer.
+// the uniform block after the last buffer, then the fault word.
 func pipeline(d *wgpu.Device, k *ir.Kernel, src string) (*wgpu.ComputePipeline, *wgpu.BindGroupLayout, error) {
 	mod, err := d.CreateShaderModule(&wgpu.ShaderModuleDescriptor{Label: k.Name, WGSLDescriptor: &wgpu.ShaderModuleWGSLDescriptor{Code: src}})
 	if err != nil {
@@ -87,6 +93,9 @@ func pipeline(d *wgpu.Device, k *ir.Kernel, src string) (*wgpu.ComputePipeline, 
 	}
 	if scalars {
 		entries = append(entries, wgpu.BindGroupLayoutEntry{Binding: uint32(len(entries)), Visibility: wgpu.ShaderStageCompute, Buffer: wgpu.BufferBindingLayout{Type: wgpu.BufferBindingTypeUniform}})
+	}
+	if declaresFault(src) {
+		entries = append(entries, wgpu.BindGroupLayoutEntry{Binding: uint32(len(entries)), Visibility: wgpu.ShaderStageCompute, Buffer: wgpu.BufferBindingLayout{Type: wgpu.BufferBindingTypeStorage}})
 	}
 	bgl, err := d.CreateBindGroupLayout(&wgpu.BindGroupLayoutDescriptor{Entries: entries})
 	if err != nil {
@@ -231,6 +240,14 @@ func dispatch(d *wgpu.Device, q *wgpu.Queue, k *ir.Kernel, src string, groups ui
 			return nil, err
 		}
 		entries = append(entries, wgpu.BindGroupEntry{Binding: uint32(len(entries)), Buffer: ub, Size: wgpu.WholeSize})
+	}
+	if declaresFault(src) {
+		fb, err := d.CreateBuffer(&wgpu.BufferDescriptor{Size: 4, Usage: wgpu.BufferUsageStorage})
+		if err != nil {
+			return nil, err
+		}
+		defer fb.Release()
+		entries = append(entries, wgpu.BindGroupEntry{Binding: uint32(len(entries)), Buffer: fb, Size: wgpu.WholeSize})
 	}
 	bg, err := d.CreateBindGroup(&wgpu.BindGroupDescriptor{Layout: bgl, Entries: entries})
 	if err != nil {

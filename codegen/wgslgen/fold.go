@@ -101,7 +101,7 @@ func foldInt(op ir.Op, signed bool, a, b uint32) (uint32, bool) {
 	case ir.OpDiv:
 		switch {
 		case b == 0:
-			return a, true
+			return 0, false // left to the helper, which records the fault
 		case signed && b == 0xffffffff:
 			return -a, true
 		case signed:
@@ -110,7 +110,9 @@ func foldInt(op ir.Op, signed bool, a, b uint32) (uint32, bool) {
 		return a / b, true
 	case ir.OpRem:
 		switch {
-		case b == 0, signed && b == 0xffffffff:
+		case b == 0:
+			return 0, false // left to the helper, which records the fault
+		case signed && b == 0xffffffff:
 			return 0, true
 		case signed:
 			return uint32(int32(a) % int32(b)), true

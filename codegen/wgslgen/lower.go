@@ -10,15 +10,22 @@ import (
 
 // Generate lowers k to WGSL and prints it.
 func Generate(k *ir.Kernel) (string, error) {
+	s, _, err := GenerateFault(k)
+	return s, err
+}
+
+// GenerateFault is Generate that also reports whether the module declares
+// the fault word (see Faults).
+func GenerateFault(k *ir.Kernel) (src string, fault bool, err error) {
 	m, err := Lower(k)
 	if err != nil {
-		return "", err
+		return "", false, err
 	}
 	s, err := wgsl.Sprint(m)
 	if err != nil {
-		return "", &Error{Pos: k.Pos, Rule: ruleIR, Msg: err.Error()}
+		return "", false, &Error{Pos: k.Pos, Rule: ruleIR, Msg: err.Error()}
 	}
-	return s, nil
+	return s, Faults(m), nil
 }
 
 // Lower builds the WGSL module of k. It returns the first rule k breaks
@@ -67,6 +74,9 @@ func lower(k *ir.Kernel, tier string) (*wgsl.Module, error) {
 		funcs = append(funcs, l.funcDecl(f))
 	}
 	main := l.entryPoint()
+	if l.fault {
+		l.faultDecl()
+	}
 	if l.err != nil {
 		return nil, l.err
 	}
@@ -100,16 +110,18 @@ type lowerer struct {
 	err  error
 	pos  ir.Pos // position of the statement being lowered
 
-	globals     map[string]string // module-scope WGSL names taken, with what took them
-	structs     map[*ir.Struct]*wgsl.Struct
-	structOrder []*wgsl.Struct
-	globalDecls []wgsl.Decl // bindings, uniform struct and workgroup arrays
-	helpers     map[string]*wgsl.Func
-	builtin     map[string]bool      // entry-point builtins the kernel body reads
-	private     map[string]bool      // private copies of builtins device functions read
-	storage     bool                 // some buffer is written: barriers fence storage too
-	fences      map[*ir.Barrier]bool // the kernel body's barriers that fence storage
-	assigned    map[*ir.Var]bool     // variables stored to after their declaration
+	globals      map[string]string // module-scope WGSL names taken, with what took them
+	structs      map[*ir.Struct]*wgsl.Struct
+	structOrder  []*wgsl.Struct
+	globalDecls  []wgsl.Decl // bindings, uniform struct and workgroup arrays
+	helpers      map[string]*wgsl.Func
+	fault        bool                 // a helper records faults: the fault word is declared
+	faultBinding int                  // the binding of the fault word
+	builtin      map[string]bool      // entry-point builtins the kernel body reads
+	private      map[string]bool      // private copies of builtins device functions read
+	storage      bool                 // some buffer is written: barriers fence storage too
+	fences       map[*ir.Barrier]bool // the kernel body's barriers that fence storage
+	assigned     map[*ir.Var]bool     // variables stored to after their declaration
 
 	fn *funcState // the function being lowered
 }

@@ -13,6 +13,9 @@ func (l *lowerer) helper(name string) string {
 	if _, ok := l.helpers[name]; ok {
 		return name
 	}
+	if faultHelpers[name] {
+		l.fault = true
+	}
 	build, ok := helperBuilders[name]
 	if !ok {
 		l.fail(ruleIR, "no helper %s", name)
@@ -22,6 +25,39 @@ func (l *lowerer) helper(name string) string {
 	f.Name = l.global(name, "helper "+name)
 	l.helpers[name] = f
 	return name
+}
+
+// faultHelpers are the helpers that record a fault: a kernel that calls
+// one declares the fault word (faultVar).
+var faultHelpers = map[string]bool{"xpu_div_i32": true, "xpu_rem_i32": true, "xpu_div_u32": true, "xpu_rem_u32": true}
+
+// faultVar is the fault word: an atomic u32 in a storage buffer the
+// runtime binds after the buffers and the uniform block (see
+// driver.Kernel.Fault). A work-item that does what Go panics on sets a
+// bit of it, and the runtime turns a nonzero word into an error.
+const faultVar = "xpu_fault"
+
+// faultDivZero is the bit of an integer division or remainder by zero
+// (driver.FaultDivZero).
+const faultDivZero = 1
+
+// recordFault sets the division-by-zero bit of the fault word. The
+// helper then returns WGSL's value, which the runtime never lets be
+// observed without the error.
+func recordFault() wgsl.Stmt {
+	return &wgsl.CallStmt{Call: wgsl.CallOf("atomicOr", wgsl.AddrOfExpr(wgsl.Id(faultVar)), wgsl.U32Lit(faultDivZero))}
+}
+
+// faultDecl declares the fault word at the binding after the buffers
+// and the uniform block.
+func (l *lowerer) faultDecl() {
+	l.globalDecls = append(l.globalDecls, &wgsl.GlobalVar{
+		Attrs:  []*wgsl.Attr{wgsl.GroupAttr(0), wgsl.BindingAttr(l.faultBinding)},
+		Space:  wgsl.Storage,
+		Access: wgsl.ReadWrite,
+		Name:   l.global(faultVar, "the fault word"),
+		Type:   &wgsl.Atomic{Elem: wgsl.U32Type},
+	})
 }
 
 // argX and argY are the parameters of the two-operand helpers.
@@ -45,28 +81,29 @@ func fn(doc string, ps []*wgsl.Param, result wgsl.Type, body ...wgsl.Stmt) *wgsl
 
 var helperBuilders = map[string]func() *wgsl.Func{
 	"xpu_div_i32": func() *wgsl.Func {
-		return fn("Go's int32 x / y: MinInt32 / -1 wraps to MinInt32; x / 0 is x (Go panics).",
+		return fn("Go's int32 x / y: MinInt32 / -1 wraps to MinInt32; x / 0 records the fault Go panics with.",
 			params(wgsl.I32Type, wgsl.I32Type), wgsl.I32Type,
-			when(bin(wgsl.Eq, argY, wgsl.I32Lit(0)), ret(argX)),
+			when(bin(wgsl.Eq, argY, wgsl.I32Lit(0)), recordFault(), ret(argX)),
 			when(bin(wgsl.Eq, argY, wgsl.I32Lit(-1)), ret(bin(wgsl.Sub, wgsl.I32Lit(0), argX))),
 			ret(bin(wgsl.Div, argX, argY)))
 	},
 	"xpu_rem_i32": func() *wgsl.Func {
-		return fn("Go's int32 x % y, with the sign of x: x % -1 is 0; x % 0 is 0 (Go panics).",
+		return fn("Go's int32 x % y, with the sign of x: x % -1 is 0; x % 0 records the fault Go panics with.",
 			params(wgsl.I32Type, wgsl.I32Type), wgsl.I32Type,
-			when(bin(wgsl.LOr, bin(wgsl.Eq, argY, wgsl.I32Lit(0)), bin(wgsl.Eq, argY, wgsl.I32Lit(-1))), ret(wgsl.I32Lit(0))),
+			when(bin(wgsl.Eq, argY, wgsl.I32Lit(0)), recordFault(), ret(wgsl.I32Lit(0))),
+			when(bin(wgsl.Eq, argY, wgsl.I32Lit(-1)), ret(wgsl.I32Lit(0))),
 			ret(bin(wgsl.Rem, argX, argY)))
 	},
 	"xpu_div_u32": func() *wgsl.Func {
-		return fn("Go's uint32 x / y; x / 0 is x (Go panics).",
+		return fn("Go's uint32 x / y; x / 0 records the fault Go panics with.",
 			params(wgsl.U32Type, wgsl.U32Type), wgsl.U32Type,
-			when(bin(wgsl.Eq, argY, wgsl.U32Lit(0)), ret(argX)),
+			when(bin(wgsl.Eq, argY, wgsl.U32Lit(0)), recordFault(), ret(argX)),
 			ret(bin(wgsl.Div, argX, argY)))
 	},
 	"xpu_rem_u32": func() *wgsl.Func {
-		return fn("Go's uint32 x % y; x % 0 is 0 (Go panics).",
+		return fn("Go's uint32 x % y; x % 0 records the fault Go panics with.",
 			params(wgsl.U32Type, wgsl.U32Type), wgsl.U32Type,
-			when(bin(wgsl.Eq, argY, wgsl.U32Lit(0)), ret(wgsl.U32Lit(0))),
+			when(bin(wgsl.Eq, argY, wgsl.U32Lit(0)), recordFault(), ret(wgsl.U32Lit(0))),
 			ret(bin(wgsl.Rem, argX, argY)))
 	},
 	"xpu_shl_i32": func() *wgsl.Func { return shl(wgsl.I32Type, wgsl.I32Lit(0)) },

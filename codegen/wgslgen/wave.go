@@ -49,6 +49,7 @@ type Variant struct {
 	SubgroupMin, SubgroupMax uint32
 	Width                    uint32
 	WGSL                     string
+	Fault                    bool // the WGSL declares the fault word
 }
 
 // Variants lowers k at every tier it needs: none for a kernel that uses no
@@ -81,11 +82,11 @@ func Variants(k *ir.Kernel) ([]Variant, error) {
 	}
 	vs = append(vs, Variant{Tier: TierEmulated, Width: em})
 	for i := range vs {
-		s, err := GenerateTier(k, vs[i].Tier)
+		s, fault, err := generate(k, vs[i].Tier)
 		if err != nil {
 			return nil, err
 		}
-		vs[i].WGSL = s
+		vs[i].WGSL, vs[i].Fault = s, fault
 	}
 	return vs, nil
 }
@@ -103,15 +104,33 @@ func usesBallot(k *ir.Kernel) bool {
 
 // GenerateTier lowers k at tier and prints it.
 func GenerateTier(k *ir.Kernel, tier string) (string, error) {
+	s, _, err := generate(k, tier)
+	return s, err
+}
+
+// generate lowers k at tier and prints it; fault reports whether the
+// module declares the fault word (see Faults).
+func generate(k *ir.Kernel, tier string) (src string, fault bool, err error) {
 	m, err := lower(k, tier)
 	if err != nil {
-		return "", err
+		return "", false, err
 	}
 	s, err := wgsl.Sprint(m)
 	if err != nil {
-		return "", &Error{Pos: k.Pos, Rule: ruleIR, Msg: err.Error()}
+		return "", false, &Error{Pos: k.Pos, Rule: ruleIR, Msg: err.Error()}
 	}
-	return s, nil
+	return s, Faults(m), nil
+}
+
+// Faults reports whether m declares the fault word: some operation of
+// the kernel records a fault where Go would panic (driver.Kernel.Fault).
+func Faults(m *wgsl.Module) bool {
+	for _, d := range m.Decls {
+		if v, ok := d.(*wgsl.GlobalVar); ok && v.Name == faultVar {
+			return true
+		}
+	}
+	return false
 }
 
 // waveWidth returns the static wave width of the tier, or nil when it is

@@ -38,6 +38,17 @@ type Kernel struct {
 	// the last buffer.
 	WGSL string
 
+	// Fault is set when the kernel's WGSL may record a run-time fault (an
+	// integer division or remainder by zero, which Go reports as a panic
+	// and WGSL would answer with a value). Such a kernel declares a
+	// read_write storage buffer of one atomic u32, xpu_fault, at
+	// FaultBinding: the binding after the last buffer parameter and the
+	// uniform block. The runtime binds a fault word of its own there, as
+	// the last of a launch's buffers (after the parameters' buffers), and
+	// reports a nonzero word at the next flush point as an error wrapping
+	// ErrFault. The user never sees the binding.
+	Fault bool
+
 	// WaveVariants, for a kernel that uses wave verbs or queries, are its
 	// WGSL at each wave tier it may need (the emulated one equals WGSL);
 	// the runtime hands the driver the one PickWave chooses for the
@@ -57,6 +68,32 @@ type Kernel struct {
 	// code for it (see Manifest); nil for a hand-written spec.
 	Manifests []Manifest
 }
+
+// FaultBinding returns the binding of k's fault word (see Kernel.Fault):
+// after the buffer parameters and, when UniformSize > 0, the uniform block.
+func (k *Kernel) FaultBinding() int {
+	n := 0
+	for _, p := range k.Params {
+		if p.Kind == ParamBuffer {
+			n++
+		}
+	}
+	if k.UniformSize > 0 {
+		n++
+	}
+	return n
+}
+
+// The bits of a kernel's fault word; a fault sets its bit with atomicOr.
+const (
+	FaultDivZero uint32 = 1 << iota // an integer division or remainder by zero
+)
+
+// ErrFault is wrapped by the error of a kernel that failed while it ran
+// where Go would have panicked (an integer division by zero): a device
+// reports it at the flush point after the launch, the CPU backend from
+// the launch itself.
+var ErrFault = errors.New("kernel fault")
 
 // ParamKind tells buffers from scalars.
 type ParamKind int
@@ -163,7 +200,8 @@ type Buffer interface {
 // Queue records launches and submits them in order.
 type Queue interface {
 	// Launch records a launch of p over groups, with bufs bound in order
-	// of the kernel's buffer parameters and uniforms holding its scalars
+	// of the kernel's buffer parameters, followed, for a kernel with
+	// Fault set, by its fault word, and uniforms holding its scalars
 	// (UniformSize bytes). A buffer may be a *View: the driver binds its
 	// window of the viewed buffer. A backend may defer it until Flush; bufs and
 	// uniforms may be reused by the caller as soon as Launch returns.

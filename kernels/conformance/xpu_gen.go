@@ -3740,11 +3740,12 @@ var IntArithKernel = gpu.Register(&gpu.KernelSpec{
 	},
 	UniformSize: 16,
 	WGSL:        intArithWGSL,
+	Fault:       true,
 	CPU:         intArithCPU,
 	Manifests: []gpu.Manifest{
 		{
 			Kernel: "github.com/goxpu/xpu/kernels/conformance.IntArith", Backend: "webgpu", Target: "wgsl",
-			Hash:        "sha256:c1dbd732d3aa8303064a90a06c881bb801e34403dd11184ec977f7c4b8740a17",
+			Hash:        "sha256:ec8f49b6730ac1e784c05e0569b202bc3f137d53cb59a64066c87d1ef0a4a3c6",
 			Codegen:     "xpu-gen/1",
 			Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
 			SharedBytes: 0, StorageBindings: 3, UniformBytes: 16,
@@ -3754,6 +3755,7 @@ var IntArithKernel = gpu.Register(&gpu.KernelSpec{
 				{Name: "a", Access: gpu.AccessRead},
 				{Name: "b", Access: gpu.AccessRead},
 			},
+			NativeOps: []string{"atomicOr"},
 		},
 		{
 			Kernel: "github.com/goxpu/xpu/kernels/conformance.IntArith", Backend: "cpu", Target: "go",
@@ -3786,10 +3788,12 @@ const intArithWGSL = `struct xpu_Uniforms {
 @group(0) @binding(1) var<storage, read> b_a: array<i32>;
 @group(0) @binding(2) var<storage, read> b_b: array<i32>;
 @group(0) @binding(3) var<uniform> xpu_u: xpu_Uniforms;
+@group(0) @binding(4) var<storage, read_write> xpu_fault: atomic<u32>;
 
-// Go's int32 x / y: MinInt32 / -1 wraps to MinInt32; x / 0 is x (Go panics).
+// Go's int32 x / y: MinInt32 / -1 wraps to MinInt32; x / 0 records the fault Go panics with.
 fn xpu_div_i32(x: i32, y: i32) -> i32 {
     if y == 0i {
+        atomicOr(&xpu_fault, 1u);
         return x;
     }
     if y == -1i {
@@ -3798,9 +3802,13 @@ fn xpu_div_i32(x: i32, y: i32) -> i32 {
     return x / y;
 }
 
-// Go's int32 x % y, with the sign of x: x % -1 is 0; x % 0 is 0 (Go panics).
+// Go's int32 x % y, with the sign of x: x % -1 is 0; x % 0 records the fault Go panics with.
 fn xpu_rem_i32(x: i32, y: i32) -> i32 {
-    if (y == 0i) || (y == -1i) {
+    if y == 0i {
+        atomicOr(&xpu_fault, 1u);
+        return 0i;
+    }
+    if y == -1i {
         return 0i;
     }
     return x % y;
@@ -3912,12 +3920,13 @@ var LenGuardKernel = gpu.Register(&gpu.KernelSpec{
 		{Name: "y", Kind: gpu.ParamBuffer, Type: "int32", Size: 4, Access: gpu.AccessWrite, Binding: 0},
 		{Name: "x", Kind: gpu.ParamBuffer, Type: "int32", Size: 4, Access: gpu.AccessRead, Binding: 1},
 	},
-	WGSL: lenGuardWGSL,
-	CPU:  lenGuardCPU,
+	WGSL:  lenGuardWGSL,
+	Fault: true,
+	CPU:   lenGuardCPU,
 	Manifests: []gpu.Manifest{
 		{
 			Kernel: "github.com/goxpu/xpu/kernels/conformance.LenGuard", Backend: "webgpu", Target: "wgsl",
-			Hash:        "sha256:80a05f95867eea56e770c72109a5b4dc34a83a34b3975cedac1afda2ef1489f6",
+			Hash:        "sha256:512907c8dfa343629eabd50f291d6a07ad3fdff8b198e19af99fcc3278b8597a",
 			Codegen:     "xpu-gen/1",
 			Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
 			SharedBytes: 0, StorageBindings: 2, UniformBytes: 0,
@@ -3926,7 +3935,7 @@ var LenGuardKernel = gpu.Register(&gpu.KernelSpec{
 				{Name: "y", Access: gpu.AccessWrite},
 				{Name: "x", Access: gpu.AccessRead},
 			},
-			NativeOps: []string{"arrayLength"},
+			NativeOps: []string{"arrayLength", "atomicOr"},
 		},
 		{
 			Kernel: "github.com/goxpu/xpu/kernels/conformance.LenGuard", Backend: "cpu", Target: "go",
@@ -3952,10 +3961,12 @@ func LaunchLenGuard(s *gpu.Stream, groups xpu.Dim3, y *gpu.Buffer[int32], x *gpu
 // lenGuardWGSL is the WGSL of LenGuard.
 const lenGuardWGSL = `@group(0) @binding(0) var<storage, read_write> b_y: array<i32>;
 @group(0) @binding(1) var<storage, read> b_x: array<i32>;
+@group(0) @binding(2) var<storage, read_write> xpu_fault: atomic<u32>;
 
-// Go's uint32 x % y; x % 0 is 0 (Go panics).
+// Go's uint32 x % y; x % 0 records the fault Go panics with.
 fn xpu_rem_u32(x: u32, y: u32) -> u32 {
     if y == 0u {
+        atomicOr(&xpu_fault, 1u);
         return 0u;
     }
     return x % y;
@@ -5127,11 +5138,12 @@ var NestedLoopsKernel = gpu.Register(&gpu.KernelSpec{
 	},
 	UniformSize: 16,
 	WGSL:        nestedLoopsWGSL,
+	Fault:       true,
 	CPU:         nestedLoopsCPU,
 	Manifests: []gpu.Manifest{
 		{
 			Kernel: "github.com/goxpu/xpu/kernels/conformance.NestedLoops", Backend: "webgpu", Target: "wgsl",
-			Hash:        "sha256:bee6e4e7f7beafc4b1662bc7104c2efa5b245e7200890d1affc188028d437d45",
+			Hash:        "sha256:7886b174f7436e8942e2737e9fc42a02f6a6b53f8eee894dadd2bc1f95f2b5b2",
 			Codegen:     "xpu-gen/1",
 			Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
 			SharedBytes: 0, StorageBindings: 2, UniformBytes: 16,
@@ -5140,6 +5152,7 @@ var NestedLoopsKernel = gpu.Register(&gpu.KernelSpec{
 				{Name: "out", Access: gpu.AccessWrite},
 				{Name: "in", Access: gpu.AccessRead},
 			},
+			NativeOps: []string{"atomicOr"},
 		},
 		{
 			Kernel: "github.com/goxpu/xpu/kernels/conformance.NestedLoops", Backend: "cpu", Target: "go",
@@ -5170,10 +5183,12 @@ const nestedLoopsWGSL = `struct xpu_Uniforms {
 @group(0) @binding(0) var<storage, read_write> b_out: array<i32>;
 @group(0) @binding(1) var<storage, read> b_in: array<i32>;
 @group(0) @binding(2) var<uniform> xpu_u: xpu_Uniforms;
+@group(0) @binding(3) var<storage, read_write> xpu_fault: atomic<u32>;
 
-// Go's uint32 x % y; x % 0 is 0 (Go panics).
+// Go's uint32 x % y; x % 0 records the fault Go panics with.
 fn xpu_rem_u32(x: u32, y: u32) -> u32 {
     if y == 0u {
+        atomicOr(&xpu_fault, 1u);
         return 0u;
     }
     return x % y;
@@ -7505,11 +7520,12 @@ var UintArithKernel = gpu.Register(&gpu.KernelSpec{
 	},
 	UniformSize: 16,
 	WGSL:        uintArithWGSL,
+	Fault:       true,
 	CPU:         uintArithCPU,
 	Manifests: []gpu.Manifest{
 		{
 			Kernel: "github.com/goxpu/xpu/kernels/conformance.UintArith", Backend: "webgpu", Target: "wgsl",
-			Hash:        "sha256:79ddb008c09cc01f3d7784722e68a91a765023f8741794e2d31520bf0cb4cf6e",
+			Hash:        "sha256:bf7970f06cfb0572da61fbc288da878e597ff201902969bafd22540124aa49ec",
 			Codegen:     "xpu-gen/1",
 			Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
 			SharedBytes: 0, StorageBindings: 3, UniformBytes: 16,
@@ -7519,6 +7535,7 @@ var UintArithKernel = gpu.Register(&gpu.KernelSpec{
 				{Name: "a", Access: gpu.AccessRead},
 				{Name: "b", Access: gpu.AccessRead},
 			},
+			NativeOps: []string{"atomicOr"},
 		},
 		{
 			Kernel: "github.com/goxpu/xpu/kernels/conformance.UintArith", Backend: "cpu", Target: "go",
@@ -7551,18 +7568,21 @@ const uintArithWGSL = `struct xpu_Uniforms {
 @group(0) @binding(1) var<storage, read> b_a: array<u32>;
 @group(0) @binding(2) var<storage, read> b_b: array<u32>;
 @group(0) @binding(3) var<uniform> xpu_u: xpu_Uniforms;
+@group(0) @binding(4) var<storage, read_write> xpu_fault: atomic<u32>;
 
-// Go's uint32 x / y; x / 0 is x (Go panics).
+// Go's uint32 x / y; x / 0 records the fault Go panics with.
 fn xpu_div_u32(x: u32, y: u32) -> u32 {
     if y == 0u {
+        atomicOr(&xpu_fault, 1u);
         return x;
     }
     return x / y;
 }
 
-// Go's uint32 x % y; x % 0 is 0 (Go panics).
+// Go's uint32 x % y; x % 0 records the fault Go panics with.
 fn xpu_rem_u32(x: u32, y: u32) -> u32 {
     if y == 0u {
+        atomicOr(&xpu_fault, 1u);
         return 0u;
     }
     return x % y;

@@ -216,6 +216,7 @@ var ReduceWaveKernel = gpu.Register(&gpu.KernelSpec{
 	SharedBytes: 1024,
 	UniformSize: 16,
 	WGSL:        reduceWaveWGSL,
+	Fault:       true,
 	WaveVariants: []gpu.WaveVariant{
 		{Tier: "native", SubgroupMin: 4, SubgroupMax: 128, Width: 0, WGSL: reduceWaveWGSLNative},
 		{Tier: "emulated", SubgroupMin: 0, SubgroupMax: 0, Width: 32, WGSL: reduceWaveWGSL},
@@ -224,7 +225,7 @@ var ReduceWaveKernel = gpu.Register(&gpu.KernelSpec{
 	Manifests: []gpu.Manifest{
 		{
 			Kernel: "github.com/goxpu/xpu/kernels/wave.ReduceWave", Backend: "webgpu", Target: "wgsl",
-			Hash:        "sha256:bb6e70e2f4933897e7bcc5e0a8efab6acf65b2503e60039c40840ea6038b46bd",
+			Hash:        "sha256:e52e3ee717d98c403ec2f805d2a5f2bc2dbd7874a5239dfb345a58a98f0560c8",
 			Codegen:     "xpu-gen/1",
 			Block:       xpu.Dim3{X: 256, Y: 1, Z: 1},
 			SharedBytes: 1024, StorageBindings: 2, UniformBytes: 16,
@@ -235,10 +236,10 @@ var ReduceWaveKernel = gpu.Register(&gpu.KernelSpec{
 			},
 			WaveOps: true,
 			WaveVariants: []gpu.ManifestVariant{
-				{Tier: "native", SubgroupMin: 4, SubgroupMax: 128, Width: 0, Hash: "sha256:31965b33371433fdea1cb1cd16052481d6102f564eb2d703e68f5b7feefa064d"},
-				{Tier: "emulated", SubgroupMin: 0, SubgroupMax: 0, Width: 32, Hash: "sha256:bb6e70e2f4933897e7bcc5e0a8efab6acf65b2503e60039c40840ea6038b46bd"},
+				{Tier: "native", SubgroupMin: 4, SubgroupMax: 128, Width: 0, Hash: "sha256:5fd6edcab1615ae533edc085652921affdd3b45e561f23a5a744c6e968cfd168"},
+				{Tier: "emulated", SubgroupMin: 0, SubgroupMax: 0, Width: 32, Hash: "sha256:e52e3ee717d98c403ec2f805d2a5f2bc2dbd7874a5239dfb345a58a98f0560c8"},
 			},
-			NativeOps: []string{"bitcast", "workgroupBarrier"},
+			NativeOps: []string{"atomicOr", "bitcast", "workgroupBarrier"},
 		},
 		{
 			Kernel: "github.com/goxpu/xpu/kernels/wave.ReduceWave", Backend: "cpu", Target: "go",
@@ -273,10 +274,12 @@ const reduceWaveWGSL = `struct xpu_Uniforms {
 @group(0) @binding(2) var<uniform> xpu_u: xpu_Uniforms;
 var<workgroup> s_s: array<f32, 256>;
 var<workgroup> xpu_wave: array<u32, 256>;
+@group(0) @binding(3) var<storage, read_write> xpu_fault: atomic<u32>;
 
-// Go's uint32 x / y; x / 0 is x (Go panics).
+// Go's uint32 x / y; x / 0 records the fault Go panics with.
 fn xpu_div_u32(x: u32, y: u32) -> u32 {
     if y == 0u {
+        atomicOr(&xpu_fault, 1u);
         return x;
     }
     return x / y;
@@ -363,10 +366,12 @@ struct xpu_Uniforms {
 @group(0) @binding(1) var<storage, read> b_in: array<f32>;
 @group(0) @binding(2) var<uniform> xpu_u: xpu_Uniforms;
 var<workgroup> s_s: array<f32, 256>;
+@group(0) @binding(3) var<storage, read_write> xpu_fault: atomic<u32>;
 
-// Go's uint32 x / y; x / 0 is x (Go panics).
+// Go's uint32 x / y; x / 0 records the fault Go panics with.
 fn xpu_div_u32(x: u32, y: u32) -> u32 {
     if y == 0u {
+        atomicOr(&xpu_fault, 1u);
         return x;
     }
     return x / y;

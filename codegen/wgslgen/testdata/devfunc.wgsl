@@ -6,6 +6,7 @@ struct xpu_Uniforms {
 @group(0) @binding(0) var<storage, read_write> b_out: array<f32>;
 @group(0) @binding(1) var<storage, read> b_in: array<f32>;
 @group(0) @binding(2) var<uniform> xpu_u: xpu_Uniforms;
+@group(0) @binding(3) var<storage, read_write> xpu_fault: atomic<u32>;
 var<private> xpu_lid: vec3<u32>;
 
 // xpu.Max for float32: y if y > x, else x (NaNs and zeros as in Go).
@@ -18,9 +19,10 @@ fn xpu_min_f32(x: f32, y: f32) -> f32 {
     return select(x, y, y < x);
 }
 
-// Go's uint32 x % y; x % 0 is 0 (Go panics).
+// Go's uint32 x % y; x % 0 records the fault Go panics with.
 fn xpu_rem_u32(x: u32, y: u32) -> u32 {
     if y == 0u {
+        atomicOr(&xpu_fault, 1u);
         return 0u;
     }
     return x % y;

@@ -8,10 +8,12 @@ struct xpu_Uniforms {
 @group(0) @binding(2) var<storage, read_write> b_hi: array<atomic<i32>>;
 @group(0) @binding(3) var<storage, read_write> b_sum: array<atomic<u32>>;
 @group(0) @binding(4) var<uniform> xpu_u: xpu_Uniforms;
+@group(0) @binding(5) var<storage, read_write> xpu_fault: atomic<u32>;
 
-// Go's uint32 x % y; x % 0 is 0 (Go panics).
+// Go's uint32 x % y; x % 0 records the fault Go panics with.
 fn xpu_rem_u32(x: u32, y: u32) -> u32 {
     if y == 0u {
+        atomicOr(&xpu_fault, 1u);
         return 0u;
     }
     return x % y;

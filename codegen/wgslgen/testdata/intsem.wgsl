@@ -7,10 +7,12 @@ struct xpu_Uniforms {
 @group(0) @binding(2) var<storage, read> b_ys: array<i32>;
 @group(0) @binding(3) var<storage, read> b_sh: array<u32>;
 @group(0) @binding(4) var<uniform> xpu_u: xpu_Uniforms;
+@group(0) @binding(5) var<storage, read_write> xpu_fault: atomic<u32>;
 
-// Go's int32 x / y: MinInt32 / -1 wraps to MinInt32; x / 0 is x (Go panics).
+// Go's int32 x / y: MinInt32 / -1 wraps to MinInt32; x / 0 records the fault Go panics with.
 fn xpu_div_i32(x: i32, y: i32) -> i32 {
     if y == 0i {
+        atomicOr(&xpu_fault, 1u);
         return x;
     }
     if y == -1i {
@@ -19,25 +21,31 @@ fn xpu_div_i32(x: i32, y: i32) -> i32 {
     return x / y;
 }
 
-// Go's uint32 x / y; x / 0 is x (Go panics).
+// Go's uint32 x / y; x / 0 records the fault Go panics with.
 fn xpu_div_u32(x: u32, y: u32) -> u32 {
     if y == 0u {
+        atomicOr(&xpu_fault, 1u);
         return x;
     }
     return x / y;
 }
 
-// Go's int32 x % y, with the sign of x: x % -1 is 0; x % 0 is 0 (Go panics).
+// Go's int32 x % y, with the sign of x: x % -1 is 0; x % 0 records the fault Go panics with.
 fn xpu_rem_i32(x: i32, y: i32) -> i32 {
-    if (y == 0i) || (y == -1i) {
+    if y == 0i {
+        atomicOr(&xpu_fault, 1u);
+        return 0i;
+    }
+    if y == -1i {
         return 0i;
     }
     return x % y;
 }
 
-// Go's uint32 x % y; x % 0 is 0 (Go panics).
+// Go's uint32 x % y; x % 0 records the fault Go panics with.
 fn xpu_rem_u32(x: u32, y: u32) -> u32 {
     if y == 0u {
+        atomicOr(&xpu_fault, 1u);
         return 0u;
     }
     return x % y;

@@ -122,5 +122,10 @@ func Layout(k *driver.Kernel) []Binding {
 	if k.UniformSize > 0 {
 		l = append(l, Binding{Type: BindingUniform, MinSize: k.UniformSize})
 	}
+	if k.Fault {
+		// The fault word, at k.FaultBinding(): last, so that the buffer
+		// parameters and the uniform block keep their bindings.
+		l = append(l, Binding{Type: BindingStorage})
+	}
 	return l
 }

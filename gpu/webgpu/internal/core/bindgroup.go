@@ -82,11 +82,16 @@ func (c *bindGroups) create(q *Queue, p *program, bufs []binding, key string) (*
 	ids := []uint64{p.id, q.ringID}
 	held := make([]*buffer, len(bufs))
 	for i, b := range bufs {
+		if i == p.params && p.uniforms > 0 {
+			// The uniform block sits between the parameters' buffers
+			// and the fault word.
+			entries = append(entries, Entry{Buffer: q.ring, Size: p.uniforms})
+		}
 		entries = append(entries, Entry{Buffer: b.b.b, Offset: b.offset, Size: b.size})
 		ids = append(ids, b.b.id)
 		held[i] = b.b
 	}
-	if p.uniforms > 0 {
+	if len(bufs) == p.params && p.uniforms > 0 {
 		entries = append(entries, Entry{Buffer: q.ring, Size: p.uniforms})
 	}
 	g, err := p.d.api.CreateBindGroup(p.pipeline, entries)

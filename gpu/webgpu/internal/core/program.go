@@ -13,8 +13,11 @@ type program struct {
 	d        *Device
 	id       uint64
 	name     string
-	buffers  int // buffer parameters, bound at 0..buffers-1
-	uniforms int // uniform block size; bound at binding buffers when > 0
+	buffers  int // the buffers of a launch: the parameters', then the fault word
+	params   int // buffer parameters, bound at 0..params-1
+	uniforms int // uniform block size; bound at binding params when > 0
+	// The fault word, when the kernel has one, is the last of a launch's
+	// buffers and is bound after the uniform block (k.FaultBinding()).
 	pipeline Pipeline
 }
 
@@ -32,6 +35,10 @@ func (d *Device) Compile(k *driver.Kernel) (driver.Program, error) {
 	p := &program{d: d, id: d.nextID.Add(1), name: k.Name, buffers: len(layout), uniforms: k.UniformSize, pipeline: pl}
 	if p.uniforms > 0 {
 		p.buffers--
+	}
+	p.params = p.buffers
+	if k.Fault {
+		p.params--
 	}
 	return p, nil
 }

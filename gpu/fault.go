@@ -1,0 +1,106 @@
+package gpu
+
+import (
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/goxpu/xpu/gpu/driver"
+)
+
+// Kernel faults. Where Go panics at run time and WGSL answers with a
+// value (an integer division or remainder by zero), a kernel's WGSL sets
+// a bit of a fault word instead (KernelSpec.Fault). Each stream binds a
+// word of its own to every such launch, and reads it back at the flush
+// points that wait for the launch (Sync, and a buffer's Read, Download or
+// Write): a nonzero word becomes an error wrapping ErrFault, and the word
+// is cleared, so that the stream keeps working. The word is read only when
+// a kernel that can fault was launched since the last check.
+
+// ErrFault: a kernel failed while it ran where Go would have panicked
+// (an integer division by zero). The CPU backend's kernel failures
+// (cpu.ErrKernel) wrap it too.
+var ErrFault = driver.ErrFault
+
+// faultWordBytes is the size of a fault word: one atomic u32.
+const faultWordBytes = 4
+
+// bindFault appends the stream's fault word to the buffers of a launch of
+// k, allocating it on first use, and records k as a kernel to check. The
+// caller holds s.mu.
+func (s *Stream) bindFault(k *Kernel) error {
+	if !k.spec.Fault {
+		return nil
+	}
+	if s.fault == nil {
+		b, err := s.dev.drv.NewBuffer(faultWordBytes)
+		if err != nil {
+			return fmt.Errorf("gpu: kernel %s on %s: fault word: %w", k.spec.Name, s.dev.backend, err)
+		}
+		s.fault = b
+	}
+	s.bufs = append(s.bufs, s.fault)
+	return nil
+}
+
+// launchedFault records that a launch of k, which may fault, was
+// recorded. The caller holds s.mu.
+func (s *Stream) launchedFault(k *Kernel) {
+	if k.spec.Fault && !slices.Contains(s.faulty, k.spec.Name) {
+		s.faulty = append(s.faulty, k.spec.Name)
+	}
+}
+
+// checkFault reads the fault word back when a kernel that can fault was
+// launched since the last check, waiting for the launches already
+// flushed, clears it, and returns an ErrFault error naming the kernels
+// when it was set. The caller holds s.mu and has flushed the stream.
+func (s *Stream) checkFault() error {
+	if len(s.faulty) == 0 || s.fault == nil {
+		return nil
+	}
+	names := s.faulty
+	s.faulty = nil
+	var w [faultWordBytes]byte
+	if err := s.fault.Read(0, w[:]); err != nil {
+		return fmt.Errorf("gpu: %s: reading the fault word: %w", s.dev.backend, err)
+	}
+	bits := binary.LittleEndian.Uint32(w[:])
+	if bits == 0 {
+		return nil
+	}
+	if err := s.fault.Write(0, make([]byte, faultWordBytes)); err != nil {
+		return fmt.Errorf("gpu: %s: clearing the fault word: %w", s.dev.backend, err)
+	}
+	what := "kernel " + names[0]
+	if len(names) > 1 {
+		// One word serves the launches between two checks: any of them
+		// may have set it.
+		what = "one of kernels " + strings.Join(names, ", ")
+	}
+	return fmt.Errorf("gpu: %s on %s: %s: %w", what, s.dev.backend, faultText(bits), ErrFault)
+}
+
+// faultText says what the bits of a fault word mean.
+func faultText(bits uint32) string {
+	if bits&driver.FaultDivZero != 0 {
+		return "integer division by zero"
+	}
+	return fmt.Sprintf("fault %#x", bits)
+}
+
+// checkFaults checks the fault word of every stream of d; the caller
+// holds d.life for reading and has flushed the streams.
+func (d *Device) checkFaults() error {
+	var errs []error
+	for _, s := range d.streamList() {
+		s.mu.Lock()
+		if !s.closed {
+			errs = append(errs, s.checkFault())
+		}
+		s.mu.Unlock()
+	}
+	return errors.Join(errs...)
+}
