@@ -15,9 +15,15 @@ const maxBlock = 1024
 
 // directives is what a kernel's doc comment says.
 type directives struct {
-	pos       token.Pos // of the //xpu:kernel line
-	block     [3]uint32
-	wave      uint32
+	pos   token.Pos // of the //xpu:kernel line
+	block [3]uint32
+	wave  uint32
+	// blockExpr and waveExpr are the dimensions of block= and the width
+	// of wave= written as expressions over the comptime parameter or
+	// package constants; each template member evaluates them to its own
+	// block and width (shape).
+	blockExpr [3]*shapeExpr
+	waveExpr  *shapeExpr
 	minLen    []minLenDirective
 	instances []*instanceDirective
 	requires  []*requiresDirective
@@ -36,6 +42,32 @@ type instanceDirective struct {
 	name string
 	lit  *ast.CompositeLit
 	base token.Pos // position in the file of offset 0 of lit's text
+}
+
+// shapeExpr is a block dimension or wave width of //xpu:kernel written
+// as a constant expression rather than an integer.
+type shapeExpr struct {
+	text string
+	expr ast.Expr
+	base token.Pos // position in the file of offset 0 of text
+}
+
+// parseShapeExpr parses s, at base, as a shape expression; nil when s is
+// no Go expression.
+func parseShapeExpr(s string, base token.Pos) *shapeExpr {
+	if s == "" {
+		return nil
+	}
+	e, err := parser.ParseExpr(s)
+	if err != nil {
+		return nil
+	}
+	if _, isLit := e.(*ast.BasicLit); isLit {
+		// A literal that is no positive integer (0, 1.5, "x") stays an
+		// error of the directive rather than of each member.
+		return nil
+	}
+	return &shapeExpr{text: s, expr: e, base: base}
 }
 
 // requiresDirective is one //xpu:requires clause.
@@ -140,8 +172,19 @@ func (c *checker) kernelDirective(d *directives, rest string, base token.Pos) bo
 			}
 			d.block = [3]uint32{1, 1, 1}
 			n := uint64(1)
+			off := len(key) + 1
 			for i, s := range parts {
 				v, err := strconv.ParseUint(s, 10, 32)
+				if err != nil {
+					if e := parseShapeExpr(s, p+token.Pos(off)); e != nil {
+						// Evaluated per member; the bound on the
+						// work-items is checked then.
+						d.blockExpr[i] = e
+						off += len(s) + 1
+						continue
+					}
+				}
+				off += len(s) + 1
 				if err != nil || v == 0 {
 					c.errorf(p, RuleDirective, "block size %q is not a positive integer", s)
 					ok = false
@@ -157,6 +200,12 @@ func (c *checker) kernelDirective(d *directives, rest string, base token.Pos) bo
 			seenBlock = true
 		case key == "wave":
 			v, err := strconv.ParseUint(val, 10, 32)
+			if err != nil {
+				if e := parseShapeExpr(val, p+token.Pos(len(key)+1)); e != nil {
+					d.waveExpr = e
+					continue
+				}
+			}
 			if err != nil || v < 4 || v > 64 || v&(v-1) != 0 {
 				c.errorf(p, RuleDirective, "wave width %q is not a power of two from 4 to 64", val)
 				ok = false

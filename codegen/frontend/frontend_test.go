@@ -268,3 +268,54 @@ func R(t xpu.Thread) {}
 		t.Errorf("kernels %d, refused %+v", len(m.Kernels), m.Refused)
 	}
 }
+
+// TestTemplateShape checks that each member of a template evaluates the
+// block and wave width of //xpu:kernel from its comptime value, and that
+// an if over a comptime field compiles only the branch the member takes.
+func TestTemplateShape(t *testing.T) {
+	m, err := checkSource(t, `package k
+
+import "github.com/goxpu/xpu"
+
+type Width struct{ W, Block uint32 }
+
+const Wide = 64
+
+//xpu:kernel block=c.Block,2 wave=c.W
+//xpu:instance Narrow Width{W: 8, Block: 20}
+//xpu:instance Broad Width{W: Wide, Block: Wide+32}
+func Shaped(t xpu.Thread, c Width, y []uint32) {
+	b := uint32(0)
+	if c.W <= 32 {
+		b = xpu.WaveBallot(t, y[t.GlobalX()] > 0)
+	}
+	y[t.GlobalX()] = b
+}
+
+//xpu:kernel block=Wide wave=Wide/2
+func Plain(t xpu.Thread, y []uint32) {
+	s := xpu.WaveSum(t, y[t.GlobalX()])
+	y[t.GlobalX()] = s
+}
+`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]struct {
+		block [3]uint32
+		wave  uint32
+	}{
+		"Narrow": {[3]uint32{20, 2, 1}, 8},
+		"Broad":  {[3]uint32{96, 2, 1}, 64},
+		"Plain":  {[3]uint32{64, 1, 1}, 32},
+	}
+	if len(m.Kernels) != len(want) {
+		t.Fatalf("got %d kernels, want %d", len(m.Kernels), len(want))
+	}
+	for _, k := range m.Kernels {
+		w, ok := want[k.Name]
+		if !ok || k.Block != w.block || k.Wave != w.wave {
+			t.Errorf("%s: block %v wave %d, want %v", k.Name, k.Block, k.Wave, w)
+		}
+	}
+}

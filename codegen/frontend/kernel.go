@@ -44,7 +44,9 @@ func (c *checker) kernel(fd *ast.FuncDecl) {
 			return
 		}
 		if c.requiresHold(fd.Name.Name, d, nil, "", fd.Name.Pos()) && ok {
-			c.lowerKernel(fd, d, sig, fd.Name.Name, "", nil)
+			if block, wave, ok := c.shape(fd.Name.Name, d, nil, ""); ok {
+				c.lowerKernel(fd, d, sig, fd.Name.Name, "", nil, block, wave)
+			}
 		}
 		return
 	}
@@ -58,8 +60,14 @@ func (c *checker) kernel(fd *ast.FuncDecl) {
 			continue
 		}
 		ct := &comptime{typ: sig.ctType, vals: vals}
-		if c.requiresHold(in.name, d, ct, sig.comptime.Name(), in.pos) && ok {
-			c.lowerKernel(fd, d, sig, in.name, in.name, ct)
+		if !c.requiresHold(in.name, d, ct, sig.comptime.Name(), in.pos) || !ok {
+			continue
+		}
+		// The shape is evaluated after the requires clauses, so that
+		// a clause can keep out the members whose shape is no shape.
+		block, wave, shapeOK := c.shape(in.name, d, ct, sig.comptime.Name())
+		if shapeOK {
+			c.lowerKernel(fd, d, sig, in.name, in.name, ct, block, wave)
 		}
 	}
 }
@@ -116,8 +124,9 @@ func (c *checker) kernelSignature(fd *ast.FuncDecl) *signature {
 	return sig
 }
 
-// lowerKernel lowers one kernel or template member named name.
-func (c *checker) lowerKernel(fd *ast.FuncDecl, d *directives, sig *signature, name, instance string, ct *comptime) {
+// lowerKernel lowers one kernel or template member named name, with the
+// block and wave width shape gave it.
+func (c *checker) lowerKernel(fd *ast.FuncDecl, d *directives, sig *signature, name, instance string, ct *comptime, block [3]uint32, wave uint32) {
 	if c.kernelNames == nil {
 		c.kernelNames = make(map[string]bool)
 	}
@@ -131,7 +140,7 @@ func (c *checker) lowerKernel(fd *ast.FuncDecl, d *directives, sig *signature, n
 		c: c,
 		k: &ir.Kernel{
 			Name: name, Func: fd.Name.Name, Instance: instance,
-			Block: d.block, Wave: d.wave, Pos: c.pos(fd.Name.Pos()),
+			Block: block, Wave: wave, Pos: c.pos(fd.Name.Pos()),
 		},
 		structs: make(map[*types.Named]*ir.Struct),
 		specs:   make(map[string]*ir.Func),

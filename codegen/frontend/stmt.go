@@ -4,6 +4,7 @@ package frontend
 
 import (
 	"go/ast"
+	"go/constant"
 	"go/token"
 	"go/types"
 
@@ -161,6 +162,33 @@ func (f *fnState) ifStmt(s *ast.IfStmt) {
 		defer func() { f.depth--; f.out = outer }()
 		f.stmt(s.Init)
 	}
+	if taken, ok := f.comptimeCond(s.Cond); ok {
+		// A condition over comptime fields selects a branch per
+		// template member; the other is not compiled for it, so a
+		// member may leave out what its shape does not allow (a
+		// WaveBallot at wave=64).
+		switch e := s.Else.(type) {
+		case nil:
+			if taken {
+				f.emit(f.block(s.Body.List))
+			}
+		case *ast.BlockStmt:
+			if taken {
+				f.emit(f.block(s.Body.List))
+			} else {
+				f.emit(f.block(e.List))
+			}
+		case *ast.IfStmt:
+			if taken {
+				f.emit(f.block(s.Body.List))
+			} else {
+				b := &ir.Block{}
+				f.into(b, func() { f.ifStmt(e) })
+				f.emit(b)
+			}
+		}
+		return
+	}
 	cond := f.exprHint(s.Cond, ir.BoolType)
 	n := &ir.If{Cond: cond, Then: f.block(s.Body.List), Pos: f.c.pos(s.Pos())}
 	switch e := s.Else.(type) {
@@ -171,6 +199,21 @@ func (f *fnState) ifStmt(s *ast.IfStmt) {
 		f.into(n.Else, func() { f.ifStmt(e) })
 	}
 	f.emit(n)
+}
+
+// comptimeCond reports the value of an if condition that reads the
+// comptime parameter and folds to a boolean constant. A Go constant
+// condition is left as written: it is the same for every member, so both
+// of its branches are checked as they stand.
+func (f *fnState) comptimeCond(e ast.Expr) (taken, ok bool) {
+	if tv, isConst := f.c.info.Types[e]; isConst && tv.Value != nil {
+		return false, false
+	}
+	v, ok := f.constValue(e)
+	if !ok || v.Kind() != constant.Bool {
+		return false, false
+	}
+	return constant.BoolVal(v), true
 }
 
 // loopBody lowers a loop body with break and continue bound to the loop.

@@ -84,15 +84,7 @@ func (c *checker) instanceValues(in *instanceDirective, t *types.Named) (map[str
 // requiresHold evaluates the requires clauses for member; a false clause
 // refuses the member (a Module.Refused entry), an invalid one is an error.
 func (c *checker) requiresHold(member string, d *directives, ct *comptime, param string, p token.Pos) bool {
-	resolve := func(e ast.Expr) (constant.Value, bool) {
-		if sel, ok := e.(*ast.SelectorExpr); ok && ct != nil {
-			if id, ok := sel.X.(*ast.Ident); ok && id.Name == param && param != "_" {
-				v, _, ok := ct.field(sel.Sel.Name)
-				return v, ok
-			}
-		}
-		return c.packageConst(e)
-	}
+	resolve := c.comptimeResolver(ct, param)
 	for _, r := range d.requires {
 		v, err := evalConst(r.expr, resolve)
 		if err == nil && v.Kind() != constant.Bool {
@@ -112,4 +104,89 @@ func (c *checker) requiresHold(member string, d *directives, ct *comptime, param
 		}
 	}
 	return true
+}
+
+// comptimeResolver resolves param.Field to the field of ct (nil for a
+// plain kernel) and identifiers to the constants of the package.
+func (c *checker) comptimeResolver(ct *comptime, param string) constResolver {
+	return func(e ast.Expr) (constant.Value, bool) {
+		if sel, ok := e.(*ast.SelectorExpr); ok && ct != nil {
+			if id, ok := sel.X.(*ast.Ident); ok && id.Name == param && param != "_" {
+				v, _, ok := ct.field(sel.Sel.Name)
+				return v, ok
+			}
+		}
+		return c.packageConst(e)
+	}
+}
+
+// shape evaluates the block dimensions and wave width that //xpu:kernel
+// writes as expressions, for member (a template member, or a plain kernel
+// reading package constants). A value out of range is an error of the
+// directive naming the member, not a refusal of the member: requires
+// clauses say which members a template admits, and the shape of an
+// admitted member must be one a device can run.
+func (c *checker) shape(member string, d *directives, ct *comptime, param string) (block [3]uint32, wave uint32, ok bool) {
+	block, wave, ok = d.block, d.wave, true
+	resolve := c.comptimeResolver(ct, param)
+	// eval gives the value of x, saturated at maxBlock+1 (past every
+	// range below), and its exact text for the messages.
+	eval := func(x *shapeExpr, what string) (uint64, string, bool) {
+		v, err := evalConst(x.expr, resolve)
+		if err == nil {
+			v = constant.ToInt(v)
+			if v.Kind() != constant.Int {
+				err = fmt.Errorf("%s is no integer", x.text)
+			}
+		}
+		if err != nil {
+			c.errorf(x.base, RuleDirective, "%s: %s %s: %v", member, what, x.text, err)
+			return 0, "", false
+		}
+		if constant.Sign(v) < 0 {
+			return 0, v.String(), true
+		}
+		n, exact := constant.Uint64Val(v)
+		if !exact || n > maxBlock {
+			n = maxBlock + 1
+		}
+		return n, v.String(), true
+	}
+	n := uint64(1)
+	var dims [3]string // the block as written in the message
+	for i, x := range d.blockExpr {
+		dims[i] = fmt.Sprint(block[i])
+		if x == nil {
+			continue
+		}
+		v, text, good := eval(x, "block size")
+		if good && v == 0 {
+			c.errorf(x.base, RuleDirective, "%s: block size %s is %s, not a positive integer", member, x.text, text)
+			good = false
+		}
+		if !good {
+			ok, v = false, 1
+		}
+		block[i], dims[i] = uint32(v), text
+	}
+	for _, b := range block {
+		// Saturating, so that three 32-bit sizes cannot wrap around.
+		n = min(n*uint64(b), maxBlock+1)
+	}
+	if n > maxBlock && ok {
+		c.errorf(d.pos, RuleDirective, "%s: block %sx%sx%s exceeds %d work-items", member, dims[0], dims[1], dims[2], maxBlock)
+		ok = false
+	}
+	if x := d.waveExpr; x != nil {
+		v, text, good := eval(x, "wave width")
+		if good && (v < 4 || v > 64 || v&(v-1) != 0) {
+			c.errorf(x.base, RuleDirective, "%s: wave width %s is %s, not a power of two from 4 to 64", member, x.text, text)
+			good = false
+		}
+		if !good {
+			return block, 0, false
+		}
+		wave = uint32(v)
+	}
+	return block, wave, ok
 }

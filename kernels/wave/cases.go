@@ -23,11 +23,11 @@ const groups = 5
 // inputs, its outputs poisoned.
 func Cases() []*conformance.Case {
 	return []*conformance.Case{
-		verbCase(Wave4Kernel, Wave4, LaunchWave4),
-		verbCase(Wave8Kernel, Wave8, LaunchWave8),
-		verbCase(Wave16Kernel, Wave16, LaunchWave16),
-		verbCase(Wave32Kernel, Wave32, LaunchWave32),
-		verbCase(Wave64Kernel, Wave64, LaunchWave64),
+		verbCase(Wave4Kernel, verbsMember(Width{W: 4, Block: 30}), LaunchWave4),
+		verbCase(Wave8Kernel, verbsMember(Width{W: 8, Block: 60}), LaunchWave8),
+		verbCase(Wave16Kernel, verbsMember(Width{W: 16, Block: 40}), LaunchWave16),
+		verbCase(Wave32Kernel, verbsMember(Width{W: 32, Block: 80}), LaunchWave32),
+		verbCase(Wave64Kernel, verbsMember(Width{W: 64, Block: 96}), LaunchWave64),
 		verbCase(WaveAgnosticKernel, WaveAgnostic, LaunchWaveAgnostic),
 		reduceCase(ReduceSharedKernel, ReduceShared, LaunchReduceShared),
 		reduceCase(ReduceWaveKernel, ReduceWave, LaunchReduceWave),
@@ -61,6 +61,14 @@ func reduceCase(k *gpu.Kernel, ref any, launch reduceLauncher) *conformance.Case
 		Launch: func(s *gpu.Stream, g xpu.Dim3, a []any) error {
 			return launch(s, g, arg[*gpu.Buffer[float32]](a, 0), arg[*gpu.Buffer[float32]](a, 1), arg[uint32](a, 2))
 		},
+	}
+}
+
+// verbsMember returns the reference of a member of Verbs: Verbs with the
+// member's comptime value bound (the values of its //xpu:instance line).
+func verbsMember(c Width) func(t xpu.Thread, oi []int32, ou []uint32, of []float32, xi []int32, xu []uint32, xf []float32, sel []uint32, bl, m, d uint32) {
+	return func(t xpu.Thread, oi []int32, ou []uint32, of []float32, xi []int32, xu []uint32, xf []float32, sel []uint32, bl, m, d uint32) {
+		Verbs(t, c, oi, ou, of, xi, xu, xf, sel, bl, m, d)
 	}
 }
 

@@ -1018,7 +1018,7 @@ func reduceWave32CPU(b *gpu.CPUBlock) {
 	}
 }
 
-// Wave16Kernel is the compiled form of the kernel Wave16 (Go function Wave16).
+// Wave16Kernel is the compiled form of Wave16, member of the template Verbs (Go function Verbs).
 var Wave16Kernel = gpu.Register(&gpu.KernelSpec{
 	Name:  "github.com/goxpu/xpu/kernels/wave.Wave16",
 	Block: xpu.Dim3{X: 40, Y: 1, Z: 1},
@@ -1047,7 +1047,7 @@ var Wave16Kernel = gpu.Register(&gpu.KernelSpec{
 	Manifests: []gpu.Manifest{
 		{
 			Kernel: "github.com/goxpu/xpu/kernels/wave.Wave16", Backend: "webgpu", Target: "wgsl",
-			Hash:        "sha256:5a943ae49f227ef964a7f76e9bb1d6fee4049b04ebda81fac57da73e6b7ef3ee",
+			Hash:        "sha256:1ee41b48335d9bce87ce3a42a73a28401bf28b0b5d6a27efc639ea00264811a9",
 			Codegen:     "xpu-gen/1",
 			Block:       xpu.Dim3{X: 40, Y: 1, Z: 1},
 			SharedBytes: 0, StorageBindings: 7, UniformBytes: 16,
@@ -1064,16 +1064,16 @@ var Wave16Kernel = gpu.Register(&gpu.KernelSpec{
 			Wave:    16,
 			WaveOps: true,
 			WaveVariants: []gpu.ManifestVariant{
-				{Tier: "native", SubgroupMin: 16, SubgroupMax: 16, Width: 16, Hash: "sha256:c2f75eab97e88b94d43fcd26cb4a91095ece6ad9a5279cd5a492e863e4195fb4"},
-				{Tier: "folded", SubgroupMin: 4, SubgroupMax: 8, Width: 16, Hash: "sha256:03fd64411d70dcef092aa3c9b8b0cd67e89e39079bc50aee7ba6b9c799f172c3"},
-				{Tier: "narrow", SubgroupMin: 32, SubgroupMax: 128, Width: 16, Hash: "sha256:e618471ca6157a24749e07f05419927cd5d5cff71401d41162c19293e2be001e"},
-				{Tier: "emulated", SubgroupMin: 0, SubgroupMax: 0, Width: 16, Hash: "sha256:5a943ae49f227ef964a7f76e9bb1d6fee4049b04ebda81fac57da73e6b7ef3ee"},
+				{Tier: "native", SubgroupMin: 16, SubgroupMax: 16, Width: 16, Hash: "sha256:fe83521c56dfffb78a4549bef691b6e28e1a4e98e922966e814242e9c11404f1"},
+				{Tier: "folded", SubgroupMin: 4, SubgroupMax: 8, Width: 16, Hash: "sha256:60f90b385471ac82d99525cacb6bc4613ef10048a163101bc00042ef633534a6"},
+				{Tier: "narrow", SubgroupMin: 32, SubgroupMax: 128, Width: 16, Hash: "sha256:db5a32c80ada88ffca8ac002d4ee19a1fdd7c9881975189fbf5a62ced25ff5ab"},
+				{Tier: "emulated", SubgroupMin: 0, SubgroupMax: 0, Width: 16, Hash: "sha256:1ee41b48335d9bce87ce3a42a73a28401bf28b0b5d6a27efc639ea00264811a9"},
 			},
 			NativeOps: []string{"bitcast", "max", "min", "select", "workgroupBarrier"},
 		},
 		{
 			Kernel: "github.com/goxpu/xpu/kernels/wave.Wave16", Backend: "cpu", Target: "go",
-			Hash:        "sha256:513205806f78fd3f578421b1f6c9163ce68cb3d2da4fa4907a3a57efe5247fa1",
+			Hash:        "sha256:a68451c7098cf437bebd3c4753be6196237c6a4b726c7f85da7f7434c151bac1",
 			Codegen:     "xpu-gen/1",
 			Block:       xpu.Dim3{X: 40, Y: 1, Z: 1},
 			SharedBytes: 0, StorageBindings: 7, UniformBytes: 16,
@@ -1094,7 +1094,7 @@ var Wave16Kernel = gpu.Register(&gpu.KernelSpec{
 })
 
 // LaunchWave16 launches the kernel Wave16 on the stream s over a grid of groups
-// blocks of 40x1x1 work-items, with the arguments of Wave16 after its Thread.
+// blocks of 40x1x1 work-items, with the arguments of Verbs after its Thread and its comptime parameter.
 // Buffers are bound in this order; scalars are uniforms.
 func LaunchWave16(s *gpu.Stream, groups xpu.Dim3, oi *gpu.Buffer[int32], ou *gpu.Buffer[uint32], of *gpu.Buffer[float32], xi *gpu.Buffer[int32], xu *gpu.Buffer[uint32], xf *gpu.Buffer[float32], sel *gpu.Buffer[uint32], bl uint32, m uint32, d uint32) error {
 	return s.Launch(Wave16Kernel, groups, oi, ou, of, xi, xu, xf, sel, bl, m, d)
@@ -1427,27 +1427,30 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(workgroup_id) wi
     let xpu_t80 = xpu_wave[xpu_t78 + xpu_t79];
     v_u5 = select(v_u, xpu_t80, true && ((xpu_t78 + xpu_t79) < 40u));
     var v_u6: u32;
-    let xpu_t81 = select(0u, 1u, v_p);
-    let xpu_t82 = lidx % 16u;
-    let xpu_t83 = lidx - xpu_t82;
-    workgroupBarrier();
-    xpu_wave[lidx] = xpu_t81;
-    workgroupBarrier();
-    var xpu_t84: u32 = 0u;
-    var xpu_t85: u32 = 0u;
-    loop {
-        if xpu_t85 >= 16u {
-            break;
+    v_u6 = 0u;
+    {
+        let xpu_t81 = select(0u, 1u, v_p);
+        let xpu_t82 = lidx % 16u;
+        let xpu_t83 = lidx - xpu_t82;
+        workgroupBarrier();
+        xpu_wave[lidx] = xpu_t81;
+        workgroupBarrier();
+        var xpu_t84: u32 = 0u;
+        var xpu_t85: u32 = 0u;
+        loop {
+            if xpu_t85 >= 16u {
+                break;
+            }
+            let xpu_t86 = xpu_wave[xpu_t83 + xpu_t85];
+            if (xpu_t83 + xpu_t85) < 40u {
+                xpu_t84 = xpu_t84 | (xpu_t86 << xpu_t85);
+            }
+            continuing {
+                xpu_t85 = xpu_t85 + 1u;
+            }
         }
-        let xpu_t86 = xpu_wave[xpu_t83 + xpu_t85];
-        if (xpu_t83 + xpu_t85) < 40u {
-            xpu_t84 = xpu_t84 | (xpu_t86 << xpu_t85);
-        }
-        continuing {
-            xpu_t85 = xpu_t85 + 1u;
-        }
+        v_u6 = xpu_t84;
     }
-    v_u6 = xpu_t84;
     var v_any: bool;
     let xpu_t87 = select(0u, 1u, v_p);
     let xpu_t88 = lidx % 16u;
@@ -1805,10 +1808,13 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(workgroup_id) wi
     let xpu_t50 = subgroupShuffle(v_u, xpu_t49);
     v_u5 = select(v_u, xpu_t50, true && ((xpu_t48 + xpu_t49) < 40u));
     var v_u6: u32;
-    let xpu_t51 = select(0u, 1u, v_p);
-    let xpu_t52 = lidx % 16u;
-    let xpu_t53 = lidx - xpu_t52;
-    v_u6 = subgroupBallot(xpu_t51 != 0u).x;
+    v_u6 = 0u;
+    {
+        let xpu_t51 = select(0u, 1u, v_p);
+        let xpu_t52 = lidx % 16u;
+        let xpu_t53 = lidx - xpu_t52;
+        v_u6 = subgroupBallot(xpu_t51 != 0u).x;
+    }
     var v_any: bool;
     let xpu_t54 = select(0u, 1u, v_p);
     let xpu_t55 = lidx % 16u;
@@ -2261,29 +2267,32 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(workgroup_id) wi
     let xpu_t108 = xpu_wave[xpu_t106 + xpu_t107];
     v_u5 = select(v_u, xpu_t108, true && ((xpu_t106 + xpu_t107) < 40u));
     var v_u6: u32;
-    let xpu_t109 = select(0u, 1u, v_p);
-    let xpu_t110 = lidx % 16u;
-    let xpu_t111 = lidx - xpu_t110;
-    let xpu_t112 = subgroupBallot(xpu_t109 != 0u).x;
-    workgroupBarrier();
-    xpu_wave[lidx] = xpu_t112;
-    workgroupBarrier();
-    var xpu_t113: u32 = 0u;
-    var xpu_t114: u32 = 0u;
-    loop {
-        let xpu_t115 = xpu_t114 * sgsize;
-        if xpu_t115 >= 16u {
-            break;
+    v_u6 = 0u;
+    {
+        let xpu_t109 = select(0u, 1u, v_p);
+        let xpu_t110 = lidx % 16u;
+        let xpu_t111 = lidx - xpu_t110;
+        let xpu_t112 = subgroupBallot(xpu_t109 != 0u).x;
+        workgroupBarrier();
+        xpu_wave[lidx] = xpu_t112;
+        workgroupBarrier();
+        var xpu_t113: u32 = 0u;
+        var xpu_t114: u32 = 0u;
+        loop {
+            let xpu_t115 = xpu_t114 * sgsize;
+            if xpu_t115 >= 16u {
+                break;
+            }
+            let xpu_t116 = xpu_wave[xpu_t111 + xpu_t115];
+            if (xpu_t111 + xpu_t115) < 40u {
+                xpu_t113 = xpu_t113 | (xpu_t116 << xpu_t115);
+            }
+            continuing {
+                xpu_t114 = xpu_t114 + 1u;
+            }
         }
-        let xpu_t116 = xpu_wave[xpu_t111 + xpu_t115];
-        if (xpu_t111 + xpu_t115) < 40u {
-            xpu_t113 = xpu_t113 | (xpu_t116 << xpu_t115);
-        }
-        continuing {
-            xpu_t114 = xpu_t114 + 1u;
-        }
+        v_u6 = xpu_t113;
     }
-    v_u6 = xpu_t113;
     var v_any: bool;
     let xpu_t117 = select(0u, 1u, v_p);
     let xpu_t118 = lidx % 16u;
@@ -2799,24 +2808,27 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(workgroup_id) wi
     let xpu_t80 = subgroupShuffle(v_u, (sgid - (sgid % 16u)) + xpu_t79);
     v_u5 = select(v_u, xpu_t80, true && ((xpu_t78 + xpu_t79) < 40u));
     var v_u6: u32;
-    let xpu_t81 = select(0u, 1u, v_p);
-    let xpu_t82 = lidx % 16u;
-    let xpu_t83 = lidx - xpu_t82;
-    var xpu_t84: u32 = 0u;
-    var xpu_t85: u32 = 0u;
-    loop {
-        if xpu_t85 >= 16u {
-            break;
+    v_u6 = 0u;
+    {
+        let xpu_t81 = select(0u, 1u, v_p);
+        let xpu_t82 = lidx % 16u;
+        let xpu_t83 = lidx - xpu_t82;
+        var xpu_t84: u32 = 0u;
+        var xpu_t85: u32 = 0u;
+        loop {
+            if xpu_t85 >= 16u {
+                break;
+            }
+            let xpu_t86 = subgroupShuffle(xpu_t81, (sgid - (sgid % 16u)) + xpu_t85);
+            if (xpu_t83 + xpu_t85) < 40u {
+                xpu_t84 = xpu_t84 | (xpu_t86 << xpu_t85);
+            }
+            continuing {
+                xpu_t85 = xpu_t85 + 1u;
+            }
         }
-        let xpu_t86 = subgroupShuffle(xpu_t81, (sgid - (sgid % 16u)) + xpu_t85);
-        if (xpu_t83 + xpu_t85) < 40u {
-            xpu_t84 = xpu_t84 | (xpu_t86 << xpu_t85);
-        }
-        continuing {
-            xpu_t85 = xpu_t85 + 1u;
-        }
+        v_u6 = xpu_t84;
     }
-    v_u6 = xpu_t84;
     var v_any: bool;
     let xpu_t87 = select(0u, 1u, v_p);
     let xpu_t88 = lidx % 16u;
@@ -3416,17 +3428,14 @@ func wave16CPU(b *gpu.CPUBlock) {
 		won17[li] = true
 	}
 	gpu.CPUWave(gpu.CPUWaveShuffle, wx17[:], wl17[:], won17[:], b.Wave, a_u5[:])
-	var wx18 [40]bool
-	var won18 [40]bool
 	for lx := uint32(0); lx < 40; lx++ {
 		li := lx
 		_ = li
-		v_p := a_p[li]
-		_ = v_p
-		wx18[li] = v_p
-		won18[li] = true
+		v_u6 := a_u6[li]
+		_ = v_u6
+		v_u6 = uint32(0)
+		a_u6[li] = v_u6
 	}
-	gpu.CPUWaveBallot(wx18[:], won18[:], b.Wave, a_u6[:])
 	var wx19 [40]bool
 	var won19 [40]bool
 	for lx := uint32(0); lx < 40; lx++ {
@@ -3437,7 +3446,7 @@ func wave16CPU(b *gpu.CPUBlock) {
 		wx19[li] = v_p
 		won19[li] = true
 	}
-	gpu.CPUWaveVote(false, wx19[:], won19[:], b.Wave, a_any[:])
+	gpu.CPUWaveBallot(wx19[:], won19[:], b.Wave, a_u6[:])
 	var wx20 [40]bool
 	var won20 [40]bool
 	for lx := uint32(0); lx < 40; lx++ {
@@ -3448,7 +3457,18 @@ func wave16CPU(b *gpu.CPUBlock) {
 		wx20[li] = v_p
 		won20[li] = true
 	}
-	gpu.CPUWaveVote(true, wx20[:], won20[:], b.Wave, a_all[:])
+	gpu.CPUWaveVote(false, wx20[:], won20[:], b.Wave, a_any[:])
+	var wx21 [40]bool
+	var won21 [40]bool
+	for lx := uint32(0); lx < 40; lx++ {
+		li := lx
+		_ = li
+		v_p := a_p[li]
+		_ = v_p
+		wx21[li] = v_p
+		won21[li] = true
+	}
+	gpu.CPUWaveVote(true, wx21[:], won21[:], b.Wave, a_all[:])
 	for lx := uint32(0); lx < 40; lx++ {
 		li := lx
 		_ = li
@@ -3530,17 +3550,6 @@ func wave16CPU(b *gpu.CPUBlock) {
 		p_ou[v_tmp_36] = v_tmp_38
 		p_ou[v_tmp_37] = v_tmp_39
 	}
-	var wx22 [40]float32
-	var won22 [40]bool
-	for lx := uint32(0); lx < 40; lx++ {
-		li := lx
-		_ = li
-		v_f := a_f[li]
-		_ = v_f
-		wx22[li] = v_f
-		won22[li] = true
-	}
-	gpu.CPUWave(gpu.CPUWaveSum, wx22[:], nil, won22[:], b.Wave, a_f0[:])
 	var wx23 [40]float32
 	var won23 [40]bool
 	for lx := uint32(0); lx < 40; lx++ {
@@ -3551,7 +3560,7 @@ func wave16CPU(b *gpu.CPUBlock) {
 		wx23[li] = v_f
 		won23[li] = true
 	}
-	gpu.CPUWave(gpu.CPUWaveMin, wx23[:], nil, won23[:], b.Wave, a_f1[:])
+	gpu.CPUWave(gpu.CPUWaveSum, wx23[:], nil, won23[:], b.Wave, a_f0[:])
 	var wx24 [40]float32
 	var won24 [40]bool
 	for lx := uint32(0); lx < 40; lx++ {
@@ -3562,7 +3571,7 @@ func wave16CPU(b *gpu.CPUBlock) {
 		wx24[li] = v_f
 		won24[li] = true
 	}
-	gpu.CPUWave(gpu.CPUWaveMax, wx24[:], nil, won24[:], b.Wave, a_f2[:])
+	gpu.CPUWave(gpu.CPUWaveMin, wx24[:], nil, won24[:], b.Wave, a_f1[:])
 	var wx25 [40]float32
 	var won25 [40]bool
 	for lx := uint32(0); lx < 40; lx++ {
@@ -3573,7 +3582,7 @@ func wave16CPU(b *gpu.CPUBlock) {
 		wx25[li] = v_f
 		won25[li] = true
 	}
-	gpu.CPUWave(gpu.CPUWavePrefixSum, wx25[:], nil, won25[:], b.Wave, a_f3[:])
+	gpu.CPUWave(gpu.CPUWaveMax, wx25[:], nil, won25[:], b.Wave, a_f2[:])
 	var wx26 [40]float32
 	var won26 [40]bool
 	for lx := uint32(0); lx < 40; lx++ {
@@ -3584,20 +3593,31 @@ func wave16CPU(b *gpu.CPUBlock) {
 		wx26[li] = v_f
 		won26[li] = true
 	}
-	gpu.CPUWave(gpu.CPUWaveExclusivePrefixSum, wx26[:], nil, won26[:], b.Wave, a_f4[:])
+	gpu.CPUWave(gpu.CPUWavePrefixSum, wx26[:], nil, won26[:], b.Wave, a_f3[:])
 	var wx27 [40]float32
 	var won27 [40]bool
-	var wl27 [40]uint32
 	for lx := uint32(0); lx < 40; lx++ {
 		li := lx
 		_ = li
 		v_f := a_f[li]
 		_ = v_f
 		wx27[li] = v_f
-		wl27[li] = p_m
 		won27[li] = true
 	}
-	gpu.CPUWave(gpu.CPUWaveShuffleXor, wx27[:], wl27[:], won27[:], b.Wave, a_f5[:])
+	gpu.CPUWave(gpu.CPUWaveExclusivePrefixSum, wx27[:], nil, won27[:], b.Wave, a_f4[:])
+	var wx28 [40]float32
+	var won28 [40]bool
+	var wl28 [40]uint32
+	for lx := uint32(0); lx < 40; lx++ {
+		li := lx
+		_ = li
+		v_f := a_f[li]
+		_ = v_f
+		wx28[li] = v_f
+		wl28[li] = p_m
+		won28[li] = true
+	}
+	gpu.CPUWave(gpu.CPUWaveShuffleXor, wx28[:], wl28[:], won28[:], b.Wave, a_f5[:])
 	for lx := uint32(0); lx < 40; lx++ {
 		li := lx
 		_ = li
@@ -3648,7 +3668,7 @@ func wave16CPU(b *gpu.CPUBlock) {
 	}
 }
 
-// Wave32Kernel is the compiled form of the kernel Wave32 (Go function Wave32).
+// Wave32Kernel is the compiled form of Wave32, member of the template Verbs (Go function Verbs).
 var Wave32Kernel = gpu.Register(&gpu.KernelSpec{
 	Name:  "github.com/goxpu/xpu/kernels/wave.Wave32",
 	Block: xpu.Dim3{X: 80, Y: 1, Z: 1},
@@ -3677,7 +3697,7 @@ var Wave32Kernel = gpu.Register(&gpu.KernelSpec{
 	Manifests: []gpu.Manifest{
 		{
 			Kernel: "github.com/goxpu/xpu/kernels/wave.Wave32", Backend: "webgpu", Target: "wgsl",
-			Hash:        "sha256:ebd45e3b1c18c86f660d85a958cad1843eb259b8076b495d658077acdf448edd",
+			Hash:        "sha256:ac68e4ef7a9281bc80c4437281a73b595e1282b9f933dba487e9b46b088c3eec",
 			Codegen:     "xpu-gen/1",
 			Block:       xpu.Dim3{X: 80, Y: 1, Z: 1},
 			SharedBytes: 0, StorageBindings: 7, UniformBytes: 16,
@@ -3694,16 +3714,16 @@ var Wave32Kernel = gpu.Register(&gpu.KernelSpec{
 			Wave:    32,
 			WaveOps: true,
 			WaveVariants: []gpu.ManifestVariant{
-				{Tier: "native", SubgroupMin: 32, SubgroupMax: 32, Width: 32, Hash: "sha256:5b3493aa42daaca946abda254c4b70de2bdd8d8e77694bdf96a702b7bb36a7bf"},
-				{Tier: "folded", SubgroupMin: 4, SubgroupMax: 16, Width: 32, Hash: "sha256:5f5b79a5a857e62ae24736ed56bf1ae720edadb7533593329c223f7254c33824"},
-				{Tier: "narrow", SubgroupMin: 64, SubgroupMax: 128, Width: 32, Hash: "sha256:4ef62a0a21992eef4b095d068725ba50306e25fe8336c64883552fcb33cddfef"},
-				{Tier: "emulated", SubgroupMin: 0, SubgroupMax: 0, Width: 32, Hash: "sha256:ebd45e3b1c18c86f660d85a958cad1843eb259b8076b495d658077acdf448edd"},
+				{Tier: "native", SubgroupMin: 32, SubgroupMax: 32, Width: 32, Hash: "sha256:6a426d160865d3978a688e4efab36227d5bba57c4ed76b968304226f715d59b1"},
+				{Tier: "folded", SubgroupMin: 4, SubgroupMax: 16, Width: 32, Hash: "sha256:b65c48e95bbbcfcc91c1c61953a2492240de3e1a52a26419cff015d85d11885e"},
+				{Tier: "narrow", SubgroupMin: 64, SubgroupMax: 128, Width: 32, Hash: "sha256:d4e4b973ad0355b71e4994cc887d1813a98c67be74bce842e46fa54aa9718f52"},
+				{Tier: "emulated", SubgroupMin: 0, SubgroupMax: 0, Width: 32, Hash: "sha256:ac68e4ef7a9281bc80c4437281a73b595e1282b9f933dba487e9b46b088c3eec"},
 			},
 			NativeOps: []string{"bitcast", "max", "min", "select", "workgroupBarrier"},
 		},
 		{
 			Kernel: "github.com/goxpu/xpu/kernels/wave.Wave32", Backend: "cpu", Target: "go",
-			Hash:        "sha256:115e989626c11c7548ad9a27f36cd17d25e348d43c951f5ce4fed8950ae9c5f9",
+			Hash:        "sha256:4d14765092d83ed529789a25336ae1d0f06ace06426c350cb4cb9b393013b046",
 			Codegen:     "xpu-gen/1",
 			Block:       xpu.Dim3{X: 80, Y: 1, Z: 1},
 			SharedBytes: 0, StorageBindings: 7, UniformBytes: 16,
@@ -3724,7 +3744,7 @@ var Wave32Kernel = gpu.Register(&gpu.KernelSpec{
 })
 
 // LaunchWave32 launches the kernel Wave32 on the stream s over a grid of groups
-// blocks of 80x1x1 work-items, with the arguments of Wave32 after its Thread.
+// blocks of 80x1x1 work-items, with the arguments of Verbs after its Thread and its comptime parameter.
 // Buffers are bound in this order; scalars are uniforms.
 func LaunchWave32(s *gpu.Stream, groups xpu.Dim3, oi *gpu.Buffer[int32], ou *gpu.Buffer[uint32], of *gpu.Buffer[float32], xi *gpu.Buffer[int32], xu *gpu.Buffer[uint32], xf *gpu.Buffer[float32], sel *gpu.Buffer[uint32], bl uint32, m uint32, d uint32) error {
 	return s.Launch(Wave32Kernel, groups, oi, ou, of, xi, xu, xf, sel, bl, m, d)
@@ -4057,27 +4077,30 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(workgroup_id) wi
     let xpu_t80 = xpu_wave[xpu_t78 + xpu_t79];
     v_u5 = select(v_u, xpu_t80, true && ((xpu_t78 + xpu_t79) < 80u));
     var v_u6: u32;
-    let xpu_t81 = select(0u, 1u, v_p);
-    let xpu_t82 = lidx % 32u;
-    let xpu_t83 = lidx - xpu_t82;
-    workgroupBarrier();
-    xpu_wave[lidx] = xpu_t81;
-    workgroupBarrier();
-    var xpu_t84: u32 = 0u;
-    var xpu_t85: u32 = 0u;
-    loop {
-        if xpu_t85 >= 32u {
-            break;
+    v_u6 = 0u;
+    {
+        let xpu_t81 = select(0u, 1u, v_p);
+        let xpu_t82 = lidx % 32u;
+        let xpu_t83 = lidx - xpu_t82;
+        workgroupBarrier();
+        xpu_wave[lidx] = xpu_t81;
+        workgroupBarrier();
+        var xpu_t84: u32 = 0u;
+        var xpu_t85: u32 = 0u;
+        loop {
+            if xpu_t85 >= 32u {
+                break;
+            }
+            let xpu_t86 = xpu_wave[xpu_t83 + xpu_t85];
+            if (xpu_t83 + xpu_t85) < 80u {
+                xpu_t84 = xpu_t84 | (xpu_t86 << xpu_t85);
+            }
+            continuing {
+                xpu_t85 = xpu_t85 + 1u;
+            }
         }
-        let xpu_t86 = xpu_wave[xpu_t83 + xpu_t85];
-        if (xpu_t83 + xpu_t85) < 80u {
-            xpu_t84 = xpu_t84 | (xpu_t86 << xpu_t85);
-        }
-        continuing {
-            xpu_t85 = xpu_t85 + 1u;
-        }
+        v_u6 = xpu_t84;
     }
-    v_u6 = xpu_t84;
     var v_any: bool;
     let xpu_t87 = select(0u, 1u, v_p);
     let xpu_t88 = lidx % 32u;
@@ -4435,10 +4458,13 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(workgroup_id) wi
     let xpu_t50 = subgroupShuffle(v_u, xpu_t49);
     v_u5 = select(v_u, xpu_t50, true && ((xpu_t48 + xpu_t49) < 80u));
     var v_u6: u32;
-    let xpu_t51 = select(0u, 1u, v_p);
-    let xpu_t52 = lidx % 32u;
-    let xpu_t53 = lidx - xpu_t52;
-    v_u6 = subgroupBallot(xpu_t51 != 0u).x;
+    v_u6 = 0u;
+    {
+        let xpu_t51 = select(0u, 1u, v_p);
+        let xpu_t52 = lidx % 32u;
+        let xpu_t53 = lidx - xpu_t52;
+        v_u6 = subgroupBallot(xpu_t51 != 0u).x;
+    }
     var v_any: bool;
     let xpu_t54 = select(0u, 1u, v_p);
     let xpu_t55 = lidx % 32u;
@@ -4891,29 +4917,32 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(workgroup_id) wi
     let xpu_t108 = xpu_wave[xpu_t106 + xpu_t107];
     v_u5 = select(v_u, xpu_t108, true && ((xpu_t106 + xpu_t107) < 80u));
     var v_u6: u32;
-    let xpu_t109 = select(0u, 1u, v_p);
-    let xpu_t110 = lidx % 32u;
-    let xpu_t111 = lidx - xpu_t110;
-    let xpu_t112 = subgroupBallot(xpu_t109 != 0u).x;
-    workgroupBarrier();
-    xpu_wave[lidx] = xpu_t112;
-    workgroupBarrier();
-    var xpu_t113: u32 = 0u;
-    var xpu_t114: u32 = 0u;
-    loop {
-        let xpu_t115 = xpu_t114 * sgsize;
-        if xpu_t115 >= 32u {
-            break;
+    v_u6 = 0u;
+    {
+        let xpu_t109 = select(0u, 1u, v_p);
+        let xpu_t110 = lidx % 32u;
+        let xpu_t111 = lidx - xpu_t110;
+        let xpu_t112 = subgroupBallot(xpu_t109 != 0u).x;
+        workgroupBarrier();
+        xpu_wave[lidx] = xpu_t112;
+        workgroupBarrier();
+        var xpu_t113: u32 = 0u;
+        var xpu_t114: u32 = 0u;
+        loop {
+            let xpu_t115 = xpu_t114 * sgsize;
+            if xpu_t115 >= 32u {
+                break;
+            }
+            let xpu_t116 = xpu_wave[xpu_t111 + xpu_t115];
+            if (xpu_t111 + xpu_t115) < 80u {
+                xpu_t113 = xpu_t113 | (xpu_t116 << xpu_t115);
+            }
+            continuing {
+                xpu_t114 = xpu_t114 + 1u;
+            }
         }
-        let xpu_t116 = xpu_wave[xpu_t111 + xpu_t115];
-        if (xpu_t111 + xpu_t115) < 80u {
-            xpu_t113 = xpu_t113 | (xpu_t116 << xpu_t115);
-        }
-        continuing {
-            xpu_t114 = xpu_t114 + 1u;
-        }
+        v_u6 = xpu_t113;
     }
-    v_u6 = xpu_t113;
     var v_any: bool;
     let xpu_t117 = select(0u, 1u, v_p);
     let xpu_t118 = lidx % 32u;
@@ -5429,24 +5458,27 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(workgroup_id) wi
     let xpu_t80 = subgroupShuffle(v_u, (sgid - (sgid % 32u)) + xpu_t79);
     v_u5 = select(v_u, xpu_t80, true && ((xpu_t78 + xpu_t79) < 80u));
     var v_u6: u32;
-    let xpu_t81 = select(0u, 1u, v_p);
-    let xpu_t82 = lidx % 32u;
-    let xpu_t83 = lidx - xpu_t82;
-    var xpu_t84: u32 = 0u;
-    var xpu_t85: u32 = 0u;
-    loop {
-        if xpu_t85 >= 32u {
-            break;
+    v_u6 = 0u;
+    {
+        let xpu_t81 = select(0u, 1u, v_p);
+        let xpu_t82 = lidx % 32u;
+        let xpu_t83 = lidx - xpu_t82;
+        var xpu_t84: u32 = 0u;
+        var xpu_t85: u32 = 0u;
+        loop {
+            if xpu_t85 >= 32u {
+                break;
+            }
+            let xpu_t86 = subgroupShuffle(xpu_t81, (sgid - (sgid % 32u)) + xpu_t85);
+            if (xpu_t83 + xpu_t85) < 80u {
+                xpu_t84 = xpu_t84 | (xpu_t86 << xpu_t85);
+            }
+            continuing {
+                xpu_t85 = xpu_t85 + 1u;
+            }
         }
-        let xpu_t86 = subgroupShuffle(xpu_t81, (sgid - (sgid % 32u)) + xpu_t85);
-        if (xpu_t83 + xpu_t85) < 80u {
-            xpu_t84 = xpu_t84 | (xpu_t86 << xpu_t85);
-        }
-        continuing {
-            xpu_t85 = xpu_t85 + 1u;
-        }
+        v_u6 = xpu_t84;
     }
-    v_u6 = xpu_t84;
     var v_any: bool;
     let xpu_t87 = select(0u, 1u, v_p);
     let xpu_t88 = lidx % 32u;
@@ -6046,17 +6078,14 @@ func wave32CPU(b *gpu.CPUBlock) {
 		won17[li] = true
 	}
 	gpu.CPUWave(gpu.CPUWaveShuffle, wx17[:], wl17[:], won17[:], b.Wave, a_u5[:])
-	var wx18 [80]bool
-	var won18 [80]bool
 	for lx := uint32(0); lx < 80; lx++ {
 		li := lx
 		_ = li
-		v_p := a_p[li]
-		_ = v_p
-		wx18[li] = v_p
-		won18[li] = true
+		v_u6 := a_u6[li]
+		_ = v_u6
+		v_u6 = uint32(0)
+		a_u6[li] = v_u6
 	}
-	gpu.CPUWaveBallot(wx18[:], won18[:], b.Wave, a_u6[:])
 	var wx19 [80]bool
 	var won19 [80]bool
 	for lx := uint32(0); lx < 80; lx++ {
@@ -6067,7 +6096,7 @@ func wave32CPU(b *gpu.CPUBlock) {
 		wx19[li] = v_p
 		won19[li] = true
 	}
-	gpu.CPUWaveVote(false, wx19[:], won19[:], b.Wave, a_any[:])
+	gpu.CPUWaveBallot(wx19[:], won19[:], b.Wave, a_u6[:])
 	var wx20 [80]bool
 	var won20 [80]bool
 	for lx := uint32(0); lx < 80; lx++ {
@@ -6078,7 +6107,18 @@ func wave32CPU(b *gpu.CPUBlock) {
 		wx20[li] = v_p
 		won20[li] = true
 	}
-	gpu.CPUWaveVote(true, wx20[:], won20[:], b.Wave, a_all[:])
+	gpu.CPUWaveVote(false, wx20[:], won20[:], b.Wave, a_any[:])
+	var wx21 [80]bool
+	var won21 [80]bool
+	for lx := uint32(0); lx < 80; lx++ {
+		li := lx
+		_ = li
+		v_p := a_p[li]
+		_ = v_p
+		wx21[li] = v_p
+		won21[li] = true
+	}
+	gpu.CPUWaveVote(true, wx21[:], won21[:], b.Wave, a_all[:])
 	for lx := uint32(0); lx < 80; lx++ {
 		li := lx
 		_ = li
@@ -6160,17 +6200,6 @@ func wave32CPU(b *gpu.CPUBlock) {
 		p_ou[v_tmp_36] = v_tmp_38
 		p_ou[v_tmp_37] = v_tmp_39
 	}
-	var wx22 [80]float32
-	var won22 [80]bool
-	for lx := uint32(0); lx < 80; lx++ {
-		li := lx
-		_ = li
-		v_f := a_f[li]
-		_ = v_f
-		wx22[li] = v_f
-		won22[li] = true
-	}
-	gpu.CPUWave(gpu.CPUWaveSum, wx22[:], nil, won22[:], b.Wave, a_f0[:])
 	var wx23 [80]float32
 	var won23 [80]bool
 	for lx := uint32(0); lx < 80; lx++ {
@@ -6181,7 +6210,7 @@ func wave32CPU(b *gpu.CPUBlock) {
 		wx23[li] = v_f
 		won23[li] = true
 	}
-	gpu.CPUWave(gpu.CPUWaveMin, wx23[:], nil, won23[:], b.Wave, a_f1[:])
+	gpu.CPUWave(gpu.CPUWaveSum, wx23[:], nil, won23[:], b.Wave, a_f0[:])
 	var wx24 [80]float32
 	var won24 [80]bool
 	for lx := uint32(0); lx < 80; lx++ {
@@ -6192,7 +6221,7 @@ func wave32CPU(b *gpu.CPUBlock) {
 		wx24[li] = v_f
 		won24[li] = true
 	}
-	gpu.CPUWave(gpu.CPUWaveMax, wx24[:], nil, won24[:], b.Wave, a_f2[:])
+	gpu.CPUWave(gpu.CPUWaveMin, wx24[:], nil, won24[:], b.Wave, a_f1[:])
 	var wx25 [80]float32
 	var won25 [80]bool
 	for lx := uint32(0); lx < 80; lx++ {
@@ -6203,7 +6232,7 @@ func wave32CPU(b *gpu.CPUBlock) {
 		wx25[li] = v_f
 		won25[li] = true
 	}
-	gpu.CPUWave(gpu.CPUWavePrefixSum, wx25[:], nil, won25[:], b.Wave, a_f3[:])
+	gpu.CPUWave(gpu.CPUWaveMax, wx25[:], nil, won25[:], b.Wave, a_f2[:])
 	var wx26 [80]float32
 	var won26 [80]bool
 	for lx := uint32(0); lx < 80; lx++ {
@@ -6214,20 +6243,31 @@ func wave32CPU(b *gpu.CPUBlock) {
 		wx26[li] = v_f
 		won26[li] = true
 	}
-	gpu.CPUWave(gpu.CPUWaveExclusivePrefixSum, wx26[:], nil, won26[:], b.Wave, a_f4[:])
+	gpu.CPUWave(gpu.CPUWavePrefixSum, wx26[:], nil, won26[:], b.Wave, a_f3[:])
 	var wx27 [80]float32
 	var won27 [80]bool
-	var wl27 [80]uint32
 	for lx := uint32(0); lx < 80; lx++ {
 		li := lx
 		_ = li
 		v_f := a_f[li]
 		_ = v_f
 		wx27[li] = v_f
-		wl27[li] = p_m
 		won27[li] = true
 	}
-	gpu.CPUWave(gpu.CPUWaveShuffleXor, wx27[:], wl27[:], won27[:], b.Wave, a_f5[:])
+	gpu.CPUWave(gpu.CPUWaveExclusivePrefixSum, wx27[:], nil, won27[:], b.Wave, a_f4[:])
+	var wx28 [80]float32
+	var won28 [80]bool
+	var wl28 [80]uint32
+	for lx := uint32(0); lx < 80; lx++ {
+		li := lx
+		_ = li
+		v_f := a_f[li]
+		_ = v_f
+		wx28[li] = v_f
+		wl28[li] = p_m
+		won28[li] = true
+	}
+	gpu.CPUWave(gpu.CPUWaveShuffleXor, wx28[:], wl28[:], won28[:], b.Wave, a_f5[:])
 	for lx := uint32(0); lx < 80; lx++ {
 		li := lx
 		_ = li
@@ -6278,7 +6318,7 @@ func wave32CPU(b *gpu.CPUBlock) {
 	}
 }
 
-// Wave4Kernel is the compiled form of the kernel Wave4 (Go function Wave4).
+// Wave4Kernel is the compiled form of Wave4, member of the template Verbs (Go function Verbs).
 var Wave4Kernel = gpu.Register(&gpu.KernelSpec{
 	Name:  "github.com/goxpu/xpu/kernels/wave.Wave4",
 	Block: xpu.Dim3{X: 30, Y: 1, Z: 1},
@@ -6306,7 +6346,7 @@ var Wave4Kernel = gpu.Register(&gpu.KernelSpec{
 	Manifests: []gpu.Manifest{
 		{
 			Kernel: "github.com/goxpu/xpu/kernels/wave.Wave4", Backend: "webgpu", Target: "wgsl",
-			Hash:        "sha256:42ea69c83077a95d2b12d540cf369f307472cfe1e02afd09ab8771fb496705d6",
+			Hash:        "sha256:e90ab28b6ba2483f7154afc8c7f72de5c06f2557a1f72caeebdf30cf9b8edaab",
 			Codegen:     "xpu-gen/1",
 			Block:       xpu.Dim3{X: 30, Y: 1, Z: 1},
 			SharedBytes: 0, StorageBindings: 7, UniformBytes: 16,
@@ -6323,15 +6363,15 @@ var Wave4Kernel = gpu.Register(&gpu.KernelSpec{
 			Wave:    4,
 			WaveOps: true,
 			WaveVariants: []gpu.ManifestVariant{
-				{Tier: "native", SubgroupMin: 4, SubgroupMax: 4, Width: 4, Hash: "sha256:71dd7d16d9221c5a193d0180f6e0a51aae42482a19c2dcb73a9439d232485a36"},
-				{Tier: "narrow", SubgroupMin: 8, SubgroupMax: 128, Width: 4, Hash: "sha256:992e775e360a60e302f5d4ca67c2dafe9b899e08675c219b8f46d0cc9edb0b3e"},
-				{Tier: "emulated", SubgroupMin: 0, SubgroupMax: 0, Width: 4, Hash: "sha256:42ea69c83077a95d2b12d540cf369f307472cfe1e02afd09ab8771fb496705d6"},
+				{Tier: "native", SubgroupMin: 4, SubgroupMax: 4, Width: 4, Hash: "sha256:1b49d834e475ba343fb62278c8e8de0ab450c9d67f66c6a3df99531be3b0fabc"},
+				{Tier: "narrow", SubgroupMin: 8, SubgroupMax: 128, Width: 4, Hash: "sha256:72ed35acfdcdb844c98608acdb22de3585aeb333750793d4a29af98f54625a3d"},
+				{Tier: "emulated", SubgroupMin: 0, SubgroupMax: 0, Width: 4, Hash: "sha256:e90ab28b6ba2483f7154afc8c7f72de5c06f2557a1f72caeebdf30cf9b8edaab"},
 			},
 			NativeOps: []string{"bitcast", "max", "min", "select", "workgroupBarrier"},
 		},
 		{
 			Kernel: "github.com/goxpu/xpu/kernels/wave.Wave4", Backend: "cpu", Target: "go",
-			Hash:        "sha256:8cd6962736e80275259c8dd9a85fc32539a5247e7a74ab66d0c6d9b0c2a56dea",
+			Hash:        "sha256:e3e0d214ae4a74b15bcbf8fb9996bfe2a525ae41334b840f952f7d756f17acf2",
 			Codegen:     "xpu-gen/1",
 			Block:       xpu.Dim3{X: 30, Y: 1, Z: 1},
 			SharedBytes: 0, StorageBindings: 7, UniformBytes: 16,
@@ -6352,7 +6392,7 @@ var Wave4Kernel = gpu.Register(&gpu.KernelSpec{
 })
 
 // LaunchWave4 launches the kernel Wave4 on the stream s over a grid of groups
-// blocks of 30x1x1 work-items, with the arguments of Wave4 after its Thread.
+// blocks of 30x1x1 work-items, with the arguments of Verbs after its Thread and its comptime parameter.
 // Buffers are bound in this order; scalars are uniforms.
 func LaunchWave4(s *gpu.Stream, groups xpu.Dim3, oi *gpu.Buffer[int32], ou *gpu.Buffer[uint32], of *gpu.Buffer[float32], xi *gpu.Buffer[int32], xu *gpu.Buffer[uint32], xf *gpu.Buffer[float32], sel *gpu.Buffer[uint32], bl uint32, m uint32, d uint32) error {
 	return s.Launch(Wave4Kernel, groups, oi, ou, of, xi, xu, xf, sel, bl, m, d)
@@ -6685,27 +6725,30 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(workgroup_id) wi
     let xpu_t80 = xpu_wave[xpu_t78 + xpu_t79];
     v_u5 = select(v_u, xpu_t80, true && ((xpu_t78 + xpu_t79) < 30u));
     var v_u6: u32;
-    let xpu_t81 = select(0u, 1u, v_p);
-    let xpu_t82 = lidx % 4u;
-    let xpu_t83 = lidx - xpu_t82;
-    workgroupBarrier();
-    xpu_wave[lidx] = xpu_t81;
-    workgroupBarrier();
-    var xpu_t84: u32 = 0u;
-    var xpu_t85: u32 = 0u;
-    loop {
-        if xpu_t85 >= 4u {
-            break;
+    v_u6 = 0u;
+    {
+        let xpu_t81 = select(0u, 1u, v_p);
+        let xpu_t82 = lidx % 4u;
+        let xpu_t83 = lidx - xpu_t82;
+        workgroupBarrier();
+        xpu_wave[lidx] = xpu_t81;
+        workgroupBarrier();
+        var xpu_t84: u32 = 0u;
+        var xpu_t85: u32 = 0u;
+        loop {
+            if xpu_t85 >= 4u {
+                break;
+            }
+            let xpu_t86 = xpu_wave[xpu_t83 + xpu_t85];
+            if (xpu_t83 + xpu_t85) < 30u {
+                xpu_t84 = xpu_t84 | (xpu_t86 << xpu_t85);
+            }
+            continuing {
+                xpu_t85 = xpu_t85 + 1u;
+            }
         }
-        let xpu_t86 = xpu_wave[xpu_t83 + xpu_t85];
-        if (xpu_t83 + xpu_t85) < 30u {
-            xpu_t84 = xpu_t84 | (xpu_t86 << xpu_t85);
-        }
-        continuing {
-            xpu_t85 = xpu_t85 + 1u;
-        }
+        v_u6 = xpu_t84;
     }
-    v_u6 = xpu_t84;
     var v_any: bool;
     let xpu_t87 = select(0u, 1u, v_p);
     let xpu_t88 = lidx % 4u;
@@ -7063,10 +7106,13 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(workgroup_id) wi
     let xpu_t50 = subgroupShuffle(v_u, xpu_t49);
     v_u5 = select(v_u, xpu_t50, true && ((xpu_t48 + xpu_t49) < 30u));
     var v_u6: u32;
-    let xpu_t51 = select(0u, 1u, v_p);
-    let xpu_t52 = lidx % 4u;
-    let xpu_t53 = lidx - xpu_t52;
-    v_u6 = subgroupBallot(xpu_t51 != 0u).x;
+    v_u6 = 0u;
+    {
+        let xpu_t51 = select(0u, 1u, v_p);
+        let xpu_t52 = lidx % 4u;
+        let xpu_t53 = lidx - xpu_t52;
+        v_u6 = subgroupBallot(xpu_t51 != 0u).x;
+    }
     var v_any: bool;
     let xpu_t54 = select(0u, 1u, v_p);
     let xpu_t55 = lidx % 4u;
@@ -7442,24 +7488,27 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(workgroup_id) wi
     let xpu_t80 = subgroupShuffle(v_u, (sgid - (sgid % 4u)) + xpu_t79);
     v_u5 = select(v_u, xpu_t80, true && ((xpu_t78 + xpu_t79) < 30u));
     var v_u6: u32;
-    let xpu_t81 = select(0u, 1u, v_p);
-    let xpu_t82 = lidx % 4u;
-    let xpu_t83 = lidx - xpu_t82;
-    var xpu_t84: u32 = 0u;
-    var xpu_t85: u32 = 0u;
-    loop {
-        if xpu_t85 >= 4u {
-            break;
+    v_u6 = 0u;
+    {
+        let xpu_t81 = select(0u, 1u, v_p);
+        let xpu_t82 = lidx % 4u;
+        let xpu_t83 = lidx - xpu_t82;
+        var xpu_t84: u32 = 0u;
+        var xpu_t85: u32 = 0u;
+        loop {
+            if xpu_t85 >= 4u {
+                break;
+            }
+            let xpu_t86 = subgroupShuffle(xpu_t81, (sgid - (sgid % 4u)) + xpu_t85);
+            if (xpu_t83 + xpu_t85) < 30u {
+                xpu_t84 = xpu_t84 | (xpu_t86 << xpu_t85);
+            }
+            continuing {
+                xpu_t85 = xpu_t85 + 1u;
+            }
         }
-        let xpu_t86 = subgroupShuffle(xpu_t81, (sgid - (sgid % 4u)) + xpu_t85);
-        if (xpu_t83 + xpu_t85) < 30u {
-            xpu_t84 = xpu_t84 | (xpu_t86 << xpu_t85);
-        }
-        continuing {
-            xpu_t85 = xpu_t85 + 1u;
-        }
+        v_u6 = xpu_t84;
     }
-    v_u6 = xpu_t84;
     var v_any: bool;
     let xpu_t87 = select(0u, 1u, v_p);
     let xpu_t88 = lidx % 4u;
@@ -8059,17 +8108,14 @@ func wave4CPU(b *gpu.CPUBlock) {
 		won17[li] = true
 	}
 	gpu.CPUWave(gpu.CPUWaveShuffle, wx17[:], wl17[:], won17[:], b.Wave, a_u5[:])
-	var wx18 [30]bool
-	var won18 [30]bool
 	for lx := uint32(0); lx < 30; lx++ {
 		li := lx
 		_ = li
-		v_p := a_p[li]
-		_ = v_p
-		wx18[li] = v_p
-		won18[li] = true
+		v_u6 := a_u6[li]
+		_ = v_u6
+		v_u6 = uint32(0)
+		a_u6[li] = v_u6
 	}
-	gpu.CPUWaveBallot(wx18[:], won18[:], b.Wave, a_u6[:])
 	var wx19 [30]bool
 	var won19 [30]bool
 	for lx := uint32(0); lx < 30; lx++ {
@@ -8080,7 +8126,7 @@ func wave4CPU(b *gpu.CPUBlock) {
 		wx19[li] = v_p
 		won19[li] = true
 	}
-	gpu.CPUWaveVote(false, wx19[:], won19[:], b.Wave, a_any[:])
+	gpu.CPUWaveBallot(wx19[:], won19[:], b.Wave, a_u6[:])
 	var wx20 [30]bool
 	var won20 [30]bool
 	for lx := uint32(0); lx < 30; lx++ {
@@ -8091,7 +8137,18 @@ func wave4CPU(b *gpu.CPUBlock) {
 		wx20[li] = v_p
 		won20[li] = true
 	}
-	gpu.CPUWaveVote(true, wx20[:], won20[:], b.Wave, a_all[:])
+	gpu.CPUWaveVote(false, wx20[:], won20[:], b.Wave, a_any[:])
+	var wx21 [30]bool
+	var won21 [30]bool
+	for lx := uint32(0); lx < 30; lx++ {
+		li := lx
+		_ = li
+		v_p := a_p[li]
+		_ = v_p
+		wx21[li] = v_p
+		won21[li] = true
+	}
+	gpu.CPUWaveVote(true, wx21[:], won21[:], b.Wave, a_all[:])
 	for lx := uint32(0); lx < 30; lx++ {
 		li := lx
 		_ = li
@@ -8173,17 +8230,6 @@ func wave4CPU(b *gpu.CPUBlock) {
 		p_ou[v_tmp_36] = v_tmp_38
 		p_ou[v_tmp_37] = v_tmp_39
 	}
-	var wx22 [30]float32
-	var won22 [30]bool
-	for lx := uint32(0); lx < 30; lx++ {
-		li := lx
-		_ = li
-		v_f := a_f[li]
-		_ = v_f
-		wx22[li] = v_f
-		won22[li] = true
-	}
-	gpu.CPUWave(gpu.CPUWaveSum, wx22[:], nil, won22[:], b.Wave, a_f0[:])
 	var wx23 [30]float32
 	var won23 [30]bool
 	for lx := uint32(0); lx < 30; lx++ {
@@ -8194,7 +8240,7 @@ func wave4CPU(b *gpu.CPUBlock) {
 		wx23[li] = v_f
 		won23[li] = true
 	}
-	gpu.CPUWave(gpu.CPUWaveMin, wx23[:], nil, won23[:], b.Wave, a_f1[:])
+	gpu.CPUWave(gpu.CPUWaveSum, wx23[:], nil, won23[:], b.Wave, a_f0[:])
 	var wx24 [30]float32
 	var won24 [30]bool
 	for lx := uint32(0); lx < 30; lx++ {
@@ -8205,7 +8251,7 @@ func wave4CPU(b *gpu.CPUBlock) {
 		wx24[li] = v_f
 		won24[li] = true
 	}
-	gpu.CPUWave(gpu.CPUWaveMax, wx24[:], nil, won24[:], b.Wave, a_f2[:])
+	gpu.CPUWave(gpu.CPUWaveMin, wx24[:], nil, won24[:], b.Wave, a_f1[:])
 	var wx25 [30]float32
 	var won25 [30]bool
 	for lx := uint32(0); lx < 30; lx++ {
@@ -8216,7 +8262,7 @@ func wave4CPU(b *gpu.CPUBlock) {
 		wx25[li] = v_f
 		won25[li] = true
 	}
-	gpu.CPUWave(gpu.CPUWavePrefixSum, wx25[:], nil, won25[:], b.Wave, a_f3[:])
+	gpu.CPUWave(gpu.CPUWaveMax, wx25[:], nil, won25[:], b.Wave, a_f2[:])
 	var wx26 [30]float32
 	var won26 [30]bool
 	for lx := uint32(0); lx < 30; lx++ {
@@ -8227,20 +8273,31 @@ func wave4CPU(b *gpu.CPUBlock) {
 		wx26[li] = v_f
 		won26[li] = true
 	}
-	gpu.CPUWave(gpu.CPUWaveExclusivePrefixSum, wx26[:], nil, won26[:], b.Wave, a_f4[:])
+	gpu.CPUWave(gpu.CPUWavePrefixSum, wx26[:], nil, won26[:], b.Wave, a_f3[:])
 	var wx27 [30]float32
 	var won27 [30]bool
-	var wl27 [30]uint32
 	for lx := uint32(0); lx < 30; lx++ {
 		li := lx
 		_ = li
 		v_f := a_f[li]
 		_ = v_f
 		wx27[li] = v_f
-		wl27[li] = p_m
 		won27[li] = true
 	}
-	gpu.CPUWave(gpu.CPUWaveShuffleXor, wx27[:], wl27[:], won27[:], b.Wave, a_f5[:])
+	gpu.CPUWave(gpu.CPUWaveExclusivePrefixSum, wx27[:], nil, won27[:], b.Wave, a_f4[:])
+	var wx28 [30]float32
+	var won28 [30]bool
+	var wl28 [30]uint32
+	for lx := uint32(0); lx < 30; lx++ {
+		li := lx
+		_ = li
+		v_f := a_f[li]
+		_ = v_f
+		wx28[li] = v_f
+		wl28[li] = p_m
+		won28[li] = true
+	}
+	gpu.CPUWave(gpu.CPUWaveShuffleXor, wx28[:], wl28[:], won28[:], b.Wave, a_f5[:])
 	for lx := uint32(0); lx < 30; lx++ {
 		li := lx
 		_ = li
@@ -8291,7 +8348,7 @@ func wave4CPU(b *gpu.CPUBlock) {
 	}
 }
 
-// Wave64Kernel is the compiled form of the kernel Wave64 (Go function Wave64).
+// Wave64Kernel is the compiled form of Wave64, member of the template Verbs (Go function Verbs).
 var Wave64Kernel = gpu.Register(&gpu.KernelSpec{
 	Name:  "github.com/goxpu/xpu/kernels/wave.Wave64",
 	Block: xpu.Dim3{X: 96, Y: 1, Z: 1},
@@ -8367,7 +8424,7 @@ var Wave64Kernel = gpu.Register(&gpu.KernelSpec{
 })
 
 // LaunchWave64 launches the kernel Wave64 on the stream s over a grid of groups
-// blocks of 96x1x1 work-items, with the arguments of Wave64 after its Thread.
+// blocks of 96x1x1 work-items, with the arguments of Verbs after its Thread and its comptime parameter.
 // Buffers are bound in this order; scalars are uniforms.
 func LaunchWave64(s *gpu.Stream, groups xpu.Dim3, oi *gpu.Buffer[int32], ou *gpu.Buffer[uint32], of *gpu.Buffer[float32], xi *gpu.Buffer[int32], xu *gpu.Buffer[uint32], xf *gpu.Buffer[float32], sel *gpu.Buffer[uint32], bl uint32, m uint32, d uint32) error {
 	return s.Launch(Wave64Kernel, groups, oi, ou, of, xi, xu, xf, sel, bl, m, d)
@@ -10849,7 +10906,7 @@ func wave64CPU(b *gpu.CPUBlock) {
 	}
 }
 
-// Wave8Kernel is the compiled form of the kernel Wave8 (Go function Wave8).
+// Wave8Kernel is the compiled form of Wave8, member of the template Verbs (Go function Verbs).
 var Wave8Kernel = gpu.Register(&gpu.KernelSpec{
 	Name:  "github.com/goxpu/xpu/kernels/wave.Wave8",
 	Block: xpu.Dim3{X: 60, Y: 1, Z: 1},
@@ -10878,7 +10935,7 @@ var Wave8Kernel = gpu.Register(&gpu.KernelSpec{
 	Manifests: []gpu.Manifest{
 		{
 			Kernel: "github.com/goxpu/xpu/kernels/wave.Wave8", Backend: "webgpu", Target: "wgsl",
-			Hash:        "sha256:fc8aa8ab6d2d2f41a07380310c3785871e2c0314554e097542e672b4fcd339a5",
+			Hash:        "sha256:b381234d4aa6e653e8d1b5cc784f04a9712d96a6118a064086c329bd3c24e3d1",
 			Codegen:     "xpu-gen/1",
 			Block:       xpu.Dim3{X: 60, Y: 1, Z: 1},
 			SharedBytes: 0, StorageBindings: 7, UniformBytes: 16,
@@ -10895,16 +10952,16 @@ var Wave8Kernel = gpu.Register(&gpu.KernelSpec{
 			Wave:    8,
 			WaveOps: true,
 			WaveVariants: []gpu.ManifestVariant{
-				{Tier: "native", SubgroupMin: 8, SubgroupMax: 8, Width: 8, Hash: "sha256:1c2e7425f40a629215b8dbb0009224e1aa5bf73dd52e3297c4663c5e740511ec"},
-				{Tier: "folded", SubgroupMin: 4, SubgroupMax: 4, Width: 8, Hash: "sha256:6297fc9e66b48f0df15f2e174b73f7de9122f0e1c842f550580254000c346457"},
-				{Tier: "narrow", SubgroupMin: 16, SubgroupMax: 128, Width: 8, Hash: "sha256:5b383ae0b4618890c9b1fd354d0edb33eedb7a55fdd9ddda7cf758eb5a861a25"},
-				{Tier: "emulated", SubgroupMin: 0, SubgroupMax: 0, Width: 8, Hash: "sha256:fc8aa8ab6d2d2f41a07380310c3785871e2c0314554e097542e672b4fcd339a5"},
+				{Tier: "native", SubgroupMin: 8, SubgroupMax: 8, Width: 8, Hash: "sha256:0054d851f707ba8a5c2b9148240a3ba4b996f56aefce15eee160c9e7fbe8ee40"},
+				{Tier: "folded", SubgroupMin: 4, SubgroupMax: 4, Width: 8, Hash: "sha256:be21b8953ab1f8c48e50b18d8c2213a67db3f412865a8c123d6e7d6749183586"},
+				{Tier: "narrow", SubgroupMin: 16, SubgroupMax: 128, Width: 8, Hash: "sha256:f6153aecb5ded6579d5cfb91003fbec52d746e1c45595e8850850a72540a27d4"},
+				{Tier: "emulated", SubgroupMin: 0, SubgroupMax: 0, Width: 8, Hash: "sha256:b381234d4aa6e653e8d1b5cc784f04a9712d96a6118a064086c329bd3c24e3d1"},
 			},
 			NativeOps: []string{"bitcast", "max", "min", "select", "workgroupBarrier"},
 		},
 		{
 			Kernel: "github.com/goxpu/xpu/kernels/wave.Wave8", Backend: "cpu", Target: "go",
-			Hash:        "sha256:f97d92a73333d62f9b605d0b0af0935951eeaeaa81c09b788cacbe228b45b532",
+			Hash:        "sha256:f7eb271f651d9e6c576dcc4112875cba32aa415767ce32ca4cafab24c42eb01f",
 			Codegen:     "xpu-gen/1",
 			Block:       xpu.Dim3{X: 60, Y: 1, Z: 1},
 			SharedBytes: 0, StorageBindings: 7, UniformBytes: 16,
@@ -10925,7 +10982,7 @@ var Wave8Kernel = gpu.Register(&gpu.KernelSpec{
 })
 
 // LaunchWave8 launches the kernel Wave8 on the stream s over a grid of groups
-// blocks of 60x1x1 work-items, with the arguments of Wave8 after its Thread.
+// blocks of 60x1x1 work-items, with the arguments of Verbs after its Thread and its comptime parameter.
 // Buffers are bound in this order; scalars are uniforms.
 func LaunchWave8(s *gpu.Stream, groups xpu.Dim3, oi *gpu.Buffer[int32], ou *gpu.Buffer[uint32], of *gpu.Buffer[float32], xi *gpu.Buffer[int32], xu *gpu.Buffer[uint32], xf *gpu.Buffer[float32], sel *gpu.Buffer[uint32], bl uint32, m uint32, d uint32) error {
 	return s.Launch(Wave8Kernel, groups, oi, ou, of, xi, xu, xf, sel, bl, m, d)
@@ -11258,27 +11315,30 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(workgroup_id) wi
     let xpu_t80 = xpu_wave[xpu_t78 + xpu_t79];
     v_u5 = select(v_u, xpu_t80, true && ((xpu_t78 + xpu_t79) < 60u));
     var v_u6: u32;
-    let xpu_t81 = select(0u, 1u, v_p);
-    let xpu_t82 = lidx % 8u;
-    let xpu_t83 = lidx - xpu_t82;
-    workgroupBarrier();
-    xpu_wave[lidx] = xpu_t81;
-    workgroupBarrier();
-    var xpu_t84: u32 = 0u;
-    var xpu_t85: u32 = 0u;
-    loop {
-        if xpu_t85 >= 8u {
-            break;
+    v_u6 = 0u;
+    {
+        let xpu_t81 = select(0u, 1u, v_p);
+        let xpu_t82 = lidx % 8u;
+        let xpu_t83 = lidx - xpu_t82;
+        workgroupBarrier();
+        xpu_wave[lidx] = xpu_t81;
+        workgroupBarrier();
+        var xpu_t84: u32 = 0u;
+        var xpu_t85: u32 = 0u;
+        loop {
+            if xpu_t85 >= 8u {
+                break;
+            }
+            let xpu_t86 = xpu_wave[xpu_t83 + xpu_t85];
+            if (xpu_t83 + xpu_t85) < 60u {
+                xpu_t84 = xpu_t84 | (xpu_t86 << xpu_t85);
+            }
+            continuing {
+                xpu_t85 = xpu_t85 + 1u;
+            }
         }
-        let xpu_t86 = xpu_wave[xpu_t83 + xpu_t85];
-        if (xpu_t83 + xpu_t85) < 60u {
-            xpu_t84 = xpu_t84 | (xpu_t86 << xpu_t85);
-        }
-        continuing {
-            xpu_t85 = xpu_t85 + 1u;
-        }
+        v_u6 = xpu_t84;
     }
-    v_u6 = xpu_t84;
     var v_any: bool;
     let xpu_t87 = select(0u, 1u, v_p);
     let xpu_t88 = lidx % 8u;
@@ -11636,10 +11696,13 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(workgroup_id) wi
     let xpu_t50 = subgroupShuffle(v_u, xpu_t49);
     v_u5 = select(v_u, xpu_t50, true && ((xpu_t48 + xpu_t49) < 60u));
     var v_u6: u32;
-    let xpu_t51 = select(0u, 1u, v_p);
-    let xpu_t52 = lidx % 8u;
-    let xpu_t53 = lidx - xpu_t52;
-    v_u6 = subgroupBallot(xpu_t51 != 0u).x;
+    v_u6 = 0u;
+    {
+        let xpu_t51 = select(0u, 1u, v_p);
+        let xpu_t52 = lidx % 8u;
+        let xpu_t53 = lidx - xpu_t52;
+        v_u6 = subgroupBallot(xpu_t51 != 0u).x;
+    }
     var v_any: bool;
     let xpu_t54 = select(0u, 1u, v_p);
     let xpu_t55 = lidx % 8u;
@@ -12092,29 +12155,32 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(workgroup_id) wi
     let xpu_t108 = xpu_wave[xpu_t106 + xpu_t107];
     v_u5 = select(v_u, xpu_t108, true && ((xpu_t106 + xpu_t107) < 60u));
     var v_u6: u32;
-    let xpu_t109 = select(0u, 1u, v_p);
-    let xpu_t110 = lidx % 8u;
-    let xpu_t111 = lidx - xpu_t110;
-    let xpu_t112 = subgroupBallot(xpu_t109 != 0u).x;
-    workgroupBarrier();
-    xpu_wave[lidx] = xpu_t112;
-    workgroupBarrier();
-    var xpu_t113: u32 = 0u;
-    var xpu_t114: u32 = 0u;
-    loop {
-        let xpu_t115 = xpu_t114 * sgsize;
-        if xpu_t115 >= 8u {
-            break;
+    v_u6 = 0u;
+    {
+        let xpu_t109 = select(0u, 1u, v_p);
+        let xpu_t110 = lidx % 8u;
+        let xpu_t111 = lidx - xpu_t110;
+        let xpu_t112 = subgroupBallot(xpu_t109 != 0u).x;
+        workgroupBarrier();
+        xpu_wave[lidx] = xpu_t112;
+        workgroupBarrier();
+        var xpu_t113: u32 = 0u;
+        var xpu_t114: u32 = 0u;
+        loop {
+            let xpu_t115 = xpu_t114 * sgsize;
+            if xpu_t115 >= 8u {
+                break;
+            }
+            let xpu_t116 = xpu_wave[xpu_t111 + xpu_t115];
+            if (xpu_t111 + xpu_t115) < 60u {
+                xpu_t113 = xpu_t113 | (xpu_t116 << xpu_t115);
+            }
+            continuing {
+                xpu_t114 = xpu_t114 + 1u;
+            }
         }
-        let xpu_t116 = xpu_wave[xpu_t111 + xpu_t115];
-        if (xpu_t111 + xpu_t115) < 60u {
-            xpu_t113 = xpu_t113 | (xpu_t116 << xpu_t115);
-        }
-        continuing {
-            xpu_t114 = xpu_t114 + 1u;
-        }
+        v_u6 = xpu_t113;
     }
-    v_u6 = xpu_t113;
     var v_any: bool;
     let xpu_t117 = select(0u, 1u, v_p);
     let xpu_t118 = lidx % 8u;
@@ -12630,24 +12696,27 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(workgroup_id) wi
     let xpu_t80 = subgroupShuffle(v_u, (sgid - (sgid % 8u)) + xpu_t79);
     v_u5 = select(v_u, xpu_t80, true && ((xpu_t78 + xpu_t79) < 60u));
     var v_u6: u32;
-    let xpu_t81 = select(0u, 1u, v_p);
-    let xpu_t82 = lidx % 8u;
-    let xpu_t83 = lidx - xpu_t82;
-    var xpu_t84: u32 = 0u;
-    var xpu_t85: u32 = 0u;
-    loop {
-        if xpu_t85 >= 8u {
-            break;
+    v_u6 = 0u;
+    {
+        let xpu_t81 = select(0u, 1u, v_p);
+        let xpu_t82 = lidx % 8u;
+        let xpu_t83 = lidx - xpu_t82;
+        var xpu_t84: u32 = 0u;
+        var xpu_t85: u32 = 0u;
+        loop {
+            if xpu_t85 >= 8u {
+                break;
+            }
+            let xpu_t86 = subgroupShuffle(xpu_t81, (sgid - (sgid % 8u)) + xpu_t85);
+            if (xpu_t83 + xpu_t85) < 60u {
+                xpu_t84 = xpu_t84 | (xpu_t86 << xpu_t85);
+            }
+            continuing {
+                xpu_t85 = xpu_t85 + 1u;
+            }
         }
-        let xpu_t86 = subgroupShuffle(xpu_t81, (sgid - (sgid % 8u)) + xpu_t85);
-        if (xpu_t83 + xpu_t85) < 60u {
-            xpu_t84 = xpu_t84 | (xpu_t86 << xpu_t85);
-        }
-        continuing {
-            xpu_t85 = xpu_t85 + 1u;
-        }
+        v_u6 = xpu_t84;
     }
-    v_u6 = xpu_t84;
     var v_any: bool;
     let xpu_t87 = select(0u, 1u, v_p);
     let xpu_t88 = lidx % 8u;
@@ -13247,17 +13316,14 @@ func wave8CPU(b *gpu.CPUBlock) {
 		won17[li] = true
 	}
 	gpu.CPUWave(gpu.CPUWaveShuffle, wx17[:], wl17[:], won17[:], b.Wave, a_u5[:])
-	var wx18 [60]bool
-	var won18 [60]bool
 	for lx := uint32(0); lx < 60; lx++ {
 		li := lx
 		_ = li
-		v_p := a_p[li]
-		_ = v_p
-		wx18[li] = v_p
-		won18[li] = true
+		v_u6 := a_u6[li]
+		_ = v_u6
+		v_u6 = uint32(0)
+		a_u6[li] = v_u6
 	}
-	gpu.CPUWaveBallot(wx18[:], won18[:], b.Wave, a_u6[:])
 	var wx19 [60]bool
 	var won19 [60]bool
 	for lx := uint32(0); lx < 60; lx++ {
@@ -13268,7 +13334,7 @@ func wave8CPU(b *gpu.CPUBlock) {
 		wx19[li] = v_p
 		won19[li] = true
 	}
-	gpu.CPUWaveVote(false, wx19[:], won19[:], b.Wave, a_any[:])
+	gpu.CPUWaveBallot(wx19[:], won19[:], b.Wave, a_u6[:])
 	var wx20 [60]bool
 	var won20 [60]bool
 	for lx := uint32(0); lx < 60; lx++ {
@@ -13279,7 +13345,18 @@ func wave8CPU(b *gpu.CPUBlock) {
 		wx20[li] = v_p
 		won20[li] = true
 	}
-	gpu.CPUWaveVote(true, wx20[:], won20[:], b.Wave, a_all[:])
+	gpu.CPUWaveVote(false, wx20[:], won20[:], b.Wave, a_any[:])
+	var wx21 [60]bool
+	var won21 [60]bool
+	for lx := uint32(0); lx < 60; lx++ {
+		li := lx
+		_ = li
+		v_p := a_p[li]
+		_ = v_p
+		wx21[li] = v_p
+		won21[li] = true
+	}
+	gpu.CPUWaveVote(true, wx21[:], won21[:], b.Wave, a_all[:])
 	for lx := uint32(0); lx < 60; lx++ {
 		li := lx
 		_ = li
@@ -13361,17 +13438,6 @@ func wave8CPU(b *gpu.CPUBlock) {
 		p_ou[v_tmp_36] = v_tmp_38
 		p_ou[v_tmp_37] = v_tmp_39
 	}
-	var wx22 [60]float32
-	var won22 [60]bool
-	for lx := uint32(0); lx < 60; lx++ {
-		li := lx
-		_ = li
-		v_f := a_f[li]
-		_ = v_f
-		wx22[li] = v_f
-		won22[li] = true
-	}
-	gpu.CPUWave(gpu.CPUWaveSum, wx22[:], nil, won22[:], b.Wave, a_f0[:])
 	var wx23 [60]float32
 	var won23 [60]bool
 	for lx := uint32(0); lx < 60; lx++ {
@@ -13382,7 +13448,7 @@ func wave8CPU(b *gpu.CPUBlock) {
 		wx23[li] = v_f
 		won23[li] = true
 	}
-	gpu.CPUWave(gpu.CPUWaveMin, wx23[:], nil, won23[:], b.Wave, a_f1[:])
+	gpu.CPUWave(gpu.CPUWaveSum, wx23[:], nil, won23[:], b.Wave, a_f0[:])
 	var wx24 [60]float32
 	var won24 [60]bool
 	for lx := uint32(0); lx < 60; lx++ {
@@ -13393,7 +13459,7 @@ func wave8CPU(b *gpu.CPUBlock) {
 		wx24[li] = v_f
 		won24[li] = true
 	}
-	gpu.CPUWave(gpu.CPUWaveMax, wx24[:], nil, won24[:], b.Wave, a_f2[:])
+	gpu.CPUWave(gpu.CPUWaveMin, wx24[:], nil, won24[:], b.Wave, a_f1[:])
 	var wx25 [60]float32
 	var won25 [60]bool
 	for lx := uint32(0); lx < 60; lx++ {
@@ -13404,7 +13470,7 @@ func wave8CPU(b *gpu.CPUBlock) {
 		wx25[li] = v_f
 		won25[li] = true
 	}
-	gpu.CPUWave(gpu.CPUWavePrefixSum, wx25[:], nil, won25[:], b.Wave, a_f3[:])
+	gpu.CPUWave(gpu.CPUWaveMax, wx25[:], nil, won25[:], b.Wave, a_f2[:])
 	var wx26 [60]float32
 	var won26 [60]bool
 	for lx := uint32(0); lx < 60; lx++ {
@@ -13415,20 +13481,31 @@ func wave8CPU(b *gpu.CPUBlock) {
 		wx26[li] = v_f
 		won26[li] = true
 	}
-	gpu.CPUWave(gpu.CPUWaveExclusivePrefixSum, wx26[:], nil, won26[:], b.Wave, a_f4[:])
+	gpu.CPUWave(gpu.CPUWavePrefixSum, wx26[:], nil, won26[:], b.Wave, a_f3[:])
 	var wx27 [60]float32
 	var won27 [60]bool
-	var wl27 [60]uint32
 	for lx := uint32(0); lx < 60; lx++ {
 		li := lx
 		_ = li
 		v_f := a_f[li]
 		_ = v_f
 		wx27[li] = v_f
-		wl27[li] = p_m
 		won27[li] = true
 	}
-	gpu.CPUWave(gpu.CPUWaveShuffleXor, wx27[:], wl27[:], won27[:], b.Wave, a_f5[:])
+	gpu.CPUWave(gpu.CPUWaveExclusivePrefixSum, wx27[:], nil, won27[:], b.Wave, a_f4[:])
+	var wx28 [60]float32
+	var won28 [60]bool
+	var wl28 [60]uint32
+	for lx := uint32(0); lx < 60; lx++ {
+		li := lx
+		_ = li
+		v_f := a_f[li]
+		_ = v_f
+		wx28[li] = v_f
+		wl28[li] = p_m
+		won28[li] = true
+	}
+	gpu.CPUWave(gpu.CPUWaveShuffleXor, wx28[:], wl28[:], won28[:], b.Wave, a_f5[:])
 	for lx := uint32(0); lx < 60; lx++ {
 		li := lx
 		_ = li

@@ -17,7 +17,7 @@ const Big = 1 << 20
 //xpu:kernel
 func NoBlock(t xpu.Thread) {}
 
-// ERROR +2:14 "[xpu-directive] block size \"x\""
+// ERROR +2:20 "[xpu-directive] BadBlock: block size x: x is not a constant"
 //
 //xpu:kernel block=x
 func BadBlock(t xpu.Thread) {}
@@ -97,3 +97,32 @@ func LenTwice(t xpu.Thread, y []float32, n uint32) {}
 //
 //xpu:kernel block=64 len(y+1)=n
 func LenMalformed(t xpu.Thread, y []float32, n uint32) {}
+
+type Lanes struct{ W, B int32 }
+
+// A member whose expression gives no wave width or block is refused by
+// name at the expression; the others compile, and a requires clause keeps
+// a member out before its shape is evaluated.
+//
+// ERROR +6:29 "[xpu-directive] Odd: wave width c.W is 3, not a power of two from 4 to 64"
+// ERROR +5:29 "[xpu-directive] Huge: wave width c.W is 128"
+// ERROR +4:20 "[xpu-directive] Empty: block size c.B is 0"
+// ERROR +3:1 "[xpu-directive] Big: block 2048x1x1 exceeds 1024 work-items"
+// ERROR +2:29 "[xpu-directive] Neg: wave width c.W is -4, not a power"
+//
+//xpu:kernel block=c.B wave=c.W
+//xpu:instance Fine Lanes{W: 16, B: 40}
+//xpu:instance Odd Lanes{W: 3, B: 40}
+//xpu:instance Huge Lanes{W: 128, B: 40}
+//xpu:instance Empty Lanes{W: 4, B: 0}
+//xpu:instance Big Lanes{W: 4, B: 2048}
+//xpu:instance Neg Lanes{W: -4, B: 40}
+//xpu:instance Kept Lanes{W: 5, B: 40}
+//xpu:requires c.W != 5
+func Shaped(t xpu.Thread, c Lanes, y []float32) {}
+
+// ERROR +2:28 "[xpu-directive] Unknown: wave width c.Nope: c.Nope is not a constant"
+//
+//xpu:kernel block=64 wave=c.Nope
+//xpu:instance Unknown Lanes{W: 4}
+func ShapedUnknown(t xpu.Thread, c Lanes, y []float32) {}
