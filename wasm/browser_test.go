@@ -137,8 +137,12 @@ func testDemo(ctx context.Context, t *testing.T, b *devtools.Browser) {
 			t.Fatalf("the page ran on %q, not on WebGPU: %s %s", r.Backend, r.Fallback, r.Error)
 		}
 		t.Logf("adapter %s: subgroups %d-%d, facts %v", r.Device.Name, r.Device.Limits.SubgroupMin, r.Device.Limits.SubgroupMax, r.Device.Facts)
-		if r.Device.Facts["subgroups"] == "true" && r.Device.Limits.SubgroupMax == 0 {
-			t.Errorf("subgroups offered, but no subgroup size reported")
+		// A device with subgroups reports their probed layout, and offers
+		// their sizes to the wave tiers only when it is consecutive.
+		if layout, ok := r.Device.Facts["subgroup-layout"]; (r.Device.Facts["subgroups"] == "true") != ok {
+			t.Errorf("subgroups fact %q, subgroup-layout fact %q", r.Device.Facts["subgroups"], layout)
+		} else if ok && (layout == "consecutive") != (r.Device.Limits.SubgroupMax > 0) {
+			t.Errorf("subgroup-layout %q with subgroup sizes %d-%d", layout, r.Device.Limits.SubgroupMin, r.Device.Limits.SubgroupMax)
 		}
 		check(t, r, seed)
 	})

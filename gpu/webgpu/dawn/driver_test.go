@@ -60,6 +60,9 @@ func TestInfo(t *testing.T) {
 		if l.SubgroupMin != 8 || l.SubgroupMax != 8 {
 			t.Errorf("llvmpipe subgroup sizes %d..%d, want 8..8", l.SubgroupMin, l.SubgroupMax)
 		}
+		if f := info.Facts[core.LayoutFact]; f != core.LayoutConsecutive {
+			t.Errorf("llvmpipe: %s %q, want %q", core.LayoutFact, f, core.LayoutConsecutive)
+		}
 		for _, f := range []string{"timestamp-query", "subgroups", "shader-f16"} {
 			if info.Facts[f] != "true" {
 				t.Errorf("llvmpipe: feature %s missing from %v", f, info.Facts)

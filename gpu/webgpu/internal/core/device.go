@@ -29,7 +29,10 @@ type Device struct {
 var _ driver.Device = (*Device)(nil)
 
 // Open returns the device that api drives, described by info; name leads
-// its errors. When api is a [Stamper], the device is also a
+// its errors. On a device that offers subgroups, Open first runs a probe
+// of their layout (LayoutFact) and keeps the subgroup sizes in the
+// device's Info only when the layout is the one the wave tiers assume.
+// When api is a [Stamper], the device is also a
 // driver.ClockCalibrator and its queues are driver.Timers.
 func Open(api API, name string, info driver.Info) driver.Device {
 	d := &Device{
@@ -39,6 +42,7 @@ func Open(api API, name string, info driver.Info) driver.Device {
 		uniformAlign: max(256, int(info.Limits.UniformOffsetAlignment)),
 	}
 	d.groups.init()
+	d.checkSubgroups()
 	if _, ok := api.(Stamper); ok {
 		return timedDevice{d}
 	}

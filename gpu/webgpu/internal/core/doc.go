@@ -11,7 +11,8 @@
 // batching (one encoder and one compute pass per submit, each launch's
 // scalars in a uniform ring at an aligned dynamic offset, a submit at
 // Flush, Sync, a read, or when the ring fills); the deferred release of
-// what an unsubmitted pass still uses; and, for an API that can stamp
+// what an unsubmitted pass still uses; the probe, at open, of the
+// subgroup layout the wave tiers assume; and, for an API that can stamp
 // passes ([Stamper]), the device timer.
 //
 // Layering: this package implements gpu/driver over [API] and imports
