@@ -81,8 +81,8 @@ func (g *gen) guardOf(s *ir.If) *guard {
 	default:
 		return nil
 	}
-	x, okx := g.guardStep(c.X)
-	y, oky := g.guardStep(c.Y)
+	x, okx := g.laneStep(c.X, nil)
+	y, oky := g.laneStep(c.Y, nil)
 	switch {
 	case !okx || !oky:
 		return nil
@@ -92,67 +92,6 @@ func (g *gen) guardOf(s *ir.If) *guard {
 		return &guard{s: s, e: c.Y, u: c.X, op: flip}
 	}
 	return nil
-}
-
-// guardStep is laneStep for the 32-bit integers of either sign: the step
-// of e from one lane to the next (mod 2^32) when e is that step times lx
-// plus a shared value, built from operations that cannot fault.
-func (g *gen) guardStep(e ir.Expr) (uint32, bool) {
-	if !ir.IsInteger(e.Type()) {
-		return 0, false
-	}
-	if _, ok := fold(e); ok {
-		return 0, true
-	}
-	switch e := e.(type) {
-	case *ir.ScalarRef, *ir.Len:
-		return 0, true
-	case *ir.VarRef:
-		switch {
-		case g.store.scalar[e.Var]:
-			return 0, true
-		case g.store.remat[e.Var] != nil:
-			return g.guardStep(g.store.remat[e.Var].Init)
-		}
-	case *ir.CallBuiltin:
-		switch {
-		case e.Fn == ir.LocalX || e.Fn == ir.GlobalX || e.Fn == ir.LocalIndex:
-			return 1, true
-		case e.Fn == ir.LocalY || e.Fn == ir.GlobalY || e.Fn == ir.LocalZ || e.Fn == ir.GlobalZ || blockBuiltin(e.Fn):
-			return 0, true
-		}
-	case *ir.Convert:
-		// Between int32 and uint32 the bits are kept, and so is the step.
-		return g.guardStep(e.X)
-	case *ir.Binary:
-		if (e.Op == ir.OpShl || e.Op == ir.OpShr) && !isU32(e.Y.Type()) {
-			return 0, false // a negative count would panic
-		}
-		x, okx := g.guardStep(e.X)
-		y, oky := g.guardStep(e.Y)
-		if !okx || !oky || e.Op == ir.OpDiv || e.Op == ir.OpRem {
-			return 0, false
-		}
-		switch e.Op {
-		case ir.OpAdd:
-			return x + y, true
-		case ir.OpSub:
-			return x - y, true
-		case ir.OpMul:
-			if c, ok := fold(e.X); ok {
-				return c.Bits * y, true
-			}
-			if c, ok := fold(e.Y); ok {
-				return x * c.Bits, true
-			}
-		case ir.OpShl:
-			if c, ok := fold(e.Y); ok && c.Bits < 32 {
-				return x << c.Bits, true
-			}
-		}
-		return 0, x == 0 && y == 0
-	}
-	return 0, false
 }
 
 // guardRange writes the computation, at lane 0, of the run of lanes lo

@@ -140,12 +140,14 @@ func (g *gen) rowCopy(s *ir.Assign) {
 	g.line("}")
 }
 
-// laneStep returns the step of e, a uint32 index, from one lane of a row
-// to the next (mod 2^32) when e is that step times lx plus a value the
-// lanes of a row share, built without faults from constants, uniforms,
-// the row's coordinates, recomputed variables and the counters of loops.
+// laneStep returns the step of e, an int32 or uint32 value, from one lane
+// of a row to the next (mod 2^32) when e is that step times lx plus a
+// value the lanes of a row share, built without faults from constants,
+// uniforms, the row's coordinates, recomputed variables and the counters
+// of loops. Both integer types wrap alike, and a conversion between them
+// keeps the bits, so one step serves either sign.
 func (g *gen) laneStep(e ir.Expr, loops map[*ir.Var]bool) (uint32, bool) {
-	if !isU32(e.Type()) {
+	if !ir.IsInteger(e.Type()) {
 		return 0, false
 	}
 	if _, ok := fold(e); ok {
@@ -171,6 +173,9 @@ func (g *gen) laneStep(e ir.Expr, loops map[*ir.Var]bool) (uint32, bool) {
 	case *ir.Convert:
 		return g.laneStep(e.X, loops)
 	case *ir.Binary:
+		if (e.Op == ir.OpShl || e.Op == ir.OpShr) && !isU32(e.Y.Type()) {
+			return 0, false // a negative count would panic
+		}
 		x, okx := g.laneStep(e.X, loops)
 		y, oky := g.laneStep(e.Y, loops)
 		if !okx || !oky || e.Op == ir.OpDiv || e.Op == ir.OpRem {
