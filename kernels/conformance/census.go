@@ -1,11 +1,14 @@
 package conformance
 
 import (
+	"flag"
 	"fmt"
 	"maps"
+	"os"
 	"slices"
 	"strings"
 	"sync"
+	"testing"
 
 	"github.com/goxpu/xpu/gpu"
 )
@@ -43,6 +46,21 @@ func (c *census) record(backend, kernel string) {
 // checked after all. Nil means the census passes.
 func Census(pkg string, excused map[string]string) []string {
 	return checked.findings(gpu.Kernels(), pkg, excused)
+}
+
+// RunWithCensus runs m's tests, then, when they passed and no -run filter
+// chose among them, the census of pkg; it prints the findings and returns
+// the exit code for os.Exit. A kernel package's TestMain calls it.
+func RunWithCensus(m *testing.M, pkg string, excused map[string]string) int {
+	code := m.Run()
+	if code != 0 || flag.Lookup("test.run").Value.String() != "" {
+		return code
+	}
+	for _, f := range Census(pkg, excused) {
+		fmt.Fprintln(os.Stderr, "census:", f)
+		code = 1
+	}
+	return code
 }
 
 func (c *census) findings(kernels []*gpu.Kernel, pkg string, excused map[string]string) []string {

@@ -1,8 +1,6 @@
 package wave_test
 
 import (
-	"flag"
-	"fmt"
 	"os"
 	"testing"
 
@@ -12,12 +10,5 @@ import (
 // TestMain runs the tests, then the kernel census of the package: a run of
 // every test must have value-checked every kernel on every backend it used.
 func TestMain(m *testing.M) {
-	code := m.Run()
-	if code == 0 && flag.Lookup("test.run").Value.String() == "" {
-		for _, f := range conformance.Census("github.com/goxpu/xpu/kernels/wave", nil) {
-			fmt.Fprintln(os.Stderr, "census:", f)
-			code = 1
-		}
-	}
-	os.Exit(code)
+	os.Exit(conformance.RunWithCensus(m, "github.com/goxpu/xpu/kernels/wave", nil))
 }
