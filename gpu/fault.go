@@ -11,17 +11,18 @@ import (
 )
 
 // Kernel faults. Where Go panics at run time and WGSL answers with a
-// value (an integer division or remainder by zero), a kernel's WGSL sets
-// a bit of a fault word instead (KernelSpec.Fault). Each stream binds a
-// word of its own to every such launch, and reads it back at the flush
-// points that wait for the launch (Sync, and a buffer's Read, Download or
-// Write): a nonzero word becomes an error wrapping ErrFault, and the word
-// is cleared, so that the stream keeps working. The word is read only when
-// a kernel that can fault was launched since the last check.
+// value (an integer division or remainder by zero, a shift by a negative
+// signed count), a kernel's WGSL sets a bit of a fault word instead
+// (KernelSpec.Fault). Each stream binds a word of its own to every such
+// launch, and reads it back at the flush points that wait for the launch
+// (Sync, and a buffer's Read, Download or Write): a nonzero word becomes
+// an error wrapping ErrFault, and the word is cleared, so that the stream
+// keeps working. The word is read only when a kernel that can fault was
+// launched since the last check.
 
 // ErrFault: a kernel failed while it ran where Go would have panicked
-// (an integer division by zero). The CPU backend's kernel failures
-// (cpu.ErrKernel) wrap it too.
+// (an integer division by zero, a negative shift count). The CPU
+// backend's kernel failures (cpu.ErrKernel) wrap it too.
 var ErrFault = driver.ErrFault
 
 // faultWordBytes is the size of a fault word: one atomic u32.
@@ -83,12 +84,26 @@ func (s *Stream) checkFault() error {
 	return fmt.Errorf("gpu: %s on %s: %s: %w", what, s.dev.backend, faultText(bits), ErrFault)
 }
 
-// faultText says what the bits of a fault word mean.
+// faultText says what the bits of a fault word mean, in Go's words for
+// its panics.
 func faultText(bits uint32) string {
-	if bits&driver.FaultDivZero != 0 {
-		return "integer division by zero"
+	var what []string
+	for _, f := range []struct {
+		bit  uint32
+		text string
+	}{
+		{driver.FaultDivZero, "integer division by zero"},
+		{driver.FaultNegativeShift, "negative shift amount"},
+	} {
+		if bits&f.bit != 0 {
+			what = append(what, f.text)
+			bits &^= f.bit
+		}
 	}
-	return fmt.Sprintf("fault %#x", bits)
+	if bits != 0 {
+		what = append(what, fmt.Sprintf("fault %#x", bits))
+	}
+	return strings.Join(what, ", ")
 }
 
 // checkFaults checks the fault word of every stream of d; the caller

@@ -486,13 +486,10 @@ func (f *fnState) operandType(x, y ast.Expr) ir.Type {
 	return nil
 }
 
-// shiftCount lowers a shift count to uint32.
+// shiftCount lowers a shift count: a uint32, or an int32 kept signed,
+// since Go panics when it is negative and the lowerings must too.
 func (f *fnState) shiftCount(e ast.Expr) ir.Expr {
-	y := f.exprHint(e, ir.U32Type)
-	if ir.IsKind(y.Type(), ir.I32) {
-		return &ir.Convert{X: y, T: ir.U32Type}
-	}
-	return y
+	return f.exprHint(e, ir.U32Type)
 }
 
 // logical lowers && and ||. When the right operand needs statements of

@@ -40,6 +40,11 @@ func (g *gen) expr(e ir.Expr) string {
 				g.fail(g.refuse(g.k.Pos, "an integer division by the constant zero"))
 			}
 		}
+		if (e.Op == ir.OpShl || e.Op == ir.OpShr) && ir.IsKind(e.Y.Type(), ir.I32) {
+			if c, ok := fold(e.Y); ok && int32(c.Bits) < 0 {
+				g.fail(g.refuse(g.k.Pos, "a shift by the negative constant %d", int32(c.Bits)))
+			}
+		}
 		return "(" + g.expr(e.X) + " " + e.Op.String() + " " + g.expr(e.Y) + ")"
 	case *ir.Convert:
 		return e.T.String() + "(" + g.expr(e.X) + ")"

@@ -77,6 +77,9 @@ func foldBinary(op ir.Op, x, y *ir.Const, t *ir.Basic) (*ir.Const, bool) {
 		return nil, false
 	}
 	a, b := x.Bits, y.Bits
+	if (op == ir.OpShl || op == ir.OpShr) && y.T.Kind == ir.I32 && int32(b) < 0 {
+		return nil, false // Go panics
+	}
 	signed := t.Kind == ir.I32
 	var r uint32
 	switch op {

@@ -367,8 +367,9 @@ type Unary struct {
 	T  Type
 }
 
-// Binary is X Op Y. For shifts Y is unsigned; otherwise X and Y have the
-// same type.
+// Binary is X Op Y. For shifts Y is the count, a uint32 or an int32 (a
+// negative int32 count is a run-time fault, as Go's panic); otherwise X
+// and Y have the same type.
 type Binary struct {
 	Op   Op
 	X, Y Expr

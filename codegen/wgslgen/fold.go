@@ -58,6 +58,9 @@ func foldBinary(e *ir.Binary) (*ir.Const, bool) {
 			return nil, false
 		}
 	case ir.I32, ir.U32:
+		if (e.Op == ir.OpShl || e.Op == ir.OpShr) && y.T.Kind == ir.I32 && int32(b) < 0 {
+			return nil, false // left to the helper, which records the fault
+		}
 		var ok bool
 		if r, ok = foldInt(e.Op, t.Kind == ir.I32, a, b); !ok {
 			return nil, false

@@ -29,6 +29,9 @@ func (l *lowerer) binary(e *ir.Binary) wgsl.Expr {
 		}
 		return wgsl.Id("xpu_invalid")
 	}
+	if t.Kind == ir.F32 && isComparison(e.Op) {
+		return l.compareF32(e)
+	}
 	ops := l.exprs([]ir.Expr{e.X, e.Y})
 	x, y := ops[0], ops[1]
 	switch e.Op {
@@ -51,11 +54,15 @@ func (l *lowerer) binary(e *ir.Binary) wgsl.Expr {
 	case ir.OpAndNot:
 		return &wgsl.Binary{Op: wgsl.And, X: x, Y: &wgsl.Unary{Op: wgsl.Compl, X: y}}
 	case ir.OpShl, ir.OpShr:
-		if ir.IsKind(e.Y.Type(), ir.I32) {
-			y = &wgsl.Construct{Type: wgsl.U32Type, Args: []wgsl.Expr{y}}
-		}
 		if c, ok := e.Y.(*ir.Const); ok && c.Bits < 32 {
 			return &wgsl.Binary{Op: binaryOps[e.Op], X: x, Y: lit(ir.U32, c.Bits)}
+		}
+		if c, ok := e.Y.(*ir.Const); ok && ir.IsKind(e.Y.Type(), ir.I32) && int32(c.Bits) >= 0 {
+			y = lit(ir.U32, c.Bits)
+		} else if ir.IsKind(e.Y.Type(), ir.I32) {
+			// Go panics on a negative signed count: the helper records
+			// the fault and gives the count as a uint32.
+			y = wgsl.CallOf(l.helper("xpu_shift_count"), y)
 		}
 		name := "xpu_shl_"
 		if e.Op == ir.OpShr {
@@ -68,6 +75,58 @@ func (l *lowerer) binary(e *ir.Binary) wgsl.Expr {
 		l.fail(ruleIR, "binary operator %v", e.Op)
 	}
 	return &wgsl.Binary{Op: op, X: x, Y: y}
+}
+
+// compareF32 lowers a float32 comparison through xpu_cmp_f32, which
+// compares the operands' bits with integer arithmetic: WGSL lets a
+// compiler assume floats are finite (Tint, naga and Mesa may fold x != x
+// to false, or !(x >= y) to x < y), and devices may flush subnormals in
+// float comparisons; Go compares every float32 exactly, NaN unordered.
+func (l *lowerer) compareF32(e *ir.Binary) wgsl.Expr {
+	ops := l.exprs([]ir.Expr{bitsOperand(e.X), bitsOperand(e.Y)})
+	return cmpResult(e.Op, wgsl.CallOf(l.helper(cmpF32), ops[0], ops[1]))
+}
+
+// bitsOperand is the bits of the float32 e as a uint32: a constant's
+// bits are a literal, and xpu.Float32FromBits(u) is u, so that no float
+// constant (an infinity or a NaN, which WGSL cannot spell) is printed.
+func bitsOperand(e ir.Expr) ir.Expr {
+	switch e := e.(type) {
+	case *ir.Const:
+		return &ir.Const{T: ir.U32Type, Bits: e.Bits}
+	case *ir.Bitcast:
+		if ir.IsKind(e.X.Type(), ir.U32) {
+			return e.X
+		}
+	}
+	return &ir.Bitcast{X: e, T: ir.U32Type}
+}
+
+func isComparison(op ir.Op) bool {
+	switch op {
+	case ir.OpEq, ir.OpNe, ir.OpLt, ir.OpLe, ir.OpGt, ir.OpGe:
+		return true
+	}
+	return false
+}
+
+// cmpResult tests c, a result of xpu_cmp_f32 (-1, 0, 1, or 2 when
+// unordered), for op.
+func cmpResult(op ir.Op, c wgsl.Expr) wgsl.Expr {
+	switch op {
+	case ir.OpEq:
+		return bin(wgsl.Eq, c, wgsl.I32Lit(0))
+	case ir.OpNe:
+		return bin(wgsl.Ne, c, wgsl.I32Lit(0))
+	case ir.OpLt:
+		return bin(wgsl.Lt, c, wgsl.I32Lit(0))
+	case ir.OpLe:
+		return bin(wgsl.Le, c, wgsl.I32Lit(0))
+	case ir.OpGt:
+		return bin(wgsl.Eq, c, wgsl.I32Lit(1))
+	}
+	// >=: 0 or 1, as a uint32 below 2.
+	return bin(wgsl.Lt, &wgsl.Construct{Type: wgsl.U32Type, Args: []wgsl.Expr{c}}, wgsl.U32Lit(2))
 }
 
 // logical lowers && and ||. WGSL's operators short-circuit as Go's do;

@@ -39,8 +39,8 @@ type Kernel struct {
 	WGSL string
 
 	// Fault is set when the kernel's WGSL may record a run-time fault (an
-	// integer division or remainder by zero, which Go reports as a panic
-	// and WGSL would answer with a value). Such a kernel declares a
+	// integer division or remainder by zero, a shift by a negative signed
+	// count: Go panics, WGSL would answer with a value). Such a kernel declares a
 	// read_write storage buffer of one atomic u32, xpu_fault, at
 	// FaultBinding: the binding after the last buffer parameter and the
 	// uniform block. The runtime binds a fault word of its own there, as
@@ -86,11 +86,13 @@ func (k *Kernel) FaultBinding() int {
 
 // The bits of a kernel's fault word; a fault sets its bit with atomicOr.
 const (
-	FaultDivZero uint32 = 1 << iota // an integer division or remainder by zero
+	FaultDivZero       uint32 = 1 << iota // an integer division or remainder by zero
+	FaultNegativeShift                    // a shift by a negative signed count
 )
 
 // ErrFault is wrapped by the error of a kernel that failed while it ran
-// where Go would have panicked (an integer division by zero): a device
+// where Go would have panicked (an integer division by zero, a negative
+// shift count): a device
 // reports it at the flush point after the launch, the CPU backend from
 // the launch itself.
 var ErrFault = errors.New("kernel fault")

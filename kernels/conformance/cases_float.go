@@ -78,6 +78,30 @@ func floatCases() []*Case {
 			return LaunchMathSqrtFma(s, g, buf[float32](a, 0), buf[float32](a, 1), buf[float32](a, 2), buf[float32](a, 3), arg[uint32](a, 4))
 		},
 	}, {
+		Kernel: FloatCompareKernel, Ref: FloatCompare, Tol: Exact,
+		Setup: func(r *rand.Rand) Inputs {
+			const n = 1000
+			a, b := seasonedPairs(r, n)
+			return Inputs{Groups: line(n, 64), Args: []Arg{
+				Poisoned[uint32](n), Poisoned[float32](floatCompareOut * n), Buffer(a), Buffer(b), Scalar(uint32(n)),
+			}}
+		},
+		Launch: func(s *gpu.Stream, g xpu.Dim3, a []any) error {
+			return LaunchFloatCompare(s, g, buf[uint32](a, 0), buf[float32](a, 1), buf[float32](a, 2), buf[float32](a, 3), arg[uint32](a, 4))
+		},
+	}, {
+		Kernel: FloatConvertKernel, Ref: FloatConvert, Tol: Exact,
+		Setup: func(r *rand.Rand) Inputs {
+			const n = 1000
+			a, b := convertible(r, n)
+			return Inputs{Groups: line(n, 64), Args: []Arg{
+				Poisoned[int32](n), Poisoned[uint32](n), Buffer(a), Buffer(b), Scalar(uint32(n)),
+			}}
+		},
+		Launch: func(s *gpu.Stream, g xpu.Dim3, a []any) error {
+			return LaunchFloatConvert(s, g, buf[int32](a, 0), buf[uint32](a, 1), buf[float32](a, 2), buf[float32](a, 3), arg[uint32](a, 4))
+		},
+	}, {
 		Kernel: MathExpLogKernel, Ref: MathExpLog,
 		Tol: Tolerance{
 			Name: "WGSL exp, exp2: 3+2|x| ulp; log, log2: 3 ulp, or 2^-21 absolute near 1; pow: as exp2(y*log2(x))",
@@ -105,4 +129,33 @@ func floatCases() []*Case {
 			return LaunchMathTrig(s, g, buf[float32](a, 0), buf[float32](a, 1), arg[uint32](a, 2))
 		},
 	}}
+}
+
+// convertible returns n float32 values that convert to int32 and n that
+// convert to uint32 as Go defines it (in range, not NaN): whole and
+// fractional values across the range, its ends, zeros of both signs and
+// subnormals.
+func convertible(r *rand.Rand, n int) (ints, uints []float32) {
+	ints, uints = make([]float32, n), make([]float32, n)
+	for i := range n {
+		switch r.IntN(4) {
+		case 0:
+			ints[i] = float32(r.Int32()-r.Int32()) / 2
+			uints[i] = float32(r.Uint32())
+		case 1:
+			ints[i] = -4 + 8*r.Float32()
+			uints[i] = -1 + 5*r.Float32()
+		case 2:
+			ints[i] = math.Float32frombits(r.Uint32() & 0x807fffff)
+			uints[i] = math.Float32frombits(r.Uint32() & 0x807fffff)
+		default:
+			ints[i] = []float32{-2147483648, 2147483520, -2147483520, 0, float32(math.Copysign(0, -1)), -1, 1, 0.5, -0.99999994}[r.IntN(9)]
+			uints[i] = []float32{4294967040, 2147483648, 0, float32(math.Copysign(0, -1)), -0.99999994, -0.5, 1, 0.99999994}[r.IntN(8)]
+		}
+		// float32 rounding of the largest random values can reach the
+		// ends of the range, which no longer convert.
+		ints[i] = min(ints[i], 2147483520)
+		uints[i] = min(uints[i], 4294967040)
+	}
+	return ints, uints
 }

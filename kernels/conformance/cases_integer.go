@@ -77,6 +77,19 @@ func integerCases() []*Case {
 			return LaunchShifts(s, g, buf[int32](a, 0), buf[uint32](a, 1), buf[int32](a, 2), buf[uint32](a, 3), buf[uint32](a, 4), arg[uint32](a, 5))
 		},
 	}, {
+		Kernel: ShiftSignedKernel, Ref: ShiftSigned, Tol: Exact,
+		Setup: func(r *rand.Rand) Inputs {
+			const n = 1000
+			return Inputs{Groups: line(n, 64), Args: []Arg{
+				Poisoned[int32](shiftSignedOut * n),
+				Buffer(withEdges(anyInts(r, n), []int32{-1, math.MinInt32, -5, 5, math.MaxInt32, -1, -1, -1, -1})),
+				Buffer(shiftCounts(r, n)), Scalar(uint32(n)),
+			}}
+		},
+		Launch: func(s *gpu.Stream, g xpu.Dim3, a []any) error {
+			return LaunchShiftSigned(s, g, buf[int32](a, 0), buf[int32](a, 1), buf[int32](a, 2), arg[uint32](a, 3))
+		},
+	}, {
 		Kernel: BitOpsKernel, Ref: BitOps, Tol: Exact,
 		Setup: func(r *rand.Rand) Inputs {
 			const n = 1000
@@ -136,4 +149,10 @@ func integerCases() []*Case {
 			return LaunchCompoundAssign(s, g, buf[int32](a, 0), buf[int32](a, 1), arg[uint32](a, 2))
 		},
 	}}
+}
+
+// shiftCounts returns n non-negative int32 shift counts from 0 to 69, the
+// width and its neighbours and MaxInt32 among the first.
+func shiftCounts(r *rand.Rand, n int) []int32 {
+	return withEdges(ints(r, n, 0, 69), []int32{0, 1, 31, 32, 33, 63, 64, math.MaxInt32, 1 << 30})
 }

@@ -22,32 +22,77 @@ import (
 func TestDivisionByZeroFaults(t *testing.T) {
 	gputest.ForEach(t, func(t *testing.T, d *gpu.Device) {
 		t.Run("IntArith", func(t *testing.T) {
-			faultCase(t, d, "IntArith", conformance.IntArith, conformance.LaunchIntArith,
-				func(r *rand.Rand) int32 { return int32(r.Uint32()) })
+			faultCase(t, d, faulting[int32]{
+				name: "IntArith", kernel: conformance.IntArith, launch: conformance.LaunchIntArith,
+				outs: faultArithOut, what: "by zero",
+				a:   func(r *rand.Rand) int32 { return int32(r.Uint32()) },
+				b:   func(r *rand.Rand) int32 { return nonZero(func() int32 { return int32(r.Uint32()) }) },
+				bad: func(*rand.Rand) int32 { return 0 },
+			})
 		})
 		t.Run("UintArith", func(t *testing.T) {
-			faultCase(t, d, "UintArith", conformance.UintArith, conformance.LaunchUintArith,
-				func(r *rand.Rand) uint32 { return r.Uint32() >> r.UintN(32) })
+			u := func(r *rand.Rand) uint32 { return r.Uint32() >> r.UintN(32) }
+			faultCase(t, d, faulting[uint32]{
+				name: "UintArith", kernel: conformance.UintArith, launch: conformance.LaunchUintArith,
+				outs: faultArithOut, what: "by zero",
+				a:   u,
+				b:   func(r *rand.Rand) uint32 { return nonZero(func() uint32 { return u(r) }) },
+				bad: func(*rand.Rand) uint32 { return 0 },
+			})
 		})
 	})
 }
 
-// faultArithOut is how many results the arithmetic kernels write per pair.
-const faultArithOut = 5
+// TestNegativeShiftFaults plants a negative int32 shift count at a random
+// position of random counts from 0 to 69: Go panics, so every backend must
+// fail with gpu.ErrFault naming the kernel and the negative shift, for
+// <<, >> and the shift assignments of int32 and uint32 values. Without a
+// negative count the kernel matches the reference bit for bit (counts of
+// the width and more included), and the stream keeps working.
+func TestNegativeShiftFaults(t *testing.T) {
+	gputest.ForEach(t, func(t *testing.T, d *gpu.Device) {
+		faultCase(t, d, faulting[int32]{
+			name: "ShiftSigned", kernel: conformance.ShiftSigned, launch: conformance.LaunchShiftSigned,
+			outs: shiftSignedOut, what: "negative shift amount",
+			a:   func(r *rand.Rand) int32 { return int32(r.Uint32()) },
+			b:   func(r *rand.Rand) int32 { return r.Int32N(70) },
+			bad: func(r *rand.Rand) int32 { return -1 - r.Int32N(1<<r.IntN(32)) },
+		})
+	})
+}
 
-func faultCase[T int32 | uint32](t *testing.T, d *gpu.Device, name string,
-	kernel func(xpu.Thread, []T, []T, []T, uint32),
-	launch func(*gpu.Stream, xpu.Dim3, *gpu.Buffer[T], *gpu.Buffer[T], *gpu.Buffer[T], uint32) error,
-	random func(*rand.Rand) T) {
+// faultArithOut is how many results the arithmetic kernels write per pair;
+// shiftSignedOut is ShiftSigned's.
+const faultArithOut, shiftSignedOut = 5, 8
+
+// nonZero returns the first nonzero value of random.
+func nonZero[T int32 | uint32](random func() T) T {
+	for {
+		if v := random(); v != 0 {
+			return v
+		}
+	}
+}
+
+// faulting is a kernel of two operands that faults where Go panics: on
+// a second operand drawn by bad, and never on one drawn by b.
+type faulting[T int32 | uint32] struct {
+	name   string
+	kernel func(xpu.Thread, []T, []T, []T, uint32)
+	launch func(*gpu.Stream, xpu.Dim3, *gpu.Buffer[T], *gpu.Buffer[T], *gpu.Buffer[T], uint32) error
+	outs   int    // results per pair
+	what   string // what the fault's error says
+	a, b   func(*rand.Rand) T
+	bad    func(*rand.Rand) T
+}
+
+func faultCase[T int32 | uint32](t *testing.T, d *gpu.Device, k faulting[T]) {
 	const block = 64
 	r := rand.New(rand.NewPCG(rand.Uint64(), 7))
 	n := 200 + r.IntN(800)
 	a, b := make([]T, n), make([]T, n)
 	for i := range n {
-		a[i] = random(r)
-		for b[i] == 0 {
-			b[i] = random(r)
-		}
+		a[i], b[i] = k.a(r), k.b(r)
 	}
 	groups := xpu.Dim3{X: uint32((n + block - 1) / block)}
 	cfg := xpu.Config{Groups: groups, Block: xpu.Dim3{X: block}}
@@ -70,20 +115,20 @@ func faultCase[T int32 | uint32](t *testing.T, d *gpu.Device, name string,
 			t.Fatal(err)
 		}
 		defer bb.Release()
-		out, err := gpu.NewBuffer[T](d, n*faultArithOut)
+		out, err := gpu.NewBuffer[T](d, n*k.outs)
 		if err != nil {
 			t.Fatal(err)
 		}
 		defer out.Release()
-		if err := launch(s, groups, out, ab, bb, uint32(n)); err != nil {
+		if err := k.launch(s, groups, out, ab, bb, uint32(n)); err != nil {
 			return nil, err
 		}
 		return out.Download()
 	}
 	clean := func(when string) {
 		t.Helper()
-		want := make([]T, n*faultArithOut)
-		if err := xpu.Run(cfg, kernel, want, a, b, uint32(n)); err != nil {
+		want := make([]T, n*k.outs)
+		if err := xpu.Run(cfg, k.kernel, want, a, b, uint32(n)); err != nil {
 			t.Fatalf("%s: reference: %v", when, err)
 		}
 		got, err := run(a, b)
@@ -99,20 +144,20 @@ func faultCase[T int32 | uint32](t *testing.T, d *gpu.Device, name string,
 
 	clean("before the fault")
 
-	zero := r.IntN(n)
-	bz := slices.Clone(b)
-	bz[zero] = 0
-	if err := xpu.Run(cfg, kernel, make([]T, n*faultArithOut), a, bz, uint32(n)); err == nil {
-		t.Fatalf("the reference runner divides by zero at %d without an error", zero)
+	at := r.IntN(n)
+	bad := slices.Clone(b)
+	bad[at] = k.bad(r)
+	if err := xpu.Run(cfg, k.kernel, make([]T, n*k.outs), a, bad, uint32(n)); !errors.Is(err, xpu.ErrRun) {
+		t.Fatalf("the reference runner on %d at %d: err = %v, want xpu.ErrRun", bad[at], at, err)
 	}
-	_, err = run(a, bz)
+	_, err = run(a, bad)
 	if err == nil {
-		t.Fatalf("a zero divisor at %d: no error", zero)
+		t.Fatalf("%d at %d: no error", bad[at], at)
 	}
-	if !errors.Is(err, gpu.ErrFault) || !strings.Contains(err.Error(), name) || !strings.Contains(err.Error(), "by zero") {
-		t.Fatalf("a zero divisor at %d: err = %v, want gpu.ErrFault naming %s and the division by zero", zero, err, name)
+	if !errors.Is(err, gpu.ErrFault) || !strings.Contains(err.Error(), k.name) || !strings.Contains(err.Error(), k.what) {
+		t.Fatalf("%d at %d: err = %v, want gpu.ErrFault naming %s and saying %q", bad[at], at, err, k.name, k.what)
 	}
-	t.Logf("zero divisor at %d of %d: %v", zero, n, err)
+	t.Logf("%d at %d of %d: %v", bad[at], at, n, err)
 
 	// The fault is reported once; the stream and device keep working.
 	if err := s.Sync(); err != nil {

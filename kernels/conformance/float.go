@@ -97,3 +97,55 @@ func MathTrig(t xpu.Thread, out []float32, a []float32, n uint32) {
 	out[o+2] = xpu.Tan(x)
 	out[o+3] = xpu.Tanh(x)
 }
+
+// floatCompareOut is how many results FloatCompare writes per pair.
+const floatCompareOut = 4
+
+// FloatCompare evaluates every float32 comparison, negated, against
+// constants and feeding Min, Max and Clamp, on operands among which are
+// NaN, infinities, zeros of both signs and subnormals: where a compiler
+// that assumes finite math answers differently from IEEE (and Go). Each
+// comparison sets one bit of flags; vals holds Min, Max and Clamp, whose
+// sign bits (for -0 and +0) are flags too.
+//
+//xpu:kernel block=64
+func FloatCompare(t xpu.Thread, flags []uint32, vals []float32, a, b []float32, n uint32) {
+	i := t.GlobalX()
+	if i >= n {
+		return
+	}
+	x, y := a[i], b[i]
+	lo, hi := xpu.Min(x, y), xpu.Max(x, y)
+	c := xpu.Clamp(x, -1, y)
+	f := bit(x == y) | bit(x != y)<<1 | bit(x < y)<<2 | bit(x <= y)<<3 | bit(x > y)<<4 | bit(x >= y)<<5
+	f |= bit(!(x == y))<<6 | bit(!(x != y))<<7 | bit(!(x < y))<<8 | bit(!(x <= y))<<9 | bit(!(x > y))<<10 | bit(!(x >= y))<<11
+	f |= bit(x != x)<<12 | bit(x == x)<<13 | bit(!(x == x))<<14 | bit(!(x != x))<<15
+	f |= bit(lo == y)<<16 | bit(hi == x)<<17 | bit(x < y || y < x)<<18 | bit(x < y == !(x >= y))<<19
+	f |= bit(x < 0)<<20 | bit(x > 0)<<21 | bit(x == 0)<<22 | bit(0 >= x)<<23
+	f |= bit(x < xpu.Float32FromBits(0x7f800000))<<24 | bit(x == xpu.Float32FromBits(0xff800000))<<25
+	f |= xpu.Float32Bits(lo)>>31<<26 | xpu.Float32Bits(hi)>>31<<27 | xpu.Float32Bits(c)>>31<<28
+	sel := y
+	if x < y {
+		sel = x
+	}
+	f |= bit(sel == lo)<<29 | bit(y != y && sel != sel)<<30
+	flags[i] = f
+	o := i * floatCompareOut
+	vals[o+0] = lo
+	vals[o+1] = hi
+	vals[o+2] = c
+	vals[o+3] = sel
+}
+
+// FloatConvert converts float32 values of a to int32 and of b to uint32.
+// Go leaves NaN and values out of the target's range to the
+// implementation; devices truncate toward zero, saturate and give 0 for
+// NaN (TestNaNConvert).
+//
+//xpu:kernel block=64
+func FloatConvert(t xpu.Thread, ints []int32, uints []uint32, a, b []float32, n uint32) {
+	if i := t.GlobalX(); i < n {
+		ints[i] = int32(a[i])
+		uints[i] = uint32(b[i])
+	}
+}

@@ -61,6 +61,36 @@ func Shifts(t xpu.Thread, ints []int32, uints []uint32, a []int32, b []uint32, s
 	uints[i*2+1] = b[i] >> k
 }
 
+// shiftSignedOut is how many results ShiftSigned writes per pair.
+const shiftSignedOut = 8
+
+// ShiftSigned shifts int32 and uint32 values by int32 counts, with the
+// operators and the shift assignments, and by the same counts converted
+// to uint32. Go panics on a negative signed count, so a device must fault
+// there; a count of 32 or more gives 0, or -1 for a negative int32
+// shifted right.
+//
+//xpu:kernel block=64
+func ShiftSigned(t xpu.Thread, out []int32, a, s []int32, n uint32) {
+	i := t.GlobalX()
+	if i >= n {
+		return
+	}
+	x, k := a[i], s[i]
+	o := i * shiftSignedOut
+	out[o+0] = x << k
+	out[o+1] = x >> k
+	out[o+2] = int32(uint32(x) << k)
+	out[o+3] = int32(uint32(x) >> k)
+	v, w := x, uint32(x)
+	v <<= k
+	w >>= k
+	out[o+4] = v
+	out[o+5] = int32(w)
+	out[o+6] = x << uint32(k)
+	out[o+7] = x >> uint32(k)
+}
+
 // BitOps applies &, |, ^, &^ and unary ^ to int32 and uint32 operands.
 //
 //xpu:kernel block=64

@@ -79,3 +79,48 @@ func fillFrom[T any](n int, f func(i int) T) []T {
 	}
 	return s
 }
+
+// specialFloats are the bits of the float32 values at which IEEE
+// arithmetic and a compiler that assumes finite math part ways: NaNs
+// (quiet, negative, signaling), infinities, zeros of both signs, the
+// subnormal and normal extremes, and one of either sign.
+var specialFloats = []uint32{
+	0x7fc00000, 0xffc00000, 0x7f800001, 0x7fffffff,
+	0x7f800000, 0xff800000, 0x00000000, 0x80000000,
+	0x00000001, 0x80000001, 0x007fffff, 0x807fffff, 0x00800000, 0x80800000,
+	0x7f7fffff, 0xff7fffff, 0x3f800000, 0xbf800000,
+}
+
+// seasoned returns n float32 values: half of them special (see
+// specialFloats), a quarter random subnormals, the rest uniform in
+// [-4, 4).
+func seasoned(r *rand.Rand, n int) []float32 {
+	s := make([]float32, n)
+	for i := range s {
+		switch r.IntN(4) {
+		case 0, 1:
+			s[i] = math.Float32frombits(specialFloats[r.IntN(len(specialFloats))])
+		case 2:
+			s[i] = math.Float32frombits(r.Uint32() & 0x807fffff)
+		default:
+			s[i] = -4 + 8*r.Float32()
+		}
+	}
+	return s
+}
+
+// seasonedPairs returns two seasoned slices of n values in which an
+// eighth of the pairs are equal and a sixteenth opposite (+0 and -0 among
+// them).
+func seasonedPairs(r *rand.Rand, n int) ([]float32, []float32) {
+	a, b := seasoned(r, n), seasoned(r, n)
+	for i := range b {
+		switch r.IntN(16) {
+		case 0, 1:
+			b[i] = a[i]
+		case 2:
+			b[i] = -a[i]
+		}
+	}
+	return a, b
+}

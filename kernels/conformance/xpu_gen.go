@@ -1460,7 +1460,7 @@ var BranchesKernel = gpu.Register(&gpu.KernelSpec{
 	Manifests: []gpu.Manifest{
 		{
 			Kernel: "github.com/goxpu/xpu/kernels/conformance.Branches", Backend: "webgpu", Target: "wgsl",
-			Hash:        "sha256:50cd2f51e49638c275c82abc69225f6295aaefd3c22f10cb7313a85d5bf9a6cc",
+			Hash:        "sha256:b1a0f2dd2c7ebbc3d0084acb112f8f4899fae95fa74040268e1ea9bced467d74",
 			Codegen:     "xpu-gen/1",
 			Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
 			SharedBytes: 0, StorageBindings: 2, UniformBytes: 16,
@@ -1469,6 +1469,7 @@ var BranchesKernel = gpu.Register(&gpu.KernelSpec{
 				{Name: "out", Access: gpu.AccessWrite},
 				{Name: "in", Access: gpu.AccessRead},
 			},
+			NativeOps: []string{"bitcast", "max", "select"},
 		},
 		{
 			Kernel: "github.com/goxpu/xpu/kernels/conformance.Branches", Backend: "cpu", Target: "go",
@@ -1500,6 +1501,13 @@ const branchesWGSL = `struct xpu_Uniforms {
 @group(0) @binding(1) var<storage, read> b_in: array<f32>;
 @group(0) @binding(2) var<uniform> xpu_u: xpu_Uniforms;
 
+// Go's comparison of the float32s of bits x and y: -1, 0 or 1, or 2 when either is NaN. Integer arithmetic, which no compiler may take for finite math.
+fn xpu_cmp_f32(x: u32, y: u32) -> i32 {
+    let a = select(i32(x & 2147483647u), -i32(x & 2147483647u), x > 2147483647u);
+    let b = select(i32(y & 2147483647u), -i32(y & 2147483647u), y > 2147483647u);
+    return select(select(select(-1i, 1i, a > b), 0i, a == b), 2i, max(x & 2147483647u, y & 2147483647u) > 2139095040u);
+}
+
 // main is kernel Branches, block 64x1x1.
 @compute @workgroup_size(64, 1, 1)
 fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
@@ -1510,11 +1518,11 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
     let v_x: f32 = b_in[v_i];
     var v_y: f32;
     v_y = f32();
-    if v_x < -0.5f {
+    if xpu_cmp_f32(bitcast<u32>(v_x), 3204448256u) < 0i {
         v_y = -1.0f;
-    } else if v_x < 0.0f {
+    } else if xpu_cmp_f32(bitcast<u32>(v_x), 0u) < 0i {
         v_y = v_x * 2.0f;
-    } else if v_x < 0.5f {
+    } else if xpu_cmp_f32(bitcast<u32>(v_x), 1056964608u) < 0i {
         v_y = v_x * v_x;
     } else {
         v_y = 1.0f - v_x;
@@ -1804,7 +1812,7 @@ var CompareKernel = gpu.Register(&gpu.KernelSpec{
 	Manifests: []gpu.Manifest{
 		{
 			Kernel: "github.com/goxpu/xpu/kernels/conformance.Compare", Backend: "webgpu", Target: "wgsl",
-			Hash:        "sha256:fa153cbe462e6e0f47578f5f7b63e9f4a108a68259508496f400bd3ca62e3c28",
+			Hash:        "sha256:7ff415d4436c60556efa7eed0f2e5240b32b13f699cc7337c54b97b8e84ac3c2",
 			Codegen:     "xpu-gen/1",
 			Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
 			SharedBytes: 0, StorageBindings: 7, UniformBytes: 16,
@@ -1818,10 +1826,11 @@ var CompareKernel = gpu.Register(&gpu.KernelSpec{
 				{Name: "e", Access: gpu.AccessRead},
 				{Name: "f", Access: gpu.AccessRead},
 			},
+			NativeOps: []string{"bitcast", "max", "select"},
 		},
 		{
 			Kernel: "github.com/goxpu/xpu/kernels/conformance.Compare", Backend: "cpu", Target: "go",
-			Hash:        "sha256:f71cf27fbf696a7fab0dad8b6565475d89091f657f3741e84c2ba9bac85b28a6",
+			Hash:        "sha256:1953e25208ddf1006833842c82a4626c4582d6834ce06d50e571e02910853789",
 			Codegen:     "xpu-gen/1",
 			Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
 			SharedBytes: 0, StorageBindings: 7, UniformBytes: 16,
@@ -1859,7 +1868,14 @@ const compareWGSL = `struct xpu_Uniforms {
 @group(0) @binding(6) var<storage, read> b_f: array<f32>;
 @group(0) @binding(7) var<uniform> xpu_u: xpu_Uniforms;
 
-fn f_bit(a_b_1: bool) -> u32 {
+// Go's comparison of the float32s of bits x and y: -1, 0 or 1, or 2 when either is NaN. Integer arithmetic, which no compiler may take for finite math.
+fn xpu_cmp_f32(x: u32, y: u32) -> i32 {
+    let a = select(i32(x & 2147483647u), -i32(x & 2147483647u), x > 2147483647u);
+    let b = select(i32(y & 2147483647u), -i32(y & 2147483647u), y > 2147483647u);
+    return select(select(select(-1i, 1i, a > b), 0i, a == b), 2i, max(x & 2147483647u, y & 2147483647u) > 2139095040u);
+}
+
+fn f_bit_1(a_b_1: bool) -> u32 {
     var v_b_1: bool = a_b_1;
     if v_b_1 {
         return 1u;
@@ -1875,29 +1891,29 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
         return;
     }
     let v_o: u32 = v_i * 21u;
-    b_out[v_o + 0u] = f_bit(b_a[v_i] == b_b[v_i]);
-    b_out[v_o + 1u] = f_bit(b_a[v_i] != b_b[v_i]);
-    b_out[v_o + 2u] = f_bit(b_a[v_i] < b_b[v_i]);
-    b_out[v_o + 3u] = f_bit(b_a[v_i] <= b_b[v_i]);
-    b_out[v_o + 4u] = f_bit(b_a[v_i] > b_b[v_i]);
-    b_out[v_o + 5u] = f_bit(b_a[v_i] >= b_b[v_i]);
-    b_out[v_o + 6u] = f_bit(b_c[v_i] == b_d[v_i]);
-    b_out[v_o + 7u] = f_bit(b_c[v_i] != b_d[v_i]);
-    b_out[v_o + 8u] = f_bit(b_c[v_i] < b_d[v_i]);
-    b_out[v_o + 9u] = f_bit(b_c[v_i] <= b_d[v_i]);
-    b_out[v_o + 10u] = f_bit(b_c[v_i] > b_d[v_i]);
-    b_out[v_o + 11u] = f_bit(b_c[v_i] >= b_d[v_i]);
-    b_out[v_o + 12u] = f_bit(b_e[v_i] == b_f[v_i]);
-    b_out[v_o + 13u] = f_bit(b_e[v_i] != b_f[v_i]);
-    b_out[v_o + 14u] = f_bit(b_e[v_i] < b_f[v_i]);
-    b_out[v_o + 15u] = f_bit(b_e[v_i] <= b_f[v_i]);
-    b_out[v_o + 16u] = f_bit(b_e[v_i] > b_f[v_i]);
-    b_out[v_o + 17u] = f_bit(b_e[v_i] >= b_f[v_i]);
+    b_out[v_o + 0u] = f_bit_1(b_a[v_i] == b_b[v_i]);
+    b_out[v_o + 1u] = f_bit_1(b_a[v_i] != b_b[v_i]);
+    b_out[v_o + 2u] = f_bit_1(b_a[v_i] < b_b[v_i]);
+    b_out[v_o + 3u] = f_bit_1(b_a[v_i] <= b_b[v_i]);
+    b_out[v_o + 4u] = f_bit_1(b_a[v_i] > b_b[v_i]);
+    b_out[v_o + 5u] = f_bit_1(b_a[v_i] >= b_b[v_i]);
+    b_out[v_o + 6u] = f_bit_1(b_c[v_i] == b_d[v_i]);
+    b_out[v_o + 7u] = f_bit_1(b_c[v_i] != b_d[v_i]);
+    b_out[v_o + 8u] = f_bit_1(b_c[v_i] < b_d[v_i]);
+    b_out[v_o + 9u] = f_bit_1(b_c[v_i] <= b_d[v_i]);
+    b_out[v_o + 10u] = f_bit_1(b_c[v_i] > b_d[v_i]);
+    b_out[v_o + 11u] = f_bit_1(b_c[v_i] >= b_d[v_i]);
+    b_out[v_o + 12u] = f_bit_1(xpu_cmp_f32(bitcast<u32>(b_e[v_i]), bitcast<u32>(b_f[v_i])) == 0i);
+    b_out[v_o + 13u] = f_bit_1(xpu_cmp_f32(bitcast<u32>(b_e[v_i]), bitcast<u32>(b_f[v_i])) != 0i);
+    b_out[v_o + 14u] = f_bit_1(xpu_cmp_f32(bitcast<u32>(b_e[v_i]), bitcast<u32>(b_f[v_i])) < 0i);
+    b_out[v_o + 15u] = f_bit_1(xpu_cmp_f32(bitcast<u32>(b_e[v_i]), bitcast<u32>(b_f[v_i])) <= 0i);
+    b_out[v_o + 16u] = f_bit_1(xpu_cmp_f32(bitcast<u32>(b_e[v_i]), bitcast<u32>(b_f[v_i])) == 1i);
+    b_out[v_o + 17u] = f_bit_1(u32(xpu_cmp_f32(bitcast<u32>(b_e[v_i]), bitcast<u32>(b_f[v_i]))) < 2u);
     let v_p: bool = b_a[v_i] < b_b[v_i];
-    let v_q: bool = b_e[v_i] < b_f[v_i];
-    b_out[v_o + 18u] = f_bit(v_p && v_q);
-    b_out[v_o + 19u] = f_bit(v_p || !v_q);
-    b_out[v_o + 20u] = f_bit(v_p != v_q);
+    let v_q: bool = xpu_cmp_f32(bitcast<u32>(b_e[v_i]), bitcast<u32>(b_f[v_i])) < 0i;
+    b_out[v_o + 18u] = f_bit_1(v_p && v_q);
+    b_out[v_o + 19u] = f_bit_1(v_p || !v_q);
+    b_out[v_o + 20u] = f_bit_1(v_p != v_q);
 }
 `
 
@@ -1928,14 +1944,14 @@ func compareCPU(b *gpu.CPUBlock) {
 	_ = gz0
 	_ = ly
 	_ = lz
-	f_bit := func(lx, ly, lz uint32, v_b_1 bool) uint32 {
+	f_bit_1 := func(lx, ly, lz uint32, v_b_1 bool) uint32 {
 		_, _, _ = lx, ly, lz
 		if v_b_1 {
 			return uint32(1)
 		}
 		return uint32(0)
 	}
-	_ = f_bit
+	_ = f_bit_1
 	{
 		lx, li := uint32(0), uint32(0)
 		_, _ = lx, li
@@ -1977,31 +1993,31 @@ func compareCPU(b *gpu.CPUBlock) {
 				}
 				var v_o uint32 = (v_i * uint32(21))
 				_ = v_o
-				p_out[(v_o + uint32(0))] = f_bit(lx, ly, lz, (w0[lx] == w1[lx]))
-				p_out[(v_o + uint32(1))] = f_bit(lx, ly, lz, (w0[lx] != w1[lx]))
-				p_out[(v_o + uint32(2))] = f_bit(lx, ly, lz, (w0[lx] < w1[lx]))
-				p_out[(v_o + uint32(3))] = f_bit(lx, ly, lz, (w0[lx] <= w1[lx]))
-				p_out[(v_o + uint32(4))] = f_bit(lx, ly, lz, (w0[lx] > w1[lx]))
-				p_out[(v_o + uint32(5))] = f_bit(lx, ly, lz, (w0[lx] >= w1[lx]))
-				p_out[(v_o + uint32(6))] = f_bit(lx, ly, lz, (w2[lx] == w3[lx]))
-				p_out[(v_o + uint32(7))] = f_bit(lx, ly, lz, (w2[lx] != w3[lx]))
-				p_out[(v_o + uint32(8))] = f_bit(lx, ly, lz, (w2[lx] < w3[lx]))
-				p_out[(v_o + uint32(9))] = f_bit(lx, ly, lz, (w2[lx] <= w3[lx]))
-				p_out[(v_o + uint32(10))] = f_bit(lx, ly, lz, (w2[lx] > w3[lx]))
-				p_out[(v_o + uint32(11))] = f_bit(lx, ly, lz, (w2[lx] >= w3[lx]))
-				p_out[(v_o + uint32(12))] = f_bit(lx, ly, lz, (w4[lx] == w5[lx]))
-				p_out[(v_o + uint32(13))] = f_bit(lx, ly, lz, (w4[lx] != w5[lx]))
-				p_out[(v_o + uint32(14))] = f_bit(lx, ly, lz, (w4[lx] < w5[lx]))
-				p_out[(v_o + uint32(15))] = f_bit(lx, ly, lz, (w4[lx] <= w5[lx]))
-				p_out[(v_o + uint32(16))] = f_bit(lx, ly, lz, (w4[lx] > w5[lx]))
-				p_out[(v_o + uint32(17))] = f_bit(lx, ly, lz, (w4[lx] >= w5[lx]))
+				p_out[(v_o + uint32(0))] = f_bit_1(lx, ly, lz, (w0[lx] == w1[lx]))
+				p_out[(v_o + uint32(1))] = f_bit_1(lx, ly, lz, (w0[lx] != w1[lx]))
+				p_out[(v_o + uint32(2))] = f_bit_1(lx, ly, lz, (w0[lx] < w1[lx]))
+				p_out[(v_o + uint32(3))] = f_bit_1(lx, ly, lz, (w0[lx] <= w1[lx]))
+				p_out[(v_o + uint32(4))] = f_bit_1(lx, ly, lz, (w0[lx] > w1[lx]))
+				p_out[(v_o + uint32(5))] = f_bit_1(lx, ly, lz, (w0[lx] >= w1[lx]))
+				p_out[(v_o + uint32(6))] = f_bit_1(lx, ly, lz, (w2[lx] == w3[lx]))
+				p_out[(v_o + uint32(7))] = f_bit_1(lx, ly, lz, (w2[lx] != w3[lx]))
+				p_out[(v_o + uint32(8))] = f_bit_1(lx, ly, lz, (w2[lx] < w3[lx]))
+				p_out[(v_o + uint32(9))] = f_bit_1(lx, ly, lz, (w2[lx] <= w3[lx]))
+				p_out[(v_o + uint32(10))] = f_bit_1(lx, ly, lz, (w2[lx] > w3[lx]))
+				p_out[(v_o + uint32(11))] = f_bit_1(lx, ly, lz, (w2[lx] >= w3[lx]))
+				p_out[(v_o + uint32(12))] = f_bit_1(lx, ly, lz, (w4[lx] == w5[lx]))
+				p_out[(v_o + uint32(13))] = f_bit_1(lx, ly, lz, (w4[lx] != w5[lx]))
+				p_out[(v_o + uint32(14))] = f_bit_1(lx, ly, lz, (w4[lx] < w5[lx]))
+				p_out[(v_o + uint32(15))] = f_bit_1(lx, ly, lz, (w4[lx] <= w5[lx]))
+				p_out[(v_o + uint32(16))] = f_bit_1(lx, ly, lz, (w4[lx] > w5[lx]))
+				p_out[(v_o + uint32(17))] = f_bit_1(lx, ly, lz, (w4[lx] >= w5[lx]))
 				var v_p bool = (w0[lx] < w1[lx])
 				_ = v_p
 				var v_q bool = (w4[lx] < w5[lx])
 				_ = v_q
-				p_out[(v_o + uint32(18))] = f_bit(lx, ly, lz, (v_p && v_q))
-				p_out[(v_o + uint32(19))] = f_bit(lx, ly, lz, (v_p || (!v_q)))
-				p_out[(v_o + uint32(20))] = f_bit(lx, ly, lz, (v_p != v_q))
+				p_out[(v_o + uint32(18))] = f_bit_1(lx, ly, lz, (v_p && v_q))
+				p_out[(v_o + uint32(19))] = f_bit_1(lx, ly, lz, (v_p || (!v_q)))
+				p_out[(v_o + uint32(20))] = f_bit_1(lx, ly, lz, (v_p != v_q))
 			}
 		} else {
 		items0:
@@ -2015,31 +2031,31 @@ func compareCPU(b *gpu.CPUBlock) {
 				}
 				var v_o uint32 = (v_i * uint32(21))
 				_ = v_o
-				p_out[(v_o + uint32(0))] = f_bit(lx, ly, lz, (p_a[v_i] == p_b[v_i]))
-				p_out[(v_o + uint32(1))] = f_bit(lx, ly, lz, (p_a[v_i] != p_b[v_i]))
-				p_out[(v_o + uint32(2))] = f_bit(lx, ly, lz, (p_a[v_i] < p_b[v_i]))
-				p_out[(v_o + uint32(3))] = f_bit(lx, ly, lz, (p_a[v_i] <= p_b[v_i]))
-				p_out[(v_o + uint32(4))] = f_bit(lx, ly, lz, (p_a[v_i] > p_b[v_i]))
-				p_out[(v_o + uint32(5))] = f_bit(lx, ly, lz, (p_a[v_i] >= p_b[v_i]))
-				p_out[(v_o + uint32(6))] = f_bit(lx, ly, lz, (p_c[v_i] == p_d[v_i]))
-				p_out[(v_o + uint32(7))] = f_bit(lx, ly, lz, (p_c[v_i] != p_d[v_i]))
-				p_out[(v_o + uint32(8))] = f_bit(lx, ly, lz, (p_c[v_i] < p_d[v_i]))
-				p_out[(v_o + uint32(9))] = f_bit(lx, ly, lz, (p_c[v_i] <= p_d[v_i]))
-				p_out[(v_o + uint32(10))] = f_bit(lx, ly, lz, (p_c[v_i] > p_d[v_i]))
-				p_out[(v_o + uint32(11))] = f_bit(lx, ly, lz, (p_c[v_i] >= p_d[v_i]))
-				p_out[(v_o + uint32(12))] = f_bit(lx, ly, lz, (p_e[v_i] == p_f[v_i]))
-				p_out[(v_o + uint32(13))] = f_bit(lx, ly, lz, (p_e[v_i] != p_f[v_i]))
-				p_out[(v_o + uint32(14))] = f_bit(lx, ly, lz, (p_e[v_i] < p_f[v_i]))
-				p_out[(v_o + uint32(15))] = f_bit(lx, ly, lz, (p_e[v_i] <= p_f[v_i]))
-				p_out[(v_o + uint32(16))] = f_bit(lx, ly, lz, (p_e[v_i] > p_f[v_i]))
-				p_out[(v_o + uint32(17))] = f_bit(lx, ly, lz, (p_e[v_i] >= p_f[v_i]))
+				p_out[(v_o + uint32(0))] = f_bit_1(lx, ly, lz, (p_a[v_i] == p_b[v_i]))
+				p_out[(v_o + uint32(1))] = f_bit_1(lx, ly, lz, (p_a[v_i] != p_b[v_i]))
+				p_out[(v_o + uint32(2))] = f_bit_1(lx, ly, lz, (p_a[v_i] < p_b[v_i]))
+				p_out[(v_o + uint32(3))] = f_bit_1(lx, ly, lz, (p_a[v_i] <= p_b[v_i]))
+				p_out[(v_o + uint32(4))] = f_bit_1(lx, ly, lz, (p_a[v_i] > p_b[v_i]))
+				p_out[(v_o + uint32(5))] = f_bit_1(lx, ly, lz, (p_a[v_i] >= p_b[v_i]))
+				p_out[(v_o + uint32(6))] = f_bit_1(lx, ly, lz, (p_c[v_i] == p_d[v_i]))
+				p_out[(v_o + uint32(7))] = f_bit_1(lx, ly, lz, (p_c[v_i] != p_d[v_i]))
+				p_out[(v_o + uint32(8))] = f_bit_1(lx, ly, lz, (p_c[v_i] < p_d[v_i]))
+				p_out[(v_o + uint32(9))] = f_bit_1(lx, ly, lz, (p_c[v_i] <= p_d[v_i]))
+				p_out[(v_o + uint32(10))] = f_bit_1(lx, ly, lz, (p_c[v_i] > p_d[v_i]))
+				p_out[(v_o + uint32(11))] = f_bit_1(lx, ly, lz, (p_c[v_i] >= p_d[v_i]))
+				p_out[(v_o + uint32(12))] = f_bit_1(lx, ly, lz, (p_e[v_i] == p_f[v_i]))
+				p_out[(v_o + uint32(13))] = f_bit_1(lx, ly, lz, (p_e[v_i] != p_f[v_i]))
+				p_out[(v_o + uint32(14))] = f_bit_1(lx, ly, lz, (p_e[v_i] < p_f[v_i]))
+				p_out[(v_o + uint32(15))] = f_bit_1(lx, ly, lz, (p_e[v_i] <= p_f[v_i]))
+				p_out[(v_o + uint32(16))] = f_bit_1(lx, ly, lz, (p_e[v_i] > p_f[v_i]))
+				p_out[(v_o + uint32(17))] = f_bit_1(lx, ly, lz, (p_e[v_i] >= p_f[v_i]))
 				var v_p bool = (p_a[v_i] < p_b[v_i])
 				_ = v_p
 				var v_q bool = (p_e[v_i] < p_f[v_i])
 				_ = v_q
-				p_out[(v_o + uint32(18))] = f_bit(lx, ly, lz, (v_p && v_q))
-				p_out[(v_o + uint32(19))] = f_bit(lx, ly, lz, (v_p || (!v_q)))
-				p_out[(v_o + uint32(20))] = f_bit(lx, ly, lz, (v_p != v_q))
+				p_out[(v_o + uint32(18))] = f_bit_1(lx, ly, lz, (v_p && v_q))
+				p_out[(v_o + uint32(19))] = f_bit_1(lx, ly, lz, (v_p || (!v_q)))
+				p_out[(v_o + uint32(20))] = f_bit_1(lx, ly, lz, (v_p != v_q))
 			}
 		}
 	}
@@ -2236,7 +2252,7 @@ var ConversionsKernel = gpu.Register(&gpu.KernelSpec{
 	Manifests: []gpu.Manifest{
 		{
 			Kernel: "github.com/goxpu/xpu/kernels/conformance.Conversions", Backend: "webgpu", Target: "wgsl",
-			Hash:        "sha256:3e3cdb3c7c902dfcfa43b77df45c430b07d01aca6ebbf1b12845ef8a48255047",
+			Hash:        "sha256:9c6351afc100d40b503156a085b84f572a7c805066f8136c140810ea02dbfb77",
 			Codegen:     "xpu-gen/1",
 			Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
 			SharedBytes: 0, StorageBindings: 6, UniformBytes: 16,
@@ -2249,7 +2265,7 @@ var ConversionsKernel = gpu.Register(&gpu.KernelSpec{
 				{Name: "b", Access: gpu.AccessRead},
 				{Name: "f", Access: gpu.AccessRead},
 			},
-			NativeOps: []string{"abs", "bitcast"},
+			NativeOps: []string{"abs", "bitcast", "max", "select"},
 		},
 		{
 			Kernel: "github.com/goxpu/xpu/kernels/conformance.Conversions", Backend: "cpu", Target: "go",
@@ -2290,15 +2306,23 @@ const conversionsWGSL = `struct xpu_Uniforms {
 @group(0) @binding(5) var<storage, read> b_f: array<f32>;
 @group(0) @binding(6) var<uniform> xpu_u: xpu_Uniforms;
 
+// Go's comparison of the float32s of bits x and y: -1, 0 or 1, or 2 when either is NaN. Integer arithmetic, which no compiler may take for finite math.
+fn xpu_cmp_f32(x: u32, y: u32) -> i32 {
+    let a = select(i32(x & 2147483647u), -i32(x & 2147483647u), x > 2147483647u);
+    let b = select(i32(y & 2147483647u), -i32(y & 2147483647u), y > 2147483647u);
+    return select(select(select(-1i, 1i, a > b), 0i, a == b), 2i, max(x & 2147483647u, y & 2147483647u) > 2139095040u);
+}
+
 // int32(x): truncates toward zero, saturates out of range, NaN gives 0.
 fn xpu_i32_of_f32(x: f32) -> i32 {
-    if x != x {
+    let c = xpu_cmp_f32(bitcast<u32>(x), 3472883712u);
+    if c == 2i {
         return 0i;
     }
-    if x < -2.1474836e9f {
+    if c < 0i {
         return bitcast<i32>(0x80000000u);
     }
-    if x >= 2.1474836e9f {
+    if u32(xpu_cmp_f32(bitcast<u32>(x), 1325400064u)) < 2u {
         return 2147483647i;
     }
     return i32(x);
@@ -2306,10 +2330,10 @@ fn xpu_i32_of_f32(x: f32) -> i32 {
 
 // uint32(x): truncates toward zero, saturates out of range, NaN gives 0.
 fn xpu_u32_of_f32(x: f32) -> u32 {
-    if !(x > -1.0f) {
+    if !(xpu_cmp_f32(bitcast<u32>(x), 3212836864u) == 1i) {
         return 0u;
     }
-    if x >= 4.2949673e9f {
+    if u32(xpu_cmp_f32(bitcast<u32>(x), 1333788672u)) < 2u {
         return 4294967295u;
     }
     return u32(x);
@@ -2747,6 +2771,467 @@ func floatArithCPU(b *gpu.CPUBlock) {
 	}
 }
 
+// FloatCompareKernel is the compiled form of the kernel FloatCompare (Go function FloatCompare).
+var FloatCompareKernel = gpu.Register(&gpu.KernelSpec{
+	Name:  "github.com/goxpu/xpu/kernels/conformance.FloatCompare",
+	Block: xpu.Dim3{X: 64, Y: 1, Z: 1},
+	Params: []gpu.Param{
+		{Name: "flags", Kind: gpu.ParamBuffer, Type: "uint32", Size: 4, Access: gpu.AccessWrite, Binding: 0},
+		{Name: "vals", Kind: gpu.ParamBuffer, Type: "float32", Size: 4, Access: gpu.AccessWrite, Binding: 1},
+		{Name: "a", Kind: gpu.ParamBuffer, Type: "float32", Size: 4, Access: gpu.AccessRead, Binding: 2},
+		{Name: "b", Kind: gpu.ParamBuffer, Type: "float32", Size: 4, Access: gpu.AccessRead, Binding: 3},
+		{Name: "n", Kind: gpu.ParamScalar, Type: "uint32", Size: 4, Binding: 0},
+	},
+	UniformSize: 16,
+	WGSL:        floatCompareWGSL,
+	CPU:         floatCompareCPU,
+	Manifests: []gpu.Manifest{
+		{
+			Kernel: "github.com/goxpu/xpu/kernels/conformance.FloatCompare", Backend: "webgpu", Target: "wgsl",
+			Hash:        "sha256:67eb674d8d18a1a27a80890c2cd354d6954f134511d57d0da5ccf3245c131052",
+			Codegen:     "xpu-gen/1",
+			Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
+			SharedBytes: 0, StorageBindings: 4, UniformBytes: 16,
+			PrivateBytes: new(40),
+			Buffers: []gpu.Usage{
+				{Name: "flags", Access: gpu.AccessWrite},
+				{Name: "vals", Access: gpu.AccessWrite},
+				{Name: "a", Access: gpu.AccessRead},
+				{Name: "b", Access: gpu.AccessRead},
+			},
+			NativeOps: []string{"bitcast", "max", "select"},
+		},
+		{
+			Kernel: "github.com/goxpu/xpu/kernels/conformance.FloatCompare", Backend: "cpu", Target: "go",
+			Hash:        "sha256:d06026a884ad1db4e8b6f6dd837daad3ef5a1dba9b1d8a9c0b7937758638c2db",
+			Codegen:     "xpu-gen/1",
+			Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
+			SharedBytes: 0, StorageBindings: 4, UniformBytes: 16,
+			Buffers: []gpu.Usage{
+				{Name: "flags", Access: gpu.AccessWrite},
+				{Name: "vals", Access: gpu.AccessWrite},
+				{Name: "a", Access: gpu.AccessRead},
+				{Name: "b", Access: gpu.AccessRead},
+			},
+			NativeOps: []string{"xpu.Clamp", "xpu.Float32Bits", "xpu.Float32FromBits", "xpu.Max", "xpu.Min"},
+		},
+	},
+})
+
+// LaunchFloatCompare launches the kernel FloatCompare on the stream s over a grid of groups
+// blocks of 64x1x1 work-items, with the arguments of FloatCompare after its Thread.
+// Buffers are bound in this order; scalars are uniforms.
+func LaunchFloatCompare(s *gpu.Stream, groups xpu.Dim3, flags *gpu.Buffer[uint32], vals *gpu.Buffer[float32], a *gpu.Buffer[float32], b *gpu.Buffer[float32], n uint32) error {
+	return s.Launch(FloatCompareKernel, groups, flags, vals, a, b, n)
+}
+
+// floatCompareWGSL is the WGSL of FloatCompare.
+const floatCompareWGSL = `struct xpu_Uniforms {
+    p_n: u32,
+}
+
+@group(0) @binding(0) var<storage, read_write> b_flags: array<u32>;
+@group(0) @binding(1) var<storage, read_write> b_vals: array<f32>;
+@group(0) @binding(2) var<storage, read> b_a: array<f32>;
+@group(0) @binding(3) var<storage, read> b_b: array<f32>;
+@group(0) @binding(4) var<uniform> xpu_u: xpu_Uniforms;
+
+// Go's comparison of the float32s of bits x and y: -1, 0 or 1, or 2 when either is NaN. Integer arithmetic, which no compiler may take for finite math.
+fn xpu_cmp_f32(x: u32, y: u32) -> i32 {
+    let a = select(i32(x & 2147483647u), -i32(x & 2147483647u), x > 2147483647u);
+    let b = select(i32(y & 2147483647u), -i32(y & 2147483647u), y > 2147483647u);
+    return select(select(select(-1i, 1i, a > b), 0i, a == b), 2i, max(x & 2147483647u, y & 2147483647u) > 2139095040u);
+}
+
+// xpu.Max for float32: y if y > x, else x (NaNs and zeros as in Go).
+fn xpu_max_f32(x: f32, y: f32) -> f32 {
+    return select(x, y, xpu_cmp_f32(bitcast<u32>(y), bitcast<u32>(x)) == 1i);
+}
+
+// xpu.Min for float32: y if y < x, else x (NaNs and zeros as in Go).
+fn xpu_min_f32(x: f32, y: f32) -> f32 {
+    return select(x, y, xpu_cmp_f32(bitcast<u32>(y), bitcast<u32>(x)) < 0i);
+}
+
+fn f_bit(a_b_1: bool) -> u32 {
+    var v_b_1: bool = a_b_1;
+    if v_b_1 {
+        return 1u;
+    }
+    return 0u;
+}
+
+// main is kernel FloatCompare, block 64x1x1.
+@compute @workgroup_size(64, 1, 1)
+fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
+    let v_i: u32 = gid.x;
+    if v_i >= xpu_u.p_n {
+        return;
+    }
+    let v_x: f32 = b_a[v_i];
+    let v_y: f32 = b_b[v_i];
+    let v_lo: f32 = xpu_min_f32(v_x, v_y);
+    let v_hi: f32 = xpu_max_f32(v_x, v_y);
+    let v_c: f32 = xpu_min_f32(xpu_max_f32(v_x, -1.0f), v_y);
+    var v_f: u32;
+    v_f = ((((f_bit(xpu_cmp_f32(bitcast<u32>(v_x), bitcast<u32>(v_y)) == 0i) | (f_bit(xpu_cmp_f32(bitcast<u32>(v_x), bitcast<u32>(v_y)) != 0i) << 1u)) | (f_bit(xpu_cmp_f32(bitcast<u32>(v_x), bitcast<u32>(v_y)) < 0i) << 2u)) | (f_bit(xpu_cmp_f32(bitcast<u32>(v_x), bitcast<u32>(v_y)) <= 0i) << 3u)) | (f_bit(xpu_cmp_f32(bitcast<u32>(v_x), bitcast<u32>(v_y)) == 1i) << 4u)) | (f_bit(u32(xpu_cmp_f32(bitcast<u32>(v_x), bitcast<u32>(v_y))) < 2u) << 5u);
+    v_f = v_f | ((((((f_bit(!(xpu_cmp_f32(bitcast<u32>(v_x), bitcast<u32>(v_y)) == 0i)) << 6u) | (f_bit(!(xpu_cmp_f32(bitcast<u32>(v_x), bitcast<u32>(v_y)) != 0i)) << 7u)) | (f_bit(!(xpu_cmp_f32(bitcast<u32>(v_x), bitcast<u32>(v_y)) < 0i)) << 8u)) | (f_bit(!(xpu_cmp_f32(bitcast<u32>(v_x), bitcast<u32>(v_y)) <= 0i)) << 9u)) | (f_bit(!(xpu_cmp_f32(bitcast<u32>(v_x), bitcast<u32>(v_y)) == 1i)) << 10u)) | (f_bit(!(u32(xpu_cmp_f32(bitcast<u32>(v_x), bitcast<u32>(v_y))) < 2u)) << 11u));
+    v_f = v_f | ((((f_bit(xpu_cmp_f32(bitcast<u32>(v_x), bitcast<u32>(v_x)) != 0i) << 12u) | (f_bit(xpu_cmp_f32(bitcast<u32>(v_x), bitcast<u32>(v_x)) == 0i) << 13u)) | (f_bit(!(xpu_cmp_f32(bitcast<u32>(v_x), bitcast<u32>(v_x)) == 0i)) << 14u)) | (f_bit(!(xpu_cmp_f32(bitcast<u32>(v_x), bitcast<u32>(v_x)) != 0i)) << 15u));
+    v_f = v_f | ((((f_bit(xpu_cmp_f32(bitcast<u32>(v_lo), bitcast<u32>(v_y)) == 0i) << 16u) | (f_bit(xpu_cmp_f32(bitcast<u32>(v_hi), bitcast<u32>(v_x)) == 0i) << 17u)) | (f_bit((xpu_cmp_f32(bitcast<u32>(v_x), bitcast<u32>(v_y)) < 0i) || (xpu_cmp_f32(bitcast<u32>(v_y), bitcast<u32>(v_x)) < 0i)) << 18u)) | (f_bit((xpu_cmp_f32(bitcast<u32>(v_x), bitcast<u32>(v_y)) < 0i) == !(u32(xpu_cmp_f32(bitcast<u32>(v_x), bitcast<u32>(v_y))) < 2u)) << 19u));
+    v_f = v_f | ((((f_bit(xpu_cmp_f32(bitcast<u32>(v_x), 0u) < 0i) << 20u) | (f_bit(xpu_cmp_f32(bitcast<u32>(v_x), 0u) == 1i) << 21u)) | (f_bit(xpu_cmp_f32(bitcast<u32>(v_x), 0u) == 0i) << 22u)) | (f_bit(u32(xpu_cmp_f32(0u, bitcast<u32>(v_x))) < 2u) << 23u));
+    v_f = v_f | ((f_bit(xpu_cmp_f32(bitcast<u32>(v_x), 2139095040u) < 0i) << 24u) | (f_bit(xpu_cmp_f32(bitcast<u32>(v_x), 4286578688u) == 0i) << 25u));
+    v_f = v_f | ((((bitcast<u32>(v_lo) >> 31u) << 26u) | ((bitcast<u32>(v_hi) >> 31u) << 27u)) | ((bitcast<u32>(v_c) >> 31u) << 28u));
+    var v_sel: f32;
+    v_sel = v_y;
+    if xpu_cmp_f32(bitcast<u32>(v_x), bitcast<u32>(v_y)) < 0i {
+        v_sel = v_x;
+    }
+    v_f = v_f | ((f_bit(xpu_cmp_f32(bitcast<u32>(v_sel), bitcast<u32>(v_lo)) == 0i) << 29u) | (f_bit((xpu_cmp_f32(bitcast<u32>(v_y), bitcast<u32>(v_y)) != 0i) && (xpu_cmp_f32(bitcast<u32>(v_sel), bitcast<u32>(v_sel)) != 0i)) << 30u));
+    b_flags[v_i] = v_f;
+    let v_o: u32 = v_i * 4u;
+    b_vals[v_o + 0u] = v_lo;
+    b_vals[v_o + 1u] = v_hi;
+    b_vals[v_o + 2u] = v_c;
+    b_vals[v_o + 3u] = v_sel;
+}
+`
+
+// floatCompareCPU runs one block of the kernel FloatCompare on the CPU.
+func floatCompareCPU(b *gpu.CPUBlock) {
+	p_flags := gpu.CPUView[uint32](b.Buffers[0])
+	p_vals := gpu.CPUView[float32](b.Buffers[1])
+	p_a := gpu.CPUView[float32](b.Buffers[2])
+	p_b := gpu.CPUView[float32](b.Buffers[3])
+	p_n := gpu.CPUUniform[uint32](b.Uniforms, 0)
+	gx0, gy0, gz0 := b.Group.X*64, b.Group.Y*1, b.Group.Z*1
+	var ly uint32
+	var lz uint32
+	_ = b
+	_ = p_flags
+	_ = p_vals
+	_ = p_a
+	_ = p_b
+	_ = p_n
+	_ = gx0
+	_ = gy0
+	_ = gz0
+	_ = ly
+	_ = lz
+	f_bit := func(lx, ly, lz uint32, v_b_1 bool) uint32 {
+		_, _, _ = lx, ly, lz
+		if v_b_1 {
+			return uint32(1)
+		}
+		return uint32(0)
+	}
+	_ = f_bit
+	{
+		lx, li := uint32(0), uint32(0)
+		_, _ = lx, li
+		var v_i uint32 = (gx0 + lx)
+		_ = v_i
+		var w0 *[64]float32
+		if o := v_i; o <= 4294967232 && uint64(o)+64 <= uint64(len(p_a)) {
+			w0 = (*[64]float32)(p_a[o : uint64(o)+64])
+		}
+		var w1 *[64]float32
+		if o := v_i; o <= 4294967232 && uint64(o)+64 <= uint64(len(p_b)) {
+			w1 = (*[64]float32)(p_b[o : uint64(o)+64])
+		}
+		var w2 *[64]uint32
+		if o := v_i; o <= 4294967232 && uint64(o)+64 <= uint64(len(p_flags)) {
+			w2 = (*[64]uint32)(p_flags[o : uint64(o)+64])
+		}
+		if w0 != nil && w1 != nil && w2 != nil {
+		items0w:
+			for lx := uint32(0); lx < 64; lx++ {
+				li := lx
+				_ = li
+				var v_i uint32 = (gx0 + lx)
+				_ = v_i
+				if v_i >= p_n {
+					continue items0w
+				}
+				var v_x float32 = w0[lx]
+				_ = v_x
+				var v_y float32 = w1[lx]
+				_ = v_y
+				var v_lo float32 = xpu.Min(v_x, v_y)
+				_ = v_lo
+				var v_hi float32 = xpu.Max(v_x, v_y)
+				_ = v_hi
+				var v_c float32 = xpu.Clamp(v_x, float32(-1), v_y)
+				_ = v_c
+				var v_f uint32 = (((((f_bit(lx, ly, lz, (v_x == v_y)) | (f_bit(lx, ly, lz, (v_x != v_y)) << uint32(1))) | (f_bit(lx, ly, lz, (v_x < v_y)) << uint32(2))) | (f_bit(lx, ly, lz, (v_x <= v_y)) << uint32(3))) | (f_bit(lx, ly, lz, (v_x > v_y)) << uint32(4))) | (f_bit(lx, ly, lz, (v_x >= v_y)) << uint32(5)))
+				_ = v_f
+				v_f = (v_f | ((((((f_bit(lx, ly, lz, (!(v_x == v_y))) << uint32(6)) | (f_bit(lx, ly, lz, (!(v_x != v_y))) << uint32(7))) | (f_bit(lx, ly, lz, (!(v_x < v_y))) << uint32(8))) | (f_bit(lx, ly, lz, (!(v_x <= v_y))) << uint32(9))) | (f_bit(lx, ly, lz, (!(v_x > v_y))) << uint32(10))) | (f_bit(lx, ly, lz, (!(v_x >= v_y))) << uint32(11))))
+				v_f = (v_f | ((((f_bit(lx, ly, lz, (v_x != v_x)) << uint32(12)) | (f_bit(lx, ly, lz, (v_x == v_x)) << uint32(13))) | (f_bit(lx, ly, lz, (!(v_x == v_x))) << uint32(14))) | (f_bit(lx, ly, lz, (!(v_x != v_x))) << uint32(15))))
+				v_f = (v_f | ((((f_bit(lx, ly, lz, (v_lo == v_y)) << uint32(16)) | (f_bit(lx, ly, lz, (v_hi == v_x)) << uint32(17))) | (f_bit(lx, ly, lz, ((v_x < v_y) || (v_y < v_x))) << uint32(18))) | (f_bit(lx, ly, lz, ((v_x < v_y) == (!(v_x >= v_y)))) << uint32(19))))
+				v_f = (v_f | ((((f_bit(lx, ly, lz, (v_x < float32(0))) << uint32(20)) | (f_bit(lx, ly, lz, (v_x > float32(0))) << uint32(21))) | (f_bit(lx, ly, lz, (v_x == float32(0))) << uint32(22))) | (f_bit(lx, ly, lz, (float32(0) >= v_x)) << uint32(23))))
+				v_f = (v_f | ((f_bit(lx, ly, lz, (v_x < xpu.Float32FromBits(uint32(uint32(2139095040))))) << uint32(24)) | (f_bit(lx, ly, lz, (v_x == xpu.Float32FromBits(uint32(uint32(4286578688))))) << uint32(25))))
+				v_f = (v_f | ((((uint32(xpu.Float32Bits(v_lo)) >> uint32(31)) << uint32(26)) | ((uint32(xpu.Float32Bits(v_hi)) >> uint32(31)) << uint32(27))) | ((uint32(xpu.Float32Bits(v_c)) >> uint32(31)) << uint32(28))))
+				var v_sel float32 = v_y
+				_ = v_sel
+				if v_x < v_y {
+					v_sel = v_x
+				}
+				v_f = (v_f | ((f_bit(lx, ly, lz, (v_sel == v_lo)) << uint32(29)) | (f_bit(lx, ly, lz, ((v_y != v_y) && (v_sel != v_sel))) << uint32(30))))
+				w2[lx] = v_f
+				var v_o uint32 = (v_i * uint32(4))
+				_ = v_o
+				p_vals[(v_o + uint32(0))] = v_lo
+				p_vals[(v_o + uint32(1))] = v_hi
+				p_vals[(v_o + uint32(2))] = v_c
+				p_vals[(v_o + uint32(3))] = v_sel
+			}
+		} else {
+		items0:
+			for lx := uint32(0); lx < 64; lx++ {
+				li := lx
+				_ = li
+				var v_i uint32 = (gx0 + lx)
+				_ = v_i
+				if v_i >= p_n {
+					continue items0
+				}
+				var v_x float32 = p_a[v_i]
+				_ = v_x
+				var v_y float32 = p_b[v_i]
+				_ = v_y
+				var v_lo float32 = xpu.Min(v_x, v_y)
+				_ = v_lo
+				var v_hi float32 = xpu.Max(v_x, v_y)
+				_ = v_hi
+				var v_c float32 = xpu.Clamp(v_x, float32(-1), v_y)
+				_ = v_c
+				var v_f uint32 = (((((f_bit(lx, ly, lz, (v_x == v_y)) | (f_bit(lx, ly, lz, (v_x != v_y)) << uint32(1))) | (f_bit(lx, ly, lz, (v_x < v_y)) << uint32(2))) | (f_bit(lx, ly, lz, (v_x <= v_y)) << uint32(3))) | (f_bit(lx, ly, lz, (v_x > v_y)) << uint32(4))) | (f_bit(lx, ly, lz, (v_x >= v_y)) << uint32(5)))
+				_ = v_f
+				v_f = (v_f | ((((((f_bit(lx, ly, lz, (!(v_x == v_y))) << uint32(6)) | (f_bit(lx, ly, lz, (!(v_x != v_y))) << uint32(7))) | (f_bit(lx, ly, lz, (!(v_x < v_y))) << uint32(8))) | (f_bit(lx, ly, lz, (!(v_x <= v_y))) << uint32(9))) | (f_bit(lx, ly, lz, (!(v_x > v_y))) << uint32(10))) | (f_bit(lx, ly, lz, (!(v_x >= v_y))) << uint32(11))))
+				v_f = (v_f | ((((f_bit(lx, ly, lz, (v_x != v_x)) << uint32(12)) | (f_bit(lx, ly, lz, (v_x == v_x)) << uint32(13))) | (f_bit(lx, ly, lz, (!(v_x == v_x))) << uint32(14))) | (f_bit(lx, ly, lz, (!(v_x != v_x))) << uint32(15))))
+				v_f = (v_f | ((((f_bit(lx, ly, lz, (v_lo == v_y)) << uint32(16)) | (f_bit(lx, ly, lz, (v_hi == v_x)) << uint32(17))) | (f_bit(lx, ly, lz, ((v_x < v_y) || (v_y < v_x))) << uint32(18))) | (f_bit(lx, ly, lz, ((v_x < v_y) == (!(v_x >= v_y)))) << uint32(19))))
+				v_f = (v_f | ((((f_bit(lx, ly, lz, (v_x < float32(0))) << uint32(20)) | (f_bit(lx, ly, lz, (v_x > float32(0))) << uint32(21))) | (f_bit(lx, ly, lz, (v_x == float32(0))) << uint32(22))) | (f_bit(lx, ly, lz, (float32(0) >= v_x)) << uint32(23))))
+				v_f = (v_f | ((f_bit(lx, ly, lz, (v_x < xpu.Float32FromBits(uint32(uint32(2139095040))))) << uint32(24)) | (f_bit(lx, ly, lz, (v_x == xpu.Float32FromBits(uint32(uint32(4286578688))))) << uint32(25))))
+				v_f = (v_f | ((((uint32(xpu.Float32Bits(v_lo)) >> uint32(31)) << uint32(26)) | ((uint32(xpu.Float32Bits(v_hi)) >> uint32(31)) << uint32(27))) | ((uint32(xpu.Float32Bits(v_c)) >> uint32(31)) << uint32(28))))
+				var v_sel float32 = v_y
+				_ = v_sel
+				if v_x < v_y {
+					v_sel = v_x
+				}
+				v_f = (v_f | ((f_bit(lx, ly, lz, (v_sel == v_lo)) << uint32(29)) | (f_bit(lx, ly, lz, ((v_y != v_y) && (v_sel != v_sel))) << uint32(30))))
+				p_flags[v_i] = v_f
+				var v_o uint32 = (v_i * uint32(4))
+				_ = v_o
+				p_vals[(v_o + uint32(0))] = v_lo
+				p_vals[(v_o + uint32(1))] = v_hi
+				p_vals[(v_o + uint32(2))] = v_c
+				p_vals[(v_o + uint32(3))] = v_sel
+			}
+		}
+	}
+}
+
+// FloatConvertKernel is the compiled form of the kernel FloatConvert (Go function FloatConvert).
+var FloatConvertKernel = gpu.Register(&gpu.KernelSpec{
+	Name:  "github.com/goxpu/xpu/kernels/conformance.FloatConvert",
+	Block: xpu.Dim3{X: 64, Y: 1, Z: 1},
+	Params: []gpu.Param{
+		{Name: "ints", Kind: gpu.ParamBuffer, Type: "int32", Size: 4, Access: gpu.AccessWrite, Binding: 0},
+		{Name: "uints", Kind: gpu.ParamBuffer, Type: "uint32", Size: 4, Access: gpu.AccessWrite, Binding: 1},
+		{Name: "a", Kind: gpu.ParamBuffer, Type: "float32", Size: 4, Access: gpu.AccessRead, Binding: 2},
+		{Name: "b", Kind: gpu.ParamBuffer, Type: "float32", Size: 4, Access: gpu.AccessRead, Binding: 3},
+		{Name: "n", Kind: gpu.ParamScalar, Type: "uint32", Size: 4, Binding: 0},
+	},
+	UniformSize: 16,
+	WGSL:        floatConvertWGSL,
+	CPU:         floatConvertCPU,
+	Manifests: []gpu.Manifest{
+		{
+			Kernel: "github.com/goxpu/xpu/kernels/conformance.FloatConvert", Backend: "webgpu", Target: "wgsl",
+			Hash:        "sha256:18162ea16ac2b62af07fec1fed2d8d5a226f0d0b8f3a882d260548d9565ab0c6",
+			Codegen:     "xpu-gen/1",
+			Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
+			SharedBytes: 0, StorageBindings: 4, UniformBytes: 16,
+			PrivateBytes: new(4),
+			Buffers: []gpu.Usage{
+				{Name: "ints", Access: gpu.AccessWrite},
+				{Name: "uints", Access: gpu.AccessWrite},
+				{Name: "a", Access: gpu.AccessRead},
+				{Name: "b", Access: gpu.AccessRead},
+			},
+			NativeOps: []string{"bitcast", "max", "select"},
+		},
+		{
+			Kernel: "github.com/goxpu/xpu/kernels/conformance.FloatConvert", Backend: "cpu", Target: "go",
+			Hash:        "sha256:666592fca27f1ab7de0aca5507b8863173b64906df1194b88b59f3ac3537b313",
+			Codegen:     "xpu-gen/1",
+			Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
+			SharedBytes: 0, StorageBindings: 4, UniformBytes: 16,
+			Buffers: []gpu.Usage{
+				{Name: "ints", Access: gpu.AccessWrite},
+				{Name: "uints", Access: gpu.AccessWrite},
+				{Name: "a", Access: gpu.AccessRead},
+				{Name: "b", Access: gpu.AccessRead},
+			},
+		},
+	},
+})
+
+// LaunchFloatConvert launches the kernel FloatConvert on the stream s over a grid of groups
+// blocks of 64x1x1 work-items, with the arguments of FloatConvert after its Thread.
+// Buffers are bound in this order; scalars are uniforms.
+func LaunchFloatConvert(s *gpu.Stream, groups xpu.Dim3, ints *gpu.Buffer[int32], uints *gpu.Buffer[uint32], a *gpu.Buffer[float32], b *gpu.Buffer[float32], n uint32) error {
+	return s.Launch(FloatConvertKernel, groups, ints, uints, a, b, n)
+}
+
+// floatConvertWGSL is the WGSL of FloatConvert.
+const floatConvertWGSL = `struct xpu_Uniforms {
+    p_n: u32,
+}
+
+@group(0) @binding(0) var<storage, read_write> b_ints: array<i32>;
+@group(0) @binding(1) var<storage, read_write> b_uints: array<u32>;
+@group(0) @binding(2) var<storage, read> b_a: array<f32>;
+@group(0) @binding(3) var<storage, read> b_b: array<f32>;
+@group(0) @binding(4) var<uniform> xpu_u: xpu_Uniforms;
+
+// Go's comparison of the float32s of bits x and y: -1, 0 or 1, or 2 when either is NaN. Integer arithmetic, which no compiler may take for finite math.
+fn xpu_cmp_f32(x: u32, y: u32) -> i32 {
+    let a = select(i32(x & 2147483647u), -i32(x & 2147483647u), x > 2147483647u);
+    let b = select(i32(y & 2147483647u), -i32(y & 2147483647u), y > 2147483647u);
+    return select(select(select(-1i, 1i, a > b), 0i, a == b), 2i, max(x & 2147483647u, y & 2147483647u) > 2139095040u);
+}
+
+// int32(x): truncates toward zero, saturates out of range, NaN gives 0.
+fn xpu_i32_of_f32(x: f32) -> i32 {
+    let c = xpu_cmp_f32(bitcast<u32>(x), 3472883712u);
+    if c == 2i {
+        return 0i;
+    }
+    if c < 0i {
+        return bitcast<i32>(0x80000000u);
+    }
+    if u32(xpu_cmp_f32(bitcast<u32>(x), 1325400064u)) < 2u {
+        return 2147483647i;
+    }
+    return i32(x);
+}
+
+// uint32(x): truncates toward zero, saturates out of range, NaN gives 0.
+fn xpu_u32_of_f32(x: f32) -> u32 {
+    if !(xpu_cmp_f32(bitcast<u32>(x), 3212836864u) == 1i) {
+        return 0u;
+    }
+    if u32(xpu_cmp_f32(bitcast<u32>(x), 1333788672u)) < 2u {
+        return 4294967295u;
+    }
+    return u32(x);
+}
+
+// main is kernel FloatConvert, block 64x1x1.
+@compute @workgroup_size(64, 1, 1)
+fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
+    {
+        let v_i: u32 = gid.x;
+        if v_i < xpu_u.p_n {
+            b_ints[v_i] = xpu_i32_of_f32(b_a[v_i]);
+            b_uints[v_i] = xpu_u32_of_f32(b_b[v_i]);
+        }
+    }
+}
+`
+
+// floatConvertCPU runs one block of the kernel FloatConvert on the CPU.
+func floatConvertCPU(b *gpu.CPUBlock) {
+	p_ints := gpu.CPUView[int32](b.Buffers[0])
+	p_uints := gpu.CPUView[uint32](b.Buffers[1])
+	p_a := gpu.CPUView[float32](b.Buffers[2])
+	p_b := gpu.CPUView[float32](b.Buffers[3])
+	p_n := gpu.CPUUniform[uint32](b.Uniforms, 0)
+	gx0, gy0, gz0 := b.Group.X*64, b.Group.Y*1, b.Group.Z*1
+	var ly uint32
+	var lz uint32
+	_ = b
+	_ = p_ints
+	_ = p_uints
+	_ = p_a
+	_ = p_b
+	_ = p_n
+	_ = gx0
+	_ = gy0
+	_ = gz0
+	_ = ly
+	_ = lz
+	{
+		lx, li := uint32(0), uint32(0)
+		_, _ = lx, li
+		var v_i uint32 = (gx0 + lx)
+		_ = v_i
+		// The guard (v_i < p_n) holds for the lanes lo <= lx < hi; gok: v_i
+		// steps by one from lane to lane without wrapping.
+		lo, hi, gok := uint32(0), uint32(0), false
+		if e0, u0 := int64(v_i), int64(p_n); e0 <= 4294967232 {
+			gok = true
+			hi = uint32(min(max(u0-e0, 0), 64))
+		}
+		var w0 *[64]int32
+		if o := v_i; o <= 4294967232 && uint64(o)+64 <= uint64(len(p_ints)) {
+			w0 = (*[64]int32)(p_ints[o : uint64(o)+64])
+		}
+		var w1 *[64]float32
+		if o := v_i; o <= 4294967232 && uint64(o)+64 <= uint64(len(p_a)) {
+			w1 = (*[64]float32)(p_a[o : uint64(o)+64])
+		}
+		var w2 *[64]uint32
+		if o := v_i; o <= 4294967232 && uint64(o)+64 <= uint64(len(p_uints)) {
+			w2 = (*[64]uint32)(p_uints[o : uint64(o)+64])
+		}
+		var w3 *[64]float32
+		if o := v_i; o <= 4294967232 && uint64(o)+64 <= uint64(len(p_b)) {
+			w3 = (*[64]float32)(p_b[o : uint64(o)+64])
+		}
+		if gok && w0 != nil && w1 != nil && w2 != nil && w3 != nil && hi <= 64 {
+			for lx := lo; lx < hi; lx++ {
+				li := lx
+				_ = li
+				{
+					var v_i uint32 = (gx0 + lx)
+					_ = v_i
+					{ // (v_i < p_n) holds for lo <= lx < hi
+						w0[lx] = int32(w1[lx])
+						w2[lx] = uint32(w3[lx])
+					}
+				}
+			}
+		} else if gok {
+			for lx := lo; lx < hi; lx++ {
+				li := lx
+				_ = li
+				{
+					var v_i uint32 = (gx0 + lx)
+					_ = v_i
+					{ // (v_i < p_n) holds for lo <= lx < hi
+						p_ints[v_i] = int32(p_a[v_i])
+						p_uints[v_i] = uint32(p_b[v_i])
+					}
+				}
+			}
+		} else {
+			for lx := uint32(0); lx < 64; lx++ {
+				li := lx
+				_ = li
+				{
+					var v_i uint32 = (gx0 + lx)
+					_ = v_i
+					if v_i < p_n {
+						p_ints[v_i] = int32(p_a[v_i])
+						p_uints[v_i] = uint32(p_b[v_i])
+					}
+				}
+			}
+		}
+	}
+}
+
 // FuncBufferKernel is the compiled form of the kernel FuncBuffer (Go function FuncBuffer).
 var FuncBufferKernel = gpu.Register(&gpu.KernelSpec{
 	Name:  "github.com/goxpu/xpu/kernels/conformance.FuncBuffer",
@@ -2943,7 +3428,7 @@ var FuncChainKernel = gpu.Register(&gpu.KernelSpec{
 	Manifests: []gpu.Manifest{
 		{
 			Kernel: "github.com/goxpu/xpu/kernels/conformance.FuncChain", Backend: "webgpu", Target: "wgsl",
-			Hash:        "sha256:42424a89eff0e5e76774ae180d06f89aa82d912804156a436bd2ce708ef6e921",
+			Hash:        "sha256:7eea8c2b4d855b14fc41ca2d76c540340f1ddb3f02e421cc4f199bc4dac4d076",
 			Codegen:     "xpu-gen/1",
 			Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
 			SharedBytes: 0, StorageBindings: 3, UniformBytes: 16,
@@ -2953,6 +3438,7 @@ var FuncChainKernel = gpu.Register(&gpu.KernelSpec{
 				{Name: "a", Access: gpu.AccessRead},
 				{Name: "b", Access: gpu.AccessRead},
 			},
+			NativeOps: []string{"bitcast", "max", "select"},
 		},
 		{
 			Kernel: "github.com/goxpu/xpu/kernels/conformance.FuncChain", Backend: "cpu", Target: "go",
@@ -2986,12 +3472,19 @@ const funcChainWGSL = `struct xpu_Uniforms {
 @group(0) @binding(2) var<storage, read> b_b: array<f32>;
 @group(0) @binding(3) var<uniform> xpu_u: xpu_Uniforms;
 
+// Go's comparison of the float32s of bits x and y: -1, 0 or 1, or 2 when either is NaN. Integer arithmetic, which no compiler may take for finite math.
+fn xpu_cmp_f32(x: u32, y: u32) -> i32 {
+    let a = select(i32(x & 2147483647u), -i32(x & 2147483647u), x > 2147483647u);
+    let b = select(i32(y & 2147483647u), -i32(y & 2147483647u), y > 2147483647u);
+    return select(select(select(-1i, 1i, a > b), 0i, a == b), 2i, max(x & 2147483647u, y & 2147483647u) > 2139095040u);
+}
+
 fn f_saturate(a_x: f32) -> f32 {
     var v_x: f32 = a_x;
-    if v_x < 0.0f {
+    if xpu_cmp_f32(bitcast<u32>(v_x), 0u) < 0i {
         return 0.0f;
     }
-    if v_x > 1.0f {
+    if xpu_cmp_f32(bitcast<u32>(v_x), 1065353216u) == 1i {
         return 1.0f;
     }
     return v_x;
@@ -4445,7 +4938,7 @@ var MathExactKernel = gpu.Register(&gpu.KernelSpec{
 	Manifests: []gpu.Manifest{
 		{
 			Kernel: "github.com/goxpu/xpu/kernels/conformance.MathExact", Backend: "webgpu", Target: "wgsl",
-			Hash:        "sha256:ae667b6c24f96b5ff22a8da9ae19c44b9215e83ec4b292c4f9e32e9fc4714567",
+			Hash:        "sha256:747cf1512b18c72a24387767c02430be7ff9db5539ec5a32599acb2d17093310",
 			Codegen:     "xpu-gen/1",
 			Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
 			SharedBytes: 0, StorageBindings: 9, UniformBytes: 16,
@@ -4461,7 +4954,7 @@ var MathExactKernel = gpu.Register(&gpu.KernelSpec{
 				{Name: "e", Access: gpu.AccessRead},
 				{Name: "f", Access: gpu.AccessRead},
 			},
-			NativeOps: []string{"abs", "ceil", "floor", "max", "min", "round", "select", "trunc"},
+			NativeOps: []string{"abs", "bitcast", "ceil", "floor", "max", "min", "round", "select", "trunc"},
 		},
 		{
 			Kernel: "github.com/goxpu/xpu/kernels/conformance.MathExact", Backend: "cpu", Target: "go",
@@ -4508,14 +5001,21 @@ const mathExactWGSL = `struct xpu_Uniforms {
 @group(0) @binding(8) var<storage, read> b_f: array<u32>;
 @group(0) @binding(9) var<uniform> xpu_u: xpu_Uniforms;
 
+// Go's comparison of the float32s of bits x and y: -1, 0 or 1, or 2 when either is NaN. Integer arithmetic, which no compiler may take for finite math.
+fn xpu_cmp_f32(x: u32, y: u32) -> i32 {
+    let a = select(i32(x & 2147483647u), -i32(x & 2147483647u), x > 2147483647u);
+    let b = select(i32(y & 2147483647u), -i32(y & 2147483647u), y > 2147483647u);
+    return select(select(select(-1i, 1i, a > b), 0i, a == b), 2i, max(x & 2147483647u, y & 2147483647u) > 2139095040u);
+}
+
 // xpu.Max for float32: y if y > x, else x (NaNs and zeros as in Go).
 fn xpu_max_f32(x: f32, y: f32) -> f32 {
-    return select(x, y, y > x);
+    return select(x, y, xpu_cmp_f32(bitcast<u32>(y), bitcast<u32>(x)) == 1i);
 }
 
 // xpu.Min for float32: y if y < x, else x (NaNs and zeros as in Go).
 fn xpu_min_f32(x: f32, y: f32) -> f32 {
-    return select(x, y, y < x);
+    return select(x, y, xpu_cmp_f32(bitcast<u32>(y), bitcast<u32>(x)) < 0i);
 }
 
 // main is kernel MathExact, block 64x1x1.
@@ -5340,7 +5840,7 @@ var ParticlesAoSKernel = gpu.Register(&gpu.KernelSpec{
 	Manifests: []gpu.Manifest{
 		{
 			Kernel: "github.com/goxpu/xpu/kernels/conformance.ParticlesAoS", Backend: "webgpu", Target: "wgsl",
-			Hash:        "sha256:8db902329825e66d3c903d9081bbd51051433120912f6c87d15cb70b9559f7a9",
+			Hash:        "sha256:530f02efe8a3133aef8451e6e5c9dc326ab2aa6462353fb76e2e1d80b3cceae9",
 			Codegen:     "xpu-gen/1",
 			Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
 			SharedBytes: 0, StorageBindings: 1, UniformBytes: 16,
@@ -5348,6 +5848,7 @@ var ParticlesAoSKernel = gpu.Register(&gpu.KernelSpec{
 			Buffers: []gpu.Usage{
 				{Name: "ps", Access: gpu.AccessReadWrite},
 			},
+			NativeOps: []string{"bitcast", "max", "select"},
 		},
 		{
 			Kernel: "github.com/goxpu/xpu/kernels/conformance.ParticlesAoS", Backend: "cpu", Target: "go",
@@ -5389,6 +5890,13 @@ struct xpu_Uniforms {
 @group(0) @binding(0) var<storage, read_write> b_ps: array<S_Particle>;
 @group(0) @binding(1) var<uniform> xpu_u: xpu_Uniforms;
 
+// Go's comparison of the float32s of bits x and y: -1, 0 or 1, or 2 when either is NaN. Integer arithmetic, which no compiler may take for finite math.
+fn xpu_cmp_f32(x: u32, y: u32) -> i32 {
+    let a = select(i32(x & 2147483647u), -i32(x & 2147483647u), x > 2147483647u);
+    let b = select(i32(y & 2147483647u), -i32(y & 2147483647u), y > 2147483647u);
+    return select(select(select(-1i, 1i, a > b), 0i, a == b), 2i, max(x & 2147483647u, y & 2147483647u) > 2139095040u);
+}
+
 // main is kernel ParticlesAoS, block 64x1x1.
 @compute @workgroup_size(64, 1, 1)
 fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
@@ -5402,7 +5910,7 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
     v_p.m_X = v_p.m_X + (v_p.m_VX * xpu_u.p_dt);
     v_p.m_Y = v_p.m_Y + (v_p.m_VY * xpu_u.p_dt);
     v_p.m_Z = v_p.m_Z + (v_p.m_VZ * xpu_u.p_dt);
-    if v_p.m_Z < 0.0f {
+    if xpu_cmp_f32(bitcast<u32>(v_p.m_Z), 0u) < 0i {
         v_p.m_Z = -v_p.m_Z;
         v_p.m_VZ = -v_p.m_VZ * 0.5f;
         v_p.m_Hits = v_p.m_Hits + 1u;
@@ -5509,7 +6017,7 @@ var ParticlesSoAKernel = gpu.Register(&gpu.KernelSpec{
 	Manifests: []gpu.Manifest{
 		{
 			Kernel: "github.com/goxpu/xpu/kernels/conformance.ParticlesSoA", Backend: "webgpu", Target: "wgsl",
-			Hash:        "sha256:c13505299cc74f70f9692f011300f1fa289cb7a68aad533c22d634387e26b165",
+			Hash:        "sha256:c6a405053af6857cefa74c57e887aee4e5a82aa2ed78a8af2b5ee49dd5c2baf6",
 			Codegen:     "xpu-gen/1",
 			Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
 			SharedBytes: 0, StorageBindings: 5, UniformBytes: 16,
@@ -5521,6 +6029,7 @@ var ParticlesSoAKernel = gpu.Register(&gpu.KernelSpec{
 				{Name: "vz", Access: gpu.AccessReadWrite},
 				{Name: "hits", Access: gpu.AccessReadWrite},
 			},
+			NativeOps: []string{"bitcast", "max", "select"},
 		},
 		{
 			Kernel: "github.com/goxpu/xpu/kernels/conformance.ParticlesSoA", Backend: "cpu", Target: "go",
@@ -5559,6 +6068,13 @@ const particlesSoAWGSL = `struct xpu_Uniforms {
 @group(0) @binding(4) var<storage, read_write> b_hits: array<u32>;
 @group(0) @binding(5) var<uniform> xpu_u: xpu_Uniforms;
 
+// Go's comparison of the float32s of bits x and y: -1, 0 or 1, or 2 when either is NaN. Integer arithmetic, which no compiler may take for finite math.
+fn xpu_cmp_f32(x: u32, y: u32) -> i32 {
+    let a = select(i32(x & 2147483647u), -i32(x & 2147483647u), x > 2147483647u);
+    let b = select(i32(y & 2147483647u), -i32(y & 2147483647u), y > 2147483647u);
+    return select(select(select(-1i, 1i, a > b), 0i, a == b), 2i, max(x & 2147483647u, y & 2147483647u) > 2139095040u);
+}
+
 // main is kernel ParticlesSoA, block 64x1x1.
 @compute @workgroup_size(64, 1, 1)
 fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
@@ -5569,7 +6085,7 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
     b_vz[v_i] = b_vz[v_i] - (9.75f * xpu_u.p_dt);
     b_x[v_i] = b_x[v_i] + (b_vx[v_i] * xpu_u.p_dt);
     b_z[v_i] = b_z[v_i] + (b_vz[v_i] * xpu_u.p_dt);
-    if b_z[v_i] < 0.0f {
+    if xpu_cmp_f32(bitcast<u32>(b_z[v_i]), 0u) < 0i {
         b_z[v_i] = -b_z[v_i];
         b_vz[v_i] = -b_vz[v_i] * 0.5f;
         b_hits[v_i] = b_hits[v_i] + 1u;
@@ -5685,7 +6201,7 @@ var PrivateArrayKernel = gpu.Register(&gpu.KernelSpec{
 	Manifests: []gpu.Manifest{
 		{
 			Kernel: "github.com/goxpu/xpu/kernels/conformance.PrivateArray", Backend: "webgpu", Target: "wgsl",
-			Hash:        "sha256:952a3db9bf7bb7d8d7f6c26a20b1ed6a7c5a9d5f1fde91ab085f043088ca04ac",
+			Hash:        "sha256:aa42a414c5ae4ea1c1142b60cb375dc17fb9c8a2a7b174262587443ced76f431",
 			Codegen:     "xpu-gen/1",
 			Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
 			SharedBytes: 0, StorageBindings: 3, UniformBytes: 16,
@@ -5695,6 +6211,7 @@ var PrivateArrayKernel = gpu.Register(&gpu.KernelSpec{
 				{Name: "sums", Access: gpu.AccessWrite},
 				{Name: "in", Access: gpu.AccessRead},
 			},
+			NativeOps: []string{"bitcast", "max", "select"},
 		},
 		{
 			Kernel: "github.com/goxpu/xpu/kernels/conformance.PrivateArray", Backend: "cpu", Target: "go",
@@ -5728,6 +6245,13 @@ const privateArrayWGSL = `struct xpu_Uniforms {
 @group(0) @binding(2) var<storage, read> b_in: array<f32>;
 @group(0) @binding(3) var<uniform> xpu_u: xpu_Uniforms;
 
+// Go's comparison of the float32s of bits x and y: -1, 0 or 1, or 2 when either is NaN. Integer arithmetic, which no compiler may take for finite math.
+fn xpu_cmp_f32(x: u32, y: u32) -> i32 {
+    let a = select(i32(x & 2147483647u), -i32(x & 2147483647u), x > 2147483647u);
+    let b = select(i32(y & 2147483647u), -i32(y & 2147483647u), y > 2147483647u);
+    return select(select(select(-1i, 1i, a > b), 0i, a == b), 2i, max(x & 2147483647u, y & 2147483647u) > 2139095040u);
+}
+
 // main is kernel PrivateArray, block 64x1x1.
 @compute @workgroup_size(64, 1, 1)
 fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
@@ -5746,7 +6270,7 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
         v_j = v_k_1 - 1i;
         {
             loop {
-                if !((v_j >= 0i) && (v_v[v_j] > v_x)) {
+                if !((v_j >= 0i) && (xpu_cmp_f32(bitcast<u32>(v_v[v_j]), bitcast<u32>(v_x)) == 1i)) {
                     break;
                 }
                 v_v[v_j + 1i] = v_v[v_j];
@@ -6752,6 +7276,221 @@ func sgemmCPU(b *gpu.CPUBlock) {
 			_ = v_row
 			if (v_row < p_m) && (v_col < p_n) {
 				p_c[((v_row * p_n) + v_col)] = ((p_alpha * v_acc) + (p_beta * p_c[((v_row*p_n)+v_col)]))
+			}
+		}
+	}
+}
+
+// ShiftSignedKernel is the compiled form of the kernel ShiftSigned (Go function ShiftSigned).
+var ShiftSignedKernel = gpu.Register(&gpu.KernelSpec{
+	Name:  "github.com/goxpu/xpu/kernels/conformance.ShiftSigned",
+	Block: xpu.Dim3{X: 64, Y: 1, Z: 1},
+	Params: []gpu.Param{
+		{Name: "out", Kind: gpu.ParamBuffer, Type: "int32", Size: 4, Access: gpu.AccessWrite, Binding: 0},
+		{Name: "a", Kind: gpu.ParamBuffer, Type: "int32", Size: 4, Access: gpu.AccessRead, Binding: 1},
+		{Name: "s", Kind: gpu.ParamBuffer, Type: "int32", Size: 4, Access: gpu.AccessRead, Binding: 2},
+		{Name: "n", Kind: gpu.ParamScalar, Type: "uint32", Size: 4, Binding: 0},
+	},
+	UniformSize: 16,
+	WGSL:        shiftSignedWGSL,
+	Fault:       true,
+	CPU:         shiftSignedCPU,
+	Manifests: []gpu.Manifest{
+		{
+			Kernel: "github.com/goxpu/xpu/kernels/conformance.ShiftSigned", Backend: "webgpu", Target: "wgsl",
+			Hash:        "sha256:b2f27b0ad02bd858b1959a4cb411c793df66c09d2655f4cff519c96deebf915b",
+			Codegen:     "xpu-gen/1",
+			Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
+			SharedBytes: 0, StorageBindings: 3, UniformBytes: 16,
+			PrivateBytes: new(24),
+			Buffers: []gpu.Usage{
+				{Name: "out", Access: gpu.AccessWrite},
+				{Name: "a", Access: gpu.AccessRead},
+				{Name: "s", Access: gpu.AccessRead},
+			},
+			NativeOps: []string{"atomicOr", "min", "select"},
+		},
+		{
+			Kernel: "github.com/goxpu/xpu/kernels/conformance.ShiftSigned", Backend: "cpu", Target: "go",
+			Hash:        "sha256:75f14a97fb7185d013ef19bf74f1547fdcf3c8b351129ab17559221411e9148b",
+			Codegen:     "xpu-gen/1",
+			Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
+			SharedBytes: 0, StorageBindings: 3, UniformBytes: 16,
+			Buffers: []gpu.Usage{
+				{Name: "out", Access: gpu.AccessWrite},
+				{Name: "a", Access: gpu.AccessRead},
+				{Name: "s", Access: gpu.AccessRead},
+			},
+		},
+	},
+})
+
+// LaunchShiftSigned launches the kernel ShiftSigned on the stream s1 over a grid of groups
+// blocks of 64x1x1 work-items, with the arguments of ShiftSigned after its Thread.
+// Buffers are bound in this order; scalars are uniforms.
+func LaunchShiftSigned(s1 *gpu.Stream, groups xpu.Dim3, out *gpu.Buffer[int32], a *gpu.Buffer[int32], s *gpu.Buffer[int32], n uint32) error {
+	return s1.Launch(ShiftSignedKernel, groups, out, a, s, n)
+}
+
+// shiftSignedWGSL is the WGSL of ShiftSigned.
+const shiftSignedWGSL = `struct xpu_Uniforms {
+    p_n: u32,
+}
+
+@group(0) @binding(0) var<storage, read_write> b_out: array<i32>;
+@group(0) @binding(1) var<storage, read> b_a: array<i32>;
+@group(0) @binding(2) var<storage, read> b_s: array<i32>;
+@group(0) @binding(3) var<uniform> xpu_u: xpu_Uniforms;
+@group(0) @binding(4) var<storage, read_write> xpu_fault: atomic<u32>;
+
+// Go's int32 shift count as a uint32; a negative count records the fault Go panics with.
+fn xpu_shift_count(x: i32) -> u32 {
+    if x < 0i {
+        atomicOr(&xpu_fault, 2u);
+    }
+    return u32(x);
+}
+
+// Go's int32 x << y: 0 when y >= 32 (WGSL takes y modulo 32).
+fn xpu_shl_i32(x: i32, y: u32) -> i32 {
+    return select(0i, x << (y & 31u), y < 32u);
+}
+
+// Go's uint32 x << y: 0 when y >= 32 (WGSL takes y modulo 32).
+fn xpu_shl_u32(x: u32, y: u32) -> u32 {
+    return select(0u, x << (y & 31u), y < 32u);
+}
+
+// Go's int32 x >> y: the sign fills every bit when y >= 32 (WGSL takes y modulo 32).
+fn xpu_shr_i32(x: i32, y: u32) -> i32 {
+    return x >> min(y, 31u);
+}
+
+// Go's uint32 x >> y: 0 when y >= 32 (WGSL takes y modulo 32).
+fn xpu_shr_u32(x: u32, y: u32) -> u32 {
+    return select(0u, x >> (y & 31u), y < 32u);
+}
+
+// main is kernel ShiftSigned, block 64x1x1.
+@compute @workgroup_size(64, 1, 1)
+fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
+    let v_i: u32 = gid.x;
+    if v_i >= xpu_u.p_n {
+        return;
+    }
+    let v_x: i32 = b_a[v_i];
+    let v_k: i32 = b_s[v_i];
+    let v_o: u32 = v_i * 8u;
+    b_out[v_o + 0u] = xpu_shl_i32(v_x, xpu_shift_count(v_k));
+    b_out[v_o + 1u] = xpu_shr_i32(v_x, xpu_shift_count(v_k));
+    b_out[v_o + 2u] = i32(xpu_shl_u32(u32(v_x), xpu_shift_count(v_k)));
+    b_out[v_o + 3u] = i32(xpu_shr_u32(u32(v_x), xpu_shift_count(v_k)));
+    var v_v: i32;
+    v_v = v_x;
+    var v_w: u32;
+    v_w = u32(v_x);
+    v_v = xpu_shl_i32(v_v, xpu_shift_count(v_k));
+    v_w = xpu_shr_u32(v_w, xpu_shift_count(v_k));
+    b_out[v_o + 4u] = v_v;
+    b_out[v_o + 5u] = i32(v_w);
+    b_out[v_o + 6u] = xpu_shl_i32(v_x, u32(v_k));
+    b_out[v_o + 7u] = xpu_shr_i32(v_x, u32(v_k));
+}
+`
+
+// shiftSignedCPU runs one block of the kernel ShiftSigned on the CPU.
+func shiftSignedCPU(b *gpu.CPUBlock) {
+	p_out := gpu.CPUView[int32](b.Buffers[0])
+	p_a := gpu.CPUView[int32](b.Buffers[1])
+	p_s := gpu.CPUView[int32](b.Buffers[2])
+	p_n := gpu.CPUUniform[uint32](b.Uniforms, 0)
+	gx0, gy0, gz0 := b.Group.X*64, b.Group.Y*1, b.Group.Z*1
+	var ly uint32
+	var lz uint32
+	_ = b
+	_ = p_out
+	_ = p_a
+	_ = p_s
+	_ = p_n
+	_ = gx0
+	_ = gy0
+	_ = gz0
+	_ = ly
+	_ = lz
+	{
+		lx, li := uint32(0), uint32(0)
+		_, _ = lx, li
+		var v_i uint32 = (gx0 + lx)
+		_ = v_i
+		var w0 *[64]int32
+		if o := v_i; o <= 4294967232 && uint64(o)+64 <= uint64(len(p_a)) {
+			w0 = (*[64]int32)(p_a[o : uint64(o)+64])
+		}
+		var w1 *[64]int32
+		if o := v_i; o <= 4294967232 && uint64(o)+64 <= uint64(len(p_s)) {
+			w1 = (*[64]int32)(p_s[o : uint64(o)+64])
+		}
+		if w0 != nil && w1 != nil {
+		items0w:
+			for lx := uint32(0); lx < 64; lx++ {
+				li := lx
+				_ = li
+				var v_i uint32 = (gx0 + lx)
+				_ = v_i
+				if v_i >= p_n {
+					continue items0w
+				}
+				var v_x int32 = w0[lx]
+				_ = v_x
+				var v_k int32 = w1[lx]
+				_ = v_k
+				var v_o uint32 = (v_i * uint32(8))
+				_ = v_o
+				p_out[(v_o + uint32(0))] = (v_x << v_k)
+				p_out[(v_o + uint32(1))] = (v_x >> v_k)
+				p_out[(v_o + uint32(2))] = int32((uint32(v_x) << v_k))
+				p_out[(v_o + uint32(3))] = int32((uint32(v_x) >> v_k))
+				var v_v int32 = v_x
+				_ = v_v
+				var v_w uint32 = uint32(v_x)
+				_ = v_w
+				v_v = (v_v << v_k)
+				v_w = (v_w >> v_k)
+				p_out[(v_o + uint32(4))] = v_v
+				p_out[(v_o + uint32(5))] = int32(v_w)
+				p_out[(v_o + uint32(6))] = (v_x << uint32(v_k))
+				p_out[(v_o + uint32(7))] = (v_x >> uint32(v_k))
+			}
+		} else {
+		items0:
+			for lx := uint32(0); lx < 64; lx++ {
+				li := lx
+				_ = li
+				var v_i uint32 = (gx0 + lx)
+				_ = v_i
+				if v_i >= p_n {
+					continue items0
+				}
+				var v_x int32 = p_a[v_i]
+				_ = v_x
+				var v_k int32 = p_s[v_i]
+				_ = v_k
+				var v_o uint32 = (v_i * uint32(8))
+				_ = v_o
+				p_out[(v_o + uint32(0))] = (v_x << v_k)
+				p_out[(v_o + uint32(1))] = (v_x >> v_k)
+				p_out[(v_o + uint32(2))] = int32((uint32(v_x) << v_k))
+				p_out[(v_o + uint32(3))] = int32((uint32(v_x) >> v_k))
+				var v_v int32 = v_x
+				_ = v_v
+				var v_w uint32 = uint32(v_x)
+				_ = v_w
+				v_v = (v_v << v_k)
+				v_w = (v_w >> v_k)
+				p_out[(v_o + uint32(4))] = v_v
+				p_out[(v_o + uint32(5))] = int32(v_w)
+				p_out[(v_o + uint32(6))] = (v_x << uint32(v_k))
+				p_out[(v_o + uint32(7))] = (v_x >> uint32(v_k))
 			}
 		}
 	}

@@ -7,15 +7,23 @@ struct xpu_Uniforms {
 @group(0) @binding(2) var<storage, read> b_gs: array<f32>;
 @group(0) @binding(3) var<uniform> xpu_u: xpu_Uniforms;
 
+// Go's comparison of the float32s of bits x and y: -1, 0 or 1, or 2 when either is NaN. Integer arithmetic, which no compiler may take for finite math.
+fn xpu_cmp_f32(x: u32, y: u32) -> i32 {
+    let a = select(i32(x & 2147483647u), -i32(x & 2147483647u), x > 2147483647u);
+    let b = select(i32(y & 2147483647u), -i32(y & 2147483647u), y > 2147483647u);
+    return select(select(select(-1i, 1i, a > b), 0i, a == b), 2i, max(x & 2147483647u, y & 2147483647u) > 2139095040u);
+}
+
 // int32(x): truncates toward zero, saturates out of range, NaN gives 0.
 fn xpu_i32_of_f32(x: f32) -> i32 {
-    if x != x {
+    let c = xpu_cmp_f32(bitcast<u32>(x), 3472883712u);
+    if c == 2i {
         return 0i;
     }
-    if x < -2.1474836e9f {
+    if c < 0i {
         return bitcast<i32>(0x80000000u);
     }
-    if x >= 2.1474836e9f {
+    if u32(xpu_cmp_f32(bitcast<u32>(x), 1325400064u)) < 2u {
         return 2147483647i;
     }
     return i32(x);
@@ -23,20 +31,20 @@ fn xpu_i32_of_f32(x: f32) -> i32 {
 
 // xpu.Max for float32: y if y > x, else x (NaNs and zeros as in Go).
 fn xpu_max_f32(x: f32, y: f32) -> f32 {
-    return select(x, y, y > x);
+    return select(x, y, xpu_cmp_f32(bitcast<u32>(y), bitcast<u32>(x)) == 1i);
 }
 
 // xpu.Min for float32: y if y < x, else x (NaNs and zeros as in Go).
 fn xpu_min_f32(x: f32, y: f32) -> f32 {
-    return select(x, y, y < x);
+    return select(x, y, xpu_cmp_f32(bitcast<u32>(y), bitcast<u32>(x)) < 0i);
 }
 
 // uint32(x): truncates toward zero, saturates out of range, NaN gives 0.
 fn xpu_u32_of_f32(x: f32) -> u32 {
-    if !(x > -1.0f) {
+    if !(xpu_cmp_f32(bitcast<u32>(x), 3212836864u) == 1i) {
         return 0u;
     }
-    if x >= 4.2949673e9f {
+    if u32(xpu_cmp_f32(bitcast<u32>(x), 1333788672u)) < 2u {
         return 4294967295u;
     }
     return u32(x);

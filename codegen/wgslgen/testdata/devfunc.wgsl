@@ -9,14 +9,21 @@ struct xpu_Uniforms {
 @group(0) @binding(3) var<storage, read_write> xpu_fault: atomic<u32>;
 var<private> xpu_lid: vec3<u32>;
 
+// Go's comparison of the float32s of bits x and y: -1, 0 or 1, or 2 when either is NaN. Integer arithmetic, which no compiler may take for finite math.
+fn xpu_cmp_f32(x: u32, y: u32) -> i32 {
+    let a = select(i32(x & 2147483647u), -i32(x & 2147483647u), x > 2147483647u);
+    let b = select(i32(y & 2147483647u), -i32(y & 2147483647u), y > 2147483647u);
+    return select(select(select(-1i, 1i, a > b), 0i, a == b), 2i, max(x & 2147483647u, y & 2147483647u) > 2139095040u);
+}
+
 // xpu.Max for float32: y if y > x, else x (NaNs and zeros as in Go).
 fn xpu_max_f32(x: f32, y: f32) -> f32 {
-    return select(x, y, y > x);
+    return select(x, y, xpu_cmp_f32(bitcast<u32>(y), bitcast<u32>(x)) == 1i);
 }
 
 // xpu.Min for float32: y if y < x, else x (NaNs and zeros as in Go).
 fn xpu_min_f32(x: f32, y: f32) -> f32 {
-    return select(x, y, y < x);
+    return select(x, y, xpu_cmp_f32(bitcast<u32>(y), bitcast<u32>(x)) < 0i);
 }
 
 // Go's uint32 x % y; x % 0 records the fault Go panics with.
