@@ -173,12 +173,12 @@ func (g *gen) laneStep(e ir.Expr, loops map[*ir.Var]bool) (uint32, bool) {
 	case *ir.Convert:
 		return g.laneStep(e.X, loops)
 	case *ir.Binary:
-		if (e.Op == ir.OpShl || e.Op == ir.OpShr) && !isU32(e.Y.Type()) {
-			return 0, false // a negative count would panic
+		if mayPanic(e) {
+			return 0, false
 		}
 		x, okx := g.laneStep(e.X, loops)
 		y, oky := g.laneStep(e.Y, loops)
-		if !okx || !oky || e.Op == ir.OpDiv || e.Op == ir.OpRem {
+		if !okx || !oky {
 			return 0, false
 		}
 		switch e.Op {

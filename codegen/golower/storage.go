@@ -188,7 +188,7 @@ func collectSegments(nodes []node, out *[]*segment) {
 
 // pureExpr reports whether e reads nothing but constants, uniforms, block
 // coordinates and the variables ok accepts, calls nothing and cannot
-// fault (no division); with local set, the work-item's coordinates too.
+// fault (see mayPanic); with local set, the work-item's coordinates too.
 func pureExpr(e ir.Expr, ok func(*ir.Var) bool, local bool) bool {
 	pure := true
 	walkExpr(e, func(e ir.Expr) {
@@ -198,7 +198,7 @@ func pureExpr(e ir.Expr, ok func(*ir.Var) bool, local bool) bool {
 			pure = pure && ok(e.Var)
 		case *ir.Unary, *ir.Convert:
 		case *ir.Binary:
-			pure = pure && e.Op != ir.OpDiv && e.Op != ir.OpRem
+			pure = pure && !mayPanic(e)
 		case *ir.CallBuiltin:
 			pure = pure && (blockBuiltin(e.Fn) || local && itemBuiltin(e.Fn))
 		default:
@@ -206,6 +206,18 @@ func pureExpr(e ir.Expr, ok func(*ir.Var) bool, local bool) bool {
 		}
 	})
 	return pure
+}
+
+// mayPanic reports whether Go may panic on e: a division or remainder
+// (an integer one by zero), a shift by a signed count (a negative one).
+func mayPanic(e *ir.Binary) bool {
+	switch e.Op {
+	case ir.OpDiv, ir.OpRem:
+		return true
+	case ir.OpShl, ir.OpShr:
+		return !isU32(e.Y.Type())
+	}
+	return false
 }
 
 // blockBuiltin reports the builtins every work-item of a block agrees on.

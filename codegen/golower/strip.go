@@ -409,7 +409,7 @@ func (g *gen) affineBinary(e *ir.Binary, cs counters) (affine, bool) {
 			return scale(x, 1<<c.Bits), true
 		}
 	}
-	return affine{}, x == affine{} && y == affine{} && e.Op != ir.OpDiv && e.Op != ir.OpRem
+	return affine{}, x == affine{} && y == affine{} && !mayPanic(e)
 }
 
 // small reports coefficients a strip can step by (below 2^31).
