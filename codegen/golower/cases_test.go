@@ -342,3 +342,19 @@ func signedBelowIR() *ir.Kernel {
 func signedFromIR() *ir.Kernel {
 	return guardIR("SignedFrom", ir.I32Type, func(j, m ir.Expr) ir.Expr { return bin(ir.OpLe, m, j) })
 }
+
+// negativeShiftIR shifts by the int32 constant -1, which Go rejects at
+// compile time (and panics on at run time, as a variable count).
+func negativeShiftIR() *ir.Kernel {
+	out := bufParam("out", ir.I32Type, 0, ir.AccessWrite)
+	cell := idx(buf(out), q(ir.GlobalX))
+	k := &ir.Kernel{
+		Name: "NegShift", Func: "NegShift", Block: [3]uint32{64, 1, 1},
+		Params: []*ir.Param{out},
+		Body: block(
+			set(cell, bin(ir.OpShl, &ir.Const{T: ir.I32Type, Bits: 5}, &ir.Const{T: ir.I32Type, Bits: 0xffffffff})),
+		),
+	}
+	uniform(k, nil)
+	return k
+}

@@ -104,6 +104,7 @@ func TestRefusedByName(t *testing.T) {
 		{barrierAfterDivergentReturn(), "k.go:9:2: [xpu-cpu-lowering] kernel Divergent: a barrier in non-uniform control flow"},
 		{barrierInDivergentLoop(), "kernel DivergentLoop: a barrier inside a loop whose condition is not workgroup-uniform"},
 		{breakOutOfBarrierLoop(), "kernel BreakOut: a break out of a loop that contains a barrier"},
+		{negativeShiftIR(), "kernel NegShift: a shift by the negative constant -1"},
 	} {
 		_, err := golower.Generate(c.k, "f")
 		if !errors.Is(err, golower.ErrUnsupported) || !strings.Contains(err.Error(), c.want) {

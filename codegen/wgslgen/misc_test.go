@@ -3,9 +3,12 @@ package wgslgen_test
 import (
 	"math"
 	"math/rand/v2"
+	"strings"
+	"testing"
 
 	"github.com/goxpu/xpu"
 	"github.com/goxpu/xpu/codegen/ir"
+	"github.com/goxpu/xpu/codegen/wgslgen"
 )
 
 func init() {
@@ -192,5 +195,26 @@ func mathFuncsIR() *ir.Kernel {
 		Name: "MathFuncs", Func: "MathFuncs", Block: [3]uint32{1, 1, 1}, Pos: pos("math.go", 1),
 		Params: []*ir.Param{out, ints},
 		Body:   block(body...),
+	}
+}
+
+// TestNegativeShiftConstant checks that a shift by a negative int32
+// constant, which Go panics on when the count is not a Go constant, is
+// not folded: it goes through the helper that records the fault, and the
+// module declares the fault word.
+func TestNegativeShiftConstant(t *testing.T) {
+	out := buffer("out", i32, ir.AccessWrite, 0)
+	for _, op := range []ir.Op{ir.OpShl, ir.OpShr} {
+		k := &ir.Kernel{
+			Name: "NegShift", Block: [3]uint32{64, 1, 1}, Pos: pos("k.go", 1), Params: []*ir.Param{out},
+			Body: block(assign(at(out, query(ir.GlobalX)), bin(op, ci(5), ci(-1)))),
+		}
+		src, fault, err := wgslgen.GenerateFault(k)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !fault || !strings.Contains(src, "xpu_shift_count(") {
+			t.Errorf("5 %v -1: fault word declared: %v, WGSL:\n%s", op, fault, src)
+		}
 	}
 }
