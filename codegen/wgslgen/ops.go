@@ -57,12 +57,14 @@ func (l *lowerer) binary(e *ir.Binary) wgsl.Expr {
 		if c, ok := e.Y.(*ir.Const); ok && c.Bits < 32 {
 			return &wgsl.Binary{Op: binaryOps[e.Op], X: x, Y: lit(ir.U32, c.Bits)}
 		}
-		if c, ok := e.Y.(*ir.Const); ok && ir.IsKind(e.Y.Type(), ir.I32) && int32(c.Bits) >= 0 {
-			y = lit(ir.U32, c.Bits)
-		} else if ir.IsKind(e.Y.Type(), ir.I32) {
-			// Go panics on a negative signed count: the helper records
-			// the fault and gives the count as a uint32.
-			y = wgsl.CallOf(l.helper("xpu_shift_count"), y)
+		if ir.IsKind(e.Y.Type(), ir.I32) {
+			if c, ok := e.Y.(*ir.Const); ok && int32(c.Bits) >= 0 {
+				y = lit(ir.U32, c.Bits)
+			} else {
+				// Go panics on a negative signed count: the helper
+				// records the fault and gives the count as a uint32.
+				y = wgsl.CallOf(l.helper("xpu_shift_count"), y)
+			}
 		}
 		name := "xpu_shl_"
 		if e.Op == ir.OpShr {
@@ -79,9 +81,9 @@ func (l *lowerer) binary(e *ir.Binary) wgsl.Expr {
 
 // compareF32 lowers a float32 comparison through xpu_cmp_f32, which
 // compares the operands' bits with integer arithmetic: WGSL lets a
-// compiler assume floats are finite (Tint, naga and Mesa may fold x != x
-// to false, or !(x >= y) to x < y), and devices may flush subnormals in
-// float comparisons; Go compares every float32 exactly, NaN unordered.
+// compiler assume floats are finite (lavapipe, through naga and Tint
+// alike, gave x != y false for a NaN), and devices may flush subnormals
+// in float comparisons; Go compares every float32 exactly, NaN unordered.
 func (l *lowerer) compareF32(e *ir.Binary) wgsl.Expr {
 	ops := l.exprs([]ir.Expr{bitsOperand(e.X), bitsOperand(e.Y)})
 	return cmpResult(e.Op, wgsl.CallOf(l.helper(cmpF32), ops[0], ops[1]))
