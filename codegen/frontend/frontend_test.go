@@ -152,7 +152,7 @@ func TestFeatures(t *testing.T) {
 }
 
 func TestLoad(t *testing.T) {
-	m, err := Load("testdata/load", nil)
+	m, err := Load("testdata/load", Generated{})
 	if err != nil {
 		t.Fatal(err)
 	}
