@@ -48,3 +48,11 @@ func Wavy(t kx.Thread, out []uint32) {
 	s := kx.WaveSum(t, t.LocalX())
 	out[t.GlobalX()] = s
 }
+
+// Qux's parameters are named like the packages the generated file
+// imports.
+//
+//xpu:kernel block=64
+func Qux(t kx.Thread, gpu []uint32, xpu uint32) {
+	gpu[t.GlobalX()] = xpu
+}

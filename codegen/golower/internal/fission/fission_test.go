@@ -122,6 +122,7 @@ func cases() []*conformance.Case {
 		inOut(fission.ScalarCopiedInLoopKernel, fission.ScalarCopiedInLoop, 1, 1, fission.LaunchScalarCopiedInLoop),
 		inOutN(fission.NestedLoopsKernel, fission.NestedLoops, 3, fission.LaunchNestedLoops),
 		inOutN(fission.DeclaredInIfKernel, fission.DeclaredInIf, 5, fission.LaunchDeclaredInIf),
+		inOut(fission.WaveInLoopKernel, fission.WaveInLoop, 1, 1, fission.LaunchWaveInLoop),
 		{
 			// The else branch of DeclaredInIf.
 			Kernel: fission.DeclaredInIfKernel, Ref: fission.DeclaredInIf, Tol: conformance.Exact,

@@ -180,3 +180,25 @@ func DeclaredInIf(t xpu.Thread, out, in []uint32, n uint32) {
 	}
 	out[t.GlobalX()] = r.X + r.Y
 }
+
+// WaveInLoop reads a struct and a private array declared before a loop in
+// the operands of a wave verb inside it, and assigns the verb's result to
+// a field.
+//
+//xpu:kernel block=64
+func WaveInLoop(t xpu.Thread, out, in []uint32) {
+	s := xpu.Shared[uint32](t, block)
+	l := t.LocalX()
+	b := Pair{X: in[t.GlobalX()] % 1024, Y: 0}
+	var a [2]uint32
+	a[1] = l
+	for m := uint32(0); m < 2; m++ {
+		s[l] = b.X + a[m]
+		t.Barrier()
+		w := xpu.WaveSum(t, s[(l+1)%block]+a[1])
+		b.Y += w
+		a[0] = b.Y ^ m
+		t.Barrier()
+	}
+	out[t.GlobalX()] = b.X + b.Y + a[0]
+}

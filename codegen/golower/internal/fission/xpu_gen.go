@@ -2138,3 +2138,324 @@ func structFieldsInLoopCPU(b *gpu.CPUBlock) {
 		p_out[((uint32(2) * (gx0 + lx)) + uint32(1))] = v_b.Y
 	}
 }
+
+// WaveInLoopKernel is the compiled form of the kernel WaveInLoop (Go function WaveInLoop).
+var WaveInLoopKernel = gpu.Register(&gpu.KernelSpec{
+	Name:  "github.com/goxpu/xpu/codegen/golower/internal/fission.WaveInLoop",
+	Block: xpu.Dim3{X: 64, Y: 1, Z: 1},
+	Params: []gpu.Param{
+		{Name: "out", Kind: gpu.ParamBuffer, Type: "uint32", Size: 4, Access: gpu.AccessWrite, Binding: 0},
+		{Name: "in", Kind: gpu.ParamBuffer, Type: "uint32", Size: 4, Access: gpu.AccessRead, Binding: 1},
+	},
+	SharedBytes: 256,
+	WGSL:        waveInLoopWGSL,
+	WaveVariants: []gpu.WaveVariant{
+		{Tier: "native", SubgroupMin: 4, SubgroupMax: 128, Width: 0, WGSL: waveInLoopWGSLNative},
+		{Tier: "emulated", SubgroupMin: 0, SubgroupMax: 0, Width: 32, WGSL: waveInLoopWGSL},
+	},
+	CPU: waveInLoopCPU,
+	Manifests: []gpu.Manifest{
+		{
+			Kernel: "github.com/goxpu/xpu/codegen/golower/internal/fission.WaveInLoop", Backend: "webgpu", Target: "wgsl",
+			Hash:        "sha256:a6f95777bf8716a845c079f229bf306ac891840aae93aec9a8f9f4efea26f8cb",
+			Codegen:     "xpu-gen/1",
+			Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
+			SharedBytes: 256, StorageBindings: 2, UniformBytes: 0,
+			PrivateBytes: new(36),
+			Buffers: []gpu.Usage{
+				{Name: "out", Access: gpu.AccessWrite},
+				{Name: "in", Access: gpu.AccessRead},
+			},
+			WaveOps: true,
+			WaveVariants: []gpu.ManifestVariant{
+				{Tier: "native", SubgroupMin: 4, SubgroupMax: 128, Width: 0, Hash: "sha256:2eac1a33c746c386deafb7d77e2cccc1af2bbe41a48a200c37235e39e16c5231"},
+				{Tier: "emulated", SubgroupMin: 0, SubgroupMax: 0, Width: 32, Hash: "sha256:a6f95777bf8716a845c079f229bf306ac891840aae93aec9a8f9f4efea26f8cb"},
+			},
+			NativeOps: []string{"workgroupBarrier"},
+		},
+		{
+			Kernel: "github.com/goxpu/xpu/codegen/golower/internal/fission.WaveInLoop", Backend: "cpu", Target: "go",
+			Hash:        "sha256:b3d318878e94a2ad4e7b011ab9e8342da7403dfd6a52bf9d198e7037a4799250",
+			Codegen:     "xpu-gen/1",
+			Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
+			SharedBytes: 256, StorageBindings: 2, UniformBytes: 0,
+			Buffers: []gpu.Usage{
+				{Name: "out", Access: gpu.AccessWrite},
+				{Name: "in", Access: gpu.AccessRead},
+			},
+			WaveOps: true, WaveTier: "emulated",
+			NativeOps: []string{"gpu.CPUWave"},
+		},
+	},
+})
+
+// LaunchWaveInLoop launches the kernel WaveInLoop on the stream s over a grid of groups
+// blocks of 64x1x1 work-items, with the arguments of WaveInLoop after its Thread.
+// Buffers are bound in this order; scalars are uniforms.
+func LaunchWaveInLoop(s *gpu.Stream, groups xpu.Dim3, out *gpu.Buffer[uint32], in *gpu.Buffer[uint32]) error {
+	return s.Launch(WaveInLoopKernel, groups, out, in)
+}
+
+// waveInLoopWGSL is the WGSL of WaveInLoop.
+const waveInLoopWGSL = `struct S_Pair {
+    m_X: u32,
+    m_Y: u32,
+}
+
+@group(0) @binding(0) var<storage, read_write> b_out: array<u32>;
+@group(0) @binding(1) var<storage, read> b_in: array<u32>;
+var<workgroup> s_s: array<u32, 64>;
+var<workgroup> xpu_wave: array<u32, 64>;
+
+// main is kernel WaveInLoop, block 64x1x1.
+@compute @workgroup_size(64, 1, 1)
+fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(local_invocation_id) lid: vec3<u32>, @builtin(local_invocation_index) lidx: u32) {
+    let v_l: u32 = lid.x;
+    var v_lit: S_Pair;
+    v_lit = S_Pair();
+    v_lit.m_X = b_in[gid.x] % 1024u;
+    v_lit.m_Y = 0u;
+    var v_b: S_Pair;
+    v_b = v_lit;
+    var v_a: array<u32, 2>;
+    v_a = array<u32, 2>();
+    v_a[1u] = v_l;
+    for (var v_m: u32 = 0u; v_m < 2u; v_m = v_m + 1u) {
+        s_s[v_l] = v_b.m_X + v_a[v_m];
+        workgroupBarrier();
+        var v_w: u32;
+        let xpu_t1 = s_s[(v_l + 1u) % 64u] + v_a[1u];
+        let xpu_t2 = lidx % 32u;
+        let xpu_t3 = lidx - xpu_t2;
+        workgroupBarrier();
+        xpu_wave[lidx] = xpu_t1;
+        workgroupBarrier();
+        var xpu_t4: u32 = u32();
+        var xpu_t5: u32 = 0u;
+        loop {
+            if xpu_t5 >= 32u {
+                break;
+            }
+            let xpu_t6 = xpu_wave[xpu_t3 + xpu_t5];
+            if (xpu_t3 + xpu_t5) < 64u {
+                xpu_t4 = xpu_t4 + xpu_t6;
+            }
+            continuing {
+                xpu_t5 = xpu_t5 + 1u;
+            }
+        }
+        v_w = xpu_t4;
+        v_b.m_Y = v_b.m_Y + v_w;
+        v_a[0u] = v_b.m_Y ^ v_m;
+        workgroupBarrier();
+    }
+    b_out[gid.x] = (v_b.m_X + v_b.m_Y) + v_a[0u];
+}
+`
+
+// waveInLoopWGSLNative is the WGSL of WaveInLoop at the native wave tier (subgroups of 4 to 128 lanes).
+const waveInLoopWGSLNative = `enable subgroups;
+
+struct S_Pair {
+    m_X: u32,
+    m_Y: u32,
+}
+
+@group(0) @binding(0) var<storage, read_write> b_out: array<u32>;
+@group(0) @binding(1) var<storage, read> b_in: array<u32>;
+var<workgroup> s_s: array<u32, 64>;
+
+// main is kernel WaveInLoop, block 64x1x1.
+@compute @workgroup_size(64, 1, 1)
+fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(local_invocation_id) lid: vec3<u32>, @builtin(local_invocation_index) lidx: u32, @builtin(subgroup_invocation_id) sgid: u32, @builtin(subgroup_size) sgsize: u32) {
+    let v_l: u32 = lid.x;
+    var v_lit: S_Pair;
+    v_lit = S_Pair();
+    v_lit.m_X = b_in[gid.x] % 1024u;
+    v_lit.m_Y = 0u;
+    var v_b: S_Pair;
+    v_b = v_lit;
+    var v_a: array<u32, 2>;
+    v_a = array<u32, 2>();
+    v_a[1u] = v_l;
+    for (var v_m: u32 = 0u; v_m < 2u; v_m = v_m + 1u) {
+        s_s[v_l] = v_b.m_X + v_a[v_m];
+        workgroupBarrier();
+        var v_w: u32;
+        let xpu_t1 = s_s[(v_l + 1u) % 64u] + v_a[1u];
+        let xpu_t2 = lidx - sgid;
+        v_w = subgroupAdd(xpu_t1);
+        v_b.m_Y = v_b.m_Y + v_w;
+        v_a[0u] = v_b.m_Y ^ v_m;
+        workgroupBarrier();
+    }
+    b_out[gid.x] = (v_b.m_X + v_b.m_Y) + v_a[0u];
+}
+`
+
+// waveInLoopCPU runs one block of the kernel WaveInLoop on the CPU.
+func waveInLoopCPU(b *gpu.CPUBlock) {
+	p_out := gpu.CPUView[uint32](b.Buffers[0])
+	p_in := gpu.CPUView[uint32](b.Buffers[1])
+	var s_s [64]uint32
+	var a_a [128]uint32
+	var a_b [64]Pair
+	var a_w [64]uint32
+	var v_m uint32
+	gx0, gy0, gz0 := b.Group.X*64, b.Group.Y*1, b.Group.Z*1
+	var ly uint32
+	var lz uint32
+	_ = b
+	_ = p_out
+	_ = p_in
+	_ = v_m
+	_ = gx0
+	_ = gy0
+	_ = gz0
+	_ = ly
+	_ = lz
+	{
+		lx, li := uint32(0), uint32(0)
+		_, _ = lx, li
+		var w0 *[64]uint32
+		if o := (gx0 + lx); o <= 4294967232 && uint64(o)+64 <= uint64(len(p_in)) {
+			w0 = (*[64]uint32)(p_in[o : uint64(o)+64])
+		}
+		if w0 != nil {
+			for lx := uint32(0); lx < 64; lx++ {
+				li := lx
+				_ = li
+				var v_a [2]uint32
+				for e := range v_a {
+					v_a[e] = a_a[e*64+int(li)]
+				}
+				v_b := a_b[li]
+				_ = v_b
+				var v_l uint32 = lx
+				_ = v_l
+				var v_lit Pair
+				_ = v_lit
+				v_lit.X = (w0[lx] % uint32(1024))
+				v_lit.Y = uint32(0)
+				v_b = v_lit
+				v_a = [2]uint32{}
+				v_a[uint32(1)] = v_l
+				for e := range v_a {
+					a_a[e*64+int(li)] = v_a[e]
+				}
+				a_b[li] = v_b
+			}
+		} else {
+			for lx := uint32(0); lx < 64; lx++ {
+				li := lx
+				_ = li
+				var v_a [2]uint32
+				for e := range v_a {
+					v_a[e] = a_a[e*64+int(li)]
+				}
+				v_b := a_b[li]
+				_ = v_b
+				var v_l uint32 = lx
+				_ = v_l
+				var v_lit Pair
+				_ = v_lit
+				v_lit.X = (p_in[(gx0+lx)] % uint32(1024))
+				v_lit.Y = uint32(0)
+				v_b = v_lit
+				v_a = [2]uint32{}
+				v_a[uint32(1)] = v_l
+				for e := range v_a {
+					a_a[e*64+int(li)] = v_a[e]
+				}
+				a_b[li] = v_b
+			}
+		}
+	}
+	v_m = uint32(0)
+	for {
+		c2 := (v_m < uint32(2))
+		if !c2 {
+			break
+		}
+		for lx := uint32(0); lx < 64; lx++ {
+			li := lx
+			_ = li
+			var v_a [2]uint32
+			for e := range v_a {
+				v_a[e] = a_a[e*64+int(li)]
+			}
+			v_b := a_b[li]
+			_ = v_b
+			var v_l uint32 = lx
+			_ = v_l
+			s_s[v_l] = (v_b.X + v_a[v_m])
+		}
+		var wx4 [64]uint32
+		var won4 [64]bool
+		for lx := uint32(0); lx < 64; lx++ {
+			li := lx
+			_ = li
+			var v_a [2]uint32
+			for e := range v_a {
+				v_a[e] = a_a[e*64+int(li)]
+			}
+			var v_l uint32 = lx
+			_ = v_l
+			wx4[li] = (s_s[((v_l+uint32(1))%uint32(64))] + v_a[uint32(1)])
+			won4[li] = true
+		}
+		gpu.CPUWave(gpu.CPUWaveSum, wx4[:], nil, won4[:], b.Wave, a_w[:])
+		for lx := uint32(0); lx < 64; lx++ {
+			li := lx
+			_ = li
+			var v_a [2]uint32
+			for e := range v_a {
+				v_a[e] = a_a[e*64+int(li)]
+			}
+			v_b := a_b[li]
+			_ = v_b
+			v_w := a_w[li]
+			_ = v_w
+			v_b.Y = (v_b.Y + v_w)
+			v_a[uint32(0)] = (v_b.Y ^ v_m)
+			for e := range v_a {
+				a_a[e*64+int(li)] = v_a[e]
+			}
+			a_b[li] = v_b
+		}
+		v_m = (v_m + uint32(1))
+	}
+	{
+		lx, li := uint32(0), uint32(0)
+		_, _ = lx, li
+		var w0 *[64]uint32
+		if o := (gx0 + lx); o <= 4294967232 && uint64(o)+64 <= uint64(len(p_out)) {
+			w0 = (*[64]uint32)(p_out[o : uint64(o)+64])
+		}
+		if w0 != nil {
+			for lx := uint32(0); lx < 64; lx++ {
+				li := lx
+				_ = li
+				var v_a [2]uint32
+				for e := range v_a {
+					v_a[e] = a_a[e*64+int(li)]
+				}
+				v_b := a_b[li]
+				_ = v_b
+				w0[lx] = ((v_b.X + v_b.Y) + v_a[uint32(0)])
+			}
+		} else {
+			for lx := uint32(0); lx < 64; lx++ {
+				li := lx
+				_ = li
+				var v_a [2]uint32
+				for e := range v_a {
+					v_a[e] = a_a[e*64+int(li)]
+				}
+				v_b := a_b[li]
+				_ = v_b
+				p_out[(gx0 + lx)] = ((v_b.X + v_b.Y) + v_a[uint32(0)])
+			}
+		}
+	}
+}
