@@ -15,6 +15,7 @@ import (
 	"path/filepath"
 
 	"github.com/goxpu/xpu/codegen/emit"
+	"github.com/goxpu/xpu/codegen/frontend"
 	"github.com/goxpu/xpu/codegen/golower"
 	"github.com/goxpu/xpu/codegen/ir"
 	"github.com/goxpu/xpu/codegen/wgslgen"
@@ -46,7 +47,9 @@ func Generate(dir string) error {
 // front end refuses, a kernel that the WGSL lowering cannot carry, or a
 // kernel left without code for a declared backend and not excused (the
 // build gates, see [RuleKernelSkipped] and [ExcusesFile]) fails the
-// generation with every such error and writes nothing. A package without
+// generation with every such error and writes nothing; so does a
+// generated file that would not type-check in the package, which is a bug
+// of the generator. A package without
 // kernels gets no file: Run removes one that a previous generation wrote.
 func Run(dir string) (*Report, error) {
 	r, src, err := Build(dir)
@@ -83,6 +86,9 @@ func Build(dir string) (*Report, []byte, error) {
 	src, err := emit.File(m, ks)
 	if err != nil {
 		return nil, nil, err
+	}
+	if err := frontend.TypeCheck(dir, emit.FileName, src); err != nil {
+		return nil, nil, fmt.Errorf("codegen: %s: the generated file does not type-check, a bug of the generator (please report it): %w", dir, err)
 	}
 	r := &Report{Path: filepath.Join(dir, emit.FileName), Refused: m.Refused}
 	for _, k := range m.Kernels {

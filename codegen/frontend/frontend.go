@@ -106,6 +106,38 @@ func emptied(path string) (map[string][]byte, error) {
 	return map[string][]byte{abs: []byte(src)}, nil
 }
 
+// TypeCheck type-checks the Go package in dir as if its file named file
+// held src, and returns the errors found in that file (those of the
+// package's other files are its own business). The generator checks each
+// file so before it writes it: a generated file that does not build is a
+// bug of the generator, reported instead of written.
+func TypeCheck(dir, file string, src []byte) error {
+	abs, err := filepath.Abs(filepath.Join(dir, file))
+	if err != nil {
+		return fmt.Errorf("frontend: %w", err)
+	}
+	cfg := &packages.Config{
+		Mode:    packages.NeedName | packages.NeedFiles | packages.NeedTypes,
+		Dir:     dir,
+		Overlay: map[string][]byte{abs: src},
+	}
+	pkgs, err := packages.Load(cfg, ".")
+	if err != nil {
+		return fmt.Errorf("frontend: loading %s: %w", dir, err)
+	}
+	var errs []error
+	for _, p := range pkgs {
+		for _, e := range p.Errors {
+			at, _, _ := strings.Cut(e.Pos, ":")
+			listed := e.Pos == "" && !strings.HasPrefix(e.Msg, "# ") // not the compiler's errors again
+			if at == abs || listed {
+				errs = append(errs, e)
+			}
+		}
+	}
+	return errors.Join(errs...)
+}
+
 // unresolved returns the type errors of p that its generated file, once
 // written for m, would not resolve.
 func unresolved(p *packages.Package, m *ir.Module, declared func(*ir.Module) []string) []error {
