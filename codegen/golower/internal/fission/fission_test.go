@@ -124,6 +124,21 @@ func cases() []*conformance.Case {
 		inOutN(fission.DeclaredInIfKernel, fission.DeclaredInIf, 5, fission.LaunchDeclaredInIf),
 		inOut(fission.WaveInLoopKernel, fission.WaveInLoop, 1, 1, fission.LaunchWaveInLoop),
 		{
+			Kernel: fission.NestedArrayInLoopKernel, Ref: fission.NestedArrayInLoop, Tol: conformance.Exact,
+			Setup: func(r *rand.Rand) conformance.Inputs {
+				ps := make([]fission.Pair, items)
+				for i := range ps {
+					ps[i] = fission.Pair{X: r.Uint32(), Y: r.Uint32()}
+				}
+				return conformance.Inputs{Groups: xpu.Dim3{X: groups}, Args: []conformance.Arg{
+					conformance.Poisoned[uint32](items), conformance.Buffer(ps),
+				}}
+			},
+			Launch: func(s *gpu.Stream, g xpu.Dim3, a []any) error {
+				return fission.LaunchNestedArrayInLoop(s, g, buf[uint32](a, 0), buf[fission.Pair](a, 1))
+			},
+		},
+		{
 			// The else branch of DeclaredInIf.
 			Kernel: fission.DeclaredInIfKernel, Ref: fission.DeclaredInIf, Tol: conformance.Exact,
 			Setup: func(r *rand.Rand) conformance.Inputs {

@@ -202,3 +202,29 @@ func WaveInLoop(t xpu.Thread, out, in []uint32) {
 	}
 	out[t.GlobalX()] = b.X + b.Y + a[0]
 }
+
+// NestedArrayInLoop keeps an array of arrays and a struct loaded from a
+// buffer, both declared before the loop: rows copied whole, elements
+// assigned, the struct replaced from the buffer inside.
+//
+//xpu:kernel block=64
+func NestedArrayInLoop(t xpu.Thread, out []uint32, ps []Pair) {
+	s := xpu.Shared[uint32](t, block)
+	l := t.LocalX()
+	p := ps[t.GlobalX()]
+	var m [2][2]uint32
+	m[0][1] = p.X
+	m[1][0] = p.Y
+	for k := uint32(0); k < 3; k++ {
+		r := m[k%2]
+		s[l] = r[0] + r[1]*3
+		t.Barrier()
+		m[(k+1)%2][k%2] += s[(l+7)%block]
+		if m[0][0] > m[1][1] {
+			m[1] = r
+			p = ps[(t.GlobalX()+k)%uint32(len(ps))]
+		}
+		t.Barrier()
+	}
+	out[t.GlobalX()] = m[0][0] ^ m[0][1] ^ m[1][0]*5 ^ m[1][1]*7 ^ p.X
+}

@@ -975,6 +975,240 @@ func matMulCPU(b *gpu.CPUBlock) {
 	}
 }
 
+// NestedArrayInLoopKernel is the compiled form of the kernel NestedArrayInLoop (Go function NestedArrayInLoop).
+var NestedArrayInLoopKernel = gpu.Register(&gpu.KernelSpec{
+	Name:  "github.com/goxpu/xpu/codegen/golower/internal/fission.NestedArrayInLoop",
+	Block: xpu.Dim3{X: 64, Y: 1, Z: 1},
+	Params: []gpu.Param{
+		{Name: "out", Kind: gpu.ParamBuffer, Type: "uint32", Size: 4, Access: gpu.AccessWrite, Binding: 0},
+		{Name: "ps", Kind: gpu.ParamBuffer, Type: "fission.Pair", Size: 8, Access: gpu.AccessRead, Binding: 1},
+	},
+	SharedBytes: 256,
+	WGSL:        nestedArrayInLoopWGSL,
+	Fault:       true,
+	CPU:         nestedArrayInLoopCPU,
+	Manifests: []gpu.Manifest{
+		{
+			Kernel: "github.com/goxpu/xpu/codegen/golower/internal/fission.NestedArrayInLoop", Backend: "webgpu", Target: "wgsl",
+			Hash:        "sha256:8572d3e32ce33479bbc4663329571e45f619d2045d26de0fe3b1807513324a40",
+			Codegen:     "xpu-gen/1",
+			Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
+			SharedBytes: 256, StorageBindings: 2, UniformBytes: 0,
+			PrivateBytes: new(40),
+			Buffers: []gpu.Usage{
+				{Name: "out", Access: gpu.AccessWrite},
+				{Name: "ps", Access: gpu.AccessRead},
+			},
+			NativeOps: []string{"arrayLength", "atomicOr", "workgroupBarrier"},
+		},
+		{
+			Kernel: "github.com/goxpu/xpu/codegen/golower/internal/fission.NestedArrayInLoop", Backend: "cpu", Target: "go",
+			Hash:        "sha256:55562fe1de5ddf047cfd8e82096fcaa6e5b112ff525797c6fdfbb50d882dfaff",
+			Codegen:     "xpu-gen/1",
+			Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
+			SharedBytes: 256, StorageBindings: 2, UniformBytes: 0,
+			Buffers: []gpu.Usage{
+				{Name: "out", Access: gpu.AccessWrite},
+				{Name: "ps", Access: gpu.AccessRead},
+			},
+		},
+	},
+})
+
+// LaunchNestedArrayInLoop launches the kernel NestedArrayInLoop on the stream s over a grid of groups
+// blocks of 64x1x1 work-items, with the arguments of NestedArrayInLoop after its Thread.
+// Buffers are bound in this order; scalars are uniforms.
+func LaunchNestedArrayInLoop(s *gpu.Stream, groups xpu.Dim3, out *gpu.Buffer[uint32], ps *gpu.Buffer[Pair]) error {
+	return s.Launch(NestedArrayInLoopKernel, groups, out, ps)
+}
+
+// nestedArrayInLoopWGSL is the WGSL of NestedArrayInLoop.
+const nestedArrayInLoopWGSL = `struct S_Pair {
+    m_X: u32,
+    m_Y: u32,
+}
+
+@group(0) @binding(0) var<storage, read_write> b_out: array<u32>;
+@group(0) @binding(1) var<storage, read> b_ps: array<S_Pair>;
+var<workgroup> s_s: array<u32, 64>;
+@group(0) @binding(2) var<storage, read_write> xpu_fault: atomic<u32>;
+
+// Go's uint32 x % y; x % 0 records the fault Go panics with.
+fn xpu_rem_u32(x: u32, y: u32) -> u32 {
+    if y == 0u {
+        atomicOr(&xpu_fault, 1u);
+        return 0u;
+    }
+    return x % y;
+}
+
+// main is kernel NestedArrayInLoop, block 64x1x1.
+@compute @workgroup_size(64, 1, 1)
+fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(local_invocation_id) lid: vec3<u32>) {
+    let v_l: u32 = lid.x;
+    var v_p: S_Pair;
+    v_p = b_ps[gid.x];
+    var v_m: array<array<u32, 2>, 2>;
+    v_m = array<array<u32, 2>, 2>();
+    v_m[0u][1u] = v_p.m_X;
+    v_m[1u][0u] = v_p.m_Y;
+    for (var v_k: u32 = 0u; v_k < 3u; v_k = v_k + 1u) {
+        var v_r: array<u32, 2>;
+        v_r = v_m[v_k % 2u];
+        s_s[v_l] = v_r[0u] + (v_r[1u] * 3u);
+        workgroupBarrier();
+        v_m[(v_k + 1u) % 2u][v_k % 2u] = v_m[(v_k + 1u) % 2u][v_k % 2u] + s_s[(v_l + 7u) % 64u];
+        if v_m[0u][0u] > v_m[1u][1u] {
+            v_m[1u] = v_r;
+            v_p = b_ps[xpu_rem_u32(gid.x + v_k, arrayLength(&b_ps))];
+        }
+        workgroupBarrier();
+    }
+    b_out[gid.x] = (((v_m[0u][0u] ^ v_m[0u][1u]) ^ (v_m[1u][0u] * 5u)) ^ (v_m[1u][1u] * 7u)) ^ v_p.m_X;
+}
+`
+
+// nestedArrayInLoopCPU runs one block of the kernel NestedArrayInLoop on the CPU.
+func nestedArrayInLoopCPU(b *gpu.CPUBlock) {
+	p_out := gpu.CPUView[uint32](b.Buffers[0])
+	p_ps := gpu.CPUView[Pair](b.Buffers[1])
+	var s_s [64]uint32
+	var a_m [64][2][2]uint32
+	var a_p [64]Pair
+	var a_r [128]uint32
+	var v_k uint32
+	gx0, gy0, gz0 := b.Group.X*64, b.Group.Y*1, b.Group.Z*1
+	var ly uint32
+	var lz uint32
+	_ = b
+	_ = p_out
+	_ = p_ps
+	_ = v_k
+	_ = gx0
+	_ = gy0
+	_ = gz0
+	_ = ly
+	_ = lz
+	{
+		lx, li := uint32(0), uint32(0)
+		_, _ = lx, li
+		var w0 *[64]Pair
+		if o := (gx0 + lx); o <= 4294967232 && uint64(o)+64 <= uint64(len(p_ps)) {
+			w0 = (*[64]Pair)(p_ps[o : uint64(o)+64])
+		}
+		if w0 != nil {
+			for lx := uint32(0); lx < 64; lx++ {
+				li := lx
+				_ = li
+				v_m := a_m[li]
+				_ = v_m
+				v_p := a_p[li]
+				_ = v_p
+				var v_l uint32 = lx
+				_ = v_l
+				v_p = w0[lx]
+				v_m = [2][2]uint32{}
+				v_m[uint32(0)][uint32(1)] = v_p.X
+				v_m[uint32(1)][uint32(0)] = v_p.Y
+				a_m[li] = v_m
+				a_p[li] = v_p
+			}
+		} else {
+			for lx := uint32(0); lx < 64; lx++ {
+				li := lx
+				_ = li
+				v_m := a_m[li]
+				_ = v_m
+				v_p := a_p[li]
+				_ = v_p
+				var v_l uint32 = lx
+				_ = v_l
+				v_p = p_ps[(gx0 + lx)]
+				v_m = [2][2]uint32{}
+				v_m[uint32(0)][uint32(1)] = v_p.X
+				v_m[uint32(1)][uint32(0)] = v_p.Y
+				a_m[li] = v_m
+				a_p[li] = v_p
+			}
+		}
+	}
+	v_k = uint32(0)
+	for {
+		c2 := (v_k < uint32(3))
+		if !c2 {
+			break
+		}
+		for lx := uint32(0); lx < 64; lx++ {
+			li := lx
+			_ = li
+			v_m := a_m[li]
+			_ = v_m
+			var v_r [2]uint32
+			for e := range v_r {
+				v_r[e] = a_r[e*64+int(li)]
+			}
+			var v_l uint32 = lx
+			_ = v_l
+			v_r = v_m[(v_k % uint32(2))]
+			s_s[v_l] = (v_r[uint32(0)] + (v_r[uint32(1)] * uint32(3)))
+			for e := range v_r {
+				a_r[e*64+int(li)] = v_r[e]
+			}
+		}
+		for lx := uint32(0); lx < 64; lx++ {
+			li := lx
+			_ = li
+			v_m := a_m[li]
+			_ = v_m
+			v_p := a_p[li]
+			_ = v_p
+			var v_r [2]uint32
+			for e := range v_r {
+				v_r[e] = a_r[e*64+int(li)]
+			}
+			var v_l uint32 = lx
+			_ = v_l
+			v_m[((v_k + uint32(1)) % uint32(2))][(v_k % uint32(2))] = (v_m[((v_k + uint32(1)) % uint32(2))][(v_k%uint32(2))] + s_s[((v_l+uint32(7))%uint32(64))])
+			if v_m[uint32(0)][uint32(0)] > v_m[uint32(1)][uint32(1)] {
+				v_m[uint32(1)] = v_r
+				v_p = p_ps[(((gx0 + lx) + v_k) % uint32(len(p_ps)))]
+			}
+			a_m[li] = v_m
+			a_p[li] = v_p
+		}
+		v_k = (v_k + uint32(1))
+	}
+	{
+		lx, li := uint32(0), uint32(0)
+		_, _ = lx, li
+		var w0 *[64]uint32
+		if o := (gx0 + lx); o <= 4294967232 && uint64(o)+64 <= uint64(len(p_out)) {
+			w0 = (*[64]uint32)(p_out[o : uint64(o)+64])
+		}
+		if w0 != nil {
+			for lx := uint32(0); lx < 64; lx++ {
+				li := lx
+				_ = li
+				v_m := a_m[li]
+				_ = v_m
+				v_p := a_p[li]
+				_ = v_p
+				w0[lx] = ((((v_m[uint32(0)][uint32(0)] ^ v_m[uint32(0)][uint32(1)]) ^ (v_m[uint32(1)][uint32(0)] * uint32(5))) ^ (v_m[uint32(1)][uint32(1)] * uint32(7))) ^ v_p.X)
+			}
+		} else {
+			for lx := uint32(0); lx < 64; lx++ {
+				li := lx
+				_ = li
+				v_m := a_m[li]
+				_ = v_m
+				v_p := a_p[li]
+				_ = v_p
+				p_out[(gx0 + lx)] = ((((v_m[uint32(0)][uint32(0)] ^ v_m[uint32(0)][uint32(1)]) ^ (v_m[uint32(1)][uint32(0)] * uint32(5))) ^ (v_m[uint32(1)][uint32(1)] * uint32(7))) ^ v_p.X)
+			}
+		}
+	}
+}
+
 // NestedLoopsKernel is the compiled form of the kernel NestedLoops (Go function NestedLoops).
 var NestedLoopsKernel = gpu.Register(&gpu.KernelSpec{
 	Name:  "github.com/goxpu/xpu/codegen/golower/internal/fission.NestedLoops",
