@@ -87,7 +87,54 @@ func Load(dir string, gen Generated) (*ir.Module, error) {
 	if errs := unresolved(p, m, gen.Declares); len(errs) > 0 {
 		return nil, fmt.Errorf("frontend: %s does not type-check: %w", dir, errors.Join(errs...))
 	}
+	if err := testScope(dir, m); err != nil {
+		return nil, err
+	}
 	return m, nil
+}
+
+// testScope adds to m.Scope the package-level names of the package's
+// own test files (package m.Name, not m.Name_test), which share its
+// scope when its tests build.
+func testScope(dir string, m *ir.Module) error {
+	files, err := filepath.Glob(filepath.Join(dir, "*_test.go"))
+	if err != nil {
+		return fmt.Errorf("frontend: %w", err)
+	}
+	fset := token.NewFileSet()
+	for _, path := range files {
+		f, err := parser.ParseFile(fset, path, nil, parser.SkipObjectResolution)
+		if err != nil || f.Name.Name != m.Name {
+			// A test file that does not parse fails its own build.
+			continue
+		}
+		add := func(id *ast.Ident) {
+			if _, ok := m.Scope[id.Name]; !ok && id.Name != "_" {
+				q := fset.Position(id.Pos())
+				m.Scope[id.Name] = ir.Pos{File: filepath.Base(q.Filename), Line: q.Line, Col: q.Column}
+			}
+		}
+		for _, d := range f.Decls {
+			switch d := d.(type) {
+			case *ast.FuncDecl:
+				if d.Recv == nil && d.Name.Name != "init" {
+					add(d.Name)
+				}
+			case *ast.GenDecl:
+				for _, sp := range d.Specs {
+					switch sp := sp.(type) {
+					case *ast.ValueSpec:
+						for _, id := range sp.Names {
+							add(id)
+						}
+					case *ast.TypeSpec:
+						add(sp.Name)
+					}
+				}
+			}
+		}
+	}
+	return nil
 }
 
 // emptied returns the overlay that empties the existing file path down
