@@ -10,10 +10,12 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 
 	"github.com/goxpu/xpu/codegen/emit"
+	"github.com/goxpu/xpu/codegen/frontend"
 	"github.com/goxpu/xpu/codegen/golower"
 	"github.com/goxpu/xpu/codegen/ir"
 	"github.com/goxpu/xpu/codegen/wgslgen"
@@ -21,11 +23,14 @@ import (
 
 // Report is what one generation did.
 type Report struct {
-	Path    string        // the generated file
-	Changed bool          // whether the file was written (its contents changed)
-	Kernels []string      // the kernels that have code, in module order
-	Refused []*ir.Refusal // the template members refused by their requires clause
-	Notes   []string      // excused kernels without code for a backend, and demoted gate errors
+	Path    string // the generated file
+	Changed bool   // whether the file was written (its contents changed)
+	// Empty is set for a package without kernels, which has no generated
+	// file; Removed says that Run removed a previous one.
+	Empty, Removed bool
+	Kernels        []string      // the kernels that have code, in module order
+	Refused        []*ir.Refusal // the template members refused by their requires clause
+	Notes          []string      // excused kernels without code for a backend, and demoted gate errors
 	// Manifests describe each kernel's code per backend, as the
 	// generated file registers them.
 	Manifests []emit.Manifest
@@ -42,22 +47,33 @@ func Generate(dir string) error {
 // front end refuses, a kernel that the WGSL lowering cannot carry, or a
 // kernel left without code for a declared backend and not excused (the
 // build gates, see [RuleKernelSkipped] and [ExcusesFile]) fails the
-// generation with every such error and writes nothing.
+// generation with every such error and writes nothing; so does a
+// generated file that would not type-check in the package, which is a bug
+// of the generator. A package without
+// kernels gets no file: Run removes one that a previous generation wrote.
 func Run(dir string) (*Report, error) {
 	r, src, err := Build(dir)
 	if err != nil {
 		return nil, err
+	}
+	if r.Empty {
+		r.Removed, err = removeGenerated(r.Path)
+		return r, err
 	}
 	r.Changed, err = writeIfChanged(r.Path, src)
 	return r, err
 }
 
 // Build loads the kernel package in dir and lowers every kernel, as Run
-// does, and returns the generated file instead of writing it.
+// does, and returns the generated file instead of writing it; for a
+// package without kernels (Report.Empty), no file.
 func Build(dir string) (*Report, []byte, error) {
 	m, err := load(dir)
 	if err != nil {
 		return nil, nil, err
+	}
+	if len(m.Kernels) == 0 && len(m.Refused) == 0 {
+		return &Report{Path: filepath.Join(dir, emit.FileName), Empty: true}, nil, nil
 	}
 	ks, err := lower(m)
 	if err != nil {
@@ -71,6 +87,9 @@ func Build(dir string) (*Report, []byte, error) {
 	if err != nil {
 		return nil, nil, err
 	}
+	if err := frontend.TypeCheck(dir, emit.FileName, src); err != nil {
+		return nil, nil, fmt.Errorf("codegen: %s: the generated file does not type-check, a bug of the generator (please report it): %w", dir, err)
+	}
 	r := &Report{Path: filepath.Join(dir, emit.FileName), Refused: m.Refused}
 	for _, k := range m.Kernels {
 		r.Kernels = append(r.Kernels, k.Name)
@@ -82,7 +101,9 @@ func Build(dir string) (*Report, []byte, error) {
 	return r, src, nil
 }
 
-// lower runs the analyses and every lowering on each kernel of m.
+// lower runs the analyses and every lowering on each kernel of m: the
+// WGSL first, then, with the generated file's names chosen (emit.Plan),
+// the Go lowering.
 func lower(m *ir.Module) ([]emit.Lowered, error) {
 	var errs []error
 	ks := make([]emit.Lowered, 0, len(m.Kernels))
@@ -96,9 +117,7 @@ func lower(m *ir.Module) ([]emit.Lowered, error) {
 			errs = append(errs, fmt.Errorf("codegen: kernel %s: WGSL: %w", k.Name, err))
 			continue
 		}
-		// A kernel the Go lowering refuses keeps its other code; the CPU
-		// backend refuses it by name.
-		l := emit.Lowered{Kernel: k, WGSL: w, Fault: fault, CPUName: emit.CPUFuncName(k.Name)}
+		l := emit.Lowered{Kernel: k, WGSL: w, Fault: fault}
 		vs, err := wgslgen.Variants(k)
 		if err != nil {
 			errs = append(errs, fmt.Errorf("codegen: kernel %s: WGSL: %w", k.Name, err))
@@ -107,17 +126,48 @@ func lower(m *ir.Module) ([]emit.Lowered, error) {
 		for _, v := range vs {
 			l.WaveVariants = append(l.WaveVariants, emit.WaveVariant(v))
 		}
-		l.CPU, err = golower.Generate(k, l.CPUName)
+		ks = append(ks, l)
+	}
+	if len(errs) > 0 {
+		return nil, errors.Join(errs...)
+	}
+	names, err := emit.Plan(m, ks)
+	if err != nil {
+		return nil, err
+	}
+	for i := range ks {
+		// A kernel the Go lowering refuses keeps its other code; the CPU
+		// backend refuses it by name.
+		l, k := &ks[i], ks[i].Kernel
+		l.CPUName = names.CPU(k.Name)
+		l.CPU, err = golower.Generate(k, l.CPUName, golower.Imports{XPU: names.XPU, GPU: names.GPU})
 		switch {
 		case errors.Is(err, golower.ErrUnsupported):
 			l.CPUName, l.CPURefused = "", err.Error()
 		case err != nil:
 			errs = append(errs, fmt.Errorf("codegen: kernel %s: Go lowering: %w", k.Name, err))
-			continue
 		}
-		ks = append(ks, l)
 	}
 	return ks, errors.Join(errs...)
+}
+
+// removeGenerated removes the file at path when the generator wrote it,
+// and reports whether it did.
+func removeGenerated(path string) (bool, error) {
+	old, err := os.ReadFile(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return false, nil
+	}
+	if err != nil {
+		return false, fmt.Errorf("codegen: %w", err)
+	}
+	if !bytes.HasPrefix(old, []byte(emit.Header+"\n")) {
+		return false, fmt.Errorf("codegen: %s was not written by xpu gen; the package has no kernels, so remove or rename it", path)
+	}
+	if err := os.Remove(path); err != nil {
+		return false, fmt.Errorf("codegen: %w", err)
+	}
+	return true, nil
 }
 
 // writeIfChanged writes src to path unless the file already holds it, so

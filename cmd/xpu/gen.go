@@ -19,6 +19,13 @@ func runGen(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
+	if r.Empty {
+		fmt.Fprintf(stderr, "xpu gen: note: the package has no kernels (no //xpu:kernel function): nothing generated\n")
+		if r.Removed {
+			fmt.Fprintf(stderr, "xpu gen: note: removed the %s of an earlier generation\n", r.Path)
+		}
+		return nil
+	}
 	for _, ref := range r.Refused {
 		fmt.Fprintf(stderr, "xpu gen: note: %s: %s refused: %s\n", ref.Pos, ref.Name, ref.Reason)
 	}

@@ -60,6 +60,23 @@ func TestGenNotesRefusedMembers(t *testing.T) {
 	}
 }
 
+// TestGenNotesNoKernels runs gen in a package without kernels: it writes
+// nothing and says so.
+func TestGenNotesNoKernels(t *testing.T) {
+	t.Chdir("../../codegen/testdata/nokernels")
+	var stdout, stderr bytes.Buffer
+	if code := run([]string{"gen"}, &stdout, &stderr); code != 0 {
+		t.Fatalf("xpu gen: exit %d: %s", code, stderr.String())
+	}
+	if !strings.Contains(stderr.String(), "no kernels") {
+		t.Errorf("xpu gen: stderr %q does not say the package has no kernels", stderr.String())
+	}
+	if _, err := os.Stat("xpu_gen.go"); !os.IsNotExist(err) {
+		os.Remove("xpu_gen.go")
+		t.Errorf("xpu gen wrote a file for a package without kernels (stat: %v)", err)
+	}
+}
+
 func TestGenFailsOnRefusedPackage(t *testing.T) {
 	t.Chdir("../../codegen/testdata/nomap")
 	var stdout, stderr bytes.Buffer

@@ -11,6 +11,7 @@ package emit
 import (
 	"bytes"
 	"cmp"
+	"errors"
 	"fmt"
 	"go/format"
 	"slices"
@@ -57,7 +58,6 @@ func (l *Lowered) faults() bool {
 // kernels lowered as ks. The output depends only on its inputs: kernels
 // and refused members appear sorted by name.
 func File(m *ir.Module, ks []Lowered) ([]byte, error) {
-	w := &writer{pkg: m.Package, pkgName: m.Name}
 	entries := make([]entry, 0, len(ks)+len(m.Refused))
 	for i := range ks {
 		if ks[i].Kernel == nil {
@@ -74,6 +74,20 @@ func File(m *ir.Module, ks []Lowered) ([]byte, error) {
 			return nil, fmt.Errorf("emit: two kernels named %s", entries[i].name)
 		}
 	}
+	if len(entries) == 0 {
+		return nil, ErrNoKernels
+	}
+	names, err := Plan(m, ks)
+	if err != nil {
+		return nil, err
+	}
+	for _, l := range ks {
+		if want := names.CPU(l.Kernel.Name); l.CPU != "" && l.CPUName != want {
+			return nil, fmt.Errorf("emit: kernel %s: CPU function %s, want %s (Names.CPU)", l.Kernel.Name, l.CPUName, want)
+		}
+	}
+	w := &writer{pkg: m.Package, pkgName: m.Name, names: names,
+		qual: strings.NewReplacer("gpu.", names.GPU+".", "xpu.", names.XPU+".")}
 	w.header(entries)
 	for _, e := range entries {
 		if e.refused != nil {
@@ -86,6 +100,9 @@ func File(m *ir.Module, ks []Lowered) ([]byte, error) {
 	if err != nil {
 		return nil, fmt.Errorf("emit: formatting the generated file: %w", err)
 	}
+	if err := checkNames(src, m); err != nil {
+		return nil, err
+	}
 	return src, nil
 }
 
@@ -96,24 +113,46 @@ type entry struct {
 	refused *ir.Refusal
 }
 
+// ErrNoKernels is returned by File for a module without kernels: a
+// package without kernels has no generated file.
+var ErrNoKernels = errors.New("emit: the package has no kernels")
+
 // writer accumulates the unformatted file.
 type writer struct {
 	buf     bytes.Buffer
 	pkg     string // import path of the kernel package
 	pkgName string
+	names   *Names
+	qual    *strings.Replacer // spells the qualifiers gpu. and xpu. with the import names
 }
 
-func (w *writer) printf(format string, args ...any) { fmt.Fprintf(&w.buf, format, args...) }
+// printf writes to the file. In format, the generator's own text (never
+// in args), the qualifiers gpu. and xpu. are spelled with the file's
+// import names.
+func (w *writer) printf(format string, args ...any) {
+	fmt.Fprintf(&w.buf, w.qual.Replace(format), args...)
+}
 
 // header writes the header, the package clause and the imports.
 func (w *writer) header(entries []entry) {
 	w.printf("%s\n\npackage %s\n\n", Header, w.pkgName)
 	needXPU := slices.ContainsFunc(entries, func(e entry) bool { return e.lowered != nil })
+	w.printf("import (\n")
 	if needXPU {
-		w.printf("import (\n\t%q\n\t%q\n)\n", "github.com/goxpu/xpu", "github.com/goxpu/xpu/gpu")
-	} else {
-		w.printf("import %q\n", "github.com/goxpu/xpu/gpu")
+		w.importSpec(w.names.XPU, "github.com/goxpu/xpu")
 	}
+	w.importSpec(w.names.GPU, "github.com/goxpu/xpu/gpu")
+	w.printf(")\n")
+}
+
+// importSpec writes the import of path under name, naming it only where
+// name is not the package's own.
+func (w *writer) importSpec(name, path string) {
+	if name == path[strings.LastIndexByte(path, '/')+1:] {
+		w.printf("\t%q\n", path)
+		return
+	}
+	w.printf("\t%s %q\n", name, path)
 }
 
 // refused writes the handle of a refused member.
@@ -134,7 +173,7 @@ func (w *writer) kernel(l *Lowered) error {
 			return fmt.Errorf("emit: kernel %s: parameter %s has no type", k.Name, p.Name)
 		}
 	}
-	handle, wgsl := handleName(k.Name), artifactName(k.Name, "WGSL")
+	handle, wgsl := handleName(k.Name), w.names.wgsl(k.Name)
 	w.printf("\n// %s is the compiled form of %s.\n", handle, origin(k))
 	w.printf("var %s = gpu.Register(&gpu.KernelSpec{\n", handle)
 	w.printf("Name: %q,\n", w.pkg+"."+k.Name)
@@ -194,13 +233,13 @@ func (w *writer) param(p *ir.Param) {
 
 // launcher writes the typed launcher of k.
 func (w *writer) launcher(k *ir.Kernel, handle string) {
-	names := paramNames(k.Params)
-	stream, groups := freeName("s", names), freeName("groups", names)
+	names := paramNames(k.Params, handle)
+	stream, groups := freeName("s", append(names, handle)), freeName("groups", append(names, handle))
 	var sig, args strings.Builder
-	fmt.Fprintf(&sig, "%s *gpu.Stream, %s xpu.Dim3", stream, groups)
+	fmt.Fprintf(&sig, w.qual.Replace("%s *gpu.Stream, %s xpu.Dim3"), stream, groups)
 	for i, p := range k.Params {
 		if p.Kind == ir.BufferParam {
-			fmt.Fprintf(&sig, ", %s *gpu.Buffer[%s]", names[i], w.goType(p.Type))
+			fmt.Fprintf(&sig, w.qual.Replace(", %s *gpu.Buffer[%s]"), names[i], w.goType(p.Type))
 		} else {
 			fmt.Fprintf(&sig, ", %s %s", names[i], w.goType(p.Type))
 		}
@@ -314,20 +353,20 @@ func launcherName(kernel string) string {
 	return "launch" + upperFirst(kernel)
 }
 
-// CPUFuncName is the name of the CPU block function of a kernel.
-func CPUFuncName(kernel string) string { return artifactName(kernel, "CPU") }
-
-// artifactName is the name of a kernel's artifact constant.
-func artifactName(kernel, kind string) string { return lowerFirst(kernel) + kind }
-
 // paramNames returns the launcher's names for params: their own, with
-// blank or missing names replaced.
-func paramNames(params []*ir.Param) []string {
+// blank or missing names replaced, and a name that would hide the
+// kernel's handle (which the launcher's body refers to) renamed.
+func paramNames(params []*ir.Param, handle string) []string {
 	names := make([]string, len(params))
 	for i, p := range params {
 		names[i] = p.Name
-		if p.Name == "" || p.Name == "_" {
+		if p.Name == "" || p.Name == "_" || p.Name == handle {
 			names[i] = fmt.Sprintf("arg%d", i)
+		}
+	}
+	for i, n := range names {
+		if n == handle || slices.Contains(names[:i], n) {
+			names[i] = freeName(n, append(slices.Clone(names), handle))
 		}
 	}
 	return names

@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/goxpu/xpu/codegen/emit"
+	"github.com/goxpu/xpu/codegen/internal/gobuild"
 	"github.com/goxpu/xpu/codegen/ir"
 )
 
@@ -75,6 +76,20 @@ func TestFileGolden(t *testing.T) {
 	}
 	if !bytes.Equal(got, want) {
 		t.Errorf("generated file differs from %s (go test -update rewrites it):\n%s", golden, got)
+	}
+}
+
+// TestFileBuilds builds the golden file in the package testdata/k, which
+// declares the module's struct.
+func TestFileBuilds(t *testing.T) {
+	m, ks := module()
+	src, err := emit.File(m, ks)
+	if err != nil {
+		t.Fatal(err)
+	}
+	files := map[string][]byte{filepath.Join("testdata", "k", emit.FileName): src}
+	if err := gobuild.Check(t.TempDir(), files, "./testdata/k"); err != nil {
+		t.Error(err)
 	}
 }
 

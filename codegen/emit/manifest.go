@@ -295,10 +295,16 @@ func goOps(src string) []string {
 			return true
 		}
 		pkg, ok := sel.X.(*ast.Ident)
-		if !ok || !slices.Contains(goPackages, pkg.Name) {
+		if !ok {
 			return true
 		}
-		name := pkg.Name + "." + sel.Sel.Name
+		// An import name may carry a suffix where the package takes the
+		// plain one (see Plan); the lowering's locals never look so.
+		path, _, _ := strings.Cut(pkg.Name, "_")
+		if !slices.Contains(goPackages, path) {
+			return true
+		}
+		name := path + "." + sel.Sel.Name
 		if !slices.Contains(goPlumbing, name) && !slices.Contains(ops, name) {
 			ops = append(ops, name)
 		}

@@ -3,8 +3,6 @@ package emit
 // This file writes a kernel's wave variants: its WGSL at each wave tier,
 // which the runtime picks among by the device's subgroup size.
 
-import "strings"
-
 // WaveVariant is a kernel's WGSL at one wave tier, as the WGSL lowering
 // made it (see gpu.WaveVariant).
 type WaveVariant struct {
@@ -15,11 +13,6 @@ type WaveVariant struct {
 	Fault                    bool // the WGSL declares the fault word
 }
 
-// waveVariantName names the constant holding a variant's WGSL.
-func waveVariantName(kernel string, v WaveVariant) string {
-	return artifactName(kernel, "WGSL"+strings.ToUpper(v.Tier[:1])+v.Tier[1:])
-}
-
 // waveVariants writes the spec's WaveVariants field; a variant whose WGSL
 // is the kernel's main WGSL refers to that constant.
 func (w *writer) waveVariants(l *Lowered) {
@@ -28,9 +21,9 @@ func (w *writer) waveVariants(l *Lowered) {
 	}
 	w.printf("WaveVariants: []gpu.WaveVariant{\n")
 	for _, v := range l.WaveVariants {
-		name := waveVariantName(l.Kernel.Name, v)
+		name := w.names.variant(l.Kernel.Name, v.Tier)
 		if v.WGSL == l.WGSL {
-			name = artifactName(l.Kernel.Name, "WGSL")
+			name = w.names.wgsl(l.Kernel.Name)
 		}
 		w.printf("{Tier: %q, SubgroupMin: %d, SubgroupMax: %d, Width: %d, WGSL: %s},\n", v.Tier, v.SubgroupMin, v.SubgroupMax, v.Width, name)
 	}
@@ -44,7 +37,7 @@ func (w *writer) waveVariantConsts(l *Lowered) {
 		if v.WGSL == l.WGSL {
 			continue
 		}
-		name := waveVariantName(l.Kernel.Name, v)
+		name := w.names.variant(l.Kernel.Name, v.Tier)
 		w.printf("\n// %s is the WGSL of %s at the %s wave tier (subgroups of %d to %d lanes).\n", name, l.Kernel.Name, v.Tier, v.SubgroupMin, v.SubgroupMax)
 		w.printf("const %s = %s\n", name, stringLit(v.WGSL))
 	}

@@ -152,7 +152,7 @@ func TestFeatures(t *testing.T) {
 }
 
 func TestLoad(t *testing.T) {
-	m, err := Load("testdata/load", nil)
+	m, err := Load("testdata/load", Generated{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -165,6 +165,19 @@ func TestLoad(t *testing.T) {
 	}
 	if k.Pos.File != "kernel.go" || k.Pos.Line != 9 || k.Pos.Col != 6 {
 		t.Errorf("kernel position %v", k.Pos)
+	}
+}
+
+// TestTypeCheckReportsGeneratedFileErrors checks the guard the generator
+// runs before it writes a file: an error in the file is reported, with
+// its place; the package's own files are not blamed on it.
+func TestTypeCheckReportsGeneratedFileErrors(t *testing.T) {
+	if err := TypeCheck("testdata/load", "xpu_gen.go", []byte("package load\n\nvar ok = 1\n")); err != nil {
+		t.Errorf("a file that type-checks: %v", err)
+	}
+	err := TypeCheck("testdata/load", "xpu_gen.go", []byte("package load\n\nvar _ int = \"s\"\n"))
+	if err == nil || !strings.Contains(err.Error(), "xpu_gen.go:3:") {
+		t.Errorf("a file that does not type-check: err = %v, want one at xpu_gen.go:3", err)
 	}
 }
 

@@ -16,7 +16,7 @@ import (
 // expr returns the Go spelling of e as a value.
 func (g *gen) expr(e ir.Expr) string {
 	if c, ok := fold(e); ok {
-		return constant(c)
+		return g.constant(c)
 	}
 	switch e := e.(type) {
 	case *ir.VarRef:
@@ -29,7 +29,7 @@ func (g *gen) expr(e ir.Expr) string {
 		return "s_" + e.Shared.Name
 	case *ir.Index, *ir.FieldOf:
 		if atomicElement(e) {
-			return "xpu.AtomicLoad(&" + g.place(e) + ")"
+			return g.xpu + ".AtomicLoad(&" + g.place(e) + ")"
 		}
 		return g.place(e)
 	case *ir.Unary:
@@ -129,9 +129,9 @@ func (g *gen) bitcast(e *ir.Bitcast) string {
 	case e.T.Kind == ir.F32 && from.Kind == ir.F32:
 		return x
 	case e.T.Kind == ir.F32:
-		return "xpu.Float32FromBits(uint32(" + x + "))"
+		return g.xpu + ".Float32FromBits(uint32(" + x + "))"
 	case from.Kind == ir.F32:
-		return e.T.String() + "(xpu.Float32Bits(" + x + "))"
+		return e.T.String() + "(" + g.xpu + ".Float32Bits(" + x + "))"
 	}
 	return e.T.String() + "(" + x + ")"
 }
@@ -176,7 +176,7 @@ func (g *gen) builtin(e *ir.CallBuiltin) string {
 	for i, a := range e.Args {
 		args[i] = g.expr(a)
 	}
-	return "xpu." + e.Fn.String() + "(" + strings.Join(args, ", ") + ")"
+	return g.xpu + "." + e.Fn.String() + "(" + strings.Join(args, ", ") + ")"
 }
 
 // localIndex spells LocalIndex: li inside a work-item loop, computed from
@@ -205,12 +205,12 @@ func (g *gen) atomic(e *ir.Atomic) string {
 	for _, a := range e.Args {
 		args = append(args, g.expr(a))
 	}
-	return "xpu." + atomicFuncs[e.Op] + "(" + strings.Join(args, ", ") + ")"
+	return g.xpu + "." + atomicFuncs[e.Op] + "(" + strings.Join(args, ", ") + ")"
 }
 
 // constant spells c as a typed Go constant, or as a call where Go
 // constants cannot say it (negative zero, infinities, NaNs).
-func constant(c *ir.Const) string {
+func (g *gen) constant(c *ir.Const) string {
 	switch c.T.Kind {
 	case ir.Bool:
 		return strconv.FormatBool(c.Bits != 0)
@@ -221,7 +221,7 @@ func constant(c *ir.Const) string {
 	}
 	f := math.Float32frombits(c.Bits)
 	if math.IsInf(float64(f), 0) || math.IsNaN(float64(f)) || f == 0 && math.Signbit(float64(f)) {
-		return fmt.Sprintf("xpu.Float32FromBits(0x%08x)", c.Bits)
+		return fmt.Sprintf("%s.Float32FromBits(0x%08x)", g.xpu, c.Bits)
 	}
 	return "float32(" + strconv.FormatFloat(float64(f), 'g', -1, 32) + ")"
 }

@@ -15,16 +15,16 @@ import (
 func (g *gen) function() {
 	k := g.k
 	g.line("// %s runs one block of the kernel %s on the CPU.", g.fn, k.Name)
-	g.line("func %s(b *gpu.CPUBlock) {", g.fn)
+	g.line("func %s(b *%s.CPUBlock) {", g.fn, g.gpu)
 	g.indent++
 	var names []string
 	for _, p := range k.Params {
 		name := "p_" + p.Name
 		names = append(names, name)
 		if p.Kind == ir.BufferParam {
-			g.line("%s := gpu.CPUView[%s](b.Buffers[%d])", name, typeName(p.Type), p.Binding)
+			g.line("%s := %s.CPUView[%s](b.Buffers[%d])", name, g.gpu, typeName(p.Type), p.Binding)
 		} else {
-			g.line("%s := gpu.CPUUniform[%s](b.Uniforms, %d)", name, typeName(p.Type), p.Binding)
+			g.line("%s := %s.CPUUniform[%s](b.Uniforms, %d)", name, g.gpu, typeName(p.Type), p.Binding)
 		}
 	}
 	for _, s := range k.Shared {

@@ -20,6 +20,7 @@
 package golower
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"strings"
@@ -30,10 +31,15 @@ import (
 // ErrUnsupported is wrapped by the error of a kernel the lowering refuses.
 var ErrUnsupported = errors.New("not supported by the Go lowering")
 
+// Imports are the names under which the generated file imports the
+// packages xpu and gpu; empty names mean "xpu" and "gpu".
+type Imports struct{ XPU, GPU string }
+
 // Generate returns the Go source of func fn(b *gpu.CPUBlock), running the
-// kernel k over one block. The output depends only on k and fn.
-func Generate(k *ir.Kernel, fn string) (string, error) {
-	g := &gen{k: k, fn: fn}
+// kernel k over one block, for a file that imports xpu and gpu as imp
+// says. The output depends only on k, fn and imp.
+func Generate(k *ir.Kernel, fn string, imp Imports) (string, error) {
+	g := &gen{k: k, fn: fn, xpu: cmp.Or(imp.XPU, "xpu"), gpu: cmp.Or(imp.GPU, "gpu")}
 	for i, n := range k.Block {
 		g.size[i] = max(n, 1)
 	}
@@ -52,10 +58,11 @@ func Generate(k *ir.Kernel, fn string) (string, error) {
 
 // gen holds the state of one kernel's lowering.
 type gen struct {
-	k    *ir.Kernel
-	fn   string
-	size [3]uint32 // block size, at least 1 on each axis
-	out  strings.Builder
+	k        *ir.Kernel
+	fn       string
+	xpu, gpu string    // the import names of packages xpu and gpu
+	size     [3]uint32 // block size, at least 1 on each axis
+	out      strings.Builder
 
 	nodes  []node           // the kernel body, split at barriers
 	cross  map[*ir.Var]bool // variables kept in per-work-item arrays

@@ -58,12 +58,12 @@ func (g *gen) plan() error {
 		if _, ok := s.(*ir.Return); ok {
 			returns = true
 		}
+		// A declaration counts as a use of its variable; an expression
+		// inside it (its initial value) uses what the expression reads.
 		var v *ir.Var
-		switch x := e.(type) {
-		case *ir.VarRef:
-			v = x.Var
-		}
-		if d, ok := s.(*ir.Decl); ok {
+		if r, ok := e.(*ir.VarRef); ok {
+			v = r.Var
+		} else if d, ok := s.(*ir.Decl); ok && e == nil {
 			v = d.Var
 		}
 		if v == nil {

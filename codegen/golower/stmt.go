@@ -30,7 +30,7 @@ func (g *gen) stmt(s ir.Stmt) {
 			return
 		}
 		if atomicElement(s.Dst) {
-			g.line("xpu.AtomicStore(&%s, %s)", g.place(s.Dst), g.expr(s.Value))
+			g.line("%s.AtomicStore(&%s, %s)", g.xpu, g.place(s.Dst), g.expr(s.Value))
 			return
 		}
 		g.line("%s = %s", g.place(s.Dst), g.expr(s.Value))

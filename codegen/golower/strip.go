@@ -73,8 +73,8 @@ func (g *gen) strip(stmts []ir.Stmt, body string) bool {
 				g.line("%s := uint32(0)", varName(c))
 			}
 		}
-		g.line("st := gpu.CPUDotStrip{Acc: a_%s[:], AccOff: %d, Lanes: %d, Rows: %d, AccRow: %d,",
-			m.acc.Name, m.accAt[0]*bn, bx, by, bx)
+		g.line("st := %s.CPUDotStrip{Acc: a_%s[:], AccOff: %d, Lanes: %d, Rows: %d, AccRow: %d,",
+			g.gpu, m.acc.Name, m.accAt[0]*bn, bx, by, bx)
 		g.line("\tI: %d, J: %d, AccI: %d, AccJ: %d,", max(m.ncell[0], 1), max(m.ncell[1], 1), m.accAt[1]*bn, m.accAt[2]*bn)
 		g.line("\tA: %s, AOff: int(%s), ARow: %d, AI: %d, AK: %d,", g.sliceOf(m.a), g.expr(m.ia), m.fa.y, m.fa.i, m.fa.k)
 		g.line("\tB: %s, BOff: int(%s), BRow: %d, BJ: %d, BK: %d}", g.sliceOf(m.b), g.expr(m.ib), m.fb.y, m.fb.j, m.fb.k)

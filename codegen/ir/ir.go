@@ -38,6 +38,10 @@ type Module struct {
 	Name    string // package name
 	Kernels []*Kernel
 	Refused []*Refusal // template members whose requires clause failed
+	// Scope maps each package-level name the package declares (its
+	// generated file aside) to its declaration, so that the generated
+	// file can declare names of its own that are free.
+	Scope map[string]Pos
 }
 
 // Refusal records a kernel that is deliberately not built, with the reason

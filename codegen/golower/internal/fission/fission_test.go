@@ -1,0 +1,166 @@
+package fission_test
+
+import (
+	"math/rand/v2"
+	"os"
+	"testing"
+
+	"github.com/goxpu/xpu"
+	"github.com/goxpu/xpu/codegen/golower/internal/fission"
+	"github.com/goxpu/xpu/gpu"
+	"github.com/goxpu/xpu/gpu/gputest"
+	"github.com/goxpu/xpu/kernels/conformance"
+)
+
+// TestMain runs the tests, then the kernel census of the package.
+func TestMain(m *testing.M) {
+	os.Exit(conformance.RunWithCensus(m, "github.com/goxpu/xpu/codegen/golower/internal/fission", nil))
+}
+
+// groups is the number of blocks of the one-dimensional cases.
+const groups = 3
+
+// TestLocalsAcrossBarriers runs every kernel of the package, each with a
+// local of some kind live across the barriers of a loop or an if, on
+// every backend present against the reference runner.
+func TestLocalsAcrossBarriers(t *testing.T) {
+	gputest.ForEach(t, func(t *testing.T, d *gpu.Device) {
+		seed, err := conformance.Seed()
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, c := range cases() {
+			t.Run(c.Name(), func(t *testing.T) {
+				if err := conformance.Run(d, c, seed); err != nil {
+					t.Errorf("%v\n(seed %d: rerun with %s=%d)", err, seed, conformance.SeedEnv, seed)
+				}
+			})
+		}
+	})
+}
+
+// TestCasesCoverKernels checks that every kernel of the package has a
+// case.
+func TestCasesCoverKernels(t *testing.T) {
+	seen := map[string]bool{}
+	for _, c := range cases() {
+		seen[c.Kernel.Name()] = true
+	}
+	for _, k := range gpu.Kernels() {
+		if k.Name() > "github.com/goxpu/xpu/codegen/golower/internal/fission." && k.Name() < "github.com/goxpu/xpu/codegen/golower/internal/fission/" && !seen[k.Name()] {
+			t.Errorf("kernel %s has no case", k.Name())
+		}
+	}
+}
+
+func buf[T any](a []any, i int) *gpu.Buffer[T] {
+	b, _ := a[i].(*gpu.Buffer[T])
+	return b
+}
+
+func u32(a []any, i int) uint32 {
+	v, _ := a[i].(uint32)
+	return v
+}
+
+func words(r *rand.Rand, n int) []uint32 {
+	v := make([]uint32, n)
+	for i := range v {
+		v[i] = r.Uint32()
+	}
+	return v
+}
+
+func floats(r *rand.Rand, n int) []float32 {
+	v := make([]float32, n)
+	for i := range v {
+		v[i] = r.Float32()
+	}
+	return v
+}
+
+const items = groups * 64
+
+// inOut is a case with one output of out words per work-item and an input
+// of in words per work-item.
+func inOut(k *gpu.Kernel, ref any, out, in int, launch func(s *gpu.Stream, g xpu.Dim3, o, i *gpu.Buffer[uint32]) error) *conformance.Case {
+	return &conformance.Case{
+		Kernel: k, Ref: ref, Tol: conformance.Exact,
+		Setup: func(r *rand.Rand) conformance.Inputs {
+			return conformance.Inputs{Groups: xpu.Dim3{X: groups}, Args: []conformance.Arg{
+				conformance.Poisoned[uint32](out * items), conformance.Buffer(words(r, in*items)),
+			}}
+		},
+		Launch: func(s *gpu.Stream, g xpu.Dim3, a []any) error {
+			return launch(s, g, buf[uint32](a, 0), buf[uint32](a, 1))
+		},
+	}
+}
+
+// inOutN is inOut with a uniform count n.
+func inOutN(k *gpu.Kernel, ref any, n uint32, launch func(s *gpu.Stream, g xpu.Dim3, o, i *gpu.Buffer[uint32], n uint32) error) *conformance.Case {
+	return &conformance.Case{
+		Kernel: k, Ref: ref, Tol: conformance.Exact,
+		Setup: func(r *rand.Rand) conformance.Inputs {
+			return conformance.Inputs{Groups: xpu.Dim3{X: groups}, Args: []conformance.Arg{
+				conformance.Poisoned[uint32](items), conformance.Buffer(words(r, items)), conformance.Scalar(n),
+			}}
+		},
+		Launch: func(s *gpu.Stream, g xpu.Dim3, a []any) error {
+			return launch(s, g, buf[uint32](a, 0), buf[uint32](a, 1), u32(a, 2))
+		},
+	}
+}
+
+func cases() []*conformance.Case {
+	const n = 64
+	return []*conformance.Case{
+		inOutN(fission.StructCopiedInLoopKernel, fission.StructCopiedInLoop, 5, fission.LaunchStructCopiedInLoop),
+		inOut(fission.StructFieldsInLoopKernel, fission.StructFieldsInLoop, 2, 1, fission.LaunchStructFieldsInLoop),
+		inOut(fission.ArrayInLoopKernel, fission.ArrayInLoop, 4, 4, fission.LaunchArrayInLoop),
+		inOut(fission.StructArrayInLoopKernel, fission.StructArrayInLoop, 1, 1, fission.LaunchStructArrayInLoop),
+		inOut(fission.ScalarCopiedInLoopKernel, fission.ScalarCopiedInLoop, 1, 1, fission.LaunchScalarCopiedInLoop),
+		inOutN(fission.NestedLoopsKernel, fission.NestedLoops, 3, fission.LaunchNestedLoops),
+		inOutN(fission.DeclaredInIfKernel, fission.DeclaredInIf, 5, fission.LaunchDeclaredInIf),
+		inOut(fission.WaveInLoopKernel, fission.WaveInLoop, 1, 1, fission.LaunchWaveInLoop),
+		{
+			Kernel: fission.NestedArrayInLoopKernel, Ref: fission.NestedArrayInLoop, Tol: conformance.Exact,
+			Setup: func(r *rand.Rand) conformance.Inputs {
+				ps := make([]fission.Pair, items)
+				for i := range ps {
+					ps[i] = fission.Pair{X: r.Uint32(), Y: r.Uint32()}
+				}
+				return conformance.Inputs{Groups: xpu.Dim3{X: groups}, Args: []conformance.Arg{
+					conformance.Poisoned[uint32](items), conformance.Buffer(ps),
+				}}
+			},
+			Launch: func(s *gpu.Stream, g xpu.Dim3, a []any) error {
+				return fission.LaunchNestedArrayInLoop(s, g, buf[uint32](a, 0), buf[fission.Pair](a, 1))
+			},
+		},
+		{
+			// The else branch of DeclaredInIf.
+			Kernel: fission.DeclaredInIfKernel, Ref: fission.DeclaredInIf, Tol: conformance.Exact,
+			Setup: func(r *rand.Rand) conformance.Inputs {
+				return conformance.Inputs{Groups: xpu.Dim3{X: groups}, Args: []conformance.Arg{
+					conformance.Poisoned[uint32](items), conformance.Buffer(words(r, items)), conformance.Scalar(uint32(1)),
+				}}
+			},
+			Launch: func(s *gpu.Stream, g xpu.Dim3, a []any) error {
+				return fission.LaunchDeclaredInIf(s, g, buf[uint32](a, 0), buf[uint32](a, 1), u32(a, 2))
+			},
+		},
+		{
+			Kernel: fission.MatMulKernel, Ref: fission.MatMul,
+			Tol: conformance.Tolerance{Name: "sums of 64 products of [0, 1) in the same order, each may be fused", ULP: 4, Rel: 1e-5},
+			Setup: func(r *rand.Rand) conformance.Inputs {
+				return conformance.Inputs{Groups: xpu.Dim3{X: n / 16, Y: n / 16}, Args: []conformance.Arg{
+					conformance.Poisoned[float32](n * n), conformance.Buffer(floats(r, n*n)), conformance.Buffer(floats(r, n*n)), conformance.Scalar(uint32(n)),
+				}}
+			},
+			Launch: func(s *gpu.Stream, g xpu.Dim3, a []any) error {
+				return fission.LaunchMatMul(s, g, buf[float32](a, 0), buf[float32](a, 1), buf[float32](a, 2), u32(a, 3))
+			},
+		},
+	}
+}
