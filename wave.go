@@ -167,7 +167,7 @@ type laneValue[T any] struct {
 // exchange is one step of a wave: every active lane contributes v and
 // gets every lane's contribution once all active lanes have arrived.
 func exchange[T any](t Thread, v T) []laneValue[T] {
-	raw := t.w.blk.waveOf(t.LocalIndex()).exchange(int(t.LaneIndex()), v)
+	raw := t.w.exchange(v)
 	out := make([]laneValue[T], len(raw))
 	for i, r := range raw {
 		if r != nil {
