@@ -14,14 +14,10 @@ import (
 )
 
 // Case is one kernel of the suite: how to make its inputs, how to launch
-// it through its generated launcher, its reference and how close a device
-// must come to it.
+// it through its generated launcher and how close a device must come to
+// its reference, which the handle runs (gpu.Device.Reference).
 type Case struct {
 	Kernel *gpu.Kernel // the generated handle
-
-	// Ref is the reference: the kernel's Go function, or for a template
-	// member a function that calls it with the member's comptime value.
-	Ref any
 
 	// Tol bounds the difference of float32 results; integer results are
 	// compared bit for bit.
@@ -80,16 +76,8 @@ func Run(d *gpu.Device, c *Case, seed uint64) error {
 	in := c.Setup(rand.New(rand.NewPCG(seed, h.Sum64())))
 
 	ref := ReferenceArgs(in)
-	wave, err := d.KernelWave(c.Kernel.Name())
-	if err != nil {
-		return fmt.Errorf("wave: %w", err)
-	}
-	if wave.Width == 0 {
-		wave.Width = d.Info().Limits.SubgroupMax
-	}
-	cfg := xpu.Config{Groups: in.Groups, Block: c.Kernel.Block(), WaveWidth: wave.Width}
-	if err := xpu.Run(cfg, c.Ref, ref...); err != nil {
-		return fmt.Errorf("reference run: %w", err)
+	if err := d.Reference(c.Kernel, in.Groups, ref...); err != nil {
+		return err
 	}
 
 	dev := make([]any, len(in.Args))
