@@ -107,10 +107,11 @@ type conflict struct {
 	a, b     int32
 }
 
-// undo restores an element the second run showed another value of.
+// undo restores an element the second run showed another value of:
+// old is at [at, at+n) of the run's arena.
 type undo struct {
-	arr, off int
-	old, set []byte
+	arr, off, at int
+	set          []byte
 }
 
 // raceRun is the race check's record of one run of a block.
@@ -130,6 +131,7 @@ type raceRun struct {
 	hash      uint64 // of every turn's writes and yield
 	cur       *workItem
 	undos     []undo
+	arena     []byte
 }
 
 func newRaceRun(b *block, ref *raceRun, allow func(int, int, int) bool) *raceRun {
@@ -186,7 +188,8 @@ func (r *raceRun) show(w *workItem, a *sharedArray) {
 		if bytes.Equal(cur, val) {
 			continue
 		}
-		r.undos = append(r.undos, undo{arr: arr, off: off, old: bytes.Clone(cur), set: val})
+		r.undos = append(r.undos, undo{arr: arr, off: off, at: len(r.arena), set: val})
+		r.arena = append(r.arena, cur...)
 		copy(cur, val)
 		copy(r.last[arr][off:], val)
 	}
@@ -208,13 +211,14 @@ func (r *raceRun) after(w *workItem) {
 		r.diff(w, i, a)
 	}
 	for _, u := range r.undos { // put back what w did not overwrite
-		cur := r.b.shared[u.arr].raw[u.off : u.off+len(u.old)]
+		cur := r.b.shared[u.arr].raw[u.off : u.off+len(u.set)]
 		if bytes.Equal(cur, u.set) {
-			copy(cur, u.old)
-			copy(r.last[u.arr][u.off:], u.old)
+			old := r.arena[u.at : u.at+len(u.set)]
+			copy(cur, old)
+			copy(r.last[u.arr][u.off:], old)
 		}
 	}
-	r.undos = r.undos[:0]
+	r.undos, r.arena = r.undos[:0], r.arena[:0]
 	r.mix(uint64(r.seg)<<32 | uint64(w.index))
 	r.mix(uint64(w.state)<<56 | uint64(w.site))
 	r.seg++
