@@ -259,10 +259,3 @@ func siteOf(pc uintptr) string {
 	}
 	return fmt.Sprintf("%s:%d", filepath.Base(f.File), f.Line)
 }
-
-// frameFunc returns the name of the function, without type arguments,
-// that the call site pc lies in.
-func frameFunc(pc uintptr) string {
-	f, _ := runtime.CallersFrames([]uintptr{pc}).Next()
-	return trimTypeArgs(f.Function)
-}

@@ -200,8 +200,14 @@ func (r *raceRun) snapAt(j, arr, off, n int) []byte {
 	if j < len(r.snaps) && arr < len(r.snaps[j]) {
 		return r.snaps[j][arr][off : off+n]
 	}
+	if n <= len(zeros) {
+		return zeros[:n]
+	}
 	return make([]byte, n)
 }
+
+// zeros is the start of a fresh shared array, for elements up to its size.
+var zeros [64]byte
 
 func (r *raceRun) isAtomic(arr int) bool { return r.b.shared[arr].atomic.Load() }
 

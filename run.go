@@ -73,9 +73,9 @@ const maxBlock = 1024
 // returned, with the first failure as an error wrapping [ErrRun]; a
 // failed block does not stop the others.
 //
-// A kernel that takes a comptime struct (a template) takes its value as
-// the first of args. args are the kernel's parameters after the Thread:
-// slices stand for buffers and are shared, not copied.
+// args are the kernel's parameters after the Thread, in order, with a
+// template's comptime value where its signature has it: slices stand for
+// buffers and are shared, not copied.
 //
 // Run refuses, with an error naming the rule, what the code generator
 // refuses and a run can see: a barrier or wave verb that not every
@@ -112,7 +112,20 @@ type launch struct {
 	in           []reflect.Value // the arguments, with a slot for the Thread at 0
 	groups, size Dim3
 	wave         uint32
-	name         string // the kernel function's name, as runtime frames spell it
+	name         string   // the kernel function's name, as runtime frames spell it
+	funcs        sync.Map // call site -> the name of the function it lies in
+}
+
+// funcAt returns the name of the function, without type arguments, that
+// the call site pc lies in (inlined calls resolved).
+func (l *launch) funcAt(pc uintptr) string {
+	if f, ok := l.funcs.Load(pc); ok {
+		return f.(string)
+	}
+	fr, _ := runtime.CallersFrames([]uintptr{pc}).Next()
+	f := trimTypeArgs(fr.Function)
+	l.funcs.Store(pc, f)
+	return f
 }
 
 // runParallel runs the blocks on GOMAXPROCS goroutines.

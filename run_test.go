@@ -3,8 +3,8 @@ package xpu_test
 import (
 	"errors"
 	"fmt"
-	"strings"
 	"math/rand/v2"
+	"strings"
 	"testing"
 
 	"github.com/goxpu/xpu"

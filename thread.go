@@ -107,7 +107,7 @@ func Shared[T any](t Thread, n int) []T {
 	var pc [1]uintptr
 	runtime.Callers(2, pc[:])
 	site := pc[0]
-	if f := frameFunc(site); f != b.l.name {
+	if f := b.l.funcAt(site); f != b.l.name {
 		panic(ruleErr(ruleShared, "xpu.Shared at %s is called in %s, not in the kernel %s: request shared arrays at the top level of the kernel body and pass them to device functions",
 			siteOf(site), f, b.l.name))
 	}
