@@ -7,7 +7,7 @@ package xpu
 // waveRound collects the values of one wave's live lanes for one verb.
 // It completes when every live lane has arrived; every lane of the round
 // then reads its values. A lane that returns leaves the wave, so the
-// others are not held by it.
+// others are not held by it (and the block fails: see complete).
 type waveRound struct {
 	base, lanes int // the wave's first LocalIndex and its lane count
 	live        int // lanes not returned
@@ -63,8 +63,18 @@ func (b *block) leave(w *workItem) {
 	}
 }
 
-// complete hands the round's values to its lanes and readies them.
+// complete hands the round's values to its lanes and readies them. A
+// round that lanes of the wave did not reach because they returned is
+// a wave verb in non-uniform control flow: it fails the block.
 func (b *block) complete(r *waveRound) {
+	if r.live < r.lanes && !b.aborted {
+		for _, x := range b.items[r.base : r.base+r.lanes] {
+			if x.state == itemDone {
+				b.abort(ruleErr(ruleWave, "a wave verb is reached by some lanes of a wave but not by local %v, which returned", x.local))
+				return
+			}
+		}
+	}
 	vals := r.cur
 	for _, x := range b.items[r.base : r.base+r.lanes] {
 		if x.state == itemWave {
