@@ -327,6 +327,9 @@ func (l *launch) localOf(i int32) Dim3 {
 }
 
 // runChecked runs the blocks one after the other, each checked for races.
+// The buffers are copied before each block so that it can run again,
+// until a block requests no shared array: xpu.Shared sits at the top of
+// the kernel body, so then no block does.
 func (l *launch) runChecked() error {
 	mem := l.buffers()
 	usesShared := true
@@ -342,11 +345,12 @@ func (l *launch) runChecked() error {
 		usesShared = len(a.shared) > 0
 		switch {
 		case first != nil:
+			return
 		case a.fail != nil:
 			first = a.fail
-		case a.race.conflict() != nil:
-			first = a.race.conflict()
-		case pre != nil && a.race.wroteShared():
+			return
+		}
+		if first = a.race.conflict(); first == nil && pre != nil && a.race.wroteShared() {
 			first = l.checkReads(g, a.race, mem, pre)
 		}
 	})
