@@ -11,6 +11,7 @@ import (
 
 	"github.com/goxpu/xpu"
 	"github.com/goxpu/xpu/gpu"
+	"github.com/goxpu/xpu/gpu/gputest"
 	"github.com/goxpu/xpu/kernels/conformance"
 )
 
@@ -135,4 +136,17 @@ func TestReferenceTemplateMember(t *testing.T) {
 	if !slices.Equal(got, want) {
 		t.Errorf("Scale3's reference differs from Scale with Factor 3, Offset -7")
 	}
+}
+
+// TestDeviceReferenceRefuses: a device's reference refuses a refused
+// member as a launch on that device does.
+func TestDeviceReferenceRefuses(t *testing.T) {
+	gputest.ForEach(t, func(t *testing.T, d *gpu.Device) {
+		in := make([]int32, 64)
+		ref := d.Reference(conformance.ScaleNegKernel, xpu.Dim3{X: 1}, in, uint32(64))
+		launch := d.Stream().Launch(conformance.ScaleNegKernel, xpu.Dim3{X: 1}, (*gpu.Buffer[int32])(nil), uint32(64))
+		if !errors.Is(ref, gpu.ErrRefused) || ref.Error() != launch.Error() {
+			t.Errorf("reference: %v\nlaunch:    %v\nwant the same refusal", ref, launch)
+		}
+	})
 }
