@@ -96,7 +96,9 @@ func (t Thread) Barrier() {
 // Every work-item of a block gets the same array; n must be a constant
 // expression (constants and comptime fields), and the call must sit at the
 // top level of the kernel body, in the kernel function itself (a device
-// function takes the array as a parameter). Shared arrays start with
+// function takes the array as a parameter; for the reference runner the
+// kernel is the function given to Run, so pass a template's comptime
+// value to Run rather than wrapping the template in a closure). Shared arrays start with
 // unspecified contents on devices (zeros in the reference runner): write
 // before you read. The reference runner fails the work-item ([ErrRun],
 // rule xpu-shared-placement) on a call in another function than the
