@@ -22,7 +22,12 @@ type Word interface {
 // accesses to those, but a kernel that mixes them with atomics of other
 // work-items has a data race, as in Go).
 
-func word(p unsafe.Pointer) *uint32 { return (*uint32)(p) }
+// word returns p as a *uint32, first telling the race check that an
+// atomic touched it.
+func word(p unsafe.Pointer) *uint32 {
+	noteAtomic(p)
+	return (*uint32)(p)
+}
 
 func update[T Integer](p *T, f func(T) T) T {
 	u := word(unsafe.Pointer(p))

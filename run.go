@@ -5,7 +5,9 @@ import (
 	"fmt"
 	"reflect"
 	"runtime"
+	"strings"
 	"sync"
+	"testing"
 )
 
 // Config says how a kernel is launched.
@@ -17,28 +19,70 @@ type Config struct {
 	// agrees lane for lane with the backend it is compared with. Zero
 	// means 32.
 	WaveWidth uint32
+
+	// RaceCheck says whether the run checks shared memory for races
+	// between barriers (see [ErrRace]); the zero value checks in test
+	// binaries (testing.Testing) and not elsewhere.
+	RaceCheck RaceCheck
+}
+
+// RaceCheck turns the shared-memory race check of [Run] on or off.
+type RaceCheck uint8
+
+const (
+	RaceCheckAuto RaceCheck = iota // on in test binaries, off elsewhere
+	RaceCheckOn                    // always check
+	RaceCheckOff                   // never check
+)
+
+// on reports whether the check runs.
+func (c RaceCheck) on() bool {
+	switch c {
+	case RaceCheckOn:
+		return true
+	case RaceCheckOff:
+		return false
+	}
+	return testing.Testing()
 }
 
 // ErrRun is wrapped by every error [Run] returns for a kernel that failed
-// while running (an index out of range, an integer division by zero, ...).
+// while running (an index out of range, an integer division by zero, a
+// barrier not reached by every work-item, a shared-memory race, ...).
 var ErrRun = errors.New("xpu: kernel failed")
 
 // ErrCall is wrapped by every error [Run] returns for a call that does not
 // fit the kernel (wrong argument count or types, empty grid).
 var ErrCall = errors.New("xpu: bad kernel call")
 
+// ErrRace is wrapped, with [ErrRun], by the error of a run that found a
+// shared-memory race: an element of a shared array written by one
+// work-item and read or written by another with no barrier between.
+var ErrRace = errors.New("xpu: shared-memory race")
+
 // maxBlock bounds the work-items of one block, as devices do.
 const maxBlock = 1024
 
-// Run executes kernel as plain Go: every work-item of every block is a
-// goroutine that calls kernel with its own Thread and args; the work-items
-// of a block share its shared arrays and barrier; blocks run concurrently,
-// at most GOMAXPROCS at a time. It returns when every work-item has
-// returned, with the first failure of any work-item as an error wrapping
-// [ErrRun]; a failed block does not stop the others.
+// Run executes kernel as plain Go. Every work-item is a goroutine that
+// calls kernel with its own Thread and args; the work-items of a block
+// share its shared arrays, barrier and waves, and take turns: one runs at
+// a time, in order of LocalIndex, until it reaches a barrier, a wave verb
+// or its end, so that a block runs the same way every time. Blocks run
+// concurrently, at most GOMAXPROCS at a time; with the race check on they
+// run one after the other. Run returns when every work-item has
+// returned, with the first failure as an error wrapping [ErrRun]; a
+// failed block does not stop the others.
 //
-// args are the kernel's parameters after the Thread: slices stand for
+// args are the kernel's parameters after the Thread, in order, with a
+// template's comptime value where its signature has it: slices stand for
 // buffers and are shared, not copied.
+//
+// Run refuses, with an error naming the rule, what the code generator
+// refuses and a run can see: a barrier or wave verb that not every
+// work-item of the block (or lane of the wave) reaches, at the same call;
+// [Shared] outside the kernel function or called twice at one place.
+// With the race check on it also fails with [ErrRace] on a shared-memory
+// race, naming the array, the element and the two work-items.
 func Run(cfg Config, kernel any, args ...any) error {
 	fn := reflect.ValueOf(kernel)
 	in, err := callArgs(fn, args)
@@ -52,23 +96,44 @@ func Run(cfg Config, kernel any, args ...any) error {
 	if size.Count() > maxBlock {
 		return fmt.Errorf("%w: block of %d work-items exceeds %d", ErrCall, size.Count(), maxBlock)
 	}
-	wave := cfg.WaveWidth
-	if wave == 0 {
-		wave = 32
+	l := &launch{fn: fn, in: in, groups: groups, size: size, wave: cfg.WaveWidth, name: funcName(fn.Pointer())}
+	if l.wave == 0 {
+		l.wave = 32
 	}
-	name := runtime.FuncForPC(fn.Pointer()).Name()
+	if cfg.RaceCheck.on() {
+		return l.runChecked()
+	}
+	return l.runParallel()
+}
 
+// launch is one call of Run.
+type launch struct {
+	fn           reflect.Value
+	in           []reflect.Value // the arguments, with a slot for the Thread at 0
+	groups, size Dim3
+	wave         uint32
+	name         string   // the kernel function's name, as runtime frames spell it
+	funcs        sync.Map // call site -> the name of the function it lies in
+}
+
+// funcAt returns the name of the function, without type arguments, that
+// the call site pc lies in (inlined calls resolved).
+func (l *launch) funcAt(pc uintptr) string {
+	if f, ok := l.funcs.Load(pc); ok {
+		return f.(string)
+	}
+	fr, _ := runtime.CallersFrames([]uintptr{pc}).Next()
+	f := trimTypeArgs(fr.Function)
+	l.funcs.Store(pc, f)
+	return f
+}
+
+// runParallel runs the blocks on GOMAXPROCS goroutines.
+func (l *launch) runParallel() error {
 	var (
 		mu    sync.Mutex
 		first error
 	)
-	fail := func(err error) {
-		mu.Lock()
-		if first == nil {
-			first = err
-		}
-		mu.Unlock()
-	}
 	next := make(chan Dim3)
 	var wg sync.WaitGroup
 	for range runtime.GOMAXPROCS(0) {
@@ -76,20 +141,48 @@ func Run(cfg Config, kernel any, args ...any) error {
 		go func() {
 			defer wg.Done()
 			for g := range next {
-				runBlock(fn, in, &block{groups: groups, size: size, wave: wave}, g, name, fail)
+				b := l.newBlock(g)
+				b.run()
+				mu.Lock()
+				if first == nil {
+					first = b.fail
+				}
+				mu.Unlock()
 			}
 		}()
 	}
-	for z := range groups.Z {
-		for y := range groups.Y {
-			for x := range groups.X {
-				next <- Dim3{x, y, z}
-			}
-		}
-	}
+	l.eachGroup(func(g Dim3) { next <- g })
 	close(next)
 	wg.Wait()
 	return first
+}
+
+// eachGroup calls f for every block of the grid, in order.
+func (l *launch) eachGroup(f func(Dim3)) {
+	for z := range l.groups.Z {
+		for y := range l.groups.Y {
+			for x := range l.groups.X {
+				f(Dim3{x, y, z})
+			}
+		}
+	}
+}
+
+// funcName returns the name of the function at pc without type
+// arguments, as frames and FuncForPC may spell those differently.
+func funcName(pc uintptr) string {
+	f := runtime.FuncForPC(pc)
+	if f == nil {
+		return ""
+	}
+	return trimTypeArgs(f.Name())
+}
+
+func trimTypeArgs(name string) string {
+	if i := strings.IndexByte(name, '['); i >= 0 {
+		return name[:i]
+	}
+	return name
 }
 
 // callArgs checks args against the kernel's signature and returns the
@@ -118,93 +211,4 @@ func callArgs(fn reflect.Value, args []any) ([]reflect.Value, error) {
 		in[i+1] = v
 	}
 	return in, nil
-}
-
-// block is the state the work-items of one block share.
-type block struct {
-	groups, size Dim3
-	wave         uint32
-	bar          barrier
-	mu           sync.Mutex
-	shared       []any
-	waves        []*waveSync // made on first use by waveOf
-}
-
-// workItem is the state of one work-item.
-type workItem struct {
-	group, local Dim3
-	blk          *block
-	sharedNext   int
-}
-
-func runBlock(fn reflect.Value, proto []reflect.Value, b *block, group Dim3, name string, fail func(error)) {
-	n := int(b.size.Count())
-	b.bar.init(n)
-	var wg sync.WaitGroup
-	wg.Add(n)
-	for z := range b.size.Z {
-		for y := range b.size.Y {
-			for x := range b.size.X {
-				w := &workItem{group: group, local: Dim3{x, y, z}, blk: b}
-				go func() {
-					defer wg.Done()
-					defer b.bar.leave()
-					defer b.waveOf(w.local.X + w.local.Y*b.size.X + w.local.Z*b.size.X*b.size.Y).leave()
-					defer func() {
-						if r := recover(); r != nil {
-							fail(fmt.Errorf("%w: %s: group %v, local %v: %v", ErrRun, name, w.group, w.local, r))
-						}
-					}()
-					in := make([]reflect.Value, len(proto))
-					copy(in, proto)
-					in[0] = reflect.ValueOf(Thread{w})
-					fn.Call(in)
-				}()
-			}
-		}
-	}
-	wg.Wait()
-}
-
-// barrier is a reusable barrier for the live work-items of a block. A
-// work-item that returns leaves it, so the others are not held by it.
-type barrier struct {
-	mu      sync.Mutex
-	cond    sync.Cond
-	live    int
-	arrived int
-	gen     uint64
-}
-
-func (b *barrier) init(n int) {
-	b.cond.L = &b.mu
-	b.live = n
-}
-
-func (b *barrier) wait() {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	b.arrived++
-	if b.arrived >= b.live {
-		b.release()
-		return
-	}
-	for gen := b.gen; gen == b.gen; {
-		b.cond.Wait()
-	}
-}
-
-func (b *barrier) leave() {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	b.live--
-	if b.arrived > 0 && b.arrived >= b.live {
-		b.release()
-	}
-}
-
-func (b *barrier) release() {
-	b.arrived = 0
-	b.gen++
-	b.cond.Broadcast()
 }

@@ -2,7 +2,9 @@ package xpu_test
 
 import (
 	"errors"
+	"fmt"
 	"math/rand/v2"
+	"strings"
 	"testing"
 
 	"github.com/goxpu/xpu"
@@ -62,14 +64,56 @@ func earlyExit(t xpu.Thread, out []uint32) {
 	if t.LocalX()%2 == 1 {
 		return
 	}
-	t.Barrier() // non-uniform: devices refuse it; the runner must still not hang
+	t.Barrier() // non-uniform: the generator refuses it
 	out[t.GlobalX()] = 1
 }
 
-func TestRunEarlyExitDoesNotHang(t *testing.T) {
-	out := make([]uint32, 64)
-	if err := xpu.Run(xpu.Config{Groups: xpu.Dim3{X: 2}, Block: xpu.Dim3{X: 32}}, earlyExit, out); err != nil {
-		t.Fatal(err)
+func twoBarriers(t xpu.Thread, out []uint32) {
+	if t.LocalX() < 16 {
+		t.Barrier() // non-uniform: the generator refuses it
+	}
+	t.Barrier()
+	out[t.GlobalX()] = 1
+}
+
+func waveAfterReturn(t xpu.Thread, out []uint32) {
+	if t.LocalX()%2 == 1 {
+		return
+	}
+	out[t.GlobalX()] = xpu.WaveSum(t, uint32(1)) // non-uniform: the generator refuses it
+}
+
+func waveBesideBarrier(t xpu.Thread, out []uint32) {
+	if t.LocalX()%2 == 1 {
+		out[t.GlobalX()] = xpu.WaveSum(t, uint32(1)) // non-uniform: the generator refuses it
+	}
+	t.Barrier()
+}
+
+// TestWaveNonuniform: a wave verb that some lanes of a wave do not reach
+// is refused by name, never a sum over the lanes that happened to come.
+func TestWaveNonuniform(t *testing.T) {
+	for name, k := range map[string]func(xpu.Thread, []uint32){"early return": waveAfterReturn, "beside a barrier": waveBesideBarrier} {
+		for _, rc := range []xpu.RaceCheck{xpu.RaceCheckOn, xpu.RaceCheckOff} {
+			err := xpu.Run(xpu.Config{Groups: xpu.Dim3{X: 2}, Block: xpu.Dim3{X: 32}, WaveWidth: 8, RaceCheck: rc}, k, make([]uint32, 64))
+			if !errors.Is(err, xpu.ErrRun) || !strings.Contains(fmt.Sprint(err), "[xpu-wave-nonuniform]") {
+				t.Errorf("%s: err = %v, want ErrRun naming xpu-wave-nonuniform", name, err)
+			}
+		}
+	}
+}
+
+// TestBarrierNonuniform: a barrier that not every work-item of a block
+// reaches, or that they reach at different calls, is refused by name, as
+// the generator refuses it; it neither hangs nor passes.
+func TestBarrierNonuniform(t *testing.T) {
+	for name, k := range map[string]func(xpu.Thread, []uint32){"early return": earlyExit, "two barriers": twoBarriers} {
+		for _, rc := range []xpu.RaceCheck{xpu.RaceCheckOn, xpu.RaceCheckOff} {
+			err := xpu.Run(xpu.Config{Groups: xpu.Dim3{X: 2}, Block: xpu.Dim3{X: 32}, RaceCheck: rc}, k, make([]uint32, 64))
+			if !errors.Is(err, xpu.ErrRun) || !strings.Contains(fmt.Sprint(err), "[xpu-barrier-nonuniform]") {
+				t.Errorf("%s: err = %v, want ErrRun naming xpu-barrier-nonuniform", name, err)
+			}
+		}
 	}
 }
 

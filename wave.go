@@ -7,10 +7,11 @@ package xpu
 // A block's waves are consecutive ranges of LocalIndex: wave k holds the
 // work-items whose LocalIndex lies in [k*W, (k+1)*W), W = WaveWidth().
 // When the block is not a multiple of W, its last wave is partial: the
-// lanes past the block's end do not exist. The active lanes of a verb are
-// the lanes of the wave that exist and have not returned; a verb must be
-// reached in workgroup-uniform control flow (like Barrier), so on every
-// device the active lanes are exactly the lanes that exist.
+// lanes past the block's end do not exist. A verb must be reached in
+// workgroup-uniform control flow (like Barrier), so its active lanes are
+// exactly the lanes that exist: the reference runner fails the block
+// (rule xpu-wave-nonuniform) when a lane of the wave returned before the
+// verb or waits at a barrier instead.
 //
 // Reductions and scans run over the active lanes in lane order. A
 // shuffle whose source lane is not active yields the caller's own value.
@@ -167,7 +168,7 @@ type laneValue[T any] struct {
 // exchange is one step of a wave: every active lane contributes v and
 // gets every lane's contribution once all active lanes have arrived.
 func exchange[T any](t Thread, v T) []laneValue[T] {
-	raw := t.w.blk.waveOf(t.LocalIndex()).exchange(int(t.LaneIndex()), v)
+	raw := t.w.exchange(v)
 	out := make([]laneValue[T], len(raw))
 	for i, r := range raw {
 		if r != nil {

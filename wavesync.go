@@ -1,76 +1,87 @@
 package xpu
 
-// This file is the reference runner's wave rendezvous: the lanes of a wave
-// meet at each wave verb and exchange their values through shared memory
-// of the runner, goroutine to goroutine.
+// This file is the reference runner's wave rendezvous: the lanes of a
+// wave meet at each wave verb and exchange their values through the
+// block's scheduler.
 
-import "sync"
-
-// waveSync is the rendezvous of one wave of a block. A round collects the
-// values of the live lanes; it completes when every live lane has arrived,
-// and every lane of the round then reads the round's values. A lane that
-// returns leaves the wave, so the others are not held by it.
-type waveSync struct {
-	mu      sync.Mutex
-	cond    sync.Cond
-	live    int
-	arrived int
-	gen     uint64
-	cur     []any // the round being collected; nil entries: inactive lanes
-	done    []any // the values of the last completed round
+// waveRound collects the values of one wave's live lanes for one verb.
+// It completes when every live lane has arrived; every lane of the round
+// then reads its values. A lane that returns leaves the wave, so the
+// others are not held by it (and the block fails: see complete).
+type waveRound struct {
+	base, lanes int // the wave's first LocalIndex and its lane count
+	live        int // lanes not returned
+	arrived     int
+	cur         []any // nil entries: inactive lanes
 }
 
-func newWaveSync(lanes, width int) *waveSync {
-	w := &waveSync{live: lanes, cur: make([]any, width)}
-	w.cond.L = &w.mu
-	return w
-}
-
-// exchange contributes v for lane and returns the round's values.
-func (w *waveSync) exchange(lane int, v any) []any {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	w.cur[lane] = v
-	w.arrived++
-	if w.arrived >= w.live {
-		w.complete()
-		return w.done
-	}
-	for gen := w.gen; gen == w.gen; {
-		w.cond.Wait()
-	}
-	return w.done
-}
-
-// leave removes a returned lane from the wave.
-func (w *waveSync) leave() {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	w.live--
-	if w.arrived > 0 && w.arrived >= w.live {
-		w.complete()
-	}
-}
-
-func (w *waveSync) complete() {
-	w.done = w.cur
-	w.cur = make([]any, len(w.cur))
-	w.arrived = 0
-	w.gen++
-	w.cond.Broadcast()
-}
-
-// waveOf returns the rendezvous of the wave of the work-item at local
-// index li, making the block's waves on first use.
-func (b *block) waveOf(li uint32) *waveSync {
-	b.mu.Lock()
-	defer b.mu.Unlock()
+// waveOf returns the rendezvous of w's wave, making the block's waves on
+// first use.
+func (b *block) waveOf(w *workItem) *waveRound {
 	if b.waves == nil {
-		n := int(b.size.Count())
-		wd := int(b.wave)
+		n, wd := len(b.items), int(b.l.wave)
 		for base := 0; base < n; base += wd {
-			b.waves = append(b.waves, newWaveSync(min(wd, n-base), wd))
+			lanes := min(wd, n-base)
+			live := 0
+			for _, x := range b.items[base : base+lanes] {
+				if x.state != itemDone {
+					live++
+				}
+			}
+			b.waves = append(b.waves, &waveRound{base: base, lanes: lanes, live: live, cur: make([]any, wd)})
 		}
 	}
-	return b.waves[li/b.wave]
+	return b.waves[w.index/b.l.wave]
+}
+
+// exchange contributes v for w's lane and returns the round's values.
+func (w *workItem) exchange(v any) []any {
+	r := w.blk.waveOf(w)
+	r.cur[w.index%w.blk.l.wave] = v
+	r.arrived++
+	w.state = itemWave
+	w.yield()
+	return w.waveIn
+}
+
+// arrive completes w's round when w was its last live lane.
+func (b *block) arrive(w *workItem) {
+	if r := b.waveOf(w); r.arrived >= r.live {
+		b.complete(r)
+	}
+}
+
+// leave removes a returned work-item from its wave.
+func (b *block) leave(w *workItem) {
+	if b.waves == nil {
+		return
+	}
+	r := b.waveOf(w)
+	r.live--
+	if r.arrived > 0 && r.arrived >= r.live {
+		b.complete(r)
+	}
+}
+
+// complete hands the round's values to its lanes and readies them. A
+// round that lanes of the wave did not reach because they returned is
+// a wave verb in non-uniform control flow: it fails the block.
+func (b *block) complete(r *waveRound) {
+	if r.live < r.lanes && !b.aborted {
+		for _, x := range b.items[r.base : r.base+r.lanes] {
+			if x.state == itemDone {
+				b.abort(ruleErr(ruleWave, "a wave verb is reached by some lanes of a wave but not by local %v, which returned", x.local))
+				return
+			}
+		}
+	}
+	vals := r.cur
+	for _, x := range b.items[r.base : r.base+r.lanes] {
+		if x.state == itemWave {
+			x.waveIn = vals
+			x.state = itemReady
+		}
+	}
+	r.cur = make([]any, len(vals))
+	r.arrived = 0
 }

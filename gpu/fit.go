@@ -153,15 +153,15 @@ func checkAlignment(k *Kernel, p *Param, st *bufferState, lim Limits) error {
 }
 
 // checkLengths returns an ErrBufferLen error when a buffer holds fewer
-// elements than the scalar its parameter's MinLen names. states are the
-// bound buffers in order of k's buffer parameters.
-func checkLengths(k *Kernel, states []*bufferState, args []any) error {
+// elements than the scalar its parameter's MinLen names. elems(j) is the
+// length of the j-th buffer bound, in order of k's buffer parameters.
+func checkLengths(k *Kernel, elems func(j int) int, args []any) error {
 	j := 0
 	for _, p := range k.spec.Params {
 		if p.Kind != ParamBuffer {
 			continue
 		}
-		st := states[j]
+		have := elems(j)
 		j++
 		if p.MinLen == "" {
 			continue
@@ -170,7 +170,7 @@ func checkLengths(k *Kernel, states []*bufferState, args []any) error {
 		if !ok {
 			continue
 		}
-		if have := st.bytes / st.elem.size; uint64(have) < need {
+		if uint64(have) < need {
 			return fmt.Errorf("gpu: kernel %s: parameter %s: a buffer of %d elements, the kernel needs %s = %d: %w",
 				k.spec.Name, p.Name, have, p.MinLen, need, ErrBufferLen)
 		}

@@ -164,9 +164,11 @@ func (s *Stream) bind(k *Kernel, args []any) error {
 			return fmt.Errorf("gpu: kernel %s: parameter %s: buffer of %s device %p, launched on %s device %p: %w",
 				k.spec.Name, p.Name, st.dev.backend, st.dev, d.backend, d, ErrForeignBuffer)
 		}
-		if err := s.checkAliasing(k, p, st); err != nil {
+		sp := span{root: st.root, lo: st.offset, hi: st.offset + st.bytes}
+		if err := checkAliasing(k, s.spans, p, sp); err != nil {
 			return err
 		}
+		s.spans = append(s.spans, sp)
 		if !slices.Contains(s.locked, st.root) {
 			st.root.mu.RLock()
 			s.locked = append(s.locked, st.root)
@@ -188,26 +190,38 @@ func (s *Stream) bind(k *Kernel, args []any) error {
 		}
 		s.bufs = append(s.bufs, st.bound)
 	}
-	return checkLengths(k, s.states, args)
+	return checkLengths(k, func(j int) int { return s.states[j].bytes / s.states[j].elem.size }, args)
 }
 
-// checkAliasing returns an ErrArgs error when st, bound to p, shares an
-// allocation with a buffer bound before it in ways a launch cannot bind:
-// overlapping ranges (the same buffer twice, overlapping views) of which
-// one is written, or any two ranges of which one is written and the other
-// read only (WebGPU binds a buffer either as writable or as read-only
-// storage within one dispatch). Disjoint views that are all written, or
-// all read, may share an allocation. The caller holds s.mu.
-func (s *Stream) checkAliasing(k *Kernel, p *Param, st *bufferState) error {
-	for j, o := range s.states {
-		if o.root != st.root {
+// span is the memory a buffer argument binds: the allocation it lies in
+// (nil when unknown) and its byte range there.
+type span struct {
+	root   any
+	lo, hi int
+}
+
+func (a span) overlaps(b span) bool {
+	return a.root == b.root && (a == b || a.lo < b.hi && b.lo < a.hi)
+}
+
+// checkAliasing returns an ErrArgs error when sp, bound to p, shares an
+// allocation with a buffer bound before it (bound, in order of k's
+// buffer parameters) in ways a launch cannot bind: overlapping ranges
+// (the same buffer twice, overlapping views) of which one is written, or
+// any two ranges of which one is written and the other read only (WebGPU
+// binds a buffer either as writable or as read-only storage within one
+// dispatch). Disjoint views that are all written, or all read, may share
+// an allocation.
+func checkAliasing(k *Kernel, bound []span, p *Param, sp span) error {
+	for j, o := range bound {
+		if o.root == nil || o.root != sp.root {
 			continue
 		}
 		q := &k.spec.Params[bufferParam(k, j)]
 		switch {
-		case o.overlaps(st) && (written(p) || written(q)):
+		case o.overlaps(sp) && (written(p) || written(q)):
 			what := "the same buffer is"
-			if o != st {
+			if o != sp {
 				what = "overlapping views of one buffer are"
 			}
 			return fmt.Errorf("gpu: kernel %s: parameter %s: %s bound to parameter %s and one of them is written: %w",
@@ -227,8 +241,9 @@ func (s *Stream) unbind() {
 	}
 	clear(s.locked)
 	clear(s.states)
+	clear(s.spans)
 	clear(s.bufs)
-	s.locked, s.states, s.bufs = s.locked[:0], s.states[:0], s.bufs[:0]
+	s.locked, s.states, s.spans, s.bufs = s.locked[:0], s.states[:0], s.spans[:0], s.bufs[:0]
 }
 
 // bufferParam returns the index in k's parameters of its j-th buffer.

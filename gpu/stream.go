@@ -33,6 +33,7 @@ type Stream struct {
 	// Scratch space of Launch, reused under mu.
 	bufs   []driver.Buffer
 	states []*bufferState // per buffer parameter
+	spans  []span         // per buffer parameter
 	locked []*bufferState // read-locked, once each
 	uni    []byte
 }

@@ -68,12 +68,3 @@ func (b *Buffer[T]) Offset() int {
 	}
 	return b.st.offset / b.st.elem.size
 }
-
-// overlaps reports whether two bound buffers share bytes of one
-// allocation; a buffer bound twice always does.
-func (st *bufferState) overlaps(o *bufferState) bool {
-	if st == o {
-		return true
-	}
-	return st.root == o.root && st.offset < o.offset+o.bytes && o.offset < st.offset+st.bytes
-}

@@ -195,6 +195,10 @@ func (w *writer) kernel(l *Lowered) error {
 		w.printf("UniformSize: %d,\n", n)
 	}
 	w.printf("WGSL: %s,\n", wgsl)
+	w.printf("Func: %s,\n", cmp.Or(k.Func, k.Name))
+	if k.Comptime != "" {
+		w.printf("Comptime: %s,\n", k.Comptime)
+	}
 	if l.faults() {
 		w.printf("Fault: true,\n")
 	}

@@ -41,6 +41,7 @@ type instanceDirective struct {
 	pos  token.Pos // of the name
 	name string
 	lit  *ast.CompositeLit
+	text string    // the literal's source
 	base token.Pos // position in the file of offset 0 of lit's text
 }
 
@@ -249,7 +250,7 @@ func (c *checker) instanceDirective(rest string, base token.Pos) *instanceDirect
 		c.errorf(litBase, RuleDirective, "instance %s: want a composite literal Type{Field: value, ...}, got %q", name, litText)
 		return nil
 	}
-	return &instanceDirective{pos: namePos, name: name, lit: cl, base: litBase}
+	return &instanceDirective{pos: namePos, name: name, lit: cl, text: litText, base: litBase}
 }
 
 // requiresDirective parses a requires clause.

@@ -59,7 +59,7 @@ func (c *checker) kernel(fd *ast.FuncDecl) {
 		if !ok {
 			continue
 		}
-		ct := &comptime{typ: sig.ctType, vals: vals}
+		ct := &comptime{typ: sig.ctType, vals: vals, lit: in.text}
 		if !c.requiresHold(in.name, d, ct, sig.comptime.Name(), in.pos) || !ok {
 			continue
 		}
@@ -145,6 +145,9 @@ func (c *checker) lowerKernel(fd *ast.FuncDecl, d *directives, sig *signature, n
 		structs: make(map[*types.Named]*ir.Struct),
 		specs:   make(map[string]*ir.Func),
 		global:  make(map[string]bool),
+	}
+	if ct != nil {
+		ks.k.Comptime = ct.lit
 	}
 	f := ks.newFunc(true, nil)
 	f.bind(sig.thread, &binding{kind: bindThread})
@@ -249,6 +252,7 @@ func (ks *kernelState) reserveTopLevel(body *ast.BlockStmt) {
 type comptime struct {
 	typ  *types.Named
 	vals map[string]constant.Value
+	lit  string // the member's value as Go source in the kernel's package
 }
 
 // field returns the value and type of the comptime field name.

@@ -57,6 +57,7 @@ type Kernel struct {
 	Name     string    // exported launcher name: the Go function name, or the template member name
 	Func     string    // the Go function it comes from
 	Instance string    // template member name, "" for a plain kernel
+	Comptime string    // a member's comptime value as Go source in the kernel's package
 	Block    [3]uint32 // pinned workgroup size
 	Wave     uint32    // declared wave width, 0 when width-agnostic
 	Params   []*Param  // in Go order, without the Thread and the comptime struct

@@ -34,9 +34,9 @@ func run() error {
 	const a = 2.5
 	groups := xpu.Dim3{X: xpu.GroupsFor(n, SaxpyKernel.Block().X)}
 
-	// The reference: the kernel run as plain Go.
+	// The reference: the kernel run as plain Go, driven by its handle.
 	want := append([]float32(nil), y...)
-	if err := xpu.Run(xpu.Config{Groups: groups, Block: SaxpyKernel.Block()}, Saxpy, want, x, float32(a), uint32(n)); err != nil {
+	if err := SaxpyKernel.Reference(groups, want, x, float32(a), uint32(n)); err != nil {
 		return err
 	}
 
@@ -59,7 +59,7 @@ func onDevice(groups xpu.Dim3, y, x []float32, a float32) ([]float32, string, er
 	dev, err := gpu.Open()
 	if errors.Is(err, gpu.ErrUnavailable) {
 		out := append([]float32(nil), y...)
-		rerr := xpu.Run(xpu.Config{Groups: groups, Block: SaxpyKernel.Block()}, Saxpy, out, x, a, uint32(n))
+		rerr := SaxpyKernel.Reference(groups, out, x, a, uint32(n))
 		return out, "reference runner (no device: " + err.Error() + ")", rerr
 	}
 	if err != nil {

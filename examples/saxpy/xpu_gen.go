@@ -19,6 +19,7 @@ var SaxpyKernel = gpu.Register(&gpu.KernelSpec{
 	},
 	UniformSize: 16,
 	WGSL:        saxpyWGSL,
+	Func:        Saxpy,
 	CPU:         saxpyCPU,
 	Manifests: []gpu.Manifest{
 		{

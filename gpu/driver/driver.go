@@ -59,6 +59,13 @@ type Kernel struct {
 	// lowering cannot carry the kernel (the CPU backend then refuses it).
 	CPU CPUFunc
 
+	// Func is the kernel's Go function, which the reference runner runs
+	// (gpu.Kernel.Reference); Comptime is a template member's comptime
+	// value, passed to Func as its comptime parameter. Both are nil for a
+	// spec written by hand.
+	Func     any
+	Comptime any
+
 	// Refused, when not empty, says why this kernel has no code (a
 	// template member whose requires clause failed, a lowering that cannot
 	// carry it); a launch reports it with the name.

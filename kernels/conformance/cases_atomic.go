@@ -9,7 +9,7 @@ import (
 
 func atomicCases() []*Case {
 	return []*Case{{
-		Kernel: HistogramKernel, Ref: Histogram, Tol: Exact,
+		Kernel: HistogramKernel, Tol: Exact,
 		Setup: func(r *rand.Rand) Inputs {
 			const n = 5000
 			return Inputs{Groups: line(n, 64), Args: []Arg{Buffer(make([]uint32, histBins)), Buffer(anyUints(r, n)), Scalar(uint32(n))}}
@@ -18,7 +18,7 @@ func atomicCases() []*Case {
 			return LaunchHistogram(s, g, buf[uint32](a, 0), buf[uint32](a, 1), arg[uint32](a, 2))
 		},
 	}, {
-		Kernel: HistogramSharedKernel, Ref: HistogramShared, Tol: Exact,
+		Kernel: HistogramSharedKernel, Tol: Exact,
 		Setup: func(r *rand.Rand) Inputs {
 			const n = 5000
 			return Inputs{Groups: line(n, 64), Args: []Arg{Buffer(make([]uint32, histBins)), Buffer(anyUints(r, n)), Scalar(uint32(n))}}
@@ -27,7 +27,7 @@ func atomicCases() []*Case {
 			return LaunchHistogramShared(s, g, buf[uint32](a, 0), buf[uint32](a, 1), arg[uint32](a, 2))
 		},
 	}, {
-		Kernel: AtomicAddKernel, Ref: AtomicAdd, Tol: Exact,
+		Kernel: AtomicAddKernel, Tol: Exact,
 		Setup: func(r *rand.Rand) Inputs {
 			const n = 3000
 			return Inputs{Groups: line(n, 64), Args: []Arg{
@@ -39,7 +39,7 @@ func atomicCases() []*Case {
 			return LaunchAtomicAdd(s, g, buf[int32](a, 0), buf[uint32](a, 1), buf[uint32](a, 2), buf[int32](a, 3), arg[uint32](a, 4))
 		},
 	}, {
-		Kernel: AtomicSubKernel, Ref: AtomicSub, Tol: Exact,
+		Kernel: AtomicSubKernel, Tol: Exact,
 		Setup: func(r *rand.Rand) Inputs {
 			const n = 2000
 			return Inputs{Groups: line(n, 64), Args: []Arg{
@@ -50,7 +50,7 @@ func atomicCases() []*Case {
 			return LaunchAtomicSub(s, g, buf[int32](a, 0), buf[uint32](a, 1), buf[int32](a, 2), buf[uint32](a, 3), arg[uint32](a, 4))
 		},
 	}, {
-		Kernel: AtomicMinMaxKernel, Ref: AtomicMinMax, Tol: Exact,
+		Kernel: AtomicMinMaxKernel, Tol: Exact,
 		Setup: func(r *rand.Rand) Inputs {
 			const n = 2000
 			return Inputs{Groups: line(n, 64), Args: []Arg{
@@ -61,7 +61,7 @@ func atomicCases() []*Case {
 			return LaunchAtomicMinMax(s, g, buf[int32](a, 0), buf[uint32](a, 1), buf[int32](a, 2), buf[uint32](a, 3), arg[uint32](a, 4))
 		},
 	}, {
-		Kernel: AtomicBitsKernel, Ref: AtomicBits, Tol: Exact,
+		Kernel: AtomicBitsKernel, Tol: Exact,
 		Setup: func(r *rand.Rand) Inputs {
 			const n = 2000
 			return Inputs{Groups: line(n, 64), Args: []Arg{
@@ -72,7 +72,7 @@ func atomicCases() []*Case {
 			return LaunchAtomicBits(s, g, buf[int32](a, 0), buf[uint32](a, 1), buf[int32](a, 2), buf[uint32](a, 3), arg[uint32](a, 4))
 		},
 	}, {
-		Kernel: AtomicExchangeKernel, Ref: AtomicExchange, Tol: Exact,
+		Kernel: AtomicExchangeKernel, Tol: Exact,
 		Setup: func(r *rand.Rand) Inputs {
 			const n = 1000
 			return Inputs{Groups: line(n, 64), Args: []Arg{
@@ -83,7 +83,7 @@ func atomicCases() []*Case {
 			return LaunchAtomicExchange(s, g, buf[uint32](a, 0), buf[uint32](a, 1), buf[uint32](a, 2), arg[uint32](a, 3))
 		},
 	}, {
-		Kernel: AtomicCompareExchangeKernel, Ref: AtomicCompareExchange, Tol: Exact,
+		Kernel: AtomicCompareExchangeKernel, Tol: Exact,
 		Setup: func(r *rand.Rand) Inputs {
 			const n = 1000
 			return Inputs{Groups: line(n, 64), Args: []Arg{
@@ -96,8 +96,8 @@ func atomicCases() []*Case {
 				buf[int32](a, 3), buf[int32](a, 4), arg[uint32](a, 5))
 		},
 	}, {
-		Kernel: AtomicAddFloatKernel, Ref: AtomicAddFloat,
-		Tol: Tolerance{Name: "sums of small integers are exact in any order"},
+		Kernel: AtomicAddFloatKernel,
+		Tol:    Tolerance{Name: "sums of small integers are exact in any order"},
 		Setup: func(r *rand.Rand) Inputs {
 			const n = 4000
 			return Inputs{Groups: line(n, 64), Args: []Arg{

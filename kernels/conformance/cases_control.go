@@ -9,7 +9,7 @@ import (
 
 func controlCases() []*Case {
 	return []*Case{{
-		Kernel: LoopBreakContinueKernel, Ref: LoopBreakContinue, Tol: Exact,
+		Kernel: LoopBreakContinueKernel, Tol: Exact,
 		Setup: func(r *rand.Rand) Inputs {
 			const n, width = 500, 16
 			return Inputs{Groups: line(n, 64), Args: []Arg{
@@ -22,7 +22,7 @@ func controlCases() []*Case {
 				arg[uint32](a, 3), arg[uint32](a, 4), arg[uint32](a, 5))
 		},
 	}, {
-		Kernel: EarlyReturnKernel, Ref: EarlyReturn, Tol: Exact,
+		Kernel: EarlyReturnKernel, Tol: Exact,
 		Setup: func(r *rand.Rand) Inputs {
 			const n = 1000
 			return Inputs{Groups: line(n, 64), Args: []Arg{Poisoned[int32](n), Buffer(ints(r, n, -100, 100)), Scalar(uint32(n))}}
@@ -31,7 +31,7 @@ func controlCases() []*Case {
 			return LaunchEarlyReturn(s, g, buf[int32](a, 0), buf[int32](a, 1), arg[uint32](a, 2))
 		},
 	}, {
-		Kernel: NestedLoopsKernel, Ref: NestedLoops, Tol: Exact,
+		Kernel: NestedLoopsKernel, Tol: Exact,
 		Setup: func(r *rand.Rand) Inputs {
 			const n = 700
 			return Inputs{Groups: line(n, 64), Args: []Arg{Poisoned[int32](n), Buffer(ints(r, n, -50, 50)), Scalar(uint32(n))}}
@@ -40,7 +40,7 @@ func controlCases() []*Case {
 			return LaunchNestedLoops(s, g, buf[int32](a, 0), buf[int32](a, 1), arg[uint32](a, 2))
 		},
 	}, {
-		Kernel: CollatzKernel, Ref: Collatz, Tol: Exact,
+		Kernel: CollatzKernel, Tol: Exact,
 		Setup: func(r *rand.Rand) Inputs {
 			const n = 1000
 			return Inputs{Groups: line(n, 64), Args: []Arg{
@@ -51,7 +51,7 @@ func controlCases() []*Case {
 			return LaunchCollatz(s, g, buf[uint32](a, 0), buf[uint32](a, 1), arg[uint32](a, 2))
 		},
 	}, {
-		Kernel: ShortCircuitKernel, Ref: ShortCircuit, Tol: Exact,
+		Kernel: ShortCircuitKernel, Tol: Exact,
 		Setup: func(r *rand.Rand) Inputs {
 			const n = 1000
 			return Inputs{Groups: line(n, 64), Args: []Arg{Poisoned[int32](n), Buffer(ints(r, n, -200, 200)), Scalar(uint32(n))}}
@@ -60,7 +60,7 @@ func controlCases() []*Case {
 			return LaunchShortCircuit(s, g, buf[int32](a, 0), buf[int32](a, 1), arg[uint32](a, 2))
 		},
 	}, {
-		Kernel: BranchesKernel, Ref: Branches, Tol: Exact,
+		Kernel: BranchesKernel, Tol: Exact,
 		Setup: func(r *rand.Rand) Inputs {
 			const n = 1000
 			return Inputs{Groups: line(n, 64), Args: []Arg{
@@ -71,8 +71,8 @@ func controlCases() []*Case {
 			return LaunchBranches(s, g, buf[float32](a, 0), buf[float32](a, 1), arg[uint32](a, 2))
 		},
 	}, {
-		Kernel: FuncChainKernel, Ref: FuncChain,
-		Tol: Tolerance{Name: "WGSL division: 2.5 ulp; a*b+c may be fused", ULP: 4, Abs: 1e-6, Rel: 1e-5},
+		Kernel: FuncChainKernel,
+		Tol:    Tolerance{Name: "WGSL division: 2.5 ulp; a*b+c may be fused", ULP: 4, Abs: 1e-6, Rel: 1e-5},
 		Setup: func(r *rand.Rand) Inputs {
 			const n = 1000
 			return Inputs{Groups: line(n, 64), Args: []Arg{
@@ -83,7 +83,7 @@ func controlCases() []*Case {
 			return LaunchFuncChain(s, g, buf[float32](a, 0), buf[float32](a, 1), buf[float32](a, 2), arg[uint32](a, 3))
 		},
 	}, {
-		Kernel: FuncBufferKernel, Ref: FuncBuffer, Tol: Exact,
+		Kernel: FuncBufferKernel, Tol: Exact,
 		Setup: func(r *rand.Rand) Inputs {
 			const n = 1000
 			return Inputs{Groups: line(n, 64), Args: []Arg{
@@ -94,7 +94,7 @@ func controlCases() []*Case {
 			return LaunchFuncBuffer(s, g, buf[float32](a, 0), buf[float32](a, 1), buf[float32](a, 2), arg[uint32](a, 3))
 		},
 	}, {
-		Kernel: LoopLocalZeroKernel, Ref: LoopLocalZero, Tol: Exact,
+		Kernel: LoopLocalZeroKernel, Tol: Exact,
 		Setup: func(r *rand.Rand) Inputs {
 			const n = 1000
 			return Inputs{Groups: line(n, 64), Args: []Arg{Poisoned[uint32](n), Buffer(anyUints(r, n)), Scalar(uint32(n))}}

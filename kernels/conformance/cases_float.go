@@ -36,8 +36,8 @@ func halves(r *rand.Rand, n int) []float32 {
 
 func floatCases() []*Case {
 	return []*Case{{
-		Kernel: FloatArithKernel, Ref: FloatArith,
-		Tol: Tolerance{Name: "WGSL division: 2.5 ulp; +, -, * exact", ULP: 3},
+		Kernel: FloatArithKernel,
+		Tol:    Tolerance{Name: "WGSL division: 2.5 ulp; +, -, * exact", ULP: 3},
 		Setup: func(r *rand.Rand) Inputs {
 			const n = 1000
 			return Inputs{Groups: line(n, 64), Args: []Arg{
@@ -48,7 +48,7 @@ func floatCases() []*Case {
 			return LaunchFloatArith(s, g, buf[float32](a, 0), buf[float32](a, 1), buf[float32](a, 2), arg[uint32](a, 3))
 		},
 	}, {
-		Kernel: MathExactKernel, Ref: MathExact, Tol: Exact,
+		Kernel: MathExactKernel, Tol: Exact,
 		Setup: func(r *rand.Rand) Inputs {
 			const n = 1000
 			return Inputs{Groups: line(n, 64), Args: []Arg{
@@ -65,8 +65,8 @@ func floatCases() []*Case {
 				buf[uint32](a, 7), buf[uint32](a, 8), arg[uint32](a, 9))
 		},
 	}, {
-		Kernel: MathSqrtFmaKernel, Ref: MathSqrtFma,
-		Tol: Tolerance{Name: "WGSL sqrt: 2.5 ulp; fma may be unfused: 1 ulp on positive operands", ULP: 3},
+		Kernel: MathSqrtFmaKernel,
+		Tol:    Tolerance{Name: "WGSL sqrt: 2.5 ulp; fma may be unfused: 1 ulp on positive operands", ULP: 3},
 		Setup: func(r *rand.Rand) Inputs {
 			const n = 1000
 			return Inputs{Groups: line(n, 64), Args: []Arg{
@@ -78,7 +78,7 @@ func floatCases() []*Case {
 			return LaunchMathSqrtFma(s, g, buf[float32](a, 0), buf[float32](a, 1), buf[float32](a, 2), buf[float32](a, 3), arg[uint32](a, 4))
 		},
 	}, {
-		Kernel: FloatCompareKernel, Ref: FloatCompare, Tol: Exact,
+		Kernel: FloatCompareKernel, Tol: Exact,
 		Setup: func(r *rand.Rand) Inputs {
 			const n = 1000
 			a, b := seasonedPairs(r, n)
@@ -90,7 +90,7 @@ func floatCases() []*Case {
 			return LaunchFloatCompare(s, g, buf[uint32](a, 0), buf[float32](a, 1), buf[float32](a, 2), buf[float32](a, 3), arg[uint32](a, 4))
 		},
 	}, {
-		Kernel: FloatConvertKernel, Ref: FloatConvert, Tol: Exact,
+		Kernel: FloatConvertKernel, Tol: Exact,
 		Setup: func(r *rand.Rand) Inputs {
 			const n = 1000
 			a, b := convertible(r, n)
@@ -102,7 +102,7 @@ func floatCases() []*Case {
 			return LaunchFloatConvert(s, g, buf[int32](a, 0), buf[uint32](a, 1), buf[float32](a, 2), buf[float32](a, 3), arg[uint32](a, 4))
 		},
 	}, {
-		Kernel: MathExpLogKernel, Ref: MathExpLog,
+		Kernel: MathExpLogKernel,
 		Tol: Tolerance{
 			Name: "WGSL exp, exp2: 3+2|x| ulp; log, log2: 3 ulp, or 2^-21 absolute near 1; pow: as exp2(y*log2(x))",
 			ULP:  16, Abs: 1e-6, Rel: 2e-5,
@@ -117,8 +117,8 @@ func floatCases() []*Case {
 			return LaunchMathExpLog(s, g, buf[float32](a, 0), buf[float32](a, 1), buf[float32](a, 2), arg[uint32](a, 3))
 		},
 	}, {
-		Kernel: MathTrigKernel, Ref: MathTrig,
-		Tol: Tolerance{Name: "WGSL sin, cos: 2^-11 absolute; tan, tanh: as sin/cos, sinh/cosh", Abs: 1e-3, Rel: 1e-3},
+		Kernel: MathTrigKernel,
+		Tol:    Tolerance{Name: "WGSL sin, cos: 2^-11 absolute; tan, tanh: as sin/cos, sinh/cosh", Abs: 1e-3, Rel: 1e-3},
 		Setup: func(r *rand.Rand) Inputs {
 			const n = 1000
 			return Inputs{Groups: line(n, 64), Args: []Arg{

@@ -9,8 +9,8 @@ import (
 
 func gridCases() []*Case {
 	return []*Case{{
-		Kernel: SaxpyKernel, Ref: Saxpy,
-		Tol: Tolerance{Name: "a*x+y may be fused: 1 ulp on positive operands", ULP: 1},
+		Kernel: SaxpyKernel,
+		Tol:    Tolerance{Name: "a*x+y may be fused: 1 ulp on positive operands", ULP: 1},
 		Setup: func(r *rand.Rand) Inputs {
 			const n = 3000
 			return Inputs{Groups: line(n, 256), Args: []Arg{
@@ -21,7 +21,7 @@ func gridCases() []*Case {
 			return LaunchSaxpy(s, g, buf[float32](a, 0), buf[float32](a, 1), arg[float32](a, 2), arg[uint32](a, 3))
 		},
 	}, {
-		Kernel: Grid2DKernel, Ref: Grid2D, Tol: Exact,
+		Kernel: Grid2DKernel, Tol: Exact,
 		Setup: func(r *rand.Rand) Inputs {
 			const w, h = 100, 37
 			return Inputs{Groups: xpu.Dim3{X: xpu.GroupsFor(w, 16), Y: xpu.GroupsFor(h, 8)}, Args: []Arg{
@@ -32,7 +32,7 @@ func gridCases() []*Case {
 			return LaunchGrid2D(s, g, buf[uint32](a, 0), buf[uint32](a, 1), arg[uint32](a, 2), arg[uint32](a, 3))
 		},
 	}, {
-		Kernel: Grid3DKernel, Ref: Grid3D, Tol: Exact,
+		Kernel: Grid3DKernel, Tol: Exact,
 		Setup: func(r *rand.Rand) Inputs {
 			const w, h, d = 10, 9, 7
 			return Inputs{Groups: xpu.Dim3{X: 3, Y: 3, Z: 2}, Args: []Arg{
@@ -43,7 +43,7 @@ func gridCases() []*Case {
 			return LaunchGrid3D(s, g, buf[int32](a, 0), arg[uint32](a, 1), arg[uint32](a, 2), arg[uint32](a, 3))
 		},
 	}, {
-		Kernel: ThreadCoordsKernel, Ref: ThreadCoords, Tol: Exact,
+		Kernel: ThreadCoordsKernel, Tol: Exact,
 		Setup: func(r *rand.Rand) Inputs {
 			groups := xpu.Dim3{X: 3, Y: 2, Z: 2}
 			items := int(groups.Count()) * 4 * 2 * 2
@@ -53,7 +53,7 @@ func gridCases() []*Case {
 			return LaunchThreadCoords(s, g, buf[uint32](a, 0))
 		},
 	}, {
-		Kernel: GridStrideKernel, Ref: GridStride, Tol: Exact,
+		Kernel: GridStrideKernel, Tol: Exact,
 		Setup: func(r *rand.Rand) Inputs {
 			const n = 5000
 			return Inputs{Groups: xpu.Dim3{X: 4}, Args: []Arg{Buffer(floats(r, n, -100, 100)), Scalar(uint32(n))}}

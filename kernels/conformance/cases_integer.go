@@ -35,7 +35,7 @@ func divisors(r *rand.Rand, n int) []int32 {
 
 func integerCases() []*Case {
 	return []*Case{{
-		Kernel: IntArithKernel, Ref: IntArith, Tol: Exact,
+		Kernel: IntArithKernel, Tol: Exact,
 		Setup: func(r *rand.Rand) Inputs {
 			const n = 1000
 			a, b := anyInts(r, n), divisors(r, n)
@@ -48,7 +48,7 @@ func integerCases() []*Case {
 			return LaunchIntArith(s, g, buf[int32](a, 0), buf[int32](a, 1), buf[int32](a, 2), arg[uint32](a, 3))
 		},
 	}, {
-		Kernel: UintArithKernel, Ref: UintArith, Tol: Exact,
+		Kernel: UintArithKernel, Tol: Exact,
 		Setup: func(r *rand.Rand) Inputs {
 			const n = 1000
 			b := divisors(r, n)
@@ -63,7 +63,7 @@ func integerCases() []*Case {
 			return LaunchUintArith(s, g, buf[uint32](a, 0), buf[uint32](a, 1), buf[uint32](a, 2), arg[uint32](a, 3))
 		},
 	}, {
-		Kernel: ShiftsKernel, Ref: Shifts, Tol: Exact,
+		Kernel: ShiftsKernel, Tol: Exact,
 		Setup: func(r *rand.Rand) Inputs {
 			const n = 1000
 			counts := withEdges(uints(r, n, 0, 63), []uint32{0, 1, 31, 32, 33, 63, 64, 1 << 31, math.MaxUint32})
@@ -77,7 +77,7 @@ func integerCases() []*Case {
 			return LaunchShifts(s, g, buf[int32](a, 0), buf[uint32](a, 1), buf[int32](a, 2), buf[uint32](a, 3), buf[uint32](a, 4), arg[uint32](a, 5))
 		},
 	}, {
-		Kernel: ShiftSignedKernel, Ref: ShiftSigned, Tol: Exact,
+		Kernel: ShiftSignedKernel, Tol: Exact,
 		Setup: func(r *rand.Rand) Inputs {
 			const n = 1000
 			return Inputs{Groups: line(n, 64), Args: []Arg{
@@ -90,7 +90,7 @@ func integerCases() []*Case {
 			return LaunchShiftSigned(s, g, buf[int32](a, 0), buf[int32](a, 1), buf[int32](a, 2), arg[uint32](a, 3))
 		},
 	}, {
-		Kernel: BitOpsKernel, Ref: BitOps, Tol: Exact,
+		Kernel: BitOpsKernel, Tol: Exact,
 		Setup: func(r *rand.Rand) Inputs {
 			const n = 1000
 			return Inputs{Groups: line(n, 64), Args: []Arg{
@@ -104,8 +104,8 @@ func integerCases() []*Case {
 				buf[uint32](a, 4), buf[uint32](a, 5), arg[uint32](a, 6))
 		},
 	}, {
-		Kernel: ConversionsKernel, Ref: Conversions,
-		Tol: Tolerance{Name: "WGSL rounds integer-to-float32 conversions either way: 1 ulp", ULP: 1},
+		Kernel: ConversionsKernel,
+		Tol:    Tolerance{Name: "WGSL rounds integer-to-float32 conversions either way: 1 ulp", ULP: 1},
 		Setup: func(r *rand.Rand) Inputs {
 			const n = 1000
 			f := withEdges(floats(r, n, -1e9, 1e9), []float32{0.5, -0.5, 1.99, -1.99, 2147483520, -2147483648, 4294967040 / 2})
@@ -119,7 +119,7 @@ func integerCases() []*Case {
 				buf[int32](a, 3), buf[uint32](a, 4), buf[float32](a, 5), arg[uint32](a, 6))
 		},
 	}, {
-		Kernel: CompareKernel, Ref: Compare, Tol: Exact,
+		Kernel: CompareKernel, Tol: Exact,
 		Setup: func(r *rand.Rand) Inputs {
 			const n = 1000
 			e := withEdges(wholeFloats(r, n, -3, 3), []float32{0, float32(math.Copysign(0, -1)), 1.5})
@@ -138,7 +138,7 @@ func integerCases() []*Case {
 				buf[uint32](a, 3), buf[uint32](a, 4), buf[float32](a, 5), buf[float32](a, 6), arg[uint32](a, 7))
 		},
 	}, {
-		Kernel: CompoundAssignKernel, Ref: CompoundAssign, Tol: Exact,
+		Kernel: CompoundAssignKernel, Tol: Exact,
 		Setup: func(r *rand.Rand) Inputs {
 			const n = 1000
 			return Inputs{Groups: line(n, 64), Args: []Arg{

@@ -31,7 +31,7 @@ func particles(r *rand.Rand, n int) []Particle {
 
 func memoryCases() []*Case {
 	return []*Case{{
-		Kernel: ParticlesAoSKernel, Ref: ParticlesAoS, Tol: stepTolerance,
+		Kernel: ParticlesAoSKernel, Tol: stepTolerance,
 		Setup: func(r *rand.Rand) Inputs {
 			const n = 1000
 			return Inputs{Groups: line(n, 64), Args: []Arg{Buffer(particles(r, n)), Scalar(float32(0.01)), Scalar(uint32(n))}}
@@ -40,7 +40,7 @@ func memoryCases() []*Case {
 			return LaunchParticlesAoS(s, g, buf[Particle](a, 0), arg[float32](a, 1), arg[uint32](a, 2))
 		},
 	}, {
-		Kernel: ParticlesSoAKernel, Ref: ParticlesSoA, Tol: stepTolerance,
+		Kernel: ParticlesSoAKernel, Tol: stepTolerance,
 		Setup: func(r *rand.Rand) Inputs {
 			const n = 1000
 			ps := particles(r, n)
@@ -61,7 +61,7 @@ func memoryCases() []*Case {
 				buf[uint32](a, 4), arg[float32](a, 5), arg[uint32](a, 6))
 		},
 	}, {
-		Kernel: UniformsKernel, Ref: Uniforms, Tol: Exact,
+		Kernel: UniformsKernel, Tol: Exact,
 		Setup: func(r *rand.Rand) Inputs {
 			const n = 64
 			return Inputs{Groups: line(n, 32), Args: []Arg{
@@ -76,7 +76,7 @@ func memoryCases() []*Case {
 				arg[int32](a, 7), arg[uint32](a, 8), arg[uint32](a, 9), arg[int32](a, 10))
 		},
 	}, {
-		Kernel: PrivateArrayKernel, Ref: PrivateArray, Tol: Exact,
+		Kernel: PrivateArrayKernel, Tol: Exact,
 		Setup: func(r *rand.Rand) Inputs {
 			const n = 500
 			return Inputs{Groups: line(n, 64), Args: []Arg{
@@ -87,7 +87,7 @@ func memoryCases() []*Case {
 			return LaunchPrivateArray(s, g, buf[float32](a, 0), buf[float32](a, 1), buf[float32](a, 2), arg[uint32](a, 3))
 		},
 	}, {
-		Kernel: LenGuardKernel, Ref: LenGuard, Tol: Exact,
+		Kernel: LenGuardKernel, Tol: Exact,
 		Setup: func(r *rand.Rand) Inputs {
 			const n = 1000
 			return Inputs{Groups: line(n, 64), Args: []Arg{

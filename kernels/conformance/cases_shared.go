@@ -9,7 +9,7 @@ import (
 
 func sharedCases() []*Case {
 	return []*Case{{
-		Kernel: TransposeKernel, Ref: Transpose, Tol: Exact,
+		Kernel: TransposeKernel, Tol: Exact,
 		Setup: func(r *rand.Rand) Inputs {
 			const rows, cols = 50, 70
 			return Inputs{Groups: xpu.Dim3{X: xpu.GroupsFor(cols, tile), Y: xpu.GroupsFor(rows, tile)}, Args: []Arg{
@@ -20,7 +20,7 @@ func sharedCases() []*Case {
 			return LaunchTranspose(s, g, buf[float32](a, 0), buf[float32](a, 1), arg[uint32](a, 2), arg[uint32](a, 3))
 		},
 	}, {
-		Kernel: BlockReduceKernel, Ref: BlockReduce, Tol: Exact,
+		Kernel: BlockReduceKernel, Tol: Exact,
 		Setup: func(r *rand.Rand) Inputs {
 			const n = 1000
 			groups := line(n, reduceBlock)
@@ -32,7 +32,7 @@ func sharedCases() []*Case {
 			return LaunchBlockReduce(s, g, buf[float32](a, 0), buf[float32](a, 1), arg[uint32](a, 2))
 		},
 	}, {
-		Kernel: ScanKernel, Ref: Scan, Tol: Exact,
+		Kernel: ScanKernel, Tol: Exact,
 		Setup: func(r *rand.Rand) Inputs {
 			const n = 1000
 			return Inputs{Groups: line(n, reduceBlock), Args: []Arg{
@@ -43,8 +43,8 @@ func sharedCases() []*Case {
 			return LaunchScan(s, g, buf[int32](a, 0), buf[int32](a, 1), arg[uint32](a, 2))
 		},
 	}, {
-		Kernel: StencilKernel, Ref: Stencil,
-		Tol: Tolerance{Name: "devices may reorder the five-term sum (seen on lavapipe): 4 ulp, or 1e-6 absolute for terms of magnitude at most 2.5", ULP: 4, Abs: 1e-6},
+		Kernel: StencilKernel,
+		Tol:    Tolerance{Name: "devices may reorder the five-term sum (seen on lavapipe): 4 ulp, or 1e-6 absolute for terms of magnitude at most 2.5", ULP: 4, Abs: 1e-6},
 		Setup: func(r *rand.Rand) Inputs {
 			const n = 1000
 			return Inputs{Groups: line(n, 64), Args: []Arg{
@@ -55,8 +55,8 @@ func sharedCases() []*Case {
 			return LaunchStencil(s, g, buf[float32](a, 0), buf[float32](a, 1), arg[uint32](a, 2))
 		},
 	}, {
-		Kernel: SgemmKernel, Ref: Sgemm,
-		Tol: Tolerance{Name: "sums of 72 products in the same order, each may be fused", ULP: 4, Rel: 1e-5},
+		Kernel: SgemmKernel,
+		Tol:    Tolerance{Name: "sums of 72 products in the same order, each may be fused", ULP: 4, Rel: 1e-5},
 		Setup: func(r *rand.Rand) Inputs {
 			const m, n, k = 40, 56, 72
 			return Inputs{Groups: xpu.Dim3{X: xpu.GroupsFor(n, tile), Y: xpu.GroupsFor(m, tile)}, Args: []Arg{

@@ -20,6 +20,7 @@ var AtomicAddKernel = gpu.Register(&gpu.KernelSpec{
 	},
 	UniformSize: 16,
 	WGSL:        atomicAddWGSL,
+	Func:        AtomicAdd,
 	CPU:         atomicAddCPU,
 	Manifests: []gpu.Manifest{
 		{
@@ -163,6 +164,7 @@ var AtomicAddFloatKernel = gpu.Register(&gpu.KernelSpec{
 	},
 	UniformSize: 16,
 	WGSL:        atomicAddFloatWGSL,
+	Func:        AtomicAddFloat,
 	CPU:         atomicAddFloatCPU,
 	Manifests: []gpu.Manifest{
 		{
@@ -316,6 +318,7 @@ var AtomicBitsKernel = gpu.Register(&gpu.KernelSpec{
 	},
 	UniformSize: 16,
 	WGSL:        atomicBitsWGSL,
+	Func:        AtomicBits,
 	CPU:         atomicBitsCPU,
 	Manifests: []gpu.Manifest{
 		{
@@ -470,6 +473,7 @@ var AtomicCompareExchangeKernel = gpu.Register(&gpu.KernelSpec{
 	},
 	UniformSize: 16,
 	WGSL:        atomicCompareExchangeWGSL,
+	Func:        AtomicCompareExchange,
 	CPU:         atomicCompareExchangeCPU,
 	Manifests: []gpu.Manifest{
 		{
@@ -647,6 +651,7 @@ var AtomicExchangeKernel = gpu.Register(&gpu.KernelSpec{
 	},
 	UniformSize: 16,
 	WGSL:        atomicExchangeWGSL,
+	Func:        AtomicExchange,
 	CPU:         atomicExchangeCPU,
 	Manifests: []gpu.Manifest{
 		{
@@ -780,6 +785,7 @@ var AtomicMinMaxKernel = gpu.Register(&gpu.KernelSpec{
 	},
 	UniformSize: 16,
 	WGSL:        atomicMinMaxWGSL,
+	Func:        AtomicMinMax,
 	CPU:         atomicMinMaxCPU,
 	Manifests: []gpu.Manifest{
 		{
@@ -932,6 +938,7 @@ var AtomicSubKernel = gpu.Register(&gpu.KernelSpec{
 	},
 	UniformSize: 16,
 	WGSL:        atomicSubWGSL,
+	Func:        AtomicSub,
 	CPU:         atomicSubCPU,
 	Manifests: []gpu.Manifest{
 		{
@@ -1075,6 +1082,7 @@ var BitOpsKernel = gpu.Register(&gpu.KernelSpec{
 	},
 	UniformSize: 16,
 	WGSL:        bitOpsWGSL,
+	Func:        BitOps,
 	CPU:         bitOpsCPU,
 	Manifests: []gpu.Manifest{
 		{
@@ -1260,6 +1268,7 @@ var BlockReduceKernel = gpu.Register(&gpu.KernelSpec{
 	SharedBytes: 512,
 	UniformSize: 16,
 	WGSL:        blockReduceWGSL,
+	Func:        BlockReduce,
 	CPU:         blockReduceCPU,
 	Manifests: []gpu.Manifest{
 		{
@@ -1456,6 +1465,7 @@ var BranchesKernel = gpu.Register(&gpu.KernelSpec{
 	},
 	UniformSize: 16,
 	WGSL:        branchesWGSL,
+	Func:        Branches,
 	CPU:         branchesCPU,
 	Manifests: []gpu.Manifest{
 		{
@@ -1634,6 +1644,7 @@ var CollatzKernel = gpu.Register(&gpu.KernelSpec{
 	},
 	UniformSize: 16,
 	WGSL:        collatzWGSL,
+	Func:        Collatz,
 	CPU:         collatzCPU,
 	Manifests: []gpu.Manifest{
 		{
@@ -1808,6 +1819,7 @@ var CompareKernel = gpu.Register(&gpu.KernelSpec{
 	},
 	UniformSize: 16,
 	WGSL:        compareWGSL,
+	Func:        Compare,
 	CPU:         compareCPU,
 	Manifests: []gpu.Manifest{
 		{
@@ -2072,6 +2084,7 @@ var CompoundAssignKernel = gpu.Register(&gpu.KernelSpec{
 	},
 	UniformSize: 16,
 	WGSL:        compoundAssignWGSL,
+	Func:        CompoundAssign,
 	CPU:         compoundAssignCPU,
 	Manifests: []gpu.Manifest{
 		{
@@ -2248,6 +2261,7 @@ var ConversionsKernel = gpu.Register(&gpu.KernelSpec{
 	},
 	UniformSize: 16,
 	WGSL:        conversionsWGSL,
+	Func:        Conversions,
 	CPU:         conversionsCPU,
 	Manifests: []gpu.Manifest{
 		{
@@ -2469,6 +2483,7 @@ var EarlyReturnKernel = gpu.Register(&gpu.KernelSpec{
 	},
 	UniformSize: 16,
 	WGSL:        earlyReturnWGSL,
+	Func:        EarlyReturn,
 	CPU:         earlyReturnCPU,
 	Manifests: []gpu.Manifest{
 		{
@@ -2626,6 +2641,7 @@ var FloatArithKernel = gpu.Register(&gpu.KernelSpec{
 	},
 	UniformSize: 16,
 	WGSL:        floatArithWGSL,
+	Func:        FloatArith,
 	CPU:         floatArithCPU,
 	Manifests: []gpu.Manifest{
 		{
@@ -2784,6 +2800,7 @@ var FloatCompareKernel = gpu.Register(&gpu.KernelSpec{
 	},
 	UniformSize: 16,
 	WGSL:        floatCompareWGSL,
+	Func:        FloatCompare,
 	CPU:         floatCompareCPU,
 	Manifests: []gpu.Manifest{
 		{
@@ -3043,6 +3060,7 @@ var FloatConvertKernel = gpu.Register(&gpu.KernelSpec{
 	},
 	UniformSize: 16,
 	WGSL:        floatConvertWGSL,
+	Func:        FloatConvert,
 	CPU:         floatConvertCPU,
 	Manifests: []gpu.Manifest{
 		{
@@ -3244,6 +3262,7 @@ var FuncBufferKernel = gpu.Register(&gpu.KernelSpec{
 	},
 	UniformSize: 16,
 	WGSL:        funcBufferWGSL,
+	Func:        FuncBuffer,
 	CPU:         funcBufferCPU,
 	Manifests: []gpu.Manifest{
 		{
@@ -3424,6 +3443,7 @@ var FuncChainKernel = gpu.Register(&gpu.KernelSpec{
 	},
 	UniformSize: 16,
 	WGSL:        funcChainWGSL,
+	Func:        FuncChain,
 	CPU:         funcChainCPU,
 	Manifests: []gpu.Manifest{
 		{
@@ -3615,6 +3635,7 @@ var Grid2DKernel = gpu.Register(&gpu.KernelSpec{
 	},
 	UniformSize: 16,
 	WGSL:        grid2DWGSL,
+	Func:        Grid2D,
 	CPU:         grid2DCPU,
 	Manifests: []gpu.Manifest{
 		{
@@ -3721,6 +3742,7 @@ var Grid3DKernel = gpu.Register(&gpu.KernelSpec{
 	},
 	UniformSize: 16,
 	WGSL:        grid3DWGSL,
+	Func:        Grid3D,
 	CPU:         grid3DCPU,
 	Manifests: []gpu.Manifest{
 		{
@@ -3820,6 +3842,7 @@ var GridStrideKernel = gpu.Register(&gpu.KernelSpec{
 	},
 	UniformSize: 16,
 	WGSL:        gridStrideWGSL,
+	Func:        GridStride,
 	CPU:         gridStrideCPU,
 	Manifests: []gpu.Manifest{
 		{
@@ -3915,6 +3938,7 @@ var HistogramKernel = gpu.Register(&gpu.KernelSpec{
 	},
 	UniformSize: 16,
 	WGSL:        histogramWGSL,
+	Func:        Histogram,
 	CPU:         histogramCPU,
 	Manifests: []gpu.Manifest{
 		{
@@ -4058,6 +4082,7 @@ var HistogramSharedKernel = gpu.Register(&gpu.KernelSpec{
 	SharedBytes: 256,
 	UniformSize: 16,
 	WGSL:        histogramSharedWGSL,
+	Func:        HistogramShared,
 	CPU:         histogramSharedCPU,
 	Manifests: []gpu.Manifest{
 		{
@@ -4233,6 +4258,7 @@ var IntArithKernel = gpu.Register(&gpu.KernelSpec{
 	},
 	UniformSize: 16,
 	WGSL:        intArithWGSL,
+	Func:        IntArith,
 	Fault:       true,
 	CPU:         intArithCPU,
 	Manifests: []gpu.Manifest{
@@ -4414,6 +4440,7 @@ var LenGuardKernel = gpu.Register(&gpu.KernelSpec{
 		{Name: "x", Kind: gpu.ParamBuffer, Type: "int32", Size: 4, Access: gpu.AccessRead, Binding: 1},
 	},
 	WGSL:  lenGuardWGSL,
+	Func:  LenGuard,
 	Fault: true,
 	CPU:   lenGuardCPU,
 	Manifests: []gpu.Manifest{
@@ -4554,6 +4581,7 @@ var LoopBreakContinueKernel = gpu.Register(&gpu.KernelSpec{
 	},
 	UniformSize: 16,
 	WGSL:        loopBreakContinueWGSL,
+	Func:        LoopBreakContinue,
 	CPU:         loopBreakContinueCPU,
 	Manifests: []gpu.Manifest{
 		{
@@ -4759,6 +4787,7 @@ var LoopLocalZeroKernel = gpu.Register(&gpu.KernelSpec{
 	},
 	UniformSize: 16,
 	WGSL:        loopLocalZeroWGSL,
+	Func:        LoopLocalZero,
 	CPU:         loopLocalZeroCPU,
 	Manifests: []gpu.Manifest{
 		{
@@ -4934,6 +4963,7 @@ var MathExactKernel = gpu.Register(&gpu.KernelSpec{
 	},
 	UniformSize: 16,
 	WGSL:        mathExactWGSL,
+	Func:        MathExact,
 	CPU:         mathExactCPU,
 	Manifests: []gpu.Manifest{
 		{
@@ -5194,6 +5224,7 @@ var MathExpLogKernel = gpu.Register(&gpu.KernelSpec{
 	},
 	UniformSize: 16,
 	WGSL:        mathExpLogWGSL,
+	Func:        MathExpLog,
 	CPU:         mathExpLogCPU,
 	Manifests: []gpu.Manifest{
 		{
@@ -5354,6 +5385,7 @@ var MathSqrtFmaKernel = gpu.Register(&gpu.KernelSpec{
 	},
 	UniformSize: 16,
 	WGSL:        mathSqrtFmaWGSL,
+	Func:        MathSqrtFma,
 	CPU:         mathSqrtFmaCPU,
 	Manifests: []gpu.Manifest{
 		{
@@ -5497,6 +5529,7 @@ var MathTrigKernel = gpu.Register(&gpu.KernelSpec{
 	},
 	UniformSize: 16,
 	WGSL:        mathTrigWGSL,
+	Func:        MathTrig,
 	CPU:         mathTrigCPU,
 	Manifests: []gpu.Manifest{
 		{
@@ -5638,6 +5671,7 @@ var NestedLoopsKernel = gpu.Register(&gpu.KernelSpec{
 	},
 	UniformSize: 16,
 	WGSL:        nestedLoopsWGSL,
+	Func:        NestedLoops,
 	Fault:       true,
 	CPU:         nestedLoopsCPU,
 	Manifests: []gpu.Manifest{
@@ -5836,6 +5870,7 @@ var ParticlesAoSKernel = gpu.Register(&gpu.KernelSpec{
 	},
 	UniformSize: 16,
 	WGSL:        particlesAoSWGSL,
+	Func:        ParticlesAoS,
 	CPU:         particlesAoSCPU,
 	Manifests: []gpu.Manifest{
 		{
@@ -6013,6 +6048,7 @@ var ParticlesSoAKernel = gpu.Register(&gpu.KernelSpec{
 	},
 	UniformSize: 16,
 	WGSL:        particlesSoAWGSL,
+	Func:        ParticlesSoA,
 	CPU:         particlesSoACPU,
 	Manifests: []gpu.Manifest{
 		{
@@ -6197,6 +6233,7 @@ var PrivateArrayKernel = gpu.Register(&gpu.KernelSpec{
 	},
 	UniformSize: 16,
 	WGSL:        privateArrayWGSL,
+	Func:        PrivateArray,
 	CPU:         privateArrayCPU,
 	Manifests: []gpu.Manifest{
 		{
@@ -6378,6 +6415,7 @@ var SaxpyKernel = gpu.Register(&gpu.KernelSpec{
 	},
 	UniformSize: 16,
 	WGSL:        saxpyWGSL,
+	Func:        Saxpy,
 	CPU:         saxpyCPU,
 	Manifests: []gpu.Manifest{
 		{
@@ -6524,6 +6562,8 @@ var Scale2Kernel = gpu.Register(&gpu.KernelSpec{
 	},
 	UniformSize: 16,
 	WGSL:        scale2WGSL,
+	Func:        Scale,
+	Comptime:    ScaleParams{Factor: 2, Offset: 1},
 	CPU:         scale2CPU,
 	Manifests: []gpu.Manifest{
 		{
@@ -6658,6 +6698,8 @@ var Scale3Kernel = gpu.Register(&gpu.KernelSpec{
 	},
 	UniformSize: 16,
 	WGSL:        scale3WGSL,
+	Func:        Scale,
+	Comptime:    ScaleParams{Factor: 3, Offset: -7},
 	CPU:         scale3CPU,
 	Manifests: []gpu.Manifest{
 		{
@@ -6801,6 +6843,7 @@ var ScanKernel = gpu.Register(&gpu.KernelSpec{
 	SharedBytes: 1024,
 	UniformSize: 16,
 	WGSL:        scanWGSL,
+	Func:        Scan,
 	CPU:         scanCPU,
 	Manifests: []gpu.Manifest{
 		{
@@ -7049,6 +7092,7 @@ var SgemmKernel = gpu.Register(&gpu.KernelSpec{
 	SharedBytes: 2048,
 	UniformSize: 32,
 	WGSL:        sgemmWGSL,
+	Func:        Sgemm,
 	CPU:         sgemmCPU,
 	Manifests: []gpu.Manifest{
 		{
@@ -7293,6 +7337,7 @@ var ShiftSignedKernel = gpu.Register(&gpu.KernelSpec{
 	},
 	UniformSize: 16,
 	WGSL:        shiftSignedWGSL,
+	Func:        ShiftSigned,
 	Fault:       true,
 	CPU:         shiftSignedCPU,
 	Manifests: []gpu.Manifest{
@@ -7510,6 +7555,7 @@ var ShiftsKernel = gpu.Register(&gpu.KernelSpec{
 	},
 	UniformSize: 16,
 	WGSL:        shiftsWGSL,
+	Func:        Shifts,
 	CPU:         shiftsCPU,
 	Manifests: []gpu.Manifest{
 		{
@@ -7688,6 +7734,7 @@ var ShortCircuitKernel = gpu.Register(&gpu.KernelSpec{
 	},
 	UniformSize: 16,
 	WGSL:        shortCircuitWGSL,
+	Func:        ShortCircuit,
 	CPU:         shortCircuitCPU,
 	Manifests: []gpu.Manifest{
 		{
@@ -7832,6 +7879,7 @@ var StencilKernel = gpu.Register(&gpu.KernelSpec{
 	SharedBytes: 272,
 	UniformSize: 16,
 	WGSL:        stencilWGSL,
+	Func:        Stencil,
 	CPU:         stencilCPU,
 	Manifests: []gpu.Manifest{
 		{
@@ -8009,6 +8057,7 @@ var ThreadCoordsKernel = gpu.Register(&gpu.KernelSpec{
 		{Name: "out", Kind: gpu.ParamBuffer, Type: "uint32", Size: 4, Access: gpu.AccessWrite, Binding: 0},
 	},
 	WGSL: threadCoordsWGSL,
+	Func: ThreadCoords,
 	CPU:  threadCoordsCPU,
 	Manifests: []gpu.Manifest{
 		{
@@ -8127,6 +8176,7 @@ var TransposeKernel = gpu.Register(&gpu.KernelSpec{
 	SharedBytes: 1088,
 	UniformSize: 16,
 	WGSL:        transposeWGSL,
+	Func:        Transpose,
 	CPU:         transposeCPU,
 	Manifests: []gpu.Manifest{
 		{
@@ -8259,6 +8309,7 @@ var UintArithKernel = gpu.Register(&gpu.KernelSpec{
 	},
 	UniformSize: 16,
 	WGSL:        uintArithWGSL,
+	Func:        UintArith,
 	Fault:       true,
 	CPU:         uintArithCPU,
 	Manifests: []gpu.Manifest{
@@ -8444,6 +8495,7 @@ var UniformsKernel = gpu.Register(&gpu.KernelSpec{
 	},
 	UniformSize: 32,
 	WGSL:        uniformsWGSL,
+	Func:        Uniforms,
 	CPU:         uniformsCPU,
 	Manifests: []gpu.Manifest{
 		{

@@ -23,15 +23,15 @@ const groups = 5
 // inputs, its outputs poisoned.
 func Cases() []*conformance.Case {
 	return []*conformance.Case{
-		verbCase(Wave4Kernel, verbsMember(Width{W: 4, Block: 30}), LaunchWave4),
-		verbCase(Wave8Kernel, verbsMember(Width{W: 8, Block: 60}), LaunchWave8),
-		verbCase(Wave16Kernel, verbsMember(Width{W: 16, Block: 40}), LaunchWave16),
-		verbCase(Wave32Kernel, verbsMember(Width{W: 32, Block: 80}), LaunchWave32),
-		verbCase(Wave64Kernel, verbsMember(Width{W: 64, Block: 96}), LaunchWave64),
-		verbCase(WaveAgnosticKernel, WaveAgnostic, LaunchWaveAgnostic),
-		reduceCase(ReduceSharedKernel, ReduceShared, LaunchReduceShared),
-		reduceCase(ReduceWaveKernel, ReduceWave, LaunchReduceWave),
-		reduceCase(ReduceWave32Kernel, ReduceWave32, LaunchReduceWave32),
+		verbCase(Wave4Kernel, LaunchWave4),
+		verbCase(Wave8Kernel, LaunchWave8),
+		verbCase(Wave16Kernel, LaunchWave16),
+		verbCase(Wave32Kernel, LaunchWave32),
+		verbCase(Wave64Kernel, LaunchWave64),
+		verbCase(WaveAgnosticKernel, LaunchWaveAgnostic),
+		reduceCase(ReduceSharedKernel, LaunchReduceShared),
+		reduceCase(ReduceWaveKernel, LaunchReduceWave),
+		reduceCase(ReduceWave32Kernel, LaunchReduceWave32),
 	}
 }
 
@@ -45,9 +45,9 @@ type reduceLauncher func(s *gpu.Stream, groups xpu.Dim3, partial, in *gpu.Buffer
 
 // reduceCase checks a block reduction over a length whose last block is
 // partial.
-func reduceCase(k *gpu.Kernel, ref any, launch reduceLauncher) *conformance.Case {
+func reduceCase(k *gpu.Kernel, launch reduceLauncher) *conformance.Case {
 	return &conformance.Case{
-		Kernel: k, Ref: ref, Tol: ReduceTol,
+		Kernel: k, Tol: ReduceTol,
 		Setup: func(r *rand.Rand) conformance.Inputs {
 			n := reduceBlock*groups - 37
 			in := make([]float32, n)
@@ -64,21 +64,13 @@ func reduceCase(k *gpu.Kernel, ref any, launch reduceLauncher) *conformance.Case
 	}
 }
 
-// verbsMember returns the reference of a member of Verbs: Verbs with the
-// member's comptime value bound (the values of its //xpu:instance line).
-func verbsMember(c Width) func(t xpu.Thread, oi []int32, ou []uint32, of []float32, xi []int32, xu []uint32, xf []float32, sel []uint32, bl, m, d uint32) {
-	return func(t xpu.Thread, oi []int32, ou []uint32, of []float32, xi []int32, xu []uint32, xf []float32, sel []uint32, bl, m, d uint32) {
-		Verbs(t, c, oi, ou, of, xi, xu, xf, sel, bl, m, d)
-	}
-}
-
 // launcher is the generated launcher of a suite kernel.
 type launcher func(s *gpu.Stream, groups xpu.Dim3, oi *gpu.Buffer[int32], ou *gpu.Buffer[uint32], of *gpu.Buffer[float32],
 	xi *gpu.Buffer[int32], xu *gpu.Buffer[uint32], xf *gpu.Buffer[float32], sel *gpu.Buffer[uint32], bl, m, d uint32) error
 
-func verbCase(k *gpu.Kernel, ref any, launch launcher) *conformance.Case {
+func verbCase(k *gpu.Kernel, launch launcher) *conformance.Case {
 	return &conformance.Case{
-		Kernel: k, Ref: ref, Tol: FloatTol,
+		Kernel: k, Tol: FloatTol,
 		Setup: func(r *rand.Rand) conformance.Inputs {
 			n := int(k.Block().Count()) * groups
 			xi, xu, xf, sel := make([]int32, n), make([]uint32, n), make([]float32, n), make([]uint32, n)

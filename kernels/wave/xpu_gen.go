@@ -19,6 +19,7 @@ var ReduceSharedKernel = gpu.Register(&gpu.KernelSpec{
 	SharedBytes: 1024,
 	UniformSize: 16,
 	WGSL:        reduceSharedWGSL,
+	Func:        ReduceShared,
 	CPU:         reduceSharedCPU,
 	Manifests: []gpu.Manifest{
 		{
@@ -216,6 +217,7 @@ var ReduceWaveKernel = gpu.Register(&gpu.KernelSpec{
 	SharedBytes: 1024,
 	UniformSize: 16,
 	WGSL:        reduceWaveWGSL,
+	Func:        ReduceWave,
 	Fault:       true,
 	WaveVariants: []gpu.WaveVariant{
 		{Tier: "native", SubgroupMin: 4, SubgroupMax: 128, Width: 0, WGSL: reduceWaveWGSLNative},
@@ -561,6 +563,7 @@ var ReduceWave32Kernel = gpu.Register(&gpu.KernelSpec{
 	SharedBytes: 32,
 	UniformSize: 16,
 	WGSL:        reduceWave32WGSL,
+	Func:        ReduceWave32,
 	WaveVariants: []gpu.WaveVariant{
 		{Tier: "native", SubgroupMin: 32, SubgroupMax: 32, Width: 32, WGSL: reduceWave32WGSLNative},
 		{Tier: "folded", SubgroupMin: 4, SubgroupMax: 16, Width: 32, WGSL: reduceWave32WGSLFolded},
@@ -1037,6 +1040,8 @@ var Wave16Kernel = gpu.Register(&gpu.KernelSpec{
 	},
 	UniformSize: 16,
 	WGSL:        wave16WGSL,
+	Func:        Verbs,
+	Comptime:    Width{W: 16, Block: 40},
 	WaveVariants: []gpu.WaveVariant{
 		{Tier: "native", SubgroupMin: 16, SubgroupMax: 16, Width: 16, WGSL: wave16WGSLNative},
 		{Tier: "folded", SubgroupMin: 4, SubgroupMax: 8, Width: 16, WGSL: wave16WGSLFolded},
@@ -3687,6 +3692,8 @@ var Wave32Kernel = gpu.Register(&gpu.KernelSpec{
 	},
 	UniformSize: 16,
 	WGSL:        wave32WGSL,
+	Func:        Verbs,
+	Comptime:    Width{W: 32, Block: 80},
 	WaveVariants: []gpu.WaveVariant{
 		{Tier: "native", SubgroupMin: 32, SubgroupMax: 32, Width: 32, WGSL: wave32WGSLNative},
 		{Tier: "folded", SubgroupMin: 4, SubgroupMax: 16, Width: 32, WGSL: wave32WGSLFolded},
@@ -6337,6 +6344,8 @@ var Wave4Kernel = gpu.Register(&gpu.KernelSpec{
 	},
 	UniformSize: 16,
 	WGSL:        wave4WGSL,
+	Func:        Verbs,
+	Comptime:    Width{W: 4, Block: 30},
 	WaveVariants: []gpu.WaveVariant{
 		{Tier: "native", SubgroupMin: 4, SubgroupMax: 4, Width: 4, WGSL: wave4WGSLNative},
 		{Tier: "narrow", SubgroupMin: 8, SubgroupMax: 128, Width: 4, WGSL: wave4WGSLNarrow},
@@ -8367,6 +8376,8 @@ var Wave64Kernel = gpu.Register(&gpu.KernelSpec{
 	},
 	UniformSize: 16,
 	WGSL:        wave64WGSL,
+	Func:        Verbs,
+	Comptime:    Width{W: 64, Block: 96},
 	WaveVariants: []gpu.WaveVariant{
 		{Tier: "native", SubgroupMin: 64, SubgroupMax: 64, Width: 64, WGSL: wave64WGSLNative},
 		{Tier: "folded", SubgroupMin: 4, SubgroupMax: 32, Width: 64, WGSL: wave64WGSLFolded},
@@ -10925,6 +10936,8 @@ var Wave8Kernel = gpu.Register(&gpu.KernelSpec{
 	},
 	UniformSize: 16,
 	WGSL:        wave8WGSL,
+	Func:        Verbs,
+	Comptime:    Width{W: 8, Block: 60},
 	WaveVariants: []gpu.WaveVariant{
 		{Tier: "native", SubgroupMin: 8, SubgroupMax: 8, Width: 8, WGSL: wave8WGSLNative},
 		{Tier: "folded", SubgroupMin: 4, SubgroupMax: 4, Width: 8, WGSL: wave8WGSLFolded},
@@ -13574,6 +13587,7 @@ var WaveAgnosticKernel = gpu.Register(&gpu.KernelSpec{
 	},
 	UniformSize: 16,
 	WGSL:        waveAgnosticWGSL,
+	Func:        WaveAgnostic,
 	WaveVariants: []gpu.WaveVariant{
 		{Tier: "native", SubgroupMin: 4, SubgroupMax: 32, Width: 0, WGSL: waveAgnosticWGSLNative},
 		{Tier: "emulated", SubgroupMin: 0, SubgroupMax: 0, Width: 32, WGSL: waveAgnosticWGSL},

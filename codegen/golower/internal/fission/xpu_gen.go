@@ -17,6 +17,7 @@ var ArrayInLoopKernel = gpu.Register(&gpu.KernelSpec{
 	},
 	SharedBytes: 256,
 	WGSL:        arrayInLoopWGSL,
+	Func:        ArrayInLoop,
 	CPU:         arrayInLoopCPU,
 	Manifests: []gpu.Manifest{
 		{
@@ -259,6 +260,7 @@ var DeclaredInIfKernel = gpu.Register(&gpu.KernelSpec{
 	SharedBytes: 256,
 	UniformSize: 16,
 	WGSL:        declaredInIfWGSL,
+	Func:        DeclaredInIf,
 	CPU:         declaredInIfCPU,
 	Manifests: []gpu.Manifest{
 		{
@@ -633,6 +635,7 @@ var MatMulKernel = gpu.Register(&gpu.KernelSpec{
 	SharedBytes: 2048,
 	UniformSize: 16,
 	WGSL:        matMulWGSL,
+	Func:        MatMul,
 	CPU:         matMulCPU,
 	Manifests: []gpu.Manifest{
 		{
@@ -985,6 +988,7 @@ var NestedArrayInLoopKernel = gpu.Register(&gpu.KernelSpec{
 	},
 	SharedBytes: 256,
 	WGSL:        nestedArrayInLoopWGSL,
+	Func:        NestedArrayInLoop,
 	Fault:       true,
 	CPU:         nestedArrayInLoopCPU,
 	Manifests: []gpu.Manifest{
@@ -1221,6 +1225,7 @@ var NestedLoopsKernel = gpu.Register(&gpu.KernelSpec{
 	SharedBytes: 256,
 	UniformSize: 16,
 	WGSL:        nestedLoopsWGSL,
+	Func:        NestedLoops,
 	CPU:         nestedLoopsCPU,
 	Manifests: []gpu.Manifest{
 		{
@@ -1514,6 +1519,7 @@ var ScalarCopiedInLoopKernel = gpu.Register(&gpu.KernelSpec{
 	},
 	SharedBytes: 256,
 	WGSL:        scalarCopiedInLoopWGSL,
+	Func:        ScalarCopiedInLoop,
 	CPU:         scalarCopiedInLoopCPU,
 	Manifests: []gpu.Manifest{
 		{
@@ -1721,6 +1727,7 @@ var StructArrayInLoopKernel = gpu.Register(&gpu.KernelSpec{
 	},
 	SharedBytes: 256,
 	WGSL:        structArrayInLoopWGSL,
+	Func:        StructArrayInLoop,
 	CPU:         structArrayInLoopCPU,
 	Manifests: []gpu.Manifest{
 		{
@@ -1980,6 +1987,7 @@ var StructCopiedInLoopKernel = gpu.Register(&gpu.KernelSpec{
 	SharedBytes: 256,
 	UniformSize: 16,
 	WGSL:        structCopiedInLoopWGSL,
+	Func:        StructCopiedInLoop,
 	CPU:         structCopiedInLoopCPU,
 	Manifests: []gpu.Manifest{
 		{
@@ -2195,6 +2203,7 @@ var StructFieldsInLoopKernel = gpu.Register(&gpu.KernelSpec{
 	},
 	SharedBytes: 256,
 	WGSL:        structFieldsInLoopWGSL,
+	Func:        StructFieldsInLoop,
 	CPU:         structFieldsInLoopCPU,
 	Manifests: []gpu.Manifest{
 		{
@@ -2383,6 +2392,7 @@ var WaveInLoopKernel = gpu.Register(&gpu.KernelSpec{
 	},
 	SharedBytes: 256,
 	WGSL:        waveInLoopWGSL,
+	Func:        WaveInLoop,
 	WaveVariants: []gpu.WaveVariant{
 		{Tier: "native", SubgroupMin: 4, SubgroupMax: 128, Width: 0, WGSL: waveInLoopWGSLNative},
 		{Tier: "emulated", SubgroupMin: 0, SubgroupMax: 0, Width: 32, WGSL: waveInLoopWGSL},

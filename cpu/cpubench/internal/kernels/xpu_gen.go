@@ -20,6 +20,7 @@ var GemmKernel = gpu.Register(&gpu.KernelSpec{
 	SharedBytes: 8192,
 	UniformSize: 16,
 	WGSL:        gemmWGSL,
+	Func:        Gemm,
 	CPU:         gemmCPU,
 	Manifests: []gpu.Manifest{
 		{
@@ -321,6 +322,7 @@ var SaxpyKernel = gpu.Register(&gpu.KernelSpec{
 	},
 	UniformSize: 16,
 	WGSL:        saxpyWGSL,
+	Func:        Saxpy,
 	CPU:         saxpyCPU,
 	Manifests: []gpu.Manifest{
 		{
@@ -469,6 +471,7 @@ var SumKernel = gpu.Register(&gpu.KernelSpec{
 	SharedBytes: 1024,
 	UniformSize: 16,
 	WGSL:        sumWGSL,
+	Func:        Sum,
 	CPU:         sumCPU,
 	Manifests: []gpu.Manifest{
 		{
