@@ -93,6 +93,7 @@ func (d *device) Info() driver.Info {
 			MaxBlockSize:           xpu.Dim3{X: maxBlock, Y: maxBlock, Z: 64},
 			MaxGroups:              1<<31 - 1,
 			MaxSharedBytes:         1 << 20,
+			MaxUniformBytes:        64 << 10, // WebGPU's default
 			MaxBufferBytes:         mem,
 			MaxStorageBufferBytes:  mem,
 			StorageOffsetAlignment: 4, // a view's elements are 4-byte aligned
