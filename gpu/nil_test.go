@@ -1,6 +1,7 @@
 package gpu_test
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"reflect"
@@ -118,12 +119,13 @@ func TestNilArguments(t *testing.T) {
 		// The nil arguments named, each with the error it must give.
 		y, x := newBuf[float32](t, d, 64), newBuf[float32](t, d, 64)
 		st := d.Stream()
+		var nilContext context.Context // a caller's mistake, the case under test
 		for _, c := range []struct {
 			name string
 			err  error
 			want error
 		}{
-			{"nil context", st.LaunchContext(nil, saxpyKernel, xpu.Dim3{X: 1}, y, x, float32(1), uint32(64)), gpu.ErrArgs}, //nolint:staticcheck // the nil context is the point
+			{"nil context", st.LaunchContext(nilContext, saxpyKernel, xpu.Dim3{X: 1}, y, x, float32(1), uint32(64)), gpu.ErrArgs},
 			{"nil func", func() error { _, err := st.Time(nil); return err }(), gpu.ErrArgs},
 			{"nil buffer", st.Launch(saxpyKernel, xpu.Dim3{X: 1}, y, (*gpu.Buffer[float32])(nil), float32(1), uint32(64)), gpu.ErrArgs},
 			{"untyped nil buffer", st.Launch(saxpyKernel, xpu.Dim3{X: 1}, y, nil, float32(1), uint32(64)), gpu.ErrArgs},

@@ -26,7 +26,7 @@ func TestBufferSizeOverflow(t *testing.T) {
 			}
 			wantRefusal(t, err, gpu.ErrSize, "NewBuffer", strconv.Itoa(n))
 		}
-		type pair struct{ a, b float32 }
+		type pair struct{ A, B float32 }
 		if _, err := gpu.NewBuffer[pair](d, math.MaxInt/8+1); err == nil {
 			t.Error("NewBuffer of 8-byte elements whose bytes overflow made a buffer")
 		}
