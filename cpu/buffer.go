@@ -28,7 +28,7 @@ func (b *buffer) span(offset, n int) error {
 	if b.mem == nil {
 		return fmt.Errorf("%w: buffer released", ErrLaunch)
 	}
-	if offset < 0 || n < 0 || offset+n > len(b.mem) {
+	if offset < 0 || n < 0 || offset > len(b.mem) || n > len(b.mem)-offset { // no offset+n: it may wrap
 		return fmt.Errorf("%w: %d bytes at offset %d of a %d-byte buffer", ErrLaunch, n, offset, len(b.mem))
 	}
 	return nil
@@ -68,7 +68,7 @@ func (d *device) bytesOf(b driver.Buffer) ([]byte, error) {
 		return nil, errors.New("was released")
 	case n < 0:
 		return buf.mem, nil
-	case off < 0 || off%4 != 0 || off+n > len(buf.mem):
+	case off < 0 || off%4 != 0 || off > len(buf.mem) || n > len(buf.mem)-off:
 		return nil, fmt.Errorf("a view of %d bytes at offset %d of a %d-byte buffer", n, off, len(buf.mem))
 	}
 	return buf.mem[off : off+n : off+n], nil

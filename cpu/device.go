@@ -34,6 +34,11 @@ type kernelFault struct{ msg string }
 func (e *kernelFault) Error() string        { return e.msg }
 func (e *kernelFault) Is(target error) bool { return target == driver.ErrFault }
 
+// unknownMemoryBound bounds a buffer where the machine's physical memory
+// cannot be read (Facts.Memory is 0): the address space of a wasm
+// program, and a size most machines can give.
+const unknownMemoryBound = 4 << 30
+
 // maxBlock bounds the work-items of one block, as the reference runner
 // and devices do.
 const maxBlock = 1024
@@ -77,6 +82,7 @@ func New(cfg Config) (driver.Device, error) {
 func (d *device) Info() driver.Info {
 	facts := d.facts.Map()
 	facts["workers"] = strconv.Itoa(d.pool.workers)
+	mem := d.maxBuffer()
 	return driver.Info{
 		Backend: "cpu",
 		Name:    d.facts.Model,
@@ -87,8 +93,9 @@ func (d *device) Info() driver.Info {
 			MaxBlockSize:           xpu.Dim3{X: maxBlock, Y: maxBlock, Z: 64},
 			MaxGroups:              1<<31 - 1,
 			MaxSharedBytes:         1 << 20,
-			MaxBufferBytes:         1 << 40,
-			MaxStorageBufferBytes:  1 << 40,
+			MaxUniformBytes:        64 << 10, // WebGPU's default
+			MaxBufferBytes:         mem,
+			MaxStorageBufferBytes:  mem,
 			StorageOffsetAlignment: 4, // a view's elements are 4-byte aligned
 			UniformOffsetAlignment: 8,
 			SubgroupMin:            d.facts.Lanes(),
@@ -96,6 +103,15 @@ func (d *device) Info() driver.Info {
 		},
 		Facts: facts,
 	}
+}
+
+// maxBuffer returns the largest buffer the device allocates: the
+// machine's physical memory, or unknownMemoryBound where it is unknown.
+func (d *device) maxBuffer() uint64 {
+	if d.facts.Memory == 0 {
+		return unknownMemoryBound
+	}
+	return d.facts.Memory
 }
 
 // Wave returns the wave width a kernel runs at on this device: its
@@ -137,10 +153,12 @@ func (d *device) Compile(k *driver.Kernel) (driver.Program, error) {
 	return p, nil
 }
 
-// NewBuffer allocates size zeroed bytes aligned to 8.
+// NewBuffer allocates size zeroed bytes aligned to 8, refusing a size
+// beyond MaxBufferBytes: Go ends the program, with no error to return,
+// when the system cannot give an allocation.
 func (d *device) NewBuffer(size int) (driver.Buffer, error) {
-	if size < 0 {
-		return nil, fmt.Errorf("%w: buffer of %d bytes", ErrLaunch, size)
+	if lim := d.maxBuffer(); size < 0 || uint64(size) > lim {
+		return nil, fmt.Errorf("%w: buffer of %d bytes (the device allows %d)", ErrLaunch, size, lim)
 	}
 	words := make([]uint64, (size+7)/8)
 	return &buffer{dev: d, mem: wordBytes(words)[:size:size]}, nil

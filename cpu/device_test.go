@@ -5,6 +5,8 @@ import (
 	"errors"
 	"math"
 	"math/rand/v2"
+	"os"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -300,4 +302,33 @@ func TestDetectedFactsHaveNoZeros(t *testing.T) {
 		}
 	}
 	t.Logf("facts: %v", Detect().Map())
+}
+
+// TestBufferMemory checks that the device reports the machine's physical
+// memory (/proc/meminfo's MemTotal, where there is one) as its largest
+// buffer and refuses a larger one with an error: Go would end the program
+// on an allocation the system cannot give.
+func TestBufferMemory(t *testing.T) {
+	d := openTest(t, 0)
+	lim := d.Info().Limits.MaxBufferBytes
+	if raw, err := os.ReadFile("/proc/meminfo"); err == nil {
+		var kb uint64
+		for _, line := range strings.Split(string(raw), "\n") {
+			if rest, ok := strings.CutPrefix(line, "MemTotal:"); ok {
+				kb, _ = strconv.ParseUint(strings.TrimSuffix(strings.TrimSpace(rest), " kB"), 10, 64)
+			}
+		}
+		if got := d.Info().Facts["memory"]; got != strconv.FormatUint(lim, 10) {
+			t.Errorf("fact memory = %q, want MaxBufferBytes %d", got, lim)
+		}
+		// MemTotal is rounded to kB; Sysinfo's total is exact.
+		if kb == 0 || lim/1024 != kb {
+			t.Errorf("MaxBufferBytes = %d, want MemTotal %d kB", lim, kb)
+		}
+	}
+	for _, size := range []int{int(min(lim+1, math.MaxInt)), math.MaxInt, -1} {
+		if _, err := d.NewBuffer(size); !errors.Is(err, ErrLaunch) {
+			t.Errorf("NewBuffer(%d): err = %v, want ErrLaunch", size, err)
+		}
+	}
 }

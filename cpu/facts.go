@@ -59,6 +59,10 @@ type Facts struct {
 	SIMD          SIMD
 	CacheLine     int // bytes
 	L1D, L2, L3   int // data cache sizes in bytes
+	// Memory is the machine's physical memory in bytes (Linux); the
+	// device allocates no buffer larger (MaxBufferBytes), since Go
+	// cannot return an error for an allocation the system refuses.
+	Memory uint64
 }
 
 // Detect reads the facts of the processor this program runs on.
@@ -73,6 +77,7 @@ func Detect() Facts {
 		L2:            positive(c.Cache.L2),
 		L3:            positive(c.Cache.L3),
 		SIMD:          detectSIMD(c),
+		Memory:        physicalMemory(),
 	}
 	if c.VendorID != cpuid.VendorUnknown {
 		f.Vendor = c.VendorID.String()
@@ -102,7 +107,7 @@ func (f Facts) Lanes() uint32 { return f.SIMD.Lanes() }
 
 // Map returns the facts that could be read, by stable names: vendor,
 // model, cores.physical, cores.logical, simd, lanes, cache.line,
-// cache.l1d, cache.l2, cache.l3 (sizes in bytes).
+// cache.l1d, cache.l2, cache.l3, memory (sizes in bytes).
 func (f Facts) Map() map[string]string {
 	m := map[string]string{
 		"simd":  f.SIMD.String(),
@@ -126,5 +131,8 @@ func (f Facts) Map() map[string]string {
 	num("cache.l1d", f.L1D)
 	num("cache.l2", f.L2)
 	num("cache.l3", f.L3)
+	if f.Memory > 0 {
+		m["memory"] = strconv.FormatUint(f.Memory, 10)
+	}
 	return m
 }

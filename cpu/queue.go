@@ -2,6 +2,7 @@ package cpu
 
 import (
 	"fmt"
+	"math/bits"
 
 	"github.com/goxpu/xpu"
 	"github.com/goxpu/xpu/gpu/driver"
@@ -21,6 +22,10 @@ func (q *queue) Launch(p driver.Program, groups xpu.Dim3, bufs []driver.Buffer, 
 	groups = groups.Norm()
 	if groups.Count() == 0 {
 		return fmt.Errorf("%w: %s: empty grid %v", ErrLaunch, k.Name, groups)
+	}
+	// The pool counts blocks in a uint64: a grid of more would wrap.
+	if hi, _ := bits.Mul64(uint64(groups.X)*uint64(groups.Y), uint64(groups.Z)); hi != 0 {
+		return fmt.Errorf("%w: %s: grid %v has more than 2^64 blocks", ErrLaunch, k.Name, groups)
 	}
 	// A kernel whose WGSL records faults gets the runtime's fault word
 	// after its buffers; the Go lowering panics instead (recovered into

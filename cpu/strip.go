@@ -62,14 +62,30 @@ func (s *DotStrip) fits() bool {
 	if s.I > math.MaxUint32 || s.J > math.MaxUint32 {
 		return false
 	}
-	const limit = math.MaxUint32
+	// Each value is below 2^32, so each product fits a uint64; the sums
+	// are checked as they grow, so that no index wraps past the check.
 	r, i, j, k := s.Rows-1, s.I-1, s.J-1, s.K-1
-	lastAcc := s.AccOff + r*s.AccRow + i*s.AccI + j*s.AccJ + s.Lanes - 1
-	lastA := s.AOff + r*s.ARow + i*s.AI + k*s.AK
-	lastB := s.BOff + r*s.BRow + j*s.BJ + k*s.BK + s.Lanes - 1
-	return distinct(s.Lanes, s.Rows, s.AccRow, s.I, s.AccI, s.J, s.AccJ) &&
-		lastAcc < len(s.Acc) && lastA < len(s.A) && lastA <= limit &&
-		lastB < len(s.B) && lastB <= limit
+	lastAcc, okAcc := reach(s.AccOff, s.Lanes-1, r, s.AccRow, i, s.AccI, j, s.AccJ)
+	lastA, okA := reach(s.AOff, 0, r, s.ARow, i, s.AI, k, s.AK)
+	lastB, okB := reach(s.BOff, s.Lanes-1, r, s.BRow, j, s.BJ, k, s.BK)
+	return okAcc && okA && okB &&
+		lastAcc < uint64(len(s.Acc)) && lastA < uint64(len(s.A)) && lastA <= math.MaxUint32 &&
+		lastB < uint64(len(s.B)) && lastB <= math.MaxUint32 &&
+		distinct(s.Lanes, s.Rows, s.AccRow, s.I, s.AccI, s.J, s.AccJ)
+}
+
+// reach returns off + lane + the sum of the products of the pairs n,
+// step, each value in [0, 2^32), and whether the sum fits 63 bits.
+func reach(off, lane int, pairs ...int) (uint64, bool) {
+	sum := uint64(off) + uint64(lane)
+	for p := 0; p < len(pairs); p += 2 {
+		t := uint64(pairs[p]) * uint64(pairs[p+1])
+		if t > math.MaxInt64-sum {
+			return 0, false
+		}
+		sum += t
+	}
+	return sum, true
 }
 
 // distinct reports whether l + r*rowStep + i*iStep + j*jStep takes a

@@ -156,3 +156,27 @@ func floatBits(v []float32) []uint32 {
 	}
 	return b
 }
+
+// TestDotStripOverflow checks that a strip whose last index passes 2^63
+// (a step times a count near 2^32 each) is refused, not let through by a
+// sum that wrapped to a small or negative index.
+func TestDotStripOverflow(t *testing.T) {
+	for name, s := range map[string]*DotStrip{
+		"acc i": {Acc: make([]float32, 64), Lanes: 8, Rows: 1, I: math.MaxUint32 - 1, AccI: math.MaxUint32,
+			A: make([]float32, 1), B: make([]float32, 8), K: 1},
+		"acc row": {Acc: make([]float32, 64), Lanes: 8, Rows: math.MaxUint32, AccRow: math.MaxUint32,
+			A: make([]float32, 1), B: make([]float32, 8), K: 1},
+		"a k": {Acc: make([]float32, 8), Lanes: 8, Rows: 1, A: make([]float32, 1), AK: math.MaxUint32,
+			B: make([]float32, 8), K: math.MaxUint32},
+		"b j": {Acc: make([]float32, 8), Lanes: 8, Rows: 1, J: math.MaxUint32, AccJ: 8,
+			A: make([]float32, 1), B: make([]float32, 8), BJ: math.MaxUint32, K: 1},
+	} {
+		before := slices.Clone(s.Acc)
+		if s.Run() {
+			t.Errorf("%s: Run accepted a strip whose indices overflow", name)
+		}
+		if !slices.Equal(floatBits(before), floatBits(s.Acc)) {
+			t.Errorf("%s: a refused strip changed its accumulator", name)
+		}
+	}
+}

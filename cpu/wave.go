@@ -3,7 +3,8 @@ package cpu
 // This file runs the wave verbs for the Go lowering: the lowering gathers
 // the operand of every work-item of a block into an array, then one call
 // here computes every lane's result. Waves are consecutive ranges of the
-// linear local index, width lanes each; a lane is active when on[i].
+// linear local index, width lanes each (a width of 0 counts as 1, so that
+// no call loops forever); a lane is active when on[i].
 
 import "github.com/goxpu/xpu"
 
@@ -27,7 +28,7 @@ const (
 // local index, lane the lane, mask or delta of a shuffle (nil otherwise),
 // and out receives the results of the active lanes.
 func Wave[T xpu.Number](op WaveOp, x []T, lane []uint32, on []bool, width uint32, out []T) {
-	w := int(width)
+	w := waveWidth(width)
 	for base := 0; base < len(x); base += w {
 		end := min(base+w, len(x))
 		for i := base; i < end; i++ {
@@ -90,7 +91,7 @@ func waveLane[T xpu.Number](op WaveOp, xs []T, on []bool, l int, lane []uint32, 
 // WaveBallot sets out[i] of every active lane to the mask of the active
 // lanes of its wave whose x is true (bit j for lane j; width <= 32).
 func WaveBallot(x, on []bool, width uint32, out []uint32) {
-	w := int(width)
+	w := waveWidth(width)
 	for base := 0; base < len(x); base += w {
 		end := min(base+w, len(x))
 		var m uint32
@@ -110,7 +111,7 @@ func WaveBallot(x, on []bool, width uint32, out []uint32) {
 // WaveVote sets out[i] of every active lane to whether x holds on all
 // (all) or on some (!all) active lane of its wave.
 func WaveVote(all bool, x, on []bool, width uint32, out []bool) {
-	w := int(width)
+	w := waveWidth(width)
 	for base := 0; base < len(x); base += w {
 		end := min(base+w, len(x))
 		r := all
@@ -126,3 +127,6 @@ func WaveVote(all bool, x, on []bool, width uint32, out []bool) {
 		}
 	}
 }
+
+// waveWidth returns width as an int, 0 as 1: a wave has a lane at least.
+func waveWidth(width uint32) int { return max(int(width), 1) }

@@ -2,6 +2,7 @@ package gpu
 
 import (
 	"fmt"
+	"math"
 	"sync"
 	"unsafe"
 
@@ -53,11 +54,14 @@ func NewBuffer[T any](d *Device, n int) (*Buffer[T], error) {
 	if e.err != nil {
 		return nil, e.err
 	}
-	if d == nil {
-		return nil, fmt.Errorf("gpu: NewBuffer on a nil device: %w", ErrArgs)
+	if err := d.usable("NewBuffer"); err != nil {
+		return nil, err
 	}
 	if n < 0 {
 		return nil, fmt.Errorf("gpu: NewBuffer[%s] of %d elements: %w", e.name, n, ErrSize)
+	}
+	if n > math.MaxInt/e.size {
+		return nil, fmt.Errorf("gpu: NewBuffer[%s] of %d elements: %d-byte elements overflow an int of bytes: %w", e.name, n, e.size, ErrSize)
 	}
 	d.life.RLock()
 	defer d.life.RUnlock()
@@ -70,7 +74,7 @@ func NewBuffer[T any](d *Device, n int) (*Buffer[T], error) {
 	}
 	drv, err := d.drv.NewBuffer(size)
 	if err != nil {
-		return nil, fmt.Errorf("gpu: NewBuffer[%s] of %d bytes: %w", e.name, size, err)
+		return nil, fmt.Errorf("gpu: NewBuffer[%s] of %d bytes: the device could not allocate it: %w: %w", e.name, size, ErrLimits, err)
 	}
 	st := &bufferState{dev: d, drv: drv, bound: drv, elem: e, bytes: size}
 	st.root = st
@@ -158,7 +162,8 @@ func (b *Buffer[T]) Download() ([]T, error) {
 // Release frees the buffer's device memory. Launches already recorded that
 // use it still see it; later uses of it and of its views return errors
 // wrapping [ErrReleased]. Releasing a view ends the view's use and frees
-// nothing. Release is idempotent.
+// no memory, but the driver drops what it kept for the view's range
+// (WebGPU bind groups). Release is idempotent.
 func (b *Buffer[T]) Release() {
 	if b == nil || b.st == nil {
 		return
@@ -220,6 +225,11 @@ func (st *bufferState) release() {
 	}
 	st.released = true
 	if st != r {
+		// What the driver keeps for the view's window (a WebGPU bind
+		// group per range) goes with it; launches recorded keep theirs.
+		if v, ok := st.bound.(*driver.View); ok {
+			v.Release()
+		}
 		r.mu.Unlock()
 		return
 	}

@@ -60,22 +60,41 @@ func newDevice(backend string, drv driver.Device) (*Device, error) {
 	return d, nil
 }
 
-// Backend returns the name of the device's backend: "webgpu", "cpu", ...
-func (d *Device) Backend() string { return d.backend }
+// Backend returns the name of the device's backend: "webgpu", "cpu", ...;
+// "" for a nil device.
+func (d *Device) Backend() string {
+	if d == nil {
+		return ""
+	}
+	return d.backend
+}
 
-// Info describes the device, as its driver reports it.
+// Info describes the device, as its driver reports it; the zero Info for
+// a nil device.
 func (d *Device) Info() Info {
+	if d == nil {
+		return Info{}
+	}
 	info := d.info
 	info.Facts = maps.Clone(d.info.Facts)
 	return info
 }
 
-// Stream returns the device's default stream.
-func (d *Device) Stream() *Stream { return d.def }
+// Stream returns the device's default stream; nil for a nil device,
+// whose methods then return errors wrapping [ErrArgs].
+func (d *Device) Stream() *Stream {
+	if d == nil {
+		return nil
+	}
+	return d.def
+}
 
 // NewStream returns a new stream of the device. Launches on different
 // streams are not ordered with each other until a Sync.
 func (d *Device) NewStream() (*Stream, error) {
+	if err := d.usable("Device.NewStream"); err != nil {
+		return nil, err
+	}
 	d.life.RLock()
 	defer d.life.RUnlock()
 	if d.closed {
@@ -95,6 +114,9 @@ func (d *Device) NewStream() (*Stream, error) {
 // Sync submits what every stream of the device recorded and waits until it
 // has completed.
 func (d *Device) Sync() error {
+	if err := d.usable("Device.Sync"); err != nil {
+		return err
+	}
 	d.life.RLock()
 	defer d.life.RUnlock()
 	if d.closed {
@@ -158,6 +180,9 @@ func (d *Device) program(k *Kernel) (driver.Program, error) {
 // programs, and closes the driver. Later calls on the device, its streams
 // and buffers return errors wrapping [ErrClosed]. Close is idempotent.
 func (d *Device) Close() error {
+	if err := d.usable("Device.Close"); err != nil {
+		return err
+	}
 	d.life.Lock()
 	defer d.life.Unlock()
 	if d.closed {

@@ -16,6 +16,9 @@ import (
 // out. ok is false when the kernel is not registered, has no manifest
 // for d's backend, or d cannot run its waves (KernelWave says why).
 func (d *Device) Manifest(name string) (m *Manifest, ok bool) {
+	if d.usable("Device.Manifest") != nil {
+		return nil, false
+	}
 	k, ok := Lookup(name)
 	if !ok {
 		return nil, false

@@ -14,5 +14,7 @@
 //
 // Every error the runtime returns is a Go error that wraps one of the
 // sentinel errors of errors.go, for use with errors.Is. The runtime never
-// panics on bad input.
+// panics on bad input, nil and zero receivers included: a method of a nil
+// or zero Device or Stream returns an error wrapping [ErrArgs] (or a zero
+// result where it returns no error).
 package gpu

@@ -46,7 +46,8 @@ var (
 	ErrBufferLen = errors.New("buffer too short")
 
 	// ErrArgs: the arguments do not fit the kernel's parameters (count,
-	// types, aliasing of a written buffer).
+	// types, aliasing of a written buffer), or a call was made on a nil
+	// or zero Device or Stream, or with a nil context or func.
 	ErrArgs = errors.New("bad kernel arguments")
 
 	// ErrForeignBuffer: a buffer belongs to another device.
@@ -55,12 +56,15 @@ var (
 	// ErrReleased: a buffer was used after Release.
 	ErrReleased = errors.New("buffer released")
 
-	// ErrGrid: the grid is empty or has more groups on an axis than the
-	// device allows.
+	// ErrGrid: the grid is empty, has more groups on an axis than the
+	// device allows or more work-items on an axis than a uint32 global
+	// index reaches, or has more than 2^64 groups.
 	ErrGrid = errors.New("bad grid")
 
 	// ErrLimits: the kernel needs more threads per block, shared memory,
-	// storage buffers or uniform bytes than the device has.
+	// storage buffers or uniform bytes than the device has, or a buffer
+	// is larger than the device allows (Limits.MaxBufferBytes; the CPU
+	// backend's is the machine's physical memory) or could allocate.
 	ErrLimits = errors.New("exceeds device limits")
 
 	// ErrCompile: the backend could not compile the kernel.
@@ -71,8 +75,8 @@ var (
 	ErrType = errors.New("unsupported element type")
 
 	// ErrSize: a host slice does not match the buffer's length, a length
-	// is negative, a view's bounds lie outside its buffer, or a launch
-	// binds an empty view.
+	// is negative or its bytes overflow an int, a view's bounds lie
+	// outside its buffer, or a launch binds an empty view.
 	ErrSize = errors.New("size mismatch")
 
 	// ErrClosed: the device or stream was closed.

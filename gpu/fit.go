@@ -19,6 +19,9 @@ import (
 // wraps the reason's sentinel ([ErrNoCode], [ErrLimits], [ErrWaveWidth],
 // [ErrScalarTwin] or [ErrClosed]).
 func (d *Device) KernelAvailable(name string) (bool, error) {
+	if err := d.usable("Device.KernelAvailable"); err != nil {
+		return false, err
+	}
 	k, ok := Lookup(name)
 	if !ok {
 		return false, fmt.Errorf("gpu: kernel %q: not registered in this program: %w", name, ErrNoCode)

@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"fmt"
 	"math"
+	"math/bits"
 	"reflect"
 	"slices"
 
@@ -32,6 +33,9 @@ func (s *Stream) Launch(k *Kernel, groups xpu.Dim3, args ...any) error {
 // and never run. A launch with a deadline is submitted at once (the
 // stream flushes), so that it cannot run late in a deferred batch.
 func (s *Stream) LaunchWith(o LaunchOptions, k *Kernel, groups xpu.Dim3, args ...any) error {
+	if err := s.usable("Stream.Launch"); err != nil {
+		return err
+	}
 	if err := k.launchable(); err != nil {
 		return err
 	}
@@ -99,6 +103,23 @@ func checkGrid(k *Kernel, groups xpu.Dim3, lim Limits) (xpu.Dim3, error) {
 	}
 	if m := lim.MaxGroups; m != 0 && (g.X > m || g.Y > m || g.Z > m) {
 		return g, fmt.Errorf("gpu: kernel %s: grid %v exceeds the device's %d groups per dimension: %w", k.spec.Name, g, m, ErrGrid)
+	}
+	// A work-item's global index on an axis is a uint32 (Thread.GlobalX):
+	// a grid of more work-items would repeat indices. Each axis then
+	// holds at most 2^32 groups, but their product may not fit the
+	// uint64 that counts a launch's groups.
+	b := k.spec.Block.Norm()
+	for _, ax := range [...]struct {
+		name         string
+		groups, size uint32
+	}{{"X", g.X, b.X}, {"Y", g.Y, b.Y}, {"Z", g.Z, b.Z}} {
+		if uint64(ax.groups)*uint64(ax.size) > 1<<32 {
+			return g, fmt.Errorf("gpu: kernel %s: grid %v of blocks %v: %d work-items on %s, more than a uint32 global index reaches: %w",
+				k.spec.Name, g, b, uint64(ax.groups)*uint64(ax.size), ax.name, ErrGrid)
+		}
+	}
+	if hi, _ := bits.Mul64(uint64(g.X)*uint64(g.Y), uint64(g.Z)); hi != 0 {
+		return g, fmt.Errorf("gpu: kernel %s: grid %v has more than 2^64 groups: %w", k.spec.Name, g, ErrGrid)
 	}
 	return g, nil
 }

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/goxpu/xpu"
 	"github.com/goxpu/xpu/gpu"
@@ -161,4 +162,35 @@ func churn(d *gpu.Device, g uint32, groups xpu.Dim3, cfg xpu.Config, rounds, n i
 		}
 	}
 	return nil
+}
+
+// TestLaunchesWithoutSyncRSS launches XPU_RSS_LAUNCHES times (unset: the
+// test is skipped; it takes long) with no flush between, and logs the
+// resident memory before, after the launches and after a sync: what a
+// stream holds for launches it has not submitted.
+func TestLaunchesWithoutSyncRSS(t *testing.T) {
+	n, _ := strconv.Atoi(os.Getenv("XPU_RSS_LAUNCHES"))
+	if n <= 0 {
+		t.Skip("XPU_RSS_LAUNCHES is not set")
+	}
+	gputest.ForEach(t, func(t *testing.T, d *gpu.Device) {
+		y, x := newBuf[float32](t, d, 64), newBuf[float32](t, d, 64)
+		launch := func() {
+			if err := d.Stream().Launch(saxpyKernel, xpu.Dim3{X: 1}, y, x, float32(2), uint32(64)); err != nil {
+				t.Fatal(err)
+			}
+		}
+		for range 1000 {
+			launch()
+		}
+		_, rss0 := memory(t, d)
+		t0 := time.Now()
+		for range n {
+			launch()
+		}
+		rss1, t1 := residentBytes(), time.Now()
+		_, rss2 := memory(t, d)
+		t.Logf("%s: RSS %d MiB before, %d MiB after %d launches (%v), %d MiB after a sync (%v)",
+			d.Info().Name, rss0>>20, rss1>>20, n, t1.Sub(t0).Round(time.Millisecond), rss2>>20, time.Since(t1).Round(time.Millisecond))
+	})
 }

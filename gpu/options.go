@@ -34,6 +34,9 @@ func (s *Stream) LaunchBy(deadline time.Time, k *Kernel, groups xpu.Dim3, args .
 // [ErrDeadline] when ctx's deadline passed), and otherwise carries ctx's
 // deadline as LaunchBy does.
 func (s *Stream) LaunchContext(ctx context.Context, k *Kernel, groups xpu.Dim3, args ...any) error {
+	if ctx == nil {
+		return fmt.Errorf("gpu: kernel %s: LaunchContext with a nil context: %w", k.Name(), ErrArgs)
+	}
 	if err := ctx.Err(); err != nil {
 		return contextRefusal(ctx, k, err)
 	}

@@ -114,7 +114,7 @@ func checkParam(spec *KernelSpec, p Param, buffer int) string {
 		if p.Size != 4 {
 			return fmt.Sprintf("scalar of %d bytes (want 4)", p.Size)
 		}
-		if p.Binding < 0 || p.Binding%4 != 0 || p.Binding+p.Size > spec.UniformSize {
+		if p.Binding < 0 || p.Binding%4 != 0 || p.Binding > spec.UniformSize-p.Size { // no Binding+Size: it may wrap
 			return fmt.Sprintf("uniform offset %d outside the %d-byte uniform block", p.Binding, spec.UniformSize)
 		}
 	default:

@@ -40,6 +40,9 @@ type Stream struct {
 
 // Flush submits the launches recorded so far, without waiting for them.
 func (s *Stream) Flush() error {
+	if err := s.usable("Stream.Flush"); err != nil {
+		return err
+	}
 	d := s.dev
 	d.life.RLock()
 	defer d.life.RUnlock()
@@ -52,6 +55,9 @@ func (s *Stream) Flush() error {
 // Sync submits the launches recorded so far and waits until they have
 // completed.
 func (s *Stream) Sync() error {
+	if err := s.usable("Stream.Sync"); err != nil {
+		return err
+	}
 	d := s.dev
 	d.life.RLock()
 	defer d.life.RUnlock()
@@ -64,6 +70,9 @@ func (s *Stream) Sync() error {
 // Close syncs the stream and releases it. Closing the default stream does
 // nothing: Device.Close releases it.
 func (s *Stream) Close() error {
+	if err := s.usable("Stream.Close"); err != nil {
+		return err
+	}
 	d := s.dev
 	if s == d.def {
 		return nil
@@ -85,8 +94,13 @@ func (s *Stream) Close() error {
 	return err
 }
 
-// Device returns the stream's device.
-func (s *Stream) Device() *Device { return s.dev }
+// Device returns the stream's device; nil for a nil stream.
+func (s *Stream) Device() *Device {
+	if s == nil {
+		return nil
+	}
+	return s.dev
+}
 
 func (s *Stream) flush() error {
 	s.mu.Lock()

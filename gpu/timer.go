@@ -45,6 +45,9 @@ type clock struct {
 // the host's by a workload of some milliseconds, and refuses a clock whose
 // scale is implausible (the device is then timed on the host).
 func (d *Device) Timer() Timer {
+	if err := d.usable("Device.Timer"); err != nil {
+		return Timer{Reason: err.Error()}
+	}
 	d.clock.once.Do(func() { d.clock.timer = d.calibrate() })
 	return d.clock.timer
 }
@@ -95,6 +98,12 @@ func clockScale(dev, host time.Duration) (float64, error) {
 // from the sync before f to the sync after it. Launches f records on other
 // streams are timed only by a host timer.
 func (s *Stream) Time(f func() error) (time.Duration, error) {
+	if err := s.usable("Stream.Time"); err != nil {
+		return 0, err
+	}
+	if f == nil {
+		return 0, fmt.Errorf("gpu: Stream.Time of a nil func: %w", ErrArgs)
+	}
 	timer := s.dev.Timer()
 	if !timer.Device {
 		return s.timeOnHost(f)

@@ -70,3 +70,72 @@ func TestViewMisalignedStrictCPU(t *testing.T) {
 		}
 	}
 }
+
+// viewCounter is the CPU device whose buffers count the views released
+// to them (driver.ViewReleaser), as the WebGPU driver's drop their bind
+// groups.
+type viewCounter struct {
+	driver.Device
+	released *[]driver.View
+}
+
+type countingBuffer struct {
+	driver.Buffer
+	released *[]driver.View
+}
+
+func (d viewCounter) NewBuffer(size int) (driver.Buffer, error) {
+	b, err := d.Device.NewBuffer(size)
+	return countingBuffer{b, d.released}, err
+}
+
+func (b countingBuffer) ReleaseView(offset, bytes int) {
+	*b.released = append(*b.released, driver.View{Offset: offset, Bytes: bytes})
+}
+
+// TestReleasedViewReachesDriver releases views and checks that the
+// driver hears of each view's range once (so that the WebGPU driver drops
+// the bind groups it cached for it) and of no view that is the whole
+// buffer (which is the buffer itself).
+func TestReleasedViewReachesDriver(t *testing.T) {
+	drv, err := cpu.Open()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var released []driver.View
+	d, err := newDevice("cpu", viewCounter{drv, &released})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Close()
+	b, err := NewBuffer[float32](d, 16)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var want []driver.View
+	for i := range 4 {
+		v, err := b.Slice(i, i+2)
+		if err != nil {
+			t.Fatal(err)
+		}
+		v.Release()
+		v.Release() // idempotent
+		want = append(want, driver.View{Offset: 4 * i, Bytes: 8})
+	}
+	whole, err := b.Slice(0, 16)
+	if err != nil {
+		t.Fatal(err)
+	}
+	whole.Release()
+	if len(released) != len(want) {
+		t.Fatalf("the driver heard of %d released views %v, want %v", len(released), released, want)
+	}
+	for i := range want {
+		if released[i] != want[i] {
+			t.Errorf("released view %d: %+v, want %+v", i, released[i], want[i])
+		}
+	}
+	if err := b.Write(make([]float32, 16)); err != nil {
+		t.Errorf("the buffer after its views were released: %v", err)
+	}
+}

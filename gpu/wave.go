@@ -27,6 +27,9 @@ type WaveChoice struct {
 // name runs at on d. The error wraps [ErrNoCode] for an unknown kernel and
 // [ErrWaveWidth] when d cannot supply the kernel's declared width.
 func (d *Device) KernelWave(name string) (WaveChoice, error) {
+	if err := d.usable("Device.KernelWave"); err != nil {
+		return WaveChoice{}, err
+	}
 	k, ok := Lookup(name)
 	if !ok {
 		return WaveChoice{}, fmt.Errorf("gpu: kernel %q: not registered in this program: %w", name, ErrNoCode)

@@ -14,7 +14,8 @@ import "fmt"
 // a launch.
 //
 // A View owns no memory: its Write and Read act on its window of Buffer,
-// and its Release does nothing.
+// and its Release frees none, but tells a Buffer that keeps state per
+// window (a [ViewReleaser]) that the window is no longer bound.
 type View struct {
 	Buffer        Buffer
 	Offset, Bytes int
@@ -41,11 +42,25 @@ func (v *View) Read(offset int, dst []byte) error {
 	return v.Buffer.Read(v.Offset+offset, dst)
 }
 
-// Release does nothing: the memory is the viewed buffer's.
-func (v *View) Release() {}
+// Release ends the view's use: the memory is the viewed buffer's, but
+// what the buffer keeps for the window (WebGPU bind groups) is dropped.
+func (v *View) Release() {
+	if r, ok := v.Buffer.(ViewReleaser); ok {
+		r.ReleaseView(v.Offset, v.Bytes)
+	}
+}
+
+// ViewReleaser is implemented by a Buffer that keeps state per window
+// that launches bound (the WebGPU driver caches a bind group per buffer
+// range): ReleaseView drops what it keeps for the window of bytes at
+// offset, which the runtime calls when the last use of a view ends. A
+// window bound again later gets new state.
+type ViewReleaser interface {
+	ReleaseView(offset, bytes int)
+}
 
 func (v *View) span(offset, n int) error {
-	if offset < 0 || n < 0 || offset+n > v.Bytes {
+	if offset < 0 || n < 0 || offset > v.Bytes || n > v.Bytes-offset { // no offset+n: it may wrap
 		return fmt.Errorf("%d bytes at offset %d of a %d-byte view", n, offset, v.Bytes)
 	}
 	return nil

@@ -18,6 +18,7 @@ import (
 	"net/http"
 	"os"
 	"os/signal"
+	"syscall"
 
 	"github.com/goxpu/xpu/wasm"
 )
@@ -32,7 +33,9 @@ func main() {
 }
 
 func serve(addr, pkg string) error {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	// SIGTERM too: a terminated server must remove its folder as an
+	// interrupted one does, not die with it left behind.
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	dir, err := os.MkdirTemp("", "xpu-wasm-")
 	if err != nil {

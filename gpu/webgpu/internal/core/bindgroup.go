@@ -21,15 +21,16 @@ type bindGroups struct {
 	mu    sync.Mutex // never held across a wait
 	byKey map[string]*bindGroup
 	byID  map[uint64][]*bindGroup // every group that holds an object, by its id
+	made  int                     // groups made and not yet released
 }
 
 type bindGroup struct {
 	g       BindGroup
 	key     string
 	ids     []uint64
-	bufs    []*buffer
-	holds   int  // open passes that set it
-	evicted bool // out of the cache; released when holds drops to 0
+	ranges  []binding // the ranges bound, in order
+	holds   int       // open passes that set it
+	evicted bool      // out of the cache; released when holds drops to 0
 	// The last pass that holds it, so that a pass holds it once.
 	holder *Queue
 	pass   uint64
@@ -68,8 +69,8 @@ func (c *bindGroups) hold(q *Queue, p *program, bufs []binding) (g BindGroup, de
 	if bg.holder != q || bg.pass != q.serial {
 		bg.holder, bg.pass = q, q.serial
 		bg.holds++
-		for _, b := range bg.bufs {
-			b.holds++
+		for _, r := range bg.ranges {
+			r.b.holds++
 		}
 		q.held = append(q.held, bg)
 	}
@@ -80,7 +81,6 @@ func (c *bindGroups) hold(q *Queue, p *program, bufs []binding) (g BindGroup, de
 func (c *bindGroups) create(q *Queue, p *program, bufs []binding, key string) (*bindGroup, error) {
 	entries := make([]Entry, 0, len(bufs)+1)
 	ids := []uint64{p.id, q.ringID}
-	held := make([]*buffer, len(bufs))
 	for i, b := range bufs {
 		if i == p.params && p.uniforms > 0 {
 			// The uniform block sits between the parameters' buffers
@@ -89,7 +89,6 @@ func (c *bindGroups) create(q *Queue, p *program, bufs []binding, key string) (*
 		}
 		entries = append(entries, Entry{Buffer: b.b.b, Offset: b.offset, Size: b.size})
 		ids = append(ids, b.b.id)
-		held[i] = b.b
 	}
 	if len(bufs) == p.params && p.uniforms > 0 {
 		entries = append(entries, Entry{Buffer: q.ring, Size: p.uniforms})
@@ -98,7 +97,8 @@ func (c *bindGroups) create(q *Queue, p *program, bufs []binding, key string) (*
 	if err != nil {
 		return nil, err
 	}
-	bg := &bindGroup{g: g, key: key, ids: ids, bufs: held}
+	bg := &bindGroup{g: g, key: key, ids: ids, ranges: slices.Clone(bufs)}
+	c.made++
 	c.byKey[key] = bg
 	for _, id := range ids {
 		c.byID[id] = append(c.byID[id], bg)
@@ -115,12 +115,11 @@ func (c *bindGroups) unhold(gs []*bindGroup) {
 	for _, bg := range gs {
 		bg.holds--
 		if bg.evicted && bg.holds == 0 {
-			bg.g.Release()
+			c.releaseGroup(bg)
 		}
-		for _, b := range bg.bufs {
-			b.holds--
-			if b.released && b.holds == 0 {
-				b.b.Release()
+		for _, r := range bg.ranges {
+			if r.b.holds--; r.b.released && r.b.holds == 0 {
+				r.b.b.Release()
 			}
 		}
 	}
@@ -158,25 +157,50 @@ func (c *bindGroups) evict(id uint64) {
 
 func (c *bindGroups) evictLocked(id uint64) {
 	for _, bg := range c.byID[id] {
-		if bg.evicted {
-			continue
-		}
-		bg.evicted = true
-		delete(c.byKey, bg.key)
-		for _, other := range bg.ids {
-			if other == id {
-				continue
-			}
-			c.byID[other] = slices.DeleteFunc(c.byID[other], func(g *bindGroup) bool { return g == bg })
-			if len(c.byID[other]) == 0 {
-				delete(c.byID, other)
-			}
-		}
-		if bg.holds == 0 {
-			bg.g.Release()
-		}
+		c.evictGroup(bg, id)
 	}
 	delete(c.byID, id)
+}
+
+// releaseRange drops every bind group that binds offset and size bytes
+// of b: a view of it that was released.
+func (c *bindGroups) releaseRange(b *buffer, offset, size int) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for _, bg := range slices.Clone(c.byID[b.id]) {
+		if slices.ContainsFunc(bg.ranges, func(r binding) bool { return r.b == b && r.offset == offset && r.size == size }) {
+			c.evictGroup(bg, 0)
+		}
+	}
+}
+
+// evictGroup takes bg out of the cache and out of the index of every
+// object it holds but skip (whose entry the caller drops), releasing it
+// unless an open pass holds it. The caller holds c.mu.
+func (c *bindGroups) evictGroup(bg *bindGroup, skip uint64) {
+	if bg.evicted {
+		return
+	}
+	bg.evicted = true
+	delete(c.byKey, bg.key)
+	for _, other := range bg.ids {
+		if other == skip {
+			continue
+		}
+		c.byID[other] = slices.DeleteFunc(c.byID[other], func(g *bindGroup) bool { return g == bg })
+		if len(c.byID[other]) == 0 {
+			delete(c.byID, other)
+		}
+	}
+	if bg.holds == 0 {
+		c.releaseGroup(bg)
+	}
+}
+
+// releaseGroup releases bg's group. The caller holds c.mu.
+func (c *bindGroups) releaseGroup(bg *bindGroup) {
+	bg.g.Release()
+	c.made--
 }
 
 // releaseAll releases every cached group; no pass is open.
@@ -187,11 +211,13 @@ func (c *bindGroups) releaseAll() {
 		bg.g.Release()
 	}
 	c.init()
+	c.made = 0
 }
 
-// size returns the number of cached bind groups.
+// size returns the number of bind groups made and not yet released:
+// those cached and those evicted that an open pass still holds.
 func (c *bindGroups) size() int {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	return len(c.byKey)
+	return c.made
 }

@@ -4,6 +4,7 @@ package core
 
 import (
 	"fmt"
+	"math"
 
 	"github.com/goxpu/xpu/gpu/driver"
 )
@@ -23,7 +24,7 @@ type buffer struct {
 
 // NewBuffer allocates size bytes (rounded up to 4), zeroed.
 func (d *Device) NewBuffer(size int) (driver.Buffer, error) {
-	if size < 0 {
+	if size < 0 || size > math.MaxInt-3 { // rounding up must not wrap
 		return nil, fmt.Errorf("%s: buffer of %d bytes", d.name, size)
 	}
 	c := max(4, (size+3)&^3)
@@ -82,7 +83,7 @@ func (b *buffer) Read(offset int, dst []byte) error {
 }
 
 func (b *buffer) span(offset, n int) error {
-	if offset < 0 || offset%4 != 0 || n < 0 || offset+n > b.size {
+	if offset < 0 || offset%4 != 0 || n < 0 || offset > b.size || n > b.size-offset { // no offset+n: it may wrap
 		return fmt.Errorf("%s: %d bytes at offset %d of a %d-byte buffer (offsets are multiples of 4)", b.d.name, n, offset, b.size)
 	}
 	return nil
@@ -91,6 +92,11 @@ func (b *buffer) span(offset, n int) error {
 // Release drops the buffer and the bind groups that hold it. A launch
 // already recorded keeps it until its pass is submitted.
 func (b *buffer) Release() { b.d.groups.release(b) }
+
+// ReleaseView drops the bind groups that bind the window of bytes at
+// offset (driver.ViewReleaser): views made and released one after another
+// would otherwise leave a cached group each until the buffer is released.
+func (b *buffer) ReleaseView(offset, bytes int) { b.d.groups.releaseRange(b, offset, bytes) }
 
 // binding is a buffer bound to a launch: all of it (size 0), or the
 // window of a driver.View.
@@ -107,7 +113,7 @@ func bindingOf(db driver.Buffer) (binding, bool) {
 		return binding{b: v}, true
 	case *driver.View:
 		b, ok := v.Buffer.(*buffer)
-		if !ok || v.Offset < 0 || v.Offset%4 != 0 || v.Bytes <= 0 || v.Bytes%4 != 0 || v.Offset+v.Bytes > b.cap {
+		if !ok || v.Offset < 0 || v.Offset%4 != 0 || v.Bytes <= 0 || v.Bytes%4 != 0 || v.Offset > b.cap || v.Bytes > b.cap-v.Offset {
 			return binding{}, false
 		}
 		return binding{b: b, offset: v.Offset, size: v.Bytes}, true

@@ -85,7 +85,8 @@ func (d *Device) API() API { return d.api }
 // UniformAlign returns the alignment of a launch's uniforms in a ring.
 func (d *Device) UniformAlign() int { return d.uniformAlign }
 
-// BindGroups returns the number of cached bind groups.
+// BindGroups returns the number of bind groups made and not yet
+// released: those cached and those an open pass still holds.
 func (d *Device) BindGroups() int { return d.groups.size() }
 
 // Errors returns and forgets the errors the device reported

@@ -18,8 +18,23 @@ import (
 // usual 256-byte alignment).
 const RingBytes = 256 << 10
 
+// PassLaunches bounds the launches of one pass: a queue submits its open
+// pass before recording more, so that what a binding holds for recorded
+// commands (some hundred bytes a dispatch) stays bounded however long a
+// program launches without a flush. It is the uniform ring's capacity at
+// the usual alignment, so that launches with scalars and without submit
+// as often.
+const PassLaunches = 1024
+
+// PassesInFlight bounds the passes a queue submits without waiting: the
+// submit that reaches it waits for the device, so that a program that
+// records faster than the device runs (and never syncs) does not pile up
+// submitted work in the binding.
+const PassesInFlight = 64
+
 // Queue records launches into one command encoder and one compute pass,
-// and submits them at Flush, at Sync, or when the uniform ring is full.
+// and submits them at Flush, at Sync, when the uniform ring is full, or
+// when the pass holds PassLaunches launches.
 type Queue struct {
 	d *Device
 
@@ -29,13 +44,15 @@ type Queue struct {
 	slab   []byte // host image of the ring, written before each submit
 	used   int
 
-	pass   Pass         // the open pass, or nil
-	serial uint64       // serial number of the open pass
-	held   []*bindGroup // bind groups the open pass set
-	last   *program     // pipeline set last in the open pass
-	key    []byte       // scratch for bind group keys
-	bufs   []binding    // scratch for Launch
-	offs   [1]uint32    // scratch for the dynamic offset
+	pass     Pass         // the open pass, or nil
+	serial   uint64       // serial number of the open pass
+	launches int          // dispatches recorded in the open pass
+	inflight int          // passes submitted since the last wait
+	held     []*bindGroup // bind groups the open pass set
+	last     *program     // pipeline set last in the open pass
+	key      []byte       // scratch for bind group keys
+	bufs     []binding    // scratch for Launch
+	offs     [1]uint32    // scratch for the dynamic offset
 
 	// In the open pass: the ring offset of the last launch's scalars,
 	// of lastLen bytes (-1 when none), and the group bound last, at
@@ -83,7 +100,11 @@ func (q *Queue) Launch(dp driver.Program, groups xpu.Dim3, bufs []driver.Buffer,
 		q.bufs = append(q.bufs, b)
 	}
 	slot := (p.uniforms + d.uniformAlign - 1) / d.uniformAlign * d.uniformAlign
-	if q.used+slot > len(q.slab) {
+	if slot > len(q.slab) {
+		clear(q.bufs)
+		return fmt.Errorf("%s: kernel %s: %d uniform bytes exceed the %d-byte ring", d.name, p.name, p.uniforms, len(q.slab))
+	}
+	if q.used+slot > len(q.slab) || q.launches >= PassLaunches {
 		if err := q.submit(); err != nil {
 			clear(q.bufs)
 			return err
@@ -127,6 +148,7 @@ func (q *Queue) Launch(dp driver.Program, groups xpu.Dim3, bufs []driver.Buffer,
 		}
 	}
 	q.pass.Dispatch(groups.X, groups.Y, groups.Z)
+	q.launches++
 	return nil
 }
 
@@ -157,7 +179,7 @@ func (q *Queue) submit() error {
 		return nil
 	}
 	p := q.pass
-	q.pass, q.last = nil, nil
+	q.pass, q.last, q.launches = nil, nil, 0
 	var uniforms []byte
 	if q.used > 0 {
 		uniforms = q.slab[:q.used]
@@ -169,6 +191,12 @@ func (q *Queue) submit() error {
 	q.held = q.held[:0]
 	if err != nil {
 		return fmt.Errorf("%s: submit: %w", q.d.name, err)
+	}
+	if q.inflight++; q.inflight >= PassesInFlight {
+		q.inflight = 0
+		if err := q.d.api.Wait(); err != nil {
+			return fmt.Errorf("%s: wait for submitted passes: %w", q.d.name, err)
+		}
 	}
 	return nil
 }
@@ -185,7 +213,9 @@ func (q *Queue) Flush() error {
 func (q *Queue) Sync() error {
 	q.mu.Lock()
 	defer q.mu.Unlock()
-	return errors.Join(q.submit(), q.d.api.Wait())
+	err := q.submit()
+	q.inflight = 0
+	return errors.Join(err, q.d.api.Wait())
 }
 
 // Release submits what is left and frees the ring and the timer.

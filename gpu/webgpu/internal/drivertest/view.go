@@ -14,7 +14,8 @@ import (
 // testViews binds *driver.View windows of larger buffers at the device's
 // storage offset alignment: the kernel sees only the windows (it bounds
 // itself by arrayLength), the bytes around them keep their poison, and
-// the bind group cache keys each group by (buffer, offset, size).
+// the bind group cache keys each group by (buffer, offset, size) and
+// drops a view's groups when the view is released.
 func testViews(t *testing.T, c Config) {
 	d := c.open(t)
 	p, q := setup(t, d)
@@ -71,5 +72,10 @@ func testViews(t *testing.T, c Config) {
 	bad := []driver.Buffer{outView, &driver.View{Buffer: in, Offset: size - 4*n + 4, Bytes: 4 * n}, unused}
 	if err := q.Launch(p, groups, bad, uniforms(7)); err == nil {
 		t.Fatal("a view past its buffer's end was launched")
+	}
+	// Releasing a view drops the groups that bind its range: both.
+	outView.Release()
+	if n := core.Of(d).BindGroups() - before; n != 0 {
+		t.Errorf("%d bind groups left after the view they bind was released, want 0", n)
 	}
 }

@@ -1,0 +1,153 @@
+package core
+
+import (
+	"testing"
+
+	"github.com/goxpu/xpu"
+	"github.com/goxpu/xpu/gpu/driver"
+)
+
+// fakeAPI is an API that runs nothing and counts what the core makes,
+// submits and waits for.
+type fakeAPI struct {
+	groups    int // bind groups made and not released
+	submits   int // passes submitted
+	unwaited  int // passes submitted since the last Wait
+	maxPass   int // the most dispatches one submitted pass held
+	maxUnwait int // the most passes submitted between two waits
+}
+
+type fakeObject struct{ release func() }
+
+func (o *fakeObject) Release() {
+	if o.release != nil {
+		o.release()
+	}
+}
+
+type fakePass struct {
+	a          *fakeAPI
+	dispatches int
+}
+
+func (a *fakeAPI) CreateBuffer(Usage, int) (Buffer, error) { return &fakeObject{}, nil }
+func (a *fakeAPI) CreatePipeline(string, string, []Binding) (Pipeline, error) {
+	return &fakeObject{}, nil
+}
+func (a *fakeAPI) CreateBindGroup(Pipeline, []Entry) (BindGroup, error) {
+	a.groups++
+	return &fakeObject{release: func() { a.groups-- }}, nil
+}
+func (a *fakeAPI) BeginPass() (Pass, error)                          { return &fakePass{a: a}, nil }
+func (a *fakeAPI) WriteBuffer(Buffer, int, []byte) error             { return nil }
+func (a *fakeAPI) ReadBuffer(Buffer, int, Buffer, int, []byte) error { return nil }
+func (a *fakeAPI) Errors() error                                     { return nil }
+func (a *fakeAPI) Close() error                                      { return nil }
+func (a *fakeAPI) Wait() error                                       { a.unwaited = 0; return nil }
+func (p *fakePass) SetPipeline(Pipeline)                             {}
+func (p *fakePass) SetBindGroup(BindGroup, []uint32)                 {}
+func (p *fakePass) Dispatch(x, y, z uint32)                          { p.dispatches++ }
+func (p *fakePass) Submit(Buffer, []byte) error {
+	a := p.a
+	a.submits++
+	a.unwaited++
+	a.maxPass = max(a.maxPass, p.dispatches)
+	a.maxUnwait = max(a.maxUnwait, a.unwaited)
+	return nil
+}
+
+var fakeKernel = &driver.Kernel{
+	Name:  "core.fake",
+	Block: xpu.Dim3{X: 64, Y: 1, Z: 1},
+	Params: []driver.Param{
+		{Name: "y", Kind: driver.ParamBuffer, Type: "uint32", Size: 4, Access: driver.AccessWrite, Binding: 0},
+		{Name: "k", Kind: driver.ParamScalar, Type: "uint32", Size: 4, Binding: 0},
+	},
+	UniformSize: 16,
+	WGSL:        "fake",
+}
+
+// openFake returns a device over a fakeAPI, a program of fakeKernel and
+// a queue.
+func openFake(t *testing.T) (*fakeAPI, *Device, driver.Program, driver.Queue) {
+	t.Helper()
+	a := &fakeAPI{}
+	d := Of(Open(a, "fake", driver.Info{}))
+	p, err := d.Compile(fakeKernel)
+	if err != nil {
+		t.Fatal(err)
+	}
+	q, err := d.NewQueue()
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		q.Release()
+		p.Release()
+		d.Close()
+	})
+	return a, d, p, q
+}
+
+// TestDeferredLaunchesBounded records 100,000 launches with equal scalars
+// (which share one ring slot, so the ring never fills) and no flush: no
+// pass may hold more than a bounded number of them, nor may the queue
+// submit more than a bounded number of passes without waiting, since a
+// binding holds memory for each recorded command until it has run.
+func TestDeferredLaunchesBounded(t *testing.T) {
+	const launches, passBound, unwaitedBound = 100_000, 4096, 256
+	a, d, p, q := openFake(t)
+	y, err := d.NewBuffer(256)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer y.Release()
+	u := make([]byte, 16)
+	for range launches {
+		if err := q.Launch(p, xpu.Dim3{X: 1, Y: 1, Z: 1}, []driver.Buffer{y}, u); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := q.Sync(); err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("%d launches: %d passes, at most %d launches a pass and %d passes between waits", launches, a.submits, a.maxPass, a.maxUnwait)
+	if a.maxPass > passBound {
+		t.Errorf("a pass held %d launches, want at most %d", a.maxPass, passBound)
+	}
+	if a.maxUnwait > unwaitedBound {
+		t.Errorf("%d passes were submitted without a wait, want at most %d", a.maxUnwait, unwaitedBound)
+	}
+}
+
+// TestReleasedViewBindGroups binds 20,000 views of one buffer, one after
+// another, releasing each after its launch: the bind group cached for
+// each view's range must go with it, not stay until the buffer goes.
+func TestReleasedViewBindGroups(t *testing.T) {
+	const views = 20_000
+	a, d, p, q := openFake(t)
+	b, err := d.NewBuffer(4 * views)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Release()
+	u := make([]byte, 16)
+	for i := range views {
+		v := &driver.View{Buffer: b, Offset: 4 * i, Bytes: 4}
+		if err := q.Launch(p, xpu.Dim3{X: 1, Y: 1, Z: 1}, []driver.Buffer{v}, u); err != nil {
+			t.Fatal(err)
+		}
+		v.Release()
+		if i%1000 == 999 {
+			if err := q.Flush(); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	if err := q.Sync(); err != nil {
+		t.Fatal(err)
+	}
+	if a.groups != 0 || d.BindGroups() != 0 {
+		t.Errorf("%d bind groups live (%d counted by the device) after %d views were released, want 0", a.groups, d.BindGroups(), views)
+	}
+}
