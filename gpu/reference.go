@@ -75,6 +75,9 @@ func (k *Kernel) ReferenceWith(o ReferenceOptions, groups xpu.Dim3, args ...any)
 // or tier d cannot run, d's limits, d's grid limits), then runs
 // [Kernel.Reference] at the wave width d runs k at.
 func (d *Device) Reference(k *Kernel, groups xpu.Dim3, args ...any) error {
+	if err := d.usable("Device.Reference"); err != nil {
+		return err
+	}
 	if err := k.launchable(); err != nil {
 		return err
 	}

@@ -80,7 +80,7 @@ func TestFileGolden(t *testing.T) {
 }
 
 // TestFileBuilds builds the golden file in the package testdata/k, which
-// declares the module's struct.
+// declares the module's struct and kernels.
 func TestFileBuilds(t *testing.T) {
 	m, ks := module()
 	src, err := emit.File(m, ks)

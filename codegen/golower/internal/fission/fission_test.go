@@ -83,9 +83,9 @@ const items = groups * 64
 
 // inOut is a case with one output of out words per work-item and an input
 // of in words per work-item.
-func inOut(k *gpu.Kernel, ref any, out, in int, launch func(s *gpu.Stream, g xpu.Dim3, o, i *gpu.Buffer[uint32]) error) *conformance.Case {
+func inOut(k *gpu.Kernel, out, in int, launch func(s *gpu.Stream, g xpu.Dim3, o, i *gpu.Buffer[uint32]) error) *conformance.Case {
 	return &conformance.Case{
-		Kernel: k, Ref: ref, Tol: conformance.Exact,
+		Kernel: k, Tol: conformance.Exact,
 		Setup: func(r *rand.Rand) conformance.Inputs {
 			return conformance.Inputs{Groups: xpu.Dim3{X: groups}, Args: []conformance.Arg{
 				conformance.Poisoned[uint32](out * items), conformance.Buffer(words(r, in*items)),
@@ -98,9 +98,9 @@ func inOut(k *gpu.Kernel, ref any, out, in int, launch func(s *gpu.Stream, g xpu
 }
 
 // inOutN is inOut with a uniform count n.
-func inOutN(k *gpu.Kernel, ref any, n uint32, launch func(s *gpu.Stream, g xpu.Dim3, o, i *gpu.Buffer[uint32], n uint32) error) *conformance.Case {
+func inOutN(k *gpu.Kernel, n uint32, launch func(s *gpu.Stream, g xpu.Dim3, o, i *gpu.Buffer[uint32], n uint32) error) *conformance.Case {
 	return &conformance.Case{
-		Kernel: k, Ref: ref, Tol: conformance.Exact,
+		Kernel: k, Tol: conformance.Exact,
 		Setup: func(r *rand.Rand) conformance.Inputs {
 			return conformance.Inputs{Groups: xpu.Dim3{X: groups}, Args: []conformance.Arg{
 				conformance.Poisoned[uint32](items), conformance.Buffer(words(r, items)), conformance.Scalar(n),
@@ -115,16 +115,16 @@ func inOutN(k *gpu.Kernel, ref any, n uint32, launch func(s *gpu.Stream, g xpu.D
 func cases() []*conformance.Case {
 	const n = 64
 	return []*conformance.Case{
-		inOutN(fission.StructCopiedInLoopKernel, fission.StructCopiedInLoop, 5, fission.LaunchStructCopiedInLoop),
-		inOut(fission.StructFieldsInLoopKernel, fission.StructFieldsInLoop, 2, 1, fission.LaunchStructFieldsInLoop),
-		inOut(fission.ArrayInLoopKernel, fission.ArrayInLoop, 4, 4, fission.LaunchArrayInLoop),
-		inOut(fission.StructArrayInLoopKernel, fission.StructArrayInLoop, 1, 1, fission.LaunchStructArrayInLoop),
-		inOut(fission.ScalarCopiedInLoopKernel, fission.ScalarCopiedInLoop, 1, 1, fission.LaunchScalarCopiedInLoop),
-		inOutN(fission.NestedLoopsKernel, fission.NestedLoops, 3, fission.LaunchNestedLoops),
-		inOutN(fission.DeclaredInIfKernel, fission.DeclaredInIf, 5, fission.LaunchDeclaredInIf),
-		inOut(fission.WaveInLoopKernel, fission.WaveInLoop, 1, 1, fission.LaunchWaveInLoop),
+		inOutN(fission.StructCopiedInLoopKernel, 5, fission.LaunchStructCopiedInLoop),
+		inOut(fission.StructFieldsInLoopKernel, 2, 1, fission.LaunchStructFieldsInLoop),
+		inOut(fission.ArrayInLoopKernel, 4, 4, fission.LaunchArrayInLoop),
+		inOut(fission.StructArrayInLoopKernel, 1, 1, fission.LaunchStructArrayInLoop),
+		inOut(fission.ScalarCopiedInLoopKernel, 1, 1, fission.LaunchScalarCopiedInLoop),
+		inOutN(fission.NestedLoopsKernel, 3, fission.LaunchNestedLoops),
+		inOutN(fission.DeclaredInIfKernel, 5, fission.LaunchDeclaredInIf),
+		inOut(fission.WaveInLoopKernel, 1, 1, fission.LaunchWaveInLoop),
 		{
-			Kernel: fission.NestedArrayInLoopKernel, Ref: fission.NestedArrayInLoop, Tol: conformance.Exact,
+			Kernel: fission.NestedArrayInLoopKernel, Tol: conformance.Exact,
 			Setup: func(r *rand.Rand) conformance.Inputs {
 				ps := make([]fission.Pair, items)
 				for i := range ps {
@@ -140,7 +140,7 @@ func cases() []*conformance.Case {
 		},
 		{
 			// The else branch of DeclaredInIf.
-			Kernel: fission.DeclaredInIfKernel, Ref: fission.DeclaredInIf, Tol: conformance.Exact,
+			Kernel: fission.DeclaredInIfKernel, Tol: conformance.Exact,
 			Setup: func(r *rand.Rand) conformance.Inputs {
 				return conformance.Inputs{Groups: xpu.Dim3{X: groups}, Args: []conformance.Arg{
 					conformance.Poisoned[uint32](items), conformance.Buffer(words(r, items)), conformance.Scalar(uint32(1)),
@@ -151,8 +151,8 @@ func cases() []*conformance.Case {
 			},
 		},
 		{
-			Kernel: fission.MatMulKernel, Ref: fission.MatMul,
-			Tol: conformance.Tolerance{Name: "sums of 64 products of [0, 1) in the same order, each may be fused", ULP: 4, Rel: 1e-5},
+			Kernel: fission.MatMulKernel,
+			Tol:    conformance.Tolerance{Name: "sums of 64 products of [0, 1) in the same order, each may be fused", ULP: 4, Rel: 1e-5},
 			Setup: func(r *rand.Rand) conformance.Inputs {
 				return conformance.Inputs{Groups: xpu.Dim3{X: n / 16, Y: n / 16}, Args: []conformance.Arg{
 					conformance.Poisoned[float32](n * n), conformance.Buffer(floats(r, n*n)), conformance.Buffer(floats(r, n*n)), conformance.Scalar(uint32(n)),
