@@ -3,6 +3,7 @@
 package webgpu
 
 import (
+	"context"
 	"fmt"
 
 	"github.com/cogentcore/webgpu/wgpu"
@@ -21,7 +22,9 @@ func (a *api) WriteBuffer(b core.Buffer, offset int, data []byte) error {
 }
 
 // ReadBuffer copies n bytes of src at offset into dst through staging.
-func (a *api) ReadBuffer(src core.Buffer, offset int, staging core.Buffer, n int, dst []byte) error {
+// The map's callback fires from a poll once the copy, submitted after
+// every earlier pass, has run.
+func (a *api) ReadBuffer(ctx context.Context, src core.Buffer, offset int, staging core.Buffer, n int, dst []byte) error {
 	sb := staging.(*wgpu.Buffer)
 	enc, err := a.dev.CreateCommandEncoder(nil)
 	if err != nil {
@@ -44,13 +47,17 @@ func (a *api) ReadBuffer(src core.Buffer, offset int, staging core.Buffer, n int
 		return fmt.Errorf("map: %w", err)
 	}
 	var status wgpu.BufferMapAsyncStatus
-	for waiting := true; waiting; {
+	err = a.poll(ctx, func() bool {
+		a.dev.Poll(false, nil)
 		select {
 		case status = <-done:
-			waiting = false
+			return true
 		default:
-			a.dev.Poll(true, nil)
+			return false
 		}
+	})
+	if err != nil {
+		return err
 	}
 	if status != wgpu.BufferMapAsyncStatusSuccess {
 		return fmt.Errorf("map: %s", status)

@@ -3,10 +3,13 @@
 package webgpu
 
 import (
+	"context"
 	"fmt"
+	"runtime"
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/cogentcore/webgpu/wgpu"
 
@@ -133,9 +136,36 @@ func numeric(s string) bool {
 	return err == nil
 }
 
-// Wait blocks until the device's submitted work has completed.
-func (a *api) Wait() error {
-	a.dev.Poll(true, nil)
+// Wait blocks until the device's submitted work has completed, or until
+// ctx is done.
+func (a *api) Wait(ctx context.Context) error {
+	return a.poll(ctx, func() bool { return a.dev.Poll(false, nil) })
+}
+
+// poll polls the device without blocking until done reports true, or
+// until ctx is done. It never calls Poll(true): in wgpu 0.19 a blocking
+// poll gives up after five seconds and then treats every submission as
+// complete, so that it returns, fires callbacks and frees resources while
+// the work still runs (gfx-rs/wgpu#3601, #4589). A non-blocking poll
+// reads the real fence. The polls back off from a spin to a millisecond
+// apart, which bounds both the cost of a long wait and the lateness of a
+// short one.
+func (a *api) poll(ctx context.Context, done func() bool) error {
+	end := ctx.Done()
+	pause := time.Duration(0)
+	for !done() {
+		select {
+		case <-end:
+			return fmt.Errorf("%w (%w)", driver.ErrTimeout, context.Cause(ctx))
+		default:
+		}
+		if pause == 0 {
+			runtime.Gosched()
+		} else {
+			time.Sleep(pause)
+		}
+		pause = min(pause+pause/4+time.Microsecond, time.Millisecond)
+	}
 	return nil
 }
 
@@ -143,12 +173,16 @@ func (a *api) Wait() error {
 // make them.
 func (a *api) Errors() error { return nil }
 
-// Close releases the device.
+// Close waits for the device's work and releases the device.
 func (a *api) Close() error {
-	a.dev.Poll(true, nil)
+	_ = a.Wait(context.Background())
 	a.queue.Release()
 	a.dev.Release()
 	a.adapter.Release()
 	a.inst.Release()
 	return nil
 }
+
+// Abandon leaves the device to the process: work still running may use
+// it, and wgpu would free what it uses.
+func (a *api) Abandon() {}

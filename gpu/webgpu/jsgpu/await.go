@@ -3,8 +3,12 @@
 package jsgpu
 
 import (
+	"context"
 	"errors"
+	"fmt"
 	"syscall/js"
+
+	"github.com/goxpu/xpu/gpu/driver"
 )
 
 // settled is the outcome of a promise.
@@ -18,6 +22,14 @@ type settled struct {
 // buffered channel: they never block the event loop. await must not be
 // called from inside a js.FuncOf callback.
 func await(p js.Value) (js.Value, error) {
+	return awaitContext(context.Background(), p)
+}
+
+// awaitContext is await that gives up when ctx is done first, with an
+// error wrapping driver.ErrTimeout. The callbacks then stay alive until
+// the promise settles, so that a late settling calls no released
+// function.
+func awaitContext(ctx context.Context, p js.Value) (js.Value, error) {
 	ch := make(chan settled, 1)
 	resolve := js.FuncOf(func(_ js.Value, args []js.Value) any {
 		ch <- settled{v: arg(args)}
@@ -27,11 +39,22 @@ func await(p js.Value) (js.Value, error) {
 		ch <- settled{err: jsError(arg(args))}
 		return nil
 	})
-	defer resolve.Release()
-	defer reject.Release()
+	release := func() {
+		resolve.Release()
+		reject.Release()
+	}
 	p.Call("then", resolve, reject)
-	s := <-ch
-	return s.v, s.err
+	select {
+	case s := <-ch:
+		release()
+		return s.v, s.err
+	case <-ctx.Done():
+		go func() {
+			<-ch
+			release()
+		}()
+		return js.Undefined(), fmt.Errorf("%w (%w)", driver.ErrTimeout, context.Cause(ctx))
+	}
 }
 
 // arg returns the first callback argument, or undefined.

@@ -3,6 +3,7 @@
 package jsgpu
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"strconv"
@@ -293,8 +294,11 @@ func num[T uint32 | uint64](v js.Value, name string) T {
 
 // Wait waits for the device to finish the work submitted, and returns the
 // errors it reported meanwhile.
-func (d *device) Wait() error {
-	_, err := await(d.queue.Call("onSubmittedWorkDone"))
+func (d *device) Wait(ctx context.Context) error {
+	_, err := awaitContext(ctx, d.queue.Call("onSubmittedWorkDone"))
+	if errors.Is(err, driver.ErrTimeout) {
+		return err
+	}
 	return errors.Join(err, d.settle())
 }
 
@@ -314,4 +318,11 @@ func (d *device) Close() error {
 	d.onLost.Release()
 	d.onScope.Release()
 	return err
+}
+
+// Abandon destroys the device without waiting for the browser: the work
+// still running ends with it, or when the browser lets it go. The
+// device's callbacks stay alive, for they may still run.
+func (d *device) Abandon() {
+	d.dev.Call("destroy")
 }

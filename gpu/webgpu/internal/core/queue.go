@@ -5,6 +5,7 @@ package core
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"sync"
@@ -58,8 +59,12 @@ func (d *Device) newQueue() (*Queue, error) {
 }
 
 // Launch records a dispatch of p over groups in the open pass.
-func (q *Queue) Launch(dp driver.Program, groups xpu.Dim3, bufs []driver.Buffer, uniforms []byte) error {
+// ctx is not needed: recording and submitting do not wait for the device.
+func (q *Queue) Launch(_ context.Context, dp driver.Program, groups xpu.Dim3, bufs []driver.Buffer, uniforms []byte) error {
 	d := q.d
+	if err := d.loss(); err != nil {
+		return err
+	}
 	p, ok := dp.(*program)
 	if !ok || p.d != d {
 		return fmt.Errorf("%s: launch of a program of another device or driver (%T)", d.name, dp)
@@ -176,26 +181,39 @@ func (q *Queue) submit() error {
 // Flush submits what was recorded and returns the errors the device
 // reported since the last check; it does not wait for the device.
 func (q *Queue) Flush() error {
+	if err := q.d.loss(); err != nil {
+		return err
+	}
 	q.mu.Lock()
 	defer q.mu.Unlock()
 	return errors.Join(q.submit(), q.d.api.Errors())
 }
 
-// Sync submits what was recorded and waits for the device to finish it.
-func (q *Queue) Sync() error {
+// Sync submits what was recorded and waits for the device to finish it,
+// or until ctx is done, which loses the device (Device.wait).
+func (q *Queue) Sync(ctx context.Context) error {
+	if err := q.d.loss(); err != nil {
+		return err
+	}
 	q.mu.Lock()
 	defer q.mu.Unlock()
-	return errors.Join(q.submit(), q.d.api.Wait())
+	if err := q.submit(); err != nil {
+		return err
+	}
+	return q.d.wait(ctx, q.d.api.Wait)
 }
 
-// Release submits what is left and frees the ring and the timer.
+// Release submits what is left and frees the ring and the timer; on a
+// lost device it submits nothing.
 func (q *Queue) Release() {
 	q.mu.Lock()
 	defer q.mu.Unlock()
 	if q.ring == nil {
 		return
 	}
-	_ = q.submit()
+	if q.d.loss() == nil {
+		_ = q.submit()
+	}
 	q.d.groups.evict(q.ringID)
 	q.ring.Release()
 	q.ring = nil

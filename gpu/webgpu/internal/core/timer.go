@@ -4,6 +4,7 @@ package core
 // with timestamp queries: driver.Timer and driver.ClockCalibrator.
 
 import (
+	"context"
 	"encoding/binary"
 	"fmt"
 	"runtime"
@@ -214,7 +215,7 @@ func (d timedDevice) CalibrateClock() (dev, host time.Duration, err error) {
 		if err := q.StartTimer(); err != nil {
 			return 0, 0, err
 		}
-		if err := q.Launch(p, xpu.Dim3{X: groups, Y: 1, Z: 1}, []driver.Buffer{out}, uni); err != nil {
+		if err := q.Launch(context.Background(), p, xpu.Dim3{X: groups, Y: 1, Z: 1}, []driver.Buffer{out}, uni); err != nil {
 			return 0, 0, err
 		}
 		t0 := time.Now()

@@ -8,6 +8,7 @@
 package drivertest
 
 import (
+	"context"
 	"encoding/binary"
 	"errors"
 	"testing"
@@ -150,7 +151,7 @@ func uniforms(k uint32) []byte { return u32Bytes([]uint32{k, 0, 0, 0}) }
 func readU32(t testing.TB, b driver.Buffer) []uint32 {
 	t.Helper()
 	raw := make([]byte, b.Size())
-	if err := b.Read(0, raw); err != nil {
+	if err := b.Read(bg, 0, raw); err != nil {
 		t.Fatal(err)
 	}
 	out := make([]uint32, len(raw)/4)
@@ -168,3 +169,6 @@ func mustBuffer(t testing.TB, d driver.Device, size int) driver.Buffer {
 	}
 	return b
 }
+
+// bg is the context of the waits that need no bound.
+var bg = context.Background()
