@@ -114,6 +114,9 @@ func (g *gen) loop(s *ir.Loop) {
 	body := g.capture(func() { g.stmts(s.Body.Stmts) })
 	g.loops = g.loops[:len(g.loops)-1]
 	g.line("for %s{", cond)
+	if loopWork(s) == 0 {
+		g.nest(func() { g.poll(counter(s)) })
+	}
 	if !hasPost {
 		g.out.WriteString(body)
 		g.line("}")
@@ -129,6 +132,93 @@ func (g *gen) loop(s *ir.Loop) {
 	}
 	g.nest(func() { g.stmts(s.Post.Stmts) })
 	g.line("}")
+}
+
+// poll writes the check that stops a loop whose launch is to stop
+// (CPUBlock.Poll): a loop may never end, and the launch's context must
+// still be able to end it. The flag is read from a local (function.go),
+// not through Poll, which a large block function would not inline.
+// A loop that counts a uint32 up by one reads the flag every
+// pollEvery iterations only.
+func (g *gen) poll(v *ir.Var) {
+	if v != nil {
+		g.line("if %s%%%d == 0 && stop.Load() { b.Poll() }", varName(v), pollEvery)
+		return
+	}
+	g.line("if stop.Load() { b.Poll() }")
+}
+
+// pollEvery is how many iterations of a counting loop share one read of
+// the stop flag.
+const pollEvery = 1024
+
+// counter returns the variable l counts up by one in its post statement
+// and sets nowhere else; nil for another loop.
+func counter(l *ir.Loop) *ir.Var {
+	if l.Post == nil || len(l.Post.Stmts) != 1 {
+		return nil
+	}
+	a, ok := l.Post.Stmts[0].(*ir.Assign)
+	if !ok {
+		return nil
+	}
+	r, ok := a.Dst.(*ir.VarRef)
+	if !ok || !isU32(r.Var.Type) || !isIncrement(a, r.Var) {
+		return nil
+	}
+	set := false
+	ir.WalkStmts(l.Body, func(s ir.Stmt) bool {
+		if a, ok := s.(*ir.Assign); ok && isVar(a.Dst, r.Var) {
+			set = true
+		}
+		return !set
+	})
+	if set {
+		return nil
+	}
+	return r.Var
+}
+
+// pollFree is the most body runs a loop may make without a poll
+// (loopWork): a short counted loop ends by itself, and a poll in it
+// would cost the innermost loops of a kernel (a micro-tile's) the most.
+const pollFree = 4096
+
+// loopWork returns how many times at most the bodies of l and of the
+// loops in it run, when l counts a uint32 up by one to a constant (`for
+// v < N { ... }; v++`, v set nowhere else) and that is at most pollFree;
+// 0 otherwise, when l needs a poll.
+func loopWork(l *ir.Loop) uint64 {
+	cond, ok := l.Cond.(*ir.Binary)
+	if !ok || cond.Op != ir.OpLt || l.Post == nil || len(l.Post.Stmts) != 1 {
+		return 0
+	}
+	r, ok := cond.X.(*ir.VarRef)
+	n, isConst := fold(cond.Y)
+	if !ok || !isConst || !isU32(r.Var.Type) || !isIncrement(l.Post.Stmts[0], r.Var) {
+		return 0
+	}
+	inner := uint64(1)
+	ir.WalkStmts(l.Body, func(s ir.Stmt) bool {
+		switch s := s.(type) {
+		case *ir.Assign:
+			if isVar(s.Dst, r.Var) {
+				inner = pollFree + 1
+			}
+		case *ir.Loop:
+			if w := loopWork(s); w == 0 {
+				inner = pollFree + 1
+			} else {
+				inner += w
+			}
+			return false
+		}
+		return true
+	})
+	if w := uint64(n.Bits) * inner; w <= pollFree {
+		return w
+	}
+	return 0
 }
 
 // capture returns what f writes, one level deeper.

@@ -38,7 +38,7 @@ var GemmKernel = gpu.Register(&gpu.KernelSpec{
 		},
 		{
 			Kernel: "github.com/goxpu/xpu/cpu/cpubench/internal/kernels.Gemm", Backend: "cpu", Target: "go",
-			Hash:        "sha256:97941baf766e3b970df2a4854c86689bfcec55c0c6f49aa25c1c240a32da6666",
+			Hash:        "sha256:8369e33cfa34b55a78f3e7a731a97bfbe5310f8f13f0015fc53d7cf2edbfa21f",
 			Codegen:     "xpu-gen/1",
 			Block:       xpu.Dim3{X: 16, Y: 16, Z: 1},
 			SharedBytes: 8192, StorageBindings: 3, UniformBytes: 16,
@@ -115,7 +115,8 @@ func gemmCPU(b *gpu.CPUBlock) {
 	var v_k0 uint32
 	gx0, gy0, gz0 := b.Group.X*16, b.Group.Y*16, b.Group.Z*1
 	var lz uint32
-	_ = b
+	stop := b.Stopping()
+	_, _ = b, stop
 	_ = p_c
 	_ = p_a
 	_ = p_b
@@ -149,6 +150,9 @@ func gemmCPU(b *gpu.CPUBlock) {
 	}
 	v_k0 = uint32(0)
 	for {
+		if stop.Load() {
+			b.Poll()
+		}
 		c2 := (v_k0 < p_n)
 		if !c2 {
 			break
@@ -337,7 +341,7 @@ var SaxpyKernel = gpu.Register(&gpu.KernelSpec{
 		},
 		{
 			Kernel: "github.com/goxpu/xpu/cpu/cpubench/internal/kernels.Saxpy", Backend: "cpu", Target: "go",
-			Hash:        "sha256:4dc4762ac53b8df55fd5fb6bed8f2fa1bd6868e26484bb025c2f158bb3ad148b",
+			Hash:        "sha256:37b964222b37ed8f1a9c76ce67bd18858ac187eaeec6a4dc558391b5d52e6803",
 			Codegen:     "xpu-gen/1",
 			Block:       xpu.Dim3{X: 256, Y: 1, Z: 1},
 			SharedBytes: 0, StorageBindings: 2, UniformBytes: 16,
@@ -387,7 +391,8 @@ func saxpyCPU(b *gpu.CPUBlock) {
 	gx0, gy0, gz0 := b.Group.X*256, b.Group.Y*1, b.Group.Z*1
 	var ly uint32
 	var lz uint32
-	_ = b
+	stop := b.Stopping()
+	_, _ = b, stop
 	_ = p_y
 	_ = p_x
 	_ = p_a
@@ -486,7 +491,7 @@ var SumKernel = gpu.Register(&gpu.KernelSpec{
 		},
 		{
 			Kernel: "github.com/goxpu/xpu/cpu/cpubench/internal/kernels.Sum", Backend: "cpu", Target: "go",
-			Hash:        "sha256:baac9b265f7beb1e944857f5c775f9e77e6093f48a6892ebd010e0d240e1acb6",
+			Hash:        "sha256:2cd3e63fe243181a48436f901b2df9a4ca065a2b839e8e77628ce657e21f9c9e",
 			Codegen:     "xpu-gen/1",
 			Block:       xpu.Dim3{X: 256, Y: 1, Z: 1},
 			SharedBytes: 1024, StorageBindings: 2, UniformBytes: 16,
@@ -549,7 +554,8 @@ func sumCPU(b *gpu.CPUBlock) {
 	gx0, gy0, gz0 := b.Group.X*256, b.Group.Y*1, b.Group.Z*1
 	var ly uint32
 	var lz uint32
-	_ = b
+	stop := b.Stopping()
+	_, _ = b, stop
 	_ = p_partial
 	_ = p_x
 	_ = p_per
@@ -572,6 +578,9 @@ func sumCPU(b *gpu.CPUBlock) {
 			var v_j uint32 = uint32(0)
 			_ = v_j
 			for v_j < p_per {
+				if v_j%1024 == 0 && stop.Load() {
+					b.Poll()
+				}
 				{
 					v_acc = (v_acc + p_x[(v_base+v_j)])
 				}
@@ -582,6 +591,9 @@ func sumCPU(b *gpu.CPUBlock) {
 	}
 	v_h = uint32(128)
 	for {
+		if stop.Load() {
+			b.Poll()
+		}
 		c2 := (v_h > uint32(0))
 		if !c2 {
 			break
