@@ -5,11 +5,9 @@ package webgpu
 import (
 	"context"
 	"fmt"
-	"runtime"
 	"slices"
 	"strconv"
 	"strings"
-	"time"
 
 	"github.com/cogentcore/webgpu/wgpu"
 
@@ -25,6 +23,7 @@ func Opener() driver.Opener { return open }
 // api is an open wgpu device, as the core drives it. wgpu-native is safe
 // for concurrent use.
 type api struct {
+	worker  // runs the queue's calls
 	inst    *wgpu.Instance
 	adapter *wgpu.Adapter
 	dev     *wgpu.Device
@@ -55,6 +54,7 @@ func open() (driver.Device, error) {
 		return nil, fmt.Errorf("webgpu: adapter %s: %v: %w", ai.Name, err, driver.ErrUnavailable)
 	}
 	a.dev, a.queue = dev, dev.GetQueue()
+	a.start()
 	info := describe(ai, dev.GetLimits().Limits, adapter.EnumerateFeatures())
 	return core.Open(a, "webgpu", info), nil
 }
@@ -139,50 +139,26 @@ func numeric(s string) bool {
 // Wait blocks until the device's submitted work has completed, or until
 // ctx is done.
 func (a *api) Wait(ctx context.Context) error {
-	return a.poll(ctx, func() bool { return a.dev.Poll(false, nil) })
+	return a.run(ctx, func() error {
+		return a.poll(func() bool { return a.dev.Poll(false, nil) })
+	})
 }
 
-// poll polls the device without blocking until done reports true, or
-// until ctx is done. It never calls Poll(true): in wgpu 0.19 a blocking
-// poll gives up after five seconds and then treats every submission as
-// complete, so that it returns, fires callbacks and frees resources while
-// the work still runs (gfx-rs/wgpu#3601, #4589). A non-blocking poll
-// reads the real fence. The polls back off from a spin to a millisecond
-// apart, which bounds both the cost of a long wait and the lateness of a
-// short one.
-func (a *api) poll(ctx context.Context, done func() bool) error {
-	end := ctx.Done()
-	pause := time.Duration(0)
-	for !done() {
-		select {
-		case <-end:
-			return fmt.Errorf("%w (%w)", driver.ErrTimeout, context.Cause(ctx))
-		default:
-		}
-		if pause == 0 {
-			runtime.Gosched()
-		} else {
-			time.Sleep(pause)
-		}
-		pause = min(pause+pause/4+time.Microsecond, time.Millisecond)
-	}
-	return nil
-}
-
-// Errors returns nil: wgpu-native reports errors from the calls that
-// make them.
-func (a *api) Errors() error { return nil }
+// Errors returns the errors of the queue's calls since the last call:
+// wgpu-native reports other errors from the calls that make them.
+func (a *api) Errors() error { return a.taken() }
 
 // Close waits for the device's work and releases the device.
 func (a *api) Close() error {
-	_ = a.Wait(context.Background())
+	err := a.Wait(context.Background())
+	a.stop()
 	a.queue.Release()
 	a.dev.Release()
 	a.adapter.Release()
 	a.inst.Release()
-	return nil
+	return err
 }
 
 // Abandon leaves the device to the process: work still running may use
 // it, and wgpu would free what it uses.
-func (a *api) Abandon() {}
+func (a *api) Abandon() { a.abandon() }

@@ -71,12 +71,7 @@ func Of(d driver.Device) *Device {
 func (d *Device) Info() driver.Info { return d.info }
 
 // NewQueue returns a queue recording into one compute pass at a time.
-func (d *Device) NewQueue() (driver.Queue, error) {
-	if err := d.loss(); err != nil {
-		return nil, err
-	}
-	return d.newQueue()
-}
+func (d *Device) NewQueue() (driver.Queue, error) { return d.newQueue() }
 
 // Close releases what the device still holds and the device itself, and
 // returns the errors the device reported that no call has returned yet.

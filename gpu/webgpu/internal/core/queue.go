@@ -51,6 +51,9 @@ type Queue struct {
 var _ driver.Queue = (*Queue)(nil)
 
 func (d *Device) newQueue() (*Queue, error) {
+	if err := d.loss(); err != nil {
+		return nil, err
+	}
 	ring, err := d.api.CreateBuffer(UsageUniform|UsageCopyDst, RingBytes)
 	if err != nil {
 		return nil, fmt.Errorf("%s: uniform ring: %w", d.name, err)

@@ -12,6 +12,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"testing"
+	"time"
 
 	"github.com/goxpu/xpu"
 	"github.com/goxpu/xpu/gpu/driver"
@@ -49,6 +50,10 @@ type Config struct {
 	AsyncErrors bool
 	// AsyncErrorSays, when not empty, is a word that error holds.
 	AsyncErrorSays string
+	// LongWork is how long the work is that the case SyncWaitsForWork
+	// waits for; 0 leaves the case out (a browser, whose watchdog may
+	// end such work).
+	LongWork time.Duration
 }
 
 // Run runs every case of the suite against the driver c describes, each
@@ -69,6 +74,8 @@ func Run(t *testing.T, c Config) {
 		{"AsyncErrors", testAsyncErrors},
 		{"WriteRead", testWriteRead},
 		{"Views", testViews},
+		{"SyncWaitsForWork", testSyncWaitsForWork},
+		{"RunawayKernel", testRunawayKernel},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) { tc.run(t, c) })
