@@ -50,7 +50,7 @@ func (q *queue) Launch(ctx context.Context, p driver.Program, groups xpu.Dim3, b
 	copy(u, uniforms)
 	err := q.dev.pool.run(ctx, k.CPU, driver.CPUBlock{Groups: groups, Wave: prog.wave, Buffers: mem, Uniforms: u})
 	if errors.Is(err, driver.ErrTimeout) {
-		return fmt.Errorf("cpu: %s: %w", k.Name, err)
+		return fmt.Errorf("cpu: %w", err)
 	}
 	if err != nil {
 		return fmt.Errorf("%w: %s: %w", ErrKernel, k.Name, err)
