@@ -136,7 +136,7 @@ func (g *gen) nodes2(nodes []node) {
 		case *uniformLoop:
 			g.line("for {")
 			g.nest(func() {
-				g.poll(nil)
+				g.poll()
 				if n.cond != nil {
 					c := g.uniformCondition(n.id, n.cond)
 					g.line("if !%s {", c)

@@ -101,6 +101,27 @@ func (g *gen) decl(s *ir.Decl) {
 // to the post statements, which sit after the body's own block so that the
 // jump crosses no declaration.
 func (g *gen) loop(s *ir.Loop) {
+	if v, n, ok := chunked(s); ok && loopWork(s) == 0 {
+		// A run that ends within pollEvery iterations runs the loop as
+		// it is; a longer one runs it in chunks of pollEvery, with one
+		// read of the stop flag each.
+		vn, nn, end := varName(v), g.expr(n), fmt.Sprintf("end%d", g.nextID())
+		g.line("if %s-%s > %d {", nn, vn, pollEvery)
+		g.nest(func() {
+			g.loopAs(s, false, fmt.Sprintf("for %s := %s + min(%s-%s, %d); %s < %s; {", end, vn, nn, vn, pollEvery, vn, end))
+		})
+		g.line("} else {")
+		g.nest(func() { g.loopAs(s, false, "") })
+		g.line("}")
+		return
+	}
+	g.loopAs(s, loopWork(s) == 0, "")
+}
+
+// loopAs writes s, with a poll at the top of each iteration when poll is
+// set, or, when chunk is not empty, in chunks: chunk is the header of the
+// inner loop of one chunk, after a poll (see loop).
+func (g *gen) loopAs(s *ir.Loop, poll bool, chunk string) {
 	w := &loopW{}
 	hasPost := s.Post != nil && len(s.Post.Stmts) > 0
 	if hasPost {
@@ -114,8 +135,12 @@ func (g *gen) loop(s *ir.Loop) {
 	body := g.capture(func() { g.stmts(s.Body.Stmts) })
 	g.loops = g.loops[:len(g.loops)-1]
 	g.line("for %s{", cond)
-	if loopWork(s) == 0 {
-		g.nest(func() { g.poll(counter(s)) })
+	switch {
+	case chunk != "":
+		g.nest(g.poll)
+		g.line("\t%s", chunk)
+	case poll:
+		g.nest(g.poll)
 	}
 	if !hasPost {
 		g.out.WriteString(body)
@@ -131,6 +156,9 @@ func (g *gen) loop(s *ir.Loop) {
 		g.line("%s:", w.cont)
 	}
 	g.nest(func() { g.stmts(s.Post.Stmts) })
+	if chunk != "" {
+		g.line("\t}")
+	}
 	g.line("}")
 }
 
@@ -138,45 +166,55 @@ func (g *gen) loop(s *ir.Loop) {
 // (CPUBlock.Poll): a loop may never end, and the launch's context must
 // still be able to end it. The flag is read from a local (function.go),
 // not through Poll, which a large block function would not inline.
-// A loop that counts a uint32 up by one reads the flag every
-// pollEvery iterations only.
-func (g *gen) poll(v *ir.Var) {
-	if v != nil {
-		g.line("if %s%%%d == 0 && stop.Load() { b.Poll() }", varName(v), pollEvery)
-		return
-	}
-	g.line("if stop.Load() { b.Poll() }")
-}
+func (g *gen) poll() { g.line("if stop.Load() { b.Poll() }") }
 
 // pollEvery is how many iterations of a counting loop share one read of
-// the stop flag.
+// the stop flag (chunked).
 const pollEvery = 1024
 
-// counter returns the variable l counts up by one in its post statement
-// and sets nowhere else; nil for another loop.
-func counter(l *ir.Loop) *ir.Var {
-	if l.Post == nil || len(l.Post.Stmts) != 1 {
-		return nil
+// chunked returns the counter v and bound n of a loop `for v < n { ...
+// }; v++` whose body sets neither and breaks nowhere out of it, and whose
+// n is a scalar parameter, a constant or a variable: such a loop can run
+// in chunks of pollEvery iterations without changing what it does.
+func chunked(l *ir.Loop) (*ir.Var, ir.Expr, bool) {
+	cond, ok := l.Cond.(*ir.Binary)
+	if !ok || cond.Op != ir.OpLt || l.Post == nil || len(l.Post.Stmts) != 1 {
+		return nil, nil, false
 	}
-	a, ok := l.Post.Stmts[0].(*ir.Assign)
-	if !ok {
-		return nil
+	r, ok := cond.X.(*ir.VarRef)
+	if !ok || !isU32(r.Var.Type) || !isIncrement(l.Post.Stmts[0], r.Var) {
+		return nil, nil, false
 	}
-	r, ok := a.Dst.(*ir.VarRef)
-	if !ok || !isU32(r.Var.Type) || !isIncrement(a, r.Var) {
-		return nil
+	var bound *ir.Var
+	switch n := cond.Y.(type) {
+	case *ir.ScalarRef, *ir.Const:
+	case *ir.VarRef:
+		bound = n.Var
+	default:
+		return nil, nil, false
 	}
-	set := false
+	ok = true
 	ir.WalkStmts(l.Body, func(s ir.Stmt) bool {
-		if a, ok := s.(*ir.Assign); ok && isVar(a.Dst, r.Var) {
-			set = true
+		switch s := s.(type) {
+		case *ir.Assign:
+			if isVar(s.Dst, r.Var) || (bound != nil && isVar(s.Dst, bound)) {
+				ok = false
+			}
+		case *ir.Break:
+			ok = false
+		case *ir.Loop:
+			// Its breaks are its own; its body may still set v or n.
+			ir.WalkStmts(s.Body, func(s ir.Stmt) bool {
+				if a, isSet := s.(*ir.Assign); isSet && (isVar(a.Dst, r.Var) || (bound != nil && isVar(a.Dst, bound))) {
+					ok = false
+				}
+				return ok
+			})
+			return false
 		}
-		return !set
+		return ok
 	})
-	if set {
-		return nil
-	}
-	return r.Var
+	return r.Var, cond.Y, ok
 }
 
 // pollFree is the most body runs a loop may make without a poll

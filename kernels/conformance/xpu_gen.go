@@ -4115,7 +4115,7 @@ var LoopBreakContinueKernel = gpu.Register(&gpu.KernelSpec{
 		},
 		{
 			Kernel: "github.com/goxpu/xpu/kernels/conformance.LoopBreakContinue", Backend: "cpu", Target: "go",
-			Hash:        "sha256:9f337b790d202de6b7de0cedee3d7ad2b278dbe4067e74e3d27f1f9963d3ff9e",
+			Hash:        "sha256:27c0f3075d5a6fa5623f21f40fb9c5c42ef406ef3487a6b1dd72ba53f0bdfa2d",
 			Codegen:     "xpu-gen/1",
 			Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
 			SharedBytes: 0, StorageBindings: 3, UniformBytes: 16,
@@ -4236,7 +4236,7 @@ func loopBreakContinueCPU(b *gpu.CPUBlock) {
 				{
 					v_k = uint32(0)
 					for v_k < p_width {
-						if v_k%1024 == 0 && stop.Load() {
+						if stop.Load() {
 							b.Poll()
 						}
 						{
@@ -4274,7 +4274,7 @@ func loopBreakContinueCPU(b *gpu.CPUBlock) {
 				{
 					v_k = uint32(0)
 					for v_k < p_width {
-						if v_k%1024 == 0 && stop.Load() {
+						if stop.Load() {
 							b.Poll()
 						}
 						{
@@ -7181,7 +7181,7 @@ var SpinKernel = gpu.Register(&gpu.KernelSpec{
 		},
 		{
 			Kernel: "github.com/goxpu/xpu/kernels/conformance.Spin", Backend: "cpu", Target: "go",
-			Hash:        "sha256:fc9fb0ff5f3edc592bc2eee445d36f790e8e09f7133add8fb5b94e5213cfa287",
+			Hash:        "sha256:46080dfc267698a891584acfa876348647181347d01aab1d47f6fb9dd2613208",
 			Codegen:     "xpu-gen/1",
 			Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
 			SharedBytes: 0, StorageBindings: 2, UniformBytes: 16,
@@ -7274,14 +7274,25 @@ func spinCPU(b *gpu.CPUBlock) {
 				{
 					var v_r uint32 = uint32(0)
 					_ = v_r
-					for v_r < p_rounds {
-						if v_r%1024 == 0 && stop.Load() {
-							b.Poll()
+					if p_rounds-v_r > 1024 {
+						for v_r < p_rounds {
+							if stop.Load() {
+								b.Poll()
+							}
+							for end4 := v_r + min(p_rounds-v_r, 1024); v_r < end4; {
+								{
+									v_x = ((v_x * uint32(1664525)) + uint32(1013904223))
+								}
+								v_r = (v_r + uint32(1))
+							}
 						}
-						{
-							v_x = ((v_x * uint32(1664525)) + uint32(1013904223))
+					} else {
+						for v_r < p_rounds {
+							{
+								v_x = ((v_x * uint32(1664525)) + uint32(1013904223))
+							}
+							v_r = (v_r + uint32(1))
 						}
-						v_r = (v_r + uint32(1))
 					}
 				}
 				w1[lx] = v_x
@@ -7301,14 +7312,25 @@ func spinCPU(b *gpu.CPUBlock) {
 				{
 					var v_r uint32 = uint32(0)
 					_ = v_r
-					for v_r < p_rounds {
-						if v_r%1024 == 0 && stop.Load() {
-							b.Poll()
+					if p_rounds-v_r > 1024 {
+						for v_r < p_rounds {
+							if stop.Load() {
+								b.Poll()
+							}
+							for end7 := v_r + min(p_rounds-v_r, 1024); v_r < end7; {
+								{
+									v_x = ((v_x * uint32(1664525)) + uint32(1013904223))
+								}
+								v_r = (v_r + uint32(1))
+							}
 						}
-						{
-							v_x = ((v_x * uint32(1664525)) + uint32(1013904223))
+					} else {
+						for v_r < p_rounds {
+							{
+								v_x = ((v_x * uint32(1664525)) + uint32(1013904223))
+							}
+							v_r = (v_r + uint32(1))
 						}
-						v_r = (v_r + uint32(1))
 					}
 				}
 				p_out[v_i] = v_x

@@ -446,14 +446,25 @@ func dotCPU(b *gpu.CPUBlock) {
 					{
 						var v_k uint32 = uint32(1)
 						_ = v_k
-						for v_k < p_m {
-							if v_k%1024 == 0 && stop.Load() {
-								b.Poll()
+						if p_m-v_k > 1024 {
+							for v_k < p_m {
+								if stop.Load() {
+									b.Poll()
+								}
+								for end3 := v_k + min(p_m-v_k, 1024); v_k < end3; {
+									{
+										v_acc = ((p_b[((v_k*uint32(8))+v_tx)] * p_a[((v_ty<<uint32(5))+v_k)]) + v_acc)
+									}
+									v_k = (v_k + uint32(1))
+								}
 							}
-							{
-								v_acc = ((p_b[((v_k*uint32(8))+v_tx)] * p_a[((v_ty<<uint32(5))+v_k)]) + v_acc)
+						} else {
+							for v_k < p_m {
+								{
+									v_acc = ((p_b[((v_k*uint32(8))+v_tx)] * p_a[((v_ty<<uint32(5))+v_k)]) + v_acc)
+								}
+								v_k = (v_k + uint32(1))
 							}
-							v_k = (v_k + uint32(1))
 						}
 					}
 					a_acc[li] = v_acc

@@ -491,7 +491,7 @@ var SumKernel = gpu.Register(&gpu.KernelSpec{
 		},
 		{
 			Kernel: "github.com/goxpu/xpu/cpu/cpubench/internal/kernels.Sum", Backend: "cpu", Target: "go",
-			Hash:        "sha256:2cd3e63fe243181a48436f901b2df9a4ca065a2b839e8e77628ce657e21f9c9e",
+			Hash:        "sha256:0e09322147f485bc32e8455012de1c67b4de99d1295a724a49f9caf3c506d757",
 			Codegen:     "xpu-gen/1",
 			Block:       xpu.Dim3{X: 256, Y: 1, Z: 1},
 			SharedBytes: 1024, StorageBindings: 2, UniformBytes: 16,
@@ -577,14 +577,25 @@ func sumCPU(b *gpu.CPUBlock) {
 		{
 			var v_j uint32 = uint32(0)
 			_ = v_j
-			for v_j < p_per {
-				if v_j%1024 == 0 && stop.Load() {
-					b.Poll()
+			if p_per-v_j > 1024 {
+				for v_j < p_per {
+					if stop.Load() {
+						b.Poll()
+					}
+					for end6 := v_j + min(p_per-v_j, 1024); v_j < end6; {
+						{
+							v_acc = (v_acc + p_x[(v_base+v_j)])
+						}
+						v_j = (v_j + uint32(1))
+					}
 				}
-				{
-					v_acc = (v_acc + p_x[(v_base+v_j)])
+			} else {
+				for v_j < p_per {
+					{
+						v_acc = (v_acc + p_x[(v_base+v_j)])
+					}
+					v_j = (v_j + uint32(1))
 				}
-				v_j = (v_j + uint32(1))
 			}
 		}
 		s_s[v_l] = v_acc
