@@ -6,6 +6,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"sync"
 	"syscall/js"
 
 	"github.com/goxpu/xpu/gpu/driver"
@@ -26,9 +27,10 @@ func await(p js.Value) (js.Value, error) {
 }
 
 // awaitContext is await that gives up when ctx is done first, with an
-// error wrapping driver.ErrTimeout. The callbacks then stay alive until
-// the promise settles, so that a late settling calls no released
-// function.
+// error wrapping driver.ErrTimeout. The promise settles through relay, in
+// JavaScript, which calls back into Go only while the wait is on: a
+// promise that settles after a timeout, even after the Go program has
+// exited, calls nothing.
 func awaitContext(ctx context.Context, p js.Value) (js.Value, error) {
 	ch := make(chan settled, 1)
 	resolve := js.FuncOf(func(_ js.Value, args []js.Value) any {
@@ -39,23 +41,28 @@ func awaitContext(ctx context.Context, p js.Value) (js.Value, error) {
 		ch <- settled{err: jsError(arg(args))}
 		return nil
 	})
-	release := func() {
-		resolve.Release()
-		reject.Release()
-	}
-	p.Call("then", resolve, reject)
+	defer resolve.Release()
+	defer reject.Release()
+	waiter := js.Global().Get("Object").New()
+	waiter.Set("resolve", resolve)
+	waiter.Set("reject", reject)
+	relay().Invoke(p, waiter)
 	select {
 	case s := <-ch:
-		release()
 		return s.v, s.err
 	case <-ctx.Done():
-		go func() {
-			<-ch
-			release()
-		}()
+		waiter.Set("off", true)
 		return js.Undefined(), fmt.Errorf("%w (%w)", driver.ErrTimeout, context.Cause(ctx))
 	}
 }
+
+// relay returns a JavaScript function of a promise and a waiter that
+// hands the promise's outcome to the waiter's resolve or reject unless
+// the waiter is off.
+var relay = sync.OnceValue(func() js.Value {
+	return js.Global().Get("Function").New("p", "w",
+		"p.then(v => { if (!w.off) w.resolve(v); }, e => { if (!w.off) w.reject(e); });")
+})
 
 // arg returns the first callback argument, or undefined.
 func arg(args []js.Value) js.Value {

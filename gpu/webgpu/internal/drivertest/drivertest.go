@@ -51,8 +51,8 @@ type Config struct {
 	// AsyncErrorSays, when not empty, is a word that error holds.
 	AsyncErrorSays string
 	// LongWork is how long the work is that the case SyncWaitsForWork
-	// waits for; 0 leaves the case out (a browser, whose watchdog may
-	// end such work).
+	// waits for (at least three quarters of it is required); 0 leaves
+	// the case out.
 	LongWork time.Duration
 }
 
