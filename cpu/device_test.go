@@ -1,6 +1,7 @@
 package cpu
 
 import (
+	"context"
 	"encoding/binary"
 	"errors"
 	"math"
@@ -133,7 +134,7 @@ func upload[T float32 | int32](t *testing.T, d driver.Device, v []T) driver.Buff
 func download[T float32 | int32](t *testing.T, b driver.Buffer, n int) []T {
 	t.Helper()
 	raw := make([]byte, 4*n)
-	if err := b.Read(0, raw); err != nil {
+	if err := b.Read(context.Background(), 0, raw); err != nil {
 		t.Fatal(err)
 	}
 	return driver.CPUView[T](raw)
@@ -150,10 +151,10 @@ func launch(t *testing.T, d driver.Device, k *driver.Kernel, groups uint32, unif
 		t.Fatal(err)
 	}
 	defer q.Release()
-	if err := q.Launch(p, xpu.Dim3{X: groups}, bufs, uniforms); err != nil {
+	if err := q.Launch(context.Background(), p, xpu.Dim3{X: groups}, bufs, uniforms); err != nil {
 		return err
 	}
-	return q.Sync()
+	return q.Sync(context.Background())
 }
 
 func TestSaxpyMatchesReference(t *testing.T) {

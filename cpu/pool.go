@@ -1,6 +1,8 @@
 package cpu
 
 import (
+	"context"
+	"errors"
 	"fmt"
 	"sync"
 	"sync/atomic"
@@ -18,8 +20,16 @@ type pool struct{ workers int }
 const chunksPerWorker = 8
 
 // run calls fn once per block of proto.Groups and returns the first
-// failure of any block, after every block has run.
-func (p *pool) run(fn driver.CPUFunc, proto driver.CPUBlock) error {
+// failure of any block, after every block has run. When ctx is done
+// first, the blocks stop at their next loop iteration (CPUBlock.Poll) and
+// run returns an error wrapping driver.ErrTimeout.
+func (p *pool) run(ctx context.Context, fn driver.CPUFunc, proto driver.CPUBlock) error {
+	var stopped atomic.Bool // a block stopped for ctx
+	if ctx.Done() != nil {
+		stop := new(atomic.Bool)
+		proto.Stop = stop
+		defer context.AfterFunc(ctx, func() { stop.Store(true) })()
+	}
 	g := proto.Groups
 	total := g.Count()
 	workers := uint64(max(p.workers, 1))
@@ -50,6 +60,10 @@ func (p *pool) run(fn driver.CPUFunc, proto driver.CPUBlock) error {
 			for lo < hi {
 				var err error
 				lo, err = runBlocks(fn, &b, lo, hi)
+				if errors.Is(err, driver.ErrStopped) {
+					stopped.Store(true)
+					return
+				}
 				if err != nil {
 					fail(err)
 				}
@@ -65,6 +79,9 @@ func (p *pool) run(fn driver.CPUFunc, proto driver.CPUBlock) error {
 	}
 	work()
 	wg.Wait()
+	if stopped.Load() {
+		return fmt.Errorf("%w: the launch stopped before its end (%w)", driver.ErrTimeout, context.Cause(ctx))
+	}
 	return first
 }
 
@@ -77,7 +94,9 @@ func runBlocks(fn driver.CPUFunc, b *driver.CPUBlock, lo, hi uint64) (next uint6
 	g := b.Groups
 	i := lo
 	defer func() {
-		if r := recover(); r != nil {
+		if r := recover(); r == driver.ErrStopped {
+			next, err = hi, driver.ErrStopped
+		} else if r != nil {
 			next, err = i+1, fmt.Errorf("group %v: %v", b.Group, r)
 		}
 	}()
@@ -88,6 +107,7 @@ func runBlocks(fn driver.CPUFunc, b *driver.CPUBlock, lo, hi uint64) (next uint6
 		Z: uint32(i / (gx * uint64(g.Y))),
 	}
 	for ; i < hi; i++ {
+		b.Poll()
 		fn(b)
 		if b.Group.X++; b.Group.X == g.X {
 			b.Group.X = 0

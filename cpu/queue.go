@@ -1,6 +1,8 @@
 package cpu
 
 import (
+	"context"
+	"errors"
 	"fmt"
 	"math/bits"
 
@@ -12,8 +14,9 @@ import (
 // from deferring, and an error then comes back from Launch itself.
 type queue struct{ dev *device }
 
-// Launch checks the launch and runs it to completion on the pool.
-func (q *queue) Launch(p driver.Program, groups xpu.Dim3, bufs []driver.Buffer, uniforms []byte) error {
+// Launch checks the launch and runs it to completion on the pool, or
+// until ctx is done.
+func (q *queue) Launch(ctx context.Context, p driver.Program, groups xpu.Dim3, bufs []driver.Buffer, uniforms []byte) error {
 	prog, ok := p.(*program)
 	if !ok || prog.dev != q.dev {
 		return fmt.Errorf("%w: program of another device", ErrLaunch)
@@ -50,7 +53,10 @@ func (q *queue) Launch(p driver.Program, groups xpu.Dim3, bufs []driver.Buffer, 
 	// An aligned copy: the caller may reuse uniforms once Launch returns.
 	u := wordBytes(make([]uint64, (len(uniforms)+7)/8))[:len(uniforms)]
 	copy(u, uniforms)
-	err := q.dev.pool.run(k.CPU, driver.CPUBlock{Groups: groups, Wave: prog.wave, Buffers: mem, Uniforms: u})
+	err := q.dev.pool.run(ctx, k.CPU, driver.CPUBlock{Groups: groups, Wave: prog.wave, Buffers: mem, Uniforms: u})
+	if errors.Is(err, driver.ErrTimeout) {
+		return fmt.Errorf("cpu: %w", err)
+	}
 	if err != nil {
 		return fmt.Errorf("%w: %s: %w", ErrKernel, k.Name, err)
 	}
@@ -61,6 +67,6 @@ func (q *queue) Launch(p driver.Program, groups xpu.Dim3, bufs []driver.Buffer, 
 func (q *queue) Flush() error { return nil }
 
 // Sync has nothing to wait for: launches ran when recorded.
-func (q *queue) Sync() error { return nil }
+func (q *queue) Sync(context.Context) error { return nil }
 
 func (q *queue) Release() {}

@@ -1,6 +1,7 @@
 package gpu
 
 import (
+	"context"
 	"fmt"
 	"math"
 	"sync"
@@ -127,7 +128,9 @@ func (b *Buffer[T]) write(data []T, flush bool) error {
 	if len(data) != b.n {
 		return fmt.Errorf("gpu: Write of %d elements to a Buffer[%s] of %d: %w", len(data), b.st.elem.name, b.n, ErrSize)
 	}
-	return b.st.access(flush, func(drv driver.Buffer, offset int) error {
+	ctx, cancel := b.st.dev.bound(context.Background())
+	defer cancel()
+	return b.st.access(ctx, flush, func(drv driver.Buffer, offset int) error {
 		return drv.Write(offset, bytesOf(data))
 	})
 }
@@ -136,14 +139,24 @@ func (b *Buffer[T]) write(data []T, flush bool) error {
 // after every launch recorded so far on any stream of the device has
 // completed.
 func (b *Buffer[T]) Read(dst []T) error {
+	return b.ReadContext(context.Background(), dst)
+}
+
+// ReadContext is Read that waits for the device no longer than ctx
+// allows (and the device's wait limit, [Device.SetWaitLimit]): when ctx
+// is done first it returns an error wrapping [ErrTimeout], and what dst
+// holds is unspecified. On WebGPU the device is then lost ([ErrLost]).
+func (b *Buffer[T]) ReadContext(ctx context.Context, dst []T) error {
 	if b == nil || b.st == nil {
 		return fmt.Errorf("gpu: Read from a nil buffer: %w", ErrArgs)
 	}
 	if len(dst) != b.n {
 		return fmt.Errorf("gpu: Read of a Buffer[%s] of %d elements into %d: %w", b.st.elem.name, b.n, len(dst), ErrSize)
 	}
-	return b.st.access(true, func(drv driver.Buffer, offset int) error {
-		return drv.Read(offset, bytesOf(dst))
+	ctx, cancel := b.st.dev.bound(ctx)
+	defer cancel()
+	return b.st.access(ctx, true, func(drv driver.Buffer, offset int) error {
+		return drv.Read(ctx, offset, bytesOf(dst))
 	})
 }
 
@@ -172,8 +185,9 @@ func (b *Buffer[T]) Release() {
 }
 
 // access runs f on the allocation's driver buffer and the buffer's offset
-// into it, after flushing the device's streams when flush is set.
-func (st *bufferState) access(flush bool, f func(drv driver.Buffer, offset int) error) error {
+// into it, after flushing the device's streams when flush is set; ctx
+// bounds the wait for the fault words.
+func (st *bufferState) access(ctx context.Context, flush bool, f func(drv driver.Buffer, offset int) error) error {
 	d := st.dev
 	d.life.RLock()
 	defer d.life.RUnlock()
@@ -188,7 +202,7 @@ func (st *bufferState) access(flush bool, f func(drv driver.Buffer, offset int) 
 		}
 		// A launch that faulted is reported here, by the access that
 		// observes it, which then does not run.
-		if err := d.checkFaults(); err != nil {
+		if err := d.checkFaults(ctx); err != nil {
 			return err
 		}
 	}

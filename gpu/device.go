@@ -1,11 +1,14 @@
 package gpu
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"maps"
 	"slices"
 	"sync"
+	"sync/atomic"
+	"time"
 
 	"github.com/goxpu/xpu/gpu/driver"
 )
@@ -31,6 +34,8 @@ type Device struct {
 	programs map[*Kernel]*program
 
 	clock clock // how Stream.Time measures
+
+	waitLimit atomic.Int64 // nanoseconds; 0: none (SetWaitLimit)
 }
 
 // program is a kernel compiled for a device, once.
@@ -113,7 +118,11 @@ func (d *Device) NewStream() (*Stream, error) {
 
 // Sync submits what every stream of the device recorded and waits until it
 // has completed.
-func (d *Device) Sync() error {
+func (d *Device) Sync() error { return d.SyncContext(context.Background()) }
+
+// SyncContext is Sync that waits no longer than ctx allows, as
+// [Stream.SyncContext] does.
+func (d *Device) SyncContext(ctx context.Context) error {
 	if err := d.usable("Device.Sync"); err != nil {
 		return err
 	}
@@ -122,11 +131,30 @@ func (d *Device) Sync() error {
 	if d.closed {
 		return d.errClosed()
 	}
+	ctx, cancel := d.bound(ctx)
+	defer cancel()
 	var errs []error
 	for _, s := range d.streamList() {
-		errs = append(errs, s.sync())
+		errs = append(errs, s.sync(ctx))
 	}
 	return errors.Join(errs...)
+}
+
+// SetWaitLimit bounds every wait of the device from now on, those given a
+// context and those not (Sync, Read, Download, the checks of faults, a
+// launch on the CPU, the wait of Close), to limit each: a wait that
+// reaches it fails as one whose context's deadline passed, with an error
+// wrapping [ErrTimeout]. A limit of 0, the default, removes the bound.
+func (d *Device) SetWaitLimit(limit time.Duration) {
+	d.waitLimit.Store(int64(max(limit, 0)))
+}
+
+// bound returns ctx bounded by the device's wait limit.
+func (d *Device) bound(ctx context.Context) (context.Context, context.CancelFunc) {
+	if limit := time.Duration(d.waitLimit.Load()); limit > 0 {
+		return context.WithTimeout(ctx, limit)
+	}
+	return ctx, func() {}
 }
 
 // flushAll submits what every stream of the device recorded, so that a
@@ -179,6 +207,10 @@ func (d *Device) program(k *Kernel) (driver.Program, error) {
 // Close waits for the device's work, releases its streams, buffers and
 // programs, and closes the driver. Later calls on the device, its streams
 // and buffers return errors wrapping [ErrClosed]. Close is idempotent.
+// Close of a lost device ([ErrLost]) does not wait: it abandons the
+// driver's objects to the work still running and returns nil. Close
+// waits behind calls in progress on the device, so a wait with no bound
+// (no context, no wait limit) on work that never ends also holds Close.
 func (d *Device) Close() error {
 	if err := d.usable("Device.Close"); err != nil {
 		return err

@@ -1,6 +1,7 @@
 package gpu
 
 import (
+	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
@@ -26,10 +27,12 @@ func (factsDevice) Close() error                    { return nil }
 
 type factsQueue struct{}
 
-func (factsQueue) Launch(driver.Program, xpu.Dim3, []driver.Buffer, []byte) error { return nil }
-func (factsQueue) Flush() error                                                   { return nil }
-func (factsQueue) Sync() error                                                    { return nil }
-func (factsQueue) Release()                                                       {}
+func (factsQueue) Launch(context.Context, driver.Program, xpu.Dim3, []driver.Buffer, []byte) error {
+	return nil
+}
+func (factsQueue) Flush() error               { return nil }
+func (factsQueue) Sync(context.Context) error { return nil }
+func (factsQueue) Release()                   {}
 
 func sha(code string) string {
 	sum := sha256.Sum256([]byte(code))

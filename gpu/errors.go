@@ -81,4 +81,16 @@ var (
 
 	// ErrClosed: the device or stream was closed.
 	ErrClosed = errors.New("device closed")
+
+	// ErrTimeout: a wait (SyncContext, ReadContext, a launch that runs
+	// as it is recorded, or any wait under the device's wait limit)
+	// ended, by its context's deadline or cancellation, before the work
+	// it waited for had completed. The error also wraps the context's
+	// error.
+	ErrTimeout = driver.ErrTimeout
+
+	// ErrLost: the device can run nothing more. A device that cannot
+	// stop work it has started (WebGPU) is lost once a wait on it times
+	// out; every later call on it but Close and Release returns this.
+	ErrLost = driver.ErrLost
 )

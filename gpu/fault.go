@@ -1,6 +1,7 @@
 package gpu
 
 import (
+	"context"
 	"encoding/binary"
 	"errors"
 	"fmt"
@@ -58,14 +59,14 @@ func (s *Stream) launchedFault(k *Kernel) {
 // launched since the last check, waiting for the launches already
 // flushed, clears it, and returns an ErrFault error naming the kernels
 // when it was set. The caller holds s.mu and has flushed the stream.
-func (s *Stream) checkFault() error {
+func (s *Stream) checkFault(ctx context.Context) error {
 	if len(s.faulty) == 0 || s.fault == nil {
 		return nil
 	}
 	names := s.faulty
 	s.faulty = nil
 	var w [faultWordBytes]byte
-	if err := s.fault.Read(0, w[:]); err != nil {
+	if err := s.fault.Read(ctx, 0, w[:]); err != nil {
 		return fmt.Errorf("gpu: %s: reading the fault word: %w", s.dev.backend, err)
 	}
 	bits := binary.LittleEndian.Uint32(w[:])
@@ -108,12 +109,12 @@ func faultText(bits uint32) string {
 
 // checkFaults checks the fault word of every stream of d; the caller
 // holds d.life for reading and has flushed the streams.
-func (d *Device) checkFaults() error {
+func (d *Device) checkFaults(ctx context.Context) error {
 	var errs []error
 	for _, s := range d.streamList() {
 		s.mu.Lock()
 		if !s.closed {
-			errs = append(errs, s.checkFault())
+			errs = append(errs, s.checkFault(ctx))
 		}
 		s.mu.Unlock()
 	}

@@ -1,6 +1,7 @@
 package gpu
 
 import (
+	"context"
 	"encoding/binary"
 	"fmt"
 	"math"
@@ -33,6 +34,12 @@ func (s *Stream) Launch(k *Kernel, groups xpu.Dim3, args ...any) error {
 // and never run. A launch with a deadline is submitted at once (the
 // stream flushes), so that it cannot run late in a deferred batch.
 func (s *Stream) LaunchWith(o LaunchOptions, k *Kernel, groups xpu.Dim3, args ...any) error {
+	return s.launch(context.Background(), o, k, groups, args)
+}
+
+// launch is LaunchWith whose run, on a backend that runs a launch as it
+// records it (the CPU), ctx bounds, with the device's wait limit.
+func (s *Stream) launch(ctx context.Context, o LaunchOptions, k *Kernel, groups xpu.Dim3, args []any) error {
 	if err := s.usable("Stream.Launch"); err != nil {
 		return err
 	}
@@ -81,7 +88,9 @@ func (s *Stream) LaunchWith(o LaunchOptions, k *Kernel, groups xpu.Dim3, args ..
 	if err := o.checkDeadline(k, "before it was submitted"); err != nil {
 		return err
 	}
-	if err := s.q.Launch(prog, g, s.bufs, s.uni); err != nil {
+	ctx, cancel := d.bound(ctx)
+	defer cancel()
+	if err := s.q.Launch(ctx, prog, g, s.bufs, s.uni); err != nil {
 		return fmt.Errorf("gpu: kernel %s on %s: %w", k.spec.Name, d.backend, err)
 	}
 	s.pending = true

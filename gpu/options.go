@@ -5,6 +5,7 @@ package gpu
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"time"
 
@@ -32,7 +33,11 @@ func (s *Stream) LaunchBy(deadline time.Time, k *Kernel, groups xpu.Dim3, args .
 // LaunchContext is Launch under ctx: the launch is refused when ctx is
 // done before it is submitted (the error wraps ctx's error, and
 // [ErrDeadline] when ctx's deadline passed), and otherwise carries ctx's
-// deadline as LaunchBy does.
+// deadline as LaunchBy does. On the CPU, which runs a launch while it
+// records it, ctx also bounds the run: a kernel still running when ctx is
+// done stops at its next loop iteration or block, LaunchContext returns
+// an error wrapping [ErrTimeout], what the kernel wrote by then stays
+// written, and the device stays usable.
 func (s *Stream) LaunchContext(ctx context.Context, k *Kernel, groups xpu.Dim3, args ...any) error {
 	if ctx == nil {
 		return fmt.Errorf("gpu: kernel %s: LaunchContext with a nil context: %w", k.Name(), ErrArgs)
@@ -44,9 +49,9 @@ func (s *Stream) LaunchContext(ctx context.Context, k *Kernel, groups xpu.Dim3, 
 	if dl, ok := ctx.Deadline(); ok {
 		o.Deadline = dl
 	}
-	err := s.LaunchWith(o, k, groups, args...)
-	if err == nil {
-		return nil
+	err := s.launch(ctx, o, k, groups, args)
+	if err == nil || errors.Is(err, ErrTimeout) {
+		return err
 	}
 	if cerr := ctx.Err(); cerr != nil && !o.Deadline.IsZero() {
 		return fmt.Errorf("%w (%w)", err, cerr)

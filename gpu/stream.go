@@ -1,6 +1,8 @@
 package gpu
 
 import (
+	"context"
+	"errors"
 	"fmt"
 	"sync"
 
@@ -54,7 +56,18 @@ func (s *Stream) Flush() error {
 
 // Sync submits the launches recorded so far and waits until they have
 // completed.
-func (s *Stream) Sync() error {
+func (s *Stream) Sync() error { return s.SyncContext(context.Background()) }
+
+// SyncContext is Sync that waits no longer than ctx allows (and the
+// device's wait limit, [Device.SetWaitLimit]). When ctx is done first, it
+// returns an error wrapping [ErrTimeout] and ctx's error. The device is
+// then in one of two states, which errors.Is tells apart: on a backend
+// that cannot stop work it has started (WebGPU), the error also wraps
+// [ErrLost], the work goes on running, and every later call on the device
+// but Close and Release returns an error wrapping ErrLost; on the CPU,
+// where launches run as they are recorded, there is nothing to wait for
+// here (LaunchContext bounds the run).
+func (s *Stream) SyncContext(ctx context.Context) error {
 	if err := s.usable("Stream.Sync"); err != nil {
 		return err
 	}
@@ -64,7 +77,9 @@ func (s *Stream) Sync() error {
 	if d.closed {
 		return d.errClosed()
 	}
-	return s.sync()
+	ctx, cancel := d.bound(ctx)
+	defer cancel()
+	return s.sync(ctx)
 }
 
 // Close syncs the stream and releases it. Closing the default stream does
@@ -115,30 +130,37 @@ func (s *Stream) flush() error {
 	return nil
 }
 
-func (s *Stream) sync() error {
+func (s *Stream) sync(ctx context.Context) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.closed {
 		return s.errClosed()
 	}
 	s.pending = false
-	if err := s.q.Sync(); err != nil {
+	if err := s.q.Sync(ctx); err != nil {
 		return fmt.Errorf("gpu: %s: sync: %w", s.dev.backend, err)
 	}
-	return s.checkFault()
+	return s.checkFault(ctx)
 }
 
-// close syncs and releases the queue; the caller holds d.life.
+// close syncs and releases the queue; the caller holds d.life. On a lost
+// device it does not wait: the loss was reported by the wait that timed
+// out.
 func (s *Stream) close() error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.closed {
 		return nil
 	}
-	err := s.q.Sync()
-	if err == nil {
-		err = s.checkFault()
-	} else {
+	ctx, cancel := s.dev.bound(context.Background())
+	defer cancel()
+	err := s.q.Sync(ctx)
+	switch {
+	case errors.Is(err, ErrLost):
+		err = nil
+	case err == nil:
+		err = s.checkFault(ctx)
+	default:
 		err = fmt.Errorf("gpu: %s: sync: %w", s.dev.backend, err)
 	}
 	s.closed = true

@@ -53,7 +53,8 @@ func (g *gen) function() {
 			names = append(names, axis)
 		}
 	}
-	g.line("_ = b")
+	g.line("stop := b.Stopping()")
+	g.line("_, _ = b, stop")
 	for _, n := range names {
 		g.line("_ = %s", n)
 	}
@@ -135,6 +136,7 @@ func (g *gen) nodes2(nodes []node) {
 		case *uniformLoop:
 			g.line("for {")
 			g.nest(func() {
+				g.poll()
 				if n.cond != nil {
 					c := g.uniformCondition(n.id, n.cond)
 					g.line("if !%s {", c)

@@ -101,6 +101,27 @@ func (g *gen) decl(s *ir.Decl) {
 // to the post statements, which sit after the body's own block so that the
 // jump crosses no declaration.
 func (g *gen) loop(s *ir.Loop) {
+	if v, n, ok := chunked(s); ok && loopWork(s) == 0 {
+		// A run that ends within pollEvery iterations runs the loop as
+		// it is; a longer one runs it in chunks of pollEvery, with one
+		// read of the stop flag each.
+		vn, nn, end := varName(v), g.expr(n), fmt.Sprintf("end%d", g.nextID())
+		g.line("if %s-%s > %d {", nn, vn, pollEvery)
+		g.nest(func() {
+			g.loopAs(s, false, fmt.Sprintf("for %s := %s + min(%s-%s, %d); %s < %s; {", end, vn, nn, vn, pollEvery, vn, end))
+		})
+		g.line("} else {")
+		g.nest(func() { g.loopAs(s, false, "") })
+		g.line("}")
+		return
+	}
+	g.loopAs(s, loopWork(s) == 0, "")
+}
+
+// loopAs writes s, with a poll at the top of each iteration when poll is
+// set, or, when chunk is not empty, in chunks: chunk is the header of the
+// inner loop of one chunk, after a poll (see loop).
+func (g *gen) loopAs(s *ir.Loop, poll bool, chunk string) {
 	w := &loopW{}
 	hasPost := s.Post != nil && len(s.Post.Stmts) > 0
 	if hasPost {
@@ -114,6 +135,13 @@ func (g *gen) loop(s *ir.Loop) {
 	body := g.capture(func() { g.stmts(s.Body.Stmts) })
 	g.loops = g.loops[:len(g.loops)-1]
 	g.line("for %s{", cond)
+	switch {
+	case chunk != "":
+		g.nest(g.poll)
+		g.line("\t%s", chunk)
+	case poll:
+		g.nest(g.poll)
+	}
 	if !hasPost {
 		g.out.WriteString(body)
 		g.line("}")
@@ -128,7 +156,107 @@ func (g *gen) loop(s *ir.Loop) {
 		g.line("%s:", w.cont)
 	}
 	g.nest(func() { g.stmts(s.Post.Stmts) })
+	if chunk != "" {
+		g.line("\t}")
+	}
 	g.line("}")
+}
+
+// poll writes the check that stops a loop whose launch is to stop
+// (CPUBlock.Poll): a loop may never end, and the launch's context must
+// still be able to end it. The flag is read from a local (function.go),
+// not through Poll, which a large block function would not inline.
+func (g *gen) poll() { g.line("if stop.Load() { b.Poll() }") }
+
+// pollEvery is how many iterations of a counting loop share one read of
+// the stop flag (chunked).
+const pollEvery = 1024
+
+// chunked returns the counter v and bound n of a loop `for v < n { ...
+// }; v++` whose body sets neither and breaks nowhere out of it, and whose
+// n is a scalar parameter, a constant or a variable: such a loop can run
+// in chunks of pollEvery iterations without changing what it does.
+func chunked(l *ir.Loop) (*ir.Var, ir.Expr, bool) {
+	cond, ok := l.Cond.(*ir.Binary)
+	if !ok || cond.Op != ir.OpLt || l.Post == nil || len(l.Post.Stmts) != 1 {
+		return nil, nil, false
+	}
+	r, ok := cond.X.(*ir.VarRef)
+	if !ok || !isU32(r.Var.Type) || !isIncrement(l.Post.Stmts[0], r.Var) {
+		return nil, nil, false
+	}
+	var bound *ir.Var
+	switch n := cond.Y.(type) {
+	case *ir.ScalarRef, *ir.Const:
+	case *ir.VarRef:
+		bound = n.Var
+	default:
+		return nil, nil, false
+	}
+	ok = true
+	ir.WalkStmts(l.Body, func(s ir.Stmt) bool {
+		switch s := s.(type) {
+		case *ir.Assign:
+			if isVar(s.Dst, r.Var) || (bound != nil && isVar(s.Dst, bound)) {
+				ok = false
+			}
+		case *ir.Break:
+			ok = false
+		case *ir.Loop:
+			// Its breaks are its own; its body may still set v or n.
+			ir.WalkStmts(s.Body, func(s ir.Stmt) bool {
+				if a, isSet := s.(*ir.Assign); isSet && (isVar(a.Dst, r.Var) || (bound != nil && isVar(a.Dst, bound))) {
+					ok = false
+				}
+				return ok
+			})
+			return false
+		}
+		return ok
+	})
+	return r.Var, cond.Y, ok
+}
+
+// pollFree is the most body runs a loop may make without a poll
+// (loopWork): a short counted loop ends by itself, and a poll in it
+// would cost the innermost loops of a kernel (a micro-tile's) the most.
+const pollFree = 4096
+
+// loopWork returns how many times at most the bodies of l and of the
+// loops in it run, when l counts a uint32 up by one to a constant (`for
+// v < N { ... }; v++`, v set nowhere else) and that is at most pollFree;
+// 0 otherwise, when l needs a poll.
+func loopWork(l *ir.Loop) uint64 {
+	cond, ok := l.Cond.(*ir.Binary)
+	if !ok || cond.Op != ir.OpLt || l.Post == nil || len(l.Post.Stmts) != 1 {
+		return 0
+	}
+	r, ok := cond.X.(*ir.VarRef)
+	n, isConst := fold(cond.Y)
+	if !ok || !isConst || !isU32(r.Var.Type) || !isIncrement(l.Post.Stmts[0], r.Var) {
+		return 0
+	}
+	inner := uint64(1)
+	ir.WalkStmts(l.Body, func(s ir.Stmt) bool {
+		switch s := s.(type) {
+		case *ir.Assign:
+			if isVar(s.Dst, r.Var) {
+				inner = pollFree + 1
+			}
+		case *ir.Loop:
+			if w := loopWork(s); w == 0 {
+				inner = pollFree + 1
+			} else {
+				inner += w
+			}
+			return false
+		}
+		return true
+	})
+	if w := uint64(n.Bits) * inner; w <= pollFree {
+		return w
+	}
+	return 0
 }
 
 // capture returns what f writes, one level deeper.

@@ -36,7 +36,7 @@ var SaxpyKernel = gpu.Register(&gpu.KernelSpec{
 		},
 		{
 			Kernel: "github.com/goxpu/xpu/examples/saxpy.Saxpy", Backend: "cpu", Target: "go",
-			Hash:        "sha256:4dc4762ac53b8df55fd5fb6bed8f2fa1bd6868e26484bb025c2f158bb3ad148b",
+			Hash:        "sha256:37b964222b37ed8f1a9c76ce67bd18858ac187eaeec6a4dc558391b5d52e6803",
 			Codegen:     "xpu-gen/1",
 			Block:       xpu.Dim3{X: 256, Y: 1, Z: 1},
 			SharedBytes: 0, StorageBindings: 2, UniformBytes: 16,
@@ -86,7 +86,8 @@ func saxpyCPU(b *gpu.CPUBlock) {
 	gx0, gy0, gz0 := b.Group.X*256, b.Group.Y*1, b.Group.Z*1
 	var ly uint32
 	var lz uint32
-	_ = b
+	stop := b.Stopping()
+	_, _ = b, stop
 	_ = p_y
 	_ = p_x
 	_ = p_a

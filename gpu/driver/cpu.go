@@ -1,6 +1,8 @@
 package driver
 
 import (
+	"errors"
+	"sync/atomic"
 	"unsafe"
 
 	"github.com/goxpu/xpu"
@@ -28,7 +30,38 @@ type CPUBlock struct {
 	// Uniforms is the uniform block (Kernel.UniformSize bytes, aligned to
 	// 8): each scalar parameter at its Binding offset.
 	Uniforms []byte
+
+	// Stop, when not nil, is set once the launch is to stop (its context
+	// is done); Poll reads it.
+	Stop *atomic.Bool
 }
+
+// Poll stops the block, by panicking with ErrStopped, once its launch is
+// to stop; the backend recovers the panic and stops the launch. The
+// backend calls it before each block. The Go lowering reads the flag of
+// Stopping at the top of a loop's body (all but short counted loops), in
+// a local, and calls Poll only once it is set, so that a kernel that
+// never ends still sees its launch's context end at the cost of a load
+// and a branch per iteration.
+func (b *CPUBlock) Poll() {
+	if b.Stop != nil && b.Stop.Load() {
+		panic(ErrStopped)
+	}
+}
+
+// Stopping returns Stop, or, when Stop is nil, a flag that is never set.
+func (b *CPUBlock) Stopping() *atomic.Bool {
+	if b.Stop != nil {
+		return b.Stop
+	}
+	return &neverStop
+}
+
+// neverStop is the flag of a block without Stop; nothing sets it.
+var neverStop atomic.Bool
+
+// ErrStopped is the panic of CPUBlock.Poll.
+var ErrStopped = errors.New("launch stopped")
 
 // CPUView returns the bytes of b as a slice of T sharing b's memory, of
 // len(b)/sizeof(T) elements. b must be aligned for T, as the CPU backend's

@@ -10,6 +10,7 @@
 package driver
 
 import (
+	"context"
 	"errors"
 
 	"github.com/goxpu/xpu"
@@ -183,7 +184,9 @@ type Device interface {
 	// NewQueue returns a queue of launches.
 	NewQueue() (Queue, error)
 	// Close releases the device; it is called once, after every queue
-	// and buffer has been released.
+	// and buffer has been released. Close of a lost device returns
+	// without waiting for the work it still runs, abandoning what that
+	// work may still use.
 	Close() error
 }
 
@@ -201,8 +204,9 @@ type Buffer interface {
 	// flushed later. The runtime flushes queues before it writes.
 	Write(offset int, data []byte) error
 	// Read copies the buffer's bytes at offset into dst, after every
-	// launch already flushed has completed.
-	Read(offset int, dst []byte) error
+	// launch already flushed has completed, waiting no longer than ctx
+	// allows (see Queue.Sync).
+	Read(ctx context.Context, offset int, dst []byte) error
 	Release()
 }
 
@@ -213,14 +217,33 @@ type Queue interface {
 	// Fault set, by its fault word, and uniforms holding its scalars
 	// (UniformSize bytes). A buffer may be a *View: the driver binds its
 	// window of the viewed buffer. A backend may defer it until Flush; bufs and
-	// uniforms may be reused by the caller as soon as Launch returns.
-	Launch(p Program, groups xpu.Dim3, bufs []Buffer, uniforms []byte) error
+	// uniforms may be reused by the caller as soon as Launch returns. A
+	// backend that runs the launch while it records it (the CPU) stops
+	// the run when ctx is done first, at the kernel's next loop
+	// iteration or block, and returns an error wrapping ErrTimeout; what
+	// the kernel wrote by then stays written. A deferring backend ignores
+	// ctx.
+	Launch(ctx context.Context, p Program, groups xpu.Dim3, bufs []Buffer, uniforms []byte) error
 	// Flush submits what was recorded, without waiting.
 	Flush() error
-	// Sync submits what was recorded and waits for all of it to complete.
-	Sync() error
+	// Sync submits what was recorded and waits for all of it to complete,
+	// or until ctx is done: then it returns an error wrapping ErrTimeout
+	// (and ctx's error). A device that cannot stop work it has started (a
+	// GPU) is lost from then on: the error wraps ErrLost too, and so does
+	// every later call on the device but Release and Close.
+	Sync(ctx context.Context) error
 	Release()
 }
+
+// ErrTimeout is wrapped by the error of a wait (Sync, Read, or a launch
+// that runs as it is recorded) whose context was done, by its deadline or
+// by cancellation, before the work it waited for had completed.
+var ErrTimeout = errors.New("wait timed out")
+
+// ErrLost is wrapped by the errors of a device that can no longer run
+// work: a wait on it timed out with work it cannot stop still running,
+// or its driver reported the device lost.
+var ErrLost = errors.New("device lost")
 
 // ErrUnavailable is wrapped by an opener's error when its backend has no
 // device on this machine (no adapter, no library, no driver).

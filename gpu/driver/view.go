@@ -3,7 +3,10 @@ package driver
 // This file defines a view: a window of a buffer that a launch binds at
 // its offset.
 
-import "fmt"
+import (
+	"context"
+	"fmt"
+)
 
 // View is Bytes bytes of Buffer from byte Offset. The runtime passes one
 // to Queue.Launch, in place of a Buffer, for a buffer view: the driver
@@ -35,11 +38,11 @@ func (v *View) Write(offset int, data []byte) error {
 }
 
 // Read copies the window's bytes at offset into dst.
-func (v *View) Read(offset int, dst []byte) error {
+func (v *View) Read(ctx context.Context, offset int, dst []byte) error {
 	if err := v.span(offset, len(dst)); err != nil {
 		return err
 	}
-	return v.Buffer.Read(v.Offset+offset, dst)
+	return v.Buffer.Read(ctx, v.Offset+offset, dst)
 }
 
 // Release ends the view's use: the memory is the viewed buffer's, but

@@ -3,6 +3,7 @@
 package webgpu
 
 import (
+	"context"
 	"fmt"
 	"slices"
 	"strconv"
@@ -22,6 +23,7 @@ func Opener() driver.Opener { return open }
 // api is an open wgpu device, as the core drives it. wgpu-native is safe
 // for concurrent use.
 type api struct {
+	worker  // runs the queue's calls
 	inst    *wgpu.Instance
 	adapter *wgpu.Adapter
 	dev     *wgpu.Device
@@ -52,6 +54,7 @@ func open() (driver.Device, error) {
 		return nil, fmt.Errorf("webgpu: adapter %s: %v: %w", ai.Name, err, driver.ErrUnavailable)
 	}
 	a.dev, a.queue = dev, dev.GetQueue()
+	a.start()
 	info := describe(ai, dev.GetLimits().Limits, adapter.EnumerateFeatures())
 	return core.Open(a, "webgpu", info), nil
 }
@@ -133,22 +136,29 @@ func numeric(s string) bool {
 	return err == nil
 }
 
-// Wait blocks until the device's submitted work has completed.
-func (a *api) Wait() error {
-	a.dev.Poll(true, nil)
-	return nil
+// Wait blocks until the device's submitted work has completed, or until
+// ctx is done.
+func (a *api) Wait(ctx context.Context) error {
+	return a.run(ctx, func() error {
+		return a.poll(func() bool { return a.dev.Poll(false, nil) })
+	})
 }
 
-// Errors returns nil: wgpu-native reports errors from the calls that
-// make them.
-func (a *api) Errors() error { return nil }
+// Errors returns the errors of the queue's calls since the last call:
+// wgpu-native reports other errors from the calls that make them.
+func (a *api) Errors() error { return a.taken() }
 
-// Close releases the device.
+// Close waits for the device's work and releases the device.
 func (a *api) Close() error {
-	a.dev.Poll(true, nil)
+	err := a.Wait(context.Background())
+	a.stop()
 	a.queue.Release()
 	a.dev.Release()
 	a.adapter.Release()
 	a.inst.Release()
-	return nil
+	return err
 }
+
+// Abandon leaves the device to the process: work still running may use
+// it, and wgpu would free what it uses.
+func (a *api) Abandon() { a.abandon() }

@@ -4,6 +4,7 @@ package webgpu
 
 import (
 	"testing"
+	"time"
 
 	"github.com/goxpu/xpu/gpu/driver"
 	"github.com/goxpu/xpu/gpu/webgpu/internal/core"
@@ -22,5 +23,6 @@ func TestDriver(t *testing.T) {
 		RefusesReadOnlyAsStorage: true,
 		RingRounds:               3,
 		LeakCycles:               400,
+		LongWork:                 8 * time.Second,
 	})
 }

@@ -34,23 +34,34 @@ func (p *pass) SetBindGroup(g core.BindGroup, offsets []uint32) {
 
 func (p *pass) Dispatch(x, y, z uint32) { p.cp.DispatchWorkgroups(x, y, z) }
 
-// Submit ends the pass, writes the ring and submits.
+// Submit ends the pass, and queues the ring's write and the submit on
+// the worker, with a copy of the uniforms.
 func (p *pass) Submit(ring core.Buffer, uniforms []byte) error {
 	errEnd := p.cp.End()
 	p.cp.Release()
 	cmd, errFinish := p.enc.Finish(nil)
 	p.enc.Release()
-	var errWrite error
-	if errEnd == nil && errFinish == nil {
-		if len(uniforms) > 0 {
-			errWrite = p.a.queue.WriteBuffer(ring.(*wgpu.Buffer), 0, uniforms)
+	if err := errors.Join(errEnd, errFinish); err != nil {
+		if cmd != nil {
+			cmd.Release()
 		}
-		if errWrite == nil {
-			p.a.queue.Submit(cmd)
+		return err
+	}
+	a := p.a
+	var rb *wgpu.Buffer
+	var own []byte
+	if len(uniforms) > 0 {
+		rb, own = wgpuBuffer(ring), append([]byte(nil), uniforms...)
+	}
+	a.do(func() error {
+		defer cmd.Release()
+		if own != nil {
+			if err := a.queue.WriteBuffer(rb, 0, own); err != nil {
+				return err
+			}
 		}
-	}
-	if cmd != nil {
-		cmd.Release()
-	}
-	return errors.Join(errEnd, errFinish, errWrite)
+		a.queue.Submit(cmd)
+		return nil
+	})
+	return nil
 }

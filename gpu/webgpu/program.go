@@ -106,7 +106,7 @@ func (a *api) CreateBindGroup(p core.Pipeline, entries []core.Entry) (core.BindG
 		if e.Size > 0 {
 			size = uint64(e.Size)
 		}
-		es[i] = wgpu.BindGroupEntry{Binding: uint32(i), Buffer: e.Buffer.(*wgpu.Buffer), Offset: uint64(e.Offset), Size: size}
+		es[i] = wgpu.BindGroupEntry{Binding: uint32(i), Buffer: wgpuBuffer(e.Buffer), Offset: uint64(e.Offset), Size: size}
 	}
 	return a.dev.CreateBindGroup(&wgpu.BindGroupDescriptor{Layout: p.(*pipeline).bgl, Entries: es})
 }

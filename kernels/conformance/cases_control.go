@@ -51,6 +51,17 @@ func controlCases() []*Case {
 			return LaunchCollatz(s, g, buf[uint32](a, 0), buf[uint32](a, 1), arg[uint32](a, 2))
 		},
 	}, {
+		Kernel: SpinKernel, Tol: Exact,
+		Setup: func(r *rand.Rand) Inputs {
+			const n = 300
+			return Inputs{Groups: line(n, 64), Args: []Arg{
+				Poisoned[uint32](n), Buffer(uints(r, n, 0, 1<<31)), Scalar(uint32(r.IntN(500))), Scalar(uint32(n)),
+			}}
+		},
+		Launch: func(s *gpu.Stream, g xpu.Dim3, a []any) error {
+			return LaunchSpin(s, g, buf[uint32](a, 0), buf[uint32](a, 1), arg[uint32](a, 2), arg[uint32](a, 3))
+		},
+	}, {
 		Kernel: ShortCircuitKernel, Tol: Exact,
 		Setup: func(r *rand.Rand) Inputs {
 			const n = 1000

@@ -212,3 +212,20 @@ func LoopLocalZero(t xpu.Thread, out []uint32, in []uint32, n uint32) {
 	}
 	out[i] = sum
 }
+
+// Spin steps a linear congruential generator rounds times from each
+// work-item's seed: a loop whose length a scalar sets, so that the tests
+// of waits can keep a device busy for as long as they need.
+//
+//xpu:kernel block=64
+func Spin(t xpu.Thread, out []uint32, seed []uint32, rounds, n uint32) {
+	i := t.GlobalX()
+	if i >= n {
+		return
+	}
+	x := seed[i]
+	for r := uint32(0); r < rounds; r++ {
+		x = x*1664525 + 1013904223
+	}
+	out[i] = x
+}

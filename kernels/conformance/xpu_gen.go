@@ -40,7 +40,7 @@ var AtomicAddKernel = gpu.Register(&gpu.KernelSpec{
 		},
 		{
 			Kernel: "github.com/goxpu/xpu/kernels/conformance.AtomicAdd", Backend: "cpu", Target: "go",
-			Hash:        "sha256:d78ee9728e72255efc15a7903bcad557c38d6381e172ab9a7d57ac629ccfd206",
+			Hash:        "sha256:df78acad05c942416520508f27983be3f498f0bc886446eb2ecca3aebf122bcc",
 			Codegen:     "xpu-gen/1",
 			Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
 			SharedBytes: 0, StorageBindings: 4, UniformBytes: 16,
@@ -97,7 +97,8 @@ func atomicAddCPU(b *gpu.CPUBlock) {
 	gx0, gy0, gz0 := b.Group.X*64, b.Group.Y*1, b.Group.Z*1
 	var ly uint32
 	var lz uint32
-	_ = b
+	stop := b.Stopping()
+	_, _ = b, stop
 	_ = p_sum
 	_ = p_count
 	_ = p_tickets
@@ -182,7 +183,7 @@ var AtomicAddFloatKernel = gpu.Register(&gpu.KernelSpec{
 		},
 		{
 			Kernel: "github.com/goxpu/xpu/kernels/conformance.AtomicAddFloat", Backend: "cpu", Target: "go",
-			Hash:        "sha256:74539654a3abcba509ca46d706f4bd8c1699a7321c24a5cedeb211ea86d81930",
+			Hash:        "sha256:56c1e497075de4e10fece7f26315a06e019f07ce500077009240bca8d4588d68",
 			Codegen:     "xpu-gen/1",
 			Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
 			SharedBytes: 0, StorageBindings: 2, UniformBytes: 16,
@@ -240,7 +241,8 @@ func atomicAddFloatCPU(b *gpu.CPUBlock) {
 	gx0, gy0, gz0 := b.Group.X*64, b.Group.Y*1, b.Group.Z*1
 	var ly uint32
 	var lz uint32
-	_ = b
+	stop := b.Stopping()
+	_, _ = b, stop
 	_ = p_sums
 	_ = p_in
 	_ = p_n
@@ -338,7 +340,7 @@ var AtomicBitsKernel = gpu.Register(&gpu.KernelSpec{
 		},
 		{
 			Kernel: "github.com/goxpu/xpu/kernels/conformance.AtomicBits", Backend: "cpu", Target: "go",
-			Hash:        "sha256:98f8a13fe84774435c147b72156bb09bb215c93d626b38589065b7d8e29cfc3d",
+			Hash:        "sha256:c3ee9c126c97bb986a3a542c1fcb7fb2060a976138d65ed9f2a8a67ce3d49682",
 			Codegen:     "xpu-gen/1",
 			Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
 			SharedBytes: 0, StorageBindings: 4, UniformBytes: 16,
@@ -397,7 +399,8 @@ func atomicBitsCPU(b *gpu.CPUBlock) {
 	gx0, gy0, gz0 := b.Group.X*64, b.Group.Y*1, b.Group.Z*1
 	var ly uint32
 	var lz uint32
-	_ = b
+	stop := b.Stopping()
+	_, _ = b, stop
 	_ = p_ints
 	_ = p_uints
 	_ = p_a
@@ -494,7 +497,7 @@ var AtomicCompareExchangeKernel = gpu.Register(&gpu.KernelSpec{
 		},
 		{
 			Kernel: "github.com/goxpu/xpu/kernels/conformance.AtomicCompareExchange", Backend: "cpu", Target: "go",
-			Hash:        "sha256:b9f21b3363efe3b091ee024f441433eab8960c8b4e838ec061085774b7d36032",
+			Hash:        "sha256:0894c7889b0e0bb31b506a54ca912f89bd70962b8ac746dbdf41aca8c11e761c",
 			Codegen:     "xpu-gen/1",
 			Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
 			SharedBytes: 0, StorageBindings: 5, UniformBytes: 16,
@@ -566,7 +569,8 @@ func atomicCompareExchangeCPU(b *gpu.CPUBlock) {
 	gx0, gy0, gz0 := b.Group.X*64, b.Group.Y*1, b.Group.Z*1
 	var ly uint32
 	var lz uint32
-	_ = b
+	stop := b.Stopping()
+	_, _ = b, stop
 	_ = p_slots
 	_ = p_found
 	_ = p_swapped
@@ -670,7 +674,7 @@ var AtomicExchangeKernel = gpu.Register(&gpu.KernelSpec{
 		},
 		{
 			Kernel: "github.com/goxpu/xpu/kernels/conformance.AtomicExchange", Backend: "cpu", Target: "go",
-			Hash:        "sha256:f6a018d2555ca0cf08867e46f1b6f3927014db42b14e0be402b46c046b426719",
+			Hash:        "sha256:d7ad86252acff2fee01cc014f78a1b5074dec8014bc24c0342f2e6a0f00ba0db",
 			Codegen:     "xpu-gen/1",
 			Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
 			SharedBytes: 0, StorageBindings: 3, UniformBytes: 16,
@@ -721,7 +725,8 @@ func atomicExchangeCPU(b *gpu.CPUBlock) {
 	gx0, gy0, gz0 := b.Group.X*64, b.Group.Y*1, b.Group.Z*1
 	var ly uint32
 	var lz uint32
-	_ = b
+	stop := b.Stopping()
+	_, _ = b, stop
 	_ = p_slots
 	_ = p_old
 	_ = p_in
@@ -805,7 +810,7 @@ var AtomicMinMaxKernel = gpu.Register(&gpu.KernelSpec{
 		},
 		{
 			Kernel: "github.com/goxpu/xpu/kernels/conformance.AtomicMinMax", Backend: "cpu", Target: "go",
-			Hash:        "sha256:e402f0528a5bb0005f089f32bd2cf734ee2bf0a1e083e2be6c13f41c24e34637",
+			Hash:        "sha256:bfd53cab3e3a3e06e54598fce33941863cf378cccf12784fb3d10439d9ff1ed6",
 			Codegen:     "xpu-gen/1",
 			Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
 			SharedBytes: 0, StorageBindings: 4, UniformBytes: 16,
@@ -863,7 +868,8 @@ func atomicMinMaxCPU(b *gpu.CPUBlock) {
 	gx0, gy0, gz0 := b.Group.X*64, b.Group.Y*1, b.Group.Z*1
 	var ly uint32
 	var lz uint32
-	_ = b
+	stop := b.Stopping()
+	_, _ = b, stop
 	_ = p_ints
 	_ = p_uints
 	_ = p_a
@@ -958,7 +964,7 @@ var AtomicSubKernel = gpu.Register(&gpu.KernelSpec{
 		},
 		{
 			Kernel: "github.com/goxpu/xpu/kernels/conformance.AtomicSub", Backend: "cpu", Target: "go",
-			Hash:        "sha256:95bc6286d0f11b74563833d47a741db11d6d1d8becc1f996caf390f25537d292",
+			Hash:        "sha256:d30a11d38bc6c0651ee5771b894c7b80b7de9efc19817ceecc0eef8cb4290bc5",
 			Codegen:     "xpu-gen/1",
 			Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
 			SharedBytes: 0, StorageBindings: 4, UniformBytes: 16,
@@ -1013,7 +1019,8 @@ func atomicSubCPU(b *gpu.CPUBlock) {
 	gx0, gy0, gz0 := b.Group.X*64, b.Group.Y*1, b.Group.Z*1
 	var ly uint32
 	var lz uint32
-	_ = b
+	stop := b.Stopping()
+	_, _ = b, stop
 	_ = p_ints
 	_ = p_uints
 	_ = p_a
@@ -1103,7 +1110,7 @@ var BitOpsKernel = gpu.Register(&gpu.KernelSpec{
 		},
 		{
 			Kernel: "github.com/goxpu/xpu/kernels/conformance.BitOps", Backend: "cpu", Target: "go",
-			Hash:        "sha256:5d6f563241a461969e33f081785469487f5137411999c251469f6059698aa679",
+			Hash:        "sha256:4030eb6d83228d9352879ce3ad566d2ced26e99ec0dac49bff3d0898a314e4a7",
 			Codegen:     "xpu-gen/1",
 			Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
 			SharedBytes: 0, StorageBindings: 6, UniformBytes: 16,
@@ -1172,7 +1179,8 @@ func bitOpsCPU(b *gpu.CPUBlock) {
 	gx0, gy0, gz0 := b.Group.X*64, b.Group.Y*1, b.Group.Z*1
 	var ly uint32
 	var lz uint32
-	_ = b
+	stop := b.Stopping()
+	_, _ = b, stop
 	_ = p_ints
 	_ = p_uints
 	_ = p_a
@@ -1286,7 +1294,7 @@ var BlockReduceKernel = gpu.Register(&gpu.KernelSpec{
 		},
 		{
 			Kernel: "github.com/goxpu/xpu/kernels/conformance.BlockReduce", Backend: "cpu", Target: "go",
-			Hash:        "sha256:2e94f14afa2fc49f8a34b1cf88ed10ea78c63332697a64ead6b6c104fae286a5",
+			Hash:        "sha256:736922e5b342c1231bf2894dff82dd73d9c8688581aac26a4fb3987aee714a98",
 			Codegen:     "xpu-gen/1",
 			Block:       xpu.Dim3{X: 128, Y: 1, Z: 1},
 			SharedBytes: 512, StorageBindings: 2, UniformBytes: 16,
@@ -1349,7 +1357,8 @@ func blockReduceCPU(b *gpu.CPUBlock) {
 	gx0, gy0, gz0 := b.Group.X*128, b.Group.Y*1, b.Group.Z*1
 	var ly uint32
 	var lz uint32
-	_ = b
+	stop := b.Stopping()
+	_, _ = b, stop
 	_ = p_partial
 	_ = p_in
 	_ = p_n
@@ -1408,6 +1417,9 @@ func blockReduceCPU(b *gpu.CPUBlock) {
 		a_step[li] = v_step
 	}
 	for {
+		if stop.Load() {
+			b.Poll()
+		}
 		c2, first2 := false, true
 		for lx := uint32(0); lx < 128; lx++ {
 			li := lx
@@ -1483,7 +1495,7 @@ var BranchesKernel = gpu.Register(&gpu.KernelSpec{
 		},
 		{
 			Kernel: "github.com/goxpu/xpu/kernels/conformance.Branches", Backend: "cpu", Target: "go",
-			Hash:        "sha256:f2341abd01b7dfd3d952bb9380c29b6ab9f611321a67fe8a5c5e860a4d0dd10f",
+			Hash:        "sha256:7020b608dcb584c94589c20a9ec17273fcd8c8f202165b93cb03a8312951a643",
 			Codegen:     "xpu-gen/1",
 			Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
 			SharedBytes: 0, StorageBindings: 2, UniformBytes: 16,
@@ -1549,7 +1561,8 @@ func branchesCPU(b *gpu.CPUBlock) {
 	gx0, gy0, gz0 := b.Group.X*64, b.Group.Y*1, b.Group.Z*1
 	var ly uint32
 	var lz uint32
-	_ = b
+	stop := b.Stopping()
+	_, _ = b, stop
 	_ = p_out
 	_ = p_in
 	_ = p_n
@@ -1661,7 +1674,7 @@ var CollatzKernel = gpu.Register(&gpu.KernelSpec{
 		},
 		{
 			Kernel: "github.com/goxpu/xpu/kernels/conformance.Collatz", Backend: "cpu", Target: "go",
-			Hash:        "sha256:bc6ac30d02917ec48dd042b0aa4810d50257ed284bd195db2cfb83273d468e22",
+			Hash:        "sha256:30c5241bec8a07165a056b99ec83cb0ab57421dfd2b27c093aafe5b07c4590dd",
 			Codegen:     "xpu-gen/1",
 			Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
 			SharedBytes: 0, StorageBindings: 2, UniformBytes: 16,
@@ -1725,7 +1738,8 @@ func collatzCPU(b *gpu.CPUBlock) {
 	gx0, gy0, gz0 := b.Group.X*64, b.Group.Y*1, b.Group.Z*1
 	var ly uint32
 	var lz uint32
-	_ = b
+	stop := b.Stopping()
+	_, _ = b, stop
 	_ = p_out
 	_ = p_in
 	_ = p_n
@@ -1763,6 +1777,9 @@ func collatzCPU(b *gpu.CPUBlock) {
 				_ = v_steps
 				{
 					for (v_v != uint32(1)) && (v_steps < uint32(1000)) {
+						if stop.Load() {
+							b.Poll()
+						}
 						if (v_v % uint32(2)) == uint32(0) {
 							v_v = (v_v / uint32(2))
 						} else {
@@ -1789,6 +1806,9 @@ func collatzCPU(b *gpu.CPUBlock) {
 				_ = v_steps
 				{
 					for (v_v != uint32(1)) && (v_steps < uint32(1000)) {
+						if stop.Load() {
+							b.Poll()
+						}
 						if (v_v % uint32(2)) == uint32(0) {
 							v_v = (v_v / uint32(2))
 						} else {
@@ -1842,7 +1862,7 @@ var CompareKernel = gpu.Register(&gpu.KernelSpec{
 		},
 		{
 			Kernel: "github.com/goxpu/xpu/kernels/conformance.Compare", Backend: "cpu", Target: "go",
-			Hash:        "sha256:1953e25208ddf1006833842c82a4626c4582d6834ce06d50e571e02910853789",
+			Hash:        "sha256:ebcaeb3a570eee8ec5ad538a42ecf75b99c3d417d3bcb0bcb1c93cbee397eecf",
 			Codegen:     "xpu-gen/1",
 			Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
 			SharedBytes: 0, StorageBindings: 7, UniformBytes: 16,
@@ -1942,7 +1962,8 @@ func compareCPU(b *gpu.CPUBlock) {
 	gx0, gy0, gz0 := b.Group.X*64, b.Group.Y*1, b.Group.Z*1
 	var ly uint32
 	var lz uint32
-	_ = b
+	stop := b.Stopping()
+	_, _ = b, stop
 	_ = p_out
 	_ = p_a
 	_ = p_b
@@ -2101,7 +2122,7 @@ var CompoundAssignKernel = gpu.Register(&gpu.KernelSpec{
 		},
 		{
 			Kernel: "github.com/goxpu/xpu/kernels/conformance.CompoundAssign", Backend: "cpu", Target: "go",
-			Hash:        "sha256:6565933e2465e87c1db0be99c71edcc036ed744e9661d48b77769304c8146b0e",
+			Hash:        "sha256:5fdbefe236e0caf82437028aae9a32ffc840cbb2f22e2c3d4a4c49da0ad6676f",
 			Codegen:     "xpu-gen/1",
 			Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
 			SharedBytes: 0, StorageBindings: 2, UniformBytes: 16,
@@ -2164,7 +2185,8 @@ func compoundAssignCPU(b *gpu.CPUBlock) {
 	gx0, gy0, gz0 := b.Group.X*64, b.Group.Y*1, b.Group.Z*1
 	var ly uint32
 	var lz uint32
-	_ = b
+	stop := b.Stopping()
+	_, _ = b, stop
 	_ = p_out
 	_ = p_a
 	_ = p_n
@@ -2283,7 +2305,7 @@ var ConversionsKernel = gpu.Register(&gpu.KernelSpec{
 		},
 		{
 			Kernel: "github.com/goxpu/xpu/kernels/conformance.Conversions", Backend: "cpu", Target: "go",
-			Hash:        "sha256:5f30568917bee515aa614e8fba90db63d6c0615ef1ed0164682ca06c6cbe9743",
+			Hash:        "sha256:20c76849edc0c4b64f0ec6d50c74a036642fa9e91b3bba507ce986de193a660b",
 			Codegen:     "xpu-gen/1",
 			Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
 			SharedBytes: 0, StorageBindings: 6, UniformBytes: 16,
@@ -2388,7 +2410,8 @@ func conversionsCPU(b *gpu.CPUBlock) {
 	gx0, gy0, gz0 := b.Group.X*64, b.Group.Y*1, b.Group.Z*1
 	var ly uint32
 	var lz uint32
-	_ = b
+	stop := b.Stopping()
+	_, _ = b, stop
 	_ = p_ints
 	_ = p_uints
 	_ = p_floats
@@ -2500,7 +2523,7 @@ var EarlyReturnKernel = gpu.Register(&gpu.KernelSpec{
 		},
 		{
 			Kernel: "github.com/goxpu/xpu/kernels/conformance.EarlyReturn", Backend: "cpu", Target: "go",
-			Hash:        "sha256:f65ca7453b296ded99d9dd316a8dde25cf84f4f21400d9f8bddaaa8206d72d4b",
+			Hash:        "sha256:29a51869920c5f9c5eedbf9e79ce765ab1896af31c20fb3ab1b508e0c62737bb",
 			Codegen:     "xpu-gen/1",
 			Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
 			SharedBytes: 0, StorageBindings: 2, UniformBytes: 16,
@@ -2557,7 +2580,8 @@ func earlyReturnCPU(b *gpu.CPUBlock) {
 	gx0, gy0, gz0 := b.Group.X*64, b.Group.Y*1, b.Group.Z*1
 	var ly uint32
 	var lz uint32
-	_ = b
+	stop := b.Stopping()
+	_, _ = b, stop
 	_ = p_out
 	_ = p_in
 	_ = p_n
@@ -2659,7 +2683,7 @@ var FloatArithKernel = gpu.Register(&gpu.KernelSpec{
 		},
 		{
 			Kernel: "github.com/goxpu/xpu/kernels/conformance.FloatArith", Backend: "cpu", Target: "go",
-			Hash:        "sha256:25b663e1a3267d63cd55aad954962938e951d2321c9c1d0bcf324b733615b631",
+			Hash:        "sha256:1171075acc78c7a776bd4f6be4d7957e768240c27c607de0f56ed1db7f2ed50b",
 			Codegen:     "xpu-gen/1",
 			Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
 			SharedBytes: 0, StorageBindings: 3, UniformBytes: 16,
@@ -2716,7 +2740,8 @@ func floatArithCPU(b *gpu.CPUBlock) {
 	gx0, gy0, gz0 := b.Group.X*64, b.Group.Y*1, b.Group.Z*1
 	var ly uint32
 	var lz uint32
-	_ = b
+	stop := b.Stopping()
+	_, _ = b, stop
 	_ = p_out
 	_ = p_a
 	_ = p_b
@@ -2820,7 +2845,7 @@ var FloatCompareKernel = gpu.Register(&gpu.KernelSpec{
 		},
 		{
 			Kernel: "github.com/goxpu/xpu/kernels/conformance.FloatCompare", Backend: "cpu", Target: "go",
-			Hash:        "sha256:d06026a884ad1db4e8b6f6dd837daad3ef5a1dba9b1d8a9c0b7937758638c2db",
+			Hash:        "sha256:4059a5dfbb13dc71018626d691bb3855c28a29dfcb767ccca3cfa811d1ae6301",
 			Codegen:     "xpu-gen/1",
 			Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
 			SharedBytes: 0, StorageBindings: 4, UniformBytes: 16,
@@ -2923,7 +2948,8 @@ func floatCompareCPU(b *gpu.CPUBlock) {
 	gx0, gy0, gz0 := b.Group.X*64, b.Group.Y*1, b.Group.Z*1
 	var ly uint32
 	var lz uint32
-	_ = b
+	stop := b.Stopping()
+	_, _ = b, stop
 	_ = p_flags
 	_ = p_vals
 	_ = p_a
@@ -3080,7 +3106,7 @@ var FloatConvertKernel = gpu.Register(&gpu.KernelSpec{
 		},
 		{
 			Kernel: "github.com/goxpu/xpu/kernels/conformance.FloatConvert", Backend: "cpu", Target: "go",
-			Hash:        "sha256:666592fca27f1ab7de0aca5507b8863173b64906df1194b88b59f3ac3537b313",
+			Hash:        "sha256:7b4a4b3bc319edd6a155a3fcb5666150f4fdf7653fbdff9c935e24e18b4c2677",
 			Codegen:     "xpu-gen/1",
 			Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
 			SharedBytes: 0, StorageBindings: 4, UniformBytes: 16,
@@ -3168,7 +3194,8 @@ func floatConvertCPU(b *gpu.CPUBlock) {
 	gx0, gy0, gz0 := b.Group.X*64, b.Group.Y*1, b.Group.Z*1
 	var ly uint32
 	var lz uint32
-	_ = b
+	stop := b.Stopping()
+	_, _ = b, stop
 	_ = p_ints
 	_ = p_uints
 	_ = p_a
@@ -3280,7 +3307,7 @@ var FuncBufferKernel = gpu.Register(&gpu.KernelSpec{
 		},
 		{
 			Kernel: "github.com/goxpu/xpu/kernels/conformance.FuncBuffer", Backend: "cpu", Target: "go",
-			Hash:        "sha256:99f47463ba15d75a83068685c01acd58d8b46d3e99bc91acbc690253996c81e0",
+			Hash:        "sha256:172ac81ade7cb9428020461a6b2f274bf58c6dfb84a0448a819ea4f6ba6a8123",
 			Codegen:     "xpu-gen/1",
 			Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
 			SharedBytes: 0, StorageBindings: 3, UniformBytes: 16,
@@ -3358,7 +3385,8 @@ func funcBufferCPU(b *gpu.CPUBlock) {
 	gx0, gy0, gz0 := b.Group.X*64, b.Group.Y*1, b.Group.Z*1
 	var ly uint32
 	var lz uint32
-	_ = b
+	stop := b.Stopping()
+	_, _ = b, stop
 	_ = p_out
 	_ = p_in
 	_ = p_w
@@ -3462,7 +3490,7 @@ var FuncChainKernel = gpu.Register(&gpu.KernelSpec{
 		},
 		{
 			Kernel: "github.com/goxpu/xpu/kernels/conformance.FuncChain", Backend: "cpu", Target: "go",
-			Hash:        "sha256:92698d13ff48690c86836f452080fd43653ece08e98f9afe76a0b98b4fa09492",
+			Hash:        "sha256:a5e0f2299913f5371de9e63724531a8c61169c8dd619a8ff8072265908fba8a6",
 			Codegen:     "xpu-gen/1",
 			Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
 			SharedBytes: 0, StorageBindings: 3, UniformBytes: 16,
@@ -3545,7 +3573,8 @@ func funcChainCPU(b *gpu.CPUBlock) {
 	gx0, gy0, gz0 := b.Group.X*64, b.Group.Y*1, b.Group.Z*1
 	var ly uint32
 	var lz uint32
-	_ = b
+	stop := b.Stopping()
+	_, _ = b, stop
 	_ = p_out
 	_ = p_a
 	_ = p_b
@@ -3652,7 +3681,7 @@ var Grid2DKernel = gpu.Register(&gpu.KernelSpec{
 		},
 		{
 			Kernel: "github.com/goxpu/xpu/kernels/conformance.Grid2D", Backend: "cpu", Target: "go",
-			Hash:        "sha256:6139e914dc823e8485f937bf7d1da6b1f9348b0c93b93432412e98f30d90cbfc",
+			Hash:        "sha256:13fe5faaad9f9b7e70cc97e08abc66451d6a98b9a4b4846fab0bea9b6b228dee",
 			Codegen:     "xpu-gen/1",
 			Block:       xpu.Dim3{X: 16, Y: 8, Z: 1},
 			SharedBytes: 0, StorageBindings: 2, UniformBytes: 16,
@@ -3702,7 +3731,8 @@ func grid2DCPU(b *gpu.CPUBlock) {
 	p_h := gpu.CPUUniform[uint32](b.Uniforms, 4)
 	gx0, gy0, gz0 := b.Group.X*16, b.Group.Y*8, b.Group.Z*1
 	var lz uint32
-	_ = b
+	stop := b.Stopping()
+	_, _ = b, stop
 	_ = p_out
 	_ = p_in
 	_ = p_w
@@ -3758,7 +3788,7 @@ var Grid3DKernel = gpu.Register(&gpu.KernelSpec{
 		},
 		{
 			Kernel: "github.com/goxpu/xpu/kernels/conformance.Grid3D", Backend: "cpu", Target: "go",
-			Hash:        "sha256:4ceb473f0393ccbcaa8f46c2dcad69c85bb473756a65ae765f2eec6c96279bf3",
+			Hash:        "sha256:12c5fb96c299e252f41398718132028420d9bd5a60bc8f504feabcac1449f244",
 			Codegen:     "xpu-gen/1",
 			Block:       xpu.Dim3{X: 4, Y: 4, Z: 4},
 			SharedBytes: 0, StorageBindings: 1, UniformBytes: 16,
@@ -3805,7 +3835,8 @@ func grid3DCPU(b *gpu.CPUBlock) {
 	p_h := gpu.CPUUniform[uint32](b.Uniforms, 4)
 	p_d := gpu.CPUUniform[uint32](b.Uniforms, 8)
 	gx0, gy0, gz0 := b.Group.X*4, b.Group.Y*4, b.Group.Z*4
-	_ = b
+	stop := b.Stopping()
+	_, _ = b, stop
 	_ = p_out
 	_ = p_w
 	_ = p_h
@@ -3858,7 +3889,7 @@ var GridStrideKernel = gpu.Register(&gpu.KernelSpec{
 		},
 		{
 			Kernel: "github.com/goxpu/xpu/kernels/conformance.GridStride", Backend: "cpu", Target: "go",
-			Hash:        "sha256:c5fdf2a1a340d0820b3e6a95c79970583f8908fe873228e6dca374b3db8aa39b",
+			Hash:        "sha256:0e7f9a368ea40c5625a475a2dbc0c9c51596f3e6b6ff71a538d0c411e215b1dc",
 			Codegen:     "xpu-gen/1",
 			Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
 			SharedBytes: 0, StorageBindings: 1, UniformBytes: 16,
@@ -3901,7 +3932,8 @@ func gridStrideCPU(b *gpu.CPUBlock) {
 	gx0, gy0, gz0 := b.Group.X*64, b.Group.Y*1, b.Group.Z*1
 	var ly uint32
 	var lz uint32
-	_ = b
+	stop := b.Stopping()
+	_, _ = b, stop
 	_ = p_y
 	_ = p_n
 	_ = gx0
@@ -3918,6 +3950,9 @@ func gridStrideCPU(b *gpu.CPUBlock) {
 			var v_i uint32 = (gx0 + lx)
 			_ = v_i
 			for v_i < p_n {
+				if stop.Load() {
+					b.Poll()
+				}
 				{
 					p_y[v_i] = (p_y[v_i] + float32(1))
 				}
@@ -3956,7 +3991,7 @@ var HistogramKernel = gpu.Register(&gpu.KernelSpec{
 		},
 		{
 			Kernel: "github.com/goxpu/xpu/kernels/conformance.Histogram", Backend: "cpu", Target: "go",
-			Hash:        "sha256:37f0d32e7ccd916f5e9d2068f0178c3ed01a268b42b2a805b0c101782ca6a7bc",
+			Hash:        "sha256:da3e8190067134279201ccbe6abd47498a2031d097e844734c1bc6da498b1547",
 			Codegen:     "xpu-gen/1",
 			Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
 			SharedBytes: 0, StorageBindings: 2, UniformBytes: 16,
@@ -4005,7 +4040,8 @@ func histogramCPU(b *gpu.CPUBlock) {
 	gx0, gy0, gz0 := b.Group.X*64, b.Group.Y*1, b.Group.Z*1
 	var ly uint32
 	var lz uint32
-	_ = b
+	stop := b.Stopping()
+	_, _ = b, stop
 	_ = p_bins
 	_ = p_in
 	_ = p_n
@@ -4100,7 +4136,7 @@ var HistogramSharedKernel = gpu.Register(&gpu.KernelSpec{
 		},
 		{
 			Kernel: "github.com/goxpu/xpu/kernels/conformance.HistogramShared", Backend: "cpu", Target: "go",
-			Hash:        "sha256:97305adf299d24bf4d99a973e0c2c35a139edd5ca4909845bc633a4c9c057642",
+			Hash:        "sha256:dfdff98cd616ea7e8066e6a848337ffd2c225bee5fbc7d0c84f62512be6eaa52",
 			Codegen:     "xpu-gen/1",
 			Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
 			SharedBytes: 256, StorageBindings: 2, UniformBytes: 16,
@@ -4161,7 +4197,8 @@ func histogramSharedCPU(b *gpu.CPUBlock) {
 	gx0, gy0, gz0 := b.Group.X*64, b.Group.Y*1, b.Group.Z*1
 	var ly uint32
 	var lz uint32
-	_ = b
+	stop := b.Stopping()
+	_, _ = b, stop
 	_ = p_bins
 	_ = p_in
 	_ = p_n
@@ -4278,7 +4315,7 @@ var IntArithKernel = gpu.Register(&gpu.KernelSpec{
 		},
 		{
 			Kernel: "github.com/goxpu/xpu/kernels/conformance.IntArith", Backend: "cpu", Target: "go",
-			Hash:        "sha256:f9379c67e756e21ddec374f3fa9c1a556256cf49d048e89356493fb8f6b7d1e6",
+			Hash:        "sha256:e16fdd4366599ad4e60a82c3fb3a343b0123c54081ed2e6425142fb06e88ad14",
 			Codegen:     "xpu-gen/1",
 			Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
 			SharedBytes: 0, StorageBindings: 3, UniformBytes: 16,
@@ -4360,7 +4397,8 @@ func intArithCPU(b *gpu.CPUBlock) {
 	gx0, gy0, gz0 := b.Group.X*64, b.Group.Y*1, b.Group.Z*1
 	var ly uint32
 	var lz uint32
-	_ = b
+	stop := b.Stopping()
+	_, _ = b, stop
 	_ = p_out
 	_ = p_a
 	_ = p_b
@@ -4459,7 +4497,7 @@ var LenGuardKernel = gpu.Register(&gpu.KernelSpec{
 		},
 		{
 			Kernel: "github.com/goxpu/xpu/kernels/conformance.LenGuard", Backend: "cpu", Target: "go",
-			Hash:        "sha256:0cbde591a3b0e9c026504830d85d14d7a5311f962d0b9d48f5e0b1cd620532d8",
+			Hash:        "sha256:972f0cffdee5bf0ae427890abd14002e49bba6fa2605b3c6af4ce7f43828339f",
 			Codegen:     "xpu-gen/1",
 			Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
 			SharedBytes: 0, StorageBindings: 2, UniformBytes: 0,
@@ -4509,7 +4547,8 @@ func lenGuardCPU(b *gpu.CPUBlock) {
 	gx0, gy0, gz0 := b.Group.X*64, b.Group.Y*1, b.Group.Z*1
 	var ly uint32
 	var lz uint32
-	_ = b
+	stop := b.Stopping()
+	_, _ = b, stop
 	_ = p_y
 	_ = p_x
 	_ = gx0
@@ -4599,7 +4638,7 @@ var LoopBreakContinueKernel = gpu.Register(&gpu.KernelSpec{
 		},
 		{
 			Kernel: "github.com/goxpu/xpu/kernels/conformance.LoopBreakContinue", Backend: "cpu", Target: "go",
-			Hash:        "sha256:dbb0b41298d462e6edf2738d16d71379c9e6f58d0b276da7b143187e5e60c770",
+			Hash:        "sha256:27c0f3075d5a6fa5623f21f40fb9c5c42ef406ef3487a6b1dd72ba53f0bdfa2d",
 			Codegen:     "xpu-gen/1",
 			Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
 			SharedBytes: 0, StorageBindings: 3, UniformBytes: 16,
@@ -4677,7 +4716,8 @@ func loopBreakContinueCPU(b *gpu.CPUBlock) {
 	gx0, gy0, gz0 := b.Group.X*64, b.Group.Y*1, b.Group.Z*1
 	var ly uint32
 	var lz uint32
-	_ = b
+	stop := b.Stopping()
+	_, _ = b, stop
 	_ = p_out
 	_ = p_steps
 	_ = p_in
@@ -4719,6 +4759,9 @@ func loopBreakContinueCPU(b *gpu.CPUBlock) {
 				{
 					v_k = uint32(0)
 					for v_k < p_width {
+						if stop.Load() {
+							b.Poll()
+						}
 						{
 							var v_v uint32 = p_in[((v_i * p_width) + v_k)]
 							_ = v_v
@@ -4754,6 +4797,9 @@ func loopBreakContinueCPU(b *gpu.CPUBlock) {
 				{
 					v_k = uint32(0)
 					for v_k < p_width {
+						if stop.Load() {
+							b.Poll()
+						}
 						{
 							var v_v uint32 = p_in[((v_i * p_width) + v_k)]
 							_ = v_v
@@ -4804,7 +4850,7 @@ var LoopLocalZeroKernel = gpu.Register(&gpu.KernelSpec{
 		},
 		{
 			Kernel: "github.com/goxpu/xpu/kernels/conformance.LoopLocalZero", Backend: "cpu", Target: "go",
-			Hash:        "sha256:0975d3af3fab792fcab23471543ab5d3ffdda229d9ab603150afdbf61b894786",
+			Hash:        "sha256:67cc6566a953f893c9694dad880d8e4a0e9ad67ba0e6476e8dd28bece08a37e8",
 			Codegen:     "xpu-gen/1",
 			Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
 			SharedBytes: 0, StorageBindings: 2, UniformBytes: 16,
@@ -4861,7 +4907,8 @@ func loopLocalZeroCPU(b *gpu.CPUBlock) {
 	gx0, gy0, gz0 := b.Group.X*64, b.Group.Y*1, b.Group.Z*1
 	var ly uint32
 	var lz uint32
-	_ = b
+	stop := b.Stopping()
+	_, _ = b, stop
 	_ = p_out
 	_ = p_in
 	_ = p_n
@@ -4988,7 +5035,7 @@ var MathExactKernel = gpu.Register(&gpu.KernelSpec{
 		},
 		{
 			Kernel: "github.com/goxpu/xpu/kernels/conformance.MathExact", Backend: "cpu", Target: "go",
-			Hash:        "sha256:2f5af7cb2694a62dc594451d22032b455ff5d86cad47e2a4a466d6b6cccc4363",
+			Hash:        "sha256:f8568e0d217b4cf4c550b9a53e51c21fd6c1a2d20947cb7c96b4f570aba4976c",
 			Codegen:     "xpu-gen/1",
 			Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
 			SharedBytes: 0, StorageBindings: 9, UniformBytes: 16,
@@ -5093,7 +5140,8 @@ func mathExactCPU(b *gpu.CPUBlock) {
 	gx0, gy0, gz0 := b.Group.X*64, b.Group.Y*1, b.Group.Z*1
 	var ly uint32
 	var lz uint32
-	_ = b
+	stop := b.Stopping()
+	_, _ = b, stop
 	_ = p_out
 	_ = p_ints
 	_ = p_uints
@@ -5243,7 +5291,7 @@ var MathExpLogKernel = gpu.Register(&gpu.KernelSpec{
 		},
 		{
 			Kernel: "github.com/goxpu/xpu/kernels/conformance.MathExpLog", Backend: "cpu", Target: "go",
-			Hash:        "sha256:fa704c89172a014b08b27e070cab572fa8196ab1d5dd8c0b353843d39b5dd1a3",
+			Hash:        "sha256:1b2fc7963738cdd3afa4d08b39dd20e27189dc26d34d07e1793ced1ce36eebb9",
 			Codegen:     "xpu-gen/1",
 			Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
 			SharedBytes: 0, StorageBindings: 3, UniformBytes: 16,
@@ -5301,7 +5349,8 @@ func mathExpLogCPU(b *gpu.CPUBlock) {
 	gx0, gy0, gz0 := b.Group.X*64, b.Group.Y*1, b.Group.Z*1
 	var ly uint32
 	var lz uint32
-	_ = b
+	stop := b.Stopping()
+	_, _ = b, stop
 	_ = p_out
 	_ = p_a
 	_ = p_b
@@ -5405,7 +5454,7 @@ var MathSqrtFmaKernel = gpu.Register(&gpu.KernelSpec{
 		},
 		{
 			Kernel: "github.com/goxpu/xpu/kernels/conformance.MathSqrtFma", Backend: "cpu", Target: "go",
-			Hash:        "sha256:95e1acb7a1de0f872499a6ff14175900bc6443d151ac3d48ef8c468faa0e1bf1",
+			Hash:        "sha256:24006c0cdada2f11782f49cf1389cf206c75cbe5d1c7f31b4bfe1009bf592858",
 			Codegen:     "xpu-gen/1",
 			Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
 			SharedBytes: 0, StorageBindings: 4, UniformBytes: 16,
@@ -5460,7 +5509,8 @@ func mathSqrtFmaCPU(b *gpu.CPUBlock) {
 	gx0, gy0, gz0 := b.Group.X*64, b.Group.Y*1, b.Group.Z*1
 	var ly uint32
 	var lz uint32
-	_ = b
+	stop := b.Stopping()
+	_, _ = b, stop
 	_ = p_out
 	_ = p_a
 	_ = p_b
@@ -5547,7 +5597,7 @@ var MathTrigKernel = gpu.Register(&gpu.KernelSpec{
 		},
 		{
 			Kernel: "github.com/goxpu/xpu/kernels/conformance.MathTrig", Backend: "cpu", Target: "go",
-			Hash:        "sha256:a9609899f60a88064098d537dfc3b850790e142bf340dcde2aada5754bfd23bc",
+			Hash:        "sha256:be5fdd8691604e4447d85d55557910f57ca5f4d92b600665c935c79c6d67e1e3",
 			Codegen:     "xpu-gen/1",
 			Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
 			SharedBytes: 0, StorageBindings: 2, UniformBytes: 16,
@@ -5600,7 +5650,8 @@ func mathTrigCPU(b *gpu.CPUBlock) {
 	gx0, gy0, gz0 := b.Group.X*64, b.Group.Y*1, b.Group.Z*1
 	var ly uint32
 	var lz uint32
-	_ = b
+	stop := b.Stopping()
+	_, _ = b, stop
 	_ = p_out
 	_ = p_a
 	_ = p_n
@@ -5690,7 +5741,7 @@ var NestedLoopsKernel = gpu.Register(&gpu.KernelSpec{
 		},
 		{
 			Kernel: "github.com/goxpu/xpu/kernels/conformance.NestedLoops", Backend: "cpu", Target: "go",
-			Hash:        "sha256:6e8cedd4fce3c1d51f724dae9b2463f3a56c4e9b56492aa5208199b0f8406526",
+			Hash:        "sha256:38b63fa3ca33c4dc0f9e0024d52d53dfbacbdcda852492917afc5ba80762bf33",
 			Codegen:     "xpu-gen/1",
 			Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
 			SharedBytes: 0, StorageBindings: 2, UniformBytes: 16,
@@ -5759,7 +5810,8 @@ func nestedLoopsCPU(b *gpu.CPUBlock) {
 	gx0, gy0, gz0 := b.Group.X*64, b.Group.Y*1, b.Group.Z*1
 	var ly uint32
 	var lz uint32
-	_ = b
+	stop := b.Stopping()
+	_, _ = b, stop
 	_ = p_out
 	_ = p_in
 	_ = p_n
@@ -5887,7 +5939,7 @@ var ParticlesAoSKernel = gpu.Register(&gpu.KernelSpec{
 		},
 		{
 			Kernel: "github.com/goxpu/xpu/kernels/conformance.ParticlesAoS", Backend: "cpu", Target: "go",
-			Hash:        "sha256:3fd99647373c6bde9d1bb66dad34c2458167e79528d30407cd8da3fe4d6db892",
+			Hash:        "sha256:af0527cbb2184cbd9469796eb5137ae5b1fece24215f511d46a0bab9acb34f04",
 			Codegen:     "xpu-gen/1",
 			Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
 			SharedBytes: 0, StorageBindings: 1, UniformBytes: 16,
@@ -5963,7 +6015,8 @@ func particlesAoSCPU(b *gpu.CPUBlock) {
 	gx0, gy0, gz0 := b.Group.X*64, b.Group.Y*1, b.Group.Z*1
 	var ly uint32
 	var lz uint32
-	_ = b
+	stop := b.Stopping()
+	_, _ = b, stop
 	_ = p_ps
 	_ = p_dt
 	_ = p_n
@@ -6069,7 +6122,7 @@ var ParticlesSoAKernel = gpu.Register(&gpu.KernelSpec{
 		},
 		{
 			Kernel: "github.com/goxpu/xpu/kernels/conformance.ParticlesSoA", Backend: "cpu", Target: "go",
-			Hash:        "sha256:9f403ce1d8e65a6172830c8f0c762162f538515c0efbad840083f1f1987bc8ce",
+			Hash:        "sha256:2cdf1d1f5891f27f6186574da84ab76e52e437fcbb0242778a02a0684d0b7bf6",
 			Codegen:     "xpu-gen/1",
 			Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
 			SharedBytes: 0, StorageBindings: 5, UniformBytes: 16,
@@ -6141,7 +6194,8 @@ func particlesSoACPU(b *gpu.CPUBlock) {
 	gx0, gy0, gz0 := b.Group.X*64, b.Group.Y*1, b.Group.Z*1
 	var ly uint32
 	var lz uint32
-	_ = b
+	stop := b.Stopping()
+	_, _ = b, stop
 	_ = p_x
 	_ = p_z
 	_ = p_vx
@@ -6252,7 +6306,7 @@ var PrivateArrayKernel = gpu.Register(&gpu.KernelSpec{
 		},
 		{
 			Kernel: "github.com/goxpu/xpu/kernels/conformance.PrivateArray", Backend: "cpu", Target: "go",
-			Hash:        "sha256:bf6caaf2845872072cd95e10c43f0f54b3ed9c9dd9a9732c332c2d125ff2060d",
+			Hash:        "sha256:9f138e0a37d31421fdcd215356e19d505a2907fe4b30c176f88ea62adf8e49e9",
 			Codegen:     "xpu-gen/1",
 			Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
 			SharedBytes: 0, StorageBindings: 3, UniformBytes: 16,
@@ -6335,7 +6389,8 @@ func privateArrayCPU(b *gpu.CPUBlock) {
 	gx0, gy0, gz0 := b.Group.X*64, b.Group.Y*1, b.Group.Z*1
 	var ly uint32
 	var lz uint32
-	_ = b
+	stop := b.Stopping()
+	_, _ = b, stop
 	_ = p_out
 	_ = p_sums
 	_ = p_in
@@ -6370,6 +6425,9 @@ items0:
 			var v_k_1 int32 = int32(1)
 			_ = v_k_1
 			for v_k_1 < int32(8) {
+				if stop.Load() {
+					b.Poll()
+				}
 				{
 					var v_x float32 = v_v[v_k_1]
 					_ = v_x
@@ -6377,6 +6435,9 @@ items0:
 					_ = v_j
 					{
 						for (v_j >= int32(0)) && (v_v[v_j] > v_x) {
+							if stop.Load() {
+								b.Poll()
+							}
 							v_v[(v_j + int32(1))] = v_v[v_j]
 							v_j = (v_j - int32(1))
 						}
@@ -6432,7 +6493,7 @@ var SaxpyKernel = gpu.Register(&gpu.KernelSpec{
 		},
 		{
 			Kernel: "github.com/goxpu/xpu/kernels/conformance.Saxpy", Backend: "cpu", Target: "go",
-			Hash:        "sha256:4dc4762ac53b8df55fd5fb6bed8f2fa1bd6868e26484bb025c2f158bb3ad148b",
+			Hash:        "sha256:37b964222b37ed8f1a9c76ce67bd18858ac187eaeec6a4dc558391b5d52e6803",
 			Codegen:     "xpu-gen/1",
 			Block:       xpu.Dim3{X: 256, Y: 1, Z: 1},
 			SharedBytes: 0, StorageBindings: 2, UniformBytes: 16,
@@ -6482,7 +6543,8 @@ func saxpyCPU(b *gpu.CPUBlock) {
 	gx0, gy0, gz0 := b.Group.X*256, b.Group.Y*1, b.Group.Z*1
 	var ly uint32
 	var lz uint32
-	_ = b
+	stop := b.Stopping()
+	_, _ = b, stop
 	_ = p_y
 	_ = p_x
 	_ = p_a
@@ -6579,7 +6641,7 @@ var Scale2Kernel = gpu.Register(&gpu.KernelSpec{
 		},
 		{
 			Kernel: "github.com/goxpu/xpu/kernels/conformance.Scale2", Backend: "cpu", Target: "go",
-			Hash:        "sha256:5e376797ebeba4ea0dfd5a4add6bb45adde4094ecbed56f0c15ec5fa032ecca9",
+			Hash:        "sha256:992edccb1bdf2e44e6c83e6aa54c8aa1538efd5cccc14bc6bb89aa4a1b058c29",
 			Codegen:     "xpu-gen/1",
 			Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
 			SharedBytes: 0, StorageBindings: 1, UniformBytes: 16,
@@ -6624,7 +6686,8 @@ func scale2CPU(b *gpu.CPUBlock) {
 	gx0, gy0, gz0 := b.Group.X*64, b.Group.Y*1, b.Group.Z*1
 	var ly uint32
 	var lz uint32
-	_ = b
+	stop := b.Stopping()
+	_, _ = b, stop
 	_ = p_y
 	_ = p_n
 	_ = gx0
@@ -6715,7 +6778,7 @@ var Scale3Kernel = gpu.Register(&gpu.KernelSpec{
 		},
 		{
 			Kernel: "github.com/goxpu/xpu/kernels/conformance.Scale3", Backend: "cpu", Target: "go",
-			Hash:        "sha256:e193ece4f68d7e2648bff1edfeaca0d8146ed28a888908e0211c235d10bf8814",
+			Hash:        "sha256:8e569b704475f0dfa4c20849bb292c0f8b72bd6cc38a38e1906cab7388c6dddf",
 			Codegen:     "xpu-gen/1",
 			Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
 			SharedBytes: 0, StorageBindings: 1, UniformBytes: 16,
@@ -6760,7 +6823,8 @@ func scale3CPU(b *gpu.CPUBlock) {
 	gx0, gy0, gz0 := b.Group.X*64, b.Group.Y*1, b.Group.Z*1
 	var ly uint32
 	var lz uint32
-	_ = b
+	stop := b.Stopping()
+	_, _ = b, stop
 	_ = p_y
 	_ = p_n
 	_ = gx0
@@ -6861,7 +6925,7 @@ var ScanKernel = gpu.Register(&gpu.KernelSpec{
 		},
 		{
 			Kernel: "github.com/goxpu/xpu/kernels/conformance.Scan", Backend: "cpu", Target: "go",
-			Hash:        "sha256:f108abc8dc34f46e51d0c127a43225e88381c8e6cc97ac45dddcd63ade86650b",
+			Hash:        "sha256:bdc988226c0e943441f0f9cce901d651adbc5633f2bd3e830ed100c07b4e74c2",
 			Codegen:     "xpu-gen/1",
 			Block:       xpu.Dim3{X: 128, Y: 1, Z: 1},
 			SharedBytes: 1024, StorageBindings: 2, UniformBytes: 16,
@@ -6936,7 +7000,8 @@ func scanCPU(b *gpu.CPUBlock) {
 	gx0, gy0, gz0 := b.Group.X*128, b.Group.Y*1, b.Group.Z*1
 	var ly uint32
 	var lz uint32
-	_ = b
+	stop := b.Stopping()
+	_, _ = b, stop
 	_ = p_out
 	_ = p_in
 	_ = p_n
@@ -6989,6 +7054,9 @@ func scanCPU(b *gpu.CPUBlock) {
 	}
 	v_off = uint32(1)
 	for {
+		if stop.Load() {
+			b.Poll()
+		}
 		c2 := (v_off < uint32(128))
 		if !c2 {
 			break
@@ -7111,7 +7179,7 @@ var SgemmKernel = gpu.Register(&gpu.KernelSpec{
 		},
 		{
 			Kernel: "github.com/goxpu/xpu/kernels/conformance.Sgemm", Backend: "cpu", Target: "go",
-			Hash:        "sha256:4f41f1c8bc74e96a29575ccf1b24b6fcd1e364766849b09ba53ef65da7620271",
+			Hash:        "sha256:2588489e435aaa999f39653c4dc7736db54ae72c7bf5205aa389258f47068c8e",
 			Codegen:     "xpu-gen/1",
 			Block:       xpu.Dim3{X: 16, Y: 16, Z: 1},
 			SharedBytes: 2048, StorageBindings: 3, UniformBytes: 32,
@@ -7197,7 +7265,8 @@ func sgemmCPU(b *gpu.CPUBlock) {
 	var v_k0 uint32
 	gx0, gy0, gz0 := b.Group.X*16, b.Group.Y*16, b.Group.Z*1
 	var lz uint32
-	_ = b
+	stop := b.Stopping()
+	_, _ = b, stop
 	_ = p_c
 	_ = p_a
 	_ = p_b
@@ -7231,6 +7300,9 @@ func sgemmCPU(b *gpu.CPUBlock) {
 	}
 	v_k0 = uint32(0)
 	for {
+		if stop.Load() {
+			b.Poll()
+		}
 		c2 := (v_k0 < p_k)
 		if !c2 {
 			break
@@ -7357,7 +7429,7 @@ var ShiftSignedKernel = gpu.Register(&gpu.KernelSpec{
 		},
 		{
 			Kernel: "github.com/goxpu/xpu/kernels/conformance.ShiftSigned", Backend: "cpu", Target: "go",
-			Hash:        "sha256:75f14a97fb7185d013ef19bf74f1547fdcf3c8b351129ab17559221411e9148b",
+			Hash:        "sha256:e83d7fb8a8f4cbcfcc32d23df388ea51e89edbc4cf5e19a19bc39cdfc2a1149b",
 			Codegen:     "xpu-gen/1",
 			Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
 			SharedBytes: 0, StorageBindings: 3, UniformBytes: 16,
@@ -7452,7 +7524,8 @@ func shiftSignedCPU(b *gpu.CPUBlock) {
 	gx0, gy0, gz0 := b.Group.X*64, b.Group.Y*1, b.Group.Z*1
 	var ly uint32
 	var lz uint32
-	_ = b
+	stop := b.Stopping()
+	_, _ = b, stop
 	_ = p_out
 	_ = p_a
 	_ = p_s
@@ -7576,7 +7649,7 @@ var ShiftsKernel = gpu.Register(&gpu.KernelSpec{
 		},
 		{
 			Kernel: "github.com/goxpu/xpu/kernels/conformance.Shifts", Backend: "cpu", Target: "go",
-			Hash:        "sha256:4e6f4b013501f4c8598a6603e8662121a594aa0b20f97024eeeeb00eceec99d9",
+			Hash:        "sha256:a4b28d5222dce61b88d092d1fe7375a535ac7c36ccb4612ddeeecac7f64b1da9",
 			Codegen:     "xpu-gen/1",
 			Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
 			SharedBytes: 0, StorageBindings: 5, UniformBytes: 16,
@@ -7656,7 +7729,8 @@ func shiftsCPU(b *gpu.CPUBlock) {
 	gx0, gy0, gz0 := b.Group.X*64, b.Group.Y*1, b.Group.Z*1
 	var ly uint32
 	var lz uint32
-	_ = b
+	stop := b.Stopping()
+	_, _ = b, stop
 	_ = p_ints
 	_ = p_uints
 	_ = p_a
@@ -7751,7 +7825,7 @@ var ShortCircuitKernel = gpu.Register(&gpu.KernelSpec{
 		},
 		{
 			Kernel: "github.com/goxpu/xpu/kernels/conformance.ShortCircuit", Backend: "cpu", Target: "go",
-			Hash:        "sha256:4d2d98e81740a6d314b77b82fd343e968a12c492fde918eb841ec84c12573925",
+			Hash:        "sha256:4e5d2403da83f45111366a2fe4380d6a4ef1eefabe72717d682b84c708df03a3",
 			Codegen:     "xpu-gen/1",
 			Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
 			SharedBytes: 0, StorageBindings: 2, UniformBytes: 16,
@@ -7805,7 +7879,8 @@ func shortCircuitCPU(b *gpu.CPUBlock) {
 	gx0, gy0, gz0 := b.Group.X*64, b.Group.Y*1, b.Group.Z*1
 	var ly uint32
 	var lz uint32
-	_ = b
+	stop := b.Stopping()
+	_, _ = b, stop
 	_ = p_out
 	_ = p_in
 	_ = p_n
@@ -7867,6 +7942,193 @@ func shortCircuitCPU(b *gpu.CPUBlock) {
 	}
 }
 
+// SpinKernel is the compiled form of the kernel Spin (Go function Spin).
+var SpinKernel = gpu.Register(&gpu.KernelSpec{
+	Name:  "github.com/goxpu/xpu/kernels/conformance.Spin",
+	Block: xpu.Dim3{X: 64, Y: 1, Z: 1},
+	Params: []gpu.Param{
+		{Name: "out", Kind: gpu.ParamBuffer, Type: "uint32", Size: 4, Access: gpu.AccessWrite, Binding: 0},
+		{Name: "seed", Kind: gpu.ParamBuffer, Type: "uint32", Size: 4, Access: gpu.AccessRead, Binding: 1},
+		{Name: "rounds", Kind: gpu.ParamScalar, Type: "uint32", Size: 4, Binding: 0},
+		{Name: "n", Kind: gpu.ParamScalar, Type: "uint32", Size: 4, Binding: 4},
+	},
+	UniformSize: 16,
+	WGSL:        spinWGSL,
+	Func:        Spin,
+	CPU:         spinCPU,
+	Manifests: []gpu.Manifest{
+		{
+			Kernel: "github.com/goxpu/xpu/kernels/conformance.Spin", Backend: "webgpu", Target: "wgsl",
+			Hash:        "sha256:0cdb3c3fa5ec1107de2376db2054d3830ea61fae2b9da9194b5be99d4357eca4",
+			Codegen:     "xpu-gen/1",
+			Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
+			SharedBytes: 0, StorageBindings: 2, UniformBytes: 16,
+			PrivateBytes: new(12),
+			Buffers: []gpu.Usage{
+				{Name: "out", Access: gpu.AccessWrite},
+				{Name: "seed", Access: gpu.AccessRead},
+			},
+		},
+		{
+			Kernel: "github.com/goxpu/xpu/kernels/conformance.Spin", Backend: "cpu", Target: "go",
+			Hash:        "sha256:46080dfc267698a891584acfa876348647181347d01aab1d47f6fb9dd2613208",
+			Codegen:     "xpu-gen/1",
+			Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
+			SharedBytes: 0, StorageBindings: 2, UniformBytes: 16,
+			Buffers: []gpu.Usage{
+				{Name: "out", Access: gpu.AccessWrite},
+				{Name: "seed", Access: gpu.AccessRead},
+			},
+		},
+	},
+})
+
+// LaunchSpin launches the kernel Spin on the stream s over a grid of groups
+// blocks of 64x1x1 work-items, with the arguments of Spin after its Thread.
+// Buffers are bound in this order; scalars are uniforms.
+func LaunchSpin(s *gpu.Stream, groups xpu.Dim3, out *gpu.Buffer[uint32], seed *gpu.Buffer[uint32], rounds uint32, n uint32) error {
+	return s.Launch(SpinKernel, groups, out, seed, rounds, n)
+}
+
+// spinWGSL is the WGSL of Spin.
+const spinWGSL = `struct xpu_Uniforms {
+    p_rounds: u32,
+    p_n: u32,
+}
+
+@group(0) @binding(0) var<storage, read_write> b_out: array<u32>;
+@group(0) @binding(1) var<storage, read> b_seed: array<u32>;
+@group(0) @binding(2) var<uniform> xpu_u: xpu_Uniforms;
+
+// main is kernel Spin, block 64x1x1.
+@compute @workgroup_size(64, 1, 1)
+fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
+    let v_i: u32 = gid.x;
+    if v_i >= xpu_u.p_n {
+        return;
+    }
+    var v_x: u32;
+    v_x = b_seed[v_i];
+    for (var v_r: u32 = 0u; v_r < xpu_u.p_rounds; v_r = v_r + 1u) {
+        v_x = (v_x * 1664525u) + 1013904223u;
+    }
+    b_out[v_i] = v_x;
+}
+`
+
+// spinCPU runs one block of the kernel Spin on the CPU.
+func spinCPU(b *gpu.CPUBlock) {
+	p_out := gpu.CPUView[uint32](b.Buffers[0])
+	p_seed := gpu.CPUView[uint32](b.Buffers[1])
+	p_rounds := gpu.CPUUniform[uint32](b.Uniforms, 0)
+	p_n := gpu.CPUUniform[uint32](b.Uniforms, 4)
+	gx0, gy0, gz0 := b.Group.X*64, b.Group.Y*1, b.Group.Z*1
+	var ly uint32
+	var lz uint32
+	stop := b.Stopping()
+	_, _ = b, stop
+	_ = p_out
+	_ = p_seed
+	_ = p_rounds
+	_ = p_n
+	_ = gx0
+	_ = gy0
+	_ = gz0
+	_ = ly
+	_ = lz
+	{
+		lx, li := uint32(0), uint32(0)
+		_, _ = lx, li
+		var v_i uint32 = (gx0 + lx)
+		_ = v_i
+		var w0 *[64]uint32
+		if o := v_i; o <= 4294967232 && uint64(o)+64 <= uint64(len(p_seed)) {
+			w0 = (*[64]uint32)(p_seed[o : uint64(o)+64])
+		}
+		var w1 *[64]uint32
+		if o := v_i; o <= 4294967232 && uint64(o)+64 <= uint64(len(p_out)) {
+			w1 = (*[64]uint32)(p_out[o : uint64(o)+64])
+		}
+		if w0 != nil && w1 != nil {
+		items0w:
+			for lx := uint32(0); lx < 64; lx++ {
+				li := lx
+				_ = li
+				var v_i uint32 = (gx0 + lx)
+				_ = v_i
+				if v_i >= p_n {
+					continue items0w
+				}
+				var v_x uint32 = w0[lx]
+				_ = v_x
+				{
+					var v_r uint32 = uint32(0)
+					_ = v_r
+					if p_rounds-v_r > 1024 {
+						for v_r < p_rounds {
+							if stop.Load() {
+								b.Poll()
+							}
+							for end4 := v_r + min(p_rounds-v_r, 1024); v_r < end4; {
+								{
+									v_x = ((v_x * uint32(1664525)) + uint32(1013904223))
+								}
+								v_r = (v_r + uint32(1))
+							}
+						}
+					} else {
+						for v_r < p_rounds {
+							{
+								v_x = ((v_x * uint32(1664525)) + uint32(1013904223))
+							}
+							v_r = (v_r + uint32(1))
+						}
+					}
+				}
+				w1[lx] = v_x
+			}
+		} else {
+		items0:
+			for lx := uint32(0); lx < 64; lx++ {
+				li := lx
+				_ = li
+				var v_i uint32 = (gx0 + lx)
+				_ = v_i
+				if v_i >= p_n {
+					continue items0
+				}
+				var v_x uint32 = p_seed[v_i]
+				_ = v_x
+				{
+					var v_r uint32 = uint32(0)
+					_ = v_r
+					if p_rounds-v_r > 1024 {
+						for v_r < p_rounds {
+							if stop.Load() {
+								b.Poll()
+							}
+							for end7 := v_r + min(p_rounds-v_r, 1024); v_r < end7; {
+								{
+									v_x = ((v_x * uint32(1664525)) + uint32(1013904223))
+								}
+								v_r = (v_r + uint32(1))
+							}
+						}
+					} else {
+						for v_r < p_rounds {
+							{
+								v_x = ((v_x * uint32(1664525)) + uint32(1013904223))
+							}
+							v_r = (v_r + uint32(1))
+						}
+					}
+				}
+				p_out[v_i] = v_x
+			}
+		}
+	}
+}
+
 // StencilKernel is the compiled form of the kernel Stencil (Go function Stencil).
 var StencilKernel = gpu.Register(&gpu.KernelSpec{
 	Name:  "github.com/goxpu/xpu/kernels/conformance.Stencil",
@@ -7897,7 +8159,7 @@ var StencilKernel = gpu.Register(&gpu.KernelSpec{
 		},
 		{
 			Kernel: "github.com/goxpu/xpu/kernels/conformance.Stencil", Backend: "cpu", Target: "go",
-			Hash:        "sha256:5e6fd3767a78faacbe986223668d712b007909691ece412bc08cbb625d32f414",
+			Hash:        "sha256:2839a12daebc29609f7b6a0d1abc6b17953cef185d0c7f9abaa4b5786fa91bd5",
 			Codegen:     "xpu-gen/1",
 			Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
 			SharedBytes: 272, StorageBindings: 2, UniformBytes: 16,
@@ -7957,7 +8219,8 @@ func stencilCPU(b *gpu.CPUBlock) {
 	gx0, gy0, gz0 := b.Group.X*64, b.Group.Y*1, b.Group.Z*1
 	var ly uint32
 	var lz uint32
-	_ = b
+	stop := b.Stopping()
+	_, _ = b, stop
 	_ = p_out
 	_ = p_in
 	_ = p_n
@@ -7979,6 +8242,9 @@ func stencilCPU(b *gpu.CPUBlock) {
 			var v_k uint32 = v_l
 			_ = v_k
 			for v_k < uint32(68) {
+				if stop.Load() {
+					b.Poll()
+				}
 				{
 					var v_g int32 = (int32((v_base + v_k)) - int32(2))
 					_ = v_g
@@ -8073,7 +8339,7 @@ var ThreadCoordsKernel = gpu.Register(&gpu.KernelSpec{
 		},
 		{
 			Kernel: "github.com/goxpu/xpu/kernels/conformance.ThreadCoords", Backend: "cpu", Target: "go",
-			Hash:        "sha256:70624ab566f390043afb62486f041cf587ef9a635aefa9c4eb883754f95a17fc",
+			Hash:        "sha256:cd488a8507f929d43918efd50fc1e2a27e8db67de70e99cdf2a290709e3fa8ea",
 			Codegen:     "xpu-gen/1",
 			Block:       xpu.Dim3{X: 4, Y: 2, Z: 2},
 			SharedBytes: 0, StorageBindings: 1, UniformBytes: 0,
@@ -8124,7 +8390,8 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(local_invocation
 func threadCoordsCPU(b *gpu.CPUBlock) {
 	p_out := gpu.CPUView[uint32](b.Buffers[0])
 	gx0, gy0, gz0 := b.Group.X*4, b.Group.Y*2, b.Group.Z*2
-	_ = b
+	stop := b.Stopping()
+	_, _ = b, stop
 	_ = p_out
 	_ = gx0
 	_ = gy0
@@ -8194,7 +8461,7 @@ var TransposeKernel = gpu.Register(&gpu.KernelSpec{
 		},
 		{
 			Kernel: "github.com/goxpu/xpu/kernels/conformance.Transpose", Backend: "cpu", Target: "go",
-			Hash:        "sha256:49756868599bcddd7872b03401ed2525d5f4f937ebc78f7f534f3c79175908c9",
+			Hash:        "sha256:e2bea315e0916afe65061b1fa24ce4378030bb381e5c6cba3fda497c8ca4cbc7",
 			Codegen:     "xpu-gen/1",
 			Block:       xpu.Dim3{X: 16, Y: 16, Z: 1},
 			SharedBytes: 1088, StorageBindings: 2, UniformBytes: 16,
@@ -8252,7 +8519,8 @@ func transposeCPU(b *gpu.CPUBlock) {
 	var s_s [272]float32
 	gx0, gy0, gz0 := b.Group.X*16, b.Group.Y*16, b.Group.Z*1
 	var lz uint32
-	_ = b
+	stop := b.Stopping()
+	_, _ = b, stop
 	_ = p_out
 	_ = p_in
 	_ = p_rows
@@ -8329,7 +8597,7 @@ var UintArithKernel = gpu.Register(&gpu.KernelSpec{
 		},
 		{
 			Kernel: "github.com/goxpu/xpu/kernels/conformance.UintArith", Backend: "cpu", Target: "go",
-			Hash:        "sha256:d1b91ee2d80c743f0fb75b2437ebe5241aa68a28c9864f63b70ced120cf1521a",
+			Hash:        "sha256:3dc609bfb8af87d3b44797dcf5a0678542c9fe3933627e7d87f48e4bff652d99",
 			Codegen:     "xpu-gen/1",
 			Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
 			SharedBytes: 0, StorageBindings: 3, UniformBytes: 16,
@@ -8405,7 +8673,8 @@ func uintArithCPU(b *gpu.CPUBlock) {
 	gx0, gy0, gz0 := b.Group.X*64, b.Group.Y*1, b.Group.Z*1
 	var ly uint32
 	var lz uint32
-	_ = b
+	stop := b.Stopping()
+	_, _ = b, stop
 	_ = p_out
 	_ = p_a
 	_ = p_b
@@ -8513,7 +8782,7 @@ var UniformsKernel = gpu.Register(&gpu.KernelSpec{
 		},
 		{
 			Kernel: "github.com/goxpu/xpu/kernels/conformance.Uniforms", Backend: "cpu", Target: "go",
-			Hash:        "sha256:c45c97aa515bb1ec77d0fa0b4718f9747999ae17bc6c648627e8f9844cfcf434",
+			Hash:        "sha256:48fd254550d97e2876c25d0ccdd5a1ef0143406a9a502a2b53316822cf5daecd",
 			Codegen:     "xpu-gen/1",
 			Block:       xpu.Dim3{X: 32, Y: 1, Z: 1},
 			SharedBytes: 0, StorageBindings: 3, UniformBytes: 32,
@@ -8581,7 +8850,8 @@ func uniformsCPU(b *gpu.CPUBlock) {
 	gx0, gy0, gz0 := b.Group.X*32, b.Group.Y*1, b.Group.Z*1
 	var ly uint32
 	var lz uint32
-	_ = b
+	stop := b.Stopping()
+	_, _ = b, stop
 	_ = p_ints
 	_ = p_uints
 	_ = p_floats

@@ -37,7 +37,7 @@ var ReduceSharedKernel = gpu.Register(&gpu.KernelSpec{
 		},
 		{
 			Kernel: "github.com/goxpu/xpu/kernels/wave.ReduceShared", Backend: "cpu", Target: "go",
-			Hash:        "sha256:a93fe6483f8903e377d1b1927f4f80146f7172c20fbb97d8bc263a4f860df726",
+			Hash:        "sha256:f7ced0b164a956d25ec548635f3cc9d145179c8c528a4aefd3655f27e3670070",
 			Codegen:     "xpu-gen/1",
 			Block:       xpu.Dim3{X: 256, Y: 1, Z: 1},
 			SharedBytes: 1024, StorageBindings: 2, UniformBytes: 16,
@@ -100,7 +100,8 @@ func reduceSharedCPU(b *gpu.CPUBlock) {
 	gx0, gy0, gz0 := b.Group.X*256, b.Group.Y*1, b.Group.Z*1
 	var ly uint32
 	var lz uint32
-	_ = b
+	stop := b.Stopping()
+	_, _ = b, stop
 	_ = p_partial
 	_ = p_in
 	_ = p_n
@@ -159,6 +160,9 @@ func reduceSharedCPU(b *gpu.CPUBlock) {
 		a_step[li] = v_step
 	}
 	for {
+		if stop.Load() {
+			b.Poll()
+		}
 		c2, first2 := false, true
 		for lx := uint32(0); lx < 256; lx++ {
 			li := lx
@@ -245,7 +249,7 @@ var ReduceWaveKernel = gpu.Register(&gpu.KernelSpec{
 		},
 		{
 			Kernel: "github.com/goxpu/xpu/kernels/wave.ReduceWave", Backend: "cpu", Target: "go",
-			Hash:        "sha256:956e50348dd6523cefc16903e2f961937e609e140354673802b4f65424a44607",
+			Hash:        "sha256:ff4345b7e1f5d888bcb2ab9f56bab8eca8ea5e7044e2c0581e5982508ba5f26f",
 			Codegen:     "xpu-gen/1",
 			Block:       xpu.Dim3{X: 256, Y: 1, Z: 1},
 			SharedBytes: 1024, StorageBindings: 2, UniformBytes: 16,
@@ -426,7 +430,8 @@ func reduceWaveCPU(b *gpu.CPUBlock) {
 	gx0, gy0, gz0 := b.Group.X*256, b.Group.Y*1, b.Group.Z*1
 	var ly uint32
 	var lz uint32
-	_ = b
+	stop := b.Stopping()
+	_, _ = b, stop
 	_ = p_partial
 	_ = p_in
 	_ = p_n
@@ -517,6 +522,9 @@ func reduceWaveCPU(b *gpu.CPUBlock) {
 				var v_j uint32 = v_l
 				_ = v_j
 				for v_j < (uint32(256) / v_width) {
+					if stop.Load() {
+						b.Poll()
+					}
 					{
 						v_u = (v_u + s_s[v_j])
 					}
@@ -595,7 +603,7 @@ var ReduceWave32Kernel = gpu.Register(&gpu.KernelSpec{
 		},
 		{
 			Kernel: "github.com/goxpu/xpu/kernels/wave.ReduceWave32", Backend: "cpu", Target: "go",
-			Hash:        "sha256:a5a5bfce686525617c3255d3efb7bddc41be8bdb6dcb736156cd033474f87ac4",
+			Hash:        "sha256:72cc9085ed213c480132c5ab0996f73616eb920ef5fba48af568db1d6690efe5",
 			Codegen:     "xpu-gen/1",
 			Block:       xpu.Dim3{X: 256, Y: 1, Z: 1},
 			SharedBytes: 32, StorageBindings: 2, UniformBytes: 16,
@@ -910,7 +918,8 @@ func reduceWave32CPU(b *gpu.CPUBlock) {
 	gx0, gy0, gz0 := b.Group.X*256, b.Group.Y*1, b.Group.Z*1
 	var ly uint32
 	var lz uint32
-	_ = b
+	stop := b.Stopping()
+	_, _ = b, stop
 	_ = p_partial
 	_ = p_in
 	_ = p_n
@@ -1078,7 +1087,7 @@ var Wave16Kernel = gpu.Register(&gpu.KernelSpec{
 		},
 		{
 			Kernel: "github.com/goxpu/xpu/kernels/wave.Wave16", Backend: "cpu", Target: "go",
-			Hash:        "sha256:a68451c7098cf437bebd3c4753be6196237c6a4b726c7f85da7f7434c151bac1",
+			Hash:        "sha256:9c3098bc4912fd6f615cdbc96139b5173d152c06beb15d6bee67503d7a146743",
 			Codegen:     "xpu-gen/1",
 			Block:       xpu.Dim3{X: 40, Y: 1, Z: 1},
 			SharedBytes: 0, StorageBindings: 7, UniformBytes: 16,
@@ -3072,7 +3081,8 @@ func wave16CPU(b *gpu.CPUBlock) {
 	gx0, gy0, gz0 := b.Group.X*40, b.Group.Y*1, b.Group.Z*1
 	var ly uint32
 	var lz uint32
-	_ = b
+	stop := b.Stopping()
+	_, _ = b, stop
 	_ = p_oi
 	_ = p_ou
 	_ = p_of
@@ -3730,7 +3740,7 @@ var Wave32Kernel = gpu.Register(&gpu.KernelSpec{
 		},
 		{
 			Kernel: "github.com/goxpu/xpu/kernels/wave.Wave32", Backend: "cpu", Target: "go",
-			Hash:        "sha256:4d14765092d83ed529789a25336ae1d0f06ace06426c350cb4cb9b393013b046",
+			Hash:        "sha256:83cbd4c55412d6b5f4240bb1600a9d659e6b2101dc756e6d4b4f6eb44f200fbd",
 			Codegen:     "xpu-gen/1",
 			Block:       xpu.Dim3{X: 80, Y: 1, Z: 1},
 			SharedBytes: 0, StorageBindings: 7, UniformBytes: 16,
@@ -5724,7 +5734,8 @@ func wave32CPU(b *gpu.CPUBlock) {
 	gx0, gy0, gz0 := b.Group.X*80, b.Group.Y*1, b.Group.Z*1
 	var ly uint32
 	var lz uint32
-	_ = b
+	stop := b.Stopping()
+	_, _ = b, stop
 	_ = p_oi
 	_ = p_ou
 	_ = p_of
@@ -6380,7 +6391,7 @@ var Wave4Kernel = gpu.Register(&gpu.KernelSpec{
 		},
 		{
 			Kernel: "github.com/goxpu/xpu/kernels/wave.Wave4", Backend: "cpu", Target: "go",
-			Hash:        "sha256:e3e0d214ae4a74b15bcbf8fb9996bfe2a525ae41334b840f952f7d756f17acf2",
+			Hash:        "sha256:39fb803afbd526bf8bc054ba58e8338dc9eae5ec1cc44969c528437803659faa",
 			Codegen:     "xpu-gen/1",
 			Block:       xpu.Dim3{X: 30, Y: 1, Z: 1},
 			SharedBytes: 0, StorageBindings: 7, UniformBytes: 16,
@@ -7756,7 +7767,8 @@ func wave4CPU(b *gpu.CPUBlock) {
 	gx0, gy0, gz0 := b.Group.X*30, b.Group.Y*1, b.Group.Z*1
 	var ly uint32
 	var lz uint32
-	_ = b
+	stop := b.Stopping()
+	_, _ = b, stop
 	_ = p_oi
 	_ = p_ou
 	_ = p_of
@@ -8414,7 +8426,7 @@ var Wave64Kernel = gpu.Register(&gpu.KernelSpec{
 		},
 		{
 			Kernel: "github.com/goxpu/xpu/kernels/wave.Wave64", Backend: "cpu", Target: "go",
-			Hash:        "sha256:b728f4f823f887c8a7400e486c5c64c5f0805e26ca165a6839762b92e298176f",
+			Hash:        "sha256:d50f0ee23dc981b5f0316dd3e1728894d7b0ef2283434257b97246e4d0b049be",
 			Codegen:     "xpu-gen/1",
 			Block:       xpu.Dim3{X: 96, Y: 1, Z: 1},
 			SharedBytes: 0, StorageBindings: 7, UniformBytes: 16,
@@ -10329,7 +10341,8 @@ func wave64CPU(b *gpu.CPUBlock) {
 	gx0, gy0, gz0 := b.Group.X*96, b.Group.Y*1, b.Group.Z*1
 	var ly uint32
 	var lz uint32
-	_ = b
+	stop := b.Stopping()
+	_, _ = b, stop
 	_ = p_oi
 	_ = p_ou
 	_ = p_of
@@ -10974,7 +10987,7 @@ var Wave8Kernel = gpu.Register(&gpu.KernelSpec{
 		},
 		{
 			Kernel: "github.com/goxpu/xpu/kernels/wave.Wave8", Backend: "cpu", Target: "go",
-			Hash:        "sha256:f7eb271f651d9e6c576dcc4112875cba32aa415767ce32ca4cafab24c42eb01f",
+			Hash:        "sha256:121bf72749affb9415df240a672a3a9b02df20ad5fd72f73f68e975038404dca",
 			Codegen:     "xpu-gen/1",
 			Block:       xpu.Dim3{X: 60, Y: 1, Z: 1},
 			SharedBytes: 0, StorageBindings: 7, UniformBytes: 16,
@@ -12968,7 +12981,8 @@ func wave8CPU(b *gpu.CPUBlock) {
 	gx0, gy0, gz0 := b.Group.X*60, b.Group.Y*1, b.Group.Z*1
 	var ly uint32
 	var lz uint32
-	_ = b
+	stop := b.Stopping()
+	_, _ = b, stop
 	_ = p_oi
 	_ = p_ou
 	_ = p_of
@@ -13619,7 +13633,7 @@ var WaveAgnosticKernel = gpu.Register(&gpu.KernelSpec{
 		},
 		{
 			Kernel: "github.com/goxpu/xpu/kernels/wave.WaveAgnostic", Backend: "cpu", Target: "go",
-			Hash:        "sha256:287eb21f680196a9a17b1f7646f3250c8e18e560d4631d24d39b655bfcd138cb",
+			Hash:        "sha256:3c00fdff0d95ca0d1bc9c7a24fd4324a13ebee3e001745b7ca25a3060963cc27",
 			Codegen:     "xpu-gen/1",
 			Block:       xpu.Dim3{X: 100, Y: 1, Z: 1},
 			SharedBytes: 0, StorageBindings: 7, UniformBytes: 16,
@@ -14469,7 +14483,8 @@ func waveAgnosticCPU(b *gpu.CPUBlock) {
 	gx0, gy0, gz0 := b.Group.X*100, b.Group.Y*1, b.Group.Z*1
 	var ly uint32
 	var lz uint32
-	_ = b
+	stop := b.Stopping()
+	_, _ = b, stop
 	_ = p_oi
 	_ = p_ou
 	_ = p_of

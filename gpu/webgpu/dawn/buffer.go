@@ -3,6 +3,7 @@
 package dawn
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"unsafe"
@@ -65,7 +66,7 @@ func (d *api) WriteBuffer(b core.Buffer, offset int, data []byte) error {
 
 // ReadBuffer copies n bytes of src at offset into dst through staging,
 // returning the errors the device reported since the last check.
-func (d *api) ReadBuffer(src core.Buffer, offset int, staging core.Buffer, n int, dst []byte) error {
+func (d *api) ReadBuffer(ctx context.Context, src core.Buffer, offset int, staging core.Buffer, n int, dst []byte) error {
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	sb := handle(staging)
@@ -78,7 +79,7 @@ func (d *api) ReadBuffer(src core.Buffer, offset int, staging core.Buffer, n int
 	if err := d.takeErr(); err != nil {
 		return err
 	}
-	if err := d.mapRead(sb, n, dst); err != nil {
+	if err := d.mapRead(ctx, sb, n, dst); err != nil {
 		return err
 	}
 	return d.takeErr()
@@ -86,11 +87,11 @@ func (d *api) ReadBuffer(src core.Buffer, offset int, staging core.Buffer, n int
 
 // mapRead maps the first n bytes of a map-read buffer, copies them into
 // dst and unmaps it. The caller holds d.mu.
-func (d *api) mapRead(staging uintptr, n int, dst []byte) error {
+func (d *api) mapRead(ctx context.Context, staging uintptr, n int, dst []byte) error {
 	id, r := expect()
 	defer forget(id)
 	f := wgpu.bufferMapAsync(staging, mapModeRead, 0, uintptr(n), waitInfo(callbacks.mapped, id))
-	if err := d.await(f); err != nil {
+	if err := d.await(ctx, f); err != nil {
 		return fmt.Errorf("map: %w", err)
 	}
 	if r.status != statusSuccess {

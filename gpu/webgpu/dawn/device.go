@@ -3,6 +3,7 @@
 package dawn
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"runtime"
@@ -107,7 +108,7 @@ func (d *api) requestAdapter(backend uint32) (uintptr, error) {
 	defer forget(id)
 	opts := requestAdapterOptions{powerPreference: powerHighPerformance, backendType: backend}
 	f := wgpu.instanceRequestAdapt(d.inst, &opts, waitInfo(callbacks.adapter, id))
-	if err := d.await(f); err != nil {
+	if err := d.await(context.Background(), f); err != nil {
 		return 0, fmt.Errorf("dawn: request adapter: %v: %w", err, driver.ErrUnavailable)
 	}
 	if !r.done || r.status != statusSuccess || r.handle == 0 {
@@ -180,7 +181,7 @@ func (d *api) requestDevice(desc *deviceDescriptor) error {
 	id, r := expect()
 	defer forget(id)
 	f := wgpu.adapterRequestDevice(d.adapter, desc, waitInfo(callbacks.device, id))
-	if err := d.await(f); err != nil {
+	if err := d.await(context.Background(), f); err != nil {
 		return err
 	}
 	if !r.done || r.status != statusSuccess || r.handle == 0 {
@@ -237,11 +238,12 @@ func computeLimits(l *limits, subMin, subMax uint32) driver.Limits {
 	return core.LimitsOf(core.Fields(l), subMin, subMax)
 }
 
-// Wait blocks until the queue's submitted work has completed.
-func (d *api) Wait() error {
+// Wait blocks until the queue's submitted work has completed, or until
+// ctx is done.
+func (d *api) Wait(ctx context.Context) error {
 	d.mu.Lock()
 	defer d.mu.Unlock()
-	return d.waitIdle()
+	return d.waitIdle(ctx)
 }
 
 // Errors returns the device's loss and the uncaptured errors since the
@@ -256,7 +258,7 @@ func (d *api) Close() error {
 		return nil
 	}
 	d.closed = true
-	err := d.waitIdle()
+	err := d.waitIdle(context.Background())
 	wgpu.queueRelease(d.queue)
 	wgpu.deviceRelease(d.dev)
 	wgpu.adapterRelease(d.adapter)
@@ -269,12 +271,26 @@ func (d *api) Close() error {
 	return err
 }
 
+// Abandon forgets the device without releasing it: Dawn's release waits
+// for the work still running.
+func (d *api) Abandon() {
+	d.errMu.Lock()
+	d.closed = true
+	d.errMu.Unlock()
+	sinks.Delete(d.sink)
+}
+
 // await waits for a future of the device's instance, processing events
-// between timed waits so that a lost device is noticed.
-func (d *api) await(f uint64) error {
+// between timed waits so that a lost device is noticed, until ctx is done.
+func (d *api) await(ctx context.Context, f uint64) error {
 	info := futureWaitInfo{future: f}
+	const slice = 100 * time.Millisecond
 	for {
-		switch s := wgpu.instanceWaitAny(d.inst, 1, &info, uint64(100*time.Millisecond)); s {
+		timeout := slice
+		if dl, ok := ctx.Deadline(); ok {
+			timeout = min(slice, max(time.Until(dl), 0))
+		}
+		switch s := wgpu.instanceWaitAny(d.inst, 1, &info, uint64(timeout)); s {
 		case waitSuccess:
 			if info.completed != 0 {
 				return nil
@@ -284,6 +300,9 @@ func (d *api) await(f uint64) error {
 			if err := d.lostErr(); err != nil {
 				return err
 			}
+			if ctx.Err() != nil {
+				return fmt.Errorf("%w (%w)", driver.ErrTimeout, context.Cause(ctx))
+			}
 		default:
 			return fmt.Errorf("wait: status %d", s)
 		}
@@ -292,13 +311,13 @@ func (d *api) await(f uint64) error {
 
 // waitIdle waits until the queue's submitted work has completed. The
 // caller holds d.mu.
-func (d *api) waitIdle() error {
+func (d *api) waitIdle(ctx context.Context) error {
 	if err := d.lostErr(); err != nil {
 		return err
 	}
 	id, r := expect()
 	defer forget(id)
-	if err := d.await(wgpu.queueOnSubmittedWork(d.queue, waitInfo(callbacks.workDone, id))); err != nil {
+	if err := d.await(ctx, wgpu.queueOnSubmittedWork(d.queue, waitInfo(callbacks.workDone, id))); err != nil {
 		return err
 	}
 	wgpu.instanceProcessEvents(d.inst)
@@ -329,7 +348,7 @@ func (d *api) scoped(create func() uintptr) (uintptr, error) {
 	var errs []error
 	for range filters {
 		id, r := expect()
-		err := d.await(wgpu.devicePopErrorScope(d.dev, waitInfo(callbacks.popErrorScope, id)))
+		err := d.await(context.Background(), wgpu.devicePopErrorScope(d.dev, waitInfo(callbacks.popErrorScope, id)))
 		forget(id)
 		switch {
 		case err != nil:
@@ -343,8 +362,8 @@ func (d *api) scoped(create func() uintptr) (uintptr, error) {
 	return h, errors.Join(errs...)
 }
 
-// errLost is wrapped by the errors of a lost device.
-var errLost = errors.New("device lost")
+// errLost is wrapped by the errors of a device Dawn reports lost.
+var errLost = driver.ErrLost
 
 // lose records that the device is lost; the device-lost callback calls it.
 func (d *api) lose(reason uint32, msg string) {

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/goxpu/xpu/gpu/driver"
 	"github.com/goxpu/xpu/gpu/webgpu/internal/core"
@@ -33,6 +34,7 @@ func TestDriver(t *testing.T) {
 		LeakCycles:     400,
 		AsyncErrors:    true,
 		AsyncErrorSays: "validation",
+		LongWork:       7 * time.Second,
 	})
 }
 

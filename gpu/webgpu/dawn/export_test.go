@@ -3,6 +3,7 @@
 package dawn
 
 import (
+	"context"
 	"errors"
 	"runtime"
 	"unsafe"
@@ -129,7 +130,7 @@ func (k *RawKernel) Run(groups xpu.Dim3, n int) error {
 	wgpu.encoderRelease(enc)
 	wgpu.queueSubmit(d.queue, 1, &cmd)
 	wgpu.commandBufferRelease(cmd)
-	if err := d.waitIdle(); err != nil {
+	if err := d.waitIdle(context.Background()); err != nil {
 		return err
 	}
 	return d.takeErr()

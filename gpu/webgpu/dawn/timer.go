@@ -3,6 +3,7 @@
 package dawn
 
 import (
+	"context"
 	"encoding/binary"
 	"fmt"
 
@@ -74,7 +75,7 @@ func (s *stamps) Read(dst []uint64) error {
 		return err
 	}
 	s.raw = append(s.raw[:0], make([]byte, n)...)
-	if err := d.mapRead(s.staging, n, s.raw); err != nil {
+	if err := d.mapRead(context.Background(), s.staging, n, s.raw); err != nil {
 		return err
 	}
 	for i := range dst {

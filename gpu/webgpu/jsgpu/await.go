@@ -3,8 +3,13 @@
 package jsgpu
 
 import (
+	"context"
 	"errors"
+	"fmt"
+	"sync"
 	"syscall/js"
+
+	"github.com/goxpu/xpu/gpu/driver"
 )
 
 // settled is the outcome of a promise.
@@ -18,6 +23,15 @@ type settled struct {
 // buffered channel: they never block the event loop. await must not be
 // called from inside a js.FuncOf callback.
 func await(p js.Value) (js.Value, error) {
+	return awaitContext(context.Background(), p)
+}
+
+// awaitContext is await that gives up when ctx is done first, with an
+// error wrapping driver.ErrTimeout. The promise settles through relay, in
+// JavaScript, which calls back into Go only while the wait is on: a
+// promise that settles after a timeout, even after the Go program has
+// exited, calls nothing.
+func awaitContext(ctx context.Context, p js.Value) (js.Value, error) {
 	ch := make(chan settled, 1)
 	resolve := js.FuncOf(func(_ js.Value, args []js.Value) any {
 		ch <- settled{v: arg(args)}
@@ -29,10 +43,26 @@ func await(p js.Value) (js.Value, error) {
 	})
 	defer resolve.Release()
 	defer reject.Release()
-	p.Call("then", resolve, reject)
-	s := <-ch
-	return s.v, s.err
+	waiter := js.Global().Get("Object").New()
+	waiter.Set("resolve", resolve)
+	waiter.Set("reject", reject)
+	relay().Invoke(p, waiter)
+	select {
+	case s := <-ch:
+		return s.v, s.err
+	case <-ctx.Done():
+		waiter.Set("off", true)
+		return js.Undefined(), fmt.Errorf("%w (%w)", driver.ErrTimeout, context.Cause(ctx))
+	}
 }
+
+// relay returns a JavaScript function of a promise and a waiter that
+// hands the promise's outcome to the waiter's resolve or reject unless
+// the waiter is off.
+var relay = sync.OnceValue(func() js.Value {
+	return js.Global().Get("Function").New("p", "w",
+		"p.then(v => { if (!w.off) w.resolve(v); }, e => { if (!w.off) w.reject(e); });")
+})
 
 // arg returns the first callback argument, or undefined.
 func arg(args []js.Value) js.Value {

@@ -3,10 +3,12 @@
 package jsgpu
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"syscall/js"
 
+	"github.com/goxpu/xpu/gpu/driver"
 	"github.com/goxpu/xpu/gpu/webgpu/internal/core"
 )
 
@@ -41,14 +43,17 @@ func (d *device) WriteBuffer(b core.Buffer, offset int, data []byte) error {
 
 // ReadBuffer copies n bytes of src at offset into dst through staging,
 // and returns the errors the device reported since the last check.
-func (d *device) ReadBuffer(src core.Buffer, offset int, staging core.Buffer, n int, dst []byte) error {
+func (d *device) ReadBuffer(ctx context.Context, src core.Buffer, offset int, staging core.Buffer, n int, dst []byte) error {
 	sb := staging.(*buffer).b
 	if err := d.copyOut(src.(*buffer).b, offset, sb, n); err != nil {
 		return errors.Join(err, d.settle())
 	}
 	p, err := call(sb, "mapAsync", mapModeRead, 0, n)
 	if err == nil {
-		_, err = await(p)
+		_, err = awaitContext(ctx, p)
+	}
+	if errors.Is(err, driver.ErrTimeout) {
+		return fmt.Errorf("map: %w", err)
 	}
 	if err != nil {
 		return errors.Join(fmt.Errorf("map: %w", err), d.settle())

@@ -3,6 +3,7 @@
 package jsgpu
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"strconv"
@@ -46,6 +47,10 @@ type device struct {
 
 	onError js.Func
 	onLost  js.Func
+
+	// The waiters (relay) of the popped scopes and of the loss, which
+	// Abandon turns off.
+	scopeWaiter, lostWaiter js.Value
 }
 
 // Open opens the device of the browser's high-performance adapter. Without
@@ -139,13 +144,24 @@ func (d *device) listen() {
 		d.errMu.Unlock()
 		return nil
 	})
-	d.dev.Get("lost").Call("then", d.onLost)
+	d.lostWaiter = waiter(d.onLost)
+	relay().Invoke(d.dev.Get("lost"), d.lostWaiter)
 	d.onScope = js.FuncOf(func(_ js.Value, args []js.Value) any {
 		if e := arg(args); e.Type() == js.TypeObject {
 			d.report(fmt.Errorf("webgpu: %v", jsError(e)))
 		}
 		return nil
 	})
+	d.scopeWaiter = waiter(d.onScope)
+}
+
+// waiter returns a waiter for relay that hands a promise's value to f
+// and ignores its rejection.
+func waiter(f js.Func) js.Value {
+	w := js.Global().Get("Object").New()
+	w.Set("resolve", f)
+	w.Set("reject", js.Global().Get("Function").New())
+	return w
 }
 
 // maxScopes bounds the popped scopes kept for settle; the callbacks of
@@ -162,7 +178,7 @@ func (d *device) scope() { d.dev.Call("pushErrorScope", "validation") }
 // it caught, if any, is recorded when the browser reports it.
 func (d *device) unscope() {
 	p := d.dev.Call("popErrorScope")
-	p.Call("then", d.onScope)
+	relay().Invoke(p, d.scopeWaiter)
 	d.errMu.Lock()
 	defer d.errMu.Unlock()
 	if len(d.scopes) == maxScopes {
@@ -293,8 +309,11 @@ func num[T uint32 | uint64](v js.Value, name string) T {
 
 // Wait waits for the device to finish the work submitted, and returns the
 // errors it reported meanwhile.
-func (d *device) Wait() error {
-	_, err := await(d.queue.Call("onSubmittedWorkDone"))
+func (d *device) Wait(ctx context.Context) error {
+	_, err := awaitContext(ctx, d.queue.Call("onSubmittedWorkDone"))
+	if errors.Is(err, driver.ErrTimeout) {
+		return err
+	}
 	return errors.Join(err, d.settle())
 }
 
@@ -314,4 +333,15 @@ func (d *device) Close() error {
 	d.onLost.Release()
 	d.onScope.Release()
 	return err
+}
+
+// Abandon destroys the device without waiting for the browser: the work
+// still running ends with it, or when the browser lets it go. The
+// device's callbacks stay alive, but its promises that settle later call
+// none of them (relay).
+func (d *device) Abandon() {
+	d.dev.Call("removeEventListener", "uncapturederror", d.onError)
+	d.scopeWaiter.Set("off", true)
+	d.lostWaiter.Set("off", true)
+	d.dev.Call("destroy")
 }

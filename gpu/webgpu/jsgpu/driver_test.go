@@ -4,6 +4,7 @@ package jsgpu
 
 import (
 	"testing"
+	"time"
 
 	"github.com/goxpu/xpu/gpu/webgpu/internal/drivertest"
 )
@@ -19,5 +20,6 @@ func TestDriver(t *testing.T) {
 		RefusesReadOnlyAsStorage: true,
 		RingRounds:               2,
 		AsyncErrors:              true,
+		LongWork:                 7 * time.Second,
 	})
 }

@@ -35,7 +35,7 @@ var ArrayInLoopKernel = gpu.Register(&gpu.KernelSpec{
 		},
 		{
 			Kernel: "github.com/goxpu/xpu/codegen/golower/internal/fission.ArrayInLoop", Backend: "cpu", Target: "go",
-			Hash:        "sha256:faa0cd41cde9d3647d9e859491067713b812bcd833362d3c6234d8dd7ba2829f",
+			Hash:        "sha256:effb6f710b89768c40870eb880fb0aa634b5c2e8ff4c5124ea78fb6363f01c9a",
 			Codegen:     "xpu-gen/1",
 			Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
 			SharedBytes: 256, StorageBindings: 2, UniformBytes: 0,
@@ -115,7 +115,8 @@ func arrayInLoopCPU(b *gpu.CPUBlock) {
 	gx0, gy0, gz0 := b.Group.X*64, b.Group.Y*1, b.Group.Z*1
 	var ly uint32
 	var lz uint32
-	_ = b
+	stop := b.Stopping()
+	_, _ = b, stop
 	_ = p_out
 	_ = p_in
 	_ = v_m
@@ -163,6 +164,9 @@ func arrayInLoopCPU(b *gpu.CPUBlock) {
 	}
 	v_m = uint32(0)
 	for {
+		if stop.Load() {
+			b.Poll()
+		}
 		c2 := (v_m < uint32(3))
 		if !c2 {
 			break
@@ -278,7 +282,7 @@ var DeclaredInIfKernel = gpu.Register(&gpu.KernelSpec{
 		},
 		{
 			Kernel: "github.com/goxpu/xpu/codegen/golower/internal/fission.DeclaredInIf", Backend: "cpu", Target: "go",
-			Hash:        "sha256:fdef0ad521efa7387851216aaf796254c35bf41a016d54fe7776bc7109803296",
+			Hash:        "sha256:15728428369e4d107620721b8aa021153e0d7439fb4e1f2762f3cca71b25c927",
 			Codegen:     "xpu-gen/1",
 			Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
 			SharedBytes: 256, StorageBindings: 2, UniformBytes: 16,
@@ -369,7 +373,8 @@ func declaredInIfCPU(b *gpu.CPUBlock) {
 	gx0, gy0, gz0 := b.Group.X*64, b.Group.Y*1, b.Group.Z*1
 	var ly uint32
 	var lz uint32
-	_ = b
+	stop := b.Stopping()
+	_, _ = b, stop
 	_ = p_out
 	_ = p_in
 	_ = p_n
@@ -502,6 +507,9 @@ func declaredInIfCPU(b *gpu.CPUBlock) {
 		}
 		v_m = uint32(0)
 		for {
+			if stop.Load() {
+				b.Poll()
+			}
 			c5, first5 := false, true
 			for lx := uint32(0); lx < 64; lx++ {
 				li := lx
@@ -654,7 +662,7 @@ var MatMulKernel = gpu.Register(&gpu.KernelSpec{
 		},
 		{
 			Kernel: "github.com/goxpu/xpu/codegen/golower/internal/fission.MatMul", Backend: "cpu", Target: "go",
-			Hash:        "sha256:ffee030b4ee4e9ce80595eaa6fe794c8f30455e0cefa6b812a3226ecfa28f7c2",
+			Hash:        "sha256:9d55b637f772f3762fbc6dad7c9d2aecead6a0675f788e188657c8c9d3d11abc",
 			Codegen:     "xpu-gen/1",
 			Block:       xpu.Dim3{X: 16, Y: 16, Z: 1},
 			SharedBytes: 2048, StorageBindings: 3, UniformBytes: 16,
@@ -792,7 +800,8 @@ func matMulCPU(b *gpu.CPUBlock) {
 	var v_m uint32
 	gx0, gy0, gz0 := b.Group.X*16, b.Group.Y*16, b.Group.Z*1
 	var lz uint32
-	_ = b
+	stop := b.Stopping()
+	_, _ = b, stop
 	_ = p_c
 	_ = p_a
 	_ = p_b
@@ -877,6 +886,9 @@ func matMulCPU(b *gpu.CPUBlock) {
 	}
 	v_m = uint32(0)
 	for {
+		if stop.Load() {
+			b.Poll()
+		}
 		c2, first2 := false, true
 		for ly := uint32(0); ly < 16; ly++ {
 			for lx := uint32(0); lx < 16; lx++ {
@@ -1007,7 +1019,7 @@ var NestedArrayInLoopKernel = gpu.Register(&gpu.KernelSpec{
 		},
 		{
 			Kernel: "github.com/goxpu/xpu/codegen/golower/internal/fission.NestedArrayInLoop", Backend: "cpu", Target: "go",
-			Hash:        "sha256:55562fe1de5ddf047cfd8e82096fcaa6e5b112ff525797c6fdfbb50d882dfaff",
+			Hash:        "sha256:0bbedfa6556c4658b66326cda122226badf64cb212d18841d8637c7ee71cc7dc",
 			Codegen:     "xpu-gen/1",
 			Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
 			SharedBytes: 256, StorageBindings: 2, UniformBytes: 0,
@@ -1084,7 +1096,8 @@ func nestedArrayInLoopCPU(b *gpu.CPUBlock) {
 	gx0, gy0, gz0 := b.Group.X*64, b.Group.Y*1, b.Group.Z*1
 	var ly uint32
 	var lz uint32
-	_ = b
+	stop := b.Stopping()
+	_, _ = b, stop
 	_ = p_out
 	_ = p_ps
 	_ = v_k
@@ -1138,6 +1151,9 @@ func nestedArrayInLoopCPU(b *gpu.CPUBlock) {
 	}
 	v_k = uint32(0)
 	for {
+		if stop.Load() {
+			b.Poll()
+		}
 		c2 := (v_k < uint32(3))
 		if !c2 {
 			break
@@ -1243,7 +1259,7 @@ var NestedLoopsKernel = gpu.Register(&gpu.KernelSpec{
 		},
 		{
 			Kernel: "github.com/goxpu/xpu/codegen/golower/internal/fission.NestedLoops", Backend: "cpu", Target: "go",
-			Hash:        "sha256:b7b1dde4e206d197409e357fe15ac1ea2ecee040cd51c398b8d5639387ae115e",
+			Hash:        "sha256:647879fe0db2aa3a30386bb28efeb9597e4e9713bc936e8eebde4baa9b409b95",
 			Codegen:     "xpu-gen/1",
 			Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
 			SharedBytes: 256, StorageBindings: 2, UniformBytes: 16,
@@ -1323,7 +1339,8 @@ func nestedLoopsCPU(b *gpu.CPUBlock) {
 	gx0, gy0, gz0 := b.Group.X*64, b.Group.Y*1, b.Group.Z*1
 	var ly uint32
 	var lz uint32
-	_ = b
+	stop := b.Stopping()
+	_, _ = b, stop
 	_ = p_out
 	_ = p_in
 	_ = p_n
@@ -1393,6 +1410,9 @@ func nestedLoopsCPU(b *gpu.CPUBlock) {
 	}
 	v_i = uint32(0)
 	for {
+		if stop.Load() {
+			b.Poll()
+		}
 		c2 := (v_i < p_n)
 		if !c2 {
 			break
@@ -1421,6 +1441,9 @@ func nestedLoopsCPU(b *gpu.CPUBlock) {
 		}
 		v_j = uint32(0)
 		for {
+			if stop.Load() {
+				b.Poll()
+			}
 			c5 := (v_j < uint32(2))
 			if !c5 {
 				break
@@ -1537,7 +1560,7 @@ var ScalarCopiedInLoopKernel = gpu.Register(&gpu.KernelSpec{
 		},
 		{
 			Kernel: "github.com/goxpu/xpu/codegen/golower/internal/fission.ScalarCopiedInLoop", Backend: "cpu", Target: "go",
-			Hash:        "sha256:914b0a09bdf45b33d3230542c3d902f1806d901a7425aa495de676429346c26e",
+			Hash:        "sha256:14dd26adee758d664bb583311442c5b5a7215abcf4bac47629f95b4f639f40e3",
 			Codegen:     "xpu-gen/1",
 			Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
 			SharedBytes: 256, StorageBindings: 2, UniformBytes: 0,
@@ -1593,7 +1616,8 @@ func scalarCopiedInLoopCPU(b *gpu.CPUBlock) {
 	gx0, gy0, gz0 := b.Group.X*64, b.Group.Y*1, b.Group.Z*1
 	var ly uint32
 	var lz uint32
-	_ = b
+	stop := b.Stopping()
+	_, _ = b, stop
 	_ = p_out
 	_ = p_in
 	_ = v_m
@@ -1643,6 +1667,9 @@ func scalarCopiedInLoopCPU(b *gpu.CPUBlock) {
 	}
 	v_m = uint32(0)
 	for {
+		if stop.Load() {
+			b.Poll()
+		}
 		c2 := (v_m < uint32(3))
 		if !c2 {
 			break
@@ -1745,7 +1772,7 @@ var StructArrayInLoopKernel = gpu.Register(&gpu.KernelSpec{
 		},
 		{
 			Kernel: "github.com/goxpu/xpu/codegen/golower/internal/fission.StructArrayInLoop", Backend: "cpu", Target: "go",
-			Hash:        "sha256:e6dd92b74109171d1b26be29112316a5028fa184195563ad7bad7dd67f9e8097",
+			Hash:        "sha256:592fb39f09a3f3a7397f1e18feee815bc6ada29491f9909fd8c2a0223908b5e0",
 			Codegen:     "xpu-gen/1",
 			Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
 			SharedBytes: 256, StorageBindings: 2, UniformBytes: 0,
@@ -1811,7 +1838,8 @@ func structArrayInLoopCPU(b *gpu.CPUBlock) {
 	gx0, gy0, gz0 := b.Group.X*64, b.Group.Y*1, b.Group.Z*1
 	var ly uint32
 	var lz uint32
-	_ = b
+	stop := b.Stopping()
+	_, _ = b, stop
 	_ = p_out
 	_ = p_in
 	_ = v_m
@@ -1889,6 +1917,9 @@ func structArrayInLoopCPU(b *gpu.CPUBlock) {
 	}
 	v_m = uint32(0)
 	for {
+		if stop.Load() {
+			b.Poll()
+		}
 		c2 := (v_m < uint32(3))
 		if !c2 {
 			break
@@ -2005,7 +2036,7 @@ var StructCopiedInLoopKernel = gpu.Register(&gpu.KernelSpec{
 		},
 		{
 			Kernel: "github.com/goxpu/xpu/codegen/golower/internal/fission.StructCopiedInLoop", Backend: "cpu", Target: "go",
-			Hash:        "sha256:341ead5dad67ac388a86a7f1fbaae96f25ff108cc791f46038130355bc7cca90",
+			Hash:        "sha256:01616da308ff68bc16ced2102ce0471fe4d5a5101fb3d45fb364420a0d5eb44b",
 			Codegen:     "xpu-gen/1",
 			Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
 			SharedBytes: 256, StorageBindings: 2, UniformBytes: 16,
@@ -2076,7 +2107,8 @@ func structCopiedInLoopCPU(b *gpu.CPUBlock) {
 	gx0, gy0, gz0 := b.Group.X*64, b.Group.Y*1, b.Group.Z*1
 	var ly uint32
 	var lz uint32
-	_ = b
+	stop := b.Stopping()
+	_, _ = b, stop
 	_ = p_out
 	_ = p_in
 	_ = p_n
@@ -2135,6 +2167,9 @@ func structCopiedInLoopCPU(b *gpu.CPUBlock) {
 	}
 	v_m = uint32(0)
 	for {
+		if stop.Load() {
+			b.Poll()
+		}
 		c2 := (v_m < uint32(3))
 		if !c2 {
 			break
@@ -2221,7 +2256,7 @@ var StructFieldsInLoopKernel = gpu.Register(&gpu.KernelSpec{
 		},
 		{
 			Kernel: "github.com/goxpu/xpu/codegen/golower/internal/fission.StructFieldsInLoop", Backend: "cpu", Target: "go",
-			Hash:        "sha256:a3af878c067e8052a1010ab21dfe9649b9933744f8663f680a5e7959ff76b5aa",
+			Hash:        "sha256:05a61a338473227fc60ab2f5c001b8c880c94097c6cec045c71d85e9e207dd10",
 			Codegen:     "xpu-gen/1",
 			Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
 			SharedBytes: 256, StorageBindings: 2, UniformBytes: 0,
@@ -2287,7 +2322,8 @@ func structFieldsInLoopCPU(b *gpu.CPUBlock) {
 	gx0, gy0, gz0 := b.Group.X*64, b.Group.Y*1, b.Group.Z*1
 	var ly uint32
 	var lz uint32
-	_ = b
+	stop := b.Stopping()
+	_, _ = b, stop
 	_ = p_out
 	_ = p_in
 	_ = v_m
@@ -2331,6 +2367,9 @@ func structFieldsInLoopCPU(b *gpu.CPUBlock) {
 	}
 	v_m = uint32(0)
 	for {
+		if stop.Load() {
+			b.Poll()
+		}
 		c2 := (v_m < uint32(4))
 		if !c2 {
 			break
@@ -2419,7 +2458,7 @@ var WaveInLoopKernel = gpu.Register(&gpu.KernelSpec{
 		},
 		{
 			Kernel: "github.com/goxpu/xpu/codegen/golower/internal/fission.WaveInLoop", Backend: "cpu", Target: "go",
-			Hash:        "sha256:b3d318878e94a2ad4e7b011ab9e8342da7403dfd6a52bf9d198e7037a4799250",
+			Hash:        "sha256:63fdf9a93f046bfc9c0cab0cd7754720be0c7e14c28326b5abd7f14753c8845b",
 			Codegen:     "xpu-gen/1",
 			Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
 			SharedBytes: 256, StorageBindings: 2, UniformBytes: 0,
@@ -2549,7 +2588,8 @@ func waveInLoopCPU(b *gpu.CPUBlock) {
 	gx0, gy0, gz0 := b.Group.X*64, b.Group.Y*1, b.Group.Z*1
 	var ly uint32
 	var lz uint32
-	_ = b
+	stop := b.Stopping()
+	_, _ = b, stop
 	_ = p_out
 	_ = p_in
 	_ = v_m
@@ -2617,6 +2657,9 @@ func waveInLoopCPU(b *gpu.CPUBlock) {
 	}
 	v_m = uint32(0)
 	for {
+		if stop.Load() {
+			b.Poll()
+		}
 		c2 := (v_m < uint32(2))
 		if !c2 {
 			break

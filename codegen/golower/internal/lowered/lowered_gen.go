@@ -18,7 +18,8 @@ func saxpyCPU(b *gpu.CPUBlock) {
 	gx0, gy0, gz0 := b.Group.X*64, b.Group.Y*1, b.Group.Z*1
 	var ly uint32
 	var lz uint32
-	_ = b
+	stop := b.Stopping()
+	_, _ = b, stop
 	_ = p_y
 	_ = p_x
 	_ = p_a
@@ -99,7 +100,8 @@ func blockSumCPU(b *gpu.CPUBlock) {
 	gx0, gy0, gz0 := b.Group.X*64, b.Group.Y*1, b.Group.Z*1
 	var ly uint32
 	var lz uint32
-	_ = b
+	stop := b.Stopping()
+	_, _ = b, stop
 	_ = p_out
 	_ = p_in
 	_ = p_groups
@@ -161,6 +163,9 @@ func blockSumCPU(b *gpu.CPUBlock) {
 		a_h[li] = v_h
 	}
 	for {
+		if stop.Load() {
+			b.Poll()
+		}
 		c2, first2 := false, true
 		for lx := uint32(0); lx < 64; lx++ {
 			li := lx
@@ -231,7 +236,8 @@ func gemmCPU(b *gpu.CPUBlock) {
 	var a_k0 [256]uint32
 	gx0, gy0, gz0 := b.Group.X*16, b.Group.Y*16, b.Group.Z*1
 	var lz uint32
-	_ = b
+	stop := b.Stopping()
+	_, _ = b, stop
 	_ = p_c
 	_ = p_a
 	_ = p_b
@@ -269,6 +275,9 @@ func gemmCPU(b *gpu.CPUBlock) {
 		}
 	}
 	for {
+		if stop.Load() {
+			b.Poll()
+		}
 		c2, first2 := false, true
 		for ly := uint32(0); ly < 16; ly++ {
 			for lx := uint32(0); lx < 16; lx++ {
@@ -384,7 +393,8 @@ func dotCPU(b *gpu.CPUBlock) {
 	var a_acc [16]float32
 	gx0, gy0, gz0 := b.Group.X*8, b.Group.Y*2, b.Group.Z*1
 	var lz uint32
-	_ = b
+	stop := b.Stopping()
+	_, _ = b, stop
 	_ = p_out
 	_ = p_a
 	_ = p_b
@@ -436,11 +446,25 @@ func dotCPU(b *gpu.CPUBlock) {
 					{
 						var v_k uint32 = uint32(1)
 						_ = v_k
-						for v_k < p_m {
-							{
-								v_acc = ((p_b[((v_k*uint32(8))+v_tx)] * p_a[((v_ty<<uint32(5))+v_k)]) + v_acc)
+						if p_m-v_k > 1024 {
+							for v_k < p_m {
+								if stop.Load() {
+									b.Poll()
+								}
+								for end3 := v_k + min(p_m-v_k, 1024); v_k < end3; {
+									{
+										v_acc = ((p_b[((v_k*uint32(8))+v_tx)] * p_a[((v_ty<<uint32(5))+v_k)]) + v_acc)
+									}
+									v_k = (v_k + uint32(1))
+								}
 							}
-							v_k = (v_k + uint32(1))
+						} else {
+							for v_k < p_m {
+								{
+									v_acc = ((p_b[((v_k*uint32(8))+v_tx)] * p_a[((v_ty<<uint32(5))+v_k)]) + v_acc)
+								}
+								v_k = (v_k + uint32(1))
+							}
 						}
 					}
 					a_acc[li] = v_acc
@@ -471,7 +495,8 @@ func histogramCPU(b *gpu.CPUBlock) {
 	gx0, gy0, gz0 := b.Group.X*64, b.Group.Y*1, b.Group.Z*1
 	var ly uint32
 	var lz uint32
-	_ = b
+	stop := b.Stopping()
+	_, _ = b, stop
 	_ = p_bins
 	_ = p_in
 	_ = p_n
@@ -528,7 +553,8 @@ func constantsCPU(b *gpu.CPUBlock) {
 	gx0, gy0, gz0 := b.Group.X*1, b.Group.Y*1, b.Group.Z*1
 	var ly uint32
 	var lz uint32
-	_ = b
+	stop := b.Stopping()
+	_, _ = b, stop
 	_ = p_out
 	_ = gx0
 	_ = gy0
@@ -554,7 +580,8 @@ func belowCPU(b *gpu.CPUBlock) {
 	gx0, gy0, gz0 := b.Group.X*64, b.Group.Y*1, b.Group.Z*1
 	var ly uint32
 	var lz uint32
-	_ = b
+	stop := b.Stopping()
+	_, _ = b, stop
 	_ = p_out
 	_ = p_x
 	_ = p_k
@@ -635,7 +662,8 @@ func aboveCPU(b *gpu.CPUBlock) {
 	gx0, gy0, gz0 := b.Group.X*64, b.Group.Y*1, b.Group.Z*1
 	var ly uint32
 	var lz uint32
-	_ = b
+	stop := b.Stopping()
+	_, _ = b, stop
 	_ = p_out
 	_ = p_x
 	_ = p_k
@@ -716,7 +744,8 @@ func signedBelowCPU(b *gpu.CPUBlock) {
 	gx0, gy0, gz0 := b.Group.X*64, b.Group.Y*1, b.Group.Z*1
 	var ly uint32
 	var lz uint32
-	_ = b
+	stop := b.Stopping()
+	_, _ = b, stop
 	_ = p_out
 	_ = p_x
 	_ = p_k
@@ -797,7 +826,8 @@ func signedFromCPU(b *gpu.CPUBlock) {
 	gx0, gy0, gz0 := b.Group.X*64, b.Group.Y*1, b.Group.Z*1
 	var ly uint32
 	var lz uint32
-	_ = b
+	stop := b.Stopping()
+	_, _ = b, stop
 	_ = p_out
 	_ = p_x
 	_ = p_k

@@ -1,6 +1,7 @@
 package lowered
 
 import (
+	"context"
 	"encoding/binary"
 	"fmt"
 	"math"
@@ -54,16 +55,16 @@ func launch(fn driver.CPUFunc, block, groups xpu.Dim3, uniforms []byte, bufs ...
 	if err != nil {
 		return nil, err
 	}
-	if err := q.Launch(p, groups, dbufs, uniforms); err != nil {
+	if err := q.Launch(context.Background(), p, groups, dbufs, uniforms); err != nil {
 		return nil, err
 	}
-	if err := q.Sync(); err != nil {
+	if err := q.Sync(context.Background()); err != nil {
 		return nil, err
 	}
 	out := make([][]byte, len(dbufs))
 	for i, db := range dbufs {
 		out[i] = make([]byte, db.Size())
-		if err := db.Read(0, out[i]); err != nil {
+		if err := db.Read(context.Background(), 0, out[i]); err != nil {
 			return nil, err
 		}
 	}

@@ -39,7 +39,7 @@ var GemmKernel = gpu.Register(&gpu.KernelSpec{
 		},
 		{
 			Kernel: "github.com/goxpu/xpu/cpu/cpubench/internal/kernels.Gemm", Backend: "cpu", Target: "go",
-			Hash:        "sha256:97941baf766e3b970df2a4854c86689bfcec55c0c6f49aa25c1c240a32da6666",
+			Hash:        "sha256:8369e33cfa34b55a78f3e7a731a97bfbe5310f8f13f0015fc53d7cf2edbfa21f",
 			Codegen:     "xpu-gen/1",
 			Block:       xpu.Dim3{X: 16, Y: 16, Z: 1},
 			SharedBytes: 8192, StorageBindings: 3, UniformBytes: 16,
@@ -116,7 +116,8 @@ func gemmCPU(b *gpu.CPUBlock) {
 	var v_k0 uint32
 	gx0, gy0, gz0 := b.Group.X*16, b.Group.Y*16, b.Group.Z*1
 	var lz uint32
-	_ = b
+	stop := b.Stopping()
+	_, _ = b, stop
 	_ = p_c
 	_ = p_a
 	_ = p_b
@@ -150,6 +151,9 @@ func gemmCPU(b *gpu.CPUBlock) {
 	}
 	v_k0 = uint32(0)
 	for {
+		if stop.Load() {
+			b.Poll()
+		}
 		c2 := (v_k0 < p_n)
 		if !c2 {
 			break
@@ -339,7 +343,7 @@ var SaxpyKernel = gpu.Register(&gpu.KernelSpec{
 		},
 		{
 			Kernel: "github.com/goxpu/xpu/cpu/cpubench/internal/kernels.Saxpy", Backend: "cpu", Target: "go",
-			Hash:        "sha256:4dc4762ac53b8df55fd5fb6bed8f2fa1bd6868e26484bb025c2f158bb3ad148b",
+			Hash:        "sha256:37b964222b37ed8f1a9c76ce67bd18858ac187eaeec6a4dc558391b5d52e6803",
 			Codegen:     "xpu-gen/1",
 			Block:       xpu.Dim3{X: 256, Y: 1, Z: 1},
 			SharedBytes: 0, StorageBindings: 2, UniformBytes: 16,
@@ -389,7 +393,8 @@ func saxpyCPU(b *gpu.CPUBlock) {
 	gx0, gy0, gz0 := b.Group.X*256, b.Group.Y*1, b.Group.Z*1
 	var ly uint32
 	var lz uint32
-	_ = b
+	stop := b.Stopping()
+	_, _ = b, stop
 	_ = p_y
 	_ = p_x
 	_ = p_a
@@ -489,7 +494,7 @@ var SumKernel = gpu.Register(&gpu.KernelSpec{
 		},
 		{
 			Kernel: "github.com/goxpu/xpu/cpu/cpubench/internal/kernels.Sum", Backend: "cpu", Target: "go",
-			Hash:        "sha256:baac9b265f7beb1e944857f5c775f9e77e6093f48a6892ebd010e0d240e1acb6",
+			Hash:        "sha256:0e09322147f485bc32e8455012de1c67b4de99d1295a724a49f9caf3c506d757",
 			Codegen:     "xpu-gen/1",
 			Block:       xpu.Dim3{X: 256, Y: 1, Z: 1},
 			SharedBytes: 1024, StorageBindings: 2, UniformBytes: 16,
@@ -552,7 +557,8 @@ func sumCPU(b *gpu.CPUBlock) {
 	gx0, gy0, gz0 := b.Group.X*256, b.Group.Y*1, b.Group.Z*1
 	var ly uint32
 	var lz uint32
-	_ = b
+	stop := b.Stopping()
+	_, _ = b, stop
 	_ = p_partial
 	_ = p_x
 	_ = p_per
@@ -574,17 +580,34 @@ func sumCPU(b *gpu.CPUBlock) {
 		{
 			var v_j uint32 = uint32(0)
 			_ = v_j
-			for v_j < p_per {
-				{
-					v_acc = (v_acc + p_x[(v_base+v_j)])
+			if p_per-v_j > 1024 {
+				for v_j < p_per {
+					if stop.Load() {
+						b.Poll()
+					}
+					for end6 := v_j + min(p_per-v_j, 1024); v_j < end6; {
+						{
+							v_acc = (v_acc + p_x[(v_base+v_j)])
+						}
+						v_j = (v_j + uint32(1))
+					}
 				}
-				v_j = (v_j + uint32(1))
+			} else {
+				for v_j < p_per {
+					{
+						v_acc = (v_acc + p_x[(v_base+v_j)])
+					}
+					v_j = (v_j + uint32(1))
+				}
 			}
 		}
 		s_s[v_l] = v_acc
 	}
 	v_h = uint32(128)
 	for {
+		if stop.Load() {
+			b.Poll()
+		}
 		c2 := (v_h > uint32(0))
 		if !c2 {
 			break

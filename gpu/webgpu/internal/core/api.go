@@ -3,7 +3,11 @@ package core
 // This file defines the API: what a driver implements on its binding of
 // WebGPU for the core to drive.
 
-import "github.com/goxpu/xpu/gpu/driver"
+import (
+	"context"
+
+	"github.com/goxpu/xpu/gpu/driver"
+)
 
 // API is one binding of WebGPU on an open device. Its methods are safe
 // for concurrent use; a binding whose library wants its calls serialized
@@ -27,15 +31,22 @@ type API interface {
 	// ReadBuffer copies n bytes (a multiple of 4) of src at offset into
 	// staging, a map-read buffer of at least n bytes, waits for it after
 	// every submitted pass, and copies the first len(dst) into dst. It
-	// returns the errors the device reported meanwhile.
-	ReadBuffer(src Buffer, offset int, staging Buffer, n int, dst []byte) error
-	// Wait blocks until every submitted pass has completed.
-	Wait() error
+	// returns the errors the device reported meanwhile. A wait that ctx
+	// ends returns an error wrapping driver.ErrTimeout.
+	ReadBuffer(ctx context.Context, src Buffer, offset int, staging Buffer, n int, dst []byte) error
+	// Wait blocks until every submitted pass has completed, or until ctx
+	// is done: then it returns an error wrapping driver.ErrTimeout and
+	// ctx's error.
+	Wait(ctx context.Context) error
 	// Errors returns and forgets the errors the device reported
 	// asynchronously since the last call, and its loss, which it keeps.
 	Errors() error
 	// Close releases the device; the core has released all it made.
 	Close() error
+	// Abandon gives the device up without waiting for it, instead of
+	// Close, once a wait has timed out: the work still running may use
+	// the device's objects, so they are left to the process.
+	Abandon()
 }
 
 // Usage is a set of WebGPU buffer usage flags, with WebGPU's values.

@@ -3,6 +3,7 @@ package core
 // This file implements driver.Buffer: bounds, padding and release.
 
 import (
+	"context"
 	"fmt"
 	"math"
 
@@ -27,6 +28,9 @@ func (d *Device) NewBuffer(size int) (driver.Buffer, error) {
 	if size < 0 || size > math.MaxInt-3 { // rounding up must not wrap
 		return nil, fmt.Errorf("%s: buffer of %d bytes", d.name, size)
 	}
+	if err := d.loss(); err != nil {
+		return nil, err
+	}
 	c := max(4, (size+3)&^3)
 	if limit := d.info.Limits.MaxBufferBytes; limit > 0 && uint64(c) > limit {
 		return nil, fmt.Errorf("%s: buffer of %d bytes: over the device's limit of %d", d.name, size, limit)
@@ -50,6 +54,9 @@ func (b *buffer) Write(offset int, data []byte) error {
 	if len(data) == 0 {
 		return nil
 	}
+	if err := d.loss(); err != nil {
+		return err
+	}
 	if len(data)%4 != 0 {
 		padded := make([]byte, (len(data)+3)&^3)
 		copy(padded, data)
@@ -68,8 +75,9 @@ func (b *buffer) Write(offset int, data []byte) error {
 }
 
 // Read copies the bytes at offset into dst through a staging buffer, after
-// every submitted launch has completed.
-func (b *buffer) Read(offset int, dst []byte) error {
+// every submitted launch has completed, or until ctx is done, which loses
+// the device (Device.wait).
+func (b *buffer) Read(ctx context.Context, offset int, dst []byte) error {
 	if err := b.span(offset, len(dst)); err != nil {
 		return err
 	}
@@ -79,7 +87,7 @@ func (b *buffer) Read(offset int, dst []byte) error {
 	if !b.d.groups.live(b) {
 		return fmt.Errorf("%s: read of a released buffer", b.d.name)
 	}
-	return b.d.readback(b.b, offset, dst)
+	return b.d.readback(ctx, b.b, offset, dst)
 }
 
 func (b *buffer) span(offset, n int) error {

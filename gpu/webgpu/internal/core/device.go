@@ -3,6 +3,9 @@ package core
 // This file implements driver.Device over an API.
 
 import (
+	"context"
+	"errors"
+	"fmt"
 	"sync"
 	"sync/atomic"
 
@@ -24,6 +27,10 @@ type Device struct {
 	readMu      sync.Mutex // guards staging; held across the wait of a read
 	staging     Buffer
 	stagingSize int
+
+	// lost, once set, is the error of every later call: a wait timed out
+	// with work still running, which WebGPU cannot stop.
+	lost atomic.Pointer[error]
 }
 
 var _ driver.Device = (*Device)(nil)
@@ -68,7 +75,13 @@ func (d *Device) NewQueue() (driver.Queue, error) { return d.newQueue() }
 
 // Close releases what the device still holds and the device itself, and
 // returns the errors the device reported that no call has returned yet.
+// A lost device is abandoned instead (API.Abandon): its work may still be
+// running.
 func (d *Device) Close() error {
+	if d.loss() != nil {
+		d.api.Abandon()
+		return nil
+	}
 	d.groups.releaseAll()
 	d.readMu.Lock()
 	if d.staging != nil {
@@ -92,3 +105,28 @@ func (d *Device) BindGroups() int { return d.groups.size() }
 // Errors returns and forgets the errors the device reported
 // asynchronously that no call has returned yet.
 func (d *Device) Errors() error { return d.api.Errors() }
+
+// loss returns the error of a lost device; nil while it is usable.
+func (d *Device) loss() error {
+	if p := d.lost.Load(); p != nil {
+		return *p
+	}
+	return nil
+}
+
+// wait runs a binding's wait (Wait, ReadBuffer) under ctx. A wait that
+// times out loses the device: the work it waited for cannot be stopped
+// and may still write to the device's memory, so nothing later may rely
+// on the device's state.
+func (d *Device) wait(ctx context.Context, f func(ctx context.Context) error) error {
+	if err := d.loss(); err != nil {
+		return err
+	}
+	err := f(ctx)
+	if err == nil || !errors.Is(err, driver.ErrTimeout) {
+		return err
+	}
+	lost := fmt.Errorf("%s: %w: a wait timed out with work still running, which WebGPU cannot stop", d.name, driver.ErrLost)
+	d.lost.CompareAndSwap(nil, &lost)
+	return fmt.Errorf("%s: %w; %w", d.name, err, d.loss())
+}

@@ -27,6 +27,9 @@ func (d *Device) Compile(k *driver.Kernel) (driver.Program, error) {
 	if k.WGSL == "" {
 		return nil, fmt.Errorf("%s: kernel %s has no WGSL", d.name, k.Name)
 	}
+	if err := d.loss(); err != nil {
+		return nil, err
+	}
 	layout := Layout(k)
 	pl, err := d.api.CreatePipeline(k.Name, k.WGSL, layout)
 	if err != nil {

@@ -5,6 +5,7 @@ package core
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"sync"
@@ -67,6 +68,9 @@ type Queue struct {
 var _ driver.Queue = (*Queue)(nil)
 
 func (d *Device) newQueue() (*Queue, error) {
+	if err := d.loss(); err != nil {
+		return nil, err
+	}
 	ring, err := d.api.CreateBuffer(UsageUniform|UsageCopyDst, RingBytes)
 	if err != nil {
 		return nil, fmt.Errorf("%s: uniform ring: %w", d.name, err)
@@ -75,8 +79,12 @@ func (d *Device) newQueue() (*Queue, error) {
 }
 
 // Launch records a dispatch of p over groups in the open pass.
-func (q *Queue) Launch(dp driver.Program, groups xpu.Dim3, bufs []driver.Buffer, uniforms []byte) error {
+// ctx is not needed: recording and submitting do not wait for the device.
+func (q *Queue) Launch(ctx context.Context, dp driver.Program, groups xpu.Dim3, bufs []driver.Buffer, uniforms []byte) error {
 	d := q.d
+	if err := d.loss(); err != nil {
+		return err
+	}
 	p, ok := dp.(*program)
 	if !ok || p.d != d {
 		return fmt.Errorf("%s: launch of a program of another device or driver (%T)", d.name, dp)
@@ -105,7 +113,7 @@ func (q *Queue) Launch(dp driver.Program, groups xpu.Dim3, bufs []driver.Buffer,
 		return fmt.Errorf("%s: kernel %s: %d uniform bytes exceed the %d-byte ring", d.name, p.name, p.uniforms, len(q.slab))
 	}
 	if q.used+slot > len(q.slab) || q.launches >= PassLaunches {
-		if err := q.submit(); err != nil {
+		if err := q.submit(ctx); err != nil {
 			clear(q.bufs)
 			return err
 		}
@@ -172,9 +180,10 @@ func (q *Queue) begin() error {
 	return nil
 }
 
-// submit ends the open pass, writes the ring and submits. The caller
-// holds q.mu.
-func (q *Queue) submit() error {
+// submit ends the open pass, writes the ring and submits; after
+// PassesInFlight passes it waits for the device, no longer than ctx
+// allows. The caller holds q.mu.
+func (q *Queue) submit(ctx context.Context) error {
 	if q.pass == nil {
 		return nil
 	}
@@ -194,7 +203,7 @@ func (q *Queue) submit() error {
 	}
 	if q.inflight++; q.inflight >= PassesInFlight {
 		q.inflight = 0
-		if err := q.d.api.Wait(); err != nil {
+		if err := q.d.wait(ctx, q.d.api.Wait); err != nil {
 			return fmt.Errorf("%s: wait for submitted passes: %w", q.d.name, err)
 		}
 	}
@@ -204,28 +213,40 @@ func (q *Queue) submit() error {
 // Flush submits what was recorded and returns the errors the device
 // reported since the last check; it does not wait for the device.
 func (q *Queue) Flush() error {
+	if err := q.d.loss(); err != nil {
+		return err
+	}
 	q.mu.Lock()
 	defer q.mu.Unlock()
-	return errors.Join(q.submit(), q.d.api.Errors())
+	return errors.Join(q.submit(context.Background()), q.d.api.Errors())
 }
 
-// Sync submits what was recorded and waits for the device to finish it.
-func (q *Queue) Sync() error {
+// Sync submits what was recorded and waits for the device to finish it,
+// or until ctx is done, which loses the device (Device.wait).
+func (q *Queue) Sync(ctx context.Context) error {
+	if err := q.d.loss(); err != nil {
+		return err
+	}
 	q.mu.Lock()
 	defer q.mu.Unlock()
-	err := q.submit()
+	if err := q.submit(ctx); err != nil {
+		return err
+	}
 	q.inflight = 0
-	return errors.Join(err, q.d.api.Wait())
+	return q.d.wait(ctx, q.d.api.Wait)
 }
 
-// Release submits what is left and frees the ring and the timer.
+// Release submits what is left and frees the ring and the timer; on a
+// lost device it submits nothing.
 func (q *Queue) Release() {
 	q.mu.Lock()
 	defer q.mu.Unlock()
 	if q.ring == nil {
 		return
 	}
-	_ = q.submit()
+	if q.d.loss() == nil {
+		_ = q.submit(context.Background())
+	}
 	q.d.groups.evict(q.ringID)
 	q.ring.Release()
 	q.ring = nil

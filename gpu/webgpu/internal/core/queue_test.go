@@ -1,6 +1,7 @@
 package core
 
 import (
+	"context"
 	"testing"
 
 	"github.com/goxpu/xpu"
@@ -38,15 +39,18 @@ func (a *fakeAPI) CreateBindGroup(Pipeline, []Entry) (BindGroup, error) {
 	a.groups++
 	return &fakeObject{release: func() { a.groups-- }}, nil
 }
-func (a *fakeAPI) BeginPass() (Pass, error)                          { return &fakePass{a: a}, nil }
-func (a *fakeAPI) WriteBuffer(Buffer, int, []byte) error             { return nil }
-func (a *fakeAPI) ReadBuffer(Buffer, int, Buffer, int, []byte) error { return nil }
-func (a *fakeAPI) Errors() error                                     { return nil }
-func (a *fakeAPI) Close() error                                      { return nil }
-func (a *fakeAPI) Wait() error                                       { a.unwaited = 0; return nil }
-func (p *fakePass) SetPipeline(Pipeline)                             {}
-func (p *fakePass) SetBindGroup(BindGroup, []uint32)                 {}
-func (p *fakePass) Dispatch(x, y, z uint32)                          { p.dispatches++ }
+func (a *fakeAPI) BeginPass() (Pass, error)              { return &fakePass{a: a}, nil }
+func (a *fakeAPI) WriteBuffer(Buffer, int, []byte) error { return nil }
+func (a *fakeAPI) ReadBuffer(context.Context, Buffer, int, Buffer, int, []byte) error {
+	return nil
+}
+func (a *fakeAPI) Errors() error                     { return nil }
+func (a *fakeAPI) Close() error                      { return nil }
+func (a *fakeAPI) Wait(context.Context) error        { a.unwaited = 0; return nil }
+func (a *fakeAPI) Abandon()                          {}
+func (p *fakePass) SetPipeline(Pipeline)             {}
+func (p *fakePass) SetBindGroup(BindGroup, []uint32) {}
+func (p *fakePass) Dispatch(x, y, z uint32)          { p.dispatches++ }
 func (p *fakePass) Submit(Buffer, []byte) error {
 	a := p.a
 	a.submits++
@@ -104,11 +108,11 @@ func TestDeferredLaunchesBounded(t *testing.T) {
 	defer y.Release()
 	u := make([]byte, 16)
 	for range launches {
-		if err := q.Launch(p, xpu.Dim3{X: 1, Y: 1, Z: 1}, []driver.Buffer{y}, u); err != nil {
+		if err := q.Launch(context.Background(), p, xpu.Dim3{X: 1, Y: 1, Z: 1}, []driver.Buffer{y}, u); err != nil {
 			t.Fatal(err)
 		}
 	}
-	if err := q.Sync(); err != nil {
+	if err := q.Sync(context.Background()); err != nil {
 		t.Fatal(err)
 	}
 	t.Logf("%d launches: %d passes, at most %d launches a pass and %d passes between waits", launches, a.submits, a.maxPass, a.maxUnwait)
@@ -134,7 +138,7 @@ func TestReleasedViewBindGroups(t *testing.T) {
 	u := make([]byte, 16)
 	for i := range views {
 		v := &driver.View{Buffer: b, Offset: 4 * i, Bytes: 4}
-		if err := q.Launch(p, xpu.Dim3{X: 1, Y: 1, Z: 1}, []driver.Buffer{v}, u); err != nil {
+		if err := q.Launch(context.Background(), p, xpu.Dim3{X: 1, Y: 1, Z: 1}, []driver.Buffer{v}, u); err != nil {
 			t.Fatal(err)
 		}
 		v.Release()
@@ -144,7 +148,7 @@ func TestReleasedViewBindGroups(t *testing.T) {
 			}
 		}
 	}
-	if err := q.Sync(); err != nil {
+	if err := q.Sync(context.Background()); err != nil {
 		t.Fatal(err)
 	}
 	if a.groups != 0 || d.BindGroups() != 0 {

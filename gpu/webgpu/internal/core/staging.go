@@ -2,14 +2,20 @@ package core
 
 // This file implements reads through a map-read staging buffer.
 
-import "fmt"
+import (
+	"context"
+	"fmt"
+)
 
 // keepStaging is the largest staging buffer kept between reads.
 const keepStaging = 16 << 20
 
 // readback copies len(dst) bytes of src at offset into dst, and returns
 // the errors the device reported meanwhile.
-func (d *Device) readback(src Buffer, offset int, dst []byte) error {
+func (d *Device) readback(ctx context.Context, src Buffer, offset int, dst []byte) error {
+	if err := d.loss(); err != nil {
+		return err
+	}
 	n := (len(dst) + 3) &^ 3
 	d.readMu.Lock()
 	defer d.readMu.Unlock()
@@ -20,7 +26,10 @@ func (d *Device) readback(src Buffer, offset int, dst []byte) error {
 	if n > keepStaging {
 		defer staging.Release()
 	}
-	if err := d.api.ReadBuffer(src, offset, staging, n, dst); err != nil {
+	err = d.wait(ctx, func(ctx context.Context) error {
+		return d.api.ReadBuffer(ctx, src, offset, staging, n, dst)
+	})
+	if err != nil {
 		return fmt.Errorf("%s: read back: %w", d.name, err)
 	}
 	return nil

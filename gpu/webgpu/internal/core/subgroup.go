@@ -9,6 +9,7 @@ package core
 // the emulated tier, slower but right.
 
 import (
+	"context"
 	"encoding/binary"
 	"errors"
 	"fmt"
@@ -140,7 +141,7 @@ func (d *Device) runProbe() ([]uint32, error) {
 		return nil, err
 	}
 	b := make([]byte, n)
-	if err := d.readback(buf, 0, b); err != nil {
+	if err := d.readback(context.Background(), buf, 0, b); err != nil {
 		return nil, err
 	}
 	out := make([]uint32, probeInvocations*3)

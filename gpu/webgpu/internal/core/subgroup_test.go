@@ -1,6 +1,7 @@
 package core
 
 import (
+	"context"
 	"encoding/binary"
 	"errors"
 	"strings"
@@ -89,15 +90,16 @@ func (a *probeAPI) CreatePipeline(label, wgsl string, l []Binding) (Pipeline, er
 func (a *probeAPI) CreateBindGroup(Pipeline, []Entry) (BindGroup, error) { return nothing{}, nil }
 func (a *probeAPI) BeginPass() (Pass, error)                             { return nothing{}, nil }
 func (a *probeAPI) WriteBuffer(Buffer, int, []byte) error                { return nil }
-func (a *probeAPI) ReadBuffer(src Buffer, off int, st Buffer, n int, dst []byte) error {
+func (a *probeAPI) ReadBuffer(_ context.Context, src Buffer, off int, st Buffer, n int, dst []byte) error {
 	for i, w := range a.out {
 		binary.LittleEndian.PutUint32(dst[4*i:], w)
 	}
 	return nil
 }
-func (a *probeAPI) Wait() error   { return nil }
-func (a *probeAPI) Errors() error { return nil }
-func (a *probeAPI) Close() error  { return nil }
+func (a *probeAPI) Wait(context.Context) error { return nil }
+func (a *probeAPI) Errors() error              { return nil }
+func (a *probeAPI) Close() error               { return nil }
+func (a *probeAPI) Abandon()                   {}
 
 // TestProbeAtOpen checks that Open offers the subgroups only when the
 // probe finds the layout the wave tiers assume.

@@ -4,6 +4,7 @@ package core
 // with timestamp queries: driver.Timer and driver.ClockCalibrator.
 
 import (
+	"context"
 	"encoding/binary"
 	"fmt"
 	"runtime"
@@ -119,7 +120,7 @@ func (q timedQueue) StartTimer() error {
 	if q.ring == nil {
 		return fmt.Errorf("%s: timer on a released queue", q.d.name)
 	}
-	if err := q.submit(); err != nil {
+	if err := q.submit(context.Background()); err != nil {
 		return err
 	}
 	return q.timer.start(q.d)
@@ -133,7 +134,7 @@ func (q timedQueue) StopTimer() (time.Duration, error) {
 	if !q.timer.on {
 		return 0, fmt.Errorf("%s: StopTimer without StartTimer", q.d.name)
 	}
-	err := q.submit()
+	err := q.submit(context.Background())
 	if err == nil {
 		err = q.timer.collect(q.d)
 	}
@@ -214,7 +215,7 @@ func (d timedDevice) CalibrateClock() (dev, host time.Duration, err error) {
 		if err := q.StartTimer(); err != nil {
 			return 0, 0, err
 		}
-		if err := q.Launch(p, xpu.Dim3{X: groups, Y: 1, Z: 1}, []driver.Buffer{out}, uni); err != nil {
+		if err := q.Launch(context.Background(), p, xpu.Dim3{X: groups, Y: 1, Z: 1}, []driver.Buffer{out}, uni); err != nil {
 			return 0, 0, err
 		}
 		t0 := time.Now()

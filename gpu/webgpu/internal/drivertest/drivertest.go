@@ -8,9 +8,11 @@
 package drivertest
 
 import (
+	"context"
 	"encoding/binary"
 	"errors"
 	"testing"
+	"time"
 
 	"github.com/goxpu/xpu"
 	"github.com/goxpu/xpu/gpu/driver"
@@ -48,6 +50,10 @@ type Config struct {
 	AsyncErrors bool
 	// AsyncErrorSays, when not empty, is a word that error holds.
 	AsyncErrorSays string
+	// LongWork is how long the work is that the case SyncWaitsForWork
+	// waits for (at least three quarters of it is required); 0 leaves
+	// the case out.
+	LongWork time.Duration
 }
 
 // Run runs every case of the suite against the driver c describes, each
@@ -68,6 +74,8 @@ func Run(t *testing.T, c Config) {
 		{"AsyncErrors", testAsyncErrors},
 		{"WriteRead", testWriteRead},
 		{"Views", testViews},
+		{"SyncWaitsForWork", testSyncWaitsForWork},
+		{"RunawayKernel", testRunawayKernel},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) { tc.run(t, c) })
@@ -150,7 +158,7 @@ func uniforms(k uint32) []byte { return u32Bytes([]uint32{k, 0, 0, 0}) }
 func readU32(t testing.TB, b driver.Buffer) []uint32 {
 	t.Helper()
 	raw := make([]byte, b.Size())
-	if err := b.Read(0, raw); err != nil {
+	if err := b.Read(bg, 0, raw); err != nil {
 		t.Fatal(err)
 	}
 	out := make([]uint32, len(raw)/4)
@@ -168,3 +176,6 @@ func mustBuffer(t testing.TB, d driver.Device, size int) driver.Buffer {
 	}
 	return b
 }
+
+// bg is the context of the waits that need no bound.
+var bg = context.Background()

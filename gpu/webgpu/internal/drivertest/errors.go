@@ -21,18 +21,18 @@ func testAsyncErrors(t *testing.T, c Config) {
 	p, q := setup(t, d)
 	a, b, u := mustBuffer(t, d, 4*64), mustBuffer(t, d, 4*64), mustBuffer(t, d, 4)
 	tooMany := xpu.Dim3{X: d.Info().Limits.MaxGroups + 1, Y: 1, Z: 1}
-	if err := q.Launch(p, tooMany, []driver.Buffer{a, b, u}, uniforms(1)); err != nil {
+	if err := q.Launch(bg, p, tooMany, []driver.Buffer{a, b, u}, uniforms(1)); err != nil {
 		t.Fatal(err)
 	}
-	err := q.Sync()
+	err := q.Sync(bg)
 	if err == nil || !strings.Contains(err.Error(), c.AsyncErrorSays) {
 		t.Fatalf("a dispatch over %d groups: Sync returned %v, want an error (saying %q)", tooMany.X, err, c.AsyncErrorSays)
 	}
 	t.Log(err)
-	if err := q.Launch(p, xpu.Dim3{X: 1, Y: 1, Z: 1}, []driver.Buffer{a, b, u}, uniforms(5)); err != nil {
+	if err := q.Launch(bg, p, xpu.Dim3{X: 1, Y: 1, Z: 1}, []driver.Buffer{a, b, u}, uniforms(5)); err != nil {
 		t.Fatal(err)
 	}
-	if err := q.Sync(); err != nil {
+	if err := q.Sync(bg); err != nil {
 		t.Fatalf("the device kept an old error: %v", err)
 	}
 	if got := readU32(t, a); got[63] != 5 {

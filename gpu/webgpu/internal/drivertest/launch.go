@@ -40,7 +40,7 @@ func testLaunch(t *testing.T, c Config) {
 	var k uint32
 	for i := range launches {
 		k = uint32(i) * 7919
-		if err := q.Launch(p, xpu.Dim3{X: (n + 63) / 64, Y: 1, Z: 1}, bufs, uniforms(k)); err != nil {
+		if err := q.Launch(bg, p, xpu.Dim3{X: (n + 63) / 64, Y: 1, Z: 1}, bufs, uniforms(k)); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -78,14 +78,14 @@ func testRing(t *testing.T, c Config) {
 		if i%2 == 1 {
 			src, dst = b, a
 		}
-		if err := q.Launch(p, xpu.Dim3{X: 2, Y: 1, Z: 1}, []driver.Buffer{dst, src, unused}, uniforms(k)); err != nil {
+		if err := q.Launch(bg, p, xpu.Dim3{X: 2, Y: 1, Z: 1}, []driver.Buffer{dst, src, unused}, uniforms(k)); err != nil {
 			t.Fatal(err)
 		}
 		for j := range want {
 			want[j] += k
 		}
 	}
-	if err := q.Sync(); err != nil {
+	if err := q.Sync(bg); err != nil {
 		t.Fatal(err)
 	}
 	final := b
@@ -112,7 +112,7 @@ func testReleaseRecorded(t *testing.T, c Config) {
 		if err := in.Write(0, u32Bytes(make([]uint32, 64))); err != nil {
 			t.Fatal(err)
 		}
-		if err := q.Launch(p, xpu.Dim3{X: 1, Y: 1, Z: 1}, []driver.Buffer{out, in, unused}, uniforms(uint32(round+7))); err != nil {
+		if err := q.Launch(bg, p, xpu.Dim3{X: 1, Y: 1, Z: 1}, []driver.Buffer{out, in, unused}, uniforms(uint32(round+7))); err != nil {
 			t.Fatal(err)
 		}
 		in.Release()
@@ -121,7 +121,7 @@ func testReleaseRecorded(t *testing.T, c Config) {
 			t.Fatalf("round %d: flush after releasing recorded buffers: %v", round, err)
 		}
 	}
-	if err := q.Sync(); err != nil {
+	if err := q.Sync(bg); err != nil {
 		t.Fatal(err)
 	}
 	for i, v := range readU32(t, out) {
@@ -143,13 +143,13 @@ func testWriteRead(t *testing.T, c Config) {
 		t.Fatal(err)
 	}
 	got := make([]byte, 6)
-	if err := b.Read(4, got[:4]); err != nil {
+	if err := b.Read(bg, 4, got[:4]); err != nil {
 		t.Fatal(err)
 	}
 	if string(got[:2]) != "\x05\x06" {
 		t.Errorf("read at 4: % x", got[:4])
 	}
-	if err := b.Read(2, got); err == nil {
+	if err := b.Read(bg, 2, got); err == nil {
 		t.Error("a read at an unaligned offset succeeded")
 	}
 	if _, err := d.NewBuffer(int(min(d.Info().Limits.MaxBufferBytes+4, 1<<53))); err == nil {
@@ -185,14 +185,14 @@ func testRepeat(t *testing.T, c Config) {
 	}{
 		{b, a, 5}, {b, a, 5}, {b, a, 9}, {a, b, 9}, {a, b, 9}, {b, a, 9}, {b, a, 5}, {a, b, 7}, {a, b, 5},
 	} {
-		if err := q.Launch(p, xpu.Dim3{X: 1, Y: 1, Z: 1}, []driver.Buffer{l.dst, l.src, unused}, uniforms(l.k)); err != nil {
+		if err := q.Launch(bg, p, xpu.Dim3{X: 1, Y: 1, Z: 1}, []driver.Buffer{l.dst, l.src, unused}, uniforms(l.k)); err != nil {
 			t.Fatalf("launch %d: %v", i, err)
 		}
 		for j := range n {
 			mem[l.dst][j] = mem[l.src][j] + l.k
 		}
 	}
-	if err := q.Sync(); err != nil {
+	if err := q.Sync(bg); err != nil {
 		t.Fatal(err)
 	}
 	for _, buf := range []driver.Buffer{a, b} {

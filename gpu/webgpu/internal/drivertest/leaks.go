@@ -27,12 +27,12 @@ func testNoLeaks(t *testing.T, c Config) {
 	cycle := func(i int) {
 		a, b, u := mustBuffer(t, d, size), mustBuffer(t, d, size), mustBuffer(t, d, 4)
 		for j := range 3 {
-			if err := q.Launch(p, xpu.Dim3{X: 1, Y: 1, Z: 1}, []driver.Buffer{b, a, u}, uniforms(uint32(i+j))); err != nil {
+			if err := q.Launch(bg, p, xpu.Dim3{X: 1, Y: 1, Z: 1}, []driver.Buffer{b, a, u}, uniforms(uint32(i+j))); err != nil {
 				t.Fatal(err)
 			}
 		}
 		if i%3 == 0 {
-			if err := b.Read(0, make([]byte, 64)); err != nil {
+			if err := b.Read(bg, 0, make([]byte, 64)); err != nil {
 				t.Fatal(err)
 			}
 		}
@@ -48,7 +48,7 @@ func testNoLeaks(t *testing.T, c Config) {
 	for i := range 20 {
 		cycle(i)
 	}
-	if err := q.Sync(); err != nil {
+	if err := q.Sync(bg); err != nil {
 		t.Fatal(err)
 	}
 	before := residentBytes()
@@ -56,7 +56,7 @@ func testNoLeaks(t *testing.T, c Config) {
 	for i := range cycles {
 		cycle(i)
 	}
-	if err := q.Sync(); err != nil {
+	if err := q.Sync(bg); err != nil {
 		t.Fatal(err)
 	}
 	after := residentBytes()

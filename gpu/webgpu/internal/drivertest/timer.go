@@ -37,7 +37,7 @@ func testTimer(t *testing.T, c Config) {
 	}
 	t0 := time.Now()
 	for k := range uint32(20) {
-		if err := q.Launch(p, xpu.Dim3{X: n / 64, Y: 1, Z: 1}, []driver.Buffer{out, in, unused}, uniforms(k+1)); err != nil {
+		if err := q.Launch(bg, p, xpu.Dim3{X: n / 64, Y: 1, Z: 1}, []driver.Buffer{out, in, unused}, uniforms(k+1)); err != nil {
 			t.Fatal(err)
 		}
 		if k%5 == 4 {

@@ -47,14 +47,14 @@ func testViews(t *testing.T, c Config) {
 	outView := &driver.View{Buffer: out, Offset: 2 * align, Bytes: 4 * n}
 	for _, inOff := range []int{align, 0, align} {
 		bufs := []driver.Buffer{outView, &driver.View{Buffer: in, Offset: inOff, Bytes: 4 * n}, unused}
-		if err := q.Launch(p, groups, bufs, uniforms(7)); err != nil {
+		if err := q.Launch(bg, p, groups, bufs, uniforms(7)); err != nil {
 			t.Fatal(err)
 		}
 	}
 	if n := core.Of(d).BindGroups() - before; n != 2 {
 		t.Errorf("%d bind groups for two distinct views, want 2", n)
 	}
-	if err := q.Sync(); err != nil {
+	if err := q.Sync(bg); err != nil {
 		t.Fatal(err)
 	}
 	got := readU32(t, out)
@@ -70,7 +70,7 @@ func testViews(t *testing.T, c Config) {
 	}
 	// A window past the buffer's end is refused, not bound.
 	bad := []driver.Buffer{outView, &driver.View{Buffer: in, Offset: size - 4*n + 4, Bytes: 4 * n}, unused}
-	if err := q.Launch(p, groups, bad, uniforms(7)); err == nil {
+	if err := q.Launch(bg, p, groups, bad, uniforms(7)); err == nil {
 		t.Fatal("a view past its buffer's end was launched")
 	}
 	// Releasing a view drops the groups that bind its range: both.
