@@ -150,6 +150,9 @@ func (b *Buffer[T]) ReadContext(ctx context.Context, dst []T) error {
 	if b == nil || b.st == nil {
 		return fmt.Errorf("gpu: Read from a nil buffer: %w", ErrArgs)
 	}
+	if err := usableContext("Buffer.ReadContext", ctx); err != nil {
+		return err
+	}
 	if len(dst) != b.n {
 		return fmt.Errorf("gpu: Read of a Buffer[%s] of %d elements into %d: %w", b.st.elem.name, b.n, len(dst), ErrSize)
 	}

@@ -126,6 +126,9 @@ func (d *Device) SyncContext(ctx context.Context) error {
 	if err := d.usable("Device.Sync"); err != nil {
 		return err
 	}
+	if err := usableContext("Device.SyncContext", ctx); err != nil {
+		return err
+	}
 	d.life.RLock()
 	defer d.life.RUnlock()
 	if d.closed {
@@ -145,7 +148,11 @@ func (d *Device) SyncContext(ctx context.Context) error {
 // launch on the CPU, the wait of Close), to limit each: a wait that
 // reaches it fails as one whose context's deadline passed, with an error
 // wrapping [ErrTimeout]. A limit of 0, the default, removes the bound.
+// On a nil Device it does nothing: there is no wait to bound.
 func (d *Device) SetWaitLimit(limit time.Duration) {
+	if d == nil {
+		return
+	}
 	d.waitLimit.Store(int64(max(limit, 0)))
 }
 

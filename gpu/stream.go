@@ -71,6 +71,9 @@ func (s *Stream) SyncContext(ctx context.Context) error {
 	if err := s.usable("Stream.Sync"); err != nil {
 		return err
 	}
+	if err := usableContext("Stream.SyncContext", ctx); err != nil {
+		return err
+	}
 	d := s.dev
 	d.life.RLock()
 	defer d.life.RUnlock()
