@@ -26,5 +26,6 @@ const (
 	ruleBinding      = "xpu-binding"        // bindings or uniform offsets off the driver contract
 	ruleBarrier      = "xpu-barrier-nonuniform"
 	ruleCompare      = "xpu-compare" // == or != on arrays or structs
+	ruleNesting      = "xpu-nesting" // statements nested deeper than WGSL compilers take
 	ruleIR           = "xpu-ir"      // malformed IR: a front-end bug
 )

@@ -12,10 +12,10 @@ fn xpu_i32_of_f32(x: f32) -> i32 {
     if x != x {
         return 0i;
     }
-    if x < -2.1474836e9f {
+    if x < -0x1p31f {
         return bitcast<i32>(0x80000000u);
     }
-    if x >= 2.1474836e9f {
+    if x >= 0x1p31f {
         return 2147483647i;
     }
     return i32(x);
@@ -36,7 +36,7 @@ fn xpu_u32_of_f32(x: f32) -> u32 {
     if !(x > -1.0f) {
         return 0u;
     }
-    if x >= 4.2949673e9f {
+    if x >= 0x1p32f {
         return 4294967295u;
     }
     return u32(x);
