@@ -15,6 +15,9 @@ import (
 // the lowering adds around an expression after lowering it.
 const maxExprDepth = 32
 
+// negZero is the bits of the float32 -0.
+const negZero = 0x80000000
+
 // expr lowers e. Statements that must run first (short-circuit operands
 // with effects, atomic loops, the lets that bound an expression's depth)
 // are emitted into the list being built. Every expression the lowering
@@ -22,10 +25,12 @@ const maxExprDepth = 32
 // expression is nested deeper than maxExprDepth, and no value that is not
 // finite is a const-expression (Tint evaluates those when it creates the
 // shader and refuses any whose value is an infinity or a NaN), so such a
-// value is made at run time by the helper xpu_f32_of_bits.
+// value is made at run time by the helper xpu_f32_of_bits. So is
+// negative zero, which Tint's constant loses its sign on the way to
+// memory (Dawn stored 0 for bitcast<f32>(0x80000000u)).
 func (l *lowerer) expr(e ir.Expr) wgsl.Expr {
 	x := l.lowerExpr(e)
-	if c, ok := x.(*wgsl.Lit); ok && c.Kind == wgsl.F32 && !wgsl.F32Finite(c.Bits) {
+	if c, ok := x.(*wgsl.Lit); ok && c.Kind == wgsl.F32 && (!wgsl.F32Finite(c.Bits) || c.Bits == negZero) {
 		return wgsl.CallOf(l.helper("xpu_f32_of_bits"), wgsl.U32Lit(c.Bits))
 	}
 	if exprDepth(x) >= maxExprDepth {

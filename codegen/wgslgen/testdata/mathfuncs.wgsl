@@ -47,7 +47,7 @@ fn main() {
     v_k = max(v_k, -3i);
     v_k = v_k + i32(u32(v_k));
     v_x = v_x + xpu_f32_of_bits(2143289344u);
-    v_x = v_x * bitcast<f32>(0x80000000u);
+    v_x = v_x * xpu_f32_of_bits(2147483648u);
     v_x = 0x1.fffffep127f;
     b_out[1u] = v_x;
     b_ints[1u] = v_k / bitcast<i32>(0x80000000u);
