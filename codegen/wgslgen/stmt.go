@@ -62,6 +62,9 @@ func (l *lowerer) stmt(s ir.Stmt) {
 		l.emit(l.block(s))
 	case *ir.Decl:
 		l.at(s.Pos)
+		if _, ok := s.Var.Type.(*ir.Array); ok && s.Var.Type.Size() > maxPrivateBytes {
+			l.fail(rulePrivateSize, "private array %s of %d bytes: a work-item's own arrays may hold %d bytes here (lavapipe took two minutes to compile 8,000 bytes, and crashed with a cold shader cache); keep large data in a buffer or an xpu.Shared array", s.Var.Name, s.Var.Type.Size(), maxPrivateBytes)
+		}
 		name := l.local(s.Var)
 		if s.Init != nil && !l.assigned[s.Var] && isBasic(s.Var.Type) {
 			// Never assigned again: a value, which Tint compiles better
@@ -132,6 +135,12 @@ func (l *lowerer) ifStmt(s *ir.If) *wgsl.If {
 	}
 	return w
 }
+
+// maxPrivateBytes bounds a private array: Vulkan drivers turn a
+// work-item's array into registers or scratch, and lavapipe's compile
+// time grows faster than the square of its length (3 s for 512 floats,
+// 15 s for 1,024, two minutes for 2,000).
+const maxPrivateBytes = 4096
 
 // maxChain bounds the length of a printed else-if chain: Tint refuses a
 // chain of more than about 125, counted with the nesting around it.

@@ -526,3 +526,29 @@ func TestNonFiniteConstants(t *testing.T) {
 		},
 	}})
 }
+
+// TestPrivateArraySize: a private array literal compiles on both
+// compilers and holds its elements up to the documented size; a larger
+// one (2,000 elements took lavapipe two minutes to compile, and crashed
+// it with a cold shader cache) is refused by name.
+func TestPrivateArraySize(t *testing.T) {
+	literal := func(n int) *stressKernel {
+		var b strings.Builder
+		for j := range n {
+			fmt.Fprintf(&b, "%d, ", j)
+		}
+		return &stressKernel{
+			name: fmt.Sprintf("array%d", n),
+			body: fmt.Sprintf("\ta := [%d]float32{%s}\n\ty[i] = a[(i*7)%%%d] + x[i]", n, b.String(), n),
+			ref:  func(x []float32, i int) float32 { return float32((i*7)%n) + x[i] },
+		}
+	}
+	checkOnCompilers(t, []*stressKernel{literal(256)})
+	k, err := kernelOf(t, literal(2000).source())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := wgslgen.Generate(k); err == nil || !strings.Contains(err.Error(), "[xpu-private-size]") {
+		t.Errorf("2,000-element private array: err = %v, want [xpu-private-size]", err)
+	}
+}
