@@ -1264,7 +1264,7 @@ var BlockReduceKernel = gpu.Register(&gpu.KernelSpec{
 	Manifests: []gpu.Manifest{
 		{
 			Kernel: "github.com/goxpu/xpu/kernels/conformance.BlockReduce", Backend: "webgpu", Target: "wgsl",
-			Hash:        "sha256:3161a8cb5ba07344b4768b4f9e4059f6ab8e23402960f60bc53ff0e93c9a76ae",
+			Hash:        "sha256:85e8509dacea5e3efa43ceeb116f31b49b5833cf19036a59b6427f3695c34347",
 			Codegen:     "xpu-gen/1",
 			Block:       xpu.Dim3{X: 128, Y: 1, Z: 1},
 			SharedBytes: 512, StorageBindings: 2, UniformBytes: 16,
@@ -1318,7 +1318,7 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(local_invocation
     }
     s_s[v_l] = v_v;
     workgroupBarrier();
-    for (var v_step: u32 = 128u / 2u; v_step > 0u; v_step = v_step / 2u) {
+    for (var v_step: u32 = 64u; v_step > 0u; v_step = v_step / 2u) {
         if v_l < v_step {
             s_s[v_l] = s_s[v_l] + s_s[v_l + v_step];
         }
@@ -2236,7 +2236,7 @@ var ConversionsKernel = gpu.Register(&gpu.KernelSpec{
 	Manifests: []gpu.Manifest{
 		{
 			Kernel: "github.com/goxpu/xpu/kernels/conformance.Conversions", Backend: "webgpu", Target: "wgsl",
-			Hash:        "sha256:3e3cdb3c7c902dfcfa43b77df45c430b07d01aca6ebbf1b12845ef8a48255047",
+			Hash:        "sha256:d3f1a32f153b252029cce6876a80aa811db91060f0df026c64c9148a2d6b3d2e",
 			Codegen:     "xpu-gen/1",
 			Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
 			SharedBytes: 0, StorageBindings: 6, UniformBytes: 16,
@@ -2295,10 +2295,10 @@ fn xpu_i32_of_f32(x: f32) -> i32 {
     if x != x {
         return 0i;
     }
-    if x < -2.1474836e9f {
+    if x < -0x1p31f {
         return bitcast<i32>(0x80000000u);
     }
-    if x >= 2.1474836e9f {
+    if x >= 0x1p31f {
         return 2147483647i;
     }
     return i32(x);
@@ -2309,7 +2309,7 @@ fn xpu_u32_of_f32(x: f32) -> u32 {
     if !(x > -1.0f) {
         return 0u;
     }
-    if x >= 4.2949673e9f {
+    if x >= 0x1p32f {
         return 4294967295u;
     }
     return u32(x);
