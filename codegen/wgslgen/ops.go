@@ -89,7 +89,9 @@ func (l *lowerer) logical(e *ir.Binary) wgsl.Expr {
 	var pre []wgsl.Stmt
 	saved := l.fn.out
 	l.fn.out = &pre
+	l.deeper() // y's statements may become the body of an if
 	y := l.expr(e.Y)
+	l.fn.depth--
 	l.fn.out = saved
 	if len(pre) == 0 && !hasEffects(e.Y) {
 		return &wgsl.Binary{Op: binaryOps[e.Op], X: x, Y: y}

@@ -46,15 +46,16 @@ const stressN, stressPad = 64, 64
 // with what Go computes for it: y[i] for each work-item i, given x.
 type stressKernel struct {
 	name string
-	body string // the statements of K; i is t.GlobalX()
+	body  string // the statements of K; i is t.GlobalX()
+	funcs string // device functions K calls
 	ref  func(x []float32, i int) float32
 	in   func(r *rand.Rand) []float32 // x; nil: uniform in [-1, 1)
 	same func(got, want float32) bool // nil: the same bits
 }
 
-// sourceOf returns the package source of the kernel.
+// source returns the package source of the kernel.
 func (s *stressKernel) source() string {
-	return "package k\n\nimport \"github.com/goxpu/xpu\"\n\nvar _ = xpu.Sqrt\n\n//xpu:kernel block=64\nfunc K(t xpu.Thread, y, x []float32) {\n\ti := t.GlobalX()\n" + s.body + "\n}\n"
+	return "package k\n\nimport \"github.com/goxpu/xpu\"\n\nvar _ = xpu.Sqrt\n\n" + s.funcs + "\n//xpu:kernel block=64\nfunc K(t xpu.Thread, y, x []float32) {\n\ti := t.GlobalX()\n" + s.body + "\n}\n"
 }
 
 // source checking shares one importer: it type-checks package xpu once.
@@ -470,12 +471,20 @@ func TestStatementNesting(t *testing.T) {
 	}
 	checkOnCompilers(t, []*stressKernel{nested(40), switchK})
 
-	k, err := kernelOf(t, nested(400).source())
-	if err != nil {
-		t.Fatal(err)
+	// pos(0) && (pos(1) && (pos(2) && ...)): each right operand calls a
+	// function, so it becomes the body of an if in the one before.
+	and := &stressKernel{
+		body:  "\tif " + strings.Repeat("pos(x, i) && (", 99) + "pos(x, i)" + strings.Repeat(")", 99) + " {\n\t\ty[i] = 1\n\t}",
+		funcs: "func pos(x []float32, i uint32) bool { return x[i] > 0 }\n",
 	}
-	if _, err := wgslgen.Generate(k); err == nil || !strings.Contains(err.Error(), "[xpu-nesting]") || !strings.Contains(err.Error(), "k.go:") {
-		t.Errorf("400 nested ifs: err = %v, want [xpu-nesting] at a place in k.go", err)
+	for name, s := range map[string]*stressKernel{"400 nested ifs": nested(400), "100 nested && of calls": and} {
+		k, err := kernelOf(t, s.source())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := wgslgen.Generate(k); err == nil || !strings.Contains(err.Error(), "[xpu-nesting]") || !strings.Contains(err.Error(), "k.go:") {
+			t.Errorf("%s: err = %v, want [xpu-nesting] at a place in k.go", name, err)
+		}
 	}
 }
 
