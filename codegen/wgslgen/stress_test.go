@@ -45,12 +45,12 @@ const stressN, stressPad = 64, 64
 // stressKernel is a kernel K(t, y, x []float32) written in Go source,
 // with what Go computes for it: y[i] for each work-item i, given x.
 type stressKernel struct {
-	name string
+	name  string
 	body  string // the statements of K; i is t.GlobalX()
 	funcs string // device functions K calls
-	ref  func(x []float32, i int) float32
-	in   func(r *rand.Rand) []float32 // x; nil: uniform in [-1, 1)
-	same func(got, want float32) bool // nil: the same bits
+	ref   func(x []float32, i int) float32
+	in    func(r *rand.Rand) []float32 // x; nil: uniform in [-1, 1)
+	same  func(got, want float32) bool // nil: the same bits
 }
 
 // source returns the package source of the kernel.
