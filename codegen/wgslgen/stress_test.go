@@ -119,8 +119,9 @@ func TestMain(m *testing.M) {
 	os.Exit(m.Run())
 }
 
-// childUnavailable is the exit status of a child without the driver.
-const childUnavailable = 3
+// The exit statuses of a child whose driver this build lacks (wgpu-native
+// without cgo), and of one whose driver finds no device.
+const childNotBuilt, childUnavailable = 4, 3
 
 // runChild compiles and runs the job in file path on the named driver,
 // writing y to path+".out".
@@ -137,7 +138,7 @@ func runChild(path, name string) int {
 	open := map[string]driver.Opener{"wgpu": webgpu.Opener(), "dawn": dawn.Opener()}[name]
 	if open == nil {
 		fmt.Fprintf(os.Stderr, "driver %s is not built here\n", name)
-		return childUnavailable
+		return childNotBuilt
 	}
 	d, err := open()
 	if err != nil {
@@ -212,8 +213,12 @@ func f32Bytes(v []float32) []byte {
 	return b
 }
 
-// errUnavailable reports a driver this machine lacks.
-var errUnavailable = errors.New("driver unavailable")
+// errNotBuilt reports a driver this build lacks; errUnavailable one that
+// finds no device, which fails the test when XPU_REQUIRE names webgpu.
+var (
+	errNotBuilt    = errors.New("driver not built")
+	errUnavailable = errors.New("driver unavailable")
+)
 
 // inChild compiles and runs the WGSL of k on the named driver in a child
 // process and returns y.
@@ -249,6 +254,9 @@ func inChild(t *testing.T, name string, k *ir.Kernel, src string, fault bool, x 
 			break
 		}
 		t.Logf("%s: child died (%v); again", name, err)
+	}
+	if errors.As(err, &exit) && exit.ExitCode() == childNotBuilt {
+		return nil, fmt.Errorf("%w: %s", errNotBuilt, lastLines(out))
 	}
 	if errors.As(err, &exit) && exit.ExitCode() == childUnavailable {
 		return nil, fmt.Errorf("%w: %s", errUnavailable, lastLines(out))
@@ -322,7 +330,7 @@ func checkOnCompilers(t *testing.T, ks []*stressKernel) {
 			}
 			for _, drv := range []string{"wgpu", "dawn"} {
 				y, err := inChild(t, drv, k, src, fault, x)
-				if errors.Is(err, errUnavailable) && !requireWebGPU() {
+				if errors.Is(err, errNotBuilt) || errors.Is(err, errUnavailable) && !requireWebGPU() {
 					t.Logf("\n\n*** SKIPPED %s: %v ***\n", drv, err)
 					continue
 				}
