@@ -8,12 +8,14 @@
 //   - Binary expressions nested in other expressions are parenthesized, so
 //     WGSL's rules against mixing bitwise, shift, comparison and logical
 //     operators without parentheses never apply.
-//   - Literals are exact. An f32 is printed as the shortest decimal that
-//     rounds back to the same float32, always with a '.' or an exponent and
-//     the 'f' suffix; values that have no WGSL literal (NaN, the
-//     infinities, negative zero) are printed as a bitcast of their bits;
-//     the most negative i32 is printed as a bitcast too, since
-//     -2147483648i does not parse.
+//   - Literals are exact: every WGSL compiler reads back the same bits.
+//     An f32 is printed as its shortest decimal when that decimal's value
+//     is exactly the float32's (1.0f, 0.5f, 1e6f), else as a hexadecimal
+//     float (0x1.99999ap-4f), always with the 'f' suffix. Negative zero,
+//     which has no literal, is printed as a bitcast of its bits, and so is
+//     the most negative i32, since -2147483648i does not parse. NaNs and
+//     infinities have no literal and no const-expression Tint accepts, so
+//     the printer refuses them: a lowering builds them at run time.
 //   - Output is deterministic: one tree always prints as the same text.
 //
 // The printer checks that identifiers are well formed and that the tree

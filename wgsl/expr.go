@@ -9,8 +9,8 @@ type Expr interface {
 }
 
 // Lit is a typed literal: Bits holds the value's 32-bit pattern (for F32
-// math.Float32bits, for Bool 0 or 1). Every value prints exactly; see the
-// package doc.
+// math.Float32bits, for Bool 0 or 1). Every finite value prints exactly;
+// see the package doc.
 type Lit struct {
 	Kind ScalarKind
 	Bits uint32
@@ -123,8 +123,8 @@ func I32Lit(v int32) *Lit { return &Lit{Kind: I32, Bits: uint32(v)} }
 // U32Lit returns the u32 literal v.
 func U32Lit(v uint32) *Lit { return &Lit{Kind: U32, Bits: v} }
 
-// F32Lit returns the f32 literal v (any float32, NaN and infinities
-// included).
+// F32Lit returns the f32 literal v. The printer refuses a non-finite v
+// (see [LitText]): a lowering builds infinities and NaNs at run time.
 func F32Lit(v float32) *Lit { return &Lit{Kind: F32, Bits: math.Float32bits(v)} }
 
 // IntLit returns the abstract integer literal v.

@@ -37,11 +37,34 @@ func (f *fnState) irTypeOf(e ast.Expr, nerr int) ir.Type {
 }
 
 // constValue returns the value of e if it is constant: a Go constant or an
-// expression over comptime fields.
+// expression over comptime fields. Every expression is lowered after
+// asking whether it is constant, and the answer for an operator depends
+// on its operands', so the answers are kept: without them a chain of n
+// terms would cost n*n (20,000 terms took minutes).
 func (f *fnState) constValue(e ast.Expr) (constant.Value, bool) {
 	if tv, ok := f.c.info.Types[e]; ok && tv.Value != nil {
 		return tv.Value, true
 	}
+	if r, ok := f.consts[e]; ok {
+		return r.v, r.ok
+	}
+	v, ok := f.evalConstValue(e)
+	if f.consts == nil {
+		f.consts = make(map[ast.Expr]constAnswer)
+	}
+	f.consts[e] = constAnswer{v, ok}
+	f.c.constEvals++
+	return v, ok
+}
+
+// constAnswer is what constValue found for an expression.
+type constAnswer struct {
+	v  constant.Value
+	ok bool
+}
+
+// evalConstValue computes constValue's answer for e.
+func (f *fnState) evalConstValue(e ast.Expr) (constant.Value, bool) {
 	switch e := e.(type) {
 	case *ast.ParenExpr:
 		return f.constValue(e.X)

@@ -223,7 +223,11 @@ func unresolved(p *packages.Package, m *ir.Module, declared func(*ir.Module) []s
 // searched for kernels, but their functions may be called. The error, if
 // any, is an [ErrorList] of every refusal found, sorted by position.
 func Check(fset *token.FileSet, files []*ast.File, pkg *types.Package, info *types.Info) (*ir.Module, error) {
-	c := &checker{
+	return newChecker(fset, pkg, info).check(files)
+}
+
+func newChecker(fset *token.FileSet, pkg *types.Package, info *types.Info) *checker {
+	return &checker{
 		fset:      fset,
 		pkg:       pkg,
 		info:      info,
@@ -231,6 +235,9 @@ func Check(fset *token.FileSet, files []*ast.File, pkg *types.Package, info *typ
 		funcNames: make(map[string]bool),
 		mod:       &ir.Module{Package: pkg.Path(), Name: pkg.Name()},
 	}
+}
+
+func (c *checker) check(files []*ast.File) (*ir.Module, error) {
 	c.collect(files)
 	c.scope()
 	for _, d := range c.kernels {
@@ -253,6 +260,7 @@ type checker struct {
 	funcNames   map[string]bool               // device function names taken in the module
 	mod         *ir.Module
 	errs        []*Error
+	constEvals  int // expressions constValue evaluated: at most one per expression of a body
 }
 
 // collect indexes the package's functions and finds the kernels.

@@ -44,12 +44,13 @@ type fnState struct {
 	result   ir.Type // the device function's result type
 	binds    map[types.Object]*binding
 	names    map[string]bool
-	assigned map[types.Object]bool // objects assigned somewhere in the body
-	out      *ir.Block             // the block statements go to
-	depth    int                   // nesting below the body's top level
-	targets  []bool                // break targets, innermost last: true for a switch
-	forInit  bool                  // lowering the init of a for statement
-	silent   int                   // uses of refused objects, which report nothing
+	assigned map[types.Object]bool    // objects assigned somewhere in the body
+	out      *ir.Block                // the block statements go to
+	depth    int                      // nesting below the body's top level
+	targets  []bool                   // break targets, innermost last: true for a switch
+	forInit  bool                     // lowering the init of a for statement
+	silent   int                      // uses of refused objects, which report nothing
+	consts   map[ast.Expr]constAnswer // constValue's answers, each found once
 }
 
 // trouble counts the errors and silent failures so far: a construct

@@ -20,6 +20,15 @@
 // emitted into the module; atomics the device lacks (strong
 // compare-exchange, float32 add) become compare-exchange loops.
 //
+// What it prints is accepted by both WGSL compilers, naga (wgpu-native)
+// and Tint (Dawn, browsers): no expression nests deeper than a bound (a
+// deeper part is evaluated into a let first, in Go's order), long else-if
+// chains are spelled flat, and no const-expression has a value Tint
+// refuses (operations on constants are folded with Go's semantics; an
+// infinity, a NaN or a negative zero is made at run time). Statements
+// nested deeper than a bound and private arrays larger than one are
+// refused by name, since no lowering would make the drivers take them.
+//
 // Errors are *Error values naming the rule in brackets and the kernel's
 // source position, e.g. "k.go:12:3: [xpu-atomic-struct] ...".
 //

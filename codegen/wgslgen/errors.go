@@ -25,6 +25,8 @@ const (
 	ruleName         = "xpu-name"           // two kernel names that mangle alike
 	ruleBinding      = "xpu-binding"        // bindings or uniform offsets off the driver contract
 	ruleBarrier      = "xpu-barrier-nonuniform"
-	ruleCompare      = "xpu-compare" // == or != on arrays or structs
-	ruleIR           = "xpu-ir"      // malformed IR: a front-end bug
+	ruleCompare      = "xpu-compare"      // == or != on arrays or structs
+	ruleNesting      = "xpu-nesting"      // statements nested deeper than WGSL compilers take
+	rulePrivateSize  = "xpu-private-size" // a private array too large for the drivers
+	ruleIR           = "xpu-ir"           // malformed IR: a front-end bug
 )

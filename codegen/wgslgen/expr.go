@@ -5,9 +5,71 @@ import (
 	"github.com/goxpu/xpu/wgsl"
 )
 
+// maxExprDepth bounds the nesting of every expression the lowering
+// builds: a deeper one is evaluated into a let in statement order, and
+// the let stands for it. WGSL compilers parse and check expressions
+// recursively: Tint refuses an expression nested past about 127 levels
+// (its parser) or 512 (its resolver), and naga overflows its stack, which
+// kills the process, past a few thousand. The bound leaves room for the
+// statements an expression sits in (maxNesting) and for the few levels
+// the lowering adds around an expression after lowering it.
+const maxExprDepth = 32
+
+// negZero is the bits of the float32 -0.
+const negZero = 0x80000000
+
 // expr lowers e. Statements that must run first (short-circuit operands
-// with effects, atomic loops) are emitted into the list being built.
+// with effects, atomic loops, the lets that bound an expression's depth)
+// are emitted into the list being built. Every expression the lowering
+// builds is lowered here, so that this is where two rules hold: no
+// expression is nested deeper than maxExprDepth, and no value that is not
+// finite is a const-expression (Tint evaluates those when it creates the
+// shader and refuses any whose value is an infinity or a NaN), so such a
+// value is made at run time by the helper xpu_f32_of_bits. So is
+// negative zero, which Tint's constant loses its sign on the way to
+// memory (Dawn stored 0 for bitcast<f32>(0x80000000u)).
 func (l *lowerer) expr(e ir.Expr) wgsl.Expr {
+	x := l.lowerExpr(e)
+	if c, ok := x.(*wgsl.Lit); ok && c.Kind == wgsl.F32 && (!wgsl.F32Finite(c.Bits) || c.Bits == negZero) {
+		return wgsl.CallOf(l.helper("xpu_f32_of_bits"), wgsl.U32Lit(c.Bits))
+	}
+	if exprDepth(x) >= maxExprDepth {
+		return l.let(x)
+	}
+	return x
+}
+
+// exprDepth returns the nesting depth of x: 1 for a name or a literal.
+// Its operands, lowered by expr, are bounded, so the walk is too.
+func exprDepth(x wgsl.Expr) int {
+	depth := func(xs ...wgsl.Expr) int {
+		d := 0
+		for _, x := range xs {
+			d = max(d, exprDepth(x))
+		}
+		return 1 + d
+	}
+	switch x := x.(type) {
+	case *wgsl.Unary:
+		return depth(x.X)
+	case *wgsl.Binary:
+		return depth(x.X, x.Y)
+	case *wgsl.Call:
+		return depth(x.Args...)
+	case *wgsl.Construct:
+		return depth(x.Args...)
+	case *wgsl.Bitcast:
+		return depth(x.X)
+	case *wgsl.Index:
+		return depth(x.X, x.Index)
+	case *wgsl.Member:
+		return depth(x.X)
+	}
+	return 1
+}
+
+// lowerExpr lowers e for expr.
+func (l *lowerer) lowerExpr(e ir.Expr) wgsl.Expr {
 	switch e := e.(type) {
 	case *ir.Const:
 		return lit(e.T.Kind, e.Bits)
@@ -29,10 +91,10 @@ func (l *lowerer) expr(e ir.Expr) wgsl.Expr {
 	case *ir.Convert:
 		return l.convert(e)
 	case *ir.Bitcast:
-		if c, ok := e.X.(*ir.Const); ok {
+		x := l.expr(e.X)
+		if c, ok := x.(*wgsl.Lit); ok {
 			return lit(e.T.Kind, c.Bits)
 		}
-		x := l.expr(e.X)
 		if sameBasic(e.X.Type(), e.T) {
 			return x
 		}

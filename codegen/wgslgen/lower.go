@@ -132,6 +132,7 @@ type funcState struct {
 	locals map[string]*ir.Var
 	temps  int
 	out    *[]wgsl.Stmt // the statement list being built
+	depth  int          // how deep the blocks being built nest (maxNesting)
 }
 
 // fail records the first error.

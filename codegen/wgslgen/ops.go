@@ -1,6 +1,8 @@
 package wgslgen
 
 import (
+	"slices"
+
 	"github.com/goxpu/xpu/codegen/ir"
 	"github.com/goxpu/xpu/wgsl"
 )
@@ -14,10 +16,10 @@ var binaryOps = map[ir.Op]wgsl.BinaryOp{
 
 // binary lowers X Op Y with Go's semantics.
 func (l *lowerer) binary(e *ir.Binary) wgsl.Expr {
-	if c, ok := foldBinary(e); ok {
-		return lit(c.T.Kind, c.Bits)
-	}
 	if e.Op == ir.OpLAnd || e.Op == ir.OpLOr {
+		if c, ok := foldBinary(e); ok {
+			return lit(c.T.Kind, c.Bits)
+		}
 		return l.logical(e)
 	}
 	t, ok := e.X.Type().(*ir.Basic)
@@ -34,6 +36,15 @@ func (l *lowerer) binary(e *ir.Binary) wgsl.Expr {
 	}
 	ops := l.exprs([]ir.Expr{e.X, e.Y})
 	x, y := ops[0], ops[1]
+	if cx, cy, ok := literals(e.X, x, e.Y, y); ok {
+		// Operands that lowered to literals (constants, or conversions,
+		// bitcasts and operations of them) fold with Go's semantics: WGSL
+		// would evaluate the operation when it creates the shader, and
+		// refuse one that overflows.
+		if c, ok := foldBinary(&ir.Binary{Op: e.Op, X: cx, Y: cy, T: e.T}); ok {
+			return lit(c.T.Kind, c.Bits)
+		}
+	}
 	switch e.Op {
 	case ir.OpDiv, ir.OpRem:
 		if t.Kind == ir.F32 {
@@ -139,7 +150,9 @@ func (l *lowerer) logical(e *ir.Binary) wgsl.Expr {
 	var pre []wgsl.Stmt
 	saved := l.fn.out
 	l.fn.out = &pre
+	l.deeper() // y's statements may become the body of an if
 	y := l.expr(e.Y)
+	l.fn.depth--
 	l.fn.out = saved
 	if len(pre) == 0 && !hasEffects(e.Y) {
 		return &wgsl.Binary{Op: binaryOps[e.Op], X: x, Y: y}
@@ -157,12 +170,12 @@ func (l *lowerer) logical(e *ir.Binary) wgsl.Expr {
 
 // unary lowers Op X with Go's semantics.
 func (l *lowerer) unary(e *ir.Unary) wgsl.Expr {
-	if c, ok := e.X.(*ir.Const); ok {
+	x := l.expr(e.X)
+	if c, _, ok := literals(e.X, x, e.X, x); ok {
 		if f, ok := foldUnary(e.Op, c); ok {
 			return lit(f.T.Kind, f.Bits)
 		}
 	}
-	x := l.expr(e.X)
 	switch e.Op {
 	case ir.OpNeg:
 		if ir.IsKind(e.T, ir.U32) {
@@ -191,10 +204,10 @@ func (l *lowerer) convert(e *ir.Convert) wgsl.Expr {
 		l.fail(ruleIR, "conversion of %v to %v", e.X.Type(), e.T)
 		return wgsl.Id("xpu_invalid")
 	}
-	if c, ok := e.X.(*ir.Const); ok {
+	x := l.expr(e.X)
+	if c, ok := x.(*wgsl.Lit); ok {
 		return lit(e.T.Kind, convertBits(from.Kind, e.T.Kind, c.Bits))
 	}
-	x := l.expr(e.X)
 	switch {
 	case from.Kind == e.T.Kind:
 		return x
@@ -223,6 +236,15 @@ func (l *lowerer) math(e *ir.CallBuiltin) wgsl.Expr {
 		return wgsl.Id("xpu_invalid")
 	}
 	args := l.exprs(e.Args)
+	if !slices.ContainsFunc(args, func(a wgsl.Expr) bool { _, ok := a.(*wgsl.Lit); return !ok }) {
+		// WGSL evaluates a builtin of literals when it creates the shader,
+		// and Tint refuses one whose value is not finite (sqrt(-1.0f),
+		// log(0.0f), exp(100.0f)); Go computes it at run time, and so does
+		// the device with an argument that is a let.
+		t := l.temp()
+		l.emit(&wgsl.LetDecl{Name: t, Init: args[0]})
+		args[0] = wgsl.Id(t)
+	}
 	t, _ := e.Args[0].Type().(*ir.Basic)
 	if t == nil {
 		l.fail(ruleIR, "%v of a %v", e.Fn, e.Args[0].Type())
@@ -264,4 +286,17 @@ func (l *lowerer) math(e *ir.CallBuiltin) wgsl.Expr {
 	}
 	l.fail(ruleIR, "%v is not a math builtin", e.Fn)
 	return wgsl.Id("xpu_invalid")
+}
+
+// literals returns the constants that the lowered operands x and y of the
+// IR operands ex and ey are, when both are literals.
+func literals(ex ir.Expr, x wgsl.Expr, ey ir.Expr, y wgsl.Expr) (*ir.Const, *ir.Const, bool) {
+	lx, ok1 := x.(*wgsl.Lit)
+	ly, ok2 := y.(*wgsl.Lit)
+	tx, ok3 := ex.Type().(*ir.Basic)
+	ty, ok4 := ey.Type().(*ir.Basic)
+	if !ok1 || !ok2 || !ok3 || !ok4 {
+		return nil, nil, false
+	}
+	return &ir.Const{T: tx, Bits: lx.Bits}, &ir.Const{T: ty, Bits: ly.Bits}, true
 }

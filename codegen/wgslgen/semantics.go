@@ -173,6 +173,11 @@ var helperBuilders = map[string]func() *wgsl.Func{
 			when(cmpResult(ir.OpGe, cmpBits(argX, 0x4f800000)), ret(wgsl.U32Lit(4294967295))),                      // 2^32
 			ret(&wgsl.Construct{Type: wgsl.U32Type, Args: []wgsl.Expr{argX}}))
 	},
+	"xpu_f32_of_bits": func() *wgsl.Func {
+		return fn("The float32 with bits x, made at run time: an infinity or a NaN in a const-expression makes Tint refuse the shader.",
+			[]*wgsl.Param{{Name: "x", Type: wgsl.U32Type}}, wgsl.F32Type,
+			ret(&wgsl.Bitcast{Type: wgsl.F32Type, X: argX}))
+	},
 	"xpu_min_f32": func() *wgsl.Func {
 		return fn("xpu.Min for float32: y if y < x, else x (NaNs and zeros as in Go).",
 			params(wgsl.F32Type, wgsl.F32Type), wgsl.F32Type,

@@ -14,16 +14,36 @@ func (l *lowerer) stmts(b *ir.Block) {
 	}
 }
 
-// block lowers b into a new WGSL block.
+// maxNesting bounds how deep the blocks of a function nest (the bodies of
+// if, for and switch, as the lowering spells them). Tint refuses
+// statements nested past its limit of 127, counting each level twice, and
+// its parser gives up when blocks and expressions together nest about 128
+// deep (expressions are bounded by maxExprDepth); no lowering of Go's
+// nesting into fewer WGSL blocks keeps Go's semantics in general, so a
+// deeper kernel is refused by name. Long else-if chains (switch cases)
+// are not nesting: ifChain spells them flat.
+const maxNesting = 48
+
+// block lowers b into a new WGSL block, one level deeper.
 func (l *lowerer) block(b *ir.Block) *wgsl.Block {
 	var out []wgsl.Stmt
 	saved := l.fn.out
 	l.fn.out = &out
+	l.deeper()
 	if b != nil {
 		l.stmts(b)
 	}
+	l.fn.depth--
 	l.fn.out = saved
 	return &wgsl.Block{Stmts: out}
+}
+
+// deeper enters a block, refusing one nested past maxNesting; the caller
+// leaves it with l.fn.depth--.
+func (l *lowerer) deeper() {
+	if l.fn.depth++; l.fn.depth == maxNesting+1 {
+		l.fail(ruleNesting, "statements nest more than %d deep here (the blocks of if, for and switch): WGSL compilers refuse deeper nesting (Tint beyond about 60); move the inner statements into a device function", maxNesting)
+	}
 }
 
 func (l *lowerer) stmt(s ir.Stmt) {
@@ -42,6 +62,9 @@ func (l *lowerer) stmt(s ir.Stmt) {
 		l.emit(l.block(s))
 	case *ir.Decl:
 		l.at(s.Pos)
+		if _, ok := s.Var.Type.(*ir.Array); ok && s.Var.Type.Size() > maxPrivateBytes {
+			l.fail(rulePrivateSize, "private array %s of %d bytes: a work-item's own arrays may hold %d bytes here (lavapipe took two minutes to compile 8,000 bytes, and crashed with a cold shader cache); keep large data in a buffer or an xpu.Shared array", s.Var.Name, s.Var.Type.Size(), maxPrivateBytes)
+		}
 		name := l.local(s.Var)
 		if s.Init != nil && !l.assigned[s.Var] && isBasic(s.Var.Type) {
 			// Never assigned again: a value, which Tint compiles better
@@ -64,6 +87,10 @@ func (l *lowerer) stmt(s ir.Stmt) {
 		l.assign(s)
 	case *ir.If:
 		l.at(s.Pos)
+		if chain := elseIfs(s); len(chain) > maxChain {
+			l.ifChain(chain)
+			return
+		}
 		l.emit(l.ifStmt(s))
 	case *ir.Loop:
 		l.at(s.Pos)
@@ -109,6 +136,74 @@ func (l *lowerer) ifStmt(s *ir.If) *wgsl.If {
 	return w
 }
 
+// maxPrivateBytes bounds a private array: Vulkan drivers turn a
+// work-item's array into registers or scratch, and lavapipe's compile
+// time grows faster than the square of its length (3 s for 512 floats,
+// 15 s for 1,024, two minutes for 2,000).
+const maxPrivateBytes = 4096
+
+// maxChain bounds the length of a printed else-if chain: Tint refuses a
+// chain of more than about 125, counted with the nesting around it.
+const maxChain = 16
+
+// elseIfs returns the if-else-if chain that starts at s: s, then each if
+// that is alone in the else branch of the one before.
+func elseIfs(s *ir.If) []*ir.If {
+	chain := []*ir.If{s}
+	for s.Else != nil && len(s.Else.Stmts) == 1 {
+		next, ok := s.Else.Stmts[0].(*ir.If)
+		if !ok {
+			break
+		}
+		chain = append(chain, next)
+		s = next
+	}
+	return chain
+}
+
+// ifChain lowers a long else-if chain (a switch with many cases) to a
+// sequence of ifs at one level, guarded by a flag that records that a
+// branch was taken:
+//
+//	var taken: bool; taken = false;
+//	if c0 { taken = true; T0 }
+//	if !taken && c1 { taken = true; T1 }  // or if !taken { pre1; if c1 {...} }
+//	if !taken { Else }
+//
+// A condition is evaluated only when no branch before it was taken, as
+// in the chain, and a branch that leaves the chain (break, continue,
+// return) leaves the sequence the same way.
+func (l *lowerer) ifChain(chain []*ir.If) {
+	taken := l.temp()
+	// Declared, then assigned: naga applies a constant initializer once.
+	l.emit(&wgsl.VarDecl{Name: taken, Type: wgsl.BoolType}, &wgsl.Assign{LHS: wgsl.Id(taken), RHS: wgsl.BoolLit(false)})
+	notTaken := &wgsl.Unary{Op: wgsl.Not, X: wgsl.Id(taken)}
+	for i, s := range chain {
+		l.at(s.Pos)
+		var pre []wgsl.Stmt
+		saved := l.fn.out
+		l.fn.out = &pre
+		c := l.expr(s.Cond)
+		l.fn.out = saved
+		then := l.block(s.Then)
+		then.Stmts = append([]wgsl.Stmt{&wgsl.Assign{LHS: wgsl.Id(taken), RHS: wgsl.BoolLit(true)}}, then.Stmts...)
+		branch := &wgsl.If{Cond: c, Then: then}
+		switch {
+		case i == 0:
+			l.emit(pre...)
+			l.emit(branch)
+		case len(pre) == 0:
+			branch.Cond = &wgsl.Binary{Op: wgsl.LAnd, X: notTaken, Y: c}
+			l.emit(branch)
+		default:
+			l.emit(&wgsl.If{Cond: notTaken, Then: &wgsl.Block{Stmts: append(pre, branch)}})
+		}
+	}
+	if last := chain[len(chain)-1]; last.Else != nil {
+		l.emit(&wgsl.If{Cond: notTaken, Then: l.block(last.Else)})
+	}
+}
+
 // loop lowers Go's for: loop { if !(cond) { break; } body continuing { post } }.
 // WGSL's continue runs the continuing block, as Go's runs the post
 // statement.
@@ -116,6 +211,8 @@ func (l *lowerer) loop(s *ir.Loop) {
 	var body []wgsl.Stmt
 	saved := l.fn.out
 	l.fn.out = &body
+	l.deeper()
+	defer func() { l.fn.depth-- }()
 	if s.Cond != nil {
 		c := l.expr(s.Cond)
 		l.emit(&wgsl.If{Cond: &wgsl.Unary{Op: wgsl.Not, X: c}, Then: &wgsl.Block{Stmts: []wgsl.Stmt{&wgsl.Break{}}}})

@@ -128,6 +128,18 @@ func floatCases() []*Case {
 		Launch: func(s *gpu.Stream, g xpu.Dim3, a []any) error {
 			return LaunchMathTrig(s, g, buf[float32](a, 0), buf[float32](a, 1), arg[uint32](a, 2))
 		},
+	}, {
+		Kernel: FloatEdgesKernel,
+		Tol: Tolerance{Name: "exact: maxima, a product, a sum and infinities, all correctly rounded"},
+		Setup: func(r *rand.Rand) Inputs {
+			const n = 1000
+			return Inputs{Groups: line(n, 64), Args: []Arg{
+				Poisoned[float32](5 * n), Buffer(nonZero(r, n, 0, 2)), Scalar(uint32(n)),
+			}}
+		},
+		Launch: func(s *gpu.Stream, g xpu.Dim3, a []any) error {
+			return LaunchFloatEdges(s, g, buf[float32](a, 0), buf[float32](a, 1), arg[uint32](a, 2))
+		},
 	}}
 }
 

@@ -149,3 +149,26 @@ func FloatConvert(t xpu.Thread, ints []int32, uints []uint32, a, b []float32, n 
 		uints[i] = uint32(b[i])
 	}
 }
+
+// FloatEdges computes with float32 constants at the edges, which every
+// backend must keep exact: a maximum that starts at -Inf (as a softmax
+// does), the largest finite value, and infinities made from bits, by an
+// operation on constants and by a math function of a constant.
+//
+//xpu:kernel block=64
+func FloatEdges(t xpu.Thread, out []float32, a []float32, n uint32) {
+	i := t.GlobalX()
+	if i >= n {
+		return
+	}
+	m := xpu.Float32FromBits(0xff800000)
+	for j := uint32(0); j < 4; j++ {
+		m = xpu.Max(m, a[(i+j)%n])
+	}
+	o := i * 5
+	out[o+0] = m
+	out[o+1] = a[i] * 0x1.fffffep127
+	out[o+2] = -0x1.fffffep127 + a[i]
+	out[o+3] = xpu.Float32FromBits(0x7f000000) * 4
+	out[o+4] = xpu.Exp(100) - a[i]
+}

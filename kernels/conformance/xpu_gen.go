@@ -1281,7 +1281,7 @@ var BlockReduceKernel = gpu.Register(&gpu.KernelSpec{
 	Manifests: []gpu.Manifest{
 		{
 			Kernel: "github.com/goxpu/xpu/kernels/conformance.BlockReduce", Backend: "webgpu", Target: "wgsl",
-			Hash:        "sha256:3161a8cb5ba07344b4768b4f9e4059f6ab8e23402960f60bc53ff0e93c9a76ae",
+			Hash:        "sha256:85e8509dacea5e3efa43ceeb116f31b49b5833cf19036a59b6427f3695c34347",
 			Codegen:     "xpu-gen/1",
 			Block:       xpu.Dim3{X: 128, Y: 1, Z: 1},
 			SharedBytes: 512, StorageBindings: 2, UniformBytes: 16,
@@ -1335,7 +1335,7 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(local_invocation
     }
     s_s[v_l] = v_v;
     workgroupBarrier();
-    for (var v_step: u32 = 128u / 2u; v_step > 0u; v_step = v_step / 2u) {
+    for (var v_step: u32 = 64u; v_step > 0u; v_step = v_step / 2u) {
         if v_l < v_step {
             s_s[v_l] = s_s[v_l] + s_s[v_l + v_step];
         }
@@ -3272,6 +3272,205 @@ func floatConvertCPU(b *gpu.CPUBlock) {
 						p_uints[v_i] = uint32(p_b[v_i])
 					}
 				}
+			}
+		}
+	}
+}
+
+// FloatEdgesKernel is the compiled form of the kernel FloatEdges (Go function FloatEdges).
+var FloatEdgesKernel = gpu.Register(&gpu.KernelSpec{
+	Name:  "github.com/goxpu/xpu/kernels/conformance.FloatEdges",
+	Block: xpu.Dim3{X: 64, Y: 1, Z: 1},
+	Params: []gpu.Param{
+		{Name: "out", Kind: gpu.ParamBuffer, Type: "float32", Size: 4, Access: gpu.AccessWrite, Binding: 0},
+		{Name: "a", Kind: gpu.ParamBuffer, Type: "float32", Size: 4, Access: gpu.AccessRead, Binding: 1},
+		{Name: "n", Kind: gpu.ParamScalar, Type: "uint32", Size: 4, Binding: 0},
+	},
+	UniformSize: 16,
+	WGSL:        floatEdgesWGSL,
+	Func:        FloatEdges,
+	Fault:       true,
+	CPU:         floatEdgesCPU,
+	Manifests: []gpu.Manifest{
+		{
+			Kernel: "github.com/goxpu/xpu/kernels/conformance.FloatEdges", Backend: "webgpu", Target: "wgsl",
+			Hash:        "sha256:f7314f41a67951e0b84cbbba39bd5b2a1e1015ab3c67a8bab612895b44d45d12",
+			Codegen:     "xpu-gen/1",
+			Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
+			SharedBytes: 0, StorageBindings: 2, UniformBytes: 16,
+			PrivateBytes: new(16),
+			Buffers: []gpu.Usage{
+				{Name: "out", Access: gpu.AccessWrite},
+				{Name: "a", Access: gpu.AccessRead},
+			},
+			NativeOps: []string{"atomicOr", "bitcast", "exp", "max", "select"},
+		},
+		{
+			Kernel: "github.com/goxpu/xpu/kernels/conformance.FloatEdges", Backend: "cpu", Target: "go",
+			Hash:        "sha256:2d18193526387f56b88927bf131ae267055fa398813c25b0acafcbebb29778c1",
+			Codegen:     "xpu-gen/1",
+			Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
+			SharedBytes: 0, StorageBindings: 2, UniformBytes: 16,
+			Buffers: []gpu.Usage{
+				{Name: "out", Access: gpu.AccessWrite},
+				{Name: "a", Access: gpu.AccessRead},
+			},
+			NativeOps: []string{"xpu.Exp", "xpu.Float32FromBits", "xpu.Max"},
+		},
+	},
+})
+
+// LaunchFloatEdges launches the kernel FloatEdges on the stream s over a grid of groups
+// blocks of 64x1x1 work-items, with the arguments of FloatEdges after its Thread.
+// Buffers are bound in this order; scalars are uniforms.
+func LaunchFloatEdges(s *gpu.Stream, groups xpu.Dim3, out *gpu.Buffer[float32], a *gpu.Buffer[float32], n uint32) error {
+	return s.Launch(FloatEdgesKernel, groups, out, a, n)
+}
+
+// floatEdgesWGSL is the WGSL of FloatEdges.
+const floatEdgesWGSL = `struct xpu_Uniforms {
+    p_n: u32,
+}
+
+@group(0) @binding(0) var<storage, read_write> b_out: array<f32>;
+@group(0) @binding(1) var<storage, read> b_a: array<f32>;
+@group(0) @binding(2) var<uniform> xpu_u: xpu_Uniforms;
+@group(0) @binding(3) var<storage, read_write> xpu_fault: atomic<u32>;
+
+// Go's comparison of the float32s of bits x and y: -1, 0 or 1, or 2 when either is NaN. Integer arithmetic, which no compiler may take for finite math.
+fn xpu_cmp_f32(x: u32, y: u32) -> i32 {
+    let a = select(i32(x & 2147483647u), -i32(x & 2147483647u), x > 2147483647u);
+    let b = select(i32(y & 2147483647u), -i32(y & 2147483647u), y > 2147483647u);
+    return select(select(select(-1i, 1i, a > b), 0i, a == b), 2i, max(x & 2147483647u, y & 2147483647u) > 2139095040u);
+}
+
+// The float32 with bits x, made at run time: an infinity or a NaN in a const-expression makes Tint refuse the shader.
+fn xpu_f32_of_bits(x: u32) -> f32 {
+    return bitcast<f32>(x);
+}
+
+// xpu.Max for float32: y if y > x, else x (NaNs and zeros as in Go).
+fn xpu_max_f32(x: f32, y: f32) -> f32 {
+    return select(x, y, xpu_cmp_f32(bitcast<u32>(y), bitcast<u32>(x)) == 1i);
+}
+
+// Go's uint32 x % y; x % 0 records the fault Go panics with.
+fn xpu_rem_u32(x: u32, y: u32) -> u32 {
+    if y == 0u {
+        atomicOr(&xpu_fault, 1u);
+        return 0u;
+    }
+    return x % y;
+}
+
+// main is kernel FloatEdges, block 64x1x1.
+@compute @workgroup_size(64, 1, 1)
+fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
+    let v_i: u32 = gid.x;
+    if v_i >= xpu_u.p_n {
+        return;
+    }
+    var v_m: f32;
+    v_m = xpu_f32_of_bits(4286578688u);
+    for (var v_j: u32 = 0u; v_j < 4u; v_j = v_j + 1u) {
+        v_m = xpu_max_f32(v_m, b_a[xpu_rem_u32(v_i + v_j, xpu_u.p_n)]);
+    }
+    let v_o: u32 = v_i * 5u;
+    b_out[v_o + 0u] = v_m;
+    b_out[v_o + 1u] = b_a[v_i] * 0x1.fffffep127f;
+    b_out[v_o + 2u] = -0x1.fffffep127f + b_a[v_i];
+    b_out[v_o + 3u] = xpu_f32_of_bits(2139095040u);
+    let xpu_t1 = 100.0f;
+    b_out[v_o + 4u] = exp(xpu_t1) - b_a[v_i];
+}
+`
+
+// floatEdgesCPU runs one block of the kernel FloatEdges on the CPU.
+func floatEdgesCPU(b *gpu.CPUBlock) {
+	p_out := gpu.CPUView[float32](b.Buffers[0])
+	p_a := gpu.CPUView[float32](b.Buffers[1])
+	p_n := gpu.CPUUniform[uint32](b.Uniforms, 0)
+	gx0, gy0, gz0 := b.Group.X*64, b.Group.Y*1, b.Group.Z*1
+	var ly uint32
+	var lz uint32
+	stop := b.Stopping()
+	_, _ = b, stop
+	_ = p_out
+	_ = p_a
+	_ = p_n
+	_ = gx0
+	_ = gy0
+	_ = gz0
+	_ = ly
+	_ = lz
+	{
+		lx, li := uint32(0), uint32(0)
+		_, _ = lx, li
+		var v_i uint32 = (gx0 + lx)
+		_ = v_i
+		var w0 *[64]float32
+		if o := v_i; o <= 4294967232 && uint64(o)+64 <= uint64(len(p_a)) {
+			w0 = (*[64]float32)(p_a[o : uint64(o)+64])
+		}
+		if w0 != nil {
+		items0w:
+			for lx := uint32(0); lx < 64; lx++ {
+				li := lx
+				_ = li
+				var v_i uint32 = (gx0 + lx)
+				_ = v_i
+				if v_i >= p_n {
+					continue items0w
+				}
+				var v_m float32 = xpu.Float32FromBits(uint32(uint32(4286578688)))
+				_ = v_m
+				{
+					var v_j uint32 = uint32(0)
+					_ = v_j
+					for v_j < uint32(4) {
+						{
+							v_m = xpu.Max(v_m, p_a[((v_i+v_j)%p_n)])
+						}
+						v_j = (v_j + uint32(1))
+					}
+				}
+				var v_o uint32 = (v_i * uint32(5))
+				_ = v_o
+				p_out[(v_o + uint32(0))] = v_m
+				p_out[(v_o + uint32(1))] = (w0[lx] * float32(3.4028235e+38))
+				p_out[(v_o + uint32(2))] = (float32(-3.4028235e+38) + w0[lx])
+				p_out[(v_o + uint32(3))] = (xpu.Float32FromBits(uint32(uint32(2130706432))) * float32(4))
+				p_out[(v_o + uint32(4))] = (xpu.Exp(float32(100)) - w0[lx])
+			}
+		} else {
+		items0:
+			for lx := uint32(0); lx < 64; lx++ {
+				li := lx
+				_ = li
+				var v_i uint32 = (gx0 + lx)
+				_ = v_i
+				if v_i >= p_n {
+					continue items0
+				}
+				var v_m float32 = xpu.Float32FromBits(uint32(uint32(4286578688)))
+				_ = v_m
+				{
+					var v_j uint32 = uint32(0)
+					_ = v_j
+					for v_j < uint32(4) {
+						{
+							v_m = xpu.Max(v_m, p_a[((v_i+v_j)%p_n)])
+						}
+						v_j = (v_j + uint32(1))
+					}
+				}
+				var v_o uint32 = (v_i * uint32(5))
+				_ = v_o
+				p_out[(v_o + uint32(0))] = v_m
+				p_out[(v_o + uint32(1))] = (p_a[v_i] * float32(3.4028235e+38))
+				p_out[(v_o + uint32(2))] = (float32(-3.4028235e+38) + p_a[v_i])
+				p_out[(v_o + uint32(3))] = (xpu.Float32FromBits(uint32(uint32(2130706432))) * float32(4))
+				p_out[(v_o + uint32(4))] = (xpu.Exp(float32(100)) - p_a[v_i])
 			}
 		}
 	}

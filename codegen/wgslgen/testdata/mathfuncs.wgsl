@@ -8,6 +8,11 @@ fn xpu_cmp_f32(x: u32, y: u32) -> i32 {
     return select(select(select(-1i, 1i, a > b), 0i, a == b), 2i, max(x & 2147483647u, y & 2147483647u) > 2139095040u);
 }
 
+// The float32 with bits x, made at run time: an infinity or a NaN in a const-expression makes Tint refuse the shader.
+fn xpu_f32_of_bits(x: u32) -> f32 {
+    return bitcast<f32>(x);
+}
+
 // xpu.Max for float32: y if y > x, else x (NaNs and zeros as in Go).
 fn xpu_max_f32(x: f32, y: f32) -> f32 {
     return select(x, y, xpu_cmp_f32(bitcast<u32>(y), bitcast<u32>(x)) == 1i);
@@ -48,9 +53,9 @@ fn main() {
     v_k = min(v_k, 3i);
     v_k = max(v_k, -3i);
     v_k = v_k + i32(u32(v_k));
-    v_x = v_x + bitcast<f32>(0x7fc00000u);
-    v_x = v_x * bitcast<f32>(0x80000000u);
-    v_x = 3.4028235e38f;
+    v_x = v_x + xpu_f32_of_bits(2143289344u);
+    v_x = v_x * xpu_f32_of_bits(2147483648u);
+    v_x = 0x1.fffffep127f;
     b_out[1u] = v_x;
     b_ints[1u] = v_k / bitcast<i32>(0x80000000u);
     b_ints[2u] = bitcast<i32>(0x80000000u);

@@ -16,6 +16,11 @@ fn xpu_cmp_f32(x: u32, y: u32) -> i32 {
     return select(select(select(-1i, 1i, a > b), 0i, a == b), 2i, max(x & 2147483647u, y & 2147483647u) > 2139095040u);
 }
 
+// The float32 with bits x, made at run time: an infinity or a NaN in a const-expression makes Tint refuse the shader.
+fn xpu_f32_of_bits(x: u32) -> f32 {
+    return bitcast<f32>(x);
+}
+
 // xpu.Max for float32: y if y > x, else x (NaNs and zeros as in Go).
 fn xpu_max_f32(x: f32, y: f32) -> f32 {
     return select(x, y, xpu_cmp_f32(bitcast<u32>(y), bitcast<u32>(x)) == 1i);
@@ -91,7 +96,7 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(local_invocation
         }
         xpu_t2 = xpu_t3.old_value;
     }
-    b_out[v_o + 4u] = bitcast<u32>(xpu_max_f32(v_f, bitcast<f32>(0xff800000u)));
+    b_out[v_o + 4u] = bitcast<u32>(xpu_max_f32(v_f, xpu_f32_of_bits(4286578688u)));
     b_out[v_o + 5u] = u32(i32(v_i) + bitcast<i32>(0x80000000u));
     let xpu_t7 = f_logv(v_i, 1u);
     let xpu_t4 = f_logv(v_i, 2u);
