@@ -18,7 +18,7 @@ func lowerCPUSkip(t *testing.T) []emit.Lowered {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ks, err := lower(m)
+	ks, err := Lower(m)
 	if err != nil {
 		t.Fatal(err)
 	}
