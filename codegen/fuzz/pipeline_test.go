@@ -8,6 +8,7 @@ import (
 	"go/token"
 	"go/types"
 	"os"
+	"regexp"
 	"strings"
 	"sync"
 	"testing"
@@ -140,7 +141,7 @@ func checkPipeline(t *testing.T, src []byte, strict bool) {
 		t.Fatalf("emit: %v", err)
 	}
 	if _, _, _, _, err := typeCheck(src, gen); err != nil {
-		t.Errorf("the generated file does not type-check: %v\n%s", err, numbered(gen))
+		finding(t, fmt.Sprintf("the generated file does not type-check: %v", err), numbered(gen))
 	}
 	for i := range ks {
 		for _, r := range modules(&ks[i]) {
@@ -160,11 +161,33 @@ func checkPipeline(t *testing.T, src []byte, strict bool) {
 					continue
 				}
 				if err := c.compile(r.request); err != nil {
-					t.Errorf("%s refuses the WGSL of %s: %v\n%s", c.name, r.Name, err, numbered([]byte(r.WGSL)))
+					finding(t, fmt.Sprintf("%s refuses the WGSL of %s: %v", c.name, r.Name, err), numbered([]byte(r.WGSL)))
 				}
 			}
 		}
 	}
+}
+
+// knownEnv holds a regular expression that names failures already known
+// (say, while their fix is under way): a finding whose message matches it
+// is logged, not failed, so that a fuzzing campaign goes on past them.
+const knownEnv = "XPU_FUZZ_KNOWN"
+
+var known = sync.OnceValue(func() *regexp.Regexp {
+	if s := os.Getenv(knownEnv); s != "" {
+		return regexp.MustCompile(s)
+	}
+	return nil
+})
+
+// finding fails t with msg and the text it is about, unless msg is known.
+func finding(t *testing.T, msg, text string) {
+	t.Helper()
+	if k := known(); k != nil && k.MatchString(msg) {
+		t.Logf("known (%s): %.300s", knownEnv, msg)
+		return
+	}
+	t.Errorf("%s\n%s", msg, text)
 }
 
 // leaves splits err into the errors errors.Join and the lowerings joined.
