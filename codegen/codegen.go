@@ -59,7 +59,7 @@ func Build(dir string) (*Report, []byte, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	ks, err := Lower(m)
+	ks, err := lower(m)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -82,11 +82,8 @@ func Build(dir string) (*Report, []byte, error) {
 	return r, src, nil
 }
 
-// Lower runs the analyses and every lowering on each kernel of m, as
-// [Build] does before it writes the file, and returns the kernels with
-// their artifacts for [emit.File]. A kernel that an analysis or the WGSL
-// lowering refuses is left out and its error joined into the result.
-func Lower(m *ir.Module) ([]emit.Lowered, error) {
+// lower runs the analyses and every lowering on each kernel of m.
+func lower(m *ir.Module) ([]emit.Lowered, error) {
 	var errs []error
 	ks := make([]emit.Lowered, 0, len(m.Kernels))
 	for _, k := range m.Kernels {

@@ -18,7 +18,7 @@ func lowerCPUSkip(t *testing.T) []emit.Lowered {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ks, err := Lower(m)
+	ks, err := lower(m)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -152,7 +152,7 @@ func (w *writer) kernel(l *Lowered) error {
 	if n := sharedBytes(k); n > 0 {
 		w.printf("SharedBytes: %d,\n", n)
 	}
-	if n := UniformSize(k); n > 0 {
+	if n := uniformSize(k); n > 0 {
 		w.printf("UniformSize: %d,\n", n)
 	}
 	w.printf("WGSL: %s,\n", wgsl)
@@ -263,7 +263,7 @@ func sharedBytes(k *ir.Kernel) int {
 
 // uniformSize is the size of k's uniform block: the end of its last
 // scalar, rounded up to 16 bytes; 0 without scalars.
-func UniformSize(k *ir.Kernel) int {
+func uniformSize(k *ir.Kernel) int {
 	end := 0
 	for _, p := range k.Params {
 		if p.Kind == ir.ScalarParam {

@@ -77,7 +77,7 @@ func Manifests(pkg string, l *Lowered) []Manifest {
 		Wave:        k.Wave,
 		WaveOps:     usesWaves(k),
 	}
-	base.UniformBytes = UniformSize(k)
+	base.UniformBytes = uniformSize(k)
 	for _, p := range k.Params {
 		if p.Kind == ir.BufferParam {
 			base.StorageBindings++

@@ -101,10 +101,11 @@ func typeCheck(srcs ...[]byte) (*token.FileSet, []*ast.File, *types.Package, *ty
 // a type-correct Go file, or that the front end refuses, is skipped (the
 // front end's own fuzz target checks its refusals), unless strict: the
 // source is then [Source]'s, which writes only valid kernels, and its
-// refusal is a failure (of the generator or of the front end). For every kernel the
-// front end accepts, each later stage must either carry it or refuse it
-// with a named rule; the generated file must type-check with the kernel's
-// source; and each WGSL module must be accepted by every WGSL compiler.
+// refusal is a failure (of the generator or of the front end). For every
+// kernel the front end accepts, each later stage must either carry it or
+// refuse it with a named rule; the generated file must type-check with the
+// kernel's source; and every WGSL compiler must build each WGSL module
+// into a compute pipeline.
 func checkPipeline(t *testing.T, src []byte, strict bool) {
 	fset, files, pkg, info, err := typeCheck(src)
 	if err != nil {
@@ -143,6 +144,7 @@ func checkPipeline(t *testing.T, src []byte, strict bool) {
 	if _, _, _, _, err := typeCheck(src, gen); err != nil {
 		finding(t, fmt.Sprintf("the generated file does not type-check: %v", err), numbered(gen))
 	}
+	logged := false
 	for i := range ks {
 		for _, r := range modules(&ks[i]) {
 			// Per module: a compiler that crashed on the last one
@@ -151,11 +153,12 @@ func checkPipeline(t *testing.T, src []byte, strict bool) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if i == 0 {
-				for _, n := range notes {
+			for _, n := range notes {
+				if !logged {
 					t.Log(n)
 				}
 			}
+			logged = true
 			for _, c := range cs {
 				if r.wave && !c.hello.Subgroups {
 					continue
@@ -226,7 +229,9 @@ type module struct {
 // them with.
 func modules(l *emit.Lowered) []module {
 	k := l.Kernel
-	base := request{Name: k.Name, UniformSize: emit.UniformSize(k)}
+	// The manifest says the uniform block's size as the generated spec
+	// does.
+	base := request{Name: k.Name, UniformSize: emit.Manifests(kernelPath, l)[0].UniformBytes}
 	for _, p := range k.Params {
 		dp := driver.Param{Name: p.Name, Kind: driver.ParamScalar, Binding: p.Binding}
 		if p.Kind == ir.BufferParam {
