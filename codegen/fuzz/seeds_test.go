@@ -2,9 +2,11 @@ package fuzz
 
 import (
 	"bytes"
+	"errors"
 	"go/ast"
 	"go/parser"
 	"go/token"
+	"go/types"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -19,7 +21,7 @@ import (
 // The seeds of FuzzPipeline: every kernel of the project's kernel
 // packages, each alone in a file with the declarations of its package's
 // kernel files (types, constants, device functions, but no host code that
-// uses the runtime); every Go source the
+// uses the generated file); every Go source the
 // front end's tests check (string literals that start a package, and its
 // refusal files).
 var (
@@ -123,9 +125,6 @@ func kernelSeeds(dir string) ([][]byte, error) {
 					kernels = append(kernels, text(d, d.Doc))
 					continue
 				}
-				if d.Recv == nil && strings.Contains(text(d, nil), "gpu.") {
-					continue // host code, which may use what the generated file declares
-				}
 				shared = append(shared, text(d, d.Doc))
 			}
 		}
@@ -144,9 +143,11 @@ func kernelSeeds(dir string) ([][]byte, error) {
 var unusedImport = regexp.MustCompile(`"([^"]+)" imported( as \w+)? and not used`)
 
 // withoutUnusedImports writes the file of kernel k with the declarations
-// shared, importing those of imps that it uses.
+// shared, importing those of imps that it uses. A shared declaration that
+// does not type-check alone (host code that uses what the generated file
+// declares) is left out.
 func withoutUnusedImports(pkg string, imps, shared []string, k string) []byte {
-	imps = slices.Clone(imps)
+	imps, shared = slices.Clone(imps), slices.Clone(shared)
 	for {
 		var b bytes.Buffer
 		b.WriteString("package " + pkg + "\n\nimport (\n")
@@ -154,19 +155,30 @@ func withoutUnusedImports(pkg string, imps, shared []string, k string) []byte {
 			b.WriteString("\t" + i + "\n")
 		}
 		b.WriteString(")\n\n")
+		var ends []int // the line each shared declaration ends on
 		for _, s := range shared {
 			b.WriteString(s + "\n\n")
+			ends = append(ends, bytes.Count(b.Bytes(), []byte("\n")))
 		}
 		b.WriteString(k + "\n")
 		_, _, _, _, err := typeCheck(b.Bytes())
 		if err == nil {
 			return b.Bytes()
 		}
-		m := unusedImport.FindStringSubmatch(err.Error())
-		if m == nil {
+		if m := unusedImport.FindStringSubmatch(err.Error()); m != nil {
+			imps = slices.DeleteFunc(imps, func(i string) bool { return strings.HasSuffix(i, strconv.Quote(m[1])) })
+			continue
+		}
+		var terr types.Error
+		if !errors.As(err, &terr) {
 			return b.Bytes() // a seed that does not type-check still seeds
 		}
-		imps = slices.DeleteFunc(imps, func(i string) bool { return strings.HasSuffix(i, strconv.Quote(m[1])) })
+		line := terr.Fset.Position(terr.Pos).Line
+		i, _ := slices.BinarySearch(ends, line)
+		if i == len(shared) {
+			return b.Bytes() // the error is the kernel's
+		}
+		shared = slices.Delete(shared, i, i+1)
 	}
 }
 
