@@ -383,8 +383,28 @@ func (p *printer) exprs(es []Expr) string {
 	s := make([]string, len(es))
 	for i, e := range es {
 		s[i] = p.expr(e)
+		if opensTemplate(es, i) {
+			s[i] = "(" + s[i] + ")"
+		}
 	}
 	return strings.Join(s, ", ")
+}
+
+// opensTemplate reports whether the argument es[i] of a call would start a
+// template list: WGSL reads "f(a < b, c > d)" as f applied to a<b, c>
+// followed by d, since an identifier before "<" and a ">" at the same
+// nesting further on make a template list. It is a comparison with "<"
+// followed by an argument whose operator begins with ">".
+func opensTemplate(es []Expr, i int) bool {
+	if b, ok := es[i].(*Binary); !ok || b.Op != Lt {
+		return false
+	}
+	for _, e := range es[i+1:] {
+		if b, ok := e.(*Binary); ok && (b.Op == Gt || b.Op == Ge || b.Op == Shr) {
+			return true
+		}
+	}
+	return false
 }
 
 func (p *printer) expr(e Expr) string {
