@@ -130,7 +130,7 @@ func floatCases() []*Case {
 		},
 	}, {
 		Kernel: FloatEdgesKernel,
-		Tol: Tolerance{Name: "exact: maxima, a product, a sum and infinities, all correctly rounded"},
+		Tol:    Tolerance{Name: "exact: maxima, a product, a sum and infinities, all correctly rounded"},
 		Setup: func(r *rand.Rand) Inputs {
 			const n = 1000
 			return Inputs{Groups: line(n, 64), Args: []Arg{

@@ -56,7 +56,7 @@ func TestNegativeShiftFaults(t *testing.T) {
 			outs: shiftSignedOut, what: "negative shift amount",
 			a:   func(r *rand.Rand) int32 { return int32(r.Uint32()) },
 			b:   func(r *rand.Rand) int32 { return r.Int32N(70) },
-			bad: func(r *rand.Rand) int32 { return -1 - r.Int32N(1<<r.IntN(32)) },
+			bad: func(r *rand.Rand) int32 { return int32(-1 - r.Int64N(1<<r.IntN(32))) }, // -1 down to MinInt32
 		})
 	})
 }
