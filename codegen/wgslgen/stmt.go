@@ -292,7 +292,7 @@ func (l *lowerer) place(e ir.Expr) wgsl.Expr {
 		return wgsl.Id(mangle(prefixShared, e.Shared.Name))
 	case *ir.Index:
 		x := l.place(e.X)
-		return &wgsl.Index{X: x, Index: l.hoistEffects(e.Index)}
+		return &wgsl.Index{X: x, Index: l.elemIndex(e.X, l.hoistEffects(e.Index))}
 	case *ir.FieldOf:
 		return &wgsl.Member{X: l.place(e.X), Name: l.fieldName(e)}
 	}
