@@ -216,9 +216,11 @@ func LoopLocalZero(t xpu.Thread, out []uint32, in []uint32, n uint32) {
 // LogicalInLoop evaluates && and || inside a loop, where the right
 // operand calls a device function that counts its calls: with a constant
 // left operand, and with one that changes every iteration. The call must
-// happen exactly on the iterations Go makes it. It is the regression case
-// of the short-circuit's flag variable, a declaration inside the loop
-// like the one LoopLocalZero checks.
+// happen exactly on the iterations Go makes it. The WGSL short-circuit
+// declares its flag inside the loop with the left operand as initializer,
+// which must run every iteration (a compiler that moved a constant one
+// out of the loop, as naga does with a variable's missing zero, fails
+// this case).
 //
 //xpu:kernel block=64
 func LogicalInLoop(t xpu.Thread, out, calls []uint32, in []uint32, n uint32) {
