@@ -9,6 +9,7 @@ import (
 // array addresses.
 type atomicArray struct {
 	name  string       // WGSL name of the array
+	array ir.Expr      // the buffer or shared array
 	index ir.Expr      // the element's index
 	elem  ir.Type      // the element's Go type
 	word  ir.BasicKind // the atomic's type on the device: I32 or U32
@@ -77,7 +78,7 @@ func (l *lowerer) atomicTarget(ptr ir.Expr) (atomicArray, bool) {
 		l.fail(ruleIR, "atomic on an element of a %T; want a buffer or shared array", ix.X)
 		return atomicArray{}, false
 	}
-	a.index = ix.Index
+	a.array, a.index = ix.X, ix.Index
 	a.word = ir.U32
 	if elem != nil {
 		if b, ok := elem.(*ir.Basic); ok {
@@ -114,6 +115,7 @@ func (l *lowerer) atomic(e *ir.Atomic) wgsl.Expr {
 		return wgsl.Id("xpu_invalid")
 	}
 	ops := l.exprs(append([]ir.Expr{a.index}, e.Args...))
+	ops[0] = l.elemIndex(a.array, ops[0])
 	switch e.Op {
 	case ir.AtomicLoad:
 		var v wgsl.Expr = wgsl.CallOf("atomicLoad", a.ptr(ops[0]))
@@ -146,6 +148,7 @@ func (l *lowerer) atomicStore(e *ir.Atomic) {
 		return
 	}
 	ops := l.exprs([]ir.Expr{a.index, e.Args[0]})
+	ops[0] = l.elemIndex(a.array, ops[0])
 	v := ops[1]
 	if a.floatBacked() {
 		v = &wgsl.Bitcast{Type: wgsl.U32Type, X: v}

@@ -1,6 +1,8 @@
 package wgslgen
 
 import (
+	"math"
+
 	"github.com/goxpu/xpu/codegen/ir"
 	"github.com/goxpu/xpu/wgsl"
 )
@@ -201,7 +203,7 @@ func (l *lowerer) index(e *ir.Index) wgsl.Expr {
 		}
 		if rooted(e.X) {
 			ops := l.exprs([]ir.Expr{e.X, e.Index})
-			return &wgsl.Index{X: ops[0], Index: ops[1]}
+			return &wgsl.Index{X: ops[0], Index: l.elemIndex(e.X, ops[1])}
 		}
 		// An array value (a call's result) cannot be indexed with a
 		// variable index in WGSL: give it a variable.
@@ -209,7 +211,39 @@ func (l *lowerer) index(e *ir.Index) wgsl.Expr {
 		l.emit(&wgsl.VarDecl{Name: t, Type: l.typ(e.X.Type()), Init: l.expr(e.X)})
 		x = wgsl.Id(t)
 	}
-	return &wgsl.Index{X: x, Index: l.expr(e.Index)}
+	return &wgsl.Index{X: x, Index: l.elemIndex(e.X, l.expr(e.Index))}
+}
+
+// elemIndex returns the lowered index i of an element of x (a buffer, a
+// shared array or an array value), made at run time by the helper
+// xpu_index when it is a literal outside the array: WGSL refuses such a
+// constant index when it creates the shader (naga also refuses
+// 0xFFFFFFFF into a runtime-sized array, whose bound it takes to be the
+// largest u32), where Go panics only if the access runs. A run-time index
+// out of range is the device's to clamp or discard.
+func (l *lowerer) elemIndex(x ir.Expr, i wgsl.Expr) wgsl.Expr {
+	c, ok := i.(*wgsl.Lit)
+	if !ok {
+		return i
+	}
+	v := int64(c.Bits)
+	if c.Kind == wgsl.I32 {
+		v = int64(int32(c.Bits))
+	}
+	n := int64(math.MaxUint32)
+	switch b := x.(type) {
+	case *ir.BufferRef:
+	case *ir.SharedRef:
+		n = int64(b.Shared.Len)
+	default:
+		if a, ok := x.Type().(*ir.Array); ok {
+			n = int64(a.Len)
+		}
+	}
+	if 0 <= v && v < n {
+		return i
+	}
+	return wgsl.CallOf(l.helper("xpu_index"), wgsl.U32Lit(uint32(v)))
 }
 
 // rooted reports whether e is a Var, or an Index or FieldOf chain rooted

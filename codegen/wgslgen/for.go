@@ -59,7 +59,7 @@ func (l *lowerer) forLoop(d *ir.Decl, s *ir.Loop) wgsl.Stmt {
 		}
 		return f
 	}
-	out := append(pre[:nInit:nInit], &wgsl.VarDecl{Name: name, Type: typ}, &wgsl.Assign{LHS: wgsl.Id(name), RHS: init})
+	out := append(pre[:nInit:nInit], declare(name, typ, init)...)
 	loopBody := append([]wgsl.Stmt(nil), pre[nInit:]...)
 	if cond != nil {
 		loopBody = append(loopBody, &wgsl.If{Cond: &wgsl.Unary{Op: wgsl.Not, X: cond}, Then: &wgsl.Block{Stmts: []wgsl.Stmt{&wgsl.Break{}}}})

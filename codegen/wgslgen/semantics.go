@@ -178,6 +178,10 @@ var helperBuilders = map[string]func() *wgsl.Func{
 			[]*wgsl.Param{{Name: "x", Type: wgsl.U32Type}}, wgsl.F32Type,
 			ret(&wgsl.Bitcast{Type: wgsl.F32Type, X: argX}))
 	},
+	"xpu_index": func() *wgsl.Func {
+		return fn("The index x, made at run time: WGSL refuses a constant index out of an array's range when it creates the shader.",
+			[]*wgsl.Param{{Name: "x", Type: wgsl.U32Type}}, wgsl.U32Type, ret(argX))
+	},
 	"xpu_min_f32": func() *wgsl.Func {
 		return fn("xpu.Min for float32: y if y < x, else x (NaNs and zeros as in Go).",
 			params(wgsl.F32Type, wgsl.F32Type), wgsl.F32Type,

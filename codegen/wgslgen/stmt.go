@@ -72,16 +72,11 @@ func (l *lowerer) stmt(s ir.Stmt) {
 			l.emit(&wgsl.LetDecl{Name: name, Type: l.typ(s.Var.Type), Init: l.expr(s.Init)})
 			return
 		}
-		// A declaration is a declaration and an assignment. naga hoists
-		// function variables and applies a constant initializer once, so a
-		// declaration inside a loop would keep the last iteration's value
-		// where Go starts afresh each time; an assignment runs every time.
-		var init wgsl.Expr = &wgsl.Construct{Type: l.typ(s.Var.Type)} // Go's zero value
+		var init wgsl.Expr
 		if s.Init != nil {
 			init = l.expr(s.Init)
 		}
-		l.emit(&wgsl.VarDecl{Name: name, Type: l.typ(s.Var.Type)})
-		l.emit(&wgsl.Assign{LHS: wgsl.Id(name), RHS: init})
+		l.emit(declare(name, l.typ(s.Var.Type), init)...)
 	case *ir.Assign:
 		l.at(s.Pos)
 		l.assign(s)
@@ -175,8 +170,7 @@ func elseIfs(s *ir.If) []*ir.If {
 // return) leaves the sequence the same way.
 func (l *lowerer) ifChain(chain []*ir.If) {
 	taken := l.temp()
-	// Declared, then assigned: naga applies a constant initializer once.
-	l.emit(&wgsl.VarDecl{Name: taken, Type: wgsl.BoolType}, &wgsl.Assign{LHS: wgsl.Id(taken), RHS: wgsl.BoolLit(false)})
+	l.emit(declare(taken, wgsl.BoolType, wgsl.BoolLit(false))...)
 	notTaken := &wgsl.Unary{Op: wgsl.Not, X: wgsl.Id(taken)}
 	for i, s := range chain {
 		l.at(s.Pos)
@@ -292,7 +286,7 @@ func (l *lowerer) place(e ir.Expr) wgsl.Expr {
 		return wgsl.Id(mangle(prefixShared, e.Shared.Name))
 	case *ir.Index:
 		x := l.place(e.X)
-		return &wgsl.Index{X: x, Index: l.hoistEffects(e.Index)}
+		return &wgsl.Index{X: x, Index: l.elemIndex(e.X, l.hoistEffects(e.Index))}
 	case *ir.FieldOf:
 		return &wgsl.Member{X: l.place(e.X), Name: l.fieldName(e)}
 	}
@@ -308,6 +302,21 @@ func (l *lowerer) hoistEffects(e ir.Expr) wgsl.Expr {
 		return x
 	}
 	return l.let(x)
+}
+
+// declare declares the function variable name of type typ, then assigns
+// it init, or Go's zero value when init is nil. The assignment is what
+// zeroes the variable each time the declaration runs: naga zeroes a
+// variable declared without an initializer once, on entry to the
+// function, so inside a loop it kept the last iteration's value where Go
+// starts afresh (LoopLocalZero). A variable declared with an initializer
+// is initialized each time, by naga as by the specification
+// (LogicalInLoop checks the short-circuit's flag, declared so).
+func declare(name string, typ wgsl.Type, init wgsl.Expr) []wgsl.Stmt {
+	if init == nil {
+		init = &wgsl.Construct{Type: typ}
+	}
+	return []wgsl.Stmt{&wgsl.VarDecl{Name: name, Type: typ}, &wgsl.Assign{LHS: wgsl.Id(name), RHS: init}}
 }
 
 // let evaluates x into a new let and returns its name; identifiers and

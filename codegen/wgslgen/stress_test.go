@@ -570,3 +570,33 @@ func TestPrivateArraySize(t *testing.T) {
 		t.Errorf("2,000-element private array: err = %v, want [xpu-private-size]", err)
 	}
 }
+
+// TestConstantIndexOutOfRange: an index that is a constant, or folds to
+// one, outside its array (0xFFFFFFFF or a negative int32 into a buffer;
+// the length, the largest uint32 or a negative int32 into a shared or
+// private array; loads, stores and atomics) compiles on both compilers;
+// Go panics only if the access runs, and here it never does. naga refused
+// 0xFFFFFFFF into a buffer, and both compilers every such index into a
+// shared or private array.
+func TestConstantIndexOutOfRange(t *testing.T) {
+	// Each kernel writes x[i] to y[i] and touches the out-of-range
+	// elements only when x[i] > 2, which never holds: x is in [-1, 1).
+	never := func(name, pre, bad, post string) *stressKernel {
+		return &stressKernel{
+			name: name,
+			body: pre + "\tif x[i] > 2 {\n" + bad + "\t}\n" + post,
+			ref:  func(x []float32, i int) float32 { return x[i] },
+		}
+	}
+	checkOnCompilers(t, []*stressKernel{
+		never("buffer", "\ty[i] = x[i]\n",
+			"\t\ty[i] = x[4294967295] + x[t.BlockX()-65] + x[int32(t.BlockX())-65]\n\t\ty[4294967295] = 1\n\t\ty[int32(t.BlockX())-65] = 1\n", ""),
+		never("shared", "\ts := xpu.Shared[float32](t, 64)\n\ts[t.LocalX()] = x[i]\n\tt.Barrier()\n",
+			"\t\ts[64] = s[4294967295] + s[int32(t.BlockX())-65] + s[t.BlockX()]\n", "\ty[i] = s[t.LocalX()]\n"),
+		never("private", "\ta := [4][2]float32{{x[i], 1}, {2, 3}}\n",
+			"\t\ta[t.BlockX()-60][1] = a[1][int32(t.BlockX())-65] + a[t.BlockX()-65][0]\n", "\ty[i] = a[0][0]\n"),
+		never("atomic", "\th := xpu.Shared[uint32](t, 64)\n\th[t.LocalX()] = 0\n\ty[i] = 0\n\tt.Barrier()\n",
+			"\t\txpu.AtomicAdd(&h[64], 1)\n\t\txpu.AtomicStore(&h[t.BlockX()], 1)\n\t\txpu.AtomicAddFloat32(&y[4294967295], float32(xpu.AtomicLoad(&h[int32(t.BlockX())-65])))\n",
+			"\txpu.AtomicAddFloat32(&y[i], x[i]+float32(xpu.AtomicLoad(&h[t.LocalX()])))\n"),
+	})
+}

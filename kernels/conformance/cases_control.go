@@ -71,6 +71,15 @@ func controlCases() []*Case {
 			return LaunchShortCircuit(s, g, buf[int32](a, 0), buf[int32](a, 1), arg[uint32](a, 2))
 		},
 	}, {
+		Kernel: LogicalInLoopKernel, Tol: Exact,
+		Setup: func(r *rand.Rand) Inputs {
+			const n = 1000
+			return Inputs{Groups: line(n, 64), Args: []Arg{Poisoned[uint32](n), Poisoned[uint32](n), Buffer(anyUints(r, n)), Scalar(uint32(n))}}
+		},
+		Launch: func(s *gpu.Stream, g xpu.Dim3, a []any) error {
+			return LaunchLogicalInLoop(s, g, buf[uint32](a, 0), buf[uint32](a, 1), buf[uint32](a, 2), arg[uint32](a, 3))
+		},
+	}, {
 		Kernel: BranchesKernel, Tol: Exact,
 		Setup: func(r *rand.Rand) Inputs {
 			const n = 1000

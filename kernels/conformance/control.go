@@ -213,6 +213,47 @@ func LoopLocalZero(t xpu.Thread, out []uint32, in []uint32, n uint32) {
 	out[i] = sum
 }
 
+// LogicalInLoop evaluates && and || inside a loop, where the right
+// operand calls a device function that counts its calls: with a constant
+// left operand, and with one that changes every iteration. The call must
+// happen exactly on the iterations Go makes it. The WGSL short-circuit
+// declares its flag inside the loop with the left operand as initializer,
+// which must run every iteration (a compiler that moved a constant one
+// out of the loop, as naga does with a variable's missing zero, fails
+// this case).
+//
+//xpu:kernel block=64
+func LogicalInLoop(t xpu.Thread, out, calls []uint32, in []uint32, n uint32) {
+	i := t.GlobalX()
+	if i >= n {
+		return
+	}
+	calls[i] = 0
+	var r uint32
+	for k := uint32(0); k < 8; k++ {
+		if true && countedBit(calls, i, in[i], k) {
+			r |= 1 << k
+		}
+		if false || countedBit(calls, i, in[i], k+8) {
+			r |= 1 << (k + 8)
+		}
+		if k%3 != 0 && countedBit(calls, i, in[i], k+16) {
+			r |= 1 << (k + 16)
+		}
+		if in[i]>>(k+24)&1 != 0 || countedBit(calls, i, in[i], k) {
+			r |= 1 << (k + 24)
+		}
+	}
+	out[i] = r
+}
+
+// countedBit reports whether bit k of x is set, and counts its call in
+// calls[i].
+func countedBit(calls []uint32, i, x, k uint32) bool {
+	calls[i]++
+	return x>>k&1 != 0
+}
+
 // Spin steps a linear congruential generator rounds times from each
 // work-item's seed: a loop whose length a scalar sets, so that the tests
 // of waits can keep a device busy for as long as they need.

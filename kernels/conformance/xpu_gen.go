@@ -4805,6 +4805,248 @@ func lenGuardCPU(b *gpu.CPUBlock) {
 	}
 }
 
+// LogicalInLoopKernel is the compiled form of the kernel LogicalInLoop (Go function LogicalInLoop).
+var LogicalInLoopKernel = gpu.Register(&gpu.KernelSpec{
+	Name:  "github.com/goxpu/xpu/kernels/conformance.LogicalInLoop",
+	Block: xpu.Dim3{X: 64, Y: 1, Z: 1},
+	Params: []gpu.Param{
+		{Name: "out", Kind: gpu.ParamBuffer, Type: "uint32", Size: 4, Access: gpu.AccessWrite, Binding: 0},
+		{Name: "calls", Kind: gpu.ParamBuffer, Type: "uint32", Size: 4, Access: gpu.AccessReadWrite, Binding: 1},
+		{Name: "in", Kind: gpu.ParamBuffer, Type: "uint32", Size: 4, Access: gpu.AccessRead, Binding: 2},
+		{Name: "n", Kind: gpu.ParamScalar, Type: "uint32", Size: 4, Binding: 0},
+	},
+	UniformSize: 16,
+	WGSL:        logicalInLoopWGSL,
+	Func:        LogicalInLoop,
+	CPU:         logicalInLoopCPU,
+	Manifests: []gpu.Manifest{
+		{
+			Kernel: "github.com/goxpu/xpu/kernels/conformance.LogicalInLoop", Backend: "webgpu", Target: "wgsl",
+			Hash:        "sha256:bf05003d5bd08f8eb40d904779b954fc151bdc401cb3ac7469249ce637156c5d",
+			Codegen:     "xpu-gen/1",
+			Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
+			SharedBytes: 0, StorageBindings: 3, UniformBytes: 16,
+			PrivateBytes: new(24),
+			Buffers: []gpu.Usage{
+				{Name: "out", Access: gpu.AccessWrite},
+				{Name: "calls", Access: gpu.AccessReadWrite},
+				{Name: "in", Access: gpu.AccessRead},
+			},
+			NativeOps: []string{"select"},
+		},
+		{
+			Kernel: "github.com/goxpu/xpu/kernels/conformance.LogicalInLoop", Backend: "cpu", Target: "go",
+			Hash:        "sha256:fb6f92606b4426e79b14dbfc46df17f69488d7e951da3f7abdbefeca379c66e1",
+			Codegen:     "xpu-gen/1",
+			Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
+			SharedBytes: 0, StorageBindings: 3, UniformBytes: 16,
+			Buffers: []gpu.Usage{
+				{Name: "out", Access: gpu.AccessWrite},
+				{Name: "calls", Access: gpu.AccessReadWrite},
+				{Name: "in", Access: gpu.AccessRead},
+			},
+		},
+	},
+})
+
+// LaunchLogicalInLoop launches the kernel LogicalInLoop on the stream s over a grid of groups
+// blocks of 64x1x1 work-items, with the arguments of LogicalInLoop after its Thread.
+// Buffers are bound in this order; scalars are uniforms.
+func LaunchLogicalInLoop(s *gpu.Stream, groups xpu.Dim3, out *gpu.Buffer[uint32], calls *gpu.Buffer[uint32], in *gpu.Buffer[uint32], n uint32) error {
+	return s.Launch(LogicalInLoopKernel, groups, out, calls, in, n)
+}
+
+// logicalInLoopWGSL is the WGSL of LogicalInLoop.
+const logicalInLoopWGSL = `struct xpu_Uniforms {
+    p_n: u32,
+}
+
+@group(0) @binding(0) var<storage, read_write> b_out: array<u32>;
+@group(0) @binding(1) var<storage, read_write> b_calls: array<u32>;
+@group(0) @binding(2) var<storage, read> b_in: array<u32>;
+@group(0) @binding(3) var<uniform> xpu_u: xpu_Uniforms;
+
+// Go's uint32 x << y: 0 when y >= 32 (WGSL takes y modulo 32).
+fn xpu_shl_u32(x: u32, y: u32) -> u32 {
+    return select(0u, x << (y & 31u), y < 32u);
+}
+
+// Go's uint32 x >> y: 0 when y >= 32 (WGSL takes y modulo 32).
+fn xpu_shr_u32(x: u32, y: u32) -> u32 {
+    return select(0u, x >> (y & 31u), y < 32u);
+}
+
+fn f_countedBit(a_i_1: u32, a_x: u32, a_k: u32) -> bool {
+    var v_i_1: u32 = a_i_1;
+    var v_x: u32 = a_x;
+    var v_k: u32 = a_k;
+    b_calls[v_i_1] = b_calls[v_i_1] + 1u;
+    return (xpu_shr_u32(v_x, v_k) & 1u) != 0u;
+}
+
+// main is kernel LogicalInLoop, block 64x1x1.
+@compute @workgroup_size(64, 1, 1)
+fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
+    let v_i: u32 = gid.x;
+    if v_i >= xpu_u.p_n {
+        return;
+    }
+    b_calls[v_i] = 0u;
+    var v_r: u32;
+    v_r = u32();
+    for (var v_k: u32 = 0u; v_k < 8u; v_k = v_k + 1u) {
+        var xpu_t1: bool = true;
+        if xpu_t1 {
+            xpu_t1 = f_countedBit(v_i, b_in[v_i], v_k);
+        }
+        if xpu_t1 {
+            v_r = v_r | xpu_shl_u32(1u, v_k);
+        }
+        var xpu_t2: bool = false;
+        if !xpu_t2 {
+            xpu_t2 = f_countedBit(v_i, b_in[v_i], v_k + 8u);
+        }
+        if xpu_t2 {
+            v_r = v_r | xpu_shl_u32(1u, v_k + 8u);
+        }
+        var xpu_t3: bool = (v_k % 3u) != 0u;
+        if xpu_t3 {
+            xpu_t3 = f_countedBit(v_i, b_in[v_i], v_k + 16u);
+        }
+        if xpu_t3 {
+            v_r = v_r | xpu_shl_u32(1u, v_k + 16u);
+        }
+        var xpu_t4: bool = (xpu_shr_u32(b_in[v_i], v_k + 24u) & 1u) != 0u;
+        if !xpu_t4 {
+            xpu_t4 = f_countedBit(v_i, b_in[v_i], v_k);
+        }
+        if xpu_t4 {
+            v_r = v_r | xpu_shl_u32(1u, v_k + 24u);
+        }
+    }
+    b_out[v_i] = v_r;
+}
+`
+
+// logicalInLoopCPU runs one block of the kernel LogicalInLoop on the CPU.
+func logicalInLoopCPU(b *gpu.CPUBlock) {
+	p_out := gpu.CPUView[uint32](b.Buffers[0])
+	p_calls := gpu.CPUView[uint32](b.Buffers[1])
+	p_in := gpu.CPUView[uint32](b.Buffers[2])
+	p_n := gpu.CPUUniform[uint32](b.Uniforms, 0)
+	gx0, gy0, gz0 := b.Group.X*64, b.Group.Y*1, b.Group.Z*1
+	var ly uint32
+	var lz uint32
+	stop := b.Stopping()
+	_, _ = b, stop
+	_ = p_out
+	_ = p_calls
+	_ = p_in
+	_ = p_n
+	_ = gx0
+	_ = gy0
+	_ = gz0
+	_ = ly
+	_ = lz
+	f_countedBit := func(lx, ly, lz uint32, v_i_1 uint32, v_x uint32, v_k uint32) bool {
+		_, _, _ = lx, ly, lz
+		p_calls[v_i_1] = (p_calls[v_i_1] + uint32(1))
+		return (((v_x >> v_k) & uint32(1)) != uint32(0))
+	}
+	_ = f_countedBit
+	{
+		lx, li := uint32(0), uint32(0)
+		_, _ = lx, li
+		var v_i uint32 = (gx0 + lx)
+		_ = v_i
+		var w0 *[64]uint32
+		if o := v_i; o <= 4294967232 && uint64(o)+64 <= uint64(len(p_calls)) {
+			w0 = (*[64]uint32)(p_calls[o : uint64(o)+64])
+		}
+		var w1 *[64]uint32
+		if o := v_i; o <= 4294967232 && uint64(o)+64 <= uint64(len(p_in)) {
+			w1 = (*[64]uint32)(p_in[o : uint64(o)+64])
+		}
+		var w2 *[64]uint32
+		if o := v_i; o <= 4294967232 && uint64(o)+64 <= uint64(len(p_out)) {
+			w2 = (*[64]uint32)(p_out[o : uint64(o)+64])
+		}
+		if w0 != nil && w1 != nil && w2 != nil {
+		items0w:
+			for lx := uint32(0); lx < 64; lx++ {
+				li := lx
+				_ = li
+				var v_i uint32 = (gx0 + lx)
+				_ = v_i
+				if v_i >= p_n {
+					continue items0w
+				}
+				w0[lx] = uint32(0)
+				var v_r uint32
+				_ = v_r
+				{
+					var v_k uint32 = uint32(0)
+					_ = v_k
+					for v_k < uint32(8) {
+						{
+							if true && f_countedBit(lx, ly, lz, v_i, w1[lx], v_k) {
+								v_r = (v_r | (uint32(1) << v_k))
+							}
+							if false || f_countedBit(lx, ly, lz, v_i, w1[lx], (v_k+uint32(8))) {
+								v_r = (v_r | (uint32(1) << (v_k + uint32(8))))
+							}
+							if ((v_k % uint32(3)) != uint32(0)) && f_countedBit(lx, ly, lz, v_i, w1[lx], (v_k+uint32(16))) {
+								v_r = (v_r | (uint32(1) << (v_k + uint32(16))))
+							}
+							if (((w1[lx] >> (v_k + uint32(24))) & uint32(1)) != uint32(0)) || f_countedBit(lx, ly, lz, v_i, w1[lx], v_k) {
+								v_r = (v_r | (uint32(1) << (v_k + uint32(24))))
+							}
+						}
+						v_k = (v_k + uint32(1))
+					}
+				}
+				w2[lx] = v_r
+			}
+		} else {
+		items0:
+			for lx := uint32(0); lx < 64; lx++ {
+				li := lx
+				_ = li
+				var v_i uint32 = (gx0 + lx)
+				_ = v_i
+				if v_i >= p_n {
+					continue items0
+				}
+				p_calls[v_i] = uint32(0)
+				var v_r uint32
+				_ = v_r
+				{
+					var v_k uint32 = uint32(0)
+					_ = v_k
+					for v_k < uint32(8) {
+						{
+							if true && f_countedBit(lx, ly, lz, v_i, p_in[v_i], v_k) {
+								v_r = (v_r | (uint32(1) << v_k))
+							}
+							if false || f_countedBit(lx, ly, lz, v_i, p_in[v_i], (v_k+uint32(8))) {
+								v_r = (v_r | (uint32(1) << (v_k + uint32(8))))
+							}
+							if ((v_k % uint32(3)) != uint32(0)) && f_countedBit(lx, ly, lz, v_i, p_in[v_i], (v_k+uint32(16))) {
+								v_r = (v_r | (uint32(1) << (v_k + uint32(16))))
+							}
+							if (((p_in[v_i] >> (v_k + uint32(24))) & uint32(1)) != uint32(0)) || f_countedBit(lx, ly, lz, v_i, p_in[v_i], v_k) {
+								v_r = (v_r | (uint32(1) << (v_k + uint32(24))))
+							}
+						}
+						v_k = (v_k + uint32(1))
+					}
+				}
+				p_out[v_i] = v_r
+			}
+		}
+	}
+}
+
 // LoopBreakContinueKernel is the compiled form of the kernel LoopBreakContinue (Go function LoopBreakContinue).
 var LoopBreakContinueKernel = gpu.Register(&gpu.KernelSpec{
 	Name:  "github.com/goxpu/xpu/kernels/conformance.LoopBreakContinue",
