@@ -664,17 +664,38 @@ func (g *gen) index() string {
 	return g.expr(tU, 2).s
 }
 
+// sharedIndex is an index into a shared array: a uint32 expression taken
+// modulo its length or, rarely, one outside it.
 func (g *gen) sharedIndex() string {
+	if g.chance(8) {
+		return g.outOfRange(sharedLen, true)
+	}
 	return fmt.Sprintf("(%s)%%%d", g.nonConst(tU).s, sharedLen)
 }
 
 // arrayIndex is an index into a private array of n elements: a constant
-// in range or a uint32 expression taken modulo n.
+// in range, a uint32 expression taken modulo n or, rarely in a kernel,
+// one outside it.
 func (g *gen) arrayIndex(n int) string {
-	if g.chance(96) {
+	switch {
+	case g.inKernel && g.chance(8):
+		return g.outOfRange(n, false)
+	case g.chance(96):
 		return fmt.Sprint(g.intn(n))
 	}
 	return fmt.Sprintf("(%s)%%%d", g.nonConst(tU).s, n)
+}
+
+// outOfRange is an index outside an array of n elements, legal Go that
+// panics only if it runs: a thread query that folds to a constant outside
+// the array whatever the block size (1 to 1024 on each axis), or, where a
+// constant may index (a slice, not an array), n or the largest uint32.
+func (g *gen) outOfRange(n int, constants bool) string {
+	ix := []string{fmt.Sprintf("t.BlockX()+%d", n-1), "int32(t.BlockY())-1025"}
+	if constants {
+		ix = append(ix, fmt.Sprint(n), "4294967295")
+	}
+	return ix[g.intn(len(ix))]
 }
 
 // Literals of each type, extremes included; the non-finite floats come

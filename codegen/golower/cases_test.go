@@ -358,3 +358,22 @@ func negativeShiftIR() *ir.Kernel {
 	uniform(k, nil)
 	return k
 }
+
+// constantIndexIR reads a shared array and writes a buffer at indexes
+// that fold to constants: BlockX-1 and 0 in range, BlockX and -1 out.
+func constantIndexIR() *ir.Kernel {
+	out := bufParam("out", f32, 0, ir.AccessWrite)
+	s := &ir.Shared{Name: "s", Elem: f32, Len: 64}
+	bx := q(ir.BlockX)
+	minus1 := &ir.Convert{X: bin(ir.OpSub, bx, cu(65)), T: ir.I32Type}
+	k := &ir.Kernel{
+		Name: "ConstIndex", Func: "ConstIndex", Block: [3]uint32{64, 1, 1},
+		Params: []*ir.Param{out}, Shared: []*ir.Shared{s},
+		Body: block(
+			set(idx(buf(out), cu(0)), idx(sh(s), bin(ir.OpSub, bx, cu(1)))),
+			set(idx(buf(out), minus1), idx(sh(s), bx)),
+		),
+	}
+	uniform(k, nil)
+	return k
+}

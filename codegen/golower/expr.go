@@ -15,7 +15,7 @@ import (
 
 // expr returns the Go spelling of e as a value.
 func (g *gen) expr(e ir.Expr) string {
-	if c, ok := fold(e); ok {
+	if c, ok := foldIn(e, &g.size); ok {
 		return g.constant(c)
 	}
 	switch e := e.(type) {
@@ -36,12 +36,12 @@ func (g *gen) expr(e ir.Expr) string {
 		return "(" + e.Op.String() + g.expr(e.X) + ")"
 	case *ir.Binary:
 		if (e.Op == ir.OpDiv || e.Op == ir.OpRem) && ir.IsInteger(e.T) {
-			if c, ok := fold(e.Y); ok && c.Bits == 0 {
+			if c, ok := foldIn(e.Y, &g.size); ok && c.Bits == 0 {
 				g.fail(g.refuse(g.k.Pos, "an integer division by the constant zero"))
 			}
 		}
 		if (e.Op == ir.OpShl || e.Op == ir.OpShr) && ir.IsKind(e.Y.Type(), ir.I32) {
-			if c, ok := fold(e.Y); ok && int32(c.Bits) < 0 {
+			if c, ok := foldIn(e.Y, &g.size); ok && int32(c.Bits) < 0 {
 				g.fail(g.refuse(g.k.Pos, "a shift by the negative constant %d", int32(c.Bits)))
 			}
 		}
@@ -72,7 +72,7 @@ func (g *gen) expr(e ir.Expr) string {
 func (g *gen) place(e ir.Expr) string {
 	switch e := e.(type) {
 	case *ir.Index:
-		p := g.placeOrValue(e.X) + "[" + g.expr(e.Index) + "]"
+		p := g.placeOrValue(e.X) + "[" + g.elemIndex(e) + "]"
 		if w, ok := g.window[p]; ok {
 			return w
 		}
@@ -86,6 +86,37 @@ func (g *gen) place(e ir.Expr) string {
 		return g.placeOrValue(e.X) + "." + s.Fields[e.Field].Name
 	}
 	return g.expr(e)
+}
+
+// elemIndex spells the index of e, made a run-time one when it is a
+// constant outside the array (or a negative one, or one past MaxInt32,
+// into a buffer): Go refuses such a constant index when it compiles the
+// lowering, where the kernel, which indexes a slice with a thread query,
+// panics only if the access runs. In-range constants stay constants.
+func (g *gen) elemIndex(e *ir.Index) string {
+	i := g.expr(e.Index)
+	c, ok := foldIn(e.Index, &g.size)
+	if !ok {
+		return i
+	}
+	v := int64(c.Bits)
+	if ir.IsKind(c.T, ir.I32) {
+		v = int64(int32(c.Bits))
+	}
+	n := int64(math.MaxInt32) + 1 // int may have 32 bits
+	switch x := e.X.(type) {
+	case *ir.BufferRef:
+	case *ir.SharedRef:
+		n = int64(x.Shared.Len)
+	default:
+		if a, ok := x.Type().(*ir.Array); ok {
+			n = int64(a.Len)
+		}
+	}
+	if 0 <= v && v < n {
+		return i
+	}
+	return "func() " + c.T.String() + " { return " + i + " }()"
 }
 
 // placeOrValue spells the operand of an index or field selection: a

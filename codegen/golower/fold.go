@@ -12,27 +12,37 @@ import (
 
 // fold returns the value of e when e is built of constants only and its
 // value follows from the IR's rules without a run-time failure.
-func fold(e ir.Expr) (*ir.Const, bool) {
+func fold(e ir.Expr) (*ir.Const, bool) { return foldIn(e, nil) }
+
+// foldIn is fold where BlockX, BlockY and BlockZ are the constants of
+// block: the lowering spells them as Go constants, so an expression of
+// them must fold here, with the IR's rules, not in Go.
+func foldIn(e ir.Expr, block *[3]uint32) (*ir.Const, bool) {
 	switch e := e.(type) {
 	case *ir.Const:
 		return e, true
+	case *ir.CallBuiltin:
+		if block == nil || e.Fn < ir.BlockX || e.Fn > ir.BlockZ {
+			return nil, false
+		}
+		return &ir.Const{T: ir.U32Type, Bits: block[e.Fn-ir.BlockX]}, true
 	case *ir.Unary:
-		x, ok := fold(e.X)
+		x, ok := foldIn(e.X, block)
 		t, tok := e.T.(*ir.Basic)
 		if !ok || !tok {
 			return nil, false
 		}
 		return foldUnary(e.Op, x, t)
 	case *ir.Binary:
-		x, ok := fold(e.X)
-		y, yok := fold(e.Y)
+		x, ok := foldIn(e.X, block)
+		y, yok := foldIn(e.Y, block)
 		t, tok := e.T.(*ir.Basic)
 		if !ok || !yok || !tok {
 			return nil, false
 		}
 		return foldBinary(e.Op, x, y, t)
 	case *ir.Convert:
-		x, ok := fold(e.X)
+		x, ok := foldIn(e.X, block)
 		if !ok {
 			return nil, false
 		}

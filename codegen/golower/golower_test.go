@@ -96,6 +96,25 @@ func TestGenerateIsDeterministic(t *testing.T) {
 	}
 }
 
+// TestConstantIndexOutOfRange: an index that folds to a constant outside
+// its array is written as a run-time one (Go refuses the constant, where
+// the kernel panics only if the access runs); one in range stays a
+// constant. Package fission runs such a kernel on every backend.
+func TestConstantIndexOutOfRange(t *testing.T) {
+	src, err := golower.Generate(constantIndexIR(), "f", golower.Imports{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{
+		"p_out[uint32(0)] = s_s[uint32(63)]",
+		"p_out[func() int32 { return int32(-1) }()] = s_s[func() uint32 { return uint32(64) }()]",
+	} {
+		if !strings.Contains(src, want) {
+			t.Errorf("the lowering lacks %q:\n%s", want, src)
+		}
+	}
+}
+
 func TestRefusedByName(t *testing.T) {
 	for _, c := range []struct {
 		k    *ir.Kernel

@@ -1294,7 +1294,7 @@ var BlockReduceKernel = gpu.Register(&gpu.KernelSpec{
 		},
 		{
 			Kernel: "github.com/goxpu/xpu/kernels/conformance.BlockReduce", Backend: "cpu", Target: "go",
-			Hash:        "sha256:736922e5b342c1231bf2894dff82dd73d9c8688581aac26a4fb3987aee714a98",
+			Hash:        "sha256:2b6689b23d9dfdec8ae202256d1ae0abf81b71a90d3004ce2e0b94295b318b1f",
 			Codegen:     "xpu-gen/1",
 			Block:       xpu.Dim3{X: 128, Y: 1, Z: 1},
 			SharedBytes: 512, StorageBindings: 2, UniformBytes: 16,
@@ -1413,7 +1413,7 @@ func blockReduceCPU(b *gpu.CPUBlock) {
 		_ = li
 		v_step := a_step[li]
 		_ = v_step
-		v_step = (uint32(128) / uint32(2))
+		v_step = uint32(64)
 		a_step[li] = v_step
 	}
 	for {

@@ -123,6 +123,7 @@ func cases() []*conformance.Case {
 		inOutN(fission.NestedLoopsKernel, 3, fission.LaunchNestedLoops),
 		inOutN(fission.DeclaredInIfKernel, 5, fission.LaunchDeclaredInIf),
 		inOut(fission.WaveInLoopKernel, 1, 1, fission.LaunchWaveInLoop),
+		inOutN(fission.ConstantIndexOutOfRangeKernel, 0, fission.LaunchConstantIndexOutOfRange),
 		{
 			Kernel: fission.NestedArrayInLoopKernel, Tol: conformance.Exact,
 			Setup: func(r *rand.Rand) conformance.Inputs {

@@ -252,6 +252,285 @@ func arrayInLoopCPU(b *gpu.CPUBlock) {
 	}
 }
 
+// ConstantIndexOutOfRangeKernel is the compiled form of the kernel ConstantIndexOutOfRange (Go function ConstantIndexOutOfRange).
+var ConstantIndexOutOfRangeKernel = gpu.Register(&gpu.KernelSpec{
+	Name:  "github.com/goxpu/xpu/codegen/golower/internal/fission.ConstantIndexOutOfRange",
+	Block: xpu.Dim3{X: 64, Y: 1, Z: 1},
+	Params: []gpu.Param{
+		{Name: "out", Kind: gpu.ParamBuffer, Type: "uint32", Size: 4, Access: gpu.AccessWrite, Binding: 0},
+		{Name: "in", Kind: gpu.ParamBuffer, Type: "uint32", Size: 4, Access: gpu.AccessRead, Binding: 1},
+		{Name: "bad", Kind: gpu.ParamScalar, Type: "uint32", Size: 4, Binding: 0},
+	},
+	SharedBytes: 512,
+	UniformSize: 16,
+	WGSL:        constantIndexOutOfRangeWGSL,
+	Func:        ConstantIndexOutOfRange,
+	CPU:         constantIndexOutOfRangeCPU,
+	Manifests: []gpu.Manifest{
+		{
+			Kernel: "github.com/goxpu/xpu/codegen/golower/internal/fission.ConstantIndexOutOfRange", Backend: "webgpu", Target: "wgsl",
+			Hash:        "sha256:d522ea526d289bc0583de3e86811c96c5ae4f7a355f6b8a68e4cb53467312565",
+			Codegen:     "xpu-gen/1",
+			Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
+			SharedBytes: 512, StorageBindings: 2, UniformBytes: 16,
+			PrivateBytes: new(88),
+			Buffers: []gpu.Usage{
+				{Name: "out", Access: gpu.AccessWrite},
+				{Name: "in", Access: gpu.AccessRead},
+			},
+			NativeOps: []string{"atomicAdd", "atomicLoad", "atomicStore", "storageBarrier", "workgroupBarrier"},
+		},
+		{
+			Kernel: "github.com/goxpu/xpu/codegen/golower/internal/fission.ConstantIndexOutOfRange", Backend: "cpu", Target: "go",
+			Hash:        "sha256:42d6b597269c6c4e44f37964576527ceabb1c9b8843e3916bd78e58f0c796829",
+			Codegen:     "xpu-gen/1",
+			Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
+			SharedBytes: 512, StorageBindings: 2, UniformBytes: 16,
+			Buffers: []gpu.Usage{
+				{Name: "out", Access: gpu.AccessWrite},
+				{Name: "in", Access: gpu.AccessRead},
+			},
+			NativeOps: []string{"xpu.AtomicAdd", "xpu.AtomicLoad", "xpu.AtomicStore"},
+		},
+	},
+})
+
+// LaunchConstantIndexOutOfRange launches the kernel ConstantIndexOutOfRange on the stream s over a grid of groups
+// blocks of 64x1x1 work-items, with the arguments of ConstantIndexOutOfRange after its Thread.
+// Buffers are bound in this order; scalars are uniforms.
+func LaunchConstantIndexOutOfRange(s *gpu.Stream, groups xpu.Dim3, out *gpu.Buffer[uint32], in *gpu.Buffer[uint32], bad uint32) error {
+	return s.Launch(ConstantIndexOutOfRangeKernel, groups, out, in, bad)
+}
+
+// constantIndexOutOfRangeWGSL is the WGSL of ConstantIndexOutOfRange.
+const constantIndexOutOfRangeWGSL = `struct xpu_Uniforms {
+    p_bad: u32,
+}
+
+@group(0) @binding(0) var<storage, read_write> b_out: array<u32>;
+@group(0) @binding(1) var<storage, read> b_in: array<u32>;
+@group(0) @binding(2) var<uniform> xpu_u: xpu_Uniforms;
+var<workgroup> s_s: array<u32, 64>;
+var<workgroup> s_h: array<atomic<u32>, 64>;
+
+// The index x, made at run time: WGSL refuses a constant index out of an array's range when it creates the shader.
+fn xpu_index(x: u32) -> u32 {
+    return x;
+}
+
+// main is kernel ConstantIndexOutOfRange, block 64x1x1.
+@compute @workgroup_size(64, 1, 1)
+fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(local_invocation_id) lid: vec3<u32>) {
+    let v_l: u32 = lid.x;
+    let v_i: u32 = gid.x;
+    var v_lit: array<array<u32, 2>, 4>;
+    v_lit = array<array<u32, 2>, 4>();
+    var v_lit_1: array<u32, 2>;
+    v_lit_1 = array<u32, 2>();
+    v_lit_1[0u] = b_in[v_i];
+    v_lit_1[1u] = 1u;
+    v_lit[0u] = v_lit_1;
+    var v_lit_2: array<u32, 2>;
+    v_lit_2 = array<u32, 2>();
+    v_lit_2[0u] = 2u;
+    v_lit_2[1u] = 3u;
+    v_lit[1u] = v_lit_2;
+    var v_a: array<array<u32, 2>, 4>;
+    v_a = v_lit;
+    s_s[v_l] = b_in[v_i];
+    atomicStore(&s_h[v_l], 0u);
+    workgroupBarrier();
+    if xpu_u.p_bad != 0u {
+        s_s[xpu_index(64u)] = (s_s[xpu_index(4294967295u)] + s_s[xpu_index(4294967295u)]) + s_s[xpu_index(64u)];
+        v_a[xpu_index(4u)][1u] = v_a[1u][xpu_index(4294967295u)] + v_a[xpu_index(4294967295u)][0u];
+        b_out[xpu_index(4294967295u)] = b_in[xpu_index(4294967295u)] + b_in[xpu_index(4294967295u)];
+        atomicAdd(&s_h[xpu_index(64u)], 1u);
+        atomicStore(&s_h[xpu_index(64u)], v_a[0u][1u]);
+        b_out[v_i] = atomicLoad(&s_h[xpu_index(4294967295u)]);
+    }
+    atomicAdd(&s_h[(v_l + 1u) % 64u], s_s[(v_l + 3u) % 64u]);
+    storageBarrier();
+    workgroupBarrier();
+    b_out[v_i] = (atomicLoad(&s_h[v_l]) ^ v_a[0u][0u]) ^ v_a[1u][1u];
+}
+`
+
+// constantIndexOutOfRangeCPU runs one block of the kernel ConstantIndexOutOfRange on the CPU.
+func constantIndexOutOfRangeCPU(b *gpu.CPUBlock) {
+	p_out := gpu.CPUView[uint32](b.Buffers[0])
+	p_in := gpu.CPUView[uint32](b.Buffers[1])
+	p_bad := gpu.CPUUniform[uint32](b.Uniforms, 0)
+	var s_s [64]uint32
+	var s_h [64]uint32
+	var a_a [64][4][2]uint32
+	gx0, gy0, gz0 := b.Group.X*64, b.Group.Y*1, b.Group.Z*1
+	var ly uint32
+	var lz uint32
+	stop := b.Stopping()
+	_, _ = b, stop
+	_ = p_out
+	_ = p_in
+	_ = p_bad
+	_ = gx0
+	_ = gy0
+	_ = gz0
+	_ = ly
+	_ = lz
+	{
+		lx, li := uint32(0), uint32(0)
+		_, _ = lx, li
+		var v_i uint32 = (gx0 + lx)
+		_ = v_i
+		var w0 *[64]uint32
+		if o := v_i; o <= 4294967232 && uint64(o)+64 <= uint64(len(p_in)) {
+			w0 = (*[64]uint32)(p_in[o : uint64(o)+64])
+		}
+		if w0 != nil {
+			for lx := uint32(0); lx < 64; lx++ {
+				li := lx
+				_ = li
+				v_a := a_a[li]
+				_ = v_a
+				var v_l uint32 = lx
+				_ = v_l
+				var v_i uint32 = (gx0 + lx)
+				_ = v_i
+				var v_lit [4][2]uint32
+				_ = v_lit
+				var v_lit_1 [2]uint32
+				_ = v_lit_1
+				v_lit_1[uint32(0)] = w0[lx]
+				v_lit_1[uint32(1)] = uint32(1)
+				v_lit[uint32(0)] = v_lit_1
+				var v_lit_2 [2]uint32
+				_ = v_lit_2
+				v_lit_2[uint32(0)] = uint32(2)
+				v_lit_2[uint32(1)] = uint32(3)
+				v_lit[uint32(1)] = v_lit_2
+				v_a = v_lit
+				s_s[v_l] = w0[lx]
+				s_h[v_l] = uint32(0)
+				a_a[li] = v_a
+			}
+		} else {
+			for lx := uint32(0); lx < 64; lx++ {
+				li := lx
+				_ = li
+				v_a := a_a[li]
+				_ = v_a
+				var v_l uint32 = lx
+				_ = v_l
+				var v_i uint32 = (gx0 + lx)
+				_ = v_i
+				var v_lit [4][2]uint32
+				_ = v_lit
+				var v_lit_1 [2]uint32
+				_ = v_lit_1
+				v_lit_1[uint32(0)] = p_in[v_i]
+				v_lit_1[uint32(1)] = uint32(1)
+				v_lit[uint32(0)] = v_lit_1
+				var v_lit_2 [2]uint32
+				_ = v_lit_2
+				v_lit_2[uint32(0)] = uint32(2)
+				v_lit_2[uint32(1)] = uint32(3)
+				v_lit[uint32(1)] = v_lit_2
+				v_a = v_lit
+				s_s[v_l] = p_in[v_i]
+				s_h[v_l] = uint32(0)
+				a_a[li] = v_a
+			}
+		}
+	}
+	{
+		lx, li := uint32(0), uint32(0)
+		_, _ = lx, li
+		var v_i uint32 = (gx0 + lx)
+		_ = v_i
+		var w0 *[64]uint32
+		if o := v_i; o <= 4294967232 && uint64(o)+64 <= uint64(len(p_out)) {
+			w0 = (*[64]uint32)(p_out[o : uint64(o)+64])
+		}
+		if w0 != nil {
+			for lx := uint32(0); lx < 64; lx++ {
+				li := lx
+				_ = li
+				v_a := a_a[li]
+				_ = v_a
+				var v_l uint32 = lx
+				_ = v_l
+				var v_i uint32 = (gx0 + lx)
+				_ = v_i
+				if p_bad != uint32(0) {
+					s_s[func() uint32 { return uint32(64) }()] = ((s_s[func() uint32 { return uint32(4294967295) }()] + s_s[func() int32 { return int32(-1) }()]) + s_s[func() uint32 { return uint32(64) }()])
+					v_a[func() uint32 { return uint32(4) }()][uint32(1)] = (v_a[uint32(1)][func() int32 { return int32(-1) }()] + v_a[func() uint32 { return uint32(4294967295) }()][uint32(0)])
+					p_out[func() int32 { return int32(-1) }()] = (p_in[func() uint32 { return uint32(4294967295) }()] + p_in[func() int32 { return int32(-1) }()])
+					xpu.AtomicAdd(&s_h[func() uint32 { return uint32(64) }()], uint32(1))
+					xpu.AtomicStore(&s_h[func() uint32 { return uint32(64) }()], v_a[uint32(0)][uint32(1)])
+					w0[lx] = xpu.AtomicLoad(&s_h[func() int32 { return int32(-1) }()])
+				}
+				xpu.AtomicAdd(&s_h[((v_l+uint32(1))%uint32(64))], s_s[((v_l+uint32(3))%uint32(64))])
+				a_a[li] = v_a
+			}
+		} else {
+			for lx := uint32(0); lx < 64; lx++ {
+				li := lx
+				_ = li
+				v_a := a_a[li]
+				_ = v_a
+				var v_l uint32 = lx
+				_ = v_l
+				var v_i uint32 = (gx0 + lx)
+				_ = v_i
+				if p_bad != uint32(0) {
+					s_s[func() uint32 { return uint32(64) }()] = ((s_s[func() uint32 { return uint32(4294967295) }()] + s_s[func() int32 { return int32(-1) }()]) + s_s[func() uint32 { return uint32(64) }()])
+					v_a[func() uint32 { return uint32(4) }()][uint32(1)] = (v_a[uint32(1)][func() int32 { return int32(-1) }()] + v_a[func() uint32 { return uint32(4294967295) }()][uint32(0)])
+					p_out[func() int32 { return int32(-1) }()] = (p_in[func() uint32 { return uint32(4294967295) }()] + p_in[func() int32 { return int32(-1) }()])
+					xpu.AtomicAdd(&s_h[func() uint32 { return uint32(64) }()], uint32(1))
+					xpu.AtomicStore(&s_h[func() uint32 { return uint32(64) }()], v_a[uint32(0)][uint32(1)])
+					p_out[v_i] = xpu.AtomicLoad(&s_h[func() int32 { return int32(-1) }()])
+				}
+				xpu.AtomicAdd(&s_h[((v_l+uint32(1))%uint32(64))], s_s[((v_l+uint32(3))%uint32(64))])
+				a_a[li] = v_a
+			}
+		}
+	}
+	{
+		lx, li := uint32(0), uint32(0)
+		_, _ = lx, li
+		var v_i uint32 = (gx0 + lx)
+		_ = v_i
+		var w0 *[64]uint32
+		if o := v_i; o <= 4294967232 && uint64(o)+64 <= uint64(len(p_out)) {
+			w0 = (*[64]uint32)(p_out[o : uint64(o)+64])
+		}
+		if w0 != nil {
+			for lx := uint32(0); lx < 64; lx++ {
+				li := lx
+				_ = li
+				v_a := a_a[li]
+				_ = v_a
+				var v_l uint32 = lx
+				_ = v_l
+				var v_i uint32 = (gx0 + lx)
+				_ = v_i
+				w0[lx] = ((xpu.AtomicLoad(&s_h[v_l]) ^ v_a[uint32(0)][uint32(0)]) ^ v_a[uint32(1)][uint32(1)])
+			}
+		} else {
+			for lx := uint32(0); lx < 64; lx++ {
+				li := lx
+				_ = li
+				v_a := a_a[li]
+				_ = v_a
+				var v_l uint32 = lx
+				_ = v_l
+				var v_i uint32 = (gx0 + lx)
+				_ = v_i
+				p_out[v_i] = ((xpu.AtomicLoad(&s_h[v_l]) ^ v_a[uint32(0)][uint32(0)]) ^ v_a[uint32(1)][uint32(1)])
+			}
+		}
+	}
+}
+
 // DeclaredInIfKernel is the compiled form of the kernel DeclaredInIf (Go function DeclaredInIf).
 var DeclaredInIfKernel = gpu.Register(&gpu.KernelSpec{
 	Name:  "github.com/goxpu/xpu/codegen/golower/internal/fission.DeclaredInIf",
