@@ -103,15 +103,9 @@ func (g *gen) elemIndex(e *ir.Index) string {
 	if ir.IsKind(c.T, ir.I32) {
 		v = int64(int32(c.Bits))
 	}
-	n := int64(math.MaxInt32) + 1 // int may have 32 bits
-	switch x := e.X.(type) {
-	case *ir.BufferRef:
-	case *ir.SharedRef:
-		n = int64(x.Shared.Len)
-	default:
-		if a, ok := x.Type().(*ir.Array); ok {
-			n = int64(a.Len)
-		}
+	n := int64(math.MaxInt32) + 1 // a buffer's: int may have 32 bits
+	if l, ok := ir.StaticLen(e.X); ok {
+		n = int64(l)
 	}
 	if 0 <= v && v < n {
 		return i

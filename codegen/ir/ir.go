@@ -314,6 +314,22 @@ type BufferRef struct{ Param *Param }
 // SharedRef names a shared array; it appears only as the X of an Index.
 type SharedRef struct{ Shared *Shared }
 
+// StaticLen returns the length of x, the X of an Index, when generation
+// knows it (a shared array, an array value), and false for a buffer, whose
+// length is known only when the kernel runs.
+func StaticLen(x Expr) (int, bool) {
+	switch x := x.(type) {
+	case *BufferRef:
+		return 0, false
+	case *SharedRef:
+		return x.Shared.Len, true
+	}
+	if a, ok := x.Type().(*Array); ok {
+		return a.Len, true
+	}
+	return 0, false
+}
+
 // Index is X[Index] for X a BufferRef, SharedRef or array-typed Expr. The
 // index is U32 or I32; out-of-range indices are the kernel's bug, as in
 // Go, and are not checked on devices.

@@ -231,14 +231,8 @@ func (l *lowerer) elemIndex(x ir.Expr, i wgsl.Expr) wgsl.Expr {
 		v = int64(int32(c.Bits))
 	}
 	n := int64(math.MaxUint32)
-	switch b := x.(type) {
-	case *ir.BufferRef:
-	case *ir.SharedRef:
-		n = int64(b.Shared.Len)
-	default:
-		if a, ok := x.Type().(*ir.Array); ok {
-			n = int64(a.Len)
-		}
+	if l, ok := ir.StaticLen(x); ok {
+		n = int64(l)
 	}
 	if 0 <= v && v < n {
 		return i
