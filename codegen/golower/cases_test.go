@@ -344,7 +344,8 @@ func signedFromIR() *ir.Kernel {
 }
 
 // negativeShiftIR shifts by the int32 constant -1, which Go rejects at
-// compile time (and panics on at run time, as a variable count).
+// compile time and panics on at run time (as a thread query that folds to
+// -1 is).
 func negativeShiftIR() *ir.Kernel {
 	out := bufParam("out", ir.I32Type, 0, ir.AccessWrite)
 	cell := idx(buf(out), q(ir.GlobalX))

@@ -35,17 +35,11 @@ func (g *gen) expr(e ir.Expr) string {
 	case *ir.Unary:
 		return "(" + e.Op.String() + g.expr(e.X) + ")"
 	case *ir.Binary:
-		if (e.Op == ir.OpDiv || e.Op == ir.OpRem) && ir.IsInteger(e.T) {
-			if c, ok := foldIn(e.Y, &g.size); ok && c.Bits == 0 {
-				g.fail(g.refuse(g.k.Pos, "an integer division by the constant zero"))
-			}
+		y := g.expr(e.Y)
+		if g.faultsWhenRun(e) {
+			y = atRunTime(e.Y.Type(), y)
 		}
-		if (e.Op == ir.OpShl || e.Op == ir.OpShr) && ir.IsKind(e.Y.Type(), ir.I32) {
-			if c, ok := foldIn(e.Y, &g.size); ok && int32(c.Bits) < 0 {
-				g.fail(g.refuse(g.k.Pos, "a shift by the negative constant %d", int32(c.Bits)))
-			}
-		}
-		return "(" + g.expr(e.X) + " " + e.Op.String() + " " + g.expr(e.Y) + ")"
+		return "(" + g.expr(e.X) + " " + e.Op.String() + " " + y + ")"
 	case *ir.Convert:
 		return e.T.String() + "(" + g.expr(e.X) + ")"
 	case *ir.Bitcast:
@@ -110,7 +104,32 @@ func (g *gen) elemIndex(e *ir.Index) string {
 	if 0 <= v && v < n {
 		return i
 	}
-	return "func() " + c.T.String() + " { return " + i + " }()"
+	return atRunTime(c.T, i)
+}
+
+// faultsWhenRun reports whether e's right operand folds to a constant on
+// which e panics in Go: an integer division by zero, or a shift by a
+// negative count. Go refuses such a constant when it compiles the
+// lowering, where the kernel (a thread query in the operand, which the
+// lowering spells as a constant) panics only if e runs.
+func (g *gen) faultsWhenRun(e *ir.Binary) bool {
+	c, ok := foldIn(e.Y, &g.size)
+	if !ok {
+		return false
+	}
+	switch e.Op {
+	case ir.OpDiv, ir.OpRem:
+		return ir.IsInteger(e.T) && c.Bits == 0
+	case ir.OpShl, ir.OpShr:
+		return ir.IsKind(e.Y.Type(), ir.I32) && int32(c.Bits) < 0
+	}
+	return false
+}
+
+// atRunTime spells the constant operand x, of type t, so that Go computes
+// it when the code runs instead of checking it when it compiles.
+func atRunTime(t ir.Type, x string) string {
+	return "func() " + t.String() + " { return " + x + " }()"
 }
 
 // placeOrValue spells the operand of an index or field selection: a

@@ -124,6 +124,7 @@ func cases() []*conformance.Case {
 		inOutN(fission.DeclaredInIfKernel, 5, fission.LaunchDeclaredInIf),
 		inOut(fission.WaveInLoopKernel, 1, 1, fission.LaunchWaveInLoop),
 		inOutN(fission.ConstantIndexOutOfRangeKernel, 0, fission.LaunchConstantIndexOutOfRange),
+		inOutN(fission.ConstantFaultsKernel, 0, fission.LaunchConstantFaults),
 		{
 			Kernel: fission.NestedArrayInLoopKernel, Tol: conformance.Exact,
 			Setup: func(r *rand.Rand) conformance.Inputs {

@@ -29,3 +29,21 @@ func ConstantIndexOutOfRange(t xpu.Thread, out, in []uint32, bad uint32) {
 	t.Barrier()
 	out[i] = xpu.AtomicLoad(&h[l]) ^ a[0][0] ^ a[1][1]
 }
+
+// ConstantFaults divides, takes a remainder and shifts, inside an if that
+// runs only when bad is nonzero, by operands that fold to zero or to a
+// negative count (the Go lowering spells BlockX as a constant): legal Go,
+// which panics only if the operation runs, as every backend must fault
+// then.
+//
+//xpu:kernel block=64
+func ConstantFaults(t xpu.Thread, out, in []uint32, bad uint32) {
+	i := t.GlobalX()
+	v := in[i]
+	if bad != 0 {
+		v = v/(t.BlockX()-64) + v%(t.BlockX()-64)
+		v += uint32(int32(v) << (int32(t.BlockX()) - 65))
+		v += uint32(int32(v) / (int32(t.BlockX()) - 64))
+	}
+	out[i] = v ^ v>>3
+}

@@ -252,6 +252,188 @@ func arrayInLoopCPU(b *gpu.CPUBlock) {
 	}
 }
 
+// ConstantFaultsKernel is the compiled form of the kernel ConstantFaults (Go function ConstantFaults).
+var ConstantFaultsKernel = gpu.Register(&gpu.KernelSpec{
+	Name:  "github.com/goxpu/xpu/codegen/golower/internal/fission.ConstantFaults",
+	Block: xpu.Dim3{X: 64, Y: 1, Z: 1},
+	Params: []gpu.Param{
+		{Name: "out", Kind: gpu.ParamBuffer, Type: "uint32", Size: 4, Access: gpu.AccessWrite, Binding: 0},
+		{Name: "in", Kind: gpu.ParamBuffer, Type: "uint32", Size: 4, Access: gpu.AccessRead, Binding: 1},
+		{Name: "bad", Kind: gpu.ParamScalar, Type: "uint32", Size: 4, Binding: 0},
+	},
+	UniformSize: 16,
+	WGSL:        constantFaultsWGSL,
+	Func:        ConstantFaults,
+	Fault:       true,
+	CPU:         constantFaultsCPU,
+	Manifests: []gpu.Manifest{
+		{
+			Kernel: "github.com/goxpu/xpu/codegen/golower/internal/fission.ConstantFaults", Backend: "webgpu", Target: "wgsl",
+			Hash:        "sha256:2a1a4c1c50b2a2bc083f5b04d41a547ccf32df97c084c164124f0500f6865a48",
+			Codegen:     "xpu-gen/1",
+			Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
+			SharedBytes: 0, StorageBindings: 2, UniformBytes: 16,
+			PrivateBytes: new(8),
+			Buffers: []gpu.Usage{
+				{Name: "out", Access: gpu.AccessWrite},
+				{Name: "in", Access: gpu.AccessRead},
+			},
+			NativeOps: []string{"atomicOr", "select"},
+		},
+		{
+			Kernel: "github.com/goxpu/xpu/codegen/golower/internal/fission.ConstantFaults", Backend: "cpu", Target: "go",
+			Hash:        "sha256:6c2bf76573e6a2fc847367a65f3c24077c8ffe48f04c49b4f3a6cf1212a5bbbd",
+			Codegen:     "xpu-gen/1",
+			Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
+			SharedBytes: 0, StorageBindings: 2, UniformBytes: 16,
+			Buffers: []gpu.Usage{
+				{Name: "out", Access: gpu.AccessWrite},
+				{Name: "in", Access: gpu.AccessRead},
+			},
+		},
+	},
+})
+
+// LaunchConstantFaults launches the kernel ConstantFaults on the stream s over a grid of groups
+// blocks of 64x1x1 work-items, with the arguments of ConstantFaults after its Thread.
+// Buffers are bound in this order; scalars are uniforms.
+func LaunchConstantFaults(s *gpu.Stream, groups xpu.Dim3, out *gpu.Buffer[uint32], in *gpu.Buffer[uint32], bad uint32) error {
+	return s.Launch(ConstantFaultsKernel, groups, out, in, bad)
+}
+
+// constantFaultsWGSL is the WGSL of ConstantFaults.
+const constantFaultsWGSL = `struct xpu_Uniforms {
+    p_bad: u32,
+}
+
+@group(0) @binding(0) var<storage, read_write> b_out: array<u32>;
+@group(0) @binding(1) var<storage, read> b_in: array<u32>;
+@group(0) @binding(2) var<uniform> xpu_u: xpu_Uniforms;
+@group(0) @binding(3) var<storage, read_write> xpu_fault: atomic<u32>;
+
+// Go's int32 x / y: MinInt32 / -1 wraps to MinInt32; x / 0 records the fault Go panics with.
+fn xpu_div_i32(x: i32, y: i32) -> i32 {
+    if y == 0i {
+        atomicOr(&xpu_fault, 1u);
+        return x;
+    }
+    if y == -1i {
+        return 0i - x;
+    }
+    return x / y;
+}
+
+// Go's uint32 x / y; x / 0 records the fault Go panics with.
+fn xpu_div_u32(x: u32, y: u32) -> u32 {
+    if y == 0u {
+        atomicOr(&xpu_fault, 1u);
+        return x;
+    }
+    return x / y;
+}
+
+// Go's uint32 x % y; x % 0 records the fault Go panics with.
+fn xpu_rem_u32(x: u32, y: u32) -> u32 {
+    if y == 0u {
+        atomicOr(&xpu_fault, 1u);
+        return 0u;
+    }
+    return x % y;
+}
+
+// Go's int32 shift count as a uint32; a negative count records the fault Go panics with.
+fn xpu_shift_count(x: i32) -> u32 {
+    if x < 0i {
+        atomicOr(&xpu_fault, 2u);
+    }
+    return u32(x);
+}
+
+// Go's int32 x << y: 0 when y >= 32 (WGSL takes y modulo 32).
+fn xpu_shl_i32(x: i32, y: u32) -> i32 {
+    return select(0i, x << (y & 31u), y < 32u);
+}
+
+// main is kernel ConstantFaults, block 64x1x1.
+@compute @workgroup_size(64, 1, 1)
+fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
+    let v_i: u32 = gid.x;
+    var v_v: u32;
+    v_v = b_in[v_i];
+    if xpu_u.p_bad != 0u {
+        v_v = xpu_div_u32(v_v, 0u) + xpu_rem_u32(v_v, 0u);
+        v_v = v_v + u32(xpu_shl_i32(i32(v_v), xpu_shift_count(-1i)));
+        v_v = v_v + u32(xpu_div_i32(i32(v_v), 0i));
+    }
+    b_out[v_i] = v_v ^ (v_v >> 3u);
+}
+`
+
+// constantFaultsCPU runs one block of the kernel ConstantFaults on the CPU.
+func constantFaultsCPU(b *gpu.CPUBlock) {
+	p_out := gpu.CPUView[uint32](b.Buffers[0])
+	p_in := gpu.CPUView[uint32](b.Buffers[1])
+	p_bad := gpu.CPUUniform[uint32](b.Uniforms, 0)
+	gx0, gy0, gz0 := b.Group.X*64, b.Group.Y*1, b.Group.Z*1
+	var ly uint32
+	var lz uint32
+	stop := b.Stopping()
+	_, _ = b, stop
+	_ = p_out
+	_ = p_in
+	_ = p_bad
+	_ = gx0
+	_ = gy0
+	_ = gz0
+	_ = ly
+	_ = lz
+	{
+		lx, li := uint32(0), uint32(0)
+		_, _ = lx, li
+		var v_i uint32 = (gx0 + lx)
+		_ = v_i
+		var w0 *[64]uint32
+		if o := v_i; o <= 4294967232 && uint64(o)+64 <= uint64(len(p_in)) {
+			w0 = (*[64]uint32)(p_in[o : uint64(o)+64])
+		}
+		var w1 *[64]uint32
+		if o := v_i; o <= 4294967232 && uint64(o)+64 <= uint64(len(p_out)) {
+			w1 = (*[64]uint32)(p_out[o : uint64(o)+64])
+		}
+		if w0 != nil && w1 != nil {
+			for lx := uint32(0); lx < 64; lx++ {
+				li := lx
+				_ = li
+				var v_i uint32 = (gx0 + lx)
+				_ = v_i
+				var v_v uint32 = w0[lx]
+				_ = v_v
+				if p_bad != uint32(0) {
+					v_v = ((v_v / func() uint32 { return uint32(0) }()) + (v_v % func() uint32 { return uint32(0) }()))
+					v_v = (v_v + uint32((int32(v_v) << func() int32 { return int32(-1) }())))
+					v_v = (v_v + uint32((int32(v_v) / func() int32 { return int32(0) }())))
+				}
+				w1[lx] = (v_v ^ (v_v >> uint32(3)))
+			}
+		} else {
+			for lx := uint32(0); lx < 64; lx++ {
+				li := lx
+				_ = li
+				var v_i uint32 = (gx0 + lx)
+				_ = v_i
+				var v_v uint32 = p_in[v_i]
+				_ = v_v
+				if p_bad != uint32(0) {
+					v_v = ((v_v / func() uint32 { return uint32(0) }()) + (v_v % func() uint32 { return uint32(0) }()))
+					v_v = (v_v + uint32((int32(v_v) << func() int32 { return int32(-1) }())))
+					v_v = (v_v + uint32((int32(v_v) / func() int32 { return int32(0) }())))
+				}
+				p_out[v_i] = (v_v ^ (v_v >> uint32(3)))
+			}
+		}
+	}
+}
+
 // ConstantIndexOutOfRangeKernel is the compiled form of the kernel ConstantIndexOutOfRange (Go function ConstantIndexOutOfRange).
 var ConstantIndexOutOfRangeKernel = gpu.Register(&gpu.KernelSpec{
 	Name:  "github.com/goxpu/xpu/codegen/golower/internal/fission.ConstantIndexOutOfRange",
