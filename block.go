@@ -46,7 +46,7 @@ type workItem struct {
 	blk          *block
 	resume       chan struct{}
 	state        itemState
-	site         uintptr // the barrier it waits at
+	site         uintptr // the barrier or wave verb it waits at
 	sharedNext   int
 	sharedSites  []uintptr // the xpu.Shared calls it made
 	waveIn       []any     // the values of its last wave round

@@ -90,10 +90,18 @@ func waveBesideBarrier(t xpu.Thread, out []uint32) {
 	t.Barrier()
 }
 
+func twoWaveVerbs(t xpu.Thread, out []uint32) {
+	if t.LocalX()%2 == 1 {
+		out[t.GlobalX()] = xpu.WaveSum(t, uint32(1)) // non-uniform: the generator refuses it
+	} else {
+		out[t.GlobalX()] = xpu.WaveMin(t, uint32(2)) // non-uniform: the generator refuses it
+	}
+}
+
 // TestWaveNonuniform: a wave verb that some lanes of a wave do not reach
 // is refused by name, never a sum over the lanes that happened to come.
 func TestWaveNonuniform(t *testing.T) {
-	for name, k := range map[string]func(xpu.Thread, []uint32){"early return": waveAfterReturn, "beside a barrier": waveBesideBarrier} {
+	for name, k := range map[string]func(xpu.Thread, []uint32){"early return": waveAfterReturn, "beside a barrier": waveBesideBarrier, "two verbs": twoWaveVerbs} {
 		for _, rc := range []xpu.RaceCheck{xpu.RaceCheckOn, xpu.RaceCheckOff} {
 			err := xpu.Run(xpu.Config{Groups: xpu.Dim3{X: 2}, Block: xpu.Dim3{X: 32}, WaveWidth: 8, RaceCheck: rc}, k, make([]uint32, 64))
 			if !errors.Is(err, xpu.ErrRun) || !strings.Contains(fmt.Sprint(err), "[xpu-wave-nonuniform]") {

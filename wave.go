@@ -11,7 +11,7 @@ package xpu
 // workgroup-uniform control flow (like Barrier), so its active lanes are
 // exactly the lanes that exist: the reference runner fails the block
 // (rule xpu-wave-nonuniform) when a lane of the wave returned before the
-// verb or waits at a barrier instead.
+// verb or waits at a barrier or at another wave verb instead.
 //
 // Reductions and scans run over the active lanes in lane order. A
 // shuffle whose source lane is not active yields the caller's own value.

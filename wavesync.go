@@ -4,6 +4,11 @@ package xpu
 // wave meet at each wave verb and exchange their values through the
 // block's scheduler.
 
+import (
+	"runtime"
+	"strings"
+)
+
 // waveRound collects the values of one wave's live lanes for one verb.
 // It completes when every live lane has arrived; every lane of the round
 // then reads its values. A lane that returns leaves the wave, so the
@@ -35,7 +40,15 @@ func (b *block) waveOf(w *workItem) *waveRound {
 }
 
 // exchange contributes v for w's lane and returns the round's values.
+// It records the verb's call site: the first caller outside package xpu.
 func (w *workItem) exchange(v any) []any {
+	var pcs [8]uintptr
+	for _, pc := range pcs[:runtime.Callers(3, pcs[:])] {
+		w.site = pc
+		if !strings.HasPrefix(w.blk.l.funcAt(pc), "github.com/goxpu/xpu.") {
+			break
+		}
+	}
 	r := w.blk.waveOf(w)
 	r.cur[w.index%w.blk.l.wave] = v
 	r.arrived++
@@ -64,13 +77,23 @@ func (b *block) leave(w *workItem) {
 }
 
 // complete hands the round's values to its lanes and readies them. A
-// round that lanes of the wave did not reach because they returned is
-// a wave verb in non-uniform control flow: it fails the block.
+// round that lanes of the wave did not reach because they returned, or
+// reached at different wave verbs, is a wave verb in non-uniform control
+// flow: it fails the block.
 func (b *block) complete(r *waveRound) {
-	if r.live < r.lanes && !b.aborted {
+	if !b.aborted {
+		var first *workItem
 		for _, x := range b.items[r.base : r.base+r.lanes] {
-			if x.state == itemDone {
+			switch {
+			case x.state == itemDone:
 				b.abort(ruleErr(ruleWave, "a wave verb is reached by some lanes of a wave but not by local %v, which returned", x.local))
+				return
+			case x.state != itemWave:
+			case first == nil:
+				first = x
+			case x.site != first.site:
+				b.abort(ruleErr(ruleWave, "lanes of a wave wait at different wave verbs: local %v at %s, local %v at %s",
+					first.local, siteOf(first.site), x.local, siteOf(x.site)))
 				return
 			}
 		}
