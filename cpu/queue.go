@@ -64,7 +64,7 @@ func (q *queue) Launch(ctx context.Context, p driver.Program, groups xpu.Dim3, b
 }
 
 // Flush has nothing to submit: launches ran when recorded.
-func (q *queue) Flush() error { return nil }
+func (q *queue) Flush(context.Context) error { return nil }
 
 // Sync has nothing to wait for: launches ran when recorded.
 func (q *queue) Sync(context.Context) error { return nil }

@@ -200,7 +200,7 @@ func (st *bufferState) access(ctx context.Context, flush bool, f func(drv driver
 	// Flush before taking the buffer's lock: a launch holds a stream's
 	// lock while it takes buffer locks.
 	if flush {
-		if err := d.flushAll(); err != nil {
+		if err := d.flushAll(ctx); err != nil {
 			return err
 		}
 		// A launch that faulted is reported here, by the access that

@@ -165,12 +165,12 @@ func (d *Device) bound(ctx context.Context) (context.Context, context.CancelFunc
 }
 
 // flushAll submits what every stream of the device recorded, so that a
-// read or write that follows is ordered after it. The caller holds
-// d.life for reading.
-func (d *Device) flushAll() error {
+// read or write that follows is ordered after it; ctx bounds the waits
+// of the queues. The caller holds d.life for reading.
+func (d *Device) flushAll(ctx context.Context) error {
 	var errs []error
 	for _, s := range d.streamList() {
-		errs = append(errs, s.flush())
+		errs = append(errs, s.flush(ctx))
 	}
 	return errors.Join(errs...)
 }

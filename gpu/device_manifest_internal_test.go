@@ -30,9 +30,9 @@ type factsQueue struct{}
 func (factsQueue) Launch(context.Context, driver.Program, xpu.Dim3, []driver.Buffer, []byte) error {
 	return nil
 }
-func (factsQueue) Flush() error               { return nil }
-func (factsQueue) Sync(context.Context) error { return nil }
-func (factsQueue) Release()                   {}
+func (factsQueue) Flush(context.Context) error { return nil }
+func (factsQueue) Sync(context.Context) error  { return nil }
+func (factsQueue) Release()                    {}
 
 func sha(code string) string {
 	sum := sha256.Sum256([]byte(code))

@@ -37,8 +37,9 @@ func (s *Stream) LaunchWith(o LaunchOptions, k *Kernel, groups xpu.Dim3, args ..
 	return s.launch(context.Background(), o, k, groups, args)
 }
 
-// launch is LaunchWith whose run, on a backend that runs a launch as it
-// records it (the CPU), ctx bounds, with the device's wait limit.
+// launch is LaunchWith whose waits ctx bounds, with the device's wait
+// limit: the run on a backend that runs a launch as it records it (the
+// CPU), the wait for submitted work on one that bounds it (WebGPU).
 func (s *Stream) launch(ctx context.Context, o LaunchOptions, k *Kernel, groups xpu.Dim3, args []any) error {
 	if err := s.usable("Stream.Launch"); err != nil {
 		return err
@@ -97,7 +98,7 @@ func (s *Stream) launch(ctx context.Context, o LaunchOptions, k *Kernel, groups 
 	s.launchedFault(k)
 	if !o.Deadline.IsZero() {
 		s.pending = false
-		if err := s.q.Flush(); err != nil {
+		if err := s.q.Flush(ctx); err != nil {
 			return fmt.Errorf("gpu: kernel %s on %s: flush: %w", k.spec.Name, d.backend, err)
 		}
 	}

@@ -41,6 +41,8 @@ type Stream struct {
 }
 
 // Flush submits the launches recorded so far, without waiting for them.
+// On WebGPU it may wait for launches submitted earlier (a queue bounds
+// the work it has in flight), within the device's wait limit.
 func (s *Stream) Flush() error {
 	if err := s.usable("Stream.Flush"); err != nil {
 		return err
@@ -51,7 +53,9 @@ func (s *Stream) Flush() error {
 	if d.closed {
 		return d.errClosed()
 	}
-	return s.flush()
+	ctx, cancel := d.bound(context.Background())
+	defer cancel()
+	return s.flush(ctx)
 }
 
 // Sync submits the launches recorded so far and waits until they have
@@ -120,14 +124,15 @@ func (s *Stream) Device() *Device {
 	return s.dev
 }
 
-func (s *Stream) flush() error {
+// flush submits what s recorded; ctx bounds a wait the queue makes.
+func (s *Stream) flush(ctx context.Context) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.closed || !s.pending {
 		return nil
 	}
 	s.pending = false
-	if err := s.q.Flush(); err != nil {
+	if err := s.q.Flush(ctx); err != nil {
 		return fmt.Errorf("gpu: %s: flush: %w", s.dev.backend, err)
 	}
 	return nil

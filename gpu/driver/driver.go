@@ -221,11 +221,14 @@ type Queue interface {
 	// backend that runs the launch while it records it (the CPU) stops
 	// the run when ctx is done first, at the kernel's next loop
 	// iteration or block, and returns an error wrapping ErrTimeout; what
-	// the kernel wrote by then stays written. A deferring backend ignores
-	// ctx.
+	// the kernel wrote by then stays written. A deferring backend (WebGPU)
+	// uses ctx only where recording waits for the device, to bound the
+	// work it has submitted.
 	Launch(ctx context.Context, p Program, groups xpu.Dim3, bufs []Buffer, uniforms []byte) error
-	// Flush submits what was recorded, without waiting.
-	Flush() error
+	// Flush submits what was recorded, without waiting for it; a backend
+	// that bounds the work it has submitted may wait for earlier work, no
+	// longer than ctx allows (as Sync).
+	Flush(ctx context.Context) error
 	// Sync submits what was recorded and waits for all of it to complete,
 	// or until ctx is done: then it returns an error wrapping ErrTimeout
 	// (and ctx's error). A device that cannot stop work it has started (a

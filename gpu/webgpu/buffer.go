@@ -48,7 +48,8 @@ func (a *api) WriteBuffer(b core.Buffer, offset int, data []byte) error {
 
 // ReadBuffer copies n bytes of src at offset into dst through staging.
 // The map's callback fires from a poll once the copy, submitted after
-// every earlier pass, has run. A read that ctx ends leaves dst alone.
+// every earlier pass, has run. A read that ctx ends does not write dst
+// after it returns (the copy may land before it does).
 func (a *api) ReadBuffer(ctx context.Context, src core.Buffer, offset int, staging core.Buffer, n int, dst []byte) error {
 	var (
 		mu     sync.Mutex

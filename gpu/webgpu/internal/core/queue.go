@@ -78,8 +78,8 @@ func (d *Device) newQueue() (*Queue, error) {
 	return &Queue{d: d, ring: ring, ringID: d.nextID.Add(1), slab: make([]byte, RingBytes), lastUsed: -1}, nil
 }
 
-// Launch records a dispatch of p over groups in the open pass.
-// ctx is not needed: recording and submitting do not wait for the device.
+// Launch records a dispatch of p over groups in the open pass; ctx
+// bounds the wait of a submit it makes (submit).
 func (q *Queue) Launch(ctx context.Context, dp driver.Program, groups xpu.Dim3, bufs []driver.Buffer, uniforms []byte) error {
 	d := q.d
 	if err := d.loss(); err != nil {
@@ -211,14 +211,15 @@ func (q *Queue) submit(ctx context.Context) error {
 }
 
 // Flush submits what was recorded and returns the errors the device
-// reported since the last check; it does not wait for the device.
-func (q *Queue) Flush() error {
+// reported since the last check; it waits for the device only as submit
+// does, no longer than ctx allows.
+func (q *Queue) Flush(ctx context.Context) error {
 	if err := q.d.loss(); err != nil {
 		return err
 	}
 	q.mu.Lock()
 	defer q.mu.Unlock()
-	return errors.Join(q.submit(context.Background()), q.d.api.Errors())
+	return errors.Join(q.submit(ctx), q.d.api.Errors())
 }
 
 // Sync submits what was recorded and waits for the device to finish it,

@@ -143,7 +143,7 @@ func TestReleasedViewBindGroups(t *testing.T) {
 		}
 		v.Release()
 		if i%1000 == 999 {
-			if err := q.Flush(); err != nil {
+			if err := q.Flush(context.Background()); err != nil {
 				t.Fatal(err)
 			}
 		}

@@ -3,6 +3,7 @@ package drivertest
 // This file holds the cases of launching, batching and buffer traffic.
 
 import (
+	"context"
 	"math/rand/v2"
 	"testing"
 
@@ -44,7 +45,7 @@ func testLaunch(t *testing.T, c Config) {
 			t.Fatal(err)
 		}
 	}
-	if err := q.Flush(); err != nil {
+	if err := q.Flush(context.Background()); err != nil {
 		t.Fatal(err)
 	}
 	got := readU32(t, bufs[0])
@@ -117,7 +118,7 @@ func testReleaseRecorded(t *testing.T, c Config) {
 		}
 		in.Release()
 		unused.Release()
-		if err := q.Flush(); err != nil {
+		if err := q.Flush(context.Background()); err != nil {
 			t.Fatalf("round %d: flush after releasing recorded buffers: %v", round, err)
 		}
 	}

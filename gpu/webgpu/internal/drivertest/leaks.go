@@ -4,6 +4,7 @@ package drivertest
 // releases leave behind.
 
 import (
+	"context"
 	"os"
 	"strconv"
 	"strings"
@@ -40,7 +41,7 @@ func testNoLeaks(t *testing.T, c Config) {
 		b.Release()
 		u.Release()
 		if i%2 == 0 {
-			if err := q.Flush(); err != nil {
+			if err := q.Flush(context.Background()); err != nil {
 				t.Fatal(err)
 			}
 		}

@@ -3,6 +3,7 @@ package drivertest
 // This file holds the case of the device timer.
 
 import (
+	"context"
 	"errors"
 	"testing"
 	"time"
@@ -41,7 +42,7 @@ func testTimer(t *testing.T, c Config) {
 			t.Fatal(err)
 		}
 		if k%5 == 4 {
-			if err := q.Flush(); err != nil { // several passes, each stamped
+			if err := q.Flush(context.Background()); err != nil { // several passes, each stamped
 				t.Fatal(err)
 			}
 		}

@@ -209,7 +209,7 @@ func testRunawayKernel(t *testing.T, c Config) {
 			}()
 			rounds := s.calibrate(t, 4*time.Second)
 			s.launch(t, rounds)
-			if err := s.q.Flush(); err != nil {
+			if err := s.q.Flush(bg); err != nil {
 				t.Fatal(err)
 			}
 			ctx, cancel := context.WithTimeout(bg, 300*time.Millisecond)
@@ -236,7 +236,7 @@ func testRunawayKernel(t *testing.T, c Config) {
 				}
 			}
 			lost("Launch", s.q.Launch(bg, s.p, xpu.Dim3{X: 1, Y: 1, Z: 1}, []driver.Buffer{s.out}, make([]byte, 16)))
-			lost("Flush", s.q.Flush())
+			lost("Flush", s.q.Flush(bg))
 			lost("Sync", s.q.Sync(bg))
 			lost("Read", s.out.Read(bg, 0, make([]byte, 8)))
 			lost("Write", s.out.Write(0, make([]byte, 8)))
