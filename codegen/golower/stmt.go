@@ -203,13 +203,16 @@ func chunked(l *ir.Loop) (*ir.Var, ir.Expr, bool) {
 		case *ir.Break:
 			ok = false
 		case *ir.Loop:
-			// Its breaks are its own; its body may still set v or n.
-			ir.WalkStmts(s.Body, func(s ir.Stmt) bool {
-				if a, isSet := s.(*ir.Assign); isSet && (isVar(a.Dst, r.Var) || (bound != nil && isVar(a.Dst, bound))) {
-					ok = false
-				}
-				return ok
-			})
+			// Its breaks are its own; its body and its post statements
+			// may still set v or n.
+			for _, b := range []*ir.Block{s.Body, s.Post} {
+				ir.WalkStmts(b, func(s ir.Stmt) bool {
+					if a, isSet := s.(*ir.Assign); isSet && (isVar(a.Dst, r.Var) || (bound != nil && isVar(a.Dst, bound))) {
+						ok = false
+					}
+					return ok
+				})
+			}
 			return false
 		}
 		return ok
