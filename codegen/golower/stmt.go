@@ -101,7 +101,8 @@ func (g *gen) decl(s *ir.Decl) {
 // to the post statements, which sit after the body's own block so that the
 // jump crosses no declaration.
 func (g *gen) loop(s *ir.Loop) {
-	if v, n, ok := chunked(s); ok && loopWork(s) == 0 {
+	needsPoll := loopWork(s) == 0
+	if v, n, ok := chunked(s); ok && needsPoll {
 		// A run that ends within pollEvery iterations runs the loop as
 		// it is; a longer one runs it in chunks of pollEvery, with one
 		// read of the stop flag each.
@@ -115,7 +116,7 @@ func (g *gen) loop(s *ir.Loop) {
 		g.line("}")
 		return
 	}
-	g.loopAs(s, loopWork(s) == 0, "")
+	g.loopAs(s, needsPoll, "")
 }
 
 // loopAs writes s, with a poll at the top of each iteration when poll is
