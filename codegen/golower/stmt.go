@@ -101,7 +101,8 @@ func (g *gen) decl(s *ir.Decl) {
 // to the post statements, which sit after the body's own block so that the
 // jump crosses no declaration.
 func (g *gen) loop(s *ir.Loop) {
-	if v, n, ok := chunked(s); ok && loopWork(s) == 0 {
+	needsPoll := loopWork(s) == 0
+	if v, n, ok := chunked(s); ok && needsPoll {
 		// A run that ends within pollEvery iterations runs the loop as
 		// it is; a longer one runs it in chunks of pollEvery, with one
 		// read of the stop flag each.
@@ -115,7 +116,7 @@ func (g *gen) loop(s *ir.Loop) {
 		g.line("}")
 		return
 	}
-	g.loopAs(s, loopWork(s) == 0, "")
+	g.loopAs(s, needsPoll, "")
 }
 
 // loopAs writes s, with a poll at the top of each iteration when poll is
@@ -177,6 +178,46 @@ const pollEvery = 1024
 // n is a scalar parameter, a constant or a variable: such a loop can run
 // in chunks of pollEvery iterations without changing what it does.
 func chunked(l *ir.Loop) (*ir.Var, ir.Expr, bool) {
+	v, n, ok := counting(l)
+	if !ok {
+		return nil, nil, false
+	}
+	var bound *ir.Var
+	switch n := n.(type) {
+	case *ir.ScalarRef, *ir.Const:
+	case *ir.VarRef:
+		bound = n.Var
+	default:
+		return nil, nil, false
+	}
+	sets := func(s ir.Stmt) bool {
+		a, isSet := s.(*ir.Assign)
+		return isSet && (isVar(a.Dst, v) || bound != nil && isVar(a.Dst, bound))
+	}
+	ir.WalkStmts(l.Body, func(s ir.Stmt) bool {
+		switch s := s.(type) {
+		case *ir.Break:
+			ok = false
+		case *ir.Loop:
+			// Its breaks are its own; its body and its post statements
+			// may still set v or n.
+			for _, b := range []*ir.Block{s.Body, s.Post} {
+				ir.WalkStmts(b, func(s ir.Stmt) bool {
+					ok = ok && !sets(s)
+					return ok
+				})
+			}
+			return false
+		}
+		ok = ok && !sets(s)
+		return ok
+	})
+	return v, n, ok
+}
+
+// counting returns the counter v and bound n of a loop `for v < n {
+// ... }; v++` that counts a uint32 up by one.
+func counting(l *ir.Loop) (*ir.Var, ir.Expr, bool) {
 	cond, ok := l.Cond.(*ir.Binary)
 	if !ok || cond.Op != ir.OpLt || l.Post == nil || len(l.Post.Stmts) != 1 {
 		return nil, nil, false
@@ -185,36 +226,7 @@ func chunked(l *ir.Loop) (*ir.Var, ir.Expr, bool) {
 	if !ok || !isU32(r.Var.Type) || !isIncrement(l.Post.Stmts[0], r.Var) {
 		return nil, nil, false
 	}
-	var bound *ir.Var
-	switch n := cond.Y.(type) {
-	case *ir.ScalarRef, *ir.Const:
-	case *ir.VarRef:
-		bound = n.Var
-	default:
-		return nil, nil, false
-	}
-	ok = true
-	ir.WalkStmts(l.Body, func(s ir.Stmt) bool {
-		switch s := s.(type) {
-		case *ir.Assign:
-			if isVar(s.Dst, r.Var) || (bound != nil && isVar(s.Dst, bound)) {
-				ok = false
-			}
-		case *ir.Break:
-			ok = false
-		case *ir.Loop:
-			// Its breaks are its own; its body may still set v or n.
-			ir.WalkStmts(s.Body, func(s ir.Stmt) bool {
-				if a, isSet := s.(*ir.Assign); isSet && (isVar(a.Dst, r.Var) || (bound != nil && isVar(a.Dst, bound))) {
-					ok = false
-				}
-				return ok
-			})
-			return false
-		}
-		return ok
-	})
-	return r.Var, cond.Y, ok
+	return r.Var, cond.Y, true
 }
 
 // pollFree is the most body runs a loop may make without a poll
@@ -227,20 +239,19 @@ const pollFree = 4096
 // v < N { ... }; v++`, v set nowhere else) and that is at most pollFree;
 // 0 otherwise, when l needs a poll.
 func loopWork(l *ir.Loop) uint64 {
-	cond, ok := l.Cond.(*ir.Binary)
-	if !ok || cond.Op != ir.OpLt || l.Post == nil || len(l.Post.Stmts) != 1 {
+	v, bound, ok := counting(l)
+	if !ok {
 		return 0
 	}
-	r, ok := cond.X.(*ir.VarRef)
-	n, isConst := fold(cond.Y)
-	if !ok || !isConst || !isU32(r.Var.Type) || !isIncrement(l.Post.Stmts[0], r.Var) {
+	n, ok := fold(bound)
+	if !ok {
 		return 0
 	}
 	inner := uint64(1)
 	ir.WalkStmts(l.Body, func(s ir.Stmt) bool {
 		switch s := s.(type) {
 		case *ir.Assign:
-			if isVar(s.Dst, r.Var) {
+			if isVar(s.Dst, v) {
 				inner = pollFree + 1
 			}
 		case *ir.Loop:
