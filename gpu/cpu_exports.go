@@ -15,6 +15,10 @@ type (
 	CPUBlock = driver.CPUBlock
 )
 
+// CPUStopped is the panic with which a block function stops when its
+// launch is to stop (CPUBlock.Poll's); the CPU backend recovers it.
+var CPUStopped = driver.ErrStopped
+
 // CPUView returns the bytes of a CPU buffer as a slice of T sharing its
 // memory.
 func CPUView[T any](b []byte) []T { return driver.CPUView[T](b) }

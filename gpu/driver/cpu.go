@@ -40,9 +40,9 @@ type CPUBlock struct {
 // to stop; the backend recovers the panic and stops the launch. The
 // backend calls it before each block. The Go lowering reads the flag of
 // Stopping at the top of a loop's body (all but short counted loops), in
-// a local, and calls Poll only once it is set, so that a kernel that
-// never ends still sees its launch's context end at the cost of a load
-// and a branch per iteration.
+// a local, and once it is set panics with ErrStopped as Poll does, so
+// that a kernel that never ends still sees its launch's context end at
+// the cost of a load and a branch per iteration.
 func (b *CPUBlock) Poll() {
 	if b.Stop != nil && b.Stop.Load() {
 		panic(ErrStopped)

@@ -1294,7 +1294,7 @@ var BlockReduceKernel = gpu.Register(&gpu.KernelSpec{
 		},
 		{
 			Kernel: "github.com/goxpu/xpu/kernels/conformance.BlockReduce", Backend: "cpu", Target: "go",
-			Hash:        "sha256:2b6689b23d9dfdec8ae202256d1ae0abf81b71a90d3004ce2e0b94295b318b1f",
+			Hash:        "sha256:208a1adb10c03b82782d66bd257839c9d26131ef0539cac1e498db411e0536e2",
 			Codegen:     "xpu-gen/1",
 			Block:       xpu.Dim3{X: 128, Y: 1, Z: 1},
 			SharedBytes: 512, StorageBindings: 2, UniformBytes: 16,
@@ -1418,7 +1418,7 @@ func blockReduceCPU(b *gpu.CPUBlock) {
 	}
 	for {
 		if stop.Load() {
-			b.Poll()
+			panic(gpu.CPUStopped)
 		}
 		c2, first2 := false, true
 		for lx := uint32(0); lx < 128; lx++ {
@@ -1674,7 +1674,7 @@ var CollatzKernel = gpu.Register(&gpu.KernelSpec{
 		},
 		{
 			Kernel: "github.com/goxpu/xpu/kernels/conformance.Collatz", Backend: "cpu", Target: "go",
-			Hash:        "sha256:30c5241bec8a07165a056b99ec83cb0ab57421dfd2b27c093aafe5b07c4590dd",
+			Hash:        "sha256:442b9f0084acb590df902b346669f22dc9e6d1c56accaace2edd86cf00d419b0",
 			Codegen:     "xpu-gen/1",
 			Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
 			SharedBytes: 0, StorageBindings: 2, UniformBytes: 16,
@@ -1778,7 +1778,7 @@ func collatzCPU(b *gpu.CPUBlock) {
 				{
 					for (v_v != uint32(1)) && (v_steps < uint32(1000)) {
 						if stop.Load() {
-							b.Poll()
+							panic(gpu.CPUStopped)
 						}
 						if (v_v % uint32(2)) == uint32(0) {
 							v_v = (v_v / uint32(2))
@@ -1807,7 +1807,7 @@ func collatzCPU(b *gpu.CPUBlock) {
 				{
 					for (v_v != uint32(1)) && (v_steps < uint32(1000)) {
 						if stop.Load() {
-							b.Poll()
+							panic(gpu.CPUStopped)
 						}
 						if (v_v % uint32(2)) == uint32(0) {
 							v_v = (v_v / uint32(2))
@@ -4088,7 +4088,7 @@ var GridStrideKernel = gpu.Register(&gpu.KernelSpec{
 		},
 		{
 			Kernel: "github.com/goxpu/xpu/kernels/conformance.GridStride", Backend: "cpu", Target: "go",
-			Hash:        "sha256:0e7f9a368ea40c5625a475a2dbc0c9c51596f3e6b6ff71a538d0c411e215b1dc",
+			Hash:        "sha256:4fae235bb88416af0e9f25485b175499241d40322f679126a60336478e60253a",
 			Codegen:     "xpu-gen/1",
 			Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
 			SharedBytes: 0, StorageBindings: 1, UniformBytes: 16,
@@ -4150,7 +4150,7 @@ func gridStrideCPU(b *gpu.CPUBlock) {
 			_ = v_i
 			for v_i < p_n {
 				if stop.Load() {
-					b.Poll()
+					panic(gpu.CPUStopped)
 				}
 				{
 					p_y[v_i] = (p_y[v_i] + float32(1))
@@ -5079,7 +5079,7 @@ var LoopBreakContinueKernel = gpu.Register(&gpu.KernelSpec{
 		},
 		{
 			Kernel: "github.com/goxpu/xpu/kernels/conformance.LoopBreakContinue", Backend: "cpu", Target: "go",
-			Hash:        "sha256:27c0f3075d5a6fa5623f21f40fb9c5c42ef406ef3487a6b1dd72ba53f0bdfa2d",
+			Hash:        "sha256:983838f00b96e9d96e9683888c811ccc46152b1d84c3afac4cde1e07b4035269",
 			Codegen:     "xpu-gen/1",
 			Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
 			SharedBytes: 0, StorageBindings: 3, UniformBytes: 16,
@@ -5201,7 +5201,7 @@ func loopBreakContinueCPU(b *gpu.CPUBlock) {
 					v_k = uint32(0)
 					for v_k < p_width {
 						if stop.Load() {
-							b.Poll()
+							panic(gpu.CPUStopped)
 						}
 						{
 							var v_v uint32 = p_in[((v_i * p_width) + v_k)]
@@ -5239,7 +5239,7 @@ func loopBreakContinueCPU(b *gpu.CPUBlock) {
 					v_k = uint32(0)
 					for v_k < p_width {
 						if stop.Load() {
-							b.Poll()
+							panic(gpu.CPUStopped)
 						}
 						{
 							var v_v uint32 = p_in[((v_i * p_width) + v_k)]
@@ -6747,7 +6747,7 @@ var PrivateArrayKernel = gpu.Register(&gpu.KernelSpec{
 		},
 		{
 			Kernel: "github.com/goxpu/xpu/kernels/conformance.PrivateArray", Backend: "cpu", Target: "go",
-			Hash:        "sha256:9f138e0a37d31421fdcd215356e19d505a2907fe4b30c176f88ea62adf8e49e9",
+			Hash:        "sha256:14d957c3d8399c1671febb70d294357b422e2b0576f6e6bb40296220753bff02",
 			Codegen:     "xpu-gen/1",
 			Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
 			SharedBytes: 0, StorageBindings: 3, UniformBytes: 16,
@@ -6867,7 +6867,7 @@ items0:
 			_ = v_k_1
 			for v_k_1 < int32(8) {
 				if stop.Load() {
-					b.Poll()
+					panic(gpu.CPUStopped)
 				}
 				{
 					var v_x float32 = v_v[v_k_1]
@@ -6877,7 +6877,7 @@ items0:
 					{
 						for (v_j >= int32(0)) && (v_v[v_j] > v_x) {
 							if stop.Load() {
-								b.Poll()
+								panic(gpu.CPUStopped)
 							}
 							v_v[(v_j + int32(1))] = v_v[v_j]
 							v_j = (v_j - int32(1))
@@ -7366,7 +7366,7 @@ var ScanKernel = gpu.Register(&gpu.KernelSpec{
 		},
 		{
 			Kernel: "github.com/goxpu/xpu/kernels/conformance.Scan", Backend: "cpu", Target: "go",
-			Hash:        "sha256:bdc988226c0e943441f0f9cce901d651adbc5633f2bd3e830ed100c07b4e74c2",
+			Hash:        "sha256:4f12e057e49a5d9bfeb201d57769e4c8f4be1820e6d9797269be70475e664f7a",
 			Codegen:     "xpu-gen/1",
 			Block:       xpu.Dim3{X: 128, Y: 1, Z: 1},
 			SharedBytes: 1024, StorageBindings: 2, UniformBytes: 16,
@@ -7496,7 +7496,7 @@ func scanCPU(b *gpu.CPUBlock) {
 	v_off = uint32(1)
 	for {
 		if stop.Load() {
-			b.Poll()
+			panic(gpu.CPUStopped)
 		}
 		c2 := (v_off < uint32(128))
 		if !c2 {
@@ -7620,7 +7620,7 @@ var SgemmKernel = gpu.Register(&gpu.KernelSpec{
 		},
 		{
 			Kernel: "github.com/goxpu/xpu/kernels/conformance.Sgemm", Backend: "cpu", Target: "go",
-			Hash:        "sha256:2588489e435aaa999f39653c4dc7736db54ae72c7bf5205aa389258f47068c8e",
+			Hash:        "sha256:2028ad254346c445c9138d3769304a048223e598b6f280d22a19b78f75f365f4",
 			Codegen:     "xpu-gen/1",
 			Block:       xpu.Dim3{X: 16, Y: 16, Z: 1},
 			SharedBytes: 2048, StorageBindings: 3, UniformBytes: 32,
@@ -7742,7 +7742,7 @@ func sgemmCPU(b *gpu.CPUBlock) {
 	v_k0 = uint32(0)
 	for {
 		if stop.Load() {
-			b.Poll()
+			panic(gpu.CPUStopped)
 		}
 		c2 := (v_k0 < p_k)
 		if !c2 {
@@ -8412,7 +8412,7 @@ var SpinKernel = gpu.Register(&gpu.KernelSpec{
 		},
 		{
 			Kernel: "github.com/goxpu/xpu/kernels/conformance.Spin", Backend: "cpu", Target: "go",
-			Hash:        "sha256:46080dfc267698a891584acfa876348647181347d01aab1d47f6fb9dd2613208",
+			Hash:        "sha256:eec4e8a9bdb0a7ed140413198a98fd2372ae1518e0e1f5fcb2a28f6995acf930",
 			Codegen:     "xpu-gen/1",
 			Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
 			SharedBytes: 0, StorageBindings: 2, UniformBytes: 16,
@@ -8508,7 +8508,7 @@ func spinCPU(b *gpu.CPUBlock) {
 					if p_rounds-v_r > 1024 {
 						for v_r < p_rounds {
 							if stop.Load() {
-								b.Poll()
+								panic(gpu.CPUStopped)
 							}
 							for end4 := v_r + min(p_rounds-v_r, 1024); v_r < end4; {
 								{
@@ -8546,7 +8546,7 @@ func spinCPU(b *gpu.CPUBlock) {
 					if p_rounds-v_r > 1024 {
 						for v_r < p_rounds {
 							if stop.Load() {
-								b.Poll()
+								panic(gpu.CPUStopped)
 							}
 							for end7 := v_r + min(p_rounds-v_r, 1024); v_r < end7; {
 								{
@@ -8600,7 +8600,7 @@ var StencilKernel = gpu.Register(&gpu.KernelSpec{
 		},
 		{
 			Kernel: "github.com/goxpu/xpu/kernels/conformance.Stencil", Backend: "cpu", Target: "go",
-			Hash:        "sha256:2839a12daebc29609f7b6a0d1abc6b17953cef185d0c7f9abaa4b5786fa91bd5",
+			Hash:        "sha256:7f6d65b0a535b2cf415a8a9441089cb3cf1ca44a84e27e61351af38f05775bfc",
 			Codegen:     "xpu-gen/1",
 			Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
 			SharedBytes: 272, StorageBindings: 2, UniformBytes: 16,
@@ -8684,7 +8684,7 @@ func stencilCPU(b *gpu.CPUBlock) {
 			_ = v_k
 			for v_k < uint32(68) {
 				if stop.Load() {
-					b.Poll()
+					panic(gpu.CPUStopped)
 				}
 				{
 					var v_g int32 = (int32((v_base + v_k)) - int32(2))

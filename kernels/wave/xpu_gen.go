@@ -37,7 +37,7 @@ var ReduceSharedKernel = gpu.Register(&gpu.KernelSpec{
 		},
 		{
 			Kernel: "github.com/goxpu/xpu/kernels/wave.ReduceShared", Backend: "cpu", Target: "go",
-			Hash:        "sha256:f7ced0b164a956d25ec548635f3cc9d145179c8c528a4aefd3655f27e3670070",
+			Hash:        "sha256:796c8f5252627b48240c8ab944988c821f9c45c349d95358edaea54f28632a6c",
 			Codegen:     "xpu-gen/1",
 			Block:       xpu.Dim3{X: 256, Y: 1, Z: 1},
 			SharedBytes: 1024, StorageBindings: 2, UniformBytes: 16,
@@ -161,7 +161,7 @@ func reduceSharedCPU(b *gpu.CPUBlock) {
 	}
 	for {
 		if stop.Load() {
-			b.Poll()
+			panic(gpu.CPUStopped)
 		}
 		c2, first2 := false, true
 		for lx := uint32(0); lx < 256; lx++ {
@@ -249,7 +249,7 @@ var ReduceWaveKernel = gpu.Register(&gpu.KernelSpec{
 		},
 		{
 			Kernel: "github.com/goxpu/xpu/kernels/wave.ReduceWave", Backend: "cpu", Target: "go",
-			Hash:        "sha256:ff4345b7e1f5d888bcb2ab9f56bab8eca8ea5e7044e2c0581e5982508ba5f26f",
+			Hash:        "sha256:69409f347880553528124fdeea1418776e4dd6680326308a6e70f76ddeb97e6c",
 			Codegen:     "xpu-gen/1",
 			Block:       xpu.Dim3{X: 256, Y: 1, Z: 1},
 			SharedBytes: 1024, StorageBindings: 2, UniformBytes: 16,
@@ -523,7 +523,7 @@ func reduceWaveCPU(b *gpu.CPUBlock) {
 				_ = v_j
 				for v_j < (uint32(256) / v_width) {
 					if stop.Load() {
-						b.Poll()
+						panic(gpu.CPUStopped)
 					}
 					{
 						v_u = (v_u + s_s[v_j])

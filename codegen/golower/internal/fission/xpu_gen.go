@@ -35,7 +35,7 @@ var ArrayInLoopKernel = gpu.Register(&gpu.KernelSpec{
 		},
 		{
 			Kernel: "github.com/goxpu/xpu/codegen/golower/internal/fission.ArrayInLoop", Backend: "cpu", Target: "go",
-			Hash:        "sha256:effb6f710b89768c40870eb880fb0aa634b5c2e8ff4c5124ea78fb6363f01c9a",
+			Hash:        "sha256:fb0cd634cfa3537af9073d04a486d198a803d271eb2a7ffda608138d13f25ba1",
 			Codegen:     "xpu-gen/1",
 			Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
 			SharedBytes: 256, StorageBindings: 2, UniformBytes: 0,
@@ -165,7 +165,7 @@ func arrayInLoopCPU(b *gpu.CPUBlock) {
 	v_m = uint32(0)
 	for {
 		if stop.Load() {
-			b.Poll()
+			panic(gpu.CPUStopped)
 		}
 		c2 := (v_m < uint32(3))
 		if !c2 {
@@ -743,7 +743,7 @@ var DeclaredInIfKernel = gpu.Register(&gpu.KernelSpec{
 		},
 		{
 			Kernel: "github.com/goxpu/xpu/codegen/golower/internal/fission.DeclaredInIf", Backend: "cpu", Target: "go",
-			Hash:        "sha256:15728428369e4d107620721b8aa021153e0d7439fb4e1f2762f3cca71b25c927",
+			Hash:        "sha256:c7eabae700f290bacd68962bab520d5582ed6303cd5b1521e9619ecc82163cbc",
 			Codegen:     "xpu-gen/1",
 			Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
 			SharedBytes: 256, StorageBindings: 2, UniformBytes: 16,
@@ -969,7 +969,7 @@ func declaredInIfCPU(b *gpu.CPUBlock) {
 		v_m = uint32(0)
 		for {
 			if stop.Load() {
-				b.Poll()
+				panic(gpu.CPUStopped)
 			}
 			c5, first5 := false, true
 			for lx := uint32(0); lx < 64; lx++ {
@@ -1123,7 +1123,7 @@ var MatMulKernel = gpu.Register(&gpu.KernelSpec{
 		},
 		{
 			Kernel: "github.com/goxpu/xpu/codegen/golower/internal/fission.MatMul", Backend: "cpu", Target: "go",
-			Hash:        "sha256:9d55b637f772f3762fbc6dad7c9d2aecead6a0675f788e188657c8c9d3d11abc",
+			Hash:        "sha256:5f0ba36795532ac87c3cc820521a43b7045a8cf8138270396bb47a3548881ebc",
 			Codegen:     "xpu-gen/1",
 			Block:       xpu.Dim3{X: 16, Y: 16, Z: 1},
 			SharedBytes: 2048, StorageBindings: 3, UniformBytes: 16,
@@ -1348,7 +1348,7 @@ func matMulCPU(b *gpu.CPUBlock) {
 	v_m = uint32(0)
 	for {
 		if stop.Load() {
-			b.Poll()
+			panic(gpu.CPUStopped)
 		}
 		c2, first2 := false, true
 		for ly := uint32(0); ly < 16; ly++ {
@@ -1480,7 +1480,7 @@ var NestedArrayInLoopKernel = gpu.Register(&gpu.KernelSpec{
 		},
 		{
 			Kernel: "github.com/goxpu/xpu/codegen/golower/internal/fission.NestedArrayInLoop", Backend: "cpu", Target: "go",
-			Hash:        "sha256:0bbedfa6556c4658b66326cda122226badf64cb212d18841d8637c7ee71cc7dc",
+			Hash:        "sha256:3c4733be22f13aeff600dffecccfa1bb41753803777198aa231061f282edc919",
 			Codegen:     "xpu-gen/1",
 			Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
 			SharedBytes: 256, StorageBindings: 2, UniformBytes: 0,
@@ -1613,7 +1613,7 @@ func nestedArrayInLoopCPU(b *gpu.CPUBlock) {
 	v_k = uint32(0)
 	for {
 		if stop.Load() {
-			b.Poll()
+			panic(gpu.CPUStopped)
 		}
 		c2 := (v_k < uint32(3))
 		if !c2 {
@@ -1720,7 +1720,7 @@ var NestedLoopsKernel = gpu.Register(&gpu.KernelSpec{
 		},
 		{
 			Kernel: "github.com/goxpu/xpu/codegen/golower/internal/fission.NestedLoops", Backend: "cpu", Target: "go",
-			Hash:        "sha256:647879fe0db2aa3a30386bb28efeb9597e4e9713bc936e8eebde4baa9b409b95",
+			Hash:        "sha256:0f8e58351c6456585463cab60aa51a47818f4b51e1faabe64f202b73f3e96554",
 			Codegen:     "xpu-gen/1",
 			Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
 			SharedBytes: 256, StorageBindings: 2, UniformBytes: 16,
@@ -1872,7 +1872,7 @@ func nestedLoopsCPU(b *gpu.CPUBlock) {
 	v_i = uint32(0)
 	for {
 		if stop.Load() {
-			b.Poll()
+			panic(gpu.CPUStopped)
 		}
 		c2 := (v_i < p_n)
 		if !c2 {
@@ -1903,7 +1903,7 @@ func nestedLoopsCPU(b *gpu.CPUBlock) {
 		v_j = uint32(0)
 		for {
 			if stop.Load() {
-				b.Poll()
+				panic(gpu.CPUStopped)
 			}
 			c5 := (v_j < uint32(2))
 			if !c5 {
@@ -2021,7 +2021,7 @@ var ScalarCopiedInLoopKernel = gpu.Register(&gpu.KernelSpec{
 		},
 		{
 			Kernel: "github.com/goxpu/xpu/codegen/golower/internal/fission.ScalarCopiedInLoop", Backend: "cpu", Target: "go",
-			Hash:        "sha256:14dd26adee758d664bb583311442c5b5a7215abcf4bac47629f95b4f639f40e3",
+			Hash:        "sha256:5119eca8e2accf056b4eb02f214b01339e87a4a6f14c8cdc062898a16b4f8249",
 			Codegen:     "xpu-gen/1",
 			Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
 			SharedBytes: 256, StorageBindings: 2, UniformBytes: 0,
@@ -2129,7 +2129,7 @@ func scalarCopiedInLoopCPU(b *gpu.CPUBlock) {
 	v_m = uint32(0)
 	for {
 		if stop.Load() {
-			b.Poll()
+			panic(gpu.CPUStopped)
 		}
 		c2 := (v_m < uint32(3))
 		if !c2 {
@@ -2233,7 +2233,7 @@ var StructArrayInLoopKernel = gpu.Register(&gpu.KernelSpec{
 		},
 		{
 			Kernel: "github.com/goxpu/xpu/codegen/golower/internal/fission.StructArrayInLoop", Backend: "cpu", Target: "go",
-			Hash:        "sha256:592fb39f09a3f3a7397f1e18feee815bc6ada29491f9909fd8c2a0223908b5e0",
+			Hash:        "sha256:0dcb8a30019f1c0d776c94b37f68c636ec767e3aaab9a36e1c1c05472a09c9f3",
 			Codegen:     "xpu-gen/1",
 			Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
 			SharedBytes: 256, StorageBindings: 2, UniformBytes: 0,
@@ -2379,7 +2379,7 @@ func structArrayInLoopCPU(b *gpu.CPUBlock) {
 	v_m = uint32(0)
 	for {
 		if stop.Load() {
-			b.Poll()
+			panic(gpu.CPUStopped)
 		}
 		c2 := (v_m < uint32(3))
 		if !c2 {
@@ -2497,7 +2497,7 @@ var StructCopiedInLoopKernel = gpu.Register(&gpu.KernelSpec{
 		},
 		{
 			Kernel: "github.com/goxpu/xpu/codegen/golower/internal/fission.StructCopiedInLoop", Backend: "cpu", Target: "go",
-			Hash:        "sha256:01616da308ff68bc16ced2102ce0471fe4d5a5101fb3d45fb364420a0d5eb44b",
+			Hash:        "sha256:88e688f5f744856c4dd49820b0752ad0c7c8fa2c0fe5065cf4081f44f5487392",
 			Codegen:     "xpu-gen/1",
 			Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
 			SharedBytes: 256, StorageBindings: 2, UniformBytes: 16,
@@ -2629,7 +2629,7 @@ func structCopiedInLoopCPU(b *gpu.CPUBlock) {
 	v_m = uint32(0)
 	for {
 		if stop.Load() {
-			b.Poll()
+			panic(gpu.CPUStopped)
 		}
 		c2 := (v_m < uint32(3))
 		if !c2 {
@@ -2717,7 +2717,7 @@ var StructFieldsInLoopKernel = gpu.Register(&gpu.KernelSpec{
 		},
 		{
 			Kernel: "github.com/goxpu/xpu/codegen/golower/internal/fission.StructFieldsInLoop", Backend: "cpu", Target: "go",
-			Hash:        "sha256:05a61a338473227fc60ab2f5c001b8c880c94097c6cec045c71d85e9e207dd10",
+			Hash:        "sha256:06e27aadc93af946a81f1cc1ae24b6a67f8ca155dde4ee372ab10b26f20f5978",
 			Codegen:     "xpu-gen/1",
 			Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
 			SharedBytes: 256, StorageBindings: 2, UniformBytes: 0,
@@ -2829,7 +2829,7 @@ func structFieldsInLoopCPU(b *gpu.CPUBlock) {
 	v_m = uint32(0)
 	for {
 		if stop.Load() {
-			b.Poll()
+			panic(gpu.CPUStopped)
 		}
 		c2 := (v_m < uint32(4))
 		if !c2 {
@@ -2919,7 +2919,7 @@ var WaveInLoopKernel = gpu.Register(&gpu.KernelSpec{
 		},
 		{
 			Kernel: "github.com/goxpu/xpu/codegen/golower/internal/fission.WaveInLoop", Backend: "cpu", Target: "go",
-			Hash:        "sha256:63fdf9a93f046bfc9c0cab0cd7754720be0c7e14c28326b5abd7f14753c8845b",
+			Hash:        "sha256:27cf138e6b9ad979a3776445b0a33cacbbd0c0922501338ccb7f64d1f8b27a72",
 			Codegen:     "xpu-gen/1",
 			Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
 			SharedBytes: 256, StorageBindings: 2, UniformBytes: 0,
@@ -3119,7 +3119,7 @@ func waveInLoopCPU(b *gpu.CPUBlock) {
 	v_m = uint32(0)
 	for {
 		if stop.Load() {
-			b.Poll()
+			panic(gpu.CPUStopped)
 		}
 		c2 := (v_m < uint32(2))
 		if !c2 {

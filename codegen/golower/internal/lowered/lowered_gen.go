@@ -164,7 +164,7 @@ func blockSumCPU(b *gpu.CPUBlock) {
 	}
 	for {
 		if stop.Load() {
-			b.Poll()
+			panic(gpu.CPUStopped)
 		}
 		c2, first2 := false, true
 		for lx := uint32(0); lx < 64; lx++ {
@@ -276,7 +276,7 @@ func gemmCPU(b *gpu.CPUBlock) {
 	}
 	for {
 		if stop.Load() {
-			b.Poll()
+			panic(gpu.CPUStopped)
 		}
 		c2, first2 := false, true
 		for ly := uint32(0); ly < 16; ly++ {
@@ -449,7 +449,7 @@ func dotCPU(b *gpu.CPUBlock) {
 						if p_m-v_k > 1024 {
 							for v_k < p_m {
 								if stop.Load() {
-									b.Poll()
+									panic(gpu.CPUStopped)
 								}
 								for end3 := v_k + min(p_m-v_k, 1024); v_k < end3; {
 									{

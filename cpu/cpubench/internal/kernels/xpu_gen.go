@@ -39,7 +39,7 @@ var GemmKernel = gpu.Register(&gpu.KernelSpec{
 		},
 		{
 			Kernel: "github.com/goxpu/xpu/cpu/cpubench/internal/kernels.Gemm", Backend: "cpu", Target: "go",
-			Hash:        "sha256:8369e33cfa34b55a78f3e7a731a97bfbe5310f8f13f0015fc53d7cf2edbfa21f",
+			Hash:        "sha256:a9ef41d37b928c9c00e5c3674783acc99cf6c03411fe1ede6e503bb670692054",
 			Codegen:     "xpu-gen/1",
 			Block:       xpu.Dim3{X: 16, Y: 16, Z: 1},
 			SharedBytes: 8192, StorageBindings: 3, UniformBytes: 16,
@@ -152,7 +152,7 @@ func gemmCPU(b *gpu.CPUBlock) {
 	v_k0 = uint32(0)
 	for {
 		if stop.Load() {
-			b.Poll()
+			panic(gpu.CPUStopped)
 		}
 		c2 := (v_k0 < p_n)
 		if !c2 {
@@ -494,7 +494,7 @@ var SumKernel = gpu.Register(&gpu.KernelSpec{
 		},
 		{
 			Kernel: "github.com/goxpu/xpu/cpu/cpubench/internal/kernels.Sum", Backend: "cpu", Target: "go",
-			Hash:        "sha256:0e09322147f485bc32e8455012de1c67b4de99d1295a724a49f9caf3c506d757",
+			Hash:        "sha256:be004b4f241e760ccb15e943fc8653b6b6276cedcebe7642a54991dd0dec8a59",
 			Codegen:     "xpu-gen/1",
 			Block:       xpu.Dim3{X: 256, Y: 1, Z: 1},
 			SharedBytes: 1024, StorageBindings: 2, UniformBytes: 16,
@@ -583,7 +583,7 @@ func sumCPU(b *gpu.CPUBlock) {
 			if p_per-v_j > 1024 {
 				for v_j < p_per {
 					if stop.Load() {
-						b.Poll()
+						panic(gpu.CPUStopped)
 					}
 					for end6 := v_j + min(p_per-v_j, 1024); v_j < end6; {
 						{
@@ -606,7 +606,7 @@ func sumCPU(b *gpu.CPUBlock) {
 	v_h = uint32(128)
 	for {
 		if stop.Load() {
-			b.Poll()
+			panic(gpu.CPUStopped)
 		}
 		c2 := (v_h > uint32(0))
 		if !c2 {
