@@ -16,9 +16,8 @@ import (
 
 	"github.com/goxpu/xpu/codegen/emit"
 	"github.com/goxpu/xpu/codegen/frontend"
-	"github.com/goxpu/xpu/codegen/golower"
 	"github.com/goxpu/xpu/codegen/ir"
-	"github.com/goxpu/xpu/codegen/wgslgen"
+	"github.com/goxpu/xpu/schema"
 )
 
 // Report is what one generation did.
@@ -31,9 +30,11 @@ type Report struct {
 	Kernels        []string      // the kernels that have code, in module order
 	Refused        []*ir.Refusal // the template members refused by their requires clause
 	Notes          []string      // excused kernels without code for a backend, and demoted gate errors
-	// Manifests describe each kernel's code per backend, as the
-	// generated file registers them.
-	Manifests []emit.Manifest
+	// Manifests describe each artifact of each kernel, as the generated
+	// file registers them, in the order of its kernels and their
+	// artifacts; Selectors[i] is the selector of Manifests[i].
+	Manifests []schema.Manifest
+	Selectors []schema.Selector
 }
 
 // Generate generates the file of the kernel package in dir. See [Run].
@@ -97,58 +98,40 @@ func Build(dir string) (*Report, []byte, error) {
 	r.Notes = warnings
 	for i := range ks {
 		r.Manifests = append(r.Manifests, emit.Manifests(m.Package, &ks[i])...)
+		for _, a := range ks[i].Artifacts {
+			r.Selectors = append(r.Selectors, a.Selector)
+		}
 	}
 	return r, src, nil
 }
 
-// lower runs the analyses and every lowering on each kernel of m: the
-// WGSL first, then, with the generated file's names chosen (emit.Plan),
-// the Go lowering.
+// lower runs the analyses and then every target (the targets table) on
+// each kernel of m, with the generated file's names chosen first
+// (emit.Plan).
 func lower(m *ir.Module) ([]emit.Lowered, error) {
 	var errs []error
-	ks := make([]emit.Lowered, 0, len(m.Kernels))
 	for _, k := range m.Kernels {
 		if err := ir.Analyze(k); err != nil {
 			errs = append(errs, fmt.Errorf("codegen: kernel %s: %w", k.Name, err))
-			continue
 		}
-		w, fault, err := wgslgen.GenerateFault(k)
-		if err != nil {
-			errs = append(errs, fmt.Errorf("codegen: kernel %s: WGSL: %w", k.Name, err))
-			continue
-		}
-		l := emit.Lowered{Kernel: k, WGSL: w, Fault: fault}
-		vs, err := wgslgen.Variants(k)
-		if err != nil {
-			errs = append(errs, fmt.Errorf("codegen: kernel %s: WGSL: %w", k.Name, err))
-			continue
-		}
-		for _, v := range vs {
-			l.WaveVariants = append(l.WaveVariants, emit.WaveVariant(v))
-		}
-		ks = append(ks, l)
 	}
 	if len(errs) > 0 {
 		return nil, errors.Join(errs...)
 	}
-	names, err := emit.Plan(m, ks)
+	names, err := emit.Plan(m, forms())
 	if err != nil {
 		return nil, err
 	}
-	for i := range ks {
-		// A kernel the Go lowering refuses keeps its other code; the CPU
-		// backend refuses it by name.
-		l, k := &ks[i], ks[i].Kernel
-		l.CPUName = names.CPU(k.Name)
-		l.CPU, err = golower.Generate(k, l.CPUName, golower.Imports{XPU: names.XPU, GPU: names.GPU})
-		switch {
-		case errors.Is(err, golower.ErrUnsupported):
-			l.CPUName, l.CPURefused = "", err.Error()
-		case err != nil:
-			errs = append(errs, fmt.Errorf("codegen: kernel %s: Go lowering: %w", k.Name, err))
-		}
+	ks := make([]emit.Lowered, 0, len(m.Kernels))
+	for _, k := range m.Kernels {
+		l, err := lowerAll(k, names)
+		errs = append(errs, err)
+		ks = append(ks, l)
 	}
-	return ks, errors.Join(errs...)
+	if err := errors.Join(errs...); err != nil {
+		return nil, err
+	}
+	return ks, nil
 }
 
 // removeGenerated removes the file at path when the generator wrote it,

@@ -17,6 +17,7 @@ import (
 	"strings"
 
 	"github.com/goxpu/xpu/codegen/emit"
+	"github.com/goxpu/xpu/schema"
 )
 
 // The rules of the build gates, as their errors name them.
@@ -42,15 +43,13 @@ const ExcusesFile = "xpu.excuses"
 // gates' errors (not stale excuses) to warnings, for a sweep.
 const GatesEnv = "XPU_GATES"
 
-// Backends are the backends the build declares: a kernel must have code
-// for each.
-var Backends = []string{"webgpu", "cpu"}
-
 // excuse is one line of the excuses file.
 type excuse struct {
-	kernel, backend, reason string
-	line                    int
-	used                    bool
+	kernel  string
+	backend schema.Backend
+	reason  string
+	line    int
+	used    bool
 }
 
 // GateError is a kernel refused by a gate, or a stale excuse.
@@ -58,7 +57,7 @@ type GateError struct {
 	Rule    string
 	Pos     string // file:line of a stale excuse, or the kernel's position
 	Kernel  string
-	Backend string
+	Backend schema.Backend
 	Reason  string
 }
 
@@ -77,7 +76,7 @@ func gates(dir string, ks []emit.Lowered) (warnings []string, err error) {
 	warn := os.Getenv(GatesEnv) == "warn"
 	var errs []error
 	for _, l := range ks {
-		for _, backend := range Backends {
+		for _, backend := range Backends() {
 			reason := missing(&l, backend)
 			i := slices.IndexFunc(excuses, func(e *excuse) bool { return e.kernel == l.Kernel.Name && e.backend == backend })
 			switch {
@@ -105,18 +104,11 @@ func gates(dir string, ks []emit.Lowered) (warnings []string, err error) {
 }
 
 // missing says why l has no code for backend, or "".
-func missing(l *emit.Lowered, backend string) string {
-	switch backend {
-	case "webgpu":
-		if l.WGSL == "" {
-			return "no WGSL"
-		}
-	case "cpu":
-		if l.CPU == "" {
-			return strings.TrimSpace(cmp.Or(l.CPURefused, "no Go lowering"))
-		}
+func missing(l *emit.Lowered, backend schema.Backend) string {
+	if slices.ContainsFunc(l.Artifacts, func(a schema.Artifact) bool { return a.Backend == backend }) {
+		return ""
 	}
-	return ""
+	return strings.TrimSpace(cmp.Or(l.Refused[backend], "no code"))
 }
 
 // readExcuses reads the excuses file of dir; a missing file excuses
@@ -138,11 +130,11 @@ func readExcuses(dir string) ([]*excuse, error) {
 			continue
 		}
 		f := strings.Fields(line)
-		if len(f) < 3 || !slices.Contains(Backends, f[1]) {
-			return nil, fmt.Errorf("%s:%d: want \"Kernel backend reason\" with backend one of %v", path, n, Backends)
+		if len(f) < 3 || !slices.Contains(Backends(), schema.Backend(f[1])) {
+			return nil, fmt.Errorf("%s:%d: want \"Kernel backend reason\" with backend one of %v", path, n, Backends())
 		}
 		reason := strings.TrimSpace(strings.SplitN(line, f[1], 2)[1])
-		out = append(out, &excuse{kernel: f[0], backend: f[1], reason: reason, line: n})
+		out = append(out, &excuse{kernel: f[0], backend: schema.Backend(f[1]), reason: reason, line: n})
 	}
 	return out, nil
 }

@@ -8,6 +8,7 @@ import (
 
 	"github.com/goxpu/xpu"
 	"github.com/goxpu/xpu/gpu/driver"
+	"github.com/goxpu/xpu/schema"
 )
 
 var _ driver.Device = (*device)(nil)
@@ -15,8 +16,8 @@ var _ driver.Device = (*device)(nil)
 // The errors of the CPU backend; each error it returns wraps one of them
 // (or driver.ErrUnavailable).
 var (
-	// ErrNoLowering: the kernel has no Go lowering (Kernel.CPU is nil) or
-	// carries a Refused reason.
+	// ErrNoLowering: the kernel has no Go artifact (its Go lowering
+	// refused it) or carries a Refused reason.
 	ErrNoLowering = errors.New("cpu: kernel has no CPU lowering")
 	// ErrLaunch: a launch does not fit its kernel or the device.
 	ErrLaunch = errors.New("cpu: bad launch")
@@ -84,7 +85,7 @@ func (d *device) Info() driver.Info {
 	facts["workers"] = strconv.Itoa(d.pool.workers)
 	mem := d.maxBuffer()
 	return driver.Info{
-		Backend: "cpu",
+		Backend: schema.BackendCPU,
 		Name:    d.facts.Model,
 		Driver:  runtime.Version() + " " + runtime.GOOS + "/" + runtime.GOARCH,
 		Type:    "cpu",
@@ -114,10 +115,13 @@ func (d *device) maxBuffer() uint64 {
 	return d.facts.Memory
 }
 
-// Wave returns the wave width a kernel runs at on this device: its
-// declared width, or the processor's float32 lane width.
-func (d *device) wave(k *driver.Kernel) uint32 {
-	if k.Wave != 0 {
+// wave returns the wave width a kernel runs at on this device: its
+// artifact's, its declared width, or the processor's float32 lane width.
+func (d *device) wave(k *driver.Kernel, a *schema.Artifact) uint32 {
+	switch {
+	case a.Selector.Width != 0:
+		return a.Selector.Width
+	case k.Wave != 0:
 		return k.Wave
 	}
 	return d.facts.Lanes()
@@ -127,30 +131,54 @@ func (d *device) wave(k *driver.Kernel) uint32 {
 type program struct {
 	dev     *device
 	k       *driver.Kernel
+	run     driver.CPUFunc
 	wave    uint32
 	buffers int // buffer parameters
 }
 
 func (*program) Release() {}
 
-// Compile accepts k when it has a Go lowering.
+// Artifact returns k's Go artifact for the cpu backend: the CPU runs any
+// wave width, so it needs no selector.
+func (d *device) Artifact(k *driver.Kernel) *schema.Artifact {
+	return driver.Pick(k, schema.BackendCPU, 0, 0)
+}
+
+// Compile accepts k when it has a Go artifact.
 func (d *device) Compile(k *driver.Kernel) (driver.Program, error) {
-	switch {
-	case k.Refused != "":
+	if k.Refused != "" {
 		return nil, fmt.Errorf("%w: %s: %s", ErrNoLowering, k.Name, k.Refused)
-	case k.CPU == nil:
+	}
+	a := d.Artifact(k)
+	if a == nil {
 		return nil, fmt.Errorf("%w: %s", ErrNoLowering, k.Name)
+	}
+	run := entry(a)
+	if run == nil {
+		return nil, fmt.Errorf("%w: %s: its Go artifact's entry is a %T, not a block function", ErrNoLowering, k.Name, a.Entry)
 	}
 	if n := k.Block.Count(); n == 0 || n > maxBlock {
 		return nil, fmt.Errorf("%w: %s: block of %d work-items", ErrLaunch, k.Name, n)
 	}
-	p := &program{dev: d, k: k, wave: d.wave(k)}
+	p := &program{dev: d, k: k, run: run, wave: d.wave(k, a)}
 	for _, prm := range k.Params {
-		if prm.Kind == driver.ParamBuffer {
+		if prm.Kind == schema.ParamBuffer {
 			p.buffers++
 		}
 	}
 	return p, nil
+}
+
+// entry returns the block function of a Go artifact: generated code
+// names it by its function, of the unnamed type func(*CPUBlock).
+func entry(a *schema.Artifact) driver.CPUFunc {
+	switch f := a.Entry.(type) {
+	case driver.CPUFunc:
+		return f
+	case func(*driver.CPUBlock):
+		return f
+	}
+	return nil
 }
 
 // NewBuffer allocates size zeroed bytes aligned to 8, refusing a size

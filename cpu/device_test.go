@@ -14,6 +14,7 @@ import (
 
 	"github.com/goxpu/xpu"
 	"github.com/goxpu/xpu/gpu/driver"
+	"github.com/goxpu/xpu/schema"
 )
 
 // The kernels of these tests and their Go lowerings written by hand, as
@@ -38,14 +39,16 @@ func saxpyCPU(b *driver.CPUBlock) {
 var saxpyKernel = &driver.Kernel{
 	Name:  "cpu.saxpy",
 	Block: xpu.Dim3{X: 64, Y: 1, Z: 1},
-	Params: []driver.Param{
-		{Name: "y", Kind: driver.ParamBuffer, Type: "float32", Size: 4, Access: driver.AccessReadWrite, Binding: 0},
-		{Name: "x", Kind: driver.ParamBuffer, Type: "float32", Size: 4, Access: driver.AccessRead, Binding: 1},
-		{Name: "a", Kind: driver.ParamScalar, Type: "float32", Size: 4, Binding: 0},
-		{Name: "n", Kind: driver.ParamScalar, Type: "uint32", Size: 4, Binding: 4},
+	Params: []schema.Param{
+		{Name: "y", Kind: schema.ParamBuffer, Type: schema.TypeName{Name: "float32"}, Size: 4, Access: schema.AccessReadWrite, Binding: 0},
+		{Name: "x", Kind: schema.ParamBuffer, Type: schema.TypeName{Name: "float32"}, Size: 4, Access: schema.AccessRead, Binding: 1},
+		{Name: "a", Kind: schema.ParamScalar, Type: schema.TypeName{Name: "float32"}, Size: 4, Binding: 0},
+		{Name: "n", Kind: schema.ParamScalar, Type: schema.TypeName{Name: "uint32"}, Size: 4, Binding: 4},
 	},
 	UniformSize: 16,
-	CPU:         saxpyCPU,
+	Artifacts: []schema.Artifact{
+		{Manifest: schema.Manifest{Backend: schema.BackendCPU, Target: schema.TargetGo}, Entry: saxpyCPU},
+	},
 }
 
 // blockReverse reverses each block of 64 through a shared array.
@@ -71,11 +74,13 @@ func blockReverseCPU(b *driver.CPUBlock) {
 var blockReverseKernel = &driver.Kernel{
 	Name:  "cpu.blockReverse",
 	Block: xpu.Dim3{X: 64, Y: 1, Z: 1},
-	Params: []driver.Param{
-		{Name: "out", Kind: driver.ParamBuffer, Type: "int32", Size: 4, Access: driver.AccessWrite, Binding: 0},
-		{Name: "in", Kind: driver.ParamBuffer, Type: "int32", Size: 4, Access: driver.AccessRead, Binding: 1},
+	Params: []schema.Param{
+		{Name: "out", Kind: schema.ParamBuffer, Type: schema.TypeName{Name: "int32"}, Size: 4, Access: schema.AccessWrite, Binding: 0},
+		{Name: "in", Kind: schema.ParamBuffer, Type: schema.TypeName{Name: "int32"}, Size: 4, Access: schema.AccessRead, Binding: 1},
 	},
-	CPU: blockReverseCPU,
+	Artifacts: []schema.Artifact{
+		{Manifest: schema.Manifest{Backend: schema.BackendCPU, Target: schema.TargetGo}, Entry: blockReverseCPU},
+	},
 }
 
 // divide divides elementwise; a zero divisor fails the block.
@@ -90,11 +95,13 @@ func divideCPU(b *driver.CPUBlock) {
 var divideKernel = &driver.Kernel{
 	Name:  "cpu.divide",
 	Block: xpu.Dim3{X: 64, Y: 1, Z: 1},
-	Params: []driver.Param{
-		{Name: "q", Kind: driver.ParamBuffer, Type: "int32", Size: 4, Access: driver.AccessReadWrite, Binding: 0},
-		{Name: "d", Kind: driver.ParamBuffer, Type: "int32", Size: 4, Access: driver.AccessRead, Binding: 1},
+	Params: []schema.Param{
+		{Name: "q", Kind: schema.ParamBuffer, Type: schema.TypeName{Name: "int32"}, Size: 4, Access: schema.AccessReadWrite, Binding: 0},
+		{Name: "d", Kind: schema.ParamBuffer, Type: schema.TypeName{Name: "int32"}, Size: 4, Access: schema.AccessRead, Binding: 1},
 	},
-	CPU: divideCPU,
+	Artifacts: []schema.Artifact{
+		{Manifest: schema.Manifest{Backend: schema.BackendCPU, Target: schema.TargetGo}, Entry: divideCPU},
+	},
 }
 
 func openTest(t *testing.T, workers int) driver.Device {
@@ -225,7 +232,10 @@ func TestKernelWithoutLoweringIsRefusedByName(t *testing.T) {
 	d := openTest(t, 0)
 	for _, k := range []*driver.Kernel{
 		{Name: "pkg.NoCPU", Block: xpu.Dim3{X: 1, Y: 1, Z: 1}},
-		{Name: "pkg.Refused", Block: xpu.Dim3{X: 1, Y: 1, Z: 1}, CPU: saxpyCPU, Refused: "[xpu-requires] member Refused: requires false"},
+		{Name: "pkg.Refused", Block: xpu.Dim3{X: 1, Y: 1, Z: 1}, Artifacts: []schema.Artifact{
+			{Manifest: schema.Manifest{Backend: schema.BackendCPU, Target: schema.TargetGo}, Entry: saxpyCPU},
+		},
+			Refused: "[xpu-requires] member Refused: requires false"},
 	} {
 		_, err := d.Compile(k)
 		if !errors.Is(err, ErrNoLowering) || !strings.Contains(err.Error(), k.Name) {

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/goxpu/xpu/gpu"
+	"github.com/goxpu/xpu/schema"
 )
 
 // TestForcedByEnvironment checks that XPU_BACKEND=cpu opens this backend.
@@ -27,7 +28,7 @@ func TestLastInOrder(t *testing.T) {
 	if len(names) == 0 || names[len(names)-1] != "cpu" {
 		t.Fatalf("backends %v: want cpu compiled in and tried last", names)
 	}
-	if len(names) == 1 || slices.Equal(names, []string{"cpu"}) {
+	if len(names) == 1 || slices.Equal(names, []schema.Backend{schema.BackendCPU}) {
 		t.Setenv("XPU_BACKEND", "")
 		d, err := gpu.Open()
 		if err != nil {

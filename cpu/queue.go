@@ -30,12 +30,6 @@ func (q *queue) Launch(ctx context.Context, p driver.Program, groups xpu.Dim3, b
 	if hi, _ := bits.Mul64(uint64(groups.X)*uint64(groups.Y), uint64(groups.Z)); hi != 0 {
 		return fmt.Errorf("%w: %s: grid %v has more than 2^64 blocks", ErrLaunch, k.Name, groups)
 	}
-	// A kernel whose WGSL records faults gets the runtime's fault word
-	// after its buffers; the Go lowering panics instead (recovered into
-	// ErrKernel), so the word is left alone.
-	if k.Fault && len(bufs) == prog.buffers+1 {
-		bufs = bufs[:prog.buffers]
-	}
 	if len(bufs) != prog.buffers {
 		return fmt.Errorf("%w: %s takes %d buffers, got %d", ErrLaunch, k.Name, prog.buffers, len(bufs))
 	}
@@ -53,7 +47,7 @@ func (q *queue) Launch(ctx context.Context, p driver.Program, groups xpu.Dim3, b
 	// An aligned copy: the caller may reuse uniforms once Launch returns.
 	u := wordBytes(make([]uint64, (len(uniforms)+7)/8))[:len(uniforms)]
 	copy(u, uniforms)
-	err := q.dev.pool.run(ctx, k.CPU, driver.CPUBlock{Groups: groups, Wave: prog.wave, Buffers: mem, Uniforms: u})
+	err := q.dev.pool.run(ctx, prog.run, driver.CPUBlock{Groups: groups, Wave: prog.wave, Buffers: mem, Uniforms: u})
 	if errors.Is(err, driver.ErrTimeout) {
 		return fmt.Errorf("cpu: %w", err)
 	}

@@ -8,35 +8,35 @@ import (
 	"sync"
 
 	"github.com/goxpu/xpu/gpu/driver"
+	"github.com/goxpu/xpu/schema"
 )
 
 // backendOrder is the order in which Open tries the backends.
-var backendOrder = []string{"cuda", "hip", "webgpu", "cpu"}
+var backendOrder = []schema.Backend{schema.BackendCUDA, schema.BackendHIP, schema.BackendWebGPU, schema.BackendCPU}
 
 // openers holds the backends compiled in, by name. Each backend's file in
 // this package registers its opener from an init function.
 var openers struct {
 	sync.Mutex
-	byName map[string]driver.Opener
+	byName map[schema.Backend]driver.Opener
 }
 
 // registerBackend makes a backend available to Open under name. It is
 // called from init functions of this package, one file per backend.
-func registerBackend(name string, open driver.Opener) {
+func registerBackend(name schema.Backend, open driver.Opener) {
 	openers.Lock()
 	defer openers.Unlock()
 	if openers.byName == nil {
-		openers.byName = make(map[string]driver.Opener)
+		openers.byName = make(map[schema.Backend]driver.Opener)
 	}
 	openers.byName[name] = open
 }
 
-// Backends returns the names of the compiled-in backends, in the order
-// Open tries them.
-func Backends() []string {
+// Backends returns the compiled-in backends, in the order Open tries them.
+func Backends() []schema.Backend {
 	openers.Lock()
 	defer openers.Unlock()
-	var known, extra []string
+	var known, extra []schema.Backend
 	for _, n := range backendOrder {
 		if openers.byName[n] != nil {
 			known = append(known, n)
@@ -57,7 +57,7 @@ func Backends() []string {
 // has a device, the error wraps [ErrUnavailable].
 func Open() (*Device, error) {
 	if name := os.Getenv("XPU_BACKEND"); name != "" {
-		return OpenBackend(name)
+		return OpenBackend(schema.Backend(name))
 	}
 	names := Backends()
 	if len(names) == 0 {
@@ -74,10 +74,10 @@ func Open() (*Device, error) {
 	return nil, errors.Join(errs...)
 }
 
-// OpenBackend opens the first device of the named backend. A backend that
+// OpenBackend opens the first device of the backend name. A backend that
 // is not compiled in, or has no device here, gives an error wrapping
 // [ErrUnavailable].
-func OpenBackend(name string) (*Device, error) {
+func OpenBackend(name schema.Backend) (*Device, error) {
 	openers.Lock()
 	open := openers.byName[name]
 	openers.Unlock()

@@ -10,6 +10,7 @@ import (
 	"github.com/goxpu/xpu"
 	"github.com/goxpu/xpu/gpu"
 	"github.com/goxpu/xpu/gpu/gputest"
+	"github.com/goxpu/xpu/schema"
 )
 
 // One test per refusal reason of issue-level checks beyond refusal_test.go:
@@ -25,28 +26,28 @@ func specLike(name string, edit func(*gpu.KernelSpec)) *gpu.Kernel {
 	return gpu.Register(s)
 }
 
-// manifests returns one manifest per backend compiled in, each changed by
-// edit.
-func manifests(name string, edit func(*gpu.Manifest)) []gpu.Manifest {
-	var ms []gpu.Manifest
-	for _, b := range gpu.Backends() {
-		m := gpu.Manifest{Kernel: "github.com/goxpu/xpu/gpu_test." + name, Backend: b, Block: xpu.Dim3{X: 64, Y: 1, Z: 1}}
-		edit(&m)
-		ms = append(ms, m)
+// only keeps the artifacts of s for backend.
+func only(s *gpu.KernelSpec, backend schema.Backend) {
+	s.Artifacts = slices.DeleteFunc(s.Artifacts, func(a schema.Artifact) bool { return a.Backend != backend })
+}
+
+// editManifests changes the manifest of every artifact of s by edit.
+func editManifests(s *gpu.KernelSpec, edit func(*schema.Manifest)) {
+	for i := range s.Artifacts {
+		edit(&s.Artifacts[i].Manifest)
 	}
-	return ms
 }
 
 var (
-	wgslOnlyKernel = specLike("WGSLOnly", func(s *gpu.KernelSpec) { s.CPU = nil })
-	cpuOnlyKernel  = specLike("CPUOnly", func(s *gpu.KernelSpec) { s.WGSL = "" })
+	wgslOnlyKernel = specLike("WGSLOnly", func(s *gpu.KernelSpec) { only(s, schema.BackendWebGPU) })
+	cpuOnlyKernel  = specLike("CPUOnly", func(s *gpu.KernelSpec) { only(s, schema.BackendCPU) })
 	scalarTwin     = specLike("ScalarTwin", func(s *gpu.KernelSpec) {
-		s.Manifests = manifests("ScalarTwin", func(m *gpu.Manifest) { m.WaveOps, m.WaveTier = true, gpu.WaveScalar })
+		editManifests(s, func(m *schema.Manifest) { m.WaveOps, m.WaveTier = true, schema.TierScalar })
 	})
 	oddWave    = specLike("OddWave", func(s *gpu.KernelSpec) { s.Wave = 48 })
 	nativeWave = specLike("NativeWave", func(s *gpu.KernelSpec) {
 		s.Wave = 64
-		s.Manifests = manifests("NativeWave", func(m *gpu.Manifest) { m.Wave, m.WaveOps, m.WaveTier = 64, true, gpu.WaveNative })
+		editManifests(s, func(m *schema.Manifest) { m.Wave, m.WaveOps, m.WaveTier = 64, true, schema.TierNative })
 	})
 	boundedSaxpy = specLike("BoundedSaxpy", func(s *gpu.KernelSpec) {
 		s.Params[0].MinLen, s.Params[1].MinLen = "n", "n"
@@ -61,13 +62,13 @@ func saxpyArgs(t *testing.T, d *gpu.Device, n int) (y, x *gpu.Buffer[float32]) {
 
 func TestNoCodeForBackend(t *testing.T) {
 	gputest.ForEach(t, func(t *testing.T, d *gpu.Device) {
-		lacking := map[string]*gpu.Kernel{"webgpu": cpuOnlyKernel, "cpu": wgslOnlyKernel}[d.Backend()]
+		lacking := map[schema.Backend]*gpu.Kernel{schema.BackendWebGPU: cpuOnlyKernel, schema.BackendCPU: wgslOnlyKernel}[d.Backend()]
 		if lacking == nil {
 			t.Skipf("no kernel without code for %s", d.Backend())
 		}
 		y, x := saxpyArgs(t, d, 64)
 		err := d.Stream().Launch(lacking, xpu.Dim3{X: 1}, y, x, float32(1), uint32(64))
-		wantRefusal(t, err, gpu.ErrNoCode, lacking.Name(), "no code for the "+d.Backend()+" backend")
+		wantRefusal(t, err, gpu.ErrNoCode, lacking.Name(), "no code for the "+string(d.Backend())+" backend")
 		ok, err := d.KernelAvailable(lacking.Name())
 		if ok {
 			t.Fatal("KernelAvailable: true for a kernel without code")
@@ -194,18 +195,18 @@ func TestBufferShorterThanDeclared(t *testing.T) {
 
 func TestManifestsAreCopies(t *testing.T) {
 	m, ok := gpu.ManifestOf(nativeWave.Name(), gpu.Backends()[0])
-	if !ok || m.Wave != 64 || m.WaveTier != gpu.WaveNative {
+	if !ok || m.Wave != 64 || m.WaveTier != schema.TierNative {
 		t.Fatalf("ManifestOf = %+v, %v", m, ok)
 	}
 	if m.PrivateBytes != nil || m.Registers != nil || m.SpillBytes != nil {
 		t.Errorf("facts the spec did not give are present: %+v", m)
 	}
-	m.WaveTier = gpu.WaveScalar
-	if again, _ := nativeWave.Manifest(gpu.Backends()[0]); again.WaveTier != gpu.WaveNative {
+	m.WaveTier = schema.TierScalar
+	if again, _ := nativeWave.Manifest(gpu.Backends()[0]); again.WaveTier != schema.TierNative {
 		t.Error("a manifest's copy changed the registered one")
 	}
-	if _, ok := gpu.ManifestOf(saxpyKernel.Name(), "cpu"); ok {
-		t.Error("a hand-written spec without manifests has one")
+	if _, ok := gpu.ManifestOf(saxpyKernel.Name(), schema.BackendCUDA); ok {
+		t.Error("a spec without artifacts for a backend has a manifest for it")
 	}
 	if _, ok := gpu.ManifestOf("github.com/goxpu/xpu/gpu_test.NoSuch", "cpu"); ok {
 		t.Error("an unregistered kernel has a manifest")

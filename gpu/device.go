@@ -11,12 +11,13 @@ import (
 	"time"
 
 	"github.com/goxpu/xpu/gpu/driver"
+	"github.com/goxpu/xpu/schema"
 )
 
 // Device is an open device of one backend. Its methods are safe for
 // concurrent use.
 type Device struct {
-	backend string
+	backend schema.Backend
 	drv     driver.Device
 	info    Info
 
@@ -45,7 +46,7 @@ type program struct {
 	err  error
 }
 
-func newDevice(backend string, drv driver.Device) (*Device, error) {
+func newDevice(backend schema.Backend, drv driver.Device) (*Device, error) {
 	d := &Device{
 		backend:  backend,
 		drv:      drv,
@@ -65,9 +66,9 @@ func newDevice(backend string, drv driver.Device) (*Device, error) {
 	return d, nil
 }
 
-// Backend returns the name of the device's backend: "webgpu", "cpu", ...;
-// "" for a nil device.
-func (d *Device) Backend() string {
+// Backend returns the device's backend: [schema.BackendWebGPU],
+// [schema.BackendCPU], ...; "" for a nil device.
+func (d *Device) Backend() schema.Backend {
 	if d == nil {
 		return ""
 	}
@@ -192,16 +193,16 @@ func (d *Device) program(k *Kernel) (driver.Program, error) {
 	}
 	d.progMu.Unlock()
 	p.once.Do(func() {
-		if err := checkLimits(k, d.info.Limits); err != nil {
-			p.err = err
-			return
-		}
-		spec, err := d.compiledSpec(k)
+		a, err := d.artifact(k)
 		if err != nil {
 			p.err = err
 			return
 		}
-		prog, err := d.drv.Compile(spec)
+		if err := checkLimits(k, a, d.info.Limits); err != nil {
+			p.err = err
+			return
+		}
+		prog, err := d.drv.Compile(&k.spec)
 		if err != nil {
 			p.err = fmt.Errorf("gpu: kernel %s on %s: %w: %w", k.spec.Name, d.backend, ErrCompile, err)
 			return

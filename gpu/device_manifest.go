@@ -1,21 +1,17 @@
 package gpu
 
-// This file gives a device's view of a kernel's manifest: the code that
-// device runs, where the generated manifest holds for any device.
+// This file gives a device's view of a kernel's manifest: that of the
+// artifact the device runs, where the generated manifests hold for any
+// device of their selector.
 
-import (
-	"crypto/sha256"
-	"encoding/hex"
-)
+import "github.com/goxpu/xpu/schema"
 
-// Manifest returns the manifest of the code d runs for the kernel
-// registered under name: the generated manifest for d's backend (see
-// [ManifestOf]) with WaveTier and WaveWidth set to the tier and width
-// [Device.KernelWave] reports, and, where d picks the kernel's WGSL among
-// wave variants, Hash naming the variant d picks and WaveVariants left
-// out. ok is false when the kernel is not registered, has no manifest
-// for d's backend, or d cannot run its waves (KernelWave says why).
-func (d *Device) Manifest(name string) (m *Manifest, ok bool) {
+// Manifest returns the manifest of the artifact d runs for the kernel
+// registered under name, with WaveTier and WaveWidth set to the tier and
+// width [Device.KernelWave] reports. ok is false when the kernel is not
+// registered, has no artifact for d, or d cannot run its waves
+// (KernelWave says why).
+func (d *Device) Manifest(name string) (m *schema.Manifest, ok bool) {
 	if d.usable("Device.Manifest") != nil {
 		return nil, false
 	}
@@ -23,34 +19,17 @@ func (d *Device) Manifest(name string) (m *Manifest, ok bool) {
 	if !ok {
 		return nil, false
 	}
-	gen := manifestFor(&k.spec, d.backend)
-	if gen == nil {
-		return nil, false
-	}
-	c, v, err := d.waveChoice(k)
+	a, err := d.artifact(k)
 	if err != nil {
 		return nil, false
 	}
-	dm := cloneManifest(*gen)
+	c, err := d.waveChoice(k, a)
+	if err != nil {
+		return nil, false
+	}
+	dm := cloneManifest(a.Manifest)
 	if c.Tier != "" {
 		dm.WaveTier, dm.WaveWidth = c.Tier, c.Width
 	}
-	if v != nil {
-		dm.Hash = variantHash(gen, v)
-		dm.WaveVariants = nil
-	}
 	return &dm, true
-}
-
-// variantHash returns the hash the manifest m lists for variant v, or,
-// for a manifest that lists none, the hash of v's WGSL as the generator
-// spells it.
-func variantHash(m *Manifest, v *WaveVariant) string {
-	for _, mv := range m.WaveVariants {
-		if mv.Tier == v.Tier && mv.SubgroupMin == v.SubgroupMin && mv.SubgroupMax == v.SubgroupMax && mv.Width == v.Width {
-			return mv.Hash
-		}
-	}
-	sum := sha256.Sum256([]byte(v.WGSL))
-	return "sha256:" + hex.EncodeToString(sum[:])
 }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/goxpu/xpu"
 	"github.com/goxpu/xpu/gpu/driver"
+	"github.com/goxpu/xpu/schema"
 )
 
 // factsDevice is a driver that reports the facts it is given and runs
@@ -16,6 +17,16 @@ import (
 type factsDevice struct{ info driver.Info }
 
 func (d factsDevice) Info() driver.Info { return d.info }
+
+// Artifact picks as the drivers do, by the device's subgroup sizes when
+// it has subgroups.
+func (d factsDevice) Artifact(k *driver.Kernel) *schema.Artifact {
+	var lo, hi uint32
+	if d.info.Facts["subgroups"] == "true" {
+		lo, hi = d.info.Limits.SubgroupMin, d.info.Limits.SubgroupMax
+	}
+	return driver.Pick(k, d.info.Backend, lo, hi)
+}
 func (factsDevice) Compile(*driver.Kernel) (driver.Program, error) {
 	return nil, errors.New("a facts device compiles nothing")
 }
@@ -39,49 +50,50 @@ func sha(code string) string {
 	return "sha256:" + hex.EncodeToString(sum[:])
 }
 
-// tieredKernel declares wave=32 and carries a variant per tier, with the
-// manifests generated code would write.
+// tieredKernel declares wave=32 and carries a WGSL artifact per tier and
+// a Go one, with the manifests generated code would write.
 var tieredKernel = func() *Kernel {
 	const wgsl = "@compute @workgroup_size(64) fn main() {}\n// "
-	variants := []WaveVariant{
-		{Tier: WaveNative, SubgroupMin: 32, SubgroupMax: 32, Width: 32, WGSL: wgsl + "native"},
-		{Tier: WaveFolded, SubgroupMin: 4, SubgroupMax: 16, Width: 32, WGSL: wgsl + "folded"},
-		{Tier: WaveNarrow, SubgroupMin: 64, SubgroupMax: 128, Width: 32, WGSL: wgsl + "narrow"},
-		{Tier: WaveEmulated, Width: 32, WGSL: wgsl + "emulated"},
+	web := func(tier schema.Tier, sel schema.Selector) schema.Artifact {
+		code := wgsl + string(tier)
+		return schema.Artifact{
+			Manifest: schema.Manifest{Kernel: "github.com/goxpu/xpu/gpu.tiered", Backend: schema.BackendWebGPU, Target: schema.TargetWGSL,
+				Hash: sha(code), Block: xpu.Dim3{X: 64, Y: 1, Z: 1}, Wave: 32, WaveOps: true, WaveTier: tier},
+			Selector: sel,
+			Code:     code,
+		}
 	}
-	web := Manifest{Kernel: "github.com/goxpu/xpu/gpu.tiered", Backend: "webgpu", Target: "wgsl", Hash: sha(wgsl + "emulated"),
-		Block: xpu.Dim3{X: 64, Y: 1, Z: 1}, Wave: 32, WaveOps: true}
-	for _, v := range variants {
-		web.WaveVariants = append(web.WaveVariants, ManifestVariant{Tier: v.Tier, SubgroupMin: v.SubgroupMin, SubgroupMax: v.SubgroupMax, Width: v.Width, Hash: sha(v.WGSL)})
+	arts := []schema.Artifact{
+		web(schema.TierNative, schema.Selector{SubgroupMin: 32, SubgroupMax: 32, Width: 32}),
+		web(schema.TierFolded, schema.Selector{SubgroupMin: 4, SubgroupMax: 16, Width: 32}),
+		web(schema.TierNarrow, schema.Selector{SubgroupMin: 64, SubgroupMax: 128, Width: 32}),
+		web(schema.TierEmulated, schema.Selector{Width: 32}),
+		{Manifest: schema.Manifest{Kernel: "github.com/goxpu/xpu/gpu.tiered", Backend: schema.BackendCPU, Target: schema.TargetGo,
+			Hash: sha("cpu"), Block: xpu.Dim3{X: 64, Y: 1, Z: 1}, Wave: 32, WaveOps: true, WaveTier: schema.TierEmulated},
+			Entry: func(*driver.CPUBlock) {}},
 	}
-	cpu := Manifest{Kernel: web.Kernel, Backend: "cpu", Target: "go", Hash: sha("cpu"), Block: web.Block, Wave: 32, WaveOps: true, WaveTier: WaveEmulated}
-	return Register(&KernelSpec{
-		Name: web.Kernel, Block: xpu.Dim3{X: 64}, Wave: 32,
-		WGSL: wgsl + "emulated", WaveVariants: variants,
-		CPU:       func(*CPUBlock) {},
-		Manifests: []Manifest{web, cpu},
-	})
+	return Register(&KernelSpec{Name: "github.com/goxpu/xpu/gpu.tiered", Block: xpu.Dim3{X: 64}, Wave: 32, Artifacts: arts})
 }()
 
 func TestDeviceManifest(t *testing.T) {
 	const wgsl = "@compute @workgroup_size(64) fn main() {}\n// "
 	name := tieredKernel.Name()
 	subgroups := func(lo, hi uint32) driver.Info {
-		return driver.Info{Backend: "webgpu", Limits: driver.Limits{SubgroupMin: lo, SubgroupMax: hi}, Facts: map[string]string{"subgroups": "true"}}
+		return driver.Info{Backend: schema.BackendWebGPU, Limits: driver.Limits{SubgroupMin: lo, SubgroupMax: hi}, Facts: map[string]string{"subgroups": "true"}}
 	}
 	for _, c := range []struct {
 		name    string
-		backend string
+		backend schema.Backend
 		info    driver.Info
-		tier    string
+		tier    schema.Tier
 		hash    string
 	}{
-		{"subgroups of 32", "webgpu", subgroups(32, 32), WaveNative, sha(wgsl + "native")},
-		{"subgroups of 8 to 16", "webgpu", subgroups(8, 16), WaveFolded, sha(wgsl + "folded")},
-		{"subgroups of 64", "webgpu", subgroups(64, 64), WaveNarrow, sha(wgsl + "narrow")},
-		{"subgroups of 16 to 64", "webgpu", subgroups(16, 64), WaveEmulated, sha(wgsl + "emulated")},
-		{"no subgroups", "webgpu", driver.Info{Backend: "webgpu"}, WaveEmulated, sha(wgsl + "emulated")},
-		{"cpu of 8 lanes", "cpu", driver.Info{Backend: "cpu", Limits: driver.Limits{SubgroupMin: 8, SubgroupMax: 8}}, WaveEmulated, sha("cpu")},
+		{"subgroups of 32", schema.BackendWebGPU, subgroups(32, 32), schema.TierNative, sha(wgsl + "native")},
+		{"subgroups of 8 to 16", schema.BackendWebGPU, subgroups(8, 16), schema.TierFolded, sha(wgsl + "folded")},
+		{"subgroups of 64", schema.BackendWebGPU, subgroups(64, 64), schema.TierNarrow, sha(wgsl + "narrow")},
+		{"subgroups of 16 to 64", schema.BackendWebGPU, subgroups(16, 64), schema.TierEmulated, sha(wgsl + "emulated")},
+		{"no subgroups", schema.BackendWebGPU, driver.Info{Backend: schema.BackendWebGPU}, schema.TierEmulated, sha(wgsl + "emulated")},
+		{"cpu of 8 lanes", schema.BackendCPU, driver.Info{Backend: schema.BackendCPU, Limits: driver.Limits{SubgroupMin: 8, SubgroupMax: 8}}, schema.TierEmulated, sha("cpu")},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			d, err := newDevice(c.backend, factsDevice{c.info})
@@ -93,8 +105,8 @@ func TestDeviceManifest(t *testing.T) {
 			if !ok {
 				t.Fatal("no device manifest")
 			}
-			if m.WaveTier != c.tier || m.WaveWidth != 32 || m.Hash != c.hash || m.WaveVariants != nil || m.Backend != c.backend {
-				t.Errorf("device manifest: tier %q width %d hash %s variants %v, want %q 32 %s none", m.WaveTier, m.WaveWidth, m.Hash, m.WaveVariants, c.tier, c.hash)
+			if m.WaveTier != c.tier || m.WaveWidth != 32 || m.Hash != c.hash || m.Backend != c.backend {
+				t.Errorf("device manifest: tier %q width %d hash %s, want %q 32 %s", m.WaveTier, m.WaveWidth, m.Hash, c.tier, c.hash)
 			}
 			w, err := d.KernelWave(name)
 			if err != nil || w.Tier != m.WaveTier || w.Width != m.WaveWidth {
@@ -105,13 +117,16 @@ func TestDeviceManifest(t *testing.T) {
 			}
 		})
 	}
-	// The device-independent view lists the variants and leaves the tier.
-	m, ok := ManifestOf(name, "webgpu")
-	if !ok || m.WaveTier != "" || len(m.WaveVariants) != 4 || m.WaveWidth != 0 {
+	// The device-independent view is the artifact's for any device.
+	m, ok := ManifestOf(name, schema.BackendWebGPU)
+	if !ok || m.WaveTier != schema.TierEmulated || m.Hash != sha(wgsl+"emulated") || m.WaveWidth != 0 {
 		t.Fatalf("ManifestOf: %+v", m)
 	}
-	m.WaveVariants[0].Hash = "changed"
-	if again, _ := ManifestOf(name, "webgpu"); again.WaveVariants[0].Hash == "changed" {
-		t.Error("ManifestOf shares its variants with the spec")
+	if ms := tieredKernel.Manifests(); len(ms) != 5 {
+		t.Fatalf("Manifests: %d, want one per artifact (5)", len(ms))
+	}
+	m.NativeOps = append(m.NativeOps, "changed")
+	if again, _ := ManifestOf(name, schema.BackendWebGPU); len(again.NativeOps) != 0 {
+		t.Error("ManifestOf shares its slices with the spec")
 	}
 }

@@ -3,22 +3,23 @@ package gpu_test
 import (
 	"crypto/sha256"
 	"encoding/hex"
+	"slices"
 	"testing"
 
 	"github.com/goxpu/xpu/gpu"
 	"github.com/goxpu/xpu/gpu/gputest"
 	_ "github.com/goxpu/xpu/kernels/wave" // wave kernels with a WGSL variant per tier
+	"github.com/goxpu/xpu/schema"
 )
 
 // TestDeviceManifestOnDevices checks each device's view of every
-// registered kernel's manifest against KernelWave, and on webgpu that its
-// hash names the WGSL of the variant the device runs.
+// registered kernel's manifest against KernelWave, and that its hash names
+// the code of one of the kernel's artifacts for the device's backend.
 func TestDeviceManifestOnDevices(t *testing.T) {
 	gputest.ForEach(t, func(t *testing.T, d *gpu.Device) {
 		variants := 0
 		for _, k := range gpu.Kernels() {
-			gen, ok := k.Manifest(d.Backend())
-			if !ok {
+			if _, ok := k.Manifest(d.Backend()); !ok {
 				continue
 			}
 			m, ok := d.Manifest(k.Name())
@@ -33,30 +34,34 @@ func TestDeviceManifestOnDevices(t *testing.T) {
 				t.Errorf("%s: no device manifest", k.Name())
 				continue
 			}
-			if m.WaveTier != w.Tier || m.WaveWidth != w.Width || len(m.WaveVariants) != 0 {
-				t.Errorf("%s: device manifest tier %q width %d (%d variants); KernelWave %+v", k.Name(), m.WaveTier, m.WaveWidth, len(m.WaveVariants), w)
+			if m.WaveTier != w.Tier || m.WaveWidth != w.Width || m.Backend != d.Backend() {
+				t.Errorf("%s: device manifest %s tier %q width %d; KernelWave %+v", k.Name(), m.Backend, m.WaveTier, m.WaveWidth, w)
 			}
-			if len(gen.WaveVariants) == 0 {
-				if m.Hash != gen.Hash {
-					t.Errorf("%s: device manifest hash %s, generated %s", k.Name(), m.Hash, gen.Hash)
+			var own []gpu.Artifact
+			for _, a := range k.Spec().Artifacts {
+				if a.Backend == d.Backend() {
+					own = append(own, a)
 				}
+			}
+			if m.Hash == "" {
+				continue // a hand-written artifact, which names no hash
+			}
+			if len(own) > 1 {
+				variants++
+			}
+			i := slices.IndexFunc(own, func(a gpu.Artifact) bool { return a.Hash == m.Hash })
+			if i < 0 {
+				t.Errorf("%s: device manifest hash %s names none of the %d %s artifacts", k.Name(), m.Hash, len(own), d.Backend())
 				continue
 			}
-			variants++
-			if gen.WaveTier != "" {
-				t.Errorf("%s: the generated manifest names tier %q and lists variants", k.Name(), gen.WaveTier)
-			}
-			for _, v := range k.Spec().WaveVariants {
-				if v.Tier != w.Tier {
-					continue
-				}
-				sum := sha256.Sum256([]byte(v.WGSL))
+			if a := own[i]; a.Target.Text() {
+				sum := sha256.Sum256([]byte(a.Code))
 				if want := "sha256:" + hex.EncodeToString(sum[:]); m.Hash != want {
-					t.Errorf("%s: device manifest hash %s, the %s variant's WGSL is %s", k.Name(), m.Hash, v.Tier, want)
+					t.Errorf("%s: device manifest hash %s, the %s artifact's code is %s", k.Name(), m.Hash, a.WaveTier, want)
 				}
 			}
 		}
-		if d.Backend() == "webgpu" && variants == 0 {
+		if d.Backend() == schema.BackendWebGPU && variants == 0 {
 			t.Error("no kernel with wave variants was checked")
 		}
 		t.Logf("%d kernels with wave variants", variants)

@@ -4,12 +4,14 @@ import (
 	"fmt"
 	"reflect"
 	"sync"
+
+	"github.com/goxpu/xpu/schema"
 )
 
 // element describes a buffer element type: a 32-bit scalar, or a struct
 // (or array) built only of them, whose Go layout equals its std430 layout.
 type element struct {
-	name string // reflect.Type.String, as Param.Type spells it
+	name schema.TypeName // as Param.Type names it
 	size int
 	err  error
 }
@@ -22,12 +24,22 @@ func elementOf[T any]() *element {
 	if e, ok := elements.Load(t); ok {
 		return e.(*element)
 	}
-	e := &element{name: t.String(), size: int(t.Size())}
+	e := &element{name: typeName(t), size: int(t.Size())}
 	if why := layoutProblem(t); why != "" {
 		e.err = fmt.Errorf("gpu: buffer element %s: %s: %w", t, why, ErrType)
 	}
 	actual, _ := elements.LoadOrStore(t, e)
 	return actual.(*element)
+}
+
+// typeName names t as generated code names a parameter's type: by its
+// package's import path and its name, or, for a predeclared or unnamed
+// type, as Go spells it.
+func typeName(t reflect.Type) schema.TypeName {
+	if t.Name() == "" || t.PkgPath() == "" {
+		return schema.TypeName{Name: t.String()}
+	}
+	return schema.TypeName{Pkg: t.PkgPath(), Name: t.Name()}
 }
 
 // layoutProblem returns why t cannot be a buffer element, or "".

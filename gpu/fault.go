@@ -9,12 +9,13 @@ import (
 	"strings"
 
 	"github.com/goxpu/xpu/gpu/driver"
+	"github.com/goxpu/xpu/schema"
 )
 
 // Kernel faults. Where Go panics at run time and WGSL answers with a
 // value (an integer division or remainder by zero, a shift by a negative
 // signed count), a kernel's WGSL sets a bit of a fault word instead
-// (KernelSpec.Fault). Each stream binds a word of its own to every such
+// (its artifact's manifest sets Fault). Each stream binds a word of its own to every such
 // launch, and reads it back at the flush points that wait for the launch
 // (Sync, and a buffer's Read, Download or Write): a nonzero word becomes
 // an error wrapping ErrFault, and the word is cleared, so that the stream
@@ -33,7 +34,7 @@ const faultWordBytes = 4
 // k, allocating it on first use, and records k as a kernel to check. The
 // caller holds s.mu.
 func (s *Stream) bindFault(k *Kernel) error {
-	if !k.spec.Fault {
+	if !s.dev.faults(k) {
 		return nil
 	}
 	if s.fault == nil {
@@ -47,10 +48,17 @@ func (s *Stream) bindFault(k *Kernel) error {
 	return nil
 }
 
+// faults reports whether the artifact of k that d runs may record a
+// fault.
+func (d *Device) faults(k *Kernel) bool {
+	a := d.drv.Artifact(&k.spec)
+	return a != nil && a.Fault
+}
+
 // launchedFault records that a launch of k, which may fault, was
 // recorded. The caller holds s.mu.
 func (s *Stream) launchedFault(k *Kernel) {
-	if k.spec.Fault && !slices.Contains(s.faulty, k.spec.Name) {
+	if s.dev.faults(k) && !slices.Contains(s.faulty, k.spec.Name) {
 		s.faulty = append(s.faulty, k.spec.Name)
 	}
 }
@@ -93,8 +101,8 @@ func faultText(bits uint32) string {
 		bit  uint32
 		text string
 	}{
-		{driver.FaultDivZero, "integer division by zero"},
-		{driver.FaultNegativeShift, "negative shift amount"},
+		{schema.FaultDivZero, "integer division by zero"},
+		{schema.FaultNegativeShift, "negative shift amount"},
 	} {
 		if bits&f.bit != 0 {
 			what = append(what, f.text)

@@ -9,7 +9,7 @@ import (
 	"fmt"
 	"slices"
 
-	"github.com/goxpu/xpu/gpu/driver"
+	"github.com/goxpu/xpu/schema"
 )
 
 // KernelAvailable reports whether the kernel registered under name can be
@@ -43,105 +43,29 @@ func (d *Device) KernelAvailable(name string) (bool, error) {
 // fits returns why k cannot run on d, or nil: no code for d's backend, a
 // wave width or tier d cannot run, or a footprint beyond d's limits.
 func (d *Device) fits(k *Kernel) error {
-	if reason := missingCode(d.backend, &k.spec); reason != "" {
-		return fmt.Errorf("gpu: kernel %s: no code for the %s backend: %s: %w", k.spec.Name, d.backend, reason, ErrNoCode)
-	}
-	if _, _, err := d.waveChoice(k); err != nil {
+	a, err := d.artifact(k)
+	if err != nil {
 		return err
 	}
-	return checkLimits(k, d.info.Limits)
+	if _, err := d.waveChoice(k, a); err != nil {
+		return err
+	}
+	return checkLimits(k, a, d.info.Limits)
 }
 
-// missingCode says why spec carries no code for backend, or "". The
-// webgpu and cpu backends run the spec's WGSL and CPU fields; another
-// backend has code when the spec has no manifests (a hand-written spec,
-// left to the driver's Compile) or has one for it.
-func missingCode(backend string, spec *KernelSpec) string {
-	switch backend {
-	case "webgpu":
-		if spec.WGSL == "" {
-			return "no WGSL"
-		}
-	case "cpu":
-		if spec.CPU == nil {
-			return "no CPU lowering"
-		}
-	default:
-		if len(spec.Manifests) > 0 && manifestFor(spec, backend) == nil {
-			return "no manifest"
-		}
+// artifact returns the artifact of k that d's driver runs, or an error
+// wrapping ErrNoCode when k has none for d's backend, or ErrWaveWidth
+// when it has some, but none for d's subgroup sizes.
+func (d *Device) artifact(k *Kernel) (*schema.Artifact, error) {
+	if a := d.drv.Artifact(&k.spec); a != nil {
+		return a, nil
 	}
-	return ""
-}
-
-// manifestFor returns spec's manifest for backend, or nil.
-func manifestFor(spec *KernelSpec, backend string) *Manifest {
-	i := slices.IndexFunc(spec.Manifests, func(m Manifest) bool { return m.Backend == backend })
-	if i < 0 {
-		return nil
+	if !slices.ContainsFunc(k.spec.Artifacts, func(a schema.Artifact) bool { return a.Backend == d.backend }) {
+		return nil, fmt.Errorf("gpu: kernel %s: no code for the %s backend: %w", k.spec.Name, d.backend, ErrNoCode)
 	}
-	return &spec.Manifests[i]
-}
-
-// waveTier is the wave tier k runs at on backend for any device: its
-// manifest's; emulated where the manifest leaves the tier to a pick among
-// wave variants (the emulated variant runs anywhere); for a spec without
-// one, emulated on the CPU (the Go lowering runs any width) and native
-// elsewhere.
-func waveTier(k *Kernel, backend string) string {
-	if m := manifestFor(&k.spec, backend); m != nil && m.WaveTier != "" {
-		return m.WaveTier
-	} else if m != nil && len(m.WaveVariants) > 0 {
-		return driver.WaveEmulated
-	}
-	if backend == "cpu" {
-		return driver.WaveEmulated
-	}
-	return driver.WaveNative
-}
-
-// usesWaves reports whether k's body uses wave verbs on backend, as its
-// manifest says; a declared width implies it.
-func usesWaves(k *Kernel, backend string) bool {
-	if m := manifestFor(&k.spec, backend); m != nil && m.WaveOps {
-		return true
-	}
-	return k.spec.Wave != 0
-}
-
-// maxWave bounds a declared wave width, as the kernel directive does.
-const maxWave = 128
-
-// checkWave returns an ErrScalarTwin or ErrWaveWidth error when k's wave
-// verbs cannot run as declared on a device of backend with limits lim.
-func checkWave(k *Kernel, backend string, lim Limits) error {
-	if !usesWaves(k, backend) {
-		return nil
-	}
-	tier := waveTier(k, backend)
-	if tier == driver.WaveScalar {
-		return fmt.Errorf("gpu: kernel %s: its %s code is the scalar twin of a wave kernel: %w", k.spec.Name, backend, ErrScalarTwin)
-	}
-	w := k.spec.Wave
-	if w == 0 {
-		return nil
-	}
-	fail := func(why string, args ...any) error {
-		return fmt.Errorf("gpu: kernel %s: wave=%d: %s: %w", k.spec.Name, w, fmt.Sprintf(why, args...), ErrWaveWidth)
-	}
-	switch {
-	case w&(w-1) != 0 || w > maxWave:
-		return fail("not a power of two up to %d", maxWave)
-	case uint64(w) > k.spec.Block.Norm().Count():
-		return fail("wider than the block of %d work-items", k.spec.Block.Norm().Count())
-	case tier != driver.WaveNative:
-		return nil
-	case lim.SubgroupMin == 0 || lim.SubgroupMax == 0:
-		return fail("the %s device reports no subgroup sizes", backend)
-	case w < lim.SubgroupMin || w > lim.SubgroupMax:
-		return fail("the %s device's subgroups are %d to %d wide", backend, lim.SubgroupMin, lim.SubgroupMax)
-	}
-	return nil
+	lim := d.info.Limits
+	return nil, fmt.Errorf("gpu: kernel %s: wave=%d: no variant for subgroups of %d to %d lanes: %w",
+		k.spec.Name, k.spec.Wave, lim.SubgroupMin, lim.SubgroupMax, ErrWaveWidth)
 }
 
 // checkAlignment returns an ErrMisaligned error when the buffer st bound

@@ -3,6 +3,7 @@ package gpu_test
 import (
 	"github.com/goxpu/xpu"
 	"github.com/goxpu/xpu/gpu"
+	"github.com/goxpu/xpu/schema"
 )
 
 // The kernels of these tests, each as Go (the reference semantics) and as
@@ -15,17 +16,8 @@ func saxpy(t xpu.Thread, y, x []float32, a float32, n uint32) {
 }
 
 var saxpyKernel = gpu.Register(&gpu.KernelSpec{
-	CPU:   saxpyCPU,
-	Name:  "github.com/goxpu/xpu/gpu_test.Saxpy",
-	Block: xpu.Dim3{X: 64},
-	Params: []gpu.Param{
-		{Name: "y", Kind: gpu.ParamBuffer, Type: "float32", Size: 4, Access: gpu.AccessReadWrite, Binding: 0},
-		{Name: "x", Kind: gpu.ParamBuffer, Type: "float32", Size: 4, Access: gpu.AccessRead, Binding: 1},
-		{Name: "a", Kind: gpu.ParamScalar, Type: "float32", Size: 4, Binding: 0},
-		{Name: "n", Kind: gpu.ParamScalar, Type: "uint32", Size: 4, Binding: 4},
-	},
-	UniformSize: 16,
-	WGSL: `
+	Artifacts: []schema.Artifact{
+		{Manifest: schema.Manifest{Backend: schema.BackendWebGPU, Target: schema.TargetWGSL}, Code: `
 struct Uniforms { a: f32, n: u32 }
 @group(0) @binding(0) var<storage, read_write> y: array<f32>;
 @group(0) @binding(1) var<storage, read> x: array<f32>;
@@ -38,7 +30,19 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
 		y[i] = u.a * x[i] + y[i];
 	}
 }
-`,
+`},
+		{Manifest: schema.Manifest{Backend: schema.BackendCPU, Target: schema.TargetGo}, Entry: saxpyCPU},
+	},
+
+	Name:  "github.com/goxpu/xpu/gpu_test.Saxpy",
+	Block: xpu.Dim3{X: 64},
+	Params: []gpu.Param{
+		{Name: "y", Kind: gpu.ParamBuffer, Type: schema.TypeName{Name: "float32"}, Size: 4, Access: gpu.AccessReadWrite, Binding: 0},
+		{Name: "x", Kind: gpu.ParamBuffer, Type: schema.TypeName{Name: "float32"}, Size: 4, Access: gpu.AccessRead, Binding: 1},
+		{Name: "a", Kind: gpu.ParamScalar, Type: schema.TypeName{Name: "float32"}, Size: 4, Binding: 0},
+		{Name: "n", Kind: gpu.ParamScalar, Type: schema.TypeName{Name: "uint32"}, Size: 4, Binding: 4},
+	},
+	UniformSize: 16,
 })
 
 // iaxpy is saxpy on wrapping uint32: bit-exact, for chains of launches.
@@ -49,17 +53,8 @@ func iaxpy(t xpu.Thread, y, x []uint32, a, n uint32) {
 }
 
 var iaxpyKernel = gpu.Register(&gpu.KernelSpec{
-	CPU:   iaxpyCPU,
-	Name:  "github.com/goxpu/xpu/gpu_test.Iaxpy",
-	Block: xpu.Dim3{X: 64},
-	Params: []gpu.Param{
-		{Name: "y", Kind: gpu.ParamBuffer, Type: "uint32", Size: 4, Access: gpu.AccessReadWrite, Binding: 0},
-		{Name: "x", Kind: gpu.ParamBuffer, Type: "uint32", Size: 4, Access: gpu.AccessRead, Binding: 1},
-		{Name: "a", Kind: gpu.ParamScalar, Type: "uint32", Size: 4, Binding: 0},
-		{Name: "n", Kind: gpu.ParamScalar, Type: "uint32", Size: 4, Binding: 4},
-	},
-	UniformSize: 16,
-	WGSL: `
+	Artifacts: []schema.Artifact{
+		{Manifest: schema.Manifest{Backend: schema.BackendWebGPU, Target: schema.TargetWGSL}, Code: `
 struct Uniforms { a: u32, n: u32 }
 @group(0) @binding(0) var<storage, read_write> y: array<u32>;
 @group(0) @binding(1) var<storage, read> x: array<u32>;
@@ -72,7 +67,19 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
 		y[i] = u.a * y[i] + x[i];
 	}
 }
-`,
+`},
+		{Manifest: schema.Manifest{Backend: schema.BackendCPU, Target: schema.TargetGo}, Entry: iaxpyCPU},
+	},
+
+	Name:  "github.com/goxpu/xpu/gpu_test.Iaxpy",
+	Block: xpu.Dim3{X: 64},
+	Params: []gpu.Param{
+		{Name: "y", Kind: gpu.ParamBuffer, Type: schema.TypeName{Name: "uint32"}, Size: 4, Access: gpu.AccessReadWrite, Binding: 0},
+		{Name: "x", Kind: gpu.ParamBuffer, Type: schema.TypeName{Name: "uint32"}, Size: 4, Access: gpu.AccessRead, Binding: 1},
+		{Name: "a", Kind: gpu.ParamScalar, Type: schema.TypeName{Name: "uint32"}, Size: 4, Binding: 0},
+		{Name: "n", Kind: gpu.ParamScalar, Type: schema.TypeName{Name: "uint32"}, Size: 4, Binding: 4},
+	},
+	UniformSize: 16,
 })
 
 // scramble has no scalars: a read-only and a write-only buffer, 2D grid.
@@ -84,14 +91,8 @@ func scramble(t xpu.Thread, out, in []int32) {
 }
 
 var scrambleKernel = gpu.Register(&gpu.KernelSpec{
-	CPU:   scrambleCPU,
-	Name:  "github.com/goxpu/xpu/gpu_test.Scramble",
-	Block: xpu.Dim3{X: 8, Y: 4},
-	Params: []gpu.Param{
-		{Name: "out", Kind: gpu.ParamBuffer, Type: "int32", Size: 4, Access: gpu.AccessWrite, Binding: 0},
-		{Name: "in", Kind: gpu.ParamBuffer, Type: "int32", Size: 4, Access: gpu.AccessRead, Binding: 1},
-	},
-	WGSL: `
+	Artifacts: []schema.Artifact{
+		{Manifest: schema.Manifest{Backend: schema.BackendWebGPU, Target: schema.TargetWGSL}, Code: `
 @group(0) @binding(0) var<storage, read_write> out: array<i32>;
 @group(0) @binding(1) var<storage, read> in: array<i32>;
 
@@ -102,7 +103,16 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) 
 		out[i] = (in[i] ^ i32(i * 2654435761u)) >> 3u;
 	}
 }
-`,
+`},
+		{Manifest: schema.Manifest{Backend: schema.BackendCPU, Target: schema.TargetGo}, Entry: scrambleCPU},
+	},
+
+	Name:  "github.com/goxpu/xpu/gpu_test.Scramble",
+	Block: xpu.Dim3{X: 8, Y: 4},
+	Params: []gpu.Param{
+		{Name: "out", Kind: gpu.ParamBuffer, Type: schema.TypeName{Name: "int32"}, Size: 4, Access: gpu.AccessWrite, Binding: 0},
+		{Name: "in", Kind: gpu.ParamBuffer, Type: schema.TypeName{Name: "int32"}, Size: 4, Access: gpu.AccessRead, Binding: 1},
+	},
 })
 
 // Particle is a struct buffer element (std430: five 4-byte fields).
@@ -124,16 +134,8 @@ func step(t xpu.Thread, ps []Particle, dt float32, n uint32) {
 }
 
 var stepKernel = gpu.Register(&gpu.KernelSpec{
-	CPU:   stepCPU,
-	Name:  "github.com/goxpu/xpu/gpu_test.Step",
-	Block: xpu.Dim3{X: 32},
-	Params: []gpu.Param{
-		{Name: "ps", Kind: gpu.ParamBuffer, Type: "gpu_test.Particle", Size: 20, Access: gpu.AccessReadWrite, Binding: 0},
-		{Name: "dt", Kind: gpu.ParamScalar, Type: "float32", Size: 4, Binding: 0},
-		{Name: "n", Kind: gpu.ParamScalar, Type: "uint32", Size: 4, Binding: 4},
-	},
-	UniformSize: 16,
-	WGSL: `
+	Artifacts: []schema.Artifact{
+		{Manifest: schema.Manifest{Backend: schema.BackendWebGPU, Target: schema.TargetWGSL}, Code: `
 struct Particle { x: f32, y: f32, vx: f32, vy: f32, hits: u32 }
 struct Uniforms { dt: f32, n: u32 }
 @group(0) @binding(0) var<storage, read_write> ps: array<Particle>;
@@ -152,7 +154,18 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
 		ps[i] = p;
 	}
 }
-`,
+`},
+		{Manifest: schema.Manifest{Backend: schema.BackendCPU, Target: schema.TargetGo}, Entry: stepCPU},
+	},
+
+	Name:  "github.com/goxpu/xpu/gpu_test.Step",
+	Block: xpu.Dim3{X: 32},
+	Params: []gpu.Param{
+		{Name: "ps", Kind: gpu.ParamBuffer, Type: schema.TypeName{Pkg: "github.com/goxpu/xpu/gpu_test", Name: "Particle"}, Size: 20, Access: gpu.AccessReadWrite, Binding: 0},
+		{Name: "dt", Kind: gpu.ParamScalar, Type: schema.TypeName{Name: "float32"}, Size: 4, Binding: 0},
+		{Name: "n", Kind: gpu.ParamScalar, Type: schema.TypeName{Name: "uint32"}, Size: 4, Binding: 4},
+	},
+	UniformSize: 16,
 })
 
 // The Go lowerings of the kernels above for the CPU backend, written by

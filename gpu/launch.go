@@ -10,6 +10,7 @@ import (
 	"slices"
 
 	"github.com/goxpu/xpu"
+	"github.com/goxpu/xpu/schema"
 )
 
 // Launch records a launch of k over groups on the stream, with args bound
@@ -134,9 +135,10 @@ func checkGrid(k *Kernel, groups xpu.Dim3, lim Limits) (xpu.Dim3, error) {
 	return g, nil
 }
 
-// checkLimits returns an ErrLimits error when k does not fit a device
-// with limits lim (a zero limit is absent and not checked).
-func checkLimits(k *Kernel, lim Limits) error {
+// checkLimits returns an ErrLimits error when k, running its artifact a,
+// does not fit a device with limits lim (a zero limit is absent and not
+// checked).
+func checkLimits(k *Kernel, a *schema.Artifact, lim Limits) error {
 	b := k.spec.Block.Norm()
 	fail := func(what string, need, have uint64) error {
 		return fmt.Errorf("gpu: kernel %s: %s %d exceeds the device's %d: %w", k.spec.Name, what, need, have, ErrLimits)
@@ -157,7 +159,7 @@ func checkLimits(k *Kernel, lim Limits) error {
 		return fail("shared bytes", uint64(k.spec.SharedBytes), uint64(m))
 	}
 	nbuf := k.buffers
-	if k.spec.Fault {
+	if a.Fault {
 		nbuf++ // the fault word is a storage buffer too
 	}
 	if m := lim.MaxStorageBuffers; m != 0 && nbuf > int(m) {
@@ -317,23 +319,23 @@ func putScalar(dst []byte, arg any, p *Param) error {
 	var bits uint32
 	switch v := arg.(type) {
 	case float32:
-		if p.Type != "float32" {
+		if p.Type != (schema.TypeName{Name: "float32"}) {
 			return scalarMismatch(arg, p)
 		}
 		bits = math.Float32bits(v)
 	case uint32:
-		if p.Type != "uint32" {
+		if p.Type != (schema.TypeName{Name: "uint32"}) {
 			return scalarMismatch(arg, p)
 		}
 		bits = v
 	case int32:
-		if p.Type != "int32" {
+		if p.Type != (schema.TypeName{Name: "int32"}) {
 			return scalarMismatch(arg, p)
 		}
 		bits = uint32(v)
 	default:
 		rv := reflect.ValueOf(arg)
-		if !rv.IsValid() || rv.Type().String() != p.Type {
+		if !rv.IsValid() || typeName(rv.Type()) != p.Type {
 			return scalarMismatch(arg, p)
 		}
 		switch rv.Kind() {

@@ -1,42 +1,21 @@
 package gpu
 
-// This file gives read access to the manifests generated code registers
-// with each kernel.
+// This file gives read access to the manifests of the artifacts generated
+// code registers with each kernel.
 
 import (
 	"slices"
 
 	"github.com/goxpu/xpu/gpu/driver"
-)
-
-type (
-	// Manifest describes a kernel's code for one backend: identity,
-	// footprint, buffer access modes, wave width and tier, native
-	// operations. A field its generator cannot know is absent (a nil
-	// pointer, an empty slice), never zero.
-	Manifest = driver.Manifest
-	// Usage is how a kernel uses one buffer parameter.
-	Usage = driver.Usage
-	// ManifestVariant describes one wave variant of a kernel's WGSL.
-	ManifestVariant = driver.ManifestVariant
-)
-
-// Wave tiers of a manifest.
-const (
-	WaveNative   = driver.WaveNative
-	WaveEmulated = driver.WaveEmulated
-	WaveScalar   = driver.WaveScalar
-	WaveFolded   = driver.WaveFolded
-	WaveNarrow   = driver.WaveNarrow
+	"github.com/goxpu/xpu/schema"
 )
 
 // ManifestOf returns the manifest of the kernel registered under name
-// ("importpath.Name") for backend ("webgpu", "cpu", ...), as generated:
-// the device-independent view. Where a device picks the kernel's WGSL
-// among wave variants by its subgroup size, WaveTier is "" and
-// WaveVariants lists each variant with its hash; [Device.Manifest] gives
-// the view of one device.
-func ManifestOf(name, backend string) (*Manifest, bool) {
+// ("importpath.Name") for backend, as generated: the device-independent
+// view, that of the artifact that runs on any device of the backend
+// (for a wave kernel, its emulated tier). [Kernel.Manifests] lists every
+// artifact's; [Device.Manifest] gives the view of one device.
+func ManifestOf(name string, backend schema.Backend) (*schema.Manifest, bool) {
 	k, ok := Lookup(name)
 	if !ok {
 		return nil, false
@@ -46,37 +25,46 @@ func ManifestOf(name, backend string) (*Manifest, bool) {
 
 // Manifest returns the kernel's manifest for backend, the
 // device-independent view (see [ManifestOf]).
-func (k *Kernel) Manifest(backend string) (*Manifest, bool) {
+func (k *Kernel) Manifest(backend schema.Backend) (*schema.Manifest, bool) {
 	if k == nil {
 		return nil, false
 	}
-	m := manifestFor(&k.spec, backend)
-	if m == nil {
+	a := driver.Pick(&k.spec, backend, 0, 0)
+	if a == nil {
 		return nil, false
 	}
-	c := cloneManifest(*m)
+	c := cloneManifest(a.Manifest)
 	return &c, true
 }
 
-// Manifests returns a copy of every manifest of the kernel, one per
-// backend that has code for it.
-func (k *Kernel) Manifests() []Manifest {
+// Manifests returns a copy of the manifest of every artifact of the
+// kernel, in the order generated code lists them.
+func (k *Kernel) Manifests() []schema.Manifest {
 	if k == nil {
 		return nil
 	}
-	ms := make([]Manifest, len(k.spec.Manifests))
-	for i, m := range k.spec.Manifests {
-		ms[i] = cloneManifest(m)
+	ms := make([]schema.Manifest, len(k.spec.Artifacts))
+	for i, a := range k.spec.Artifacts {
+		ms[i] = cloneManifest(a.Manifest)
 	}
 	return ms
 }
 
+// cloneArtifacts copies arts deeply enough that the copy's manifests are
+// its own.
+func cloneArtifacts(arts []schema.Artifact) []schema.Artifact {
+	arts = slices.Clone(arts)
+	for i := range arts {
+		arts[i].Manifest = cloneManifest(arts[i].Manifest)
+	}
+	return arts
+}
+
 // cloneManifest copies m deeply enough that the copy's slices and
 // pointers are its own.
-func cloneManifest(m Manifest) Manifest {
+func cloneManifest(m schema.Manifest) schema.Manifest {
 	m.Buffers = slices.Clone(m.Buffers)
 	m.NativeOps = slices.Clone(m.NativeOps)
-	m.WaveVariants = slices.Clone(m.WaveVariants)
 	m.PrivateBytes = cloneInt(m.PrivateBytes)
 	m.Registers = cloneInt(m.Registers)
 	m.SpillBytes = cloneInt(m.SpillBytes)

@@ -10,6 +10,7 @@ import (
 	"reflect"
 
 	"github.com/goxpu/xpu"
+	"github.com/goxpu/xpu/schema"
 )
 
 // ReferenceOptions are the options of a reference run.
@@ -89,7 +90,10 @@ func (d *Device) Reference(k *Kernel, groups xpu.Dim3, args ...any) error {
 	err := d.fits(k)
 	var choice WaveChoice
 	if err == nil {
-		choice, _, err = d.waveChoice(k)
+		var a *schema.Artifact
+		if a, err = d.artifact(k); err == nil {
+			choice, err = d.waveChoice(k, a)
+		}
 	}
 	if err == nil {
 		_, err = checkGrid(k, groups, d.info.Limits)
@@ -126,7 +130,7 @@ func checkSlices(k *Kernel, args []any) error {
 			continue
 		}
 		v := reflect.ValueOf(args[i])
-		if v.Kind() != reflect.Slice || v.Type().Elem().String() != p.Type || int(v.Type().Elem().Size()) != p.Size {
+		if v.Kind() != reflect.Slice || typeName(v.Type().Elem()) != p.Type || int(v.Type().Elem().Size()) != p.Size {
 			return fmt.Errorf("gpu: kernel %s: parameter %s: want []%s (%d-byte elements), got %T: %w", k.spec.Name, p.Name, p.Type, p.Size, args[i], ErrArgs)
 		}
 		sp := sliceSpan(v)

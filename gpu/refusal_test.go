@@ -8,6 +8,7 @@ import (
 	"github.com/goxpu/xpu"
 	"github.com/goxpu/xpu/gpu"
 	"github.com/goxpu/xpu/gpu/gputest"
+	"github.com/goxpu/xpu/schema"
 )
 
 // One test per reason a launch or a buffer call is refused: each returns
@@ -36,7 +37,7 @@ var invalidKernel = gpu.Register(&gpu.KernelSpec{
 	Name:  "github.com/goxpu/xpu/gpu_test.Invalid",
 	Block: xpu.Dim3{X: 64},
 	Params: []gpu.Param{
-		{Name: "a", Kind: gpu.ParamScalar, Type: "float32", Size: 4, Binding: 16},
+		{Name: "a", Kind: gpu.ParamScalar, Type: schema.TypeName{Name: "float32"}, Size: 4, Binding: 16},
 	},
 	UniformSize: 16,
 })
@@ -44,23 +45,29 @@ var invalidKernel = gpu.Register(&gpu.KernelSpec{
 var hugeBlockKernel = gpu.Register(&gpu.KernelSpec{
 	Name:   "github.com/goxpu/xpu/gpu_test.HugeBlock",
 	Block:  xpu.Dim3{X: 1 << 16},
-	Params: []gpu.Param{{Name: "y", Kind: gpu.ParamBuffer, Type: "float32", Size: 4, Access: gpu.AccessWrite}},
-	WGSL:   "@compute @workgroup_size(1) fn main() {}",
-	CPU:    func(*gpu.CPUBlock) {},
+	Params: []gpu.Param{{Name: "y", Kind: gpu.ParamBuffer, Type: schema.TypeName{Name: "float32"}, Size: 4, Access: gpu.AccessWrite}},
+	Artifacts: []schema.Artifact{
+		{Manifest: schema.Manifest{Backend: schema.BackendWebGPU, Target: schema.TargetWGSL}, Code: "@compute @workgroup_size(1) fn main() {}"},
+		{Manifest: schema.Manifest{Backend: schema.BackendCPU, Target: schema.TargetGo}, Entry: func(*gpu.CPUBlock) {}},
+	},
 })
 
 var hugeSharedKernel = gpu.Register(&gpu.KernelSpec{
 	Name:        "github.com/goxpu/xpu/gpu_test.HugeShared",
 	Block:       xpu.Dim3{X: 64},
 	SharedBytes: 1 << 30,
-	WGSL:        "@compute @workgroup_size(64) fn main() {}",
-	CPU:         func(*gpu.CPUBlock) {},
+	Artifacts: []schema.Artifact{
+		{Manifest: schema.Manifest{Backend: schema.BackendWebGPU, Target: schema.TargetWGSL}, Code: "@compute @workgroup_size(64) fn main() {}"},
+		{Manifest: schema.Manifest{Backend: schema.BackendCPU, Target: schema.TargetGo}, Entry: func(*gpu.CPUBlock) {}},
+	},
 })
 
 var badWGSLKernel = gpu.Register(&gpu.KernelSpec{
 	Name:  "github.com/goxpu/xpu/gpu_test.BadWGSL",
 	Block: xpu.Dim3{X: 64},
-	WGSL:  "@compute @workgroup_size(64) fn main() { let x: u32 = 1.5; }",
+	Artifacts: []schema.Artifact{
+		{Manifest: schema.Manifest{Backend: schema.BackendWebGPU, Target: schema.TargetWGSL}, Code: "@compute @workgroup_size(64) fn main() { let x: u32 = 1.5; }"},
+	},
 })
 
 func TestRefusedSpec(t *testing.T) {
@@ -256,7 +263,7 @@ func TestSizes(t *testing.T) {
 
 func TestClosed(t *testing.T) {
 	for _, name := range gpu.Backends() {
-		t.Run(name, func(t *testing.T) {
+		t.Run(string(name), func(t *testing.T) {
 			d, err := gpu.OpenBackend(name)
 			if err != nil {
 				t.Skip(err)

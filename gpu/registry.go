@@ -7,6 +7,7 @@ import (
 	"sync"
 
 	"github.com/goxpu/xpu"
+	"github.com/goxpu/xpu/schema"
 )
 
 // Kernel is a registered kernel: a checked private copy of its spec. Launch
@@ -36,10 +37,7 @@ func Register(spec *KernelSpec) *Kernel {
 	}
 	k := &Kernel{spec: *spec, registered: true}
 	k.spec.Params = slices.Clone(spec.Params)
-	k.spec.Manifests = slices.Clone(spec.Manifests)
-	for i, m := range k.spec.Manifests {
-		k.spec.Manifests[i] = cloneManifest(m)
-	}
+	k.spec.Artifacts = cloneArtifacts(spec.Artifacts)
 	k.refused = spec.Refused
 	if k.refused == "" {
 		k.refused = checkSpec(&k.spec)
@@ -91,7 +89,7 @@ func checkSpec(spec *KernelSpec) string {
 }
 
 func checkParam(spec *KernelSpec, p Param, buffer int) string {
-	if p.Type == "" {
+	if p.Type.Name == "" {
 		return "no type"
 	}
 	switch p.Kind {
@@ -106,7 +104,7 @@ func checkParam(spec *KernelSpec, p Param, buffer int) string {
 			return fmt.Sprintf("unknown access %d", int(p.Access))
 		}
 		if p.MinLen != "" && !slices.ContainsFunc(spec.Params, func(q Param) bool {
-			return q.Name == p.MinLen && q.Kind == ParamScalar && (q.Type == "uint32" || q.Type == "int32")
+			return q.Name == p.MinLen && q.Kind == ParamScalar && (q.Type == schema.TypeName{Name: "uint32"} || q.Type == schema.TypeName{Name: "int32"})
 		}) {
 			return fmt.Sprintf("its length bound %q is no uint32 or int32 scalar parameter", p.MinLen)
 		}
@@ -166,7 +164,7 @@ func (k *Kernel) Spec() *KernelSpec {
 	}
 	s := k.spec
 	s.Params = slices.Clone(k.spec.Params)
-	s.Manifests = k.Manifests()
+	s.Artifacts = cloneArtifacts(k.spec.Artifacts)
 	return &s
 }
 

@@ -8,6 +8,7 @@ import (
 
 	"github.com/goxpu/xpu"
 	"github.com/goxpu/xpu/gpu"
+	"github.com/goxpu/xpu/schema"
 )
 
 func TestRegistry(t *testing.T) {
@@ -37,7 +38,7 @@ func TestRegistry(t *testing.T) {
 
 func TestBackends(t *testing.T) {
 	names := gpu.Backends()
-	order := []string{"cuda", "hip", "webgpu", "cpu"}
+	order := []schema.Backend{schema.BackendCUDA, schema.BackendHIP, schema.BackendWebGPU, schema.BackendCPU}
 	last := -1
 	for _, n := range names {
 		i := slices.Index(order, n)
@@ -55,7 +56,7 @@ func TestBackends(t *testing.T) {
 		t.Fatalf("Open with XPU_BACKEND naming an unknown backend: %v", err)
 	}
 	for _, n := range names {
-		t.Setenv("XPU_BACKEND", n)
+		t.Setenv("XPU_BACKEND", string(n))
 		d, err := gpu.Open()
 		if err != nil {
 			t.Logf("XPU_BACKEND=%s: %v", n, err)

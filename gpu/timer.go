@@ -53,9 +53,6 @@ func (d *Device) Timer() Timer {
 }
 
 func (d *Device) calibrate() Timer {
-	if d.backend == "cpu" {
-		return Timer{Reason: "the cpu backend runs on the host"}
-	}
 	cal, ok := d.drv.(driver.ClockCalibrator)
 	if !ok {
 		return Timer{Reason: fmt.Sprintf("the %s driver (%s) has no pass timestamps", d.backend, d.info.Driver)}

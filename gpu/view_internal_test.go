@@ -7,6 +7,7 @@ import (
 	"github.com/goxpu/xpu"
 	"github.com/goxpu/xpu/cpu"
 	"github.com/goxpu/xpu/gpu/driver"
+	"github.com/goxpu/xpu/schema"
 )
 
 // strictCPU is the CPU device claiming a storage offset alignment of 16
@@ -23,13 +24,15 @@ func (d strictCPU) Info() driver.Info {
 var viewKernel = Register(&KernelSpec{
 	Name:   "github.com/goxpu/xpu/gpu.viewTest",
 	Block:  xpu.Dim3{X: 4},
-	Params: []Param{{Name: "y", Kind: ParamBuffer, Type: "float32", Size: 4, Access: AccessWrite}},
-	WGSL:   "@group(0) @binding(0) var<storage, read_write> y: array<f32>;\n@compute @workgroup_size(4) fn main() { y[0] = 1.0; }",
-	CPU: func(b *CPUBlock) {
-		y := CPUView[float32](b.Buffers[0])
-		for i := range y {
-			y[i] = float32(i)
-		}
+	Params: []Param{{Name: "y", Kind: ParamBuffer, Type: schema.TypeName{Name: "float32"}, Size: 4, Access: AccessWrite}},
+	Artifacts: []schema.Artifact{
+		{Manifest: schema.Manifest{Backend: schema.BackendWebGPU, Target: schema.TargetWGSL}, Code: "@group(0) @binding(0) var<storage, read_write> y: array<f32>;\n@compute @workgroup_size(4) fn main() { y[0] = 1.0; }"},
+		{Manifest: schema.Manifest{Backend: schema.BackendCPU, Target: schema.TargetGo}, Entry: func(b *CPUBlock) {
+			y := CPUView[float32](b.Buffers[0])
+			for i := range y {
+				y[i] = float32(i)
+			}
+		}},
 	},
 })
 

@@ -11,6 +11,7 @@ import (
 	"github.com/goxpu/xpu"
 	"github.com/goxpu/xpu/gpu"
 	"github.com/goxpu/xpu/gpu/gputest"
+	"github.com/goxpu/xpu/schema"
 )
 
 // Views ([gpu.Buffer.Slice]) launched, read and written on every device,
@@ -90,14 +91,8 @@ func exchange(t xpu.Thread, a, b []uint32) {
 }
 
 var exchangeKernel = gpu.Register(&gpu.KernelSpec{
-	CPU:   exchangeCPU,
-	Name:  "github.com/goxpu/xpu/gpu_test.Exchange",
-	Block: xpu.Dim3{X: 64},
-	Params: []gpu.Param{
-		{Name: "a", Kind: gpu.ParamBuffer, Type: "uint32", Size: 4, Access: gpu.AccessReadWrite, Binding: 0},
-		{Name: "b", Kind: gpu.ParamBuffer, Type: "uint32", Size: 4, Access: gpu.AccessReadWrite, Binding: 1},
-	},
-	WGSL: `
+	Artifacts: []schema.Artifact{
+		{Manifest: schema.Manifest{Backend: schema.BackendWebGPU, Target: schema.TargetWGSL}, Code: `
 @group(0) @binding(0) var<storage, read_write> a: array<u32>;
 @group(0) @binding(1) var<storage, read_write> b: array<u32>;
 
@@ -110,7 +105,16 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
 		b[i] = x ^ 0x5555u;
 	}
 }
-`,
+`},
+		{Manifest: schema.Manifest{Backend: schema.BackendCPU, Target: schema.TargetGo}, Entry: exchangeCPU},
+	},
+
+	Name:  "github.com/goxpu/xpu/gpu_test.Exchange",
+	Block: xpu.Dim3{X: 64},
+	Params: []gpu.Param{
+		{Name: "a", Kind: gpu.ParamBuffer, Type: schema.TypeName{Name: "uint32"}, Size: 4, Access: gpu.AccessReadWrite, Binding: 0},
+		{Name: "b", Kind: gpu.ParamBuffer, Type: schema.TypeName{Name: "uint32"}, Size: 4, Access: gpu.AccessReadWrite, Binding: 1},
+	},
 })
 
 func exchangeCPU(blk *gpu.CPUBlock) {

@@ -1,31 +1,28 @@
 package gpu
 
-// This file picks how a kernel's wave verbs run on a device: the tier and
-// the wave width, from the variants the kernel registered and the
-// device's subgroup facts. The runtime knows no codegen: it chooses among
-// registered code by data.
+// This file says how a kernel's wave verbs run on a device: the tier and
+// the wave width of the artifact the device's driver picks. The runtime
+// knows no codegen: it reads the facts the artifact's manifest states.
 
 import (
 	"fmt"
 
-	"github.com/goxpu/xpu/gpu/driver"
+	"github.com/goxpu/xpu/schema"
 )
-
-// WaveVariant is a kernel's WGSL at one wave tier (see driver.WaveVariant).
-type WaveVariant = driver.WaveVariant
 
 // WaveChoice is how a kernel's waves run on a device.
 type WaveChoice struct {
-	// Tier is WaveNative, WaveFolded, WaveNarrow or WaveEmulated; "" for
-	// a kernel that uses no wave verb or query.
-	Tier string
+	// Tier is the wave tier of the code the device runs; "" for a kernel
+	// that uses no wave verb or query.
+	Tier schema.Tier
 	// Width is the wave width: WaveWidth() of every work-item.
 	Width uint32
 }
 
 // KernelWave returns the wave tier and width the kernel registered under
-// name runs at on d. The error wraps [ErrNoCode] for an unknown kernel and
-// [ErrWaveWidth] when d cannot supply the kernel's declared width.
+// name runs at on d. The error wraps [ErrNoCode] for an unknown kernel or
+// one without code for d, and [ErrWaveWidth] when d cannot supply the
+// kernel's declared width.
 func (d *Device) KernelWave(name string) (WaveChoice, error) {
 	if err := d.usable("Device.KernelWave"); err != nil {
 		return WaveChoice{}, err
@@ -34,53 +31,78 @@ func (d *Device) KernelWave(name string) (WaveChoice, error) {
 	if !ok {
 		return WaveChoice{}, fmt.Errorf("gpu: kernel %q: not registered in this program: %w", name, ErrNoCode)
 	}
-	c, _, err := d.waveChoice(k)
-	return c, err
+	a, err := d.artifact(k)
+	if err != nil {
+		return WaveChoice{}, err
+	}
+	return d.waveChoice(k, a)
 }
 
-// subgroupSizes returns whether d has subgroups, and their sizes.
-func (d *Device) subgroupSizes() (bool, uint32, uint32) {
-	lim := d.info.Limits
-	return d.info.Facts["subgroups"] == "true" && lim.SubgroupMin > 0, lim.SubgroupMin, lim.SubgroupMax
-}
-
-// waveChoice returns how k's waves run on d and, on the webgpu backend,
-// the variant whose WGSL the driver compiles (nil: the spec's WGSL).
-func (d *Device) waveChoice(k *Kernel) (WaveChoice, *WaveVariant, error) {
-	if !usesWaves(k, d.backend) {
-		return WaveChoice{}, nil, nil
+// waveChoice returns how the waves of k's artifact a run on d.
+func (d *Device) waveChoice(k *Kernel, a *schema.Artifact) (WaveChoice, error) {
+	if !usesWaves(k, a) {
+		return WaveChoice{}, nil
 	}
-	if err := checkWave(k, d.backend, d.info.Limits); err != nil {
-		return WaveChoice{}, nil, err
+	if err := checkWave(k, a, d.backend, d.info.Limits); err != nil {
+		return WaveChoice{}, err
 	}
-	if d.backend == "webgpu" && len(k.spec.WaveVariants) > 0 {
-		sub, lo, hi := d.subgroupSizes()
-		v, ok := driver.PickWave(&k.spec, sub, lo, hi)
-		if !ok {
-			return WaveChoice{}, nil, fmt.Errorf("gpu: kernel %s: wave=%d: no variant for subgroups of %d to %d lanes: %w",
-				k.spec.Name, k.spec.Wave, lo, hi, ErrWaveWidth)
-		}
-		w := v.Width
-		if w == 0 {
-			w = hi
-		}
-		return WaveChoice{Tier: v.Tier, Width: w}, &v, nil
+	w := a.Selector.Width
+	if w == 0 {
+		w = k.spec.Wave
 	}
-	w := k.spec.Wave
 	if w == 0 {
 		w = d.info.Limits.SubgroupMax
 	}
-	return WaveChoice{Tier: waveTier(k, d.backend), Width: w}, nil, nil
+	return WaveChoice{Tier: waveTier(a), Width: w}, nil
 }
 
-// compiledSpec returns the spec the driver compiles for k on d: k's own,
-// or a copy carrying the WGSL of the wave variant d runs.
-func (d *Device) compiledSpec(k *Kernel) (*KernelSpec, error) {
-	_, v, err := d.waveChoice(k)
-	if err != nil || v == nil {
-		return &k.spec, err
+// waveTier is the wave tier of a: its manifest's; native for a
+// hand-written artifact that names none, which runs its waves as written.
+func waveTier(a *schema.Artifact) schema.Tier {
+	if a.WaveTier != "" {
+		return a.WaveTier
 	}
-	spec := k.spec
-	spec.WGSL = v.WGSL
-	return &spec, nil
+	return schema.TierNative
+}
+
+// usesWaves reports whether k's artifact a uses wave verbs, as its
+// manifest says; a declared width implies it.
+func usesWaves(k *Kernel, a *schema.Artifact) bool {
+	return a.WaveOps || k.spec.Wave != 0
+}
+
+// maxWave bounds a declared wave width, as the kernel directive does.
+const maxWave = 128
+
+// checkWave returns an ErrScalarTwin or ErrWaveWidth error when the wave
+// verbs of k's artifact a cannot run as declared on a device of backend
+// with limits lim.
+func checkWave(k *Kernel, a *schema.Artifact, backend schema.Backend, lim Limits) error {
+	if !usesWaves(k, a) {
+		return nil
+	}
+	tier := waveTier(a)
+	if tier == schema.TierScalar {
+		return fmt.Errorf("gpu: kernel %s: its %s code is the scalar twin of a wave kernel: %w", k.spec.Name, backend, ErrScalarTwin)
+	}
+	w := k.spec.Wave
+	if w == 0 {
+		return nil
+	}
+	fail := func(why string, args ...any) error {
+		return fmt.Errorf("gpu: kernel %s: wave=%d: %s: %w", k.spec.Name, w, fmt.Sprintf(why, args...), ErrWaveWidth)
+	}
+	switch {
+	case w&(w-1) != 0 || w > maxWave:
+		return fail("not a power of two up to %d", maxWave)
+	case uint64(w) > k.spec.Block.Norm().Count():
+		return fail("wider than the block of %d work-items", k.spec.Block.Norm().Count())
+	case tier != schema.TierNative || a.Selector.SubgroupMin != 0:
+		return nil // emulated, or picked for the device's subgroup sizes
+	case lim.SubgroupMin == 0 || lim.SubgroupMax == 0:
+		return fail("the %s device reports no subgroup sizes", backend)
+	case w < lim.SubgroupMin || w > lim.SubgroupMax:
+		return fail("the %s device's subgroups are %d to %d wide", backend, lim.SubgroupMin, lim.SubgroupMax)
+	}
+	return nil
 }

@@ -7,6 +7,7 @@ import (
 	"github.com/goxpu/xpu/gpu/driver"
 	"github.com/goxpu/xpu/gpu/webgpu"
 	"github.com/goxpu/xpu/gpu/webgpu/dawn"
+	"github.com/goxpu/xpu/schema"
 )
 
 // The WebGPU backend has two native drivers: wgpu-native through cgo
@@ -20,7 +21,7 @@ func init() {
 	if native == nil && pure == nil {
 		return
 	}
-	registerBackend("webgpu", func() (driver.Device, error) {
+	registerBackend(schema.BackendWebGPU, func() (driver.Device, error) {
 		return webgpuDriver(os.Getenv("XPU_WEBGPU"), native, pure)()
 	})
 }

@@ -2,7 +2,11 @@
 
 package gpu
 
-import "github.com/goxpu/xpu/gpu/webgpu/jsgpu"
+import (
+	"github.com/goxpu/xpu/gpu/webgpu/jsgpu"
+
+	"github.com/goxpu/xpu/schema"
+)
 
 // The WebGPU backend in the browser: navigator.gpu through syscall/js.
-func init() { registerBackend("webgpu", jsgpu.Open) }
+func init() { registerBackend(schema.BackendWebGPU, jsgpu.Open) }

@@ -16,6 +16,7 @@ import (
 	"github.com/goxpu/xpu/gpu/gputest"
 	"github.com/goxpu/xpu/kernels/conformance"
 	"github.com/goxpu/xpu/kernels/wave"
+	"github.com/goxpu/xpu/schema"
 	"github.com/goxpu/xpu/wasm"
 	"github.com/goxpu/xpu/wasm/internal/devtools"
 )
@@ -275,7 +276,7 @@ func checkTiers(t *testing.T, r *report) {
 			continue
 		}
 		for _, c := range wave.Cases() {
-			if len(c.Kernel.Spec().WaveVariants) == 0 {
+			if m, ok := c.Kernel.Manifest(schema.BackendWebGPU); !ok || !m.WaveOps {
 				continue // a kernel with no wave verb, as the shared-memory reduction
 			}
 			tier, width := "native", s

@@ -10,7 +10,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/goxpu/xpu/codegen"
-	"github.com/goxpu/xpu/codegen/emit"
+	"github.com/goxpu/xpu/schema"
 )
 
 // runManifest prints the manifests of one kernel, one block per backend.
@@ -38,7 +38,7 @@ func runManifest(args []string, stdout, _ io.Writer) error {
 		return err
 	}
 	found := false
-	for _, m := range r.Manifests {
+	for i, m := range r.Manifests {
 		if m.Kernel[strings.LastIndexByte(m.Kernel, '.')+1:] != name {
 			continue
 		}
@@ -46,7 +46,7 @@ func runManifest(args []string, stdout, _ io.Writer) error {
 			fmt.Fprintln(stdout)
 		}
 		found = true
-		printManifest(stdout, m)
+		printManifest(stdout, m, r.Selectors[i])
 	}
 	if !found {
 		return fmt.Errorf("package %s has no kernel %s with code (kernels: %v)", pkg, name, r.Kernels)
@@ -78,8 +78,9 @@ func packageDir(pkg string) (string, error) {
 	return strings.TrimSpace(string(out)), nil
 }
 
-// printManifest prints one manifest; absent facts are left out.
-func printManifest(w io.Writer, m emit.Manifest) {
+// printManifest prints the manifest of one artifact and the devices its
+// selector s admits; absent facts are left out.
+func printManifest(w io.Writer, m schema.Manifest, s schema.Selector) {
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
 	defer tw.Flush()
 	fmt.Fprintf(tw, "%s on %s:\n", m.Kernel, m.Backend)
@@ -87,7 +88,7 @@ func printManifest(w io.Writer, m emit.Manifest) {
 	row("target", m.Target)
 	row("hash", m.Hash)
 	row("codegen", m.Codegen)
-	row("block", fmt.Sprintf("%dx%dx%d", m.Block[0], m.Block[1], m.Block[2]))
+	row("block", fmt.Sprintf("%dx%dx%d", m.Block.X, m.Block.Y, m.Block.Z))
 	row("shared bytes", m.SharedBytes)
 	row("storage bindings", m.StorageBindings)
 	row("uniform bytes", m.UniformBytes)
@@ -104,30 +105,30 @@ func printManifest(w io.Writer, m emit.Manifest) {
 	if m.Wave != 0 {
 		row("wave width", m.Wave)
 	}
-	switch {
-	case m.WaveOps && m.WaveTier != "":
+	if m.WaveOps && m.WaveTier != "" {
 		row("wave tier", m.WaveTier)
-	case len(m.WaveVariants) > 0:
-		row("wave tier", "chosen by the device's subgroup size among the variants")
 	}
-	for _, v := range m.WaveVariants {
-		row("wave variant "+v.Tier, variantText(v))
+	if m.WaveOps || s != (schema.Selector{}) {
+		row("devices", selectorText(s))
+	}
+	if m.Fault {
+		row("faults", "recorded in a fault word")
 	}
 	if len(m.NativeOps) > 0 {
 		row("native ops", strings.Join(m.NativeOps, " "))
 	}
 }
 
-// variantText describes a wave variant: the subgroup sizes it is for, its
-// width and its hash.
-func variantText(v emit.ManifestVariant) string {
+// selectorText describes the devices an artifact is for: the subgroup
+// sizes and the width it runs at.
+func selectorText(s schema.Selector) string {
 	sub := "any device"
-	if v.SubgroupMin != 0 {
-		sub = fmt.Sprintf("subgroups of %d to %d lanes", v.SubgroupMin, v.SubgroupMax)
+	if s.SubgroupMin != 0 {
+		sub = fmt.Sprintf("subgroups of %d to %d lanes", s.SubgroupMin, s.SubgroupMax)
 	}
-	width := "the subgroup size"
-	if v.Width != 0 {
-		width = fmt.Sprint(v.Width)
+	width := "the declared or the subgroup size"
+	if s.Width != 0 {
+		width = fmt.Sprint(s.Width)
 	}
-	return fmt.Sprintf("%s, width %s, %s", sub, width, v.Hash)
+	return fmt.Sprintf("%s, width %s", sub, width)
 }

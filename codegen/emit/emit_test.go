@@ -14,6 +14,7 @@ import (
 	"github.com/goxpu/xpu/codegen/emit"
 	"github.com/goxpu/xpu/codegen/internal/gobuild"
 	"github.com/goxpu/xpu/codegen/ir"
+	"github.com/goxpu/xpu/schema"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata")
@@ -26,8 +27,8 @@ func module() (*ir.Module, []emit.Lowered) {
 	saxpy := &ir.Kernel{
 		Name: "Saxpy", Func: "Saxpy", Block: [3]uint32{256, 1, 1},
 		Params: []*ir.Param{
-			{Name: "y", Kind: ir.BufferParam, Type: ir.F32Type, Access: ir.AccessReadWrite, Binding: 0},
-			{Name: "x", Kind: ir.BufferParam, Type: ir.F32Type, Access: ir.AccessRead, Binding: 1},
+			{Name: "y", Kind: ir.BufferParam, Type: ir.F32Type, Access: schema.AccessReadWrite, Binding: 0},
+			{Name: "x", Kind: ir.BufferParam, Type: ir.F32Type, Access: schema.AccessRead, Binding: 1},
 			{Name: "a", Kind: ir.ScalarParam, Type: ir.F32Type, Binding: 0},
 			{Name: "n", Kind: ir.ScalarParam, Type: ir.U32Type, Binding: 4},
 		},
@@ -35,7 +36,7 @@ func module() (*ir.Module, []emit.Lowered) {
 	step := &ir.Kernel{
 		Name: "Step", Func: "Step", Block: [3]uint32{8, 8, 1}, Wave: 32,
 		Params: []*ir.Param{
-			{Name: "s", Kind: ir.BufferParam, Type: particle, Access: ir.AccessAtomic, AtomicElem: ir.U32Type, Binding: 0},
+			{Name: "s", Kind: ir.BufferParam, Type: particle, Access: schema.AccessAtomic, AtomicElem: ir.U32Type, Binding: 0},
 			{Name: "groups", Kind: ir.ScalarParam, Type: ir.I32Type, Binding: 0},
 		},
 		Shared:  []*ir.Shared{{Name: "tile", Elem: ir.F32Type, Len: 64}},
@@ -43,18 +44,27 @@ func module() (*ir.Module, []emit.Lowered) {
 	}
 	scale2 := &ir.Kernel{
 		Name: "Scale2", Func: "Scale", Instance: "Scale2", Block: [3]uint32{64, 1, 1},
-		Params: []*ir.Param{{Name: "y", Kind: ir.BufferParam, Type: ir.I32Type, Access: ir.AccessWrite}},
+		Params: []*ir.Param{{Name: "y", Kind: ir.BufferParam, Type: ir.I32Type, Access: schema.AccessWrite}},
 	}
 	m := &ir.Module{
 		Package: "example.com/k", Name: "k",
 		Kernels: []*ir.Kernel{saxpy, step, scale2},
 		Refused: []*ir.Refusal{{Name: "ScaleNeg", Reason: "[xpu-requires] member ScaleNeg: requires c.Factor > 0 is false"}},
 	}
+	web := schema.Manifest{Backend: schema.BackendWebGPU, Target: schema.TargetWGSL, PrivateBytes: new(4), NativeOps: []string{"min"}}
+	native, emulated := web, web
+	native.WaveTier, emulated.WaveTier, emulated.Fault = schema.TierNative, schema.TierEmulated, true
 	return m, []emit.Lowered{
-		{Kernel: saxpy, WGSL: "@compute @workgroup_size(256, 1, 1)\nfn main() {}\n",
-			CPUName: "saxpyCPU", CPU: "// saxpyCPU runs one block of Saxpy.\nfunc saxpyCPU(b *gpu.CPUBlock) {\n\t_ = b\n}\n"},
-		{Kernel: step, WGSL: "// a `quoted` WGSL\n", CPURefused: "k.go:3:4: [xpu-cpu-lowering] kernel Step: a reason"},
-		{Kernel: scale2, WGSL: "fn main() {}\n"},
+		{Kernel: saxpy, Artifacts: []schema.Artifact{
+			{Manifest: web, Code: "@compute @workgroup_size(256, 1, 1)\nfn main() {}\n"},
+			{Manifest: schema.Manifest{Backend: schema.BackendCPU, Target: schema.TargetGo, NativeOps: []string{"xpu.Sqrt"}},
+				Code: "// saxpyCPU runs one block of Saxpy.\nfunc saxpyCPU(b *gpu.CPUBlock) {\n\t_ = b\n}\n"},
+		}},
+		{Kernel: step, Artifacts: []schema.Artifact{
+			{Manifest: native, Selector: schema.Selector{SubgroupMin: 32, SubgroupMax: 32, Width: 32}, Code: "// a `quoted` WGSL\n"},
+			{Manifest: emulated, Selector: schema.Selector{Width: 32}, Code: "// emulated\n"},
+		}, Refused: map[schema.Backend]string{schema.BackendCPU: "k.go:3:4: [xpu-cpu-lowering] kernel Step: a reason"}},
+		{Kernel: scale2, Artifacts: []schema.Artifact{{Manifest: web, Code: "fn main() {}\n"}}},
 	}
 }
 

@@ -18,8 +18,10 @@ import (
 	"go/types"
 	"slices"
 	"strings"
+	"unicode"
 
 	"github.com/goxpu/xpu/codegen/ir"
+	"github.com/goxpu/xpu/schema"
 )
 
 // RuleGeneratedName names the refusal of a package that declares a name
@@ -52,31 +54,68 @@ type Names struct {
 	stems    map[string]string
 }
 
-// CPU returns the name of the CPU block function of kernel.
-func (n *Names) CPU(kernel string) string { return n.stems[kernel] + "CPU" }
-
-// wgsl returns the name of kernel's WGSL constant.
-func (n *Names) wgsl(kernel string) string { return n.stems[kernel] + "WGSL" }
-
-// variant returns the name of the constant of kernel's WGSL at a wave
-// tier.
-func (n *Names) variant(kernel, tier string) string { return variantName(n.wgsl(kernel), tier) }
-
-// variantName is the name of the constant of a wave tier's WGSL, after
-// the constant of the kernel's WGSL.
-func variantName(wgsl, tier string) string {
-	if tier == "" {
-		return wgsl
-	}
-	return wgsl + strings.ToUpper(tier[:1]) + tier[1:]
+// Form is the backend and target of a kind of artifact: the generated
+// file names the code of each after them.
+type Form struct {
+	Backend schema.Backend
+	Target  schema.Target
 }
 
-// Plan chooses the names of the generated file of m, whose kernels
-// lowered as ks (their WGSL and wave variants; the CPU code comes after,
-// named by [Names.CPU]). The names depend only on the names of m's
-// kernels, their wave tiers and m.Scope. The error lists every name the
-// package takes that the file needs, each a [NameError].
-func Plan(m *ir.Module, ks []Lowered) (*Names, error) {
+// Code returns the name of the declaration that holds the code of
+// kernel's artifact a: for a text target, a constant named after the
+// kernel, the target and the wave tier (saxpyWGSL, reduceWaveWGSLNative);
+// for a Go function, the function, named after the kernel and the
+// backend (saxpyCPU).
+func (n *Names) Code(kernel string, a *schema.Artifact) string {
+	return codeName(n.stems[kernel], Form{a.Backend, a.Target}, a.WaveTier)
+}
+
+// codeName is the name of the code of an artifact of form f at tier after
+// the stem of its kernel.
+func codeName(stem string, f Form, tier schema.Tier) string {
+	if !f.Target.Text() {
+		return stem + capitals(string(f.Backend))
+	}
+	name := stem + capitals(string(f.Target))
+	if tier != "" {
+		name += strings.ToUpper(string(tier[:1])) + string(tier[1:])
+	}
+	return name
+}
+
+// capitals spells s in capitals, without what is no letter or digit:
+// "wgsl" is WGSL, "llvm-host" LLVMHOST.
+func capitals(s string) string {
+	return strings.Map(func(r rune) rune {
+		if unicode.IsLetter(r) || unicode.IsDigit(r) {
+			return unicode.ToUpper(r)
+		}
+		return -1
+	}, strings.ToUpper(s))
+}
+
+// tiers are the wave tiers an artifact's name may carry; "" for a kernel
+// without waves.
+var tiers = []schema.Tier{"", schema.TierNative, schema.TierFolded, schema.TierNarrow, schema.TierEmulated, schema.TierScalar}
+
+// forms returns the forms of the artifacts of ks, in order of first use.
+func forms(ks []Lowered) []Form {
+	var fs []Form
+	for _, l := range ks {
+		for _, a := range l.Artifacts {
+			if f := (Form{a.Backend, a.Target}); !slices.Contains(fs, f) {
+				fs = append(fs, f)
+			}
+		}
+	}
+	return fs
+}
+
+// Plan chooses the names of the generated file of m, whose kernels carry
+// artifacts of the forms fs. The names depend only on the names of m's
+// kernels, fs and m.Scope. The error lists every name the package takes
+// that the file needs, each a [NameError].
+func Plan(m *ir.Module, fs []Form) (*Names, error) {
 	taken := map[string]bool{}
 	var errs []*NameError
 	for name, pos := range m.Scope {
@@ -100,13 +139,13 @@ func Plan(m *ir.Module, ks []Lowered) (*Names, error) {
 		api[name] = need
 		taken[name] = true
 	}
-	byName := slices.Clone(ks)
-	slices.SortFunc(byName, func(a, b Lowered) int { return cmp.Compare(a.Kernel.Name, b.Kernel.Name) })
+	byName := slices.Clone(m.Kernels)
+	slices.SortFunc(byName, func(a, b *ir.Kernel) int { return cmp.Compare(a.Name, b.Name) })
 	refused := slices.Clone(m.Refused)
 	slices.SortFunc(refused, func(a, b *ir.Refusal) int { return cmp.Compare(a.Name, b.Name) })
-	for _, l := range byName {
-		claim(handleName(l.Kernel.Name), "handle", l.Kernel.Name, l.Kernel.Pos)
-		claim(launcherName(l.Kernel.Name), "launcher", l.Kernel.Name, l.Kernel.Pos)
+	for _, k := range byName {
+		claim(handleName(k.Name), "handle", k.Name, k.Pos)
+		claim(launcherName(k.Name), "launcher", k.Name, k.Pos)
 	}
 	for _, r := range refused {
 		claim(handleName(r.Name), "handle", r.Name, r.Pos)
@@ -133,11 +172,15 @@ func Plan(m *ir.Module, ks []Lowered) (*Names, error) {
 	}
 	one := func(s string) []string { return []string{s} }
 	n.XPU, n.GPU = pick("xpu", one), pick("gpu", one)
-	for _, l := range byName {
-		n.stems[l.Kernel.Name] = pick(lowerFirst(l.Kernel.Name), func(stem string) []string {
-			names := []string{stem + "CPU", stem + "WGSL"}
-			for _, v := range l.WaveVariants {
-				names = append(names, variantName(stem+"WGSL", v.Tier))
+	for _, k := range byName {
+		n.stems[k.Name] = pick(lowerFirst(k.Name), func(stem string) []string {
+			var names []string
+			for _, f := range fs {
+				for _, t := range tiers {
+					if name := codeName(stem, f, t); !slices.Contains(names, name) {
+						names = append(names, name)
+					}
+				}
 			}
 			return names
 		})

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/goxpu/xpu/codegen/ir"
+	"github.com/goxpu/xpu/schema"
 )
 
 const saxpy = `package k
@@ -38,12 +39,12 @@ func TestSaxpy(t *testing.T) {
 		name    string
 		kind    ir.ParamKind
 		binding int
-		access  ir.Access
+		access  schema.Access
 	}{
-		{"y", ir.BufferParam, 0, ir.AccessReadWrite},
-		{"x", ir.BufferParam, 1, ir.AccessRead},
-		{"a", ir.ScalarParam, 0, ir.AccessNone},
-		{"n", ir.ScalarParam, 4, ir.AccessNone},
+		{"y", ir.BufferParam, 0, schema.AccessReadWrite},
+		{"x", ir.BufferParam, 1, schema.AccessRead},
+		{"a", ir.ScalarParam, 0, schema.AccessNone},
+		{"n", ir.ScalarParam, 4, schema.AccessNone},
 	}
 	if len(k.Params) != len(want) {
 		t.Fatalf("got %d params", len(k.Params))
@@ -143,7 +144,7 @@ func TestFeatures(t *testing.T) {
 		t.Errorf("Tile8 shared len %d", got)
 	}
 	r := m.Kernels[0]
-	if r.Params[2].Access != ir.AccessAtomic || r.Params[2].AtomicElem != ir.U32Type {
+	if r.Params[2].Access != schema.AccessAtomic || r.Params[2].AtomicElem != ir.U32Type {
 		t.Errorf("hist: %v %v", r.Params[2].Access, r.Params[2].AtomicElem)
 	}
 	if len(r.Funcs) != 2 || !r.Funcs[1].Barrier && !r.Funcs[0].Barrier {

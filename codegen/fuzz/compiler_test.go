@@ -16,6 +16,7 @@ import (
 	"github.com/goxpu/xpu/gpu/gputest"
 	"github.com/goxpu/xpu/gpu/webgpu"
 	"github.com/goxpu/xpu/gpu/webgpu/dawn"
+	"github.com/goxpu/xpu/schema"
 )
 
 // The WGSL compilers run in child processes: this test binary, started
@@ -54,7 +55,7 @@ type hello struct {
 type request struct {
 	Name        string
 	WGSL        string
-	Params      []driver.Param
+	Params      []schema.Param
 	UniformSize int
 	Fault       bool
 }
@@ -101,7 +102,9 @@ func serve(name string) int {
 			panic("the crash probe")
 		}
 		var a answer
-		p, err := dev.Compile(&driver.Kernel{Name: r.Name, WGSL: r.WGSL, Params: r.Params, UniformSize: r.UniformSize, Fault: r.Fault})
+		p, err := dev.Compile(&driver.Kernel{Name: r.Name, Params: r.Params, UniformSize: r.UniformSize, Artifacts: []schema.Artifact{
+			{Manifest: schema.Manifest{Backend: schema.BackendWebGPU, Target: schema.TargetWGSL, Fault: r.Fault}, Code: r.WGSL},
+		}})
 		if err != nil {
 			a.Err = err.Error()
 		} else {
@@ -302,7 +305,7 @@ func TestCompilers(t *testing.T) {
 	for _, n := range notes {
 		t.Log(n)
 	}
-	params := []driver.Param{{Name: "y", Kind: driver.ParamBuffer, Access: driver.AccessWrite}}
+	params := []schema.Param{{Name: "y", Kind: schema.ParamBuffer, Access: schema.AccessWrite}}
 	good := "@group(0) @binding(0) var<storage, read_write> y: array<f32>;\n" +
 		"@compute @workgroup_size(1) fn main() { y[0] = 1.0; }\n"
 	bad := strings.Replace(good, "1.0", "true", 1)
@@ -342,7 +345,7 @@ func TestCompilerCrash(t *testing.T) {
 	if err != nil || c2 == c {
 		t.Fatalf("no fresh compiler after a crash (%v)", err)
 	}
-	params := []driver.Param{{Name: "y", Kind: driver.ParamBuffer, Access: driver.AccessWrite}}
+	params := []schema.Param{{Name: "y", Kind: schema.ParamBuffer, Access: schema.AccessWrite}}
 	good := "@group(0) @binding(0) var<storage, read_write> y: array<f32>;\n" +
 		"@compute @workgroup_size(1) fn main() { y[0] = 1.0; }\n"
 	if err := c2.compile(request{Name: "good", WGSL: good, Params: params}); err != nil {

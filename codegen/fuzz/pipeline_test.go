@@ -19,7 +19,7 @@ import (
 	"github.com/goxpu/xpu/codegen/emit"
 	"github.com/goxpu/xpu/codegen/frontend"
 	"github.com/goxpu/xpu/codegen/ir"
-	"github.com/goxpu/xpu/gpu/driver"
+	"github.com/goxpu/xpu/schema"
 )
 
 func TestMain(m *testing.M) {
@@ -223,8 +223,9 @@ func named(err error) bool {
 	return strings.Contains(s, "[xpu-") && !strings.Contains(s, "[xpu-ir]")
 }
 
-// module is one WGSL module of a kernel to compile: its main WGSL, or a
-// wave tier's variant (which only a device with subgroups can compile).
+// module is one WGSL module of a kernel to compile: its artifact for any
+// device, or a wave tier's (which only a device with subgroups can
+// compile).
 type module struct {
 	request
 	wave bool
@@ -238,46 +239,25 @@ func modules(l *emit.Lowered) []module {
 	// does.
 	base := request{Name: k.Name, UniformSize: emit.Manifests(kernelPath, l)[0].UniformBytes}
 	for _, p := range k.Params {
-		dp := driver.Param{Name: p.Name, Kind: driver.ParamScalar, Binding: p.Binding}
+		dp := schema.Param{Name: p.Name, Kind: schema.ParamScalar, Binding: p.Binding}
 		if p.Kind == ir.BufferParam {
-			dp.Kind, dp.Access = driver.ParamBuffer, accesses[p.Access]
+			dp.Kind, dp.Access = schema.ParamBuffer, p.Access
 		}
 		base.Params = append(base.Params, dp)
 	}
-	main := base
-	main.WGSL = l.WGSL
-	main.Fault = l.Fault || anyFault(l)
-	ms := []module{{request: main}}
-	for _, v := range l.WaveVariants {
-		if v.WGSL == l.WGSL {
+	var ms []module
+	for _, a := range l.Artifacts {
+		if a.Target != schema.TargetWGSL {
 			continue
 		}
 		r := base
-		r.Name = k.Name + " (" + v.Tier + " tier)"
-		r.WGSL, r.Fault = v.WGSL, main.Fault
-		ms = append(ms, module{request: r, wave: v.Tier != driver.WaveEmulated})
+		if a.Selector.SubgroupMin != 0 {
+			r.Name = k.Name + " (" + string(a.WaveTier) + " tier)"
+		}
+		r.WGSL, r.Fault = a.Code, a.Fault
+		ms = append(ms, module{request: r, wave: a.Selector.SubgroupMin != 0})
 	}
 	return ms
-}
-
-// accesses are the driver's access modes by the IR's.
-var accesses = [...]driver.Access{
-	ir.AccessNone:      driver.AccessNone,
-	ir.AccessRead:      driver.AccessRead,
-	ir.AccessWrite:     driver.AccessWrite,
-	ir.AccessReadWrite: driver.AccessReadWrite,
-	ir.AccessAtomic:    driver.AccessAtomic,
-}
-
-// anyFault reports whether a wave variant of l declares the fault word:
-// the spec then binds it for every variant, as emit writes it.
-func anyFault(l *emit.Lowered) bool {
-	for _, v := range l.WaveVariants {
-		if v.Fault {
-			return true
-		}
-	}
-	return false
 }
 
 // numbered returns src with line numbers, for a failure's message.

@@ -4,6 +4,7 @@ import (
 	"math"
 
 	"github.com/goxpu/xpu/codegen/ir"
+	"github.com/goxpu/xpu/schema"
 )
 
 // The IR of the kernels of package lowered, built by hand as the front end
@@ -33,7 +34,7 @@ func decl(v *ir.Var, init ir.Expr) *ir.Decl {
 }
 func set(dst, v ir.Expr) *ir.Assign { return &ir.Assign{Dst: dst, Value: v} }
 func block(ss ...ir.Stmt) *ir.Block { return &ir.Block{Stmts: ss} }
-func bufParam(name string, t ir.Type, binding int, a ir.Access) *ir.Param {
+func bufParam(name string, t ir.Type, binding int, a schema.Access) *ir.Param {
 	return &ir.Param{Name: name, Kind: ir.BufferParam, Type: t, Binding: binding, Access: a}
 }
 func scalar(name string, t ir.Type, offset int) *ir.Param {
@@ -77,7 +78,7 @@ func uniform(k *ir.Kernel, nonUniform []ir.Stmt, values ...ir.Expr) {
 func saxpyIR() *ir.Kernel { return saxpyBlockIR(64) }
 
 func saxpyBlockIR(bs uint32) *ir.Kernel {
-	y, x := bufParam("y", f32, 0, ir.AccessReadWrite), bufParam("x", f32, 1, ir.AccessRead)
+	y, x := bufParam("y", f32, 0, schema.AccessReadWrite), bufParam("x", f32, 1, schema.AccessRead)
 	a, n := scalar("a", f32, 0), scalar("n", u32, 4)
 	i := &ir.Var{Name: "i", Type: u32}
 	yi := idx(buf(y), ref(i))
@@ -96,7 +97,7 @@ func saxpyBlockIR(bs uint32) *ir.Kernel {
 }
 
 func blockSumIR() *ir.Kernel {
-	out, in := bufParam("out", f32, 0, ir.AccessWrite), bufParam("in", f32, 1, ir.AccessRead)
+	out, in := bufParam("out", f32, 0, schema.AccessWrite), bufParam("in", f32, 1, schema.AccessRead)
 	groups := scalar("groups", u32, 0)
 	s := &ir.Shared{Name: "s", Elem: f32, Len: 64}
 	l, h := &ir.Var{Name: "l", Type: u32}, &ir.Var{Name: "h", Type: u32}
@@ -135,7 +136,7 @@ func blockSumIR() *ir.Kernel {
 // barriers: the strip dot product's case, with a fallback that faults
 // where the buffers are short.
 func dotIR() *ir.Kernel {
-	out, a, b := bufParam("out", f32, 0, ir.AccessWrite), bufParam("a", f32, 1, ir.AccessRead), bufParam("b", f32, 2, ir.AccessRead)
+	out, a, b := bufParam("out", f32, 0, schema.AccessWrite), bufParam("a", f32, 1, schema.AccessRead), bufParam("b", f32, 2, schema.AccessRead)
 	m := scalar("m", u32, 0)
 	v := func(name string, t ir.Type) *ir.Var { return &ir.Var{Name: name, Type: t} }
 	tx, ty, acc, k := v("tx", u32), v("ty", u32), v("acc", f32), v("k", u32)
@@ -166,7 +167,7 @@ func dotIR() *ir.Kernel {
 }
 
 func gemmIR() *ir.Kernel {
-	c, a, b := bufParam("c", f32, 0, ir.AccessWrite), bufParam("a", f32, 1, ir.AccessRead), bufParam("b", f32, 2, ir.AccessRead)
+	c, a, b := bufParam("c", f32, 0, schema.AccessWrite), bufParam("a", f32, 1, schema.AccessRead), bufParam("b", f32, 2, schema.AccessRead)
 	n := scalar("n", u32, 0)
 	nn := &ir.ScalarRef{Param: n}
 	as, bs := &ir.Shared{Name: "as", Elem: f32, Len: 256}, &ir.Shared{Name: "bs", Elem: f32, Len: 256}
@@ -213,7 +214,7 @@ func gemmIR() *ir.Kernel {
 }
 
 func histogramIR() *ir.Kernel {
-	bins, in := bufParam("bins", u32, 0, ir.AccessAtomic), bufParam("in", u32, 1, ir.AccessRead)
+	bins, in := bufParam("bins", u32, 0, schema.AccessAtomic), bufParam("in", u32, 1, schema.AccessRead)
 	bins.AtomicElem = u32
 	n := scalar("n", u32, 0)
 	x := &ir.Var{Name: "x", Type: u32}
@@ -281,7 +282,7 @@ func breakOutOfBarrierLoop() *ir.Kernel {
 // constants exercises folding: none of these may reach Go as an
 // overflowing constant.
 func constantsIR() *ir.Kernel {
-	out := bufParam("out", ir.I32Type, 0, ir.AccessWrite)
+	out := bufParam("out", ir.I32Type, 0, schema.AccessWrite)
 	i32 := func(v int32) *ir.Const { return &ir.Const{T: ir.I32Type, Bits: uint32(v)} }
 	k := &ir.Kernel{
 		Name: "Constants", Block: [3]uint32{1, 1, 1}, Params: []*ir.Param{out},
@@ -301,7 +302,7 @@ func constantsIR() *ir.Kernel {
 // (int32 or uint32): the guard hoisted out of the work-item loop, under
 // every comparison, with the bound on either side.
 func guardIR(name string, t *ir.Basic, cond func(j, m ir.Expr) ir.Expr) *ir.Kernel {
-	out, x := bufParam("out", f32, 0, ir.AccessWrite), bufParam("x", f32, 1, ir.AccessRead)
+	out, x := bufParam("out", f32, 0, schema.AccessWrite), bufParam("x", f32, 1, schema.AccessRead)
 	k, m := scalar("k", t, 0), scalar("m", t, 4)
 	i, j := &ir.Var{Name: "i", Type: u32}, &ir.Var{Name: "j", Type: t}
 	var ti ir.Expr = ref(i)
@@ -347,7 +348,7 @@ func signedFromIR() *ir.Kernel {
 // compile time and panics on at run time (as a thread query that folds to
 // -1 is).
 func negativeShiftIR() *ir.Kernel {
-	out := bufParam("out", ir.I32Type, 0, ir.AccessWrite)
+	out := bufParam("out", ir.I32Type, 0, schema.AccessWrite)
 	cell := idx(buf(out), q(ir.GlobalX))
 	k := &ir.Kernel{
 		Name: "NegShift", Func: "NegShift", Block: [3]uint32{64, 1, 1},
@@ -363,7 +364,7 @@ func negativeShiftIR() *ir.Kernel {
 // constantIndexIR reads a shared array and writes a buffer at indexes
 // that fold to constants: BlockX-1 and 0 in range, BlockX and -1 out.
 func constantIndexIR() *ir.Kernel {
-	out := bufParam("out", f32, 0, ir.AccessWrite)
+	out := bufParam("out", f32, 0, schema.AccessWrite)
 	s := &ir.Shared{Name: "s", Elem: f32, Len: 64}
 	bx := q(ir.BlockX)
 	minus1 := &ir.Convert{X: bin(ir.OpSub, bx, cu(65)), T: ir.I32Type}

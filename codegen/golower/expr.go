@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/goxpu/xpu/codegen/ir"
+	"github.com/goxpu/xpu/schema"
 )
 
 // This file writes expressions. Every operator is parenthesized; integer
@@ -29,7 +30,7 @@ func (g *gen) expr(e ir.Expr) string {
 		return "s_" + e.Shared.Name
 	case *ir.Index, *ir.FieldOf:
 		if atomicElement(e) {
-			return g.xpu + ".AtomicLoad(&" + g.place(e) + ")"
+			return g.call("xpu", "AtomicLoad") + "(&" + g.place(e) + ")"
 		}
 		return g.place(e)
 	case *ir.Unary:
@@ -156,7 +157,7 @@ func atomicElement(e ir.Expr) bool {
 		case *ir.FieldOf:
 			e = x.X
 		case *ir.BufferRef:
-			return x.Param.Access == ir.AccessAtomic
+			return x.Param.Access == schema.AccessAtomic
 		default:
 			return false
 		}
@@ -173,9 +174,9 @@ func (g *gen) bitcast(e *ir.Bitcast) string {
 	case e.T.Kind == ir.F32 && from.Kind == ir.F32:
 		return x
 	case e.T.Kind == ir.F32:
-		return g.xpu + ".Float32FromBits(uint32(" + x + "))"
+		return g.call("xpu", "Float32FromBits") + "(uint32(" + x + "))"
 	case from.Kind == ir.F32:
-		return e.T.String() + "(" + g.xpu + ".Float32Bits(" + x + "))"
+		return e.T.String() + "(" + g.call("xpu", "Float32Bits") + "(" + x + "))"
 	}
 	return e.T.String() + "(" + x + ")"
 }
@@ -220,7 +221,7 @@ func (g *gen) builtin(e *ir.CallBuiltin) string {
 	for i, a := range e.Args {
 		args[i] = g.expr(a)
 	}
-	return g.xpu + "." + e.Fn.String() + "(" + strings.Join(args, ", ") + ")"
+	return g.call("xpu", e.Fn.String()) + "(" + strings.Join(args, ", ") + ")"
 }
 
 // localIndex spells LocalIndex: li inside a work-item loop, computed from
@@ -249,7 +250,7 @@ func (g *gen) atomic(e *ir.Atomic) string {
 	for _, a := range e.Args {
 		args = append(args, g.expr(a))
 	}
-	return g.xpu + "." + atomicFuncs[e.Op] + "(" + strings.Join(args, ", ") + ")"
+	return g.call("xpu", atomicFuncs[e.Op]) + "(" + strings.Join(args, ", ") + ")"
 }
 
 // constant spells c as a typed Go constant, or as a call where Go
@@ -265,7 +266,7 @@ func (g *gen) constant(c *ir.Const) string {
 	}
 	f := math.Float32frombits(c.Bits)
 	if math.IsInf(float64(f), 0) || math.IsNaN(float64(f)) || f == 0 && math.Signbit(float64(f)) {
-		return fmt.Sprintf("%s.Float32FromBits(0x%08x)", g.xpu, c.Bits)
+		return fmt.Sprintf("%s(0x%08x)", g.call("xpu", "Float32FromBits"), c.Bits)
 	}
 	return "float32(" + strconv.FormatFloat(float64(f), 'g', -1, 32) + ")"
 }

@@ -23,9 +23,12 @@ import (
 	"cmp"
 	"errors"
 	"fmt"
+	"maps"
+	"slices"
 	"strings"
 
 	"github.com/goxpu/xpu/codegen/ir"
+	"github.com/goxpu/xpu/schema"
 )
 
 // ErrUnsupported is wrapped by the error of a kernel the lowering refuses.
@@ -39,29 +42,70 @@ type Imports struct{ XPU, GPU string }
 // kernel k over one block, for a file that imports xpu and gpu as imp
 // says. The output depends only on k, fn and imp.
 func Generate(k *ir.Kernel, fn string, imp Imports) (string, error) {
-	g := &gen{k: k, fn: fn, xpu: cmp.Or(imp.XPU, "xpu"), gpu: cmp.Or(imp.GPU, "gpu")}
+	g, err := generate(k, fn, imp)
+	if err != nil {
+		return "", err
+	}
+	return g.out.String(), nil
+}
+
+// Artifact lowers k as Generate does to its Go artifact for the cpu
+// backend: Code is the function's source, and the manifest's facts are
+// those of the function: the library calls it makes (NativeOps, spelled
+// "xpu.Sqrt", "gpu.CPUWave" whatever the file's import names) and, for a
+// kernel with waves, the emulated tier, whose loops run any width.
+func Artifact(k *ir.Kernel, fn string, imp Imports) (schema.Artifact, error) {
+	g, err := generate(k, fn, imp)
+	if err != nil {
+		return schema.Artifact{}, err
+	}
+	a := schema.Artifact{
+		Manifest: schema.Manifest{Backend: schema.BackendCPU, Target: schema.TargetGo, NativeOps: slices.Sorted(maps.Keys(g.ops))},
+		Code:     g.out.String(),
+	}
+	if k.Wave != 0 || ir.UsesWaves(k) {
+		a.WaveTier = schema.TierEmulated
+	}
+	return a, nil
+}
+
+// generate lowers k into a gen whose out holds the function.
+func generate(k *ir.Kernel, fn string, imp Imports) (*gen, error) {
+	g := &gen{k: k, fn: fn, xpu: cmp.Or(imp.XPU, "xpu"), gpu: cmp.Or(imp.GPU, "gpu"), ops: map[string]bool{}}
 	for i, n := range k.Block {
 		g.size[i] = max(n, 1)
 	}
 	if bn := g.size[0] * g.size[1] * g.size[2]; bn > 1024 {
-		return "", g.refuse(k.Pos, "a block of %d work-items exceeds 1024", bn)
+		return nil, g.refuse(k.Pos, "a block of %d work-items exceeds 1024", bn)
 	}
 	if err := g.plan(); err != nil {
-		return "", err
+		return nil, err
 	}
 	g.function()
 	if g.err != nil {
-		return "", g.err
+		return nil, g.err
 	}
-	return g.out.String(), nil
+	return g, nil
+}
+
+// call returns the name of the library function name of package pkg
+// ("xpu" or "gpu") as the file spells it, and records the call among the
+// kernel's native operations.
+func (g *gen) call(pkg, name string) string {
+	g.ops[pkg+"."+name] = true
+	if pkg == "gpu" {
+		return g.gpu + "." + name
+	}
+	return g.xpu + "." + name
 }
 
 // gen holds the state of one kernel's lowering.
 type gen struct {
 	k        *ir.Kernel
 	fn       string
-	xpu, gpu string    // the import names of packages xpu and gpu
-	size     [3]uint32 // block size, at least 1 on each axis
+	xpu, gpu string          // the import names of packages xpu and gpu
+	ops      map[string]bool // the library calls made, as call records them
+	size     [3]uint32       // block size, at least 1 on each axis
 	out      strings.Builder
 
 	nodes  []node           // the kernel body, split at barriers

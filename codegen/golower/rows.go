@@ -123,7 +123,7 @@ func (g *gen) rowOperand(e ir.Expr, loops map[*ir.Var]bool) (*ir.Index, bool) {
 // by lane as written where the row does not fit.
 func (g *gen) rowCopy(s *ir.Assign) {
 	dst, src := s.Dst.(*ir.Index), s.Value.(*ir.Index)
-	g.line("if !%s.CPUCopyRow(%s, %s, %s, %s, %d) {", g.gpu, g.sliceOf(dst.X), g.expr(dst.Index),
+	g.line("if !%s(%s, %s, %s, %s, %d) {", g.call("gpu", "CPUCopyRow"), g.sliceOf(dst.X), g.expr(dst.Index),
 		g.sliceOf(src.X), g.expr(src.Index), g.size[0])
 	g.nest(func() {
 		g.rowMode = false

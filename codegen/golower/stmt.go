@@ -30,7 +30,7 @@ func (g *gen) stmt(s ir.Stmt) {
 			return
 		}
 		if atomicElement(s.Dst) {
-			g.line("%s.AtomicStore(&%s, %s)", g.xpu, g.place(s.Dst), g.expr(s.Value))
+			g.line("%s(&%s, %s)", g.call("xpu", "AtomicStore"), g.place(s.Dst), g.expr(s.Value))
 			return
 		}
 		g.line("%s = %s", g.place(s.Dst), g.expr(s.Value))

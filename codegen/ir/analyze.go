@@ -7,6 +7,8 @@ package ir
 import (
 	"fmt"
 	"strings"
+
+	"github.com/goxpu/xpu/schema"
 )
 
 // BarrierError is a barrier reached in control flow that is not
@@ -68,15 +70,15 @@ func Analyze(k *Kernel) error {
 // accesses computes the access mode of every buffer and shared array.
 func accesses(k *Kernel) {
 	for _, p := range k.Params {
-		p.Access, p.AtomicElem = AccessNone, nil
+		p.Access, p.AtomicElem = schema.AccessNone, nil
 	}
 	for _, s := range k.Shared {
-		s.Access, s.AtomicElem = AccessNone, nil
+		s.Access, s.AtomicElem = schema.AccessNone, nil
 	}
 	visit := func(b *Block) {
 		WalkStmts(b, func(s Stmt) bool {
 			if a, ok := s.(*Assign); ok {
-				markPlace(a.Dst, AccessWrite)
+				markPlace(a.Dst, schema.AccessWrite)
 				readsOfPlace(a.Dst)
 				markReads(a.Value)
 				return true
@@ -99,13 +101,13 @@ func markReads(x Expr) {
 	WalkExpr(x, func(e Expr) bool {
 		switch e := e.(type) {
 		case *Index:
-			markMemory(e.X, AccessRead)
+			markMemory(e.X, schema.AccessRead)
 		case *Atomic:
 			elem := e.Ptr.Type()
 			if IsKind(elem, F32) {
 				elem = U32Type
 			}
-			markPlace(e.Ptr, AccessAtomic)
+			markPlace(e.Ptr, schema.AccessAtomic)
 			setAtomicElem(e.Ptr, elem)
 			readsOfPlace(e.Ptr)
 			for _, a := range e.Args {
@@ -147,7 +149,7 @@ func placeRoot(x Expr) Expr {
 }
 
 // markPlace adds a to the access mode of the memory a place is in.
-func markPlace(x Expr, a Access) { markMemory(placeRoot(x), a) }
+func markPlace(x Expr, a schema.Access) { markMemory(placeRoot(x), a) }
 
 // setAtomicElem records the element type an atomic sees.
 func setAtomicElem(x Expr, t Type) {
@@ -164,7 +166,7 @@ func setAtomicElem(x Expr, t Type) {
 }
 
 // markMemory adds a to the access mode of a BufferRef or SharedRef.
-func markMemory(x Expr, a Access) {
+func markMemory(x Expr, a schema.Access) {
 	switch r := x.(type) {
 	case *BufferRef:
 		r.Param.Access = join(r.Param.Access, a)
@@ -174,16 +176,16 @@ func markMemory(x Expr, a Access) {
 }
 
 // join combines two access modes.
-func join(a, b Access) Access {
+func join(a, b schema.Access) schema.Access {
 	switch {
-	case a == AccessAtomic || b == AccessAtomic:
-		return AccessAtomic
-	case a == AccessNone:
+	case a == schema.AccessAtomic || b == schema.AccessAtomic:
+		return schema.AccessAtomic
+	case a == schema.AccessNone:
 		return b
-	case b == AccessNone || a == b:
+	case b == schema.AccessNone || a == b:
 		return a
 	}
-	return AccessReadWrite
+	return schema.AccessReadWrite
 }
 
 // barriers sets Func.Barrier for every device function of k.

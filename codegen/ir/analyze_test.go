@@ -3,6 +3,8 @@ package ir
 import (
 	"errors"
 	"testing"
+
+	"github.com/goxpu/xpu/schema"
 )
 
 // Helpers that build IR by hand.
@@ -77,12 +79,12 @@ func TestAccess(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, c := range []struct {
-		got, want Access
+		got, want schema.Access
 		name      string
 	}{
-		{x.Access, AccessRead, "x"}, {y.Access, AccessWrite, "y"}, {z.Access, AccessReadWrite, "z"},
-		{h.Access, AccessAtomic, "h"}, {u.Access, AccessNone, "u"}, {s.Access, AccessAtomic, "s"},
-		{w.Access, AccessWrite, "w"},
+		{x.Access, schema.AccessRead, "x"}, {y.Access, schema.AccessWrite, "y"}, {z.Access, schema.AccessReadWrite, "z"},
+		{h.Access, schema.AccessAtomic, "h"}, {u.Access, schema.AccessNone, "u"}, {s.Access, schema.AccessAtomic, "s"},
+		{w.Access, schema.AccessWrite, "w"},
 	} {
 		if c.got != c.want {
 			t.Errorf("%s: access %v, want %v", c.name, c.got, c.want)
@@ -92,7 +94,7 @@ func TestAccess(t *testing.T) {
 		t.Errorf("atomic elements %v %v, want uint32", h.AtomicElem, s.AtomicElem)
 	}
 	// Analyze may run again with the same result.
-	if err := Analyze(k); err != nil || y.Access != AccessWrite {
+	if err := Analyze(k); err != nil || y.Access != schema.AccessWrite {
 		t.Errorf("second Analyze: %v, y %v", err, y.Access)
 	}
 }

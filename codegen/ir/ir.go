@@ -15,7 +15,11 @@
 // object, as WGSL requires.
 package ir
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/goxpu/xpu/schema"
+)
 
 // Pos is a source position of the kernel's Go code.
 type Pos struct {
@@ -79,21 +83,6 @@ const (
 	ScalarParam                  // a scalar: a field of the uniform block
 )
 
-// Access is how a kernel uses a buffer, inferred from its body.
-type Access int
-
-const (
-	AccessNone      Access = iota // never touched
-	AccessRead                    // loaded only
-	AccessWrite                   // stored only
-	AccessReadWrite               // loaded and stored
-	AccessAtomic                  // touched by at least one atomic
-)
-
-func (a Access) String() string {
-	return [...]string{"none", "read", "write", "read-write", "atomic"}[a]
-}
-
 // Param is a kernel parameter after the Thread.
 type Param struct {
 	Name string
@@ -102,7 +91,7 @@ type Param struct {
 	Pos  Pos
 
 	// For buffers, filled by Analyze.
-	Access Access
+	Access schema.Access
 	// AtomicElem is the element type the device sees when Access is
 	// AccessAtomic: I32 or U32 (a float32 buffer touched by
 	// AtomicAddFloat32 is an atomic U32 array, read through bitcasts).
@@ -120,8 +109,8 @@ type Shared struct {
 	Elem       Type
 	Len        int
 	Pos        Pos
-	Access     Access // filled by Analyze
-	AtomicElem Type   // as in Param
+	Access     schema.Access // filled by Analyze
+	AtomicElem Type          // as in Param
 }
 
 // Func is a device function, specialized per buffer/shared argument tuple.

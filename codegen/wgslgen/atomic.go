@@ -2,6 +2,7 @@ package wgslgen
 
 import (
 	"github.com/goxpu/xpu/codegen/ir"
+	"github.com/goxpu/xpu/schema"
 	"github.com/goxpu/xpu/wgsl"
 )
 
@@ -38,14 +39,14 @@ func (l *lowerer) atomicPlace(e ir.Expr) bool {
 
 // arrayOf returns the access of a buffer or shared array, and whether it
 // is atomic.
-func arrayOf(e ir.Expr) (ir.Access, bool) {
+func arrayOf(e ir.Expr) (schema.Access, bool) {
 	switch b := e.(type) {
 	case *ir.BufferRef:
-		return b.Param.Access, b.Param.Access == ir.AccessAtomic
+		return b.Param.Access, b.Param.Access == schema.AccessAtomic
 	case *ir.SharedRef:
-		return b.Shared.Access, b.Shared.Access == ir.AccessAtomic
+		return b.Shared.Access, b.Shared.Access == schema.AccessAtomic
 	}
-	return ir.AccessNone, false
+	return schema.AccessNone, false
 }
 
 // atomicTarget resolves the pointer operand of an atomic.
@@ -65,13 +66,13 @@ func (l *lowerer) atomicTarget(ptr ir.Expr) (atomicArray, bool) {
 	case *ir.BufferRef:
 		a = atomicArray{name: mangle(prefixBuffer, b.Param.Name), elem: b.Param.Type}
 		elem = b.Param.AtomicElem
-		if b.Param.Access != ir.AccessAtomic {
+		if b.Param.Access != schema.AccessAtomic {
 			l.fail(ruleAtomicAccess, "atomic on buffer %s, whose access is %v, not atomic", b.Param.Name, b.Param.Access)
 		}
 	case *ir.SharedRef:
 		a = atomicArray{name: mangle(prefixShared, b.Shared.Name), elem: b.Shared.Elem}
 		elem = b.Shared.AtomicElem
-		if b.Shared.Access != ir.AccessAtomic {
+		if b.Shared.Access != schema.AccessAtomic {
 			l.fail(ruleAtomicAccess, "atomic on shared array %s, whose access is %v, not atomic", b.Shared.Name, b.Shared.Access)
 		}
 	default:

@@ -5,6 +5,7 @@ import (
 	"slices"
 
 	"github.com/goxpu/xpu/codegen/ir"
+	"github.com/goxpu/xpu/schema"
 	"github.com/goxpu/xpu/wgsl"
 )
 
@@ -38,7 +39,7 @@ func (l *lowerer) bindings() {
 	for _, s := range l.k.Shared {
 		l.at(s.Pos)
 		var elem wgsl.Type
-		if s.Access == ir.AccessAtomic {
+		if s.Access == schema.AccessAtomic {
 			elem = &wgsl.Atomic{Elem: l.atomicElem(s.Elem, s.AtomicElem, "shared array "+s.Name)}
 		} else {
 			elem = l.typ(s.Elem)
@@ -69,15 +70,15 @@ func (l *lowerer) buffer(p *ir.Param, i int) {
 		Name:   l.global(mangle(prefixBuffer, p.Name), "buffer "+p.Name),
 	}
 	switch p.Access {
-	case ir.AccessRead:
+	case schema.AccessRead:
 		v.Access = wgsl.Read
-	case ir.AccessWrite, ir.AccessReadWrite:
+	case schema.AccessWrite, schema.AccessReadWrite:
 		l.storage = true
-	case ir.AccessAtomic:
+	case schema.AccessAtomic:
 		l.storage = true
 	}
 	var elem wgsl.Type
-	if p.Access == ir.AccessAtomic {
+	if p.Access == schema.AccessAtomic {
 		elem = &wgsl.Atomic{Elem: l.atomicElem(p.Type, p.AtomicElem, "buffer "+p.Name)}
 	} else {
 		elem = l.typ(p.Type)

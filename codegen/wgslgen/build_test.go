@@ -4,6 +4,7 @@ import (
 	"math"
 
 	"github.com/goxpu/xpu/codegen/ir"
+	"github.com/goxpu/xpu/schema"
 )
 
 // Small constructors that keep the hand-built IR of the test kernels
@@ -71,9 +72,9 @@ func atomic(op ir.AtomicOp, ptr ir.Expr, args ...ir.Expr) *ir.Atomic {
 	return a
 }
 
-func buffer(name string, t ir.Type, acc ir.Access, binding int) *ir.Param {
+func buffer(name string, t ir.Type, acc schema.Access, binding int) *ir.Param {
 	p := &ir.Param{Name: name, Kind: ir.BufferParam, Type: t, Access: acc, Binding: binding}
-	if acc == ir.AccessAtomic {
+	if acc == schema.AccessAtomic {
 		p.AtomicElem = t
 		if t == f32 {
 			p.AtomicElem = u32

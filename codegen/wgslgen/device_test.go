@@ -20,6 +20,7 @@ import (
 	"github.com/goxpu/xpu"
 	"github.com/goxpu/xpu/codegen/ir"
 	"github.com/goxpu/xpu/codegen/wgslgen"
+	"github.com/goxpu/xpu/schema"
 )
 
 // The tests in this file hand the generated WGSL to wgpu (wgpu-native
@@ -86,7 +87,7 @@ func pipeline(d *wgpu.Device, k *ir.Kernel, src string) (*wgpu.ComputePipeline, 
 			continue
 		}
 		typ := wgpu.BufferBindingTypeStorage
-		if p.Access == ir.AccessRead {
+		if p.Access == schema.AccessRead {
 			typ = wgpu.BufferBindingTypeReadOnlyStorage
 		}
 		entries = append(entries, wgpu.BindGroupLayoutEntry{Binding: uint32(len(entries)), Visibility: wgpu.ShaderStageCompute, Buffer: wgpu.BufferBindingLayout{Type: typ}})

@@ -7,6 +7,7 @@ import (
 
 	"github.com/goxpu/xpu/codegen/ir"
 	"github.com/goxpu/xpu/codegen/wgslgen"
+	"github.com/goxpu/xpu/schema"
 )
 
 // TestRefusals checks that kernels the WGSL lowering cannot carry are
@@ -16,9 +17,9 @@ func TestRefusals(t *testing.T) {
 		return &ir.Kernel{Name: "K", Block: [3]uint32{64, 1, 1}, Pos: pos("k.go", 1), Body: block(body...)}
 	}
 	where := pos("k.go", 7)
-	counters := buffer("counters", particleType, ir.AccessAtomic, 0)
-	flags := buffer("flags", bl, ir.AccessRead, 0)
-	u := buffer("u", u32, ir.AccessReadWrite, 0)
+	counters := buffer("counters", particleType, schema.AccessAtomic, 0)
+	flags := buffer("flags", bl, schema.AccessRead, 0)
+	u := buffer("u", u32, schema.AccessReadWrite, 0)
 	cases := []struct {
 		name, rule, msg string
 		k               *ir.Kernel
@@ -40,7 +41,7 @@ func TestRefusals(t *testing.T) {
 		}()},
 		{"binding out of order", "xpu-binding", "binding 1, want 0", func() *ir.Kernel {
 			k := simple()
-			k.Params = []*ir.Param{buffer("x", f32, ir.AccessRead, 1)}
+			k.Params = []*ir.Param{buffer("x", f32, schema.AccessRead, 1)}
 			return k
 		}()},
 		{"overlapping uniforms", "xpu-binding", "must not overlap", func() *ir.Kernel {

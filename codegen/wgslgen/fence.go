@@ -4,7 +4,11 @@ package wgslgen
 // (storageBarrier before workgroupBarrier): those that order accesses to
 // writable buffers, made by the block's work-items on both sides of them.
 
-import "github.com/goxpu/xpu/codegen/ir"
+import (
+	"github.com/goxpu/xpu/codegen/ir"
+
+	"github.com/goxpu/xpu/schema"
+)
 
 // fencePoint is a barrier or an access to a writable buffer, in the order
 // of the kernel's text, with the loops around it.
@@ -25,7 +29,7 @@ type fencePoint struct {
 func storageFences(k *ir.Kernel) map[*ir.Barrier]bool {
 	writable := map[*ir.Param]bool{}
 	for _, p := range k.Params {
-		if p.Kind == ir.BufferParam && p.Access != ir.AccessRead && p.Access != ir.AccessNone {
+		if p.Kind == ir.BufferParam && p.Access != schema.AccessRead && p.Access != schema.AccessNone {
 			writable[p] = true
 		}
 	}

@@ -4,13 +4,14 @@ import (
 	"testing"
 
 	"github.com/goxpu/xpu/codegen/ir"
+	"github.com/goxpu/xpu/schema"
 )
 
 // TestStorageFences checks which barriers fence storage: those with an
 // access to a writable buffer on both sides, counting loops around both.
 func TestStorageFences(t *testing.T) {
-	out := &ir.Param{Name: "out", Kind: ir.BufferParam, Type: ir.U32Type, Access: ir.AccessReadWrite}
-	in := &ir.Param{Name: "in", Kind: ir.BufferParam, Type: ir.U32Type, Access: ir.AccessRead, Binding: 1}
+	out := &ir.Param{Name: "out", Kind: ir.BufferParam, Type: ir.U32Type, Access: schema.AccessReadWrite}
+	in := &ir.Param{Name: "in", Kind: ir.BufferParam, Type: ir.U32Type, Access: schema.AccessRead, Binding: 1}
 	zero := &ir.Const{T: ir.U32Type}
 	at := func(p *ir.Param) ir.Expr { return &ir.Index{X: &ir.BufferRef{Param: p}, Index: zero, T: ir.U32Type} }
 	v := &ir.Var{Name: "v", Type: ir.U32Type}

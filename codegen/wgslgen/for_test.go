@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/goxpu/xpu/codegen/ir"
+	"github.com/goxpu/xpu/schema"
 )
 
 // TestForLowering: a for whose clauses lower to one expression each
@@ -13,7 +14,7 @@ import (
 // variable never assigned again is a let.
 func TestForLowering(t *testing.T) {
 	u32 := func(v uint32) ir.Expr { return &ir.Const{T: ir.U32Type, Bits: v} }
-	out := &ir.Param{Name: "out", Kind: ir.BufferParam, Type: ir.U32Type, Access: ir.AccessReadWrite}
+	out := &ir.Param{Name: "out", Kind: ir.BufferParam, Type: ir.U32Type, Access: schema.AccessReadWrite}
 	x := &ir.Var{Name: "x", Type: ir.U32Type}
 	i := &ir.Var{Name: "i", Type: ir.U32Type}
 	fv := &ir.Var{Name: "v", Type: ir.U32Type}

@@ -6,6 +6,7 @@ import (
 
 	"github.com/goxpu/xpu"
 	"github.com/goxpu/xpu/codegen/ir"
+	"github.com/goxpu/xpu/schema"
 )
 
 // testKernel is a kernel built by hand in the IR, with the Go function
@@ -58,8 +59,8 @@ func saxpy(t xpu.Thread, y, x []float32, a float32, n uint32) {
 }
 
 func saxpyIR() *ir.Kernel {
-	y := buffer("y", f32, ir.AccessReadWrite, 0)
-	x := buffer("x", f32, ir.AccessRead, 1)
+	y := buffer("y", f32, schema.AccessReadWrite, 0)
+	x := buffer("x", f32, schema.AccessRead, 1)
 	a := scalarParam("a", f32, 0)
 	n := scalarParam("n", u32, 4)
 	i := newVar("i", u32)
@@ -103,10 +104,10 @@ func reduce(t xpu.Thread, out, in []float32, n uint32) {
 }
 
 func reduceIR() *ir.Kernel {
-	out := buffer("out", f32, ir.AccessWrite, 0)
-	in := buffer("in", f32, ir.AccessRead, 1)
+	out := buffer("out", f32, schema.AccessWrite, 0)
+	in := buffer("in", f32, schema.AccessRead, 1)
 	n := scalarParam("n", u32, 0)
-	s := &ir.Shared{Name: "s", Elem: f32, Len: 64, Access: ir.AccessReadWrite}
+	s := &ir.Shared{Name: "s", Elem: f32, Len: 64, Access: schema.AccessReadWrite}
 	l, i, v, stride := newVar("l", u32), newVar("i", u32), newVar("v", f32), newVar("stride", u32)
 	b1, b2 := &ir.Barrier{Pos: pos("reduce.go", 9)}, &ir.Barrier{Pos: pos("reduce.go", 14)}
 	k := &ir.Kernel{
@@ -153,10 +154,10 @@ func histogram(t xpu.Thread, hist, in []uint32, hi []int32, sum []uint32, n, bin
 }
 
 func histogramIR() *ir.Kernel {
-	hist := buffer("hist", u32, ir.AccessAtomic, 0)
-	in := buffer("in", u32, ir.AccessRead, 1)
-	hi := buffer("hi", i32, ir.AccessAtomic, 2)
-	sum := buffer("sum", u32, ir.AccessAtomic, 3)
+	hist := buffer("hist", u32, schema.AccessAtomic, 0)
+	in := buffer("in", u32, schema.AccessRead, 1)
+	hi := buffer("hi", i32, schema.AccessAtomic, 2)
+	sum := buffer("sum", u32, schema.AccessAtomic, 3)
 	n, bins := scalarParam("n", u32, 0), scalarParam("bins", u32, 4)
 	i, v, old := newVar("i", u32), newVar("v", u32), newVar("old", u32)
 	return &ir.Kernel{
@@ -196,9 +197,9 @@ func floatAdd(t xpu.Thread, sum, old, x []float32, n uint32) {
 }
 
 func floatAddIR() *ir.Kernel {
-	sum := buffer("sum", f32, ir.AccessAtomic, 0)
-	old := buffer("old", f32, ir.AccessWrite, 1)
-	x := buffer("x", f32, ir.AccessRead, 2)
+	sum := buffer("sum", f32, schema.AccessAtomic, 0)
+	old := buffer("old", f32, schema.AccessWrite, 1)
+	x := buffer("x", f32, schema.AccessRead, 2)
 	n := scalarParam("n", u32, 0)
 	i := newVar("i", u32)
 	return &ir.Kernel{
@@ -245,8 +246,8 @@ var particleType = &ir.Struct{Name: "Particle", Fields: []ir.Field{
 }}
 
 func particlesIR() *ir.Kernel {
-	p := buffer("p", particleType, ir.AccessReadWrite, 0)
-	out := buffer("out", particleType, ir.AccessWrite, 1)
+	p := buffer("p", particleType, schema.AccessReadWrite, 0)
+	out := buffer("out", particleType, schema.AccessWrite, 1)
 	dt, n := scalarParam("dt", f32, 0), scalarParam("n", u32, 4)
 	i, q := newVar("i", u32), newVar("q", particleType)
 	pi := func(f int) *ir.FieldOf { return field(at(p, ref(i)), f) }
@@ -315,8 +316,8 @@ func devFuncIR() *ir.Kernel {
 				math1(ir.Clamp, bin(ir.OpAdd, bin(ir.OpMul, at(ref(wa), ci(0)), ref(wk)), conv(query(ir.LocalX), f32)), cf(-1), cf(40)),
 			}}},
 		)}
-	out := buffer("out", f32, ir.AccessWrite, 0)
-	in := buffer("in", f32, ir.AccessRead, 1)
+	out := buffer("out", f32, schema.AccessWrite, 0)
+	in := buffer("in", f32, schema.AccessRead, 1)
 	k, n := scalarParam("k", f32, 0), scalarParam("n", u32, 4)
 	i, a, j := newVar("i", u32), newVar("a", arr), newVar("j", u32)
 	return &ir.Kernel{
@@ -374,10 +375,10 @@ func intSem(t xpu.Thread, out, xs, ys []int32, sh []uint32, n uint32) {
 }
 
 func intSemIR() *ir.Kernel {
-	out := buffer("out", i32, ir.AccessWrite, 0)
-	xs := buffer("xs", i32, ir.AccessRead, 1)
-	ys := buffer("ys", i32, ir.AccessRead, 2)
-	sh := buffer("sh", u32, ir.AccessRead, 3)
+	out := buffer("out", i32, schema.AccessWrite, 0)
+	xs := buffer("xs", i32, schema.AccessRead, 1)
+	ys := buffer("ys", i32, schema.AccessRead, 2)
+	sh := buffer("sh", u32, schema.AccessRead, 3)
 	n := scalarParam("n", u32, 0)
 	i, x, y, s, ux, uy, o := newVar("i", u32), newVar("x", i32), newVar("y", i32), newVar("s", u32), newVar("ux", u32), newVar("uy", u32), newVar("o", u32)
 	put := func(k uint32, v ir.Expr) ir.Stmt { return assign(at(out, bin(ir.OpAdd, ref(o), cu(k))), v) }
@@ -468,9 +469,9 @@ func convSem(t xpu.Thread, out []uint32, fs, gs []float32, n uint32) {
 }
 
 func convSemIR() *ir.Kernel {
-	out := buffer("out", u32, ir.AccessWrite, 0)
-	fs := buffer("fs", f32, ir.AccessRead, 1)
-	gs := buffer("gs", f32, ir.AccessRead, 2)
+	out := buffer("out", u32, schema.AccessWrite, 0)
+	fs := buffer("fs", f32, schema.AccessRead, 1)
+	gs := buffer("gs", f32, schema.AccessRead, 2)
 	n := scalarParam("n", u32, 0)
 	i, f, g, o := newVar("i", u32), newVar("f", f32), newVar("g", f32), newVar("o", u32)
 	put := func(k uint32, v ir.Expr) ir.Stmt { return assign(at(out, bin(ir.OpAdd, ref(o), cu(k))), v) }
@@ -525,8 +526,8 @@ func shortCircuit(t xpu.Thread, cnt, out []uint32, n uint32) {
 }
 
 func shortCircuitIR() *ir.Kernel {
-	cnt := buffer("cnt", u32, ir.AccessAtomic, 0)
-	out := buffer("out", u32, ir.AccessReadWrite, 1)
+	cnt := buffer("cnt", u32, schema.AccessAtomic, 0)
+	out := buffer("out", u32, schema.AccessReadWrite, 1)
 	n := scalarParam("n", u32, 0)
 	i := newVar("i", u32)
 	return &ir.Kernel{

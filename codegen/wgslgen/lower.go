@@ -5,50 +5,41 @@ import (
 	"slices"
 
 	"github.com/goxpu/xpu/codegen/ir"
+	"github.com/goxpu/xpu/schema"
 	"github.com/goxpu/xpu/wgsl"
 )
 
-// Generate lowers k to WGSL and prints it.
+// Generate lowers k to WGSL and prints it: for a kernel that uses waves,
+// at the emulated tier (see Lower).
 func Generate(k *ir.Kernel) (string, error) {
-	s, _, err := GenerateFault(k)
-	return s, err
-}
-
-// GenerateFault is Generate that also reports whether the module declares
-// the fault word (see Faults).
-func GenerateFault(k *ir.Kernel) (src string, fault bool, err error) {
 	m, err := Lower(k)
 	if err != nil {
-		return "", false, err
+		return "", err
 	}
-	s, err := wgsl.Sprint(m)
-	if err != nil {
-		return "", false, &Error{Pos: k.Pos, Rule: ruleIR, Msg: err.Error()}
-	}
-	return s, Faults(m), nil
+	return print(k, m)
 }
 
 // Lower builds the WGSL module of k. It returns the first rule k breaks
 // as an *Error. A kernel that uses waves is lowered at the emulated tier,
-// which runs on every device; Variants gives the others.
+// which runs on every device; Artifacts gives the others.
 func Lower(k *ir.Kernel) (*wgsl.Module, error) {
-	tier := ""
+	var tier schema.Tier
 	if k != nil && k.Body != nil && (k.Wave != 0 || ir.UsesWaves(k)) {
-		tier = TierEmulated
+		tier = schema.TierEmulated
 	}
 	return lower(k, tier)
 }
 
 // lower builds the WGSL module of k at a wave tier ("" for a kernel
 // without waves).
-func lower(k *ir.Kernel, tier string) (*wgsl.Module, error) {
+func lower(k *ir.Kernel, tier schema.Tier) (*wgsl.Module, error) {
 	if k == nil || k.Body == nil {
 		return nil, &Error{Rule: ruleIR, Msg: "kernel without a body"}
 	}
 	switch tier {
-	case "", TierNative, TierFolded, TierNarrow, TierEmulated:
+	case "", schema.TierNative, schema.TierFolded, schema.TierNarrow, schema.TierEmulated:
 	default:
-		return nil, &Error{Pos: k.Pos, Rule: ruleWaveTier, Msg: "unknown wave tier " + tier}
+		return nil, &Error{Pos: k.Pos, Rule: ruleWaveTier, Msg: "unknown wave tier " + string(tier)}
 	}
 	l := &lowerer{
 		tier:     tier,
@@ -105,7 +96,7 @@ func lower(k *ir.Kernel, tier string) (*wgsl.Module, error) {
 
 // lowerer holds the state of one kernel's lowering.
 type lowerer struct {
-	tier string // the wave tier; "" for a kernel without waves
+	tier schema.Tier // the wave tier; "" for a kernel without waves
 	k    *ir.Kernel
 	err  error
 	pos  ir.Pos // position of the statement being lowered

@@ -9,6 +9,7 @@ import (
 	"github.com/goxpu/xpu"
 	"github.com/goxpu/xpu/codegen/ir"
 	"github.com/goxpu/xpu/codegen/wgslgen"
+	"github.com/goxpu/xpu/schema"
 )
 
 func init() {
@@ -83,12 +84,12 @@ func misc(t xpu.Thread, out []uint32, fa []float32, pos, logb []uint32, n uint32
 }
 
 func miscIR() *ir.Kernel {
-	out := buffer("out", u32, ir.AccessWrite, 0)
-	fa := buffer("fa", f32, ir.AccessAtomic, 1)
-	posb := buffer("pos", u32, ir.AccessAtomic, 2)
-	logb := buffer("log", u32, ir.AccessWrite, 3)
+	out := buffer("out", u32, schema.AccessWrite, 0)
+	fa := buffer("fa", f32, schema.AccessAtomic, 1)
+	posb := buffer("pos", u32, schema.AccessAtomic, 2)
+	logb := buffer("log", u32, schema.AccessWrite, 3)
 	n := scalarParam("n", u32, 0)
-	cnt := &ir.Shared{Name: "cnt", Elem: u32, Len: 8, Access: ir.AccessAtomic, AtomicElem: u32}
+	cnt := &ir.Shared{Name: "cnt", Elem: u32, Len: 8, Access: schema.AccessAtomic, AtomicElem: u32}
 
 	li, lv, lk := newVar("i", u32), newVar("v", u32), newVar("k", u32)
 	logvF := &ir.Func{Name: "logv", GoName: "logv", Params: []*ir.Var{li, lv}, Result: u32, Body: block(
@@ -161,8 +162,8 @@ func miscArgs(r *rand.Rand) (uint32, []any) {
 // precision bounds ----
 
 func mathFuncsIR() *ir.Kernel {
-	out := buffer("out", f32, ir.AccessReadWrite, 0)
-	ints := buffer("ints", i32, ir.AccessReadWrite, 1)
+	out := buffer("out", f32, schema.AccessReadWrite, 0)
+	ints := buffer("ints", i32, schema.AccessReadWrite, 1)
 	x, k := newVar("x", f32), newVar("k", i32)
 	var body []ir.Stmt
 	body = append(body, decl(x, at(out, cu(0))), decl(k, at(ints, cu(0))))
@@ -203,16 +204,17 @@ func mathFuncsIR() *ir.Kernel {
 // not folded: it goes through the helper that records the fault, and the
 // module declares the fault word.
 func TestNegativeShiftConstant(t *testing.T) {
-	out := buffer("out", i32, ir.AccessWrite, 0)
+	out := buffer("out", i32, schema.AccessWrite, 0)
 	for _, op := range []ir.Op{ir.OpShl, ir.OpShr} {
 		k := &ir.Kernel{
 			Name: "NegShift", Block: [3]uint32{64, 1, 1}, Pos: pos("k.go", 1), Params: []*ir.Param{out},
 			Body: block(assign(at(out, query(ir.GlobalX)), bin(op, ci(5), ci(-1)))),
 		}
-		src, fault, err := wgslgen.GenerateFault(k)
+		arts, err := wgslgen.Artifacts(k)
 		if err != nil {
 			t.Fatal(err)
 		}
+		src, fault := arts[0].Code, arts[0].Fault
 		if !fault || !strings.Contains(src, "xpu_shift_count(") {
 			t.Errorf("5 %v -1: fault word declared: %v, WGSL:\n%s", op, fault, src)
 		}

@@ -2,6 +2,7 @@ package wgslgen
 
 import (
 	"github.com/goxpu/xpu/codegen/ir"
+	"github.com/goxpu/xpu/schema"
 	"github.com/goxpu/xpu/wgsl"
 )
 
@@ -44,16 +45,15 @@ var helperUses = map[string][]string{
 
 // faultVar is the fault word: an atomic u32 in a storage buffer the
 // runtime binds after the buffers and the uniform block (see
-// driver.Kernel.Fault). A work-item that does what Go panics on sets a
+// schema.Manifest.Fault). A work-item that does what Go panics on sets a
 // bit of it, and the runtime turns a nonzero word into an error.
 const faultVar = "xpu_fault"
 
-// The bits of the fault word: an integer division or remainder by zero
-// (driver.FaultDivZero), a negative signed shift count
-// (driver.FaultNegativeShift).
+// The bits of the fault word: an integer division or remainder by zero, a
+// negative signed shift count.
 const (
-	faultDivZero       = 1
-	faultNegativeShift = 2
+	faultDivZero       = schema.FaultDivZero
+	faultNegativeShift = schema.FaultNegativeShift
 )
 
 // recordFault sets bit in the fault word. The helper then returns a

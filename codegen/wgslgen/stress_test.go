@@ -37,6 +37,7 @@ import (
 	"github.com/goxpu/xpu/gpu/driver"
 	"github.com/goxpu/xpu/gpu/webgpu"
 	"github.com/goxpu/xpu/gpu/webgpu/dawn"
+	"github.com/goxpu/xpu/schema"
 )
 
 // stressN is the number of work-items of a stress kernel (one block);
@@ -107,7 +108,7 @@ type childJob struct {
 	Name   string
 	WGSL   string
 	Fault  bool
-	Params []driver.Param
+	Params []schema.Param
 	X      []float32
 }
 
@@ -162,7 +163,9 @@ func runChild(path, name string) int {
 // child exits next, and wgpu-native on lavapipe sometimes crashes while
 // releasing, which is not what this test is about.
 func compileAndRun(d driver.Device, job *childJob) ([]byte, error) {
-	p, err := d.Compile(&driver.Kernel{Name: job.Name, Block: xpu.Dim3{X: stressN, Y: 1, Z: 1}, Params: job.Params, WGSL: job.WGSL, Fault: job.Fault})
+	p, err := d.Compile(&driver.Kernel{Name: job.Name, Block: xpu.Dim3{X: stressN, Y: 1, Z: 1}, Params: job.Params, Artifacts: []schema.Artifact{
+		{Manifest: schema.Manifest{Backend: schema.BackendWebGPU, Target: schema.TargetWGSL, Fault: job.Fault}, Code: job.WGSL},
+	}})
 	if err != nil {
 		return nil, err
 	}
@@ -227,11 +230,11 @@ func inChild(t *testing.T, name string, k *ir.Kernel, src string, fault bool, x 
 	t.Helper()
 	job := childJob{Name: k.Name, WGSL: src, Fault: fault, X: x}
 	for _, p := range k.Params {
-		acc := driver.AccessReadWrite
-		if p.Access == ir.AccessRead {
-			acc = driver.AccessRead
+		acc := schema.AccessReadWrite
+		if p.Access == schema.AccessRead {
+			acc = schema.AccessRead
 		}
-		job.Params = append(job.Params, driver.Param{Name: p.Name, Kind: driver.ParamBuffer, Type: "float32", Size: 4, Access: acc, Binding: p.Binding})
+		job.Params = append(job.Params, schema.Param{Name: p.Name, Kind: schema.ParamBuffer, Type: schema.TypeName{Name: "float32"}, Size: 4, Access: acc, Binding: p.Binding})
 	}
 	b, err := json.Marshal(&job)
 	if err != nil {
@@ -306,10 +309,11 @@ func checkOnCompilers(t *testing.T, ks []*stressKernel) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			src, fault, err := wgslgen.GenerateFault(k)
+			arts, err := wgslgen.Artifacts(k)
 			if err != nil {
 				t.Fatal(err)
 			}
+			src, fault := arts[0].Code, arts[0].Fault
 			if d := os.Getenv("XPU_STRESS_DUMP"); d != "" {
 				os.WriteFile(filepath.Join(d, s.name+".wgsl"), []byte(src), 0o644)
 			}

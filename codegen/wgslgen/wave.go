@@ -23,15 +23,8 @@ package wgslgen
 
 import (
 	"github.com/goxpu/xpu/codegen/ir"
+	"github.com/goxpu/xpu/schema"
 	"github.com/goxpu/xpu/wgsl"
-)
-
-// The wave tiers.
-const (
-	TierNative   = "native"
-	TierFolded   = "folded"
-	TierNarrow   = "narrow"
-	TierEmulated = "emulated"
 )
 
 // EmulatedWidth is the wave width of a width-agnostic kernel in the
@@ -41,54 +34,43 @@ const EmulatedWidth = 32
 // MaxSubgroup bounds the subgroup sizes the variants cover.
 const MaxSubgroup = 128
 
-// Variant is a kernel's WGSL for the devices whose subgroup size lies in
-// [SubgroupMin, SubgroupMax]; the emulated variant has both zero and runs
-// anywhere. Width is the wave width it runs at; 0 means the subgroup size.
-type Variant struct {
-	Tier                     string
-	SubgroupMin, SubgroupMax uint32
-	Width                    uint32
-	WGSL                     string
-	Fault                    bool // the WGSL declares the fault word
+// variant is the wave tier of one of a kernel's WGSL artifacts and the
+// devices it is for.
+type variant struct {
+	tier schema.Tier
+	sel  schema.Selector
 }
 
-// Variants lowers k at every tier it needs: none for a kernel that uses no
-// wave verb or query (Generate's module serves it); for a width-agnostic
-// kernel, native and emulated; for a declared width W, native (S = W),
-// folded (S < W), narrow (W < S <= MaxSubgroup) and emulated.
-func Variants(k *ir.Kernel) ([]Variant, error) {
-	if k == nil || k.Body == nil || !ir.UsesWaves(k) && k.Wave == 0 {
-		return nil, nil
+// variants returns the tiers k needs, each with its selector: one without
+// a tier for a kernel that uses no wave verb or query; for a
+// width-agnostic kernel, native and emulated; for a declared width W,
+// native (S = W), folded (S < W), narrow (W < S <= MaxSubgroup) and
+// emulated, which runs on any device.
+func variants(k *ir.Kernel) []variant {
+	if !ir.UsesWaves(k) && k.Wave == 0 {
+		return []variant{{}}
 	}
-	var vs []Variant
+	var vs []variant
 	if w := k.Wave; w == 0 {
 		maxS := uint32(MaxSubgroup)
 		if usesBallot(k) {
 			maxS = 32
 		}
-		vs = append(vs, Variant{Tier: TierNative, SubgroupMin: 4, SubgroupMax: maxS})
+		vs = append(vs, variant{schema.TierNative, schema.Selector{SubgroupMin: 4, SubgroupMax: maxS}})
 	} else {
-		vs = append(vs, Variant{Tier: TierNative, SubgroupMin: w, SubgroupMax: w, Width: w})
+		vs = append(vs, variant{schema.TierNative, schema.Selector{SubgroupMin: w, SubgroupMax: w, Width: w}})
 		if w > 4 {
-			vs = append(vs, Variant{Tier: TierFolded, SubgroupMin: 4, SubgroupMax: w / 2, Width: w})
+			vs = append(vs, variant{schema.TierFolded, schema.Selector{SubgroupMin: 4, SubgroupMax: w / 2, Width: w}})
 		}
 		if w < MaxSubgroup {
-			vs = append(vs, Variant{Tier: TierNarrow, SubgroupMin: 2 * w, SubgroupMax: MaxSubgroup, Width: w})
+			vs = append(vs, variant{schema.TierNarrow, schema.Selector{SubgroupMin: 2 * w, SubgroupMax: MaxSubgroup, Width: w}})
 		}
 	}
 	em := k.Wave
 	if em == 0 {
 		em = EmulatedWidth
 	}
-	vs = append(vs, Variant{Tier: TierEmulated, Width: em})
-	for i := range vs {
-		s, fault, err := generate(k, vs[i].Tier)
-		if err != nil {
-			return nil, err
-		}
-		vs[i].WGSL, vs[i].Fault = s, fault
-	}
-	return vs, nil
+	return append(vs, variant{schema.TierEmulated, schema.Selector{Width: em}})
 }
 
 func usesBallot(k *ir.Kernel) bool {
@@ -103,34 +85,12 @@ func usesBallot(k *ir.Kernel) bool {
 }
 
 // GenerateTier lowers k at tier and prints it.
-func GenerateTier(k *ir.Kernel, tier string) (string, error) {
-	s, _, err := generate(k, tier)
-	return s, err
-}
-
-// generate lowers k at tier and prints it; fault reports whether the
-// module declares the fault word (see Faults).
-func generate(k *ir.Kernel, tier string) (src string, fault bool, err error) {
+func GenerateTier(k *ir.Kernel, tier schema.Tier) (string, error) {
 	m, err := lower(k, tier)
 	if err != nil {
-		return "", false, err
+		return "", err
 	}
-	s, err := wgsl.Sprint(m)
-	if err != nil {
-		return "", false, &Error{Pos: k.Pos, Rule: ruleIR, Msg: err.Error()}
-	}
-	return s, Faults(m), nil
-}
-
-// Faults reports whether m declares the fault word: some operation of
-// the kernel records a fault where Go would panic (driver.Kernel.Fault).
-func Faults(m *wgsl.Module) bool {
-	for _, d := range m.Decls {
-		if v, ok := d.(*wgsl.GlobalVar); ok && v.Name == faultVar {
-			return true
-		}
-	}
-	return false
+	return print(k, m)
 }
 
 // waveWidth returns the static wave width of the tier, or nil when it is
@@ -139,14 +99,14 @@ func (l *lowerer) waveWidth() wgsl.Expr {
 	switch {
 	case l.k.Wave != 0:
 		return wgsl.U32Lit(l.k.Wave)
-	case l.tier == TierNative:
+	case l.tier == schema.TierNative:
 		return nil
 	}
 	return wgsl.U32Lit(EmulatedWidth)
 }
 
 // subgroups reports whether the tier uses subgroup builtins.
-func (l *lowerer) subgroups() bool { return l.tier != "" && l.tier != TierEmulated }
+func (l *lowerer) subgroups() bool { return l.tier != "" && l.tier != schema.TierEmulated }
 
 // waveQuery lowers WaveWidth and LaneIndex.
 func (l *lowerer) waveQuery(fn ir.Builtin) wgsl.Expr {
@@ -223,15 +183,15 @@ func (l *lowerer) waveStmt(w *ir.Wave, dst *ir.Var, decl bool) {
 	b := l.blockSize()
 	c.n = wgsl.U32Lit(b[0] * b[1] * b[2])
 	var r wgsl.Expr
-	if l.tier == TierEmulated || l.tier == TierFolded && w.Op.IsShuffle() {
+	if l.tier == schema.TierEmulated || l.tier == schema.TierFolded && w.Op.IsShuffle() {
 		l.exchange(c, c.xv)
 	}
 	switch {
 	case w.Op.IsShuffle():
 		r = l.waveShuffle(c)
-	case l.tier == TierNative:
+	case l.tier == schema.TierNative:
 		r = l.waveNative(c)
-	case l.tier == TierFolded:
+	case l.tier == schema.TierFolded:
 		r = l.waveFolded(c)
 	default:
 		r = l.waveLoop(c)
@@ -248,9 +208,9 @@ func isU32(t wgsl.Type) bool {
 // through a shuffle.
 func (l *lowerer) read(c *waveCtx, j wgsl.Expr) wgsl.Expr {
 	switch l.tier {
-	case TierNative:
+	case schema.TierNative:
 		return wgsl.CallOf("subgroupShuffle", c.xv, j)
-	case TierNarrow:
+	case schema.TierNarrow:
 		sg := l.entryValue(sgLane)
 		return wgsl.CallOf("subgroupShuffle", c.xv, bin(wgsl.Add, bin(wgsl.Sub, sg, bin(wgsl.Rem, sg, c.width)), j))
 	}

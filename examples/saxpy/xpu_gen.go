@@ -12,38 +12,42 @@ var SaxpyKernel = gpu.Register(&gpu.KernelSpec{
 	Name:  "github.com/goxpu/xpu/examples/saxpy.Saxpy",
 	Block: xpu.Dim3{X: 256, Y: 1, Z: 1},
 	Params: []gpu.Param{
-		{Name: "y", Kind: gpu.ParamBuffer, Type: "float32", Size: 4, Access: gpu.AccessReadWrite, Binding: 0},
-		{Name: "x", Kind: gpu.ParamBuffer, Type: "float32", Size: 4, Access: gpu.AccessRead, Binding: 1},
-		{Name: "a", Kind: gpu.ParamScalar, Type: "float32", Size: 4, Binding: 0},
-		{Name: "n", Kind: gpu.ParamScalar, Type: "uint32", Size: 4, Binding: 4},
+		{Name: "y", Kind: gpu.ParamBuffer, Type: gpu.TypeName{Name: "float32"}, Size: 4, Access: gpu.AccessReadWrite, Binding: 0},
+		{Name: "x", Kind: gpu.ParamBuffer, Type: gpu.TypeName{Name: "float32"}, Size: 4, Access: gpu.AccessRead, Binding: 1},
+		{Name: "a", Kind: gpu.ParamScalar, Type: gpu.TypeName{Name: "float32"}, Size: 4, Binding: 0},
+		{Name: "n", Kind: gpu.ParamScalar, Type: gpu.TypeName{Name: "uint32"}, Size: 4, Binding: 4},
 	},
 	UniformSize: 16,
-	WGSL:        saxpyWGSL,
 	Func:        Saxpy,
-	CPU:         saxpyCPU,
-	Manifests: []gpu.Manifest{
+	Artifacts: []gpu.Artifact{
 		{
-			Kernel: "github.com/goxpu/xpu/examples/saxpy.Saxpy", Backend: "webgpu", Target: "wgsl",
-			Hash:        "sha256:ddb28ae2ffe5f16e98f3c865c7ab4bfc5fa00e952c285cd44e8fa45670ea6e45",
-			Codegen:     "xpu-gen/1",
-			Block:       xpu.Dim3{X: 256, Y: 1, Z: 1},
-			SharedBytes: 0, StorageBindings: 2, UniformBytes: 16,
-			PrivateBytes: new(4),
-			Buffers: []gpu.Usage{
-				{Name: "y", Access: gpu.AccessReadWrite},
-				{Name: "x", Access: gpu.AccessRead},
+			Manifest: gpu.Manifest{
+				Kernel: "github.com/goxpu/xpu/examples/saxpy.Saxpy", Backend: "webgpu", Target: "wgsl",
+				Hash:        "sha256:ddb28ae2ffe5f16e98f3c865c7ab4bfc5fa00e952c285cd44e8fa45670ea6e45",
+				Codegen:     "xpu-gen/1",
+				Block:       xpu.Dim3{X: 256, Y: 1, Z: 1},
+				SharedBytes: 0, StorageBindings: 2, UniformBytes: 16,
+				PrivateBytes: new(4),
+				Buffers: []gpu.Usage{
+					{Name: "y", Access: gpu.AccessReadWrite},
+					{Name: "x", Access: gpu.AccessRead},
+				},
 			},
+			Code: saxpyWGSL,
 		},
 		{
-			Kernel: "github.com/goxpu/xpu/examples/saxpy.Saxpy", Backend: "cpu", Target: "go",
-			Hash:        "sha256:37b964222b37ed8f1a9c76ce67bd18858ac187eaeec6a4dc558391b5d52e6803",
-			Codegen:     "xpu-gen/1",
-			Block:       xpu.Dim3{X: 256, Y: 1, Z: 1},
-			SharedBytes: 0, StorageBindings: 2, UniformBytes: 16,
-			Buffers: []gpu.Usage{
-				{Name: "y", Access: gpu.AccessReadWrite},
-				{Name: "x", Access: gpu.AccessRead},
+			Manifest: gpu.Manifest{
+				Kernel: "github.com/goxpu/xpu/examples/saxpy.Saxpy", Backend: "cpu", Target: "go",
+				Hash:        "sha256:37b964222b37ed8f1a9c76ce67bd18858ac187eaeec6a4dc558391b5d52e6803",
+				Codegen:     "xpu-gen/1",
+				Block:       xpu.Dim3{X: 256, Y: 1, Z: 1},
+				SharedBytes: 0, StorageBindings: 2, UniformBytes: 16,
+				Buffers: []gpu.Usage{
+					{Name: "y", Access: gpu.AccessReadWrite},
+					{Name: "x", Access: gpu.AccessRead},
+				},
 			},
+			Entry: saxpyCPU,
 		},
 	},
 })
@@ -55,7 +59,7 @@ func LaunchSaxpy(s *gpu.Stream, groups xpu.Dim3, y *gpu.Buffer[float32], x *gpu.
 	return s.Launch(SaxpyKernel, groups, y, x, a, n)
 }
 
-// saxpyWGSL is the WGSL of Saxpy.
+// saxpyWGSL is the WGSL code of Saxpy.
 const saxpyWGSL = `struct xpu_Uniforms {
     p_a: f32,
     p_n: u32,

@@ -10,8 +10,8 @@ import (
 
 // CPUFunc is the Go lowering of a kernel: it runs every work-item of one
 // block, in order, splitting the block's work at its barriers. Generated
-// code sets it in Kernel.CPU; the CPU backend calls it once per block, on
-// one goroutine, with a CPUBlock it does not keep. A CPUFunc may panic (an
+// code sets it as the Entry of its Go artifact; the CPU backend calls it
+// once per block, on one goroutine, with a CPUBlock it does not keep. A CPUFunc may panic (an
 // index out of range, an integer division by zero, a barrier reached in
 // non-uniform control flow); the backend recovers and reports the block.
 type CPUFunc func(b *CPUBlock)

@@ -5,8 +5,9 @@
 //
 //	var _ driver.Device = (*device)(nil)
 //
-// Layering: this package knows no codegen; it imports only xpu and the
-// standard library. Package gpu re-exports what generated code needs.
+// Layering: this package knows no codegen; it imports only xpu, schema and
+// the standard library. Package gpu/gpuimpl re-exports what generated code
+// needs.
 package driver
 
 import (
@@ -14,15 +15,16 @@ import (
 	"errors"
 
 	"github.com/goxpu/xpu"
+	"github.com/goxpu/xpu/schema"
 )
 
 // Kernel is the compiled form of one kernel, registered by generated code
-// with gpu.Register. It is immutable once registered.
+// (package gpu/gpuimpl). It is immutable once registered.
 type Kernel struct {
-	Name   string   // "importpath.Name", e.g. "github.com/goxpu/xpu/kernels/conformance.Saxpy"
-	Block  xpu.Dim3 // the pinned block size
-	Wave   uint32   // declared wave width; 0 for a width-agnostic kernel
-	Params []Param  // the parameters after the Thread, in Go order (no comptime struct)
+	Name   string         // "importpath.Name", e.g. "github.com/goxpu/xpu/kernels/conformance.Saxpy"
+	Block  xpu.Dim3       // the pinned block size
+	Wave   uint32         // declared wave width; 0 for a width-agnostic kernel
+	Params []schema.Param // the parameters after the Thread, in Go order (no comptime struct)
 
 	// SharedBytes is the workgroup (shared) memory the kernel declares, in
 	// bytes; 0 when it declares none. A launch is refused when it exceeds
@@ -33,32 +35,11 @@ type Kernel struct {
 	// scalar parameters (a multiple of 16; 0 when there are none).
 	UniformSize int
 
-	// WGSL is the kernel's WGSL module with entry point "main"; buffers
-	// are bound in @group(0) at @binding(i) in order of their parameters,
-	// and the uniform block, when UniformSize > 0, at the binding after
-	// the last buffer.
-	WGSL string
-
-	// Fault is set when the kernel's WGSL may record a run-time fault (an
-	// integer division or remainder by zero, a shift by a negative signed
-	// count: Go panics, WGSL would answer with a value). Such a kernel declares a
-	// read_write storage buffer of one atomic u32, xpu_fault, at
-	// FaultBinding: the binding after the last buffer parameter and the
-	// uniform block. The runtime binds a fault word of its own there, as
-	// the last of a launch's buffers (after the parameters' buffers), and
-	// reports a nonzero word at the next flush point as an error wrapping
-	// ErrFault. The user never sees the binding.
-	Fault bool
-
-	// WaveVariants, for a kernel that uses wave verbs or queries, are its
-	// WGSL at each wave tier it may need (the emulated one equals WGSL);
-	// the runtime hands the driver the one PickWave chooses for the
-	// device. Nil for a kernel without waves.
-	WaveVariants []WaveVariant
-
-	// CPU is the kernel's Go lowering for the CPU backend; nil when the
-	// lowering cannot carry the kernel (the CPU backend then refuses it).
-	CPU CPUFunc
+	// Artifacts are the kernel's code: for each backend, one artifact per
+	// target and selector (a WGSL module per wave tier, the Go lowering),
+	// each with its manifest. A driver runs the one [Device.Artifact]
+	// picks; a backend with none for a kernel refuses it.
+	Artifacts []schema.Artifact
 
 	// Func is the kernel's Go function, which the reference runner runs
 	// (gpu.Kernel.Reference); Comptime is a template member's comptime
@@ -71,18 +52,15 @@ type Kernel struct {
 	// template member whose requires clause failed, a lowering that cannot
 	// carry it); a launch reports it with the name.
 	Refused string
-
-	// Manifests describe the kernel's code, one per backend that has
-	// code for it (see Manifest); nil for a hand-written spec.
-	Manifests []Manifest
 }
 
-// FaultBinding returns the binding of k's fault word (see Kernel.Fault):
-// after the buffer parameters and, when UniformSize > 0, the uniform block.
+// FaultBinding returns the binding of k's fault word (see
+// schema.Manifest.Fault): after the buffer parameters and, when
+// UniformSize > 0, the uniform block.
 func (k *Kernel) FaultBinding() int {
 	n := 0
 	for _, p := range k.Params {
-		if p.Kind == ParamBuffer {
+		if p.Kind == schema.ParamBuffer {
 			n++
 		}
 	}
@@ -92,12 +70,6 @@ func (k *Kernel) FaultBinding() int {
 	return n
 }
 
-// The bits of a kernel's fault word; a fault sets its bit with atomicOr.
-const (
-	FaultDivZero       uint32 = 1 << iota // an integer division or remainder by zero
-	FaultNegativeShift                    // a shift by a negative signed count
-)
-
 // ErrFault is wrapped by the error of a kernel that failed while it ran
 // where Go would have panicked (an integer division by zero, a negative
 // shift count): a device
@@ -105,51 +77,10 @@ const (
 // the launch itself.
 var ErrFault = errors.New("kernel fault")
 
-// ParamKind tells buffers from scalars.
-type ParamKind int
-
-const (
-	ParamBuffer ParamKind = iota // a slice parameter: gpu.Buffer[T]
-	ParamScalar                  // a scalar parameter: a uniform
-)
-
-// Access is how a kernel uses a buffer.
-type Access int
-
-const (
-	AccessNone Access = iota
-	AccessRead
-	AccessWrite
-	AccessReadWrite
-	AccessAtomic
-)
-
-func (a Access) String() string {
-	return [...]string{"none", "read", "write", "read-write", "atomic"}[a]
-}
-
-// Param is one parameter of a kernel.
-type Param struct {
-	Name string
-	Kind ParamKind
-	// Type is the Go type of the scalar or of the buffer's element, as
-	// reflect.Type.String spells it ("float32", "conformance.Particle").
-	Type   string
-	Size   int    // bytes of the scalar or of one element
-	Access Access // buffers only
-	// Binding is the binding index of a buffer, or the byte offset of a
-	// scalar in the uniform block.
-	Binding int
-	// MinLen, for a buffer, names the scalar parameter (uint32 or int32)
-	// whose value is the fewest elements the buffer must hold; a launch
-	// with a shorter buffer is refused. Empty: no bound is declared.
-	MinLen string
-}
-
 // Info describes a device. A fact a backend cannot report is absent from
 // Facts (never zero).
 type Info struct {
-	Backend string // "webgpu", "cpu", "cuda", "hip"
+	Backend schema.Backend
 	Name    string // adapter or processor name
 	Driver  string // e.g. "vulkan", "metal", "wgpu-native 0.19.4"
 	Type    string // e.g. "cpu", "discrete-gpu", "integrated-gpu"
@@ -176,6 +107,11 @@ type Limits struct {
 type Device interface {
 	// Info describes the device.
 	Info() Info
+	// Artifact returns the artifact of k this device runs, or nil when k
+	// carries none for it; Compile compiles that one. A driver answers
+	// with [Pick] over its own backend and subgroup facts, unless it
+	// chooses otherwise.
+	Artifact(k *Kernel) *schema.Artifact
 	// Compile prepares k for launching on this device. The runtime calls
 	// it at most once per kernel per device and caches the result.
 	Compile(k *Kernel) (Program, error)
@@ -213,8 +149,8 @@ type Buffer interface {
 // Queue records launches and submits them in order.
 type Queue interface {
 	// Launch records a launch of p over groups, with bufs bound in order
-	// of the kernel's buffer parameters, followed, for a kernel with
-	// Fault set, by its fault word, and uniforms holding its scalars
+	// of the kernel's buffer parameters, followed, for an artifact whose
+	// manifest sets Fault, by its fault word, and uniforms holding its scalars
 	// (UniformSize bytes). A buffer may be a *View: the driver binds its
 	// window of the viewed buffer. A backend may defer it until Flush; bufs and
 	// uniforms may be reused by the caller as soon as Launch returns. A

@@ -15,6 +15,7 @@ import (
 	"testing"
 
 	"github.com/goxpu/xpu/gpu"
+	"github.com/goxpu/xpu/schema"
 )
 
 // Required returns the backends named by XPU_REQUIRE.
@@ -44,7 +45,7 @@ func Devices(t testing.TB) []*gpu.Device {
 	required := Required()
 	compiled := gpu.Backends()
 	for _, name := range required {
-		if !slices.Contains(compiled, name) && !slices.Contains(NotBackends, name) {
+		if !slices.Contains(compiled, schema.Backend(name)) && !slices.Contains(NotBackends, name) {
 			t.Fatalf("XPU_REQUIRE names backend %q, which is not compiled in (have %v)", name, compiled)
 		}
 	}
@@ -52,7 +53,7 @@ func Devices(t testing.TB) []*gpu.Device {
 	for _, name := range compiled {
 		d, err := gpu.OpenBackend(name)
 		if err != nil {
-			if slices.Contains(required, name) {
+			if slices.Contains(required, string(name)) {
 				t.Fatalf("required backend %s: %v", name, err)
 			}
 			t.Logf("backend %s skipped: %v", name, err)
@@ -77,6 +78,6 @@ func ForEach(t *testing.T, f func(t *testing.T, d *gpu.Device)) {
 		t.Skipf("no device: backends compiled in: %v", gpu.Backends())
 	}
 	for _, d := range devs {
-		t.Run(d.Backend(), func(t *testing.T) { f(t, d) })
+		t.Run(string(d.Backend()), func(t *testing.T) { f(t, d) })
 	}
 }

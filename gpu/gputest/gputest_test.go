@@ -73,10 +73,10 @@ func TestForEachNamesSubtests(t *testing.T) {
 	t.Setenv("XPU_REQUIRE", "")
 	var seen []string
 	ForEach(t, func(t *testing.T, d *gpu.Device) {
-		if !strings.HasSuffix(t.Name(), "/"+d.Backend()) {
+		if !strings.HasSuffix(t.Name(), "/"+string(d.Backend())) {
 			t.Errorf("subtest %s for backend %s", t.Name(), d.Backend())
 		}
-		seen = append(seen, d.Backend())
+		seen = append(seen, string(d.Backend()))
 	})
 	t.Logf("devices: %v", seen)
 }

@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/goxpu/xpu/gpu"
+	"github.com/goxpu/xpu/schema"
 )
 
 // The kernel census: after a test run, every kernel a package registers
@@ -74,7 +75,7 @@ func (c *census) findings(kernels []*gpu.Kernel, pkg string, excused map[string]
 			if !ok || k.Refused() != "" {
 				continue
 			}
-			if _, has := k.Manifest(backend); !has {
+			if _, has := k.Manifest(schema.Backend(backend)); !has {
 				continue
 			}
 			why, excuse := excused[name]

@@ -17,7 +17,7 @@ func Check(t *testing.T, d *gpu.Device) {
 	for _, c := range Cases() {
 		t.Run(c.Name(), func(t *testing.T) {
 			err := Run(d, c, seed)
-			known := c.Known[d.Backend()]
+			known := c.Known[string(d.Backend())]
 			switch {
 			case err != nil && known != "":
 				t.Skipf("KNOWN BUG on %s: %s\n%v\n(seed %d)", d.Backend(), known, err, seed)

@@ -53,7 +53,7 @@ func RunAll(d *gpu.Device, seed uint64, each func(Outcome)) []Outcome {
 func RunCase(d *gpu.Device, c *Case, seed uint64) Outcome {
 	start := time.Now()
 	err := Run(d, c, seed)
-	o := Outcome{Case: c.Name(), Known: c.Known[d.Backend()], Elapsed: time.Since(start)}
+	o := Outcome{Case: c.Name(), Known: c.Known[string(d.Backend())], Elapsed: time.Since(start)}
 	switch {
 	case err != nil && o.Known != "":
 		o.Status, o.Error = KnownBug, err.Error()

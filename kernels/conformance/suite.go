@@ -110,7 +110,7 @@ func Run(d *gpu.Device, c *Case, seed uint64) error {
 	if err := c.Launch(d.Stream(), in.Groups, dev); err != nil {
 		return fmt.Errorf("launch: %w", err)
 	}
-	checked.record(d.Backend(), c.Kernel.Name())
+	checked.record(string(d.Backend()), c.Kernel.Name())
 	return compare(c, in.Args, ref, dev)
 }
 

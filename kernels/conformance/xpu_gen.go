@@ -12,45 +12,49 @@ var AtomicAddKernel = gpu.Register(&gpu.KernelSpec{
 	Name:  "github.com/goxpu/xpu/kernels/conformance.AtomicAdd",
 	Block: xpu.Dim3{X: 64, Y: 1, Z: 1},
 	Params: []gpu.Param{
-		{Name: "sum", Kind: gpu.ParamBuffer, Type: "int32", Size: 4, Access: gpu.AccessAtomic, Binding: 0},
-		{Name: "count", Kind: gpu.ParamBuffer, Type: "uint32", Size: 4, Access: gpu.AccessAtomic, Binding: 1},
-		{Name: "tickets", Kind: gpu.ParamBuffer, Type: "uint32", Size: 4, Access: gpu.AccessWrite, Binding: 2},
-		{Name: "in", Kind: gpu.ParamBuffer, Type: "int32", Size: 4, Access: gpu.AccessRead, Binding: 3},
-		{Name: "n", Kind: gpu.ParamScalar, Type: "uint32", Size: 4, Binding: 0},
+		{Name: "sum", Kind: gpu.ParamBuffer, Type: gpu.TypeName{Name: "int32"}, Size: 4, Access: gpu.AccessAtomic, Binding: 0},
+		{Name: "count", Kind: gpu.ParamBuffer, Type: gpu.TypeName{Name: "uint32"}, Size: 4, Access: gpu.AccessAtomic, Binding: 1},
+		{Name: "tickets", Kind: gpu.ParamBuffer, Type: gpu.TypeName{Name: "uint32"}, Size: 4, Access: gpu.AccessWrite, Binding: 2},
+		{Name: "in", Kind: gpu.ParamBuffer, Type: gpu.TypeName{Name: "int32"}, Size: 4, Access: gpu.AccessRead, Binding: 3},
+		{Name: "n", Kind: gpu.ParamScalar, Type: gpu.TypeName{Name: "uint32"}, Size: 4, Binding: 0},
 	},
 	UniformSize: 16,
-	WGSL:        atomicAddWGSL,
 	Func:        AtomicAdd,
-	CPU:         atomicAddCPU,
-	Manifests: []gpu.Manifest{
+	Artifacts: []gpu.Artifact{
 		{
-			Kernel: "github.com/goxpu/xpu/kernels/conformance.AtomicAdd", Backend: "webgpu", Target: "wgsl",
-			Hash:        "sha256:b369c06e6d49a039f80d55398247a1ea48b23c017dd887b0e4a2a0b04f5724d5",
-			Codegen:     "xpu-gen/1",
-			Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
-			SharedBytes: 0, StorageBindings: 4, UniformBytes: 16,
-			PrivateBytes: new(8),
-			Buffers: []gpu.Usage{
-				{Name: "sum", Access: gpu.AccessAtomic},
-				{Name: "count", Access: gpu.AccessAtomic},
-				{Name: "tickets", Access: gpu.AccessWrite},
-				{Name: "in", Access: gpu.AccessRead},
+			Manifest: gpu.Manifest{
+				Kernel: "github.com/goxpu/xpu/kernels/conformance.AtomicAdd", Backend: "webgpu", Target: "wgsl",
+				Hash:        "sha256:b369c06e6d49a039f80d55398247a1ea48b23c017dd887b0e4a2a0b04f5724d5",
+				Codegen:     "xpu-gen/1",
+				Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
+				SharedBytes: 0, StorageBindings: 4, UniformBytes: 16,
+				PrivateBytes: new(8),
+				Buffers: []gpu.Usage{
+					{Name: "sum", Access: gpu.AccessAtomic},
+					{Name: "count", Access: gpu.AccessAtomic},
+					{Name: "tickets", Access: gpu.AccessWrite},
+					{Name: "in", Access: gpu.AccessRead},
+				},
+				NativeOps: []string{"atomicAdd"},
 			},
-			NativeOps: []string{"atomicAdd"},
+			Code: atomicAddWGSL,
 		},
 		{
-			Kernel: "github.com/goxpu/xpu/kernels/conformance.AtomicAdd", Backend: "cpu", Target: "go",
-			Hash:        "sha256:df78acad05c942416520508f27983be3f498f0bc886446eb2ecca3aebf122bcc",
-			Codegen:     "xpu-gen/1",
-			Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
-			SharedBytes: 0, StorageBindings: 4, UniformBytes: 16,
-			Buffers: []gpu.Usage{
-				{Name: "sum", Access: gpu.AccessAtomic},
-				{Name: "count", Access: gpu.AccessAtomic},
-				{Name: "tickets", Access: gpu.AccessWrite},
-				{Name: "in", Access: gpu.AccessRead},
+			Manifest: gpu.Manifest{
+				Kernel: "github.com/goxpu/xpu/kernels/conformance.AtomicAdd", Backend: "cpu", Target: "go",
+				Hash:        "sha256:df78acad05c942416520508f27983be3f498f0bc886446eb2ecca3aebf122bcc",
+				Codegen:     "xpu-gen/1",
+				Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
+				SharedBytes: 0, StorageBindings: 4, UniformBytes: 16,
+				Buffers: []gpu.Usage{
+					{Name: "sum", Access: gpu.AccessAtomic},
+					{Name: "count", Access: gpu.AccessAtomic},
+					{Name: "tickets", Access: gpu.AccessWrite},
+					{Name: "in", Access: gpu.AccessRead},
+				},
+				NativeOps: []string{"xpu.AtomicAdd"},
 			},
-			NativeOps: []string{"xpu.AtomicAdd"},
+			Entry: atomicAddCPU,
 		},
 	},
 })
@@ -62,7 +66,7 @@ func LaunchAtomicAdd(s *gpu.Stream, groups xpu.Dim3, sum *gpu.Buffer[int32], cou
 	return s.Launch(AtomicAddKernel, groups, sum, count, tickets, in, n)
 }
 
-// atomicAddWGSL is the WGSL of AtomicAdd.
+// atomicAddWGSL is the WGSL code of AtomicAdd.
 const atomicAddWGSL = `struct xpu_Uniforms {
     p_n: u32,
 }
@@ -159,39 +163,43 @@ var AtomicAddFloatKernel = gpu.Register(&gpu.KernelSpec{
 	Name:  "github.com/goxpu/xpu/kernels/conformance.AtomicAddFloat",
 	Block: xpu.Dim3{X: 64, Y: 1, Z: 1},
 	Params: []gpu.Param{
-		{Name: "sums", Kind: gpu.ParamBuffer, Type: "float32", Size: 4, Access: gpu.AccessAtomic, Binding: 0},
-		{Name: "in", Kind: gpu.ParamBuffer, Type: "float32", Size: 4, Access: gpu.AccessRead, Binding: 1},
-		{Name: "n", Kind: gpu.ParamScalar, Type: "uint32", Size: 4, Binding: 0},
+		{Name: "sums", Kind: gpu.ParamBuffer, Type: gpu.TypeName{Name: "float32"}, Size: 4, Access: gpu.AccessAtomic, Binding: 0},
+		{Name: "in", Kind: gpu.ParamBuffer, Type: gpu.TypeName{Name: "float32"}, Size: 4, Access: gpu.AccessRead, Binding: 1},
+		{Name: "n", Kind: gpu.ParamScalar, Type: gpu.TypeName{Name: "uint32"}, Size: 4, Binding: 0},
 	},
 	UniformSize: 16,
-	WGSL:        atomicAddFloatWGSL,
 	Func:        AtomicAddFloat,
-	CPU:         atomicAddFloatCPU,
-	Manifests: []gpu.Manifest{
+	Artifacts: []gpu.Artifact{
 		{
-			Kernel: "github.com/goxpu/xpu/kernels/conformance.AtomicAddFloat", Backend: "webgpu", Target: "wgsl",
-			Hash:        "sha256:6db7cd8ccfc5bdf1ea4d5ecc74c976b9325f4edc032db370f21f0a1f7dd48ed2",
-			Codegen:     "xpu-gen/1",
-			Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
-			SharedBytes: 0, StorageBindings: 2, UniformBytes: 16,
-			PrivateBytes: new(4),
-			Buffers: []gpu.Usage{
-				{Name: "sums", Access: gpu.AccessAtomic},
-				{Name: "in", Access: gpu.AccessRead},
+			Manifest: gpu.Manifest{
+				Kernel: "github.com/goxpu/xpu/kernels/conformance.AtomicAddFloat", Backend: "webgpu", Target: "wgsl",
+				Hash:        "sha256:6db7cd8ccfc5bdf1ea4d5ecc74c976b9325f4edc032db370f21f0a1f7dd48ed2",
+				Codegen:     "xpu-gen/1",
+				Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
+				SharedBytes: 0, StorageBindings: 2, UniformBytes: 16,
+				PrivateBytes: new(4),
+				Buffers: []gpu.Usage{
+					{Name: "sums", Access: gpu.AccessAtomic},
+					{Name: "in", Access: gpu.AccessRead},
+				},
+				NativeOps: []string{"atomicCompareExchangeWeak", "atomicLoad", "bitcast"},
 			},
-			NativeOps: []string{"atomicCompareExchangeWeak", "atomicLoad", "bitcast"},
+			Code: atomicAddFloatWGSL,
 		},
 		{
-			Kernel: "github.com/goxpu/xpu/kernels/conformance.AtomicAddFloat", Backend: "cpu", Target: "go",
-			Hash:        "sha256:56c1e497075de4e10fece7f26315a06e019f07ce500077009240bca8d4588d68",
-			Codegen:     "xpu-gen/1",
-			Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
-			SharedBytes: 0, StorageBindings: 2, UniformBytes: 16,
-			Buffers: []gpu.Usage{
-				{Name: "sums", Access: gpu.AccessAtomic},
-				{Name: "in", Access: gpu.AccessRead},
+			Manifest: gpu.Manifest{
+				Kernel: "github.com/goxpu/xpu/kernels/conformance.AtomicAddFloat", Backend: "cpu", Target: "go",
+				Hash:        "sha256:56c1e497075de4e10fece7f26315a06e019f07ce500077009240bca8d4588d68",
+				Codegen:     "xpu-gen/1",
+				Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
+				SharedBytes: 0, StorageBindings: 2, UniformBytes: 16,
+				Buffers: []gpu.Usage{
+					{Name: "sums", Access: gpu.AccessAtomic},
+					{Name: "in", Access: gpu.AccessRead},
+				},
+				NativeOps: []string{"xpu.AtomicAddFloat32"},
 			},
-			NativeOps: []string{"xpu.AtomicAddFloat32"},
+			Entry: atomicAddFloatCPU,
 		},
 	},
 })
@@ -203,7 +211,7 @@ func LaunchAtomicAddFloat(s *gpu.Stream, groups xpu.Dim3, sums *gpu.Buffer[float
 	return s.Launch(AtomicAddFloatKernel, groups, sums, in, n)
 }
 
-// atomicAddFloatWGSL is the WGSL of AtomicAddFloat.
+// atomicAddFloatWGSL is the WGSL code of AtomicAddFloat.
 const atomicAddFloatWGSL = `struct xpu_Uniforms {
     p_n: u32,
 }
@@ -312,45 +320,49 @@ var AtomicBitsKernel = gpu.Register(&gpu.KernelSpec{
 	Name:  "github.com/goxpu/xpu/kernels/conformance.AtomicBits",
 	Block: xpu.Dim3{X: 64, Y: 1, Z: 1},
 	Params: []gpu.Param{
-		{Name: "ints", Kind: gpu.ParamBuffer, Type: "int32", Size: 4, Access: gpu.AccessAtomic, Binding: 0},
-		{Name: "uints", Kind: gpu.ParamBuffer, Type: "uint32", Size: 4, Access: gpu.AccessAtomic, Binding: 1},
-		{Name: "a", Kind: gpu.ParamBuffer, Type: "int32", Size: 4, Access: gpu.AccessRead, Binding: 2},
-		{Name: "b", Kind: gpu.ParamBuffer, Type: "uint32", Size: 4, Access: gpu.AccessRead, Binding: 3},
-		{Name: "n", Kind: gpu.ParamScalar, Type: "uint32", Size: 4, Binding: 0},
+		{Name: "ints", Kind: gpu.ParamBuffer, Type: gpu.TypeName{Name: "int32"}, Size: 4, Access: gpu.AccessAtomic, Binding: 0},
+		{Name: "uints", Kind: gpu.ParamBuffer, Type: gpu.TypeName{Name: "uint32"}, Size: 4, Access: gpu.AccessAtomic, Binding: 1},
+		{Name: "a", Kind: gpu.ParamBuffer, Type: gpu.TypeName{Name: "int32"}, Size: 4, Access: gpu.AccessRead, Binding: 2},
+		{Name: "b", Kind: gpu.ParamBuffer, Type: gpu.TypeName{Name: "uint32"}, Size: 4, Access: gpu.AccessRead, Binding: 3},
+		{Name: "n", Kind: gpu.ParamScalar, Type: gpu.TypeName{Name: "uint32"}, Size: 4, Binding: 0},
 	},
 	UniformSize: 16,
-	WGSL:        atomicBitsWGSL,
 	Func:        AtomicBits,
-	CPU:         atomicBitsCPU,
-	Manifests: []gpu.Manifest{
+	Artifacts: []gpu.Artifact{
 		{
-			Kernel: "github.com/goxpu/xpu/kernels/conformance.AtomicBits", Backend: "webgpu", Target: "wgsl",
-			Hash:        "sha256:c6d133c1a28af75d6875c866e699fbd2c558cd17f5b0a921e7bb1189210b55fa",
-			Codegen:     "xpu-gen/1",
-			Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
-			SharedBytes: 0, StorageBindings: 4, UniformBytes: 16,
-			PrivateBytes: new(4),
-			Buffers: []gpu.Usage{
-				{Name: "ints", Access: gpu.AccessAtomic},
-				{Name: "uints", Access: gpu.AccessAtomic},
-				{Name: "a", Access: gpu.AccessRead},
-				{Name: "b", Access: gpu.AccessRead},
+			Manifest: gpu.Manifest{
+				Kernel: "github.com/goxpu/xpu/kernels/conformance.AtomicBits", Backend: "webgpu", Target: "wgsl",
+				Hash:        "sha256:c6d133c1a28af75d6875c866e699fbd2c558cd17f5b0a921e7bb1189210b55fa",
+				Codegen:     "xpu-gen/1",
+				Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
+				SharedBytes: 0, StorageBindings: 4, UniformBytes: 16,
+				PrivateBytes: new(4),
+				Buffers: []gpu.Usage{
+					{Name: "ints", Access: gpu.AccessAtomic},
+					{Name: "uints", Access: gpu.AccessAtomic},
+					{Name: "a", Access: gpu.AccessRead},
+					{Name: "b", Access: gpu.AccessRead},
+				},
+				NativeOps: []string{"atomicAnd", "atomicOr", "atomicXor"},
 			},
-			NativeOps: []string{"atomicAnd", "atomicOr", "atomicXor"},
+			Code: atomicBitsWGSL,
 		},
 		{
-			Kernel: "github.com/goxpu/xpu/kernels/conformance.AtomicBits", Backend: "cpu", Target: "go",
-			Hash:        "sha256:c3ee9c126c97bb986a3a542c1fcb7fb2060a976138d65ed9f2a8a67ce3d49682",
-			Codegen:     "xpu-gen/1",
-			Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
-			SharedBytes: 0, StorageBindings: 4, UniformBytes: 16,
-			Buffers: []gpu.Usage{
-				{Name: "ints", Access: gpu.AccessAtomic},
-				{Name: "uints", Access: gpu.AccessAtomic},
-				{Name: "a", Access: gpu.AccessRead},
-				{Name: "b", Access: gpu.AccessRead},
+			Manifest: gpu.Manifest{
+				Kernel: "github.com/goxpu/xpu/kernels/conformance.AtomicBits", Backend: "cpu", Target: "go",
+				Hash:        "sha256:c3ee9c126c97bb986a3a542c1fcb7fb2060a976138d65ed9f2a8a67ce3d49682",
+				Codegen:     "xpu-gen/1",
+				Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
+				SharedBytes: 0, StorageBindings: 4, UniformBytes: 16,
+				Buffers: []gpu.Usage{
+					{Name: "ints", Access: gpu.AccessAtomic},
+					{Name: "uints", Access: gpu.AccessAtomic},
+					{Name: "a", Access: gpu.AccessRead},
+					{Name: "b", Access: gpu.AccessRead},
+				},
+				NativeOps: []string{"xpu.AtomicAnd", "xpu.AtomicOr", "xpu.AtomicXor"},
 			},
-			NativeOps: []string{"xpu.AtomicAnd", "xpu.AtomicOr", "xpu.AtomicXor"},
+			Entry: atomicBitsCPU,
 		},
 	},
 })
@@ -362,7 +374,7 @@ func LaunchAtomicBits(s *gpu.Stream, groups xpu.Dim3, ints *gpu.Buffer[int32], u
 	return s.Launch(AtomicBitsKernel, groups, ints, uints, a, b, n)
 }
 
-// atomicBitsWGSL is the WGSL of AtomicBits.
+// atomicBitsWGSL is the WGSL code of AtomicBits.
 const atomicBitsWGSL = `struct xpu_Uniforms {
     p_n: u32,
 }
@@ -467,48 +479,52 @@ var AtomicCompareExchangeKernel = gpu.Register(&gpu.KernelSpec{
 	Name:  "github.com/goxpu/xpu/kernels/conformance.AtomicCompareExchange",
 	Block: xpu.Dim3{X: 64, Y: 1, Z: 1},
 	Params: []gpu.Param{
-		{Name: "slots", Kind: gpu.ParamBuffer, Type: "int32", Size: 4, Access: gpu.AccessAtomic, Binding: 0},
-		{Name: "found", Kind: gpu.ParamBuffer, Type: "int32", Size: 4, Access: gpu.AccessWrite, Binding: 1},
-		{Name: "swapped", Kind: gpu.ParamBuffer, Type: "uint32", Size: 4, Access: gpu.AccessWrite, Binding: 2},
-		{Name: "expect", Kind: gpu.ParamBuffer, Type: "int32", Size: 4, Access: gpu.AccessRead, Binding: 3},
-		{Name: "next", Kind: gpu.ParamBuffer, Type: "int32", Size: 4, Access: gpu.AccessRead, Binding: 4},
-		{Name: "n", Kind: gpu.ParamScalar, Type: "uint32", Size: 4, Binding: 0},
+		{Name: "slots", Kind: gpu.ParamBuffer, Type: gpu.TypeName{Name: "int32"}, Size: 4, Access: gpu.AccessAtomic, Binding: 0},
+		{Name: "found", Kind: gpu.ParamBuffer, Type: gpu.TypeName{Name: "int32"}, Size: 4, Access: gpu.AccessWrite, Binding: 1},
+		{Name: "swapped", Kind: gpu.ParamBuffer, Type: gpu.TypeName{Name: "uint32"}, Size: 4, Access: gpu.AccessWrite, Binding: 2},
+		{Name: "expect", Kind: gpu.ParamBuffer, Type: gpu.TypeName{Name: "int32"}, Size: 4, Access: gpu.AccessRead, Binding: 3},
+		{Name: "next", Kind: gpu.ParamBuffer, Type: gpu.TypeName{Name: "int32"}, Size: 4, Access: gpu.AccessRead, Binding: 4},
+		{Name: "n", Kind: gpu.ParamScalar, Type: gpu.TypeName{Name: "uint32"}, Size: 4, Binding: 0},
 	},
 	UniformSize: 16,
-	WGSL:        atomicCompareExchangeWGSL,
 	Func:        AtomicCompareExchange,
-	CPU:         atomicCompareExchangeCPU,
-	Manifests: []gpu.Manifest{
+	Artifacts: []gpu.Artifact{
 		{
-			Kernel: "github.com/goxpu/xpu/kernels/conformance.AtomicCompareExchange", Backend: "webgpu", Target: "wgsl",
-			Hash:        "sha256:21d18cfe8188a72eeb4fa728b27c24b6a8e06400b5dd772d58c74785bdba70ef",
-			Codegen:     "xpu-gen/1",
-			Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
-			SharedBytes: 0, StorageBindings: 5, UniformBytes: 16,
-			PrivateBytes: new(8),
-			Buffers: []gpu.Usage{
-				{Name: "slots", Access: gpu.AccessAtomic},
-				{Name: "found", Access: gpu.AccessWrite},
-				{Name: "swapped", Access: gpu.AccessWrite},
-				{Name: "expect", Access: gpu.AccessRead},
-				{Name: "next", Access: gpu.AccessRead},
+			Manifest: gpu.Manifest{
+				Kernel: "github.com/goxpu/xpu/kernels/conformance.AtomicCompareExchange", Backend: "webgpu", Target: "wgsl",
+				Hash:        "sha256:21d18cfe8188a72eeb4fa728b27c24b6a8e06400b5dd772d58c74785bdba70ef",
+				Codegen:     "xpu-gen/1",
+				Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
+				SharedBytes: 0, StorageBindings: 5, UniformBytes: 16,
+				PrivateBytes: new(8),
+				Buffers: []gpu.Usage{
+					{Name: "slots", Access: gpu.AccessAtomic},
+					{Name: "found", Access: gpu.AccessWrite},
+					{Name: "swapped", Access: gpu.AccessWrite},
+					{Name: "expect", Access: gpu.AccessRead},
+					{Name: "next", Access: gpu.AccessRead},
+				},
+				NativeOps: []string{"atomicCompareExchangeWeak"},
 			},
-			NativeOps: []string{"atomicCompareExchangeWeak"},
+			Code: atomicCompareExchangeWGSL,
 		},
 		{
-			Kernel: "github.com/goxpu/xpu/kernels/conformance.AtomicCompareExchange", Backend: "cpu", Target: "go",
-			Hash:        "sha256:0894c7889b0e0bb31b506a54ca912f89bd70962b8ac746dbdf41aca8c11e761c",
-			Codegen:     "xpu-gen/1",
-			Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
-			SharedBytes: 0, StorageBindings: 5, UniformBytes: 16,
-			Buffers: []gpu.Usage{
-				{Name: "slots", Access: gpu.AccessAtomic},
-				{Name: "found", Access: gpu.AccessWrite},
-				{Name: "swapped", Access: gpu.AccessWrite},
-				{Name: "expect", Access: gpu.AccessRead},
-				{Name: "next", Access: gpu.AccessRead},
+			Manifest: gpu.Manifest{
+				Kernel: "github.com/goxpu/xpu/kernels/conformance.AtomicCompareExchange", Backend: "cpu", Target: "go",
+				Hash:        "sha256:0894c7889b0e0bb31b506a54ca912f89bd70962b8ac746dbdf41aca8c11e761c",
+				Codegen:     "xpu-gen/1",
+				Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
+				SharedBytes: 0, StorageBindings: 5, UniformBytes: 16,
+				Buffers: []gpu.Usage{
+					{Name: "slots", Access: gpu.AccessAtomic},
+					{Name: "found", Access: gpu.AccessWrite},
+					{Name: "swapped", Access: gpu.AccessWrite},
+					{Name: "expect", Access: gpu.AccessRead},
+					{Name: "next", Access: gpu.AccessRead},
+				},
+				NativeOps: []string{"xpu.AtomicCompareExchange"},
 			},
-			NativeOps: []string{"xpu.AtomicCompareExchange"},
+			Entry: atomicCompareExchangeCPU,
 		},
 	},
 })
@@ -520,7 +536,7 @@ func LaunchAtomicCompareExchange(s *gpu.Stream, groups xpu.Dim3, slots *gpu.Buff
 	return s.Launch(AtomicCompareExchangeKernel, groups, slots, found, swapped, expect, next, n)
 }
 
-// atomicCompareExchangeWGSL is the WGSL of AtomicCompareExchange.
+// atomicCompareExchangeWGSL is the WGSL code of AtomicCompareExchange.
 const atomicCompareExchangeWGSL = `struct xpu_Uniforms {
     p_n: u32,
 }
@@ -648,42 +664,46 @@ var AtomicExchangeKernel = gpu.Register(&gpu.KernelSpec{
 	Name:  "github.com/goxpu/xpu/kernels/conformance.AtomicExchange",
 	Block: xpu.Dim3{X: 64, Y: 1, Z: 1},
 	Params: []gpu.Param{
-		{Name: "slots", Kind: gpu.ParamBuffer, Type: "uint32", Size: 4, Access: gpu.AccessAtomic, Binding: 0},
-		{Name: "old", Kind: gpu.ParamBuffer, Type: "uint32", Size: 4, Access: gpu.AccessWrite, Binding: 1},
-		{Name: "in", Kind: gpu.ParamBuffer, Type: "uint32", Size: 4, Access: gpu.AccessRead, Binding: 2},
-		{Name: "n", Kind: gpu.ParamScalar, Type: "uint32", Size: 4, Binding: 0},
+		{Name: "slots", Kind: gpu.ParamBuffer, Type: gpu.TypeName{Name: "uint32"}, Size: 4, Access: gpu.AccessAtomic, Binding: 0},
+		{Name: "old", Kind: gpu.ParamBuffer, Type: gpu.TypeName{Name: "uint32"}, Size: 4, Access: gpu.AccessWrite, Binding: 1},
+		{Name: "in", Kind: gpu.ParamBuffer, Type: gpu.TypeName{Name: "uint32"}, Size: 4, Access: gpu.AccessRead, Binding: 2},
+		{Name: "n", Kind: gpu.ParamScalar, Type: gpu.TypeName{Name: "uint32"}, Size: 4, Binding: 0},
 	},
 	UniformSize: 16,
-	WGSL:        atomicExchangeWGSL,
 	Func:        AtomicExchange,
-	CPU:         atomicExchangeCPU,
-	Manifests: []gpu.Manifest{
+	Artifacts: []gpu.Artifact{
 		{
-			Kernel: "github.com/goxpu/xpu/kernels/conformance.AtomicExchange", Backend: "webgpu", Target: "wgsl",
-			Hash:        "sha256:431310f4cf7e486640fc364825a3681ab749f968c3f0d548eb343efb5c59cd82",
-			Codegen:     "xpu-gen/1",
-			Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
-			SharedBytes: 0, StorageBindings: 3, UniformBytes: 16,
-			PrivateBytes: new(4),
-			Buffers: []gpu.Usage{
-				{Name: "slots", Access: gpu.AccessAtomic},
-				{Name: "old", Access: gpu.AccessWrite},
-				{Name: "in", Access: gpu.AccessRead},
+			Manifest: gpu.Manifest{
+				Kernel: "github.com/goxpu/xpu/kernels/conformance.AtomicExchange", Backend: "webgpu", Target: "wgsl",
+				Hash:        "sha256:431310f4cf7e486640fc364825a3681ab749f968c3f0d548eb343efb5c59cd82",
+				Codegen:     "xpu-gen/1",
+				Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
+				SharedBytes: 0, StorageBindings: 3, UniformBytes: 16,
+				PrivateBytes: new(4),
+				Buffers: []gpu.Usage{
+					{Name: "slots", Access: gpu.AccessAtomic},
+					{Name: "old", Access: gpu.AccessWrite},
+					{Name: "in", Access: gpu.AccessRead},
+				},
+				NativeOps: []string{"atomicExchange"},
 			},
-			NativeOps: []string{"atomicExchange"},
+			Code: atomicExchangeWGSL,
 		},
 		{
-			Kernel: "github.com/goxpu/xpu/kernels/conformance.AtomicExchange", Backend: "cpu", Target: "go",
-			Hash:        "sha256:d7ad86252acff2fee01cc014f78a1b5074dec8014bc24c0342f2e6a0f00ba0db",
-			Codegen:     "xpu-gen/1",
-			Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
-			SharedBytes: 0, StorageBindings: 3, UniformBytes: 16,
-			Buffers: []gpu.Usage{
-				{Name: "slots", Access: gpu.AccessAtomic},
-				{Name: "old", Access: gpu.AccessWrite},
-				{Name: "in", Access: gpu.AccessRead},
+			Manifest: gpu.Manifest{
+				Kernel: "github.com/goxpu/xpu/kernels/conformance.AtomicExchange", Backend: "cpu", Target: "go",
+				Hash:        "sha256:d7ad86252acff2fee01cc014f78a1b5074dec8014bc24c0342f2e6a0f00ba0db",
+				Codegen:     "xpu-gen/1",
+				Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
+				SharedBytes: 0, StorageBindings: 3, UniformBytes: 16,
+				Buffers: []gpu.Usage{
+					{Name: "slots", Access: gpu.AccessAtomic},
+					{Name: "old", Access: gpu.AccessWrite},
+					{Name: "in", Access: gpu.AccessRead},
+				},
+				NativeOps: []string{"xpu.AtomicExchange"},
 			},
-			NativeOps: []string{"xpu.AtomicExchange"},
+			Entry: atomicExchangeCPU,
 		},
 	},
 })
@@ -695,7 +715,7 @@ func LaunchAtomicExchange(s *gpu.Stream, groups xpu.Dim3, slots *gpu.Buffer[uint
 	return s.Launch(AtomicExchangeKernel, groups, slots, old, in, n)
 }
 
-// atomicExchangeWGSL is the WGSL of AtomicExchange.
+// atomicExchangeWGSL is the WGSL code of AtomicExchange.
 const atomicExchangeWGSL = `struct xpu_Uniforms {
     p_n: u32,
 }
@@ -782,45 +802,49 @@ var AtomicMinMaxKernel = gpu.Register(&gpu.KernelSpec{
 	Name:  "github.com/goxpu/xpu/kernels/conformance.AtomicMinMax",
 	Block: xpu.Dim3{X: 64, Y: 1, Z: 1},
 	Params: []gpu.Param{
-		{Name: "ints", Kind: gpu.ParamBuffer, Type: "int32", Size: 4, Access: gpu.AccessAtomic, Binding: 0},
-		{Name: "uints", Kind: gpu.ParamBuffer, Type: "uint32", Size: 4, Access: gpu.AccessAtomic, Binding: 1},
-		{Name: "a", Kind: gpu.ParamBuffer, Type: "int32", Size: 4, Access: gpu.AccessRead, Binding: 2},
-		{Name: "b", Kind: gpu.ParamBuffer, Type: "uint32", Size: 4, Access: gpu.AccessRead, Binding: 3},
-		{Name: "n", Kind: gpu.ParamScalar, Type: "uint32", Size: 4, Binding: 0},
+		{Name: "ints", Kind: gpu.ParamBuffer, Type: gpu.TypeName{Name: "int32"}, Size: 4, Access: gpu.AccessAtomic, Binding: 0},
+		{Name: "uints", Kind: gpu.ParamBuffer, Type: gpu.TypeName{Name: "uint32"}, Size: 4, Access: gpu.AccessAtomic, Binding: 1},
+		{Name: "a", Kind: gpu.ParamBuffer, Type: gpu.TypeName{Name: "int32"}, Size: 4, Access: gpu.AccessRead, Binding: 2},
+		{Name: "b", Kind: gpu.ParamBuffer, Type: gpu.TypeName{Name: "uint32"}, Size: 4, Access: gpu.AccessRead, Binding: 3},
+		{Name: "n", Kind: gpu.ParamScalar, Type: gpu.TypeName{Name: "uint32"}, Size: 4, Binding: 0},
 	},
 	UniformSize: 16,
-	WGSL:        atomicMinMaxWGSL,
 	Func:        AtomicMinMax,
-	CPU:         atomicMinMaxCPU,
-	Manifests: []gpu.Manifest{
+	Artifacts: []gpu.Artifact{
 		{
-			Kernel: "github.com/goxpu/xpu/kernels/conformance.AtomicMinMax", Backend: "webgpu", Target: "wgsl",
-			Hash:        "sha256:9ce907b39dd1e6a9f7143d45ef0e684a759a3c27769ae6f0b9edac73db7dbf4c",
-			Codegen:     "xpu-gen/1",
-			Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
-			SharedBytes: 0, StorageBindings: 4, UniformBytes: 16,
-			PrivateBytes: new(8),
-			Buffers: []gpu.Usage{
-				{Name: "ints", Access: gpu.AccessAtomic},
-				{Name: "uints", Access: gpu.AccessAtomic},
-				{Name: "a", Access: gpu.AccessRead},
-				{Name: "b", Access: gpu.AccessRead},
+			Manifest: gpu.Manifest{
+				Kernel: "github.com/goxpu/xpu/kernels/conformance.AtomicMinMax", Backend: "webgpu", Target: "wgsl",
+				Hash:        "sha256:9ce907b39dd1e6a9f7143d45ef0e684a759a3c27769ae6f0b9edac73db7dbf4c",
+				Codegen:     "xpu-gen/1",
+				Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
+				SharedBytes: 0, StorageBindings: 4, UniformBytes: 16,
+				PrivateBytes: new(8),
+				Buffers: []gpu.Usage{
+					{Name: "ints", Access: gpu.AccessAtomic},
+					{Name: "uints", Access: gpu.AccessAtomic},
+					{Name: "a", Access: gpu.AccessRead},
+					{Name: "b", Access: gpu.AccessRead},
+				},
+				NativeOps: []string{"atomicMax", "atomicMin"},
 			},
-			NativeOps: []string{"atomicMax", "atomicMin"},
+			Code: atomicMinMaxWGSL,
 		},
 		{
-			Kernel: "github.com/goxpu/xpu/kernels/conformance.AtomicMinMax", Backend: "cpu", Target: "go",
-			Hash:        "sha256:bfd53cab3e3a3e06e54598fce33941863cf378cccf12784fb3d10439d9ff1ed6",
-			Codegen:     "xpu-gen/1",
-			Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
-			SharedBytes: 0, StorageBindings: 4, UniformBytes: 16,
-			Buffers: []gpu.Usage{
-				{Name: "ints", Access: gpu.AccessAtomic},
-				{Name: "uints", Access: gpu.AccessAtomic},
-				{Name: "a", Access: gpu.AccessRead},
-				{Name: "b", Access: gpu.AccessRead},
+			Manifest: gpu.Manifest{
+				Kernel: "github.com/goxpu/xpu/kernels/conformance.AtomicMinMax", Backend: "cpu", Target: "go",
+				Hash:        "sha256:bfd53cab3e3a3e06e54598fce33941863cf378cccf12784fb3d10439d9ff1ed6",
+				Codegen:     "xpu-gen/1",
+				Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
+				SharedBytes: 0, StorageBindings: 4, UniformBytes: 16,
+				Buffers: []gpu.Usage{
+					{Name: "ints", Access: gpu.AccessAtomic},
+					{Name: "uints", Access: gpu.AccessAtomic},
+					{Name: "a", Access: gpu.AccessRead},
+					{Name: "b", Access: gpu.AccessRead},
+				},
+				NativeOps: []string{"xpu.AtomicMax", "xpu.AtomicMin"},
 			},
-			NativeOps: []string{"xpu.AtomicMax", "xpu.AtomicMin"},
+			Entry: atomicMinMaxCPU,
 		},
 	},
 })
@@ -832,7 +856,7 @@ func LaunchAtomicMinMax(s *gpu.Stream, groups xpu.Dim3, ints *gpu.Buffer[int32],
 	return s.Launch(AtomicMinMaxKernel, groups, ints, uints, a, b, n)
 }
 
-// atomicMinMaxWGSL is the WGSL of AtomicMinMax.
+// atomicMinMaxWGSL is the WGSL code of AtomicMinMax.
 const atomicMinMaxWGSL = `struct xpu_Uniforms {
     p_n: u32,
 }
@@ -936,45 +960,49 @@ var AtomicSubKernel = gpu.Register(&gpu.KernelSpec{
 	Name:  "github.com/goxpu/xpu/kernels/conformance.AtomicSub",
 	Block: xpu.Dim3{X: 64, Y: 1, Z: 1},
 	Params: []gpu.Param{
-		{Name: "ints", Kind: gpu.ParamBuffer, Type: "int32", Size: 4, Access: gpu.AccessAtomic, Binding: 0},
-		{Name: "uints", Kind: gpu.ParamBuffer, Type: "uint32", Size: 4, Access: gpu.AccessAtomic, Binding: 1},
-		{Name: "a", Kind: gpu.ParamBuffer, Type: "int32", Size: 4, Access: gpu.AccessRead, Binding: 2},
-		{Name: "b", Kind: gpu.ParamBuffer, Type: "uint32", Size: 4, Access: gpu.AccessRead, Binding: 3},
-		{Name: "n", Kind: gpu.ParamScalar, Type: "uint32", Size: 4, Binding: 0},
+		{Name: "ints", Kind: gpu.ParamBuffer, Type: gpu.TypeName{Name: "int32"}, Size: 4, Access: gpu.AccessAtomic, Binding: 0},
+		{Name: "uints", Kind: gpu.ParamBuffer, Type: gpu.TypeName{Name: "uint32"}, Size: 4, Access: gpu.AccessAtomic, Binding: 1},
+		{Name: "a", Kind: gpu.ParamBuffer, Type: gpu.TypeName{Name: "int32"}, Size: 4, Access: gpu.AccessRead, Binding: 2},
+		{Name: "b", Kind: gpu.ParamBuffer, Type: gpu.TypeName{Name: "uint32"}, Size: 4, Access: gpu.AccessRead, Binding: 3},
+		{Name: "n", Kind: gpu.ParamScalar, Type: gpu.TypeName{Name: "uint32"}, Size: 4, Binding: 0},
 	},
 	UniformSize: 16,
-	WGSL:        atomicSubWGSL,
 	Func:        AtomicSub,
-	CPU:         atomicSubCPU,
-	Manifests: []gpu.Manifest{
+	Artifacts: []gpu.Artifact{
 		{
-			Kernel: "github.com/goxpu/xpu/kernels/conformance.AtomicSub", Backend: "webgpu", Target: "wgsl",
-			Hash:        "sha256:f478b5bb9c46d2e6ddd57e6c9ce17fdd9ea76d678c6c406f1458180478790ac5",
-			Codegen:     "xpu-gen/1",
-			Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
-			SharedBytes: 0, StorageBindings: 4, UniformBytes: 16,
-			PrivateBytes: new(4),
-			Buffers: []gpu.Usage{
-				{Name: "ints", Access: gpu.AccessAtomic},
-				{Name: "uints", Access: gpu.AccessAtomic},
-				{Name: "a", Access: gpu.AccessRead},
-				{Name: "b", Access: gpu.AccessRead},
+			Manifest: gpu.Manifest{
+				Kernel: "github.com/goxpu/xpu/kernels/conformance.AtomicSub", Backend: "webgpu", Target: "wgsl",
+				Hash:        "sha256:f478b5bb9c46d2e6ddd57e6c9ce17fdd9ea76d678c6c406f1458180478790ac5",
+				Codegen:     "xpu-gen/1",
+				Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
+				SharedBytes: 0, StorageBindings: 4, UniformBytes: 16,
+				PrivateBytes: new(4),
+				Buffers: []gpu.Usage{
+					{Name: "ints", Access: gpu.AccessAtomic},
+					{Name: "uints", Access: gpu.AccessAtomic},
+					{Name: "a", Access: gpu.AccessRead},
+					{Name: "b", Access: gpu.AccessRead},
+				},
+				NativeOps: []string{"atomicSub"},
 			},
-			NativeOps: []string{"atomicSub"},
+			Code: atomicSubWGSL,
 		},
 		{
-			Kernel: "github.com/goxpu/xpu/kernels/conformance.AtomicSub", Backend: "cpu", Target: "go",
-			Hash:        "sha256:d30a11d38bc6c0651ee5771b894c7b80b7de9efc19817ceecc0eef8cb4290bc5",
-			Codegen:     "xpu-gen/1",
-			Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
-			SharedBytes: 0, StorageBindings: 4, UniformBytes: 16,
-			Buffers: []gpu.Usage{
-				{Name: "ints", Access: gpu.AccessAtomic},
-				{Name: "uints", Access: gpu.AccessAtomic},
-				{Name: "a", Access: gpu.AccessRead},
-				{Name: "b", Access: gpu.AccessRead},
+			Manifest: gpu.Manifest{
+				Kernel: "github.com/goxpu/xpu/kernels/conformance.AtomicSub", Backend: "cpu", Target: "go",
+				Hash:        "sha256:d30a11d38bc6c0651ee5771b894c7b80b7de9efc19817ceecc0eef8cb4290bc5",
+				Codegen:     "xpu-gen/1",
+				Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
+				SharedBytes: 0, StorageBindings: 4, UniformBytes: 16,
+				Buffers: []gpu.Usage{
+					{Name: "ints", Access: gpu.AccessAtomic},
+					{Name: "uints", Access: gpu.AccessAtomic},
+					{Name: "a", Access: gpu.AccessRead},
+					{Name: "b", Access: gpu.AccessRead},
+				},
+				NativeOps: []string{"xpu.AtomicSub"},
 			},
-			NativeOps: []string{"xpu.AtomicSub"},
+			Entry: atomicSubCPU,
 		},
 	},
 })
@@ -986,7 +1014,7 @@ func LaunchAtomicSub(s *gpu.Stream, groups xpu.Dim3, ints *gpu.Buffer[int32], ui
 	return s.Launch(AtomicSubKernel, groups, ints, uints, a, b, n)
 }
 
-// atomicSubWGSL is the WGSL of AtomicSub.
+// atomicSubWGSL is the WGSL code of AtomicSub.
 const atomicSubWGSL = `struct xpu_Uniforms {
     p_n: u32,
 }
@@ -1079,49 +1107,53 @@ var BitOpsKernel = gpu.Register(&gpu.KernelSpec{
 	Name:  "github.com/goxpu/xpu/kernels/conformance.BitOps",
 	Block: xpu.Dim3{X: 64, Y: 1, Z: 1},
 	Params: []gpu.Param{
-		{Name: "ints", Kind: gpu.ParamBuffer, Type: "int32", Size: 4, Access: gpu.AccessWrite, Binding: 0},
-		{Name: "uints", Kind: gpu.ParamBuffer, Type: "uint32", Size: 4, Access: gpu.AccessWrite, Binding: 1},
-		{Name: "a", Kind: gpu.ParamBuffer, Type: "int32", Size: 4, Access: gpu.AccessRead, Binding: 2},
-		{Name: "b", Kind: gpu.ParamBuffer, Type: "int32", Size: 4, Access: gpu.AccessRead, Binding: 3},
-		{Name: "c", Kind: gpu.ParamBuffer, Type: "uint32", Size: 4, Access: gpu.AccessRead, Binding: 4},
-		{Name: "d", Kind: gpu.ParamBuffer, Type: "uint32", Size: 4, Access: gpu.AccessRead, Binding: 5},
-		{Name: "n", Kind: gpu.ParamScalar, Type: "uint32", Size: 4, Binding: 0},
+		{Name: "ints", Kind: gpu.ParamBuffer, Type: gpu.TypeName{Name: "int32"}, Size: 4, Access: gpu.AccessWrite, Binding: 0},
+		{Name: "uints", Kind: gpu.ParamBuffer, Type: gpu.TypeName{Name: "uint32"}, Size: 4, Access: gpu.AccessWrite, Binding: 1},
+		{Name: "a", Kind: gpu.ParamBuffer, Type: gpu.TypeName{Name: "int32"}, Size: 4, Access: gpu.AccessRead, Binding: 2},
+		{Name: "b", Kind: gpu.ParamBuffer, Type: gpu.TypeName{Name: "int32"}, Size: 4, Access: gpu.AccessRead, Binding: 3},
+		{Name: "c", Kind: gpu.ParamBuffer, Type: gpu.TypeName{Name: "uint32"}, Size: 4, Access: gpu.AccessRead, Binding: 4},
+		{Name: "d", Kind: gpu.ParamBuffer, Type: gpu.TypeName{Name: "uint32"}, Size: 4, Access: gpu.AccessRead, Binding: 5},
+		{Name: "n", Kind: gpu.ParamScalar, Type: gpu.TypeName{Name: "uint32"}, Size: 4, Binding: 0},
 	},
 	UniformSize: 16,
-	WGSL:        bitOpsWGSL,
 	Func:        BitOps,
-	CPU:         bitOpsCPU,
-	Manifests: []gpu.Manifest{
+	Artifacts: []gpu.Artifact{
 		{
-			Kernel: "github.com/goxpu/xpu/kernels/conformance.BitOps", Backend: "webgpu", Target: "wgsl",
-			Hash:        "sha256:cf3ddfb73e7306739e513d91ee73f07ec981e0e1efbe09f9c13d20b8fcb8edf7",
-			Codegen:     "xpu-gen/1",
-			Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
-			SharedBytes: 0, StorageBindings: 6, UniformBytes: 16,
-			PrivateBytes: new(8),
-			Buffers: []gpu.Usage{
-				{Name: "ints", Access: gpu.AccessWrite},
-				{Name: "uints", Access: gpu.AccessWrite},
-				{Name: "a", Access: gpu.AccessRead},
-				{Name: "b", Access: gpu.AccessRead},
-				{Name: "c", Access: gpu.AccessRead},
-				{Name: "d", Access: gpu.AccessRead},
+			Manifest: gpu.Manifest{
+				Kernel: "github.com/goxpu/xpu/kernels/conformance.BitOps", Backend: "webgpu", Target: "wgsl",
+				Hash:        "sha256:cf3ddfb73e7306739e513d91ee73f07ec981e0e1efbe09f9c13d20b8fcb8edf7",
+				Codegen:     "xpu-gen/1",
+				Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
+				SharedBytes: 0, StorageBindings: 6, UniformBytes: 16,
+				PrivateBytes: new(8),
+				Buffers: []gpu.Usage{
+					{Name: "ints", Access: gpu.AccessWrite},
+					{Name: "uints", Access: gpu.AccessWrite},
+					{Name: "a", Access: gpu.AccessRead},
+					{Name: "b", Access: gpu.AccessRead},
+					{Name: "c", Access: gpu.AccessRead},
+					{Name: "d", Access: gpu.AccessRead},
+				},
 			},
+			Code: bitOpsWGSL,
 		},
 		{
-			Kernel: "github.com/goxpu/xpu/kernels/conformance.BitOps", Backend: "cpu", Target: "go",
-			Hash:        "sha256:4030eb6d83228d9352879ce3ad566d2ced26e99ec0dac49bff3d0898a314e4a7",
-			Codegen:     "xpu-gen/1",
-			Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
-			SharedBytes: 0, StorageBindings: 6, UniformBytes: 16,
-			Buffers: []gpu.Usage{
-				{Name: "ints", Access: gpu.AccessWrite},
-				{Name: "uints", Access: gpu.AccessWrite},
-				{Name: "a", Access: gpu.AccessRead},
-				{Name: "b", Access: gpu.AccessRead},
-				{Name: "c", Access: gpu.AccessRead},
-				{Name: "d", Access: gpu.AccessRead},
+			Manifest: gpu.Manifest{
+				Kernel: "github.com/goxpu/xpu/kernels/conformance.BitOps", Backend: "cpu", Target: "go",
+				Hash:        "sha256:4030eb6d83228d9352879ce3ad566d2ced26e99ec0dac49bff3d0898a314e4a7",
+				Codegen:     "xpu-gen/1",
+				Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
+				SharedBytes: 0, StorageBindings: 6, UniformBytes: 16,
+				Buffers: []gpu.Usage{
+					{Name: "ints", Access: gpu.AccessWrite},
+					{Name: "uints", Access: gpu.AccessWrite},
+					{Name: "a", Access: gpu.AccessRead},
+					{Name: "b", Access: gpu.AccessRead},
+					{Name: "c", Access: gpu.AccessRead},
+					{Name: "d", Access: gpu.AccessRead},
+				},
 			},
+			Entry: bitOpsCPU,
 		},
 	},
 })
@@ -1133,7 +1165,7 @@ func LaunchBitOps(s *gpu.Stream, groups xpu.Dim3, ints *gpu.Buffer[int32], uints
 	return s.Launch(BitOpsKernel, groups, ints, uints, a, b, c, d, n)
 }
 
-// bitOpsWGSL is the WGSL of BitOps.
+// bitOpsWGSL is the WGSL code of BitOps.
 const bitOpsWGSL = `struct xpu_Uniforms {
     p_n: u32,
 }
@@ -1269,39 +1301,43 @@ var BlockReduceKernel = gpu.Register(&gpu.KernelSpec{
 	Name:  "github.com/goxpu/xpu/kernels/conformance.BlockReduce",
 	Block: xpu.Dim3{X: 128, Y: 1, Z: 1},
 	Params: []gpu.Param{
-		{Name: "partial", Kind: gpu.ParamBuffer, Type: "float32", Size: 4, Access: gpu.AccessWrite, Binding: 0},
-		{Name: "in", Kind: gpu.ParamBuffer, Type: "float32", Size: 4, Access: gpu.AccessRead, Binding: 1},
-		{Name: "n", Kind: gpu.ParamScalar, Type: "uint32", Size: 4, Binding: 0},
+		{Name: "partial", Kind: gpu.ParamBuffer, Type: gpu.TypeName{Name: "float32"}, Size: 4, Access: gpu.AccessWrite, Binding: 0},
+		{Name: "in", Kind: gpu.ParamBuffer, Type: gpu.TypeName{Name: "float32"}, Size: 4, Access: gpu.AccessRead, Binding: 1},
+		{Name: "n", Kind: gpu.ParamScalar, Type: gpu.TypeName{Name: "uint32"}, Size: 4, Binding: 0},
 	},
 	SharedBytes: 512,
 	UniformSize: 16,
-	WGSL:        blockReduceWGSL,
 	Func:        BlockReduce,
-	CPU:         blockReduceCPU,
-	Manifests: []gpu.Manifest{
+	Artifacts: []gpu.Artifact{
 		{
-			Kernel: "github.com/goxpu/xpu/kernels/conformance.BlockReduce", Backend: "webgpu", Target: "wgsl",
-			Hash:        "sha256:85e8509dacea5e3efa43ceeb116f31b49b5833cf19036a59b6427f3695c34347",
-			Codegen:     "xpu-gen/1",
-			Block:       xpu.Dim3{X: 128, Y: 1, Z: 1},
-			SharedBytes: 512, StorageBindings: 2, UniformBytes: 16,
-			PrivateBytes: new(16),
-			Buffers: []gpu.Usage{
-				{Name: "partial", Access: gpu.AccessWrite},
-				{Name: "in", Access: gpu.AccessRead},
+			Manifest: gpu.Manifest{
+				Kernel: "github.com/goxpu/xpu/kernels/conformance.BlockReduce", Backend: "webgpu", Target: "wgsl",
+				Hash:        "sha256:85e8509dacea5e3efa43ceeb116f31b49b5833cf19036a59b6427f3695c34347",
+				Codegen:     "xpu-gen/1",
+				Block:       xpu.Dim3{X: 128, Y: 1, Z: 1},
+				SharedBytes: 512, StorageBindings: 2, UniformBytes: 16,
+				PrivateBytes: new(16),
+				Buffers: []gpu.Usage{
+					{Name: "partial", Access: gpu.AccessWrite},
+					{Name: "in", Access: gpu.AccessRead},
+				},
+				NativeOps: []string{"workgroupBarrier"},
 			},
-			NativeOps: []string{"workgroupBarrier"},
+			Code: blockReduceWGSL,
 		},
 		{
-			Kernel: "github.com/goxpu/xpu/kernels/conformance.BlockReduce", Backend: "cpu", Target: "go",
-			Hash:        "sha256:208a1adb10c03b82782d66bd257839c9d26131ef0539cac1e498db411e0536e2",
-			Codegen:     "xpu-gen/1",
-			Block:       xpu.Dim3{X: 128, Y: 1, Z: 1},
-			SharedBytes: 512, StorageBindings: 2, UniformBytes: 16,
-			Buffers: []gpu.Usage{
-				{Name: "partial", Access: gpu.AccessWrite},
-				{Name: "in", Access: gpu.AccessRead},
+			Manifest: gpu.Manifest{
+				Kernel: "github.com/goxpu/xpu/kernels/conformance.BlockReduce", Backend: "cpu", Target: "go",
+				Hash:        "sha256:208a1adb10c03b82782d66bd257839c9d26131ef0539cac1e498db411e0536e2",
+				Codegen:     "xpu-gen/1",
+				Block:       xpu.Dim3{X: 128, Y: 1, Z: 1},
+				SharedBytes: 512, StorageBindings: 2, UniformBytes: 16,
+				Buffers: []gpu.Usage{
+					{Name: "partial", Access: gpu.AccessWrite},
+					{Name: "in", Access: gpu.AccessRead},
+				},
 			},
+			Entry: blockReduceCPU,
 		},
 	},
 })
@@ -1313,7 +1349,7 @@ func LaunchBlockReduce(s *gpu.Stream, groups xpu.Dim3, partial *gpu.Buffer[float
 	return s.Launch(BlockReduceKernel, groups, partial, in, n)
 }
 
-// blockReduceWGSL is the WGSL of BlockReduce.
+// blockReduceWGSL is the WGSL code of BlockReduce.
 const blockReduceWGSL = `struct xpu_Uniforms {
     p_n: u32,
 }
@@ -1471,38 +1507,42 @@ var BranchesKernel = gpu.Register(&gpu.KernelSpec{
 	Name:  "github.com/goxpu/xpu/kernels/conformance.Branches",
 	Block: xpu.Dim3{X: 64, Y: 1, Z: 1},
 	Params: []gpu.Param{
-		{Name: "out", Kind: gpu.ParamBuffer, Type: "float32", Size: 4, Access: gpu.AccessWrite, Binding: 0},
-		{Name: "in", Kind: gpu.ParamBuffer, Type: "float32", Size: 4, Access: gpu.AccessRead, Binding: 1},
-		{Name: "n", Kind: gpu.ParamScalar, Type: "uint32", Size: 4, Binding: 0},
+		{Name: "out", Kind: gpu.ParamBuffer, Type: gpu.TypeName{Name: "float32"}, Size: 4, Access: gpu.AccessWrite, Binding: 0},
+		{Name: "in", Kind: gpu.ParamBuffer, Type: gpu.TypeName{Name: "float32"}, Size: 4, Access: gpu.AccessRead, Binding: 1},
+		{Name: "n", Kind: gpu.ParamScalar, Type: gpu.TypeName{Name: "uint32"}, Size: 4, Binding: 0},
 	},
 	UniformSize: 16,
-	WGSL:        branchesWGSL,
 	Func:        Branches,
-	CPU:         branchesCPU,
-	Manifests: []gpu.Manifest{
+	Artifacts: []gpu.Artifact{
 		{
-			Kernel: "github.com/goxpu/xpu/kernels/conformance.Branches", Backend: "webgpu", Target: "wgsl",
-			Hash:        "sha256:b1a0f2dd2c7ebbc3d0084acb112f8f4899fae95fa74040268e1ea9bced467d74",
-			Codegen:     "xpu-gen/1",
-			Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
-			SharedBytes: 0, StorageBindings: 2, UniformBytes: 16,
-			PrivateBytes: new(12),
-			Buffers: []gpu.Usage{
-				{Name: "out", Access: gpu.AccessWrite},
-				{Name: "in", Access: gpu.AccessRead},
+			Manifest: gpu.Manifest{
+				Kernel: "github.com/goxpu/xpu/kernels/conformance.Branches", Backend: "webgpu", Target: "wgsl",
+				Hash:        "sha256:b1a0f2dd2c7ebbc3d0084acb112f8f4899fae95fa74040268e1ea9bced467d74",
+				Codegen:     "xpu-gen/1",
+				Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
+				SharedBytes: 0, StorageBindings: 2, UniformBytes: 16,
+				PrivateBytes: new(12),
+				Buffers: []gpu.Usage{
+					{Name: "out", Access: gpu.AccessWrite},
+					{Name: "in", Access: gpu.AccessRead},
+				},
+				NativeOps: []string{"bitcast", "max", "select"},
 			},
-			NativeOps: []string{"bitcast", "max", "select"},
+			Code: branchesWGSL,
 		},
 		{
-			Kernel: "github.com/goxpu/xpu/kernels/conformance.Branches", Backend: "cpu", Target: "go",
-			Hash:        "sha256:7020b608dcb584c94589c20a9ec17273fcd8c8f202165b93cb03a8312951a643",
-			Codegen:     "xpu-gen/1",
-			Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
-			SharedBytes: 0, StorageBindings: 2, UniformBytes: 16,
-			Buffers: []gpu.Usage{
-				{Name: "out", Access: gpu.AccessWrite},
-				{Name: "in", Access: gpu.AccessRead},
+			Manifest: gpu.Manifest{
+				Kernel: "github.com/goxpu/xpu/kernels/conformance.Branches", Backend: "cpu", Target: "go",
+				Hash:        "sha256:7020b608dcb584c94589c20a9ec17273fcd8c8f202165b93cb03a8312951a643",
+				Codegen:     "xpu-gen/1",
+				Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
+				SharedBytes: 0, StorageBindings: 2, UniformBytes: 16,
+				Buffers: []gpu.Usage{
+					{Name: "out", Access: gpu.AccessWrite},
+					{Name: "in", Access: gpu.AccessRead},
+				},
 			},
+			Entry: branchesCPU,
 		},
 	},
 })
@@ -1514,7 +1554,7 @@ func LaunchBranches(s *gpu.Stream, groups xpu.Dim3, out *gpu.Buffer[float32], in
 	return s.Launch(BranchesKernel, groups, out, in, n)
 }
 
-// branchesWGSL is the WGSL of Branches.
+// branchesWGSL is the WGSL code of Branches.
 const branchesWGSL = `struct xpu_Uniforms {
     p_n: u32,
 }
@@ -1651,37 +1691,41 @@ var CollatzKernel = gpu.Register(&gpu.KernelSpec{
 	Name:  "github.com/goxpu/xpu/kernels/conformance.Collatz",
 	Block: xpu.Dim3{X: 64, Y: 1, Z: 1},
 	Params: []gpu.Param{
-		{Name: "out", Kind: gpu.ParamBuffer, Type: "uint32", Size: 4, Access: gpu.AccessWrite, Binding: 0},
-		{Name: "in", Kind: gpu.ParamBuffer, Type: "uint32", Size: 4, Access: gpu.AccessRead, Binding: 1},
-		{Name: "n", Kind: gpu.ParamScalar, Type: "uint32", Size: 4, Binding: 0},
+		{Name: "out", Kind: gpu.ParamBuffer, Type: gpu.TypeName{Name: "uint32"}, Size: 4, Access: gpu.AccessWrite, Binding: 0},
+		{Name: "in", Kind: gpu.ParamBuffer, Type: gpu.TypeName{Name: "uint32"}, Size: 4, Access: gpu.AccessRead, Binding: 1},
+		{Name: "n", Kind: gpu.ParamScalar, Type: gpu.TypeName{Name: "uint32"}, Size: 4, Binding: 0},
 	},
 	UniformSize: 16,
-	WGSL:        collatzWGSL,
 	Func:        Collatz,
-	CPU:         collatzCPU,
-	Manifests: []gpu.Manifest{
+	Artifacts: []gpu.Artifact{
 		{
-			Kernel: "github.com/goxpu/xpu/kernels/conformance.Collatz", Backend: "webgpu", Target: "wgsl",
-			Hash:        "sha256:c29222d1a41d204e826f530b777189cb5912d62ff3772bfd78d30bcc8f076428",
-			Codegen:     "xpu-gen/1",
-			Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
-			SharedBytes: 0, StorageBindings: 2, UniformBytes: 16,
-			PrivateBytes: new(12),
-			Buffers: []gpu.Usage{
-				{Name: "out", Access: gpu.AccessWrite},
-				{Name: "in", Access: gpu.AccessRead},
+			Manifest: gpu.Manifest{
+				Kernel: "github.com/goxpu/xpu/kernels/conformance.Collatz", Backend: "webgpu", Target: "wgsl",
+				Hash:        "sha256:c29222d1a41d204e826f530b777189cb5912d62ff3772bfd78d30bcc8f076428",
+				Codegen:     "xpu-gen/1",
+				Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
+				SharedBytes: 0, StorageBindings: 2, UniformBytes: 16,
+				PrivateBytes: new(12),
+				Buffers: []gpu.Usage{
+					{Name: "out", Access: gpu.AccessWrite},
+					{Name: "in", Access: gpu.AccessRead},
+				},
 			},
+			Code: collatzWGSL,
 		},
 		{
-			Kernel: "github.com/goxpu/xpu/kernels/conformance.Collatz", Backend: "cpu", Target: "go",
-			Hash:        "sha256:442b9f0084acb590df902b346669f22dc9e6d1c56accaace2edd86cf00d419b0",
-			Codegen:     "xpu-gen/1",
-			Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
-			SharedBytes: 0, StorageBindings: 2, UniformBytes: 16,
-			Buffers: []gpu.Usage{
-				{Name: "out", Access: gpu.AccessWrite},
-				{Name: "in", Access: gpu.AccessRead},
+			Manifest: gpu.Manifest{
+				Kernel: "github.com/goxpu/xpu/kernels/conformance.Collatz", Backend: "cpu", Target: "go",
+				Hash:        "sha256:442b9f0084acb590df902b346669f22dc9e6d1c56accaace2edd86cf00d419b0",
+				Codegen:     "xpu-gen/1",
+				Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
+				SharedBytes: 0, StorageBindings: 2, UniformBytes: 16,
+				Buffers: []gpu.Usage{
+					{Name: "out", Access: gpu.AccessWrite},
+					{Name: "in", Access: gpu.AccessRead},
+				},
 			},
+			Entry: collatzCPU,
 		},
 	},
 })
@@ -1693,7 +1737,7 @@ func LaunchCollatz(s *gpu.Stream, groups xpu.Dim3, out *gpu.Buffer[uint32], in *
 	return s.Launch(CollatzKernel, groups, out, in, n)
 }
 
-// collatzWGSL is the WGSL of Collatz.
+// collatzWGSL is the WGSL code of Collatz.
 const collatzWGSL = `struct xpu_Uniforms {
     p_n: u32,
 }
@@ -1828,53 +1872,57 @@ var CompareKernel = gpu.Register(&gpu.KernelSpec{
 	Name:  "github.com/goxpu/xpu/kernels/conformance.Compare",
 	Block: xpu.Dim3{X: 64, Y: 1, Z: 1},
 	Params: []gpu.Param{
-		{Name: "out", Kind: gpu.ParamBuffer, Type: "uint32", Size: 4, Access: gpu.AccessWrite, Binding: 0},
-		{Name: "a", Kind: gpu.ParamBuffer, Type: "int32", Size: 4, Access: gpu.AccessRead, Binding: 1},
-		{Name: "b", Kind: gpu.ParamBuffer, Type: "int32", Size: 4, Access: gpu.AccessRead, Binding: 2},
-		{Name: "c", Kind: gpu.ParamBuffer, Type: "uint32", Size: 4, Access: gpu.AccessRead, Binding: 3},
-		{Name: "d", Kind: gpu.ParamBuffer, Type: "uint32", Size: 4, Access: gpu.AccessRead, Binding: 4},
-		{Name: "e", Kind: gpu.ParamBuffer, Type: "float32", Size: 4, Access: gpu.AccessRead, Binding: 5},
-		{Name: "f", Kind: gpu.ParamBuffer, Type: "float32", Size: 4, Access: gpu.AccessRead, Binding: 6},
-		{Name: "n", Kind: gpu.ParamScalar, Type: "uint32", Size: 4, Binding: 0},
+		{Name: "out", Kind: gpu.ParamBuffer, Type: gpu.TypeName{Name: "uint32"}, Size: 4, Access: gpu.AccessWrite, Binding: 0},
+		{Name: "a", Kind: gpu.ParamBuffer, Type: gpu.TypeName{Name: "int32"}, Size: 4, Access: gpu.AccessRead, Binding: 1},
+		{Name: "b", Kind: gpu.ParamBuffer, Type: gpu.TypeName{Name: "int32"}, Size: 4, Access: gpu.AccessRead, Binding: 2},
+		{Name: "c", Kind: gpu.ParamBuffer, Type: gpu.TypeName{Name: "uint32"}, Size: 4, Access: gpu.AccessRead, Binding: 3},
+		{Name: "d", Kind: gpu.ParamBuffer, Type: gpu.TypeName{Name: "uint32"}, Size: 4, Access: gpu.AccessRead, Binding: 4},
+		{Name: "e", Kind: gpu.ParamBuffer, Type: gpu.TypeName{Name: "float32"}, Size: 4, Access: gpu.AccessRead, Binding: 5},
+		{Name: "f", Kind: gpu.ParamBuffer, Type: gpu.TypeName{Name: "float32"}, Size: 4, Access: gpu.AccessRead, Binding: 6},
+		{Name: "n", Kind: gpu.ParamScalar, Type: gpu.TypeName{Name: "uint32"}, Size: 4, Binding: 0},
 	},
 	UniformSize: 16,
-	WGSL:        compareWGSL,
 	Func:        Compare,
-	CPU:         compareCPU,
-	Manifests: []gpu.Manifest{
+	Artifacts: []gpu.Artifact{
 		{
-			Kernel: "github.com/goxpu/xpu/kernels/conformance.Compare", Backend: "webgpu", Target: "wgsl",
-			Hash:        "sha256:7ff415d4436c60556efa7eed0f2e5240b32b13f699cc7337c54b97b8e84ac3c2",
-			Codegen:     "xpu-gen/1",
-			Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
-			SharedBytes: 0, StorageBindings: 7, UniformBytes: 16,
-			PrivateBytes: new(20),
-			Buffers: []gpu.Usage{
-				{Name: "out", Access: gpu.AccessWrite},
-				{Name: "a", Access: gpu.AccessRead},
-				{Name: "b", Access: gpu.AccessRead},
-				{Name: "c", Access: gpu.AccessRead},
-				{Name: "d", Access: gpu.AccessRead},
-				{Name: "e", Access: gpu.AccessRead},
-				{Name: "f", Access: gpu.AccessRead},
+			Manifest: gpu.Manifest{
+				Kernel: "github.com/goxpu/xpu/kernels/conformance.Compare", Backend: "webgpu", Target: "wgsl",
+				Hash:        "sha256:7ff415d4436c60556efa7eed0f2e5240b32b13f699cc7337c54b97b8e84ac3c2",
+				Codegen:     "xpu-gen/1",
+				Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
+				SharedBytes: 0, StorageBindings: 7, UniformBytes: 16,
+				PrivateBytes: new(20),
+				Buffers: []gpu.Usage{
+					{Name: "out", Access: gpu.AccessWrite},
+					{Name: "a", Access: gpu.AccessRead},
+					{Name: "b", Access: gpu.AccessRead},
+					{Name: "c", Access: gpu.AccessRead},
+					{Name: "d", Access: gpu.AccessRead},
+					{Name: "e", Access: gpu.AccessRead},
+					{Name: "f", Access: gpu.AccessRead},
+				},
+				NativeOps: []string{"bitcast", "max", "select"},
 			},
-			NativeOps: []string{"bitcast", "max", "select"},
+			Code: compareWGSL,
 		},
 		{
-			Kernel: "github.com/goxpu/xpu/kernels/conformance.Compare", Backend: "cpu", Target: "go",
-			Hash:        "sha256:ebcaeb3a570eee8ec5ad538a42ecf75b99c3d417d3bcb0bcb1c93cbee397eecf",
-			Codegen:     "xpu-gen/1",
-			Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
-			SharedBytes: 0, StorageBindings: 7, UniformBytes: 16,
-			Buffers: []gpu.Usage{
-				{Name: "out", Access: gpu.AccessWrite},
-				{Name: "a", Access: gpu.AccessRead},
-				{Name: "b", Access: gpu.AccessRead},
-				{Name: "c", Access: gpu.AccessRead},
-				{Name: "d", Access: gpu.AccessRead},
-				{Name: "e", Access: gpu.AccessRead},
-				{Name: "f", Access: gpu.AccessRead},
+			Manifest: gpu.Manifest{
+				Kernel: "github.com/goxpu/xpu/kernels/conformance.Compare", Backend: "cpu", Target: "go",
+				Hash:        "sha256:ebcaeb3a570eee8ec5ad538a42ecf75b99c3d417d3bcb0bcb1c93cbee397eecf",
+				Codegen:     "xpu-gen/1",
+				Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
+				SharedBytes: 0, StorageBindings: 7, UniformBytes: 16,
+				Buffers: []gpu.Usage{
+					{Name: "out", Access: gpu.AccessWrite},
+					{Name: "a", Access: gpu.AccessRead},
+					{Name: "b", Access: gpu.AccessRead},
+					{Name: "c", Access: gpu.AccessRead},
+					{Name: "d", Access: gpu.AccessRead},
+					{Name: "e", Access: gpu.AccessRead},
+					{Name: "f", Access: gpu.AccessRead},
+				},
 			},
+			Entry: compareCPU,
 		},
 	},
 })
@@ -1886,7 +1934,7 @@ func LaunchCompare(s *gpu.Stream, groups xpu.Dim3, out *gpu.Buffer[uint32], a *g
 	return s.Launch(CompareKernel, groups, out, a, b, c, d, e, f, n)
 }
 
-// compareWGSL is the WGSL of Compare.
+// compareWGSL is the WGSL code of Compare.
 const compareWGSL = `struct xpu_Uniforms {
     p_n: u32,
 }
@@ -2099,37 +2147,41 @@ var CompoundAssignKernel = gpu.Register(&gpu.KernelSpec{
 	Name:  "github.com/goxpu/xpu/kernels/conformance.CompoundAssign",
 	Block: xpu.Dim3{X: 64, Y: 1, Z: 1},
 	Params: []gpu.Param{
-		{Name: "out", Kind: gpu.ParamBuffer, Type: "int32", Size: 4, Access: gpu.AccessWrite, Binding: 0},
-		{Name: "a", Kind: gpu.ParamBuffer, Type: "int32", Size: 4, Access: gpu.AccessRead, Binding: 1},
-		{Name: "n", Kind: gpu.ParamScalar, Type: "uint32", Size: 4, Binding: 0},
+		{Name: "out", Kind: gpu.ParamBuffer, Type: gpu.TypeName{Name: "int32"}, Size: 4, Access: gpu.AccessWrite, Binding: 0},
+		{Name: "a", Kind: gpu.ParamBuffer, Type: gpu.TypeName{Name: "int32"}, Size: 4, Access: gpu.AccessRead, Binding: 1},
+		{Name: "n", Kind: gpu.ParamScalar, Type: gpu.TypeName{Name: "uint32"}, Size: 4, Binding: 0},
 	},
 	UniformSize: 16,
-	WGSL:        compoundAssignWGSL,
 	Func:        CompoundAssign,
-	CPU:         compoundAssignCPU,
-	Manifests: []gpu.Manifest{
+	Artifacts: []gpu.Artifact{
 		{
-			Kernel: "github.com/goxpu/xpu/kernels/conformance.CompoundAssign", Backend: "webgpu", Target: "wgsl",
-			Hash:        "sha256:ebc0a6954df047b92e2ae20c3cb57e47d72bbac63795235964a735bfa5102055",
-			Codegen:     "xpu-gen/1",
-			Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
-			SharedBytes: 0, StorageBindings: 2, UniformBytes: 16,
-			PrivateBytes: new(8),
-			Buffers: []gpu.Usage{
-				{Name: "out", Access: gpu.AccessWrite},
-				{Name: "a", Access: gpu.AccessRead},
+			Manifest: gpu.Manifest{
+				Kernel: "github.com/goxpu/xpu/kernels/conformance.CompoundAssign", Backend: "webgpu", Target: "wgsl",
+				Hash:        "sha256:ebc0a6954df047b92e2ae20c3cb57e47d72bbac63795235964a735bfa5102055",
+				Codegen:     "xpu-gen/1",
+				Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
+				SharedBytes: 0, StorageBindings: 2, UniformBytes: 16,
+				PrivateBytes: new(8),
+				Buffers: []gpu.Usage{
+					{Name: "out", Access: gpu.AccessWrite},
+					{Name: "a", Access: gpu.AccessRead},
+				},
 			},
+			Code: compoundAssignWGSL,
 		},
 		{
-			Kernel: "github.com/goxpu/xpu/kernels/conformance.CompoundAssign", Backend: "cpu", Target: "go",
-			Hash:        "sha256:5fdbefe236e0caf82437028aae9a32ffc840cbb2f22e2c3d4a4c49da0ad6676f",
-			Codegen:     "xpu-gen/1",
-			Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
-			SharedBytes: 0, StorageBindings: 2, UniformBytes: 16,
-			Buffers: []gpu.Usage{
-				{Name: "out", Access: gpu.AccessWrite},
-				{Name: "a", Access: gpu.AccessRead},
+			Manifest: gpu.Manifest{
+				Kernel: "github.com/goxpu/xpu/kernels/conformance.CompoundAssign", Backend: "cpu", Target: "go",
+				Hash:        "sha256:5fdbefe236e0caf82437028aae9a32ffc840cbb2f22e2c3d4a4c49da0ad6676f",
+				Codegen:     "xpu-gen/1",
+				Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
+				SharedBytes: 0, StorageBindings: 2, UniformBytes: 16,
+				Buffers: []gpu.Usage{
+					{Name: "out", Access: gpu.AccessWrite},
+					{Name: "a", Access: gpu.AccessRead},
+				},
 			},
+			Entry: compoundAssignCPU,
 		},
 	},
 })
@@ -2141,7 +2193,7 @@ func LaunchCompoundAssign(s *gpu.Stream, groups xpu.Dim3, out *gpu.Buffer[int32]
 	return s.Launch(CompoundAssignKernel, groups, out, a, n)
 }
 
-// compoundAssignWGSL is the WGSL of CompoundAssign.
+// compoundAssignWGSL is the WGSL code of CompoundAssign.
 const compoundAssignWGSL = `struct xpu_Uniforms {
     p_n: u32,
 }
@@ -2273,51 +2325,55 @@ var ConversionsKernel = gpu.Register(&gpu.KernelSpec{
 	Name:  "github.com/goxpu/xpu/kernels/conformance.Conversions",
 	Block: xpu.Dim3{X: 64, Y: 1, Z: 1},
 	Params: []gpu.Param{
-		{Name: "ints", Kind: gpu.ParamBuffer, Type: "int32", Size: 4, Access: gpu.AccessWrite, Binding: 0},
-		{Name: "uints", Kind: gpu.ParamBuffer, Type: "uint32", Size: 4, Access: gpu.AccessWrite, Binding: 1},
-		{Name: "floats", Kind: gpu.ParamBuffer, Type: "float32", Size: 4, Access: gpu.AccessWrite, Binding: 2},
-		{Name: "a", Kind: gpu.ParamBuffer, Type: "int32", Size: 4, Access: gpu.AccessRead, Binding: 3},
-		{Name: "b", Kind: gpu.ParamBuffer, Type: "uint32", Size: 4, Access: gpu.AccessRead, Binding: 4},
-		{Name: "f", Kind: gpu.ParamBuffer, Type: "float32", Size: 4, Access: gpu.AccessRead, Binding: 5},
-		{Name: "n", Kind: gpu.ParamScalar, Type: "uint32", Size: 4, Binding: 0},
+		{Name: "ints", Kind: gpu.ParamBuffer, Type: gpu.TypeName{Name: "int32"}, Size: 4, Access: gpu.AccessWrite, Binding: 0},
+		{Name: "uints", Kind: gpu.ParamBuffer, Type: gpu.TypeName{Name: "uint32"}, Size: 4, Access: gpu.AccessWrite, Binding: 1},
+		{Name: "floats", Kind: gpu.ParamBuffer, Type: gpu.TypeName{Name: "float32"}, Size: 4, Access: gpu.AccessWrite, Binding: 2},
+		{Name: "a", Kind: gpu.ParamBuffer, Type: gpu.TypeName{Name: "int32"}, Size: 4, Access: gpu.AccessRead, Binding: 3},
+		{Name: "b", Kind: gpu.ParamBuffer, Type: gpu.TypeName{Name: "uint32"}, Size: 4, Access: gpu.AccessRead, Binding: 4},
+		{Name: "f", Kind: gpu.ParamBuffer, Type: gpu.TypeName{Name: "float32"}, Size: 4, Access: gpu.AccessRead, Binding: 5},
+		{Name: "n", Kind: gpu.ParamScalar, Type: gpu.TypeName{Name: "uint32"}, Size: 4, Binding: 0},
 	},
 	UniformSize: 16,
-	WGSL:        conversionsWGSL,
 	Func:        Conversions,
-	CPU:         conversionsCPU,
-	Manifests: []gpu.Manifest{
+	Artifacts: []gpu.Artifact{
 		{
-			Kernel: "github.com/goxpu/xpu/kernels/conformance.Conversions", Backend: "webgpu", Target: "wgsl",
-			Hash:        "sha256:9c6351afc100d40b503156a085b84f572a7c805066f8136c140810ea02dbfb77",
-			Codegen:     "xpu-gen/1",
-			Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
-			SharedBytes: 0, StorageBindings: 6, UniformBytes: 16,
-			PrivateBytes: new(8),
-			Buffers: []gpu.Usage{
-				{Name: "ints", Access: gpu.AccessWrite},
-				{Name: "uints", Access: gpu.AccessWrite},
-				{Name: "floats", Access: gpu.AccessWrite},
-				{Name: "a", Access: gpu.AccessRead},
-				{Name: "b", Access: gpu.AccessRead},
-				{Name: "f", Access: gpu.AccessRead},
+			Manifest: gpu.Manifest{
+				Kernel: "github.com/goxpu/xpu/kernels/conformance.Conversions", Backend: "webgpu", Target: "wgsl",
+				Hash:        "sha256:9c6351afc100d40b503156a085b84f572a7c805066f8136c140810ea02dbfb77",
+				Codegen:     "xpu-gen/1",
+				Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
+				SharedBytes: 0, StorageBindings: 6, UniformBytes: 16,
+				PrivateBytes: new(8),
+				Buffers: []gpu.Usage{
+					{Name: "ints", Access: gpu.AccessWrite},
+					{Name: "uints", Access: gpu.AccessWrite},
+					{Name: "floats", Access: gpu.AccessWrite},
+					{Name: "a", Access: gpu.AccessRead},
+					{Name: "b", Access: gpu.AccessRead},
+					{Name: "f", Access: gpu.AccessRead},
+				},
+				NativeOps: []string{"abs", "bitcast", "max", "select"},
 			},
-			NativeOps: []string{"abs", "bitcast", "max", "select"},
+			Code: conversionsWGSL,
 		},
 		{
-			Kernel: "github.com/goxpu/xpu/kernels/conformance.Conversions", Backend: "cpu", Target: "go",
-			Hash:        "sha256:20c76849edc0c4b64f0ec6d50c74a036642fa9e91b3bba507ce986de193a660b",
-			Codegen:     "xpu-gen/1",
-			Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
-			SharedBytes: 0, StorageBindings: 6, UniformBytes: 16,
-			Buffers: []gpu.Usage{
-				{Name: "ints", Access: gpu.AccessWrite},
-				{Name: "uints", Access: gpu.AccessWrite},
-				{Name: "floats", Access: gpu.AccessWrite},
-				{Name: "a", Access: gpu.AccessRead},
-				{Name: "b", Access: gpu.AccessRead},
-				{Name: "f", Access: gpu.AccessRead},
+			Manifest: gpu.Manifest{
+				Kernel: "github.com/goxpu/xpu/kernels/conformance.Conversions", Backend: "cpu", Target: "go",
+				Hash:        "sha256:20c76849edc0c4b64f0ec6d50c74a036642fa9e91b3bba507ce986de193a660b",
+				Codegen:     "xpu-gen/1",
+				Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
+				SharedBytes: 0, StorageBindings: 6, UniformBytes: 16,
+				Buffers: []gpu.Usage{
+					{Name: "ints", Access: gpu.AccessWrite},
+					{Name: "uints", Access: gpu.AccessWrite},
+					{Name: "floats", Access: gpu.AccessWrite},
+					{Name: "a", Access: gpu.AccessRead},
+					{Name: "b", Access: gpu.AccessRead},
+					{Name: "f", Access: gpu.AccessRead},
+				},
+				NativeOps: []string{"xpu.Abs", "xpu.Float32Bits", "xpu.Float32FromBits"},
 			},
-			NativeOps: []string{"xpu.Abs", "xpu.Float32Bits", "xpu.Float32FromBits"},
+			Entry: conversionsCPU,
 		},
 	},
 })
@@ -2329,7 +2385,7 @@ func LaunchConversions(s *gpu.Stream, groups xpu.Dim3, ints *gpu.Buffer[int32], 
 	return s.Launch(ConversionsKernel, groups, ints, uints, floats, a, b, f, n)
 }
 
-// conversionsWGSL is the WGSL of Conversions.
+// conversionsWGSL is the WGSL code of Conversions.
 const conversionsWGSL = `struct xpu_Uniforms {
     p_n: u32,
 }
@@ -2500,37 +2556,41 @@ var EarlyReturnKernel = gpu.Register(&gpu.KernelSpec{
 	Name:  "github.com/goxpu/xpu/kernels/conformance.EarlyReturn",
 	Block: xpu.Dim3{X: 64, Y: 1, Z: 1},
 	Params: []gpu.Param{
-		{Name: "out", Kind: gpu.ParamBuffer, Type: "int32", Size: 4, Access: gpu.AccessWrite, Binding: 0},
-		{Name: "in", Kind: gpu.ParamBuffer, Type: "int32", Size: 4, Access: gpu.AccessRead, Binding: 1},
-		{Name: "n", Kind: gpu.ParamScalar, Type: "uint32", Size: 4, Binding: 0},
+		{Name: "out", Kind: gpu.ParamBuffer, Type: gpu.TypeName{Name: "int32"}, Size: 4, Access: gpu.AccessWrite, Binding: 0},
+		{Name: "in", Kind: gpu.ParamBuffer, Type: gpu.TypeName{Name: "int32"}, Size: 4, Access: gpu.AccessRead, Binding: 1},
+		{Name: "n", Kind: gpu.ParamScalar, Type: gpu.TypeName{Name: "uint32"}, Size: 4, Binding: 0},
 	},
 	UniformSize: 16,
-	WGSL:        earlyReturnWGSL,
 	Func:        EarlyReturn,
-	CPU:         earlyReturnCPU,
-	Manifests: []gpu.Manifest{
+	Artifacts: []gpu.Artifact{
 		{
-			Kernel: "github.com/goxpu/xpu/kernels/conformance.EarlyReturn", Backend: "webgpu", Target: "wgsl",
-			Hash:        "sha256:549482072cd5006030ca85bf0703a222076c188056b40690d0f6a0962e5a6fc4",
-			Codegen:     "xpu-gen/1",
-			Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
-			SharedBytes: 0, StorageBindings: 2, UniformBytes: 16,
-			PrivateBytes: new(8),
-			Buffers: []gpu.Usage{
-				{Name: "out", Access: gpu.AccessWrite},
-				{Name: "in", Access: gpu.AccessRead},
+			Manifest: gpu.Manifest{
+				Kernel: "github.com/goxpu/xpu/kernels/conformance.EarlyReturn", Backend: "webgpu", Target: "wgsl",
+				Hash:        "sha256:549482072cd5006030ca85bf0703a222076c188056b40690d0f6a0962e5a6fc4",
+				Codegen:     "xpu-gen/1",
+				Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
+				SharedBytes: 0, StorageBindings: 2, UniformBytes: 16,
+				PrivateBytes: new(8),
+				Buffers: []gpu.Usage{
+					{Name: "out", Access: gpu.AccessWrite},
+					{Name: "in", Access: gpu.AccessRead},
+				},
 			},
+			Code: earlyReturnWGSL,
 		},
 		{
-			Kernel: "github.com/goxpu/xpu/kernels/conformance.EarlyReturn", Backend: "cpu", Target: "go",
-			Hash:        "sha256:29a51869920c5f9c5eedbf9e79ce765ab1896af31c20fb3ab1b508e0c62737bb",
-			Codegen:     "xpu-gen/1",
-			Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
-			SharedBytes: 0, StorageBindings: 2, UniformBytes: 16,
-			Buffers: []gpu.Usage{
-				{Name: "out", Access: gpu.AccessWrite},
-				{Name: "in", Access: gpu.AccessRead},
+			Manifest: gpu.Manifest{
+				Kernel: "github.com/goxpu/xpu/kernels/conformance.EarlyReturn", Backend: "cpu", Target: "go",
+				Hash:        "sha256:29a51869920c5f9c5eedbf9e79ce765ab1896af31c20fb3ab1b508e0c62737bb",
+				Codegen:     "xpu-gen/1",
+				Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
+				SharedBytes: 0, StorageBindings: 2, UniformBytes: 16,
+				Buffers: []gpu.Usage{
+					{Name: "out", Access: gpu.AccessWrite},
+					{Name: "in", Access: gpu.AccessRead},
+				},
 			},
+			Entry: earlyReturnCPU,
 		},
 	},
 })
@@ -2542,7 +2602,7 @@ func LaunchEarlyReturn(s *gpu.Stream, groups xpu.Dim3, out *gpu.Buffer[int32], i
 	return s.Launch(EarlyReturnKernel, groups, out, in, n)
 }
 
-// earlyReturnWGSL is the WGSL of EarlyReturn.
+// earlyReturnWGSL is the WGSL code of EarlyReturn.
 const earlyReturnWGSL = `struct xpu_Uniforms {
     p_n: u32,
 }
@@ -2658,40 +2718,44 @@ var FloatArithKernel = gpu.Register(&gpu.KernelSpec{
 	Name:  "github.com/goxpu/xpu/kernels/conformance.FloatArith",
 	Block: xpu.Dim3{X: 64, Y: 1, Z: 1},
 	Params: []gpu.Param{
-		{Name: "out", Kind: gpu.ParamBuffer, Type: "float32", Size: 4, Access: gpu.AccessWrite, Binding: 0},
-		{Name: "a", Kind: gpu.ParamBuffer, Type: "float32", Size: 4, Access: gpu.AccessRead, Binding: 1},
-		{Name: "b", Kind: gpu.ParamBuffer, Type: "float32", Size: 4, Access: gpu.AccessRead, Binding: 2},
-		{Name: "n", Kind: gpu.ParamScalar, Type: "uint32", Size: 4, Binding: 0},
+		{Name: "out", Kind: gpu.ParamBuffer, Type: gpu.TypeName{Name: "float32"}, Size: 4, Access: gpu.AccessWrite, Binding: 0},
+		{Name: "a", Kind: gpu.ParamBuffer, Type: gpu.TypeName{Name: "float32"}, Size: 4, Access: gpu.AccessRead, Binding: 1},
+		{Name: "b", Kind: gpu.ParamBuffer, Type: gpu.TypeName{Name: "float32"}, Size: 4, Access: gpu.AccessRead, Binding: 2},
+		{Name: "n", Kind: gpu.ParamScalar, Type: gpu.TypeName{Name: "uint32"}, Size: 4, Binding: 0},
 	},
 	UniformSize: 16,
-	WGSL:        floatArithWGSL,
 	Func:        FloatArith,
-	CPU:         floatArithCPU,
-	Manifests: []gpu.Manifest{
+	Artifacts: []gpu.Artifact{
 		{
-			Kernel: "github.com/goxpu/xpu/kernels/conformance.FloatArith", Backend: "webgpu", Target: "wgsl",
-			Hash:        "sha256:cb2cd0a10735da87701177bea753a844283fddf581b3e73559af014d8781035c",
-			Codegen:     "xpu-gen/1",
-			Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
-			SharedBytes: 0, StorageBindings: 3, UniformBytes: 16,
-			PrivateBytes: new(16),
-			Buffers: []gpu.Usage{
-				{Name: "out", Access: gpu.AccessWrite},
-				{Name: "a", Access: gpu.AccessRead},
-				{Name: "b", Access: gpu.AccessRead},
+			Manifest: gpu.Manifest{
+				Kernel: "github.com/goxpu/xpu/kernels/conformance.FloatArith", Backend: "webgpu", Target: "wgsl",
+				Hash:        "sha256:cb2cd0a10735da87701177bea753a844283fddf581b3e73559af014d8781035c",
+				Codegen:     "xpu-gen/1",
+				Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
+				SharedBytes: 0, StorageBindings: 3, UniformBytes: 16,
+				PrivateBytes: new(16),
+				Buffers: []gpu.Usage{
+					{Name: "out", Access: gpu.AccessWrite},
+					{Name: "a", Access: gpu.AccessRead},
+					{Name: "b", Access: gpu.AccessRead},
+				},
 			},
+			Code: floatArithWGSL,
 		},
 		{
-			Kernel: "github.com/goxpu/xpu/kernels/conformance.FloatArith", Backend: "cpu", Target: "go",
-			Hash:        "sha256:1171075acc78c7a776bd4f6be4d7957e768240c27c607de0f56ed1db7f2ed50b",
-			Codegen:     "xpu-gen/1",
-			Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
-			SharedBytes: 0, StorageBindings: 3, UniformBytes: 16,
-			Buffers: []gpu.Usage{
-				{Name: "out", Access: gpu.AccessWrite},
-				{Name: "a", Access: gpu.AccessRead},
-				{Name: "b", Access: gpu.AccessRead},
+			Manifest: gpu.Manifest{
+				Kernel: "github.com/goxpu/xpu/kernels/conformance.FloatArith", Backend: "cpu", Target: "go",
+				Hash:        "sha256:1171075acc78c7a776bd4f6be4d7957e768240c27c607de0f56ed1db7f2ed50b",
+				Codegen:     "xpu-gen/1",
+				Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
+				SharedBytes: 0, StorageBindings: 3, UniformBytes: 16,
+				Buffers: []gpu.Usage{
+					{Name: "out", Access: gpu.AccessWrite},
+					{Name: "a", Access: gpu.AccessRead},
+					{Name: "b", Access: gpu.AccessRead},
+				},
 			},
+			Entry: floatArithCPU,
 		},
 	},
 })
@@ -2703,7 +2767,7 @@ func LaunchFloatArith(s *gpu.Stream, groups xpu.Dim3, out *gpu.Buffer[float32], 
 	return s.Launch(FloatArithKernel, groups, out, a, b, n)
 }
 
-// floatArithWGSL is the WGSL of FloatArith.
+// floatArithWGSL is the WGSL code of FloatArith.
 const floatArithWGSL = `struct xpu_Uniforms {
     p_n: u32,
 }
@@ -2817,45 +2881,49 @@ var FloatCompareKernel = gpu.Register(&gpu.KernelSpec{
 	Name:  "github.com/goxpu/xpu/kernels/conformance.FloatCompare",
 	Block: xpu.Dim3{X: 64, Y: 1, Z: 1},
 	Params: []gpu.Param{
-		{Name: "flags", Kind: gpu.ParamBuffer, Type: "uint32", Size: 4, Access: gpu.AccessWrite, Binding: 0},
-		{Name: "vals", Kind: gpu.ParamBuffer, Type: "float32", Size: 4, Access: gpu.AccessWrite, Binding: 1},
-		{Name: "a", Kind: gpu.ParamBuffer, Type: "float32", Size: 4, Access: gpu.AccessRead, Binding: 2},
-		{Name: "b", Kind: gpu.ParamBuffer, Type: "float32", Size: 4, Access: gpu.AccessRead, Binding: 3},
-		{Name: "n", Kind: gpu.ParamScalar, Type: "uint32", Size: 4, Binding: 0},
+		{Name: "flags", Kind: gpu.ParamBuffer, Type: gpu.TypeName{Name: "uint32"}, Size: 4, Access: gpu.AccessWrite, Binding: 0},
+		{Name: "vals", Kind: gpu.ParamBuffer, Type: gpu.TypeName{Name: "float32"}, Size: 4, Access: gpu.AccessWrite, Binding: 1},
+		{Name: "a", Kind: gpu.ParamBuffer, Type: gpu.TypeName{Name: "float32"}, Size: 4, Access: gpu.AccessRead, Binding: 2},
+		{Name: "b", Kind: gpu.ParamBuffer, Type: gpu.TypeName{Name: "float32"}, Size: 4, Access: gpu.AccessRead, Binding: 3},
+		{Name: "n", Kind: gpu.ParamScalar, Type: gpu.TypeName{Name: "uint32"}, Size: 4, Binding: 0},
 	},
 	UniformSize: 16,
-	WGSL:        floatCompareWGSL,
 	Func:        FloatCompare,
-	CPU:         floatCompareCPU,
-	Manifests: []gpu.Manifest{
+	Artifacts: []gpu.Artifact{
 		{
-			Kernel: "github.com/goxpu/xpu/kernels/conformance.FloatCompare", Backend: "webgpu", Target: "wgsl",
-			Hash:        "sha256:67eb674d8d18a1a27a80890c2cd354d6954f134511d57d0da5ccf3245c131052",
-			Codegen:     "xpu-gen/1",
-			Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
-			SharedBytes: 0, StorageBindings: 4, UniformBytes: 16,
-			PrivateBytes: new(40),
-			Buffers: []gpu.Usage{
-				{Name: "flags", Access: gpu.AccessWrite},
-				{Name: "vals", Access: gpu.AccessWrite},
-				{Name: "a", Access: gpu.AccessRead},
-				{Name: "b", Access: gpu.AccessRead},
+			Manifest: gpu.Manifest{
+				Kernel: "github.com/goxpu/xpu/kernels/conformance.FloatCompare", Backend: "webgpu", Target: "wgsl",
+				Hash:        "sha256:67eb674d8d18a1a27a80890c2cd354d6954f134511d57d0da5ccf3245c131052",
+				Codegen:     "xpu-gen/1",
+				Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
+				SharedBytes: 0, StorageBindings: 4, UniformBytes: 16,
+				PrivateBytes: new(40),
+				Buffers: []gpu.Usage{
+					{Name: "flags", Access: gpu.AccessWrite},
+					{Name: "vals", Access: gpu.AccessWrite},
+					{Name: "a", Access: gpu.AccessRead},
+					{Name: "b", Access: gpu.AccessRead},
+				},
+				NativeOps: []string{"bitcast", "max", "select"},
 			},
-			NativeOps: []string{"bitcast", "max", "select"},
+			Code: floatCompareWGSL,
 		},
 		{
-			Kernel: "github.com/goxpu/xpu/kernels/conformance.FloatCompare", Backend: "cpu", Target: "go",
-			Hash:        "sha256:4059a5dfbb13dc71018626d691bb3855c28a29dfcb767ccca3cfa811d1ae6301",
-			Codegen:     "xpu-gen/1",
-			Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
-			SharedBytes: 0, StorageBindings: 4, UniformBytes: 16,
-			Buffers: []gpu.Usage{
-				{Name: "flags", Access: gpu.AccessWrite},
-				{Name: "vals", Access: gpu.AccessWrite},
-				{Name: "a", Access: gpu.AccessRead},
-				{Name: "b", Access: gpu.AccessRead},
+			Manifest: gpu.Manifest{
+				Kernel: "github.com/goxpu/xpu/kernels/conformance.FloatCompare", Backend: "cpu", Target: "go",
+				Hash:        "sha256:4059a5dfbb13dc71018626d691bb3855c28a29dfcb767ccca3cfa811d1ae6301",
+				Codegen:     "xpu-gen/1",
+				Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
+				SharedBytes: 0, StorageBindings: 4, UniformBytes: 16,
+				Buffers: []gpu.Usage{
+					{Name: "flags", Access: gpu.AccessWrite},
+					{Name: "vals", Access: gpu.AccessWrite},
+					{Name: "a", Access: gpu.AccessRead},
+					{Name: "b", Access: gpu.AccessRead},
+				},
+				NativeOps: []string{"xpu.Clamp", "xpu.Float32Bits", "xpu.Float32FromBits", "xpu.Max", "xpu.Min"},
 			},
-			NativeOps: []string{"xpu.Clamp", "xpu.Float32Bits", "xpu.Float32FromBits", "xpu.Max", "xpu.Min"},
+			Entry: floatCompareCPU,
 		},
 	},
 })
@@ -2867,7 +2935,7 @@ func LaunchFloatCompare(s *gpu.Stream, groups xpu.Dim3, flags *gpu.Buffer[uint32
 	return s.Launch(FloatCompareKernel, groups, flags, vals, a, b, n)
 }
 
-// floatCompareWGSL is the WGSL of FloatCompare.
+// floatCompareWGSL is the WGSL code of FloatCompare.
 const floatCompareWGSL = `struct xpu_Uniforms {
     p_n: u32,
 }
@@ -3078,44 +3146,48 @@ var FloatConvertKernel = gpu.Register(&gpu.KernelSpec{
 	Name:  "github.com/goxpu/xpu/kernels/conformance.FloatConvert",
 	Block: xpu.Dim3{X: 64, Y: 1, Z: 1},
 	Params: []gpu.Param{
-		{Name: "ints", Kind: gpu.ParamBuffer, Type: "int32", Size: 4, Access: gpu.AccessWrite, Binding: 0},
-		{Name: "uints", Kind: gpu.ParamBuffer, Type: "uint32", Size: 4, Access: gpu.AccessWrite, Binding: 1},
-		{Name: "a", Kind: gpu.ParamBuffer, Type: "float32", Size: 4, Access: gpu.AccessRead, Binding: 2},
-		{Name: "b", Kind: gpu.ParamBuffer, Type: "float32", Size: 4, Access: gpu.AccessRead, Binding: 3},
-		{Name: "n", Kind: gpu.ParamScalar, Type: "uint32", Size: 4, Binding: 0},
+		{Name: "ints", Kind: gpu.ParamBuffer, Type: gpu.TypeName{Name: "int32"}, Size: 4, Access: gpu.AccessWrite, Binding: 0},
+		{Name: "uints", Kind: gpu.ParamBuffer, Type: gpu.TypeName{Name: "uint32"}, Size: 4, Access: gpu.AccessWrite, Binding: 1},
+		{Name: "a", Kind: gpu.ParamBuffer, Type: gpu.TypeName{Name: "float32"}, Size: 4, Access: gpu.AccessRead, Binding: 2},
+		{Name: "b", Kind: gpu.ParamBuffer, Type: gpu.TypeName{Name: "float32"}, Size: 4, Access: gpu.AccessRead, Binding: 3},
+		{Name: "n", Kind: gpu.ParamScalar, Type: gpu.TypeName{Name: "uint32"}, Size: 4, Binding: 0},
 	},
 	UniformSize: 16,
-	WGSL:        floatConvertWGSL,
 	Func:        FloatConvert,
-	CPU:         floatConvertCPU,
-	Manifests: []gpu.Manifest{
+	Artifacts: []gpu.Artifact{
 		{
-			Kernel: "github.com/goxpu/xpu/kernels/conformance.FloatConvert", Backend: "webgpu", Target: "wgsl",
-			Hash:        "sha256:18162ea16ac2b62af07fec1fed2d8d5a226f0d0b8f3a882d260548d9565ab0c6",
-			Codegen:     "xpu-gen/1",
-			Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
-			SharedBytes: 0, StorageBindings: 4, UniformBytes: 16,
-			PrivateBytes: new(4),
-			Buffers: []gpu.Usage{
-				{Name: "ints", Access: gpu.AccessWrite},
-				{Name: "uints", Access: gpu.AccessWrite},
-				{Name: "a", Access: gpu.AccessRead},
-				{Name: "b", Access: gpu.AccessRead},
+			Manifest: gpu.Manifest{
+				Kernel: "github.com/goxpu/xpu/kernels/conformance.FloatConvert", Backend: "webgpu", Target: "wgsl",
+				Hash:        "sha256:18162ea16ac2b62af07fec1fed2d8d5a226f0d0b8f3a882d260548d9565ab0c6",
+				Codegen:     "xpu-gen/1",
+				Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
+				SharedBytes: 0, StorageBindings: 4, UniformBytes: 16,
+				PrivateBytes: new(4),
+				Buffers: []gpu.Usage{
+					{Name: "ints", Access: gpu.AccessWrite},
+					{Name: "uints", Access: gpu.AccessWrite},
+					{Name: "a", Access: gpu.AccessRead},
+					{Name: "b", Access: gpu.AccessRead},
+				},
+				NativeOps: []string{"bitcast", "max", "select"},
 			},
-			NativeOps: []string{"bitcast", "max", "select"},
+			Code: floatConvertWGSL,
 		},
 		{
-			Kernel: "github.com/goxpu/xpu/kernels/conformance.FloatConvert", Backend: "cpu", Target: "go",
-			Hash:        "sha256:7b4a4b3bc319edd6a155a3fcb5666150f4fdf7653fbdff9c935e24e18b4c2677",
-			Codegen:     "xpu-gen/1",
-			Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
-			SharedBytes: 0, StorageBindings: 4, UniformBytes: 16,
-			Buffers: []gpu.Usage{
-				{Name: "ints", Access: gpu.AccessWrite},
-				{Name: "uints", Access: gpu.AccessWrite},
-				{Name: "a", Access: gpu.AccessRead},
-				{Name: "b", Access: gpu.AccessRead},
+			Manifest: gpu.Manifest{
+				Kernel: "github.com/goxpu/xpu/kernels/conformance.FloatConvert", Backend: "cpu", Target: "go",
+				Hash:        "sha256:7b4a4b3bc319edd6a155a3fcb5666150f4fdf7653fbdff9c935e24e18b4c2677",
+				Codegen:     "xpu-gen/1",
+				Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
+				SharedBytes: 0, StorageBindings: 4, UniformBytes: 16,
+				Buffers: []gpu.Usage{
+					{Name: "ints", Access: gpu.AccessWrite},
+					{Name: "uints", Access: gpu.AccessWrite},
+					{Name: "a", Access: gpu.AccessRead},
+					{Name: "b", Access: gpu.AccessRead},
+				},
 			},
+			Entry: floatConvertCPU,
 		},
 	},
 })
@@ -3127,7 +3199,7 @@ func LaunchFloatConvert(s *gpu.Stream, groups xpu.Dim3, ints *gpu.Buffer[int32],
 	return s.Launch(FloatConvertKernel, groups, ints, uints, a, b, n)
 }
 
-// floatConvertWGSL is the WGSL of FloatConvert.
+// floatConvertWGSL is the WGSL code of FloatConvert.
 const floatConvertWGSL = `struct xpu_Uniforms {
     p_n: u32,
 }
@@ -3282,40 +3354,44 @@ var FloatEdgesKernel = gpu.Register(&gpu.KernelSpec{
 	Name:  "github.com/goxpu/xpu/kernels/conformance.FloatEdges",
 	Block: xpu.Dim3{X: 64, Y: 1, Z: 1},
 	Params: []gpu.Param{
-		{Name: "out", Kind: gpu.ParamBuffer, Type: "float32", Size: 4, Access: gpu.AccessWrite, Binding: 0},
-		{Name: "a", Kind: gpu.ParamBuffer, Type: "float32", Size: 4, Access: gpu.AccessRead, Binding: 1},
-		{Name: "n", Kind: gpu.ParamScalar, Type: "uint32", Size: 4, Binding: 0},
+		{Name: "out", Kind: gpu.ParamBuffer, Type: gpu.TypeName{Name: "float32"}, Size: 4, Access: gpu.AccessWrite, Binding: 0},
+		{Name: "a", Kind: gpu.ParamBuffer, Type: gpu.TypeName{Name: "float32"}, Size: 4, Access: gpu.AccessRead, Binding: 1},
+		{Name: "n", Kind: gpu.ParamScalar, Type: gpu.TypeName{Name: "uint32"}, Size: 4, Binding: 0},
 	},
 	UniformSize: 16,
-	WGSL:        floatEdgesWGSL,
 	Func:        FloatEdges,
-	Fault:       true,
-	CPU:         floatEdgesCPU,
-	Manifests: []gpu.Manifest{
+	Artifacts: []gpu.Artifact{
 		{
-			Kernel: "github.com/goxpu/xpu/kernels/conformance.FloatEdges", Backend: "webgpu", Target: "wgsl",
-			Hash:        "sha256:f7314f41a67951e0b84cbbba39bd5b2a1e1015ab3c67a8bab612895b44d45d12",
-			Codegen:     "xpu-gen/1",
-			Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
-			SharedBytes: 0, StorageBindings: 2, UniformBytes: 16,
-			PrivateBytes: new(16),
-			Buffers: []gpu.Usage{
-				{Name: "out", Access: gpu.AccessWrite},
-				{Name: "a", Access: gpu.AccessRead},
+			Manifest: gpu.Manifest{
+				Kernel: "github.com/goxpu/xpu/kernels/conformance.FloatEdges", Backend: "webgpu", Target: "wgsl",
+				Hash:        "sha256:f7314f41a67951e0b84cbbba39bd5b2a1e1015ab3c67a8bab612895b44d45d12",
+				Codegen:     "xpu-gen/1",
+				Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
+				SharedBytes: 0, StorageBindings: 2, UniformBytes: 16,
+				PrivateBytes: new(16),
+				Buffers: []gpu.Usage{
+					{Name: "out", Access: gpu.AccessWrite},
+					{Name: "a", Access: gpu.AccessRead},
+				},
+				Fault:     true,
+				NativeOps: []string{"atomicOr", "bitcast", "exp", "max", "select"},
 			},
-			NativeOps: []string{"atomicOr", "bitcast", "exp", "max", "select"},
+			Code: floatEdgesWGSL,
 		},
 		{
-			Kernel: "github.com/goxpu/xpu/kernels/conformance.FloatEdges", Backend: "cpu", Target: "go",
-			Hash:        "sha256:2d18193526387f56b88927bf131ae267055fa398813c25b0acafcbebb29778c1",
-			Codegen:     "xpu-gen/1",
-			Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
-			SharedBytes: 0, StorageBindings: 2, UniformBytes: 16,
-			Buffers: []gpu.Usage{
-				{Name: "out", Access: gpu.AccessWrite},
-				{Name: "a", Access: gpu.AccessRead},
+			Manifest: gpu.Manifest{
+				Kernel: "github.com/goxpu/xpu/kernels/conformance.FloatEdges", Backend: "cpu", Target: "go",
+				Hash:        "sha256:2d18193526387f56b88927bf131ae267055fa398813c25b0acafcbebb29778c1",
+				Codegen:     "xpu-gen/1",
+				Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
+				SharedBytes: 0, StorageBindings: 2, UniformBytes: 16,
+				Buffers: []gpu.Usage{
+					{Name: "out", Access: gpu.AccessWrite},
+					{Name: "a", Access: gpu.AccessRead},
+				},
+				NativeOps: []string{"xpu.Exp", "xpu.Float32FromBits", "xpu.Max"},
 			},
-			NativeOps: []string{"xpu.Exp", "xpu.Float32FromBits", "xpu.Max"},
+			Entry: floatEdgesCPU,
 		},
 	},
 })
@@ -3327,7 +3403,7 @@ func LaunchFloatEdges(s *gpu.Stream, groups xpu.Dim3, out *gpu.Buffer[float32], 
 	return s.Launch(FloatEdgesKernel, groups, out, a, n)
 }
 
-// floatEdgesWGSL is the WGSL of FloatEdges.
+// floatEdgesWGSL is the WGSL code of FloatEdges.
 const floatEdgesWGSL = `struct xpu_Uniforms {
     p_n: u32,
 }
@@ -3481,40 +3557,44 @@ var FuncBufferKernel = gpu.Register(&gpu.KernelSpec{
 	Name:  "github.com/goxpu/xpu/kernels/conformance.FuncBuffer",
 	Block: xpu.Dim3{X: 64, Y: 1, Z: 1},
 	Params: []gpu.Param{
-		{Name: "out", Kind: gpu.ParamBuffer, Type: "float32", Size: 4, Access: gpu.AccessWrite, Binding: 0},
-		{Name: "in", Kind: gpu.ParamBuffer, Type: "float32", Size: 4, Access: gpu.AccessRead, Binding: 1},
-		{Name: "w", Kind: gpu.ParamBuffer, Type: "float32", Size: 4, Access: gpu.AccessRead, Binding: 2},
-		{Name: "n", Kind: gpu.ParamScalar, Type: "uint32", Size: 4, Binding: 0},
+		{Name: "out", Kind: gpu.ParamBuffer, Type: gpu.TypeName{Name: "float32"}, Size: 4, Access: gpu.AccessWrite, Binding: 0},
+		{Name: "in", Kind: gpu.ParamBuffer, Type: gpu.TypeName{Name: "float32"}, Size: 4, Access: gpu.AccessRead, Binding: 1},
+		{Name: "w", Kind: gpu.ParamBuffer, Type: gpu.TypeName{Name: "float32"}, Size: 4, Access: gpu.AccessRead, Binding: 2},
+		{Name: "n", Kind: gpu.ParamScalar, Type: gpu.TypeName{Name: "uint32"}, Size: 4, Binding: 0},
 	},
 	UniformSize: 16,
-	WGSL:        funcBufferWGSL,
 	Func:        FuncBuffer,
-	CPU:         funcBufferCPU,
-	Manifests: []gpu.Manifest{
+	Artifacts: []gpu.Artifact{
 		{
-			Kernel: "github.com/goxpu/xpu/kernels/conformance.FuncBuffer", Backend: "webgpu", Target: "wgsl",
-			Hash:        "sha256:80ffdd1ede0077f0a2dad1f989e57a2c3e6fd327b4821f330a5a96a8f9dbd964",
-			Codegen:     "xpu-gen/1",
-			Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
-			SharedBytes: 0, StorageBindings: 3, UniformBytes: 16,
-			PrivateBytes: new(28),
-			Buffers: []gpu.Usage{
-				{Name: "out", Access: gpu.AccessWrite},
-				{Name: "in", Access: gpu.AccessRead},
-				{Name: "w", Access: gpu.AccessRead},
+			Manifest: gpu.Manifest{
+				Kernel: "github.com/goxpu/xpu/kernels/conformance.FuncBuffer", Backend: "webgpu", Target: "wgsl",
+				Hash:        "sha256:80ffdd1ede0077f0a2dad1f989e57a2c3e6fd327b4821f330a5a96a8f9dbd964",
+				Codegen:     "xpu-gen/1",
+				Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
+				SharedBytes: 0, StorageBindings: 3, UniformBytes: 16,
+				PrivateBytes: new(28),
+				Buffers: []gpu.Usage{
+					{Name: "out", Access: gpu.AccessWrite},
+					{Name: "in", Access: gpu.AccessRead},
+					{Name: "w", Access: gpu.AccessRead},
+				},
 			},
+			Code: funcBufferWGSL,
 		},
 		{
-			Kernel: "github.com/goxpu/xpu/kernels/conformance.FuncBuffer", Backend: "cpu", Target: "go",
-			Hash:        "sha256:172ac81ade7cb9428020461a6b2f274bf58c6dfb84a0448a819ea4f6ba6a8123",
-			Codegen:     "xpu-gen/1",
-			Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
-			SharedBytes: 0, StorageBindings: 3, UniformBytes: 16,
-			Buffers: []gpu.Usage{
-				{Name: "out", Access: gpu.AccessWrite},
-				{Name: "in", Access: gpu.AccessRead},
-				{Name: "w", Access: gpu.AccessRead},
+			Manifest: gpu.Manifest{
+				Kernel: "github.com/goxpu/xpu/kernels/conformance.FuncBuffer", Backend: "cpu", Target: "go",
+				Hash:        "sha256:172ac81ade7cb9428020461a6b2f274bf58c6dfb84a0448a819ea4f6ba6a8123",
+				Codegen:     "xpu-gen/1",
+				Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
+				SharedBytes: 0, StorageBindings: 3, UniformBytes: 16,
+				Buffers: []gpu.Usage{
+					{Name: "out", Access: gpu.AccessWrite},
+					{Name: "in", Access: gpu.AccessRead},
+					{Name: "w", Access: gpu.AccessRead},
+				},
 			},
+			Entry: funcBufferCPU,
 		},
 	},
 })
@@ -3526,7 +3606,7 @@ func LaunchFuncBuffer(s *gpu.Stream, groups xpu.Dim3, out *gpu.Buffer[float32], 
 	return s.Launch(FuncBufferKernel, groups, out, in, w, n)
 }
 
-// funcBufferWGSL is the WGSL of FuncBuffer.
+// funcBufferWGSL is the WGSL code of FuncBuffer.
 const funcBufferWGSL = `struct xpu_Uniforms {
     p_n: u32,
 }
@@ -3663,41 +3743,45 @@ var FuncChainKernel = gpu.Register(&gpu.KernelSpec{
 	Name:  "github.com/goxpu/xpu/kernels/conformance.FuncChain",
 	Block: xpu.Dim3{X: 64, Y: 1, Z: 1},
 	Params: []gpu.Param{
-		{Name: "out", Kind: gpu.ParamBuffer, Type: "float32", Size: 4, Access: gpu.AccessWrite, Binding: 0},
-		{Name: "a", Kind: gpu.ParamBuffer, Type: "float32", Size: 4, Access: gpu.AccessRead, Binding: 1},
-		{Name: "b", Kind: gpu.ParamBuffer, Type: "float32", Size: 4, Access: gpu.AccessRead, Binding: 2},
-		{Name: "n", Kind: gpu.ParamScalar, Type: "uint32", Size: 4, Binding: 0},
+		{Name: "out", Kind: gpu.ParamBuffer, Type: gpu.TypeName{Name: "float32"}, Size: 4, Access: gpu.AccessWrite, Binding: 0},
+		{Name: "a", Kind: gpu.ParamBuffer, Type: gpu.TypeName{Name: "float32"}, Size: 4, Access: gpu.AccessRead, Binding: 1},
+		{Name: "b", Kind: gpu.ParamBuffer, Type: gpu.TypeName{Name: "float32"}, Size: 4, Access: gpu.AccessRead, Binding: 2},
+		{Name: "n", Kind: gpu.ParamScalar, Type: gpu.TypeName{Name: "uint32"}, Size: 4, Binding: 0},
 	},
 	UniformSize: 16,
-	WGSL:        funcChainWGSL,
 	Func:        FuncChain,
-	CPU:         funcChainCPU,
-	Manifests: []gpu.Manifest{
+	Artifacts: []gpu.Artifact{
 		{
-			Kernel: "github.com/goxpu/xpu/kernels/conformance.FuncChain", Backend: "webgpu", Target: "wgsl",
-			Hash:        "sha256:7eea8c2b4d855b14fc41ca2d76c540340f1ddb3f02e421cc4f199bc4dac4d076",
-			Codegen:     "xpu-gen/1",
-			Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
-			SharedBytes: 0, StorageBindings: 3, UniformBytes: 16,
-			PrivateBytes: new(36),
-			Buffers: []gpu.Usage{
-				{Name: "out", Access: gpu.AccessWrite},
-				{Name: "a", Access: gpu.AccessRead},
-				{Name: "b", Access: gpu.AccessRead},
+			Manifest: gpu.Manifest{
+				Kernel: "github.com/goxpu/xpu/kernels/conformance.FuncChain", Backend: "webgpu", Target: "wgsl",
+				Hash:        "sha256:7eea8c2b4d855b14fc41ca2d76c540340f1ddb3f02e421cc4f199bc4dac4d076",
+				Codegen:     "xpu-gen/1",
+				Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
+				SharedBytes: 0, StorageBindings: 3, UniformBytes: 16,
+				PrivateBytes: new(36),
+				Buffers: []gpu.Usage{
+					{Name: "out", Access: gpu.AccessWrite},
+					{Name: "a", Access: gpu.AccessRead},
+					{Name: "b", Access: gpu.AccessRead},
+				},
+				NativeOps: []string{"bitcast", "max", "select"},
 			},
-			NativeOps: []string{"bitcast", "max", "select"},
+			Code: funcChainWGSL,
 		},
 		{
-			Kernel: "github.com/goxpu/xpu/kernels/conformance.FuncChain", Backend: "cpu", Target: "go",
-			Hash:        "sha256:a5e0f2299913f5371de9e63724531a8c61169c8dd619a8ff8072265908fba8a6",
-			Codegen:     "xpu-gen/1",
-			Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
-			SharedBytes: 0, StorageBindings: 3, UniformBytes: 16,
-			Buffers: []gpu.Usage{
-				{Name: "out", Access: gpu.AccessWrite},
-				{Name: "a", Access: gpu.AccessRead},
-				{Name: "b", Access: gpu.AccessRead},
+			Manifest: gpu.Manifest{
+				Kernel: "github.com/goxpu/xpu/kernels/conformance.FuncChain", Backend: "cpu", Target: "go",
+				Hash:        "sha256:a5e0f2299913f5371de9e63724531a8c61169c8dd619a8ff8072265908fba8a6",
+				Codegen:     "xpu-gen/1",
+				Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
+				SharedBytes: 0, StorageBindings: 3, UniformBytes: 16,
+				Buffers: []gpu.Usage{
+					{Name: "out", Access: gpu.AccessWrite},
+					{Name: "a", Access: gpu.AccessRead},
+					{Name: "b", Access: gpu.AccessRead},
+				},
 			},
+			Entry: funcChainCPU,
 		},
 	},
 })
@@ -3709,7 +3793,7 @@ func LaunchFuncChain(s *gpu.Stream, groups xpu.Dim3, out *gpu.Buffer[float32], a
 	return s.Launch(FuncChainKernel, groups, out, a, b, n)
 }
 
-// funcChainWGSL is the WGSL of FuncChain.
+// funcChainWGSL is the WGSL code of FuncChain.
 const funcChainWGSL = `struct xpu_Uniforms {
     p_n: u32,
 }
@@ -3856,38 +3940,42 @@ var Grid2DKernel = gpu.Register(&gpu.KernelSpec{
 	Name:  "github.com/goxpu/xpu/kernels/conformance.Grid2D",
 	Block: xpu.Dim3{X: 16, Y: 8, Z: 1},
 	Params: []gpu.Param{
-		{Name: "out", Kind: gpu.ParamBuffer, Type: "uint32", Size: 4, Access: gpu.AccessWrite, Binding: 0},
-		{Name: "in", Kind: gpu.ParamBuffer, Type: "uint32", Size: 4, Access: gpu.AccessRead, Binding: 1},
-		{Name: "w", Kind: gpu.ParamScalar, Type: "uint32", Size: 4, Binding: 0},
-		{Name: "h", Kind: gpu.ParamScalar, Type: "uint32", Size: 4, Binding: 4},
+		{Name: "out", Kind: gpu.ParamBuffer, Type: gpu.TypeName{Name: "uint32"}, Size: 4, Access: gpu.AccessWrite, Binding: 0},
+		{Name: "in", Kind: gpu.ParamBuffer, Type: gpu.TypeName{Name: "uint32"}, Size: 4, Access: gpu.AccessRead, Binding: 1},
+		{Name: "w", Kind: gpu.ParamScalar, Type: gpu.TypeName{Name: "uint32"}, Size: 4, Binding: 0},
+		{Name: "h", Kind: gpu.ParamScalar, Type: gpu.TypeName{Name: "uint32"}, Size: 4, Binding: 4},
 	},
 	UniformSize: 16,
-	WGSL:        grid2DWGSL,
 	Func:        Grid2D,
-	CPU:         grid2DCPU,
-	Manifests: []gpu.Manifest{
+	Artifacts: []gpu.Artifact{
 		{
-			Kernel: "github.com/goxpu/xpu/kernels/conformance.Grid2D", Backend: "webgpu", Target: "wgsl",
-			Hash:        "sha256:f04b59705c65ce757c0113207bfb8d4aafd38a31f701cfe2b06287d5251ebb60",
-			Codegen:     "xpu-gen/1",
-			Block:       xpu.Dim3{X: 16, Y: 8, Z: 1},
-			SharedBytes: 0, StorageBindings: 2, UniformBytes: 16,
-			PrivateBytes: new(12),
-			Buffers: []gpu.Usage{
-				{Name: "out", Access: gpu.AccessWrite},
-				{Name: "in", Access: gpu.AccessRead},
+			Manifest: gpu.Manifest{
+				Kernel: "github.com/goxpu/xpu/kernels/conformance.Grid2D", Backend: "webgpu", Target: "wgsl",
+				Hash:        "sha256:f04b59705c65ce757c0113207bfb8d4aafd38a31f701cfe2b06287d5251ebb60",
+				Codegen:     "xpu-gen/1",
+				Block:       xpu.Dim3{X: 16, Y: 8, Z: 1},
+				SharedBytes: 0, StorageBindings: 2, UniformBytes: 16,
+				PrivateBytes: new(12),
+				Buffers: []gpu.Usage{
+					{Name: "out", Access: gpu.AccessWrite},
+					{Name: "in", Access: gpu.AccessRead},
+				},
 			},
+			Code: grid2DWGSL,
 		},
 		{
-			Kernel: "github.com/goxpu/xpu/kernels/conformance.Grid2D", Backend: "cpu", Target: "go",
-			Hash:        "sha256:13fe5faaad9f9b7e70cc97e08abc66451d6a98b9a4b4846fab0bea9b6b228dee",
-			Codegen:     "xpu-gen/1",
-			Block:       xpu.Dim3{X: 16, Y: 8, Z: 1},
-			SharedBytes: 0, StorageBindings: 2, UniformBytes: 16,
-			Buffers: []gpu.Usage{
-				{Name: "out", Access: gpu.AccessWrite},
-				{Name: "in", Access: gpu.AccessRead},
+			Manifest: gpu.Manifest{
+				Kernel: "github.com/goxpu/xpu/kernels/conformance.Grid2D", Backend: "cpu", Target: "go",
+				Hash:        "sha256:13fe5faaad9f9b7e70cc97e08abc66451d6a98b9a4b4846fab0bea9b6b228dee",
+				Codegen:     "xpu-gen/1",
+				Block:       xpu.Dim3{X: 16, Y: 8, Z: 1},
+				SharedBytes: 0, StorageBindings: 2, UniformBytes: 16,
+				Buffers: []gpu.Usage{
+					{Name: "out", Access: gpu.AccessWrite},
+					{Name: "in", Access: gpu.AccessRead},
+				},
 			},
+			Entry: grid2DCPU,
 		},
 	},
 })
@@ -3899,7 +3987,7 @@ func LaunchGrid2D(s *gpu.Stream, groups xpu.Dim3, out *gpu.Buffer[uint32], in *g
 	return s.Launch(Grid2DKernel, groups, out, in, w, h)
 }
 
-// grid2DWGSL is the WGSL of Grid2D.
+// grid2DWGSL is the WGSL code of Grid2D.
 const grid2DWGSL = `struct xpu_Uniforms {
     p_w: u32,
     p_h: u32,
@@ -3964,36 +4052,40 @@ var Grid3DKernel = gpu.Register(&gpu.KernelSpec{
 	Name:  "github.com/goxpu/xpu/kernels/conformance.Grid3D",
 	Block: xpu.Dim3{X: 4, Y: 4, Z: 4},
 	Params: []gpu.Param{
-		{Name: "out", Kind: gpu.ParamBuffer, Type: "int32", Size: 4, Access: gpu.AccessWrite, Binding: 0},
-		{Name: "w", Kind: gpu.ParamScalar, Type: "uint32", Size: 4, Binding: 0},
-		{Name: "h", Kind: gpu.ParamScalar, Type: "uint32", Size: 4, Binding: 4},
-		{Name: "d", Kind: gpu.ParamScalar, Type: "uint32", Size: 4, Binding: 8},
+		{Name: "out", Kind: gpu.ParamBuffer, Type: gpu.TypeName{Name: "int32"}, Size: 4, Access: gpu.AccessWrite, Binding: 0},
+		{Name: "w", Kind: gpu.ParamScalar, Type: gpu.TypeName{Name: "uint32"}, Size: 4, Binding: 0},
+		{Name: "h", Kind: gpu.ParamScalar, Type: gpu.TypeName{Name: "uint32"}, Size: 4, Binding: 4},
+		{Name: "d", Kind: gpu.ParamScalar, Type: gpu.TypeName{Name: "uint32"}, Size: 4, Binding: 8},
 	},
 	UniformSize: 16,
-	WGSL:        grid3DWGSL,
 	Func:        Grid3D,
-	CPU:         grid3DCPU,
-	Manifests: []gpu.Manifest{
+	Artifacts: []gpu.Artifact{
 		{
-			Kernel: "github.com/goxpu/xpu/kernels/conformance.Grid3D", Backend: "webgpu", Target: "wgsl",
-			Hash:        "sha256:1a86571f5fcf9d3a3e7b39f0f7902512746da1125e35c4eb4e38ea99e616b76b",
-			Codegen:     "xpu-gen/1",
-			Block:       xpu.Dim3{X: 4, Y: 4, Z: 4},
-			SharedBytes: 0, StorageBindings: 1, UniformBytes: 16,
-			PrivateBytes: new(12),
-			Buffers: []gpu.Usage{
-				{Name: "out", Access: gpu.AccessWrite},
+			Manifest: gpu.Manifest{
+				Kernel: "github.com/goxpu/xpu/kernels/conformance.Grid3D", Backend: "webgpu", Target: "wgsl",
+				Hash:        "sha256:1a86571f5fcf9d3a3e7b39f0f7902512746da1125e35c4eb4e38ea99e616b76b",
+				Codegen:     "xpu-gen/1",
+				Block:       xpu.Dim3{X: 4, Y: 4, Z: 4},
+				SharedBytes: 0, StorageBindings: 1, UniformBytes: 16,
+				PrivateBytes: new(12),
+				Buffers: []gpu.Usage{
+					{Name: "out", Access: gpu.AccessWrite},
+				},
 			},
+			Code: grid3DWGSL,
 		},
 		{
-			Kernel: "github.com/goxpu/xpu/kernels/conformance.Grid3D", Backend: "cpu", Target: "go",
-			Hash:        "sha256:12c5fb96c299e252f41398718132028420d9bd5a60bc8f504feabcac1449f244",
-			Codegen:     "xpu-gen/1",
-			Block:       xpu.Dim3{X: 4, Y: 4, Z: 4},
-			SharedBytes: 0, StorageBindings: 1, UniformBytes: 16,
-			Buffers: []gpu.Usage{
-				{Name: "out", Access: gpu.AccessWrite},
+			Manifest: gpu.Manifest{
+				Kernel: "github.com/goxpu/xpu/kernels/conformance.Grid3D", Backend: "cpu", Target: "go",
+				Hash:        "sha256:12c5fb96c299e252f41398718132028420d9bd5a60bc8f504feabcac1449f244",
+				Codegen:     "xpu-gen/1",
+				Block:       xpu.Dim3{X: 4, Y: 4, Z: 4},
+				SharedBytes: 0, StorageBindings: 1, UniformBytes: 16,
+				Buffers: []gpu.Usage{
+					{Name: "out", Access: gpu.AccessWrite},
+				},
 			},
+			Entry: grid3DCPU,
 		},
 	},
 })
@@ -4005,7 +4097,7 @@ func LaunchGrid3D(s *gpu.Stream, groups xpu.Dim3, out *gpu.Buffer[int32], w uint
 	return s.Launch(Grid3DKernel, groups, out, w, h, d)
 }
 
-// grid3DWGSL is the WGSL of Grid3D.
+// grid3DWGSL is the WGSL code of Grid3D.
 const grid3DWGSL = `struct xpu_Uniforms {
     p_w: u32,
     p_h: u32,
@@ -4067,34 +4159,38 @@ var GridStrideKernel = gpu.Register(&gpu.KernelSpec{
 	Name:  "github.com/goxpu/xpu/kernels/conformance.GridStride",
 	Block: xpu.Dim3{X: 64, Y: 1, Z: 1},
 	Params: []gpu.Param{
-		{Name: "y", Kind: gpu.ParamBuffer, Type: "float32", Size: 4, Access: gpu.AccessReadWrite, Binding: 0},
-		{Name: "n", Kind: gpu.ParamScalar, Type: "uint32", Size: 4, Binding: 0},
+		{Name: "y", Kind: gpu.ParamBuffer, Type: gpu.TypeName{Name: "float32"}, Size: 4, Access: gpu.AccessReadWrite, Binding: 0},
+		{Name: "n", Kind: gpu.ParamScalar, Type: gpu.TypeName{Name: "uint32"}, Size: 4, Binding: 0},
 	},
 	UniformSize: 16,
-	WGSL:        gridStrideWGSL,
 	Func:        GridStride,
-	CPU:         gridStrideCPU,
-	Manifests: []gpu.Manifest{
+	Artifacts: []gpu.Artifact{
 		{
-			Kernel: "github.com/goxpu/xpu/kernels/conformance.GridStride", Backend: "webgpu", Target: "wgsl",
-			Hash:        "sha256:4de935ea7ab46a284de076b8731dde556013cb3c232c63287e23eaca2c09a7c2",
-			Codegen:     "xpu-gen/1",
-			Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
-			SharedBytes: 0, StorageBindings: 1, UniformBytes: 16,
-			PrivateBytes: new(8),
-			Buffers: []gpu.Usage{
-				{Name: "y", Access: gpu.AccessReadWrite},
+			Manifest: gpu.Manifest{
+				Kernel: "github.com/goxpu/xpu/kernels/conformance.GridStride", Backend: "webgpu", Target: "wgsl",
+				Hash:        "sha256:4de935ea7ab46a284de076b8731dde556013cb3c232c63287e23eaca2c09a7c2",
+				Codegen:     "xpu-gen/1",
+				Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
+				SharedBytes: 0, StorageBindings: 1, UniformBytes: 16,
+				PrivateBytes: new(8),
+				Buffers: []gpu.Usage{
+					{Name: "y", Access: gpu.AccessReadWrite},
+				},
 			},
+			Code: gridStrideWGSL,
 		},
 		{
-			Kernel: "github.com/goxpu/xpu/kernels/conformance.GridStride", Backend: "cpu", Target: "go",
-			Hash:        "sha256:4fae235bb88416af0e9f25485b175499241d40322f679126a60336478e60253a",
-			Codegen:     "xpu-gen/1",
-			Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
-			SharedBytes: 0, StorageBindings: 1, UniformBytes: 16,
-			Buffers: []gpu.Usage{
-				{Name: "y", Access: gpu.AccessReadWrite},
+			Manifest: gpu.Manifest{
+				Kernel: "github.com/goxpu/xpu/kernels/conformance.GridStride", Backend: "cpu", Target: "go",
+				Hash:        "sha256:4fae235bb88416af0e9f25485b175499241d40322f679126a60336478e60253a",
+				Codegen:     "xpu-gen/1",
+				Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
+				SharedBytes: 0, StorageBindings: 1, UniformBytes: 16,
+				Buffers: []gpu.Usage{
+					{Name: "y", Access: gpu.AccessReadWrite},
+				},
 			},
+			Entry: gridStrideCPU,
 		},
 	},
 })
@@ -4106,7 +4202,7 @@ func LaunchGridStride(s *gpu.Stream, groups xpu.Dim3, y *gpu.Buffer[float32], n 
 	return s.Launch(GridStrideKernel, groups, y, n)
 }
 
-// gridStrideWGSL is the WGSL of GridStride.
+// gridStrideWGSL is the WGSL code of GridStride.
 const gridStrideWGSL = `struct xpu_Uniforms {
     p_n: u32,
 }
@@ -4166,39 +4262,43 @@ var HistogramKernel = gpu.Register(&gpu.KernelSpec{
 	Name:  "github.com/goxpu/xpu/kernels/conformance.Histogram",
 	Block: xpu.Dim3{X: 64, Y: 1, Z: 1},
 	Params: []gpu.Param{
-		{Name: "bins", Kind: gpu.ParamBuffer, Type: "uint32", Size: 4, Access: gpu.AccessAtomic, Binding: 0},
-		{Name: "in", Kind: gpu.ParamBuffer, Type: "uint32", Size: 4, Access: gpu.AccessRead, Binding: 1},
-		{Name: "n", Kind: gpu.ParamScalar, Type: "uint32", Size: 4, Binding: 0},
+		{Name: "bins", Kind: gpu.ParamBuffer, Type: gpu.TypeName{Name: "uint32"}, Size: 4, Access: gpu.AccessAtomic, Binding: 0},
+		{Name: "in", Kind: gpu.ParamBuffer, Type: gpu.TypeName{Name: "uint32"}, Size: 4, Access: gpu.AccessRead, Binding: 1},
+		{Name: "n", Kind: gpu.ParamScalar, Type: gpu.TypeName{Name: "uint32"}, Size: 4, Binding: 0},
 	},
 	UniformSize: 16,
-	WGSL:        histogramWGSL,
 	Func:        Histogram,
-	CPU:         histogramCPU,
-	Manifests: []gpu.Manifest{
+	Artifacts: []gpu.Artifact{
 		{
-			Kernel: "github.com/goxpu/xpu/kernels/conformance.Histogram", Backend: "webgpu", Target: "wgsl",
-			Hash:        "sha256:c37ceaeaa9703f2d67fee362287a6afe3ffd294fcfae2c4a7cc1b2097b305ee8",
-			Codegen:     "xpu-gen/1",
-			Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
-			SharedBytes: 0, StorageBindings: 2, UniformBytes: 16,
-			PrivateBytes: new(4),
-			Buffers: []gpu.Usage{
-				{Name: "bins", Access: gpu.AccessAtomic},
-				{Name: "in", Access: gpu.AccessRead},
+			Manifest: gpu.Manifest{
+				Kernel: "github.com/goxpu/xpu/kernels/conformance.Histogram", Backend: "webgpu", Target: "wgsl",
+				Hash:        "sha256:c37ceaeaa9703f2d67fee362287a6afe3ffd294fcfae2c4a7cc1b2097b305ee8",
+				Codegen:     "xpu-gen/1",
+				Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
+				SharedBytes: 0, StorageBindings: 2, UniformBytes: 16,
+				PrivateBytes: new(4),
+				Buffers: []gpu.Usage{
+					{Name: "bins", Access: gpu.AccessAtomic},
+					{Name: "in", Access: gpu.AccessRead},
+				},
+				NativeOps: []string{"atomicAdd"},
 			},
-			NativeOps: []string{"atomicAdd"},
+			Code: histogramWGSL,
 		},
 		{
-			Kernel: "github.com/goxpu/xpu/kernels/conformance.Histogram", Backend: "cpu", Target: "go",
-			Hash:        "sha256:da3e8190067134279201ccbe6abd47498a2031d097e844734c1bc6da498b1547",
-			Codegen:     "xpu-gen/1",
-			Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
-			SharedBytes: 0, StorageBindings: 2, UniformBytes: 16,
-			Buffers: []gpu.Usage{
-				{Name: "bins", Access: gpu.AccessAtomic},
-				{Name: "in", Access: gpu.AccessRead},
+			Manifest: gpu.Manifest{
+				Kernel: "github.com/goxpu/xpu/kernels/conformance.Histogram", Backend: "cpu", Target: "go",
+				Hash:        "sha256:da3e8190067134279201ccbe6abd47498a2031d097e844734c1bc6da498b1547",
+				Codegen:     "xpu-gen/1",
+				Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
+				SharedBytes: 0, StorageBindings: 2, UniformBytes: 16,
+				Buffers: []gpu.Usage{
+					{Name: "bins", Access: gpu.AccessAtomic},
+					{Name: "in", Access: gpu.AccessRead},
+				},
+				NativeOps: []string{"xpu.AtomicAdd"},
 			},
-			NativeOps: []string{"xpu.AtomicAdd"},
+			Entry: histogramCPU,
 		},
 	},
 })
@@ -4210,7 +4310,7 @@ func LaunchHistogram(s *gpu.Stream, groups xpu.Dim3, bins *gpu.Buffer[uint32], i
 	return s.Launch(HistogramKernel, groups, bins, in, n)
 }
 
-// histogramWGSL is the WGSL of Histogram.
+// histogramWGSL is the WGSL code of Histogram.
 const histogramWGSL = `struct xpu_Uniforms {
     p_n: u32,
 }
@@ -4310,40 +4410,44 @@ var HistogramSharedKernel = gpu.Register(&gpu.KernelSpec{
 	Name:  "github.com/goxpu/xpu/kernels/conformance.HistogramShared",
 	Block: xpu.Dim3{X: 64, Y: 1, Z: 1},
 	Params: []gpu.Param{
-		{Name: "bins", Kind: gpu.ParamBuffer, Type: "uint32", Size: 4, Access: gpu.AccessAtomic, Binding: 0},
-		{Name: "in", Kind: gpu.ParamBuffer, Type: "uint32", Size: 4, Access: gpu.AccessRead, Binding: 1},
-		{Name: "n", Kind: gpu.ParamScalar, Type: "uint32", Size: 4, Binding: 0},
+		{Name: "bins", Kind: gpu.ParamBuffer, Type: gpu.TypeName{Name: "uint32"}, Size: 4, Access: gpu.AccessAtomic, Binding: 0},
+		{Name: "in", Kind: gpu.ParamBuffer, Type: gpu.TypeName{Name: "uint32"}, Size: 4, Access: gpu.AccessRead, Binding: 1},
+		{Name: "n", Kind: gpu.ParamScalar, Type: gpu.TypeName{Name: "uint32"}, Size: 4, Binding: 0},
 	},
 	SharedBytes: 256,
 	UniformSize: 16,
-	WGSL:        histogramSharedWGSL,
 	Func:        HistogramShared,
-	CPU:         histogramSharedCPU,
-	Manifests: []gpu.Manifest{
+	Artifacts: []gpu.Artifact{
 		{
-			Kernel: "github.com/goxpu/xpu/kernels/conformance.HistogramShared", Backend: "webgpu", Target: "wgsl",
-			Hash:        "sha256:c4b2c9acdd457f1dfe0774c11394499b459080460b5a185b675e9641e3ac1e64",
-			Codegen:     "xpu-gen/1",
-			Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
-			SharedBytes: 256, StorageBindings: 2, UniformBytes: 16,
-			PrivateBytes: new(12),
-			Buffers: []gpu.Usage{
-				{Name: "bins", Access: gpu.AccessAtomic},
-				{Name: "in", Access: gpu.AccessRead},
+			Manifest: gpu.Manifest{
+				Kernel: "github.com/goxpu/xpu/kernels/conformance.HistogramShared", Backend: "webgpu", Target: "wgsl",
+				Hash:        "sha256:c4b2c9acdd457f1dfe0774c11394499b459080460b5a185b675e9641e3ac1e64",
+				Codegen:     "xpu-gen/1",
+				Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
+				SharedBytes: 256, StorageBindings: 2, UniformBytes: 16,
+				PrivateBytes: new(12),
+				Buffers: []gpu.Usage{
+					{Name: "bins", Access: gpu.AccessAtomic},
+					{Name: "in", Access: gpu.AccessRead},
+				},
+				NativeOps: []string{"atomicAdd", "atomicLoad", "atomicStore", "workgroupBarrier"},
 			},
-			NativeOps: []string{"atomicAdd", "atomicLoad", "atomicStore", "workgroupBarrier"},
+			Code: histogramSharedWGSL,
 		},
 		{
-			Kernel: "github.com/goxpu/xpu/kernels/conformance.HistogramShared", Backend: "cpu", Target: "go",
-			Hash:        "sha256:dfdff98cd616ea7e8066e6a848337ffd2c225bee5fbc7d0c84f62512be6eaa52",
-			Codegen:     "xpu-gen/1",
-			Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
-			SharedBytes: 256, StorageBindings: 2, UniformBytes: 16,
-			Buffers: []gpu.Usage{
-				{Name: "bins", Access: gpu.AccessAtomic},
-				{Name: "in", Access: gpu.AccessRead},
+			Manifest: gpu.Manifest{
+				Kernel: "github.com/goxpu/xpu/kernels/conformance.HistogramShared", Backend: "cpu", Target: "go",
+				Hash:        "sha256:dfdff98cd616ea7e8066e6a848337ffd2c225bee5fbc7d0c84f62512be6eaa52",
+				Codegen:     "xpu-gen/1",
+				Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
+				SharedBytes: 256, StorageBindings: 2, UniformBytes: 16,
+				Buffers: []gpu.Usage{
+					{Name: "bins", Access: gpu.AccessAtomic},
+					{Name: "in", Access: gpu.AccessRead},
+				},
+				NativeOps: []string{"xpu.AtomicAdd", "xpu.AtomicLoad", "xpu.AtomicStore"},
 			},
-			NativeOps: []string{"xpu.AtomicAdd", "xpu.AtomicLoad", "xpu.AtomicStore"},
+			Entry: histogramSharedCPU,
 		},
 	},
 })
@@ -4355,7 +4459,7 @@ func LaunchHistogramShared(s *gpu.Stream, groups xpu.Dim3, bins *gpu.Buffer[uint
 	return s.Launch(HistogramSharedKernel, groups, bins, in, n)
 }
 
-// histogramSharedWGSL is the WGSL of HistogramShared.
+// histogramSharedWGSL is the WGSL code of HistogramShared.
 const histogramSharedWGSL = `struct xpu_Uniforms {
     p_n: u32,
 }
@@ -4487,42 +4591,46 @@ var IntArithKernel = gpu.Register(&gpu.KernelSpec{
 	Name:  "github.com/goxpu/xpu/kernels/conformance.IntArith",
 	Block: xpu.Dim3{X: 64, Y: 1, Z: 1},
 	Params: []gpu.Param{
-		{Name: "out", Kind: gpu.ParamBuffer, Type: "int32", Size: 4, Access: gpu.AccessWrite, Binding: 0},
-		{Name: "a", Kind: gpu.ParamBuffer, Type: "int32", Size: 4, Access: gpu.AccessRead, Binding: 1},
-		{Name: "b", Kind: gpu.ParamBuffer, Type: "int32", Size: 4, Access: gpu.AccessRead, Binding: 2},
-		{Name: "n", Kind: gpu.ParamScalar, Type: "uint32", Size: 4, Binding: 0},
+		{Name: "out", Kind: gpu.ParamBuffer, Type: gpu.TypeName{Name: "int32"}, Size: 4, Access: gpu.AccessWrite, Binding: 0},
+		{Name: "a", Kind: gpu.ParamBuffer, Type: gpu.TypeName{Name: "int32"}, Size: 4, Access: gpu.AccessRead, Binding: 1},
+		{Name: "b", Kind: gpu.ParamBuffer, Type: gpu.TypeName{Name: "int32"}, Size: 4, Access: gpu.AccessRead, Binding: 2},
+		{Name: "n", Kind: gpu.ParamScalar, Type: gpu.TypeName{Name: "uint32"}, Size: 4, Binding: 0},
 	},
 	UniformSize: 16,
-	WGSL:        intArithWGSL,
 	Func:        IntArith,
-	Fault:       true,
-	CPU:         intArithCPU,
-	Manifests: []gpu.Manifest{
+	Artifacts: []gpu.Artifact{
 		{
-			Kernel: "github.com/goxpu/xpu/kernels/conformance.IntArith", Backend: "webgpu", Target: "wgsl",
-			Hash:        "sha256:ec8f49b6730ac1e784c05e0569b202bc3f137d53cb59a64066c87d1ef0a4a3c6",
-			Codegen:     "xpu-gen/1",
-			Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
-			SharedBytes: 0, StorageBindings: 3, UniformBytes: 16,
-			PrivateBytes: new(16),
-			Buffers: []gpu.Usage{
-				{Name: "out", Access: gpu.AccessWrite},
-				{Name: "a", Access: gpu.AccessRead},
-				{Name: "b", Access: gpu.AccessRead},
+			Manifest: gpu.Manifest{
+				Kernel: "github.com/goxpu/xpu/kernels/conformance.IntArith", Backend: "webgpu", Target: "wgsl",
+				Hash:        "sha256:ec8f49b6730ac1e784c05e0569b202bc3f137d53cb59a64066c87d1ef0a4a3c6",
+				Codegen:     "xpu-gen/1",
+				Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
+				SharedBytes: 0, StorageBindings: 3, UniformBytes: 16,
+				PrivateBytes: new(16),
+				Buffers: []gpu.Usage{
+					{Name: "out", Access: gpu.AccessWrite},
+					{Name: "a", Access: gpu.AccessRead},
+					{Name: "b", Access: gpu.AccessRead},
+				},
+				Fault:     true,
+				NativeOps: []string{"atomicOr"},
 			},
-			NativeOps: []string{"atomicOr"},
+			Code: intArithWGSL,
 		},
 		{
-			Kernel: "github.com/goxpu/xpu/kernels/conformance.IntArith", Backend: "cpu", Target: "go",
-			Hash:        "sha256:e16fdd4366599ad4e60a82c3fb3a343b0123c54081ed2e6425142fb06e88ad14",
-			Codegen:     "xpu-gen/1",
-			Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
-			SharedBytes: 0, StorageBindings: 3, UniformBytes: 16,
-			Buffers: []gpu.Usage{
-				{Name: "out", Access: gpu.AccessWrite},
-				{Name: "a", Access: gpu.AccessRead},
-				{Name: "b", Access: gpu.AccessRead},
+			Manifest: gpu.Manifest{
+				Kernel: "github.com/goxpu/xpu/kernels/conformance.IntArith", Backend: "cpu", Target: "go",
+				Hash:        "sha256:e16fdd4366599ad4e60a82c3fb3a343b0123c54081ed2e6425142fb06e88ad14",
+				Codegen:     "xpu-gen/1",
+				Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
+				SharedBytes: 0, StorageBindings: 3, UniformBytes: 16,
+				Buffers: []gpu.Usage{
+					{Name: "out", Access: gpu.AccessWrite},
+					{Name: "a", Access: gpu.AccessRead},
+					{Name: "b", Access: gpu.AccessRead},
+				},
 			},
+			Entry: intArithCPU,
 		},
 	},
 })
@@ -4534,7 +4642,7 @@ func LaunchIntArith(s *gpu.Stream, groups xpu.Dim3, out *gpu.Buffer[int32], a *g
 	return s.Launch(IntArithKernel, groups, out, a, b, n)
 }
 
-// intArithWGSL is the WGSL of IntArith.
+// intArithWGSL is the WGSL code of IntArith.
 const intArithWGSL = `struct xpu_Uniforms {
     p_n: u32,
 }
@@ -4673,37 +4781,41 @@ var LenGuardKernel = gpu.Register(&gpu.KernelSpec{
 	Name:  "github.com/goxpu/xpu/kernels/conformance.LenGuard",
 	Block: xpu.Dim3{X: 64, Y: 1, Z: 1},
 	Params: []gpu.Param{
-		{Name: "y", Kind: gpu.ParamBuffer, Type: "int32", Size: 4, Access: gpu.AccessWrite, Binding: 0},
-		{Name: "x", Kind: gpu.ParamBuffer, Type: "int32", Size: 4, Access: gpu.AccessRead, Binding: 1},
+		{Name: "y", Kind: gpu.ParamBuffer, Type: gpu.TypeName{Name: "int32"}, Size: 4, Access: gpu.AccessWrite, Binding: 0},
+		{Name: "x", Kind: gpu.ParamBuffer, Type: gpu.TypeName{Name: "int32"}, Size: 4, Access: gpu.AccessRead, Binding: 1},
 	},
-	WGSL:  lenGuardWGSL,
-	Func:  LenGuard,
-	Fault: true,
-	CPU:   lenGuardCPU,
-	Manifests: []gpu.Manifest{
+	Func: LenGuard,
+	Artifacts: []gpu.Artifact{
 		{
-			Kernel: "github.com/goxpu/xpu/kernels/conformance.LenGuard", Backend: "webgpu", Target: "wgsl",
-			Hash:        "sha256:512907c8dfa343629eabd50f291d6a07ad3fdff8b198e19af99fcc3278b8597a",
-			Codegen:     "xpu-gen/1",
-			Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
-			SharedBytes: 0, StorageBindings: 2, UniformBytes: 0,
-			PrivateBytes: new(4),
-			Buffers: []gpu.Usage{
-				{Name: "y", Access: gpu.AccessWrite},
-				{Name: "x", Access: gpu.AccessRead},
+			Manifest: gpu.Manifest{
+				Kernel: "github.com/goxpu/xpu/kernels/conformance.LenGuard", Backend: "webgpu", Target: "wgsl",
+				Hash:        "sha256:512907c8dfa343629eabd50f291d6a07ad3fdff8b198e19af99fcc3278b8597a",
+				Codegen:     "xpu-gen/1",
+				Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
+				SharedBytes: 0, StorageBindings: 2, UniformBytes: 0,
+				PrivateBytes: new(4),
+				Buffers: []gpu.Usage{
+					{Name: "y", Access: gpu.AccessWrite},
+					{Name: "x", Access: gpu.AccessRead},
+				},
+				Fault:     true,
+				NativeOps: []string{"arrayLength", "atomicOr"},
 			},
-			NativeOps: []string{"arrayLength", "atomicOr"},
+			Code: lenGuardWGSL,
 		},
 		{
-			Kernel: "github.com/goxpu/xpu/kernels/conformance.LenGuard", Backend: "cpu", Target: "go",
-			Hash:        "sha256:972f0cffdee5bf0ae427890abd14002e49bba6fa2605b3c6af4ce7f43828339f",
-			Codegen:     "xpu-gen/1",
-			Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
-			SharedBytes: 0, StorageBindings: 2, UniformBytes: 0,
-			Buffers: []gpu.Usage{
-				{Name: "y", Access: gpu.AccessWrite},
-				{Name: "x", Access: gpu.AccessRead},
+			Manifest: gpu.Manifest{
+				Kernel: "github.com/goxpu/xpu/kernels/conformance.LenGuard", Backend: "cpu", Target: "go",
+				Hash:        "sha256:972f0cffdee5bf0ae427890abd14002e49bba6fa2605b3c6af4ce7f43828339f",
+				Codegen:     "xpu-gen/1",
+				Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
+				SharedBytes: 0, StorageBindings: 2, UniformBytes: 0,
+				Buffers: []gpu.Usage{
+					{Name: "y", Access: gpu.AccessWrite},
+					{Name: "x", Access: gpu.AccessRead},
+				},
 			},
+			Entry: lenGuardCPU,
 		},
 	},
 })
@@ -4715,7 +4827,7 @@ func LaunchLenGuard(s *gpu.Stream, groups xpu.Dim3, y *gpu.Buffer[int32], x *gpu
 	return s.Launch(LenGuardKernel, groups, y, x)
 }
 
-// lenGuardWGSL is the WGSL of LenGuard.
+// lenGuardWGSL is the WGSL code of LenGuard.
 const lenGuardWGSL = `@group(0) @binding(0) var<storage, read_write> b_y: array<i32>;
 @group(0) @binding(1) var<storage, read> b_x: array<i32>;
 @group(0) @binding(2) var<storage, read_write> xpu_fault: atomic<u32>;
@@ -4810,41 +4922,45 @@ var LogicalInLoopKernel = gpu.Register(&gpu.KernelSpec{
 	Name:  "github.com/goxpu/xpu/kernels/conformance.LogicalInLoop",
 	Block: xpu.Dim3{X: 64, Y: 1, Z: 1},
 	Params: []gpu.Param{
-		{Name: "out", Kind: gpu.ParamBuffer, Type: "uint32", Size: 4, Access: gpu.AccessWrite, Binding: 0},
-		{Name: "calls", Kind: gpu.ParamBuffer, Type: "uint32", Size: 4, Access: gpu.AccessReadWrite, Binding: 1},
-		{Name: "in", Kind: gpu.ParamBuffer, Type: "uint32", Size: 4, Access: gpu.AccessRead, Binding: 2},
-		{Name: "n", Kind: gpu.ParamScalar, Type: "uint32", Size: 4, Binding: 0},
+		{Name: "out", Kind: gpu.ParamBuffer, Type: gpu.TypeName{Name: "uint32"}, Size: 4, Access: gpu.AccessWrite, Binding: 0},
+		{Name: "calls", Kind: gpu.ParamBuffer, Type: gpu.TypeName{Name: "uint32"}, Size: 4, Access: gpu.AccessReadWrite, Binding: 1},
+		{Name: "in", Kind: gpu.ParamBuffer, Type: gpu.TypeName{Name: "uint32"}, Size: 4, Access: gpu.AccessRead, Binding: 2},
+		{Name: "n", Kind: gpu.ParamScalar, Type: gpu.TypeName{Name: "uint32"}, Size: 4, Binding: 0},
 	},
 	UniformSize: 16,
-	WGSL:        logicalInLoopWGSL,
 	Func:        LogicalInLoop,
-	CPU:         logicalInLoopCPU,
-	Manifests: []gpu.Manifest{
+	Artifacts: []gpu.Artifact{
 		{
-			Kernel: "github.com/goxpu/xpu/kernels/conformance.LogicalInLoop", Backend: "webgpu", Target: "wgsl",
-			Hash:        "sha256:bf05003d5bd08f8eb40d904779b954fc151bdc401cb3ac7469249ce637156c5d",
-			Codegen:     "xpu-gen/1",
-			Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
-			SharedBytes: 0, StorageBindings: 3, UniformBytes: 16,
-			PrivateBytes: new(24),
-			Buffers: []gpu.Usage{
-				{Name: "out", Access: gpu.AccessWrite},
-				{Name: "calls", Access: gpu.AccessReadWrite},
-				{Name: "in", Access: gpu.AccessRead},
+			Manifest: gpu.Manifest{
+				Kernel: "github.com/goxpu/xpu/kernels/conformance.LogicalInLoop", Backend: "webgpu", Target: "wgsl",
+				Hash:        "sha256:bf05003d5bd08f8eb40d904779b954fc151bdc401cb3ac7469249ce637156c5d",
+				Codegen:     "xpu-gen/1",
+				Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
+				SharedBytes: 0, StorageBindings: 3, UniformBytes: 16,
+				PrivateBytes: new(24),
+				Buffers: []gpu.Usage{
+					{Name: "out", Access: gpu.AccessWrite},
+					{Name: "calls", Access: gpu.AccessReadWrite},
+					{Name: "in", Access: gpu.AccessRead},
+				},
+				NativeOps: []string{"select"},
 			},
-			NativeOps: []string{"select"},
+			Code: logicalInLoopWGSL,
 		},
 		{
-			Kernel: "github.com/goxpu/xpu/kernels/conformance.LogicalInLoop", Backend: "cpu", Target: "go",
-			Hash:        "sha256:fb6f92606b4426e79b14dbfc46df17f69488d7e951da3f7abdbefeca379c66e1",
-			Codegen:     "xpu-gen/1",
-			Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
-			SharedBytes: 0, StorageBindings: 3, UniformBytes: 16,
-			Buffers: []gpu.Usage{
-				{Name: "out", Access: gpu.AccessWrite},
-				{Name: "calls", Access: gpu.AccessReadWrite},
-				{Name: "in", Access: gpu.AccessRead},
+			Manifest: gpu.Manifest{
+				Kernel: "github.com/goxpu/xpu/kernels/conformance.LogicalInLoop", Backend: "cpu", Target: "go",
+				Hash:        "sha256:fb6f92606b4426e79b14dbfc46df17f69488d7e951da3f7abdbefeca379c66e1",
+				Codegen:     "xpu-gen/1",
+				Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
+				SharedBytes: 0, StorageBindings: 3, UniformBytes: 16,
+				Buffers: []gpu.Usage{
+					{Name: "out", Access: gpu.AccessWrite},
+					{Name: "calls", Access: gpu.AccessReadWrite},
+					{Name: "in", Access: gpu.AccessRead},
+				},
 			},
+			Entry: logicalInLoopCPU,
 		},
 	},
 })
@@ -4856,7 +4972,7 @@ func LaunchLogicalInLoop(s *gpu.Stream, groups xpu.Dim3, out *gpu.Buffer[uint32]
 	return s.Launch(LogicalInLoopKernel, groups, out, calls, in, n)
 }
 
-// logicalInLoopWGSL is the WGSL of LogicalInLoop.
+// logicalInLoopWGSL is the WGSL code of LogicalInLoop.
 const logicalInLoopWGSL = `struct xpu_Uniforms {
     p_n: u32,
 }
@@ -5052,42 +5168,46 @@ var LoopBreakContinueKernel = gpu.Register(&gpu.KernelSpec{
 	Name:  "github.com/goxpu/xpu/kernels/conformance.LoopBreakContinue",
 	Block: xpu.Dim3{X: 64, Y: 1, Z: 1},
 	Params: []gpu.Param{
-		{Name: "out", Kind: gpu.ParamBuffer, Type: "uint32", Size: 4, Access: gpu.AccessWrite, Binding: 0},
-		{Name: "steps", Kind: gpu.ParamBuffer, Type: "uint32", Size: 4, Access: gpu.AccessWrite, Binding: 1},
-		{Name: "in", Kind: gpu.ParamBuffer, Type: "uint32", Size: 4, Access: gpu.AccessRead, Binding: 2},
-		{Name: "width", Kind: gpu.ParamScalar, Type: "uint32", Size: 4, Binding: 0},
-		{Name: "limit", Kind: gpu.ParamScalar, Type: "uint32", Size: 4, Binding: 4},
-		{Name: "n", Kind: gpu.ParamScalar, Type: "uint32", Size: 4, Binding: 8},
+		{Name: "out", Kind: gpu.ParamBuffer, Type: gpu.TypeName{Name: "uint32"}, Size: 4, Access: gpu.AccessWrite, Binding: 0},
+		{Name: "steps", Kind: gpu.ParamBuffer, Type: gpu.TypeName{Name: "uint32"}, Size: 4, Access: gpu.AccessWrite, Binding: 1},
+		{Name: "in", Kind: gpu.ParamBuffer, Type: gpu.TypeName{Name: "uint32"}, Size: 4, Access: gpu.AccessRead, Binding: 2},
+		{Name: "width", Kind: gpu.ParamScalar, Type: gpu.TypeName{Name: "uint32"}, Size: 4, Binding: 0},
+		{Name: "limit", Kind: gpu.ParamScalar, Type: gpu.TypeName{Name: "uint32"}, Size: 4, Binding: 4},
+		{Name: "n", Kind: gpu.ParamScalar, Type: gpu.TypeName{Name: "uint32"}, Size: 4, Binding: 8},
 	},
 	UniformSize: 16,
-	WGSL:        loopBreakContinueWGSL,
 	Func:        LoopBreakContinue,
-	CPU:         loopBreakContinueCPU,
-	Manifests: []gpu.Manifest{
+	Artifacts: []gpu.Artifact{
 		{
-			Kernel: "github.com/goxpu/xpu/kernels/conformance.LoopBreakContinue", Backend: "webgpu", Target: "wgsl",
-			Hash:        "sha256:26c872bc5c3cac4f4e7777570e46755bbefbf7175acff15714bf9ccf156e62b9",
-			Codegen:     "xpu-gen/1",
-			Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
-			SharedBytes: 0, StorageBindings: 3, UniformBytes: 16,
-			PrivateBytes: new(16),
-			Buffers: []gpu.Usage{
-				{Name: "out", Access: gpu.AccessWrite},
-				{Name: "steps", Access: gpu.AccessWrite},
-				{Name: "in", Access: gpu.AccessRead},
+			Manifest: gpu.Manifest{
+				Kernel: "github.com/goxpu/xpu/kernels/conformance.LoopBreakContinue", Backend: "webgpu", Target: "wgsl",
+				Hash:        "sha256:26c872bc5c3cac4f4e7777570e46755bbefbf7175acff15714bf9ccf156e62b9",
+				Codegen:     "xpu-gen/1",
+				Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
+				SharedBytes: 0, StorageBindings: 3, UniformBytes: 16,
+				PrivateBytes: new(16),
+				Buffers: []gpu.Usage{
+					{Name: "out", Access: gpu.AccessWrite},
+					{Name: "steps", Access: gpu.AccessWrite},
+					{Name: "in", Access: gpu.AccessRead},
+				},
 			},
+			Code: loopBreakContinueWGSL,
 		},
 		{
-			Kernel: "github.com/goxpu/xpu/kernels/conformance.LoopBreakContinue", Backend: "cpu", Target: "go",
-			Hash:        "sha256:983838f00b96e9d96e9683888c811ccc46152b1d84c3afac4cde1e07b4035269",
-			Codegen:     "xpu-gen/1",
-			Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
-			SharedBytes: 0, StorageBindings: 3, UniformBytes: 16,
-			Buffers: []gpu.Usage{
-				{Name: "out", Access: gpu.AccessWrite},
-				{Name: "steps", Access: gpu.AccessWrite},
-				{Name: "in", Access: gpu.AccessRead},
+			Manifest: gpu.Manifest{
+				Kernel: "github.com/goxpu/xpu/kernels/conformance.LoopBreakContinue", Backend: "cpu", Target: "go",
+				Hash:        "sha256:983838f00b96e9d96e9683888c811ccc46152b1d84c3afac4cde1e07b4035269",
+				Codegen:     "xpu-gen/1",
+				Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
+				SharedBytes: 0, StorageBindings: 3, UniformBytes: 16,
+				Buffers: []gpu.Usage{
+					{Name: "out", Access: gpu.AccessWrite},
+					{Name: "steps", Access: gpu.AccessWrite},
+					{Name: "in", Access: gpu.AccessRead},
+				},
 			},
+			Entry: loopBreakContinueCPU,
 		},
 	},
 })
@@ -5099,7 +5219,7 @@ func LaunchLoopBreakContinue(s *gpu.Stream, groups xpu.Dim3, out *gpu.Buffer[uin
 	return s.Launch(LoopBreakContinueKernel, groups, out, steps, in, width, limit, n)
 }
 
-// loopBreakContinueWGSL is the WGSL of LoopBreakContinue.
+// loopBreakContinueWGSL is the WGSL code of LoopBreakContinue.
 const loopBreakContinueWGSL = `struct xpu_Uniforms {
     p_width: u32,
     p_limit: u32,
@@ -5268,37 +5388,41 @@ var LoopLocalZeroKernel = gpu.Register(&gpu.KernelSpec{
 	Name:  "github.com/goxpu/xpu/kernels/conformance.LoopLocalZero",
 	Block: xpu.Dim3{X: 64, Y: 1, Z: 1},
 	Params: []gpu.Param{
-		{Name: "out", Kind: gpu.ParamBuffer, Type: "uint32", Size: 4, Access: gpu.AccessWrite, Binding: 0},
-		{Name: "in", Kind: gpu.ParamBuffer, Type: "uint32", Size: 4, Access: gpu.AccessRead, Binding: 1},
-		{Name: "n", Kind: gpu.ParamScalar, Type: "uint32", Size: 4, Binding: 0},
+		{Name: "out", Kind: gpu.ParamBuffer, Type: gpu.TypeName{Name: "uint32"}, Size: 4, Access: gpu.AccessWrite, Binding: 0},
+		{Name: "in", Kind: gpu.ParamBuffer, Type: gpu.TypeName{Name: "uint32"}, Size: 4, Access: gpu.AccessRead, Binding: 1},
+		{Name: "n", Kind: gpu.ParamScalar, Type: gpu.TypeName{Name: "uint32"}, Size: 4, Binding: 0},
 	},
 	UniformSize: 16,
-	WGSL:        loopLocalZeroWGSL,
 	Func:        LoopLocalZero,
-	CPU:         loopLocalZeroCPU,
-	Manifests: []gpu.Manifest{
+	Artifacts: []gpu.Artifact{
 		{
-			Kernel: "github.com/goxpu/xpu/kernels/conformance.LoopLocalZero", Backend: "webgpu", Target: "wgsl",
-			Hash:        "sha256:d28d6f809e43ebe545acb9ced712ca6ae807543efb0e3a3a7c15754a1d4610b1",
-			Codegen:     "xpu-gen/1",
-			Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
-			SharedBytes: 0, StorageBindings: 2, UniformBytes: 16,
-			PrivateBytes: new(16),
-			Buffers: []gpu.Usage{
-				{Name: "out", Access: gpu.AccessWrite},
-				{Name: "in", Access: gpu.AccessRead},
+			Manifest: gpu.Manifest{
+				Kernel: "github.com/goxpu/xpu/kernels/conformance.LoopLocalZero", Backend: "webgpu", Target: "wgsl",
+				Hash:        "sha256:d28d6f809e43ebe545acb9ced712ca6ae807543efb0e3a3a7c15754a1d4610b1",
+				Codegen:     "xpu-gen/1",
+				Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
+				SharedBytes: 0, StorageBindings: 2, UniformBytes: 16,
+				PrivateBytes: new(16),
+				Buffers: []gpu.Usage{
+					{Name: "out", Access: gpu.AccessWrite},
+					{Name: "in", Access: gpu.AccessRead},
+				},
 			},
+			Code: loopLocalZeroWGSL,
 		},
 		{
-			Kernel: "github.com/goxpu/xpu/kernels/conformance.LoopLocalZero", Backend: "cpu", Target: "go",
-			Hash:        "sha256:67cc6566a953f893c9694dad880d8e4a0e9ad67ba0e6476e8dd28bece08a37e8",
-			Codegen:     "xpu-gen/1",
-			Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
-			SharedBytes: 0, StorageBindings: 2, UniformBytes: 16,
-			Buffers: []gpu.Usage{
-				{Name: "out", Access: gpu.AccessWrite},
-				{Name: "in", Access: gpu.AccessRead},
+			Manifest: gpu.Manifest{
+				Kernel: "github.com/goxpu/xpu/kernels/conformance.LoopLocalZero", Backend: "cpu", Target: "go",
+				Hash:        "sha256:67cc6566a953f893c9694dad880d8e4a0e9ad67ba0e6476e8dd28bece08a37e8",
+				Codegen:     "xpu-gen/1",
+				Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
+				SharedBytes: 0, StorageBindings: 2, UniformBytes: 16,
+				Buffers: []gpu.Usage{
+					{Name: "out", Access: gpu.AccessWrite},
+					{Name: "in", Access: gpu.AccessRead},
+				},
 			},
+			Entry: loopLocalZeroCPU,
 		},
 	},
 })
@@ -5310,7 +5434,7 @@ func LaunchLoopLocalZero(s *gpu.Stream, groups xpu.Dim3, out *gpu.Buffer[uint32]
 	return s.Launch(LoopLocalZeroKernel, groups, out, in, n)
 }
 
-// loopLocalZeroWGSL is the WGSL of LoopLocalZero.
+// loopLocalZeroWGSL is the WGSL code of LoopLocalZero.
 const loopLocalZeroWGSL = `struct xpu_Uniforms {
     p_n: u32,
 }
@@ -5438,60 +5562,64 @@ var MathExactKernel = gpu.Register(&gpu.KernelSpec{
 	Name:  "github.com/goxpu/xpu/kernels/conformance.MathExact",
 	Block: xpu.Dim3{X: 64, Y: 1, Z: 1},
 	Params: []gpu.Param{
-		{Name: "out", Kind: gpu.ParamBuffer, Type: "float32", Size: 4, Access: gpu.AccessWrite, Binding: 0},
-		{Name: "ints", Kind: gpu.ParamBuffer, Type: "int32", Size: 4, Access: gpu.AccessWrite, Binding: 1},
-		{Name: "uints", Kind: gpu.ParamBuffer, Type: "uint32", Size: 4, Access: gpu.AccessWrite, Binding: 2},
-		{Name: "a", Kind: gpu.ParamBuffer, Type: "float32", Size: 4, Access: gpu.AccessRead, Binding: 3},
-		{Name: "b", Kind: gpu.ParamBuffer, Type: "float32", Size: 4, Access: gpu.AccessRead, Binding: 4},
-		{Name: "c", Kind: gpu.ParamBuffer, Type: "int32", Size: 4, Access: gpu.AccessRead, Binding: 5},
-		{Name: "d", Kind: gpu.ParamBuffer, Type: "int32", Size: 4, Access: gpu.AccessRead, Binding: 6},
-		{Name: "e", Kind: gpu.ParamBuffer, Type: "uint32", Size: 4, Access: gpu.AccessRead, Binding: 7},
-		{Name: "f", Kind: gpu.ParamBuffer, Type: "uint32", Size: 4, Access: gpu.AccessRead, Binding: 8},
-		{Name: "n", Kind: gpu.ParamScalar, Type: "uint32", Size: 4, Binding: 0},
+		{Name: "out", Kind: gpu.ParamBuffer, Type: gpu.TypeName{Name: "float32"}, Size: 4, Access: gpu.AccessWrite, Binding: 0},
+		{Name: "ints", Kind: gpu.ParamBuffer, Type: gpu.TypeName{Name: "int32"}, Size: 4, Access: gpu.AccessWrite, Binding: 1},
+		{Name: "uints", Kind: gpu.ParamBuffer, Type: gpu.TypeName{Name: "uint32"}, Size: 4, Access: gpu.AccessWrite, Binding: 2},
+		{Name: "a", Kind: gpu.ParamBuffer, Type: gpu.TypeName{Name: "float32"}, Size: 4, Access: gpu.AccessRead, Binding: 3},
+		{Name: "b", Kind: gpu.ParamBuffer, Type: gpu.TypeName{Name: "float32"}, Size: 4, Access: gpu.AccessRead, Binding: 4},
+		{Name: "c", Kind: gpu.ParamBuffer, Type: gpu.TypeName{Name: "int32"}, Size: 4, Access: gpu.AccessRead, Binding: 5},
+		{Name: "d", Kind: gpu.ParamBuffer, Type: gpu.TypeName{Name: "int32"}, Size: 4, Access: gpu.AccessRead, Binding: 6},
+		{Name: "e", Kind: gpu.ParamBuffer, Type: gpu.TypeName{Name: "uint32"}, Size: 4, Access: gpu.AccessRead, Binding: 7},
+		{Name: "f", Kind: gpu.ParamBuffer, Type: gpu.TypeName{Name: "uint32"}, Size: 4, Access: gpu.AccessRead, Binding: 8},
+		{Name: "n", Kind: gpu.ParamScalar, Type: gpu.TypeName{Name: "uint32"}, Size: 4, Binding: 0},
 	},
 	UniformSize: 16,
-	WGSL:        mathExactWGSL,
 	Func:        MathExact,
-	CPU:         mathExactCPU,
-	Manifests: []gpu.Manifest{
+	Artifacts: []gpu.Artifact{
 		{
-			Kernel: "github.com/goxpu/xpu/kernels/conformance.MathExact", Backend: "webgpu", Target: "wgsl",
-			Hash:        "sha256:747cf1512b18c72a24387767c02430be7ff9db5539ec5a32599acb2d17093310",
-			Codegen:     "xpu-gen/1",
-			Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
-			SharedBytes: 0, StorageBindings: 9, UniformBytes: 16,
-			PrivateBytes: new(20),
-			Buffers: []gpu.Usage{
-				{Name: "out", Access: gpu.AccessWrite},
-				{Name: "ints", Access: gpu.AccessWrite},
-				{Name: "uints", Access: gpu.AccessWrite},
-				{Name: "a", Access: gpu.AccessRead},
-				{Name: "b", Access: gpu.AccessRead},
-				{Name: "c", Access: gpu.AccessRead},
-				{Name: "d", Access: gpu.AccessRead},
-				{Name: "e", Access: gpu.AccessRead},
-				{Name: "f", Access: gpu.AccessRead},
+			Manifest: gpu.Manifest{
+				Kernel: "github.com/goxpu/xpu/kernels/conformance.MathExact", Backend: "webgpu", Target: "wgsl",
+				Hash:        "sha256:747cf1512b18c72a24387767c02430be7ff9db5539ec5a32599acb2d17093310",
+				Codegen:     "xpu-gen/1",
+				Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
+				SharedBytes: 0, StorageBindings: 9, UniformBytes: 16,
+				PrivateBytes: new(20),
+				Buffers: []gpu.Usage{
+					{Name: "out", Access: gpu.AccessWrite},
+					{Name: "ints", Access: gpu.AccessWrite},
+					{Name: "uints", Access: gpu.AccessWrite},
+					{Name: "a", Access: gpu.AccessRead},
+					{Name: "b", Access: gpu.AccessRead},
+					{Name: "c", Access: gpu.AccessRead},
+					{Name: "d", Access: gpu.AccessRead},
+					{Name: "e", Access: gpu.AccessRead},
+					{Name: "f", Access: gpu.AccessRead},
+				},
+				NativeOps: []string{"abs", "bitcast", "ceil", "floor", "max", "min", "round", "select", "trunc"},
 			},
-			NativeOps: []string{"abs", "bitcast", "ceil", "floor", "max", "min", "round", "select", "trunc"},
+			Code: mathExactWGSL,
 		},
 		{
-			Kernel: "github.com/goxpu/xpu/kernels/conformance.MathExact", Backend: "cpu", Target: "go",
-			Hash:        "sha256:f8568e0d217b4cf4c550b9a53e51c21fd6c1a2d20947cb7c96b4f570aba4976c",
-			Codegen:     "xpu-gen/1",
-			Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
-			SharedBytes: 0, StorageBindings: 9, UniformBytes: 16,
-			Buffers: []gpu.Usage{
-				{Name: "out", Access: gpu.AccessWrite},
-				{Name: "ints", Access: gpu.AccessWrite},
-				{Name: "uints", Access: gpu.AccessWrite},
-				{Name: "a", Access: gpu.AccessRead},
-				{Name: "b", Access: gpu.AccessRead},
-				{Name: "c", Access: gpu.AccessRead},
-				{Name: "d", Access: gpu.AccessRead},
-				{Name: "e", Access: gpu.AccessRead},
-				{Name: "f", Access: gpu.AccessRead},
+			Manifest: gpu.Manifest{
+				Kernel: "github.com/goxpu/xpu/kernels/conformance.MathExact", Backend: "cpu", Target: "go",
+				Hash:        "sha256:f8568e0d217b4cf4c550b9a53e51c21fd6c1a2d20947cb7c96b4f570aba4976c",
+				Codegen:     "xpu-gen/1",
+				Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
+				SharedBytes: 0, StorageBindings: 9, UniformBytes: 16,
+				Buffers: []gpu.Usage{
+					{Name: "out", Access: gpu.AccessWrite},
+					{Name: "ints", Access: gpu.AccessWrite},
+					{Name: "uints", Access: gpu.AccessWrite},
+					{Name: "a", Access: gpu.AccessRead},
+					{Name: "b", Access: gpu.AccessRead},
+					{Name: "c", Access: gpu.AccessRead},
+					{Name: "d", Access: gpu.AccessRead},
+					{Name: "e", Access: gpu.AccessRead},
+					{Name: "f", Access: gpu.AccessRead},
+				},
+				NativeOps: []string{"xpu.Abs", "xpu.Ceil", "xpu.Clamp", "xpu.Floor", "xpu.Max", "xpu.Min", "xpu.Round", "xpu.Trunc"},
 			},
-			NativeOps: []string{"xpu.Abs", "xpu.Ceil", "xpu.Clamp", "xpu.Floor", "xpu.Max", "xpu.Min", "xpu.Round", "xpu.Trunc"},
+			Entry: mathExactCPU,
 		},
 	},
 })
@@ -5503,7 +5631,7 @@ func LaunchMathExact(s *gpu.Stream, groups xpu.Dim3, out *gpu.Buffer[float32], i
 	return s.Launch(MathExactKernel, groups, out, ints, uints, a, b, c, d, e, f, n)
 }
 
-// mathExactWGSL is the WGSL of MathExact.
+// mathExactWGSL is the WGSL code of MathExact.
 const mathExactWGSL = `struct xpu_Uniforms {
     p_n: u32,
 }
@@ -5706,42 +5834,46 @@ var MathExpLogKernel = gpu.Register(&gpu.KernelSpec{
 	Name:  "github.com/goxpu/xpu/kernels/conformance.MathExpLog",
 	Block: xpu.Dim3{X: 64, Y: 1, Z: 1},
 	Params: []gpu.Param{
-		{Name: "out", Kind: gpu.ParamBuffer, Type: "float32", Size: 4, Access: gpu.AccessWrite, Binding: 0},
-		{Name: "a", Kind: gpu.ParamBuffer, Type: "float32", Size: 4, Access: gpu.AccessRead, Binding: 1},
-		{Name: "b", Kind: gpu.ParamBuffer, Type: "float32", Size: 4, Access: gpu.AccessRead, Binding: 2},
-		{Name: "n", Kind: gpu.ParamScalar, Type: "uint32", Size: 4, Binding: 0},
+		{Name: "out", Kind: gpu.ParamBuffer, Type: gpu.TypeName{Name: "float32"}, Size: 4, Access: gpu.AccessWrite, Binding: 0},
+		{Name: "a", Kind: gpu.ParamBuffer, Type: gpu.TypeName{Name: "float32"}, Size: 4, Access: gpu.AccessRead, Binding: 1},
+		{Name: "b", Kind: gpu.ParamBuffer, Type: gpu.TypeName{Name: "float32"}, Size: 4, Access: gpu.AccessRead, Binding: 2},
+		{Name: "n", Kind: gpu.ParamScalar, Type: gpu.TypeName{Name: "uint32"}, Size: 4, Binding: 0},
 	},
 	UniformSize: 16,
-	WGSL:        mathExpLogWGSL,
 	Func:        MathExpLog,
-	CPU:         mathExpLogCPU,
-	Manifests: []gpu.Manifest{
+	Artifacts: []gpu.Artifact{
 		{
-			Kernel: "github.com/goxpu/xpu/kernels/conformance.MathExpLog", Backend: "webgpu", Target: "wgsl",
-			Hash:        "sha256:269499847819b193b55b4f3f083d1735bb49026ea023f635b43f686023939004",
-			Codegen:     "xpu-gen/1",
-			Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
-			SharedBytes: 0, StorageBindings: 3, UniformBytes: 16,
-			PrivateBytes: new(16),
-			Buffers: []gpu.Usage{
-				{Name: "out", Access: gpu.AccessWrite},
-				{Name: "a", Access: gpu.AccessRead},
-				{Name: "b", Access: gpu.AccessRead},
+			Manifest: gpu.Manifest{
+				Kernel: "github.com/goxpu/xpu/kernels/conformance.MathExpLog", Backend: "webgpu", Target: "wgsl",
+				Hash:        "sha256:269499847819b193b55b4f3f083d1735bb49026ea023f635b43f686023939004",
+				Codegen:     "xpu-gen/1",
+				Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
+				SharedBytes: 0, StorageBindings: 3, UniformBytes: 16,
+				PrivateBytes: new(16),
+				Buffers: []gpu.Usage{
+					{Name: "out", Access: gpu.AccessWrite},
+					{Name: "a", Access: gpu.AccessRead},
+					{Name: "b", Access: gpu.AccessRead},
+				},
+				NativeOps: []string{"exp", "exp2", "log", "log2", "pow"},
 			},
-			NativeOps: []string{"exp", "exp2", "log", "log2", "pow"},
+			Code: mathExpLogWGSL,
 		},
 		{
-			Kernel: "github.com/goxpu/xpu/kernels/conformance.MathExpLog", Backend: "cpu", Target: "go",
-			Hash:        "sha256:1b2fc7963738cdd3afa4d08b39dd20e27189dc26d34d07e1793ced1ce36eebb9",
-			Codegen:     "xpu-gen/1",
-			Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
-			SharedBytes: 0, StorageBindings: 3, UniformBytes: 16,
-			Buffers: []gpu.Usage{
-				{Name: "out", Access: gpu.AccessWrite},
-				{Name: "a", Access: gpu.AccessRead},
-				{Name: "b", Access: gpu.AccessRead},
+			Manifest: gpu.Manifest{
+				Kernel: "github.com/goxpu/xpu/kernels/conformance.MathExpLog", Backend: "cpu", Target: "go",
+				Hash:        "sha256:1b2fc7963738cdd3afa4d08b39dd20e27189dc26d34d07e1793ced1ce36eebb9",
+				Codegen:     "xpu-gen/1",
+				Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
+				SharedBytes: 0, StorageBindings: 3, UniformBytes: 16,
+				Buffers: []gpu.Usage{
+					{Name: "out", Access: gpu.AccessWrite},
+					{Name: "a", Access: gpu.AccessRead},
+					{Name: "b", Access: gpu.AccessRead},
+				},
+				NativeOps: []string{"xpu.Exp", "xpu.Exp2", "xpu.Log", "xpu.Log2", "xpu.Pow"},
 			},
-			NativeOps: []string{"xpu.Exp", "xpu.Exp2", "xpu.Log", "xpu.Log2", "xpu.Pow"},
+			Entry: mathExpLogCPU,
 		},
 	},
 })
@@ -5753,7 +5885,7 @@ func LaunchMathExpLog(s *gpu.Stream, groups xpu.Dim3, out *gpu.Buffer[float32], 
 	return s.Launch(MathExpLogKernel, groups, out, a, b, n)
 }
 
-// mathExpLogWGSL is the WGSL of MathExpLog.
+// mathExpLogWGSL is the WGSL code of MathExpLog.
 const mathExpLogWGSL = `struct xpu_Uniforms {
     p_n: u32,
 }
@@ -5867,45 +5999,49 @@ var MathSqrtFmaKernel = gpu.Register(&gpu.KernelSpec{
 	Name:  "github.com/goxpu/xpu/kernels/conformance.MathSqrtFma",
 	Block: xpu.Dim3{X: 64, Y: 1, Z: 1},
 	Params: []gpu.Param{
-		{Name: "out", Kind: gpu.ParamBuffer, Type: "float32", Size: 4, Access: gpu.AccessWrite, Binding: 0},
-		{Name: "a", Kind: gpu.ParamBuffer, Type: "float32", Size: 4, Access: gpu.AccessRead, Binding: 1},
-		{Name: "b", Kind: gpu.ParamBuffer, Type: "float32", Size: 4, Access: gpu.AccessRead, Binding: 2},
-		{Name: "c", Kind: gpu.ParamBuffer, Type: "float32", Size: 4, Access: gpu.AccessRead, Binding: 3},
-		{Name: "n", Kind: gpu.ParamScalar, Type: "uint32", Size: 4, Binding: 0},
+		{Name: "out", Kind: gpu.ParamBuffer, Type: gpu.TypeName{Name: "float32"}, Size: 4, Access: gpu.AccessWrite, Binding: 0},
+		{Name: "a", Kind: gpu.ParamBuffer, Type: gpu.TypeName{Name: "float32"}, Size: 4, Access: gpu.AccessRead, Binding: 1},
+		{Name: "b", Kind: gpu.ParamBuffer, Type: gpu.TypeName{Name: "float32"}, Size: 4, Access: gpu.AccessRead, Binding: 2},
+		{Name: "c", Kind: gpu.ParamBuffer, Type: gpu.TypeName{Name: "float32"}, Size: 4, Access: gpu.AccessRead, Binding: 3},
+		{Name: "n", Kind: gpu.ParamScalar, Type: gpu.TypeName{Name: "uint32"}, Size: 4, Binding: 0},
 	},
 	UniformSize: 16,
-	WGSL:        mathSqrtFmaWGSL,
 	Func:        MathSqrtFma,
-	CPU:         mathSqrtFmaCPU,
-	Manifests: []gpu.Manifest{
+	Artifacts: []gpu.Artifact{
 		{
-			Kernel: "github.com/goxpu/xpu/kernels/conformance.MathSqrtFma", Backend: "webgpu", Target: "wgsl",
-			Hash:        "sha256:1bee06c965560e4269606afd701ff5ad794dc162c53f0dcec0aadd8aa8bcb671",
-			Codegen:     "xpu-gen/1",
-			Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
-			SharedBytes: 0, StorageBindings: 4, UniformBytes: 16,
-			PrivateBytes: new(4),
-			Buffers: []gpu.Usage{
-				{Name: "out", Access: gpu.AccessWrite},
-				{Name: "a", Access: gpu.AccessRead},
-				{Name: "b", Access: gpu.AccessRead},
-				{Name: "c", Access: gpu.AccessRead},
+			Manifest: gpu.Manifest{
+				Kernel: "github.com/goxpu/xpu/kernels/conformance.MathSqrtFma", Backend: "webgpu", Target: "wgsl",
+				Hash:        "sha256:1bee06c965560e4269606afd701ff5ad794dc162c53f0dcec0aadd8aa8bcb671",
+				Codegen:     "xpu-gen/1",
+				Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
+				SharedBytes: 0, StorageBindings: 4, UniformBytes: 16,
+				PrivateBytes: new(4),
+				Buffers: []gpu.Usage{
+					{Name: "out", Access: gpu.AccessWrite},
+					{Name: "a", Access: gpu.AccessRead},
+					{Name: "b", Access: gpu.AccessRead},
+					{Name: "c", Access: gpu.AccessRead},
+				},
+				NativeOps: []string{"fma", "sqrt"},
 			},
-			NativeOps: []string{"fma", "sqrt"},
+			Code: mathSqrtFmaWGSL,
 		},
 		{
-			Kernel: "github.com/goxpu/xpu/kernels/conformance.MathSqrtFma", Backend: "cpu", Target: "go",
-			Hash:        "sha256:24006c0cdada2f11782f49cf1389cf206c75cbe5d1c7f31b4bfe1009bf592858",
-			Codegen:     "xpu-gen/1",
-			Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
-			SharedBytes: 0, StorageBindings: 4, UniformBytes: 16,
-			Buffers: []gpu.Usage{
-				{Name: "out", Access: gpu.AccessWrite},
-				{Name: "a", Access: gpu.AccessRead},
-				{Name: "b", Access: gpu.AccessRead},
-				{Name: "c", Access: gpu.AccessRead},
+			Manifest: gpu.Manifest{
+				Kernel: "github.com/goxpu/xpu/kernels/conformance.MathSqrtFma", Backend: "cpu", Target: "go",
+				Hash:        "sha256:24006c0cdada2f11782f49cf1389cf206c75cbe5d1c7f31b4bfe1009bf592858",
+				Codegen:     "xpu-gen/1",
+				Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
+				SharedBytes: 0, StorageBindings: 4, UniformBytes: 16,
+				Buffers: []gpu.Usage{
+					{Name: "out", Access: gpu.AccessWrite},
+					{Name: "a", Access: gpu.AccessRead},
+					{Name: "b", Access: gpu.AccessRead},
+					{Name: "c", Access: gpu.AccessRead},
+				},
+				NativeOps: []string{"xpu.Fma", "xpu.Sqrt"},
 			},
-			NativeOps: []string{"xpu.Fma", "xpu.Sqrt"},
+			Entry: mathSqrtFmaCPU,
 		},
 	},
 })
@@ -5917,7 +6053,7 @@ func LaunchMathSqrtFma(s *gpu.Stream, groups xpu.Dim3, out *gpu.Buffer[float32],
 	return s.Launch(MathSqrtFmaKernel, groups, out, a, b, c, n)
 }
 
-// mathSqrtFmaWGSL is the WGSL of MathSqrtFma.
+// mathSqrtFmaWGSL is the WGSL code of MathSqrtFma.
 const mathSqrtFmaWGSL = `struct xpu_Uniforms {
     p_n: u32,
 }
@@ -6014,39 +6150,43 @@ var MathTrigKernel = gpu.Register(&gpu.KernelSpec{
 	Name:  "github.com/goxpu/xpu/kernels/conformance.MathTrig",
 	Block: xpu.Dim3{X: 64, Y: 1, Z: 1},
 	Params: []gpu.Param{
-		{Name: "out", Kind: gpu.ParamBuffer, Type: "float32", Size: 4, Access: gpu.AccessWrite, Binding: 0},
-		{Name: "a", Kind: gpu.ParamBuffer, Type: "float32", Size: 4, Access: gpu.AccessRead, Binding: 1},
-		{Name: "n", Kind: gpu.ParamScalar, Type: "uint32", Size: 4, Binding: 0},
+		{Name: "out", Kind: gpu.ParamBuffer, Type: gpu.TypeName{Name: "float32"}, Size: 4, Access: gpu.AccessWrite, Binding: 0},
+		{Name: "a", Kind: gpu.ParamBuffer, Type: gpu.TypeName{Name: "float32"}, Size: 4, Access: gpu.AccessRead, Binding: 1},
+		{Name: "n", Kind: gpu.ParamScalar, Type: gpu.TypeName{Name: "uint32"}, Size: 4, Binding: 0},
 	},
 	UniformSize: 16,
-	WGSL:        mathTrigWGSL,
 	Func:        MathTrig,
-	CPU:         mathTrigCPU,
-	Manifests: []gpu.Manifest{
+	Artifacts: []gpu.Artifact{
 		{
-			Kernel: "github.com/goxpu/xpu/kernels/conformance.MathTrig", Backend: "webgpu", Target: "wgsl",
-			Hash:        "sha256:cd2cc7083c3b1a5e105ea52847638d0331b6ea415ef02374d2f02d409f0bbe6d",
-			Codegen:     "xpu-gen/1",
-			Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
-			SharedBytes: 0, StorageBindings: 2, UniformBytes: 16,
-			PrivateBytes: new(12),
-			Buffers: []gpu.Usage{
-				{Name: "out", Access: gpu.AccessWrite},
-				{Name: "a", Access: gpu.AccessRead},
+			Manifest: gpu.Manifest{
+				Kernel: "github.com/goxpu/xpu/kernels/conformance.MathTrig", Backend: "webgpu", Target: "wgsl",
+				Hash:        "sha256:cd2cc7083c3b1a5e105ea52847638d0331b6ea415ef02374d2f02d409f0bbe6d",
+				Codegen:     "xpu-gen/1",
+				Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
+				SharedBytes: 0, StorageBindings: 2, UniformBytes: 16,
+				PrivateBytes: new(12),
+				Buffers: []gpu.Usage{
+					{Name: "out", Access: gpu.AccessWrite},
+					{Name: "a", Access: gpu.AccessRead},
+				},
+				NativeOps: []string{"cos", "sin", "tan", "tanh"},
 			},
-			NativeOps: []string{"cos", "sin", "tan", "tanh"},
+			Code: mathTrigWGSL,
 		},
 		{
-			Kernel: "github.com/goxpu/xpu/kernels/conformance.MathTrig", Backend: "cpu", Target: "go",
-			Hash:        "sha256:be5fdd8691604e4447d85d55557910f57ca5f4d92b600665c935c79c6d67e1e3",
-			Codegen:     "xpu-gen/1",
-			Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
-			SharedBytes: 0, StorageBindings: 2, UniformBytes: 16,
-			Buffers: []gpu.Usage{
-				{Name: "out", Access: gpu.AccessWrite},
-				{Name: "a", Access: gpu.AccessRead},
+			Manifest: gpu.Manifest{
+				Kernel: "github.com/goxpu/xpu/kernels/conformance.MathTrig", Backend: "cpu", Target: "go",
+				Hash:        "sha256:be5fdd8691604e4447d85d55557910f57ca5f4d92b600665c935c79c6d67e1e3",
+				Codegen:     "xpu-gen/1",
+				Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
+				SharedBytes: 0, StorageBindings: 2, UniformBytes: 16,
+				Buffers: []gpu.Usage{
+					{Name: "out", Access: gpu.AccessWrite},
+					{Name: "a", Access: gpu.AccessRead},
+				},
+				NativeOps: []string{"xpu.Cos", "xpu.Sin", "xpu.Tan", "xpu.Tanh"},
 			},
-			NativeOps: []string{"xpu.Cos", "xpu.Sin", "xpu.Tan", "xpu.Tanh"},
+			Entry: mathTrigCPU,
 		},
 	},
 })
@@ -6058,7 +6198,7 @@ func LaunchMathTrig(s *gpu.Stream, groups xpu.Dim3, out *gpu.Buffer[float32], a 
 	return s.Launch(MathTrigKernel, groups, out, a, n)
 }
 
-// mathTrigWGSL is the WGSL of MathTrig.
+// mathTrigWGSL is the WGSL code of MathTrig.
 const mathTrigWGSL = `struct xpu_Uniforms {
     p_n: u32,
 }
@@ -6157,39 +6297,43 @@ var NestedLoopsKernel = gpu.Register(&gpu.KernelSpec{
 	Name:  "github.com/goxpu/xpu/kernels/conformance.NestedLoops",
 	Block: xpu.Dim3{X: 64, Y: 1, Z: 1},
 	Params: []gpu.Param{
-		{Name: "out", Kind: gpu.ParamBuffer, Type: "int32", Size: 4, Access: gpu.AccessWrite, Binding: 0},
-		{Name: "in", Kind: gpu.ParamBuffer, Type: "int32", Size: 4, Access: gpu.AccessRead, Binding: 1},
-		{Name: "n", Kind: gpu.ParamScalar, Type: "uint32", Size: 4, Binding: 0},
+		{Name: "out", Kind: gpu.ParamBuffer, Type: gpu.TypeName{Name: "int32"}, Size: 4, Access: gpu.AccessWrite, Binding: 0},
+		{Name: "in", Kind: gpu.ParamBuffer, Type: gpu.TypeName{Name: "int32"}, Size: 4, Access: gpu.AccessRead, Binding: 1},
+		{Name: "n", Kind: gpu.ParamScalar, Type: gpu.TypeName{Name: "uint32"}, Size: 4, Binding: 0},
 	},
 	UniformSize: 16,
-	WGSL:        nestedLoopsWGSL,
 	Func:        NestedLoops,
-	Fault:       true,
-	CPU:         nestedLoopsCPU,
-	Manifests: []gpu.Manifest{
+	Artifacts: []gpu.Artifact{
 		{
-			Kernel: "github.com/goxpu/xpu/kernels/conformance.NestedLoops", Backend: "webgpu", Target: "wgsl",
-			Hash:        "sha256:7886b174f7436e8942e2737e9fc42a02f6a6b53f8eee894dadd2bc1f95f2b5b2",
-			Codegen:     "xpu-gen/1",
-			Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
-			SharedBytes: 0, StorageBindings: 2, UniformBytes: 16,
-			PrivateBytes: new(20),
-			Buffers: []gpu.Usage{
-				{Name: "out", Access: gpu.AccessWrite},
-				{Name: "in", Access: gpu.AccessRead},
+			Manifest: gpu.Manifest{
+				Kernel: "github.com/goxpu/xpu/kernels/conformance.NestedLoops", Backend: "webgpu", Target: "wgsl",
+				Hash:        "sha256:7886b174f7436e8942e2737e9fc42a02f6a6b53f8eee894dadd2bc1f95f2b5b2",
+				Codegen:     "xpu-gen/1",
+				Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
+				SharedBytes: 0, StorageBindings: 2, UniformBytes: 16,
+				PrivateBytes: new(20),
+				Buffers: []gpu.Usage{
+					{Name: "out", Access: gpu.AccessWrite},
+					{Name: "in", Access: gpu.AccessRead},
+				},
+				Fault:     true,
+				NativeOps: []string{"atomicOr"},
 			},
-			NativeOps: []string{"atomicOr"},
+			Code: nestedLoopsWGSL,
 		},
 		{
-			Kernel: "github.com/goxpu/xpu/kernels/conformance.NestedLoops", Backend: "cpu", Target: "go",
-			Hash:        "sha256:38b63fa3ca33c4dc0f9e0024d52d53dfbacbdcda852492917afc5ba80762bf33",
-			Codegen:     "xpu-gen/1",
-			Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
-			SharedBytes: 0, StorageBindings: 2, UniformBytes: 16,
-			Buffers: []gpu.Usage{
-				{Name: "out", Access: gpu.AccessWrite},
-				{Name: "in", Access: gpu.AccessRead},
+			Manifest: gpu.Manifest{
+				Kernel: "github.com/goxpu/xpu/kernels/conformance.NestedLoops", Backend: "cpu", Target: "go",
+				Hash:        "sha256:38b63fa3ca33c4dc0f9e0024d52d53dfbacbdcda852492917afc5ba80762bf33",
+				Codegen:     "xpu-gen/1",
+				Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
+				SharedBytes: 0, StorageBindings: 2, UniformBytes: 16,
+				Buffers: []gpu.Usage{
+					{Name: "out", Access: gpu.AccessWrite},
+					{Name: "in", Access: gpu.AccessRead},
+				},
 			},
+			Entry: nestedLoopsCPU,
 		},
 	},
 })
@@ -6201,7 +6345,7 @@ func LaunchNestedLoops(s *gpu.Stream, groups xpu.Dim3, out *gpu.Buffer[int32], i
 	return s.Launch(NestedLoopsKernel, groups, out, in, n)
 }
 
-// nestedLoopsWGSL is the WGSL of NestedLoops.
+// nestedLoopsWGSL is the WGSL code of NestedLoops.
 const nestedLoopsWGSL = `struct xpu_Uniforms {
     p_n: u32,
 }
@@ -6357,36 +6501,40 @@ var ParticlesAoSKernel = gpu.Register(&gpu.KernelSpec{
 	Name:  "github.com/goxpu/xpu/kernels/conformance.ParticlesAoS",
 	Block: xpu.Dim3{X: 64, Y: 1, Z: 1},
 	Params: []gpu.Param{
-		{Name: "ps", Kind: gpu.ParamBuffer, Type: "conformance.Particle", Size: 32, Access: gpu.AccessReadWrite, Binding: 0},
-		{Name: "dt", Kind: gpu.ParamScalar, Type: "float32", Size: 4, Binding: 0},
-		{Name: "n", Kind: gpu.ParamScalar, Type: "uint32", Size: 4, Binding: 4},
+		{Name: "ps", Kind: gpu.ParamBuffer, Type: gpu.TypeName{Pkg: "github.com/goxpu/xpu/kernels/conformance", Name: "Particle"}, Size: 32, Access: gpu.AccessReadWrite, Binding: 0},
+		{Name: "dt", Kind: gpu.ParamScalar, Type: gpu.TypeName{Name: "float32"}, Size: 4, Binding: 0},
+		{Name: "n", Kind: gpu.ParamScalar, Type: gpu.TypeName{Name: "uint32"}, Size: 4, Binding: 4},
 	},
 	UniformSize: 16,
-	WGSL:        particlesAoSWGSL,
 	Func:        ParticlesAoS,
-	CPU:         particlesAoSCPU,
-	Manifests: []gpu.Manifest{
+	Artifacts: []gpu.Artifact{
 		{
-			Kernel: "github.com/goxpu/xpu/kernels/conformance.ParticlesAoS", Backend: "webgpu", Target: "wgsl",
-			Hash:        "sha256:530f02efe8a3133aef8451e6e5c9dc326ab2aa6462353fb76e2e1d80b3cceae9",
-			Codegen:     "xpu-gen/1",
-			Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
-			SharedBytes: 0, StorageBindings: 1, UniformBytes: 16,
-			PrivateBytes: new(36),
-			Buffers: []gpu.Usage{
-				{Name: "ps", Access: gpu.AccessReadWrite},
+			Manifest: gpu.Manifest{
+				Kernel: "github.com/goxpu/xpu/kernels/conformance.ParticlesAoS", Backend: "webgpu", Target: "wgsl",
+				Hash:        "sha256:530f02efe8a3133aef8451e6e5c9dc326ab2aa6462353fb76e2e1d80b3cceae9",
+				Codegen:     "xpu-gen/1",
+				Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
+				SharedBytes: 0, StorageBindings: 1, UniformBytes: 16,
+				PrivateBytes: new(36),
+				Buffers: []gpu.Usage{
+					{Name: "ps", Access: gpu.AccessReadWrite},
+				},
+				NativeOps: []string{"bitcast", "max", "select"},
 			},
-			NativeOps: []string{"bitcast", "max", "select"},
+			Code: particlesAoSWGSL,
 		},
 		{
-			Kernel: "github.com/goxpu/xpu/kernels/conformance.ParticlesAoS", Backend: "cpu", Target: "go",
-			Hash:        "sha256:af0527cbb2184cbd9469796eb5137ae5b1fece24215f511d46a0bab9acb34f04",
-			Codegen:     "xpu-gen/1",
-			Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
-			SharedBytes: 0, StorageBindings: 1, UniformBytes: 16,
-			Buffers: []gpu.Usage{
-				{Name: "ps", Access: gpu.AccessReadWrite},
+			Manifest: gpu.Manifest{
+				Kernel: "github.com/goxpu/xpu/kernels/conformance.ParticlesAoS", Backend: "cpu", Target: "go",
+				Hash:        "sha256:af0527cbb2184cbd9469796eb5137ae5b1fece24215f511d46a0bab9acb34f04",
+				Codegen:     "xpu-gen/1",
+				Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
+				SharedBytes: 0, StorageBindings: 1, UniformBytes: 16,
+				Buffers: []gpu.Usage{
+					{Name: "ps", Access: gpu.AccessReadWrite},
+				},
 			},
+			Entry: particlesAoSCPU,
 		},
 	},
 })
@@ -6398,7 +6546,7 @@ func LaunchParticlesAoS(s *gpu.Stream, groups xpu.Dim3, ps *gpu.Buffer[Particle]
 	return s.Launch(ParticlesAoSKernel, groups, ps, dt, n)
 }
 
-// particlesAoSWGSL is the WGSL of ParticlesAoS.
+// particlesAoSWGSL is the WGSL code of ParticlesAoS.
 const particlesAoSWGSL = `struct S_Particle {
     m_X: f32,
     m_Y: f32,
@@ -6532,48 +6680,52 @@ var ParticlesSoAKernel = gpu.Register(&gpu.KernelSpec{
 	Name:  "github.com/goxpu/xpu/kernels/conformance.ParticlesSoA",
 	Block: xpu.Dim3{X: 64, Y: 1, Z: 1},
 	Params: []gpu.Param{
-		{Name: "x", Kind: gpu.ParamBuffer, Type: "float32", Size: 4, Access: gpu.AccessReadWrite, Binding: 0},
-		{Name: "z", Kind: gpu.ParamBuffer, Type: "float32", Size: 4, Access: gpu.AccessReadWrite, Binding: 1},
-		{Name: "vx", Kind: gpu.ParamBuffer, Type: "float32", Size: 4, Access: gpu.AccessRead, Binding: 2},
-		{Name: "vz", Kind: gpu.ParamBuffer, Type: "float32", Size: 4, Access: gpu.AccessReadWrite, Binding: 3},
-		{Name: "hits", Kind: gpu.ParamBuffer, Type: "uint32", Size: 4, Access: gpu.AccessReadWrite, Binding: 4},
-		{Name: "dt", Kind: gpu.ParamScalar, Type: "float32", Size: 4, Binding: 0},
-		{Name: "n", Kind: gpu.ParamScalar, Type: "uint32", Size: 4, Binding: 4},
+		{Name: "x", Kind: gpu.ParamBuffer, Type: gpu.TypeName{Name: "float32"}, Size: 4, Access: gpu.AccessReadWrite, Binding: 0},
+		{Name: "z", Kind: gpu.ParamBuffer, Type: gpu.TypeName{Name: "float32"}, Size: 4, Access: gpu.AccessReadWrite, Binding: 1},
+		{Name: "vx", Kind: gpu.ParamBuffer, Type: gpu.TypeName{Name: "float32"}, Size: 4, Access: gpu.AccessRead, Binding: 2},
+		{Name: "vz", Kind: gpu.ParamBuffer, Type: gpu.TypeName{Name: "float32"}, Size: 4, Access: gpu.AccessReadWrite, Binding: 3},
+		{Name: "hits", Kind: gpu.ParamBuffer, Type: gpu.TypeName{Name: "uint32"}, Size: 4, Access: gpu.AccessReadWrite, Binding: 4},
+		{Name: "dt", Kind: gpu.ParamScalar, Type: gpu.TypeName{Name: "float32"}, Size: 4, Binding: 0},
+		{Name: "n", Kind: gpu.ParamScalar, Type: gpu.TypeName{Name: "uint32"}, Size: 4, Binding: 4},
 	},
 	UniformSize: 16,
-	WGSL:        particlesSoAWGSL,
 	Func:        ParticlesSoA,
-	CPU:         particlesSoACPU,
-	Manifests: []gpu.Manifest{
+	Artifacts: []gpu.Artifact{
 		{
-			Kernel: "github.com/goxpu/xpu/kernels/conformance.ParticlesSoA", Backend: "webgpu", Target: "wgsl",
-			Hash:        "sha256:c6a405053af6857cefa74c57e887aee4e5a82aa2ed78a8af2b5ee49dd5c2baf6",
-			Codegen:     "xpu-gen/1",
-			Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
-			SharedBytes: 0, StorageBindings: 5, UniformBytes: 16,
-			PrivateBytes: new(4),
-			Buffers: []gpu.Usage{
-				{Name: "x", Access: gpu.AccessReadWrite},
-				{Name: "z", Access: gpu.AccessReadWrite},
-				{Name: "vx", Access: gpu.AccessRead},
-				{Name: "vz", Access: gpu.AccessReadWrite},
-				{Name: "hits", Access: gpu.AccessReadWrite},
+			Manifest: gpu.Manifest{
+				Kernel: "github.com/goxpu/xpu/kernels/conformance.ParticlesSoA", Backend: "webgpu", Target: "wgsl",
+				Hash:        "sha256:c6a405053af6857cefa74c57e887aee4e5a82aa2ed78a8af2b5ee49dd5c2baf6",
+				Codegen:     "xpu-gen/1",
+				Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
+				SharedBytes: 0, StorageBindings: 5, UniformBytes: 16,
+				PrivateBytes: new(4),
+				Buffers: []gpu.Usage{
+					{Name: "x", Access: gpu.AccessReadWrite},
+					{Name: "z", Access: gpu.AccessReadWrite},
+					{Name: "vx", Access: gpu.AccessRead},
+					{Name: "vz", Access: gpu.AccessReadWrite},
+					{Name: "hits", Access: gpu.AccessReadWrite},
+				},
+				NativeOps: []string{"bitcast", "max", "select"},
 			},
-			NativeOps: []string{"bitcast", "max", "select"},
+			Code: particlesSoAWGSL,
 		},
 		{
-			Kernel: "github.com/goxpu/xpu/kernels/conformance.ParticlesSoA", Backend: "cpu", Target: "go",
-			Hash:        "sha256:2cdf1d1f5891f27f6186574da84ab76e52e437fcbb0242778a02a0684d0b7bf6",
-			Codegen:     "xpu-gen/1",
-			Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
-			SharedBytes: 0, StorageBindings: 5, UniformBytes: 16,
-			Buffers: []gpu.Usage{
-				{Name: "x", Access: gpu.AccessReadWrite},
-				{Name: "z", Access: gpu.AccessReadWrite},
-				{Name: "vx", Access: gpu.AccessRead},
-				{Name: "vz", Access: gpu.AccessReadWrite},
-				{Name: "hits", Access: gpu.AccessReadWrite},
+			Manifest: gpu.Manifest{
+				Kernel: "github.com/goxpu/xpu/kernels/conformance.ParticlesSoA", Backend: "cpu", Target: "go",
+				Hash:        "sha256:2cdf1d1f5891f27f6186574da84ab76e52e437fcbb0242778a02a0684d0b7bf6",
+				Codegen:     "xpu-gen/1",
+				Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
+				SharedBytes: 0, StorageBindings: 5, UniformBytes: 16,
+				Buffers: []gpu.Usage{
+					{Name: "x", Access: gpu.AccessReadWrite},
+					{Name: "z", Access: gpu.AccessReadWrite},
+					{Name: "vx", Access: gpu.AccessRead},
+					{Name: "vz", Access: gpu.AccessReadWrite},
+					{Name: "hits", Access: gpu.AccessReadWrite},
+				},
 			},
+			Entry: particlesSoACPU,
 		},
 	},
 })
@@ -6585,7 +6737,7 @@ func LaunchParticlesSoA(s *gpu.Stream, groups xpu.Dim3, x *gpu.Buffer[float32], 
 	return s.Launch(ParticlesSoAKernel, groups, x, z, vx, vz, hits, dt, n)
 }
 
-// particlesSoAWGSL is the WGSL of ParticlesSoA.
+// particlesSoAWGSL is the WGSL code of ParticlesSoA.
 const particlesSoAWGSL = `struct xpu_Uniforms {
     p_dt: f32,
     p_n: u32,
@@ -6721,41 +6873,45 @@ var PrivateArrayKernel = gpu.Register(&gpu.KernelSpec{
 	Name:  "github.com/goxpu/xpu/kernels/conformance.PrivateArray",
 	Block: xpu.Dim3{X: 64, Y: 1, Z: 1},
 	Params: []gpu.Param{
-		{Name: "out", Kind: gpu.ParamBuffer, Type: "float32", Size: 4, Access: gpu.AccessWrite, Binding: 0},
-		{Name: "sums", Kind: gpu.ParamBuffer, Type: "float32", Size: 4, Access: gpu.AccessWrite, Binding: 1},
-		{Name: "in", Kind: gpu.ParamBuffer, Type: "float32", Size: 4, Access: gpu.AccessRead, Binding: 2},
-		{Name: "n", Kind: gpu.ParamScalar, Type: "uint32", Size: 4, Binding: 0},
+		{Name: "out", Kind: gpu.ParamBuffer, Type: gpu.TypeName{Name: "float32"}, Size: 4, Access: gpu.AccessWrite, Binding: 0},
+		{Name: "sums", Kind: gpu.ParamBuffer, Type: gpu.TypeName{Name: "float32"}, Size: 4, Access: gpu.AccessWrite, Binding: 1},
+		{Name: "in", Kind: gpu.ParamBuffer, Type: gpu.TypeName{Name: "float32"}, Size: 4, Access: gpu.AccessRead, Binding: 2},
+		{Name: "n", Kind: gpu.ParamScalar, Type: gpu.TypeName{Name: "uint32"}, Size: 4, Binding: 0},
 	},
 	UniformSize: 16,
-	WGSL:        privateArrayWGSL,
 	Func:        PrivateArray,
-	CPU:         privateArrayCPU,
-	Manifests: []gpu.Manifest{
+	Artifacts: []gpu.Artifact{
 		{
-			Kernel: "github.com/goxpu/xpu/kernels/conformance.PrivateArray", Backend: "webgpu", Target: "wgsl",
-			Hash:        "sha256:aa42a414c5ae4ea1c1142b60cb375dc17fb9c8a2a7b174262587443ced76f431",
-			Codegen:     "xpu-gen/1",
-			Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
-			SharedBytes: 0, StorageBindings: 3, UniformBytes: 16,
-			PrivateBytes: new(60),
-			Buffers: []gpu.Usage{
-				{Name: "out", Access: gpu.AccessWrite},
-				{Name: "sums", Access: gpu.AccessWrite},
-				{Name: "in", Access: gpu.AccessRead},
+			Manifest: gpu.Manifest{
+				Kernel: "github.com/goxpu/xpu/kernels/conformance.PrivateArray", Backend: "webgpu", Target: "wgsl",
+				Hash:        "sha256:aa42a414c5ae4ea1c1142b60cb375dc17fb9c8a2a7b174262587443ced76f431",
+				Codegen:     "xpu-gen/1",
+				Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
+				SharedBytes: 0, StorageBindings: 3, UniformBytes: 16,
+				PrivateBytes: new(60),
+				Buffers: []gpu.Usage{
+					{Name: "out", Access: gpu.AccessWrite},
+					{Name: "sums", Access: gpu.AccessWrite},
+					{Name: "in", Access: gpu.AccessRead},
+				},
+				NativeOps: []string{"bitcast", "max", "select"},
 			},
-			NativeOps: []string{"bitcast", "max", "select"},
+			Code: privateArrayWGSL,
 		},
 		{
-			Kernel: "github.com/goxpu/xpu/kernels/conformance.PrivateArray", Backend: "cpu", Target: "go",
-			Hash:        "sha256:14d957c3d8399c1671febb70d294357b422e2b0576f6e6bb40296220753bff02",
-			Codegen:     "xpu-gen/1",
-			Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
-			SharedBytes: 0, StorageBindings: 3, UniformBytes: 16,
-			Buffers: []gpu.Usage{
-				{Name: "out", Access: gpu.AccessWrite},
-				{Name: "sums", Access: gpu.AccessWrite},
-				{Name: "in", Access: gpu.AccessRead},
+			Manifest: gpu.Manifest{
+				Kernel: "github.com/goxpu/xpu/kernels/conformance.PrivateArray", Backend: "cpu", Target: "go",
+				Hash:        "sha256:14d957c3d8399c1671febb70d294357b422e2b0576f6e6bb40296220753bff02",
+				Codegen:     "xpu-gen/1",
+				Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
+				SharedBytes: 0, StorageBindings: 3, UniformBytes: 16,
+				Buffers: []gpu.Usage{
+					{Name: "out", Access: gpu.AccessWrite},
+					{Name: "sums", Access: gpu.AccessWrite},
+					{Name: "in", Access: gpu.AccessRead},
+				},
 			},
+			Entry: privateArrayCPU,
 		},
 	},
 })
@@ -6767,7 +6923,7 @@ func LaunchPrivateArray(s *gpu.Stream, groups xpu.Dim3, out *gpu.Buffer[float32]
 	return s.Launch(PrivateArrayKernel, groups, out, sums, in, n)
 }
 
-// privateArrayWGSL is the WGSL of PrivateArray.
+// privateArrayWGSL is the WGSL code of PrivateArray.
 const privateArrayWGSL = `struct xpu_Uniforms {
     p_n: u32,
 }
@@ -6910,38 +7066,42 @@ var SaxpyKernel = gpu.Register(&gpu.KernelSpec{
 	Name:  "github.com/goxpu/xpu/kernels/conformance.Saxpy",
 	Block: xpu.Dim3{X: 256, Y: 1, Z: 1},
 	Params: []gpu.Param{
-		{Name: "y", Kind: gpu.ParamBuffer, Type: "float32", Size: 4, Access: gpu.AccessReadWrite, Binding: 0, MinLen: "n"},
-		{Name: "x", Kind: gpu.ParamBuffer, Type: "float32", Size: 4, Access: gpu.AccessRead, Binding: 1, MinLen: "n"},
-		{Name: "a", Kind: gpu.ParamScalar, Type: "float32", Size: 4, Binding: 0},
-		{Name: "n", Kind: gpu.ParamScalar, Type: "uint32", Size: 4, Binding: 4},
+		{Name: "y", Kind: gpu.ParamBuffer, Type: gpu.TypeName{Name: "float32"}, Size: 4, Access: gpu.AccessReadWrite, Binding: 0, MinLen: "n"},
+		{Name: "x", Kind: gpu.ParamBuffer, Type: gpu.TypeName{Name: "float32"}, Size: 4, Access: gpu.AccessRead, Binding: 1, MinLen: "n"},
+		{Name: "a", Kind: gpu.ParamScalar, Type: gpu.TypeName{Name: "float32"}, Size: 4, Binding: 0},
+		{Name: "n", Kind: gpu.ParamScalar, Type: gpu.TypeName{Name: "uint32"}, Size: 4, Binding: 4},
 	},
 	UniformSize: 16,
-	WGSL:        saxpyWGSL,
 	Func:        Saxpy,
-	CPU:         saxpyCPU,
-	Manifests: []gpu.Manifest{
+	Artifacts: []gpu.Artifact{
 		{
-			Kernel: "github.com/goxpu/xpu/kernels/conformance.Saxpy", Backend: "webgpu", Target: "wgsl",
-			Hash:        "sha256:ddb28ae2ffe5f16e98f3c865c7ab4bfc5fa00e952c285cd44e8fa45670ea6e45",
-			Codegen:     "xpu-gen/1",
-			Block:       xpu.Dim3{X: 256, Y: 1, Z: 1},
-			SharedBytes: 0, StorageBindings: 2, UniformBytes: 16,
-			PrivateBytes: new(4),
-			Buffers: []gpu.Usage{
-				{Name: "y", Access: gpu.AccessReadWrite, MinLen: "n"},
-				{Name: "x", Access: gpu.AccessRead, MinLen: "n"},
+			Manifest: gpu.Manifest{
+				Kernel: "github.com/goxpu/xpu/kernels/conformance.Saxpy", Backend: "webgpu", Target: "wgsl",
+				Hash:        "sha256:ddb28ae2ffe5f16e98f3c865c7ab4bfc5fa00e952c285cd44e8fa45670ea6e45",
+				Codegen:     "xpu-gen/1",
+				Block:       xpu.Dim3{X: 256, Y: 1, Z: 1},
+				SharedBytes: 0, StorageBindings: 2, UniformBytes: 16,
+				PrivateBytes: new(4),
+				Buffers: []gpu.Usage{
+					{Name: "y", Access: gpu.AccessReadWrite, MinLen: "n"},
+					{Name: "x", Access: gpu.AccessRead, MinLen: "n"},
+				},
 			},
+			Code: saxpyWGSL,
 		},
 		{
-			Kernel: "github.com/goxpu/xpu/kernels/conformance.Saxpy", Backend: "cpu", Target: "go",
-			Hash:        "sha256:37b964222b37ed8f1a9c76ce67bd18858ac187eaeec6a4dc558391b5d52e6803",
-			Codegen:     "xpu-gen/1",
-			Block:       xpu.Dim3{X: 256, Y: 1, Z: 1},
-			SharedBytes: 0, StorageBindings: 2, UniformBytes: 16,
-			Buffers: []gpu.Usage{
-				{Name: "y", Access: gpu.AccessReadWrite, MinLen: "n"},
-				{Name: "x", Access: gpu.AccessRead, MinLen: "n"},
+			Manifest: gpu.Manifest{
+				Kernel: "github.com/goxpu/xpu/kernels/conformance.Saxpy", Backend: "cpu", Target: "go",
+				Hash:        "sha256:37b964222b37ed8f1a9c76ce67bd18858ac187eaeec6a4dc558391b5d52e6803",
+				Codegen:     "xpu-gen/1",
+				Block:       xpu.Dim3{X: 256, Y: 1, Z: 1},
+				SharedBytes: 0, StorageBindings: 2, UniformBytes: 16,
+				Buffers: []gpu.Usage{
+					{Name: "y", Access: gpu.AccessReadWrite, MinLen: "n"},
+					{Name: "x", Access: gpu.AccessRead, MinLen: "n"},
+				},
 			},
+			Entry: saxpyCPU,
 		},
 	},
 })
@@ -6953,7 +7113,7 @@ func LaunchSaxpy(s *gpu.Stream, groups xpu.Dim3, y *gpu.Buffer[float32], x *gpu.
 	return s.Launch(SaxpyKernel, groups, y, x, a, n)
 }
 
-// saxpyWGSL is the WGSL of Saxpy.
+// saxpyWGSL is the WGSL code of Saxpy.
 const saxpyWGSL = `struct xpu_Uniforms {
     p_a: f32,
     p_n: u32,
@@ -7060,35 +7220,39 @@ var Scale2Kernel = gpu.Register(&gpu.KernelSpec{
 	Name:  "github.com/goxpu/xpu/kernels/conformance.Scale2",
 	Block: xpu.Dim3{X: 64, Y: 1, Z: 1},
 	Params: []gpu.Param{
-		{Name: "y", Kind: gpu.ParamBuffer, Type: "int32", Size: 4, Access: gpu.AccessReadWrite, Binding: 0},
-		{Name: "n", Kind: gpu.ParamScalar, Type: "uint32", Size: 4, Binding: 0},
+		{Name: "y", Kind: gpu.ParamBuffer, Type: gpu.TypeName{Name: "int32"}, Size: 4, Access: gpu.AccessReadWrite, Binding: 0},
+		{Name: "n", Kind: gpu.ParamScalar, Type: gpu.TypeName{Name: "uint32"}, Size: 4, Binding: 0},
 	},
 	UniformSize: 16,
-	WGSL:        scale2WGSL,
 	Func:        Scale,
 	Comptime:    ScaleParams{Factor: 2, Offset: 1},
-	CPU:         scale2CPU,
-	Manifests: []gpu.Manifest{
+	Artifacts: []gpu.Artifact{
 		{
-			Kernel: "github.com/goxpu/xpu/kernels/conformance.Scale2", Backend: "webgpu", Target: "wgsl",
-			Hash:        "sha256:4aeeea1165c7935fe16a9c74b4e661ffc96319e6af921aaf61357e6d2349fb31",
-			Codegen:     "xpu-gen/1",
-			Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
-			SharedBytes: 0, StorageBindings: 1, UniformBytes: 16,
-			PrivateBytes: new(4),
-			Buffers: []gpu.Usage{
-				{Name: "y", Access: gpu.AccessReadWrite},
+			Manifest: gpu.Manifest{
+				Kernel: "github.com/goxpu/xpu/kernels/conformance.Scale2", Backend: "webgpu", Target: "wgsl",
+				Hash:        "sha256:4aeeea1165c7935fe16a9c74b4e661ffc96319e6af921aaf61357e6d2349fb31",
+				Codegen:     "xpu-gen/1",
+				Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
+				SharedBytes: 0, StorageBindings: 1, UniformBytes: 16,
+				PrivateBytes: new(4),
+				Buffers: []gpu.Usage{
+					{Name: "y", Access: gpu.AccessReadWrite},
+				},
 			},
+			Code: scale2WGSL,
 		},
 		{
-			Kernel: "github.com/goxpu/xpu/kernels/conformance.Scale2", Backend: "cpu", Target: "go",
-			Hash:        "sha256:992edccb1bdf2e44e6c83e6aa54c8aa1538efd5cccc14bc6bb89aa4a1b058c29",
-			Codegen:     "xpu-gen/1",
-			Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
-			SharedBytes: 0, StorageBindings: 1, UniformBytes: 16,
-			Buffers: []gpu.Usage{
-				{Name: "y", Access: gpu.AccessReadWrite},
+			Manifest: gpu.Manifest{
+				Kernel: "github.com/goxpu/xpu/kernels/conformance.Scale2", Backend: "cpu", Target: "go",
+				Hash:        "sha256:992edccb1bdf2e44e6c83e6aa54c8aa1538efd5cccc14bc6bb89aa4a1b058c29",
+				Codegen:     "xpu-gen/1",
+				Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
+				SharedBytes: 0, StorageBindings: 1, UniformBytes: 16,
+				Buffers: []gpu.Usage{
+					{Name: "y", Access: gpu.AccessReadWrite},
+				},
 			},
+			Entry: scale2CPU,
 		},
 	},
 })
@@ -7100,7 +7264,7 @@ func LaunchScale2(s *gpu.Stream, groups xpu.Dim3, y *gpu.Buffer[int32], n uint32
 	return s.Launch(Scale2Kernel, groups, y, n)
 }
 
-// scale2WGSL is the WGSL of Scale2.
+// scale2WGSL is the WGSL code of Scale2.
 const scale2WGSL = `struct xpu_Uniforms {
     p_n: u32,
 }
@@ -7197,35 +7361,39 @@ var Scale3Kernel = gpu.Register(&gpu.KernelSpec{
 	Name:  "github.com/goxpu/xpu/kernels/conformance.Scale3",
 	Block: xpu.Dim3{X: 64, Y: 1, Z: 1},
 	Params: []gpu.Param{
-		{Name: "y", Kind: gpu.ParamBuffer, Type: "int32", Size: 4, Access: gpu.AccessReadWrite, Binding: 0},
-		{Name: "n", Kind: gpu.ParamScalar, Type: "uint32", Size: 4, Binding: 0},
+		{Name: "y", Kind: gpu.ParamBuffer, Type: gpu.TypeName{Name: "int32"}, Size: 4, Access: gpu.AccessReadWrite, Binding: 0},
+		{Name: "n", Kind: gpu.ParamScalar, Type: gpu.TypeName{Name: "uint32"}, Size: 4, Binding: 0},
 	},
 	UniformSize: 16,
-	WGSL:        scale3WGSL,
 	Func:        Scale,
 	Comptime:    ScaleParams{Factor: 3, Offset: -7},
-	CPU:         scale3CPU,
-	Manifests: []gpu.Manifest{
+	Artifacts: []gpu.Artifact{
 		{
-			Kernel: "github.com/goxpu/xpu/kernels/conformance.Scale3", Backend: "webgpu", Target: "wgsl",
-			Hash:        "sha256:c5eab847ee9cfa522c79c752d2bc4f9a0942fbd4d6f3e182126fb826db1258bd",
-			Codegen:     "xpu-gen/1",
-			Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
-			SharedBytes: 0, StorageBindings: 1, UniformBytes: 16,
-			PrivateBytes: new(4),
-			Buffers: []gpu.Usage{
-				{Name: "y", Access: gpu.AccessReadWrite},
+			Manifest: gpu.Manifest{
+				Kernel: "github.com/goxpu/xpu/kernels/conformance.Scale3", Backend: "webgpu", Target: "wgsl",
+				Hash:        "sha256:c5eab847ee9cfa522c79c752d2bc4f9a0942fbd4d6f3e182126fb826db1258bd",
+				Codegen:     "xpu-gen/1",
+				Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
+				SharedBytes: 0, StorageBindings: 1, UniformBytes: 16,
+				PrivateBytes: new(4),
+				Buffers: []gpu.Usage{
+					{Name: "y", Access: gpu.AccessReadWrite},
+				},
 			},
+			Code: scale3WGSL,
 		},
 		{
-			Kernel: "github.com/goxpu/xpu/kernels/conformance.Scale3", Backend: "cpu", Target: "go",
-			Hash:        "sha256:8e569b704475f0dfa4c20849bb292c0f8b72bd6cc38a38e1906cab7388c6dddf",
-			Codegen:     "xpu-gen/1",
-			Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
-			SharedBytes: 0, StorageBindings: 1, UniformBytes: 16,
-			Buffers: []gpu.Usage{
-				{Name: "y", Access: gpu.AccessReadWrite},
+			Manifest: gpu.Manifest{
+				Kernel: "github.com/goxpu/xpu/kernels/conformance.Scale3", Backend: "cpu", Target: "go",
+				Hash:        "sha256:8e569b704475f0dfa4c20849bb292c0f8b72bd6cc38a38e1906cab7388c6dddf",
+				Codegen:     "xpu-gen/1",
+				Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
+				SharedBytes: 0, StorageBindings: 1, UniformBytes: 16,
+				Buffers: []gpu.Usage{
+					{Name: "y", Access: gpu.AccessReadWrite},
+				},
 			},
+			Entry: scale3CPU,
 		},
 	},
 })
@@ -7237,7 +7405,7 @@ func LaunchScale3(s *gpu.Stream, groups xpu.Dim3, y *gpu.Buffer[int32], n uint32
 	return s.Launch(Scale3Kernel, groups, y, n)
 }
 
-// scale3WGSL is the WGSL of Scale3.
+// scale3WGSL is the WGSL code of Scale3.
 const scale3WGSL = `struct xpu_Uniforms {
     p_n: u32,
 }
@@ -7341,39 +7509,43 @@ var ScanKernel = gpu.Register(&gpu.KernelSpec{
 	Name:  "github.com/goxpu/xpu/kernels/conformance.Scan",
 	Block: xpu.Dim3{X: 128, Y: 1, Z: 1},
 	Params: []gpu.Param{
-		{Name: "out", Kind: gpu.ParamBuffer, Type: "int32", Size: 4, Access: gpu.AccessWrite, Binding: 0},
-		{Name: "in", Kind: gpu.ParamBuffer, Type: "int32", Size: 4, Access: gpu.AccessRead, Binding: 1},
-		{Name: "n", Kind: gpu.ParamScalar, Type: "uint32", Size: 4, Binding: 0},
+		{Name: "out", Kind: gpu.ParamBuffer, Type: gpu.TypeName{Name: "int32"}, Size: 4, Access: gpu.AccessWrite, Binding: 0},
+		{Name: "in", Kind: gpu.ParamBuffer, Type: gpu.TypeName{Name: "int32"}, Size: 4, Access: gpu.AccessRead, Binding: 1},
+		{Name: "n", Kind: gpu.ParamScalar, Type: gpu.TypeName{Name: "uint32"}, Size: 4, Binding: 0},
 	},
 	SharedBytes: 1024,
 	UniformSize: 16,
-	WGSL:        scanWGSL,
 	Func:        Scan,
-	CPU:         scanCPU,
-	Manifests: []gpu.Manifest{
+	Artifacts: []gpu.Artifact{
 		{
-			Kernel: "github.com/goxpu/xpu/kernels/conformance.Scan", Backend: "webgpu", Target: "wgsl",
-			Hash:        "sha256:e4f3f469c95d11e4cbebd5eea2197d433a23ce32d633e30facaffc65a58115c4",
-			Codegen:     "xpu-gen/1",
-			Block:       xpu.Dim3{X: 128, Y: 1, Z: 1},
-			SharedBytes: 1024, StorageBindings: 2, UniformBytes: 16,
-			PrivateBytes: new(24),
-			Buffers: []gpu.Usage{
-				{Name: "out", Access: gpu.AccessWrite},
-				{Name: "in", Access: gpu.AccessRead},
+			Manifest: gpu.Manifest{
+				Kernel: "github.com/goxpu/xpu/kernels/conformance.Scan", Backend: "webgpu", Target: "wgsl",
+				Hash:        "sha256:e4f3f469c95d11e4cbebd5eea2197d433a23ce32d633e30facaffc65a58115c4",
+				Codegen:     "xpu-gen/1",
+				Block:       xpu.Dim3{X: 128, Y: 1, Z: 1},
+				SharedBytes: 1024, StorageBindings: 2, UniformBytes: 16,
+				PrivateBytes: new(24),
+				Buffers: []gpu.Usage{
+					{Name: "out", Access: gpu.AccessWrite},
+					{Name: "in", Access: gpu.AccessRead},
+				},
+				NativeOps: []string{"workgroupBarrier"},
 			},
-			NativeOps: []string{"workgroupBarrier"},
+			Code: scanWGSL,
 		},
 		{
-			Kernel: "github.com/goxpu/xpu/kernels/conformance.Scan", Backend: "cpu", Target: "go",
-			Hash:        "sha256:4f12e057e49a5d9bfeb201d57769e4c8f4be1820e6d9797269be70475e664f7a",
-			Codegen:     "xpu-gen/1",
-			Block:       xpu.Dim3{X: 128, Y: 1, Z: 1},
-			SharedBytes: 1024, StorageBindings: 2, UniformBytes: 16,
-			Buffers: []gpu.Usage{
-				{Name: "out", Access: gpu.AccessWrite},
-				{Name: "in", Access: gpu.AccessRead},
+			Manifest: gpu.Manifest{
+				Kernel: "github.com/goxpu/xpu/kernels/conformance.Scan", Backend: "cpu", Target: "go",
+				Hash:        "sha256:4f12e057e49a5d9bfeb201d57769e4c8f4be1820e6d9797269be70475e664f7a",
+				Codegen:     "xpu-gen/1",
+				Block:       xpu.Dim3{X: 128, Y: 1, Z: 1},
+				SharedBytes: 1024, StorageBindings: 2, UniformBytes: 16,
+				Buffers: []gpu.Usage{
+					{Name: "out", Access: gpu.AccessWrite},
+					{Name: "in", Access: gpu.AccessRead},
+				},
 			},
+			Entry: scanCPU,
 		},
 	},
 })
@@ -7385,7 +7557,7 @@ func LaunchScan(s *gpu.Stream, groups xpu.Dim3, out *gpu.Buffer[int32], in *gpu.
 	return s.Launch(ScanKernel, groups, out, in, n)
 }
 
-// scanWGSL is the WGSL of Scan.
+// scanWGSL is the WGSL code of Scan.
 const scanWGSL = `struct xpu_Uniforms {
     p_n: u32,
 }
@@ -7589,46 +7761,50 @@ var SgemmKernel = gpu.Register(&gpu.KernelSpec{
 	Name:  "github.com/goxpu/xpu/kernels/conformance.Sgemm",
 	Block: xpu.Dim3{X: 16, Y: 16, Z: 1},
 	Params: []gpu.Param{
-		{Name: "c", Kind: gpu.ParamBuffer, Type: "float32", Size: 4, Access: gpu.AccessReadWrite, Binding: 0},
-		{Name: "a", Kind: gpu.ParamBuffer, Type: "float32", Size: 4, Access: gpu.AccessRead, Binding: 1},
-		{Name: "b", Kind: gpu.ParamBuffer, Type: "float32", Size: 4, Access: gpu.AccessRead, Binding: 2},
-		{Name: "m", Kind: gpu.ParamScalar, Type: "uint32", Size: 4, Binding: 0},
-		{Name: "n", Kind: gpu.ParamScalar, Type: "uint32", Size: 4, Binding: 4},
-		{Name: "k", Kind: gpu.ParamScalar, Type: "uint32", Size: 4, Binding: 8},
-		{Name: "alpha", Kind: gpu.ParamScalar, Type: "float32", Size: 4, Binding: 12},
-		{Name: "beta", Kind: gpu.ParamScalar, Type: "float32", Size: 4, Binding: 16},
+		{Name: "c", Kind: gpu.ParamBuffer, Type: gpu.TypeName{Name: "float32"}, Size: 4, Access: gpu.AccessReadWrite, Binding: 0},
+		{Name: "a", Kind: gpu.ParamBuffer, Type: gpu.TypeName{Name: "float32"}, Size: 4, Access: gpu.AccessRead, Binding: 1},
+		{Name: "b", Kind: gpu.ParamBuffer, Type: gpu.TypeName{Name: "float32"}, Size: 4, Access: gpu.AccessRead, Binding: 2},
+		{Name: "m", Kind: gpu.ParamScalar, Type: gpu.TypeName{Name: "uint32"}, Size: 4, Binding: 0},
+		{Name: "n", Kind: gpu.ParamScalar, Type: gpu.TypeName{Name: "uint32"}, Size: 4, Binding: 4},
+		{Name: "k", Kind: gpu.ParamScalar, Type: gpu.TypeName{Name: "uint32"}, Size: 4, Binding: 8},
+		{Name: "alpha", Kind: gpu.ParamScalar, Type: gpu.TypeName{Name: "float32"}, Size: 4, Binding: 12},
+		{Name: "beta", Kind: gpu.ParamScalar, Type: gpu.TypeName{Name: "float32"}, Size: 4, Binding: 16},
 	},
 	SharedBytes: 2048,
 	UniformSize: 32,
-	WGSL:        sgemmWGSL,
 	Func:        Sgemm,
-	CPU:         sgemmCPU,
-	Manifests: []gpu.Manifest{
+	Artifacts: []gpu.Artifact{
 		{
-			Kernel: "github.com/goxpu/xpu/kernels/conformance.Sgemm", Backend: "webgpu", Target: "wgsl",
-			Hash:        "sha256:1b2bbd4151e6f3edb5814c69423d6b1fe12bd7a849220e7587b7d5605b280226",
-			Codegen:     "xpu-gen/1",
-			Block:       xpu.Dim3{X: 16, Y: 16, Z: 1},
-			SharedBytes: 2048, StorageBindings: 3, UniformBytes: 32,
-			PrivateBytes: new(36),
-			Buffers: []gpu.Usage{
-				{Name: "c", Access: gpu.AccessReadWrite},
-				{Name: "a", Access: gpu.AccessRead},
-				{Name: "b", Access: gpu.AccessRead},
+			Manifest: gpu.Manifest{
+				Kernel: "github.com/goxpu/xpu/kernels/conformance.Sgemm", Backend: "webgpu", Target: "wgsl",
+				Hash:        "sha256:1b2bbd4151e6f3edb5814c69423d6b1fe12bd7a849220e7587b7d5605b280226",
+				Codegen:     "xpu-gen/1",
+				Block:       xpu.Dim3{X: 16, Y: 16, Z: 1},
+				SharedBytes: 2048, StorageBindings: 3, UniformBytes: 32,
+				PrivateBytes: new(36),
+				Buffers: []gpu.Usage{
+					{Name: "c", Access: gpu.AccessReadWrite},
+					{Name: "a", Access: gpu.AccessRead},
+					{Name: "b", Access: gpu.AccessRead},
+				},
+				NativeOps: []string{"workgroupBarrier"},
 			},
-			NativeOps: []string{"workgroupBarrier"},
+			Code: sgemmWGSL,
 		},
 		{
-			Kernel: "github.com/goxpu/xpu/kernels/conformance.Sgemm", Backend: "cpu", Target: "go",
-			Hash:        "sha256:2028ad254346c445c9138d3769304a048223e598b6f280d22a19b78f75f365f4",
-			Codegen:     "xpu-gen/1",
-			Block:       xpu.Dim3{X: 16, Y: 16, Z: 1},
-			SharedBytes: 2048, StorageBindings: 3, UniformBytes: 32,
-			Buffers: []gpu.Usage{
-				{Name: "c", Access: gpu.AccessReadWrite},
-				{Name: "a", Access: gpu.AccessRead},
-				{Name: "b", Access: gpu.AccessRead},
+			Manifest: gpu.Manifest{
+				Kernel: "github.com/goxpu/xpu/kernels/conformance.Sgemm", Backend: "cpu", Target: "go",
+				Hash:        "sha256:2028ad254346c445c9138d3769304a048223e598b6f280d22a19b78f75f365f4",
+				Codegen:     "xpu-gen/1",
+				Block:       xpu.Dim3{X: 16, Y: 16, Z: 1},
+				SharedBytes: 2048, StorageBindings: 3, UniformBytes: 32,
+				Buffers: []gpu.Usage{
+					{Name: "c", Access: gpu.AccessReadWrite},
+					{Name: "a", Access: gpu.AccessRead},
+					{Name: "b", Access: gpu.AccessRead},
+				},
 			},
+			Entry: sgemmCPU,
 		},
 	},
 })
@@ -7640,7 +7816,7 @@ func LaunchSgemm(s *gpu.Stream, groups xpu.Dim3, c *gpu.Buffer[float32], a *gpu.
 	return s.Launch(SgemmKernel, groups, c, a, b, m, n, k, alpha, beta)
 }
 
-// sgemmWGSL is the WGSL of Sgemm.
+// sgemmWGSL is the WGSL code of Sgemm.
 const sgemmWGSL = `struct xpu_Uniforms {
     p_m: u32,
     p_n: u32,
@@ -7843,42 +8019,46 @@ var ShiftSignedKernel = gpu.Register(&gpu.KernelSpec{
 	Name:  "github.com/goxpu/xpu/kernels/conformance.ShiftSigned",
 	Block: xpu.Dim3{X: 64, Y: 1, Z: 1},
 	Params: []gpu.Param{
-		{Name: "out", Kind: gpu.ParamBuffer, Type: "int32", Size: 4, Access: gpu.AccessWrite, Binding: 0},
-		{Name: "a", Kind: gpu.ParamBuffer, Type: "int32", Size: 4, Access: gpu.AccessRead, Binding: 1},
-		{Name: "s", Kind: gpu.ParamBuffer, Type: "int32", Size: 4, Access: gpu.AccessRead, Binding: 2},
-		{Name: "n", Kind: gpu.ParamScalar, Type: "uint32", Size: 4, Binding: 0},
+		{Name: "out", Kind: gpu.ParamBuffer, Type: gpu.TypeName{Name: "int32"}, Size: 4, Access: gpu.AccessWrite, Binding: 0},
+		{Name: "a", Kind: gpu.ParamBuffer, Type: gpu.TypeName{Name: "int32"}, Size: 4, Access: gpu.AccessRead, Binding: 1},
+		{Name: "s", Kind: gpu.ParamBuffer, Type: gpu.TypeName{Name: "int32"}, Size: 4, Access: gpu.AccessRead, Binding: 2},
+		{Name: "n", Kind: gpu.ParamScalar, Type: gpu.TypeName{Name: "uint32"}, Size: 4, Binding: 0},
 	},
 	UniformSize: 16,
-	WGSL:        shiftSignedWGSL,
 	Func:        ShiftSigned,
-	Fault:       true,
-	CPU:         shiftSignedCPU,
-	Manifests: []gpu.Manifest{
+	Artifacts: []gpu.Artifact{
 		{
-			Kernel: "github.com/goxpu/xpu/kernels/conformance.ShiftSigned", Backend: "webgpu", Target: "wgsl",
-			Hash:        "sha256:b2f27b0ad02bd858b1959a4cb411c793df66c09d2655f4cff519c96deebf915b",
-			Codegen:     "xpu-gen/1",
-			Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
-			SharedBytes: 0, StorageBindings: 3, UniformBytes: 16,
-			PrivateBytes: new(24),
-			Buffers: []gpu.Usage{
-				{Name: "out", Access: gpu.AccessWrite},
-				{Name: "a", Access: gpu.AccessRead},
-				{Name: "s", Access: gpu.AccessRead},
+			Manifest: gpu.Manifest{
+				Kernel: "github.com/goxpu/xpu/kernels/conformance.ShiftSigned", Backend: "webgpu", Target: "wgsl",
+				Hash:        "sha256:b2f27b0ad02bd858b1959a4cb411c793df66c09d2655f4cff519c96deebf915b",
+				Codegen:     "xpu-gen/1",
+				Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
+				SharedBytes: 0, StorageBindings: 3, UniformBytes: 16,
+				PrivateBytes: new(24),
+				Buffers: []gpu.Usage{
+					{Name: "out", Access: gpu.AccessWrite},
+					{Name: "a", Access: gpu.AccessRead},
+					{Name: "s", Access: gpu.AccessRead},
+				},
+				Fault:     true,
+				NativeOps: []string{"atomicOr", "min", "select"},
 			},
-			NativeOps: []string{"atomicOr", "min", "select"},
+			Code: shiftSignedWGSL,
 		},
 		{
-			Kernel: "github.com/goxpu/xpu/kernels/conformance.ShiftSigned", Backend: "cpu", Target: "go",
-			Hash:        "sha256:e83d7fb8a8f4cbcfcc32d23df388ea51e89edbc4cf5e19a19bc39cdfc2a1149b",
-			Codegen:     "xpu-gen/1",
-			Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
-			SharedBytes: 0, StorageBindings: 3, UniformBytes: 16,
-			Buffers: []gpu.Usage{
-				{Name: "out", Access: gpu.AccessWrite},
-				{Name: "a", Access: gpu.AccessRead},
-				{Name: "s", Access: gpu.AccessRead},
+			Manifest: gpu.Manifest{
+				Kernel: "github.com/goxpu/xpu/kernels/conformance.ShiftSigned", Backend: "cpu", Target: "go",
+				Hash:        "sha256:e83d7fb8a8f4cbcfcc32d23df388ea51e89edbc4cf5e19a19bc39cdfc2a1149b",
+				Codegen:     "xpu-gen/1",
+				Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
+				SharedBytes: 0, StorageBindings: 3, UniformBytes: 16,
+				Buffers: []gpu.Usage{
+					{Name: "out", Access: gpu.AccessWrite},
+					{Name: "a", Access: gpu.AccessRead},
+					{Name: "s", Access: gpu.AccessRead},
+				},
 			},
+			Entry: shiftSignedCPU,
 		},
 	},
 })
@@ -7890,7 +8070,7 @@ func LaunchShiftSigned(s1 *gpu.Stream, groups xpu.Dim3, out *gpu.Buffer[int32], 
 	return s1.Launch(ShiftSignedKernel, groups, out, a, s, n)
 }
 
-// shiftSignedWGSL is the WGSL of ShiftSigned.
+// shiftSignedWGSL is the WGSL code of ShiftSigned.
 const shiftSignedWGSL = `struct xpu_Uniforms {
     p_n: u32,
 }
@@ -8060,47 +8240,51 @@ var ShiftsKernel = gpu.Register(&gpu.KernelSpec{
 	Name:  "github.com/goxpu/xpu/kernels/conformance.Shifts",
 	Block: xpu.Dim3{X: 64, Y: 1, Z: 1},
 	Params: []gpu.Param{
-		{Name: "ints", Kind: gpu.ParamBuffer, Type: "int32", Size: 4, Access: gpu.AccessWrite, Binding: 0},
-		{Name: "uints", Kind: gpu.ParamBuffer, Type: "uint32", Size: 4, Access: gpu.AccessWrite, Binding: 1},
-		{Name: "a", Kind: gpu.ParamBuffer, Type: "int32", Size: 4, Access: gpu.AccessRead, Binding: 2},
-		{Name: "b", Kind: gpu.ParamBuffer, Type: "uint32", Size: 4, Access: gpu.AccessRead, Binding: 3},
-		{Name: "s", Kind: gpu.ParamBuffer, Type: "uint32", Size: 4, Access: gpu.AccessRead, Binding: 4},
-		{Name: "n", Kind: gpu.ParamScalar, Type: "uint32", Size: 4, Binding: 0},
+		{Name: "ints", Kind: gpu.ParamBuffer, Type: gpu.TypeName{Name: "int32"}, Size: 4, Access: gpu.AccessWrite, Binding: 0},
+		{Name: "uints", Kind: gpu.ParamBuffer, Type: gpu.TypeName{Name: "uint32"}, Size: 4, Access: gpu.AccessWrite, Binding: 1},
+		{Name: "a", Kind: gpu.ParamBuffer, Type: gpu.TypeName{Name: "int32"}, Size: 4, Access: gpu.AccessRead, Binding: 2},
+		{Name: "b", Kind: gpu.ParamBuffer, Type: gpu.TypeName{Name: "uint32"}, Size: 4, Access: gpu.AccessRead, Binding: 3},
+		{Name: "s", Kind: gpu.ParamBuffer, Type: gpu.TypeName{Name: "uint32"}, Size: 4, Access: gpu.AccessRead, Binding: 4},
+		{Name: "n", Kind: gpu.ParamScalar, Type: gpu.TypeName{Name: "uint32"}, Size: 4, Binding: 0},
 	},
 	UniformSize: 16,
-	WGSL:        shiftsWGSL,
 	Func:        Shifts,
-	CPU:         shiftsCPU,
-	Manifests: []gpu.Manifest{
+	Artifacts: []gpu.Artifact{
 		{
-			Kernel: "github.com/goxpu/xpu/kernels/conformance.Shifts", Backend: "webgpu", Target: "wgsl",
-			Hash:        "sha256:60e942cb48f7c9ee7312d79b2491c0824da57db582ff9eb3593200fab7bb4f58",
-			Codegen:     "xpu-gen/1",
-			Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
-			SharedBytes: 0, StorageBindings: 5, UniformBytes: 16,
-			PrivateBytes: new(8),
-			Buffers: []gpu.Usage{
-				{Name: "ints", Access: gpu.AccessWrite},
-				{Name: "uints", Access: gpu.AccessWrite},
-				{Name: "a", Access: gpu.AccessRead},
-				{Name: "b", Access: gpu.AccessRead},
-				{Name: "s", Access: gpu.AccessRead},
+			Manifest: gpu.Manifest{
+				Kernel: "github.com/goxpu/xpu/kernels/conformance.Shifts", Backend: "webgpu", Target: "wgsl",
+				Hash:        "sha256:60e942cb48f7c9ee7312d79b2491c0824da57db582ff9eb3593200fab7bb4f58",
+				Codegen:     "xpu-gen/1",
+				Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
+				SharedBytes: 0, StorageBindings: 5, UniformBytes: 16,
+				PrivateBytes: new(8),
+				Buffers: []gpu.Usage{
+					{Name: "ints", Access: gpu.AccessWrite},
+					{Name: "uints", Access: gpu.AccessWrite},
+					{Name: "a", Access: gpu.AccessRead},
+					{Name: "b", Access: gpu.AccessRead},
+					{Name: "s", Access: gpu.AccessRead},
+				},
+				NativeOps: []string{"min", "select"},
 			},
-			NativeOps: []string{"min", "select"},
+			Code: shiftsWGSL,
 		},
 		{
-			Kernel: "github.com/goxpu/xpu/kernels/conformance.Shifts", Backend: "cpu", Target: "go",
-			Hash:        "sha256:a4b28d5222dce61b88d092d1fe7375a535ac7c36ccb4612ddeeecac7f64b1da9",
-			Codegen:     "xpu-gen/1",
-			Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
-			SharedBytes: 0, StorageBindings: 5, UniformBytes: 16,
-			Buffers: []gpu.Usage{
-				{Name: "ints", Access: gpu.AccessWrite},
-				{Name: "uints", Access: gpu.AccessWrite},
-				{Name: "a", Access: gpu.AccessRead},
-				{Name: "b", Access: gpu.AccessRead},
-				{Name: "s", Access: gpu.AccessRead},
+			Manifest: gpu.Manifest{
+				Kernel: "github.com/goxpu/xpu/kernels/conformance.Shifts", Backend: "cpu", Target: "go",
+				Hash:        "sha256:a4b28d5222dce61b88d092d1fe7375a535ac7c36ccb4612ddeeecac7f64b1da9",
+				Codegen:     "xpu-gen/1",
+				Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
+				SharedBytes: 0, StorageBindings: 5, UniformBytes: 16,
+				Buffers: []gpu.Usage{
+					{Name: "ints", Access: gpu.AccessWrite},
+					{Name: "uints", Access: gpu.AccessWrite},
+					{Name: "a", Access: gpu.AccessRead},
+					{Name: "b", Access: gpu.AccessRead},
+					{Name: "s", Access: gpu.AccessRead},
+				},
 			},
+			Entry: shiftsCPU,
 		},
 	},
 })
@@ -8112,7 +8296,7 @@ func LaunchShifts(s1 *gpu.Stream, groups xpu.Dim3, ints *gpu.Buffer[int32], uint
 	return s1.Launch(ShiftsKernel, groups, ints, uints, a, b, s, n)
 }
 
-// shiftsWGSL is the WGSL of Shifts.
+// shiftsWGSL is the WGSL code of Shifts.
 const shiftsWGSL = `struct xpu_Uniforms {
     p_n: u32,
 }
@@ -8243,37 +8427,41 @@ var ShortCircuitKernel = gpu.Register(&gpu.KernelSpec{
 	Name:  "github.com/goxpu/xpu/kernels/conformance.ShortCircuit",
 	Block: xpu.Dim3{X: 64, Y: 1, Z: 1},
 	Params: []gpu.Param{
-		{Name: "out", Kind: gpu.ParamBuffer, Type: "int32", Size: 4, Access: gpu.AccessWrite, Binding: 0},
-		{Name: "in", Kind: gpu.ParamBuffer, Type: "int32", Size: 4, Access: gpu.AccessRead, Binding: 1},
-		{Name: "n", Kind: gpu.ParamScalar, Type: "uint32", Size: 4, Binding: 0},
+		{Name: "out", Kind: gpu.ParamBuffer, Type: gpu.TypeName{Name: "int32"}, Size: 4, Access: gpu.AccessWrite, Binding: 0},
+		{Name: "in", Kind: gpu.ParamBuffer, Type: gpu.TypeName{Name: "int32"}, Size: 4, Access: gpu.AccessRead, Binding: 1},
+		{Name: "n", Kind: gpu.ParamScalar, Type: gpu.TypeName{Name: "uint32"}, Size: 4, Binding: 0},
 	},
 	UniformSize: 16,
-	WGSL:        shortCircuitWGSL,
 	Func:        ShortCircuit,
-	CPU:         shortCircuitCPU,
-	Manifests: []gpu.Manifest{
+	Artifacts: []gpu.Artifact{
 		{
-			Kernel: "github.com/goxpu/xpu/kernels/conformance.ShortCircuit", Backend: "webgpu", Target: "wgsl",
-			Hash:        "sha256:d4040a2f935734400192610d9e51a959ad15a850f1270f6a2b7fa8a621e51509",
-			Codegen:     "xpu-gen/1",
-			Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
-			SharedBytes: 0, StorageBindings: 2, UniformBytes: 16,
-			PrivateBytes: new(8),
-			Buffers: []gpu.Usage{
-				{Name: "out", Access: gpu.AccessWrite},
-				{Name: "in", Access: gpu.AccessRead},
+			Manifest: gpu.Manifest{
+				Kernel: "github.com/goxpu/xpu/kernels/conformance.ShortCircuit", Backend: "webgpu", Target: "wgsl",
+				Hash:        "sha256:d4040a2f935734400192610d9e51a959ad15a850f1270f6a2b7fa8a621e51509",
+				Codegen:     "xpu-gen/1",
+				Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
+				SharedBytes: 0, StorageBindings: 2, UniformBytes: 16,
+				PrivateBytes: new(8),
+				Buffers: []gpu.Usage{
+					{Name: "out", Access: gpu.AccessWrite},
+					{Name: "in", Access: gpu.AccessRead},
+				},
 			},
+			Code: shortCircuitWGSL,
 		},
 		{
-			Kernel: "github.com/goxpu/xpu/kernels/conformance.ShortCircuit", Backend: "cpu", Target: "go",
-			Hash:        "sha256:4e5d2403da83f45111366a2fe4380d6a4ef1eefabe72717d682b84c708df03a3",
-			Codegen:     "xpu-gen/1",
-			Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
-			SharedBytes: 0, StorageBindings: 2, UniformBytes: 16,
-			Buffers: []gpu.Usage{
-				{Name: "out", Access: gpu.AccessWrite},
-				{Name: "in", Access: gpu.AccessRead},
+			Manifest: gpu.Manifest{
+				Kernel: "github.com/goxpu/xpu/kernels/conformance.ShortCircuit", Backend: "cpu", Target: "go",
+				Hash:        "sha256:4e5d2403da83f45111366a2fe4380d6a4ef1eefabe72717d682b84c708df03a3",
+				Codegen:     "xpu-gen/1",
+				Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
+				SharedBytes: 0, StorageBindings: 2, UniformBytes: 16,
+				Buffers: []gpu.Usage{
+					{Name: "out", Access: gpu.AccessWrite},
+					{Name: "in", Access: gpu.AccessRead},
+				},
 			},
+			Entry: shortCircuitCPU,
 		},
 	},
 })
@@ -8285,7 +8473,7 @@ func LaunchShortCircuit(s *gpu.Stream, groups xpu.Dim3, out *gpu.Buffer[int32], 
 	return s.Launch(ShortCircuitKernel, groups, out, in, n)
 }
 
-// shortCircuitWGSL is the WGSL of ShortCircuit.
+// shortCircuitWGSL is the WGSL code of ShortCircuit.
 const shortCircuitWGSL = `struct xpu_Uniforms {
     p_n: u32,
 }
@@ -8388,38 +8576,42 @@ var SpinKernel = gpu.Register(&gpu.KernelSpec{
 	Name:  "github.com/goxpu/xpu/kernels/conformance.Spin",
 	Block: xpu.Dim3{X: 64, Y: 1, Z: 1},
 	Params: []gpu.Param{
-		{Name: "out", Kind: gpu.ParamBuffer, Type: "uint32", Size: 4, Access: gpu.AccessWrite, Binding: 0},
-		{Name: "seed", Kind: gpu.ParamBuffer, Type: "uint32", Size: 4, Access: gpu.AccessRead, Binding: 1},
-		{Name: "rounds", Kind: gpu.ParamScalar, Type: "uint32", Size: 4, Binding: 0},
-		{Name: "n", Kind: gpu.ParamScalar, Type: "uint32", Size: 4, Binding: 4},
+		{Name: "out", Kind: gpu.ParamBuffer, Type: gpu.TypeName{Name: "uint32"}, Size: 4, Access: gpu.AccessWrite, Binding: 0},
+		{Name: "seed", Kind: gpu.ParamBuffer, Type: gpu.TypeName{Name: "uint32"}, Size: 4, Access: gpu.AccessRead, Binding: 1},
+		{Name: "rounds", Kind: gpu.ParamScalar, Type: gpu.TypeName{Name: "uint32"}, Size: 4, Binding: 0},
+		{Name: "n", Kind: gpu.ParamScalar, Type: gpu.TypeName{Name: "uint32"}, Size: 4, Binding: 4},
 	},
 	UniformSize: 16,
-	WGSL:        spinWGSL,
 	Func:        Spin,
-	CPU:         spinCPU,
-	Manifests: []gpu.Manifest{
+	Artifacts: []gpu.Artifact{
 		{
-			Kernel: "github.com/goxpu/xpu/kernels/conformance.Spin", Backend: "webgpu", Target: "wgsl",
-			Hash:        "sha256:0cdb3c3fa5ec1107de2376db2054d3830ea61fae2b9da9194b5be99d4357eca4",
-			Codegen:     "xpu-gen/1",
-			Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
-			SharedBytes: 0, StorageBindings: 2, UniformBytes: 16,
-			PrivateBytes: new(12),
-			Buffers: []gpu.Usage{
-				{Name: "out", Access: gpu.AccessWrite},
-				{Name: "seed", Access: gpu.AccessRead},
+			Manifest: gpu.Manifest{
+				Kernel: "github.com/goxpu/xpu/kernels/conformance.Spin", Backend: "webgpu", Target: "wgsl",
+				Hash:        "sha256:0cdb3c3fa5ec1107de2376db2054d3830ea61fae2b9da9194b5be99d4357eca4",
+				Codegen:     "xpu-gen/1",
+				Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
+				SharedBytes: 0, StorageBindings: 2, UniformBytes: 16,
+				PrivateBytes: new(12),
+				Buffers: []gpu.Usage{
+					{Name: "out", Access: gpu.AccessWrite},
+					{Name: "seed", Access: gpu.AccessRead},
+				},
 			},
+			Code: spinWGSL,
 		},
 		{
-			Kernel: "github.com/goxpu/xpu/kernels/conformance.Spin", Backend: "cpu", Target: "go",
-			Hash:        "sha256:eec4e8a9bdb0a7ed140413198a98fd2372ae1518e0e1f5fcb2a28f6995acf930",
-			Codegen:     "xpu-gen/1",
-			Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
-			SharedBytes: 0, StorageBindings: 2, UniformBytes: 16,
-			Buffers: []gpu.Usage{
-				{Name: "out", Access: gpu.AccessWrite},
-				{Name: "seed", Access: gpu.AccessRead},
+			Manifest: gpu.Manifest{
+				Kernel: "github.com/goxpu/xpu/kernels/conformance.Spin", Backend: "cpu", Target: "go",
+				Hash:        "sha256:eec4e8a9bdb0a7ed140413198a98fd2372ae1518e0e1f5fcb2a28f6995acf930",
+				Codegen:     "xpu-gen/1",
+				Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
+				SharedBytes: 0, StorageBindings: 2, UniformBytes: 16,
+				Buffers: []gpu.Usage{
+					{Name: "out", Access: gpu.AccessWrite},
+					{Name: "seed", Access: gpu.AccessRead},
+				},
 			},
+			Entry: spinCPU,
 		},
 	},
 })
@@ -8431,7 +8623,7 @@ func LaunchSpin(s *gpu.Stream, groups xpu.Dim3, out *gpu.Buffer[uint32], seed *g
 	return s.Launch(SpinKernel, groups, out, seed, rounds, n)
 }
 
-// spinWGSL is the WGSL of Spin.
+// spinWGSL is the WGSL code of Spin.
 const spinWGSL = `struct xpu_Uniforms {
     p_rounds: u32,
     p_n: u32,
@@ -8575,39 +8767,43 @@ var StencilKernel = gpu.Register(&gpu.KernelSpec{
 	Name:  "github.com/goxpu/xpu/kernels/conformance.Stencil",
 	Block: xpu.Dim3{X: 64, Y: 1, Z: 1},
 	Params: []gpu.Param{
-		{Name: "out", Kind: gpu.ParamBuffer, Type: "float32", Size: 4, Access: gpu.AccessWrite, Binding: 0},
-		{Name: "in", Kind: gpu.ParamBuffer, Type: "float32", Size: 4, Access: gpu.AccessRead, Binding: 1},
-		{Name: "n", Kind: gpu.ParamScalar, Type: "uint32", Size: 4, Binding: 0},
+		{Name: "out", Kind: gpu.ParamBuffer, Type: gpu.TypeName{Name: "float32"}, Size: 4, Access: gpu.AccessWrite, Binding: 0},
+		{Name: "in", Kind: gpu.ParamBuffer, Type: gpu.TypeName{Name: "float32"}, Size: 4, Access: gpu.AccessRead, Binding: 1},
+		{Name: "n", Kind: gpu.ParamScalar, Type: gpu.TypeName{Name: "uint32"}, Size: 4, Binding: 0},
 	},
 	SharedBytes: 272,
 	UniformSize: 16,
-	WGSL:        stencilWGSL,
 	Func:        Stencil,
-	CPU:         stencilCPU,
-	Manifests: []gpu.Manifest{
+	Artifacts: []gpu.Artifact{
 		{
-			Kernel: "github.com/goxpu/xpu/kernels/conformance.Stencil", Backend: "webgpu", Target: "wgsl",
-			Hash:        "sha256:d6fa7266d3abfb4647b2cdf5428c4cb8d2688085fe7220a9a817057108665173",
-			Codegen:     "xpu-gen/1",
-			Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
-			SharedBytes: 272, StorageBindings: 2, UniformBytes: 16,
-			PrivateBytes: new(24),
-			Buffers: []gpu.Usage{
-				{Name: "out", Access: gpu.AccessWrite},
-				{Name: "in", Access: gpu.AccessRead},
+			Manifest: gpu.Manifest{
+				Kernel: "github.com/goxpu/xpu/kernels/conformance.Stencil", Backend: "webgpu", Target: "wgsl",
+				Hash:        "sha256:d6fa7266d3abfb4647b2cdf5428c4cb8d2688085fe7220a9a817057108665173",
+				Codegen:     "xpu-gen/1",
+				Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
+				SharedBytes: 272, StorageBindings: 2, UniformBytes: 16,
+				PrivateBytes: new(24),
+				Buffers: []gpu.Usage{
+					{Name: "out", Access: gpu.AccessWrite},
+					{Name: "in", Access: gpu.AccessRead},
+				},
+				NativeOps: []string{"workgroupBarrier"},
 			},
-			NativeOps: []string{"workgroupBarrier"},
+			Code: stencilWGSL,
 		},
 		{
-			Kernel: "github.com/goxpu/xpu/kernels/conformance.Stencil", Backend: "cpu", Target: "go",
-			Hash:        "sha256:7f6d65b0a535b2cf415a8a9441089cb3cf1ca44a84e27e61351af38f05775bfc",
-			Codegen:     "xpu-gen/1",
-			Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
-			SharedBytes: 272, StorageBindings: 2, UniformBytes: 16,
-			Buffers: []gpu.Usage{
-				{Name: "out", Access: gpu.AccessWrite},
-				{Name: "in", Access: gpu.AccessRead},
+			Manifest: gpu.Manifest{
+				Kernel: "github.com/goxpu/xpu/kernels/conformance.Stencil", Backend: "cpu", Target: "go",
+				Hash:        "sha256:7f6d65b0a535b2cf415a8a9441089cb3cf1ca44a84e27e61351af38f05775bfc",
+				Codegen:     "xpu-gen/1",
+				Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
+				SharedBytes: 272, StorageBindings: 2, UniformBytes: 16,
+				Buffers: []gpu.Usage{
+					{Name: "out", Access: gpu.AccessWrite},
+					{Name: "in", Access: gpu.AccessRead},
+				},
 			},
+			Entry: stencilCPU,
 		},
 	},
 })
@@ -8619,7 +8815,7 @@ func LaunchStencil(s *gpu.Stream, groups xpu.Dim3, out *gpu.Buffer[float32], in 
 	return s.Launch(StencilKernel, groups, out, in, n)
 }
 
-// stencilWGSL is the WGSL of Stencil.
+// stencilWGSL is the WGSL code of Stencil.
 const stencilWGSL = `struct xpu_Uniforms {
     p_n: u32,
 }
@@ -8761,32 +8957,36 @@ var ThreadCoordsKernel = gpu.Register(&gpu.KernelSpec{
 	Name:  "github.com/goxpu/xpu/kernels/conformance.ThreadCoords",
 	Block: xpu.Dim3{X: 4, Y: 2, Z: 2},
 	Params: []gpu.Param{
-		{Name: "out", Kind: gpu.ParamBuffer, Type: "uint32", Size: 4, Access: gpu.AccessWrite, Binding: 0},
+		{Name: "out", Kind: gpu.ParamBuffer, Type: gpu.TypeName{Name: "uint32"}, Size: 4, Access: gpu.AccessWrite, Binding: 0},
 	},
-	WGSL: threadCoordsWGSL,
 	Func: ThreadCoords,
-	CPU:  threadCoordsCPU,
-	Manifests: []gpu.Manifest{
+	Artifacts: []gpu.Artifact{
 		{
-			Kernel: "github.com/goxpu/xpu/kernels/conformance.ThreadCoords", Backend: "webgpu", Target: "wgsl",
-			Hash:        "sha256:f03a323c97c6ea7a54fe930e7d069d3361b1959bf2b2d7b3f99cbcf9603617eb",
-			Codegen:     "xpu-gen/1",
-			Block:       xpu.Dim3{X: 4, Y: 2, Z: 2},
-			SharedBytes: 0, StorageBindings: 1, UniformBytes: 0,
-			PrivateBytes: new(16),
-			Buffers: []gpu.Usage{
-				{Name: "out", Access: gpu.AccessWrite},
+			Manifest: gpu.Manifest{
+				Kernel: "github.com/goxpu/xpu/kernels/conformance.ThreadCoords", Backend: "webgpu", Target: "wgsl",
+				Hash:        "sha256:f03a323c97c6ea7a54fe930e7d069d3361b1959bf2b2d7b3f99cbcf9603617eb",
+				Codegen:     "xpu-gen/1",
+				Block:       xpu.Dim3{X: 4, Y: 2, Z: 2},
+				SharedBytes: 0, StorageBindings: 1, UniformBytes: 0,
+				PrivateBytes: new(16),
+				Buffers: []gpu.Usage{
+					{Name: "out", Access: gpu.AccessWrite},
+				},
 			},
+			Code: threadCoordsWGSL,
 		},
 		{
-			Kernel: "github.com/goxpu/xpu/kernels/conformance.ThreadCoords", Backend: "cpu", Target: "go",
-			Hash:        "sha256:cd488a8507f929d43918efd50fc1e2a27e8db67de70e99cdf2a290709e3fa8ea",
-			Codegen:     "xpu-gen/1",
-			Block:       xpu.Dim3{X: 4, Y: 2, Z: 2},
-			SharedBytes: 0, StorageBindings: 1, UniformBytes: 0,
-			Buffers: []gpu.Usage{
-				{Name: "out", Access: gpu.AccessWrite},
+			Manifest: gpu.Manifest{
+				Kernel: "github.com/goxpu/xpu/kernels/conformance.ThreadCoords", Backend: "cpu", Target: "go",
+				Hash:        "sha256:cd488a8507f929d43918efd50fc1e2a27e8db67de70e99cdf2a290709e3fa8ea",
+				Codegen:     "xpu-gen/1",
+				Block:       xpu.Dim3{X: 4, Y: 2, Z: 2},
+				SharedBytes: 0, StorageBindings: 1, UniformBytes: 0,
+				Buffers: []gpu.Usage{
+					{Name: "out", Access: gpu.AccessWrite},
+				},
 			},
+			Entry: threadCoordsCPU,
 		},
 	},
 })
@@ -8798,7 +8998,7 @@ func LaunchThreadCoords(s *gpu.Stream, groups xpu.Dim3, out *gpu.Buffer[uint32])
 	return s.Launch(ThreadCoordsKernel, groups, out)
 }
 
-// threadCoordsWGSL is the WGSL of ThreadCoords.
+// threadCoordsWGSL is the WGSL code of ThreadCoords.
 const threadCoordsWGSL = `@group(0) @binding(0) var<storage, read_write> b_out: array<u32>;
 
 // main is kernel ThreadCoords, block 4x2x2.
@@ -8876,40 +9076,44 @@ var TransposeKernel = gpu.Register(&gpu.KernelSpec{
 	Name:  "github.com/goxpu/xpu/kernels/conformance.Transpose",
 	Block: xpu.Dim3{X: 16, Y: 16, Z: 1},
 	Params: []gpu.Param{
-		{Name: "out", Kind: gpu.ParamBuffer, Type: "float32", Size: 4, Access: gpu.AccessWrite, Binding: 0},
-		{Name: "in", Kind: gpu.ParamBuffer, Type: "float32", Size: 4, Access: gpu.AccessRead, Binding: 1},
-		{Name: "rows", Kind: gpu.ParamScalar, Type: "uint32", Size: 4, Binding: 0},
-		{Name: "cols", Kind: gpu.ParamScalar, Type: "uint32", Size: 4, Binding: 4},
+		{Name: "out", Kind: gpu.ParamBuffer, Type: gpu.TypeName{Name: "float32"}, Size: 4, Access: gpu.AccessWrite, Binding: 0},
+		{Name: "in", Kind: gpu.ParamBuffer, Type: gpu.TypeName{Name: "float32"}, Size: 4, Access: gpu.AccessRead, Binding: 1},
+		{Name: "rows", Kind: gpu.ParamScalar, Type: gpu.TypeName{Name: "uint32"}, Size: 4, Binding: 0},
+		{Name: "cols", Kind: gpu.ParamScalar, Type: gpu.TypeName{Name: "uint32"}, Size: 4, Binding: 4},
 	},
 	SharedBytes: 1088,
 	UniformSize: 16,
-	WGSL:        transposeWGSL,
 	Func:        Transpose,
-	CPU:         transposeCPU,
-	Manifests: []gpu.Manifest{
+	Artifacts: []gpu.Artifact{
 		{
-			Kernel: "github.com/goxpu/xpu/kernels/conformance.Transpose", Backend: "webgpu", Target: "wgsl",
-			Hash:        "sha256:d6ff6d5b27e28d9b0c14ae7baa932dfc86346dfb93050b97d86e59c66417e5c1",
-			Codegen:     "xpu-gen/1",
-			Block:       xpu.Dim3{X: 16, Y: 16, Z: 1},
-			SharedBytes: 1088, StorageBindings: 2, UniformBytes: 16,
-			PrivateBytes: new(24),
-			Buffers: []gpu.Usage{
-				{Name: "out", Access: gpu.AccessWrite},
-				{Name: "in", Access: gpu.AccessRead},
+			Manifest: gpu.Manifest{
+				Kernel: "github.com/goxpu/xpu/kernels/conformance.Transpose", Backend: "webgpu", Target: "wgsl",
+				Hash:        "sha256:d6ff6d5b27e28d9b0c14ae7baa932dfc86346dfb93050b97d86e59c66417e5c1",
+				Codegen:     "xpu-gen/1",
+				Block:       xpu.Dim3{X: 16, Y: 16, Z: 1},
+				SharedBytes: 1088, StorageBindings: 2, UniformBytes: 16,
+				PrivateBytes: new(24),
+				Buffers: []gpu.Usage{
+					{Name: "out", Access: gpu.AccessWrite},
+					{Name: "in", Access: gpu.AccessRead},
+				},
+				NativeOps: []string{"workgroupBarrier"},
 			},
-			NativeOps: []string{"workgroupBarrier"},
+			Code: transposeWGSL,
 		},
 		{
-			Kernel: "github.com/goxpu/xpu/kernels/conformance.Transpose", Backend: "cpu", Target: "go",
-			Hash:        "sha256:e2bea315e0916afe65061b1fa24ce4378030bb381e5c6cba3fda497c8ca4cbc7",
-			Codegen:     "xpu-gen/1",
-			Block:       xpu.Dim3{X: 16, Y: 16, Z: 1},
-			SharedBytes: 1088, StorageBindings: 2, UniformBytes: 16,
-			Buffers: []gpu.Usage{
-				{Name: "out", Access: gpu.AccessWrite},
-				{Name: "in", Access: gpu.AccessRead},
+			Manifest: gpu.Manifest{
+				Kernel: "github.com/goxpu/xpu/kernels/conformance.Transpose", Backend: "cpu", Target: "go",
+				Hash:        "sha256:e2bea315e0916afe65061b1fa24ce4378030bb381e5c6cba3fda497c8ca4cbc7",
+				Codegen:     "xpu-gen/1",
+				Block:       xpu.Dim3{X: 16, Y: 16, Z: 1},
+				SharedBytes: 1088, StorageBindings: 2, UniformBytes: 16,
+				Buffers: []gpu.Usage{
+					{Name: "out", Access: gpu.AccessWrite},
+					{Name: "in", Access: gpu.AccessRead},
+				},
 			},
+			Entry: transposeCPU,
 		},
 	},
 })
@@ -8921,7 +9125,7 @@ func LaunchTranspose(s *gpu.Stream, groups xpu.Dim3, out *gpu.Buffer[float32], i
 	return s.Launch(TransposeKernel, groups, out, in, rows, cols)
 }
 
-// transposeWGSL is the WGSL of Transpose.
+// transposeWGSL is the WGSL code of Transpose.
 const transposeWGSL = `struct xpu_Uniforms {
     p_rows: u32,
     p_cols: u32,
@@ -9011,42 +9215,46 @@ var UintArithKernel = gpu.Register(&gpu.KernelSpec{
 	Name:  "github.com/goxpu/xpu/kernels/conformance.UintArith",
 	Block: xpu.Dim3{X: 64, Y: 1, Z: 1},
 	Params: []gpu.Param{
-		{Name: "out", Kind: gpu.ParamBuffer, Type: "uint32", Size: 4, Access: gpu.AccessWrite, Binding: 0},
-		{Name: "a", Kind: gpu.ParamBuffer, Type: "uint32", Size: 4, Access: gpu.AccessRead, Binding: 1},
-		{Name: "b", Kind: gpu.ParamBuffer, Type: "uint32", Size: 4, Access: gpu.AccessRead, Binding: 2},
-		{Name: "n", Kind: gpu.ParamScalar, Type: "uint32", Size: 4, Binding: 0},
+		{Name: "out", Kind: gpu.ParamBuffer, Type: gpu.TypeName{Name: "uint32"}, Size: 4, Access: gpu.AccessWrite, Binding: 0},
+		{Name: "a", Kind: gpu.ParamBuffer, Type: gpu.TypeName{Name: "uint32"}, Size: 4, Access: gpu.AccessRead, Binding: 1},
+		{Name: "b", Kind: gpu.ParamBuffer, Type: gpu.TypeName{Name: "uint32"}, Size: 4, Access: gpu.AccessRead, Binding: 2},
+		{Name: "n", Kind: gpu.ParamScalar, Type: gpu.TypeName{Name: "uint32"}, Size: 4, Binding: 0},
 	},
 	UniformSize: 16,
-	WGSL:        uintArithWGSL,
 	Func:        UintArith,
-	Fault:       true,
-	CPU:         uintArithCPU,
-	Manifests: []gpu.Manifest{
+	Artifacts: []gpu.Artifact{
 		{
-			Kernel: "github.com/goxpu/xpu/kernels/conformance.UintArith", Backend: "webgpu", Target: "wgsl",
-			Hash:        "sha256:bf7970f06cfb0572da61fbc288da878e597ff201902969bafd22540124aa49ec",
-			Codegen:     "xpu-gen/1",
-			Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
-			SharedBytes: 0, StorageBindings: 3, UniformBytes: 16,
-			PrivateBytes: new(16),
-			Buffers: []gpu.Usage{
-				{Name: "out", Access: gpu.AccessWrite},
-				{Name: "a", Access: gpu.AccessRead},
-				{Name: "b", Access: gpu.AccessRead},
+			Manifest: gpu.Manifest{
+				Kernel: "github.com/goxpu/xpu/kernels/conformance.UintArith", Backend: "webgpu", Target: "wgsl",
+				Hash:        "sha256:bf7970f06cfb0572da61fbc288da878e597ff201902969bafd22540124aa49ec",
+				Codegen:     "xpu-gen/1",
+				Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
+				SharedBytes: 0, StorageBindings: 3, UniformBytes: 16,
+				PrivateBytes: new(16),
+				Buffers: []gpu.Usage{
+					{Name: "out", Access: gpu.AccessWrite},
+					{Name: "a", Access: gpu.AccessRead},
+					{Name: "b", Access: gpu.AccessRead},
+				},
+				Fault:     true,
+				NativeOps: []string{"atomicOr"},
 			},
-			NativeOps: []string{"atomicOr"},
+			Code: uintArithWGSL,
 		},
 		{
-			Kernel: "github.com/goxpu/xpu/kernels/conformance.UintArith", Backend: "cpu", Target: "go",
-			Hash:        "sha256:3dc609bfb8af87d3b44797dcf5a0678542c9fe3933627e7d87f48e4bff652d99",
-			Codegen:     "xpu-gen/1",
-			Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
-			SharedBytes: 0, StorageBindings: 3, UniformBytes: 16,
-			Buffers: []gpu.Usage{
-				{Name: "out", Access: gpu.AccessWrite},
-				{Name: "a", Access: gpu.AccessRead},
-				{Name: "b", Access: gpu.AccessRead},
+			Manifest: gpu.Manifest{
+				Kernel: "github.com/goxpu/xpu/kernels/conformance.UintArith", Backend: "cpu", Target: "go",
+				Hash:        "sha256:3dc609bfb8af87d3b44797dcf5a0678542c9fe3933627e7d87f48e4bff652d99",
+				Codegen:     "xpu-gen/1",
+				Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
+				SharedBytes: 0, StorageBindings: 3, UniformBytes: 16,
+				Buffers: []gpu.Usage{
+					{Name: "out", Access: gpu.AccessWrite},
+					{Name: "a", Access: gpu.AccessRead},
+					{Name: "b", Access: gpu.AccessRead},
+				},
 			},
+			Entry: uintArithCPU,
 		},
 	},
 })
@@ -9058,7 +9266,7 @@ func LaunchUintArith(s *gpu.Stream, groups xpu.Dim3, out *gpu.Buffer[uint32], a 
 	return s.Launch(UintArithKernel, groups, out, a, b, n)
 }
 
-// uintArithWGSL is the WGSL of UintArith.
+// uintArithWGSL is the WGSL code of UintArith.
 const uintArithWGSL = `struct xpu_Uniforms {
     p_n: u32,
 }
@@ -9191,47 +9399,51 @@ var UniformsKernel = gpu.Register(&gpu.KernelSpec{
 	Name:  "github.com/goxpu/xpu/kernels/conformance.Uniforms",
 	Block: xpu.Dim3{X: 32, Y: 1, Z: 1},
 	Params: []gpu.Param{
-		{Name: "ints", Kind: gpu.ParamBuffer, Type: "int32", Size: 4, Access: gpu.AccessWrite, Binding: 0},
-		{Name: "uints", Kind: gpu.ParamBuffer, Type: "uint32", Size: 4, Access: gpu.AccessWrite, Binding: 1},
-		{Name: "floats", Kind: gpu.ParamBuffer, Type: "float32", Size: 4, Access: gpu.AccessWrite, Binding: 2},
-		{Name: "a", Kind: gpu.ParamScalar, Type: "int32", Size: 4, Binding: 0},
-		{Name: "b", Kind: gpu.ParamScalar, Type: "uint32", Size: 4, Binding: 4},
-		{Name: "c", Kind: gpu.ParamScalar, Type: "float32", Size: 4, Binding: 8},
-		{Name: "d", Kind: gpu.ParamScalar, Type: "float32", Size: 4, Binding: 12},
-		{Name: "e", Kind: gpu.ParamScalar, Type: "int32", Size: 4, Binding: 16},
-		{Name: "f", Kind: gpu.ParamScalar, Type: "uint32", Size: 4, Binding: 20},
-		{Name: "g", Kind: gpu.ParamScalar, Type: "uint32", Size: 4, Binding: 24},
-		{Name: "h", Kind: gpu.ParamScalar, Type: "int32", Size: 4, Binding: 28},
+		{Name: "ints", Kind: gpu.ParamBuffer, Type: gpu.TypeName{Name: "int32"}, Size: 4, Access: gpu.AccessWrite, Binding: 0},
+		{Name: "uints", Kind: gpu.ParamBuffer, Type: gpu.TypeName{Name: "uint32"}, Size: 4, Access: gpu.AccessWrite, Binding: 1},
+		{Name: "floats", Kind: gpu.ParamBuffer, Type: gpu.TypeName{Name: "float32"}, Size: 4, Access: gpu.AccessWrite, Binding: 2},
+		{Name: "a", Kind: gpu.ParamScalar, Type: gpu.TypeName{Name: "int32"}, Size: 4, Binding: 0},
+		{Name: "b", Kind: gpu.ParamScalar, Type: gpu.TypeName{Name: "uint32"}, Size: 4, Binding: 4},
+		{Name: "c", Kind: gpu.ParamScalar, Type: gpu.TypeName{Name: "float32"}, Size: 4, Binding: 8},
+		{Name: "d", Kind: gpu.ParamScalar, Type: gpu.TypeName{Name: "float32"}, Size: 4, Binding: 12},
+		{Name: "e", Kind: gpu.ParamScalar, Type: gpu.TypeName{Name: "int32"}, Size: 4, Binding: 16},
+		{Name: "f", Kind: gpu.ParamScalar, Type: gpu.TypeName{Name: "uint32"}, Size: 4, Binding: 20},
+		{Name: "g", Kind: gpu.ParamScalar, Type: gpu.TypeName{Name: "uint32"}, Size: 4, Binding: 24},
+		{Name: "h", Kind: gpu.ParamScalar, Type: gpu.TypeName{Name: "int32"}, Size: 4, Binding: 28},
 	},
 	UniformSize: 32,
-	WGSL:        uniformsWGSL,
 	Func:        Uniforms,
-	CPU:         uniformsCPU,
-	Manifests: []gpu.Manifest{
+	Artifacts: []gpu.Artifact{
 		{
-			Kernel: "github.com/goxpu/xpu/kernels/conformance.Uniforms", Backend: "webgpu", Target: "wgsl",
-			Hash:        "sha256:73d917fb7f4193f3591adbfbbe0ddcec9b20aecbbb0cb7517978130185faf603",
-			Codegen:     "xpu-gen/1",
-			Block:       xpu.Dim3{X: 32, Y: 1, Z: 1},
-			SharedBytes: 0, StorageBindings: 3, UniformBytes: 32,
-			PrivateBytes: new(4),
-			Buffers: []gpu.Usage{
-				{Name: "ints", Access: gpu.AccessWrite},
-				{Name: "uints", Access: gpu.AccessWrite},
-				{Name: "floats", Access: gpu.AccessWrite},
+			Manifest: gpu.Manifest{
+				Kernel: "github.com/goxpu/xpu/kernels/conformance.Uniforms", Backend: "webgpu", Target: "wgsl",
+				Hash:        "sha256:73d917fb7f4193f3591adbfbbe0ddcec9b20aecbbb0cb7517978130185faf603",
+				Codegen:     "xpu-gen/1",
+				Block:       xpu.Dim3{X: 32, Y: 1, Z: 1},
+				SharedBytes: 0, StorageBindings: 3, UniformBytes: 32,
+				PrivateBytes: new(4),
+				Buffers: []gpu.Usage{
+					{Name: "ints", Access: gpu.AccessWrite},
+					{Name: "uints", Access: gpu.AccessWrite},
+					{Name: "floats", Access: gpu.AccessWrite},
+				},
 			},
+			Code: uniformsWGSL,
 		},
 		{
-			Kernel: "github.com/goxpu/xpu/kernels/conformance.Uniforms", Backend: "cpu", Target: "go",
-			Hash:        "sha256:48fd254550d97e2876c25d0ccdd5a1ef0143406a9a502a2b53316822cf5daecd",
-			Codegen:     "xpu-gen/1",
-			Block:       xpu.Dim3{X: 32, Y: 1, Z: 1},
-			SharedBytes: 0, StorageBindings: 3, UniformBytes: 32,
-			Buffers: []gpu.Usage{
-				{Name: "ints", Access: gpu.AccessWrite},
-				{Name: "uints", Access: gpu.AccessWrite},
-				{Name: "floats", Access: gpu.AccessWrite},
+			Manifest: gpu.Manifest{
+				Kernel: "github.com/goxpu/xpu/kernels/conformance.Uniforms", Backend: "cpu", Target: "go",
+				Hash:        "sha256:48fd254550d97e2876c25d0ccdd5a1ef0143406a9a502a2b53316822cf5daecd",
+				Codegen:     "xpu-gen/1",
+				Block:       xpu.Dim3{X: 32, Y: 1, Z: 1},
+				SharedBytes: 0, StorageBindings: 3, UniformBytes: 32,
+				Buffers: []gpu.Usage{
+					{Name: "ints", Access: gpu.AccessWrite},
+					{Name: "uints", Access: gpu.AccessWrite},
+					{Name: "floats", Access: gpu.AccessWrite},
+				},
 			},
+			Entry: uniformsCPU,
 		},
 	},
 })
@@ -9243,7 +9455,7 @@ func LaunchUniforms(s *gpu.Stream, groups xpu.Dim3, ints *gpu.Buffer[int32], uin
 	return s.Launch(UniformsKernel, groups, ints, uints, floats, a, b, c, d, e, f, g, h)
 }
 
-// uniformsWGSL is the WGSL of Uniforms.
+// uniformsWGSL is the WGSL code of Uniforms.
 const uniformsWGSL = `struct xpu_Uniforms {
     p_a: i32,
     p_b: u32,

@@ -10,12 +10,17 @@ import (
 	"github.com/goxpu/xpu"
 	"github.com/goxpu/xpu/gpu"
 	"github.com/goxpu/xpu/kernels/wave"
+	"github.com/goxpu/xpu/schema"
 )
 
 // benchDevices are the devices the benchmarks run on when present: the
 // CPU backend and the WebGPU backend through each native driver
 // (XPU_WEBGPU picks it at open time).
-var benchDevices = []struct{ name, backend, driver string }{
+var benchDevices = []struct {
+	name    string
+	backend schema.Backend
+	driver  string
+}{
 	{"cpu", "cpu", ""},
 	{"wgpu", "webgpu", "wgpu"},
 	{"dawn", "webgpu", "dawn"},

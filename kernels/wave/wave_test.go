@@ -9,6 +9,7 @@ import (
 	"github.com/goxpu/xpu/gpu/gputest"
 	"github.com/goxpu/xpu/kernels/conformance"
 	"github.com/goxpu/xpu/kernels/wave"
+	"github.com/goxpu/xpu/schema"
 )
 
 // TestWaveSuite runs every case on every device present, comparing with
@@ -42,46 +43,50 @@ func TestWaveSuite(t *testing.T) {
 // kernel or a declared width of S, narrow below S and folded above it;
 // emulated without subgroups, and on the CPU backend, which runs waves
 // over lanes of its own.
-func expectedTier(d *gpu.Device, k *gpu.Kernel) string {
-	m, ok := k.Manifest("cpu")
+func expectedTier(d *gpu.Device, k *gpu.Kernel) schema.Tier {
+	m, ok := k.Manifest(schema.BackendCPU)
 	if !ok || !m.WaveOps {
 		return ""
 	}
 	l := d.Info().Limits
-	if d.Backend() != "webgpu" || l.SubgroupMin == 0 || l.SubgroupMin != l.SubgroupMax {
-		return gpu.WaveEmulated
+	if d.Backend() != schema.BackendWebGPU || l.SubgroupMin == 0 || l.SubgroupMin != l.SubgroupMax {
+		return schema.TierEmulated
 	}
 	switch w, s := k.Spec().Wave, l.SubgroupMin; {
 	case w == 0 || w == s:
-		return gpu.WaveNative
+		return schema.TierNative
 	case w < s:
-		return gpu.WaveNarrow
+		return schema.TierNarrow
 	default:
-		return gpu.WaveFolded
+		return schema.TierFolded
 	}
 }
 
 // subgroupUse matches a subgroup builtin function or value in WGSL.
 var subgroupUse = regexp.MustCompile(`\bsubgroup[A-Z]\w*\(|\bsubgroup_(size|invocation_id)\b`)
 
-// TestVariantsEnableSubgroups checks the WGSL of every wave variant: a
-// variant that uses a subgroup builtin opens with `enable subgroups;`
-// (browsers refuse the builtins without it), the emulated one uses none,
-// and the folded one reduces within subgroups first.
+// TestVariantsEnableSubgroups checks the WGSL of every wave tier's
+// artifact: one that uses a subgroup builtin opens with
+// `enable subgroups;` (browsers refuse the builtins without it), the
+// emulated one uses none, and the folded one reduces within subgroups
+// first.
 func TestVariantsEnableSubgroups(t *testing.T) {
 	for _, c := range wave.Cases() {
-		for _, v := range c.Kernel.Spec().WaveVariants {
-			uses, enabled := subgroupUse.MatchString(v.WGSL), strings.HasPrefix(v.WGSL, "enable subgroups;")
-			switch {
-			case v.Tier == gpu.WaveEmulated && (uses || enabled):
-				t.Errorf("%s, %s: the emulated variant uses subgroups", c.Name(), v.Tier)
-			case v.Tier != gpu.WaveEmulated && !uses:
-				t.Errorf("%s, %s: no subgroup builtin", c.Name(), v.Tier)
-			case uses != enabled:
-				t.Errorf("%s, %s: uses subgroup builtins %v, enables subgroups %v", c.Name(), v.Tier, uses, enabled)
+		for _, a := range c.Kernel.Spec().Artifacts {
+			if a.Target != schema.TargetWGSL || a.WaveTier == "" {
+				continue
 			}
-			if v.Tier == gpu.WaveFolded && strings.Contains(c.Name(), "Reduce") && !strings.Contains(v.WGSL, "subgroupAdd(") {
-				t.Errorf("%s, %s: the folded sum does not add within subgroups", c.Name(), v.Tier)
+			uses, enabled := subgroupUse.MatchString(a.Code), strings.HasPrefix(a.Code, "enable subgroups;")
+			switch {
+			case a.WaveTier == schema.TierEmulated && (uses || enabled):
+				t.Errorf("%s, %s: the emulated variant uses subgroups", c.Name(), a.WaveTier)
+			case a.WaveTier != schema.TierEmulated && !uses:
+				t.Errorf("%s, %s: no subgroup builtin", c.Name(), a.WaveTier)
+			case uses != enabled:
+				t.Errorf("%s, %s: uses subgroup builtins %v, enables subgroups %v", c.Name(), a.WaveTier, uses, enabled)
+			}
+			if a.WaveTier == schema.TierFolded && strings.Contains(c.Name(), "Reduce") && !strings.Contains(a.Code, "subgroupAdd(") {
+				t.Errorf("%s, %s: the folded sum does not add within subgroups", c.Name(), a.WaveTier)
 			}
 		}
 	}

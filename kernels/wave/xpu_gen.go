@@ -12,39 +12,43 @@ var ReduceSharedKernel = gpu.Register(&gpu.KernelSpec{
 	Name:  "github.com/goxpu/xpu/kernels/wave.ReduceShared",
 	Block: xpu.Dim3{X: 256, Y: 1, Z: 1},
 	Params: []gpu.Param{
-		{Name: "partial", Kind: gpu.ParamBuffer, Type: "float32", Size: 4, Access: gpu.AccessWrite, Binding: 0},
-		{Name: "in", Kind: gpu.ParamBuffer, Type: "float32", Size: 4, Access: gpu.AccessRead, Binding: 1},
-		{Name: "n", Kind: gpu.ParamScalar, Type: "uint32", Size: 4, Binding: 0},
+		{Name: "partial", Kind: gpu.ParamBuffer, Type: gpu.TypeName{Name: "float32"}, Size: 4, Access: gpu.AccessWrite, Binding: 0},
+		{Name: "in", Kind: gpu.ParamBuffer, Type: gpu.TypeName{Name: "float32"}, Size: 4, Access: gpu.AccessRead, Binding: 1},
+		{Name: "n", Kind: gpu.ParamScalar, Type: gpu.TypeName{Name: "uint32"}, Size: 4, Binding: 0},
 	},
 	SharedBytes: 1024,
 	UniformSize: 16,
-	WGSL:        reduceSharedWGSL,
 	Func:        ReduceShared,
-	CPU:         reduceSharedCPU,
-	Manifests: []gpu.Manifest{
+	Artifacts: []gpu.Artifact{
 		{
-			Kernel: "github.com/goxpu/xpu/kernels/wave.ReduceShared", Backend: "webgpu", Target: "wgsl",
-			Hash:        "sha256:327fc40ff1486fc6250a2d36c053cff9846bb524b26314f36b3c1f46a34fff63",
-			Codegen:     "xpu-gen/1",
-			Block:       xpu.Dim3{X: 256, Y: 1, Z: 1},
-			SharedBytes: 1024, StorageBindings: 2, UniformBytes: 16,
-			PrivateBytes: new(16),
-			Buffers: []gpu.Usage{
-				{Name: "partial", Access: gpu.AccessWrite},
-				{Name: "in", Access: gpu.AccessRead},
+			Manifest: gpu.Manifest{
+				Kernel: "github.com/goxpu/xpu/kernels/wave.ReduceShared", Backend: "webgpu", Target: "wgsl",
+				Hash:        "sha256:327fc40ff1486fc6250a2d36c053cff9846bb524b26314f36b3c1f46a34fff63",
+				Codegen:     "xpu-gen/1",
+				Block:       xpu.Dim3{X: 256, Y: 1, Z: 1},
+				SharedBytes: 1024, StorageBindings: 2, UniformBytes: 16,
+				PrivateBytes: new(16),
+				Buffers: []gpu.Usage{
+					{Name: "partial", Access: gpu.AccessWrite},
+					{Name: "in", Access: gpu.AccessRead},
+				},
+				NativeOps: []string{"workgroupBarrier"},
 			},
-			NativeOps: []string{"workgroupBarrier"},
+			Code: reduceSharedWGSL,
 		},
 		{
-			Kernel: "github.com/goxpu/xpu/kernels/wave.ReduceShared", Backend: "cpu", Target: "go",
-			Hash:        "sha256:796c8f5252627b48240c8ab944988c821f9c45c349d95358edaea54f28632a6c",
-			Codegen:     "xpu-gen/1",
-			Block:       xpu.Dim3{X: 256, Y: 1, Z: 1},
-			SharedBytes: 1024, StorageBindings: 2, UniformBytes: 16,
-			Buffers: []gpu.Usage{
-				{Name: "partial", Access: gpu.AccessWrite},
-				{Name: "in", Access: gpu.AccessRead},
+			Manifest: gpu.Manifest{
+				Kernel: "github.com/goxpu/xpu/kernels/wave.ReduceShared", Backend: "cpu", Target: "go",
+				Hash:        "sha256:796c8f5252627b48240c8ab944988c821f9c45c349d95358edaea54f28632a6c",
+				Codegen:     "xpu-gen/1",
+				Block:       xpu.Dim3{X: 256, Y: 1, Z: 1},
+				SharedBytes: 1024, StorageBindings: 2, UniformBytes: 16,
+				Buffers: []gpu.Usage{
+					{Name: "partial", Access: gpu.AccessWrite},
+					{Name: "in", Access: gpu.AccessRead},
+				},
 			},
+			Entry: reduceSharedCPU,
 		},
 	},
 })
@@ -56,7 +60,7 @@ func LaunchReduceShared(s *gpu.Stream, groups xpu.Dim3, partial *gpu.Buffer[floa
 	return s.Launch(ReduceSharedKernel, groups, partial, in, n)
 }
 
-// reduceSharedWGSL is the WGSL of ReduceShared.
+// reduceSharedWGSL is the WGSL code of ReduceShared.
 const reduceSharedWGSL = `struct xpu_Uniforms {
     p_n: u32,
 }
@@ -214,51 +218,67 @@ var ReduceWaveKernel = gpu.Register(&gpu.KernelSpec{
 	Name:  "github.com/goxpu/xpu/kernels/wave.ReduceWave",
 	Block: xpu.Dim3{X: 256, Y: 1, Z: 1},
 	Params: []gpu.Param{
-		{Name: "partial", Kind: gpu.ParamBuffer, Type: "float32", Size: 4, Access: gpu.AccessWrite, Binding: 0},
-		{Name: "in", Kind: gpu.ParamBuffer, Type: "float32", Size: 4, Access: gpu.AccessRead, Binding: 1},
-		{Name: "n", Kind: gpu.ParamScalar, Type: "uint32", Size: 4, Binding: 0},
+		{Name: "partial", Kind: gpu.ParamBuffer, Type: gpu.TypeName{Name: "float32"}, Size: 4, Access: gpu.AccessWrite, Binding: 0},
+		{Name: "in", Kind: gpu.ParamBuffer, Type: gpu.TypeName{Name: "float32"}, Size: 4, Access: gpu.AccessRead, Binding: 1},
+		{Name: "n", Kind: gpu.ParamScalar, Type: gpu.TypeName{Name: "uint32"}, Size: 4, Binding: 0},
 	},
 	SharedBytes: 1024,
 	UniformSize: 16,
-	WGSL:        reduceWaveWGSL,
 	Func:        ReduceWave,
-	Fault:       true,
-	WaveVariants: []gpu.WaveVariant{
-		{Tier: "native", SubgroupMin: 4, SubgroupMax: 128, Width: 0, WGSL: reduceWaveWGSLNative},
-		{Tier: "emulated", SubgroupMin: 0, SubgroupMax: 0, Width: 32, WGSL: reduceWaveWGSL},
-	},
-	CPU: reduceWaveCPU,
-	Manifests: []gpu.Manifest{
+	Artifacts: []gpu.Artifact{
 		{
-			Kernel: "github.com/goxpu/xpu/kernels/wave.ReduceWave", Backend: "webgpu", Target: "wgsl",
-			Hash:        "sha256:e52e3ee717d98c403ec2f805d2a5f2bc2dbd7874a5239dfb345a58a98f0560c8",
-			Codegen:     "xpu-gen/1",
-			Block:       xpu.Dim3{X: 256, Y: 1, Z: 1},
-			SharedBytes: 1024, StorageBindings: 2, UniformBytes: 16,
-			PrivateBytes: new(32),
-			Buffers: []gpu.Usage{
-				{Name: "partial", Access: gpu.AccessWrite},
-				{Name: "in", Access: gpu.AccessRead},
+			Manifest: gpu.Manifest{
+				Kernel: "github.com/goxpu/xpu/kernels/wave.ReduceWave", Backend: "webgpu", Target: "wgsl",
+				Hash:        "sha256:5fd6edcab1615ae533edc085652921affdd3b45e561f23a5a744c6e968cfd168",
+				Codegen:     "xpu-gen/1",
+				Block:       xpu.Dim3{X: 256, Y: 1, Z: 1},
+				SharedBytes: 1024, StorageBindings: 2, UniformBytes: 16,
+				PrivateBytes: new(32),
+				Buffers: []gpu.Usage{
+					{Name: "partial", Access: gpu.AccessWrite},
+					{Name: "in", Access: gpu.AccessRead},
+				},
+				WaveOps: true, WaveTier: "native",
+				Fault:     true,
+				NativeOps: []string{"atomicOr", "subgroupAdd", "workgroupBarrier"},
 			},
-			WaveOps: true,
-			WaveVariants: []gpu.ManifestVariant{
-				{Tier: "native", SubgroupMin: 4, SubgroupMax: 128, Width: 0, Hash: "sha256:5fd6edcab1615ae533edc085652921affdd3b45e561f23a5a744c6e968cfd168"},
-				{Tier: "emulated", SubgroupMin: 0, SubgroupMax: 0, Width: 32, Hash: "sha256:e52e3ee717d98c403ec2f805d2a5f2bc2dbd7874a5239dfb345a58a98f0560c8"},
-			},
-			NativeOps: []string{"atomicOr", "bitcast", "workgroupBarrier"},
+			Selector: gpu.Selector{SubgroupMin: 4, SubgroupMax: 128, Width: 0},
+			Code:     reduceWaveWGSLNative,
 		},
 		{
-			Kernel: "github.com/goxpu/xpu/kernels/wave.ReduceWave", Backend: "cpu", Target: "go",
-			Hash:        "sha256:69409f347880553528124fdeea1418776e4dd6680326308a6e70f76ddeb97e6c",
-			Codegen:     "xpu-gen/1",
-			Block:       xpu.Dim3{X: 256, Y: 1, Z: 1},
-			SharedBytes: 1024, StorageBindings: 2, UniformBytes: 16,
-			Buffers: []gpu.Usage{
-				{Name: "partial", Access: gpu.AccessWrite},
-				{Name: "in", Access: gpu.AccessRead},
+			Manifest: gpu.Manifest{
+				Kernel: "github.com/goxpu/xpu/kernels/wave.ReduceWave", Backend: "webgpu", Target: "wgsl",
+				Hash:        "sha256:e52e3ee717d98c403ec2f805d2a5f2bc2dbd7874a5239dfb345a58a98f0560c8",
+				Codegen:     "xpu-gen/1",
+				Block:       xpu.Dim3{X: 256, Y: 1, Z: 1},
+				SharedBytes: 1024, StorageBindings: 2, UniformBytes: 16,
+				PrivateBytes: new(32),
+				Buffers: []gpu.Usage{
+					{Name: "partial", Access: gpu.AccessWrite},
+					{Name: "in", Access: gpu.AccessRead},
+				},
+				WaveOps: true, WaveTier: "emulated",
+				Fault:     true,
+				NativeOps: []string{"atomicOr", "bitcast", "workgroupBarrier"},
 			},
-			WaveOps: true, WaveTier: "emulated",
-			NativeOps: []string{"gpu.CPUWave"},
+			Selector: gpu.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 32},
+			Code:     reduceWaveWGSLEmulated,
+		},
+		{
+			Manifest: gpu.Manifest{
+				Kernel: "github.com/goxpu/xpu/kernels/wave.ReduceWave", Backend: "cpu", Target: "go",
+				Hash:        "sha256:69409f347880553528124fdeea1418776e4dd6680326308a6e70f76ddeb97e6c",
+				Codegen:     "xpu-gen/1",
+				Block:       xpu.Dim3{X: 256, Y: 1, Z: 1},
+				SharedBytes: 1024, StorageBindings: 2, UniformBytes: 16,
+				Buffers: []gpu.Usage{
+					{Name: "partial", Access: gpu.AccessWrite},
+					{Name: "in", Access: gpu.AccessRead},
+				},
+				WaveOps: true, WaveTier: "emulated",
+				NativeOps: []string{"gpu.CPUWave"},
+			},
+			Entry: reduceWaveCPU,
 		},
 	},
 })
@@ -270,8 +290,64 @@ func LaunchReduceWave(s *gpu.Stream, groups xpu.Dim3, partial *gpu.Buffer[float3
 	return s.Launch(ReduceWaveKernel, groups, partial, in, n)
 }
 
-// reduceWaveWGSL is the WGSL of ReduceWave.
-const reduceWaveWGSL = `struct xpu_Uniforms {
+// reduceWaveWGSLNative is the WGSL code of ReduceWave at the native wave tier (subgroups of 4 to 128 lanes).
+const reduceWaveWGSLNative = `enable subgroups;
+
+struct xpu_Uniforms {
+    p_n: u32,
+}
+
+@group(0) @binding(0) var<storage, read_write> b_partial: array<f32>;
+@group(0) @binding(1) var<storage, read> b_in: array<f32>;
+@group(0) @binding(2) var<uniform> xpu_u: xpu_Uniforms;
+var<workgroup> s_s: array<f32, 256>;
+@group(0) @binding(3) var<storage, read_write> xpu_fault: atomic<u32>;
+
+// Go's uint32 x / y; x / 0 records the fault Go panics with.
+fn xpu_div_u32(x: u32, y: u32) -> u32 {
+    if y == 0u {
+        atomicOr(&xpu_fault, 1u);
+        return x;
+    }
+    return x / y;
+}
+
+// main is kernel ReduceWave, block 256x1x1.
+@compute @workgroup_size(256, 1, 1)
+fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) lidx: u32, @builtin(subgroup_invocation_id) sgid: u32, @builtin(subgroup_size) sgsize: u32) {
+    let v_l: u32 = lid.x;
+    let v_i: u32 = gid.x;
+    var v_v: f32;
+    v_v = f32();
+    if v_i < xpu_u.p_n {
+        v_v = b_in[v_i];
+    }
+    var v_w: f32;
+    let xpu_t1 = lidx - sgid;
+    v_w = subgroupAdd(v_v);
+    let v_width: u32 = sgsize;
+    if sgid == 0u {
+        s_s[xpu_div_u32(v_l, v_width)] = v_w;
+    }
+    workgroupBarrier();
+    var v_u: f32;
+    v_u = f32();
+    if v_l < v_width {
+        for (var v_j: u32 = v_l; v_j < xpu_div_u32(256u, v_width); v_j = v_j + v_width) {
+            v_u = v_u + s_s[v_j];
+        }
+    }
+    var v_total: f32;
+    let xpu_t2 = lidx - sgid;
+    v_total = subgroupAdd(v_u);
+    if v_l == 0u {
+        b_partial[wid.x] = v_total;
+    }
+}
+`
+
+// reduceWaveWGSLEmulated is the WGSL code of ReduceWave at the emulated wave tier.
+const reduceWaveWGSLEmulated = `struct xpu_Uniforms {
     p_n: u32,
 }
 
@@ -355,62 +431,6 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(local_invocation
         }
     }
     v_total = xpu_t8;
-    if v_l == 0u {
-        b_partial[wid.x] = v_total;
-    }
-}
-`
-
-// reduceWaveWGSLNative is the WGSL of ReduceWave at the native wave tier (subgroups of 4 to 128 lanes).
-const reduceWaveWGSLNative = `enable subgroups;
-
-struct xpu_Uniforms {
-    p_n: u32,
-}
-
-@group(0) @binding(0) var<storage, read_write> b_partial: array<f32>;
-@group(0) @binding(1) var<storage, read> b_in: array<f32>;
-@group(0) @binding(2) var<uniform> xpu_u: xpu_Uniforms;
-var<workgroup> s_s: array<f32, 256>;
-@group(0) @binding(3) var<storage, read_write> xpu_fault: atomic<u32>;
-
-// Go's uint32 x / y; x / 0 records the fault Go panics with.
-fn xpu_div_u32(x: u32, y: u32) -> u32 {
-    if y == 0u {
-        atomicOr(&xpu_fault, 1u);
-        return x;
-    }
-    return x / y;
-}
-
-// main is kernel ReduceWave, block 256x1x1.
-@compute @workgroup_size(256, 1, 1)
-fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) lidx: u32, @builtin(subgroup_invocation_id) sgid: u32, @builtin(subgroup_size) sgsize: u32) {
-    let v_l: u32 = lid.x;
-    let v_i: u32 = gid.x;
-    var v_v: f32;
-    v_v = f32();
-    if v_i < xpu_u.p_n {
-        v_v = b_in[v_i];
-    }
-    var v_w: f32;
-    let xpu_t1 = lidx - sgid;
-    v_w = subgroupAdd(v_v);
-    let v_width: u32 = sgsize;
-    if sgid == 0u {
-        s_s[xpu_div_u32(v_l, v_width)] = v_w;
-    }
-    workgroupBarrier();
-    var v_u: f32;
-    v_u = f32();
-    if v_l < v_width {
-        for (var v_j: u32 = v_l; v_j < xpu_div_u32(256u, v_width); v_j = v_j + v_width) {
-            v_u = v_u + s_s[v_j];
-        }
-    }
-    var v_total: f32;
-    let xpu_t2 = lidx - sgid;
-    v_total = subgroupAdd(v_u);
     if v_l == 0u {
         b_partial[wid.x] = v_total;
     }
@@ -564,56 +584,106 @@ var ReduceWave32Kernel = gpu.Register(&gpu.KernelSpec{
 	Block: xpu.Dim3{X: 256, Y: 1, Z: 1},
 	Wave:  32,
 	Params: []gpu.Param{
-		{Name: "partial", Kind: gpu.ParamBuffer, Type: "float32", Size: 4, Access: gpu.AccessWrite, Binding: 0},
-		{Name: "in", Kind: gpu.ParamBuffer, Type: "float32", Size: 4, Access: gpu.AccessRead, Binding: 1},
-		{Name: "n", Kind: gpu.ParamScalar, Type: "uint32", Size: 4, Binding: 0},
+		{Name: "partial", Kind: gpu.ParamBuffer, Type: gpu.TypeName{Name: "float32"}, Size: 4, Access: gpu.AccessWrite, Binding: 0},
+		{Name: "in", Kind: gpu.ParamBuffer, Type: gpu.TypeName{Name: "float32"}, Size: 4, Access: gpu.AccessRead, Binding: 1},
+		{Name: "n", Kind: gpu.ParamScalar, Type: gpu.TypeName{Name: "uint32"}, Size: 4, Binding: 0},
 	},
 	SharedBytes: 32,
 	UniformSize: 16,
-	WGSL:        reduceWave32WGSL,
 	Func:        ReduceWave32,
-	WaveVariants: []gpu.WaveVariant{
-		{Tier: "native", SubgroupMin: 32, SubgroupMax: 32, Width: 32, WGSL: reduceWave32WGSLNative},
-		{Tier: "folded", SubgroupMin: 4, SubgroupMax: 16, Width: 32, WGSL: reduceWave32WGSLFolded},
-		{Tier: "narrow", SubgroupMin: 64, SubgroupMax: 128, Width: 32, WGSL: reduceWave32WGSLNarrow},
-		{Tier: "emulated", SubgroupMin: 0, SubgroupMax: 0, Width: 32, WGSL: reduceWave32WGSL},
-	},
-	CPU: reduceWave32CPU,
-	Manifests: []gpu.Manifest{
+	Artifacts: []gpu.Artifact{
 		{
-			Kernel: "github.com/goxpu/xpu/kernels/wave.ReduceWave32", Backend: "webgpu", Target: "wgsl",
-			Hash:        "sha256:8e97c320f8c71eca256b68eeb598d3e2b13b5d4b6da3346777fbc1e65374149c",
-			Codegen:     "xpu-gen/1",
-			Block:       xpu.Dim3{X: 256, Y: 1, Z: 1},
-			SharedBytes: 32, StorageBindings: 2, UniformBytes: 16,
-			PrivateBytes: new(24),
-			Buffers: []gpu.Usage{
-				{Name: "partial", Access: gpu.AccessWrite},
-				{Name: "in", Access: gpu.AccessRead},
+			Manifest: gpu.Manifest{
+				Kernel: "github.com/goxpu/xpu/kernels/wave.ReduceWave32", Backend: "webgpu", Target: "wgsl",
+				Hash:        "sha256:79fa3f4fcc57fd3c0754e4683e1ad90689d0af0bec61fbca962b935546f47297",
+				Codegen:     "xpu-gen/1",
+				Block:       xpu.Dim3{X: 256, Y: 1, Z: 1},
+				SharedBytes: 32, StorageBindings: 2, UniformBytes: 16,
+				PrivateBytes: new(24),
+				Buffers: []gpu.Usage{
+					{Name: "partial", Access: gpu.AccessWrite},
+					{Name: "in", Access: gpu.AccessRead},
+				},
+				Wave:    32,
+				WaveOps: true, WaveTier: "native",
+				NativeOps: []string{"subgroupAdd", "workgroupBarrier"},
 			},
-			Wave:    32,
-			WaveOps: true,
-			WaveVariants: []gpu.ManifestVariant{
-				{Tier: "native", SubgroupMin: 32, SubgroupMax: 32, Width: 32, Hash: "sha256:79fa3f4fcc57fd3c0754e4683e1ad90689d0af0bec61fbca962b935546f47297"},
-				{Tier: "folded", SubgroupMin: 4, SubgroupMax: 16, Width: 32, Hash: "sha256:f5f488c63f44a38b618f5e2b66c7b95bba8e346f55d04cd24144d10737ec9d3b"},
-				{Tier: "narrow", SubgroupMin: 64, SubgroupMax: 128, Width: 32, Hash: "sha256:0533ddf62d11ae3f22a498b5494394bd48f7e7683e8ca59b555a02fdffcfca30"},
-				{Tier: "emulated", SubgroupMin: 0, SubgroupMax: 0, Width: 32, Hash: "sha256:8e97c320f8c71eca256b68eeb598d3e2b13b5d4b6da3346777fbc1e65374149c"},
-			},
-			NativeOps: []string{"bitcast", "workgroupBarrier"},
+			Selector: gpu.Selector{SubgroupMin: 32, SubgroupMax: 32, Width: 32},
+			Code:     reduceWave32WGSLNative,
 		},
 		{
-			Kernel: "github.com/goxpu/xpu/kernels/wave.ReduceWave32", Backend: "cpu", Target: "go",
-			Hash:        "sha256:72cc9085ed213c480132c5ab0996f73616eb920ef5fba48af568db1d6690efe5",
-			Codegen:     "xpu-gen/1",
-			Block:       xpu.Dim3{X: 256, Y: 1, Z: 1},
-			SharedBytes: 32, StorageBindings: 2, UniformBytes: 16,
-			Buffers: []gpu.Usage{
-				{Name: "partial", Access: gpu.AccessWrite},
-				{Name: "in", Access: gpu.AccessRead},
+			Manifest: gpu.Manifest{
+				Kernel: "github.com/goxpu/xpu/kernels/wave.ReduceWave32", Backend: "webgpu", Target: "wgsl",
+				Hash:        "sha256:f5f488c63f44a38b618f5e2b66c7b95bba8e346f55d04cd24144d10737ec9d3b",
+				Codegen:     "xpu-gen/1",
+				Block:       xpu.Dim3{X: 256, Y: 1, Z: 1},
+				SharedBytes: 32, StorageBindings: 2, UniformBytes: 16,
+				PrivateBytes: new(24),
+				Buffers: []gpu.Usage{
+					{Name: "partial", Access: gpu.AccessWrite},
+					{Name: "in", Access: gpu.AccessRead},
+				},
+				Wave:    32,
+				WaveOps: true, WaveTier: "folded",
+				NativeOps: []string{"bitcast", "subgroupAdd", "workgroupBarrier"},
 			},
-			Wave:    32,
-			WaveOps: true, WaveTier: "emulated",
-			NativeOps: []string{"gpu.CPUWave"},
+			Selector: gpu.Selector{SubgroupMin: 4, SubgroupMax: 16, Width: 32},
+			Code:     reduceWave32WGSLFolded,
+		},
+		{
+			Manifest: gpu.Manifest{
+				Kernel: "github.com/goxpu/xpu/kernels/wave.ReduceWave32", Backend: "webgpu", Target: "wgsl",
+				Hash:        "sha256:0533ddf62d11ae3f22a498b5494394bd48f7e7683e8ca59b555a02fdffcfca30",
+				Codegen:     "xpu-gen/1",
+				Block:       xpu.Dim3{X: 256, Y: 1, Z: 1},
+				SharedBytes: 32, StorageBindings: 2, UniformBytes: 16,
+				PrivateBytes: new(24),
+				Buffers: []gpu.Usage{
+					{Name: "partial", Access: gpu.AccessWrite},
+					{Name: "in", Access: gpu.AccessRead},
+				},
+				Wave:    32,
+				WaveOps: true, WaveTier: "narrow",
+				NativeOps: []string{"subgroupShuffle", "workgroupBarrier"},
+			},
+			Selector: gpu.Selector{SubgroupMin: 64, SubgroupMax: 128, Width: 32},
+			Code:     reduceWave32WGSLNarrow,
+		},
+		{
+			Manifest: gpu.Manifest{
+				Kernel: "github.com/goxpu/xpu/kernels/wave.ReduceWave32", Backend: "webgpu", Target: "wgsl",
+				Hash:        "sha256:8e97c320f8c71eca256b68eeb598d3e2b13b5d4b6da3346777fbc1e65374149c",
+				Codegen:     "xpu-gen/1",
+				Block:       xpu.Dim3{X: 256, Y: 1, Z: 1},
+				SharedBytes: 32, StorageBindings: 2, UniformBytes: 16,
+				PrivateBytes: new(24),
+				Buffers: []gpu.Usage{
+					{Name: "partial", Access: gpu.AccessWrite},
+					{Name: "in", Access: gpu.AccessRead},
+				},
+				Wave:    32,
+				WaveOps: true, WaveTier: "emulated",
+				NativeOps: []string{"bitcast", "workgroupBarrier"},
+			},
+			Selector: gpu.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 32},
+			Code:     reduceWave32WGSLEmulated,
+		},
+		{
+			Manifest: gpu.Manifest{
+				Kernel: "github.com/goxpu/xpu/kernels/wave.ReduceWave32", Backend: "cpu", Target: "go",
+				Hash:        "sha256:72cc9085ed213c480132c5ab0996f73616eb920ef5fba48af568db1d6690efe5",
+				Codegen:     "xpu-gen/1",
+				Block:       xpu.Dim3{X: 256, Y: 1, Z: 1},
+				SharedBytes: 32, StorageBindings: 2, UniformBytes: 16,
+				Buffers: []gpu.Usage{
+					{Name: "partial", Access: gpu.AccessWrite},
+					{Name: "in", Access: gpu.AccessRead},
+				},
+				Wave:    32,
+				WaveOps: true, WaveTier: "emulated",
+				NativeOps: []string{"gpu.CPUWave"},
+			},
+			Entry: reduceWave32CPU,
 		},
 	},
 })
@@ -625,85 +695,7 @@ func LaunchReduceWave32(s *gpu.Stream, groups xpu.Dim3, partial *gpu.Buffer[floa
 	return s.Launch(ReduceWave32Kernel, groups, partial, in, n)
 }
 
-// reduceWave32WGSL is the WGSL of ReduceWave32.
-const reduceWave32WGSL = `struct xpu_Uniforms {
-    p_n: u32,
-}
-
-@group(0) @binding(0) var<storage, read_write> b_partial: array<f32>;
-@group(0) @binding(1) var<storage, read> b_in: array<f32>;
-@group(0) @binding(2) var<uniform> xpu_u: xpu_Uniforms;
-var<workgroup> s_s: array<f32, 8>;
-var<workgroup> xpu_wave: array<u32, 256>;
-
-// main is kernel ReduceWave32, block 256x1x1.
-@compute @workgroup_size(256, 1, 1)
-fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) lidx: u32) {
-    let v_l: u32 = lid.x;
-    let v_i: u32 = gid.x;
-    var v_v: f32;
-    v_v = f32();
-    if v_i < xpu_u.p_n {
-        v_v = b_in[v_i];
-    }
-    var v_w: f32;
-    let xpu_t1 = lidx % 32u;
-    let xpu_t2 = lidx - xpu_t1;
-    workgroupBarrier();
-    xpu_wave[lidx] = bitcast<u32>(v_v);
-    workgroupBarrier();
-    var xpu_t3: f32 = f32();
-    var xpu_t4: u32 = 0u;
-    loop {
-        if xpu_t4 >= 32u {
-            break;
-        }
-        let xpu_t5 = bitcast<f32>(xpu_wave[xpu_t2 + xpu_t4]);
-        if (xpu_t2 + xpu_t4) < 256u {
-            xpu_t3 = xpu_t3 + xpu_t5;
-        }
-        continuing {
-            xpu_t4 = xpu_t4 + 1u;
-        }
-    }
-    v_w = xpu_t3;
-    if (lidx % 32u) == 0u {
-        s_s[v_l / 32u] = v_w;
-    }
-    workgroupBarrier();
-    var v_u: f32;
-    v_u = f32();
-    if v_l < 8u {
-        v_u = s_s[v_l];
-    }
-    var v_total: f32;
-    let xpu_t6 = lidx % 32u;
-    let xpu_t7 = lidx - xpu_t6;
-    workgroupBarrier();
-    xpu_wave[lidx] = bitcast<u32>(v_u);
-    workgroupBarrier();
-    var xpu_t8: f32 = f32();
-    var xpu_t9: u32 = 0u;
-    loop {
-        if xpu_t9 >= 32u {
-            break;
-        }
-        let xpu_t10 = bitcast<f32>(xpu_wave[xpu_t7 + xpu_t9]);
-        if (xpu_t7 + xpu_t9) < 256u {
-            xpu_t8 = xpu_t8 + xpu_t10;
-        }
-        continuing {
-            xpu_t9 = xpu_t9 + 1u;
-        }
-    }
-    v_total = xpu_t8;
-    if v_l == 0u {
-        b_partial[wid.x] = v_total;
-    }
-}
-`
-
-// reduceWave32WGSLNative is the WGSL of ReduceWave32 at the native wave tier (subgroups of 32 to 32 lanes).
+// reduceWave32WGSLNative is the WGSL code of ReduceWave32 at the native wave tier (subgroups of 32 to 32 lanes).
 const reduceWave32WGSLNative = `enable subgroups;
 
 struct xpu_Uniforms {
@@ -748,7 +740,7 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(local_invocation
 }
 `
 
-// reduceWave32WGSLFolded is the WGSL of ReduceWave32 at the folded wave tier (subgroups of 4 to 16 lanes).
+// reduceWave32WGSLFolded is the WGSL code of ReduceWave32 at the folded wave tier (subgroups of 4 to 16 lanes).
 const reduceWave32WGSLFolded = `enable subgroups;
 
 struct xpu_Uniforms {
@@ -832,7 +824,7 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(local_invocation
 }
 `
 
-// reduceWave32WGSLNarrow is the WGSL of ReduceWave32 at the narrow wave tier (subgroups of 64 to 128 lanes).
+// reduceWave32WGSLNarrow is the WGSL code of ReduceWave32 at the narrow wave tier (subgroups of 64 to 128 lanes).
 const reduceWave32WGSLNarrow = `enable subgroups;
 
 struct xpu_Uniforms {
@@ -891,6 +883,84 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(local_invocation
             break;
         }
         let xpu_t10 = subgroupShuffle(v_u, (sgid - (sgid % 32u)) + xpu_t9);
+        if (xpu_t7 + xpu_t9) < 256u {
+            xpu_t8 = xpu_t8 + xpu_t10;
+        }
+        continuing {
+            xpu_t9 = xpu_t9 + 1u;
+        }
+    }
+    v_total = xpu_t8;
+    if v_l == 0u {
+        b_partial[wid.x] = v_total;
+    }
+}
+`
+
+// reduceWave32WGSLEmulated is the WGSL code of ReduceWave32 at the emulated wave tier.
+const reduceWave32WGSLEmulated = `struct xpu_Uniforms {
+    p_n: u32,
+}
+
+@group(0) @binding(0) var<storage, read_write> b_partial: array<f32>;
+@group(0) @binding(1) var<storage, read> b_in: array<f32>;
+@group(0) @binding(2) var<uniform> xpu_u: xpu_Uniforms;
+var<workgroup> s_s: array<f32, 8>;
+var<workgroup> xpu_wave: array<u32, 256>;
+
+// main is kernel ReduceWave32, block 256x1x1.
+@compute @workgroup_size(256, 1, 1)
+fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) lidx: u32) {
+    let v_l: u32 = lid.x;
+    let v_i: u32 = gid.x;
+    var v_v: f32;
+    v_v = f32();
+    if v_i < xpu_u.p_n {
+        v_v = b_in[v_i];
+    }
+    var v_w: f32;
+    let xpu_t1 = lidx % 32u;
+    let xpu_t2 = lidx - xpu_t1;
+    workgroupBarrier();
+    xpu_wave[lidx] = bitcast<u32>(v_v);
+    workgroupBarrier();
+    var xpu_t3: f32 = f32();
+    var xpu_t4: u32 = 0u;
+    loop {
+        if xpu_t4 >= 32u {
+            break;
+        }
+        let xpu_t5 = bitcast<f32>(xpu_wave[xpu_t2 + xpu_t4]);
+        if (xpu_t2 + xpu_t4) < 256u {
+            xpu_t3 = xpu_t3 + xpu_t5;
+        }
+        continuing {
+            xpu_t4 = xpu_t4 + 1u;
+        }
+    }
+    v_w = xpu_t3;
+    if (lidx % 32u) == 0u {
+        s_s[v_l / 32u] = v_w;
+    }
+    workgroupBarrier();
+    var v_u: f32;
+    v_u = f32();
+    if v_l < 8u {
+        v_u = s_s[v_l];
+    }
+    var v_total: f32;
+    let xpu_t6 = lidx % 32u;
+    let xpu_t7 = lidx - xpu_t6;
+    workgroupBarrier();
+    xpu_wave[lidx] = bitcast<u32>(v_u);
+    workgroupBarrier();
+    var xpu_t8: f32 = f32();
+    var xpu_t9: u32 = 0u;
+    loop {
+        if xpu_t9 >= 32u {
+            break;
+        }
+        let xpu_t10 = bitcast<f32>(xpu_wave[xpu_t7 + xpu_t9]);
         if (xpu_t7 + xpu_t9) < 256u {
             xpu_t8 = xpu_t8 + xpu_t10;
         }
@@ -1036,73 +1106,138 @@ var Wave16Kernel = gpu.Register(&gpu.KernelSpec{
 	Block: xpu.Dim3{X: 40, Y: 1, Z: 1},
 	Wave:  16,
 	Params: []gpu.Param{
-		{Name: "oi", Kind: gpu.ParamBuffer, Type: "int32", Size: 4, Access: gpu.AccessWrite, Binding: 0},
-		{Name: "ou", Kind: gpu.ParamBuffer, Type: "uint32", Size: 4, Access: gpu.AccessWrite, Binding: 1},
-		{Name: "of", Kind: gpu.ParamBuffer, Type: "float32", Size: 4, Access: gpu.AccessWrite, Binding: 2},
-		{Name: "xi", Kind: gpu.ParamBuffer, Type: "int32", Size: 4, Access: gpu.AccessRead, Binding: 3},
-		{Name: "xu", Kind: gpu.ParamBuffer, Type: "uint32", Size: 4, Access: gpu.AccessRead, Binding: 4},
-		{Name: "xf", Kind: gpu.ParamBuffer, Type: "float32", Size: 4, Access: gpu.AccessRead, Binding: 5},
-		{Name: "sel", Kind: gpu.ParamBuffer, Type: "uint32", Size: 4, Access: gpu.AccessRead, Binding: 6},
-		{Name: "bl", Kind: gpu.ParamScalar, Type: "uint32", Size: 4, Binding: 0},
-		{Name: "m", Kind: gpu.ParamScalar, Type: "uint32", Size: 4, Binding: 4},
-		{Name: "d", Kind: gpu.ParamScalar, Type: "uint32", Size: 4, Binding: 8},
+		{Name: "oi", Kind: gpu.ParamBuffer, Type: gpu.TypeName{Name: "int32"}, Size: 4, Access: gpu.AccessWrite, Binding: 0},
+		{Name: "ou", Kind: gpu.ParamBuffer, Type: gpu.TypeName{Name: "uint32"}, Size: 4, Access: gpu.AccessWrite, Binding: 1},
+		{Name: "of", Kind: gpu.ParamBuffer, Type: gpu.TypeName{Name: "float32"}, Size: 4, Access: gpu.AccessWrite, Binding: 2},
+		{Name: "xi", Kind: gpu.ParamBuffer, Type: gpu.TypeName{Name: "int32"}, Size: 4, Access: gpu.AccessRead, Binding: 3},
+		{Name: "xu", Kind: gpu.ParamBuffer, Type: gpu.TypeName{Name: "uint32"}, Size: 4, Access: gpu.AccessRead, Binding: 4},
+		{Name: "xf", Kind: gpu.ParamBuffer, Type: gpu.TypeName{Name: "float32"}, Size: 4, Access: gpu.AccessRead, Binding: 5},
+		{Name: "sel", Kind: gpu.ParamBuffer, Type: gpu.TypeName{Name: "uint32"}, Size: 4, Access: gpu.AccessRead, Binding: 6},
+		{Name: "bl", Kind: gpu.ParamScalar, Type: gpu.TypeName{Name: "uint32"}, Size: 4, Binding: 0},
+		{Name: "m", Kind: gpu.ParamScalar, Type: gpu.TypeName{Name: "uint32"}, Size: 4, Binding: 4},
+		{Name: "d", Kind: gpu.ParamScalar, Type: gpu.TypeName{Name: "uint32"}, Size: 4, Binding: 8},
 	},
 	UniformSize: 16,
-	WGSL:        wave16WGSL,
 	Func:        Verbs,
 	Comptime:    Width{W: 16, Block: 40},
-	WaveVariants: []gpu.WaveVariant{
-		{Tier: "native", SubgroupMin: 16, SubgroupMax: 16, Width: 16, WGSL: wave16WGSLNative},
-		{Tier: "folded", SubgroupMin: 4, SubgroupMax: 8, Width: 16, WGSL: wave16WGSLFolded},
-		{Tier: "narrow", SubgroupMin: 32, SubgroupMax: 128, Width: 16, WGSL: wave16WGSLNarrow},
-		{Tier: "emulated", SubgroupMin: 0, SubgroupMax: 0, Width: 16, WGSL: wave16WGSL},
-	},
-	CPU: wave16CPU,
-	Manifests: []gpu.Manifest{
+	Artifacts: []gpu.Artifact{
 		{
-			Kernel: "github.com/goxpu/xpu/kernels/wave.Wave16", Backend: "webgpu", Target: "wgsl",
-			Hash:        "sha256:1ee41b48335d9bce87ce3a42a73a28401bf28b0b5d6a27efc639ea00264811a9",
-			Codegen:     "xpu-gen/1",
-			Block:       xpu.Dim3{X: 40, Y: 1, Z: 1},
-			SharedBytes: 0, StorageBindings: 7, UniformBytes: 16,
-			PrivateBytes: new(332),
-			Buffers: []gpu.Usage{
-				{Name: "oi", Access: gpu.AccessWrite},
-				{Name: "ou", Access: gpu.AccessWrite},
-				{Name: "of", Access: gpu.AccessWrite},
-				{Name: "xi", Access: gpu.AccessRead},
-				{Name: "xu", Access: gpu.AccessRead},
-				{Name: "xf", Access: gpu.AccessRead},
-				{Name: "sel", Access: gpu.AccessRead},
+			Manifest: gpu.Manifest{
+				Kernel: "github.com/goxpu/xpu/kernels/wave.Wave16", Backend: "webgpu", Target: "wgsl",
+				Hash:        "sha256:fe83521c56dfffb78a4549bef691b6e28e1a4e98e922966e814242e9c11404f1",
+				Codegen:     "xpu-gen/1",
+				Block:       xpu.Dim3{X: 40, Y: 1, Z: 1},
+				SharedBytes: 0, StorageBindings: 7, UniformBytes: 16,
+				PrivateBytes: new(332),
+				Buffers: []gpu.Usage{
+					{Name: "oi", Access: gpu.AccessWrite},
+					{Name: "ou", Access: gpu.AccessWrite},
+					{Name: "of", Access: gpu.AccessWrite},
+					{Name: "xi", Access: gpu.AccessRead},
+					{Name: "xu", Access: gpu.AccessRead},
+					{Name: "xf", Access: gpu.AccessRead},
+					{Name: "sel", Access: gpu.AccessRead},
+				},
+				Wave:    16,
+				WaveOps: true, WaveTier: "native",
+				NativeOps: []string{"select", "subgroupAdd", "subgroupAll", "subgroupAny", "subgroupBallot", "subgroupExclusiveAdd", "subgroupInclusiveAdd", "subgroupMax", "subgroupMin", "subgroupShuffle"},
 			},
-			Wave:    16,
-			WaveOps: true,
-			WaveVariants: []gpu.ManifestVariant{
-				{Tier: "native", SubgroupMin: 16, SubgroupMax: 16, Width: 16, Hash: "sha256:fe83521c56dfffb78a4549bef691b6e28e1a4e98e922966e814242e9c11404f1"},
-				{Tier: "folded", SubgroupMin: 4, SubgroupMax: 8, Width: 16, Hash: "sha256:60f90b385471ac82d99525cacb6bc4613ef10048a163101bc00042ef633534a6"},
-				{Tier: "narrow", SubgroupMin: 32, SubgroupMax: 128, Width: 16, Hash: "sha256:db5a32c80ada88ffca8ac002d4ee19a1fdd7c9881975189fbf5a62ced25ff5ab"},
-				{Tier: "emulated", SubgroupMin: 0, SubgroupMax: 0, Width: 16, Hash: "sha256:1ee41b48335d9bce87ce3a42a73a28401bf28b0b5d6a27efc639ea00264811a9"},
-			},
-			NativeOps: []string{"bitcast", "max", "min", "select", "workgroupBarrier"},
+			Selector: gpu.Selector{SubgroupMin: 16, SubgroupMax: 16, Width: 16},
+			Code:     wave16WGSLNative,
 		},
 		{
-			Kernel: "github.com/goxpu/xpu/kernels/wave.Wave16", Backend: "cpu", Target: "go",
-			Hash:        "sha256:9c3098bc4912fd6f615cdbc96139b5173d152c06beb15d6bee67503d7a146743",
-			Codegen:     "xpu-gen/1",
-			Block:       xpu.Dim3{X: 40, Y: 1, Z: 1},
-			SharedBytes: 0, StorageBindings: 7, UniformBytes: 16,
-			Buffers: []gpu.Usage{
-				{Name: "oi", Access: gpu.AccessWrite},
-				{Name: "ou", Access: gpu.AccessWrite},
-				{Name: "of", Access: gpu.AccessWrite},
-				{Name: "xi", Access: gpu.AccessRead},
-				{Name: "xu", Access: gpu.AccessRead},
-				{Name: "xf", Access: gpu.AccessRead},
-				{Name: "sel", Access: gpu.AccessRead},
+			Manifest: gpu.Manifest{
+				Kernel: "github.com/goxpu/xpu/kernels/wave.Wave16", Backend: "webgpu", Target: "wgsl",
+				Hash:        "sha256:60f90b385471ac82d99525cacb6bc4613ef10048a163101bc00042ef633534a6",
+				Codegen:     "xpu-gen/1",
+				Block:       xpu.Dim3{X: 40, Y: 1, Z: 1},
+				SharedBytes: 0, StorageBindings: 7, UniformBytes: 16,
+				PrivateBytes: new(332),
+				Buffers: []gpu.Usage{
+					{Name: "oi", Access: gpu.AccessWrite},
+					{Name: "ou", Access: gpu.AccessWrite},
+					{Name: "of", Access: gpu.AccessWrite},
+					{Name: "xi", Access: gpu.AccessRead},
+					{Name: "xu", Access: gpu.AccessRead},
+					{Name: "xf", Access: gpu.AccessRead},
+					{Name: "sel", Access: gpu.AccessRead},
+				},
+				Wave:    16,
+				WaveOps: true, WaveTier: "folded",
+				NativeOps: []string{"bitcast", "max", "min", "select", "subgroupAdd", "subgroupAll", "subgroupAny", "subgroupBallot", "subgroupExclusiveAdd", "subgroupInclusiveAdd", "subgroupMax", "subgroupMin", "workgroupBarrier"},
 			},
-			Wave:    16,
-			WaveOps: true, WaveTier: "emulated",
-			NativeOps: []string{"gpu.CPUWave", "gpu.CPUWaveBallot", "gpu.CPUWaveVote"},
+			Selector: gpu.Selector{SubgroupMin: 4, SubgroupMax: 8, Width: 16},
+			Code:     wave16WGSLFolded,
+		},
+		{
+			Manifest: gpu.Manifest{
+				Kernel: "github.com/goxpu/xpu/kernels/wave.Wave16", Backend: "webgpu", Target: "wgsl",
+				Hash:        "sha256:db5a32c80ada88ffca8ac002d4ee19a1fdd7c9881975189fbf5a62ced25ff5ab",
+				Codegen:     "xpu-gen/1",
+				Block:       xpu.Dim3{X: 40, Y: 1, Z: 1},
+				SharedBytes: 0, StorageBindings: 7, UniformBytes: 16,
+				PrivateBytes: new(332),
+				Buffers: []gpu.Usage{
+					{Name: "oi", Access: gpu.AccessWrite},
+					{Name: "ou", Access: gpu.AccessWrite},
+					{Name: "of", Access: gpu.AccessWrite},
+					{Name: "xi", Access: gpu.AccessRead},
+					{Name: "xu", Access: gpu.AccessRead},
+					{Name: "xf", Access: gpu.AccessRead},
+					{Name: "sel", Access: gpu.AccessRead},
+				},
+				Wave:    16,
+				WaveOps: true, WaveTier: "narrow",
+				NativeOps: []string{"max", "min", "select", "subgroupShuffle"},
+			},
+			Selector: gpu.Selector{SubgroupMin: 32, SubgroupMax: 128, Width: 16},
+			Code:     wave16WGSLNarrow,
+		},
+		{
+			Manifest: gpu.Manifest{
+				Kernel: "github.com/goxpu/xpu/kernels/wave.Wave16", Backend: "webgpu", Target: "wgsl",
+				Hash:        "sha256:1ee41b48335d9bce87ce3a42a73a28401bf28b0b5d6a27efc639ea00264811a9",
+				Codegen:     "xpu-gen/1",
+				Block:       xpu.Dim3{X: 40, Y: 1, Z: 1},
+				SharedBytes: 0, StorageBindings: 7, UniformBytes: 16,
+				PrivateBytes: new(332),
+				Buffers: []gpu.Usage{
+					{Name: "oi", Access: gpu.AccessWrite},
+					{Name: "ou", Access: gpu.AccessWrite},
+					{Name: "of", Access: gpu.AccessWrite},
+					{Name: "xi", Access: gpu.AccessRead},
+					{Name: "xu", Access: gpu.AccessRead},
+					{Name: "xf", Access: gpu.AccessRead},
+					{Name: "sel", Access: gpu.AccessRead},
+				},
+				Wave:    16,
+				WaveOps: true, WaveTier: "emulated",
+				NativeOps: []string{"bitcast", "max", "min", "select", "workgroupBarrier"},
+			},
+			Selector: gpu.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 16},
+			Code:     wave16WGSLEmulated,
+		},
+		{
+			Manifest: gpu.Manifest{
+				Kernel: "github.com/goxpu/xpu/kernels/wave.Wave16", Backend: "cpu", Target: "go",
+				Hash:        "sha256:9c3098bc4912fd6f615cdbc96139b5173d152c06beb15d6bee67503d7a146743",
+				Codegen:     "xpu-gen/1",
+				Block:       xpu.Dim3{X: 40, Y: 1, Z: 1},
+				SharedBytes: 0, StorageBindings: 7, UniformBytes: 16,
+				Buffers: []gpu.Usage{
+					{Name: "oi", Access: gpu.AccessWrite},
+					{Name: "ou", Access: gpu.AccessWrite},
+					{Name: "of", Access: gpu.AccessWrite},
+					{Name: "xi", Access: gpu.AccessRead},
+					{Name: "xu", Access: gpu.AccessRead},
+					{Name: "xf", Access: gpu.AccessRead},
+					{Name: "sel", Access: gpu.AccessRead},
+				},
+				Wave:    16,
+				WaveOps: true, WaveTier: "emulated",
+				NativeOps: []string{"gpu.CPUWave", "gpu.CPUWaveBallot", "gpu.CPUWaveVote"},
+			},
+			Entry: wave16CPU,
 		},
 	},
 })
@@ -1114,575 +1249,7 @@ func LaunchWave16(s *gpu.Stream, groups xpu.Dim3, oi *gpu.Buffer[int32], ou *gpu
 	return s.Launch(Wave16Kernel, groups, oi, ou, of, xi, xu, xf, sel, bl, m, d)
 }
 
-// wave16WGSL is the WGSL of Wave16.
-const wave16WGSL = `struct xpu_Uniforms {
-    p_bl: u32,
-    p_m: u32,
-    p_d: u32,
-}
-
-@group(0) @binding(0) var<storage, read_write> b_oi: array<i32>;
-@group(0) @binding(1) var<storage, read_write> b_ou: array<u32>;
-@group(0) @binding(2) var<storage, read_write> b_of: array<f32>;
-@group(0) @binding(3) var<storage, read> b_xi: array<i32>;
-@group(0) @binding(4) var<storage, read> b_xu: array<u32>;
-@group(0) @binding(5) var<storage, read> b_xf: array<f32>;
-@group(0) @binding(6) var<storage, read> b_sel: array<u32>;
-@group(0) @binding(7) var<uniform> xpu_u: xpu_Uniforms;
-var<workgroup> xpu_wave: array<u32, 48>;
-
-// main is kernel Wave16, block 40x1x1.
-@compute @workgroup_size(40, 1, 1)
-fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) lidx: u32) {
-    let v_g: u32 = gid.x;
-    let v_a: i32 = b_xi[v_g];
-    let v_u: u32 = b_xu[v_g];
-    let v_f: f32 = b_xf[v_g];
-    let v_k: u32 = b_sel[v_g];
-    let v_p: bool = ((v_u % 4u) != 0u) || ((wid.x % 2u) == 0u);
-    var v_s0: i32;
-    let xpu_t1 = lidx % 16u;
-    let xpu_t2 = lidx - xpu_t1;
-    workgroupBarrier();
-    xpu_wave[lidx] = bitcast<u32>(v_a);
-    workgroupBarrier();
-    var xpu_t3: i32 = i32();
-    var xpu_t4: u32 = 0u;
-    loop {
-        if xpu_t4 >= 16u {
-            break;
-        }
-        let xpu_t5 = bitcast<i32>(xpu_wave[xpu_t2 + xpu_t4]);
-        if (xpu_t2 + xpu_t4) < 40u {
-            xpu_t3 = xpu_t3 + xpu_t5;
-        }
-        continuing {
-            xpu_t4 = xpu_t4 + 1u;
-        }
-    }
-    v_s0 = xpu_t3;
-    var v_s1: i32;
-    let xpu_t6 = lidx % 16u;
-    let xpu_t7 = lidx - xpu_t6;
-    workgroupBarrier();
-    xpu_wave[lidx] = bitcast<u32>(v_a);
-    workgroupBarrier();
-    var xpu_t8: i32 = v_a;
-    var xpu_t9: u32 = 0u;
-    loop {
-        if xpu_t9 >= 16u {
-            break;
-        }
-        let xpu_t10 = bitcast<i32>(xpu_wave[xpu_t7 + xpu_t9]);
-        if (xpu_t7 + xpu_t9) < 40u {
-            xpu_t8 = min(xpu_t8, xpu_t10);
-        }
-        continuing {
-            xpu_t9 = xpu_t9 + 1u;
-        }
-    }
-    v_s1 = xpu_t8;
-    var v_s2: i32;
-    let xpu_t11 = lidx % 16u;
-    let xpu_t12 = lidx - xpu_t11;
-    workgroupBarrier();
-    xpu_wave[lidx] = bitcast<u32>(v_a);
-    workgroupBarrier();
-    var xpu_t13: i32 = v_a;
-    var xpu_t14: u32 = 0u;
-    loop {
-        if xpu_t14 >= 16u {
-            break;
-        }
-        let xpu_t15 = bitcast<i32>(xpu_wave[xpu_t12 + xpu_t14]);
-        if (xpu_t12 + xpu_t14) < 40u {
-            xpu_t13 = max(xpu_t13, xpu_t15);
-        }
-        continuing {
-            xpu_t14 = xpu_t14 + 1u;
-        }
-    }
-    v_s2 = xpu_t13;
-    var v_s3: i32;
-    let xpu_t16 = lidx % 16u;
-    let xpu_t17 = lidx - xpu_t16;
-    workgroupBarrier();
-    xpu_wave[lidx] = bitcast<u32>(v_a);
-    workgroupBarrier();
-    var xpu_t18: i32 = i32();
-    var xpu_t19: u32 = 0u;
-    loop {
-        if xpu_t19 >= 16u {
-            break;
-        }
-        let xpu_t20 = bitcast<i32>(xpu_wave[xpu_t17 + xpu_t19]);
-        if ((xpu_t17 + xpu_t19) < 40u) && (xpu_t19 <= xpu_t16) {
-            xpu_t18 = xpu_t18 + xpu_t20;
-        }
-        continuing {
-            xpu_t19 = xpu_t19 + 1u;
-        }
-    }
-    v_s3 = xpu_t18;
-    var v_s4: i32;
-    let xpu_t21 = lidx % 16u;
-    let xpu_t22 = lidx - xpu_t21;
-    workgroupBarrier();
-    xpu_wave[lidx] = bitcast<u32>(v_a);
-    workgroupBarrier();
-    var xpu_t23: i32 = i32();
-    var xpu_t24: u32 = 0u;
-    loop {
-        if xpu_t24 >= 16u {
-            break;
-        }
-        let xpu_t25 = bitcast<i32>(xpu_wave[xpu_t22 + xpu_t24]);
-        if ((xpu_t22 + xpu_t24) < 40u) && (xpu_t24 < xpu_t21) {
-            xpu_t23 = xpu_t23 + xpu_t25;
-        }
-        continuing {
-            xpu_t24 = xpu_t24 + 1u;
-        }
-    }
-    v_s4 = xpu_t23;
-    var v_s5: i32;
-    let xpu_t26 = lidx % 16u;
-    let xpu_t27 = lidx - xpu_t26;
-    workgroupBarrier();
-    xpu_wave[lidx] = bitcast<u32>(v_a);
-    workgroupBarrier();
-    let xpu_t28 = xpu_u.p_bl;
-    let xpu_t29 = xpu_t28 % 16u;
-    let xpu_t30 = bitcast<i32>(xpu_wave[xpu_t27 + xpu_t29]);
-    v_s5 = select(v_a, xpu_t30, true && ((xpu_t27 + xpu_t29) < 40u));
-    var v_s6: i32;
-    let xpu_t31 = lidx % 16u;
-    let xpu_t32 = lidx - xpu_t31;
-    workgroupBarrier();
-    xpu_wave[lidx] = bitcast<u32>(v_a);
-    workgroupBarrier();
-    let xpu_t33 = v_k % 16u;
-    let xpu_t34 = bitcast<i32>(xpu_wave[xpu_t32 + xpu_t33]);
-    v_s6 = select(v_a, xpu_t34, true && ((xpu_t32 + xpu_t33) < 40u));
-    var v_s7: i32;
-    let xpu_t35 = lidx % 16u;
-    let xpu_t36 = lidx - xpu_t35;
-    workgroupBarrier();
-    xpu_wave[lidx] = bitcast<u32>(v_a);
-    workgroupBarrier();
-    let xpu_t37 = xpu_u.p_m;
-    let xpu_t38 = xpu_t35 ^ (xpu_t37 % 16u);
-    let xpu_t39 = bitcast<i32>(xpu_wave[xpu_t36 + xpu_t38]);
-    v_s7 = select(v_a, xpu_t39, true && ((xpu_t36 + xpu_t38) < 40u));
-    var v_s8: i32;
-    let xpu_t40 = lidx % 16u;
-    let xpu_t41 = lidx - xpu_t40;
-    workgroupBarrier();
-    xpu_wave[lidx] = bitcast<u32>(v_a);
-    workgroupBarrier();
-    let xpu_t42 = xpu_u.p_d;
-    let xpu_t43 = xpu_t42 <= xpu_t40;
-    let xpu_t44 = select(xpu_t40, xpu_t40 - xpu_t42, xpu_t42 <= xpu_t40);
-    let xpu_t45 = bitcast<i32>(xpu_wave[xpu_t41 + xpu_t44]);
-    v_s8 = select(v_a, xpu_t45, xpu_t43 && ((xpu_t41 + xpu_t44) < 40u));
-    var v_s9: i32;
-    let xpu_t46 = lidx % 16u;
-    let xpu_t47 = lidx - xpu_t46;
-    workgroupBarrier();
-    xpu_wave[lidx] = bitcast<u32>(v_a);
-    workgroupBarrier();
-    let xpu_t48 = xpu_u.p_d;
-    let xpu_t49 = xpu_t48 < (16u - xpu_t46);
-    let xpu_t50 = select(xpu_t46, xpu_t46 + xpu_t48, xpu_t48 < (16u - xpu_t46));
-    let xpu_t51 = bitcast<i32>(xpu_wave[xpu_t47 + xpu_t50]);
-    v_s9 = select(v_a, xpu_t51, xpu_t49 && ((xpu_t47 + xpu_t50) < 40u));
-    let v_tmp: u32 = v_g * 10u;
-    let v_tmp_1: u32 = (v_g * 10u) + 1u;
-    let v_tmp_2: u32 = (v_g * 10u) + 2u;
-    let v_tmp_3: u32 = (v_g * 10u) + 3u;
-    let v_tmp_4: u32 = (v_g * 10u) + 4u;
-    let v_tmp_5: i32 = v_s0;
-    let v_tmp_6: i32 = v_s1;
-    let v_tmp_7: i32 = v_s2;
-    let v_tmp_8: i32 = v_s3;
-    let v_tmp_9: i32 = v_s4;
-    b_oi[v_tmp] = v_tmp_5;
-    b_oi[v_tmp_1] = v_tmp_6;
-    b_oi[v_tmp_2] = v_tmp_7;
-    b_oi[v_tmp_3] = v_tmp_8;
-    b_oi[v_tmp_4] = v_tmp_9;
-    let v_tmp_10: u32 = (v_g * 10u) + 5u;
-    let v_tmp_11: u32 = (v_g * 10u) + 6u;
-    let v_tmp_12: u32 = (v_g * 10u) + 7u;
-    let v_tmp_13: u32 = (v_g * 10u) + 8u;
-    let v_tmp_14: u32 = (v_g * 10u) + 9u;
-    let v_tmp_15: i32 = v_s5;
-    let v_tmp_16: i32 = v_s6;
-    let v_tmp_17: i32 = v_s7;
-    let v_tmp_18: i32 = v_s8;
-    let v_tmp_19: i32 = v_s9;
-    b_oi[v_tmp_10] = v_tmp_15;
-    b_oi[v_tmp_11] = v_tmp_16;
-    b_oi[v_tmp_12] = v_tmp_17;
-    b_oi[v_tmp_13] = v_tmp_18;
-    b_oi[v_tmp_14] = v_tmp_19;
-    var v_u0: u32;
-    let xpu_t52 = lidx % 16u;
-    let xpu_t53 = lidx - xpu_t52;
-    workgroupBarrier();
-    xpu_wave[lidx] = v_u;
-    workgroupBarrier();
-    var xpu_t54: u32 = u32();
-    var xpu_t55: u32 = 0u;
-    loop {
-        if xpu_t55 >= 16u {
-            break;
-        }
-        let xpu_t56 = xpu_wave[xpu_t53 + xpu_t55];
-        if (xpu_t53 + xpu_t55) < 40u {
-            xpu_t54 = xpu_t54 + xpu_t56;
-        }
-        continuing {
-            xpu_t55 = xpu_t55 + 1u;
-        }
-    }
-    v_u0 = xpu_t54;
-    var v_u1: u32;
-    let xpu_t57 = lidx % 16u;
-    let xpu_t58 = lidx - xpu_t57;
-    workgroupBarrier();
-    xpu_wave[lidx] = v_u;
-    workgroupBarrier();
-    var xpu_t59: u32 = v_u;
-    var xpu_t60: u32 = 0u;
-    loop {
-        if xpu_t60 >= 16u {
-            break;
-        }
-        let xpu_t61 = xpu_wave[xpu_t58 + xpu_t60];
-        if (xpu_t58 + xpu_t60) < 40u {
-            xpu_t59 = min(xpu_t59, xpu_t61);
-        }
-        continuing {
-            xpu_t60 = xpu_t60 + 1u;
-        }
-    }
-    v_u1 = xpu_t59;
-    var v_u2: u32;
-    let xpu_t62 = lidx % 16u;
-    let xpu_t63 = lidx - xpu_t62;
-    workgroupBarrier();
-    xpu_wave[lidx] = v_u;
-    workgroupBarrier();
-    var xpu_t64: u32 = v_u;
-    var xpu_t65: u32 = 0u;
-    loop {
-        if xpu_t65 >= 16u {
-            break;
-        }
-        let xpu_t66 = xpu_wave[xpu_t63 + xpu_t65];
-        if (xpu_t63 + xpu_t65) < 40u {
-            xpu_t64 = max(xpu_t64, xpu_t66);
-        }
-        continuing {
-            xpu_t65 = xpu_t65 + 1u;
-        }
-    }
-    v_u2 = xpu_t64;
-    var v_u3: u32;
-    let xpu_t67 = lidx % 16u;
-    let xpu_t68 = lidx - xpu_t67;
-    workgroupBarrier();
-    xpu_wave[lidx] = v_u;
-    workgroupBarrier();
-    var xpu_t69: u32 = u32();
-    var xpu_t70: u32 = 0u;
-    loop {
-        if xpu_t70 >= 16u {
-            break;
-        }
-        let xpu_t71 = xpu_wave[xpu_t68 + xpu_t70];
-        if ((xpu_t68 + xpu_t70) < 40u) && (xpu_t70 <= xpu_t67) {
-            xpu_t69 = xpu_t69 + xpu_t71;
-        }
-        continuing {
-            xpu_t70 = xpu_t70 + 1u;
-        }
-    }
-    v_u3 = xpu_t69;
-    var v_u4: u32;
-    let xpu_t72 = lidx % 16u;
-    let xpu_t73 = lidx - xpu_t72;
-    workgroupBarrier();
-    xpu_wave[lidx] = v_u;
-    workgroupBarrier();
-    var xpu_t74: u32 = u32();
-    var xpu_t75: u32 = 0u;
-    loop {
-        if xpu_t75 >= 16u {
-            break;
-        }
-        let xpu_t76 = xpu_wave[xpu_t73 + xpu_t75];
-        if ((xpu_t73 + xpu_t75) < 40u) && (xpu_t75 < xpu_t72) {
-            xpu_t74 = xpu_t74 + xpu_t76;
-        }
-        continuing {
-            xpu_t75 = xpu_t75 + 1u;
-        }
-    }
-    v_u4 = xpu_t74;
-    var v_u5: u32;
-    let xpu_t77 = lidx % 16u;
-    let xpu_t78 = lidx - xpu_t77;
-    workgroupBarrier();
-    xpu_wave[lidx] = v_u;
-    workgroupBarrier();
-    let xpu_t79 = v_k % 16u;
-    let xpu_t80 = xpu_wave[xpu_t78 + xpu_t79];
-    v_u5 = select(v_u, xpu_t80, true && ((xpu_t78 + xpu_t79) < 40u));
-    var v_u6: u32;
-    v_u6 = 0u;
-    {
-        let xpu_t81 = select(0u, 1u, v_p);
-        let xpu_t82 = lidx % 16u;
-        let xpu_t83 = lidx - xpu_t82;
-        workgroupBarrier();
-        xpu_wave[lidx] = xpu_t81;
-        workgroupBarrier();
-        var xpu_t84: u32 = 0u;
-        var xpu_t85: u32 = 0u;
-        loop {
-            if xpu_t85 >= 16u {
-                break;
-            }
-            let xpu_t86 = xpu_wave[xpu_t83 + xpu_t85];
-            if (xpu_t83 + xpu_t85) < 40u {
-                xpu_t84 = xpu_t84 | (xpu_t86 << xpu_t85);
-            }
-            continuing {
-                xpu_t85 = xpu_t85 + 1u;
-            }
-        }
-        v_u6 = xpu_t84;
-    }
-    var v_any: bool;
-    let xpu_t87 = select(0u, 1u, v_p);
-    let xpu_t88 = lidx % 16u;
-    let xpu_t89 = lidx - xpu_t88;
-    workgroupBarrier();
-    xpu_wave[lidx] = xpu_t87;
-    workgroupBarrier();
-    var xpu_t90: u32 = 0u;
-    var xpu_t91: u32 = 0u;
-    loop {
-        if xpu_t91 >= 16u {
-            break;
-        }
-        let xpu_t92 = xpu_wave[xpu_t89 + xpu_t91];
-        if (xpu_t89 + xpu_t91) < 40u {
-            xpu_t90 = xpu_t90 | xpu_t92;
-        }
-        continuing {
-            xpu_t91 = xpu_t91 + 1u;
-        }
-    }
-    v_any = xpu_t90 != 0u;
-    var v_all: bool;
-    let xpu_t93 = select(0u, 1u, v_p);
-    let xpu_t94 = lidx % 16u;
-    let xpu_t95 = lidx - xpu_t94;
-    workgroupBarrier();
-    xpu_wave[lidx] = xpu_t93;
-    workgroupBarrier();
-    var xpu_t96: u32 = 1u;
-    var xpu_t97: u32 = 0u;
-    loop {
-        if xpu_t97 >= 16u {
-            break;
-        }
-        let xpu_t98 = xpu_wave[xpu_t95 + xpu_t97];
-        if (xpu_t95 + xpu_t97) < 40u {
-            xpu_t96 = xpu_t96 & xpu_t98;
-        }
-        continuing {
-            xpu_t97 = xpu_t97 + 1u;
-        }
-    }
-    v_all = xpu_t96 != 0u;
-    let v_tmp_20: u32 = v_g * 11u;
-    let v_tmp_21: u32 = (v_g * 11u) + 1u;
-    let v_tmp_22: u32 = (v_g * 11u) + 2u;
-    let v_tmp_23: u32 = (v_g * 11u) + 3u;
-    let v_tmp_24: u32 = (v_g * 11u) + 4u;
-    let v_tmp_25: u32 = v_u0;
-    let v_tmp_26: u32 = v_u1;
-    let v_tmp_27: u32 = v_u2;
-    let v_tmp_28: u32 = v_u3;
-    let v_tmp_29: u32 = v_u4;
-    b_ou[v_tmp_20] = v_tmp_25;
-    b_ou[v_tmp_21] = v_tmp_26;
-    b_ou[v_tmp_22] = v_tmp_27;
-    b_ou[v_tmp_23] = v_tmp_28;
-    b_ou[v_tmp_24] = v_tmp_29;
-    let v_tmp_30: u32 = (v_g * 11u) + 5u;
-    let v_tmp_31: u32 = (v_g * 11u) + 6u;
-    let v_tmp_32: u32 = v_u5;
-    let v_tmp_33: u32 = v_u6;
-    b_ou[v_tmp_30] = v_tmp_32;
-    b_ou[v_tmp_31] = v_tmp_33;
-    let v_tmp_34: u32 = (v_g * 11u) + 7u;
-    let v_tmp_35: u32 = (v_g * 11u) + 8u;
-    b_ou[v_tmp_34] = 0u;
-    b_ou[v_tmp_35] = 0u;
-    if v_any {
-        b_ou[(v_g * 11u) + 7u] = 1u;
-    }
-    if v_all {
-        b_ou[(v_g * 11u) + 8u] = 1u;
-    }
-    let v_tmp_36: u32 = (v_g * 11u) + 9u;
-    let v_tmp_37: u32 = (v_g * 11u) + 10u;
-    let v_tmp_38: u32 = lidx % 16u;
-    let v_tmp_39: u32 = 16u;
-    b_ou[v_tmp_36] = v_tmp_38;
-    b_ou[v_tmp_37] = v_tmp_39;
-    var v_f0: f32;
-    let xpu_t99 = lidx % 16u;
-    let xpu_t100 = lidx - xpu_t99;
-    workgroupBarrier();
-    xpu_wave[lidx] = bitcast<u32>(v_f);
-    workgroupBarrier();
-    var xpu_t101: f32 = f32();
-    var xpu_t102: u32 = 0u;
-    loop {
-        if xpu_t102 >= 16u {
-            break;
-        }
-        let xpu_t103 = bitcast<f32>(xpu_wave[xpu_t100 + xpu_t102]);
-        if (xpu_t100 + xpu_t102) < 40u {
-            xpu_t101 = xpu_t101 + xpu_t103;
-        }
-        continuing {
-            xpu_t102 = xpu_t102 + 1u;
-        }
-    }
-    v_f0 = xpu_t101;
-    var v_f1: f32;
-    let xpu_t104 = lidx % 16u;
-    let xpu_t105 = lidx - xpu_t104;
-    workgroupBarrier();
-    xpu_wave[lidx] = bitcast<u32>(v_f);
-    workgroupBarrier();
-    var xpu_t106: f32 = v_f;
-    var xpu_t107: u32 = 0u;
-    loop {
-        if xpu_t107 >= 16u {
-            break;
-        }
-        let xpu_t108 = bitcast<f32>(xpu_wave[xpu_t105 + xpu_t107]);
-        if (xpu_t105 + xpu_t107) < 40u {
-            xpu_t106 = min(xpu_t106, xpu_t108);
-        }
-        continuing {
-            xpu_t107 = xpu_t107 + 1u;
-        }
-    }
-    v_f1 = xpu_t106;
-    var v_f2: f32;
-    let xpu_t109 = lidx % 16u;
-    let xpu_t110 = lidx - xpu_t109;
-    workgroupBarrier();
-    xpu_wave[lidx] = bitcast<u32>(v_f);
-    workgroupBarrier();
-    var xpu_t111: f32 = v_f;
-    var xpu_t112: u32 = 0u;
-    loop {
-        if xpu_t112 >= 16u {
-            break;
-        }
-        let xpu_t113 = bitcast<f32>(xpu_wave[xpu_t110 + xpu_t112]);
-        if (xpu_t110 + xpu_t112) < 40u {
-            xpu_t111 = max(xpu_t111, xpu_t113);
-        }
-        continuing {
-            xpu_t112 = xpu_t112 + 1u;
-        }
-    }
-    v_f2 = xpu_t111;
-    var v_f3: f32;
-    let xpu_t114 = lidx % 16u;
-    let xpu_t115 = lidx - xpu_t114;
-    workgroupBarrier();
-    xpu_wave[lidx] = bitcast<u32>(v_f);
-    workgroupBarrier();
-    var xpu_t116: f32 = f32();
-    var xpu_t117: u32 = 0u;
-    loop {
-        if xpu_t117 >= 16u {
-            break;
-        }
-        let xpu_t118 = bitcast<f32>(xpu_wave[xpu_t115 + xpu_t117]);
-        if ((xpu_t115 + xpu_t117) < 40u) && (xpu_t117 <= xpu_t114) {
-            xpu_t116 = xpu_t116 + xpu_t118;
-        }
-        continuing {
-            xpu_t117 = xpu_t117 + 1u;
-        }
-    }
-    v_f3 = xpu_t116;
-    var v_f4: f32;
-    let xpu_t119 = lidx % 16u;
-    let xpu_t120 = lidx - xpu_t119;
-    workgroupBarrier();
-    xpu_wave[lidx] = bitcast<u32>(v_f);
-    workgroupBarrier();
-    var xpu_t121: f32 = f32();
-    var xpu_t122: u32 = 0u;
-    loop {
-        if xpu_t122 >= 16u {
-            break;
-        }
-        let xpu_t123 = bitcast<f32>(xpu_wave[xpu_t120 + xpu_t122]);
-        if ((xpu_t120 + xpu_t122) < 40u) && (xpu_t122 < xpu_t119) {
-            xpu_t121 = xpu_t121 + xpu_t123;
-        }
-        continuing {
-            xpu_t122 = xpu_t122 + 1u;
-        }
-    }
-    v_f4 = xpu_t121;
-    var v_f5: f32;
-    let xpu_t124 = lidx % 16u;
-    let xpu_t125 = lidx - xpu_t124;
-    workgroupBarrier();
-    xpu_wave[lidx] = bitcast<u32>(v_f);
-    workgroupBarrier();
-    let xpu_t126 = xpu_u.p_m;
-    let xpu_t127 = xpu_t124 ^ (xpu_t126 % 16u);
-    let xpu_t128 = bitcast<f32>(xpu_wave[xpu_t125 + xpu_t127]);
-    v_f5 = select(v_f, xpu_t128, true && ((xpu_t125 + xpu_t127) < 40u));
-    let v_tmp_40: u32 = v_g * 6u;
-    let v_tmp_41: u32 = (v_g * 6u) + 1u;
-    let v_tmp_42: u32 = (v_g * 6u) + 2u;
-    let v_tmp_43: f32 = v_f0;
-    let v_tmp_44: f32 = v_f1;
-    let v_tmp_45: f32 = v_f2;
-    b_of[v_tmp_40] = v_tmp_43;
-    b_of[v_tmp_41] = v_tmp_44;
-    b_of[v_tmp_42] = v_tmp_45;
-    let v_tmp_46: u32 = (v_g * 6u) + 3u;
-    let v_tmp_47: u32 = (v_g * 6u) + 4u;
-    let v_tmp_48: u32 = (v_g * 6u) + 5u;
-    let v_tmp_49: f32 = v_f3;
-    let v_tmp_50: f32 = v_f4;
-    let v_tmp_51: f32 = v_f5;
-    b_of[v_tmp_46] = v_tmp_49;
-    b_of[v_tmp_47] = v_tmp_50;
-    b_of[v_tmp_48] = v_tmp_51;
-}
-`
-
-// wave16WGSLNative is the WGSL of Wave16 at the native wave tier (subgroups of 16 to 16 lanes).
+// wave16WGSLNative is the WGSL code of Wave16 at the native wave tier (subgroups of 16 to 16 lanes).
 const wave16WGSLNative = `enable subgroups;
 
 struct xpu_Uniforms {
@@ -1924,7 +1491,7 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(workgroup_id) wi
 }
 `
 
-// wave16WGSLFolded is the WGSL of Wave16 at the folded wave tier (subgroups of 4 to 8 lanes).
+// wave16WGSLFolded is the WGSL code of Wave16 at the folded wave tier (subgroups of 4 to 8 lanes).
 const wave16WGSLFolded = `enable subgroups;
 
 struct xpu_Uniforms {
@@ -2542,7 +2109,7 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(workgroup_id) wi
 }
 `
 
-// wave16WGSLNarrow is the WGSL of Wave16 at the narrow wave tier (subgroups of 32 to 128 lanes).
+// wave16WGSLNarrow is the WGSL code of Wave16 at the narrow wave tier (subgroups of 32 to 128 lanes).
 const wave16WGSLNarrow = `enable subgroups;
 
 struct xpu_Uniforms {
@@ -3014,6 +2581,574 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(workgroup_id) wi
     let xpu_t126 = xpu_u.p_m;
     let xpu_t127 = xpu_t124 ^ (xpu_t126 % 16u);
     let xpu_t128 = subgroupShuffle(v_f, (sgid - (sgid % 16u)) + xpu_t127);
+    v_f5 = select(v_f, xpu_t128, true && ((xpu_t125 + xpu_t127) < 40u));
+    let v_tmp_40: u32 = v_g * 6u;
+    let v_tmp_41: u32 = (v_g * 6u) + 1u;
+    let v_tmp_42: u32 = (v_g * 6u) + 2u;
+    let v_tmp_43: f32 = v_f0;
+    let v_tmp_44: f32 = v_f1;
+    let v_tmp_45: f32 = v_f2;
+    b_of[v_tmp_40] = v_tmp_43;
+    b_of[v_tmp_41] = v_tmp_44;
+    b_of[v_tmp_42] = v_tmp_45;
+    let v_tmp_46: u32 = (v_g * 6u) + 3u;
+    let v_tmp_47: u32 = (v_g * 6u) + 4u;
+    let v_tmp_48: u32 = (v_g * 6u) + 5u;
+    let v_tmp_49: f32 = v_f3;
+    let v_tmp_50: f32 = v_f4;
+    let v_tmp_51: f32 = v_f5;
+    b_of[v_tmp_46] = v_tmp_49;
+    b_of[v_tmp_47] = v_tmp_50;
+    b_of[v_tmp_48] = v_tmp_51;
+}
+`
+
+// wave16WGSLEmulated is the WGSL code of Wave16 at the emulated wave tier.
+const wave16WGSLEmulated = `struct xpu_Uniforms {
+    p_bl: u32,
+    p_m: u32,
+    p_d: u32,
+}
+
+@group(0) @binding(0) var<storage, read_write> b_oi: array<i32>;
+@group(0) @binding(1) var<storage, read_write> b_ou: array<u32>;
+@group(0) @binding(2) var<storage, read_write> b_of: array<f32>;
+@group(0) @binding(3) var<storage, read> b_xi: array<i32>;
+@group(0) @binding(4) var<storage, read> b_xu: array<u32>;
+@group(0) @binding(5) var<storage, read> b_xf: array<f32>;
+@group(0) @binding(6) var<storage, read> b_sel: array<u32>;
+@group(0) @binding(7) var<uniform> xpu_u: xpu_Uniforms;
+var<workgroup> xpu_wave: array<u32, 48>;
+
+// main is kernel Wave16, block 40x1x1.
+@compute @workgroup_size(40, 1, 1)
+fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) lidx: u32) {
+    let v_g: u32 = gid.x;
+    let v_a: i32 = b_xi[v_g];
+    let v_u: u32 = b_xu[v_g];
+    let v_f: f32 = b_xf[v_g];
+    let v_k: u32 = b_sel[v_g];
+    let v_p: bool = ((v_u % 4u) != 0u) || ((wid.x % 2u) == 0u);
+    var v_s0: i32;
+    let xpu_t1 = lidx % 16u;
+    let xpu_t2 = lidx - xpu_t1;
+    workgroupBarrier();
+    xpu_wave[lidx] = bitcast<u32>(v_a);
+    workgroupBarrier();
+    var xpu_t3: i32 = i32();
+    var xpu_t4: u32 = 0u;
+    loop {
+        if xpu_t4 >= 16u {
+            break;
+        }
+        let xpu_t5 = bitcast<i32>(xpu_wave[xpu_t2 + xpu_t4]);
+        if (xpu_t2 + xpu_t4) < 40u {
+            xpu_t3 = xpu_t3 + xpu_t5;
+        }
+        continuing {
+            xpu_t4 = xpu_t4 + 1u;
+        }
+    }
+    v_s0 = xpu_t3;
+    var v_s1: i32;
+    let xpu_t6 = lidx % 16u;
+    let xpu_t7 = lidx - xpu_t6;
+    workgroupBarrier();
+    xpu_wave[lidx] = bitcast<u32>(v_a);
+    workgroupBarrier();
+    var xpu_t8: i32 = v_a;
+    var xpu_t9: u32 = 0u;
+    loop {
+        if xpu_t9 >= 16u {
+            break;
+        }
+        let xpu_t10 = bitcast<i32>(xpu_wave[xpu_t7 + xpu_t9]);
+        if (xpu_t7 + xpu_t9) < 40u {
+            xpu_t8 = min(xpu_t8, xpu_t10);
+        }
+        continuing {
+            xpu_t9 = xpu_t9 + 1u;
+        }
+    }
+    v_s1 = xpu_t8;
+    var v_s2: i32;
+    let xpu_t11 = lidx % 16u;
+    let xpu_t12 = lidx - xpu_t11;
+    workgroupBarrier();
+    xpu_wave[lidx] = bitcast<u32>(v_a);
+    workgroupBarrier();
+    var xpu_t13: i32 = v_a;
+    var xpu_t14: u32 = 0u;
+    loop {
+        if xpu_t14 >= 16u {
+            break;
+        }
+        let xpu_t15 = bitcast<i32>(xpu_wave[xpu_t12 + xpu_t14]);
+        if (xpu_t12 + xpu_t14) < 40u {
+            xpu_t13 = max(xpu_t13, xpu_t15);
+        }
+        continuing {
+            xpu_t14 = xpu_t14 + 1u;
+        }
+    }
+    v_s2 = xpu_t13;
+    var v_s3: i32;
+    let xpu_t16 = lidx % 16u;
+    let xpu_t17 = lidx - xpu_t16;
+    workgroupBarrier();
+    xpu_wave[lidx] = bitcast<u32>(v_a);
+    workgroupBarrier();
+    var xpu_t18: i32 = i32();
+    var xpu_t19: u32 = 0u;
+    loop {
+        if xpu_t19 >= 16u {
+            break;
+        }
+        let xpu_t20 = bitcast<i32>(xpu_wave[xpu_t17 + xpu_t19]);
+        if ((xpu_t17 + xpu_t19) < 40u) && (xpu_t19 <= xpu_t16) {
+            xpu_t18 = xpu_t18 + xpu_t20;
+        }
+        continuing {
+            xpu_t19 = xpu_t19 + 1u;
+        }
+    }
+    v_s3 = xpu_t18;
+    var v_s4: i32;
+    let xpu_t21 = lidx % 16u;
+    let xpu_t22 = lidx - xpu_t21;
+    workgroupBarrier();
+    xpu_wave[lidx] = bitcast<u32>(v_a);
+    workgroupBarrier();
+    var xpu_t23: i32 = i32();
+    var xpu_t24: u32 = 0u;
+    loop {
+        if xpu_t24 >= 16u {
+            break;
+        }
+        let xpu_t25 = bitcast<i32>(xpu_wave[xpu_t22 + xpu_t24]);
+        if ((xpu_t22 + xpu_t24) < 40u) && (xpu_t24 < xpu_t21) {
+            xpu_t23 = xpu_t23 + xpu_t25;
+        }
+        continuing {
+            xpu_t24 = xpu_t24 + 1u;
+        }
+    }
+    v_s4 = xpu_t23;
+    var v_s5: i32;
+    let xpu_t26 = lidx % 16u;
+    let xpu_t27 = lidx - xpu_t26;
+    workgroupBarrier();
+    xpu_wave[lidx] = bitcast<u32>(v_a);
+    workgroupBarrier();
+    let xpu_t28 = xpu_u.p_bl;
+    let xpu_t29 = xpu_t28 % 16u;
+    let xpu_t30 = bitcast<i32>(xpu_wave[xpu_t27 + xpu_t29]);
+    v_s5 = select(v_a, xpu_t30, true && ((xpu_t27 + xpu_t29) < 40u));
+    var v_s6: i32;
+    let xpu_t31 = lidx % 16u;
+    let xpu_t32 = lidx - xpu_t31;
+    workgroupBarrier();
+    xpu_wave[lidx] = bitcast<u32>(v_a);
+    workgroupBarrier();
+    let xpu_t33 = v_k % 16u;
+    let xpu_t34 = bitcast<i32>(xpu_wave[xpu_t32 + xpu_t33]);
+    v_s6 = select(v_a, xpu_t34, true && ((xpu_t32 + xpu_t33) < 40u));
+    var v_s7: i32;
+    let xpu_t35 = lidx % 16u;
+    let xpu_t36 = lidx - xpu_t35;
+    workgroupBarrier();
+    xpu_wave[lidx] = bitcast<u32>(v_a);
+    workgroupBarrier();
+    let xpu_t37 = xpu_u.p_m;
+    let xpu_t38 = xpu_t35 ^ (xpu_t37 % 16u);
+    let xpu_t39 = bitcast<i32>(xpu_wave[xpu_t36 + xpu_t38]);
+    v_s7 = select(v_a, xpu_t39, true && ((xpu_t36 + xpu_t38) < 40u));
+    var v_s8: i32;
+    let xpu_t40 = lidx % 16u;
+    let xpu_t41 = lidx - xpu_t40;
+    workgroupBarrier();
+    xpu_wave[lidx] = bitcast<u32>(v_a);
+    workgroupBarrier();
+    let xpu_t42 = xpu_u.p_d;
+    let xpu_t43 = xpu_t42 <= xpu_t40;
+    let xpu_t44 = select(xpu_t40, xpu_t40 - xpu_t42, xpu_t42 <= xpu_t40);
+    let xpu_t45 = bitcast<i32>(xpu_wave[xpu_t41 + xpu_t44]);
+    v_s8 = select(v_a, xpu_t45, xpu_t43 && ((xpu_t41 + xpu_t44) < 40u));
+    var v_s9: i32;
+    let xpu_t46 = lidx % 16u;
+    let xpu_t47 = lidx - xpu_t46;
+    workgroupBarrier();
+    xpu_wave[lidx] = bitcast<u32>(v_a);
+    workgroupBarrier();
+    let xpu_t48 = xpu_u.p_d;
+    let xpu_t49 = xpu_t48 < (16u - xpu_t46);
+    let xpu_t50 = select(xpu_t46, xpu_t46 + xpu_t48, xpu_t48 < (16u - xpu_t46));
+    let xpu_t51 = bitcast<i32>(xpu_wave[xpu_t47 + xpu_t50]);
+    v_s9 = select(v_a, xpu_t51, xpu_t49 && ((xpu_t47 + xpu_t50) < 40u));
+    let v_tmp: u32 = v_g * 10u;
+    let v_tmp_1: u32 = (v_g * 10u) + 1u;
+    let v_tmp_2: u32 = (v_g * 10u) + 2u;
+    let v_tmp_3: u32 = (v_g * 10u) + 3u;
+    let v_tmp_4: u32 = (v_g * 10u) + 4u;
+    let v_tmp_5: i32 = v_s0;
+    let v_tmp_6: i32 = v_s1;
+    let v_tmp_7: i32 = v_s2;
+    let v_tmp_8: i32 = v_s3;
+    let v_tmp_9: i32 = v_s4;
+    b_oi[v_tmp] = v_tmp_5;
+    b_oi[v_tmp_1] = v_tmp_6;
+    b_oi[v_tmp_2] = v_tmp_7;
+    b_oi[v_tmp_3] = v_tmp_8;
+    b_oi[v_tmp_4] = v_tmp_9;
+    let v_tmp_10: u32 = (v_g * 10u) + 5u;
+    let v_tmp_11: u32 = (v_g * 10u) + 6u;
+    let v_tmp_12: u32 = (v_g * 10u) + 7u;
+    let v_tmp_13: u32 = (v_g * 10u) + 8u;
+    let v_tmp_14: u32 = (v_g * 10u) + 9u;
+    let v_tmp_15: i32 = v_s5;
+    let v_tmp_16: i32 = v_s6;
+    let v_tmp_17: i32 = v_s7;
+    let v_tmp_18: i32 = v_s8;
+    let v_tmp_19: i32 = v_s9;
+    b_oi[v_tmp_10] = v_tmp_15;
+    b_oi[v_tmp_11] = v_tmp_16;
+    b_oi[v_tmp_12] = v_tmp_17;
+    b_oi[v_tmp_13] = v_tmp_18;
+    b_oi[v_tmp_14] = v_tmp_19;
+    var v_u0: u32;
+    let xpu_t52 = lidx % 16u;
+    let xpu_t53 = lidx - xpu_t52;
+    workgroupBarrier();
+    xpu_wave[lidx] = v_u;
+    workgroupBarrier();
+    var xpu_t54: u32 = u32();
+    var xpu_t55: u32 = 0u;
+    loop {
+        if xpu_t55 >= 16u {
+            break;
+        }
+        let xpu_t56 = xpu_wave[xpu_t53 + xpu_t55];
+        if (xpu_t53 + xpu_t55) < 40u {
+            xpu_t54 = xpu_t54 + xpu_t56;
+        }
+        continuing {
+            xpu_t55 = xpu_t55 + 1u;
+        }
+    }
+    v_u0 = xpu_t54;
+    var v_u1: u32;
+    let xpu_t57 = lidx % 16u;
+    let xpu_t58 = lidx - xpu_t57;
+    workgroupBarrier();
+    xpu_wave[lidx] = v_u;
+    workgroupBarrier();
+    var xpu_t59: u32 = v_u;
+    var xpu_t60: u32 = 0u;
+    loop {
+        if xpu_t60 >= 16u {
+            break;
+        }
+        let xpu_t61 = xpu_wave[xpu_t58 + xpu_t60];
+        if (xpu_t58 + xpu_t60) < 40u {
+            xpu_t59 = min(xpu_t59, xpu_t61);
+        }
+        continuing {
+            xpu_t60 = xpu_t60 + 1u;
+        }
+    }
+    v_u1 = xpu_t59;
+    var v_u2: u32;
+    let xpu_t62 = lidx % 16u;
+    let xpu_t63 = lidx - xpu_t62;
+    workgroupBarrier();
+    xpu_wave[lidx] = v_u;
+    workgroupBarrier();
+    var xpu_t64: u32 = v_u;
+    var xpu_t65: u32 = 0u;
+    loop {
+        if xpu_t65 >= 16u {
+            break;
+        }
+        let xpu_t66 = xpu_wave[xpu_t63 + xpu_t65];
+        if (xpu_t63 + xpu_t65) < 40u {
+            xpu_t64 = max(xpu_t64, xpu_t66);
+        }
+        continuing {
+            xpu_t65 = xpu_t65 + 1u;
+        }
+    }
+    v_u2 = xpu_t64;
+    var v_u3: u32;
+    let xpu_t67 = lidx % 16u;
+    let xpu_t68 = lidx - xpu_t67;
+    workgroupBarrier();
+    xpu_wave[lidx] = v_u;
+    workgroupBarrier();
+    var xpu_t69: u32 = u32();
+    var xpu_t70: u32 = 0u;
+    loop {
+        if xpu_t70 >= 16u {
+            break;
+        }
+        let xpu_t71 = xpu_wave[xpu_t68 + xpu_t70];
+        if ((xpu_t68 + xpu_t70) < 40u) && (xpu_t70 <= xpu_t67) {
+            xpu_t69 = xpu_t69 + xpu_t71;
+        }
+        continuing {
+            xpu_t70 = xpu_t70 + 1u;
+        }
+    }
+    v_u3 = xpu_t69;
+    var v_u4: u32;
+    let xpu_t72 = lidx % 16u;
+    let xpu_t73 = lidx - xpu_t72;
+    workgroupBarrier();
+    xpu_wave[lidx] = v_u;
+    workgroupBarrier();
+    var xpu_t74: u32 = u32();
+    var xpu_t75: u32 = 0u;
+    loop {
+        if xpu_t75 >= 16u {
+            break;
+        }
+        let xpu_t76 = xpu_wave[xpu_t73 + xpu_t75];
+        if ((xpu_t73 + xpu_t75) < 40u) && (xpu_t75 < xpu_t72) {
+            xpu_t74 = xpu_t74 + xpu_t76;
+        }
+        continuing {
+            xpu_t75 = xpu_t75 + 1u;
+        }
+    }
+    v_u4 = xpu_t74;
+    var v_u5: u32;
+    let xpu_t77 = lidx % 16u;
+    let xpu_t78 = lidx - xpu_t77;
+    workgroupBarrier();
+    xpu_wave[lidx] = v_u;
+    workgroupBarrier();
+    let xpu_t79 = v_k % 16u;
+    let xpu_t80 = xpu_wave[xpu_t78 + xpu_t79];
+    v_u5 = select(v_u, xpu_t80, true && ((xpu_t78 + xpu_t79) < 40u));
+    var v_u6: u32;
+    v_u6 = 0u;
+    {
+        let xpu_t81 = select(0u, 1u, v_p);
+        let xpu_t82 = lidx % 16u;
+        let xpu_t83 = lidx - xpu_t82;
+        workgroupBarrier();
+        xpu_wave[lidx] = xpu_t81;
+        workgroupBarrier();
+        var xpu_t84: u32 = 0u;
+        var xpu_t85: u32 = 0u;
+        loop {
+            if xpu_t85 >= 16u {
+                break;
+            }
+            let xpu_t86 = xpu_wave[xpu_t83 + xpu_t85];
+            if (xpu_t83 + xpu_t85) < 40u {
+                xpu_t84 = xpu_t84 | (xpu_t86 << xpu_t85);
+            }
+            continuing {
+                xpu_t85 = xpu_t85 + 1u;
+            }
+        }
+        v_u6 = xpu_t84;
+    }
+    var v_any: bool;
+    let xpu_t87 = select(0u, 1u, v_p);
+    let xpu_t88 = lidx % 16u;
+    let xpu_t89 = lidx - xpu_t88;
+    workgroupBarrier();
+    xpu_wave[lidx] = xpu_t87;
+    workgroupBarrier();
+    var xpu_t90: u32 = 0u;
+    var xpu_t91: u32 = 0u;
+    loop {
+        if xpu_t91 >= 16u {
+            break;
+        }
+        let xpu_t92 = xpu_wave[xpu_t89 + xpu_t91];
+        if (xpu_t89 + xpu_t91) < 40u {
+            xpu_t90 = xpu_t90 | xpu_t92;
+        }
+        continuing {
+            xpu_t91 = xpu_t91 + 1u;
+        }
+    }
+    v_any = xpu_t90 != 0u;
+    var v_all: bool;
+    let xpu_t93 = select(0u, 1u, v_p);
+    let xpu_t94 = lidx % 16u;
+    let xpu_t95 = lidx - xpu_t94;
+    workgroupBarrier();
+    xpu_wave[lidx] = xpu_t93;
+    workgroupBarrier();
+    var xpu_t96: u32 = 1u;
+    var xpu_t97: u32 = 0u;
+    loop {
+        if xpu_t97 >= 16u {
+            break;
+        }
+        let xpu_t98 = xpu_wave[xpu_t95 + xpu_t97];
+        if (xpu_t95 + xpu_t97) < 40u {
+            xpu_t96 = xpu_t96 & xpu_t98;
+        }
+        continuing {
+            xpu_t97 = xpu_t97 + 1u;
+        }
+    }
+    v_all = xpu_t96 != 0u;
+    let v_tmp_20: u32 = v_g * 11u;
+    let v_tmp_21: u32 = (v_g * 11u) + 1u;
+    let v_tmp_22: u32 = (v_g * 11u) + 2u;
+    let v_tmp_23: u32 = (v_g * 11u) + 3u;
+    let v_tmp_24: u32 = (v_g * 11u) + 4u;
+    let v_tmp_25: u32 = v_u0;
+    let v_tmp_26: u32 = v_u1;
+    let v_tmp_27: u32 = v_u2;
+    let v_tmp_28: u32 = v_u3;
+    let v_tmp_29: u32 = v_u4;
+    b_ou[v_tmp_20] = v_tmp_25;
+    b_ou[v_tmp_21] = v_tmp_26;
+    b_ou[v_tmp_22] = v_tmp_27;
+    b_ou[v_tmp_23] = v_tmp_28;
+    b_ou[v_tmp_24] = v_tmp_29;
+    let v_tmp_30: u32 = (v_g * 11u) + 5u;
+    let v_tmp_31: u32 = (v_g * 11u) + 6u;
+    let v_tmp_32: u32 = v_u5;
+    let v_tmp_33: u32 = v_u6;
+    b_ou[v_tmp_30] = v_tmp_32;
+    b_ou[v_tmp_31] = v_tmp_33;
+    let v_tmp_34: u32 = (v_g * 11u) + 7u;
+    let v_tmp_35: u32 = (v_g * 11u) + 8u;
+    b_ou[v_tmp_34] = 0u;
+    b_ou[v_tmp_35] = 0u;
+    if v_any {
+        b_ou[(v_g * 11u) + 7u] = 1u;
+    }
+    if v_all {
+        b_ou[(v_g * 11u) + 8u] = 1u;
+    }
+    let v_tmp_36: u32 = (v_g * 11u) + 9u;
+    let v_tmp_37: u32 = (v_g * 11u) + 10u;
+    let v_tmp_38: u32 = lidx % 16u;
+    let v_tmp_39: u32 = 16u;
+    b_ou[v_tmp_36] = v_tmp_38;
+    b_ou[v_tmp_37] = v_tmp_39;
+    var v_f0: f32;
+    let xpu_t99 = lidx % 16u;
+    let xpu_t100 = lidx - xpu_t99;
+    workgroupBarrier();
+    xpu_wave[lidx] = bitcast<u32>(v_f);
+    workgroupBarrier();
+    var xpu_t101: f32 = f32();
+    var xpu_t102: u32 = 0u;
+    loop {
+        if xpu_t102 >= 16u {
+            break;
+        }
+        let xpu_t103 = bitcast<f32>(xpu_wave[xpu_t100 + xpu_t102]);
+        if (xpu_t100 + xpu_t102) < 40u {
+            xpu_t101 = xpu_t101 + xpu_t103;
+        }
+        continuing {
+            xpu_t102 = xpu_t102 + 1u;
+        }
+    }
+    v_f0 = xpu_t101;
+    var v_f1: f32;
+    let xpu_t104 = lidx % 16u;
+    let xpu_t105 = lidx - xpu_t104;
+    workgroupBarrier();
+    xpu_wave[lidx] = bitcast<u32>(v_f);
+    workgroupBarrier();
+    var xpu_t106: f32 = v_f;
+    var xpu_t107: u32 = 0u;
+    loop {
+        if xpu_t107 >= 16u {
+            break;
+        }
+        let xpu_t108 = bitcast<f32>(xpu_wave[xpu_t105 + xpu_t107]);
+        if (xpu_t105 + xpu_t107) < 40u {
+            xpu_t106 = min(xpu_t106, xpu_t108);
+        }
+        continuing {
+            xpu_t107 = xpu_t107 + 1u;
+        }
+    }
+    v_f1 = xpu_t106;
+    var v_f2: f32;
+    let xpu_t109 = lidx % 16u;
+    let xpu_t110 = lidx - xpu_t109;
+    workgroupBarrier();
+    xpu_wave[lidx] = bitcast<u32>(v_f);
+    workgroupBarrier();
+    var xpu_t111: f32 = v_f;
+    var xpu_t112: u32 = 0u;
+    loop {
+        if xpu_t112 >= 16u {
+            break;
+        }
+        let xpu_t113 = bitcast<f32>(xpu_wave[xpu_t110 + xpu_t112]);
+        if (xpu_t110 + xpu_t112) < 40u {
+            xpu_t111 = max(xpu_t111, xpu_t113);
+        }
+        continuing {
+            xpu_t112 = xpu_t112 + 1u;
+        }
+    }
+    v_f2 = xpu_t111;
+    var v_f3: f32;
+    let xpu_t114 = lidx % 16u;
+    let xpu_t115 = lidx - xpu_t114;
+    workgroupBarrier();
+    xpu_wave[lidx] = bitcast<u32>(v_f);
+    workgroupBarrier();
+    var xpu_t116: f32 = f32();
+    var xpu_t117: u32 = 0u;
+    loop {
+        if xpu_t117 >= 16u {
+            break;
+        }
+        let xpu_t118 = bitcast<f32>(xpu_wave[xpu_t115 + xpu_t117]);
+        if ((xpu_t115 + xpu_t117) < 40u) && (xpu_t117 <= xpu_t114) {
+            xpu_t116 = xpu_t116 + xpu_t118;
+        }
+        continuing {
+            xpu_t117 = xpu_t117 + 1u;
+        }
+    }
+    v_f3 = xpu_t116;
+    var v_f4: f32;
+    let xpu_t119 = lidx % 16u;
+    let xpu_t120 = lidx - xpu_t119;
+    workgroupBarrier();
+    xpu_wave[lidx] = bitcast<u32>(v_f);
+    workgroupBarrier();
+    var xpu_t121: f32 = f32();
+    var xpu_t122: u32 = 0u;
+    loop {
+        if xpu_t122 >= 16u {
+            break;
+        }
+        let xpu_t123 = bitcast<f32>(xpu_wave[xpu_t120 + xpu_t122]);
+        if ((xpu_t120 + xpu_t122) < 40u) && (xpu_t122 < xpu_t119) {
+            xpu_t121 = xpu_t121 + xpu_t123;
+        }
+        continuing {
+            xpu_t122 = xpu_t122 + 1u;
+        }
+    }
+    v_f4 = xpu_t121;
+    var v_f5: f32;
+    let xpu_t124 = lidx % 16u;
+    let xpu_t125 = lidx - xpu_t124;
+    workgroupBarrier();
+    xpu_wave[lidx] = bitcast<u32>(v_f);
+    workgroupBarrier();
+    let xpu_t126 = xpu_u.p_m;
+    let xpu_t127 = xpu_t124 ^ (xpu_t126 % 16u);
+    let xpu_t128 = bitcast<f32>(xpu_wave[xpu_t125 + xpu_t127]);
     v_f5 = select(v_f, xpu_t128, true && ((xpu_t125 + xpu_t127) < 40u));
     let v_tmp_40: u32 = v_g * 6u;
     let v_tmp_41: u32 = (v_g * 6u) + 1u;
@@ -3689,73 +3824,138 @@ var Wave32Kernel = gpu.Register(&gpu.KernelSpec{
 	Block: xpu.Dim3{X: 80, Y: 1, Z: 1},
 	Wave:  32,
 	Params: []gpu.Param{
-		{Name: "oi", Kind: gpu.ParamBuffer, Type: "int32", Size: 4, Access: gpu.AccessWrite, Binding: 0},
-		{Name: "ou", Kind: gpu.ParamBuffer, Type: "uint32", Size: 4, Access: gpu.AccessWrite, Binding: 1},
-		{Name: "of", Kind: gpu.ParamBuffer, Type: "float32", Size: 4, Access: gpu.AccessWrite, Binding: 2},
-		{Name: "xi", Kind: gpu.ParamBuffer, Type: "int32", Size: 4, Access: gpu.AccessRead, Binding: 3},
-		{Name: "xu", Kind: gpu.ParamBuffer, Type: "uint32", Size: 4, Access: gpu.AccessRead, Binding: 4},
-		{Name: "xf", Kind: gpu.ParamBuffer, Type: "float32", Size: 4, Access: gpu.AccessRead, Binding: 5},
-		{Name: "sel", Kind: gpu.ParamBuffer, Type: "uint32", Size: 4, Access: gpu.AccessRead, Binding: 6},
-		{Name: "bl", Kind: gpu.ParamScalar, Type: "uint32", Size: 4, Binding: 0},
-		{Name: "m", Kind: gpu.ParamScalar, Type: "uint32", Size: 4, Binding: 4},
-		{Name: "d", Kind: gpu.ParamScalar, Type: "uint32", Size: 4, Binding: 8},
+		{Name: "oi", Kind: gpu.ParamBuffer, Type: gpu.TypeName{Name: "int32"}, Size: 4, Access: gpu.AccessWrite, Binding: 0},
+		{Name: "ou", Kind: gpu.ParamBuffer, Type: gpu.TypeName{Name: "uint32"}, Size: 4, Access: gpu.AccessWrite, Binding: 1},
+		{Name: "of", Kind: gpu.ParamBuffer, Type: gpu.TypeName{Name: "float32"}, Size: 4, Access: gpu.AccessWrite, Binding: 2},
+		{Name: "xi", Kind: gpu.ParamBuffer, Type: gpu.TypeName{Name: "int32"}, Size: 4, Access: gpu.AccessRead, Binding: 3},
+		{Name: "xu", Kind: gpu.ParamBuffer, Type: gpu.TypeName{Name: "uint32"}, Size: 4, Access: gpu.AccessRead, Binding: 4},
+		{Name: "xf", Kind: gpu.ParamBuffer, Type: gpu.TypeName{Name: "float32"}, Size: 4, Access: gpu.AccessRead, Binding: 5},
+		{Name: "sel", Kind: gpu.ParamBuffer, Type: gpu.TypeName{Name: "uint32"}, Size: 4, Access: gpu.AccessRead, Binding: 6},
+		{Name: "bl", Kind: gpu.ParamScalar, Type: gpu.TypeName{Name: "uint32"}, Size: 4, Binding: 0},
+		{Name: "m", Kind: gpu.ParamScalar, Type: gpu.TypeName{Name: "uint32"}, Size: 4, Binding: 4},
+		{Name: "d", Kind: gpu.ParamScalar, Type: gpu.TypeName{Name: "uint32"}, Size: 4, Binding: 8},
 	},
 	UniformSize: 16,
-	WGSL:        wave32WGSL,
 	Func:        Verbs,
 	Comptime:    Width{W: 32, Block: 80},
-	WaveVariants: []gpu.WaveVariant{
-		{Tier: "native", SubgroupMin: 32, SubgroupMax: 32, Width: 32, WGSL: wave32WGSLNative},
-		{Tier: "folded", SubgroupMin: 4, SubgroupMax: 16, Width: 32, WGSL: wave32WGSLFolded},
-		{Tier: "narrow", SubgroupMin: 64, SubgroupMax: 128, Width: 32, WGSL: wave32WGSLNarrow},
-		{Tier: "emulated", SubgroupMin: 0, SubgroupMax: 0, Width: 32, WGSL: wave32WGSL},
-	},
-	CPU: wave32CPU,
-	Manifests: []gpu.Manifest{
+	Artifacts: []gpu.Artifact{
 		{
-			Kernel: "github.com/goxpu/xpu/kernels/wave.Wave32", Backend: "webgpu", Target: "wgsl",
-			Hash:        "sha256:ac68e4ef7a9281bc80c4437281a73b595e1282b9f933dba487e9b46b088c3eec",
-			Codegen:     "xpu-gen/1",
-			Block:       xpu.Dim3{X: 80, Y: 1, Z: 1},
-			SharedBytes: 0, StorageBindings: 7, UniformBytes: 16,
-			PrivateBytes: new(332),
-			Buffers: []gpu.Usage{
-				{Name: "oi", Access: gpu.AccessWrite},
-				{Name: "ou", Access: gpu.AccessWrite},
-				{Name: "of", Access: gpu.AccessWrite},
-				{Name: "xi", Access: gpu.AccessRead},
-				{Name: "xu", Access: gpu.AccessRead},
-				{Name: "xf", Access: gpu.AccessRead},
-				{Name: "sel", Access: gpu.AccessRead},
+			Manifest: gpu.Manifest{
+				Kernel: "github.com/goxpu/xpu/kernels/wave.Wave32", Backend: "webgpu", Target: "wgsl",
+				Hash:        "sha256:6a426d160865d3978a688e4efab36227d5bba57c4ed76b968304226f715d59b1",
+				Codegen:     "xpu-gen/1",
+				Block:       xpu.Dim3{X: 80, Y: 1, Z: 1},
+				SharedBytes: 0, StorageBindings: 7, UniformBytes: 16,
+				PrivateBytes: new(332),
+				Buffers: []gpu.Usage{
+					{Name: "oi", Access: gpu.AccessWrite},
+					{Name: "ou", Access: gpu.AccessWrite},
+					{Name: "of", Access: gpu.AccessWrite},
+					{Name: "xi", Access: gpu.AccessRead},
+					{Name: "xu", Access: gpu.AccessRead},
+					{Name: "xf", Access: gpu.AccessRead},
+					{Name: "sel", Access: gpu.AccessRead},
+				},
+				Wave:    32,
+				WaveOps: true, WaveTier: "native",
+				NativeOps: []string{"select", "subgroupAdd", "subgroupAll", "subgroupAny", "subgroupBallot", "subgroupExclusiveAdd", "subgroupInclusiveAdd", "subgroupMax", "subgroupMin", "subgroupShuffle"},
 			},
-			Wave:    32,
-			WaveOps: true,
-			WaveVariants: []gpu.ManifestVariant{
-				{Tier: "native", SubgroupMin: 32, SubgroupMax: 32, Width: 32, Hash: "sha256:6a426d160865d3978a688e4efab36227d5bba57c4ed76b968304226f715d59b1"},
-				{Tier: "folded", SubgroupMin: 4, SubgroupMax: 16, Width: 32, Hash: "sha256:b65c48e95bbbcfcc91c1c61953a2492240de3e1a52a26419cff015d85d11885e"},
-				{Tier: "narrow", SubgroupMin: 64, SubgroupMax: 128, Width: 32, Hash: "sha256:d4e4b973ad0355b71e4994cc887d1813a98c67be74bce842e46fa54aa9718f52"},
-				{Tier: "emulated", SubgroupMin: 0, SubgroupMax: 0, Width: 32, Hash: "sha256:ac68e4ef7a9281bc80c4437281a73b595e1282b9f933dba487e9b46b088c3eec"},
-			},
-			NativeOps: []string{"bitcast", "max", "min", "select", "workgroupBarrier"},
+			Selector: gpu.Selector{SubgroupMin: 32, SubgroupMax: 32, Width: 32},
+			Code:     wave32WGSLNative,
 		},
 		{
-			Kernel: "github.com/goxpu/xpu/kernels/wave.Wave32", Backend: "cpu", Target: "go",
-			Hash:        "sha256:83cbd4c55412d6b5f4240bb1600a9d659e6b2101dc756e6d4b4f6eb44f200fbd",
-			Codegen:     "xpu-gen/1",
-			Block:       xpu.Dim3{X: 80, Y: 1, Z: 1},
-			SharedBytes: 0, StorageBindings: 7, UniformBytes: 16,
-			Buffers: []gpu.Usage{
-				{Name: "oi", Access: gpu.AccessWrite},
-				{Name: "ou", Access: gpu.AccessWrite},
-				{Name: "of", Access: gpu.AccessWrite},
-				{Name: "xi", Access: gpu.AccessRead},
-				{Name: "xu", Access: gpu.AccessRead},
-				{Name: "xf", Access: gpu.AccessRead},
-				{Name: "sel", Access: gpu.AccessRead},
+			Manifest: gpu.Manifest{
+				Kernel: "github.com/goxpu/xpu/kernels/wave.Wave32", Backend: "webgpu", Target: "wgsl",
+				Hash:        "sha256:b65c48e95bbbcfcc91c1c61953a2492240de3e1a52a26419cff015d85d11885e",
+				Codegen:     "xpu-gen/1",
+				Block:       xpu.Dim3{X: 80, Y: 1, Z: 1},
+				SharedBytes: 0, StorageBindings: 7, UniformBytes: 16,
+				PrivateBytes: new(332),
+				Buffers: []gpu.Usage{
+					{Name: "oi", Access: gpu.AccessWrite},
+					{Name: "ou", Access: gpu.AccessWrite},
+					{Name: "of", Access: gpu.AccessWrite},
+					{Name: "xi", Access: gpu.AccessRead},
+					{Name: "xu", Access: gpu.AccessRead},
+					{Name: "xf", Access: gpu.AccessRead},
+					{Name: "sel", Access: gpu.AccessRead},
+				},
+				Wave:    32,
+				WaveOps: true, WaveTier: "folded",
+				NativeOps: []string{"bitcast", "max", "min", "select", "subgroupAdd", "subgroupAll", "subgroupAny", "subgroupBallot", "subgroupExclusiveAdd", "subgroupInclusiveAdd", "subgroupMax", "subgroupMin", "workgroupBarrier"},
 			},
-			Wave:    32,
-			WaveOps: true, WaveTier: "emulated",
-			NativeOps: []string{"gpu.CPUWave", "gpu.CPUWaveBallot", "gpu.CPUWaveVote"},
+			Selector: gpu.Selector{SubgroupMin: 4, SubgroupMax: 16, Width: 32},
+			Code:     wave32WGSLFolded,
+		},
+		{
+			Manifest: gpu.Manifest{
+				Kernel: "github.com/goxpu/xpu/kernels/wave.Wave32", Backend: "webgpu", Target: "wgsl",
+				Hash:        "sha256:d4e4b973ad0355b71e4994cc887d1813a98c67be74bce842e46fa54aa9718f52",
+				Codegen:     "xpu-gen/1",
+				Block:       xpu.Dim3{X: 80, Y: 1, Z: 1},
+				SharedBytes: 0, StorageBindings: 7, UniformBytes: 16,
+				PrivateBytes: new(332),
+				Buffers: []gpu.Usage{
+					{Name: "oi", Access: gpu.AccessWrite},
+					{Name: "ou", Access: gpu.AccessWrite},
+					{Name: "of", Access: gpu.AccessWrite},
+					{Name: "xi", Access: gpu.AccessRead},
+					{Name: "xu", Access: gpu.AccessRead},
+					{Name: "xf", Access: gpu.AccessRead},
+					{Name: "sel", Access: gpu.AccessRead},
+				},
+				Wave:    32,
+				WaveOps: true, WaveTier: "narrow",
+				NativeOps: []string{"max", "min", "select", "subgroupShuffle"},
+			},
+			Selector: gpu.Selector{SubgroupMin: 64, SubgroupMax: 128, Width: 32},
+			Code:     wave32WGSLNarrow,
+		},
+		{
+			Manifest: gpu.Manifest{
+				Kernel: "github.com/goxpu/xpu/kernels/wave.Wave32", Backend: "webgpu", Target: "wgsl",
+				Hash:        "sha256:ac68e4ef7a9281bc80c4437281a73b595e1282b9f933dba487e9b46b088c3eec",
+				Codegen:     "xpu-gen/1",
+				Block:       xpu.Dim3{X: 80, Y: 1, Z: 1},
+				SharedBytes: 0, StorageBindings: 7, UniformBytes: 16,
+				PrivateBytes: new(332),
+				Buffers: []gpu.Usage{
+					{Name: "oi", Access: gpu.AccessWrite},
+					{Name: "ou", Access: gpu.AccessWrite},
+					{Name: "of", Access: gpu.AccessWrite},
+					{Name: "xi", Access: gpu.AccessRead},
+					{Name: "xu", Access: gpu.AccessRead},
+					{Name: "xf", Access: gpu.AccessRead},
+					{Name: "sel", Access: gpu.AccessRead},
+				},
+				Wave:    32,
+				WaveOps: true, WaveTier: "emulated",
+				NativeOps: []string{"bitcast", "max", "min", "select", "workgroupBarrier"},
+			},
+			Selector: gpu.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 32},
+			Code:     wave32WGSLEmulated,
+		},
+		{
+			Manifest: gpu.Manifest{
+				Kernel: "github.com/goxpu/xpu/kernels/wave.Wave32", Backend: "cpu", Target: "go",
+				Hash:        "sha256:83cbd4c55412d6b5f4240bb1600a9d659e6b2101dc756e6d4b4f6eb44f200fbd",
+				Codegen:     "xpu-gen/1",
+				Block:       xpu.Dim3{X: 80, Y: 1, Z: 1},
+				SharedBytes: 0, StorageBindings: 7, UniformBytes: 16,
+				Buffers: []gpu.Usage{
+					{Name: "oi", Access: gpu.AccessWrite},
+					{Name: "ou", Access: gpu.AccessWrite},
+					{Name: "of", Access: gpu.AccessWrite},
+					{Name: "xi", Access: gpu.AccessRead},
+					{Name: "xu", Access: gpu.AccessRead},
+					{Name: "xf", Access: gpu.AccessRead},
+					{Name: "sel", Access: gpu.AccessRead},
+				},
+				Wave:    32,
+				WaveOps: true, WaveTier: "emulated",
+				NativeOps: []string{"gpu.CPUWave", "gpu.CPUWaveBallot", "gpu.CPUWaveVote"},
+			},
+			Entry: wave32CPU,
 		},
 	},
 })
@@ -3767,575 +3967,7 @@ func LaunchWave32(s *gpu.Stream, groups xpu.Dim3, oi *gpu.Buffer[int32], ou *gpu
 	return s.Launch(Wave32Kernel, groups, oi, ou, of, xi, xu, xf, sel, bl, m, d)
 }
 
-// wave32WGSL is the WGSL of Wave32.
-const wave32WGSL = `struct xpu_Uniforms {
-    p_bl: u32,
-    p_m: u32,
-    p_d: u32,
-}
-
-@group(0) @binding(0) var<storage, read_write> b_oi: array<i32>;
-@group(0) @binding(1) var<storage, read_write> b_ou: array<u32>;
-@group(0) @binding(2) var<storage, read_write> b_of: array<f32>;
-@group(0) @binding(3) var<storage, read> b_xi: array<i32>;
-@group(0) @binding(4) var<storage, read> b_xu: array<u32>;
-@group(0) @binding(5) var<storage, read> b_xf: array<f32>;
-@group(0) @binding(6) var<storage, read> b_sel: array<u32>;
-@group(0) @binding(7) var<uniform> xpu_u: xpu_Uniforms;
-var<workgroup> xpu_wave: array<u32, 96>;
-
-// main is kernel Wave32, block 80x1x1.
-@compute @workgroup_size(80, 1, 1)
-fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) lidx: u32) {
-    let v_g: u32 = gid.x;
-    let v_a: i32 = b_xi[v_g];
-    let v_u: u32 = b_xu[v_g];
-    let v_f: f32 = b_xf[v_g];
-    let v_k: u32 = b_sel[v_g];
-    let v_p: bool = ((v_u % 4u) != 0u) || ((wid.x % 2u) == 0u);
-    var v_s0: i32;
-    let xpu_t1 = lidx % 32u;
-    let xpu_t2 = lidx - xpu_t1;
-    workgroupBarrier();
-    xpu_wave[lidx] = bitcast<u32>(v_a);
-    workgroupBarrier();
-    var xpu_t3: i32 = i32();
-    var xpu_t4: u32 = 0u;
-    loop {
-        if xpu_t4 >= 32u {
-            break;
-        }
-        let xpu_t5 = bitcast<i32>(xpu_wave[xpu_t2 + xpu_t4]);
-        if (xpu_t2 + xpu_t4) < 80u {
-            xpu_t3 = xpu_t3 + xpu_t5;
-        }
-        continuing {
-            xpu_t4 = xpu_t4 + 1u;
-        }
-    }
-    v_s0 = xpu_t3;
-    var v_s1: i32;
-    let xpu_t6 = lidx % 32u;
-    let xpu_t7 = lidx - xpu_t6;
-    workgroupBarrier();
-    xpu_wave[lidx] = bitcast<u32>(v_a);
-    workgroupBarrier();
-    var xpu_t8: i32 = v_a;
-    var xpu_t9: u32 = 0u;
-    loop {
-        if xpu_t9 >= 32u {
-            break;
-        }
-        let xpu_t10 = bitcast<i32>(xpu_wave[xpu_t7 + xpu_t9]);
-        if (xpu_t7 + xpu_t9) < 80u {
-            xpu_t8 = min(xpu_t8, xpu_t10);
-        }
-        continuing {
-            xpu_t9 = xpu_t9 + 1u;
-        }
-    }
-    v_s1 = xpu_t8;
-    var v_s2: i32;
-    let xpu_t11 = lidx % 32u;
-    let xpu_t12 = lidx - xpu_t11;
-    workgroupBarrier();
-    xpu_wave[lidx] = bitcast<u32>(v_a);
-    workgroupBarrier();
-    var xpu_t13: i32 = v_a;
-    var xpu_t14: u32 = 0u;
-    loop {
-        if xpu_t14 >= 32u {
-            break;
-        }
-        let xpu_t15 = bitcast<i32>(xpu_wave[xpu_t12 + xpu_t14]);
-        if (xpu_t12 + xpu_t14) < 80u {
-            xpu_t13 = max(xpu_t13, xpu_t15);
-        }
-        continuing {
-            xpu_t14 = xpu_t14 + 1u;
-        }
-    }
-    v_s2 = xpu_t13;
-    var v_s3: i32;
-    let xpu_t16 = lidx % 32u;
-    let xpu_t17 = lidx - xpu_t16;
-    workgroupBarrier();
-    xpu_wave[lidx] = bitcast<u32>(v_a);
-    workgroupBarrier();
-    var xpu_t18: i32 = i32();
-    var xpu_t19: u32 = 0u;
-    loop {
-        if xpu_t19 >= 32u {
-            break;
-        }
-        let xpu_t20 = bitcast<i32>(xpu_wave[xpu_t17 + xpu_t19]);
-        if ((xpu_t17 + xpu_t19) < 80u) && (xpu_t19 <= xpu_t16) {
-            xpu_t18 = xpu_t18 + xpu_t20;
-        }
-        continuing {
-            xpu_t19 = xpu_t19 + 1u;
-        }
-    }
-    v_s3 = xpu_t18;
-    var v_s4: i32;
-    let xpu_t21 = lidx % 32u;
-    let xpu_t22 = lidx - xpu_t21;
-    workgroupBarrier();
-    xpu_wave[lidx] = bitcast<u32>(v_a);
-    workgroupBarrier();
-    var xpu_t23: i32 = i32();
-    var xpu_t24: u32 = 0u;
-    loop {
-        if xpu_t24 >= 32u {
-            break;
-        }
-        let xpu_t25 = bitcast<i32>(xpu_wave[xpu_t22 + xpu_t24]);
-        if ((xpu_t22 + xpu_t24) < 80u) && (xpu_t24 < xpu_t21) {
-            xpu_t23 = xpu_t23 + xpu_t25;
-        }
-        continuing {
-            xpu_t24 = xpu_t24 + 1u;
-        }
-    }
-    v_s4 = xpu_t23;
-    var v_s5: i32;
-    let xpu_t26 = lidx % 32u;
-    let xpu_t27 = lidx - xpu_t26;
-    workgroupBarrier();
-    xpu_wave[lidx] = bitcast<u32>(v_a);
-    workgroupBarrier();
-    let xpu_t28 = xpu_u.p_bl;
-    let xpu_t29 = xpu_t28 % 32u;
-    let xpu_t30 = bitcast<i32>(xpu_wave[xpu_t27 + xpu_t29]);
-    v_s5 = select(v_a, xpu_t30, true && ((xpu_t27 + xpu_t29) < 80u));
-    var v_s6: i32;
-    let xpu_t31 = lidx % 32u;
-    let xpu_t32 = lidx - xpu_t31;
-    workgroupBarrier();
-    xpu_wave[lidx] = bitcast<u32>(v_a);
-    workgroupBarrier();
-    let xpu_t33 = v_k % 32u;
-    let xpu_t34 = bitcast<i32>(xpu_wave[xpu_t32 + xpu_t33]);
-    v_s6 = select(v_a, xpu_t34, true && ((xpu_t32 + xpu_t33) < 80u));
-    var v_s7: i32;
-    let xpu_t35 = lidx % 32u;
-    let xpu_t36 = lidx - xpu_t35;
-    workgroupBarrier();
-    xpu_wave[lidx] = bitcast<u32>(v_a);
-    workgroupBarrier();
-    let xpu_t37 = xpu_u.p_m;
-    let xpu_t38 = xpu_t35 ^ (xpu_t37 % 32u);
-    let xpu_t39 = bitcast<i32>(xpu_wave[xpu_t36 + xpu_t38]);
-    v_s7 = select(v_a, xpu_t39, true && ((xpu_t36 + xpu_t38) < 80u));
-    var v_s8: i32;
-    let xpu_t40 = lidx % 32u;
-    let xpu_t41 = lidx - xpu_t40;
-    workgroupBarrier();
-    xpu_wave[lidx] = bitcast<u32>(v_a);
-    workgroupBarrier();
-    let xpu_t42 = xpu_u.p_d;
-    let xpu_t43 = xpu_t42 <= xpu_t40;
-    let xpu_t44 = select(xpu_t40, xpu_t40 - xpu_t42, xpu_t42 <= xpu_t40);
-    let xpu_t45 = bitcast<i32>(xpu_wave[xpu_t41 + xpu_t44]);
-    v_s8 = select(v_a, xpu_t45, xpu_t43 && ((xpu_t41 + xpu_t44) < 80u));
-    var v_s9: i32;
-    let xpu_t46 = lidx % 32u;
-    let xpu_t47 = lidx - xpu_t46;
-    workgroupBarrier();
-    xpu_wave[lidx] = bitcast<u32>(v_a);
-    workgroupBarrier();
-    let xpu_t48 = xpu_u.p_d;
-    let xpu_t49 = xpu_t48 < (32u - xpu_t46);
-    let xpu_t50 = select(xpu_t46, xpu_t46 + xpu_t48, xpu_t48 < (32u - xpu_t46));
-    let xpu_t51 = bitcast<i32>(xpu_wave[xpu_t47 + xpu_t50]);
-    v_s9 = select(v_a, xpu_t51, xpu_t49 && ((xpu_t47 + xpu_t50) < 80u));
-    let v_tmp: u32 = v_g * 10u;
-    let v_tmp_1: u32 = (v_g * 10u) + 1u;
-    let v_tmp_2: u32 = (v_g * 10u) + 2u;
-    let v_tmp_3: u32 = (v_g * 10u) + 3u;
-    let v_tmp_4: u32 = (v_g * 10u) + 4u;
-    let v_tmp_5: i32 = v_s0;
-    let v_tmp_6: i32 = v_s1;
-    let v_tmp_7: i32 = v_s2;
-    let v_tmp_8: i32 = v_s3;
-    let v_tmp_9: i32 = v_s4;
-    b_oi[v_tmp] = v_tmp_5;
-    b_oi[v_tmp_1] = v_tmp_6;
-    b_oi[v_tmp_2] = v_tmp_7;
-    b_oi[v_tmp_3] = v_tmp_8;
-    b_oi[v_tmp_4] = v_tmp_9;
-    let v_tmp_10: u32 = (v_g * 10u) + 5u;
-    let v_tmp_11: u32 = (v_g * 10u) + 6u;
-    let v_tmp_12: u32 = (v_g * 10u) + 7u;
-    let v_tmp_13: u32 = (v_g * 10u) + 8u;
-    let v_tmp_14: u32 = (v_g * 10u) + 9u;
-    let v_tmp_15: i32 = v_s5;
-    let v_tmp_16: i32 = v_s6;
-    let v_tmp_17: i32 = v_s7;
-    let v_tmp_18: i32 = v_s8;
-    let v_tmp_19: i32 = v_s9;
-    b_oi[v_tmp_10] = v_tmp_15;
-    b_oi[v_tmp_11] = v_tmp_16;
-    b_oi[v_tmp_12] = v_tmp_17;
-    b_oi[v_tmp_13] = v_tmp_18;
-    b_oi[v_tmp_14] = v_tmp_19;
-    var v_u0: u32;
-    let xpu_t52 = lidx % 32u;
-    let xpu_t53 = lidx - xpu_t52;
-    workgroupBarrier();
-    xpu_wave[lidx] = v_u;
-    workgroupBarrier();
-    var xpu_t54: u32 = u32();
-    var xpu_t55: u32 = 0u;
-    loop {
-        if xpu_t55 >= 32u {
-            break;
-        }
-        let xpu_t56 = xpu_wave[xpu_t53 + xpu_t55];
-        if (xpu_t53 + xpu_t55) < 80u {
-            xpu_t54 = xpu_t54 + xpu_t56;
-        }
-        continuing {
-            xpu_t55 = xpu_t55 + 1u;
-        }
-    }
-    v_u0 = xpu_t54;
-    var v_u1: u32;
-    let xpu_t57 = lidx % 32u;
-    let xpu_t58 = lidx - xpu_t57;
-    workgroupBarrier();
-    xpu_wave[lidx] = v_u;
-    workgroupBarrier();
-    var xpu_t59: u32 = v_u;
-    var xpu_t60: u32 = 0u;
-    loop {
-        if xpu_t60 >= 32u {
-            break;
-        }
-        let xpu_t61 = xpu_wave[xpu_t58 + xpu_t60];
-        if (xpu_t58 + xpu_t60) < 80u {
-            xpu_t59 = min(xpu_t59, xpu_t61);
-        }
-        continuing {
-            xpu_t60 = xpu_t60 + 1u;
-        }
-    }
-    v_u1 = xpu_t59;
-    var v_u2: u32;
-    let xpu_t62 = lidx % 32u;
-    let xpu_t63 = lidx - xpu_t62;
-    workgroupBarrier();
-    xpu_wave[lidx] = v_u;
-    workgroupBarrier();
-    var xpu_t64: u32 = v_u;
-    var xpu_t65: u32 = 0u;
-    loop {
-        if xpu_t65 >= 32u {
-            break;
-        }
-        let xpu_t66 = xpu_wave[xpu_t63 + xpu_t65];
-        if (xpu_t63 + xpu_t65) < 80u {
-            xpu_t64 = max(xpu_t64, xpu_t66);
-        }
-        continuing {
-            xpu_t65 = xpu_t65 + 1u;
-        }
-    }
-    v_u2 = xpu_t64;
-    var v_u3: u32;
-    let xpu_t67 = lidx % 32u;
-    let xpu_t68 = lidx - xpu_t67;
-    workgroupBarrier();
-    xpu_wave[lidx] = v_u;
-    workgroupBarrier();
-    var xpu_t69: u32 = u32();
-    var xpu_t70: u32 = 0u;
-    loop {
-        if xpu_t70 >= 32u {
-            break;
-        }
-        let xpu_t71 = xpu_wave[xpu_t68 + xpu_t70];
-        if ((xpu_t68 + xpu_t70) < 80u) && (xpu_t70 <= xpu_t67) {
-            xpu_t69 = xpu_t69 + xpu_t71;
-        }
-        continuing {
-            xpu_t70 = xpu_t70 + 1u;
-        }
-    }
-    v_u3 = xpu_t69;
-    var v_u4: u32;
-    let xpu_t72 = lidx % 32u;
-    let xpu_t73 = lidx - xpu_t72;
-    workgroupBarrier();
-    xpu_wave[lidx] = v_u;
-    workgroupBarrier();
-    var xpu_t74: u32 = u32();
-    var xpu_t75: u32 = 0u;
-    loop {
-        if xpu_t75 >= 32u {
-            break;
-        }
-        let xpu_t76 = xpu_wave[xpu_t73 + xpu_t75];
-        if ((xpu_t73 + xpu_t75) < 80u) && (xpu_t75 < xpu_t72) {
-            xpu_t74 = xpu_t74 + xpu_t76;
-        }
-        continuing {
-            xpu_t75 = xpu_t75 + 1u;
-        }
-    }
-    v_u4 = xpu_t74;
-    var v_u5: u32;
-    let xpu_t77 = lidx % 32u;
-    let xpu_t78 = lidx - xpu_t77;
-    workgroupBarrier();
-    xpu_wave[lidx] = v_u;
-    workgroupBarrier();
-    let xpu_t79 = v_k % 32u;
-    let xpu_t80 = xpu_wave[xpu_t78 + xpu_t79];
-    v_u5 = select(v_u, xpu_t80, true && ((xpu_t78 + xpu_t79) < 80u));
-    var v_u6: u32;
-    v_u6 = 0u;
-    {
-        let xpu_t81 = select(0u, 1u, v_p);
-        let xpu_t82 = lidx % 32u;
-        let xpu_t83 = lidx - xpu_t82;
-        workgroupBarrier();
-        xpu_wave[lidx] = xpu_t81;
-        workgroupBarrier();
-        var xpu_t84: u32 = 0u;
-        var xpu_t85: u32 = 0u;
-        loop {
-            if xpu_t85 >= 32u {
-                break;
-            }
-            let xpu_t86 = xpu_wave[xpu_t83 + xpu_t85];
-            if (xpu_t83 + xpu_t85) < 80u {
-                xpu_t84 = xpu_t84 | (xpu_t86 << xpu_t85);
-            }
-            continuing {
-                xpu_t85 = xpu_t85 + 1u;
-            }
-        }
-        v_u6 = xpu_t84;
-    }
-    var v_any: bool;
-    let xpu_t87 = select(0u, 1u, v_p);
-    let xpu_t88 = lidx % 32u;
-    let xpu_t89 = lidx - xpu_t88;
-    workgroupBarrier();
-    xpu_wave[lidx] = xpu_t87;
-    workgroupBarrier();
-    var xpu_t90: u32 = 0u;
-    var xpu_t91: u32 = 0u;
-    loop {
-        if xpu_t91 >= 32u {
-            break;
-        }
-        let xpu_t92 = xpu_wave[xpu_t89 + xpu_t91];
-        if (xpu_t89 + xpu_t91) < 80u {
-            xpu_t90 = xpu_t90 | xpu_t92;
-        }
-        continuing {
-            xpu_t91 = xpu_t91 + 1u;
-        }
-    }
-    v_any = xpu_t90 != 0u;
-    var v_all: bool;
-    let xpu_t93 = select(0u, 1u, v_p);
-    let xpu_t94 = lidx % 32u;
-    let xpu_t95 = lidx - xpu_t94;
-    workgroupBarrier();
-    xpu_wave[lidx] = xpu_t93;
-    workgroupBarrier();
-    var xpu_t96: u32 = 1u;
-    var xpu_t97: u32 = 0u;
-    loop {
-        if xpu_t97 >= 32u {
-            break;
-        }
-        let xpu_t98 = xpu_wave[xpu_t95 + xpu_t97];
-        if (xpu_t95 + xpu_t97) < 80u {
-            xpu_t96 = xpu_t96 & xpu_t98;
-        }
-        continuing {
-            xpu_t97 = xpu_t97 + 1u;
-        }
-    }
-    v_all = xpu_t96 != 0u;
-    let v_tmp_20: u32 = v_g * 11u;
-    let v_tmp_21: u32 = (v_g * 11u) + 1u;
-    let v_tmp_22: u32 = (v_g * 11u) + 2u;
-    let v_tmp_23: u32 = (v_g * 11u) + 3u;
-    let v_tmp_24: u32 = (v_g * 11u) + 4u;
-    let v_tmp_25: u32 = v_u0;
-    let v_tmp_26: u32 = v_u1;
-    let v_tmp_27: u32 = v_u2;
-    let v_tmp_28: u32 = v_u3;
-    let v_tmp_29: u32 = v_u4;
-    b_ou[v_tmp_20] = v_tmp_25;
-    b_ou[v_tmp_21] = v_tmp_26;
-    b_ou[v_tmp_22] = v_tmp_27;
-    b_ou[v_tmp_23] = v_tmp_28;
-    b_ou[v_tmp_24] = v_tmp_29;
-    let v_tmp_30: u32 = (v_g * 11u) + 5u;
-    let v_tmp_31: u32 = (v_g * 11u) + 6u;
-    let v_tmp_32: u32 = v_u5;
-    let v_tmp_33: u32 = v_u6;
-    b_ou[v_tmp_30] = v_tmp_32;
-    b_ou[v_tmp_31] = v_tmp_33;
-    let v_tmp_34: u32 = (v_g * 11u) + 7u;
-    let v_tmp_35: u32 = (v_g * 11u) + 8u;
-    b_ou[v_tmp_34] = 0u;
-    b_ou[v_tmp_35] = 0u;
-    if v_any {
-        b_ou[(v_g * 11u) + 7u] = 1u;
-    }
-    if v_all {
-        b_ou[(v_g * 11u) + 8u] = 1u;
-    }
-    let v_tmp_36: u32 = (v_g * 11u) + 9u;
-    let v_tmp_37: u32 = (v_g * 11u) + 10u;
-    let v_tmp_38: u32 = lidx % 32u;
-    let v_tmp_39: u32 = 32u;
-    b_ou[v_tmp_36] = v_tmp_38;
-    b_ou[v_tmp_37] = v_tmp_39;
-    var v_f0: f32;
-    let xpu_t99 = lidx % 32u;
-    let xpu_t100 = lidx - xpu_t99;
-    workgroupBarrier();
-    xpu_wave[lidx] = bitcast<u32>(v_f);
-    workgroupBarrier();
-    var xpu_t101: f32 = f32();
-    var xpu_t102: u32 = 0u;
-    loop {
-        if xpu_t102 >= 32u {
-            break;
-        }
-        let xpu_t103 = bitcast<f32>(xpu_wave[xpu_t100 + xpu_t102]);
-        if (xpu_t100 + xpu_t102) < 80u {
-            xpu_t101 = xpu_t101 + xpu_t103;
-        }
-        continuing {
-            xpu_t102 = xpu_t102 + 1u;
-        }
-    }
-    v_f0 = xpu_t101;
-    var v_f1: f32;
-    let xpu_t104 = lidx % 32u;
-    let xpu_t105 = lidx - xpu_t104;
-    workgroupBarrier();
-    xpu_wave[lidx] = bitcast<u32>(v_f);
-    workgroupBarrier();
-    var xpu_t106: f32 = v_f;
-    var xpu_t107: u32 = 0u;
-    loop {
-        if xpu_t107 >= 32u {
-            break;
-        }
-        let xpu_t108 = bitcast<f32>(xpu_wave[xpu_t105 + xpu_t107]);
-        if (xpu_t105 + xpu_t107) < 80u {
-            xpu_t106 = min(xpu_t106, xpu_t108);
-        }
-        continuing {
-            xpu_t107 = xpu_t107 + 1u;
-        }
-    }
-    v_f1 = xpu_t106;
-    var v_f2: f32;
-    let xpu_t109 = lidx % 32u;
-    let xpu_t110 = lidx - xpu_t109;
-    workgroupBarrier();
-    xpu_wave[lidx] = bitcast<u32>(v_f);
-    workgroupBarrier();
-    var xpu_t111: f32 = v_f;
-    var xpu_t112: u32 = 0u;
-    loop {
-        if xpu_t112 >= 32u {
-            break;
-        }
-        let xpu_t113 = bitcast<f32>(xpu_wave[xpu_t110 + xpu_t112]);
-        if (xpu_t110 + xpu_t112) < 80u {
-            xpu_t111 = max(xpu_t111, xpu_t113);
-        }
-        continuing {
-            xpu_t112 = xpu_t112 + 1u;
-        }
-    }
-    v_f2 = xpu_t111;
-    var v_f3: f32;
-    let xpu_t114 = lidx % 32u;
-    let xpu_t115 = lidx - xpu_t114;
-    workgroupBarrier();
-    xpu_wave[lidx] = bitcast<u32>(v_f);
-    workgroupBarrier();
-    var xpu_t116: f32 = f32();
-    var xpu_t117: u32 = 0u;
-    loop {
-        if xpu_t117 >= 32u {
-            break;
-        }
-        let xpu_t118 = bitcast<f32>(xpu_wave[xpu_t115 + xpu_t117]);
-        if ((xpu_t115 + xpu_t117) < 80u) && (xpu_t117 <= xpu_t114) {
-            xpu_t116 = xpu_t116 + xpu_t118;
-        }
-        continuing {
-            xpu_t117 = xpu_t117 + 1u;
-        }
-    }
-    v_f3 = xpu_t116;
-    var v_f4: f32;
-    let xpu_t119 = lidx % 32u;
-    let xpu_t120 = lidx - xpu_t119;
-    workgroupBarrier();
-    xpu_wave[lidx] = bitcast<u32>(v_f);
-    workgroupBarrier();
-    var xpu_t121: f32 = f32();
-    var xpu_t122: u32 = 0u;
-    loop {
-        if xpu_t122 >= 32u {
-            break;
-        }
-        let xpu_t123 = bitcast<f32>(xpu_wave[xpu_t120 + xpu_t122]);
-        if ((xpu_t120 + xpu_t122) < 80u) && (xpu_t122 < xpu_t119) {
-            xpu_t121 = xpu_t121 + xpu_t123;
-        }
-        continuing {
-            xpu_t122 = xpu_t122 + 1u;
-        }
-    }
-    v_f4 = xpu_t121;
-    var v_f5: f32;
-    let xpu_t124 = lidx % 32u;
-    let xpu_t125 = lidx - xpu_t124;
-    workgroupBarrier();
-    xpu_wave[lidx] = bitcast<u32>(v_f);
-    workgroupBarrier();
-    let xpu_t126 = xpu_u.p_m;
-    let xpu_t127 = xpu_t124 ^ (xpu_t126 % 32u);
-    let xpu_t128 = bitcast<f32>(xpu_wave[xpu_t125 + xpu_t127]);
-    v_f5 = select(v_f, xpu_t128, true && ((xpu_t125 + xpu_t127) < 80u));
-    let v_tmp_40: u32 = v_g * 6u;
-    let v_tmp_41: u32 = (v_g * 6u) + 1u;
-    let v_tmp_42: u32 = (v_g * 6u) + 2u;
-    let v_tmp_43: f32 = v_f0;
-    let v_tmp_44: f32 = v_f1;
-    let v_tmp_45: f32 = v_f2;
-    b_of[v_tmp_40] = v_tmp_43;
-    b_of[v_tmp_41] = v_tmp_44;
-    b_of[v_tmp_42] = v_tmp_45;
-    let v_tmp_46: u32 = (v_g * 6u) + 3u;
-    let v_tmp_47: u32 = (v_g * 6u) + 4u;
-    let v_tmp_48: u32 = (v_g * 6u) + 5u;
-    let v_tmp_49: f32 = v_f3;
-    let v_tmp_50: f32 = v_f4;
-    let v_tmp_51: f32 = v_f5;
-    b_of[v_tmp_46] = v_tmp_49;
-    b_of[v_tmp_47] = v_tmp_50;
-    b_of[v_tmp_48] = v_tmp_51;
-}
-`
-
-// wave32WGSLNative is the WGSL of Wave32 at the native wave tier (subgroups of 32 to 32 lanes).
+// wave32WGSLNative is the WGSL code of Wave32 at the native wave tier (subgroups of 32 to 32 lanes).
 const wave32WGSLNative = `enable subgroups;
 
 struct xpu_Uniforms {
@@ -4577,7 +4209,7 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(workgroup_id) wi
 }
 `
 
-// wave32WGSLFolded is the WGSL of Wave32 at the folded wave tier (subgroups of 4 to 16 lanes).
+// wave32WGSLFolded is the WGSL code of Wave32 at the folded wave tier (subgroups of 4 to 16 lanes).
 const wave32WGSLFolded = `enable subgroups;
 
 struct xpu_Uniforms {
@@ -5195,7 +4827,7 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(workgroup_id) wi
 }
 `
 
-// wave32WGSLNarrow is the WGSL of Wave32 at the narrow wave tier (subgroups of 64 to 128 lanes).
+// wave32WGSLNarrow is the WGSL code of Wave32 at the narrow wave tier (subgroups of 64 to 128 lanes).
 const wave32WGSLNarrow = `enable subgroups;
 
 struct xpu_Uniforms {
@@ -5667,6 +5299,574 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(workgroup_id) wi
     let xpu_t126 = xpu_u.p_m;
     let xpu_t127 = xpu_t124 ^ (xpu_t126 % 32u);
     let xpu_t128 = subgroupShuffle(v_f, (sgid - (sgid % 32u)) + xpu_t127);
+    v_f5 = select(v_f, xpu_t128, true && ((xpu_t125 + xpu_t127) < 80u));
+    let v_tmp_40: u32 = v_g * 6u;
+    let v_tmp_41: u32 = (v_g * 6u) + 1u;
+    let v_tmp_42: u32 = (v_g * 6u) + 2u;
+    let v_tmp_43: f32 = v_f0;
+    let v_tmp_44: f32 = v_f1;
+    let v_tmp_45: f32 = v_f2;
+    b_of[v_tmp_40] = v_tmp_43;
+    b_of[v_tmp_41] = v_tmp_44;
+    b_of[v_tmp_42] = v_tmp_45;
+    let v_tmp_46: u32 = (v_g * 6u) + 3u;
+    let v_tmp_47: u32 = (v_g * 6u) + 4u;
+    let v_tmp_48: u32 = (v_g * 6u) + 5u;
+    let v_tmp_49: f32 = v_f3;
+    let v_tmp_50: f32 = v_f4;
+    let v_tmp_51: f32 = v_f5;
+    b_of[v_tmp_46] = v_tmp_49;
+    b_of[v_tmp_47] = v_tmp_50;
+    b_of[v_tmp_48] = v_tmp_51;
+}
+`
+
+// wave32WGSLEmulated is the WGSL code of Wave32 at the emulated wave tier.
+const wave32WGSLEmulated = `struct xpu_Uniforms {
+    p_bl: u32,
+    p_m: u32,
+    p_d: u32,
+}
+
+@group(0) @binding(0) var<storage, read_write> b_oi: array<i32>;
+@group(0) @binding(1) var<storage, read_write> b_ou: array<u32>;
+@group(0) @binding(2) var<storage, read_write> b_of: array<f32>;
+@group(0) @binding(3) var<storage, read> b_xi: array<i32>;
+@group(0) @binding(4) var<storage, read> b_xu: array<u32>;
+@group(0) @binding(5) var<storage, read> b_xf: array<f32>;
+@group(0) @binding(6) var<storage, read> b_sel: array<u32>;
+@group(0) @binding(7) var<uniform> xpu_u: xpu_Uniforms;
+var<workgroup> xpu_wave: array<u32, 96>;
+
+// main is kernel Wave32, block 80x1x1.
+@compute @workgroup_size(80, 1, 1)
+fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) lidx: u32) {
+    let v_g: u32 = gid.x;
+    let v_a: i32 = b_xi[v_g];
+    let v_u: u32 = b_xu[v_g];
+    let v_f: f32 = b_xf[v_g];
+    let v_k: u32 = b_sel[v_g];
+    let v_p: bool = ((v_u % 4u) != 0u) || ((wid.x % 2u) == 0u);
+    var v_s0: i32;
+    let xpu_t1 = lidx % 32u;
+    let xpu_t2 = lidx - xpu_t1;
+    workgroupBarrier();
+    xpu_wave[lidx] = bitcast<u32>(v_a);
+    workgroupBarrier();
+    var xpu_t3: i32 = i32();
+    var xpu_t4: u32 = 0u;
+    loop {
+        if xpu_t4 >= 32u {
+            break;
+        }
+        let xpu_t5 = bitcast<i32>(xpu_wave[xpu_t2 + xpu_t4]);
+        if (xpu_t2 + xpu_t4) < 80u {
+            xpu_t3 = xpu_t3 + xpu_t5;
+        }
+        continuing {
+            xpu_t4 = xpu_t4 + 1u;
+        }
+    }
+    v_s0 = xpu_t3;
+    var v_s1: i32;
+    let xpu_t6 = lidx % 32u;
+    let xpu_t7 = lidx - xpu_t6;
+    workgroupBarrier();
+    xpu_wave[lidx] = bitcast<u32>(v_a);
+    workgroupBarrier();
+    var xpu_t8: i32 = v_a;
+    var xpu_t9: u32 = 0u;
+    loop {
+        if xpu_t9 >= 32u {
+            break;
+        }
+        let xpu_t10 = bitcast<i32>(xpu_wave[xpu_t7 + xpu_t9]);
+        if (xpu_t7 + xpu_t9) < 80u {
+            xpu_t8 = min(xpu_t8, xpu_t10);
+        }
+        continuing {
+            xpu_t9 = xpu_t9 + 1u;
+        }
+    }
+    v_s1 = xpu_t8;
+    var v_s2: i32;
+    let xpu_t11 = lidx % 32u;
+    let xpu_t12 = lidx - xpu_t11;
+    workgroupBarrier();
+    xpu_wave[lidx] = bitcast<u32>(v_a);
+    workgroupBarrier();
+    var xpu_t13: i32 = v_a;
+    var xpu_t14: u32 = 0u;
+    loop {
+        if xpu_t14 >= 32u {
+            break;
+        }
+        let xpu_t15 = bitcast<i32>(xpu_wave[xpu_t12 + xpu_t14]);
+        if (xpu_t12 + xpu_t14) < 80u {
+            xpu_t13 = max(xpu_t13, xpu_t15);
+        }
+        continuing {
+            xpu_t14 = xpu_t14 + 1u;
+        }
+    }
+    v_s2 = xpu_t13;
+    var v_s3: i32;
+    let xpu_t16 = lidx % 32u;
+    let xpu_t17 = lidx - xpu_t16;
+    workgroupBarrier();
+    xpu_wave[lidx] = bitcast<u32>(v_a);
+    workgroupBarrier();
+    var xpu_t18: i32 = i32();
+    var xpu_t19: u32 = 0u;
+    loop {
+        if xpu_t19 >= 32u {
+            break;
+        }
+        let xpu_t20 = bitcast<i32>(xpu_wave[xpu_t17 + xpu_t19]);
+        if ((xpu_t17 + xpu_t19) < 80u) && (xpu_t19 <= xpu_t16) {
+            xpu_t18 = xpu_t18 + xpu_t20;
+        }
+        continuing {
+            xpu_t19 = xpu_t19 + 1u;
+        }
+    }
+    v_s3 = xpu_t18;
+    var v_s4: i32;
+    let xpu_t21 = lidx % 32u;
+    let xpu_t22 = lidx - xpu_t21;
+    workgroupBarrier();
+    xpu_wave[lidx] = bitcast<u32>(v_a);
+    workgroupBarrier();
+    var xpu_t23: i32 = i32();
+    var xpu_t24: u32 = 0u;
+    loop {
+        if xpu_t24 >= 32u {
+            break;
+        }
+        let xpu_t25 = bitcast<i32>(xpu_wave[xpu_t22 + xpu_t24]);
+        if ((xpu_t22 + xpu_t24) < 80u) && (xpu_t24 < xpu_t21) {
+            xpu_t23 = xpu_t23 + xpu_t25;
+        }
+        continuing {
+            xpu_t24 = xpu_t24 + 1u;
+        }
+    }
+    v_s4 = xpu_t23;
+    var v_s5: i32;
+    let xpu_t26 = lidx % 32u;
+    let xpu_t27 = lidx - xpu_t26;
+    workgroupBarrier();
+    xpu_wave[lidx] = bitcast<u32>(v_a);
+    workgroupBarrier();
+    let xpu_t28 = xpu_u.p_bl;
+    let xpu_t29 = xpu_t28 % 32u;
+    let xpu_t30 = bitcast<i32>(xpu_wave[xpu_t27 + xpu_t29]);
+    v_s5 = select(v_a, xpu_t30, true && ((xpu_t27 + xpu_t29) < 80u));
+    var v_s6: i32;
+    let xpu_t31 = lidx % 32u;
+    let xpu_t32 = lidx - xpu_t31;
+    workgroupBarrier();
+    xpu_wave[lidx] = bitcast<u32>(v_a);
+    workgroupBarrier();
+    let xpu_t33 = v_k % 32u;
+    let xpu_t34 = bitcast<i32>(xpu_wave[xpu_t32 + xpu_t33]);
+    v_s6 = select(v_a, xpu_t34, true && ((xpu_t32 + xpu_t33) < 80u));
+    var v_s7: i32;
+    let xpu_t35 = lidx % 32u;
+    let xpu_t36 = lidx - xpu_t35;
+    workgroupBarrier();
+    xpu_wave[lidx] = bitcast<u32>(v_a);
+    workgroupBarrier();
+    let xpu_t37 = xpu_u.p_m;
+    let xpu_t38 = xpu_t35 ^ (xpu_t37 % 32u);
+    let xpu_t39 = bitcast<i32>(xpu_wave[xpu_t36 + xpu_t38]);
+    v_s7 = select(v_a, xpu_t39, true && ((xpu_t36 + xpu_t38) < 80u));
+    var v_s8: i32;
+    let xpu_t40 = lidx % 32u;
+    let xpu_t41 = lidx - xpu_t40;
+    workgroupBarrier();
+    xpu_wave[lidx] = bitcast<u32>(v_a);
+    workgroupBarrier();
+    let xpu_t42 = xpu_u.p_d;
+    let xpu_t43 = xpu_t42 <= xpu_t40;
+    let xpu_t44 = select(xpu_t40, xpu_t40 - xpu_t42, xpu_t42 <= xpu_t40);
+    let xpu_t45 = bitcast<i32>(xpu_wave[xpu_t41 + xpu_t44]);
+    v_s8 = select(v_a, xpu_t45, xpu_t43 && ((xpu_t41 + xpu_t44) < 80u));
+    var v_s9: i32;
+    let xpu_t46 = lidx % 32u;
+    let xpu_t47 = lidx - xpu_t46;
+    workgroupBarrier();
+    xpu_wave[lidx] = bitcast<u32>(v_a);
+    workgroupBarrier();
+    let xpu_t48 = xpu_u.p_d;
+    let xpu_t49 = xpu_t48 < (32u - xpu_t46);
+    let xpu_t50 = select(xpu_t46, xpu_t46 + xpu_t48, xpu_t48 < (32u - xpu_t46));
+    let xpu_t51 = bitcast<i32>(xpu_wave[xpu_t47 + xpu_t50]);
+    v_s9 = select(v_a, xpu_t51, xpu_t49 && ((xpu_t47 + xpu_t50) < 80u));
+    let v_tmp: u32 = v_g * 10u;
+    let v_tmp_1: u32 = (v_g * 10u) + 1u;
+    let v_tmp_2: u32 = (v_g * 10u) + 2u;
+    let v_tmp_3: u32 = (v_g * 10u) + 3u;
+    let v_tmp_4: u32 = (v_g * 10u) + 4u;
+    let v_tmp_5: i32 = v_s0;
+    let v_tmp_6: i32 = v_s1;
+    let v_tmp_7: i32 = v_s2;
+    let v_tmp_8: i32 = v_s3;
+    let v_tmp_9: i32 = v_s4;
+    b_oi[v_tmp] = v_tmp_5;
+    b_oi[v_tmp_1] = v_tmp_6;
+    b_oi[v_tmp_2] = v_tmp_7;
+    b_oi[v_tmp_3] = v_tmp_8;
+    b_oi[v_tmp_4] = v_tmp_9;
+    let v_tmp_10: u32 = (v_g * 10u) + 5u;
+    let v_tmp_11: u32 = (v_g * 10u) + 6u;
+    let v_tmp_12: u32 = (v_g * 10u) + 7u;
+    let v_tmp_13: u32 = (v_g * 10u) + 8u;
+    let v_tmp_14: u32 = (v_g * 10u) + 9u;
+    let v_tmp_15: i32 = v_s5;
+    let v_tmp_16: i32 = v_s6;
+    let v_tmp_17: i32 = v_s7;
+    let v_tmp_18: i32 = v_s8;
+    let v_tmp_19: i32 = v_s9;
+    b_oi[v_tmp_10] = v_tmp_15;
+    b_oi[v_tmp_11] = v_tmp_16;
+    b_oi[v_tmp_12] = v_tmp_17;
+    b_oi[v_tmp_13] = v_tmp_18;
+    b_oi[v_tmp_14] = v_tmp_19;
+    var v_u0: u32;
+    let xpu_t52 = lidx % 32u;
+    let xpu_t53 = lidx - xpu_t52;
+    workgroupBarrier();
+    xpu_wave[lidx] = v_u;
+    workgroupBarrier();
+    var xpu_t54: u32 = u32();
+    var xpu_t55: u32 = 0u;
+    loop {
+        if xpu_t55 >= 32u {
+            break;
+        }
+        let xpu_t56 = xpu_wave[xpu_t53 + xpu_t55];
+        if (xpu_t53 + xpu_t55) < 80u {
+            xpu_t54 = xpu_t54 + xpu_t56;
+        }
+        continuing {
+            xpu_t55 = xpu_t55 + 1u;
+        }
+    }
+    v_u0 = xpu_t54;
+    var v_u1: u32;
+    let xpu_t57 = lidx % 32u;
+    let xpu_t58 = lidx - xpu_t57;
+    workgroupBarrier();
+    xpu_wave[lidx] = v_u;
+    workgroupBarrier();
+    var xpu_t59: u32 = v_u;
+    var xpu_t60: u32 = 0u;
+    loop {
+        if xpu_t60 >= 32u {
+            break;
+        }
+        let xpu_t61 = xpu_wave[xpu_t58 + xpu_t60];
+        if (xpu_t58 + xpu_t60) < 80u {
+            xpu_t59 = min(xpu_t59, xpu_t61);
+        }
+        continuing {
+            xpu_t60 = xpu_t60 + 1u;
+        }
+    }
+    v_u1 = xpu_t59;
+    var v_u2: u32;
+    let xpu_t62 = lidx % 32u;
+    let xpu_t63 = lidx - xpu_t62;
+    workgroupBarrier();
+    xpu_wave[lidx] = v_u;
+    workgroupBarrier();
+    var xpu_t64: u32 = v_u;
+    var xpu_t65: u32 = 0u;
+    loop {
+        if xpu_t65 >= 32u {
+            break;
+        }
+        let xpu_t66 = xpu_wave[xpu_t63 + xpu_t65];
+        if (xpu_t63 + xpu_t65) < 80u {
+            xpu_t64 = max(xpu_t64, xpu_t66);
+        }
+        continuing {
+            xpu_t65 = xpu_t65 + 1u;
+        }
+    }
+    v_u2 = xpu_t64;
+    var v_u3: u32;
+    let xpu_t67 = lidx % 32u;
+    let xpu_t68 = lidx - xpu_t67;
+    workgroupBarrier();
+    xpu_wave[lidx] = v_u;
+    workgroupBarrier();
+    var xpu_t69: u32 = u32();
+    var xpu_t70: u32 = 0u;
+    loop {
+        if xpu_t70 >= 32u {
+            break;
+        }
+        let xpu_t71 = xpu_wave[xpu_t68 + xpu_t70];
+        if ((xpu_t68 + xpu_t70) < 80u) && (xpu_t70 <= xpu_t67) {
+            xpu_t69 = xpu_t69 + xpu_t71;
+        }
+        continuing {
+            xpu_t70 = xpu_t70 + 1u;
+        }
+    }
+    v_u3 = xpu_t69;
+    var v_u4: u32;
+    let xpu_t72 = lidx % 32u;
+    let xpu_t73 = lidx - xpu_t72;
+    workgroupBarrier();
+    xpu_wave[lidx] = v_u;
+    workgroupBarrier();
+    var xpu_t74: u32 = u32();
+    var xpu_t75: u32 = 0u;
+    loop {
+        if xpu_t75 >= 32u {
+            break;
+        }
+        let xpu_t76 = xpu_wave[xpu_t73 + xpu_t75];
+        if ((xpu_t73 + xpu_t75) < 80u) && (xpu_t75 < xpu_t72) {
+            xpu_t74 = xpu_t74 + xpu_t76;
+        }
+        continuing {
+            xpu_t75 = xpu_t75 + 1u;
+        }
+    }
+    v_u4 = xpu_t74;
+    var v_u5: u32;
+    let xpu_t77 = lidx % 32u;
+    let xpu_t78 = lidx - xpu_t77;
+    workgroupBarrier();
+    xpu_wave[lidx] = v_u;
+    workgroupBarrier();
+    let xpu_t79 = v_k % 32u;
+    let xpu_t80 = xpu_wave[xpu_t78 + xpu_t79];
+    v_u5 = select(v_u, xpu_t80, true && ((xpu_t78 + xpu_t79) < 80u));
+    var v_u6: u32;
+    v_u6 = 0u;
+    {
+        let xpu_t81 = select(0u, 1u, v_p);
+        let xpu_t82 = lidx % 32u;
+        let xpu_t83 = lidx - xpu_t82;
+        workgroupBarrier();
+        xpu_wave[lidx] = xpu_t81;
+        workgroupBarrier();
+        var xpu_t84: u32 = 0u;
+        var xpu_t85: u32 = 0u;
+        loop {
+            if xpu_t85 >= 32u {
+                break;
+            }
+            let xpu_t86 = xpu_wave[xpu_t83 + xpu_t85];
+            if (xpu_t83 + xpu_t85) < 80u {
+                xpu_t84 = xpu_t84 | (xpu_t86 << xpu_t85);
+            }
+            continuing {
+                xpu_t85 = xpu_t85 + 1u;
+            }
+        }
+        v_u6 = xpu_t84;
+    }
+    var v_any: bool;
+    let xpu_t87 = select(0u, 1u, v_p);
+    let xpu_t88 = lidx % 32u;
+    let xpu_t89 = lidx - xpu_t88;
+    workgroupBarrier();
+    xpu_wave[lidx] = xpu_t87;
+    workgroupBarrier();
+    var xpu_t90: u32 = 0u;
+    var xpu_t91: u32 = 0u;
+    loop {
+        if xpu_t91 >= 32u {
+            break;
+        }
+        let xpu_t92 = xpu_wave[xpu_t89 + xpu_t91];
+        if (xpu_t89 + xpu_t91) < 80u {
+            xpu_t90 = xpu_t90 | xpu_t92;
+        }
+        continuing {
+            xpu_t91 = xpu_t91 + 1u;
+        }
+    }
+    v_any = xpu_t90 != 0u;
+    var v_all: bool;
+    let xpu_t93 = select(0u, 1u, v_p);
+    let xpu_t94 = lidx % 32u;
+    let xpu_t95 = lidx - xpu_t94;
+    workgroupBarrier();
+    xpu_wave[lidx] = xpu_t93;
+    workgroupBarrier();
+    var xpu_t96: u32 = 1u;
+    var xpu_t97: u32 = 0u;
+    loop {
+        if xpu_t97 >= 32u {
+            break;
+        }
+        let xpu_t98 = xpu_wave[xpu_t95 + xpu_t97];
+        if (xpu_t95 + xpu_t97) < 80u {
+            xpu_t96 = xpu_t96 & xpu_t98;
+        }
+        continuing {
+            xpu_t97 = xpu_t97 + 1u;
+        }
+    }
+    v_all = xpu_t96 != 0u;
+    let v_tmp_20: u32 = v_g * 11u;
+    let v_tmp_21: u32 = (v_g * 11u) + 1u;
+    let v_tmp_22: u32 = (v_g * 11u) + 2u;
+    let v_tmp_23: u32 = (v_g * 11u) + 3u;
+    let v_tmp_24: u32 = (v_g * 11u) + 4u;
+    let v_tmp_25: u32 = v_u0;
+    let v_tmp_26: u32 = v_u1;
+    let v_tmp_27: u32 = v_u2;
+    let v_tmp_28: u32 = v_u3;
+    let v_tmp_29: u32 = v_u4;
+    b_ou[v_tmp_20] = v_tmp_25;
+    b_ou[v_tmp_21] = v_tmp_26;
+    b_ou[v_tmp_22] = v_tmp_27;
+    b_ou[v_tmp_23] = v_tmp_28;
+    b_ou[v_tmp_24] = v_tmp_29;
+    let v_tmp_30: u32 = (v_g * 11u) + 5u;
+    let v_tmp_31: u32 = (v_g * 11u) + 6u;
+    let v_tmp_32: u32 = v_u5;
+    let v_tmp_33: u32 = v_u6;
+    b_ou[v_tmp_30] = v_tmp_32;
+    b_ou[v_tmp_31] = v_tmp_33;
+    let v_tmp_34: u32 = (v_g * 11u) + 7u;
+    let v_tmp_35: u32 = (v_g * 11u) + 8u;
+    b_ou[v_tmp_34] = 0u;
+    b_ou[v_tmp_35] = 0u;
+    if v_any {
+        b_ou[(v_g * 11u) + 7u] = 1u;
+    }
+    if v_all {
+        b_ou[(v_g * 11u) + 8u] = 1u;
+    }
+    let v_tmp_36: u32 = (v_g * 11u) + 9u;
+    let v_tmp_37: u32 = (v_g * 11u) + 10u;
+    let v_tmp_38: u32 = lidx % 32u;
+    let v_tmp_39: u32 = 32u;
+    b_ou[v_tmp_36] = v_tmp_38;
+    b_ou[v_tmp_37] = v_tmp_39;
+    var v_f0: f32;
+    let xpu_t99 = lidx % 32u;
+    let xpu_t100 = lidx - xpu_t99;
+    workgroupBarrier();
+    xpu_wave[lidx] = bitcast<u32>(v_f);
+    workgroupBarrier();
+    var xpu_t101: f32 = f32();
+    var xpu_t102: u32 = 0u;
+    loop {
+        if xpu_t102 >= 32u {
+            break;
+        }
+        let xpu_t103 = bitcast<f32>(xpu_wave[xpu_t100 + xpu_t102]);
+        if (xpu_t100 + xpu_t102) < 80u {
+            xpu_t101 = xpu_t101 + xpu_t103;
+        }
+        continuing {
+            xpu_t102 = xpu_t102 + 1u;
+        }
+    }
+    v_f0 = xpu_t101;
+    var v_f1: f32;
+    let xpu_t104 = lidx % 32u;
+    let xpu_t105 = lidx - xpu_t104;
+    workgroupBarrier();
+    xpu_wave[lidx] = bitcast<u32>(v_f);
+    workgroupBarrier();
+    var xpu_t106: f32 = v_f;
+    var xpu_t107: u32 = 0u;
+    loop {
+        if xpu_t107 >= 32u {
+            break;
+        }
+        let xpu_t108 = bitcast<f32>(xpu_wave[xpu_t105 + xpu_t107]);
+        if (xpu_t105 + xpu_t107) < 80u {
+            xpu_t106 = min(xpu_t106, xpu_t108);
+        }
+        continuing {
+            xpu_t107 = xpu_t107 + 1u;
+        }
+    }
+    v_f1 = xpu_t106;
+    var v_f2: f32;
+    let xpu_t109 = lidx % 32u;
+    let xpu_t110 = lidx - xpu_t109;
+    workgroupBarrier();
+    xpu_wave[lidx] = bitcast<u32>(v_f);
+    workgroupBarrier();
+    var xpu_t111: f32 = v_f;
+    var xpu_t112: u32 = 0u;
+    loop {
+        if xpu_t112 >= 32u {
+            break;
+        }
+        let xpu_t113 = bitcast<f32>(xpu_wave[xpu_t110 + xpu_t112]);
+        if (xpu_t110 + xpu_t112) < 80u {
+            xpu_t111 = max(xpu_t111, xpu_t113);
+        }
+        continuing {
+            xpu_t112 = xpu_t112 + 1u;
+        }
+    }
+    v_f2 = xpu_t111;
+    var v_f3: f32;
+    let xpu_t114 = lidx % 32u;
+    let xpu_t115 = lidx - xpu_t114;
+    workgroupBarrier();
+    xpu_wave[lidx] = bitcast<u32>(v_f);
+    workgroupBarrier();
+    var xpu_t116: f32 = f32();
+    var xpu_t117: u32 = 0u;
+    loop {
+        if xpu_t117 >= 32u {
+            break;
+        }
+        let xpu_t118 = bitcast<f32>(xpu_wave[xpu_t115 + xpu_t117]);
+        if ((xpu_t115 + xpu_t117) < 80u) && (xpu_t117 <= xpu_t114) {
+            xpu_t116 = xpu_t116 + xpu_t118;
+        }
+        continuing {
+            xpu_t117 = xpu_t117 + 1u;
+        }
+    }
+    v_f3 = xpu_t116;
+    var v_f4: f32;
+    let xpu_t119 = lidx % 32u;
+    let xpu_t120 = lidx - xpu_t119;
+    workgroupBarrier();
+    xpu_wave[lidx] = bitcast<u32>(v_f);
+    workgroupBarrier();
+    var xpu_t121: f32 = f32();
+    var xpu_t122: u32 = 0u;
+    loop {
+        if xpu_t122 >= 32u {
+            break;
+        }
+        let xpu_t123 = bitcast<f32>(xpu_wave[xpu_t120 + xpu_t122]);
+        if ((xpu_t120 + xpu_t122) < 80u) && (xpu_t122 < xpu_t119) {
+            xpu_t121 = xpu_t121 + xpu_t123;
+        }
+        continuing {
+            xpu_t122 = xpu_t122 + 1u;
+        }
+    }
+    v_f4 = xpu_t121;
+    var v_f5: f32;
+    let xpu_t124 = lidx % 32u;
+    let xpu_t125 = lidx - xpu_t124;
+    workgroupBarrier();
+    xpu_wave[lidx] = bitcast<u32>(v_f);
+    workgroupBarrier();
+    let xpu_t126 = xpu_u.p_m;
+    let xpu_t127 = xpu_t124 ^ (xpu_t126 % 32u);
+    let xpu_t128 = bitcast<f32>(xpu_wave[xpu_t125 + xpu_t127]);
     v_f5 = select(v_f, xpu_t128, true && ((xpu_t125 + xpu_t127) < 80u));
     let v_tmp_40: u32 = v_g * 6u;
     let v_tmp_41: u32 = (v_g * 6u) + 1u;
@@ -6342,71 +6542,114 @@ var Wave4Kernel = gpu.Register(&gpu.KernelSpec{
 	Block: xpu.Dim3{X: 30, Y: 1, Z: 1},
 	Wave:  4,
 	Params: []gpu.Param{
-		{Name: "oi", Kind: gpu.ParamBuffer, Type: "int32", Size: 4, Access: gpu.AccessWrite, Binding: 0},
-		{Name: "ou", Kind: gpu.ParamBuffer, Type: "uint32", Size: 4, Access: gpu.AccessWrite, Binding: 1},
-		{Name: "of", Kind: gpu.ParamBuffer, Type: "float32", Size: 4, Access: gpu.AccessWrite, Binding: 2},
-		{Name: "xi", Kind: gpu.ParamBuffer, Type: "int32", Size: 4, Access: gpu.AccessRead, Binding: 3},
-		{Name: "xu", Kind: gpu.ParamBuffer, Type: "uint32", Size: 4, Access: gpu.AccessRead, Binding: 4},
-		{Name: "xf", Kind: gpu.ParamBuffer, Type: "float32", Size: 4, Access: gpu.AccessRead, Binding: 5},
-		{Name: "sel", Kind: gpu.ParamBuffer, Type: "uint32", Size: 4, Access: gpu.AccessRead, Binding: 6},
-		{Name: "bl", Kind: gpu.ParamScalar, Type: "uint32", Size: 4, Binding: 0},
-		{Name: "m", Kind: gpu.ParamScalar, Type: "uint32", Size: 4, Binding: 4},
-		{Name: "d", Kind: gpu.ParamScalar, Type: "uint32", Size: 4, Binding: 8},
+		{Name: "oi", Kind: gpu.ParamBuffer, Type: gpu.TypeName{Name: "int32"}, Size: 4, Access: gpu.AccessWrite, Binding: 0},
+		{Name: "ou", Kind: gpu.ParamBuffer, Type: gpu.TypeName{Name: "uint32"}, Size: 4, Access: gpu.AccessWrite, Binding: 1},
+		{Name: "of", Kind: gpu.ParamBuffer, Type: gpu.TypeName{Name: "float32"}, Size: 4, Access: gpu.AccessWrite, Binding: 2},
+		{Name: "xi", Kind: gpu.ParamBuffer, Type: gpu.TypeName{Name: "int32"}, Size: 4, Access: gpu.AccessRead, Binding: 3},
+		{Name: "xu", Kind: gpu.ParamBuffer, Type: gpu.TypeName{Name: "uint32"}, Size: 4, Access: gpu.AccessRead, Binding: 4},
+		{Name: "xf", Kind: gpu.ParamBuffer, Type: gpu.TypeName{Name: "float32"}, Size: 4, Access: gpu.AccessRead, Binding: 5},
+		{Name: "sel", Kind: gpu.ParamBuffer, Type: gpu.TypeName{Name: "uint32"}, Size: 4, Access: gpu.AccessRead, Binding: 6},
+		{Name: "bl", Kind: gpu.ParamScalar, Type: gpu.TypeName{Name: "uint32"}, Size: 4, Binding: 0},
+		{Name: "m", Kind: gpu.ParamScalar, Type: gpu.TypeName{Name: "uint32"}, Size: 4, Binding: 4},
+		{Name: "d", Kind: gpu.ParamScalar, Type: gpu.TypeName{Name: "uint32"}, Size: 4, Binding: 8},
 	},
 	UniformSize: 16,
-	WGSL:        wave4WGSL,
 	Func:        Verbs,
 	Comptime:    Width{W: 4, Block: 30},
-	WaveVariants: []gpu.WaveVariant{
-		{Tier: "native", SubgroupMin: 4, SubgroupMax: 4, Width: 4, WGSL: wave4WGSLNative},
-		{Tier: "narrow", SubgroupMin: 8, SubgroupMax: 128, Width: 4, WGSL: wave4WGSLNarrow},
-		{Tier: "emulated", SubgroupMin: 0, SubgroupMax: 0, Width: 4, WGSL: wave4WGSL},
-	},
-	CPU: wave4CPU,
-	Manifests: []gpu.Manifest{
+	Artifacts: []gpu.Artifact{
 		{
-			Kernel: "github.com/goxpu/xpu/kernels/wave.Wave4", Backend: "webgpu", Target: "wgsl",
-			Hash:        "sha256:e90ab28b6ba2483f7154afc8c7f72de5c06f2557a1f72caeebdf30cf9b8edaab",
-			Codegen:     "xpu-gen/1",
-			Block:       xpu.Dim3{X: 30, Y: 1, Z: 1},
-			SharedBytes: 0, StorageBindings: 7, UniformBytes: 16,
-			PrivateBytes: new(332),
-			Buffers: []gpu.Usage{
-				{Name: "oi", Access: gpu.AccessWrite},
-				{Name: "ou", Access: gpu.AccessWrite},
-				{Name: "of", Access: gpu.AccessWrite},
-				{Name: "xi", Access: gpu.AccessRead},
-				{Name: "xu", Access: gpu.AccessRead},
-				{Name: "xf", Access: gpu.AccessRead},
-				{Name: "sel", Access: gpu.AccessRead},
+			Manifest: gpu.Manifest{
+				Kernel: "github.com/goxpu/xpu/kernels/wave.Wave4", Backend: "webgpu", Target: "wgsl",
+				Hash:        "sha256:1b49d834e475ba343fb62278c8e8de0ab450c9d67f66c6a3df99531be3b0fabc",
+				Codegen:     "xpu-gen/1",
+				Block:       xpu.Dim3{X: 30, Y: 1, Z: 1},
+				SharedBytes: 0, StorageBindings: 7, UniformBytes: 16,
+				PrivateBytes: new(332),
+				Buffers: []gpu.Usage{
+					{Name: "oi", Access: gpu.AccessWrite},
+					{Name: "ou", Access: gpu.AccessWrite},
+					{Name: "of", Access: gpu.AccessWrite},
+					{Name: "xi", Access: gpu.AccessRead},
+					{Name: "xu", Access: gpu.AccessRead},
+					{Name: "xf", Access: gpu.AccessRead},
+					{Name: "sel", Access: gpu.AccessRead},
+				},
+				Wave:    4,
+				WaveOps: true, WaveTier: "native",
+				NativeOps: []string{"select", "subgroupAdd", "subgroupAll", "subgroupAny", "subgroupBallot", "subgroupExclusiveAdd", "subgroupInclusiveAdd", "subgroupMax", "subgroupMin", "subgroupShuffle"},
 			},
-			Wave:    4,
-			WaveOps: true,
-			WaveVariants: []gpu.ManifestVariant{
-				{Tier: "native", SubgroupMin: 4, SubgroupMax: 4, Width: 4, Hash: "sha256:1b49d834e475ba343fb62278c8e8de0ab450c9d67f66c6a3df99531be3b0fabc"},
-				{Tier: "narrow", SubgroupMin: 8, SubgroupMax: 128, Width: 4, Hash: "sha256:72ed35acfdcdb844c98608acdb22de3585aeb333750793d4a29af98f54625a3d"},
-				{Tier: "emulated", SubgroupMin: 0, SubgroupMax: 0, Width: 4, Hash: "sha256:e90ab28b6ba2483f7154afc8c7f72de5c06f2557a1f72caeebdf30cf9b8edaab"},
-			},
-			NativeOps: []string{"bitcast", "max", "min", "select", "workgroupBarrier"},
+			Selector: gpu.Selector{SubgroupMin: 4, SubgroupMax: 4, Width: 4},
+			Code:     wave4WGSLNative,
 		},
 		{
-			Kernel: "github.com/goxpu/xpu/kernels/wave.Wave4", Backend: "cpu", Target: "go",
-			Hash:        "sha256:39fb803afbd526bf8bc054ba58e8338dc9eae5ec1cc44969c528437803659faa",
-			Codegen:     "xpu-gen/1",
-			Block:       xpu.Dim3{X: 30, Y: 1, Z: 1},
-			SharedBytes: 0, StorageBindings: 7, UniformBytes: 16,
-			Buffers: []gpu.Usage{
-				{Name: "oi", Access: gpu.AccessWrite},
-				{Name: "ou", Access: gpu.AccessWrite},
-				{Name: "of", Access: gpu.AccessWrite},
-				{Name: "xi", Access: gpu.AccessRead},
-				{Name: "xu", Access: gpu.AccessRead},
-				{Name: "xf", Access: gpu.AccessRead},
-				{Name: "sel", Access: gpu.AccessRead},
+			Manifest: gpu.Manifest{
+				Kernel: "github.com/goxpu/xpu/kernels/wave.Wave4", Backend: "webgpu", Target: "wgsl",
+				Hash:        "sha256:72ed35acfdcdb844c98608acdb22de3585aeb333750793d4a29af98f54625a3d",
+				Codegen:     "xpu-gen/1",
+				Block:       xpu.Dim3{X: 30, Y: 1, Z: 1},
+				SharedBytes: 0, StorageBindings: 7, UniformBytes: 16,
+				PrivateBytes: new(332),
+				Buffers: []gpu.Usage{
+					{Name: "oi", Access: gpu.AccessWrite},
+					{Name: "ou", Access: gpu.AccessWrite},
+					{Name: "of", Access: gpu.AccessWrite},
+					{Name: "xi", Access: gpu.AccessRead},
+					{Name: "xu", Access: gpu.AccessRead},
+					{Name: "xf", Access: gpu.AccessRead},
+					{Name: "sel", Access: gpu.AccessRead},
+				},
+				Wave:    4,
+				WaveOps: true, WaveTier: "narrow",
+				NativeOps: []string{"max", "min", "select", "subgroupShuffle"},
 			},
-			Wave:    4,
-			WaveOps: true, WaveTier: "emulated",
-			NativeOps: []string{"gpu.CPUWave", "gpu.CPUWaveBallot", "gpu.CPUWaveVote"},
+			Selector: gpu.Selector{SubgroupMin: 8, SubgroupMax: 128, Width: 4},
+			Code:     wave4WGSLNarrow,
+		},
+		{
+			Manifest: gpu.Manifest{
+				Kernel: "github.com/goxpu/xpu/kernels/wave.Wave4", Backend: "webgpu", Target: "wgsl",
+				Hash:        "sha256:e90ab28b6ba2483f7154afc8c7f72de5c06f2557a1f72caeebdf30cf9b8edaab",
+				Codegen:     "xpu-gen/1",
+				Block:       xpu.Dim3{X: 30, Y: 1, Z: 1},
+				SharedBytes: 0, StorageBindings: 7, UniformBytes: 16,
+				PrivateBytes: new(332),
+				Buffers: []gpu.Usage{
+					{Name: "oi", Access: gpu.AccessWrite},
+					{Name: "ou", Access: gpu.AccessWrite},
+					{Name: "of", Access: gpu.AccessWrite},
+					{Name: "xi", Access: gpu.AccessRead},
+					{Name: "xu", Access: gpu.AccessRead},
+					{Name: "xf", Access: gpu.AccessRead},
+					{Name: "sel", Access: gpu.AccessRead},
+				},
+				Wave:    4,
+				WaveOps: true, WaveTier: "emulated",
+				NativeOps: []string{"bitcast", "max", "min", "select", "workgroupBarrier"},
+			},
+			Selector: gpu.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 4},
+			Code:     wave4WGSLEmulated,
+		},
+		{
+			Manifest: gpu.Manifest{
+				Kernel: "github.com/goxpu/xpu/kernels/wave.Wave4", Backend: "cpu", Target: "go",
+				Hash:        "sha256:39fb803afbd526bf8bc054ba58e8338dc9eae5ec1cc44969c528437803659faa",
+				Codegen:     "xpu-gen/1",
+				Block:       xpu.Dim3{X: 30, Y: 1, Z: 1},
+				SharedBytes: 0, StorageBindings: 7, UniformBytes: 16,
+				Buffers: []gpu.Usage{
+					{Name: "oi", Access: gpu.AccessWrite},
+					{Name: "ou", Access: gpu.AccessWrite},
+					{Name: "of", Access: gpu.AccessWrite},
+					{Name: "xi", Access: gpu.AccessRead},
+					{Name: "xu", Access: gpu.AccessRead},
+					{Name: "xf", Access: gpu.AccessRead},
+					{Name: "sel", Access: gpu.AccessRead},
+				},
+				Wave:    4,
+				WaveOps: true, WaveTier: "emulated",
+				NativeOps: []string{"gpu.CPUWave", "gpu.CPUWaveBallot", "gpu.CPUWaveVote"},
+			},
+			Entry: wave4CPU,
 		},
 	},
 })
@@ -6418,8 +6661,744 @@ func LaunchWave4(s *gpu.Stream, groups xpu.Dim3, oi *gpu.Buffer[int32], ou *gpu.
 	return s.Launch(Wave4Kernel, groups, oi, ou, of, xi, xu, xf, sel, bl, m, d)
 }
 
-// wave4WGSL is the WGSL of Wave4.
-const wave4WGSL = `struct xpu_Uniforms {
+// wave4WGSLNative is the WGSL code of Wave4 at the native wave tier (subgroups of 4 to 4 lanes).
+const wave4WGSLNative = `enable subgroups;
+
+struct xpu_Uniforms {
+    p_bl: u32,
+    p_m: u32,
+    p_d: u32,
+}
+
+@group(0) @binding(0) var<storage, read_write> b_oi: array<i32>;
+@group(0) @binding(1) var<storage, read_write> b_ou: array<u32>;
+@group(0) @binding(2) var<storage, read_write> b_of: array<f32>;
+@group(0) @binding(3) var<storage, read> b_xi: array<i32>;
+@group(0) @binding(4) var<storage, read> b_xu: array<u32>;
+@group(0) @binding(5) var<storage, read> b_xf: array<f32>;
+@group(0) @binding(6) var<storage, read> b_sel: array<u32>;
+@group(0) @binding(7) var<uniform> xpu_u: xpu_Uniforms;
+
+// main is kernel Wave4, block 30x1x1.
+@compute @workgroup_size(30, 1, 1)
+fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) lidx: u32) {
+    let v_g: u32 = gid.x;
+    let v_a: i32 = b_xi[v_g];
+    let v_u: u32 = b_xu[v_g];
+    let v_f: f32 = b_xf[v_g];
+    let v_k: u32 = b_sel[v_g];
+    let v_p: bool = ((v_u % 4u) != 0u) || ((wid.x % 2u) == 0u);
+    var v_s0: i32;
+    let xpu_t1 = lidx % 4u;
+    let xpu_t2 = lidx - xpu_t1;
+    v_s0 = subgroupAdd(v_a);
+    var v_s1: i32;
+    let xpu_t3 = lidx % 4u;
+    let xpu_t4 = lidx - xpu_t3;
+    v_s1 = subgroupMin(v_a);
+    var v_s2: i32;
+    let xpu_t5 = lidx % 4u;
+    let xpu_t6 = lidx - xpu_t5;
+    v_s2 = subgroupMax(v_a);
+    var v_s3: i32;
+    let xpu_t7 = lidx % 4u;
+    let xpu_t8 = lidx - xpu_t7;
+    v_s3 = subgroupInclusiveAdd(v_a);
+    var v_s4: i32;
+    let xpu_t9 = lidx % 4u;
+    let xpu_t10 = lidx - xpu_t9;
+    v_s4 = subgroupExclusiveAdd(v_a);
+    var v_s5: i32;
+    let xpu_t11 = lidx % 4u;
+    let xpu_t12 = lidx - xpu_t11;
+    let xpu_t13 = xpu_u.p_bl;
+    let xpu_t14 = xpu_t13 % 4u;
+    let xpu_t15 = subgroupShuffle(v_a, xpu_t14);
+    v_s5 = select(v_a, xpu_t15, true && ((xpu_t12 + xpu_t14) < 30u));
+    var v_s6: i32;
+    let xpu_t16 = lidx % 4u;
+    let xpu_t17 = lidx - xpu_t16;
+    let xpu_t18 = v_k % 4u;
+    let xpu_t19 = subgroupShuffle(v_a, xpu_t18);
+    v_s6 = select(v_a, xpu_t19, true && ((xpu_t17 + xpu_t18) < 30u));
+    var v_s7: i32;
+    let xpu_t20 = lidx % 4u;
+    let xpu_t21 = lidx - xpu_t20;
+    let xpu_t22 = xpu_u.p_m;
+    let xpu_t23 = xpu_t20 ^ (xpu_t22 % 4u);
+    let xpu_t24 = subgroupShuffle(v_a, xpu_t23);
+    v_s7 = select(v_a, xpu_t24, true && ((xpu_t21 + xpu_t23) < 30u));
+    var v_s8: i32;
+    let xpu_t25 = lidx % 4u;
+    let xpu_t26 = lidx - xpu_t25;
+    let xpu_t27 = xpu_u.p_d;
+    let xpu_t28 = xpu_t27 <= xpu_t25;
+    let xpu_t29 = select(xpu_t25, xpu_t25 - xpu_t27, xpu_t27 <= xpu_t25);
+    let xpu_t30 = subgroupShuffle(v_a, xpu_t29);
+    v_s8 = select(v_a, xpu_t30, xpu_t28 && ((xpu_t26 + xpu_t29) < 30u));
+    var v_s9: i32;
+    let xpu_t31 = lidx % 4u;
+    let xpu_t32 = lidx - xpu_t31;
+    let xpu_t33 = xpu_u.p_d;
+    let xpu_t34 = xpu_t33 < (4u - xpu_t31);
+    let xpu_t35 = select(xpu_t31, xpu_t31 + xpu_t33, xpu_t33 < (4u - xpu_t31));
+    let xpu_t36 = subgroupShuffle(v_a, xpu_t35);
+    v_s9 = select(v_a, xpu_t36, xpu_t34 && ((xpu_t32 + xpu_t35) < 30u));
+    let v_tmp: u32 = v_g * 10u;
+    let v_tmp_1: u32 = (v_g * 10u) + 1u;
+    let v_tmp_2: u32 = (v_g * 10u) + 2u;
+    let v_tmp_3: u32 = (v_g * 10u) + 3u;
+    let v_tmp_4: u32 = (v_g * 10u) + 4u;
+    let v_tmp_5: i32 = v_s0;
+    let v_tmp_6: i32 = v_s1;
+    let v_tmp_7: i32 = v_s2;
+    let v_tmp_8: i32 = v_s3;
+    let v_tmp_9: i32 = v_s4;
+    b_oi[v_tmp] = v_tmp_5;
+    b_oi[v_tmp_1] = v_tmp_6;
+    b_oi[v_tmp_2] = v_tmp_7;
+    b_oi[v_tmp_3] = v_tmp_8;
+    b_oi[v_tmp_4] = v_tmp_9;
+    let v_tmp_10: u32 = (v_g * 10u) + 5u;
+    let v_tmp_11: u32 = (v_g * 10u) + 6u;
+    let v_tmp_12: u32 = (v_g * 10u) + 7u;
+    let v_tmp_13: u32 = (v_g * 10u) + 8u;
+    let v_tmp_14: u32 = (v_g * 10u) + 9u;
+    let v_tmp_15: i32 = v_s5;
+    let v_tmp_16: i32 = v_s6;
+    let v_tmp_17: i32 = v_s7;
+    let v_tmp_18: i32 = v_s8;
+    let v_tmp_19: i32 = v_s9;
+    b_oi[v_tmp_10] = v_tmp_15;
+    b_oi[v_tmp_11] = v_tmp_16;
+    b_oi[v_tmp_12] = v_tmp_17;
+    b_oi[v_tmp_13] = v_tmp_18;
+    b_oi[v_tmp_14] = v_tmp_19;
+    var v_u0: u32;
+    let xpu_t37 = lidx % 4u;
+    let xpu_t38 = lidx - xpu_t37;
+    v_u0 = subgroupAdd(v_u);
+    var v_u1: u32;
+    let xpu_t39 = lidx % 4u;
+    let xpu_t40 = lidx - xpu_t39;
+    v_u1 = subgroupMin(v_u);
+    var v_u2: u32;
+    let xpu_t41 = lidx % 4u;
+    let xpu_t42 = lidx - xpu_t41;
+    v_u2 = subgroupMax(v_u);
+    var v_u3: u32;
+    let xpu_t43 = lidx % 4u;
+    let xpu_t44 = lidx - xpu_t43;
+    v_u3 = subgroupInclusiveAdd(v_u);
+    var v_u4: u32;
+    let xpu_t45 = lidx % 4u;
+    let xpu_t46 = lidx - xpu_t45;
+    v_u4 = subgroupExclusiveAdd(v_u);
+    var v_u5: u32;
+    let xpu_t47 = lidx % 4u;
+    let xpu_t48 = lidx - xpu_t47;
+    let xpu_t49 = v_k % 4u;
+    let xpu_t50 = subgroupShuffle(v_u, xpu_t49);
+    v_u5 = select(v_u, xpu_t50, true && ((xpu_t48 + xpu_t49) < 30u));
+    var v_u6: u32;
+    v_u6 = 0u;
+    {
+        let xpu_t51 = select(0u, 1u, v_p);
+        let xpu_t52 = lidx % 4u;
+        let xpu_t53 = lidx - xpu_t52;
+        v_u6 = subgroupBallot(xpu_t51 != 0u).x;
+    }
+    var v_any: bool;
+    let xpu_t54 = select(0u, 1u, v_p);
+    let xpu_t55 = lidx % 4u;
+    let xpu_t56 = lidx - xpu_t55;
+    v_any = subgroupAny(xpu_t54 != 0u);
+    var v_all: bool;
+    let xpu_t57 = select(0u, 1u, v_p);
+    let xpu_t58 = lidx % 4u;
+    let xpu_t59 = lidx - xpu_t58;
+    v_all = subgroupAll(xpu_t57 != 0u);
+    let v_tmp_20: u32 = v_g * 11u;
+    let v_tmp_21: u32 = (v_g * 11u) + 1u;
+    let v_tmp_22: u32 = (v_g * 11u) + 2u;
+    let v_tmp_23: u32 = (v_g * 11u) + 3u;
+    let v_tmp_24: u32 = (v_g * 11u) + 4u;
+    let v_tmp_25: u32 = v_u0;
+    let v_tmp_26: u32 = v_u1;
+    let v_tmp_27: u32 = v_u2;
+    let v_tmp_28: u32 = v_u3;
+    let v_tmp_29: u32 = v_u4;
+    b_ou[v_tmp_20] = v_tmp_25;
+    b_ou[v_tmp_21] = v_tmp_26;
+    b_ou[v_tmp_22] = v_tmp_27;
+    b_ou[v_tmp_23] = v_tmp_28;
+    b_ou[v_tmp_24] = v_tmp_29;
+    let v_tmp_30: u32 = (v_g * 11u) + 5u;
+    let v_tmp_31: u32 = (v_g * 11u) + 6u;
+    let v_tmp_32: u32 = v_u5;
+    let v_tmp_33: u32 = v_u6;
+    b_ou[v_tmp_30] = v_tmp_32;
+    b_ou[v_tmp_31] = v_tmp_33;
+    let v_tmp_34: u32 = (v_g * 11u) + 7u;
+    let v_tmp_35: u32 = (v_g * 11u) + 8u;
+    b_ou[v_tmp_34] = 0u;
+    b_ou[v_tmp_35] = 0u;
+    if v_any {
+        b_ou[(v_g * 11u) + 7u] = 1u;
+    }
+    if v_all {
+        b_ou[(v_g * 11u) + 8u] = 1u;
+    }
+    let v_tmp_36: u32 = (v_g * 11u) + 9u;
+    let v_tmp_37: u32 = (v_g * 11u) + 10u;
+    let v_tmp_38: u32 = lidx % 4u;
+    let v_tmp_39: u32 = 4u;
+    b_ou[v_tmp_36] = v_tmp_38;
+    b_ou[v_tmp_37] = v_tmp_39;
+    var v_f0: f32;
+    let xpu_t60 = lidx % 4u;
+    let xpu_t61 = lidx - xpu_t60;
+    v_f0 = subgroupAdd(v_f);
+    var v_f1: f32;
+    let xpu_t62 = lidx % 4u;
+    let xpu_t63 = lidx - xpu_t62;
+    v_f1 = subgroupMin(v_f);
+    var v_f2: f32;
+    let xpu_t64 = lidx % 4u;
+    let xpu_t65 = lidx - xpu_t64;
+    v_f2 = subgroupMax(v_f);
+    var v_f3: f32;
+    let xpu_t66 = lidx % 4u;
+    let xpu_t67 = lidx - xpu_t66;
+    v_f3 = subgroupInclusiveAdd(v_f);
+    var v_f4: f32;
+    let xpu_t68 = lidx % 4u;
+    let xpu_t69 = lidx - xpu_t68;
+    v_f4 = subgroupExclusiveAdd(v_f);
+    var v_f5: f32;
+    let xpu_t70 = lidx % 4u;
+    let xpu_t71 = lidx - xpu_t70;
+    let xpu_t72 = xpu_u.p_m;
+    let xpu_t73 = xpu_t70 ^ (xpu_t72 % 4u);
+    let xpu_t74 = subgroupShuffle(v_f, xpu_t73);
+    v_f5 = select(v_f, xpu_t74, true && ((xpu_t71 + xpu_t73) < 30u));
+    let v_tmp_40: u32 = v_g * 6u;
+    let v_tmp_41: u32 = (v_g * 6u) + 1u;
+    let v_tmp_42: u32 = (v_g * 6u) + 2u;
+    let v_tmp_43: f32 = v_f0;
+    let v_tmp_44: f32 = v_f1;
+    let v_tmp_45: f32 = v_f2;
+    b_of[v_tmp_40] = v_tmp_43;
+    b_of[v_tmp_41] = v_tmp_44;
+    b_of[v_tmp_42] = v_tmp_45;
+    let v_tmp_46: u32 = (v_g * 6u) + 3u;
+    let v_tmp_47: u32 = (v_g * 6u) + 4u;
+    let v_tmp_48: u32 = (v_g * 6u) + 5u;
+    let v_tmp_49: f32 = v_f3;
+    let v_tmp_50: f32 = v_f4;
+    let v_tmp_51: f32 = v_f5;
+    b_of[v_tmp_46] = v_tmp_49;
+    b_of[v_tmp_47] = v_tmp_50;
+    b_of[v_tmp_48] = v_tmp_51;
+}
+`
+
+// wave4WGSLNarrow is the WGSL code of Wave4 at the narrow wave tier (subgroups of 8 to 128 lanes).
+const wave4WGSLNarrow = `enable subgroups;
+
+struct xpu_Uniforms {
+    p_bl: u32,
+    p_m: u32,
+    p_d: u32,
+}
+
+@group(0) @binding(0) var<storage, read_write> b_oi: array<i32>;
+@group(0) @binding(1) var<storage, read_write> b_ou: array<u32>;
+@group(0) @binding(2) var<storage, read_write> b_of: array<f32>;
+@group(0) @binding(3) var<storage, read> b_xi: array<i32>;
+@group(0) @binding(4) var<storage, read> b_xu: array<u32>;
+@group(0) @binding(5) var<storage, read> b_xf: array<f32>;
+@group(0) @binding(6) var<storage, read> b_sel: array<u32>;
+@group(0) @binding(7) var<uniform> xpu_u: xpu_Uniforms;
+
+// main is kernel Wave4, block 30x1x1.
+@compute @workgroup_size(30, 1, 1)
+fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) lidx: u32, @builtin(subgroup_invocation_id) sgid: u32) {
+    let v_g: u32 = gid.x;
+    let v_a: i32 = b_xi[v_g];
+    let v_u: u32 = b_xu[v_g];
+    let v_f: f32 = b_xf[v_g];
+    let v_k: u32 = b_sel[v_g];
+    let v_p: bool = ((v_u % 4u) != 0u) || ((wid.x % 2u) == 0u);
+    var v_s0: i32;
+    let xpu_t1 = lidx % 4u;
+    let xpu_t2 = lidx - xpu_t1;
+    var xpu_t3: i32 = i32();
+    var xpu_t4: u32 = 0u;
+    loop {
+        if xpu_t4 >= 4u {
+            break;
+        }
+        let xpu_t5 = subgroupShuffle(v_a, (sgid - (sgid % 4u)) + xpu_t4);
+        if (xpu_t2 + xpu_t4) < 30u {
+            xpu_t3 = xpu_t3 + xpu_t5;
+        }
+        continuing {
+            xpu_t4 = xpu_t4 + 1u;
+        }
+    }
+    v_s0 = xpu_t3;
+    var v_s1: i32;
+    let xpu_t6 = lidx % 4u;
+    let xpu_t7 = lidx - xpu_t6;
+    var xpu_t8: i32 = v_a;
+    var xpu_t9: u32 = 0u;
+    loop {
+        if xpu_t9 >= 4u {
+            break;
+        }
+        let xpu_t10 = subgroupShuffle(v_a, (sgid - (sgid % 4u)) + xpu_t9);
+        if (xpu_t7 + xpu_t9) < 30u {
+            xpu_t8 = min(xpu_t8, xpu_t10);
+        }
+        continuing {
+            xpu_t9 = xpu_t9 + 1u;
+        }
+    }
+    v_s1 = xpu_t8;
+    var v_s2: i32;
+    let xpu_t11 = lidx % 4u;
+    let xpu_t12 = lidx - xpu_t11;
+    var xpu_t13: i32 = v_a;
+    var xpu_t14: u32 = 0u;
+    loop {
+        if xpu_t14 >= 4u {
+            break;
+        }
+        let xpu_t15 = subgroupShuffle(v_a, (sgid - (sgid % 4u)) + xpu_t14);
+        if (xpu_t12 + xpu_t14) < 30u {
+            xpu_t13 = max(xpu_t13, xpu_t15);
+        }
+        continuing {
+            xpu_t14 = xpu_t14 + 1u;
+        }
+    }
+    v_s2 = xpu_t13;
+    var v_s3: i32;
+    let xpu_t16 = lidx % 4u;
+    let xpu_t17 = lidx - xpu_t16;
+    var xpu_t18: i32 = i32();
+    var xpu_t19: u32 = 0u;
+    loop {
+        if xpu_t19 >= 4u {
+            break;
+        }
+        let xpu_t20 = subgroupShuffle(v_a, (sgid - (sgid % 4u)) + xpu_t19);
+        if ((xpu_t17 + xpu_t19) < 30u) && (xpu_t19 <= xpu_t16) {
+            xpu_t18 = xpu_t18 + xpu_t20;
+        }
+        continuing {
+            xpu_t19 = xpu_t19 + 1u;
+        }
+    }
+    v_s3 = xpu_t18;
+    var v_s4: i32;
+    let xpu_t21 = lidx % 4u;
+    let xpu_t22 = lidx - xpu_t21;
+    var xpu_t23: i32 = i32();
+    var xpu_t24: u32 = 0u;
+    loop {
+        if xpu_t24 >= 4u {
+            break;
+        }
+        let xpu_t25 = subgroupShuffle(v_a, (sgid - (sgid % 4u)) + xpu_t24);
+        if ((xpu_t22 + xpu_t24) < 30u) && (xpu_t24 < xpu_t21) {
+            xpu_t23 = xpu_t23 + xpu_t25;
+        }
+        continuing {
+            xpu_t24 = xpu_t24 + 1u;
+        }
+    }
+    v_s4 = xpu_t23;
+    var v_s5: i32;
+    let xpu_t26 = lidx % 4u;
+    let xpu_t27 = lidx - xpu_t26;
+    let xpu_t28 = xpu_u.p_bl;
+    let xpu_t29 = xpu_t28 % 4u;
+    let xpu_t30 = subgroupShuffle(v_a, (sgid - (sgid % 4u)) + xpu_t29);
+    v_s5 = select(v_a, xpu_t30, true && ((xpu_t27 + xpu_t29) < 30u));
+    var v_s6: i32;
+    let xpu_t31 = lidx % 4u;
+    let xpu_t32 = lidx - xpu_t31;
+    let xpu_t33 = v_k % 4u;
+    let xpu_t34 = subgroupShuffle(v_a, (sgid - (sgid % 4u)) + xpu_t33);
+    v_s6 = select(v_a, xpu_t34, true && ((xpu_t32 + xpu_t33) < 30u));
+    var v_s7: i32;
+    let xpu_t35 = lidx % 4u;
+    let xpu_t36 = lidx - xpu_t35;
+    let xpu_t37 = xpu_u.p_m;
+    let xpu_t38 = xpu_t35 ^ (xpu_t37 % 4u);
+    let xpu_t39 = subgroupShuffle(v_a, (sgid - (sgid % 4u)) + xpu_t38);
+    v_s7 = select(v_a, xpu_t39, true && ((xpu_t36 + xpu_t38) < 30u));
+    var v_s8: i32;
+    let xpu_t40 = lidx % 4u;
+    let xpu_t41 = lidx - xpu_t40;
+    let xpu_t42 = xpu_u.p_d;
+    let xpu_t43 = xpu_t42 <= xpu_t40;
+    let xpu_t44 = select(xpu_t40, xpu_t40 - xpu_t42, xpu_t42 <= xpu_t40);
+    let xpu_t45 = subgroupShuffle(v_a, (sgid - (sgid % 4u)) + xpu_t44);
+    v_s8 = select(v_a, xpu_t45, xpu_t43 && ((xpu_t41 + xpu_t44) < 30u));
+    var v_s9: i32;
+    let xpu_t46 = lidx % 4u;
+    let xpu_t47 = lidx - xpu_t46;
+    let xpu_t48 = xpu_u.p_d;
+    let xpu_t49 = xpu_t48 < (4u - xpu_t46);
+    let xpu_t50 = select(xpu_t46, xpu_t46 + xpu_t48, xpu_t48 < (4u - xpu_t46));
+    let xpu_t51 = subgroupShuffle(v_a, (sgid - (sgid % 4u)) + xpu_t50);
+    v_s9 = select(v_a, xpu_t51, xpu_t49 && ((xpu_t47 + xpu_t50) < 30u));
+    let v_tmp: u32 = v_g * 10u;
+    let v_tmp_1: u32 = (v_g * 10u) + 1u;
+    let v_tmp_2: u32 = (v_g * 10u) + 2u;
+    let v_tmp_3: u32 = (v_g * 10u) + 3u;
+    let v_tmp_4: u32 = (v_g * 10u) + 4u;
+    let v_tmp_5: i32 = v_s0;
+    let v_tmp_6: i32 = v_s1;
+    let v_tmp_7: i32 = v_s2;
+    let v_tmp_8: i32 = v_s3;
+    let v_tmp_9: i32 = v_s4;
+    b_oi[v_tmp] = v_tmp_5;
+    b_oi[v_tmp_1] = v_tmp_6;
+    b_oi[v_tmp_2] = v_tmp_7;
+    b_oi[v_tmp_3] = v_tmp_8;
+    b_oi[v_tmp_4] = v_tmp_9;
+    let v_tmp_10: u32 = (v_g * 10u) + 5u;
+    let v_tmp_11: u32 = (v_g * 10u) + 6u;
+    let v_tmp_12: u32 = (v_g * 10u) + 7u;
+    let v_tmp_13: u32 = (v_g * 10u) + 8u;
+    let v_tmp_14: u32 = (v_g * 10u) + 9u;
+    let v_tmp_15: i32 = v_s5;
+    let v_tmp_16: i32 = v_s6;
+    let v_tmp_17: i32 = v_s7;
+    let v_tmp_18: i32 = v_s8;
+    let v_tmp_19: i32 = v_s9;
+    b_oi[v_tmp_10] = v_tmp_15;
+    b_oi[v_tmp_11] = v_tmp_16;
+    b_oi[v_tmp_12] = v_tmp_17;
+    b_oi[v_tmp_13] = v_tmp_18;
+    b_oi[v_tmp_14] = v_tmp_19;
+    var v_u0: u32;
+    let xpu_t52 = lidx % 4u;
+    let xpu_t53 = lidx - xpu_t52;
+    var xpu_t54: u32 = u32();
+    var xpu_t55: u32 = 0u;
+    loop {
+        if xpu_t55 >= 4u {
+            break;
+        }
+        let xpu_t56 = subgroupShuffle(v_u, (sgid - (sgid % 4u)) + xpu_t55);
+        if (xpu_t53 + xpu_t55) < 30u {
+            xpu_t54 = xpu_t54 + xpu_t56;
+        }
+        continuing {
+            xpu_t55 = xpu_t55 + 1u;
+        }
+    }
+    v_u0 = xpu_t54;
+    var v_u1: u32;
+    let xpu_t57 = lidx % 4u;
+    let xpu_t58 = lidx - xpu_t57;
+    var xpu_t59: u32 = v_u;
+    var xpu_t60: u32 = 0u;
+    loop {
+        if xpu_t60 >= 4u {
+            break;
+        }
+        let xpu_t61 = subgroupShuffle(v_u, (sgid - (sgid % 4u)) + xpu_t60);
+        if (xpu_t58 + xpu_t60) < 30u {
+            xpu_t59 = min(xpu_t59, xpu_t61);
+        }
+        continuing {
+            xpu_t60 = xpu_t60 + 1u;
+        }
+    }
+    v_u1 = xpu_t59;
+    var v_u2: u32;
+    let xpu_t62 = lidx % 4u;
+    let xpu_t63 = lidx - xpu_t62;
+    var xpu_t64: u32 = v_u;
+    var xpu_t65: u32 = 0u;
+    loop {
+        if xpu_t65 >= 4u {
+            break;
+        }
+        let xpu_t66 = subgroupShuffle(v_u, (sgid - (sgid % 4u)) + xpu_t65);
+        if (xpu_t63 + xpu_t65) < 30u {
+            xpu_t64 = max(xpu_t64, xpu_t66);
+        }
+        continuing {
+            xpu_t65 = xpu_t65 + 1u;
+        }
+    }
+    v_u2 = xpu_t64;
+    var v_u3: u32;
+    let xpu_t67 = lidx % 4u;
+    let xpu_t68 = lidx - xpu_t67;
+    var xpu_t69: u32 = u32();
+    var xpu_t70: u32 = 0u;
+    loop {
+        if xpu_t70 >= 4u {
+            break;
+        }
+        let xpu_t71 = subgroupShuffle(v_u, (sgid - (sgid % 4u)) + xpu_t70);
+        if ((xpu_t68 + xpu_t70) < 30u) && (xpu_t70 <= xpu_t67) {
+            xpu_t69 = xpu_t69 + xpu_t71;
+        }
+        continuing {
+            xpu_t70 = xpu_t70 + 1u;
+        }
+    }
+    v_u3 = xpu_t69;
+    var v_u4: u32;
+    let xpu_t72 = lidx % 4u;
+    let xpu_t73 = lidx - xpu_t72;
+    var xpu_t74: u32 = u32();
+    var xpu_t75: u32 = 0u;
+    loop {
+        if xpu_t75 >= 4u {
+            break;
+        }
+        let xpu_t76 = subgroupShuffle(v_u, (sgid - (sgid % 4u)) + xpu_t75);
+        if ((xpu_t73 + xpu_t75) < 30u) && (xpu_t75 < xpu_t72) {
+            xpu_t74 = xpu_t74 + xpu_t76;
+        }
+        continuing {
+            xpu_t75 = xpu_t75 + 1u;
+        }
+    }
+    v_u4 = xpu_t74;
+    var v_u5: u32;
+    let xpu_t77 = lidx % 4u;
+    let xpu_t78 = lidx - xpu_t77;
+    let xpu_t79 = v_k % 4u;
+    let xpu_t80 = subgroupShuffle(v_u, (sgid - (sgid % 4u)) + xpu_t79);
+    v_u5 = select(v_u, xpu_t80, true && ((xpu_t78 + xpu_t79) < 30u));
+    var v_u6: u32;
+    v_u6 = 0u;
+    {
+        let xpu_t81 = select(0u, 1u, v_p);
+        let xpu_t82 = lidx % 4u;
+        let xpu_t83 = lidx - xpu_t82;
+        var xpu_t84: u32 = 0u;
+        var xpu_t85: u32 = 0u;
+        loop {
+            if xpu_t85 >= 4u {
+                break;
+            }
+            let xpu_t86 = subgroupShuffle(xpu_t81, (sgid - (sgid % 4u)) + xpu_t85);
+            if (xpu_t83 + xpu_t85) < 30u {
+                xpu_t84 = xpu_t84 | (xpu_t86 << xpu_t85);
+            }
+            continuing {
+                xpu_t85 = xpu_t85 + 1u;
+            }
+        }
+        v_u6 = xpu_t84;
+    }
+    var v_any: bool;
+    let xpu_t87 = select(0u, 1u, v_p);
+    let xpu_t88 = lidx % 4u;
+    let xpu_t89 = lidx - xpu_t88;
+    var xpu_t90: u32 = 0u;
+    var xpu_t91: u32 = 0u;
+    loop {
+        if xpu_t91 >= 4u {
+            break;
+        }
+        let xpu_t92 = subgroupShuffle(xpu_t87, (sgid - (sgid % 4u)) + xpu_t91);
+        if (xpu_t89 + xpu_t91) < 30u {
+            xpu_t90 = xpu_t90 | xpu_t92;
+        }
+        continuing {
+            xpu_t91 = xpu_t91 + 1u;
+        }
+    }
+    v_any = xpu_t90 != 0u;
+    var v_all: bool;
+    let xpu_t93 = select(0u, 1u, v_p);
+    let xpu_t94 = lidx % 4u;
+    let xpu_t95 = lidx - xpu_t94;
+    var xpu_t96: u32 = 1u;
+    var xpu_t97: u32 = 0u;
+    loop {
+        if xpu_t97 >= 4u {
+            break;
+        }
+        let xpu_t98 = subgroupShuffle(xpu_t93, (sgid - (sgid % 4u)) + xpu_t97);
+        if (xpu_t95 + xpu_t97) < 30u {
+            xpu_t96 = xpu_t96 & xpu_t98;
+        }
+        continuing {
+            xpu_t97 = xpu_t97 + 1u;
+        }
+    }
+    v_all = xpu_t96 != 0u;
+    let v_tmp_20: u32 = v_g * 11u;
+    let v_tmp_21: u32 = (v_g * 11u) + 1u;
+    let v_tmp_22: u32 = (v_g * 11u) + 2u;
+    let v_tmp_23: u32 = (v_g * 11u) + 3u;
+    let v_tmp_24: u32 = (v_g * 11u) + 4u;
+    let v_tmp_25: u32 = v_u0;
+    let v_tmp_26: u32 = v_u1;
+    let v_tmp_27: u32 = v_u2;
+    let v_tmp_28: u32 = v_u3;
+    let v_tmp_29: u32 = v_u4;
+    b_ou[v_tmp_20] = v_tmp_25;
+    b_ou[v_tmp_21] = v_tmp_26;
+    b_ou[v_tmp_22] = v_tmp_27;
+    b_ou[v_tmp_23] = v_tmp_28;
+    b_ou[v_tmp_24] = v_tmp_29;
+    let v_tmp_30: u32 = (v_g * 11u) + 5u;
+    let v_tmp_31: u32 = (v_g * 11u) + 6u;
+    let v_tmp_32: u32 = v_u5;
+    let v_tmp_33: u32 = v_u6;
+    b_ou[v_tmp_30] = v_tmp_32;
+    b_ou[v_tmp_31] = v_tmp_33;
+    let v_tmp_34: u32 = (v_g * 11u) + 7u;
+    let v_tmp_35: u32 = (v_g * 11u) + 8u;
+    b_ou[v_tmp_34] = 0u;
+    b_ou[v_tmp_35] = 0u;
+    if v_any {
+        b_ou[(v_g * 11u) + 7u] = 1u;
+    }
+    if v_all {
+        b_ou[(v_g * 11u) + 8u] = 1u;
+    }
+    let v_tmp_36: u32 = (v_g * 11u) + 9u;
+    let v_tmp_37: u32 = (v_g * 11u) + 10u;
+    let v_tmp_38: u32 = lidx % 4u;
+    let v_tmp_39: u32 = 4u;
+    b_ou[v_tmp_36] = v_tmp_38;
+    b_ou[v_tmp_37] = v_tmp_39;
+    var v_f0: f32;
+    let xpu_t99 = lidx % 4u;
+    let xpu_t100 = lidx - xpu_t99;
+    var xpu_t101: f32 = f32();
+    var xpu_t102: u32 = 0u;
+    loop {
+        if xpu_t102 >= 4u {
+            break;
+        }
+        let xpu_t103 = subgroupShuffle(v_f, (sgid - (sgid % 4u)) + xpu_t102);
+        if (xpu_t100 + xpu_t102) < 30u {
+            xpu_t101 = xpu_t101 + xpu_t103;
+        }
+        continuing {
+            xpu_t102 = xpu_t102 + 1u;
+        }
+    }
+    v_f0 = xpu_t101;
+    var v_f1: f32;
+    let xpu_t104 = lidx % 4u;
+    let xpu_t105 = lidx - xpu_t104;
+    var xpu_t106: f32 = v_f;
+    var xpu_t107: u32 = 0u;
+    loop {
+        if xpu_t107 >= 4u {
+            break;
+        }
+        let xpu_t108 = subgroupShuffle(v_f, (sgid - (sgid % 4u)) + xpu_t107);
+        if (xpu_t105 + xpu_t107) < 30u {
+            xpu_t106 = min(xpu_t106, xpu_t108);
+        }
+        continuing {
+            xpu_t107 = xpu_t107 + 1u;
+        }
+    }
+    v_f1 = xpu_t106;
+    var v_f2: f32;
+    let xpu_t109 = lidx % 4u;
+    let xpu_t110 = lidx - xpu_t109;
+    var xpu_t111: f32 = v_f;
+    var xpu_t112: u32 = 0u;
+    loop {
+        if xpu_t112 >= 4u {
+            break;
+        }
+        let xpu_t113 = subgroupShuffle(v_f, (sgid - (sgid % 4u)) + xpu_t112);
+        if (xpu_t110 + xpu_t112) < 30u {
+            xpu_t111 = max(xpu_t111, xpu_t113);
+        }
+        continuing {
+            xpu_t112 = xpu_t112 + 1u;
+        }
+    }
+    v_f2 = xpu_t111;
+    var v_f3: f32;
+    let xpu_t114 = lidx % 4u;
+    let xpu_t115 = lidx - xpu_t114;
+    var xpu_t116: f32 = f32();
+    var xpu_t117: u32 = 0u;
+    loop {
+        if xpu_t117 >= 4u {
+            break;
+        }
+        let xpu_t118 = subgroupShuffle(v_f, (sgid - (sgid % 4u)) + xpu_t117);
+        if ((xpu_t115 + xpu_t117) < 30u) && (xpu_t117 <= xpu_t114) {
+            xpu_t116 = xpu_t116 + xpu_t118;
+        }
+        continuing {
+            xpu_t117 = xpu_t117 + 1u;
+        }
+    }
+    v_f3 = xpu_t116;
+    var v_f4: f32;
+    let xpu_t119 = lidx % 4u;
+    let xpu_t120 = lidx - xpu_t119;
+    var xpu_t121: f32 = f32();
+    var xpu_t122: u32 = 0u;
+    loop {
+        if xpu_t122 >= 4u {
+            break;
+        }
+        let xpu_t123 = subgroupShuffle(v_f, (sgid - (sgid % 4u)) + xpu_t122);
+        if ((xpu_t120 + xpu_t122) < 30u) && (xpu_t122 < xpu_t119) {
+            xpu_t121 = xpu_t121 + xpu_t123;
+        }
+        continuing {
+            xpu_t122 = xpu_t122 + 1u;
+        }
+    }
+    v_f4 = xpu_t121;
+    var v_f5: f32;
+    let xpu_t124 = lidx % 4u;
+    let xpu_t125 = lidx - xpu_t124;
+    let xpu_t126 = xpu_u.p_m;
+    let xpu_t127 = xpu_t124 ^ (xpu_t126 % 4u);
+    let xpu_t128 = subgroupShuffle(v_f, (sgid - (sgid % 4u)) + xpu_t127);
+    v_f5 = select(v_f, xpu_t128, true && ((xpu_t125 + xpu_t127) < 30u));
+    let v_tmp_40: u32 = v_g * 6u;
+    let v_tmp_41: u32 = (v_g * 6u) + 1u;
+    let v_tmp_42: u32 = (v_g * 6u) + 2u;
+    let v_tmp_43: f32 = v_f0;
+    let v_tmp_44: f32 = v_f1;
+    let v_tmp_45: f32 = v_f2;
+    b_of[v_tmp_40] = v_tmp_43;
+    b_of[v_tmp_41] = v_tmp_44;
+    b_of[v_tmp_42] = v_tmp_45;
+    let v_tmp_46: u32 = (v_g * 6u) + 3u;
+    let v_tmp_47: u32 = (v_g * 6u) + 4u;
+    let v_tmp_48: u32 = (v_g * 6u) + 5u;
+    let v_tmp_49: f32 = v_f3;
+    let v_tmp_50: f32 = v_f4;
+    let v_tmp_51: f32 = v_f5;
+    b_of[v_tmp_46] = v_tmp_49;
+    b_of[v_tmp_47] = v_tmp_50;
+    b_of[v_tmp_48] = v_tmp_51;
+}
+`
+
+// wave4WGSLEmulated is the WGSL code of Wave4 at the emulated wave tier.
+const wave4WGSLEmulated = `struct xpu_Uniforms {
     p_bl: u32,
     p_m: u32,
     p_d: u32,
@@ -6964,742 +7943,6 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(workgroup_id) wi
     let xpu_t126 = xpu_u.p_m;
     let xpu_t127 = xpu_t124 ^ (xpu_t126 % 4u);
     let xpu_t128 = bitcast<f32>(xpu_wave[xpu_t125 + xpu_t127]);
-    v_f5 = select(v_f, xpu_t128, true && ((xpu_t125 + xpu_t127) < 30u));
-    let v_tmp_40: u32 = v_g * 6u;
-    let v_tmp_41: u32 = (v_g * 6u) + 1u;
-    let v_tmp_42: u32 = (v_g * 6u) + 2u;
-    let v_tmp_43: f32 = v_f0;
-    let v_tmp_44: f32 = v_f1;
-    let v_tmp_45: f32 = v_f2;
-    b_of[v_tmp_40] = v_tmp_43;
-    b_of[v_tmp_41] = v_tmp_44;
-    b_of[v_tmp_42] = v_tmp_45;
-    let v_tmp_46: u32 = (v_g * 6u) + 3u;
-    let v_tmp_47: u32 = (v_g * 6u) + 4u;
-    let v_tmp_48: u32 = (v_g * 6u) + 5u;
-    let v_tmp_49: f32 = v_f3;
-    let v_tmp_50: f32 = v_f4;
-    let v_tmp_51: f32 = v_f5;
-    b_of[v_tmp_46] = v_tmp_49;
-    b_of[v_tmp_47] = v_tmp_50;
-    b_of[v_tmp_48] = v_tmp_51;
-}
-`
-
-// wave4WGSLNative is the WGSL of Wave4 at the native wave tier (subgroups of 4 to 4 lanes).
-const wave4WGSLNative = `enable subgroups;
-
-struct xpu_Uniforms {
-    p_bl: u32,
-    p_m: u32,
-    p_d: u32,
-}
-
-@group(0) @binding(0) var<storage, read_write> b_oi: array<i32>;
-@group(0) @binding(1) var<storage, read_write> b_ou: array<u32>;
-@group(0) @binding(2) var<storage, read_write> b_of: array<f32>;
-@group(0) @binding(3) var<storage, read> b_xi: array<i32>;
-@group(0) @binding(4) var<storage, read> b_xu: array<u32>;
-@group(0) @binding(5) var<storage, read> b_xf: array<f32>;
-@group(0) @binding(6) var<storage, read> b_sel: array<u32>;
-@group(0) @binding(7) var<uniform> xpu_u: xpu_Uniforms;
-
-// main is kernel Wave4, block 30x1x1.
-@compute @workgroup_size(30, 1, 1)
-fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) lidx: u32) {
-    let v_g: u32 = gid.x;
-    let v_a: i32 = b_xi[v_g];
-    let v_u: u32 = b_xu[v_g];
-    let v_f: f32 = b_xf[v_g];
-    let v_k: u32 = b_sel[v_g];
-    let v_p: bool = ((v_u % 4u) != 0u) || ((wid.x % 2u) == 0u);
-    var v_s0: i32;
-    let xpu_t1 = lidx % 4u;
-    let xpu_t2 = lidx - xpu_t1;
-    v_s0 = subgroupAdd(v_a);
-    var v_s1: i32;
-    let xpu_t3 = lidx % 4u;
-    let xpu_t4 = lidx - xpu_t3;
-    v_s1 = subgroupMin(v_a);
-    var v_s2: i32;
-    let xpu_t5 = lidx % 4u;
-    let xpu_t6 = lidx - xpu_t5;
-    v_s2 = subgroupMax(v_a);
-    var v_s3: i32;
-    let xpu_t7 = lidx % 4u;
-    let xpu_t8 = lidx - xpu_t7;
-    v_s3 = subgroupInclusiveAdd(v_a);
-    var v_s4: i32;
-    let xpu_t9 = lidx % 4u;
-    let xpu_t10 = lidx - xpu_t9;
-    v_s4 = subgroupExclusiveAdd(v_a);
-    var v_s5: i32;
-    let xpu_t11 = lidx % 4u;
-    let xpu_t12 = lidx - xpu_t11;
-    let xpu_t13 = xpu_u.p_bl;
-    let xpu_t14 = xpu_t13 % 4u;
-    let xpu_t15 = subgroupShuffle(v_a, xpu_t14);
-    v_s5 = select(v_a, xpu_t15, true && ((xpu_t12 + xpu_t14) < 30u));
-    var v_s6: i32;
-    let xpu_t16 = lidx % 4u;
-    let xpu_t17 = lidx - xpu_t16;
-    let xpu_t18 = v_k % 4u;
-    let xpu_t19 = subgroupShuffle(v_a, xpu_t18);
-    v_s6 = select(v_a, xpu_t19, true && ((xpu_t17 + xpu_t18) < 30u));
-    var v_s7: i32;
-    let xpu_t20 = lidx % 4u;
-    let xpu_t21 = lidx - xpu_t20;
-    let xpu_t22 = xpu_u.p_m;
-    let xpu_t23 = xpu_t20 ^ (xpu_t22 % 4u);
-    let xpu_t24 = subgroupShuffle(v_a, xpu_t23);
-    v_s7 = select(v_a, xpu_t24, true && ((xpu_t21 + xpu_t23) < 30u));
-    var v_s8: i32;
-    let xpu_t25 = lidx % 4u;
-    let xpu_t26 = lidx - xpu_t25;
-    let xpu_t27 = xpu_u.p_d;
-    let xpu_t28 = xpu_t27 <= xpu_t25;
-    let xpu_t29 = select(xpu_t25, xpu_t25 - xpu_t27, xpu_t27 <= xpu_t25);
-    let xpu_t30 = subgroupShuffle(v_a, xpu_t29);
-    v_s8 = select(v_a, xpu_t30, xpu_t28 && ((xpu_t26 + xpu_t29) < 30u));
-    var v_s9: i32;
-    let xpu_t31 = lidx % 4u;
-    let xpu_t32 = lidx - xpu_t31;
-    let xpu_t33 = xpu_u.p_d;
-    let xpu_t34 = xpu_t33 < (4u - xpu_t31);
-    let xpu_t35 = select(xpu_t31, xpu_t31 + xpu_t33, xpu_t33 < (4u - xpu_t31));
-    let xpu_t36 = subgroupShuffle(v_a, xpu_t35);
-    v_s9 = select(v_a, xpu_t36, xpu_t34 && ((xpu_t32 + xpu_t35) < 30u));
-    let v_tmp: u32 = v_g * 10u;
-    let v_tmp_1: u32 = (v_g * 10u) + 1u;
-    let v_tmp_2: u32 = (v_g * 10u) + 2u;
-    let v_tmp_3: u32 = (v_g * 10u) + 3u;
-    let v_tmp_4: u32 = (v_g * 10u) + 4u;
-    let v_tmp_5: i32 = v_s0;
-    let v_tmp_6: i32 = v_s1;
-    let v_tmp_7: i32 = v_s2;
-    let v_tmp_8: i32 = v_s3;
-    let v_tmp_9: i32 = v_s4;
-    b_oi[v_tmp] = v_tmp_5;
-    b_oi[v_tmp_1] = v_tmp_6;
-    b_oi[v_tmp_2] = v_tmp_7;
-    b_oi[v_tmp_3] = v_tmp_8;
-    b_oi[v_tmp_4] = v_tmp_9;
-    let v_tmp_10: u32 = (v_g * 10u) + 5u;
-    let v_tmp_11: u32 = (v_g * 10u) + 6u;
-    let v_tmp_12: u32 = (v_g * 10u) + 7u;
-    let v_tmp_13: u32 = (v_g * 10u) + 8u;
-    let v_tmp_14: u32 = (v_g * 10u) + 9u;
-    let v_tmp_15: i32 = v_s5;
-    let v_tmp_16: i32 = v_s6;
-    let v_tmp_17: i32 = v_s7;
-    let v_tmp_18: i32 = v_s8;
-    let v_tmp_19: i32 = v_s9;
-    b_oi[v_tmp_10] = v_tmp_15;
-    b_oi[v_tmp_11] = v_tmp_16;
-    b_oi[v_tmp_12] = v_tmp_17;
-    b_oi[v_tmp_13] = v_tmp_18;
-    b_oi[v_tmp_14] = v_tmp_19;
-    var v_u0: u32;
-    let xpu_t37 = lidx % 4u;
-    let xpu_t38 = lidx - xpu_t37;
-    v_u0 = subgroupAdd(v_u);
-    var v_u1: u32;
-    let xpu_t39 = lidx % 4u;
-    let xpu_t40 = lidx - xpu_t39;
-    v_u1 = subgroupMin(v_u);
-    var v_u2: u32;
-    let xpu_t41 = lidx % 4u;
-    let xpu_t42 = lidx - xpu_t41;
-    v_u2 = subgroupMax(v_u);
-    var v_u3: u32;
-    let xpu_t43 = lidx % 4u;
-    let xpu_t44 = lidx - xpu_t43;
-    v_u3 = subgroupInclusiveAdd(v_u);
-    var v_u4: u32;
-    let xpu_t45 = lidx % 4u;
-    let xpu_t46 = lidx - xpu_t45;
-    v_u4 = subgroupExclusiveAdd(v_u);
-    var v_u5: u32;
-    let xpu_t47 = lidx % 4u;
-    let xpu_t48 = lidx - xpu_t47;
-    let xpu_t49 = v_k % 4u;
-    let xpu_t50 = subgroupShuffle(v_u, xpu_t49);
-    v_u5 = select(v_u, xpu_t50, true && ((xpu_t48 + xpu_t49) < 30u));
-    var v_u6: u32;
-    v_u6 = 0u;
-    {
-        let xpu_t51 = select(0u, 1u, v_p);
-        let xpu_t52 = lidx % 4u;
-        let xpu_t53 = lidx - xpu_t52;
-        v_u6 = subgroupBallot(xpu_t51 != 0u).x;
-    }
-    var v_any: bool;
-    let xpu_t54 = select(0u, 1u, v_p);
-    let xpu_t55 = lidx % 4u;
-    let xpu_t56 = lidx - xpu_t55;
-    v_any = subgroupAny(xpu_t54 != 0u);
-    var v_all: bool;
-    let xpu_t57 = select(0u, 1u, v_p);
-    let xpu_t58 = lidx % 4u;
-    let xpu_t59 = lidx - xpu_t58;
-    v_all = subgroupAll(xpu_t57 != 0u);
-    let v_tmp_20: u32 = v_g * 11u;
-    let v_tmp_21: u32 = (v_g * 11u) + 1u;
-    let v_tmp_22: u32 = (v_g * 11u) + 2u;
-    let v_tmp_23: u32 = (v_g * 11u) + 3u;
-    let v_tmp_24: u32 = (v_g * 11u) + 4u;
-    let v_tmp_25: u32 = v_u0;
-    let v_tmp_26: u32 = v_u1;
-    let v_tmp_27: u32 = v_u2;
-    let v_tmp_28: u32 = v_u3;
-    let v_tmp_29: u32 = v_u4;
-    b_ou[v_tmp_20] = v_tmp_25;
-    b_ou[v_tmp_21] = v_tmp_26;
-    b_ou[v_tmp_22] = v_tmp_27;
-    b_ou[v_tmp_23] = v_tmp_28;
-    b_ou[v_tmp_24] = v_tmp_29;
-    let v_tmp_30: u32 = (v_g * 11u) + 5u;
-    let v_tmp_31: u32 = (v_g * 11u) + 6u;
-    let v_tmp_32: u32 = v_u5;
-    let v_tmp_33: u32 = v_u6;
-    b_ou[v_tmp_30] = v_tmp_32;
-    b_ou[v_tmp_31] = v_tmp_33;
-    let v_tmp_34: u32 = (v_g * 11u) + 7u;
-    let v_tmp_35: u32 = (v_g * 11u) + 8u;
-    b_ou[v_tmp_34] = 0u;
-    b_ou[v_tmp_35] = 0u;
-    if v_any {
-        b_ou[(v_g * 11u) + 7u] = 1u;
-    }
-    if v_all {
-        b_ou[(v_g * 11u) + 8u] = 1u;
-    }
-    let v_tmp_36: u32 = (v_g * 11u) + 9u;
-    let v_tmp_37: u32 = (v_g * 11u) + 10u;
-    let v_tmp_38: u32 = lidx % 4u;
-    let v_tmp_39: u32 = 4u;
-    b_ou[v_tmp_36] = v_tmp_38;
-    b_ou[v_tmp_37] = v_tmp_39;
-    var v_f0: f32;
-    let xpu_t60 = lidx % 4u;
-    let xpu_t61 = lidx - xpu_t60;
-    v_f0 = subgroupAdd(v_f);
-    var v_f1: f32;
-    let xpu_t62 = lidx % 4u;
-    let xpu_t63 = lidx - xpu_t62;
-    v_f1 = subgroupMin(v_f);
-    var v_f2: f32;
-    let xpu_t64 = lidx % 4u;
-    let xpu_t65 = lidx - xpu_t64;
-    v_f2 = subgroupMax(v_f);
-    var v_f3: f32;
-    let xpu_t66 = lidx % 4u;
-    let xpu_t67 = lidx - xpu_t66;
-    v_f3 = subgroupInclusiveAdd(v_f);
-    var v_f4: f32;
-    let xpu_t68 = lidx % 4u;
-    let xpu_t69 = lidx - xpu_t68;
-    v_f4 = subgroupExclusiveAdd(v_f);
-    var v_f5: f32;
-    let xpu_t70 = lidx % 4u;
-    let xpu_t71 = lidx - xpu_t70;
-    let xpu_t72 = xpu_u.p_m;
-    let xpu_t73 = xpu_t70 ^ (xpu_t72 % 4u);
-    let xpu_t74 = subgroupShuffle(v_f, xpu_t73);
-    v_f5 = select(v_f, xpu_t74, true && ((xpu_t71 + xpu_t73) < 30u));
-    let v_tmp_40: u32 = v_g * 6u;
-    let v_tmp_41: u32 = (v_g * 6u) + 1u;
-    let v_tmp_42: u32 = (v_g * 6u) + 2u;
-    let v_tmp_43: f32 = v_f0;
-    let v_tmp_44: f32 = v_f1;
-    let v_tmp_45: f32 = v_f2;
-    b_of[v_tmp_40] = v_tmp_43;
-    b_of[v_tmp_41] = v_tmp_44;
-    b_of[v_tmp_42] = v_tmp_45;
-    let v_tmp_46: u32 = (v_g * 6u) + 3u;
-    let v_tmp_47: u32 = (v_g * 6u) + 4u;
-    let v_tmp_48: u32 = (v_g * 6u) + 5u;
-    let v_tmp_49: f32 = v_f3;
-    let v_tmp_50: f32 = v_f4;
-    let v_tmp_51: f32 = v_f5;
-    b_of[v_tmp_46] = v_tmp_49;
-    b_of[v_tmp_47] = v_tmp_50;
-    b_of[v_tmp_48] = v_tmp_51;
-}
-`
-
-// wave4WGSLNarrow is the WGSL of Wave4 at the narrow wave tier (subgroups of 8 to 128 lanes).
-const wave4WGSLNarrow = `enable subgroups;
-
-struct xpu_Uniforms {
-    p_bl: u32,
-    p_m: u32,
-    p_d: u32,
-}
-
-@group(0) @binding(0) var<storage, read_write> b_oi: array<i32>;
-@group(0) @binding(1) var<storage, read_write> b_ou: array<u32>;
-@group(0) @binding(2) var<storage, read_write> b_of: array<f32>;
-@group(0) @binding(3) var<storage, read> b_xi: array<i32>;
-@group(0) @binding(4) var<storage, read> b_xu: array<u32>;
-@group(0) @binding(5) var<storage, read> b_xf: array<f32>;
-@group(0) @binding(6) var<storage, read> b_sel: array<u32>;
-@group(0) @binding(7) var<uniform> xpu_u: xpu_Uniforms;
-
-// main is kernel Wave4, block 30x1x1.
-@compute @workgroup_size(30, 1, 1)
-fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) lidx: u32, @builtin(subgroup_invocation_id) sgid: u32) {
-    let v_g: u32 = gid.x;
-    let v_a: i32 = b_xi[v_g];
-    let v_u: u32 = b_xu[v_g];
-    let v_f: f32 = b_xf[v_g];
-    let v_k: u32 = b_sel[v_g];
-    let v_p: bool = ((v_u % 4u) != 0u) || ((wid.x % 2u) == 0u);
-    var v_s0: i32;
-    let xpu_t1 = lidx % 4u;
-    let xpu_t2 = lidx - xpu_t1;
-    var xpu_t3: i32 = i32();
-    var xpu_t4: u32 = 0u;
-    loop {
-        if xpu_t4 >= 4u {
-            break;
-        }
-        let xpu_t5 = subgroupShuffle(v_a, (sgid - (sgid % 4u)) + xpu_t4);
-        if (xpu_t2 + xpu_t4) < 30u {
-            xpu_t3 = xpu_t3 + xpu_t5;
-        }
-        continuing {
-            xpu_t4 = xpu_t4 + 1u;
-        }
-    }
-    v_s0 = xpu_t3;
-    var v_s1: i32;
-    let xpu_t6 = lidx % 4u;
-    let xpu_t7 = lidx - xpu_t6;
-    var xpu_t8: i32 = v_a;
-    var xpu_t9: u32 = 0u;
-    loop {
-        if xpu_t9 >= 4u {
-            break;
-        }
-        let xpu_t10 = subgroupShuffle(v_a, (sgid - (sgid % 4u)) + xpu_t9);
-        if (xpu_t7 + xpu_t9) < 30u {
-            xpu_t8 = min(xpu_t8, xpu_t10);
-        }
-        continuing {
-            xpu_t9 = xpu_t9 + 1u;
-        }
-    }
-    v_s1 = xpu_t8;
-    var v_s2: i32;
-    let xpu_t11 = lidx % 4u;
-    let xpu_t12 = lidx - xpu_t11;
-    var xpu_t13: i32 = v_a;
-    var xpu_t14: u32 = 0u;
-    loop {
-        if xpu_t14 >= 4u {
-            break;
-        }
-        let xpu_t15 = subgroupShuffle(v_a, (sgid - (sgid % 4u)) + xpu_t14);
-        if (xpu_t12 + xpu_t14) < 30u {
-            xpu_t13 = max(xpu_t13, xpu_t15);
-        }
-        continuing {
-            xpu_t14 = xpu_t14 + 1u;
-        }
-    }
-    v_s2 = xpu_t13;
-    var v_s3: i32;
-    let xpu_t16 = lidx % 4u;
-    let xpu_t17 = lidx - xpu_t16;
-    var xpu_t18: i32 = i32();
-    var xpu_t19: u32 = 0u;
-    loop {
-        if xpu_t19 >= 4u {
-            break;
-        }
-        let xpu_t20 = subgroupShuffle(v_a, (sgid - (sgid % 4u)) + xpu_t19);
-        if ((xpu_t17 + xpu_t19) < 30u) && (xpu_t19 <= xpu_t16) {
-            xpu_t18 = xpu_t18 + xpu_t20;
-        }
-        continuing {
-            xpu_t19 = xpu_t19 + 1u;
-        }
-    }
-    v_s3 = xpu_t18;
-    var v_s4: i32;
-    let xpu_t21 = lidx % 4u;
-    let xpu_t22 = lidx - xpu_t21;
-    var xpu_t23: i32 = i32();
-    var xpu_t24: u32 = 0u;
-    loop {
-        if xpu_t24 >= 4u {
-            break;
-        }
-        let xpu_t25 = subgroupShuffle(v_a, (sgid - (sgid % 4u)) + xpu_t24);
-        if ((xpu_t22 + xpu_t24) < 30u) && (xpu_t24 < xpu_t21) {
-            xpu_t23 = xpu_t23 + xpu_t25;
-        }
-        continuing {
-            xpu_t24 = xpu_t24 + 1u;
-        }
-    }
-    v_s4 = xpu_t23;
-    var v_s5: i32;
-    let xpu_t26 = lidx % 4u;
-    let xpu_t27 = lidx - xpu_t26;
-    let xpu_t28 = xpu_u.p_bl;
-    let xpu_t29 = xpu_t28 % 4u;
-    let xpu_t30 = subgroupShuffle(v_a, (sgid - (sgid % 4u)) + xpu_t29);
-    v_s5 = select(v_a, xpu_t30, true && ((xpu_t27 + xpu_t29) < 30u));
-    var v_s6: i32;
-    let xpu_t31 = lidx % 4u;
-    let xpu_t32 = lidx - xpu_t31;
-    let xpu_t33 = v_k % 4u;
-    let xpu_t34 = subgroupShuffle(v_a, (sgid - (sgid % 4u)) + xpu_t33);
-    v_s6 = select(v_a, xpu_t34, true && ((xpu_t32 + xpu_t33) < 30u));
-    var v_s7: i32;
-    let xpu_t35 = lidx % 4u;
-    let xpu_t36 = lidx - xpu_t35;
-    let xpu_t37 = xpu_u.p_m;
-    let xpu_t38 = xpu_t35 ^ (xpu_t37 % 4u);
-    let xpu_t39 = subgroupShuffle(v_a, (sgid - (sgid % 4u)) + xpu_t38);
-    v_s7 = select(v_a, xpu_t39, true && ((xpu_t36 + xpu_t38) < 30u));
-    var v_s8: i32;
-    let xpu_t40 = lidx % 4u;
-    let xpu_t41 = lidx - xpu_t40;
-    let xpu_t42 = xpu_u.p_d;
-    let xpu_t43 = xpu_t42 <= xpu_t40;
-    let xpu_t44 = select(xpu_t40, xpu_t40 - xpu_t42, xpu_t42 <= xpu_t40);
-    let xpu_t45 = subgroupShuffle(v_a, (sgid - (sgid % 4u)) + xpu_t44);
-    v_s8 = select(v_a, xpu_t45, xpu_t43 && ((xpu_t41 + xpu_t44) < 30u));
-    var v_s9: i32;
-    let xpu_t46 = lidx % 4u;
-    let xpu_t47 = lidx - xpu_t46;
-    let xpu_t48 = xpu_u.p_d;
-    let xpu_t49 = xpu_t48 < (4u - xpu_t46);
-    let xpu_t50 = select(xpu_t46, xpu_t46 + xpu_t48, xpu_t48 < (4u - xpu_t46));
-    let xpu_t51 = subgroupShuffle(v_a, (sgid - (sgid % 4u)) + xpu_t50);
-    v_s9 = select(v_a, xpu_t51, xpu_t49 && ((xpu_t47 + xpu_t50) < 30u));
-    let v_tmp: u32 = v_g * 10u;
-    let v_tmp_1: u32 = (v_g * 10u) + 1u;
-    let v_tmp_2: u32 = (v_g * 10u) + 2u;
-    let v_tmp_3: u32 = (v_g * 10u) + 3u;
-    let v_tmp_4: u32 = (v_g * 10u) + 4u;
-    let v_tmp_5: i32 = v_s0;
-    let v_tmp_6: i32 = v_s1;
-    let v_tmp_7: i32 = v_s2;
-    let v_tmp_8: i32 = v_s3;
-    let v_tmp_9: i32 = v_s4;
-    b_oi[v_tmp] = v_tmp_5;
-    b_oi[v_tmp_1] = v_tmp_6;
-    b_oi[v_tmp_2] = v_tmp_7;
-    b_oi[v_tmp_3] = v_tmp_8;
-    b_oi[v_tmp_4] = v_tmp_9;
-    let v_tmp_10: u32 = (v_g * 10u) + 5u;
-    let v_tmp_11: u32 = (v_g * 10u) + 6u;
-    let v_tmp_12: u32 = (v_g * 10u) + 7u;
-    let v_tmp_13: u32 = (v_g * 10u) + 8u;
-    let v_tmp_14: u32 = (v_g * 10u) + 9u;
-    let v_tmp_15: i32 = v_s5;
-    let v_tmp_16: i32 = v_s6;
-    let v_tmp_17: i32 = v_s7;
-    let v_tmp_18: i32 = v_s8;
-    let v_tmp_19: i32 = v_s9;
-    b_oi[v_tmp_10] = v_tmp_15;
-    b_oi[v_tmp_11] = v_tmp_16;
-    b_oi[v_tmp_12] = v_tmp_17;
-    b_oi[v_tmp_13] = v_tmp_18;
-    b_oi[v_tmp_14] = v_tmp_19;
-    var v_u0: u32;
-    let xpu_t52 = lidx % 4u;
-    let xpu_t53 = lidx - xpu_t52;
-    var xpu_t54: u32 = u32();
-    var xpu_t55: u32 = 0u;
-    loop {
-        if xpu_t55 >= 4u {
-            break;
-        }
-        let xpu_t56 = subgroupShuffle(v_u, (sgid - (sgid % 4u)) + xpu_t55);
-        if (xpu_t53 + xpu_t55) < 30u {
-            xpu_t54 = xpu_t54 + xpu_t56;
-        }
-        continuing {
-            xpu_t55 = xpu_t55 + 1u;
-        }
-    }
-    v_u0 = xpu_t54;
-    var v_u1: u32;
-    let xpu_t57 = lidx % 4u;
-    let xpu_t58 = lidx - xpu_t57;
-    var xpu_t59: u32 = v_u;
-    var xpu_t60: u32 = 0u;
-    loop {
-        if xpu_t60 >= 4u {
-            break;
-        }
-        let xpu_t61 = subgroupShuffle(v_u, (sgid - (sgid % 4u)) + xpu_t60);
-        if (xpu_t58 + xpu_t60) < 30u {
-            xpu_t59 = min(xpu_t59, xpu_t61);
-        }
-        continuing {
-            xpu_t60 = xpu_t60 + 1u;
-        }
-    }
-    v_u1 = xpu_t59;
-    var v_u2: u32;
-    let xpu_t62 = lidx % 4u;
-    let xpu_t63 = lidx - xpu_t62;
-    var xpu_t64: u32 = v_u;
-    var xpu_t65: u32 = 0u;
-    loop {
-        if xpu_t65 >= 4u {
-            break;
-        }
-        let xpu_t66 = subgroupShuffle(v_u, (sgid - (sgid % 4u)) + xpu_t65);
-        if (xpu_t63 + xpu_t65) < 30u {
-            xpu_t64 = max(xpu_t64, xpu_t66);
-        }
-        continuing {
-            xpu_t65 = xpu_t65 + 1u;
-        }
-    }
-    v_u2 = xpu_t64;
-    var v_u3: u32;
-    let xpu_t67 = lidx % 4u;
-    let xpu_t68 = lidx - xpu_t67;
-    var xpu_t69: u32 = u32();
-    var xpu_t70: u32 = 0u;
-    loop {
-        if xpu_t70 >= 4u {
-            break;
-        }
-        let xpu_t71 = subgroupShuffle(v_u, (sgid - (sgid % 4u)) + xpu_t70);
-        if ((xpu_t68 + xpu_t70) < 30u) && (xpu_t70 <= xpu_t67) {
-            xpu_t69 = xpu_t69 + xpu_t71;
-        }
-        continuing {
-            xpu_t70 = xpu_t70 + 1u;
-        }
-    }
-    v_u3 = xpu_t69;
-    var v_u4: u32;
-    let xpu_t72 = lidx % 4u;
-    let xpu_t73 = lidx - xpu_t72;
-    var xpu_t74: u32 = u32();
-    var xpu_t75: u32 = 0u;
-    loop {
-        if xpu_t75 >= 4u {
-            break;
-        }
-        let xpu_t76 = subgroupShuffle(v_u, (sgid - (sgid % 4u)) + xpu_t75);
-        if ((xpu_t73 + xpu_t75) < 30u) && (xpu_t75 < xpu_t72) {
-            xpu_t74 = xpu_t74 + xpu_t76;
-        }
-        continuing {
-            xpu_t75 = xpu_t75 + 1u;
-        }
-    }
-    v_u4 = xpu_t74;
-    var v_u5: u32;
-    let xpu_t77 = lidx % 4u;
-    let xpu_t78 = lidx - xpu_t77;
-    let xpu_t79 = v_k % 4u;
-    let xpu_t80 = subgroupShuffle(v_u, (sgid - (sgid % 4u)) + xpu_t79);
-    v_u5 = select(v_u, xpu_t80, true && ((xpu_t78 + xpu_t79) < 30u));
-    var v_u6: u32;
-    v_u6 = 0u;
-    {
-        let xpu_t81 = select(0u, 1u, v_p);
-        let xpu_t82 = lidx % 4u;
-        let xpu_t83 = lidx - xpu_t82;
-        var xpu_t84: u32 = 0u;
-        var xpu_t85: u32 = 0u;
-        loop {
-            if xpu_t85 >= 4u {
-                break;
-            }
-            let xpu_t86 = subgroupShuffle(xpu_t81, (sgid - (sgid % 4u)) + xpu_t85);
-            if (xpu_t83 + xpu_t85) < 30u {
-                xpu_t84 = xpu_t84 | (xpu_t86 << xpu_t85);
-            }
-            continuing {
-                xpu_t85 = xpu_t85 + 1u;
-            }
-        }
-        v_u6 = xpu_t84;
-    }
-    var v_any: bool;
-    let xpu_t87 = select(0u, 1u, v_p);
-    let xpu_t88 = lidx % 4u;
-    let xpu_t89 = lidx - xpu_t88;
-    var xpu_t90: u32 = 0u;
-    var xpu_t91: u32 = 0u;
-    loop {
-        if xpu_t91 >= 4u {
-            break;
-        }
-        let xpu_t92 = subgroupShuffle(xpu_t87, (sgid - (sgid % 4u)) + xpu_t91);
-        if (xpu_t89 + xpu_t91) < 30u {
-            xpu_t90 = xpu_t90 | xpu_t92;
-        }
-        continuing {
-            xpu_t91 = xpu_t91 + 1u;
-        }
-    }
-    v_any = xpu_t90 != 0u;
-    var v_all: bool;
-    let xpu_t93 = select(0u, 1u, v_p);
-    let xpu_t94 = lidx % 4u;
-    let xpu_t95 = lidx - xpu_t94;
-    var xpu_t96: u32 = 1u;
-    var xpu_t97: u32 = 0u;
-    loop {
-        if xpu_t97 >= 4u {
-            break;
-        }
-        let xpu_t98 = subgroupShuffle(xpu_t93, (sgid - (sgid % 4u)) + xpu_t97);
-        if (xpu_t95 + xpu_t97) < 30u {
-            xpu_t96 = xpu_t96 & xpu_t98;
-        }
-        continuing {
-            xpu_t97 = xpu_t97 + 1u;
-        }
-    }
-    v_all = xpu_t96 != 0u;
-    let v_tmp_20: u32 = v_g * 11u;
-    let v_tmp_21: u32 = (v_g * 11u) + 1u;
-    let v_tmp_22: u32 = (v_g * 11u) + 2u;
-    let v_tmp_23: u32 = (v_g * 11u) + 3u;
-    let v_tmp_24: u32 = (v_g * 11u) + 4u;
-    let v_tmp_25: u32 = v_u0;
-    let v_tmp_26: u32 = v_u1;
-    let v_tmp_27: u32 = v_u2;
-    let v_tmp_28: u32 = v_u3;
-    let v_tmp_29: u32 = v_u4;
-    b_ou[v_tmp_20] = v_tmp_25;
-    b_ou[v_tmp_21] = v_tmp_26;
-    b_ou[v_tmp_22] = v_tmp_27;
-    b_ou[v_tmp_23] = v_tmp_28;
-    b_ou[v_tmp_24] = v_tmp_29;
-    let v_tmp_30: u32 = (v_g * 11u) + 5u;
-    let v_tmp_31: u32 = (v_g * 11u) + 6u;
-    let v_tmp_32: u32 = v_u5;
-    let v_tmp_33: u32 = v_u6;
-    b_ou[v_tmp_30] = v_tmp_32;
-    b_ou[v_tmp_31] = v_tmp_33;
-    let v_tmp_34: u32 = (v_g * 11u) + 7u;
-    let v_tmp_35: u32 = (v_g * 11u) + 8u;
-    b_ou[v_tmp_34] = 0u;
-    b_ou[v_tmp_35] = 0u;
-    if v_any {
-        b_ou[(v_g * 11u) + 7u] = 1u;
-    }
-    if v_all {
-        b_ou[(v_g * 11u) + 8u] = 1u;
-    }
-    let v_tmp_36: u32 = (v_g * 11u) + 9u;
-    let v_tmp_37: u32 = (v_g * 11u) + 10u;
-    let v_tmp_38: u32 = lidx % 4u;
-    let v_tmp_39: u32 = 4u;
-    b_ou[v_tmp_36] = v_tmp_38;
-    b_ou[v_tmp_37] = v_tmp_39;
-    var v_f0: f32;
-    let xpu_t99 = lidx % 4u;
-    let xpu_t100 = lidx - xpu_t99;
-    var xpu_t101: f32 = f32();
-    var xpu_t102: u32 = 0u;
-    loop {
-        if xpu_t102 >= 4u {
-            break;
-        }
-        let xpu_t103 = subgroupShuffle(v_f, (sgid - (sgid % 4u)) + xpu_t102);
-        if (xpu_t100 + xpu_t102) < 30u {
-            xpu_t101 = xpu_t101 + xpu_t103;
-        }
-        continuing {
-            xpu_t102 = xpu_t102 + 1u;
-        }
-    }
-    v_f0 = xpu_t101;
-    var v_f1: f32;
-    let xpu_t104 = lidx % 4u;
-    let xpu_t105 = lidx - xpu_t104;
-    var xpu_t106: f32 = v_f;
-    var xpu_t107: u32 = 0u;
-    loop {
-        if xpu_t107 >= 4u {
-            break;
-        }
-        let xpu_t108 = subgroupShuffle(v_f, (sgid - (sgid % 4u)) + xpu_t107);
-        if (xpu_t105 + xpu_t107) < 30u {
-            xpu_t106 = min(xpu_t106, xpu_t108);
-        }
-        continuing {
-            xpu_t107 = xpu_t107 + 1u;
-        }
-    }
-    v_f1 = xpu_t106;
-    var v_f2: f32;
-    let xpu_t109 = lidx % 4u;
-    let xpu_t110 = lidx - xpu_t109;
-    var xpu_t111: f32 = v_f;
-    var xpu_t112: u32 = 0u;
-    loop {
-        if xpu_t112 >= 4u {
-            break;
-        }
-        let xpu_t113 = subgroupShuffle(v_f, (sgid - (sgid % 4u)) + xpu_t112);
-        if (xpu_t110 + xpu_t112) < 30u {
-            xpu_t111 = max(xpu_t111, xpu_t113);
-        }
-        continuing {
-            xpu_t112 = xpu_t112 + 1u;
-        }
-    }
-    v_f2 = xpu_t111;
-    var v_f3: f32;
-    let xpu_t114 = lidx % 4u;
-    let xpu_t115 = lidx - xpu_t114;
-    var xpu_t116: f32 = f32();
-    var xpu_t117: u32 = 0u;
-    loop {
-        if xpu_t117 >= 4u {
-            break;
-        }
-        let xpu_t118 = subgroupShuffle(v_f, (sgid - (sgid % 4u)) + xpu_t117);
-        if ((xpu_t115 + xpu_t117) < 30u) && (xpu_t117 <= xpu_t114) {
-            xpu_t116 = xpu_t116 + xpu_t118;
-        }
-        continuing {
-            xpu_t117 = xpu_t117 + 1u;
-        }
-    }
-    v_f3 = xpu_t116;
-    var v_f4: f32;
-    let xpu_t119 = lidx % 4u;
-    let xpu_t120 = lidx - xpu_t119;
-    var xpu_t121: f32 = f32();
-    var xpu_t122: u32 = 0u;
-    loop {
-        if xpu_t122 >= 4u {
-            break;
-        }
-        let xpu_t123 = subgroupShuffle(v_f, (sgid - (sgid % 4u)) + xpu_t122);
-        if ((xpu_t120 + xpu_t122) < 30u) && (xpu_t122 < xpu_t119) {
-            xpu_t121 = xpu_t121 + xpu_t123;
-        }
-        continuing {
-            xpu_t122 = xpu_t122 + 1u;
-        }
-    }
-    v_f4 = xpu_t121;
-    var v_f5: f32;
-    let xpu_t124 = lidx % 4u;
-    let xpu_t125 = lidx - xpu_t124;
-    let xpu_t126 = xpu_u.p_m;
-    let xpu_t127 = xpu_t124 ^ (xpu_t126 % 4u);
-    let xpu_t128 = subgroupShuffle(v_f, (sgid - (sgid % 4u)) + xpu_t127);
     v_f5 = select(v_f, xpu_t128, true && ((xpu_t125 + xpu_t127) < 30u));
     let v_tmp_40: u32 = v_g * 6u;
     let v_tmp_41: u32 = (v_g * 6u) + 1u;
@@ -8375,73 +8618,138 @@ var Wave64Kernel = gpu.Register(&gpu.KernelSpec{
 	Block: xpu.Dim3{X: 96, Y: 1, Z: 1},
 	Wave:  64,
 	Params: []gpu.Param{
-		{Name: "oi", Kind: gpu.ParamBuffer, Type: "int32", Size: 4, Access: gpu.AccessWrite, Binding: 0},
-		{Name: "ou", Kind: gpu.ParamBuffer, Type: "uint32", Size: 4, Access: gpu.AccessWrite, Binding: 1},
-		{Name: "of", Kind: gpu.ParamBuffer, Type: "float32", Size: 4, Access: gpu.AccessWrite, Binding: 2},
-		{Name: "xi", Kind: gpu.ParamBuffer, Type: "int32", Size: 4, Access: gpu.AccessRead, Binding: 3},
-		{Name: "xu", Kind: gpu.ParamBuffer, Type: "uint32", Size: 4, Access: gpu.AccessRead, Binding: 4},
-		{Name: "xf", Kind: gpu.ParamBuffer, Type: "float32", Size: 4, Access: gpu.AccessRead, Binding: 5},
-		{Name: "sel", Kind: gpu.ParamBuffer, Type: "uint32", Size: 4, Access: gpu.AccessRead, Binding: 6},
-		{Name: "bl", Kind: gpu.ParamScalar, Type: "uint32", Size: 4, Binding: 0},
-		{Name: "m", Kind: gpu.ParamScalar, Type: "uint32", Size: 4, Binding: 4},
-		{Name: "d", Kind: gpu.ParamScalar, Type: "uint32", Size: 4, Binding: 8},
+		{Name: "oi", Kind: gpu.ParamBuffer, Type: gpu.TypeName{Name: "int32"}, Size: 4, Access: gpu.AccessWrite, Binding: 0},
+		{Name: "ou", Kind: gpu.ParamBuffer, Type: gpu.TypeName{Name: "uint32"}, Size: 4, Access: gpu.AccessWrite, Binding: 1},
+		{Name: "of", Kind: gpu.ParamBuffer, Type: gpu.TypeName{Name: "float32"}, Size: 4, Access: gpu.AccessWrite, Binding: 2},
+		{Name: "xi", Kind: gpu.ParamBuffer, Type: gpu.TypeName{Name: "int32"}, Size: 4, Access: gpu.AccessRead, Binding: 3},
+		{Name: "xu", Kind: gpu.ParamBuffer, Type: gpu.TypeName{Name: "uint32"}, Size: 4, Access: gpu.AccessRead, Binding: 4},
+		{Name: "xf", Kind: gpu.ParamBuffer, Type: gpu.TypeName{Name: "float32"}, Size: 4, Access: gpu.AccessRead, Binding: 5},
+		{Name: "sel", Kind: gpu.ParamBuffer, Type: gpu.TypeName{Name: "uint32"}, Size: 4, Access: gpu.AccessRead, Binding: 6},
+		{Name: "bl", Kind: gpu.ParamScalar, Type: gpu.TypeName{Name: "uint32"}, Size: 4, Binding: 0},
+		{Name: "m", Kind: gpu.ParamScalar, Type: gpu.TypeName{Name: "uint32"}, Size: 4, Binding: 4},
+		{Name: "d", Kind: gpu.ParamScalar, Type: gpu.TypeName{Name: "uint32"}, Size: 4, Binding: 8},
 	},
 	UniformSize: 16,
-	WGSL:        wave64WGSL,
 	Func:        Verbs,
 	Comptime:    Width{W: 64, Block: 96},
-	WaveVariants: []gpu.WaveVariant{
-		{Tier: "native", SubgroupMin: 64, SubgroupMax: 64, Width: 64, WGSL: wave64WGSLNative},
-		{Tier: "folded", SubgroupMin: 4, SubgroupMax: 32, Width: 64, WGSL: wave64WGSLFolded},
-		{Tier: "narrow", SubgroupMin: 128, SubgroupMax: 128, Width: 64, WGSL: wave64WGSLNarrow},
-		{Tier: "emulated", SubgroupMin: 0, SubgroupMax: 0, Width: 64, WGSL: wave64WGSL},
-	},
-	CPU: wave64CPU,
-	Manifests: []gpu.Manifest{
+	Artifacts: []gpu.Artifact{
 		{
-			Kernel: "github.com/goxpu/xpu/kernels/wave.Wave64", Backend: "webgpu", Target: "wgsl",
-			Hash:        "sha256:cd0a33a6a4cc52127f24ce63a5adc60ac1d95d63bc7c8a19469357e217ac315b",
-			Codegen:     "xpu-gen/1",
-			Block:       xpu.Dim3{X: 96, Y: 1, Z: 1},
-			SharedBytes: 0, StorageBindings: 7, UniformBytes: 16,
-			PrivateBytes: new(332),
-			Buffers: []gpu.Usage{
-				{Name: "oi", Access: gpu.AccessWrite},
-				{Name: "ou", Access: gpu.AccessWrite},
-				{Name: "of", Access: gpu.AccessWrite},
-				{Name: "xi", Access: gpu.AccessRead},
-				{Name: "xu", Access: gpu.AccessRead},
-				{Name: "xf", Access: gpu.AccessRead},
-				{Name: "sel", Access: gpu.AccessRead},
+			Manifest: gpu.Manifest{
+				Kernel: "github.com/goxpu/xpu/kernels/wave.Wave64", Backend: "webgpu", Target: "wgsl",
+				Hash:        "sha256:260a8772e45f23d0356845469dddd8a77c2ac887d9b58a58c3b84e35076ea0ca",
+				Codegen:     "xpu-gen/1",
+				Block:       xpu.Dim3{X: 96, Y: 1, Z: 1},
+				SharedBytes: 0, StorageBindings: 7, UniformBytes: 16,
+				PrivateBytes: new(332),
+				Buffers: []gpu.Usage{
+					{Name: "oi", Access: gpu.AccessWrite},
+					{Name: "ou", Access: gpu.AccessWrite},
+					{Name: "of", Access: gpu.AccessWrite},
+					{Name: "xi", Access: gpu.AccessRead},
+					{Name: "xu", Access: gpu.AccessRead},
+					{Name: "xf", Access: gpu.AccessRead},
+					{Name: "sel", Access: gpu.AccessRead},
+				},
+				Wave:    64,
+				WaveOps: true, WaveTier: "native",
+				NativeOps: []string{"select", "subgroupAdd", "subgroupAll", "subgroupAny", "subgroupExclusiveAdd", "subgroupInclusiveAdd", "subgroupMax", "subgroupMin", "subgroupShuffle"},
 			},
-			Wave:    64,
-			WaveOps: true,
-			WaveVariants: []gpu.ManifestVariant{
-				{Tier: "native", SubgroupMin: 64, SubgroupMax: 64, Width: 64, Hash: "sha256:260a8772e45f23d0356845469dddd8a77c2ac887d9b58a58c3b84e35076ea0ca"},
-				{Tier: "folded", SubgroupMin: 4, SubgroupMax: 32, Width: 64, Hash: "sha256:5ede6cfe0f55fb423d493380adeec76b5138b777440f9384aa8c6421f44b02fb"},
-				{Tier: "narrow", SubgroupMin: 128, SubgroupMax: 128, Width: 64, Hash: "sha256:b73c174ebd8cb41b2043b2647cf3bac3d6dea8bf29ca433260645db44a7eb139"},
-				{Tier: "emulated", SubgroupMin: 0, SubgroupMax: 0, Width: 64, Hash: "sha256:cd0a33a6a4cc52127f24ce63a5adc60ac1d95d63bc7c8a19469357e217ac315b"},
-			},
-			NativeOps: []string{"bitcast", "max", "min", "select", "workgroupBarrier"},
+			Selector: gpu.Selector{SubgroupMin: 64, SubgroupMax: 64, Width: 64},
+			Code:     wave64WGSLNative,
 		},
 		{
-			Kernel: "github.com/goxpu/xpu/kernels/wave.Wave64", Backend: "cpu", Target: "go",
-			Hash:        "sha256:d50f0ee23dc981b5f0316dd3e1728894d7b0ef2283434257b97246e4d0b049be",
-			Codegen:     "xpu-gen/1",
-			Block:       xpu.Dim3{X: 96, Y: 1, Z: 1},
-			SharedBytes: 0, StorageBindings: 7, UniformBytes: 16,
-			Buffers: []gpu.Usage{
-				{Name: "oi", Access: gpu.AccessWrite},
-				{Name: "ou", Access: gpu.AccessWrite},
-				{Name: "of", Access: gpu.AccessWrite},
-				{Name: "xi", Access: gpu.AccessRead},
-				{Name: "xu", Access: gpu.AccessRead},
-				{Name: "xf", Access: gpu.AccessRead},
-				{Name: "sel", Access: gpu.AccessRead},
+			Manifest: gpu.Manifest{
+				Kernel: "github.com/goxpu/xpu/kernels/wave.Wave64", Backend: "webgpu", Target: "wgsl",
+				Hash:        "sha256:5ede6cfe0f55fb423d493380adeec76b5138b777440f9384aa8c6421f44b02fb",
+				Codegen:     "xpu-gen/1",
+				Block:       xpu.Dim3{X: 96, Y: 1, Z: 1},
+				SharedBytes: 0, StorageBindings: 7, UniformBytes: 16,
+				PrivateBytes: new(332),
+				Buffers: []gpu.Usage{
+					{Name: "oi", Access: gpu.AccessWrite},
+					{Name: "ou", Access: gpu.AccessWrite},
+					{Name: "of", Access: gpu.AccessWrite},
+					{Name: "xi", Access: gpu.AccessRead},
+					{Name: "xu", Access: gpu.AccessRead},
+					{Name: "xf", Access: gpu.AccessRead},
+					{Name: "sel", Access: gpu.AccessRead},
+				},
+				Wave:    64,
+				WaveOps: true, WaveTier: "folded",
+				NativeOps: []string{"bitcast", "max", "min", "select", "subgroupAdd", "subgroupAll", "subgroupAny", "subgroupExclusiveAdd", "subgroupInclusiveAdd", "subgroupMax", "subgroupMin", "workgroupBarrier"},
 			},
-			Wave:    64,
-			WaveOps: true, WaveTier: "emulated",
-			NativeOps: []string{"gpu.CPUWave", "gpu.CPUWaveVote"},
+			Selector: gpu.Selector{SubgroupMin: 4, SubgroupMax: 32, Width: 64},
+			Code:     wave64WGSLFolded,
+		},
+		{
+			Manifest: gpu.Manifest{
+				Kernel: "github.com/goxpu/xpu/kernels/wave.Wave64", Backend: "webgpu", Target: "wgsl",
+				Hash:        "sha256:b73c174ebd8cb41b2043b2647cf3bac3d6dea8bf29ca433260645db44a7eb139",
+				Codegen:     "xpu-gen/1",
+				Block:       xpu.Dim3{X: 96, Y: 1, Z: 1},
+				SharedBytes: 0, StorageBindings: 7, UniformBytes: 16,
+				PrivateBytes: new(332),
+				Buffers: []gpu.Usage{
+					{Name: "oi", Access: gpu.AccessWrite},
+					{Name: "ou", Access: gpu.AccessWrite},
+					{Name: "of", Access: gpu.AccessWrite},
+					{Name: "xi", Access: gpu.AccessRead},
+					{Name: "xu", Access: gpu.AccessRead},
+					{Name: "xf", Access: gpu.AccessRead},
+					{Name: "sel", Access: gpu.AccessRead},
+				},
+				Wave:    64,
+				WaveOps: true, WaveTier: "narrow",
+				NativeOps: []string{"max", "min", "select", "subgroupShuffle"},
+			},
+			Selector: gpu.Selector{SubgroupMin: 128, SubgroupMax: 128, Width: 64},
+			Code:     wave64WGSLNarrow,
+		},
+		{
+			Manifest: gpu.Manifest{
+				Kernel: "github.com/goxpu/xpu/kernels/wave.Wave64", Backend: "webgpu", Target: "wgsl",
+				Hash:        "sha256:cd0a33a6a4cc52127f24ce63a5adc60ac1d95d63bc7c8a19469357e217ac315b",
+				Codegen:     "xpu-gen/1",
+				Block:       xpu.Dim3{X: 96, Y: 1, Z: 1},
+				SharedBytes: 0, StorageBindings: 7, UniformBytes: 16,
+				PrivateBytes: new(332),
+				Buffers: []gpu.Usage{
+					{Name: "oi", Access: gpu.AccessWrite},
+					{Name: "ou", Access: gpu.AccessWrite},
+					{Name: "of", Access: gpu.AccessWrite},
+					{Name: "xi", Access: gpu.AccessRead},
+					{Name: "xu", Access: gpu.AccessRead},
+					{Name: "xf", Access: gpu.AccessRead},
+					{Name: "sel", Access: gpu.AccessRead},
+				},
+				Wave:    64,
+				WaveOps: true, WaveTier: "emulated",
+				NativeOps: []string{"bitcast", "max", "min", "select", "workgroupBarrier"},
+			},
+			Selector: gpu.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 64},
+			Code:     wave64WGSLEmulated,
+		},
+		{
+			Manifest: gpu.Manifest{
+				Kernel: "github.com/goxpu/xpu/kernels/wave.Wave64", Backend: "cpu", Target: "go",
+				Hash:        "sha256:d50f0ee23dc981b5f0316dd3e1728894d7b0ef2283434257b97246e4d0b049be",
+				Codegen:     "xpu-gen/1",
+				Block:       xpu.Dim3{X: 96, Y: 1, Z: 1},
+				SharedBytes: 0, StorageBindings: 7, UniformBytes: 16,
+				Buffers: []gpu.Usage{
+					{Name: "oi", Access: gpu.AccessWrite},
+					{Name: "ou", Access: gpu.AccessWrite},
+					{Name: "of", Access: gpu.AccessWrite},
+					{Name: "xi", Access: gpu.AccessRead},
+					{Name: "xu", Access: gpu.AccessRead},
+					{Name: "xf", Access: gpu.AccessRead},
+					{Name: "sel", Access: gpu.AccessRead},
+				},
+				Wave:    64,
+				WaveOps: true, WaveTier: "emulated",
+				NativeOps: []string{"gpu.CPUWave", "gpu.CPUWaveVote"},
+			},
+			Entry: wave64CPU,
 		},
 	},
 })
@@ -8453,551 +8761,7 @@ func LaunchWave64(s *gpu.Stream, groups xpu.Dim3, oi *gpu.Buffer[int32], ou *gpu
 	return s.Launch(Wave64Kernel, groups, oi, ou, of, xi, xu, xf, sel, bl, m, d)
 }
 
-// wave64WGSL is the WGSL of Wave64.
-const wave64WGSL = `struct xpu_Uniforms {
-    p_bl: u32,
-    p_m: u32,
-    p_d: u32,
-}
-
-@group(0) @binding(0) var<storage, read_write> b_oi: array<i32>;
-@group(0) @binding(1) var<storage, read_write> b_ou: array<u32>;
-@group(0) @binding(2) var<storage, read_write> b_of: array<f32>;
-@group(0) @binding(3) var<storage, read> b_xi: array<i32>;
-@group(0) @binding(4) var<storage, read> b_xu: array<u32>;
-@group(0) @binding(5) var<storage, read> b_xf: array<f32>;
-@group(0) @binding(6) var<storage, read> b_sel: array<u32>;
-@group(0) @binding(7) var<uniform> xpu_u: xpu_Uniforms;
-var<workgroup> xpu_wave: array<u32, 128>;
-
-// main is kernel Wave64, block 96x1x1.
-@compute @workgroup_size(96, 1, 1)
-fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) lidx: u32) {
-    let v_g: u32 = gid.x;
-    let v_a: i32 = b_xi[v_g];
-    let v_u: u32 = b_xu[v_g];
-    let v_f: f32 = b_xf[v_g];
-    let v_k: u32 = b_sel[v_g];
-    let v_p: bool = ((v_u % 4u) != 0u) || ((wid.x % 2u) == 0u);
-    var v_s0: i32;
-    let xpu_t1 = lidx % 64u;
-    let xpu_t2 = lidx - xpu_t1;
-    workgroupBarrier();
-    xpu_wave[lidx] = bitcast<u32>(v_a);
-    workgroupBarrier();
-    var xpu_t3: i32 = i32();
-    var xpu_t4: u32 = 0u;
-    loop {
-        if xpu_t4 >= 64u {
-            break;
-        }
-        let xpu_t5 = bitcast<i32>(xpu_wave[xpu_t2 + xpu_t4]);
-        if (xpu_t2 + xpu_t4) < 96u {
-            xpu_t3 = xpu_t3 + xpu_t5;
-        }
-        continuing {
-            xpu_t4 = xpu_t4 + 1u;
-        }
-    }
-    v_s0 = xpu_t3;
-    var v_s1: i32;
-    let xpu_t6 = lidx % 64u;
-    let xpu_t7 = lidx - xpu_t6;
-    workgroupBarrier();
-    xpu_wave[lidx] = bitcast<u32>(v_a);
-    workgroupBarrier();
-    var xpu_t8: i32 = v_a;
-    var xpu_t9: u32 = 0u;
-    loop {
-        if xpu_t9 >= 64u {
-            break;
-        }
-        let xpu_t10 = bitcast<i32>(xpu_wave[xpu_t7 + xpu_t9]);
-        if (xpu_t7 + xpu_t9) < 96u {
-            xpu_t8 = min(xpu_t8, xpu_t10);
-        }
-        continuing {
-            xpu_t9 = xpu_t9 + 1u;
-        }
-    }
-    v_s1 = xpu_t8;
-    var v_s2: i32;
-    let xpu_t11 = lidx % 64u;
-    let xpu_t12 = lidx - xpu_t11;
-    workgroupBarrier();
-    xpu_wave[lidx] = bitcast<u32>(v_a);
-    workgroupBarrier();
-    var xpu_t13: i32 = v_a;
-    var xpu_t14: u32 = 0u;
-    loop {
-        if xpu_t14 >= 64u {
-            break;
-        }
-        let xpu_t15 = bitcast<i32>(xpu_wave[xpu_t12 + xpu_t14]);
-        if (xpu_t12 + xpu_t14) < 96u {
-            xpu_t13 = max(xpu_t13, xpu_t15);
-        }
-        continuing {
-            xpu_t14 = xpu_t14 + 1u;
-        }
-    }
-    v_s2 = xpu_t13;
-    var v_s3: i32;
-    let xpu_t16 = lidx % 64u;
-    let xpu_t17 = lidx - xpu_t16;
-    workgroupBarrier();
-    xpu_wave[lidx] = bitcast<u32>(v_a);
-    workgroupBarrier();
-    var xpu_t18: i32 = i32();
-    var xpu_t19: u32 = 0u;
-    loop {
-        if xpu_t19 >= 64u {
-            break;
-        }
-        let xpu_t20 = bitcast<i32>(xpu_wave[xpu_t17 + xpu_t19]);
-        if ((xpu_t17 + xpu_t19) < 96u) && (xpu_t19 <= xpu_t16) {
-            xpu_t18 = xpu_t18 + xpu_t20;
-        }
-        continuing {
-            xpu_t19 = xpu_t19 + 1u;
-        }
-    }
-    v_s3 = xpu_t18;
-    var v_s4: i32;
-    let xpu_t21 = lidx % 64u;
-    let xpu_t22 = lidx - xpu_t21;
-    workgroupBarrier();
-    xpu_wave[lidx] = bitcast<u32>(v_a);
-    workgroupBarrier();
-    var xpu_t23: i32 = i32();
-    var xpu_t24: u32 = 0u;
-    loop {
-        if xpu_t24 >= 64u {
-            break;
-        }
-        let xpu_t25 = bitcast<i32>(xpu_wave[xpu_t22 + xpu_t24]);
-        if ((xpu_t22 + xpu_t24) < 96u) && (xpu_t24 < xpu_t21) {
-            xpu_t23 = xpu_t23 + xpu_t25;
-        }
-        continuing {
-            xpu_t24 = xpu_t24 + 1u;
-        }
-    }
-    v_s4 = xpu_t23;
-    var v_s5: i32;
-    let xpu_t26 = lidx % 64u;
-    let xpu_t27 = lidx - xpu_t26;
-    workgroupBarrier();
-    xpu_wave[lidx] = bitcast<u32>(v_a);
-    workgroupBarrier();
-    let xpu_t28 = xpu_u.p_bl;
-    let xpu_t29 = xpu_t28 % 64u;
-    let xpu_t30 = bitcast<i32>(xpu_wave[xpu_t27 + xpu_t29]);
-    v_s5 = select(v_a, xpu_t30, true && ((xpu_t27 + xpu_t29) < 96u));
-    var v_s6: i32;
-    let xpu_t31 = lidx % 64u;
-    let xpu_t32 = lidx - xpu_t31;
-    workgroupBarrier();
-    xpu_wave[lidx] = bitcast<u32>(v_a);
-    workgroupBarrier();
-    let xpu_t33 = v_k % 64u;
-    let xpu_t34 = bitcast<i32>(xpu_wave[xpu_t32 + xpu_t33]);
-    v_s6 = select(v_a, xpu_t34, true && ((xpu_t32 + xpu_t33) < 96u));
-    var v_s7: i32;
-    let xpu_t35 = lidx % 64u;
-    let xpu_t36 = lidx - xpu_t35;
-    workgroupBarrier();
-    xpu_wave[lidx] = bitcast<u32>(v_a);
-    workgroupBarrier();
-    let xpu_t37 = xpu_u.p_m;
-    let xpu_t38 = xpu_t35 ^ (xpu_t37 % 64u);
-    let xpu_t39 = bitcast<i32>(xpu_wave[xpu_t36 + xpu_t38]);
-    v_s7 = select(v_a, xpu_t39, true && ((xpu_t36 + xpu_t38) < 96u));
-    var v_s8: i32;
-    let xpu_t40 = lidx % 64u;
-    let xpu_t41 = lidx - xpu_t40;
-    workgroupBarrier();
-    xpu_wave[lidx] = bitcast<u32>(v_a);
-    workgroupBarrier();
-    let xpu_t42 = xpu_u.p_d;
-    let xpu_t43 = xpu_t42 <= xpu_t40;
-    let xpu_t44 = select(xpu_t40, xpu_t40 - xpu_t42, xpu_t42 <= xpu_t40);
-    let xpu_t45 = bitcast<i32>(xpu_wave[xpu_t41 + xpu_t44]);
-    v_s8 = select(v_a, xpu_t45, xpu_t43 && ((xpu_t41 + xpu_t44) < 96u));
-    var v_s9: i32;
-    let xpu_t46 = lidx % 64u;
-    let xpu_t47 = lidx - xpu_t46;
-    workgroupBarrier();
-    xpu_wave[lidx] = bitcast<u32>(v_a);
-    workgroupBarrier();
-    let xpu_t48 = xpu_u.p_d;
-    let xpu_t49 = xpu_t48 < (64u - xpu_t46);
-    let xpu_t50 = select(xpu_t46, xpu_t46 + xpu_t48, xpu_t48 < (64u - xpu_t46));
-    let xpu_t51 = bitcast<i32>(xpu_wave[xpu_t47 + xpu_t50]);
-    v_s9 = select(v_a, xpu_t51, xpu_t49 && ((xpu_t47 + xpu_t50) < 96u));
-    let v_tmp: u32 = v_g * 10u;
-    let v_tmp_1: u32 = (v_g * 10u) + 1u;
-    let v_tmp_2: u32 = (v_g * 10u) + 2u;
-    let v_tmp_3: u32 = (v_g * 10u) + 3u;
-    let v_tmp_4: u32 = (v_g * 10u) + 4u;
-    let v_tmp_5: i32 = v_s0;
-    let v_tmp_6: i32 = v_s1;
-    let v_tmp_7: i32 = v_s2;
-    let v_tmp_8: i32 = v_s3;
-    let v_tmp_9: i32 = v_s4;
-    b_oi[v_tmp] = v_tmp_5;
-    b_oi[v_tmp_1] = v_tmp_6;
-    b_oi[v_tmp_2] = v_tmp_7;
-    b_oi[v_tmp_3] = v_tmp_8;
-    b_oi[v_tmp_4] = v_tmp_9;
-    let v_tmp_10: u32 = (v_g * 10u) + 5u;
-    let v_tmp_11: u32 = (v_g * 10u) + 6u;
-    let v_tmp_12: u32 = (v_g * 10u) + 7u;
-    let v_tmp_13: u32 = (v_g * 10u) + 8u;
-    let v_tmp_14: u32 = (v_g * 10u) + 9u;
-    let v_tmp_15: i32 = v_s5;
-    let v_tmp_16: i32 = v_s6;
-    let v_tmp_17: i32 = v_s7;
-    let v_tmp_18: i32 = v_s8;
-    let v_tmp_19: i32 = v_s9;
-    b_oi[v_tmp_10] = v_tmp_15;
-    b_oi[v_tmp_11] = v_tmp_16;
-    b_oi[v_tmp_12] = v_tmp_17;
-    b_oi[v_tmp_13] = v_tmp_18;
-    b_oi[v_tmp_14] = v_tmp_19;
-    var v_u0: u32;
-    let xpu_t52 = lidx % 64u;
-    let xpu_t53 = lidx - xpu_t52;
-    workgroupBarrier();
-    xpu_wave[lidx] = v_u;
-    workgroupBarrier();
-    var xpu_t54: u32 = u32();
-    var xpu_t55: u32 = 0u;
-    loop {
-        if xpu_t55 >= 64u {
-            break;
-        }
-        let xpu_t56 = xpu_wave[xpu_t53 + xpu_t55];
-        if (xpu_t53 + xpu_t55) < 96u {
-            xpu_t54 = xpu_t54 + xpu_t56;
-        }
-        continuing {
-            xpu_t55 = xpu_t55 + 1u;
-        }
-    }
-    v_u0 = xpu_t54;
-    var v_u1: u32;
-    let xpu_t57 = lidx % 64u;
-    let xpu_t58 = lidx - xpu_t57;
-    workgroupBarrier();
-    xpu_wave[lidx] = v_u;
-    workgroupBarrier();
-    var xpu_t59: u32 = v_u;
-    var xpu_t60: u32 = 0u;
-    loop {
-        if xpu_t60 >= 64u {
-            break;
-        }
-        let xpu_t61 = xpu_wave[xpu_t58 + xpu_t60];
-        if (xpu_t58 + xpu_t60) < 96u {
-            xpu_t59 = min(xpu_t59, xpu_t61);
-        }
-        continuing {
-            xpu_t60 = xpu_t60 + 1u;
-        }
-    }
-    v_u1 = xpu_t59;
-    var v_u2: u32;
-    let xpu_t62 = lidx % 64u;
-    let xpu_t63 = lidx - xpu_t62;
-    workgroupBarrier();
-    xpu_wave[lidx] = v_u;
-    workgroupBarrier();
-    var xpu_t64: u32 = v_u;
-    var xpu_t65: u32 = 0u;
-    loop {
-        if xpu_t65 >= 64u {
-            break;
-        }
-        let xpu_t66 = xpu_wave[xpu_t63 + xpu_t65];
-        if (xpu_t63 + xpu_t65) < 96u {
-            xpu_t64 = max(xpu_t64, xpu_t66);
-        }
-        continuing {
-            xpu_t65 = xpu_t65 + 1u;
-        }
-    }
-    v_u2 = xpu_t64;
-    var v_u3: u32;
-    let xpu_t67 = lidx % 64u;
-    let xpu_t68 = lidx - xpu_t67;
-    workgroupBarrier();
-    xpu_wave[lidx] = v_u;
-    workgroupBarrier();
-    var xpu_t69: u32 = u32();
-    var xpu_t70: u32 = 0u;
-    loop {
-        if xpu_t70 >= 64u {
-            break;
-        }
-        let xpu_t71 = xpu_wave[xpu_t68 + xpu_t70];
-        if ((xpu_t68 + xpu_t70) < 96u) && (xpu_t70 <= xpu_t67) {
-            xpu_t69 = xpu_t69 + xpu_t71;
-        }
-        continuing {
-            xpu_t70 = xpu_t70 + 1u;
-        }
-    }
-    v_u3 = xpu_t69;
-    var v_u4: u32;
-    let xpu_t72 = lidx % 64u;
-    let xpu_t73 = lidx - xpu_t72;
-    workgroupBarrier();
-    xpu_wave[lidx] = v_u;
-    workgroupBarrier();
-    var xpu_t74: u32 = u32();
-    var xpu_t75: u32 = 0u;
-    loop {
-        if xpu_t75 >= 64u {
-            break;
-        }
-        let xpu_t76 = xpu_wave[xpu_t73 + xpu_t75];
-        if ((xpu_t73 + xpu_t75) < 96u) && (xpu_t75 < xpu_t72) {
-            xpu_t74 = xpu_t74 + xpu_t76;
-        }
-        continuing {
-            xpu_t75 = xpu_t75 + 1u;
-        }
-    }
-    v_u4 = xpu_t74;
-    var v_u5: u32;
-    let xpu_t77 = lidx % 64u;
-    let xpu_t78 = lidx - xpu_t77;
-    workgroupBarrier();
-    xpu_wave[lidx] = v_u;
-    workgroupBarrier();
-    let xpu_t79 = v_k % 64u;
-    let xpu_t80 = xpu_wave[xpu_t78 + xpu_t79];
-    v_u5 = select(v_u, xpu_t80, true && ((xpu_t78 + xpu_t79) < 96u));
-    let v_u6: u32 = 0u;
-    var v_any: bool;
-    let xpu_t81 = select(0u, 1u, v_p);
-    let xpu_t82 = lidx % 64u;
-    let xpu_t83 = lidx - xpu_t82;
-    workgroupBarrier();
-    xpu_wave[lidx] = xpu_t81;
-    workgroupBarrier();
-    var xpu_t84: u32 = 0u;
-    var xpu_t85: u32 = 0u;
-    loop {
-        if xpu_t85 >= 64u {
-            break;
-        }
-        let xpu_t86 = xpu_wave[xpu_t83 + xpu_t85];
-        if (xpu_t83 + xpu_t85) < 96u {
-            xpu_t84 = xpu_t84 | xpu_t86;
-        }
-        continuing {
-            xpu_t85 = xpu_t85 + 1u;
-        }
-    }
-    v_any = xpu_t84 != 0u;
-    var v_all: bool;
-    let xpu_t87 = select(0u, 1u, v_p);
-    let xpu_t88 = lidx % 64u;
-    let xpu_t89 = lidx - xpu_t88;
-    workgroupBarrier();
-    xpu_wave[lidx] = xpu_t87;
-    workgroupBarrier();
-    var xpu_t90: u32 = 1u;
-    var xpu_t91: u32 = 0u;
-    loop {
-        if xpu_t91 >= 64u {
-            break;
-        }
-        let xpu_t92 = xpu_wave[xpu_t89 + xpu_t91];
-        if (xpu_t89 + xpu_t91) < 96u {
-            xpu_t90 = xpu_t90 & xpu_t92;
-        }
-        continuing {
-            xpu_t91 = xpu_t91 + 1u;
-        }
-    }
-    v_all = xpu_t90 != 0u;
-    let v_tmp_20: u32 = v_g * 11u;
-    let v_tmp_21: u32 = (v_g * 11u) + 1u;
-    let v_tmp_22: u32 = (v_g * 11u) + 2u;
-    let v_tmp_23: u32 = (v_g * 11u) + 3u;
-    let v_tmp_24: u32 = (v_g * 11u) + 4u;
-    let v_tmp_25: u32 = v_u0;
-    let v_tmp_26: u32 = v_u1;
-    let v_tmp_27: u32 = v_u2;
-    let v_tmp_28: u32 = v_u3;
-    let v_tmp_29: u32 = v_u4;
-    b_ou[v_tmp_20] = v_tmp_25;
-    b_ou[v_tmp_21] = v_tmp_26;
-    b_ou[v_tmp_22] = v_tmp_27;
-    b_ou[v_tmp_23] = v_tmp_28;
-    b_ou[v_tmp_24] = v_tmp_29;
-    let v_tmp_30: u32 = (v_g * 11u) + 5u;
-    let v_tmp_31: u32 = (v_g * 11u) + 6u;
-    let v_tmp_32: u32 = v_u5;
-    let v_tmp_33: u32 = v_u6;
-    b_ou[v_tmp_30] = v_tmp_32;
-    b_ou[v_tmp_31] = v_tmp_33;
-    let v_tmp_34: u32 = (v_g * 11u) + 7u;
-    let v_tmp_35: u32 = (v_g * 11u) + 8u;
-    b_ou[v_tmp_34] = 0u;
-    b_ou[v_tmp_35] = 0u;
-    if v_any {
-        b_ou[(v_g * 11u) + 7u] = 1u;
-    }
-    if v_all {
-        b_ou[(v_g * 11u) + 8u] = 1u;
-    }
-    let v_tmp_36: u32 = (v_g * 11u) + 9u;
-    let v_tmp_37: u32 = (v_g * 11u) + 10u;
-    let v_tmp_38: u32 = lidx % 64u;
-    let v_tmp_39: u32 = 64u;
-    b_ou[v_tmp_36] = v_tmp_38;
-    b_ou[v_tmp_37] = v_tmp_39;
-    var v_f0: f32;
-    let xpu_t93 = lidx % 64u;
-    let xpu_t94 = lidx - xpu_t93;
-    workgroupBarrier();
-    xpu_wave[lidx] = bitcast<u32>(v_f);
-    workgroupBarrier();
-    var xpu_t95: f32 = f32();
-    var xpu_t96: u32 = 0u;
-    loop {
-        if xpu_t96 >= 64u {
-            break;
-        }
-        let xpu_t97 = bitcast<f32>(xpu_wave[xpu_t94 + xpu_t96]);
-        if (xpu_t94 + xpu_t96) < 96u {
-            xpu_t95 = xpu_t95 + xpu_t97;
-        }
-        continuing {
-            xpu_t96 = xpu_t96 + 1u;
-        }
-    }
-    v_f0 = xpu_t95;
-    var v_f1: f32;
-    let xpu_t98 = lidx % 64u;
-    let xpu_t99 = lidx - xpu_t98;
-    workgroupBarrier();
-    xpu_wave[lidx] = bitcast<u32>(v_f);
-    workgroupBarrier();
-    var xpu_t100: f32 = v_f;
-    var xpu_t101: u32 = 0u;
-    loop {
-        if xpu_t101 >= 64u {
-            break;
-        }
-        let xpu_t102 = bitcast<f32>(xpu_wave[xpu_t99 + xpu_t101]);
-        if (xpu_t99 + xpu_t101) < 96u {
-            xpu_t100 = min(xpu_t100, xpu_t102);
-        }
-        continuing {
-            xpu_t101 = xpu_t101 + 1u;
-        }
-    }
-    v_f1 = xpu_t100;
-    var v_f2: f32;
-    let xpu_t103 = lidx % 64u;
-    let xpu_t104 = lidx - xpu_t103;
-    workgroupBarrier();
-    xpu_wave[lidx] = bitcast<u32>(v_f);
-    workgroupBarrier();
-    var xpu_t105: f32 = v_f;
-    var xpu_t106: u32 = 0u;
-    loop {
-        if xpu_t106 >= 64u {
-            break;
-        }
-        let xpu_t107 = bitcast<f32>(xpu_wave[xpu_t104 + xpu_t106]);
-        if (xpu_t104 + xpu_t106) < 96u {
-            xpu_t105 = max(xpu_t105, xpu_t107);
-        }
-        continuing {
-            xpu_t106 = xpu_t106 + 1u;
-        }
-    }
-    v_f2 = xpu_t105;
-    var v_f3: f32;
-    let xpu_t108 = lidx % 64u;
-    let xpu_t109 = lidx - xpu_t108;
-    workgroupBarrier();
-    xpu_wave[lidx] = bitcast<u32>(v_f);
-    workgroupBarrier();
-    var xpu_t110: f32 = f32();
-    var xpu_t111: u32 = 0u;
-    loop {
-        if xpu_t111 >= 64u {
-            break;
-        }
-        let xpu_t112 = bitcast<f32>(xpu_wave[xpu_t109 + xpu_t111]);
-        if ((xpu_t109 + xpu_t111) < 96u) && (xpu_t111 <= xpu_t108) {
-            xpu_t110 = xpu_t110 + xpu_t112;
-        }
-        continuing {
-            xpu_t111 = xpu_t111 + 1u;
-        }
-    }
-    v_f3 = xpu_t110;
-    var v_f4: f32;
-    let xpu_t113 = lidx % 64u;
-    let xpu_t114 = lidx - xpu_t113;
-    workgroupBarrier();
-    xpu_wave[lidx] = bitcast<u32>(v_f);
-    workgroupBarrier();
-    var xpu_t115: f32 = f32();
-    var xpu_t116: u32 = 0u;
-    loop {
-        if xpu_t116 >= 64u {
-            break;
-        }
-        let xpu_t117 = bitcast<f32>(xpu_wave[xpu_t114 + xpu_t116]);
-        if ((xpu_t114 + xpu_t116) < 96u) && (xpu_t116 < xpu_t113) {
-            xpu_t115 = xpu_t115 + xpu_t117;
-        }
-        continuing {
-            xpu_t116 = xpu_t116 + 1u;
-        }
-    }
-    v_f4 = xpu_t115;
-    var v_f5: f32;
-    let xpu_t118 = lidx % 64u;
-    let xpu_t119 = lidx - xpu_t118;
-    workgroupBarrier();
-    xpu_wave[lidx] = bitcast<u32>(v_f);
-    workgroupBarrier();
-    let xpu_t120 = xpu_u.p_m;
-    let xpu_t121 = xpu_t118 ^ (xpu_t120 % 64u);
-    let xpu_t122 = bitcast<f32>(xpu_wave[xpu_t119 + xpu_t121]);
-    v_f5 = select(v_f, xpu_t122, true && ((xpu_t119 + xpu_t121) < 96u));
-    let v_tmp_40: u32 = v_g * 6u;
-    let v_tmp_41: u32 = (v_g * 6u) + 1u;
-    let v_tmp_42: u32 = (v_g * 6u) + 2u;
-    let v_tmp_43: f32 = v_f0;
-    let v_tmp_44: f32 = v_f1;
-    let v_tmp_45: f32 = v_f2;
-    b_of[v_tmp_40] = v_tmp_43;
-    b_of[v_tmp_41] = v_tmp_44;
-    b_of[v_tmp_42] = v_tmp_45;
-    let v_tmp_46: u32 = (v_g * 6u) + 3u;
-    let v_tmp_47: u32 = (v_g * 6u) + 4u;
-    let v_tmp_48: u32 = (v_g * 6u) + 5u;
-    let v_tmp_49: f32 = v_f3;
-    let v_tmp_50: f32 = v_f4;
-    let v_tmp_51: f32 = v_f5;
-    b_of[v_tmp_46] = v_tmp_49;
-    b_of[v_tmp_47] = v_tmp_50;
-    b_of[v_tmp_48] = v_tmp_51;
-}
-`
-
-// wave64WGSLNative is the WGSL of Wave64 at the native wave tier (subgroups of 64 to 64 lanes).
+// wave64WGSLNative is the WGSL code of Wave64 at the native wave tier (subgroups of 64 to 64 lanes).
 const wave64WGSLNative = `enable subgroups;
 
 struct xpu_Uniforms {
@@ -9232,7 +8996,7 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(workgroup_id) wi
 }
 `
 
-// wave64WGSLFolded is the WGSL of Wave64 at the folded wave tier (subgroups of 4 to 32 lanes).
+// wave64WGSLFolded is the WGSL code of Wave64 at the folded wave tier (subgroups of 4 to 32 lanes).
 const wave64WGSLFolded = `enable subgroups;
 
 struct xpu_Uniforms {
@@ -9824,7 +9588,7 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(workgroup_id) wi
 }
 `
 
-// wave64WGSLNarrow is the WGSL of Wave64 at the narrow wave tier (subgroups of 128 to 128 lanes).
+// wave64WGSLNarrow is the WGSL code of Wave64 at the narrow wave tier (subgroups of 128 to 128 lanes).
 const wave64WGSLNarrow = `enable subgroups;
 
 struct xpu_Uniforms {
@@ -10275,6 +10039,550 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(workgroup_id) wi
     let xpu_t120 = xpu_u.p_m;
     let xpu_t121 = xpu_t118 ^ (xpu_t120 % 64u);
     let xpu_t122 = subgroupShuffle(v_f, (sgid - (sgid % 64u)) + xpu_t121);
+    v_f5 = select(v_f, xpu_t122, true && ((xpu_t119 + xpu_t121) < 96u));
+    let v_tmp_40: u32 = v_g * 6u;
+    let v_tmp_41: u32 = (v_g * 6u) + 1u;
+    let v_tmp_42: u32 = (v_g * 6u) + 2u;
+    let v_tmp_43: f32 = v_f0;
+    let v_tmp_44: f32 = v_f1;
+    let v_tmp_45: f32 = v_f2;
+    b_of[v_tmp_40] = v_tmp_43;
+    b_of[v_tmp_41] = v_tmp_44;
+    b_of[v_tmp_42] = v_tmp_45;
+    let v_tmp_46: u32 = (v_g * 6u) + 3u;
+    let v_tmp_47: u32 = (v_g * 6u) + 4u;
+    let v_tmp_48: u32 = (v_g * 6u) + 5u;
+    let v_tmp_49: f32 = v_f3;
+    let v_tmp_50: f32 = v_f4;
+    let v_tmp_51: f32 = v_f5;
+    b_of[v_tmp_46] = v_tmp_49;
+    b_of[v_tmp_47] = v_tmp_50;
+    b_of[v_tmp_48] = v_tmp_51;
+}
+`
+
+// wave64WGSLEmulated is the WGSL code of Wave64 at the emulated wave tier.
+const wave64WGSLEmulated = `struct xpu_Uniforms {
+    p_bl: u32,
+    p_m: u32,
+    p_d: u32,
+}
+
+@group(0) @binding(0) var<storage, read_write> b_oi: array<i32>;
+@group(0) @binding(1) var<storage, read_write> b_ou: array<u32>;
+@group(0) @binding(2) var<storage, read_write> b_of: array<f32>;
+@group(0) @binding(3) var<storage, read> b_xi: array<i32>;
+@group(0) @binding(4) var<storage, read> b_xu: array<u32>;
+@group(0) @binding(5) var<storage, read> b_xf: array<f32>;
+@group(0) @binding(6) var<storage, read> b_sel: array<u32>;
+@group(0) @binding(7) var<uniform> xpu_u: xpu_Uniforms;
+var<workgroup> xpu_wave: array<u32, 128>;
+
+// main is kernel Wave64, block 96x1x1.
+@compute @workgroup_size(96, 1, 1)
+fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) lidx: u32) {
+    let v_g: u32 = gid.x;
+    let v_a: i32 = b_xi[v_g];
+    let v_u: u32 = b_xu[v_g];
+    let v_f: f32 = b_xf[v_g];
+    let v_k: u32 = b_sel[v_g];
+    let v_p: bool = ((v_u % 4u) != 0u) || ((wid.x % 2u) == 0u);
+    var v_s0: i32;
+    let xpu_t1 = lidx % 64u;
+    let xpu_t2 = lidx - xpu_t1;
+    workgroupBarrier();
+    xpu_wave[lidx] = bitcast<u32>(v_a);
+    workgroupBarrier();
+    var xpu_t3: i32 = i32();
+    var xpu_t4: u32 = 0u;
+    loop {
+        if xpu_t4 >= 64u {
+            break;
+        }
+        let xpu_t5 = bitcast<i32>(xpu_wave[xpu_t2 + xpu_t4]);
+        if (xpu_t2 + xpu_t4) < 96u {
+            xpu_t3 = xpu_t3 + xpu_t5;
+        }
+        continuing {
+            xpu_t4 = xpu_t4 + 1u;
+        }
+    }
+    v_s0 = xpu_t3;
+    var v_s1: i32;
+    let xpu_t6 = lidx % 64u;
+    let xpu_t7 = lidx - xpu_t6;
+    workgroupBarrier();
+    xpu_wave[lidx] = bitcast<u32>(v_a);
+    workgroupBarrier();
+    var xpu_t8: i32 = v_a;
+    var xpu_t9: u32 = 0u;
+    loop {
+        if xpu_t9 >= 64u {
+            break;
+        }
+        let xpu_t10 = bitcast<i32>(xpu_wave[xpu_t7 + xpu_t9]);
+        if (xpu_t7 + xpu_t9) < 96u {
+            xpu_t8 = min(xpu_t8, xpu_t10);
+        }
+        continuing {
+            xpu_t9 = xpu_t9 + 1u;
+        }
+    }
+    v_s1 = xpu_t8;
+    var v_s2: i32;
+    let xpu_t11 = lidx % 64u;
+    let xpu_t12 = lidx - xpu_t11;
+    workgroupBarrier();
+    xpu_wave[lidx] = bitcast<u32>(v_a);
+    workgroupBarrier();
+    var xpu_t13: i32 = v_a;
+    var xpu_t14: u32 = 0u;
+    loop {
+        if xpu_t14 >= 64u {
+            break;
+        }
+        let xpu_t15 = bitcast<i32>(xpu_wave[xpu_t12 + xpu_t14]);
+        if (xpu_t12 + xpu_t14) < 96u {
+            xpu_t13 = max(xpu_t13, xpu_t15);
+        }
+        continuing {
+            xpu_t14 = xpu_t14 + 1u;
+        }
+    }
+    v_s2 = xpu_t13;
+    var v_s3: i32;
+    let xpu_t16 = lidx % 64u;
+    let xpu_t17 = lidx - xpu_t16;
+    workgroupBarrier();
+    xpu_wave[lidx] = bitcast<u32>(v_a);
+    workgroupBarrier();
+    var xpu_t18: i32 = i32();
+    var xpu_t19: u32 = 0u;
+    loop {
+        if xpu_t19 >= 64u {
+            break;
+        }
+        let xpu_t20 = bitcast<i32>(xpu_wave[xpu_t17 + xpu_t19]);
+        if ((xpu_t17 + xpu_t19) < 96u) && (xpu_t19 <= xpu_t16) {
+            xpu_t18 = xpu_t18 + xpu_t20;
+        }
+        continuing {
+            xpu_t19 = xpu_t19 + 1u;
+        }
+    }
+    v_s3 = xpu_t18;
+    var v_s4: i32;
+    let xpu_t21 = lidx % 64u;
+    let xpu_t22 = lidx - xpu_t21;
+    workgroupBarrier();
+    xpu_wave[lidx] = bitcast<u32>(v_a);
+    workgroupBarrier();
+    var xpu_t23: i32 = i32();
+    var xpu_t24: u32 = 0u;
+    loop {
+        if xpu_t24 >= 64u {
+            break;
+        }
+        let xpu_t25 = bitcast<i32>(xpu_wave[xpu_t22 + xpu_t24]);
+        if ((xpu_t22 + xpu_t24) < 96u) && (xpu_t24 < xpu_t21) {
+            xpu_t23 = xpu_t23 + xpu_t25;
+        }
+        continuing {
+            xpu_t24 = xpu_t24 + 1u;
+        }
+    }
+    v_s4 = xpu_t23;
+    var v_s5: i32;
+    let xpu_t26 = lidx % 64u;
+    let xpu_t27 = lidx - xpu_t26;
+    workgroupBarrier();
+    xpu_wave[lidx] = bitcast<u32>(v_a);
+    workgroupBarrier();
+    let xpu_t28 = xpu_u.p_bl;
+    let xpu_t29 = xpu_t28 % 64u;
+    let xpu_t30 = bitcast<i32>(xpu_wave[xpu_t27 + xpu_t29]);
+    v_s5 = select(v_a, xpu_t30, true && ((xpu_t27 + xpu_t29) < 96u));
+    var v_s6: i32;
+    let xpu_t31 = lidx % 64u;
+    let xpu_t32 = lidx - xpu_t31;
+    workgroupBarrier();
+    xpu_wave[lidx] = bitcast<u32>(v_a);
+    workgroupBarrier();
+    let xpu_t33 = v_k % 64u;
+    let xpu_t34 = bitcast<i32>(xpu_wave[xpu_t32 + xpu_t33]);
+    v_s6 = select(v_a, xpu_t34, true && ((xpu_t32 + xpu_t33) < 96u));
+    var v_s7: i32;
+    let xpu_t35 = lidx % 64u;
+    let xpu_t36 = lidx - xpu_t35;
+    workgroupBarrier();
+    xpu_wave[lidx] = bitcast<u32>(v_a);
+    workgroupBarrier();
+    let xpu_t37 = xpu_u.p_m;
+    let xpu_t38 = xpu_t35 ^ (xpu_t37 % 64u);
+    let xpu_t39 = bitcast<i32>(xpu_wave[xpu_t36 + xpu_t38]);
+    v_s7 = select(v_a, xpu_t39, true && ((xpu_t36 + xpu_t38) < 96u));
+    var v_s8: i32;
+    let xpu_t40 = lidx % 64u;
+    let xpu_t41 = lidx - xpu_t40;
+    workgroupBarrier();
+    xpu_wave[lidx] = bitcast<u32>(v_a);
+    workgroupBarrier();
+    let xpu_t42 = xpu_u.p_d;
+    let xpu_t43 = xpu_t42 <= xpu_t40;
+    let xpu_t44 = select(xpu_t40, xpu_t40 - xpu_t42, xpu_t42 <= xpu_t40);
+    let xpu_t45 = bitcast<i32>(xpu_wave[xpu_t41 + xpu_t44]);
+    v_s8 = select(v_a, xpu_t45, xpu_t43 && ((xpu_t41 + xpu_t44) < 96u));
+    var v_s9: i32;
+    let xpu_t46 = lidx % 64u;
+    let xpu_t47 = lidx - xpu_t46;
+    workgroupBarrier();
+    xpu_wave[lidx] = bitcast<u32>(v_a);
+    workgroupBarrier();
+    let xpu_t48 = xpu_u.p_d;
+    let xpu_t49 = xpu_t48 < (64u - xpu_t46);
+    let xpu_t50 = select(xpu_t46, xpu_t46 + xpu_t48, xpu_t48 < (64u - xpu_t46));
+    let xpu_t51 = bitcast<i32>(xpu_wave[xpu_t47 + xpu_t50]);
+    v_s9 = select(v_a, xpu_t51, xpu_t49 && ((xpu_t47 + xpu_t50) < 96u));
+    let v_tmp: u32 = v_g * 10u;
+    let v_tmp_1: u32 = (v_g * 10u) + 1u;
+    let v_tmp_2: u32 = (v_g * 10u) + 2u;
+    let v_tmp_3: u32 = (v_g * 10u) + 3u;
+    let v_tmp_4: u32 = (v_g * 10u) + 4u;
+    let v_tmp_5: i32 = v_s0;
+    let v_tmp_6: i32 = v_s1;
+    let v_tmp_7: i32 = v_s2;
+    let v_tmp_8: i32 = v_s3;
+    let v_tmp_9: i32 = v_s4;
+    b_oi[v_tmp] = v_tmp_5;
+    b_oi[v_tmp_1] = v_tmp_6;
+    b_oi[v_tmp_2] = v_tmp_7;
+    b_oi[v_tmp_3] = v_tmp_8;
+    b_oi[v_tmp_4] = v_tmp_9;
+    let v_tmp_10: u32 = (v_g * 10u) + 5u;
+    let v_tmp_11: u32 = (v_g * 10u) + 6u;
+    let v_tmp_12: u32 = (v_g * 10u) + 7u;
+    let v_tmp_13: u32 = (v_g * 10u) + 8u;
+    let v_tmp_14: u32 = (v_g * 10u) + 9u;
+    let v_tmp_15: i32 = v_s5;
+    let v_tmp_16: i32 = v_s6;
+    let v_tmp_17: i32 = v_s7;
+    let v_tmp_18: i32 = v_s8;
+    let v_tmp_19: i32 = v_s9;
+    b_oi[v_tmp_10] = v_tmp_15;
+    b_oi[v_tmp_11] = v_tmp_16;
+    b_oi[v_tmp_12] = v_tmp_17;
+    b_oi[v_tmp_13] = v_tmp_18;
+    b_oi[v_tmp_14] = v_tmp_19;
+    var v_u0: u32;
+    let xpu_t52 = lidx % 64u;
+    let xpu_t53 = lidx - xpu_t52;
+    workgroupBarrier();
+    xpu_wave[lidx] = v_u;
+    workgroupBarrier();
+    var xpu_t54: u32 = u32();
+    var xpu_t55: u32 = 0u;
+    loop {
+        if xpu_t55 >= 64u {
+            break;
+        }
+        let xpu_t56 = xpu_wave[xpu_t53 + xpu_t55];
+        if (xpu_t53 + xpu_t55) < 96u {
+            xpu_t54 = xpu_t54 + xpu_t56;
+        }
+        continuing {
+            xpu_t55 = xpu_t55 + 1u;
+        }
+    }
+    v_u0 = xpu_t54;
+    var v_u1: u32;
+    let xpu_t57 = lidx % 64u;
+    let xpu_t58 = lidx - xpu_t57;
+    workgroupBarrier();
+    xpu_wave[lidx] = v_u;
+    workgroupBarrier();
+    var xpu_t59: u32 = v_u;
+    var xpu_t60: u32 = 0u;
+    loop {
+        if xpu_t60 >= 64u {
+            break;
+        }
+        let xpu_t61 = xpu_wave[xpu_t58 + xpu_t60];
+        if (xpu_t58 + xpu_t60) < 96u {
+            xpu_t59 = min(xpu_t59, xpu_t61);
+        }
+        continuing {
+            xpu_t60 = xpu_t60 + 1u;
+        }
+    }
+    v_u1 = xpu_t59;
+    var v_u2: u32;
+    let xpu_t62 = lidx % 64u;
+    let xpu_t63 = lidx - xpu_t62;
+    workgroupBarrier();
+    xpu_wave[lidx] = v_u;
+    workgroupBarrier();
+    var xpu_t64: u32 = v_u;
+    var xpu_t65: u32 = 0u;
+    loop {
+        if xpu_t65 >= 64u {
+            break;
+        }
+        let xpu_t66 = xpu_wave[xpu_t63 + xpu_t65];
+        if (xpu_t63 + xpu_t65) < 96u {
+            xpu_t64 = max(xpu_t64, xpu_t66);
+        }
+        continuing {
+            xpu_t65 = xpu_t65 + 1u;
+        }
+    }
+    v_u2 = xpu_t64;
+    var v_u3: u32;
+    let xpu_t67 = lidx % 64u;
+    let xpu_t68 = lidx - xpu_t67;
+    workgroupBarrier();
+    xpu_wave[lidx] = v_u;
+    workgroupBarrier();
+    var xpu_t69: u32 = u32();
+    var xpu_t70: u32 = 0u;
+    loop {
+        if xpu_t70 >= 64u {
+            break;
+        }
+        let xpu_t71 = xpu_wave[xpu_t68 + xpu_t70];
+        if ((xpu_t68 + xpu_t70) < 96u) && (xpu_t70 <= xpu_t67) {
+            xpu_t69 = xpu_t69 + xpu_t71;
+        }
+        continuing {
+            xpu_t70 = xpu_t70 + 1u;
+        }
+    }
+    v_u3 = xpu_t69;
+    var v_u4: u32;
+    let xpu_t72 = lidx % 64u;
+    let xpu_t73 = lidx - xpu_t72;
+    workgroupBarrier();
+    xpu_wave[lidx] = v_u;
+    workgroupBarrier();
+    var xpu_t74: u32 = u32();
+    var xpu_t75: u32 = 0u;
+    loop {
+        if xpu_t75 >= 64u {
+            break;
+        }
+        let xpu_t76 = xpu_wave[xpu_t73 + xpu_t75];
+        if ((xpu_t73 + xpu_t75) < 96u) && (xpu_t75 < xpu_t72) {
+            xpu_t74 = xpu_t74 + xpu_t76;
+        }
+        continuing {
+            xpu_t75 = xpu_t75 + 1u;
+        }
+    }
+    v_u4 = xpu_t74;
+    var v_u5: u32;
+    let xpu_t77 = lidx % 64u;
+    let xpu_t78 = lidx - xpu_t77;
+    workgroupBarrier();
+    xpu_wave[lidx] = v_u;
+    workgroupBarrier();
+    let xpu_t79 = v_k % 64u;
+    let xpu_t80 = xpu_wave[xpu_t78 + xpu_t79];
+    v_u5 = select(v_u, xpu_t80, true && ((xpu_t78 + xpu_t79) < 96u));
+    let v_u6: u32 = 0u;
+    var v_any: bool;
+    let xpu_t81 = select(0u, 1u, v_p);
+    let xpu_t82 = lidx % 64u;
+    let xpu_t83 = lidx - xpu_t82;
+    workgroupBarrier();
+    xpu_wave[lidx] = xpu_t81;
+    workgroupBarrier();
+    var xpu_t84: u32 = 0u;
+    var xpu_t85: u32 = 0u;
+    loop {
+        if xpu_t85 >= 64u {
+            break;
+        }
+        let xpu_t86 = xpu_wave[xpu_t83 + xpu_t85];
+        if (xpu_t83 + xpu_t85) < 96u {
+            xpu_t84 = xpu_t84 | xpu_t86;
+        }
+        continuing {
+            xpu_t85 = xpu_t85 + 1u;
+        }
+    }
+    v_any = xpu_t84 != 0u;
+    var v_all: bool;
+    let xpu_t87 = select(0u, 1u, v_p);
+    let xpu_t88 = lidx % 64u;
+    let xpu_t89 = lidx - xpu_t88;
+    workgroupBarrier();
+    xpu_wave[lidx] = xpu_t87;
+    workgroupBarrier();
+    var xpu_t90: u32 = 1u;
+    var xpu_t91: u32 = 0u;
+    loop {
+        if xpu_t91 >= 64u {
+            break;
+        }
+        let xpu_t92 = xpu_wave[xpu_t89 + xpu_t91];
+        if (xpu_t89 + xpu_t91) < 96u {
+            xpu_t90 = xpu_t90 & xpu_t92;
+        }
+        continuing {
+            xpu_t91 = xpu_t91 + 1u;
+        }
+    }
+    v_all = xpu_t90 != 0u;
+    let v_tmp_20: u32 = v_g * 11u;
+    let v_tmp_21: u32 = (v_g * 11u) + 1u;
+    let v_tmp_22: u32 = (v_g * 11u) + 2u;
+    let v_tmp_23: u32 = (v_g * 11u) + 3u;
+    let v_tmp_24: u32 = (v_g * 11u) + 4u;
+    let v_tmp_25: u32 = v_u0;
+    let v_tmp_26: u32 = v_u1;
+    let v_tmp_27: u32 = v_u2;
+    let v_tmp_28: u32 = v_u3;
+    let v_tmp_29: u32 = v_u4;
+    b_ou[v_tmp_20] = v_tmp_25;
+    b_ou[v_tmp_21] = v_tmp_26;
+    b_ou[v_tmp_22] = v_tmp_27;
+    b_ou[v_tmp_23] = v_tmp_28;
+    b_ou[v_tmp_24] = v_tmp_29;
+    let v_tmp_30: u32 = (v_g * 11u) + 5u;
+    let v_tmp_31: u32 = (v_g * 11u) + 6u;
+    let v_tmp_32: u32 = v_u5;
+    let v_tmp_33: u32 = v_u6;
+    b_ou[v_tmp_30] = v_tmp_32;
+    b_ou[v_tmp_31] = v_tmp_33;
+    let v_tmp_34: u32 = (v_g * 11u) + 7u;
+    let v_tmp_35: u32 = (v_g * 11u) + 8u;
+    b_ou[v_tmp_34] = 0u;
+    b_ou[v_tmp_35] = 0u;
+    if v_any {
+        b_ou[(v_g * 11u) + 7u] = 1u;
+    }
+    if v_all {
+        b_ou[(v_g * 11u) + 8u] = 1u;
+    }
+    let v_tmp_36: u32 = (v_g * 11u) + 9u;
+    let v_tmp_37: u32 = (v_g * 11u) + 10u;
+    let v_tmp_38: u32 = lidx % 64u;
+    let v_tmp_39: u32 = 64u;
+    b_ou[v_tmp_36] = v_tmp_38;
+    b_ou[v_tmp_37] = v_tmp_39;
+    var v_f0: f32;
+    let xpu_t93 = lidx % 64u;
+    let xpu_t94 = lidx - xpu_t93;
+    workgroupBarrier();
+    xpu_wave[lidx] = bitcast<u32>(v_f);
+    workgroupBarrier();
+    var xpu_t95: f32 = f32();
+    var xpu_t96: u32 = 0u;
+    loop {
+        if xpu_t96 >= 64u {
+            break;
+        }
+        let xpu_t97 = bitcast<f32>(xpu_wave[xpu_t94 + xpu_t96]);
+        if (xpu_t94 + xpu_t96) < 96u {
+            xpu_t95 = xpu_t95 + xpu_t97;
+        }
+        continuing {
+            xpu_t96 = xpu_t96 + 1u;
+        }
+    }
+    v_f0 = xpu_t95;
+    var v_f1: f32;
+    let xpu_t98 = lidx % 64u;
+    let xpu_t99 = lidx - xpu_t98;
+    workgroupBarrier();
+    xpu_wave[lidx] = bitcast<u32>(v_f);
+    workgroupBarrier();
+    var xpu_t100: f32 = v_f;
+    var xpu_t101: u32 = 0u;
+    loop {
+        if xpu_t101 >= 64u {
+            break;
+        }
+        let xpu_t102 = bitcast<f32>(xpu_wave[xpu_t99 + xpu_t101]);
+        if (xpu_t99 + xpu_t101) < 96u {
+            xpu_t100 = min(xpu_t100, xpu_t102);
+        }
+        continuing {
+            xpu_t101 = xpu_t101 + 1u;
+        }
+    }
+    v_f1 = xpu_t100;
+    var v_f2: f32;
+    let xpu_t103 = lidx % 64u;
+    let xpu_t104 = lidx - xpu_t103;
+    workgroupBarrier();
+    xpu_wave[lidx] = bitcast<u32>(v_f);
+    workgroupBarrier();
+    var xpu_t105: f32 = v_f;
+    var xpu_t106: u32 = 0u;
+    loop {
+        if xpu_t106 >= 64u {
+            break;
+        }
+        let xpu_t107 = bitcast<f32>(xpu_wave[xpu_t104 + xpu_t106]);
+        if (xpu_t104 + xpu_t106) < 96u {
+            xpu_t105 = max(xpu_t105, xpu_t107);
+        }
+        continuing {
+            xpu_t106 = xpu_t106 + 1u;
+        }
+    }
+    v_f2 = xpu_t105;
+    var v_f3: f32;
+    let xpu_t108 = lidx % 64u;
+    let xpu_t109 = lidx - xpu_t108;
+    workgroupBarrier();
+    xpu_wave[lidx] = bitcast<u32>(v_f);
+    workgroupBarrier();
+    var xpu_t110: f32 = f32();
+    var xpu_t111: u32 = 0u;
+    loop {
+        if xpu_t111 >= 64u {
+            break;
+        }
+        let xpu_t112 = bitcast<f32>(xpu_wave[xpu_t109 + xpu_t111]);
+        if ((xpu_t109 + xpu_t111) < 96u) && (xpu_t111 <= xpu_t108) {
+            xpu_t110 = xpu_t110 + xpu_t112;
+        }
+        continuing {
+            xpu_t111 = xpu_t111 + 1u;
+        }
+    }
+    v_f3 = xpu_t110;
+    var v_f4: f32;
+    let xpu_t113 = lidx % 64u;
+    let xpu_t114 = lidx - xpu_t113;
+    workgroupBarrier();
+    xpu_wave[lidx] = bitcast<u32>(v_f);
+    workgroupBarrier();
+    var xpu_t115: f32 = f32();
+    var xpu_t116: u32 = 0u;
+    loop {
+        if xpu_t116 >= 64u {
+            break;
+        }
+        let xpu_t117 = bitcast<f32>(xpu_wave[xpu_t114 + xpu_t116]);
+        if ((xpu_t114 + xpu_t116) < 96u) && (xpu_t116 < xpu_t113) {
+            xpu_t115 = xpu_t115 + xpu_t117;
+        }
+        continuing {
+            xpu_t116 = xpu_t116 + 1u;
+        }
+    }
+    v_f4 = xpu_t115;
+    var v_f5: f32;
+    let xpu_t118 = lidx % 64u;
+    let xpu_t119 = lidx - xpu_t118;
+    workgroupBarrier();
+    xpu_wave[lidx] = bitcast<u32>(v_f);
+    workgroupBarrier();
+    let xpu_t120 = xpu_u.p_m;
+    let xpu_t121 = xpu_t118 ^ (xpu_t120 % 64u);
+    let xpu_t122 = bitcast<f32>(xpu_wave[xpu_t119 + xpu_t121]);
     v_f5 = select(v_f, xpu_t122, true && ((xpu_t119 + xpu_t121) < 96u));
     let v_tmp_40: u32 = v_g * 6u;
     let v_tmp_41: u32 = (v_g * 6u) + 1u;
@@ -10936,73 +11244,138 @@ var Wave8Kernel = gpu.Register(&gpu.KernelSpec{
 	Block: xpu.Dim3{X: 60, Y: 1, Z: 1},
 	Wave:  8,
 	Params: []gpu.Param{
-		{Name: "oi", Kind: gpu.ParamBuffer, Type: "int32", Size: 4, Access: gpu.AccessWrite, Binding: 0},
-		{Name: "ou", Kind: gpu.ParamBuffer, Type: "uint32", Size: 4, Access: gpu.AccessWrite, Binding: 1},
-		{Name: "of", Kind: gpu.ParamBuffer, Type: "float32", Size: 4, Access: gpu.AccessWrite, Binding: 2},
-		{Name: "xi", Kind: gpu.ParamBuffer, Type: "int32", Size: 4, Access: gpu.AccessRead, Binding: 3},
-		{Name: "xu", Kind: gpu.ParamBuffer, Type: "uint32", Size: 4, Access: gpu.AccessRead, Binding: 4},
-		{Name: "xf", Kind: gpu.ParamBuffer, Type: "float32", Size: 4, Access: gpu.AccessRead, Binding: 5},
-		{Name: "sel", Kind: gpu.ParamBuffer, Type: "uint32", Size: 4, Access: gpu.AccessRead, Binding: 6},
-		{Name: "bl", Kind: gpu.ParamScalar, Type: "uint32", Size: 4, Binding: 0},
-		{Name: "m", Kind: gpu.ParamScalar, Type: "uint32", Size: 4, Binding: 4},
-		{Name: "d", Kind: gpu.ParamScalar, Type: "uint32", Size: 4, Binding: 8},
+		{Name: "oi", Kind: gpu.ParamBuffer, Type: gpu.TypeName{Name: "int32"}, Size: 4, Access: gpu.AccessWrite, Binding: 0},
+		{Name: "ou", Kind: gpu.ParamBuffer, Type: gpu.TypeName{Name: "uint32"}, Size: 4, Access: gpu.AccessWrite, Binding: 1},
+		{Name: "of", Kind: gpu.ParamBuffer, Type: gpu.TypeName{Name: "float32"}, Size: 4, Access: gpu.AccessWrite, Binding: 2},
+		{Name: "xi", Kind: gpu.ParamBuffer, Type: gpu.TypeName{Name: "int32"}, Size: 4, Access: gpu.AccessRead, Binding: 3},
+		{Name: "xu", Kind: gpu.ParamBuffer, Type: gpu.TypeName{Name: "uint32"}, Size: 4, Access: gpu.AccessRead, Binding: 4},
+		{Name: "xf", Kind: gpu.ParamBuffer, Type: gpu.TypeName{Name: "float32"}, Size: 4, Access: gpu.AccessRead, Binding: 5},
+		{Name: "sel", Kind: gpu.ParamBuffer, Type: gpu.TypeName{Name: "uint32"}, Size: 4, Access: gpu.AccessRead, Binding: 6},
+		{Name: "bl", Kind: gpu.ParamScalar, Type: gpu.TypeName{Name: "uint32"}, Size: 4, Binding: 0},
+		{Name: "m", Kind: gpu.ParamScalar, Type: gpu.TypeName{Name: "uint32"}, Size: 4, Binding: 4},
+		{Name: "d", Kind: gpu.ParamScalar, Type: gpu.TypeName{Name: "uint32"}, Size: 4, Binding: 8},
 	},
 	UniformSize: 16,
-	WGSL:        wave8WGSL,
 	Func:        Verbs,
 	Comptime:    Width{W: 8, Block: 60},
-	WaveVariants: []gpu.WaveVariant{
-		{Tier: "native", SubgroupMin: 8, SubgroupMax: 8, Width: 8, WGSL: wave8WGSLNative},
-		{Tier: "folded", SubgroupMin: 4, SubgroupMax: 4, Width: 8, WGSL: wave8WGSLFolded},
-		{Tier: "narrow", SubgroupMin: 16, SubgroupMax: 128, Width: 8, WGSL: wave8WGSLNarrow},
-		{Tier: "emulated", SubgroupMin: 0, SubgroupMax: 0, Width: 8, WGSL: wave8WGSL},
-	},
-	CPU: wave8CPU,
-	Manifests: []gpu.Manifest{
+	Artifacts: []gpu.Artifact{
 		{
-			Kernel: "github.com/goxpu/xpu/kernels/wave.Wave8", Backend: "webgpu", Target: "wgsl",
-			Hash:        "sha256:b381234d4aa6e653e8d1b5cc784f04a9712d96a6118a064086c329bd3c24e3d1",
-			Codegen:     "xpu-gen/1",
-			Block:       xpu.Dim3{X: 60, Y: 1, Z: 1},
-			SharedBytes: 0, StorageBindings: 7, UniformBytes: 16,
-			PrivateBytes: new(332),
-			Buffers: []gpu.Usage{
-				{Name: "oi", Access: gpu.AccessWrite},
-				{Name: "ou", Access: gpu.AccessWrite},
-				{Name: "of", Access: gpu.AccessWrite},
-				{Name: "xi", Access: gpu.AccessRead},
-				{Name: "xu", Access: gpu.AccessRead},
-				{Name: "xf", Access: gpu.AccessRead},
-				{Name: "sel", Access: gpu.AccessRead},
+			Manifest: gpu.Manifest{
+				Kernel: "github.com/goxpu/xpu/kernels/wave.Wave8", Backend: "webgpu", Target: "wgsl",
+				Hash:        "sha256:0054d851f707ba8a5c2b9148240a3ba4b996f56aefce15eee160c9e7fbe8ee40",
+				Codegen:     "xpu-gen/1",
+				Block:       xpu.Dim3{X: 60, Y: 1, Z: 1},
+				SharedBytes: 0, StorageBindings: 7, UniformBytes: 16,
+				PrivateBytes: new(332),
+				Buffers: []gpu.Usage{
+					{Name: "oi", Access: gpu.AccessWrite},
+					{Name: "ou", Access: gpu.AccessWrite},
+					{Name: "of", Access: gpu.AccessWrite},
+					{Name: "xi", Access: gpu.AccessRead},
+					{Name: "xu", Access: gpu.AccessRead},
+					{Name: "xf", Access: gpu.AccessRead},
+					{Name: "sel", Access: gpu.AccessRead},
+				},
+				Wave:    8,
+				WaveOps: true, WaveTier: "native",
+				NativeOps: []string{"select", "subgroupAdd", "subgroupAll", "subgroupAny", "subgroupBallot", "subgroupExclusiveAdd", "subgroupInclusiveAdd", "subgroupMax", "subgroupMin", "subgroupShuffle"},
 			},
-			Wave:    8,
-			WaveOps: true,
-			WaveVariants: []gpu.ManifestVariant{
-				{Tier: "native", SubgroupMin: 8, SubgroupMax: 8, Width: 8, Hash: "sha256:0054d851f707ba8a5c2b9148240a3ba4b996f56aefce15eee160c9e7fbe8ee40"},
-				{Tier: "folded", SubgroupMin: 4, SubgroupMax: 4, Width: 8, Hash: "sha256:be21b8953ab1f8c48e50b18d8c2213a67db3f412865a8c123d6e7d6749183586"},
-				{Tier: "narrow", SubgroupMin: 16, SubgroupMax: 128, Width: 8, Hash: "sha256:f6153aecb5ded6579d5cfb91003fbec52d746e1c45595e8850850a72540a27d4"},
-				{Tier: "emulated", SubgroupMin: 0, SubgroupMax: 0, Width: 8, Hash: "sha256:b381234d4aa6e653e8d1b5cc784f04a9712d96a6118a064086c329bd3c24e3d1"},
-			},
-			NativeOps: []string{"bitcast", "max", "min", "select", "workgroupBarrier"},
+			Selector: gpu.Selector{SubgroupMin: 8, SubgroupMax: 8, Width: 8},
+			Code:     wave8WGSLNative,
 		},
 		{
-			Kernel: "github.com/goxpu/xpu/kernels/wave.Wave8", Backend: "cpu", Target: "go",
-			Hash:        "sha256:121bf72749affb9415df240a672a3a9b02df20ad5fd72f73f68e975038404dca",
-			Codegen:     "xpu-gen/1",
-			Block:       xpu.Dim3{X: 60, Y: 1, Z: 1},
-			SharedBytes: 0, StorageBindings: 7, UniformBytes: 16,
-			Buffers: []gpu.Usage{
-				{Name: "oi", Access: gpu.AccessWrite},
-				{Name: "ou", Access: gpu.AccessWrite},
-				{Name: "of", Access: gpu.AccessWrite},
-				{Name: "xi", Access: gpu.AccessRead},
-				{Name: "xu", Access: gpu.AccessRead},
-				{Name: "xf", Access: gpu.AccessRead},
-				{Name: "sel", Access: gpu.AccessRead},
+			Manifest: gpu.Manifest{
+				Kernel: "github.com/goxpu/xpu/kernels/wave.Wave8", Backend: "webgpu", Target: "wgsl",
+				Hash:        "sha256:be21b8953ab1f8c48e50b18d8c2213a67db3f412865a8c123d6e7d6749183586",
+				Codegen:     "xpu-gen/1",
+				Block:       xpu.Dim3{X: 60, Y: 1, Z: 1},
+				SharedBytes: 0, StorageBindings: 7, UniformBytes: 16,
+				PrivateBytes: new(332),
+				Buffers: []gpu.Usage{
+					{Name: "oi", Access: gpu.AccessWrite},
+					{Name: "ou", Access: gpu.AccessWrite},
+					{Name: "of", Access: gpu.AccessWrite},
+					{Name: "xi", Access: gpu.AccessRead},
+					{Name: "xu", Access: gpu.AccessRead},
+					{Name: "xf", Access: gpu.AccessRead},
+					{Name: "sel", Access: gpu.AccessRead},
+				},
+				Wave:    8,
+				WaveOps: true, WaveTier: "folded",
+				NativeOps: []string{"bitcast", "max", "min", "select", "subgroupAdd", "subgroupAll", "subgroupAny", "subgroupBallot", "subgroupExclusiveAdd", "subgroupInclusiveAdd", "subgroupMax", "subgroupMin", "workgroupBarrier"},
 			},
-			Wave:    8,
-			WaveOps: true, WaveTier: "emulated",
-			NativeOps: []string{"gpu.CPUWave", "gpu.CPUWaveBallot", "gpu.CPUWaveVote"},
+			Selector: gpu.Selector{SubgroupMin: 4, SubgroupMax: 4, Width: 8},
+			Code:     wave8WGSLFolded,
+		},
+		{
+			Manifest: gpu.Manifest{
+				Kernel: "github.com/goxpu/xpu/kernels/wave.Wave8", Backend: "webgpu", Target: "wgsl",
+				Hash:        "sha256:f6153aecb5ded6579d5cfb91003fbec52d746e1c45595e8850850a72540a27d4",
+				Codegen:     "xpu-gen/1",
+				Block:       xpu.Dim3{X: 60, Y: 1, Z: 1},
+				SharedBytes: 0, StorageBindings: 7, UniformBytes: 16,
+				PrivateBytes: new(332),
+				Buffers: []gpu.Usage{
+					{Name: "oi", Access: gpu.AccessWrite},
+					{Name: "ou", Access: gpu.AccessWrite},
+					{Name: "of", Access: gpu.AccessWrite},
+					{Name: "xi", Access: gpu.AccessRead},
+					{Name: "xu", Access: gpu.AccessRead},
+					{Name: "xf", Access: gpu.AccessRead},
+					{Name: "sel", Access: gpu.AccessRead},
+				},
+				Wave:    8,
+				WaveOps: true, WaveTier: "narrow",
+				NativeOps: []string{"max", "min", "select", "subgroupShuffle"},
+			},
+			Selector: gpu.Selector{SubgroupMin: 16, SubgroupMax: 128, Width: 8},
+			Code:     wave8WGSLNarrow,
+		},
+		{
+			Manifest: gpu.Manifest{
+				Kernel: "github.com/goxpu/xpu/kernels/wave.Wave8", Backend: "webgpu", Target: "wgsl",
+				Hash:        "sha256:b381234d4aa6e653e8d1b5cc784f04a9712d96a6118a064086c329bd3c24e3d1",
+				Codegen:     "xpu-gen/1",
+				Block:       xpu.Dim3{X: 60, Y: 1, Z: 1},
+				SharedBytes: 0, StorageBindings: 7, UniformBytes: 16,
+				PrivateBytes: new(332),
+				Buffers: []gpu.Usage{
+					{Name: "oi", Access: gpu.AccessWrite},
+					{Name: "ou", Access: gpu.AccessWrite},
+					{Name: "of", Access: gpu.AccessWrite},
+					{Name: "xi", Access: gpu.AccessRead},
+					{Name: "xu", Access: gpu.AccessRead},
+					{Name: "xf", Access: gpu.AccessRead},
+					{Name: "sel", Access: gpu.AccessRead},
+				},
+				Wave:    8,
+				WaveOps: true, WaveTier: "emulated",
+				NativeOps: []string{"bitcast", "max", "min", "select", "workgroupBarrier"},
+			},
+			Selector: gpu.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 8},
+			Code:     wave8WGSLEmulated,
+		},
+		{
+			Manifest: gpu.Manifest{
+				Kernel: "github.com/goxpu/xpu/kernels/wave.Wave8", Backend: "cpu", Target: "go",
+				Hash:        "sha256:121bf72749affb9415df240a672a3a9b02df20ad5fd72f73f68e975038404dca",
+				Codegen:     "xpu-gen/1",
+				Block:       xpu.Dim3{X: 60, Y: 1, Z: 1},
+				SharedBytes: 0, StorageBindings: 7, UniformBytes: 16,
+				Buffers: []gpu.Usage{
+					{Name: "oi", Access: gpu.AccessWrite},
+					{Name: "ou", Access: gpu.AccessWrite},
+					{Name: "of", Access: gpu.AccessWrite},
+					{Name: "xi", Access: gpu.AccessRead},
+					{Name: "xu", Access: gpu.AccessRead},
+					{Name: "xf", Access: gpu.AccessRead},
+					{Name: "sel", Access: gpu.AccessRead},
+				},
+				Wave:    8,
+				WaveOps: true, WaveTier: "emulated",
+				NativeOps: []string{"gpu.CPUWave", "gpu.CPUWaveBallot", "gpu.CPUWaveVote"},
+			},
+			Entry: wave8CPU,
 		},
 	},
 })
@@ -11014,575 +11387,7 @@ func LaunchWave8(s *gpu.Stream, groups xpu.Dim3, oi *gpu.Buffer[int32], ou *gpu.
 	return s.Launch(Wave8Kernel, groups, oi, ou, of, xi, xu, xf, sel, bl, m, d)
 }
 
-// wave8WGSL is the WGSL of Wave8.
-const wave8WGSL = `struct xpu_Uniforms {
-    p_bl: u32,
-    p_m: u32,
-    p_d: u32,
-}
-
-@group(0) @binding(0) var<storage, read_write> b_oi: array<i32>;
-@group(0) @binding(1) var<storage, read_write> b_ou: array<u32>;
-@group(0) @binding(2) var<storage, read_write> b_of: array<f32>;
-@group(0) @binding(3) var<storage, read> b_xi: array<i32>;
-@group(0) @binding(4) var<storage, read> b_xu: array<u32>;
-@group(0) @binding(5) var<storage, read> b_xf: array<f32>;
-@group(0) @binding(6) var<storage, read> b_sel: array<u32>;
-@group(0) @binding(7) var<uniform> xpu_u: xpu_Uniforms;
-var<workgroup> xpu_wave: array<u32, 64>;
-
-// main is kernel Wave8, block 60x1x1.
-@compute @workgroup_size(60, 1, 1)
-fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) lidx: u32) {
-    let v_g: u32 = gid.x;
-    let v_a: i32 = b_xi[v_g];
-    let v_u: u32 = b_xu[v_g];
-    let v_f: f32 = b_xf[v_g];
-    let v_k: u32 = b_sel[v_g];
-    let v_p: bool = ((v_u % 4u) != 0u) || ((wid.x % 2u) == 0u);
-    var v_s0: i32;
-    let xpu_t1 = lidx % 8u;
-    let xpu_t2 = lidx - xpu_t1;
-    workgroupBarrier();
-    xpu_wave[lidx] = bitcast<u32>(v_a);
-    workgroupBarrier();
-    var xpu_t3: i32 = i32();
-    var xpu_t4: u32 = 0u;
-    loop {
-        if xpu_t4 >= 8u {
-            break;
-        }
-        let xpu_t5 = bitcast<i32>(xpu_wave[xpu_t2 + xpu_t4]);
-        if (xpu_t2 + xpu_t4) < 60u {
-            xpu_t3 = xpu_t3 + xpu_t5;
-        }
-        continuing {
-            xpu_t4 = xpu_t4 + 1u;
-        }
-    }
-    v_s0 = xpu_t3;
-    var v_s1: i32;
-    let xpu_t6 = lidx % 8u;
-    let xpu_t7 = lidx - xpu_t6;
-    workgroupBarrier();
-    xpu_wave[lidx] = bitcast<u32>(v_a);
-    workgroupBarrier();
-    var xpu_t8: i32 = v_a;
-    var xpu_t9: u32 = 0u;
-    loop {
-        if xpu_t9 >= 8u {
-            break;
-        }
-        let xpu_t10 = bitcast<i32>(xpu_wave[xpu_t7 + xpu_t9]);
-        if (xpu_t7 + xpu_t9) < 60u {
-            xpu_t8 = min(xpu_t8, xpu_t10);
-        }
-        continuing {
-            xpu_t9 = xpu_t9 + 1u;
-        }
-    }
-    v_s1 = xpu_t8;
-    var v_s2: i32;
-    let xpu_t11 = lidx % 8u;
-    let xpu_t12 = lidx - xpu_t11;
-    workgroupBarrier();
-    xpu_wave[lidx] = bitcast<u32>(v_a);
-    workgroupBarrier();
-    var xpu_t13: i32 = v_a;
-    var xpu_t14: u32 = 0u;
-    loop {
-        if xpu_t14 >= 8u {
-            break;
-        }
-        let xpu_t15 = bitcast<i32>(xpu_wave[xpu_t12 + xpu_t14]);
-        if (xpu_t12 + xpu_t14) < 60u {
-            xpu_t13 = max(xpu_t13, xpu_t15);
-        }
-        continuing {
-            xpu_t14 = xpu_t14 + 1u;
-        }
-    }
-    v_s2 = xpu_t13;
-    var v_s3: i32;
-    let xpu_t16 = lidx % 8u;
-    let xpu_t17 = lidx - xpu_t16;
-    workgroupBarrier();
-    xpu_wave[lidx] = bitcast<u32>(v_a);
-    workgroupBarrier();
-    var xpu_t18: i32 = i32();
-    var xpu_t19: u32 = 0u;
-    loop {
-        if xpu_t19 >= 8u {
-            break;
-        }
-        let xpu_t20 = bitcast<i32>(xpu_wave[xpu_t17 + xpu_t19]);
-        if ((xpu_t17 + xpu_t19) < 60u) && (xpu_t19 <= xpu_t16) {
-            xpu_t18 = xpu_t18 + xpu_t20;
-        }
-        continuing {
-            xpu_t19 = xpu_t19 + 1u;
-        }
-    }
-    v_s3 = xpu_t18;
-    var v_s4: i32;
-    let xpu_t21 = lidx % 8u;
-    let xpu_t22 = lidx - xpu_t21;
-    workgroupBarrier();
-    xpu_wave[lidx] = bitcast<u32>(v_a);
-    workgroupBarrier();
-    var xpu_t23: i32 = i32();
-    var xpu_t24: u32 = 0u;
-    loop {
-        if xpu_t24 >= 8u {
-            break;
-        }
-        let xpu_t25 = bitcast<i32>(xpu_wave[xpu_t22 + xpu_t24]);
-        if ((xpu_t22 + xpu_t24) < 60u) && (xpu_t24 < xpu_t21) {
-            xpu_t23 = xpu_t23 + xpu_t25;
-        }
-        continuing {
-            xpu_t24 = xpu_t24 + 1u;
-        }
-    }
-    v_s4 = xpu_t23;
-    var v_s5: i32;
-    let xpu_t26 = lidx % 8u;
-    let xpu_t27 = lidx - xpu_t26;
-    workgroupBarrier();
-    xpu_wave[lidx] = bitcast<u32>(v_a);
-    workgroupBarrier();
-    let xpu_t28 = xpu_u.p_bl;
-    let xpu_t29 = xpu_t28 % 8u;
-    let xpu_t30 = bitcast<i32>(xpu_wave[xpu_t27 + xpu_t29]);
-    v_s5 = select(v_a, xpu_t30, true && ((xpu_t27 + xpu_t29) < 60u));
-    var v_s6: i32;
-    let xpu_t31 = lidx % 8u;
-    let xpu_t32 = lidx - xpu_t31;
-    workgroupBarrier();
-    xpu_wave[lidx] = bitcast<u32>(v_a);
-    workgroupBarrier();
-    let xpu_t33 = v_k % 8u;
-    let xpu_t34 = bitcast<i32>(xpu_wave[xpu_t32 + xpu_t33]);
-    v_s6 = select(v_a, xpu_t34, true && ((xpu_t32 + xpu_t33) < 60u));
-    var v_s7: i32;
-    let xpu_t35 = lidx % 8u;
-    let xpu_t36 = lidx - xpu_t35;
-    workgroupBarrier();
-    xpu_wave[lidx] = bitcast<u32>(v_a);
-    workgroupBarrier();
-    let xpu_t37 = xpu_u.p_m;
-    let xpu_t38 = xpu_t35 ^ (xpu_t37 % 8u);
-    let xpu_t39 = bitcast<i32>(xpu_wave[xpu_t36 + xpu_t38]);
-    v_s7 = select(v_a, xpu_t39, true && ((xpu_t36 + xpu_t38) < 60u));
-    var v_s8: i32;
-    let xpu_t40 = lidx % 8u;
-    let xpu_t41 = lidx - xpu_t40;
-    workgroupBarrier();
-    xpu_wave[lidx] = bitcast<u32>(v_a);
-    workgroupBarrier();
-    let xpu_t42 = xpu_u.p_d;
-    let xpu_t43 = xpu_t42 <= xpu_t40;
-    let xpu_t44 = select(xpu_t40, xpu_t40 - xpu_t42, xpu_t42 <= xpu_t40);
-    let xpu_t45 = bitcast<i32>(xpu_wave[xpu_t41 + xpu_t44]);
-    v_s8 = select(v_a, xpu_t45, xpu_t43 && ((xpu_t41 + xpu_t44) < 60u));
-    var v_s9: i32;
-    let xpu_t46 = lidx % 8u;
-    let xpu_t47 = lidx - xpu_t46;
-    workgroupBarrier();
-    xpu_wave[lidx] = bitcast<u32>(v_a);
-    workgroupBarrier();
-    let xpu_t48 = xpu_u.p_d;
-    let xpu_t49 = xpu_t48 < (8u - xpu_t46);
-    let xpu_t50 = select(xpu_t46, xpu_t46 + xpu_t48, xpu_t48 < (8u - xpu_t46));
-    let xpu_t51 = bitcast<i32>(xpu_wave[xpu_t47 + xpu_t50]);
-    v_s9 = select(v_a, xpu_t51, xpu_t49 && ((xpu_t47 + xpu_t50) < 60u));
-    let v_tmp: u32 = v_g * 10u;
-    let v_tmp_1: u32 = (v_g * 10u) + 1u;
-    let v_tmp_2: u32 = (v_g * 10u) + 2u;
-    let v_tmp_3: u32 = (v_g * 10u) + 3u;
-    let v_tmp_4: u32 = (v_g * 10u) + 4u;
-    let v_tmp_5: i32 = v_s0;
-    let v_tmp_6: i32 = v_s1;
-    let v_tmp_7: i32 = v_s2;
-    let v_tmp_8: i32 = v_s3;
-    let v_tmp_9: i32 = v_s4;
-    b_oi[v_tmp] = v_tmp_5;
-    b_oi[v_tmp_1] = v_tmp_6;
-    b_oi[v_tmp_2] = v_tmp_7;
-    b_oi[v_tmp_3] = v_tmp_8;
-    b_oi[v_tmp_4] = v_tmp_9;
-    let v_tmp_10: u32 = (v_g * 10u) + 5u;
-    let v_tmp_11: u32 = (v_g * 10u) + 6u;
-    let v_tmp_12: u32 = (v_g * 10u) + 7u;
-    let v_tmp_13: u32 = (v_g * 10u) + 8u;
-    let v_tmp_14: u32 = (v_g * 10u) + 9u;
-    let v_tmp_15: i32 = v_s5;
-    let v_tmp_16: i32 = v_s6;
-    let v_tmp_17: i32 = v_s7;
-    let v_tmp_18: i32 = v_s8;
-    let v_tmp_19: i32 = v_s9;
-    b_oi[v_tmp_10] = v_tmp_15;
-    b_oi[v_tmp_11] = v_tmp_16;
-    b_oi[v_tmp_12] = v_tmp_17;
-    b_oi[v_tmp_13] = v_tmp_18;
-    b_oi[v_tmp_14] = v_tmp_19;
-    var v_u0: u32;
-    let xpu_t52 = lidx % 8u;
-    let xpu_t53 = lidx - xpu_t52;
-    workgroupBarrier();
-    xpu_wave[lidx] = v_u;
-    workgroupBarrier();
-    var xpu_t54: u32 = u32();
-    var xpu_t55: u32 = 0u;
-    loop {
-        if xpu_t55 >= 8u {
-            break;
-        }
-        let xpu_t56 = xpu_wave[xpu_t53 + xpu_t55];
-        if (xpu_t53 + xpu_t55) < 60u {
-            xpu_t54 = xpu_t54 + xpu_t56;
-        }
-        continuing {
-            xpu_t55 = xpu_t55 + 1u;
-        }
-    }
-    v_u0 = xpu_t54;
-    var v_u1: u32;
-    let xpu_t57 = lidx % 8u;
-    let xpu_t58 = lidx - xpu_t57;
-    workgroupBarrier();
-    xpu_wave[lidx] = v_u;
-    workgroupBarrier();
-    var xpu_t59: u32 = v_u;
-    var xpu_t60: u32 = 0u;
-    loop {
-        if xpu_t60 >= 8u {
-            break;
-        }
-        let xpu_t61 = xpu_wave[xpu_t58 + xpu_t60];
-        if (xpu_t58 + xpu_t60) < 60u {
-            xpu_t59 = min(xpu_t59, xpu_t61);
-        }
-        continuing {
-            xpu_t60 = xpu_t60 + 1u;
-        }
-    }
-    v_u1 = xpu_t59;
-    var v_u2: u32;
-    let xpu_t62 = lidx % 8u;
-    let xpu_t63 = lidx - xpu_t62;
-    workgroupBarrier();
-    xpu_wave[lidx] = v_u;
-    workgroupBarrier();
-    var xpu_t64: u32 = v_u;
-    var xpu_t65: u32 = 0u;
-    loop {
-        if xpu_t65 >= 8u {
-            break;
-        }
-        let xpu_t66 = xpu_wave[xpu_t63 + xpu_t65];
-        if (xpu_t63 + xpu_t65) < 60u {
-            xpu_t64 = max(xpu_t64, xpu_t66);
-        }
-        continuing {
-            xpu_t65 = xpu_t65 + 1u;
-        }
-    }
-    v_u2 = xpu_t64;
-    var v_u3: u32;
-    let xpu_t67 = lidx % 8u;
-    let xpu_t68 = lidx - xpu_t67;
-    workgroupBarrier();
-    xpu_wave[lidx] = v_u;
-    workgroupBarrier();
-    var xpu_t69: u32 = u32();
-    var xpu_t70: u32 = 0u;
-    loop {
-        if xpu_t70 >= 8u {
-            break;
-        }
-        let xpu_t71 = xpu_wave[xpu_t68 + xpu_t70];
-        if ((xpu_t68 + xpu_t70) < 60u) && (xpu_t70 <= xpu_t67) {
-            xpu_t69 = xpu_t69 + xpu_t71;
-        }
-        continuing {
-            xpu_t70 = xpu_t70 + 1u;
-        }
-    }
-    v_u3 = xpu_t69;
-    var v_u4: u32;
-    let xpu_t72 = lidx % 8u;
-    let xpu_t73 = lidx - xpu_t72;
-    workgroupBarrier();
-    xpu_wave[lidx] = v_u;
-    workgroupBarrier();
-    var xpu_t74: u32 = u32();
-    var xpu_t75: u32 = 0u;
-    loop {
-        if xpu_t75 >= 8u {
-            break;
-        }
-        let xpu_t76 = xpu_wave[xpu_t73 + xpu_t75];
-        if ((xpu_t73 + xpu_t75) < 60u) && (xpu_t75 < xpu_t72) {
-            xpu_t74 = xpu_t74 + xpu_t76;
-        }
-        continuing {
-            xpu_t75 = xpu_t75 + 1u;
-        }
-    }
-    v_u4 = xpu_t74;
-    var v_u5: u32;
-    let xpu_t77 = lidx % 8u;
-    let xpu_t78 = lidx - xpu_t77;
-    workgroupBarrier();
-    xpu_wave[lidx] = v_u;
-    workgroupBarrier();
-    let xpu_t79 = v_k % 8u;
-    let xpu_t80 = xpu_wave[xpu_t78 + xpu_t79];
-    v_u5 = select(v_u, xpu_t80, true && ((xpu_t78 + xpu_t79) < 60u));
-    var v_u6: u32;
-    v_u6 = 0u;
-    {
-        let xpu_t81 = select(0u, 1u, v_p);
-        let xpu_t82 = lidx % 8u;
-        let xpu_t83 = lidx - xpu_t82;
-        workgroupBarrier();
-        xpu_wave[lidx] = xpu_t81;
-        workgroupBarrier();
-        var xpu_t84: u32 = 0u;
-        var xpu_t85: u32 = 0u;
-        loop {
-            if xpu_t85 >= 8u {
-                break;
-            }
-            let xpu_t86 = xpu_wave[xpu_t83 + xpu_t85];
-            if (xpu_t83 + xpu_t85) < 60u {
-                xpu_t84 = xpu_t84 | (xpu_t86 << xpu_t85);
-            }
-            continuing {
-                xpu_t85 = xpu_t85 + 1u;
-            }
-        }
-        v_u6 = xpu_t84;
-    }
-    var v_any: bool;
-    let xpu_t87 = select(0u, 1u, v_p);
-    let xpu_t88 = lidx % 8u;
-    let xpu_t89 = lidx - xpu_t88;
-    workgroupBarrier();
-    xpu_wave[lidx] = xpu_t87;
-    workgroupBarrier();
-    var xpu_t90: u32 = 0u;
-    var xpu_t91: u32 = 0u;
-    loop {
-        if xpu_t91 >= 8u {
-            break;
-        }
-        let xpu_t92 = xpu_wave[xpu_t89 + xpu_t91];
-        if (xpu_t89 + xpu_t91) < 60u {
-            xpu_t90 = xpu_t90 | xpu_t92;
-        }
-        continuing {
-            xpu_t91 = xpu_t91 + 1u;
-        }
-    }
-    v_any = xpu_t90 != 0u;
-    var v_all: bool;
-    let xpu_t93 = select(0u, 1u, v_p);
-    let xpu_t94 = lidx % 8u;
-    let xpu_t95 = lidx - xpu_t94;
-    workgroupBarrier();
-    xpu_wave[lidx] = xpu_t93;
-    workgroupBarrier();
-    var xpu_t96: u32 = 1u;
-    var xpu_t97: u32 = 0u;
-    loop {
-        if xpu_t97 >= 8u {
-            break;
-        }
-        let xpu_t98 = xpu_wave[xpu_t95 + xpu_t97];
-        if (xpu_t95 + xpu_t97) < 60u {
-            xpu_t96 = xpu_t96 & xpu_t98;
-        }
-        continuing {
-            xpu_t97 = xpu_t97 + 1u;
-        }
-    }
-    v_all = xpu_t96 != 0u;
-    let v_tmp_20: u32 = v_g * 11u;
-    let v_tmp_21: u32 = (v_g * 11u) + 1u;
-    let v_tmp_22: u32 = (v_g * 11u) + 2u;
-    let v_tmp_23: u32 = (v_g * 11u) + 3u;
-    let v_tmp_24: u32 = (v_g * 11u) + 4u;
-    let v_tmp_25: u32 = v_u0;
-    let v_tmp_26: u32 = v_u1;
-    let v_tmp_27: u32 = v_u2;
-    let v_tmp_28: u32 = v_u3;
-    let v_tmp_29: u32 = v_u4;
-    b_ou[v_tmp_20] = v_tmp_25;
-    b_ou[v_tmp_21] = v_tmp_26;
-    b_ou[v_tmp_22] = v_tmp_27;
-    b_ou[v_tmp_23] = v_tmp_28;
-    b_ou[v_tmp_24] = v_tmp_29;
-    let v_tmp_30: u32 = (v_g * 11u) + 5u;
-    let v_tmp_31: u32 = (v_g * 11u) + 6u;
-    let v_tmp_32: u32 = v_u5;
-    let v_tmp_33: u32 = v_u6;
-    b_ou[v_tmp_30] = v_tmp_32;
-    b_ou[v_tmp_31] = v_tmp_33;
-    let v_tmp_34: u32 = (v_g * 11u) + 7u;
-    let v_tmp_35: u32 = (v_g * 11u) + 8u;
-    b_ou[v_tmp_34] = 0u;
-    b_ou[v_tmp_35] = 0u;
-    if v_any {
-        b_ou[(v_g * 11u) + 7u] = 1u;
-    }
-    if v_all {
-        b_ou[(v_g * 11u) + 8u] = 1u;
-    }
-    let v_tmp_36: u32 = (v_g * 11u) + 9u;
-    let v_tmp_37: u32 = (v_g * 11u) + 10u;
-    let v_tmp_38: u32 = lidx % 8u;
-    let v_tmp_39: u32 = 8u;
-    b_ou[v_tmp_36] = v_tmp_38;
-    b_ou[v_tmp_37] = v_tmp_39;
-    var v_f0: f32;
-    let xpu_t99 = lidx % 8u;
-    let xpu_t100 = lidx - xpu_t99;
-    workgroupBarrier();
-    xpu_wave[lidx] = bitcast<u32>(v_f);
-    workgroupBarrier();
-    var xpu_t101: f32 = f32();
-    var xpu_t102: u32 = 0u;
-    loop {
-        if xpu_t102 >= 8u {
-            break;
-        }
-        let xpu_t103 = bitcast<f32>(xpu_wave[xpu_t100 + xpu_t102]);
-        if (xpu_t100 + xpu_t102) < 60u {
-            xpu_t101 = xpu_t101 + xpu_t103;
-        }
-        continuing {
-            xpu_t102 = xpu_t102 + 1u;
-        }
-    }
-    v_f0 = xpu_t101;
-    var v_f1: f32;
-    let xpu_t104 = lidx % 8u;
-    let xpu_t105 = lidx - xpu_t104;
-    workgroupBarrier();
-    xpu_wave[lidx] = bitcast<u32>(v_f);
-    workgroupBarrier();
-    var xpu_t106: f32 = v_f;
-    var xpu_t107: u32 = 0u;
-    loop {
-        if xpu_t107 >= 8u {
-            break;
-        }
-        let xpu_t108 = bitcast<f32>(xpu_wave[xpu_t105 + xpu_t107]);
-        if (xpu_t105 + xpu_t107) < 60u {
-            xpu_t106 = min(xpu_t106, xpu_t108);
-        }
-        continuing {
-            xpu_t107 = xpu_t107 + 1u;
-        }
-    }
-    v_f1 = xpu_t106;
-    var v_f2: f32;
-    let xpu_t109 = lidx % 8u;
-    let xpu_t110 = lidx - xpu_t109;
-    workgroupBarrier();
-    xpu_wave[lidx] = bitcast<u32>(v_f);
-    workgroupBarrier();
-    var xpu_t111: f32 = v_f;
-    var xpu_t112: u32 = 0u;
-    loop {
-        if xpu_t112 >= 8u {
-            break;
-        }
-        let xpu_t113 = bitcast<f32>(xpu_wave[xpu_t110 + xpu_t112]);
-        if (xpu_t110 + xpu_t112) < 60u {
-            xpu_t111 = max(xpu_t111, xpu_t113);
-        }
-        continuing {
-            xpu_t112 = xpu_t112 + 1u;
-        }
-    }
-    v_f2 = xpu_t111;
-    var v_f3: f32;
-    let xpu_t114 = lidx % 8u;
-    let xpu_t115 = lidx - xpu_t114;
-    workgroupBarrier();
-    xpu_wave[lidx] = bitcast<u32>(v_f);
-    workgroupBarrier();
-    var xpu_t116: f32 = f32();
-    var xpu_t117: u32 = 0u;
-    loop {
-        if xpu_t117 >= 8u {
-            break;
-        }
-        let xpu_t118 = bitcast<f32>(xpu_wave[xpu_t115 + xpu_t117]);
-        if ((xpu_t115 + xpu_t117) < 60u) && (xpu_t117 <= xpu_t114) {
-            xpu_t116 = xpu_t116 + xpu_t118;
-        }
-        continuing {
-            xpu_t117 = xpu_t117 + 1u;
-        }
-    }
-    v_f3 = xpu_t116;
-    var v_f4: f32;
-    let xpu_t119 = lidx % 8u;
-    let xpu_t120 = lidx - xpu_t119;
-    workgroupBarrier();
-    xpu_wave[lidx] = bitcast<u32>(v_f);
-    workgroupBarrier();
-    var xpu_t121: f32 = f32();
-    var xpu_t122: u32 = 0u;
-    loop {
-        if xpu_t122 >= 8u {
-            break;
-        }
-        let xpu_t123 = bitcast<f32>(xpu_wave[xpu_t120 + xpu_t122]);
-        if ((xpu_t120 + xpu_t122) < 60u) && (xpu_t122 < xpu_t119) {
-            xpu_t121 = xpu_t121 + xpu_t123;
-        }
-        continuing {
-            xpu_t122 = xpu_t122 + 1u;
-        }
-    }
-    v_f4 = xpu_t121;
-    var v_f5: f32;
-    let xpu_t124 = lidx % 8u;
-    let xpu_t125 = lidx - xpu_t124;
-    workgroupBarrier();
-    xpu_wave[lidx] = bitcast<u32>(v_f);
-    workgroupBarrier();
-    let xpu_t126 = xpu_u.p_m;
-    let xpu_t127 = xpu_t124 ^ (xpu_t126 % 8u);
-    let xpu_t128 = bitcast<f32>(xpu_wave[xpu_t125 + xpu_t127]);
-    v_f5 = select(v_f, xpu_t128, true && ((xpu_t125 + xpu_t127) < 60u));
-    let v_tmp_40: u32 = v_g * 6u;
-    let v_tmp_41: u32 = (v_g * 6u) + 1u;
-    let v_tmp_42: u32 = (v_g * 6u) + 2u;
-    let v_tmp_43: f32 = v_f0;
-    let v_tmp_44: f32 = v_f1;
-    let v_tmp_45: f32 = v_f2;
-    b_of[v_tmp_40] = v_tmp_43;
-    b_of[v_tmp_41] = v_tmp_44;
-    b_of[v_tmp_42] = v_tmp_45;
-    let v_tmp_46: u32 = (v_g * 6u) + 3u;
-    let v_tmp_47: u32 = (v_g * 6u) + 4u;
-    let v_tmp_48: u32 = (v_g * 6u) + 5u;
-    let v_tmp_49: f32 = v_f3;
-    let v_tmp_50: f32 = v_f4;
-    let v_tmp_51: f32 = v_f5;
-    b_of[v_tmp_46] = v_tmp_49;
-    b_of[v_tmp_47] = v_tmp_50;
-    b_of[v_tmp_48] = v_tmp_51;
-}
-`
-
-// wave8WGSLNative is the WGSL of Wave8 at the native wave tier (subgroups of 8 to 8 lanes).
+// wave8WGSLNative is the WGSL code of Wave8 at the native wave tier (subgroups of 8 to 8 lanes).
 const wave8WGSLNative = `enable subgroups;
 
 struct xpu_Uniforms {
@@ -11824,7 +11629,7 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(workgroup_id) wi
 }
 `
 
-// wave8WGSLFolded is the WGSL of Wave8 at the folded wave tier (subgroups of 4 to 4 lanes).
+// wave8WGSLFolded is the WGSL code of Wave8 at the folded wave tier (subgroups of 4 to 4 lanes).
 const wave8WGSLFolded = `enable subgroups;
 
 struct xpu_Uniforms {
@@ -12442,7 +12247,7 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(workgroup_id) wi
 }
 `
 
-// wave8WGSLNarrow is the WGSL of Wave8 at the narrow wave tier (subgroups of 16 to 128 lanes).
+// wave8WGSLNarrow is the WGSL code of Wave8 at the narrow wave tier (subgroups of 16 to 128 lanes).
 const wave8WGSLNarrow = `enable subgroups;
 
 struct xpu_Uniforms {
@@ -12914,6 +12719,574 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(workgroup_id) wi
     let xpu_t126 = xpu_u.p_m;
     let xpu_t127 = xpu_t124 ^ (xpu_t126 % 8u);
     let xpu_t128 = subgroupShuffle(v_f, (sgid - (sgid % 8u)) + xpu_t127);
+    v_f5 = select(v_f, xpu_t128, true && ((xpu_t125 + xpu_t127) < 60u));
+    let v_tmp_40: u32 = v_g * 6u;
+    let v_tmp_41: u32 = (v_g * 6u) + 1u;
+    let v_tmp_42: u32 = (v_g * 6u) + 2u;
+    let v_tmp_43: f32 = v_f0;
+    let v_tmp_44: f32 = v_f1;
+    let v_tmp_45: f32 = v_f2;
+    b_of[v_tmp_40] = v_tmp_43;
+    b_of[v_tmp_41] = v_tmp_44;
+    b_of[v_tmp_42] = v_tmp_45;
+    let v_tmp_46: u32 = (v_g * 6u) + 3u;
+    let v_tmp_47: u32 = (v_g * 6u) + 4u;
+    let v_tmp_48: u32 = (v_g * 6u) + 5u;
+    let v_tmp_49: f32 = v_f3;
+    let v_tmp_50: f32 = v_f4;
+    let v_tmp_51: f32 = v_f5;
+    b_of[v_tmp_46] = v_tmp_49;
+    b_of[v_tmp_47] = v_tmp_50;
+    b_of[v_tmp_48] = v_tmp_51;
+}
+`
+
+// wave8WGSLEmulated is the WGSL code of Wave8 at the emulated wave tier.
+const wave8WGSLEmulated = `struct xpu_Uniforms {
+    p_bl: u32,
+    p_m: u32,
+    p_d: u32,
+}
+
+@group(0) @binding(0) var<storage, read_write> b_oi: array<i32>;
+@group(0) @binding(1) var<storage, read_write> b_ou: array<u32>;
+@group(0) @binding(2) var<storage, read_write> b_of: array<f32>;
+@group(0) @binding(3) var<storage, read> b_xi: array<i32>;
+@group(0) @binding(4) var<storage, read> b_xu: array<u32>;
+@group(0) @binding(5) var<storage, read> b_xf: array<f32>;
+@group(0) @binding(6) var<storage, read> b_sel: array<u32>;
+@group(0) @binding(7) var<uniform> xpu_u: xpu_Uniforms;
+var<workgroup> xpu_wave: array<u32, 64>;
+
+// main is kernel Wave8, block 60x1x1.
+@compute @workgroup_size(60, 1, 1)
+fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) lidx: u32) {
+    let v_g: u32 = gid.x;
+    let v_a: i32 = b_xi[v_g];
+    let v_u: u32 = b_xu[v_g];
+    let v_f: f32 = b_xf[v_g];
+    let v_k: u32 = b_sel[v_g];
+    let v_p: bool = ((v_u % 4u) != 0u) || ((wid.x % 2u) == 0u);
+    var v_s0: i32;
+    let xpu_t1 = lidx % 8u;
+    let xpu_t2 = lidx - xpu_t1;
+    workgroupBarrier();
+    xpu_wave[lidx] = bitcast<u32>(v_a);
+    workgroupBarrier();
+    var xpu_t3: i32 = i32();
+    var xpu_t4: u32 = 0u;
+    loop {
+        if xpu_t4 >= 8u {
+            break;
+        }
+        let xpu_t5 = bitcast<i32>(xpu_wave[xpu_t2 + xpu_t4]);
+        if (xpu_t2 + xpu_t4) < 60u {
+            xpu_t3 = xpu_t3 + xpu_t5;
+        }
+        continuing {
+            xpu_t4 = xpu_t4 + 1u;
+        }
+    }
+    v_s0 = xpu_t3;
+    var v_s1: i32;
+    let xpu_t6 = lidx % 8u;
+    let xpu_t7 = lidx - xpu_t6;
+    workgroupBarrier();
+    xpu_wave[lidx] = bitcast<u32>(v_a);
+    workgroupBarrier();
+    var xpu_t8: i32 = v_a;
+    var xpu_t9: u32 = 0u;
+    loop {
+        if xpu_t9 >= 8u {
+            break;
+        }
+        let xpu_t10 = bitcast<i32>(xpu_wave[xpu_t7 + xpu_t9]);
+        if (xpu_t7 + xpu_t9) < 60u {
+            xpu_t8 = min(xpu_t8, xpu_t10);
+        }
+        continuing {
+            xpu_t9 = xpu_t9 + 1u;
+        }
+    }
+    v_s1 = xpu_t8;
+    var v_s2: i32;
+    let xpu_t11 = lidx % 8u;
+    let xpu_t12 = lidx - xpu_t11;
+    workgroupBarrier();
+    xpu_wave[lidx] = bitcast<u32>(v_a);
+    workgroupBarrier();
+    var xpu_t13: i32 = v_a;
+    var xpu_t14: u32 = 0u;
+    loop {
+        if xpu_t14 >= 8u {
+            break;
+        }
+        let xpu_t15 = bitcast<i32>(xpu_wave[xpu_t12 + xpu_t14]);
+        if (xpu_t12 + xpu_t14) < 60u {
+            xpu_t13 = max(xpu_t13, xpu_t15);
+        }
+        continuing {
+            xpu_t14 = xpu_t14 + 1u;
+        }
+    }
+    v_s2 = xpu_t13;
+    var v_s3: i32;
+    let xpu_t16 = lidx % 8u;
+    let xpu_t17 = lidx - xpu_t16;
+    workgroupBarrier();
+    xpu_wave[lidx] = bitcast<u32>(v_a);
+    workgroupBarrier();
+    var xpu_t18: i32 = i32();
+    var xpu_t19: u32 = 0u;
+    loop {
+        if xpu_t19 >= 8u {
+            break;
+        }
+        let xpu_t20 = bitcast<i32>(xpu_wave[xpu_t17 + xpu_t19]);
+        if ((xpu_t17 + xpu_t19) < 60u) && (xpu_t19 <= xpu_t16) {
+            xpu_t18 = xpu_t18 + xpu_t20;
+        }
+        continuing {
+            xpu_t19 = xpu_t19 + 1u;
+        }
+    }
+    v_s3 = xpu_t18;
+    var v_s4: i32;
+    let xpu_t21 = lidx % 8u;
+    let xpu_t22 = lidx - xpu_t21;
+    workgroupBarrier();
+    xpu_wave[lidx] = bitcast<u32>(v_a);
+    workgroupBarrier();
+    var xpu_t23: i32 = i32();
+    var xpu_t24: u32 = 0u;
+    loop {
+        if xpu_t24 >= 8u {
+            break;
+        }
+        let xpu_t25 = bitcast<i32>(xpu_wave[xpu_t22 + xpu_t24]);
+        if ((xpu_t22 + xpu_t24) < 60u) && (xpu_t24 < xpu_t21) {
+            xpu_t23 = xpu_t23 + xpu_t25;
+        }
+        continuing {
+            xpu_t24 = xpu_t24 + 1u;
+        }
+    }
+    v_s4 = xpu_t23;
+    var v_s5: i32;
+    let xpu_t26 = lidx % 8u;
+    let xpu_t27 = lidx - xpu_t26;
+    workgroupBarrier();
+    xpu_wave[lidx] = bitcast<u32>(v_a);
+    workgroupBarrier();
+    let xpu_t28 = xpu_u.p_bl;
+    let xpu_t29 = xpu_t28 % 8u;
+    let xpu_t30 = bitcast<i32>(xpu_wave[xpu_t27 + xpu_t29]);
+    v_s5 = select(v_a, xpu_t30, true && ((xpu_t27 + xpu_t29) < 60u));
+    var v_s6: i32;
+    let xpu_t31 = lidx % 8u;
+    let xpu_t32 = lidx - xpu_t31;
+    workgroupBarrier();
+    xpu_wave[lidx] = bitcast<u32>(v_a);
+    workgroupBarrier();
+    let xpu_t33 = v_k % 8u;
+    let xpu_t34 = bitcast<i32>(xpu_wave[xpu_t32 + xpu_t33]);
+    v_s6 = select(v_a, xpu_t34, true && ((xpu_t32 + xpu_t33) < 60u));
+    var v_s7: i32;
+    let xpu_t35 = lidx % 8u;
+    let xpu_t36 = lidx - xpu_t35;
+    workgroupBarrier();
+    xpu_wave[lidx] = bitcast<u32>(v_a);
+    workgroupBarrier();
+    let xpu_t37 = xpu_u.p_m;
+    let xpu_t38 = xpu_t35 ^ (xpu_t37 % 8u);
+    let xpu_t39 = bitcast<i32>(xpu_wave[xpu_t36 + xpu_t38]);
+    v_s7 = select(v_a, xpu_t39, true && ((xpu_t36 + xpu_t38) < 60u));
+    var v_s8: i32;
+    let xpu_t40 = lidx % 8u;
+    let xpu_t41 = lidx - xpu_t40;
+    workgroupBarrier();
+    xpu_wave[lidx] = bitcast<u32>(v_a);
+    workgroupBarrier();
+    let xpu_t42 = xpu_u.p_d;
+    let xpu_t43 = xpu_t42 <= xpu_t40;
+    let xpu_t44 = select(xpu_t40, xpu_t40 - xpu_t42, xpu_t42 <= xpu_t40);
+    let xpu_t45 = bitcast<i32>(xpu_wave[xpu_t41 + xpu_t44]);
+    v_s8 = select(v_a, xpu_t45, xpu_t43 && ((xpu_t41 + xpu_t44) < 60u));
+    var v_s9: i32;
+    let xpu_t46 = lidx % 8u;
+    let xpu_t47 = lidx - xpu_t46;
+    workgroupBarrier();
+    xpu_wave[lidx] = bitcast<u32>(v_a);
+    workgroupBarrier();
+    let xpu_t48 = xpu_u.p_d;
+    let xpu_t49 = xpu_t48 < (8u - xpu_t46);
+    let xpu_t50 = select(xpu_t46, xpu_t46 + xpu_t48, xpu_t48 < (8u - xpu_t46));
+    let xpu_t51 = bitcast<i32>(xpu_wave[xpu_t47 + xpu_t50]);
+    v_s9 = select(v_a, xpu_t51, xpu_t49 && ((xpu_t47 + xpu_t50) < 60u));
+    let v_tmp: u32 = v_g * 10u;
+    let v_tmp_1: u32 = (v_g * 10u) + 1u;
+    let v_tmp_2: u32 = (v_g * 10u) + 2u;
+    let v_tmp_3: u32 = (v_g * 10u) + 3u;
+    let v_tmp_4: u32 = (v_g * 10u) + 4u;
+    let v_tmp_5: i32 = v_s0;
+    let v_tmp_6: i32 = v_s1;
+    let v_tmp_7: i32 = v_s2;
+    let v_tmp_8: i32 = v_s3;
+    let v_tmp_9: i32 = v_s4;
+    b_oi[v_tmp] = v_tmp_5;
+    b_oi[v_tmp_1] = v_tmp_6;
+    b_oi[v_tmp_2] = v_tmp_7;
+    b_oi[v_tmp_3] = v_tmp_8;
+    b_oi[v_tmp_4] = v_tmp_9;
+    let v_tmp_10: u32 = (v_g * 10u) + 5u;
+    let v_tmp_11: u32 = (v_g * 10u) + 6u;
+    let v_tmp_12: u32 = (v_g * 10u) + 7u;
+    let v_tmp_13: u32 = (v_g * 10u) + 8u;
+    let v_tmp_14: u32 = (v_g * 10u) + 9u;
+    let v_tmp_15: i32 = v_s5;
+    let v_tmp_16: i32 = v_s6;
+    let v_tmp_17: i32 = v_s7;
+    let v_tmp_18: i32 = v_s8;
+    let v_tmp_19: i32 = v_s9;
+    b_oi[v_tmp_10] = v_tmp_15;
+    b_oi[v_tmp_11] = v_tmp_16;
+    b_oi[v_tmp_12] = v_tmp_17;
+    b_oi[v_tmp_13] = v_tmp_18;
+    b_oi[v_tmp_14] = v_tmp_19;
+    var v_u0: u32;
+    let xpu_t52 = lidx % 8u;
+    let xpu_t53 = lidx - xpu_t52;
+    workgroupBarrier();
+    xpu_wave[lidx] = v_u;
+    workgroupBarrier();
+    var xpu_t54: u32 = u32();
+    var xpu_t55: u32 = 0u;
+    loop {
+        if xpu_t55 >= 8u {
+            break;
+        }
+        let xpu_t56 = xpu_wave[xpu_t53 + xpu_t55];
+        if (xpu_t53 + xpu_t55) < 60u {
+            xpu_t54 = xpu_t54 + xpu_t56;
+        }
+        continuing {
+            xpu_t55 = xpu_t55 + 1u;
+        }
+    }
+    v_u0 = xpu_t54;
+    var v_u1: u32;
+    let xpu_t57 = lidx % 8u;
+    let xpu_t58 = lidx - xpu_t57;
+    workgroupBarrier();
+    xpu_wave[lidx] = v_u;
+    workgroupBarrier();
+    var xpu_t59: u32 = v_u;
+    var xpu_t60: u32 = 0u;
+    loop {
+        if xpu_t60 >= 8u {
+            break;
+        }
+        let xpu_t61 = xpu_wave[xpu_t58 + xpu_t60];
+        if (xpu_t58 + xpu_t60) < 60u {
+            xpu_t59 = min(xpu_t59, xpu_t61);
+        }
+        continuing {
+            xpu_t60 = xpu_t60 + 1u;
+        }
+    }
+    v_u1 = xpu_t59;
+    var v_u2: u32;
+    let xpu_t62 = lidx % 8u;
+    let xpu_t63 = lidx - xpu_t62;
+    workgroupBarrier();
+    xpu_wave[lidx] = v_u;
+    workgroupBarrier();
+    var xpu_t64: u32 = v_u;
+    var xpu_t65: u32 = 0u;
+    loop {
+        if xpu_t65 >= 8u {
+            break;
+        }
+        let xpu_t66 = xpu_wave[xpu_t63 + xpu_t65];
+        if (xpu_t63 + xpu_t65) < 60u {
+            xpu_t64 = max(xpu_t64, xpu_t66);
+        }
+        continuing {
+            xpu_t65 = xpu_t65 + 1u;
+        }
+    }
+    v_u2 = xpu_t64;
+    var v_u3: u32;
+    let xpu_t67 = lidx % 8u;
+    let xpu_t68 = lidx - xpu_t67;
+    workgroupBarrier();
+    xpu_wave[lidx] = v_u;
+    workgroupBarrier();
+    var xpu_t69: u32 = u32();
+    var xpu_t70: u32 = 0u;
+    loop {
+        if xpu_t70 >= 8u {
+            break;
+        }
+        let xpu_t71 = xpu_wave[xpu_t68 + xpu_t70];
+        if ((xpu_t68 + xpu_t70) < 60u) && (xpu_t70 <= xpu_t67) {
+            xpu_t69 = xpu_t69 + xpu_t71;
+        }
+        continuing {
+            xpu_t70 = xpu_t70 + 1u;
+        }
+    }
+    v_u3 = xpu_t69;
+    var v_u4: u32;
+    let xpu_t72 = lidx % 8u;
+    let xpu_t73 = lidx - xpu_t72;
+    workgroupBarrier();
+    xpu_wave[lidx] = v_u;
+    workgroupBarrier();
+    var xpu_t74: u32 = u32();
+    var xpu_t75: u32 = 0u;
+    loop {
+        if xpu_t75 >= 8u {
+            break;
+        }
+        let xpu_t76 = xpu_wave[xpu_t73 + xpu_t75];
+        if ((xpu_t73 + xpu_t75) < 60u) && (xpu_t75 < xpu_t72) {
+            xpu_t74 = xpu_t74 + xpu_t76;
+        }
+        continuing {
+            xpu_t75 = xpu_t75 + 1u;
+        }
+    }
+    v_u4 = xpu_t74;
+    var v_u5: u32;
+    let xpu_t77 = lidx % 8u;
+    let xpu_t78 = lidx - xpu_t77;
+    workgroupBarrier();
+    xpu_wave[lidx] = v_u;
+    workgroupBarrier();
+    let xpu_t79 = v_k % 8u;
+    let xpu_t80 = xpu_wave[xpu_t78 + xpu_t79];
+    v_u5 = select(v_u, xpu_t80, true && ((xpu_t78 + xpu_t79) < 60u));
+    var v_u6: u32;
+    v_u6 = 0u;
+    {
+        let xpu_t81 = select(0u, 1u, v_p);
+        let xpu_t82 = lidx % 8u;
+        let xpu_t83 = lidx - xpu_t82;
+        workgroupBarrier();
+        xpu_wave[lidx] = xpu_t81;
+        workgroupBarrier();
+        var xpu_t84: u32 = 0u;
+        var xpu_t85: u32 = 0u;
+        loop {
+            if xpu_t85 >= 8u {
+                break;
+            }
+            let xpu_t86 = xpu_wave[xpu_t83 + xpu_t85];
+            if (xpu_t83 + xpu_t85) < 60u {
+                xpu_t84 = xpu_t84 | (xpu_t86 << xpu_t85);
+            }
+            continuing {
+                xpu_t85 = xpu_t85 + 1u;
+            }
+        }
+        v_u6 = xpu_t84;
+    }
+    var v_any: bool;
+    let xpu_t87 = select(0u, 1u, v_p);
+    let xpu_t88 = lidx % 8u;
+    let xpu_t89 = lidx - xpu_t88;
+    workgroupBarrier();
+    xpu_wave[lidx] = xpu_t87;
+    workgroupBarrier();
+    var xpu_t90: u32 = 0u;
+    var xpu_t91: u32 = 0u;
+    loop {
+        if xpu_t91 >= 8u {
+            break;
+        }
+        let xpu_t92 = xpu_wave[xpu_t89 + xpu_t91];
+        if (xpu_t89 + xpu_t91) < 60u {
+            xpu_t90 = xpu_t90 | xpu_t92;
+        }
+        continuing {
+            xpu_t91 = xpu_t91 + 1u;
+        }
+    }
+    v_any = xpu_t90 != 0u;
+    var v_all: bool;
+    let xpu_t93 = select(0u, 1u, v_p);
+    let xpu_t94 = lidx % 8u;
+    let xpu_t95 = lidx - xpu_t94;
+    workgroupBarrier();
+    xpu_wave[lidx] = xpu_t93;
+    workgroupBarrier();
+    var xpu_t96: u32 = 1u;
+    var xpu_t97: u32 = 0u;
+    loop {
+        if xpu_t97 >= 8u {
+            break;
+        }
+        let xpu_t98 = xpu_wave[xpu_t95 + xpu_t97];
+        if (xpu_t95 + xpu_t97) < 60u {
+            xpu_t96 = xpu_t96 & xpu_t98;
+        }
+        continuing {
+            xpu_t97 = xpu_t97 + 1u;
+        }
+    }
+    v_all = xpu_t96 != 0u;
+    let v_tmp_20: u32 = v_g * 11u;
+    let v_tmp_21: u32 = (v_g * 11u) + 1u;
+    let v_tmp_22: u32 = (v_g * 11u) + 2u;
+    let v_tmp_23: u32 = (v_g * 11u) + 3u;
+    let v_tmp_24: u32 = (v_g * 11u) + 4u;
+    let v_tmp_25: u32 = v_u0;
+    let v_tmp_26: u32 = v_u1;
+    let v_tmp_27: u32 = v_u2;
+    let v_tmp_28: u32 = v_u3;
+    let v_tmp_29: u32 = v_u4;
+    b_ou[v_tmp_20] = v_tmp_25;
+    b_ou[v_tmp_21] = v_tmp_26;
+    b_ou[v_tmp_22] = v_tmp_27;
+    b_ou[v_tmp_23] = v_tmp_28;
+    b_ou[v_tmp_24] = v_tmp_29;
+    let v_tmp_30: u32 = (v_g * 11u) + 5u;
+    let v_tmp_31: u32 = (v_g * 11u) + 6u;
+    let v_tmp_32: u32 = v_u5;
+    let v_tmp_33: u32 = v_u6;
+    b_ou[v_tmp_30] = v_tmp_32;
+    b_ou[v_tmp_31] = v_tmp_33;
+    let v_tmp_34: u32 = (v_g * 11u) + 7u;
+    let v_tmp_35: u32 = (v_g * 11u) + 8u;
+    b_ou[v_tmp_34] = 0u;
+    b_ou[v_tmp_35] = 0u;
+    if v_any {
+        b_ou[(v_g * 11u) + 7u] = 1u;
+    }
+    if v_all {
+        b_ou[(v_g * 11u) + 8u] = 1u;
+    }
+    let v_tmp_36: u32 = (v_g * 11u) + 9u;
+    let v_tmp_37: u32 = (v_g * 11u) + 10u;
+    let v_tmp_38: u32 = lidx % 8u;
+    let v_tmp_39: u32 = 8u;
+    b_ou[v_tmp_36] = v_tmp_38;
+    b_ou[v_tmp_37] = v_tmp_39;
+    var v_f0: f32;
+    let xpu_t99 = lidx % 8u;
+    let xpu_t100 = lidx - xpu_t99;
+    workgroupBarrier();
+    xpu_wave[lidx] = bitcast<u32>(v_f);
+    workgroupBarrier();
+    var xpu_t101: f32 = f32();
+    var xpu_t102: u32 = 0u;
+    loop {
+        if xpu_t102 >= 8u {
+            break;
+        }
+        let xpu_t103 = bitcast<f32>(xpu_wave[xpu_t100 + xpu_t102]);
+        if (xpu_t100 + xpu_t102) < 60u {
+            xpu_t101 = xpu_t101 + xpu_t103;
+        }
+        continuing {
+            xpu_t102 = xpu_t102 + 1u;
+        }
+    }
+    v_f0 = xpu_t101;
+    var v_f1: f32;
+    let xpu_t104 = lidx % 8u;
+    let xpu_t105 = lidx - xpu_t104;
+    workgroupBarrier();
+    xpu_wave[lidx] = bitcast<u32>(v_f);
+    workgroupBarrier();
+    var xpu_t106: f32 = v_f;
+    var xpu_t107: u32 = 0u;
+    loop {
+        if xpu_t107 >= 8u {
+            break;
+        }
+        let xpu_t108 = bitcast<f32>(xpu_wave[xpu_t105 + xpu_t107]);
+        if (xpu_t105 + xpu_t107) < 60u {
+            xpu_t106 = min(xpu_t106, xpu_t108);
+        }
+        continuing {
+            xpu_t107 = xpu_t107 + 1u;
+        }
+    }
+    v_f1 = xpu_t106;
+    var v_f2: f32;
+    let xpu_t109 = lidx % 8u;
+    let xpu_t110 = lidx - xpu_t109;
+    workgroupBarrier();
+    xpu_wave[lidx] = bitcast<u32>(v_f);
+    workgroupBarrier();
+    var xpu_t111: f32 = v_f;
+    var xpu_t112: u32 = 0u;
+    loop {
+        if xpu_t112 >= 8u {
+            break;
+        }
+        let xpu_t113 = bitcast<f32>(xpu_wave[xpu_t110 + xpu_t112]);
+        if (xpu_t110 + xpu_t112) < 60u {
+            xpu_t111 = max(xpu_t111, xpu_t113);
+        }
+        continuing {
+            xpu_t112 = xpu_t112 + 1u;
+        }
+    }
+    v_f2 = xpu_t111;
+    var v_f3: f32;
+    let xpu_t114 = lidx % 8u;
+    let xpu_t115 = lidx - xpu_t114;
+    workgroupBarrier();
+    xpu_wave[lidx] = bitcast<u32>(v_f);
+    workgroupBarrier();
+    var xpu_t116: f32 = f32();
+    var xpu_t117: u32 = 0u;
+    loop {
+        if xpu_t117 >= 8u {
+            break;
+        }
+        let xpu_t118 = bitcast<f32>(xpu_wave[xpu_t115 + xpu_t117]);
+        if ((xpu_t115 + xpu_t117) < 60u) && (xpu_t117 <= xpu_t114) {
+            xpu_t116 = xpu_t116 + xpu_t118;
+        }
+        continuing {
+            xpu_t117 = xpu_t117 + 1u;
+        }
+    }
+    v_f3 = xpu_t116;
+    var v_f4: f32;
+    let xpu_t119 = lidx % 8u;
+    let xpu_t120 = lidx - xpu_t119;
+    workgroupBarrier();
+    xpu_wave[lidx] = bitcast<u32>(v_f);
+    workgroupBarrier();
+    var xpu_t121: f32 = f32();
+    var xpu_t122: u32 = 0u;
+    loop {
+        if xpu_t122 >= 8u {
+            break;
+        }
+        let xpu_t123 = bitcast<f32>(xpu_wave[xpu_t120 + xpu_t122]);
+        if ((xpu_t120 + xpu_t122) < 60u) && (xpu_t122 < xpu_t119) {
+            xpu_t121 = xpu_t121 + xpu_t123;
+        }
+        continuing {
+            xpu_t122 = xpu_t122 + 1u;
+        }
+    }
+    v_f4 = xpu_t121;
+    var v_f5: f32;
+    let xpu_t124 = lidx % 8u;
+    let xpu_t125 = lidx - xpu_t124;
+    workgroupBarrier();
+    xpu_wave[lidx] = bitcast<u32>(v_f);
+    workgroupBarrier();
+    let xpu_t126 = xpu_u.p_m;
+    let xpu_t127 = xpu_t124 ^ (xpu_t126 % 8u);
+    let xpu_t128 = bitcast<f32>(xpu_wave[xpu_t125 + xpu_t127]);
     v_f5 = select(v_f, xpu_t128, true && ((xpu_t125 + xpu_t127) < 60u));
     let v_tmp_40: u32 = v_g * 6u;
     let v_tmp_41: u32 = (v_g * 6u) + 1u;
@@ -13588,66 +13961,86 @@ var WaveAgnosticKernel = gpu.Register(&gpu.KernelSpec{
 	Name:  "github.com/goxpu/xpu/kernels/wave.WaveAgnostic",
 	Block: xpu.Dim3{X: 100, Y: 1, Z: 1},
 	Params: []gpu.Param{
-		{Name: "oi", Kind: gpu.ParamBuffer, Type: "int32", Size: 4, Access: gpu.AccessWrite, Binding: 0},
-		{Name: "ou", Kind: gpu.ParamBuffer, Type: "uint32", Size: 4, Access: gpu.AccessWrite, Binding: 1},
-		{Name: "of", Kind: gpu.ParamBuffer, Type: "float32", Size: 4, Access: gpu.AccessWrite, Binding: 2},
-		{Name: "xi", Kind: gpu.ParamBuffer, Type: "int32", Size: 4, Access: gpu.AccessRead, Binding: 3},
-		{Name: "xu", Kind: gpu.ParamBuffer, Type: "uint32", Size: 4, Access: gpu.AccessRead, Binding: 4},
-		{Name: "xf", Kind: gpu.ParamBuffer, Type: "float32", Size: 4, Access: gpu.AccessRead, Binding: 5},
-		{Name: "sel", Kind: gpu.ParamBuffer, Type: "uint32", Size: 4, Access: gpu.AccessRead, Binding: 6},
-		{Name: "bl", Kind: gpu.ParamScalar, Type: "uint32", Size: 4, Binding: 0},
-		{Name: "m", Kind: gpu.ParamScalar, Type: "uint32", Size: 4, Binding: 4},
-		{Name: "d", Kind: gpu.ParamScalar, Type: "uint32", Size: 4, Binding: 8},
+		{Name: "oi", Kind: gpu.ParamBuffer, Type: gpu.TypeName{Name: "int32"}, Size: 4, Access: gpu.AccessWrite, Binding: 0},
+		{Name: "ou", Kind: gpu.ParamBuffer, Type: gpu.TypeName{Name: "uint32"}, Size: 4, Access: gpu.AccessWrite, Binding: 1},
+		{Name: "of", Kind: gpu.ParamBuffer, Type: gpu.TypeName{Name: "float32"}, Size: 4, Access: gpu.AccessWrite, Binding: 2},
+		{Name: "xi", Kind: gpu.ParamBuffer, Type: gpu.TypeName{Name: "int32"}, Size: 4, Access: gpu.AccessRead, Binding: 3},
+		{Name: "xu", Kind: gpu.ParamBuffer, Type: gpu.TypeName{Name: "uint32"}, Size: 4, Access: gpu.AccessRead, Binding: 4},
+		{Name: "xf", Kind: gpu.ParamBuffer, Type: gpu.TypeName{Name: "float32"}, Size: 4, Access: gpu.AccessRead, Binding: 5},
+		{Name: "sel", Kind: gpu.ParamBuffer, Type: gpu.TypeName{Name: "uint32"}, Size: 4, Access: gpu.AccessRead, Binding: 6},
+		{Name: "bl", Kind: gpu.ParamScalar, Type: gpu.TypeName{Name: "uint32"}, Size: 4, Binding: 0},
+		{Name: "m", Kind: gpu.ParamScalar, Type: gpu.TypeName{Name: "uint32"}, Size: 4, Binding: 4},
+		{Name: "d", Kind: gpu.ParamScalar, Type: gpu.TypeName{Name: "uint32"}, Size: 4, Binding: 8},
 	},
 	UniformSize: 16,
-	WGSL:        waveAgnosticWGSL,
 	Func:        WaveAgnostic,
-	WaveVariants: []gpu.WaveVariant{
-		{Tier: "native", SubgroupMin: 4, SubgroupMax: 32, Width: 0, WGSL: waveAgnosticWGSLNative},
-		{Tier: "emulated", SubgroupMin: 0, SubgroupMax: 0, Width: 32, WGSL: waveAgnosticWGSL},
-	},
-	CPU: waveAgnosticCPU,
-	Manifests: []gpu.Manifest{
+	Artifacts: []gpu.Artifact{
 		{
-			Kernel: "github.com/goxpu/xpu/kernels/wave.WaveAgnostic", Backend: "webgpu", Target: "wgsl",
-			Hash:        "sha256:d7937e4b7303a06a57997bdb82e54efa3712871bea6184c372644b9f9ff55634",
-			Codegen:     "xpu-gen/1",
-			Block:       xpu.Dim3{X: 100, Y: 1, Z: 1},
-			SharedBytes: 0, StorageBindings: 7, UniformBytes: 16,
-			PrivateBytes: new(332),
-			Buffers: []gpu.Usage{
-				{Name: "oi", Access: gpu.AccessWrite},
-				{Name: "ou", Access: gpu.AccessWrite},
-				{Name: "of", Access: gpu.AccessWrite},
-				{Name: "xi", Access: gpu.AccessRead},
-				{Name: "xu", Access: gpu.AccessRead},
-				{Name: "xf", Access: gpu.AccessRead},
-				{Name: "sel", Access: gpu.AccessRead},
+			Manifest: gpu.Manifest{
+				Kernel: "github.com/goxpu/xpu/kernels/wave.WaveAgnostic", Backend: "webgpu", Target: "wgsl",
+				Hash:        "sha256:a206ed462485328282a61cf3c611040d85a07995b45a080d81b5221c84ad1e05",
+				Codegen:     "xpu-gen/1",
+				Block:       xpu.Dim3{X: 100, Y: 1, Z: 1},
+				SharedBytes: 0, StorageBindings: 7, UniformBytes: 16,
+				PrivateBytes: new(332),
+				Buffers: []gpu.Usage{
+					{Name: "oi", Access: gpu.AccessWrite},
+					{Name: "ou", Access: gpu.AccessWrite},
+					{Name: "of", Access: gpu.AccessWrite},
+					{Name: "xi", Access: gpu.AccessRead},
+					{Name: "xu", Access: gpu.AccessRead},
+					{Name: "xf", Access: gpu.AccessRead},
+					{Name: "sel", Access: gpu.AccessRead},
+				},
+				WaveOps: true, WaveTier: "native",
+				NativeOps: []string{"select", "subgroupAdd", "subgroupAll", "subgroupAny", "subgroupBallot", "subgroupExclusiveAdd", "subgroupInclusiveAdd", "subgroupMax", "subgroupMin", "subgroupShuffle"},
 			},
-			WaveOps: true,
-			WaveVariants: []gpu.ManifestVariant{
-				{Tier: "native", SubgroupMin: 4, SubgroupMax: 32, Width: 0, Hash: "sha256:a206ed462485328282a61cf3c611040d85a07995b45a080d81b5221c84ad1e05"},
-				{Tier: "emulated", SubgroupMin: 0, SubgroupMax: 0, Width: 32, Hash: "sha256:d7937e4b7303a06a57997bdb82e54efa3712871bea6184c372644b9f9ff55634"},
-			},
-			NativeOps: []string{"bitcast", "max", "min", "select", "workgroupBarrier"},
+			Selector: gpu.Selector{SubgroupMin: 4, SubgroupMax: 32, Width: 0},
+			Code:     waveAgnosticWGSLNative,
 		},
 		{
-			Kernel: "github.com/goxpu/xpu/kernels/wave.WaveAgnostic", Backend: "cpu", Target: "go",
-			Hash:        "sha256:3c00fdff0d95ca0d1bc9c7a24fd4324a13ebee3e001745b7ca25a3060963cc27",
-			Codegen:     "xpu-gen/1",
-			Block:       xpu.Dim3{X: 100, Y: 1, Z: 1},
-			SharedBytes: 0, StorageBindings: 7, UniformBytes: 16,
-			Buffers: []gpu.Usage{
-				{Name: "oi", Access: gpu.AccessWrite},
-				{Name: "ou", Access: gpu.AccessWrite},
-				{Name: "of", Access: gpu.AccessWrite},
-				{Name: "xi", Access: gpu.AccessRead},
-				{Name: "xu", Access: gpu.AccessRead},
-				{Name: "xf", Access: gpu.AccessRead},
-				{Name: "sel", Access: gpu.AccessRead},
+			Manifest: gpu.Manifest{
+				Kernel: "github.com/goxpu/xpu/kernels/wave.WaveAgnostic", Backend: "webgpu", Target: "wgsl",
+				Hash:        "sha256:d7937e4b7303a06a57997bdb82e54efa3712871bea6184c372644b9f9ff55634",
+				Codegen:     "xpu-gen/1",
+				Block:       xpu.Dim3{X: 100, Y: 1, Z: 1},
+				SharedBytes: 0, StorageBindings: 7, UniformBytes: 16,
+				PrivateBytes: new(332),
+				Buffers: []gpu.Usage{
+					{Name: "oi", Access: gpu.AccessWrite},
+					{Name: "ou", Access: gpu.AccessWrite},
+					{Name: "of", Access: gpu.AccessWrite},
+					{Name: "xi", Access: gpu.AccessRead},
+					{Name: "xu", Access: gpu.AccessRead},
+					{Name: "xf", Access: gpu.AccessRead},
+					{Name: "sel", Access: gpu.AccessRead},
+				},
+				WaveOps: true, WaveTier: "emulated",
+				NativeOps: []string{"bitcast", "max", "min", "select", "workgroupBarrier"},
 			},
-			WaveOps: true, WaveTier: "emulated",
-			NativeOps: []string{"gpu.CPUWave", "gpu.CPUWaveBallot", "gpu.CPUWaveVote"},
+			Selector: gpu.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 32},
+			Code:     waveAgnosticWGSLEmulated,
+		},
+		{
+			Manifest: gpu.Manifest{
+				Kernel: "github.com/goxpu/xpu/kernels/wave.WaveAgnostic", Backend: "cpu", Target: "go",
+				Hash:        "sha256:3c00fdff0d95ca0d1bc9c7a24fd4324a13ebee3e001745b7ca25a3060963cc27",
+				Codegen:     "xpu-gen/1",
+				Block:       xpu.Dim3{X: 100, Y: 1, Z: 1},
+				SharedBytes: 0, StorageBindings: 7, UniformBytes: 16,
+				Buffers: []gpu.Usage{
+					{Name: "oi", Access: gpu.AccessWrite},
+					{Name: "ou", Access: gpu.AccessWrite},
+					{Name: "of", Access: gpu.AccessWrite},
+					{Name: "xi", Access: gpu.AccessRead},
+					{Name: "xu", Access: gpu.AccessRead},
+					{Name: "xf", Access: gpu.AccessRead},
+					{Name: "sel", Access: gpu.AccessRead},
+				},
+				WaveOps: true, WaveTier: "emulated",
+				NativeOps: []string{"gpu.CPUWave", "gpu.CPUWaveBallot", "gpu.CPUWaveVote"},
+			},
+			Entry: waveAgnosticCPU,
 		},
 	},
 })
@@ -13659,8 +14052,222 @@ func LaunchWaveAgnostic(s *gpu.Stream, groups xpu.Dim3, oi *gpu.Buffer[int32], o
 	return s.Launch(WaveAgnosticKernel, groups, oi, ou, of, xi, xu, xf, sel, bl, m, d)
 }
 
-// waveAgnosticWGSL is the WGSL of WaveAgnostic.
-const waveAgnosticWGSL = `struct xpu_Uniforms {
+// waveAgnosticWGSLNative is the WGSL code of WaveAgnostic at the native wave tier (subgroups of 4 to 32 lanes).
+const waveAgnosticWGSLNative = `enable subgroups;
+
+struct xpu_Uniforms {
+    p_bl: u32,
+    p_m: u32,
+    p_d: u32,
+}
+
+@group(0) @binding(0) var<storage, read_write> b_oi: array<i32>;
+@group(0) @binding(1) var<storage, read_write> b_ou: array<u32>;
+@group(0) @binding(2) var<storage, read_write> b_of: array<f32>;
+@group(0) @binding(3) var<storage, read> b_xi: array<i32>;
+@group(0) @binding(4) var<storage, read> b_xu: array<u32>;
+@group(0) @binding(5) var<storage, read> b_xf: array<f32>;
+@group(0) @binding(6) var<storage, read> b_sel: array<u32>;
+@group(0) @binding(7) var<uniform> xpu_u: xpu_Uniforms;
+
+// main is kernel WaveAgnostic, block 100x1x1.
+@compute @workgroup_size(100, 1, 1)
+fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) lidx: u32, @builtin(subgroup_invocation_id) sgid: u32, @builtin(subgroup_size) sgsize: u32) {
+    let v_g: u32 = gid.x;
+    let v_a: i32 = b_xi[v_g];
+    let v_u: u32 = b_xu[v_g];
+    let v_f: f32 = b_xf[v_g];
+    let v_k: u32 = b_sel[v_g];
+    let v_p: bool = ((v_u % 4u) != 0u) || ((wid.x % 2u) == 0u);
+    var v_s0: i32;
+    let xpu_t1 = lidx - sgid;
+    v_s0 = subgroupAdd(v_a);
+    var v_s1: i32;
+    let xpu_t2 = lidx - sgid;
+    v_s1 = subgroupMin(v_a);
+    var v_s2: i32;
+    let xpu_t3 = lidx - sgid;
+    v_s2 = subgroupMax(v_a);
+    var v_s3: i32;
+    let xpu_t4 = lidx - sgid;
+    v_s3 = subgroupInclusiveAdd(v_a);
+    var v_s4: i32;
+    let xpu_t5 = lidx - sgid;
+    v_s4 = subgroupExclusiveAdd(v_a);
+    var v_s5: i32;
+    let xpu_t6 = lidx - sgid;
+    let xpu_t7 = xpu_u.p_bl;
+    let xpu_t8 = xpu_t7 % sgsize;
+    let xpu_t9 = subgroupShuffle(v_a, xpu_t8);
+    v_s5 = select(v_a, xpu_t9, true && ((xpu_t6 + xpu_t8) < 100u));
+    var v_s6: i32;
+    let xpu_t10 = lidx - sgid;
+    let xpu_t11 = v_k % sgsize;
+    let xpu_t12 = subgroupShuffle(v_a, xpu_t11);
+    v_s6 = select(v_a, xpu_t12, true && ((xpu_t10 + xpu_t11) < 100u));
+    var v_s7: i32;
+    let xpu_t13 = lidx - sgid;
+    let xpu_t14 = xpu_u.p_m;
+    let xpu_t15 = sgid ^ (xpu_t14 % sgsize);
+    let xpu_t16 = subgroupShuffle(v_a, xpu_t15);
+    v_s7 = select(v_a, xpu_t16, true && ((xpu_t13 + xpu_t15) < 100u));
+    var v_s8: i32;
+    let xpu_t17 = lidx - sgid;
+    let xpu_t18 = xpu_u.p_d;
+    let xpu_t19 = xpu_t18 <= sgid;
+    let xpu_t20 = select(sgid, sgid - xpu_t18, xpu_t18 <= sgid);
+    let xpu_t21 = subgroupShuffle(v_a, xpu_t20);
+    v_s8 = select(v_a, xpu_t21, xpu_t19 && ((xpu_t17 + xpu_t20) < 100u));
+    var v_s9: i32;
+    let xpu_t22 = lidx - sgid;
+    let xpu_t23 = xpu_u.p_d;
+    let xpu_t24 = xpu_t23 < (sgsize - sgid);
+    let xpu_t25 = select(sgid, sgid + xpu_t23, xpu_t23 < (sgsize - sgid));
+    let xpu_t26 = subgroupShuffle(v_a, xpu_t25);
+    v_s9 = select(v_a, xpu_t26, xpu_t24 && ((xpu_t22 + xpu_t25) < 100u));
+    let v_tmp: u32 = v_g * 10u;
+    let v_tmp_1: u32 = (v_g * 10u) + 1u;
+    let v_tmp_2: u32 = (v_g * 10u) + 2u;
+    let v_tmp_3: u32 = (v_g * 10u) + 3u;
+    let v_tmp_4: u32 = (v_g * 10u) + 4u;
+    let v_tmp_5: i32 = v_s0;
+    let v_tmp_6: i32 = v_s1;
+    let v_tmp_7: i32 = v_s2;
+    let v_tmp_8: i32 = v_s3;
+    let v_tmp_9: i32 = v_s4;
+    b_oi[v_tmp] = v_tmp_5;
+    b_oi[v_tmp_1] = v_tmp_6;
+    b_oi[v_tmp_2] = v_tmp_7;
+    b_oi[v_tmp_3] = v_tmp_8;
+    b_oi[v_tmp_4] = v_tmp_9;
+    let v_tmp_10: u32 = (v_g * 10u) + 5u;
+    let v_tmp_11: u32 = (v_g * 10u) + 6u;
+    let v_tmp_12: u32 = (v_g * 10u) + 7u;
+    let v_tmp_13: u32 = (v_g * 10u) + 8u;
+    let v_tmp_14: u32 = (v_g * 10u) + 9u;
+    let v_tmp_15: i32 = v_s5;
+    let v_tmp_16: i32 = v_s6;
+    let v_tmp_17: i32 = v_s7;
+    let v_tmp_18: i32 = v_s8;
+    let v_tmp_19: i32 = v_s9;
+    b_oi[v_tmp_10] = v_tmp_15;
+    b_oi[v_tmp_11] = v_tmp_16;
+    b_oi[v_tmp_12] = v_tmp_17;
+    b_oi[v_tmp_13] = v_tmp_18;
+    b_oi[v_tmp_14] = v_tmp_19;
+    var v_u0: u32;
+    let xpu_t27 = lidx - sgid;
+    v_u0 = subgroupAdd(v_u);
+    var v_u1: u32;
+    let xpu_t28 = lidx - sgid;
+    v_u1 = subgroupMin(v_u);
+    var v_u2: u32;
+    let xpu_t29 = lidx - sgid;
+    v_u2 = subgroupMax(v_u);
+    var v_u3: u32;
+    let xpu_t30 = lidx - sgid;
+    v_u3 = subgroupInclusiveAdd(v_u);
+    var v_u4: u32;
+    let xpu_t31 = lidx - sgid;
+    v_u4 = subgroupExclusiveAdd(v_u);
+    var v_u5: u32;
+    let xpu_t32 = lidx - sgid;
+    let xpu_t33 = v_k % sgsize;
+    let xpu_t34 = subgroupShuffle(v_u, xpu_t33);
+    v_u5 = select(v_u, xpu_t34, true && ((xpu_t32 + xpu_t33) < 100u));
+    var v_u6: u32;
+    let xpu_t35 = select(0u, 1u, v_p);
+    let xpu_t36 = lidx - sgid;
+    v_u6 = subgroupBallot(xpu_t35 != 0u).x;
+    var v_any: bool;
+    let xpu_t37 = select(0u, 1u, v_p);
+    let xpu_t38 = lidx - sgid;
+    v_any = subgroupAny(xpu_t37 != 0u);
+    var v_all: bool;
+    let xpu_t39 = select(0u, 1u, v_p);
+    let xpu_t40 = lidx - sgid;
+    v_all = subgroupAll(xpu_t39 != 0u);
+    let v_tmp_20: u32 = v_g * 11u;
+    let v_tmp_21: u32 = (v_g * 11u) + 1u;
+    let v_tmp_22: u32 = (v_g * 11u) + 2u;
+    let v_tmp_23: u32 = (v_g * 11u) + 3u;
+    let v_tmp_24: u32 = (v_g * 11u) + 4u;
+    let v_tmp_25: u32 = v_u0;
+    let v_tmp_26: u32 = v_u1;
+    let v_tmp_27: u32 = v_u2;
+    let v_tmp_28: u32 = v_u3;
+    let v_tmp_29: u32 = v_u4;
+    b_ou[v_tmp_20] = v_tmp_25;
+    b_ou[v_tmp_21] = v_tmp_26;
+    b_ou[v_tmp_22] = v_tmp_27;
+    b_ou[v_tmp_23] = v_tmp_28;
+    b_ou[v_tmp_24] = v_tmp_29;
+    let v_tmp_30: u32 = (v_g * 11u) + 5u;
+    let v_tmp_31: u32 = (v_g * 11u) + 6u;
+    let v_tmp_32: u32 = v_u5;
+    let v_tmp_33: u32 = v_u6;
+    b_ou[v_tmp_30] = v_tmp_32;
+    b_ou[v_tmp_31] = v_tmp_33;
+    let v_tmp_34: u32 = (v_g * 11u) + 7u;
+    let v_tmp_35: u32 = (v_g * 11u) + 8u;
+    b_ou[v_tmp_34] = 0u;
+    b_ou[v_tmp_35] = 0u;
+    if v_any {
+        b_ou[(v_g * 11u) + 7u] = 1u;
+    }
+    if v_all {
+        b_ou[(v_g * 11u) + 8u] = 1u;
+    }
+    let v_tmp_36: u32 = (v_g * 11u) + 9u;
+    let v_tmp_37: u32 = (v_g * 11u) + 10u;
+    let v_tmp_38: u32 = sgid;
+    let v_tmp_39: u32 = sgsize;
+    b_ou[v_tmp_36] = v_tmp_38;
+    b_ou[v_tmp_37] = v_tmp_39;
+    var v_f0: f32;
+    let xpu_t41 = lidx - sgid;
+    v_f0 = subgroupAdd(v_f);
+    var v_f1: f32;
+    let xpu_t42 = lidx - sgid;
+    v_f1 = subgroupMin(v_f);
+    var v_f2: f32;
+    let xpu_t43 = lidx - sgid;
+    v_f2 = subgroupMax(v_f);
+    var v_f3: f32;
+    let xpu_t44 = lidx - sgid;
+    v_f3 = subgroupInclusiveAdd(v_f);
+    var v_f4: f32;
+    let xpu_t45 = lidx - sgid;
+    v_f4 = subgroupExclusiveAdd(v_f);
+    var v_f5: f32;
+    let xpu_t46 = lidx - sgid;
+    let xpu_t47 = xpu_u.p_m;
+    let xpu_t48 = sgid ^ (xpu_t47 % sgsize);
+    let xpu_t49 = subgroupShuffle(v_f, xpu_t48);
+    v_f5 = select(v_f, xpu_t49, true && ((xpu_t46 + xpu_t48) < 100u));
+    let v_tmp_40: u32 = v_g * 6u;
+    let v_tmp_41: u32 = (v_g * 6u) + 1u;
+    let v_tmp_42: u32 = (v_g * 6u) + 2u;
+    let v_tmp_43: f32 = v_f0;
+    let v_tmp_44: f32 = v_f1;
+    let v_tmp_45: f32 = v_f2;
+    b_of[v_tmp_40] = v_tmp_43;
+    b_of[v_tmp_41] = v_tmp_44;
+    b_of[v_tmp_42] = v_tmp_45;
+    let v_tmp_46: u32 = (v_g * 6u) + 3u;
+    let v_tmp_47: u32 = (v_g * 6u) + 4u;
+    let v_tmp_48: u32 = (v_g * 6u) + 5u;
+    let v_tmp_49: f32 = v_f3;
+    let v_tmp_50: f32 = v_f4;
+    let v_tmp_51: f32 = v_f5;
+    b_of[v_tmp_46] = v_tmp_49;
+    b_of[v_tmp_47] = v_tmp_50;
+    b_of[v_tmp_48] = v_tmp_51;
+}
+`
+
+// waveAgnosticWGSLEmulated is the WGSL code of WaveAgnostic at the emulated wave tier.
+const waveAgnosticWGSLEmulated = `struct xpu_Uniforms {
     p_bl: u32,
     p_m: u32,
     p_d: u32,
@@ -14203,220 +14810,6 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(workgroup_id) wi
     let xpu_t127 = xpu_t124 ^ (xpu_t126 % 32u);
     let xpu_t128 = bitcast<f32>(xpu_wave[xpu_t125 + xpu_t127]);
     v_f5 = select(v_f, xpu_t128, true && ((xpu_t125 + xpu_t127) < 100u));
-    let v_tmp_40: u32 = v_g * 6u;
-    let v_tmp_41: u32 = (v_g * 6u) + 1u;
-    let v_tmp_42: u32 = (v_g * 6u) + 2u;
-    let v_tmp_43: f32 = v_f0;
-    let v_tmp_44: f32 = v_f1;
-    let v_tmp_45: f32 = v_f2;
-    b_of[v_tmp_40] = v_tmp_43;
-    b_of[v_tmp_41] = v_tmp_44;
-    b_of[v_tmp_42] = v_tmp_45;
-    let v_tmp_46: u32 = (v_g * 6u) + 3u;
-    let v_tmp_47: u32 = (v_g * 6u) + 4u;
-    let v_tmp_48: u32 = (v_g * 6u) + 5u;
-    let v_tmp_49: f32 = v_f3;
-    let v_tmp_50: f32 = v_f4;
-    let v_tmp_51: f32 = v_f5;
-    b_of[v_tmp_46] = v_tmp_49;
-    b_of[v_tmp_47] = v_tmp_50;
-    b_of[v_tmp_48] = v_tmp_51;
-}
-`
-
-// waveAgnosticWGSLNative is the WGSL of WaveAgnostic at the native wave tier (subgroups of 4 to 32 lanes).
-const waveAgnosticWGSLNative = `enable subgroups;
-
-struct xpu_Uniforms {
-    p_bl: u32,
-    p_m: u32,
-    p_d: u32,
-}
-
-@group(0) @binding(0) var<storage, read_write> b_oi: array<i32>;
-@group(0) @binding(1) var<storage, read_write> b_ou: array<u32>;
-@group(0) @binding(2) var<storage, read_write> b_of: array<f32>;
-@group(0) @binding(3) var<storage, read> b_xi: array<i32>;
-@group(0) @binding(4) var<storage, read> b_xu: array<u32>;
-@group(0) @binding(5) var<storage, read> b_xf: array<f32>;
-@group(0) @binding(6) var<storage, read> b_sel: array<u32>;
-@group(0) @binding(7) var<uniform> xpu_u: xpu_Uniforms;
-
-// main is kernel WaveAgnostic, block 100x1x1.
-@compute @workgroup_size(100, 1, 1)
-fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) lidx: u32, @builtin(subgroup_invocation_id) sgid: u32, @builtin(subgroup_size) sgsize: u32) {
-    let v_g: u32 = gid.x;
-    let v_a: i32 = b_xi[v_g];
-    let v_u: u32 = b_xu[v_g];
-    let v_f: f32 = b_xf[v_g];
-    let v_k: u32 = b_sel[v_g];
-    let v_p: bool = ((v_u % 4u) != 0u) || ((wid.x % 2u) == 0u);
-    var v_s0: i32;
-    let xpu_t1 = lidx - sgid;
-    v_s0 = subgroupAdd(v_a);
-    var v_s1: i32;
-    let xpu_t2 = lidx - sgid;
-    v_s1 = subgroupMin(v_a);
-    var v_s2: i32;
-    let xpu_t3 = lidx - sgid;
-    v_s2 = subgroupMax(v_a);
-    var v_s3: i32;
-    let xpu_t4 = lidx - sgid;
-    v_s3 = subgroupInclusiveAdd(v_a);
-    var v_s4: i32;
-    let xpu_t5 = lidx - sgid;
-    v_s4 = subgroupExclusiveAdd(v_a);
-    var v_s5: i32;
-    let xpu_t6 = lidx - sgid;
-    let xpu_t7 = xpu_u.p_bl;
-    let xpu_t8 = xpu_t7 % sgsize;
-    let xpu_t9 = subgroupShuffle(v_a, xpu_t8);
-    v_s5 = select(v_a, xpu_t9, true && ((xpu_t6 + xpu_t8) < 100u));
-    var v_s6: i32;
-    let xpu_t10 = lidx - sgid;
-    let xpu_t11 = v_k % sgsize;
-    let xpu_t12 = subgroupShuffle(v_a, xpu_t11);
-    v_s6 = select(v_a, xpu_t12, true && ((xpu_t10 + xpu_t11) < 100u));
-    var v_s7: i32;
-    let xpu_t13 = lidx - sgid;
-    let xpu_t14 = xpu_u.p_m;
-    let xpu_t15 = sgid ^ (xpu_t14 % sgsize);
-    let xpu_t16 = subgroupShuffle(v_a, xpu_t15);
-    v_s7 = select(v_a, xpu_t16, true && ((xpu_t13 + xpu_t15) < 100u));
-    var v_s8: i32;
-    let xpu_t17 = lidx - sgid;
-    let xpu_t18 = xpu_u.p_d;
-    let xpu_t19 = xpu_t18 <= sgid;
-    let xpu_t20 = select(sgid, sgid - xpu_t18, xpu_t18 <= sgid);
-    let xpu_t21 = subgroupShuffle(v_a, xpu_t20);
-    v_s8 = select(v_a, xpu_t21, xpu_t19 && ((xpu_t17 + xpu_t20) < 100u));
-    var v_s9: i32;
-    let xpu_t22 = lidx - sgid;
-    let xpu_t23 = xpu_u.p_d;
-    let xpu_t24 = xpu_t23 < (sgsize - sgid);
-    let xpu_t25 = select(sgid, sgid + xpu_t23, xpu_t23 < (sgsize - sgid));
-    let xpu_t26 = subgroupShuffle(v_a, xpu_t25);
-    v_s9 = select(v_a, xpu_t26, xpu_t24 && ((xpu_t22 + xpu_t25) < 100u));
-    let v_tmp: u32 = v_g * 10u;
-    let v_tmp_1: u32 = (v_g * 10u) + 1u;
-    let v_tmp_2: u32 = (v_g * 10u) + 2u;
-    let v_tmp_3: u32 = (v_g * 10u) + 3u;
-    let v_tmp_4: u32 = (v_g * 10u) + 4u;
-    let v_tmp_5: i32 = v_s0;
-    let v_tmp_6: i32 = v_s1;
-    let v_tmp_7: i32 = v_s2;
-    let v_tmp_8: i32 = v_s3;
-    let v_tmp_9: i32 = v_s4;
-    b_oi[v_tmp] = v_tmp_5;
-    b_oi[v_tmp_1] = v_tmp_6;
-    b_oi[v_tmp_2] = v_tmp_7;
-    b_oi[v_tmp_3] = v_tmp_8;
-    b_oi[v_tmp_4] = v_tmp_9;
-    let v_tmp_10: u32 = (v_g * 10u) + 5u;
-    let v_tmp_11: u32 = (v_g * 10u) + 6u;
-    let v_tmp_12: u32 = (v_g * 10u) + 7u;
-    let v_tmp_13: u32 = (v_g * 10u) + 8u;
-    let v_tmp_14: u32 = (v_g * 10u) + 9u;
-    let v_tmp_15: i32 = v_s5;
-    let v_tmp_16: i32 = v_s6;
-    let v_tmp_17: i32 = v_s7;
-    let v_tmp_18: i32 = v_s8;
-    let v_tmp_19: i32 = v_s9;
-    b_oi[v_tmp_10] = v_tmp_15;
-    b_oi[v_tmp_11] = v_tmp_16;
-    b_oi[v_tmp_12] = v_tmp_17;
-    b_oi[v_tmp_13] = v_tmp_18;
-    b_oi[v_tmp_14] = v_tmp_19;
-    var v_u0: u32;
-    let xpu_t27 = lidx - sgid;
-    v_u0 = subgroupAdd(v_u);
-    var v_u1: u32;
-    let xpu_t28 = lidx - sgid;
-    v_u1 = subgroupMin(v_u);
-    var v_u2: u32;
-    let xpu_t29 = lidx - sgid;
-    v_u2 = subgroupMax(v_u);
-    var v_u3: u32;
-    let xpu_t30 = lidx - sgid;
-    v_u3 = subgroupInclusiveAdd(v_u);
-    var v_u4: u32;
-    let xpu_t31 = lidx - sgid;
-    v_u4 = subgroupExclusiveAdd(v_u);
-    var v_u5: u32;
-    let xpu_t32 = lidx - sgid;
-    let xpu_t33 = v_k % sgsize;
-    let xpu_t34 = subgroupShuffle(v_u, xpu_t33);
-    v_u5 = select(v_u, xpu_t34, true && ((xpu_t32 + xpu_t33) < 100u));
-    var v_u6: u32;
-    let xpu_t35 = select(0u, 1u, v_p);
-    let xpu_t36 = lidx - sgid;
-    v_u6 = subgroupBallot(xpu_t35 != 0u).x;
-    var v_any: bool;
-    let xpu_t37 = select(0u, 1u, v_p);
-    let xpu_t38 = lidx - sgid;
-    v_any = subgroupAny(xpu_t37 != 0u);
-    var v_all: bool;
-    let xpu_t39 = select(0u, 1u, v_p);
-    let xpu_t40 = lidx - sgid;
-    v_all = subgroupAll(xpu_t39 != 0u);
-    let v_tmp_20: u32 = v_g * 11u;
-    let v_tmp_21: u32 = (v_g * 11u) + 1u;
-    let v_tmp_22: u32 = (v_g * 11u) + 2u;
-    let v_tmp_23: u32 = (v_g * 11u) + 3u;
-    let v_tmp_24: u32 = (v_g * 11u) + 4u;
-    let v_tmp_25: u32 = v_u0;
-    let v_tmp_26: u32 = v_u1;
-    let v_tmp_27: u32 = v_u2;
-    let v_tmp_28: u32 = v_u3;
-    let v_tmp_29: u32 = v_u4;
-    b_ou[v_tmp_20] = v_tmp_25;
-    b_ou[v_tmp_21] = v_tmp_26;
-    b_ou[v_tmp_22] = v_tmp_27;
-    b_ou[v_tmp_23] = v_tmp_28;
-    b_ou[v_tmp_24] = v_tmp_29;
-    let v_tmp_30: u32 = (v_g * 11u) + 5u;
-    let v_tmp_31: u32 = (v_g * 11u) + 6u;
-    let v_tmp_32: u32 = v_u5;
-    let v_tmp_33: u32 = v_u6;
-    b_ou[v_tmp_30] = v_tmp_32;
-    b_ou[v_tmp_31] = v_tmp_33;
-    let v_tmp_34: u32 = (v_g * 11u) + 7u;
-    let v_tmp_35: u32 = (v_g * 11u) + 8u;
-    b_ou[v_tmp_34] = 0u;
-    b_ou[v_tmp_35] = 0u;
-    if v_any {
-        b_ou[(v_g * 11u) + 7u] = 1u;
-    }
-    if v_all {
-        b_ou[(v_g * 11u) + 8u] = 1u;
-    }
-    let v_tmp_36: u32 = (v_g * 11u) + 9u;
-    let v_tmp_37: u32 = (v_g * 11u) + 10u;
-    let v_tmp_38: u32 = sgid;
-    let v_tmp_39: u32 = sgsize;
-    b_ou[v_tmp_36] = v_tmp_38;
-    b_ou[v_tmp_37] = v_tmp_39;
-    var v_f0: f32;
-    let xpu_t41 = lidx - sgid;
-    v_f0 = subgroupAdd(v_f);
-    var v_f1: f32;
-    let xpu_t42 = lidx - sgid;
-    v_f1 = subgroupMin(v_f);
-    var v_f2: f32;
-    let xpu_t43 = lidx - sgid;
-    v_f2 = subgroupMax(v_f);
-    var v_f3: f32;
-    let xpu_t44 = lidx - sgid;
-    v_f3 = subgroupInclusiveAdd(v_f);
-    var v_f4: f32;
-    let xpu_t45 = lidx - sgid;
-    v_f4 = subgroupExclusiveAdd(v_f);
-    var v_f5: f32;
-    let xpu_t46 = lidx - sgid;
-    let xpu_t47 = xpu_u.p_m;
-    let xpu_t48 = sgid ^ (xpu_t47 % sgsize);
-    let xpu_t49 = subgroupShuffle(v_f, xpu_t48);
-    v_f5 = select(v_f, xpu_t49, true && ((xpu_t46 + xpu_t48) < 100u));
     let v_tmp_40: u32 = v_g * 6u;
     let v_tmp_41: u32 = (v_g * 6u) + 1u;
     let v_tmp_42: u32 = (v_g * 6u) + 2u;

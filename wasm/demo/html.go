@@ -17,7 +17,7 @@ func status(r *Report) (string, string) {
 		}
 		return "Opening a device…", ""
 	}
-	where := r.Backend
+	where := string(r.Backend)
 	if r.Device.Name != "" {
 		where += " (" + r.Device.Name + ")"
 	}
@@ -58,7 +58,7 @@ func renderHTML(r *Report) string {
 			}
 		}
 		d := r.Device
-		row("backend", r.Backend)
+		row("backend", string(r.Backend))
 		row("name", d.Name)
 		row("driver", d.Driver)
 		row("type", d.Type)

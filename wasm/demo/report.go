@@ -7,19 +7,20 @@ import (
 	"github.com/goxpu/xpu/gpu"
 	"github.com/goxpu/xpu/kernels/conformance"
 	"github.com/goxpu/xpu/kernels/wave"
+	"github.com/goxpu/xpu/schema"
 )
 
 // Report is what the demo found, as the page shows it and as the
 // browser test reads it (JSON).
 type Report struct {
-	Backend  string        `json:"backend"`            // the device's backend
-	Fallback string        `json:"fallback,omitempty"` // why not webgpu, when on another backend
-	Device   gpu.Info      `json:"device"`
-	Seed     uint64        `json:"seed"`
-	Suites   []SuiteReport `json:"suites"`
-	Bench    []BenchResult `json:"bench,omitempty"`
-	Error    string        `json:"error,omitempty"` // what stopped the run
-	Done     bool          `json:"done"`
+	Backend  schema.Backend `json:"backend"`            // the device's backend
+	Fallback string         `json:"fallback,omitempty"` // why not webgpu, when on another backend
+	Device   gpu.Info       `json:"device"`
+	Seed     uint64         `json:"seed"`
+	Suites   []SuiteReport  `json:"suites"`
+	Bench    []BenchResult  `json:"bench,omitempty"`
+	Error    string         `json:"error,omitempty"` // what stopped the run
+	Done     bool           `json:"done"`
 }
 
 // SuiteReport is one suite's outcomes on the device.
@@ -33,8 +34,8 @@ type SuiteReport struct {
 
 // WaveReport is how a wave kernel runs on the device.
 type WaveReport struct {
-	Tier  string `json:"tier"`
-	Width uint32 `json:"width"`
+	Tier  schema.Tier `json:"tier"`
+	Width uint32      `json:"width"`
 }
 
 // OK reports whether the run reached its end with no failing case.

@@ -12,37 +12,41 @@ var ArrayInLoopKernel = gpu.Register(&gpu.KernelSpec{
 	Name:  "github.com/goxpu/xpu/codegen/golower/internal/fission.ArrayInLoop",
 	Block: xpu.Dim3{X: 64, Y: 1, Z: 1},
 	Params: []gpu.Param{
-		{Name: "out", Kind: gpu.ParamBuffer, Type: "uint32", Size: 4, Access: gpu.AccessWrite, Binding: 0},
-		{Name: "in", Kind: gpu.ParamBuffer, Type: "uint32", Size: 4, Access: gpu.AccessRead, Binding: 1},
+		{Name: "out", Kind: gpu.ParamBuffer, Type: gpu.TypeName{Name: "uint32"}, Size: 4, Access: gpu.AccessWrite, Binding: 0},
+		{Name: "in", Kind: gpu.ParamBuffer, Type: gpu.TypeName{Name: "uint32"}, Size: 4, Access: gpu.AccessRead, Binding: 1},
 	},
 	SharedBytes: 256,
-	WGSL:        arrayInLoopWGSL,
 	Func:        ArrayInLoop,
-	CPU:         arrayInLoopCPU,
-	Manifests: []gpu.Manifest{
+	Artifacts: []gpu.Artifact{
 		{
-			Kernel: "github.com/goxpu/xpu/codegen/golower/internal/fission.ArrayInLoop", Backend: "webgpu", Target: "wgsl",
-			Hash:        "sha256:1c56234043fc86e0bb826ef5ca291fc429a38de22b1228a1731908452dbc6318",
-			Codegen:     "xpu-gen/1",
-			Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
-			SharedBytes: 256, StorageBindings: 2, UniformBytes: 0,
-			PrivateBytes: new(88),
-			Buffers: []gpu.Usage{
-				{Name: "out", Access: gpu.AccessWrite},
-				{Name: "in", Access: gpu.AccessRead},
+			Manifest: gpu.Manifest{
+				Kernel: "github.com/goxpu/xpu/codegen/golower/internal/fission.ArrayInLoop", Backend: "webgpu", Target: "wgsl",
+				Hash:        "sha256:1c56234043fc86e0bb826ef5ca291fc429a38de22b1228a1731908452dbc6318",
+				Codegen:     "xpu-gen/1",
+				Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
+				SharedBytes: 256, StorageBindings: 2, UniformBytes: 0,
+				PrivateBytes: new(88),
+				Buffers: []gpu.Usage{
+					{Name: "out", Access: gpu.AccessWrite},
+					{Name: "in", Access: gpu.AccessRead},
+				},
+				NativeOps: []string{"workgroupBarrier"},
 			},
-			NativeOps: []string{"workgroupBarrier"},
+			Code: arrayInLoopWGSL,
 		},
 		{
-			Kernel: "github.com/goxpu/xpu/codegen/golower/internal/fission.ArrayInLoop", Backend: "cpu", Target: "go",
-			Hash:        "sha256:fb0cd634cfa3537af9073d04a486d198a803d271eb2a7ffda608138d13f25ba1",
-			Codegen:     "xpu-gen/1",
-			Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
-			SharedBytes: 256, StorageBindings: 2, UniformBytes: 0,
-			Buffers: []gpu.Usage{
-				{Name: "out", Access: gpu.AccessWrite},
-				{Name: "in", Access: gpu.AccessRead},
+			Manifest: gpu.Manifest{
+				Kernel: "github.com/goxpu/xpu/codegen/golower/internal/fission.ArrayInLoop", Backend: "cpu", Target: "go",
+				Hash:        "sha256:fb0cd634cfa3537af9073d04a486d198a803d271eb2a7ffda608138d13f25ba1",
+				Codegen:     "xpu-gen/1",
+				Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
+				SharedBytes: 256, StorageBindings: 2, UniformBytes: 0,
+				Buffers: []gpu.Usage{
+					{Name: "out", Access: gpu.AccessWrite},
+					{Name: "in", Access: gpu.AccessRead},
+				},
 			},
+			Entry: arrayInLoopCPU,
 		},
 	},
 })
@@ -54,7 +58,7 @@ func LaunchArrayInLoop(s *gpu.Stream, groups xpu.Dim3, out *gpu.Buffer[uint32], 
 	return s.Launch(ArrayInLoopKernel, groups, out, in)
 }
 
-// arrayInLoopWGSL is the WGSL of ArrayInLoop.
+// arrayInLoopWGSL is the WGSL code of ArrayInLoop.
 const arrayInLoopWGSL = `struct S_Pair {
     m_X: u32,
     m_Y: u32,
@@ -257,39 +261,43 @@ var ConstantFaultsKernel = gpu.Register(&gpu.KernelSpec{
 	Name:  "github.com/goxpu/xpu/codegen/golower/internal/fission.ConstantFaults",
 	Block: xpu.Dim3{X: 64, Y: 1, Z: 1},
 	Params: []gpu.Param{
-		{Name: "out", Kind: gpu.ParamBuffer, Type: "uint32", Size: 4, Access: gpu.AccessWrite, Binding: 0},
-		{Name: "in", Kind: gpu.ParamBuffer, Type: "uint32", Size: 4, Access: gpu.AccessRead, Binding: 1},
-		{Name: "bad", Kind: gpu.ParamScalar, Type: "uint32", Size: 4, Binding: 0},
+		{Name: "out", Kind: gpu.ParamBuffer, Type: gpu.TypeName{Name: "uint32"}, Size: 4, Access: gpu.AccessWrite, Binding: 0},
+		{Name: "in", Kind: gpu.ParamBuffer, Type: gpu.TypeName{Name: "uint32"}, Size: 4, Access: gpu.AccessRead, Binding: 1},
+		{Name: "bad", Kind: gpu.ParamScalar, Type: gpu.TypeName{Name: "uint32"}, Size: 4, Binding: 0},
 	},
 	UniformSize: 16,
-	WGSL:        constantFaultsWGSL,
 	Func:        ConstantFaults,
-	Fault:       true,
-	CPU:         constantFaultsCPU,
-	Manifests: []gpu.Manifest{
+	Artifacts: []gpu.Artifact{
 		{
-			Kernel: "github.com/goxpu/xpu/codegen/golower/internal/fission.ConstantFaults", Backend: "webgpu", Target: "wgsl",
-			Hash:        "sha256:2a1a4c1c50b2a2bc083f5b04d41a547ccf32df97c084c164124f0500f6865a48",
-			Codegen:     "xpu-gen/1",
-			Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
-			SharedBytes: 0, StorageBindings: 2, UniformBytes: 16,
-			PrivateBytes: new(8),
-			Buffers: []gpu.Usage{
-				{Name: "out", Access: gpu.AccessWrite},
-				{Name: "in", Access: gpu.AccessRead},
+			Manifest: gpu.Manifest{
+				Kernel: "github.com/goxpu/xpu/codegen/golower/internal/fission.ConstantFaults", Backend: "webgpu", Target: "wgsl",
+				Hash:        "sha256:2a1a4c1c50b2a2bc083f5b04d41a547ccf32df97c084c164124f0500f6865a48",
+				Codegen:     "xpu-gen/1",
+				Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
+				SharedBytes: 0, StorageBindings: 2, UniformBytes: 16,
+				PrivateBytes: new(8),
+				Buffers: []gpu.Usage{
+					{Name: "out", Access: gpu.AccessWrite},
+					{Name: "in", Access: gpu.AccessRead},
+				},
+				Fault:     true,
+				NativeOps: []string{"atomicOr", "select"},
 			},
-			NativeOps: []string{"atomicOr", "select"},
+			Code: constantFaultsWGSL,
 		},
 		{
-			Kernel: "github.com/goxpu/xpu/codegen/golower/internal/fission.ConstantFaults", Backend: "cpu", Target: "go",
-			Hash:        "sha256:6c2bf76573e6a2fc847367a65f3c24077c8ffe48f04c49b4f3a6cf1212a5bbbd",
-			Codegen:     "xpu-gen/1",
-			Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
-			SharedBytes: 0, StorageBindings: 2, UniformBytes: 16,
-			Buffers: []gpu.Usage{
-				{Name: "out", Access: gpu.AccessWrite},
-				{Name: "in", Access: gpu.AccessRead},
+			Manifest: gpu.Manifest{
+				Kernel: "github.com/goxpu/xpu/codegen/golower/internal/fission.ConstantFaults", Backend: "cpu", Target: "go",
+				Hash:        "sha256:6c2bf76573e6a2fc847367a65f3c24077c8ffe48f04c49b4f3a6cf1212a5bbbd",
+				Codegen:     "xpu-gen/1",
+				Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
+				SharedBytes: 0, StorageBindings: 2, UniformBytes: 16,
+				Buffers: []gpu.Usage{
+					{Name: "out", Access: gpu.AccessWrite},
+					{Name: "in", Access: gpu.AccessRead},
+				},
 			},
+			Entry: constantFaultsCPU,
 		},
 	},
 })
@@ -301,7 +309,7 @@ func LaunchConstantFaults(s *gpu.Stream, groups xpu.Dim3, out *gpu.Buffer[uint32
 	return s.Launch(ConstantFaultsKernel, groups, out, in, bad)
 }
 
-// constantFaultsWGSL is the WGSL of ConstantFaults.
+// constantFaultsWGSL is the WGSL code of ConstantFaults.
 const constantFaultsWGSL = `struct xpu_Uniforms {
     p_bad: u32,
 }
@@ -439,40 +447,44 @@ var ConstantIndexOutOfRangeKernel = gpu.Register(&gpu.KernelSpec{
 	Name:  "github.com/goxpu/xpu/codegen/golower/internal/fission.ConstantIndexOutOfRange",
 	Block: xpu.Dim3{X: 64, Y: 1, Z: 1},
 	Params: []gpu.Param{
-		{Name: "out", Kind: gpu.ParamBuffer, Type: "uint32", Size: 4, Access: gpu.AccessWrite, Binding: 0},
-		{Name: "in", Kind: gpu.ParamBuffer, Type: "uint32", Size: 4, Access: gpu.AccessRead, Binding: 1},
-		{Name: "bad", Kind: gpu.ParamScalar, Type: "uint32", Size: 4, Binding: 0},
+		{Name: "out", Kind: gpu.ParamBuffer, Type: gpu.TypeName{Name: "uint32"}, Size: 4, Access: gpu.AccessWrite, Binding: 0},
+		{Name: "in", Kind: gpu.ParamBuffer, Type: gpu.TypeName{Name: "uint32"}, Size: 4, Access: gpu.AccessRead, Binding: 1},
+		{Name: "bad", Kind: gpu.ParamScalar, Type: gpu.TypeName{Name: "uint32"}, Size: 4, Binding: 0},
 	},
 	SharedBytes: 512,
 	UniformSize: 16,
-	WGSL:        constantIndexOutOfRangeWGSL,
 	Func:        ConstantIndexOutOfRange,
-	CPU:         constantIndexOutOfRangeCPU,
-	Manifests: []gpu.Manifest{
+	Artifacts: []gpu.Artifact{
 		{
-			Kernel: "github.com/goxpu/xpu/codegen/golower/internal/fission.ConstantIndexOutOfRange", Backend: "webgpu", Target: "wgsl",
-			Hash:        "sha256:d522ea526d289bc0583de3e86811c96c5ae4f7a355f6b8a68e4cb53467312565",
-			Codegen:     "xpu-gen/1",
-			Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
-			SharedBytes: 512, StorageBindings: 2, UniformBytes: 16,
-			PrivateBytes: new(88),
-			Buffers: []gpu.Usage{
-				{Name: "out", Access: gpu.AccessWrite},
-				{Name: "in", Access: gpu.AccessRead},
+			Manifest: gpu.Manifest{
+				Kernel: "github.com/goxpu/xpu/codegen/golower/internal/fission.ConstantIndexOutOfRange", Backend: "webgpu", Target: "wgsl",
+				Hash:        "sha256:d522ea526d289bc0583de3e86811c96c5ae4f7a355f6b8a68e4cb53467312565",
+				Codegen:     "xpu-gen/1",
+				Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
+				SharedBytes: 512, StorageBindings: 2, UniformBytes: 16,
+				PrivateBytes: new(88),
+				Buffers: []gpu.Usage{
+					{Name: "out", Access: gpu.AccessWrite},
+					{Name: "in", Access: gpu.AccessRead},
+				},
+				NativeOps: []string{"atomicAdd", "atomicLoad", "atomicStore", "storageBarrier", "workgroupBarrier"},
 			},
-			NativeOps: []string{"atomicAdd", "atomicLoad", "atomicStore", "storageBarrier", "workgroupBarrier"},
+			Code: constantIndexOutOfRangeWGSL,
 		},
 		{
-			Kernel: "github.com/goxpu/xpu/codegen/golower/internal/fission.ConstantIndexOutOfRange", Backend: "cpu", Target: "go",
-			Hash:        "sha256:42d6b597269c6c4e44f37964576527ceabb1c9b8843e3916bd78e58f0c796829",
-			Codegen:     "xpu-gen/1",
-			Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
-			SharedBytes: 512, StorageBindings: 2, UniformBytes: 16,
-			Buffers: []gpu.Usage{
-				{Name: "out", Access: gpu.AccessWrite},
-				{Name: "in", Access: gpu.AccessRead},
+			Manifest: gpu.Manifest{
+				Kernel: "github.com/goxpu/xpu/codegen/golower/internal/fission.ConstantIndexOutOfRange", Backend: "cpu", Target: "go",
+				Hash:        "sha256:42d6b597269c6c4e44f37964576527ceabb1c9b8843e3916bd78e58f0c796829",
+				Codegen:     "xpu-gen/1",
+				Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
+				SharedBytes: 512, StorageBindings: 2, UniformBytes: 16,
+				Buffers: []gpu.Usage{
+					{Name: "out", Access: gpu.AccessWrite},
+					{Name: "in", Access: gpu.AccessRead},
+				},
+				NativeOps: []string{"xpu.AtomicAdd", "xpu.AtomicLoad", "xpu.AtomicStore"},
 			},
-			NativeOps: []string{"xpu.AtomicAdd", "xpu.AtomicLoad", "xpu.AtomicStore"},
+			Entry: constantIndexOutOfRangeCPU,
 		},
 	},
 })
@@ -484,7 +496,7 @@ func LaunchConstantIndexOutOfRange(s *gpu.Stream, groups xpu.Dim3, out *gpu.Buff
 	return s.Launch(ConstantIndexOutOfRangeKernel, groups, out, in, bad)
 }
 
-// constantIndexOutOfRangeWGSL is the WGSL of ConstantIndexOutOfRange.
+// constantIndexOutOfRangeWGSL is the WGSL code of ConstantIndexOutOfRange.
 const constantIndexOutOfRangeWGSL = `struct xpu_Uniforms {
     p_bad: u32,
 }
@@ -718,39 +730,43 @@ var DeclaredInIfKernel = gpu.Register(&gpu.KernelSpec{
 	Name:  "github.com/goxpu/xpu/codegen/golower/internal/fission.DeclaredInIf",
 	Block: xpu.Dim3{X: 64, Y: 1, Z: 1},
 	Params: []gpu.Param{
-		{Name: "out", Kind: gpu.ParamBuffer, Type: "uint32", Size: 4, Access: gpu.AccessWrite, Binding: 0},
-		{Name: "in", Kind: gpu.ParamBuffer, Type: "uint32", Size: 4, Access: gpu.AccessRead, Binding: 1},
-		{Name: "n", Kind: gpu.ParamScalar, Type: "uint32", Size: 4, Binding: 0},
+		{Name: "out", Kind: gpu.ParamBuffer, Type: gpu.TypeName{Name: "uint32"}, Size: 4, Access: gpu.AccessWrite, Binding: 0},
+		{Name: "in", Kind: gpu.ParamBuffer, Type: gpu.TypeName{Name: "uint32"}, Size: 4, Access: gpu.AccessRead, Binding: 1},
+		{Name: "n", Kind: gpu.ParamScalar, Type: gpu.TypeName{Name: "uint32"}, Size: 4, Binding: 0},
 	},
 	SharedBytes: 256,
 	UniformSize: 16,
-	WGSL:        declaredInIfWGSL,
 	Func:        DeclaredInIf,
-	CPU:         declaredInIfCPU,
-	Manifests: []gpu.Manifest{
+	Artifacts: []gpu.Artifact{
 		{
-			Kernel: "github.com/goxpu/xpu/codegen/golower/internal/fission.DeclaredInIf", Backend: "webgpu", Target: "wgsl",
-			Hash:        "sha256:4de2ca26daf0eae256c9ec6bed6d16e81d4678461efc379cd1f3391e1a222b30",
-			Codegen:     "xpu-gen/1",
-			Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
-			SharedBytes: 256, StorageBindings: 2, UniformBytes: 16,
-			PrivateBytes: new(60),
-			Buffers: []gpu.Usage{
-				{Name: "out", Access: gpu.AccessWrite},
-				{Name: "in", Access: gpu.AccessRead},
+			Manifest: gpu.Manifest{
+				Kernel: "github.com/goxpu/xpu/codegen/golower/internal/fission.DeclaredInIf", Backend: "webgpu", Target: "wgsl",
+				Hash:        "sha256:4de2ca26daf0eae256c9ec6bed6d16e81d4678461efc379cd1f3391e1a222b30",
+				Codegen:     "xpu-gen/1",
+				Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
+				SharedBytes: 256, StorageBindings: 2, UniformBytes: 16,
+				PrivateBytes: new(60),
+				Buffers: []gpu.Usage{
+					{Name: "out", Access: gpu.AccessWrite},
+					{Name: "in", Access: gpu.AccessRead},
+				},
+				NativeOps: []string{"workgroupBarrier"},
 			},
-			NativeOps: []string{"workgroupBarrier"},
+			Code: declaredInIfWGSL,
 		},
 		{
-			Kernel: "github.com/goxpu/xpu/codegen/golower/internal/fission.DeclaredInIf", Backend: "cpu", Target: "go",
-			Hash:        "sha256:c7eabae700f290bacd68962bab520d5582ed6303cd5b1521e9619ecc82163cbc",
-			Codegen:     "xpu-gen/1",
-			Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
-			SharedBytes: 256, StorageBindings: 2, UniformBytes: 16,
-			Buffers: []gpu.Usage{
-				{Name: "out", Access: gpu.AccessWrite},
-				{Name: "in", Access: gpu.AccessRead},
+			Manifest: gpu.Manifest{
+				Kernel: "github.com/goxpu/xpu/codegen/golower/internal/fission.DeclaredInIf", Backend: "cpu", Target: "go",
+				Hash:        "sha256:c7eabae700f290bacd68962bab520d5582ed6303cd5b1521e9619ecc82163cbc",
+				Codegen:     "xpu-gen/1",
+				Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
+				SharedBytes: 256, StorageBindings: 2, UniformBytes: 16,
+				Buffers: []gpu.Usage{
+					{Name: "out", Access: gpu.AccessWrite},
+					{Name: "in", Access: gpu.AccessRead},
+				},
 			},
+			Entry: declaredInIfCPU,
 		},
 	},
 })
@@ -762,7 +778,7 @@ func LaunchDeclaredInIf(s *gpu.Stream, groups xpu.Dim3, out *gpu.Buffer[uint32],
 	return s.Launch(DeclaredInIfKernel, groups, out, in, n)
 }
 
-// declaredInIfWGSL is the WGSL of DeclaredInIf.
+// declaredInIfWGSL is the WGSL code of DeclaredInIf.
 const declaredInIfWGSL = `struct S_Pair {
     m_X: u32,
     m_Y: u32,
@@ -1096,42 +1112,46 @@ var MatMulKernel = gpu.Register(&gpu.KernelSpec{
 	Name:  "github.com/goxpu/xpu/codegen/golower/internal/fission.MatMul",
 	Block: xpu.Dim3{X: 16, Y: 16, Z: 1},
 	Params: []gpu.Param{
-		{Name: "c", Kind: gpu.ParamBuffer, Type: "float32", Size: 4, Access: gpu.AccessWrite, Binding: 0},
-		{Name: "a", Kind: gpu.ParamBuffer, Type: "float32", Size: 4, Access: gpu.AccessRead, Binding: 1},
-		{Name: "b", Kind: gpu.ParamBuffer, Type: "float32", Size: 4, Access: gpu.AccessRead, Binding: 2},
-		{Name: "n", Kind: gpu.ParamScalar, Type: "uint32", Size: 4, Binding: 0},
+		{Name: "c", Kind: gpu.ParamBuffer, Type: gpu.TypeName{Name: "float32"}, Size: 4, Access: gpu.AccessWrite, Binding: 0},
+		{Name: "a", Kind: gpu.ParamBuffer, Type: gpu.TypeName{Name: "float32"}, Size: 4, Access: gpu.AccessRead, Binding: 1},
+		{Name: "b", Kind: gpu.ParamBuffer, Type: gpu.TypeName{Name: "float32"}, Size: 4, Access: gpu.AccessRead, Binding: 2},
+		{Name: "n", Kind: gpu.ParamScalar, Type: gpu.TypeName{Name: "uint32"}, Size: 4, Binding: 0},
 	},
 	SharedBytes: 2048,
 	UniformSize: 16,
-	WGSL:        matMulWGSL,
 	Func:        MatMul,
-	CPU:         matMulCPU,
-	Manifests: []gpu.Manifest{
+	Artifacts: []gpu.Artifact{
 		{
-			Kernel: "github.com/goxpu/xpu/codegen/golower/internal/fission.MatMul", Backend: "webgpu", Target: "wgsl",
-			Hash:        "sha256:fbec33040c53fd1afe888f41556037739f786cce09f140444f95e861b49c4177",
-			Codegen:     "xpu-gen/1",
-			Block:       xpu.Dim3{X: 16, Y: 16, Z: 1},
-			SharedBytes: 2048, StorageBindings: 3, UniformBytes: 16,
-			PrivateBytes: new(288),
-			Buffers: []gpu.Usage{
-				{Name: "c", Access: gpu.AccessWrite},
-				{Name: "a", Access: gpu.AccessRead},
-				{Name: "b", Access: gpu.AccessRead},
+			Manifest: gpu.Manifest{
+				Kernel: "github.com/goxpu/xpu/codegen/golower/internal/fission.MatMul", Backend: "webgpu", Target: "wgsl",
+				Hash:        "sha256:fbec33040c53fd1afe888f41556037739f786cce09f140444f95e861b49c4177",
+				Codegen:     "xpu-gen/1",
+				Block:       xpu.Dim3{X: 16, Y: 16, Z: 1},
+				SharedBytes: 2048, StorageBindings: 3, UniformBytes: 16,
+				PrivateBytes: new(288),
+				Buffers: []gpu.Usage{
+					{Name: "c", Access: gpu.AccessWrite},
+					{Name: "a", Access: gpu.AccessRead},
+					{Name: "b", Access: gpu.AccessRead},
+				},
+				NativeOps: []string{"workgroupBarrier"},
 			},
-			NativeOps: []string{"workgroupBarrier"},
+			Code: matMulWGSL,
 		},
 		{
-			Kernel: "github.com/goxpu/xpu/codegen/golower/internal/fission.MatMul", Backend: "cpu", Target: "go",
-			Hash:        "sha256:5f0ba36795532ac87c3cc820521a43b7045a8cf8138270396bb47a3548881ebc",
-			Codegen:     "xpu-gen/1",
-			Block:       xpu.Dim3{X: 16, Y: 16, Z: 1},
-			SharedBytes: 2048, StorageBindings: 3, UniformBytes: 16,
-			Buffers: []gpu.Usage{
-				{Name: "c", Access: gpu.AccessWrite},
-				{Name: "a", Access: gpu.AccessRead},
-				{Name: "b", Access: gpu.AccessRead},
+			Manifest: gpu.Manifest{
+				Kernel: "github.com/goxpu/xpu/codegen/golower/internal/fission.MatMul", Backend: "cpu", Target: "go",
+				Hash:        "sha256:5f0ba36795532ac87c3cc820521a43b7045a8cf8138270396bb47a3548881ebc",
+				Codegen:     "xpu-gen/1",
+				Block:       xpu.Dim3{X: 16, Y: 16, Z: 1},
+				SharedBytes: 2048, StorageBindings: 3, UniformBytes: 16,
+				Buffers: []gpu.Usage{
+					{Name: "c", Access: gpu.AccessWrite},
+					{Name: "a", Access: gpu.AccessRead},
+					{Name: "b", Access: gpu.AccessRead},
+				},
 			},
+			Entry: matMulCPU,
 		},
 	},
 })
@@ -1143,7 +1163,7 @@ func LaunchMatMul(s *gpu.Stream, groups xpu.Dim3, c *gpu.Buffer[float32], a *gpu
 	return s.Launch(MatMulKernel, groups, c, a, b, n)
 }
 
-// matMulWGSL is the WGSL of MatMul.
+// matMulWGSL is the WGSL code of MatMul.
 const matMulWGSL = `struct S_Matrix {
     m_Width: u32,
     m_Height: u32,
@@ -1456,38 +1476,42 @@ var NestedArrayInLoopKernel = gpu.Register(&gpu.KernelSpec{
 	Name:  "github.com/goxpu/xpu/codegen/golower/internal/fission.NestedArrayInLoop",
 	Block: xpu.Dim3{X: 64, Y: 1, Z: 1},
 	Params: []gpu.Param{
-		{Name: "out", Kind: gpu.ParamBuffer, Type: "uint32", Size: 4, Access: gpu.AccessWrite, Binding: 0},
-		{Name: "ps", Kind: gpu.ParamBuffer, Type: "fission.Pair", Size: 8, Access: gpu.AccessRead, Binding: 1},
+		{Name: "out", Kind: gpu.ParamBuffer, Type: gpu.TypeName{Name: "uint32"}, Size: 4, Access: gpu.AccessWrite, Binding: 0},
+		{Name: "ps", Kind: gpu.ParamBuffer, Type: gpu.TypeName{Pkg: "github.com/goxpu/xpu/codegen/golower/internal/fission", Name: "Pair"}, Size: 8, Access: gpu.AccessRead, Binding: 1},
 	},
 	SharedBytes: 256,
-	WGSL:        nestedArrayInLoopWGSL,
 	Func:        NestedArrayInLoop,
-	Fault:       true,
-	CPU:         nestedArrayInLoopCPU,
-	Manifests: []gpu.Manifest{
+	Artifacts: []gpu.Artifact{
 		{
-			Kernel: "github.com/goxpu/xpu/codegen/golower/internal/fission.NestedArrayInLoop", Backend: "webgpu", Target: "wgsl",
-			Hash:        "sha256:8572d3e32ce33479bbc4663329571e45f619d2045d26de0fe3b1807513324a40",
-			Codegen:     "xpu-gen/1",
-			Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
-			SharedBytes: 256, StorageBindings: 2, UniformBytes: 0,
-			PrivateBytes: new(40),
-			Buffers: []gpu.Usage{
-				{Name: "out", Access: gpu.AccessWrite},
-				{Name: "ps", Access: gpu.AccessRead},
+			Manifest: gpu.Manifest{
+				Kernel: "github.com/goxpu/xpu/codegen/golower/internal/fission.NestedArrayInLoop", Backend: "webgpu", Target: "wgsl",
+				Hash:        "sha256:8572d3e32ce33479bbc4663329571e45f619d2045d26de0fe3b1807513324a40",
+				Codegen:     "xpu-gen/1",
+				Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
+				SharedBytes: 256, StorageBindings: 2, UniformBytes: 0,
+				PrivateBytes: new(40),
+				Buffers: []gpu.Usage{
+					{Name: "out", Access: gpu.AccessWrite},
+					{Name: "ps", Access: gpu.AccessRead},
+				},
+				Fault:     true,
+				NativeOps: []string{"arrayLength", "atomicOr", "workgroupBarrier"},
 			},
-			NativeOps: []string{"arrayLength", "atomicOr", "workgroupBarrier"},
+			Code: nestedArrayInLoopWGSL,
 		},
 		{
-			Kernel: "github.com/goxpu/xpu/codegen/golower/internal/fission.NestedArrayInLoop", Backend: "cpu", Target: "go",
-			Hash:        "sha256:3c4733be22f13aeff600dffecccfa1bb41753803777198aa231061f282edc919",
-			Codegen:     "xpu-gen/1",
-			Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
-			SharedBytes: 256, StorageBindings: 2, UniformBytes: 0,
-			Buffers: []gpu.Usage{
-				{Name: "out", Access: gpu.AccessWrite},
-				{Name: "ps", Access: gpu.AccessRead},
+			Manifest: gpu.Manifest{
+				Kernel: "github.com/goxpu/xpu/codegen/golower/internal/fission.NestedArrayInLoop", Backend: "cpu", Target: "go",
+				Hash:        "sha256:3c4733be22f13aeff600dffecccfa1bb41753803777198aa231061f282edc919",
+				Codegen:     "xpu-gen/1",
+				Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
+				SharedBytes: 256, StorageBindings: 2, UniformBytes: 0,
+				Buffers: []gpu.Usage{
+					{Name: "out", Access: gpu.AccessWrite},
+					{Name: "ps", Access: gpu.AccessRead},
+				},
 			},
+			Entry: nestedArrayInLoopCPU,
 		},
 	},
 })
@@ -1499,7 +1523,7 @@ func LaunchNestedArrayInLoop(s *gpu.Stream, groups xpu.Dim3, out *gpu.Buffer[uin
 	return s.Launch(NestedArrayInLoopKernel, groups, out, ps)
 }
 
-// nestedArrayInLoopWGSL is the WGSL of NestedArrayInLoop.
+// nestedArrayInLoopWGSL is the WGSL code of NestedArrayInLoop.
 const nestedArrayInLoopWGSL = `struct S_Pair {
     m_X: u32,
     m_Y: u32,
@@ -1695,39 +1719,43 @@ var NestedLoopsKernel = gpu.Register(&gpu.KernelSpec{
 	Name:  "github.com/goxpu/xpu/codegen/golower/internal/fission.NestedLoops",
 	Block: xpu.Dim3{X: 64, Y: 1, Z: 1},
 	Params: []gpu.Param{
-		{Name: "out", Kind: gpu.ParamBuffer, Type: "uint32", Size: 4, Access: gpu.AccessWrite, Binding: 0},
-		{Name: "in", Kind: gpu.ParamBuffer, Type: "uint32", Size: 4, Access: gpu.AccessRead, Binding: 1},
-		{Name: "n", Kind: gpu.ParamScalar, Type: "uint32", Size: 4, Binding: 0},
+		{Name: "out", Kind: gpu.ParamBuffer, Type: gpu.TypeName{Name: "uint32"}, Size: 4, Access: gpu.AccessWrite, Binding: 0},
+		{Name: "in", Kind: gpu.ParamBuffer, Type: gpu.TypeName{Name: "uint32"}, Size: 4, Access: gpu.AccessRead, Binding: 1},
+		{Name: "n", Kind: gpu.ParamScalar, Type: gpu.TypeName{Name: "uint32"}, Size: 4, Binding: 0},
 	},
 	SharedBytes: 256,
 	UniformSize: 16,
-	WGSL:        nestedLoopsWGSL,
 	Func:        NestedLoops,
-	CPU:         nestedLoopsCPU,
-	Manifests: []gpu.Manifest{
+	Artifacts: []gpu.Artifact{
 		{
-			Kernel: "github.com/goxpu/xpu/codegen/golower/internal/fission.NestedLoops", Backend: "webgpu", Target: "wgsl",
-			Hash:        "sha256:77e5a71e0e5f28f262073b86121342654ebf0d33989d7c3495f6211de598329c",
-			Codegen:     "xpu-gen/1",
-			Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
-			SharedBytes: 256, StorageBindings: 2, UniformBytes: 16,
-			PrivateBytes: new(52),
-			Buffers: []gpu.Usage{
-				{Name: "out", Access: gpu.AccessWrite},
-				{Name: "in", Access: gpu.AccessRead},
+			Manifest: gpu.Manifest{
+				Kernel: "github.com/goxpu/xpu/codegen/golower/internal/fission.NestedLoops", Backend: "webgpu", Target: "wgsl",
+				Hash:        "sha256:77e5a71e0e5f28f262073b86121342654ebf0d33989d7c3495f6211de598329c",
+				Codegen:     "xpu-gen/1",
+				Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
+				SharedBytes: 256, StorageBindings: 2, UniformBytes: 16,
+				PrivateBytes: new(52),
+				Buffers: []gpu.Usage{
+					{Name: "out", Access: gpu.AccessWrite},
+					{Name: "in", Access: gpu.AccessRead},
+				},
+				NativeOps: []string{"workgroupBarrier"},
 			},
-			NativeOps: []string{"workgroupBarrier"},
+			Code: nestedLoopsWGSL,
 		},
 		{
-			Kernel: "github.com/goxpu/xpu/codegen/golower/internal/fission.NestedLoops", Backend: "cpu", Target: "go",
-			Hash:        "sha256:0f8e58351c6456585463cab60aa51a47818f4b51e1faabe64f202b73f3e96554",
-			Codegen:     "xpu-gen/1",
-			Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
-			SharedBytes: 256, StorageBindings: 2, UniformBytes: 16,
-			Buffers: []gpu.Usage{
-				{Name: "out", Access: gpu.AccessWrite},
-				{Name: "in", Access: gpu.AccessRead},
+			Manifest: gpu.Manifest{
+				Kernel: "github.com/goxpu/xpu/codegen/golower/internal/fission.NestedLoops", Backend: "cpu", Target: "go",
+				Hash:        "sha256:0f8e58351c6456585463cab60aa51a47818f4b51e1faabe64f202b73f3e96554",
+				Codegen:     "xpu-gen/1",
+				Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
+				SharedBytes: 256, StorageBindings: 2, UniformBytes: 16,
+				Buffers: []gpu.Usage{
+					{Name: "out", Access: gpu.AccessWrite},
+					{Name: "in", Access: gpu.AccessRead},
+				},
 			},
+			Entry: nestedLoopsCPU,
 		},
 	},
 })
@@ -1739,7 +1767,7 @@ func LaunchNestedLoops(s *gpu.Stream, groups xpu.Dim3, out *gpu.Buffer[uint32], 
 	return s.Launch(NestedLoopsKernel, groups, out, in, n)
 }
 
-// nestedLoopsWGSL is the WGSL of NestedLoops.
+// nestedLoopsWGSL is the WGSL code of NestedLoops.
 const nestedLoopsWGSL = `struct S_Pair {
     m_X: u32,
     m_Y: u32,
@@ -1998,37 +2026,41 @@ var ScalarCopiedInLoopKernel = gpu.Register(&gpu.KernelSpec{
 	Name:  "github.com/goxpu/xpu/codegen/golower/internal/fission.ScalarCopiedInLoop",
 	Block: xpu.Dim3{X: 64, Y: 1, Z: 1},
 	Params: []gpu.Param{
-		{Name: "out", Kind: gpu.ParamBuffer, Type: "uint32", Size: 4, Access: gpu.AccessWrite, Binding: 0},
-		{Name: "in", Kind: gpu.ParamBuffer, Type: "uint32", Size: 4, Access: gpu.AccessRead, Binding: 1},
+		{Name: "out", Kind: gpu.ParamBuffer, Type: gpu.TypeName{Name: "uint32"}, Size: 4, Access: gpu.AccessWrite, Binding: 0},
+		{Name: "in", Kind: gpu.ParamBuffer, Type: gpu.TypeName{Name: "uint32"}, Size: 4, Access: gpu.AccessRead, Binding: 1},
 	},
 	SharedBytes: 256,
-	WGSL:        scalarCopiedInLoopWGSL,
 	Func:        ScalarCopiedInLoop,
-	CPU:         scalarCopiedInLoopCPU,
-	Manifests: []gpu.Manifest{
+	Artifacts: []gpu.Artifact{
 		{
-			Kernel: "github.com/goxpu/xpu/codegen/golower/internal/fission.ScalarCopiedInLoop", Backend: "webgpu", Target: "wgsl",
-			Hash:        "sha256:c4ea9eb3e28f74972f48856f97d24f987e545f89f2f311d8508253ed9f148af4",
-			Codegen:     "xpu-gen/1",
-			Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
-			SharedBytes: 256, StorageBindings: 2, UniformBytes: 0,
-			PrivateBytes: new(24),
-			Buffers: []gpu.Usage{
-				{Name: "out", Access: gpu.AccessWrite},
-				{Name: "in", Access: gpu.AccessRead},
+			Manifest: gpu.Manifest{
+				Kernel: "github.com/goxpu/xpu/codegen/golower/internal/fission.ScalarCopiedInLoop", Backend: "webgpu", Target: "wgsl",
+				Hash:        "sha256:c4ea9eb3e28f74972f48856f97d24f987e545f89f2f311d8508253ed9f148af4",
+				Codegen:     "xpu-gen/1",
+				Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
+				SharedBytes: 256, StorageBindings: 2, UniformBytes: 0,
+				PrivateBytes: new(24),
+				Buffers: []gpu.Usage{
+					{Name: "out", Access: gpu.AccessWrite},
+					{Name: "in", Access: gpu.AccessRead},
+				},
+				NativeOps: []string{"workgroupBarrier"},
 			},
-			NativeOps: []string{"workgroupBarrier"},
+			Code: scalarCopiedInLoopWGSL,
 		},
 		{
-			Kernel: "github.com/goxpu/xpu/codegen/golower/internal/fission.ScalarCopiedInLoop", Backend: "cpu", Target: "go",
-			Hash:        "sha256:5119eca8e2accf056b4eb02f214b01339e87a4a6f14c8cdc062898a16b4f8249",
-			Codegen:     "xpu-gen/1",
-			Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
-			SharedBytes: 256, StorageBindings: 2, UniformBytes: 0,
-			Buffers: []gpu.Usage{
-				{Name: "out", Access: gpu.AccessWrite},
-				{Name: "in", Access: gpu.AccessRead},
+			Manifest: gpu.Manifest{
+				Kernel: "github.com/goxpu/xpu/codegen/golower/internal/fission.ScalarCopiedInLoop", Backend: "cpu", Target: "go",
+				Hash:        "sha256:5119eca8e2accf056b4eb02f214b01339e87a4a6f14c8cdc062898a16b4f8249",
+				Codegen:     "xpu-gen/1",
+				Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
+				SharedBytes: 256, StorageBindings: 2, UniformBytes: 0,
+				Buffers: []gpu.Usage{
+					{Name: "out", Access: gpu.AccessWrite},
+					{Name: "in", Access: gpu.AccessRead},
+				},
 			},
+			Entry: scalarCopiedInLoopCPU,
 		},
 	},
 })
@@ -2040,7 +2072,7 @@ func LaunchScalarCopiedInLoop(s *gpu.Stream, groups xpu.Dim3, out *gpu.Buffer[ui
 	return s.Launch(ScalarCopiedInLoopKernel, groups, out, in)
 }
 
-// scalarCopiedInLoopWGSL is the WGSL of ScalarCopiedInLoop.
+// scalarCopiedInLoopWGSL is the WGSL code of ScalarCopiedInLoop.
 const scalarCopiedInLoopWGSL = `@group(0) @binding(0) var<storage, read_write> b_out: array<u32>;
 @group(0) @binding(1) var<storage, read> b_in: array<u32>;
 var<workgroup> s_s: array<u32, 64>;
@@ -2210,37 +2242,41 @@ var StructArrayInLoopKernel = gpu.Register(&gpu.KernelSpec{
 	Name:  "github.com/goxpu/xpu/codegen/golower/internal/fission.StructArrayInLoop",
 	Block: xpu.Dim3{X: 64, Y: 1, Z: 1},
 	Params: []gpu.Param{
-		{Name: "out", Kind: gpu.ParamBuffer, Type: "uint32", Size: 4, Access: gpu.AccessWrite, Binding: 0},
-		{Name: "in", Kind: gpu.ParamBuffer, Type: "uint32", Size: 4, Access: gpu.AccessRead, Binding: 1},
+		{Name: "out", Kind: gpu.ParamBuffer, Type: gpu.TypeName{Name: "uint32"}, Size: 4, Access: gpu.AccessWrite, Binding: 0},
+		{Name: "in", Kind: gpu.ParamBuffer, Type: gpu.TypeName{Name: "uint32"}, Size: 4, Access: gpu.AccessRead, Binding: 1},
 	},
 	SharedBytes: 256,
-	WGSL:        structArrayInLoopWGSL,
 	Func:        StructArrayInLoop,
-	CPU:         structArrayInLoopCPU,
-	Manifests: []gpu.Manifest{
+	Artifacts: []gpu.Artifact{
 		{
-			Kernel: "github.com/goxpu/xpu/codegen/golower/internal/fission.StructArrayInLoop", Backend: "webgpu", Target: "wgsl",
-			Hash:        "sha256:513eeee2ee0912c5fae5d35fa764c63c90cf5ce69913c6fbce7aae290233a1c8",
-			Codegen:     "xpu-gen/1",
-			Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
-			SharedBytes: 256, StorageBindings: 2, UniformBytes: 0,
-			PrivateBytes: new(68),
-			Buffers: []gpu.Usage{
-				{Name: "out", Access: gpu.AccessWrite},
-				{Name: "in", Access: gpu.AccessRead},
+			Manifest: gpu.Manifest{
+				Kernel: "github.com/goxpu/xpu/codegen/golower/internal/fission.StructArrayInLoop", Backend: "webgpu", Target: "wgsl",
+				Hash:        "sha256:513eeee2ee0912c5fae5d35fa764c63c90cf5ce69913c6fbce7aae290233a1c8",
+				Codegen:     "xpu-gen/1",
+				Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
+				SharedBytes: 256, StorageBindings: 2, UniformBytes: 0,
+				PrivateBytes: new(68),
+				Buffers: []gpu.Usage{
+					{Name: "out", Access: gpu.AccessWrite},
+					{Name: "in", Access: gpu.AccessRead},
+				},
+				NativeOps: []string{"workgroupBarrier"},
 			},
-			NativeOps: []string{"workgroupBarrier"},
+			Code: structArrayInLoopWGSL,
 		},
 		{
-			Kernel: "github.com/goxpu/xpu/codegen/golower/internal/fission.StructArrayInLoop", Backend: "cpu", Target: "go",
-			Hash:        "sha256:0dcb8a30019f1c0d776c94b37f68c636ec767e3aaab9a36e1c1c05472a09c9f3",
-			Codegen:     "xpu-gen/1",
-			Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
-			SharedBytes: 256, StorageBindings: 2, UniformBytes: 0,
-			Buffers: []gpu.Usage{
-				{Name: "out", Access: gpu.AccessWrite},
-				{Name: "in", Access: gpu.AccessRead},
+			Manifest: gpu.Manifest{
+				Kernel: "github.com/goxpu/xpu/codegen/golower/internal/fission.StructArrayInLoop", Backend: "cpu", Target: "go",
+				Hash:        "sha256:0dcb8a30019f1c0d776c94b37f68c636ec767e3aaab9a36e1c1c05472a09c9f3",
+				Codegen:     "xpu-gen/1",
+				Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
+				SharedBytes: 256, StorageBindings: 2, UniformBytes: 0,
+				Buffers: []gpu.Usage{
+					{Name: "out", Access: gpu.AccessWrite},
+					{Name: "in", Access: gpu.AccessRead},
+				},
 			},
+			Entry: structArrayInLoopCPU,
 		},
 	},
 })
@@ -2252,7 +2288,7 @@ func LaunchStructArrayInLoop(s *gpu.Stream, groups xpu.Dim3, out *gpu.Buffer[uin
 	return s.Launch(StructArrayInLoopKernel, groups, out, in)
 }
 
-// structArrayInLoopWGSL is the WGSL of StructArrayInLoop.
+// structArrayInLoopWGSL is the WGSL code of StructArrayInLoop.
 const structArrayInLoopWGSL = `struct S_Pair {
     m_X: u32,
     m_Y: u32,
@@ -2472,39 +2508,43 @@ var StructCopiedInLoopKernel = gpu.Register(&gpu.KernelSpec{
 	Name:  "github.com/goxpu/xpu/codegen/golower/internal/fission.StructCopiedInLoop",
 	Block: xpu.Dim3{X: 64, Y: 1, Z: 1},
 	Params: []gpu.Param{
-		{Name: "out", Kind: gpu.ParamBuffer, Type: "uint32", Size: 4, Access: gpu.AccessWrite, Binding: 0},
-		{Name: "in", Kind: gpu.ParamBuffer, Type: "uint32", Size: 4, Access: gpu.AccessRead, Binding: 1},
-		{Name: "n", Kind: gpu.ParamScalar, Type: "uint32", Size: 4, Binding: 0},
+		{Name: "out", Kind: gpu.ParamBuffer, Type: gpu.TypeName{Name: "uint32"}, Size: 4, Access: gpu.AccessWrite, Binding: 0},
+		{Name: "in", Kind: gpu.ParamBuffer, Type: gpu.TypeName{Name: "uint32"}, Size: 4, Access: gpu.AccessRead, Binding: 1},
+		{Name: "n", Kind: gpu.ParamScalar, Type: gpu.TypeName{Name: "uint32"}, Size: 4, Binding: 0},
 	},
 	SharedBytes: 256,
 	UniformSize: 16,
-	WGSL:        structCopiedInLoopWGSL,
 	Func:        StructCopiedInLoop,
-	CPU:         structCopiedInLoopCPU,
-	Manifests: []gpu.Manifest{
+	Artifacts: []gpu.Artifact{
 		{
-			Kernel: "github.com/goxpu/xpu/codegen/golower/internal/fission.StructCopiedInLoop", Backend: "webgpu", Target: "wgsl",
-			Hash:        "sha256:5bde8a43a660dd47819993a5cf2aac2aedc6f7758f456f6b12a79d16cc5fb5b7",
-			Codegen:     "xpu-gen/1",
-			Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
-			SharedBytes: 256, StorageBindings: 2, UniformBytes: 16,
-			PrivateBytes: new(36),
-			Buffers: []gpu.Usage{
-				{Name: "out", Access: gpu.AccessWrite},
-				{Name: "in", Access: gpu.AccessRead},
+			Manifest: gpu.Manifest{
+				Kernel: "github.com/goxpu/xpu/codegen/golower/internal/fission.StructCopiedInLoop", Backend: "webgpu", Target: "wgsl",
+				Hash:        "sha256:5bde8a43a660dd47819993a5cf2aac2aedc6f7758f456f6b12a79d16cc5fb5b7",
+				Codegen:     "xpu-gen/1",
+				Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
+				SharedBytes: 256, StorageBindings: 2, UniformBytes: 16,
+				PrivateBytes: new(36),
+				Buffers: []gpu.Usage{
+					{Name: "out", Access: gpu.AccessWrite},
+					{Name: "in", Access: gpu.AccessRead},
+				},
+				NativeOps: []string{"workgroupBarrier"},
 			},
-			NativeOps: []string{"workgroupBarrier"},
+			Code: structCopiedInLoopWGSL,
 		},
 		{
-			Kernel: "github.com/goxpu/xpu/codegen/golower/internal/fission.StructCopiedInLoop", Backend: "cpu", Target: "go",
-			Hash:        "sha256:88e688f5f744856c4dd49820b0752ad0c7c8fa2c0fe5065cf4081f44f5487392",
-			Codegen:     "xpu-gen/1",
-			Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
-			SharedBytes: 256, StorageBindings: 2, UniformBytes: 16,
-			Buffers: []gpu.Usage{
-				{Name: "out", Access: gpu.AccessWrite},
-				{Name: "in", Access: gpu.AccessRead},
+			Manifest: gpu.Manifest{
+				Kernel: "github.com/goxpu/xpu/codegen/golower/internal/fission.StructCopiedInLoop", Backend: "cpu", Target: "go",
+				Hash:        "sha256:88e688f5f744856c4dd49820b0752ad0c7c8fa2c0fe5065cf4081f44f5487392",
+				Codegen:     "xpu-gen/1",
+				Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
+				SharedBytes: 256, StorageBindings: 2, UniformBytes: 16,
+				Buffers: []gpu.Usage{
+					{Name: "out", Access: gpu.AccessWrite},
+					{Name: "in", Access: gpu.AccessRead},
+				},
 			},
+			Entry: structCopiedInLoopCPU,
 		},
 	},
 })
@@ -2516,7 +2556,7 @@ func LaunchStructCopiedInLoop(s *gpu.Stream, groups xpu.Dim3, out *gpu.Buffer[ui
 	return s.Launch(StructCopiedInLoopKernel, groups, out, in, n)
 }
 
-// structCopiedInLoopWGSL is the WGSL of StructCopiedInLoop.
+// structCopiedInLoopWGSL is the WGSL code of StructCopiedInLoop.
 const structCopiedInLoopWGSL = `struct S_Pair {
     m_X: u32,
     m_Y: u32,
@@ -2694,37 +2734,41 @@ var StructFieldsInLoopKernel = gpu.Register(&gpu.KernelSpec{
 	Name:  "github.com/goxpu/xpu/codegen/golower/internal/fission.StructFieldsInLoop",
 	Block: xpu.Dim3{X: 64, Y: 1, Z: 1},
 	Params: []gpu.Param{
-		{Name: "out", Kind: gpu.ParamBuffer, Type: "uint32", Size: 4, Access: gpu.AccessWrite, Binding: 0},
-		{Name: "in", Kind: gpu.ParamBuffer, Type: "uint32", Size: 4, Access: gpu.AccessRead, Binding: 1},
+		{Name: "out", Kind: gpu.ParamBuffer, Type: gpu.TypeName{Name: "uint32"}, Size: 4, Access: gpu.AccessWrite, Binding: 0},
+		{Name: "in", Kind: gpu.ParamBuffer, Type: gpu.TypeName{Name: "uint32"}, Size: 4, Access: gpu.AccessRead, Binding: 1},
 	},
 	SharedBytes: 256,
-	WGSL:        structFieldsInLoopWGSL,
 	Func:        StructFieldsInLoop,
-	CPU:         structFieldsInLoopCPU,
-	Manifests: []gpu.Manifest{
+	Artifacts: []gpu.Artifact{
 		{
-			Kernel: "github.com/goxpu/xpu/codegen/golower/internal/fission.StructFieldsInLoop", Backend: "webgpu", Target: "wgsl",
-			Hash:        "sha256:bfde9e054043ece7263e64653cff823daaf8e43355109eb1fcf82bcd1e5c9d48",
-			Codegen:     "xpu-gen/1",
-			Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
-			SharedBytes: 256, StorageBindings: 2, UniformBytes: 0,
-			PrivateBytes: new(24),
-			Buffers: []gpu.Usage{
-				{Name: "out", Access: gpu.AccessWrite},
-				{Name: "in", Access: gpu.AccessRead},
+			Manifest: gpu.Manifest{
+				Kernel: "github.com/goxpu/xpu/codegen/golower/internal/fission.StructFieldsInLoop", Backend: "webgpu", Target: "wgsl",
+				Hash:        "sha256:bfde9e054043ece7263e64653cff823daaf8e43355109eb1fcf82bcd1e5c9d48",
+				Codegen:     "xpu-gen/1",
+				Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
+				SharedBytes: 256, StorageBindings: 2, UniformBytes: 0,
+				PrivateBytes: new(24),
+				Buffers: []gpu.Usage{
+					{Name: "out", Access: gpu.AccessWrite},
+					{Name: "in", Access: gpu.AccessRead},
+				},
+				NativeOps: []string{"workgroupBarrier"},
 			},
-			NativeOps: []string{"workgroupBarrier"},
+			Code: structFieldsInLoopWGSL,
 		},
 		{
-			Kernel: "github.com/goxpu/xpu/codegen/golower/internal/fission.StructFieldsInLoop", Backend: "cpu", Target: "go",
-			Hash:        "sha256:06e27aadc93af946a81f1cc1ae24b6a67f8ca155dde4ee372ab10b26f20f5978",
-			Codegen:     "xpu-gen/1",
-			Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
-			SharedBytes: 256, StorageBindings: 2, UniformBytes: 0,
-			Buffers: []gpu.Usage{
-				{Name: "out", Access: gpu.AccessWrite},
-				{Name: "in", Access: gpu.AccessRead},
+			Manifest: gpu.Manifest{
+				Kernel: "github.com/goxpu/xpu/codegen/golower/internal/fission.StructFieldsInLoop", Backend: "cpu", Target: "go",
+				Hash:        "sha256:06e27aadc93af946a81f1cc1ae24b6a67f8ca155dde4ee372ab10b26f20f5978",
+				Codegen:     "xpu-gen/1",
+				Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
+				SharedBytes: 256, StorageBindings: 2, UniformBytes: 0,
+				Buffers: []gpu.Usage{
+					{Name: "out", Access: gpu.AccessWrite},
+					{Name: "in", Access: gpu.AccessRead},
+				},
 			},
+			Entry: structFieldsInLoopCPU,
 		},
 	},
 })
@@ -2736,7 +2780,7 @@ func LaunchStructFieldsInLoop(s *gpu.Stream, groups xpu.Dim3, out *gpu.Buffer[ui
 	return s.Launch(StructFieldsInLoopKernel, groups, out, in)
 }
 
-// structFieldsInLoopWGSL is the WGSL of StructFieldsInLoop.
+// structFieldsInLoopWGSL is the WGSL code of StructFieldsInLoop.
 const structFieldsInLoopWGSL = `struct S_Pair {
     m_X: u32,
     m_Y: u32,
@@ -2887,48 +2931,63 @@ var WaveInLoopKernel = gpu.Register(&gpu.KernelSpec{
 	Name:  "github.com/goxpu/xpu/codegen/golower/internal/fission.WaveInLoop",
 	Block: xpu.Dim3{X: 64, Y: 1, Z: 1},
 	Params: []gpu.Param{
-		{Name: "out", Kind: gpu.ParamBuffer, Type: "uint32", Size: 4, Access: gpu.AccessWrite, Binding: 0},
-		{Name: "in", Kind: gpu.ParamBuffer, Type: "uint32", Size: 4, Access: gpu.AccessRead, Binding: 1},
+		{Name: "out", Kind: gpu.ParamBuffer, Type: gpu.TypeName{Name: "uint32"}, Size: 4, Access: gpu.AccessWrite, Binding: 0},
+		{Name: "in", Kind: gpu.ParamBuffer, Type: gpu.TypeName{Name: "uint32"}, Size: 4, Access: gpu.AccessRead, Binding: 1},
 	},
 	SharedBytes: 256,
-	WGSL:        waveInLoopWGSL,
 	Func:        WaveInLoop,
-	WaveVariants: []gpu.WaveVariant{
-		{Tier: "native", SubgroupMin: 4, SubgroupMax: 128, Width: 0, WGSL: waveInLoopWGSLNative},
-		{Tier: "emulated", SubgroupMin: 0, SubgroupMax: 0, Width: 32, WGSL: waveInLoopWGSL},
-	},
-	CPU: waveInLoopCPU,
-	Manifests: []gpu.Manifest{
+	Artifacts: []gpu.Artifact{
 		{
-			Kernel: "github.com/goxpu/xpu/codegen/golower/internal/fission.WaveInLoop", Backend: "webgpu", Target: "wgsl",
-			Hash:        "sha256:a6f95777bf8716a845c079f229bf306ac891840aae93aec9a8f9f4efea26f8cb",
-			Codegen:     "xpu-gen/1",
-			Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
-			SharedBytes: 256, StorageBindings: 2, UniformBytes: 0,
-			PrivateBytes: new(36),
-			Buffers: []gpu.Usage{
-				{Name: "out", Access: gpu.AccessWrite},
-				{Name: "in", Access: gpu.AccessRead},
+			Manifest: gpu.Manifest{
+				Kernel: "github.com/goxpu/xpu/codegen/golower/internal/fission.WaveInLoop", Backend: "webgpu", Target: "wgsl",
+				Hash:        "sha256:2eac1a33c746c386deafb7d77e2cccc1af2bbe41a48a200c37235e39e16c5231",
+				Codegen:     "xpu-gen/1",
+				Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
+				SharedBytes: 256, StorageBindings: 2, UniformBytes: 0,
+				PrivateBytes: new(36),
+				Buffers: []gpu.Usage{
+					{Name: "out", Access: gpu.AccessWrite},
+					{Name: "in", Access: gpu.AccessRead},
+				},
+				WaveOps: true, WaveTier: "native",
+				NativeOps: []string{"subgroupAdd", "workgroupBarrier"},
 			},
-			WaveOps: true,
-			WaveVariants: []gpu.ManifestVariant{
-				{Tier: "native", SubgroupMin: 4, SubgroupMax: 128, Width: 0, Hash: "sha256:2eac1a33c746c386deafb7d77e2cccc1af2bbe41a48a200c37235e39e16c5231"},
-				{Tier: "emulated", SubgroupMin: 0, SubgroupMax: 0, Width: 32, Hash: "sha256:a6f95777bf8716a845c079f229bf306ac891840aae93aec9a8f9f4efea26f8cb"},
-			},
-			NativeOps: []string{"workgroupBarrier"},
+			Selector: gpu.Selector{SubgroupMin: 4, SubgroupMax: 128, Width: 0},
+			Code:     waveInLoopWGSLNative,
 		},
 		{
-			Kernel: "github.com/goxpu/xpu/codegen/golower/internal/fission.WaveInLoop", Backend: "cpu", Target: "go",
-			Hash:        "sha256:27cf138e6b9ad979a3776445b0a33cacbbd0c0922501338ccb7f64d1f8b27a72",
-			Codegen:     "xpu-gen/1",
-			Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
-			SharedBytes: 256, StorageBindings: 2, UniformBytes: 0,
-			Buffers: []gpu.Usage{
-				{Name: "out", Access: gpu.AccessWrite},
-				{Name: "in", Access: gpu.AccessRead},
+			Manifest: gpu.Manifest{
+				Kernel: "github.com/goxpu/xpu/codegen/golower/internal/fission.WaveInLoop", Backend: "webgpu", Target: "wgsl",
+				Hash:        "sha256:a6f95777bf8716a845c079f229bf306ac891840aae93aec9a8f9f4efea26f8cb",
+				Codegen:     "xpu-gen/1",
+				Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
+				SharedBytes: 256, StorageBindings: 2, UniformBytes: 0,
+				PrivateBytes: new(36),
+				Buffers: []gpu.Usage{
+					{Name: "out", Access: gpu.AccessWrite},
+					{Name: "in", Access: gpu.AccessRead},
+				},
+				WaveOps: true, WaveTier: "emulated",
+				NativeOps: []string{"workgroupBarrier"},
 			},
-			WaveOps: true, WaveTier: "emulated",
-			NativeOps: []string{"gpu.CPUWave"},
+			Selector: gpu.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 32},
+			Code:     waveInLoopWGSLEmulated,
+		},
+		{
+			Manifest: gpu.Manifest{
+				Kernel: "github.com/goxpu/xpu/codegen/golower/internal/fission.WaveInLoop", Backend: "cpu", Target: "go",
+				Hash:        "sha256:27cf138e6b9ad979a3776445b0a33cacbbd0c0922501338ccb7f64d1f8b27a72",
+				Codegen:     "xpu-gen/1",
+				Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
+				SharedBytes: 256, StorageBindings: 2, UniformBytes: 0,
+				Buffers: []gpu.Usage{
+					{Name: "out", Access: gpu.AccessWrite},
+					{Name: "in", Access: gpu.AccessRead},
+				},
+				WaveOps: true, WaveTier: "emulated",
+				NativeOps: []string{"gpu.CPUWave"},
+			},
+			Entry: waveInLoopCPU,
 		},
 	},
 })
@@ -2940,8 +2999,48 @@ func LaunchWaveInLoop(s *gpu.Stream, groups xpu.Dim3, out *gpu.Buffer[uint32], i
 	return s.Launch(WaveInLoopKernel, groups, out, in)
 }
 
-// waveInLoopWGSL is the WGSL of WaveInLoop.
-const waveInLoopWGSL = `struct S_Pair {
+// waveInLoopWGSLNative is the WGSL code of WaveInLoop at the native wave tier (subgroups of 4 to 128 lanes).
+const waveInLoopWGSLNative = `enable subgroups;
+
+struct S_Pair {
+    m_X: u32,
+    m_Y: u32,
+}
+
+@group(0) @binding(0) var<storage, read_write> b_out: array<u32>;
+@group(0) @binding(1) var<storage, read> b_in: array<u32>;
+var<workgroup> s_s: array<u32, 64>;
+
+// main is kernel WaveInLoop, block 64x1x1.
+@compute @workgroup_size(64, 1, 1)
+fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(local_invocation_id) lid: vec3<u32>, @builtin(local_invocation_index) lidx: u32, @builtin(subgroup_invocation_id) sgid: u32, @builtin(subgroup_size) sgsize: u32) {
+    let v_l: u32 = lid.x;
+    var v_lit: S_Pair;
+    v_lit = S_Pair();
+    v_lit.m_X = b_in[gid.x] % 1024u;
+    v_lit.m_Y = 0u;
+    var v_b: S_Pair;
+    v_b = v_lit;
+    var v_a: array<u32, 2>;
+    v_a = array<u32, 2>();
+    v_a[1u] = v_l;
+    for (var v_m: u32 = 0u; v_m < 2u; v_m = v_m + 1u) {
+        s_s[v_l] = v_b.m_X + v_a[v_m];
+        workgroupBarrier();
+        var v_w: u32;
+        let xpu_t1 = s_s[(v_l + 1u) % 64u] + v_a[1u];
+        let xpu_t2 = lidx - sgid;
+        v_w = subgroupAdd(xpu_t1);
+        v_b.m_Y = v_b.m_Y + v_w;
+        v_a[0u] = v_b.m_Y ^ v_m;
+        workgroupBarrier();
+    }
+    b_out[gid.x] = (v_b.m_X + v_b.m_Y) + v_a[0u];
+}
+`
+
+// waveInLoopWGSLEmulated is the WGSL code of WaveInLoop at the emulated wave tier.
+const waveInLoopWGSLEmulated = `struct S_Pair {
     m_X: u32,
     m_Y: u32,
 }
@@ -2989,46 +3088,6 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(local_invocation
             }
         }
         v_w = xpu_t4;
-        v_b.m_Y = v_b.m_Y + v_w;
-        v_a[0u] = v_b.m_Y ^ v_m;
-        workgroupBarrier();
-    }
-    b_out[gid.x] = (v_b.m_X + v_b.m_Y) + v_a[0u];
-}
-`
-
-// waveInLoopWGSLNative is the WGSL of WaveInLoop at the native wave tier (subgroups of 4 to 128 lanes).
-const waveInLoopWGSLNative = `enable subgroups;
-
-struct S_Pair {
-    m_X: u32,
-    m_Y: u32,
-}
-
-@group(0) @binding(0) var<storage, read_write> b_out: array<u32>;
-@group(0) @binding(1) var<storage, read> b_in: array<u32>;
-var<workgroup> s_s: array<u32, 64>;
-
-// main is kernel WaveInLoop, block 64x1x1.
-@compute @workgroup_size(64, 1, 1)
-fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(local_invocation_id) lid: vec3<u32>, @builtin(local_invocation_index) lidx: u32, @builtin(subgroup_invocation_id) sgid: u32, @builtin(subgroup_size) sgsize: u32) {
-    let v_l: u32 = lid.x;
-    var v_lit: S_Pair;
-    v_lit = S_Pair();
-    v_lit.m_X = b_in[gid.x] % 1024u;
-    v_lit.m_Y = 0u;
-    var v_b: S_Pair;
-    v_b = v_lit;
-    var v_a: array<u32, 2>;
-    v_a = array<u32, 2>();
-    v_a[1u] = v_l;
-    for (var v_m: u32 = 0u; v_m < 2u; v_m = v_m + 1u) {
-        s_s[v_l] = v_b.m_X + v_a[v_m];
-        workgroupBarrier();
-        var v_w: u32;
-        let xpu_t1 = s_s[(v_l + 1u) % 64u] + v_a[1u];
-        let xpu_t2 = lidx - sgid;
-        v_w = subgroupAdd(xpu_t1);
         v_b.m_Y = v_b.m_Y + v_w;
         v_a[0u] = v_b.m_Y ^ v_m;
         workgroupBarrier();

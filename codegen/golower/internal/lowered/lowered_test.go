@@ -13,6 +13,7 @@ import (
 	"github.com/goxpu/xpu"
 	"github.com/goxpu/xpu/cpu"
 	"github.com/goxpu/xpu/gpu/driver"
+	"github.com/goxpu/xpu/schema"
 )
 
 // run launches fn over groups on a fresh CPU device and returns the bytes
@@ -34,10 +35,13 @@ func launch(fn driver.CPUFunc, block, groups xpu.Dim3, uniforms []byte, bufs ...
 		return nil, err
 	}
 	defer d.Close()
-	k := &driver.Kernel{Name: "lowered.test", Block: block, CPU: fn, UniformSize: len(uniforms)}
+	k := &driver.Kernel{Name: "lowered.test", Block: block, Artifacts: []schema.Artifact{
+		{Manifest: schema.Manifest{Backend: schema.BackendCPU, Target: schema.TargetGo}, Entry: fn},
+	},
+		UniformSize: len(uniforms)}
 	var dbufs []driver.Buffer
 	for _, b := range bufs {
-		k.Params = append(k.Params, driver.Param{Kind: driver.ParamBuffer})
+		k.Params = append(k.Params, schema.Param{Kind: schema.ParamBuffer})
 		db, err := d.NewBuffer(len(b))
 		if err != nil {
 			return nil, err

@@ -12,43 +12,47 @@ var GemmKernel = gpu.Register(&gpu.KernelSpec{
 	Name:  "github.com/goxpu/xpu/cpu/cpubench/internal/kernels.Gemm",
 	Block: xpu.Dim3{X: 16, Y: 16, Z: 1},
 	Params: []gpu.Param{
-		{Name: "c", Kind: gpu.ParamBuffer, Type: "float32", Size: 4, Access: gpu.AccessWrite, Binding: 0},
-		{Name: "a", Kind: gpu.ParamBuffer, Type: "float32", Size: 4, Access: gpu.AccessRead, Binding: 1},
-		{Name: "b", Kind: gpu.ParamBuffer, Type: "float32", Size: 4, Access: gpu.AccessRead, Binding: 2},
-		{Name: "n", Kind: gpu.ParamScalar, Type: "uint32", Size: 4, Binding: 0},
+		{Name: "c", Kind: gpu.ParamBuffer, Type: gpu.TypeName{Name: "float32"}, Size: 4, Access: gpu.AccessWrite, Binding: 0},
+		{Name: "a", Kind: gpu.ParamBuffer, Type: gpu.TypeName{Name: "float32"}, Size: 4, Access: gpu.AccessRead, Binding: 1},
+		{Name: "b", Kind: gpu.ParamBuffer, Type: gpu.TypeName{Name: "float32"}, Size: 4, Access: gpu.AccessRead, Binding: 2},
+		{Name: "n", Kind: gpu.ParamScalar, Type: gpu.TypeName{Name: "uint32"}, Size: 4, Binding: 0},
 	},
 	SharedBytes: 8192,
 	UniformSize: 16,
-	WGSL:        gemmWGSL,
 	Func:        Gemm,
-	CPU:         gemmCPU,
-	Manifests: []gpu.Manifest{
+	Artifacts: []gpu.Artifact{
 		{
-			Kernel: "github.com/goxpu/xpu/cpu/cpubench/internal/kernels.Gemm", Backend: "webgpu", Target: "wgsl",
-			Hash:        "sha256:18bced33b96ee4a1a82facad14d41eca423cd94bfc9025d03b9d743e44304ad8",
-			Codegen:     "xpu-gen/1",
-			Block:       xpu.Dim3{X: 16, Y: 16, Z: 1},
-			SharedBytes: 8192, StorageBindings: 3, UniformBytes: 16,
-			PrivateBytes: new(108),
-			Buffers: []gpu.Usage{
-				{Name: "c", Access: gpu.AccessWrite},
-				{Name: "a", Access: gpu.AccessRead},
-				{Name: "b", Access: gpu.AccessRead},
+			Manifest: gpu.Manifest{
+				Kernel: "github.com/goxpu/xpu/cpu/cpubench/internal/kernels.Gemm", Backend: "webgpu", Target: "wgsl",
+				Hash:        "sha256:18bced33b96ee4a1a82facad14d41eca423cd94bfc9025d03b9d743e44304ad8",
+				Codegen:     "xpu-gen/1",
+				Block:       xpu.Dim3{X: 16, Y: 16, Z: 1},
+				SharedBytes: 8192, StorageBindings: 3, UniformBytes: 16,
+				PrivateBytes: new(108),
+				Buffers: []gpu.Usage{
+					{Name: "c", Access: gpu.AccessWrite},
+					{Name: "a", Access: gpu.AccessRead},
+					{Name: "b", Access: gpu.AccessRead},
+				},
+				NativeOps: []string{"workgroupBarrier"},
 			},
-			NativeOps: []string{"workgroupBarrier"},
+			Code: gemmWGSL,
 		},
 		{
-			Kernel: "github.com/goxpu/xpu/cpu/cpubench/internal/kernels.Gemm", Backend: "cpu", Target: "go",
-			Hash:        "sha256:a9ef41d37b928c9c00e5c3674783acc99cf6c03411fe1ede6e503bb670692054",
-			Codegen:     "xpu-gen/1",
-			Block:       xpu.Dim3{X: 16, Y: 16, Z: 1},
-			SharedBytes: 8192, StorageBindings: 3, UniformBytes: 16,
-			Buffers: []gpu.Usage{
-				{Name: "c", Access: gpu.AccessWrite},
-				{Name: "a", Access: gpu.AccessRead},
-				{Name: "b", Access: gpu.AccessRead},
+			Manifest: gpu.Manifest{
+				Kernel: "github.com/goxpu/xpu/cpu/cpubench/internal/kernels.Gemm", Backend: "cpu", Target: "go",
+				Hash:        "sha256:a9ef41d37b928c9c00e5c3674783acc99cf6c03411fe1ede6e503bb670692054",
+				Codegen:     "xpu-gen/1",
+				Block:       xpu.Dim3{X: 16, Y: 16, Z: 1},
+				SharedBytes: 8192, StorageBindings: 3, UniformBytes: 16,
+				Buffers: []gpu.Usage{
+					{Name: "c", Access: gpu.AccessWrite},
+					{Name: "a", Access: gpu.AccessRead},
+					{Name: "b", Access: gpu.AccessRead},
+				},
+				NativeOps: []string{"gpu.CPUCopyRow"},
 			},
-			NativeOps: []string{"gpu.CPUCopyRow"},
+			Entry: gemmCPU,
 		},
 	},
 })
@@ -60,7 +64,7 @@ func LaunchGemm(s *gpu.Stream, groups xpu.Dim3, c *gpu.Buffer[float32], a *gpu.B
 	return s.Launch(GemmKernel, groups, c, a, b, n)
 }
 
-// gemmWGSL is the WGSL of Gemm.
+// gemmWGSL is the WGSL code of Gemm.
 const gemmWGSL = `struct xpu_Uniforms {
     p_n: u32,
 }
@@ -319,38 +323,42 @@ var SaxpyKernel = gpu.Register(&gpu.KernelSpec{
 	Name:  "github.com/goxpu/xpu/cpu/cpubench/internal/kernels.Saxpy",
 	Block: xpu.Dim3{X: 256, Y: 1, Z: 1},
 	Params: []gpu.Param{
-		{Name: "y", Kind: gpu.ParamBuffer, Type: "float32", Size: 4, Access: gpu.AccessReadWrite, Binding: 0},
-		{Name: "x", Kind: gpu.ParamBuffer, Type: "float32", Size: 4, Access: gpu.AccessRead, Binding: 1},
-		{Name: "a", Kind: gpu.ParamScalar, Type: "float32", Size: 4, Binding: 0},
-		{Name: "n", Kind: gpu.ParamScalar, Type: "uint32", Size: 4, Binding: 4},
+		{Name: "y", Kind: gpu.ParamBuffer, Type: gpu.TypeName{Name: "float32"}, Size: 4, Access: gpu.AccessReadWrite, Binding: 0},
+		{Name: "x", Kind: gpu.ParamBuffer, Type: gpu.TypeName{Name: "float32"}, Size: 4, Access: gpu.AccessRead, Binding: 1},
+		{Name: "a", Kind: gpu.ParamScalar, Type: gpu.TypeName{Name: "float32"}, Size: 4, Binding: 0},
+		{Name: "n", Kind: gpu.ParamScalar, Type: gpu.TypeName{Name: "uint32"}, Size: 4, Binding: 4},
 	},
 	UniformSize: 16,
-	WGSL:        saxpyWGSL,
 	Func:        Saxpy,
-	CPU:         saxpyCPU,
-	Manifests: []gpu.Manifest{
+	Artifacts: []gpu.Artifact{
 		{
-			Kernel: "github.com/goxpu/xpu/cpu/cpubench/internal/kernels.Saxpy", Backend: "webgpu", Target: "wgsl",
-			Hash:        "sha256:ddb28ae2ffe5f16e98f3c865c7ab4bfc5fa00e952c285cd44e8fa45670ea6e45",
-			Codegen:     "xpu-gen/1",
-			Block:       xpu.Dim3{X: 256, Y: 1, Z: 1},
-			SharedBytes: 0, StorageBindings: 2, UniformBytes: 16,
-			PrivateBytes: new(4),
-			Buffers: []gpu.Usage{
-				{Name: "y", Access: gpu.AccessReadWrite},
-				{Name: "x", Access: gpu.AccessRead},
+			Manifest: gpu.Manifest{
+				Kernel: "github.com/goxpu/xpu/cpu/cpubench/internal/kernels.Saxpy", Backend: "webgpu", Target: "wgsl",
+				Hash:        "sha256:ddb28ae2ffe5f16e98f3c865c7ab4bfc5fa00e952c285cd44e8fa45670ea6e45",
+				Codegen:     "xpu-gen/1",
+				Block:       xpu.Dim3{X: 256, Y: 1, Z: 1},
+				SharedBytes: 0, StorageBindings: 2, UniformBytes: 16,
+				PrivateBytes: new(4),
+				Buffers: []gpu.Usage{
+					{Name: "y", Access: gpu.AccessReadWrite},
+					{Name: "x", Access: gpu.AccessRead},
+				},
 			},
+			Code: saxpyWGSL,
 		},
 		{
-			Kernel: "github.com/goxpu/xpu/cpu/cpubench/internal/kernels.Saxpy", Backend: "cpu", Target: "go",
-			Hash:        "sha256:37b964222b37ed8f1a9c76ce67bd18858ac187eaeec6a4dc558391b5d52e6803",
-			Codegen:     "xpu-gen/1",
-			Block:       xpu.Dim3{X: 256, Y: 1, Z: 1},
-			SharedBytes: 0, StorageBindings: 2, UniformBytes: 16,
-			Buffers: []gpu.Usage{
-				{Name: "y", Access: gpu.AccessReadWrite},
-				{Name: "x", Access: gpu.AccessRead},
+			Manifest: gpu.Manifest{
+				Kernel: "github.com/goxpu/xpu/cpu/cpubench/internal/kernels.Saxpy", Backend: "cpu", Target: "go",
+				Hash:        "sha256:37b964222b37ed8f1a9c76ce67bd18858ac187eaeec6a4dc558391b5d52e6803",
+				Codegen:     "xpu-gen/1",
+				Block:       xpu.Dim3{X: 256, Y: 1, Z: 1},
+				SharedBytes: 0, StorageBindings: 2, UniformBytes: 16,
+				Buffers: []gpu.Usage{
+					{Name: "y", Access: gpu.AccessReadWrite},
+					{Name: "x", Access: gpu.AccessRead},
+				},
 			},
+			Entry: saxpyCPU,
 		},
 	},
 })
@@ -362,7 +370,7 @@ func LaunchSaxpy(s *gpu.Stream, groups xpu.Dim3, y *gpu.Buffer[float32], x *gpu.
 	return s.Launch(SaxpyKernel, groups, y, x, a, n)
 }
 
-// saxpyWGSL is the WGSL of Saxpy.
+// saxpyWGSL is the WGSL code of Saxpy.
 const saxpyWGSL = `struct xpu_Uniforms {
     p_a: f32,
     p_n: u32,
@@ -469,39 +477,43 @@ var SumKernel = gpu.Register(&gpu.KernelSpec{
 	Name:  "github.com/goxpu/xpu/cpu/cpubench/internal/kernels.Sum",
 	Block: xpu.Dim3{X: 256, Y: 1, Z: 1},
 	Params: []gpu.Param{
-		{Name: "partial", Kind: gpu.ParamBuffer, Type: "float32", Size: 4, Access: gpu.AccessWrite, Binding: 0},
-		{Name: "x", Kind: gpu.ParamBuffer, Type: "float32", Size: 4, Access: gpu.AccessRead, Binding: 1},
-		{Name: "per", Kind: gpu.ParamScalar, Type: "uint32", Size: 4, Binding: 0},
+		{Name: "partial", Kind: gpu.ParamBuffer, Type: gpu.TypeName{Name: "float32"}, Size: 4, Access: gpu.AccessWrite, Binding: 0},
+		{Name: "x", Kind: gpu.ParamBuffer, Type: gpu.TypeName{Name: "float32"}, Size: 4, Access: gpu.AccessRead, Binding: 1},
+		{Name: "per", Kind: gpu.ParamScalar, Type: gpu.TypeName{Name: "uint32"}, Size: 4, Binding: 0},
 	},
 	SharedBytes: 1024,
 	UniformSize: 16,
-	WGSL:        sumWGSL,
 	Func:        Sum,
-	CPU:         sumCPU,
-	Manifests: []gpu.Manifest{
+	Artifacts: []gpu.Artifact{
 		{
-			Kernel: "github.com/goxpu/xpu/cpu/cpubench/internal/kernels.Sum", Backend: "webgpu", Target: "wgsl",
-			Hash:        "sha256:6c5465cc06a3b373fccbb3ac5a16c722f3a62f15f54b9b22f99556af73ed80c6",
-			Codegen:     "xpu-gen/1",
-			Block:       xpu.Dim3{X: 256, Y: 1, Z: 1},
-			SharedBytes: 1024, StorageBindings: 2, UniformBytes: 16,
-			PrivateBytes: new(20),
-			Buffers: []gpu.Usage{
-				{Name: "partial", Access: gpu.AccessWrite},
-				{Name: "x", Access: gpu.AccessRead},
+			Manifest: gpu.Manifest{
+				Kernel: "github.com/goxpu/xpu/cpu/cpubench/internal/kernels.Sum", Backend: "webgpu", Target: "wgsl",
+				Hash:        "sha256:6c5465cc06a3b373fccbb3ac5a16c722f3a62f15f54b9b22f99556af73ed80c6",
+				Codegen:     "xpu-gen/1",
+				Block:       xpu.Dim3{X: 256, Y: 1, Z: 1},
+				SharedBytes: 1024, StorageBindings: 2, UniformBytes: 16,
+				PrivateBytes: new(20),
+				Buffers: []gpu.Usage{
+					{Name: "partial", Access: gpu.AccessWrite},
+					{Name: "x", Access: gpu.AccessRead},
+				},
+				NativeOps: []string{"workgroupBarrier"},
 			},
-			NativeOps: []string{"workgroupBarrier"},
+			Code: sumWGSL,
 		},
 		{
-			Kernel: "github.com/goxpu/xpu/cpu/cpubench/internal/kernels.Sum", Backend: "cpu", Target: "go",
-			Hash:        "sha256:be004b4f241e760ccb15e943fc8653b6b6276cedcebe7642a54991dd0dec8a59",
-			Codegen:     "xpu-gen/1",
-			Block:       xpu.Dim3{X: 256, Y: 1, Z: 1},
-			SharedBytes: 1024, StorageBindings: 2, UniformBytes: 16,
-			Buffers: []gpu.Usage{
-				{Name: "partial", Access: gpu.AccessWrite},
-				{Name: "x", Access: gpu.AccessRead},
+			Manifest: gpu.Manifest{
+				Kernel: "github.com/goxpu/xpu/cpu/cpubench/internal/kernels.Sum", Backend: "cpu", Target: "go",
+				Hash:        "sha256:be004b4f241e760ccb15e943fc8653b6b6276cedcebe7642a54991dd0dec8a59",
+				Codegen:     "xpu-gen/1",
+				Block:       xpu.Dim3{X: 256, Y: 1, Z: 1},
+				SharedBytes: 1024, StorageBindings: 2, UniformBytes: 16,
+				Buffers: []gpu.Usage{
+					{Name: "partial", Access: gpu.AccessWrite},
+					{Name: "x", Access: gpu.AccessRead},
+				},
 			},
+			Entry: sumCPU,
 		},
 	},
 })
@@ -513,7 +525,7 @@ func LaunchSum(s *gpu.Stream, groups xpu.Dim3, partial *gpu.Buffer[float32], x *
 	return s.Launch(SumKernel, groups, partial, x, per)
 }
 
-// sumWGSL is the WGSL of Sum.
+// sumWGSL is the WGSL code of Sum.
 const sumWGSL = `struct xpu_Uniforms {
     p_per: u32,
 }

@@ -7,6 +7,7 @@ import (
 	"context"
 
 	"github.com/goxpu/xpu/gpu/driver"
+	"github.com/goxpu/xpu/schema"
 )
 
 // API is one binding of WebGPU on an open device. Its methods are safe
@@ -117,15 +118,15 @@ type Entry struct {
 // Layout returns the bind group layout of k, from its parameters and
 // never from its shader, so that a binding the shader leaves unused
 // stays bound: its buffers in order, then its uniform block when it has
-// one.
-func Layout(k *driver.Kernel) []Binding {
+// one, then, when its code records faults (fault), the fault word.
+func Layout(k *driver.Kernel, fault bool) []Binding {
 	var l []Binding
 	for _, prm := range k.Params {
-		if prm.Kind != driver.ParamBuffer {
+		if prm.Kind != schema.ParamBuffer {
 			continue
 		}
 		typ := BindingStorage
-		if prm.Access == driver.AccessRead || prm.Access == driver.AccessNone {
+		if prm.Access == schema.AccessRead || prm.Access == schema.AccessNone {
 			typ = BindingReadOnlyStorage
 		}
 		l = append(l, Binding{Type: typ})
@@ -133,7 +134,7 @@ func Layout(k *driver.Kernel) []Binding {
 	if k.UniformSize > 0 {
 		l = append(l, Binding{Type: BindingUniform, MinSize: k.UniformSize})
 	}
-	if k.Fault {
+	if fault {
 		// The fault word, at k.FaultBinding(): last, so that the buffer
 		// parameters and the uniform block keep their bindings.
 		l = append(l, Binding{Type: BindingStorage})

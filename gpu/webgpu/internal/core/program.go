@@ -6,6 +6,7 @@ import (
 	"fmt"
 
 	"github.com/goxpu/xpu/gpu/driver"
+	"github.com/goxpu/xpu/schema"
 )
 
 // program is a kernel's compute pipeline with its explicit layout.
@@ -21,17 +22,29 @@ type program struct {
 	pipeline Pipeline
 }
 
-// Compile builds k's WGSL into a compute pipeline whose bind group layout
-// comes from k's parameters ([Layout]).
+// Artifact returns the WGSL artifact of k this device runs: the one for
+// its subgroup sizes, when it offers subgroups in the layout the wave
+// tiers assume, or else the one for any device.
+func (d *Device) Artifact(k *driver.Kernel) *schema.Artifact {
+	var min, max uint32
+	if lim := d.info.Limits; d.info.Facts["subgroups"] == "true" && lim.SubgroupMin > 0 {
+		min, max = lim.SubgroupMin, lim.SubgroupMax
+	}
+	return driver.Pick(k, schema.BackendWebGPU, min, max)
+}
+
+// Compile builds the WGSL of k's artifact into a compute pipeline whose
+// bind group layout comes from k's parameters ([Layout]).
 func (d *Device) Compile(k *driver.Kernel) (driver.Program, error) {
-	if k.WGSL == "" {
-		return nil, fmt.Errorf("%s: kernel %s has no WGSL", d.name, k.Name)
+	a := d.Artifact(k)
+	if a == nil || a.Target != schema.TargetWGSL || a.Code == "" {
+		return nil, fmt.Errorf("%s: kernel %s has no WGSL for this device", d.name, k.Name)
 	}
 	if err := d.loss(); err != nil {
 		return nil, err
 	}
-	layout := Layout(k)
-	pl, err := d.api.CreatePipeline(k.Name, k.WGSL, layout)
+	layout := Layout(k, a.Fault)
+	pl, err := d.api.CreatePipeline(k.Name, a.Code, layout)
 	if err != nil {
 		return nil, fmt.Errorf("%s: kernel %s: %w", d.name, k.Name, err)
 	}
@@ -40,7 +53,7 @@ func (d *Device) Compile(k *driver.Kernel) (driver.Program, error) {
 		p.buffers--
 	}
 	p.params = p.buffers
-	if k.Fault {
+	if a.Fault {
 		p.params--
 	}
 	return p, nil

@@ -6,6 +6,7 @@ import (
 
 	"github.com/goxpu/xpu"
 	"github.com/goxpu/xpu/gpu/driver"
+	"github.com/goxpu/xpu/schema"
 )
 
 // fakeAPI is an API that runs nothing and counts what the core makes,
@@ -63,12 +64,14 @@ func (p *fakePass) Submit(Buffer, []byte) error {
 var fakeKernel = &driver.Kernel{
 	Name:  "core.fake",
 	Block: xpu.Dim3{X: 64, Y: 1, Z: 1},
-	Params: []driver.Param{
-		{Name: "y", Kind: driver.ParamBuffer, Type: "uint32", Size: 4, Access: driver.AccessWrite, Binding: 0},
-		{Name: "k", Kind: driver.ParamScalar, Type: "uint32", Size: 4, Binding: 0},
+	Params: []schema.Param{
+		{Name: "y", Kind: schema.ParamBuffer, Type: schema.TypeName{Name: "uint32"}, Size: 4, Access: schema.AccessWrite, Binding: 0},
+		{Name: "k", Kind: schema.ParamScalar, Type: schema.TypeName{Name: "uint32"}, Size: 4, Binding: 0},
 	},
 	UniformSize: 16,
-	WGSL:        "fake",
+	Artifacts: []schema.Artifact{
+		{Manifest: schema.Manifest{Backend: schema.BackendWebGPU, Target: schema.TargetWGSL}, Code: "fake"},
+	},
 }
 
 // openFake returns a device over a fakeAPI, a program of fakeKernel and

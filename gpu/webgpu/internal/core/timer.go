@@ -13,6 +13,7 @@ import (
 
 	"github.com/goxpu/xpu"
 	"github.com/goxpu/xpu/gpu/driver"
+	"github.com/goxpu/xpu/schema"
 )
 
 // Stamper is implemented by an API that can stamp the start and end of
@@ -163,12 +164,13 @@ func (d timedDevice) NewQueue() (driver.Queue, error) {
 var spinKernel = &driver.Kernel{
 	Name:  "webgpu.spin",
 	Block: xpu.Dim3{X: 64, Y: 1, Z: 1},
-	Params: []driver.Param{
-		{Name: "out", Kind: driver.ParamBuffer, Type: "float32", Size: 4, Access: driver.AccessWrite, Binding: 0},
-		{Name: "n", Kind: driver.ParamScalar, Type: "uint32", Size: 4, Binding: 0},
+	Params: []schema.Param{
+		{Name: "out", Kind: schema.ParamBuffer, Type: schema.TypeName{Name: "float32"}, Size: 4, Access: schema.AccessWrite, Binding: 0},
+		{Name: "n", Kind: schema.ParamScalar, Type: schema.TypeName{Name: "uint32"}, Size: 4, Binding: 0},
 	},
 	UniformSize: 16,
-	WGSL: `
+	Artifacts: []schema.Artifact{
+		{Manifest: schema.Manifest{Backend: schema.BackendWebGPU, Target: schema.TargetWGSL}, Code: `
 struct Uniforms { n: u32 }
 @group(0) @binding(0) var<storage, read_write> out: array<f32>;
 @group(0) @binding(1) var<uniform> u: Uniforms;
@@ -181,7 +183,8 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
 	}
 	out[gid.x] = x;
 }
-`,
+`},
+	},
 }
 
 // calibrationTarget is how long the calibration workload runs, at least.

@@ -16,6 +16,7 @@ import (
 
 	"github.com/goxpu/xpu"
 	"github.com/goxpu/xpu/gpu/driver"
+	"github.com/goxpu/xpu/schema"
 )
 
 // Config describes a driver to the suite.
@@ -106,14 +107,15 @@ func (c Config) open(t testing.TB) driver.Device {
 var addKernel = &driver.Kernel{
 	Name:  "drivertest.add",
 	Block: xpu.Dim3{X: 64, Y: 1, Z: 1},
-	Params: []driver.Param{
-		{Name: "out", Kind: driver.ParamBuffer, Type: "uint32", Size: 4, Access: driver.AccessWrite, Binding: 0},
-		{Name: "in", Kind: driver.ParamBuffer, Type: "uint32", Size: 4, Access: driver.AccessRead, Binding: 1},
-		{Name: "unused", Kind: driver.ParamBuffer, Type: "uint32", Size: 4, Access: driver.AccessNone, Binding: 2},
-		{Name: "k", Kind: driver.ParamScalar, Type: "uint32", Size: 4, Binding: 0},
+	Params: []schema.Param{
+		{Name: "out", Kind: schema.ParamBuffer, Type: schema.TypeName{Name: "uint32"}, Size: 4, Access: schema.AccessWrite, Binding: 0},
+		{Name: "in", Kind: schema.ParamBuffer, Type: schema.TypeName{Name: "uint32"}, Size: 4, Access: schema.AccessRead, Binding: 1},
+		{Name: "unused", Kind: schema.ParamBuffer, Type: schema.TypeName{Name: "uint32"}, Size: 4, Access: schema.AccessNone, Binding: 2},
+		{Name: "k", Kind: schema.ParamScalar, Type: schema.TypeName{Name: "uint32"}, Size: 4, Binding: 0},
 	},
 	UniformSize: 16,
-	WGSL: `
+	Artifacts: []schema.Artifact{
+		{Manifest: schema.Manifest{Backend: schema.BackendWebGPU, Target: schema.TargetWGSL}, Code: `
 struct Uniforms { k: u32 }
 @group(0) @binding(0) var<storage, read_write> out: array<u32>;
 @group(0) @binding(1) var<storage, read> in: array<u32>;
@@ -126,7 +128,8 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
 		out[i] = in[i] + u.k;
 	}
 }
-`,
+`},
+	},
 }
 
 // setup compiles addKernel and makes a queue, both released when t ends.

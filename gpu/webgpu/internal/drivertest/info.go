@@ -9,6 +9,7 @@ import (
 
 	"github.com/goxpu/xpu/gpu/driver"
 	"github.com/goxpu/xpu/gpu/webgpu/internal/core"
+	"github.com/goxpu/xpu/schema"
 )
 
 func testInfo(t *testing.T, c Config) {
@@ -50,7 +51,7 @@ func testCompileErrors(t *testing.T, c Config) {
 	d := c.open(t)
 	bad := *addKernel
 	bad.Name = "drivertest.bad"
-	bad.WGSL = strings.Replace(addKernel.WGSL, "in[i] + u.k", "in[i] + 1.5", 1)
+	bad.Artifacts = withCode(addKernel, strings.Replace(addKernel.Artifacts[0].Code, "in[i] + u.k", "in[i] + 1.5", 1))
 	_, err := d.Compile(&bad)
 	if err == nil || !strings.Contains(err.Error(), bad.Name) || !strings.Contains(err.Error(), c.CompileErrorLine) {
 		t.Fatalf("invalid WGSL: %v, want an error naming the kernel (and the line: %q)", err, c.CompileErrorLine)
@@ -60,7 +61,7 @@ func testCompileErrors(t *testing.T, c Config) {
 	if c.RefusesReadOnlyAsStorage {
 		mismatch := *addKernel
 		mismatch.Params = slices.Clone(addKernel.Params)
-		mismatch.Params[1].Access = driver.AccessReadWrite
+		mismatch.Params[1].Access = schema.AccessReadWrite
 		if _, err := d.Compile(&mismatch); err == nil {
 			t.Fatal("a read_write layout for a read-only binding compiled")
 		} else {
@@ -70,8 +71,8 @@ func testCompileErrors(t *testing.T, c Config) {
 	mismatch := *addKernel
 	mismatch.Name = "drivertest.mismatch"
 	mismatch.Params = slices.Clone(addKernel.Params)
-	mismatch.Params[1].Access = driver.AccessReadWrite
-	mismatch.WGSL = strings.Replace(addKernel.WGSL, "var<storage, read_write> out", "var<uniform> out", 1)
+	mismatch.Params[1].Access = schema.AccessReadWrite
+	mismatch.Artifacts = withCode(addKernel, strings.Replace(addKernel.Artifacts[0].Code, "var<storage, read_write> out", "var<uniform> out", 1))
 	if _, err := d.Compile(&mismatch); err == nil {
 		t.Fatal("a shader whose bindings disagree with its layout compiled")
 	} else {
@@ -87,4 +88,11 @@ func testCompileErrors(t *testing.T, c Config) {
 	if err := core.Of(d).Errors(); err != nil {
 		t.Errorf("errors left over: %v", err)
 	}
+}
+
+// withCode returns k's artifacts with the first one's code replaced.
+func withCode(k *driver.Kernel, code string) []schema.Artifact {
+	arts := slices.Clone(k.Artifacts)
+	arts[0].Code = code
+	return arts
 }

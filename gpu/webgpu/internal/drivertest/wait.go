@@ -12,6 +12,7 @@ import (
 
 	"github.com/goxpu/xpu"
 	"github.com/goxpu/xpu/gpu/driver"
+	"github.com/goxpu/xpu/schema"
 )
 
 // spinKernel steps a linear congruential generator rounds*inner times in
@@ -20,13 +21,14 @@ import (
 var spinKernel = &driver.Kernel{
 	Name:  "drivertest.spin",
 	Block: xpu.Dim3{X: 1, Y: 1, Z: 1},
-	Params: []driver.Param{
-		{Name: "out", Kind: driver.ParamBuffer, Type: "uint32", Size: 4, Access: driver.AccessWrite, Binding: 0},
-		{Name: "rounds", Kind: driver.ParamScalar, Type: "uint32", Size: 4, Binding: 0},
-		{Name: "inner", Kind: driver.ParamScalar, Type: "uint32", Size: 4, Binding: 4},
+	Params: []schema.Param{
+		{Name: "out", Kind: schema.ParamBuffer, Type: schema.TypeName{Name: "uint32"}, Size: 4, Access: schema.AccessWrite, Binding: 0},
+		{Name: "rounds", Kind: schema.ParamScalar, Type: schema.TypeName{Name: "uint32"}, Size: 4, Binding: 0},
+		{Name: "inner", Kind: schema.ParamScalar, Type: schema.TypeName{Name: "uint32"}, Size: 4, Binding: 4},
 	},
 	UniformSize: 16,
-	WGSL: `
+	Artifacts: []schema.Artifact{
+		{Manifest: schema.Manifest{Backend: schema.BackendWebGPU, Target: schema.TargetWGSL}, Code: `
 struct Uniforms { rounds: u32, inner: u32 }
 @group(0) @binding(0) var<storage, read_write> out: array<u32>;
 @group(0) @binding(1) var<uniform> u: Uniforms;
@@ -43,7 +45,8 @@ fn main() {
 	out[0] = x;
 	out[1] = i;
 }
-`,
+`},
+	},
 }
 
 // spinInner is the inner loop's length: rounds of it are the unit of

@@ -19,7 +19,9 @@ import (
 
 	"github.com/goxpu/xpu"
 	"github.com/goxpu/xpu/gpu"
+	"github.com/goxpu/xpu/gpu/driver"
 	"github.com/goxpu/xpu/kernels/conformance"
+	"github.com/goxpu/xpu/schema"
 )
 
 // Driver is one driver's binding of WebGPU, driven by raw calls.
@@ -176,7 +178,7 @@ func saxpy(b *testing.B, d *gpu.Device, raw Driver) {
 	s := d.Stream()
 	g := xpu.Dim3{X: xpu.GroupsFor(n, 256), Y: 1, Z: 1}
 	bufs, u := [][]float32{pattern(n), pattern(n)}, saxpyUniforms(0.5, n)
-	hand, wgsl := kernel(b, raw, SaxpyWGSL, bufs, u, false), kernel(b, raw, conformance.SaxpyKernel.Spec().WGSL, bufs, u, false)
+	hand, wgsl := kernel(b, raw, SaxpyWGSL, bufs, u, false), kernel(b, raw, wgslOf(conformance.SaxpyKernel), bufs, u, false)
 	t := variants(b,
 		func() error {
 			if err := conformance.LaunchSaxpy(s, g, y, x, 0.5, n); err != nil {
@@ -197,7 +199,7 @@ func sgemm(b *testing.B, d *gpu.Device, raw Driver) {
 	s := d.Stream()
 	g := xpu.Dim3{X: n / 16, Y: n / 16, Z: 1}
 	bufs, u := [][]float32{pattern(n * n), pattern(n * n), pattern(n * n)}, sgemmUniforms(n, n, n, 1, 0)
-	hand, wgsl := kernel(b, raw, SgemmWGSL, bufs, u, false), kernel(b, raw, conformance.SgemmKernel.Spec().WGSL, bufs, u, false)
+	hand, wgsl := kernel(b, raw, SgemmWGSL, bufs, u, false), kernel(b, raw, wgslOf(conformance.SgemmKernel), bufs, u, false)
 	t := variants(b,
 		func() error {
 			if err := conformance.LaunchSgemm(s, g, c, x, y, n, n, n, 1, 0); err != nil {
@@ -219,4 +221,12 @@ func upload(b *testing.B, d *gpu.Device, n int) *gpu.Buffer[float32] {
 	}
 	b.Cleanup(buf.Release)
 	return buf
+}
+
+// wgslOf returns the WGSL of k's artifact for any webgpu device.
+func wgslOf(k *gpu.Kernel) string {
+	if a := driver.Pick(k.Spec(), schema.BackendWebGPU, 0, 0); a != nil {
+		return a.Code
+	}
+	return ""
 }

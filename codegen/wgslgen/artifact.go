@@ -1,0 +1,199 @@
+package wgslgen
+
+// This file makes a kernel's WGSL artifacts and reports the facts of each
+// from the module it built: the builtins it calls, the memory a
+// work-item declares, whether it records faults.
+
+import (
+	"slices"
+
+	"github.com/goxpu/xpu/codegen/ir"
+	"github.com/goxpu/xpu/schema"
+	"github.com/goxpu/xpu/wgsl"
+)
+
+// Artifacts lowers k to its WGSL artifacts for the webgpu backend: one
+// for a kernel without waves; for a wave kernel, one per wave tier it
+// needs, each with the subgroup sizes it is for (the emulated one, last,
+// runs anywhere). Each manifest carries the facts of its module: the wave
+// tier, the private bytes, the native operations and the fault word.
+func Artifacts(k *ir.Kernel) ([]schema.Artifact, error) {
+	if k == nil || k.Body == nil {
+		return nil, &Error{Rule: ruleIR, Msg: "kernel without a body"}
+	}
+	var arts []schema.Artifact
+	for _, v := range variants(k) {
+		m, err := lower(k, v.tier)
+		if err != nil {
+			return nil, err
+		}
+		src, err := print(k, m)
+		if err != nil {
+			return nil, err
+		}
+		arts = append(arts, schema.Artifact{
+			Manifest: schema.Manifest{
+				Backend:      schema.BackendWebGPU,
+				Target:       schema.TargetWGSL,
+				WaveTier:     v.tier,
+				PrivateBytes: new(privateBytes(k)),
+				Fault:        Faults(m),
+				NativeOps:    nativeOps(m),
+			},
+			Selector: v.sel,
+			Code:     src,
+		})
+	}
+	return arts, nil
+}
+
+// print prints m, the module of k.
+func print(k *ir.Kernel, m *wgsl.Module) (string, error) {
+	s, err := wgsl.Sprint(m)
+	if err != nil {
+		return "", &Error{Pos: k.Pos, Rule: ruleIR, Msg: err.Error()}
+	}
+	return s, nil
+}
+
+// Faults reports whether m declares the fault word: some operation of
+// the kernel records a fault where Go would panic (schema.Manifest.Fault).
+func Faults(m *wgsl.Module) bool {
+	for _, d := range m.Decls {
+		if v, ok := d.(*wgsl.GlobalVar); ok && v.Name == faultVar {
+			return true
+		}
+	}
+	return false
+}
+
+// privateBytes is the memory one work-item declares: the variables of
+// the kernel's body and of the functions it calls, and their parameters.
+func privateBytes(k *ir.Kernel) int {
+	n := declBytes(k.Body)
+	for _, f := range k.Funcs {
+		n += declBytes(f.Body)
+		for _, p := range f.Params {
+			n += p.Type.Size()
+		}
+	}
+	return n
+}
+
+func declBytes(b *ir.Block) int {
+	n := 0
+	ir.WalkStmts(b, func(s ir.Stmt) bool {
+		if d, ok := s.(*ir.Decl); ok {
+			n += d.Var.Type.Size()
+		}
+		return true
+	})
+	return n
+}
+
+// nativeOps returns the builtins m calls, sorted: the functions it calls
+// that it does not declare, and bitcast.
+func nativeOps(m *wgsl.Module) []string {
+	declared := map[string]bool{}
+	for _, d := range m.Decls {
+		if f, ok := d.(*wgsl.Func); ok {
+			declared[f.Name] = true
+		}
+	}
+	var ops []string
+	see := func(op string) {
+		if !declared[op] && !slices.Contains(ops, op) {
+			ops = append(ops, op)
+		}
+	}
+	for _, d := range m.Decls {
+		switch d := d.(type) {
+		case *wgsl.GlobalVar:
+			exprOps(d.Init, see)
+		case *wgsl.Const:
+			exprOps(d.Value, see)
+		case *wgsl.Func:
+			stmtOps(d.Body, see)
+		}
+	}
+	slices.Sort(ops)
+	return ops
+}
+
+// stmtOps calls see with the builtin of every call and bitcast in s.
+func stmtOps(s wgsl.Stmt, see func(string)) {
+	switch s := s.(type) {
+	case *wgsl.Block:
+		if s != nil {
+			for _, t := range s.Stmts {
+				stmtOps(t, see)
+			}
+		}
+	case *wgsl.VarDecl:
+		exprOps(s.Init, see)
+	case *wgsl.LetDecl:
+		exprOps(s.Init, see)
+	case *wgsl.Assign:
+		exprOps(s.LHS, see)
+		exprOps(s.RHS, see)
+	case *wgsl.CompoundAssign:
+		exprOps(s.LHS, see)
+		exprOps(s.RHS, see)
+	case *wgsl.If:
+		exprOps(s.Cond, see)
+		stmtOps(s.Then, see)
+		if s.Else != nil {
+			stmtOps(s.Else, see)
+		}
+	case *wgsl.Loop:
+		stmtOps(s.Body, see)
+		if s.Continuing != nil {
+			stmtOps(s.Continuing, see)
+		}
+		exprOps(s.BreakIf, see)
+	case *wgsl.For:
+		if s.Init != nil {
+			stmtOps(s.Init, see)
+		}
+		exprOps(s.Cond, see)
+		if s.Update != nil {
+			stmtOps(s.Update, see)
+		}
+		stmtOps(s.Body, see)
+	case *wgsl.Return:
+		exprOps(s.Value, see)
+	case *wgsl.CallStmt:
+		exprOps(s.Call, see)
+	}
+}
+
+// exprOps calls see with the builtin of every call and bitcast in x.
+func exprOps(x wgsl.Expr, see func(string)) {
+	switch x := x.(type) {
+	case *wgsl.Unary:
+		exprOps(x.X, see)
+	case *wgsl.Binary:
+		exprOps(x.X, see)
+		exprOps(x.Y, see)
+	case *wgsl.Call:
+		if x == nil {
+			return
+		}
+		see(x.Fn)
+		for _, a := range x.Args {
+			exprOps(a, see)
+		}
+	case *wgsl.Construct:
+		for _, a := range x.Args {
+			exprOps(a, see)
+		}
+	case *wgsl.Bitcast:
+		see("bitcast")
+		exprOps(x.X, see)
+	case *wgsl.Index:
+		exprOps(x.X, see)
+		exprOps(x.Index, see)
+	case *wgsl.Member:
+		exprOps(x.X, see)
+	}
+}
