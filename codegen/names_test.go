@@ -65,7 +65,7 @@ func TestGeneratedNamesAreFree(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	user := []string{"gpu", "xpu", "fooWGSL", "fooCPU", "barCPU", "wavyWGSLEmulated", "close", "Pair", "Foo", "foo", "Bar", "Wavy"}
+	user := []string{"gpu", "xpu", "gpuimpl", "fooWGSL", "fooCPU", "barCPU", "wavyWGSLEmulated", "close", "Pair", "Foo", "foo", "Bar", "Wavy"}
 	var declared []string
 	for _, d := range f.Decls {
 		switch d := d.(type) {

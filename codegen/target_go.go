@@ -22,7 +22,7 @@ func (goTarget) Form() emit.Form {
 func (t goTarget) Lower(k *ir.Kernel, names *emit.Names) ([]schema.Artifact, error) {
 	a := schema.Artifact{Manifest: schema.Manifest{Backend: schema.BackendCPU, Target: schema.TargetGo}}
 	fn := names.Code(k.Name, &a)
-	a, err := golower.Artifact(k, fn, golower.Imports{XPU: names.XPU, GPU: names.GPU})
+	a, err := golower.Artifact(k, fn, golower.Imports{XPU: names.XPU, GPUImpl: names.GPUImpl})
 	if errors.Is(err, golower.ErrUnsupported) {
 		return nil, refusal{err}
 	}

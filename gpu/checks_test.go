@@ -9,6 +9,7 @@ import (
 
 	"github.com/goxpu/xpu"
 	"github.com/goxpu/xpu/gpu"
+	"github.com/goxpu/xpu/gpu/gpuimpl"
 	"github.com/goxpu/xpu/gpu/gputest"
 	"github.com/goxpu/xpu/schema"
 )
@@ -19,40 +20,40 @@ import (
 
 // specLike returns a copy of saxpyKernel's spec under a new name, changed
 // by edit.
-func specLike(name string, edit func(*gpu.KernelSpec)) *gpu.Kernel {
+func specLike(name string, edit func(*gpuimpl.KernelSpec)) *gpu.Kernel {
 	s := saxpyKernel.Spec()
 	s.Name = "github.com/goxpu/xpu/gpu_test." + name
 	edit(s)
-	return gpu.Register(s)
+	return gpuimpl.Register(s)
 }
 
 // only keeps the artifacts of s for backend.
-func only(s *gpu.KernelSpec, backend schema.Backend) {
+func only(s *gpuimpl.KernelSpec, backend schema.Backend) {
 	s.Artifacts = slices.DeleteFunc(s.Artifacts, func(a schema.Artifact) bool { return a.Backend != backend })
 }
 
 // editManifests changes the manifest of every artifact of s by edit.
-func editManifests(s *gpu.KernelSpec, edit func(*schema.Manifest)) {
+func editManifests(s *gpuimpl.KernelSpec, edit func(*schema.Manifest)) {
 	for i := range s.Artifacts {
 		edit(&s.Artifacts[i].Manifest)
 	}
 }
 
 var (
-	wgslOnlyKernel = specLike("WGSLOnly", func(s *gpu.KernelSpec) { only(s, schema.BackendWebGPU) })
-	cpuOnlyKernel  = specLike("CPUOnly", func(s *gpu.KernelSpec) { only(s, schema.BackendCPU) })
-	scalarTwin     = specLike("ScalarTwin", func(s *gpu.KernelSpec) {
+	wgslOnlyKernel = specLike("WGSLOnly", func(s *gpuimpl.KernelSpec) { only(s, schema.BackendWebGPU) })
+	cpuOnlyKernel  = specLike("CPUOnly", func(s *gpuimpl.KernelSpec) { only(s, schema.BackendCPU) })
+	scalarTwin     = specLike("ScalarTwin", func(s *gpuimpl.KernelSpec) {
 		editManifests(s, func(m *schema.Manifest) { m.WaveOps, m.WaveTier = true, schema.TierScalar })
 	})
-	oddWave    = specLike("OddWave", func(s *gpu.KernelSpec) { s.Wave = 48 })
-	nativeWave = specLike("NativeWave", func(s *gpu.KernelSpec) {
+	oddWave    = specLike("OddWave", func(s *gpuimpl.KernelSpec) { s.Wave = 48 })
+	nativeWave = specLike("NativeWave", func(s *gpuimpl.KernelSpec) {
 		s.Wave = 64
 		editManifests(s, func(m *schema.Manifest) { m.Wave, m.WaveOps, m.WaveTier = 64, true, schema.TierNative })
 	})
-	boundedSaxpy = specLike("BoundedSaxpy", func(s *gpu.KernelSpec) {
+	boundedSaxpy = specLike("BoundedSaxpy", func(s *gpuimpl.KernelSpec) {
 		s.Params[0].MinLen, s.Params[1].MinLen = "n", "n"
 	})
-	badBound = specLike("BadBound", func(s *gpu.KernelSpec) { s.Params[0].MinLen = "a" })
+	badBound = specLike("BadBound", func(s *gpuimpl.KernelSpec) { s.Params[0].MinLen = "a" })
 )
 
 // saxpyArgs returns fresh buffers of n elements for saxpyKernel.

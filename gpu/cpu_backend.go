@@ -1,7 +1,7 @@
 package gpu
 
 import (
-	"github.com/goxpu/xpu/cpu"
+	"github.com/goxpu/xpu/gpu/cpu"
 
 	"github.com/goxpu/xpu/schema"
 )

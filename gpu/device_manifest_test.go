@@ -37,7 +37,7 @@ func TestDeviceManifestOnDevices(t *testing.T) {
 			if m.WaveTier != w.Tier || m.WaveWidth != w.Width || m.Backend != d.Backend() {
 				t.Errorf("%s: device manifest %s tier %q width %d; KernelWave %+v", k.Name(), m.Backend, m.WaveTier, m.WaveWidth, w)
 			}
-			var own []gpu.Artifact
+			var own []schema.Artifact
 			for _, a := range k.Spec().Artifacts {
 				if a.Backend == d.Backend() {
 					own = append(own, a)
@@ -49,7 +49,7 @@ func TestDeviceManifestOnDevices(t *testing.T) {
 			if len(own) > 1 {
 				variants++
 			}
-			i := slices.IndexFunc(own, func(a gpu.Artifact) bool { return a.Hash == m.Hash })
+			i := slices.IndexFunc(own, func(a schema.Artifact) bool { return a.Hash == m.Hash })
 			if i < 0 {
 				t.Errorf("%s: device manifest hash %s names none of the %d %s artifacts", k.Name(), m.Hash, len(own), d.Backend())
 				continue

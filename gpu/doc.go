@@ -2,14 +2,16 @@
 // backends, allocates typed device buffers, and launches registered kernels
 // on streams, checking every launch before a backend sees it.
 //
-// Kernels reach the runtime only as [KernelSpec] values that generated code
-// passes to [Register] from its init functions; the runtime knows no codegen.
-// Generated code imports only xpu and gpu, so this package re-exports what
-// it needs from gpu/driver.
+// Kernels reach the runtime only as specs (gpu/driver.Kernel) that
+// generated code registers through package gpu/gpuimpl from its init
+// functions: each carries its code as a list of artifacts (package schema),
+// and the driver of a device picks the one it runs. The runtime knows no
+// codegen, and this package exports nothing only generated code uses.
 //
 // Backends implement the gpu/driver contract and register an opener with
-// the runtime from a file of this package (webgpu_backend.go, and one per
-// further backend). [Open] tries them in the order cuda, hip, webgpu, cpu;
+// the runtime from a file of this package (cpu_backend.go,
+// webgpu_backend.go, and one per further backend); their packages live
+// under gpu/ (gpu/cpu, gpu/webgpu). [Open] tries them in the order cuda, hip, webgpu, cpu;
 // the environment variable XPU_BACKEND forces one.
 //
 // Every error the runtime returns is a Go error that wraps one of the

@@ -70,7 +70,7 @@ func (d *Device) artifact(k *Kernel) (*schema.Artifact, error) {
 
 // checkAlignment returns an ErrMisaligned error when the buffer st bound
 // to p starts at an offset the device cannot bind.
-func checkAlignment(k *Kernel, p *Param, st *bufferState, lim Limits) error {
+func checkAlignment(k *Kernel, p *schema.Param, st *bufferState, lim Limits) error {
 	a := int(lim.StorageOffsetAlignment)
 	if a == 0 || st.offset%a == 0 {
 		return nil
@@ -85,7 +85,7 @@ func checkAlignment(k *Kernel, p *Param, st *bufferState, lim Limits) error {
 func checkLengths(k *Kernel, elems func(j int) int, args []any) error {
 	j := 0
 	for _, p := range k.spec.Params {
-		if p.Kind != ParamBuffer {
+		if p.Kind != schema.ParamBuffer {
 			continue
 		}
 		have := elems(j)
@@ -109,7 +109,7 @@ func checkLengths(k *Kernel, elems func(j int) int, args []any) error {
 // args, which bind already checked; ok is false when there is none or it
 // is negative.
 func scalarArg(k *Kernel, name string, args []any) (uint64, bool) {
-	i := slices.IndexFunc(k.spec.Params, func(p Param) bool { return p.Name == name && p.Kind == ParamScalar })
+	i := slices.IndexFunc(k.spec.Params, func(p schema.Param) bool { return p.Name == name && p.Kind == schema.ParamScalar })
 	if i < 0 {
 		return 0, false
 	}

@@ -2,7 +2,7 @@ package gpu_test
 
 import (
 	"github.com/goxpu/xpu"
-	"github.com/goxpu/xpu/gpu"
+	"github.com/goxpu/xpu/gpu/gpuimpl"
 	"github.com/goxpu/xpu/schema"
 )
 
@@ -15,7 +15,7 @@ func saxpy(t xpu.Thread, y, x []float32, a float32, n uint32) {
 	}
 }
 
-var saxpyKernel = gpu.Register(&gpu.KernelSpec{
+var saxpyKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Artifacts: []schema.Artifact{
 		{Manifest: schema.Manifest{Backend: schema.BackendWebGPU, Target: schema.TargetWGSL}, Code: `
 struct Uniforms { a: f32, n: u32 }
@@ -36,11 +36,11 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
 
 	Name:  "github.com/goxpu/xpu/gpu_test.Saxpy",
 	Block: xpu.Dim3{X: 64},
-	Params: []gpu.Param{
-		{Name: "y", Kind: gpu.ParamBuffer, Type: schema.TypeName{Name: "float32"}, Size: 4, Access: gpu.AccessReadWrite, Binding: 0},
-		{Name: "x", Kind: gpu.ParamBuffer, Type: schema.TypeName{Name: "float32"}, Size: 4, Access: gpu.AccessRead, Binding: 1},
-		{Name: "a", Kind: gpu.ParamScalar, Type: schema.TypeName{Name: "float32"}, Size: 4, Binding: 0},
-		{Name: "n", Kind: gpu.ParamScalar, Type: schema.TypeName{Name: "uint32"}, Size: 4, Binding: 4},
+	Params: []schema.Param{
+		{Name: "y", Kind: schema.ParamBuffer, Type: schema.TypeName{Name: "float32"}, Size: 4, Access: schema.AccessReadWrite, Binding: 0},
+		{Name: "x", Kind: schema.ParamBuffer, Type: schema.TypeName{Name: "float32"}, Size: 4, Access: schema.AccessRead, Binding: 1},
+		{Name: "a", Kind: schema.ParamScalar, Type: schema.TypeName{Name: "float32"}, Size: 4, Binding: 0},
+		{Name: "n", Kind: schema.ParamScalar, Type: schema.TypeName{Name: "uint32"}, Size: 4, Binding: 4},
 	},
 	UniformSize: 16,
 })
@@ -52,7 +52,7 @@ func iaxpy(t xpu.Thread, y, x []uint32, a, n uint32) {
 	}
 }
 
-var iaxpyKernel = gpu.Register(&gpu.KernelSpec{
+var iaxpyKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Artifacts: []schema.Artifact{
 		{Manifest: schema.Manifest{Backend: schema.BackendWebGPU, Target: schema.TargetWGSL}, Code: `
 struct Uniforms { a: u32, n: u32 }
@@ -73,11 +73,11 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
 
 	Name:  "github.com/goxpu/xpu/gpu_test.Iaxpy",
 	Block: xpu.Dim3{X: 64},
-	Params: []gpu.Param{
-		{Name: "y", Kind: gpu.ParamBuffer, Type: schema.TypeName{Name: "uint32"}, Size: 4, Access: gpu.AccessReadWrite, Binding: 0},
-		{Name: "x", Kind: gpu.ParamBuffer, Type: schema.TypeName{Name: "uint32"}, Size: 4, Access: gpu.AccessRead, Binding: 1},
-		{Name: "a", Kind: gpu.ParamScalar, Type: schema.TypeName{Name: "uint32"}, Size: 4, Binding: 0},
-		{Name: "n", Kind: gpu.ParamScalar, Type: schema.TypeName{Name: "uint32"}, Size: 4, Binding: 4},
+	Params: []schema.Param{
+		{Name: "y", Kind: schema.ParamBuffer, Type: schema.TypeName{Name: "uint32"}, Size: 4, Access: schema.AccessReadWrite, Binding: 0},
+		{Name: "x", Kind: schema.ParamBuffer, Type: schema.TypeName{Name: "uint32"}, Size: 4, Access: schema.AccessRead, Binding: 1},
+		{Name: "a", Kind: schema.ParamScalar, Type: schema.TypeName{Name: "uint32"}, Size: 4, Binding: 0},
+		{Name: "n", Kind: schema.ParamScalar, Type: schema.TypeName{Name: "uint32"}, Size: 4, Binding: 4},
 	},
 	UniformSize: 16,
 })
@@ -90,7 +90,7 @@ func scramble(t xpu.Thread, out, in []int32) {
 	}
 }
 
-var scrambleKernel = gpu.Register(&gpu.KernelSpec{
+var scrambleKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Artifacts: []schema.Artifact{
 		{Manifest: schema.Manifest{Backend: schema.BackendWebGPU, Target: schema.TargetWGSL}, Code: `
 @group(0) @binding(0) var<storage, read_write> out: array<i32>;
@@ -109,9 +109,9 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) 
 
 	Name:  "github.com/goxpu/xpu/gpu_test.Scramble",
 	Block: xpu.Dim3{X: 8, Y: 4},
-	Params: []gpu.Param{
-		{Name: "out", Kind: gpu.ParamBuffer, Type: schema.TypeName{Name: "int32"}, Size: 4, Access: gpu.AccessWrite, Binding: 0},
-		{Name: "in", Kind: gpu.ParamBuffer, Type: schema.TypeName{Name: "int32"}, Size: 4, Access: gpu.AccessRead, Binding: 1},
+	Params: []schema.Param{
+		{Name: "out", Kind: schema.ParamBuffer, Type: schema.TypeName{Name: "int32"}, Size: 4, Access: schema.AccessWrite, Binding: 0},
+		{Name: "in", Kind: schema.ParamBuffer, Type: schema.TypeName{Name: "int32"}, Size: 4, Access: schema.AccessRead, Binding: 1},
 	},
 })
 
@@ -133,7 +133,7 @@ func step(t xpu.Thread, ps []Particle, dt float32, n uint32) {
 	}
 }
 
-var stepKernel = gpu.Register(&gpu.KernelSpec{
+var stepKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Artifacts: []schema.Artifact{
 		{Manifest: schema.Manifest{Backend: schema.BackendWebGPU, Target: schema.TargetWGSL}, Code: `
 struct Particle { x: f32, y: f32, vx: f32, vy: f32, hits: u32 }
@@ -160,10 +160,10 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
 
 	Name:  "github.com/goxpu/xpu/gpu_test.Step",
 	Block: xpu.Dim3{X: 32},
-	Params: []gpu.Param{
-		{Name: "ps", Kind: gpu.ParamBuffer, Type: schema.TypeName{Pkg: "github.com/goxpu/xpu/gpu_test", Name: "Particle"}, Size: 20, Access: gpu.AccessReadWrite, Binding: 0},
-		{Name: "dt", Kind: gpu.ParamScalar, Type: schema.TypeName{Name: "float32"}, Size: 4, Binding: 0},
-		{Name: "n", Kind: gpu.ParamScalar, Type: schema.TypeName{Name: "uint32"}, Size: 4, Binding: 4},
+	Params: []schema.Param{
+		{Name: "ps", Kind: schema.ParamBuffer, Type: schema.TypeName{Pkg: "github.com/goxpu/xpu/gpu_test", Name: "Particle"}, Size: 20, Access: schema.AccessReadWrite, Binding: 0},
+		{Name: "dt", Kind: schema.ParamScalar, Type: schema.TypeName{Name: "float32"}, Size: 4, Binding: 0},
+		{Name: "n", Kind: schema.ParamScalar, Type: schema.TypeName{Name: "uint32"}, Size: 4, Binding: 4},
 	},
 	UniformSize: 16,
 })
@@ -171,9 +171,9 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
 // The Go lowerings of the kernels above for the CPU backend, written by
 // hand as codegen would write them.
 
-func saxpyCPU(b *gpu.CPUBlock) {
-	y, x := gpu.CPUView[float32](b.Buffers[0]), gpu.CPUView[float32](b.Buffers[1])
-	a, n := gpu.CPUUniform[float32](b.Uniforms, 0), gpu.CPUUniform[uint32](b.Uniforms, 4)
+func saxpyCPU(b *gpuimpl.CPUBlock) {
+	y, x := gpuimpl.CPUView[float32](b.Buffers[0]), gpuimpl.CPUView[float32](b.Buffers[1])
+	a, n := gpuimpl.CPUUniform[float32](b.Uniforms, 0), gpuimpl.CPUUniform[uint32](b.Uniforms, 4)
 	for lx := range uint32(64) {
 		if i := b.Group.X*64 + lx; i < n {
 			y[i] = a*x[i] + y[i]
@@ -181,9 +181,9 @@ func saxpyCPU(b *gpu.CPUBlock) {
 	}
 }
 
-func iaxpyCPU(b *gpu.CPUBlock) {
-	y, x := gpu.CPUView[uint32](b.Buffers[0]), gpu.CPUView[uint32](b.Buffers[1])
-	a, n := gpu.CPUUniform[uint32](b.Uniforms, 0), gpu.CPUUniform[uint32](b.Uniforms, 4)
+func iaxpyCPU(b *gpuimpl.CPUBlock) {
+	y, x := gpuimpl.CPUView[uint32](b.Buffers[0]), gpuimpl.CPUView[uint32](b.Buffers[1])
+	a, n := gpuimpl.CPUUniform[uint32](b.Uniforms, 0), gpuimpl.CPUUniform[uint32](b.Uniforms, 4)
 	for lx := range uint32(64) {
 		if i := b.Group.X*64 + lx; i < n {
 			y[i] = a*y[i] + x[i]
@@ -191,8 +191,8 @@ func iaxpyCPU(b *gpu.CPUBlock) {
 	}
 }
 
-func scrambleCPU(b *gpu.CPUBlock) {
-	out, in := gpu.CPUView[int32](b.Buffers[0]), gpu.CPUView[int32](b.Buffers[1])
+func scrambleCPU(b *gpuimpl.CPUBlock) {
+	out, in := gpuimpl.CPUView[int32](b.Buffers[0]), gpuimpl.CPUView[int32](b.Buffers[1])
 	for ly := range uint32(4) {
 		for lx := range uint32(8) {
 			gx, gy := b.Group.X*8+lx, b.Group.Y*4+ly
@@ -203,9 +203,9 @@ func scrambleCPU(b *gpu.CPUBlock) {
 	}
 }
 
-func stepCPU(b *gpu.CPUBlock) {
-	ps := gpu.CPUView[Particle](b.Buffers[0])
-	dt, n := gpu.CPUUniform[float32](b.Uniforms, 0), gpu.CPUUniform[uint32](b.Uniforms, 4)
+func stepCPU(b *gpuimpl.CPUBlock) {
+	ps := gpuimpl.CPUView[Particle](b.Buffers[0])
+	dt, n := gpuimpl.CPUUniform[float32](b.Uniforms, 0), gpuimpl.CPUUniform[uint32](b.Uniforms, 4)
 	for lx := range uint32(32) {
 		if i := b.Group.X*32 + lx; i < n {
 			p := ps[i]

@@ -183,7 +183,7 @@ func (s *Stream) bind(k *Kernel, args []any) error {
 	}
 	for i := range k.spec.Params {
 		p := &k.spec.Params[i]
-		if p.Kind == ParamScalar {
+		if p.Kind == schema.ParamScalar {
 			if err := putScalar(s.uni[p.Binding:p.Binding+4], args[i], p); err != nil {
 				return fmt.Errorf("gpu: kernel %s: parameter %s: %w", k.spec.Name, p.Name, err)
 			}
@@ -245,7 +245,7 @@ func (a span) overlaps(b span) bool {
 // binds a buffer either as writable or as read-only storage within one
 // dispatch). Disjoint views that are all written, or all read, may share
 // an allocation.
-func checkAliasing(k *Kernel, bound []span, p *Param, sp span) error {
+func checkAliasing(k *Kernel, bound []span, p *schema.Param, sp span) error {
 	for j, o := range bound {
 		if o.root == nil || o.root != sp.root {
 			continue
@@ -282,7 +282,7 @@ func (s *Stream) unbind() {
 // bufferParam returns the index in k's parameters of its j-th buffer.
 func bufferParam(k *Kernel, j int) int {
 	for i, p := range k.spec.Params {
-		if p.Kind == ParamBuffer {
+		if p.Kind == schema.ParamBuffer {
 			if j == 0 {
 				return i
 			}
@@ -292,12 +292,12 @@ func bufferParam(k *Kernel, j int) int {
 	return -1
 }
 
-func written(p *Param) bool {
-	return p.Access != AccessRead && p.Access != AccessNone
+func written(p *schema.Param) bool {
+	return p.Access != schema.AccessRead && p.Access != schema.AccessNone
 }
 
 // bufferOf returns the state of a *Buffer[T] argument for parameter p.
-func bufferOf(arg any, p *Param) (*bufferState, error) {
+func bufferOf(arg any, p *schema.Param) (*bufferState, error) {
 	b, ok := arg.(bufferArg)
 	if !ok {
 		return nil, fmt.Errorf("want *gpu.Buffer[%s], got %T: %w", p.Type, arg, ErrArgs)
@@ -315,7 +315,7 @@ func bufferOf(arg any, p *Param) (*bufferState, error) {
 
 // putScalar writes arg, whose Go type must be p.Type, into dst as the
 // kernel's uniform block holds it (little endian).
-func putScalar(dst []byte, arg any, p *Param) error {
+func putScalar(dst []byte, arg any, p *schema.Param) error {
 	var bits uint32
 	switch v := arg.(type) {
 	case float32:
@@ -353,6 +353,6 @@ func putScalar(dst []byte, arg any, p *Param) error {
 	return nil
 }
 
-func scalarMismatch(arg any, p *Param) error {
+func scalarMismatch(arg any, p *schema.Param) error {
 	return fmt.Errorf("want a %s scalar, got %T: %w", p.Type, arg, ErrArgs)
 }

@@ -122,7 +122,7 @@ func checkSlices(k *Kernel, args []any) error {
 	var lens []int
 	for i := range k.spec.Params {
 		p := &k.spec.Params[i]
-		if p.Kind == ParamScalar {
+		if p.Kind == schema.ParamScalar {
 			var word [4]byte
 			if err := putScalar(word[:], args[i], p); err != nil {
 				return fmt.Errorf("gpu: kernel %s: parameter %s: %w", k.spec.Name, p.Name, err)

@@ -7,6 +7,7 @@ import (
 
 	"github.com/goxpu/xpu"
 	"github.com/goxpu/xpu/gpu"
+	"github.com/goxpu/xpu/gpu/gpuimpl"
 	"github.com/goxpu/xpu/gpu/gputest"
 	"github.com/goxpu/xpu/schema"
 )
@@ -27,42 +28,42 @@ func wantRefusal(t *testing.T, err, sentinel error, words ...string) {
 	}
 }
 
-var refusedKernel = gpu.Register(&gpu.KernelSpec{
+var refusedKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Name:    "github.com/goxpu/xpu/gpu_test.Refused[N=3]",
 	Block:   xpu.Dim3{X: 64},
 	Refused: "requires N%2 == 0",
 })
 
-var invalidKernel = gpu.Register(&gpu.KernelSpec{
+var invalidKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Name:  "github.com/goxpu/xpu/gpu_test.Invalid",
 	Block: xpu.Dim3{X: 64},
-	Params: []gpu.Param{
-		{Name: "a", Kind: gpu.ParamScalar, Type: schema.TypeName{Name: "float32"}, Size: 4, Binding: 16},
+	Params: []schema.Param{
+		{Name: "a", Kind: schema.ParamScalar, Type: schema.TypeName{Name: "float32"}, Size: 4, Binding: 16},
 	},
 	UniformSize: 16,
 })
 
-var hugeBlockKernel = gpu.Register(&gpu.KernelSpec{
+var hugeBlockKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Name:   "github.com/goxpu/xpu/gpu_test.HugeBlock",
 	Block:  xpu.Dim3{X: 1 << 16},
-	Params: []gpu.Param{{Name: "y", Kind: gpu.ParamBuffer, Type: schema.TypeName{Name: "float32"}, Size: 4, Access: gpu.AccessWrite}},
+	Params: []schema.Param{{Name: "y", Kind: schema.ParamBuffer, Type: schema.TypeName{Name: "float32"}, Size: 4, Access: schema.AccessWrite}},
 	Artifacts: []schema.Artifact{
 		{Manifest: schema.Manifest{Backend: schema.BackendWebGPU, Target: schema.TargetWGSL}, Code: "@compute @workgroup_size(1) fn main() {}"},
-		{Manifest: schema.Manifest{Backend: schema.BackendCPU, Target: schema.TargetGo}, Entry: func(*gpu.CPUBlock) {}},
+		{Manifest: schema.Manifest{Backend: schema.BackendCPU, Target: schema.TargetGo}, Entry: func(*gpuimpl.CPUBlock) {}},
 	},
 })
 
-var hugeSharedKernel = gpu.Register(&gpu.KernelSpec{
+var hugeSharedKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Name:        "github.com/goxpu/xpu/gpu_test.HugeShared",
 	Block:       xpu.Dim3{X: 64},
 	SharedBytes: 1 << 30,
 	Artifacts: []schema.Artifact{
 		{Manifest: schema.Manifest{Backend: schema.BackendWebGPU, Target: schema.TargetWGSL}, Code: "@compute @workgroup_size(64) fn main() {}"},
-		{Manifest: schema.Manifest{Backend: schema.BackendCPU, Target: schema.TargetGo}, Entry: func(*gpu.CPUBlock) {}},
+		{Manifest: schema.Manifest{Backend: schema.BackendCPU, Target: schema.TargetGo}, Entry: func(*gpuimpl.CPUBlock) {}},
 	},
 })
 
-var badWGSLKernel = gpu.Register(&gpu.KernelSpec{
+var badWGSLKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Name:  "github.com/goxpu/xpu/gpu_test.BadWGSL",
 	Block: xpu.Dim3{X: 64},
 	Artifacts: []schema.Artifact{
@@ -95,7 +96,7 @@ func TestInvalidSpec(t *testing.T) {
 }
 
 func TestRegisteredTwice(t *testing.T) {
-	again := gpu.Register(saxpyKernel.Spec())
+	again := gpuimpl.Register(saxpyKernel.Spec())
 	if again == saxpyKernel || again.Refused() == "" {
 		t.Fatalf("a second registration under %s is not refused", saxpyKernel.Name())
 	}

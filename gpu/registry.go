@@ -7,13 +7,15 @@ import (
 	"sync"
 
 	"github.com/goxpu/xpu"
+	"github.com/goxpu/xpu/gpu/driver"
+	"github.com/goxpu/xpu/gpu/internal/handle"
 	"github.com/goxpu/xpu/schema"
 )
 
 // Kernel is a registered kernel: a checked private copy of its spec. Launch
 // it with [Stream.Launch].
 type Kernel struct {
-	spec       KernelSpec
+	spec       driver.Kernel
 	registered bool
 	refused    string // why it cannot launch; empty when it can
 	buffers    int    // buffer parameters
@@ -25,13 +27,17 @@ var registry struct {
 	byName map[string]*Kernel
 }
 
-// Register records the compiled form of a kernel under spec.Name
-// ("importpath.Name") and returns its handle. Generated code calls it from
-// init functions. The spec is copied and checked: a spec that cannot be
-// launched (invalid parameters, a Refused reason, a name registered
-// before) still yields a Kernel, whose launches fail with [ErrRefused] and
-// the reason.
-func Register(spec *KernelSpec) *Kernel {
+// The constructor of handles, for package gpuimpl, whose Register
+// generated code calls.
+func init() { handle.New = func(spec *driver.Kernel) any { return register(spec) } }
+
+// register records the compiled form of a kernel under spec.Name
+// ("importpath.Name") and returns its handle. Generated code calls it,
+// through gpuimpl.Register, from init functions. The spec is copied and
+// checked: a spec that cannot be launched (invalid parameters, a Refused
+// reason, a name registered before) still yields a Kernel, whose launches
+// fail with [ErrRefused] and the reason.
+func register(spec *driver.Kernel) *Kernel {
 	if spec == nil {
 		return &Kernel{registered: true, refused: "nil kernel spec"}
 	}
@@ -43,7 +49,7 @@ func Register(spec *KernelSpec) *Kernel {
 		k.refused = checkSpec(&k.spec)
 	}
 	for _, p := range k.spec.Params {
-		if p.Kind == ParamBuffer {
+		if p.Kind == schema.ParamBuffer {
 			k.buffers++
 		}
 	}
@@ -63,7 +69,7 @@ func Register(spec *KernelSpec) *Kernel {
 }
 
 // checkSpec returns why spec cannot be launched, or "".
-func checkSpec(spec *KernelSpec) string {
+func checkSpec(spec *driver.Kernel) string {
 	if spec.Name == "" {
 		return "kernel spec without a name"
 	}
@@ -81,34 +87,34 @@ func checkSpec(spec *KernelSpec) string {
 		if msg := checkParam(spec, p, nb); msg != "" {
 			return fmt.Sprintf("parameter %s: %s", p.Name, msg)
 		}
-		if p.Kind == ParamBuffer {
+		if p.Kind == schema.ParamBuffer {
 			nb++
 		}
 	}
 	return ""
 }
 
-func checkParam(spec *KernelSpec, p Param, buffer int) string {
+func checkParam(spec *driver.Kernel, p schema.Param, buffer int) string {
 	if p.Type.Name == "" {
 		return "no type"
 	}
 	switch p.Kind {
-	case ParamBuffer:
+	case schema.ParamBuffer:
 		if p.Binding != buffer {
 			return fmt.Sprintf("buffer %d bound at %d", buffer, p.Binding)
 		}
 		if p.Size <= 0 || p.Size%4 != 0 {
 			return fmt.Sprintf("element size %d is not a positive multiple of 4", p.Size)
 		}
-		if p.Access < AccessNone || p.Access > AccessAtomic {
+		if p.Access < schema.AccessNone || p.Access > schema.AccessAtomic {
 			return fmt.Sprintf("unknown access %d", int(p.Access))
 		}
-		if p.MinLen != "" && !slices.ContainsFunc(spec.Params, func(q Param) bool {
-			return q.Name == p.MinLen && q.Kind == ParamScalar && (q.Type == schema.TypeName{Name: "uint32"} || q.Type == schema.TypeName{Name: "int32"})
+		if p.MinLen != "" && !slices.ContainsFunc(spec.Params, func(q schema.Param) bool {
+			return q.Name == p.MinLen && q.Kind == schema.ParamScalar && (q.Type == schema.TypeName{Name: "uint32"} || q.Type == schema.TypeName{Name: "int32"})
 		}) {
 			return fmt.Sprintf("its length bound %q is no uint32 or int32 scalar parameter", p.MinLen)
 		}
-	case ParamScalar:
+	case schema.ParamScalar:
 		if p.Size != 4 {
 			return fmt.Sprintf("scalar of %d bytes (want 4)", p.Size)
 		}
@@ -157,8 +163,9 @@ func (k *Kernel) Block() xpu.Dim3 {
 	return k.spec.Block.Norm()
 }
 
-// Spec returns a copy of the kernel's spec as registered.
-func (k *Kernel) Spec() *KernelSpec {
+// Spec returns a copy of the kernel's spec as registered: its parameters
+// and its artifacts.
+func (k *Kernel) Spec() *driver.Kernel {
 	if k == nil {
 		return nil
 	}

@@ -5,7 +5,7 @@ import (
 	"testing"
 
 	"github.com/goxpu/xpu"
-	"github.com/goxpu/xpu/cpu"
+	"github.com/goxpu/xpu/gpu/cpu"
 	"github.com/goxpu/xpu/gpu/driver"
 	"github.com/goxpu/xpu/schema"
 )
@@ -21,14 +21,14 @@ func (d strictCPU) Info() driver.Info {
 	return info
 }
 
-var viewKernel = Register(&KernelSpec{
+var viewKernel = register(&driver.Kernel{
 	Name:   "github.com/goxpu/xpu/gpu.viewTest",
 	Block:  xpu.Dim3{X: 4},
-	Params: []Param{{Name: "y", Kind: ParamBuffer, Type: schema.TypeName{Name: "float32"}, Size: 4, Access: AccessWrite}},
+	Params: []schema.Param{{Name: "y", Kind: schema.ParamBuffer, Type: schema.TypeName{Name: "float32"}, Size: 4, Access: schema.AccessWrite}},
 	Artifacts: []schema.Artifact{
 		{Manifest: schema.Manifest{Backend: schema.BackendWebGPU, Target: schema.TargetWGSL}, Code: "@group(0) @binding(0) var<storage, read_write> y: array<f32>;\n@compute @workgroup_size(4) fn main() { y[0] = 1.0; }"},
-		{Manifest: schema.Manifest{Backend: schema.BackendCPU, Target: schema.TargetGo}, Entry: func(b *CPUBlock) {
-			y := CPUView[float32](b.Buffers[0])
+		{Manifest: schema.Manifest{Backend: schema.BackendCPU, Target: schema.TargetGo}, Entry: func(b *driver.CPUBlock) {
+			y := driver.CPUView[float32](b.Buffers[0])
 			for i := range y {
 				y[i] = float32(i)
 			}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/goxpu/xpu"
 	"github.com/goxpu/xpu/gpu"
+	"github.com/goxpu/xpu/gpu/gpuimpl"
 	"github.com/goxpu/xpu/gpu/gputest"
 	"github.com/goxpu/xpu/schema"
 )
@@ -90,7 +91,7 @@ func exchange(t xpu.Thread, a, b []uint32) {
 	}
 }
 
-var exchangeKernel = gpu.Register(&gpu.KernelSpec{
+var exchangeKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Artifacts: []schema.Artifact{
 		{Manifest: schema.Manifest{Backend: schema.BackendWebGPU, Target: schema.TargetWGSL}, Code: `
 @group(0) @binding(0) var<storage, read_write> a: array<u32>;
@@ -111,14 +112,14 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
 
 	Name:  "github.com/goxpu/xpu/gpu_test.Exchange",
 	Block: xpu.Dim3{X: 64},
-	Params: []gpu.Param{
-		{Name: "a", Kind: gpu.ParamBuffer, Type: schema.TypeName{Name: "uint32"}, Size: 4, Access: gpu.AccessReadWrite, Binding: 0},
-		{Name: "b", Kind: gpu.ParamBuffer, Type: schema.TypeName{Name: "uint32"}, Size: 4, Access: gpu.AccessReadWrite, Binding: 1},
+	Params: []schema.Param{
+		{Name: "a", Kind: schema.ParamBuffer, Type: schema.TypeName{Name: "uint32"}, Size: 4, Access: schema.AccessReadWrite, Binding: 0},
+		{Name: "b", Kind: schema.ParamBuffer, Type: schema.TypeName{Name: "uint32"}, Size: 4, Access: schema.AccessReadWrite, Binding: 1},
 	},
 })
 
-func exchangeCPU(blk *gpu.CPUBlock) {
-	a, b := gpu.CPUView[uint32](blk.Buffers[0]), gpu.CPUView[uint32](blk.Buffers[1])
+func exchangeCPU(blk *gpuimpl.CPUBlock) {
+	a, b := gpuimpl.CPUView[uint32](blk.Buffers[0]), gpuimpl.CPUView[uint32](blk.Buffers[1])
 	for lx := range uint32(64) {
 		if i := blk.Group.X*64 + lx; i < uint32(len(a)) {
 			x := a[i]

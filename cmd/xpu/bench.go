@@ -13,7 +13,7 @@ import (
 // generator, and it must build from kernel sources alone, even while a
 // generated file is missing or stale.
 var benchPrograms = map[string]string{
-	"cpu": "github.com/goxpu/xpu/cpu/cpubench/cmd/cpubench",
+	"cpu": "github.com/goxpu/xpu/gpu/cpu/cpubench/cmd/cpubench",
 }
 
 // runBench measures a backend's kernels beside their reference points and

@@ -5,7 +5,7 @@
 //
 // Layering: emit reads the IR and the artifacts the lowerings produced; it
 // knows no go/ast of the kernel source and no output language. The file it
-// writes imports only the packages xpu and gpu.
+// writes imports only the packages xpu, gpu and gpu/gpuimpl.
 package emit
 
 import (
@@ -73,7 +73,7 @@ func File(m *ir.Module, ks []Lowered) ([]byte, error) {
 		return nil, err
 	}
 	w := &writer{pkg: m.Package, pkgName: m.Name, names: names,
-		qual: strings.NewReplacer("gpu.", names.GPU+".", "xpu.", names.XPU+".")}
+		qual: strings.NewReplacer("gpuimpl.", names.GPUImpl+".", "gpu.", names.GPU+".", "xpu.", names.XPU+".")}
 	w.header(entries)
 	for _, e := range entries {
 		if e.refused != nil {
@@ -109,12 +109,12 @@ type writer struct {
 	pkg     string // import path of the kernel package
 	pkgName string
 	names   *Names
-	qual    *strings.Replacer // spells the qualifiers gpu. and xpu. with the import names
+	qual    *strings.Replacer // spells the qualifiers gpuimpl., gpu. and xpu. with the import names
 }
 
 // printf writes to the file. In format, the generator's own text (never
-// in args), the qualifiers gpu. and xpu. are spelled with the file's
-// import names.
+// in args), the qualifiers gpuimpl., gpu. and xpu. are spelled with the
+// file's import names.
 func (w *writer) printf(format string, args ...any) {
 	fmt.Fprintf(&w.buf, w.qual.Replace(format), args...)
 }
@@ -122,12 +122,15 @@ func (w *writer) printf(format string, args ...any) {
 // header writes the header, the package clause and the imports.
 func (w *writer) header(entries []entry) {
 	w.printf("%s\n\npackage %s\n\n", Header, w.pkgName)
-	needXPU := slices.ContainsFunc(entries, func(e entry) bool { return e.lowered != nil })
+	// A kernel with code has a launcher, which names xpu and gpu; a
+	// refused member only registers its handle.
+	lowered := slices.ContainsFunc(entries, func(e entry) bool { return e.lowered != nil })
 	w.printf("import (\n")
-	if needXPU {
+	if lowered {
 		w.importSpec(w.names.XPU, "github.com/goxpu/xpu")
+		w.importSpec(w.names.GPU, "github.com/goxpu/xpu/gpu")
 	}
-	w.importSpec(w.names.GPU, "github.com/goxpu/xpu/gpu")
+	w.importSpec(w.names.GPUImpl, "github.com/goxpu/xpu/gpu/gpuimpl")
 	w.printf(")\n")
 }
 
@@ -145,7 +148,7 @@ func (w *writer) importSpec(name, path string) {
 func (w *writer) refused(r *ir.Refusal) {
 	w.printf("\n// %s is the refused kernel %s: it has no code, and launching it\n", handleName(r.Name), r.Name)
 	w.printf("// returns an error wrapping gpu.ErrRefused with this reason.\n")
-	w.printf("var %s = gpu.Register(&gpu.KernelSpec{\n", handleName(r.Name))
+	w.printf("var %s = gpuimpl.Register(&gpuimpl.KernelSpec{\n", handleName(r.Name))
 	w.printf("Name: %q,\n", w.pkg+"."+r.Name)
 	w.printf("Refused: %q,\n", r.Reason)
 	w.printf("})\n")
@@ -161,14 +164,14 @@ func (w *writer) kernel(l *Lowered) error {
 	}
 	handle := handleName(k.Name)
 	w.printf("\n// %s is the compiled form of %s.\n", handle, origin(k))
-	w.printf("var %s = gpu.Register(&gpu.KernelSpec{\n", handle)
+	w.printf("var %s = gpuimpl.Register(&gpuimpl.KernelSpec{\n", handle)
 	w.printf("Name: %q,\n", w.pkg+"."+k.Name)
 	w.printf("Block: xpu.Dim3{X: %d, Y: %d, Z: %d},\n", k.Block[0], k.Block[1], k.Block[2])
 	if k.Wave != 0 {
 		w.printf("Wave: %d,\n", k.Wave)
 	}
 	if len(k.Params) > 0 {
-		w.printf("Params: []gpu.Param{\n")
+		w.printf("Params: []gpuimpl.Param{\n")
 		for _, p := range k.Params {
 			w.param(p)
 		}
@@ -196,7 +199,7 @@ func (w *writer) kernel(l *Lowered) error {
 // param writes one element of a spec's Params.
 func (w *writer) param(p *ir.Param) {
 	if p.Kind == ir.BufferParam {
-		w.printf("{Name: %q, Kind: gpu.ParamBuffer, Type: %s, Size: %d, Access: gpu.%s, Binding: %d",
+		w.printf("{Name: %q, Kind: gpuimpl.ParamBuffer, Type: %s, Size: %d, Access: gpuimpl.%s, Binding: %d",
 			p.Name, w.typeName(p.Type), p.Type.Size(), accessName(p.Access), p.Binding)
 		if p.MinLen != "" {
 			w.printf(", MinLen: %q", p.MinLen)
@@ -204,7 +207,7 @@ func (w *writer) param(p *ir.Param) {
 		w.printf("},\n")
 		return
 	}
-	w.printf("{Name: %q, Kind: gpu.ParamScalar, Type: %s, Size: %d, Binding: %d},\n",
+	w.printf("{Name: %q, Kind: gpuimpl.ParamScalar, Type: %s, Size: %d, Binding: %d},\n",
 		p.Name, w.typeName(p.Type), p.Type.Size(), p.Binding)
 }
 
@@ -243,14 +246,14 @@ func origin(k *ir.Kernel) string {
 	return fmt.Sprintf("the kernel %s (Go function %s)", k.Name, cmp.Or(k.Func, k.Name))
 }
 
-// typeName spells the gpu.TypeName of t, as reflect names it: a struct of
+// typeName spells the gpuimpl.TypeName of t, as reflect names it: a struct of
 // the kernel package by the package's import path and its name, another
 // type as Go spells it.
 func (w *writer) typeName(t ir.Type) string {
 	if s, ok := t.(*ir.Struct); ok {
-		return w.qual.Replace(fmt.Sprintf("gpu.TypeName{Pkg: %q, Name: %q}", w.pkg, localName(s.Name)))
+		return fmt.Sprintf(w.qual.Replace("gpuimpl.TypeName{Pkg: %q, Name: %q}"), w.pkg, localName(s.Name))
 	}
-	return w.qual.Replace(fmt.Sprintf("gpu.TypeName{Name: %q}", t.String()))
+	return fmt.Sprintf(w.qual.Replace("gpuimpl.TypeName{Name: %q}"), t.String())
 }
 
 // goType spells t inside the kernel package.

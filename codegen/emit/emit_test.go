@@ -58,7 +58,7 @@ func module() (*ir.Module, []emit.Lowered) {
 		{Kernel: saxpy, Artifacts: []schema.Artifact{
 			{Manifest: web, Code: "@compute @workgroup_size(256, 1, 1)\nfn main() {}\n"},
 			{Manifest: schema.Manifest{Backend: schema.BackendCPU, Target: schema.TargetGo, NativeOps: []string{"xpu.Sqrt"}},
-				Code: "// saxpyCPU runs one block of Saxpy.\nfunc saxpyCPU(b *gpu.CPUBlock) {\n\t_ = b\n}\n"},
+				Code: "// saxpyCPU runs one block of Saxpy.\nfunc saxpyCPU(b *gpuimpl.CPUBlock) {\n\t_ = b\n}\n"},
 		}},
 		{Kernel: step, Artifacts: []schema.Artifact{
 			{Manifest: native, Selector: schema.Selector{SubgroupMin: 32, SubgroupMax: 32, Width: 32}, Code: "// a `quoted` WGSL\n"},
@@ -120,7 +120,7 @@ func TestFileDeterministic(t *testing.T) {
 	}
 }
 
-func TestFileImportsOnlyXPUAndGPU(t *testing.T) {
+func TestFileImportsOnlyXPUGPUAndGPUImpl(t *testing.T) {
 	m, ks := module()
 	src, err := emit.File(m, ks)
 	if err != nil {
@@ -133,7 +133,7 @@ func TestFileImportsOnlyXPUAndGPU(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	allowed := []string{"github.com/goxpu/xpu", "github.com/goxpu/xpu/gpu"}
+	allowed := []string{"github.com/goxpu/xpu", "github.com/goxpu/xpu/gpu", "github.com/goxpu/xpu/gpu/gpuimpl"}
 	for _, imp := range f.Imports {
 		path, _ := strconv.Unquote(imp.Path.Value)
 		if !slices.Contains(allowed, path) {

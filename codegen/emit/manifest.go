@@ -65,7 +65,7 @@ func hash(code string) string {
 // each backend whose lowering refused the kernel.
 func (w *writer) artifacts(l *Lowered) error {
 	if len(l.Artifacts) > 0 {
-		w.printf("Artifacts: []gpu.Artifact{\n")
+		w.printf("Artifacts: []gpuimpl.Artifact{\n")
 	}
 	for i := range l.Artifacts {
 		a := &l.Artifacts[i]
@@ -75,7 +75,7 @@ func (w *writer) artifacts(l *Lowered) error {
 		w.printf("{\n")
 		w.manifest(Complete(w.pkg, l.Kernel, a))
 		if s := a.Selector; s != (schema.Selector{}) {
-			w.printf("Selector: gpu.Selector{SubgroupMin: %d, SubgroupMax: %d, Width: %d", s.SubgroupMin, s.SubgroupMax, s.Width)
+			w.printf("Selector: gpuimpl.Selector{SubgroupMin: %d, SubgroupMax: %d, Width: %d", s.SubgroupMin, s.SubgroupMax, s.Width)
 			if s.ISA != "" {
 				w.printf(", ISA: %q", s.ISA)
 			}
@@ -105,7 +105,7 @@ func (w *writer) artifacts(l *Lowered) error {
 
 // manifest writes the Manifest field of an artifact.
 func (w *writer) manifest(m schema.Manifest) {
-	w.printf("Manifest: gpu.Manifest{\n")
+	w.printf("Manifest: gpuimpl.Manifest{\n")
 	w.printf("Kernel: %q, Backend: %q, Target: %q,\n", m.Kernel, m.Backend, m.Target)
 	w.printf("Hash: %q,\n", m.Hash)
 	w.printf("Codegen: %q,\n", m.Codegen)
@@ -115,9 +115,9 @@ func (w *writer) manifest(m schema.Manifest) {
 		w.printf("PrivateBytes: new(%d),\n", *m.PrivateBytes)
 	}
 	if len(m.Buffers) > 0 {
-		w.printf("Buffers: []gpu.Usage{\n")
+		w.printf("Buffers: []gpuimpl.Usage{\n")
 		for _, u := range m.Buffers {
-			w.printf("{Name: %q, Access: gpu.%s", u.Name, accessName(u.Access))
+			w.printf("{Name: %q, Access: gpuimpl.%s", u.Name, accessName(u.Access))
 			if u.MinLen != "" {
 				w.printf(", MinLen: %q", u.MinLen)
 			}

@@ -4,8 +4,8 @@ package emit
 // kernel's handle and launcher are its API, named after the kernel: a name
 // the package declares already, or that another kernel's API takes,
 // refuses the generation by name (RuleGeneratedName). The file's other
-// names (the WGSL constants, the CPU functions, the import names of xpu
-// and gpu) are its own business: each is chosen free of every name of the
+// names (the constants of text artifacts, the Go functions, the import
+// names of xpu, gpu and gpuimpl) are its own business: each is chosen free of every name of the
 // package and of the file.
 
 import (
@@ -50,8 +50,8 @@ func (e *NameError) Unwrap() error { return ErrGeneratedName }
 
 // Names are the package-level names of one module's generated file.
 type Names struct {
-	XPU, GPU string // the import names of packages xpu and gpu
-	stems    map[string]string
+	XPU, GPU, GPUImpl string // the import names of packages xpu, gpu and gpu/gpuimpl
+	stems             map[string]string
 }
 
 // Form is the backend and target of a kind of artifact: the generated
@@ -171,7 +171,7 @@ func Plan(m *ir.Module, fs []Form) (*Names, error) {
 		return name
 	}
 	one := func(s string) []string { return []string{s} }
-	n.XPU, n.GPU = pick("xpu", one), pick("gpu", one)
+	n.XPU, n.GPU, n.GPUImpl = pick("xpu", one), pick("gpu", one), pick("gpuimpl", one)
 	for _, k := range byName {
 		n.stems[k.Name] = pick(lowerFirst(k.Name), func(stem string) []string {
 			var names []string

@@ -45,7 +45,7 @@ type importer struct{}
 func (importer) Import(path string) (*types.Package, error) {
 	imports.once.Do(func() {
 		cfg := &packages.Config{Mode: packages.NeedName | packages.NeedTypes}
-		pkgs, err := packages.Load(cfg, "github.com/goxpu/xpu", "github.com/goxpu/xpu/gpu", "math")
+		pkgs, err := packages.Load(cfg, "github.com/goxpu/xpu", "github.com/goxpu/xpu/gpu", "github.com/goxpu/xpu/gpu/gpuimpl", "math")
 		if err != nil {
 			imports.err = err
 			return

@@ -13,9 +13,9 @@
 // cannot carry is refused with its name and the reason (ErrUnsupported),
 // never lowered wrongly.
 //
-// The generated function has the signature of gpu.CPUFunc and refers only
-// to the packages xpu and gpu and to the kernel package's own struct
-// types. Layering: this package reads the IR; it knows no go/ast and no
+// The generated function has the signature of gpuimpl.CPUFunc and refers
+// only to the packages xpu and gpuimpl and to the kernel package's own
+// struct types. Layering: this package reads the IR; it knows no go/ast and no
 // runtime.
 package golower
 
@@ -35,12 +35,12 @@ import (
 var ErrUnsupported = errors.New("not supported by the Go lowering")
 
 // Imports are the names under which the generated file imports the
-// packages xpu and gpu; empty names mean "xpu" and "gpu".
-type Imports struct{ XPU, GPU string }
+// packages xpu and gpu/gpuimpl; empty names mean "xpu" and "gpuimpl".
+type Imports struct{ XPU, GPUImpl string }
 
-// Generate returns the Go source of func fn(b *gpu.CPUBlock), running the
-// kernel k over one block, for a file that imports xpu and gpu as imp
-// says. The output depends only on k, fn and imp.
+// Generate returns the Go source of func fn(b *gpuimpl.CPUBlock), running
+// the kernel k over one block, for a file that imports xpu and gpuimpl as
+// imp says. The output depends only on k, fn and imp.
 func Generate(k *ir.Kernel, fn string, imp Imports) (string, error) {
 	g, err := generate(k, fn, imp)
 	if err != nil {
@@ -52,7 +52,7 @@ func Generate(k *ir.Kernel, fn string, imp Imports) (string, error) {
 // Artifact lowers k as Generate does to its Go artifact for the cpu
 // backend: Code is the function's source, and the manifest's facts are
 // those of the function: the library calls it makes (NativeOps, spelled
-// "xpu.Sqrt", "gpu.CPUWave" whatever the file's import names) and, for a
+// "xpu.Sqrt", "gpuimpl.CPUWave" whatever the file's import names) and, for a
 // kernel with waves, the emulated tier, whose loops run any width.
 func Artifact(k *ir.Kernel, fn string, imp Imports) (schema.Artifact, error) {
 	g, err := generate(k, fn, imp)
@@ -71,7 +71,7 @@ func Artifact(k *ir.Kernel, fn string, imp Imports) (schema.Artifact, error) {
 
 // generate lowers k into a gen whose out holds the function.
 func generate(k *ir.Kernel, fn string, imp Imports) (*gen, error) {
-	g := &gen{k: k, fn: fn, xpu: cmp.Or(imp.XPU, "xpu"), gpu: cmp.Or(imp.GPU, "gpu"), ops: map[string]bool{}}
+	g := &gen{k: k, fn: fn, xpu: cmp.Or(imp.XPU, "xpu"), gpu: cmp.Or(imp.GPUImpl, "gpuimpl"), ops: map[string]bool{}}
 	for i, n := range k.Block {
 		g.size[i] = max(n, 1)
 	}
@@ -89,11 +89,11 @@ func generate(k *ir.Kernel, fn string, imp Imports) (*gen, error) {
 }
 
 // call returns the name of the library function name of package pkg
-// ("xpu" or "gpu") as the file spells it, and records the call among the
-// kernel's native operations.
+// ("xpu" or "gpuimpl") as the file spells it, and records the call among
+// the kernel's native operations.
 func (g *gen) call(pkg, name string) string {
 	g.ops[pkg+"."+name] = true
-	if pkg == "gpu" {
+	if pkg == "gpuimpl" {
 		return g.gpu + "." + name
 	}
 	return g.xpu + "." + name
@@ -103,7 +103,7 @@ func (g *gen) call(pkg, name string) string {
 type gen struct {
 	k        *ir.Kernel
 	fn       string
-	xpu, gpu string          // the import names of packages xpu and gpu
+	xpu, gpu string          // the import names of packages xpu and gpu/gpuimpl
 	ops      map[string]bool // the library calls made, as call records them
 	size     [3]uint32       // block size, at least 1 on each axis
 	out      strings.Builder

@@ -15,7 +15,7 @@ import (
 //	}
 //
 // a row at a time: for each row of the block the statements run once, as
-// lane 0 would, and each copy moves the whole row (gpu.CPUCopyRow). A row
+// lane 0 would, and each copy moves the whole row (gpuimpl.CPUCopyRow). A row
 // whose copy would reach outside its arrays runs lane by lane as written,
 // and faults where the work-items would. The copies read no array the
 // segment writes, so only work-items that write the same element (a race
@@ -123,7 +123,7 @@ func (g *gen) rowOperand(e ir.Expr, loops map[*ir.Var]bool) (*ir.Index, bool) {
 // by lane as written where the row does not fit.
 func (g *gen) rowCopy(s *ir.Assign) {
 	dst, src := s.Dst.(*ir.Index), s.Value.(*ir.Index)
-	g.line("if !%s(%s, %s, %s, %s, %d) {", g.call("gpu", "CPUCopyRow"), g.sliceOf(dst.X), g.expr(dst.Index),
+	g.line("if !%s(%s, %s, %s, %s, %d) {", g.call("gpuimpl", "CPUCopyRow"), g.sliceOf(dst.X), g.expr(dst.Index),
 		g.sliceOf(src.X), g.expr(src.Index), g.size[0])
 	g.nest(func() {
 		g.rowMode = false

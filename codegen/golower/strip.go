@@ -3,7 +3,7 @@ package golower
 import "github.com/goxpu/xpu/codegen/ir"
 
 // This file recognizes the inner product of a segment and writes it as a
-// strip dot product (gpu.CPUDotStrip): the segment
+// strip dot product (gpuimpl.CPUDotStrip): the segment
 //
 //	for k := k0; k < K; k++ {
 //		acc += A[a + ay*ly + ak*k] * B[b + by*ly + bk*k + lx]

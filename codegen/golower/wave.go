@@ -81,15 +81,15 @@ func (g *gen) wave(n *waveNode) {
 	out := "a_" + n.dst.Name + "[:]"
 	switch n.w.Op {
 	case ir.WaveBallot:
-		g.line("%s(%s[:], %s[:], b.Wave, %s)", g.call("gpu", "CPUWaveBallot"), x, on, out)
+		g.line("%s(%s[:], %s[:], b.Wave, %s)", g.call("gpuimpl", "CPUWaveBallot"), x, on, out)
 	case ir.WaveAny, ir.WaveAll:
-		g.line("%s(%v, %s[:], %s[:], b.Wave, %s)", g.call("gpu", "CPUWaveVote"), n.w.Op == ir.WaveAll, x, on, out)
+		g.line("%s(%v, %s[:], %s[:], b.Wave, %s)", g.call("gpuimpl", "CPUWaveVote"), n.w.Op == ir.WaveAll, x, on, out)
 	default:
 		l := "nil"
 		if shuffle {
 			l = lane + "[:]"
 		}
-		g.line("%s(%s.CPU%s, %s[:], %s, %s[:], b.Wave, %s)", g.call("gpu", "CPUWave"), g.gpu, cpuWaveOps[n.w.Op], x, l, on, out)
+		g.line("%s(%s.CPU%s, %s[:], %s, %s[:], b.Wave, %s)", g.call("gpuimpl", "CPUWave"), g.gpu, cpuWaveOps[n.w.Op], x, l, on, out)
 	}
 }
 

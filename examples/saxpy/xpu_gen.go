@@ -5,46 +5,47 @@ package main
 import (
 	"github.com/goxpu/xpu"
 	"github.com/goxpu/xpu/gpu"
+	"github.com/goxpu/xpu/gpu/gpuimpl"
 )
 
 // SaxpyKernel is the compiled form of the kernel Saxpy (Go function Saxpy).
-var SaxpyKernel = gpu.Register(&gpu.KernelSpec{
+var SaxpyKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Name:  "github.com/goxpu/xpu/examples/saxpy.Saxpy",
 	Block: xpu.Dim3{X: 256, Y: 1, Z: 1},
-	Params: []gpu.Param{
-		{Name: "y", Kind: gpu.ParamBuffer, Type: gpu.TypeName{Name: "float32"}, Size: 4, Access: gpu.AccessReadWrite, Binding: 0},
-		{Name: "x", Kind: gpu.ParamBuffer, Type: gpu.TypeName{Name: "float32"}, Size: 4, Access: gpu.AccessRead, Binding: 1},
-		{Name: "a", Kind: gpu.ParamScalar, Type: gpu.TypeName{Name: "float32"}, Size: 4, Binding: 0},
-		{Name: "n", Kind: gpu.ParamScalar, Type: gpu.TypeName{Name: "uint32"}, Size: 4, Binding: 4},
+	Params: []gpuimpl.Param{
+		{Name: "y", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "float32"}, Size: 4, Access: gpuimpl.AccessReadWrite, Binding: 0},
+		{Name: "x", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "float32"}, Size: 4, Access: gpuimpl.AccessRead, Binding: 1},
+		{Name: "a", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "float32"}, Size: 4, Binding: 0},
+		{Name: "n", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 4},
 	},
 	UniformSize: 16,
 	Func:        Saxpy,
-	Artifacts: []gpu.Artifact{
+	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpu.Manifest{
+			Manifest: gpuimpl.Manifest{
 				Kernel: "github.com/goxpu/xpu/examples/saxpy.Saxpy", Backend: "webgpu", Target: "wgsl",
 				Hash:        "sha256:ddb28ae2ffe5f16e98f3c865c7ab4bfc5fa00e952c285cd44e8fa45670ea6e45",
 				Codegen:     "xpu-gen/1",
 				Block:       xpu.Dim3{X: 256, Y: 1, Z: 1},
 				SharedBytes: 0, StorageBindings: 2, UniformBytes: 16,
 				PrivateBytes: new(4),
-				Buffers: []gpu.Usage{
-					{Name: "y", Access: gpu.AccessReadWrite},
-					{Name: "x", Access: gpu.AccessRead},
+				Buffers: []gpuimpl.Usage{
+					{Name: "y", Access: gpuimpl.AccessReadWrite},
+					{Name: "x", Access: gpuimpl.AccessRead},
 				},
 			},
 			Code: saxpyWGSL,
 		},
 		{
-			Manifest: gpu.Manifest{
+			Manifest: gpuimpl.Manifest{
 				Kernel: "github.com/goxpu/xpu/examples/saxpy.Saxpy", Backend: "cpu", Target: "go",
-				Hash:        "sha256:37b964222b37ed8f1a9c76ce67bd18858ac187eaeec6a4dc558391b5d52e6803",
+				Hash:        "sha256:9c18df0a2f261d6d310322b566e0ee717de8d60de5bef12bedbd340a7b8c491d",
 				Codegen:     "xpu-gen/1",
 				Block:       xpu.Dim3{X: 256, Y: 1, Z: 1},
 				SharedBytes: 0, StorageBindings: 2, UniformBytes: 16,
-				Buffers: []gpu.Usage{
-					{Name: "y", Access: gpu.AccessReadWrite},
-					{Name: "x", Access: gpu.AccessRead},
+				Buffers: []gpuimpl.Usage{
+					{Name: "y", Access: gpuimpl.AccessReadWrite},
+					{Name: "x", Access: gpuimpl.AccessRead},
 				},
 			},
 			Entry: saxpyCPU,
@@ -82,11 +83,11 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
 `
 
 // saxpyCPU runs one block of the kernel Saxpy on the CPU.
-func saxpyCPU(b *gpu.CPUBlock) {
-	p_y := gpu.CPUView[float32](b.Buffers[0])
-	p_x := gpu.CPUView[float32](b.Buffers[1])
-	p_a := gpu.CPUUniform[float32](b.Uniforms, 0)
-	p_n := gpu.CPUUniform[uint32](b.Uniforms, 4)
+func saxpyCPU(b *gpuimpl.CPUBlock) {
+	p_y := gpuimpl.CPUView[float32](b.Buffers[0])
+	p_x := gpuimpl.CPUView[float32](b.Buffers[1])
+	p_a := gpuimpl.CPUUniform[float32](b.Uniforms, 0)
+	p_n := gpuimpl.CPUUniform[uint32](b.Uniforms, 4)
 	gx0, gy0, gz0 := b.Group.X*256, b.Group.Y*1, b.Group.Z*1
 	var ly uint32
 	var lz uint32

@@ -5,52 +5,53 @@ package conformance
 import (
 	"github.com/goxpu/xpu"
 	"github.com/goxpu/xpu/gpu"
+	"github.com/goxpu/xpu/gpu/gpuimpl"
 )
 
 // AtomicAddKernel is the compiled form of the kernel AtomicAdd (Go function AtomicAdd).
-var AtomicAddKernel = gpu.Register(&gpu.KernelSpec{
+var AtomicAddKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Name:  "github.com/goxpu/xpu/kernels/conformance.AtomicAdd",
 	Block: xpu.Dim3{X: 64, Y: 1, Z: 1},
-	Params: []gpu.Param{
-		{Name: "sum", Kind: gpu.ParamBuffer, Type: gpu.TypeName{Name: "int32"}, Size: 4, Access: gpu.AccessAtomic, Binding: 0},
-		{Name: "count", Kind: gpu.ParamBuffer, Type: gpu.TypeName{Name: "uint32"}, Size: 4, Access: gpu.AccessAtomic, Binding: 1},
-		{Name: "tickets", Kind: gpu.ParamBuffer, Type: gpu.TypeName{Name: "uint32"}, Size: 4, Access: gpu.AccessWrite, Binding: 2},
-		{Name: "in", Kind: gpu.ParamBuffer, Type: gpu.TypeName{Name: "int32"}, Size: 4, Access: gpu.AccessRead, Binding: 3},
-		{Name: "n", Kind: gpu.ParamScalar, Type: gpu.TypeName{Name: "uint32"}, Size: 4, Binding: 0},
+	Params: []gpuimpl.Param{
+		{Name: "sum", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "int32"}, Size: 4, Access: gpuimpl.AccessAtomic, Binding: 0},
+		{Name: "count", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Access: gpuimpl.AccessAtomic, Binding: 1},
+		{Name: "tickets", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Access: gpuimpl.AccessWrite, Binding: 2},
+		{Name: "in", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "int32"}, Size: 4, Access: gpuimpl.AccessRead, Binding: 3},
+		{Name: "n", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 0},
 	},
 	UniformSize: 16,
 	Func:        AtomicAdd,
-	Artifacts: []gpu.Artifact{
+	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpu.Manifest{
+			Manifest: gpuimpl.Manifest{
 				Kernel: "github.com/goxpu/xpu/kernels/conformance.AtomicAdd", Backend: "webgpu", Target: "wgsl",
 				Hash:        "sha256:b369c06e6d49a039f80d55398247a1ea48b23c017dd887b0e4a2a0b04f5724d5",
 				Codegen:     "xpu-gen/1",
 				Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
 				SharedBytes: 0, StorageBindings: 4, UniformBytes: 16,
 				PrivateBytes: new(8),
-				Buffers: []gpu.Usage{
-					{Name: "sum", Access: gpu.AccessAtomic},
-					{Name: "count", Access: gpu.AccessAtomic},
-					{Name: "tickets", Access: gpu.AccessWrite},
-					{Name: "in", Access: gpu.AccessRead},
+				Buffers: []gpuimpl.Usage{
+					{Name: "sum", Access: gpuimpl.AccessAtomic},
+					{Name: "count", Access: gpuimpl.AccessAtomic},
+					{Name: "tickets", Access: gpuimpl.AccessWrite},
+					{Name: "in", Access: gpuimpl.AccessRead},
 				},
 				NativeOps: []string{"atomicAdd"},
 			},
 			Code: atomicAddWGSL,
 		},
 		{
-			Manifest: gpu.Manifest{
+			Manifest: gpuimpl.Manifest{
 				Kernel: "github.com/goxpu/xpu/kernels/conformance.AtomicAdd", Backend: "cpu", Target: "go",
-				Hash:        "sha256:df78acad05c942416520508f27983be3f498f0bc886446eb2ecca3aebf122bcc",
+				Hash:        "sha256:7ad947b36ecfa891824ad84ffbe1606324dd180eec4ce64a6f423501cabce3e5",
 				Codegen:     "xpu-gen/1",
 				Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
 				SharedBytes: 0, StorageBindings: 4, UniformBytes: 16,
-				Buffers: []gpu.Usage{
-					{Name: "sum", Access: gpu.AccessAtomic},
-					{Name: "count", Access: gpu.AccessAtomic},
-					{Name: "tickets", Access: gpu.AccessWrite},
-					{Name: "in", Access: gpu.AccessRead},
+				Buffers: []gpuimpl.Usage{
+					{Name: "sum", Access: gpuimpl.AccessAtomic},
+					{Name: "count", Access: gpuimpl.AccessAtomic},
+					{Name: "tickets", Access: gpuimpl.AccessWrite},
+					{Name: "in", Access: gpuimpl.AccessRead},
 				},
 				NativeOps: []string{"xpu.AtomicAdd"},
 			},
@@ -92,12 +93,12 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
 `
 
 // atomicAddCPU runs one block of the kernel AtomicAdd on the CPU.
-func atomicAddCPU(b *gpu.CPUBlock) {
-	p_sum := gpu.CPUView[int32](b.Buffers[0])
-	p_count := gpu.CPUView[uint32](b.Buffers[1])
-	p_tickets := gpu.CPUView[uint32](b.Buffers[2])
-	p_in := gpu.CPUView[int32](b.Buffers[3])
-	p_n := gpu.CPUUniform[uint32](b.Uniforms, 0)
+func atomicAddCPU(b *gpuimpl.CPUBlock) {
+	p_sum := gpuimpl.CPUView[int32](b.Buffers[0])
+	p_count := gpuimpl.CPUView[uint32](b.Buffers[1])
+	p_tickets := gpuimpl.CPUView[uint32](b.Buffers[2])
+	p_in := gpuimpl.CPUView[int32](b.Buffers[3])
+	p_n := gpuimpl.CPUUniform[uint32](b.Uniforms, 0)
 	gx0, gy0, gz0 := b.Group.X*64, b.Group.Y*1, b.Group.Z*1
 	var ly uint32
 	var lz uint32
@@ -159,43 +160,43 @@ func atomicAddCPU(b *gpu.CPUBlock) {
 }
 
 // AtomicAddFloatKernel is the compiled form of the kernel AtomicAddFloat (Go function AtomicAddFloat).
-var AtomicAddFloatKernel = gpu.Register(&gpu.KernelSpec{
+var AtomicAddFloatKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Name:  "github.com/goxpu/xpu/kernels/conformance.AtomicAddFloat",
 	Block: xpu.Dim3{X: 64, Y: 1, Z: 1},
-	Params: []gpu.Param{
-		{Name: "sums", Kind: gpu.ParamBuffer, Type: gpu.TypeName{Name: "float32"}, Size: 4, Access: gpu.AccessAtomic, Binding: 0},
-		{Name: "in", Kind: gpu.ParamBuffer, Type: gpu.TypeName{Name: "float32"}, Size: 4, Access: gpu.AccessRead, Binding: 1},
-		{Name: "n", Kind: gpu.ParamScalar, Type: gpu.TypeName{Name: "uint32"}, Size: 4, Binding: 0},
+	Params: []gpuimpl.Param{
+		{Name: "sums", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "float32"}, Size: 4, Access: gpuimpl.AccessAtomic, Binding: 0},
+		{Name: "in", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "float32"}, Size: 4, Access: gpuimpl.AccessRead, Binding: 1},
+		{Name: "n", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 0},
 	},
 	UniformSize: 16,
 	Func:        AtomicAddFloat,
-	Artifacts: []gpu.Artifact{
+	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpu.Manifest{
+			Manifest: gpuimpl.Manifest{
 				Kernel: "github.com/goxpu/xpu/kernels/conformance.AtomicAddFloat", Backend: "webgpu", Target: "wgsl",
 				Hash:        "sha256:6db7cd8ccfc5bdf1ea4d5ecc74c976b9325f4edc032db370f21f0a1f7dd48ed2",
 				Codegen:     "xpu-gen/1",
 				Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
 				SharedBytes: 0, StorageBindings: 2, UniformBytes: 16,
 				PrivateBytes: new(4),
-				Buffers: []gpu.Usage{
-					{Name: "sums", Access: gpu.AccessAtomic},
-					{Name: "in", Access: gpu.AccessRead},
+				Buffers: []gpuimpl.Usage{
+					{Name: "sums", Access: gpuimpl.AccessAtomic},
+					{Name: "in", Access: gpuimpl.AccessRead},
 				},
 				NativeOps: []string{"atomicCompareExchangeWeak", "atomicLoad", "bitcast"},
 			},
 			Code: atomicAddFloatWGSL,
 		},
 		{
-			Manifest: gpu.Manifest{
+			Manifest: gpuimpl.Manifest{
 				Kernel: "github.com/goxpu/xpu/kernels/conformance.AtomicAddFloat", Backend: "cpu", Target: "go",
-				Hash:        "sha256:56c1e497075de4e10fece7f26315a06e019f07ce500077009240bca8d4588d68",
+				Hash:        "sha256:502e2eada653b8233c0f3978afdfe3dcf550efde2478923850cfeab5502bc3fa",
 				Codegen:     "xpu-gen/1",
 				Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
 				SharedBytes: 0, StorageBindings: 2, UniformBytes: 16,
-				Buffers: []gpu.Usage{
-					{Name: "sums", Access: gpu.AccessAtomic},
-					{Name: "in", Access: gpu.AccessRead},
+				Buffers: []gpuimpl.Usage{
+					{Name: "sums", Access: gpuimpl.AccessAtomic},
+					{Name: "in", Access: gpuimpl.AccessRead},
 				},
 				NativeOps: []string{"xpu.AtomicAddFloat32"},
 			},
@@ -242,10 +243,10 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
 `
 
 // atomicAddFloatCPU runs one block of the kernel AtomicAddFloat on the CPU.
-func atomicAddFloatCPU(b *gpu.CPUBlock) {
-	p_sums := gpu.CPUView[float32](b.Buffers[0])
-	p_in := gpu.CPUView[float32](b.Buffers[1])
-	p_n := gpu.CPUUniform[uint32](b.Uniforms, 0)
+func atomicAddFloatCPU(b *gpuimpl.CPUBlock) {
+	p_sums := gpuimpl.CPUView[float32](b.Buffers[0])
+	p_in := gpuimpl.CPUView[float32](b.Buffers[1])
+	p_n := gpuimpl.CPUUniform[uint32](b.Uniforms, 0)
 	gx0, gy0, gz0 := b.Group.X*64, b.Group.Y*1, b.Group.Z*1
 	var ly uint32
 	var lz uint32
@@ -316,49 +317,49 @@ func atomicAddFloatCPU(b *gpu.CPUBlock) {
 }
 
 // AtomicBitsKernel is the compiled form of the kernel AtomicBits (Go function AtomicBits).
-var AtomicBitsKernel = gpu.Register(&gpu.KernelSpec{
+var AtomicBitsKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Name:  "github.com/goxpu/xpu/kernels/conformance.AtomicBits",
 	Block: xpu.Dim3{X: 64, Y: 1, Z: 1},
-	Params: []gpu.Param{
-		{Name: "ints", Kind: gpu.ParamBuffer, Type: gpu.TypeName{Name: "int32"}, Size: 4, Access: gpu.AccessAtomic, Binding: 0},
-		{Name: "uints", Kind: gpu.ParamBuffer, Type: gpu.TypeName{Name: "uint32"}, Size: 4, Access: gpu.AccessAtomic, Binding: 1},
-		{Name: "a", Kind: gpu.ParamBuffer, Type: gpu.TypeName{Name: "int32"}, Size: 4, Access: gpu.AccessRead, Binding: 2},
-		{Name: "b", Kind: gpu.ParamBuffer, Type: gpu.TypeName{Name: "uint32"}, Size: 4, Access: gpu.AccessRead, Binding: 3},
-		{Name: "n", Kind: gpu.ParamScalar, Type: gpu.TypeName{Name: "uint32"}, Size: 4, Binding: 0},
+	Params: []gpuimpl.Param{
+		{Name: "ints", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "int32"}, Size: 4, Access: gpuimpl.AccessAtomic, Binding: 0},
+		{Name: "uints", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Access: gpuimpl.AccessAtomic, Binding: 1},
+		{Name: "a", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "int32"}, Size: 4, Access: gpuimpl.AccessRead, Binding: 2},
+		{Name: "b", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Access: gpuimpl.AccessRead, Binding: 3},
+		{Name: "n", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 0},
 	},
 	UniformSize: 16,
 	Func:        AtomicBits,
-	Artifacts: []gpu.Artifact{
+	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpu.Manifest{
+			Manifest: gpuimpl.Manifest{
 				Kernel: "github.com/goxpu/xpu/kernels/conformance.AtomicBits", Backend: "webgpu", Target: "wgsl",
 				Hash:        "sha256:c6d133c1a28af75d6875c866e699fbd2c558cd17f5b0a921e7bb1189210b55fa",
 				Codegen:     "xpu-gen/1",
 				Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
 				SharedBytes: 0, StorageBindings: 4, UniformBytes: 16,
 				PrivateBytes: new(4),
-				Buffers: []gpu.Usage{
-					{Name: "ints", Access: gpu.AccessAtomic},
-					{Name: "uints", Access: gpu.AccessAtomic},
-					{Name: "a", Access: gpu.AccessRead},
-					{Name: "b", Access: gpu.AccessRead},
+				Buffers: []gpuimpl.Usage{
+					{Name: "ints", Access: gpuimpl.AccessAtomic},
+					{Name: "uints", Access: gpuimpl.AccessAtomic},
+					{Name: "a", Access: gpuimpl.AccessRead},
+					{Name: "b", Access: gpuimpl.AccessRead},
 				},
 				NativeOps: []string{"atomicAnd", "atomicOr", "atomicXor"},
 			},
 			Code: atomicBitsWGSL,
 		},
 		{
-			Manifest: gpu.Manifest{
+			Manifest: gpuimpl.Manifest{
 				Kernel: "github.com/goxpu/xpu/kernels/conformance.AtomicBits", Backend: "cpu", Target: "go",
-				Hash:        "sha256:c3ee9c126c97bb986a3a542c1fcb7fb2060a976138d65ed9f2a8a67ce3d49682",
+				Hash:        "sha256:90b711ee26575e9e39afc76b1496ab3a55e3db8f4e70d4df0ad1896bc15e1b12",
 				Codegen:     "xpu-gen/1",
 				Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
 				SharedBytes: 0, StorageBindings: 4, UniformBytes: 16,
-				Buffers: []gpu.Usage{
-					{Name: "ints", Access: gpu.AccessAtomic},
-					{Name: "uints", Access: gpu.AccessAtomic},
-					{Name: "a", Access: gpu.AccessRead},
-					{Name: "b", Access: gpu.AccessRead},
+				Buffers: []gpuimpl.Usage{
+					{Name: "ints", Access: gpuimpl.AccessAtomic},
+					{Name: "uints", Access: gpuimpl.AccessAtomic},
+					{Name: "a", Access: gpuimpl.AccessRead},
+					{Name: "b", Access: gpuimpl.AccessRead},
 				},
 				NativeOps: []string{"xpu.AtomicAnd", "xpu.AtomicOr", "xpu.AtomicXor"},
 			},
@@ -402,12 +403,12 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
 `
 
 // atomicBitsCPU runs one block of the kernel AtomicBits on the CPU.
-func atomicBitsCPU(b *gpu.CPUBlock) {
-	p_ints := gpu.CPUView[int32](b.Buffers[0])
-	p_uints := gpu.CPUView[uint32](b.Buffers[1])
-	p_a := gpu.CPUView[int32](b.Buffers[2])
-	p_b := gpu.CPUView[uint32](b.Buffers[3])
-	p_n := gpu.CPUUniform[uint32](b.Uniforms, 0)
+func atomicBitsCPU(b *gpuimpl.CPUBlock) {
+	p_ints := gpuimpl.CPUView[int32](b.Buffers[0])
+	p_uints := gpuimpl.CPUView[uint32](b.Buffers[1])
+	p_a := gpuimpl.CPUView[int32](b.Buffers[2])
+	p_b := gpuimpl.CPUView[uint32](b.Buffers[3])
+	p_n := gpuimpl.CPUUniform[uint32](b.Uniforms, 0)
 	gx0, gy0, gz0 := b.Group.X*64, b.Group.Y*1, b.Group.Z*1
 	var ly uint32
 	var lz uint32
@@ -475,52 +476,52 @@ func atomicBitsCPU(b *gpu.CPUBlock) {
 }
 
 // AtomicCompareExchangeKernel is the compiled form of the kernel AtomicCompareExchange (Go function AtomicCompareExchange).
-var AtomicCompareExchangeKernel = gpu.Register(&gpu.KernelSpec{
+var AtomicCompareExchangeKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Name:  "github.com/goxpu/xpu/kernels/conformance.AtomicCompareExchange",
 	Block: xpu.Dim3{X: 64, Y: 1, Z: 1},
-	Params: []gpu.Param{
-		{Name: "slots", Kind: gpu.ParamBuffer, Type: gpu.TypeName{Name: "int32"}, Size: 4, Access: gpu.AccessAtomic, Binding: 0},
-		{Name: "found", Kind: gpu.ParamBuffer, Type: gpu.TypeName{Name: "int32"}, Size: 4, Access: gpu.AccessWrite, Binding: 1},
-		{Name: "swapped", Kind: gpu.ParamBuffer, Type: gpu.TypeName{Name: "uint32"}, Size: 4, Access: gpu.AccessWrite, Binding: 2},
-		{Name: "expect", Kind: gpu.ParamBuffer, Type: gpu.TypeName{Name: "int32"}, Size: 4, Access: gpu.AccessRead, Binding: 3},
-		{Name: "next", Kind: gpu.ParamBuffer, Type: gpu.TypeName{Name: "int32"}, Size: 4, Access: gpu.AccessRead, Binding: 4},
-		{Name: "n", Kind: gpu.ParamScalar, Type: gpu.TypeName{Name: "uint32"}, Size: 4, Binding: 0},
+	Params: []gpuimpl.Param{
+		{Name: "slots", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "int32"}, Size: 4, Access: gpuimpl.AccessAtomic, Binding: 0},
+		{Name: "found", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "int32"}, Size: 4, Access: gpuimpl.AccessWrite, Binding: 1},
+		{Name: "swapped", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Access: gpuimpl.AccessWrite, Binding: 2},
+		{Name: "expect", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "int32"}, Size: 4, Access: gpuimpl.AccessRead, Binding: 3},
+		{Name: "next", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "int32"}, Size: 4, Access: gpuimpl.AccessRead, Binding: 4},
+		{Name: "n", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 0},
 	},
 	UniformSize: 16,
 	Func:        AtomicCompareExchange,
-	Artifacts: []gpu.Artifact{
+	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpu.Manifest{
+			Manifest: gpuimpl.Manifest{
 				Kernel: "github.com/goxpu/xpu/kernels/conformance.AtomicCompareExchange", Backend: "webgpu", Target: "wgsl",
 				Hash:        "sha256:21d18cfe8188a72eeb4fa728b27c24b6a8e06400b5dd772d58c74785bdba70ef",
 				Codegen:     "xpu-gen/1",
 				Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
 				SharedBytes: 0, StorageBindings: 5, UniformBytes: 16,
 				PrivateBytes: new(8),
-				Buffers: []gpu.Usage{
-					{Name: "slots", Access: gpu.AccessAtomic},
-					{Name: "found", Access: gpu.AccessWrite},
-					{Name: "swapped", Access: gpu.AccessWrite},
-					{Name: "expect", Access: gpu.AccessRead},
-					{Name: "next", Access: gpu.AccessRead},
+				Buffers: []gpuimpl.Usage{
+					{Name: "slots", Access: gpuimpl.AccessAtomic},
+					{Name: "found", Access: gpuimpl.AccessWrite},
+					{Name: "swapped", Access: gpuimpl.AccessWrite},
+					{Name: "expect", Access: gpuimpl.AccessRead},
+					{Name: "next", Access: gpuimpl.AccessRead},
 				},
 				NativeOps: []string{"atomicCompareExchangeWeak"},
 			},
 			Code: atomicCompareExchangeWGSL,
 		},
 		{
-			Manifest: gpu.Manifest{
+			Manifest: gpuimpl.Manifest{
 				Kernel: "github.com/goxpu/xpu/kernels/conformance.AtomicCompareExchange", Backend: "cpu", Target: "go",
-				Hash:        "sha256:0894c7889b0e0bb31b506a54ca912f89bd70962b8ac746dbdf41aca8c11e761c",
+				Hash:        "sha256:302ab3a4317d64f753da16d3b3e44948f828c9537cc68f0d281098414fdc3020",
 				Codegen:     "xpu-gen/1",
 				Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
 				SharedBytes: 0, StorageBindings: 5, UniformBytes: 16,
-				Buffers: []gpu.Usage{
-					{Name: "slots", Access: gpu.AccessAtomic},
-					{Name: "found", Access: gpu.AccessWrite},
-					{Name: "swapped", Access: gpu.AccessWrite},
-					{Name: "expect", Access: gpu.AccessRead},
-					{Name: "next", Access: gpu.AccessRead},
+				Buffers: []gpuimpl.Usage{
+					{Name: "slots", Access: gpuimpl.AccessAtomic},
+					{Name: "found", Access: gpuimpl.AccessWrite},
+					{Name: "swapped", Access: gpuimpl.AccessWrite},
+					{Name: "expect", Access: gpuimpl.AccessRead},
+					{Name: "next", Access: gpuimpl.AccessRead},
 				},
 				NativeOps: []string{"xpu.AtomicCompareExchange"},
 			},
@@ -575,13 +576,13 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
 `
 
 // atomicCompareExchangeCPU runs one block of the kernel AtomicCompareExchange on the CPU.
-func atomicCompareExchangeCPU(b *gpu.CPUBlock) {
-	p_slots := gpu.CPUView[int32](b.Buffers[0])
-	p_found := gpu.CPUView[int32](b.Buffers[1])
-	p_swapped := gpu.CPUView[uint32](b.Buffers[2])
-	p_expect := gpu.CPUView[int32](b.Buffers[3])
-	p_next := gpu.CPUView[int32](b.Buffers[4])
-	p_n := gpu.CPUUniform[uint32](b.Uniforms, 0)
+func atomicCompareExchangeCPU(b *gpuimpl.CPUBlock) {
+	p_slots := gpuimpl.CPUView[int32](b.Buffers[0])
+	p_found := gpuimpl.CPUView[int32](b.Buffers[1])
+	p_swapped := gpuimpl.CPUView[uint32](b.Buffers[2])
+	p_expect := gpuimpl.CPUView[int32](b.Buffers[3])
+	p_next := gpuimpl.CPUView[int32](b.Buffers[4])
+	p_n := gpuimpl.CPUUniform[uint32](b.Uniforms, 0)
 	gx0, gy0, gz0 := b.Group.X*64, b.Group.Y*1, b.Group.Z*1
 	var ly uint32
 	var lz uint32
@@ -660,46 +661,46 @@ func atomicCompareExchangeCPU(b *gpu.CPUBlock) {
 }
 
 // AtomicExchangeKernel is the compiled form of the kernel AtomicExchange (Go function AtomicExchange).
-var AtomicExchangeKernel = gpu.Register(&gpu.KernelSpec{
+var AtomicExchangeKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Name:  "github.com/goxpu/xpu/kernels/conformance.AtomicExchange",
 	Block: xpu.Dim3{X: 64, Y: 1, Z: 1},
-	Params: []gpu.Param{
-		{Name: "slots", Kind: gpu.ParamBuffer, Type: gpu.TypeName{Name: "uint32"}, Size: 4, Access: gpu.AccessAtomic, Binding: 0},
-		{Name: "old", Kind: gpu.ParamBuffer, Type: gpu.TypeName{Name: "uint32"}, Size: 4, Access: gpu.AccessWrite, Binding: 1},
-		{Name: "in", Kind: gpu.ParamBuffer, Type: gpu.TypeName{Name: "uint32"}, Size: 4, Access: gpu.AccessRead, Binding: 2},
-		{Name: "n", Kind: gpu.ParamScalar, Type: gpu.TypeName{Name: "uint32"}, Size: 4, Binding: 0},
+	Params: []gpuimpl.Param{
+		{Name: "slots", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Access: gpuimpl.AccessAtomic, Binding: 0},
+		{Name: "old", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Access: gpuimpl.AccessWrite, Binding: 1},
+		{Name: "in", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Access: gpuimpl.AccessRead, Binding: 2},
+		{Name: "n", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 0},
 	},
 	UniformSize: 16,
 	Func:        AtomicExchange,
-	Artifacts: []gpu.Artifact{
+	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpu.Manifest{
+			Manifest: gpuimpl.Manifest{
 				Kernel: "github.com/goxpu/xpu/kernels/conformance.AtomicExchange", Backend: "webgpu", Target: "wgsl",
 				Hash:        "sha256:431310f4cf7e486640fc364825a3681ab749f968c3f0d548eb343efb5c59cd82",
 				Codegen:     "xpu-gen/1",
 				Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
 				SharedBytes: 0, StorageBindings: 3, UniformBytes: 16,
 				PrivateBytes: new(4),
-				Buffers: []gpu.Usage{
-					{Name: "slots", Access: gpu.AccessAtomic},
-					{Name: "old", Access: gpu.AccessWrite},
-					{Name: "in", Access: gpu.AccessRead},
+				Buffers: []gpuimpl.Usage{
+					{Name: "slots", Access: gpuimpl.AccessAtomic},
+					{Name: "old", Access: gpuimpl.AccessWrite},
+					{Name: "in", Access: gpuimpl.AccessRead},
 				},
 				NativeOps: []string{"atomicExchange"},
 			},
 			Code: atomicExchangeWGSL,
 		},
 		{
-			Manifest: gpu.Manifest{
+			Manifest: gpuimpl.Manifest{
 				Kernel: "github.com/goxpu/xpu/kernels/conformance.AtomicExchange", Backend: "cpu", Target: "go",
-				Hash:        "sha256:d7ad86252acff2fee01cc014f78a1b5074dec8014bc24c0342f2e6a0f00ba0db",
+				Hash:        "sha256:a0aa599b208c259b4a17cd5796e5e6153f3f4ff609cfaf852b80ceed9fc570c8",
 				Codegen:     "xpu-gen/1",
 				Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
 				SharedBytes: 0, StorageBindings: 3, UniformBytes: 16,
-				Buffers: []gpu.Usage{
-					{Name: "slots", Access: gpu.AccessAtomic},
-					{Name: "old", Access: gpu.AccessWrite},
-					{Name: "in", Access: gpu.AccessRead},
+				Buffers: []gpuimpl.Usage{
+					{Name: "slots", Access: gpuimpl.AccessAtomic},
+					{Name: "old", Access: gpuimpl.AccessWrite},
+					{Name: "in", Access: gpuimpl.AccessRead},
 				},
 				NativeOps: []string{"xpu.AtomicExchange"},
 			},
@@ -737,11 +738,11 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
 `
 
 // atomicExchangeCPU runs one block of the kernel AtomicExchange on the CPU.
-func atomicExchangeCPU(b *gpu.CPUBlock) {
-	p_slots := gpu.CPUView[uint32](b.Buffers[0])
-	p_old := gpu.CPUView[uint32](b.Buffers[1])
-	p_in := gpu.CPUView[uint32](b.Buffers[2])
-	p_n := gpu.CPUUniform[uint32](b.Uniforms, 0)
+func atomicExchangeCPU(b *gpuimpl.CPUBlock) {
+	p_slots := gpuimpl.CPUView[uint32](b.Buffers[0])
+	p_old := gpuimpl.CPUView[uint32](b.Buffers[1])
+	p_in := gpuimpl.CPUView[uint32](b.Buffers[2])
+	p_n := gpuimpl.CPUUniform[uint32](b.Uniforms, 0)
 	gx0, gy0, gz0 := b.Group.X*64, b.Group.Y*1, b.Group.Z*1
 	var ly uint32
 	var lz uint32
@@ -798,49 +799,49 @@ func atomicExchangeCPU(b *gpu.CPUBlock) {
 }
 
 // AtomicMinMaxKernel is the compiled form of the kernel AtomicMinMax (Go function AtomicMinMax).
-var AtomicMinMaxKernel = gpu.Register(&gpu.KernelSpec{
+var AtomicMinMaxKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Name:  "github.com/goxpu/xpu/kernels/conformance.AtomicMinMax",
 	Block: xpu.Dim3{X: 64, Y: 1, Z: 1},
-	Params: []gpu.Param{
-		{Name: "ints", Kind: gpu.ParamBuffer, Type: gpu.TypeName{Name: "int32"}, Size: 4, Access: gpu.AccessAtomic, Binding: 0},
-		{Name: "uints", Kind: gpu.ParamBuffer, Type: gpu.TypeName{Name: "uint32"}, Size: 4, Access: gpu.AccessAtomic, Binding: 1},
-		{Name: "a", Kind: gpu.ParamBuffer, Type: gpu.TypeName{Name: "int32"}, Size: 4, Access: gpu.AccessRead, Binding: 2},
-		{Name: "b", Kind: gpu.ParamBuffer, Type: gpu.TypeName{Name: "uint32"}, Size: 4, Access: gpu.AccessRead, Binding: 3},
-		{Name: "n", Kind: gpu.ParamScalar, Type: gpu.TypeName{Name: "uint32"}, Size: 4, Binding: 0},
+	Params: []gpuimpl.Param{
+		{Name: "ints", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "int32"}, Size: 4, Access: gpuimpl.AccessAtomic, Binding: 0},
+		{Name: "uints", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Access: gpuimpl.AccessAtomic, Binding: 1},
+		{Name: "a", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "int32"}, Size: 4, Access: gpuimpl.AccessRead, Binding: 2},
+		{Name: "b", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Access: gpuimpl.AccessRead, Binding: 3},
+		{Name: "n", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 0},
 	},
 	UniformSize: 16,
 	Func:        AtomicMinMax,
-	Artifacts: []gpu.Artifact{
+	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpu.Manifest{
+			Manifest: gpuimpl.Manifest{
 				Kernel: "github.com/goxpu/xpu/kernels/conformance.AtomicMinMax", Backend: "webgpu", Target: "wgsl",
 				Hash:        "sha256:9ce907b39dd1e6a9f7143d45ef0e684a759a3c27769ae6f0b9edac73db7dbf4c",
 				Codegen:     "xpu-gen/1",
 				Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
 				SharedBytes: 0, StorageBindings: 4, UniformBytes: 16,
 				PrivateBytes: new(8),
-				Buffers: []gpu.Usage{
-					{Name: "ints", Access: gpu.AccessAtomic},
-					{Name: "uints", Access: gpu.AccessAtomic},
-					{Name: "a", Access: gpu.AccessRead},
-					{Name: "b", Access: gpu.AccessRead},
+				Buffers: []gpuimpl.Usage{
+					{Name: "ints", Access: gpuimpl.AccessAtomic},
+					{Name: "uints", Access: gpuimpl.AccessAtomic},
+					{Name: "a", Access: gpuimpl.AccessRead},
+					{Name: "b", Access: gpuimpl.AccessRead},
 				},
 				NativeOps: []string{"atomicMax", "atomicMin"},
 			},
 			Code: atomicMinMaxWGSL,
 		},
 		{
-			Manifest: gpu.Manifest{
+			Manifest: gpuimpl.Manifest{
 				Kernel: "github.com/goxpu/xpu/kernels/conformance.AtomicMinMax", Backend: "cpu", Target: "go",
-				Hash:        "sha256:bfd53cab3e3a3e06e54598fce33941863cf378cccf12784fb3d10439d9ff1ed6",
+				Hash:        "sha256:b57a387c8d60ae31a314349fb25c6a32ff96724d1e5d731802b4655143b2928d",
 				Codegen:     "xpu-gen/1",
 				Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
 				SharedBytes: 0, StorageBindings: 4, UniformBytes: 16,
-				Buffers: []gpu.Usage{
-					{Name: "ints", Access: gpu.AccessAtomic},
-					{Name: "uints", Access: gpu.AccessAtomic},
-					{Name: "a", Access: gpu.AccessRead},
-					{Name: "b", Access: gpu.AccessRead},
+				Buffers: []gpuimpl.Usage{
+					{Name: "ints", Access: gpuimpl.AccessAtomic},
+					{Name: "uints", Access: gpuimpl.AccessAtomic},
+					{Name: "a", Access: gpuimpl.AccessRead},
+					{Name: "b", Access: gpuimpl.AccessRead},
 				},
 				NativeOps: []string{"xpu.AtomicMax", "xpu.AtomicMin"},
 			},
@@ -883,12 +884,12 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
 `
 
 // atomicMinMaxCPU runs one block of the kernel AtomicMinMax on the CPU.
-func atomicMinMaxCPU(b *gpu.CPUBlock) {
-	p_ints := gpu.CPUView[int32](b.Buffers[0])
-	p_uints := gpu.CPUView[uint32](b.Buffers[1])
-	p_a := gpu.CPUView[int32](b.Buffers[2])
-	p_b := gpu.CPUView[uint32](b.Buffers[3])
-	p_n := gpu.CPUUniform[uint32](b.Uniforms, 0)
+func atomicMinMaxCPU(b *gpuimpl.CPUBlock) {
+	p_ints := gpuimpl.CPUView[int32](b.Buffers[0])
+	p_uints := gpuimpl.CPUView[uint32](b.Buffers[1])
+	p_a := gpuimpl.CPUView[int32](b.Buffers[2])
+	p_b := gpuimpl.CPUView[uint32](b.Buffers[3])
+	p_n := gpuimpl.CPUUniform[uint32](b.Uniforms, 0)
 	gx0, gy0, gz0 := b.Group.X*64, b.Group.Y*1, b.Group.Z*1
 	var ly uint32
 	var lz uint32
@@ -956,49 +957,49 @@ func atomicMinMaxCPU(b *gpu.CPUBlock) {
 }
 
 // AtomicSubKernel is the compiled form of the kernel AtomicSub (Go function AtomicSub).
-var AtomicSubKernel = gpu.Register(&gpu.KernelSpec{
+var AtomicSubKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Name:  "github.com/goxpu/xpu/kernels/conformance.AtomicSub",
 	Block: xpu.Dim3{X: 64, Y: 1, Z: 1},
-	Params: []gpu.Param{
-		{Name: "ints", Kind: gpu.ParamBuffer, Type: gpu.TypeName{Name: "int32"}, Size: 4, Access: gpu.AccessAtomic, Binding: 0},
-		{Name: "uints", Kind: gpu.ParamBuffer, Type: gpu.TypeName{Name: "uint32"}, Size: 4, Access: gpu.AccessAtomic, Binding: 1},
-		{Name: "a", Kind: gpu.ParamBuffer, Type: gpu.TypeName{Name: "int32"}, Size: 4, Access: gpu.AccessRead, Binding: 2},
-		{Name: "b", Kind: gpu.ParamBuffer, Type: gpu.TypeName{Name: "uint32"}, Size: 4, Access: gpu.AccessRead, Binding: 3},
-		{Name: "n", Kind: gpu.ParamScalar, Type: gpu.TypeName{Name: "uint32"}, Size: 4, Binding: 0},
+	Params: []gpuimpl.Param{
+		{Name: "ints", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "int32"}, Size: 4, Access: gpuimpl.AccessAtomic, Binding: 0},
+		{Name: "uints", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Access: gpuimpl.AccessAtomic, Binding: 1},
+		{Name: "a", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "int32"}, Size: 4, Access: gpuimpl.AccessRead, Binding: 2},
+		{Name: "b", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Access: gpuimpl.AccessRead, Binding: 3},
+		{Name: "n", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 0},
 	},
 	UniformSize: 16,
 	Func:        AtomicSub,
-	Artifacts: []gpu.Artifact{
+	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpu.Manifest{
+			Manifest: gpuimpl.Manifest{
 				Kernel: "github.com/goxpu/xpu/kernels/conformance.AtomicSub", Backend: "webgpu", Target: "wgsl",
 				Hash:        "sha256:f478b5bb9c46d2e6ddd57e6c9ce17fdd9ea76d678c6c406f1458180478790ac5",
 				Codegen:     "xpu-gen/1",
 				Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
 				SharedBytes: 0, StorageBindings: 4, UniformBytes: 16,
 				PrivateBytes: new(4),
-				Buffers: []gpu.Usage{
-					{Name: "ints", Access: gpu.AccessAtomic},
-					{Name: "uints", Access: gpu.AccessAtomic},
-					{Name: "a", Access: gpu.AccessRead},
-					{Name: "b", Access: gpu.AccessRead},
+				Buffers: []gpuimpl.Usage{
+					{Name: "ints", Access: gpuimpl.AccessAtomic},
+					{Name: "uints", Access: gpuimpl.AccessAtomic},
+					{Name: "a", Access: gpuimpl.AccessRead},
+					{Name: "b", Access: gpuimpl.AccessRead},
 				},
 				NativeOps: []string{"atomicSub"},
 			},
 			Code: atomicSubWGSL,
 		},
 		{
-			Manifest: gpu.Manifest{
+			Manifest: gpuimpl.Manifest{
 				Kernel: "github.com/goxpu/xpu/kernels/conformance.AtomicSub", Backend: "cpu", Target: "go",
-				Hash:        "sha256:d30a11d38bc6c0651ee5771b894c7b80b7de9efc19817ceecc0eef8cb4290bc5",
+				Hash:        "sha256:4e1ba1f68df26e054272fd3d1c6e8954bc09128c4024d77609c6cac479297553",
 				Codegen:     "xpu-gen/1",
 				Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
 				SharedBytes: 0, StorageBindings: 4, UniformBytes: 16,
-				Buffers: []gpu.Usage{
-					{Name: "ints", Access: gpu.AccessAtomic},
-					{Name: "uints", Access: gpu.AccessAtomic},
-					{Name: "a", Access: gpu.AccessRead},
-					{Name: "b", Access: gpu.AccessRead},
+				Buffers: []gpuimpl.Usage{
+					{Name: "ints", Access: gpuimpl.AccessAtomic},
+					{Name: "uints", Access: gpuimpl.AccessAtomic},
+					{Name: "a", Access: gpuimpl.AccessRead},
+					{Name: "b", Access: gpuimpl.AccessRead},
 				},
 				NativeOps: []string{"xpu.AtomicSub"},
 			},
@@ -1038,12 +1039,12 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
 `
 
 // atomicSubCPU runs one block of the kernel AtomicSub on the CPU.
-func atomicSubCPU(b *gpu.CPUBlock) {
-	p_ints := gpu.CPUView[int32](b.Buffers[0])
-	p_uints := gpu.CPUView[uint32](b.Buffers[1])
-	p_a := gpu.CPUView[int32](b.Buffers[2])
-	p_b := gpu.CPUView[uint32](b.Buffers[3])
-	p_n := gpu.CPUUniform[uint32](b.Uniforms, 0)
+func atomicSubCPU(b *gpuimpl.CPUBlock) {
+	p_ints := gpuimpl.CPUView[int32](b.Buffers[0])
+	p_uints := gpuimpl.CPUView[uint32](b.Buffers[1])
+	p_a := gpuimpl.CPUView[int32](b.Buffers[2])
+	p_b := gpuimpl.CPUView[uint32](b.Buffers[3])
+	p_n := gpuimpl.CPUUniform[uint32](b.Uniforms, 0)
 	gx0, gy0, gz0 := b.Group.X*64, b.Group.Y*1, b.Group.Z*1
 	var ly uint32
 	var lz uint32
@@ -1103,54 +1104,54 @@ func atomicSubCPU(b *gpu.CPUBlock) {
 }
 
 // BitOpsKernel is the compiled form of the kernel BitOps (Go function BitOps).
-var BitOpsKernel = gpu.Register(&gpu.KernelSpec{
+var BitOpsKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Name:  "github.com/goxpu/xpu/kernels/conformance.BitOps",
 	Block: xpu.Dim3{X: 64, Y: 1, Z: 1},
-	Params: []gpu.Param{
-		{Name: "ints", Kind: gpu.ParamBuffer, Type: gpu.TypeName{Name: "int32"}, Size: 4, Access: gpu.AccessWrite, Binding: 0},
-		{Name: "uints", Kind: gpu.ParamBuffer, Type: gpu.TypeName{Name: "uint32"}, Size: 4, Access: gpu.AccessWrite, Binding: 1},
-		{Name: "a", Kind: gpu.ParamBuffer, Type: gpu.TypeName{Name: "int32"}, Size: 4, Access: gpu.AccessRead, Binding: 2},
-		{Name: "b", Kind: gpu.ParamBuffer, Type: gpu.TypeName{Name: "int32"}, Size: 4, Access: gpu.AccessRead, Binding: 3},
-		{Name: "c", Kind: gpu.ParamBuffer, Type: gpu.TypeName{Name: "uint32"}, Size: 4, Access: gpu.AccessRead, Binding: 4},
-		{Name: "d", Kind: gpu.ParamBuffer, Type: gpu.TypeName{Name: "uint32"}, Size: 4, Access: gpu.AccessRead, Binding: 5},
-		{Name: "n", Kind: gpu.ParamScalar, Type: gpu.TypeName{Name: "uint32"}, Size: 4, Binding: 0},
+	Params: []gpuimpl.Param{
+		{Name: "ints", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "int32"}, Size: 4, Access: gpuimpl.AccessWrite, Binding: 0},
+		{Name: "uints", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Access: gpuimpl.AccessWrite, Binding: 1},
+		{Name: "a", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "int32"}, Size: 4, Access: gpuimpl.AccessRead, Binding: 2},
+		{Name: "b", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "int32"}, Size: 4, Access: gpuimpl.AccessRead, Binding: 3},
+		{Name: "c", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Access: gpuimpl.AccessRead, Binding: 4},
+		{Name: "d", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Access: gpuimpl.AccessRead, Binding: 5},
+		{Name: "n", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 0},
 	},
 	UniformSize: 16,
 	Func:        BitOps,
-	Artifacts: []gpu.Artifact{
+	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpu.Manifest{
+			Manifest: gpuimpl.Manifest{
 				Kernel: "github.com/goxpu/xpu/kernels/conformance.BitOps", Backend: "webgpu", Target: "wgsl",
 				Hash:        "sha256:cf3ddfb73e7306739e513d91ee73f07ec981e0e1efbe09f9c13d20b8fcb8edf7",
 				Codegen:     "xpu-gen/1",
 				Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
 				SharedBytes: 0, StorageBindings: 6, UniformBytes: 16,
 				PrivateBytes: new(8),
-				Buffers: []gpu.Usage{
-					{Name: "ints", Access: gpu.AccessWrite},
-					{Name: "uints", Access: gpu.AccessWrite},
-					{Name: "a", Access: gpu.AccessRead},
-					{Name: "b", Access: gpu.AccessRead},
-					{Name: "c", Access: gpu.AccessRead},
-					{Name: "d", Access: gpu.AccessRead},
+				Buffers: []gpuimpl.Usage{
+					{Name: "ints", Access: gpuimpl.AccessWrite},
+					{Name: "uints", Access: gpuimpl.AccessWrite},
+					{Name: "a", Access: gpuimpl.AccessRead},
+					{Name: "b", Access: gpuimpl.AccessRead},
+					{Name: "c", Access: gpuimpl.AccessRead},
+					{Name: "d", Access: gpuimpl.AccessRead},
 				},
 			},
 			Code: bitOpsWGSL,
 		},
 		{
-			Manifest: gpu.Manifest{
+			Manifest: gpuimpl.Manifest{
 				Kernel: "github.com/goxpu/xpu/kernels/conformance.BitOps", Backend: "cpu", Target: "go",
-				Hash:        "sha256:4030eb6d83228d9352879ce3ad566d2ced26e99ec0dac49bff3d0898a314e4a7",
+				Hash:        "sha256:fc868d715cafadb3d6b6162ac3053f1e457d1f6eaf09a0265c0774421c9bde9f",
 				Codegen:     "xpu-gen/1",
 				Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
 				SharedBytes: 0, StorageBindings: 6, UniformBytes: 16,
-				Buffers: []gpu.Usage{
-					{Name: "ints", Access: gpu.AccessWrite},
-					{Name: "uints", Access: gpu.AccessWrite},
-					{Name: "a", Access: gpu.AccessRead},
-					{Name: "b", Access: gpu.AccessRead},
-					{Name: "c", Access: gpu.AccessRead},
-					{Name: "d", Access: gpu.AccessRead},
+				Buffers: []gpuimpl.Usage{
+					{Name: "ints", Access: gpuimpl.AccessWrite},
+					{Name: "uints", Access: gpuimpl.AccessWrite},
+					{Name: "a", Access: gpuimpl.AccessRead},
+					{Name: "b", Access: gpuimpl.AccessRead},
+					{Name: "c", Access: gpuimpl.AccessRead},
+					{Name: "d", Access: gpuimpl.AccessRead},
 				},
 			},
 			Entry: bitOpsCPU,
@@ -1200,14 +1201,14 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
 `
 
 // bitOpsCPU runs one block of the kernel BitOps on the CPU.
-func bitOpsCPU(b *gpu.CPUBlock) {
-	p_ints := gpu.CPUView[int32](b.Buffers[0])
-	p_uints := gpu.CPUView[uint32](b.Buffers[1])
-	p_a := gpu.CPUView[int32](b.Buffers[2])
-	p_b := gpu.CPUView[int32](b.Buffers[3])
-	p_c := gpu.CPUView[uint32](b.Buffers[4])
-	p_d := gpu.CPUView[uint32](b.Buffers[5])
-	p_n := gpu.CPUUniform[uint32](b.Uniforms, 0)
+func bitOpsCPU(b *gpuimpl.CPUBlock) {
+	p_ints := gpuimpl.CPUView[int32](b.Buffers[0])
+	p_uints := gpuimpl.CPUView[uint32](b.Buffers[1])
+	p_a := gpuimpl.CPUView[int32](b.Buffers[2])
+	p_b := gpuimpl.CPUView[int32](b.Buffers[3])
+	p_c := gpuimpl.CPUView[uint32](b.Buffers[4])
+	p_d := gpuimpl.CPUView[uint32](b.Buffers[5])
+	p_n := gpuimpl.CPUUniform[uint32](b.Uniforms, 0)
 	gx0, gy0, gz0 := b.Group.X*64, b.Group.Y*1, b.Group.Z*1
 	var ly uint32
 	var lz uint32
@@ -1297,44 +1298,44 @@ func bitOpsCPU(b *gpu.CPUBlock) {
 }
 
 // BlockReduceKernel is the compiled form of the kernel BlockReduce (Go function BlockReduce).
-var BlockReduceKernel = gpu.Register(&gpu.KernelSpec{
+var BlockReduceKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Name:  "github.com/goxpu/xpu/kernels/conformance.BlockReduce",
 	Block: xpu.Dim3{X: 128, Y: 1, Z: 1},
-	Params: []gpu.Param{
-		{Name: "partial", Kind: gpu.ParamBuffer, Type: gpu.TypeName{Name: "float32"}, Size: 4, Access: gpu.AccessWrite, Binding: 0},
-		{Name: "in", Kind: gpu.ParamBuffer, Type: gpu.TypeName{Name: "float32"}, Size: 4, Access: gpu.AccessRead, Binding: 1},
-		{Name: "n", Kind: gpu.ParamScalar, Type: gpu.TypeName{Name: "uint32"}, Size: 4, Binding: 0},
+	Params: []gpuimpl.Param{
+		{Name: "partial", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "float32"}, Size: 4, Access: gpuimpl.AccessWrite, Binding: 0},
+		{Name: "in", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "float32"}, Size: 4, Access: gpuimpl.AccessRead, Binding: 1},
+		{Name: "n", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 0},
 	},
 	SharedBytes: 512,
 	UniformSize: 16,
 	Func:        BlockReduce,
-	Artifacts: []gpu.Artifact{
+	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpu.Manifest{
+			Manifest: gpuimpl.Manifest{
 				Kernel: "github.com/goxpu/xpu/kernels/conformance.BlockReduce", Backend: "webgpu", Target: "wgsl",
 				Hash:        "sha256:85e8509dacea5e3efa43ceeb116f31b49b5833cf19036a59b6427f3695c34347",
 				Codegen:     "xpu-gen/1",
 				Block:       xpu.Dim3{X: 128, Y: 1, Z: 1},
 				SharedBytes: 512, StorageBindings: 2, UniformBytes: 16,
 				PrivateBytes: new(16),
-				Buffers: []gpu.Usage{
-					{Name: "partial", Access: gpu.AccessWrite},
-					{Name: "in", Access: gpu.AccessRead},
+				Buffers: []gpuimpl.Usage{
+					{Name: "partial", Access: gpuimpl.AccessWrite},
+					{Name: "in", Access: gpuimpl.AccessRead},
 				},
 				NativeOps: []string{"workgroupBarrier"},
 			},
 			Code: blockReduceWGSL,
 		},
 		{
-			Manifest: gpu.Manifest{
+			Manifest: gpuimpl.Manifest{
 				Kernel: "github.com/goxpu/xpu/kernels/conformance.BlockReduce", Backend: "cpu", Target: "go",
-				Hash:        "sha256:208a1adb10c03b82782d66bd257839c9d26131ef0539cac1e498db411e0536e2",
+				Hash:        "sha256:c7af2de2aafff0f55208cd8c8423a1a85663b42782dd809b22b8da31536d216d",
 				Codegen:     "xpu-gen/1",
 				Block:       xpu.Dim3{X: 128, Y: 1, Z: 1},
 				SharedBytes: 512, StorageBindings: 2, UniformBytes: 16,
-				Buffers: []gpu.Usage{
-					{Name: "partial", Access: gpu.AccessWrite},
-					{Name: "in", Access: gpu.AccessRead},
+				Buffers: []gpuimpl.Usage{
+					{Name: "partial", Access: gpuimpl.AccessWrite},
+					{Name: "in", Access: gpuimpl.AccessRead},
 				},
 			},
 			Entry: blockReduceCPU,
@@ -1384,10 +1385,10 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(local_invocation
 `
 
 // blockReduceCPU runs one block of the kernel BlockReduce on the CPU.
-func blockReduceCPU(b *gpu.CPUBlock) {
-	p_partial := gpu.CPUView[float32](b.Buffers[0])
-	p_in := gpu.CPUView[float32](b.Buffers[1])
-	p_n := gpu.CPUUniform[uint32](b.Uniforms, 0)
+func blockReduceCPU(b *gpuimpl.CPUBlock) {
+	p_partial := gpuimpl.CPUView[float32](b.Buffers[0])
+	p_in := gpuimpl.CPUView[float32](b.Buffers[1])
+	p_n := gpuimpl.CPUUniform[uint32](b.Uniforms, 0)
 	var s_s [128]float32
 	var a_step [128]uint32
 	gx0, gy0, gz0 := b.Group.X*128, b.Group.Y*1, b.Group.Z*1
@@ -1454,7 +1455,7 @@ func blockReduceCPU(b *gpu.CPUBlock) {
 	}
 	for {
 		if stop.Load() {
-			panic(gpu.CPUStopped)
+			panic(gpuimpl.CPUStopped)
 		}
 		c2, first2 := false, true
 		for lx := uint32(0); lx < 128; lx++ {
@@ -1503,43 +1504,43 @@ func blockReduceCPU(b *gpu.CPUBlock) {
 }
 
 // BranchesKernel is the compiled form of the kernel Branches (Go function Branches).
-var BranchesKernel = gpu.Register(&gpu.KernelSpec{
+var BranchesKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Name:  "github.com/goxpu/xpu/kernels/conformance.Branches",
 	Block: xpu.Dim3{X: 64, Y: 1, Z: 1},
-	Params: []gpu.Param{
-		{Name: "out", Kind: gpu.ParamBuffer, Type: gpu.TypeName{Name: "float32"}, Size: 4, Access: gpu.AccessWrite, Binding: 0},
-		{Name: "in", Kind: gpu.ParamBuffer, Type: gpu.TypeName{Name: "float32"}, Size: 4, Access: gpu.AccessRead, Binding: 1},
-		{Name: "n", Kind: gpu.ParamScalar, Type: gpu.TypeName{Name: "uint32"}, Size: 4, Binding: 0},
+	Params: []gpuimpl.Param{
+		{Name: "out", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "float32"}, Size: 4, Access: gpuimpl.AccessWrite, Binding: 0},
+		{Name: "in", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "float32"}, Size: 4, Access: gpuimpl.AccessRead, Binding: 1},
+		{Name: "n", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 0},
 	},
 	UniformSize: 16,
 	Func:        Branches,
-	Artifacts: []gpu.Artifact{
+	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpu.Manifest{
+			Manifest: gpuimpl.Manifest{
 				Kernel: "github.com/goxpu/xpu/kernels/conformance.Branches", Backend: "webgpu", Target: "wgsl",
 				Hash:        "sha256:b1a0f2dd2c7ebbc3d0084acb112f8f4899fae95fa74040268e1ea9bced467d74",
 				Codegen:     "xpu-gen/1",
 				Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
 				SharedBytes: 0, StorageBindings: 2, UniformBytes: 16,
 				PrivateBytes: new(12),
-				Buffers: []gpu.Usage{
-					{Name: "out", Access: gpu.AccessWrite},
-					{Name: "in", Access: gpu.AccessRead},
+				Buffers: []gpuimpl.Usage{
+					{Name: "out", Access: gpuimpl.AccessWrite},
+					{Name: "in", Access: gpuimpl.AccessRead},
 				},
 				NativeOps: []string{"bitcast", "max", "select"},
 			},
 			Code: branchesWGSL,
 		},
 		{
-			Manifest: gpu.Manifest{
+			Manifest: gpuimpl.Manifest{
 				Kernel: "github.com/goxpu/xpu/kernels/conformance.Branches", Backend: "cpu", Target: "go",
-				Hash:        "sha256:7020b608dcb584c94589c20a9ec17273fcd8c8f202165b93cb03a8312951a643",
+				Hash:        "sha256:6c716d296601efe064a825f98280379da53d63e62928539d94264dd672c7c25a",
 				Codegen:     "xpu-gen/1",
 				Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
 				SharedBytes: 0, StorageBindings: 2, UniformBytes: 16,
-				Buffers: []gpu.Usage{
-					{Name: "out", Access: gpu.AccessWrite},
-					{Name: "in", Access: gpu.AccessRead},
+				Buffers: []gpuimpl.Usage{
+					{Name: "out", Access: gpuimpl.AccessWrite},
+					{Name: "in", Access: gpuimpl.AccessRead},
 				},
 			},
 			Entry: branchesCPU,
@@ -1594,10 +1595,10 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
 `
 
 // branchesCPU runs one block of the kernel Branches on the CPU.
-func branchesCPU(b *gpu.CPUBlock) {
-	p_out := gpu.CPUView[float32](b.Buffers[0])
-	p_in := gpu.CPUView[float32](b.Buffers[1])
-	p_n := gpu.CPUUniform[uint32](b.Uniforms, 0)
+func branchesCPU(b *gpuimpl.CPUBlock) {
+	p_out := gpuimpl.CPUView[float32](b.Buffers[0])
+	p_in := gpuimpl.CPUView[float32](b.Buffers[1])
+	p_n := gpuimpl.CPUUniform[uint32](b.Uniforms, 0)
 	gx0, gy0, gz0 := b.Group.X*64, b.Group.Y*1, b.Group.Z*1
 	var ly uint32
 	var lz uint32
@@ -1687,42 +1688,42 @@ func branchesCPU(b *gpu.CPUBlock) {
 }
 
 // CollatzKernel is the compiled form of the kernel Collatz (Go function Collatz).
-var CollatzKernel = gpu.Register(&gpu.KernelSpec{
+var CollatzKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Name:  "github.com/goxpu/xpu/kernels/conformance.Collatz",
 	Block: xpu.Dim3{X: 64, Y: 1, Z: 1},
-	Params: []gpu.Param{
-		{Name: "out", Kind: gpu.ParamBuffer, Type: gpu.TypeName{Name: "uint32"}, Size: 4, Access: gpu.AccessWrite, Binding: 0},
-		{Name: "in", Kind: gpu.ParamBuffer, Type: gpu.TypeName{Name: "uint32"}, Size: 4, Access: gpu.AccessRead, Binding: 1},
-		{Name: "n", Kind: gpu.ParamScalar, Type: gpu.TypeName{Name: "uint32"}, Size: 4, Binding: 0},
+	Params: []gpuimpl.Param{
+		{Name: "out", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Access: gpuimpl.AccessWrite, Binding: 0},
+		{Name: "in", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Access: gpuimpl.AccessRead, Binding: 1},
+		{Name: "n", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 0},
 	},
 	UniformSize: 16,
 	Func:        Collatz,
-	Artifacts: []gpu.Artifact{
+	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpu.Manifest{
+			Manifest: gpuimpl.Manifest{
 				Kernel: "github.com/goxpu/xpu/kernels/conformance.Collatz", Backend: "webgpu", Target: "wgsl",
 				Hash:        "sha256:c29222d1a41d204e826f530b777189cb5912d62ff3772bfd78d30bcc8f076428",
 				Codegen:     "xpu-gen/1",
 				Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
 				SharedBytes: 0, StorageBindings: 2, UniformBytes: 16,
 				PrivateBytes: new(12),
-				Buffers: []gpu.Usage{
-					{Name: "out", Access: gpu.AccessWrite},
-					{Name: "in", Access: gpu.AccessRead},
+				Buffers: []gpuimpl.Usage{
+					{Name: "out", Access: gpuimpl.AccessWrite},
+					{Name: "in", Access: gpuimpl.AccessRead},
 				},
 			},
 			Code: collatzWGSL,
 		},
 		{
-			Manifest: gpu.Manifest{
+			Manifest: gpuimpl.Manifest{
 				Kernel: "github.com/goxpu/xpu/kernels/conformance.Collatz", Backend: "cpu", Target: "go",
-				Hash:        "sha256:442b9f0084acb590df902b346669f22dc9e6d1c56accaace2edd86cf00d419b0",
+				Hash:        "sha256:b051ad3061f85806ac921edbe61115c6ac737eb81e6c6420b91c4e2b37714cb2",
 				Codegen:     "xpu-gen/1",
 				Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
 				SharedBytes: 0, StorageBindings: 2, UniformBytes: 16,
-				Buffers: []gpu.Usage{
-					{Name: "out", Access: gpu.AccessWrite},
-					{Name: "in", Access: gpu.AccessRead},
+				Buffers: []gpuimpl.Usage{
+					{Name: "out", Access: gpuimpl.AccessWrite},
+					{Name: "in", Access: gpuimpl.AccessRead},
 				},
 			},
 			Entry: collatzCPU,
@@ -1775,10 +1776,10 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
 `
 
 // collatzCPU runs one block of the kernel Collatz on the CPU.
-func collatzCPU(b *gpu.CPUBlock) {
-	p_out := gpu.CPUView[uint32](b.Buffers[0])
-	p_in := gpu.CPUView[uint32](b.Buffers[1])
-	p_n := gpu.CPUUniform[uint32](b.Uniforms, 0)
+func collatzCPU(b *gpuimpl.CPUBlock) {
+	p_out := gpuimpl.CPUView[uint32](b.Buffers[0])
+	p_in := gpuimpl.CPUView[uint32](b.Buffers[1])
+	p_n := gpuimpl.CPUUniform[uint32](b.Uniforms, 0)
 	gx0, gy0, gz0 := b.Group.X*64, b.Group.Y*1, b.Group.Z*1
 	var ly uint32
 	var lz uint32
@@ -1822,7 +1823,7 @@ func collatzCPU(b *gpu.CPUBlock) {
 				{
 					for (v_v != uint32(1)) && (v_steps < uint32(1000)) {
 						if stop.Load() {
-							panic(gpu.CPUStopped)
+							panic(gpuimpl.CPUStopped)
 						}
 						if (v_v % uint32(2)) == uint32(0) {
 							v_v = (v_v / uint32(2))
@@ -1851,7 +1852,7 @@ func collatzCPU(b *gpu.CPUBlock) {
 				{
 					for (v_v != uint32(1)) && (v_steps < uint32(1000)) {
 						if stop.Load() {
-							panic(gpu.CPUStopped)
+							panic(gpuimpl.CPUStopped)
 						}
 						if (v_v % uint32(2)) == uint32(0) {
 							v_v = (v_v / uint32(2))
@@ -1868,58 +1869,58 @@ func collatzCPU(b *gpu.CPUBlock) {
 }
 
 // CompareKernel is the compiled form of the kernel Compare (Go function Compare).
-var CompareKernel = gpu.Register(&gpu.KernelSpec{
+var CompareKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Name:  "github.com/goxpu/xpu/kernels/conformance.Compare",
 	Block: xpu.Dim3{X: 64, Y: 1, Z: 1},
-	Params: []gpu.Param{
-		{Name: "out", Kind: gpu.ParamBuffer, Type: gpu.TypeName{Name: "uint32"}, Size: 4, Access: gpu.AccessWrite, Binding: 0},
-		{Name: "a", Kind: gpu.ParamBuffer, Type: gpu.TypeName{Name: "int32"}, Size: 4, Access: gpu.AccessRead, Binding: 1},
-		{Name: "b", Kind: gpu.ParamBuffer, Type: gpu.TypeName{Name: "int32"}, Size: 4, Access: gpu.AccessRead, Binding: 2},
-		{Name: "c", Kind: gpu.ParamBuffer, Type: gpu.TypeName{Name: "uint32"}, Size: 4, Access: gpu.AccessRead, Binding: 3},
-		{Name: "d", Kind: gpu.ParamBuffer, Type: gpu.TypeName{Name: "uint32"}, Size: 4, Access: gpu.AccessRead, Binding: 4},
-		{Name: "e", Kind: gpu.ParamBuffer, Type: gpu.TypeName{Name: "float32"}, Size: 4, Access: gpu.AccessRead, Binding: 5},
-		{Name: "f", Kind: gpu.ParamBuffer, Type: gpu.TypeName{Name: "float32"}, Size: 4, Access: gpu.AccessRead, Binding: 6},
-		{Name: "n", Kind: gpu.ParamScalar, Type: gpu.TypeName{Name: "uint32"}, Size: 4, Binding: 0},
+	Params: []gpuimpl.Param{
+		{Name: "out", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Access: gpuimpl.AccessWrite, Binding: 0},
+		{Name: "a", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "int32"}, Size: 4, Access: gpuimpl.AccessRead, Binding: 1},
+		{Name: "b", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "int32"}, Size: 4, Access: gpuimpl.AccessRead, Binding: 2},
+		{Name: "c", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Access: gpuimpl.AccessRead, Binding: 3},
+		{Name: "d", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Access: gpuimpl.AccessRead, Binding: 4},
+		{Name: "e", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "float32"}, Size: 4, Access: gpuimpl.AccessRead, Binding: 5},
+		{Name: "f", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "float32"}, Size: 4, Access: gpuimpl.AccessRead, Binding: 6},
+		{Name: "n", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 0},
 	},
 	UniformSize: 16,
 	Func:        Compare,
-	Artifacts: []gpu.Artifact{
+	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpu.Manifest{
+			Manifest: gpuimpl.Manifest{
 				Kernel: "github.com/goxpu/xpu/kernels/conformance.Compare", Backend: "webgpu", Target: "wgsl",
 				Hash:        "sha256:7ff415d4436c60556efa7eed0f2e5240b32b13f699cc7337c54b97b8e84ac3c2",
 				Codegen:     "xpu-gen/1",
 				Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
 				SharedBytes: 0, StorageBindings: 7, UniformBytes: 16,
 				PrivateBytes: new(20),
-				Buffers: []gpu.Usage{
-					{Name: "out", Access: gpu.AccessWrite},
-					{Name: "a", Access: gpu.AccessRead},
-					{Name: "b", Access: gpu.AccessRead},
-					{Name: "c", Access: gpu.AccessRead},
-					{Name: "d", Access: gpu.AccessRead},
-					{Name: "e", Access: gpu.AccessRead},
-					{Name: "f", Access: gpu.AccessRead},
+				Buffers: []gpuimpl.Usage{
+					{Name: "out", Access: gpuimpl.AccessWrite},
+					{Name: "a", Access: gpuimpl.AccessRead},
+					{Name: "b", Access: gpuimpl.AccessRead},
+					{Name: "c", Access: gpuimpl.AccessRead},
+					{Name: "d", Access: gpuimpl.AccessRead},
+					{Name: "e", Access: gpuimpl.AccessRead},
+					{Name: "f", Access: gpuimpl.AccessRead},
 				},
 				NativeOps: []string{"bitcast", "max", "select"},
 			},
 			Code: compareWGSL,
 		},
 		{
-			Manifest: gpu.Manifest{
+			Manifest: gpuimpl.Manifest{
 				Kernel: "github.com/goxpu/xpu/kernels/conformance.Compare", Backend: "cpu", Target: "go",
-				Hash:        "sha256:ebcaeb3a570eee8ec5ad538a42ecf75b99c3d417d3bcb0bcb1c93cbee397eecf",
+				Hash:        "sha256:4e7466b4d9e87f80428a1baf4d391d5ea062ac966ca6ba2f24908c6f372e09ff",
 				Codegen:     "xpu-gen/1",
 				Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
 				SharedBytes: 0, StorageBindings: 7, UniformBytes: 16,
-				Buffers: []gpu.Usage{
-					{Name: "out", Access: gpu.AccessWrite},
-					{Name: "a", Access: gpu.AccessRead},
-					{Name: "b", Access: gpu.AccessRead},
-					{Name: "c", Access: gpu.AccessRead},
-					{Name: "d", Access: gpu.AccessRead},
-					{Name: "e", Access: gpu.AccessRead},
-					{Name: "f", Access: gpu.AccessRead},
+				Buffers: []gpuimpl.Usage{
+					{Name: "out", Access: gpuimpl.AccessWrite},
+					{Name: "a", Access: gpuimpl.AccessRead},
+					{Name: "b", Access: gpuimpl.AccessRead},
+					{Name: "c", Access: gpuimpl.AccessRead},
+					{Name: "d", Access: gpuimpl.AccessRead},
+					{Name: "e", Access: gpuimpl.AccessRead},
+					{Name: "f", Access: gpuimpl.AccessRead},
 				},
 			},
 			Entry: compareCPU,
@@ -1998,15 +1999,15 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
 `
 
 // compareCPU runs one block of the kernel Compare on the CPU.
-func compareCPU(b *gpu.CPUBlock) {
-	p_out := gpu.CPUView[uint32](b.Buffers[0])
-	p_a := gpu.CPUView[int32](b.Buffers[1])
-	p_b := gpu.CPUView[int32](b.Buffers[2])
-	p_c := gpu.CPUView[uint32](b.Buffers[3])
-	p_d := gpu.CPUView[uint32](b.Buffers[4])
-	p_e := gpu.CPUView[float32](b.Buffers[5])
-	p_f := gpu.CPUView[float32](b.Buffers[6])
-	p_n := gpu.CPUUniform[uint32](b.Uniforms, 0)
+func compareCPU(b *gpuimpl.CPUBlock) {
+	p_out := gpuimpl.CPUView[uint32](b.Buffers[0])
+	p_a := gpuimpl.CPUView[int32](b.Buffers[1])
+	p_b := gpuimpl.CPUView[int32](b.Buffers[2])
+	p_c := gpuimpl.CPUView[uint32](b.Buffers[3])
+	p_d := gpuimpl.CPUView[uint32](b.Buffers[4])
+	p_e := gpuimpl.CPUView[float32](b.Buffers[5])
+	p_f := gpuimpl.CPUView[float32](b.Buffers[6])
+	p_n := gpuimpl.CPUUniform[uint32](b.Uniforms, 0)
 	gx0, gy0, gz0 := b.Group.X*64, b.Group.Y*1, b.Group.Z*1
 	var ly uint32
 	var lz uint32
@@ -2143,42 +2144,42 @@ func compareCPU(b *gpu.CPUBlock) {
 }
 
 // CompoundAssignKernel is the compiled form of the kernel CompoundAssign (Go function CompoundAssign).
-var CompoundAssignKernel = gpu.Register(&gpu.KernelSpec{
+var CompoundAssignKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Name:  "github.com/goxpu/xpu/kernels/conformance.CompoundAssign",
 	Block: xpu.Dim3{X: 64, Y: 1, Z: 1},
-	Params: []gpu.Param{
-		{Name: "out", Kind: gpu.ParamBuffer, Type: gpu.TypeName{Name: "int32"}, Size: 4, Access: gpu.AccessWrite, Binding: 0},
-		{Name: "a", Kind: gpu.ParamBuffer, Type: gpu.TypeName{Name: "int32"}, Size: 4, Access: gpu.AccessRead, Binding: 1},
-		{Name: "n", Kind: gpu.ParamScalar, Type: gpu.TypeName{Name: "uint32"}, Size: 4, Binding: 0},
+	Params: []gpuimpl.Param{
+		{Name: "out", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "int32"}, Size: 4, Access: gpuimpl.AccessWrite, Binding: 0},
+		{Name: "a", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "int32"}, Size: 4, Access: gpuimpl.AccessRead, Binding: 1},
+		{Name: "n", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 0},
 	},
 	UniformSize: 16,
 	Func:        CompoundAssign,
-	Artifacts: []gpu.Artifact{
+	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpu.Manifest{
+			Manifest: gpuimpl.Manifest{
 				Kernel: "github.com/goxpu/xpu/kernels/conformance.CompoundAssign", Backend: "webgpu", Target: "wgsl",
 				Hash:        "sha256:ebc0a6954df047b92e2ae20c3cb57e47d72bbac63795235964a735bfa5102055",
 				Codegen:     "xpu-gen/1",
 				Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
 				SharedBytes: 0, StorageBindings: 2, UniformBytes: 16,
 				PrivateBytes: new(8),
-				Buffers: []gpu.Usage{
-					{Name: "out", Access: gpu.AccessWrite},
-					{Name: "a", Access: gpu.AccessRead},
+				Buffers: []gpuimpl.Usage{
+					{Name: "out", Access: gpuimpl.AccessWrite},
+					{Name: "a", Access: gpuimpl.AccessRead},
 				},
 			},
 			Code: compoundAssignWGSL,
 		},
 		{
-			Manifest: gpu.Manifest{
+			Manifest: gpuimpl.Manifest{
 				Kernel: "github.com/goxpu/xpu/kernels/conformance.CompoundAssign", Backend: "cpu", Target: "go",
-				Hash:        "sha256:5fdbefe236e0caf82437028aae9a32ffc840cbb2f22e2c3d4a4c49da0ad6676f",
+				Hash:        "sha256:ebffe053e944f486432002398d50556d839992924103bfc02f40090d1da4a5bd",
 				Codegen:     "xpu-gen/1",
 				Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
 				SharedBytes: 0, StorageBindings: 2, UniformBytes: 16,
-				Buffers: []gpu.Usage{
-					{Name: "out", Access: gpu.AccessWrite},
-					{Name: "a", Access: gpu.AccessRead},
+				Buffers: []gpuimpl.Usage{
+					{Name: "out", Access: gpuimpl.AccessWrite},
+					{Name: "a", Access: gpuimpl.AccessRead},
 				},
 			},
 			Entry: compoundAssignCPU,
@@ -2230,10 +2231,10 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
 `
 
 // compoundAssignCPU runs one block of the kernel CompoundAssign on the CPU.
-func compoundAssignCPU(b *gpu.CPUBlock) {
-	p_out := gpu.CPUView[int32](b.Buffers[0])
-	p_a := gpu.CPUView[int32](b.Buffers[1])
-	p_n := gpu.CPUUniform[uint32](b.Uniforms, 0)
+func compoundAssignCPU(b *gpuimpl.CPUBlock) {
+	p_out := gpuimpl.CPUView[int32](b.Buffers[0])
+	p_a := gpuimpl.CPUView[int32](b.Buffers[1])
+	p_n := gpuimpl.CPUUniform[uint32](b.Uniforms, 0)
 	gx0, gy0, gz0 := b.Group.X*64, b.Group.Y*1, b.Group.Z*1
 	var ly uint32
 	var lz uint32
@@ -2321,55 +2322,55 @@ func compoundAssignCPU(b *gpu.CPUBlock) {
 }
 
 // ConversionsKernel is the compiled form of the kernel Conversions (Go function Conversions).
-var ConversionsKernel = gpu.Register(&gpu.KernelSpec{
+var ConversionsKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Name:  "github.com/goxpu/xpu/kernels/conformance.Conversions",
 	Block: xpu.Dim3{X: 64, Y: 1, Z: 1},
-	Params: []gpu.Param{
-		{Name: "ints", Kind: gpu.ParamBuffer, Type: gpu.TypeName{Name: "int32"}, Size: 4, Access: gpu.AccessWrite, Binding: 0},
-		{Name: "uints", Kind: gpu.ParamBuffer, Type: gpu.TypeName{Name: "uint32"}, Size: 4, Access: gpu.AccessWrite, Binding: 1},
-		{Name: "floats", Kind: gpu.ParamBuffer, Type: gpu.TypeName{Name: "float32"}, Size: 4, Access: gpu.AccessWrite, Binding: 2},
-		{Name: "a", Kind: gpu.ParamBuffer, Type: gpu.TypeName{Name: "int32"}, Size: 4, Access: gpu.AccessRead, Binding: 3},
-		{Name: "b", Kind: gpu.ParamBuffer, Type: gpu.TypeName{Name: "uint32"}, Size: 4, Access: gpu.AccessRead, Binding: 4},
-		{Name: "f", Kind: gpu.ParamBuffer, Type: gpu.TypeName{Name: "float32"}, Size: 4, Access: gpu.AccessRead, Binding: 5},
-		{Name: "n", Kind: gpu.ParamScalar, Type: gpu.TypeName{Name: "uint32"}, Size: 4, Binding: 0},
+	Params: []gpuimpl.Param{
+		{Name: "ints", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "int32"}, Size: 4, Access: gpuimpl.AccessWrite, Binding: 0},
+		{Name: "uints", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Access: gpuimpl.AccessWrite, Binding: 1},
+		{Name: "floats", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "float32"}, Size: 4, Access: gpuimpl.AccessWrite, Binding: 2},
+		{Name: "a", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "int32"}, Size: 4, Access: gpuimpl.AccessRead, Binding: 3},
+		{Name: "b", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Access: gpuimpl.AccessRead, Binding: 4},
+		{Name: "f", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "float32"}, Size: 4, Access: gpuimpl.AccessRead, Binding: 5},
+		{Name: "n", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 0},
 	},
 	UniformSize: 16,
 	Func:        Conversions,
-	Artifacts: []gpu.Artifact{
+	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpu.Manifest{
+			Manifest: gpuimpl.Manifest{
 				Kernel: "github.com/goxpu/xpu/kernels/conformance.Conversions", Backend: "webgpu", Target: "wgsl",
 				Hash:        "sha256:9c6351afc100d40b503156a085b84f572a7c805066f8136c140810ea02dbfb77",
 				Codegen:     "xpu-gen/1",
 				Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
 				SharedBytes: 0, StorageBindings: 6, UniformBytes: 16,
 				PrivateBytes: new(8),
-				Buffers: []gpu.Usage{
-					{Name: "ints", Access: gpu.AccessWrite},
-					{Name: "uints", Access: gpu.AccessWrite},
-					{Name: "floats", Access: gpu.AccessWrite},
-					{Name: "a", Access: gpu.AccessRead},
-					{Name: "b", Access: gpu.AccessRead},
-					{Name: "f", Access: gpu.AccessRead},
+				Buffers: []gpuimpl.Usage{
+					{Name: "ints", Access: gpuimpl.AccessWrite},
+					{Name: "uints", Access: gpuimpl.AccessWrite},
+					{Name: "floats", Access: gpuimpl.AccessWrite},
+					{Name: "a", Access: gpuimpl.AccessRead},
+					{Name: "b", Access: gpuimpl.AccessRead},
+					{Name: "f", Access: gpuimpl.AccessRead},
 				},
 				NativeOps: []string{"abs", "bitcast", "max", "select"},
 			},
 			Code: conversionsWGSL,
 		},
 		{
-			Manifest: gpu.Manifest{
+			Manifest: gpuimpl.Manifest{
 				Kernel: "github.com/goxpu/xpu/kernels/conformance.Conversions", Backend: "cpu", Target: "go",
-				Hash:        "sha256:20c76849edc0c4b64f0ec6d50c74a036642fa9e91b3bba507ce986de193a660b",
+				Hash:        "sha256:b04171fa6a09e96753c4de42aab8a9fabf87b1a5ef7bd124bdbe561087d37ffe",
 				Codegen:     "xpu-gen/1",
 				Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
 				SharedBytes: 0, StorageBindings: 6, UniformBytes: 16,
-				Buffers: []gpu.Usage{
-					{Name: "ints", Access: gpu.AccessWrite},
-					{Name: "uints", Access: gpu.AccessWrite},
-					{Name: "floats", Access: gpu.AccessWrite},
-					{Name: "a", Access: gpu.AccessRead},
-					{Name: "b", Access: gpu.AccessRead},
-					{Name: "f", Access: gpu.AccessRead},
+				Buffers: []gpuimpl.Usage{
+					{Name: "ints", Access: gpuimpl.AccessWrite},
+					{Name: "uints", Access: gpuimpl.AccessWrite},
+					{Name: "floats", Access: gpuimpl.AccessWrite},
+					{Name: "a", Access: gpuimpl.AccessRead},
+					{Name: "b", Access: gpuimpl.AccessRead},
+					{Name: "f", Access: gpuimpl.AccessRead},
 				},
 				NativeOps: []string{"xpu.Abs", "xpu.Float32Bits", "xpu.Float32FromBits"},
 			},
@@ -2455,14 +2456,14 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
 `
 
 // conversionsCPU runs one block of the kernel Conversions on the CPU.
-func conversionsCPU(b *gpu.CPUBlock) {
-	p_ints := gpu.CPUView[int32](b.Buffers[0])
-	p_uints := gpu.CPUView[uint32](b.Buffers[1])
-	p_floats := gpu.CPUView[float32](b.Buffers[2])
-	p_a := gpu.CPUView[int32](b.Buffers[3])
-	p_b := gpu.CPUView[uint32](b.Buffers[4])
-	p_f := gpu.CPUView[float32](b.Buffers[5])
-	p_n := gpu.CPUUniform[uint32](b.Uniforms, 0)
+func conversionsCPU(b *gpuimpl.CPUBlock) {
+	p_ints := gpuimpl.CPUView[int32](b.Buffers[0])
+	p_uints := gpuimpl.CPUView[uint32](b.Buffers[1])
+	p_floats := gpuimpl.CPUView[float32](b.Buffers[2])
+	p_a := gpuimpl.CPUView[int32](b.Buffers[3])
+	p_b := gpuimpl.CPUView[uint32](b.Buffers[4])
+	p_f := gpuimpl.CPUView[float32](b.Buffers[5])
+	p_n := gpuimpl.CPUUniform[uint32](b.Uniforms, 0)
 	gx0, gy0, gz0 := b.Group.X*64, b.Group.Y*1, b.Group.Z*1
 	var ly uint32
 	var lz uint32
@@ -2552,42 +2553,42 @@ func conversionsCPU(b *gpu.CPUBlock) {
 }
 
 // EarlyReturnKernel is the compiled form of the kernel EarlyReturn (Go function EarlyReturn).
-var EarlyReturnKernel = gpu.Register(&gpu.KernelSpec{
+var EarlyReturnKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Name:  "github.com/goxpu/xpu/kernels/conformance.EarlyReturn",
 	Block: xpu.Dim3{X: 64, Y: 1, Z: 1},
-	Params: []gpu.Param{
-		{Name: "out", Kind: gpu.ParamBuffer, Type: gpu.TypeName{Name: "int32"}, Size: 4, Access: gpu.AccessWrite, Binding: 0},
-		{Name: "in", Kind: gpu.ParamBuffer, Type: gpu.TypeName{Name: "int32"}, Size: 4, Access: gpu.AccessRead, Binding: 1},
-		{Name: "n", Kind: gpu.ParamScalar, Type: gpu.TypeName{Name: "uint32"}, Size: 4, Binding: 0},
+	Params: []gpuimpl.Param{
+		{Name: "out", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "int32"}, Size: 4, Access: gpuimpl.AccessWrite, Binding: 0},
+		{Name: "in", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "int32"}, Size: 4, Access: gpuimpl.AccessRead, Binding: 1},
+		{Name: "n", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 0},
 	},
 	UniformSize: 16,
 	Func:        EarlyReturn,
-	Artifacts: []gpu.Artifact{
+	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpu.Manifest{
+			Manifest: gpuimpl.Manifest{
 				Kernel: "github.com/goxpu/xpu/kernels/conformance.EarlyReturn", Backend: "webgpu", Target: "wgsl",
 				Hash:        "sha256:549482072cd5006030ca85bf0703a222076c188056b40690d0f6a0962e5a6fc4",
 				Codegen:     "xpu-gen/1",
 				Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
 				SharedBytes: 0, StorageBindings: 2, UniformBytes: 16,
 				PrivateBytes: new(8),
-				Buffers: []gpu.Usage{
-					{Name: "out", Access: gpu.AccessWrite},
-					{Name: "in", Access: gpu.AccessRead},
+				Buffers: []gpuimpl.Usage{
+					{Name: "out", Access: gpuimpl.AccessWrite},
+					{Name: "in", Access: gpuimpl.AccessRead},
 				},
 			},
 			Code: earlyReturnWGSL,
 		},
 		{
-			Manifest: gpu.Manifest{
+			Manifest: gpuimpl.Manifest{
 				Kernel: "github.com/goxpu/xpu/kernels/conformance.EarlyReturn", Backend: "cpu", Target: "go",
-				Hash:        "sha256:29a51869920c5f9c5eedbf9e79ce765ab1896af31c20fb3ab1b508e0c62737bb",
+				Hash:        "sha256:c37ad51cd0290793cb0c5196919476d14df072ec80ad314762ce7bc21948be16",
 				Codegen:     "xpu-gen/1",
 				Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
 				SharedBytes: 0, StorageBindings: 2, UniformBytes: 16,
-				Buffers: []gpu.Usage{
-					{Name: "out", Access: gpu.AccessWrite},
-					{Name: "in", Access: gpu.AccessRead},
+				Buffers: []gpuimpl.Usage{
+					{Name: "out", Access: gpuimpl.AccessWrite},
+					{Name: "in", Access: gpuimpl.AccessRead},
 				},
 			},
 			Entry: earlyReturnCPU,
@@ -2633,10 +2634,10 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
 `
 
 // earlyReturnCPU runs one block of the kernel EarlyReturn on the CPU.
-func earlyReturnCPU(b *gpu.CPUBlock) {
-	p_out := gpu.CPUView[int32](b.Buffers[0])
-	p_in := gpu.CPUView[int32](b.Buffers[1])
-	p_n := gpu.CPUUniform[uint32](b.Uniforms, 0)
+func earlyReturnCPU(b *gpuimpl.CPUBlock) {
+	p_out := gpuimpl.CPUView[int32](b.Buffers[0])
+	p_in := gpuimpl.CPUView[int32](b.Buffers[1])
+	p_n := gpuimpl.CPUUniform[uint32](b.Uniforms, 0)
 	gx0, gy0, gz0 := b.Group.X*64, b.Group.Y*1, b.Group.Z*1
 	var ly uint32
 	var lz uint32
@@ -2714,45 +2715,45 @@ func earlyReturnCPU(b *gpu.CPUBlock) {
 }
 
 // FloatArithKernel is the compiled form of the kernel FloatArith (Go function FloatArith).
-var FloatArithKernel = gpu.Register(&gpu.KernelSpec{
+var FloatArithKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Name:  "github.com/goxpu/xpu/kernels/conformance.FloatArith",
 	Block: xpu.Dim3{X: 64, Y: 1, Z: 1},
-	Params: []gpu.Param{
-		{Name: "out", Kind: gpu.ParamBuffer, Type: gpu.TypeName{Name: "float32"}, Size: 4, Access: gpu.AccessWrite, Binding: 0},
-		{Name: "a", Kind: gpu.ParamBuffer, Type: gpu.TypeName{Name: "float32"}, Size: 4, Access: gpu.AccessRead, Binding: 1},
-		{Name: "b", Kind: gpu.ParamBuffer, Type: gpu.TypeName{Name: "float32"}, Size: 4, Access: gpu.AccessRead, Binding: 2},
-		{Name: "n", Kind: gpu.ParamScalar, Type: gpu.TypeName{Name: "uint32"}, Size: 4, Binding: 0},
+	Params: []gpuimpl.Param{
+		{Name: "out", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "float32"}, Size: 4, Access: gpuimpl.AccessWrite, Binding: 0},
+		{Name: "a", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "float32"}, Size: 4, Access: gpuimpl.AccessRead, Binding: 1},
+		{Name: "b", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "float32"}, Size: 4, Access: gpuimpl.AccessRead, Binding: 2},
+		{Name: "n", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 0},
 	},
 	UniformSize: 16,
 	Func:        FloatArith,
-	Artifacts: []gpu.Artifact{
+	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpu.Manifest{
+			Manifest: gpuimpl.Manifest{
 				Kernel: "github.com/goxpu/xpu/kernels/conformance.FloatArith", Backend: "webgpu", Target: "wgsl",
 				Hash:        "sha256:cb2cd0a10735da87701177bea753a844283fddf581b3e73559af014d8781035c",
 				Codegen:     "xpu-gen/1",
 				Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
 				SharedBytes: 0, StorageBindings: 3, UniformBytes: 16,
 				PrivateBytes: new(16),
-				Buffers: []gpu.Usage{
-					{Name: "out", Access: gpu.AccessWrite},
-					{Name: "a", Access: gpu.AccessRead},
-					{Name: "b", Access: gpu.AccessRead},
+				Buffers: []gpuimpl.Usage{
+					{Name: "out", Access: gpuimpl.AccessWrite},
+					{Name: "a", Access: gpuimpl.AccessRead},
+					{Name: "b", Access: gpuimpl.AccessRead},
 				},
 			},
 			Code: floatArithWGSL,
 		},
 		{
-			Manifest: gpu.Manifest{
+			Manifest: gpuimpl.Manifest{
 				Kernel: "github.com/goxpu/xpu/kernels/conformance.FloatArith", Backend: "cpu", Target: "go",
-				Hash:        "sha256:1171075acc78c7a776bd4f6be4d7957e768240c27c607de0f56ed1db7f2ed50b",
+				Hash:        "sha256:60624794951da48f4aa0d6bfb747a14b72cbb52adfe48a0d99e3b8622fe9582c",
 				Codegen:     "xpu-gen/1",
 				Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
 				SharedBytes: 0, StorageBindings: 3, UniformBytes: 16,
-				Buffers: []gpu.Usage{
-					{Name: "out", Access: gpu.AccessWrite},
-					{Name: "a", Access: gpu.AccessRead},
-					{Name: "b", Access: gpu.AccessRead},
+				Buffers: []gpuimpl.Usage{
+					{Name: "out", Access: gpuimpl.AccessWrite},
+					{Name: "a", Access: gpuimpl.AccessRead},
+					{Name: "b", Access: gpuimpl.AccessRead},
 				},
 			},
 			Entry: floatArithCPU,
@@ -2796,11 +2797,11 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
 `
 
 // floatArithCPU runs one block of the kernel FloatArith on the CPU.
-func floatArithCPU(b *gpu.CPUBlock) {
-	p_out := gpu.CPUView[float32](b.Buffers[0])
-	p_a := gpu.CPUView[float32](b.Buffers[1])
-	p_b := gpu.CPUView[float32](b.Buffers[2])
-	p_n := gpu.CPUUniform[uint32](b.Uniforms, 0)
+func floatArithCPU(b *gpuimpl.CPUBlock) {
+	p_out := gpuimpl.CPUView[float32](b.Buffers[0])
+	p_a := gpuimpl.CPUView[float32](b.Buffers[1])
+	p_b := gpuimpl.CPUView[float32](b.Buffers[2])
+	p_n := gpuimpl.CPUUniform[uint32](b.Uniforms, 0)
 	gx0, gy0, gz0 := b.Group.X*64, b.Group.Y*1, b.Group.Z*1
 	var ly uint32
 	var lz uint32
@@ -2877,49 +2878,49 @@ func floatArithCPU(b *gpu.CPUBlock) {
 }
 
 // FloatCompareKernel is the compiled form of the kernel FloatCompare (Go function FloatCompare).
-var FloatCompareKernel = gpu.Register(&gpu.KernelSpec{
+var FloatCompareKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Name:  "github.com/goxpu/xpu/kernels/conformance.FloatCompare",
 	Block: xpu.Dim3{X: 64, Y: 1, Z: 1},
-	Params: []gpu.Param{
-		{Name: "flags", Kind: gpu.ParamBuffer, Type: gpu.TypeName{Name: "uint32"}, Size: 4, Access: gpu.AccessWrite, Binding: 0},
-		{Name: "vals", Kind: gpu.ParamBuffer, Type: gpu.TypeName{Name: "float32"}, Size: 4, Access: gpu.AccessWrite, Binding: 1},
-		{Name: "a", Kind: gpu.ParamBuffer, Type: gpu.TypeName{Name: "float32"}, Size: 4, Access: gpu.AccessRead, Binding: 2},
-		{Name: "b", Kind: gpu.ParamBuffer, Type: gpu.TypeName{Name: "float32"}, Size: 4, Access: gpu.AccessRead, Binding: 3},
-		{Name: "n", Kind: gpu.ParamScalar, Type: gpu.TypeName{Name: "uint32"}, Size: 4, Binding: 0},
+	Params: []gpuimpl.Param{
+		{Name: "flags", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Access: gpuimpl.AccessWrite, Binding: 0},
+		{Name: "vals", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "float32"}, Size: 4, Access: gpuimpl.AccessWrite, Binding: 1},
+		{Name: "a", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "float32"}, Size: 4, Access: gpuimpl.AccessRead, Binding: 2},
+		{Name: "b", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "float32"}, Size: 4, Access: gpuimpl.AccessRead, Binding: 3},
+		{Name: "n", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 0},
 	},
 	UniformSize: 16,
 	Func:        FloatCompare,
-	Artifacts: []gpu.Artifact{
+	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpu.Manifest{
+			Manifest: gpuimpl.Manifest{
 				Kernel: "github.com/goxpu/xpu/kernels/conformance.FloatCompare", Backend: "webgpu", Target: "wgsl",
 				Hash:        "sha256:67eb674d8d18a1a27a80890c2cd354d6954f134511d57d0da5ccf3245c131052",
 				Codegen:     "xpu-gen/1",
 				Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
 				SharedBytes: 0, StorageBindings: 4, UniformBytes: 16,
 				PrivateBytes: new(40),
-				Buffers: []gpu.Usage{
-					{Name: "flags", Access: gpu.AccessWrite},
-					{Name: "vals", Access: gpu.AccessWrite},
-					{Name: "a", Access: gpu.AccessRead},
-					{Name: "b", Access: gpu.AccessRead},
+				Buffers: []gpuimpl.Usage{
+					{Name: "flags", Access: gpuimpl.AccessWrite},
+					{Name: "vals", Access: gpuimpl.AccessWrite},
+					{Name: "a", Access: gpuimpl.AccessRead},
+					{Name: "b", Access: gpuimpl.AccessRead},
 				},
 				NativeOps: []string{"bitcast", "max", "select"},
 			},
 			Code: floatCompareWGSL,
 		},
 		{
-			Manifest: gpu.Manifest{
+			Manifest: gpuimpl.Manifest{
 				Kernel: "github.com/goxpu/xpu/kernels/conformance.FloatCompare", Backend: "cpu", Target: "go",
-				Hash:        "sha256:4059a5dfbb13dc71018626d691bb3855c28a29dfcb767ccca3cfa811d1ae6301",
+				Hash:        "sha256:897b9f45dd3f4e4f028f4f23c5e5a3a7b40ba9407c2e9241a5e23ec524e460dc",
 				Codegen:     "xpu-gen/1",
 				Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
 				SharedBytes: 0, StorageBindings: 4, UniformBytes: 16,
-				Buffers: []gpu.Usage{
-					{Name: "flags", Access: gpu.AccessWrite},
-					{Name: "vals", Access: gpu.AccessWrite},
-					{Name: "a", Access: gpu.AccessRead},
-					{Name: "b", Access: gpu.AccessRead},
+				Buffers: []gpuimpl.Usage{
+					{Name: "flags", Access: gpuimpl.AccessWrite},
+					{Name: "vals", Access: gpuimpl.AccessWrite},
+					{Name: "a", Access: gpuimpl.AccessRead},
+					{Name: "b", Access: gpuimpl.AccessRead},
 				},
 				NativeOps: []string{"xpu.Clamp", "xpu.Float32Bits", "xpu.Float32FromBits", "xpu.Max", "xpu.Min"},
 			},
@@ -3007,12 +3008,12 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
 `
 
 // floatCompareCPU runs one block of the kernel FloatCompare on the CPU.
-func floatCompareCPU(b *gpu.CPUBlock) {
-	p_flags := gpu.CPUView[uint32](b.Buffers[0])
-	p_vals := gpu.CPUView[float32](b.Buffers[1])
-	p_a := gpu.CPUView[float32](b.Buffers[2])
-	p_b := gpu.CPUView[float32](b.Buffers[3])
-	p_n := gpu.CPUUniform[uint32](b.Uniforms, 0)
+func floatCompareCPU(b *gpuimpl.CPUBlock) {
+	p_flags := gpuimpl.CPUView[uint32](b.Buffers[0])
+	p_vals := gpuimpl.CPUView[float32](b.Buffers[1])
+	p_a := gpuimpl.CPUView[float32](b.Buffers[2])
+	p_b := gpuimpl.CPUView[float32](b.Buffers[3])
+	p_n := gpuimpl.CPUUniform[uint32](b.Uniforms, 0)
 	gx0, gy0, gz0 := b.Group.X*64, b.Group.Y*1, b.Group.Z*1
 	var ly uint32
 	var lz uint32
@@ -3142,49 +3143,49 @@ func floatCompareCPU(b *gpu.CPUBlock) {
 }
 
 // FloatConvertKernel is the compiled form of the kernel FloatConvert (Go function FloatConvert).
-var FloatConvertKernel = gpu.Register(&gpu.KernelSpec{
+var FloatConvertKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Name:  "github.com/goxpu/xpu/kernels/conformance.FloatConvert",
 	Block: xpu.Dim3{X: 64, Y: 1, Z: 1},
-	Params: []gpu.Param{
-		{Name: "ints", Kind: gpu.ParamBuffer, Type: gpu.TypeName{Name: "int32"}, Size: 4, Access: gpu.AccessWrite, Binding: 0},
-		{Name: "uints", Kind: gpu.ParamBuffer, Type: gpu.TypeName{Name: "uint32"}, Size: 4, Access: gpu.AccessWrite, Binding: 1},
-		{Name: "a", Kind: gpu.ParamBuffer, Type: gpu.TypeName{Name: "float32"}, Size: 4, Access: gpu.AccessRead, Binding: 2},
-		{Name: "b", Kind: gpu.ParamBuffer, Type: gpu.TypeName{Name: "float32"}, Size: 4, Access: gpu.AccessRead, Binding: 3},
-		{Name: "n", Kind: gpu.ParamScalar, Type: gpu.TypeName{Name: "uint32"}, Size: 4, Binding: 0},
+	Params: []gpuimpl.Param{
+		{Name: "ints", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "int32"}, Size: 4, Access: gpuimpl.AccessWrite, Binding: 0},
+		{Name: "uints", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Access: gpuimpl.AccessWrite, Binding: 1},
+		{Name: "a", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "float32"}, Size: 4, Access: gpuimpl.AccessRead, Binding: 2},
+		{Name: "b", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "float32"}, Size: 4, Access: gpuimpl.AccessRead, Binding: 3},
+		{Name: "n", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 0},
 	},
 	UniformSize: 16,
 	Func:        FloatConvert,
-	Artifacts: []gpu.Artifact{
+	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpu.Manifest{
+			Manifest: gpuimpl.Manifest{
 				Kernel: "github.com/goxpu/xpu/kernels/conformance.FloatConvert", Backend: "webgpu", Target: "wgsl",
 				Hash:        "sha256:18162ea16ac2b62af07fec1fed2d8d5a226f0d0b8f3a882d260548d9565ab0c6",
 				Codegen:     "xpu-gen/1",
 				Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
 				SharedBytes: 0, StorageBindings: 4, UniformBytes: 16,
 				PrivateBytes: new(4),
-				Buffers: []gpu.Usage{
-					{Name: "ints", Access: gpu.AccessWrite},
-					{Name: "uints", Access: gpu.AccessWrite},
-					{Name: "a", Access: gpu.AccessRead},
-					{Name: "b", Access: gpu.AccessRead},
+				Buffers: []gpuimpl.Usage{
+					{Name: "ints", Access: gpuimpl.AccessWrite},
+					{Name: "uints", Access: gpuimpl.AccessWrite},
+					{Name: "a", Access: gpuimpl.AccessRead},
+					{Name: "b", Access: gpuimpl.AccessRead},
 				},
 				NativeOps: []string{"bitcast", "max", "select"},
 			},
 			Code: floatConvertWGSL,
 		},
 		{
-			Manifest: gpu.Manifest{
+			Manifest: gpuimpl.Manifest{
 				Kernel: "github.com/goxpu/xpu/kernels/conformance.FloatConvert", Backend: "cpu", Target: "go",
-				Hash:        "sha256:7b4a4b3bc319edd6a155a3fcb5666150f4fdf7653fbdff9c935e24e18b4c2677",
+				Hash:        "sha256:bb9d8c26f5c46a71f810f0d4e50cef8bfb84d95d22cbfe5a6605111e9f479a2f",
 				Codegen:     "xpu-gen/1",
 				Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
 				SharedBytes: 0, StorageBindings: 4, UniformBytes: 16,
-				Buffers: []gpu.Usage{
-					{Name: "ints", Access: gpu.AccessWrite},
-					{Name: "uints", Access: gpu.AccessWrite},
-					{Name: "a", Access: gpu.AccessRead},
-					{Name: "b", Access: gpu.AccessRead},
+				Buffers: []gpuimpl.Usage{
+					{Name: "ints", Access: gpuimpl.AccessWrite},
+					{Name: "uints", Access: gpuimpl.AccessWrite},
+					{Name: "a", Access: gpuimpl.AccessRead},
+					{Name: "b", Access: gpuimpl.AccessRead},
 				},
 			},
 			Entry: floatConvertCPU,
@@ -3257,12 +3258,12 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
 `
 
 // floatConvertCPU runs one block of the kernel FloatConvert on the CPU.
-func floatConvertCPU(b *gpu.CPUBlock) {
-	p_ints := gpu.CPUView[int32](b.Buffers[0])
-	p_uints := gpu.CPUView[uint32](b.Buffers[1])
-	p_a := gpu.CPUView[float32](b.Buffers[2])
-	p_b := gpu.CPUView[float32](b.Buffers[3])
-	p_n := gpu.CPUUniform[uint32](b.Uniforms, 0)
+func floatConvertCPU(b *gpuimpl.CPUBlock) {
+	p_ints := gpuimpl.CPUView[int32](b.Buffers[0])
+	p_uints := gpuimpl.CPUView[uint32](b.Buffers[1])
+	p_a := gpuimpl.CPUView[float32](b.Buffers[2])
+	p_b := gpuimpl.CPUView[float32](b.Buffers[3])
+	p_n := gpuimpl.CPUUniform[uint32](b.Uniforms, 0)
 	gx0, gy0, gz0 := b.Group.X*64, b.Group.Y*1, b.Group.Z*1
 	var ly uint32
 	var lz uint32
@@ -3350,28 +3351,28 @@ func floatConvertCPU(b *gpu.CPUBlock) {
 }
 
 // FloatEdgesKernel is the compiled form of the kernel FloatEdges (Go function FloatEdges).
-var FloatEdgesKernel = gpu.Register(&gpu.KernelSpec{
+var FloatEdgesKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Name:  "github.com/goxpu/xpu/kernels/conformance.FloatEdges",
 	Block: xpu.Dim3{X: 64, Y: 1, Z: 1},
-	Params: []gpu.Param{
-		{Name: "out", Kind: gpu.ParamBuffer, Type: gpu.TypeName{Name: "float32"}, Size: 4, Access: gpu.AccessWrite, Binding: 0},
-		{Name: "a", Kind: gpu.ParamBuffer, Type: gpu.TypeName{Name: "float32"}, Size: 4, Access: gpu.AccessRead, Binding: 1},
-		{Name: "n", Kind: gpu.ParamScalar, Type: gpu.TypeName{Name: "uint32"}, Size: 4, Binding: 0},
+	Params: []gpuimpl.Param{
+		{Name: "out", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "float32"}, Size: 4, Access: gpuimpl.AccessWrite, Binding: 0},
+		{Name: "a", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "float32"}, Size: 4, Access: gpuimpl.AccessRead, Binding: 1},
+		{Name: "n", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 0},
 	},
 	UniformSize: 16,
 	Func:        FloatEdges,
-	Artifacts: []gpu.Artifact{
+	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpu.Manifest{
+			Manifest: gpuimpl.Manifest{
 				Kernel: "github.com/goxpu/xpu/kernels/conformance.FloatEdges", Backend: "webgpu", Target: "wgsl",
 				Hash:        "sha256:f7314f41a67951e0b84cbbba39bd5b2a1e1015ab3c67a8bab612895b44d45d12",
 				Codegen:     "xpu-gen/1",
 				Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
 				SharedBytes: 0, StorageBindings: 2, UniformBytes: 16,
 				PrivateBytes: new(16),
-				Buffers: []gpu.Usage{
-					{Name: "out", Access: gpu.AccessWrite},
-					{Name: "a", Access: gpu.AccessRead},
+				Buffers: []gpuimpl.Usage{
+					{Name: "out", Access: gpuimpl.AccessWrite},
+					{Name: "a", Access: gpuimpl.AccessRead},
 				},
 				Fault:     true,
 				NativeOps: []string{"atomicOr", "bitcast", "exp", "max", "select"},
@@ -3379,15 +3380,15 @@ var FloatEdgesKernel = gpu.Register(&gpu.KernelSpec{
 			Code: floatEdgesWGSL,
 		},
 		{
-			Manifest: gpu.Manifest{
+			Manifest: gpuimpl.Manifest{
 				Kernel: "github.com/goxpu/xpu/kernels/conformance.FloatEdges", Backend: "cpu", Target: "go",
-				Hash:        "sha256:2d18193526387f56b88927bf131ae267055fa398813c25b0acafcbebb29778c1",
+				Hash:        "sha256:e53c71656a92c86066ed66b7a3fee4b5f6b5992cc568a5719601ed1ae7ef1834",
 				Codegen:     "xpu-gen/1",
 				Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
 				SharedBytes: 0, StorageBindings: 2, UniformBytes: 16,
-				Buffers: []gpu.Usage{
-					{Name: "out", Access: gpu.AccessWrite},
-					{Name: "a", Access: gpu.AccessRead},
+				Buffers: []gpuimpl.Usage{
+					{Name: "out", Access: gpuimpl.AccessWrite},
+					{Name: "a", Access: gpuimpl.AccessRead},
 				},
 				NativeOps: []string{"xpu.Exp", "xpu.Float32FromBits", "xpu.Max"},
 			},
@@ -3462,10 +3463,10 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
 `
 
 // floatEdgesCPU runs one block of the kernel FloatEdges on the CPU.
-func floatEdgesCPU(b *gpu.CPUBlock) {
-	p_out := gpu.CPUView[float32](b.Buffers[0])
-	p_a := gpu.CPUView[float32](b.Buffers[1])
-	p_n := gpu.CPUUniform[uint32](b.Uniforms, 0)
+func floatEdgesCPU(b *gpuimpl.CPUBlock) {
+	p_out := gpuimpl.CPUView[float32](b.Buffers[0])
+	p_a := gpuimpl.CPUView[float32](b.Buffers[1])
+	p_n := gpuimpl.CPUUniform[uint32](b.Uniforms, 0)
 	gx0, gy0, gz0 := b.Group.X*64, b.Group.Y*1, b.Group.Z*1
 	var ly uint32
 	var lz uint32
@@ -3553,45 +3554,45 @@ func floatEdgesCPU(b *gpu.CPUBlock) {
 }
 
 // FuncBufferKernel is the compiled form of the kernel FuncBuffer (Go function FuncBuffer).
-var FuncBufferKernel = gpu.Register(&gpu.KernelSpec{
+var FuncBufferKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Name:  "github.com/goxpu/xpu/kernels/conformance.FuncBuffer",
 	Block: xpu.Dim3{X: 64, Y: 1, Z: 1},
-	Params: []gpu.Param{
-		{Name: "out", Kind: gpu.ParamBuffer, Type: gpu.TypeName{Name: "float32"}, Size: 4, Access: gpu.AccessWrite, Binding: 0},
-		{Name: "in", Kind: gpu.ParamBuffer, Type: gpu.TypeName{Name: "float32"}, Size: 4, Access: gpu.AccessRead, Binding: 1},
-		{Name: "w", Kind: gpu.ParamBuffer, Type: gpu.TypeName{Name: "float32"}, Size: 4, Access: gpu.AccessRead, Binding: 2},
-		{Name: "n", Kind: gpu.ParamScalar, Type: gpu.TypeName{Name: "uint32"}, Size: 4, Binding: 0},
+	Params: []gpuimpl.Param{
+		{Name: "out", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "float32"}, Size: 4, Access: gpuimpl.AccessWrite, Binding: 0},
+		{Name: "in", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "float32"}, Size: 4, Access: gpuimpl.AccessRead, Binding: 1},
+		{Name: "w", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "float32"}, Size: 4, Access: gpuimpl.AccessRead, Binding: 2},
+		{Name: "n", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 0},
 	},
 	UniformSize: 16,
 	Func:        FuncBuffer,
-	Artifacts: []gpu.Artifact{
+	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpu.Manifest{
+			Manifest: gpuimpl.Manifest{
 				Kernel: "github.com/goxpu/xpu/kernels/conformance.FuncBuffer", Backend: "webgpu", Target: "wgsl",
 				Hash:        "sha256:80ffdd1ede0077f0a2dad1f989e57a2c3e6fd327b4821f330a5a96a8f9dbd964",
 				Codegen:     "xpu-gen/1",
 				Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
 				SharedBytes: 0, StorageBindings: 3, UniformBytes: 16,
 				PrivateBytes: new(28),
-				Buffers: []gpu.Usage{
-					{Name: "out", Access: gpu.AccessWrite},
-					{Name: "in", Access: gpu.AccessRead},
-					{Name: "w", Access: gpu.AccessRead},
+				Buffers: []gpuimpl.Usage{
+					{Name: "out", Access: gpuimpl.AccessWrite},
+					{Name: "in", Access: gpuimpl.AccessRead},
+					{Name: "w", Access: gpuimpl.AccessRead},
 				},
 			},
 			Code: funcBufferWGSL,
 		},
 		{
-			Manifest: gpu.Manifest{
+			Manifest: gpuimpl.Manifest{
 				Kernel: "github.com/goxpu/xpu/kernels/conformance.FuncBuffer", Backend: "cpu", Target: "go",
-				Hash:        "sha256:172ac81ade7cb9428020461a6b2f274bf58c6dfb84a0448a819ea4f6ba6a8123",
+				Hash:        "sha256:8758d13a71181c7e639417322d3c30fbf68603b7f18bcf83b2aecc783b42161f",
 				Codegen:     "xpu-gen/1",
 				Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
 				SharedBytes: 0, StorageBindings: 3, UniformBytes: 16,
-				Buffers: []gpu.Usage{
-					{Name: "out", Access: gpu.AccessWrite},
-					{Name: "in", Access: gpu.AccessRead},
-					{Name: "w", Access: gpu.AccessRead},
+				Buffers: []gpuimpl.Usage{
+					{Name: "out", Access: gpuimpl.AccessWrite},
+					{Name: "in", Access: gpuimpl.AccessRead},
+					{Name: "w", Access: gpuimpl.AccessRead},
 				},
 			},
 			Entry: funcBufferCPU,
@@ -3656,11 +3657,11 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
 `
 
 // funcBufferCPU runs one block of the kernel FuncBuffer on the CPU.
-func funcBufferCPU(b *gpu.CPUBlock) {
-	p_out := gpu.CPUView[float32](b.Buffers[0])
-	p_in := gpu.CPUView[float32](b.Buffers[1])
-	p_w := gpu.CPUView[float32](b.Buffers[2])
-	p_n := gpu.CPUUniform[uint32](b.Uniforms, 0)
+func funcBufferCPU(b *gpuimpl.CPUBlock) {
+	p_out := gpuimpl.CPUView[float32](b.Buffers[0])
+	p_in := gpuimpl.CPUView[float32](b.Buffers[1])
+	p_w := gpuimpl.CPUView[float32](b.Buffers[2])
+	p_n := gpuimpl.CPUUniform[uint32](b.Uniforms, 0)
 	gx0, gy0, gz0 := b.Group.X*64, b.Group.Y*1, b.Group.Z*1
 	var ly uint32
 	var lz uint32
@@ -3739,46 +3740,46 @@ func funcBufferCPU(b *gpu.CPUBlock) {
 }
 
 // FuncChainKernel is the compiled form of the kernel FuncChain (Go function FuncChain).
-var FuncChainKernel = gpu.Register(&gpu.KernelSpec{
+var FuncChainKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Name:  "github.com/goxpu/xpu/kernels/conformance.FuncChain",
 	Block: xpu.Dim3{X: 64, Y: 1, Z: 1},
-	Params: []gpu.Param{
-		{Name: "out", Kind: gpu.ParamBuffer, Type: gpu.TypeName{Name: "float32"}, Size: 4, Access: gpu.AccessWrite, Binding: 0},
-		{Name: "a", Kind: gpu.ParamBuffer, Type: gpu.TypeName{Name: "float32"}, Size: 4, Access: gpu.AccessRead, Binding: 1},
-		{Name: "b", Kind: gpu.ParamBuffer, Type: gpu.TypeName{Name: "float32"}, Size: 4, Access: gpu.AccessRead, Binding: 2},
-		{Name: "n", Kind: gpu.ParamScalar, Type: gpu.TypeName{Name: "uint32"}, Size: 4, Binding: 0},
+	Params: []gpuimpl.Param{
+		{Name: "out", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "float32"}, Size: 4, Access: gpuimpl.AccessWrite, Binding: 0},
+		{Name: "a", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "float32"}, Size: 4, Access: gpuimpl.AccessRead, Binding: 1},
+		{Name: "b", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "float32"}, Size: 4, Access: gpuimpl.AccessRead, Binding: 2},
+		{Name: "n", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 0},
 	},
 	UniformSize: 16,
 	Func:        FuncChain,
-	Artifacts: []gpu.Artifact{
+	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpu.Manifest{
+			Manifest: gpuimpl.Manifest{
 				Kernel: "github.com/goxpu/xpu/kernels/conformance.FuncChain", Backend: "webgpu", Target: "wgsl",
 				Hash:        "sha256:7eea8c2b4d855b14fc41ca2d76c540340f1ddb3f02e421cc4f199bc4dac4d076",
 				Codegen:     "xpu-gen/1",
 				Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
 				SharedBytes: 0, StorageBindings: 3, UniformBytes: 16,
 				PrivateBytes: new(36),
-				Buffers: []gpu.Usage{
-					{Name: "out", Access: gpu.AccessWrite},
-					{Name: "a", Access: gpu.AccessRead},
-					{Name: "b", Access: gpu.AccessRead},
+				Buffers: []gpuimpl.Usage{
+					{Name: "out", Access: gpuimpl.AccessWrite},
+					{Name: "a", Access: gpuimpl.AccessRead},
+					{Name: "b", Access: gpuimpl.AccessRead},
 				},
 				NativeOps: []string{"bitcast", "max", "select"},
 			},
 			Code: funcChainWGSL,
 		},
 		{
-			Manifest: gpu.Manifest{
+			Manifest: gpuimpl.Manifest{
 				Kernel: "github.com/goxpu/xpu/kernels/conformance.FuncChain", Backend: "cpu", Target: "go",
-				Hash:        "sha256:a5e0f2299913f5371de9e63724531a8c61169c8dd619a8ff8072265908fba8a6",
+				Hash:        "sha256:4f7f278d63349db281ae82ea96184d1148e22cad7c10d2b2f032f2545d6f0f8d",
 				Codegen:     "xpu-gen/1",
 				Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
 				SharedBytes: 0, StorageBindings: 3, UniformBytes: 16,
-				Buffers: []gpu.Usage{
-					{Name: "out", Access: gpu.AccessWrite},
-					{Name: "a", Access: gpu.AccessRead},
-					{Name: "b", Access: gpu.AccessRead},
+				Buffers: []gpuimpl.Usage{
+					{Name: "out", Access: gpuimpl.AccessWrite},
+					{Name: "a", Access: gpuimpl.AccessRead},
+					{Name: "b", Access: gpuimpl.AccessRead},
 				},
 			},
 			Entry: funcChainCPU,
@@ -3848,11 +3849,11 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
 `
 
 // funcChainCPU runs one block of the kernel FuncChain on the CPU.
-func funcChainCPU(b *gpu.CPUBlock) {
-	p_out := gpu.CPUView[float32](b.Buffers[0])
-	p_a := gpu.CPUView[float32](b.Buffers[1])
-	p_b := gpu.CPUView[float32](b.Buffers[2])
-	p_n := gpu.CPUUniform[uint32](b.Uniforms, 0)
+func funcChainCPU(b *gpuimpl.CPUBlock) {
+	p_out := gpuimpl.CPUView[float32](b.Buffers[0])
+	p_a := gpuimpl.CPUView[float32](b.Buffers[1])
+	p_b := gpuimpl.CPUView[float32](b.Buffers[2])
+	p_n := gpuimpl.CPUUniform[uint32](b.Uniforms, 0)
 	gx0, gy0, gz0 := b.Group.X*64, b.Group.Y*1, b.Group.Z*1
 	var ly uint32
 	var lz uint32
@@ -3936,43 +3937,43 @@ func funcChainCPU(b *gpu.CPUBlock) {
 }
 
 // Grid2DKernel is the compiled form of the kernel Grid2D (Go function Grid2D).
-var Grid2DKernel = gpu.Register(&gpu.KernelSpec{
+var Grid2DKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Name:  "github.com/goxpu/xpu/kernels/conformance.Grid2D",
 	Block: xpu.Dim3{X: 16, Y: 8, Z: 1},
-	Params: []gpu.Param{
-		{Name: "out", Kind: gpu.ParamBuffer, Type: gpu.TypeName{Name: "uint32"}, Size: 4, Access: gpu.AccessWrite, Binding: 0},
-		{Name: "in", Kind: gpu.ParamBuffer, Type: gpu.TypeName{Name: "uint32"}, Size: 4, Access: gpu.AccessRead, Binding: 1},
-		{Name: "w", Kind: gpu.ParamScalar, Type: gpu.TypeName{Name: "uint32"}, Size: 4, Binding: 0},
-		{Name: "h", Kind: gpu.ParamScalar, Type: gpu.TypeName{Name: "uint32"}, Size: 4, Binding: 4},
+	Params: []gpuimpl.Param{
+		{Name: "out", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Access: gpuimpl.AccessWrite, Binding: 0},
+		{Name: "in", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Access: gpuimpl.AccessRead, Binding: 1},
+		{Name: "w", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 0},
+		{Name: "h", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 4},
 	},
 	UniformSize: 16,
 	Func:        Grid2D,
-	Artifacts: []gpu.Artifact{
+	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpu.Manifest{
+			Manifest: gpuimpl.Manifest{
 				Kernel: "github.com/goxpu/xpu/kernels/conformance.Grid2D", Backend: "webgpu", Target: "wgsl",
 				Hash:        "sha256:f04b59705c65ce757c0113207bfb8d4aafd38a31f701cfe2b06287d5251ebb60",
 				Codegen:     "xpu-gen/1",
 				Block:       xpu.Dim3{X: 16, Y: 8, Z: 1},
 				SharedBytes: 0, StorageBindings: 2, UniformBytes: 16,
 				PrivateBytes: new(12),
-				Buffers: []gpu.Usage{
-					{Name: "out", Access: gpu.AccessWrite},
-					{Name: "in", Access: gpu.AccessRead},
+				Buffers: []gpuimpl.Usage{
+					{Name: "out", Access: gpuimpl.AccessWrite},
+					{Name: "in", Access: gpuimpl.AccessRead},
 				},
 			},
 			Code: grid2DWGSL,
 		},
 		{
-			Manifest: gpu.Manifest{
+			Manifest: gpuimpl.Manifest{
 				Kernel: "github.com/goxpu/xpu/kernels/conformance.Grid2D", Backend: "cpu", Target: "go",
-				Hash:        "sha256:13fe5faaad9f9b7e70cc97e08abc66451d6a98b9a4b4846fab0bea9b6b228dee",
+				Hash:        "sha256:bbce9b11482e140a4c0ab99adbc97d573e9aea8ba58bd306bb6ac4e328fdc199",
 				Codegen:     "xpu-gen/1",
 				Block:       xpu.Dim3{X: 16, Y: 8, Z: 1},
 				SharedBytes: 0, StorageBindings: 2, UniformBytes: 16,
-				Buffers: []gpu.Usage{
-					{Name: "out", Access: gpu.AccessWrite},
-					{Name: "in", Access: gpu.AccessRead},
+				Buffers: []gpuimpl.Usage{
+					{Name: "out", Access: gpuimpl.AccessWrite},
+					{Name: "in", Access: gpuimpl.AccessRead},
 				},
 			},
 			Entry: grid2DCPU,
@@ -4011,11 +4012,11 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
 `
 
 // grid2DCPU runs one block of the kernel Grid2D on the CPU.
-func grid2DCPU(b *gpu.CPUBlock) {
-	p_out := gpu.CPUView[uint32](b.Buffers[0])
-	p_in := gpu.CPUView[uint32](b.Buffers[1])
-	p_w := gpu.CPUUniform[uint32](b.Uniforms, 0)
-	p_h := gpu.CPUUniform[uint32](b.Uniforms, 4)
+func grid2DCPU(b *gpuimpl.CPUBlock) {
+	p_out := gpuimpl.CPUView[uint32](b.Buffers[0])
+	p_in := gpuimpl.CPUView[uint32](b.Buffers[1])
+	p_w := gpuimpl.CPUUniform[uint32](b.Uniforms, 0)
+	p_h := gpuimpl.CPUUniform[uint32](b.Uniforms, 4)
 	gx0, gy0, gz0 := b.Group.X*16, b.Group.Y*8, b.Group.Z*1
 	var lz uint32
 	stop := b.Stopping()
@@ -4048,41 +4049,41 @@ func grid2DCPU(b *gpu.CPUBlock) {
 }
 
 // Grid3DKernel is the compiled form of the kernel Grid3D (Go function Grid3D).
-var Grid3DKernel = gpu.Register(&gpu.KernelSpec{
+var Grid3DKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Name:  "github.com/goxpu/xpu/kernels/conformance.Grid3D",
 	Block: xpu.Dim3{X: 4, Y: 4, Z: 4},
-	Params: []gpu.Param{
-		{Name: "out", Kind: gpu.ParamBuffer, Type: gpu.TypeName{Name: "int32"}, Size: 4, Access: gpu.AccessWrite, Binding: 0},
-		{Name: "w", Kind: gpu.ParamScalar, Type: gpu.TypeName{Name: "uint32"}, Size: 4, Binding: 0},
-		{Name: "h", Kind: gpu.ParamScalar, Type: gpu.TypeName{Name: "uint32"}, Size: 4, Binding: 4},
-		{Name: "d", Kind: gpu.ParamScalar, Type: gpu.TypeName{Name: "uint32"}, Size: 4, Binding: 8},
+	Params: []gpuimpl.Param{
+		{Name: "out", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "int32"}, Size: 4, Access: gpuimpl.AccessWrite, Binding: 0},
+		{Name: "w", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 0},
+		{Name: "h", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 4},
+		{Name: "d", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 8},
 	},
 	UniformSize: 16,
 	Func:        Grid3D,
-	Artifacts: []gpu.Artifact{
+	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpu.Manifest{
+			Manifest: gpuimpl.Manifest{
 				Kernel: "github.com/goxpu/xpu/kernels/conformance.Grid3D", Backend: "webgpu", Target: "wgsl",
 				Hash:        "sha256:1a86571f5fcf9d3a3e7b39f0f7902512746da1125e35c4eb4e38ea99e616b76b",
 				Codegen:     "xpu-gen/1",
 				Block:       xpu.Dim3{X: 4, Y: 4, Z: 4},
 				SharedBytes: 0, StorageBindings: 1, UniformBytes: 16,
 				PrivateBytes: new(12),
-				Buffers: []gpu.Usage{
-					{Name: "out", Access: gpu.AccessWrite},
+				Buffers: []gpuimpl.Usage{
+					{Name: "out", Access: gpuimpl.AccessWrite},
 				},
 			},
 			Code: grid3DWGSL,
 		},
 		{
-			Manifest: gpu.Manifest{
+			Manifest: gpuimpl.Manifest{
 				Kernel: "github.com/goxpu/xpu/kernels/conformance.Grid3D", Backend: "cpu", Target: "go",
-				Hash:        "sha256:12c5fb96c299e252f41398718132028420d9bd5a60bc8f504feabcac1449f244",
+				Hash:        "sha256:4da5a0d783780f2c1a153bd93582782acb672f103aa2ef77a8f9df93fee4fd72",
 				Codegen:     "xpu-gen/1",
 				Block:       xpu.Dim3{X: 4, Y: 4, Z: 4},
 				SharedBytes: 0, StorageBindings: 1, UniformBytes: 16,
-				Buffers: []gpu.Usage{
-					{Name: "out", Access: gpu.AccessWrite},
+				Buffers: []gpuimpl.Usage{
+					{Name: "out", Access: gpuimpl.AccessWrite},
 				},
 			},
 			Entry: grid3DCPU,
@@ -4120,11 +4121,11 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
 `
 
 // grid3DCPU runs one block of the kernel Grid3D on the CPU.
-func grid3DCPU(b *gpu.CPUBlock) {
-	p_out := gpu.CPUView[int32](b.Buffers[0])
-	p_w := gpu.CPUUniform[uint32](b.Uniforms, 0)
-	p_h := gpu.CPUUniform[uint32](b.Uniforms, 4)
-	p_d := gpu.CPUUniform[uint32](b.Uniforms, 8)
+func grid3DCPU(b *gpuimpl.CPUBlock) {
+	p_out := gpuimpl.CPUView[int32](b.Buffers[0])
+	p_w := gpuimpl.CPUUniform[uint32](b.Uniforms, 0)
+	p_h := gpuimpl.CPUUniform[uint32](b.Uniforms, 4)
+	p_d := gpuimpl.CPUUniform[uint32](b.Uniforms, 8)
 	gx0, gy0, gz0 := b.Group.X*4, b.Group.Y*4, b.Group.Z*4
 	stop := b.Stopping()
 	_, _ = b, stop
@@ -4155,39 +4156,39 @@ func grid3DCPU(b *gpu.CPUBlock) {
 }
 
 // GridStrideKernel is the compiled form of the kernel GridStride (Go function GridStride).
-var GridStrideKernel = gpu.Register(&gpu.KernelSpec{
+var GridStrideKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Name:  "github.com/goxpu/xpu/kernels/conformance.GridStride",
 	Block: xpu.Dim3{X: 64, Y: 1, Z: 1},
-	Params: []gpu.Param{
-		{Name: "y", Kind: gpu.ParamBuffer, Type: gpu.TypeName{Name: "float32"}, Size: 4, Access: gpu.AccessReadWrite, Binding: 0},
-		{Name: "n", Kind: gpu.ParamScalar, Type: gpu.TypeName{Name: "uint32"}, Size: 4, Binding: 0},
+	Params: []gpuimpl.Param{
+		{Name: "y", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "float32"}, Size: 4, Access: gpuimpl.AccessReadWrite, Binding: 0},
+		{Name: "n", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 0},
 	},
 	UniformSize: 16,
 	Func:        GridStride,
-	Artifacts: []gpu.Artifact{
+	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpu.Manifest{
+			Manifest: gpuimpl.Manifest{
 				Kernel: "github.com/goxpu/xpu/kernels/conformance.GridStride", Backend: "webgpu", Target: "wgsl",
 				Hash:        "sha256:4de935ea7ab46a284de076b8731dde556013cb3c232c63287e23eaca2c09a7c2",
 				Codegen:     "xpu-gen/1",
 				Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
 				SharedBytes: 0, StorageBindings: 1, UniformBytes: 16,
 				PrivateBytes: new(8),
-				Buffers: []gpu.Usage{
-					{Name: "y", Access: gpu.AccessReadWrite},
+				Buffers: []gpuimpl.Usage{
+					{Name: "y", Access: gpuimpl.AccessReadWrite},
 				},
 			},
 			Code: gridStrideWGSL,
 		},
 		{
-			Manifest: gpu.Manifest{
+			Manifest: gpuimpl.Manifest{
 				Kernel: "github.com/goxpu/xpu/kernels/conformance.GridStride", Backend: "cpu", Target: "go",
-				Hash:        "sha256:4fae235bb88416af0e9f25485b175499241d40322f679126a60336478e60253a",
+				Hash:        "sha256:064c02b502bac9631d8664040ebe56c3c0385bd31fed25ee6aa7d91a15b95bc9",
 				Codegen:     "xpu-gen/1",
 				Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
 				SharedBytes: 0, StorageBindings: 1, UniformBytes: 16,
-				Buffers: []gpu.Usage{
-					{Name: "y", Access: gpu.AccessReadWrite},
+				Buffers: []gpuimpl.Usage{
+					{Name: "y", Access: gpuimpl.AccessReadWrite},
 				},
 			},
 			Entry: gridStrideCPU,
@@ -4221,9 +4222,9 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) 
 `
 
 // gridStrideCPU runs one block of the kernel GridStride on the CPU.
-func gridStrideCPU(b *gpu.CPUBlock) {
-	p_y := gpu.CPUView[float32](b.Buffers[0])
-	p_n := gpu.CPUUniform[uint32](b.Uniforms, 0)
+func gridStrideCPU(b *gpuimpl.CPUBlock) {
+	p_y := gpuimpl.CPUView[float32](b.Buffers[0])
+	p_n := gpuimpl.CPUUniform[uint32](b.Uniforms, 0)
 	gx0, gy0, gz0 := b.Group.X*64, b.Group.Y*1, b.Group.Z*1
 	var ly uint32
 	var lz uint32
@@ -4246,7 +4247,7 @@ func gridStrideCPU(b *gpu.CPUBlock) {
 			_ = v_i
 			for v_i < p_n {
 				if stop.Load() {
-					panic(gpu.CPUStopped)
+					panic(gpuimpl.CPUStopped)
 				}
 				{
 					p_y[v_i] = (p_y[v_i] + float32(1))
@@ -4258,43 +4259,43 @@ func gridStrideCPU(b *gpu.CPUBlock) {
 }
 
 // HistogramKernel is the compiled form of the kernel Histogram (Go function Histogram).
-var HistogramKernel = gpu.Register(&gpu.KernelSpec{
+var HistogramKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Name:  "github.com/goxpu/xpu/kernels/conformance.Histogram",
 	Block: xpu.Dim3{X: 64, Y: 1, Z: 1},
-	Params: []gpu.Param{
-		{Name: "bins", Kind: gpu.ParamBuffer, Type: gpu.TypeName{Name: "uint32"}, Size: 4, Access: gpu.AccessAtomic, Binding: 0},
-		{Name: "in", Kind: gpu.ParamBuffer, Type: gpu.TypeName{Name: "uint32"}, Size: 4, Access: gpu.AccessRead, Binding: 1},
-		{Name: "n", Kind: gpu.ParamScalar, Type: gpu.TypeName{Name: "uint32"}, Size: 4, Binding: 0},
+	Params: []gpuimpl.Param{
+		{Name: "bins", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Access: gpuimpl.AccessAtomic, Binding: 0},
+		{Name: "in", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Access: gpuimpl.AccessRead, Binding: 1},
+		{Name: "n", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 0},
 	},
 	UniformSize: 16,
 	Func:        Histogram,
-	Artifacts: []gpu.Artifact{
+	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpu.Manifest{
+			Manifest: gpuimpl.Manifest{
 				Kernel: "github.com/goxpu/xpu/kernels/conformance.Histogram", Backend: "webgpu", Target: "wgsl",
 				Hash:        "sha256:c37ceaeaa9703f2d67fee362287a6afe3ffd294fcfae2c4a7cc1b2097b305ee8",
 				Codegen:     "xpu-gen/1",
 				Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
 				SharedBytes: 0, StorageBindings: 2, UniformBytes: 16,
 				PrivateBytes: new(4),
-				Buffers: []gpu.Usage{
-					{Name: "bins", Access: gpu.AccessAtomic},
-					{Name: "in", Access: gpu.AccessRead},
+				Buffers: []gpuimpl.Usage{
+					{Name: "bins", Access: gpuimpl.AccessAtomic},
+					{Name: "in", Access: gpuimpl.AccessRead},
 				},
 				NativeOps: []string{"atomicAdd"},
 			},
 			Code: histogramWGSL,
 		},
 		{
-			Manifest: gpu.Manifest{
+			Manifest: gpuimpl.Manifest{
 				Kernel: "github.com/goxpu/xpu/kernels/conformance.Histogram", Backend: "cpu", Target: "go",
-				Hash:        "sha256:da3e8190067134279201ccbe6abd47498a2031d097e844734c1bc6da498b1547",
+				Hash:        "sha256:0d91a080c107ca6556c48a61e8f2893db2a074495844fc525fb25220786684d2",
 				Codegen:     "xpu-gen/1",
 				Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
 				SharedBytes: 0, StorageBindings: 2, UniformBytes: 16,
-				Buffers: []gpu.Usage{
-					{Name: "bins", Access: gpu.AccessAtomic},
-					{Name: "in", Access: gpu.AccessRead},
+				Buffers: []gpuimpl.Usage{
+					{Name: "bins", Access: gpuimpl.AccessAtomic},
+					{Name: "in", Access: gpuimpl.AccessRead},
 				},
 				NativeOps: []string{"xpu.AtomicAdd"},
 			},
@@ -4332,10 +4333,10 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
 `
 
 // histogramCPU runs one block of the kernel Histogram on the CPU.
-func histogramCPU(b *gpu.CPUBlock) {
-	p_bins := gpu.CPUView[uint32](b.Buffers[0])
-	p_in := gpu.CPUView[uint32](b.Buffers[1])
-	p_n := gpu.CPUUniform[uint32](b.Uniforms, 0)
+func histogramCPU(b *gpuimpl.CPUBlock) {
+	p_bins := gpuimpl.CPUView[uint32](b.Buffers[0])
+	p_in := gpuimpl.CPUView[uint32](b.Buffers[1])
+	p_n := gpuimpl.CPUUniform[uint32](b.Uniforms, 0)
 	gx0, gy0, gz0 := b.Group.X*64, b.Group.Y*1, b.Group.Z*1
 	var ly uint32
 	var lz uint32
@@ -4406,44 +4407,44 @@ func histogramCPU(b *gpu.CPUBlock) {
 }
 
 // HistogramSharedKernel is the compiled form of the kernel HistogramShared (Go function HistogramShared).
-var HistogramSharedKernel = gpu.Register(&gpu.KernelSpec{
+var HistogramSharedKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Name:  "github.com/goxpu/xpu/kernels/conformance.HistogramShared",
 	Block: xpu.Dim3{X: 64, Y: 1, Z: 1},
-	Params: []gpu.Param{
-		{Name: "bins", Kind: gpu.ParamBuffer, Type: gpu.TypeName{Name: "uint32"}, Size: 4, Access: gpu.AccessAtomic, Binding: 0},
-		{Name: "in", Kind: gpu.ParamBuffer, Type: gpu.TypeName{Name: "uint32"}, Size: 4, Access: gpu.AccessRead, Binding: 1},
-		{Name: "n", Kind: gpu.ParamScalar, Type: gpu.TypeName{Name: "uint32"}, Size: 4, Binding: 0},
+	Params: []gpuimpl.Param{
+		{Name: "bins", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Access: gpuimpl.AccessAtomic, Binding: 0},
+		{Name: "in", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Access: gpuimpl.AccessRead, Binding: 1},
+		{Name: "n", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 0},
 	},
 	SharedBytes: 256,
 	UniformSize: 16,
 	Func:        HistogramShared,
-	Artifacts: []gpu.Artifact{
+	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpu.Manifest{
+			Manifest: gpuimpl.Manifest{
 				Kernel: "github.com/goxpu/xpu/kernels/conformance.HistogramShared", Backend: "webgpu", Target: "wgsl",
 				Hash:        "sha256:c4b2c9acdd457f1dfe0774c11394499b459080460b5a185b675e9641e3ac1e64",
 				Codegen:     "xpu-gen/1",
 				Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
 				SharedBytes: 256, StorageBindings: 2, UniformBytes: 16,
 				PrivateBytes: new(12),
-				Buffers: []gpu.Usage{
-					{Name: "bins", Access: gpu.AccessAtomic},
-					{Name: "in", Access: gpu.AccessRead},
+				Buffers: []gpuimpl.Usage{
+					{Name: "bins", Access: gpuimpl.AccessAtomic},
+					{Name: "in", Access: gpuimpl.AccessRead},
 				},
 				NativeOps: []string{"atomicAdd", "atomicLoad", "atomicStore", "workgroupBarrier"},
 			},
 			Code: histogramSharedWGSL,
 		},
 		{
-			Manifest: gpu.Manifest{
+			Manifest: gpuimpl.Manifest{
 				Kernel: "github.com/goxpu/xpu/kernels/conformance.HistogramShared", Backend: "cpu", Target: "go",
-				Hash:        "sha256:dfdff98cd616ea7e8066e6a848337ffd2c225bee5fbc7d0c84f62512be6eaa52",
+				Hash:        "sha256:5bcc7025a4f131fa4c99195bb8cc6d0995ea23b3399e86c416ec31217c2ee6fa",
 				Codegen:     "xpu-gen/1",
 				Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
 				SharedBytes: 256, StorageBindings: 2, UniformBytes: 16,
-				Buffers: []gpu.Usage{
-					{Name: "bins", Access: gpu.AccessAtomic},
-					{Name: "in", Access: gpu.AccessRead},
+				Buffers: []gpuimpl.Usage{
+					{Name: "bins", Access: gpuimpl.AccessAtomic},
+					{Name: "in", Access: gpuimpl.AccessRead},
 				},
 				NativeOps: []string{"xpu.AtomicAdd", "xpu.AtomicLoad", "xpu.AtomicStore"},
 			},
@@ -4492,10 +4493,10 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(local_invocation
 `
 
 // histogramSharedCPU runs one block of the kernel HistogramShared on the CPU.
-func histogramSharedCPU(b *gpu.CPUBlock) {
-	p_bins := gpu.CPUView[uint32](b.Buffers[0])
-	p_in := gpu.CPUView[uint32](b.Buffers[1])
-	p_n := gpu.CPUUniform[uint32](b.Uniforms, 0)
+func histogramSharedCPU(b *gpuimpl.CPUBlock) {
+	p_bins := gpuimpl.CPUView[uint32](b.Buffers[0])
+	p_in := gpuimpl.CPUView[uint32](b.Buffers[1])
+	p_n := gpuimpl.CPUUniform[uint32](b.Uniforms, 0)
 	var s_h [64]uint32
 	gx0, gy0, gz0 := b.Group.X*64, b.Group.Y*1, b.Group.Z*1
 	var ly uint32
@@ -4587,30 +4588,30 @@ func histogramSharedCPU(b *gpu.CPUBlock) {
 }
 
 // IntArithKernel is the compiled form of the kernel IntArith (Go function IntArith).
-var IntArithKernel = gpu.Register(&gpu.KernelSpec{
+var IntArithKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Name:  "github.com/goxpu/xpu/kernels/conformance.IntArith",
 	Block: xpu.Dim3{X: 64, Y: 1, Z: 1},
-	Params: []gpu.Param{
-		{Name: "out", Kind: gpu.ParamBuffer, Type: gpu.TypeName{Name: "int32"}, Size: 4, Access: gpu.AccessWrite, Binding: 0},
-		{Name: "a", Kind: gpu.ParamBuffer, Type: gpu.TypeName{Name: "int32"}, Size: 4, Access: gpu.AccessRead, Binding: 1},
-		{Name: "b", Kind: gpu.ParamBuffer, Type: gpu.TypeName{Name: "int32"}, Size: 4, Access: gpu.AccessRead, Binding: 2},
-		{Name: "n", Kind: gpu.ParamScalar, Type: gpu.TypeName{Name: "uint32"}, Size: 4, Binding: 0},
+	Params: []gpuimpl.Param{
+		{Name: "out", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "int32"}, Size: 4, Access: gpuimpl.AccessWrite, Binding: 0},
+		{Name: "a", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "int32"}, Size: 4, Access: gpuimpl.AccessRead, Binding: 1},
+		{Name: "b", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "int32"}, Size: 4, Access: gpuimpl.AccessRead, Binding: 2},
+		{Name: "n", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 0},
 	},
 	UniformSize: 16,
 	Func:        IntArith,
-	Artifacts: []gpu.Artifact{
+	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpu.Manifest{
+			Manifest: gpuimpl.Manifest{
 				Kernel: "github.com/goxpu/xpu/kernels/conformance.IntArith", Backend: "webgpu", Target: "wgsl",
 				Hash:        "sha256:ec8f49b6730ac1e784c05e0569b202bc3f137d53cb59a64066c87d1ef0a4a3c6",
 				Codegen:     "xpu-gen/1",
 				Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
 				SharedBytes: 0, StorageBindings: 3, UniformBytes: 16,
 				PrivateBytes: new(16),
-				Buffers: []gpu.Usage{
-					{Name: "out", Access: gpu.AccessWrite},
-					{Name: "a", Access: gpu.AccessRead},
-					{Name: "b", Access: gpu.AccessRead},
+				Buffers: []gpuimpl.Usage{
+					{Name: "out", Access: gpuimpl.AccessWrite},
+					{Name: "a", Access: gpuimpl.AccessRead},
+					{Name: "b", Access: gpuimpl.AccessRead},
 				},
 				Fault:     true,
 				NativeOps: []string{"atomicOr"},
@@ -4618,16 +4619,16 @@ var IntArithKernel = gpu.Register(&gpu.KernelSpec{
 			Code: intArithWGSL,
 		},
 		{
-			Manifest: gpu.Manifest{
+			Manifest: gpuimpl.Manifest{
 				Kernel: "github.com/goxpu/xpu/kernels/conformance.IntArith", Backend: "cpu", Target: "go",
-				Hash:        "sha256:e16fdd4366599ad4e60a82c3fb3a343b0123c54081ed2e6425142fb06e88ad14",
+				Hash:        "sha256:5163499201f26e8d17860f98fd92192e6e64f911fc919529b375627592492fd1",
 				Codegen:     "xpu-gen/1",
 				Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
 				SharedBytes: 0, StorageBindings: 3, UniformBytes: 16,
-				Buffers: []gpu.Usage{
-					{Name: "out", Access: gpu.AccessWrite},
-					{Name: "a", Access: gpu.AccessRead},
-					{Name: "b", Access: gpu.AccessRead},
+				Buffers: []gpuimpl.Usage{
+					{Name: "out", Access: gpuimpl.AccessWrite},
+					{Name: "a", Access: gpuimpl.AccessRead},
+					{Name: "b", Access: gpuimpl.AccessRead},
 				},
 			},
 			Entry: intArithCPU,
@@ -4696,11 +4697,11 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
 `
 
 // intArithCPU runs one block of the kernel IntArith on the CPU.
-func intArithCPU(b *gpu.CPUBlock) {
-	p_out := gpu.CPUView[int32](b.Buffers[0])
-	p_a := gpu.CPUView[int32](b.Buffers[1])
-	p_b := gpu.CPUView[int32](b.Buffers[2])
-	p_n := gpu.CPUUniform[uint32](b.Uniforms, 0)
+func intArithCPU(b *gpuimpl.CPUBlock) {
+	p_out := gpuimpl.CPUView[int32](b.Buffers[0])
+	p_a := gpuimpl.CPUView[int32](b.Buffers[1])
+	p_b := gpuimpl.CPUView[int32](b.Buffers[2])
+	p_n := gpuimpl.CPUUniform[uint32](b.Uniforms, 0)
 	gx0, gy0, gz0 := b.Group.X*64, b.Group.Y*1, b.Group.Z*1
 	var ly uint32
 	var lz uint32
@@ -4777,26 +4778,26 @@ func intArithCPU(b *gpu.CPUBlock) {
 }
 
 // LenGuardKernel is the compiled form of the kernel LenGuard (Go function LenGuard).
-var LenGuardKernel = gpu.Register(&gpu.KernelSpec{
+var LenGuardKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Name:  "github.com/goxpu/xpu/kernels/conformance.LenGuard",
 	Block: xpu.Dim3{X: 64, Y: 1, Z: 1},
-	Params: []gpu.Param{
-		{Name: "y", Kind: gpu.ParamBuffer, Type: gpu.TypeName{Name: "int32"}, Size: 4, Access: gpu.AccessWrite, Binding: 0},
-		{Name: "x", Kind: gpu.ParamBuffer, Type: gpu.TypeName{Name: "int32"}, Size: 4, Access: gpu.AccessRead, Binding: 1},
+	Params: []gpuimpl.Param{
+		{Name: "y", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "int32"}, Size: 4, Access: gpuimpl.AccessWrite, Binding: 0},
+		{Name: "x", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "int32"}, Size: 4, Access: gpuimpl.AccessRead, Binding: 1},
 	},
 	Func: LenGuard,
-	Artifacts: []gpu.Artifact{
+	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpu.Manifest{
+			Manifest: gpuimpl.Manifest{
 				Kernel: "github.com/goxpu/xpu/kernels/conformance.LenGuard", Backend: "webgpu", Target: "wgsl",
 				Hash:        "sha256:512907c8dfa343629eabd50f291d6a07ad3fdff8b198e19af99fcc3278b8597a",
 				Codegen:     "xpu-gen/1",
 				Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
 				SharedBytes: 0, StorageBindings: 2, UniformBytes: 0,
 				PrivateBytes: new(4),
-				Buffers: []gpu.Usage{
-					{Name: "y", Access: gpu.AccessWrite},
-					{Name: "x", Access: gpu.AccessRead},
+				Buffers: []gpuimpl.Usage{
+					{Name: "y", Access: gpuimpl.AccessWrite},
+					{Name: "x", Access: gpuimpl.AccessRead},
 				},
 				Fault:     true,
 				NativeOps: []string{"arrayLength", "atomicOr"},
@@ -4804,15 +4805,15 @@ var LenGuardKernel = gpu.Register(&gpu.KernelSpec{
 			Code: lenGuardWGSL,
 		},
 		{
-			Manifest: gpu.Manifest{
+			Manifest: gpuimpl.Manifest{
 				Kernel: "github.com/goxpu/xpu/kernels/conformance.LenGuard", Backend: "cpu", Target: "go",
-				Hash:        "sha256:972f0cffdee5bf0ae427890abd14002e49bba6fa2605b3c6af4ce7f43828339f",
+				Hash:        "sha256:94de3b517e1ed00302c197bd87cffb0f1f6da352e0149180de674144b47cd768",
 				Codegen:     "xpu-gen/1",
 				Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
 				SharedBytes: 0, StorageBindings: 2, UniformBytes: 0,
-				Buffers: []gpu.Usage{
-					{Name: "y", Access: gpu.AccessWrite},
-					{Name: "x", Access: gpu.AccessRead},
+				Buffers: []gpuimpl.Usage{
+					{Name: "y", Access: gpuimpl.AccessWrite},
+					{Name: "x", Access: gpuimpl.AccessRead},
 				},
 			},
 			Entry: lenGuardCPU,
@@ -4852,9 +4853,9 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
 `
 
 // lenGuardCPU runs one block of the kernel LenGuard on the CPU.
-func lenGuardCPU(b *gpu.CPUBlock) {
-	p_y := gpu.CPUView[int32](b.Buffers[0])
-	p_x := gpu.CPUView[int32](b.Buffers[1])
+func lenGuardCPU(b *gpuimpl.CPUBlock) {
+	p_y := gpuimpl.CPUView[int32](b.Buffers[0])
+	p_x := gpuimpl.CPUView[int32](b.Buffers[1])
 	gx0, gy0, gz0 := b.Group.X*64, b.Group.Y*1, b.Group.Z*1
 	var ly uint32
 	var lz uint32
@@ -4918,46 +4919,46 @@ func lenGuardCPU(b *gpu.CPUBlock) {
 }
 
 // LogicalInLoopKernel is the compiled form of the kernel LogicalInLoop (Go function LogicalInLoop).
-var LogicalInLoopKernel = gpu.Register(&gpu.KernelSpec{
+var LogicalInLoopKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Name:  "github.com/goxpu/xpu/kernels/conformance.LogicalInLoop",
 	Block: xpu.Dim3{X: 64, Y: 1, Z: 1},
-	Params: []gpu.Param{
-		{Name: "out", Kind: gpu.ParamBuffer, Type: gpu.TypeName{Name: "uint32"}, Size: 4, Access: gpu.AccessWrite, Binding: 0},
-		{Name: "calls", Kind: gpu.ParamBuffer, Type: gpu.TypeName{Name: "uint32"}, Size: 4, Access: gpu.AccessReadWrite, Binding: 1},
-		{Name: "in", Kind: gpu.ParamBuffer, Type: gpu.TypeName{Name: "uint32"}, Size: 4, Access: gpu.AccessRead, Binding: 2},
-		{Name: "n", Kind: gpu.ParamScalar, Type: gpu.TypeName{Name: "uint32"}, Size: 4, Binding: 0},
+	Params: []gpuimpl.Param{
+		{Name: "out", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Access: gpuimpl.AccessWrite, Binding: 0},
+		{Name: "calls", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Access: gpuimpl.AccessReadWrite, Binding: 1},
+		{Name: "in", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Access: gpuimpl.AccessRead, Binding: 2},
+		{Name: "n", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 0},
 	},
 	UniformSize: 16,
 	Func:        LogicalInLoop,
-	Artifacts: []gpu.Artifact{
+	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpu.Manifest{
+			Manifest: gpuimpl.Manifest{
 				Kernel: "github.com/goxpu/xpu/kernels/conformance.LogicalInLoop", Backend: "webgpu", Target: "wgsl",
 				Hash:        "sha256:bf05003d5bd08f8eb40d904779b954fc151bdc401cb3ac7469249ce637156c5d",
 				Codegen:     "xpu-gen/1",
 				Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
 				SharedBytes: 0, StorageBindings: 3, UniformBytes: 16,
 				PrivateBytes: new(24),
-				Buffers: []gpu.Usage{
-					{Name: "out", Access: gpu.AccessWrite},
-					{Name: "calls", Access: gpu.AccessReadWrite},
-					{Name: "in", Access: gpu.AccessRead},
+				Buffers: []gpuimpl.Usage{
+					{Name: "out", Access: gpuimpl.AccessWrite},
+					{Name: "calls", Access: gpuimpl.AccessReadWrite},
+					{Name: "in", Access: gpuimpl.AccessRead},
 				},
 				NativeOps: []string{"select"},
 			},
 			Code: logicalInLoopWGSL,
 		},
 		{
-			Manifest: gpu.Manifest{
+			Manifest: gpuimpl.Manifest{
 				Kernel: "github.com/goxpu/xpu/kernels/conformance.LogicalInLoop", Backend: "cpu", Target: "go",
-				Hash:        "sha256:fb6f92606b4426e79b14dbfc46df17f69488d7e951da3f7abdbefeca379c66e1",
+				Hash:        "sha256:a29cabe8170a8b5a11a845297e882cc89b2da892d3a40bbf6f8e2a9373637eb9",
 				Codegen:     "xpu-gen/1",
 				Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
 				SharedBytes: 0, StorageBindings: 3, UniformBytes: 16,
-				Buffers: []gpu.Usage{
-					{Name: "out", Access: gpu.AccessWrite},
-					{Name: "calls", Access: gpu.AccessReadWrite},
-					{Name: "in", Access: gpu.AccessRead},
+				Buffers: []gpuimpl.Usage{
+					{Name: "out", Access: gpuimpl.AccessWrite},
+					{Name: "calls", Access: gpuimpl.AccessReadWrite},
+					{Name: "in", Access: gpuimpl.AccessRead},
 				},
 			},
 			Entry: logicalInLoopCPU,
@@ -5045,11 +5046,11 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
 `
 
 // logicalInLoopCPU runs one block of the kernel LogicalInLoop on the CPU.
-func logicalInLoopCPU(b *gpu.CPUBlock) {
-	p_out := gpu.CPUView[uint32](b.Buffers[0])
-	p_calls := gpu.CPUView[uint32](b.Buffers[1])
-	p_in := gpu.CPUView[uint32](b.Buffers[2])
-	p_n := gpu.CPUUniform[uint32](b.Uniforms, 0)
+func logicalInLoopCPU(b *gpuimpl.CPUBlock) {
+	p_out := gpuimpl.CPUView[uint32](b.Buffers[0])
+	p_calls := gpuimpl.CPUView[uint32](b.Buffers[1])
+	p_in := gpuimpl.CPUView[uint32](b.Buffers[2])
+	p_n := gpuimpl.CPUUniform[uint32](b.Uniforms, 0)
 	gx0, gy0, gz0 := b.Group.X*64, b.Group.Y*1, b.Group.Z*1
 	var ly uint32
 	var lz uint32
@@ -5164,47 +5165,47 @@ func logicalInLoopCPU(b *gpu.CPUBlock) {
 }
 
 // LoopBreakContinueKernel is the compiled form of the kernel LoopBreakContinue (Go function LoopBreakContinue).
-var LoopBreakContinueKernel = gpu.Register(&gpu.KernelSpec{
+var LoopBreakContinueKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Name:  "github.com/goxpu/xpu/kernels/conformance.LoopBreakContinue",
 	Block: xpu.Dim3{X: 64, Y: 1, Z: 1},
-	Params: []gpu.Param{
-		{Name: "out", Kind: gpu.ParamBuffer, Type: gpu.TypeName{Name: "uint32"}, Size: 4, Access: gpu.AccessWrite, Binding: 0},
-		{Name: "steps", Kind: gpu.ParamBuffer, Type: gpu.TypeName{Name: "uint32"}, Size: 4, Access: gpu.AccessWrite, Binding: 1},
-		{Name: "in", Kind: gpu.ParamBuffer, Type: gpu.TypeName{Name: "uint32"}, Size: 4, Access: gpu.AccessRead, Binding: 2},
-		{Name: "width", Kind: gpu.ParamScalar, Type: gpu.TypeName{Name: "uint32"}, Size: 4, Binding: 0},
-		{Name: "limit", Kind: gpu.ParamScalar, Type: gpu.TypeName{Name: "uint32"}, Size: 4, Binding: 4},
-		{Name: "n", Kind: gpu.ParamScalar, Type: gpu.TypeName{Name: "uint32"}, Size: 4, Binding: 8},
+	Params: []gpuimpl.Param{
+		{Name: "out", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Access: gpuimpl.AccessWrite, Binding: 0},
+		{Name: "steps", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Access: gpuimpl.AccessWrite, Binding: 1},
+		{Name: "in", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Access: gpuimpl.AccessRead, Binding: 2},
+		{Name: "width", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 0},
+		{Name: "limit", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 4},
+		{Name: "n", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 8},
 	},
 	UniformSize: 16,
 	Func:        LoopBreakContinue,
-	Artifacts: []gpu.Artifact{
+	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpu.Manifest{
+			Manifest: gpuimpl.Manifest{
 				Kernel: "github.com/goxpu/xpu/kernels/conformance.LoopBreakContinue", Backend: "webgpu", Target: "wgsl",
 				Hash:        "sha256:26c872bc5c3cac4f4e7777570e46755bbefbf7175acff15714bf9ccf156e62b9",
 				Codegen:     "xpu-gen/1",
 				Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
 				SharedBytes: 0, StorageBindings: 3, UniformBytes: 16,
 				PrivateBytes: new(16),
-				Buffers: []gpu.Usage{
-					{Name: "out", Access: gpu.AccessWrite},
-					{Name: "steps", Access: gpu.AccessWrite},
-					{Name: "in", Access: gpu.AccessRead},
+				Buffers: []gpuimpl.Usage{
+					{Name: "out", Access: gpuimpl.AccessWrite},
+					{Name: "steps", Access: gpuimpl.AccessWrite},
+					{Name: "in", Access: gpuimpl.AccessRead},
 				},
 			},
 			Code: loopBreakContinueWGSL,
 		},
 		{
-			Manifest: gpu.Manifest{
+			Manifest: gpuimpl.Manifest{
 				Kernel: "github.com/goxpu/xpu/kernels/conformance.LoopBreakContinue", Backend: "cpu", Target: "go",
-				Hash:        "sha256:983838f00b96e9d96e9683888c811ccc46152b1d84c3afac4cde1e07b4035269",
+				Hash:        "sha256:afd50b07c6d6a76b95ae95b8430817b18c4f8dd8341709976610daf1d57b0bf9",
 				Codegen:     "xpu-gen/1",
 				Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
 				SharedBytes: 0, StorageBindings: 3, UniformBytes: 16,
-				Buffers: []gpu.Usage{
-					{Name: "out", Access: gpu.AccessWrite},
-					{Name: "steps", Access: gpu.AccessWrite},
-					{Name: "in", Access: gpu.AccessRead},
+				Buffers: []gpuimpl.Usage{
+					{Name: "out", Access: gpuimpl.AccessWrite},
+					{Name: "steps", Access: gpuimpl.AccessWrite},
+					{Name: "in", Access: gpuimpl.AccessRead},
 				},
 			},
 			Entry: loopBreakContinueCPU,
@@ -5267,13 +5268,13 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
 `
 
 // loopBreakContinueCPU runs one block of the kernel LoopBreakContinue on the CPU.
-func loopBreakContinueCPU(b *gpu.CPUBlock) {
-	p_out := gpu.CPUView[uint32](b.Buffers[0])
-	p_steps := gpu.CPUView[uint32](b.Buffers[1])
-	p_in := gpu.CPUView[uint32](b.Buffers[2])
-	p_width := gpu.CPUUniform[uint32](b.Uniforms, 0)
-	p_limit := gpu.CPUUniform[uint32](b.Uniforms, 4)
-	p_n := gpu.CPUUniform[uint32](b.Uniforms, 8)
+func loopBreakContinueCPU(b *gpuimpl.CPUBlock) {
+	p_out := gpuimpl.CPUView[uint32](b.Buffers[0])
+	p_steps := gpuimpl.CPUView[uint32](b.Buffers[1])
+	p_in := gpuimpl.CPUView[uint32](b.Buffers[2])
+	p_width := gpuimpl.CPUUniform[uint32](b.Uniforms, 0)
+	p_limit := gpuimpl.CPUUniform[uint32](b.Uniforms, 4)
+	p_n := gpuimpl.CPUUniform[uint32](b.Uniforms, 8)
 	gx0, gy0, gz0 := b.Group.X*64, b.Group.Y*1, b.Group.Z*1
 	var ly uint32
 	var lz uint32
@@ -5321,7 +5322,7 @@ func loopBreakContinueCPU(b *gpu.CPUBlock) {
 					v_k = uint32(0)
 					for v_k < p_width {
 						if stop.Load() {
-							panic(gpu.CPUStopped)
+							panic(gpuimpl.CPUStopped)
 						}
 						{
 							var v_v uint32 = p_in[((v_i * p_width) + v_k)]
@@ -5359,7 +5360,7 @@ func loopBreakContinueCPU(b *gpu.CPUBlock) {
 					v_k = uint32(0)
 					for v_k < p_width {
 						if stop.Load() {
-							panic(gpu.CPUStopped)
+							panic(gpuimpl.CPUStopped)
 						}
 						{
 							var v_v uint32 = p_in[((v_i * p_width) + v_k)]
@@ -5384,42 +5385,42 @@ func loopBreakContinueCPU(b *gpu.CPUBlock) {
 }
 
 // LoopLocalZeroKernel is the compiled form of the kernel LoopLocalZero (Go function LoopLocalZero).
-var LoopLocalZeroKernel = gpu.Register(&gpu.KernelSpec{
+var LoopLocalZeroKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Name:  "github.com/goxpu/xpu/kernels/conformance.LoopLocalZero",
 	Block: xpu.Dim3{X: 64, Y: 1, Z: 1},
-	Params: []gpu.Param{
-		{Name: "out", Kind: gpu.ParamBuffer, Type: gpu.TypeName{Name: "uint32"}, Size: 4, Access: gpu.AccessWrite, Binding: 0},
-		{Name: "in", Kind: gpu.ParamBuffer, Type: gpu.TypeName{Name: "uint32"}, Size: 4, Access: gpu.AccessRead, Binding: 1},
-		{Name: "n", Kind: gpu.ParamScalar, Type: gpu.TypeName{Name: "uint32"}, Size: 4, Binding: 0},
+	Params: []gpuimpl.Param{
+		{Name: "out", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Access: gpuimpl.AccessWrite, Binding: 0},
+		{Name: "in", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Access: gpuimpl.AccessRead, Binding: 1},
+		{Name: "n", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 0},
 	},
 	UniformSize: 16,
 	Func:        LoopLocalZero,
-	Artifacts: []gpu.Artifact{
+	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpu.Manifest{
+			Manifest: gpuimpl.Manifest{
 				Kernel: "github.com/goxpu/xpu/kernels/conformance.LoopLocalZero", Backend: "webgpu", Target: "wgsl",
 				Hash:        "sha256:d28d6f809e43ebe545acb9ced712ca6ae807543efb0e3a3a7c15754a1d4610b1",
 				Codegen:     "xpu-gen/1",
 				Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
 				SharedBytes: 0, StorageBindings: 2, UniformBytes: 16,
 				PrivateBytes: new(16),
-				Buffers: []gpu.Usage{
-					{Name: "out", Access: gpu.AccessWrite},
-					{Name: "in", Access: gpu.AccessRead},
+				Buffers: []gpuimpl.Usage{
+					{Name: "out", Access: gpuimpl.AccessWrite},
+					{Name: "in", Access: gpuimpl.AccessRead},
 				},
 			},
 			Code: loopLocalZeroWGSL,
 		},
 		{
-			Manifest: gpu.Manifest{
+			Manifest: gpuimpl.Manifest{
 				Kernel: "github.com/goxpu/xpu/kernels/conformance.LoopLocalZero", Backend: "cpu", Target: "go",
-				Hash:        "sha256:67cc6566a953f893c9694dad880d8e4a0e9ad67ba0e6476e8dd28bece08a37e8",
+				Hash:        "sha256:7bc509ad3d186510e823d5612c99323fdb0cd0a9d9d76472df57238cac542bf3",
 				Codegen:     "xpu-gen/1",
 				Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
 				SharedBytes: 0, StorageBindings: 2, UniformBytes: 16,
-				Buffers: []gpu.Usage{
-					{Name: "out", Access: gpu.AccessWrite},
-					{Name: "in", Access: gpu.AccessRead},
+				Buffers: []gpuimpl.Usage{
+					{Name: "out", Access: gpuimpl.AccessWrite},
+					{Name: "in", Access: gpuimpl.AccessRead},
 				},
 			},
 			Entry: loopLocalZeroCPU,
@@ -5465,10 +5466,10 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
 `
 
 // loopLocalZeroCPU runs one block of the kernel LoopLocalZero on the CPU.
-func loopLocalZeroCPU(b *gpu.CPUBlock) {
-	p_out := gpu.CPUView[uint32](b.Buffers[0])
-	p_in := gpu.CPUView[uint32](b.Buffers[1])
-	p_n := gpu.CPUUniform[uint32](b.Uniforms, 0)
+func loopLocalZeroCPU(b *gpuimpl.CPUBlock) {
+	p_out := gpuimpl.CPUView[uint32](b.Buffers[0])
+	p_in := gpuimpl.CPUView[uint32](b.Buffers[1])
+	p_n := gpuimpl.CPUUniform[uint32](b.Uniforms, 0)
 	gx0, gy0, gz0 := b.Group.X*64, b.Group.Y*1, b.Group.Z*1
 	var ly uint32
 	var lz uint32
@@ -5558,64 +5559,64 @@ func loopLocalZeroCPU(b *gpu.CPUBlock) {
 }
 
 // MathExactKernel is the compiled form of the kernel MathExact (Go function MathExact).
-var MathExactKernel = gpu.Register(&gpu.KernelSpec{
+var MathExactKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Name:  "github.com/goxpu/xpu/kernels/conformance.MathExact",
 	Block: xpu.Dim3{X: 64, Y: 1, Z: 1},
-	Params: []gpu.Param{
-		{Name: "out", Kind: gpu.ParamBuffer, Type: gpu.TypeName{Name: "float32"}, Size: 4, Access: gpu.AccessWrite, Binding: 0},
-		{Name: "ints", Kind: gpu.ParamBuffer, Type: gpu.TypeName{Name: "int32"}, Size: 4, Access: gpu.AccessWrite, Binding: 1},
-		{Name: "uints", Kind: gpu.ParamBuffer, Type: gpu.TypeName{Name: "uint32"}, Size: 4, Access: gpu.AccessWrite, Binding: 2},
-		{Name: "a", Kind: gpu.ParamBuffer, Type: gpu.TypeName{Name: "float32"}, Size: 4, Access: gpu.AccessRead, Binding: 3},
-		{Name: "b", Kind: gpu.ParamBuffer, Type: gpu.TypeName{Name: "float32"}, Size: 4, Access: gpu.AccessRead, Binding: 4},
-		{Name: "c", Kind: gpu.ParamBuffer, Type: gpu.TypeName{Name: "int32"}, Size: 4, Access: gpu.AccessRead, Binding: 5},
-		{Name: "d", Kind: gpu.ParamBuffer, Type: gpu.TypeName{Name: "int32"}, Size: 4, Access: gpu.AccessRead, Binding: 6},
-		{Name: "e", Kind: gpu.ParamBuffer, Type: gpu.TypeName{Name: "uint32"}, Size: 4, Access: gpu.AccessRead, Binding: 7},
-		{Name: "f", Kind: gpu.ParamBuffer, Type: gpu.TypeName{Name: "uint32"}, Size: 4, Access: gpu.AccessRead, Binding: 8},
-		{Name: "n", Kind: gpu.ParamScalar, Type: gpu.TypeName{Name: "uint32"}, Size: 4, Binding: 0},
+	Params: []gpuimpl.Param{
+		{Name: "out", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "float32"}, Size: 4, Access: gpuimpl.AccessWrite, Binding: 0},
+		{Name: "ints", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "int32"}, Size: 4, Access: gpuimpl.AccessWrite, Binding: 1},
+		{Name: "uints", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Access: gpuimpl.AccessWrite, Binding: 2},
+		{Name: "a", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "float32"}, Size: 4, Access: gpuimpl.AccessRead, Binding: 3},
+		{Name: "b", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "float32"}, Size: 4, Access: gpuimpl.AccessRead, Binding: 4},
+		{Name: "c", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "int32"}, Size: 4, Access: gpuimpl.AccessRead, Binding: 5},
+		{Name: "d", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "int32"}, Size: 4, Access: gpuimpl.AccessRead, Binding: 6},
+		{Name: "e", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Access: gpuimpl.AccessRead, Binding: 7},
+		{Name: "f", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Access: gpuimpl.AccessRead, Binding: 8},
+		{Name: "n", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 0},
 	},
 	UniformSize: 16,
 	Func:        MathExact,
-	Artifacts: []gpu.Artifact{
+	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpu.Manifest{
+			Manifest: gpuimpl.Manifest{
 				Kernel: "github.com/goxpu/xpu/kernels/conformance.MathExact", Backend: "webgpu", Target: "wgsl",
 				Hash:        "sha256:747cf1512b18c72a24387767c02430be7ff9db5539ec5a32599acb2d17093310",
 				Codegen:     "xpu-gen/1",
 				Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
 				SharedBytes: 0, StorageBindings: 9, UniformBytes: 16,
 				PrivateBytes: new(20),
-				Buffers: []gpu.Usage{
-					{Name: "out", Access: gpu.AccessWrite},
-					{Name: "ints", Access: gpu.AccessWrite},
-					{Name: "uints", Access: gpu.AccessWrite},
-					{Name: "a", Access: gpu.AccessRead},
-					{Name: "b", Access: gpu.AccessRead},
-					{Name: "c", Access: gpu.AccessRead},
-					{Name: "d", Access: gpu.AccessRead},
-					{Name: "e", Access: gpu.AccessRead},
-					{Name: "f", Access: gpu.AccessRead},
+				Buffers: []gpuimpl.Usage{
+					{Name: "out", Access: gpuimpl.AccessWrite},
+					{Name: "ints", Access: gpuimpl.AccessWrite},
+					{Name: "uints", Access: gpuimpl.AccessWrite},
+					{Name: "a", Access: gpuimpl.AccessRead},
+					{Name: "b", Access: gpuimpl.AccessRead},
+					{Name: "c", Access: gpuimpl.AccessRead},
+					{Name: "d", Access: gpuimpl.AccessRead},
+					{Name: "e", Access: gpuimpl.AccessRead},
+					{Name: "f", Access: gpuimpl.AccessRead},
 				},
 				NativeOps: []string{"abs", "bitcast", "ceil", "floor", "max", "min", "round", "select", "trunc"},
 			},
 			Code: mathExactWGSL,
 		},
 		{
-			Manifest: gpu.Manifest{
+			Manifest: gpuimpl.Manifest{
 				Kernel: "github.com/goxpu/xpu/kernels/conformance.MathExact", Backend: "cpu", Target: "go",
-				Hash:        "sha256:f8568e0d217b4cf4c550b9a53e51c21fd6c1a2d20947cb7c96b4f570aba4976c",
+				Hash:        "sha256:6cdaef68c5b8eb947bb67925cce3785ff362414356cc605471a87eb18e100617",
 				Codegen:     "xpu-gen/1",
 				Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
 				SharedBytes: 0, StorageBindings: 9, UniformBytes: 16,
-				Buffers: []gpu.Usage{
-					{Name: "out", Access: gpu.AccessWrite},
-					{Name: "ints", Access: gpu.AccessWrite},
-					{Name: "uints", Access: gpu.AccessWrite},
-					{Name: "a", Access: gpu.AccessRead},
-					{Name: "b", Access: gpu.AccessRead},
-					{Name: "c", Access: gpu.AccessRead},
-					{Name: "d", Access: gpu.AccessRead},
-					{Name: "e", Access: gpu.AccessRead},
-					{Name: "f", Access: gpu.AccessRead},
+				Buffers: []gpuimpl.Usage{
+					{Name: "out", Access: gpuimpl.AccessWrite},
+					{Name: "ints", Access: gpuimpl.AccessWrite},
+					{Name: "uints", Access: gpuimpl.AccessWrite},
+					{Name: "a", Access: gpuimpl.AccessRead},
+					{Name: "b", Access: gpuimpl.AccessRead},
+					{Name: "c", Access: gpuimpl.AccessRead},
+					{Name: "d", Access: gpuimpl.AccessRead},
+					{Name: "e", Access: gpuimpl.AccessRead},
+					{Name: "f", Access: gpuimpl.AccessRead},
 				},
 				NativeOps: []string{"xpu.Abs", "xpu.Ceil", "xpu.Clamp", "xpu.Floor", "xpu.Max", "xpu.Min", "xpu.Round", "xpu.Trunc"},
 			},
@@ -5695,17 +5696,17 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
 `
 
 // mathExactCPU runs one block of the kernel MathExact on the CPU.
-func mathExactCPU(b *gpu.CPUBlock) {
-	p_out := gpu.CPUView[float32](b.Buffers[0])
-	p_ints := gpu.CPUView[int32](b.Buffers[1])
-	p_uints := gpu.CPUView[uint32](b.Buffers[2])
-	p_a := gpu.CPUView[float32](b.Buffers[3])
-	p_b := gpu.CPUView[float32](b.Buffers[4])
-	p_c := gpu.CPUView[int32](b.Buffers[5])
-	p_d := gpu.CPUView[int32](b.Buffers[6])
-	p_e := gpu.CPUView[uint32](b.Buffers[7])
-	p_f := gpu.CPUView[uint32](b.Buffers[8])
-	p_n := gpu.CPUUniform[uint32](b.Uniforms, 0)
+func mathExactCPU(b *gpuimpl.CPUBlock) {
+	p_out := gpuimpl.CPUView[float32](b.Buffers[0])
+	p_ints := gpuimpl.CPUView[int32](b.Buffers[1])
+	p_uints := gpuimpl.CPUView[uint32](b.Buffers[2])
+	p_a := gpuimpl.CPUView[float32](b.Buffers[3])
+	p_b := gpuimpl.CPUView[float32](b.Buffers[4])
+	p_c := gpuimpl.CPUView[int32](b.Buffers[5])
+	p_d := gpuimpl.CPUView[int32](b.Buffers[6])
+	p_e := gpuimpl.CPUView[uint32](b.Buffers[7])
+	p_f := gpuimpl.CPUView[uint32](b.Buffers[8])
+	p_n := gpuimpl.CPUUniform[uint32](b.Uniforms, 0)
 	gx0, gy0, gz0 := b.Group.X*64, b.Group.Y*1, b.Group.Z*1
 	var ly uint32
 	var lz uint32
@@ -5830,46 +5831,46 @@ func mathExactCPU(b *gpu.CPUBlock) {
 }
 
 // MathExpLogKernel is the compiled form of the kernel MathExpLog (Go function MathExpLog).
-var MathExpLogKernel = gpu.Register(&gpu.KernelSpec{
+var MathExpLogKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Name:  "github.com/goxpu/xpu/kernels/conformance.MathExpLog",
 	Block: xpu.Dim3{X: 64, Y: 1, Z: 1},
-	Params: []gpu.Param{
-		{Name: "out", Kind: gpu.ParamBuffer, Type: gpu.TypeName{Name: "float32"}, Size: 4, Access: gpu.AccessWrite, Binding: 0},
-		{Name: "a", Kind: gpu.ParamBuffer, Type: gpu.TypeName{Name: "float32"}, Size: 4, Access: gpu.AccessRead, Binding: 1},
-		{Name: "b", Kind: gpu.ParamBuffer, Type: gpu.TypeName{Name: "float32"}, Size: 4, Access: gpu.AccessRead, Binding: 2},
-		{Name: "n", Kind: gpu.ParamScalar, Type: gpu.TypeName{Name: "uint32"}, Size: 4, Binding: 0},
+	Params: []gpuimpl.Param{
+		{Name: "out", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "float32"}, Size: 4, Access: gpuimpl.AccessWrite, Binding: 0},
+		{Name: "a", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "float32"}, Size: 4, Access: gpuimpl.AccessRead, Binding: 1},
+		{Name: "b", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "float32"}, Size: 4, Access: gpuimpl.AccessRead, Binding: 2},
+		{Name: "n", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 0},
 	},
 	UniformSize: 16,
 	Func:        MathExpLog,
-	Artifacts: []gpu.Artifact{
+	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpu.Manifest{
+			Manifest: gpuimpl.Manifest{
 				Kernel: "github.com/goxpu/xpu/kernels/conformance.MathExpLog", Backend: "webgpu", Target: "wgsl",
 				Hash:        "sha256:269499847819b193b55b4f3f083d1735bb49026ea023f635b43f686023939004",
 				Codegen:     "xpu-gen/1",
 				Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
 				SharedBytes: 0, StorageBindings: 3, UniformBytes: 16,
 				PrivateBytes: new(16),
-				Buffers: []gpu.Usage{
-					{Name: "out", Access: gpu.AccessWrite},
-					{Name: "a", Access: gpu.AccessRead},
-					{Name: "b", Access: gpu.AccessRead},
+				Buffers: []gpuimpl.Usage{
+					{Name: "out", Access: gpuimpl.AccessWrite},
+					{Name: "a", Access: gpuimpl.AccessRead},
+					{Name: "b", Access: gpuimpl.AccessRead},
 				},
 				NativeOps: []string{"exp", "exp2", "log", "log2", "pow"},
 			},
 			Code: mathExpLogWGSL,
 		},
 		{
-			Manifest: gpu.Manifest{
+			Manifest: gpuimpl.Manifest{
 				Kernel: "github.com/goxpu/xpu/kernels/conformance.MathExpLog", Backend: "cpu", Target: "go",
-				Hash:        "sha256:1b2fc7963738cdd3afa4d08b39dd20e27189dc26d34d07e1793ced1ce36eebb9",
+				Hash:        "sha256:7db03e7f41455586f43bf53cb00ff33953e527e1a24fc7975fdd5b2865fab99f",
 				Codegen:     "xpu-gen/1",
 				Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
 				SharedBytes: 0, StorageBindings: 3, UniformBytes: 16,
-				Buffers: []gpu.Usage{
-					{Name: "out", Access: gpu.AccessWrite},
-					{Name: "a", Access: gpu.AccessRead},
-					{Name: "b", Access: gpu.AccessRead},
+				Buffers: []gpuimpl.Usage{
+					{Name: "out", Access: gpuimpl.AccessWrite},
+					{Name: "a", Access: gpuimpl.AccessRead},
+					{Name: "b", Access: gpuimpl.AccessRead},
 				},
 				NativeOps: []string{"xpu.Exp", "xpu.Exp2", "xpu.Log", "xpu.Log2", "xpu.Pow"},
 			},
@@ -5914,11 +5915,11 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
 `
 
 // mathExpLogCPU runs one block of the kernel MathExpLog on the CPU.
-func mathExpLogCPU(b *gpu.CPUBlock) {
-	p_out := gpu.CPUView[float32](b.Buffers[0])
-	p_a := gpu.CPUView[float32](b.Buffers[1])
-	p_b := gpu.CPUView[float32](b.Buffers[2])
-	p_n := gpu.CPUUniform[uint32](b.Uniforms, 0)
+func mathExpLogCPU(b *gpuimpl.CPUBlock) {
+	p_out := gpuimpl.CPUView[float32](b.Buffers[0])
+	p_a := gpuimpl.CPUView[float32](b.Buffers[1])
+	p_b := gpuimpl.CPUView[float32](b.Buffers[2])
+	p_n := gpuimpl.CPUUniform[uint32](b.Uniforms, 0)
 	gx0, gy0, gz0 := b.Group.X*64, b.Group.Y*1, b.Group.Z*1
 	var ly uint32
 	var lz uint32
@@ -5995,49 +5996,49 @@ func mathExpLogCPU(b *gpu.CPUBlock) {
 }
 
 // MathSqrtFmaKernel is the compiled form of the kernel MathSqrtFma (Go function MathSqrtFma).
-var MathSqrtFmaKernel = gpu.Register(&gpu.KernelSpec{
+var MathSqrtFmaKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Name:  "github.com/goxpu/xpu/kernels/conformance.MathSqrtFma",
 	Block: xpu.Dim3{X: 64, Y: 1, Z: 1},
-	Params: []gpu.Param{
-		{Name: "out", Kind: gpu.ParamBuffer, Type: gpu.TypeName{Name: "float32"}, Size: 4, Access: gpu.AccessWrite, Binding: 0},
-		{Name: "a", Kind: gpu.ParamBuffer, Type: gpu.TypeName{Name: "float32"}, Size: 4, Access: gpu.AccessRead, Binding: 1},
-		{Name: "b", Kind: gpu.ParamBuffer, Type: gpu.TypeName{Name: "float32"}, Size: 4, Access: gpu.AccessRead, Binding: 2},
-		{Name: "c", Kind: gpu.ParamBuffer, Type: gpu.TypeName{Name: "float32"}, Size: 4, Access: gpu.AccessRead, Binding: 3},
-		{Name: "n", Kind: gpu.ParamScalar, Type: gpu.TypeName{Name: "uint32"}, Size: 4, Binding: 0},
+	Params: []gpuimpl.Param{
+		{Name: "out", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "float32"}, Size: 4, Access: gpuimpl.AccessWrite, Binding: 0},
+		{Name: "a", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "float32"}, Size: 4, Access: gpuimpl.AccessRead, Binding: 1},
+		{Name: "b", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "float32"}, Size: 4, Access: gpuimpl.AccessRead, Binding: 2},
+		{Name: "c", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "float32"}, Size: 4, Access: gpuimpl.AccessRead, Binding: 3},
+		{Name: "n", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 0},
 	},
 	UniformSize: 16,
 	Func:        MathSqrtFma,
-	Artifacts: []gpu.Artifact{
+	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpu.Manifest{
+			Manifest: gpuimpl.Manifest{
 				Kernel: "github.com/goxpu/xpu/kernels/conformance.MathSqrtFma", Backend: "webgpu", Target: "wgsl",
 				Hash:        "sha256:1bee06c965560e4269606afd701ff5ad794dc162c53f0dcec0aadd8aa8bcb671",
 				Codegen:     "xpu-gen/1",
 				Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
 				SharedBytes: 0, StorageBindings: 4, UniformBytes: 16,
 				PrivateBytes: new(4),
-				Buffers: []gpu.Usage{
-					{Name: "out", Access: gpu.AccessWrite},
-					{Name: "a", Access: gpu.AccessRead},
-					{Name: "b", Access: gpu.AccessRead},
-					{Name: "c", Access: gpu.AccessRead},
+				Buffers: []gpuimpl.Usage{
+					{Name: "out", Access: gpuimpl.AccessWrite},
+					{Name: "a", Access: gpuimpl.AccessRead},
+					{Name: "b", Access: gpuimpl.AccessRead},
+					{Name: "c", Access: gpuimpl.AccessRead},
 				},
 				NativeOps: []string{"fma", "sqrt"},
 			},
 			Code: mathSqrtFmaWGSL,
 		},
 		{
-			Manifest: gpu.Manifest{
+			Manifest: gpuimpl.Manifest{
 				Kernel: "github.com/goxpu/xpu/kernels/conformance.MathSqrtFma", Backend: "cpu", Target: "go",
-				Hash:        "sha256:24006c0cdada2f11782f49cf1389cf206c75cbe5d1c7f31b4bfe1009bf592858",
+				Hash:        "sha256:c5fcae1cab8fc584303aef49fa07bc437caa1a0c38ef2e7e5c16c4559d50d071",
 				Codegen:     "xpu-gen/1",
 				Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
 				SharedBytes: 0, StorageBindings: 4, UniformBytes: 16,
-				Buffers: []gpu.Usage{
-					{Name: "out", Access: gpu.AccessWrite},
-					{Name: "a", Access: gpu.AccessRead},
-					{Name: "b", Access: gpu.AccessRead},
-					{Name: "c", Access: gpu.AccessRead},
+				Buffers: []gpuimpl.Usage{
+					{Name: "out", Access: gpuimpl.AccessWrite},
+					{Name: "a", Access: gpuimpl.AccessRead},
+					{Name: "b", Access: gpuimpl.AccessRead},
+					{Name: "c", Access: gpuimpl.AccessRead},
 				},
 				NativeOps: []string{"xpu.Fma", "xpu.Sqrt"},
 			},
@@ -6077,12 +6078,12 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
 `
 
 // mathSqrtFmaCPU runs one block of the kernel MathSqrtFma on the CPU.
-func mathSqrtFmaCPU(b *gpu.CPUBlock) {
-	p_out := gpu.CPUView[float32](b.Buffers[0])
-	p_a := gpu.CPUView[float32](b.Buffers[1])
-	p_b := gpu.CPUView[float32](b.Buffers[2])
-	p_c := gpu.CPUView[float32](b.Buffers[3])
-	p_n := gpu.CPUUniform[uint32](b.Uniforms, 0)
+func mathSqrtFmaCPU(b *gpuimpl.CPUBlock) {
+	p_out := gpuimpl.CPUView[float32](b.Buffers[0])
+	p_a := gpuimpl.CPUView[float32](b.Buffers[1])
+	p_b := gpuimpl.CPUView[float32](b.Buffers[2])
+	p_c := gpuimpl.CPUView[float32](b.Buffers[3])
+	p_n := gpuimpl.CPUUniform[uint32](b.Uniforms, 0)
 	gx0, gy0, gz0 := b.Group.X*64, b.Group.Y*1, b.Group.Z*1
 	var ly uint32
 	var lz uint32
@@ -6146,43 +6147,43 @@ func mathSqrtFmaCPU(b *gpu.CPUBlock) {
 }
 
 // MathTrigKernel is the compiled form of the kernel MathTrig (Go function MathTrig).
-var MathTrigKernel = gpu.Register(&gpu.KernelSpec{
+var MathTrigKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Name:  "github.com/goxpu/xpu/kernels/conformance.MathTrig",
 	Block: xpu.Dim3{X: 64, Y: 1, Z: 1},
-	Params: []gpu.Param{
-		{Name: "out", Kind: gpu.ParamBuffer, Type: gpu.TypeName{Name: "float32"}, Size: 4, Access: gpu.AccessWrite, Binding: 0},
-		{Name: "a", Kind: gpu.ParamBuffer, Type: gpu.TypeName{Name: "float32"}, Size: 4, Access: gpu.AccessRead, Binding: 1},
-		{Name: "n", Kind: gpu.ParamScalar, Type: gpu.TypeName{Name: "uint32"}, Size: 4, Binding: 0},
+	Params: []gpuimpl.Param{
+		{Name: "out", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "float32"}, Size: 4, Access: gpuimpl.AccessWrite, Binding: 0},
+		{Name: "a", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "float32"}, Size: 4, Access: gpuimpl.AccessRead, Binding: 1},
+		{Name: "n", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 0},
 	},
 	UniformSize: 16,
 	Func:        MathTrig,
-	Artifacts: []gpu.Artifact{
+	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpu.Manifest{
+			Manifest: gpuimpl.Manifest{
 				Kernel: "github.com/goxpu/xpu/kernels/conformance.MathTrig", Backend: "webgpu", Target: "wgsl",
 				Hash:        "sha256:cd2cc7083c3b1a5e105ea52847638d0331b6ea415ef02374d2f02d409f0bbe6d",
 				Codegen:     "xpu-gen/1",
 				Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
 				SharedBytes: 0, StorageBindings: 2, UniformBytes: 16,
 				PrivateBytes: new(12),
-				Buffers: []gpu.Usage{
-					{Name: "out", Access: gpu.AccessWrite},
-					{Name: "a", Access: gpu.AccessRead},
+				Buffers: []gpuimpl.Usage{
+					{Name: "out", Access: gpuimpl.AccessWrite},
+					{Name: "a", Access: gpuimpl.AccessRead},
 				},
 				NativeOps: []string{"cos", "sin", "tan", "tanh"},
 			},
 			Code: mathTrigWGSL,
 		},
 		{
-			Manifest: gpu.Manifest{
+			Manifest: gpuimpl.Manifest{
 				Kernel: "github.com/goxpu/xpu/kernels/conformance.MathTrig", Backend: "cpu", Target: "go",
-				Hash:        "sha256:be5fdd8691604e4447d85d55557910f57ca5f4d92b600665c935c79c6d67e1e3",
+				Hash:        "sha256:c648d91a61ffb5f0b1ef7a9fb1b5ab0089f3282d30db530d285e907a621c0b50",
 				Codegen:     "xpu-gen/1",
 				Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
 				SharedBytes: 0, StorageBindings: 2, UniformBytes: 16,
-				Buffers: []gpu.Usage{
-					{Name: "out", Access: gpu.AccessWrite},
-					{Name: "a", Access: gpu.AccessRead},
+				Buffers: []gpuimpl.Usage{
+					{Name: "out", Access: gpuimpl.AccessWrite},
+					{Name: "a", Access: gpuimpl.AccessRead},
 				},
 				NativeOps: []string{"xpu.Cos", "xpu.Sin", "xpu.Tan", "xpu.Tanh"},
 			},
@@ -6224,10 +6225,10 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
 `
 
 // mathTrigCPU runs one block of the kernel MathTrig on the CPU.
-func mathTrigCPU(b *gpu.CPUBlock) {
-	p_out := gpu.CPUView[float32](b.Buffers[0])
-	p_a := gpu.CPUView[float32](b.Buffers[1])
-	p_n := gpu.CPUUniform[uint32](b.Uniforms, 0)
+func mathTrigCPU(b *gpuimpl.CPUBlock) {
+	p_out := gpuimpl.CPUView[float32](b.Buffers[0])
+	p_a := gpuimpl.CPUView[float32](b.Buffers[1])
+	p_n := gpuimpl.CPUUniform[uint32](b.Uniforms, 0)
 	gx0, gy0, gz0 := b.Group.X*64, b.Group.Y*1, b.Group.Z*1
 	var ly uint32
 	var lz uint32
@@ -6293,28 +6294,28 @@ func mathTrigCPU(b *gpu.CPUBlock) {
 }
 
 // NestedLoopsKernel is the compiled form of the kernel NestedLoops (Go function NestedLoops).
-var NestedLoopsKernel = gpu.Register(&gpu.KernelSpec{
+var NestedLoopsKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Name:  "github.com/goxpu/xpu/kernels/conformance.NestedLoops",
 	Block: xpu.Dim3{X: 64, Y: 1, Z: 1},
-	Params: []gpu.Param{
-		{Name: "out", Kind: gpu.ParamBuffer, Type: gpu.TypeName{Name: "int32"}, Size: 4, Access: gpu.AccessWrite, Binding: 0},
-		{Name: "in", Kind: gpu.ParamBuffer, Type: gpu.TypeName{Name: "int32"}, Size: 4, Access: gpu.AccessRead, Binding: 1},
-		{Name: "n", Kind: gpu.ParamScalar, Type: gpu.TypeName{Name: "uint32"}, Size: 4, Binding: 0},
+	Params: []gpuimpl.Param{
+		{Name: "out", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "int32"}, Size: 4, Access: gpuimpl.AccessWrite, Binding: 0},
+		{Name: "in", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "int32"}, Size: 4, Access: gpuimpl.AccessRead, Binding: 1},
+		{Name: "n", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 0},
 	},
 	UniformSize: 16,
 	Func:        NestedLoops,
-	Artifacts: []gpu.Artifact{
+	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpu.Manifest{
+			Manifest: gpuimpl.Manifest{
 				Kernel: "github.com/goxpu/xpu/kernels/conformance.NestedLoops", Backend: "webgpu", Target: "wgsl",
 				Hash:        "sha256:7886b174f7436e8942e2737e9fc42a02f6a6b53f8eee894dadd2bc1f95f2b5b2",
 				Codegen:     "xpu-gen/1",
 				Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
 				SharedBytes: 0, StorageBindings: 2, UniformBytes: 16,
 				PrivateBytes: new(20),
-				Buffers: []gpu.Usage{
-					{Name: "out", Access: gpu.AccessWrite},
-					{Name: "in", Access: gpu.AccessRead},
+				Buffers: []gpuimpl.Usage{
+					{Name: "out", Access: gpuimpl.AccessWrite},
+					{Name: "in", Access: gpuimpl.AccessRead},
 				},
 				Fault:     true,
 				NativeOps: []string{"atomicOr"},
@@ -6322,15 +6323,15 @@ var NestedLoopsKernel = gpu.Register(&gpu.KernelSpec{
 			Code: nestedLoopsWGSL,
 		},
 		{
-			Manifest: gpu.Manifest{
+			Manifest: gpuimpl.Manifest{
 				Kernel: "github.com/goxpu/xpu/kernels/conformance.NestedLoops", Backend: "cpu", Target: "go",
-				Hash:        "sha256:38b63fa3ca33c4dc0f9e0024d52d53dfbacbdcda852492917afc5ba80762bf33",
+				Hash:        "sha256:711478dc87004040bcb36020a704eb0f39e4852dec7b2238d7cbf938359e7d48",
 				Codegen:     "xpu-gen/1",
 				Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
 				SharedBytes: 0, StorageBindings: 2, UniformBytes: 16,
-				Buffers: []gpu.Usage{
-					{Name: "out", Access: gpu.AccessWrite},
-					{Name: "in", Access: gpu.AccessRead},
+				Buffers: []gpuimpl.Usage{
+					{Name: "out", Access: gpuimpl.AccessWrite},
+					{Name: "in", Access: gpuimpl.AccessRead},
 				},
 			},
 			Entry: nestedLoopsCPU,
@@ -6388,10 +6389,10 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
 `
 
 // nestedLoopsCPU runs one block of the kernel NestedLoops on the CPU.
-func nestedLoopsCPU(b *gpu.CPUBlock) {
-	p_out := gpu.CPUView[int32](b.Buffers[0])
-	p_in := gpu.CPUView[int32](b.Buffers[1])
-	p_n := gpu.CPUUniform[uint32](b.Uniforms, 0)
+func nestedLoopsCPU(b *gpuimpl.CPUBlock) {
+	p_out := gpuimpl.CPUView[int32](b.Buffers[0])
+	p_in := gpuimpl.CPUView[int32](b.Buffers[1])
+	p_n := gpuimpl.CPUUniform[uint32](b.Uniforms, 0)
 	gx0, gy0, gz0 := b.Group.X*64, b.Group.Y*1, b.Group.Z*1
 	var ly uint32
 	var lz uint32
@@ -6497,41 +6498,41 @@ func nestedLoopsCPU(b *gpu.CPUBlock) {
 }
 
 // ParticlesAoSKernel is the compiled form of the kernel ParticlesAoS (Go function ParticlesAoS).
-var ParticlesAoSKernel = gpu.Register(&gpu.KernelSpec{
+var ParticlesAoSKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Name:  "github.com/goxpu/xpu/kernels/conformance.ParticlesAoS",
 	Block: xpu.Dim3{X: 64, Y: 1, Z: 1},
-	Params: []gpu.Param{
-		{Name: "ps", Kind: gpu.ParamBuffer, Type: gpu.TypeName{Pkg: "github.com/goxpu/xpu/kernels/conformance", Name: "Particle"}, Size: 32, Access: gpu.AccessReadWrite, Binding: 0},
-		{Name: "dt", Kind: gpu.ParamScalar, Type: gpu.TypeName{Name: "float32"}, Size: 4, Binding: 0},
-		{Name: "n", Kind: gpu.ParamScalar, Type: gpu.TypeName{Name: "uint32"}, Size: 4, Binding: 4},
+	Params: []gpuimpl.Param{
+		{Name: "ps", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Pkg: "github.com/goxpu/xpu/kernels/conformance", Name: "Particle"}, Size: 32, Access: gpuimpl.AccessReadWrite, Binding: 0},
+		{Name: "dt", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "float32"}, Size: 4, Binding: 0},
+		{Name: "n", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 4},
 	},
 	UniformSize: 16,
 	Func:        ParticlesAoS,
-	Artifacts: []gpu.Artifact{
+	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpu.Manifest{
+			Manifest: gpuimpl.Manifest{
 				Kernel: "github.com/goxpu/xpu/kernels/conformance.ParticlesAoS", Backend: "webgpu", Target: "wgsl",
 				Hash:        "sha256:530f02efe8a3133aef8451e6e5c9dc326ab2aa6462353fb76e2e1d80b3cceae9",
 				Codegen:     "xpu-gen/1",
 				Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
 				SharedBytes: 0, StorageBindings: 1, UniformBytes: 16,
 				PrivateBytes: new(36),
-				Buffers: []gpu.Usage{
-					{Name: "ps", Access: gpu.AccessReadWrite},
+				Buffers: []gpuimpl.Usage{
+					{Name: "ps", Access: gpuimpl.AccessReadWrite},
 				},
 				NativeOps: []string{"bitcast", "max", "select"},
 			},
 			Code: particlesAoSWGSL,
 		},
 		{
-			Manifest: gpu.Manifest{
+			Manifest: gpuimpl.Manifest{
 				Kernel: "github.com/goxpu/xpu/kernels/conformance.ParticlesAoS", Backend: "cpu", Target: "go",
-				Hash:        "sha256:af0527cbb2184cbd9469796eb5137ae5b1fece24215f511d46a0bab9acb34f04",
+				Hash:        "sha256:177f6a3375e4c775c27822c1b0a375a8aa3d1d41fae9d4c082e0d8b284451f88",
 				Codegen:     "xpu-gen/1",
 				Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
 				SharedBytes: 0, StorageBindings: 1, UniformBytes: 16,
-				Buffers: []gpu.Usage{
-					{Name: "ps", Access: gpu.AccessReadWrite},
+				Buffers: []gpuimpl.Usage{
+					{Name: "ps", Access: gpuimpl.AccessReadWrite},
 				},
 			},
 			Entry: particlesAoSCPU,
@@ -6597,10 +6598,10 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
 `
 
 // particlesAoSCPU runs one block of the kernel ParticlesAoS on the CPU.
-func particlesAoSCPU(b *gpu.CPUBlock) {
-	p_ps := gpu.CPUView[Particle](b.Buffers[0])
-	p_dt := gpu.CPUUniform[float32](b.Uniforms, 0)
-	p_n := gpu.CPUUniform[uint32](b.Uniforms, 4)
+func particlesAoSCPU(b *gpuimpl.CPUBlock) {
+	p_ps := gpuimpl.CPUView[Particle](b.Buffers[0])
+	p_dt := gpuimpl.CPUUniform[float32](b.Uniforms, 0)
+	p_n := gpuimpl.CPUUniform[uint32](b.Uniforms, 4)
 	gx0, gy0, gz0 := b.Group.X*64, b.Group.Y*1, b.Group.Z*1
 	var ly uint32
 	var lz uint32
@@ -6676,53 +6677,53 @@ func particlesAoSCPU(b *gpu.CPUBlock) {
 }
 
 // ParticlesSoAKernel is the compiled form of the kernel ParticlesSoA (Go function ParticlesSoA).
-var ParticlesSoAKernel = gpu.Register(&gpu.KernelSpec{
+var ParticlesSoAKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Name:  "github.com/goxpu/xpu/kernels/conformance.ParticlesSoA",
 	Block: xpu.Dim3{X: 64, Y: 1, Z: 1},
-	Params: []gpu.Param{
-		{Name: "x", Kind: gpu.ParamBuffer, Type: gpu.TypeName{Name: "float32"}, Size: 4, Access: gpu.AccessReadWrite, Binding: 0},
-		{Name: "z", Kind: gpu.ParamBuffer, Type: gpu.TypeName{Name: "float32"}, Size: 4, Access: gpu.AccessReadWrite, Binding: 1},
-		{Name: "vx", Kind: gpu.ParamBuffer, Type: gpu.TypeName{Name: "float32"}, Size: 4, Access: gpu.AccessRead, Binding: 2},
-		{Name: "vz", Kind: gpu.ParamBuffer, Type: gpu.TypeName{Name: "float32"}, Size: 4, Access: gpu.AccessReadWrite, Binding: 3},
-		{Name: "hits", Kind: gpu.ParamBuffer, Type: gpu.TypeName{Name: "uint32"}, Size: 4, Access: gpu.AccessReadWrite, Binding: 4},
-		{Name: "dt", Kind: gpu.ParamScalar, Type: gpu.TypeName{Name: "float32"}, Size: 4, Binding: 0},
-		{Name: "n", Kind: gpu.ParamScalar, Type: gpu.TypeName{Name: "uint32"}, Size: 4, Binding: 4},
+	Params: []gpuimpl.Param{
+		{Name: "x", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "float32"}, Size: 4, Access: gpuimpl.AccessReadWrite, Binding: 0},
+		{Name: "z", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "float32"}, Size: 4, Access: gpuimpl.AccessReadWrite, Binding: 1},
+		{Name: "vx", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "float32"}, Size: 4, Access: gpuimpl.AccessRead, Binding: 2},
+		{Name: "vz", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "float32"}, Size: 4, Access: gpuimpl.AccessReadWrite, Binding: 3},
+		{Name: "hits", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Access: gpuimpl.AccessReadWrite, Binding: 4},
+		{Name: "dt", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "float32"}, Size: 4, Binding: 0},
+		{Name: "n", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 4},
 	},
 	UniformSize: 16,
 	Func:        ParticlesSoA,
-	Artifacts: []gpu.Artifact{
+	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpu.Manifest{
+			Manifest: gpuimpl.Manifest{
 				Kernel: "github.com/goxpu/xpu/kernels/conformance.ParticlesSoA", Backend: "webgpu", Target: "wgsl",
 				Hash:        "sha256:c6a405053af6857cefa74c57e887aee4e5a82aa2ed78a8af2b5ee49dd5c2baf6",
 				Codegen:     "xpu-gen/1",
 				Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
 				SharedBytes: 0, StorageBindings: 5, UniformBytes: 16,
 				PrivateBytes: new(4),
-				Buffers: []gpu.Usage{
-					{Name: "x", Access: gpu.AccessReadWrite},
-					{Name: "z", Access: gpu.AccessReadWrite},
-					{Name: "vx", Access: gpu.AccessRead},
-					{Name: "vz", Access: gpu.AccessReadWrite},
-					{Name: "hits", Access: gpu.AccessReadWrite},
+				Buffers: []gpuimpl.Usage{
+					{Name: "x", Access: gpuimpl.AccessReadWrite},
+					{Name: "z", Access: gpuimpl.AccessReadWrite},
+					{Name: "vx", Access: gpuimpl.AccessRead},
+					{Name: "vz", Access: gpuimpl.AccessReadWrite},
+					{Name: "hits", Access: gpuimpl.AccessReadWrite},
 				},
 				NativeOps: []string{"bitcast", "max", "select"},
 			},
 			Code: particlesSoAWGSL,
 		},
 		{
-			Manifest: gpu.Manifest{
+			Manifest: gpuimpl.Manifest{
 				Kernel: "github.com/goxpu/xpu/kernels/conformance.ParticlesSoA", Backend: "cpu", Target: "go",
-				Hash:        "sha256:2cdf1d1f5891f27f6186574da84ab76e52e437fcbb0242778a02a0684d0b7bf6",
+				Hash:        "sha256:53a4dfe72aee4c5ccbaeb8018151c0b3e3f533c9f6c0671dd1c672719b0cf185",
 				Codegen:     "xpu-gen/1",
 				Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
 				SharedBytes: 0, StorageBindings: 5, UniformBytes: 16,
-				Buffers: []gpu.Usage{
-					{Name: "x", Access: gpu.AccessReadWrite},
-					{Name: "z", Access: gpu.AccessReadWrite},
-					{Name: "vx", Access: gpu.AccessRead},
-					{Name: "vz", Access: gpu.AccessReadWrite},
-					{Name: "hits", Access: gpu.AccessReadWrite},
+				Buffers: []gpuimpl.Usage{
+					{Name: "x", Access: gpuimpl.AccessReadWrite},
+					{Name: "z", Access: gpuimpl.AccessReadWrite},
+					{Name: "vx", Access: gpuimpl.AccessRead},
+					{Name: "vz", Access: gpuimpl.AccessReadWrite},
+					{Name: "hits", Access: gpuimpl.AccessReadWrite},
 				},
 			},
 			Entry: particlesSoACPU,
@@ -6776,14 +6777,14 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
 `
 
 // particlesSoACPU runs one block of the kernel ParticlesSoA on the CPU.
-func particlesSoACPU(b *gpu.CPUBlock) {
-	p_x := gpu.CPUView[float32](b.Buffers[0])
-	p_z := gpu.CPUView[float32](b.Buffers[1])
-	p_vx := gpu.CPUView[float32](b.Buffers[2])
-	p_vz := gpu.CPUView[float32](b.Buffers[3])
-	p_hits := gpu.CPUView[uint32](b.Buffers[4])
-	p_dt := gpu.CPUUniform[float32](b.Uniforms, 0)
-	p_n := gpu.CPUUniform[uint32](b.Uniforms, 4)
+func particlesSoACPU(b *gpuimpl.CPUBlock) {
+	p_x := gpuimpl.CPUView[float32](b.Buffers[0])
+	p_z := gpuimpl.CPUView[float32](b.Buffers[1])
+	p_vx := gpuimpl.CPUView[float32](b.Buffers[2])
+	p_vz := gpuimpl.CPUView[float32](b.Buffers[3])
+	p_hits := gpuimpl.CPUView[uint32](b.Buffers[4])
+	p_dt := gpuimpl.CPUUniform[float32](b.Uniforms, 0)
+	p_n := gpuimpl.CPUUniform[uint32](b.Uniforms, 4)
 	gx0, gy0, gz0 := b.Group.X*64, b.Group.Y*1, b.Group.Z*1
 	var ly uint32
 	var lz uint32
@@ -6869,46 +6870,46 @@ func particlesSoACPU(b *gpu.CPUBlock) {
 }
 
 // PrivateArrayKernel is the compiled form of the kernel PrivateArray (Go function PrivateArray).
-var PrivateArrayKernel = gpu.Register(&gpu.KernelSpec{
+var PrivateArrayKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Name:  "github.com/goxpu/xpu/kernels/conformance.PrivateArray",
 	Block: xpu.Dim3{X: 64, Y: 1, Z: 1},
-	Params: []gpu.Param{
-		{Name: "out", Kind: gpu.ParamBuffer, Type: gpu.TypeName{Name: "float32"}, Size: 4, Access: gpu.AccessWrite, Binding: 0},
-		{Name: "sums", Kind: gpu.ParamBuffer, Type: gpu.TypeName{Name: "float32"}, Size: 4, Access: gpu.AccessWrite, Binding: 1},
-		{Name: "in", Kind: gpu.ParamBuffer, Type: gpu.TypeName{Name: "float32"}, Size: 4, Access: gpu.AccessRead, Binding: 2},
-		{Name: "n", Kind: gpu.ParamScalar, Type: gpu.TypeName{Name: "uint32"}, Size: 4, Binding: 0},
+	Params: []gpuimpl.Param{
+		{Name: "out", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "float32"}, Size: 4, Access: gpuimpl.AccessWrite, Binding: 0},
+		{Name: "sums", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "float32"}, Size: 4, Access: gpuimpl.AccessWrite, Binding: 1},
+		{Name: "in", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "float32"}, Size: 4, Access: gpuimpl.AccessRead, Binding: 2},
+		{Name: "n", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 0},
 	},
 	UniformSize: 16,
 	Func:        PrivateArray,
-	Artifacts: []gpu.Artifact{
+	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpu.Manifest{
+			Manifest: gpuimpl.Manifest{
 				Kernel: "github.com/goxpu/xpu/kernels/conformance.PrivateArray", Backend: "webgpu", Target: "wgsl",
 				Hash:        "sha256:aa42a414c5ae4ea1c1142b60cb375dc17fb9c8a2a7b174262587443ced76f431",
 				Codegen:     "xpu-gen/1",
 				Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
 				SharedBytes: 0, StorageBindings: 3, UniformBytes: 16,
 				PrivateBytes: new(60),
-				Buffers: []gpu.Usage{
-					{Name: "out", Access: gpu.AccessWrite},
-					{Name: "sums", Access: gpu.AccessWrite},
-					{Name: "in", Access: gpu.AccessRead},
+				Buffers: []gpuimpl.Usage{
+					{Name: "out", Access: gpuimpl.AccessWrite},
+					{Name: "sums", Access: gpuimpl.AccessWrite},
+					{Name: "in", Access: gpuimpl.AccessRead},
 				},
 				NativeOps: []string{"bitcast", "max", "select"},
 			},
 			Code: privateArrayWGSL,
 		},
 		{
-			Manifest: gpu.Manifest{
+			Manifest: gpuimpl.Manifest{
 				Kernel: "github.com/goxpu/xpu/kernels/conformance.PrivateArray", Backend: "cpu", Target: "go",
-				Hash:        "sha256:14d957c3d8399c1671febb70d294357b422e2b0576f6e6bb40296220753bff02",
+				Hash:        "sha256:dd3c1a82accc5c71a1fc7e58c8cd1a4adfbc69c00fafc69aaefd65f8357c393b",
 				Codegen:     "xpu-gen/1",
 				Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
 				SharedBytes: 0, StorageBindings: 3, UniformBytes: 16,
-				Buffers: []gpu.Usage{
-					{Name: "out", Access: gpu.AccessWrite},
-					{Name: "sums", Access: gpu.AccessWrite},
-					{Name: "in", Access: gpu.AccessRead},
+				Buffers: []gpuimpl.Usage{
+					{Name: "out", Access: gpuimpl.AccessWrite},
+					{Name: "sums", Access: gpuimpl.AccessWrite},
+					{Name: "in", Access: gpuimpl.AccessRead},
 				},
 			},
 			Entry: privateArrayCPU,
@@ -6978,11 +6979,11 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
 `
 
 // privateArrayCPU runs one block of the kernel PrivateArray on the CPU.
-func privateArrayCPU(b *gpu.CPUBlock) {
-	p_out := gpu.CPUView[float32](b.Buffers[0])
-	p_sums := gpu.CPUView[float32](b.Buffers[1])
-	p_in := gpu.CPUView[float32](b.Buffers[2])
-	p_n := gpu.CPUUniform[uint32](b.Uniforms, 0)
+func privateArrayCPU(b *gpuimpl.CPUBlock) {
+	p_out := gpuimpl.CPUView[float32](b.Buffers[0])
+	p_sums := gpuimpl.CPUView[float32](b.Buffers[1])
+	p_in := gpuimpl.CPUView[float32](b.Buffers[2])
+	p_n := gpuimpl.CPUUniform[uint32](b.Uniforms, 0)
 	gx0, gy0, gz0 := b.Group.X*64, b.Group.Y*1, b.Group.Z*1
 	var ly uint32
 	var lz uint32
@@ -7023,7 +7024,7 @@ items0:
 			_ = v_k_1
 			for v_k_1 < int32(8) {
 				if stop.Load() {
-					panic(gpu.CPUStopped)
+					panic(gpuimpl.CPUStopped)
 				}
 				{
 					var v_x float32 = v_v[v_k_1]
@@ -7033,7 +7034,7 @@ items0:
 					{
 						for (v_j >= int32(0)) && (v_v[v_j] > v_x) {
 							if stop.Load() {
-								panic(gpu.CPUStopped)
+								panic(gpuimpl.CPUStopped)
 							}
 							v_v[(v_j + int32(1))] = v_v[v_j]
 							v_j = (v_j - int32(1))
@@ -7062,43 +7063,43 @@ items0:
 }
 
 // SaxpyKernel is the compiled form of the kernel Saxpy (Go function Saxpy).
-var SaxpyKernel = gpu.Register(&gpu.KernelSpec{
+var SaxpyKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Name:  "github.com/goxpu/xpu/kernels/conformance.Saxpy",
 	Block: xpu.Dim3{X: 256, Y: 1, Z: 1},
-	Params: []gpu.Param{
-		{Name: "y", Kind: gpu.ParamBuffer, Type: gpu.TypeName{Name: "float32"}, Size: 4, Access: gpu.AccessReadWrite, Binding: 0, MinLen: "n"},
-		{Name: "x", Kind: gpu.ParamBuffer, Type: gpu.TypeName{Name: "float32"}, Size: 4, Access: gpu.AccessRead, Binding: 1, MinLen: "n"},
-		{Name: "a", Kind: gpu.ParamScalar, Type: gpu.TypeName{Name: "float32"}, Size: 4, Binding: 0},
-		{Name: "n", Kind: gpu.ParamScalar, Type: gpu.TypeName{Name: "uint32"}, Size: 4, Binding: 4},
+	Params: []gpuimpl.Param{
+		{Name: "y", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "float32"}, Size: 4, Access: gpuimpl.AccessReadWrite, Binding: 0, MinLen: "n"},
+		{Name: "x", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "float32"}, Size: 4, Access: gpuimpl.AccessRead, Binding: 1, MinLen: "n"},
+		{Name: "a", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "float32"}, Size: 4, Binding: 0},
+		{Name: "n", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 4},
 	},
 	UniformSize: 16,
 	Func:        Saxpy,
-	Artifacts: []gpu.Artifact{
+	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpu.Manifest{
+			Manifest: gpuimpl.Manifest{
 				Kernel: "github.com/goxpu/xpu/kernels/conformance.Saxpy", Backend: "webgpu", Target: "wgsl",
 				Hash:        "sha256:ddb28ae2ffe5f16e98f3c865c7ab4bfc5fa00e952c285cd44e8fa45670ea6e45",
 				Codegen:     "xpu-gen/1",
 				Block:       xpu.Dim3{X: 256, Y: 1, Z: 1},
 				SharedBytes: 0, StorageBindings: 2, UniformBytes: 16,
 				PrivateBytes: new(4),
-				Buffers: []gpu.Usage{
-					{Name: "y", Access: gpu.AccessReadWrite, MinLen: "n"},
-					{Name: "x", Access: gpu.AccessRead, MinLen: "n"},
+				Buffers: []gpuimpl.Usage{
+					{Name: "y", Access: gpuimpl.AccessReadWrite, MinLen: "n"},
+					{Name: "x", Access: gpuimpl.AccessRead, MinLen: "n"},
 				},
 			},
 			Code: saxpyWGSL,
 		},
 		{
-			Manifest: gpu.Manifest{
+			Manifest: gpuimpl.Manifest{
 				Kernel: "github.com/goxpu/xpu/kernels/conformance.Saxpy", Backend: "cpu", Target: "go",
-				Hash:        "sha256:37b964222b37ed8f1a9c76ce67bd18858ac187eaeec6a4dc558391b5d52e6803",
+				Hash:        "sha256:9c18df0a2f261d6d310322b566e0ee717de8d60de5bef12bedbd340a7b8c491d",
 				Codegen:     "xpu-gen/1",
 				Block:       xpu.Dim3{X: 256, Y: 1, Z: 1},
 				SharedBytes: 0, StorageBindings: 2, UniformBytes: 16,
-				Buffers: []gpu.Usage{
-					{Name: "y", Access: gpu.AccessReadWrite, MinLen: "n"},
-					{Name: "x", Access: gpu.AccessRead, MinLen: "n"},
+				Buffers: []gpuimpl.Usage{
+					{Name: "y", Access: gpuimpl.AccessReadWrite, MinLen: "n"},
+					{Name: "x", Access: gpuimpl.AccessRead, MinLen: "n"},
 				},
 			},
 			Entry: saxpyCPU,
@@ -7136,11 +7137,11 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
 `
 
 // saxpyCPU runs one block of the kernel Saxpy on the CPU.
-func saxpyCPU(b *gpu.CPUBlock) {
-	p_y := gpu.CPUView[float32](b.Buffers[0])
-	p_x := gpu.CPUView[float32](b.Buffers[1])
-	p_a := gpu.CPUUniform[float32](b.Uniforms, 0)
-	p_n := gpu.CPUUniform[uint32](b.Uniforms, 4)
+func saxpyCPU(b *gpuimpl.CPUBlock) {
+	p_y := gpuimpl.CPUView[float32](b.Buffers[0])
+	p_x := gpuimpl.CPUView[float32](b.Buffers[1])
+	p_a := gpuimpl.CPUUniform[float32](b.Uniforms, 0)
+	p_n := gpuimpl.CPUUniform[uint32](b.Uniforms, 4)
 	gx0, gy0, gz0 := b.Group.X*256, b.Group.Y*1, b.Group.Z*1
 	var ly uint32
 	var lz uint32
@@ -7216,40 +7217,40 @@ func saxpyCPU(b *gpu.CPUBlock) {
 }
 
 // Scale2Kernel is the compiled form of Scale2, member of the template Scale (Go function Scale).
-var Scale2Kernel = gpu.Register(&gpu.KernelSpec{
+var Scale2Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Name:  "github.com/goxpu/xpu/kernels/conformance.Scale2",
 	Block: xpu.Dim3{X: 64, Y: 1, Z: 1},
-	Params: []gpu.Param{
-		{Name: "y", Kind: gpu.ParamBuffer, Type: gpu.TypeName{Name: "int32"}, Size: 4, Access: gpu.AccessReadWrite, Binding: 0},
-		{Name: "n", Kind: gpu.ParamScalar, Type: gpu.TypeName{Name: "uint32"}, Size: 4, Binding: 0},
+	Params: []gpuimpl.Param{
+		{Name: "y", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "int32"}, Size: 4, Access: gpuimpl.AccessReadWrite, Binding: 0},
+		{Name: "n", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 0},
 	},
 	UniformSize: 16,
 	Func:        Scale,
 	Comptime:    ScaleParams{Factor: 2, Offset: 1},
-	Artifacts: []gpu.Artifact{
+	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpu.Manifest{
+			Manifest: gpuimpl.Manifest{
 				Kernel: "github.com/goxpu/xpu/kernels/conformance.Scale2", Backend: "webgpu", Target: "wgsl",
 				Hash:        "sha256:4aeeea1165c7935fe16a9c74b4e661ffc96319e6af921aaf61357e6d2349fb31",
 				Codegen:     "xpu-gen/1",
 				Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
 				SharedBytes: 0, StorageBindings: 1, UniformBytes: 16,
 				PrivateBytes: new(4),
-				Buffers: []gpu.Usage{
-					{Name: "y", Access: gpu.AccessReadWrite},
+				Buffers: []gpuimpl.Usage{
+					{Name: "y", Access: gpuimpl.AccessReadWrite},
 				},
 			},
 			Code: scale2WGSL,
 		},
 		{
-			Manifest: gpu.Manifest{
+			Manifest: gpuimpl.Manifest{
 				Kernel: "github.com/goxpu/xpu/kernels/conformance.Scale2", Backend: "cpu", Target: "go",
-				Hash:        "sha256:992edccb1bdf2e44e6c83e6aa54c8aa1538efd5cccc14bc6bb89aa4a1b058c29",
+				Hash:        "sha256:e4a1e57ce6805c9efc1bb86e9d27eb8b98f3f43dcc841a5531993b14b260e27c",
 				Codegen:     "xpu-gen/1",
 				Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
 				SharedBytes: 0, StorageBindings: 1, UniformBytes: 16,
-				Buffers: []gpu.Usage{
-					{Name: "y", Access: gpu.AccessReadWrite},
+				Buffers: []gpuimpl.Usage{
+					{Name: "y", Access: gpuimpl.AccessReadWrite},
 				},
 			},
 			Entry: scale2CPU,
@@ -7285,9 +7286,9 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
 `
 
 // scale2CPU runs one block of the kernel Scale2 on the CPU.
-func scale2CPU(b *gpu.CPUBlock) {
-	p_y := gpu.CPUView[int32](b.Buffers[0])
-	p_n := gpu.CPUUniform[uint32](b.Uniforms, 0)
+func scale2CPU(b *gpuimpl.CPUBlock) {
+	p_y := gpuimpl.CPUView[int32](b.Buffers[0])
+	p_n := gpuimpl.CPUUniform[uint32](b.Uniforms, 0)
 	gx0, gy0, gz0 := b.Group.X*64, b.Group.Y*1, b.Group.Z*1
 	var ly uint32
 	var lz uint32
@@ -7357,40 +7358,40 @@ func scale2CPU(b *gpu.CPUBlock) {
 }
 
 // Scale3Kernel is the compiled form of Scale3, member of the template Scale (Go function Scale).
-var Scale3Kernel = gpu.Register(&gpu.KernelSpec{
+var Scale3Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Name:  "github.com/goxpu/xpu/kernels/conformance.Scale3",
 	Block: xpu.Dim3{X: 64, Y: 1, Z: 1},
-	Params: []gpu.Param{
-		{Name: "y", Kind: gpu.ParamBuffer, Type: gpu.TypeName{Name: "int32"}, Size: 4, Access: gpu.AccessReadWrite, Binding: 0},
-		{Name: "n", Kind: gpu.ParamScalar, Type: gpu.TypeName{Name: "uint32"}, Size: 4, Binding: 0},
+	Params: []gpuimpl.Param{
+		{Name: "y", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "int32"}, Size: 4, Access: gpuimpl.AccessReadWrite, Binding: 0},
+		{Name: "n", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 0},
 	},
 	UniformSize: 16,
 	Func:        Scale,
 	Comptime:    ScaleParams{Factor: 3, Offset: -7},
-	Artifacts: []gpu.Artifact{
+	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpu.Manifest{
+			Manifest: gpuimpl.Manifest{
 				Kernel: "github.com/goxpu/xpu/kernels/conformance.Scale3", Backend: "webgpu", Target: "wgsl",
 				Hash:        "sha256:c5eab847ee9cfa522c79c752d2bc4f9a0942fbd4d6f3e182126fb826db1258bd",
 				Codegen:     "xpu-gen/1",
 				Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
 				SharedBytes: 0, StorageBindings: 1, UniformBytes: 16,
 				PrivateBytes: new(4),
-				Buffers: []gpu.Usage{
-					{Name: "y", Access: gpu.AccessReadWrite},
+				Buffers: []gpuimpl.Usage{
+					{Name: "y", Access: gpuimpl.AccessReadWrite},
 				},
 			},
 			Code: scale3WGSL,
 		},
 		{
-			Manifest: gpu.Manifest{
+			Manifest: gpuimpl.Manifest{
 				Kernel: "github.com/goxpu/xpu/kernels/conformance.Scale3", Backend: "cpu", Target: "go",
-				Hash:        "sha256:8e569b704475f0dfa4c20849bb292c0f8b72bd6cc38a38e1906cab7388c6dddf",
+				Hash:        "sha256:81ae622b7092a62aba3d93a628f091e64714d1fe03b7df3e440e8c96e33ee4ab",
 				Codegen:     "xpu-gen/1",
 				Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
 				SharedBytes: 0, StorageBindings: 1, UniformBytes: 16,
-				Buffers: []gpu.Usage{
-					{Name: "y", Access: gpu.AccessReadWrite},
+				Buffers: []gpuimpl.Usage{
+					{Name: "y", Access: gpuimpl.AccessReadWrite},
 				},
 			},
 			Entry: scale3CPU,
@@ -7426,9 +7427,9 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
 `
 
 // scale3CPU runs one block of the kernel Scale3 on the CPU.
-func scale3CPU(b *gpu.CPUBlock) {
-	p_y := gpu.CPUView[int32](b.Buffers[0])
-	p_n := gpu.CPUUniform[uint32](b.Uniforms, 0)
+func scale3CPU(b *gpuimpl.CPUBlock) {
+	p_y := gpuimpl.CPUView[int32](b.Buffers[0])
+	p_n := gpuimpl.CPUUniform[uint32](b.Uniforms, 0)
 	gx0, gy0, gz0 := b.Group.X*64, b.Group.Y*1, b.Group.Z*1
 	var ly uint32
 	var lz uint32
@@ -7499,50 +7500,50 @@ func scale3CPU(b *gpu.CPUBlock) {
 
 // ScaleNegKernel is the refused kernel ScaleNeg: it has no code, and launching it
 // returns an error wrapping gpu.ErrRefused with this reason.
-var ScaleNegKernel = gpu.Register(&gpu.KernelSpec{
+var ScaleNegKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Name:    "github.com/goxpu/xpu/kernels/conformance.ScaleNeg",
 	Refused: "[xpu-requires] ScaleNeg: requires c.Factor > 0 is false",
 })
 
 // ScanKernel is the compiled form of the kernel Scan (Go function Scan).
-var ScanKernel = gpu.Register(&gpu.KernelSpec{
+var ScanKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Name:  "github.com/goxpu/xpu/kernels/conformance.Scan",
 	Block: xpu.Dim3{X: 128, Y: 1, Z: 1},
-	Params: []gpu.Param{
-		{Name: "out", Kind: gpu.ParamBuffer, Type: gpu.TypeName{Name: "int32"}, Size: 4, Access: gpu.AccessWrite, Binding: 0},
-		{Name: "in", Kind: gpu.ParamBuffer, Type: gpu.TypeName{Name: "int32"}, Size: 4, Access: gpu.AccessRead, Binding: 1},
-		{Name: "n", Kind: gpu.ParamScalar, Type: gpu.TypeName{Name: "uint32"}, Size: 4, Binding: 0},
+	Params: []gpuimpl.Param{
+		{Name: "out", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "int32"}, Size: 4, Access: gpuimpl.AccessWrite, Binding: 0},
+		{Name: "in", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "int32"}, Size: 4, Access: gpuimpl.AccessRead, Binding: 1},
+		{Name: "n", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 0},
 	},
 	SharedBytes: 1024,
 	UniformSize: 16,
 	Func:        Scan,
-	Artifacts: []gpu.Artifact{
+	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpu.Manifest{
+			Manifest: gpuimpl.Manifest{
 				Kernel: "github.com/goxpu/xpu/kernels/conformance.Scan", Backend: "webgpu", Target: "wgsl",
 				Hash:        "sha256:e4f3f469c95d11e4cbebd5eea2197d433a23ce32d633e30facaffc65a58115c4",
 				Codegen:     "xpu-gen/1",
 				Block:       xpu.Dim3{X: 128, Y: 1, Z: 1},
 				SharedBytes: 1024, StorageBindings: 2, UniformBytes: 16,
 				PrivateBytes: new(24),
-				Buffers: []gpu.Usage{
-					{Name: "out", Access: gpu.AccessWrite},
-					{Name: "in", Access: gpu.AccessRead},
+				Buffers: []gpuimpl.Usage{
+					{Name: "out", Access: gpuimpl.AccessWrite},
+					{Name: "in", Access: gpuimpl.AccessRead},
 				},
 				NativeOps: []string{"workgroupBarrier"},
 			},
 			Code: scanWGSL,
 		},
 		{
-			Manifest: gpu.Manifest{
+			Manifest: gpuimpl.Manifest{
 				Kernel: "github.com/goxpu/xpu/kernels/conformance.Scan", Backend: "cpu", Target: "go",
-				Hash:        "sha256:4f12e057e49a5d9bfeb201d57769e4c8f4be1820e6d9797269be70475e664f7a",
+				Hash:        "sha256:fd2873d8a89b0cd2e4cc37a4d39460305eac2fda4cc5e81335852d662dba2e7f",
 				Codegen:     "xpu-gen/1",
 				Block:       xpu.Dim3{X: 128, Y: 1, Z: 1},
 				SharedBytes: 1024, StorageBindings: 2, UniformBytes: 16,
-				Buffers: []gpu.Usage{
-					{Name: "out", Access: gpu.AccessWrite},
-					{Name: "in", Access: gpu.AccessRead},
+				Buffers: []gpuimpl.Usage{
+					{Name: "out", Access: gpuimpl.AccessWrite},
+					{Name: "in", Access: gpuimpl.AccessRead},
 				},
 			},
 			Entry: scanCPU,
@@ -7603,10 +7604,10 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(local_invocation
 `
 
 // scanCPU runs one block of the kernel Scan on the CPU.
-func scanCPU(b *gpu.CPUBlock) {
-	p_out := gpu.CPUView[int32](b.Buffers[0])
-	p_in := gpu.CPUView[int32](b.Buffers[1])
-	p_n := gpu.CPUUniform[uint32](b.Uniforms, 0)
+func scanCPU(b *gpuimpl.CPUBlock) {
+	p_out := gpuimpl.CPUView[int32](b.Buffers[0])
+	p_in := gpuimpl.CPUView[int32](b.Buffers[1])
+	p_n := gpuimpl.CPUUniform[uint32](b.Uniforms, 0)
 	var s_a [128]int32
 	var s_b [128]int32
 	var v_off uint32
@@ -7668,7 +7669,7 @@ func scanCPU(b *gpu.CPUBlock) {
 	v_off = uint32(1)
 	for {
 		if stop.Load() {
-			panic(gpu.CPUStopped)
+			panic(gpuimpl.CPUStopped)
 		}
 		c2 := (v_off < uint32(128))
 		if !c2 {
@@ -7757,51 +7758,51 @@ func scanCPU(b *gpu.CPUBlock) {
 }
 
 // SgemmKernel is the compiled form of the kernel Sgemm (Go function Sgemm).
-var SgemmKernel = gpu.Register(&gpu.KernelSpec{
+var SgemmKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Name:  "github.com/goxpu/xpu/kernels/conformance.Sgemm",
 	Block: xpu.Dim3{X: 16, Y: 16, Z: 1},
-	Params: []gpu.Param{
-		{Name: "c", Kind: gpu.ParamBuffer, Type: gpu.TypeName{Name: "float32"}, Size: 4, Access: gpu.AccessReadWrite, Binding: 0},
-		{Name: "a", Kind: gpu.ParamBuffer, Type: gpu.TypeName{Name: "float32"}, Size: 4, Access: gpu.AccessRead, Binding: 1},
-		{Name: "b", Kind: gpu.ParamBuffer, Type: gpu.TypeName{Name: "float32"}, Size: 4, Access: gpu.AccessRead, Binding: 2},
-		{Name: "m", Kind: gpu.ParamScalar, Type: gpu.TypeName{Name: "uint32"}, Size: 4, Binding: 0},
-		{Name: "n", Kind: gpu.ParamScalar, Type: gpu.TypeName{Name: "uint32"}, Size: 4, Binding: 4},
-		{Name: "k", Kind: gpu.ParamScalar, Type: gpu.TypeName{Name: "uint32"}, Size: 4, Binding: 8},
-		{Name: "alpha", Kind: gpu.ParamScalar, Type: gpu.TypeName{Name: "float32"}, Size: 4, Binding: 12},
-		{Name: "beta", Kind: gpu.ParamScalar, Type: gpu.TypeName{Name: "float32"}, Size: 4, Binding: 16},
+	Params: []gpuimpl.Param{
+		{Name: "c", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "float32"}, Size: 4, Access: gpuimpl.AccessReadWrite, Binding: 0},
+		{Name: "a", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "float32"}, Size: 4, Access: gpuimpl.AccessRead, Binding: 1},
+		{Name: "b", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "float32"}, Size: 4, Access: gpuimpl.AccessRead, Binding: 2},
+		{Name: "m", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 0},
+		{Name: "n", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 4},
+		{Name: "k", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 8},
+		{Name: "alpha", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "float32"}, Size: 4, Binding: 12},
+		{Name: "beta", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "float32"}, Size: 4, Binding: 16},
 	},
 	SharedBytes: 2048,
 	UniformSize: 32,
 	Func:        Sgemm,
-	Artifacts: []gpu.Artifact{
+	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpu.Manifest{
+			Manifest: gpuimpl.Manifest{
 				Kernel: "github.com/goxpu/xpu/kernels/conformance.Sgemm", Backend: "webgpu", Target: "wgsl",
 				Hash:        "sha256:1b2bbd4151e6f3edb5814c69423d6b1fe12bd7a849220e7587b7d5605b280226",
 				Codegen:     "xpu-gen/1",
 				Block:       xpu.Dim3{X: 16, Y: 16, Z: 1},
 				SharedBytes: 2048, StorageBindings: 3, UniformBytes: 32,
 				PrivateBytes: new(36),
-				Buffers: []gpu.Usage{
-					{Name: "c", Access: gpu.AccessReadWrite},
-					{Name: "a", Access: gpu.AccessRead},
-					{Name: "b", Access: gpu.AccessRead},
+				Buffers: []gpuimpl.Usage{
+					{Name: "c", Access: gpuimpl.AccessReadWrite},
+					{Name: "a", Access: gpuimpl.AccessRead},
+					{Name: "b", Access: gpuimpl.AccessRead},
 				},
 				NativeOps: []string{"workgroupBarrier"},
 			},
 			Code: sgemmWGSL,
 		},
 		{
-			Manifest: gpu.Manifest{
+			Manifest: gpuimpl.Manifest{
 				Kernel: "github.com/goxpu/xpu/kernels/conformance.Sgemm", Backend: "cpu", Target: "go",
-				Hash:        "sha256:2028ad254346c445c9138d3769304a048223e598b6f280d22a19b78f75f365f4",
+				Hash:        "sha256:e67608c552aef3707662808e197a30fbbfd12c29e9fd7e6a519c6dd28ec02787",
 				Codegen:     "xpu-gen/1",
 				Block:       xpu.Dim3{X: 16, Y: 16, Z: 1},
 				SharedBytes: 2048, StorageBindings: 3, UniformBytes: 32,
-				Buffers: []gpu.Usage{
-					{Name: "c", Access: gpu.AccessReadWrite},
-					{Name: "a", Access: gpu.AccessRead},
-					{Name: "b", Access: gpu.AccessRead},
+				Buffers: []gpuimpl.Usage{
+					{Name: "c", Access: gpuimpl.AccessReadWrite},
+					{Name: "a", Access: gpuimpl.AccessRead},
+					{Name: "b", Access: gpuimpl.AccessRead},
 				},
 			},
 			Entry: sgemmCPU,
@@ -7867,15 +7868,15 @@ fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid
 `
 
 // sgemmCPU runs one block of the kernel Sgemm on the CPU.
-func sgemmCPU(b *gpu.CPUBlock) {
-	p_c := gpu.CPUView[float32](b.Buffers[0])
-	p_a := gpu.CPUView[float32](b.Buffers[1])
-	p_b := gpu.CPUView[float32](b.Buffers[2])
-	p_m := gpu.CPUUniform[uint32](b.Uniforms, 0)
-	p_n := gpu.CPUUniform[uint32](b.Uniforms, 4)
-	p_k := gpu.CPUUniform[uint32](b.Uniforms, 8)
-	p_alpha := gpu.CPUUniform[float32](b.Uniforms, 12)
-	p_beta := gpu.CPUUniform[float32](b.Uniforms, 16)
+func sgemmCPU(b *gpuimpl.CPUBlock) {
+	p_c := gpuimpl.CPUView[float32](b.Buffers[0])
+	p_a := gpuimpl.CPUView[float32](b.Buffers[1])
+	p_b := gpuimpl.CPUView[float32](b.Buffers[2])
+	p_m := gpuimpl.CPUUniform[uint32](b.Uniforms, 0)
+	p_n := gpuimpl.CPUUniform[uint32](b.Uniforms, 4)
+	p_k := gpuimpl.CPUUniform[uint32](b.Uniforms, 8)
+	p_alpha := gpuimpl.CPUUniform[float32](b.Uniforms, 12)
+	p_beta := gpuimpl.CPUUniform[float32](b.Uniforms, 16)
 	var s_as [256]float32
 	var s_bs [256]float32
 	var a_acc [256]float32
@@ -7918,7 +7919,7 @@ func sgemmCPU(b *gpu.CPUBlock) {
 	v_k0 = uint32(0)
 	for {
 		if stop.Load() {
-			panic(gpu.CPUStopped)
+			panic(gpuimpl.CPUStopped)
 		}
 		c2 := (v_k0 < p_k)
 		if !c2 {
@@ -7958,7 +7959,7 @@ func sgemmCPU(b *gpu.CPUBlock) {
 			var v_ly uint32 = ly
 			_ = v_ly
 			v_kk := uint32(0)
-			st := gpu.CPUDotStrip{Acc: a_acc[:], AccOff: 0, Lanes: 16, Rows: 16, AccRow: 16,
+			st := gpuimpl.CPUDotStrip{Acc: a_acc[:], AccOff: 0, Lanes: 16, Rows: 16, AccRow: 16,
 				I: 1, J: 1, AccI: 0, AccJ: 0,
 				A: s_as[:], AOff: int(((v_ly * uint32(16)) + v_kk)), ARow: 16, AI: 0, AK: 1,
 				B: s_bs[:], BOff: int(((v_kk * uint32(16)) + v_lx)), BRow: 0, BJ: 0, BK: 16}
@@ -8015,30 +8016,30 @@ func sgemmCPU(b *gpu.CPUBlock) {
 }
 
 // ShiftSignedKernel is the compiled form of the kernel ShiftSigned (Go function ShiftSigned).
-var ShiftSignedKernel = gpu.Register(&gpu.KernelSpec{
+var ShiftSignedKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Name:  "github.com/goxpu/xpu/kernels/conformance.ShiftSigned",
 	Block: xpu.Dim3{X: 64, Y: 1, Z: 1},
-	Params: []gpu.Param{
-		{Name: "out", Kind: gpu.ParamBuffer, Type: gpu.TypeName{Name: "int32"}, Size: 4, Access: gpu.AccessWrite, Binding: 0},
-		{Name: "a", Kind: gpu.ParamBuffer, Type: gpu.TypeName{Name: "int32"}, Size: 4, Access: gpu.AccessRead, Binding: 1},
-		{Name: "s", Kind: gpu.ParamBuffer, Type: gpu.TypeName{Name: "int32"}, Size: 4, Access: gpu.AccessRead, Binding: 2},
-		{Name: "n", Kind: gpu.ParamScalar, Type: gpu.TypeName{Name: "uint32"}, Size: 4, Binding: 0},
+	Params: []gpuimpl.Param{
+		{Name: "out", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "int32"}, Size: 4, Access: gpuimpl.AccessWrite, Binding: 0},
+		{Name: "a", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "int32"}, Size: 4, Access: gpuimpl.AccessRead, Binding: 1},
+		{Name: "s", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "int32"}, Size: 4, Access: gpuimpl.AccessRead, Binding: 2},
+		{Name: "n", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 0},
 	},
 	UniformSize: 16,
 	Func:        ShiftSigned,
-	Artifacts: []gpu.Artifact{
+	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpu.Manifest{
+			Manifest: gpuimpl.Manifest{
 				Kernel: "github.com/goxpu/xpu/kernels/conformance.ShiftSigned", Backend: "webgpu", Target: "wgsl",
 				Hash:        "sha256:b2f27b0ad02bd858b1959a4cb411c793df66c09d2655f4cff519c96deebf915b",
 				Codegen:     "xpu-gen/1",
 				Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
 				SharedBytes: 0, StorageBindings: 3, UniformBytes: 16,
 				PrivateBytes: new(24),
-				Buffers: []gpu.Usage{
-					{Name: "out", Access: gpu.AccessWrite},
-					{Name: "a", Access: gpu.AccessRead},
-					{Name: "s", Access: gpu.AccessRead},
+				Buffers: []gpuimpl.Usage{
+					{Name: "out", Access: gpuimpl.AccessWrite},
+					{Name: "a", Access: gpuimpl.AccessRead},
+					{Name: "s", Access: gpuimpl.AccessRead},
 				},
 				Fault:     true,
 				NativeOps: []string{"atomicOr", "min", "select"},
@@ -8046,16 +8047,16 @@ var ShiftSignedKernel = gpu.Register(&gpu.KernelSpec{
 			Code: shiftSignedWGSL,
 		},
 		{
-			Manifest: gpu.Manifest{
+			Manifest: gpuimpl.Manifest{
 				Kernel: "github.com/goxpu/xpu/kernels/conformance.ShiftSigned", Backend: "cpu", Target: "go",
-				Hash:        "sha256:e83d7fb8a8f4cbcfcc32d23df388ea51e89edbc4cf5e19a19bc39cdfc2a1149b",
+				Hash:        "sha256:c05c77be6f9f136cfdff27fb7a3e60e3e6a4adfa079b5514cb85353b0f65a04d",
 				Codegen:     "xpu-gen/1",
 				Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
 				SharedBytes: 0, StorageBindings: 3, UniformBytes: 16,
-				Buffers: []gpu.Usage{
-					{Name: "out", Access: gpu.AccessWrite},
-					{Name: "a", Access: gpu.AccessRead},
-					{Name: "s", Access: gpu.AccessRead},
+				Buffers: []gpuimpl.Usage{
+					{Name: "out", Access: gpuimpl.AccessWrite},
+					{Name: "a", Access: gpuimpl.AccessRead},
+					{Name: "s", Access: gpuimpl.AccessRead},
 				},
 			},
 			Entry: shiftSignedCPU,
@@ -8137,11 +8138,11 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
 `
 
 // shiftSignedCPU runs one block of the kernel ShiftSigned on the CPU.
-func shiftSignedCPU(b *gpu.CPUBlock) {
-	p_out := gpu.CPUView[int32](b.Buffers[0])
-	p_a := gpu.CPUView[int32](b.Buffers[1])
-	p_s := gpu.CPUView[int32](b.Buffers[2])
-	p_n := gpu.CPUUniform[uint32](b.Uniforms, 0)
+func shiftSignedCPU(b *gpuimpl.CPUBlock) {
+	p_out := gpuimpl.CPUView[int32](b.Buffers[0])
+	p_a := gpuimpl.CPUView[int32](b.Buffers[1])
+	p_s := gpuimpl.CPUView[int32](b.Buffers[2])
+	p_n := gpuimpl.CPUUniform[uint32](b.Uniforms, 0)
 	gx0, gy0, gz0 := b.Group.X*64, b.Group.Y*1, b.Group.Z*1
 	var ly uint32
 	var lz uint32
@@ -8236,52 +8237,52 @@ func shiftSignedCPU(b *gpu.CPUBlock) {
 }
 
 // ShiftsKernel is the compiled form of the kernel Shifts (Go function Shifts).
-var ShiftsKernel = gpu.Register(&gpu.KernelSpec{
+var ShiftsKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Name:  "github.com/goxpu/xpu/kernels/conformance.Shifts",
 	Block: xpu.Dim3{X: 64, Y: 1, Z: 1},
-	Params: []gpu.Param{
-		{Name: "ints", Kind: gpu.ParamBuffer, Type: gpu.TypeName{Name: "int32"}, Size: 4, Access: gpu.AccessWrite, Binding: 0},
-		{Name: "uints", Kind: gpu.ParamBuffer, Type: gpu.TypeName{Name: "uint32"}, Size: 4, Access: gpu.AccessWrite, Binding: 1},
-		{Name: "a", Kind: gpu.ParamBuffer, Type: gpu.TypeName{Name: "int32"}, Size: 4, Access: gpu.AccessRead, Binding: 2},
-		{Name: "b", Kind: gpu.ParamBuffer, Type: gpu.TypeName{Name: "uint32"}, Size: 4, Access: gpu.AccessRead, Binding: 3},
-		{Name: "s", Kind: gpu.ParamBuffer, Type: gpu.TypeName{Name: "uint32"}, Size: 4, Access: gpu.AccessRead, Binding: 4},
-		{Name: "n", Kind: gpu.ParamScalar, Type: gpu.TypeName{Name: "uint32"}, Size: 4, Binding: 0},
+	Params: []gpuimpl.Param{
+		{Name: "ints", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "int32"}, Size: 4, Access: gpuimpl.AccessWrite, Binding: 0},
+		{Name: "uints", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Access: gpuimpl.AccessWrite, Binding: 1},
+		{Name: "a", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "int32"}, Size: 4, Access: gpuimpl.AccessRead, Binding: 2},
+		{Name: "b", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Access: gpuimpl.AccessRead, Binding: 3},
+		{Name: "s", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Access: gpuimpl.AccessRead, Binding: 4},
+		{Name: "n", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 0},
 	},
 	UniformSize: 16,
 	Func:        Shifts,
-	Artifacts: []gpu.Artifact{
+	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpu.Manifest{
+			Manifest: gpuimpl.Manifest{
 				Kernel: "github.com/goxpu/xpu/kernels/conformance.Shifts", Backend: "webgpu", Target: "wgsl",
 				Hash:        "sha256:60e942cb48f7c9ee7312d79b2491c0824da57db582ff9eb3593200fab7bb4f58",
 				Codegen:     "xpu-gen/1",
 				Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
 				SharedBytes: 0, StorageBindings: 5, UniformBytes: 16,
 				PrivateBytes: new(8),
-				Buffers: []gpu.Usage{
-					{Name: "ints", Access: gpu.AccessWrite},
-					{Name: "uints", Access: gpu.AccessWrite},
-					{Name: "a", Access: gpu.AccessRead},
-					{Name: "b", Access: gpu.AccessRead},
-					{Name: "s", Access: gpu.AccessRead},
+				Buffers: []gpuimpl.Usage{
+					{Name: "ints", Access: gpuimpl.AccessWrite},
+					{Name: "uints", Access: gpuimpl.AccessWrite},
+					{Name: "a", Access: gpuimpl.AccessRead},
+					{Name: "b", Access: gpuimpl.AccessRead},
+					{Name: "s", Access: gpuimpl.AccessRead},
 				},
 				NativeOps: []string{"min", "select"},
 			},
 			Code: shiftsWGSL,
 		},
 		{
-			Manifest: gpu.Manifest{
+			Manifest: gpuimpl.Manifest{
 				Kernel: "github.com/goxpu/xpu/kernels/conformance.Shifts", Backend: "cpu", Target: "go",
-				Hash:        "sha256:a4b28d5222dce61b88d092d1fe7375a535ac7c36ccb4612ddeeecac7f64b1da9",
+				Hash:        "sha256:3ffb650595413515e8842095ae765817fb69491b2a48890e7fa14b70990ac541",
 				Codegen:     "xpu-gen/1",
 				Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
 				SharedBytes: 0, StorageBindings: 5, UniformBytes: 16,
-				Buffers: []gpu.Usage{
-					{Name: "ints", Access: gpu.AccessWrite},
-					{Name: "uints", Access: gpu.AccessWrite},
-					{Name: "a", Access: gpu.AccessRead},
-					{Name: "b", Access: gpu.AccessRead},
-					{Name: "s", Access: gpu.AccessRead},
+				Buffers: []gpuimpl.Usage{
+					{Name: "ints", Access: gpuimpl.AccessWrite},
+					{Name: "uints", Access: gpuimpl.AccessWrite},
+					{Name: "a", Access: gpuimpl.AccessRead},
+					{Name: "b", Access: gpuimpl.AccessRead},
+					{Name: "s", Access: gpuimpl.AccessRead},
 				},
 			},
 			Entry: shiftsCPU,
@@ -8344,13 +8345,13 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
 `
 
 // shiftsCPU runs one block of the kernel Shifts on the CPU.
-func shiftsCPU(b *gpu.CPUBlock) {
-	p_ints := gpu.CPUView[int32](b.Buffers[0])
-	p_uints := gpu.CPUView[uint32](b.Buffers[1])
-	p_a := gpu.CPUView[int32](b.Buffers[2])
-	p_b := gpu.CPUView[uint32](b.Buffers[3])
-	p_s := gpu.CPUView[uint32](b.Buffers[4])
-	p_n := gpu.CPUUniform[uint32](b.Uniforms, 0)
+func shiftsCPU(b *gpuimpl.CPUBlock) {
+	p_ints := gpuimpl.CPUView[int32](b.Buffers[0])
+	p_uints := gpuimpl.CPUView[uint32](b.Buffers[1])
+	p_a := gpuimpl.CPUView[int32](b.Buffers[2])
+	p_b := gpuimpl.CPUView[uint32](b.Buffers[3])
+	p_s := gpuimpl.CPUView[uint32](b.Buffers[4])
+	p_n := gpuimpl.CPUUniform[uint32](b.Uniforms, 0)
 	gx0, gy0, gz0 := b.Group.X*64, b.Group.Y*1, b.Group.Z*1
 	var ly uint32
 	var lz uint32
@@ -8423,42 +8424,42 @@ func shiftsCPU(b *gpu.CPUBlock) {
 }
 
 // ShortCircuitKernel is the compiled form of the kernel ShortCircuit (Go function ShortCircuit).
-var ShortCircuitKernel = gpu.Register(&gpu.KernelSpec{
+var ShortCircuitKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Name:  "github.com/goxpu/xpu/kernels/conformance.ShortCircuit",
 	Block: xpu.Dim3{X: 64, Y: 1, Z: 1},
-	Params: []gpu.Param{
-		{Name: "out", Kind: gpu.ParamBuffer, Type: gpu.TypeName{Name: "int32"}, Size: 4, Access: gpu.AccessWrite, Binding: 0},
-		{Name: "in", Kind: gpu.ParamBuffer, Type: gpu.TypeName{Name: "int32"}, Size: 4, Access: gpu.AccessRead, Binding: 1},
-		{Name: "n", Kind: gpu.ParamScalar, Type: gpu.TypeName{Name: "uint32"}, Size: 4, Binding: 0},
+	Params: []gpuimpl.Param{
+		{Name: "out", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "int32"}, Size: 4, Access: gpuimpl.AccessWrite, Binding: 0},
+		{Name: "in", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "int32"}, Size: 4, Access: gpuimpl.AccessRead, Binding: 1},
+		{Name: "n", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 0},
 	},
 	UniformSize: 16,
 	Func:        ShortCircuit,
-	Artifacts: []gpu.Artifact{
+	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpu.Manifest{
+			Manifest: gpuimpl.Manifest{
 				Kernel: "github.com/goxpu/xpu/kernels/conformance.ShortCircuit", Backend: "webgpu", Target: "wgsl",
 				Hash:        "sha256:d4040a2f935734400192610d9e51a959ad15a850f1270f6a2b7fa8a621e51509",
 				Codegen:     "xpu-gen/1",
 				Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
 				SharedBytes: 0, StorageBindings: 2, UniformBytes: 16,
 				PrivateBytes: new(8),
-				Buffers: []gpu.Usage{
-					{Name: "out", Access: gpu.AccessWrite},
-					{Name: "in", Access: gpu.AccessRead},
+				Buffers: []gpuimpl.Usage{
+					{Name: "out", Access: gpuimpl.AccessWrite},
+					{Name: "in", Access: gpuimpl.AccessRead},
 				},
 			},
 			Code: shortCircuitWGSL,
 		},
 		{
-			Manifest: gpu.Manifest{
+			Manifest: gpuimpl.Manifest{
 				Kernel: "github.com/goxpu/xpu/kernels/conformance.ShortCircuit", Backend: "cpu", Target: "go",
-				Hash:        "sha256:4e5d2403da83f45111366a2fe4380d6a4ef1eefabe72717d682b84c708df03a3",
+				Hash:        "sha256:7eeda306e335b50276d112253280d912815ff5fddffeeb9f83bea4410f2dbeb4",
 				Codegen:     "xpu-gen/1",
 				Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
 				SharedBytes: 0, StorageBindings: 2, UniformBytes: 16,
-				Buffers: []gpu.Usage{
-					{Name: "out", Access: gpu.AccessWrite},
-					{Name: "in", Access: gpu.AccessRead},
+				Buffers: []gpuimpl.Usage{
+					{Name: "out", Access: gpuimpl.AccessWrite},
+					{Name: "in", Access: gpuimpl.AccessRead},
 				},
 			},
 			Entry: shortCircuitCPU,
@@ -8501,10 +8502,10 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
 `
 
 // shortCircuitCPU runs one block of the kernel ShortCircuit on the CPU.
-func shortCircuitCPU(b *gpu.CPUBlock) {
-	p_out := gpu.CPUView[int32](b.Buffers[0])
-	p_in := gpu.CPUView[int32](b.Buffers[1])
-	p_n := gpu.CPUUniform[uint32](b.Uniforms, 0)
+func shortCircuitCPU(b *gpuimpl.CPUBlock) {
+	p_out := gpuimpl.CPUView[int32](b.Buffers[0])
+	p_in := gpuimpl.CPUView[int32](b.Buffers[1])
+	p_n := gpuimpl.CPUUniform[uint32](b.Uniforms, 0)
 	gx0, gy0, gz0 := b.Group.X*64, b.Group.Y*1, b.Group.Z*1
 	var ly uint32
 	var lz uint32
@@ -8572,43 +8573,43 @@ func shortCircuitCPU(b *gpu.CPUBlock) {
 }
 
 // SpinKernel is the compiled form of the kernel Spin (Go function Spin).
-var SpinKernel = gpu.Register(&gpu.KernelSpec{
+var SpinKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Name:  "github.com/goxpu/xpu/kernels/conformance.Spin",
 	Block: xpu.Dim3{X: 64, Y: 1, Z: 1},
-	Params: []gpu.Param{
-		{Name: "out", Kind: gpu.ParamBuffer, Type: gpu.TypeName{Name: "uint32"}, Size: 4, Access: gpu.AccessWrite, Binding: 0},
-		{Name: "seed", Kind: gpu.ParamBuffer, Type: gpu.TypeName{Name: "uint32"}, Size: 4, Access: gpu.AccessRead, Binding: 1},
-		{Name: "rounds", Kind: gpu.ParamScalar, Type: gpu.TypeName{Name: "uint32"}, Size: 4, Binding: 0},
-		{Name: "n", Kind: gpu.ParamScalar, Type: gpu.TypeName{Name: "uint32"}, Size: 4, Binding: 4},
+	Params: []gpuimpl.Param{
+		{Name: "out", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Access: gpuimpl.AccessWrite, Binding: 0},
+		{Name: "seed", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Access: gpuimpl.AccessRead, Binding: 1},
+		{Name: "rounds", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 0},
+		{Name: "n", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 4},
 	},
 	UniformSize: 16,
 	Func:        Spin,
-	Artifacts: []gpu.Artifact{
+	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpu.Manifest{
+			Manifest: gpuimpl.Manifest{
 				Kernel: "github.com/goxpu/xpu/kernels/conformance.Spin", Backend: "webgpu", Target: "wgsl",
 				Hash:        "sha256:0cdb3c3fa5ec1107de2376db2054d3830ea61fae2b9da9194b5be99d4357eca4",
 				Codegen:     "xpu-gen/1",
 				Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
 				SharedBytes: 0, StorageBindings: 2, UniformBytes: 16,
 				PrivateBytes: new(12),
-				Buffers: []gpu.Usage{
-					{Name: "out", Access: gpu.AccessWrite},
-					{Name: "seed", Access: gpu.AccessRead},
+				Buffers: []gpuimpl.Usage{
+					{Name: "out", Access: gpuimpl.AccessWrite},
+					{Name: "seed", Access: gpuimpl.AccessRead},
 				},
 			},
 			Code: spinWGSL,
 		},
 		{
-			Manifest: gpu.Manifest{
+			Manifest: gpuimpl.Manifest{
 				Kernel: "github.com/goxpu/xpu/kernels/conformance.Spin", Backend: "cpu", Target: "go",
-				Hash:        "sha256:eec4e8a9bdb0a7ed140413198a98fd2372ae1518e0e1f5fcb2a28f6995acf930",
+				Hash:        "sha256:1e48cf5e7c18b52226f034a0752cad4f4d754b74cf9da7d7890fb8e26009ca67",
 				Codegen:     "xpu-gen/1",
 				Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
 				SharedBytes: 0, StorageBindings: 2, UniformBytes: 16,
-				Buffers: []gpu.Usage{
-					{Name: "out", Access: gpu.AccessWrite},
-					{Name: "seed", Access: gpu.AccessRead},
+				Buffers: []gpuimpl.Usage{
+					{Name: "out", Access: gpuimpl.AccessWrite},
+					{Name: "seed", Access: gpuimpl.AccessRead},
 				},
 			},
 			Entry: spinCPU,
@@ -8650,11 +8651,11 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
 `
 
 // spinCPU runs one block of the kernel Spin on the CPU.
-func spinCPU(b *gpu.CPUBlock) {
-	p_out := gpu.CPUView[uint32](b.Buffers[0])
-	p_seed := gpu.CPUView[uint32](b.Buffers[1])
-	p_rounds := gpu.CPUUniform[uint32](b.Uniforms, 0)
-	p_n := gpu.CPUUniform[uint32](b.Uniforms, 4)
+func spinCPU(b *gpuimpl.CPUBlock) {
+	p_out := gpuimpl.CPUView[uint32](b.Buffers[0])
+	p_seed := gpuimpl.CPUView[uint32](b.Buffers[1])
+	p_rounds := gpuimpl.CPUUniform[uint32](b.Uniforms, 0)
+	p_n := gpuimpl.CPUUniform[uint32](b.Uniforms, 4)
 	gx0, gy0, gz0 := b.Group.X*64, b.Group.Y*1, b.Group.Z*1
 	var ly uint32
 	var lz uint32
@@ -8700,7 +8701,7 @@ func spinCPU(b *gpu.CPUBlock) {
 					if p_rounds-v_r > 1024 {
 						for v_r < p_rounds {
 							if stop.Load() {
-								panic(gpu.CPUStopped)
+								panic(gpuimpl.CPUStopped)
 							}
 							for end4 := v_r + min(p_rounds-v_r, 1024); v_r < end4; {
 								{
@@ -8738,7 +8739,7 @@ func spinCPU(b *gpu.CPUBlock) {
 					if p_rounds-v_r > 1024 {
 						for v_r < p_rounds {
 							if stop.Load() {
-								panic(gpu.CPUStopped)
+								panic(gpuimpl.CPUStopped)
 							}
 							for end7 := v_r + min(p_rounds-v_r, 1024); v_r < end7; {
 								{
@@ -8763,44 +8764,44 @@ func spinCPU(b *gpu.CPUBlock) {
 }
 
 // StencilKernel is the compiled form of the kernel Stencil (Go function Stencil).
-var StencilKernel = gpu.Register(&gpu.KernelSpec{
+var StencilKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Name:  "github.com/goxpu/xpu/kernels/conformance.Stencil",
 	Block: xpu.Dim3{X: 64, Y: 1, Z: 1},
-	Params: []gpu.Param{
-		{Name: "out", Kind: gpu.ParamBuffer, Type: gpu.TypeName{Name: "float32"}, Size: 4, Access: gpu.AccessWrite, Binding: 0},
-		{Name: "in", Kind: gpu.ParamBuffer, Type: gpu.TypeName{Name: "float32"}, Size: 4, Access: gpu.AccessRead, Binding: 1},
-		{Name: "n", Kind: gpu.ParamScalar, Type: gpu.TypeName{Name: "uint32"}, Size: 4, Binding: 0},
+	Params: []gpuimpl.Param{
+		{Name: "out", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "float32"}, Size: 4, Access: gpuimpl.AccessWrite, Binding: 0},
+		{Name: "in", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "float32"}, Size: 4, Access: gpuimpl.AccessRead, Binding: 1},
+		{Name: "n", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 0},
 	},
 	SharedBytes: 272,
 	UniformSize: 16,
 	Func:        Stencil,
-	Artifacts: []gpu.Artifact{
+	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpu.Manifest{
+			Manifest: gpuimpl.Manifest{
 				Kernel: "github.com/goxpu/xpu/kernels/conformance.Stencil", Backend: "webgpu", Target: "wgsl",
 				Hash:        "sha256:d6fa7266d3abfb4647b2cdf5428c4cb8d2688085fe7220a9a817057108665173",
 				Codegen:     "xpu-gen/1",
 				Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
 				SharedBytes: 272, StorageBindings: 2, UniformBytes: 16,
 				PrivateBytes: new(24),
-				Buffers: []gpu.Usage{
-					{Name: "out", Access: gpu.AccessWrite},
-					{Name: "in", Access: gpu.AccessRead},
+				Buffers: []gpuimpl.Usage{
+					{Name: "out", Access: gpuimpl.AccessWrite},
+					{Name: "in", Access: gpuimpl.AccessRead},
 				},
 				NativeOps: []string{"workgroupBarrier"},
 			},
 			Code: stencilWGSL,
 		},
 		{
-			Manifest: gpu.Manifest{
+			Manifest: gpuimpl.Manifest{
 				Kernel: "github.com/goxpu/xpu/kernels/conformance.Stencil", Backend: "cpu", Target: "go",
-				Hash:        "sha256:7f6d65b0a535b2cf415a8a9441089cb3cf1ca44a84e27e61351af38f05775bfc",
+				Hash:        "sha256:53d6bafa78afb0f226361b96ae5eefee56da72846448f1a225f6d0648e41e020",
 				Codegen:     "xpu-gen/1",
 				Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
 				SharedBytes: 272, StorageBindings: 2, UniformBytes: 16,
-				Buffers: []gpu.Usage{
-					{Name: "out", Access: gpu.AccessWrite},
-					{Name: "in", Access: gpu.AccessRead},
+				Buffers: []gpuimpl.Usage{
+					{Name: "out", Access: gpuimpl.AccessWrite},
+					{Name: "in", Access: gpuimpl.AccessRead},
 				},
 			},
 			Entry: stencilCPU,
@@ -8848,10 +8849,10 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(local_invocation
 `
 
 // stencilCPU runs one block of the kernel Stencil on the CPU.
-func stencilCPU(b *gpu.CPUBlock) {
-	p_out := gpu.CPUView[float32](b.Buffers[0])
-	p_in := gpu.CPUView[float32](b.Buffers[1])
-	p_n := gpu.CPUUniform[uint32](b.Uniforms, 0)
+func stencilCPU(b *gpuimpl.CPUBlock) {
+	p_out := gpuimpl.CPUView[float32](b.Buffers[0])
+	p_in := gpuimpl.CPUView[float32](b.Buffers[1])
+	p_n := gpuimpl.CPUUniform[uint32](b.Uniforms, 0)
 	var s_s [68]float32
 	gx0, gy0, gz0 := b.Group.X*64, b.Group.Y*1, b.Group.Z*1
 	var ly uint32
@@ -8880,7 +8881,7 @@ func stencilCPU(b *gpu.CPUBlock) {
 			_ = v_k
 			for v_k < uint32(68) {
 				if stop.Load() {
-					panic(gpu.CPUStopped)
+					panic(gpuimpl.CPUStopped)
 				}
 				{
 					var v_g int32 = (int32((v_base + v_k)) - int32(2))
@@ -8953,37 +8954,37 @@ func stencilCPU(b *gpu.CPUBlock) {
 }
 
 // ThreadCoordsKernel is the compiled form of the kernel ThreadCoords (Go function ThreadCoords).
-var ThreadCoordsKernel = gpu.Register(&gpu.KernelSpec{
+var ThreadCoordsKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Name:  "github.com/goxpu/xpu/kernels/conformance.ThreadCoords",
 	Block: xpu.Dim3{X: 4, Y: 2, Z: 2},
-	Params: []gpu.Param{
-		{Name: "out", Kind: gpu.ParamBuffer, Type: gpu.TypeName{Name: "uint32"}, Size: 4, Access: gpu.AccessWrite, Binding: 0},
+	Params: []gpuimpl.Param{
+		{Name: "out", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Access: gpuimpl.AccessWrite, Binding: 0},
 	},
 	Func: ThreadCoords,
-	Artifacts: []gpu.Artifact{
+	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpu.Manifest{
+			Manifest: gpuimpl.Manifest{
 				Kernel: "github.com/goxpu/xpu/kernels/conformance.ThreadCoords", Backend: "webgpu", Target: "wgsl",
 				Hash:        "sha256:f03a323c97c6ea7a54fe930e7d069d3361b1959bf2b2d7b3f99cbcf9603617eb",
 				Codegen:     "xpu-gen/1",
 				Block:       xpu.Dim3{X: 4, Y: 2, Z: 2},
 				SharedBytes: 0, StorageBindings: 1, UniformBytes: 0,
 				PrivateBytes: new(16),
-				Buffers: []gpu.Usage{
-					{Name: "out", Access: gpu.AccessWrite},
+				Buffers: []gpuimpl.Usage{
+					{Name: "out", Access: gpuimpl.AccessWrite},
 				},
 			},
 			Code: threadCoordsWGSL,
 		},
 		{
-			Manifest: gpu.Manifest{
+			Manifest: gpuimpl.Manifest{
 				Kernel: "github.com/goxpu/xpu/kernels/conformance.ThreadCoords", Backend: "cpu", Target: "go",
-				Hash:        "sha256:cd488a8507f929d43918efd50fc1e2a27e8db67de70e99cdf2a290709e3fa8ea",
+				Hash:        "sha256:8edbef6038ef81f1d4541b95ece1a30c21a377ee74a77bf852c5d8d4cc8f4429",
 				Codegen:     "xpu-gen/1",
 				Block:       xpu.Dim3{X: 4, Y: 2, Z: 2},
 				SharedBytes: 0, StorageBindings: 1, UniformBytes: 0,
-				Buffers: []gpu.Usage{
-					{Name: "out", Access: gpu.AccessWrite},
+				Buffers: []gpuimpl.Usage{
+					{Name: "out", Access: gpuimpl.AccessWrite},
 				},
 			},
 			Entry: threadCoordsCPU,
@@ -9028,8 +9029,8 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(local_invocation
 `
 
 // threadCoordsCPU runs one block of the kernel ThreadCoords on the CPU.
-func threadCoordsCPU(b *gpu.CPUBlock) {
-	p_out := gpu.CPUView[uint32](b.Buffers[0])
+func threadCoordsCPU(b *gpuimpl.CPUBlock) {
+	p_out := gpuimpl.CPUView[uint32](b.Buffers[0])
 	gx0, gy0, gz0 := b.Group.X*4, b.Group.Y*2, b.Group.Z*2
 	stop := b.Stopping()
 	_, _ = b, stop
@@ -9072,45 +9073,45 @@ func threadCoordsCPU(b *gpu.CPUBlock) {
 }
 
 // TransposeKernel is the compiled form of the kernel Transpose (Go function Transpose).
-var TransposeKernel = gpu.Register(&gpu.KernelSpec{
+var TransposeKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Name:  "github.com/goxpu/xpu/kernels/conformance.Transpose",
 	Block: xpu.Dim3{X: 16, Y: 16, Z: 1},
-	Params: []gpu.Param{
-		{Name: "out", Kind: gpu.ParamBuffer, Type: gpu.TypeName{Name: "float32"}, Size: 4, Access: gpu.AccessWrite, Binding: 0},
-		{Name: "in", Kind: gpu.ParamBuffer, Type: gpu.TypeName{Name: "float32"}, Size: 4, Access: gpu.AccessRead, Binding: 1},
-		{Name: "rows", Kind: gpu.ParamScalar, Type: gpu.TypeName{Name: "uint32"}, Size: 4, Binding: 0},
-		{Name: "cols", Kind: gpu.ParamScalar, Type: gpu.TypeName{Name: "uint32"}, Size: 4, Binding: 4},
+	Params: []gpuimpl.Param{
+		{Name: "out", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "float32"}, Size: 4, Access: gpuimpl.AccessWrite, Binding: 0},
+		{Name: "in", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "float32"}, Size: 4, Access: gpuimpl.AccessRead, Binding: 1},
+		{Name: "rows", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 0},
+		{Name: "cols", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 4},
 	},
 	SharedBytes: 1088,
 	UniformSize: 16,
 	Func:        Transpose,
-	Artifacts: []gpu.Artifact{
+	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpu.Manifest{
+			Manifest: gpuimpl.Manifest{
 				Kernel: "github.com/goxpu/xpu/kernels/conformance.Transpose", Backend: "webgpu", Target: "wgsl",
 				Hash:        "sha256:d6ff6d5b27e28d9b0c14ae7baa932dfc86346dfb93050b97d86e59c66417e5c1",
 				Codegen:     "xpu-gen/1",
 				Block:       xpu.Dim3{X: 16, Y: 16, Z: 1},
 				SharedBytes: 1088, StorageBindings: 2, UniformBytes: 16,
 				PrivateBytes: new(24),
-				Buffers: []gpu.Usage{
-					{Name: "out", Access: gpu.AccessWrite},
-					{Name: "in", Access: gpu.AccessRead},
+				Buffers: []gpuimpl.Usage{
+					{Name: "out", Access: gpuimpl.AccessWrite},
+					{Name: "in", Access: gpuimpl.AccessRead},
 				},
 				NativeOps: []string{"workgroupBarrier"},
 			},
 			Code: transposeWGSL,
 		},
 		{
-			Manifest: gpu.Manifest{
+			Manifest: gpuimpl.Manifest{
 				Kernel: "github.com/goxpu/xpu/kernels/conformance.Transpose", Backend: "cpu", Target: "go",
-				Hash:        "sha256:e2bea315e0916afe65061b1fa24ce4378030bb381e5c6cba3fda497c8ca4cbc7",
+				Hash:        "sha256:6e56d25c86f0f93179494309f550f4c8db7c928bd3dc59a7d57551ae483aa2f8",
 				Codegen:     "xpu-gen/1",
 				Block:       xpu.Dim3{X: 16, Y: 16, Z: 1},
 				SharedBytes: 1088, StorageBindings: 2, UniformBytes: 16,
-				Buffers: []gpu.Usage{
-					{Name: "out", Access: gpu.AccessWrite},
-					{Name: "in", Access: gpu.AccessRead},
+				Buffers: []gpuimpl.Usage{
+					{Name: "out", Access: gpuimpl.AccessWrite},
+					{Name: "in", Access: gpuimpl.AccessRead},
 				},
 			},
 			Entry: transposeCPU,
@@ -9156,11 +9157,11 @@ fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid
 `
 
 // transposeCPU runs one block of the kernel Transpose on the CPU.
-func transposeCPU(b *gpu.CPUBlock) {
-	p_out := gpu.CPUView[float32](b.Buffers[0])
-	p_in := gpu.CPUView[float32](b.Buffers[1])
-	p_rows := gpu.CPUUniform[uint32](b.Uniforms, 0)
-	p_cols := gpu.CPUUniform[uint32](b.Uniforms, 4)
+func transposeCPU(b *gpuimpl.CPUBlock) {
+	p_out := gpuimpl.CPUView[float32](b.Buffers[0])
+	p_in := gpuimpl.CPUView[float32](b.Buffers[1])
+	p_rows := gpuimpl.CPUUniform[uint32](b.Uniforms, 0)
+	p_cols := gpuimpl.CPUUniform[uint32](b.Uniforms, 4)
 	var s_s [272]float32
 	gx0, gy0, gz0 := b.Group.X*16, b.Group.Y*16, b.Group.Z*1
 	var lz uint32
@@ -9211,30 +9212,30 @@ func transposeCPU(b *gpu.CPUBlock) {
 }
 
 // UintArithKernel is the compiled form of the kernel UintArith (Go function UintArith).
-var UintArithKernel = gpu.Register(&gpu.KernelSpec{
+var UintArithKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Name:  "github.com/goxpu/xpu/kernels/conformance.UintArith",
 	Block: xpu.Dim3{X: 64, Y: 1, Z: 1},
-	Params: []gpu.Param{
-		{Name: "out", Kind: gpu.ParamBuffer, Type: gpu.TypeName{Name: "uint32"}, Size: 4, Access: gpu.AccessWrite, Binding: 0},
-		{Name: "a", Kind: gpu.ParamBuffer, Type: gpu.TypeName{Name: "uint32"}, Size: 4, Access: gpu.AccessRead, Binding: 1},
-		{Name: "b", Kind: gpu.ParamBuffer, Type: gpu.TypeName{Name: "uint32"}, Size: 4, Access: gpu.AccessRead, Binding: 2},
-		{Name: "n", Kind: gpu.ParamScalar, Type: gpu.TypeName{Name: "uint32"}, Size: 4, Binding: 0},
+	Params: []gpuimpl.Param{
+		{Name: "out", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Access: gpuimpl.AccessWrite, Binding: 0},
+		{Name: "a", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Access: gpuimpl.AccessRead, Binding: 1},
+		{Name: "b", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Access: gpuimpl.AccessRead, Binding: 2},
+		{Name: "n", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 0},
 	},
 	UniformSize: 16,
 	Func:        UintArith,
-	Artifacts: []gpu.Artifact{
+	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpu.Manifest{
+			Manifest: gpuimpl.Manifest{
 				Kernel: "github.com/goxpu/xpu/kernels/conformance.UintArith", Backend: "webgpu", Target: "wgsl",
 				Hash:        "sha256:bf7970f06cfb0572da61fbc288da878e597ff201902969bafd22540124aa49ec",
 				Codegen:     "xpu-gen/1",
 				Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
 				SharedBytes: 0, StorageBindings: 3, UniformBytes: 16,
 				PrivateBytes: new(16),
-				Buffers: []gpu.Usage{
-					{Name: "out", Access: gpu.AccessWrite},
-					{Name: "a", Access: gpu.AccessRead},
-					{Name: "b", Access: gpu.AccessRead},
+				Buffers: []gpuimpl.Usage{
+					{Name: "out", Access: gpuimpl.AccessWrite},
+					{Name: "a", Access: gpuimpl.AccessRead},
+					{Name: "b", Access: gpuimpl.AccessRead},
 				},
 				Fault:     true,
 				NativeOps: []string{"atomicOr"},
@@ -9242,16 +9243,16 @@ var UintArithKernel = gpu.Register(&gpu.KernelSpec{
 			Code: uintArithWGSL,
 		},
 		{
-			Manifest: gpu.Manifest{
+			Manifest: gpuimpl.Manifest{
 				Kernel: "github.com/goxpu/xpu/kernels/conformance.UintArith", Backend: "cpu", Target: "go",
-				Hash:        "sha256:3dc609bfb8af87d3b44797dcf5a0678542c9fe3933627e7d87f48e4bff652d99",
+				Hash:        "sha256:ba3a2c4d4e9cbc2e4c3d59b221c9efdfcfb6d5344de0ea948614f597b97fdfaa",
 				Codegen:     "xpu-gen/1",
 				Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
 				SharedBytes: 0, StorageBindings: 3, UniformBytes: 16,
-				Buffers: []gpu.Usage{
-					{Name: "out", Access: gpu.AccessWrite},
-					{Name: "a", Access: gpu.AccessRead},
-					{Name: "b", Access: gpu.AccessRead},
+				Buffers: []gpuimpl.Usage{
+					{Name: "out", Access: gpuimpl.AccessWrite},
+					{Name: "a", Access: gpuimpl.AccessRead},
+					{Name: "b", Access: gpuimpl.AccessRead},
 				},
 			},
 			Entry: uintArithCPU,
@@ -9314,11 +9315,11 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
 `
 
 // uintArithCPU runs one block of the kernel UintArith on the CPU.
-func uintArithCPU(b *gpu.CPUBlock) {
-	p_out := gpu.CPUView[uint32](b.Buffers[0])
-	p_a := gpu.CPUView[uint32](b.Buffers[1])
-	p_b := gpu.CPUView[uint32](b.Buffers[2])
-	p_n := gpu.CPUUniform[uint32](b.Uniforms, 0)
+func uintArithCPU(b *gpuimpl.CPUBlock) {
+	p_out := gpuimpl.CPUView[uint32](b.Buffers[0])
+	p_a := gpuimpl.CPUView[uint32](b.Buffers[1])
+	p_b := gpuimpl.CPUView[uint32](b.Buffers[2])
+	p_n := gpuimpl.CPUUniform[uint32](b.Uniforms, 0)
 	gx0, gy0, gz0 := b.Group.X*64, b.Group.Y*1, b.Group.Z*1
 	var ly uint32
 	var lz uint32
@@ -9395,52 +9396,52 @@ func uintArithCPU(b *gpu.CPUBlock) {
 }
 
 // UniformsKernel is the compiled form of the kernel Uniforms (Go function Uniforms).
-var UniformsKernel = gpu.Register(&gpu.KernelSpec{
+var UniformsKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Name:  "github.com/goxpu/xpu/kernels/conformance.Uniforms",
 	Block: xpu.Dim3{X: 32, Y: 1, Z: 1},
-	Params: []gpu.Param{
-		{Name: "ints", Kind: gpu.ParamBuffer, Type: gpu.TypeName{Name: "int32"}, Size: 4, Access: gpu.AccessWrite, Binding: 0},
-		{Name: "uints", Kind: gpu.ParamBuffer, Type: gpu.TypeName{Name: "uint32"}, Size: 4, Access: gpu.AccessWrite, Binding: 1},
-		{Name: "floats", Kind: gpu.ParamBuffer, Type: gpu.TypeName{Name: "float32"}, Size: 4, Access: gpu.AccessWrite, Binding: 2},
-		{Name: "a", Kind: gpu.ParamScalar, Type: gpu.TypeName{Name: "int32"}, Size: 4, Binding: 0},
-		{Name: "b", Kind: gpu.ParamScalar, Type: gpu.TypeName{Name: "uint32"}, Size: 4, Binding: 4},
-		{Name: "c", Kind: gpu.ParamScalar, Type: gpu.TypeName{Name: "float32"}, Size: 4, Binding: 8},
-		{Name: "d", Kind: gpu.ParamScalar, Type: gpu.TypeName{Name: "float32"}, Size: 4, Binding: 12},
-		{Name: "e", Kind: gpu.ParamScalar, Type: gpu.TypeName{Name: "int32"}, Size: 4, Binding: 16},
-		{Name: "f", Kind: gpu.ParamScalar, Type: gpu.TypeName{Name: "uint32"}, Size: 4, Binding: 20},
-		{Name: "g", Kind: gpu.ParamScalar, Type: gpu.TypeName{Name: "uint32"}, Size: 4, Binding: 24},
-		{Name: "h", Kind: gpu.ParamScalar, Type: gpu.TypeName{Name: "int32"}, Size: 4, Binding: 28},
+	Params: []gpuimpl.Param{
+		{Name: "ints", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "int32"}, Size: 4, Access: gpuimpl.AccessWrite, Binding: 0},
+		{Name: "uints", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Access: gpuimpl.AccessWrite, Binding: 1},
+		{Name: "floats", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "float32"}, Size: 4, Access: gpuimpl.AccessWrite, Binding: 2},
+		{Name: "a", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "int32"}, Size: 4, Binding: 0},
+		{Name: "b", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 4},
+		{Name: "c", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "float32"}, Size: 4, Binding: 8},
+		{Name: "d", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "float32"}, Size: 4, Binding: 12},
+		{Name: "e", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "int32"}, Size: 4, Binding: 16},
+		{Name: "f", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 20},
+		{Name: "g", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 24},
+		{Name: "h", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "int32"}, Size: 4, Binding: 28},
 	},
 	UniformSize: 32,
 	Func:        Uniforms,
-	Artifacts: []gpu.Artifact{
+	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpu.Manifest{
+			Manifest: gpuimpl.Manifest{
 				Kernel: "github.com/goxpu/xpu/kernels/conformance.Uniforms", Backend: "webgpu", Target: "wgsl",
 				Hash:        "sha256:73d917fb7f4193f3591adbfbbe0ddcec9b20aecbbb0cb7517978130185faf603",
 				Codegen:     "xpu-gen/1",
 				Block:       xpu.Dim3{X: 32, Y: 1, Z: 1},
 				SharedBytes: 0, StorageBindings: 3, UniformBytes: 32,
 				PrivateBytes: new(4),
-				Buffers: []gpu.Usage{
-					{Name: "ints", Access: gpu.AccessWrite},
-					{Name: "uints", Access: gpu.AccessWrite},
-					{Name: "floats", Access: gpu.AccessWrite},
+				Buffers: []gpuimpl.Usage{
+					{Name: "ints", Access: gpuimpl.AccessWrite},
+					{Name: "uints", Access: gpuimpl.AccessWrite},
+					{Name: "floats", Access: gpuimpl.AccessWrite},
 				},
 			},
 			Code: uniformsWGSL,
 		},
 		{
-			Manifest: gpu.Manifest{
+			Manifest: gpuimpl.Manifest{
 				Kernel: "github.com/goxpu/xpu/kernels/conformance.Uniforms", Backend: "cpu", Target: "go",
-				Hash:        "sha256:48fd254550d97e2876c25d0ccdd5a1ef0143406a9a502a2b53316822cf5daecd",
+				Hash:        "sha256:9b8aadb06a18c07c9b224738e0da09757948ece3154eccab9f8c235af6e34a1a",
 				Codegen:     "xpu-gen/1",
 				Block:       xpu.Dim3{X: 32, Y: 1, Z: 1},
 				SharedBytes: 0, StorageBindings: 3, UniformBytes: 32,
-				Buffers: []gpu.Usage{
-					{Name: "ints", Access: gpu.AccessWrite},
-					{Name: "uints", Access: gpu.AccessWrite},
-					{Name: "floats", Access: gpu.AccessWrite},
+				Buffers: []gpuimpl.Usage{
+					{Name: "ints", Access: gpuimpl.AccessWrite},
+					{Name: "uints", Access: gpuimpl.AccessWrite},
+					{Name: "floats", Access: gpuimpl.AccessWrite},
 				},
 			},
 			Entry: uniformsCPU,
@@ -9488,18 +9489,18 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
 `
 
 // uniformsCPU runs one block of the kernel Uniforms on the CPU.
-func uniformsCPU(b *gpu.CPUBlock) {
-	p_ints := gpu.CPUView[int32](b.Buffers[0])
-	p_uints := gpu.CPUView[uint32](b.Buffers[1])
-	p_floats := gpu.CPUView[float32](b.Buffers[2])
-	p_a := gpu.CPUUniform[int32](b.Uniforms, 0)
-	p_b := gpu.CPUUniform[uint32](b.Uniforms, 4)
-	p_c := gpu.CPUUniform[float32](b.Uniforms, 8)
-	p_d := gpu.CPUUniform[float32](b.Uniforms, 12)
-	p_e := gpu.CPUUniform[int32](b.Uniforms, 16)
-	p_f := gpu.CPUUniform[uint32](b.Uniforms, 20)
-	p_g := gpu.CPUUniform[uint32](b.Uniforms, 24)
-	p_h := gpu.CPUUniform[int32](b.Uniforms, 28)
+func uniformsCPU(b *gpuimpl.CPUBlock) {
+	p_ints := gpuimpl.CPUView[int32](b.Buffers[0])
+	p_uints := gpuimpl.CPUView[uint32](b.Buffers[1])
+	p_floats := gpuimpl.CPUView[float32](b.Buffers[2])
+	p_a := gpuimpl.CPUUniform[int32](b.Uniforms, 0)
+	p_b := gpuimpl.CPUUniform[uint32](b.Uniforms, 4)
+	p_c := gpuimpl.CPUUniform[float32](b.Uniforms, 8)
+	p_d := gpuimpl.CPUUniform[float32](b.Uniforms, 12)
+	p_e := gpuimpl.CPUUniform[int32](b.Uniforms, 16)
+	p_f := gpuimpl.CPUUniform[uint32](b.Uniforms, 20)
+	p_g := gpuimpl.CPUUniform[uint32](b.Uniforms, 24)
+	p_h := gpuimpl.CPUUniform[int32](b.Uniforms, 28)
 	gx0, gy0, gz0 := b.Group.X*32, b.Group.Y*1, b.Group.Z*1
 	var ly uint32
 	var lz uint32

@@ -5,47 +5,48 @@ package wave
 import (
 	"github.com/goxpu/xpu"
 	"github.com/goxpu/xpu/gpu"
+	"github.com/goxpu/xpu/gpu/gpuimpl"
 )
 
 // ReduceSharedKernel is the compiled form of the kernel ReduceShared (Go function ReduceShared).
-var ReduceSharedKernel = gpu.Register(&gpu.KernelSpec{
+var ReduceSharedKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Name:  "github.com/goxpu/xpu/kernels/wave.ReduceShared",
 	Block: xpu.Dim3{X: 256, Y: 1, Z: 1},
-	Params: []gpu.Param{
-		{Name: "partial", Kind: gpu.ParamBuffer, Type: gpu.TypeName{Name: "float32"}, Size: 4, Access: gpu.AccessWrite, Binding: 0},
-		{Name: "in", Kind: gpu.ParamBuffer, Type: gpu.TypeName{Name: "float32"}, Size: 4, Access: gpu.AccessRead, Binding: 1},
-		{Name: "n", Kind: gpu.ParamScalar, Type: gpu.TypeName{Name: "uint32"}, Size: 4, Binding: 0},
+	Params: []gpuimpl.Param{
+		{Name: "partial", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "float32"}, Size: 4, Access: gpuimpl.AccessWrite, Binding: 0},
+		{Name: "in", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "float32"}, Size: 4, Access: gpuimpl.AccessRead, Binding: 1},
+		{Name: "n", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 0},
 	},
 	SharedBytes: 1024,
 	UniformSize: 16,
 	Func:        ReduceShared,
-	Artifacts: []gpu.Artifact{
+	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpu.Manifest{
+			Manifest: gpuimpl.Manifest{
 				Kernel: "github.com/goxpu/xpu/kernels/wave.ReduceShared", Backend: "webgpu", Target: "wgsl",
 				Hash:        "sha256:327fc40ff1486fc6250a2d36c053cff9846bb524b26314f36b3c1f46a34fff63",
 				Codegen:     "xpu-gen/1",
 				Block:       xpu.Dim3{X: 256, Y: 1, Z: 1},
 				SharedBytes: 1024, StorageBindings: 2, UniformBytes: 16,
 				PrivateBytes: new(16),
-				Buffers: []gpu.Usage{
-					{Name: "partial", Access: gpu.AccessWrite},
-					{Name: "in", Access: gpu.AccessRead},
+				Buffers: []gpuimpl.Usage{
+					{Name: "partial", Access: gpuimpl.AccessWrite},
+					{Name: "in", Access: gpuimpl.AccessRead},
 				},
 				NativeOps: []string{"workgroupBarrier"},
 			},
 			Code: reduceSharedWGSL,
 		},
 		{
-			Manifest: gpu.Manifest{
+			Manifest: gpuimpl.Manifest{
 				Kernel: "github.com/goxpu/xpu/kernels/wave.ReduceShared", Backend: "cpu", Target: "go",
-				Hash:        "sha256:796c8f5252627b48240c8ab944988c821f9c45c349d95358edaea54f28632a6c",
+				Hash:        "sha256:818ab546519c903a3f5c9cf7566d7d18f88106a5b1364830b4d977d9b78cbc8b",
 				Codegen:     "xpu-gen/1",
 				Block:       xpu.Dim3{X: 256, Y: 1, Z: 1},
 				SharedBytes: 1024, StorageBindings: 2, UniformBytes: 16,
-				Buffers: []gpu.Usage{
-					{Name: "partial", Access: gpu.AccessWrite},
-					{Name: "in", Access: gpu.AccessRead},
+				Buffers: []gpuimpl.Usage{
+					{Name: "partial", Access: gpuimpl.AccessWrite},
+					{Name: "in", Access: gpuimpl.AccessRead},
 				},
 			},
 			Entry: reduceSharedCPU,
@@ -95,10 +96,10 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(local_invocation
 `
 
 // reduceSharedCPU runs one block of the kernel ReduceShared on the CPU.
-func reduceSharedCPU(b *gpu.CPUBlock) {
-	p_partial := gpu.CPUView[float32](b.Buffers[0])
-	p_in := gpu.CPUView[float32](b.Buffers[1])
-	p_n := gpu.CPUUniform[uint32](b.Uniforms, 0)
+func reduceSharedCPU(b *gpuimpl.CPUBlock) {
+	p_partial := gpuimpl.CPUView[float32](b.Buffers[0])
+	p_in := gpuimpl.CPUView[float32](b.Buffers[1])
+	p_n := gpuimpl.CPUUniform[uint32](b.Uniforms, 0)
 	var s_s [256]float32
 	var a_step [256]uint32
 	gx0, gy0, gz0 := b.Group.X*256, b.Group.Y*1, b.Group.Z*1
@@ -165,7 +166,7 @@ func reduceSharedCPU(b *gpu.CPUBlock) {
 	}
 	for {
 		if stop.Load() {
-			panic(gpu.CPUStopped)
+			panic(gpuimpl.CPUStopped)
 		}
 		c2, first2 := false, true
 		for lx := uint32(0); lx < 256; lx++ {
@@ -214,69 +215,69 @@ func reduceSharedCPU(b *gpu.CPUBlock) {
 }
 
 // ReduceWaveKernel is the compiled form of the kernel ReduceWave (Go function ReduceWave).
-var ReduceWaveKernel = gpu.Register(&gpu.KernelSpec{
+var ReduceWaveKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Name:  "github.com/goxpu/xpu/kernels/wave.ReduceWave",
 	Block: xpu.Dim3{X: 256, Y: 1, Z: 1},
-	Params: []gpu.Param{
-		{Name: "partial", Kind: gpu.ParamBuffer, Type: gpu.TypeName{Name: "float32"}, Size: 4, Access: gpu.AccessWrite, Binding: 0},
-		{Name: "in", Kind: gpu.ParamBuffer, Type: gpu.TypeName{Name: "float32"}, Size: 4, Access: gpu.AccessRead, Binding: 1},
-		{Name: "n", Kind: gpu.ParamScalar, Type: gpu.TypeName{Name: "uint32"}, Size: 4, Binding: 0},
+	Params: []gpuimpl.Param{
+		{Name: "partial", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "float32"}, Size: 4, Access: gpuimpl.AccessWrite, Binding: 0},
+		{Name: "in", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "float32"}, Size: 4, Access: gpuimpl.AccessRead, Binding: 1},
+		{Name: "n", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 0},
 	},
 	SharedBytes: 1024,
 	UniformSize: 16,
 	Func:        ReduceWave,
-	Artifacts: []gpu.Artifact{
+	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpu.Manifest{
+			Manifest: gpuimpl.Manifest{
 				Kernel: "github.com/goxpu/xpu/kernels/wave.ReduceWave", Backend: "webgpu", Target: "wgsl",
 				Hash:        "sha256:5fd6edcab1615ae533edc085652921affdd3b45e561f23a5a744c6e968cfd168",
 				Codegen:     "xpu-gen/1",
 				Block:       xpu.Dim3{X: 256, Y: 1, Z: 1},
 				SharedBytes: 1024, StorageBindings: 2, UniformBytes: 16,
 				PrivateBytes: new(32),
-				Buffers: []gpu.Usage{
-					{Name: "partial", Access: gpu.AccessWrite},
-					{Name: "in", Access: gpu.AccessRead},
+				Buffers: []gpuimpl.Usage{
+					{Name: "partial", Access: gpuimpl.AccessWrite},
+					{Name: "in", Access: gpuimpl.AccessRead},
 				},
 				WaveOps: true, WaveTier: "native",
 				Fault:     true,
 				NativeOps: []string{"atomicOr", "subgroupAdd", "workgroupBarrier"},
 			},
-			Selector: gpu.Selector{SubgroupMin: 4, SubgroupMax: 128, Width: 0},
+			Selector: gpuimpl.Selector{SubgroupMin: 4, SubgroupMax: 128, Width: 0},
 			Code:     reduceWaveWGSLNative,
 		},
 		{
-			Manifest: gpu.Manifest{
+			Manifest: gpuimpl.Manifest{
 				Kernel: "github.com/goxpu/xpu/kernels/wave.ReduceWave", Backend: "webgpu", Target: "wgsl",
 				Hash:        "sha256:e52e3ee717d98c403ec2f805d2a5f2bc2dbd7874a5239dfb345a58a98f0560c8",
 				Codegen:     "xpu-gen/1",
 				Block:       xpu.Dim3{X: 256, Y: 1, Z: 1},
 				SharedBytes: 1024, StorageBindings: 2, UniformBytes: 16,
 				PrivateBytes: new(32),
-				Buffers: []gpu.Usage{
-					{Name: "partial", Access: gpu.AccessWrite},
-					{Name: "in", Access: gpu.AccessRead},
+				Buffers: []gpuimpl.Usage{
+					{Name: "partial", Access: gpuimpl.AccessWrite},
+					{Name: "in", Access: gpuimpl.AccessRead},
 				},
 				WaveOps: true, WaveTier: "emulated",
 				Fault:     true,
 				NativeOps: []string{"atomicOr", "bitcast", "workgroupBarrier"},
 			},
-			Selector: gpu.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 32},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 32},
 			Code:     reduceWaveWGSLEmulated,
 		},
 		{
-			Manifest: gpu.Manifest{
+			Manifest: gpuimpl.Manifest{
 				Kernel: "github.com/goxpu/xpu/kernels/wave.ReduceWave", Backend: "cpu", Target: "go",
-				Hash:        "sha256:69409f347880553528124fdeea1418776e4dd6680326308a6e70f76ddeb97e6c",
+				Hash:        "sha256:ff2c711d105fa9a217a75943692489cab18f7576b4ac03bb3eb8303a3801eb9c",
 				Codegen:     "xpu-gen/1",
 				Block:       xpu.Dim3{X: 256, Y: 1, Z: 1},
 				SharedBytes: 1024, StorageBindings: 2, UniformBytes: 16,
-				Buffers: []gpu.Usage{
-					{Name: "partial", Access: gpu.AccessWrite},
-					{Name: "in", Access: gpu.AccessRead},
+				Buffers: []gpuimpl.Usage{
+					{Name: "partial", Access: gpuimpl.AccessWrite},
+					{Name: "in", Access: gpuimpl.AccessRead},
 				},
 				WaveOps: true, WaveTier: "emulated",
-				NativeOps: []string{"gpu.CPUWave"},
+				NativeOps: []string{"gpuimpl.CPUWave"},
 			},
 			Entry: reduceWaveCPU,
 		},
@@ -438,10 +439,10 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(local_invocation
 `
 
 // reduceWaveCPU runs one block of the kernel ReduceWave on the CPU.
-func reduceWaveCPU(b *gpu.CPUBlock) {
-	p_partial := gpu.CPUView[float32](b.Buffers[0])
-	p_in := gpu.CPUView[float32](b.Buffers[1])
-	p_n := gpu.CPUUniform[uint32](b.Uniforms, 0)
+func reduceWaveCPU(b *gpuimpl.CPUBlock) {
+	p_partial := gpuimpl.CPUView[float32](b.Buffers[0])
+	p_in := gpuimpl.CPUView[float32](b.Buffers[1])
+	p_n := gpuimpl.CPUUniform[uint32](b.Uniforms, 0)
 	var s_s [256]float32
 	var a_total [256]float32
 	var a_u [256]float32
@@ -513,7 +514,7 @@ func reduceWaveCPU(b *gpu.CPUBlock) {
 		wx1[li] = v_v
 		won1[li] = true
 	}
-	gpu.CPUWave(gpu.CPUWaveSum, wx1[:], nil, won1[:], b.Wave, a_w[:])
+	gpuimpl.CPUWave(gpuimpl.CPUWaveSum, wx1[:], nil, won1[:], b.Wave, a_w[:])
 	for lx := uint32(0); lx < 256; lx++ {
 		li := lx
 		_ = li
@@ -543,7 +544,7 @@ func reduceWaveCPU(b *gpu.CPUBlock) {
 				_ = v_j
 				for v_j < (uint32(256) / v_width) {
 					if stop.Load() {
-						panic(gpu.CPUStopped)
+						panic(gpuimpl.CPUStopped)
 					}
 					{
 						v_u = (v_u + s_s[v_j])
@@ -564,7 +565,7 @@ func reduceWaveCPU(b *gpu.CPUBlock) {
 		wx4[li] = v_u
 		won4[li] = true
 	}
-	gpu.CPUWave(gpu.CPUWaveSum, wx4[:], nil, won4[:], b.Wave, a_total[:])
+	gpuimpl.CPUWave(gpuimpl.CPUWaveSum, wx4[:], nil, won4[:], b.Wave, a_total[:])
 	for lx := uint32(0); lx < 256; lx++ {
 		li := lx
 		_ = li
@@ -579,109 +580,109 @@ func reduceWaveCPU(b *gpu.CPUBlock) {
 }
 
 // ReduceWave32Kernel is the compiled form of the kernel ReduceWave32 (Go function ReduceWave32).
-var ReduceWave32Kernel = gpu.Register(&gpu.KernelSpec{
+var ReduceWave32Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Name:  "github.com/goxpu/xpu/kernels/wave.ReduceWave32",
 	Block: xpu.Dim3{X: 256, Y: 1, Z: 1},
 	Wave:  32,
-	Params: []gpu.Param{
-		{Name: "partial", Kind: gpu.ParamBuffer, Type: gpu.TypeName{Name: "float32"}, Size: 4, Access: gpu.AccessWrite, Binding: 0},
-		{Name: "in", Kind: gpu.ParamBuffer, Type: gpu.TypeName{Name: "float32"}, Size: 4, Access: gpu.AccessRead, Binding: 1},
-		{Name: "n", Kind: gpu.ParamScalar, Type: gpu.TypeName{Name: "uint32"}, Size: 4, Binding: 0},
+	Params: []gpuimpl.Param{
+		{Name: "partial", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "float32"}, Size: 4, Access: gpuimpl.AccessWrite, Binding: 0},
+		{Name: "in", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "float32"}, Size: 4, Access: gpuimpl.AccessRead, Binding: 1},
+		{Name: "n", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 0},
 	},
 	SharedBytes: 32,
 	UniformSize: 16,
 	Func:        ReduceWave32,
-	Artifacts: []gpu.Artifact{
+	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpu.Manifest{
+			Manifest: gpuimpl.Manifest{
 				Kernel: "github.com/goxpu/xpu/kernels/wave.ReduceWave32", Backend: "webgpu", Target: "wgsl",
 				Hash:        "sha256:79fa3f4fcc57fd3c0754e4683e1ad90689d0af0bec61fbca962b935546f47297",
 				Codegen:     "xpu-gen/1",
 				Block:       xpu.Dim3{X: 256, Y: 1, Z: 1},
 				SharedBytes: 32, StorageBindings: 2, UniformBytes: 16,
 				PrivateBytes: new(24),
-				Buffers: []gpu.Usage{
-					{Name: "partial", Access: gpu.AccessWrite},
-					{Name: "in", Access: gpu.AccessRead},
+				Buffers: []gpuimpl.Usage{
+					{Name: "partial", Access: gpuimpl.AccessWrite},
+					{Name: "in", Access: gpuimpl.AccessRead},
 				},
 				Wave:    32,
 				WaveOps: true, WaveTier: "native",
 				NativeOps: []string{"subgroupAdd", "workgroupBarrier"},
 			},
-			Selector: gpu.Selector{SubgroupMin: 32, SubgroupMax: 32, Width: 32},
+			Selector: gpuimpl.Selector{SubgroupMin: 32, SubgroupMax: 32, Width: 32},
 			Code:     reduceWave32WGSLNative,
 		},
 		{
-			Manifest: gpu.Manifest{
+			Manifest: gpuimpl.Manifest{
 				Kernel: "github.com/goxpu/xpu/kernels/wave.ReduceWave32", Backend: "webgpu", Target: "wgsl",
 				Hash:        "sha256:f5f488c63f44a38b618f5e2b66c7b95bba8e346f55d04cd24144d10737ec9d3b",
 				Codegen:     "xpu-gen/1",
 				Block:       xpu.Dim3{X: 256, Y: 1, Z: 1},
 				SharedBytes: 32, StorageBindings: 2, UniformBytes: 16,
 				PrivateBytes: new(24),
-				Buffers: []gpu.Usage{
-					{Name: "partial", Access: gpu.AccessWrite},
-					{Name: "in", Access: gpu.AccessRead},
+				Buffers: []gpuimpl.Usage{
+					{Name: "partial", Access: gpuimpl.AccessWrite},
+					{Name: "in", Access: gpuimpl.AccessRead},
 				},
 				Wave:    32,
 				WaveOps: true, WaveTier: "folded",
 				NativeOps: []string{"bitcast", "subgroupAdd", "workgroupBarrier"},
 			},
-			Selector: gpu.Selector{SubgroupMin: 4, SubgroupMax: 16, Width: 32},
+			Selector: gpuimpl.Selector{SubgroupMin: 4, SubgroupMax: 16, Width: 32},
 			Code:     reduceWave32WGSLFolded,
 		},
 		{
-			Manifest: gpu.Manifest{
+			Manifest: gpuimpl.Manifest{
 				Kernel: "github.com/goxpu/xpu/kernels/wave.ReduceWave32", Backend: "webgpu", Target: "wgsl",
 				Hash:        "sha256:0533ddf62d11ae3f22a498b5494394bd48f7e7683e8ca59b555a02fdffcfca30",
 				Codegen:     "xpu-gen/1",
 				Block:       xpu.Dim3{X: 256, Y: 1, Z: 1},
 				SharedBytes: 32, StorageBindings: 2, UniformBytes: 16,
 				PrivateBytes: new(24),
-				Buffers: []gpu.Usage{
-					{Name: "partial", Access: gpu.AccessWrite},
-					{Name: "in", Access: gpu.AccessRead},
+				Buffers: []gpuimpl.Usage{
+					{Name: "partial", Access: gpuimpl.AccessWrite},
+					{Name: "in", Access: gpuimpl.AccessRead},
 				},
 				Wave:    32,
 				WaveOps: true, WaveTier: "narrow",
 				NativeOps: []string{"subgroupShuffle", "workgroupBarrier"},
 			},
-			Selector: gpu.Selector{SubgroupMin: 64, SubgroupMax: 128, Width: 32},
+			Selector: gpuimpl.Selector{SubgroupMin: 64, SubgroupMax: 128, Width: 32},
 			Code:     reduceWave32WGSLNarrow,
 		},
 		{
-			Manifest: gpu.Manifest{
+			Manifest: gpuimpl.Manifest{
 				Kernel: "github.com/goxpu/xpu/kernels/wave.ReduceWave32", Backend: "webgpu", Target: "wgsl",
 				Hash:        "sha256:8e97c320f8c71eca256b68eeb598d3e2b13b5d4b6da3346777fbc1e65374149c",
 				Codegen:     "xpu-gen/1",
 				Block:       xpu.Dim3{X: 256, Y: 1, Z: 1},
 				SharedBytes: 32, StorageBindings: 2, UniformBytes: 16,
 				PrivateBytes: new(24),
-				Buffers: []gpu.Usage{
-					{Name: "partial", Access: gpu.AccessWrite},
-					{Name: "in", Access: gpu.AccessRead},
+				Buffers: []gpuimpl.Usage{
+					{Name: "partial", Access: gpuimpl.AccessWrite},
+					{Name: "in", Access: gpuimpl.AccessRead},
 				},
 				Wave:    32,
 				WaveOps: true, WaveTier: "emulated",
 				NativeOps: []string{"bitcast", "workgroupBarrier"},
 			},
-			Selector: gpu.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 32},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 32},
 			Code:     reduceWave32WGSLEmulated,
 		},
 		{
-			Manifest: gpu.Manifest{
+			Manifest: gpuimpl.Manifest{
 				Kernel: "github.com/goxpu/xpu/kernels/wave.ReduceWave32", Backend: "cpu", Target: "go",
-				Hash:        "sha256:72cc9085ed213c480132c5ab0996f73616eb920ef5fba48af568db1d6690efe5",
+				Hash:        "sha256:e897584d6645d4f485a6e3e2d072a32b76e8cf7e9009c8822a29680dad76c3ce",
 				Codegen:     "xpu-gen/1",
 				Block:       xpu.Dim3{X: 256, Y: 1, Z: 1},
 				SharedBytes: 32, StorageBindings: 2, UniformBytes: 16,
-				Buffers: []gpu.Usage{
-					{Name: "partial", Access: gpu.AccessWrite},
-					{Name: "in", Access: gpu.AccessRead},
+				Buffers: []gpuimpl.Usage{
+					{Name: "partial", Access: gpuimpl.AccessWrite},
+					{Name: "in", Access: gpuimpl.AccessRead},
 				},
 				Wave:    32,
 				WaveOps: true, WaveTier: "emulated",
-				NativeOps: []string{"gpu.CPUWave"},
+				NativeOps: []string{"gpuimpl.CPUWave"},
 			},
 			Entry: reduceWave32CPU,
 		},
@@ -976,10 +977,10 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(local_invocation
 `
 
 // reduceWave32CPU runs one block of the kernel ReduceWave32 on the CPU.
-func reduceWave32CPU(b *gpu.CPUBlock) {
-	p_partial := gpu.CPUView[float32](b.Buffers[0])
-	p_in := gpu.CPUView[float32](b.Buffers[1])
-	p_n := gpu.CPUUniform[uint32](b.Uniforms, 0)
+func reduceWave32CPU(b *gpuimpl.CPUBlock) {
+	p_partial := gpuimpl.CPUView[float32](b.Buffers[0])
+	p_in := gpuimpl.CPUView[float32](b.Buffers[1])
+	p_n := gpuimpl.CPUUniform[uint32](b.Uniforms, 0)
 	var s_s [8]float32
 	var a_total [256]float32
 	var a_u [256]float32
@@ -1051,7 +1052,7 @@ func reduceWave32CPU(b *gpu.CPUBlock) {
 		wx1[li] = v_v
 		won1[li] = true
 	}
-	gpu.CPUWave(gpu.CPUWaveSum, wx1[:], nil, won1[:], b.Wave, a_w[:])
+	gpuimpl.CPUWave(gpuimpl.CPUWaveSum, wx1[:], nil, won1[:], b.Wave, a_w[:])
 	for lx := uint32(0); lx < 256; lx++ {
 		li := lx
 		_ = li
@@ -1086,7 +1087,7 @@ func reduceWave32CPU(b *gpu.CPUBlock) {
 		wx4[li] = v_u
 		won4[li] = true
 	}
-	gpu.CPUWave(gpu.CPUWaveSum, wx4[:], nil, won4[:], b.Wave, a_total[:])
+	gpuimpl.CPUWave(gpuimpl.CPUWaveSum, wx4[:], nil, won4[:], b.Wave, a_total[:])
 	for lx := uint32(0); lx < 256; lx++ {
 		li := lx
 		_ = li
@@ -1101,141 +1102,141 @@ func reduceWave32CPU(b *gpu.CPUBlock) {
 }
 
 // Wave16Kernel is the compiled form of Wave16, member of the template Verbs (Go function Verbs).
-var Wave16Kernel = gpu.Register(&gpu.KernelSpec{
+var Wave16Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Name:  "github.com/goxpu/xpu/kernels/wave.Wave16",
 	Block: xpu.Dim3{X: 40, Y: 1, Z: 1},
 	Wave:  16,
-	Params: []gpu.Param{
-		{Name: "oi", Kind: gpu.ParamBuffer, Type: gpu.TypeName{Name: "int32"}, Size: 4, Access: gpu.AccessWrite, Binding: 0},
-		{Name: "ou", Kind: gpu.ParamBuffer, Type: gpu.TypeName{Name: "uint32"}, Size: 4, Access: gpu.AccessWrite, Binding: 1},
-		{Name: "of", Kind: gpu.ParamBuffer, Type: gpu.TypeName{Name: "float32"}, Size: 4, Access: gpu.AccessWrite, Binding: 2},
-		{Name: "xi", Kind: gpu.ParamBuffer, Type: gpu.TypeName{Name: "int32"}, Size: 4, Access: gpu.AccessRead, Binding: 3},
-		{Name: "xu", Kind: gpu.ParamBuffer, Type: gpu.TypeName{Name: "uint32"}, Size: 4, Access: gpu.AccessRead, Binding: 4},
-		{Name: "xf", Kind: gpu.ParamBuffer, Type: gpu.TypeName{Name: "float32"}, Size: 4, Access: gpu.AccessRead, Binding: 5},
-		{Name: "sel", Kind: gpu.ParamBuffer, Type: gpu.TypeName{Name: "uint32"}, Size: 4, Access: gpu.AccessRead, Binding: 6},
-		{Name: "bl", Kind: gpu.ParamScalar, Type: gpu.TypeName{Name: "uint32"}, Size: 4, Binding: 0},
-		{Name: "m", Kind: gpu.ParamScalar, Type: gpu.TypeName{Name: "uint32"}, Size: 4, Binding: 4},
-		{Name: "d", Kind: gpu.ParamScalar, Type: gpu.TypeName{Name: "uint32"}, Size: 4, Binding: 8},
+	Params: []gpuimpl.Param{
+		{Name: "oi", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "int32"}, Size: 4, Access: gpuimpl.AccessWrite, Binding: 0},
+		{Name: "ou", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Access: gpuimpl.AccessWrite, Binding: 1},
+		{Name: "of", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "float32"}, Size: 4, Access: gpuimpl.AccessWrite, Binding: 2},
+		{Name: "xi", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "int32"}, Size: 4, Access: gpuimpl.AccessRead, Binding: 3},
+		{Name: "xu", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Access: gpuimpl.AccessRead, Binding: 4},
+		{Name: "xf", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "float32"}, Size: 4, Access: gpuimpl.AccessRead, Binding: 5},
+		{Name: "sel", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Access: gpuimpl.AccessRead, Binding: 6},
+		{Name: "bl", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 0},
+		{Name: "m", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 4},
+		{Name: "d", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 8},
 	},
 	UniformSize: 16,
 	Func:        Verbs,
 	Comptime:    Width{W: 16, Block: 40},
-	Artifacts: []gpu.Artifact{
+	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpu.Manifest{
+			Manifest: gpuimpl.Manifest{
 				Kernel: "github.com/goxpu/xpu/kernels/wave.Wave16", Backend: "webgpu", Target: "wgsl",
 				Hash:        "sha256:fe83521c56dfffb78a4549bef691b6e28e1a4e98e922966e814242e9c11404f1",
 				Codegen:     "xpu-gen/1",
 				Block:       xpu.Dim3{X: 40, Y: 1, Z: 1},
 				SharedBytes: 0, StorageBindings: 7, UniformBytes: 16,
 				PrivateBytes: new(332),
-				Buffers: []gpu.Usage{
-					{Name: "oi", Access: gpu.AccessWrite},
-					{Name: "ou", Access: gpu.AccessWrite},
-					{Name: "of", Access: gpu.AccessWrite},
-					{Name: "xi", Access: gpu.AccessRead},
-					{Name: "xu", Access: gpu.AccessRead},
-					{Name: "xf", Access: gpu.AccessRead},
-					{Name: "sel", Access: gpu.AccessRead},
+				Buffers: []gpuimpl.Usage{
+					{Name: "oi", Access: gpuimpl.AccessWrite},
+					{Name: "ou", Access: gpuimpl.AccessWrite},
+					{Name: "of", Access: gpuimpl.AccessWrite},
+					{Name: "xi", Access: gpuimpl.AccessRead},
+					{Name: "xu", Access: gpuimpl.AccessRead},
+					{Name: "xf", Access: gpuimpl.AccessRead},
+					{Name: "sel", Access: gpuimpl.AccessRead},
 				},
 				Wave:    16,
 				WaveOps: true, WaveTier: "native",
 				NativeOps: []string{"select", "subgroupAdd", "subgroupAll", "subgroupAny", "subgroupBallot", "subgroupExclusiveAdd", "subgroupInclusiveAdd", "subgroupMax", "subgroupMin", "subgroupShuffle"},
 			},
-			Selector: gpu.Selector{SubgroupMin: 16, SubgroupMax: 16, Width: 16},
+			Selector: gpuimpl.Selector{SubgroupMin: 16, SubgroupMax: 16, Width: 16},
 			Code:     wave16WGSLNative,
 		},
 		{
-			Manifest: gpu.Manifest{
+			Manifest: gpuimpl.Manifest{
 				Kernel: "github.com/goxpu/xpu/kernels/wave.Wave16", Backend: "webgpu", Target: "wgsl",
 				Hash:        "sha256:60f90b385471ac82d99525cacb6bc4613ef10048a163101bc00042ef633534a6",
 				Codegen:     "xpu-gen/1",
 				Block:       xpu.Dim3{X: 40, Y: 1, Z: 1},
 				SharedBytes: 0, StorageBindings: 7, UniformBytes: 16,
 				PrivateBytes: new(332),
-				Buffers: []gpu.Usage{
-					{Name: "oi", Access: gpu.AccessWrite},
-					{Name: "ou", Access: gpu.AccessWrite},
-					{Name: "of", Access: gpu.AccessWrite},
-					{Name: "xi", Access: gpu.AccessRead},
-					{Name: "xu", Access: gpu.AccessRead},
-					{Name: "xf", Access: gpu.AccessRead},
-					{Name: "sel", Access: gpu.AccessRead},
+				Buffers: []gpuimpl.Usage{
+					{Name: "oi", Access: gpuimpl.AccessWrite},
+					{Name: "ou", Access: gpuimpl.AccessWrite},
+					{Name: "of", Access: gpuimpl.AccessWrite},
+					{Name: "xi", Access: gpuimpl.AccessRead},
+					{Name: "xu", Access: gpuimpl.AccessRead},
+					{Name: "xf", Access: gpuimpl.AccessRead},
+					{Name: "sel", Access: gpuimpl.AccessRead},
 				},
 				Wave:    16,
 				WaveOps: true, WaveTier: "folded",
 				NativeOps: []string{"bitcast", "max", "min", "select", "subgroupAdd", "subgroupAll", "subgroupAny", "subgroupBallot", "subgroupExclusiveAdd", "subgroupInclusiveAdd", "subgroupMax", "subgroupMin", "workgroupBarrier"},
 			},
-			Selector: gpu.Selector{SubgroupMin: 4, SubgroupMax: 8, Width: 16},
+			Selector: gpuimpl.Selector{SubgroupMin: 4, SubgroupMax: 8, Width: 16},
 			Code:     wave16WGSLFolded,
 		},
 		{
-			Manifest: gpu.Manifest{
+			Manifest: gpuimpl.Manifest{
 				Kernel: "github.com/goxpu/xpu/kernels/wave.Wave16", Backend: "webgpu", Target: "wgsl",
 				Hash:        "sha256:db5a32c80ada88ffca8ac002d4ee19a1fdd7c9881975189fbf5a62ced25ff5ab",
 				Codegen:     "xpu-gen/1",
 				Block:       xpu.Dim3{X: 40, Y: 1, Z: 1},
 				SharedBytes: 0, StorageBindings: 7, UniformBytes: 16,
 				PrivateBytes: new(332),
-				Buffers: []gpu.Usage{
-					{Name: "oi", Access: gpu.AccessWrite},
-					{Name: "ou", Access: gpu.AccessWrite},
-					{Name: "of", Access: gpu.AccessWrite},
-					{Name: "xi", Access: gpu.AccessRead},
-					{Name: "xu", Access: gpu.AccessRead},
-					{Name: "xf", Access: gpu.AccessRead},
-					{Name: "sel", Access: gpu.AccessRead},
+				Buffers: []gpuimpl.Usage{
+					{Name: "oi", Access: gpuimpl.AccessWrite},
+					{Name: "ou", Access: gpuimpl.AccessWrite},
+					{Name: "of", Access: gpuimpl.AccessWrite},
+					{Name: "xi", Access: gpuimpl.AccessRead},
+					{Name: "xu", Access: gpuimpl.AccessRead},
+					{Name: "xf", Access: gpuimpl.AccessRead},
+					{Name: "sel", Access: gpuimpl.AccessRead},
 				},
 				Wave:    16,
 				WaveOps: true, WaveTier: "narrow",
 				NativeOps: []string{"max", "min", "select", "subgroupShuffle"},
 			},
-			Selector: gpu.Selector{SubgroupMin: 32, SubgroupMax: 128, Width: 16},
+			Selector: gpuimpl.Selector{SubgroupMin: 32, SubgroupMax: 128, Width: 16},
 			Code:     wave16WGSLNarrow,
 		},
 		{
-			Manifest: gpu.Manifest{
+			Manifest: gpuimpl.Manifest{
 				Kernel: "github.com/goxpu/xpu/kernels/wave.Wave16", Backend: "webgpu", Target: "wgsl",
 				Hash:        "sha256:1ee41b48335d9bce87ce3a42a73a28401bf28b0b5d6a27efc639ea00264811a9",
 				Codegen:     "xpu-gen/1",
 				Block:       xpu.Dim3{X: 40, Y: 1, Z: 1},
 				SharedBytes: 0, StorageBindings: 7, UniformBytes: 16,
 				PrivateBytes: new(332),
-				Buffers: []gpu.Usage{
-					{Name: "oi", Access: gpu.AccessWrite},
-					{Name: "ou", Access: gpu.AccessWrite},
-					{Name: "of", Access: gpu.AccessWrite},
-					{Name: "xi", Access: gpu.AccessRead},
-					{Name: "xu", Access: gpu.AccessRead},
-					{Name: "xf", Access: gpu.AccessRead},
-					{Name: "sel", Access: gpu.AccessRead},
+				Buffers: []gpuimpl.Usage{
+					{Name: "oi", Access: gpuimpl.AccessWrite},
+					{Name: "ou", Access: gpuimpl.AccessWrite},
+					{Name: "of", Access: gpuimpl.AccessWrite},
+					{Name: "xi", Access: gpuimpl.AccessRead},
+					{Name: "xu", Access: gpuimpl.AccessRead},
+					{Name: "xf", Access: gpuimpl.AccessRead},
+					{Name: "sel", Access: gpuimpl.AccessRead},
 				},
 				Wave:    16,
 				WaveOps: true, WaveTier: "emulated",
 				NativeOps: []string{"bitcast", "max", "min", "select", "workgroupBarrier"},
 			},
-			Selector: gpu.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 16},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 16},
 			Code:     wave16WGSLEmulated,
 		},
 		{
-			Manifest: gpu.Manifest{
+			Manifest: gpuimpl.Manifest{
 				Kernel: "github.com/goxpu/xpu/kernels/wave.Wave16", Backend: "cpu", Target: "go",
-				Hash:        "sha256:9c3098bc4912fd6f615cdbc96139b5173d152c06beb15d6bee67503d7a146743",
+				Hash:        "sha256:e8c0ae6fea1f25fcbabd962be1ec2d27b72183264ee2eaa74455060611770e08",
 				Codegen:     "xpu-gen/1",
 				Block:       xpu.Dim3{X: 40, Y: 1, Z: 1},
 				SharedBytes: 0, StorageBindings: 7, UniformBytes: 16,
-				Buffers: []gpu.Usage{
-					{Name: "oi", Access: gpu.AccessWrite},
-					{Name: "ou", Access: gpu.AccessWrite},
-					{Name: "of", Access: gpu.AccessWrite},
-					{Name: "xi", Access: gpu.AccessRead},
-					{Name: "xu", Access: gpu.AccessRead},
-					{Name: "xf", Access: gpu.AccessRead},
-					{Name: "sel", Access: gpu.AccessRead},
+				Buffers: []gpuimpl.Usage{
+					{Name: "oi", Access: gpuimpl.AccessWrite},
+					{Name: "ou", Access: gpuimpl.AccessWrite},
+					{Name: "of", Access: gpuimpl.AccessWrite},
+					{Name: "xi", Access: gpuimpl.AccessRead},
+					{Name: "xu", Access: gpuimpl.AccessRead},
+					{Name: "xf", Access: gpuimpl.AccessRead},
+					{Name: "sel", Access: gpuimpl.AccessRead},
 				},
 				Wave:    16,
 				WaveOps: true, WaveTier: "emulated",
-				NativeOps: []string{"gpu.CPUWave", "gpu.CPUWaveBallot", "gpu.CPUWaveVote"},
+				NativeOps: []string{"gpuimpl.CPUWave", "gpuimpl.CPUWaveBallot", "gpuimpl.CPUWaveVote"},
 			},
 			Entry: wave16CPU,
 		},
@@ -3172,17 +3173,17 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(workgroup_id) wi
 `
 
 // wave16CPU runs one block of the kernel Wave16 on the CPU.
-func wave16CPU(b *gpu.CPUBlock) {
-	p_oi := gpu.CPUView[int32](b.Buffers[0])
-	p_ou := gpu.CPUView[uint32](b.Buffers[1])
-	p_of := gpu.CPUView[float32](b.Buffers[2])
-	p_xi := gpu.CPUView[int32](b.Buffers[3])
-	p_xu := gpu.CPUView[uint32](b.Buffers[4])
-	p_xf := gpu.CPUView[float32](b.Buffers[5])
-	p_sel := gpu.CPUView[uint32](b.Buffers[6])
-	p_bl := gpu.CPUUniform[uint32](b.Uniforms, 0)
-	p_m := gpu.CPUUniform[uint32](b.Uniforms, 4)
-	p_d := gpu.CPUUniform[uint32](b.Uniforms, 8)
+func wave16CPU(b *gpuimpl.CPUBlock) {
+	p_oi := gpuimpl.CPUView[int32](b.Buffers[0])
+	p_ou := gpuimpl.CPUView[uint32](b.Buffers[1])
+	p_of := gpuimpl.CPUView[float32](b.Buffers[2])
+	p_xi := gpuimpl.CPUView[int32](b.Buffers[3])
+	p_xu := gpuimpl.CPUView[uint32](b.Buffers[4])
+	p_xf := gpuimpl.CPUView[float32](b.Buffers[5])
+	p_sel := gpuimpl.CPUView[uint32](b.Buffers[6])
+	p_bl := gpuimpl.CPUUniform[uint32](b.Uniforms, 0)
+	p_m := gpuimpl.CPUUniform[uint32](b.Uniforms, 4)
+	p_d := gpuimpl.CPUUniform[uint32](b.Uniforms, 8)
 	var a_a [40]int32
 	var a_all [40]bool
 	var a_any [40]bool
@@ -3320,7 +3321,7 @@ func wave16CPU(b *gpu.CPUBlock) {
 		wx1[li] = v_a
 		won1[li] = true
 	}
-	gpu.CPUWave(gpu.CPUWaveSum, wx1[:], nil, won1[:], b.Wave, a_s0[:])
+	gpuimpl.CPUWave(gpuimpl.CPUWaveSum, wx1[:], nil, won1[:], b.Wave, a_s0[:])
 	var wx2 [40]int32
 	var won2 [40]bool
 	for lx := uint32(0); lx < 40; lx++ {
@@ -3331,7 +3332,7 @@ func wave16CPU(b *gpu.CPUBlock) {
 		wx2[li] = v_a
 		won2[li] = true
 	}
-	gpu.CPUWave(gpu.CPUWaveMin, wx2[:], nil, won2[:], b.Wave, a_s1[:])
+	gpuimpl.CPUWave(gpuimpl.CPUWaveMin, wx2[:], nil, won2[:], b.Wave, a_s1[:])
 	var wx3 [40]int32
 	var won3 [40]bool
 	for lx := uint32(0); lx < 40; lx++ {
@@ -3342,7 +3343,7 @@ func wave16CPU(b *gpu.CPUBlock) {
 		wx3[li] = v_a
 		won3[li] = true
 	}
-	gpu.CPUWave(gpu.CPUWaveMax, wx3[:], nil, won3[:], b.Wave, a_s2[:])
+	gpuimpl.CPUWave(gpuimpl.CPUWaveMax, wx3[:], nil, won3[:], b.Wave, a_s2[:])
 	var wx4 [40]int32
 	var won4 [40]bool
 	for lx := uint32(0); lx < 40; lx++ {
@@ -3353,7 +3354,7 @@ func wave16CPU(b *gpu.CPUBlock) {
 		wx4[li] = v_a
 		won4[li] = true
 	}
-	gpu.CPUWave(gpu.CPUWavePrefixSum, wx4[:], nil, won4[:], b.Wave, a_s3[:])
+	gpuimpl.CPUWave(gpuimpl.CPUWavePrefixSum, wx4[:], nil, won4[:], b.Wave, a_s3[:])
 	var wx5 [40]int32
 	var won5 [40]bool
 	for lx := uint32(0); lx < 40; lx++ {
@@ -3364,7 +3365,7 @@ func wave16CPU(b *gpu.CPUBlock) {
 		wx5[li] = v_a
 		won5[li] = true
 	}
-	gpu.CPUWave(gpu.CPUWaveExclusivePrefixSum, wx5[:], nil, won5[:], b.Wave, a_s4[:])
+	gpuimpl.CPUWave(gpuimpl.CPUWaveExclusivePrefixSum, wx5[:], nil, won5[:], b.Wave, a_s4[:])
 	var wx6 [40]int32
 	var won6 [40]bool
 	var wl6 [40]uint32
@@ -3377,7 +3378,7 @@ func wave16CPU(b *gpu.CPUBlock) {
 		wl6[li] = p_bl
 		won6[li] = true
 	}
-	gpu.CPUWave(gpu.CPUWaveShuffle, wx6[:], wl6[:], won6[:], b.Wave, a_s5[:])
+	gpuimpl.CPUWave(gpuimpl.CPUWaveShuffle, wx6[:], wl6[:], won6[:], b.Wave, a_s5[:])
 	var wx7 [40]int32
 	var won7 [40]bool
 	var wl7 [40]uint32
@@ -3392,7 +3393,7 @@ func wave16CPU(b *gpu.CPUBlock) {
 		wl7[li] = v_k
 		won7[li] = true
 	}
-	gpu.CPUWave(gpu.CPUWaveShuffle, wx7[:], wl7[:], won7[:], b.Wave, a_s6[:])
+	gpuimpl.CPUWave(gpuimpl.CPUWaveShuffle, wx7[:], wl7[:], won7[:], b.Wave, a_s6[:])
 	var wx8 [40]int32
 	var won8 [40]bool
 	var wl8 [40]uint32
@@ -3405,7 +3406,7 @@ func wave16CPU(b *gpu.CPUBlock) {
 		wl8[li] = p_m
 		won8[li] = true
 	}
-	gpu.CPUWave(gpu.CPUWaveShuffleXor, wx8[:], wl8[:], won8[:], b.Wave, a_s7[:])
+	gpuimpl.CPUWave(gpuimpl.CPUWaveShuffleXor, wx8[:], wl8[:], won8[:], b.Wave, a_s7[:])
 	var wx9 [40]int32
 	var won9 [40]bool
 	var wl9 [40]uint32
@@ -3418,7 +3419,7 @@ func wave16CPU(b *gpu.CPUBlock) {
 		wl9[li] = p_d
 		won9[li] = true
 	}
-	gpu.CPUWave(gpu.CPUWaveShuffleUp, wx9[:], wl9[:], won9[:], b.Wave, a_s8[:])
+	gpuimpl.CPUWave(gpuimpl.CPUWaveShuffleUp, wx9[:], wl9[:], won9[:], b.Wave, a_s8[:])
 	var wx10 [40]int32
 	var won10 [40]bool
 	var wl10 [40]uint32
@@ -3431,7 +3432,7 @@ func wave16CPU(b *gpu.CPUBlock) {
 		wl10[li] = p_d
 		won10[li] = true
 	}
-	gpu.CPUWave(gpu.CPUWaveShuffleDown, wx10[:], wl10[:], won10[:], b.Wave, a_s9[:])
+	gpuimpl.CPUWave(gpuimpl.CPUWaveShuffleDown, wx10[:], wl10[:], won10[:], b.Wave, a_s9[:])
 	for lx := uint32(0); lx < 40; lx++ {
 		li := lx
 		_ = li
@@ -3518,7 +3519,7 @@ func wave16CPU(b *gpu.CPUBlock) {
 		wx12[li] = v_u
 		won12[li] = true
 	}
-	gpu.CPUWave(gpu.CPUWaveSum, wx12[:], nil, won12[:], b.Wave, a_u0[:])
+	gpuimpl.CPUWave(gpuimpl.CPUWaveSum, wx12[:], nil, won12[:], b.Wave, a_u0[:])
 	var wx13 [40]uint32
 	var won13 [40]bool
 	for lx := uint32(0); lx < 40; lx++ {
@@ -3529,7 +3530,7 @@ func wave16CPU(b *gpu.CPUBlock) {
 		wx13[li] = v_u
 		won13[li] = true
 	}
-	gpu.CPUWave(gpu.CPUWaveMin, wx13[:], nil, won13[:], b.Wave, a_u1[:])
+	gpuimpl.CPUWave(gpuimpl.CPUWaveMin, wx13[:], nil, won13[:], b.Wave, a_u1[:])
 	var wx14 [40]uint32
 	var won14 [40]bool
 	for lx := uint32(0); lx < 40; lx++ {
@@ -3540,7 +3541,7 @@ func wave16CPU(b *gpu.CPUBlock) {
 		wx14[li] = v_u
 		won14[li] = true
 	}
-	gpu.CPUWave(gpu.CPUWaveMax, wx14[:], nil, won14[:], b.Wave, a_u2[:])
+	gpuimpl.CPUWave(gpuimpl.CPUWaveMax, wx14[:], nil, won14[:], b.Wave, a_u2[:])
 	var wx15 [40]uint32
 	var won15 [40]bool
 	for lx := uint32(0); lx < 40; lx++ {
@@ -3551,7 +3552,7 @@ func wave16CPU(b *gpu.CPUBlock) {
 		wx15[li] = v_u
 		won15[li] = true
 	}
-	gpu.CPUWave(gpu.CPUWavePrefixSum, wx15[:], nil, won15[:], b.Wave, a_u3[:])
+	gpuimpl.CPUWave(gpuimpl.CPUWavePrefixSum, wx15[:], nil, won15[:], b.Wave, a_u3[:])
 	var wx16 [40]uint32
 	var won16 [40]bool
 	for lx := uint32(0); lx < 40; lx++ {
@@ -3562,7 +3563,7 @@ func wave16CPU(b *gpu.CPUBlock) {
 		wx16[li] = v_u
 		won16[li] = true
 	}
-	gpu.CPUWave(gpu.CPUWaveExclusivePrefixSum, wx16[:], nil, won16[:], b.Wave, a_u4[:])
+	gpuimpl.CPUWave(gpuimpl.CPUWaveExclusivePrefixSum, wx16[:], nil, won16[:], b.Wave, a_u4[:])
 	var wx17 [40]uint32
 	var won17 [40]bool
 	var wl17 [40]uint32
@@ -3577,7 +3578,7 @@ func wave16CPU(b *gpu.CPUBlock) {
 		wl17[li] = v_k
 		won17[li] = true
 	}
-	gpu.CPUWave(gpu.CPUWaveShuffle, wx17[:], wl17[:], won17[:], b.Wave, a_u5[:])
+	gpuimpl.CPUWave(gpuimpl.CPUWaveShuffle, wx17[:], wl17[:], won17[:], b.Wave, a_u5[:])
 	for lx := uint32(0); lx < 40; lx++ {
 		li := lx
 		_ = li
@@ -3596,7 +3597,7 @@ func wave16CPU(b *gpu.CPUBlock) {
 		wx19[li] = v_p
 		won19[li] = true
 	}
-	gpu.CPUWaveBallot(wx19[:], won19[:], b.Wave, a_u6[:])
+	gpuimpl.CPUWaveBallot(wx19[:], won19[:], b.Wave, a_u6[:])
 	var wx20 [40]bool
 	var won20 [40]bool
 	for lx := uint32(0); lx < 40; lx++ {
@@ -3607,7 +3608,7 @@ func wave16CPU(b *gpu.CPUBlock) {
 		wx20[li] = v_p
 		won20[li] = true
 	}
-	gpu.CPUWaveVote(false, wx20[:], won20[:], b.Wave, a_any[:])
+	gpuimpl.CPUWaveVote(false, wx20[:], won20[:], b.Wave, a_any[:])
 	var wx21 [40]bool
 	var won21 [40]bool
 	for lx := uint32(0); lx < 40; lx++ {
@@ -3618,7 +3619,7 @@ func wave16CPU(b *gpu.CPUBlock) {
 		wx21[li] = v_p
 		won21[li] = true
 	}
-	gpu.CPUWaveVote(true, wx21[:], won21[:], b.Wave, a_all[:])
+	gpuimpl.CPUWaveVote(true, wx21[:], won21[:], b.Wave, a_all[:])
 	for lx := uint32(0); lx < 40; lx++ {
 		li := lx
 		_ = li
@@ -3710,7 +3711,7 @@ func wave16CPU(b *gpu.CPUBlock) {
 		wx23[li] = v_f
 		won23[li] = true
 	}
-	gpu.CPUWave(gpu.CPUWaveSum, wx23[:], nil, won23[:], b.Wave, a_f0[:])
+	gpuimpl.CPUWave(gpuimpl.CPUWaveSum, wx23[:], nil, won23[:], b.Wave, a_f0[:])
 	var wx24 [40]float32
 	var won24 [40]bool
 	for lx := uint32(0); lx < 40; lx++ {
@@ -3721,7 +3722,7 @@ func wave16CPU(b *gpu.CPUBlock) {
 		wx24[li] = v_f
 		won24[li] = true
 	}
-	gpu.CPUWave(gpu.CPUWaveMin, wx24[:], nil, won24[:], b.Wave, a_f1[:])
+	gpuimpl.CPUWave(gpuimpl.CPUWaveMin, wx24[:], nil, won24[:], b.Wave, a_f1[:])
 	var wx25 [40]float32
 	var won25 [40]bool
 	for lx := uint32(0); lx < 40; lx++ {
@@ -3732,7 +3733,7 @@ func wave16CPU(b *gpu.CPUBlock) {
 		wx25[li] = v_f
 		won25[li] = true
 	}
-	gpu.CPUWave(gpu.CPUWaveMax, wx25[:], nil, won25[:], b.Wave, a_f2[:])
+	gpuimpl.CPUWave(gpuimpl.CPUWaveMax, wx25[:], nil, won25[:], b.Wave, a_f2[:])
 	var wx26 [40]float32
 	var won26 [40]bool
 	for lx := uint32(0); lx < 40; lx++ {
@@ -3743,7 +3744,7 @@ func wave16CPU(b *gpu.CPUBlock) {
 		wx26[li] = v_f
 		won26[li] = true
 	}
-	gpu.CPUWave(gpu.CPUWavePrefixSum, wx26[:], nil, won26[:], b.Wave, a_f3[:])
+	gpuimpl.CPUWave(gpuimpl.CPUWavePrefixSum, wx26[:], nil, won26[:], b.Wave, a_f3[:])
 	var wx27 [40]float32
 	var won27 [40]bool
 	for lx := uint32(0); lx < 40; lx++ {
@@ -3754,7 +3755,7 @@ func wave16CPU(b *gpu.CPUBlock) {
 		wx27[li] = v_f
 		won27[li] = true
 	}
-	gpu.CPUWave(gpu.CPUWaveExclusivePrefixSum, wx27[:], nil, won27[:], b.Wave, a_f4[:])
+	gpuimpl.CPUWave(gpuimpl.CPUWaveExclusivePrefixSum, wx27[:], nil, won27[:], b.Wave, a_f4[:])
 	var wx28 [40]float32
 	var won28 [40]bool
 	var wl28 [40]uint32
@@ -3767,7 +3768,7 @@ func wave16CPU(b *gpu.CPUBlock) {
 		wl28[li] = p_m
 		won28[li] = true
 	}
-	gpu.CPUWave(gpu.CPUWaveShuffleXor, wx28[:], wl28[:], won28[:], b.Wave, a_f5[:])
+	gpuimpl.CPUWave(gpuimpl.CPUWaveShuffleXor, wx28[:], wl28[:], won28[:], b.Wave, a_f5[:])
 	for lx := uint32(0); lx < 40; lx++ {
 		li := lx
 		_ = li
@@ -3819,141 +3820,141 @@ func wave16CPU(b *gpu.CPUBlock) {
 }
 
 // Wave32Kernel is the compiled form of Wave32, member of the template Verbs (Go function Verbs).
-var Wave32Kernel = gpu.Register(&gpu.KernelSpec{
+var Wave32Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Name:  "github.com/goxpu/xpu/kernels/wave.Wave32",
 	Block: xpu.Dim3{X: 80, Y: 1, Z: 1},
 	Wave:  32,
-	Params: []gpu.Param{
-		{Name: "oi", Kind: gpu.ParamBuffer, Type: gpu.TypeName{Name: "int32"}, Size: 4, Access: gpu.AccessWrite, Binding: 0},
-		{Name: "ou", Kind: gpu.ParamBuffer, Type: gpu.TypeName{Name: "uint32"}, Size: 4, Access: gpu.AccessWrite, Binding: 1},
-		{Name: "of", Kind: gpu.ParamBuffer, Type: gpu.TypeName{Name: "float32"}, Size: 4, Access: gpu.AccessWrite, Binding: 2},
-		{Name: "xi", Kind: gpu.ParamBuffer, Type: gpu.TypeName{Name: "int32"}, Size: 4, Access: gpu.AccessRead, Binding: 3},
-		{Name: "xu", Kind: gpu.ParamBuffer, Type: gpu.TypeName{Name: "uint32"}, Size: 4, Access: gpu.AccessRead, Binding: 4},
-		{Name: "xf", Kind: gpu.ParamBuffer, Type: gpu.TypeName{Name: "float32"}, Size: 4, Access: gpu.AccessRead, Binding: 5},
-		{Name: "sel", Kind: gpu.ParamBuffer, Type: gpu.TypeName{Name: "uint32"}, Size: 4, Access: gpu.AccessRead, Binding: 6},
-		{Name: "bl", Kind: gpu.ParamScalar, Type: gpu.TypeName{Name: "uint32"}, Size: 4, Binding: 0},
-		{Name: "m", Kind: gpu.ParamScalar, Type: gpu.TypeName{Name: "uint32"}, Size: 4, Binding: 4},
-		{Name: "d", Kind: gpu.ParamScalar, Type: gpu.TypeName{Name: "uint32"}, Size: 4, Binding: 8},
+	Params: []gpuimpl.Param{
+		{Name: "oi", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "int32"}, Size: 4, Access: gpuimpl.AccessWrite, Binding: 0},
+		{Name: "ou", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Access: gpuimpl.AccessWrite, Binding: 1},
+		{Name: "of", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "float32"}, Size: 4, Access: gpuimpl.AccessWrite, Binding: 2},
+		{Name: "xi", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "int32"}, Size: 4, Access: gpuimpl.AccessRead, Binding: 3},
+		{Name: "xu", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Access: gpuimpl.AccessRead, Binding: 4},
+		{Name: "xf", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "float32"}, Size: 4, Access: gpuimpl.AccessRead, Binding: 5},
+		{Name: "sel", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Access: gpuimpl.AccessRead, Binding: 6},
+		{Name: "bl", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 0},
+		{Name: "m", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 4},
+		{Name: "d", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 8},
 	},
 	UniformSize: 16,
 	Func:        Verbs,
 	Comptime:    Width{W: 32, Block: 80},
-	Artifacts: []gpu.Artifact{
+	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpu.Manifest{
+			Manifest: gpuimpl.Manifest{
 				Kernel: "github.com/goxpu/xpu/kernels/wave.Wave32", Backend: "webgpu", Target: "wgsl",
 				Hash:        "sha256:6a426d160865d3978a688e4efab36227d5bba57c4ed76b968304226f715d59b1",
 				Codegen:     "xpu-gen/1",
 				Block:       xpu.Dim3{X: 80, Y: 1, Z: 1},
 				SharedBytes: 0, StorageBindings: 7, UniformBytes: 16,
 				PrivateBytes: new(332),
-				Buffers: []gpu.Usage{
-					{Name: "oi", Access: gpu.AccessWrite},
-					{Name: "ou", Access: gpu.AccessWrite},
-					{Name: "of", Access: gpu.AccessWrite},
-					{Name: "xi", Access: gpu.AccessRead},
-					{Name: "xu", Access: gpu.AccessRead},
-					{Name: "xf", Access: gpu.AccessRead},
-					{Name: "sel", Access: gpu.AccessRead},
+				Buffers: []gpuimpl.Usage{
+					{Name: "oi", Access: gpuimpl.AccessWrite},
+					{Name: "ou", Access: gpuimpl.AccessWrite},
+					{Name: "of", Access: gpuimpl.AccessWrite},
+					{Name: "xi", Access: gpuimpl.AccessRead},
+					{Name: "xu", Access: gpuimpl.AccessRead},
+					{Name: "xf", Access: gpuimpl.AccessRead},
+					{Name: "sel", Access: gpuimpl.AccessRead},
 				},
 				Wave:    32,
 				WaveOps: true, WaveTier: "native",
 				NativeOps: []string{"select", "subgroupAdd", "subgroupAll", "subgroupAny", "subgroupBallot", "subgroupExclusiveAdd", "subgroupInclusiveAdd", "subgroupMax", "subgroupMin", "subgroupShuffle"},
 			},
-			Selector: gpu.Selector{SubgroupMin: 32, SubgroupMax: 32, Width: 32},
+			Selector: gpuimpl.Selector{SubgroupMin: 32, SubgroupMax: 32, Width: 32},
 			Code:     wave32WGSLNative,
 		},
 		{
-			Manifest: gpu.Manifest{
+			Manifest: gpuimpl.Manifest{
 				Kernel: "github.com/goxpu/xpu/kernels/wave.Wave32", Backend: "webgpu", Target: "wgsl",
 				Hash:        "sha256:b65c48e95bbbcfcc91c1c61953a2492240de3e1a52a26419cff015d85d11885e",
 				Codegen:     "xpu-gen/1",
 				Block:       xpu.Dim3{X: 80, Y: 1, Z: 1},
 				SharedBytes: 0, StorageBindings: 7, UniformBytes: 16,
 				PrivateBytes: new(332),
-				Buffers: []gpu.Usage{
-					{Name: "oi", Access: gpu.AccessWrite},
-					{Name: "ou", Access: gpu.AccessWrite},
-					{Name: "of", Access: gpu.AccessWrite},
-					{Name: "xi", Access: gpu.AccessRead},
-					{Name: "xu", Access: gpu.AccessRead},
-					{Name: "xf", Access: gpu.AccessRead},
-					{Name: "sel", Access: gpu.AccessRead},
+				Buffers: []gpuimpl.Usage{
+					{Name: "oi", Access: gpuimpl.AccessWrite},
+					{Name: "ou", Access: gpuimpl.AccessWrite},
+					{Name: "of", Access: gpuimpl.AccessWrite},
+					{Name: "xi", Access: gpuimpl.AccessRead},
+					{Name: "xu", Access: gpuimpl.AccessRead},
+					{Name: "xf", Access: gpuimpl.AccessRead},
+					{Name: "sel", Access: gpuimpl.AccessRead},
 				},
 				Wave:    32,
 				WaveOps: true, WaveTier: "folded",
 				NativeOps: []string{"bitcast", "max", "min", "select", "subgroupAdd", "subgroupAll", "subgroupAny", "subgroupBallot", "subgroupExclusiveAdd", "subgroupInclusiveAdd", "subgroupMax", "subgroupMin", "workgroupBarrier"},
 			},
-			Selector: gpu.Selector{SubgroupMin: 4, SubgroupMax: 16, Width: 32},
+			Selector: gpuimpl.Selector{SubgroupMin: 4, SubgroupMax: 16, Width: 32},
 			Code:     wave32WGSLFolded,
 		},
 		{
-			Manifest: gpu.Manifest{
+			Manifest: gpuimpl.Manifest{
 				Kernel: "github.com/goxpu/xpu/kernels/wave.Wave32", Backend: "webgpu", Target: "wgsl",
 				Hash:        "sha256:d4e4b973ad0355b71e4994cc887d1813a98c67be74bce842e46fa54aa9718f52",
 				Codegen:     "xpu-gen/1",
 				Block:       xpu.Dim3{X: 80, Y: 1, Z: 1},
 				SharedBytes: 0, StorageBindings: 7, UniformBytes: 16,
 				PrivateBytes: new(332),
-				Buffers: []gpu.Usage{
-					{Name: "oi", Access: gpu.AccessWrite},
-					{Name: "ou", Access: gpu.AccessWrite},
-					{Name: "of", Access: gpu.AccessWrite},
-					{Name: "xi", Access: gpu.AccessRead},
-					{Name: "xu", Access: gpu.AccessRead},
-					{Name: "xf", Access: gpu.AccessRead},
-					{Name: "sel", Access: gpu.AccessRead},
+				Buffers: []gpuimpl.Usage{
+					{Name: "oi", Access: gpuimpl.AccessWrite},
+					{Name: "ou", Access: gpuimpl.AccessWrite},
+					{Name: "of", Access: gpuimpl.AccessWrite},
+					{Name: "xi", Access: gpuimpl.AccessRead},
+					{Name: "xu", Access: gpuimpl.AccessRead},
+					{Name: "xf", Access: gpuimpl.AccessRead},
+					{Name: "sel", Access: gpuimpl.AccessRead},
 				},
 				Wave:    32,
 				WaveOps: true, WaveTier: "narrow",
 				NativeOps: []string{"max", "min", "select", "subgroupShuffle"},
 			},
-			Selector: gpu.Selector{SubgroupMin: 64, SubgroupMax: 128, Width: 32},
+			Selector: gpuimpl.Selector{SubgroupMin: 64, SubgroupMax: 128, Width: 32},
 			Code:     wave32WGSLNarrow,
 		},
 		{
-			Manifest: gpu.Manifest{
+			Manifest: gpuimpl.Manifest{
 				Kernel: "github.com/goxpu/xpu/kernels/wave.Wave32", Backend: "webgpu", Target: "wgsl",
 				Hash:        "sha256:ac68e4ef7a9281bc80c4437281a73b595e1282b9f933dba487e9b46b088c3eec",
 				Codegen:     "xpu-gen/1",
 				Block:       xpu.Dim3{X: 80, Y: 1, Z: 1},
 				SharedBytes: 0, StorageBindings: 7, UniformBytes: 16,
 				PrivateBytes: new(332),
-				Buffers: []gpu.Usage{
-					{Name: "oi", Access: gpu.AccessWrite},
-					{Name: "ou", Access: gpu.AccessWrite},
-					{Name: "of", Access: gpu.AccessWrite},
-					{Name: "xi", Access: gpu.AccessRead},
-					{Name: "xu", Access: gpu.AccessRead},
-					{Name: "xf", Access: gpu.AccessRead},
-					{Name: "sel", Access: gpu.AccessRead},
+				Buffers: []gpuimpl.Usage{
+					{Name: "oi", Access: gpuimpl.AccessWrite},
+					{Name: "ou", Access: gpuimpl.AccessWrite},
+					{Name: "of", Access: gpuimpl.AccessWrite},
+					{Name: "xi", Access: gpuimpl.AccessRead},
+					{Name: "xu", Access: gpuimpl.AccessRead},
+					{Name: "xf", Access: gpuimpl.AccessRead},
+					{Name: "sel", Access: gpuimpl.AccessRead},
 				},
 				Wave:    32,
 				WaveOps: true, WaveTier: "emulated",
 				NativeOps: []string{"bitcast", "max", "min", "select", "workgroupBarrier"},
 			},
-			Selector: gpu.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 32},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 32},
 			Code:     wave32WGSLEmulated,
 		},
 		{
-			Manifest: gpu.Manifest{
+			Manifest: gpuimpl.Manifest{
 				Kernel: "github.com/goxpu/xpu/kernels/wave.Wave32", Backend: "cpu", Target: "go",
-				Hash:        "sha256:83cbd4c55412d6b5f4240bb1600a9d659e6b2101dc756e6d4b4f6eb44f200fbd",
+				Hash:        "sha256:309ed7df7305c2f47c6858eead7a5f39082f016088d2f4ebc413f9e1450c2f08",
 				Codegen:     "xpu-gen/1",
 				Block:       xpu.Dim3{X: 80, Y: 1, Z: 1},
 				SharedBytes: 0, StorageBindings: 7, UniformBytes: 16,
-				Buffers: []gpu.Usage{
-					{Name: "oi", Access: gpu.AccessWrite},
-					{Name: "ou", Access: gpu.AccessWrite},
-					{Name: "of", Access: gpu.AccessWrite},
-					{Name: "xi", Access: gpu.AccessRead},
-					{Name: "xu", Access: gpu.AccessRead},
-					{Name: "xf", Access: gpu.AccessRead},
-					{Name: "sel", Access: gpu.AccessRead},
+				Buffers: []gpuimpl.Usage{
+					{Name: "oi", Access: gpuimpl.AccessWrite},
+					{Name: "ou", Access: gpuimpl.AccessWrite},
+					{Name: "of", Access: gpuimpl.AccessWrite},
+					{Name: "xi", Access: gpuimpl.AccessRead},
+					{Name: "xu", Access: gpuimpl.AccessRead},
+					{Name: "xf", Access: gpuimpl.AccessRead},
+					{Name: "sel", Access: gpuimpl.AccessRead},
 				},
 				Wave:    32,
 				WaveOps: true, WaveTier: "emulated",
-				NativeOps: []string{"gpu.CPUWave", "gpu.CPUWaveBallot", "gpu.CPUWaveVote"},
+				NativeOps: []string{"gpuimpl.CPUWave", "gpuimpl.CPUWaveBallot", "gpuimpl.CPUWaveVote"},
 			},
 			Entry: wave32CPU,
 		},
@@ -5890,17 +5891,17 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(workgroup_id) wi
 `
 
 // wave32CPU runs one block of the kernel Wave32 on the CPU.
-func wave32CPU(b *gpu.CPUBlock) {
-	p_oi := gpu.CPUView[int32](b.Buffers[0])
-	p_ou := gpu.CPUView[uint32](b.Buffers[1])
-	p_of := gpu.CPUView[float32](b.Buffers[2])
-	p_xi := gpu.CPUView[int32](b.Buffers[3])
-	p_xu := gpu.CPUView[uint32](b.Buffers[4])
-	p_xf := gpu.CPUView[float32](b.Buffers[5])
-	p_sel := gpu.CPUView[uint32](b.Buffers[6])
-	p_bl := gpu.CPUUniform[uint32](b.Uniforms, 0)
-	p_m := gpu.CPUUniform[uint32](b.Uniforms, 4)
-	p_d := gpu.CPUUniform[uint32](b.Uniforms, 8)
+func wave32CPU(b *gpuimpl.CPUBlock) {
+	p_oi := gpuimpl.CPUView[int32](b.Buffers[0])
+	p_ou := gpuimpl.CPUView[uint32](b.Buffers[1])
+	p_of := gpuimpl.CPUView[float32](b.Buffers[2])
+	p_xi := gpuimpl.CPUView[int32](b.Buffers[3])
+	p_xu := gpuimpl.CPUView[uint32](b.Buffers[4])
+	p_xf := gpuimpl.CPUView[float32](b.Buffers[5])
+	p_sel := gpuimpl.CPUView[uint32](b.Buffers[6])
+	p_bl := gpuimpl.CPUUniform[uint32](b.Uniforms, 0)
+	p_m := gpuimpl.CPUUniform[uint32](b.Uniforms, 4)
+	p_d := gpuimpl.CPUUniform[uint32](b.Uniforms, 8)
 	var a_a [80]int32
 	var a_all [80]bool
 	var a_any [80]bool
@@ -6038,7 +6039,7 @@ func wave32CPU(b *gpu.CPUBlock) {
 		wx1[li] = v_a
 		won1[li] = true
 	}
-	gpu.CPUWave(gpu.CPUWaveSum, wx1[:], nil, won1[:], b.Wave, a_s0[:])
+	gpuimpl.CPUWave(gpuimpl.CPUWaveSum, wx1[:], nil, won1[:], b.Wave, a_s0[:])
 	var wx2 [80]int32
 	var won2 [80]bool
 	for lx := uint32(0); lx < 80; lx++ {
@@ -6049,7 +6050,7 @@ func wave32CPU(b *gpu.CPUBlock) {
 		wx2[li] = v_a
 		won2[li] = true
 	}
-	gpu.CPUWave(gpu.CPUWaveMin, wx2[:], nil, won2[:], b.Wave, a_s1[:])
+	gpuimpl.CPUWave(gpuimpl.CPUWaveMin, wx2[:], nil, won2[:], b.Wave, a_s1[:])
 	var wx3 [80]int32
 	var won3 [80]bool
 	for lx := uint32(0); lx < 80; lx++ {
@@ -6060,7 +6061,7 @@ func wave32CPU(b *gpu.CPUBlock) {
 		wx3[li] = v_a
 		won3[li] = true
 	}
-	gpu.CPUWave(gpu.CPUWaveMax, wx3[:], nil, won3[:], b.Wave, a_s2[:])
+	gpuimpl.CPUWave(gpuimpl.CPUWaveMax, wx3[:], nil, won3[:], b.Wave, a_s2[:])
 	var wx4 [80]int32
 	var won4 [80]bool
 	for lx := uint32(0); lx < 80; lx++ {
@@ -6071,7 +6072,7 @@ func wave32CPU(b *gpu.CPUBlock) {
 		wx4[li] = v_a
 		won4[li] = true
 	}
-	gpu.CPUWave(gpu.CPUWavePrefixSum, wx4[:], nil, won4[:], b.Wave, a_s3[:])
+	gpuimpl.CPUWave(gpuimpl.CPUWavePrefixSum, wx4[:], nil, won4[:], b.Wave, a_s3[:])
 	var wx5 [80]int32
 	var won5 [80]bool
 	for lx := uint32(0); lx < 80; lx++ {
@@ -6082,7 +6083,7 @@ func wave32CPU(b *gpu.CPUBlock) {
 		wx5[li] = v_a
 		won5[li] = true
 	}
-	gpu.CPUWave(gpu.CPUWaveExclusivePrefixSum, wx5[:], nil, won5[:], b.Wave, a_s4[:])
+	gpuimpl.CPUWave(gpuimpl.CPUWaveExclusivePrefixSum, wx5[:], nil, won5[:], b.Wave, a_s4[:])
 	var wx6 [80]int32
 	var won6 [80]bool
 	var wl6 [80]uint32
@@ -6095,7 +6096,7 @@ func wave32CPU(b *gpu.CPUBlock) {
 		wl6[li] = p_bl
 		won6[li] = true
 	}
-	gpu.CPUWave(gpu.CPUWaveShuffle, wx6[:], wl6[:], won6[:], b.Wave, a_s5[:])
+	gpuimpl.CPUWave(gpuimpl.CPUWaveShuffle, wx6[:], wl6[:], won6[:], b.Wave, a_s5[:])
 	var wx7 [80]int32
 	var won7 [80]bool
 	var wl7 [80]uint32
@@ -6110,7 +6111,7 @@ func wave32CPU(b *gpu.CPUBlock) {
 		wl7[li] = v_k
 		won7[li] = true
 	}
-	gpu.CPUWave(gpu.CPUWaveShuffle, wx7[:], wl7[:], won7[:], b.Wave, a_s6[:])
+	gpuimpl.CPUWave(gpuimpl.CPUWaveShuffle, wx7[:], wl7[:], won7[:], b.Wave, a_s6[:])
 	var wx8 [80]int32
 	var won8 [80]bool
 	var wl8 [80]uint32
@@ -6123,7 +6124,7 @@ func wave32CPU(b *gpu.CPUBlock) {
 		wl8[li] = p_m
 		won8[li] = true
 	}
-	gpu.CPUWave(gpu.CPUWaveShuffleXor, wx8[:], wl8[:], won8[:], b.Wave, a_s7[:])
+	gpuimpl.CPUWave(gpuimpl.CPUWaveShuffleXor, wx8[:], wl8[:], won8[:], b.Wave, a_s7[:])
 	var wx9 [80]int32
 	var won9 [80]bool
 	var wl9 [80]uint32
@@ -6136,7 +6137,7 @@ func wave32CPU(b *gpu.CPUBlock) {
 		wl9[li] = p_d
 		won9[li] = true
 	}
-	gpu.CPUWave(gpu.CPUWaveShuffleUp, wx9[:], wl9[:], won9[:], b.Wave, a_s8[:])
+	gpuimpl.CPUWave(gpuimpl.CPUWaveShuffleUp, wx9[:], wl9[:], won9[:], b.Wave, a_s8[:])
 	var wx10 [80]int32
 	var won10 [80]bool
 	var wl10 [80]uint32
@@ -6149,7 +6150,7 @@ func wave32CPU(b *gpu.CPUBlock) {
 		wl10[li] = p_d
 		won10[li] = true
 	}
-	gpu.CPUWave(gpu.CPUWaveShuffleDown, wx10[:], wl10[:], won10[:], b.Wave, a_s9[:])
+	gpuimpl.CPUWave(gpuimpl.CPUWaveShuffleDown, wx10[:], wl10[:], won10[:], b.Wave, a_s9[:])
 	for lx := uint32(0); lx < 80; lx++ {
 		li := lx
 		_ = li
@@ -6236,7 +6237,7 @@ func wave32CPU(b *gpu.CPUBlock) {
 		wx12[li] = v_u
 		won12[li] = true
 	}
-	gpu.CPUWave(gpu.CPUWaveSum, wx12[:], nil, won12[:], b.Wave, a_u0[:])
+	gpuimpl.CPUWave(gpuimpl.CPUWaveSum, wx12[:], nil, won12[:], b.Wave, a_u0[:])
 	var wx13 [80]uint32
 	var won13 [80]bool
 	for lx := uint32(0); lx < 80; lx++ {
@@ -6247,7 +6248,7 @@ func wave32CPU(b *gpu.CPUBlock) {
 		wx13[li] = v_u
 		won13[li] = true
 	}
-	gpu.CPUWave(gpu.CPUWaveMin, wx13[:], nil, won13[:], b.Wave, a_u1[:])
+	gpuimpl.CPUWave(gpuimpl.CPUWaveMin, wx13[:], nil, won13[:], b.Wave, a_u1[:])
 	var wx14 [80]uint32
 	var won14 [80]bool
 	for lx := uint32(0); lx < 80; lx++ {
@@ -6258,7 +6259,7 @@ func wave32CPU(b *gpu.CPUBlock) {
 		wx14[li] = v_u
 		won14[li] = true
 	}
-	gpu.CPUWave(gpu.CPUWaveMax, wx14[:], nil, won14[:], b.Wave, a_u2[:])
+	gpuimpl.CPUWave(gpuimpl.CPUWaveMax, wx14[:], nil, won14[:], b.Wave, a_u2[:])
 	var wx15 [80]uint32
 	var won15 [80]bool
 	for lx := uint32(0); lx < 80; lx++ {
@@ -6269,7 +6270,7 @@ func wave32CPU(b *gpu.CPUBlock) {
 		wx15[li] = v_u
 		won15[li] = true
 	}
-	gpu.CPUWave(gpu.CPUWavePrefixSum, wx15[:], nil, won15[:], b.Wave, a_u3[:])
+	gpuimpl.CPUWave(gpuimpl.CPUWavePrefixSum, wx15[:], nil, won15[:], b.Wave, a_u3[:])
 	var wx16 [80]uint32
 	var won16 [80]bool
 	for lx := uint32(0); lx < 80; lx++ {
@@ -6280,7 +6281,7 @@ func wave32CPU(b *gpu.CPUBlock) {
 		wx16[li] = v_u
 		won16[li] = true
 	}
-	gpu.CPUWave(gpu.CPUWaveExclusivePrefixSum, wx16[:], nil, won16[:], b.Wave, a_u4[:])
+	gpuimpl.CPUWave(gpuimpl.CPUWaveExclusivePrefixSum, wx16[:], nil, won16[:], b.Wave, a_u4[:])
 	var wx17 [80]uint32
 	var won17 [80]bool
 	var wl17 [80]uint32
@@ -6295,7 +6296,7 @@ func wave32CPU(b *gpu.CPUBlock) {
 		wl17[li] = v_k
 		won17[li] = true
 	}
-	gpu.CPUWave(gpu.CPUWaveShuffle, wx17[:], wl17[:], won17[:], b.Wave, a_u5[:])
+	gpuimpl.CPUWave(gpuimpl.CPUWaveShuffle, wx17[:], wl17[:], won17[:], b.Wave, a_u5[:])
 	for lx := uint32(0); lx < 80; lx++ {
 		li := lx
 		_ = li
@@ -6314,7 +6315,7 @@ func wave32CPU(b *gpu.CPUBlock) {
 		wx19[li] = v_p
 		won19[li] = true
 	}
-	gpu.CPUWaveBallot(wx19[:], won19[:], b.Wave, a_u6[:])
+	gpuimpl.CPUWaveBallot(wx19[:], won19[:], b.Wave, a_u6[:])
 	var wx20 [80]bool
 	var won20 [80]bool
 	for lx := uint32(0); lx < 80; lx++ {
@@ -6325,7 +6326,7 @@ func wave32CPU(b *gpu.CPUBlock) {
 		wx20[li] = v_p
 		won20[li] = true
 	}
-	gpu.CPUWaveVote(false, wx20[:], won20[:], b.Wave, a_any[:])
+	gpuimpl.CPUWaveVote(false, wx20[:], won20[:], b.Wave, a_any[:])
 	var wx21 [80]bool
 	var won21 [80]bool
 	for lx := uint32(0); lx < 80; lx++ {
@@ -6336,7 +6337,7 @@ func wave32CPU(b *gpu.CPUBlock) {
 		wx21[li] = v_p
 		won21[li] = true
 	}
-	gpu.CPUWaveVote(true, wx21[:], won21[:], b.Wave, a_all[:])
+	gpuimpl.CPUWaveVote(true, wx21[:], won21[:], b.Wave, a_all[:])
 	for lx := uint32(0); lx < 80; lx++ {
 		li := lx
 		_ = li
@@ -6428,7 +6429,7 @@ func wave32CPU(b *gpu.CPUBlock) {
 		wx23[li] = v_f
 		won23[li] = true
 	}
-	gpu.CPUWave(gpu.CPUWaveSum, wx23[:], nil, won23[:], b.Wave, a_f0[:])
+	gpuimpl.CPUWave(gpuimpl.CPUWaveSum, wx23[:], nil, won23[:], b.Wave, a_f0[:])
 	var wx24 [80]float32
 	var won24 [80]bool
 	for lx := uint32(0); lx < 80; lx++ {
@@ -6439,7 +6440,7 @@ func wave32CPU(b *gpu.CPUBlock) {
 		wx24[li] = v_f
 		won24[li] = true
 	}
-	gpu.CPUWave(gpu.CPUWaveMin, wx24[:], nil, won24[:], b.Wave, a_f1[:])
+	gpuimpl.CPUWave(gpuimpl.CPUWaveMin, wx24[:], nil, won24[:], b.Wave, a_f1[:])
 	var wx25 [80]float32
 	var won25 [80]bool
 	for lx := uint32(0); lx < 80; lx++ {
@@ -6450,7 +6451,7 @@ func wave32CPU(b *gpu.CPUBlock) {
 		wx25[li] = v_f
 		won25[li] = true
 	}
-	gpu.CPUWave(gpu.CPUWaveMax, wx25[:], nil, won25[:], b.Wave, a_f2[:])
+	gpuimpl.CPUWave(gpuimpl.CPUWaveMax, wx25[:], nil, won25[:], b.Wave, a_f2[:])
 	var wx26 [80]float32
 	var won26 [80]bool
 	for lx := uint32(0); lx < 80; lx++ {
@@ -6461,7 +6462,7 @@ func wave32CPU(b *gpu.CPUBlock) {
 		wx26[li] = v_f
 		won26[li] = true
 	}
-	gpu.CPUWave(gpu.CPUWavePrefixSum, wx26[:], nil, won26[:], b.Wave, a_f3[:])
+	gpuimpl.CPUWave(gpuimpl.CPUWavePrefixSum, wx26[:], nil, won26[:], b.Wave, a_f3[:])
 	var wx27 [80]float32
 	var won27 [80]bool
 	for lx := uint32(0); lx < 80; lx++ {
@@ -6472,7 +6473,7 @@ func wave32CPU(b *gpu.CPUBlock) {
 		wx27[li] = v_f
 		won27[li] = true
 	}
-	gpu.CPUWave(gpu.CPUWaveExclusivePrefixSum, wx27[:], nil, won27[:], b.Wave, a_f4[:])
+	gpuimpl.CPUWave(gpuimpl.CPUWaveExclusivePrefixSum, wx27[:], nil, won27[:], b.Wave, a_f4[:])
 	var wx28 [80]float32
 	var won28 [80]bool
 	var wl28 [80]uint32
@@ -6485,7 +6486,7 @@ func wave32CPU(b *gpu.CPUBlock) {
 		wl28[li] = p_m
 		won28[li] = true
 	}
-	gpu.CPUWave(gpu.CPUWaveShuffleXor, wx28[:], wl28[:], won28[:], b.Wave, a_f5[:])
+	gpuimpl.CPUWave(gpuimpl.CPUWaveShuffleXor, wx28[:], wl28[:], won28[:], b.Wave, a_f5[:])
 	for lx := uint32(0); lx < 80; lx++ {
 		li := lx
 		_ = li
@@ -6537,117 +6538,117 @@ func wave32CPU(b *gpu.CPUBlock) {
 }
 
 // Wave4Kernel is the compiled form of Wave4, member of the template Verbs (Go function Verbs).
-var Wave4Kernel = gpu.Register(&gpu.KernelSpec{
+var Wave4Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Name:  "github.com/goxpu/xpu/kernels/wave.Wave4",
 	Block: xpu.Dim3{X: 30, Y: 1, Z: 1},
 	Wave:  4,
-	Params: []gpu.Param{
-		{Name: "oi", Kind: gpu.ParamBuffer, Type: gpu.TypeName{Name: "int32"}, Size: 4, Access: gpu.AccessWrite, Binding: 0},
-		{Name: "ou", Kind: gpu.ParamBuffer, Type: gpu.TypeName{Name: "uint32"}, Size: 4, Access: gpu.AccessWrite, Binding: 1},
-		{Name: "of", Kind: gpu.ParamBuffer, Type: gpu.TypeName{Name: "float32"}, Size: 4, Access: gpu.AccessWrite, Binding: 2},
-		{Name: "xi", Kind: gpu.ParamBuffer, Type: gpu.TypeName{Name: "int32"}, Size: 4, Access: gpu.AccessRead, Binding: 3},
-		{Name: "xu", Kind: gpu.ParamBuffer, Type: gpu.TypeName{Name: "uint32"}, Size: 4, Access: gpu.AccessRead, Binding: 4},
-		{Name: "xf", Kind: gpu.ParamBuffer, Type: gpu.TypeName{Name: "float32"}, Size: 4, Access: gpu.AccessRead, Binding: 5},
-		{Name: "sel", Kind: gpu.ParamBuffer, Type: gpu.TypeName{Name: "uint32"}, Size: 4, Access: gpu.AccessRead, Binding: 6},
-		{Name: "bl", Kind: gpu.ParamScalar, Type: gpu.TypeName{Name: "uint32"}, Size: 4, Binding: 0},
-		{Name: "m", Kind: gpu.ParamScalar, Type: gpu.TypeName{Name: "uint32"}, Size: 4, Binding: 4},
-		{Name: "d", Kind: gpu.ParamScalar, Type: gpu.TypeName{Name: "uint32"}, Size: 4, Binding: 8},
+	Params: []gpuimpl.Param{
+		{Name: "oi", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "int32"}, Size: 4, Access: gpuimpl.AccessWrite, Binding: 0},
+		{Name: "ou", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Access: gpuimpl.AccessWrite, Binding: 1},
+		{Name: "of", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "float32"}, Size: 4, Access: gpuimpl.AccessWrite, Binding: 2},
+		{Name: "xi", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "int32"}, Size: 4, Access: gpuimpl.AccessRead, Binding: 3},
+		{Name: "xu", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Access: gpuimpl.AccessRead, Binding: 4},
+		{Name: "xf", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "float32"}, Size: 4, Access: gpuimpl.AccessRead, Binding: 5},
+		{Name: "sel", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Access: gpuimpl.AccessRead, Binding: 6},
+		{Name: "bl", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 0},
+		{Name: "m", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 4},
+		{Name: "d", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 8},
 	},
 	UniformSize: 16,
 	Func:        Verbs,
 	Comptime:    Width{W: 4, Block: 30},
-	Artifacts: []gpu.Artifact{
+	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpu.Manifest{
+			Manifest: gpuimpl.Manifest{
 				Kernel: "github.com/goxpu/xpu/kernels/wave.Wave4", Backend: "webgpu", Target: "wgsl",
 				Hash:        "sha256:1b49d834e475ba343fb62278c8e8de0ab450c9d67f66c6a3df99531be3b0fabc",
 				Codegen:     "xpu-gen/1",
 				Block:       xpu.Dim3{X: 30, Y: 1, Z: 1},
 				SharedBytes: 0, StorageBindings: 7, UniformBytes: 16,
 				PrivateBytes: new(332),
-				Buffers: []gpu.Usage{
-					{Name: "oi", Access: gpu.AccessWrite},
-					{Name: "ou", Access: gpu.AccessWrite},
-					{Name: "of", Access: gpu.AccessWrite},
-					{Name: "xi", Access: gpu.AccessRead},
-					{Name: "xu", Access: gpu.AccessRead},
-					{Name: "xf", Access: gpu.AccessRead},
-					{Name: "sel", Access: gpu.AccessRead},
+				Buffers: []gpuimpl.Usage{
+					{Name: "oi", Access: gpuimpl.AccessWrite},
+					{Name: "ou", Access: gpuimpl.AccessWrite},
+					{Name: "of", Access: gpuimpl.AccessWrite},
+					{Name: "xi", Access: gpuimpl.AccessRead},
+					{Name: "xu", Access: gpuimpl.AccessRead},
+					{Name: "xf", Access: gpuimpl.AccessRead},
+					{Name: "sel", Access: gpuimpl.AccessRead},
 				},
 				Wave:    4,
 				WaveOps: true, WaveTier: "native",
 				NativeOps: []string{"select", "subgroupAdd", "subgroupAll", "subgroupAny", "subgroupBallot", "subgroupExclusiveAdd", "subgroupInclusiveAdd", "subgroupMax", "subgroupMin", "subgroupShuffle"},
 			},
-			Selector: gpu.Selector{SubgroupMin: 4, SubgroupMax: 4, Width: 4},
+			Selector: gpuimpl.Selector{SubgroupMin: 4, SubgroupMax: 4, Width: 4},
 			Code:     wave4WGSLNative,
 		},
 		{
-			Manifest: gpu.Manifest{
+			Manifest: gpuimpl.Manifest{
 				Kernel: "github.com/goxpu/xpu/kernels/wave.Wave4", Backend: "webgpu", Target: "wgsl",
 				Hash:        "sha256:72ed35acfdcdb844c98608acdb22de3585aeb333750793d4a29af98f54625a3d",
 				Codegen:     "xpu-gen/1",
 				Block:       xpu.Dim3{X: 30, Y: 1, Z: 1},
 				SharedBytes: 0, StorageBindings: 7, UniformBytes: 16,
 				PrivateBytes: new(332),
-				Buffers: []gpu.Usage{
-					{Name: "oi", Access: gpu.AccessWrite},
-					{Name: "ou", Access: gpu.AccessWrite},
-					{Name: "of", Access: gpu.AccessWrite},
-					{Name: "xi", Access: gpu.AccessRead},
-					{Name: "xu", Access: gpu.AccessRead},
-					{Name: "xf", Access: gpu.AccessRead},
-					{Name: "sel", Access: gpu.AccessRead},
+				Buffers: []gpuimpl.Usage{
+					{Name: "oi", Access: gpuimpl.AccessWrite},
+					{Name: "ou", Access: gpuimpl.AccessWrite},
+					{Name: "of", Access: gpuimpl.AccessWrite},
+					{Name: "xi", Access: gpuimpl.AccessRead},
+					{Name: "xu", Access: gpuimpl.AccessRead},
+					{Name: "xf", Access: gpuimpl.AccessRead},
+					{Name: "sel", Access: gpuimpl.AccessRead},
 				},
 				Wave:    4,
 				WaveOps: true, WaveTier: "narrow",
 				NativeOps: []string{"max", "min", "select", "subgroupShuffle"},
 			},
-			Selector: gpu.Selector{SubgroupMin: 8, SubgroupMax: 128, Width: 4},
+			Selector: gpuimpl.Selector{SubgroupMin: 8, SubgroupMax: 128, Width: 4},
 			Code:     wave4WGSLNarrow,
 		},
 		{
-			Manifest: gpu.Manifest{
+			Manifest: gpuimpl.Manifest{
 				Kernel: "github.com/goxpu/xpu/kernels/wave.Wave4", Backend: "webgpu", Target: "wgsl",
 				Hash:        "sha256:e90ab28b6ba2483f7154afc8c7f72de5c06f2557a1f72caeebdf30cf9b8edaab",
 				Codegen:     "xpu-gen/1",
 				Block:       xpu.Dim3{X: 30, Y: 1, Z: 1},
 				SharedBytes: 0, StorageBindings: 7, UniformBytes: 16,
 				PrivateBytes: new(332),
-				Buffers: []gpu.Usage{
-					{Name: "oi", Access: gpu.AccessWrite},
-					{Name: "ou", Access: gpu.AccessWrite},
-					{Name: "of", Access: gpu.AccessWrite},
-					{Name: "xi", Access: gpu.AccessRead},
-					{Name: "xu", Access: gpu.AccessRead},
-					{Name: "xf", Access: gpu.AccessRead},
-					{Name: "sel", Access: gpu.AccessRead},
+				Buffers: []gpuimpl.Usage{
+					{Name: "oi", Access: gpuimpl.AccessWrite},
+					{Name: "ou", Access: gpuimpl.AccessWrite},
+					{Name: "of", Access: gpuimpl.AccessWrite},
+					{Name: "xi", Access: gpuimpl.AccessRead},
+					{Name: "xu", Access: gpuimpl.AccessRead},
+					{Name: "xf", Access: gpuimpl.AccessRead},
+					{Name: "sel", Access: gpuimpl.AccessRead},
 				},
 				Wave:    4,
 				WaveOps: true, WaveTier: "emulated",
 				NativeOps: []string{"bitcast", "max", "min", "select", "workgroupBarrier"},
 			},
-			Selector: gpu.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 4},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 4},
 			Code:     wave4WGSLEmulated,
 		},
 		{
-			Manifest: gpu.Manifest{
+			Manifest: gpuimpl.Manifest{
 				Kernel: "github.com/goxpu/xpu/kernels/wave.Wave4", Backend: "cpu", Target: "go",
-				Hash:        "sha256:39fb803afbd526bf8bc054ba58e8338dc9eae5ec1cc44969c528437803659faa",
+				Hash:        "sha256:fc3bc8e6a33d771b162383b66958fa85846739d7b8816ff223bb0d37f22d5efa",
 				Codegen:     "xpu-gen/1",
 				Block:       xpu.Dim3{X: 30, Y: 1, Z: 1},
 				SharedBytes: 0, StorageBindings: 7, UniformBytes: 16,
-				Buffers: []gpu.Usage{
-					{Name: "oi", Access: gpu.AccessWrite},
-					{Name: "ou", Access: gpu.AccessWrite},
-					{Name: "of", Access: gpu.AccessWrite},
-					{Name: "xi", Access: gpu.AccessRead},
-					{Name: "xu", Access: gpu.AccessRead},
-					{Name: "xf", Access: gpu.AccessRead},
-					{Name: "sel", Access: gpu.AccessRead},
+				Buffers: []gpuimpl.Usage{
+					{Name: "oi", Access: gpuimpl.AccessWrite},
+					{Name: "ou", Access: gpuimpl.AccessWrite},
+					{Name: "of", Access: gpuimpl.AccessWrite},
+					{Name: "xi", Access: gpuimpl.AccessRead},
+					{Name: "xu", Access: gpuimpl.AccessRead},
+					{Name: "xf", Access: gpuimpl.AccessRead},
+					{Name: "sel", Access: gpuimpl.AccessRead},
 				},
 				Wave:    4,
 				WaveOps: true, WaveTier: "emulated",
-				NativeOps: []string{"gpu.CPUWave", "gpu.CPUWaveBallot", "gpu.CPUWaveVote"},
+				NativeOps: []string{"gpuimpl.CPUWave", "gpuimpl.CPUWaveBallot", "gpuimpl.CPUWaveVote"},
 			},
 			Entry: wave4CPU,
 		},
@@ -7966,17 +7967,17 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(workgroup_id) wi
 `
 
 // wave4CPU runs one block of the kernel Wave4 on the CPU.
-func wave4CPU(b *gpu.CPUBlock) {
-	p_oi := gpu.CPUView[int32](b.Buffers[0])
-	p_ou := gpu.CPUView[uint32](b.Buffers[1])
-	p_of := gpu.CPUView[float32](b.Buffers[2])
-	p_xi := gpu.CPUView[int32](b.Buffers[3])
-	p_xu := gpu.CPUView[uint32](b.Buffers[4])
-	p_xf := gpu.CPUView[float32](b.Buffers[5])
-	p_sel := gpu.CPUView[uint32](b.Buffers[6])
-	p_bl := gpu.CPUUniform[uint32](b.Uniforms, 0)
-	p_m := gpu.CPUUniform[uint32](b.Uniforms, 4)
-	p_d := gpu.CPUUniform[uint32](b.Uniforms, 8)
+func wave4CPU(b *gpuimpl.CPUBlock) {
+	p_oi := gpuimpl.CPUView[int32](b.Buffers[0])
+	p_ou := gpuimpl.CPUView[uint32](b.Buffers[1])
+	p_of := gpuimpl.CPUView[float32](b.Buffers[2])
+	p_xi := gpuimpl.CPUView[int32](b.Buffers[3])
+	p_xu := gpuimpl.CPUView[uint32](b.Buffers[4])
+	p_xf := gpuimpl.CPUView[float32](b.Buffers[5])
+	p_sel := gpuimpl.CPUView[uint32](b.Buffers[6])
+	p_bl := gpuimpl.CPUUniform[uint32](b.Uniforms, 0)
+	p_m := gpuimpl.CPUUniform[uint32](b.Uniforms, 4)
+	p_d := gpuimpl.CPUUniform[uint32](b.Uniforms, 8)
 	var a_a [30]int32
 	var a_all [30]bool
 	var a_any [30]bool
@@ -8114,7 +8115,7 @@ func wave4CPU(b *gpu.CPUBlock) {
 		wx1[li] = v_a
 		won1[li] = true
 	}
-	gpu.CPUWave(gpu.CPUWaveSum, wx1[:], nil, won1[:], b.Wave, a_s0[:])
+	gpuimpl.CPUWave(gpuimpl.CPUWaveSum, wx1[:], nil, won1[:], b.Wave, a_s0[:])
 	var wx2 [30]int32
 	var won2 [30]bool
 	for lx := uint32(0); lx < 30; lx++ {
@@ -8125,7 +8126,7 @@ func wave4CPU(b *gpu.CPUBlock) {
 		wx2[li] = v_a
 		won2[li] = true
 	}
-	gpu.CPUWave(gpu.CPUWaveMin, wx2[:], nil, won2[:], b.Wave, a_s1[:])
+	gpuimpl.CPUWave(gpuimpl.CPUWaveMin, wx2[:], nil, won2[:], b.Wave, a_s1[:])
 	var wx3 [30]int32
 	var won3 [30]bool
 	for lx := uint32(0); lx < 30; lx++ {
@@ -8136,7 +8137,7 @@ func wave4CPU(b *gpu.CPUBlock) {
 		wx3[li] = v_a
 		won3[li] = true
 	}
-	gpu.CPUWave(gpu.CPUWaveMax, wx3[:], nil, won3[:], b.Wave, a_s2[:])
+	gpuimpl.CPUWave(gpuimpl.CPUWaveMax, wx3[:], nil, won3[:], b.Wave, a_s2[:])
 	var wx4 [30]int32
 	var won4 [30]bool
 	for lx := uint32(0); lx < 30; lx++ {
@@ -8147,7 +8148,7 @@ func wave4CPU(b *gpu.CPUBlock) {
 		wx4[li] = v_a
 		won4[li] = true
 	}
-	gpu.CPUWave(gpu.CPUWavePrefixSum, wx4[:], nil, won4[:], b.Wave, a_s3[:])
+	gpuimpl.CPUWave(gpuimpl.CPUWavePrefixSum, wx4[:], nil, won4[:], b.Wave, a_s3[:])
 	var wx5 [30]int32
 	var won5 [30]bool
 	for lx := uint32(0); lx < 30; lx++ {
@@ -8158,7 +8159,7 @@ func wave4CPU(b *gpu.CPUBlock) {
 		wx5[li] = v_a
 		won5[li] = true
 	}
-	gpu.CPUWave(gpu.CPUWaveExclusivePrefixSum, wx5[:], nil, won5[:], b.Wave, a_s4[:])
+	gpuimpl.CPUWave(gpuimpl.CPUWaveExclusivePrefixSum, wx5[:], nil, won5[:], b.Wave, a_s4[:])
 	var wx6 [30]int32
 	var won6 [30]bool
 	var wl6 [30]uint32
@@ -8171,7 +8172,7 @@ func wave4CPU(b *gpu.CPUBlock) {
 		wl6[li] = p_bl
 		won6[li] = true
 	}
-	gpu.CPUWave(gpu.CPUWaveShuffle, wx6[:], wl6[:], won6[:], b.Wave, a_s5[:])
+	gpuimpl.CPUWave(gpuimpl.CPUWaveShuffle, wx6[:], wl6[:], won6[:], b.Wave, a_s5[:])
 	var wx7 [30]int32
 	var won7 [30]bool
 	var wl7 [30]uint32
@@ -8186,7 +8187,7 @@ func wave4CPU(b *gpu.CPUBlock) {
 		wl7[li] = v_k
 		won7[li] = true
 	}
-	gpu.CPUWave(gpu.CPUWaveShuffle, wx7[:], wl7[:], won7[:], b.Wave, a_s6[:])
+	gpuimpl.CPUWave(gpuimpl.CPUWaveShuffle, wx7[:], wl7[:], won7[:], b.Wave, a_s6[:])
 	var wx8 [30]int32
 	var won8 [30]bool
 	var wl8 [30]uint32
@@ -8199,7 +8200,7 @@ func wave4CPU(b *gpu.CPUBlock) {
 		wl8[li] = p_m
 		won8[li] = true
 	}
-	gpu.CPUWave(gpu.CPUWaveShuffleXor, wx8[:], wl8[:], won8[:], b.Wave, a_s7[:])
+	gpuimpl.CPUWave(gpuimpl.CPUWaveShuffleXor, wx8[:], wl8[:], won8[:], b.Wave, a_s7[:])
 	var wx9 [30]int32
 	var won9 [30]bool
 	var wl9 [30]uint32
@@ -8212,7 +8213,7 @@ func wave4CPU(b *gpu.CPUBlock) {
 		wl9[li] = p_d
 		won9[li] = true
 	}
-	gpu.CPUWave(gpu.CPUWaveShuffleUp, wx9[:], wl9[:], won9[:], b.Wave, a_s8[:])
+	gpuimpl.CPUWave(gpuimpl.CPUWaveShuffleUp, wx9[:], wl9[:], won9[:], b.Wave, a_s8[:])
 	var wx10 [30]int32
 	var won10 [30]bool
 	var wl10 [30]uint32
@@ -8225,7 +8226,7 @@ func wave4CPU(b *gpu.CPUBlock) {
 		wl10[li] = p_d
 		won10[li] = true
 	}
-	gpu.CPUWave(gpu.CPUWaveShuffleDown, wx10[:], wl10[:], won10[:], b.Wave, a_s9[:])
+	gpuimpl.CPUWave(gpuimpl.CPUWaveShuffleDown, wx10[:], wl10[:], won10[:], b.Wave, a_s9[:])
 	for lx := uint32(0); lx < 30; lx++ {
 		li := lx
 		_ = li
@@ -8312,7 +8313,7 @@ func wave4CPU(b *gpu.CPUBlock) {
 		wx12[li] = v_u
 		won12[li] = true
 	}
-	gpu.CPUWave(gpu.CPUWaveSum, wx12[:], nil, won12[:], b.Wave, a_u0[:])
+	gpuimpl.CPUWave(gpuimpl.CPUWaveSum, wx12[:], nil, won12[:], b.Wave, a_u0[:])
 	var wx13 [30]uint32
 	var won13 [30]bool
 	for lx := uint32(0); lx < 30; lx++ {
@@ -8323,7 +8324,7 @@ func wave4CPU(b *gpu.CPUBlock) {
 		wx13[li] = v_u
 		won13[li] = true
 	}
-	gpu.CPUWave(gpu.CPUWaveMin, wx13[:], nil, won13[:], b.Wave, a_u1[:])
+	gpuimpl.CPUWave(gpuimpl.CPUWaveMin, wx13[:], nil, won13[:], b.Wave, a_u1[:])
 	var wx14 [30]uint32
 	var won14 [30]bool
 	for lx := uint32(0); lx < 30; lx++ {
@@ -8334,7 +8335,7 @@ func wave4CPU(b *gpu.CPUBlock) {
 		wx14[li] = v_u
 		won14[li] = true
 	}
-	gpu.CPUWave(gpu.CPUWaveMax, wx14[:], nil, won14[:], b.Wave, a_u2[:])
+	gpuimpl.CPUWave(gpuimpl.CPUWaveMax, wx14[:], nil, won14[:], b.Wave, a_u2[:])
 	var wx15 [30]uint32
 	var won15 [30]bool
 	for lx := uint32(0); lx < 30; lx++ {
@@ -8345,7 +8346,7 @@ func wave4CPU(b *gpu.CPUBlock) {
 		wx15[li] = v_u
 		won15[li] = true
 	}
-	gpu.CPUWave(gpu.CPUWavePrefixSum, wx15[:], nil, won15[:], b.Wave, a_u3[:])
+	gpuimpl.CPUWave(gpuimpl.CPUWavePrefixSum, wx15[:], nil, won15[:], b.Wave, a_u3[:])
 	var wx16 [30]uint32
 	var won16 [30]bool
 	for lx := uint32(0); lx < 30; lx++ {
@@ -8356,7 +8357,7 @@ func wave4CPU(b *gpu.CPUBlock) {
 		wx16[li] = v_u
 		won16[li] = true
 	}
-	gpu.CPUWave(gpu.CPUWaveExclusivePrefixSum, wx16[:], nil, won16[:], b.Wave, a_u4[:])
+	gpuimpl.CPUWave(gpuimpl.CPUWaveExclusivePrefixSum, wx16[:], nil, won16[:], b.Wave, a_u4[:])
 	var wx17 [30]uint32
 	var won17 [30]bool
 	var wl17 [30]uint32
@@ -8371,7 +8372,7 @@ func wave4CPU(b *gpu.CPUBlock) {
 		wl17[li] = v_k
 		won17[li] = true
 	}
-	gpu.CPUWave(gpu.CPUWaveShuffle, wx17[:], wl17[:], won17[:], b.Wave, a_u5[:])
+	gpuimpl.CPUWave(gpuimpl.CPUWaveShuffle, wx17[:], wl17[:], won17[:], b.Wave, a_u5[:])
 	for lx := uint32(0); lx < 30; lx++ {
 		li := lx
 		_ = li
@@ -8390,7 +8391,7 @@ func wave4CPU(b *gpu.CPUBlock) {
 		wx19[li] = v_p
 		won19[li] = true
 	}
-	gpu.CPUWaveBallot(wx19[:], won19[:], b.Wave, a_u6[:])
+	gpuimpl.CPUWaveBallot(wx19[:], won19[:], b.Wave, a_u6[:])
 	var wx20 [30]bool
 	var won20 [30]bool
 	for lx := uint32(0); lx < 30; lx++ {
@@ -8401,7 +8402,7 @@ func wave4CPU(b *gpu.CPUBlock) {
 		wx20[li] = v_p
 		won20[li] = true
 	}
-	gpu.CPUWaveVote(false, wx20[:], won20[:], b.Wave, a_any[:])
+	gpuimpl.CPUWaveVote(false, wx20[:], won20[:], b.Wave, a_any[:])
 	var wx21 [30]bool
 	var won21 [30]bool
 	for lx := uint32(0); lx < 30; lx++ {
@@ -8412,7 +8413,7 @@ func wave4CPU(b *gpu.CPUBlock) {
 		wx21[li] = v_p
 		won21[li] = true
 	}
-	gpu.CPUWaveVote(true, wx21[:], won21[:], b.Wave, a_all[:])
+	gpuimpl.CPUWaveVote(true, wx21[:], won21[:], b.Wave, a_all[:])
 	for lx := uint32(0); lx < 30; lx++ {
 		li := lx
 		_ = li
@@ -8504,7 +8505,7 @@ func wave4CPU(b *gpu.CPUBlock) {
 		wx23[li] = v_f
 		won23[li] = true
 	}
-	gpu.CPUWave(gpu.CPUWaveSum, wx23[:], nil, won23[:], b.Wave, a_f0[:])
+	gpuimpl.CPUWave(gpuimpl.CPUWaveSum, wx23[:], nil, won23[:], b.Wave, a_f0[:])
 	var wx24 [30]float32
 	var won24 [30]bool
 	for lx := uint32(0); lx < 30; lx++ {
@@ -8515,7 +8516,7 @@ func wave4CPU(b *gpu.CPUBlock) {
 		wx24[li] = v_f
 		won24[li] = true
 	}
-	gpu.CPUWave(gpu.CPUWaveMin, wx24[:], nil, won24[:], b.Wave, a_f1[:])
+	gpuimpl.CPUWave(gpuimpl.CPUWaveMin, wx24[:], nil, won24[:], b.Wave, a_f1[:])
 	var wx25 [30]float32
 	var won25 [30]bool
 	for lx := uint32(0); lx < 30; lx++ {
@@ -8526,7 +8527,7 @@ func wave4CPU(b *gpu.CPUBlock) {
 		wx25[li] = v_f
 		won25[li] = true
 	}
-	gpu.CPUWave(gpu.CPUWaveMax, wx25[:], nil, won25[:], b.Wave, a_f2[:])
+	gpuimpl.CPUWave(gpuimpl.CPUWaveMax, wx25[:], nil, won25[:], b.Wave, a_f2[:])
 	var wx26 [30]float32
 	var won26 [30]bool
 	for lx := uint32(0); lx < 30; lx++ {
@@ -8537,7 +8538,7 @@ func wave4CPU(b *gpu.CPUBlock) {
 		wx26[li] = v_f
 		won26[li] = true
 	}
-	gpu.CPUWave(gpu.CPUWavePrefixSum, wx26[:], nil, won26[:], b.Wave, a_f3[:])
+	gpuimpl.CPUWave(gpuimpl.CPUWavePrefixSum, wx26[:], nil, won26[:], b.Wave, a_f3[:])
 	var wx27 [30]float32
 	var won27 [30]bool
 	for lx := uint32(0); lx < 30; lx++ {
@@ -8548,7 +8549,7 @@ func wave4CPU(b *gpu.CPUBlock) {
 		wx27[li] = v_f
 		won27[li] = true
 	}
-	gpu.CPUWave(gpu.CPUWaveExclusivePrefixSum, wx27[:], nil, won27[:], b.Wave, a_f4[:])
+	gpuimpl.CPUWave(gpuimpl.CPUWaveExclusivePrefixSum, wx27[:], nil, won27[:], b.Wave, a_f4[:])
 	var wx28 [30]float32
 	var won28 [30]bool
 	var wl28 [30]uint32
@@ -8561,7 +8562,7 @@ func wave4CPU(b *gpu.CPUBlock) {
 		wl28[li] = p_m
 		won28[li] = true
 	}
-	gpu.CPUWave(gpu.CPUWaveShuffleXor, wx28[:], wl28[:], won28[:], b.Wave, a_f5[:])
+	gpuimpl.CPUWave(gpuimpl.CPUWaveShuffleXor, wx28[:], wl28[:], won28[:], b.Wave, a_f5[:])
 	for lx := uint32(0); lx < 30; lx++ {
 		li := lx
 		_ = li
@@ -8613,141 +8614,141 @@ func wave4CPU(b *gpu.CPUBlock) {
 }
 
 // Wave64Kernel is the compiled form of Wave64, member of the template Verbs (Go function Verbs).
-var Wave64Kernel = gpu.Register(&gpu.KernelSpec{
+var Wave64Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Name:  "github.com/goxpu/xpu/kernels/wave.Wave64",
 	Block: xpu.Dim3{X: 96, Y: 1, Z: 1},
 	Wave:  64,
-	Params: []gpu.Param{
-		{Name: "oi", Kind: gpu.ParamBuffer, Type: gpu.TypeName{Name: "int32"}, Size: 4, Access: gpu.AccessWrite, Binding: 0},
-		{Name: "ou", Kind: gpu.ParamBuffer, Type: gpu.TypeName{Name: "uint32"}, Size: 4, Access: gpu.AccessWrite, Binding: 1},
-		{Name: "of", Kind: gpu.ParamBuffer, Type: gpu.TypeName{Name: "float32"}, Size: 4, Access: gpu.AccessWrite, Binding: 2},
-		{Name: "xi", Kind: gpu.ParamBuffer, Type: gpu.TypeName{Name: "int32"}, Size: 4, Access: gpu.AccessRead, Binding: 3},
-		{Name: "xu", Kind: gpu.ParamBuffer, Type: gpu.TypeName{Name: "uint32"}, Size: 4, Access: gpu.AccessRead, Binding: 4},
-		{Name: "xf", Kind: gpu.ParamBuffer, Type: gpu.TypeName{Name: "float32"}, Size: 4, Access: gpu.AccessRead, Binding: 5},
-		{Name: "sel", Kind: gpu.ParamBuffer, Type: gpu.TypeName{Name: "uint32"}, Size: 4, Access: gpu.AccessRead, Binding: 6},
-		{Name: "bl", Kind: gpu.ParamScalar, Type: gpu.TypeName{Name: "uint32"}, Size: 4, Binding: 0},
-		{Name: "m", Kind: gpu.ParamScalar, Type: gpu.TypeName{Name: "uint32"}, Size: 4, Binding: 4},
-		{Name: "d", Kind: gpu.ParamScalar, Type: gpu.TypeName{Name: "uint32"}, Size: 4, Binding: 8},
+	Params: []gpuimpl.Param{
+		{Name: "oi", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "int32"}, Size: 4, Access: gpuimpl.AccessWrite, Binding: 0},
+		{Name: "ou", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Access: gpuimpl.AccessWrite, Binding: 1},
+		{Name: "of", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "float32"}, Size: 4, Access: gpuimpl.AccessWrite, Binding: 2},
+		{Name: "xi", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "int32"}, Size: 4, Access: gpuimpl.AccessRead, Binding: 3},
+		{Name: "xu", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Access: gpuimpl.AccessRead, Binding: 4},
+		{Name: "xf", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "float32"}, Size: 4, Access: gpuimpl.AccessRead, Binding: 5},
+		{Name: "sel", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Access: gpuimpl.AccessRead, Binding: 6},
+		{Name: "bl", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 0},
+		{Name: "m", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 4},
+		{Name: "d", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 8},
 	},
 	UniformSize: 16,
 	Func:        Verbs,
 	Comptime:    Width{W: 64, Block: 96},
-	Artifacts: []gpu.Artifact{
+	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpu.Manifest{
+			Manifest: gpuimpl.Manifest{
 				Kernel: "github.com/goxpu/xpu/kernels/wave.Wave64", Backend: "webgpu", Target: "wgsl",
 				Hash:        "sha256:260a8772e45f23d0356845469dddd8a77c2ac887d9b58a58c3b84e35076ea0ca",
 				Codegen:     "xpu-gen/1",
 				Block:       xpu.Dim3{X: 96, Y: 1, Z: 1},
 				SharedBytes: 0, StorageBindings: 7, UniformBytes: 16,
 				PrivateBytes: new(332),
-				Buffers: []gpu.Usage{
-					{Name: "oi", Access: gpu.AccessWrite},
-					{Name: "ou", Access: gpu.AccessWrite},
-					{Name: "of", Access: gpu.AccessWrite},
-					{Name: "xi", Access: gpu.AccessRead},
-					{Name: "xu", Access: gpu.AccessRead},
-					{Name: "xf", Access: gpu.AccessRead},
-					{Name: "sel", Access: gpu.AccessRead},
+				Buffers: []gpuimpl.Usage{
+					{Name: "oi", Access: gpuimpl.AccessWrite},
+					{Name: "ou", Access: gpuimpl.AccessWrite},
+					{Name: "of", Access: gpuimpl.AccessWrite},
+					{Name: "xi", Access: gpuimpl.AccessRead},
+					{Name: "xu", Access: gpuimpl.AccessRead},
+					{Name: "xf", Access: gpuimpl.AccessRead},
+					{Name: "sel", Access: gpuimpl.AccessRead},
 				},
 				Wave:    64,
 				WaveOps: true, WaveTier: "native",
 				NativeOps: []string{"select", "subgroupAdd", "subgroupAll", "subgroupAny", "subgroupExclusiveAdd", "subgroupInclusiveAdd", "subgroupMax", "subgroupMin", "subgroupShuffle"},
 			},
-			Selector: gpu.Selector{SubgroupMin: 64, SubgroupMax: 64, Width: 64},
+			Selector: gpuimpl.Selector{SubgroupMin: 64, SubgroupMax: 64, Width: 64},
 			Code:     wave64WGSLNative,
 		},
 		{
-			Manifest: gpu.Manifest{
+			Manifest: gpuimpl.Manifest{
 				Kernel: "github.com/goxpu/xpu/kernels/wave.Wave64", Backend: "webgpu", Target: "wgsl",
 				Hash:        "sha256:5ede6cfe0f55fb423d493380adeec76b5138b777440f9384aa8c6421f44b02fb",
 				Codegen:     "xpu-gen/1",
 				Block:       xpu.Dim3{X: 96, Y: 1, Z: 1},
 				SharedBytes: 0, StorageBindings: 7, UniformBytes: 16,
 				PrivateBytes: new(332),
-				Buffers: []gpu.Usage{
-					{Name: "oi", Access: gpu.AccessWrite},
-					{Name: "ou", Access: gpu.AccessWrite},
-					{Name: "of", Access: gpu.AccessWrite},
-					{Name: "xi", Access: gpu.AccessRead},
-					{Name: "xu", Access: gpu.AccessRead},
-					{Name: "xf", Access: gpu.AccessRead},
-					{Name: "sel", Access: gpu.AccessRead},
+				Buffers: []gpuimpl.Usage{
+					{Name: "oi", Access: gpuimpl.AccessWrite},
+					{Name: "ou", Access: gpuimpl.AccessWrite},
+					{Name: "of", Access: gpuimpl.AccessWrite},
+					{Name: "xi", Access: gpuimpl.AccessRead},
+					{Name: "xu", Access: gpuimpl.AccessRead},
+					{Name: "xf", Access: gpuimpl.AccessRead},
+					{Name: "sel", Access: gpuimpl.AccessRead},
 				},
 				Wave:    64,
 				WaveOps: true, WaveTier: "folded",
 				NativeOps: []string{"bitcast", "max", "min", "select", "subgroupAdd", "subgroupAll", "subgroupAny", "subgroupExclusiveAdd", "subgroupInclusiveAdd", "subgroupMax", "subgroupMin", "workgroupBarrier"},
 			},
-			Selector: gpu.Selector{SubgroupMin: 4, SubgroupMax: 32, Width: 64},
+			Selector: gpuimpl.Selector{SubgroupMin: 4, SubgroupMax: 32, Width: 64},
 			Code:     wave64WGSLFolded,
 		},
 		{
-			Manifest: gpu.Manifest{
+			Manifest: gpuimpl.Manifest{
 				Kernel: "github.com/goxpu/xpu/kernels/wave.Wave64", Backend: "webgpu", Target: "wgsl",
 				Hash:        "sha256:b73c174ebd8cb41b2043b2647cf3bac3d6dea8bf29ca433260645db44a7eb139",
 				Codegen:     "xpu-gen/1",
 				Block:       xpu.Dim3{X: 96, Y: 1, Z: 1},
 				SharedBytes: 0, StorageBindings: 7, UniformBytes: 16,
 				PrivateBytes: new(332),
-				Buffers: []gpu.Usage{
-					{Name: "oi", Access: gpu.AccessWrite},
-					{Name: "ou", Access: gpu.AccessWrite},
-					{Name: "of", Access: gpu.AccessWrite},
-					{Name: "xi", Access: gpu.AccessRead},
-					{Name: "xu", Access: gpu.AccessRead},
-					{Name: "xf", Access: gpu.AccessRead},
-					{Name: "sel", Access: gpu.AccessRead},
+				Buffers: []gpuimpl.Usage{
+					{Name: "oi", Access: gpuimpl.AccessWrite},
+					{Name: "ou", Access: gpuimpl.AccessWrite},
+					{Name: "of", Access: gpuimpl.AccessWrite},
+					{Name: "xi", Access: gpuimpl.AccessRead},
+					{Name: "xu", Access: gpuimpl.AccessRead},
+					{Name: "xf", Access: gpuimpl.AccessRead},
+					{Name: "sel", Access: gpuimpl.AccessRead},
 				},
 				Wave:    64,
 				WaveOps: true, WaveTier: "narrow",
 				NativeOps: []string{"max", "min", "select", "subgroupShuffle"},
 			},
-			Selector: gpu.Selector{SubgroupMin: 128, SubgroupMax: 128, Width: 64},
+			Selector: gpuimpl.Selector{SubgroupMin: 128, SubgroupMax: 128, Width: 64},
 			Code:     wave64WGSLNarrow,
 		},
 		{
-			Manifest: gpu.Manifest{
+			Manifest: gpuimpl.Manifest{
 				Kernel: "github.com/goxpu/xpu/kernels/wave.Wave64", Backend: "webgpu", Target: "wgsl",
 				Hash:        "sha256:cd0a33a6a4cc52127f24ce63a5adc60ac1d95d63bc7c8a19469357e217ac315b",
 				Codegen:     "xpu-gen/1",
 				Block:       xpu.Dim3{X: 96, Y: 1, Z: 1},
 				SharedBytes: 0, StorageBindings: 7, UniformBytes: 16,
 				PrivateBytes: new(332),
-				Buffers: []gpu.Usage{
-					{Name: "oi", Access: gpu.AccessWrite},
-					{Name: "ou", Access: gpu.AccessWrite},
-					{Name: "of", Access: gpu.AccessWrite},
-					{Name: "xi", Access: gpu.AccessRead},
-					{Name: "xu", Access: gpu.AccessRead},
-					{Name: "xf", Access: gpu.AccessRead},
-					{Name: "sel", Access: gpu.AccessRead},
+				Buffers: []gpuimpl.Usage{
+					{Name: "oi", Access: gpuimpl.AccessWrite},
+					{Name: "ou", Access: gpuimpl.AccessWrite},
+					{Name: "of", Access: gpuimpl.AccessWrite},
+					{Name: "xi", Access: gpuimpl.AccessRead},
+					{Name: "xu", Access: gpuimpl.AccessRead},
+					{Name: "xf", Access: gpuimpl.AccessRead},
+					{Name: "sel", Access: gpuimpl.AccessRead},
 				},
 				Wave:    64,
 				WaveOps: true, WaveTier: "emulated",
 				NativeOps: []string{"bitcast", "max", "min", "select", "workgroupBarrier"},
 			},
-			Selector: gpu.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 64},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 64},
 			Code:     wave64WGSLEmulated,
 		},
 		{
-			Manifest: gpu.Manifest{
+			Manifest: gpuimpl.Manifest{
 				Kernel: "github.com/goxpu/xpu/kernels/wave.Wave64", Backend: "cpu", Target: "go",
-				Hash:        "sha256:d50f0ee23dc981b5f0316dd3e1728894d7b0ef2283434257b97246e4d0b049be",
+				Hash:        "sha256:485aa3f1c0abd9d5489e5baefdabbb4c7ed5073f738a28fb0ea354600ae71ab0",
 				Codegen:     "xpu-gen/1",
 				Block:       xpu.Dim3{X: 96, Y: 1, Z: 1},
 				SharedBytes: 0, StorageBindings: 7, UniformBytes: 16,
-				Buffers: []gpu.Usage{
-					{Name: "oi", Access: gpu.AccessWrite},
-					{Name: "ou", Access: gpu.AccessWrite},
-					{Name: "of", Access: gpu.AccessWrite},
-					{Name: "xi", Access: gpu.AccessRead},
-					{Name: "xu", Access: gpu.AccessRead},
-					{Name: "xf", Access: gpu.AccessRead},
-					{Name: "sel", Access: gpu.AccessRead},
+				Buffers: []gpuimpl.Usage{
+					{Name: "oi", Access: gpuimpl.AccessWrite},
+					{Name: "ou", Access: gpuimpl.AccessWrite},
+					{Name: "of", Access: gpuimpl.AccessWrite},
+					{Name: "xi", Access: gpuimpl.AccessRead},
+					{Name: "xu", Access: gpuimpl.AccessRead},
+					{Name: "xf", Access: gpuimpl.AccessRead},
+					{Name: "sel", Access: gpuimpl.AccessRead},
 				},
 				Wave:    64,
 				WaveOps: true, WaveTier: "emulated",
-				NativeOps: []string{"gpu.CPUWave", "gpu.CPUWaveVote"},
+				NativeOps: []string{"gpuimpl.CPUWave", "gpuimpl.CPUWaveVote"},
 			},
 			Entry: wave64CPU,
 		},
@@ -10606,17 +10607,17 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(workgroup_id) wi
 `
 
 // wave64CPU runs one block of the kernel Wave64 on the CPU.
-func wave64CPU(b *gpu.CPUBlock) {
-	p_oi := gpu.CPUView[int32](b.Buffers[0])
-	p_ou := gpu.CPUView[uint32](b.Buffers[1])
-	p_of := gpu.CPUView[float32](b.Buffers[2])
-	p_xi := gpu.CPUView[int32](b.Buffers[3])
-	p_xu := gpu.CPUView[uint32](b.Buffers[4])
-	p_xf := gpu.CPUView[float32](b.Buffers[5])
-	p_sel := gpu.CPUView[uint32](b.Buffers[6])
-	p_bl := gpu.CPUUniform[uint32](b.Uniforms, 0)
-	p_m := gpu.CPUUniform[uint32](b.Uniforms, 4)
-	p_d := gpu.CPUUniform[uint32](b.Uniforms, 8)
+func wave64CPU(b *gpuimpl.CPUBlock) {
+	p_oi := gpuimpl.CPUView[int32](b.Buffers[0])
+	p_ou := gpuimpl.CPUView[uint32](b.Buffers[1])
+	p_of := gpuimpl.CPUView[float32](b.Buffers[2])
+	p_xi := gpuimpl.CPUView[int32](b.Buffers[3])
+	p_xu := gpuimpl.CPUView[uint32](b.Buffers[4])
+	p_xf := gpuimpl.CPUView[float32](b.Buffers[5])
+	p_sel := gpuimpl.CPUView[uint32](b.Buffers[6])
+	p_bl := gpuimpl.CPUUniform[uint32](b.Uniforms, 0)
+	p_m := gpuimpl.CPUUniform[uint32](b.Uniforms, 4)
+	p_d := gpuimpl.CPUUniform[uint32](b.Uniforms, 8)
 	var a_a [96]int32
 	var a_all [96]bool
 	var a_any [96]bool
@@ -10753,7 +10754,7 @@ func wave64CPU(b *gpu.CPUBlock) {
 		wx1[li] = v_a
 		won1[li] = true
 	}
-	gpu.CPUWave(gpu.CPUWaveSum, wx1[:], nil, won1[:], b.Wave, a_s0[:])
+	gpuimpl.CPUWave(gpuimpl.CPUWaveSum, wx1[:], nil, won1[:], b.Wave, a_s0[:])
 	var wx2 [96]int32
 	var won2 [96]bool
 	for lx := uint32(0); lx < 96; lx++ {
@@ -10764,7 +10765,7 @@ func wave64CPU(b *gpu.CPUBlock) {
 		wx2[li] = v_a
 		won2[li] = true
 	}
-	gpu.CPUWave(gpu.CPUWaveMin, wx2[:], nil, won2[:], b.Wave, a_s1[:])
+	gpuimpl.CPUWave(gpuimpl.CPUWaveMin, wx2[:], nil, won2[:], b.Wave, a_s1[:])
 	var wx3 [96]int32
 	var won3 [96]bool
 	for lx := uint32(0); lx < 96; lx++ {
@@ -10775,7 +10776,7 @@ func wave64CPU(b *gpu.CPUBlock) {
 		wx3[li] = v_a
 		won3[li] = true
 	}
-	gpu.CPUWave(gpu.CPUWaveMax, wx3[:], nil, won3[:], b.Wave, a_s2[:])
+	gpuimpl.CPUWave(gpuimpl.CPUWaveMax, wx3[:], nil, won3[:], b.Wave, a_s2[:])
 	var wx4 [96]int32
 	var won4 [96]bool
 	for lx := uint32(0); lx < 96; lx++ {
@@ -10786,7 +10787,7 @@ func wave64CPU(b *gpu.CPUBlock) {
 		wx4[li] = v_a
 		won4[li] = true
 	}
-	gpu.CPUWave(gpu.CPUWavePrefixSum, wx4[:], nil, won4[:], b.Wave, a_s3[:])
+	gpuimpl.CPUWave(gpuimpl.CPUWavePrefixSum, wx4[:], nil, won4[:], b.Wave, a_s3[:])
 	var wx5 [96]int32
 	var won5 [96]bool
 	for lx := uint32(0); lx < 96; lx++ {
@@ -10797,7 +10798,7 @@ func wave64CPU(b *gpu.CPUBlock) {
 		wx5[li] = v_a
 		won5[li] = true
 	}
-	gpu.CPUWave(gpu.CPUWaveExclusivePrefixSum, wx5[:], nil, won5[:], b.Wave, a_s4[:])
+	gpuimpl.CPUWave(gpuimpl.CPUWaveExclusivePrefixSum, wx5[:], nil, won5[:], b.Wave, a_s4[:])
 	var wx6 [96]int32
 	var won6 [96]bool
 	var wl6 [96]uint32
@@ -10810,7 +10811,7 @@ func wave64CPU(b *gpu.CPUBlock) {
 		wl6[li] = p_bl
 		won6[li] = true
 	}
-	gpu.CPUWave(gpu.CPUWaveShuffle, wx6[:], wl6[:], won6[:], b.Wave, a_s5[:])
+	gpuimpl.CPUWave(gpuimpl.CPUWaveShuffle, wx6[:], wl6[:], won6[:], b.Wave, a_s5[:])
 	var wx7 [96]int32
 	var won7 [96]bool
 	var wl7 [96]uint32
@@ -10825,7 +10826,7 @@ func wave64CPU(b *gpu.CPUBlock) {
 		wl7[li] = v_k
 		won7[li] = true
 	}
-	gpu.CPUWave(gpu.CPUWaveShuffle, wx7[:], wl7[:], won7[:], b.Wave, a_s6[:])
+	gpuimpl.CPUWave(gpuimpl.CPUWaveShuffle, wx7[:], wl7[:], won7[:], b.Wave, a_s6[:])
 	var wx8 [96]int32
 	var won8 [96]bool
 	var wl8 [96]uint32
@@ -10838,7 +10839,7 @@ func wave64CPU(b *gpu.CPUBlock) {
 		wl8[li] = p_m
 		won8[li] = true
 	}
-	gpu.CPUWave(gpu.CPUWaveShuffleXor, wx8[:], wl8[:], won8[:], b.Wave, a_s7[:])
+	gpuimpl.CPUWave(gpuimpl.CPUWaveShuffleXor, wx8[:], wl8[:], won8[:], b.Wave, a_s7[:])
 	var wx9 [96]int32
 	var won9 [96]bool
 	var wl9 [96]uint32
@@ -10851,7 +10852,7 @@ func wave64CPU(b *gpu.CPUBlock) {
 		wl9[li] = p_d
 		won9[li] = true
 	}
-	gpu.CPUWave(gpu.CPUWaveShuffleUp, wx9[:], wl9[:], won9[:], b.Wave, a_s8[:])
+	gpuimpl.CPUWave(gpuimpl.CPUWaveShuffleUp, wx9[:], wl9[:], won9[:], b.Wave, a_s8[:])
 	var wx10 [96]int32
 	var won10 [96]bool
 	var wl10 [96]uint32
@@ -10864,7 +10865,7 @@ func wave64CPU(b *gpu.CPUBlock) {
 		wl10[li] = p_d
 		won10[li] = true
 	}
-	gpu.CPUWave(gpu.CPUWaveShuffleDown, wx10[:], wl10[:], won10[:], b.Wave, a_s9[:])
+	gpuimpl.CPUWave(gpuimpl.CPUWaveShuffleDown, wx10[:], wl10[:], won10[:], b.Wave, a_s9[:])
 	for lx := uint32(0); lx < 96; lx++ {
 		li := lx
 		_ = li
@@ -10951,7 +10952,7 @@ func wave64CPU(b *gpu.CPUBlock) {
 		wx12[li] = v_u
 		won12[li] = true
 	}
-	gpu.CPUWave(gpu.CPUWaveSum, wx12[:], nil, won12[:], b.Wave, a_u0[:])
+	gpuimpl.CPUWave(gpuimpl.CPUWaveSum, wx12[:], nil, won12[:], b.Wave, a_u0[:])
 	var wx13 [96]uint32
 	var won13 [96]bool
 	for lx := uint32(0); lx < 96; lx++ {
@@ -10962,7 +10963,7 @@ func wave64CPU(b *gpu.CPUBlock) {
 		wx13[li] = v_u
 		won13[li] = true
 	}
-	gpu.CPUWave(gpu.CPUWaveMin, wx13[:], nil, won13[:], b.Wave, a_u1[:])
+	gpuimpl.CPUWave(gpuimpl.CPUWaveMin, wx13[:], nil, won13[:], b.Wave, a_u1[:])
 	var wx14 [96]uint32
 	var won14 [96]bool
 	for lx := uint32(0); lx < 96; lx++ {
@@ -10973,7 +10974,7 @@ func wave64CPU(b *gpu.CPUBlock) {
 		wx14[li] = v_u
 		won14[li] = true
 	}
-	gpu.CPUWave(gpu.CPUWaveMax, wx14[:], nil, won14[:], b.Wave, a_u2[:])
+	gpuimpl.CPUWave(gpuimpl.CPUWaveMax, wx14[:], nil, won14[:], b.Wave, a_u2[:])
 	var wx15 [96]uint32
 	var won15 [96]bool
 	for lx := uint32(0); lx < 96; lx++ {
@@ -10984,7 +10985,7 @@ func wave64CPU(b *gpu.CPUBlock) {
 		wx15[li] = v_u
 		won15[li] = true
 	}
-	gpu.CPUWave(gpu.CPUWavePrefixSum, wx15[:], nil, won15[:], b.Wave, a_u3[:])
+	gpuimpl.CPUWave(gpuimpl.CPUWavePrefixSum, wx15[:], nil, won15[:], b.Wave, a_u3[:])
 	var wx16 [96]uint32
 	var won16 [96]bool
 	for lx := uint32(0); lx < 96; lx++ {
@@ -10995,7 +10996,7 @@ func wave64CPU(b *gpu.CPUBlock) {
 		wx16[li] = v_u
 		won16[li] = true
 	}
-	gpu.CPUWave(gpu.CPUWaveExclusivePrefixSum, wx16[:], nil, won16[:], b.Wave, a_u4[:])
+	gpuimpl.CPUWave(gpuimpl.CPUWaveExclusivePrefixSum, wx16[:], nil, won16[:], b.Wave, a_u4[:])
 	var wx17 [96]uint32
 	var won17 [96]bool
 	var wl17 [96]uint32
@@ -11010,7 +11011,7 @@ func wave64CPU(b *gpu.CPUBlock) {
 		wl17[li] = v_k
 		won17[li] = true
 	}
-	gpu.CPUWave(gpu.CPUWaveShuffle, wx17[:], wl17[:], won17[:], b.Wave, a_u5[:])
+	gpuimpl.CPUWave(gpuimpl.CPUWaveShuffle, wx17[:], wl17[:], won17[:], b.Wave, a_u5[:])
 	for lx := uint32(0); lx < 96; lx++ {
 		li := lx
 		_ = li
@@ -11027,7 +11028,7 @@ func wave64CPU(b *gpu.CPUBlock) {
 		wx19[li] = v_p
 		won19[li] = true
 	}
-	gpu.CPUWaveVote(false, wx19[:], won19[:], b.Wave, a_any[:])
+	gpuimpl.CPUWaveVote(false, wx19[:], won19[:], b.Wave, a_any[:])
 	var wx20 [96]bool
 	var won20 [96]bool
 	for lx := uint32(0); lx < 96; lx++ {
@@ -11038,7 +11039,7 @@ func wave64CPU(b *gpu.CPUBlock) {
 		wx20[li] = v_p
 		won20[li] = true
 	}
-	gpu.CPUWaveVote(true, wx20[:], won20[:], b.Wave, a_all[:])
+	gpuimpl.CPUWaveVote(true, wx20[:], won20[:], b.Wave, a_all[:])
 	for lx := uint32(0); lx < 96; lx++ {
 		li := lx
 		_ = li
@@ -11130,7 +11131,7 @@ func wave64CPU(b *gpu.CPUBlock) {
 		wx22[li] = v_f
 		won22[li] = true
 	}
-	gpu.CPUWave(gpu.CPUWaveSum, wx22[:], nil, won22[:], b.Wave, a_f0[:])
+	gpuimpl.CPUWave(gpuimpl.CPUWaveSum, wx22[:], nil, won22[:], b.Wave, a_f0[:])
 	var wx23 [96]float32
 	var won23 [96]bool
 	for lx := uint32(0); lx < 96; lx++ {
@@ -11141,7 +11142,7 @@ func wave64CPU(b *gpu.CPUBlock) {
 		wx23[li] = v_f
 		won23[li] = true
 	}
-	gpu.CPUWave(gpu.CPUWaveMin, wx23[:], nil, won23[:], b.Wave, a_f1[:])
+	gpuimpl.CPUWave(gpuimpl.CPUWaveMin, wx23[:], nil, won23[:], b.Wave, a_f1[:])
 	var wx24 [96]float32
 	var won24 [96]bool
 	for lx := uint32(0); lx < 96; lx++ {
@@ -11152,7 +11153,7 @@ func wave64CPU(b *gpu.CPUBlock) {
 		wx24[li] = v_f
 		won24[li] = true
 	}
-	gpu.CPUWave(gpu.CPUWaveMax, wx24[:], nil, won24[:], b.Wave, a_f2[:])
+	gpuimpl.CPUWave(gpuimpl.CPUWaveMax, wx24[:], nil, won24[:], b.Wave, a_f2[:])
 	var wx25 [96]float32
 	var won25 [96]bool
 	for lx := uint32(0); lx < 96; lx++ {
@@ -11163,7 +11164,7 @@ func wave64CPU(b *gpu.CPUBlock) {
 		wx25[li] = v_f
 		won25[li] = true
 	}
-	gpu.CPUWave(gpu.CPUWavePrefixSum, wx25[:], nil, won25[:], b.Wave, a_f3[:])
+	gpuimpl.CPUWave(gpuimpl.CPUWavePrefixSum, wx25[:], nil, won25[:], b.Wave, a_f3[:])
 	var wx26 [96]float32
 	var won26 [96]bool
 	for lx := uint32(0); lx < 96; lx++ {
@@ -11174,7 +11175,7 @@ func wave64CPU(b *gpu.CPUBlock) {
 		wx26[li] = v_f
 		won26[li] = true
 	}
-	gpu.CPUWave(gpu.CPUWaveExclusivePrefixSum, wx26[:], nil, won26[:], b.Wave, a_f4[:])
+	gpuimpl.CPUWave(gpuimpl.CPUWaveExclusivePrefixSum, wx26[:], nil, won26[:], b.Wave, a_f4[:])
 	var wx27 [96]float32
 	var won27 [96]bool
 	var wl27 [96]uint32
@@ -11187,7 +11188,7 @@ func wave64CPU(b *gpu.CPUBlock) {
 		wl27[li] = p_m
 		won27[li] = true
 	}
-	gpu.CPUWave(gpu.CPUWaveShuffleXor, wx27[:], wl27[:], won27[:], b.Wave, a_f5[:])
+	gpuimpl.CPUWave(gpuimpl.CPUWaveShuffleXor, wx27[:], wl27[:], won27[:], b.Wave, a_f5[:])
 	for lx := uint32(0); lx < 96; lx++ {
 		li := lx
 		_ = li
@@ -11239,141 +11240,141 @@ func wave64CPU(b *gpu.CPUBlock) {
 }
 
 // Wave8Kernel is the compiled form of Wave8, member of the template Verbs (Go function Verbs).
-var Wave8Kernel = gpu.Register(&gpu.KernelSpec{
+var Wave8Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Name:  "github.com/goxpu/xpu/kernels/wave.Wave8",
 	Block: xpu.Dim3{X: 60, Y: 1, Z: 1},
 	Wave:  8,
-	Params: []gpu.Param{
-		{Name: "oi", Kind: gpu.ParamBuffer, Type: gpu.TypeName{Name: "int32"}, Size: 4, Access: gpu.AccessWrite, Binding: 0},
-		{Name: "ou", Kind: gpu.ParamBuffer, Type: gpu.TypeName{Name: "uint32"}, Size: 4, Access: gpu.AccessWrite, Binding: 1},
-		{Name: "of", Kind: gpu.ParamBuffer, Type: gpu.TypeName{Name: "float32"}, Size: 4, Access: gpu.AccessWrite, Binding: 2},
-		{Name: "xi", Kind: gpu.ParamBuffer, Type: gpu.TypeName{Name: "int32"}, Size: 4, Access: gpu.AccessRead, Binding: 3},
-		{Name: "xu", Kind: gpu.ParamBuffer, Type: gpu.TypeName{Name: "uint32"}, Size: 4, Access: gpu.AccessRead, Binding: 4},
-		{Name: "xf", Kind: gpu.ParamBuffer, Type: gpu.TypeName{Name: "float32"}, Size: 4, Access: gpu.AccessRead, Binding: 5},
-		{Name: "sel", Kind: gpu.ParamBuffer, Type: gpu.TypeName{Name: "uint32"}, Size: 4, Access: gpu.AccessRead, Binding: 6},
-		{Name: "bl", Kind: gpu.ParamScalar, Type: gpu.TypeName{Name: "uint32"}, Size: 4, Binding: 0},
-		{Name: "m", Kind: gpu.ParamScalar, Type: gpu.TypeName{Name: "uint32"}, Size: 4, Binding: 4},
-		{Name: "d", Kind: gpu.ParamScalar, Type: gpu.TypeName{Name: "uint32"}, Size: 4, Binding: 8},
+	Params: []gpuimpl.Param{
+		{Name: "oi", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "int32"}, Size: 4, Access: gpuimpl.AccessWrite, Binding: 0},
+		{Name: "ou", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Access: gpuimpl.AccessWrite, Binding: 1},
+		{Name: "of", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "float32"}, Size: 4, Access: gpuimpl.AccessWrite, Binding: 2},
+		{Name: "xi", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "int32"}, Size: 4, Access: gpuimpl.AccessRead, Binding: 3},
+		{Name: "xu", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Access: gpuimpl.AccessRead, Binding: 4},
+		{Name: "xf", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "float32"}, Size: 4, Access: gpuimpl.AccessRead, Binding: 5},
+		{Name: "sel", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Access: gpuimpl.AccessRead, Binding: 6},
+		{Name: "bl", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 0},
+		{Name: "m", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 4},
+		{Name: "d", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 8},
 	},
 	UniformSize: 16,
 	Func:        Verbs,
 	Comptime:    Width{W: 8, Block: 60},
-	Artifacts: []gpu.Artifact{
+	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpu.Manifest{
+			Manifest: gpuimpl.Manifest{
 				Kernel: "github.com/goxpu/xpu/kernels/wave.Wave8", Backend: "webgpu", Target: "wgsl",
 				Hash:        "sha256:0054d851f707ba8a5c2b9148240a3ba4b996f56aefce15eee160c9e7fbe8ee40",
 				Codegen:     "xpu-gen/1",
 				Block:       xpu.Dim3{X: 60, Y: 1, Z: 1},
 				SharedBytes: 0, StorageBindings: 7, UniformBytes: 16,
 				PrivateBytes: new(332),
-				Buffers: []gpu.Usage{
-					{Name: "oi", Access: gpu.AccessWrite},
-					{Name: "ou", Access: gpu.AccessWrite},
-					{Name: "of", Access: gpu.AccessWrite},
-					{Name: "xi", Access: gpu.AccessRead},
-					{Name: "xu", Access: gpu.AccessRead},
-					{Name: "xf", Access: gpu.AccessRead},
-					{Name: "sel", Access: gpu.AccessRead},
+				Buffers: []gpuimpl.Usage{
+					{Name: "oi", Access: gpuimpl.AccessWrite},
+					{Name: "ou", Access: gpuimpl.AccessWrite},
+					{Name: "of", Access: gpuimpl.AccessWrite},
+					{Name: "xi", Access: gpuimpl.AccessRead},
+					{Name: "xu", Access: gpuimpl.AccessRead},
+					{Name: "xf", Access: gpuimpl.AccessRead},
+					{Name: "sel", Access: gpuimpl.AccessRead},
 				},
 				Wave:    8,
 				WaveOps: true, WaveTier: "native",
 				NativeOps: []string{"select", "subgroupAdd", "subgroupAll", "subgroupAny", "subgroupBallot", "subgroupExclusiveAdd", "subgroupInclusiveAdd", "subgroupMax", "subgroupMin", "subgroupShuffle"},
 			},
-			Selector: gpu.Selector{SubgroupMin: 8, SubgroupMax: 8, Width: 8},
+			Selector: gpuimpl.Selector{SubgroupMin: 8, SubgroupMax: 8, Width: 8},
 			Code:     wave8WGSLNative,
 		},
 		{
-			Manifest: gpu.Manifest{
+			Manifest: gpuimpl.Manifest{
 				Kernel: "github.com/goxpu/xpu/kernels/wave.Wave8", Backend: "webgpu", Target: "wgsl",
 				Hash:        "sha256:be21b8953ab1f8c48e50b18d8c2213a67db3f412865a8c123d6e7d6749183586",
 				Codegen:     "xpu-gen/1",
 				Block:       xpu.Dim3{X: 60, Y: 1, Z: 1},
 				SharedBytes: 0, StorageBindings: 7, UniformBytes: 16,
 				PrivateBytes: new(332),
-				Buffers: []gpu.Usage{
-					{Name: "oi", Access: gpu.AccessWrite},
-					{Name: "ou", Access: gpu.AccessWrite},
-					{Name: "of", Access: gpu.AccessWrite},
-					{Name: "xi", Access: gpu.AccessRead},
-					{Name: "xu", Access: gpu.AccessRead},
-					{Name: "xf", Access: gpu.AccessRead},
-					{Name: "sel", Access: gpu.AccessRead},
+				Buffers: []gpuimpl.Usage{
+					{Name: "oi", Access: gpuimpl.AccessWrite},
+					{Name: "ou", Access: gpuimpl.AccessWrite},
+					{Name: "of", Access: gpuimpl.AccessWrite},
+					{Name: "xi", Access: gpuimpl.AccessRead},
+					{Name: "xu", Access: gpuimpl.AccessRead},
+					{Name: "xf", Access: gpuimpl.AccessRead},
+					{Name: "sel", Access: gpuimpl.AccessRead},
 				},
 				Wave:    8,
 				WaveOps: true, WaveTier: "folded",
 				NativeOps: []string{"bitcast", "max", "min", "select", "subgroupAdd", "subgroupAll", "subgroupAny", "subgroupBallot", "subgroupExclusiveAdd", "subgroupInclusiveAdd", "subgroupMax", "subgroupMin", "workgroupBarrier"},
 			},
-			Selector: gpu.Selector{SubgroupMin: 4, SubgroupMax: 4, Width: 8},
+			Selector: gpuimpl.Selector{SubgroupMin: 4, SubgroupMax: 4, Width: 8},
 			Code:     wave8WGSLFolded,
 		},
 		{
-			Manifest: gpu.Manifest{
+			Manifest: gpuimpl.Manifest{
 				Kernel: "github.com/goxpu/xpu/kernels/wave.Wave8", Backend: "webgpu", Target: "wgsl",
 				Hash:        "sha256:f6153aecb5ded6579d5cfb91003fbec52d746e1c45595e8850850a72540a27d4",
 				Codegen:     "xpu-gen/1",
 				Block:       xpu.Dim3{X: 60, Y: 1, Z: 1},
 				SharedBytes: 0, StorageBindings: 7, UniformBytes: 16,
 				PrivateBytes: new(332),
-				Buffers: []gpu.Usage{
-					{Name: "oi", Access: gpu.AccessWrite},
-					{Name: "ou", Access: gpu.AccessWrite},
-					{Name: "of", Access: gpu.AccessWrite},
-					{Name: "xi", Access: gpu.AccessRead},
-					{Name: "xu", Access: gpu.AccessRead},
-					{Name: "xf", Access: gpu.AccessRead},
-					{Name: "sel", Access: gpu.AccessRead},
+				Buffers: []gpuimpl.Usage{
+					{Name: "oi", Access: gpuimpl.AccessWrite},
+					{Name: "ou", Access: gpuimpl.AccessWrite},
+					{Name: "of", Access: gpuimpl.AccessWrite},
+					{Name: "xi", Access: gpuimpl.AccessRead},
+					{Name: "xu", Access: gpuimpl.AccessRead},
+					{Name: "xf", Access: gpuimpl.AccessRead},
+					{Name: "sel", Access: gpuimpl.AccessRead},
 				},
 				Wave:    8,
 				WaveOps: true, WaveTier: "narrow",
 				NativeOps: []string{"max", "min", "select", "subgroupShuffle"},
 			},
-			Selector: gpu.Selector{SubgroupMin: 16, SubgroupMax: 128, Width: 8},
+			Selector: gpuimpl.Selector{SubgroupMin: 16, SubgroupMax: 128, Width: 8},
 			Code:     wave8WGSLNarrow,
 		},
 		{
-			Manifest: gpu.Manifest{
+			Manifest: gpuimpl.Manifest{
 				Kernel: "github.com/goxpu/xpu/kernels/wave.Wave8", Backend: "webgpu", Target: "wgsl",
 				Hash:        "sha256:b381234d4aa6e653e8d1b5cc784f04a9712d96a6118a064086c329bd3c24e3d1",
 				Codegen:     "xpu-gen/1",
 				Block:       xpu.Dim3{X: 60, Y: 1, Z: 1},
 				SharedBytes: 0, StorageBindings: 7, UniformBytes: 16,
 				PrivateBytes: new(332),
-				Buffers: []gpu.Usage{
-					{Name: "oi", Access: gpu.AccessWrite},
-					{Name: "ou", Access: gpu.AccessWrite},
-					{Name: "of", Access: gpu.AccessWrite},
-					{Name: "xi", Access: gpu.AccessRead},
-					{Name: "xu", Access: gpu.AccessRead},
-					{Name: "xf", Access: gpu.AccessRead},
-					{Name: "sel", Access: gpu.AccessRead},
+				Buffers: []gpuimpl.Usage{
+					{Name: "oi", Access: gpuimpl.AccessWrite},
+					{Name: "ou", Access: gpuimpl.AccessWrite},
+					{Name: "of", Access: gpuimpl.AccessWrite},
+					{Name: "xi", Access: gpuimpl.AccessRead},
+					{Name: "xu", Access: gpuimpl.AccessRead},
+					{Name: "xf", Access: gpuimpl.AccessRead},
+					{Name: "sel", Access: gpuimpl.AccessRead},
 				},
 				Wave:    8,
 				WaveOps: true, WaveTier: "emulated",
 				NativeOps: []string{"bitcast", "max", "min", "select", "workgroupBarrier"},
 			},
-			Selector: gpu.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 8},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 8},
 			Code:     wave8WGSLEmulated,
 		},
 		{
-			Manifest: gpu.Manifest{
+			Manifest: gpuimpl.Manifest{
 				Kernel: "github.com/goxpu/xpu/kernels/wave.Wave8", Backend: "cpu", Target: "go",
-				Hash:        "sha256:121bf72749affb9415df240a672a3a9b02df20ad5fd72f73f68e975038404dca",
+				Hash:        "sha256:7215b3492884960a46f1de390bacd8329f605789d9be8c29453bd4a71d39c1bb",
 				Codegen:     "xpu-gen/1",
 				Block:       xpu.Dim3{X: 60, Y: 1, Z: 1},
 				SharedBytes: 0, StorageBindings: 7, UniformBytes: 16,
-				Buffers: []gpu.Usage{
-					{Name: "oi", Access: gpu.AccessWrite},
-					{Name: "ou", Access: gpu.AccessWrite},
-					{Name: "of", Access: gpu.AccessWrite},
-					{Name: "xi", Access: gpu.AccessRead},
-					{Name: "xu", Access: gpu.AccessRead},
-					{Name: "xf", Access: gpu.AccessRead},
-					{Name: "sel", Access: gpu.AccessRead},
+				Buffers: []gpuimpl.Usage{
+					{Name: "oi", Access: gpuimpl.AccessWrite},
+					{Name: "ou", Access: gpuimpl.AccessWrite},
+					{Name: "of", Access: gpuimpl.AccessWrite},
+					{Name: "xi", Access: gpuimpl.AccessRead},
+					{Name: "xu", Access: gpuimpl.AccessRead},
+					{Name: "xf", Access: gpuimpl.AccessRead},
+					{Name: "sel", Access: gpuimpl.AccessRead},
 				},
 				Wave:    8,
 				WaveOps: true, WaveTier: "emulated",
-				NativeOps: []string{"gpu.CPUWave", "gpu.CPUWaveBallot", "gpu.CPUWaveVote"},
+				NativeOps: []string{"gpuimpl.CPUWave", "gpuimpl.CPUWaveBallot", "gpuimpl.CPUWaveVote"},
 			},
 			Entry: wave8CPU,
 		},
@@ -13310,17 +13311,17 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(workgroup_id) wi
 `
 
 // wave8CPU runs one block of the kernel Wave8 on the CPU.
-func wave8CPU(b *gpu.CPUBlock) {
-	p_oi := gpu.CPUView[int32](b.Buffers[0])
-	p_ou := gpu.CPUView[uint32](b.Buffers[1])
-	p_of := gpu.CPUView[float32](b.Buffers[2])
-	p_xi := gpu.CPUView[int32](b.Buffers[3])
-	p_xu := gpu.CPUView[uint32](b.Buffers[4])
-	p_xf := gpu.CPUView[float32](b.Buffers[5])
-	p_sel := gpu.CPUView[uint32](b.Buffers[6])
-	p_bl := gpu.CPUUniform[uint32](b.Uniforms, 0)
-	p_m := gpu.CPUUniform[uint32](b.Uniforms, 4)
-	p_d := gpu.CPUUniform[uint32](b.Uniforms, 8)
+func wave8CPU(b *gpuimpl.CPUBlock) {
+	p_oi := gpuimpl.CPUView[int32](b.Buffers[0])
+	p_ou := gpuimpl.CPUView[uint32](b.Buffers[1])
+	p_of := gpuimpl.CPUView[float32](b.Buffers[2])
+	p_xi := gpuimpl.CPUView[int32](b.Buffers[3])
+	p_xu := gpuimpl.CPUView[uint32](b.Buffers[4])
+	p_xf := gpuimpl.CPUView[float32](b.Buffers[5])
+	p_sel := gpuimpl.CPUView[uint32](b.Buffers[6])
+	p_bl := gpuimpl.CPUUniform[uint32](b.Uniforms, 0)
+	p_m := gpuimpl.CPUUniform[uint32](b.Uniforms, 4)
+	p_d := gpuimpl.CPUUniform[uint32](b.Uniforms, 8)
 	var a_a [60]int32
 	var a_all [60]bool
 	var a_any [60]bool
@@ -13458,7 +13459,7 @@ func wave8CPU(b *gpu.CPUBlock) {
 		wx1[li] = v_a
 		won1[li] = true
 	}
-	gpu.CPUWave(gpu.CPUWaveSum, wx1[:], nil, won1[:], b.Wave, a_s0[:])
+	gpuimpl.CPUWave(gpuimpl.CPUWaveSum, wx1[:], nil, won1[:], b.Wave, a_s0[:])
 	var wx2 [60]int32
 	var won2 [60]bool
 	for lx := uint32(0); lx < 60; lx++ {
@@ -13469,7 +13470,7 @@ func wave8CPU(b *gpu.CPUBlock) {
 		wx2[li] = v_a
 		won2[li] = true
 	}
-	gpu.CPUWave(gpu.CPUWaveMin, wx2[:], nil, won2[:], b.Wave, a_s1[:])
+	gpuimpl.CPUWave(gpuimpl.CPUWaveMin, wx2[:], nil, won2[:], b.Wave, a_s1[:])
 	var wx3 [60]int32
 	var won3 [60]bool
 	for lx := uint32(0); lx < 60; lx++ {
@@ -13480,7 +13481,7 @@ func wave8CPU(b *gpu.CPUBlock) {
 		wx3[li] = v_a
 		won3[li] = true
 	}
-	gpu.CPUWave(gpu.CPUWaveMax, wx3[:], nil, won3[:], b.Wave, a_s2[:])
+	gpuimpl.CPUWave(gpuimpl.CPUWaveMax, wx3[:], nil, won3[:], b.Wave, a_s2[:])
 	var wx4 [60]int32
 	var won4 [60]bool
 	for lx := uint32(0); lx < 60; lx++ {
@@ -13491,7 +13492,7 @@ func wave8CPU(b *gpu.CPUBlock) {
 		wx4[li] = v_a
 		won4[li] = true
 	}
-	gpu.CPUWave(gpu.CPUWavePrefixSum, wx4[:], nil, won4[:], b.Wave, a_s3[:])
+	gpuimpl.CPUWave(gpuimpl.CPUWavePrefixSum, wx4[:], nil, won4[:], b.Wave, a_s3[:])
 	var wx5 [60]int32
 	var won5 [60]bool
 	for lx := uint32(0); lx < 60; lx++ {
@@ -13502,7 +13503,7 @@ func wave8CPU(b *gpu.CPUBlock) {
 		wx5[li] = v_a
 		won5[li] = true
 	}
-	gpu.CPUWave(gpu.CPUWaveExclusivePrefixSum, wx5[:], nil, won5[:], b.Wave, a_s4[:])
+	gpuimpl.CPUWave(gpuimpl.CPUWaveExclusivePrefixSum, wx5[:], nil, won5[:], b.Wave, a_s4[:])
 	var wx6 [60]int32
 	var won6 [60]bool
 	var wl6 [60]uint32
@@ -13515,7 +13516,7 @@ func wave8CPU(b *gpu.CPUBlock) {
 		wl6[li] = p_bl
 		won6[li] = true
 	}
-	gpu.CPUWave(gpu.CPUWaveShuffle, wx6[:], wl6[:], won6[:], b.Wave, a_s5[:])
+	gpuimpl.CPUWave(gpuimpl.CPUWaveShuffle, wx6[:], wl6[:], won6[:], b.Wave, a_s5[:])
 	var wx7 [60]int32
 	var won7 [60]bool
 	var wl7 [60]uint32
@@ -13530,7 +13531,7 @@ func wave8CPU(b *gpu.CPUBlock) {
 		wl7[li] = v_k
 		won7[li] = true
 	}
-	gpu.CPUWave(gpu.CPUWaveShuffle, wx7[:], wl7[:], won7[:], b.Wave, a_s6[:])
+	gpuimpl.CPUWave(gpuimpl.CPUWaveShuffle, wx7[:], wl7[:], won7[:], b.Wave, a_s6[:])
 	var wx8 [60]int32
 	var won8 [60]bool
 	var wl8 [60]uint32
@@ -13543,7 +13544,7 @@ func wave8CPU(b *gpu.CPUBlock) {
 		wl8[li] = p_m
 		won8[li] = true
 	}
-	gpu.CPUWave(gpu.CPUWaveShuffleXor, wx8[:], wl8[:], won8[:], b.Wave, a_s7[:])
+	gpuimpl.CPUWave(gpuimpl.CPUWaveShuffleXor, wx8[:], wl8[:], won8[:], b.Wave, a_s7[:])
 	var wx9 [60]int32
 	var won9 [60]bool
 	var wl9 [60]uint32
@@ -13556,7 +13557,7 @@ func wave8CPU(b *gpu.CPUBlock) {
 		wl9[li] = p_d
 		won9[li] = true
 	}
-	gpu.CPUWave(gpu.CPUWaveShuffleUp, wx9[:], wl9[:], won9[:], b.Wave, a_s8[:])
+	gpuimpl.CPUWave(gpuimpl.CPUWaveShuffleUp, wx9[:], wl9[:], won9[:], b.Wave, a_s8[:])
 	var wx10 [60]int32
 	var won10 [60]bool
 	var wl10 [60]uint32
@@ -13569,7 +13570,7 @@ func wave8CPU(b *gpu.CPUBlock) {
 		wl10[li] = p_d
 		won10[li] = true
 	}
-	gpu.CPUWave(gpu.CPUWaveShuffleDown, wx10[:], wl10[:], won10[:], b.Wave, a_s9[:])
+	gpuimpl.CPUWave(gpuimpl.CPUWaveShuffleDown, wx10[:], wl10[:], won10[:], b.Wave, a_s9[:])
 	for lx := uint32(0); lx < 60; lx++ {
 		li := lx
 		_ = li
@@ -13656,7 +13657,7 @@ func wave8CPU(b *gpu.CPUBlock) {
 		wx12[li] = v_u
 		won12[li] = true
 	}
-	gpu.CPUWave(gpu.CPUWaveSum, wx12[:], nil, won12[:], b.Wave, a_u0[:])
+	gpuimpl.CPUWave(gpuimpl.CPUWaveSum, wx12[:], nil, won12[:], b.Wave, a_u0[:])
 	var wx13 [60]uint32
 	var won13 [60]bool
 	for lx := uint32(0); lx < 60; lx++ {
@@ -13667,7 +13668,7 @@ func wave8CPU(b *gpu.CPUBlock) {
 		wx13[li] = v_u
 		won13[li] = true
 	}
-	gpu.CPUWave(gpu.CPUWaveMin, wx13[:], nil, won13[:], b.Wave, a_u1[:])
+	gpuimpl.CPUWave(gpuimpl.CPUWaveMin, wx13[:], nil, won13[:], b.Wave, a_u1[:])
 	var wx14 [60]uint32
 	var won14 [60]bool
 	for lx := uint32(0); lx < 60; lx++ {
@@ -13678,7 +13679,7 @@ func wave8CPU(b *gpu.CPUBlock) {
 		wx14[li] = v_u
 		won14[li] = true
 	}
-	gpu.CPUWave(gpu.CPUWaveMax, wx14[:], nil, won14[:], b.Wave, a_u2[:])
+	gpuimpl.CPUWave(gpuimpl.CPUWaveMax, wx14[:], nil, won14[:], b.Wave, a_u2[:])
 	var wx15 [60]uint32
 	var won15 [60]bool
 	for lx := uint32(0); lx < 60; lx++ {
@@ -13689,7 +13690,7 @@ func wave8CPU(b *gpu.CPUBlock) {
 		wx15[li] = v_u
 		won15[li] = true
 	}
-	gpu.CPUWave(gpu.CPUWavePrefixSum, wx15[:], nil, won15[:], b.Wave, a_u3[:])
+	gpuimpl.CPUWave(gpuimpl.CPUWavePrefixSum, wx15[:], nil, won15[:], b.Wave, a_u3[:])
 	var wx16 [60]uint32
 	var won16 [60]bool
 	for lx := uint32(0); lx < 60; lx++ {
@@ -13700,7 +13701,7 @@ func wave8CPU(b *gpu.CPUBlock) {
 		wx16[li] = v_u
 		won16[li] = true
 	}
-	gpu.CPUWave(gpu.CPUWaveExclusivePrefixSum, wx16[:], nil, won16[:], b.Wave, a_u4[:])
+	gpuimpl.CPUWave(gpuimpl.CPUWaveExclusivePrefixSum, wx16[:], nil, won16[:], b.Wave, a_u4[:])
 	var wx17 [60]uint32
 	var won17 [60]bool
 	var wl17 [60]uint32
@@ -13715,7 +13716,7 @@ func wave8CPU(b *gpu.CPUBlock) {
 		wl17[li] = v_k
 		won17[li] = true
 	}
-	gpu.CPUWave(gpu.CPUWaveShuffle, wx17[:], wl17[:], won17[:], b.Wave, a_u5[:])
+	gpuimpl.CPUWave(gpuimpl.CPUWaveShuffle, wx17[:], wl17[:], won17[:], b.Wave, a_u5[:])
 	for lx := uint32(0); lx < 60; lx++ {
 		li := lx
 		_ = li
@@ -13734,7 +13735,7 @@ func wave8CPU(b *gpu.CPUBlock) {
 		wx19[li] = v_p
 		won19[li] = true
 	}
-	gpu.CPUWaveBallot(wx19[:], won19[:], b.Wave, a_u6[:])
+	gpuimpl.CPUWaveBallot(wx19[:], won19[:], b.Wave, a_u6[:])
 	var wx20 [60]bool
 	var won20 [60]bool
 	for lx := uint32(0); lx < 60; lx++ {
@@ -13745,7 +13746,7 @@ func wave8CPU(b *gpu.CPUBlock) {
 		wx20[li] = v_p
 		won20[li] = true
 	}
-	gpu.CPUWaveVote(false, wx20[:], won20[:], b.Wave, a_any[:])
+	gpuimpl.CPUWaveVote(false, wx20[:], won20[:], b.Wave, a_any[:])
 	var wx21 [60]bool
 	var won21 [60]bool
 	for lx := uint32(0); lx < 60; lx++ {
@@ -13756,7 +13757,7 @@ func wave8CPU(b *gpu.CPUBlock) {
 		wx21[li] = v_p
 		won21[li] = true
 	}
-	gpu.CPUWaveVote(true, wx21[:], won21[:], b.Wave, a_all[:])
+	gpuimpl.CPUWaveVote(true, wx21[:], won21[:], b.Wave, a_all[:])
 	for lx := uint32(0); lx < 60; lx++ {
 		li := lx
 		_ = li
@@ -13848,7 +13849,7 @@ func wave8CPU(b *gpu.CPUBlock) {
 		wx23[li] = v_f
 		won23[li] = true
 	}
-	gpu.CPUWave(gpu.CPUWaveSum, wx23[:], nil, won23[:], b.Wave, a_f0[:])
+	gpuimpl.CPUWave(gpuimpl.CPUWaveSum, wx23[:], nil, won23[:], b.Wave, a_f0[:])
 	var wx24 [60]float32
 	var won24 [60]bool
 	for lx := uint32(0); lx < 60; lx++ {
@@ -13859,7 +13860,7 @@ func wave8CPU(b *gpu.CPUBlock) {
 		wx24[li] = v_f
 		won24[li] = true
 	}
-	gpu.CPUWave(gpu.CPUWaveMin, wx24[:], nil, won24[:], b.Wave, a_f1[:])
+	gpuimpl.CPUWave(gpuimpl.CPUWaveMin, wx24[:], nil, won24[:], b.Wave, a_f1[:])
 	var wx25 [60]float32
 	var won25 [60]bool
 	for lx := uint32(0); lx < 60; lx++ {
@@ -13870,7 +13871,7 @@ func wave8CPU(b *gpu.CPUBlock) {
 		wx25[li] = v_f
 		won25[li] = true
 	}
-	gpu.CPUWave(gpu.CPUWaveMax, wx25[:], nil, won25[:], b.Wave, a_f2[:])
+	gpuimpl.CPUWave(gpuimpl.CPUWaveMax, wx25[:], nil, won25[:], b.Wave, a_f2[:])
 	var wx26 [60]float32
 	var won26 [60]bool
 	for lx := uint32(0); lx < 60; lx++ {
@@ -13881,7 +13882,7 @@ func wave8CPU(b *gpu.CPUBlock) {
 		wx26[li] = v_f
 		won26[li] = true
 	}
-	gpu.CPUWave(gpu.CPUWavePrefixSum, wx26[:], nil, won26[:], b.Wave, a_f3[:])
+	gpuimpl.CPUWave(gpuimpl.CPUWavePrefixSum, wx26[:], nil, won26[:], b.Wave, a_f3[:])
 	var wx27 [60]float32
 	var won27 [60]bool
 	for lx := uint32(0); lx < 60; lx++ {
@@ -13892,7 +13893,7 @@ func wave8CPU(b *gpu.CPUBlock) {
 		wx27[li] = v_f
 		won27[li] = true
 	}
-	gpu.CPUWave(gpu.CPUWaveExclusivePrefixSum, wx27[:], nil, won27[:], b.Wave, a_f4[:])
+	gpuimpl.CPUWave(gpuimpl.CPUWaveExclusivePrefixSum, wx27[:], nil, won27[:], b.Wave, a_f4[:])
 	var wx28 [60]float32
 	var won28 [60]bool
 	var wl28 [60]uint32
@@ -13905,7 +13906,7 @@ func wave8CPU(b *gpu.CPUBlock) {
 		wl28[li] = p_m
 		won28[li] = true
 	}
-	gpu.CPUWave(gpu.CPUWaveShuffleXor, wx28[:], wl28[:], won28[:], b.Wave, a_f5[:])
+	gpuimpl.CPUWave(gpuimpl.CPUWaveShuffleXor, wx28[:], wl28[:], won28[:], b.Wave, a_f5[:])
 	for lx := uint32(0); lx < 60; lx++ {
 		li := lx
 		_ = li
@@ -13957,88 +13958,88 @@ func wave8CPU(b *gpu.CPUBlock) {
 }
 
 // WaveAgnosticKernel is the compiled form of the kernel WaveAgnostic (Go function WaveAgnostic).
-var WaveAgnosticKernel = gpu.Register(&gpu.KernelSpec{
+var WaveAgnosticKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Name:  "github.com/goxpu/xpu/kernels/wave.WaveAgnostic",
 	Block: xpu.Dim3{X: 100, Y: 1, Z: 1},
-	Params: []gpu.Param{
-		{Name: "oi", Kind: gpu.ParamBuffer, Type: gpu.TypeName{Name: "int32"}, Size: 4, Access: gpu.AccessWrite, Binding: 0},
-		{Name: "ou", Kind: gpu.ParamBuffer, Type: gpu.TypeName{Name: "uint32"}, Size: 4, Access: gpu.AccessWrite, Binding: 1},
-		{Name: "of", Kind: gpu.ParamBuffer, Type: gpu.TypeName{Name: "float32"}, Size: 4, Access: gpu.AccessWrite, Binding: 2},
-		{Name: "xi", Kind: gpu.ParamBuffer, Type: gpu.TypeName{Name: "int32"}, Size: 4, Access: gpu.AccessRead, Binding: 3},
-		{Name: "xu", Kind: gpu.ParamBuffer, Type: gpu.TypeName{Name: "uint32"}, Size: 4, Access: gpu.AccessRead, Binding: 4},
-		{Name: "xf", Kind: gpu.ParamBuffer, Type: gpu.TypeName{Name: "float32"}, Size: 4, Access: gpu.AccessRead, Binding: 5},
-		{Name: "sel", Kind: gpu.ParamBuffer, Type: gpu.TypeName{Name: "uint32"}, Size: 4, Access: gpu.AccessRead, Binding: 6},
-		{Name: "bl", Kind: gpu.ParamScalar, Type: gpu.TypeName{Name: "uint32"}, Size: 4, Binding: 0},
-		{Name: "m", Kind: gpu.ParamScalar, Type: gpu.TypeName{Name: "uint32"}, Size: 4, Binding: 4},
-		{Name: "d", Kind: gpu.ParamScalar, Type: gpu.TypeName{Name: "uint32"}, Size: 4, Binding: 8},
+	Params: []gpuimpl.Param{
+		{Name: "oi", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "int32"}, Size: 4, Access: gpuimpl.AccessWrite, Binding: 0},
+		{Name: "ou", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Access: gpuimpl.AccessWrite, Binding: 1},
+		{Name: "of", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "float32"}, Size: 4, Access: gpuimpl.AccessWrite, Binding: 2},
+		{Name: "xi", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "int32"}, Size: 4, Access: gpuimpl.AccessRead, Binding: 3},
+		{Name: "xu", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Access: gpuimpl.AccessRead, Binding: 4},
+		{Name: "xf", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "float32"}, Size: 4, Access: gpuimpl.AccessRead, Binding: 5},
+		{Name: "sel", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Access: gpuimpl.AccessRead, Binding: 6},
+		{Name: "bl", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 0},
+		{Name: "m", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 4},
+		{Name: "d", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 8},
 	},
 	UniformSize: 16,
 	Func:        WaveAgnostic,
-	Artifacts: []gpu.Artifact{
+	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpu.Manifest{
+			Manifest: gpuimpl.Manifest{
 				Kernel: "github.com/goxpu/xpu/kernels/wave.WaveAgnostic", Backend: "webgpu", Target: "wgsl",
 				Hash:        "sha256:a206ed462485328282a61cf3c611040d85a07995b45a080d81b5221c84ad1e05",
 				Codegen:     "xpu-gen/1",
 				Block:       xpu.Dim3{X: 100, Y: 1, Z: 1},
 				SharedBytes: 0, StorageBindings: 7, UniformBytes: 16,
 				PrivateBytes: new(332),
-				Buffers: []gpu.Usage{
-					{Name: "oi", Access: gpu.AccessWrite},
-					{Name: "ou", Access: gpu.AccessWrite},
-					{Name: "of", Access: gpu.AccessWrite},
-					{Name: "xi", Access: gpu.AccessRead},
-					{Name: "xu", Access: gpu.AccessRead},
-					{Name: "xf", Access: gpu.AccessRead},
-					{Name: "sel", Access: gpu.AccessRead},
+				Buffers: []gpuimpl.Usage{
+					{Name: "oi", Access: gpuimpl.AccessWrite},
+					{Name: "ou", Access: gpuimpl.AccessWrite},
+					{Name: "of", Access: gpuimpl.AccessWrite},
+					{Name: "xi", Access: gpuimpl.AccessRead},
+					{Name: "xu", Access: gpuimpl.AccessRead},
+					{Name: "xf", Access: gpuimpl.AccessRead},
+					{Name: "sel", Access: gpuimpl.AccessRead},
 				},
 				WaveOps: true, WaveTier: "native",
 				NativeOps: []string{"select", "subgroupAdd", "subgroupAll", "subgroupAny", "subgroupBallot", "subgroupExclusiveAdd", "subgroupInclusiveAdd", "subgroupMax", "subgroupMin", "subgroupShuffle"},
 			},
-			Selector: gpu.Selector{SubgroupMin: 4, SubgroupMax: 32, Width: 0},
+			Selector: gpuimpl.Selector{SubgroupMin: 4, SubgroupMax: 32, Width: 0},
 			Code:     waveAgnosticWGSLNative,
 		},
 		{
-			Manifest: gpu.Manifest{
+			Manifest: gpuimpl.Manifest{
 				Kernel: "github.com/goxpu/xpu/kernels/wave.WaveAgnostic", Backend: "webgpu", Target: "wgsl",
 				Hash:        "sha256:d7937e4b7303a06a57997bdb82e54efa3712871bea6184c372644b9f9ff55634",
 				Codegen:     "xpu-gen/1",
 				Block:       xpu.Dim3{X: 100, Y: 1, Z: 1},
 				SharedBytes: 0, StorageBindings: 7, UniformBytes: 16,
 				PrivateBytes: new(332),
-				Buffers: []gpu.Usage{
-					{Name: "oi", Access: gpu.AccessWrite},
-					{Name: "ou", Access: gpu.AccessWrite},
-					{Name: "of", Access: gpu.AccessWrite},
-					{Name: "xi", Access: gpu.AccessRead},
-					{Name: "xu", Access: gpu.AccessRead},
-					{Name: "xf", Access: gpu.AccessRead},
-					{Name: "sel", Access: gpu.AccessRead},
+				Buffers: []gpuimpl.Usage{
+					{Name: "oi", Access: gpuimpl.AccessWrite},
+					{Name: "ou", Access: gpuimpl.AccessWrite},
+					{Name: "of", Access: gpuimpl.AccessWrite},
+					{Name: "xi", Access: gpuimpl.AccessRead},
+					{Name: "xu", Access: gpuimpl.AccessRead},
+					{Name: "xf", Access: gpuimpl.AccessRead},
+					{Name: "sel", Access: gpuimpl.AccessRead},
 				},
 				WaveOps: true, WaveTier: "emulated",
 				NativeOps: []string{"bitcast", "max", "min", "select", "workgroupBarrier"},
 			},
-			Selector: gpu.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 32},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 32},
 			Code:     waveAgnosticWGSLEmulated,
 		},
 		{
-			Manifest: gpu.Manifest{
+			Manifest: gpuimpl.Manifest{
 				Kernel: "github.com/goxpu/xpu/kernels/wave.WaveAgnostic", Backend: "cpu", Target: "go",
-				Hash:        "sha256:3c00fdff0d95ca0d1bc9c7a24fd4324a13ebee3e001745b7ca25a3060963cc27",
+				Hash:        "sha256:d8a60b8348921c91fb9f5b8ba672ccbbd7c747c6d670d2d6f43f48138ed826cc",
 				Codegen:     "xpu-gen/1",
 				Block:       xpu.Dim3{X: 100, Y: 1, Z: 1},
 				SharedBytes: 0, StorageBindings: 7, UniformBytes: 16,
-				Buffers: []gpu.Usage{
-					{Name: "oi", Access: gpu.AccessWrite},
-					{Name: "ou", Access: gpu.AccessWrite},
-					{Name: "of", Access: gpu.AccessWrite},
-					{Name: "xi", Access: gpu.AccessRead},
-					{Name: "xu", Access: gpu.AccessRead},
-					{Name: "xf", Access: gpu.AccessRead},
-					{Name: "sel", Access: gpu.AccessRead},
+				Buffers: []gpuimpl.Usage{
+					{Name: "oi", Access: gpuimpl.AccessWrite},
+					{Name: "ou", Access: gpuimpl.AccessWrite},
+					{Name: "of", Access: gpuimpl.AccessWrite},
+					{Name: "xi", Access: gpuimpl.AccessRead},
+					{Name: "xu", Access: gpuimpl.AccessRead},
+					{Name: "xf", Access: gpuimpl.AccessRead},
+					{Name: "sel", Access: gpuimpl.AccessRead},
 				},
 				WaveOps: true, WaveTier: "emulated",
-				NativeOps: []string{"gpu.CPUWave", "gpu.CPUWaveBallot", "gpu.CPUWaveVote"},
+				NativeOps: []string{"gpuimpl.CPUWave", "gpuimpl.CPUWaveBallot", "gpuimpl.CPUWaveVote"},
 			},
 			Entry: waveAgnosticCPU,
 		},
@@ -14832,17 +14833,17 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(workgroup_id) wi
 `
 
 // waveAgnosticCPU runs one block of the kernel WaveAgnostic on the CPU.
-func waveAgnosticCPU(b *gpu.CPUBlock) {
-	p_oi := gpu.CPUView[int32](b.Buffers[0])
-	p_ou := gpu.CPUView[uint32](b.Buffers[1])
-	p_of := gpu.CPUView[float32](b.Buffers[2])
-	p_xi := gpu.CPUView[int32](b.Buffers[3])
-	p_xu := gpu.CPUView[uint32](b.Buffers[4])
-	p_xf := gpu.CPUView[float32](b.Buffers[5])
-	p_sel := gpu.CPUView[uint32](b.Buffers[6])
-	p_bl := gpu.CPUUniform[uint32](b.Uniforms, 0)
-	p_m := gpu.CPUUniform[uint32](b.Uniforms, 4)
-	p_d := gpu.CPUUniform[uint32](b.Uniforms, 8)
+func waveAgnosticCPU(b *gpuimpl.CPUBlock) {
+	p_oi := gpuimpl.CPUView[int32](b.Buffers[0])
+	p_ou := gpuimpl.CPUView[uint32](b.Buffers[1])
+	p_of := gpuimpl.CPUView[float32](b.Buffers[2])
+	p_xi := gpuimpl.CPUView[int32](b.Buffers[3])
+	p_xu := gpuimpl.CPUView[uint32](b.Buffers[4])
+	p_xf := gpuimpl.CPUView[float32](b.Buffers[5])
+	p_sel := gpuimpl.CPUView[uint32](b.Buffers[6])
+	p_bl := gpuimpl.CPUUniform[uint32](b.Uniforms, 0)
+	p_m := gpuimpl.CPUUniform[uint32](b.Uniforms, 4)
+	p_d := gpuimpl.CPUUniform[uint32](b.Uniforms, 8)
 	var a_a [100]int32
 	var a_all [100]bool
 	var a_any [100]bool
@@ -14980,7 +14981,7 @@ func waveAgnosticCPU(b *gpu.CPUBlock) {
 		wx1[li] = v_a
 		won1[li] = true
 	}
-	gpu.CPUWave(gpu.CPUWaveSum, wx1[:], nil, won1[:], b.Wave, a_s0[:])
+	gpuimpl.CPUWave(gpuimpl.CPUWaveSum, wx1[:], nil, won1[:], b.Wave, a_s0[:])
 	var wx2 [100]int32
 	var won2 [100]bool
 	for lx := uint32(0); lx < 100; lx++ {
@@ -14991,7 +14992,7 @@ func waveAgnosticCPU(b *gpu.CPUBlock) {
 		wx2[li] = v_a
 		won2[li] = true
 	}
-	gpu.CPUWave(gpu.CPUWaveMin, wx2[:], nil, won2[:], b.Wave, a_s1[:])
+	gpuimpl.CPUWave(gpuimpl.CPUWaveMin, wx2[:], nil, won2[:], b.Wave, a_s1[:])
 	var wx3 [100]int32
 	var won3 [100]bool
 	for lx := uint32(0); lx < 100; lx++ {
@@ -15002,7 +15003,7 @@ func waveAgnosticCPU(b *gpu.CPUBlock) {
 		wx3[li] = v_a
 		won3[li] = true
 	}
-	gpu.CPUWave(gpu.CPUWaveMax, wx3[:], nil, won3[:], b.Wave, a_s2[:])
+	gpuimpl.CPUWave(gpuimpl.CPUWaveMax, wx3[:], nil, won3[:], b.Wave, a_s2[:])
 	var wx4 [100]int32
 	var won4 [100]bool
 	for lx := uint32(0); lx < 100; lx++ {
@@ -15013,7 +15014,7 @@ func waveAgnosticCPU(b *gpu.CPUBlock) {
 		wx4[li] = v_a
 		won4[li] = true
 	}
-	gpu.CPUWave(gpu.CPUWavePrefixSum, wx4[:], nil, won4[:], b.Wave, a_s3[:])
+	gpuimpl.CPUWave(gpuimpl.CPUWavePrefixSum, wx4[:], nil, won4[:], b.Wave, a_s3[:])
 	var wx5 [100]int32
 	var won5 [100]bool
 	for lx := uint32(0); lx < 100; lx++ {
@@ -15024,7 +15025,7 @@ func waveAgnosticCPU(b *gpu.CPUBlock) {
 		wx5[li] = v_a
 		won5[li] = true
 	}
-	gpu.CPUWave(gpu.CPUWaveExclusivePrefixSum, wx5[:], nil, won5[:], b.Wave, a_s4[:])
+	gpuimpl.CPUWave(gpuimpl.CPUWaveExclusivePrefixSum, wx5[:], nil, won5[:], b.Wave, a_s4[:])
 	var wx6 [100]int32
 	var won6 [100]bool
 	var wl6 [100]uint32
@@ -15037,7 +15038,7 @@ func waveAgnosticCPU(b *gpu.CPUBlock) {
 		wl6[li] = p_bl
 		won6[li] = true
 	}
-	gpu.CPUWave(gpu.CPUWaveShuffle, wx6[:], wl6[:], won6[:], b.Wave, a_s5[:])
+	gpuimpl.CPUWave(gpuimpl.CPUWaveShuffle, wx6[:], wl6[:], won6[:], b.Wave, a_s5[:])
 	var wx7 [100]int32
 	var won7 [100]bool
 	var wl7 [100]uint32
@@ -15052,7 +15053,7 @@ func waveAgnosticCPU(b *gpu.CPUBlock) {
 		wl7[li] = v_k
 		won7[li] = true
 	}
-	gpu.CPUWave(gpu.CPUWaveShuffle, wx7[:], wl7[:], won7[:], b.Wave, a_s6[:])
+	gpuimpl.CPUWave(gpuimpl.CPUWaveShuffle, wx7[:], wl7[:], won7[:], b.Wave, a_s6[:])
 	var wx8 [100]int32
 	var won8 [100]bool
 	var wl8 [100]uint32
@@ -15065,7 +15066,7 @@ func waveAgnosticCPU(b *gpu.CPUBlock) {
 		wl8[li] = p_m
 		won8[li] = true
 	}
-	gpu.CPUWave(gpu.CPUWaveShuffleXor, wx8[:], wl8[:], won8[:], b.Wave, a_s7[:])
+	gpuimpl.CPUWave(gpuimpl.CPUWaveShuffleXor, wx8[:], wl8[:], won8[:], b.Wave, a_s7[:])
 	var wx9 [100]int32
 	var won9 [100]bool
 	var wl9 [100]uint32
@@ -15078,7 +15079,7 @@ func waveAgnosticCPU(b *gpu.CPUBlock) {
 		wl9[li] = p_d
 		won9[li] = true
 	}
-	gpu.CPUWave(gpu.CPUWaveShuffleUp, wx9[:], wl9[:], won9[:], b.Wave, a_s8[:])
+	gpuimpl.CPUWave(gpuimpl.CPUWaveShuffleUp, wx9[:], wl9[:], won9[:], b.Wave, a_s8[:])
 	var wx10 [100]int32
 	var won10 [100]bool
 	var wl10 [100]uint32
@@ -15091,7 +15092,7 @@ func waveAgnosticCPU(b *gpu.CPUBlock) {
 		wl10[li] = p_d
 		won10[li] = true
 	}
-	gpu.CPUWave(gpu.CPUWaveShuffleDown, wx10[:], wl10[:], won10[:], b.Wave, a_s9[:])
+	gpuimpl.CPUWave(gpuimpl.CPUWaveShuffleDown, wx10[:], wl10[:], won10[:], b.Wave, a_s9[:])
 	for lx := uint32(0); lx < 100; lx++ {
 		li := lx
 		_ = li
@@ -15178,7 +15179,7 @@ func waveAgnosticCPU(b *gpu.CPUBlock) {
 		wx12[li] = v_u
 		won12[li] = true
 	}
-	gpu.CPUWave(gpu.CPUWaveSum, wx12[:], nil, won12[:], b.Wave, a_u0[:])
+	gpuimpl.CPUWave(gpuimpl.CPUWaveSum, wx12[:], nil, won12[:], b.Wave, a_u0[:])
 	var wx13 [100]uint32
 	var won13 [100]bool
 	for lx := uint32(0); lx < 100; lx++ {
@@ -15189,7 +15190,7 @@ func waveAgnosticCPU(b *gpu.CPUBlock) {
 		wx13[li] = v_u
 		won13[li] = true
 	}
-	gpu.CPUWave(gpu.CPUWaveMin, wx13[:], nil, won13[:], b.Wave, a_u1[:])
+	gpuimpl.CPUWave(gpuimpl.CPUWaveMin, wx13[:], nil, won13[:], b.Wave, a_u1[:])
 	var wx14 [100]uint32
 	var won14 [100]bool
 	for lx := uint32(0); lx < 100; lx++ {
@@ -15200,7 +15201,7 @@ func waveAgnosticCPU(b *gpu.CPUBlock) {
 		wx14[li] = v_u
 		won14[li] = true
 	}
-	gpu.CPUWave(gpu.CPUWaveMax, wx14[:], nil, won14[:], b.Wave, a_u2[:])
+	gpuimpl.CPUWave(gpuimpl.CPUWaveMax, wx14[:], nil, won14[:], b.Wave, a_u2[:])
 	var wx15 [100]uint32
 	var won15 [100]bool
 	for lx := uint32(0); lx < 100; lx++ {
@@ -15211,7 +15212,7 @@ func waveAgnosticCPU(b *gpu.CPUBlock) {
 		wx15[li] = v_u
 		won15[li] = true
 	}
-	gpu.CPUWave(gpu.CPUWavePrefixSum, wx15[:], nil, won15[:], b.Wave, a_u3[:])
+	gpuimpl.CPUWave(gpuimpl.CPUWavePrefixSum, wx15[:], nil, won15[:], b.Wave, a_u3[:])
 	var wx16 [100]uint32
 	var won16 [100]bool
 	for lx := uint32(0); lx < 100; lx++ {
@@ -15222,7 +15223,7 @@ func waveAgnosticCPU(b *gpu.CPUBlock) {
 		wx16[li] = v_u
 		won16[li] = true
 	}
-	gpu.CPUWave(gpu.CPUWaveExclusivePrefixSum, wx16[:], nil, won16[:], b.Wave, a_u4[:])
+	gpuimpl.CPUWave(gpuimpl.CPUWaveExclusivePrefixSum, wx16[:], nil, won16[:], b.Wave, a_u4[:])
 	var wx17 [100]uint32
 	var won17 [100]bool
 	var wl17 [100]uint32
@@ -15237,7 +15238,7 @@ func waveAgnosticCPU(b *gpu.CPUBlock) {
 		wl17[li] = v_k
 		won17[li] = true
 	}
-	gpu.CPUWave(gpu.CPUWaveShuffle, wx17[:], wl17[:], won17[:], b.Wave, a_u5[:])
+	gpuimpl.CPUWave(gpuimpl.CPUWaveShuffle, wx17[:], wl17[:], won17[:], b.Wave, a_u5[:])
 	var wx18 [100]bool
 	var won18 [100]bool
 	for lx := uint32(0); lx < 100; lx++ {
@@ -15248,7 +15249,7 @@ func waveAgnosticCPU(b *gpu.CPUBlock) {
 		wx18[li] = v_p
 		won18[li] = true
 	}
-	gpu.CPUWaveBallot(wx18[:], won18[:], b.Wave, a_u6[:])
+	gpuimpl.CPUWaveBallot(wx18[:], won18[:], b.Wave, a_u6[:])
 	var wx19 [100]bool
 	var won19 [100]bool
 	for lx := uint32(0); lx < 100; lx++ {
@@ -15259,7 +15260,7 @@ func waveAgnosticCPU(b *gpu.CPUBlock) {
 		wx19[li] = v_p
 		won19[li] = true
 	}
-	gpu.CPUWaveVote(false, wx19[:], won19[:], b.Wave, a_any[:])
+	gpuimpl.CPUWaveVote(false, wx19[:], won19[:], b.Wave, a_any[:])
 	var wx20 [100]bool
 	var won20 [100]bool
 	for lx := uint32(0); lx < 100; lx++ {
@@ -15270,7 +15271,7 @@ func waveAgnosticCPU(b *gpu.CPUBlock) {
 		wx20[li] = v_p
 		won20[li] = true
 	}
-	gpu.CPUWaveVote(true, wx20[:], won20[:], b.Wave, a_all[:])
+	gpuimpl.CPUWaveVote(true, wx20[:], won20[:], b.Wave, a_all[:])
 	for lx := uint32(0); lx < 100; lx++ {
 		li := lx
 		_ = li
@@ -15362,7 +15363,7 @@ func waveAgnosticCPU(b *gpu.CPUBlock) {
 		wx22[li] = v_f
 		won22[li] = true
 	}
-	gpu.CPUWave(gpu.CPUWaveSum, wx22[:], nil, won22[:], b.Wave, a_f0[:])
+	gpuimpl.CPUWave(gpuimpl.CPUWaveSum, wx22[:], nil, won22[:], b.Wave, a_f0[:])
 	var wx23 [100]float32
 	var won23 [100]bool
 	for lx := uint32(0); lx < 100; lx++ {
@@ -15373,7 +15374,7 @@ func waveAgnosticCPU(b *gpu.CPUBlock) {
 		wx23[li] = v_f
 		won23[li] = true
 	}
-	gpu.CPUWave(gpu.CPUWaveMin, wx23[:], nil, won23[:], b.Wave, a_f1[:])
+	gpuimpl.CPUWave(gpuimpl.CPUWaveMin, wx23[:], nil, won23[:], b.Wave, a_f1[:])
 	var wx24 [100]float32
 	var won24 [100]bool
 	for lx := uint32(0); lx < 100; lx++ {
@@ -15384,7 +15385,7 @@ func waveAgnosticCPU(b *gpu.CPUBlock) {
 		wx24[li] = v_f
 		won24[li] = true
 	}
-	gpu.CPUWave(gpu.CPUWaveMax, wx24[:], nil, won24[:], b.Wave, a_f2[:])
+	gpuimpl.CPUWave(gpuimpl.CPUWaveMax, wx24[:], nil, won24[:], b.Wave, a_f2[:])
 	var wx25 [100]float32
 	var won25 [100]bool
 	for lx := uint32(0); lx < 100; lx++ {
@@ -15395,7 +15396,7 @@ func waveAgnosticCPU(b *gpu.CPUBlock) {
 		wx25[li] = v_f
 		won25[li] = true
 	}
-	gpu.CPUWave(gpu.CPUWavePrefixSum, wx25[:], nil, won25[:], b.Wave, a_f3[:])
+	gpuimpl.CPUWave(gpuimpl.CPUWavePrefixSum, wx25[:], nil, won25[:], b.Wave, a_f3[:])
 	var wx26 [100]float32
 	var won26 [100]bool
 	for lx := uint32(0); lx < 100; lx++ {
@@ -15406,7 +15407,7 @@ func waveAgnosticCPU(b *gpu.CPUBlock) {
 		wx26[li] = v_f
 		won26[li] = true
 	}
-	gpu.CPUWave(gpu.CPUWaveExclusivePrefixSum, wx26[:], nil, won26[:], b.Wave, a_f4[:])
+	gpuimpl.CPUWave(gpuimpl.CPUWaveExclusivePrefixSum, wx26[:], nil, won26[:], b.Wave, a_f4[:])
 	var wx27 [100]float32
 	var won27 [100]bool
 	var wl27 [100]uint32
@@ -15419,7 +15420,7 @@ func waveAgnosticCPU(b *gpu.CPUBlock) {
 		wl27[li] = p_m
 		won27[li] = true
 	}
-	gpu.CPUWave(gpu.CPUWaveShuffleXor, wx27[:], wl27[:], won27[:], b.Wave, a_f5[:])
+	gpuimpl.CPUWave(gpuimpl.CPUWaveShuffleXor, wx27[:], wl27[:], won27[:], b.Wave, a_f5[:])
 	for lx := uint32(0); lx < 100; lx++ {
 		li := lx
 		_ = li

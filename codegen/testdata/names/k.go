@@ -8,15 +8,16 @@ import kx "github.com/goxpu/xpu"
 // imports, taken.
 // (zz.go takes fooWGSL, in a file that sorts after the generated one.)
 var (
-	gpu    = 1
-	xpu    = 2
-	fooCPU = 4
+	gpu     = 1
+	xpu     = 2
+	fooCPU  = 4
+	gpuimpl = 7
 )
 
 const wavyWGSLEmulated = 5
 
 // close shadows a predeclared name the generated file does not use.
-func close() int { return gpu + xpu + fooWGSL + fooCPU + wavyWGSLEmulated }
+func close() int { return gpu + xpu + gpuimpl + fooWGSL + fooCPU + wavyWGSLEmulated }
 
 // Pair is a buffer element.
 type Pair struct{ X, Y uint32 }

@@ -8,8 +8,8 @@ import (
 
 	"github.com/goxpu/xpu"
 	"github.com/goxpu/xpu/codegen/golower/internal/fission"
-	"github.com/goxpu/xpu/cpu"
 	"github.com/goxpu/xpu/gpu"
+	"github.com/goxpu/xpu/gpu/cpu"
 	"github.com/goxpu/xpu/gpu/gputest"
 	"github.com/goxpu/xpu/kernels/conformance"
 )

@@ -5,45 +5,46 @@ package fission
 import (
 	"github.com/goxpu/xpu"
 	"github.com/goxpu/xpu/gpu"
+	"github.com/goxpu/xpu/gpu/gpuimpl"
 )
 
 // ArrayInLoopKernel is the compiled form of the kernel ArrayInLoop (Go function ArrayInLoop).
-var ArrayInLoopKernel = gpu.Register(&gpu.KernelSpec{
+var ArrayInLoopKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Name:  "github.com/goxpu/xpu/codegen/golower/internal/fission.ArrayInLoop",
 	Block: xpu.Dim3{X: 64, Y: 1, Z: 1},
-	Params: []gpu.Param{
-		{Name: "out", Kind: gpu.ParamBuffer, Type: gpu.TypeName{Name: "uint32"}, Size: 4, Access: gpu.AccessWrite, Binding: 0},
-		{Name: "in", Kind: gpu.ParamBuffer, Type: gpu.TypeName{Name: "uint32"}, Size: 4, Access: gpu.AccessRead, Binding: 1},
+	Params: []gpuimpl.Param{
+		{Name: "out", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Access: gpuimpl.AccessWrite, Binding: 0},
+		{Name: "in", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Access: gpuimpl.AccessRead, Binding: 1},
 	},
 	SharedBytes: 256,
 	Func:        ArrayInLoop,
-	Artifacts: []gpu.Artifact{
+	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpu.Manifest{
+			Manifest: gpuimpl.Manifest{
 				Kernel: "github.com/goxpu/xpu/codegen/golower/internal/fission.ArrayInLoop", Backend: "webgpu", Target: "wgsl",
 				Hash:        "sha256:1c56234043fc86e0bb826ef5ca291fc429a38de22b1228a1731908452dbc6318",
 				Codegen:     "xpu-gen/1",
 				Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
 				SharedBytes: 256, StorageBindings: 2, UniformBytes: 0,
 				PrivateBytes: new(88),
-				Buffers: []gpu.Usage{
-					{Name: "out", Access: gpu.AccessWrite},
-					{Name: "in", Access: gpu.AccessRead},
+				Buffers: []gpuimpl.Usage{
+					{Name: "out", Access: gpuimpl.AccessWrite},
+					{Name: "in", Access: gpuimpl.AccessRead},
 				},
 				NativeOps: []string{"workgroupBarrier"},
 			},
 			Code: arrayInLoopWGSL,
 		},
 		{
-			Manifest: gpu.Manifest{
+			Manifest: gpuimpl.Manifest{
 				Kernel: "github.com/goxpu/xpu/codegen/golower/internal/fission.ArrayInLoop", Backend: "cpu", Target: "go",
-				Hash:        "sha256:fb0cd634cfa3537af9073d04a486d198a803d271eb2a7ffda608138d13f25ba1",
+				Hash:        "sha256:47b517218993e527ab45b71114ed5d6d10fa1f54085fa65fbd0afa53d4498b46",
 				Codegen:     "xpu-gen/1",
 				Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
 				SharedBytes: 256, StorageBindings: 2, UniformBytes: 0,
-				Buffers: []gpu.Usage{
-					{Name: "out", Access: gpu.AccessWrite},
-					{Name: "in", Access: gpu.AccessRead},
+				Buffers: []gpuimpl.Usage{
+					{Name: "out", Access: gpuimpl.AccessWrite},
+					{Name: "in", Access: gpuimpl.AccessRead},
 				},
 			},
 			Entry: arrayInLoopCPU,
@@ -108,9 +109,9 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(local_invocation
 `
 
 // arrayInLoopCPU runs one block of the kernel ArrayInLoop on the CPU.
-func arrayInLoopCPU(b *gpu.CPUBlock) {
-	p_out := gpu.CPUView[uint32](b.Buffers[0])
-	p_in := gpu.CPUView[uint32](b.Buffers[1])
+func arrayInLoopCPU(b *gpuimpl.CPUBlock) {
+	p_out := gpuimpl.CPUView[uint32](b.Buffers[0])
+	p_in := gpuimpl.CPUView[uint32](b.Buffers[1])
 	var s_s [64]uint32
 	var a_a [256]uint32
 	var a_c [256]uint32
@@ -169,7 +170,7 @@ func arrayInLoopCPU(b *gpu.CPUBlock) {
 	v_m = uint32(0)
 	for {
 		if stop.Load() {
-			panic(gpu.CPUStopped)
+			panic(gpuimpl.CPUStopped)
 		}
 		c2 := (v_m < uint32(3))
 		if !c2 {
@@ -257,28 +258,28 @@ func arrayInLoopCPU(b *gpu.CPUBlock) {
 }
 
 // ConstantFaultsKernel is the compiled form of the kernel ConstantFaults (Go function ConstantFaults).
-var ConstantFaultsKernel = gpu.Register(&gpu.KernelSpec{
+var ConstantFaultsKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Name:  "github.com/goxpu/xpu/codegen/golower/internal/fission.ConstantFaults",
 	Block: xpu.Dim3{X: 64, Y: 1, Z: 1},
-	Params: []gpu.Param{
-		{Name: "out", Kind: gpu.ParamBuffer, Type: gpu.TypeName{Name: "uint32"}, Size: 4, Access: gpu.AccessWrite, Binding: 0},
-		{Name: "in", Kind: gpu.ParamBuffer, Type: gpu.TypeName{Name: "uint32"}, Size: 4, Access: gpu.AccessRead, Binding: 1},
-		{Name: "bad", Kind: gpu.ParamScalar, Type: gpu.TypeName{Name: "uint32"}, Size: 4, Binding: 0},
+	Params: []gpuimpl.Param{
+		{Name: "out", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Access: gpuimpl.AccessWrite, Binding: 0},
+		{Name: "in", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Access: gpuimpl.AccessRead, Binding: 1},
+		{Name: "bad", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 0},
 	},
 	UniformSize: 16,
 	Func:        ConstantFaults,
-	Artifacts: []gpu.Artifact{
+	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpu.Manifest{
+			Manifest: gpuimpl.Manifest{
 				Kernel: "github.com/goxpu/xpu/codegen/golower/internal/fission.ConstantFaults", Backend: "webgpu", Target: "wgsl",
 				Hash:        "sha256:2a1a4c1c50b2a2bc083f5b04d41a547ccf32df97c084c164124f0500f6865a48",
 				Codegen:     "xpu-gen/1",
 				Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
 				SharedBytes: 0, StorageBindings: 2, UniformBytes: 16,
 				PrivateBytes: new(8),
-				Buffers: []gpu.Usage{
-					{Name: "out", Access: gpu.AccessWrite},
-					{Name: "in", Access: gpu.AccessRead},
+				Buffers: []gpuimpl.Usage{
+					{Name: "out", Access: gpuimpl.AccessWrite},
+					{Name: "in", Access: gpuimpl.AccessRead},
 				},
 				Fault:     true,
 				NativeOps: []string{"atomicOr", "select"},
@@ -286,15 +287,15 @@ var ConstantFaultsKernel = gpu.Register(&gpu.KernelSpec{
 			Code: constantFaultsWGSL,
 		},
 		{
-			Manifest: gpu.Manifest{
+			Manifest: gpuimpl.Manifest{
 				Kernel: "github.com/goxpu/xpu/codegen/golower/internal/fission.ConstantFaults", Backend: "cpu", Target: "go",
-				Hash:        "sha256:6c2bf76573e6a2fc847367a65f3c24077c8ffe48f04c49b4f3a6cf1212a5bbbd",
+				Hash:        "sha256:d25f59c45057d986a48799257a3dd8a455b72baff01998effc17d9020e4098fd",
 				Codegen:     "xpu-gen/1",
 				Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
 				SharedBytes: 0, StorageBindings: 2, UniformBytes: 16,
-				Buffers: []gpu.Usage{
-					{Name: "out", Access: gpu.AccessWrite},
-					{Name: "in", Access: gpu.AccessRead},
+				Buffers: []gpuimpl.Usage{
+					{Name: "out", Access: gpuimpl.AccessWrite},
+					{Name: "in", Access: gpuimpl.AccessRead},
 				},
 			},
 			Entry: constantFaultsCPU,
@@ -378,10 +379,10 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
 `
 
 // constantFaultsCPU runs one block of the kernel ConstantFaults on the CPU.
-func constantFaultsCPU(b *gpu.CPUBlock) {
-	p_out := gpu.CPUView[uint32](b.Buffers[0])
-	p_in := gpu.CPUView[uint32](b.Buffers[1])
-	p_bad := gpu.CPUUniform[uint32](b.Uniforms, 0)
+func constantFaultsCPU(b *gpuimpl.CPUBlock) {
+	p_out := gpuimpl.CPUView[uint32](b.Buffers[0])
+	p_in := gpuimpl.CPUView[uint32](b.Buffers[1])
+	p_bad := gpuimpl.CPUUniform[uint32](b.Uniforms, 0)
 	gx0, gy0, gz0 := b.Group.X*64, b.Group.Y*1, b.Group.Z*1
 	var ly uint32
 	var lz uint32
@@ -443,44 +444,44 @@ func constantFaultsCPU(b *gpu.CPUBlock) {
 }
 
 // ConstantIndexOutOfRangeKernel is the compiled form of the kernel ConstantIndexOutOfRange (Go function ConstantIndexOutOfRange).
-var ConstantIndexOutOfRangeKernel = gpu.Register(&gpu.KernelSpec{
+var ConstantIndexOutOfRangeKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Name:  "github.com/goxpu/xpu/codegen/golower/internal/fission.ConstantIndexOutOfRange",
 	Block: xpu.Dim3{X: 64, Y: 1, Z: 1},
-	Params: []gpu.Param{
-		{Name: "out", Kind: gpu.ParamBuffer, Type: gpu.TypeName{Name: "uint32"}, Size: 4, Access: gpu.AccessWrite, Binding: 0},
-		{Name: "in", Kind: gpu.ParamBuffer, Type: gpu.TypeName{Name: "uint32"}, Size: 4, Access: gpu.AccessRead, Binding: 1},
-		{Name: "bad", Kind: gpu.ParamScalar, Type: gpu.TypeName{Name: "uint32"}, Size: 4, Binding: 0},
+	Params: []gpuimpl.Param{
+		{Name: "out", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Access: gpuimpl.AccessWrite, Binding: 0},
+		{Name: "in", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Access: gpuimpl.AccessRead, Binding: 1},
+		{Name: "bad", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 0},
 	},
 	SharedBytes: 512,
 	UniformSize: 16,
 	Func:        ConstantIndexOutOfRange,
-	Artifacts: []gpu.Artifact{
+	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpu.Manifest{
+			Manifest: gpuimpl.Manifest{
 				Kernel: "github.com/goxpu/xpu/codegen/golower/internal/fission.ConstantIndexOutOfRange", Backend: "webgpu", Target: "wgsl",
 				Hash:        "sha256:d522ea526d289bc0583de3e86811c96c5ae4f7a355f6b8a68e4cb53467312565",
 				Codegen:     "xpu-gen/1",
 				Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
 				SharedBytes: 512, StorageBindings: 2, UniformBytes: 16,
 				PrivateBytes: new(88),
-				Buffers: []gpu.Usage{
-					{Name: "out", Access: gpu.AccessWrite},
-					{Name: "in", Access: gpu.AccessRead},
+				Buffers: []gpuimpl.Usage{
+					{Name: "out", Access: gpuimpl.AccessWrite},
+					{Name: "in", Access: gpuimpl.AccessRead},
 				},
 				NativeOps: []string{"atomicAdd", "atomicLoad", "atomicStore", "storageBarrier", "workgroupBarrier"},
 			},
 			Code: constantIndexOutOfRangeWGSL,
 		},
 		{
-			Manifest: gpu.Manifest{
+			Manifest: gpuimpl.Manifest{
 				Kernel: "github.com/goxpu/xpu/codegen/golower/internal/fission.ConstantIndexOutOfRange", Backend: "cpu", Target: "go",
-				Hash:        "sha256:42d6b597269c6c4e44f37964576527ceabb1c9b8843e3916bd78e58f0c796829",
+				Hash:        "sha256:774a6de17132ad65dd90d0e7bd83ee30a421d262beb22b4eec33d098cda10627",
 				Codegen:     "xpu-gen/1",
 				Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
 				SharedBytes: 512, StorageBindings: 2, UniformBytes: 16,
-				Buffers: []gpu.Usage{
-					{Name: "out", Access: gpu.AccessWrite},
-					{Name: "in", Access: gpu.AccessRead},
+				Buffers: []gpuimpl.Usage{
+					{Name: "out", Access: gpuimpl.AccessWrite},
+					{Name: "in", Access: gpuimpl.AccessRead},
 				},
 				NativeOps: []string{"xpu.AtomicAdd", "xpu.AtomicLoad", "xpu.AtomicStore"},
 			},
@@ -550,10 +551,10 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(local_invocation
 `
 
 // constantIndexOutOfRangeCPU runs one block of the kernel ConstantIndexOutOfRange on the CPU.
-func constantIndexOutOfRangeCPU(b *gpu.CPUBlock) {
-	p_out := gpu.CPUView[uint32](b.Buffers[0])
-	p_in := gpu.CPUView[uint32](b.Buffers[1])
-	p_bad := gpu.CPUUniform[uint32](b.Uniforms, 0)
+func constantIndexOutOfRangeCPU(b *gpuimpl.CPUBlock) {
+	p_out := gpuimpl.CPUView[uint32](b.Buffers[0])
+	p_in := gpuimpl.CPUView[uint32](b.Buffers[1])
+	p_bad := gpuimpl.CPUUniform[uint32](b.Uniforms, 0)
 	var s_s [64]uint32
 	var s_h [64]uint32
 	var a_a [64][4][2]uint32
@@ -726,44 +727,44 @@ func constantIndexOutOfRangeCPU(b *gpu.CPUBlock) {
 }
 
 // DeclaredInIfKernel is the compiled form of the kernel DeclaredInIf (Go function DeclaredInIf).
-var DeclaredInIfKernel = gpu.Register(&gpu.KernelSpec{
+var DeclaredInIfKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Name:  "github.com/goxpu/xpu/codegen/golower/internal/fission.DeclaredInIf",
 	Block: xpu.Dim3{X: 64, Y: 1, Z: 1},
-	Params: []gpu.Param{
-		{Name: "out", Kind: gpu.ParamBuffer, Type: gpu.TypeName{Name: "uint32"}, Size: 4, Access: gpu.AccessWrite, Binding: 0},
-		{Name: "in", Kind: gpu.ParamBuffer, Type: gpu.TypeName{Name: "uint32"}, Size: 4, Access: gpu.AccessRead, Binding: 1},
-		{Name: "n", Kind: gpu.ParamScalar, Type: gpu.TypeName{Name: "uint32"}, Size: 4, Binding: 0},
+	Params: []gpuimpl.Param{
+		{Name: "out", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Access: gpuimpl.AccessWrite, Binding: 0},
+		{Name: "in", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Access: gpuimpl.AccessRead, Binding: 1},
+		{Name: "n", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 0},
 	},
 	SharedBytes: 256,
 	UniformSize: 16,
 	Func:        DeclaredInIf,
-	Artifacts: []gpu.Artifact{
+	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpu.Manifest{
+			Manifest: gpuimpl.Manifest{
 				Kernel: "github.com/goxpu/xpu/codegen/golower/internal/fission.DeclaredInIf", Backend: "webgpu", Target: "wgsl",
 				Hash:        "sha256:4de2ca26daf0eae256c9ec6bed6d16e81d4678461efc379cd1f3391e1a222b30",
 				Codegen:     "xpu-gen/1",
 				Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
 				SharedBytes: 256, StorageBindings: 2, UniformBytes: 16,
 				PrivateBytes: new(60),
-				Buffers: []gpu.Usage{
-					{Name: "out", Access: gpu.AccessWrite},
-					{Name: "in", Access: gpu.AccessRead},
+				Buffers: []gpuimpl.Usage{
+					{Name: "out", Access: gpuimpl.AccessWrite},
+					{Name: "in", Access: gpuimpl.AccessRead},
 				},
 				NativeOps: []string{"workgroupBarrier"},
 			},
 			Code: declaredInIfWGSL,
 		},
 		{
-			Manifest: gpu.Manifest{
+			Manifest: gpuimpl.Manifest{
 				Kernel: "github.com/goxpu/xpu/codegen/golower/internal/fission.DeclaredInIf", Backend: "cpu", Target: "go",
-				Hash:        "sha256:c7eabae700f290bacd68962bab520d5582ed6303cd5b1521e9619ecc82163cbc",
+				Hash:        "sha256:30988603a2ee4c166a06d621f80f27154ac3f6c03c0303cbefc30d1f96cb5c6f",
 				Codegen:     "xpu-gen/1",
 				Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
 				SharedBytes: 256, StorageBindings: 2, UniformBytes: 16,
-				Buffers: []gpu.Usage{
-					{Name: "out", Access: gpu.AccessWrite},
-					{Name: "in", Access: gpu.AccessRead},
+				Buffers: []gpuimpl.Usage{
+					{Name: "out", Access: gpuimpl.AccessWrite},
+					{Name: "in", Access: gpuimpl.AccessRead},
 				},
 			},
 			Entry: declaredInIfCPU,
@@ -836,10 +837,10 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(local_invocation
 `
 
 // declaredInIfCPU runs one block of the kernel DeclaredInIf on the CPU.
-func declaredInIfCPU(b *gpu.CPUBlock) {
-	p_out := gpu.CPUView[uint32](b.Buffers[0])
-	p_in := gpu.CPUView[uint32](b.Buffers[1])
-	p_n := gpu.CPUUniform[uint32](b.Uniforms, 0)
+func declaredInIfCPU(b *gpuimpl.CPUBlock) {
+	p_out := gpuimpl.CPUView[uint32](b.Buffers[0])
+	p_in := gpuimpl.CPUView[uint32](b.Buffers[1])
+	p_n := gpuimpl.CPUUniform[uint32](b.Uniforms, 0)
 	var s_s [64]uint32
 	var a_a [128]uint32
 	var a_b [64]Pair
@@ -985,7 +986,7 @@ func declaredInIfCPU(b *gpu.CPUBlock) {
 		v_m = uint32(0)
 		for {
 			if stop.Load() {
-				panic(gpu.CPUStopped)
+				panic(gpuimpl.CPUStopped)
 			}
 			c5, first5 := false, true
 			for lx := uint32(0); lx < 64; lx++ {
@@ -1108,47 +1109,47 @@ func declaredInIfCPU(b *gpu.CPUBlock) {
 }
 
 // MatMulKernel is the compiled form of the kernel MatMul (Go function MatMul).
-var MatMulKernel = gpu.Register(&gpu.KernelSpec{
+var MatMulKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Name:  "github.com/goxpu/xpu/codegen/golower/internal/fission.MatMul",
 	Block: xpu.Dim3{X: 16, Y: 16, Z: 1},
-	Params: []gpu.Param{
-		{Name: "c", Kind: gpu.ParamBuffer, Type: gpu.TypeName{Name: "float32"}, Size: 4, Access: gpu.AccessWrite, Binding: 0},
-		{Name: "a", Kind: gpu.ParamBuffer, Type: gpu.TypeName{Name: "float32"}, Size: 4, Access: gpu.AccessRead, Binding: 1},
-		{Name: "b", Kind: gpu.ParamBuffer, Type: gpu.TypeName{Name: "float32"}, Size: 4, Access: gpu.AccessRead, Binding: 2},
-		{Name: "n", Kind: gpu.ParamScalar, Type: gpu.TypeName{Name: "uint32"}, Size: 4, Binding: 0},
+	Params: []gpuimpl.Param{
+		{Name: "c", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "float32"}, Size: 4, Access: gpuimpl.AccessWrite, Binding: 0},
+		{Name: "a", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "float32"}, Size: 4, Access: gpuimpl.AccessRead, Binding: 1},
+		{Name: "b", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "float32"}, Size: 4, Access: gpuimpl.AccessRead, Binding: 2},
+		{Name: "n", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 0},
 	},
 	SharedBytes: 2048,
 	UniformSize: 16,
 	Func:        MatMul,
-	Artifacts: []gpu.Artifact{
+	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpu.Manifest{
+			Manifest: gpuimpl.Manifest{
 				Kernel: "github.com/goxpu/xpu/codegen/golower/internal/fission.MatMul", Backend: "webgpu", Target: "wgsl",
 				Hash:        "sha256:fbec33040c53fd1afe888f41556037739f786cce09f140444f95e861b49c4177",
 				Codegen:     "xpu-gen/1",
 				Block:       xpu.Dim3{X: 16, Y: 16, Z: 1},
 				SharedBytes: 2048, StorageBindings: 3, UniformBytes: 16,
 				PrivateBytes: new(288),
-				Buffers: []gpu.Usage{
-					{Name: "c", Access: gpu.AccessWrite},
-					{Name: "a", Access: gpu.AccessRead},
-					{Name: "b", Access: gpu.AccessRead},
+				Buffers: []gpuimpl.Usage{
+					{Name: "c", Access: gpuimpl.AccessWrite},
+					{Name: "a", Access: gpuimpl.AccessRead},
+					{Name: "b", Access: gpuimpl.AccessRead},
 				},
 				NativeOps: []string{"workgroupBarrier"},
 			},
 			Code: matMulWGSL,
 		},
 		{
-			Manifest: gpu.Manifest{
+			Manifest: gpuimpl.Manifest{
 				Kernel: "github.com/goxpu/xpu/codegen/golower/internal/fission.MatMul", Backend: "cpu", Target: "go",
-				Hash:        "sha256:5f0ba36795532ac87c3cc820521a43b7045a8cf8138270396bb47a3548881ebc",
+				Hash:        "sha256:db54bb45a06ea06a8e97ef1738edadab8ca85c6f628c7d2bce82e843d7c26f10",
 				Codegen:     "xpu-gen/1",
 				Block:       xpu.Dim3{X: 16, Y: 16, Z: 1},
 				SharedBytes: 2048, StorageBindings: 3, UniformBytes: 16,
-				Buffers: []gpu.Usage{
-					{Name: "c", Access: gpu.AccessWrite},
-					{Name: "a", Access: gpu.AccessRead},
-					{Name: "b", Access: gpu.AccessRead},
+				Buffers: []gpuimpl.Usage{
+					{Name: "c", Access: gpuimpl.AccessWrite},
+					{Name: "a", Access: gpuimpl.AccessRead},
+					{Name: "b", Access: gpuimpl.AccessRead},
 				},
 			},
 			Entry: matMulCPU,
@@ -1267,11 +1268,11 @@ fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid
 `
 
 // matMulCPU runs one block of the kernel MatMul on the CPU.
-func matMulCPU(b *gpu.CPUBlock) {
-	p_c := gpu.CPUView[float32](b.Buffers[0])
-	p_a := gpu.CPUView[float32](b.Buffers[1])
-	p_b := gpu.CPUView[float32](b.Buffers[2])
-	p_n := gpu.CPUUniform[uint32](b.Uniforms, 0)
+func matMulCPU(b *gpuimpl.CPUBlock) {
+	p_c := gpuimpl.CPUView[float32](b.Buffers[0])
+	p_a := gpuimpl.CPUView[float32](b.Buffers[1])
+	p_b := gpuimpl.CPUView[float32](b.Buffers[2])
+	p_n := gpuimpl.CPUUniform[uint32](b.Uniforms, 0)
 	var s_as [256]float32
 	var s_bs [256]float32
 	var a_am [256]Matrix
@@ -1368,7 +1369,7 @@ func matMulCPU(b *gpu.CPUBlock) {
 	v_m = uint32(0)
 	for {
 		if stop.Load() {
-			panic(gpu.CPUStopped)
+			panic(gpuimpl.CPUStopped)
 		}
 		c2, first2 := false, true
 		for ly := uint32(0); ly < 16; ly++ {
@@ -1419,7 +1420,7 @@ func matMulCPU(b *gpu.CPUBlock) {
 			var v_col uint32 = lx
 			_ = v_col
 			v_e := uint32(0)
-			st := gpu.CPUDotStrip{Acc: a_value[:], AccOff: 0, Lanes: 16, Rows: 16, AccRow: 16,
+			st := gpuimpl.CPUDotStrip{Acc: a_value[:], AccOff: 0, Lanes: 16, Rows: 16, AccRow: 16,
 				I: 1, J: 1, AccI: 0, AccJ: 0,
 				A: s_as[:], AOff: int(((v_row * uint32(16)) + v_e)), ARow: 16, AI: 0, AK: 1,
 				B: s_bs[:], BOff: int(((v_e * uint32(16)) + v_col)), BRow: 0, BJ: 0, BK: 16}
@@ -1472,27 +1473,27 @@ func matMulCPU(b *gpu.CPUBlock) {
 }
 
 // NestedArrayInLoopKernel is the compiled form of the kernel NestedArrayInLoop (Go function NestedArrayInLoop).
-var NestedArrayInLoopKernel = gpu.Register(&gpu.KernelSpec{
+var NestedArrayInLoopKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Name:  "github.com/goxpu/xpu/codegen/golower/internal/fission.NestedArrayInLoop",
 	Block: xpu.Dim3{X: 64, Y: 1, Z: 1},
-	Params: []gpu.Param{
-		{Name: "out", Kind: gpu.ParamBuffer, Type: gpu.TypeName{Name: "uint32"}, Size: 4, Access: gpu.AccessWrite, Binding: 0},
-		{Name: "ps", Kind: gpu.ParamBuffer, Type: gpu.TypeName{Pkg: "github.com/goxpu/xpu/codegen/golower/internal/fission", Name: "Pair"}, Size: 8, Access: gpu.AccessRead, Binding: 1},
+	Params: []gpuimpl.Param{
+		{Name: "out", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Access: gpuimpl.AccessWrite, Binding: 0},
+		{Name: "ps", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Pkg: "github.com/goxpu/xpu/codegen/golower/internal/fission", Name: "Pair"}, Size: 8, Access: gpuimpl.AccessRead, Binding: 1},
 	},
 	SharedBytes: 256,
 	Func:        NestedArrayInLoop,
-	Artifacts: []gpu.Artifact{
+	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpu.Manifest{
+			Manifest: gpuimpl.Manifest{
 				Kernel: "github.com/goxpu/xpu/codegen/golower/internal/fission.NestedArrayInLoop", Backend: "webgpu", Target: "wgsl",
 				Hash:        "sha256:8572d3e32ce33479bbc4663329571e45f619d2045d26de0fe3b1807513324a40",
 				Codegen:     "xpu-gen/1",
 				Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
 				SharedBytes: 256, StorageBindings: 2, UniformBytes: 0,
 				PrivateBytes: new(40),
-				Buffers: []gpu.Usage{
-					{Name: "out", Access: gpu.AccessWrite},
-					{Name: "ps", Access: gpu.AccessRead},
+				Buffers: []gpuimpl.Usage{
+					{Name: "out", Access: gpuimpl.AccessWrite},
+					{Name: "ps", Access: gpuimpl.AccessRead},
 				},
 				Fault:     true,
 				NativeOps: []string{"arrayLength", "atomicOr", "workgroupBarrier"},
@@ -1500,15 +1501,15 @@ var NestedArrayInLoopKernel = gpu.Register(&gpu.KernelSpec{
 			Code: nestedArrayInLoopWGSL,
 		},
 		{
-			Manifest: gpu.Manifest{
+			Manifest: gpuimpl.Manifest{
 				Kernel: "github.com/goxpu/xpu/codegen/golower/internal/fission.NestedArrayInLoop", Backend: "cpu", Target: "go",
-				Hash:        "sha256:3c4733be22f13aeff600dffecccfa1bb41753803777198aa231061f282edc919",
+				Hash:        "sha256:f9a8854e67ca28ca480f480b0fec514ede4e12c3add2700c7fee3cbebd068e40",
 				Codegen:     "xpu-gen/1",
 				Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
 				SharedBytes: 256, StorageBindings: 2, UniformBytes: 0,
-				Buffers: []gpu.Usage{
-					{Name: "out", Access: gpu.AccessWrite},
-					{Name: "ps", Access: gpu.AccessRead},
+				Buffers: []gpuimpl.Usage{
+					{Name: "out", Access: gpuimpl.AccessWrite},
+					{Name: "ps", Access: gpuimpl.AccessRead},
 				},
 			},
 			Entry: nestedArrayInLoopCPU,
@@ -1570,9 +1571,9 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(local_invocation
 `
 
 // nestedArrayInLoopCPU runs one block of the kernel NestedArrayInLoop on the CPU.
-func nestedArrayInLoopCPU(b *gpu.CPUBlock) {
-	p_out := gpu.CPUView[uint32](b.Buffers[0])
-	p_ps := gpu.CPUView[Pair](b.Buffers[1])
+func nestedArrayInLoopCPU(b *gpuimpl.CPUBlock) {
+	p_out := gpuimpl.CPUView[uint32](b.Buffers[0])
+	p_ps := gpuimpl.CPUView[Pair](b.Buffers[1])
 	var s_s [64]uint32
 	var a_m [64][2][2]uint32
 	var a_p [64]Pair
@@ -1637,7 +1638,7 @@ func nestedArrayInLoopCPU(b *gpu.CPUBlock) {
 	v_k = uint32(0)
 	for {
 		if stop.Load() {
-			panic(gpu.CPUStopped)
+			panic(gpuimpl.CPUStopped)
 		}
 		c2 := (v_k < uint32(3))
 		if !c2 {
@@ -1715,44 +1716,44 @@ func nestedArrayInLoopCPU(b *gpu.CPUBlock) {
 }
 
 // NestedLoopsKernel is the compiled form of the kernel NestedLoops (Go function NestedLoops).
-var NestedLoopsKernel = gpu.Register(&gpu.KernelSpec{
+var NestedLoopsKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Name:  "github.com/goxpu/xpu/codegen/golower/internal/fission.NestedLoops",
 	Block: xpu.Dim3{X: 64, Y: 1, Z: 1},
-	Params: []gpu.Param{
-		{Name: "out", Kind: gpu.ParamBuffer, Type: gpu.TypeName{Name: "uint32"}, Size: 4, Access: gpu.AccessWrite, Binding: 0},
-		{Name: "in", Kind: gpu.ParamBuffer, Type: gpu.TypeName{Name: "uint32"}, Size: 4, Access: gpu.AccessRead, Binding: 1},
-		{Name: "n", Kind: gpu.ParamScalar, Type: gpu.TypeName{Name: "uint32"}, Size: 4, Binding: 0},
+	Params: []gpuimpl.Param{
+		{Name: "out", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Access: gpuimpl.AccessWrite, Binding: 0},
+		{Name: "in", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Access: gpuimpl.AccessRead, Binding: 1},
+		{Name: "n", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 0},
 	},
 	SharedBytes: 256,
 	UniformSize: 16,
 	Func:        NestedLoops,
-	Artifacts: []gpu.Artifact{
+	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpu.Manifest{
+			Manifest: gpuimpl.Manifest{
 				Kernel: "github.com/goxpu/xpu/codegen/golower/internal/fission.NestedLoops", Backend: "webgpu", Target: "wgsl",
 				Hash:        "sha256:77e5a71e0e5f28f262073b86121342654ebf0d33989d7c3495f6211de598329c",
 				Codegen:     "xpu-gen/1",
 				Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
 				SharedBytes: 256, StorageBindings: 2, UniformBytes: 16,
 				PrivateBytes: new(52),
-				Buffers: []gpu.Usage{
-					{Name: "out", Access: gpu.AccessWrite},
-					{Name: "in", Access: gpu.AccessRead},
+				Buffers: []gpuimpl.Usage{
+					{Name: "out", Access: gpuimpl.AccessWrite},
+					{Name: "in", Access: gpuimpl.AccessRead},
 				},
 				NativeOps: []string{"workgroupBarrier"},
 			},
 			Code: nestedLoopsWGSL,
 		},
 		{
-			Manifest: gpu.Manifest{
+			Manifest: gpuimpl.Manifest{
 				Kernel: "github.com/goxpu/xpu/codegen/golower/internal/fission.NestedLoops", Backend: "cpu", Target: "go",
-				Hash:        "sha256:0f8e58351c6456585463cab60aa51a47818f4b51e1faabe64f202b73f3e96554",
+				Hash:        "sha256:f6bf40e2539d882e21d882bc29ab9d79fb465e718f1239bf0f5a2241d2a001d6",
 				Codegen:     "xpu-gen/1",
 				Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
 				SharedBytes: 256, StorageBindings: 2, UniformBytes: 16,
-				Buffers: []gpu.Usage{
-					{Name: "out", Access: gpu.AccessWrite},
-					{Name: "in", Access: gpu.AccessRead},
+				Buffers: []gpuimpl.Usage{
+					{Name: "out", Access: gpuimpl.AccessWrite},
+					{Name: "in", Access: gpuimpl.AccessRead},
 				},
 			},
 			Entry: nestedLoopsCPU,
@@ -1814,10 +1815,10 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(local_invocation
 `
 
 // nestedLoopsCPU runs one block of the kernel NestedLoops on the CPU.
-func nestedLoopsCPU(b *gpu.CPUBlock) {
-	p_out := gpu.CPUView[uint32](b.Buffers[0])
-	p_in := gpu.CPUView[uint32](b.Buffers[1])
-	p_n := gpu.CPUUniform[uint32](b.Uniforms, 0)
+func nestedLoopsCPU(b *gpuimpl.CPUBlock) {
+	p_out := gpuimpl.CPUView[uint32](b.Buffers[0])
+	p_in := gpuimpl.CPUView[uint32](b.Buffers[1])
+	p_n := gpuimpl.CPUUniform[uint32](b.Uniforms, 0)
 	var s_s [64]uint32
 	var a_a [128]uint32
 	var a_b [64]Pair
@@ -1900,7 +1901,7 @@ func nestedLoopsCPU(b *gpu.CPUBlock) {
 	v_i = uint32(0)
 	for {
 		if stop.Load() {
-			panic(gpu.CPUStopped)
+			panic(gpuimpl.CPUStopped)
 		}
 		c2 := (v_i < p_n)
 		if !c2 {
@@ -1931,7 +1932,7 @@ func nestedLoopsCPU(b *gpu.CPUBlock) {
 		v_j = uint32(0)
 		for {
 			if stop.Load() {
-				panic(gpu.CPUStopped)
+				panic(gpuimpl.CPUStopped)
 			}
 			c5 := (v_j < uint32(2))
 			if !c5 {
@@ -2022,42 +2023,42 @@ func nestedLoopsCPU(b *gpu.CPUBlock) {
 }
 
 // ScalarCopiedInLoopKernel is the compiled form of the kernel ScalarCopiedInLoop (Go function ScalarCopiedInLoop).
-var ScalarCopiedInLoopKernel = gpu.Register(&gpu.KernelSpec{
+var ScalarCopiedInLoopKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Name:  "github.com/goxpu/xpu/codegen/golower/internal/fission.ScalarCopiedInLoop",
 	Block: xpu.Dim3{X: 64, Y: 1, Z: 1},
-	Params: []gpu.Param{
-		{Name: "out", Kind: gpu.ParamBuffer, Type: gpu.TypeName{Name: "uint32"}, Size: 4, Access: gpu.AccessWrite, Binding: 0},
-		{Name: "in", Kind: gpu.ParamBuffer, Type: gpu.TypeName{Name: "uint32"}, Size: 4, Access: gpu.AccessRead, Binding: 1},
+	Params: []gpuimpl.Param{
+		{Name: "out", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Access: gpuimpl.AccessWrite, Binding: 0},
+		{Name: "in", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Access: gpuimpl.AccessRead, Binding: 1},
 	},
 	SharedBytes: 256,
 	Func:        ScalarCopiedInLoop,
-	Artifacts: []gpu.Artifact{
+	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpu.Manifest{
+			Manifest: gpuimpl.Manifest{
 				Kernel: "github.com/goxpu/xpu/codegen/golower/internal/fission.ScalarCopiedInLoop", Backend: "webgpu", Target: "wgsl",
 				Hash:        "sha256:c4ea9eb3e28f74972f48856f97d24f987e545f89f2f311d8508253ed9f148af4",
 				Codegen:     "xpu-gen/1",
 				Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
 				SharedBytes: 256, StorageBindings: 2, UniformBytes: 0,
 				PrivateBytes: new(24),
-				Buffers: []gpu.Usage{
-					{Name: "out", Access: gpu.AccessWrite},
-					{Name: "in", Access: gpu.AccessRead},
+				Buffers: []gpuimpl.Usage{
+					{Name: "out", Access: gpuimpl.AccessWrite},
+					{Name: "in", Access: gpuimpl.AccessRead},
 				},
 				NativeOps: []string{"workgroupBarrier"},
 			},
 			Code: scalarCopiedInLoopWGSL,
 		},
 		{
-			Manifest: gpu.Manifest{
+			Manifest: gpuimpl.Manifest{
 				Kernel: "github.com/goxpu/xpu/codegen/golower/internal/fission.ScalarCopiedInLoop", Backend: "cpu", Target: "go",
-				Hash:        "sha256:5119eca8e2accf056b4eb02f214b01339e87a4a6f14c8cdc062898a16b4f8249",
+				Hash:        "sha256:cc92cf71ca09d39a8269dac2d1a18e5ccddd268328f06dbc3e13c633d0a69194",
 				Codegen:     "xpu-gen/1",
 				Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
 				SharedBytes: 256, StorageBindings: 2, UniformBytes: 0,
-				Buffers: []gpu.Usage{
-					{Name: "out", Access: gpu.AccessWrite},
-					{Name: "in", Access: gpu.AccessRead},
+				Buffers: []gpuimpl.Usage{
+					{Name: "out", Access: gpuimpl.AccessWrite},
+					{Name: "in", Access: gpuimpl.AccessRead},
 				},
 			},
 			Entry: scalarCopiedInLoopCPU,
@@ -2097,9 +2098,9 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(local_invocation
 `
 
 // scalarCopiedInLoopCPU runs one block of the kernel ScalarCopiedInLoop on the CPU.
-func scalarCopiedInLoopCPU(b *gpu.CPUBlock) {
-	p_out := gpu.CPUView[uint32](b.Buffers[0])
-	p_in := gpu.CPUView[uint32](b.Buffers[1])
+func scalarCopiedInLoopCPU(b *gpuimpl.CPUBlock) {
+	p_out := gpuimpl.CPUView[uint32](b.Buffers[0])
+	p_in := gpuimpl.CPUView[uint32](b.Buffers[1])
 	var s_s [64]uint32
 	var a_v [64]uint32
 	var a_w [64]uint32
@@ -2161,7 +2162,7 @@ func scalarCopiedInLoopCPU(b *gpu.CPUBlock) {
 	v_m = uint32(0)
 	for {
 		if stop.Load() {
-			panic(gpu.CPUStopped)
+			panic(gpuimpl.CPUStopped)
 		}
 		c2 := (v_m < uint32(3))
 		if !c2 {
@@ -2238,42 +2239,42 @@ func scalarCopiedInLoopCPU(b *gpu.CPUBlock) {
 }
 
 // StructArrayInLoopKernel is the compiled form of the kernel StructArrayInLoop (Go function StructArrayInLoop).
-var StructArrayInLoopKernel = gpu.Register(&gpu.KernelSpec{
+var StructArrayInLoopKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Name:  "github.com/goxpu/xpu/codegen/golower/internal/fission.StructArrayInLoop",
 	Block: xpu.Dim3{X: 64, Y: 1, Z: 1},
-	Params: []gpu.Param{
-		{Name: "out", Kind: gpu.ParamBuffer, Type: gpu.TypeName{Name: "uint32"}, Size: 4, Access: gpu.AccessWrite, Binding: 0},
-		{Name: "in", Kind: gpu.ParamBuffer, Type: gpu.TypeName{Name: "uint32"}, Size: 4, Access: gpu.AccessRead, Binding: 1},
+	Params: []gpuimpl.Param{
+		{Name: "out", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Access: gpuimpl.AccessWrite, Binding: 0},
+		{Name: "in", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Access: gpuimpl.AccessRead, Binding: 1},
 	},
 	SharedBytes: 256,
 	Func:        StructArrayInLoop,
-	Artifacts: []gpu.Artifact{
+	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpu.Manifest{
+			Manifest: gpuimpl.Manifest{
 				Kernel: "github.com/goxpu/xpu/codegen/golower/internal/fission.StructArrayInLoop", Backend: "webgpu", Target: "wgsl",
 				Hash:        "sha256:513eeee2ee0912c5fae5d35fa764c63c90cf5ce69913c6fbce7aae290233a1c8",
 				Codegen:     "xpu-gen/1",
 				Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
 				SharedBytes: 256, StorageBindings: 2, UniformBytes: 0,
 				PrivateBytes: new(68),
-				Buffers: []gpu.Usage{
-					{Name: "out", Access: gpu.AccessWrite},
-					{Name: "in", Access: gpu.AccessRead},
+				Buffers: []gpuimpl.Usage{
+					{Name: "out", Access: gpuimpl.AccessWrite},
+					{Name: "in", Access: gpuimpl.AccessRead},
 				},
 				NativeOps: []string{"workgroupBarrier"},
 			},
 			Code: structArrayInLoopWGSL,
 		},
 		{
-			Manifest: gpu.Manifest{
+			Manifest: gpuimpl.Manifest{
 				Kernel: "github.com/goxpu/xpu/codegen/golower/internal/fission.StructArrayInLoop", Backend: "cpu", Target: "go",
-				Hash:        "sha256:0dcb8a30019f1c0d776c94b37f68c636ec767e3aaab9a36e1c1c05472a09c9f3",
+				Hash:        "sha256:a6754851598090b534a9dd6291f1803f54b4465e99df04d376221aefdfb3d450",
 				Codegen:     "xpu-gen/1",
 				Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
 				SharedBytes: 256, StorageBindings: 2, UniformBytes: 0,
-				Buffers: []gpu.Usage{
-					{Name: "out", Access: gpu.AccessWrite},
-					{Name: "in", Access: gpu.AccessRead},
+				Buffers: []gpuimpl.Usage{
+					{Name: "out", Access: gpuimpl.AccessWrite},
+					{Name: "in", Access: gpuimpl.AccessRead},
 				},
 			},
 			Entry: structArrayInLoopCPU,
@@ -2325,9 +2326,9 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(local_invocation
 `
 
 // structArrayInLoopCPU runs one block of the kernel StructArrayInLoop on the CPU.
-func structArrayInLoopCPU(b *gpu.CPUBlock) {
-	p_out := gpu.CPUView[uint32](b.Buffers[0])
-	p_in := gpu.CPUView[uint32](b.Buffers[1])
+func structArrayInLoopCPU(b *gpuimpl.CPUBlock) {
+	p_out := gpuimpl.CPUView[uint32](b.Buffers[0])
+	p_in := gpuimpl.CPUView[uint32](b.Buffers[1])
 	var s_s [64]uint32
 	var a_ps [192]Pair
 	var a_w [192]Pair
@@ -2415,7 +2416,7 @@ func structArrayInLoopCPU(b *gpu.CPUBlock) {
 	v_m = uint32(0)
 	for {
 		if stop.Load() {
-			panic(gpu.CPUStopped)
+			panic(gpuimpl.CPUStopped)
 		}
 		c2 := (v_m < uint32(3))
 		if !c2 {
@@ -2504,44 +2505,44 @@ func structArrayInLoopCPU(b *gpu.CPUBlock) {
 }
 
 // StructCopiedInLoopKernel is the compiled form of the kernel StructCopiedInLoop (Go function StructCopiedInLoop).
-var StructCopiedInLoopKernel = gpu.Register(&gpu.KernelSpec{
+var StructCopiedInLoopKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Name:  "github.com/goxpu/xpu/codegen/golower/internal/fission.StructCopiedInLoop",
 	Block: xpu.Dim3{X: 64, Y: 1, Z: 1},
-	Params: []gpu.Param{
-		{Name: "out", Kind: gpu.ParamBuffer, Type: gpu.TypeName{Name: "uint32"}, Size: 4, Access: gpu.AccessWrite, Binding: 0},
-		{Name: "in", Kind: gpu.ParamBuffer, Type: gpu.TypeName{Name: "uint32"}, Size: 4, Access: gpu.AccessRead, Binding: 1},
-		{Name: "n", Kind: gpu.ParamScalar, Type: gpu.TypeName{Name: "uint32"}, Size: 4, Binding: 0},
+	Params: []gpuimpl.Param{
+		{Name: "out", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Access: gpuimpl.AccessWrite, Binding: 0},
+		{Name: "in", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Access: gpuimpl.AccessRead, Binding: 1},
+		{Name: "n", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 0},
 	},
 	SharedBytes: 256,
 	UniformSize: 16,
 	Func:        StructCopiedInLoop,
-	Artifacts: []gpu.Artifact{
+	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpu.Manifest{
+			Manifest: gpuimpl.Manifest{
 				Kernel: "github.com/goxpu/xpu/codegen/golower/internal/fission.StructCopiedInLoop", Backend: "webgpu", Target: "wgsl",
 				Hash:        "sha256:5bde8a43a660dd47819993a5cf2aac2aedc6f7758f456f6b12a79d16cc5fb5b7",
 				Codegen:     "xpu-gen/1",
 				Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
 				SharedBytes: 256, StorageBindings: 2, UniformBytes: 16,
 				PrivateBytes: new(36),
-				Buffers: []gpu.Usage{
-					{Name: "out", Access: gpu.AccessWrite},
-					{Name: "in", Access: gpu.AccessRead},
+				Buffers: []gpuimpl.Usage{
+					{Name: "out", Access: gpuimpl.AccessWrite},
+					{Name: "in", Access: gpuimpl.AccessRead},
 				},
 				NativeOps: []string{"workgroupBarrier"},
 			},
 			Code: structCopiedInLoopWGSL,
 		},
 		{
-			Manifest: gpu.Manifest{
+			Manifest: gpuimpl.Manifest{
 				Kernel: "github.com/goxpu/xpu/codegen/golower/internal/fission.StructCopiedInLoop", Backend: "cpu", Target: "go",
-				Hash:        "sha256:88e688f5f744856c4dd49820b0752ad0c7c8fa2c0fe5065cf4081f44f5487392",
+				Hash:        "sha256:79c37362386ba08c974fb9ffebb6546dd2cb2d7d8dd4faf716a34266e2b29729",
 				Codegen:     "xpu-gen/1",
 				Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
 				SharedBytes: 256, StorageBindings: 2, UniformBytes: 16,
-				Buffers: []gpu.Usage{
-					{Name: "out", Access: gpu.AccessWrite},
-					{Name: "in", Access: gpu.AccessRead},
+				Buffers: []gpuimpl.Usage{
+					{Name: "out", Access: gpuimpl.AccessWrite},
+					{Name: "in", Access: gpuimpl.AccessRead},
 				},
 			},
 			Entry: structCopiedInLoopCPU,
@@ -2596,10 +2597,10 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(local_invocation
 `
 
 // structCopiedInLoopCPU runs one block of the kernel StructCopiedInLoop on the CPU.
-func structCopiedInLoopCPU(b *gpu.CPUBlock) {
-	p_out := gpu.CPUView[uint32](b.Buffers[0])
-	p_in := gpu.CPUView[uint32](b.Buffers[1])
-	p_n := gpu.CPUUniform[uint32](b.Uniforms, 0)
+func structCopiedInLoopCPU(b *gpuimpl.CPUBlock) {
+	p_out := gpuimpl.CPUView[uint32](b.Buffers[0])
+	p_in := gpuimpl.CPUView[uint32](b.Buffers[1])
+	p_n := gpuimpl.CPUUniform[uint32](b.Uniforms, 0)
 	var s_s [64]uint32
 	var a_acc [64]uint32
 	var a_b [64]Pair
@@ -2669,7 +2670,7 @@ func structCopiedInLoopCPU(b *gpu.CPUBlock) {
 	v_m = uint32(0)
 	for {
 		if stop.Load() {
-			panic(gpu.CPUStopped)
+			panic(gpuimpl.CPUStopped)
 		}
 		c2 := (v_m < uint32(3))
 		if !c2 {
@@ -2730,42 +2731,42 @@ func structCopiedInLoopCPU(b *gpu.CPUBlock) {
 }
 
 // StructFieldsInLoopKernel is the compiled form of the kernel StructFieldsInLoop (Go function StructFieldsInLoop).
-var StructFieldsInLoopKernel = gpu.Register(&gpu.KernelSpec{
+var StructFieldsInLoopKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Name:  "github.com/goxpu/xpu/codegen/golower/internal/fission.StructFieldsInLoop",
 	Block: xpu.Dim3{X: 64, Y: 1, Z: 1},
-	Params: []gpu.Param{
-		{Name: "out", Kind: gpu.ParamBuffer, Type: gpu.TypeName{Name: "uint32"}, Size: 4, Access: gpu.AccessWrite, Binding: 0},
-		{Name: "in", Kind: gpu.ParamBuffer, Type: gpu.TypeName{Name: "uint32"}, Size: 4, Access: gpu.AccessRead, Binding: 1},
+	Params: []gpuimpl.Param{
+		{Name: "out", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Access: gpuimpl.AccessWrite, Binding: 0},
+		{Name: "in", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Access: gpuimpl.AccessRead, Binding: 1},
 	},
 	SharedBytes: 256,
 	Func:        StructFieldsInLoop,
-	Artifacts: []gpu.Artifact{
+	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpu.Manifest{
+			Manifest: gpuimpl.Manifest{
 				Kernel: "github.com/goxpu/xpu/codegen/golower/internal/fission.StructFieldsInLoop", Backend: "webgpu", Target: "wgsl",
 				Hash:        "sha256:bfde9e054043ece7263e64653cff823daaf8e43355109eb1fcf82bcd1e5c9d48",
 				Codegen:     "xpu-gen/1",
 				Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
 				SharedBytes: 256, StorageBindings: 2, UniformBytes: 0,
 				PrivateBytes: new(24),
-				Buffers: []gpu.Usage{
-					{Name: "out", Access: gpu.AccessWrite},
-					{Name: "in", Access: gpu.AccessRead},
+				Buffers: []gpuimpl.Usage{
+					{Name: "out", Access: gpuimpl.AccessWrite},
+					{Name: "in", Access: gpuimpl.AccessRead},
 				},
 				NativeOps: []string{"workgroupBarrier"},
 			},
 			Code: structFieldsInLoopWGSL,
 		},
 		{
-			Manifest: gpu.Manifest{
+			Manifest: gpuimpl.Manifest{
 				Kernel: "github.com/goxpu/xpu/codegen/golower/internal/fission.StructFieldsInLoop", Backend: "cpu", Target: "go",
-				Hash:        "sha256:06e27aadc93af946a81f1cc1ae24b6a67f8ca155dde4ee372ab10b26f20f5978",
+				Hash:        "sha256:d100ba9443e36ff2bd4ef6502ed37b0175ece2e61057f3a21d00c91b9879c409",
 				Codegen:     "xpu-gen/1",
 				Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
 				SharedBytes: 256, StorageBindings: 2, UniformBytes: 0,
-				Buffers: []gpu.Usage{
-					{Name: "out", Access: gpu.AccessWrite},
-					{Name: "in", Access: gpu.AccessRead},
+				Buffers: []gpuimpl.Usage{
+					{Name: "out", Access: gpuimpl.AccessWrite},
+					{Name: "in", Access: gpuimpl.AccessRead},
 				},
 			},
 			Entry: structFieldsInLoopCPU,
@@ -2818,9 +2819,9 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(local_invocation
 `
 
 // structFieldsInLoopCPU runs one block of the kernel StructFieldsInLoop on the CPU.
-func structFieldsInLoopCPU(b *gpu.CPUBlock) {
-	p_out := gpu.CPUView[uint32](b.Buffers[0])
-	p_in := gpu.CPUView[uint32](b.Buffers[1])
+func structFieldsInLoopCPU(b *gpuimpl.CPUBlock) {
+	p_out := gpuimpl.CPUView[uint32](b.Buffers[0])
+	p_in := gpuimpl.CPUView[uint32](b.Buffers[1])
 	var s_s [64]uint32
 	var a_b [64]Pair
 	var v_m uint32
@@ -2873,7 +2874,7 @@ func structFieldsInLoopCPU(b *gpu.CPUBlock) {
 	v_m = uint32(0)
 	for {
 		if stop.Load() {
-			panic(gpu.CPUStopped)
+			panic(gpuimpl.CPUStopped)
 		}
 		c2 := (v_m < uint32(4))
 		if !c2 {
@@ -2927,65 +2928,65 @@ func structFieldsInLoopCPU(b *gpu.CPUBlock) {
 }
 
 // WaveInLoopKernel is the compiled form of the kernel WaveInLoop (Go function WaveInLoop).
-var WaveInLoopKernel = gpu.Register(&gpu.KernelSpec{
+var WaveInLoopKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Name:  "github.com/goxpu/xpu/codegen/golower/internal/fission.WaveInLoop",
 	Block: xpu.Dim3{X: 64, Y: 1, Z: 1},
-	Params: []gpu.Param{
-		{Name: "out", Kind: gpu.ParamBuffer, Type: gpu.TypeName{Name: "uint32"}, Size: 4, Access: gpu.AccessWrite, Binding: 0},
-		{Name: "in", Kind: gpu.ParamBuffer, Type: gpu.TypeName{Name: "uint32"}, Size: 4, Access: gpu.AccessRead, Binding: 1},
+	Params: []gpuimpl.Param{
+		{Name: "out", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Access: gpuimpl.AccessWrite, Binding: 0},
+		{Name: "in", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Access: gpuimpl.AccessRead, Binding: 1},
 	},
 	SharedBytes: 256,
 	Func:        WaveInLoop,
-	Artifacts: []gpu.Artifact{
+	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpu.Manifest{
+			Manifest: gpuimpl.Manifest{
 				Kernel: "github.com/goxpu/xpu/codegen/golower/internal/fission.WaveInLoop", Backend: "webgpu", Target: "wgsl",
 				Hash:        "sha256:2eac1a33c746c386deafb7d77e2cccc1af2bbe41a48a200c37235e39e16c5231",
 				Codegen:     "xpu-gen/1",
 				Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
 				SharedBytes: 256, StorageBindings: 2, UniformBytes: 0,
 				PrivateBytes: new(36),
-				Buffers: []gpu.Usage{
-					{Name: "out", Access: gpu.AccessWrite},
-					{Name: "in", Access: gpu.AccessRead},
+				Buffers: []gpuimpl.Usage{
+					{Name: "out", Access: gpuimpl.AccessWrite},
+					{Name: "in", Access: gpuimpl.AccessRead},
 				},
 				WaveOps: true, WaveTier: "native",
 				NativeOps: []string{"subgroupAdd", "workgroupBarrier"},
 			},
-			Selector: gpu.Selector{SubgroupMin: 4, SubgroupMax: 128, Width: 0},
+			Selector: gpuimpl.Selector{SubgroupMin: 4, SubgroupMax: 128, Width: 0},
 			Code:     waveInLoopWGSLNative,
 		},
 		{
-			Manifest: gpu.Manifest{
+			Manifest: gpuimpl.Manifest{
 				Kernel: "github.com/goxpu/xpu/codegen/golower/internal/fission.WaveInLoop", Backend: "webgpu", Target: "wgsl",
 				Hash:        "sha256:a6f95777bf8716a845c079f229bf306ac891840aae93aec9a8f9f4efea26f8cb",
 				Codegen:     "xpu-gen/1",
 				Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
 				SharedBytes: 256, StorageBindings: 2, UniformBytes: 0,
 				PrivateBytes: new(36),
-				Buffers: []gpu.Usage{
-					{Name: "out", Access: gpu.AccessWrite},
-					{Name: "in", Access: gpu.AccessRead},
+				Buffers: []gpuimpl.Usage{
+					{Name: "out", Access: gpuimpl.AccessWrite},
+					{Name: "in", Access: gpuimpl.AccessRead},
 				},
 				WaveOps: true, WaveTier: "emulated",
 				NativeOps: []string{"workgroupBarrier"},
 			},
-			Selector: gpu.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 32},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 32},
 			Code:     waveInLoopWGSLEmulated,
 		},
 		{
-			Manifest: gpu.Manifest{
+			Manifest: gpuimpl.Manifest{
 				Kernel: "github.com/goxpu/xpu/codegen/golower/internal/fission.WaveInLoop", Backend: "cpu", Target: "go",
-				Hash:        "sha256:27cf138e6b9ad979a3776445b0a33cacbbd0c0922501338ccb7f64d1f8b27a72",
+				Hash:        "sha256:a04365a671112aaaf2f4173500d3368ef94e7d2c4852f26ee430f0a29878d742",
 				Codegen:     "xpu-gen/1",
 				Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
 				SharedBytes: 256, StorageBindings: 2, UniformBytes: 0,
-				Buffers: []gpu.Usage{
-					{Name: "out", Access: gpu.AccessWrite},
-					{Name: "in", Access: gpu.AccessRead},
+				Buffers: []gpuimpl.Usage{
+					{Name: "out", Access: gpuimpl.AccessWrite},
+					{Name: "in", Access: gpuimpl.AccessRead},
 				},
 				WaveOps: true, WaveTier: "emulated",
-				NativeOps: []string{"gpu.CPUWave"},
+				NativeOps: []string{"gpuimpl.CPUWave"},
 			},
 			Entry: waveInLoopCPU,
 		},
@@ -3097,9 +3098,9 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(local_invocation
 `
 
 // waveInLoopCPU runs one block of the kernel WaveInLoop on the CPU.
-func waveInLoopCPU(b *gpu.CPUBlock) {
-	p_out := gpu.CPUView[uint32](b.Buffers[0])
-	p_in := gpu.CPUView[uint32](b.Buffers[1])
+func waveInLoopCPU(b *gpuimpl.CPUBlock) {
+	p_out := gpuimpl.CPUView[uint32](b.Buffers[0])
+	p_in := gpuimpl.CPUView[uint32](b.Buffers[1])
 	var s_s [64]uint32
 	var a_a [128]uint32
 	var a_b [64]Pair
@@ -3178,7 +3179,7 @@ func waveInLoopCPU(b *gpu.CPUBlock) {
 	v_m = uint32(0)
 	for {
 		if stop.Load() {
-			panic(gpu.CPUStopped)
+			panic(gpuimpl.CPUStopped)
 		}
 		c2 := (v_m < uint32(2))
 		if !c2 {
@@ -3211,7 +3212,7 @@ func waveInLoopCPU(b *gpu.CPUBlock) {
 			wx4[li] = (s_s[((v_l+uint32(1))%uint32(64))] + v_a[uint32(1)])
 			won4[li] = true
 		}
-		gpu.CPUWave(gpu.CPUWaveSum, wx4[:], nil, won4[:], b.Wave, a_w[:])
+		gpuimpl.CPUWave(gpuimpl.CPUWaveSum, wx4[:], nil, won4[:], b.Wave, a_w[:])
 		for lx := uint32(0); lx < 64; lx++ {
 			li := lx
 			_ = li

@@ -4,17 +4,17 @@ package lowered
 
 import (
 	"github.com/goxpu/xpu"
-	"github.com/goxpu/xpu/gpu"
+	"github.com/goxpu/xpu/gpu/gpuimpl"
 )
 
 var _ = xpu.Dim3{}
 
 // saxpyCPU runs one block of the kernel Saxpy on the CPU.
-func saxpyCPU(b *gpu.CPUBlock) {
-	p_y := gpu.CPUView[float32](b.Buffers[0])
-	p_x := gpu.CPUView[float32](b.Buffers[1])
-	p_a := gpu.CPUUniform[float32](b.Uniforms, 0)
-	p_n := gpu.CPUUniform[uint32](b.Uniforms, 4)
+func saxpyCPU(b *gpuimpl.CPUBlock) {
+	p_y := gpuimpl.CPUView[float32](b.Buffers[0])
+	p_x := gpuimpl.CPUView[float32](b.Buffers[1])
+	p_a := gpuimpl.CPUUniform[float32](b.Uniforms, 0)
+	p_n := gpuimpl.CPUUniform[uint32](b.Uniforms, 4)
 	gx0, gy0, gz0 := b.Group.X*64, b.Group.Y*1, b.Group.Z*1
 	var ly uint32
 	var lz uint32
@@ -90,10 +90,10 @@ func saxpyCPU(b *gpu.CPUBlock) {
 }
 
 // blockSumCPU runs one block of the kernel BlockSum on the CPU.
-func blockSumCPU(b *gpu.CPUBlock) {
-	p_out := gpu.CPUView[float32](b.Buffers[0])
-	p_in := gpu.CPUView[float32](b.Buffers[1])
-	p_groups := gpu.CPUUniform[uint32](b.Uniforms, 0)
+func blockSumCPU(b *gpuimpl.CPUBlock) {
+	p_out := gpuimpl.CPUView[float32](b.Buffers[0])
+	p_in := gpuimpl.CPUView[float32](b.Buffers[1])
+	p_groups := gpuimpl.CPUUniform[uint32](b.Uniforms, 0)
 	var s_s [64]float32
 	var a_h [64]uint32
 	var done [64]bool
@@ -164,7 +164,7 @@ func blockSumCPU(b *gpu.CPUBlock) {
 	}
 	for {
 		if stop.Load() {
-			panic(gpu.CPUStopped)
+			panic(gpuimpl.CPUStopped)
 		}
 		c2, first2 := false, true
 		for lx := uint32(0); lx < 64; lx++ {
@@ -225,11 +225,11 @@ func blockSumCPU(b *gpu.CPUBlock) {
 }
 
 // gemmCPU runs one block of the kernel Gemm on the CPU.
-func gemmCPU(b *gpu.CPUBlock) {
-	p_c := gpu.CPUView[float32](b.Buffers[0])
-	p_a := gpu.CPUView[float32](b.Buffers[1])
-	p_b := gpu.CPUView[float32](b.Buffers[2])
-	p_n := gpu.CPUUniform[uint32](b.Uniforms, 0)
+func gemmCPU(b *gpuimpl.CPUBlock) {
+	p_c := gpuimpl.CPUView[float32](b.Buffers[0])
+	p_a := gpuimpl.CPUView[float32](b.Buffers[1])
+	p_b := gpuimpl.CPUView[float32](b.Buffers[2])
+	p_n := gpuimpl.CPUUniform[uint32](b.Uniforms, 0)
 	var s_as [256]float32
 	var s_bs [256]float32
 	var a_acc [256]float32
@@ -276,7 +276,7 @@ func gemmCPU(b *gpu.CPUBlock) {
 	}
 	for {
 		if stop.Load() {
-			panic(gpu.CPUStopped)
+			panic(gpuimpl.CPUStopped)
 		}
 		c2, first2 := false, true
 		for ly := uint32(0); ly < 16; ly++ {
@@ -321,7 +321,7 @@ func gemmCPU(b *gpu.CPUBlock) {
 			var v_ty uint32 = ly
 			_ = v_ty
 			v_k := uint32(0)
-			st := gpu.CPUDotStrip{Acc: a_acc[:], AccOff: 0, Lanes: 16, Rows: 16, AccRow: 16,
+			st := gpuimpl.CPUDotStrip{Acc: a_acc[:], AccOff: 0, Lanes: 16, Rows: 16, AccRow: 16,
 				I: 1, J: 1, AccI: 0, AccJ: 0,
 				A: s_as[:], AOff: int(((v_ty * uint32(16)) + v_k)), ARow: 16, AI: 0, AK: 1,
 				B: s_bs[:], BOff: int(((v_k * uint32(16)) + v_tx)), BRow: 0, BJ: 0, BK: 16}
@@ -385,11 +385,11 @@ func gemmCPU(b *gpu.CPUBlock) {
 }
 
 // dotCPU runs one block of the kernel Dot on the CPU.
-func dotCPU(b *gpu.CPUBlock) {
-	p_out := gpu.CPUView[float32](b.Buffers[0])
-	p_a := gpu.CPUView[float32](b.Buffers[1])
-	p_b := gpu.CPUView[float32](b.Buffers[2])
-	p_m := gpu.CPUUniform[uint32](b.Uniforms, 0)
+func dotCPU(b *gpuimpl.CPUBlock) {
+	p_out := gpuimpl.CPUView[float32](b.Buffers[0])
+	p_a := gpuimpl.CPUView[float32](b.Buffers[1])
+	p_b := gpuimpl.CPUView[float32](b.Buffers[2])
+	p_m := gpuimpl.CPUUniform[uint32](b.Uniforms, 0)
 	var a_acc [16]float32
 	gx0, gy0, gz0 := b.Group.X*8, b.Group.Y*2, b.Group.Z*1
 	var lz uint32
@@ -425,7 +425,7 @@ func dotCPU(b *gpu.CPUBlock) {
 		var v_ty uint32 = ly
 		_ = v_ty
 		v_k := uint32(1)
-		st := gpu.CPUDotStrip{Acc: a_acc[:], AccOff: 0, Lanes: 8, Rows: 2, AccRow: 8,
+		st := gpuimpl.CPUDotStrip{Acc: a_acc[:], AccOff: 0, Lanes: 8, Rows: 2, AccRow: 8,
 			I: 1, J: 1, AccI: 0, AccJ: 0,
 			A: p_a, AOff: int(((v_ty << uint32(5)) + v_k)), ARow: 32, AI: 0, AK: 1,
 			B: p_b, BOff: int(((v_k * uint32(8)) + v_tx)), BRow: 0, BJ: 0, BK: 8}
@@ -449,7 +449,7 @@ func dotCPU(b *gpu.CPUBlock) {
 						if p_m-v_k > 1024 {
 							for v_k < p_m {
 								if stop.Load() {
-									panic(gpu.CPUStopped)
+									panic(gpuimpl.CPUStopped)
 								}
 								for end3 := v_k + min(p_m-v_k, 1024); v_k < end3; {
 									{
@@ -488,10 +488,10 @@ func dotCPU(b *gpu.CPUBlock) {
 }
 
 // histogramCPU runs one block of the kernel Histogram on the CPU.
-func histogramCPU(b *gpu.CPUBlock) {
-	p_bins := gpu.CPUView[uint32](b.Buffers[0])
-	p_in := gpu.CPUView[uint32](b.Buffers[1])
-	p_n := gpu.CPUUniform[uint32](b.Uniforms, 0)
+func histogramCPU(b *gpuimpl.CPUBlock) {
+	p_bins := gpuimpl.CPUView[uint32](b.Buffers[0])
+	p_in := gpuimpl.CPUView[uint32](b.Buffers[1])
+	p_n := gpuimpl.CPUUniform[uint32](b.Uniforms, 0)
 	gx0, gy0, gz0 := b.Group.X*64, b.Group.Y*1, b.Group.Z*1
 	var ly uint32
 	var lz uint32
@@ -548,8 +548,8 @@ func histogramCPU(b *gpu.CPUBlock) {
 }
 
 // constantsCPU runs one block of the kernel Constants on the CPU.
-func constantsCPU(b *gpu.CPUBlock) {
-	p_out := gpu.CPUView[int32](b.Buffers[0])
+func constantsCPU(b *gpuimpl.CPUBlock) {
+	p_out := gpuimpl.CPUView[int32](b.Buffers[0])
 	gx0, gy0, gz0 := b.Group.X*1, b.Group.Y*1, b.Group.Z*1
 	var ly uint32
 	var lz uint32
@@ -572,11 +572,11 @@ func constantsCPU(b *gpu.CPUBlock) {
 }
 
 // belowCPU runs one block of the kernel Below on the CPU.
-func belowCPU(b *gpu.CPUBlock) {
-	p_out := gpu.CPUView[float32](b.Buffers[0])
-	p_x := gpu.CPUView[float32](b.Buffers[1])
-	p_k := gpu.CPUUniform[uint32](b.Uniforms, 0)
-	p_m := gpu.CPUUniform[uint32](b.Uniforms, 4)
+func belowCPU(b *gpuimpl.CPUBlock) {
+	p_out := gpuimpl.CPUView[float32](b.Buffers[0])
+	p_x := gpuimpl.CPUView[float32](b.Buffers[1])
+	p_k := gpuimpl.CPUUniform[uint32](b.Uniforms, 0)
+	p_m := gpuimpl.CPUUniform[uint32](b.Uniforms, 4)
 	gx0, gy0, gz0 := b.Group.X*64, b.Group.Y*1, b.Group.Z*1
 	var ly uint32
 	var lz uint32
@@ -654,11 +654,11 @@ func belowCPU(b *gpu.CPUBlock) {
 }
 
 // aboveCPU runs one block of the kernel Above on the CPU.
-func aboveCPU(b *gpu.CPUBlock) {
-	p_out := gpu.CPUView[float32](b.Buffers[0])
-	p_x := gpu.CPUView[float32](b.Buffers[1])
-	p_k := gpu.CPUUniform[uint32](b.Uniforms, 0)
-	p_m := gpu.CPUUniform[uint32](b.Uniforms, 4)
+func aboveCPU(b *gpuimpl.CPUBlock) {
+	p_out := gpuimpl.CPUView[float32](b.Buffers[0])
+	p_x := gpuimpl.CPUView[float32](b.Buffers[1])
+	p_k := gpuimpl.CPUUniform[uint32](b.Uniforms, 0)
+	p_m := gpuimpl.CPUUniform[uint32](b.Uniforms, 4)
 	gx0, gy0, gz0 := b.Group.X*64, b.Group.Y*1, b.Group.Z*1
 	var ly uint32
 	var lz uint32
@@ -736,11 +736,11 @@ func aboveCPU(b *gpu.CPUBlock) {
 }
 
 // signedBelowCPU runs one block of the kernel SignedBelow on the CPU.
-func signedBelowCPU(b *gpu.CPUBlock) {
-	p_out := gpu.CPUView[float32](b.Buffers[0])
-	p_x := gpu.CPUView[float32](b.Buffers[1])
-	p_k := gpu.CPUUniform[int32](b.Uniforms, 0)
-	p_m := gpu.CPUUniform[int32](b.Uniforms, 4)
+func signedBelowCPU(b *gpuimpl.CPUBlock) {
+	p_out := gpuimpl.CPUView[float32](b.Buffers[0])
+	p_x := gpuimpl.CPUView[float32](b.Buffers[1])
+	p_k := gpuimpl.CPUUniform[int32](b.Uniforms, 0)
+	p_m := gpuimpl.CPUUniform[int32](b.Uniforms, 4)
 	gx0, gy0, gz0 := b.Group.X*64, b.Group.Y*1, b.Group.Z*1
 	var ly uint32
 	var lz uint32
@@ -818,11 +818,11 @@ func signedBelowCPU(b *gpu.CPUBlock) {
 }
 
 // signedFromCPU runs one block of the kernel SignedFrom on the CPU.
-func signedFromCPU(b *gpu.CPUBlock) {
-	p_out := gpu.CPUView[float32](b.Buffers[0])
-	p_x := gpu.CPUView[float32](b.Buffers[1])
-	p_k := gpu.CPUUniform[int32](b.Uniforms, 0)
-	p_m := gpu.CPUUniform[int32](b.Uniforms, 4)
+func signedFromCPU(b *gpuimpl.CPUBlock) {
+	p_out := gpuimpl.CPUView[float32](b.Buffers[0])
+	p_x := gpuimpl.CPUView[float32](b.Buffers[1])
+	p_k := gpuimpl.CPUUniform[int32](b.Uniforms, 0)
+	p_m := gpuimpl.CPUUniform[int32](b.Uniforms, 4)
 	gx0, gy0, gz0 := b.Group.X*64, b.Group.Y*1, b.Group.Z*1
 	var ly uint32
 	var lz uint32

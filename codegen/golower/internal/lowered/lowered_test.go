@@ -11,7 +11,7 @@ import (
 	"unsafe"
 
 	"github.com/goxpu/xpu"
-	"github.com/goxpu/xpu/cpu"
+	"github.com/goxpu/xpu/gpu/cpu"
 	"github.com/goxpu/xpu/gpu/driver"
 	"github.com/goxpu/xpu/schema"
 )

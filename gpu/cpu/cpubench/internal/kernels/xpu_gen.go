@@ -5,52 +5,53 @@ package kernels
 import (
 	"github.com/goxpu/xpu"
 	"github.com/goxpu/xpu/gpu"
+	"github.com/goxpu/xpu/gpu/gpuimpl"
 )
 
 // GemmKernel is the compiled form of the kernel Gemm (Go function Gemm).
-var GemmKernel = gpu.Register(&gpu.KernelSpec{
-	Name:  "github.com/goxpu/xpu/cpu/cpubench/internal/kernels.Gemm",
+var GemmKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
+	Name:  "github.com/goxpu/xpu/gpu/cpu/cpubench/internal/kernels.Gemm",
 	Block: xpu.Dim3{X: 16, Y: 16, Z: 1},
-	Params: []gpu.Param{
-		{Name: "c", Kind: gpu.ParamBuffer, Type: gpu.TypeName{Name: "float32"}, Size: 4, Access: gpu.AccessWrite, Binding: 0},
-		{Name: "a", Kind: gpu.ParamBuffer, Type: gpu.TypeName{Name: "float32"}, Size: 4, Access: gpu.AccessRead, Binding: 1},
-		{Name: "b", Kind: gpu.ParamBuffer, Type: gpu.TypeName{Name: "float32"}, Size: 4, Access: gpu.AccessRead, Binding: 2},
-		{Name: "n", Kind: gpu.ParamScalar, Type: gpu.TypeName{Name: "uint32"}, Size: 4, Binding: 0},
+	Params: []gpuimpl.Param{
+		{Name: "c", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "float32"}, Size: 4, Access: gpuimpl.AccessWrite, Binding: 0},
+		{Name: "a", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "float32"}, Size: 4, Access: gpuimpl.AccessRead, Binding: 1},
+		{Name: "b", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "float32"}, Size: 4, Access: gpuimpl.AccessRead, Binding: 2},
+		{Name: "n", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 0},
 	},
 	SharedBytes: 8192,
 	UniformSize: 16,
 	Func:        Gemm,
-	Artifacts: []gpu.Artifact{
+	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpu.Manifest{
-				Kernel: "github.com/goxpu/xpu/cpu/cpubench/internal/kernels.Gemm", Backend: "webgpu", Target: "wgsl",
+			Manifest: gpuimpl.Manifest{
+				Kernel: "github.com/goxpu/xpu/gpu/cpu/cpubench/internal/kernels.Gemm", Backend: "webgpu", Target: "wgsl",
 				Hash:        "sha256:18bced33b96ee4a1a82facad14d41eca423cd94bfc9025d03b9d743e44304ad8",
 				Codegen:     "xpu-gen/1",
 				Block:       xpu.Dim3{X: 16, Y: 16, Z: 1},
 				SharedBytes: 8192, StorageBindings: 3, UniformBytes: 16,
 				PrivateBytes: new(108),
-				Buffers: []gpu.Usage{
-					{Name: "c", Access: gpu.AccessWrite},
-					{Name: "a", Access: gpu.AccessRead},
-					{Name: "b", Access: gpu.AccessRead},
+				Buffers: []gpuimpl.Usage{
+					{Name: "c", Access: gpuimpl.AccessWrite},
+					{Name: "a", Access: gpuimpl.AccessRead},
+					{Name: "b", Access: gpuimpl.AccessRead},
 				},
 				NativeOps: []string{"workgroupBarrier"},
 			},
 			Code: gemmWGSL,
 		},
 		{
-			Manifest: gpu.Manifest{
-				Kernel: "github.com/goxpu/xpu/cpu/cpubench/internal/kernels.Gemm", Backend: "cpu", Target: "go",
-				Hash:        "sha256:a9ef41d37b928c9c00e5c3674783acc99cf6c03411fe1ede6e503bb670692054",
+			Manifest: gpuimpl.Manifest{
+				Kernel: "github.com/goxpu/xpu/gpu/cpu/cpubench/internal/kernels.Gemm", Backend: "cpu", Target: "go",
+				Hash:        "sha256:915680769d9d86e80dd52a1deea596d8c3e69821f6b10eacdec33b35959300e3",
 				Codegen:     "xpu-gen/1",
 				Block:       xpu.Dim3{X: 16, Y: 16, Z: 1},
 				SharedBytes: 8192, StorageBindings: 3, UniformBytes: 16,
-				Buffers: []gpu.Usage{
-					{Name: "c", Access: gpu.AccessWrite},
-					{Name: "a", Access: gpu.AccessRead},
-					{Name: "b", Access: gpu.AccessRead},
+				Buffers: []gpuimpl.Usage{
+					{Name: "c", Access: gpuimpl.AccessWrite},
+					{Name: "a", Access: gpuimpl.AccessRead},
+					{Name: "b", Access: gpuimpl.AccessRead},
 				},
-				NativeOps: []string{"gpu.CPUCopyRow"},
+				NativeOps: []string{"gpuimpl.CPUCopyRow"},
 			},
 			Entry: gemmCPU,
 		},
@@ -109,11 +110,11 @@ fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid
 `
 
 // gemmCPU runs one block of the kernel Gemm on the CPU.
-func gemmCPU(b *gpu.CPUBlock) {
-	p_c := gpu.CPUView[float32](b.Buffers[0])
-	p_a := gpu.CPUView[float32](b.Buffers[1])
-	p_b := gpu.CPUView[float32](b.Buffers[2])
-	p_n := gpu.CPUUniform[uint32](b.Uniforms, 0)
+func gemmCPU(b *gpuimpl.CPUBlock) {
+	p_c := gpuimpl.CPUView[float32](b.Buffers[0])
+	p_a := gpuimpl.CPUView[float32](b.Buffers[1])
+	p_b := gpuimpl.CPUView[float32](b.Buffers[2])
+	p_n := gpuimpl.CPUUniform[uint32](b.Uniforms, 0)
 	var s_as [1024]float32
 	var s_bs [1024]float32
 	var a_acc [4096]float32
@@ -156,7 +157,7 @@ func gemmCPU(b *gpu.CPUBlock) {
 	v_k0 = uint32(0)
 	for {
 		if stop.Load() {
-			panic(gpu.CPUStopped)
+			panic(gpuimpl.CPUStopped)
 		}
 		c2 := (v_k0 < p_n)
 		if !c2 {
@@ -180,7 +181,7 @@ func gemmCPU(b *gpu.CPUBlock) {
 					_ = v_i
 					for v_i < uint32(4) {
 						{
-							if !gpu.CPUCopyRow(s_as[:], (((v_ty + (uint32(16) * v_i)) * uint32(16)) + v_tx), p_a, (((((v_row0 + v_ty) + (uint32(16) * v_i)) * p_n) + v_k0) + v_tx), 16) {
+							if !gpuimpl.CPUCopyRow(s_as[:], (((v_ty + (uint32(16) * v_i)) * uint32(16)) + v_tx), p_a, (((((v_row0 + v_ty) + (uint32(16) * v_i)) * p_n) + v_k0) + v_tx), 16) {
 								for lx := uint32(0); lx < 16; lx++ {
 									li := lx + 16*ly + 256*lz
 									_ = li
@@ -193,7 +194,7 @@ func gemmCPU(b *gpu.CPUBlock) {
 									s_as[(((v_ty + (uint32(16) * v_i)) * uint32(16)) + v_tx)] = p_a[(((((v_row0 + v_ty) + (uint32(16) * v_i)) * p_n) + v_k0) + v_tx)]
 								}
 							}
-							if !gpu.CPUCopyRow(s_bs[:], (((v_ty * uint32(64)) + v_tx) + (uint32(16) * v_i)), p_b, (((((v_k0 + v_ty) * p_n) + v_col0) + v_tx) + (uint32(16) * v_i)), 16) {
+							if !gpuimpl.CPUCopyRow(s_bs[:], (((v_ty * uint32(64)) + v_tx) + (uint32(16) * v_i)), p_b, (((((v_k0 + v_ty) * p_n) + v_col0) + v_tx) + (uint32(16) * v_i)), 16) {
 								for lx := uint32(0); lx < 16; lx++ {
 									li := lx + 16*ly + 256*lz
 									_ = li
@@ -222,7 +223,7 @@ func gemmCPU(b *gpu.CPUBlock) {
 			v_k := uint32(0)
 			v_i_1 := uint32(0)
 			v_j := uint32(0)
-			st := gpu.CPUDotStrip{Acc: a_acc[:], AccOff: 0, Lanes: 16, Rows: 16, AccRow: 16,
+			st := gpuimpl.CPUDotStrip{Acc: a_acc[:], AccOff: 0, Lanes: 16, Rows: 16, AccRow: 16,
 				I: 4, J: 4, AccI: 1024, AccJ: 256,
 				A: s_as[:], AOff: int((((v_ty + (uint32(16) * v_i_1)) * uint32(16)) + v_k)), ARow: 16, AI: 256, AK: 1,
 				B: s_bs[:], BOff: int((((v_k * uint32(64)) + v_tx) + (uint32(16) * v_j))), BRow: 0, BJ: 16, BK: 64}
@@ -319,43 +320,43 @@ func gemmCPU(b *gpu.CPUBlock) {
 }
 
 // SaxpyKernel is the compiled form of the kernel Saxpy (Go function Saxpy).
-var SaxpyKernel = gpu.Register(&gpu.KernelSpec{
-	Name:  "github.com/goxpu/xpu/cpu/cpubench/internal/kernels.Saxpy",
+var SaxpyKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
+	Name:  "github.com/goxpu/xpu/gpu/cpu/cpubench/internal/kernels.Saxpy",
 	Block: xpu.Dim3{X: 256, Y: 1, Z: 1},
-	Params: []gpu.Param{
-		{Name: "y", Kind: gpu.ParamBuffer, Type: gpu.TypeName{Name: "float32"}, Size: 4, Access: gpu.AccessReadWrite, Binding: 0},
-		{Name: "x", Kind: gpu.ParamBuffer, Type: gpu.TypeName{Name: "float32"}, Size: 4, Access: gpu.AccessRead, Binding: 1},
-		{Name: "a", Kind: gpu.ParamScalar, Type: gpu.TypeName{Name: "float32"}, Size: 4, Binding: 0},
-		{Name: "n", Kind: gpu.ParamScalar, Type: gpu.TypeName{Name: "uint32"}, Size: 4, Binding: 4},
+	Params: []gpuimpl.Param{
+		{Name: "y", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "float32"}, Size: 4, Access: gpuimpl.AccessReadWrite, Binding: 0},
+		{Name: "x", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "float32"}, Size: 4, Access: gpuimpl.AccessRead, Binding: 1},
+		{Name: "a", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "float32"}, Size: 4, Binding: 0},
+		{Name: "n", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 4},
 	},
 	UniformSize: 16,
 	Func:        Saxpy,
-	Artifacts: []gpu.Artifact{
+	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpu.Manifest{
-				Kernel: "github.com/goxpu/xpu/cpu/cpubench/internal/kernels.Saxpy", Backend: "webgpu", Target: "wgsl",
+			Manifest: gpuimpl.Manifest{
+				Kernel: "github.com/goxpu/xpu/gpu/cpu/cpubench/internal/kernels.Saxpy", Backend: "webgpu", Target: "wgsl",
 				Hash:        "sha256:ddb28ae2ffe5f16e98f3c865c7ab4bfc5fa00e952c285cd44e8fa45670ea6e45",
 				Codegen:     "xpu-gen/1",
 				Block:       xpu.Dim3{X: 256, Y: 1, Z: 1},
 				SharedBytes: 0, StorageBindings: 2, UniformBytes: 16,
 				PrivateBytes: new(4),
-				Buffers: []gpu.Usage{
-					{Name: "y", Access: gpu.AccessReadWrite},
-					{Name: "x", Access: gpu.AccessRead},
+				Buffers: []gpuimpl.Usage{
+					{Name: "y", Access: gpuimpl.AccessReadWrite},
+					{Name: "x", Access: gpuimpl.AccessRead},
 				},
 			},
 			Code: saxpyWGSL,
 		},
 		{
-			Manifest: gpu.Manifest{
-				Kernel: "github.com/goxpu/xpu/cpu/cpubench/internal/kernels.Saxpy", Backend: "cpu", Target: "go",
-				Hash:        "sha256:37b964222b37ed8f1a9c76ce67bd18858ac187eaeec6a4dc558391b5d52e6803",
+			Manifest: gpuimpl.Manifest{
+				Kernel: "github.com/goxpu/xpu/gpu/cpu/cpubench/internal/kernels.Saxpy", Backend: "cpu", Target: "go",
+				Hash:        "sha256:9c18df0a2f261d6d310322b566e0ee717de8d60de5bef12bedbd340a7b8c491d",
 				Codegen:     "xpu-gen/1",
 				Block:       xpu.Dim3{X: 256, Y: 1, Z: 1},
 				SharedBytes: 0, StorageBindings: 2, UniformBytes: 16,
-				Buffers: []gpu.Usage{
-					{Name: "y", Access: gpu.AccessReadWrite},
-					{Name: "x", Access: gpu.AccessRead},
+				Buffers: []gpuimpl.Usage{
+					{Name: "y", Access: gpuimpl.AccessReadWrite},
+					{Name: "x", Access: gpuimpl.AccessRead},
 				},
 			},
 			Entry: saxpyCPU,
@@ -393,11 +394,11 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
 `
 
 // saxpyCPU runs one block of the kernel Saxpy on the CPU.
-func saxpyCPU(b *gpu.CPUBlock) {
-	p_y := gpu.CPUView[float32](b.Buffers[0])
-	p_x := gpu.CPUView[float32](b.Buffers[1])
-	p_a := gpu.CPUUniform[float32](b.Uniforms, 0)
-	p_n := gpu.CPUUniform[uint32](b.Uniforms, 4)
+func saxpyCPU(b *gpuimpl.CPUBlock) {
+	p_y := gpuimpl.CPUView[float32](b.Buffers[0])
+	p_x := gpuimpl.CPUView[float32](b.Buffers[1])
+	p_a := gpuimpl.CPUUniform[float32](b.Uniforms, 0)
+	p_n := gpuimpl.CPUUniform[uint32](b.Uniforms, 4)
 	gx0, gy0, gz0 := b.Group.X*256, b.Group.Y*1, b.Group.Z*1
 	var ly uint32
 	var lz uint32
@@ -473,44 +474,44 @@ func saxpyCPU(b *gpu.CPUBlock) {
 }
 
 // SumKernel is the compiled form of the kernel Sum (Go function Sum).
-var SumKernel = gpu.Register(&gpu.KernelSpec{
-	Name:  "github.com/goxpu/xpu/cpu/cpubench/internal/kernels.Sum",
+var SumKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
+	Name:  "github.com/goxpu/xpu/gpu/cpu/cpubench/internal/kernels.Sum",
 	Block: xpu.Dim3{X: 256, Y: 1, Z: 1},
-	Params: []gpu.Param{
-		{Name: "partial", Kind: gpu.ParamBuffer, Type: gpu.TypeName{Name: "float32"}, Size: 4, Access: gpu.AccessWrite, Binding: 0},
-		{Name: "x", Kind: gpu.ParamBuffer, Type: gpu.TypeName{Name: "float32"}, Size: 4, Access: gpu.AccessRead, Binding: 1},
-		{Name: "per", Kind: gpu.ParamScalar, Type: gpu.TypeName{Name: "uint32"}, Size: 4, Binding: 0},
+	Params: []gpuimpl.Param{
+		{Name: "partial", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "float32"}, Size: 4, Access: gpuimpl.AccessWrite, Binding: 0},
+		{Name: "x", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "float32"}, Size: 4, Access: gpuimpl.AccessRead, Binding: 1},
+		{Name: "per", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 0},
 	},
 	SharedBytes: 1024,
 	UniformSize: 16,
 	Func:        Sum,
-	Artifacts: []gpu.Artifact{
+	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpu.Manifest{
-				Kernel: "github.com/goxpu/xpu/cpu/cpubench/internal/kernels.Sum", Backend: "webgpu", Target: "wgsl",
+			Manifest: gpuimpl.Manifest{
+				Kernel: "github.com/goxpu/xpu/gpu/cpu/cpubench/internal/kernels.Sum", Backend: "webgpu", Target: "wgsl",
 				Hash:        "sha256:6c5465cc06a3b373fccbb3ac5a16c722f3a62f15f54b9b22f99556af73ed80c6",
 				Codegen:     "xpu-gen/1",
 				Block:       xpu.Dim3{X: 256, Y: 1, Z: 1},
 				SharedBytes: 1024, StorageBindings: 2, UniformBytes: 16,
 				PrivateBytes: new(20),
-				Buffers: []gpu.Usage{
-					{Name: "partial", Access: gpu.AccessWrite},
-					{Name: "x", Access: gpu.AccessRead},
+				Buffers: []gpuimpl.Usage{
+					{Name: "partial", Access: gpuimpl.AccessWrite},
+					{Name: "x", Access: gpuimpl.AccessRead},
 				},
 				NativeOps: []string{"workgroupBarrier"},
 			},
 			Code: sumWGSL,
 		},
 		{
-			Manifest: gpu.Manifest{
-				Kernel: "github.com/goxpu/xpu/cpu/cpubench/internal/kernels.Sum", Backend: "cpu", Target: "go",
-				Hash:        "sha256:be004b4f241e760ccb15e943fc8653b6b6276cedcebe7642a54991dd0dec8a59",
+			Manifest: gpuimpl.Manifest{
+				Kernel: "github.com/goxpu/xpu/gpu/cpu/cpubench/internal/kernels.Sum", Backend: "cpu", Target: "go",
+				Hash:        "sha256:8438676480e4640d6c3b3e277a1a1f8fe39a63127a7a6d2799e3866c84dde357",
 				Codegen:     "xpu-gen/1",
 				Block:       xpu.Dim3{X: 256, Y: 1, Z: 1},
 				SharedBytes: 1024, StorageBindings: 2, UniformBytes: 16,
-				Buffers: []gpu.Usage{
-					{Name: "partial", Access: gpu.AccessWrite},
-					{Name: "x", Access: gpu.AccessRead},
+				Buffers: []gpuimpl.Usage{
+					{Name: "partial", Access: gpuimpl.AccessWrite},
+					{Name: "x", Access: gpuimpl.AccessRead},
 				},
 			},
 			Entry: sumCPU,
@@ -560,10 +561,10 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(workgroup_id) wi
 `
 
 // sumCPU runs one block of the kernel Sum on the CPU.
-func sumCPU(b *gpu.CPUBlock) {
-	p_partial := gpu.CPUView[float32](b.Buffers[0])
-	p_x := gpu.CPUView[float32](b.Buffers[1])
-	p_per := gpu.CPUUniform[uint32](b.Uniforms, 0)
+func sumCPU(b *gpuimpl.CPUBlock) {
+	p_partial := gpuimpl.CPUView[float32](b.Buffers[0])
+	p_x := gpuimpl.CPUView[float32](b.Buffers[1])
+	p_per := gpuimpl.CPUUniform[uint32](b.Uniforms, 0)
 	var s_s [256]float32
 	var v_h uint32
 	gx0, gy0, gz0 := b.Group.X*256, b.Group.Y*1, b.Group.Z*1
@@ -595,7 +596,7 @@ func sumCPU(b *gpu.CPUBlock) {
 			if p_per-v_j > 1024 {
 				for v_j < p_per {
 					if stop.Load() {
-						panic(gpu.CPUStopped)
+						panic(gpuimpl.CPUStopped)
 					}
 					for end6 := v_j + min(p_per-v_j, 1024); v_j < end6; {
 						{
@@ -618,7 +619,7 @@ func sumCPU(b *gpu.CPUBlock) {
 	v_h = uint32(128)
 	for {
 		if stop.Load() {
-			panic(gpu.CPUStopped)
+			panic(gpuimpl.CPUStopped)
 		}
 		c2 := (v_h > uint32(0))
 		if !c2 {

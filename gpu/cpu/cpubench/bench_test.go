@@ -7,8 +7,8 @@ import (
 	"time"
 
 	"github.com/goxpu/xpu"
-	"github.com/goxpu/xpu/cpu/cpubench/internal/kernels"
 	"github.com/goxpu/xpu/gpu"
+	"github.com/goxpu/xpu/gpu/cpu/cpubench/internal/kernels"
 )
 
 // quick is a configuration small enough for a test.

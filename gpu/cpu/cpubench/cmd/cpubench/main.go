@@ -9,8 +9,8 @@ import (
 	"runtime"
 	"time"
 
-	"github.com/goxpu/xpu/cpu"
-	"github.com/goxpu/xpu/cpu/cpubench"
+	"github.com/goxpu/xpu/gpu/cpu"
+	"github.com/goxpu/xpu/gpu/cpu/cpubench"
 )
 
 func main() {

@@ -1,13 +1,14 @@
-package gpu
+package gpuimpl
+
+// This file re-exports the contract of the Go lowering: what a block
+// function, an artifact's Entry for the CPU backend, calls.
 
 import (
 	"github.com/goxpu/xpu"
-	"github.com/goxpu/xpu/cpu"
+	"github.com/goxpu/xpu/gpu/cpu"
 	"github.com/goxpu/xpu/gpu/driver"
 )
 
-// The contract of the Go lowering that generated code sets in
-// KernelSpec.CPU and the CPU backend runs, re-exported for generated code.
 type (
 	// CPUFunc runs every work-item of one block of a kernel.
 	CPUFunc = driver.CPUFunc

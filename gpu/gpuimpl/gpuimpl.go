@@ -1,0 +1,57 @@
+// Package gpuimpl is for generated code only: the files xpu gen writes
+// register their kernels with it, and their Go lowering runs on the CPU
+// backend through it. Its API may change without notice; programs use
+// package gpu, which never imports it.
+//
+// Layering: gpuimpl imports gpu (for the handles it returns), gpu/driver,
+// gpu/cpu and schema, and re-exports what generated code names.
+package gpuimpl
+
+import (
+	"github.com/goxpu/xpu/gpu"
+	"github.com/goxpu/xpu/gpu/driver"
+	"github.com/goxpu/xpu/gpu/internal/handle"
+	"github.com/goxpu/xpu/schema"
+)
+
+// The compiled form of a kernel, as the backend contract and the schema
+// define it.
+type (
+	// KernelSpec is what generated code registers for one kernel.
+	KernelSpec = driver.Kernel
+	// Param is one parameter of a kernel after its Thread.
+	Param = schema.Param
+	// TypeName names a parameter's Go type.
+	TypeName = schema.TypeName
+	// Artifact is a kernel's code for one backend.
+	Artifact = schema.Artifact
+	// Selector says which devices an artifact is for.
+	Selector = schema.Selector
+	// Manifest describes an artifact's code.
+	Manifest = schema.Manifest
+	// Usage is how a kernel uses one buffer parameter.
+	Usage = schema.Usage
+)
+
+// Parameter kinds.
+const (
+	ParamBuffer = schema.ParamBuffer
+	ParamScalar = schema.ParamScalar
+)
+
+// Buffer access modes.
+const (
+	AccessNone      = schema.AccessNone
+	AccessRead      = schema.AccessRead
+	AccessWrite     = schema.AccessWrite
+	AccessReadWrite = schema.AccessReadWrite
+	AccessAtomic    = schema.AccessAtomic
+)
+
+// Register records the compiled form of a kernel under spec.Name
+// ("importpath.Name") and returns its handle. Generated code calls it from
+// init functions. The spec is copied and checked: a spec that cannot be
+// launched (invalid parameters, a Refused reason, a name registered
+// before) still yields a Kernel, whose launches fail with gpu.ErrRefused
+// and the reason.
+func Register(spec *KernelSpec) *gpu.Kernel { return handle.New(spec).(*gpu.Kernel) }
