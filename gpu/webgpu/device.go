@@ -13,6 +13,7 @@ import (
 
 	"github.com/goxpu/xpu/gpu/driver"
 	"github.com/goxpu/xpu/gpu/webgpu/internal/core"
+	"github.com/goxpu/xpu/schema"
 )
 
 var _ core.API = (*api)(nil)
@@ -85,7 +86,7 @@ func describe(ai wgpu.AdapterInfo, l wgpu.Limits, features []wgpu.FeatureName) d
 		name, desc = desc, ""
 	}
 	info := driver.Info{
-		Backend: "webgpu",
+		Backend: schema.BackendWebGPU,
 		Name:    name,
 		Driver:  ai.BackendType.String(),
 		Type:    ai.AdapterType.String(),

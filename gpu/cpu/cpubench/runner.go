@@ -5,6 +5,7 @@ import (
 	"runtime"
 
 	"github.com/goxpu/xpu/gpu"
+	"github.com/goxpu/xpu/schema"
 )
 
 // openCPU opens the CPU backend through the runtime, as a program does.
@@ -15,7 +16,7 @@ func openCPU(oneCore bool) (*gpu.Device, error) {
 	if oneCore {
 		defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1))
 	}
-	dev, err := gpu.OpenBackend("cpu")
+	dev, err := gpu.OpenBackend(schema.BackendCPU)
 	if err != nil {
 		return nil, fmt.Errorf("cpubench: %w", err)
 	}

@@ -14,6 +14,7 @@ import (
 
 	"github.com/goxpu/xpu/gpu/driver"
 	"github.com/goxpu/xpu/gpu/webgpu/internal/core"
+	"github.com/goxpu/xpu/schema"
 )
 
 var (
@@ -207,7 +208,7 @@ func requiredLimits(al *limits) limits {
 // describe turns what the adapter reports into an Info.
 func describe(ai *adapterInfo, l *limits) driver.Info {
 	info := driver.Info{
-		Backend: "webgpu",
+		Backend: schema.BackendWebGPU,
 		Name:    ai.device.String(),
 		Driver:  backendNames[ai.backendType],
 		Type:    adapterTypes[ai.adapterType],

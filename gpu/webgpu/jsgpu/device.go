@@ -13,6 +13,7 @@ import (
 
 	"github.com/goxpu/xpu/gpu/driver"
 	"github.com/goxpu/xpu/gpu/webgpu/internal/core"
+	"github.com/goxpu/xpu/schema"
 )
 
 var _ core.API = (*device)(nil)
@@ -230,7 +231,7 @@ func adapterInfo(adapter js.Value) js.Value {
 // describe turns what the adapter and the device report into an Info.
 func describe(ai, l js.Value, features map[string]bool) driver.Info {
 	info := driver.Info{
-		Backend: "webgpu",
+		Backend: schema.BackendWebGPU,
 		Name:    adapterName(ai),
 		Driver:  "navigator.gpu",
 		Limits:  core.LimitsOf(func(name string) uint64 { return num[uint64](l, name) }, 0, 0),

@@ -17,7 +17,7 @@ func testInfo(t *testing.T, c Config) {
 	info := d.Info()
 	l := info.Limits
 	t.Logf("%s (%s, %s): %+v %v", info.Name, info.Type, info.Driver, l, info.Facts)
-	if info.Backend != "webgpu" || info.Name == "" || info.Driver == "" || (info.Type == "" && !c.NoType) {
+	if info.Backend != schema.BackendWebGPU || info.Name == "" || info.Driver == "" || (info.Type == "" && !c.NoType) {
 		t.Errorf("info %+v lacks a name, driver or type", info)
 	}
 	if l.MaxInvocationsPerBlock == 0 || l.MaxBlockSize.X == 0 || l.MaxGroups == 0 || l.MaxSharedBytes == 0 ||

@@ -58,7 +58,7 @@ type Kernel interface {
 // runtime's.
 func Run(b *testing.B, driver string, raw Driver) {
 	b.Setenv("XPU_WEBGPU", driver)
-	d, err := gpu.OpenBackend("webgpu")
+	d, err := gpu.OpenBackend(schema.BackendWebGPU)
 	if errors.Is(err, gpu.ErrUnavailable) {
 		b.Skip(err)
 	}
