@@ -30,11 +30,10 @@ type Report struct {
 	Kernels        []string      // the kernels that have code, in module order
 	Refused        []*ir.Refusal // the template members refused by their requires clause
 	Notes          []string      // excused kernels without code for a backend, and demoted gate errors
-	// Manifests describe each artifact of each kernel, as the generated
-	// file registers them, in the order of its kernels and their
-	// artifacts; Selectors[i] is the selector of Manifests[i].
-	Manifests []schema.Manifest
-	Selectors []schema.Selector
+	// Artifacts are those of each kernel, in the order of its kernels
+	// and their artifacts, with their manifests as the generated file
+	// registers them.
+	Artifacts []schema.Artifact
 }
 
 // Generate generates the file of the kernel package in dir. See [Run].
@@ -96,10 +95,10 @@ func Build(dir string) (*Report, []byte, error) {
 		r.Kernels = append(r.Kernels, k.Name)
 	}
 	r.Notes = warnings
-	for i := range ks {
-		r.Manifests = append(r.Manifests, emit.Manifests(m.Package, &ks[i])...)
-		for _, a := range ks[i].Artifacts {
-			r.Selectors = append(r.Selectors, a.Selector)
+	for _, l := range ks {
+		for _, a := range l.Artifacts {
+			a.Manifest = emit.Complete(m.Package, l.Kernel, &a)
+			r.Artifacts = append(r.Artifacts, a)
 		}
 	}
 	return r, src, nil

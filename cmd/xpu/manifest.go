@@ -38,7 +38,8 @@ func runManifest(args []string, stdout, _ io.Writer) error {
 		return err
 	}
 	found := false
-	for i, m := range r.Manifests {
+	for _, a := range r.Artifacts {
+		m := a.Manifest
 		if m.Kernel[strings.LastIndexByte(m.Kernel, '.')+1:] != name {
 			continue
 		}
@@ -46,7 +47,7 @@ func runManifest(args []string, stdout, _ io.Writer) error {
 			fmt.Fprintln(stdout)
 		}
 		found = true
-		printManifest(stdout, m, r.Selectors[i])
+		printManifest(stdout, m, a.Selector)
 	}
 	if !found {
 		return fmt.Errorf("package %s has no kernel %s with code (kernels: %v)", pkg, name, r.Kernels)

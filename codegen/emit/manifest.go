@@ -45,16 +45,6 @@ func Complete(pkg string, k *ir.Kernel, a *schema.Artifact) schema.Manifest {
 	return m
 }
 
-// Manifests returns the completed manifests of l's artifacts, a kernel of
-// the package with import path pkg, in order.
-func Manifests(pkg string, l *Lowered) []schema.Manifest {
-	ms := make([]schema.Manifest, len(l.Artifacts))
-	for i := range l.Artifacts {
-		ms[i] = Complete(pkg, l.Kernel, &l.Artifacts[i])
-	}
-	return ms
-}
-
 // hash names code by its SHA-256.
 func hash(code string) string {
 	sum := sha256.Sum256([]byte(code))

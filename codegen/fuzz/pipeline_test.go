@@ -237,7 +237,7 @@ func modules(l *emit.Lowered) []module {
 	k := l.Kernel
 	// The manifest says the uniform block's size as the generated spec
 	// does.
-	base := request{Name: k.Name, UniformSize: emit.Manifests(kernelPath, l)[0].UniformBytes}
+	base := request{Name: k.Name, UniformSize: emit.Complete(kernelPath, k, &l.Artifacts[0]).UniformBytes}
 	for _, p := range k.Params {
 		dp := schema.Param{Name: p.Name, Kind: schema.ParamScalar, Binding: p.Binding}
 		if p.Kind == ir.BufferParam {
