@@ -2,7 +2,6 @@ package codegen
 
 import (
 	"errors"
-	"fmt"
 
 	"github.com/goxpu/xpu/codegen/emit"
 	"github.com/goxpu/xpu/codegen/golower"
@@ -27,7 +26,7 @@ func (t goTarget) Lower(k *ir.Kernel, names *emit.Names) ([]schema.Artifact, err
 		return nil, refusal{err}
 	}
 	if err != nil {
-		return nil, fmt.Errorf("Go lowering: %w", err)
+		return nil, err
 	}
 	return []schema.Artifact{a}, nil
 }
