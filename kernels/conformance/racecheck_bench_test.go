@@ -7,6 +7,7 @@ import (
 
 	"github.com/goxpu/xpu"
 	"github.com/goxpu/xpu/gpu"
+	"github.com/goxpu/xpu/gpu/gputest"
 	"github.com/goxpu/xpu/kernels/conformance"
 )
 
@@ -18,7 +19,7 @@ func BenchmarkReferenceRaceCheck(b *testing.B) {
 		start := time.Now()
 		for _, c := range conformance.Cases() {
 			in := c.Setup(rand.New(rand.NewPCG(1, 0)))
-			if err := c.Kernel.ReferenceWith(gpu.ReferenceOptions{RaceCheck: rc}, in.Groups, conformance.ReferenceArgs(in)...); err != nil {
+			if err := c.Kernel.ReferenceWith(gpu.ReferenceOptions{RaceCheck: rc}, in.Groups, gputest.ReferenceArgs(in)...); err != nil {
 				b.Fatal(err)
 			}
 		}

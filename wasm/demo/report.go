@@ -5,6 +5,7 @@ import (
 	"os"
 
 	"github.com/goxpu/xpu/gpu"
+	"github.com/goxpu/xpu/gpu/gputest"
 	"github.com/goxpu/xpu/kernels/conformance"
 	"github.com/goxpu/xpu/kernels/wave"
 )
@@ -24,8 +25,8 @@ type Report struct {
 
 // SuiteReport is one suite's outcomes on the device.
 type SuiteReport struct {
-	Name     string                `json:"name"`
-	Outcomes []conformance.Outcome `json:"outcomes"`
+	Name     string            `json:"name"`
+	Outcomes []gputest.Outcome `json:"outcomes"`
 	// Waves says, for each case whose kernel uses waves, the tier and
 	// width the device runs it at.
 	Waves map[string]WaveReport `json:"waves,omitempty"`
@@ -65,7 +66,7 @@ func run(show func(*Report)) *Report {
 	}
 	defer d.Close()
 	r.Backend, r.Fallback, r.Device = d.Backend(), fallback, d.Info()
-	if r.Seed, err = conformance.Seed(); err != nil {
+	if r.Seed, err = gputest.Seed(); err != nil {
 		r.Error = err.Error()
 		r.Done = true
 		return r
@@ -81,7 +82,7 @@ func run(show func(*Report)) *Report {
 				}
 				sr.Waves[c.Name()] = WaveReport{Tier: w.Tier, Width: w.Width}
 			}
-			sr.Outcomes = append(sr.Outcomes, conformance.RunCase(d, c, r.Seed))
+			sr.Outcomes = append(sr.Outcomes, gputest.RunCase(d, c, r.Seed))
 			show(r)
 		}
 	}
@@ -120,7 +121,7 @@ func open() (d *gpu.Device, fallback string, err error) {
 // suite is a table of cases the demo runs on the device.
 type suite struct {
 	name  string
-	cases func() []*conformance.Case
+	cases func() []*gputest.Case
 }
 
 // suites are the suites the demo runs, in order.

@@ -1,4 +1,4 @@
-package conformance
+package gputest
 
 import (
 	"math"
@@ -58,8 +58,14 @@ func TestCompareWords(t *testing.T) {
 	}
 }
 
+// particle is a buffer element of float32 and uint32 leaves.
+type particle struct {
+	X, Y, Z float32
+	Hits    uint32
+}
+
 func TestPoisonedLeaves(t *testing.T) {
-	s := Poisoned[Particle](2).init
+	s := Poisoned[particle](2).init
 	for i, p := range s {
 		if p.X == p.X || p.Hits != poisonInt {
 			t.Errorf("element %d not poisoned: %+v", i, p)

@@ -1,4 +1,4 @@
-package conformance
+package gputest
 
 import (
 	"fmt"
@@ -6,7 +6,7 @@ import (
 	"unsafe"
 )
 
-// A buffer element is seen by the suite as a sequence of 32-bit words,
+// A buffer element is seen by the harness as a sequence of 32-bit words,
 // each an int32, uint32 or float32 leaf of the element's type. Poisoning
 // and comparison work on these words, so that NaN payloads and integer
 // bits survive untouched.
@@ -26,7 +26,7 @@ func leaves[T any]() ([]reflect.Kind, error) {
 				}
 			}
 		default:
-			return fmt.Errorf("conformance: element type %v holds a %v, not a 32-bit scalar", reflect.TypeFor[T](), t)
+			return fmt.Errorf("gputest: element type %v holds a %v, not a 32-bit scalar", reflect.TypeFor[T](), t)
 		}
 		return nil
 	}
@@ -35,7 +35,7 @@ func leaves[T any]() ([]reflect.Kind, error) {
 		return nil, err
 	}
 	if uintptr(len(ks))*4 != t.Size() {
-		return nil, fmt.Errorf("conformance: element type %v has padding", t)
+		return nil, fmt.Errorf("gputest: element type %v has padding", t)
 	}
 	return ks, nil
 }

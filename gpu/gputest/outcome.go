@@ -1,6 +1,4 @@
-//go:build !xpugen
-
-package conformance
+package gputest
 
 import (
 	"time"
@@ -19,8 +17,8 @@ const (
 )
 
 // Outcome is the result of one case on a device, for programs that run
-// the suite outside `go test` (the browser demo). Check is the test's
-// form of the same judgement.
+// a suite outside `go test` (the browser demo). Check is the test's form
+// of the same judgement.
 type Outcome struct {
 	Case    string        `json:"case"`
 	Status  Status        `json:"status"`
@@ -33,12 +31,12 @@ type Outcome struct {
 // known bug explains.
 func (o Outcome) OK() bool { return o.Status == Pass || o.Status == KnownBug }
 
-// RunAll runs every case of [Cases] on d with inputs made from seed, in
+// RunAll runs every case of cases on d with inputs made from seed, in
 // order, and returns their outcomes. It calls each, when not nil, with
 // every outcome as soon as it is known. It never stops at a failure.
-func RunAll(d *gpu.Device, seed uint64, each func(Outcome)) []Outcome {
+func RunAll(d *gpu.Device, cases []*Case, seed uint64, each func(Outcome)) []Outcome {
 	var outs []Outcome
-	for _, c := range Cases() {
+	for _, c := range cases {
 		o := RunCase(d, c, seed)
 		if each != nil {
 			each(o)

@@ -1,4 +1,4 @@
-package conformance
+package gputest
 
 import (
 	"fmt"
@@ -11,7 +11,7 @@ import (
 	"github.com/goxpu/xpu/gpu"
 )
 
-// Arg is one argument of a kernel launch: a buffer or a scalar. The suite
+// Arg is one argument of a kernel launch: a buffer or a scalar. [Run]
 // gives the reference runner and the device each their own copy, and
 // compares every buffer after both runs.
 type Arg interface {
@@ -85,7 +85,7 @@ func (b *BufferArg[T]) compare(ref, dev any, tol Tolerance) []Mismatch {
 		return []Mismatch{{Err: err}}
 	}
 	if buf == nil || len(want) != len(b.init) {
-		return []Mismatch{{Err: fmt.Errorf("conformance: argument of type %T is not a buffer of %v", dev, reflect.TypeFor[T]())}}
+		return []Mismatch{{Err: fmt.Errorf("gputest: argument of type %T is not a buffer of %v", dev, reflect.TypeFor[T]())}}
 	}
 	got := make([]T, buf.Len())
 	if err := buf.Read(got); err != nil {

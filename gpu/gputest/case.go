@@ -1,4 +1,4 @@
-package conformance
+package gputest
 
 import (
 	"errors"
@@ -13,7 +13,7 @@ import (
 	"github.com/goxpu/xpu/gpu"
 )
 
-// Case is one kernel of the suite: how to make its inputs, how to launch
+// Case is one kernel of a suite: how to make its inputs, how to launch
 // it through its generated launcher and how close a device must come to
 // its reference, which the handle runs (gpu.Device.Reference).
 type Case struct {
@@ -68,7 +68,7 @@ func Seed() (uint64, error) {
 	}
 	v, err := strconv.ParseUint(s, 0, 64)
 	if err != nil {
-		return 0, fmt.Errorf("conformance: %s=%q: %w", SeedEnv, s, err)
+		return 0, fmt.Errorf("gputest: %s=%q: %w", SeedEnv, s, err)
 	}
 	return v, nil
 }
@@ -153,15 +153,13 @@ func paramName(c *Case, i int) string {
 	return fmt.Sprintf("argument %d", i)
 }
 
-// arg returns args[i] as a T, or T's zero value (which the launch then
-// refuses) when it is not one.
-func arg[T any](args []any, i int) T {
+// At returns args[i] as a T, or T's zero value (which the launch then
+// refuses) when it is not one: a [Case]'s Launch passes its arguments to
+// the generated launcher with it.
+func At[T any](args []any, i int) T {
 	var v T
 	if i < len(args) {
 		v, _ = args[i].(T)
 	}
 	return v
 }
-
-// buf returns args[i] as a buffer of T.
-func buf[T any](args []any, i int) *gpu.Buffer[T] { return arg[*gpu.Buffer[T]](args, i) }

@@ -1,4 +1,4 @@
-package conformance
+package gputest
 
 import (
 	"testing"
@@ -6,15 +6,17 @@ import (
 	"github.com/goxpu/xpu/gpu"
 )
 
-// Check runs every case of [Cases] on d, one subtest per kernel. A failure
-// names the seed that reproduces it.
-func Check(t *testing.T, d *gpu.Device) {
+// Check runs every case of cases on d (see [Run]), one subtest per
+// kernel. A failure names the seed that reproduces it. A case marked with
+// a known bug on d's backend is skipped, naming the bug, when it fails
+// there, and fails when it passes, so that a fixed bug's mark is removed.
+func Check(t *testing.T, d *gpu.Device, cases []*Case) {
 	t.Helper()
 	seed, err := Seed()
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, c := range Cases() {
+	for _, c := range cases {
 		t.Run(c.Name(), func(t *testing.T) {
 			err := Run(d, c, seed)
 			known := c.Known[d.Backend()]
