@@ -4,6 +4,7 @@ import (
 	"errors"
 	"os"
 
+	"github.com/goxpu/xpu/bench/devicebench"
 	"github.com/goxpu/xpu/gpu"
 	"github.com/goxpu/xpu/gpu/gputest"
 	"github.com/goxpu/xpu/kernels/conformance"
@@ -13,14 +14,14 @@ import (
 // Report is what the demo found, as the page shows it and as the
 // browser test reads it (JSON).
 type Report struct {
-	Backend  string        `json:"backend"`            // the device's backend
-	Fallback string        `json:"fallback,omitempty"` // why not webgpu, when on another backend
-	Device   gpu.Info      `json:"device"`
-	Seed     uint64        `json:"seed"`
-	Suites   []SuiteReport `json:"suites"`
-	Bench    []BenchResult `json:"bench,omitempty"`
-	Error    string        `json:"error,omitempty"` // what stopped the run
-	Done     bool          `json:"done"`
+	Backend  string               `json:"backend"`            // the device's backend
+	Fallback string               `json:"fallback,omitempty"` // why not webgpu, when on another backend
+	Device   gpu.Info             `json:"device"`
+	Seed     uint64               `json:"seed"`
+	Suites   []SuiteReport        `json:"suites"`
+	Bench    []devicebench.Result `json:"bench,omitempty"`
+	Error    string               `json:"error,omitempty"` // what stopped the run
+	Done     bool                 `json:"done"`
 }
 
 // SuiteReport is one suite's outcomes on the device.
@@ -86,7 +87,7 @@ func run(show func(*Report)) *Report {
 			show(r)
 		}
 	}
-	for _, b := range benchmarks {
+	for _, b := range devicebench.Benchmarks() {
 		res, err := b(d)
 		if err != nil {
 			r.Error = err.Error()

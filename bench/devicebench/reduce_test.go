@@ -1,4 +1,4 @@
-package wave_test
+package devicebench_test
 
 import (
 	"errors"

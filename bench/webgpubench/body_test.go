@@ -1,16 +1,6 @@
-// Package handbench is the benchmark that puts the generated kernels,
-// launched through the runtime, beside the same kernels written by hand
-// in WGSL and driven by raw calls of one WebGPU driver's own binding: one
-// benchmark body, run by a benchmark in each driver's package ([Run]),
-// each driver supplying its raw calls as a [Driver].
-//
-// Every figure is timed alike, by the host clock around a batch that is
-// submitted and waited for; the variants alternate within each iteration
-// so that none always runs on a cold or a warm device.
-//
-// Layering: it imports the runtime and the conformance kernels; it is
-// imported by benchmarks only, never by a driver.
-package handbench
+package webgpubench
+
+// This file holds the benchmark body every driver runs.
 
 import (
 	"errors"
@@ -18,31 +8,49 @@ import (
 	"time"
 
 	"github.com/goxpu/xpu"
+	"github.com/goxpu/xpu/bench/internal/kernels"
 	"github.com/goxpu/xpu/gpu"
-	"github.com/goxpu/xpu/kernels/conformance"
 )
 
-// Driver is one driver's binding of WebGPU, driven by raw calls.
-type Driver interface {
+// rawDrivers open, for each native driver built here, a device of its own
+// driven by raw calls of its binding; a file per driver adds its own.
+var rawDrivers = map[string]func(b *testing.B) rawDriver{}
+
+// BenchmarkWebGPUDrivers runs the benchmark body (benchDriver) on each
+// native driver beside its raw calls, a sub-benchmark per driver.
+func BenchmarkWebGPUDrivers(b *testing.B) {
+	for _, name := range []string{"wgpu", "dawn"} {
+		b.Run(name, func(b *testing.B) {
+			open := rawDrivers[name]
+			if open == nil {
+				b.Skipf("the %s driver is not built here", name)
+			}
+			benchDriver(b, name, open(b))
+		})
+	}
+}
+
+// rawDriver is one driver's binding of WebGPU, driven by raw calls.
+type rawDriver interface {
 	// Kernel compiles wgsl, whose entry point is main and whose bindings
 	// are one storage buffer per element of bufs (binding 0 read-write,
 	// the others read-only) holding it, then a uniform block holding
 	// uniforms (a multiple of 16 bytes). When dynamic, the block is bound
 	// as the runtime binds it: at a dynamic offset in a buffer as large
 	// as its uniform ring.
-	Kernel(wgsl string, bufs [][]float32, uniforms []byte, dynamic bool) (Kernel, error)
+	Kernel(wgsl string, bufs [][]float32, uniforms []byte, dynamic bool) (rawKernel, error)
 }
 
-// Kernel is a compiled kernel bound to its buffers.
-type Kernel interface {
+// rawKernel is a compiled kernel bound to its buffers.
+type rawKernel interface {
 	// Run records k dispatches of groups in one compute pass, its bind
 	// group set once, submits the pass and waits for it to complete.
 	Run(groups xpu.Dim3, k int) error
 	Release()
 }
 
-// Run opens the runtime's WebGPU backend on driver (XPU_WEBGPU) and runs
-// the sub-benchmarks beside raw. Each reports, per variant, its figure:
+// benchDriver opens the runtime's WebGPU backend on driver (XPU_WEBGPU)
+// and runs the sub-benchmarks beside raw. Each reports, per variant, its figure:
 //
 //	gen    the generated kernel through its generated launcher
 //	hand   the hand-written WGSL through raw calls
@@ -54,7 +62,7 @@ type Kernel interface {
 // (1 is equal), and wgsl/hand or dyn/hand, the same for the third
 // variant: it tells the generated WGSL's cost, or the binding's, from the
 // runtime's.
-func Run(b *testing.B, driver string, raw Driver) {
+func benchDriver(b *testing.B, driver string, raw rawDriver) {
 	b.Setenv("XPU_WEBGPU", driver)
 	d, err := gpu.OpenBackend("webgpu")
 	if errors.Is(err, gpu.ErrUnavailable) {
@@ -122,7 +130,7 @@ func pattern(n int) []float32 {
 }
 
 // kernel compiles wgsl through raw, on buffers holding bufs.
-func kernel(b *testing.B, raw Driver, wgsl string, bufs [][]float32, uniforms []byte, dynamic bool) Kernel {
+func kernel(b *testing.B, raw rawDriver, wgsl string, bufs [][]float32, uniforms []byte, dynamic bool) rawKernel {
 	k, err := raw.Kernel(wgsl, bufs, uniforms, dynamic)
 	if err != nil {
 		b.Fatal(err)
@@ -133,14 +141,14 @@ func kernel(b *testing.B, raw Driver, wgsl string, bufs [][]float32, uniforms []
 
 // dispatch makes launches small saxpy launches (256 elements, one
 // group), submitted and waited for after every perSync of them.
-func dispatch(b *testing.B, d *gpu.Device, raw Driver, launches, perSync int) {
+func dispatch(b *testing.B, d *gpu.Device, raw rawDriver, launches, perSync int) {
 	const n = 256
 	y, x := upload(b, d, n), upload(b, d, n)
 	s := d.Stream()
 	g := xpu.Dim3{X: 1, Y: 1, Z: 1}
 	bufs, u := [][]float32{pattern(n), pattern(n)}, saxpyUniforms(0.5, n)
-	hand, dyn := kernel(b, raw, SaxpyWGSL, bufs, u, false), kernel(b, raw, SaxpyWGSL, bufs, u, true)
-	viaRaw := func(k Kernel) func() error {
+	hand, dyn := kernel(b, raw, saxpyWGSL, bufs, u, false), kernel(b, raw, saxpyWGSL, bufs, u, true)
+	viaRaw := func(k rawKernel) func() error {
 		return func() error {
 			for range launches / perSync {
 				if err := k.Run(g, perSync); err != nil {
@@ -153,7 +161,7 @@ func dispatch(b *testing.B, d *gpu.Device, raw Driver, launches, perSync int) {
 	t := variants(b,
 		func() error {
 			for i := range launches {
-				if err := conformance.LaunchSaxpy(s, g, y, x, 0.5, n); err != nil {
+				if err := kernels.LaunchSaxpy(s, g, y, x, 0.5, n); err != nil {
 					return err
 				}
 				if (i+1)%perSync == 0 {
@@ -170,16 +178,16 @@ func dispatch(b *testing.B, d *gpu.Device, raw Driver, launches, perSync int) {
 	}, true)
 }
 
-func saxpy(b *testing.B, d *gpu.Device, raw Driver) {
+func saxpy(b *testing.B, d *gpu.Device, raw rawDriver) {
 	const n = 1 << 22
 	y, x := upload(b, d, n), upload(b, d, n)
 	s := d.Stream()
 	g := xpu.Dim3{X: xpu.GroupsFor(n, 256), Y: 1, Z: 1}
 	bufs, u := [][]float32{pattern(n), pattern(n)}, saxpyUniforms(0.5, n)
-	hand, wgsl := kernel(b, raw, SaxpyWGSL, bufs, u, false), kernel(b, raw, conformance.SaxpyKernel.Spec().WGSL, bufs, u, false)
+	hand, wgsl := kernel(b, raw, saxpyWGSL, bufs, u, false), kernel(b, raw, kernels.SaxpyKernel.Spec().WGSL, bufs, u, false)
 	t := variants(b,
 		func() error {
-			if err := conformance.LaunchSaxpy(s, g, y, x, 0.5, n); err != nil {
+			if err := kernels.LaunchSaxpy(s, g, y, x, 0.5, n); err != nil {
 				return err
 			}
 			return s.Sync()
@@ -191,16 +199,16 @@ func saxpy(b *testing.B, d *gpu.Device, raw Driver) {
 	}, false)
 }
 
-func sgemm(b *testing.B, d *gpu.Device, raw Driver) {
+func sgemm(b *testing.B, d *gpu.Device, raw rawDriver) {
 	const n = 256
 	c, x, y := upload(b, d, n*n), upload(b, d, n*n), upload(b, d, n*n)
 	s := d.Stream()
 	g := xpu.Dim3{X: n / 16, Y: n / 16, Z: 1}
 	bufs, u := [][]float32{pattern(n * n), pattern(n * n), pattern(n * n)}, sgemmUniforms(n, n, n, 1, 0)
-	hand, wgsl := kernel(b, raw, SgemmWGSL, bufs, u, false), kernel(b, raw, conformance.SgemmKernel.Spec().WGSL, bufs, u, false)
+	hand, wgsl := kernel(b, raw, sgemmWGSL, bufs, u, false), kernel(b, raw, kernels.SgemmKernel.Spec().WGSL, bufs, u, false)
 	t := variants(b,
 		func() error {
-			if err := conformance.LaunchSgemm(s, g, c, x, y, n, n, n, 1, 0); err != nil {
+			if err := kernels.LaunchSgemm(s, g, c, x, y, n, n, n, 1, 0); err != nil {
 				return err
 			}
 			return s.Sync()

@@ -12,8 +12,12 @@ import (
 	"github.com/goxpu/xpu/gpu/webgpu/internal/core"
 )
 
+// This file drives Dawn by raw webgpu.h calls, bypassing the runtime: the
+// reference point the WebGPU benchmarks (bench/webgpubench) put the
+// runtime beside. Programs use the runtime (gpu.Open), not this.
+
 // RawDevice is a Dawn device of its own, driven by raw webgpu.h calls
-// through the package's bindings: the reference point of the benchmarks.
+// through the package's bindings.
 type RawDevice struct {
 	dev interface{ Close() error }
 	d   *api

@@ -10,7 +10,7 @@ import (
 	"time"
 
 	"github.com/goxpu/xpu"
-	"github.com/goxpu/xpu/cpu/cpubench/internal/kernels"
+	"github.com/goxpu/xpu/bench/internal/kernels"
 	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/blas/gonum"
 )

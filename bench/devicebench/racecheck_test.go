@@ -1,4 +1,4 @@
-package conformance_test
+package devicebench_test
 
 import (
 	"math/rand/v2"

@@ -9,8 +9,8 @@ import (
 	"runtime"
 	"time"
 
+	"github.com/goxpu/xpu/bench/cpubench"
 	"github.com/goxpu/xpu/cpu"
-	"github.com/goxpu/xpu/cpu/cpubench"
 )
 
 func main() {

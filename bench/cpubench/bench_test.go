@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"github.com/goxpu/xpu"
-	"github.com/goxpu/xpu/cpu/cpubench/internal/kernels"
+	"github.com/goxpu/xpu/bench/internal/kernels"
 	"github.com/goxpu/xpu/gpu"
 )
 

@@ -9,7 +9,7 @@ import (
 
 // GemmKernel is the compiled form of the kernel Gemm (Go function Gemm).
 var GemmKernel = gpu.Register(&gpu.KernelSpec{
-	Name:  "github.com/goxpu/xpu/cpu/cpubench/internal/kernels.Gemm",
+	Name:  "github.com/goxpu/xpu/bench/internal/kernels.Gemm",
 	Block: xpu.Dim3{X: 16, Y: 16, Z: 1},
 	Params: []gpu.Param{
 		{Name: "c", Kind: gpu.ParamBuffer, Type: "float32", Size: 4, Access: gpu.AccessWrite, Binding: 0},
@@ -24,7 +24,7 @@ var GemmKernel = gpu.Register(&gpu.KernelSpec{
 	CPU:         gemmCPU,
 	Manifests: []gpu.Manifest{
 		{
-			Kernel: "github.com/goxpu/xpu/cpu/cpubench/internal/kernels.Gemm", Backend: "webgpu", Target: "wgsl",
+			Kernel: "github.com/goxpu/xpu/bench/internal/kernels.Gemm", Backend: "webgpu", Target: "wgsl",
 			Hash:        "sha256:18bced33b96ee4a1a82facad14d41eca423cd94bfc9025d03b9d743e44304ad8",
 			Codegen:     "xpu-gen/1",
 			Block:       xpu.Dim3{X: 16, Y: 16, Z: 1},
@@ -38,7 +38,7 @@ var GemmKernel = gpu.Register(&gpu.KernelSpec{
 			NativeOps: []string{"workgroupBarrier"},
 		},
 		{
-			Kernel: "github.com/goxpu/xpu/cpu/cpubench/internal/kernels.Gemm", Backend: "cpu", Target: "go",
+			Kernel: "github.com/goxpu/xpu/bench/internal/kernels.Gemm", Backend: "cpu", Target: "go",
 			Hash:        "sha256:a9ef41d37b928c9c00e5c3674783acc99cf6c03411fe1ede6e503bb670692054",
 			Codegen:     "xpu-gen/1",
 			Block:       xpu.Dim3{X: 16, Y: 16, Z: 1},
@@ -316,11 +316,11 @@ func gemmCPU(b *gpu.CPUBlock) {
 
 // SaxpyKernel is the compiled form of the kernel Saxpy (Go function Saxpy).
 var SaxpyKernel = gpu.Register(&gpu.KernelSpec{
-	Name:  "github.com/goxpu/xpu/cpu/cpubench/internal/kernels.Saxpy",
+	Name:  "github.com/goxpu/xpu/bench/internal/kernels.Saxpy",
 	Block: xpu.Dim3{X: 256, Y: 1, Z: 1},
 	Params: []gpu.Param{
-		{Name: "y", Kind: gpu.ParamBuffer, Type: "float32", Size: 4, Access: gpu.AccessReadWrite, Binding: 0},
-		{Name: "x", Kind: gpu.ParamBuffer, Type: "float32", Size: 4, Access: gpu.AccessRead, Binding: 1},
+		{Name: "y", Kind: gpu.ParamBuffer, Type: "float32", Size: 4, Access: gpu.AccessReadWrite, Binding: 0, MinLen: "n"},
+		{Name: "x", Kind: gpu.ParamBuffer, Type: "float32", Size: 4, Access: gpu.AccessRead, Binding: 1, MinLen: "n"},
 		{Name: "a", Kind: gpu.ParamScalar, Type: "float32", Size: 4, Binding: 0},
 		{Name: "n", Kind: gpu.ParamScalar, Type: "uint32", Size: 4, Binding: 4},
 	},
@@ -330,26 +330,26 @@ var SaxpyKernel = gpu.Register(&gpu.KernelSpec{
 	CPU:         saxpyCPU,
 	Manifests: []gpu.Manifest{
 		{
-			Kernel: "github.com/goxpu/xpu/cpu/cpubench/internal/kernels.Saxpy", Backend: "webgpu", Target: "wgsl",
+			Kernel: "github.com/goxpu/xpu/bench/internal/kernels.Saxpy", Backend: "webgpu", Target: "wgsl",
 			Hash:        "sha256:ddb28ae2ffe5f16e98f3c865c7ab4bfc5fa00e952c285cd44e8fa45670ea6e45",
 			Codegen:     "xpu-gen/1",
 			Block:       xpu.Dim3{X: 256, Y: 1, Z: 1},
 			SharedBytes: 0, StorageBindings: 2, UniformBytes: 16,
 			PrivateBytes: new(4),
 			Buffers: []gpu.Usage{
-				{Name: "y", Access: gpu.AccessReadWrite},
-				{Name: "x", Access: gpu.AccessRead},
+				{Name: "y", Access: gpu.AccessReadWrite, MinLen: "n"},
+				{Name: "x", Access: gpu.AccessRead, MinLen: "n"},
 			},
 		},
 		{
-			Kernel: "github.com/goxpu/xpu/cpu/cpubench/internal/kernels.Saxpy", Backend: "cpu", Target: "go",
+			Kernel: "github.com/goxpu/xpu/bench/internal/kernels.Saxpy", Backend: "cpu", Target: "go",
 			Hash:        "sha256:37b964222b37ed8f1a9c76ce67bd18858ac187eaeec6a4dc558391b5d52e6803",
 			Codegen:     "xpu-gen/1",
 			Block:       xpu.Dim3{X: 256, Y: 1, Z: 1},
 			SharedBytes: 0, StorageBindings: 2, UniformBytes: 16,
 			Buffers: []gpu.Usage{
-				{Name: "y", Access: gpu.AccessReadWrite},
-				{Name: "x", Access: gpu.AccessRead},
+				{Name: "y", Access: gpu.AccessReadWrite, MinLen: "n"},
+				{Name: "x", Access: gpu.AccessRead, MinLen: "n"},
 			},
 		},
 	},
@@ -464,9 +464,263 @@ func saxpyCPU(b *gpu.CPUBlock) {
 	}
 }
 
+// SgemmKernel is the compiled form of the kernel Sgemm (Go function Sgemm).
+var SgemmKernel = gpu.Register(&gpu.KernelSpec{
+	Name:  "github.com/goxpu/xpu/bench/internal/kernels.Sgemm",
+	Block: xpu.Dim3{X: 16, Y: 16, Z: 1},
+	Params: []gpu.Param{
+		{Name: "c", Kind: gpu.ParamBuffer, Type: "float32", Size: 4, Access: gpu.AccessReadWrite, Binding: 0},
+		{Name: "a", Kind: gpu.ParamBuffer, Type: "float32", Size: 4, Access: gpu.AccessRead, Binding: 1},
+		{Name: "b", Kind: gpu.ParamBuffer, Type: "float32", Size: 4, Access: gpu.AccessRead, Binding: 2},
+		{Name: "m", Kind: gpu.ParamScalar, Type: "uint32", Size: 4, Binding: 0},
+		{Name: "n", Kind: gpu.ParamScalar, Type: "uint32", Size: 4, Binding: 4},
+		{Name: "k", Kind: gpu.ParamScalar, Type: "uint32", Size: 4, Binding: 8},
+		{Name: "alpha", Kind: gpu.ParamScalar, Type: "float32", Size: 4, Binding: 12},
+		{Name: "beta", Kind: gpu.ParamScalar, Type: "float32", Size: 4, Binding: 16},
+	},
+	SharedBytes: 2048,
+	UniformSize: 32,
+	WGSL:        sgemmWGSL,
+	Func:        Sgemm,
+	CPU:         sgemmCPU,
+	Manifests: []gpu.Manifest{
+		{
+			Kernel: "github.com/goxpu/xpu/bench/internal/kernels.Sgemm", Backend: "webgpu", Target: "wgsl",
+			Hash:        "sha256:1b2bbd4151e6f3edb5814c69423d6b1fe12bd7a849220e7587b7d5605b280226",
+			Codegen:     "xpu-gen/1",
+			Block:       xpu.Dim3{X: 16, Y: 16, Z: 1},
+			SharedBytes: 2048, StorageBindings: 3, UniformBytes: 32,
+			PrivateBytes: new(36),
+			Buffers: []gpu.Usage{
+				{Name: "c", Access: gpu.AccessReadWrite},
+				{Name: "a", Access: gpu.AccessRead},
+				{Name: "b", Access: gpu.AccessRead},
+			},
+			NativeOps: []string{"workgroupBarrier"},
+		},
+		{
+			Kernel: "github.com/goxpu/xpu/bench/internal/kernels.Sgemm", Backend: "cpu", Target: "go",
+			Hash:        "sha256:2028ad254346c445c9138d3769304a048223e598b6f280d22a19b78f75f365f4",
+			Codegen:     "xpu-gen/1",
+			Block:       xpu.Dim3{X: 16, Y: 16, Z: 1},
+			SharedBytes: 2048, StorageBindings: 3, UniformBytes: 32,
+			Buffers: []gpu.Usage{
+				{Name: "c", Access: gpu.AccessReadWrite},
+				{Name: "a", Access: gpu.AccessRead},
+				{Name: "b", Access: gpu.AccessRead},
+			},
+		},
+	},
+})
+
+// LaunchSgemm launches the kernel Sgemm on the stream s over a grid of groups
+// blocks of 16x16x1 work-items, with the arguments of Sgemm after its Thread.
+// Buffers are bound in this order; scalars are uniforms.
+func LaunchSgemm(s *gpu.Stream, groups xpu.Dim3, c *gpu.Buffer[float32], a *gpu.Buffer[float32], b *gpu.Buffer[float32], m uint32, n uint32, k uint32, alpha float32, beta float32) error {
+	return s.Launch(SgemmKernel, groups, c, a, b, m, n, k, alpha, beta)
+}
+
+// sgemmWGSL is the WGSL of Sgemm.
+const sgemmWGSL = `struct xpu_Uniforms {
+    p_m: u32,
+    p_n: u32,
+    p_k: u32,
+    p_alpha: f32,
+    p_beta: f32,
+}
+
+@group(0) @binding(0) var<storage, read_write> b_c: array<f32>;
+@group(0) @binding(1) var<storage, read> b_a: array<f32>;
+@group(0) @binding(2) var<storage, read> b_b: array<f32>;
+@group(0) @binding(3) var<uniform> xpu_u: xpu_Uniforms;
+var<workgroup> s_as: array<f32, 256>;
+var<workgroup> s_bs: array<f32, 256>;
+
+// main is kernel Sgemm, block 16x16x1.
+@compute @workgroup_size(16, 16, 1)
+fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid: vec3<u32>) {
+    let v_lx: u32 = lid.x;
+    let v_ly: u32 = lid.y;
+    let v_col: u32 = (wid.x * 16u) + v_lx;
+    let v_row: u32 = (wid.y * 16u) + v_ly;
+    var v_acc: f32;
+    v_acc = f32();
+    for (var v_k0: u32 = 0u; v_k0 < xpu_u.p_k; v_k0 = v_k0 + 16u) {
+        var v_av: f32;
+        v_av = f32();
+        var v_bv: f32;
+        v_bv = f32();
+        if (v_row < xpu_u.p_m) && ((v_k0 + v_lx) < xpu_u.p_k) {
+            v_av = b_a[((v_row * xpu_u.p_k) + v_k0) + v_lx];
+        }
+        if (v_col < xpu_u.p_n) && ((v_k0 + v_ly) < xpu_u.p_k) {
+            v_bv = b_b[((v_k0 + v_ly) * xpu_u.p_n) + v_col];
+        }
+        s_as[(v_ly * 16u) + v_lx] = v_av;
+        s_bs[(v_ly * 16u) + v_lx] = v_bv;
+        workgroupBarrier();
+        for (var v_kk: u32 = 0u; v_kk < 16u; v_kk = v_kk + 1u) {
+            v_acc = v_acc + (s_as[(v_ly * 16u) + v_kk] * s_bs[(v_kk * 16u) + v_lx]);
+        }
+        workgroupBarrier();
+    }
+    if (v_row < xpu_u.p_m) && (v_col < xpu_u.p_n) {
+        b_c[(v_row * xpu_u.p_n) + v_col] = (xpu_u.p_alpha * v_acc) + (xpu_u.p_beta * b_c[(v_row * xpu_u.p_n) + v_col]);
+    }
+}
+`
+
+// sgemmCPU runs one block of the kernel Sgemm on the CPU.
+func sgemmCPU(b *gpu.CPUBlock) {
+	p_c := gpu.CPUView[float32](b.Buffers[0])
+	p_a := gpu.CPUView[float32](b.Buffers[1])
+	p_b := gpu.CPUView[float32](b.Buffers[2])
+	p_m := gpu.CPUUniform[uint32](b.Uniforms, 0)
+	p_n := gpu.CPUUniform[uint32](b.Uniforms, 4)
+	p_k := gpu.CPUUniform[uint32](b.Uniforms, 8)
+	p_alpha := gpu.CPUUniform[float32](b.Uniforms, 12)
+	p_beta := gpu.CPUUniform[float32](b.Uniforms, 16)
+	var s_as [256]float32
+	var s_bs [256]float32
+	var a_acc [256]float32
+	var v_k0 uint32
+	gx0, gy0, gz0 := b.Group.X*16, b.Group.Y*16, b.Group.Z*1
+	var lz uint32
+	stop := b.Stopping()
+	_, _ = b, stop
+	_ = p_c
+	_ = p_a
+	_ = p_b
+	_ = p_m
+	_ = p_n
+	_ = p_k
+	_ = p_alpha
+	_ = p_beta
+	_ = v_k0
+	_ = gx0
+	_ = gy0
+	_ = gz0
+	_ = lz
+	for ly := uint32(0); ly < 16; ly++ {
+		for lx := uint32(0); lx < 16; lx++ {
+			li := lx + 16*ly + 256*lz
+			_ = li
+			v_acc := a_acc[li]
+			_ = v_acc
+			var v_lx uint32 = lx
+			_ = v_lx
+			var v_ly uint32 = ly
+			_ = v_ly
+			var v_col uint32 = ((b.Group.X * uint32(16)) + v_lx)
+			_ = v_col
+			var v_row uint32 = ((b.Group.Y * uint32(16)) + v_ly)
+			_ = v_row
+			v_acc = 0
+			a_acc[li] = v_acc
+		}
+	}
+	v_k0 = uint32(0)
+	for {
+		if stop.Load() {
+			panic(gpu.CPUStopped)
+		}
+		c2 := (v_k0 < p_k)
+		if !c2 {
+			break
+		}
+		for ly := uint32(0); ly < 16; ly++ {
+			for lx := uint32(0); lx < 16; lx++ {
+				li := lx + 16*ly + 256*lz
+				_ = li
+				var v_lx uint32 = lx
+				_ = v_lx
+				var v_ly uint32 = ly
+				_ = v_ly
+				var v_col uint32 = ((b.Group.X * uint32(16)) + v_lx)
+				_ = v_col
+				var v_row uint32 = ((b.Group.Y * uint32(16)) + v_ly)
+				_ = v_row
+				var v_av float32
+				_ = v_av
+				var v_bv float32
+				_ = v_bv
+				if (v_row < p_m) && ((v_k0 + v_lx) < p_k) {
+					v_av = p_a[(((v_row * p_k) + v_k0) + v_lx)]
+				}
+				if (v_col < p_n) && ((v_k0 + v_ly) < p_k) {
+					v_bv = p_b[(((v_k0 + v_ly) * p_n) + v_col)]
+				}
+				s_as[((v_ly * uint32(16)) + v_lx)] = v_av
+				s_bs[((v_ly * uint32(16)) + v_lx)] = v_bv
+			}
+		}
+		{
+			lx, ly, li := uint32(0), uint32(0), uint32(0)
+			_, _, _ = lx, ly, li
+			var v_lx uint32 = lx
+			_ = v_lx
+			var v_ly uint32 = ly
+			_ = v_ly
+			v_kk := uint32(0)
+			st := gpu.CPUDotStrip{Acc: a_acc[:], AccOff: 0, Lanes: 16, Rows: 16, AccRow: 16,
+				I: 1, J: 1, AccI: 0, AccJ: 0,
+				A: s_as[:], AOff: int(((v_ly * uint32(16)) + v_kk)), ARow: 16, AI: 0, AK: 1,
+				B: s_bs[:], BOff: int(((v_kk * uint32(16)) + v_lx)), BRow: 0, BJ: 0, BK: 16}
+			if kn := uint32(16); kn > v_kk {
+				st.K = int(kn - v_kk)
+			}
+			if !st.Run() {
+				for ly := uint32(0); ly < 16; ly++ {
+					for lx := uint32(0); lx < 16; lx++ {
+						li := lx + 16*ly + 256*lz
+						_ = li
+						v_acc := a_acc[li]
+						_ = v_acc
+						var v_lx uint32 = lx
+						_ = v_lx
+						var v_ly uint32 = ly
+						_ = v_ly
+						{
+							var v_kk uint32 = uint32(0)
+							_ = v_kk
+							for v_kk < uint32(16) {
+								{
+									v_acc = (v_acc + (s_as[((v_ly*uint32(16))+v_kk)] * s_bs[((v_kk*uint32(16))+v_lx)]))
+								}
+								v_kk = (v_kk + uint32(1))
+							}
+						}
+						a_acc[li] = v_acc
+					}
+				}
+			}
+		}
+		v_k0 = (v_k0 + uint32(16))
+	}
+	for ly := uint32(0); ly < 16; ly++ {
+		for lx := uint32(0); lx < 16; lx++ {
+			li := lx + 16*ly + 256*lz
+			_ = li
+			v_acc := a_acc[li]
+			_ = v_acc
+			var v_lx uint32 = lx
+			_ = v_lx
+			var v_ly uint32 = ly
+			_ = v_ly
+			var v_col uint32 = ((b.Group.X * uint32(16)) + v_lx)
+			_ = v_col
+			var v_row uint32 = ((b.Group.Y * uint32(16)) + v_ly)
+			_ = v_row
+			if (v_row < p_m) && (v_col < p_n) {
+				p_c[((v_row * p_n) + v_col)] = ((p_alpha * v_acc) + (p_beta * p_c[((v_row*p_n)+v_col)]))
+			}
+		}
+	}
+}
+
 // SumKernel is the compiled form of the kernel Sum (Go function Sum).
 var SumKernel = gpu.Register(&gpu.KernelSpec{
-	Name:  "github.com/goxpu/xpu/cpu/cpubench/internal/kernels.Sum",
+	Name:  "github.com/goxpu/xpu/bench/internal/kernels.Sum",
 	Block: xpu.Dim3{X: 256, Y: 1, Z: 1},
 	Params: []gpu.Param{
 		{Name: "partial", Kind: gpu.ParamBuffer, Type: "float32", Size: 4, Access: gpu.AccessWrite, Binding: 0},
@@ -480,7 +734,7 @@ var SumKernel = gpu.Register(&gpu.KernelSpec{
 	CPU:         sumCPU,
 	Manifests: []gpu.Manifest{
 		{
-			Kernel: "github.com/goxpu/xpu/cpu/cpubench/internal/kernels.Sum", Backend: "webgpu", Target: "wgsl",
+			Kernel: "github.com/goxpu/xpu/bench/internal/kernels.Sum", Backend: "webgpu", Target: "wgsl",
 			Hash:        "sha256:6c5465cc06a3b373fccbb3ac5a16c722f3a62f15f54b9b22f99556af73ed80c6",
 			Codegen:     "xpu-gen/1",
 			Block:       xpu.Dim3{X: 256, Y: 1, Z: 1},
@@ -493,7 +747,7 @@ var SumKernel = gpu.Register(&gpu.KernelSpec{
 			NativeOps: []string{"workgroupBarrier"},
 		},
 		{
-			Kernel: "github.com/goxpu/xpu/cpu/cpubench/internal/kernels.Sum", Backend: "cpu", Target: "go",
+			Kernel: "github.com/goxpu/xpu/bench/internal/kernels.Sum", Backend: "cpu", Target: "go",
 			Hash:        "sha256:be004b4f241e760ccb15e943fc8653b6b6276cedcebe7642a54991dd0dec8a59",
 			Codegen:     "xpu-gen/1",
 			Block:       xpu.Dim3{X: 256, Y: 1, Z: 1},

@@ -1,18 +1,28 @@
-package main
+// Package devicebench measures kernels on any device beside a reference
+// point in the same run: saxpy and the cost of a small launch beside a
+// plain Go loop, and the block reductions with wave sums beside the one
+// with shared memory only ([Benchmarks], which the browser demo runs and
+// shows; BenchmarkReduce runs the reductions on each native device), and
+// the reference runner's race check beside the runner without it
+// (BenchmarkReferenceRaceCheck).
+//
+// Layering: it imports the runtime, the benchmark kernels
+// (bench/internal/kernels) and the wave suite's reductions (kernels/wave).
+package devicebench
 
 import (
 	"fmt"
 	"time"
 
 	"github.com/goxpu/xpu"
+	"github.com/goxpu/xpu/bench/internal/kernels"
 	"github.com/goxpu/xpu/gpu"
-	"github.com/goxpu/xpu/kernels/conformance"
 	"github.com/goxpu/xpu/kernels/wave"
 )
 
-// BenchResult is one benchmark on the device beside its reference point
-// in the same program: a plain Go loop, or another kernel on the device.
-type BenchResult struct {
+// Result is one benchmark on the device beside its reference point in
+// the same program: a plain Go loop, or another kernel on the device.
+type Result struct {
 	Name      string  `json:"name"`
 	Unit      string  `json:"unit"`
 	Device    float64 `json:"device"`    // on the device, in Unit
@@ -21,8 +31,13 @@ type BenchResult struct {
 	Note      string  `json:"note"`
 }
 
-// benchmarks are run in order after the suites.
-var benchmarks = []func(*gpu.Device) (BenchResult, error){benchSaxpy, benchDispatch, benchReduceWave, benchReduceWave32}
+// A Benchmark measures one figure on a device beside its reference point.
+type Benchmark func(*gpu.Device) (Result, error)
+
+// Benchmarks returns the benchmarks, in the order a program runs them.
+func Benchmarks() []Benchmark {
+	return []Benchmark{Saxpy, Dispatch, ReduceWave, ReduceWave32}
+}
 
 // Sizes of the benchmarks: small enough for a software adapter to finish
 // in about a second.
@@ -35,16 +50,16 @@ const (
 	reduceReps = 4
 )
 
-// benchSaxpy measures y = a*x + y over saxpyN floats, saxpyReps times, in
+// Saxpy measures y = a*x + y over saxpyN floats, saxpyReps times, in
 // GB/s of memory traffic (12 bytes per element).
-func benchSaxpy(d *gpu.Device) (BenchResult, error) {
+func Saxpy(d *gpu.Device) (Result, error) {
 	xs, ys := make([]float32, saxpyN), make([]float32, saxpyN)
 	for i := range xs {
 		xs[i], ys[i] = float32(i%7), float32(i%5)
 	}
 	dev, err := timeLaunches(d, saxpyN, saxpyReps)
 	if err != nil {
-		return BenchResult{}, err
+		return Result{}, err
 	}
 	start := time.Now()
 	for range saxpyReps {
@@ -54,7 +69,7 @@ func benchSaxpy(d *gpu.Device) (BenchResult, error) {
 	}
 	ref := time.Since(start)
 	bytes := float64(12 * saxpyN * saxpyReps)
-	return BenchResult{
+	return Result{
 		Name:      fmt.Sprintf("saxpy, %d floats, %d launches", saxpyN, saxpyReps),
 		Unit:      "GB/s",
 		Device:    bytes / dev.Seconds() / 1e9,
@@ -64,11 +79,11 @@ func benchSaxpy(d *gpu.Device) (BenchResult, error) {
 	}, nil
 }
 
-// benchDispatch measures the cost of a small launch, in microseconds.
-func benchDispatch(d *gpu.Device) (BenchResult, error) {
+// Dispatch measures the cost of a small launch, in microseconds.
+func Dispatch(d *gpu.Device) (Result, error) {
 	dev, err := timeLaunches(d, dispatchN, dispatches)
 	if err != nil {
-		return BenchResult{}, err
+		return Result{}, err
 	}
 	ys := make([]float32, dispatchN)
 	start := time.Now()
@@ -78,7 +93,7 @@ func benchDispatch(d *gpu.Device) (BenchResult, error) {
 		}
 	}
 	ref := time.Since(start)
-	return BenchResult{
+	return Result{
 		Name:      fmt.Sprintf("launch of a %d-float saxpy, %d launches", dispatchN, dispatches),
 		Unit:      "µs per launch",
 		Device:    float64(dev.Microseconds()) / dispatches,
@@ -103,8 +118,8 @@ func timeLaunches(d *gpu.Device, n uint32, reps int) (time.Duration, error) {
 	}
 	defer x.Release()
 	s := d.Stream()
-	groups := xpu.Dim3{X: xpu.GroupsFor(n, conformance.SaxpyKernel.Block().X)}
-	if err := conformance.LaunchSaxpy(s, groups, y, x, 2.5, n); err != nil {
+	groups := xpu.Dim3{X: xpu.GroupsFor(n, kernels.SaxpyKernel.Block().X)}
+	if err := kernels.LaunchSaxpy(s, groups, y, x, 2.5, n); err != nil {
 		return 0, err
 	}
 	if err := s.Sync(); err != nil {
@@ -112,7 +127,7 @@ func timeLaunches(d *gpu.Device, n uint32, reps int) (time.Duration, error) {
 	}
 	start := time.Now()
 	for range reps {
-		if err := conformance.LaunchSaxpy(s, groups, y, x, 2.5, n); err != nil {
+		if err := kernels.LaunchSaxpy(s, groups, y, x, 2.5, n); err != nil {
 			return 0, err
 		}
 	}
@@ -125,23 +140,23 @@ func timeLaunches(d *gpu.Device, n uint32, reps int) (time.Duration, error) {
 // reduceLaunch launches a block reduction of package wave.
 type reduceLaunch func(s *gpu.Stream, groups xpu.Dim3, partial, in *gpu.Buffer[float32], n uint32) error
 
-// benchReduceWave measures the block reduction with wave sums at the
+// ReduceWave measures the block reduction with wave sums at the
 // device's width beside the one with shared memory only, in GB/s read.
-func benchReduceWave(d *gpu.Device) (BenchResult, error) {
+func ReduceWave(d *gpu.Device) (Result, error) {
 	return benchReduce(d, wave.ReduceWaveKernel, wave.LaunchReduceWave)
 }
 
-// benchReduceWave32 is benchReduceWave at a declared width of 32 lanes.
-func benchReduceWave32(d *gpu.Device) (BenchResult, error) {
+// ReduceWave32 is ReduceWave at a declared width of 32 lanes.
+func ReduceWave32(d *gpu.Device) (Result, error) {
 	return benchReduce(d, wave.ReduceWave32Kernel, wave.LaunchReduceWave32)
 }
 
 // benchReduce times the reduction k and the shared-memory one over
 // reduceN floats, reduceReps times each, alternately.
-func benchReduce(d *gpu.Device, k *gpu.Kernel, launch reduceLaunch) (BenchResult, error) {
+func benchReduce(d *gpu.Device, k *gpu.Kernel, launch reduceLaunch) (Result, error) {
 	c, err := d.KernelWave(k.Name())
 	if err != nil {
-		return BenchResult{}, err
+		return Result{}, err
 	}
 	data := make([]float32, reduceN)
 	for i := range data {
@@ -149,13 +164,13 @@ func benchReduce(d *gpu.Device, k *gpu.Kernel, launch reduceLaunch) (BenchResult
 	}
 	in, err := gpu.Upload(d, data)
 	if err != nil {
-		return BenchResult{}, err
+		return Result{}, err
 	}
 	defer in.Release()
 	g := xpu.Dim3{X: xpu.GroupsFor(reduceN, k.Block().X)}
 	partial, err := gpu.NewBuffer[float32](d, int(g.X))
 	if err != nil {
-		return BenchResult{}, err
+		return Result{}, err
 	}
 	defer partial.Release()
 	s := d.Stream()
@@ -171,18 +186,18 @@ func benchReduce(d *gpu.Device, k *gpu.Kernel, launch reduceLaunch) (BenchResult
 	for i := range reduceReps + 1 { // the first round warms up
 		t1, err := timed(launch)
 		if err != nil {
-			return BenchResult{}, err
+			return Result{}, err
 		}
 		t2, err := timed(wave.LaunchReduceShared)
 		if err != nil {
-			return BenchResult{}, err
+			return Result{}, err
 		}
 		if i > 0 {
 			dev, ref = dev+t1, ref+t2
 		}
 	}
 	bytes := float64(4 * reduceN * reduceReps)
-	return BenchResult{
+	return Result{
 		Name:      fmt.Sprintf("block reduction with wave sums (%s, %d lanes), %d floats", c.Tier, c.Width, reduceN),
 		Unit:      "GB/s",
 		Device:    bytes / dev.Seconds() / 1e9,

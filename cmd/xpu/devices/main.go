@@ -1,25 +1,48 @@
+// Command devices lists the devices of every backend of the xpu runtime
+// compiled in: a block per device with its identity, its limits and its
+// facts (absent ones left out), or why a backend has none here. It fails
+// only when no backend has a device. `xpu devices` runs it, as does
+//
+//	go run github.com/goxpu/xpu/cmd/xpu/devices
+//
+// It is a program of its own, not a part of cmd/xpu, because it links the
+// runtime and its drivers (cgo WebGPU, purego), which the generator that
+// every go generate runs must not.
 package main
-
-// This file implements `xpu devices`.
 
 import (
 	"errors"
 	"fmt"
 	"io"
 	"maps"
+	"os"
 	"slices"
 	"text/tabwriter"
 
 	"github.com/goxpu/xpu/gpu"
 )
 
-// runDevices opens every compiled-in backend and prints a block per
-// device. A backend without a device here is listed as absent; the
-// command fails only when no backend has a device.
-func runDevices(args []string, stdout, stderr io.Writer) error {
+func main() {
+	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
+}
+
+// run runs the command line args and returns the exit status: 0 on
+// success, 1 when no backend has a device, 2 on a usage error.
+func run(args []string, stdout, stderr io.Writer) int {
 	if len(args) != 0 {
-		return fmt.Errorf("%w: devices takes no arguments, got %q", errUsage, args)
+		fmt.Fprintf(stderr, "xpu devices: takes no arguments, got %q\nusage: xpu devices\n", args)
+		return 2
 	}
+	if err := list(stdout, stderr); err != nil {
+		fmt.Fprintf(stderr, "xpu devices: %v\n", err)
+		return 1
+	}
+	return 0
+}
+
+// list opens every compiled-in backend and prints a block per device. A
+// backend without a device here is listed as absent.
+func list(stdout, stderr io.Writer) error {
 	found := 0
 	for i, name := range gpu.Backends() {
 		if i > 0 {

@@ -1,6 +1,9 @@
 //go:build cgo
 
-package webgpu_test
+package webgpubench
+
+// This file holds wgpu-native's raw calls (cogentcore/webgpu) and the
+// launch benchmark, which runs on them.
 
 import (
 	"errors"
@@ -10,18 +13,16 @@ import (
 	"github.com/cogentcore/webgpu/wgpu"
 
 	"github.com/goxpu/xpu"
+	"github.com/goxpu/xpu/bench/internal/kernels"
 	"github.com/goxpu/xpu/gpu"
-	"github.com/goxpu/xpu/gpu/webgpu/internal/handbench"
-	"github.com/goxpu/xpu/kernels/conformance"
 )
 
-// BenchmarkWebGPUDrivers puts the generated kernels, launched through the
-// runtime on wgpu-native, beside the same kernels written by hand and
-// driven by raw cogentcore/webgpu calls (package handbench).
-func BenchmarkWebGPUDrivers(b *testing.B) {
-	raw := openRaw(b)
-	defer raw.release()
-	handbench.Run(b, "wgpu", raw)
+func init() {
+	rawDrivers["wgpu"] = func(b *testing.B) rawDriver {
+		r := openRaw(b)
+		b.Cleanup(r.release)
+		return r
+	}
 }
 
 // BenchmarkLaunches makes 1,000 small saxpy launches (256 elements, one
@@ -53,7 +54,7 @@ func BenchmarkLaunches(b *testing.B) {
 	}
 	r := openRaw(b)
 	defer r.release()
-	k, err := r.Kernel(handbench.SaxpyWGSL, [][]float32{make([]float32, n), make([]float32, n)}, make([]byte, 16), false)
+	k, err := r.Kernel(saxpyWGSL, [][]float32{make([]float32, n), make([]float32, n)}, make([]byte, 16), false)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -68,7 +69,7 @@ func BenchmarkLaunches(b *testing.B) {
 	}
 	viaXPU := func() {
 		for range launches {
-			must(conformance.LaunchSaxpy(s, groups, y, x, 0.5, n))
+			must(kernels.LaunchSaxpy(s, groups, y, x, 0.5, n))
 		}
 		must(s.Sync())
 	}
@@ -113,7 +114,7 @@ type raw struct {
 	queue   *wgpu.Queue
 }
 
-var _ handbench.Driver = (*raw)(nil)
+var _ rawDriver = (*raw)(nil)
 
 func openRaw(b *testing.B) *raw {
 	r := &raw{inst: wgpu.CreateInstance(nil)}
@@ -143,8 +144,8 @@ func (r *raw) release() {
 	r.inst.Release()
 }
 
-// rawKernel is a pipeline with its layouts, buffers and bind group.
-type rawKernel struct {
+// wgpuKernel is a pipeline with its layouts, buffers and bind group.
+type wgpuKernel struct {
 	r        *raw
 	module   *wgpu.ShaderModule
 	bgl      *wgpu.BindGroupLayout
@@ -161,8 +162,8 @@ const ringBytes = 256 << 10
 // Kernel compiles wgsl with an explicit layout: bufs as storage, the
 // first read-write, then the uniform block, at a dynamic offset (0) in a
 // buffer as large as the runtime's uniform ring when dynamic.
-func (r *raw) Kernel(wgsl string, bufs [][]float32, uniforms []byte, dynamic bool) (handbench.Kernel, error) {
-	k := &rawKernel{r: r}
+func (r *raw) Kernel(wgsl string, bufs [][]float32, uniforms []byte, dynamic bool) (rawKernel, error) {
+	k := &wgpuKernel{r: r}
 	if err := k.build(wgsl, bufs, uniforms, dynamic); err != nil {
 		k.Release()
 		return nil, err
@@ -170,7 +171,7 @@ func (r *raw) Kernel(wgsl string, bufs [][]float32, uniforms []byte, dynamic boo
 	return k, nil
 }
 
-func (k *rawKernel) build(wgsl string, bufs [][]float32, uniforms []byte, dynamic bool) error {
+func (k *wgpuKernel) build(wgsl string, bufs [][]float32, uniforms []byte, dynamic bool) error {
 	r := k.r
 	var err error
 	k.module, err = r.dev.CreateShaderModule(&wgpu.ShaderModuleDescriptor{WGSLDescriptor: &wgpu.ShaderModuleWGSLDescriptor{Code: wgsl}})
@@ -233,7 +234,7 @@ func (k *rawKernel) build(wgsl string, bufs [][]float32, uniforms []byte, dynami
 
 // Run records n dispatches in one pass, the bind group set once, submits
 // them and waits.
-func (k *rawKernel) Run(groups xpu.Dim3, n int) error {
+func (k *wgpuKernel) Run(groups xpu.Dim3, n int) error {
 	r := k.r
 	enc, err := r.dev.CreateCommandEncoder(nil)
 	if err != nil {
@@ -262,7 +263,7 @@ func (k *rawKernel) Run(groups xpu.Dim3, n int) error {
 	return nil
 }
 
-func (k *rawKernel) Release() {
+func (k *wgpuKernel) Release() {
 	if k.group != nil {
 		k.group.Release()
 	}

@@ -1,4 +1,4 @@
-package handbench
+package webgpubench
 
 // This file holds the hand-written WGSL, the same for every driver, and
 // the uniform blocks it reads.
@@ -8,9 +8,9 @@ import (
 	"math"
 )
 
-// SaxpyWGSL is conformance.Saxpy written by hand: y = a*x + y over n
+// saxpyWGSL is kernels.Saxpy written by hand: y = a*x + y over n
 // elements, 256 work-items a group.
-const SaxpyWGSL = `
+const saxpyWGSL = `
 struct Uniforms { a: f32, n: u32 }
 @group(0) @binding(0) var<storage, read_write> y: array<f32>;
 @group(0) @binding(1) var<storage, read> x: array<f32>;
@@ -25,10 +25,10 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
 }
 `
 
-// SgemmWGSL is conformance.Sgemm written by hand, the same algorithm: C =
+// sgemmWGSL is kernels.Sgemm written by hand, the same algorithm: C =
 // alpha*A*B + beta*C, one element of C per work-item, A and B staged
 // through 16x16 workgroup tiles with a barrier on each side of a step.
-const SgemmWGSL = `
+const sgemmWGSL = `
 struct Uniforms { m: u32, n: u32, k: u32, alpha: f32, beta: f32 }
 @group(0) @binding(0) var<storage, read_write> c: array<f32>;
 @group(0) @binding(1) var<storage, read> a: array<f32>;
