@@ -93,7 +93,7 @@ const depsRules = `
 	bench/internal/kernels, gonum.org/v1/gonum/... < bench/cpubench;
 	bench/cpubench < bench/cpubench/cmd/cpubench;
 	bench/internal/kernels, kernels/wave < bench/devicebench;
-	< bench/webgpubench;
+	< bench, bench/webgpubench;
 
 	# Programs that touch devices.
 	gpu < cmd/xpu/devices;
