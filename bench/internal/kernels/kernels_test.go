@@ -56,9 +56,9 @@ func cases() []*gputest.Case {
 		},
 	}, {
 		Kernel: kernels.GemmKernel,
-		Tol:    gputest.Tolerance{Name: "sums of 128 products in the same order, each may be fused", ULP: 4, Rel: 1e-5},
+		Tol:    gputest.Tolerance{Name: "sums of 64 products in the same order, each may be fused", ULP: 4, Rel: 1e-5},
 		Setup: func(r *rand.Rand) gputest.Inputs {
-			const n = 128
+			const n = 64
 			return gputest.Inputs{Groups: xpu.Dim3{X: n / 64, Y: n / 64}, Args: []gputest.Arg{
 				gputest.Poisoned[float32](n * n), gputest.Buffer(gputest.Floats(r, n*n, 0, 1)), gputest.Buffer(gputest.Floats(r, n*n, 0, 1)), gputest.Scalar(uint32(n)),
 			}}
