@@ -16,6 +16,15 @@ func saxpy(t xpu.Thread, y, x []float32, a float32, n uint32) {
 }
 
 var saxpyKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
+	Name:  "github.com/goxpu/xpu/gpu_test.Saxpy",
+	Block: xpu.Dim3{X: 64},
+	Params: []schema.Param{
+		{Name: "y", Kind: schema.ParamBuffer, Type: schema.TypeName{Name: "float32"}, Size: 4, Access: schema.AccessReadWrite, Binding: 0},
+		{Name: "x", Kind: schema.ParamBuffer, Type: schema.TypeName{Name: "float32"}, Size: 4, Access: schema.AccessRead, Binding: 1},
+		{Name: "a", Kind: schema.ParamScalar, Type: schema.TypeName{Name: "float32"}, Size: 4, Binding: 0},
+		{Name: "n", Kind: schema.ParamScalar, Type: schema.TypeName{Name: "uint32"}, Size: 4, Binding: 4},
+	},
+	UniformSize: 16,
 	Artifacts: []schema.Artifact{
 		{Manifest: schema.Manifest{Backend: schema.BackendWebGPU, Target: schema.TargetWGSL}, Code: `
 struct Uniforms { a: f32, n: u32 }
@@ -33,16 +42,6 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
 `},
 		{Manifest: schema.Manifest{Backend: schema.BackendCPU, Target: schema.TargetGo}, Entry: saxpyCPU},
 	},
-
-	Name:  "github.com/goxpu/xpu/gpu_test.Saxpy",
-	Block: xpu.Dim3{X: 64},
-	Params: []schema.Param{
-		{Name: "y", Kind: schema.ParamBuffer, Type: schema.TypeName{Name: "float32"}, Size: 4, Access: schema.AccessReadWrite, Binding: 0},
-		{Name: "x", Kind: schema.ParamBuffer, Type: schema.TypeName{Name: "float32"}, Size: 4, Access: schema.AccessRead, Binding: 1},
-		{Name: "a", Kind: schema.ParamScalar, Type: schema.TypeName{Name: "float32"}, Size: 4, Binding: 0},
-		{Name: "n", Kind: schema.ParamScalar, Type: schema.TypeName{Name: "uint32"}, Size: 4, Binding: 4},
-	},
-	UniformSize: 16,
 })
 
 // iaxpy is saxpy on wrapping uint32: bit-exact, for chains of launches.
@@ -53,6 +52,15 @@ func iaxpy(t xpu.Thread, y, x []uint32, a, n uint32) {
 }
 
 var iaxpyKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
+	Name:  "github.com/goxpu/xpu/gpu_test.Iaxpy",
+	Block: xpu.Dim3{X: 64},
+	Params: []schema.Param{
+		{Name: "y", Kind: schema.ParamBuffer, Type: schema.TypeName{Name: "uint32"}, Size: 4, Access: schema.AccessReadWrite, Binding: 0},
+		{Name: "x", Kind: schema.ParamBuffer, Type: schema.TypeName{Name: "uint32"}, Size: 4, Access: schema.AccessRead, Binding: 1},
+		{Name: "a", Kind: schema.ParamScalar, Type: schema.TypeName{Name: "uint32"}, Size: 4, Binding: 0},
+		{Name: "n", Kind: schema.ParamScalar, Type: schema.TypeName{Name: "uint32"}, Size: 4, Binding: 4},
+	},
+	UniformSize: 16,
 	Artifacts: []schema.Artifact{
 		{Manifest: schema.Manifest{Backend: schema.BackendWebGPU, Target: schema.TargetWGSL}, Code: `
 struct Uniforms { a: u32, n: u32 }
@@ -70,16 +78,6 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
 `},
 		{Manifest: schema.Manifest{Backend: schema.BackendCPU, Target: schema.TargetGo}, Entry: iaxpyCPU},
 	},
-
-	Name:  "github.com/goxpu/xpu/gpu_test.Iaxpy",
-	Block: xpu.Dim3{X: 64},
-	Params: []schema.Param{
-		{Name: "y", Kind: schema.ParamBuffer, Type: schema.TypeName{Name: "uint32"}, Size: 4, Access: schema.AccessReadWrite, Binding: 0},
-		{Name: "x", Kind: schema.ParamBuffer, Type: schema.TypeName{Name: "uint32"}, Size: 4, Access: schema.AccessRead, Binding: 1},
-		{Name: "a", Kind: schema.ParamScalar, Type: schema.TypeName{Name: "uint32"}, Size: 4, Binding: 0},
-		{Name: "n", Kind: schema.ParamScalar, Type: schema.TypeName{Name: "uint32"}, Size: 4, Binding: 4},
-	},
-	UniformSize: 16,
 })
 
 // scramble has no scalars: a read-only and a write-only buffer, 2D grid.
@@ -91,6 +89,12 @@ func scramble(t xpu.Thread, out, in []int32) {
 }
 
 var scrambleKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
+	Name:  "github.com/goxpu/xpu/gpu_test.Scramble",
+	Block: xpu.Dim3{X: 8, Y: 4},
+	Params: []schema.Param{
+		{Name: "out", Kind: schema.ParamBuffer, Type: schema.TypeName{Name: "int32"}, Size: 4, Access: schema.AccessWrite, Binding: 0},
+		{Name: "in", Kind: schema.ParamBuffer, Type: schema.TypeName{Name: "int32"}, Size: 4, Access: schema.AccessRead, Binding: 1},
+	},
 	Artifacts: []schema.Artifact{
 		{Manifest: schema.Manifest{Backend: schema.BackendWebGPU, Target: schema.TargetWGSL}, Code: `
 @group(0) @binding(0) var<storage, read_write> out: array<i32>;
@@ -105,13 +109,6 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) 
 }
 `},
 		{Manifest: schema.Manifest{Backend: schema.BackendCPU, Target: schema.TargetGo}, Entry: scrambleCPU},
-	},
-
-	Name:  "github.com/goxpu/xpu/gpu_test.Scramble",
-	Block: xpu.Dim3{X: 8, Y: 4},
-	Params: []schema.Param{
-		{Name: "out", Kind: schema.ParamBuffer, Type: schema.TypeName{Name: "int32"}, Size: 4, Access: schema.AccessWrite, Binding: 0},
-		{Name: "in", Kind: schema.ParamBuffer, Type: schema.TypeName{Name: "int32"}, Size: 4, Access: schema.AccessRead, Binding: 1},
 	},
 })
 
@@ -134,6 +131,14 @@ func step(t xpu.Thread, ps []Particle, dt float32, n uint32) {
 }
 
 var stepKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
+	Name:  "github.com/goxpu/xpu/gpu_test.Step",
+	Block: xpu.Dim3{X: 32},
+	Params: []schema.Param{
+		{Name: "ps", Kind: schema.ParamBuffer, Type: schema.TypeName{Pkg: "github.com/goxpu/xpu/gpu_test", Name: "Particle"}, Size: 20, Access: schema.AccessReadWrite, Binding: 0},
+		{Name: "dt", Kind: schema.ParamScalar, Type: schema.TypeName{Name: "float32"}, Size: 4, Binding: 0},
+		{Name: "n", Kind: schema.ParamScalar, Type: schema.TypeName{Name: "uint32"}, Size: 4, Binding: 4},
+	},
+	UniformSize: 16,
 	Artifacts: []schema.Artifact{
 		{Manifest: schema.Manifest{Backend: schema.BackendWebGPU, Target: schema.TargetWGSL}, Code: `
 struct Particle { x: f32, y: f32, vx: f32, vy: f32, hits: u32 }
@@ -157,15 +162,6 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
 `},
 		{Manifest: schema.Manifest{Backend: schema.BackendCPU, Target: schema.TargetGo}, Entry: stepCPU},
 	},
-
-	Name:  "github.com/goxpu/xpu/gpu_test.Step",
-	Block: xpu.Dim3{X: 32},
-	Params: []schema.Param{
-		{Name: "ps", Kind: schema.ParamBuffer, Type: schema.TypeName{Pkg: "github.com/goxpu/xpu/gpu_test", Name: "Particle"}, Size: 20, Access: schema.AccessReadWrite, Binding: 0},
-		{Name: "dt", Kind: schema.ParamScalar, Type: schema.TypeName{Name: "float32"}, Size: 4, Binding: 0},
-		{Name: "n", Kind: schema.ParamScalar, Type: schema.TypeName{Name: "uint32"}, Size: 4, Binding: 4},
-	},
-	UniformSize: 16,
 })
 
 // The Go lowerings of the kernels above for the CPU backend, written by

@@ -126,6 +126,27 @@ func TestArgBufferType(t *testing.T) {
 	})
 }
 
+// foreignStep is stepKernel's spec with its particles typed as a
+// Particle of another package of the same name: a buffer of this
+// package's Particle must not bind to it.
+var foreignStep = func() *gpu.Kernel {
+	s := stepKernel.Spec()
+	s.Name = "github.com/goxpu/xpu/gpu_test.ForeignStep"
+	s.Params[0].Type = schema.TypeName{Pkg: "example.com/other/gpu_test", Name: "Particle"}
+	return gpuimpl.Register(s)
+}()
+
+func TestArgBufferTypeOfAnotherPackage(t *testing.T) {
+	gputest.ForEach(t, func(t *testing.T, d *gpu.Device) {
+		ps := newBuf[Particle](t, d, 32)
+		err := d.Stream().Launch(foreignStep, xpu.Dim3{X: 1}, ps, float32(1), uint32(32))
+		wantRefusal(t, err, gpu.ErrArgs, "parameter ps", "example.com/other/gpu_test.Particle", "github.com/goxpu/xpu/gpu_test.Particle")
+		if err := d.Stream().Launch(stepKernel, xpu.Dim3{X: 1}, ps, float32(1), uint32(32)); err != nil {
+			t.Fatalf("the kernel of this package's Particle refuses it: %v", err)
+		}
+	})
+}
+
 func TestArgScalarType(t *testing.T) {
 	gputest.ForEach(t, func(t *testing.T, d *gpu.Device) {
 		y, x := newBuf[float32](t, d, 64), newBuf[float32](t, d, 64)

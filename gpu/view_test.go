@@ -92,6 +92,12 @@ func exchange(t xpu.Thread, a, b []uint32) {
 }
 
 var exchangeKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
+	Name:  "github.com/goxpu/xpu/gpu_test.Exchange",
+	Block: xpu.Dim3{X: 64},
+	Params: []schema.Param{
+		{Name: "a", Kind: schema.ParamBuffer, Type: schema.TypeName{Name: "uint32"}, Size: 4, Access: schema.AccessReadWrite, Binding: 0},
+		{Name: "b", Kind: schema.ParamBuffer, Type: schema.TypeName{Name: "uint32"}, Size: 4, Access: schema.AccessReadWrite, Binding: 1},
+	},
 	Artifacts: []schema.Artifact{
 		{Manifest: schema.Manifest{Backend: schema.BackendWebGPU, Target: schema.TargetWGSL}, Code: `
 @group(0) @binding(0) var<storage, read_write> a: array<u32>;
@@ -108,13 +114,6 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
 }
 `},
 		{Manifest: schema.Manifest{Backend: schema.BackendCPU, Target: schema.TargetGo}, Entry: exchangeCPU},
-	},
-
-	Name:  "github.com/goxpu/xpu/gpu_test.Exchange",
-	Block: xpu.Dim3{X: 64},
-	Params: []schema.Param{
-		{Name: "a", Kind: schema.ParamBuffer, Type: schema.TypeName{Name: "uint32"}, Size: 4, Access: schema.AccessReadWrite, Binding: 0},
-		{Name: "b", Kind: schema.ParamBuffer, Type: schema.TypeName{Name: "uint32"}, Size: 4, Access: schema.AccessReadWrite, Binding: 1},
 	},
 })
 
