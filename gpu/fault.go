@@ -29,22 +29,17 @@ var ErrFault = driver.ErrFault
 // faultWordBytes is the size of a fault word: one atomic u32.
 const faultWordBytes = 4
 
-// bindFault appends the stream's fault word to the buffers of a launch of
-// k, allocating it on first use, and records k as a kernel to check. The
-// caller holds s.mu.
-func (s *Stream) bindFault(k *Kernel) error {
-	if !k.spec.Fault {
-		return nil
-	}
+// faultWord returns the stream's fault word, which a launch of k binds
+// after its buffers, allocating it on first use. The caller holds s.mu.
+func (s *Stream) faultWord(k *Kernel) (driver.Buffer, error) {
 	if s.fault == nil {
 		b, err := s.dev.drv.NewBuffer(faultWordBytes)
 		if err != nil {
-			return fmt.Errorf("gpu: kernel %s on %s: fault word: %w", k.spec.Name, s.dev.backend, err)
+			return nil, fmt.Errorf("gpu: kernel %s on %s: fault word: %w", k.spec.Name, s.dev.backend, err)
 		}
 		s.fault = b
 	}
-	s.bufs = append(s.bufs, s.fault)
-	return nil
+	return s.fault, nil
 }
 
 // launchedFault records that a launch of k, which may fault, was

@@ -45,29 +45,14 @@ func (k *Kernel) ReferenceWith(o ReferenceOptions, groups xpu.Dim3, args ...any)
 	if err := k.launchable(); err != nil {
 		return err
 	}
-	if k.spec.Func == nil {
-		return fmt.Errorf("gpu: kernel %s: no Go function registered (a spec written by hand): %w", k.spec.Name, ErrNoCode)
-	}
-	g, err := checkGrid(k, groups, Limits{})
-	if err != nil {
+	l := launch{kernel: k, groups: groups, args: args}
+	if err := l.checkReference(); err != nil {
 		return err
 	}
-	if err := checkSlices(k, args); err != nil {
+	if err := l.bindSlices(); err != nil {
 		return err
 	}
-	in, err := withComptime(k, args)
-	if err != nil {
-		return err
-	}
-	wave := o.Wave
-	if wave == 0 {
-		wave = k.spec.Wave
-	}
-	cfg := xpu.Config{Groups: g, Block: k.spec.Block, WaveWidth: wave, RaceCheck: o.RaceCheck}
-	if err := xpu.Run(cfg, k.spec.Func, in...); err != nil {
-		return fmt.Errorf("gpu: kernel %s: reference run: %w", k.spec.Name, err)
-	}
-	return nil
+	return l.runReference(o)
 }
 
 // Reference runs k's reference as d runs k: it refuses what a launch of
@@ -81,53 +66,62 @@ func (d *Device) Reference(k *Kernel, groups xpu.Dim3, args ...any) error {
 	if err := k.launchable(); err != nil {
 		return err
 	}
+	l := launch{kernel: k, groups: groups, args: args, dev: d}
 	d.life.RLock()
 	if d.closed {
 		d.life.RUnlock()
 		return d.errClosed()
 	}
-	err := d.fits(k)
+	err := l.checkReference()
 	var choice WaveChoice
 	if err == nil {
 		choice, _, err = d.waveChoice(k)
-	}
-	if err == nil {
-		_, err = checkGrid(k, groups, d.info.Limits)
 	}
 	lim := d.info.Limits
 	d.life.RUnlock()
 	if err != nil {
 		return err
 	}
+	if err := l.bindSlices(); err != nil {
+		return err
+	}
 	wave := choice.Width
 	if wave == 0 {
 		wave = lim.SubgroupMax
 	}
-	return k.ReferenceWith(ReferenceOptions{Wave: wave}, groups, args...)
+	return l.runReference(ReferenceOptions{Wave: wave})
 }
 
-// checkSlices checks the arguments of a reference run against k's
-// parameters: a slice of the parameter's element type for each buffer, a
-// scalar of its type for each scalar; no aliasing a launch refuses; no
-// slice shorter than its declared length.
-func checkSlices(k *Kernel, args []any) error {
-	if len(args) != len(k.spec.Params) {
-		return fmt.Errorf("gpu: kernel %s takes %d arguments, got %d: %w", k.spec.Name, len(k.spec.Params), len(args), ErrArgs)
+// checkReference is the check stage of a reference run: a kernel with a
+// Go function to run, then the checks of a launch (on l.dev, when it is
+// not nil, whose life the caller holds for reading).
+func (l *launch) checkReference() error {
+	if l.kernel.spec.Func == nil {
+		return fmt.Errorf("gpu: kernel %s: no Go function registered (a spec written by hand): %w", l.kernel.spec.Name, ErrNoCode)
 	}
+	return l.check()
+}
+
+// bindSlices is the bind stage of a reference run: it checks l's
+// arguments against its kernel's parameters: a slice of the parameter's
+// element type for each buffer, a scalar of its type for each scalar; no
+// aliasing a launch refuses; no slice shorter than its declared length.
+func (l *launch) bindSlices() error {
+	k := l.kernel
 	var spans []span
 	var lens []int
 	for i := range k.spec.Params {
 		p := &k.spec.Params[i]
 		if p.Kind == ParamScalar {
 			var word [4]byte
-			if err := putScalar(word[:], args[i], p); err != nil {
+			if err := putScalar(word[:], l.args[i], p); err != nil {
 				return fmt.Errorf("gpu: kernel %s: parameter %s: %w", k.spec.Name, p.Name, err)
 			}
 			continue
 		}
-		v := reflect.ValueOf(args[i])
+		v := reflect.ValueOf(l.args[i])
 		if v.Kind() != reflect.Slice || v.Type().Elem().String() != p.Type || int(v.Type().Elem().Size()) != p.Size {
-			return fmt.Errorf("gpu: kernel %s: parameter %s: want []%s (%d-byte elements), got %T: %w", k.spec.Name, p.Name, p.Type, p.Size, args[i], ErrArgs)
+			return fmt.Errorf("gpu: kernel %s: parameter %s: want []%s (%d-byte elements), got %T: %w", k.spec.Name, p.Name, p.Type, p.Size, l.args[i], ErrArgs)
 		}
 		sp := sliceSpan(v)
 		if err := checkAliasing(k, spans, p, sp); err != nil {
@@ -136,7 +130,27 @@ func checkSlices(k *Kernel, args []any) error {
 		spans = append(spans, sp)
 		lens = append(lens, v.Len())
 	}
-	return checkLengths(k, func(j int) int { return lens[j] }, args)
+	return checkLengths(k, func(j int) int { return lens[j] }, l.args)
+}
+
+// runReference is the record stage of a reference run: it runs the
+// kernel's Go function on the reference runner over l's grid, at o's wave
+// width (the kernel's declared one when zero).
+func (l *launch) runReference(o ReferenceOptions) error {
+	k := l.kernel
+	in, err := withComptime(k, l.args)
+	if err != nil {
+		return err
+	}
+	wave := o.Wave
+	if wave == 0 {
+		wave = k.spec.Wave
+	}
+	cfg := xpu.Config{Groups: l.grid, Block: k.spec.Block, WaveWidth: wave, RaceCheck: o.RaceCheck}
+	if err := xpu.Run(cfg, k.spec.Func, in...); err != nil {
+		return fmt.Errorf("gpu: kernel %s: reference run: %w", k.spec.Name, err)
+	}
+	return nil
 }
 
 // sliceSpan is the memory of the slice v. Slices that end their capacity
