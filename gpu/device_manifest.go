@@ -8,19 +8,15 @@ import (
 	"encoding/hex"
 )
 
-// Manifest returns the manifest of the code d runs for the kernel
-// registered under name: the generated manifest for d's backend (see
-// [ManifestOf]) with WaveTier and WaveWidth set to the tier and width
-// [Device.KernelWave] reports, and, where d picks the kernel's WGSL among
-// wave variants, Hash naming the variant d picks and WaveVariants left
-// out. ok is false when the kernel is not registered, has no manifest
-// for d's backend, or d cannot run its waves (KernelWave says why).
-func (d *Device) Manifest(name string) (m *Manifest, ok bool) {
-	if d.usable("Device.Manifest") != nil {
-		return nil, false
-	}
-	k, ok := Lookup(name)
-	if !ok {
+// Manifest returns the manifest of the code d runs for k: the generated
+// manifest for d's backend (see [Kernel.Manifest]) with WaveTier and
+// WaveWidth set to the tier and width [Device.KernelWave] reports, and,
+// where d picks the kernel's WGSL among wave variants, Hash naming the
+// variant d picks and WaveVariants left out. ok is false when k is nil,
+// has no manifest for d's backend, or d cannot run its waves (KernelWave
+// says why).
+func (d *Device) Manifest(k *Kernel) (m *Manifest, ok bool) {
+	if d.usable("Device.Manifest") != nil || k == nil {
 		return nil, false
 	}
 	gen := manifestFor(&k.spec, d.backend)

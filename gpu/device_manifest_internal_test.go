@@ -65,9 +65,8 @@ var tieredKernel = func() *Kernel {
 
 func TestDeviceManifest(t *testing.T) {
 	const wgsl = "@compute @workgroup_size(64) fn main() {}\n// "
-	name := tieredKernel.Name()
 	subgroups := func(lo, hi uint32) driver.Info {
-		return driver.Info{Backend: "webgpu", Limits: driver.Limits{SubgroupMin: lo, SubgroupMax: hi}, Facts: map[string]string{"subgroups": "true"}}
+		return driver.Info{Backend: "webgpu", Limits: driver.Limits{SubgroupMin: lo, SubgroupMax: hi}, Subgroups: true}
 	}
 	for _, c := range []struct {
 		name    string
@@ -89,29 +88,32 @@ func TestDeviceManifest(t *testing.T) {
 				t.Fatal(err)
 			}
 			defer d.Close()
-			m, ok := d.Manifest(name)
+			m, ok := d.Manifest(tieredKernel)
 			if !ok {
 				t.Fatal("no device manifest")
 			}
 			if m.WaveTier != c.tier || m.WaveWidth != 32 || m.Hash != c.hash || m.WaveVariants != nil || m.Backend != c.backend {
 				t.Errorf("device manifest: tier %q width %d hash %s variants %v, want %q 32 %s none", m.WaveTier, m.WaveWidth, m.Hash, m.WaveVariants, c.tier, c.hash)
 			}
-			w, err := d.KernelWave(name)
+			w, err := d.KernelWave(tieredKernel)
 			if err != nil || w.Tier != m.WaveTier || w.Width != m.WaveWidth {
 				t.Errorf("KernelWave %+v, %v; the manifest says %s at %d", w, err, m.WaveTier, m.WaveWidth)
 			}
-			if _, ok := d.Manifest("github.com/goxpu/xpu/gpu.notRegistered"); ok {
+			if _, ok := d.Manifest(&Kernel{}); ok {
 				t.Error("a manifest for a kernel that is not registered")
+			}
+			if _, ok := d.Manifest(nil); ok {
+				t.Error("a manifest for a nil kernel")
 			}
 		})
 	}
 	// The device-independent view lists the variants and leaves the tier.
-	m, ok := ManifestOf(name, "webgpu")
+	m, ok := tieredKernel.Manifest("webgpu")
 	if !ok || m.WaveTier != "" || len(m.WaveVariants) != 4 || m.WaveWidth != 0 {
-		t.Fatalf("ManifestOf: %+v", m)
+		t.Fatalf("Kernel.Manifest: %+v", m)
 	}
 	m.WaveVariants[0].Hash = "changed"
-	if again, _ := ManifestOf(name, "webgpu"); again.WaveVariants[0].Hash == "changed" {
-		t.Error("ManifestOf shares its variants with the spec")
+	if again, _ := tieredKernel.Manifest("webgpu"); again.WaveVariants[0].Hash == "changed" {
+		t.Error("Kernel.Manifest shares its variants with the spec")
 	}
 }

@@ -30,22 +30,11 @@ const (
 	WaveNarrow   = driver.WaveNarrow
 )
 
-// ManifestOf returns the manifest of the kernel registered under name
-// ("importpath.Name") for backend ("webgpu", "cpu", ...), as generated:
-// the device-independent view. Where a device picks the kernel's WGSL
-// among wave variants by its subgroup size, WaveTier is "" and
-// WaveVariants lists each variant with its hash; [Device.Manifest] gives
-// the view of one device.
-func ManifestOf(name, backend string) (*Manifest, bool) {
-	k, ok := Lookup(name)
-	if !ok {
-		return nil, false
-	}
-	return k.Manifest(backend)
-}
-
-// Manifest returns the kernel's manifest for backend, the
-// device-independent view (see [ManifestOf]).
+// Manifest returns the kernel's manifest for backend ("webgpu", "cpu",
+// ...), as generated: the device-independent view. Where a device picks
+// the kernel's WGSL among wave variants by its subgroup size, WaveTier is
+// "" and WaveVariants lists each variant with its hash;
+// [Device.Manifest] gives the view of one device.
 func (k *Kernel) Manifest(backend string) (*Manifest, bool) {
 	if k == nil {
 		return nil, false

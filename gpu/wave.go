@@ -23,25 +23,10 @@ type WaveChoice struct {
 	Width uint32
 }
 
-// KernelWave returns the wave tier and width the kernel registered under
-// name runs at on d. The error wraps [ErrNoCode] for an unknown kernel and
-// [ErrWaveWidth] when d cannot supply the kernel's declared width.
-func (d *Device) KernelWave(name string) (WaveChoice, error) {
-	if err := d.usable("Device.KernelWave"); err != nil {
-		return WaveChoice{}, err
-	}
-	k, ok := Lookup(name)
-	if !ok {
-		return WaveChoice{}, fmt.Errorf("gpu: kernel %q: not registered in this program: %w", name, ErrNoCode)
-	}
-	c, _, err := d.waveChoice(k)
-	return c, err
-}
-
 // subgroupSizes returns whether d has subgroups, and their sizes.
 func (d *Device) subgroupSizes() (bool, uint32, uint32) {
 	lim := d.info.Limits
-	return d.info.Facts["subgroups"] == "true" && lim.SubgroupMin > 0, lim.SubgroupMin, lim.SubgroupMax
+	return d.info.Subgroups && lim.SubgroupMin > 0, lim.SubgroupMin, lim.SubgroupMax
 }
 
 // waveChoice returns how k's waves run on d and, on the webgpu backend,

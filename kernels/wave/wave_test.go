@@ -21,7 +21,7 @@ func TestWaveSuite(t *testing.T) {
 		}
 		for _, c := range wave.Cases() {
 			t.Run(c.Name(), func(t *testing.T) {
-				choice, err := d.KernelWave(c.Kernel.Name())
+				choice, err := d.KernelWave(c.Kernel)
 				if err != nil {
 					t.Fatal(err)
 				}

@@ -139,7 +139,7 @@ func benchReduceWave32(d *gpu.Device) (BenchResult, error) {
 // benchReduce times the reduction k and the shared-memory one over
 // reduceN floats, reduceReps times each, alternately.
 func benchReduce(d *gpu.Device, k *gpu.Kernel, launch reduceLaunch) (BenchResult, error) {
-	c, err := d.KernelWave(k.Name())
+	c, err := d.KernelWave(k)
 	if err != nil {
 		return BenchResult{}, err
 	}

@@ -27,11 +27,11 @@ func testInfo(t *testing.T, c Config) {
 	// subgroups whose probed layout is the one they assume; a device with
 	// subgroups reports the probe either way.
 	layout, probed := info.Facts[core.LayoutFact]
-	if (info.Facts["subgroups"] == "true") != probed {
-		t.Errorf("subgroups fact %q with %s %q", info.Facts["subgroups"], core.LayoutFact, layout)
+	if info.Subgroups != probed {
+		t.Errorf("subgroups %v with %s %q", info.Subgroups, core.LayoutFact, layout)
 	}
 	if (probed && layout == core.LayoutConsecutive) != (l.SubgroupMax > 0) || l.SubgroupMin > l.SubgroupMax {
-		t.Errorf("subgroups fact %q, %s %q, with sizes %d..%d", info.Facts["subgroups"], core.LayoutFact, layout, l.SubgroupMin, l.SubgroupMax)
+		t.Errorf("subgroups %v, %s %q, with sizes %d..%d", info.Subgroups, core.LayoutFact, layout, l.SubgroupMin, l.SubgroupMax)
 	}
 	if c.NoSubgroups && (l.SubgroupMin != 0 || l.SubgroupMax != 0) {
 		t.Errorf("the binding reports no subgroup sizes, got %d..%d", l.SubgroupMin, l.SubgroupMax)
