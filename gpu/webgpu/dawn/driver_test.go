@@ -11,7 +11,7 @@ import (
 
 	"github.com/goxpu/xpu/gpu/driver"
 	"github.com/goxpu/xpu/gpu/webgpu/internal/core"
-	"github.com/goxpu/xpu/gpu/webgpu/internal/drivertest"
+	"github.com/goxpu/xpu/gpu/webgpu/internal/webgputest"
 )
 
 // required reports whether a missing library fails the tests instead of
@@ -22,7 +22,7 @@ func required() bool {
 
 // TestDriver runs the drivers' conformance suite on Dawn.
 func TestDriver(t *testing.T) {
-	drivertest.Run(t, drivertest.Config{
+	webgputest.Run(t, webgputest.Config{
 		Open:     open,
 		Required: required(),
 		AdapterLimits: func(d driver.Device) driver.Limits {
