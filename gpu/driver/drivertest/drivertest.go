@@ -44,8 +44,9 @@ type Config struct {
 	// CheckInfo, when not nil, checks what the driver alone promises of a
 	// device's Info (its limits against its adapter's, its facts).
 	CheckInfo func(t *testing.T, d driver.Device)
-	// NoType: the driver does not report the device's type.
-	NoType bool
+	// NoType: the driver does not report the device's type; NoName: nor
+	// its name (a processor's model under wasm).
+	NoType, NoName bool
 	// Errors, when not nil, returns the errors the device reported that
 	// no call has returned yet; a device keeps none after the suite's
 	// refusals and reads. Nil: the driver keeps no such errors.
@@ -67,6 +68,10 @@ type Config struct {
 	// losing the device; otherwise the driver defers launches and a wait
 	// that outlives its context loses the device (Queue.Sync).
 	RunsOnRecord bool
+	// CannotStop, when not empty, says why a driver that runs launches as
+	// it records them cannot stop one on this platform; the runaway case
+	// is then left out.
+	CannotStop string
 	// LeakCycles is how many alloc/launch/free cycles the leak case
 	// measures; 0 leaves it out (a host that reports no resident memory).
 	LeakCycles int

@@ -15,7 +15,7 @@ func testInfo(t *testing.T, c Config) {
 	info := d.Info()
 	l := info.Limits
 	t.Logf("%s (%s, %s, %s): %+v %v", info.Name, info.Type, info.Driver, info.Software, l, info.Facts)
-	if info.Backend != c.Backend || info.Name == "" || info.Driver == "" || (info.Type == "" && !c.NoType) {
+	if info.Backend != c.Backend || (info.Name == "" && !c.NoName) || info.Driver == "" || (info.Type == "" && !c.NoType) {
 		t.Errorf("info %+v lacks the backend %q, a name, driver or type", info, c.Backend)
 	}
 	if l.MaxInvocationsPerBlock == 0 || l.MaxBlockSize.X == 0 || l.MaxGroups == 0 || l.MaxSharedBytes == 0 ||

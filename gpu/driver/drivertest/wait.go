@@ -179,6 +179,9 @@ func (s *spin) waitedRun(t *testing.T, rounds uint32) time.Duration {
 // stopped early, and the device goes on working.
 func testRunawayKernel(t *testing.T, c Config) {
 	if c.RunsOnRecord {
+		if c.CannotStop != "" {
+			t.Skip(c.CannotStop)
+		}
 		testRunawayLaunch(t, c)
 		return
 	}
