@@ -13,8 +13,11 @@ package gpu
 //	                          lengths), uniforms, the fault word
 //	record  launch_record.go  hand the bound launch to the driver's queue
 //
-// A reference run (reference.go) takes the same check stage, then binds
-// slices and runs the reference runner in place of the queue.
+// Every entry point (Launch and LaunchWith here, LaunchBy and
+// LaunchContext in options.go, and the generated launchers, which call
+// Launch) fills a launch and hands it to Stream.launch. A reference run
+// (reference.go) takes the same check stage, then binds slices and runs
+// the reference runner in place of the queue.
 
 import (
 	"context"
