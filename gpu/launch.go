@@ -48,16 +48,19 @@ func (s *Stream) Launch(k *Kernel, groups xpu.Dim3, args ...any) error {
 // and never run. A launch with a deadline is submitted at once (the
 // stream flushes), so that it cannot run late in a deferred batch.
 func (s *Stream) LaunchWith(o LaunchOptions, k *Kernel, groups xpu.Dim3, args ...any) error {
-	return s.launch(context.Background(), &launch{kernel: k, groups: groups, args: args, opts: o})
+	return s.launch(context.Background(), &launch{kernel: k, groups: groups, opts: o}, args)
 }
 
 // launch is one launch on its way through the stages. The entry point
-// fills the request; each stage fills what it establishes.
+// fills the request; each stage fills what it establishes. The arguments
+// travel beside it, to check and bind, which turns them into what the
+// launch carries on: kept out of it, the caller's variadic slice stays
+// on the caller's stack (escape analysis does not tell the fields of one
+// struct apart, and the device's, which the checks reach, escape).
 type launch struct {
 	// The request.
 	kernel *Kernel
 	groups xpu.Dim3 // as asked
-	args   []any
 	opts   LaunchOptions
 
 	// dev is the device the launch is checked against; nil for a
@@ -78,7 +81,7 @@ type launch struct {
 // device's wait limit: the run on a backend that runs a launch as it
 // records it (the CPU), the wait for submitted work on one that bounds it
 // (WebGPU).
-func (s *Stream) launch(ctx context.Context, l *launch) error {
+func (s *Stream) launch(ctx context.Context, l *launch, args []any) error {
 	if err := s.usable("Stream.Launch"); err != nil {
 		return err
 	}
@@ -92,7 +95,7 @@ func (s *Stream) launch(ctx context.Context, l *launch) error {
 	if d.closed {
 		return d.errClosed()
 	}
-	if err := l.check(); err != nil {
+	if err := l.check(args); err != nil {
 		return err
 	}
 	if err := l.compile(); err != nil {
@@ -106,7 +109,7 @@ func (s *Stream) launch(ctx context.Context, l *launch) error {
 	}
 	l.bound = &s.scratch
 	defer l.bound.release()
-	if err := l.bind(s); err != nil {
+	if err := l.bind(s, args); err != nil {
 		return err
 	}
 	return l.record(ctx, s)

@@ -25,14 +25,14 @@ type binding struct {
 	locked []*bufferState  // read-locked until release, once each
 }
 
-// bind checks l's arguments against its kernel's parameters and fills
+// bind checks args against l's kernel's parameters and fills
 // l.bound, read-locking each buffer until l.bound.release: scalars into
 // the uniform block, buffers (of the parameter's element type, of s's
 // device, live, not aliased in a way a dispatch cannot bind, aligned,
 // within the device's binding size, long enough) in order, and the
 // stream's fault word for a kernel that can fault. The caller holds s.mu
 // and l.dev.life.
-func (l *launch) bind(s *Stream) error {
+func (l *launch) bind(s *Stream, args []any) error {
 	k, d, b := l.kernel, l.dev, l.bound
 	if n := k.spec.UniformSize; cap(b.uni) < n {
 		b.uni = make([]byte, n)
@@ -43,16 +43,48 @@ func (l *launch) bind(s *Stream) error {
 	for i := range k.spec.Params {
 		p := &k.spec.Params[i]
 		if p.Kind == ParamScalar {
-			if err := putScalar(b.uni[p.Binding:p.Binding+4], l.args[i], p); err != nil {
+			if err := putScalar(b.uni[p.Binding:p.Binding+4], args[i], p); err != nil {
 				return fmt.Errorf("gpu: kernel %s: parameter %s: %w", k.spec.Name, p.Name, err)
 			}
 			continue
 		}
-		if err := b.buffer(k, d, p, l.args[i]); err != nil {
+		// A buffer is checked in line, not by a call per buffer: this
+		// loop is most of a launch's own cost.
+		st, err := bufferOf(args[i], p)
+		if err != nil {
+			return fmt.Errorf("gpu: kernel %s: parameter %s: %w", k.spec.Name, p.Name, err)
+		}
+		if st.dev != d {
+			return fmt.Errorf("gpu: kernel %s: parameter %s: buffer of %s device %p, launched on %s device %p: %w",
+				k.spec.Name, p.Name, st.dev.backend, st.dev, d.backend, d, ErrForeignBuffer)
+		}
+		sp := span{root: st.root, lo: st.offset, hi: st.offset + st.bytes}
+		if err := checkAliasing(k, b.spans, p, sp); err != nil {
 			return err
 		}
+		b.spans = append(b.spans, sp)
+		if !slices.Contains(b.locked, st.root) {
+			st.root.mu.RLock()
+			b.locked = append(b.locked, st.root)
+		}
+		b.states = append(b.states, st)
+		if err := st.live(); err != nil {
+			return fmt.Errorf("gpu: kernel %s: parameter %s: %w", k.spec.Name, p.Name, err)
+		}
+		if lim := d.info.Limits.MaxStorageBufferBytes; lim != 0 && uint64(st.bytes) > lim {
+			return fmt.Errorf("gpu: kernel %s: parameter %s: a buffer of %d bytes exceeds the device's %d per binding: %w",
+				k.spec.Name, p.Name, st.bytes, lim, ErrLimits)
+		}
+		if err := checkAlignment(k, p, st, d.info.Limits); err != nil {
+			return err
+		}
+		if st.bytes == 0 && st.root != st {
+			return fmt.Errorf("gpu: kernel %s: parameter %s: an empty view (WebGPU binds no empty range; bind an empty buffer): %w",
+				k.spec.Name, p.Name, ErrSize)
+		}
+		b.bufs = append(b.bufs, st.bound)
 	}
-	if err := checkLengths(k, func(j int) int { return b.states[j].bytes / b.states[j].elem.size }, l.args); err != nil {
+	if err := checkLengths(k, func(j int) int { return b.states[j].bytes / b.states[j].elem.size }, args); err != nil {
 		return err
 	}
 	if !k.spec.Fault {
@@ -63,44 +95,6 @@ func (l *launch) bind(s *Stream) error {
 		return err
 	}
 	b.bufs = append(b.bufs, w)
-	return nil
-}
-
-// buffer binds arg, the argument of buffer parameter p of k, on d.
-func (b *binding) buffer(k *Kernel, d *Device, p *Param, arg any) error {
-	st, err := bufferOf(arg, p)
-	if err != nil {
-		return fmt.Errorf("gpu: kernel %s: parameter %s: %w", k.spec.Name, p.Name, err)
-	}
-	if st.dev != d {
-		return fmt.Errorf("gpu: kernel %s: parameter %s: buffer of %s device %p, launched on %s device %p: %w",
-			k.spec.Name, p.Name, st.dev.backend, st.dev, d.backend, d, ErrForeignBuffer)
-	}
-	sp := span{root: st.root, lo: st.offset, hi: st.offset + st.bytes}
-	if err := checkAliasing(k, b.spans, p, sp); err != nil {
-		return err
-	}
-	b.spans = append(b.spans, sp)
-	if !slices.Contains(b.locked, st.root) {
-		st.root.mu.RLock()
-		b.locked = append(b.locked, st.root)
-	}
-	b.states = append(b.states, st)
-	if err := st.live(); err != nil {
-		return fmt.Errorf("gpu: kernel %s: parameter %s: %w", k.spec.Name, p.Name, err)
-	}
-	if lim := d.info.Limits.MaxStorageBufferBytes; lim != 0 && uint64(st.bytes) > lim {
-		return fmt.Errorf("gpu: kernel %s: parameter %s: a buffer of %d bytes exceeds the device's %d per binding: %w",
-			k.spec.Name, p.Name, st.bytes, lim, ErrLimits)
-	}
-	if err := checkAlignment(k, p, st, d.info.Limits); err != nil {
-		return err
-	}
-	if st.bytes == 0 && st.root != st {
-		return fmt.Errorf("gpu: kernel %s: parameter %s: an empty view (WebGPU binds no empty range; bind an empty buffer): %w",
-			k.spec.Name, p.Name, ErrSize)
-	}
-	b.bufs = append(b.bufs, st.bound)
 	return nil
 }
 

@@ -13,10 +13,10 @@ import (
 
 // check refuses l when its kernel does not fit its device (when it has
 // one), its block option differs from the pinned block, its grid is
-// empty or too large, its arguments are not one per parameter, or its
-// deadline has passed; it sets l.grid. The caller has checked that the
-// kernel is launchable and holds l.dev.life for reading.
-func (l *launch) check() error {
+// empty or too large, args are not one per parameter, or its deadline
+// has passed; it sets l.grid. The caller has checked that the kernel is
+// launchable and holds l.dev.life for reading.
+func (l *launch) check(args []any) error {
 	k := l.kernel
 	if err := l.opts.checkBlock(k); err != nil {
 		return err
@@ -33,8 +33,8 @@ func (l *launch) check() error {
 		return err
 	}
 	l.grid = g
-	if len(l.args) != len(k.spec.Params) {
-		return fmt.Errorf("gpu: kernel %s takes %d arguments, got %d: %w", k.spec.Name, len(k.spec.Params), len(l.args), ErrArgs)
+	if len(args) != len(k.spec.Params) {
+		return fmt.Errorf("gpu: kernel %s takes %d arguments, got %d: %w", k.spec.Name, len(k.spec.Params), len(args), ErrArgs)
 	}
 	return l.opts.checkDeadline(k, "before it was checked")
 }

@@ -50,7 +50,7 @@ func (s *Stream) LaunchContext(ctx context.Context, k *Kernel, groups xpu.Dim3, 
 	if dl, ok := ctx.Deadline(); ok {
 		o.Deadline = dl
 	}
-	err := s.launch(ctx, &launch{kernel: k, groups: groups, args: args, opts: o})
+	err := s.launch(ctx, &launch{kernel: k, groups: groups, opts: o}, args)
 	if err == nil || errors.Is(err, ErrTimeout) {
 		return err
 	}

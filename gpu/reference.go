@@ -45,14 +45,14 @@ func (k *Kernel) ReferenceWith(o ReferenceOptions, groups xpu.Dim3, args ...any)
 	if err := k.launchable(); err != nil {
 		return err
 	}
-	l := launch{kernel: k, groups: groups, args: args}
-	if err := l.checkReference(); err != nil {
+	l := launch{kernel: k, groups: groups}
+	if err := l.checkReference(args); err != nil {
 		return err
 	}
-	if err := l.bindSlices(); err != nil {
+	if err := l.bindSlices(args); err != nil {
 		return err
 	}
-	return l.runReference(o)
+	return l.runReference(o, args)
 }
 
 // Reference runs k's reference as d runs k: it refuses what a launch of
@@ -66,13 +66,13 @@ func (d *Device) Reference(k *Kernel, groups xpu.Dim3, args ...any) error {
 	if err := k.launchable(); err != nil {
 		return err
 	}
-	l := launch{kernel: k, groups: groups, args: args, dev: d}
+	l := launch{kernel: k, groups: groups, dev: d}
 	d.life.RLock()
 	if d.closed {
 		d.life.RUnlock()
 		return d.errClosed()
 	}
-	err := l.checkReference()
+	err := l.checkReference(args)
 	var choice WaveChoice
 	if err == nil {
 		choice, _, err = d.waveChoice(k)
@@ -82,31 +82,31 @@ func (d *Device) Reference(k *Kernel, groups xpu.Dim3, args ...any) error {
 	if err != nil {
 		return err
 	}
-	if err := l.bindSlices(); err != nil {
+	if err := l.bindSlices(args); err != nil {
 		return err
 	}
 	wave := choice.Width
 	if wave == 0 {
 		wave = lim.SubgroupMax
 	}
-	return l.runReference(ReferenceOptions{Wave: wave})
+	return l.runReference(ReferenceOptions{Wave: wave}, args)
 }
 
 // checkReference is the check stage of a reference run: a kernel with a
 // Go function to run, then the checks of a launch (on l.dev, when it is
 // not nil, whose life the caller holds for reading).
-func (l *launch) checkReference() error {
+func (l *launch) checkReference(args []any) error {
 	if l.kernel.spec.Func == nil {
 		return fmt.Errorf("gpu: kernel %s: no Go function registered (a spec written by hand): %w", l.kernel.spec.Name, ErrNoCode)
 	}
-	return l.check()
+	return l.check(args)
 }
 
-// bindSlices is the bind stage of a reference run: it checks l's
-// arguments against its kernel's parameters: a slice of the parameter's
+// bindSlices is the bind stage of a reference run: it checks args
+// against l's kernel's parameters: a slice of the parameter's
 // element type for each buffer, a scalar of its type for each scalar; no
 // aliasing a launch refuses; no slice shorter than its declared length.
-func (l *launch) bindSlices() error {
+func (l *launch) bindSlices(args []any) error {
 	k := l.kernel
 	var spans []span
 	var lens []int
@@ -114,14 +114,14 @@ func (l *launch) bindSlices() error {
 		p := &k.spec.Params[i]
 		if p.Kind == ParamScalar {
 			var word [4]byte
-			if err := putScalar(word[:], l.args[i], p); err != nil {
+			if err := putScalar(word[:], args[i], p); err != nil {
 				return fmt.Errorf("gpu: kernel %s: parameter %s: %w", k.spec.Name, p.Name, err)
 			}
 			continue
 		}
-		v := reflect.ValueOf(l.args[i])
+		v := reflect.ValueOf(args[i])
 		if v.Kind() != reflect.Slice || v.Type().Elem().String() != p.Type || int(v.Type().Elem().Size()) != p.Size {
-			return fmt.Errorf("gpu: kernel %s: parameter %s: want []%s (%d-byte elements), got %T: %w", k.spec.Name, p.Name, p.Type, p.Size, l.args[i], ErrArgs)
+			return fmt.Errorf("gpu: kernel %s: parameter %s: want []%s (%d-byte elements), got %T: %w", k.spec.Name, p.Name, p.Type, p.Size, args[i], ErrArgs)
 		}
 		sp := sliceSpan(v)
 		if err := checkAliasing(k, spans, p, sp); err != nil {
@@ -130,15 +130,15 @@ func (l *launch) bindSlices() error {
 		spans = append(spans, sp)
 		lens = append(lens, v.Len())
 	}
-	return checkLengths(k, func(j int) int { return lens[j] }, l.args)
+	return checkLengths(k, func(j int) int { return lens[j] }, args)
 }
 
 // runReference is the record stage of a reference run: it runs the
 // kernel's Go function on the reference runner over l's grid, at o's wave
 // width (the kernel's declared one when zero).
-func (l *launch) runReference(o ReferenceOptions) error {
+func (l *launch) runReference(o ReferenceOptions, args []any) error {
 	k := l.kernel
-	in, err := withComptime(k, l.args)
+	in, err := withComptime(k, args)
 	if err != nil {
 		return err
 	}
