@@ -1,38 +1,13 @@
 package gpu
 
 import (
-	"context"
 	"crypto/sha256"
 	"encoding/hex"
-	"errors"
 	"testing"
 
 	"github.com/goxpu/xpu"
 	"github.com/goxpu/xpu/gpu/driver"
 )
-
-// factsDevice is a driver that reports the facts it is given and runs
-// nothing: a device's view of a manifest needs only its facts.
-type factsDevice struct{ info driver.Info }
-
-func (d factsDevice) Info() driver.Info { return d.info }
-func (factsDevice) Compile(*driver.Kernel) (driver.Program, error) {
-	return nil, errors.New("a facts device compiles nothing")
-}
-func (factsDevice) NewBuffer(int) (driver.Buffer, error) {
-	return nil, errors.New("a facts device allocates nothing")
-}
-func (factsDevice) NewQueue() (driver.Queue, error) { return factsQueue{}, nil }
-func (factsDevice) Close() error                    { return nil }
-
-type factsQueue struct{}
-
-func (factsQueue) Launch(context.Context, driver.Program, xpu.Dim3, []driver.Buffer, []byte) error {
-	return nil
-}
-func (factsQueue) Flush(context.Context) error { return nil }
-func (factsQueue) Sync(context.Context) error  { return nil }
-func (factsQueue) Release()                    {}
 
 func sha(code string) string {
 	sum := sha256.Sum256([]byte(code))
@@ -83,7 +58,7 @@ func TestDeviceManifest(t *testing.T) {
 		{"cpu of 8 lanes", "cpu", driver.Info{Backend: "cpu", Limits: driver.Limits{SubgroupMin: 8, SubgroupMax: 8}}, WaveEmulated, sha("cpu")},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			d, err := newDevice(c.backend, factsDevice{c.info})
+			d, _, err := newStub(c.info, false)
 			if err != nil {
 				t.Fatal(err)
 			}

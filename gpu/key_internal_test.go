@@ -19,7 +19,7 @@ func TestKeyChangesWithEachField(t *testing.T) {
 	}
 	key := func(info driver.Info) DeviceKey {
 		t.Helper()
-		d, err := newDevice(info.Backend, factsDevice{info})
+		d, _, err := newStub(info, false)
 		if err != nil {
 			t.Fatal(err)
 		}

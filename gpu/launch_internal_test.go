@@ -1,61 +1,14 @@
 package gpu
 
 import (
-	"context"
 	"encoding/binary"
 	"errors"
 	"math"
-	"slices"
 	"testing"
 
 	"github.com/goxpu/xpu"
 	"github.com/goxpu/xpu/gpu/driver"
 )
-
-// recordingDevice is a driver whose queue records what each launch hands
-// it, so that a test sees what the stages produced.
-type recordingDevice struct {
-	q *recordingQueue
-}
-
-type recordedLaunch struct {
-	groups   xpu.Dim3
-	bufs     []driver.Buffer
-	uniforms []byte
-}
-
-type recordingQueue struct{ launches []recordedLaunch }
-
-type recordingProgram struct{}
-
-type recordingBuffer struct{ size int }
-
-func (d recordingDevice) Info() driver.Info {
-	return driver.Info{Backend: "recording", Limits: driver.Limits{MaxGroups: 1 << 16}}
-}
-func (recordingDevice) Compile(*driver.Kernel) (driver.Program, error) {
-	return recordingProgram{}, nil
-}
-func (recordingDevice) NewBuffer(size int) (driver.Buffer, error) {
-	return &recordingBuffer{size: size}, nil
-}
-func (d recordingDevice) NewQueue() (driver.Queue, error) { return d.q, nil }
-func (recordingDevice) Close() error                      { return nil }
-
-func (recordingProgram) Release() {}
-
-func (b *recordingBuffer) Size() int                                       { return b.size }
-func (b *recordingBuffer) Write(int, []byte) error                         { return nil }
-func (b *recordingBuffer) Read(_ context.Context, _ int, dst []byte) error { clear(dst); return nil }
-func (b *recordingBuffer) Release()                                        {}
-
-func (q *recordingQueue) Launch(_ context.Context, _ driver.Program, g xpu.Dim3, bufs []driver.Buffer, u []byte) error {
-	q.launches = append(q.launches, recordedLaunch{g, slices.Clone(bufs), slices.Clone(u)})
-	return nil
-}
-func (*recordingQueue) Flush(context.Context) error { return nil }
-func (*recordingQueue) Sync(context.Context) error  { return nil }
-func (*recordingQueue) Release()                    {}
 
 // stagedKernel is y = a*x + y over n, with a fault word.
 var stagedKernel = Register(&KernelSpec{
@@ -72,10 +25,9 @@ var stagedKernel = Register(&KernelSpec{
 	Func:        func(xpu.Thread, []float32, []float32, float32, uint32) {},
 })
 
-func openRecording(t *testing.T) (*Device, *recordingQueue) {
+func openRecording(t *testing.T) (*Device, *stubQueue) {
 	t.Helper()
-	q := &recordingQueue{}
-	d, err := newDevice("recording", recordingDevice{q})
+	d, q, err := newStub(driver.Info{Backend: "stub", Limits: driver.Limits{MaxGroups: 1 << 16}}, true)
 	if err != nil {
 		t.Fatal(err)
 	}
