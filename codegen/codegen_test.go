@@ -14,7 +14,7 @@ import (
 // must match what the generator writes today.
 var generated = []string{
 	"../kernels/conformance", "../kernels/wave", "../examples/saxpy",
-	"../cpu/cpubench/internal/kernels", "golower/internal/fission",
+	"../bench/internal/kernels", "golower/internal/fission",
 }
 
 // TestGeneratedFilesAreCurrent fails when a generated file has drifted

@@ -34,8 +34,8 @@ type report struct {
 		Facts     map[string]string `json:"Facts"`
 	} `json:"device"`
 	Suites []struct {
-		Name     string                `json:"name"`
-		Outcomes []conformance.Outcome `json:"outcomes"`
+		Name     string            `json:"name"`
+		Outcomes []gputest.Outcome `json:"outcomes"`
 		Waves    map[string]struct {
 			Tier  string `json:"tier"`
 			Width uint32 `json:"width"`
@@ -125,7 +125,7 @@ const noWebGPU = "delete Navigator.prototype.gpu;"
 // testDemo runs the demo in a page and checks its report: on WebGPU, and
 // in a page without WebGPU, on the CPU backend, saying so.
 func testDemo(ctx context.Context, t *testing.T, b *devtools.Browser) {
-	seed, err := conformance.Seed()
+	seed, err := gputest.Seed()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -234,13 +234,13 @@ func check(t *testing.T, r *report, seed uint64) {
 	if r.Error != "" || !r.Done {
 		t.Errorf("the page stopped: %s", r.Error)
 	}
-	want := map[string][]*conformance.Case{"conformance": conformance.Cases(), "wave": wave.Cases()}
-	ran := map[string][]conformance.Outcome{}
+	want := map[string][]*gputest.Case{"conformance": conformance.Cases(), "wave": wave.Cases()}
+	ran := map[string][]gputest.Outcome{}
 	for _, s := range r.Suites {
 		ran[s.Name] = s.Outcomes
 		for _, o := range s.Outcomes {
 			if !o.OK() {
-				t.Errorf("%s suite, %s on %s: %s\n%s\n(seed %d: rerun with %s=%d)", s.Name, o.Case, r.Backend, o.Status, o.Error, seed, conformance.SeedEnv, seed)
+				t.Errorf("%s suite, %s on %s: %s\n%s\n(seed %d: rerun with %s=%d)", s.Name, o.Case, r.Backend, o.Status, o.Error, seed, gputest.SeedEnv, seed)
 			}
 		}
 	}

@@ -3,19 +3,21 @@
 // Usage:
 //
 //	xpu gen       generate xpu_gen.go for the kernel package in the current directory
-//	xpu devices   list the devices of every backend present
+//	xpu devices   list the devices of every backend present (runs cmd/xpu/devices)
 //	xpu manifest <importpath>.<Kernel>
 //	              print the kernel's manifest per backend: identity, footprint,
 //	              buffer access modes, wave width and tier (or, where a device
 //	              picks the tier, each wave variant and its hash), native operations
 //	xpu bench cpu measure the CPU backend beside its reference points
+//	              (runs bench/cpubench/cmd/cpubench)
 //
 // A kernel package runs the generator from go generate:
 //
 //	//go:generate go run github.com/goxpu/xpu/cmd/xpu gen
 //
 // Errors go to standard error. The exit status is 0 on success, 1 when a
-// command fails and 2 on a usage error.
+// command fails and 2 on a usage error. devices and bench build and run a
+// program of their own (programs.go), whose exit status is xpu's.
 package main
 
 import (
@@ -61,9 +63,12 @@ func run(args []string, stdout, stderr io.Writer) int {
 			continue
 		}
 		err := c.run(args[1:], stdout, stderr)
+		var status exitStatus
 		switch {
 		case err == nil:
 			return 0
+		case errors.As(err, &status):
+			return int(status)
 		case errors.Is(err, errUsage):
 			fmt.Fprintf(stderr, "xpu %s: %v\n", c.name, err)
 			usage(stderr)

@@ -16,7 +16,7 @@ func TestUsageErrors(t *testing.T) {
 		{nil, 2, "usage: xpu"},
 		{[]string{"bogus"}, 2, `unknown command "bogus"`},
 		{[]string{"gen", "extra"}, 2, "gen takes no arguments"},
-		{[]string{"devices", "extra"}, 2, "devices takes no arguments"},
+		{[]string{"devices", "extra"}, 2, "xpu devices: takes no arguments"},
 		{[]string{"help"}, 0, "usage: xpu"},
 	} {
 		var stdout, stderr bytes.Buffer
@@ -28,22 +28,6 @@ func TestUsageErrors(t *testing.T) {
 		}
 		if stdout.Len() != 0 {
 			t.Errorf("xpu %v: wrote to stdout: %q", c.args, stdout.String())
-		}
-	}
-}
-
-func TestDevicesListsEveryBackend(t *testing.T) {
-	var stdout, stderr bytes.Buffer
-	code := run([]string{"devices"}, &stdout, &stderr)
-	if code != 0 {
-		t.Skipf("no device here (exit %d): %s", code, stderr.String())
-	}
-	if strings.Contains(stdout.String(), "\t0\n") || strings.Contains(stdout.String(), " 0\n") {
-		t.Errorf("devices prints a zero fact instead of leaving it out:\n%s", stdout.String())
-	}
-	for _, want := range []string{"backend", "driver", "type", "cpu:", "max invocations per block", "max shared bytes", "simd", "lanes"} {
-		if !strings.Contains(stdout.String(), want) {
-			t.Errorf("devices output lacks %q:\n%s", want, stdout.String())
 		}
 	}
 }

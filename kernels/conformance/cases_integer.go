@@ -6,6 +6,7 @@ import (
 
 	"github.com/goxpu/xpu"
 	"github.com/goxpu/xpu/gpu"
+	"github.com/goxpu/xpu/gpu/gputest"
 )
 
 // divisionPairs are int32 operands of / and % whose results Go defines
@@ -33,120 +34,120 @@ func divisors(r *rand.Rand, n int) []int32 {
 	return s
 }
 
-func integerCases() []*Case {
-	return []*Case{{
-		Kernel: IntArithKernel, Tol: Exact,
-		Setup: func(r *rand.Rand) Inputs {
+func integerCases() []*gputest.Case {
+	return []*gputest.Case{{
+		Kernel: IntArithKernel, Tol: gputest.Exact,
+		Setup: func(r *rand.Rand) gputest.Inputs {
 			const n = 1000
-			a, b := anyInts(r, n), divisors(r, n)
+			a, b := gputest.AnyInts(r, n), divisors(r, n)
 			for i, p := range divisionPairs {
 				a[i], b[i] = p[0], p[1]
 			}
-			return Inputs{Groups: line(n, 64), Args: []Arg{Poisoned[int32](intArithOut * n), Buffer(a), Buffer(b), Scalar(uint32(n))}}
+			return gputest.Inputs{Groups: line(n, 64), Args: []gputest.Arg{gputest.Poisoned[int32](intArithOut * n), gputest.Buffer(a), gputest.Buffer(b), gputest.Scalar(uint32(n))}}
 		},
 		Launch: func(s *gpu.Stream, g xpu.Dim3, a []any) error {
-			return LaunchIntArith(s, g, buf[int32](a, 0), buf[int32](a, 1), buf[int32](a, 2), arg[uint32](a, 3))
+			return LaunchIntArith(s, g, buf[int32](a, 0), buf[int32](a, 1), buf[int32](a, 2), gputest.At[uint32](a, 3))
 		},
 	}, {
-		Kernel: UintArithKernel, Tol: Exact,
-		Setup: func(r *rand.Rand) Inputs {
+		Kernel: UintArithKernel, Tol: gputest.Exact,
+		Setup: func(r *rand.Rand) gputest.Inputs {
 			const n = 1000
 			b := divisors(r, n)
-			return Inputs{Groups: line(n, 64), Args: []Arg{
-				Poisoned[uint32](intArithOut * n),
-				Buffer(withEdges(anyUints(r, n), []uint32{math.MaxUint32, 0, 7, math.MaxUint32})),
-				Buffer(withEdges(fillFrom(n, func(i int) uint32 { return uint32(b[i]) }), []uint32{1, math.MaxUint32, 2, math.MaxUint32})),
-				Scalar(uint32(n)),
+			return gputest.Inputs{Groups: line(n, 64), Args: []gputest.Arg{
+				gputest.Poisoned[uint32](intArithOut * n),
+				gputest.Buffer(gputest.WithEdges(gputest.AnyUints(r, n), []uint32{math.MaxUint32, 0, 7, math.MaxUint32})),
+				gputest.Buffer(gputest.WithEdges(gputest.FillFrom(n, func(i int) uint32 { return uint32(b[i]) }), []uint32{1, math.MaxUint32, 2, math.MaxUint32})),
+				gputest.Scalar(uint32(n)),
 			}}
 		},
 		Launch: func(s *gpu.Stream, g xpu.Dim3, a []any) error {
-			return LaunchUintArith(s, g, buf[uint32](a, 0), buf[uint32](a, 1), buf[uint32](a, 2), arg[uint32](a, 3))
+			return LaunchUintArith(s, g, buf[uint32](a, 0), buf[uint32](a, 1), buf[uint32](a, 2), gputest.At[uint32](a, 3))
 		},
 	}, {
-		Kernel: ShiftsKernel, Tol: Exact,
-		Setup: func(r *rand.Rand) Inputs {
+		Kernel: ShiftsKernel, Tol: gputest.Exact,
+		Setup: func(r *rand.Rand) gputest.Inputs {
 			const n = 1000
-			counts := withEdges(uints(r, n, 0, 63), []uint32{0, 1, 31, 32, 33, 63, 64, 1 << 31, math.MaxUint32})
-			return Inputs{Groups: line(n, 64), Args: []Arg{
-				Poisoned[int32](2 * n), Poisoned[uint32](2 * n),
-				Buffer(withEdges(anyInts(r, n), []int32{-1, math.MinInt32, -5, 5, math.MaxInt32, -1, -1, -1, -1})),
-				Buffer(anyUints(r, n)), Buffer(counts), Scalar(uint32(n)),
+			counts := gputest.WithEdges(gputest.Uints(r, n, 0, 63), []uint32{0, 1, 31, 32, 33, 63, 64, 1 << 31, math.MaxUint32})
+			return gputest.Inputs{Groups: line(n, 64), Args: []gputest.Arg{
+				gputest.Poisoned[int32](2 * n), gputest.Poisoned[uint32](2 * n),
+				gputest.Buffer(gputest.WithEdges(gputest.AnyInts(r, n), []int32{-1, math.MinInt32, -5, 5, math.MaxInt32, -1, -1, -1, -1})),
+				gputest.Buffer(gputest.AnyUints(r, n)), gputest.Buffer(counts), gputest.Scalar(uint32(n)),
 			}}
 		},
 		Launch: func(s *gpu.Stream, g xpu.Dim3, a []any) error {
-			return LaunchShifts(s, g, buf[int32](a, 0), buf[uint32](a, 1), buf[int32](a, 2), buf[uint32](a, 3), buf[uint32](a, 4), arg[uint32](a, 5))
+			return LaunchShifts(s, g, buf[int32](a, 0), buf[uint32](a, 1), buf[int32](a, 2), buf[uint32](a, 3), buf[uint32](a, 4), gputest.At[uint32](a, 5))
 		},
 	}, {
-		Kernel: ShiftSignedKernel, Tol: Exact,
-		Setup: func(r *rand.Rand) Inputs {
+		Kernel: ShiftSignedKernel, Tol: gputest.Exact,
+		Setup: func(r *rand.Rand) gputest.Inputs {
 			const n = 1000
-			return Inputs{Groups: line(n, 64), Args: []Arg{
-				Poisoned[int32](shiftSignedOut * n),
-				Buffer(withEdges(anyInts(r, n), []int32{-1, math.MinInt32, -5, 5, math.MaxInt32, -1, -1, -1, -1})),
-				Buffer(shiftCounts(r, n)), Scalar(uint32(n)),
+			return gputest.Inputs{Groups: line(n, 64), Args: []gputest.Arg{
+				gputest.Poisoned[int32](shiftSignedOut * n),
+				gputest.Buffer(gputest.WithEdges(gputest.AnyInts(r, n), []int32{-1, math.MinInt32, -5, 5, math.MaxInt32, -1, -1, -1, -1})),
+				gputest.Buffer(shiftCounts(r, n)), gputest.Scalar(uint32(n)),
 			}}
 		},
 		Launch: func(s *gpu.Stream, g xpu.Dim3, a []any) error {
-			return LaunchShiftSigned(s, g, buf[int32](a, 0), buf[int32](a, 1), buf[int32](a, 2), arg[uint32](a, 3))
+			return LaunchShiftSigned(s, g, buf[int32](a, 0), buf[int32](a, 1), buf[int32](a, 2), gputest.At[uint32](a, 3))
 		},
 	}, {
-		Kernel: BitOpsKernel, Tol: Exact,
-		Setup: func(r *rand.Rand) Inputs {
+		Kernel: BitOpsKernel, Tol: gputest.Exact,
+		Setup: func(r *rand.Rand) gputest.Inputs {
 			const n = 1000
-			return Inputs{Groups: line(n, 64), Args: []Arg{
-				Poisoned[int32](5 * n), Poisoned[uint32](5 * n),
-				Buffer(withEdges(anyInts(r, n), edgeInts)), Buffer(anyInts(r, n)),
-				Buffer(anyUints(r, n)), Buffer(anyUints(r, n)), Scalar(uint32(n)),
+			return gputest.Inputs{Groups: line(n, 64), Args: []gputest.Arg{
+				gputest.Poisoned[int32](5 * n), gputest.Poisoned[uint32](5 * n),
+				gputest.Buffer(gputest.WithEdges(gputest.AnyInts(r, n), gputest.EdgeInts)), gputest.Buffer(gputest.AnyInts(r, n)),
+				gputest.Buffer(gputest.AnyUints(r, n)), gputest.Buffer(gputest.AnyUints(r, n)), gputest.Scalar(uint32(n)),
 			}}
 		},
 		Launch: func(s *gpu.Stream, g xpu.Dim3, a []any) error {
 			return LaunchBitOps(s, g, buf[int32](a, 0), buf[uint32](a, 1), buf[int32](a, 2), buf[int32](a, 3),
-				buf[uint32](a, 4), buf[uint32](a, 5), arg[uint32](a, 6))
+				buf[uint32](a, 4), buf[uint32](a, 5), gputest.At[uint32](a, 6))
 		},
 	}, {
 		Kernel: ConversionsKernel,
-		Tol:    Tolerance{Name: "WGSL rounds integer-to-float32 conversions either way: 1 ulp", ULP: 1},
-		Setup: func(r *rand.Rand) Inputs {
+		Tol:    gputest.Tolerance{Name: "WGSL rounds integer-to-float32 conversions either way: 1 ulp", ULP: 1},
+		Setup: func(r *rand.Rand) gputest.Inputs {
 			const n = 1000
-			f := withEdges(floats(r, n, -1e9, 1e9), []float32{0.5, -0.5, 1.99, -1.99, 2147483520, -2147483648, 4294967040 / 2})
-			return Inputs{Groups: line(n, 64), Args: []Arg{
-				Poisoned[int32](4 * n), Poisoned[uint32](4 * n), Poisoned[float32](4 * n),
-				Buffer(withEdges(anyInts(r, n), edgeInts)), Buffer(anyUints(r, n)), Buffer(f), Scalar(uint32(n)),
+			f := gputest.WithEdges(gputest.Floats(r, n, -1e9, 1e9), []float32{0.5, -0.5, 1.99, -1.99, 2147483520, -2147483648, 4294967040 / 2})
+			return gputest.Inputs{Groups: line(n, 64), Args: []gputest.Arg{
+				gputest.Poisoned[int32](4 * n), gputest.Poisoned[uint32](4 * n), gputest.Poisoned[float32](4 * n),
+				gputest.Buffer(gputest.WithEdges(gputest.AnyInts(r, n), gputest.EdgeInts)), gputest.Buffer(gputest.AnyUints(r, n)), gputest.Buffer(f), gputest.Scalar(uint32(n)),
 			}}
 		},
 		Launch: func(s *gpu.Stream, g xpu.Dim3, a []any) error {
 			return LaunchConversions(s, g, buf[int32](a, 0), buf[uint32](a, 1), buf[float32](a, 2),
-				buf[int32](a, 3), buf[uint32](a, 4), buf[float32](a, 5), arg[uint32](a, 6))
+				buf[int32](a, 3), buf[uint32](a, 4), buf[float32](a, 5), gputest.At[uint32](a, 6))
 		},
 	}, {
-		Kernel: CompareKernel, Tol: Exact,
-		Setup: func(r *rand.Rand) Inputs {
+		Kernel: CompareKernel, Tol: gputest.Exact,
+		Setup: func(r *rand.Rand) gputest.Inputs {
 			const n = 1000
-			e := withEdges(wholeFloats(r, n, -3, 3), []float32{0, float32(math.Copysign(0, -1)), 1.5})
-			f := withEdges(wholeFloats(r, n, -3, 3), []float32{float32(math.Copysign(0, -1)), 0, 1.5})
-			return Inputs{Groups: line(n, 64), Args: []Arg{
-				Poisoned[uint32](21 * n),
-				Buffer(withEdges(ints(r, n, -5, 5), []int32{math.MinInt32, math.MaxInt32})),
-				Buffer(withEdges(ints(r, n, -5, 5), []int32{math.MaxInt32, math.MinInt32})),
-				Buffer(withEdges(uints(r, n, 0, 5), []uint32{0, math.MaxUint32, 1 << 31})),
-				Buffer(withEdges(uints(r, n, 0, 5), []uint32{math.MaxUint32, 0, 1})),
-				Buffer(e), Buffer(f), Scalar(uint32(n)),
+			e := gputest.WithEdges(gputest.WholeFloats(r, n, -3, 3), []float32{0, float32(math.Copysign(0, -1)), 1.5})
+			f := gputest.WithEdges(gputest.WholeFloats(r, n, -3, 3), []float32{float32(math.Copysign(0, -1)), 0, 1.5})
+			return gputest.Inputs{Groups: line(n, 64), Args: []gputest.Arg{
+				gputest.Poisoned[uint32](21 * n),
+				gputest.Buffer(gputest.WithEdges(gputest.Ints(r, n, -5, 5), []int32{math.MinInt32, math.MaxInt32})),
+				gputest.Buffer(gputest.WithEdges(gputest.Ints(r, n, -5, 5), []int32{math.MaxInt32, math.MinInt32})),
+				gputest.Buffer(gputest.WithEdges(gputest.Uints(r, n, 0, 5), []uint32{0, math.MaxUint32, 1 << 31})),
+				gputest.Buffer(gputest.WithEdges(gputest.Uints(r, n, 0, 5), []uint32{math.MaxUint32, 0, 1})),
+				gputest.Buffer(e), gputest.Buffer(f), gputest.Scalar(uint32(n)),
 			}}
 		},
 		Launch: func(s *gpu.Stream, g xpu.Dim3, a []any) error {
 			return LaunchCompare(s, g, buf[uint32](a, 0), buf[int32](a, 1), buf[int32](a, 2),
-				buf[uint32](a, 3), buf[uint32](a, 4), buf[float32](a, 5), buf[float32](a, 6), arg[uint32](a, 7))
+				buf[uint32](a, 3), buf[uint32](a, 4), buf[float32](a, 5), buf[float32](a, 6), gputest.At[uint32](a, 7))
 		},
 	}, {
-		Kernel: CompoundAssignKernel, Tol: Exact,
-		Setup: func(r *rand.Rand) Inputs {
+		Kernel: CompoundAssignKernel, Tol: gputest.Exact,
+		Setup: func(r *rand.Rand) gputest.Inputs {
 			const n = 1000
-			return Inputs{Groups: line(n, 64), Args: []Arg{
-				Poisoned[int32](n), Buffer(withEdges(anyInts(r, n), edgeInts)), Scalar(uint32(n)),
+			return gputest.Inputs{Groups: line(n, 64), Args: []gputest.Arg{
+				gputest.Poisoned[int32](n), gputest.Buffer(gputest.WithEdges(gputest.AnyInts(r, n), gputest.EdgeInts)), gputest.Scalar(uint32(n)),
 			}}
 		},
 		Launch: func(s *gpu.Stream, g xpu.Dim3, a []any) error {
-			return LaunchCompoundAssign(s, g, buf[int32](a, 0), buf[int32](a, 1), arg[uint32](a, 2))
+			return LaunchCompoundAssign(s, g, buf[int32](a, 0), buf[int32](a, 1), gputest.At[uint32](a, 2))
 		},
 	}}
 }
@@ -154,5 +155,5 @@ func integerCases() []*Case {
 // shiftCounts returns n non-negative int32 shift counts from 0 to 69, the
 // width and its neighbours and MaxInt32 among the first.
 func shiftCounts(r *rand.Rand, n int) []int32 {
-	return withEdges(ints(r, n, 0, 69), []int32{0, 1, 31, 32, 33, 63, 64, math.MaxInt32, 1 << 30})
+	return gputest.WithEdges(gputest.Ints(r, n, 0, 69), []int32{0, 1, 31, 32, 33, 63, 64, math.MaxInt32, 1 << 30})
 }

@@ -5,24 +5,25 @@ import (
 
 	"github.com/goxpu/xpu"
 	"github.com/goxpu/xpu/gpu"
+	"github.com/goxpu/xpu/gpu/gputest"
 )
 
 // scaleInputs makes the inputs of a member of Scale.
-func scaleInputs(r *rand.Rand) Inputs {
+func scaleInputs(r *rand.Rand) gputest.Inputs {
 	const n = 1000
-	return Inputs{Groups: line(n, 64), Args: []Arg{Buffer(anyInts(r, n)), Scalar(uint32(n))}}
+	return gputest.Inputs{Groups: line(n, 64), Args: []gputest.Arg{gputest.Buffer(gputest.AnyInts(r, n)), gputest.Scalar(uint32(n))}}
 }
 
-func templateCases() []*Case {
-	return []*Case{{
-		Kernel: Scale2Kernel, Tol: Exact, Setup: scaleInputs,
+func templateCases() []*gputest.Case {
+	return []*gputest.Case{{
+		Kernel: Scale2Kernel, Tol: gputest.Exact, Setup: scaleInputs,
 		Launch: func(s *gpu.Stream, g xpu.Dim3, a []any) error {
-			return LaunchScale2(s, g, buf[int32](a, 0), arg[uint32](a, 1))
+			return LaunchScale2(s, g, buf[int32](a, 0), gputest.At[uint32](a, 1))
 		},
 	}, {
-		Kernel: Scale3Kernel, Tol: Exact, Setup: scaleInputs,
+		Kernel: Scale3Kernel, Tol: gputest.Exact, Setup: scaleInputs,
 		Launch: func(s *gpu.Stream, g xpu.Dim3, a []any) error {
-			return LaunchScale3(s, g, buf[int32](a, 0), arg[uint32](a, 1))
+			return LaunchScale3(s, g, buf[int32](a, 0), gputest.At[uint32](a, 1))
 		},
 	}}
 }

@@ -13,7 +13,7 @@ import (
 
 // TestConformance runs every case on every device present.
 func TestConformance(t *testing.T) {
-	gputest.ForEach(t, conformance.Check)
+	gputest.ForEach(t, func(t *testing.T, d *gpu.Device) { gputest.Check(t, d, conformance.Cases()) })
 }
 
 // TestRefusedMember checks that launching the refused template member

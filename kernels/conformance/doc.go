@@ -6,7 +6,8 @@
 // each of them on a device and compares the result with the reference
 // runner [xpu.Run].
 //
-// Every backend runs the same table, unchanged: see [Cases] and [Check].
+// Every backend runs the same table, unchanged: [Cases], run by the
+// harness of package gputest (gputest.Check).
 package conformance
 
 //go:generate go run github.com/goxpu/xpu/cmd/xpu gen

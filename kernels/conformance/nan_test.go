@@ -12,7 +12,7 @@ import (
 )
 
 // caseOf returns the suite's case of the kernel named name.
-func caseOf(t *testing.T, name string) *conformance.Case {
+func caseOf(t *testing.T, name string) *gputest.Case {
 	t.Helper()
 	for _, c := range conformance.Cases() {
 		if c.Name() == name {
@@ -31,12 +31,12 @@ func caseOf(t *testing.T, name string) *conformance.Case {
 func TestNaNCompare(t *testing.T) {
 	c := caseOf(t, "FloatCompare")
 	gputest.ForEach(t, func(t *testing.T, d *gpu.Device) {
-		seed, err := conformance.Seed()
+		seed, err := gputest.Seed()
 		if err != nil {
 			t.Fatal(err)
 		}
-		if err := conformance.Run(d, c, seed); err != nil {
-			t.Errorf("%v\n(seed %d: rerun with %s=%d)", err, seed, conformance.SeedEnv, seed)
+		if err := gputest.Run(d, c, seed); err != nil {
+			t.Errorf("%v\n(seed %d: rerun with %s=%d)", err, seed, gputest.SeedEnv, seed)
 		}
 	})
 }
@@ -49,15 +49,15 @@ func TestNaNCompare(t *testing.T) {
 // truncation toward zero, saturation, 0 for NaN.
 func TestNaNConvert(t *testing.T) {
 	c := *caseOf(t, "FloatConvert")
-	c.Setup = func(r *rand.Rand) conformance.Inputs {
+	c.Setup = func(r *rand.Rand) gputest.Inputs {
 		const n = 1000
 		a, b := make([]float32, n), make([]float32, n)
 		for i := range n {
 			a[i], b[i] = unconvertible(r), unconvertible(r)
 		}
-		return conformance.Inputs{Groups: xpu.Dim3{X: (n + 63) / 64}, Args: []conformance.Arg{
-			conformance.Poisoned[int32](n), conformance.Poisoned[uint32](n),
-			conformance.Buffer(a), conformance.Buffer(b), conformance.Scalar(uint32(n)),
+		return gputest.Inputs{Groups: xpu.Dim3{X: (n + 63) / 64}, Args: []gputest.Arg{
+			gputest.Poisoned[int32](n), gputest.Poisoned[uint32](n),
+			gputest.Buffer(a), gputest.Buffer(b), gputest.Scalar(uint32(n)),
 		}}
 	}
 	gputest.ForEach(t, func(t *testing.T, d *gpu.Device) {
@@ -67,12 +67,12 @@ func TestNaNConvert(t *testing.T) {
 				return xpu.Run(xpu.Config{Groups: groups, Block: c.Kernel.Block()}, saturatingConvert, args...)
 			}
 		}
-		seed, err := conformance.Seed()
+		seed, err := gputest.Seed()
 		if err != nil {
 			t.Fatal(err)
 		}
-		if err := conformance.Run(d, &c, seed); err != nil {
-			t.Errorf("%v\n(seed %d: rerun with %s=%d)", err, seed, conformance.SeedEnv, seed)
+		if err := gputest.Run(d, &c, seed); err != nil {
+			t.Errorf("%v\n(seed %d: rerun with %s=%d)", err, seed, gputest.SeedEnv, seed)
 		}
 	})
 }

@@ -1,11 +1,10 @@
-//go:build !xpugen
-
 package conformance_test
 
 import (
 	"testing"
 
 	"github.com/goxpu/xpu/gpu"
+	"github.com/goxpu/xpu/gpu/gputest"
 	"github.com/goxpu/xpu/kernels/conformance"
 )
 
@@ -17,12 +16,12 @@ func TestRunAll(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer d.Close()
-	seed, err := conformance.Seed()
+	seed, err := gputest.Seed()
 	if err != nil {
 		t.Fatal(err)
 	}
 	var seen []string
-	outs := conformance.RunAll(d, seed, func(o conformance.Outcome) { seen = append(seen, o.Case) })
+	outs := gputest.RunAll(d, conformance.Cases(), seed, func(o gputest.Outcome) { seen = append(seen, o.Case) })
 	cases := conformance.Cases()
 	if len(outs) != len(cases) || len(seen) != len(cases) {
 		t.Fatalf("%d outcomes, %d reported, want %d", len(outs), len(seen), len(cases))

@@ -34,10 +34,10 @@ func TestReferenceDeterministic(t *testing.T) {
 
 // referenceRun runs c's reference on inputs made from seed and returns the
 // final arguments.
-func referenceRun(t *testing.T, c *conformance.Case, seed uint64) []any {
+func referenceRun(t *testing.T, c *gputest.Case, seed uint64) []any {
 	t.Helper()
 	in := c.Setup(rand.New(rand.NewPCG(seed, 0)))
-	args := conformance.ReferenceArgs(in)
+	args := gputest.ReferenceArgs(in)
 	if err := c.Kernel.Reference(in.Groups, args...); err != nil {
 		t.Fatal(err)
 	}

@@ -5,7 +5,7 @@ import (
 
 	"github.com/goxpu/xpu"
 	"github.com/goxpu/xpu/gpu"
-	"github.com/goxpu/xpu/kernels/conformance"
+	"github.com/goxpu/xpu/gpu/gputest"
 )
 
 // FloatTol bounds the float32 results: a device's subgroup sums and scans
@@ -13,7 +13,7 @@ import (
 // operands lie in [-1, 1) and a wave holds at most 64 lanes, so the sum
 // of any order is within 64 roundings of at most 64 in magnitude:
 // 64 * 64 * 2^-24 < 3e-4. Minima, maxima and shuffles are exact.
-var FloatTol = conformance.Tolerance{Name: "wave float sums in any lane order: 64 lanes of [-1, 1)", Abs: 3e-4}
+var FloatTol = gputest.Tolerance{Name: "wave float sums in any lane order: 64 lanes of [-1, 1)", Abs: 3e-4}
 
 // groups is the number of blocks each case launches: even and odd groups
 // give WaveAll and WaveAny both outcomes.
@@ -21,8 +21,8 @@ const groups = 5
 
 // Cases returns the wave suite: one case per kernel, each with fresh
 // inputs, its outputs poisoned.
-func Cases() []*conformance.Case {
-	return []*conformance.Case{
+func Cases() []*gputest.Case {
+	return []*gputest.Case{
 		verbCase(Wave4Kernel, LaunchWave4),
 		verbCase(Wave8Kernel, LaunchWave8),
 		verbCase(Wave16Kernel, LaunchWave16),
@@ -38,28 +38,28 @@ func Cases() []*conformance.Case {
 // ReduceTol bounds the block sums: a device adds a block's 256 operands
 // of [-1, 1) in another order than the reference, each partial sum at
 // most 256 in magnitude: 256 * 256 * 2^-24 < 4e-3.
-var ReduceTol = conformance.Tolerance{Name: "block sums in any order: 256 floats of [-1, 1)", Abs: 4e-3}
+var ReduceTol = gputest.Tolerance{Name: "block sums in any order: 256 floats of [-1, 1)", Abs: 4e-3}
 
 // reduceLauncher is the generated launcher of a block reduction.
 type reduceLauncher func(s *gpu.Stream, groups xpu.Dim3, partial, in *gpu.Buffer[float32], n uint32) error
 
 // reduceCase checks a block reduction over a length whose last block is
 // partial.
-func reduceCase(k *gpu.Kernel, launch reduceLauncher) *conformance.Case {
-	return &conformance.Case{
+func reduceCase(k *gpu.Kernel, launch reduceLauncher) *gputest.Case {
+	return &gputest.Case{
 		Kernel: k, Tol: ReduceTol,
-		Setup: func(r *rand.Rand) conformance.Inputs {
+		Setup: func(r *rand.Rand) gputest.Inputs {
 			n := reduceBlock*groups - 37
 			in := make([]float32, n)
 			for i := range in {
 				in[i] = r.Float32()*2 - 1
 			}
-			return conformance.Inputs{Groups: xpu.Dim3{X: groups}, Args: []conformance.Arg{
-				conformance.Poisoned[float32](groups), conformance.Buffer(in), conformance.Scalar(uint32(n)),
+			return gputest.Inputs{Groups: xpu.Dim3{X: groups}, Args: []gputest.Arg{
+				gputest.Poisoned[float32](groups), gputest.Buffer(in), gputest.Scalar(uint32(n)),
 			}}
 		},
 		Launch: func(s *gpu.Stream, g xpu.Dim3, a []any) error {
-			return launch(s, g, arg[*gpu.Buffer[float32]](a, 0), arg[*gpu.Buffer[float32]](a, 1), arg[uint32](a, 2))
+			return launch(s, g, gputest.At[*gpu.Buffer[float32]](a, 0), gputest.At[*gpu.Buffer[float32]](a, 1), gputest.At[uint32](a, 2))
 		},
 	}
 }
@@ -68,10 +68,10 @@ func reduceCase(k *gpu.Kernel, launch reduceLauncher) *conformance.Case {
 type launcher func(s *gpu.Stream, groups xpu.Dim3, oi *gpu.Buffer[int32], ou *gpu.Buffer[uint32], of *gpu.Buffer[float32],
 	xi *gpu.Buffer[int32], xu *gpu.Buffer[uint32], xf *gpu.Buffer[float32], sel *gpu.Buffer[uint32], bl, m, d uint32) error
 
-func verbCase(k *gpu.Kernel, launch launcher) *conformance.Case {
-	return &conformance.Case{
+func verbCase(k *gpu.Kernel, launch launcher) *gputest.Case {
+	return &gputest.Case{
 		Kernel: k, Tol: FloatTol,
-		Setup: func(r *rand.Rand) conformance.Inputs {
+		Setup: func(r *rand.Rand) gputest.Inputs {
 			n := int(k.Block().Count()) * groups
 			xi, xu, xf, sel := make([]int32, n), make([]uint32, n), make([]float32, n), make([]uint32, n)
 			for i := range n {
@@ -80,26 +80,16 @@ func verbCase(k *gpu.Kernel, launch launcher) *conformance.Case {
 				xf[i] = r.Float32()*2 - 1
 				sel[i] = r.Uint32N(128)
 			}
-			return conformance.Inputs{Groups: xpu.Dim3{X: groups}, Args: []conformance.Arg{
-				conformance.Poisoned[int32](n * intSlots), conformance.Poisoned[uint32](n * uintSlots), conformance.Poisoned[float32](n * floatSlots),
-				conformance.Buffer(xi), conformance.Buffer(xu), conformance.Buffer(xf), conformance.Buffer(sel),
-				conformance.Scalar(r.Uint32N(64)), conformance.Scalar(r.Uint32N(64)), conformance.Scalar(1 + r.Uint32N(8)),
+			return gputest.Inputs{Groups: xpu.Dim3{X: groups}, Args: []gputest.Arg{
+				gputest.Poisoned[int32](n * intSlots), gputest.Poisoned[uint32](n * uintSlots), gputest.Poisoned[float32](n * floatSlots),
+				gputest.Buffer(xi), gputest.Buffer(xu), gputest.Buffer(xf), gputest.Buffer(sel),
+				gputest.Scalar(r.Uint32N(64)), gputest.Scalar(r.Uint32N(64)), gputest.Scalar(1 + r.Uint32N(8)),
 			}}
 		},
 		Launch: func(s *gpu.Stream, g xpu.Dim3, a []any) error {
-			return launch(s, g, arg[*gpu.Buffer[int32]](a, 0), arg[*gpu.Buffer[uint32]](a, 1), arg[*gpu.Buffer[float32]](a, 2),
-				arg[*gpu.Buffer[int32]](a, 3), arg[*gpu.Buffer[uint32]](a, 4), arg[*gpu.Buffer[float32]](a, 5), arg[*gpu.Buffer[uint32]](a, 6),
-				arg[uint32](a, 7), arg[uint32](a, 8), arg[uint32](a, 9))
+			return launch(s, g, gputest.At[*gpu.Buffer[int32]](a, 0), gputest.At[*gpu.Buffer[uint32]](a, 1), gputest.At[*gpu.Buffer[float32]](a, 2),
+				gputest.At[*gpu.Buffer[int32]](a, 3), gputest.At[*gpu.Buffer[uint32]](a, 4), gputest.At[*gpu.Buffer[float32]](a, 5), gputest.At[*gpu.Buffer[uint32]](a, 6),
+				gputest.At[uint32](a, 7), gputest.At[uint32](a, 8), gputest.At[uint32](a, 9))
 		},
 	}
-}
-
-// arg returns args[i] as a T, or T's zero value (which the launch then
-// refuses).
-func arg[T any](args []any, i int) T {
-	var v T
-	if i < len(args) {
-		v, _ = args[i].(T)
-	}
-	return v
 }

@@ -5,8 +5,8 @@
 // partial, and a table of cases that compares each backend with the
 // reference runner told the backend's wave width; and block reductions
 // written with wave sums and with shared memory only, which the suite
-// checks and the benchmarks compare. It reuses the conformance suite's
-// harness (conformance.Case and conformance.Run).
+// checks and the benchmarks compare. Its cases run on package gputest's
+// harness (gputest.Check), as the conformance suite's do.
 package wave
 
 //go:generate go run github.com/goxpu/xpu/cmd/xpu gen

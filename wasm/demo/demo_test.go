@@ -3,6 +3,8 @@ package main
 import (
 	"strings"
 	"testing"
+
+	"github.com/goxpu/xpu/bench/devicebench"
 )
 
 // TestRunCPU runs the demo on the CPU backend: every case passes, the
@@ -14,7 +16,7 @@ func TestRunCPU(t *testing.T) {
 	if !r.OK() {
 		t.Fatalf("the demo failed on the CPU backend: %s", r.Error)
 	}
-	if r.Backend != "cpu" || len(r.Suites) == 0 || len(r.Bench) != len(benchmarks) {
+	if r.Backend != "cpu" || len(r.Suites) == 0 || len(r.Bench) != len(devicebench.Benchmarks()) {
 		t.Fatalf("report: backend %q, %d suites, %d benchmarks", r.Backend, len(r.Suites), len(r.Bench))
 	}
 	if shows < len(r.Suites[0].Outcomes) {

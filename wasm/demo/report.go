@@ -4,7 +4,9 @@ import (
 	"errors"
 	"os"
 
+	"github.com/goxpu/xpu/bench/devicebench"
 	"github.com/goxpu/xpu/gpu"
+	"github.com/goxpu/xpu/gpu/gputest"
 	"github.com/goxpu/xpu/kernels/conformance"
 	"github.com/goxpu/xpu/kernels/wave"
 )
@@ -12,20 +14,20 @@ import (
 // Report is what the demo found, as the page shows it and as the
 // browser test reads it (JSON).
 type Report struct {
-	Backend  string        `json:"backend"`            // the device's backend
-	Fallback string        `json:"fallback,omitempty"` // why not webgpu, when on another backend
-	Device   gpu.Info      `json:"device"`
-	Seed     uint64        `json:"seed"`
-	Suites   []SuiteReport `json:"suites"`
-	Bench    []BenchResult `json:"bench,omitempty"`
-	Error    string        `json:"error,omitempty"` // what stopped the run
-	Done     bool          `json:"done"`
+	Backend  string               `json:"backend"`            // the device's backend
+	Fallback string               `json:"fallback,omitempty"` // why not webgpu, when on another backend
+	Device   gpu.Info             `json:"device"`
+	Seed     uint64               `json:"seed"`
+	Suites   []SuiteReport        `json:"suites"`
+	Bench    []devicebench.Result `json:"bench,omitempty"`
+	Error    string               `json:"error,omitempty"` // what stopped the run
+	Done     bool                 `json:"done"`
 }
 
 // SuiteReport is one suite's outcomes on the device.
 type SuiteReport struct {
-	Name     string                `json:"name"`
-	Outcomes []conformance.Outcome `json:"outcomes"`
+	Name     string            `json:"name"`
+	Outcomes []gputest.Outcome `json:"outcomes"`
 	// Waves says, for each case whose kernel uses waves, the tier and
 	// width the device runs it at.
 	Waves map[string]WaveReport `json:"waves,omitempty"`
@@ -65,7 +67,7 @@ func run(show func(*Report)) *Report {
 	}
 	defer d.Close()
 	r.Backend, r.Fallback, r.Device = d.Backend(), fallback, d.Info()
-	if r.Seed, err = conformance.Seed(); err != nil {
+	if r.Seed, err = gputest.Seed(); err != nil {
 		r.Error = err.Error()
 		r.Done = true
 		return r
@@ -81,11 +83,11 @@ func run(show func(*Report)) *Report {
 				}
 				sr.Waves[c.Name()] = WaveReport{Tier: w.Tier, Width: w.Width}
 			}
-			sr.Outcomes = append(sr.Outcomes, conformance.RunCase(d, c, r.Seed))
+			sr.Outcomes = append(sr.Outcomes, gputest.RunCase(d, c, r.Seed))
 			show(r)
 		}
 	}
-	for _, b := range benchmarks {
+	for _, b := range devicebench.Benchmarks() {
 		res, err := b(d)
 		if err != nil {
 			r.Error = err.Error()
@@ -120,7 +122,7 @@ func open() (d *gpu.Device, fallback string, err error) {
 // suite is a table of cases the demo runs on the device.
 type suite struct {
 	name  string
-	cases func() []*conformance.Case
+	cases func() []*gputest.Case
 }
 
 // suites are the suites the demo runs, in order.

@@ -30,6 +30,9 @@
 // process is never aborted. Every C callback is created once per process
 // and finds its request through its userdata.
 //
+// [RawDevice] drives the same bindings by raw calls, outside the runtime:
+// the reference point of the WebGPU benchmarks (bench/webgpubench).
+//
 // Layering: this package implements gpu/driver through the core and
 // imports neither the runtime (package gpu) nor any codegen.
 package dawn

@@ -9,12 +9,11 @@ import (
 	"github.com/goxpu/xpu/codegen/golower/internal/fission"
 	"github.com/goxpu/xpu/gpu"
 	"github.com/goxpu/xpu/gpu/gputest"
-	"github.com/goxpu/xpu/kernels/conformance"
 )
 
 // TestMain runs the tests, then the kernel census of the package.
 func TestMain(m *testing.M) {
-	os.Exit(conformance.RunWithCensus(m, "github.com/goxpu/xpu/codegen/golower/internal/fission", nil))
+	os.Exit(gputest.RunWithCensus(m, "github.com/goxpu/xpu/codegen/golower/internal/fission", nil))
 }
 
 // groups is the number of blocks of the one-dimensional cases.
@@ -25,14 +24,14 @@ const groups = 3
 // every backend present against the reference runner.
 func TestLocalsAcrossBarriers(t *testing.T) {
 	gputest.ForEach(t, func(t *testing.T, d *gpu.Device) {
-		seed, err := conformance.Seed()
+		seed, err := gputest.Seed()
 		if err != nil {
 			t.Fatal(err)
 		}
 		for _, c := range cases() {
 			t.Run(c.Name(), func(t *testing.T) {
-				if err := conformance.Run(d, c, seed); err != nil {
-					t.Errorf("%v\n(seed %d: rerun with %s=%d)", err, seed, conformance.SeedEnv, seed)
+				if err := gputest.Run(d, c, seed); err != nil {
+					t.Errorf("%v\n(seed %d: rerun with %s=%d)", err, seed, gputest.SeedEnv, seed)
 				}
 			})
 		}
@@ -83,12 +82,12 @@ const items = groups * 64
 
 // inOut is a case with one output of out words per work-item and an input
 // of in words per work-item.
-func inOut(k *gpu.Kernel, out, in int, launch func(s *gpu.Stream, g xpu.Dim3, o, i *gpu.Buffer[uint32]) error) *conformance.Case {
-	return &conformance.Case{
-		Kernel: k, Tol: conformance.Exact,
-		Setup: func(r *rand.Rand) conformance.Inputs {
-			return conformance.Inputs{Groups: xpu.Dim3{X: groups}, Args: []conformance.Arg{
-				conformance.Poisoned[uint32](out * items), conformance.Buffer(words(r, in*items)),
+func inOut(k *gpu.Kernel, out, in int, launch func(s *gpu.Stream, g xpu.Dim3, o, i *gpu.Buffer[uint32]) error) *gputest.Case {
+	return &gputest.Case{
+		Kernel: k, Tol: gputest.Exact,
+		Setup: func(r *rand.Rand) gputest.Inputs {
+			return gputest.Inputs{Groups: xpu.Dim3{X: groups}, Args: []gputest.Arg{
+				gputest.Poisoned[uint32](out * items), gputest.Buffer(words(r, in*items)),
 			}}
 		},
 		Launch: func(s *gpu.Stream, g xpu.Dim3, a []any) error {
@@ -98,12 +97,12 @@ func inOut(k *gpu.Kernel, out, in int, launch func(s *gpu.Stream, g xpu.Dim3, o,
 }
 
 // inOutN is inOut with a uniform count n.
-func inOutN(k *gpu.Kernel, n uint32, launch func(s *gpu.Stream, g xpu.Dim3, o, i *gpu.Buffer[uint32], n uint32) error) *conformance.Case {
-	return &conformance.Case{
-		Kernel: k, Tol: conformance.Exact,
-		Setup: func(r *rand.Rand) conformance.Inputs {
-			return conformance.Inputs{Groups: xpu.Dim3{X: groups}, Args: []conformance.Arg{
-				conformance.Poisoned[uint32](items), conformance.Buffer(words(r, items)), conformance.Scalar(n),
+func inOutN(k *gpu.Kernel, n uint32, launch func(s *gpu.Stream, g xpu.Dim3, o, i *gpu.Buffer[uint32], n uint32) error) *gputest.Case {
+	return &gputest.Case{
+		Kernel: k, Tol: gputest.Exact,
+		Setup: func(r *rand.Rand) gputest.Inputs {
+			return gputest.Inputs{Groups: xpu.Dim3{X: groups}, Args: []gputest.Arg{
+				gputest.Poisoned[uint32](items), gputest.Buffer(words(r, items)), gputest.Scalar(n),
 			}}
 		},
 		Launch: func(s *gpu.Stream, g xpu.Dim3, a []any) error {
@@ -112,9 +111,9 @@ func inOutN(k *gpu.Kernel, n uint32, launch func(s *gpu.Stream, g xpu.Dim3, o, i
 	}
 }
 
-func cases() []*conformance.Case {
+func cases() []*gputest.Case {
 	const n = 64
-	return []*conformance.Case{
+	return []*gputest.Case{
 		inOutN(fission.StructCopiedInLoopKernel, 5, fission.LaunchStructCopiedInLoop),
 		inOut(fission.StructFieldsInLoopKernel, 2, 1, fission.LaunchStructFieldsInLoop),
 		inOut(fission.ArrayInLoopKernel, 4, 4, fission.LaunchArrayInLoop),
@@ -126,14 +125,14 @@ func cases() []*conformance.Case {
 		inOutN(fission.ConstantIndexOutOfRangeKernel, 0, fission.LaunchConstantIndexOutOfRange),
 		inOutN(fission.ConstantFaultsKernel, 0, fission.LaunchConstantFaults),
 		{
-			Kernel: fission.NestedArrayInLoopKernel, Tol: conformance.Exact,
-			Setup: func(r *rand.Rand) conformance.Inputs {
+			Kernel: fission.NestedArrayInLoopKernel, Tol: gputest.Exact,
+			Setup: func(r *rand.Rand) gputest.Inputs {
 				ps := make([]fission.Pair, items)
 				for i := range ps {
 					ps[i] = fission.Pair{X: r.Uint32(), Y: r.Uint32()}
 				}
-				return conformance.Inputs{Groups: xpu.Dim3{X: groups}, Args: []conformance.Arg{
-					conformance.Poisoned[uint32](items), conformance.Buffer(ps),
+				return gputest.Inputs{Groups: xpu.Dim3{X: groups}, Args: []gputest.Arg{
+					gputest.Poisoned[uint32](items), gputest.Buffer(ps),
 				}}
 			},
 			Launch: func(s *gpu.Stream, g xpu.Dim3, a []any) error {
@@ -142,10 +141,10 @@ func cases() []*conformance.Case {
 		},
 		{
 			// The else branch of DeclaredInIf.
-			Kernel: fission.DeclaredInIfKernel, Tol: conformance.Exact,
-			Setup: func(r *rand.Rand) conformance.Inputs {
-				return conformance.Inputs{Groups: xpu.Dim3{X: groups}, Args: []conformance.Arg{
-					conformance.Poisoned[uint32](items), conformance.Buffer(words(r, items)), conformance.Scalar(uint32(1)),
+			Kernel: fission.DeclaredInIfKernel, Tol: gputest.Exact,
+			Setup: func(r *rand.Rand) gputest.Inputs {
+				return gputest.Inputs{Groups: xpu.Dim3{X: groups}, Args: []gputest.Arg{
+					gputest.Poisoned[uint32](items), gputest.Buffer(words(r, items)), gputest.Scalar(uint32(1)),
 				}}
 			},
 			Launch: func(s *gpu.Stream, g xpu.Dim3, a []any) error {
@@ -154,10 +153,10 @@ func cases() []*conformance.Case {
 		},
 		{
 			Kernel: fission.MatMulKernel,
-			Tol:    conformance.Tolerance{Name: "sums of 64 products of [0, 1) in the same order, each may be fused", ULP: 4, Rel: 1e-5},
-			Setup: func(r *rand.Rand) conformance.Inputs {
-				return conformance.Inputs{Groups: xpu.Dim3{X: n / 16, Y: n / 16}, Args: []conformance.Arg{
-					conformance.Poisoned[float32](n * n), conformance.Buffer(floats(r, n*n)), conformance.Buffer(floats(r, n*n)), conformance.Scalar(uint32(n)),
+			Tol:    gputest.Tolerance{Name: "sums of 64 products of [0, 1) in the same order, each may be fused", ULP: 4, Rel: 1e-5},
+			Setup: func(r *rand.Rand) gputest.Inputs {
+				return gputest.Inputs{Groups: xpu.Dim3{X: n / 16, Y: n / 16}, Args: []gputest.Arg{
+					gputest.Poisoned[float32](n * n), gputest.Buffer(floats(r, n*n)), gputest.Buffer(floats(r, n*n)), gputest.Scalar(uint32(n)),
 				}}
 			},
 			Launch: func(s *gpu.Stream, g xpu.Dim3, a []any) error {

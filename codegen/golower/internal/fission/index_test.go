@@ -11,7 +11,6 @@ import (
 	"github.com/goxpu/xpu/cpu"
 	"github.com/goxpu/xpu/gpu"
 	"github.com/goxpu/xpu/gpu/gputest"
-	"github.com/goxpu/xpu/kernels/conformance"
 )
 
 // TestConstantIndexOutOfRange: ConstantIndexOutOfRange, whose indexes
@@ -23,13 +22,13 @@ import (
 // indexes (docs/language.md), so the taken branch runs on the CPU only.
 func TestConstantIndexOutOfRange(t *testing.T) {
 	gputest.ForEach(t, func(t *testing.T, d *gpu.Device) {
-		seed, err := conformance.Seed()
+		seed, err := gputest.Seed()
 		if err != nil {
 			t.Fatal(err)
 		}
 		never := inOutN(fission.ConstantIndexOutOfRangeKernel, 0, fission.LaunchConstantIndexOutOfRange)
-		if err := conformance.Run(d, never, seed); err != nil {
-			t.Fatalf("branch not taken: %v\n(seed %d: rerun with %s=%d)", err, seed, conformance.SeedEnv, seed)
+		if err := gputest.Run(d, never, seed); err != nil {
+			t.Fatalf("branch not taken: %v\n(seed %d: rerun with %s=%d)", err, seed, gputest.SeedEnv, seed)
 		}
 		if d.Backend() != "cpu" {
 			return
@@ -74,13 +73,13 @@ func TestConstantIndexOutOfRange(t *testing.T) {
 // fault (gpu.ErrFault) naming the kernel, as Go panics.
 func TestConstantFaults(t *testing.T) {
 	gputest.ForEach(t, func(t *testing.T, d *gpu.Device) {
-		seed, err := conformance.Seed()
+		seed, err := gputest.Seed()
 		if err != nil {
 			t.Fatal(err)
 		}
 		never := inOutN(fission.ConstantFaultsKernel, 0, fission.LaunchConstantFaults)
-		if err := conformance.Run(d, never, seed); err != nil {
-			t.Fatalf("branch not taken: %v\n(seed %d: rerun with %s=%d)", err, seed, conformance.SeedEnv, seed)
+		if err := gputest.Run(d, never, seed); err != nil {
+			t.Fatalf("branch not taken: %v\n(seed %d: rerun with %s=%d)", err, seed, gputest.SeedEnv, seed)
 		}
 		r := rand.New(rand.NewPCG(seed, 2))
 		in := words(r, items)

@@ -1,0 +1,73 @@
+package gputest
+
+import (
+	"fmt"
+	"reflect"
+	"unsafe"
+)
+
+// A buffer element is seen by the harness as a sequence of 32-bit words,
+// each an int32, uint32 or float32 leaf of the element's type. Poisoning
+// and comparison work on these words, so that NaN payloads and integer
+// bits survive untouched.
+
+// leaves returns the kinds of the 32-bit leaves of T, in memory order.
+func leaves[T any]() ([]reflect.Kind, error) {
+	var ks []reflect.Kind
+	var walk func(t reflect.Type) error
+	walk = func(t reflect.Type) error {
+		switch t.Kind() {
+		case reflect.Int32, reflect.Uint32, reflect.Float32:
+			ks = append(ks, t.Kind())
+		case reflect.Struct:
+			for i := range t.NumField() {
+				if err := walk(t.Field(i).Type); err != nil {
+					return err
+				}
+			}
+		default:
+			return fmt.Errorf("gputest: element type %v holds a %v, not a 32-bit scalar", reflect.TypeFor[T](), t)
+		}
+		return nil
+	}
+	t := reflect.TypeFor[T]()
+	if err := walk(t); err != nil {
+		return nil, err
+	}
+	if uintptr(len(ks))*4 != t.Size() {
+		return nil, fmt.Errorf("gputest: element type %v has padding", t)
+	}
+	return ks, nil
+}
+
+// words views s as its 32-bit words.
+func words[T any](s []T) []uint32 {
+	if len(s) == 0 {
+		return nil
+	}
+	n := len(s) * int(unsafe.Sizeof(s[0])) / 4
+	return unsafe.Slice((*uint32)(unsafe.Pointer(&s[0])), n)
+}
+
+// The poison patterns written into outputs before a run: a quiet NaN with
+// a payload for float32 leaves, 0xDEADBEEF for integer leaves.
+const (
+	poisonFloat = 0x7fc0dead
+	poisonInt   = 0xdeadbeef
+)
+
+// poisonWord returns the poison for a leaf of kind k.
+func poisonWord(k reflect.Kind) uint32 {
+	if k == reflect.Float32 {
+		return poisonFloat
+	}
+	return poisonInt
+}
+
+// poison fills s with the poison of its leaves.
+func poison[T any](s []T, ks []reflect.Kind) {
+	ws := words(s)
+	for i := range ws {
+		ws[i] = poisonWord(ks[i%len(ks)])
+	}
+}
