@@ -11,8 +11,7 @@ import (
 // stubDevice is a driver that runs nothing: it reports the Info it is
 // given, compiles every kernel, allocates buffers of no memory, and its
 // queue, when it records, keeps what each launch hands it, so that a test
-// sees what the runtime made of a launch, and a benchmark measures the
-// runtime's own cost of one.
+// sees what the runtime made of a launch.
 type stubDevice struct {
 	info driver.Info
 	q    *stubQueue
