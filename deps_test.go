@@ -74,7 +74,11 @@ const depsRules = `
 	gpu/webgpu/internal/core, github.com/cogentcore/webgpu/... < gpu/webgpu;
 	gpu/webgpu/internal/core, github.com/ebitengine/purego < gpu/webgpu/dawn;
 	gpu/webgpu/internal/core, syscall/js < gpu/webgpu/jsgpu;
-	gpu/webgpu/internal/core, testing < gpu/webgpu/internal/drivertest;
+
+	# The driver-contract suite every driver runs, and what the WebGPU
+	# drivers give it (their kernels' WGSL, their core's answers).
+	gpu/driver, testing < gpu/driver/drivertest;
+	gpu/driver/drivertest, gpu/webgpu/internal/core < gpu/webgpu/internal/webgputest;
 
 	# The runtime: the user's API. It registers the drivers and knows no
 	# codegen: kernels reach it as the specs generated code registers,

@@ -70,7 +70,7 @@ func TestNoCodeForBackend(t *testing.T) {
 		y, x := saxpyArgs(t, d, 64)
 		err := d.Stream().Launch(lacking, xpu.Dim3{X: 1}, y, x, float32(1), uint32(64))
 		wantRefusal(t, err, gpu.ErrNoCode, lacking.Name(), "no code for the "+string(d.Backend())+" backend")
-		ok, err := d.KernelAvailable(lacking.Name())
+		ok, err := d.KernelAvailable(lacking)
 		if ok {
 			t.Fatal("KernelAvailable: true for a kernel without code")
 		}
@@ -80,25 +80,30 @@ func TestNoCodeForBackend(t *testing.T) {
 
 func TestKernelAvailable(t *testing.T) {
 	gputest.ForEach(t, func(t *testing.T, d *gpu.Device) {
-		if ok, err := d.KernelAvailable(saxpyKernel.Name()); !ok || err != nil {
+		if ok, err := d.KernelAvailable(saxpyKernel); !ok || err != nil {
 			t.Fatalf("KernelAvailable(%s) = %v, %v", saxpyKernel.Name(), ok, err)
 		}
-		ok, err := d.KernelAvailable("github.com/goxpu/xpu/gpu_test.NoSuch")
+		ok, err := d.KernelAvailable(&gpu.Kernel{})
 		if ok {
 			t.Fatal("an unregistered kernel is available")
 		}
-		wantRefusal(t, err, gpu.ErrNoCode, "not registered")
-		_, err = d.KernelAvailable(refusedKernel.Name())
+		wantRefusal(t, err, gpu.ErrNoCode, "no code registered")
+		ok, err = d.KernelAvailable(nil)
+		if ok {
+			t.Fatal("a nil kernel is available")
+		}
+		wantRefusal(t, err, gpu.ErrNoCode, "nil kernel")
+		_, err = d.KernelAvailable(refusedKernel)
 		wantRefusal(t, err, gpu.ErrNoCode, "requires N%2 == 0")
 		if lim := d.Info().Limits; lim.MaxSharedBytes != 0 {
-			_, err = d.KernelAvailable(hugeSharedKernel.Name())
+			_, err = d.KernelAvailable(hugeSharedKernel)
 			wantRefusal(t, err, gpu.ErrLimits, "shared bytes")
 		}
 		if lim := d.Info().Limits; lim.MaxInvocationsPerBlock != 0 {
-			_, err = d.KernelAvailable(hugeBlockKernel.Name())
+			_, err = d.KernelAvailable(hugeBlockKernel)
 			wantRefusal(t, err, gpu.ErrLimits, "threads per block")
 		}
-		_, err = d.KernelAvailable(scalarTwin.Name())
+		_, err = d.KernelAvailable(scalarTwin)
 		wantRefusal(t, err, gpu.ErrScalarTwin)
 	})
 }
@@ -195,9 +200,9 @@ func TestBufferShorterThanDeclared(t *testing.T) {
 }
 
 func TestManifestsAreCopies(t *testing.T) {
-	m, ok := gpu.ManifestOf(nativeWave.Name(), gpu.Backends()[0])
+	m, ok := nativeWave.Manifest(gpu.Backends()[0])
 	if !ok || m.Wave != 64 || m.WaveTier != schema.TierNative {
-		t.Fatalf("ManifestOf = %+v, %v", m, ok)
+		t.Fatalf("Kernel.Manifest = %+v, %v", m, ok)
 	}
 	if m.PrivateBytes != nil || m.Registers != nil || m.SpillBytes != nil {
 		t.Errorf("facts the spec did not give are present: %+v", m)
@@ -206,10 +211,13 @@ func TestManifestsAreCopies(t *testing.T) {
 	if again, _ := nativeWave.Manifest(gpu.Backends()[0]); again.WaveTier != schema.TierNative {
 		t.Error("a manifest's copy changed the registered one")
 	}
-	if _, ok := gpu.ManifestOf(saxpyKernel.Name(), schema.BackendCUDA); ok {
+	if _, ok := saxpyKernel.Manifest(schema.BackendCUDA); ok {
 		t.Error("a spec without artifacts for a backend has a manifest for it")
 	}
-	if _, ok := gpu.ManifestOf("github.com/goxpu/xpu/gpu_test.NoSuch", "cpu"); ok {
+	if _, ok := (&gpu.Kernel{}).Manifest(schema.BackendCPU); ok {
 		t.Error("an unregistered kernel has a manifest")
+	}
+	if _, ok := (*gpu.Kernel)(nil).Manifest(schema.BackendCPU); ok {
+		t.Error("a nil kernel has a manifest")
 	}
 }

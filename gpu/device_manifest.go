@@ -6,17 +6,12 @@ package gpu
 
 import "github.com/goxpu/xpu/schema"
 
-// Manifest returns the manifest of the artifact d runs for the kernel
-// registered under name, with WaveTier and WaveWidth set to the tier and
-// width [Device.KernelWave] reports. ok is false when the kernel is not
-// registered, has no artifact for d, or d cannot run its waves
-// (KernelWave says why).
-func (d *Device) Manifest(name string) (m *schema.Manifest, ok bool) {
-	if d.usable("Device.Manifest") != nil {
-		return nil, false
-	}
-	k, ok := Lookup(name)
-	if !ok {
+// Manifest returns the manifest of the artifact d runs for k, with
+// WaveTier and WaveWidth set to the tier and width [Device.KernelWave]
+// reports. ok is false when k is nil, has no artifact for d, or d cannot
+// run its waves (KernelWave says why).
+func (d *Device) Manifest(k *Kernel) (m *schema.Manifest, ok bool) {
+	if d.usable("Device.Manifest") != nil || k == nil {
 		return nil, false
 	}
 	a, err := d.artifact(k)

@@ -1,49 +1,14 @@
 package gpu
 
 import (
-	"context"
 	"crypto/sha256"
 	"encoding/hex"
-	"errors"
 	"testing"
 
 	"github.com/goxpu/xpu"
 	"github.com/goxpu/xpu/gpu/driver"
 	"github.com/goxpu/xpu/schema"
 )
-
-// factsDevice is a driver that reports the facts it is given and runs
-// nothing: a device's view of a manifest needs only its facts.
-type factsDevice struct{ info driver.Info }
-
-func (d factsDevice) Info() driver.Info { return d.info }
-
-// Artifact picks as the drivers do, by the device's subgroup sizes when
-// it has subgroups.
-func (d factsDevice) Artifact(k *driver.Kernel) *schema.Artifact {
-	var lo, hi uint32
-	if d.info.Facts["subgroups"] == "true" {
-		lo, hi = d.info.Limits.SubgroupMin, d.info.Limits.SubgroupMax
-	}
-	return driver.Pick(k, d.info.Backend, lo, hi)
-}
-func (factsDevice) Compile(*driver.Kernel) (driver.Program, error) {
-	return nil, errors.New("a facts device compiles nothing")
-}
-func (factsDevice) NewBuffer(int) (driver.Buffer, error) {
-	return nil, errors.New("a facts device allocates nothing")
-}
-func (factsDevice) NewQueue() (driver.Queue, error) { return factsQueue{}, nil }
-func (factsDevice) Close() error                    { return nil }
-
-type factsQueue struct{}
-
-func (factsQueue) Launch(context.Context, driver.Program, xpu.Dim3, []driver.Buffer, []byte) error {
-	return nil
-}
-func (factsQueue) Flush(context.Context) error { return nil }
-func (factsQueue) Sync(context.Context) error  { return nil }
-func (factsQueue) Release()                    {}
 
 func sha(code string) string {
 	sum := sha256.Sum256([]byte(code))
@@ -77,9 +42,8 @@ var tieredKernel = func() *Kernel {
 
 func TestDeviceManifest(t *testing.T) {
 	const wgsl = "@compute @workgroup_size(64) fn main() {}\n// "
-	name := tieredKernel.Name()
 	subgroups := func(lo, hi uint32) driver.Info {
-		return driver.Info{Backend: schema.BackendWebGPU, Limits: driver.Limits{SubgroupMin: lo, SubgroupMax: hi}, Facts: map[string]string{"subgroups": "true"}}
+		return driver.Info{Backend: schema.BackendWebGPU, Limits: driver.Limits{SubgroupMin: lo, SubgroupMax: hi}, Subgroups: true}
 	}
 	for _, c := range []struct {
 		name    string
@@ -96,37 +60,40 @@ func TestDeviceManifest(t *testing.T) {
 		{"cpu of 8 lanes", schema.BackendCPU, driver.Info{Backend: schema.BackendCPU, Limits: driver.Limits{SubgroupMin: 8, SubgroupMax: 8}}, schema.TierEmulated, sha("cpu")},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			d, err := newDevice(c.backend, factsDevice{c.info})
+			d, _, err := newStub(c.info, false)
 			if err != nil {
 				t.Fatal(err)
 			}
 			defer d.Close()
-			m, ok := d.Manifest(name)
+			m, ok := d.Manifest(tieredKernel)
 			if !ok {
 				t.Fatal("no device manifest")
 			}
 			if m.WaveTier != c.tier || m.WaveWidth != 32 || m.Hash != c.hash || m.Backend != c.backend {
 				t.Errorf("device manifest: tier %q width %d hash %s, want %q 32 %s", m.WaveTier, m.WaveWidth, m.Hash, c.tier, c.hash)
 			}
-			w, err := d.KernelWave(name)
+			w, err := d.KernelWave(tieredKernel)
 			if err != nil || w.Tier != m.WaveTier || w.Width != m.WaveWidth {
 				t.Errorf("KernelWave %+v, %v; the manifest says %s at %d", w, err, m.WaveTier, m.WaveWidth)
 			}
-			if _, ok := d.Manifest("github.com/goxpu/xpu/gpu.notRegistered"); ok {
+			if _, ok := d.Manifest(&Kernel{}); ok {
 				t.Error("a manifest for a kernel that is not registered")
+			}
+			if _, ok := d.Manifest(nil); ok {
+				t.Error("a manifest for a nil kernel")
 			}
 		})
 	}
 	// The device-independent view is the artifact's for any device.
-	m, ok := ManifestOf(name, schema.BackendWebGPU)
+	m, ok := tieredKernel.Manifest(schema.BackendWebGPU)
 	if !ok || m.WaveTier != schema.TierEmulated || m.Hash != sha(wgsl+"emulated") || m.WaveWidth != 0 {
-		t.Fatalf("ManifestOf: %+v", m)
+		t.Fatalf("Kernel.Manifest: %+v", m)
 	}
 	if ms := tieredKernel.Manifests(); len(ms) != 5 {
 		t.Fatalf("Manifests: %d, want one per artifact (5)", len(ms))
 	}
 	m.NativeOps = append(m.NativeOps, "changed")
-	if again, _ := ManifestOf(name, schema.BackendWebGPU); len(again.NativeOps) != 0 {
-		t.Error("ManifestOf shares its slices with the spec")
+	if again, _ := tieredKernel.Manifest(schema.BackendWebGPU); len(again.NativeOps) != 0 {
+		t.Error("Kernel.Manifest shares its slices with the spec")
 	}
 }

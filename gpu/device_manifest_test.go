@@ -22,8 +22,8 @@ func TestDeviceManifestOnDevices(t *testing.T) {
 			if _, ok := k.Manifest(d.Backend()); !ok {
 				continue
 			}
-			m, ok := d.Manifest(k.Name())
-			w, err := d.KernelWave(k.Name())
+			m, ok := d.Manifest(k)
+			w, err := d.KernelWave(k)
 			if err != nil {
 				if ok {
 					t.Errorf("%s: a device manifest for a kernel whose waves the device cannot run: %v", k.Name(), err)

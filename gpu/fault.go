@@ -30,35 +30,23 @@ var ErrFault = driver.ErrFault
 // faultWordBytes is the size of a fault word: one atomic u32.
 const faultWordBytes = 4
 
-// bindFault appends the stream's fault word to the buffers of a launch of
-// k, allocating it on first use, and records k as a kernel to check. The
-// caller holds s.mu.
-func (s *Stream) bindFault(k *Kernel) error {
-	if !s.dev.faults(k) {
-		return nil
-	}
+// faultWord returns the stream's fault word, which a launch of k binds
+// after its buffers, allocating it on first use. The caller holds s.mu.
+func (s *Stream) faultWord(k *Kernel) (driver.Buffer, error) {
 	if s.fault == nil {
 		b, err := s.dev.drv.NewBuffer(faultWordBytes)
 		if err != nil {
-			return fmt.Errorf("gpu: kernel %s on %s: fault word: %w", k.spec.Name, s.dev.backend, err)
+			return nil, fmt.Errorf("gpu: kernel %s on %s: fault word: %w", k.spec.Name, s.dev.backend, err)
 		}
 		s.fault = b
 	}
-	s.bufs = append(s.bufs, s.fault)
-	return nil
-}
-
-// faults reports whether the artifact of k that d runs may record a
-// fault.
-func (d *Device) faults(k *Kernel) bool {
-	a := d.drv.Artifact(&k.spec)
-	return a != nil && a.Fault
+	return s.fault, nil
 }
 
 // launchedFault records that a launch of k, which may fault, was
 // recorded. The caller holds s.mu.
 func (s *Stream) launchedFault(k *Kernel) {
-	if s.dev.faults(k) && !slices.Contains(s.faulty, k.spec.Name) {
+	if !slices.Contains(s.faulty, k.spec.Name) {
 		s.faulty = append(s.faulty, k.spec.Name)
 	}
 }

@@ -12,45 +12,17 @@ import (
 	"github.com/goxpu/xpu/schema"
 )
 
-// KernelAvailable reports whether the kernel registered under name can be
-// launched on d: whether d's backend holds code for it and whether it fits
-// the device (threads and block size, shared memory, storage bindings,
-// uniform bytes, wave width). When it cannot, the error says why and
-// wraps the reason's sentinel ([ErrNoCode], [ErrLimits], [ErrWaveWidth],
-// [ErrScalarTwin] or [ErrClosed]).
-func (d *Device) KernelAvailable(name string) (bool, error) {
-	if err := d.usable("Device.KernelAvailable"); err != nil {
-		return false, err
-	}
-	k, ok := Lookup(name)
-	if !ok {
-		return false, fmt.Errorf("gpu: kernel %q: not registered in this program: %w", name, ErrNoCode)
-	}
-	if err := k.launchable(); err != nil {
-		return false, err
-	}
-	d.life.RLock()
-	defer d.life.RUnlock()
-	if d.closed {
-		return false, d.errClosed()
-	}
-	if err := d.fits(k); err != nil {
-		return false, err
-	}
-	return true, nil
-}
-
-// fits returns why k cannot run on d, or nil: no code for d's backend, a
+// fits returns the artifact of k that d runs, or why k cannot run on d: no code for d's backend, a
 // wave width or tier d cannot run, or a footprint beyond d's limits.
-func (d *Device) fits(k *Kernel) error {
+func (d *Device) fits(k *Kernel) (*schema.Artifact, error) {
 	a, err := d.artifact(k)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	if _, err := d.waveChoice(k, a); err != nil {
-		return err
+		return nil, err
 	}
-	return checkLimits(k, a, d.info.Limits)
+	return a, checkLimits(k, a, d.info.Limits)
 }
 
 // artifact returns the artifact of k that d's driver runs, or an error

@@ -140,7 +140,7 @@ func churn(d *gpu.Device, g uint32, groups xpu.Dim3, cfg xpu.Config, rounds, n i
 		if err := d.Stream().Launch(iaxpyKernel, groups, yb, xb, g|1, uint32(n)); err != nil {
 			return err
 		}
-		if ok, err := d.KernelAvailable(iaxpyKernel.Name()); !ok {
+		if ok, err := d.KernelAvailable(iaxpyKernel); !ok {
 			return err
 		}
 		if err := d.Stream().LaunchWith(gpu.LaunchOptions{Block: xpu.Dim3{X: 3}}, iaxpyKernel, groups, yb, xb, g|1, uint32(n)); err == nil {

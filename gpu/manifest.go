@@ -10,21 +10,10 @@ import (
 	"github.com/goxpu/xpu/schema"
 )
 
-// ManifestOf returns the manifest of the kernel registered under name
-// ("importpath.Name") for backend, as generated: the device-independent
-// view, that of the artifact that runs on any device of the backend
-// (for a wave kernel, its emulated tier). [Kernel.Manifests] lists every
-// artifact's; [Device.Manifest] gives the view of one device.
-func ManifestOf(name string, backend schema.Backend) (*schema.Manifest, bool) {
-	k, ok := Lookup(name)
-	if !ok {
-		return nil, false
-	}
-	return k.Manifest(backend)
-}
-
-// Manifest returns the kernel's manifest for backend, the
-// device-independent view (see [ManifestOf]).
+// Manifest returns the kernel's manifest for backend, as generated: the
+// device-independent view, that of the artifact that runs on any device
+// of the backend (for a wave kernel, its emulated tier). [Kernel.Manifests]
+// lists every artifact's; [Device.Manifest] gives the view of one device.
 func (k *Kernel) Manifest(backend schema.Backend) (*schema.Manifest, bool) {
 	if k == nil {
 		return nil, false

@@ -37,7 +37,8 @@ func (s *Stream) LaunchBy(deadline time.Time, k *Kernel, groups xpu.Dim3, args .
 // records it, ctx also bounds the run: a kernel still running when ctx is
 // done stops at its next loop iteration or block, LaunchContext returns
 // an error wrapping [ErrTimeout], what the kernel wrote by then stays
-// written, and the device stays usable.
+// written, and the device stays usable. (Not under js/wasm, whose one
+// thread runs the kernel to its end before ctx's timer can stop it.)
 func (s *Stream) LaunchContext(ctx context.Context, k *Kernel, groups xpu.Dim3, args ...any) error {
 	if ctx == nil {
 		return fmt.Errorf("gpu: kernel %s: LaunchContext with a nil context: %w", k.Name(), ErrArgs)
@@ -49,7 +50,7 @@ func (s *Stream) LaunchContext(ctx context.Context, k *Kernel, groups xpu.Dim3, 
 	if dl, ok := ctx.Deadline(); ok {
 		o.Deadline = dl
 	}
-	err := s.launch(ctx, o, k, groups, args)
+	err := s.launch(ctx, &launch{kernel: k, groups: groups, opts: o}, args)
 	if err == nil || errors.Is(err, ErrTimeout) {
 		return err
 	}

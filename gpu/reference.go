@@ -46,29 +46,14 @@ func (k *Kernel) ReferenceWith(o ReferenceOptions, groups xpu.Dim3, args ...any)
 	if err := k.launchable(); err != nil {
 		return err
 	}
-	if k.spec.Func == nil {
-		return fmt.Errorf("gpu: kernel %s: no Go function registered (a spec written by hand): %w", k.spec.Name, ErrNoCode)
-	}
-	g, err := checkGrid(k, groups, Limits{})
-	if err != nil {
+	l := launch{kernel: k, groups: groups}
+	if err := l.checkReference(args); err != nil {
 		return err
 	}
-	if err := checkSlices(k, args); err != nil {
+	if err := l.bindSlices(args); err != nil {
 		return err
 	}
-	in, err := withComptime(k, args)
-	if err != nil {
-		return err
-	}
-	wave := o.Wave
-	if wave == 0 {
-		wave = k.spec.Wave
-	}
-	cfg := xpu.Config{Groups: g, Block: k.spec.Block, WaveWidth: wave, RaceCheck: o.RaceCheck}
-	if err := xpu.Run(cfg, k.spec.Func, in...); err != nil {
-		return fmt.Errorf("gpu: kernel %s: reference run: %w", k.spec.Name, err)
-	}
-	return nil
+	return l.runReference(o, args)
 }
 
 // Reference runs k's reference as d runs k: it refuses what a launch of
@@ -82,12 +67,13 @@ func (d *Device) Reference(k *Kernel, groups xpu.Dim3, args ...any) error {
 	if err := k.launchable(); err != nil {
 		return err
 	}
+	l := launch{kernel: k, groups: groups, dev: d}
 	d.life.RLock()
 	if d.closed {
 		d.life.RUnlock()
 		return d.errClosed()
 	}
-	err := d.fits(k)
+	err := l.checkReference(args)
 	var choice WaveChoice
 	if err == nil {
 		var a *schema.Artifact
@@ -95,29 +81,37 @@ func (d *Device) Reference(k *Kernel, groups xpu.Dim3, args ...any) error {
 			choice, err = d.waveChoice(k, a)
 		}
 	}
-	if err == nil {
-		_, err = checkGrid(k, groups, d.info.Limits)
-	}
 	lim := d.info.Limits
 	d.life.RUnlock()
 	if err != nil {
+		return err
+	}
+	if err := l.bindSlices(args); err != nil {
 		return err
 	}
 	wave := choice.Width
 	if wave == 0 {
 		wave = lim.SubgroupMax
 	}
-	return k.ReferenceWith(ReferenceOptions{Wave: wave}, groups, args...)
+	return l.runReference(ReferenceOptions{Wave: wave}, args)
 }
 
-// checkSlices checks the arguments of a reference run against k's
-// parameters: a slice of the parameter's element type for each buffer, a
-// scalar of its type for each scalar; no aliasing a launch refuses; no
-// slice shorter than its declared length.
-func checkSlices(k *Kernel, args []any) error {
-	if len(args) != len(k.spec.Params) {
-		return fmt.Errorf("gpu: kernel %s takes %d arguments, got %d: %w", k.spec.Name, len(k.spec.Params), len(args), ErrArgs)
+// checkReference is the check stage of a reference run: a kernel with a
+// Go function to run, then the checks of a launch (on l.dev, when it is
+// not nil, whose life the caller holds for reading).
+func (l *launch) checkReference(args []any) error {
+	if l.kernel.spec.Func == nil {
+		return fmt.Errorf("gpu: kernel %s: no Go function registered (a spec written by hand): %w", l.kernel.spec.Name, ErrNoCode)
 	}
+	return l.check(args)
+}
+
+// bindSlices is the bind stage of a reference run: it checks args
+// against l's kernel's parameters: a slice of the parameter's
+// element type for each buffer, a scalar of its type for each scalar; no
+// aliasing a launch refuses; no slice shorter than its declared length.
+func (l *launch) bindSlices(args []any) error {
+	k := l.kernel
 	var spans []span
 	var lens []int
 	for i := range k.spec.Params {
@@ -141,6 +135,26 @@ func checkSlices(k *Kernel, args []any) error {
 		lens = append(lens, v.Len())
 	}
 	return checkLengths(k, func(j int) int { return lens[j] }, args)
+}
+
+// runReference is the record stage of a reference run: it runs the
+// kernel's Go function on the reference runner over l's grid, at o's wave
+// width (the kernel's declared one when zero).
+func (l *launch) runReference(o ReferenceOptions, args []any) error {
+	k := l.kernel
+	in, err := withComptime(k, args)
+	if err != nil {
+		return err
+	}
+	wave := o.Wave
+	if wave == 0 {
+		wave = k.spec.Wave
+	}
+	cfg := xpu.Config{Groups: l.grid, Block: k.spec.Block, WaveWidth: wave, RaceCheck: o.RaceCheck}
+	if err := xpu.Run(cfg, k.spec.Func, in...); err != nil {
+		return fmt.Errorf("gpu: kernel %s: reference run: %w", k.spec.Name, err)
+	}
+	return nil
 }
 
 // sliceSpan is the memory of the slice v. Slices that end their capacity

@@ -32,12 +32,8 @@ type Stream struct {
 	fault  driver.Buffer
 	faulty []string
 
-	// Scratch space of Launch, reused under mu.
-	bufs   []driver.Buffer
-	states []*bufferState // per buffer parameter
-	spans  []span         // per buffer parameter
-	locked []*bufferState // read-locked, once each
-	uni    []byte
+	// The bind stage's state, reused by every launch under mu.
+	scratch binding
 }
 
 // Flush submits the launches recorded so far, without waiting for them.

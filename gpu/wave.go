@@ -19,25 +19,6 @@ type WaveChoice struct {
 	Width uint32
 }
 
-// KernelWave returns the wave tier and width the kernel registered under
-// name runs at on d. The error wraps [ErrNoCode] for an unknown kernel or
-// one without code for d, and [ErrWaveWidth] when d cannot supply the
-// kernel's declared width.
-func (d *Device) KernelWave(name string) (WaveChoice, error) {
-	if err := d.usable("Device.KernelWave"); err != nil {
-		return WaveChoice{}, err
-	}
-	k, ok := Lookup(name)
-	if !ok {
-		return WaveChoice{}, fmt.Errorf("gpu: kernel %q: not registered in this program: %w", name, ErrNoCode)
-	}
-	a, err := d.artifact(k)
-	if err != nil {
-		return WaveChoice{}, err
-	}
-	return d.waveChoice(k, a)
-}
-
 // waveChoice returns how the waves of k's artifact a run on d.
 func (d *Device) waveChoice(k *Kernel, a *schema.Artifact) (WaveChoice, error) {
 	if !usesWaves(k, a) {

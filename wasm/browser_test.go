@@ -29,9 +29,10 @@ type report struct {
 	Backend  string `json:"backend"`
 	Fallback string `json:"fallback"`
 	Device   struct {
-		Name   string `json:"Name"`
-		Limits struct{ SubgroupMin, SubgroupMax uint32 }
-		Facts  map[string]string `json:"Facts"`
+		Name      string `json:"Name"`
+		Subgroups bool   `json:"Subgroups"`
+		Limits    struct{ SubgroupMin, SubgroupMax uint32 }
+		Facts     map[string]string `json:"Facts"`
 	} `json:"device"`
 	Suites []struct {
 		Name     string            `json:"name"`
@@ -140,8 +141,8 @@ func testDemo(ctx context.Context, t *testing.T, b *devtools.Browser) {
 		t.Logf("adapter %s: subgroups %d-%d, facts %v", r.Device.Name, r.Device.Limits.SubgroupMin, r.Device.Limits.SubgroupMax, r.Device.Facts)
 		// A device with subgroups reports their probed layout, and offers
 		// their sizes to the wave tiers only when it is consecutive.
-		if layout, ok := r.Device.Facts["subgroup-layout"]; (r.Device.Facts["subgroups"] == "true") != ok {
-			t.Errorf("subgroups fact %q, subgroup-layout fact %q", r.Device.Facts["subgroups"], layout)
+		if layout, ok := r.Device.Facts["subgroup-layout"]; r.Device.Subgroups != ok {
+			t.Errorf("subgroups %v, subgroup-layout fact %q", r.Device.Subgroups, layout)
 		} else if ok && (layout == "consecutive") != (r.Device.Limits.SubgroupMax > 0) {
 			t.Errorf("subgroup-layout %q with subgroup sizes %d-%d", layout, r.Device.Limits.SubgroupMin, r.Device.Limits.SubgroupMax)
 		}

@@ -154,7 +154,7 @@ func ReduceWave32(d *gpu.Device) (Result, error) {
 // benchReduce times the reduction k and the shared-memory one over
 // reduceN floats, reduceReps times each, alternately.
 func benchReduce(d *gpu.Device, k *gpu.Kernel, launch reduceLaunch) (Result, error) {
-	c, err := d.KernelWave(k.Name())
+	c, err := d.KernelWave(k)
 	if err != nil {
 		return Result{}, err
 	}

@@ -100,7 +100,7 @@ func benchReduce(b *testing.B, d *gpu.Device) {
 	}
 	for _, x := range reductions { // warm up: compile and first launch
 		run(x)
-		c, err := d.KernelWave(x.kernel.Name())
+		c, err := d.KernelWave(x.kernel)
 		if err != nil {
 			b.Fatal(err)
 		}

@@ -74,7 +74,7 @@ func benchDriver(b *testing.B, driver string, raw rawDriver) {
 		b.Fatal(err)
 	}
 	defer d.Close()
-	b.Logf("%s: %s (%s)", driver, d.Info().Name, d.Info().Facts["webgpu-driver"])
+	b.Logf("%s: %s (%s)", driver, d.Info().Name, d.Info().Software)
 	b.Run("dispatch-batched", func(b *testing.B) { dispatch(b, d, raw, 1000, 1000) })
 	b.Run("dispatch-submit", func(b *testing.B) { dispatch(b, d, raw, 200, 1) })
 	b.Run("saxpy", func(b *testing.B) { saxpy(b, d, raw) })

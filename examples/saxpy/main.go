@@ -68,7 +68,7 @@ func onDevice(groups xpu.Dim3, y, x []float32, a float32) ([]float32, string, er
 	defer dev.Close()
 	info := dev.Info()
 	where := fmt.Sprintf("%s on %s (%s, %s)", info.Backend, info.Name, info.Type, info.Driver)
-	if drv := info.Facts["webgpu-driver"]; drv != "" {
+	if drv := info.Software; drv != "" {
 		where += " through " + drv
 	}
 	if l := info.Limits; l.SubgroupMin != 0 {

@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"runtime"
-	"strconv"
 
 	"github.com/goxpu/xpu"
 	"github.com/goxpu/xpu/gpu/driver"
@@ -81,14 +80,13 @@ func New(cfg Config) (driver.Device, error) {
 
 // Info describes the processor; absent facts are left out.
 func (d *device) Info() driver.Info {
-	facts := d.facts.Map()
-	facts["workers"] = strconv.Itoa(d.pool.workers)
 	mem := d.maxBuffer()
 	return driver.Info{
 		Backend: schema.BackendCPU,
 		Name:    d.facts.Model,
 		Driver:  runtime.Version() + " " + runtime.GOOS + "/" + runtime.GOARCH,
 		Type:    "cpu",
+		Workers: d.pool.workers,
 		Limits: driver.Limits{
 			MaxInvocationsPerBlock: maxBlock,
 			MaxBlockSize:           xpu.Dim3{X: maxBlock, Y: maxBlock, Z: 64},
@@ -102,7 +100,7 @@ func (d *device) Info() driver.Info {
 			SubgroupMin:            d.facts.Lanes(),
 			SubgroupMax:            d.facts.Lanes(),
 		},
-		Facts: facts,
+		Facts: d.facts.Map(),
 	}
 }
 

@@ -77,15 +77,33 @@ func (k *Kernel) FaultBinding() int {
 // the launch itself.
 var ErrFault = errors.New("kernel fault")
 
-// Info describes a device. A fact a backend cannot report is absent from
-// Facts (never zero).
+// Info describes a device. What the runtime branches on, or keys on,
+// is a typed field; Facts holds the rest, for display. A fact a backend
+// cannot report is absent (zero in a field, missing from Facts), never
+// a zero that reads as a value.
 type Info struct {
 	Backend schema.Backend
 	Name    string // adapter or processor name
-	Driver  string // e.g. "vulkan", "metal", "wgpu-native 0.19.4"
+	Driver  string // the API or toolchain the device runs under: "vulkan", "metal", "navigator.gpu", "go1.26 linux/amd64"
 	Type    string // e.g. "cpu", "discrete-gpu", "integrated-gpu"
+	// Software is the implementation of the backend that drives the
+	// device and its version, where the driver has one to name:
+	// "wgpu-native 0.19.4.1", "dawn", a browser's user agent.
+	Software string
+	// VendorID and DeviceID identify the adapter's hardware (PCI ids)
+	// where the driver reads them; 0 where it cannot (a browser hides
+	// them, a processor has none).
+	VendorID, DeviceID uint32
+	// Subgroups reports that the device runs subgroup operations
+	// (WebGPU's "subgroups" feature). The wave tiers use them only at
+	// the subgroup sizes of Limits, which a driver leaves zero when the
+	// subgroups' layout is not the one the tiers assume.
+	Subgroups bool
+	// Workers is the number of blocks the device runs at once, where the
+	// driver decides it (the CPU's worker pool); 0 where it does not.
+	Workers int
 	Limits  Limits
-	Facts   map[string]string // further facts by name, in a stable spelling
+	Facts   map[string]string // further facts by name, in a stable spelling, for display
 }
 
 // Limits are the compute limits of a device; zero means absent.

@@ -82,7 +82,7 @@ func requestDevice(adapter *wgpu.Adapter) (*wgpu.Device, error) {
 // adapter's name as its description.
 func describe(ai wgpu.AdapterInfo, l wgpu.Limits, features []wgpu.FeatureName) driver.Info {
 	name, desc := ai.Name, ai.DriverDescription
-	if numeric(name) && desc != "" {
+	if _, ok := number(name); ok && desc != "" {
 		name, desc = desc, ""
 	}
 	info := driver.Info{
@@ -98,26 +98,26 @@ func describe(ai wgpu.AdapterInfo, l wgpu.Limits, features []wgpu.FeatureName) d
 			info.Facts[name] = v
 		}
 	}
-	if numeric(ai.VendorName) {
-		fact("vendor-id", ai.VendorName)
+	if id, ok := number(ai.VendorName); ok {
+		info.VendorID = id
 	} else {
 		fact("vendor", ai.VendorName)
 	}
-	if numeric(ai.Name) {
-		fact("device-id", ai.Name)
+	if id, ok := number(ai.Name); ok {
+		info.DeviceID = id
 	}
 	if ai.VendorId != 0 {
-		fact("vendor-id", "0x"+strconv.FormatUint(uint64(ai.VendorId), 16))
+		info.VendorID = ai.VendorId
 	}
 	if ai.DeviceId != 0 {
-		fact("device-id", "0x"+strconv.FormatUint(uint64(ai.DeviceId), 16))
+		info.DeviceID = ai.DeviceId
 	}
-	fact("webgpu-driver", "wgpu-native")
+	info.Software = "wgpu-native"
+	if v := wgpu.GetVersion(); v != 0 {
+		info.Software += " " + v.String()
+	}
 	fact("architecture", ai.Architecture)
 	fact("description", desc)
-	if v := wgpu.GetVersion(); v != 0 {
-		fact("wgpu-native", v.String())
-	}
 	names := make([]string, 0, len(features))
 	for _, f := range features {
 		if f == wgpu.FeatureNameTimestampQuery {
@@ -130,11 +130,11 @@ func describe(ai wgpu.AdapterInfo, l wgpu.Limits, features []wgpu.FeatureName) d
 	return info
 }
 
-// numeric reports whether s spells a number, as wgpu-native 0.19 spells
-// vendor and device ids.
-func numeric(s string) bool {
-	_, err := strconv.ParseUint(s, 0, 64)
-	return err == nil
+// number returns the number s spells, as wgpu-native 0.19 spells vendor
+// and device ids.
+func number(s string) (uint32, bool) {
+	n, err := strconv.ParseUint(s, 0, 32)
+	return uint32(n), err == nil
 }
 
 // Wait blocks until the device's submitted work has completed, or until

@@ -8,12 +8,12 @@ import (
 
 	"github.com/goxpu/xpu/gpu/driver"
 	"github.com/goxpu/xpu/gpu/webgpu/internal/core"
-	"github.com/goxpu/xpu/gpu/webgpu/internal/drivertest"
+	"github.com/goxpu/xpu/gpu/webgpu/internal/webgputest"
 )
 
 // TestDriver runs the drivers' conformance suite on wgpu-native.
 func TestDriver(t *testing.T) {
-	drivertest.Run(t, drivertest.Config{
+	webgputest.Run(t, webgputest.Config{
 		Open: open,
 		AdapterLimits: func(d driver.Device) driver.Limits {
 			al := core.Of(d).API().(*api).adapter.GetLimits().Limits

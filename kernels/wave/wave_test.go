@@ -23,7 +23,7 @@ func TestWaveTiers(t *testing.T) {
 	gputest.ForEach(t, func(t *testing.T, d *gpu.Device) {
 		for _, c := range wave.Cases() {
 			t.Run(c.Name(), func(t *testing.T) {
-				choice, err := d.KernelWave(c.Kernel.Name())
+				choice, err := d.KernelWave(c.Kernel)
 				if err != nil {
 					t.Fatal(err)
 				}

@@ -62,6 +62,9 @@ func renderHTML(r *Report) string {
 		row("name", d.Name)
 		row("driver", d.Driver)
 		row("type", d.Type)
+		if d.Software != "" {
+			row("software", d.Software)
+		}
 		l := d.Limits
 		if l.SubgroupMax > 0 {
 			row("subgroup size", fmt.Sprintf("%d – %d", l.SubgroupMin, l.SubgroupMax))

@@ -78,7 +78,7 @@ func run(show func(*Report)) *Report {
 		r.Suites = append(r.Suites, SuiteReport{Name: s.name})
 		sr := &r.Suites[len(r.Suites)-1]
 		for _, c := range s.cases() {
-			if w, err := d.KernelWave(c.Kernel.Name()); err == nil && w.Tier != "" {
+			if w, err := d.KernelWave(c.Kernel); err == nil && w.Tier != "" {
 				if sr.Waves == nil {
 					sr.Waves = map[string]WaveReport{}
 				}

@@ -80,6 +80,16 @@ func printInfo(w io.Writer, info gpu.Info) {
 	row("backend", info.Backend)
 	row("driver", info.Driver)
 	row("type", info.Type)
+	if info.Software != "" {
+		row("software", info.Software)
+	}
+	if info.VendorID != 0 || info.DeviceID != 0 {
+		row("pci id", fmt.Sprintf("%#04x:%#04x", info.VendorID, info.DeviceID))
+	}
+	if info.Subgroups {
+		row("subgroups", true)
+	}
+	rowIf("workers", uint64(info.Workers))
 	l := info.Limits
 	rowIf("max invocations per block", uint64(l.MaxInvocationsPerBlock))
 	if b := l.MaxBlockSize; b != (gpu.Limits{}).MaxBlockSize {

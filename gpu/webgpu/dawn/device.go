@@ -7,7 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"runtime"
-	"strconv"
 	"sync"
 	"time"
 	"unsafe"
@@ -127,7 +126,9 @@ func (d *api) openDevice() error {
 	for _, f := range unsafe.Slice(feats.features, feats.count) {
 		if name, ok := featureNames[f]; ok {
 			want = append(want, f)
-			d.info.Facts[name] = "true"
+			if f != featureSubgroups { // a typed field, set below from the device
+				d.info.Facts[name] = "true"
+			}
 		}
 	}
 	wgpu.featuresFreeMembers(feats)
@@ -175,6 +176,7 @@ func (d *api) openDevice() error {
 	}
 	d.timestamps = wgpu.deviceHasFeature(d.dev, featureTimestampQuery) != 0
 	d.subgroups = wgpu.deviceHasFeature(d.dev, featureSubgroups) != 0
+	d.info.Subgroups = d.subgroups
 	return nil
 }
 
@@ -208,12 +210,15 @@ func requiredLimits(al *limits) limits {
 // describe turns what the adapter reports into an Info.
 func describe(ai *adapterInfo, l *limits) driver.Info {
 	info := driver.Info{
-		Backend: schema.BackendWebGPU,
-		Name:    ai.device.String(),
-		Driver:  backendNames[ai.backendType],
-		Type:    adapterTypes[ai.adapterType],
-		Limits:  computeLimits(l, ai.subgroupMinSize, ai.subgroupMaxSize),
-		Facts:   map[string]string{"webgpu-driver": "dawn"},
+		Backend:  schema.BackendWebGPU,
+		Name:     ai.device.String(),
+		Driver:   backendNames[ai.backendType],
+		Type:     adapterTypes[ai.adapterType],
+		Limits:   computeLimits(l, ai.subgroupMinSize, ai.subgroupMaxSize),
+		Software: "dawn",
+		VendorID: ai.vendorID,
+		DeviceID: ai.deviceID,
+		Facts:    map[string]string{},
 	}
 	fact := func(name, v string) {
 		if v != "" {
@@ -223,12 +228,6 @@ func describe(ai *adapterInfo, l *limits) driver.Info {
 	fact("vendor", ai.vendor.String())
 	fact("architecture", ai.architecture.String())
 	fact("description", ai.description.String())
-	if ai.vendorID != 0 {
-		fact("vendor-id", "0x"+strconv.FormatUint(uint64(ai.vendorID), 16))
-	}
-	if ai.deviceID != 0 {
-		fact("device-id", "0x"+strconv.FormatUint(uint64(ai.deviceID), 16))
-	}
 	if info.Name == "" {
 		info.Name = info.Facts["description"]
 	}

@@ -11,7 +11,7 @@ import (
 
 	"github.com/goxpu/xpu/gpu/driver"
 	"github.com/goxpu/xpu/gpu/webgpu/internal/core"
-	"github.com/goxpu/xpu/gpu/webgpu/internal/drivertest"
+	"github.com/goxpu/xpu/gpu/webgpu/internal/webgputest"
 )
 
 // required reports whether a missing library fails the tests instead of
@@ -22,7 +22,7 @@ func required() bool {
 
 // TestDriver runs the drivers' conformance suite on Dawn.
 func TestDriver(t *testing.T) {
-	drivertest.Run(t, drivertest.Config{
+	webgputest.Run(t, webgputest.Config{
 		Open:     open,
 		Required: required(),
 		AdapterLimits: func(d driver.Device) driver.Limits {
@@ -55,8 +55,8 @@ func TestInfo(t *testing.T) {
 	if info.Driver == "null" {
 		t.Error("Dawn's Null backend was not refused")
 	}
-	if info.Facts["webgpu-driver"] != "dawn" {
-		t.Errorf("facts %v do not name the driver", info.Facts)
+	if info.Software != "dawn" {
+		t.Errorf("info %+v does not name the driver", info)
 	}
 	if strings.HasPrefix(info.Name, "llvmpipe") {
 		if l.SubgroupMin != 8 || l.SubgroupMax != 8 {
@@ -65,10 +65,13 @@ func TestInfo(t *testing.T) {
 		if f := info.Facts[core.LayoutFact]; f != core.LayoutConsecutive {
 			t.Errorf("llvmpipe: %s %q, want %q", core.LayoutFact, f, core.LayoutConsecutive)
 		}
-		for _, f := range []string{"timestamp-query", "subgroups", "shader-f16"} {
+		for _, f := range []string{"timestamp-query", "shader-f16"} {
 			if info.Facts[f] != "true" {
 				t.Errorf("llvmpipe: feature %s missing from %v", f, info.Facts)
 			}
+		}
+		if !info.Subgroups {
+			t.Errorf("llvmpipe: info %+v without subgroups", info)
 		}
 		if !d.timestamps || !d.subgroups {
 			t.Errorf("llvmpipe: timestamps %v, subgroups %v: not enabled on the device", d.timestamps, d.subgroups)

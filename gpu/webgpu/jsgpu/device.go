@@ -6,7 +6,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"strconv"
 	"strings"
 	"sync"
 	"syscall/js"
@@ -251,11 +250,9 @@ func describe(ai, l js.Value, features map[string]bool) driver.Info {
 		fact("fallback-adapter", "true")
 	}
 	if features["subgroups"] {
-		fact("subgroups", "true")
+		info.Subgroups = true
 		info.Limits.SubgroupMin = num[uint32](ai, "subgroupMinSize")
 		info.Limits.SubgroupMax = num[uint32](ai, "subgroupMaxSize")
-		fact("subgroup-min", strconv.FormatUint(uint64(info.Limits.SubgroupMin), 10))
-		fact("subgroup-max", strconv.FormatUint(uint64(info.Limits.SubgroupMax), 10))
 	}
 	for _, f := range optionalFeatures[1:] {
 		if features[f] {
@@ -263,7 +260,7 @@ func describe(ai, l js.Value, features map[string]bool) driver.Info {
 		}
 	}
 	if ua := js.Global().Get("navigator").Get("userAgent"); ua.Type() == js.TypeString {
-		fact("user-agent", ua.String())
+		info.Software = ua.String()
 	}
 	return info
 }

@@ -27,7 +27,7 @@ type program struct {
 // tiers assume, or else the one for any device.
 func (d *Device) Artifact(k *driver.Kernel) *schema.Artifact {
 	var min, max uint32
-	if lim := d.info.Limits; d.info.Facts["subgroups"] == "true" && lim.SubgroupMin > 0 {
+	if lim := d.info.Limits; d.info.Subgroups && lim.SubgroupMin > 0 {
 		min, max = lim.SubgroupMin, lim.SubgroupMax
 	}
 	return driver.Pick(k, schema.BackendWebGPU, min, max)

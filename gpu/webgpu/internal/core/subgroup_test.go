@@ -104,7 +104,7 @@ func (a *probeAPI) Abandon()                   {}
 // TestProbeAtOpen checks that Open offers the subgroups only when the
 // probe finds the layout the wave tiers assume.
 func TestProbeAtOpen(t *testing.T) {
-	sub := driver.Info{Limits: driver.Limits{SubgroupMin: 8, SubgroupMax: 8}, Facts: map[string]string{"subgroups": "true"}}
+	sub := driver.Info{Limits: driver.Limits{SubgroupMin: 8, SubgroupMax: 8}, Subgroups: true}
 	for _, c := range []struct {
 		name string
 		api  *probeAPI

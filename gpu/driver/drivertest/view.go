@@ -8,17 +8,16 @@ import (
 
 	"github.com/goxpu/xpu"
 	"github.com/goxpu/xpu/gpu/driver"
-	"github.com/goxpu/xpu/gpu/webgpu/internal/core"
 )
 
 // testViews binds *driver.View windows of larger buffers at the device's
 // storage offset alignment: the kernel sees only the windows (it bounds
-// itself by arrayLength), the bytes around them keep their poison, and
-// the bind group cache keys each group by (buffer, offset, size) and
-// drops a view's groups when the view is released.
+// itself by the window's length), the bytes around them keep their
+// poison, and a driver that holds bindings keys each by (buffer, offset,
+// size) and drops a view's when the view is released.
 func testViews(t *testing.T, c Config) {
 	d := c.open(t)
-	p, q := setup(t, d)
+	p, q := c.setup(t, d)
 	align := max(4, int(d.Info().Limits.StorageOffsetAlignment))
 	const n = 300
 	size := 4*n + 3*align
@@ -41,7 +40,7 @@ func testViews(t *testing.T, c Config) {
 		t.Fatal(err)
 	}
 	groups := xpu.Dim3{X: (n + 63) / 64, Y: 1, Z: 1}
-	before := core.Of(d).BindGroups()
+	before := c.bindings(d)
 	// Two launches over two input windows into one output window, then
 	// the first again: three launches, two bind groups.
 	outView := &driver.View{Buffer: out, Offset: 2 * align, Bytes: 4 * n}
@@ -51,8 +50,8 @@ func testViews(t *testing.T, c Config) {
 			t.Fatal(err)
 		}
 	}
-	if n := core.Of(d).BindGroups() - before; n != 2 {
-		t.Errorf("%d bind groups for two distinct views, want 2", n)
+	if n := c.bindings(d) - before; c.Bindings != nil && n != 2 {
+		t.Errorf("%d bindings for two distinct views, want 2", n)
 	}
 	if err := q.Sync(bg); err != nil {
 		t.Fatal(err)
@@ -75,7 +74,7 @@ func testViews(t *testing.T, c Config) {
 	}
 	// Releasing a view drops the groups that bind its range: both.
 	outView.Release()
-	if n := core.Of(d).BindGroups() - before; n != 0 {
-		t.Errorf("%d bind groups left after the view they bind was released, want 0", n)
+	if n := c.bindings(d) - before; n != 0 {
+		t.Errorf("%d bindings left after the view they bind was released, want 0", n)
 	}
 }

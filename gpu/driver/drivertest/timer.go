@@ -18,7 +18,7 @@ import (
 // positive time on both clocks.
 func testTimer(t *testing.T, c Config) {
 	d := c.open(t)
-	p, q := setup(t, d)
+	p, q := c.setup(t, d)
 	tq, ok := q.(driver.Timer)
 	cal, calOK := d.(driver.ClockCalibrator)
 	if !ok || !calOK {
