@@ -231,7 +231,7 @@ var ReduceWaveKernel = gpu.Register(&gpu.KernelSpec{
 	Manifests: []gpu.Manifest{
 		{
 			Kernel: "github.com/goxpu/xpu/kernels/wave.ReduceWave", Backend: "webgpu", Target: "wgsl",
-			Hash:        "sha256:e52e3ee717d98c403ec2f805d2a5f2bc2dbd7874a5239dfb345a58a98f0560c8",
+			Hash:        "sha256:47c6e2d09a8b305438abe1aae7550d9b82875033b35636f3ba22849ef02907fe",
 			Codegen:     "xpu-gen/1",
 			Block:       xpu.Dim3{X: 256, Y: 1, Z: 1},
 			SharedBytes: 1024, StorageBindings: 2, UniformBytes: 16,
@@ -242,8 +242,8 @@ var ReduceWaveKernel = gpu.Register(&gpu.KernelSpec{
 			},
 			WaveOps: true,
 			WaveVariants: []gpu.ManifestVariant{
-				{Tier: "native", SubgroupMin: 4, SubgroupMax: 128, Width: 0, Hash: "sha256:5fd6edcab1615ae533edc085652921affdd3b45e561f23a5a744c6e968cfd168"},
-				{Tier: "emulated", SubgroupMin: 0, SubgroupMax: 0, Width: 32, Hash: "sha256:e52e3ee717d98c403ec2f805d2a5f2bc2dbd7874a5239dfb345a58a98f0560c8"},
+				{Tier: "native", SubgroupMin: 4, SubgroupMax: 128, Width: 0, Hash: "sha256:2fe2e0611cac0177d648ad6b1943b1f94c70f19859995c403a45e5669f08cc0c"},
+				{Tier: "emulated", SubgroupMin: 0, SubgroupMax: 0, Width: 32, Hash: "sha256:47c6e2d09a8b305438abe1aae7550d9b82875033b35636f3ba22849ef02907fe"},
 			},
 			NativeOps: []string{"atomicOr", "bitcast", "workgroupBarrier"},
 		},
@@ -281,6 +281,7 @@ const reduceWaveWGSL = `struct xpu_Uniforms {
 var<workgroup> s_s: array<f32, 256>;
 var<workgroup> xpu_wave: array<u32, 256>;
 @group(0) @binding(3) var<storage, read_write> xpu_fault: atomic<u32>;
+var<private> xpu_lidx: u32;
 
 // Go's uint32 x / y; x / 0 records the fault Go panics with.
 fn xpu_div_u32(x: u32, y: u32) -> u32 {
@@ -291,21 +292,12 @@ fn xpu_div_u32(x: u32, y: u32) -> u32 {
     return x / y;
 }
 
-// main is kernel ReduceWave, block 256x1x1.
-@compute @workgroup_size(256, 1, 1)
-fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) lidx: u32) {
-    let v_l: u32 = lid.x;
-    let v_i: u32 = gid.x;
-    var v_v: f32;
-    v_v = f32();
-    if v_i < xpu_u.p_n {
-        v_v = b_in[v_i];
-    }
-    var v_w: f32;
-    let xpu_t1 = lidx % 32u;
-    let xpu_t2 = lidx - xpu_t1;
+// xpu_wave_reduce_f32 is the verb op of x, one of WaveSum, at the emulated tier.
+fn xpu_wave_reduce_f32(x: f32, op: u32) -> f32 {
+    let xpu_t1 = xpu_lidx % 32u;
+    let xpu_t2 = xpu_lidx - xpu_t1;
     workgroupBarrier();
-    xpu_wave[lidx] = bitcast<u32>(v_v);
+    xpu_wave[xpu_lidx] = bitcast<u32>(x);
     workgroupBarrier();
     var xpu_t3: f32 = f32();
     var xpu_t4: u32 = 0u;
@@ -321,7 +313,21 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(local_invocation
             xpu_t4 = xpu_t4 + 1u;
         }
     }
-    v_w = xpu_t3;
+    return xpu_t3;
+}
+
+// main is kernel ReduceWave, block 256x1x1.
+@compute @workgroup_size(256, 1, 1)
+fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) lidx: u32) {
+    xpu_lidx = lidx;
+    let v_l: u32 = lid.x;
+    let v_i: u32 = gid.x;
+    var v_v: f32;
+    v_v = f32();
+    if v_i < xpu_u.p_n {
+        v_v = b_in[v_i];
+    }
+    var v_w: f32 = xpu_wave_reduce_f32(v_v, 0u);
     let v_width: u32 = 32u;
     if (lidx % 32u) == 0u {
         s_s[xpu_div_u32(v_l, v_width)] = v_w;
@@ -334,27 +340,7 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(local_invocation
             v_u = v_u + s_s[v_j];
         }
     }
-    var v_total: f32;
-    let xpu_t6 = lidx % 32u;
-    let xpu_t7 = lidx - xpu_t6;
-    workgroupBarrier();
-    xpu_wave[lidx] = bitcast<u32>(v_u);
-    workgroupBarrier();
-    var xpu_t8: f32 = f32();
-    var xpu_t9: u32 = 0u;
-    loop {
-        if xpu_t9 >= 32u {
-            break;
-        }
-        let xpu_t10 = bitcast<f32>(xpu_wave[xpu_t7 + xpu_t9]);
-        if (xpu_t7 + xpu_t9) < 256u {
-            xpu_t8 = xpu_t8 + xpu_t10;
-        }
-        continuing {
-            xpu_t9 = xpu_t9 + 1u;
-        }
-    }
-    v_total = xpu_t8;
+    var v_total: f32 = xpu_wave_reduce_f32(v_u, 0u);
     if v_l == 0u {
         b_partial[wid.x] = v_total;
     }
@@ -385,7 +371,7 @@ fn xpu_div_u32(x: u32, y: u32) -> u32 {
 
 // main is kernel ReduceWave, block 256x1x1.
 @compute @workgroup_size(256, 1, 1)
-fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) lidx: u32, @builtin(subgroup_invocation_id) sgid: u32, @builtin(subgroup_size) sgsize: u32) {
+fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid: vec3<u32>, @builtin(subgroup_invocation_id) sgid: u32, @builtin(subgroup_size) sgsize: u32) {
     let v_l: u32 = lid.x;
     let v_i: u32 = gid.x;
     var v_v: f32;
@@ -393,9 +379,7 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(local_invocation
     if v_i < xpu_u.p_n {
         v_v = b_in[v_i];
     }
-    var v_w: f32;
-    let xpu_t1 = lidx - sgid;
-    v_w = subgroupAdd(v_v);
+    var v_w: f32 = subgroupAdd(v_v);
     let v_width: u32 = sgsize;
     if sgid == 0u {
         s_s[xpu_div_u32(v_l, v_width)] = v_w;
@@ -408,9 +392,7 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(local_invocation
             v_u = v_u + s_s[v_j];
         }
     }
-    var v_total: f32;
-    let xpu_t2 = lidx - sgid;
-    v_total = subgroupAdd(v_u);
+    var v_total: f32 = subgroupAdd(v_u);
     if v_l == 0u {
         b_partial[wid.x] = v_total;
     }
@@ -582,7 +564,7 @@ var ReduceWave32Kernel = gpu.Register(&gpu.KernelSpec{
 	Manifests: []gpu.Manifest{
 		{
 			Kernel: "github.com/goxpu/xpu/kernels/wave.ReduceWave32", Backend: "webgpu", Target: "wgsl",
-			Hash:        "sha256:8e97c320f8c71eca256b68eeb598d3e2b13b5d4b6da3346777fbc1e65374149c",
+			Hash:        "sha256:bf0f0768496731ba4d6172e15cc949f30fbd1ae04b02a60839b936bedcff34f1",
 			Codegen:     "xpu-gen/1",
 			Block:       xpu.Dim3{X: 256, Y: 1, Z: 1},
 			SharedBytes: 32, StorageBindings: 2, UniformBytes: 16,
@@ -594,10 +576,10 @@ var ReduceWave32Kernel = gpu.Register(&gpu.KernelSpec{
 			Wave:    32,
 			WaveOps: true,
 			WaveVariants: []gpu.ManifestVariant{
-				{Tier: "native", SubgroupMin: 32, SubgroupMax: 32, Width: 32, Hash: "sha256:79fa3f4fcc57fd3c0754e4683e1ad90689d0af0bec61fbca962b935546f47297"},
-				{Tier: "folded", SubgroupMin: 4, SubgroupMax: 16, Width: 32, Hash: "sha256:f5f488c63f44a38b618f5e2b66c7b95bba8e346f55d04cd24144d10737ec9d3b"},
-				{Tier: "narrow", SubgroupMin: 64, SubgroupMax: 128, Width: 32, Hash: "sha256:0533ddf62d11ae3f22a498b5494394bd48f7e7683e8ca59b555a02fdffcfca30"},
-				{Tier: "emulated", SubgroupMin: 0, SubgroupMax: 0, Width: 32, Hash: "sha256:8e97c320f8c71eca256b68eeb598d3e2b13b5d4b6da3346777fbc1e65374149c"},
+				{Tier: "native", SubgroupMin: 32, SubgroupMax: 32, Width: 32, Hash: "sha256:e7f7723ccb019125e8d071ba0553a253977ba4a4413d49cbd1e6838b7b29b662"},
+				{Tier: "folded", SubgroupMin: 4, SubgroupMax: 16, Width: 32, Hash: "sha256:48fae381f5bff3a230c89f9c397eed7666115221fe926f0d3746f64159bc0660"},
+				{Tier: "narrow", SubgroupMin: 64, SubgroupMax: 128, Width: 32, Hash: "sha256:f060f08a090a8cf74f846b7ddf536a7da19af5266b379600c699d9894425550b"},
+				{Tier: "emulated", SubgroupMin: 0, SubgroupMax: 0, Width: 32, Hash: "sha256:bf0f0768496731ba4d6172e15cc949f30fbd1ae04b02a60839b936bedcff34f1"},
 			},
 			NativeOps: []string{"bitcast", "workgroupBarrier"},
 		},
@@ -635,22 +617,14 @@ const reduceWave32WGSL = `struct xpu_Uniforms {
 @group(0) @binding(2) var<uniform> xpu_u: xpu_Uniforms;
 var<workgroup> s_s: array<f32, 8>;
 var<workgroup> xpu_wave: array<u32, 256>;
+var<private> xpu_lidx: u32;
 
-// main is kernel ReduceWave32, block 256x1x1.
-@compute @workgroup_size(256, 1, 1)
-fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) lidx: u32) {
-    let v_l: u32 = lid.x;
-    let v_i: u32 = gid.x;
-    var v_v: f32;
-    v_v = f32();
-    if v_i < xpu_u.p_n {
-        v_v = b_in[v_i];
-    }
-    var v_w: f32;
-    let xpu_t1 = lidx % 32u;
-    let xpu_t2 = lidx - xpu_t1;
+// xpu_wave_reduce_f32 is the verb op of x, one of WaveSum, at the emulated tier.
+fn xpu_wave_reduce_f32(x: f32, op: u32) -> f32 {
+    let xpu_t1 = xpu_lidx % 32u;
+    let xpu_t2 = xpu_lidx - xpu_t1;
     workgroupBarrier();
-    xpu_wave[lidx] = bitcast<u32>(v_v);
+    xpu_wave[xpu_lidx] = bitcast<u32>(x);
     workgroupBarrier();
     var xpu_t3: f32 = f32();
     var xpu_t4: u32 = 0u;
@@ -666,7 +640,21 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(local_invocation
             xpu_t4 = xpu_t4 + 1u;
         }
     }
-    v_w = xpu_t3;
+    return xpu_t3;
+}
+
+// main is kernel ReduceWave32, block 256x1x1.
+@compute @workgroup_size(256, 1, 1)
+fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) lidx: u32) {
+    xpu_lidx = lidx;
+    let v_l: u32 = lid.x;
+    let v_i: u32 = gid.x;
+    var v_v: f32;
+    v_v = f32();
+    if v_i < xpu_u.p_n {
+        v_v = b_in[v_i];
+    }
+    var v_w: f32 = xpu_wave_reduce_f32(v_v, 0u);
     if (lidx % 32u) == 0u {
         s_s[v_l / 32u] = v_w;
     }
@@ -676,27 +664,7 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(local_invocation
     if v_l < 8u {
         v_u = s_s[v_l];
     }
-    var v_total: f32;
-    let xpu_t6 = lidx % 32u;
-    let xpu_t7 = lidx - xpu_t6;
-    workgroupBarrier();
-    xpu_wave[lidx] = bitcast<u32>(v_u);
-    workgroupBarrier();
-    var xpu_t8: f32 = f32();
-    var xpu_t9: u32 = 0u;
-    loop {
-        if xpu_t9 >= 32u {
-            break;
-        }
-        let xpu_t10 = bitcast<f32>(xpu_wave[xpu_t7 + xpu_t9]);
-        if (xpu_t7 + xpu_t9) < 256u {
-            xpu_t8 = xpu_t8 + xpu_t10;
-        }
-        continuing {
-            xpu_t9 = xpu_t9 + 1u;
-        }
-    }
-    v_total = xpu_t8;
+    var v_total: f32 = xpu_wave_reduce_f32(v_u, 0u);
     if v_l == 0u {
         b_partial[wid.x] = v_total;
     }
@@ -725,10 +693,7 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(local_invocation
     if v_i < xpu_u.p_n {
         v_v = b_in[v_i];
     }
-    var v_w: f32;
-    let xpu_t1 = lidx % 32u;
-    let xpu_t2 = lidx - xpu_t1;
-    v_w = subgroupAdd(v_v);
+    var v_w: f32 = subgroupAdd(v_v);
     if (lidx % 32u) == 0u {
         s_s[v_l / 32u] = v_w;
     }
@@ -738,10 +703,7 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(local_invocation
     if v_l < 8u {
         v_u = s_s[v_l];
     }
-    var v_total: f32;
-    let xpu_t3 = lidx % 32u;
-    let xpu_t4 = lidx - xpu_t3;
-    v_total = subgroupAdd(v_u);
+    var v_total: f32 = subgroupAdd(v_u);
     if v_l == 0u {
         b_partial[wid.x] = v_total;
     }
@@ -760,10 +722,41 @@ struct xpu_Uniforms {
 @group(0) @binding(2) var<uniform> xpu_u: xpu_Uniforms;
 var<workgroup> s_s: array<f32, 8>;
 var<workgroup> xpu_wave: array<u32, 256>;
+var<private> xpu_lidx: u32;
+var<private> xpu_sgsize: u32;
+
+// xpu_wave_reduce_f32 is the verb op of x, one of WaveSum, at the folded tier.
+fn xpu_wave_reduce_f32(x: f32, op: u32) -> f32 {
+    let xpu_t1 = xpu_lidx % 32u;
+    let xpu_t2 = xpu_lidx - xpu_t1;
+    var xpu_t3: f32;
+    xpu_t3 = subgroupAdd(x);
+    workgroupBarrier();
+    xpu_wave[xpu_lidx] = bitcast<u32>(xpu_t3);
+    workgroupBarrier();
+    var xpu_t5: f32 = f32();
+    var xpu_t6: u32 = 0u;
+    loop {
+        let xpu_t7 = xpu_t6 * xpu_sgsize;
+        if xpu_t7 >= 32u {
+            break;
+        }
+        let xpu_t8 = bitcast<f32>(xpu_wave[xpu_t2 + xpu_t7]);
+        if (xpu_t2 + xpu_t7) < 256u {
+            xpu_t5 = xpu_t5 + xpu_t8;
+        }
+        continuing {
+            xpu_t6 = xpu_t6 + 1u;
+        }
+    }
+    return xpu_t5;
+}
 
 // main is kernel ReduceWave32, block 256x1x1.
 @compute @workgroup_size(256, 1, 1)
 fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) lidx: u32, @builtin(subgroup_size) sgsize: u32) {
+    xpu_lidx = lidx;
+    xpu_sgsize = sgsize;
     let v_l: u32 = lid.x;
     let v_i: u32 = gid.x;
     var v_v: f32;
@@ -771,29 +764,7 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(local_invocation
     if v_i < xpu_u.p_n {
         v_v = b_in[v_i];
     }
-    var v_w: f32;
-    let xpu_t1 = lidx % 32u;
-    let xpu_t2 = lidx - xpu_t1;
-    let xpu_t3 = subgroupAdd(v_v);
-    workgroupBarrier();
-    xpu_wave[lidx] = bitcast<u32>(xpu_t3);
-    workgroupBarrier();
-    var xpu_t4: f32 = f32();
-    var xpu_t5: u32 = 0u;
-    loop {
-        let xpu_t6 = xpu_t5 * sgsize;
-        if xpu_t6 >= 32u {
-            break;
-        }
-        let xpu_t7 = bitcast<f32>(xpu_wave[xpu_t2 + xpu_t6]);
-        if (xpu_t2 + xpu_t6) < 256u {
-            xpu_t4 = xpu_t4 + xpu_t7;
-        }
-        continuing {
-            xpu_t5 = xpu_t5 + 1u;
-        }
-    }
-    v_w = xpu_t4;
+    var v_w: f32 = xpu_wave_reduce_f32(v_v, 0u);
     if (lidx % 32u) == 0u {
         s_s[v_l / 32u] = v_w;
     }
@@ -803,29 +774,7 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(local_invocation
     if v_l < 8u {
         v_u = s_s[v_l];
     }
-    var v_total: f32;
-    let xpu_t8 = lidx % 32u;
-    let xpu_t9 = lidx - xpu_t8;
-    let xpu_t10 = subgroupAdd(v_u);
-    workgroupBarrier();
-    xpu_wave[lidx] = bitcast<u32>(xpu_t10);
-    workgroupBarrier();
-    var xpu_t11: f32 = f32();
-    var xpu_t12: u32 = 0u;
-    loop {
-        let xpu_t13 = xpu_t12 * sgsize;
-        if xpu_t13 >= 32u {
-            break;
-        }
-        let xpu_t14 = bitcast<f32>(xpu_wave[xpu_t9 + xpu_t13]);
-        if (xpu_t9 + xpu_t13) < 256u {
-            xpu_t11 = xpu_t11 + xpu_t14;
-        }
-        continuing {
-            xpu_t12 = xpu_t12 + 1u;
-        }
-    }
-    v_total = xpu_t11;
+    var v_total: f32 = xpu_wave_reduce_f32(v_u, 0u);
     if v_l == 0u {
         b_partial[wid.x] = v_total;
     }
@@ -843,27 +792,20 @@ struct xpu_Uniforms {
 @group(0) @binding(1) var<storage, read> b_in: array<f32>;
 @group(0) @binding(2) var<uniform> xpu_u: xpu_Uniforms;
 var<workgroup> s_s: array<f32, 8>;
+var<private> xpu_lidx: u32;
+var<private> xpu_sgid: u32;
 
-// main is kernel ReduceWave32, block 256x1x1.
-@compute @workgroup_size(256, 1, 1)
-fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) lidx: u32, @builtin(subgroup_invocation_id) sgid: u32) {
-    let v_l: u32 = lid.x;
-    let v_i: u32 = gid.x;
-    var v_v: f32;
-    v_v = f32();
-    if v_i < xpu_u.p_n {
-        v_v = b_in[v_i];
-    }
-    var v_w: f32;
-    let xpu_t1 = lidx % 32u;
-    let xpu_t2 = lidx - xpu_t1;
+// xpu_wave_reduce_f32 is the verb op of x, one of WaveSum, at the narrow tier.
+fn xpu_wave_reduce_f32(x: f32, op: u32) -> f32 {
+    let xpu_t1 = xpu_lidx % 32u;
+    let xpu_t2 = xpu_lidx - xpu_t1;
     var xpu_t3: f32 = f32();
     var xpu_t4: u32 = 0u;
     loop {
         if xpu_t4 >= 32u {
             break;
         }
-        let xpu_t5 = subgroupShuffle(v_v, (sgid - (sgid % 32u)) + xpu_t4);
+        let xpu_t5 = subgroupShuffle(x, (xpu_sgid - (xpu_sgid % 32u)) + xpu_t4);
         if (xpu_t2 + xpu_t4) < 256u {
             xpu_t3 = xpu_t3 + xpu_t5;
         }
@@ -871,7 +813,22 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(local_invocation
             xpu_t4 = xpu_t4 + 1u;
         }
     }
-    v_w = xpu_t3;
+    return xpu_t3;
+}
+
+// main is kernel ReduceWave32, block 256x1x1.
+@compute @workgroup_size(256, 1, 1)
+fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) lidx: u32, @builtin(subgroup_invocation_id) sgid: u32) {
+    xpu_lidx = lidx;
+    xpu_sgid = sgid;
+    let v_l: u32 = lid.x;
+    let v_i: u32 = gid.x;
+    var v_v: f32;
+    v_v = f32();
+    if v_i < xpu_u.p_n {
+        v_v = b_in[v_i];
+    }
+    var v_w: f32 = xpu_wave_reduce_f32(v_v, 0u);
     if (lidx % 32u) == 0u {
         s_s[v_l / 32u] = v_w;
     }
@@ -881,24 +838,7 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(local_invocation
     if v_l < 8u {
         v_u = s_s[v_l];
     }
-    var v_total: f32;
-    let xpu_t6 = lidx % 32u;
-    let xpu_t7 = lidx - xpu_t6;
-    var xpu_t8: f32 = f32();
-    var xpu_t9: u32 = 0u;
-    loop {
-        if xpu_t9 >= 32u {
-            break;
-        }
-        let xpu_t10 = subgroupShuffle(v_u, (sgid - (sgid % 32u)) + xpu_t9);
-        if (xpu_t7 + xpu_t9) < 256u {
-            xpu_t8 = xpu_t8 + xpu_t10;
-        }
-        continuing {
-            xpu_t9 = xpu_t9 + 1u;
-        }
-    }
-    v_total = xpu_t8;
+    var v_total: f32 = xpu_wave_reduce_f32(v_u, 0u);
     if v_l == 0u {
         b_partial[wid.x] = v_total;
     }
@@ -1061,7 +1001,7 @@ var Wave16Kernel = gpu.Register(&gpu.KernelSpec{
 	Manifests: []gpu.Manifest{
 		{
 			Kernel: "github.com/goxpu/xpu/kernels/wave.Wave16", Backend: "webgpu", Target: "wgsl",
-			Hash:        "sha256:1ee41b48335d9bce87ce3a42a73a28401bf28b0b5d6a27efc639ea00264811a9",
+			Hash:        "sha256:4418fee5a59d9a3cb010a38a283c2e5ee0f287e93ae7d8612b4b40e66f062096",
 			Codegen:     "xpu-gen/1",
 			Block:       xpu.Dim3{X: 40, Y: 1, Z: 1},
 			SharedBytes: 0, StorageBindings: 7, UniformBytes: 16,
@@ -1078,10 +1018,10 @@ var Wave16Kernel = gpu.Register(&gpu.KernelSpec{
 			Wave:    16,
 			WaveOps: true,
 			WaveVariants: []gpu.ManifestVariant{
-				{Tier: "native", SubgroupMin: 16, SubgroupMax: 16, Width: 16, Hash: "sha256:fe83521c56dfffb78a4549bef691b6e28e1a4e98e922966e814242e9c11404f1"},
-				{Tier: "folded", SubgroupMin: 4, SubgroupMax: 8, Width: 16, Hash: "sha256:60f90b385471ac82d99525cacb6bc4613ef10048a163101bc00042ef633534a6"},
-				{Tier: "narrow", SubgroupMin: 32, SubgroupMax: 128, Width: 16, Hash: "sha256:db5a32c80ada88ffca8ac002d4ee19a1fdd7c9881975189fbf5a62ced25ff5ab"},
-				{Tier: "emulated", SubgroupMin: 0, SubgroupMax: 0, Width: 16, Hash: "sha256:1ee41b48335d9bce87ce3a42a73a28401bf28b0b5d6a27efc639ea00264811a9"},
+				{Tier: "native", SubgroupMin: 16, SubgroupMax: 16, Width: 16, Hash: "sha256:2eb0d6cf6953abb6f1af7ac7a0f04d2ee59e99d76e3de5c7db3c30b85ce80321"},
+				{Tier: "folded", SubgroupMin: 4, SubgroupMax: 8, Width: 16, Hash: "sha256:be6ed24ca782399ac02e6ec379dfe1663fabb88392c90cf9a260a7e9dbb0bf0a"},
+				{Tier: "narrow", SubgroupMin: 32, SubgroupMax: 128, Width: 16, Hash: "sha256:3ac73f3698504da9df6573ff640084146ae72c6019db0a201c9c4c2f519e23de"},
+				{Tier: "emulated", SubgroupMin: 0, SubgroupMax: 0, Width: 16, Hash: "sha256:4418fee5a59d9a3cb010a38a283c2e5ee0f287e93ae7d8612b4b40e66f062096"},
 			},
 			NativeOps: []string{"bitcast", "max", "min", "select", "workgroupBarrier"},
 		},
@@ -1130,172 +1070,198 @@ const wave16WGSL = `struct xpu_Uniforms {
 @group(0) @binding(6) var<storage, read> b_sel: array<u32>;
 @group(0) @binding(7) var<uniform> xpu_u: xpu_Uniforms;
 var<workgroup> xpu_wave: array<u32, 48>;
+var<private> xpu_lidx: u32;
 
-// main is kernel Wave16, block 40x1x1.
-@compute @workgroup_size(40, 1, 1)
-fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) lidx: u32) {
-    let v_g: u32 = gid.x;
-    let v_a: i32 = b_xi[v_g];
-    let v_u: u32 = b_xu[v_g];
-    let v_f: f32 = b_xf[v_g];
-    let v_k: u32 = b_sel[v_g];
-    let v_p: bool = ((v_u % 4u) != 0u) || ((wid.x % 2u) == 0u);
-    var v_s0: i32;
-    let xpu_t1 = lidx % 16u;
-    let xpu_t2 = lidx - xpu_t1;
+// xpu_wave_reduce_f32 is the verb op of x, one of WaveSum, WaveMin, WaveMax, WavePrefixSum, WaveExclusivePrefixSum, at the emulated tier.
+fn xpu_wave_reduce_f32(x: f32, op: u32) -> f32 {
+    let xpu_t1 = xpu_lidx % 16u;
+    let xpu_t2 = xpu_lidx - xpu_t1;
     workgroupBarrier();
-    xpu_wave[lidx] = bitcast<u32>(v_a);
+    xpu_wave[xpu_lidx] = bitcast<u32>(x);
     workgroupBarrier();
-    var xpu_t3: i32 = i32();
+    var xpu_t3: f32 = select(f32(), x, (op == 1u) || (op == 2u));
+    var xpu_t4: u32 = 0u;
+    loop {
+        if xpu_t4 >= 16u {
+            break;
+        }
+        let xpu_t5 = bitcast<f32>(xpu_wave[xpu_t2 + xpu_t4]);
+        if (((xpu_t2 + xpu_t4) < 40u) && ((xpu_t4 <= xpu_t1) || (op != 3u))) && ((xpu_t4 < xpu_t1) || (op != 4u)) {
+            if op == 1u {
+                xpu_t3 = min(xpu_t3, xpu_t5);
+            } else if op == 2u {
+                xpu_t3 = max(xpu_t3, xpu_t5);
+            } else {
+                xpu_t3 = xpu_t3 + xpu_t5;
+            }
+        }
+        continuing {
+            xpu_t4 = xpu_t4 + 1u;
+        }
+    }
+    return xpu_t3;
+}
+
+// xpu_wave_reduce_i32 is the verb op of x, one of WaveSum, WaveMin, WaveMax, WavePrefixSum, WaveExclusivePrefixSum, at the emulated tier.
+fn xpu_wave_reduce_i32(x: i32, op: u32) -> i32 {
+    let xpu_t1 = xpu_lidx % 16u;
+    let xpu_t2 = xpu_lidx - xpu_t1;
+    workgroupBarrier();
+    xpu_wave[xpu_lidx] = bitcast<u32>(x);
+    workgroupBarrier();
+    var xpu_t3: i32 = select(i32(), x, (op == 1u) || (op == 2u));
     var xpu_t4: u32 = 0u;
     loop {
         if xpu_t4 >= 16u {
             break;
         }
         let xpu_t5 = bitcast<i32>(xpu_wave[xpu_t2 + xpu_t4]);
-        if (xpu_t2 + xpu_t4) < 40u {
-            xpu_t3 = xpu_t3 + xpu_t5;
+        if (((xpu_t2 + xpu_t4) < 40u) && ((xpu_t4 <= xpu_t1) || (op != 3u))) && ((xpu_t4 < xpu_t1) || (op != 4u)) {
+            if op == 1u {
+                xpu_t3 = min(xpu_t3, xpu_t5);
+            } else if op == 2u {
+                xpu_t3 = max(xpu_t3, xpu_t5);
+            } else {
+                xpu_t3 = xpu_t3 + xpu_t5;
+            }
         }
         continuing {
             xpu_t4 = xpu_t4 + 1u;
         }
     }
-    v_s0 = xpu_t3;
-    var v_s1: i32;
-    let xpu_t6 = lidx % 16u;
-    let xpu_t7 = lidx - xpu_t6;
+    return xpu_t3;
+}
+
+// xpu_wave_reduce_u32 is the verb op of x, one of WaveSum, WaveMin, WaveMax, WavePrefixSum, WaveExclusivePrefixSum, at the emulated tier.
+fn xpu_wave_reduce_u32(x: u32, op: u32) -> u32 {
+    let xpu_t1 = xpu_lidx % 16u;
+    let xpu_t2 = xpu_lidx - xpu_t1;
     workgroupBarrier();
-    xpu_wave[lidx] = bitcast<u32>(v_a);
+    xpu_wave[xpu_lidx] = x;
     workgroupBarrier();
-    var xpu_t8: i32 = v_a;
-    var xpu_t9: u32 = 0u;
+    var xpu_t3: u32 = select(u32(), x, (op == 1u) || (op == 2u));
+    var xpu_t4: u32 = 0u;
     loop {
-        if xpu_t9 >= 16u {
+        if xpu_t4 >= 16u {
             break;
         }
-        let xpu_t10 = bitcast<i32>(xpu_wave[xpu_t7 + xpu_t9]);
-        if (xpu_t7 + xpu_t9) < 40u {
-            xpu_t8 = min(xpu_t8, xpu_t10);
+        let xpu_t5 = xpu_wave[xpu_t2 + xpu_t4];
+        if (((xpu_t2 + xpu_t4) < 40u) && ((xpu_t4 <= xpu_t1) || (op != 3u))) && ((xpu_t4 < xpu_t1) || (op != 4u)) {
+            if op == 1u {
+                xpu_t3 = min(xpu_t3, xpu_t5);
+            } else if op == 2u {
+                xpu_t3 = max(xpu_t3, xpu_t5);
+            } else {
+                xpu_t3 = xpu_t3 + xpu_t5;
+            }
         }
         continuing {
-            xpu_t9 = xpu_t9 + 1u;
+            xpu_t4 = xpu_t4 + 1u;
         }
     }
-    v_s1 = xpu_t8;
-    var v_s2: i32;
-    let xpu_t11 = lidx % 16u;
-    let xpu_t12 = lidx - xpu_t11;
+    return xpu_t3;
+}
+
+// xpu_wave_shuffle_f32 is the verb op of x, one of WaveShuffleXor, at the emulated tier.
+fn xpu_wave_shuffle_f32(x: f32, a: u32, op: u32) -> f32 {
+    let xpu_t1 = xpu_lidx % 16u;
+    let xpu_t2 = xpu_lidx - xpu_t1;
     workgroupBarrier();
-    xpu_wave[lidx] = bitcast<u32>(v_a);
+    xpu_wave[xpu_lidx] = bitcast<u32>(x);
     workgroupBarrier();
-    var xpu_t13: i32 = v_a;
-    var xpu_t14: u32 = 0u;
+    var xpu_t3: u32;
+    xpu_t3 = xpu_t1 ^ (a % 16u);
+    let xpu_t4 = bitcast<f32>(xpu_wave[xpu_t2 + xpu_t3]);
+    return select(x, xpu_t4, (xpu_t2 + xpu_t3) < 40u);
+}
+
+// xpu_wave_shuffle_i32 is the verb op of x, one of WaveShuffle, WaveShuffleXor, WaveShuffleUp, WaveShuffleDown, at the emulated tier.
+fn xpu_wave_shuffle_i32(x: i32, a: u32, op: u32) -> i32 {
+    let xpu_t1 = xpu_lidx % 16u;
+    let xpu_t2 = xpu_lidx - xpu_t1;
+    workgroupBarrier();
+    xpu_wave[xpu_lidx] = bitcast<u32>(x);
+    workgroupBarrier();
+    var xpu_t3: u32;
+    var xpu_t4: bool = true;
+    if op == 9u {
+        xpu_t3 = a % 16u;
+    } else if op == 10u {
+        xpu_t3 = xpu_t1 ^ (a % 16u);
+    } else if op == 11u {
+        xpu_t4 = a <= xpu_t1;
+        xpu_t3 = select(xpu_t1, xpu_t1 - a, xpu_t4);
+    } else {
+        xpu_t4 = a < (16u - xpu_t1);
+        xpu_t3 = select(xpu_t1, xpu_t1 + a, xpu_t4);
+    }
+    let xpu_t5 = bitcast<i32>(xpu_wave[xpu_t2 + xpu_t3]);
+    return select(x, xpu_t5, xpu_t4 && ((xpu_t2 + xpu_t3) < 40u));
+}
+
+// xpu_wave_shuffle_u32 is the verb op of x, one of WaveShuffle, at the emulated tier.
+fn xpu_wave_shuffle_u32(x: u32, a: u32, op: u32) -> u32 {
+    let xpu_t1 = xpu_lidx % 16u;
+    let xpu_t2 = xpu_lidx - xpu_t1;
+    workgroupBarrier();
+    xpu_wave[xpu_lidx] = x;
+    workgroupBarrier();
+    var xpu_t3: u32;
+    xpu_t3 = a % 16u;
+    let xpu_t4 = xpu_wave[xpu_t2 + xpu_t3];
+    return select(x, xpu_t4, (xpu_t2 + xpu_t3) < 40u);
+}
+
+// xpu_wave_vote is the verb op of x, one of WaveBallot, WaveAny, WaveAll, at the emulated tier.
+fn xpu_wave_vote(x: u32, op: u32) -> u32 {
+    let xpu_t1 = xpu_lidx % 16u;
+    let xpu_t2 = xpu_lidx - xpu_t1;
+    workgroupBarrier();
+    xpu_wave[xpu_lidx] = x;
+    workgroupBarrier();
+    var xpu_t3: u32 = select(0u, 1u, op == 7u);
+    var xpu_t4: u32 = 0u;
     loop {
-        if xpu_t14 >= 16u {
+        if xpu_t4 >= 16u {
             break;
         }
-        let xpu_t15 = bitcast<i32>(xpu_wave[xpu_t12 + xpu_t14]);
-        if (xpu_t12 + xpu_t14) < 40u {
-            xpu_t13 = max(xpu_t13, xpu_t15);
+        let xpu_t5 = xpu_wave[xpu_t2 + xpu_t4];
+        if (xpu_t2 + xpu_t4) < 40u {
+            if op == 5u {
+                xpu_t3 = xpu_t3 | (xpu_t5 << xpu_t4);
+            } else if op == 6u {
+                xpu_t3 = xpu_t3 | xpu_t5;
+            } else {
+                xpu_t3 = xpu_t3 & xpu_t5;
+            }
         }
         continuing {
-            xpu_t14 = xpu_t14 + 1u;
+            xpu_t4 = xpu_t4 + 1u;
         }
     }
-    v_s2 = xpu_t13;
-    var v_s3: i32;
-    let xpu_t16 = lidx % 16u;
-    let xpu_t17 = lidx - xpu_t16;
-    workgroupBarrier();
-    xpu_wave[lidx] = bitcast<u32>(v_a);
-    workgroupBarrier();
-    var xpu_t18: i32 = i32();
-    var xpu_t19: u32 = 0u;
-    loop {
-        if xpu_t19 >= 16u {
-            break;
-        }
-        let xpu_t20 = bitcast<i32>(xpu_wave[xpu_t17 + xpu_t19]);
-        if ((xpu_t17 + xpu_t19) < 40u) && (xpu_t19 <= xpu_t16) {
-            xpu_t18 = xpu_t18 + xpu_t20;
-        }
-        continuing {
-            xpu_t19 = xpu_t19 + 1u;
-        }
-    }
-    v_s3 = xpu_t18;
-    var v_s4: i32;
-    let xpu_t21 = lidx % 16u;
-    let xpu_t22 = lidx - xpu_t21;
-    workgroupBarrier();
-    xpu_wave[lidx] = bitcast<u32>(v_a);
-    workgroupBarrier();
-    var xpu_t23: i32 = i32();
-    var xpu_t24: u32 = 0u;
-    loop {
-        if xpu_t24 >= 16u {
-            break;
-        }
-        let xpu_t25 = bitcast<i32>(xpu_wave[xpu_t22 + xpu_t24]);
-        if ((xpu_t22 + xpu_t24) < 40u) && (xpu_t24 < xpu_t21) {
-            xpu_t23 = xpu_t23 + xpu_t25;
-        }
-        continuing {
-            xpu_t24 = xpu_t24 + 1u;
-        }
-    }
-    v_s4 = xpu_t23;
-    var v_s5: i32;
-    let xpu_t26 = lidx % 16u;
-    let xpu_t27 = lidx - xpu_t26;
-    workgroupBarrier();
-    xpu_wave[lidx] = bitcast<u32>(v_a);
-    workgroupBarrier();
-    let xpu_t28 = xpu_u.p_bl;
-    let xpu_t29 = xpu_t28 % 16u;
-    let xpu_t30 = bitcast<i32>(xpu_wave[xpu_t27 + xpu_t29]);
-    v_s5 = select(v_a, xpu_t30, true && ((xpu_t27 + xpu_t29) < 40u));
-    var v_s6: i32;
-    let xpu_t31 = lidx % 16u;
-    let xpu_t32 = lidx - xpu_t31;
-    workgroupBarrier();
-    xpu_wave[lidx] = bitcast<u32>(v_a);
-    workgroupBarrier();
-    let xpu_t33 = v_k % 16u;
-    let xpu_t34 = bitcast<i32>(xpu_wave[xpu_t32 + xpu_t33]);
-    v_s6 = select(v_a, xpu_t34, true && ((xpu_t32 + xpu_t33) < 40u));
-    var v_s7: i32;
-    let xpu_t35 = lidx % 16u;
-    let xpu_t36 = lidx - xpu_t35;
-    workgroupBarrier();
-    xpu_wave[lidx] = bitcast<u32>(v_a);
-    workgroupBarrier();
-    let xpu_t37 = xpu_u.p_m;
-    let xpu_t38 = xpu_t35 ^ (xpu_t37 % 16u);
-    let xpu_t39 = bitcast<i32>(xpu_wave[xpu_t36 + xpu_t38]);
-    v_s7 = select(v_a, xpu_t39, true && ((xpu_t36 + xpu_t38) < 40u));
-    var v_s8: i32;
-    let xpu_t40 = lidx % 16u;
-    let xpu_t41 = lidx - xpu_t40;
-    workgroupBarrier();
-    xpu_wave[lidx] = bitcast<u32>(v_a);
-    workgroupBarrier();
-    let xpu_t42 = xpu_u.p_d;
-    let xpu_t43 = xpu_t42 <= xpu_t40;
-    let xpu_t44 = select(xpu_t40, xpu_t40 - xpu_t42, xpu_t42 <= xpu_t40);
-    let xpu_t45 = bitcast<i32>(xpu_wave[xpu_t41 + xpu_t44]);
-    v_s8 = select(v_a, xpu_t45, xpu_t43 && ((xpu_t41 + xpu_t44) < 40u));
-    var v_s9: i32;
-    let xpu_t46 = lidx % 16u;
-    let xpu_t47 = lidx - xpu_t46;
-    workgroupBarrier();
-    xpu_wave[lidx] = bitcast<u32>(v_a);
-    workgroupBarrier();
-    let xpu_t48 = xpu_u.p_d;
-    let xpu_t49 = xpu_t48 < (16u - xpu_t46);
-    let xpu_t50 = select(xpu_t46, xpu_t46 + xpu_t48, xpu_t48 < (16u - xpu_t46));
-    let xpu_t51 = bitcast<i32>(xpu_wave[xpu_t47 + xpu_t50]);
-    v_s9 = select(v_a, xpu_t51, xpu_t49 && ((xpu_t47 + xpu_t50) < 40u));
+    return xpu_t3;
+}
+
+// main is kernel Wave16, block 40x1x1.
+@compute @workgroup_size(40, 1, 1)
+fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) lidx: u32) {
+    xpu_lidx = lidx;
+    let v_g: u32 = gid.x;
+    let v_a: i32 = b_xi[v_g];
+    let v_u: u32 = b_xu[v_g];
+    let v_f: f32 = b_xf[v_g];
+    let v_k: u32 = b_sel[v_g];
+    let v_p: bool = ((v_u % 4u) != 0u) || ((wid.x % 2u) == 0u);
+    var v_s0: i32 = xpu_wave_reduce_i32(v_a, 0u);
+    var v_s1: i32 = xpu_wave_reduce_i32(v_a, 1u);
+    var v_s2: i32 = xpu_wave_reduce_i32(v_a, 2u);
+    var v_s3: i32 = xpu_wave_reduce_i32(v_a, 3u);
+    var v_s4: i32 = xpu_wave_reduce_i32(v_a, 4u);
+    var v_s5: i32 = xpu_wave_shuffle_i32(v_a, xpu_u.p_bl, 9u);
+    var v_s6: i32 = xpu_wave_shuffle_i32(v_a, v_k, 9u);
+    var v_s7: i32 = xpu_wave_shuffle_i32(v_a, xpu_u.p_m, 10u);
+    var v_s8: i32 = xpu_wave_shuffle_i32(v_a, xpu_u.p_d, 11u);
+    var v_s9: i32 = xpu_wave_shuffle_i32(v_a, xpu_u.p_d, 12u);
     let v_tmp: u32 = v_g * 10u;
     let v_tmp_1: u32 = (v_g * 10u) + 1u;
     let v_tmp_2: u32 = (v_g * 10u) + 2u;
@@ -1326,189 +1292,19 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(workgroup_id) wi
     b_oi[v_tmp_12] = v_tmp_17;
     b_oi[v_tmp_13] = v_tmp_18;
     b_oi[v_tmp_14] = v_tmp_19;
-    var v_u0: u32;
-    let xpu_t52 = lidx % 16u;
-    let xpu_t53 = lidx - xpu_t52;
-    workgroupBarrier();
-    xpu_wave[lidx] = v_u;
-    workgroupBarrier();
-    var xpu_t54: u32 = u32();
-    var xpu_t55: u32 = 0u;
-    loop {
-        if xpu_t55 >= 16u {
-            break;
-        }
-        let xpu_t56 = xpu_wave[xpu_t53 + xpu_t55];
-        if (xpu_t53 + xpu_t55) < 40u {
-            xpu_t54 = xpu_t54 + xpu_t56;
-        }
-        continuing {
-            xpu_t55 = xpu_t55 + 1u;
-        }
-    }
-    v_u0 = xpu_t54;
-    var v_u1: u32;
-    let xpu_t57 = lidx % 16u;
-    let xpu_t58 = lidx - xpu_t57;
-    workgroupBarrier();
-    xpu_wave[lidx] = v_u;
-    workgroupBarrier();
-    var xpu_t59: u32 = v_u;
-    var xpu_t60: u32 = 0u;
-    loop {
-        if xpu_t60 >= 16u {
-            break;
-        }
-        let xpu_t61 = xpu_wave[xpu_t58 + xpu_t60];
-        if (xpu_t58 + xpu_t60) < 40u {
-            xpu_t59 = min(xpu_t59, xpu_t61);
-        }
-        continuing {
-            xpu_t60 = xpu_t60 + 1u;
-        }
-    }
-    v_u1 = xpu_t59;
-    var v_u2: u32;
-    let xpu_t62 = lidx % 16u;
-    let xpu_t63 = lidx - xpu_t62;
-    workgroupBarrier();
-    xpu_wave[lidx] = v_u;
-    workgroupBarrier();
-    var xpu_t64: u32 = v_u;
-    var xpu_t65: u32 = 0u;
-    loop {
-        if xpu_t65 >= 16u {
-            break;
-        }
-        let xpu_t66 = xpu_wave[xpu_t63 + xpu_t65];
-        if (xpu_t63 + xpu_t65) < 40u {
-            xpu_t64 = max(xpu_t64, xpu_t66);
-        }
-        continuing {
-            xpu_t65 = xpu_t65 + 1u;
-        }
-    }
-    v_u2 = xpu_t64;
-    var v_u3: u32;
-    let xpu_t67 = lidx % 16u;
-    let xpu_t68 = lidx - xpu_t67;
-    workgroupBarrier();
-    xpu_wave[lidx] = v_u;
-    workgroupBarrier();
-    var xpu_t69: u32 = u32();
-    var xpu_t70: u32 = 0u;
-    loop {
-        if xpu_t70 >= 16u {
-            break;
-        }
-        let xpu_t71 = xpu_wave[xpu_t68 + xpu_t70];
-        if ((xpu_t68 + xpu_t70) < 40u) && (xpu_t70 <= xpu_t67) {
-            xpu_t69 = xpu_t69 + xpu_t71;
-        }
-        continuing {
-            xpu_t70 = xpu_t70 + 1u;
-        }
-    }
-    v_u3 = xpu_t69;
-    var v_u4: u32;
-    let xpu_t72 = lidx % 16u;
-    let xpu_t73 = lidx - xpu_t72;
-    workgroupBarrier();
-    xpu_wave[lidx] = v_u;
-    workgroupBarrier();
-    var xpu_t74: u32 = u32();
-    var xpu_t75: u32 = 0u;
-    loop {
-        if xpu_t75 >= 16u {
-            break;
-        }
-        let xpu_t76 = xpu_wave[xpu_t73 + xpu_t75];
-        if ((xpu_t73 + xpu_t75) < 40u) && (xpu_t75 < xpu_t72) {
-            xpu_t74 = xpu_t74 + xpu_t76;
-        }
-        continuing {
-            xpu_t75 = xpu_t75 + 1u;
-        }
-    }
-    v_u4 = xpu_t74;
-    var v_u5: u32;
-    let xpu_t77 = lidx % 16u;
-    let xpu_t78 = lidx - xpu_t77;
-    workgroupBarrier();
-    xpu_wave[lidx] = v_u;
-    workgroupBarrier();
-    let xpu_t79 = v_k % 16u;
-    let xpu_t80 = xpu_wave[xpu_t78 + xpu_t79];
-    v_u5 = select(v_u, xpu_t80, true && ((xpu_t78 + xpu_t79) < 40u));
+    var v_u0: u32 = xpu_wave_reduce_u32(v_u, 0u);
+    var v_u1: u32 = xpu_wave_reduce_u32(v_u, 1u);
+    var v_u2: u32 = xpu_wave_reduce_u32(v_u, 2u);
+    var v_u3: u32 = xpu_wave_reduce_u32(v_u, 3u);
+    var v_u4: u32 = xpu_wave_reduce_u32(v_u, 4u);
+    var v_u5: u32 = xpu_wave_shuffle_u32(v_u, v_k, 9u);
     var v_u6: u32;
     v_u6 = 0u;
     {
-        let xpu_t81 = select(0u, 1u, v_p);
-        let xpu_t82 = lidx % 16u;
-        let xpu_t83 = lidx - xpu_t82;
-        workgroupBarrier();
-        xpu_wave[lidx] = xpu_t81;
-        workgroupBarrier();
-        var xpu_t84: u32 = 0u;
-        var xpu_t85: u32 = 0u;
-        loop {
-            if xpu_t85 >= 16u {
-                break;
-            }
-            let xpu_t86 = xpu_wave[xpu_t83 + xpu_t85];
-            if (xpu_t83 + xpu_t85) < 40u {
-                xpu_t84 = xpu_t84 | (xpu_t86 << xpu_t85);
-            }
-            continuing {
-                xpu_t85 = xpu_t85 + 1u;
-            }
-        }
-        v_u6 = xpu_t84;
+        v_u6 = xpu_wave_vote(select(0u, 1u, v_p), 5u);
     }
-    var v_any: bool;
-    let xpu_t87 = select(0u, 1u, v_p);
-    let xpu_t88 = lidx % 16u;
-    let xpu_t89 = lidx - xpu_t88;
-    workgroupBarrier();
-    xpu_wave[lidx] = xpu_t87;
-    workgroupBarrier();
-    var xpu_t90: u32 = 0u;
-    var xpu_t91: u32 = 0u;
-    loop {
-        if xpu_t91 >= 16u {
-            break;
-        }
-        let xpu_t92 = xpu_wave[xpu_t89 + xpu_t91];
-        if (xpu_t89 + xpu_t91) < 40u {
-            xpu_t90 = xpu_t90 | xpu_t92;
-        }
-        continuing {
-            xpu_t91 = xpu_t91 + 1u;
-        }
-    }
-    v_any = xpu_t90 != 0u;
-    var v_all: bool;
-    let xpu_t93 = select(0u, 1u, v_p);
-    let xpu_t94 = lidx % 16u;
-    let xpu_t95 = lidx - xpu_t94;
-    workgroupBarrier();
-    xpu_wave[lidx] = xpu_t93;
-    workgroupBarrier();
-    var xpu_t96: u32 = 1u;
-    var xpu_t97: u32 = 0u;
-    loop {
-        if xpu_t97 >= 16u {
-            break;
-        }
-        let xpu_t98 = xpu_wave[xpu_t95 + xpu_t97];
-        if (xpu_t95 + xpu_t97) < 40u {
-            xpu_t96 = xpu_t96 & xpu_t98;
-        }
-        continuing {
-            xpu_t97 = xpu_t97 + 1u;
-        }
-    }
-    v_all = xpu_t96 != 0u;
+    var v_any: bool = xpu_wave_vote(select(0u, 1u, v_p), 6u) != 0u;
+    var v_all: bool = xpu_wave_vote(select(0u, 1u, v_p), 7u) != 0u;
     let v_tmp_20: u32 = v_g * 11u;
     let v_tmp_21: u32 = (v_g * 11u) + 1u;
     let v_tmp_22: u32 = (v_g * 11u) + 2u;
@@ -1546,121 +1342,12 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(workgroup_id) wi
     let v_tmp_39: u32 = 16u;
     b_ou[v_tmp_36] = v_tmp_38;
     b_ou[v_tmp_37] = v_tmp_39;
-    var v_f0: f32;
-    let xpu_t99 = lidx % 16u;
-    let xpu_t100 = lidx - xpu_t99;
-    workgroupBarrier();
-    xpu_wave[lidx] = bitcast<u32>(v_f);
-    workgroupBarrier();
-    var xpu_t101: f32 = f32();
-    var xpu_t102: u32 = 0u;
-    loop {
-        if xpu_t102 >= 16u {
-            break;
-        }
-        let xpu_t103 = bitcast<f32>(xpu_wave[xpu_t100 + xpu_t102]);
-        if (xpu_t100 + xpu_t102) < 40u {
-            xpu_t101 = xpu_t101 + xpu_t103;
-        }
-        continuing {
-            xpu_t102 = xpu_t102 + 1u;
-        }
-    }
-    v_f0 = xpu_t101;
-    var v_f1: f32;
-    let xpu_t104 = lidx % 16u;
-    let xpu_t105 = lidx - xpu_t104;
-    workgroupBarrier();
-    xpu_wave[lidx] = bitcast<u32>(v_f);
-    workgroupBarrier();
-    var xpu_t106: f32 = v_f;
-    var xpu_t107: u32 = 0u;
-    loop {
-        if xpu_t107 >= 16u {
-            break;
-        }
-        let xpu_t108 = bitcast<f32>(xpu_wave[xpu_t105 + xpu_t107]);
-        if (xpu_t105 + xpu_t107) < 40u {
-            xpu_t106 = min(xpu_t106, xpu_t108);
-        }
-        continuing {
-            xpu_t107 = xpu_t107 + 1u;
-        }
-    }
-    v_f1 = xpu_t106;
-    var v_f2: f32;
-    let xpu_t109 = lidx % 16u;
-    let xpu_t110 = lidx - xpu_t109;
-    workgroupBarrier();
-    xpu_wave[lidx] = bitcast<u32>(v_f);
-    workgroupBarrier();
-    var xpu_t111: f32 = v_f;
-    var xpu_t112: u32 = 0u;
-    loop {
-        if xpu_t112 >= 16u {
-            break;
-        }
-        let xpu_t113 = bitcast<f32>(xpu_wave[xpu_t110 + xpu_t112]);
-        if (xpu_t110 + xpu_t112) < 40u {
-            xpu_t111 = max(xpu_t111, xpu_t113);
-        }
-        continuing {
-            xpu_t112 = xpu_t112 + 1u;
-        }
-    }
-    v_f2 = xpu_t111;
-    var v_f3: f32;
-    let xpu_t114 = lidx % 16u;
-    let xpu_t115 = lidx - xpu_t114;
-    workgroupBarrier();
-    xpu_wave[lidx] = bitcast<u32>(v_f);
-    workgroupBarrier();
-    var xpu_t116: f32 = f32();
-    var xpu_t117: u32 = 0u;
-    loop {
-        if xpu_t117 >= 16u {
-            break;
-        }
-        let xpu_t118 = bitcast<f32>(xpu_wave[xpu_t115 + xpu_t117]);
-        if ((xpu_t115 + xpu_t117) < 40u) && (xpu_t117 <= xpu_t114) {
-            xpu_t116 = xpu_t116 + xpu_t118;
-        }
-        continuing {
-            xpu_t117 = xpu_t117 + 1u;
-        }
-    }
-    v_f3 = xpu_t116;
-    var v_f4: f32;
-    let xpu_t119 = lidx % 16u;
-    let xpu_t120 = lidx - xpu_t119;
-    workgroupBarrier();
-    xpu_wave[lidx] = bitcast<u32>(v_f);
-    workgroupBarrier();
-    var xpu_t121: f32 = f32();
-    var xpu_t122: u32 = 0u;
-    loop {
-        if xpu_t122 >= 16u {
-            break;
-        }
-        let xpu_t123 = bitcast<f32>(xpu_wave[xpu_t120 + xpu_t122]);
-        if ((xpu_t120 + xpu_t122) < 40u) && (xpu_t122 < xpu_t119) {
-            xpu_t121 = xpu_t121 + xpu_t123;
-        }
-        continuing {
-            xpu_t122 = xpu_t122 + 1u;
-        }
-    }
-    v_f4 = xpu_t121;
-    var v_f5: f32;
-    let xpu_t124 = lidx % 16u;
-    let xpu_t125 = lidx - xpu_t124;
-    workgroupBarrier();
-    xpu_wave[lidx] = bitcast<u32>(v_f);
-    workgroupBarrier();
-    let xpu_t126 = xpu_u.p_m;
-    let xpu_t127 = xpu_t124 ^ (xpu_t126 % 16u);
-    let xpu_t128 = bitcast<f32>(xpu_wave[xpu_t125 + xpu_t127]);
-    v_f5 = select(v_f, xpu_t128, true && ((xpu_t125 + xpu_t127) < 40u));
+    var v_f0: f32 = xpu_wave_reduce_f32(v_f, 0u);
+    var v_f1: f32 = xpu_wave_reduce_f32(v_f, 1u);
+    var v_f2: f32 = xpu_wave_reduce_f32(v_f, 2u);
+    var v_f3: f32 = xpu_wave_reduce_f32(v_f, 3u);
+    var v_f4: f32 = xpu_wave_reduce_f32(v_f, 4u);
+    var v_f5: f32 = xpu_wave_shuffle_f32(v_f, xpu_u.p_m, 10u);
     let v_tmp_40: u32 = v_g * 6u;
     let v_tmp_41: u32 = (v_g * 6u) + 1u;
     let v_tmp_42: u32 = (v_g * 6u) + 2u;
@@ -1699,72 +1386,69 @@ struct xpu_Uniforms {
 @group(0) @binding(5) var<storage, read> b_xf: array<f32>;
 @group(0) @binding(6) var<storage, read> b_sel: array<u32>;
 @group(0) @binding(7) var<uniform> xpu_u: xpu_Uniforms;
+var<private> xpu_lidx: u32;
+
+// xpu_wave_shuffle_f32 is the verb op of x, one of WaveShuffleXor, at the native tier.
+fn xpu_wave_shuffle_f32(x: f32, a: u32, op: u32) -> f32 {
+    let xpu_t1 = xpu_lidx % 16u;
+    let xpu_t2 = xpu_lidx - xpu_t1;
+    var xpu_t3: u32;
+    xpu_t3 = xpu_t1 ^ (a % 16u);
+    let xpu_t4 = subgroupShuffle(x, xpu_t3);
+    return select(x, xpu_t4, (xpu_t2 + xpu_t3) < 40u);
+}
+
+// xpu_wave_shuffle_i32 is the verb op of x, one of WaveShuffle, WaveShuffleXor, WaveShuffleUp, WaveShuffleDown, at the native tier.
+fn xpu_wave_shuffle_i32(x: i32, a: u32, op: u32) -> i32 {
+    let xpu_t1 = xpu_lidx % 16u;
+    let xpu_t2 = xpu_lidx - xpu_t1;
+    var xpu_t3: u32;
+    var xpu_t4: bool = true;
+    if op == 9u {
+        xpu_t3 = a % 16u;
+    } else if op == 10u {
+        xpu_t3 = xpu_t1 ^ (a % 16u);
+    } else if op == 11u {
+        xpu_t4 = a <= xpu_t1;
+        xpu_t3 = select(xpu_t1, xpu_t1 - a, xpu_t4);
+    } else {
+        xpu_t4 = a < (16u - xpu_t1);
+        xpu_t3 = select(xpu_t1, xpu_t1 + a, xpu_t4);
+    }
+    let xpu_t5 = subgroupShuffle(x, xpu_t3);
+    return select(x, xpu_t5, xpu_t4 && ((xpu_t2 + xpu_t3) < 40u));
+}
+
+// xpu_wave_shuffle_u32 is the verb op of x, one of WaveShuffle, at the native tier.
+fn xpu_wave_shuffle_u32(x: u32, a: u32, op: u32) -> u32 {
+    let xpu_t1 = xpu_lidx % 16u;
+    let xpu_t2 = xpu_lidx - xpu_t1;
+    var xpu_t3: u32;
+    xpu_t3 = a % 16u;
+    let xpu_t4 = subgroupShuffle(x, xpu_t3);
+    return select(x, xpu_t4, (xpu_t2 + xpu_t3) < 40u);
+}
 
 // main is kernel Wave16, block 40x1x1.
 @compute @workgroup_size(40, 1, 1)
 fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) lidx: u32) {
+    xpu_lidx = lidx;
     let v_g: u32 = gid.x;
     let v_a: i32 = b_xi[v_g];
     let v_u: u32 = b_xu[v_g];
     let v_f: f32 = b_xf[v_g];
     let v_k: u32 = b_sel[v_g];
     let v_p: bool = ((v_u % 4u) != 0u) || ((wid.x % 2u) == 0u);
-    var v_s0: i32;
-    let xpu_t1 = lidx % 16u;
-    let xpu_t2 = lidx - xpu_t1;
-    v_s0 = subgroupAdd(v_a);
-    var v_s1: i32;
-    let xpu_t3 = lidx % 16u;
-    let xpu_t4 = lidx - xpu_t3;
-    v_s1 = subgroupMin(v_a);
-    var v_s2: i32;
-    let xpu_t5 = lidx % 16u;
-    let xpu_t6 = lidx - xpu_t5;
-    v_s2 = subgroupMax(v_a);
-    var v_s3: i32;
-    let xpu_t7 = lidx % 16u;
-    let xpu_t8 = lidx - xpu_t7;
-    v_s3 = subgroupInclusiveAdd(v_a);
-    var v_s4: i32;
-    let xpu_t9 = lidx % 16u;
-    let xpu_t10 = lidx - xpu_t9;
-    v_s4 = subgroupExclusiveAdd(v_a);
-    var v_s5: i32;
-    let xpu_t11 = lidx % 16u;
-    let xpu_t12 = lidx - xpu_t11;
-    let xpu_t13 = xpu_u.p_bl;
-    let xpu_t14 = xpu_t13 % 16u;
-    let xpu_t15 = subgroupShuffle(v_a, xpu_t14);
-    v_s5 = select(v_a, xpu_t15, true && ((xpu_t12 + xpu_t14) < 40u));
-    var v_s6: i32;
-    let xpu_t16 = lidx % 16u;
-    let xpu_t17 = lidx - xpu_t16;
-    let xpu_t18 = v_k % 16u;
-    let xpu_t19 = subgroupShuffle(v_a, xpu_t18);
-    v_s6 = select(v_a, xpu_t19, true && ((xpu_t17 + xpu_t18) < 40u));
-    var v_s7: i32;
-    let xpu_t20 = lidx % 16u;
-    let xpu_t21 = lidx - xpu_t20;
-    let xpu_t22 = xpu_u.p_m;
-    let xpu_t23 = xpu_t20 ^ (xpu_t22 % 16u);
-    let xpu_t24 = subgroupShuffle(v_a, xpu_t23);
-    v_s7 = select(v_a, xpu_t24, true && ((xpu_t21 + xpu_t23) < 40u));
-    var v_s8: i32;
-    let xpu_t25 = lidx % 16u;
-    let xpu_t26 = lidx - xpu_t25;
-    let xpu_t27 = xpu_u.p_d;
-    let xpu_t28 = xpu_t27 <= xpu_t25;
-    let xpu_t29 = select(xpu_t25, xpu_t25 - xpu_t27, xpu_t27 <= xpu_t25);
-    let xpu_t30 = subgroupShuffle(v_a, xpu_t29);
-    v_s8 = select(v_a, xpu_t30, xpu_t28 && ((xpu_t26 + xpu_t29) < 40u));
-    var v_s9: i32;
-    let xpu_t31 = lidx % 16u;
-    let xpu_t32 = lidx - xpu_t31;
-    let xpu_t33 = xpu_u.p_d;
-    let xpu_t34 = xpu_t33 < (16u - xpu_t31);
-    let xpu_t35 = select(xpu_t31, xpu_t31 + xpu_t33, xpu_t33 < (16u - xpu_t31));
-    let xpu_t36 = subgroupShuffle(v_a, xpu_t35);
-    v_s9 = select(v_a, xpu_t36, xpu_t34 && ((xpu_t32 + xpu_t35) < 40u));
+    var v_s0: i32 = subgroupAdd(v_a);
+    var v_s1: i32 = subgroupMin(v_a);
+    var v_s2: i32 = subgroupMax(v_a);
+    var v_s3: i32 = subgroupInclusiveAdd(v_a);
+    var v_s4: i32 = subgroupExclusiveAdd(v_a);
+    var v_s5: i32 = xpu_wave_shuffle_i32(v_a, xpu_u.p_bl, 9u);
+    var v_s6: i32 = xpu_wave_shuffle_i32(v_a, v_k, 9u);
+    var v_s7: i32 = xpu_wave_shuffle_i32(v_a, xpu_u.p_m, 10u);
+    var v_s8: i32 = xpu_wave_shuffle_i32(v_a, xpu_u.p_d, 11u);
+    var v_s9: i32 = xpu_wave_shuffle_i32(v_a, xpu_u.p_d, 12u);
     let v_tmp: u32 = v_g * 10u;
     let v_tmp_1: u32 = (v_g * 10u) + 1u;
     let v_tmp_2: u32 = (v_g * 10u) + 2u;
@@ -1795,50 +1479,19 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(workgroup_id) wi
     b_oi[v_tmp_12] = v_tmp_17;
     b_oi[v_tmp_13] = v_tmp_18;
     b_oi[v_tmp_14] = v_tmp_19;
-    var v_u0: u32;
-    let xpu_t37 = lidx % 16u;
-    let xpu_t38 = lidx - xpu_t37;
-    v_u0 = subgroupAdd(v_u);
-    var v_u1: u32;
-    let xpu_t39 = lidx % 16u;
-    let xpu_t40 = lidx - xpu_t39;
-    v_u1 = subgroupMin(v_u);
-    var v_u2: u32;
-    let xpu_t41 = lidx % 16u;
-    let xpu_t42 = lidx - xpu_t41;
-    v_u2 = subgroupMax(v_u);
-    var v_u3: u32;
-    let xpu_t43 = lidx % 16u;
-    let xpu_t44 = lidx - xpu_t43;
-    v_u3 = subgroupInclusiveAdd(v_u);
-    var v_u4: u32;
-    let xpu_t45 = lidx % 16u;
-    let xpu_t46 = lidx - xpu_t45;
-    v_u4 = subgroupExclusiveAdd(v_u);
-    var v_u5: u32;
-    let xpu_t47 = lidx % 16u;
-    let xpu_t48 = lidx - xpu_t47;
-    let xpu_t49 = v_k % 16u;
-    let xpu_t50 = subgroupShuffle(v_u, xpu_t49);
-    v_u5 = select(v_u, xpu_t50, true && ((xpu_t48 + xpu_t49) < 40u));
+    var v_u0: u32 = subgroupAdd(v_u);
+    var v_u1: u32 = subgroupMin(v_u);
+    var v_u2: u32 = subgroupMax(v_u);
+    var v_u3: u32 = subgroupInclusiveAdd(v_u);
+    var v_u4: u32 = subgroupExclusiveAdd(v_u);
+    var v_u5: u32 = xpu_wave_shuffle_u32(v_u, v_k, 9u);
     var v_u6: u32;
     v_u6 = 0u;
     {
-        let xpu_t51 = select(0u, 1u, v_p);
-        let xpu_t52 = lidx % 16u;
-        let xpu_t53 = lidx - xpu_t52;
-        v_u6 = subgroupBallot(xpu_t51 != 0u).x;
+        v_u6 = subgroupBallot(v_p).x;
     }
-    var v_any: bool;
-    let xpu_t54 = select(0u, 1u, v_p);
-    let xpu_t55 = lidx % 16u;
-    let xpu_t56 = lidx - xpu_t55;
-    v_any = subgroupAny(xpu_t54 != 0u);
-    var v_all: bool;
-    let xpu_t57 = select(0u, 1u, v_p);
-    let xpu_t58 = lidx % 16u;
-    let xpu_t59 = lidx - xpu_t58;
-    v_all = subgroupAll(xpu_t57 != 0u);
+    var v_any: bool = subgroupAny(v_p);
+    var v_all: bool = subgroupAll(v_p);
     let v_tmp_20: u32 = v_g * 11u;
     let v_tmp_21: u32 = (v_g * 11u) + 1u;
     let v_tmp_22: u32 = (v_g * 11u) + 2u;
@@ -1876,33 +1529,12 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(workgroup_id) wi
     let v_tmp_39: u32 = 16u;
     b_ou[v_tmp_36] = v_tmp_38;
     b_ou[v_tmp_37] = v_tmp_39;
-    var v_f0: f32;
-    let xpu_t60 = lidx % 16u;
-    let xpu_t61 = lidx - xpu_t60;
-    v_f0 = subgroupAdd(v_f);
-    var v_f1: f32;
-    let xpu_t62 = lidx % 16u;
-    let xpu_t63 = lidx - xpu_t62;
-    v_f1 = subgroupMin(v_f);
-    var v_f2: f32;
-    let xpu_t64 = lidx % 16u;
-    let xpu_t65 = lidx - xpu_t64;
-    v_f2 = subgroupMax(v_f);
-    var v_f3: f32;
-    let xpu_t66 = lidx % 16u;
-    let xpu_t67 = lidx - xpu_t66;
-    v_f3 = subgroupInclusiveAdd(v_f);
-    var v_f4: f32;
-    let xpu_t68 = lidx % 16u;
-    let xpu_t69 = lidx - xpu_t68;
-    v_f4 = subgroupExclusiveAdd(v_f);
-    var v_f5: f32;
-    let xpu_t70 = lidx % 16u;
-    let xpu_t71 = lidx - xpu_t70;
-    let xpu_t72 = xpu_u.p_m;
-    let xpu_t73 = xpu_t70 ^ (xpu_t72 % 16u);
-    let xpu_t74 = subgroupShuffle(v_f, xpu_t73);
-    v_f5 = select(v_f, xpu_t74, true && ((xpu_t71 + xpu_t73) < 40u));
+    var v_f0: f32 = subgroupAdd(v_f);
+    var v_f1: f32 = subgroupMin(v_f);
+    var v_f2: f32 = subgroupMax(v_f);
+    var v_f3: f32 = subgroupInclusiveAdd(v_f);
+    var v_f4: f32 = subgroupExclusiveAdd(v_f);
+    var v_f5: f32 = xpu_wave_shuffle_f32(v_f, xpu_u.p_m, 10u);
     let v_tmp_40: u32 = v_g * 6u;
     let v_tmp_41: u32 = (v_g * 6u) + 1u;
     let v_tmp_42: u32 = (v_g * 6u) + 2u;
@@ -1942,186 +1574,257 @@ struct xpu_Uniforms {
 @group(0) @binding(6) var<storage, read> b_sel: array<u32>;
 @group(0) @binding(7) var<uniform> xpu_u: xpu_Uniforms;
 var<workgroup> xpu_wave: array<u32, 48>;
+var<private> xpu_lidx: u32;
+var<private> xpu_sgsize: u32;
+
+// xpu_wave_reduce_f32 is the verb op of x, one of WaveSum, WaveMin, WaveMax, WavePrefixSum, WaveExclusivePrefixSum, at the folded tier.
+fn xpu_wave_reduce_f32(x: f32, op: u32) -> f32 {
+    let xpu_t1 = xpu_lidx % 16u;
+    let xpu_t2 = xpu_lidx - xpu_t1;
+    var xpu_t3: f32;
+    if op == 1u {
+        xpu_t3 = subgroupMin(x);
+    } else if op == 2u {
+        xpu_t3 = subgroupMax(x);
+    } else {
+        xpu_t3 = subgroupAdd(x);
+    }
+    var xpu_t4: f32 = f32();
+    if op == 3u {
+        xpu_t4 = subgroupInclusiveAdd(x);
+    } else if op == 4u {
+        xpu_t4 = subgroupExclusiveAdd(x);
+    }
+    workgroupBarrier();
+    xpu_wave[xpu_lidx] = bitcast<u32>(xpu_t3);
+    workgroupBarrier();
+    let xpu_t5 = xpu_t1 / xpu_sgsize;
+    var xpu_t6: f32 = select(f32(), xpu_t3, (op == 1u) || (op == 2u));
+    var xpu_t7: u32 = 0u;
+    loop {
+        let xpu_t8 = xpu_t7 * xpu_sgsize;
+        if xpu_t8 >= 16u {
+            break;
+        }
+        let xpu_t9 = bitcast<f32>(xpu_wave[xpu_t2 + xpu_t8]);
+        if ((xpu_t2 + xpu_t8) < 40u) && ((xpu_t7 < xpu_t5) || ((op != 3u) && (op != 4u))) {
+            if op == 1u {
+                xpu_t6 = min(xpu_t6, xpu_t9);
+            } else if op == 2u {
+                xpu_t6 = max(xpu_t6, xpu_t9);
+            } else {
+                xpu_t6 = xpu_t6 + xpu_t9;
+            }
+        }
+        continuing {
+            xpu_t7 = xpu_t7 + 1u;
+        }
+    }
+    return select(xpu_t6, xpu_t4 + xpu_t6, (op == 3u) || (op == 4u));
+}
+
+// xpu_wave_reduce_i32 is the verb op of x, one of WaveSum, WaveMin, WaveMax, WavePrefixSum, WaveExclusivePrefixSum, at the folded tier.
+fn xpu_wave_reduce_i32(x: i32, op: u32) -> i32 {
+    let xpu_t1 = xpu_lidx % 16u;
+    let xpu_t2 = xpu_lidx - xpu_t1;
+    var xpu_t3: i32;
+    if op == 1u {
+        xpu_t3 = subgroupMin(x);
+    } else if op == 2u {
+        xpu_t3 = subgroupMax(x);
+    } else {
+        xpu_t3 = subgroupAdd(x);
+    }
+    var xpu_t4: i32 = i32();
+    if op == 3u {
+        xpu_t4 = subgroupInclusiveAdd(x);
+    } else if op == 4u {
+        xpu_t4 = subgroupExclusiveAdd(x);
+    }
+    workgroupBarrier();
+    xpu_wave[xpu_lidx] = bitcast<u32>(xpu_t3);
+    workgroupBarrier();
+    let xpu_t5 = xpu_t1 / xpu_sgsize;
+    var xpu_t6: i32 = select(i32(), xpu_t3, (op == 1u) || (op == 2u));
+    var xpu_t7: u32 = 0u;
+    loop {
+        let xpu_t8 = xpu_t7 * xpu_sgsize;
+        if xpu_t8 >= 16u {
+            break;
+        }
+        let xpu_t9 = bitcast<i32>(xpu_wave[xpu_t2 + xpu_t8]);
+        if ((xpu_t2 + xpu_t8) < 40u) && ((xpu_t7 < xpu_t5) || ((op != 3u) && (op != 4u))) {
+            if op == 1u {
+                xpu_t6 = min(xpu_t6, xpu_t9);
+            } else if op == 2u {
+                xpu_t6 = max(xpu_t6, xpu_t9);
+            } else {
+                xpu_t6 = xpu_t6 + xpu_t9;
+            }
+        }
+        continuing {
+            xpu_t7 = xpu_t7 + 1u;
+        }
+    }
+    return select(xpu_t6, xpu_t4 + xpu_t6, (op == 3u) || (op == 4u));
+}
+
+// xpu_wave_reduce_u32 is the verb op of x, one of WaveSum, WaveMin, WaveMax, WavePrefixSum, WaveExclusivePrefixSum, at the folded tier.
+fn xpu_wave_reduce_u32(x: u32, op: u32) -> u32 {
+    let xpu_t1 = xpu_lidx % 16u;
+    let xpu_t2 = xpu_lidx - xpu_t1;
+    var xpu_t3: u32;
+    if op == 1u {
+        xpu_t3 = subgroupMin(x);
+    } else if op == 2u {
+        xpu_t3 = subgroupMax(x);
+    } else {
+        xpu_t3 = subgroupAdd(x);
+    }
+    var xpu_t4: u32 = u32();
+    if op == 3u {
+        xpu_t4 = subgroupInclusiveAdd(x);
+    } else if op == 4u {
+        xpu_t4 = subgroupExclusiveAdd(x);
+    }
+    workgroupBarrier();
+    xpu_wave[xpu_lidx] = xpu_t3;
+    workgroupBarrier();
+    let xpu_t5 = xpu_t1 / xpu_sgsize;
+    var xpu_t6: u32 = select(u32(), xpu_t3, (op == 1u) || (op == 2u));
+    var xpu_t7: u32 = 0u;
+    loop {
+        let xpu_t8 = xpu_t7 * xpu_sgsize;
+        if xpu_t8 >= 16u {
+            break;
+        }
+        let xpu_t9 = xpu_wave[xpu_t2 + xpu_t8];
+        if ((xpu_t2 + xpu_t8) < 40u) && ((xpu_t7 < xpu_t5) || ((op != 3u) && (op != 4u))) {
+            if op == 1u {
+                xpu_t6 = min(xpu_t6, xpu_t9);
+            } else if op == 2u {
+                xpu_t6 = max(xpu_t6, xpu_t9);
+            } else {
+                xpu_t6 = xpu_t6 + xpu_t9;
+            }
+        }
+        continuing {
+            xpu_t7 = xpu_t7 + 1u;
+        }
+    }
+    return select(xpu_t6, xpu_t4 + xpu_t6, (op == 3u) || (op == 4u));
+}
+
+// xpu_wave_shuffle_f32 is the verb op of x, one of WaveShuffleXor, at the folded tier.
+fn xpu_wave_shuffle_f32(x: f32, a: u32, op: u32) -> f32 {
+    let xpu_t1 = xpu_lidx % 16u;
+    let xpu_t2 = xpu_lidx - xpu_t1;
+    workgroupBarrier();
+    xpu_wave[xpu_lidx] = bitcast<u32>(x);
+    workgroupBarrier();
+    var xpu_t3: u32;
+    xpu_t3 = xpu_t1 ^ (a % 16u);
+    let xpu_t4 = bitcast<f32>(xpu_wave[xpu_t2 + xpu_t3]);
+    return select(x, xpu_t4, (xpu_t2 + xpu_t3) < 40u);
+}
+
+// xpu_wave_shuffle_i32 is the verb op of x, one of WaveShuffle, WaveShuffleXor, WaveShuffleUp, WaveShuffleDown, at the folded tier.
+fn xpu_wave_shuffle_i32(x: i32, a: u32, op: u32) -> i32 {
+    let xpu_t1 = xpu_lidx % 16u;
+    let xpu_t2 = xpu_lidx - xpu_t1;
+    workgroupBarrier();
+    xpu_wave[xpu_lidx] = bitcast<u32>(x);
+    workgroupBarrier();
+    var xpu_t3: u32;
+    var xpu_t4: bool = true;
+    if op == 9u {
+        xpu_t3 = a % 16u;
+    } else if op == 10u {
+        xpu_t3 = xpu_t1 ^ (a % 16u);
+    } else if op == 11u {
+        xpu_t4 = a <= xpu_t1;
+        xpu_t3 = select(xpu_t1, xpu_t1 - a, xpu_t4);
+    } else {
+        xpu_t4 = a < (16u - xpu_t1);
+        xpu_t3 = select(xpu_t1, xpu_t1 + a, xpu_t4);
+    }
+    let xpu_t5 = bitcast<i32>(xpu_wave[xpu_t2 + xpu_t3]);
+    return select(x, xpu_t5, xpu_t4 && ((xpu_t2 + xpu_t3) < 40u));
+}
+
+// xpu_wave_shuffle_u32 is the verb op of x, one of WaveShuffle, at the folded tier.
+fn xpu_wave_shuffle_u32(x: u32, a: u32, op: u32) -> u32 {
+    let xpu_t1 = xpu_lidx % 16u;
+    let xpu_t2 = xpu_lidx - xpu_t1;
+    workgroupBarrier();
+    xpu_wave[xpu_lidx] = x;
+    workgroupBarrier();
+    var xpu_t3: u32;
+    xpu_t3 = a % 16u;
+    let xpu_t4 = xpu_wave[xpu_t2 + xpu_t3];
+    return select(x, xpu_t4, (xpu_t2 + xpu_t3) < 40u);
+}
+
+// xpu_wave_vote is the verb op of x, one of WaveBallot, WaveAny, WaveAll, at the folded tier.
+fn xpu_wave_vote(x: u32, op: u32) -> u32 {
+    let xpu_t1 = xpu_lidx % 16u;
+    let xpu_t2 = xpu_lidx - xpu_t1;
+    var xpu_t3: u32;
+    if op == 5u {
+        xpu_t3 = subgroupBallot(x != 0u).x;
+    } else if op == 6u {
+        xpu_t3 = select(0u, 1u, subgroupAny(x != 0u));
+    } else {
+        xpu_t3 = select(0u, 1u, subgroupAll(x != 0u));
+    }
+    workgroupBarrier();
+    xpu_wave[xpu_lidx] = xpu_t3;
+    workgroupBarrier();
+    var xpu_t5: u32 = select(0u, 1u, op == 7u);
+    var xpu_t6: u32 = 0u;
+    loop {
+        let xpu_t7 = xpu_t6 * xpu_sgsize;
+        if xpu_t7 >= 16u {
+            break;
+        }
+        let xpu_t8 = xpu_wave[xpu_t2 + xpu_t7];
+        if (xpu_t2 + xpu_t7) < 40u {
+            if op == 5u {
+                xpu_t5 = xpu_t5 | (xpu_t8 << xpu_t7);
+            } else if op == 6u {
+                xpu_t5 = xpu_t5 | xpu_t8;
+            } else {
+                xpu_t5 = xpu_t5 & xpu_t8;
+            }
+        }
+        continuing {
+            xpu_t6 = xpu_t6 + 1u;
+        }
+    }
+    return xpu_t5;
+}
 
 // main is kernel Wave16, block 40x1x1.
 @compute @workgroup_size(40, 1, 1)
 fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) lidx: u32, @builtin(subgroup_size) sgsize: u32) {
+    xpu_lidx = lidx;
+    xpu_sgsize = sgsize;
     let v_g: u32 = gid.x;
     let v_a: i32 = b_xi[v_g];
     let v_u: u32 = b_xu[v_g];
     let v_f: f32 = b_xf[v_g];
     let v_k: u32 = b_sel[v_g];
     let v_p: bool = ((v_u % 4u) != 0u) || ((wid.x % 2u) == 0u);
-    var v_s0: i32;
-    let xpu_t1 = lidx % 16u;
-    let xpu_t2 = lidx - xpu_t1;
-    let xpu_t3 = subgroupAdd(v_a);
-    workgroupBarrier();
-    xpu_wave[lidx] = bitcast<u32>(xpu_t3);
-    workgroupBarrier();
-    var xpu_t4: i32 = i32();
-    var xpu_t5: u32 = 0u;
-    loop {
-        let xpu_t6 = xpu_t5 * sgsize;
-        if xpu_t6 >= 16u {
-            break;
-        }
-        let xpu_t7 = bitcast<i32>(xpu_wave[xpu_t2 + xpu_t6]);
-        if (xpu_t2 + xpu_t6) < 40u {
-            xpu_t4 = xpu_t4 + xpu_t7;
-        }
-        continuing {
-            xpu_t5 = xpu_t5 + 1u;
-        }
-    }
-    v_s0 = xpu_t4;
-    var v_s1: i32;
-    let xpu_t8 = lidx % 16u;
-    let xpu_t9 = lidx - xpu_t8;
-    let xpu_t10 = subgroupMin(v_a);
-    workgroupBarrier();
-    xpu_wave[lidx] = bitcast<u32>(xpu_t10);
-    workgroupBarrier();
-    var xpu_t11: i32 = xpu_t10;
-    var xpu_t12: u32 = 0u;
-    loop {
-        let xpu_t13 = xpu_t12 * sgsize;
-        if xpu_t13 >= 16u {
-            break;
-        }
-        let xpu_t14 = bitcast<i32>(xpu_wave[xpu_t9 + xpu_t13]);
-        if (xpu_t9 + xpu_t13) < 40u {
-            xpu_t11 = min(xpu_t11, xpu_t14);
-        }
-        continuing {
-            xpu_t12 = xpu_t12 + 1u;
-        }
-    }
-    v_s1 = xpu_t11;
-    var v_s2: i32;
-    let xpu_t15 = lidx % 16u;
-    let xpu_t16 = lidx - xpu_t15;
-    let xpu_t17 = subgroupMax(v_a);
-    workgroupBarrier();
-    xpu_wave[lidx] = bitcast<u32>(xpu_t17);
-    workgroupBarrier();
-    var xpu_t18: i32 = xpu_t17;
-    var xpu_t19: u32 = 0u;
-    loop {
-        let xpu_t20 = xpu_t19 * sgsize;
-        if xpu_t20 >= 16u {
-            break;
-        }
-        let xpu_t21 = bitcast<i32>(xpu_wave[xpu_t16 + xpu_t20]);
-        if (xpu_t16 + xpu_t20) < 40u {
-            xpu_t18 = max(xpu_t18, xpu_t21);
-        }
-        continuing {
-            xpu_t19 = xpu_t19 + 1u;
-        }
-    }
-    v_s2 = xpu_t18;
-    var v_s3: i32;
-    let xpu_t22 = lidx % 16u;
-    let xpu_t23 = lidx - xpu_t22;
-    let xpu_t24 = subgroupInclusiveAdd(v_a);
-    let xpu_t25 = subgroupAdd(v_a);
-    workgroupBarrier();
-    xpu_wave[lidx] = bitcast<u32>(xpu_t25);
-    workgroupBarrier();
-    let xpu_t26 = xpu_t22 / sgsize;
-    var xpu_t27: i32 = i32();
-    var xpu_t28: u32 = 0u;
-    loop {
-        let xpu_t29 = xpu_t28 * sgsize;
-        if xpu_t29 >= 16u {
-            break;
-        }
-        let xpu_t30 = bitcast<i32>(xpu_wave[xpu_t23 + xpu_t29]);
-        if ((xpu_t23 + xpu_t29) < 40u) && (xpu_t28 < xpu_t26) {
-            xpu_t27 = xpu_t27 + xpu_t30;
-        }
-        continuing {
-            xpu_t28 = xpu_t28 + 1u;
-        }
-    }
-    v_s3 = xpu_t24 + xpu_t27;
-    var v_s4: i32;
-    let xpu_t31 = lidx % 16u;
-    let xpu_t32 = lidx - xpu_t31;
-    let xpu_t33 = subgroupExclusiveAdd(v_a);
-    let xpu_t34 = subgroupAdd(v_a);
-    workgroupBarrier();
-    xpu_wave[lidx] = bitcast<u32>(xpu_t34);
-    workgroupBarrier();
-    let xpu_t35 = xpu_t31 / sgsize;
-    var xpu_t36: i32 = i32();
-    var xpu_t37: u32 = 0u;
-    loop {
-        let xpu_t38 = xpu_t37 * sgsize;
-        if xpu_t38 >= 16u {
-            break;
-        }
-        let xpu_t39 = bitcast<i32>(xpu_wave[xpu_t32 + xpu_t38]);
-        if ((xpu_t32 + xpu_t38) < 40u) && (xpu_t37 < xpu_t35) {
-            xpu_t36 = xpu_t36 + xpu_t39;
-        }
-        continuing {
-            xpu_t37 = xpu_t37 + 1u;
-        }
-    }
-    v_s4 = xpu_t33 + xpu_t36;
-    var v_s5: i32;
-    let xpu_t40 = lidx % 16u;
-    let xpu_t41 = lidx - xpu_t40;
-    workgroupBarrier();
-    xpu_wave[lidx] = bitcast<u32>(v_a);
-    workgroupBarrier();
-    let xpu_t42 = xpu_u.p_bl;
-    let xpu_t43 = xpu_t42 % 16u;
-    let xpu_t44 = bitcast<i32>(xpu_wave[xpu_t41 + xpu_t43]);
-    v_s5 = select(v_a, xpu_t44, true && ((xpu_t41 + xpu_t43) < 40u));
-    var v_s6: i32;
-    let xpu_t45 = lidx % 16u;
-    let xpu_t46 = lidx - xpu_t45;
-    workgroupBarrier();
-    xpu_wave[lidx] = bitcast<u32>(v_a);
-    workgroupBarrier();
-    let xpu_t47 = v_k % 16u;
-    let xpu_t48 = bitcast<i32>(xpu_wave[xpu_t46 + xpu_t47]);
-    v_s6 = select(v_a, xpu_t48, true && ((xpu_t46 + xpu_t47) < 40u));
-    var v_s7: i32;
-    let xpu_t49 = lidx % 16u;
-    let xpu_t50 = lidx - xpu_t49;
-    workgroupBarrier();
-    xpu_wave[lidx] = bitcast<u32>(v_a);
-    workgroupBarrier();
-    let xpu_t51 = xpu_u.p_m;
-    let xpu_t52 = xpu_t49 ^ (xpu_t51 % 16u);
-    let xpu_t53 = bitcast<i32>(xpu_wave[xpu_t50 + xpu_t52]);
-    v_s7 = select(v_a, xpu_t53, true && ((xpu_t50 + xpu_t52) < 40u));
-    var v_s8: i32;
-    let xpu_t54 = lidx % 16u;
-    let xpu_t55 = lidx - xpu_t54;
-    workgroupBarrier();
-    xpu_wave[lidx] = bitcast<u32>(v_a);
-    workgroupBarrier();
-    let xpu_t56 = xpu_u.p_d;
-    let xpu_t57 = xpu_t56 <= xpu_t54;
-    let xpu_t58 = select(xpu_t54, xpu_t54 - xpu_t56, xpu_t56 <= xpu_t54);
-    let xpu_t59 = bitcast<i32>(xpu_wave[xpu_t55 + xpu_t58]);
-    v_s8 = select(v_a, xpu_t59, xpu_t57 && ((xpu_t55 + xpu_t58) < 40u));
-    var v_s9: i32;
-    let xpu_t60 = lidx % 16u;
-    let xpu_t61 = lidx - xpu_t60;
-    workgroupBarrier();
-    xpu_wave[lidx] = bitcast<u32>(v_a);
-    workgroupBarrier();
-    let xpu_t62 = xpu_u.p_d;
-    let xpu_t63 = xpu_t62 < (16u - xpu_t60);
-    let xpu_t64 = select(xpu_t60, xpu_t60 + xpu_t62, xpu_t62 < (16u - xpu_t60));
-    let xpu_t65 = bitcast<i32>(xpu_wave[xpu_t61 + xpu_t64]);
-    v_s9 = select(v_a, xpu_t65, xpu_t63 && ((xpu_t61 + xpu_t64) < 40u));
+    var v_s0: i32 = xpu_wave_reduce_i32(v_a, 0u);
+    var v_s1: i32 = xpu_wave_reduce_i32(v_a, 1u);
+    var v_s2: i32 = xpu_wave_reduce_i32(v_a, 2u);
+    var v_s3: i32 = xpu_wave_reduce_i32(v_a, 3u);
+    var v_s4: i32 = xpu_wave_reduce_i32(v_a, 4u);
+    var v_s5: i32 = xpu_wave_shuffle_i32(v_a, xpu_u.p_bl, 9u);
+    var v_s6: i32 = xpu_wave_shuffle_i32(v_a, v_k, 9u);
+    var v_s7: i32 = xpu_wave_shuffle_i32(v_a, xpu_u.p_m, 10u);
+    var v_s8: i32 = xpu_wave_shuffle_i32(v_a, xpu_u.p_d, 11u);
+    var v_s9: i32 = xpu_wave_shuffle_i32(v_a, xpu_u.p_d, 12u);
     let v_tmp: u32 = v_g * 10u;
     let v_tmp_1: u32 = (v_g * 10u) + 1u;
     let v_tmp_2: u32 = (v_g * 10u) + 2u;
@@ -2152,209 +1855,19 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(workgroup_id) wi
     b_oi[v_tmp_12] = v_tmp_17;
     b_oi[v_tmp_13] = v_tmp_18;
     b_oi[v_tmp_14] = v_tmp_19;
-    var v_u0: u32;
-    let xpu_t66 = lidx % 16u;
-    let xpu_t67 = lidx - xpu_t66;
-    let xpu_t68 = subgroupAdd(v_u);
-    workgroupBarrier();
-    xpu_wave[lidx] = xpu_t68;
-    workgroupBarrier();
-    var xpu_t69: u32 = u32();
-    var xpu_t70: u32 = 0u;
-    loop {
-        let xpu_t71 = xpu_t70 * sgsize;
-        if xpu_t71 >= 16u {
-            break;
-        }
-        let xpu_t72 = xpu_wave[xpu_t67 + xpu_t71];
-        if (xpu_t67 + xpu_t71) < 40u {
-            xpu_t69 = xpu_t69 + xpu_t72;
-        }
-        continuing {
-            xpu_t70 = xpu_t70 + 1u;
-        }
-    }
-    v_u0 = xpu_t69;
-    var v_u1: u32;
-    let xpu_t73 = lidx % 16u;
-    let xpu_t74 = lidx - xpu_t73;
-    let xpu_t75 = subgroupMin(v_u);
-    workgroupBarrier();
-    xpu_wave[lidx] = xpu_t75;
-    workgroupBarrier();
-    var xpu_t76: u32 = xpu_t75;
-    var xpu_t77: u32 = 0u;
-    loop {
-        let xpu_t78 = xpu_t77 * sgsize;
-        if xpu_t78 >= 16u {
-            break;
-        }
-        let xpu_t79 = xpu_wave[xpu_t74 + xpu_t78];
-        if (xpu_t74 + xpu_t78) < 40u {
-            xpu_t76 = min(xpu_t76, xpu_t79);
-        }
-        continuing {
-            xpu_t77 = xpu_t77 + 1u;
-        }
-    }
-    v_u1 = xpu_t76;
-    var v_u2: u32;
-    let xpu_t80 = lidx % 16u;
-    let xpu_t81 = lidx - xpu_t80;
-    let xpu_t82 = subgroupMax(v_u);
-    workgroupBarrier();
-    xpu_wave[lidx] = xpu_t82;
-    workgroupBarrier();
-    var xpu_t83: u32 = xpu_t82;
-    var xpu_t84: u32 = 0u;
-    loop {
-        let xpu_t85 = xpu_t84 * sgsize;
-        if xpu_t85 >= 16u {
-            break;
-        }
-        let xpu_t86 = xpu_wave[xpu_t81 + xpu_t85];
-        if (xpu_t81 + xpu_t85) < 40u {
-            xpu_t83 = max(xpu_t83, xpu_t86);
-        }
-        continuing {
-            xpu_t84 = xpu_t84 + 1u;
-        }
-    }
-    v_u2 = xpu_t83;
-    var v_u3: u32;
-    let xpu_t87 = lidx % 16u;
-    let xpu_t88 = lidx - xpu_t87;
-    let xpu_t89 = subgroupInclusiveAdd(v_u);
-    let xpu_t90 = subgroupAdd(v_u);
-    workgroupBarrier();
-    xpu_wave[lidx] = xpu_t90;
-    workgroupBarrier();
-    let xpu_t91 = xpu_t87 / sgsize;
-    var xpu_t92: u32 = u32();
-    var xpu_t93: u32 = 0u;
-    loop {
-        let xpu_t94 = xpu_t93 * sgsize;
-        if xpu_t94 >= 16u {
-            break;
-        }
-        let xpu_t95 = xpu_wave[xpu_t88 + xpu_t94];
-        if ((xpu_t88 + xpu_t94) < 40u) && (xpu_t93 < xpu_t91) {
-            xpu_t92 = xpu_t92 + xpu_t95;
-        }
-        continuing {
-            xpu_t93 = xpu_t93 + 1u;
-        }
-    }
-    v_u3 = xpu_t89 + xpu_t92;
-    var v_u4: u32;
-    let xpu_t96 = lidx % 16u;
-    let xpu_t97 = lidx - xpu_t96;
-    let xpu_t98 = subgroupExclusiveAdd(v_u);
-    let xpu_t99 = subgroupAdd(v_u);
-    workgroupBarrier();
-    xpu_wave[lidx] = xpu_t99;
-    workgroupBarrier();
-    let xpu_t100 = xpu_t96 / sgsize;
-    var xpu_t101: u32 = u32();
-    var xpu_t102: u32 = 0u;
-    loop {
-        let xpu_t103 = xpu_t102 * sgsize;
-        if xpu_t103 >= 16u {
-            break;
-        }
-        let xpu_t104 = xpu_wave[xpu_t97 + xpu_t103];
-        if ((xpu_t97 + xpu_t103) < 40u) && (xpu_t102 < xpu_t100) {
-            xpu_t101 = xpu_t101 + xpu_t104;
-        }
-        continuing {
-            xpu_t102 = xpu_t102 + 1u;
-        }
-    }
-    v_u4 = xpu_t98 + xpu_t101;
-    var v_u5: u32;
-    let xpu_t105 = lidx % 16u;
-    let xpu_t106 = lidx - xpu_t105;
-    workgroupBarrier();
-    xpu_wave[lidx] = v_u;
-    workgroupBarrier();
-    let xpu_t107 = v_k % 16u;
-    let xpu_t108 = xpu_wave[xpu_t106 + xpu_t107];
-    v_u5 = select(v_u, xpu_t108, true && ((xpu_t106 + xpu_t107) < 40u));
+    var v_u0: u32 = xpu_wave_reduce_u32(v_u, 0u);
+    var v_u1: u32 = xpu_wave_reduce_u32(v_u, 1u);
+    var v_u2: u32 = xpu_wave_reduce_u32(v_u, 2u);
+    var v_u3: u32 = xpu_wave_reduce_u32(v_u, 3u);
+    var v_u4: u32 = xpu_wave_reduce_u32(v_u, 4u);
+    var v_u5: u32 = xpu_wave_shuffle_u32(v_u, v_k, 9u);
     var v_u6: u32;
     v_u6 = 0u;
     {
-        let xpu_t109 = select(0u, 1u, v_p);
-        let xpu_t110 = lidx % 16u;
-        let xpu_t111 = lidx - xpu_t110;
-        let xpu_t112 = subgroupBallot(xpu_t109 != 0u).x;
-        workgroupBarrier();
-        xpu_wave[lidx] = xpu_t112;
-        workgroupBarrier();
-        var xpu_t113: u32 = 0u;
-        var xpu_t114: u32 = 0u;
-        loop {
-            let xpu_t115 = xpu_t114 * sgsize;
-            if xpu_t115 >= 16u {
-                break;
-            }
-            let xpu_t116 = xpu_wave[xpu_t111 + xpu_t115];
-            if (xpu_t111 + xpu_t115) < 40u {
-                xpu_t113 = xpu_t113 | (xpu_t116 << xpu_t115);
-            }
-            continuing {
-                xpu_t114 = xpu_t114 + 1u;
-            }
-        }
-        v_u6 = xpu_t113;
+        v_u6 = xpu_wave_vote(select(0u, 1u, v_p), 5u);
     }
-    var v_any: bool;
-    let xpu_t117 = select(0u, 1u, v_p);
-    let xpu_t118 = lidx % 16u;
-    let xpu_t119 = lidx - xpu_t118;
-    let xpu_t120 = select(0u, 1u, subgroupAny(xpu_t117 != 0u));
-    workgroupBarrier();
-    xpu_wave[lidx] = xpu_t120;
-    workgroupBarrier();
-    var xpu_t121: u32 = 0u;
-    var xpu_t122: u32 = 0u;
-    loop {
-        let xpu_t123 = xpu_t122 * sgsize;
-        if xpu_t123 >= 16u {
-            break;
-        }
-        let xpu_t124 = xpu_wave[xpu_t119 + xpu_t123];
-        if (xpu_t119 + xpu_t123) < 40u {
-            xpu_t121 = xpu_t121 | xpu_t124;
-        }
-        continuing {
-            xpu_t122 = xpu_t122 + 1u;
-        }
-    }
-    v_any = xpu_t121 != 0u;
-    var v_all: bool;
-    let xpu_t125 = select(0u, 1u, v_p);
-    let xpu_t126 = lidx % 16u;
-    let xpu_t127 = lidx - xpu_t126;
-    let xpu_t128 = select(0u, 1u, subgroupAll(xpu_t125 != 0u));
-    workgroupBarrier();
-    xpu_wave[lidx] = xpu_t128;
-    workgroupBarrier();
-    var xpu_t129: u32 = 1u;
-    var xpu_t130: u32 = 0u;
-    loop {
-        let xpu_t131 = xpu_t130 * sgsize;
-        if xpu_t131 >= 16u {
-            break;
-        }
-        let xpu_t132 = xpu_wave[xpu_t127 + xpu_t131];
-        if (xpu_t127 + xpu_t131) < 40u {
-            xpu_t129 = xpu_t129 & xpu_t132;
-        }
-        continuing {
-            xpu_t130 = xpu_t130 + 1u;
-        }
-    }
-    v_all = xpu_t129 != 0u;
+    var v_any: bool = xpu_wave_vote(select(0u, 1u, v_p), 6u) != 0u;
+    var v_all: bool = xpu_wave_vote(select(0u, 1u, v_p), 7u) != 0u;
     let v_tmp_20: u32 = v_g * 11u;
     let v_tmp_21: u32 = (v_g * 11u) + 1u;
     let v_tmp_22: u32 = (v_g * 11u) + 2u;
@@ -2392,135 +1905,12 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(workgroup_id) wi
     let v_tmp_39: u32 = 16u;
     b_ou[v_tmp_36] = v_tmp_38;
     b_ou[v_tmp_37] = v_tmp_39;
-    var v_f0: f32;
-    let xpu_t133 = lidx % 16u;
-    let xpu_t134 = lidx - xpu_t133;
-    let xpu_t135 = subgroupAdd(v_f);
-    workgroupBarrier();
-    xpu_wave[lidx] = bitcast<u32>(xpu_t135);
-    workgroupBarrier();
-    var xpu_t136: f32 = f32();
-    var xpu_t137: u32 = 0u;
-    loop {
-        let xpu_t138 = xpu_t137 * sgsize;
-        if xpu_t138 >= 16u {
-            break;
-        }
-        let xpu_t139 = bitcast<f32>(xpu_wave[xpu_t134 + xpu_t138]);
-        if (xpu_t134 + xpu_t138) < 40u {
-            xpu_t136 = xpu_t136 + xpu_t139;
-        }
-        continuing {
-            xpu_t137 = xpu_t137 + 1u;
-        }
-    }
-    v_f0 = xpu_t136;
-    var v_f1: f32;
-    let xpu_t140 = lidx % 16u;
-    let xpu_t141 = lidx - xpu_t140;
-    let xpu_t142 = subgroupMin(v_f);
-    workgroupBarrier();
-    xpu_wave[lidx] = bitcast<u32>(xpu_t142);
-    workgroupBarrier();
-    var xpu_t143: f32 = xpu_t142;
-    var xpu_t144: u32 = 0u;
-    loop {
-        let xpu_t145 = xpu_t144 * sgsize;
-        if xpu_t145 >= 16u {
-            break;
-        }
-        let xpu_t146 = bitcast<f32>(xpu_wave[xpu_t141 + xpu_t145]);
-        if (xpu_t141 + xpu_t145) < 40u {
-            xpu_t143 = min(xpu_t143, xpu_t146);
-        }
-        continuing {
-            xpu_t144 = xpu_t144 + 1u;
-        }
-    }
-    v_f1 = xpu_t143;
-    var v_f2: f32;
-    let xpu_t147 = lidx % 16u;
-    let xpu_t148 = lidx - xpu_t147;
-    let xpu_t149 = subgroupMax(v_f);
-    workgroupBarrier();
-    xpu_wave[lidx] = bitcast<u32>(xpu_t149);
-    workgroupBarrier();
-    var xpu_t150: f32 = xpu_t149;
-    var xpu_t151: u32 = 0u;
-    loop {
-        let xpu_t152 = xpu_t151 * sgsize;
-        if xpu_t152 >= 16u {
-            break;
-        }
-        let xpu_t153 = bitcast<f32>(xpu_wave[xpu_t148 + xpu_t152]);
-        if (xpu_t148 + xpu_t152) < 40u {
-            xpu_t150 = max(xpu_t150, xpu_t153);
-        }
-        continuing {
-            xpu_t151 = xpu_t151 + 1u;
-        }
-    }
-    v_f2 = xpu_t150;
-    var v_f3: f32;
-    let xpu_t154 = lidx % 16u;
-    let xpu_t155 = lidx - xpu_t154;
-    let xpu_t156 = subgroupInclusiveAdd(v_f);
-    let xpu_t157 = subgroupAdd(v_f);
-    workgroupBarrier();
-    xpu_wave[lidx] = bitcast<u32>(xpu_t157);
-    workgroupBarrier();
-    let xpu_t158 = xpu_t154 / sgsize;
-    var xpu_t159: f32 = f32();
-    var xpu_t160: u32 = 0u;
-    loop {
-        let xpu_t161 = xpu_t160 * sgsize;
-        if xpu_t161 >= 16u {
-            break;
-        }
-        let xpu_t162 = bitcast<f32>(xpu_wave[xpu_t155 + xpu_t161]);
-        if ((xpu_t155 + xpu_t161) < 40u) && (xpu_t160 < xpu_t158) {
-            xpu_t159 = xpu_t159 + xpu_t162;
-        }
-        continuing {
-            xpu_t160 = xpu_t160 + 1u;
-        }
-    }
-    v_f3 = xpu_t156 + xpu_t159;
-    var v_f4: f32;
-    let xpu_t163 = lidx % 16u;
-    let xpu_t164 = lidx - xpu_t163;
-    let xpu_t165 = subgroupExclusiveAdd(v_f);
-    let xpu_t166 = subgroupAdd(v_f);
-    workgroupBarrier();
-    xpu_wave[lidx] = bitcast<u32>(xpu_t166);
-    workgroupBarrier();
-    let xpu_t167 = xpu_t163 / sgsize;
-    var xpu_t168: f32 = f32();
-    var xpu_t169: u32 = 0u;
-    loop {
-        let xpu_t170 = xpu_t169 * sgsize;
-        if xpu_t170 >= 16u {
-            break;
-        }
-        let xpu_t171 = bitcast<f32>(xpu_wave[xpu_t164 + xpu_t170]);
-        if ((xpu_t164 + xpu_t170) < 40u) && (xpu_t169 < xpu_t167) {
-            xpu_t168 = xpu_t168 + xpu_t171;
-        }
-        continuing {
-            xpu_t169 = xpu_t169 + 1u;
-        }
-    }
-    v_f4 = xpu_t165 + xpu_t168;
-    var v_f5: f32;
-    let xpu_t172 = lidx % 16u;
-    let xpu_t173 = lidx - xpu_t172;
-    workgroupBarrier();
-    xpu_wave[lidx] = bitcast<u32>(v_f);
-    workgroupBarrier();
-    let xpu_t174 = xpu_u.p_m;
-    let xpu_t175 = xpu_t172 ^ (xpu_t174 % 16u);
-    let xpu_t176 = bitcast<f32>(xpu_wave[xpu_t173 + xpu_t175]);
-    v_f5 = select(v_f, xpu_t176, true && ((xpu_t173 + xpu_t175) < 40u));
+    var v_f0: f32 = xpu_wave_reduce_f32(v_f, 0u);
+    var v_f1: f32 = xpu_wave_reduce_f32(v_f, 1u);
+    var v_f2: f32 = xpu_wave_reduce_f32(v_f, 2u);
+    var v_f3: f32 = xpu_wave_reduce_f32(v_f, 3u);
+    var v_f4: f32 = xpu_wave_reduce_f32(v_f, 4u);
+    var v_f5: f32 = xpu_wave_shuffle_f32(v_f, xpu_u.p_m, 10u);
     let v_tmp_40: u32 = v_g * 6u;
     let v_tmp_41: u32 = (v_g * 6u) + 1u;
     let v_tmp_42: u32 = (v_g * 6u) + 2u;
@@ -2559,142 +1949,179 @@ struct xpu_Uniforms {
 @group(0) @binding(5) var<storage, read> b_xf: array<f32>;
 @group(0) @binding(6) var<storage, read> b_sel: array<u32>;
 @group(0) @binding(7) var<uniform> xpu_u: xpu_Uniforms;
+var<private> xpu_lidx: u32;
+var<private> xpu_sgid: u32;
+
+// xpu_wave_reduce_f32 is the verb op of x, one of WaveSum, WaveMin, WaveMax, WavePrefixSum, WaveExclusivePrefixSum, at the narrow tier.
+fn xpu_wave_reduce_f32(x: f32, op: u32) -> f32 {
+    let xpu_t1 = xpu_lidx % 16u;
+    let xpu_t2 = xpu_lidx - xpu_t1;
+    var xpu_t3: f32 = select(f32(), x, (op == 1u) || (op == 2u));
+    var xpu_t4: u32 = 0u;
+    loop {
+        if xpu_t4 >= 16u {
+            break;
+        }
+        let xpu_t5 = subgroupShuffle(x, (xpu_sgid - (xpu_sgid % 16u)) + xpu_t4);
+        if (((xpu_t2 + xpu_t4) < 40u) && ((xpu_t4 <= xpu_t1) || (op != 3u))) && ((xpu_t4 < xpu_t1) || (op != 4u)) {
+            if op == 1u {
+                xpu_t3 = min(xpu_t3, xpu_t5);
+            } else if op == 2u {
+                xpu_t3 = max(xpu_t3, xpu_t5);
+            } else {
+                xpu_t3 = xpu_t3 + xpu_t5;
+            }
+        }
+        continuing {
+            xpu_t4 = xpu_t4 + 1u;
+        }
+    }
+    return xpu_t3;
+}
+
+// xpu_wave_reduce_i32 is the verb op of x, one of WaveSum, WaveMin, WaveMax, WavePrefixSum, WaveExclusivePrefixSum, at the narrow tier.
+fn xpu_wave_reduce_i32(x: i32, op: u32) -> i32 {
+    let xpu_t1 = xpu_lidx % 16u;
+    let xpu_t2 = xpu_lidx - xpu_t1;
+    var xpu_t3: i32 = select(i32(), x, (op == 1u) || (op == 2u));
+    var xpu_t4: u32 = 0u;
+    loop {
+        if xpu_t4 >= 16u {
+            break;
+        }
+        let xpu_t5 = subgroupShuffle(x, (xpu_sgid - (xpu_sgid % 16u)) + xpu_t4);
+        if (((xpu_t2 + xpu_t4) < 40u) && ((xpu_t4 <= xpu_t1) || (op != 3u))) && ((xpu_t4 < xpu_t1) || (op != 4u)) {
+            if op == 1u {
+                xpu_t3 = min(xpu_t3, xpu_t5);
+            } else if op == 2u {
+                xpu_t3 = max(xpu_t3, xpu_t5);
+            } else {
+                xpu_t3 = xpu_t3 + xpu_t5;
+            }
+        }
+        continuing {
+            xpu_t4 = xpu_t4 + 1u;
+        }
+    }
+    return xpu_t3;
+}
+
+// xpu_wave_reduce_u32 is the verb op of x, one of WaveSum, WaveMin, WaveMax, WavePrefixSum, WaveExclusivePrefixSum, at the narrow tier.
+fn xpu_wave_reduce_u32(x: u32, op: u32) -> u32 {
+    let xpu_t1 = xpu_lidx % 16u;
+    let xpu_t2 = xpu_lidx - xpu_t1;
+    var xpu_t3: u32 = select(u32(), x, (op == 1u) || (op == 2u));
+    var xpu_t4: u32 = 0u;
+    loop {
+        if xpu_t4 >= 16u {
+            break;
+        }
+        let xpu_t5 = subgroupShuffle(x, (xpu_sgid - (xpu_sgid % 16u)) + xpu_t4);
+        if (((xpu_t2 + xpu_t4) < 40u) && ((xpu_t4 <= xpu_t1) || (op != 3u))) && ((xpu_t4 < xpu_t1) || (op != 4u)) {
+            if op == 1u {
+                xpu_t3 = min(xpu_t3, xpu_t5);
+            } else if op == 2u {
+                xpu_t3 = max(xpu_t3, xpu_t5);
+            } else {
+                xpu_t3 = xpu_t3 + xpu_t5;
+            }
+        }
+        continuing {
+            xpu_t4 = xpu_t4 + 1u;
+        }
+    }
+    return xpu_t3;
+}
+
+// xpu_wave_shuffle_f32 is the verb op of x, one of WaveShuffleXor, at the narrow tier.
+fn xpu_wave_shuffle_f32(x: f32, a: u32, op: u32) -> f32 {
+    let xpu_t1 = xpu_lidx % 16u;
+    let xpu_t2 = xpu_lidx - xpu_t1;
+    var xpu_t3: u32;
+    xpu_t3 = xpu_t1 ^ (a % 16u);
+    let xpu_t4 = subgroupShuffle(x, (xpu_sgid - (xpu_sgid % 16u)) + xpu_t3);
+    return select(x, xpu_t4, (xpu_t2 + xpu_t3) < 40u);
+}
+
+// xpu_wave_shuffle_i32 is the verb op of x, one of WaveShuffle, WaveShuffleXor, WaveShuffleUp, WaveShuffleDown, at the narrow tier.
+fn xpu_wave_shuffle_i32(x: i32, a: u32, op: u32) -> i32 {
+    let xpu_t1 = xpu_lidx % 16u;
+    let xpu_t2 = xpu_lidx - xpu_t1;
+    var xpu_t3: u32;
+    var xpu_t4: bool = true;
+    if op == 9u {
+        xpu_t3 = a % 16u;
+    } else if op == 10u {
+        xpu_t3 = xpu_t1 ^ (a % 16u);
+    } else if op == 11u {
+        xpu_t4 = a <= xpu_t1;
+        xpu_t3 = select(xpu_t1, xpu_t1 - a, xpu_t4);
+    } else {
+        xpu_t4 = a < (16u - xpu_t1);
+        xpu_t3 = select(xpu_t1, xpu_t1 + a, xpu_t4);
+    }
+    let xpu_t5 = subgroupShuffle(x, (xpu_sgid - (xpu_sgid % 16u)) + xpu_t3);
+    return select(x, xpu_t5, xpu_t4 && ((xpu_t2 + xpu_t3) < 40u));
+}
+
+// xpu_wave_shuffle_u32 is the verb op of x, one of WaveShuffle, at the narrow tier.
+fn xpu_wave_shuffle_u32(x: u32, a: u32, op: u32) -> u32 {
+    let xpu_t1 = xpu_lidx % 16u;
+    let xpu_t2 = xpu_lidx - xpu_t1;
+    var xpu_t3: u32;
+    xpu_t3 = a % 16u;
+    let xpu_t4 = subgroupShuffle(x, (xpu_sgid - (xpu_sgid % 16u)) + xpu_t3);
+    return select(x, xpu_t4, (xpu_t2 + xpu_t3) < 40u);
+}
+
+// xpu_wave_vote is the verb op of x, one of WaveBallot, WaveAny, WaveAll, at the narrow tier.
+fn xpu_wave_vote(x: u32, op: u32) -> u32 {
+    let xpu_t1 = xpu_lidx % 16u;
+    let xpu_t2 = xpu_lidx - xpu_t1;
+    var xpu_t3: u32 = select(0u, 1u, op == 7u);
+    var xpu_t4: u32 = 0u;
+    loop {
+        if xpu_t4 >= 16u {
+            break;
+        }
+        let xpu_t5 = subgroupShuffle(x, (xpu_sgid - (xpu_sgid % 16u)) + xpu_t4);
+        if (xpu_t2 + xpu_t4) < 40u {
+            if op == 5u {
+                xpu_t3 = xpu_t3 | (xpu_t5 << xpu_t4);
+            } else if op == 6u {
+                xpu_t3 = xpu_t3 | xpu_t5;
+            } else {
+                xpu_t3 = xpu_t3 & xpu_t5;
+            }
+        }
+        continuing {
+            xpu_t4 = xpu_t4 + 1u;
+        }
+    }
+    return xpu_t3;
+}
 
 // main is kernel Wave16, block 40x1x1.
 @compute @workgroup_size(40, 1, 1)
 fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) lidx: u32, @builtin(subgroup_invocation_id) sgid: u32) {
+    xpu_lidx = lidx;
+    xpu_sgid = sgid;
     let v_g: u32 = gid.x;
     let v_a: i32 = b_xi[v_g];
     let v_u: u32 = b_xu[v_g];
     let v_f: f32 = b_xf[v_g];
     let v_k: u32 = b_sel[v_g];
     let v_p: bool = ((v_u % 4u) != 0u) || ((wid.x % 2u) == 0u);
-    var v_s0: i32;
-    let xpu_t1 = lidx % 16u;
-    let xpu_t2 = lidx - xpu_t1;
-    var xpu_t3: i32 = i32();
-    var xpu_t4: u32 = 0u;
-    loop {
-        if xpu_t4 >= 16u {
-            break;
-        }
-        let xpu_t5 = subgroupShuffle(v_a, (sgid - (sgid % 16u)) + xpu_t4);
-        if (xpu_t2 + xpu_t4) < 40u {
-            xpu_t3 = xpu_t3 + xpu_t5;
-        }
-        continuing {
-            xpu_t4 = xpu_t4 + 1u;
-        }
-    }
-    v_s0 = xpu_t3;
-    var v_s1: i32;
-    let xpu_t6 = lidx % 16u;
-    let xpu_t7 = lidx - xpu_t6;
-    var xpu_t8: i32 = v_a;
-    var xpu_t9: u32 = 0u;
-    loop {
-        if xpu_t9 >= 16u {
-            break;
-        }
-        let xpu_t10 = subgroupShuffle(v_a, (sgid - (sgid % 16u)) + xpu_t9);
-        if (xpu_t7 + xpu_t9) < 40u {
-            xpu_t8 = min(xpu_t8, xpu_t10);
-        }
-        continuing {
-            xpu_t9 = xpu_t9 + 1u;
-        }
-    }
-    v_s1 = xpu_t8;
-    var v_s2: i32;
-    let xpu_t11 = lidx % 16u;
-    let xpu_t12 = lidx - xpu_t11;
-    var xpu_t13: i32 = v_a;
-    var xpu_t14: u32 = 0u;
-    loop {
-        if xpu_t14 >= 16u {
-            break;
-        }
-        let xpu_t15 = subgroupShuffle(v_a, (sgid - (sgid % 16u)) + xpu_t14);
-        if (xpu_t12 + xpu_t14) < 40u {
-            xpu_t13 = max(xpu_t13, xpu_t15);
-        }
-        continuing {
-            xpu_t14 = xpu_t14 + 1u;
-        }
-    }
-    v_s2 = xpu_t13;
-    var v_s3: i32;
-    let xpu_t16 = lidx % 16u;
-    let xpu_t17 = lidx - xpu_t16;
-    var xpu_t18: i32 = i32();
-    var xpu_t19: u32 = 0u;
-    loop {
-        if xpu_t19 >= 16u {
-            break;
-        }
-        let xpu_t20 = subgroupShuffle(v_a, (sgid - (sgid % 16u)) + xpu_t19);
-        if ((xpu_t17 + xpu_t19) < 40u) && (xpu_t19 <= xpu_t16) {
-            xpu_t18 = xpu_t18 + xpu_t20;
-        }
-        continuing {
-            xpu_t19 = xpu_t19 + 1u;
-        }
-    }
-    v_s3 = xpu_t18;
-    var v_s4: i32;
-    let xpu_t21 = lidx % 16u;
-    let xpu_t22 = lidx - xpu_t21;
-    var xpu_t23: i32 = i32();
-    var xpu_t24: u32 = 0u;
-    loop {
-        if xpu_t24 >= 16u {
-            break;
-        }
-        let xpu_t25 = subgroupShuffle(v_a, (sgid - (sgid % 16u)) + xpu_t24);
-        if ((xpu_t22 + xpu_t24) < 40u) && (xpu_t24 < xpu_t21) {
-            xpu_t23 = xpu_t23 + xpu_t25;
-        }
-        continuing {
-            xpu_t24 = xpu_t24 + 1u;
-        }
-    }
-    v_s4 = xpu_t23;
-    var v_s5: i32;
-    let xpu_t26 = lidx % 16u;
-    let xpu_t27 = lidx - xpu_t26;
-    let xpu_t28 = xpu_u.p_bl;
-    let xpu_t29 = xpu_t28 % 16u;
-    let xpu_t30 = subgroupShuffle(v_a, (sgid - (sgid % 16u)) + xpu_t29);
-    v_s5 = select(v_a, xpu_t30, true && ((xpu_t27 + xpu_t29) < 40u));
-    var v_s6: i32;
-    let xpu_t31 = lidx % 16u;
-    let xpu_t32 = lidx - xpu_t31;
-    let xpu_t33 = v_k % 16u;
-    let xpu_t34 = subgroupShuffle(v_a, (sgid - (sgid % 16u)) + xpu_t33);
-    v_s6 = select(v_a, xpu_t34, true && ((xpu_t32 + xpu_t33) < 40u));
-    var v_s7: i32;
-    let xpu_t35 = lidx % 16u;
-    let xpu_t36 = lidx - xpu_t35;
-    let xpu_t37 = xpu_u.p_m;
-    let xpu_t38 = xpu_t35 ^ (xpu_t37 % 16u);
-    let xpu_t39 = subgroupShuffle(v_a, (sgid - (sgid % 16u)) + xpu_t38);
-    v_s7 = select(v_a, xpu_t39, true && ((xpu_t36 + xpu_t38) < 40u));
-    var v_s8: i32;
-    let xpu_t40 = lidx % 16u;
-    let xpu_t41 = lidx - xpu_t40;
-    let xpu_t42 = xpu_u.p_d;
-    let xpu_t43 = xpu_t42 <= xpu_t40;
-    let xpu_t44 = select(xpu_t40, xpu_t40 - xpu_t42, xpu_t42 <= xpu_t40);
-    let xpu_t45 = subgroupShuffle(v_a, (sgid - (sgid % 16u)) + xpu_t44);
-    v_s8 = select(v_a, xpu_t45, xpu_t43 && ((xpu_t41 + xpu_t44) < 40u));
-    var v_s9: i32;
-    let xpu_t46 = lidx % 16u;
-    let xpu_t47 = lidx - xpu_t46;
-    let xpu_t48 = xpu_u.p_d;
-    let xpu_t49 = xpu_t48 < (16u - xpu_t46);
-    let xpu_t50 = select(xpu_t46, xpu_t46 + xpu_t48, xpu_t48 < (16u - xpu_t46));
-    let xpu_t51 = subgroupShuffle(v_a, (sgid - (sgid % 16u)) + xpu_t50);
-    v_s9 = select(v_a, xpu_t51, xpu_t49 && ((xpu_t47 + xpu_t50) < 40u));
+    var v_s0: i32 = xpu_wave_reduce_i32(v_a, 0u);
+    var v_s1: i32 = xpu_wave_reduce_i32(v_a, 1u);
+    var v_s2: i32 = xpu_wave_reduce_i32(v_a, 2u);
+    var v_s3: i32 = xpu_wave_reduce_i32(v_a, 3u);
+    var v_s4: i32 = xpu_wave_reduce_i32(v_a, 4u);
+    var v_s5: i32 = xpu_wave_shuffle_i32(v_a, xpu_u.p_bl, 9u);
+    var v_s6: i32 = xpu_wave_shuffle_i32(v_a, v_k, 9u);
+    var v_s7: i32 = xpu_wave_shuffle_i32(v_a, xpu_u.p_m, 10u);
+    var v_s8: i32 = xpu_wave_shuffle_i32(v_a, xpu_u.p_d, 11u);
+    var v_s9: i32 = xpu_wave_shuffle_i32(v_a, xpu_u.p_d, 12u);
     let v_tmp: u32 = v_g * 10u;
     let v_tmp_1: u32 = (v_g * 10u) + 1u;
     let v_tmp_2: u32 = (v_g * 10u) + 2u;
@@ -2725,162 +2152,19 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(workgroup_id) wi
     b_oi[v_tmp_12] = v_tmp_17;
     b_oi[v_tmp_13] = v_tmp_18;
     b_oi[v_tmp_14] = v_tmp_19;
-    var v_u0: u32;
-    let xpu_t52 = lidx % 16u;
-    let xpu_t53 = lidx - xpu_t52;
-    var xpu_t54: u32 = u32();
-    var xpu_t55: u32 = 0u;
-    loop {
-        if xpu_t55 >= 16u {
-            break;
-        }
-        let xpu_t56 = subgroupShuffle(v_u, (sgid - (sgid % 16u)) + xpu_t55);
-        if (xpu_t53 + xpu_t55) < 40u {
-            xpu_t54 = xpu_t54 + xpu_t56;
-        }
-        continuing {
-            xpu_t55 = xpu_t55 + 1u;
-        }
-    }
-    v_u0 = xpu_t54;
-    var v_u1: u32;
-    let xpu_t57 = lidx % 16u;
-    let xpu_t58 = lidx - xpu_t57;
-    var xpu_t59: u32 = v_u;
-    var xpu_t60: u32 = 0u;
-    loop {
-        if xpu_t60 >= 16u {
-            break;
-        }
-        let xpu_t61 = subgroupShuffle(v_u, (sgid - (sgid % 16u)) + xpu_t60);
-        if (xpu_t58 + xpu_t60) < 40u {
-            xpu_t59 = min(xpu_t59, xpu_t61);
-        }
-        continuing {
-            xpu_t60 = xpu_t60 + 1u;
-        }
-    }
-    v_u1 = xpu_t59;
-    var v_u2: u32;
-    let xpu_t62 = lidx % 16u;
-    let xpu_t63 = lidx - xpu_t62;
-    var xpu_t64: u32 = v_u;
-    var xpu_t65: u32 = 0u;
-    loop {
-        if xpu_t65 >= 16u {
-            break;
-        }
-        let xpu_t66 = subgroupShuffle(v_u, (sgid - (sgid % 16u)) + xpu_t65);
-        if (xpu_t63 + xpu_t65) < 40u {
-            xpu_t64 = max(xpu_t64, xpu_t66);
-        }
-        continuing {
-            xpu_t65 = xpu_t65 + 1u;
-        }
-    }
-    v_u2 = xpu_t64;
-    var v_u3: u32;
-    let xpu_t67 = lidx % 16u;
-    let xpu_t68 = lidx - xpu_t67;
-    var xpu_t69: u32 = u32();
-    var xpu_t70: u32 = 0u;
-    loop {
-        if xpu_t70 >= 16u {
-            break;
-        }
-        let xpu_t71 = subgroupShuffle(v_u, (sgid - (sgid % 16u)) + xpu_t70);
-        if ((xpu_t68 + xpu_t70) < 40u) && (xpu_t70 <= xpu_t67) {
-            xpu_t69 = xpu_t69 + xpu_t71;
-        }
-        continuing {
-            xpu_t70 = xpu_t70 + 1u;
-        }
-    }
-    v_u3 = xpu_t69;
-    var v_u4: u32;
-    let xpu_t72 = lidx % 16u;
-    let xpu_t73 = lidx - xpu_t72;
-    var xpu_t74: u32 = u32();
-    var xpu_t75: u32 = 0u;
-    loop {
-        if xpu_t75 >= 16u {
-            break;
-        }
-        let xpu_t76 = subgroupShuffle(v_u, (sgid - (sgid % 16u)) + xpu_t75);
-        if ((xpu_t73 + xpu_t75) < 40u) && (xpu_t75 < xpu_t72) {
-            xpu_t74 = xpu_t74 + xpu_t76;
-        }
-        continuing {
-            xpu_t75 = xpu_t75 + 1u;
-        }
-    }
-    v_u4 = xpu_t74;
-    var v_u5: u32;
-    let xpu_t77 = lidx % 16u;
-    let xpu_t78 = lidx - xpu_t77;
-    let xpu_t79 = v_k % 16u;
-    let xpu_t80 = subgroupShuffle(v_u, (sgid - (sgid % 16u)) + xpu_t79);
-    v_u5 = select(v_u, xpu_t80, true && ((xpu_t78 + xpu_t79) < 40u));
+    var v_u0: u32 = xpu_wave_reduce_u32(v_u, 0u);
+    var v_u1: u32 = xpu_wave_reduce_u32(v_u, 1u);
+    var v_u2: u32 = xpu_wave_reduce_u32(v_u, 2u);
+    var v_u3: u32 = xpu_wave_reduce_u32(v_u, 3u);
+    var v_u4: u32 = xpu_wave_reduce_u32(v_u, 4u);
+    var v_u5: u32 = xpu_wave_shuffle_u32(v_u, v_k, 9u);
     var v_u6: u32;
     v_u6 = 0u;
     {
-        let xpu_t81 = select(0u, 1u, v_p);
-        let xpu_t82 = lidx % 16u;
-        let xpu_t83 = lidx - xpu_t82;
-        var xpu_t84: u32 = 0u;
-        var xpu_t85: u32 = 0u;
-        loop {
-            if xpu_t85 >= 16u {
-                break;
-            }
-            let xpu_t86 = subgroupShuffle(xpu_t81, (sgid - (sgid % 16u)) + xpu_t85);
-            if (xpu_t83 + xpu_t85) < 40u {
-                xpu_t84 = xpu_t84 | (xpu_t86 << xpu_t85);
-            }
-            continuing {
-                xpu_t85 = xpu_t85 + 1u;
-            }
-        }
-        v_u6 = xpu_t84;
+        v_u6 = xpu_wave_vote(select(0u, 1u, v_p), 5u);
     }
-    var v_any: bool;
-    let xpu_t87 = select(0u, 1u, v_p);
-    let xpu_t88 = lidx % 16u;
-    let xpu_t89 = lidx - xpu_t88;
-    var xpu_t90: u32 = 0u;
-    var xpu_t91: u32 = 0u;
-    loop {
-        if xpu_t91 >= 16u {
-            break;
-        }
-        let xpu_t92 = subgroupShuffle(xpu_t87, (sgid - (sgid % 16u)) + xpu_t91);
-        if (xpu_t89 + xpu_t91) < 40u {
-            xpu_t90 = xpu_t90 | xpu_t92;
-        }
-        continuing {
-            xpu_t91 = xpu_t91 + 1u;
-        }
-    }
-    v_any = xpu_t90 != 0u;
-    var v_all: bool;
-    let xpu_t93 = select(0u, 1u, v_p);
-    let xpu_t94 = lidx % 16u;
-    let xpu_t95 = lidx - xpu_t94;
-    var xpu_t96: u32 = 1u;
-    var xpu_t97: u32 = 0u;
-    loop {
-        if xpu_t97 >= 16u {
-            break;
-        }
-        let xpu_t98 = subgroupShuffle(xpu_t93, (sgid - (sgid % 16u)) + xpu_t97);
-        if (xpu_t95 + xpu_t97) < 40u {
-            xpu_t96 = xpu_t96 & xpu_t98;
-        }
-        continuing {
-            xpu_t97 = xpu_t97 + 1u;
-        }
-    }
-    v_all = xpu_t96 != 0u;
+    var v_any: bool = xpu_wave_vote(select(0u, 1u, v_p), 6u) != 0u;
+    var v_all: bool = xpu_wave_vote(select(0u, 1u, v_p), 7u) != 0u;
     let v_tmp_20: u32 = v_g * 11u;
     let v_tmp_21: u32 = (v_g * 11u) + 1u;
     let v_tmp_22: u32 = (v_g * 11u) + 2u;
@@ -2918,103 +2202,12 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(workgroup_id) wi
     let v_tmp_39: u32 = 16u;
     b_ou[v_tmp_36] = v_tmp_38;
     b_ou[v_tmp_37] = v_tmp_39;
-    var v_f0: f32;
-    let xpu_t99 = lidx % 16u;
-    let xpu_t100 = lidx - xpu_t99;
-    var xpu_t101: f32 = f32();
-    var xpu_t102: u32 = 0u;
-    loop {
-        if xpu_t102 >= 16u {
-            break;
-        }
-        let xpu_t103 = subgroupShuffle(v_f, (sgid - (sgid % 16u)) + xpu_t102);
-        if (xpu_t100 + xpu_t102) < 40u {
-            xpu_t101 = xpu_t101 + xpu_t103;
-        }
-        continuing {
-            xpu_t102 = xpu_t102 + 1u;
-        }
-    }
-    v_f0 = xpu_t101;
-    var v_f1: f32;
-    let xpu_t104 = lidx % 16u;
-    let xpu_t105 = lidx - xpu_t104;
-    var xpu_t106: f32 = v_f;
-    var xpu_t107: u32 = 0u;
-    loop {
-        if xpu_t107 >= 16u {
-            break;
-        }
-        let xpu_t108 = subgroupShuffle(v_f, (sgid - (sgid % 16u)) + xpu_t107);
-        if (xpu_t105 + xpu_t107) < 40u {
-            xpu_t106 = min(xpu_t106, xpu_t108);
-        }
-        continuing {
-            xpu_t107 = xpu_t107 + 1u;
-        }
-    }
-    v_f1 = xpu_t106;
-    var v_f2: f32;
-    let xpu_t109 = lidx % 16u;
-    let xpu_t110 = lidx - xpu_t109;
-    var xpu_t111: f32 = v_f;
-    var xpu_t112: u32 = 0u;
-    loop {
-        if xpu_t112 >= 16u {
-            break;
-        }
-        let xpu_t113 = subgroupShuffle(v_f, (sgid - (sgid % 16u)) + xpu_t112);
-        if (xpu_t110 + xpu_t112) < 40u {
-            xpu_t111 = max(xpu_t111, xpu_t113);
-        }
-        continuing {
-            xpu_t112 = xpu_t112 + 1u;
-        }
-    }
-    v_f2 = xpu_t111;
-    var v_f3: f32;
-    let xpu_t114 = lidx % 16u;
-    let xpu_t115 = lidx - xpu_t114;
-    var xpu_t116: f32 = f32();
-    var xpu_t117: u32 = 0u;
-    loop {
-        if xpu_t117 >= 16u {
-            break;
-        }
-        let xpu_t118 = subgroupShuffle(v_f, (sgid - (sgid % 16u)) + xpu_t117);
-        if ((xpu_t115 + xpu_t117) < 40u) && (xpu_t117 <= xpu_t114) {
-            xpu_t116 = xpu_t116 + xpu_t118;
-        }
-        continuing {
-            xpu_t117 = xpu_t117 + 1u;
-        }
-    }
-    v_f3 = xpu_t116;
-    var v_f4: f32;
-    let xpu_t119 = lidx % 16u;
-    let xpu_t120 = lidx - xpu_t119;
-    var xpu_t121: f32 = f32();
-    var xpu_t122: u32 = 0u;
-    loop {
-        if xpu_t122 >= 16u {
-            break;
-        }
-        let xpu_t123 = subgroupShuffle(v_f, (sgid - (sgid % 16u)) + xpu_t122);
-        if ((xpu_t120 + xpu_t122) < 40u) && (xpu_t122 < xpu_t119) {
-            xpu_t121 = xpu_t121 + xpu_t123;
-        }
-        continuing {
-            xpu_t122 = xpu_t122 + 1u;
-        }
-    }
-    v_f4 = xpu_t121;
-    var v_f5: f32;
-    let xpu_t124 = lidx % 16u;
-    let xpu_t125 = lidx - xpu_t124;
-    let xpu_t126 = xpu_u.p_m;
-    let xpu_t127 = xpu_t124 ^ (xpu_t126 % 16u);
-    let xpu_t128 = subgroupShuffle(v_f, (sgid - (sgid % 16u)) + xpu_t127);
-    v_f5 = select(v_f, xpu_t128, true && ((xpu_t125 + xpu_t127) < 40u));
+    var v_f0: f32 = xpu_wave_reduce_f32(v_f, 0u);
+    var v_f1: f32 = xpu_wave_reduce_f32(v_f, 1u);
+    var v_f2: f32 = xpu_wave_reduce_f32(v_f, 2u);
+    var v_f3: f32 = xpu_wave_reduce_f32(v_f, 3u);
+    var v_f4: f32 = xpu_wave_reduce_f32(v_f, 4u);
+    var v_f5: f32 = xpu_wave_shuffle_f32(v_f, xpu_u.p_m, 10u);
     let v_tmp_40: u32 = v_g * 6u;
     let v_tmp_41: u32 = (v_g * 6u) + 1u;
     let v_tmp_42: u32 = (v_g * 6u) + 2u;
@@ -3714,7 +2907,7 @@ var Wave32Kernel = gpu.Register(&gpu.KernelSpec{
 	Manifests: []gpu.Manifest{
 		{
 			Kernel: "github.com/goxpu/xpu/kernels/wave.Wave32", Backend: "webgpu", Target: "wgsl",
-			Hash:        "sha256:ac68e4ef7a9281bc80c4437281a73b595e1282b9f933dba487e9b46b088c3eec",
+			Hash:        "sha256:e8e32c231ced8d8f75d600b2a8830aac5c95f5ef6b3419826ab73da14f7733b0",
 			Codegen:     "xpu-gen/1",
 			Block:       xpu.Dim3{X: 80, Y: 1, Z: 1},
 			SharedBytes: 0, StorageBindings: 7, UniformBytes: 16,
@@ -3731,10 +2924,10 @@ var Wave32Kernel = gpu.Register(&gpu.KernelSpec{
 			Wave:    32,
 			WaveOps: true,
 			WaveVariants: []gpu.ManifestVariant{
-				{Tier: "native", SubgroupMin: 32, SubgroupMax: 32, Width: 32, Hash: "sha256:6a426d160865d3978a688e4efab36227d5bba57c4ed76b968304226f715d59b1"},
-				{Tier: "folded", SubgroupMin: 4, SubgroupMax: 16, Width: 32, Hash: "sha256:b65c48e95bbbcfcc91c1c61953a2492240de3e1a52a26419cff015d85d11885e"},
-				{Tier: "narrow", SubgroupMin: 64, SubgroupMax: 128, Width: 32, Hash: "sha256:d4e4b973ad0355b71e4994cc887d1813a98c67be74bce842e46fa54aa9718f52"},
-				{Tier: "emulated", SubgroupMin: 0, SubgroupMax: 0, Width: 32, Hash: "sha256:ac68e4ef7a9281bc80c4437281a73b595e1282b9f933dba487e9b46b088c3eec"},
+				{Tier: "native", SubgroupMin: 32, SubgroupMax: 32, Width: 32, Hash: "sha256:aadeb7fa9bd134d514b9c3b1482b3d2fa95b2aa64045fbc81a3adee1b6628b53"},
+				{Tier: "folded", SubgroupMin: 4, SubgroupMax: 16, Width: 32, Hash: "sha256:6821ebcd7a3e7f95458f7af02cc1058ec8f6d1ab1cf1f27e0799d5fe0e23d785"},
+				{Tier: "narrow", SubgroupMin: 64, SubgroupMax: 128, Width: 32, Hash: "sha256:05027bbd6555aa08785b0a7e178e81bbc9fbe4071bb06fd4e5891525878f7e06"},
+				{Tier: "emulated", SubgroupMin: 0, SubgroupMax: 0, Width: 32, Hash: "sha256:e8e32c231ced8d8f75d600b2a8830aac5c95f5ef6b3419826ab73da14f7733b0"},
 			},
 			NativeOps: []string{"bitcast", "max", "min", "select", "workgroupBarrier"},
 		},
@@ -3783,172 +2976,198 @@ const wave32WGSL = `struct xpu_Uniforms {
 @group(0) @binding(6) var<storage, read> b_sel: array<u32>;
 @group(0) @binding(7) var<uniform> xpu_u: xpu_Uniforms;
 var<workgroup> xpu_wave: array<u32, 96>;
+var<private> xpu_lidx: u32;
 
-// main is kernel Wave32, block 80x1x1.
-@compute @workgroup_size(80, 1, 1)
-fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) lidx: u32) {
-    let v_g: u32 = gid.x;
-    let v_a: i32 = b_xi[v_g];
-    let v_u: u32 = b_xu[v_g];
-    let v_f: f32 = b_xf[v_g];
-    let v_k: u32 = b_sel[v_g];
-    let v_p: bool = ((v_u % 4u) != 0u) || ((wid.x % 2u) == 0u);
-    var v_s0: i32;
-    let xpu_t1 = lidx % 32u;
-    let xpu_t2 = lidx - xpu_t1;
+// xpu_wave_reduce_f32 is the verb op of x, one of WaveSum, WaveMin, WaveMax, WavePrefixSum, WaveExclusivePrefixSum, at the emulated tier.
+fn xpu_wave_reduce_f32(x: f32, op: u32) -> f32 {
+    let xpu_t1 = xpu_lidx % 32u;
+    let xpu_t2 = xpu_lidx - xpu_t1;
     workgroupBarrier();
-    xpu_wave[lidx] = bitcast<u32>(v_a);
+    xpu_wave[xpu_lidx] = bitcast<u32>(x);
     workgroupBarrier();
-    var xpu_t3: i32 = i32();
+    var xpu_t3: f32 = select(f32(), x, (op == 1u) || (op == 2u));
+    var xpu_t4: u32 = 0u;
+    loop {
+        if xpu_t4 >= 32u {
+            break;
+        }
+        let xpu_t5 = bitcast<f32>(xpu_wave[xpu_t2 + xpu_t4]);
+        if (((xpu_t2 + xpu_t4) < 80u) && ((xpu_t4 <= xpu_t1) || (op != 3u))) && ((xpu_t4 < xpu_t1) || (op != 4u)) {
+            if op == 1u {
+                xpu_t3 = min(xpu_t3, xpu_t5);
+            } else if op == 2u {
+                xpu_t3 = max(xpu_t3, xpu_t5);
+            } else {
+                xpu_t3 = xpu_t3 + xpu_t5;
+            }
+        }
+        continuing {
+            xpu_t4 = xpu_t4 + 1u;
+        }
+    }
+    return xpu_t3;
+}
+
+// xpu_wave_reduce_i32 is the verb op of x, one of WaveSum, WaveMin, WaveMax, WavePrefixSum, WaveExclusivePrefixSum, at the emulated tier.
+fn xpu_wave_reduce_i32(x: i32, op: u32) -> i32 {
+    let xpu_t1 = xpu_lidx % 32u;
+    let xpu_t2 = xpu_lidx - xpu_t1;
+    workgroupBarrier();
+    xpu_wave[xpu_lidx] = bitcast<u32>(x);
+    workgroupBarrier();
+    var xpu_t3: i32 = select(i32(), x, (op == 1u) || (op == 2u));
     var xpu_t4: u32 = 0u;
     loop {
         if xpu_t4 >= 32u {
             break;
         }
         let xpu_t5 = bitcast<i32>(xpu_wave[xpu_t2 + xpu_t4]);
-        if (xpu_t2 + xpu_t4) < 80u {
-            xpu_t3 = xpu_t3 + xpu_t5;
+        if (((xpu_t2 + xpu_t4) < 80u) && ((xpu_t4 <= xpu_t1) || (op != 3u))) && ((xpu_t4 < xpu_t1) || (op != 4u)) {
+            if op == 1u {
+                xpu_t3 = min(xpu_t3, xpu_t5);
+            } else if op == 2u {
+                xpu_t3 = max(xpu_t3, xpu_t5);
+            } else {
+                xpu_t3 = xpu_t3 + xpu_t5;
+            }
         }
         continuing {
             xpu_t4 = xpu_t4 + 1u;
         }
     }
-    v_s0 = xpu_t3;
-    var v_s1: i32;
-    let xpu_t6 = lidx % 32u;
-    let xpu_t7 = lidx - xpu_t6;
+    return xpu_t3;
+}
+
+// xpu_wave_reduce_u32 is the verb op of x, one of WaveSum, WaveMin, WaveMax, WavePrefixSum, WaveExclusivePrefixSum, at the emulated tier.
+fn xpu_wave_reduce_u32(x: u32, op: u32) -> u32 {
+    let xpu_t1 = xpu_lidx % 32u;
+    let xpu_t2 = xpu_lidx - xpu_t1;
     workgroupBarrier();
-    xpu_wave[lidx] = bitcast<u32>(v_a);
+    xpu_wave[xpu_lidx] = x;
     workgroupBarrier();
-    var xpu_t8: i32 = v_a;
-    var xpu_t9: u32 = 0u;
+    var xpu_t3: u32 = select(u32(), x, (op == 1u) || (op == 2u));
+    var xpu_t4: u32 = 0u;
     loop {
-        if xpu_t9 >= 32u {
+        if xpu_t4 >= 32u {
             break;
         }
-        let xpu_t10 = bitcast<i32>(xpu_wave[xpu_t7 + xpu_t9]);
-        if (xpu_t7 + xpu_t9) < 80u {
-            xpu_t8 = min(xpu_t8, xpu_t10);
+        let xpu_t5 = xpu_wave[xpu_t2 + xpu_t4];
+        if (((xpu_t2 + xpu_t4) < 80u) && ((xpu_t4 <= xpu_t1) || (op != 3u))) && ((xpu_t4 < xpu_t1) || (op != 4u)) {
+            if op == 1u {
+                xpu_t3 = min(xpu_t3, xpu_t5);
+            } else if op == 2u {
+                xpu_t3 = max(xpu_t3, xpu_t5);
+            } else {
+                xpu_t3 = xpu_t3 + xpu_t5;
+            }
         }
         continuing {
-            xpu_t9 = xpu_t9 + 1u;
+            xpu_t4 = xpu_t4 + 1u;
         }
     }
-    v_s1 = xpu_t8;
-    var v_s2: i32;
-    let xpu_t11 = lidx % 32u;
-    let xpu_t12 = lidx - xpu_t11;
+    return xpu_t3;
+}
+
+// xpu_wave_shuffle_f32 is the verb op of x, one of WaveShuffleXor, at the emulated tier.
+fn xpu_wave_shuffle_f32(x: f32, a: u32, op: u32) -> f32 {
+    let xpu_t1 = xpu_lidx % 32u;
+    let xpu_t2 = xpu_lidx - xpu_t1;
     workgroupBarrier();
-    xpu_wave[lidx] = bitcast<u32>(v_a);
+    xpu_wave[xpu_lidx] = bitcast<u32>(x);
     workgroupBarrier();
-    var xpu_t13: i32 = v_a;
-    var xpu_t14: u32 = 0u;
+    var xpu_t3: u32;
+    xpu_t3 = xpu_t1 ^ (a % 32u);
+    let xpu_t4 = bitcast<f32>(xpu_wave[xpu_t2 + xpu_t3]);
+    return select(x, xpu_t4, (xpu_t2 + xpu_t3) < 80u);
+}
+
+// xpu_wave_shuffle_i32 is the verb op of x, one of WaveShuffle, WaveShuffleXor, WaveShuffleUp, WaveShuffleDown, at the emulated tier.
+fn xpu_wave_shuffle_i32(x: i32, a: u32, op: u32) -> i32 {
+    let xpu_t1 = xpu_lidx % 32u;
+    let xpu_t2 = xpu_lidx - xpu_t1;
+    workgroupBarrier();
+    xpu_wave[xpu_lidx] = bitcast<u32>(x);
+    workgroupBarrier();
+    var xpu_t3: u32;
+    var xpu_t4: bool = true;
+    if op == 9u {
+        xpu_t3 = a % 32u;
+    } else if op == 10u {
+        xpu_t3 = xpu_t1 ^ (a % 32u);
+    } else if op == 11u {
+        xpu_t4 = a <= xpu_t1;
+        xpu_t3 = select(xpu_t1, xpu_t1 - a, xpu_t4);
+    } else {
+        xpu_t4 = a < (32u - xpu_t1);
+        xpu_t3 = select(xpu_t1, xpu_t1 + a, xpu_t4);
+    }
+    let xpu_t5 = bitcast<i32>(xpu_wave[xpu_t2 + xpu_t3]);
+    return select(x, xpu_t5, xpu_t4 && ((xpu_t2 + xpu_t3) < 80u));
+}
+
+// xpu_wave_shuffle_u32 is the verb op of x, one of WaveShuffle, at the emulated tier.
+fn xpu_wave_shuffle_u32(x: u32, a: u32, op: u32) -> u32 {
+    let xpu_t1 = xpu_lidx % 32u;
+    let xpu_t2 = xpu_lidx - xpu_t1;
+    workgroupBarrier();
+    xpu_wave[xpu_lidx] = x;
+    workgroupBarrier();
+    var xpu_t3: u32;
+    xpu_t3 = a % 32u;
+    let xpu_t4 = xpu_wave[xpu_t2 + xpu_t3];
+    return select(x, xpu_t4, (xpu_t2 + xpu_t3) < 80u);
+}
+
+// xpu_wave_vote is the verb op of x, one of WaveBallot, WaveAny, WaveAll, at the emulated tier.
+fn xpu_wave_vote(x: u32, op: u32) -> u32 {
+    let xpu_t1 = xpu_lidx % 32u;
+    let xpu_t2 = xpu_lidx - xpu_t1;
+    workgroupBarrier();
+    xpu_wave[xpu_lidx] = x;
+    workgroupBarrier();
+    var xpu_t3: u32 = select(0u, 1u, op == 7u);
+    var xpu_t4: u32 = 0u;
     loop {
-        if xpu_t14 >= 32u {
+        if xpu_t4 >= 32u {
             break;
         }
-        let xpu_t15 = bitcast<i32>(xpu_wave[xpu_t12 + xpu_t14]);
-        if (xpu_t12 + xpu_t14) < 80u {
-            xpu_t13 = max(xpu_t13, xpu_t15);
+        let xpu_t5 = xpu_wave[xpu_t2 + xpu_t4];
+        if (xpu_t2 + xpu_t4) < 80u {
+            if op == 5u {
+                xpu_t3 = xpu_t3 | (xpu_t5 << xpu_t4);
+            } else if op == 6u {
+                xpu_t3 = xpu_t3 | xpu_t5;
+            } else {
+                xpu_t3 = xpu_t3 & xpu_t5;
+            }
         }
         continuing {
-            xpu_t14 = xpu_t14 + 1u;
+            xpu_t4 = xpu_t4 + 1u;
         }
     }
-    v_s2 = xpu_t13;
-    var v_s3: i32;
-    let xpu_t16 = lidx % 32u;
-    let xpu_t17 = lidx - xpu_t16;
-    workgroupBarrier();
-    xpu_wave[lidx] = bitcast<u32>(v_a);
-    workgroupBarrier();
-    var xpu_t18: i32 = i32();
-    var xpu_t19: u32 = 0u;
-    loop {
-        if xpu_t19 >= 32u {
-            break;
-        }
-        let xpu_t20 = bitcast<i32>(xpu_wave[xpu_t17 + xpu_t19]);
-        if ((xpu_t17 + xpu_t19) < 80u) && (xpu_t19 <= xpu_t16) {
-            xpu_t18 = xpu_t18 + xpu_t20;
-        }
-        continuing {
-            xpu_t19 = xpu_t19 + 1u;
-        }
-    }
-    v_s3 = xpu_t18;
-    var v_s4: i32;
-    let xpu_t21 = lidx % 32u;
-    let xpu_t22 = lidx - xpu_t21;
-    workgroupBarrier();
-    xpu_wave[lidx] = bitcast<u32>(v_a);
-    workgroupBarrier();
-    var xpu_t23: i32 = i32();
-    var xpu_t24: u32 = 0u;
-    loop {
-        if xpu_t24 >= 32u {
-            break;
-        }
-        let xpu_t25 = bitcast<i32>(xpu_wave[xpu_t22 + xpu_t24]);
-        if ((xpu_t22 + xpu_t24) < 80u) && (xpu_t24 < xpu_t21) {
-            xpu_t23 = xpu_t23 + xpu_t25;
-        }
-        continuing {
-            xpu_t24 = xpu_t24 + 1u;
-        }
-    }
-    v_s4 = xpu_t23;
-    var v_s5: i32;
-    let xpu_t26 = lidx % 32u;
-    let xpu_t27 = lidx - xpu_t26;
-    workgroupBarrier();
-    xpu_wave[lidx] = bitcast<u32>(v_a);
-    workgroupBarrier();
-    let xpu_t28 = xpu_u.p_bl;
-    let xpu_t29 = xpu_t28 % 32u;
-    let xpu_t30 = bitcast<i32>(xpu_wave[xpu_t27 + xpu_t29]);
-    v_s5 = select(v_a, xpu_t30, true && ((xpu_t27 + xpu_t29) < 80u));
-    var v_s6: i32;
-    let xpu_t31 = lidx % 32u;
-    let xpu_t32 = lidx - xpu_t31;
-    workgroupBarrier();
-    xpu_wave[lidx] = bitcast<u32>(v_a);
-    workgroupBarrier();
-    let xpu_t33 = v_k % 32u;
-    let xpu_t34 = bitcast<i32>(xpu_wave[xpu_t32 + xpu_t33]);
-    v_s6 = select(v_a, xpu_t34, true && ((xpu_t32 + xpu_t33) < 80u));
-    var v_s7: i32;
-    let xpu_t35 = lidx % 32u;
-    let xpu_t36 = lidx - xpu_t35;
-    workgroupBarrier();
-    xpu_wave[lidx] = bitcast<u32>(v_a);
-    workgroupBarrier();
-    let xpu_t37 = xpu_u.p_m;
-    let xpu_t38 = xpu_t35 ^ (xpu_t37 % 32u);
-    let xpu_t39 = bitcast<i32>(xpu_wave[xpu_t36 + xpu_t38]);
-    v_s7 = select(v_a, xpu_t39, true && ((xpu_t36 + xpu_t38) < 80u));
-    var v_s8: i32;
-    let xpu_t40 = lidx % 32u;
-    let xpu_t41 = lidx - xpu_t40;
-    workgroupBarrier();
-    xpu_wave[lidx] = bitcast<u32>(v_a);
-    workgroupBarrier();
-    let xpu_t42 = xpu_u.p_d;
-    let xpu_t43 = xpu_t42 <= xpu_t40;
-    let xpu_t44 = select(xpu_t40, xpu_t40 - xpu_t42, xpu_t42 <= xpu_t40);
-    let xpu_t45 = bitcast<i32>(xpu_wave[xpu_t41 + xpu_t44]);
-    v_s8 = select(v_a, xpu_t45, xpu_t43 && ((xpu_t41 + xpu_t44) < 80u));
-    var v_s9: i32;
-    let xpu_t46 = lidx % 32u;
-    let xpu_t47 = lidx - xpu_t46;
-    workgroupBarrier();
-    xpu_wave[lidx] = bitcast<u32>(v_a);
-    workgroupBarrier();
-    let xpu_t48 = xpu_u.p_d;
-    let xpu_t49 = xpu_t48 < (32u - xpu_t46);
-    let xpu_t50 = select(xpu_t46, xpu_t46 + xpu_t48, xpu_t48 < (32u - xpu_t46));
-    let xpu_t51 = bitcast<i32>(xpu_wave[xpu_t47 + xpu_t50]);
-    v_s9 = select(v_a, xpu_t51, xpu_t49 && ((xpu_t47 + xpu_t50) < 80u));
+    return xpu_t3;
+}
+
+// main is kernel Wave32, block 80x1x1.
+@compute @workgroup_size(80, 1, 1)
+fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) lidx: u32) {
+    xpu_lidx = lidx;
+    let v_g: u32 = gid.x;
+    let v_a: i32 = b_xi[v_g];
+    let v_u: u32 = b_xu[v_g];
+    let v_f: f32 = b_xf[v_g];
+    let v_k: u32 = b_sel[v_g];
+    let v_p: bool = ((v_u % 4u) != 0u) || ((wid.x % 2u) == 0u);
+    var v_s0: i32 = xpu_wave_reduce_i32(v_a, 0u);
+    var v_s1: i32 = xpu_wave_reduce_i32(v_a, 1u);
+    var v_s2: i32 = xpu_wave_reduce_i32(v_a, 2u);
+    var v_s3: i32 = xpu_wave_reduce_i32(v_a, 3u);
+    var v_s4: i32 = xpu_wave_reduce_i32(v_a, 4u);
+    var v_s5: i32 = xpu_wave_shuffle_i32(v_a, xpu_u.p_bl, 9u);
+    var v_s6: i32 = xpu_wave_shuffle_i32(v_a, v_k, 9u);
+    var v_s7: i32 = xpu_wave_shuffle_i32(v_a, xpu_u.p_m, 10u);
+    var v_s8: i32 = xpu_wave_shuffle_i32(v_a, xpu_u.p_d, 11u);
+    var v_s9: i32 = xpu_wave_shuffle_i32(v_a, xpu_u.p_d, 12u);
     let v_tmp: u32 = v_g * 10u;
     let v_tmp_1: u32 = (v_g * 10u) + 1u;
     let v_tmp_2: u32 = (v_g * 10u) + 2u;
@@ -3979,189 +3198,19 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(workgroup_id) wi
     b_oi[v_tmp_12] = v_tmp_17;
     b_oi[v_tmp_13] = v_tmp_18;
     b_oi[v_tmp_14] = v_tmp_19;
-    var v_u0: u32;
-    let xpu_t52 = lidx % 32u;
-    let xpu_t53 = lidx - xpu_t52;
-    workgroupBarrier();
-    xpu_wave[lidx] = v_u;
-    workgroupBarrier();
-    var xpu_t54: u32 = u32();
-    var xpu_t55: u32 = 0u;
-    loop {
-        if xpu_t55 >= 32u {
-            break;
-        }
-        let xpu_t56 = xpu_wave[xpu_t53 + xpu_t55];
-        if (xpu_t53 + xpu_t55) < 80u {
-            xpu_t54 = xpu_t54 + xpu_t56;
-        }
-        continuing {
-            xpu_t55 = xpu_t55 + 1u;
-        }
-    }
-    v_u0 = xpu_t54;
-    var v_u1: u32;
-    let xpu_t57 = lidx % 32u;
-    let xpu_t58 = lidx - xpu_t57;
-    workgroupBarrier();
-    xpu_wave[lidx] = v_u;
-    workgroupBarrier();
-    var xpu_t59: u32 = v_u;
-    var xpu_t60: u32 = 0u;
-    loop {
-        if xpu_t60 >= 32u {
-            break;
-        }
-        let xpu_t61 = xpu_wave[xpu_t58 + xpu_t60];
-        if (xpu_t58 + xpu_t60) < 80u {
-            xpu_t59 = min(xpu_t59, xpu_t61);
-        }
-        continuing {
-            xpu_t60 = xpu_t60 + 1u;
-        }
-    }
-    v_u1 = xpu_t59;
-    var v_u2: u32;
-    let xpu_t62 = lidx % 32u;
-    let xpu_t63 = lidx - xpu_t62;
-    workgroupBarrier();
-    xpu_wave[lidx] = v_u;
-    workgroupBarrier();
-    var xpu_t64: u32 = v_u;
-    var xpu_t65: u32 = 0u;
-    loop {
-        if xpu_t65 >= 32u {
-            break;
-        }
-        let xpu_t66 = xpu_wave[xpu_t63 + xpu_t65];
-        if (xpu_t63 + xpu_t65) < 80u {
-            xpu_t64 = max(xpu_t64, xpu_t66);
-        }
-        continuing {
-            xpu_t65 = xpu_t65 + 1u;
-        }
-    }
-    v_u2 = xpu_t64;
-    var v_u3: u32;
-    let xpu_t67 = lidx % 32u;
-    let xpu_t68 = lidx - xpu_t67;
-    workgroupBarrier();
-    xpu_wave[lidx] = v_u;
-    workgroupBarrier();
-    var xpu_t69: u32 = u32();
-    var xpu_t70: u32 = 0u;
-    loop {
-        if xpu_t70 >= 32u {
-            break;
-        }
-        let xpu_t71 = xpu_wave[xpu_t68 + xpu_t70];
-        if ((xpu_t68 + xpu_t70) < 80u) && (xpu_t70 <= xpu_t67) {
-            xpu_t69 = xpu_t69 + xpu_t71;
-        }
-        continuing {
-            xpu_t70 = xpu_t70 + 1u;
-        }
-    }
-    v_u3 = xpu_t69;
-    var v_u4: u32;
-    let xpu_t72 = lidx % 32u;
-    let xpu_t73 = lidx - xpu_t72;
-    workgroupBarrier();
-    xpu_wave[lidx] = v_u;
-    workgroupBarrier();
-    var xpu_t74: u32 = u32();
-    var xpu_t75: u32 = 0u;
-    loop {
-        if xpu_t75 >= 32u {
-            break;
-        }
-        let xpu_t76 = xpu_wave[xpu_t73 + xpu_t75];
-        if ((xpu_t73 + xpu_t75) < 80u) && (xpu_t75 < xpu_t72) {
-            xpu_t74 = xpu_t74 + xpu_t76;
-        }
-        continuing {
-            xpu_t75 = xpu_t75 + 1u;
-        }
-    }
-    v_u4 = xpu_t74;
-    var v_u5: u32;
-    let xpu_t77 = lidx % 32u;
-    let xpu_t78 = lidx - xpu_t77;
-    workgroupBarrier();
-    xpu_wave[lidx] = v_u;
-    workgroupBarrier();
-    let xpu_t79 = v_k % 32u;
-    let xpu_t80 = xpu_wave[xpu_t78 + xpu_t79];
-    v_u5 = select(v_u, xpu_t80, true && ((xpu_t78 + xpu_t79) < 80u));
+    var v_u0: u32 = xpu_wave_reduce_u32(v_u, 0u);
+    var v_u1: u32 = xpu_wave_reduce_u32(v_u, 1u);
+    var v_u2: u32 = xpu_wave_reduce_u32(v_u, 2u);
+    var v_u3: u32 = xpu_wave_reduce_u32(v_u, 3u);
+    var v_u4: u32 = xpu_wave_reduce_u32(v_u, 4u);
+    var v_u5: u32 = xpu_wave_shuffle_u32(v_u, v_k, 9u);
     var v_u6: u32;
     v_u6 = 0u;
     {
-        let xpu_t81 = select(0u, 1u, v_p);
-        let xpu_t82 = lidx % 32u;
-        let xpu_t83 = lidx - xpu_t82;
-        workgroupBarrier();
-        xpu_wave[lidx] = xpu_t81;
-        workgroupBarrier();
-        var xpu_t84: u32 = 0u;
-        var xpu_t85: u32 = 0u;
-        loop {
-            if xpu_t85 >= 32u {
-                break;
-            }
-            let xpu_t86 = xpu_wave[xpu_t83 + xpu_t85];
-            if (xpu_t83 + xpu_t85) < 80u {
-                xpu_t84 = xpu_t84 | (xpu_t86 << xpu_t85);
-            }
-            continuing {
-                xpu_t85 = xpu_t85 + 1u;
-            }
-        }
-        v_u6 = xpu_t84;
+        v_u6 = xpu_wave_vote(select(0u, 1u, v_p), 5u);
     }
-    var v_any: bool;
-    let xpu_t87 = select(0u, 1u, v_p);
-    let xpu_t88 = lidx % 32u;
-    let xpu_t89 = lidx - xpu_t88;
-    workgroupBarrier();
-    xpu_wave[lidx] = xpu_t87;
-    workgroupBarrier();
-    var xpu_t90: u32 = 0u;
-    var xpu_t91: u32 = 0u;
-    loop {
-        if xpu_t91 >= 32u {
-            break;
-        }
-        let xpu_t92 = xpu_wave[xpu_t89 + xpu_t91];
-        if (xpu_t89 + xpu_t91) < 80u {
-            xpu_t90 = xpu_t90 | xpu_t92;
-        }
-        continuing {
-            xpu_t91 = xpu_t91 + 1u;
-        }
-    }
-    v_any = xpu_t90 != 0u;
-    var v_all: bool;
-    let xpu_t93 = select(0u, 1u, v_p);
-    let xpu_t94 = lidx % 32u;
-    let xpu_t95 = lidx - xpu_t94;
-    workgroupBarrier();
-    xpu_wave[lidx] = xpu_t93;
-    workgroupBarrier();
-    var xpu_t96: u32 = 1u;
-    var xpu_t97: u32 = 0u;
-    loop {
-        if xpu_t97 >= 32u {
-            break;
-        }
-        let xpu_t98 = xpu_wave[xpu_t95 + xpu_t97];
-        if (xpu_t95 + xpu_t97) < 80u {
-            xpu_t96 = xpu_t96 & xpu_t98;
-        }
-        continuing {
-            xpu_t97 = xpu_t97 + 1u;
-        }
-    }
-    v_all = xpu_t96 != 0u;
+    var v_any: bool = xpu_wave_vote(select(0u, 1u, v_p), 6u) != 0u;
+    var v_all: bool = xpu_wave_vote(select(0u, 1u, v_p), 7u) != 0u;
     let v_tmp_20: u32 = v_g * 11u;
     let v_tmp_21: u32 = (v_g * 11u) + 1u;
     let v_tmp_22: u32 = (v_g * 11u) + 2u;
@@ -4199,121 +3248,12 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(workgroup_id) wi
     let v_tmp_39: u32 = 32u;
     b_ou[v_tmp_36] = v_tmp_38;
     b_ou[v_tmp_37] = v_tmp_39;
-    var v_f0: f32;
-    let xpu_t99 = lidx % 32u;
-    let xpu_t100 = lidx - xpu_t99;
-    workgroupBarrier();
-    xpu_wave[lidx] = bitcast<u32>(v_f);
-    workgroupBarrier();
-    var xpu_t101: f32 = f32();
-    var xpu_t102: u32 = 0u;
-    loop {
-        if xpu_t102 >= 32u {
-            break;
-        }
-        let xpu_t103 = bitcast<f32>(xpu_wave[xpu_t100 + xpu_t102]);
-        if (xpu_t100 + xpu_t102) < 80u {
-            xpu_t101 = xpu_t101 + xpu_t103;
-        }
-        continuing {
-            xpu_t102 = xpu_t102 + 1u;
-        }
-    }
-    v_f0 = xpu_t101;
-    var v_f1: f32;
-    let xpu_t104 = lidx % 32u;
-    let xpu_t105 = lidx - xpu_t104;
-    workgroupBarrier();
-    xpu_wave[lidx] = bitcast<u32>(v_f);
-    workgroupBarrier();
-    var xpu_t106: f32 = v_f;
-    var xpu_t107: u32 = 0u;
-    loop {
-        if xpu_t107 >= 32u {
-            break;
-        }
-        let xpu_t108 = bitcast<f32>(xpu_wave[xpu_t105 + xpu_t107]);
-        if (xpu_t105 + xpu_t107) < 80u {
-            xpu_t106 = min(xpu_t106, xpu_t108);
-        }
-        continuing {
-            xpu_t107 = xpu_t107 + 1u;
-        }
-    }
-    v_f1 = xpu_t106;
-    var v_f2: f32;
-    let xpu_t109 = lidx % 32u;
-    let xpu_t110 = lidx - xpu_t109;
-    workgroupBarrier();
-    xpu_wave[lidx] = bitcast<u32>(v_f);
-    workgroupBarrier();
-    var xpu_t111: f32 = v_f;
-    var xpu_t112: u32 = 0u;
-    loop {
-        if xpu_t112 >= 32u {
-            break;
-        }
-        let xpu_t113 = bitcast<f32>(xpu_wave[xpu_t110 + xpu_t112]);
-        if (xpu_t110 + xpu_t112) < 80u {
-            xpu_t111 = max(xpu_t111, xpu_t113);
-        }
-        continuing {
-            xpu_t112 = xpu_t112 + 1u;
-        }
-    }
-    v_f2 = xpu_t111;
-    var v_f3: f32;
-    let xpu_t114 = lidx % 32u;
-    let xpu_t115 = lidx - xpu_t114;
-    workgroupBarrier();
-    xpu_wave[lidx] = bitcast<u32>(v_f);
-    workgroupBarrier();
-    var xpu_t116: f32 = f32();
-    var xpu_t117: u32 = 0u;
-    loop {
-        if xpu_t117 >= 32u {
-            break;
-        }
-        let xpu_t118 = bitcast<f32>(xpu_wave[xpu_t115 + xpu_t117]);
-        if ((xpu_t115 + xpu_t117) < 80u) && (xpu_t117 <= xpu_t114) {
-            xpu_t116 = xpu_t116 + xpu_t118;
-        }
-        continuing {
-            xpu_t117 = xpu_t117 + 1u;
-        }
-    }
-    v_f3 = xpu_t116;
-    var v_f4: f32;
-    let xpu_t119 = lidx % 32u;
-    let xpu_t120 = lidx - xpu_t119;
-    workgroupBarrier();
-    xpu_wave[lidx] = bitcast<u32>(v_f);
-    workgroupBarrier();
-    var xpu_t121: f32 = f32();
-    var xpu_t122: u32 = 0u;
-    loop {
-        if xpu_t122 >= 32u {
-            break;
-        }
-        let xpu_t123 = bitcast<f32>(xpu_wave[xpu_t120 + xpu_t122]);
-        if ((xpu_t120 + xpu_t122) < 80u) && (xpu_t122 < xpu_t119) {
-            xpu_t121 = xpu_t121 + xpu_t123;
-        }
-        continuing {
-            xpu_t122 = xpu_t122 + 1u;
-        }
-    }
-    v_f4 = xpu_t121;
-    var v_f5: f32;
-    let xpu_t124 = lidx % 32u;
-    let xpu_t125 = lidx - xpu_t124;
-    workgroupBarrier();
-    xpu_wave[lidx] = bitcast<u32>(v_f);
-    workgroupBarrier();
-    let xpu_t126 = xpu_u.p_m;
-    let xpu_t127 = xpu_t124 ^ (xpu_t126 % 32u);
-    let xpu_t128 = bitcast<f32>(xpu_wave[xpu_t125 + xpu_t127]);
-    v_f5 = select(v_f, xpu_t128, true && ((xpu_t125 + xpu_t127) < 80u));
+    var v_f0: f32 = xpu_wave_reduce_f32(v_f, 0u);
+    var v_f1: f32 = xpu_wave_reduce_f32(v_f, 1u);
+    var v_f2: f32 = xpu_wave_reduce_f32(v_f, 2u);
+    var v_f3: f32 = xpu_wave_reduce_f32(v_f, 3u);
+    var v_f4: f32 = xpu_wave_reduce_f32(v_f, 4u);
+    var v_f5: f32 = xpu_wave_shuffle_f32(v_f, xpu_u.p_m, 10u);
     let v_tmp_40: u32 = v_g * 6u;
     let v_tmp_41: u32 = (v_g * 6u) + 1u;
     let v_tmp_42: u32 = (v_g * 6u) + 2u;
@@ -4352,72 +3292,69 @@ struct xpu_Uniforms {
 @group(0) @binding(5) var<storage, read> b_xf: array<f32>;
 @group(0) @binding(6) var<storage, read> b_sel: array<u32>;
 @group(0) @binding(7) var<uniform> xpu_u: xpu_Uniforms;
+var<private> xpu_lidx: u32;
+
+// xpu_wave_shuffle_f32 is the verb op of x, one of WaveShuffleXor, at the native tier.
+fn xpu_wave_shuffle_f32(x: f32, a: u32, op: u32) -> f32 {
+    let xpu_t1 = xpu_lidx % 32u;
+    let xpu_t2 = xpu_lidx - xpu_t1;
+    var xpu_t3: u32;
+    xpu_t3 = xpu_t1 ^ (a % 32u);
+    let xpu_t4 = subgroupShuffle(x, xpu_t3);
+    return select(x, xpu_t4, (xpu_t2 + xpu_t3) < 80u);
+}
+
+// xpu_wave_shuffle_i32 is the verb op of x, one of WaveShuffle, WaveShuffleXor, WaveShuffleUp, WaveShuffleDown, at the native tier.
+fn xpu_wave_shuffle_i32(x: i32, a: u32, op: u32) -> i32 {
+    let xpu_t1 = xpu_lidx % 32u;
+    let xpu_t2 = xpu_lidx - xpu_t1;
+    var xpu_t3: u32;
+    var xpu_t4: bool = true;
+    if op == 9u {
+        xpu_t3 = a % 32u;
+    } else if op == 10u {
+        xpu_t3 = xpu_t1 ^ (a % 32u);
+    } else if op == 11u {
+        xpu_t4 = a <= xpu_t1;
+        xpu_t3 = select(xpu_t1, xpu_t1 - a, xpu_t4);
+    } else {
+        xpu_t4 = a < (32u - xpu_t1);
+        xpu_t3 = select(xpu_t1, xpu_t1 + a, xpu_t4);
+    }
+    let xpu_t5 = subgroupShuffle(x, xpu_t3);
+    return select(x, xpu_t5, xpu_t4 && ((xpu_t2 + xpu_t3) < 80u));
+}
+
+// xpu_wave_shuffle_u32 is the verb op of x, one of WaveShuffle, at the native tier.
+fn xpu_wave_shuffle_u32(x: u32, a: u32, op: u32) -> u32 {
+    let xpu_t1 = xpu_lidx % 32u;
+    let xpu_t2 = xpu_lidx - xpu_t1;
+    var xpu_t3: u32;
+    xpu_t3 = a % 32u;
+    let xpu_t4 = subgroupShuffle(x, xpu_t3);
+    return select(x, xpu_t4, (xpu_t2 + xpu_t3) < 80u);
+}
 
 // main is kernel Wave32, block 80x1x1.
 @compute @workgroup_size(80, 1, 1)
 fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) lidx: u32) {
+    xpu_lidx = lidx;
     let v_g: u32 = gid.x;
     let v_a: i32 = b_xi[v_g];
     let v_u: u32 = b_xu[v_g];
     let v_f: f32 = b_xf[v_g];
     let v_k: u32 = b_sel[v_g];
     let v_p: bool = ((v_u % 4u) != 0u) || ((wid.x % 2u) == 0u);
-    var v_s0: i32;
-    let xpu_t1 = lidx % 32u;
-    let xpu_t2 = lidx - xpu_t1;
-    v_s0 = subgroupAdd(v_a);
-    var v_s1: i32;
-    let xpu_t3 = lidx % 32u;
-    let xpu_t4 = lidx - xpu_t3;
-    v_s1 = subgroupMin(v_a);
-    var v_s2: i32;
-    let xpu_t5 = lidx % 32u;
-    let xpu_t6 = lidx - xpu_t5;
-    v_s2 = subgroupMax(v_a);
-    var v_s3: i32;
-    let xpu_t7 = lidx % 32u;
-    let xpu_t8 = lidx - xpu_t7;
-    v_s3 = subgroupInclusiveAdd(v_a);
-    var v_s4: i32;
-    let xpu_t9 = lidx % 32u;
-    let xpu_t10 = lidx - xpu_t9;
-    v_s4 = subgroupExclusiveAdd(v_a);
-    var v_s5: i32;
-    let xpu_t11 = lidx % 32u;
-    let xpu_t12 = lidx - xpu_t11;
-    let xpu_t13 = xpu_u.p_bl;
-    let xpu_t14 = xpu_t13 % 32u;
-    let xpu_t15 = subgroupShuffle(v_a, xpu_t14);
-    v_s5 = select(v_a, xpu_t15, true && ((xpu_t12 + xpu_t14) < 80u));
-    var v_s6: i32;
-    let xpu_t16 = lidx % 32u;
-    let xpu_t17 = lidx - xpu_t16;
-    let xpu_t18 = v_k % 32u;
-    let xpu_t19 = subgroupShuffle(v_a, xpu_t18);
-    v_s6 = select(v_a, xpu_t19, true && ((xpu_t17 + xpu_t18) < 80u));
-    var v_s7: i32;
-    let xpu_t20 = lidx % 32u;
-    let xpu_t21 = lidx - xpu_t20;
-    let xpu_t22 = xpu_u.p_m;
-    let xpu_t23 = xpu_t20 ^ (xpu_t22 % 32u);
-    let xpu_t24 = subgroupShuffle(v_a, xpu_t23);
-    v_s7 = select(v_a, xpu_t24, true && ((xpu_t21 + xpu_t23) < 80u));
-    var v_s8: i32;
-    let xpu_t25 = lidx % 32u;
-    let xpu_t26 = lidx - xpu_t25;
-    let xpu_t27 = xpu_u.p_d;
-    let xpu_t28 = xpu_t27 <= xpu_t25;
-    let xpu_t29 = select(xpu_t25, xpu_t25 - xpu_t27, xpu_t27 <= xpu_t25);
-    let xpu_t30 = subgroupShuffle(v_a, xpu_t29);
-    v_s8 = select(v_a, xpu_t30, xpu_t28 && ((xpu_t26 + xpu_t29) < 80u));
-    var v_s9: i32;
-    let xpu_t31 = lidx % 32u;
-    let xpu_t32 = lidx - xpu_t31;
-    let xpu_t33 = xpu_u.p_d;
-    let xpu_t34 = xpu_t33 < (32u - xpu_t31);
-    let xpu_t35 = select(xpu_t31, xpu_t31 + xpu_t33, xpu_t33 < (32u - xpu_t31));
-    let xpu_t36 = subgroupShuffle(v_a, xpu_t35);
-    v_s9 = select(v_a, xpu_t36, xpu_t34 && ((xpu_t32 + xpu_t35) < 80u));
+    var v_s0: i32 = subgroupAdd(v_a);
+    var v_s1: i32 = subgroupMin(v_a);
+    var v_s2: i32 = subgroupMax(v_a);
+    var v_s3: i32 = subgroupInclusiveAdd(v_a);
+    var v_s4: i32 = subgroupExclusiveAdd(v_a);
+    var v_s5: i32 = xpu_wave_shuffle_i32(v_a, xpu_u.p_bl, 9u);
+    var v_s6: i32 = xpu_wave_shuffle_i32(v_a, v_k, 9u);
+    var v_s7: i32 = xpu_wave_shuffle_i32(v_a, xpu_u.p_m, 10u);
+    var v_s8: i32 = xpu_wave_shuffle_i32(v_a, xpu_u.p_d, 11u);
+    var v_s9: i32 = xpu_wave_shuffle_i32(v_a, xpu_u.p_d, 12u);
     let v_tmp: u32 = v_g * 10u;
     let v_tmp_1: u32 = (v_g * 10u) + 1u;
     let v_tmp_2: u32 = (v_g * 10u) + 2u;
@@ -4448,50 +3385,19 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(workgroup_id) wi
     b_oi[v_tmp_12] = v_tmp_17;
     b_oi[v_tmp_13] = v_tmp_18;
     b_oi[v_tmp_14] = v_tmp_19;
-    var v_u0: u32;
-    let xpu_t37 = lidx % 32u;
-    let xpu_t38 = lidx - xpu_t37;
-    v_u0 = subgroupAdd(v_u);
-    var v_u1: u32;
-    let xpu_t39 = lidx % 32u;
-    let xpu_t40 = lidx - xpu_t39;
-    v_u1 = subgroupMin(v_u);
-    var v_u2: u32;
-    let xpu_t41 = lidx % 32u;
-    let xpu_t42 = lidx - xpu_t41;
-    v_u2 = subgroupMax(v_u);
-    var v_u3: u32;
-    let xpu_t43 = lidx % 32u;
-    let xpu_t44 = lidx - xpu_t43;
-    v_u3 = subgroupInclusiveAdd(v_u);
-    var v_u4: u32;
-    let xpu_t45 = lidx % 32u;
-    let xpu_t46 = lidx - xpu_t45;
-    v_u4 = subgroupExclusiveAdd(v_u);
-    var v_u5: u32;
-    let xpu_t47 = lidx % 32u;
-    let xpu_t48 = lidx - xpu_t47;
-    let xpu_t49 = v_k % 32u;
-    let xpu_t50 = subgroupShuffle(v_u, xpu_t49);
-    v_u5 = select(v_u, xpu_t50, true && ((xpu_t48 + xpu_t49) < 80u));
+    var v_u0: u32 = subgroupAdd(v_u);
+    var v_u1: u32 = subgroupMin(v_u);
+    var v_u2: u32 = subgroupMax(v_u);
+    var v_u3: u32 = subgroupInclusiveAdd(v_u);
+    var v_u4: u32 = subgroupExclusiveAdd(v_u);
+    var v_u5: u32 = xpu_wave_shuffle_u32(v_u, v_k, 9u);
     var v_u6: u32;
     v_u6 = 0u;
     {
-        let xpu_t51 = select(0u, 1u, v_p);
-        let xpu_t52 = lidx % 32u;
-        let xpu_t53 = lidx - xpu_t52;
-        v_u6 = subgroupBallot(xpu_t51 != 0u).x;
+        v_u6 = subgroupBallot(v_p).x;
     }
-    var v_any: bool;
-    let xpu_t54 = select(0u, 1u, v_p);
-    let xpu_t55 = lidx % 32u;
-    let xpu_t56 = lidx - xpu_t55;
-    v_any = subgroupAny(xpu_t54 != 0u);
-    var v_all: bool;
-    let xpu_t57 = select(0u, 1u, v_p);
-    let xpu_t58 = lidx % 32u;
-    let xpu_t59 = lidx - xpu_t58;
-    v_all = subgroupAll(xpu_t57 != 0u);
+    var v_any: bool = subgroupAny(v_p);
+    var v_all: bool = subgroupAll(v_p);
     let v_tmp_20: u32 = v_g * 11u;
     let v_tmp_21: u32 = (v_g * 11u) + 1u;
     let v_tmp_22: u32 = (v_g * 11u) + 2u;
@@ -4529,33 +3435,12 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(workgroup_id) wi
     let v_tmp_39: u32 = 32u;
     b_ou[v_tmp_36] = v_tmp_38;
     b_ou[v_tmp_37] = v_tmp_39;
-    var v_f0: f32;
-    let xpu_t60 = lidx % 32u;
-    let xpu_t61 = lidx - xpu_t60;
-    v_f0 = subgroupAdd(v_f);
-    var v_f1: f32;
-    let xpu_t62 = lidx % 32u;
-    let xpu_t63 = lidx - xpu_t62;
-    v_f1 = subgroupMin(v_f);
-    var v_f2: f32;
-    let xpu_t64 = lidx % 32u;
-    let xpu_t65 = lidx - xpu_t64;
-    v_f2 = subgroupMax(v_f);
-    var v_f3: f32;
-    let xpu_t66 = lidx % 32u;
-    let xpu_t67 = lidx - xpu_t66;
-    v_f3 = subgroupInclusiveAdd(v_f);
-    var v_f4: f32;
-    let xpu_t68 = lidx % 32u;
-    let xpu_t69 = lidx - xpu_t68;
-    v_f4 = subgroupExclusiveAdd(v_f);
-    var v_f5: f32;
-    let xpu_t70 = lidx % 32u;
-    let xpu_t71 = lidx - xpu_t70;
-    let xpu_t72 = xpu_u.p_m;
-    let xpu_t73 = xpu_t70 ^ (xpu_t72 % 32u);
-    let xpu_t74 = subgroupShuffle(v_f, xpu_t73);
-    v_f5 = select(v_f, xpu_t74, true && ((xpu_t71 + xpu_t73) < 80u));
+    var v_f0: f32 = subgroupAdd(v_f);
+    var v_f1: f32 = subgroupMin(v_f);
+    var v_f2: f32 = subgroupMax(v_f);
+    var v_f3: f32 = subgroupInclusiveAdd(v_f);
+    var v_f4: f32 = subgroupExclusiveAdd(v_f);
+    var v_f5: f32 = xpu_wave_shuffle_f32(v_f, xpu_u.p_m, 10u);
     let v_tmp_40: u32 = v_g * 6u;
     let v_tmp_41: u32 = (v_g * 6u) + 1u;
     let v_tmp_42: u32 = (v_g * 6u) + 2u;
@@ -4595,186 +3480,257 @@ struct xpu_Uniforms {
 @group(0) @binding(6) var<storage, read> b_sel: array<u32>;
 @group(0) @binding(7) var<uniform> xpu_u: xpu_Uniforms;
 var<workgroup> xpu_wave: array<u32, 96>;
+var<private> xpu_lidx: u32;
+var<private> xpu_sgsize: u32;
+
+// xpu_wave_reduce_f32 is the verb op of x, one of WaveSum, WaveMin, WaveMax, WavePrefixSum, WaveExclusivePrefixSum, at the folded tier.
+fn xpu_wave_reduce_f32(x: f32, op: u32) -> f32 {
+    let xpu_t1 = xpu_lidx % 32u;
+    let xpu_t2 = xpu_lidx - xpu_t1;
+    var xpu_t3: f32;
+    if op == 1u {
+        xpu_t3 = subgroupMin(x);
+    } else if op == 2u {
+        xpu_t3 = subgroupMax(x);
+    } else {
+        xpu_t3 = subgroupAdd(x);
+    }
+    var xpu_t4: f32 = f32();
+    if op == 3u {
+        xpu_t4 = subgroupInclusiveAdd(x);
+    } else if op == 4u {
+        xpu_t4 = subgroupExclusiveAdd(x);
+    }
+    workgroupBarrier();
+    xpu_wave[xpu_lidx] = bitcast<u32>(xpu_t3);
+    workgroupBarrier();
+    let xpu_t5 = xpu_t1 / xpu_sgsize;
+    var xpu_t6: f32 = select(f32(), xpu_t3, (op == 1u) || (op == 2u));
+    var xpu_t7: u32 = 0u;
+    loop {
+        let xpu_t8 = xpu_t7 * xpu_sgsize;
+        if xpu_t8 >= 32u {
+            break;
+        }
+        let xpu_t9 = bitcast<f32>(xpu_wave[xpu_t2 + xpu_t8]);
+        if ((xpu_t2 + xpu_t8) < 80u) && ((xpu_t7 < xpu_t5) || ((op != 3u) && (op != 4u))) {
+            if op == 1u {
+                xpu_t6 = min(xpu_t6, xpu_t9);
+            } else if op == 2u {
+                xpu_t6 = max(xpu_t6, xpu_t9);
+            } else {
+                xpu_t6 = xpu_t6 + xpu_t9;
+            }
+        }
+        continuing {
+            xpu_t7 = xpu_t7 + 1u;
+        }
+    }
+    return select(xpu_t6, xpu_t4 + xpu_t6, (op == 3u) || (op == 4u));
+}
+
+// xpu_wave_reduce_i32 is the verb op of x, one of WaveSum, WaveMin, WaveMax, WavePrefixSum, WaveExclusivePrefixSum, at the folded tier.
+fn xpu_wave_reduce_i32(x: i32, op: u32) -> i32 {
+    let xpu_t1 = xpu_lidx % 32u;
+    let xpu_t2 = xpu_lidx - xpu_t1;
+    var xpu_t3: i32;
+    if op == 1u {
+        xpu_t3 = subgroupMin(x);
+    } else if op == 2u {
+        xpu_t3 = subgroupMax(x);
+    } else {
+        xpu_t3 = subgroupAdd(x);
+    }
+    var xpu_t4: i32 = i32();
+    if op == 3u {
+        xpu_t4 = subgroupInclusiveAdd(x);
+    } else if op == 4u {
+        xpu_t4 = subgroupExclusiveAdd(x);
+    }
+    workgroupBarrier();
+    xpu_wave[xpu_lidx] = bitcast<u32>(xpu_t3);
+    workgroupBarrier();
+    let xpu_t5 = xpu_t1 / xpu_sgsize;
+    var xpu_t6: i32 = select(i32(), xpu_t3, (op == 1u) || (op == 2u));
+    var xpu_t7: u32 = 0u;
+    loop {
+        let xpu_t8 = xpu_t7 * xpu_sgsize;
+        if xpu_t8 >= 32u {
+            break;
+        }
+        let xpu_t9 = bitcast<i32>(xpu_wave[xpu_t2 + xpu_t8]);
+        if ((xpu_t2 + xpu_t8) < 80u) && ((xpu_t7 < xpu_t5) || ((op != 3u) && (op != 4u))) {
+            if op == 1u {
+                xpu_t6 = min(xpu_t6, xpu_t9);
+            } else if op == 2u {
+                xpu_t6 = max(xpu_t6, xpu_t9);
+            } else {
+                xpu_t6 = xpu_t6 + xpu_t9;
+            }
+        }
+        continuing {
+            xpu_t7 = xpu_t7 + 1u;
+        }
+    }
+    return select(xpu_t6, xpu_t4 + xpu_t6, (op == 3u) || (op == 4u));
+}
+
+// xpu_wave_reduce_u32 is the verb op of x, one of WaveSum, WaveMin, WaveMax, WavePrefixSum, WaveExclusivePrefixSum, at the folded tier.
+fn xpu_wave_reduce_u32(x: u32, op: u32) -> u32 {
+    let xpu_t1 = xpu_lidx % 32u;
+    let xpu_t2 = xpu_lidx - xpu_t1;
+    var xpu_t3: u32;
+    if op == 1u {
+        xpu_t3 = subgroupMin(x);
+    } else if op == 2u {
+        xpu_t3 = subgroupMax(x);
+    } else {
+        xpu_t3 = subgroupAdd(x);
+    }
+    var xpu_t4: u32 = u32();
+    if op == 3u {
+        xpu_t4 = subgroupInclusiveAdd(x);
+    } else if op == 4u {
+        xpu_t4 = subgroupExclusiveAdd(x);
+    }
+    workgroupBarrier();
+    xpu_wave[xpu_lidx] = xpu_t3;
+    workgroupBarrier();
+    let xpu_t5 = xpu_t1 / xpu_sgsize;
+    var xpu_t6: u32 = select(u32(), xpu_t3, (op == 1u) || (op == 2u));
+    var xpu_t7: u32 = 0u;
+    loop {
+        let xpu_t8 = xpu_t7 * xpu_sgsize;
+        if xpu_t8 >= 32u {
+            break;
+        }
+        let xpu_t9 = xpu_wave[xpu_t2 + xpu_t8];
+        if ((xpu_t2 + xpu_t8) < 80u) && ((xpu_t7 < xpu_t5) || ((op != 3u) && (op != 4u))) {
+            if op == 1u {
+                xpu_t6 = min(xpu_t6, xpu_t9);
+            } else if op == 2u {
+                xpu_t6 = max(xpu_t6, xpu_t9);
+            } else {
+                xpu_t6 = xpu_t6 + xpu_t9;
+            }
+        }
+        continuing {
+            xpu_t7 = xpu_t7 + 1u;
+        }
+    }
+    return select(xpu_t6, xpu_t4 + xpu_t6, (op == 3u) || (op == 4u));
+}
+
+// xpu_wave_shuffle_f32 is the verb op of x, one of WaveShuffleXor, at the folded tier.
+fn xpu_wave_shuffle_f32(x: f32, a: u32, op: u32) -> f32 {
+    let xpu_t1 = xpu_lidx % 32u;
+    let xpu_t2 = xpu_lidx - xpu_t1;
+    workgroupBarrier();
+    xpu_wave[xpu_lidx] = bitcast<u32>(x);
+    workgroupBarrier();
+    var xpu_t3: u32;
+    xpu_t3 = xpu_t1 ^ (a % 32u);
+    let xpu_t4 = bitcast<f32>(xpu_wave[xpu_t2 + xpu_t3]);
+    return select(x, xpu_t4, (xpu_t2 + xpu_t3) < 80u);
+}
+
+// xpu_wave_shuffle_i32 is the verb op of x, one of WaveShuffle, WaveShuffleXor, WaveShuffleUp, WaveShuffleDown, at the folded tier.
+fn xpu_wave_shuffle_i32(x: i32, a: u32, op: u32) -> i32 {
+    let xpu_t1 = xpu_lidx % 32u;
+    let xpu_t2 = xpu_lidx - xpu_t1;
+    workgroupBarrier();
+    xpu_wave[xpu_lidx] = bitcast<u32>(x);
+    workgroupBarrier();
+    var xpu_t3: u32;
+    var xpu_t4: bool = true;
+    if op == 9u {
+        xpu_t3 = a % 32u;
+    } else if op == 10u {
+        xpu_t3 = xpu_t1 ^ (a % 32u);
+    } else if op == 11u {
+        xpu_t4 = a <= xpu_t1;
+        xpu_t3 = select(xpu_t1, xpu_t1 - a, xpu_t4);
+    } else {
+        xpu_t4 = a < (32u - xpu_t1);
+        xpu_t3 = select(xpu_t1, xpu_t1 + a, xpu_t4);
+    }
+    let xpu_t5 = bitcast<i32>(xpu_wave[xpu_t2 + xpu_t3]);
+    return select(x, xpu_t5, xpu_t4 && ((xpu_t2 + xpu_t3) < 80u));
+}
+
+// xpu_wave_shuffle_u32 is the verb op of x, one of WaveShuffle, at the folded tier.
+fn xpu_wave_shuffle_u32(x: u32, a: u32, op: u32) -> u32 {
+    let xpu_t1 = xpu_lidx % 32u;
+    let xpu_t2 = xpu_lidx - xpu_t1;
+    workgroupBarrier();
+    xpu_wave[xpu_lidx] = x;
+    workgroupBarrier();
+    var xpu_t3: u32;
+    xpu_t3 = a % 32u;
+    let xpu_t4 = xpu_wave[xpu_t2 + xpu_t3];
+    return select(x, xpu_t4, (xpu_t2 + xpu_t3) < 80u);
+}
+
+// xpu_wave_vote is the verb op of x, one of WaveBallot, WaveAny, WaveAll, at the folded tier.
+fn xpu_wave_vote(x: u32, op: u32) -> u32 {
+    let xpu_t1 = xpu_lidx % 32u;
+    let xpu_t2 = xpu_lidx - xpu_t1;
+    var xpu_t3: u32;
+    if op == 5u {
+        xpu_t3 = subgroupBallot(x != 0u).x;
+    } else if op == 6u {
+        xpu_t3 = select(0u, 1u, subgroupAny(x != 0u));
+    } else {
+        xpu_t3 = select(0u, 1u, subgroupAll(x != 0u));
+    }
+    workgroupBarrier();
+    xpu_wave[xpu_lidx] = xpu_t3;
+    workgroupBarrier();
+    var xpu_t5: u32 = select(0u, 1u, op == 7u);
+    var xpu_t6: u32 = 0u;
+    loop {
+        let xpu_t7 = xpu_t6 * xpu_sgsize;
+        if xpu_t7 >= 32u {
+            break;
+        }
+        let xpu_t8 = xpu_wave[xpu_t2 + xpu_t7];
+        if (xpu_t2 + xpu_t7) < 80u {
+            if op == 5u {
+                xpu_t5 = xpu_t5 | (xpu_t8 << xpu_t7);
+            } else if op == 6u {
+                xpu_t5 = xpu_t5 | xpu_t8;
+            } else {
+                xpu_t5 = xpu_t5 & xpu_t8;
+            }
+        }
+        continuing {
+            xpu_t6 = xpu_t6 + 1u;
+        }
+    }
+    return xpu_t5;
+}
 
 // main is kernel Wave32, block 80x1x1.
 @compute @workgroup_size(80, 1, 1)
 fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) lidx: u32, @builtin(subgroup_size) sgsize: u32) {
+    xpu_lidx = lidx;
+    xpu_sgsize = sgsize;
     let v_g: u32 = gid.x;
     let v_a: i32 = b_xi[v_g];
     let v_u: u32 = b_xu[v_g];
     let v_f: f32 = b_xf[v_g];
     let v_k: u32 = b_sel[v_g];
     let v_p: bool = ((v_u % 4u) != 0u) || ((wid.x % 2u) == 0u);
-    var v_s0: i32;
-    let xpu_t1 = lidx % 32u;
-    let xpu_t2 = lidx - xpu_t1;
-    let xpu_t3 = subgroupAdd(v_a);
-    workgroupBarrier();
-    xpu_wave[lidx] = bitcast<u32>(xpu_t3);
-    workgroupBarrier();
-    var xpu_t4: i32 = i32();
-    var xpu_t5: u32 = 0u;
-    loop {
-        let xpu_t6 = xpu_t5 * sgsize;
-        if xpu_t6 >= 32u {
-            break;
-        }
-        let xpu_t7 = bitcast<i32>(xpu_wave[xpu_t2 + xpu_t6]);
-        if (xpu_t2 + xpu_t6) < 80u {
-            xpu_t4 = xpu_t4 + xpu_t7;
-        }
-        continuing {
-            xpu_t5 = xpu_t5 + 1u;
-        }
-    }
-    v_s0 = xpu_t4;
-    var v_s1: i32;
-    let xpu_t8 = lidx % 32u;
-    let xpu_t9 = lidx - xpu_t8;
-    let xpu_t10 = subgroupMin(v_a);
-    workgroupBarrier();
-    xpu_wave[lidx] = bitcast<u32>(xpu_t10);
-    workgroupBarrier();
-    var xpu_t11: i32 = xpu_t10;
-    var xpu_t12: u32 = 0u;
-    loop {
-        let xpu_t13 = xpu_t12 * sgsize;
-        if xpu_t13 >= 32u {
-            break;
-        }
-        let xpu_t14 = bitcast<i32>(xpu_wave[xpu_t9 + xpu_t13]);
-        if (xpu_t9 + xpu_t13) < 80u {
-            xpu_t11 = min(xpu_t11, xpu_t14);
-        }
-        continuing {
-            xpu_t12 = xpu_t12 + 1u;
-        }
-    }
-    v_s1 = xpu_t11;
-    var v_s2: i32;
-    let xpu_t15 = lidx % 32u;
-    let xpu_t16 = lidx - xpu_t15;
-    let xpu_t17 = subgroupMax(v_a);
-    workgroupBarrier();
-    xpu_wave[lidx] = bitcast<u32>(xpu_t17);
-    workgroupBarrier();
-    var xpu_t18: i32 = xpu_t17;
-    var xpu_t19: u32 = 0u;
-    loop {
-        let xpu_t20 = xpu_t19 * sgsize;
-        if xpu_t20 >= 32u {
-            break;
-        }
-        let xpu_t21 = bitcast<i32>(xpu_wave[xpu_t16 + xpu_t20]);
-        if (xpu_t16 + xpu_t20) < 80u {
-            xpu_t18 = max(xpu_t18, xpu_t21);
-        }
-        continuing {
-            xpu_t19 = xpu_t19 + 1u;
-        }
-    }
-    v_s2 = xpu_t18;
-    var v_s3: i32;
-    let xpu_t22 = lidx % 32u;
-    let xpu_t23 = lidx - xpu_t22;
-    let xpu_t24 = subgroupInclusiveAdd(v_a);
-    let xpu_t25 = subgroupAdd(v_a);
-    workgroupBarrier();
-    xpu_wave[lidx] = bitcast<u32>(xpu_t25);
-    workgroupBarrier();
-    let xpu_t26 = xpu_t22 / sgsize;
-    var xpu_t27: i32 = i32();
-    var xpu_t28: u32 = 0u;
-    loop {
-        let xpu_t29 = xpu_t28 * sgsize;
-        if xpu_t29 >= 32u {
-            break;
-        }
-        let xpu_t30 = bitcast<i32>(xpu_wave[xpu_t23 + xpu_t29]);
-        if ((xpu_t23 + xpu_t29) < 80u) && (xpu_t28 < xpu_t26) {
-            xpu_t27 = xpu_t27 + xpu_t30;
-        }
-        continuing {
-            xpu_t28 = xpu_t28 + 1u;
-        }
-    }
-    v_s3 = xpu_t24 + xpu_t27;
-    var v_s4: i32;
-    let xpu_t31 = lidx % 32u;
-    let xpu_t32 = lidx - xpu_t31;
-    let xpu_t33 = subgroupExclusiveAdd(v_a);
-    let xpu_t34 = subgroupAdd(v_a);
-    workgroupBarrier();
-    xpu_wave[lidx] = bitcast<u32>(xpu_t34);
-    workgroupBarrier();
-    let xpu_t35 = xpu_t31 / sgsize;
-    var xpu_t36: i32 = i32();
-    var xpu_t37: u32 = 0u;
-    loop {
-        let xpu_t38 = xpu_t37 * sgsize;
-        if xpu_t38 >= 32u {
-            break;
-        }
-        let xpu_t39 = bitcast<i32>(xpu_wave[xpu_t32 + xpu_t38]);
-        if ((xpu_t32 + xpu_t38) < 80u) && (xpu_t37 < xpu_t35) {
-            xpu_t36 = xpu_t36 + xpu_t39;
-        }
-        continuing {
-            xpu_t37 = xpu_t37 + 1u;
-        }
-    }
-    v_s4 = xpu_t33 + xpu_t36;
-    var v_s5: i32;
-    let xpu_t40 = lidx % 32u;
-    let xpu_t41 = lidx - xpu_t40;
-    workgroupBarrier();
-    xpu_wave[lidx] = bitcast<u32>(v_a);
-    workgroupBarrier();
-    let xpu_t42 = xpu_u.p_bl;
-    let xpu_t43 = xpu_t42 % 32u;
-    let xpu_t44 = bitcast<i32>(xpu_wave[xpu_t41 + xpu_t43]);
-    v_s5 = select(v_a, xpu_t44, true && ((xpu_t41 + xpu_t43) < 80u));
-    var v_s6: i32;
-    let xpu_t45 = lidx % 32u;
-    let xpu_t46 = lidx - xpu_t45;
-    workgroupBarrier();
-    xpu_wave[lidx] = bitcast<u32>(v_a);
-    workgroupBarrier();
-    let xpu_t47 = v_k % 32u;
-    let xpu_t48 = bitcast<i32>(xpu_wave[xpu_t46 + xpu_t47]);
-    v_s6 = select(v_a, xpu_t48, true && ((xpu_t46 + xpu_t47) < 80u));
-    var v_s7: i32;
-    let xpu_t49 = lidx % 32u;
-    let xpu_t50 = lidx - xpu_t49;
-    workgroupBarrier();
-    xpu_wave[lidx] = bitcast<u32>(v_a);
-    workgroupBarrier();
-    let xpu_t51 = xpu_u.p_m;
-    let xpu_t52 = xpu_t49 ^ (xpu_t51 % 32u);
-    let xpu_t53 = bitcast<i32>(xpu_wave[xpu_t50 + xpu_t52]);
-    v_s7 = select(v_a, xpu_t53, true && ((xpu_t50 + xpu_t52) < 80u));
-    var v_s8: i32;
-    let xpu_t54 = lidx % 32u;
-    let xpu_t55 = lidx - xpu_t54;
-    workgroupBarrier();
-    xpu_wave[lidx] = bitcast<u32>(v_a);
-    workgroupBarrier();
-    let xpu_t56 = xpu_u.p_d;
-    let xpu_t57 = xpu_t56 <= xpu_t54;
-    let xpu_t58 = select(xpu_t54, xpu_t54 - xpu_t56, xpu_t56 <= xpu_t54);
-    let xpu_t59 = bitcast<i32>(xpu_wave[xpu_t55 + xpu_t58]);
-    v_s8 = select(v_a, xpu_t59, xpu_t57 && ((xpu_t55 + xpu_t58) < 80u));
-    var v_s9: i32;
-    let xpu_t60 = lidx % 32u;
-    let xpu_t61 = lidx - xpu_t60;
-    workgroupBarrier();
-    xpu_wave[lidx] = bitcast<u32>(v_a);
-    workgroupBarrier();
-    let xpu_t62 = xpu_u.p_d;
-    let xpu_t63 = xpu_t62 < (32u - xpu_t60);
-    let xpu_t64 = select(xpu_t60, xpu_t60 + xpu_t62, xpu_t62 < (32u - xpu_t60));
-    let xpu_t65 = bitcast<i32>(xpu_wave[xpu_t61 + xpu_t64]);
-    v_s9 = select(v_a, xpu_t65, xpu_t63 && ((xpu_t61 + xpu_t64) < 80u));
+    var v_s0: i32 = xpu_wave_reduce_i32(v_a, 0u);
+    var v_s1: i32 = xpu_wave_reduce_i32(v_a, 1u);
+    var v_s2: i32 = xpu_wave_reduce_i32(v_a, 2u);
+    var v_s3: i32 = xpu_wave_reduce_i32(v_a, 3u);
+    var v_s4: i32 = xpu_wave_reduce_i32(v_a, 4u);
+    var v_s5: i32 = xpu_wave_shuffle_i32(v_a, xpu_u.p_bl, 9u);
+    var v_s6: i32 = xpu_wave_shuffle_i32(v_a, v_k, 9u);
+    var v_s7: i32 = xpu_wave_shuffle_i32(v_a, xpu_u.p_m, 10u);
+    var v_s8: i32 = xpu_wave_shuffle_i32(v_a, xpu_u.p_d, 11u);
+    var v_s9: i32 = xpu_wave_shuffle_i32(v_a, xpu_u.p_d, 12u);
     let v_tmp: u32 = v_g * 10u;
     let v_tmp_1: u32 = (v_g * 10u) + 1u;
     let v_tmp_2: u32 = (v_g * 10u) + 2u;
@@ -4805,209 +3761,19 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(workgroup_id) wi
     b_oi[v_tmp_12] = v_tmp_17;
     b_oi[v_tmp_13] = v_tmp_18;
     b_oi[v_tmp_14] = v_tmp_19;
-    var v_u0: u32;
-    let xpu_t66 = lidx % 32u;
-    let xpu_t67 = lidx - xpu_t66;
-    let xpu_t68 = subgroupAdd(v_u);
-    workgroupBarrier();
-    xpu_wave[lidx] = xpu_t68;
-    workgroupBarrier();
-    var xpu_t69: u32 = u32();
-    var xpu_t70: u32 = 0u;
-    loop {
-        let xpu_t71 = xpu_t70 * sgsize;
-        if xpu_t71 >= 32u {
-            break;
-        }
-        let xpu_t72 = xpu_wave[xpu_t67 + xpu_t71];
-        if (xpu_t67 + xpu_t71) < 80u {
-            xpu_t69 = xpu_t69 + xpu_t72;
-        }
-        continuing {
-            xpu_t70 = xpu_t70 + 1u;
-        }
-    }
-    v_u0 = xpu_t69;
-    var v_u1: u32;
-    let xpu_t73 = lidx % 32u;
-    let xpu_t74 = lidx - xpu_t73;
-    let xpu_t75 = subgroupMin(v_u);
-    workgroupBarrier();
-    xpu_wave[lidx] = xpu_t75;
-    workgroupBarrier();
-    var xpu_t76: u32 = xpu_t75;
-    var xpu_t77: u32 = 0u;
-    loop {
-        let xpu_t78 = xpu_t77 * sgsize;
-        if xpu_t78 >= 32u {
-            break;
-        }
-        let xpu_t79 = xpu_wave[xpu_t74 + xpu_t78];
-        if (xpu_t74 + xpu_t78) < 80u {
-            xpu_t76 = min(xpu_t76, xpu_t79);
-        }
-        continuing {
-            xpu_t77 = xpu_t77 + 1u;
-        }
-    }
-    v_u1 = xpu_t76;
-    var v_u2: u32;
-    let xpu_t80 = lidx % 32u;
-    let xpu_t81 = lidx - xpu_t80;
-    let xpu_t82 = subgroupMax(v_u);
-    workgroupBarrier();
-    xpu_wave[lidx] = xpu_t82;
-    workgroupBarrier();
-    var xpu_t83: u32 = xpu_t82;
-    var xpu_t84: u32 = 0u;
-    loop {
-        let xpu_t85 = xpu_t84 * sgsize;
-        if xpu_t85 >= 32u {
-            break;
-        }
-        let xpu_t86 = xpu_wave[xpu_t81 + xpu_t85];
-        if (xpu_t81 + xpu_t85) < 80u {
-            xpu_t83 = max(xpu_t83, xpu_t86);
-        }
-        continuing {
-            xpu_t84 = xpu_t84 + 1u;
-        }
-    }
-    v_u2 = xpu_t83;
-    var v_u3: u32;
-    let xpu_t87 = lidx % 32u;
-    let xpu_t88 = lidx - xpu_t87;
-    let xpu_t89 = subgroupInclusiveAdd(v_u);
-    let xpu_t90 = subgroupAdd(v_u);
-    workgroupBarrier();
-    xpu_wave[lidx] = xpu_t90;
-    workgroupBarrier();
-    let xpu_t91 = xpu_t87 / sgsize;
-    var xpu_t92: u32 = u32();
-    var xpu_t93: u32 = 0u;
-    loop {
-        let xpu_t94 = xpu_t93 * sgsize;
-        if xpu_t94 >= 32u {
-            break;
-        }
-        let xpu_t95 = xpu_wave[xpu_t88 + xpu_t94];
-        if ((xpu_t88 + xpu_t94) < 80u) && (xpu_t93 < xpu_t91) {
-            xpu_t92 = xpu_t92 + xpu_t95;
-        }
-        continuing {
-            xpu_t93 = xpu_t93 + 1u;
-        }
-    }
-    v_u3 = xpu_t89 + xpu_t92;
-    var v_u4: u32;
-    let xpu_t96 = lidx % 32u;
-    let xpu_t97 = lidx - xpu_t96;
-    let xpu_t98 = subgroupExclusiveAdd(v_u);
-    let xpu_t99 = subgroupAdd(v_u);
-    workgroupBarrier();
-    xpu_wave[lidx] = xpu_t99;
-    workgroupBarrier();
-    let xpu_t100 = xpu_t96 / sgsize;
-    var xpu_t101: u32 = u32();
-    var xpu_t102: u32 = 0u;
-    loop {
-        let xpu_t103 = xpu_t102 * sgsize;
-        if xpu_t103 >= 32u {
-            break;
-        }
-        let xpu_t104 = xpu_wave[xpu_t97 + xpu_t103];
-        if ((xpu_t97 + xpu_t103) < 80u) && (xpu_t102 < xpu_t100) {
-            xpu_t101 = xpu_t101 + xpu_t104;
-        }
-        continuing {
-            xpu_t102 = xpu_t102 + 1u;
-        }
-    }
-    v_u4 = xpu_t98 + xpu_t101;
-    var v_u5: u32;
-    let xpu_t105 = lidx % 32u;
-    let xpu_t106 = lidx - xpu_t105;
-    workgroupBarrier();
-    xpu_wave[lidx] = v_u;
-    workgroupBarrier();
-    let xpu_t107 = v_k % 32u;
-    let xpu_t108 = xpu_wave[xpu_t106 + xpu_t107];
-    v_u5 = select(v_u, xpu_t108, true && ((xpu_t106 + xpu_t107) < 80u));
+    var v_u0: u32 = xpu_wave_reduce_u32(v_u, 0u);
+    var v_u1: u32 = xpu_wave_reduce_u32(v_u, 1u);
+    var v_u2: u32 = xpu_wave_reduce_u32(v_u, 2u);
+    var v_u3: u32 = xpu_wave_reduce_u32(v_u, 3u);
+    var v_u4: u32 = xpu_wave_reduce_u32(v_u, 4u);
+    var v_u5: u32 = xpu_wave_shuffle_u32(v_u, v_k, 9u);
     var v_u6: u32;
     v_u6 = 0u;
     {
-        let xpu_t109 = select(0u, 1u, v_p);
-        let xpu_t110 = lidx % 32u;
-        let xpu_t111 = lidx - xpu_t110;
-        let xpu_t112 = subgroupBallot(xpu_t109 != 0u).x;
-        workgroupBarrier();
-        xpu_wave[lidx] = xpu_t112;
-        workgroupBarrier();
-        var xpu_t113: u32 = 0u;
-        var xpu_t114: u32 = 0u;
-        loop {
-            let xpu_t115 = xpu_t114 * sgsize;
-            if xpu_t115 >= 32u {
-                break;
-            }
-            let xpu_t116 = xpu_wave[xpu_t111 + xpu_t115];
-            if (xpu_t111 + xpu_t115) < 80u {
-                xpu_t113 = xpu_t113 | (xpu_t116 << xpu_t115);
-            }
-            continuing {
-                xpu_t114 = xpu_t114 + 1u;
-            }
-        }
-        v_u6 = xpu_t113;
+        v_u6 = xpu_wave_vote(select(0u, 1u, v_p), 5u);
     }
-    var v_any: bool;
-    let xpu_t117 = select(0u, 1u, v_p);
-    let xpu_t118 = lidx % 32u;
-    let xpu_t119 = lidx - xpu_t118;
-    let xpu_t120 = select(0u, 1u, subgroupAny(xpu_t117 != 0u));
-    workgroupBarrier();
-    xpu_wave[lidx] = xpu_t120;
-    workgroupBarrier();
-    var xpu_t121: u32 = 0u;
-    var xpu_t122: u32 = 0u;
-    loop {
-        let xpu_t123 = xpu_t122 * sgsize;
-        if xpu_t123 >= 32u {
-            break;
-        }
-        let xpu_t124 = xpu_wave[xpu_t119 + xpu_t123];
-        if (xpu_t119 + xpu_t123) < 80u {
-            xpu_t121 = xpu_t121 | xpu_t124;
-        }
-        continuing {
-            xpu_t122 = xpu_t122 + 1u;
-        }
-    }
-    v_any = xpu_t121 != 0u;
-    var v_all: bool;
-    let xpu_t125 = select(0u, 1u, v_p);
-    let xpu_t126 = lidx % 32u;
-    let xpu_t127 = lidx - xpu_t126;
-    let xpu_t128 = select(0u, 1u, subgroupAll(xpu_t125 != 0u));
-    workgroupBarrier();
-    xpu_wave[lidx] = xpu_t128;
-    workgroupBarrier();
-    var xpu_t129: u32 = 1u;
-    var xpu_t130: u32 = 0u;
-    loop {
-        let xpu_t131 = xpu_t130 * sgsize;
-        if xpu_t131 >= 32u {
-            break;
-        }
-        let xpu_t132 = xpu_wave[xpu_t127 + xpu_t131];
-        if (xpu_t127 + xpu_t131) < 80u {
-            xpu_t129 = xpu_t129 & xpu_t132;
-        }
-        continuing {
-            xpu_t130 = xpu_t130 + 1u;
-        }
-    }
-    v_all = xpu_t129 != 0u;
+    var v_any: bool = xpu_wave_vote(select(0u, 1u, v_p), 6u) != 0u;
+    var v_all: bool = xpu_wave_vote(select(0u, 1u, v_p), 7u) != 0u;
     let v_tmp_20: u32 = v_g * 11u;
     let v_tmp_21: u32 = (v_g * 11u) + 1u;
     let v_tmp_22: u32 = (v_g * 11u) + 2u;
@@ -5045,135 +3811,12 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(workgroup_id) wi
     let v_tmp_39: u32 = 32u;
     b_ou[v_tmp_36] = v_tmp_38;
     b_ou[v_tmp_37] = v_tmp_39;
-    var v_f0: f32;
-    let xpu_t133 = lidx % 32u;
-    let xpu_t134 = lidx - xpu_t133;
-    let xpu_t135 = subgroupAdd(v_f);
-    workgroupBarrier();
-    xpu_wave[lidx] = bitcast<u32>(xpu_t135);
-    workgroupBarrier();
-    var xpu_t136: f32 = f32();
-    var xpu_t137: u32 = 0u;
-    loop {
-        let xpu_t138 = xpu_t137 * sgsize;
-        if xpu_t138 >= 32u {
-            break;
-        }
-        let xpu_t139 = bitcast<f32>(xpu_wave[xpu_t134 + xpu_t138]);
-        if (xpu_t134 + xpu_t138) < 80u {
-            xpu_t136 = xpu_t136 + xpu_t139;
-        }
-        continuing {
-            xpu_t137 = xpu_t137 + 1u;
-        }
-    }
-    v_f0 = xpu_t136;
-    var v_f1: f32;
-    let xpu_t140 = lidx % 32u;
-    let xpu_t141 = lidx - xpu_t140;
-    let xpu_t142 = subgroupMin(v_f);
-    workgroupBarrier();
-    xpu_wave[lidx] = bitcast<u32>(xpu_t142);
-    workgroupBarrier();
-    var xpu_t143: f32 = xpu_t142;
-    var xpu_t144: u32 = 0u;
-    loop {
-        let xpu_t145 = xpu_t144 * sgsize;
-        if xpu_t145 >= 32u {
-            break;
-        }
-        let xpu_t146 = bitcast<f32>(xpu_wave[xpu_t141 + xpu_t145]);
-        if (xpu_t141 + xpu_t145) < 80u {
-            xpu_t143 = min(xpu_t143, xpu_t146);
-        }
-        continuing {
-            xpu_t144 = xpu_t144 + 1u;
-        }
-    }
-    v_f1 = xpu_t143;
-    var v_f2: f32;
-    let xpu_t147 = lidx % 32u;
-    let xpu_t148 = lidx - xpu_t147;
-    let xpu_t149 = subgroupMax(v_f);
-    workgroupBarrier();
-    xpu_wave[lidx] = bitcast<u32>(xpu_t149);
-    workgroupBarrier();
-    var xpu_t150: f32 = xpu_t149;
-    var xpu_t151: u32 = 0u;
-    loop {
-        let xpu_t152 = xpu_t151 * sgsize;
-        if xpu_t152 >= 32u {
-            break;
-        }
-        let xpu_t153 = bitcast<f32>(xpu_wave[xpu_t148 + xpu_t152]);
-        if (xpu_t148 + xpu_t152) < 80u {
-            xpu_t150 = max(xpu_t150, xpu_t153);
-        }
-        continuing {
-            xpu_t151 = xpu_t151 + 1u;
-        }
-    }
-    v_f2 = xpu_t150;
-    var v_f3: f32;
-    let xpu_t154 = lidx % 32u;
-    let xpu_t155 = lidx - xpu_t154;
-    let xpu_t156 = subgroupInclusiveAdd(v_f);
-    let xpu_t157 = subgroupAdd(v_f);
-    workgroupBarrier();
-    xpu_wave[lidx] = bitcast<u32>(xpu_t157);
-    workgroupBarrier();
-    let xpu_t158 = xpu_t154 / sgsize;
-    var xpu_t159: f32 = f32();
-    var xpu_t160: u32 = 0u;
-    loop {
-        let xpu_t161 = xpu_t160 * sgsize;
-        if xpu_t161 >= 32u {
-            break;
-        }
-        let xpu_t162 = bitcast<f32>(xpu_wave[xpu_t155 + xpu_t161]);
-        if ((xpu_t155 + xpu_t161) < 80u) && (xpu_t160 < xpu_t158) {
-            xpu_t159 = xpu_t159 + xpu_t162;
-        }
-        continuing {
-            xpu_t160 = xpu_t160 + 1u;
-        }
-    }
-    v_f3 = xpu_t156 + xpu_t159;
-    var v_f4: f32;
-    let xpu_t163 = lidx % 32u;
-    let xpu_t164 = lidx - xpu_t163;
-    let xpu_t165 = subgroupExclusiveAdd(v_f);
-    let xpu_t166 = subgroupAdd(v_f);
-    workgroupBarrier();
-    xpu_wave[lidx] = bitcast<u32>(xpu_t166);
-    workgroupBarrier();
-    let xpu_t167 = xpu_t163 / sgsize;
-    var xpu_t168: f32 = f32();
-    var xpu_t169: u32 = 0u;
-    loop {
-        let xpu_t170 = xpu_t169 * sgsize;
-        if xpu_t170 >= 32u {
-            break;
-        }
-        let xpu_t171 = bitcast<f32>(xpu_wave[xpu_t164 + xpu_t170]);
-        if ((xpu_t164 + xpu_t170) < 80u) && (xpu_t169 < xpu_t167) {
-            xpu_t168 = xpu_t168 + xpu_t171;
-        }
-        continuing {
-            xpu_t169 = xpu_t169 + 1u;
-        }
-    }
-    v_f4 = xpu_t165 + xpu_t168;
-    var v_f5: f32;
-    let xpu_t172 = lidx % 32u;
-    let xpu_t173 = lidx - xpu_t172;
-    workgroupBarrier();
-    xpu_wave[lidx] = bitcast<u32>(v_f);
-    workgroupBarrier();
-    let xpu_t174 = xpu_u.p_m;
-    let xpu_t175 = xpu_t172 ^ (xpu_t174 % 32u);
-    let xpu_t176 = bitcast<f32>(xpu_wave[xpu_t173 + xpu_t175]);
-    v_f5 = select(v_f, xpu_t176, true && ((xpu_t173 + xpu_t175) < 80u));
+    var v_f0: f32 = xpu_wave_reduce_f32(v_f, 0u);
+    var v_f1: f32 = xpu_wave_reduce_f32(v_f, 1u);
+    var v_f2: f32 = xpu_wave_reduce_f32(v_f, 2u);
+    var v_f3: f32 = xpu_wave_reduce_f32(v_f, 3u);
+    var v_f4: f32 = xpu_wave_reduce_f32(v_f, 4u);
+    var v_f5: f32 = xpu_wave_shuffle_f32(v_f, xpu_u.p_m, 10u);
     let v_tmp_40: u32 = v_g * 6u;
     let v_tmp_41: u32 = (v_g * 6u) + 1u;
     let v_tmp_42: u32 = (v_g * 6u) + 2u;
@@ -5212,142 +3855,179 @@ struct xpu_Uniforms {
 @group(0) @binding(5) var<storage, read> b_xf: array<f32>;
 @group(0) @binding(6) var<storage, read> b_sel: array<u32>;
 @group(0) @binding(7) var<uniform> xpu_u: xpu_Uniforms;
+var<private> xpu_lidx: u32;
+var<private> xpu_sgid: u32;
+
+// xpu_wave_reduce_f32 is the verb op of x, one of WaveSum, WaveMin, WaveMax, WavePrefixSum, WaveExclusivePrefixSum, at the narrow tier.
+fn xpu_wave_reduce_f32(x: f32, op: u32) -> f32 {
+    let xpu_t1 = xpu_lidx % 32u;
+    let xpu_t2 = xpu_lidx - xpu_t1;
+    var xpu_t3: f32 = select(f32(), x, (op == 1u) || (op == 2u));
+    var xpu_t4: u32 = 0u;
+    loop {
+        if xpu_t4 >= 32u {
+            break;
+        }
+        let xpu_t5 = subgroupShuffle(x, (xpu_sgid - (xpu_sgid % 32u)) + xpu_t4);
+        if (((xpu_t2 + xpu_t4) < 80u) && ((xpu_t4 <= xpu_t1) || (op != 3u))) && ((xpu_t4 < xpu_t1) || (op != 4u)) {
+            if op == 1u {
+                xpu_t3 = min(xpu_t3, xpu_t5);
+            } else if op == 2u {
+                xpu_t3 = max(xpu_t3, xpu_t5);
+            } else {
+                xpu_t3 = xpu_t3 + xpu_t5;
+            }
+        }
+        continuing {
+            xpu_t4 = xpu_t4 + 1u;
+        }
+    }
+    return xpu_t3;
+}
+
+// xpu_wave_reduce_i32 is the verb op of x, one of WaveSum, WaveMin, WaveMax, WavePrefixSum, WaveExclusivePrefixSum, at the narrow tier.
+fn xpu_wave_reduce_i32(x: i32, op: u32) -> i32 {
+    let xpu_t1 = xpu_lidx % 32u;
+    let xpu_t2 = xpu_lidx - xpu_t1;
+    var xpu_t3: i32 = select(i32(), x, (op == 1u) || (op == 2u));
+    var xpu_t4: u32 = 0u;
+    loop {
+        if xpu_t4 >= 32u {
+            break;
+        }
+        let xpu_t5 = subgroupShuffle(x, (xpu_sgid - (xpu_sgid % 32u)) + xpu_t4);
+        if (((xpu_t2 + xpu_t4) < 80u) && ((xpu_t4 <= xpu_t1) || (op != 3u))) && ((xpu_t4 < xpu_t1) || (op != 4u)) {
+            if op == 1u {
+                xpu_t3 = min(xpu_t3, xpu_t5);
+            } else if op == 2u {
+                xpu_t3 = max(xpu_t3, xpu_t5);
+            } else {
+                xpu_t3 = xpu_t3 + xpu_t5;
+            }
+        }
+        continuing {
+            xpu_t4 = xpu_t4 + 1u;
+        }
+    }
+    return xpu_t3;
+}
+
+// xpu_wave_reduce_u32 is the verb op of x, one of WaveSum, WaveMin, WaveMax, WavePrefixSum, WaveExclusivePrefixSum, at the narrow tier.
+fn xpu_wave_reduce_u32(x: u32, op: u32) -> u32 {
+    let xpu_t1 = xpu_lidx % 32u;
+    let xpu_t2 = xpu_lidx - xpu_t1;
+    var xpu_t3: u32 = select(u32(), x, (op == 1u) || (op == 2u));
+    var xpu_t4: u32 = 0u;
+    loop {
+        if xpu_t4 >= 32u {
+            break;
+        }
+        let xpu_t5 = subgroupShuffle(x, (xpu_sgid - (xpu_sgid % 32u)) + xpu_t4);
+        if (((xpu_t2 + xpu_t4) < 80u) && ((xpu_t4 <= xpu_t1) || (op != 3u))) && ((xpu_t4 < xpu_t1) || (op != 4u)) {
+            if op == 1u {
+                xpu_t3 = min(xpu_t3, xpu_t5);
+            } else if op == 2u {
+                xpu_t3 = max(xpu_t3, xpu_t5);
+            } else {
+                xpu_t3 = xpu_t3 + xpu_t5;
+            }
+        }
+        continuing {
+            xpu_t4 = xpu_t4 + 1u;
+        }
+    }
+    return xpu_t3;
+}
+
+// xpu_wave_shuffle_f32 is the verb op of x, one of WaveShuffleXor, at the narrow tier.
+fn xpu_wave_shuffle_f32(x: f32, a: u32, op: u32) -> f32 {
+    let xpu_t1 = xpu_lidx % 32u;
+    let xpu_t2 = xpu_lidx - xpu_t1;
+    var xpu_t3: u32;
+    xpu_t3 = xpu_t1 ^ (a % 32u);
+    let xpu_t4 = subgroupShuffle(x, (xpu_sgid - (xpu_sgid % 32u)) + xpu_t3);
+    return select(x, xpu_t4, (xpu_t2 + xpu_t3) < 80u);
+}
+
+// xpu_wave_shuffle_i32 is the verb op of x, one of WaveShuffle, WaveShuffleXor, WaveShuffleUp, WaveShuffleDown, at the narrow tier.
+fn xpu_wave_shuffle_i32(x: i32, a: u32, op: u32) -> i32 {
+    let xpu_t1 = xpu_lidx % 32u;
+    let xpu_t2 = xpu_lidx - xpu_t1;
+    var xpu_t3: u32;
+    var xpu_t4: bool = true;
+    if op == 9u {
+        xpu_t3 = a % 32u;
+    } else if op == 10u {
+        xpu_t3 = xpu_t1 ^ (a % 32u);
+    } else if op == 11u {
+        xpu_t4 = a <= xpu_t1;
+        xpu_t3 = select(xpu_t1, xpu_t1 - a, xpu_t4);
+    } else {
+        xpu_t4 = a < (32u - xpu_t1);
+        xpu_t3 = select(xpu_t1, xpu_t1 + a, xpu_t4);
+    }
+    let xpu_t5 = subgroupShuffle(x, (xpu_sgid - (xpu_sgid % 32u)) + xpu_t3);
+    return select(x, xpu_t5, xpu_t4 && ((xpu_t2 + xpu_t3) < 80u));
+}
+
+// xpu_wave_shuffle_u32 is the verb op of x, one of WaveShuffle, at the narrow tier.
+fn xpu_wave_shuffle_u32(x: u32, a: u32, op: u32) -> u32 {
+    let xpu_t1 = xpu_lidx % 32u;
+    let xpu_t2 = xpu_lidx - xpu_t1;
+    var xpu_t3: u32;
+    xpu_t3 = a % 32u;
+    let xpu_t4 = subgroupShuffle(x, (xpu_sgid - (xpu_sgid % 32u)) + xpu_t3);
+    return select(x, xpu_t4, (xpu_t2 + xpu_t3) < 80u);
+}
+
+// xpu_wave_vote is the verb op of x, one of WaveBallot, WaveAny, WaveAll, at the narrow tier.
+fn xpu_wave_vote(x: u32, op: u32) -> u32 {
+    let xpu_t1 = xpu_lidx % 32u;
+    let xpu_t2 = xpu_lidx - xpu_t1;
+    var xpu_t3: u32 = select(0u, 1u, op == 7u);
+    var xpu_t4: u32 = 0u;
+    loop {
+        if xpu_t4 >= 32u {
+            break;
+        }
+        let xpu_t5 = subgroupShuffle(x, (xpu_sgid - (xpu_sgid % 32u)) + xpu_t4);
+        if (xpu_t2 + xpu_t4) < 80u {
+            if op == 5u {
+                xpu_t3 = xpu_t3 | (xpu_t5 << xpu_t4);
+            } else if op == 6u {
+                xpu_t3 = xpu_t3 | xpu_t5;
+            } else {
+                xpu_t3 = xpu_t3 & xpu_t5;
+            }
+        }
+        continuing {
+            xpu_t4 = xpu_t4 + 1u;
+        }
+    }
+    return xpu_t3;
+}
 
 // main is kernel Wave32, block 80x1x1.
 @compute @workgroup_size(80, 1, 1)
 fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) lidx: u32, @builtin(subgroup_invocation_id) sgid: u32) {
+    xpu_lidx = lidx;
+    xpu_sgid = sgid;
     let v_g: u32 = gid.x;
     let v_a: i32 = b_xi[v_g];
     let v_u: u32 = b_xu[v_g];
     let v_f: f32 = b_xf[v_g];
     let v_k: u32 = b_sel[v_g];
     let v_p: bool = ((v_u % 4u) != 0u) || ((wid.x % 2u) == 0u);
-    var v_s0: i32;
-    let xpu_t1 = lidx % 32u;
-    let xpu_t2 = lidx - xpu_t1;
-    var xpu_t3: i32 = i32();
-    var xpu_t4: u32 = 0u;
-    loop {
-        if xpu_t4 >= 32u {
-            break;
-        }
-        let xpu_t5 = subgroupShuffle(v_a, (sgid - (sgid % 32u)) + xpu_t4);
-        if (xpu_t2 + xpu_t4) < 80u {
-            xpu_t3 = xpu_t3 + xpu_t5;
-        }
-        continuing {
-            xpu_t4 = xpu_t4 + 1u;
-        }
-    }
-    v_s0 = xpu_t3;
-    var v_s1: i32;
-    let xpu_t6 = lidx % 32u;
-    let xpu_t7 = lidx - xpu_t6;
-    var xpu_t8: i32 = v_a;
-    var xpu_t9: u32 = 0u;
-    loop {
-        if xpu_t9 >= 32u {
-            break;
-        }
-        let xpu_t10 = subgroupShuffle(v_a, (sgid - (sgid % 32u)) + xpu_t9);
-        if (xpu_t7 + xpu_t9) < 80u {
-            xpu_t8 = min(xpu_t8, xpu_t10);
-        }
-        continuing {
-            xpu_t9 = xpu_t9 + 1u;
-        }
-    }
-    v_s1 = xpu_t8;
-    var v_s2: i32;
-    let xpu_t11 = lidx % 32u;
-    let xpu_t12 = lidx - xpu_t11;
-    var xpu_t13: i32 = v_a;
-    var xpu_t14: u32 = 0u;
-    loop {
-        if xpu_t14 >= 32u {
-            break;
-        }
-        let xpu_t15 = subgroupShuffle(v_a, (sgid - (sgid % 32u)) + xpu_t14);
-        if (xpu_t12 + xpu_t14) < 80u {
-            xpu_t13 = max(xpu_t13, xpu_t15);
-        }
-        continuing {
-            xpu_t14 = xpu_t14 + 1u;
-        }
-    }
-    v_s2 = xpu_t13;
-    var v_s3: i32;
-    let xpu_t16 = lidx % 32u;
-    let xpu_t17 = lidx - xpu_t16;
-    var xpu_t18: i32 = i32();
-    var xpu_t19: u32 = 0u;
-    loop {
-        if xpu_t19 >= 32u {
-            break;
-        }
-        let xpu_t20 = subgroupShuffle(v_a, (sgid - (sgid % 32u)) + xpu_t19);
-        if ((xpu_t17 + xpu_t19) < 80u) && (xpu_t19 <= xpu_t16) {
-            xpu_t18 = xpu_t18 + xpu_t20;
-        }
-        continuing {
-            xpu_t19 = xpu_t19 + 1u;
-        }
-    }
-    v_s3 = xpu_t18;
-    var v_s4: i32;
-    let xpu_t21 = lidx % 32u;
-    let xpu_t22 = lidx - xpu_t21;
-    var xpu_t23: i32 = i32();
-    var xpu_t24: u32 = 0u;
-    loop {
-        if xpu_t24 >= 32u {
-            break;
-        }
-        let xpu_t25 = subgroupShuffle(v_a, (sgid - (sgid % 32u)) + xpu_t24);
-        if ((xpu_t22 + xpu_t24) < 80u) && (xpu_t24 < xpu_t21) {
-            xpu_t23 = xpu_t23 + xpu_t25;
-        }
-        continuing {
-            xpu_t24 = xpu_t24 + 1u;
-        }
-    }
-    v_s4 = xpu_t23;
-    var v_s5: i32;
-    let xpu_t26 = lidx % 32u;
-    let xpu_t27 = lidx - xpu_t26;
-    let xpu_t28 = xpu_u.p_bl;
-    let xpu_t29 = xpu_t28 % 32u;
-    let xpu_t30 = subgroupShuffle(v_a, (sgid - (sgid % 32u)) + xpu_t29);
-    v_s5 = select(v_a, xpu_t30, true && ((xpu_t27 + xpu_t29) < 80u));
-    var v_s6: i32;
-    let xpu_t31 = lidx % 32u;
-    let xpu_t32 = lidx - xpu_t31;
-    let xpu_t33 = v_k % 32u;
-    let xpu_t34 = subgroupShuffle(v_a, (sgid - (sgid % 32u)) + xpu_t33);
-    v_s6 = select(v_a, xpu_t34, true && ((xpu_t32 + xpu_t33) < 80u));
-    var v_s7: i32;
-    let xpu_t35 = lidx % 32u;
-    let xpu_t36 = lidx - xpu_t35;
-    let xpu_t37 = xpu_u.p_m;
-    let xpu_t38 = xpu_t35 ^ (xpu_t37 % 32u);
-    let xpu_t39 = subgroupShuffle(v_a, (sgid - (sgid % 32u)) + xpu_t38);
-    v_s7 = select(v_a, xpu_t39, true && ((xpu_t36 + xpu_t38) < 80u));
-    var v_s8: i32;
-    let xpu_t40 = lidx % 32u;
-    let xpu_t41 = lidx - xpu_t40;
-    let xpu_t42 = xpu_u.p_d;
-    let xpu_t43 = xpu_t42 <= xpu_t40;
-    let xpu_t44 = select(xpu_t40, xpu_t40 - xpu_t42, xpu_t42 <= xpu_t40);
-    let xpu_t45 = subgroupShuffle(v_a, (sgid - (sgid % 32u)) + xpu_t44);
-    v_s8 = select(v_a, xpu_t45, xpu_t43 && ((xpu_t41 + xpu_t44) < 80u));
-    var v_s9: i32;
-    let xpu_t46 = lidx % 32u;
-    let xpu_t47 = lidx - xpu_t46;
-    let xpu_t48 = xpu_u.p_d;
-    let xpu_t49 = xpu_t48 < (32u - xpu_t46);
-    let xpu_t50 = select(xpu_t46, xpu_t46 + xpu_t48, xpu_t48 < (32u - xpu_t46));
-    let xpu_t51 = subgroupShuffle(v_a, (sgid - (sgid % 32u)) + xpu_t50);
-    v_s9 = select(v_a, xpu_t51, xpu_t49 && ((xpu_t47 + xpu_t50) < 80u));
+    var v_s0: i32 = xpu_wave_reduce_i32(v_a, 0u);
+    var v_s1: i32 = xpu_wave_reduce_i32(v_a, 1u);
+    var v_s2: i32 = xpu_wave_reduce_i32(v_a, 2u);
+    var v_s3: i32 = xpu_wave_reduce_i32(v_a, 3u);
+    var v_s4: i32 = xpu_wave_reduce_i32(v_a, 4u);
+    var v_s5: i32 = xpu_wave_shuffle_i32(v_a, xpu_u.p_bl, 9u);
+    var v_s6: i32 = xpu_wave_shuffle_i32(v_a, v_k, 9u);
+    var v_s7: i32 = xpu_wave_shuffle_i32(v_a, xpu_u.p_m, 10u);
+    var v_s8: i32 = xpu_wave_shuffle_i32(v_a, xpu_u.p_d, 11u);
+    var v_s9: i32 = xpu_wave_shuffle_i32(v_a, xpu_u.p_d, 12u);
     let v_tmp: u32 = v_g * 10u;
     let v_tmp_1: u32 = (v_g * 10u) + 1u;
     let v_tmp_2: u32 = (v_g * 10u) + 2u;
@@ -5378,162 +4058,19 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(workgroup_id) wi
     b_oi[v_tmp_12] = v_tmp_17;
     b_oi[v_tmp_13] = v_tmp_18;
     b_oi[v_tmp_14] = v_tmp_19;
-    var v_u0: u32;
-    let xpu_t52 = lidx % 32u;
-    let xpu_t53 = lidx - xpu_t52;
-    var xpu_t54: u32 = u32();
-    var xpu_t55: u32 = 0u;
-    loop {
-        if xpu_t55 >= 32u {
-            break;
-        }
-        let xpu_t56 = subgroupShuffle(v_u, (sgid - (sgid % 32u)) + xpu_t55);
-        if (xpu_t53 + xpu_t55) < 80u {
-            xpu_t54 = xpu_t54 + xpu_t56;
-        }
-        continuing {
-            xpu_t55 = xpu_t55 + 1u;
-        }
-    }
-    v_u0 = xpu_t54;
-    var v_u1: u32;
-    let xpu_t57 = lidx % 32u;
-    let xpu_t58 = lidx - xpu_t57;
-    var xpu_t59: u32 = v_u;
-    var xpu_t60: u32 = 0u;
-    loop {
-        if xpu_t60 >= 32u {
-            break;
-        }
-        let xpu_t61 = subgroupShuffle(v_u, (sgid - (sgid % 32u)) + xpu_t60);
-        if (xpu_t58 + xpu_t60) < 80u {
-            xpu_t59 = min(xpu_t59, xpu_t61);
-        }
-        continuing {
-            xpu_t60 = xpu_t60 + 1u;
-        }
-    }
-    v_u1 = xpu_t59;
-    var v_u2: u32;
-    let xpu_t62 = lidx % 32u;
-    let xpu_t63 = lidx - xpu_t62;
-    var xpu_t64: u32 = v_u;
-    var xpu_t65: u32 = 0u;
-    loop {
-        if xpu_t65 >= 32u {
-            break;
-        }
-        let xpu_t66 = subgroupShuffle(v_u, (sgid - (sgid % 32u)) + xpu_t65);
-        if (xpu_t63 + xpu_t65) < 80u {
-            xpu_t64 = max(xpu_t64, xpu_t66);
-        }
-        continuing {
-            xpu_t65 = xpu_t65 + 1u;
-        }
-    }
-    v_u2 = xpu_t64;
-    var v_u3: u32;
-    let xpu_t67 = lidx % 32u;
-    let xpu_t68 = lidx - xpu_t67;
-    var xpu_t69: u32 = u32();
-    var xpu_t70: u32 = 0u;
-    loop {
-        if xpu_t70 >= 32u {
-            break;
-        }
-        let xpu_t71 = subgroupShuffle(v_u, (sgid - (sgid % 32u)) + xpu_t70);
-        if ((xpu_t68 + xpu_t70) < 80u) && (xpu_t70 <= xpu_t67) {
-            xpu_t69 = xpu_t69 + xpu_t71;
-        }
-        continuing {
-            xpu_t70 = xpu_t70 + 1u;
-        }
-    }
-    v_u3 = xpu_t69;
-    var v_u4: u32;
-    let xpu_t72 = lidx % 32u;
-    let xpu_t73 = lidx - xpu_t72;
-    var xpu_t74: u32 = u32();
-    var xpu_t75: u32 = 0u;
-    loop {
-        if xpu_t75 >= 32u {
-            break;
-        }
-        let xpu_t76 = subgroupShuffle(v_u, (sgid - (sgid % 32u)) + xpu_t75);
-        if ((xpu_t73 + xpu_t75) < 80u) && (xpu_t75 < xpu_t72) {
-            xpu_t74 = xpu_t74 + xpu_t76;
-        }
-        continuing {
-            xpu_t75 = xpu_t75 + 1u;
-        }
-    }
-    v_u4 = xpu_t74;
-    var v_u5: u32;
-    let xpu_t77 = lidx % 32u;
-    let xpu_t78 = lidx - xpu_t77;
-    let xpu_t79 = v_k % 32u;
-    let xpu_t80 = subgroupShuffle(v_u, (sgid - (sgid % 32u)) + xpu_t79);
-    v_u5 = select(v_u, xpu_t80, true && ((xpu_t78 + xpu_t79) < 80u));
+    var v_u0: u32 = xpu_wave_reduce_u32(v_u, 0u);
+    var v_u1: u32 = xpu_wave_reduce_u32(v_u, 1u);
+    var v_u2: u32 = xpu_wave_reduce_u32(v_u, 2u);
+    var v_u3: u32 = xpu_wave_reduce_u32(v_u, 3u);
+    var v_u4: u32 = xpu_wave_reduce_u32(v_u, 4u);
+    var v_u5: u32 = xpu_wave_shuffle_u32(v_u, v_k, 9u);
     var v_u6: u32;
     v_u6 = 0u;
     {
-        let xpu_t81 = select(0u, 1u, v_p);
-        let xpu_t82 = lidx % 32u;
-        let xpu_t83 = lidx - xpu_t82;
-        var xpu_t84: u32 = 0u;
-        var xpu_t85: u32 = 0u;
-        loop {
-            if xpu_t85 >= 32u {
-                break;
-            }
-            let xpu_t86 = subgroupShuffle(xpu_t81, (sgid - (sgid % 32u)) + xpu_t85);
-            if (xpu_t83 + xpu_t85) < 80u {
-                xpu_t84 = xpu_t84 | (xpu_t86 << xpu_t85);
-            }
-            continuing {
-                xpu_t85 = xpu_t85 + 1u;
-            }
-        }
-        v_u6 = xpu_t84;
+        v_u6 = xpu_wave_vote(select(0u, 1u, v_p), 5u);
     }
-    var v_any: bool;
-    let xpu_t87 = select(0u, 1u, v_p);
-    let xpu_t88 = lidx % 32u;
-    let xpu_t89 = lidx - xpu_t88;
-    var xpu_t90: u32 = 0u;
-    var xpu_t91: u32 = 0u;
-    loop {
-        if xpu_t91 >= 32u {
-            break;
-        }
-        let xpu_t92 = subgroupShuffle(xpu_t87, (sgid - (sgid % 32u)) + xpu_t91);
-        if (xpu_t89 + xpu_t91) < 80u {
-            xpu_t90 = xpu_t90 | xpu_t92;
-        }
-        continuing {
-            xpu_t91 = xpu_t91 + 1u;
-        }
-    }
-    v_any = xpu_t90 != 0u;
-    var v_all: bool;
-    let xpu_t93 = select(0u, 1u, v_p);
-    let xpu_t94 = lidx % 32u;
-    let xpu_t95 = lidx - xpu_t94;
-    var xpu_t96: u32 = 1u;
-    var xpu_t97: u32 = 0u;
-    loop {
-        if xpu_t97 >= 32u {
-            break;
-        }
-        let xpu_t98 = subgroupShuffle(xpu_t93, (sgid - (sgid % 32u)) + xpu_t97);
-        if (xpu_t95 + xpu_t97) < 80u {
-            xpu_t96 = xpu_t96 & xpu_t98;
-        }
-        continuing {
-            xpu_t97 = xpu_t97 + 1u;
-        }
-    }
-    v_all = xpu_t96 != 0u;
+    var v_any: bool = xpu_wave_vote(select(0u, 1u, v_p), 6u) != 0u;
+    var v_all: bool = xpu_wave_vote(select(0u, 1u, v_p), 7u) != 0u;
     let v_tmp_20: u32 = v_g * 11u;
     let v_tmp_21: u32 = (v_g * 11u) + 1u;
     let v_tmp_22: u32 = (v_g * 11u) + 2u;
@@ -5571,103 +4108,12 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(workgroup_id) wi
     let v_tmp_39: u32 = 32u;
     b_ou[v_tmp_36] = v_tmp_38;
     b_ou[v_tmp_37] = v_tmp_39;
-    var v_f0: f32;
-    let xpu_t99 = lidx % 32u;
-    let xpu_t100 = lidx - xpu_t99;
-    var xpu_t101: f32 = f32();
-    var xpu_t102: u32 = 0u;
-    loop {
-        if xpu_t102 >= 32u {
-            break;
-        }
-        let xpu_t103 = subgroupShuffle(v_f, (sgid - (sgid % 32u)) + xpu_t102);
-        if (xpu_t100 + xpu_t102) < 80u {
-            xpu_t101 = xpu_t101 + xpu_t103;
-        }
-        continuing {
-            xpu_t102 = xpu_t102 + 1u;
-        }
-    }
-    v_f0 = xpu_t101;
-    var v_f1: f32;
-    let xpu_t104 = lidx % 32u;
-    let xpu_t105 = lidx - xpu_t104;
-    var xpu_t106: f32 = v_f;
-    var xpu_t107: u32 = 0u;
-    loop {
-        if xpu_t107 >= 32u {
-            break;
-        }
-        let xpu_t108 = subgroupShuffle(v_f, (sgid - (sgid % 32u)) + xpu_t107);
-        if (xpu_t105 + xpu_t107) < 80u {
-            xpu_t106 = min(xpu_t106, xpu_t108);
-        }
-        continuing {
-            xpu_t107 = xpu_t107 + 1u;
-        }
-    }
-    v_f1 = xpu_t106;
-    var v_f2: f32;
-    let xpu_t109 = lidx % 32u;
-    let xpu_t110 = lidx - xpu_t109;
-    var xpu_t111: f32 = v_f;
-    var xpu_t112: u32 = 0u;
-    loop {
-        if xpu_t112 >= 32u {
-            break;
-        }
-        let xpu_t113 = subgroupShuffle(v_f, (sgid - (sgid % 32u)) + xpu_t112);
-        if (xpu_t110 + xpu_t112) < 80u {
-            xpu_t111 = max(xpu_t111, xpu_t113);
-        }
-        continuing {
-            xpu_t112 = xpu_t112 + 1u;
-        }
-    }
-    v_f2 = xpu_t111;
-    var v_f3: f32;
-    let xpu_t114 = lidx % 32u;
-    let xpu_t115 = lidx - xpu_t114;
-    var xpu_t116: f32 = f32();
-    var xpu_t117: u32 = 0u;
-    loop {
-        if xpu_t117 >= 32u {
-            break;
-        }
-        let xpu_t118 = subgroupShuffle(v_f, (sgid - (sgid % 32u)) + xpu_t117);
-        if ((xpu_t115 + xpu_t117) < 80u) && (xpu_t117 <= xpu_t114) {
-            xpu_t116 = xpu_t116 + xpu_t118;
-        }
-        continuing {
-            xpu_t117 = xpu_t117 + 1u;
-        }
-    }
-    v_f3 = xpu_t116;
-    var v_f4: f32;
-    let xpu_t119 = lidx % 32u;
-    let xpu_t120 = lidx - xpu_t119;
-    var xpu_t121: f32 = f32();
-    var xpu_t122: u32 = 0u;
-    loop {
-        if xpu_t122 >= 32u {
-            break;
-        }
-        let xpu_t123 = subgroupShuffle(v_f, (sgid - (sgid % 32u)) + xpu_t122);
-        if ((xpu_t120 + xpu_t122) < 80u) && (xpu_t122 < xpu_t119) {
-            xpu_t121 = xpu_t121 + xpu_t123;
-        }
-        continuing {
-            xpu_t122 = xpu_t122 + 1u;
-        }
-    }
-    v_f4 = xpu_t121;
-    var v_f5: f32;
-    let xpu_t124 = lidx % 32u;
-    let xpu_t125 = lidx - xpu_t124;
-    let xpu_t126 = xpu_u.p_m;
-    let xpu_t127 = xpu_t124 ^ (xpu_t126 % 32u);
-    let xpu_t128 = subgroupShuffle(v_f, (sgid - (sgid % 32u)) + xpu_t127);
-    v_f5 = select(v_f, xpu_t128, true && ((xpu_t125 + xpu_t127) < 80u));
+    var v_f0: f32 = xpu_wave_reduce_f32(v_f, 0u);
+    var v_f1: f32 = xpu_wave_reduce_f32(v_f, 1u);
+    var v_f2: f32 = xpu_wave_reduce_f32(v_f, 2u);
+    var v_f3: f32 = xpu_wave_reduce_f32(v_f, 3u);
+    var v_f4: f32 = xpu_wave_reduce_f32(v_f, 4u);
+    var v_f5: f32 = xpu_wave_shuffle_f32(v_f, xpu_u.p_m, 10u);
     let v_tmp_40: u32 = v_g * 6u;
     let v_tmp_41: u32 = (v_g * 6u) + 1u;
     let v_tmp_42: u32 = (v_g * 6u) + 2u;
@@ -6366,7 +4812,7 @@ var Wave4Kernel = gpu.Register(&gpu.KernelSpec{
 	Manifests: []gpu.Manifest{
 		{
 			Kernel: "github.com/goxpu/xpu/kernels/wave.Wave4", Backend: "webgpu", Target: "wgsl",
-			Hash:        "sha256:e90ab28b6ba2483f7154afc8c7f72de5c06f2557a1f72caeebdf30cf9b8edaab",
+			Hash:        "sha256:67156bbd70233b4f8afd61224e82de23a1920ce46cfe370b65d7fa25ac72359a",
 			Codegen:     "xpu-gen/1",
 			Block:       xpu.Dim3{X: 30, Y: 1, Z: 1},
 			SharedBytes: 0, StorageBindings: 7, UniformBytes: 16,
@@ -6383,9 +4829,9 @@ var Wave4Kernel = gpu.Register(&gpu.KernelSpec{
 			Wave:    4,
 			WaveOps: true,
 			WaveVariants: []gpu.ManifestVariant{
-				{Tier: "native", SubgroupMin: 4, SubgroupMax: 4, Width: 4, Hash: "sha256:1b49d834e475ba343fb62278c8e8de0ab450c9d67f66c6a3df99531be3b0fabc"},
-				{Tier: "narrow", SubgroupMin: 8, SubgroupMax: 128, Width: 4, Hash: "sha256:72ed35acfdcdb844c98608acdb22de3585aeb333750793d4a29af98f54625a3d"},
-				{Tier: "emulated", SubgroupMin: 0, SubgroupMax: 0, Width: 4, Hash: "sha256:e90ab28b6ba2483f7154afc8c7f72de5c06f2557a1f72caeebdf30cf9b8edaab"},
+				{Tier: "native", SubgroupMin: 4, SubgroupMax: 4, Width: 4, Hash: "sha256:b0c02f475a8796d5c3535131aaf8ff93d49c9d482d298b09afc4d17e90e32ceb"},
+				{Tier: "narrow", SubgroupMin: 8, SubgroupMax: 128, Width: 4, Hash: "sha256:67e030b45c8fe1b1e1165f02a0d958d6c2cd4a9bd0ba74985140d5343e2d7443"},
+				{Tier: "emulated", SubgroupMin: 0, SubgroupMax: 0, Width: 4, Hash: "sha256:67156bbd70233b4f8afd61224e82de23a1920ce46cfe370b65d7fa25ac72359a"},
 			},
 			NativeOps: []string{"bitcast", "max", "min", "select", "workgroupBarrier"},
 		},
@@ -6434,172 +4880,198 @@ const wave4WGSL = `struct xpu_Uniforms {
 @group(0) @binding(6) var<storage, read> b_sel: array<u32>;
 @group(0) @binding(7) var<uniform> xpu_u: xpu_Uniforms;
 var<workgroup> xpu_wave: array<u32, 32>;
+var<private> xpu_lidx: u32;
 
-// main is kernel Wave4, block 30x1x1.
-@compute @workgroup_size(30, 1, 1)
-fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) lidx: u32) {
-    let v_g: u32 = gid.x;
-    let v_a: i32 = b_xi[v_g];
-    let v_u: u32 = b_xu[v_g];
-    let v_f: f32 = b_xf[v_g];
-    let v_k: u32 = b_sel[v_g];
-    let v_p: bool = ((v_u % 4u) != 0u) || ((wid.x % 2u) == 0u);
-    var v_s0: i32;
-    let xpu_t1 = lidx % 4u;
-    let xpu_t2 = lidx - xpu_t1;
+// xpu_wave_reduce_f32 is the verb op of x, one of WaveSum, WaveMin, WaveMax, WavePrefixSum, WaveExclusivePrefixSum, at the emulated tier.
+fn xpu_wave_reduce_f32(x: f32, op: u32) -> f32 {
+    let xpu_t1 = xpu_lidx % 4u;
+    let xpu_t2 = xpu_lidx - xpu_t1;
     workgroupBarrier();
-    xpu_wave[lidx] = bitcast<u32>(v_a);
+    xpu_wave[xpu_lidx] = bitcast<u32>(x);
     workgroupBarrier();
-    var xpu_t3: i32 = i32();
+    var xpu_t3: f32 = select(f32(), x, (op == 1u) || (op == 2u));
+    var xpu_t4: u32 = 0u;
+    loop {
+        if xpu_t4 >= 4u {
+            break;
+        }
+        let xpu_t5 = bitcast<f32>(xpu_wave[xpu_t2 + xpu_t4]);
+        if (((xpu_t2 + xpu_t4) < 30u) && ((xpu_t4 <= xpu_t1) || (op != 3u))) && ((xpu_t4 < xpu_t1) || (op != 4u)) {
+            if op == 1u {
+                xpu_t3 = min(xpu_t3, xpu_t5);
+            } else if op == 2u {
+                xpu_t3 = max(xpu_t3, xpu_t5);
+            } else {
+                xpu_t3 = xpu_t3 + xpu_t5;
+            }
+        }
+        continuing {
+            xpu_t4 = xpu_t4 + 1u;
+        }
+    }
+    return xpu_t3;
+}
+
+// xpu_wave_reduce_i32 is the verb op of x, one of WaveSum, WaveMin, WaveMax, WavePrefixSum, WaveExclusivePrefixSum, at the emulated tier.
+fn xpu_wave_reduce_i32(x: i32, op: u32) -> i32 {
+    let xpu_t1 = xpu_lidx % 4u;
+    let xpu_t2 = xpu_lidx - xpu_t1;
+    workgroupBarrier();
+    xpu_wave[xpu_lidx] = bitcast<u32>(x);
+    workgroupBarrier();
+    var xpu_t3: i32 = select(i32(), x, (op == 1u) || (op == 2u));
     var xpu_t4: u32 = 0u;
     loop {
         if xpu_t4 >= 4u {
             break;
         }
         let xpu_t5 = bitcast<i32>(xpu_wave[xpu_t2 + xpu_t4]);
-        if (xpu_t2 + xpu_t4) < 30u {
-            xpu_t3 = xpu_t3 + xpu_t5;
+        if (((xpu_t2 + xpu_t4) < 30u) && ((xpu_t4 <= xpu_t1) || (op != 3u))) && ((xpu_t4 < xpu_t1) || (op != 4u)) {
+            if op == 1u {
+                xpu_t3 = min(xpu_t3, xpu_t5);
+            } else if op == 2u {
+                xpu_t3 = max(xpu_t3, xpu_t5);
+            } else {
+                xpu_t3 = xpu_t3 + xpu_t5;
+            }
         }
         continuing {
             xpu_t4 = xpu_t4 + 1u;
         }
     }
-    v_s0 = xpu_t3;
-    var v_s1: i32;
-    let xpu_t6 = lidx % 4u;
-    let xpu_t7 = lidx - xpu_t6;
+    return xpu_t3;
+}
+
+// xpu_wave_reduce_u32 is the verb op of x, one of WaveSum, WaveMin, WaveMax, WavePrefixSum, WaveExclusivePrefixSum, at the emulated tier.
+fn xpu_wave_reduce_u32(x: u32, op: u32) -> u32 {
+    let xpu_t1 = xpu_lidx % 4u;
+    let xpu_t2 = xpu_lidx - xpu_t1;
     workgroupBarrier();
-    xpu_wave[lidx] = bitcast<u32>(v_a);
+    xpu_wave[xpu_lidx] = x;
     workgroupBarrier();
-    var xpu_t8: i32 = v_a;
-    var xpu_t9: u32 = 0u;
+    var xpu_t3: u32 = select(u32(), x, (op == 1u) || (op == 2u));
+    var xpu_t4: u32 = 0u;
     loop {
-        if xpu_t9 >= 4u {
+        if xpu_t4 >= 4u {
             break;
         }
-        let xpu_t10 = bitcast<i32>(xpu_wave[xpu_t7 + xpu_t9]);
-        if (xpu_t7 + xpu_t9) < 30u {
-            xpu_t8 = min(xpu_t8, xpu_t10);
+        let xpu_t5 = xpu_wave[xpu_t2 + xpu_t4];
+        if (((xpu_t2 + xpu_t4) < 30u) && ((xpu_t4 <= xpu_t1) || (op != 3u))) && ((xpu_t4 < xpu_t1) || (op != 4u)) {
+            if op == 1u {
+                xpu_t3 = min(xpu_t3, xpu_t5);
+            } else if op == 2u {
+                xpu_t3 = max(xpu_t3, xpu_t5);
+            } else {
+                xpu_t3 = xpu_t3 + xpu_t5;
+            }
         }
         continuing {
-            xpu_t9 = xpu_t9 + 1u;
+            xpu_t4 = xpu_t4 + 1u;
         }
     }
-    v_s1 = xpu_t8;
-    var v_s2: i32;
-    let xpu_t11 = lidx % 4u;
-    let xpu_t12 = lidx - xpu_t11;
+    return xpu_t3;
+}
+
+// xpu_wave_shuffle_f32 is the verb op of x, one of WaveShuffleXor, at the emulated tier.
+fn xpu_wave_shuffle_f32(x: f32, a: u32, op: u32) -> f32 {
+    let xpu_t1 = xpu_lidx % 4u;
+    let xpu_t2 = xpu_lidx - xpu_t1;
     workgroupBarrier();
-    xpu_wave[lidx] = bitcast<u32>(v_a);
+    xpu_wave[xpu_lidx] = bitcast<u32>(x);
     workgroupBarrier();
-    var xpu_t13: i32 = v_a;
-    var xpu_t14: u32 = 0u;
+    var xpu_t3: u32;
+    xpu_t3 = xpu_t1 ^ (a % 4u);
+    let xpu_t4 = bitcast<f32>(xpu_wave[xpu_t2 + xpu_t3]);
+    return select(x, xpu_t4, (xpu_t2 + xpu_t3) < 30u);
+}
+
+// xpu_wave_shuffle_i32 is the verb op of x, one of WaveShuffle, WaveShuffleXor, WaveShuffleUp, WaveShuffleDown, at the emulated tier.
+fn xpu_wave_shuffle_i32(x: i32, a: u32, op: u32) -> i32 {
+    let xpu_t1 = xpu_lidx % 4u;
+    let xpu_t2 = xpu_lidx - xpu_t1;
+    workgroupBarrier();
+    xpu_wave[xpu_lidx] = bitcast<u32>(x);
+    workgroupBarrier();
+    var xpu_t3: u32;
+    var xpu_t4: bool = true;
+    if op == 9u {
+        xpu_t3 = a % 4u;
+    } else if op == 10u {
+        xpu_t3 = xpu_t1 ^ (a % 4u);
+    } else if op == 11u {
+        xpu_t4 = a <= xpu_t1;
+        xpu_t3 = select(xpu_t1, xpu_t1 - a, xpu_t4);
+    } else {
+        xpu_t4 = a < (4u - xpu_t1);
+        xpu_t3 = select(xpu_t1, xpu_t1 + a, xpu_t4);
+    }
+    let xpu_t5 = bitcast<i32>(xpu_wave[xpu_t2 + xpu_t3]);
+    return select(x, xpu_t5, xpu_t4 && ((xpu_t2 + xpu_t3) < 30u));
+}
+
+// xpu_wave_shuffle_u32 is the verb op of x, one of WaveShuffle, at the emulated tier.
+fn xpu_wave_shuffle_u32(x: u32, a: u32, op: u32) -> u32 {
+    let xpu_t1 = xpu_lidx % 4u;
+    let xpu_t2 = xpu_lidx - xpu_t1;
+    workgroupBarrier();
+    xpu_wave[xpu_lidx] = x;
+    workgroupBarrier();
+    var xpu_t3: u32;
+    xpu_t3 = a % 4u;
+    let xpu_t4 = xpu_wave[xpu_t2 + xpu_t3];
+    return select(x, xpu_t4, (xpu_t2 + xpu_t3) < 30u);
+}
+
+// xpu_wave_vote is the verb op of x, one of WaveBallot, WaveAny, WaveAll, at the emulated tier.
+fn xpu_wave_vote(x: u32, op: u32) -> u32 {
+    let xpu_t1 = xpu_lidx % 4u;
+    let xpu_t2 = xpu_lidx - xpu_t1;
+    workgroupBarrier();
+    xpu_wave[xpu_lidx] = x;
+    workgroupBarrier();
+    var xpu_t3: u32 = select(0u, 1u, op == 7u);
+    var xpu_t4: u32 = 0u;
     loop {
-        if xpu_t14 >= 4u {
+        if xpu_t4 >= 4u {
             break;
         }
-        let xpu_t15 = bitcast<i32>(xpu_wave[xpu_t12 + xpu_t14]);
-        if (xpu_t12 + xpu_t14) < 30u {
-            xpu_t13 = max(xpu_t13, xpu_t15);
+        let xpu_t5 = xpu_wave[xpu_t2 + xpu_t4];
+        if (xpu_t2 + xpu_t4) < 30u {
+            if op == 5u {
+                xpu_t3 = xpu_t3 | (xpu_t5 << xpu_t4);
+            } else if op == 6u {
+                xpu_t3 = xpu_t3 | xpu_t5;
+            } else {
+                xpu_t3 = xpu_t3 & xpu_t5;
+            }
         }
         continuing {
-            xpu_t14 = xpu_t14 + 1u;
+            xpu_t4 = xpu_t4 + 1u;
         }
     }
-    v_s2 = xpu_t13;
-    var v_s3: i32;
-    let xpu_t16 = lidx % 4u;
-    let xpu_t17 = lidx - xpu_t16;
-    workgroupBarrier();
-    xpu_wave[lidx] = bitcast<u32>(v_a);
-    workgroupBarrier();
-    var xpu_t18: i32 = i32();
-    var xpu_t19: u32 = 0u;
-    loop {
-        if xpu_t19 >= 4u {
-            break;
-        }
-        let xpu_t20 = bitcast<i32>(xpu_wave[xpu_t17 + xpu_t19]);
-        if ((xpu_t17 + xpu_t19) < 30u) && (xpu_t19 <= xpu_t16) {
-            xpu_t18 = xpu_t18 + xpu_t20;
-        }
-        continuing {
-            xpu_t19 = xpu_t19 + 1u;
-        }
-    }
-    v_s3 = xpu_t18;
-    var v_s4: i32;
-    let xpu_t21 = lidx % 4u;
-    let xpu_t22 = lidx - xpu_t21;
-    workgroupBarrier();
-    xpu_wave[lidx] = bitcast<u32>(v_a);
-    workgroupBarrier();
-    var xpu_t23: i32 = i32();
-    var xpu_t24: u32 = 0u;
-    loop {
-        if xpu_t24 >= 4u {
-            break;
-        }
-        let xpu_t25 = bitcast<i32>(xpu_wave[xpu_t22 + xpu_t24]);
-        if ((xpu_t22 + xpu_t24) < 30u) && (xpu_t24 < xpu_t21) {
-            xpu_t23 = xpu_t23 + xpu_t25;
-        }
-        continuing {
-            xpu_t24 = xpu_t24 + 1u;
-        }
-    }
-    v_s4 = xpu_t23;
-    var v_s5: i32;
-    let xpu_t26 = lidx % 4u;
-    let xpu_t27 = lidx - xpu_t26;
-    workgroupBarrier();
-    xpu_wave[lidx] = bitcast<u32>(v_a);
-    workgroupBarrier();
-    let xpu_t28 = xpu_u.p_bl;
-    let xpu_t29 = xpu_t28 % 4u;
-    let xpu_t30 = bitcast<i32>(xpu_wave[xpu_t27 + xpu_t29]);
-    v_s5 = select(v_a, xpu_t30, true && ((xpu_t27 + xpu_t29) < 30u));
-    var v_s6: i32;
-    let xpu_t31 = lidx % 4u;
-    let xpu_t32 = lidx - xpu_t31;
-    workgroupBarrier();
-    xpu_wave[lidx] = bitcast<u32>(v_a);
-    workgroupBarrier();
-    let xpu_t33 = v_k % 4u;
-    let xpu_t34 = bitcast<i32>(xpu_wave[xpu_t32 + xpu_t33]);
-    v_s6 = select(v_a, xpu_t34, true && ((xpu_t32 + xpu_t33) < 30u));
-    var v_s7: i32;
-    let xpu_t35 = lidx % 4u;
-    let xpu_t36 = lidx - xpu_t35;
-    workgroupBarrier();
-    xpu_wave[lidx] = bitcast<u32>(v_a);
-    workgroupBarrier();
-    let xpu_t37 = xpu_u.p_m;
-    let xpu_t38 = xpu_t35 ^ (xpu_t37 % 4u);
-    let xpu_t39 = bitcast<i32>(xpu_wave[xpu_t36 + xpu_t38]);
-    v_s7 = select(v_a, xpu_t39, true && ((xpu_t36 + xpu_t38) < 30u));
-    var v_s8: i32;
-    let xpu_t40 = lidx % 4u;
-    let xpu_t41 = lidx - xpu_t40;
-    workgroupBarrier();
-    xpu_wave[lidx] = bitcast<u32>(v_a);
-    workgroupBarrier();
-    let xpu_t42 = xpu_u.p_d;
-    let xpu_t43 = xpu_t42 <= xpu_t40;
-    let xpu_t44 = select(xpu_t40, xpu_t40 - xpu_t42, xpu_t42 <= xpu_t40);
-    let xpu_t45 = bitcast<i32>(xpu_wave[xpu_t41 + xpu_t44]);
-    v_s8 = select(v_a, xpu_t45, xpu_t43 && ((xpu_t41 + xpu_t44) < 30u));
-    var v_s9: i32;
-    let xpu_t46 = lidx % 4u;
-    let xpu_t47 = lidx - xpu_t46;
-    workgroupBarrier();
-    xpu_wave[lidx] = bitcast<u32>(v_a);
-    workgroupBarrier();
-    let xpu_t48 = xpu_u.p_d;
-    let xpu_t49 = xpu_t48 < (4u - xpu_t46);
-    let xpu_t50 = select(xpu_t46, xpu_t46 + xpu_t48, xpu_t48 < (4u - xpu_t46));
-    let xpu_t51 = bitcast<i32>(xpu_wave[xpu_t47 + xpu_t50]);
-    v_s9 = select(v_a, xpu_t51, xpu_t49 && ((xpu_t47 + xpu_t50) < 30u));
+    return xpu_t3;
+}
+
+// main is kernel Wave4, block 30x1x1.
+@compute @workgroup_size(30, 1, 1)
+fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) lidx: u32) {
+    xpu_lidx = lidx;
+    let v_g: u32 = gid.x;
+    let v_a: i32 = b_xi[v_g];
+    let v_u: u32 = b_xu[v_g];
+    let v_f: f32 = b_xf[v_g];
+    let v_k: u32 = b_sel[v_g];
+    let v_p: bool = ((v_u % 4u) != 0u) || ((wid.x % 2u) == 0u);
+    var v_s0: i32 = xpu_wave_reduce_i32(v_a, 0u);
+    var v_s1: i32 = xpu_wave_reduce_i32(v_a, 1u);
+    var v_s2: i32 = xpu_wave_reduce_i32(v_a, 2u);
+    var v_s3: i32 = xpu_wave_reduce_i32(v_a, 3u);
+    var v_s4: i32 = xpu_wave_reduce_i32(v_a, 4u);
+    var v_s5: i32 = xpu_wave_shuffle_i32(v_a, xpu_u.p_bl, 9u);
+    var v_s6: i32 = xpu_wave_shuffle_i32(v_a, v_k, 9u);
+    var v_s7: i32 = xpu_wave_shuffle_i32(v_a, xpu_u.p_m, 10u);
+    var v_s8: i32 = xpu_wave_shuffle_i32(v_a, xpu_u.p_d, 11u);
+    var v_s9: i32 = xpu_wave_shuffle_i32(v_a, xpu_u.p_d, 12u);
     let v_tmp: u32 = v_g * 10u;
     let v_tmp_1: u32 = (v_g * 10u) + 1u;
     let v_tmp_2: u32 = (v_g * 10u) + 2u;
@@ -6630,189 +5102,19 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(workgroup_id) wi
     b_oi[v_tmp_12] = v_tmp_17;
     b_oi[v_tmp_13] = v_tmp_18;
     b_oi[v_tmp_14] = v_tmp_19;
-    var v_u0: u32;
-    let xpu_t52 = lidx % 4u;
-    let xpu_t53 = lidx - xpu_t52;
-    workgroupBarrier();
-    xpu_wave[lidx] = v_u;
-    workgroupBarrier();
-    var xpu_t54: u32 = u32();
-    var xpu_t55: u32 = 0u;
-    loop {
-        if xpu_t55 >= 4u {
-            break;
-        }
-        let xpu_t56 = xpu_wave[xpu_t53 + xpu_t55];
-        if (xpu_t53 + xpu_t55) < 30u {
-            xpu_t54 = xpu_t54 + xpu_t56;
-        }
-        continuing {
-            xpu_t55 = xpu_t55 + 1u;
-        }
-    }
-    v_u0 = xpu_t54;
-    var v_u1: u32;
-    let xpu_t57 = lidx % 4u;
-    let xpu_t58 = lidx - xpu_t57;
-    workgroupBarrier();
-    xpu_wave[lidx] = v_u;
-    workgroupBarrier();
-    var xpu_t59: u32 = v_u;
-    var xpu_t60: u32 = 0u;
-    loop {
-        if xpu_t60 >= 4u {
-            break;
-        }
-        let xpu_t61 = xpu_wave[xpu_t58 + xpu_t60];
-        if (xpu_t58 + xpu_t60) < 30u {
-            xpu_t59 = min(xpu_t59, xpu_t61);
-        }
-        continuing {
-            xpu_t60 = xpu_t60 + 1u;
-        }
-    }
-    v_u1 = xpu_t59;
-    var v_u2: u32;
-    let xpu_t62 = lidx % 4u;
-    let xpu_t63 = lidx - xpu_t62;
-    workgroupBarrier();
-    xpu_wave[lidx] = v_u;
-    workgroupBarrier();
-    var xpu_t64: u32 = v_u;
-    var xpu_t65: u32 = 0u;
-    loop {
-        if xpu_t65 >= 4u {
-            break;
-        }
-        let xpu_t66 = xpu_wave[xpu_t63 + xpu_t65];
-        if (xpu_t63 + xpu_t65) < 30u {
-            xpu_t64 = max(xpu_t64, xpu_t66);
-        }
-        continuing {
-            xpu_t65 = xpu_t65 + 1u;
-        }
-    }
-    v_u2 = xpu_t64;
-    var v_u3: u32;
-    let xpu_t67 = lidx % 4u;
-    let xpu_t68 = lidx - xpu_t67;
-    workgroupBarrier();
-    xpu_wave[lidx] = v_u;
-    workgroupBarrier();
-    var xpu_t69: u32 = u32();
-    var xpu_t70: u32 = 0u;
-    loop {
-        if xpu_t70 >= 4u {
-            break;
-        }
-        let xpu_t71 = xpu_wave[xpu_t68 + xpu_t70];
-        if ((xpu_t68 + xpu_t70) < 30u) && (xpu_t70 <= xpu_t67) {
-            xpu_t69 = xpu_t69 + xpu_t71;
-        }
-        continuing {
-            xpu_t70 = xpu_t70 + 1u;
-        }
-    }
-    v_u3 = xpu_t69;
-    var v_u4: u32;
-    let xpu_t72 = lidx % 4u;
-    let xpu_t73 = lidx - xpu_t72;
-    workgroupBarrier();
-    xpu_wave[lidx] = v_u;
-    workgroupBarrier();
-    var xpu_t74: u32 = u32();
-    var xpu_t75: u32 = 0u;
-    loop {
-        if xpu_t75 >= 4u {
-            break;
-        }
-        let xpu_t76 = xpu_wave[xpu_t73 + xpu_t75];
-        if ((xpu_t73 + xpu_t75) < 30u) && (xpu_t75 < xpu_t72) {
-            xpu_t74 = xpu_t74 + xpu_t76;
-        }
-        continuing {
-            xpu_t75 = xpu_t75 + 1u;
-        }
-    }
-    v_u4 = xpu_t74;
-    var v_u5: u32;
-    let xpu_t77 = lidx % 4u;
-    let xpu_t78 = lidx - xpu_t77;
-    workgroupBarrier();
-    xpu_wave[lidx] = v_u;
-    workgroupBarrier();
-    let xpu_t79 = v_k % 4u;
-    let xpu_t80 = xpu_wave[xpu_t78 + xpu_t79];
-    v_u5 = select(v_u, xpu_t80, true && ((xpu_t78 + xpu_t79) < 30u));
+    var v_u0: u32 = xpu_wave_reduce_u32(v_u, 0u);
+    var v_u1: u32 = xpu_wave_reduce_u32(v_u, 1u);
+    var v_u2: u32 = xpu_wave_reduce_u32(v_u, 2u);
+    var v_u3: u32 = xpu_wave_reduce_u32(v_u, 3u);
+    var v_u4: u32 = xpu_wave_reduce_u32(v_u, 4u);
+    var v_u5: u32 = xpu_wave_shuffle_u32(v_u, v_k, 9u);
     var v_u6: u32;
     v_u6 = 0u;
     {
-        let xpu_t81 = select(0u, 1u, v_p);
-        let xpu_t82 = lidx % 4u;
-        let xpu_t83 = lidx - xpu_t82;
-        workgroupBarrier();
-        xpu_wave[lidx] = xpu_t81;
-        workgroupBarrier();
-        var xpu_t84: u32 = 0u;
-        var xpu_t85: u32 = 0u;
-        loop {
-            if xpu_t85 >= 4u {
-                break;
-            }
-            let xpu_t86 = xpu_wave[xpu_t83 + xpu_t85];
-            if (xpu_t83 + xpu_t85) < 30u {
-                xpu_t84 = xpu_t84 | (xpu_t86 << xpu_t85);
-            }
-            continuing {
-                xpu_t85 = xpu_t85 + 1u;
-            }
-        }
-        v_u6 = xpu_t84;
+        v_u6 = xpu_wave_vote(select(0u, 1u, v_p), 5u);
     }
-    var v_any: bool;
-    let xpu_t87 = select(0u, 1u, v_p);
-    let xpu_t88 = lidx % 4u;
-    let xpu_t89 = lidx - xpu_t88;
-    workgroupBarrier();
-    xpu_wave[lidx] = xpu_t87;
-    workgroupBarrier();
-    var xpu_t90: u32 = 0u;
-    var xpu_t91: u32 = 0u;
-    loop {
-        if xpu_t91 >= 4u {
-            break;
-        }
-        let xpu_t92 = xpu_wave[xpu_t89 + xpu_t91];
-        if (xpu_t89 + xpu_t91) < 30u {
-            xpu_t90 = xpu_t90 | xpu_t92;
-        }
-        continuing {
-            xpu_t91 = xpu_t91 + 1u;
-        }
-    }
-    v_any = xpu_t90 != 0u;
-    var v_all: bool;
-    let xpu_t93 = select(0u, 1u, v_p);
-    let xpu_t94 = lidx % 4u;
-    let xpu_t95 = lidx - xpu_t94;
-    workgroupBarrier();
-    xpu_wave[lidx] = xpu_t93;
-    workgroupBarrier();
-    var xpu_t96: u32 = 1u;
-    var xpu_t97: u32 = 0u;
-    loop {
-        if xpu_t97 >= 4u {
-            break;
-        }
-        let xpu_t98 = xpu_wave[xpu_t95 + xpu_t97];
-        if (xpu_t95 + xpu_t97) < 30u {
-            xpu_t96 = xpu_t96 & xpu_t98;
-        }
-        continuing {
-            xpu_t97 = xpu_t97 + 1u;
-        }
-    }
-    v_all = xpu_t96 != 0u;
+    var v_any: bool = xpu_wave_vote(select(0u, 1u, v_p), 6u) != 0u;
+    var v_all: bool = xpu_wave_vote(select(0u, 1u, v_p), 7u) != 0u;
     let v_tmp_20: u32 = v_g * 11u;
     let v_tmp_21: u32 = (v_g * 11u) + 1u;
     let v_tmp_22: u32 = (v_g * 11u) + 2u;
@@ -6850,121 +5152,12 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(workgroup_id) wi
     let v_tmp_39: u32 = 4u;
     b_ou[v_tmp_36] = v_tmp_38;
     b_ou[v_tmp_37] = v_tmp_39;
-    var v_f0: f32;
-    let xpu_t99 = lidx % 4u;
-    let xpu_t100 = lidx - xpu_t99;
-    workgroupBarrier();
-    xpu_wave[lidx] = bitcast<u32>(v_f);
-    workgroupBarrier();
-    var xpu_t101: f32 = f32();
-    var xpu_t102: u32 = 0u;
-    loop {
-        if xpu_t102 >= 4u {
-            break;
-        }
-        let xpu_t103 = bitcast<f32>(xpu_wave[xpu_t100 + xpu_t102]);
-        if (xpu_t100 + xpu_t102) < 30u {
-            xpu_t101 = xpu_t101 + xpu_t103;
-        }
-        continuing {
-            xpu_t102 = xpu_t102 + 1u;
-        }
-    }
-    v_f0 = xpu_t101;
-    var v_f1: f32;
-    let xpu_t104 = lidx % 4u;
-    let xpu_t105 = lidx - xpu_t104;
-    workgroupBarrier();
-    xpu_wave[lidx] = bitcast<u32>(v_f);
-    workgroupBarrier();
-    var xpu_t106: f32 = v_f;
-    var xpu_t107: u32 = 0u;
-    loop {
-        if xpu_t107 >= 4u {
-            break;
-        }
-        let xpu_t108 = bitcast<f32>(xpu_wave[xpu_t105 + xpu_t107]);
-        if (xpu_t105 + xpu_t107) < 30u {
-            xpu_t106 = min(xpu_t106, xpu_t108);
-        }
-        continuing {
-            xpu_t107 = xpu_t107 + 1u;
-        }
-    }
-    v_f1 = xpu_t106;
-    var v_f2: f32;
-    let xpu_t109 = lidx % 4u;
-    let xpu_t110 = lidx - xpu_t109;
-    workgroupBarrier();
-    xpu_wave[lidx] = bitcast<u32>(v_f);
-    workgroupBarrier();
-    var xpu_t111: f32 = v_f;
-    var xpu_t112: u32 = 0u;
-    loop {
-        if xpu_t112 >= 4u {
-            break;
-        }
-        let xpu_t113 = bitcast<f32>(xpu_wave[xpu_t110 + xpu_t112]);
-        if (xpu_t110 + xpu_t112) < 30u {
-            xpu_t111 = max(xpu_t111, xpu_t113);
-        }
-        continuing {
-            xpu_t112 = xpu_t112 + 1u;
-        }
-    }
-    v_f2 = xpu_t111;
-    var v_f3: f32;
-    let xpu_t114 = lidx % 4u;
-    let xpu_t115 = lidx - xpu_t114;
-    workgroupBarrier();
-    xpu_wave[lidx] = bitcast<u32>(v_f);
-    workgroupBarrier();
-    var xpu_t116: f32 = f32();
-    var xpu_t117: u32 = 0u;
-    loop {
-        if xpu_t117 >= 4u {
-            break;
-        }
-        let xpu_t118 = bitcast<f32>(xpu_wave[xpu_t115 + xpu_t117]);
-        if ((xpu_t115 + xpu_t117) < 30u) && (xpu_t117 <= xpu_t114) {
-            xpu_t116 = xpu_t116 + xpu_t118;
-        }
-        continuing {
-            xpu_t117 = xpu_t117 + 1u;
-        }
-    }
-    v_f3 = xpu_t116;
-    var v_f4: f32;
-    let xpu_t119 = lidx % 4u;
-    let xpu_t120 = lidx - xpu_t119;
-    workgroupBarrier();
-    xpu_wave[lidx] = bitcast<u32>(v_f);
-    workgroupBarrier();
-    var xpu_t121: f32 = f32();
-    var xpu_t122: u32 = 0u;
-    loop {
-        if xpu_t122 >= 4u {
-            break;
-        }
-        let xpu_t123 = bitcast<f32>(xpu_wave[xpu_t120 + xpu_t122]);
-        if ((xpu_t120 + xpu_t122) < 30u) && (xpu_t122 < xpu_t119) {
-            xpu_t121 = xpu_t121 + xpu_t123;
-        }
-        continuing {
-            xpu_t122 = xpu_t122 + 1u;
-        }
-    }
-    v_f4 = xpu_t121;
-    var v_f5: f32;
-    let xpu_t124 = lidx % 4u;
-    let xpu_t125 = lidx - xpu_t124;
-    workgroupBarrier();
-    xpu_wave[lidx] = bitcast<u32>(v_f);
-    workgroupBarrier();
-    let xpu_t126 = xpu_u.p_m;
-    let xpu_t127 = xpu_t124 ^ (xpu_t126 % 4u);
-    let xpu_t128 = bitcast<f32>(xpu_wave[xpu_t125 + xpu_t127]);
-    v_f5 = select(v_f, xpu_t128, true && ((xpu_t125 + xpu_t127) < 30u));
+    var v_f0: f32 = xpu_wave_reduce_f32(v_f, 0u);
+    var v_f1: f32 = xpu_wave_reduce_f32(v_f, 1u);
+    var v_f2: f32 = xpu_wave_reduce_f32(v_f, 2u);
+    var v_f3: f32 = xpu_wave_reduce_f32(v_f, 3u);
+    var v_f4: f32 = xpu_wave_reduce_f32(v_f, 4u);
+    var v_f5: f32 = xpu_wave_shuffle_f32(v_f, xpu_u.p_m, 10u);
     let v_tmp_40: u32 = v_g * 6u;
     let v_tmp_41: u32 = (v_g * 6u) + 1u;
     let v_tmp_42: u32 = (v_g * 6u) + 2u;
@@ -7003,72 +5196,69 @@ struct xpu_Uniforms {
 @group(0) @binding(5) var<storage, read> b_xf: array<f32>;
 @group(0) @binding(6) var<storage, read> b_sel: array<u32>;
 @group(0) @binding(7) var<uniform> xpu_u: xpu_Uniforms;
+var<private> xpu_lidx: u32;
+
+// xpu_wave_shuffle_f32 is the verb op of x, one of WaveShuffleXor, at the native tier.
+fn xpu_wave_shuffle_f32(x: f32, a: u32, op: u32) -> f32 {
+    let xpu_t1 = xpu_lidx % 4u;
+    let xpu_t2 = xpu_lidx - xpu_t1;
+    var xpu_t3: u32;
+    xpu_t3 = xpu_t1 ^ (a % 4u);
+    let xpu_t4 = subgroupShuffle(x, xpu_t3);
+    return select(x, xpu_t4, (xpu_t2 + xpu_t3) < 30u);
+}
+
+// xpu_wave_shuffle_i32 is the verb op of x, one of WaveShuffle, WaveShuffleXor, WaveShuffleUp, WaveShuffleDown, at the native tier.
+fn xpu_wave_shuffle_i32(x: i32, a: u32, op: u32) -> i32 {
+    let xpu_t1 = xpu_lidx % 4u;
+    let xpu_t2 = xpu_lidx - xpu_t1;
+    var xpu_t3: u32;
+    var xpu_t4: bool = true;
+    if op == 9u {
+        xpu_t3 = a % 4u;
+    } else if op == 10u {
+        xpu_t3 = xpu_t1 ^ (a % 4u);
+    } else if op == 11u {
+        xpu_t4 = a <= xpu_t1;
+        xpu_t3 = select(xpu_t1, xpu_t1 - a, xpu_t4);
+    } else {
+        xpu_t4 = a < (4u - xpu_t1);
+        xpu_t3 = select(xpu_t1, xpu_t1 + a, xpu_t4);
+    }
+    let xpu_t5 = subgroupShuffle(x, xpu_t3);
+    return select(x, xpu_t5, xpu_t4 && ((xpu_t2 + xpu_t3) < 30u));
+}
+
+// xpu_wave_shuffle_u32 is the verb op of x, one of WaveShuffle, at the native tier.
+fn xpu_wave_shuffle_u32(x: u32, a: u32, op: u32) -> u32 {
+    let xpu_t1 = xpu_lidx % 4u;
+    let xpu_t2 = xpu_lidx - xpu_t1;
+    var xpu_t3: u32;
+    xpu_t3 = a % 4u;
+    let xpu_t4 = subgroupShuffle(x, xpu_t3);
+    return select(x, xpu_t4, (xpu_t2 + xpu_t3) < 30u);
+}
 
 // main is kernel Wave4, block 30x1x1.
 @compute @workgroup_size(30, 1, 1)
 fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) lidx: u32) {
+    xpu_lidx = lidx;
     let v_g: u32 = gid.x;
     let v_a: i32 = b_xi[v_g];
     let v_u: u32 = b_xu[v_g];
     let v_f: f32 = b_xf[v_g];
     let v_k: u32 = b_sel[v_g];
     let v_p: bool = ((v_u % 4u) != 0u) || ((wid.x % 2u) == 0u);
-    var v_s0: i32;
-    let xpu_t1 = lidx % 4u;
-    let xpu_t2 = lidx - xpu_t1;
-    v_s0 = subgroupAdd(v_a);
-    var v_s1: i32;
-    let xpu_t3 = lidx % 4u;
-    let xpu_t4 = lidx - xpu_t3;
-    v_s1 = subgroupMin(v_a);
-    var v_s2: i32;
-    let xpu_t5 = lidx % 4u;
-    let xpu_t6 = lidx - xpu_t5;
-    v_s2 = subgroupMax(v_a);
-    var v_s3: i32;
-    let xpu_t7 = lidx % 4u;
-    let xpu_t8 = lidx - xpu_t7;
-    v_s3 = subgroupInclusiveAdd(v_a);
-    var v_s4: i32;
-    let xpu_t9 = lidx % 4u;
-    let xpu_t10 = lidx - xpu_t9;
-    v_s4 = subgroupExclusiveAdd(v_a);
-    var v_s5: i32;
-    let xpu_t11 = lidx % 4u;
-    let xpu_t12 = lidx - xpu_t11;
-    let xpu_t13 = xpu_u.p_bl;
-    let xpu_t14 = xpu_t13 % 4u;
-    let xpu_t15 = subgroupShuffle(v_a, xpu_t14);
-    v_s5 = select(v_a, xpu_t15, true && ((xpu_t12 + xpu_t14) < 30u));
-    var v_s6: i32;
-    let xpu_t16 = lidx % 4u;
-    let xpu_t17 = lidx - xpu_t16;
-    let xpu_t18 = v_k % 4u;
-    let xpu_t19 = subgroupShuffle(v_a, xpu_t18);
-    v_s6 = select(v_a, xpu_t19, true && ((xpu_t17 + xpu_t18) < 30u));
-    var v_s7: i32;
-    let xpu_t20 = lidx % 4u;
-    let xpu_t21 = lidx - xpu_t20;
-    let xpu_t22 = xpu_u.p_m;
-    let xpu_t23 = xpu_t20 ^ (xpu_t22 % 4u);
-    let xpu_t24 = subgroupShuffle(v_a, xpu_t23);
-    v_s7 = select(v_a, xpu_t24, true && ((xpu_t21 + xpu_t23) < 30u));
-    var v_s8: i32;
-    let xpu_t25 = lidx % 4u;
-    let xpu_t26 = lidx - xpu_t25;
-    let xpu_t27 = xpu_u.p_d;
-    let xpu_t28 = xpu_t27 <= xpu_t25;
-    let xpu_t29 = select(xpu_t25, xpu_t25 - xpu_t27, xpu_t27 <= xpu_t25);
-    let xpu_t30 = subgroupShuffle(v_a, xpu_t29);
-    v_s8 = select(v_a, xpu_t30, xpu_t28 && ((xpu_t26 + xpu_t29) < 30u));
-    var v_s9: i32;
-    let xpu_t31 = lidx % 4u;
-    let xpu_t32 = lidx - xpu_t31;
-    let xpu_t33 = xpu_u.p_d;
-    let xpu_t34 = xpu_t33 < (4u - xpu_t31);
-    let xpu_t35 = select(xpu_t31, xpu_t31 + xpu_t33, xpu_t33 < (4u - xpu_t31));
-    let xpu_t36 = subgroupShuffle(v_a, xpu_t35);
-    v_s9 = select(v_a, xpu_t36, xpu_t34 && ((xpu_t32 + xpu_t35) < 30u));
+    var v_s0: i32 = subgroupAdd(v_a);
+    var v_s1: i32 = subgroupMin(v_a);
+    var v_s2: i32 = subgroupMax(v_a);
+    var v_s3: i32 = subgroupInclusiveAdd(v_a);
+    var v_s4: i32 = subgroupExclusiveAdd(v_a);
+    var v_s5: i32 = xpu_wave_shuffle_i32(v_a, xpu_u.p_bl, 9u);
+    var v_s6: i32 = xpu_wave_shuffle_i32(v_a, v_k, 9u);
+    var v_s7: i32 = xpu_wave_shuffle_i32(v_a, xpu_u.p_m, 10u);
+    var v_s8: i32 = xpu_wave_shuffle_i32(v_a, xpu_u.p_d, 11u);
+    var v_s9: i32 = xpu_wave_shuffle_i32(v_a, xpu_u.p_d, 12u);
     let v_tmp: u32 = v_g * 10u;
     let v_tmp_1: u32 = (v_g * 10u) + 1u;
     let v_tmp_2: u32 = (v_g * 10u) + 2u;
@@ -7099,50 +5289,19 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(workgroup_id) wi
     b_oi[v_tmp_12] = v_tmp_17;
     b_oi[v_tmp_13] = v_tmp_18;
     b_oi[v_tmp_14] = v_tmp_19;
-    var v_u0: u32;
-    let xpu_t37 = lidx % 4u;
-    let xpu_t38 = lidx - xpu_t37;
-    v_u0 = subgroupAdd(v_u);
-    var v_u1: u32;
-    let xpu_t39 = lidx % 4u;
-    let xpu_t40 = lidx - xpu_t39;
-    v_u1 = subgroupMin(v_u);
-    var v_u2: u32;
-    let xpu_t41 = lidx % 4u;
-    let xpu_t42 = lidx - xpu_t41;
-    v_u2 = subgroupMax(v_u);
-    var v_u3: u32;
-    let xpu_t43 = lidx % 4u;
-    let xpu_t44 = lidx - xpu_t43;
-    v_u3 = subgroupInclusiveAdd(v_u);
-    var v_u4: u32;
-    let xpu_t45 = lidx % 4u;
-    let xpu_t46 = lidx - xpu_t45;
-    v_u4 = subgroupExclusiveAdd(v_u);
-    var v_u5: u32;
-    let xpu_t47 = lidx % 4u;
-    let xpu_t48 = lidx - xpu_t47;
-    let xpu_t49 = v_k % 4u;
-    let xpu_t50 = subgroupShuffle(v_u, xpu_t49);
-    v_u5 = select(v_u, xpu_t50, true && ((xpu_t48 + xpu_t49) < 30u));
+    var v_u0: u32 = subgroupAdd(v_u);
+    var v_u1: u32 = subgroupMin(v_u);
+    var v_u2: u32 = subgroupMax(v_u);
+    var v_u3: u32 = subgroupInclusiveAdd(v_u);
+    var v_u4: u32 = subgroupExclusiveAdd(v_u);
+    var v_u5: u32 = xpu_wave_shuffle_u32(v_u, v_k, 9u);
     var v_u6: u32;
     v_u6 = 0u;
     {
-        let xpu_t51 = select(0u, 1u, v_p);
-        let xpu_t52 = lidx % 4u;
-        let xpu_t53 = lidx - xpu_t52;
-        v_u6 = subgroupBallot(xpu_t51 != 0u).x;
+        v_u6 = subgroupBallot(v_p).x;
     }
-    var v_any: bool;
-    let xpu_t54 = select(0u, 1u, v_p);
-    let xpu_t55 = lidx % 4u;
-    let xpu_t56 = lidx - xpu_t55;
-    v_any = subgroupAny(xpu_t54 != 0u);
-    var v_all: bool;
-    let xpu_t57 = select(0u, 1u, v_p);
-    let xpu_t58 = lidx % 4u;
-    let xpu_t59 = lidx - xpu_t58;
-    v_all = subgroupAll(xpu_t57 != 0u);
+    var v_any: bool = subgroupAny(v_p);
+    var v_all: bool = subgroupAll(v_p);
     let v_tmp_20: u32 = v_g * 11u;
     let v_tmp_21: u32 = (v_g * 11u) + 1u;
     let v_tmp_22: u32 = (v_g * 11u) + 2u;
@@ -7180,33 +5339,12 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(workgroup_id) wi
     let v_tmp_39: u32 = 4u;
     b_ou[v_tmp_36] = v_tmp_38;
     b_ou[v_tmp_37] = v_tmp_39;
-    var v_f0: f32;
-    let xpu_t60 = lidx % 4u;
-    let xpu_t61 = lidx - xpu_t60;
-    v_f0 = subgroupAdd(v_f);
-    var v_f1: f32;
-    let xpu_t62 = lidx % 4u;
-    let xpu_t63 = lidx - xpu_t62;
-    v_f1 = subgroupMin(v_f);
-    var v_f2: f32;
-    let xpu_t64 = lidx % 4u;
-    let xpu_t65 = lidx - xpu_t64;
-    v_f2 = subgroupMax(v_f);
-    var v_f3: f32;
-    let xpu_t66 = lidx % 4u;
-    let xpu_t67 = lidx - xpu_t66;
-    v_f3 = subgroupInclusiveAdd(v_f);
-    var v_f4: f32;
-    let xpu_t68 = lidx % 4u;
-    let xpu_t69 = lidx - xpu_t68;
-    v_f4 = subgroupExclusiveAdd(v_f);
-    var v_f5: f32;
-    let xpu_t70 = lidx % 4u;
-    let xpu_t71 = lidx - xpu_t70;
-    let xpu_t72 = xpu_u.p_m;
-    let xpu_t73 = xpu_t70 ^ (xpu_t72 % 4u);
-    let xpu_t74 = subgroupShuffle(v_f, xpu_t73);
-    v_f5 = select(v_f, xpu_t74, true && ((xpu_t71 + xpu_t73) < 30u));
+    var v_f0: f32 = subgroupAdd(v_f);
+    var v_f1: f32 = subgroupMin(v_f);
+    var v_f2: f32 = subgroupMax(v_f);
+    var v_f3: f32 = subgroupInclusiveAdd(v_f);
+    var v_f4: f32 = subgroupExclusiveAdd(v_f);
+    var v_f5: f32 = xpu_wave_shuffle_f32(v_f, xpu_u.p_m, 10u);
     let v_tmp_40: u32 = v_g * 6u;
     let v_tmp_41: u32 = (v_g * 6u) + 1u;
     let v_tmp_42: u32 = (v_g * 6u) + 2u;
@@ -7245,142 +5383,179 @@ struct xpu_Uniforms {
 @group(0) @binding(5) var<storage, read> b_xf: array<f32>;
 @group(0) @binding(6) var<storage, read> b_sel: array<u32>;
 @group(0) @binding(7) var<uniform> xpu_u: xpu_Uniforms;
+var<private> xpu_lidx: u32;
+var<private> xpu_sgid: u32;
+
+// xpu_wave_reduce_f32 is the verb op of x, one of WaveSum, WaveMin, WaveMax, WavePrefixSum, WaveExclusivePrefixSum, at the narrow tier.
+fn xpu_wave_reduce_f32(x: f32, op: u32) -> f32 {
+    let xpu_t1 = xpu_lidx % 4u;
+    let xpu_t2 = xpu_lidx - xpu_t1;
+    var xpu_t3: f32 = select(f32(), x, (op == 1u) || (op == 2u));
+    var xpu_t4: u32 = 0u;
+    loop {
+        if xpu_t4 >= 4u {
+            break;
+        }
+        let xpu_t5 = subgroupShuffle(x, (xpu_sgid - (xpu_sgid % 4u)) + xpu_t4);
+        if (((xpu_t2 + xpu_t4) < 30u) && ((xpu_t4 <= xpu_t1) || (op != 3u))) && ((xpu_t4 < xpu_t1) || (op != 4u)) {
+            if op == 1u {
+                xpu_t3 = min(xpu_t3, xpu_t5);
+            } else if op == 2u {
+                xpu_t3 = max(xpu_t3, xpu_t5);
+            } else {
+                xpu_t3 = xpu_t3 + xpu_t5;
+            }
+        }
+        continuing {
+            xpu_t4 = xpu_t4 + 1u;
+        }
+    }
+    return xpu_t3;
+}
+
+// xpu_wave_reduce_i32 is the verb op of x, one of WaveSum, WaveMin, WaveMax, WavePrefixSum, WaveExclusivePrefixSum, at the narrow tier.
+fn xpu_wave_reduce_i32(x: i32, op: u32) -> i32 {
+    let xpu_t1 = xpu_lidx % 4u;
+    let xpu_t2 = xpu_lidx - xpu_t1;
+    var xpu_t3: i32 = select(i32(), x, (op == 1u) || (op == 2u));
+    var xpu_t4: u32 = 0u;
+    loop {
+        if xpu_t4 >= 4u {
+            break;
+        }
+        let xpu_t5 = subgroupShuffle(x, (xpu_sgid - (xpu_sgid % 4u)) + xpu_t4);
+        if (((xpu_t2 + xpu_t4) < 30u) && ((xpu_t4 <= xpu_t1) || (op != 3u))) && ((xpu_t4 < xpu_t1) || (op != 4u)) {
+            if op == 1u {
+                xpu_t3 = min(xpu_t3, xpu_t5);
+            } else if op == 2u {
+                xpu_t3 = max(xpu_t3, xpu_t5);
+            } else {
+                xpu_t3 = xpu_t3 + xpu_t5;
+            }
+        }
+        continuing {
+            xpu_t4 = xpu_t4 + 1u;
+        }
+    }
+    return xpu_t3;
+}
+
+// xpu_wave_reduce_u32 is the verb op of x, one of WaveSum, WaveMin, WaveMax, WavePrefixSum, WaveExclusivePrefixSum, at the narrow tier.
+fn xpu_wave_reduce_u32(x: u32, op: u32) -> u32 {
+    let xpu_t1 = xpu_lidx % 4u;
+    let xpu_t2 = xpu_lidx - xpu_t1;
+    var xpu_t3: u32 = select(u32(), x, (op == 1u) || (op == 2u));
+    var xpu_t4: u32 = 0u;
+    loop {
+        if xpu_t4 >= 4u {
+            break;
+        }
+        let xpu_t5 = subgroupShuffle(x, (xpu_sgid - (xpu_sgid % 4u)) + xpu_t4);
+        if (((xpu_t2 + xpu_t4) < 30u) && ((xpu_t4 <= xpu_t1) || (op != 3u))) && ((xpu_t4 < xpu_t1) || (op != 4u)) {
+            if op == 1u {
+                xpu_t3 = min(xpu_t3, xpu_t5);
+            } else if op == 2u {
+                xpu_t3 = max(xpu_t3, xpu_t5);
+            } else {
+                xpu_t3 = xpu_t3 + xpu_t5;
+            }
+        }
+        continuing {
+            xpu_t4 = xpu_t4 + 1u;
+        }
+    }
+    return xpu_t3;
+}
+
+// xpu_wave_shuffle_f32 is the verb op of x, one of WaveShuffleXor, at the narrow tier.
+fn xpu_wave_shuffle_f32(x: f32, a: u32, op: u32) -> f32 {
+    let xpu_t1 = xpu_lidx % 4u;
+    let xpu_t2 = xpu_lidx - xpu_t1;
+    var xpu_t3: u32;
+    xpu_t3 = xpu_t1 ^ (a % 4u);
+    let xpu_t4 = subgroupShuffle(x, (xpu_sgid - (xpu_sgid % 4u)) + xpu_t3);
+    return select(x, xpu_t4, (xpu_t2 + xpu_t3) < 30u);
+}
+
+// xpu_wave_shuffle_i32 is the verb op of x, one of WaveShuffle, WaveShuffleXor, WaveShuffleUp, WaveShuffleDown, at the narrow tier.
+fn xpu_wave_shuffle_i32(x: i32, a: u32, op: u32) -> i32 {
+    let xpu_t1 = xpu_lidx % 4u;
+    let xpu_t2 = xpu_lidx - xpu_t1;
+    var xpu_t3: u32;
+    var xpu_t4: bool = true;
+    if op == 9u {
+        xpu_t3 = a % 4u;
+    } else if op == 10u {
+        xpu_t3 = xpu_t1 ^ (a % 4u);
+    } else if op == 11u {
+        xpu_t4 = a <= xpu_t1;
+        xpu_t3 = select(xpu_t1, xpu_t1 - a, xpu_t4);
+    } else {
+        xpu_t4 = a < (4u - xpu_t1);
+        xpu_t3 = select(xpu_t1, xpu_t1 + a, xpu_t4);
+    }
+    let xpu_t5 = subgroupShuffle(x, (xpu_sgid - (xpu_sgid % 4u)) + xpu_t3);
+    return select(x, xpu_t5, xpu_t4 && ((xpu_t2 + xpu_t3) < 30u));
+}
+
+// xpu_wave_shuffle_u32 is the verb op of x, one of WaveShuffle, at the narrow tier.
+fn xpu_wave_shuffle_u32(x: u32, a: u32, op: u32) -> u32 {
+    let xpu_t1 = xpu_lidx % 4u;
+    let xpu_t2 = xpu_lidx - xpu_t1;
+    var xpu_t3: u32;
+    xpu_t3 = a % 4u;
+    let xpu_t4 = subgroupShuffle(x, (xpu_sgid - (xpu_sgid % 4u)) + xpu_t3);
+    return select(x, xpu_t4, (xpu_t2 + xpu_t3) < 30u);
+}
+
+// xpu_wave_vote is the verb op of x, one of WaveBallot, WaveAny, WaveAll, at the narrow tier.
+fn xpu_wave_vote(x: u32, op: u32) -> u32 {
+    let xpu_t1 = xpu_lidx % 4u;
+    let xpu_t2 = xpu_lidx - xpu_t1;
+    var xpu_t3: u32 = select(0u, 1u, op == 7u);
+    var xpu_t4: u32 = 0u;
+    loop {
+        if xpu_t4 >= 4u {
+            break;
+        }
+        let xpu_t5 = subgroupShuffle(x, (xpu_sgid - (xpu_sgid % 4u)) + xpu_t4);
+        if (xpu_t2 + xpu_t4) < 30u {
+            if op == 5u {
+                xpu_t3 = xpu_t3 | (xpu_t5 << xpu_t4);
+            } else if op == 6u {
+                xpu_t3 = xpu_t3 | xpu_t5;
+            } else {
+                xpu_t3 = xpu_t3 & xpu_t5;
+            }
+        }
+        continuing {
+            xpu_t4 = xpu_t4 + 1u;
+        }
+    }
+    return xpu_t3;
+}
 
 // main is kernel Wave4, block 30x1x1.
 @compute @workgroup_size(30, 1, 1)
 fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) lidx: u32, @builtin(subgroup_invocation_id) sgid: u32) {
+    xpu_lidx = lidx;
+    xpu_sgid = sgid;
     let v_g: u32 = gid.x;
     let v_a: i32 = b_xi[v_g];
     let v_u: u32 = b_xu[v_g];
     let v_f: f32 = b_xf[v_g];
     let v_k: u32 = b_sel[v_g];
     let v_p: bool = ((v_u % 4u) != 0u) || ((wid.x % 2u) == 0u);
-    var v_s0: i32;
-    let xpu_t1 = lidx % 4u;
-    let xpu_t2 = lidx - xpu_t1;
-    var xpu_t3: i32 = i32();
-    var xpu_t4: u32 = 0u;
-    loop {
-        if xpu_t4 >= 4u {
-            break;
-        }
-        let xpu_t5 = subgroupShuffle(v_a, (sgid - (sgid % 4u)) + xpu_t4);
-        if (xpu_t2 + xpu_t4) < 30u {
-            xpu_t3 = xpu_t3 + xpu_t5;
-        }
-        continuing {
-            xpu_t4 = xpu_t4 + 1u;
-        }
-    }
-    v_s0 = xpu_t3;
-    var v_s1: i32;
-    let xpu_t6 = lidx % 4u;
-    let xpu_t7 = lidx - xpu_t6;
-    var xpu_t8: i32 = v_a;
-    var xpu_t9: u32 = 0u;
-    loop {
-        if xpu_t9 >= 4u {
-            break;
-        }
-        let xpu_t10 = subgroupShuffle(v_a, (sgid - (sgid % 4u)) + xpu_t9);
-        if (xpu_t7 + xpu_t9) < 30u {
-            xpu_t8 = min(xpu_t8, xpu_t10);
-        }
-        continuing {
-            xpu_t9 = xpu_t9 + 1u;
-        }
-    }
-    v_s1 = xpu_t8;
-    var v_s2: i32;
-    let xpu_t11 = lidx % 4u;
-    let xpu_t12 = lidx - xpu_t11;
-    var xpu_t13: i32 = v_a;
-    var xpu_t14: u32 = 0u;
-    loop {
-        if xpu_t14 >= 4u {
-            break;
-        }
-        let xpu_t15 = subgroupShuffle(v_a, (sgid - (sgid % 4u)) + xpu_t14);
-        if (xpu_t12 + xpu_t14) < 30u {
-            xpu_t13 = max(xpu_t13, xpu_t15);
-        }
-        continuing {
-            xpu_t14 = xpu_t14 + 1u;
-        }
-    }
-    v_s2 = xpu_t13;
-    var v_s3: i32;
-    let xpu_t16 = lidx % 4u;
-    let xpu_t17 = lidx - xpu_t16;
-    var xpu_t18: i32 = i32();
-    var xpu_t19: u32 = 0u;
-    loop {
-        if xpu_t19 >= 4u {
-            break;
-        }
-        let xpu_t20 = subgroupShuffle(v_a, (sgid - (sgid % 4u)) + xpu_t19);
-        if ((xpu_t17 + xpu_t19) < 30u) && (xpu_t19 <= xpu_t16) {
-            xpu_t18 = xpu_t18 + xpu_t20;
-        }
-        continuing {
-            xpu_t19 = xpu_t19 + 1u;
-        }
-    }
-    v_s3 = xpu_t18;
-    var v_s4: i32;
-    let xpu_t21 = lidx % 4u;
-    let xpu_t22 = lidx - xpu_t21;
-    var xpu_t23: i32 = i32();
-    var xpu_t24: u32 = 0u;
-    loop {
-        if xpu_t24 >= 4u {
-            break;
-        }
-        let xpu_t25 = subgroupShuffle(v_a, (sgid - (sgid % 4u)) + xpu_t24);
-        if ((xpu_t22 + xpu_t24) < 30u) && (xpu_t24 < xpu_t21) {
-            xpu_t23 = xpu_t23 + xpu_t25;
-        }
-        continuing {
-            xpu_t24 = xpu_t24 + 1u;
-        }
-    }
-    v_s4 = xpu_t23;
-    var v_s5: i32;
-    let xpu_t26 = lidx % 4u;
-    let xpu_t27 = lidx - xpu_t26;
-    let xpu_t28 = xpu_u.p_bl;
-    let xpu_t29 = xpu_t28 % 4u;
-    let xpu_t30 = subgroupShuffle(v_a, (sgid - (sgid % 4u)) + xpu_t29);
-    v_s5 = select(v_a, xpu_t30, true && ((xpu_t27 + xpu_t29) < 30u));
-    var v_s6: i32;
-    let xpu_t31 = lidx % 4u;
-    let xpu_t32 = lidx - xpu_t31;
-    let xpu_t33 = v_k % 4u;
-    let xpu_t34 = subgroupShuffle(v_a, (sgid - (sgid % 4u)) + xpu_t33);
-    v_s6 = select(v_a, xpu_t34, true && ((xpu_t32 + xpu_t33) < 30u));
-    var v_s7: i32;
-    let xpu_t35 = lidx % 4u;
-    let xpu_t36 = lidx - xpu_t35;
-    let xpu_t37 = xpu_u.p_m;
-    let xpu_t38 = xpu_t35 ^ (xpu_t37 % 4u);
-    let xpu_t39 = subgroupShuffle(v_a, (sgid - (sgid % 4u)) + xpu_t38);
-    v_s7 = select(v_a, xpu_t39, true && ((xpu_t36 + xpu_t38) < 30u));
-    var v_s8: i32;
-    let xpu_t40 = lidx % 4u;
-    let xpu_t41 = lidx - xpu_t40;
-    let xpu_t42 = xpu_u.p_d;
-    let xpu_t43 = xpu_t42 <= xpu_t40;
-    let xpu_t44 = select(xpu_t40, xpu_t40 - xpu_t42, xpu_t42 <= xpu_t40);
-    let xpu_t45 = subgroupShuffle(v_a, (sgid - (sgid % 4u)) + xpu_t44);
-    v_s8 = select(v_a, xpu_t45, xpu_t43 && ((xpu_t41 + xpu_t44) < 30u));
-    var v_s9: i32;
-    let xpu_t46 = lidx % 4u;
-    let xpu_t47 = lidx - xpu_t46;
-    let xpu_t48 = xpu_u.p_d;
-    let xpu_t49 = xpu_t48 < (4u - xpu_t46);
-    let xpu_t50 = select(xpu_t46, xpu_t46 + xpu_t48, xpu_t48 < (4u - xpu_t46));
-    let xpu_t51 = subgroupShuffle(v_a, (sgid - (sgid % 4u)) + xpu_t50);
-    v_s9 = select(v_a, xpu_t51, xpu_t49 && ((xpu_t47 + xpu_t50) < 30u));
+    var v_s0: i32 = xpu_wave_reduce_i32(v_a, 0u);
+    var v_s1: i32 = xpu_wave_reduce_i32(v_a, 1u);
+    var v_s2: i32 = xpu_wave_reduce_i32(v_a, 2u);
+    var v_s3: i32 = xpu_wave_reduce_i32(v_a, 3u);
+    var v_s4: i32 = xpu_wave_reduce_i32(v_a, 4u);
+    var v_s5: i32 = xpu_wave_shuffle_i32(v_a, xpu_u.p_bl, 9u);
+    var v_s6: i32 = xpu_wave_shuffle_i32(v_a, v_k, 9u);
+    var v_s7: i32 = xpu_wave_shuffle_i32(v_a, xpu_u.p_m, 10u);
+    var v_s8: i32 = xpu_wave_shuffle_i32(v_a, xpu_u.p_d, 11u);
+    var v_s9: i32 = xpu_wave_shuffle_i32(v_a, xpu_u.p_d, 12u);
     let v_tmp: u32 = v_g * 10u;
     let v_tmp_1: u32 = (v_g * 10u) + 1u;
     let v_tmp_2: u32 = (v_g * 10u) + 2u;
@@ -7411,162 +5586,19 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(workgroup_id) wi
     b_oi[v_tmp_12] = v_tmp_17;
     b_oi[v_tmp_13] = v_tmp_18;
     b_oi[v_tmp_14] = v_tmp_19;
-    var v_u0: u32;
-    let xpu_t52 = lidx % 4u;
-    let xpu_t53 = lidx - xpu_t52;
-    var xpu_t54: u32 = u32();
-    var xpu_t55: u32 = 0u;
-    loop {
-        if xpu_t55 >= 4u {
-            break;
-        }
-        let xpu_t56 = subgroupShuffle(v_u, (sgid - (sgid % 4u)) + xpu_t55);
-        if (xpu_t53 + xpu_t55) < 30u {
-            xpu_t54 = xpu_t54 + xpu_t56;
-        }
-        continuing {
-            xpu_t55 = xpu_t55 + 1u;
-        }
-    }
-    v_u0 = xpu_t54;
-    var v_u1: u32;
-    let xpu_t57 = lidx % 4u;
-    let xpu_t58 = lidx - xpu_t57;
-    var xpu_t59: u32 = v_u;
-    var xpu_t60: u32 = 0u;
-    loop {
-        if xpu_t60 >= 4u {
-            break;
-        }
-        let xpu_t61 = subgroupShuffle(v_u, (sgid - (sgid % 4u)) + xpu_t60);
-        if (xpu_t58 + xpu_t60) < 30u {
-            xpu_t59 = min(xpu_t59, xpu_t61);
-        }
-        continuing {
-            xpu_t60 = xpu_t60 + 1u;
-        }
-    }
-    v_u1 = xpu_t59;
-    var v_u2: u32;
-    let xpu_t62 = lidx % 4u;
-    let xpu_t63 = lidx - xpu_t62;
-    var xpu_t64: u32 = v_u;
-    var xpu_t65: u32 = 0u;
-    loop {
-        if xpu_t65 >= 4u {
-            break;
-        }
-        let xpu_t66 = subgroupShuffle(v_u, (sgid - (sgid % 4u)) + xpu_t65);
-        if (xpu_t63 + xpu_t65) < 30u {
-            xpu_t64 = max(xpu_t64, xpu_t66);
-        }
-        continuing {
-            xpu_t65 = xpu_t65 + 1u;
-        }
-    }
-    v_u2 = xpu_t64;
-    var v_u3: u32;
-    let xpu_t67 = lidx % 4u;
-    let xpu_t68 = lidx - xpu_t67;
-    var xpu_t69: u32 = u32();
-    var xpu_t70: u32 = 0u;
-    loop {
-        if xpu_t70 >= 4u {
-            break;
-        }
-        let xpu_t71 = subgroupShuffle(v_u, (sgid - (sgid % 4u)) + xpu_t70);
-        if ((xpu_t68 + xpu_t70) < 30u) && (xpu_t70 <= xpu_t67) {
-            xpu_t69 = xpu_t69 + xpu_t71;
-        }
-        continuing {
-            xpu_t70 = xpu_t70 + 1u;
-        }
-    }
-    v_u3 = xpu_t69;
-    var v_u4: u32;
-    let xpu_t72 = lidx % 4u;
-    let xpu_t73 = lidx - xpu_t72;
-    var xpu_t74: u32 = u32();
-    var xpu_t75: u32 = 0u;
-    loop {
-        if xpu_t75 >= 4u {
-            break;
-        }
-        let xpu_t76 = subgroupShuffle(v_u, (sgid - (sgid % 4u)) + xpu_t75);
-        if ((xpu_t73 + xpu_t75) < 30u) && (xpu_t75 < xpu_t72) {
-            xpu_t74 = xpu_t74 + xpu_t76;
-        }
-        continuing {
-            xpu_t75 = xpu_t75 + 1u;
-        }
-    }
-    v_u4 = xpu_t74;
-    var v_u5: u32;
-    let xpu_t77 = lidx % 4u;
-    let xpu_t78 = lidx - xpu_t77;
-    let xpu_t79 = v_k % 4u;
-    let xpu_t80 = subgroupShuffle(v_u, (sgid - (sgid % 4u)) + xpu_t79);
-    v_u5 = select(v_u, xpu_t80, true && ((xpu_t78 + xpu_t79) < 30u));
+    var v_u0: u32 = xpu_wave_reduce_u32(v_u, 0u);
+    var v_u1: u32 = xpu_wave_reduce_u32(v_u, 1u);
+    var v_u2: u32 = xpu_wave_reduce_u32(v_u, 2u);
+    var v_u3: u32 = xpu_wave_reduce_u32(v_u, 3u);
+    var v_u4: u32 = xpu_wave_reduce_u32(v_u, 4u);
+    var v_u5: u32 = xpu_wave_shuffle_u32(v_u, v_k, 9u);
     var v_u6: u32;
     v_u6 = 0u;
     {
-        let xpu_t81 = select(0u, 1u, v_p);
-        let xpu_t82 = lidx % 4u;
-        let xpu_t83 = lidx - xpu_t82;
-        var xpu_t84: u32 = 0u;
-        var xpu_t85: u32 = 0u;
-        loop {
-            if xpu_t85 >= 4u {
-                break;
-            }
-            let xpu_t86 = subgroupShuffle(xpu_t81, (sgid - (sgid % 4u)) + xpu_t85);
-            if (xpu_t83 + xpu_t85) < 30u {
-                xpu_t84 = xpu_t84 | (xpu_t86 << xpu_t85);
-            }
-            continuing {
-                xpu_t85 = xpu_t85 + 1u;
-            }
-        }
-        v_u6 = xpu_t84;
+        v_u6 = xpu_wave_vote(select(0u, 1u, v_p), 5u);
     }
-    var v_any: bool;
-    let xpu_t87 = select(0u, 1u, v_p);
-    let xpu_t88 = lidx % 4u;
-    let xpu_t89 = lidx - xpu_t88;
-    var xpu_t90: u32 = 0u;
-    var xpu_t91: u32 = 0u;
-    loop {
-        if xpu_t91 >= 4u {
-            break;
-        }
-        let xpu_t92 = subgroupShuffle(xpu_t87, (sgid - (sgid % 4u)) + xpu_t91);
-        if (xpu_t89 + xpu_t91) < 30u {
-            xpu_t90 = xpu_t90 | xpu_t92;
-        }
-        continuing {
-            xpu_t91 = xpu_t91 + 1u;
-        }
-    }
-    v_any = xpu_t90 != 0u;
-    var v_all: bool;
-    let xpu_t93 = select(0u, 1u, v_p);
-    let xpu_t94 = lidx % 4u;
-    let xpu_t95 = lidx - xpu_t94;
-    var xpu_t96: u32 = 1u;
-    var xpu_t97: u32 = 0u;
-    loop {
-        if xpu_t97 >= 4u {
-            break;
-        }
-        let xpu_t98 = subgroupShuffle(xpu_t93, (sgid - (sgid % 4u)) + xpu_t97);
-        if (xpu_t95 + xpu_t97) < 30u {
-            xpu_t96 = xpu_t96 & xpu_t98;
-        }
-        continuing {
-            xpu_t97 = xpu_t97 + 1u;
-        }
-    }
-    v_all = xpu_t96 != 0u;
+    var v_any: bool = xpu_wave_vote(select(0u, 1u, v_p), 6u) != 0u;
+    var v_all: bool = xpu_wave_vote(select(0u, 1u, v_p), 7u) != 0u;
     let v_tmp_20: u32 = v_g * 11u;
     let v_tmp_21: u32 = (v_g * 11u) + 1u;
     let v_tmp_22: u32 = (v_g * 11u) + 2u;
@@ -7604,103 +5636,12 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(workgroup_id) wi
     let v_tmp_39: u32 = 4u;
     b_ou[v_tmp_36] = v_tmp_38;
     b_ou[v_tmp_37] = v_tmp_39;
-    var v_f0: f32;
-    let xpu_t99 = lidx % 4u;
-    let xpu_t100 = lidx - xpu_t99;
-    var xpu_t101: f32 = f32();
-    var xpu_t102: u32 = 0u;
-    loop {
-        if xpu_t102 >= 4u {
-            break;
-        }
-        let xpu_t103 = subgroupShuffle(v_f, (sgid - (sgid % 4u)) + xpu_t102);
-        if (xpu_t100 + xpu_t102) < 30u {
-            xpu_t101 = xpu_t101 + xpu_t103;
-        }
-        continuing {
-            xpu_t102 = xpu_t102 + 1u;
-        }
-    }
-    v_f0 = xpu_t101;
-    var v_f1: f32;
-    let xpu_t104 = lidx % 4u;
-    let xpu_t105 = lidx - xpu_t104;
-    var xpu_t106: f32 = v_f;
-    var xpu_t107: u32 = 0u;
-    loop {
-        if xpu_t107 >= 4u {
-            break;
-        }
-        let xpu_t108 = subgroupShuffle(v_f, (sgid - (sgid % 4u)) + xpu_t107);
-        if (xpu_t105 + xpu_t107) < 30u {
-            xpu_t106 = min(xpu_t106, xpu_t108);
-        }
-        continuing {
-            xpu_t107 = xpu_t107 + 1u;
-        }
-    }
-    v_f1 = xpu_t106;
-    var v_f2: f32;
-    let xpu_t109 = lidx % 4u;
-    let xpu_t110 = lidx - xpu_t109;
-    var xpu_t111: f32 = v_f;
-    var xpu_t112: u32 = 0u;
-    loop {
-        if xpu_t112 >= 4u {
-            break;
-        }
-        let xpu_t113 = subgroupShuffle(v_f, (sgid - (sgid % 4u)) + xpu_t112);
-        if (xpu_t110 + xpu_t112) < 30u {
-            xpu_t111 = max(xpu_t111, xpu_t113);
-        }
-        continuing {
-            xpu_t112 = xpu_t112 + 1u;
-        }
-    }
-    v_f2 = xpu_t111;
-    var v_f3: f32;
-    let xpu_t114 = lidx % 4u;
-    let xpu_t115 = lidx - xpu_t114;
-    var xpu_t116: f32 = f32();
-    var xpu_t117: u32 = 0u;
-    loop {
-        if xpu_t117 >= 4u {
-            break;
-        }
-        let xpu_t118 = subgroupShuffle(v_f, (sgid - (sgid % 4u)) + xpu_t117);
-        if ((xpu_t115 + xpu_t117) < 30u) && (xpu_t117 <= xpu_t114) {
-            xpu_t116 = xpu_t116 + xpu_t118;
-        }
-        continuing {
-            xpu_t117 = xpu_t117 + 1u;
-        }
-    }
-    v_f3 = xpu_t116;
-    var v_f4: f32;
-    let xpu_t119 = lidx % 4u;
-    let xpu_t120 = lidx - xpu_t119;
-    var xpu_t121: f32 = f32();
-    var xpu_t122: u32 = 0u;
-    loop {
-        if xpu_t122 >= 4u {
-            break;
-        }
-        let xpu_t123 = subgroupShuffle(v_f, (sgid - (sgid % 4u)) + xpu_t122);
-        if ((xpu_t120 + xpu_t122) < 30u) && (xpu_t122 < xpu_t119) {
-            xpu_t121 = xpu_t121 + xpu_t123;
-        }
-        continuing {
-            xpu_t122 = xpu_t122 + 1u;
-        }
-    }
-    v_f4 = xpu_t121;
-    var v_f5: f32;
-    let xpu_t124 = lidx % 4u;
-    let xpu_t125 = lidx - xpu_t124;
-    let xpu_t126 = xpu_u.p_m;
-    let xpu_t127 = xpu_t124 ^ (xpu_t126 % 4u);
-    let xpu_t128 = subgroupShuffle(v_f, (sgid - (sgid % 4u)) + xpu_t127);
-    v_f5 = select(v_f, xpu_t128, true && ((xpu_t125 + xpu_t127) < 30u));
+    var v_f0: f32 = xpu_wave_reduce_f32(v_f, 0u);
+    var v_f1: f32 = xpu_wave_reduce_f32(v_f, 1u);
+    var v_f2: f32 = xpu_wave_reduce_f32(v_f, 2u);
+    var v_f3: f32 = xpu_wave_reduce_f32(v_f, 3u);
+    var v_f4: f32 = xpu_wave_reduce_f32(v_f, 4u);
+    var v_f5: f32 = xpu_wave_shuffle_f32(v_f, xpu_u.p_m, 10u);
     let v_tmp_40: u32 = v_g * 6u;
     let v_tmp_41: u32 = (v_g * 6u) + 1u;
     let v_tmp_42: u32 = (v_g * 6u) + 2u;
@@ -8400,7 +6341,7 @@ var Wave64Kernel = gpu.Register(&gpu.KernelSpec{
 	Manifests: []gpu.Manifest{
 		{
 			Kernel: "github.com/goxpu/xpu/kernels/wave.Wave64", Backend: "webgpu", Target: "wgsl",
-			Hash:        "sha256:cd0a33a6a4cc52127f24ce63a5adc60ac1d95d63bc7c8a19469357e217ac315b",
+			Hash:        "sha256:937010f73699f9c9456da52f2ddf43da8c089f862b1a7e5b3e5c2fc33f3548f0",
 			Codegen:     "xpu-gen/1",
 			Block:       xpu.Dim3{X: 96, Y: 1, Z: 1},
 			SharedBytes: 0, StorageBindings: 7, UniformBytes: 16,
@@ -8417,10 +6358,10 @@ var Wave64Kernel = gpu.Register(&gpu.KernelSpec{
 			Wave:    64,
 			WaveOps: true,
 			WaveVariants: []gpu.ManifestVariant{
-				{Tier: "native", SubgroupMin: 64, SubgroupMax: 64, Width: 64, Hash: "sha256:260a8772e45f23d0356845469dddd8a77c2ac887d9b58a58c3b84e35076ea0ca"},
-				{Tier: "folded", SubgroupMin: 4, SubgroupMax: 32, Width: 64, Hash: "sha256:5ede6cfe0f55fb423d493380adeec76b5138b777440f9384aa8c6421f44b02fb"},
-				{Tier: "narrow", SubgroupMin: 128, SubgroupMax: 128, Width: 64, Hash: "sha256:b73c174ebd8cb41b2043b2647cf3bac3d6dea8bf29ca433260645db44a7eb139"},
-				{Tier: "emulated", SubgroupMin: 0, SubgroupMax: 0, Width: 64, Hash: "sha256:cd0a33a6a4cc52127f24ce63a5adc60ac1d95d63bc7c8a19469357e217ac315b"},
+				{Tier: "native", SubgroupMin: 64, SubgroupMax: 64, Width: 64, Hash: "sha256:a8e8ec6b9092618116135b0dfff6f7e19e9b171765444e2e63c1ef69a7834d59"},
+				{Tier: "folded", SubgroupMin: 4, SubgroupMax: 32, Width: 64, Hash: "sha256:77fd0c3d7f52fc428dc46aaffa75aeede91829230d754069258c6bc58c7d4da5"},
+				{Tier: "narrow", SubgroupMin: 128, SubgroupMax: 128, Width: 64, Hash: "sha256:8a108b3bf1382f5473e39ff73ac432f579c38b07c9cd4a5e23a1423d4b3adee1"},
+				{Tier: "emulated", SubgroupMin: 0, SubgroupMax: 0, Width: 64, Hash: "sha256:937010f73699f9c9456da52f2ddf43da8c089f862b1a7e5b3e5c2fc33f3548f0"},
 			},
 			NativeOps: []string{"bitcast", "max", "min", "select", "workgroupBarrier"},
 		},
@@ -8469,172 +6410,196 @@ const wave64WGSL = `struct xpu_Uniforms {
 @group(0) @binding(6) var<storage, read> b_sel: array<u32>;
 @group(0) @binding(7) var<uniform> xpu_u: xpu_Uniforms;
 var<workgroup> xpu_wave: array<u32, 128>;
+var<private> xpu_lidx: u32;
 
-// main is kernel Wave64, block 96x1x1.
-@compute @workgroup_size(96, 1, 1)
-fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) lidx: u32) {
-    let v_g: u32 = gid.x;
-    let v_a: i32 = b_xi[v_g];
-    let v_u: u32 = b_xu[v_g];
-    let v_f: f32 = b_xf[v_g];
-    let v_k: u32 = b_sel[v_g];
-    let v_p: bool = ((v_u % 4u) != 0u) || ((wid.x % 2u) == 0u);
-    var v_s0: i32;
-    let xpu_t1 = lidx % 64u;
-    let xpu_t2 = lidx - xpu_t1;
+// xpu_wave_reduce_f32 is the verb op of x, one of WaveSum, WaveMin, WaveMax, WavePrefixSum, WaveExclusivePrefixSum, at the emulated tier.
+fn xpu_wave_reduce_f32(x: f32, op: u32) -> f32 {
+    let xpu_t1 = xpu_lidx % 64u;
+    let xpu_t2 = xpu_lidx - xpu_t1;
     workgroupBarrier();
-    xpu_wave[lidx] = bitcast<u32>(v_a);
+    xpu_wave[xpu_lidx] = bitcast<u32>(x);
     workgroupBarrier();
-    var xpu_t3: i32 = i32();
+    var xpu_t3: f32 = select(f32(), x, (op == 1u) || (op == 2u));
+    var xpu_t4: u32 = 0u;
+    loop {
+        if xpu_t4 >= 64u {
+            break;
+        }
+        let xpu_t5 = bitcast<f32>(xpu_wave[xpu_t2 + xpu_t4]);
+        if (((xpu_t2 + xpu_t4) < 96u) && ((xpu_t4 <= xpu_t1) || (op != 3u))) && ((xpu_t4 < xpu_t1) || (op != 4u)) {
+            if op == 1u {
+                xpu_t3 = min(xpu_t3, xpu_t5);
+            } else if op == 2u {
+                xpu_t3 = max(xpu_t3, xpu_t5);
+            } else {
+                xpu_t3 = xpu_t3 + xpu_t5;
+            }
+        }
+        continuing {
+            xpu_t4 = xpu_t4 + 1u;
+        }
+    }
+    return xpu_t3;
+}
+
+// xpu_wave_reduce_i32 is the verb op of x, one of WaveSum, WaveMin, WaveMax, WavePrefixSum, WaveExclusivePrefixSum, at the emulated tier.
+fn xpu_wave_reduce_i32(x: i32, op: u32) -> i32 {
+    let xpu_t1 = xpu_lidx % 64u;
+    let xpu_t2 = xpu_lidx - xpu_t1;
+    workgroupBarrier();
+    xpu_wave[xpu_lidx] = bitcast<u32>(x);
+    workgroupBarrier();
+    var xpu_t3: i32 = select(i32(), x, (op == 1u) || (op == 2u));
     var xpu_t4: u32 = 0u;
     loop {
         if xpu_t4 >= 64u {
             break;
         }
         let xpu_t5 = bitcast<i32>(xpu_wave[xpu_t2 + xpu_t4]);
-        if (xpu_t2 + xpu_t4) < 96u {
-            xpu_t3 = xpu_t3 + xpu_t5;
+        if (((xpu_t2 + xpu_t4) < 96u) && ((xpu_t4 <= xpu_t1) || (op != 3u))) && ((xpu_t4 < xpu_t1) || (op != 4u)) {
+            if op == 1u {
+                xpu_t3 = min(xpu_t3, xpu_t5);
+            } else if op == 2u {
+                xpu_t3 = max(xpu_t3, xpu_t5);
+            } else {
+                xpu_t3 = xpu_t3 + xpu_t5;
+            }
         }
         continuing {
             xpu_t4 = xpu_t4 + 1u;
         }
     }
-    v_s0 = xpu_t3;
-    var v_s1: i32;
-    let xpu_t6 = lidx % 64u;
-    let xpu_t7 = lidx - xpu_t6;
+    return xpu_t3;
+}
+
+// xpu_wave_reduce_u32 is the verb op of x, one of WaveSum, WaveMin, WaveMax, WavePrefixSum, WaveExclusivePrefixSum, at the emulated tier.
+fn xpu_wave_reduce_u32(x: u32, op: u32) -> u32 {
+    let xpu_t1 = xpu_lidx % 64u;
+    let xpu_t2 = xpu_lidx - xpu_t1;
     workgroupBarrier();
-    xpu_wave[lidx] = bitcast<u32>(v_a);
+    xpu_wave[xpu_lidx] = x;
     workgroupBarrier();
-    var xpu_t8: i32 = v_a;
-    var xpu_t9: u32 = 0u;
+    var xpu_t3: u32 = select(u32(), x, (op == 1u) || (op == 2u));
+    var xpu_t4: u32 = 0u;
     loop {
-        if xpu_t9 >= 64u {
+        if xpu_t4 >= 64u {
             break;
         }
-        let xpu_t10 = bitcast<i32>(xpu_wave[xpu_t7 + xpu_t9]);
-        if (xpu_t7 + xpu_t9) < 96u {
-            xpu_t8 = min(xpu_t8, xpu_t10);
+        let xpu_t5 = xpu_wave[xpu_t2 + xpu_t4];
+        if (((xpu_t2 + xpu_t4) < 96u) && ((xpu_t4 <= xpu_t1) || (op != 3u))) && ((xpu_t4 < xpu_t1) || (op != 4u)) {
+            if op == 1u {
+                xpu_t3 = min(xpu_t3, xpu_t5);
+            } else if op == 2u {
+                xpu_t3 = max(xpu_t3, xpu_t5);
+            } else {
+                xpu_t3 = xpu_t3 + xpu_t5;
+            }
         }
         continuing {
-            xpu_t9 = xpu_t9 + 1u;
+            xpu_t4 = xpu_t4 + 1u;
         }
     }
-    v_s1 = xpu_t8;
-    var v_s2: i32;
-    let xpu_t11 = lidx % 64u;
-    let xpu_t12 = lidx - xpu_t11;
+    return xpu_t3;
+}
+
+// xpu_wave_shuffle_f32 is the verb op of x, one of WaveShuffleXor, at the emulated tier.
+fn xpu_wave_shuffle_f32(x: f32, a: u32, op: u32) -> f32 {
+    let xpu_t1 = xpu_lidx % 64u;
+    let xpu_t2 = xpu_lidx - xpu_t1;
     workgroupBarrier();
-    xpu_wave[lidx] = bitcast<u32>(v_a);
+    xpu_wave[xpu_lidx] = bitcast<u32>(x);
     workgroupBarrier();
-    var xpu_t13: i32 = v_a;
-    var xpu_t14: u32 = 0u;
+    var xpu_t3: u32;
+    xpu_t3 = xpu_t1 ^ (a % 64u);
+    let xpu_t4 = bitcast<f32>(xpu_wave[xpu_t2 + xpu_t3]);
+    return select(x, xpu_t4, (xpu_t2 + xpu_t3) < 96u);
+}
+
+// xpu_wave_shuffle_i32 is the verb op of x, one of WaveShuffle, WaveShuffleXor, WaveShuffleUp, WaveShuffleDown, at the emulated tier.
+fn xpu_wave_shuffle_i32(x: i32, a: u32, op: u32) -> i32 {
+    let xpu_t1 = xpu_lidx % 64u;
+    let xpu_t2 = xpu_lidx - xpu_t1;
+    workgroupBarrier();
+    xpu_wave[xpu_lidx] = bitcast<u32>(x);
+    workgroupBarrier();
+    var xpu_t3: u32;
+    var xpu_t4: bool = true;
+    if op == 9u {
+        xpu_t3 = a % 64u;
+    } else if op == 10u {
+        xpu_t3 = xpu_t1 ^ (a % 64u);
+    } else if op == 11u {
+        xpu_t4 = a <= xpu_t1;
+        xpu_t3 = select(xpu_t1, xpu_t1 - a, xpu_t4);
+    } else {
+        xpu_t4 = a < (64u - xpu_t1);
+        xpu_t3 = select(xpu_t1, xpu_t1 + a, xpu_t4);
+    }
+    let xpu_t5 = bitcast<i32>(xpu_wave[xpu_t2 + xpu_t3]);
+    return select(x, xpu_t5, xpu_t4 && ((xpu_t2 + xpu_t3) < 96u));
+}
+
+// xpu_wave_shuffle_u32 is the verb op of x, one of WaveShuffle, at the emulated tier.
+fn xpu_wave_shuffle_u32(x: u32, a: u32, op: u32) -> u32 {
+    let xpu_t1 = xpu_lidx % 64u;
+    let xpu_t2 = xpu_lidx - xpu_t1;
+    workgroupBarrier();
+    xpu_wave[xpu_lidx] = x;
+    workgroupBarrier();
+    var xpu_t3: u32;
+    xpu_t3 = a % 64u;
+    let xpu_t4 = xpu_wave[xpu_t2 + xpu_t3];
+    return select(x, xpu_t4, (xpu_t2 + xpu_t3) < 96u);
+}
+
+// xpu_wave_vote is the verb op of x, one of WaveAny, WaveAll, at the emulated tier.
+fn xpu_wave_vote(x: u32, op: u32) -> u32 {
+    let xpu_t1 = xpu_lidx % 64u;
+    let xpu_t2 = xpu_lidx - xpu_t1;
+    workgroupBarrier();
+    xpu_wave[xpu_lidx] = x;
+    workgroupBarrier();
+    var xpu_t3: u32 = select(0u, 1u, op == 7u);
+    var xpu_t4: u32 = 0u;
     loop {
-        if xpu_t14 >= 64u {
+        if xpu_t4 >= 64u {
             break;
         }
-        let xpu_t15 = bitcast<i32>(xpu_wave[xpu_t12 + xpu_t14]);
-        if (xpu_t12 + xpu_t14) < 96u {
-            xpu_t13 = max(xpu_t13, xpu_t15);
+        let xpu_t5 = xpu_wave[xpu_t2 + xpu_t4];
+        if (xpu_t2 + xpu_t4) < 96u {
+            if op == 6u {
+                xpu_t3 = xpu_t3 | xpu_t5;
+            } else {
+                xpu_t3 = xpu_t3 & xpu_t5;
+            }
         }
         continuing {
-            xpu_t14 = xpu_t14 + 1u;
+            xpu_t4 = xpu_t4 + 1u;
         }
     }
-    v_s2 = xpu_t13;
-    var v_s3: i32;
-    let xpu_t16 = lidx % 64u;
-    let xpu_t17 = lidx - xpu_t16;
-    workgroupBarrier();
-    xpu_wave[lidx] = bitcast<u32>(v_a);
-    workgroupBarrier();
-    var xpu_t18: i32 = i32();
-    var xpu_t19: u32 = 0u;
-    loop {
-        if xpu_t19 >= 64u {
-            break;
-        }
-        let xpu_t20 = bitcast<i32>(xpu_wave[xpu_t17 + xpu_t19]);
-        if ((xpu_t17 + xpu_t19) < 96u) && (xpu_t19 <= xpu_t16) {
-            xpu_t18 = xpu_t18 + xpu_t20;
-        }
-        continuing {
-            xpu_t19 = xpu_t19 + 1u;
-        }
-    }
-    v_s3 = xpu_t18;
-    var v_s4: i32;
-    let xpu_t21 = lidx % 64u;
-    let xpu_t22 = lidx - xpu_t21;
-    workgroupBarrier();
-    xpu_wave[lidx] = bitcast<u32>(v_a);
-    workgroupBarrier();
-    var xpu_t23: i32 = i32();
-    var xpu_t24: u32 = 0u;
-    loop {
-        if xpu_t24 >= 64u {
-            break;
-        }
-        let xpu_t25 = bitcast<i32>(xpu_wave[xpu_t22 + xpu_t24]);
-        if ((xpu_t22 + xpu_t24) < 96u) && (xpu_t24 < xpu_t21) {
-            xpu_t23 = xpu_t23 + xpu_t25;
-        }
-        continuing {
-            xpu_t24 = xpu_t24 + 1u;
-        }
-    }
-    v_s4 = xpu_t23;
-    var v_s5: i32;
-    let xpu_t26 = lidx % 64u;
-    let xpu_t27 = lidx - xpu_t26;
-    workgroupBarrier();
-    xpu_wave[lidx] = bitcast<u32>(v_a);
-    workgroupBarrier();
-    let xpu_t28 = xpu_u.p_bl;
-    let xpu_t29 = xpu_t28 % 64u;
-    let xpu_t30 = bitcast<i32>(xpu_wave[xpu_t27 + xpu_t29]);
-    v_s5 = select(v_a, xpu_t30, true && ((xpu_t27 + xpu_t29) < 96u));
-    var v_s6: i32;
-    let xpu_t31 = lidx % 64u;
-    let xpu_t32 = lidx - xpu_t31;
-    workgroupBarrier();
-    xpu_wave[lidx] = bitcast<u32>(v_a);
-    workgroupBarrier();
-    let xpu_t33 = v_k % 64u;
-    let xpu_t34 = bitcast<i32>(xpu_wave[xpu_t32 + xpu_t33]);
-    v_s6 = select(v_a, xpu_t34, true && ((xpu_t32 + xpu_t33) < 96u));
-    var v_s7: i32;
-    let xpu_t35 = lidx % 64u;
-    let xpu_t36 = lidx - xpu_t35;
-    workgroupBarrier();
-    xpu_wave[lidx] = bitcast<u32>(v_a);
-    workgroupBarrier();
-    let xpu_t37 = xpu_u.p_m;
-    let xpu_t38 = xpu_t35 ^ (xpu_t37 % 64u);
-    let xpu_t39 = bitcast<i32>(xpu_wave[xpu_t36 + xpu_t38]);
-    v_s7 = select(v_a, xpu_t39, true && ((xpu_t36 + xpu_t38) < 96u));
-    var v_s8: i32;
-    let xpu_t40 = lidx % 64u;
-    let xpu_t41 = lidx - xpu_t40;
-    workgroupBarrier();
-    xpu_wave[lidx] = bitcast<u32>(v_a);
-    workgroupBarrier();
-    let xpu_t42 = xpu_u.p_d;
-    let xpu_t43 = xpu_t42 <= xpu_t40;
-    let xpu_t44 = select(xpu_t40, xpu_t40 - xpu_t42, xpu_t42 <= xpu_t40);
-    let xpu_t45 = bitcast<i32>(xpu_wave[xpu_t41 + xpu_t44]);
-    v_s8 = select(v_a, xpu_t45, xpu_t43 && ((xpu_t41 + xpu_t44) < 96u));
-    var v_s9: i32;
-    let xpu_t46 = lidx % 64u;
-    let xpu_t47 = lidx - xpu_t46;
-    workgroupBarrier();
-    xpu_wave[lidx] = bitcast<u32>(v_a);
-    workgroupBarrier();
-    let xpu_t48 = xpu_u.p_d;
-    let xpu_t49 = xpu_t48 < (64u - xpu_t46);
-    let xpu_t50 = select(xpu_t46, xpu_t46 + xpu_t48, xpu_t48 < (64u - xpu_t46));
-    let xpu_t51 = bitcast<i32>(xpu_wave[xpu_t47 + xpu_t50]);
-    v_s9 = select(v_a, xpu_t51, xpu_t49 && ((xpu_t47 + xpu_t50) < 96u));
+    return xpu_t3;
+}
+
+// main is kernel Wave64, block 96x1x1.
+@compute @workgroup_size(96, 1, 1)
+fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) lidx: u32) {
+    xpu_lidx = lidx;
+    let v_g: u32 = gid.x;
+    let v_a: i32 = b_xi[v_g];
+    let v_u: u32 = b_xu[v_g];
+    let v_f: f32 = b_xf[v_g];
+    let v_k: u32 = b_sel[v_g];
+    let v_p: bool = ((v_u % 4u) != 0u) || ((wid.x % 2u) == 0u);
+    var v_s0: i32 = xpu_wave_reduce_i32(v_a, 0u);
+    var v_s1: i32 = xpu_wave_reduce_i32(v_a, 1u);
+    var v_s2: i32 = xpu_wave_reduce_i32(v_a, 2u);
+    var v_s3: i32 = xpu_wave_reduce_i32(v_a, 3u);
+    var v_s4: i32 = xpu_wave_reduce_i32(v_a, 4u);
+    var v_s5: i32 = xpu_wave_shuffle_i32(v_a, xpu_u.p_bl, 9u);
+    var v_s6: i32 = xpu_wave_shuffle_i32(v_a, v_k, 9u);
+    var v_s7: i32 = xpu_wave_shuffle_i32(v_a, xpu_u.p_m, 10u);
+    var v_s8: i32 = xpu_wave_shuffle_i32(v_a, xpu_u.p_d, 11u);
+    var v_s9: i32 = xpu_wave_shuffle_i32(v_a, xpu_u.p_d, 12u);
     let v_tmp: u32 = v_g * 10u;
     let v_tmp_1: u32 = (v_g * 10u) + 1u;
     let v_tmp_2: u32 = (v_g * 10u) + 2u;
@@ -8665,165 +6630,15 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(workgroup_id) wi
     b_oi[v_tmp_12] = v_tmp_17;
     b_oi[v_tmp_13] = v_tmp_18;
     b_oi[v_tmp_14] = v_tmp_19;
-    var v_u0: u32;
-    let xpu_t52 = lidx % 64u;
-    let xpu_t53 = lidx - xpu_t52;
-    workgroupBarrier();
-    xpu_wave[lidx] = v_u;
-    workgroupBarrier();
-    var xpu_t54: u32 = u32();
-    var xpu_t55: u32 = 0u;
-    loop {
-        if xpu_t55 >= 64u {
-            break;
-        }
-        let xpu_t56 = xpu_wave[xpu_t53 + xpu_t55];
-        if (xpu_t53 + xpu_t55) < 96u {
-            xpu_t54 = xpu_t54 + xpu_t56;
-        }
-        continuing {
-            xpu_t55 = xpu_t55 + 1u;
-        }
-    }
-    v_u0 = xpu_t54;
-    var v_u1: u32;
-    let xpu_t57 = lidx % 64u;
-    let xpu_t58 = lidx - xpu_t57;
-    workgroupBarrier();
-    xpu_wave[lidx] = v_u;
-    workgroupBarrier();
-    var xpu_t59: u32 = v_u;
-    var xpu_t60: u32 = 0u;
-    loop {
-        if xpu_t60 >= 64u {
-            break;
-        }
-        let xpu_t61 = xpu_wave[xpu_t58 + xpu_t60];
-        if (xpu_t58 + xpu_t60) < 96u {
-            xpu_t59 = min(xpu_t59, xpu_t61);
-        }
-        continuing {
-            xpu_t60 = xpu_t60 + 1u;
-        }
-    }
-    v_u1 = xpu_t59;
-    var v_u2: u32;
-    let xpu_t62 = lidx % 64u;
-    let xpu_t63 = lidx - xpu_t62;
-    workgroupBarrier();
-    xpu_wave[lidx] = v_u;
-    workgroupBarrier();
-    var xpu_t64: u32 = v_u;
-    var xpu_t65: u32 = 0u;
-    loop {
-        if xpu_t65 >= 64u {
-            break;
-        }
-        let xpu_t66 = xpu_wave[xpu_t63 + xpu_t65];
-        if (xpu_t63 + xpu_t65) < 96u {
-            xpu_t64 = max(xpu_t64, xpu_t66);
-        }
-        continuing {
-            xpu_t65 = xpu_t65 + 1u;
-        }
-    }
-    v_u2 = xpu_t64;
-    var v_u3: u32;
-    let xpu_t67 = lidx % 64u;
-    let xpu_t68 = lidx - xpu_t67;
-    workgroupBarrier();
-    xpu_wave[lidx] = v_u;
-    workgroupBarrier();
-    var xpu_t69: u32 = u32();
-    var xpu_t70: u32 = 0u;
-    loop {
-        if xpu_t70 >= 64u {
-            break;
-        }
-        let xpu_t71 = xpu_wave[xpu_t68 + xpu_t70];
-        if ((xpu_t68 + xpu_t70) < 96u) && (xpu_t70 <= xpu_t67) {
-            xpu_t69 = xpu_t69 + xpu_t71;
-        }
-        continuing {
-            xpu_t70 = xpu_t70 + 1u;
-        }
-    }
-    v_u3 = xpu_t69;
-    var v_u4: u32;
-    let xpu_t72 = lidx % 64u;
-    let xpu_t73 = lidx - xpu_t72;
-    workgroupBarrier();
-    xpu_wave[lidx] = v_u;
-    workgroupBarrier();
-    var xpu_t74: u32 = u32();
-    var xpu_t75: u32 = 0u;
-    loop {
-        if xpu_t75 >= 64u {
-            break;
-        }
-        let xpu_t76 = xpu_wave[xpu_t73 + xpu_t75];
-        if ((xpu_t73 + xpu_t75) < 96u) && (xpu_t75 < xpu_t72) {
-            xpu_t74 = xpu_t74 + xpu_t76;
-        }
-        continuing {
-            xpu_t75 = xpu_t75 + 1u;
-        }
-    }
-    v_u4 = xpu_t74;
-    var v_u5: u32;
-    let xpu_t77 = lidx % 64u;
-    let xpu_t78 = lidx - xpu_t77;
-    workgroupBarrier();
-    xpu_wave[lidx] = v_u;
-    workgroupBarrier();
-    let xpu_t79 = v_k % 64u;
-    let xpu_t80 = xpu_wave[xpu_t78 + xpu_t79];
-    v_u5 = select(v_u, xpu_t80, true && ((xpu_t78 + xpu_t79) < 96u));
+    var v_u0: u32 = xpu_wave_reduce_u32(v_u, 0u);
+    var v_u1: u32 = xpu_wave_reduce_u32(v_u, 1u);
+    var v_u2: u32 = xpu_wave_reduce_u32(v_u, 2u);
+    var v_u3: u32 = xpu_wave_reduce_u32(v_u, 3u);
+    var v_u4: u32 = xpu_wave_reduce_u32(v_u, 4u);
+    var v_u5: u32 = xpu_wave_shuffle_u32(v_u, v_k, 9u);
     let v_u6: u32 = 0u;
-    var v_any: bool;
-    let xpu_t81 = select(0u, 1u, v_p);
-    let xpu_t82 = lidx % 64u;
-    let xpu_t83 = lidx - xpu_t82;
-    workgroupBarrier();
-    xpu_wave[lidx] = xpu_t81;
-    workgroupBarrier();
-    var xpu_t84: u32 = 0u;
-    var xpu_t85: u32 = 0u;
-    loop {
-        if xpu_t85 >= 64u {
-            break;
-        }
-        let xpu_t86 = xpu_wave[xpu_t83 + xpu_t85];
-        if (xpu_t83 + xpu_t85) < 96u {
-            xpu_t84 = xpu_t84 | xpu_t86;
-        }
-        continuing {
-            xpu_t85 = xpu_t85 + 1u;
-        }
-    }
-    v_any = xpu_t84 != 0u;
-    var v_all: bool;
-    let xpu_t87 = select(0u, 1u, v_p);
-    let xpu_t88 = lidx % 64u;
-    let xpu_t89 = lidx - xpu_t88;
-    workgroupBarrier();
-    xpu_wave[lidx] = xpu_t87;
-    workgroupBarrier();
-    var xpu_t90: u32 = 1u;
-    var xpu_t91: u32 = 0u;
-    loop {
-        if xpu_t91 >= 64u {
-            break;
-        }
-        let xpu_t92 = xpu_wave[xpu_t89 + xpu_t91];
-        if (xpu_t89 + xpu_t91) < 96u {
-            xpu_t90 = xpu_t90 & xpu_t92;
-        }
-        continuing {
-            xpu_t91 = xpu_t91 + 1u;
-        }
-    }
-    v_all = xpu_t90 != 0u;
+    var v_any: bool = xpu_wave_vote(select(0u, 1u, v_p), 6u) != 0u;
+    var v_all: bool = xpu_wave_vote(select(0u, 1u, v_p), 7u) != 0u;
     let v_tmp_20: u32 = v_g * 11u;
     let v_tmp_21: u32 = (v_g * 11u) + 1u;
     let v_tmp_22: u32 = (v_g * 11u) + 2u;
@@ -8861,121 +6676,12 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(workgroup_id) wi
     let v_tmp_39: u32 = 64u;
     b_ou[v_tmp_36] = v_tmp_38;
     b_ou[v_tmp_37] = v_tmp_39;
-    var v_f0: f32;
-    let xpu_t93 = lidx % 64u;
-    let xpu_t94 = lidx - xpu_t93;
-    workgroupBarrier();
-    xpu_wave[lidx] = bitcast<u32>(v_f);
-    workgroupBarrier();
-    var xpu_t95: f32 = f32();
-    var xpu_t96: u32 = 0u;
-    loop {
-        if xpu_t96 >= 64u {
-            break;
-        }
-        let xpu_t97 = bitcast<f32>(xpu_wave[xpu_t94 + xpu_t96]);
-        if (xpu_t94 + xpu_t96) < 96u {
-            xpu_t95 = xpu_t95 + xpu_t97;
-        }
-        continuing {
-            xpu_t96 = xpu_t96 + 1u;
-        }
-    }
-    v_f0 = xpu_t95;
-    var v_f1: f32;
-    let xpu_t98 = lidx % 64u;
-    let xpu_t99 = lidx - xpu_t98;
-    workgroupBarrier();
-    xpu_wave[lidx] = bitcast<u32>(v_f);
-    workgroupBarrier();
-    var xpu_t100: f32 = v_f;
-    var xpu_t101: u32 = 0u;
-    loop {
-        if xpu_t101 >= 64u {
-            break;
-        }
-        let xpu_t102 = bitcast<f32>(xpu_wave[xpu_t99 + xpu_t101]);
-        if (xpu_t99 + xpu_t101) < 96u {
-            xpu_t100 = min(xpu_t100, xpu_t102);
-        }
-        continuing {
-            xpu_t101 = xpu_t101 + 1u;
-        }
-    }
-    v_f1 = xpu_t100;
-    var v_f2: f32;
-    let xpu_t103 = lidx % 64u;
-    let xpu_t104 = lidx - xpu_t103;
-    workgroupBarrier();
-    xpu_wave[lidx] = bitcast<u32>(v_f);
-    workgroupBarrier();
-    var xpu_t105: f32 = v_f;
-    var xpu_t106: u32 = 0u;
-    loop {
-        if xpu_t106 >= 64u {
-            break;
-        }
-        let xpu_t107 = bitcast<f32>(xpu_wave[xpu_t104 + xpu_t106]);
-        if (xpu_t104 + xpu_t106) < 96u {
-            xpu_t105 = max(xpu_t105, xpu_t107);
-        }
-        continuing {
-            xpu_t106 = xpu_t106 + 1u;
-        }
-    }
-    v_f2 = xpu_t105;
-    var v_f3: f32;
-    let xpu_t108 = lidx % 64u;
-    let xpu_t109 = lidx - xpu_t108;
-    workgroupBarrier();
-    xpu_wave[lidx] = bitcast<u32>(v_f);
-    workgroupBarrier();
-    var xpu_t110: f32 = f32();
-    var xpu_t111: u32 = 0u;
-    loop {
-        if xpu_t111 >= 64u {
-            break;
-        }
-        let xpu_t112 = bitcast<f32>(xpu_wave[xpu_t109 + xpu_t111]);
-        if ((xpu_t109 + xpu_t111) < 96u) && (xpu_t111 <= xpu_t108) {
-            xpu_t110 = xpu_t110 + xpu_t112;
-        }
-        continuing {
-            xpu_t111 = xpu_t111 + 1u;
-        }
-    }
-    v_f3 = xpu_t110;
-    var v_f4: f32;
-    let xpu_t113 = lidx % 64u;
-    let xpu_t114 = lidx - xpu_t113;
-    workgroupBarrier();
-    xpu_wave[lidx] = bitcast<u32>(v_f);
-    workgroupBarrier();
-    var xpu_t115: f32 = f32();
-    var xpu_t116: u32 = 0u;
-    loop {
-        if xpu_t116 >= 64u {
-            break;
-        }
-        let xpu_t117 = bitcast<f32>(xpu_wave[xpu_t114 + xpu_t116]);
-        if ((xpu_t114 + xpu_t116) < 96u) && (xpu_t116 < xpu_t113) {
-            xpu_t115 = xpu_t115 + xpu_t117;
-        }
-        continuing {
-            xpu_t116 = xpu_t116 + 1u;
-        }
-    }
-    v_f4 = xpu_t115;
-    var v_f5: f32;
-    let xpu_t118 = lidx % 64u;
-    let xpu_t119 = lidx - xpu_t118;
-    workgroupBarrier();
-    xpu_wave[lidx] = bitcast<u32>(v_f);
-    workgroupBarrier();
-    let xpu_t120 = xpu_u.p_m;
-    let xpu_t121 = xpu_t118 ^ (xpu_t120 % 64u);
-    let xpu_t122 = bitcast<f32>(xpu_wave[xpu_t119 + xpu_t121]);
-    v_f5 = select(v_f, xpu_t122, true && ((xpu_t119 + xpu_t121) < 96u));
+    var v_f0: f32 = xpu_wave_reduce_f32(v_f, 0u);
+    var v_f1: f32 = xpu_wave_reduce_f32(v_f, 1u);
+    var v_f2: f32 = xpu_wave_reduce_f32(v_f, 2u);
+    var v_f3: f32 = xpu_wave_reduce_f32(v_f, 3u);
+    var v_f4: f32 = xpu_wave_reduce_f32(v_f, 4u);
+    var v_f5: f32 = xpu_wave_shuffle_f32(v_f, xpu_u.p_m, 10u);
     let v_tmp_40: u32 = v_g * 6u;
     let v_tmp_41: u32 = (v_g * 6u) + 1u;
     let v_tmp_42: u32 = (v_g * 6u) + 2u;
@@ -9014,72 +6720,69 @@ struct xpu_Uniforms {
 @group(0) @binding(5) var<storage, read> b_xf: array<f32>;
 @group(0) @binding(6) var<storage, read> b_sel: array<u32>;
 @group(0) @binding(7) var<uniform> xpu_u: xpu_Uniforms;
+var<private> xpu_lidx: u32;
+
+// xpu_wave_shuffle_f32 is the verb op of x, one of WaveShuffleXor, at the native tier.
+fn xpu_wave_shuffle_f32(x: f32, a: u32, op: u32) -> f32 {
+    let xpu_t1 = xpu_lidx % 64u;
+    let xpu_t2 = xpu_lidx - xpu_t1;
+    var xpu_t3: u32;
+    xpu_t3 = xpu_t1 ^ (a % 64u);
+    let xpu_t4 = subgroupShuffle(x, xpu_t3);
+    return select(x, xpu_t4, (xpu_t2 + xpu_t3) < 96u);
+}
+
+// xpu_wave_shuffle_i32 is the verb op of x, one of WaveShuffle, WaveShuffleXor, WaveShuffleUp, WaveShuffleDown, at the native tier.
+fn xpu_wave_shuffle_i32(x: i32, a: u32, op: u32) -> i32 {
+    let xpu_t1 = xpu_lidx % 64u;
+    let xpu_t2 = xpu_lidx - xpu_t1;
+    var xpu_t3: u32;
+    var xpu_t4: bool = true;
+    if op == 9u {
+        xpu_t3 = a % 64u;
+    } else if op == 10u {
+        xpu_t3 = xpu_t1 ^ (a % 64u);
+    } else if op == 11u {
+        xpu_t4 = a <= xpu_t1;
+        xpu_t3 = select(xpu_t1, xpu_t1 - a, xpu_t4);
+    } else {
+        xpu_t4 = a < (64u - xpu_t1);
+        xpu_t3 = select(xpu_t1, xpu_t1 + a, xpu_t4);
+    }
+    let xpu_t5 = subgroupShuffle(x, xpu_t3);
+    return select(x, xpu_t5, xpu_t4 && ((xpu_t2 + xpu_t3) < 96u));
+}
+
+// xpu_wave_shuffle_u32 is the verb op of x, one of WaveShuffle, at the native tier.
+fn xpu_wave_shuffle_u32(x: u32, a: u32, op: u32) -> u32 {
+    let xpu_t1 = xpu_lidx % 64u;
+    let xpu_t2 = xpu_lidx - xpu_t1;
+    var xpu_t3: u32;
+    xpu_t3 = a % 64u;
+    let xpu_t4 = subgroupShuffle(x, xpu_t3);
+    return select(x, xpu_t4, (xpu_t2 + xpu_t3) < 96u);
+}
 
 // main is kernel Wave64, block 96x1x1.
 @compute @workgroup_size(96, 1, 1)
 fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) lidx: u32) {
+    xpu_lidx = lidx;
     let v_g: u32 = gid.x;
     let v_a: i32 = b_xi[v_g];
     let v_u: u32 = b_xu[v_g];
     let v_f: f32 = b_xf[v_g];
     let v_k: u32 = b_sel[v_g];
     let v_p: bool = ((v_u % 4u) != 0u) || ((wid.x % 2u) == 0u);
-    var v_s0: i32;
-    let xpu_t1 = lidx % 64u;
-    let xpu_t2 = lidx - xpu_t1;
-    v_s0 = subgroupAdd(v_a);
-    var v_s1: i32;
-    let xpu_t3 = lidx % 64u;
-    let xpu_t4 = lidx - xpu_t3;
-    v_s1 = subgroupMin(v_a);
-    var v_s2: i32;
-    let xpu_t5 = lidx % 64u;
-    let xpu_t6 = lidx - xpu_t5;
-    v_s2 = subgroupMax(v_a);
-    var v_s3: i32;
-    let xpu_t7 = lidx % 64u;
-    let xpu_t8 = lidx - xpu_t7;
-    v_s3 = subgroupInclusiveAdd(v_a);
-    var v_s4: i32;
-    let xpu_t9 = lidx % 64u;
-    let xpu_t10 = lidx - xpu_t9;
-    v_s4 = subgroupExclusiveAdd(v_a);
-    var v_s5: i32;
-    let xpu_t11 = lidx % 64u;
-    let xpu_t12 = lidx - xpu_t11;
-    let xpu_t13 = xpu_u.p_bl;
-    let xpu_t14 = xpu_t13 % 64u;
-    let xpu_t15 = subgroupShuffle(v_a, xpu_t14);
-    v_s5 = select(v_a, xpu_t15, true && ((xpu_t12 + xpu_t14) < 96u));
-    var v_s6: i32;
-    let xpu_t16 = lidx % 64u;
-    let xpu_t17 = lidx - xpu_t16;
-    let xpu_t18 = v_k % 64u;
-    let xpu_t19 = subgroupShuffle(v_a, xpu_t18);
-    v_s6 = select(v_a, xpu_t19, true && ((xpu_t17 + xpu_t18) < 96u));
-    var v_s7: i32;
-    let xpu_t20 = lidx % 64u;
-    let xpu_t21 = lidx - xpu_t20;
-    let xpu_t22 = xpu_u.p_m;
-    let xpu_t23 = xpu_t20 ^ (xpu_t22 % 64u);
-    let xpu_t24 = subgroupShuffle(v_a, xpu_t23);
-    v_s7 = select(v_a, xpu_t24, true && ((xpu_t21 + xpu_t23) < 96u));
-    var v_s8: i32;
-    let xpu_t25 = lidx % 64u;
-    let xpu_t26 = lidx - xpu_t25;
-    let xpu_t27 = xpu_u.p_d;
-    let xpu_t28 = xpu_t27 <= xpu_t25;
-    let xpu_t29 = select(xpu_t25, xpu_t25 - xpu_t27, xpu_t27 <= xpu_t25);
-    let xpu_t30 = subgroupShuffle(v_a, xpu_t29);
-    v_s8 = select(v_a, xpu_t30, xpu_t28 && ((xpu_t26 + xpu_t29) < 96u));
-    var v_s9: i32;
-    let xpu_t31 = lidx % 64u;
-    let xpu_t32 = lidx - xpu_t31;
-    let xpu_t33 = xpu_u.p_d;
-    let xpu_t34 = xpu_t33 < (64u - xpu_t31);
-    let xpu_t35 = select(xpu_t31, xpu_t31 + xpu_t33, xpu_t33 < (64u - xpu_t31));
-    let xpu_t36 = subgroupShuffle(v_a, xpu_t35);
-    v_s9 = select(v_a, xpu_t36, xpu_t34 && ((xpu_t32 + xpu_t35) < 96u));
+    var v_s0: i32 = subgroupAdd(v_a);
+    var v_s1: i32 = subgroupMin(v_a);
+    var v_s2: i32 = subgroupMax(v_a);
+    var v_s3: i32 = subgroupInclusiveAdd(v_a);
+    var v_s4: i32 = subgroupExclusiveAdd(v_a);
+    var v_s5: i32 = xpu_wave_shuffle_i32(v_a, xpu_u.p_bl, 9u);
+    var v_s6: i32 = xpu_wave_shuffle_i32(v_a, v_k, 9u);
+    var v_s7: i32 = xpu_wave_shuffle_i32(v_a, xpu_u.p_m, 10u);
+    var v_s8: i32 = xpu_wave_shuffle_i32(v_a, xpu_u.p_d, 11u);
+    var v_s9: i32 = xpu_wave_shuffle_i32(v_a, xpu_u.p_d, 12u);
     let v_tmp: u32 = v_g * 10u;
     let v_tmp_1: u32 = (v_g * 10u) + 1u;
     let v_tmp_2: u32 = (v_g * 10u) + 2u;
@@ -9110,43 +6813,15 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(workgroup_id) wi
     b_oi[v_tmp_12] = v_tmp_17;
     b_oi[v_tmp_13] = v_tmp_18;
     b_oi[v_tmp_14] = v_tmp_19;
-    var v_u0: u32;
-    let xpu_t37 = lidx % 64u;
-    let xpu_t38 = lidx - xpu_t37;
-    v_u0 = subgroupAdd(v_u);
-    var v_u1: u32;
-    let xpu_t39 = lidx % 64u;
-    let xpu_t40 = lidx - xpu_t39;
-    v_u1 = subgroupMin(v_u);
-    var v_u2: u32;
-    let xpu_t41 = lidx % 64u;
-    let xpu_t42 = lidx - xpu_t41;
-    v_u2 = subgroupMax(v_u);
-    var v_u3: u32;
-    let xpu_t43 = lidx % 64u;
-    let xpu_t44 = lidx - xpu_t43;
-    v_u3 = subgroupInclusiveAdd(v_u);
-    var v_u4: u32;
-    let xpu_t45 = lidx % 64u;
-    let xpu_t46 = lidx - xpu_t45;
-    v_u4 = subgroupExclusiveAdd(v_u);
-    var v_u5: u32;
-    let xpu_t47 = lidx % 64u;
-    let xpu_t48 = lidx - xpu_t47;
-    let xpu_t49 = v_k % 64u;
-    let xpu_t50 = subgroupShuffle(v_u, xpu_t49);
-    v_u5 = select(v_u, xpu_t50, true && ((xpu_t48 + xpu_t49) < 96u));
+    var v_u0: u32 = subgroupAdd(v_u);
+    var v_u1: u32 = subgroupMin(v_u);
+    var v_u2: u32 = subgroupMax(v_u);
+    var v_u3: u32 = subgroupInclusiveAdd(v_u);
+    var v_u4: u32 = subgroupExclusiveAdd(v_u);
+    var v_u5: u32 = xpu_wave_shuffle_u32(v_u, v_k, 9u);
     let v_u6: u32 = 0u;
-    var v_any: bool;
-    let xpu_t51 = select(0u, 1u, v_p);
-    let xpu_t52 = lidx % 64u;
-    let xpu_t53 = lidx - xpu_t52;
-    v_any = subgroupAny(xpu_t51 != 0u);
-    var v_all: bool;
-    let xpu_t54 = select(0u, 1u, v_p);
-    let xpu_t55 = lidx % 64u;
-    let xpu_t56 = lidx - xpu_t55;
-    v_all = subgroupAll(xpu_t54 != 0u);
+    var v_any: bool = subgroupAny(v_p);
+    var v_all: bool = subgroupAll(v_p);
     let v_tmp_20: u32 = v_g * 11u;
     let v_tmp_21: u32 = (v_g * 11u) + 1u;
     let v_tmp_22: u32 = (v_g * 11u) + 2u;
@@ -9184,33 +6859,12 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(workgroup_id) wi
     let v_tmp_39: u32 = 64u;
     b_ou[v_tmp_36] = v_tmp_38;
     b_ou[v_tmp_37] = v_tmp_39;
-    var v_f0: f32;
-    let xpu_t57 = lidx % 64u;
-    let xpu_t58 = lidx - xpu_t57;
-    v_f0 = subgroupAdd(v_f);
-    var v_f1: f32;
-    let xpu_t59 = lidx % 64u;
-    let xpu_t60 = lidx - xpu_t59;
-    v_f1 = subgroupMin(v_f);
-    var v_f2: f32;
-    let xpu_t61 = lidx % 64u;
-    let xpu_t62 = lidx - xpu_t61;
-    v_f2 = subgroupMax(v_f);
-    var v_f3: f32;
-    let xpu_t63 = lidx % 64u;
-    let xpu_t64 = lidx - xpu_t63;
-    v_f3 = subgroupInclusiveAdd(v_f);
-    var v_f4: f32;
-    let xpu_t65 = lidx % 64u;
-    let xpu_t66 = lidx - xpu_t65;
-    v_f4 = subgroupExclusiveAdd(v_f);
-    var v_f5: f32;
-    let xpu_t67 = lidx % 64u;
-    let xpu_t68 = lidx - xpu_t67;
-    let xpu_t69 = xpu_u.p_m;
-    let xpu_t70 = xpu_t67 ^ (xpu_t69 % 64u);
-    let xpu_t71 = subgroupShuffle(v_f, xpu_t70);
-    v_f5 = select(v_f, xpu_t71, true && ((xpu_t68 + xpu_t70) < 96u));
+    var v_f0: f32 = subgroupAdd(v_f);
+    var v_f1: f32 = subgroupMin(v_f);
+    var v_f2: f32 = subgroupMax(v_f);
+    var v_f3: f32 = subgroupInclusiveAdd(v_f);
+    var v_f4: f32 = subgroupExclusiveAdd(v_f);
+    var v_f5: f32 = xpu_wave_shuffle_f32(v_f, xpu_u.p_m, 10u);
     let v_tmp_40: u32 = v_g * 6u;
     let v_tmp_41: u32 = (v_g * 6u) + 1u;
     let v_tmp_42: u32 = (v_g * 6u) + 2u;
@@ -9250,186 +6904,253 @@ struct xpu_Uniforms {
 @group(0) @binding(6) var<storage, read> b_sel: array<u32>;
 @group(0) @binding(7) var<uniform> xpu_u: xpu_Uniforms;
 var<workgroup> xpu_wave: array<u32, 128>;
+var<private> xpu_lidx: u32;
+var<private> xpu_sgsize: u32;
+
+// xpu_wave_reduce_f32 is the verb op of x, one of WaveSum, WaveMin, WaveMax, WavePrefixSum, WaveExclusivePrefixSum, at the folded tier.
+fn xpu_wave_reduce_f32(x: f32, op: u32) -> f32 {
+    let xpu_t1 = xpu_lidx % 64u;
+    let xpu_t2 = xpu_lidx - xpu_t1;
+    var xpu_t3: f32;
+    if op == 1u {
+        xpu_t3 = subgroupMin(x);
+    } else if op == 2u {
+        xpu_t3 = subgroupMax(x);
+    } else {
+        xpu_t3 = subgroupAdd(x);
+    }
+    var xpu_t4: f32 = f32();
+    if op == 3u {
+        xpu_t4 = subgroupInclusiveAdd(x);
+    } else if op == 4u {
+        xpu_t4 = subgroupExclusiveAdd(x);
+    }
+    workgroupBarrier();
+    xpu_wave[xpu_lidx] = bitcast<u32>(xpu_t3);
+    workgroupBarrier();
+    let xpu_t5 = xpu_t1 / xpu_sgsize;
+    var xpu_t6: f32 = select(f32(), xpu_t3, (op == 1u) || (op == 2u));
+    var xpu_t7: u32 = 0u;
+    loop {
+        let xpu_t8 = xpu_t7 * xpu_sgsize;
+        if xpu_t8 >= 64u {
+            break;
+        }
+        let xpu_t9 = bitcast<f32>(xpu_wave[xpu_t2 + xpu_t8]);
+        if ((xpu_t2 + xpu_t8) < 96u) && ((xpu_t7 < xpu_t5) || ((op != 3u) && (op != 4u))) {
+            if op == 1u {
+                xpu_t6 = min(xpu_t6, xpu_t9);
+            } else if op == 2u {
+                xpu_t6 = max(xpu_t6, xpu_t9);
+            } else {
+                xpu_t6 = xpu_t6 + xpu_t9;
+            }
+        }
+        continuing {
+            xpu_t7 = xpu_t7 + 1u;
+        }
+    }
+    return select(xpu_t6, xpu_t4 + xpu_t6, (op == 3u) || (op == 4u));
+}
+
+// xpu_wave_reduce_i32 is the verb op of x, one of WaveSum, WaveMin, WaveMax, WavePrefixSum, WaveExclusivePrefixSum, at the folded tier.
+fn xpu_wave_reduce_i32(x: i32, op: u32) -> i32 {
+    let xpu_t1 = xpu_lidx % 64u;
+    let xpu_t2 = xpu_lidx - xpu_t1;
+    var xpu_t3: i32;
+    if op == 1u {
+        xpu_t3 = subgroupMin(x);
+    } else if op == 2u {
+        xpu_t3 = subgroupMax(x);
+    } else {
+        xpu_t3 = subgroupAdd(x);
+    }
+    var xpu_t4: i32 = i32();
+    if op == 3u {
+        xpu_t4 = subgroupInclusiveAdd(x);
+    } else if op == 4u {
+        xpu_t4 = subgroupExclusiveAdd(x);
+    }
+    workgroupBarrier();
+    xpu_wave[xpu_lidx] = bitcast<u32>(xpu_t3);
+    workgroupBarrier();
+    let xpu_t5 = xpu_t1 / xpu_sgsize;
+    var xpu_t6: i32 = select(i32(), xpu_t3, (op == 1u) || (op == 2u));
+    var xpu_t7: u32 = 0u;
+    loop {
+        let xpu_t8 = xpu_t7 * xpu_sgsize;
+        if xpu_t8 >= 64u {
+            break;
+        }
+        let xpu_t9 = bitcast<i32>(xpu_wave[xpu_t2 + xpu_t8]);
+        if ((xpu_t2 + xpu_t8) < 96u) && ((xpu_t7 < xpu_t5) || ((op != 3u) && (op != 4u))) {
+            if op == 1u {
+                xpu_t6 = min(xpu_t6, xpu_t9);
+            } else if op == 2u {
+                xpu_t6 = max(xpu_t6, xpu_t9);
+            } else {
+                xpu_t6 = xpu_t6 + xpu_t9;
+            }
+        }
+        continuing {
+            xpu_t7 = xpu_t7 + 1u;
+        }
+    }
+    return select(xpu_t6, xpu_t4 + xpu_t6, (op == 3u) || (op == 4u));
+}
+
+// xpu_wave_reduce_u32 is the verb op of x, one of WaveSum, WaveMin, WaveMax, WavePrefixSum, WaveExclusivePrefixSum, at the folded tier.
+fn xpu_wave_reduce_u32(x: u32, op: u32) -> u32 {
+    let xpu_t1 = xpu_lidx % 64u;
+    let xpu_t2 = xpu_lidx - xpu_t1;
+    var xpu_t3: u32;
+    if op == 1u {
+        xpu_t3 = subgroupMin(x);
+    } else if op == 2u {
+        xpu_t3 = subgroupMax(x);
+    } else {
+        xpu_t3 = subgroupAdd(x);
+    }
+    var xpu_t4: u32 = u32();
+    if op == 3u {
+        xpu_t4 = subgroupInclusiveAdd(x);
+    } else if op == 4u {
+        xpu_t4 = subgroupExclusiveAdd(x);
+    }
+    workgroupBarrier();
+    xpu_wave[xpu_lidx] = xpu_t3;
+    workgroupBarrier();
+    let xpu_t5 = xpu_t1 / xpu_sgsize;
+    var xpu_t6: u32 = select(u32(), xpu_t3, (op == 1u) || (op == 2u));
+    var xpu_t7: u32 = 0u;
+    loop {
+        let xpu_t8 = xpu_t7 * xpu_sgsize;
+        if xpu_t8 >= 64u {
+            break;
+        }
+        let xpu_t9 = xpu_wave[xpu_t2 + xpu_t8];
+        if ((xpu_t2 + xpu_t8) < 96u) && ((xpu_t7 < xpu_t5) || ((op != 3u) && (op != 4u))) {
+            if op == 1u {
+                xpu_t6 = min(xpu_t6, xpu_t9);
+            } else if op == 2u {
+                xpu_t6 = max(xpu_t6, xpu_t9);
+            } else {
+                xpu_t6 = xpu_t6 + xpu_t9;
+            }
+        }
+        continuing {
+            xpu_t7 = xpu_t7 + 1u;
+        }
+    }
+    return select(xpu_t6, xpu_t4 + xpu_t6, (op == 3u) || (op == 4u));
+}
+
+// xpu_wave_shuffle_f32 is the verb op of x, one of WaveShuffleXor, at the folded tier.
+fn xpu_wave_shuffle_f32(x: f32, a: u32, op: u32) -> f32 {
+    let xpu_t1 = xpu_lidx % 64u;
+    let xpu_t2 = xpu_lidx - xpu_t1;
+    workgroupBarrier();
+    xpu_wave[xpu_lidx] = bitcast<u32>(x);
+    workgroupBarrier();
+    var xpu_t3: u32;
+    xpu_t3 = xpu_t1 ^ (a % 64u);
+    let xpu_t4 = bitcast<f32>(xpu_wave[xpu_t2 + xpu_t3]);
+    return select(x, xpu_t4, (xpu_t2 + xpu_t3) < 96u);
+}
+
+// xpu_wave_shuffle_i32 is the verb op of x, one of WaveShuffle, WaveShuffleXor, WaveShuffleUp, WaveShuffleDown, at the folded tier.
+fn xpu_wave_shuffle_i32(x: i32, a: u32, op: u32) -> i32 {
+    let xpu_t1 = xpu_lidx % 64u;
+    let xpu_t2 = xpu_lidx - xpu_t1;
+    workgroupBarrier();
+    xpu_wave[xpu_lidx] = bitcast<u32>(x);
+    workgroupBarrier();
+    var xpu_t3: u32;
+    var xpu_t4: bool = true;
+    if op == 9u {
+        xpu_t3 = a % 64u;
+    } else if op == 10u {
+        xpu_t3 = xpu_t1 ^ (a % 64u);
+    } else if op == 11u {
+        xpu_t4 = a <= xpu_t1;
+        xpu_t3 = select(xpu_t1, xpu_t1 - a, xpu_t4);
+    } else {
+        xpu_t4 = a < (64u - xpu_t1);
+        xpu_t3 = select(xpu_t1, xpu_t1 + a, xpu_t4);
+    }
+    let xpu_t5 = bitcast<i32>(xpu_wave[xpu_t2 + xpu_t3]);
+    return select(x, xpu_t5, xpu_t4 && ((xpu_t2 + xpu_t3) < 96u));
+}
+
+// xpu_wave_shuffle_u32 is the verb op of x, one of WaveShuffle, at the folded tier.
+fn xpu_wave_shuffle_u32(x: u32, a: u32, op: u32) -> u32 {
+    let xpu_t1 = xpu_lidx % 64u;
+    let xpu_t2 = xpu_lidx - xpu_t1;
+    workgroupBarrier();
+    xpu_wave[xpu_lidx] = x;
+    workgroupBarrier();
+    var xpu_t3: u32;
+    xpu_t3 = a % 64u;
+    let xpu_t4 = xpu_wave[xpu_t2 + xpu_t3];
+    return select(x, xpu_t4, (xpu_t2 + xpu_t3) < 96u);
+}
+
+// xpu_wave_vote is the verb op of x, one of WaveAny, WaveAll, at the folded tier.
+fn xpu_wave_vote(x: u32, op: u32) -> u32 {
+    let xpu_t1 = xpu_lidx % 64u;
+    let xpu_t2 = xpu_lidx - xpu_t1;
+    var xpu_t3: u32;
+    if op == 6u {
+        xpu_t3 = select(0u, 1u, subgroupAny(x != 0u));
+    } else {
+        xpu_t3 = select(0u, 1u, subgroupAll(x != 0u));
+    }
+    workgroupBarrier();
+    xpu_wave[xpu_lidx] = xpu_t3;
+    workgroupBarrier();
+    var xpu_t5: u32 = select(0u, 1u, op == 7u);
+    var xpu_t6: u32 = 0u;
+    loop {
+        let xpu_t7 = xpu_t6 * xpu_sgsize;
+        if xpu_t7 >= 64u {
+            break;
+        }
+        let xpu_t8 = xpu_wave[xpu_t2 + xpu_t7];
+        if (xpu_t2 + xpu_t7) < 96u {
+            if op == 6u {
+                xpu_t5 = xpu_t5 | xpu_t8;
+            } else {
+                xpu_t5 = xpu_t5 & xpu_t8;
+            }
+        }
+        continuing {
+            xpu_t6 = xpu_t6 + 1u;
+        }
+    }
+    return xpu_t5;
+}
 
 // main is kernel Wave64, block 96x1x1.
 @compute @workgroup_size(96, 1, 1)
 fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) lidx: u32, @builtin(subgroup_size) sgsize: u32) {
+    xpu_lidx = lidx;
+    xpu_sgsize = sgsize;
     let v_g: u32 = gid.x;
     let v_a: i32 = b_xi[v_g];
     let v_u: u32 = b_xu[v_g];
     let v_f: f32 = b_xf[v_g];
     let v_k: u32 = b_sel[v_g];
     let v_p: bool = ((v_u % 4u) != 0u) || ((wid.x % 2u) == 0u);
-    var v_s0: i32;
-    let xpu_t1 = lidx % 64u;
-    let xpu_t2 = lidx - xpu_t1;
-    let xpu_t3 = subgroupAdd(v_a);
-    workgroupBarrier();
-    xpu_wave[lidx] = bitcast<u32>(xpu_t3);
-    workgroupBarrier();
-    var xpu_t4: i32 = i32();
-    var xpu_t5: u32 = 0u;
-    loop {
-        let xpu_t6 = xpu_t5 * sgsize;
-        if xpu_t6 >= 64u {
-            break;
-        }
-        let xpu_t7 = bitcast<i32>(xpu_wave[xpu_t2 + xpu_t6]);
-        if (xpu_t2 + xpu_t6) < 96u {
-            xpu_t4 = xpu_t4 + xpu_t7;
-        }
-        continuing {
-            xpu_t5 = xpu_t5 + 1u;
-        }
-    }
-    v_s0 = xpu_t4;
-    var v_s1: i32;
-    let xpu_t8 = lidx % 64u;
-    let xpu_t9 = lidx - xpu_t8;
-    let xpu_t10 = subgroupMin(v_a);
-    workgroupBarrier();
-    xpu_wave[lidx] = bitcast<u32>(xpu_t10);
-    workgroupBarrier();
-    var xpu_t11: i32 = xpu_t10;
-    var xpu_t12: u32 = 0u;
-    loop {
-        let xpu_t13 = xpu_t12 * sgsize;
-        if xpu_t13 >= 64u {
-            break;
-        }
-        let xpu_t14 = bitcast<i32>(xpu_wave[xpu_t9 + xpu_t13]);
-        if (xpu_t9 + xpu_t13) < 96u {
-            xpu_t11 = min(xpu_t11, xpu_t14);
-        }
-        continuing {
-            xpu_t12 = xpu_t12 + 1u;
-        }
-    }
-    v_s1 = xpu_t11;
-    var v_s2: i32;
-    let xpu_t15 = lidx % 64u;
-    let xpu_t16 = lidx - xpu_t15;
-    let xpu_t17 = subgroupMax(v_a);
-    workgroupBarrier();
-    xpu_wave[lidx] = bitcast<u32>(xpu_t17);
-    workgroupBarrier();
-    var xpu_t18: i32 = xpu_t17;
-    var xpu_t19: u32 = 0u;
-    loop {
-        let xpu_t20 = xpu_t19 * sgsize;
-        if xpu_t20 >= 64u {
-            break;
-        }
-        let xpu_t21 = bitcast<i32>(xpu_wave[xpu_t16 + xpu_t20]);
-        if (xpu_t16 + xpu_t20) < 96u {
-            xpu_t18 = max(xpu_t18, xpu_t21);
-        }
-        continuing {
-            xpu_t19 = xpu_t19 + 1u;
-        }
-    }
-    v_s2 = xpu_t18;
-    var v_s3: i32;
-    let xpu_t22 = lidx % 64u;
-    let xpu_t23 = lidx - xpu_t22;
-    let xpu_t24 = subgroupInclusiveAdd(v_a);
-    let xpu_t25 = subgroupAdd(v_a);
-    workgroupBarrier();
-    xpu_wave[lidx] = bitcast<u32>(xpu_t25);
-    workgroupBarrier();
-    let xpu_t26 = xpu_t22 / sgsize;
-    var xpu_t27: i32 = i32();
-    var xpu_t28: u32 = 0u;
-    loop {
-        let xpu_t29 = xpu_t28 * sgsize;
-        if xpu_t29 >= 64u {
-            break;
-        }
-        let xpu_t30 = bitcast<i32>(xpu_wave[xpu_t23 + xpu_t29]);
-        if ((xpu_t23 + xpu_t29) < 96u) && (xpu_t28 < xpu_t26) {
-            xpu_t27 = xpu_t27 + xpu_t30;
-        }
-        continuing {
-            xpu_t28 = xpu_t28 + 1u;
-        }
-    }
-    v_s3 = xpu_t24 + xpu_t27;
-    var v_s4: i32;
-    let xpu_t31 = lidx % 64u;
-    let xpu_t32 = lidx - xpu_t31;
-    let xpu_t33 = subgroupExclusiveAdd(v_a);
-    let xpu_t34 = subgroupAdd(v_a);
-    workgroupBarrier();
-    xpu_wave[lidx] = bitcast<u32>(xpu_t34);
-    workgroupBarrier();
-    let xpu_t35 = xpu_t31 / sgsize;
-    var xpu_t36: i32 = i32();
-    var xpu_t37: u32 = 0u;
-    loop {
-        let xpu_t38 = xpu_t37 * sgsize;
-        if xpu_t38 >= 64u {
-            break;
-        }
-        let xpu_t39 = bitcast<i32>(xpu_wave[xpu_t32 + xpu_t38]);
-        if ((xpu_t32 + xpu_t38) < 96u) && (xpu_t37 < xpu_t35) {
-            xpu_t36 = xpu_t36 + xpu_t39;
-        }
-        continuing {
-            xpu_t37 = xpu_t37 + 1u;
-        }
-    }
-    v_s4 = xpu_t33 + xpu_t36;
-    var v_s5: i32;
-    let xpu_t40 = lidx % 64u;
-    let xpu_t41 = lidx - xpu_t40;
-    workgroupBarrier();
-    xpu_wave[lidx] = bitcast<u32>(v_a);
-    workgroupBarrier();
-    let xpu_t42 = xpu_u.p_bl;
-    let xpu_t43 = xpu_t42 % 64u;
-    let xpu_t44 = bitcast<i32>(xpu_wave[xpu_t41 + xpu_t43]);
-    v_s5 = select(v_a, xpu_t44, true && ((xpu_t41 + xpu_t43) < 96u));
-    var v_s6: i32;
-    let xpu_t45 = lidx % 64u;
-    let xpu_t46 = lidx - xpu_t45;
-    workgroupBarrier();
-    xpu_wave[lidx] = bitcast<u32>(v_a);
-    workgroupBarrier();
-    let xpu_t47 = v_k % 64u;
-    let xpu_t48 = bitcast<i32>(xpu_wave[xpu_t46 + xpu_t47]);
-    v_s6 = select(v_a, xpu_t48, true && ((xpu_t46 + xpu_t47) < 96u));
-    var v_s7: i32;
-    let xpu_t49 = lidx % 64u;
-    let xpu_t50 = lidx - xpu_t49;
-    workgroupBarrier();
-    xpu_wave[lidx] = bitcast<u32>(v_a);
-    workgroupBarrier();
-    let xpu_t51 = xpu_u.p_m;
-    let xpu_t52 = xpu_t49 ^ (xpu_t51 % 64u);
-    let xpu_t53 = bitcast<i32>(xpu_wave[xpu_t50 + xpu_t52]);
-    v_s7 = select(v_a, xpu_t53, true && ((xpu_t50 + xpu_t52) < 96u));
-    var v_s8: i32;
-    let xpu_t54 = lidx % 64u;
-    let xpu_t55 = lidx - xpu_t54;
-    workgroupBarrier();
-    xpu_wave[lidx] = bitcast<u32>(v_a);
-    workgroupBarrier();
-    let xpu_t56 = xpu_u.p_d;
-    let xpu_t57 = xpu_t56 <= xpu_t54;
-    let xpu_t58 = select(xpu_t54, xpu_t54 - xpu_t56, xpu_t56 <= xpu_t54);
-    let xpu_t59 = bitcast<i32>(xpu_wave[xpu_t55 + xpu_t58]);
-    v_s8 = select(v_a, xpu_t59, xpu_t57 && ((xpu_t55 + xpu_t58) < 96u));
-    var v_s9: i32;
-    let xpu_t60 = lidx % 64u;
-    let xpu_t61 = lidx - xpu_t60;
-    workgroupBarrier();
-    xpu_wave[lidx] = bitcast<u32>(v_a);
-    workgroupBarrier();
-    let xpu_t62 = xpu_u.p_d;
-    let xpu_t63 = xpu_t62 < (64u - xpu_t60);
-    let xpu_t64 = select(xpu_t60, xpu_t60 + xpu_t62, xpu_t62 < (64u - xpu_t60));
-    let xpu_t65 = bitcast<i32>(xpu_wave[xpu_t61 + xpu_t64]);
-    v_s9 = select(v_a, xpu_t65, xpu_t63 && ((xpu_t61 + xpu_t64) < 96u));
+    var v_s0: i32 = xpu_wave_reduce_i32(v_a, 0u);
+    var v_s1: i32 = xpu_wave_reduce_i32(v_a, 1u);
+    var v_s2: i32 = xpu_wave_reduce_i32(v_a, 2u);
+    var v_s3: i32 = xpu_wave_reduce_i32(v_a, 3u);
+    var v_s4: i32 = xpu_wave_reduce_i32(v_a, 4u);
+    var v_s5: i32 = xpu_wave_shuffle_i32(v_a, xpu_u.p_bl, 9u);
+    var v_s6: i32 = xpu_wave_shuffle_i32(v_a, v_k, 9u);
+    var v_s7: i32 = xpu_wave_shuffle_i32(v_a, xpu_u.p_m, 10u);
+    var v_s8: i32 = xpu_wave_shuffle_i32(v_a, xpu_u.p_d, 11u);
+    var v_s9: i32 = xpu_wave_shuffle_i32(v_a, xpu_u.p_d, 12u);
     let v_tmp: u32 = v_g * 10u;
     let v_tmp_1: u32 = (v_g * 10u) + 1u;
     let v_tmp_2: u32 = (v_g * 10u) + 2u;
@@ -9460,183 +7181,15 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(workgroup_id) wi
     b_oi[v_tmp_12] = v_tmp_17;
     b_oi[v_tmp_13] = v_tmp_18;
     b_oi[v_tmp_14] = v_tmp_19;
-    var v_u0: u32;
-    let xpu_t66 = lidx % 64u;
-    let xpu_t67 = lidx - xpu_t66;
-    let xpu_t68 = subgroupAdd(v_u);
-    workgroupBarrier();
-    xpu_wave[lidx] = xpu_t68;
-    workgroupBarrier();
-    var xpu_t69: u32 = u32();
-    var xpu_t70: u32 = 0u;
-    loop {
-        let xpu_t71 = xpu_t70 * sgsize;
-        if xpu_t71 >= 64u {
-            break;
-        }
-        let xpu_t72 = xpu_wave[xpu_t67 + xpu_t71];
-        if (xpu_t67 + xpu_t71) < 96u {
-            xpu_t69 = xpu_t69 + xpu_t72;
-        }
-        continuing {
-            xpu_t70 = xpu_t70 + 1u;
-        }
-    }
-    v_u0 = xpu_t69;
-    var v_u1: u32;
-    let xpu_t73 = lidx % 64u;
-    let xpu_t74 = lidx - xpu_t73;
-    let xpu_t75 = subgroupMin(v_u);
-    workgroupBarrier();
-    xpu_wave[lidx] = xpu_t75;
-    workgroupBarrier();
-    var xpu_t76: u32 = xpu_t75;
-    var xpu_t77: u32 = 0u;
-    loop {
-        let xpu_t78 = xpu_t77 * sgsize;
-        if xpu_t78 >= 64u {
-            break;
-        }
-        let xpu_t79 = xpu_wave[xpu_t74 + xpu_t78];
-        if (xpu_t74 + xpu_t78) < 96u {
-            xpu_t76 = min(xpu_t76, xpu_t79);
-        }
-        continuing {
-            xpu_t77 = xpu_t77 + 1u;
-        }
-    }
-    v_u1 = xpu_t76;
-    var v_u2: u32;
-    let xpu_t80 = lidx % 64u;
-    let xpu_t81 = lidx - xpu_t80;
-    let xpu_t82 = subgroupMax(v_u);
-    workgroupBarrier();
-    xpu_wave[lidx] = xpu_t82;
-    workgroupBarrier();
-    var xpu_t83: u32 = xpu_t82;
-    var xpu_t84: u32 = 0u;
-    loop {
-        let xpu_t85 = xpu_t84 * sgsize;
-        if xpu_t85 >= 64u {
-            break;
-        }
-        let xpu_t86 = xpu_wave[xpu_t81 + xpu_t85];
-        if (xpu_t81 + xpu_t85) < 96u {
-            xpu_t83 = max(xpu_t83, xpu_t86);
-        }
-        continuing {
-            xpu_t84 = xpu_t84 + 1u;
-        }
-    }
-    v_u2 = xpu_t83;
-    var v_u3: u32;
-    let xpu_t87 = lidx % 64u;
-    let xpu_t88 = lidx - xpu_t87;
-    let xpu_t89 = subgroupInclusiveAdd(v_u);
-    let xpu_t90 = subgroupAdd(v_u);
-    workgroupBarrier();
-    xpu_wave[lidx] = xpu_t90;
-    workgroupBarrier();
-    let xpu_t91 = xpu_t87 / sgsize;
-    var xpu_t92: u32 = u32();
-    var xpu_t93: u32 = 0u;
-    loop {
-        let xpu_t94 = xpu_t93 * sgsize;
-        if xpu_t94 >= 64u {
-            break;
-        }
-        let xpu_t95 = xpu_wave[xpu_t88 + xpu_t94];
-        if ((xpu_t88 + xpu_t94) < 96u) && (xpu_t93 < xpu_t91) {
-            xpu_t92 = xpu_t92 + xpu_t95;
-        }
-        continuing {
-            xpu_t93 = xpu_t93 + 1u;
-        }
-    }
-    v_u3 = xpu_t89 + xpu_t92;
-    var v_u4: u32;
-    let xpu_t96 = lidx % 64u;
-    let xpu_t97 = lidx - xpu_t96;
-    let xpu_t98 = subgroupExclusiveAdd(v_u);
-    let xpu_t99 = subgroupAdd(v_u);
-    workgroupBarrier();
-    xpu_wave[lidx] = xpu_t99;
-    workgroupBarrier();
-    let xpu_t100 = xpu_t96 / sgsize;
-    var xpu_t101: u32 = u32();
-    var xpu_t102: u32 = 0u;
-    loop {
-        let xpu_t103 = xpu_t102 * sgsize;
-        if xpu_t103 >= 64u {
-            break;
-        }
-        let xpu_t104 = xpu_wave[xpu_t97 + xpu_t103];
-        if ((xpu_t97 + xpu_t103) < 96u) && (xpu_t102 < xpu_t100) {
-            xpu_t101 = xpu_t101 + xpu_t104;
-        }
-        continuing {
-            xpu_t102 = xpu_t102 + 1u;
-        }
-    }
-    v_u4 = xpu_t98 + xpu_t101;
-    var v_u5: u32;
-    let xpu_t105 = lidx % 64u;
-    let xpu_t106 = lidx - xpu_t105;
-    workgroupBarrier();
-    xpu_wave[lidx] = v_u;
-    workgroupBarrier();
-    let xpu_t107 = v_k % 64u;
-    let xpu_t108 = xpu_wave[xpu_t106 + xpu_t107];
-    v_u5 = select(v_u, xpu_t108, true && ((xpu_t106 + xpu_t107) < 96u));
+    var v_u0: u32 = xpu_wave_reduce_u32(v_u, 0u);
+    var v_u1: u32 = xpu_wave_reduce_u32(v_u, 1u);
+    var v_u2: u32 = xpu_wave_reduce_u32(v_u, 2u);
+    var v_u3: u32 = xpu_wave_reduce_u32(v_u, 3u);
+    var v_u4: u32 = xpu_wave_reduce_u32(v_u, 4u);
+    var v_u5: u32 = xpu_wave_shuffle_u32(v_u, v_k, 9u);
     let v_u6: u32 = 0u;
-    var v_any: bool;
-    let xpu_t109 = select(0u, 1u, v_p);
-    let xpu_t110 = lidx % 64u;
-    let xpu_t111 = lidx - xpu_t110;
-    let xpu_t112 = select(0u, 1u, subgroupAny(xpu_t109 != 0u));
-    workgroupBarrier();
-    xpu_wave[lidx] = xpu_t112;
-    workgroupBarrier();
-    var xpu_t113: u32 = 0u;
-    var xpu_t114: u32 = 0u;
-    loop {
-        let xpu_t115 = xpu_t114 * sgsize;
-        if xpu_t115 >= 64u {
-            break;
-        }
-        let xpu_t116 = xpu_wave[xpu_t111 + xpu_t115];
-        if (xpu_t111 + xpu_t115) < 96u {
-            xpu_t113 = xpu_t113 | xpu_t116;
-        }
-        continuing {
-            xpu_t114 = xpu_t114 + 1u;
-        }
-    }
-    v_any = xpu_t113 != 0u;
-    var v_all: bool;
-    let xpu_t117 = select(0u, 1u, v_p);
-    let xpu_t118 = lidx % 64u;
-    let xpu_t119 = lidx - xpu_t118;
-    let xpu_t120 = select(0u, 1u, subgroupAll(xpu_t117 != 0u));
-    workgroupBarrier();
-    xpu_wave[lidx] = xpu_t120;
-    workgroupBarrier();
-    var xpu_t121: u32 = 1u;
-    var xpu_t122: u32 = 0u;
-    loop {
-        let xpu_t123 = xpu_t122 * sgsize;
-        if xpu_t123 >= 64u {
-            break;
-        }
-        let xpu_t124 = xpu_wave[xpu_t119 + xpu_t123];
-        if (xpu_t119 + xpu_t123) < 96u {
-            xpu_t121 = xpu_t121 & xpu_t124;
-        }
-        continuing {
-            xpu_t122 = xpu_t122 + 1u;
-        }
-    }
-    v_all = xpu_t121 != 0u;
+    var v_any: bool = xpu_wave_vote(select(0u, 1u, v_p), 6u) != 0u;
+    var v_all: bool = xpu_wave_vote(select(0u, 1u, v_p), 7u) != 0u;
     let v_tmp_20: u32 = v_g * 11u;
     let v_tmp_21: u32 = (v_g * 11u) + 1u;
     let v_tmp_22: u32 = (v_g * 11u) + 2u;
@@ -9674,135 +7227,12 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(workgroup_id) wi
     let v_tmp_39: u32 = 64u;
     b_ou[v_tmp_36] = v_tmp_38;
     b_ou[v_tmp_37] = v_tmp_39;
-    var v_f0: f32;
-    let xpu_t125 = lidx % 64u;
-    let xpu_t126 = lidx - xpu_t125;
-    let xpu_t127 = subgroupAdd(v_f);
-    workgroupBarrier();
-    xpu_wave[lidx] = bitcast<u32>(xpu_t127);
-    workgroupBarrier();
-    var xpu_t128: f32 = f32();
-    var xpu_t129: u32 = 0u;
-    loop {
-        let xpu_t130 = xpu_t129 * sgsize;
-        if xpu_t130 >= 64u {
-            break;
-        }
-        let xpu_t131 = bitcast<f32>(xpu_wave[xpu_t126 + xpu_t130]);
-        if (xpu_t126 + xpu_t130) < 96u {
-            xpu_t128 = xpu_t128 + xpu_t131;
-        }
-        continuing {
-            xpu_t129 = xpu_t129 + 1u;
-        }
-    }
-    v_f0 = xpu_t128;
-    var v_f1: f32;
-    let xpu_t132 = lidx % 64u;
-    let xpu_t133 = lidx - xpu_t132;
-    let xpu_t134 = subgroupMin(v_f);
-    workgroupBarrier();
-    xpu_wave[lidx] = bitcast<u32>(xpu_t134);
-    workgroupBarrier();
-    var xpu_t135: f32 = xpu_t134;
-    var xpu_t136: u32 = 0u;
-    loop {
-        let xpu_t137 = xpu_t136 * sgsize;
-        if xpu_t137 >= 64u {
-            break;
-        }
-        let xpu_t138 = bitcast<f32>(xpu_wave[xpu_t133 + xpu_t137]);
-        if (xpu_t133 + xpu_t137) < 96u {
-            xpu_t135 = min(xpu_t135, xpu_t138);
-        }
-        continuing {
-            xpu_t136 = xpu_t136 + 1u;
-        }
-    }
-    v_f1 = xpu_t135;
-    var v_f2: f32;
-    let xpu_t139 = lidx % 64u;
-    let xpu_t140 = lidx - xpu_t139;
-    let xpu_t141 = subgroupMax(v_f);
-    workgroupBarrier();
-    xpu_wave[lidx] = bitcast<u32>(xpu_t141);
-    workgroupBarrier();
-    var xpu_t142: f32 = xpu_t141;
-    var xpu_t143: u32 = 0u;
-    loop {
-        let xpu_t144 = xpu_t143 * sgsize;
-        if xpu_t144 >= 64u {
-            break;
-        }
-        let xpu_t145 = bitcast<f32>(xpu_wave[xpu_t140 + xpu_t144]);
-        if (xpu_t140 + xpu_t144) < 96u {
-            xpu_t142 = max(xpu_t142, xpu_t145);
-        }
-        continuing {
-            xpu_t143 = xpu_t143 + 1u;
-        }
-    }
-    v_f2 = xpu_t142;
-    var v_f3: f32;
-    let xpu_t146 = lidx % 64u;
-    let xpu_t147 = lidx - xpu_t146;
-    let xpu_t148 = subgroupInclusiveAdd(v_f);
-    let xpu_t149 = subgroupAdd(v_f);
-    workgroupBarrier();
-    xpu_wave[lidx] = bitcast<u32>(xpu_t149);
-    workgroupBarrier();
-    let xpu_t150 = xpu_t146 / sgsize;
-    var xpu_t151: f32 = f32();
-    var xpu_t152: u32 = 0u;
-    loop {
-        let xpu_t153 = xpu_t152 * sgsize;
-        if xpu_t153 >= 64u {
-            break;
-        }
-        let xpu_t154 = bitcast<f32>(xpu_wave[xpu_t147 + xpu_t153]);
-        if ((xpu_t147 + xpu_t153) < 96u) && (xpu_t152 < xpu_t150) {
-            xpu_t151 = xpu_t151 + xpu_t154;
-        }
-        continuing {
-            xpu_t152 = xpu_t152 + 1u;
-        }
-    }
-    v_f3 = xpu_t148 + xpu_t151;
-    var v_f4: f32;
-    let xpu_t155 = lidx % 64u;
-    let xpu_t156 = lidx - xpu_t155;
-    let xpu_t157 = subgroupExclusiveAdd(v_f);
-    let xpu_t158 = subgroupAdd(v_f);
-    workgroupBarrier();
-    xpu_wave[lidx] = bitcast<u32>(xpu_t158);
-    workgroupBarrier();
-    let xpu_t159 = xpu_t155 / sgsize;
-    var xpu_t160: f32 = f32();
-    var xpu_t161: u32 = 0u;
-    loop {
-        let xpu_t162 = xpu_t161 * sgsize;
-        if xpu_t162 >= 64u {
-            break;
-        }
-        let xpu_t163 = bitcast<f32>(xpu_wave[xpu_t156 + xpu_t162]);
-        if ((xpu_t156 + xpu_t162) < 96u) && (xpu_t161 < xpu_t159) {
-            xpu_t160 = xpu_t160 + xpu_t163;
-        }
-        continuing {
-            xpu_t161 = xpu_t161 + 1u;
-        }
-    }
-    v_f4 = xpu_t157 + xpu_t160;
-    var v_f5: f32;
-    let xpu_t164 = lidx % 64u;
-    let xpu_t165 = lidx - xpu_t164;
-    workgroupBarrier();
-    xpu_wave[lidx] = bitcast<u32>(v_f);
-    workgroupBarrier();
-    let xpu_t166 = xpu_u.p_m;
-    let xpu_t167 = xpu_t164 ^ (xpu_t166 % 64u);
-    let xpu_t168 = bitcast<f32>(xpu_wave[xpu_t165 + xpu_t167]);
-    v_f5 = select(v_f, xpu_t168, true && ((xpu_t165 + xpu_t167) < 96u));
+    var v_f0: f32 = xpu_wave_reduce_f32(v_f, 0u);
+    var v_f1: f32 = xpu_wave_reduce_f32(v_f, 1u);
+    var v_f2: f32 = xpu_wave_reduce_f32(v_f, 2u);
+    var v_f3: f32 = xpu_wave_reduce_f32(v_f, 3u);
+    var v_f4: f32 = xpu_wave_reduce_f32(v_f, 4u);
+    var v_f5: f32 = xpu_wave_shuffle_f32(v_f, xpu_u.p_m, 10u);
     let v_tmp_40: u32 = v_g * 6u;
     let v_tmp_41: u32 = (v_g * 6u) + 1u;
     let v_tmp_42: u32 = (v_g * 6u) + 2u;
@@ -9841,142 +7271,177 @@ struct xpu_Uniforms {
 @group(0) @binding(5) var<storage, read> b_xf: array<f32>;
 @group(0) @binding(6) var<storage, read> b_sel: array<u32>;
 @group(0) @binding(7) var<uniform> xpu_u: xpu_Uniforms;
+var<private> xpu_lidx: u32;
+var<private> xpu_sgid: u32;
+
+// xpu_wave_reduce_f32 is the verb op of x, one of WaveSum, WaveMin, WaveMax, WavePrefixSum, WaveExclusivePrefixSum, at the narrow tier.
+fn xpu_wave_reduce_f32(x: f32, op: u32) -> f32 {
+    let xpu_t1 = xpu_lidx % 64u;
+    let xpu_t2 = xpu_lidx - xpu_t1;
+    var xpu_t3: f32 = select(f32(), x, (op == 1u) || (op == 2u));
+    var xpu_t4: u32 = 0u;
+    loop {
+        if xpu_t4 >= 64u {
+            break;
+        }
+        let xpu_t5 = subgroupShuffle(x, (xpu_sgid - (xpu_sgid % 64u)) + xpu_t4);
+        if (((xpu_t2 + xpu_t4) < 96u) && ((xpu_t4 <= xpu_t1) || (op != 3u))) && ((xpu_t4 < xpu_t1) || (op != 4u)) {
+            if op == 1u {
+                xpu_t3 = min(xpu_t3, xpu_t5);
+            } else if op == 2u {
+                xpu_t3 = max(xpu_t3, xpu_t5);
+            } else {
+                xpu_t3 = xpu_t3 + xpu_t5;
+            }
+        }
+        continuing {
+            xpu_t4 = xpu_t4 + 1u;
+        }
+    }
+    return xpu_t3;
+}
+
+// xpu_wave_reduce_i32 is the verb op of x, one of WaveSum, WaveMin, WaveMax, WavePrefixSum, WaveExclusivePrefixSum, at the narrow tier.
+fn xpu_wave_reduce_i32(x: i32, op: u32) -> i32 {
+    let xpu_t1 = xpu_lidx % 64u;
+    let xpu_t2 = xpu_lidx - xpu_t1;
+    var xpu_t3: i32 = select(i32(), x, (op == 1u) || (op == 2u));
+    var xpu_t4: u32 = 0u;
+    loop {
+        if xpu_t4 >= 64u {
+            break;
+        }
+        let xpu_t5 = subgroupShuffle(x, (xpu_sgid - (xpu_sgid % 64u)) + xpu_t4);
+        if (((xpu_t2 + xpu_t4) < 96u) && ((xpu_t4 <= xpu_t1) || (op != 3u))) && ((xpu_t4 < xpu_t1) || (op != 4u)) {
+            if op == 1u {
+                xpu_t3 = min(xpu_t3, xpu_t5);
+            } else if op == 2u {
+                xpu_t3 = max(xpu_t3, xpu_t5);
+            } else {
+                xpu_t3 = xpu_t3 + xpu_t5;
+            }
+        }
+        continuing {
+            xpu_t4 = xpu_t4 + 1u;
+        }
+    }
+    return xpu_t3;
+}
+
+// xpu_wave_reduce_u32 is the verb op of x, one of WaveSum, WaveMin, WaveMax, WavePrefixSum, WaveExclusivePrefixSum, at the narrow tier.
+fn xpu_wave_reduce_u32(x: u32, op: u32) -> u32 {
+    let xpu_t1 = xpu_lidx % 64u;
+    let xpu_t2 = xpu_lidx - xpu_t1;
+    var xpu_t3: u32 = select(u32(), x, (op == 1u) || (op == 2u));
+    var xpu_t4: u32 = 0u;
+    loop {
+        if xpu_t4 >= 64u {
+            break;
+        }
+        let xpu_t5 = subgroupShuffle(x, (xpu_sgid - (xpu_sgid % 64u)) + xpu_t4);
+        if (((xpu_t2 + xpu_t4) < 96u) && ((xpu_t4 <= xpu_t1) || (op != 3u))) && ((xpu_t4 < xpu_t1) || (op != 4u)) {
+            if op == 1u {
+                xpu_t3 = min(xpu_t3, xpu_t5);
+            } else if op == 2u {
+                xpu_t3 = max(xpu_t3, xpu_t5);
+            } else {
+                xpu_t3 = xpu_t3 + xpu_t5;
+            }
+        }
+        continuing {
+            xpu_t4 = xpu_t4 + 1u;
+        }
+    }
+    return xpu_t3;
+}
+
+// xpu_wave_shuffle_f32 is the verb op of x, one of WaveShuffleXor, at the narrow tier.
+fn xpu_wave_shuffle_f32(x: f32, a: u32, op: u32) -> f32 {
+    let xpu_t1 = xpu_lidx % 64u;
+    let xpu_t2 = xpu_lidx - xpu_t1;
+    var xpu_t3: u32;
+    xpu_t3 = xpu_t1 ^ (a % 64u);
+    let xpu_t4 = subgroupShuffle(x, (xpu_sgid - (xpu_sgid % 64u)) + xpu_t3);
+    return select(x, xpu_t4, (xpu_t2 + xpu_t3) < 96u);
+}
+
+// xpu_wave_shuffle_i32 is the verb op of x, one of WaveShuffle, WaveShuffleXor, WaveShuffleUp, WaveShuffleDown, at the narrow tier.
+fn xpu_wave_shuffle_i32(x: i32, a: u32, op: u32) -> i32 {
+    let xpu_t1 = xpu_lidx % 64u;
+    let xpu_t2 = xpu_lidx - xpu_t1;
+    var xpu_t3: u32;
+    var xpu_t4: bool = true;
+    if op == 9u {
+        xpu_t3 = a % 64u;
+    } else if op == 10u {
+        xpu_t3 = xpu_t1 ^ (a % 64u);
+    } else if op == 11u {
+        xpu_t4 = a <= xpu_t1;
+        xpu_t3 = select(xpu_t1, xpu_t1 - a, xpu_t4);
+    } else {
+        xpu_t4 = a < (64u - xpu_t1);
+        xpu_t3 = select(xpu_t1, xpu_t1 + a, xpu_t4);
+    }
+    let xpu_t5 = subgroupShuffle(x, (xpu_sgid - (xpu_sgid % 64u)) + xpu_t3);
+    return select(x, xpu_t5, xpu_t4 && ((xpu_t2 + xpu_t3) < 96u));
+}
+
+// xpu_wave_shuffle_u32 is the verb op of x, one of WaveShuffle, at the narrow tier.
+fn xpu_wave_shuffle_u32(x: u32, a: u32, op: u32) -> u32 {
+    let xpu_t1 = xpu_lidx % 64u;
+    let xpu_t2 = xpu_lidx - xpu_t1;
+    var xpu_t3: u32;
+    xpu_t3 = a % 64u;
+    let xpu_t4 = subgroupShuffle(x, (xpu_sgid - (xpu_sgid % 64u)) + xpu_t3);
+    return select(x, xpu_t4, (xpu_t2 + xpu_t3) < 96u);
+}
+
+// xpu_wave_vote is the verb op of x, one of WaveAny, WaveAll, at the narrow tier.
+fn xpu_wave_vote(x: u32, op: u32) -> u32 {
+    let xpu_t1 = xpu_lidx % 64u;
+    let xpu_t2 = xpu_lidx - xpu_t1;
+    var xpu_t3: u32 = select(0u, 1u, op == 7u);
+    var xpu_t4: u32 = 0u;
+    loop {
+        if xpu_t4 >= 64u {
+            break;
+        }
+        let xpu_t5 = subgroupShuffle(x, (xpu_sgid - (xpu_sgid % 64u)) + xpu_t4);
+        if (xpu_t2 + xpu_t4) < 96u {
+            if op == 6u {
+                xpu_t3 = xpu_t3 | xpu_t5;
+            } else {
+                xpu_t3 = xpu_t3 & xpu_t5;
+            }
+        }
+        continuing {
+            xpu_t4 = xpu_t4 + 1u;
+        }
+    }
+    return xpu_t3;
+}
 
 // main is kernel Wave64, block 96x1x1.
 @compute @workgroup_size(96, 1, 1)
 fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) lidx: u32, @builtin(subgroup_invocation_id) sgid: u32) {
+    xpu_lidx = lidx;
+    xpu_sgid = sgid;
     let v_g: u32 = gid.x;
     let v_a: i32 = b_xi[v_g];
     let v_u: u32 = b_xu[v_g];
     let v_f: f32 = b_xf[v_g];
     let v_k: u32 = b_sel[v_g];
     let v_p: bool = ((v_u % 4u) != 0u) || ((wid.x % 2u) == 0u);
-    var v_s0: i32;
-    let xpu_t1 = lidx % 64u;
-    let xpu_t2 = lidx - xpu_t1;
-    var xpu_t3: i32 = i32();
-    var xpu_t4: u32 = 0u;
-    loop {
-        if xpu_t4 >= 64u {
-            break;
-        }
-        let xpu_t5 = subgroupShuffle(v_a, (sgid - (sgid % 64u)) + xpu_t4);
-        if (xpu_t2 + xpu_t4) < 96u {
-            xpu_t3 = xpu_t3 + xpu_t5;
-        }
-        continuing {
-            xpu_t4 = xpu_t4 + 1u;
-        }
-    }
-    v_s0 = xpu_t3;
-    var v_s1: i32;
-    let xpu_t6 = lidx % 64u;
-    let xpu_t7 = lidx - xpu_t6;
-    var xpu_t8: i32 = v_a;
-    var xpu_t9: u32 = 0u;
-    loop {
-        if xpu_t9 >= 64u {
-            break;
-        }
-        let xpu_t10 = subgroupShuffle(v_a, (sgid - (sgid % 64u)) + xpu_t9);
-        if (xpu_t7 + xpu_t9) < 96u {
-            xpu_t8 = min(xpu_t8, xpu_t10);
-        }
-        continuing {
-            xpu_t9 = xpu_t9 + 1u;
-        }
-    }
-    v_s1 = xpu_t8;
-    var v_s2: i32;
-    let xpu_t11 = lidx % 64u;
-    let xpu_t12 = lidx - xpu_t11;
-    var xpu_t13: i32 = v_a;
-    var xpu_t14: u32 = 0u;
-    loop {
-        if xpu_t14 >= 64u {
-            break;
-        }
-        let xpu_t15 = subgroupShuffle(v_a, (sgid - (sgid % 64u)) + xpu_t14);
-        if (xpu_t12 + xpu_t14) < 96u {
-            xpu_t13 = max(xpu_t13, xpu_t15);
-        }
-        continuing {
-            xpu_t14 = xpu_t14 + 1u;
-        }
-    }
-    v_s2 = xpu_t13;
-    var v_s3: i32;
-    let xpu_t16 = lidx % 64u;
-    let xpu_t17 = lidx - xpu_t16;
-    var xpu_t18: i32 = i32();
-    var xpu_t19: u32 = 0u;
-    loop {
-        if xpu_t19 >= 64u {
-            break;
-        }
-        let xpu_t20 = subgroupShuffle(v_a, (sgid - (sgid % 64u)) + xpu_t19);
-        if ((xpu_t17 + xpu_t19) < 96u) && (xpu_t19 <= xpu_t16) {
-            xpu_t18 = xpu_t18 + xpu_t20;
-        }
-        continuing {
-            xpu_t19 = xpu_t19 + 1u;
-        }
-    }
-    v_s3 = xpu_t18;
-    var v_s4: i32;
-    let xpu_t21 = lidx % 64u;
-    let xpu_t22 = lidx - xpu_t21;
-    var xpu_t23: i32 = i32();
-    var xpu_t24: u32 = 0u;
-    loop {
-        if xpu_t24 >= 64u {
-            break;
-        }
-        let xpu_t25 = subgroupShuffle(v_a, (sgid - (sgid % 64u)) + xpu_t24);
-        if ((xpu_t22 + xpu_t24) < 96u) && (xpu_t24 < xpu_t21) {
-            xpu_t23 = xpu_t23 + xpu_t25;
-        }
-        continuing {
-            xpu_t24 = xpu_t24 + 1u;
-        }
-    }
-    v_s4 = xpu_t23;
-    var v_s5: i32;
-    let xpu_t26 = lidx % 64u;
-    let xpu_t27 = lidx - xpu_t26;
-    let xpu_t28 = xpu_u.p_bl;
-    let xpu_t29 = xpu_t28 % 64u;
-    let xpu_t30 = subgroupShuffle(v_a, (sgid - (sgid % 64u)) + xpu_t29);
-    v_s5 = select(v_a, xpu_t30, true && ((xpu_t27 + xpu_t29) < 96u));
-    var v_s6: i32;
-    let xpu_t31 = lidx % 64u;
-    let xpu_t32 = lidx - xpu_t31;
-    let xpu_t33 = v_k % 64u;
-    let xpu_t34 = subgroupShuffle(v_a, (sgid - (sgid % 64u)) + xpu_t33);
-    v_s6 = select(v_a, xpu_t34, true && ((xpu_t32 + xpu_t33) < 96u));
-    var v_s7: i32;
-    let xpu_t35 = lidx % 64u;
-    let xpu_t36 = lidx - xpu_t35;
-    let xpu_t37 = xpu_u.p_m;
-    let xpu_t38 = xpu_t35 ^ (xpu_t37 % 64u);
-    let xpu_t39 = subgroupShuffle(v_a, (sgid - (sgid % 64u)) + xpu_t38);
-    v_s7 = select(v_a, xpu_t39, true && ((xpu_t36 + xpu_t38) < 96u));
-    var v_s8: i32;
-    let xpu_t40 = lidx % 64u;
-    let xpu_t41 = lidx - xpu_t40;
-    let xpu_t42 = xpu_u.p_d;
-    let xpu_t43 = xpu_t42 <= xpu_t40;
-    let xpu_t44 = select(xpu_t40, xpu_t40 - xpu_t42, xpu_t42 <= xpu_t40);
-    let xpu_t45 = subgroupShuffle(v_a, (sgid - (sgid % 64u)) + xpu_t44);
-    v_s8 = select(v_a, xpu_t45, xpu_t43 && ((xpu_t41 + xpu_t44) < 96u));
-    var v_s9: i32;
-    let xpu_t46 = lidx % 64u;
-    let xpu_t47 = lidx - xpu_t46;
-    let xpu_t48 = xpu_u.p_d;
-    let xpu_t49 = xpu_t48 < (64u - xpu_t46);
-    let xpu_t50 = select(xpu_t46, xpu_t46 + xpu_t48, xpu_t48 < (64u - xpu_t46));
-    let xpu_t51 = subgroupShuffle(v_a, (sgid - (sgid % 64u)) + xpu_t50);
-    v_s9 = select(v_a, xpu_t51, xpu_t49 && ((xpu_t47 + xpu_t50) < 96u));
+    var v_s0: i32 = xpu_wave_reduce_i32(v_a, 0u);
+    var v_s1: i32 = xpu_wave_reduce_i32(v_a, 1u);
+    var v_s2: i32 = xpu_wave_reduce_i32(v_a, 2u);
+    var v_s3: i32 = xpu_wave_reduce_i32(v_a, 3u);
+    var v_s4: i32 = xpu_wave_reduce_i32(v_a, 4u);
+    var v_s5: i32 = xpu_wave_shuffle_i32(v_a, xpu_u.p_bl, 9u);
+    var v_s6: i32 = xpu_wave_shuffle_i32(v_a, v_k, 9u);
+    var v_s7: i32 = xpu_wave_shuffle_i32(v_a, xpu_u.p_m, 10u);
+    var v_s8: i32 = xpu_wave_shuffle_i32(v_a, xpu_u.p_d, 11u);
+    var v_s9: i32 = xpu_wave_shuffle_i32(v_a, xpu_u.p_d, 12u);
     let v_tmp: u32 = v_g * 10u;
     let v_tmp_1: u32 = (v_g * 10u) + 1u;
     let v_tmp_2: u32 = (v_g * 10u) + 2u;
@@ -10007,141 +7472,15 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(workgroup_id) wi
     b_oi[v_tmp_12] = v_tmp_17;
     b_oi[v_tmp_13] = v_tmp_18;
     b_oi[v_tmp_14] = v_tmp_19;
-    var v_u0: u32;
-    let xpu_t52 = lidx % 64u;
-    let xpu_t53 = lidx - xpu_t52;
-    var xpu_t54: u32 = u32();
-    var xpu_t55: u32 = 0u;
-    loop {
-        if xpu_t55 >= 64u {
-            break;
-        }
-        let xpu_t56 = subgroupShuffle(v_u, (sgid - (sgid % 64u)) + xpu_t55);
-        if (xpu_t53 + xpu_t55) < 96u {
-            xpu_t54 = xpu_t54 + xpu_t56;
-        }
-        continuing {
-            xpu_t55 = xpu_t55 + 1u;
-        }
-    }
-    v_u0 = xpu_t54;
-    var v_u1: u32;
-    let xpu_t57 = lidx % 64u;
-    let xpu_t58 = lidx - xpu_t57;
-    var xpu_t59: u32 = v_u;
-    var xpu_t60: u32 = 0u;
-    loop {
-        if xpu_t60 >= 64u {
-            break;
-        }
-        let xpu_t61 = subgroupShuffle(v_u, (sgid - (sgid % 64u)) + xpu_t60);
-        if (xpu_t58 + xpu_t60) < 96u {
-            xpu_t59 = min(xpu_t59, xpu_t61);
-        }
-        continuing {
-            xpu_t60 = xpu_t60 + 1u;
-        }
-    }
-    v_u1 = xpu_t59;
-    var v_u2: u32;
-    let xpu_t62 = lidx % 64u;
-    let xpu_t63 = lidx - xpu_t62;
-    var xpu_t64: u32 = v_u;
-    var xpu_t65: u32 = 0u;
-    loop {
-        if xpu_t65 >= 64u {
-            break;
-        }
-        let xpu_t66 = subgroupShuffle(v_u, (sgid - (sgid % 64u)) + xpu_t65);
-        if (xpu_t63 + xpu_t65) < 96u {
-            xpu_t64 = max(xpu_t64, xpu_t66);
-        }
-        continuing {
-            xpu_t65 = xpu_t65 + 1u;
-        }
-    }
-    v_u2 = xpu_t64;
-    var v_u3: u32;
-    let xpu_t67 = lidx % 64u;
-    let xpu_t68 = lidx - xpu_t67;
-    var xpu_t69: u32 = u32();
-    var xpu_t70: u32 = 0u;
-    loop {
-        if xpu_t70 >= 64u {
-            break;
-        }
-        let xpu_t71 = subgroupShuffle(v_u, (sgid - (sgid % 64u)) + xpu_t70);
-        if ((xpu_t68 + xpu_t70) < 96u) && (xpu_t70 <= xpu_t67) {
-            xpu_t69 = xpu_t69 + xpu_t71;
-        }
-        continuing {
-            xpu_t70 = xpu_t70 + 1u;
-        }
-    }
-    v_u3 = xpu_t69;
-    var v_u4: u32;
-    let xpu_t72 = lidx % 64u;
-    let xpu_t73 = lidx - xpu_t72;
-    var xpu_t74: u32 = u32();
-    var xpu_t75: u32 = 0u;
-    loop {
-        if xpu_t75 >= 64u {
-            break;
-        }
-        let xpu_t76 = subgroupShuffle(v_u, (sgid - (sgid % 64u)) + xpu_t75);
-        if ((xpu_t73 + xpu_t75) < 96u) && (xpu_t75 < xpu_t72) {
-            xpu_t74 = xpu_t74 + xpu_t76;
-        }
-        continuing {
-            xpu_t75 = xpu_t75 + 1u;
-        }
-    }
-    v_u4 = xpu_t74;
-    var v_u5: u32;
-    let xpu_t77 = lidx % 64u;
-    let xpu_t78 = lidx - xpu_t77;
-    let xpu_t79 = v_k % 64u;
-    let xpu_t80 = subgroupShuffle(v_u, (sgid - (sgid % 64u)) + xpu_t79);
-    v_u5 = select(v_u, xpu_t80, true && ((xpu_t78 + xpu_t79) < 96u));
+    var v_u0: u32 = xpu_wave_reduce_u32(v_u, 0u);
+    var v_u1: u32 = xpu_wave_reduce_u32(v_u, 1u);
+    var v_u2: u32 = xpu_wave_reduce_u32(v_u, 2u);
+    var v_u3: u32 = xpu_wave_reduce_u32(v_u, 3u);
+    var v_u4: u32 = xpu_wave_reduce_u32(v_u, 4u);
+    var v_u5: u32 = xpu_wave_shuffle_u32(v_u, v_k, 9u);
     let v_u6: u32 = 0u;
-    var v_any: bool;
-    let xpu_t81 = select(0u, 1u, v_p);
-    let xpu_t82 = lidx % 64u;
-    let xpu_t83 = lidx - xpu_t82;
-    var xpu_t84: u32 = 0u;
-    var xpu_t85: u32 = 0u;
-    loop {
-        if xpu_t85 >= 64u {
-            break;
-        }
-        let xpu_t86 = subgroupShuffle(xpu_t81, (sgid - (sgid % 64u)) + xpu_t85);
-        if (xpu_t83 + xpu_t85) < 96u {
-            xpu_t84 = xpu_t84 | xpu_t86;
-        }
-        continuing {
-            xpu_t85 = xpu_t85 + 1u;
-        }
-    }
-    v_any = xpu_t84 != 0u;
-    var v_all: bool;
-    let xpu_t87 = select(0u, 1u, v_p);
-    let xpu_t88 = lidx % 64u;
-    let xpu_t89 = lidx - xpu_t88;
-    var xpu_t90: u32 = 1u;
-    var xpu_t91: u32 = 0u;
-    loop {
-        if xpu_t91 >= 64u {
-            break;
-        }
-        let xpu_t92 = subgroupShuffle(xpu_t87, (sgid - (sgid % 64u)) + xpu_t91);
-        if (xpu_t89 + xpu_t91) < 96u {
-            xpu_t90 = xpu_t90 & xpu_t92;
-        }
-        continuing {
-            xpu_t91 = xpu_t91 + 1u;
-        }
-    }
-    v_all = xpu_t90 != 0u;
+    var v_any: bool = xpu_wave_vote(select(0u, 1u, v_p), 6u) != 0u;
+    var v_all: bool = xpu_wave_vote(select(0u, 1u, v_p), 7u) != 0u;
     let v_tmp_20: u32 = v_g * 11u;
     let v_tmp_21: u32 = (v_g * 11u) + 1u;
     let v_tmp_22: u32 = (v_g * 11u) + 2u;
@@ -10179,103 +7518,12 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(workgroup_id) wi
     let v_tmp_39: u32 = 64u;
     b_ou[v_tmp_36] = v_tmp_38;
     b_ou[v_tmp_37] = v_tmp_39;
-    var v_f0: f32;
-    let xpu_t93 = lidx % 64u;
-    let xpu_t94 = lidx - xpu_t93;
-    var xpu_t95: f32 = f32();
-    var xpu_t96: u32 = 0u;
-    loop {
-        if xpu_t96 >= 64u {
-            break;
-        }
-        let xpu_t97 = subgroupShuffle(v_f, (sgid - (sgid % 64u)) + xpu_t96);
-        if (xpu_t94 + xpu_t96) < 96u {
-            xpu_t95 = xpu_t95 + xpu_t97;
-        }
-        continuing {
-            xpu_t96 = xpu_t96 + 1u;
-        }
-    }
-    v_f0 = xpu_t95;
-    var v_f1: f32;
-    let xpu_t98 = lidx % 64u;
-    let xpu_t99 = lidx - xpu_t98;
-    var xpu_t100: f32 = v_f;
-    var xpu_t101: u32 = 0u;
-    loop {
-        if xpu_t101 >= 64u {
-            break;
-        }
-        let xpu_t102 = subgroupShuffle(v_f, (sgid - (sgid % 64u)) + xpu_t101);
-        if (xpu_t99 + xpu_t101) < 96u {
-            xpu_t100 = min(xpu_t100, xpu_t102);
-        }
-        continuing {
-            xpu_t101 = xpu_t101 + 1u;
-        }
-    }
-    v_f1 = xpu_t100;
-    var v_f2: f32;
-    let xpu_t103 = lidx % 64u;
-    let xpu_t104 = lidx - xpu_t103;
-    var xpu_t105: f32 = v_f;
-    var xpu_t106: u32 = 0u;
-    loop {
-        if xpu_t106 >= 64u {
-            break;
-        }
-        let xpu_t107 = subgroupShuffle(v_f, (sgid - (sgid % 64u)) + xpu_t106);
-        if (xpu_t104 + xpu_t106) < 96u {
-            xpu_t105 = max(xpu_t105, xpu_t107);
-        }
-        continuing {
-            xpu_t106 = xpu_t106 + 1u;
-        }
-    }
-    v_f2 = xpu_t105;
-    var v_f3: f32;
-    let xpu_t108 = lidx % 64u;
-    let xpu_t109 = lidx - xpu_t108;
-    var xpu_t110: f32 = f32();
-    var xpu_t111: u32 = 0u;
-    loop {
-        if xpu_t111 >= 64u {
-            break;
-        }
-        let xpu_t112 = subgroupShuffle(v_f, (sgid - (sgid % 64u)) + xpu_t111);
-        if ((xpu_t109 + xpu_t111) < 96u) && (xpu_t111 <= xpu_t108) {
-            xpu_t110 = xpu_t110 + xpu_t112;
-        }
-        continuing {
-            xpu_t111 = xpu_t111 + 1u;
-        }
-    }
-    v_f3 = xpu_t110;
-    var v_f4: f32;
-    let xpu_t113 = lidx % 64u;
-    let xpu_t114 = lidx - xpu_t113;
-    var xpu_t115: f32 = f32();
-    var xpu_t116: u32 = 0u;
-    loop {
-        if xpu_t116 >= 64u {
-            break;
-        }
-        let xpu_t117 = subgroupShuffle(v_f, (sgid - (sgid % 64u)) + xpu_t116);
-        if ((xpu_t114 + xpu_t116) < 96u) && (xpu_t116 < xpu_t113) {
-            xpu_t115 = xpu_t115 + xpu_t117;
-        }
-        continuing {
-            xpu_t116 = xpu_t116 + 1u;
-        }
-    }
-    v_f4 = xpu_t115;
-    var v_f5: f32;
-    let xpu_t118 = lidx % 64u;
-    let xpu_t119 = lidx - xpu_t118;
-    let xpu_t120 = xpu_u.p_m;
-    let xpu_t121 = xpu_t118 ^ (xpu_t120 % 64u);
-    let xpu_t122 = subgroupShuffle(v_f, (sgid - (sgid % 64u)) + xpu_t121);
-    v_f5 = select(v_f, xpu_t122, true && ((xpu_t119 + xpu_t121) < 96u));
+    var v_f0: f32 = xpu_wave_reduce_f32(v_f, 0u);
+    var v_f1: f32 = xpu_wave_reduce_f32(v_f, 1u);
+    var v_f2: f32 = xpu_wave_reduce_f32(v_f, 2u);
+    var v_f3: f32 = xpu_wave_reduce_f32(v_f, 3u);
+    var v_f4: f32 = xpu_wave_reduce_f32(v_f, 4u);
+    var v_f5: f32 = xpu_wave_shuffle_f32(v_f, xpu_u.p_m, 10u);
     let v_tmp_40: u32 = v_g * 6u;
     let v_tmp_41: u32 = (v_g * 6u) + 1u;
     let v_tmp_42: u32 = (v_g * 6u) + 2u;
@@ -10961,7 +8209,7 @@ var Wave8Kernel = gpu.Register(&gpu.KernelSpec{
 	Manifests: []gpu.Manifest{
 		{
 			Kernel: "github.com/goxpu/xpu/kernels/wave.Wave8", Backend: "webgpu", Target: "wgsl",
-			Hash:        "sha256:b381234d4aa6e653e8d1b5cc784f04a9712d96a6118a064086c329bd3c24e3d1",
+			Hash:        "sha256:e6e4cc812945bf3905e5d3d1e3b9eada5aabc28ceb026709bdaa732ee78f00ba",
 			Codegen:     "xpu-gen/1",
 			Block:       xpu.Dim3{X: 60, Y: 1, Z: 1},
 			SharedBytes: 0, StorageBindings: 7, UniformBytes: 16,
@@ -10978,10 +8226,10 @@ var Wave8Kernel = gpu.Register(&gpu.KernelSpec{
 			Wave:    8,
 			WaveOps: true,
 			WaveVariants: []gpu.ManifestVariant{
-				{Tier: "native", SubgroupMin: 8, SubgroupMax: 8, Width: 8, Hash: "sha256:0054d851f707ba8a5c2b9148240a3ba4b996f56aefce15eee160c9e7fbe8ee40"},
-				{Tier: "folded", SubgroupMin: 4, SubgroupMax: 4, Width: 8, Hash: "sha256:be21b8953ab1f8c48e50b18d8c2213a67db3f412865a8c123d6e7d6749183586"},
-				{Tier: "narrow", SubgroupMin: 16, SubgroupMax: 128, Width: 8, Hash: "sha256:f6153aecb5ded6579d5cfb91003fbec52d746e1c45595e8850850a72540a27d4"},
-				{Tier: "emulated", SubgroupMin: 0, SubgroupMax: 0, Width: 8, Hash: "sha256:b381234d4aa6e653e8d1b5cc784f04a9712d96a6118a064086c329bd3c24e3d1"},
+				{Tier: "native", SubgroupMin: 8, SubgroupMax: 8, Width: 8, Hash: "sha256:a1dce41369f0a3461a4051d4b0c254418b4270bb8fb4d37193cd9e5e16e67b7b"},
+				{Tier: "folded", SubgroupMin: 4, SubgroupMax: 4, Width: 8, Hash: "sha256:99db869d9bc2cb7ce5074ead25ef10315a606505b95c6bdd933ce6ceaa3c732f"},
+				{Tier: "narrow", SubgroupMin: 16, SubgroupMax: 128, Width: 8, Hash: "sha256:34810dd5b361159d686346f0287743dae20d275d47845243987b89d341bf5d4a"},
+				{Tier: "emulated", SubgroupMin: 0, SubgroupMax: 0, Width: 8, Hash: "sha256:e6e4cc812945bf3905e5d3d1e3b9eada5aabc28ceb026709bdaa732ee78f00ba"},
 			},
 			NativeOps: []string{"bitcast", "max", "min", "select", "workgroupBarrier"},
 		},
@@ -11030,172 +8278,198 @@ const wave8WGSL = `struct xpu_Uniforms {
 @group(0) @binding(6) var<storage, read> b_sel: array<u32>;
 @group(0) @binding(7) var<uniform> xpu_u: xpu_Uniforms;
 var<workgroup> xpu_wave: array<u32, 64>;
+var<private> xpu_lidx: u32;
 
-// main is kernel Wave8, block 60x1x1.
-@compute @workgroup_size(60, 1, 1)
-fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) lidx: u32) {
-    let v_g: u32 = gid.x;
-    let v_a: i32 = b_xi[v_g];
-    let v_u: u32 = b_xu[v_g];
-    let v_f: f32 = b_xf[v_g];
-    let v_k: u32 = b_sel[v_g];
-    let v_p: bool = ((v_u % 4u) != 0u) || ((wid.x % 2u) == 0u);
-    var v_s0: i32;
-    let xpu_t1 = lidx % 8u;
-    let xpu_t2 = lidx - xpu_t1;
+// xpu_wave_reduce_f32 is the verb op of x, one of WaveSum, WaveMin, WaveMax, WavePrefixSum, WaveExclusivePrefixSum, at the emulated tier.
+fn xpu_wave_reduce_f32(x: f32, op: u32) -> f32 {
+    let xpu_t1 = xpu_lidx % 8u;
+    let xpu_t2 = xpu_lidx - xpu_t1;
     workgroupBarrier();
-    xpu_wave[lidx] = bitcast<u32>(v_a);
+    xpu_wave[xpu_lidx] = bitcast<u32>(x);
     workgroupBarrier();
-    var xpu_t3: i32 = i32();
+    var xpu_t3: f32 = select(f32(), x, (op == 1u) || (op == 2u));
+    var xpu_t4: u32 = 0u;
+    loop {
+        if xpu_t4 >= 8u {
+            break;
+        }
+        let xpu_t5 = bitcast<f32>(xpu_wave[xpu_t2 + xpu_t4]);
+        if (((xpu_t2 + xpu_t4) < 60u) && ((xpu_t4 <= xpu_t1) || (op != 3u))) && ((xpu_t4 < xpu_t1) || (op != 4u)) {
+            if op == 1u {
+                xpu_t3 = min(xpu_t3, xpu_t5);
+            } else if op == 2u {
+                xpu_t3 = max(xpu_t3, xpu_t5);
+            } else {
+                xpu_t3 = xpu_t3 + xpu_t5;
+            }
+        }
+        continuing {
+            xpu_t4 = xpu_t4 + 1u;
+        }
+    }
+    return xpu_t3;
+}
+
+// xpu_wave_reduce_i32 is the verb op of x, one of WaveSum, WaveMin, WaveMax, WavePrefixSum, WaveExclusivePrefixSum, at the emulated tier.
+fn xpu_wave_reduce_i32(x: i32, op: u32) -> i32 {
+    let xpu_t1 = xpu_lidx % 8u;
+    let xpu_t2 = xpu_lidx - xpu_t1;
+    workgroupBarrier();
+    xpu_wave[xpu_lidx] = bitcast<u32>(x);
+    workgroupBarrier();
+    var xpu_t3: i32 = select(i32(), x, (op == 1u) || (op == 2u));
     var xpu_t4: u32 = 0u;
     loop {
         if xpu_t4 >= 8u {
             break;
         }
         let xpu_t5 = bitcast<i32>(xpu_wave[xpu_t2 + xpu_t4]);
-        if (xpu_t2 + xpu_t4) < 60u {
-            xpu_t3 = xpu_t3 + xpu_t5;
+        if (((xpu_t2 + xpu_t4) < 60u) && ((xpu_t4 <= xpu_t1) || (op != 3u))) && ((xpu_t4 < xpu_t1) || (op != 4u)) {
+            if op == 1u {
+                xpu_t3 = min(xpu_t3, xpu_t5);
+            } else if op == 2u {
+                xpu_t3 = max(xpu_t3, xpu_t5);
+            } else {
+                xpu_t3 = xpu_t3 + xpu_t5;
+            }
         }
         continuing {
             xpu_t4 = xpu_t4 + 1u;
         }
     }
-    v_s0 = xpu_t3;
-    var v_s1: i32;
-    let xpu_t6 = lidx % 8u;
-    let xpu_t7 = lidx - xpu_t6;
+    return xpu_t3;
+}
+
+// xpu_wave_reduce_u32 is the verb op of x, one of WaveSum, WaveMin, WaveMax, WavePrefixSum, WaveExclusivePrefixSum, at the emulated tier.
+fn xpu_wave_reduce_u32(x: u32, op: u32) -> u32 {
+    let xpu_t1 = xpu_lidx % 8u;
+    let xpu_t2 = xpu_lidx - xpu_t1;
     workgroupBarrier();
-    xpu_wave[lidx] = bitcast<u32>(v_a);
+    xpu_wave[xpu_lidx] = x;
     workgroupBarrier();
-    var xpu_t8: i32 = v_a;
-    var xpu_t9: u32 = 0u;
+    var xpu_t3: u32 = select(u32(), x, (op == 1u) || (op == 2u));
+    var xpu_t4: u32 = 0u;
     loop {
-        if xpu_t9 >= 8u {
+        if xpu_t4 >= 8u {
             break;
         }
-        let xpu_t10 = bitcast<i32>(xpu_wave[xpu_t7 + xpu_t9]);
-        if (xpu_t7 + xpu_t9) < 60u {
-            xpu_t8 = min(xpu_t8, xpu_t10);
+        let xpu_t5 = xpu_wave[xpu_t2 + xpu_t4];
+        if (((xpu_t2 + xpu_t4) < 60u) && ((xpu_t4 <= xpu_t1) || (op != 3u))) && ((xpu_t4 < xpu_t1) || (op != 4u)) {
+            if op == 1u {
+                xpu_t3 = min(xpu_t3, xpu_t5);
+            } else if op == 2u {
+                xpu_t3 = max(xpu_t3, xpu_t5);
+            } else {
+                xpu_t3 = xpu_t3 + xpu_t5;
+            }
         }
         continuing {
-            xpu_t9 = xpu_t9 + 1u;
+            xpu_t4 = xpu_t4 + 1u;
         }
     }
-    v_s1 = xpu_t8;
-    var v_s2: i32;
-    let xpu_t11 = lidx % 8u;
-    let xpu_t12 = lidx - xpu_t11;
+    return xpu_t3;
+}
+
+// xpu_wave_shuffle_f32 is the verb op of x, one of WaveShuffleXor, at the emulated tier.
+fn xpu_wave_shuffle_f32(x: f32, a: u32, op: u32) -> f32 {
+    let xpu_t1 = xpu_lidx % 8u;
+    let xpu_t2 = xpu_lidx - xpu_t1;
     workgroupBarrier();
-    xpu_wave[lidx] = bitcast<u32>(v_a);
+    xpu_wave[xpu_lidx] = bitcast<u32>(x);
     workgroupBarrier();
-    var xpu_t13: i32 = v_a;
-    var xpu_t14: u32 = 0u;
+    var xpu_t3: u32;
+    xpu_t3 = xpu_t1 ^ (a % 8u);
+    let xpu_t4 = bitcast<f32>(xpu_wave[xpu_t2 + xpu_t3]);
+    return select(x, xpu_t4, (xpu_t2 + xpu_t3) < 60u);
+}
+
+// xpu_wave_shuffle_i32 is the verb op of x, one of WaveShuffle, WaveShuffleXor, WaveShuffleUp, WaveShuffleDown, at the emulated tier.
+fn xpu_wave_shuffle_i32(x: i32, a: u32, op: u32) -> i32 {
+    let xpu_t1 = xpu_lidx % 8u;
+    let xpu_t2 = xpu_lidx - xpu_t1;
+    workgroupBarrier();
+    xpu_wave[xpu_lidx] = bitcast<u32>(x);
+    workgroupBarrier();
+    var xpu_t3: u32;
+    var xpu_t4: bool = true;
+    if op == 9u {
+        xpu_t3 = a % 8u;
+    } else if op == 10u {
+        xpu_t3 = xpu_t1 ^ (a % 8u);
+    } else if op == 11u {
+        xpu_t4 = a <= xpu_t1;
+        xpu_t3 = select(xpu_t1, xpu_t1 - a, xpu_t4);
+    } else {
+        xpu_t4 = a < (8u - xpu_t1);
+        xpu_t3 = select(xpu_t1, xpu_t1 + a, xpu_t4);
+    }
+    let xpu_t5 = bitcast<i32>(xpu_wave[xpu_t2 + xpu_t3]);
+    return select(x, xpu_t5, xpu_t4 && ((xpu_t2 + xpu_t3) < 60u));
+}
+
+// xpu_wave_shuffle_u32 is the verb op of x, one of WaveShuffle, at the emulated tier.
+fn xpu_wave_shuffle_u32(x: u32, a: u32, op: u32) -> u32 {
+    let xpu_t1 = xpu_lidx % 8u;
+    let xpu_t2 = xpu_lidx - xpu_t1;
+    workgroupBarrier();
+    xpu_wave[xpu_lidx] = x;
+    workgroupBarrier();
+    var xpu_t3: u32;
+    xpu_t3 = a % 8u;
+    let xpu_t4 = xpu_wave[xpu_t2 + xpu_t3];
+    return select(x, xpu_t4, (xpu_t2 + xpu_t3) < 60u);
+}
+
+// xpu_wave_vote is the verb op of x, one of WaveBallot, WaveAny, WaveAll, at the emulated tier.
+fn xpu_wave_vote(x: u32, op: u32) -> u32 {
+    let xpu_t1 = xpu_lidx % 8u;
+    let xpu_t2 = xpu_lidx - xpu_t1;
+    workgroupBarrier();
+    xpu_wave[xpu_lidx] = x;
+    workgroupBarrier();
+    var xpu_t3: u32 = select(0u, 1u, op == 7u);
+    var xpu_t4: u32 = 0u;
     loop {
-        if xpu_t14 >= 8u {
+        if xpu_t4 >= 8u {
             break;
         }
-        let xpu_t15 = bitcast<i32>(xpu_wave[xpu_t12 + xpu_t14]);
-        if (xpu_t12 + xpu_t14) < 60u {
-            xpu_t13 = max(xpu_t13, xpu_t15);
+        let xpu_t5 = xpu_wave[xpu_t2 + xpu_t4];
+        if (xpu_t2 + xpu_t4) < 60u {
+            if op == 5u {
+                xpu_t3 = xpu_t3 | (xpu_t5 << xpu_t4);
+            } else if op == 6u {
+                xpu_t3 = xpu_t3 | xpu_t5;
+            } else {
+                xpu_t3 = xpu_t3 & xpu_t5;
+            }
         }
         continuing {
-            xpu_t14 = xpu_t14 + 1u;
+            xpu_t4 = xpu_t4 + 1u;
         }
     }
-    v_s2 = xpu_t13;
-    var v_s3: i32;
-    let xpu_t16 = lidx % 8u;
-    let xpu_t17 = lidx - xpu_t16;
-    workgroupBarrier();
-    xpu_wave[lidx] = bitcast<u32>(v_a);
-    workgroupBarrier();
-    var xpu_t18: i32 = i32();
-    var xpu_t19: u32 = 0u;
-    loop {
-        if xpu_t19 >= 8u {
-            break;
-        }
-        let xpu_t20 = bitcast<i32>(xpu_wave[xpu_t17 + xpu_t19]);
-        if ((xpu_t17 + xpu_t19) < 60u) && (xpu_t19 <= xpu_t16) {
-            xpu_t18 = xpu_t18 + xpu_t20;
-        }
-        continuing {
-            xpu_t19 = xpu_t19 + 1u;
-        }
-    }
-    v_s3 = xpu_t18;
-    var v_s4: i32;
-    let xpu_t21 = lidx % 8u;
-    let xpu_t22 = lidx - xpu_t21;
-    workgroupBarrier();
-    xpu_wave[lidx] = bitcast<u32>(v_a);
-    workgroupBarrier();
-    var xpu_t23: i32 = i32();
-    var xpu_t24: u32 = 0u;
-    loop {
-        if xpu_t24 >= 8u {
-            break;
-        }
-        let xpu_t25 = bitcast<i32>(xpu_wave[xpu_t22 + xpu_t24]);
-        if ((xpu_t22 + xpu_t24) < 60u) && (xpu_t24 < xpu_t21) {
-            xpu_t23 = xpu_t23 + xpu_t25;
-        }
-        continuing {
-            xpu_t24 = xpu_t24 + 1u;
-        }
-    }
-    v_s4 = xpu_t23;
-    var v_s5: i32;
-    let xpu_t26 = lidx % 8u;
-    let xpu_t27 = lidx - xpu_t26;
-    workgroupBarrier();
-    xpu_wave[lidx] = bitcast<u32>(v_a);
-    workgroupBarrier();
-    let xpu_t28 = xpu_u.p_bl;
-    let xpu_t29 = xpu_t28 % 8u;
-    let xpu_t30 = bitcast<i32>(xpu_wave[xpu_t27 + xpu_t29]);
-    v_s5 = select(v_a, xpu_t30, true && ((xpu_t27 + xpu_t29) < 60u));
-    var v_s6: i32;
-    let xpu_t31 = lidx % 8u;
-    let xpu_t32 = lidx - xpu_t31;
-    workgroupBarrier();
-    xpu_wave[lidx] = bitcast<u32>(v_a);
-    workgroupBarrier();
-    let xpu_t33 = v_k % 8u;
-    let xpu_t34 = bitcast<i32>(xpu_wave[xpu_t32 + xpu_t33]);
-    v_s6 = select(v_a, xpu_t34, true && ((xpu_t32 + xpu_t33) < 60u));
-    var v_s7: i32;
-    let xpu_t35 = lidx % 8u;
-    let xpu_t36 = lidx - xpu_t35;
-    workgroupBarrier();
-    xpu_wave[lidx] = bitcast<u32>(v_a);
-    workgroupBarrier();
-    let xpu_t37 = xpu_u.p_m;
-    let xpu_t38 = xpu_t35 ^ (xpu_t37 % 8u);
-    let xpu_t39 = bitcast<i32>(xpu_wave[xpu_t36 + xpu_t38]);
-    v_s7 = select(v_a, xpu_t39, true && ((xpu_t36 + xpu_t38) < 60u));
-    var v_s8: i32;
-    let xpu_t40 = lidx % 8u;
-    let xpu_t41 = lidx - xpu_t40;
-    workgroupBarrier();
-    xpu_wave[lidx] = bitcast<u32>(v_a);
-    workgroupBarrier();
-    let xpu_t42 = xpu_u.p_d;
-    let xpu_t43 = xpu_t42 <= xpu_t40;
-    let xpu_t44 = select(xpu_t40, xpu_t40 - xpu_t42, xpu_t42 <= xpu_t40);
-    let xpu_t45 = bitcast<i32>(xpu_wave[xpu_t41 + xpu_t44]);
-    v_s8 = select(v_a, xpu_t45, xpu_t43 && ((xpu_t41 + xpu_t44) < 60u));
-    var v_s9: i32;
-    let xpu_t46 = lidx % 8u;
-    let xpu_t47 = lidx - xpu_t46;
-    workgroupBarrier();
-    xpu_wave[lidx] = bitcast<u32>(v_a);
-    workgroupBarrier();
-    let xpu_t48 = xpu_u.p_d;
-    let xpu_t49 = xpu_t48 < (8u - xpu_t46);
-    let xpu_t50 = select(xpu_t46, xpu_t46 + xpu_t48, xpu_t48 < (8u - xpu_t46));
-    let xpu_t51 = bitcast<i32>(xpu_wave[xpu_t47 + xpu_t50]);
-    v_s9 = select(v_a, xpu_t51, xpu_t49 && ((xpu_t47 + xpu_t50) < 60u));
+    return xpu_t3;
+}
+
+// main is kernel Wave8, block 60x1x1.
+@compute @workgroup_size(60, 1, 1)
+fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) lidx: u32) {
+    xpu_lidx = lidx;
+    let v_g: u32 = gid.x;
+    let v_a: i32 = b_xi[v_g];
+    let v_u: u32 = b_xu[v_g];
+    let v_f: f32 = b_xf[v_g];
+    let v_k: u32 = b_sel[v_g];
+    let v_p: bool = ((v_u % 4u) != 0u) || ((wid.x % 2u) == 0u);
+    var v_s0: i32 = xpu_wave_reduce_i32(v_a, 0u);
+    var v_s1: i32 = xpu_wave_reduce_i32(v_a, 1u);
+    var v_s2: i32 = xpu_wave_reduce_i32(v_a, 2u);
+    var v_s3: i32 = xpu_wave_reduce_i32(v_a, 3u);
+    var v_s4: i32 = xpu_wave_reduce_i32(v_a, 4u);
+    var v_s5: i32 = xpu_wave_shuffle_i32(v_a, xpu_u.p_bl, 9u);
+    var v_s6: i32 = xpu_wave_shuffle_i32(v_a, v_k, 9u);
+    var v_s7: i32 = xpu_wave_shuffle_i32(v_a, xpu_u.p_m, 10u);
+    var v_s8: i32 = xpu_wave_shuffle_i32(v_a, xpu_u.p_d, 11u);
+    var v_s9: i32 = xpu_wave_shuffle_i32(v_a, xpu_u.p_d, 12u);
     let v_tmp: u32 = v_g * 10u;
     let v_tmp_1: u32 = (v_g * 10u) + 1u;
     let v_tmp_2: u32 = (v_g * 10u) + 2u;
@@ -11226,189 +8500,19 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(workgroup_id) wi
     b_oi[v_tmp_12] = v_tmp_17;
     b_oi[v_tmp_13] = v_tmp_18;
     b_oi[v_tmp_14] = v_tmp_19;
-    var v_u0: u32;
-    let xpu_t52 = lidx % 8u;
-    let xpu_t53 = lidx - xpu_t52;
-    workgroupBarrier();
-    xpu_wave[lidx] = v_u;
-    workgroupBarrier();
-    var xpu_t54: u32 = u32();
-    var xpu_t55: u32 = 0u;
-    loop {
-        if xpu_t55 >= 8u {
-            break;
-        }
-        let xpu_t56 = xpu_wave[xpu_t53 + xpu_t55];
-        if (xpu_t53 + xpu_t55) < 60u {
-            xpu_t54 = xpu_t54 + xpu_t56;
-        }
-        continuing {
-            xpu_t55 = xpu_t55 + 1u;
-        }
-    }
-    v_u0 = xpu_t54;
-    var v_u1: u32;
-    let xpu_t57 = lidx % 8u;
-    let xpu_t58 = lidx - xpu_t57;
-    workgroupBarrier();
-    xpu_wave[lidx] = v_u;
-    workgroupBarrier();
-    var xpu_t59: u32 = v_u;
-    var xpu_t60: u32 = 0u;
-    loop {
-        if xpu_t60 >= 8u {
-            break;
-        }
-        let xpu_t61 = xpu_wave[xpu_t58 + xpu_t60];
-        if (xpu_t58 + xpu_t60) < 60u {
-            xpu_t59 = min(xpu_t59, xpu_t61);
-        }
-        continuing {
-            xpu_t60 = xpu_t60 + 1u;
-        }
-    }
-    v_u1 = xpu_t59;
-    var v_u2: u32;
-    let xpu_t62 = lidx % 8u;
-    let xpu_t63 = lidx - xpu_t62;
-    workgroupBarrier();
-    xpu_wave[lidx] = v_u;
-    workgroupBarrier();
-    var xpu_t64: u32 = v_u;
-    var xpu_t65: u32 = 0u;
-    loop {
-        if xpu_t65 >= 8u {
-            break;
-        }
-        let xpu_t66 = xpu_wave[xpu_t63 + xpu_t65];
-        if (xpu_t63 + xpu_t65) < 60u {
-            xpu_t64 = max(xpu_t64, xpu_t66);
-        }
-        continuing {
-            xpu_t65 = xpu_t65 + 1u;
-        }
-    }
-    v_u2 = xpu_t64;
-    var v_u3: u32;
-    let xpu_t67 = lidx % 8u;
-    let xpu_t68 = lidx - xpu_t67;
-    workgroupBarrier();
-    xpu_wave[lidx] = v_u;
-    workgroupBarrier();
-    var xpu_t69: u32 = u32();
-    var xpu_t70: u32 = 0u;
-    loop {
-        if xpu_t70 >= 8u {
-            break;
-        }
-        let xpu_t71 = xpu_wave[xpu_t68 + xpu_t70];
-        if ((xpu_t68 + xpu_t70) < 60u) && (xpu_t70 <= xpu_t67) {
-            xpu_t69 = xpu_t69 + xpu_t71;
-        }
-        continuing {
-            xpu_t70 = xpu_t70 + 1u;
-        }
-    }
-    v_u3 = xpu_t69;
-    var v_u4: u32;
-    let xpu_t72 = lidx % 8u;
-    let xpu_t73 = lidx - xpu_t72;
-    workgroupBarrier();
-    xpu_wave[lidx] = v_u;
-    workgroupBarrier();
-    var xpu_t74: u32 = u32();
-    var xpu_t75: u32 = 0u;
-    loop {
-        if xpu_t75 >= 8u {
-            break;
-        }
-        let xpu_t76 = xpu_wave[xpu_t73 + xpu_t75];
-        if ((xpu_t73 + xpu_t75) < 60u) && (xpu_t75 < xpu_t72) {
-            xpu_t74 = xpu_t74 + xpu_t76;
-        }
-        continuing {
-            xpu_t75 = xpu_t75 + 1u;
-        }
-    }
-    v_u4 = xpu_t74;
-    var v_u5: u32;
-    let xpu_t77 = lidx % 8u;
-    let xpu_t78 = lidx - xpu_t77;
-    workgroupBarrier();
-    xpu_wave[lidx] = v_u;
-    workgroupBarrier();
-    let xpu_t79 = v_k % 8u;
-    let xpu_t80 = xpu_wave[xpu_t78 + xpu_t79];
-    v_u5 = select(v_u, xpu_t80, true && ((xpu_t78 + xpu_t79) < 60u));
+    var v_u0: u32 = xpu_wave_reduce_u32(v_u, 0u);
+    var v_u1: u32 = xpu_wave_reduce_u32(v_u, 1u);
+    var v_u2: u32 = xpu_wave_reduce_u32(v_u, 2u);
+    var v_u3: u32 = xpu_wave_reduce_u32(v_u, 3u);
+    var v_u4: u32 = xpu_wave_reduce_u32(v_u, 4u);
+    var v_u5: u32 = xpu_wave_shuffle_u32(v_u, v_k, 9u);
     var v_u6: u32;
     v_u6 = 0u;
     {
-        let xpu_t81 = select(0u, 1u, v_p);
-        let xpu_t82 = lidx % 8u;
-        let xpu_t83 = lidx - xpu_t82;
-        workgroupBarrier();
-        xpu_wave[lidx] = xpu_t81;
-        workgroupBarrier();
-        var xpu_t84: u32 = 0u;
-        var xpu_t85: u32 = 0u;
-        loop {
-            if xpu_t85 >= 8u {
-                break;
-            }
-            let xpu_t86 = xpu_wave[xpu_t83 + xpu_t85];
-            if (xpu_t83 + xpu_t85) < 60u {
-                xpu_t84 = xpu_t84 | (xpu_t86 << xpu_t85);
-            }
-            continuing {
-                xpu_t85 = xpu_t85 + 1u;
-            }
-        }
-        v_u6 = xpu_t84;
+        v_u6 = xpu_wave_vote(select(0u, 1u, v_p), 5u);
     }
-    var v_any: bool;
-    let xpu_t87 = select(0u, 1u, v_p);
-    let xpu_t88 = lidx % 8u;
-    let xpu_t89 = lidx - xpu_t88;
-    workgroupBarrier();
-    xpu_wave[lidx] = xpu_t87;
-    workgroupBarrier();
-    var xpu_t90: u32 = 0u;
-    var xpu_t91: u32 = 0u;
-    loop {
-        if xpu_t91 >= 8u {
-            break;
-        }
-        let xpu_t92 = xpu_wave[xpu_t89 + xpu_t91];
-        if (xpu_t89 + xpu_t91) < 60u {
-            xpu_t90 = xpu_t90 | xpu_t92;
-        }
-        continuing {
-            xpu_t91 = xpu_t91 + 1u;
-        }
-    }
-    v_any = xpu_t90 != 0u;
-    var v_all: bool;
-    let xpu_t93 = select(0u, 1u, v_p);
-    let xpu_t94 = lidx % 8u;
-    let xpu_t95 = lidx - xpu_t94;
-    workgroupBarrier();
-    xpu_wave[lidx] = xpu_t93;
-    workgroupBarrier();
-    var xpu_t96: u32 = 1u;
-    var xpu_t97: u32 = 0u;
-    loop {
-        if xpu_t97 >= 8u {
-            break;
-        }
-        let xpu_t98 = xpu_wave[xpu_t95 + xpu_t97];
-        if (xpu_t95 + xpu_t97) < 60u {
-            xpu_t96 = xpu_t96 & xpu_t98;
-        }
-        continuing {
-            xpu_t97 = xpu_t97 + 1u;
-        }
-    }
-    v_all = xpu_t96 != 0u;
+    var v_any: bool = xpu_wave_vote(select(0u, 1u, v_p), 6u) != 0u;
+    var v_all: bool = xpu_wave_vote(select(0u, 1u, v_p), 7u) != 0u;
     let v_tmp_20: u32 = v_g * 11u;
     let v_tmp_21: u32 = (v_g * 11u) + 1u;
     let v_tmp_22: u32 = (v_g * 11u) + 2u;
@@ -11446,121 +8550,12 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(workgroup_id) wi
     let v_tmp_39: u32 = 8u;
     b_ou[v_tmp_36] = v_tmp_38;
     b_ou[v_tmp_37] = v_tmp_39;
-    var v_f0: f32;
-    let xpu_t99 = lidx % 8u;
-    let xpu_t100 = lidx - xpu_t99;
-    workgroupBarrier();
-    xpu_wave[lidx] = bitcast<u32>(v_f);
-    workgroupBarrier();
-    var xpu_t101: f32 = f32();
-    var xpu_t102: u32 = 0u;
-    loop {
-        if xpu_t102 >= 8u {
-            break;
-        }
-        let xpu_t103 = bitcast<f32>(xpu_wave[xpu_t100 + xpu_t102]);
-        if (xpu_t100 + xpu_t102) < 60u {
-            xpu_t101 = xpu_t101 + xpu_t103;
-        }
-        continuing {
-            xpu_t102 = xpu_t102 + 1u;
-        }
-    }
-    v_f0 = xpu_t101;
-    var v_f1: f32;
-    let xpu_t104 = lidx % 8u;
-    let xpu_t105 = lidx - xpu_t104;
-    workgroupBarrier();
-    xpu_wave[lidx] = bitcast<u32>(v_f);
-    workgroupBarrier();
-    var xpu_t106: f32 = v_f;
-    var xpu_t107: u32 = 0u;
-    loop {
-        if xpu_t107 >= 8u {
-            break;
-        }
-        let xpu_t108 = bitcast<f32>(xpu_wave[xpu_t105 + xpu_t107]);
-        if (xpu_t105 + xpu_t107) < 60u {
-            xpu_t106 = min(xpu_t106, xpu_t108);
-        }
-        continuing {
-            xpu_t107 = xpu_t107 + 1u;
-        }
-    }
-    v_f1 = xpu_t106;
-    var v_f2: f32;
-    let xpu_t109 = lidx % 8u;
-    let xpu_t110 = lidx - xpu_t109;
-    workgroupBarrier();
-    xpu_wave[lidx] = bitcast<u32>(v_f);
-    workgroupBarrier();
-    var xpu_t111: f32 = v_f;
-    var xpu_t112: u32 = 0u;
-    loop {
-        if xpu_t112 >= 8u {
-            break;
-        }
-        let xpu_t113 = bitcast<f32>(xpu_wave[xpu_t110 + xpu_t112]);
-        if (xpu_t110 + xpu_t112) < 60u {
-            xpu_t111 = max(xpu_t111, xpu_t113);
-        }
-        continuing {
-            xpu_t112 = xpu_t112 + 1u;
-        }
-    }
-    v_f2 = xpu_t111;
-    var v_f3: f32;
-    let xpu_t114 = lidx % 8u;
-    let xpu_t115 = lidx - xpu_t114;
-    workgroupBarrier();
-    xpu_wave[lidx] = bitcast<u32>(v_f);
-    workgroupBarrier();
-    var xpu_t116: f32 = f32();
-    var xpu_t117: u32 = 0u;
-    loop {
-        if xpu_t117 >= 8u {
-            break;
-        }
-        let xpu_t118 = bitcast<f32>(xpu_wave[xpu_t115 + xpu_t117]);
-        if ((xpu_t115 + xpu_t117) < 60u) && (xpu_t117 <= xpu_t114) {
-            xpu_t116 = xpu_t116 + xpu_t118;
-        }
-        continuing {
-            xpu_t117 = xpu_t117 + 1u;
-        }
-    }
-    v_f3 = xpu_t116;
-    var v_f4: f32;
-    let xpu_t119 = lidx % 8u;
-    let xpu_t120 = lidx - xpu_t119;
-    workgroupBarrier();
-    xpu_wave[lidx] = bitcast<u32>(v_f);
-    workgroupBarrier();
-    var xpu_t121: f32 = f32();
-    var xpu_t122: u32 = 0u;
-    loop {
-        if xpu_t122 >= 8u {
-            break;
-        }
-        let xpu_t123 = bitcast<f32>(xpu_wave[xpu_t120 + xpu_t122]);
-        if ((xpu_t120 + xpu_t122) < 60u) && (xpu_t122 < xpu_t119) {
-            xpu_t121 = xpu_t121 + xpu_t123;
-        }
-        continuing {
-            xpu_t122 = xpu_t122 + 1u;
-        }
-    }
-    v_f4 = xpu_t121;
-    var v_f5: f32;
-    let xpu_t124 = lidx % 8u;
-    let xpu_t125 = lidx - xpu_t124;
-    workgroupBarrier();
-    xpu_wave[lidx] = bitcast<u32>(v_f);
-    workgroupBarrier();
-    let xpu_t126 = xpu_u.p_m;
-    let xpu_t127 = xpu_t124 ^ (xpu_t126 % 8u);
-    let xpu_t128 = bitcast<f32>(xpu_wave[xpu_t125 + xpu_t127]);
-    v_f5 = select(v_f, xpu_t128, true && ((xpu_t125 + xpu_t127) < 60u));
+    var v_f0: f32 = xpu_wave_reduce_f32(v_f, 0u);
+    var v_f1: f32 = xpu_wave_reduce_f32(v_f, 1u);
+    var v_f2: f32 = xpu_wave_reduce_f32(v_f, 2u);
+    var v_f3: f32 = xpu_wave_reduce_f32(v_f, 3u);
+    var v_f4: f32 = xpu_wave_reduce_f32(v_f, 4u);
+    var v_f5: f32 = xpu_wave_shuffle_f32(v_f, xpu_u.p_m, 10u);
     let v_tmp_40: u32 = v_g * 6u;
     let v_tmp_41: u32 = (v_g * 6u) + 1u;
     let v_tmp_42: u32 = (v_g * 6u) + 2u;
@@ -11599,72 +8594,69 @@ struct xpu_Uniforms {
 @group(0) @binding(5) var<storage, read> b_xf: array<f32>;
 @group(0) @binding(6) var<storage, read> b_sel: array<u32>;
 @group(0) @binding(7) var<uniform> xpu_u: xpu_Uniforms;
+var<private> xpu_lidx: u32;
+
+// xpu_wave_shuffle_f32 is the verb op of x, one of WaveShuffleXor, at the native tier.
+fn xpu_wave_shuffle_f32(x: f32, a: u32, op: u32) -> f32 {
+    let xpu_t1 = xpu_lidx % 8u;
+    let xpu_t2 = xpu_lidx - xpu_t1;
+    var xpu_t3: u32;
+    xpu_t3 = xpu_t1 ^ (a % 8u);
+    let xpu_t4 = subgroupShuffle(x, xpu_t3);
+    return select(x, xpu_t4, (xpu_t2 + xpu_t3) < 60u);
+}
+
+// xpu_wave_shuffle_i32 is the verb op of x, one of WaveShuffle, WaveShuffleXor, WaveShuffleUp, WaveShuffleDown, at the native tier.
+fn xpu_wave_shuffle_i32(x: i32, a: u32, op: u32) -> i32 {
+    let xpu_t1 = xpu_lidx % 8u;
+    let xpu_t2 = xpu_lidx - xpu_t1;
+    var xpu_t3: u32;
+    var xpu_t4: bool = true;
+    if op == 9u {
+        xpu_t3 = a % 8u;
+    } else if op == 10u {
+        xpu_t3 = xpu_t1 ^ (a % 8u);
+    } else if op == 11u {
+        xpu_t4 = a <= xpu_t1;
+        xpu_t3 = select(xpu_t1, xpu_t1 - a, xpu_t4);
+    } else {
+        xpu_t4 = a < (8u - xpu_t1);
+        xpu_t3 = select(xpu_t1, xpu_t1 + a, xpu_t4);
+    }
+    let xpu_t5 = subgroupShuffle(x, xpu_t3);
+    return select(x, xpu_t5, xpu_t4 && ((xpu_t2 + xpu_t3) < 60u));
+}
+
+// xpu_wave_shuffle_u32 is the verb op of x, one of WaveShuffle, at the native tier.
+fn xpu_wave_shuffle_u32(x: u32, a: u32, op: u32) -> u32 {
+    let xpu_t1 = xpu_lidx % 8u;
+    let xpu_t2 = xpu_lidx - xpu_t1;
+    var xpu_t3: u32;
+    xpu_t3 = a % 8u;
+    let xpu_t4 = subgroupShuffle(x, xpu_t3);
+    return select(x, xpu_t4, (xpu_t2 + xpu_t3) < 60u);
+}
 
 // main is kernel Wave8, block 60x1x1.
 @compute @workgroup_size(60, 1, 1)
 fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) lidx: u32) {
+    xpu_lidx = lidx;
     let v_g: u32 = gid.x;
     let v_a: i32 = b_xi[v_g];
     let v_u: u32 = b_xu[v_g];
     let v_f: f32 = b_xf[v_g];
     let v_k: u32 = b_sel[v_g];
     let v_p: bool = ((v_u % 4u) != 0u) || ((wid.x % 2u) == 0u);
-    var v_s0: i32;
-    let xpu_t1 = lidx % 8u;
-    let xpu_t2 = lidx - xpu_t1;
-    v_s0 = subgroupAdd(v_a);
-    var v_s1: i32;
-    let xpu_t3 = lidx % 8u;
-    let xpu_t4 = lidx - xpu_t3;
-    v_s1 = subgroupMin(v_a);
-    var v_s2: i32;
-    let xpu_t5 = lidx % 8u;
-    let xpu_t6 = lidx - xpu_t5;
-    v_s2 = subgroupMax(v_a);
-    var v_s3: i32;
-    let xpu_t7 = lidx % 8u;
-    let xpu_t8 = lidx - xpu_t7;
-    v_s3 = subgroupInclusiveAdd(v_a);
-    var v_s4: i32;
-    let xpu_t9 = lidx % 8u;
-    let xpu_t10 = lidx - xpu_t9;
-    v_s4 = subgroupExclusiveAdd(v_a);
-    var v_s5: i32;
-    let xpu_t11 = lidx % 8u;
-    let xpu_t12 = lidx - xpu_t11;
-    let xpu_t13 = xpu_u.p_bl;
-    let xpu_t14 = xpu_t13 % 8u;
-    let xpu_t15 = subgroupShuffle(v_a, xpu_t14);
-    v_s5 = select(v_a, xpu_t15, true && ((xpu_t12 + xpu_t14) < 60u));
-    var v_s6: i32;
-    let xpu_t16 = lidx % 8u;
-    let xpu_t17 = lidx - xpu_t16;
-    let xpu_t18 = v_k % 8u;
-    let xpu_t19 = subgroupShuffle(v_a, xpu_t18);
-    v_s6 = select(v_a, xpu_t19, true && ((xpu_t17 + xpu_t18) < 60u));
-    var v_s7: i32;
-    let xpu_t20 = lidx % 8u;
-    let xpu_t21 = lidx - xpu_t20;
-    let xpu_t22 = xpu_u.p_m;
-    let xpu_t23 = xpu_t20 ^ (xpu_t22 % 8u);
-    let xpu_t24 = subgroupShuffle(v_a, xpu_t23);
-    v_s7 = select(v_a, xpu_t24, true && ((xpu_t21 + xpu_t23) < 60u));
-    var v_s8: i32;
-    let xpu_t25 = lidx % 8u;
-    let xpu_t26 = lidx - xpu_t25;
-    let xpu_t27 = xpu_u.p_d;
-    let xpu_t28 = xpu_t27 <= xpu_t25;
-    let xpu_t29 = select(xpu_t25, xpu_t25 - xpu_t27, xpu_t27 <= xpu_t25);
-    let xpu_t30 = subgroupShuffle(v_a, xpu_t29);
-    v_s8 = select(v_a, xpu_t30, xpu_t28 && ((xpu_t26 + xpu_t29) < 60u));
-    var v_s9: i32;
-    let xpu_t31 = lidx % 8u;
-    let xpu_t32 = lidx - xpu_t31;
-    let xpu_t33 = xpu_u.p_d;
-    let xpu_t34 = xpu_t33 < (8u - xpu_t31);
-    let xpu_t35 = select(xpu_t31, xpu_t31 + xpu_t33, xpu_t33 < (8u - xpu_t31));
-    let xpu_t36 = subgroupShuffle(v_a, xpu_t35);
-    v_s9 = select(v_a, xpu_t36, xpu_t34 && ((xpu_t32 + xpu_t35) < 60u));
+    var v_s0: i32 = subgroupAdd(v_a);
+    var v_s1: i32 = subgroupMin(v_a);
+    var v_s2: i32 = subgroupMax(v_a);
+    var v_s3: i32 = subgroupInclusiveAdd(v_a);
+    var v_s4: i32 = subgroupExclusiveAdd(v_a);
+    var v_s5: i32 = xpu_wave_shuffle_i32(v_a, xpu_u.p_bl, 9u);
+    var v_s6: i32 = xpu_wave_shuffle_i32(v_a, v_k, 9u);
+    var v_s7: i32 = xpu_wave_shuffle_i32(v_a, xpu_u.p_m, 10u);
+    var v_s8: i32 = xpu_wave_shuffle_i32(v_a, xpu_u.p_d, 11u);
+    var v_s9: i32 = xpu_wave_shuffle_i32(v_a, xpu_u.p_d, 12u);
     let v_tmp: u32 = v_g * 10u;
     let v_tmp_1: u32 = (v_g * 10u) + 1u;
     let v_tmp_2: u32 = (v_g * 10u) + 2u;
@@ -11695,50 +8687,19 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(workgroup_id) wi
     b_oi[v_tmp_12] = v_tmp_17;
     b_oi[v_tmp_13] = v_tmp_18;
     b_oi[v_tmp_14] = v_tmp_19;
-    var v_u0: u32;
-    let xpu_t37 = lidx % 8u;
-    let xpu_t38 = lidx - xpu_t37;
-    v_u0 = subgroupAdd(v_u);
-    var v_u1: u32;
-    let xpu_t39 = lidx % 8u;
-    let xpu_t40 = lidx - xpu_t39;
-    v_u1 = subgroupMin(v_u);
-    var v_u2: u32;
-    let xpu_t41 = lidx % 8u;
-    let xpu_t42 = lidx - xpu_t41;
-    v_u2 = subgroupMax(v_u);
-    var v_u3: u32;
-    let xpu_t43 = lidx % 8u;
-    let xpu_t44 = lidx - xpu_t43;
-    v_u3 = subgroupInclusiveAdd(v_u);
-    var v_u4: u32;
-    let xpu_t45 = lidx % 8u;
-    let xpu_t46 = lidx - xpu_t45;
-    v_u4 = subgroupExclusiveAdd(v_u);
-    var v_u5: u32;
-    let xpu_t47 = lidx % 8u;
-    let xpu_t48 = lidx - xpu_t47;
-    let xpu_t49 = v_k % 8u;
-    let xpu_t50 = subgroupShuffle(v_u, xpu_t49);
-    v_u5 = select(v_u, xpu_t50, true && ((xpu_t48 + xpu_t49) < 60u));
+    var v_u0: u32 = subgroupAdd(v_u);
+    var v_u1: u32 = subgroupMin(v_u);
+    var v_u2: u32 = subgroupMax(v_u);
+    var v_u3: u32 = subgroupInclusiveAdd(v_u);
+    var v_u4: u32 = subgroupExclusiveAdd(v_u);
+    var v_u5: u32 = xpu_wave_shuffle_u32(v_u, v_k, 9u);
     var v_u6: u32;
     v_u6 = 0u;
     {
-        let xpu_t51 = select(0u, 1u, v_p);
-        let xpu_t52 = lidx % 8u;
-        let xpu_t53 = lidx - xpu_t52;
-        v_u6 = subgroupBallot(xpu_t51 != 0u).x;
+        v_u6 = subgroupBallot(v_p).x;
     }
-    var v_any: bool;
-    let xpu_t54 = select(0u, 1u, v_p);
-    let xpu_t55 = lidx % 8u;
-    let xpu_t56 = lidx - xpu_t55;
-    v_any = subgroupAny(xpu_t54 != 0u);
-    var v_all: bool;
-    let xpu_t57 = select(0u, 1u, v_p);
-    let xpu_t58 = lidx % 8u;
-    let xpu_t59 = lidx - xpu_t58;
-    v_all = subgroupAll(xpu_t57 != 0u);
+    var v_any: bool = subgroupAny(v_p);
+    var v_all: bool = subgroupAll(v_p);
     let v_tmp_20: u32 = v_g * 11u;
     let v_tmp_21: u32 = (v_g * 11u) + 1u;
     let v_tmp_22: u32 = (v_g * 11u) + 2u;
@@ -11776,33 +8737,12 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(workgroup_id) wi
     let v_tmp_39: u32 = 8u;
     b_ou[v_tmp_36] = v_tmp_38;
     b_ou[v_tmp_37] = v_tmp_39;
-    var v_f0: f32;
-    let xpu_t60 = lidx % 8u;
-    let xpu_t61 = lidx - xpu_t60;
-    v_f0 = subgroupAdd(v_f);
-    var v_f1: f32;
-    let xpu_t62 = lidx % 8u;
-    let xpu_t63 = lidx - xpu_t62;
-    v_f1 = subgroupMin(v_f);
-    var v_f2: f32;
-    let xpu_t64 = lidx % 8u;
-    let xpu_t65 = lidx - xpu_t64;
-    v_f2 = subgroupMax(v_f);
-    var v_f3: f32;
-    let xpu_t66 = lidx % 8u;
-    let xpu_t67 = lidx - xpu_t66;
-    v_f3 = subgroupInclusiveAdd(v_f);
-    var v_f4: f32;
-    let xpu_t68 = lidx % 8u;
-    let xpu_t69 = lidx - xpu_t68;
-    v_f4 = subgroupExclusiveAdd(v_f);
-    var v_f5: f32;
-    let xpu_t70 = lidx % 8u;
-    let xpu_t71 = lidx - xpu_t70;
-    let xpu_t72 = xpu_u.p_m;
-    let xpu_t73 = xpu_t70 ^ (xpu_t72 % 8u);
-    let xpu_t74 = subgroupShuffle(v_f, xpu_t73);
-    v_f5 = select(v_f, xpu_t74, true && ((xpu_t71 + xpu_t73) < 60u));
+    var v_f0: f32 = subgroupAdd(v_f);
+    var v_f1: f32 = subgroupMin(v_f);
+    var v_f2: f32 = subgroupMax(v_f);
+    var v_f3: f32 = subgroupInclusiveAdd(v_f);
+    var v_f4: f32 = subgroupExclusiveAdd(v_f);
+    var v_f5: f32 = xpu_wave_shuffle_f32(v_f, xpu_u.p_m, 10u);
     let v_tmp_40: u32 = v_g * 6u;
     let v_tmp_41: u32 = (v_g * 6u) + 1u;
     let v_tmp_42: u32 = (v_g * 6u) + 2u;
@@ -11842,186 +8782,257 @@ struct xpu_Uniforms {
 @group(0) @binding(6) var<storage, read> b_sel: array<u32>;
 @group(0) @binding(7) var<uniform> xpu_u: xpu_Uniforms;
 var<workgroup> xpu_wave: array<u32, 64>;
+var<private> xpu_lidx: u32;
+var<private> xpu_sgsize: u32;
+
+// xpu_wave_reduce_f32 is the verb op of x, one of WaveSum, WaveMin, WaveMax, WavePrefixSum, WaveExclusivePrefixSum, at the folded tier.
+fn xpu_wave_reduce_f32(x: f32, op: u32) -> f32 {
+    let xpu_t1 = xpu_lidx % 8u;
+    let xpu_t2 = xpu_lidx - xpu_t1;
+    var xpu_t3: f32;
+    if op == 1u {
+        xpu_t3 = subgroupMin(x);
+    } else if op == 2u {
+        xpu_t3 = subgroupMax(x);
+    } else {
+        xpu_t3 = subgroupAdd(x);
+    }
+    var xpu_t4: f32 = f32();
+    if op == 3u {
+        xpu_t4 = subgroupInclusiveAdd(x);
+    } else if op == 4u {
+        xpu_t4 = subgroupExclusiveAdd(x);
+    }
+    workgroupBarrier();
+    xpu_wave[xpu_lidx] = bitcast<u32>(xpu_t3);
+    workgroupBarrier();
+    let xpu_t5 = xpu_t1 / xpu_sgsize;
+    var xpu_t6: f32 = select(f32(), xpu_t3, (op == 1u) || (op == 2u));
+    var xpu_t7: u32 = 0u;
+    loop {
+        let xpu_t8 = xpu_t7 * xpu_sgsize;
+        if xpu_t8 >= 8u {
+            break;
+        }
+        let xpu_t9 = bitcast<f32>(xpu_wave[xpu_t2 + xpu_t8]);
+        if ((xpu_t2 + xpu_t8) < 60u) && ((xpu_t7 < xpu_t5) || ((op != 3u) && (op != 4u))) {
+            if op == 1u {
+                xpu_t6 = min(xpu_t6, xpu_t9);
+            } else if op == 2u {
+                xpu_t6 = max(xpu_t6, xpu_t9);
+            } else {
+                xpu_t6 = xpu_t6 + xpu_t9;
+            }
+        }
+        continuing {
+            xpu_t7 = xpu_t7 + 1u;
+        }
+    }
+    return select(xpu_t6, xpu_t4 + xpu_t6, (op == 3u) || (op == 4u));
+}
+
+// xpu_wave_reduce_i32 is the verb op of x, one of WaveSum, WaveMin, WaveMax, WavePrefixSum, WaveExclusivePrefixSum, at the folded tier.
+fn xpu_wave_reduce_i32(x: i32, op: u32) -> i32 {
+    let xpu_t1 = xpu_lidx % 8u;
+    let xpu_t2 = xpu_lidx - xpu_t1;
+    var xpu_t3: i32;
+    if op == 1u {
+        xpu_t3 = subgroupMin(x);
+    } else if op == 2u {
+        xpu_t3 = subgroupMax(x);
+    } else {
+        xpu_t3 = subgroupAdd(x);
+    }
+    var xpu_t4: i32 = i32();
+    if op == 3u {
+        xpu_t4 = subgroupInclusiveAdd(x);
+    } else if op == 4u {
+        xpu_t4 = subgroupExclusiveAdd(x);
+    }
+    workgroupBarrier();
+    xpu_wave[xpu_lidx] = bitcast<u32>(xpu_t3);
+    workgroupBarrier();
+    let xpu_t5 = xpu_t1 / xpu_sgsize;
+    var xpu_t6: i32 = select(i32(), xpu_t3, (op == 1u) || (op == 2u));
+    var xpu_t7: u32 = 0u;
+    loop {
+        let xpu_t8 = xpu_t7 * xpu_sgsize;
+        if xpu_t8 >= 8u {
+            break;
+        }
+        let xpu_t9 = bitcast<i32>(xpu_wave[xpu_t2 + xpu_t8]);
+        if ((xpu_t2 + xpu_t8) < 60u) && ((xpu_t7 < xpu_t5) || ((op != 3u) && (op != 4u))) {
+            if op == 1u {
+                xpu_t6 = min(xpu_t6, xpu_t9);
+            } else if op == 2u {
+                xpu_t6 = max(xpu_t6, xpu_t9);
+            } else {
+                xpu_t6 = xpu_t6 + xpu_t9;
+            }
+        }
+        continuing {
+            xpu_t7 = xpu_t7 + 1u;
+        }
+    }
+    return select(xpu_t6, xpu_t4 + xpu_t6, (op == 3u) || (op == 4u));
+}
+
+// xpu_wave_reduce_u32 is the verb op of x, one of WaveSum, WaveMin, WaveMax, WavePrefixSum, WaveExclusivePrefixSum, at the folded tier.
+fn xpu_wave_reduce_u32(x: u32, op: u32) -> u32 {
+    let xpu_t1 = xpu_lidx % 8u;
+    let xpu_t2 = xpu_lidx - xpu_t1;
+    var xpu_t3: u32;
+    if op == 1u {
+        xpu_t3 = subgroupMin(x);
+    } else if op == 2u {
+        xpu_t3 = subgroupMax(x);
+    } else {
+        xpu_t3 = subgroupAdd(x);
+    }
+    var xpu_t4: u32 = u32();
+    if op == 3u {
+        xpu_t4 = subgroupInclusiveAdd(x);
+    } else if op == 4u {
+        xpu_t4 = subgroupExclusiveAdd(x);
+    }
+    workgroupBarrier();
+    xpu_wave[xpu_lidx] = xpu_t3;
+    workgroupBarrier();
+    let xpu_t5 = xpu_t1 / xpu_sgsize;
+    var xpu_t6: u32 = select(u32(), xpu_t3, (op == 1u) || (op == 2u));
+    var xpu_t7: u32 = 0u;
+    loop {
+        let xpu_t8 = xpu_t7 * xpu_sgsize;
+        if xpu_t8 >= 8u {
+            break;
+        }
+        let xpu_t9 = xpu_wave[xpu_t2 + xpu_t8];
+        if ((xpu_t2 + xpu_t8) < 60u) && ((xpu_t7 < xpu_t5) || ((op != 3u) && (op != 4u))) {
+            if op == 1u {
+                xpu_t6 = min(xpu_t6, xpu_t9);
+            } else if op == 2u {
+                xpu_t6 = max(xpu_t6, xpu_t9);
+            } else {
+                xpu_t6 = xpu_t6 + xpu_t9;
+            }
+        }
+        continuing {
+            xpu_t7 = xpu_t7 + 1u;
+        }
+    }
+    return select(xpu_t6, xpu_t4 + xpu_t6, (op == 3u) || (op == 4u));
+}
+
+// xpu_wave_shuffle_f32 is the verb op of x, one of WaveShuffleXor, at the folded tier.
+fn xpu_wave_shuffle_f32(x: f32, a: u32, op: u32) -> f32 {
+    let xpu_t1 = xpu_lidx % 8u;
+    let xpu_t2 = xpu_lidx - xpu_t1;
+    workgroupBarrier();
+    xpu_wave[xpu_lidx] = bitcast<u32>(x);
+    workgroupBarrier();
+    var xpu_t3: u32;
+    xpu_t3 = xpu_t1 ^ (a % 8u);
+    let xpu_t4 = bitcast<f32>(xpu_wave[xpu_t2 + xpu_t3]);
+    return select(x, xpu_t4, (xpu_t2 + xpu_t3) < 60u);
+}
+
+// xpu_wave_shuffle_i32 is the verb op of x, one of WaveShuffle, WaveShuffleXor, WaveShuffleUp, WaveShuffleDown, at the folded tier.
+fn xpu_wave_shuffle_i32(x: i32, a: u32, op: u32) -> i32 {
+    let xpu_t1 = xpu_lidx % 8u;
+    let xpu_t2 = xpu_lidx - xpu_t1;
+    workgroupBarrier();
+    xpu_wave[xpu_lidx] = bitcast<u32>(x);
+    workgroupBarrier();
+    var xpu_t3: u32;
+    var xpu_t4: bool = true;
+    if op == 9u {
+        xpu_t3 = a % 8u;
+    } else if op == 10u {
+        xpu_t3 = xpu_t1 ^ (a % 8u);
+    } else if op == 11u {
+        xpu_t4 = a <= xpu_t1;
+        xpu_t3 = select(xpu_t1, xpu_t1 - a, xpu_t4);
+    } else {
+        xpu_t4 = a < (8u - xpu_t1);
+        xpu_t3 = select(xpu_t1, xpu_t1 + a, xpu_t4);
+    }
+    let xpu_t5 = bitcast<i32>(xpu_wave[xpu_t2 + xpu_t3]);
+    return select(x, xpu_t5, xpu_t4 && ((xpu_t2 + xpu_t3) < 60u));
+}
+
+// xpu_wave_shuffle_u32 is the verb op of x, one of WaveShuffle, at the folded tier.
+fn xpu_wave_shuffle_u32(x: u32, a: u32, op: u32) -> u32 {
+    let xpu_t1 = xpu_lidx % 8u;
+    let xpu_t2 = xpu_lidx - xpu_t1;
+    workgroupBarrier();
+    xpu_wave[xpu_lidx] = x;
+    workgroupBarrier();
+    var xpu_t3: u32;
+    xpu_t3 = a % 8u;
+    let xpu_t4 = xpu_wave[xpu_t2 + xpu_t3];
+    return select(x, xpu_t4, (xpu_t2 + xpu_t3) < 60u);
+}
+
+// xpu_wave_vote is the verb op of x, one of WaveBallot, WaveAny, WaveAll, at the folded tier.
+fn xpu_wave_vote(x: u32, op: u32) -> u32 {
+    let xpu_t1 = xpu_lidx % 8u;
+    let xpu_t2 = xpu_lidx - xpu_t1;
+    var xpu_t3: u32;
+    if op == 5u {
+        xpu_t3 = subgroupBallot(x != 0u).x;
+    } else if op == 6u {
+        xpu_t3 = select(0u, 1u, subgroupAny(x != 0u));
+    } else {
+        xpu_t3 = select(0u, 1u, subgroupAll(x != 0u));
+    }
+    workgroupBarrier();
+    xpu_wave[xpu_lidx] = xpu_t3;
+    workgroupBarrier();
+    var xpu_t5: u32 = select(0u, 1u, op == 7u);
+    var xpu_t6: u32 = 0u;
+    loop {
+        let xpu_t7 = xpu_t6 * xpu_sgsize;
+        if xpu_t7 >= 8u {
+            break;
+        }
+        let xpu_t8 = xpu_wave[xpu_t2 + xpu_t7];
+        if (xpu_t2 + xpu_t7) < 60u {
+            if op == 5u {
+                xpu_t5 = xpu_t5 | (xpu_t8 << xpu_t7);
+            } else if op == 6u {
+                xpu_t5 = xpu_t5 | xpu_t8;
+            } else {
+                xpu_t5 = xpu_t5 & xpu_t8;
+            }
+        }
+        continuing {
+            xpu_t6 = xpu_t6 + 1u;
+        }
+    }
+    return xpu_t5;
+}
 
 // main is kernel Wave8, block 60x1x1.
 @compute @workgroup_size(60, 1, 1)
 fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) lidx: u32, @builtin(subgroup_size) sgsize: u32) {
+    xpu_lidx = lidx;
+    xpu_sgsize = sgsize;
     let v_g: u32 = gid.x;
     let v_a: i32 = b_xi[v_g];
     let v_u: u32 = b_xu[v_g];
     let v_f: f32 = b_xf[v_g];
     let v_k: u32 = b_sel[v_g];
     let v_p: bool = ((v_u % 4u) != 0u) || ((wid.x % 2u) == 0u);
-    var v_s0: i32;
-    let xpu_t1 = lidx % 8u;
-    let xpu_t2 = lidx - xpu_t1;
-    let xpu_t3 = subgroupAdd(v_a);
-    workgroupBarrier();
-    xpu_wave[lidx] = bitcast<u32>(xpu_t3);
-    workgroupBarrier();
-    var xpu_t4: i32 = i32();
-    var xpu_t5: u32 = 0u;
-    loop {
-        let xpu_t6 = xpu_t5 * sgsize;
-        if xpu_t6 >= 8u {
-            break;
-        }
-        let xpu_t7 = bitcast<i32>(xpu_wave[xpu_t2 + xpu_t6]);
-        if (xpu_t2 + xpu_t6) < 60u {
-            xpu_t4 = xpu_t4 + xpu_t7;
-        }
-        continuing {
-            xpu_t5 = xpu_t5 + 1u;
-        }
-    }
-    v_s0 = xpu_t4;
-    var v_s1: i32;
-    let xpu_t8 = lidx % 8u;
-    let xpu_t9 = lidx - xpu_t8;
-    let xpu_t10 = subgroupMin(v_a);
-    workgroupBarrier();
-    xpu_wave[lidx] = bitcast<u32>(xpu_t10);
-    workgroupBarrier();
-    var xpu_t11: i32 = xpu_t10;
-    var xpu_t12: u32 = 0u;
-    loop {
-        let xpu_t13 = xpu_t12 * sgsize;
-        if xpu_t13 >= 8u {
-            break;
-        }
-        let xpu_t14 = bitcast<i32>(xpu_wave[xpu_t9 + xpu_t13]);
-        if (xpu_t9 + xpu_t13) < 60u {
-            xpu_t11 = min(xpu_t11, xpu_t14);
-        }
-        continuing {
-            xpu_t12 = xpu_t12 + 1u;
-        }
-    }
-    v_s1 = xpu_t11;
-    var v_s2: i32;
-    let xpu_t15 = lidx % 8u;
-    let xpu_t16 = lidx - xpu_t15;
-    let xpu_t17 = subgroupMax(v_a);
-    workgroupBarrier();
-    xpu_wave[lidx] = bitcast<u32>(xpu_t17);
-    workgroupBarrier();
-    var xpu_t18: i32 = xpu_t17;
-    var xpu_t19: u32 = 0u;
-    loop {
-        let xpu_t20 = xpu_t19 * sgsize;
-        if xpu_t20 >= 8u {
-            break;
-        }
-        let xpu_t21 = bitcast<i32>(xpu_wave[xpu_t16 + xpu_t20]);
-        if (xpu_t16 + xpu_t20) < 60u {
-            xpu_t18 = max(xpu_t18, xpu_t21);
-        }
-        continuing {
-            xpu_t19 = xpu_t19 + 1u;
-        }
-    }
-    v_s2 = xpu_t18;
-    var v_s3: i32;
-    let xpu_t22 = lidx % 8u;
-    let xpu_t23 = lidx - xpu_t22;
-    let xpu_t24 = subgroupInclusiveAdd(v_a);
-    let xpu_t25 = subgroupAdd(v_a);
-    workgroupBarrier();
-    xpu_wave[lidx] = bitcast<u32>(xpu_t25);
-    workgroupBarrier();
-    let xpu_t26 = xpu_t22 / sgsize;
-    var xpu_t27: i32 = i32();
-    var xpu_t28: u32 = 0u;
-    loop {
-        let xpu_t29 = xpu_t28 * sgsize;
-        if xpu_t29 >= 8u {
-            break;
-        }
-        let xpu_t30 = bitcast<i32>(xpu_wave[xpu_t23 + xpu_t29]);
-        if ((xpu_t23 + xpu_t29) < 60u) && (xpu_t28 < xpu_t26) {
-            xpu_t27 = xpu_t27 + xpu_t30;
-        }
-        continuing {
-            xpu_t28 = xpu_t28 + 1u;
-        }
-    }
-    v_s3 = xpu_t24 + xpu_t27;
-    var v_s4: i32;
-    let xpu_t31 = lidx % 8u;
-    let xpu_t32 = lidx - xpu_t31;
-    let xpu_t33 = subgroupExclusiveAdd(v_a);
-    let xpu_t34 = subgroupAdd(v_a);
-    workgroupBarrier();
-    xpu_wave[lidx] = bitcast<u32>(xpu_t34);
-    workgroupBarrier();
-    let xpu_t35 = xpu_t31 / sgsize;
-    var xpu_t36: i32 = i32();
-    var xpu_t37: u32 = 0u;
-    loop {
-        let xpu_t38 = xpu_t37 * sgsize;
-        if xpu_t38 >= 8u {
-            break;
-        }
-        let xpu_t39 = bitcast<i32>(xpu_wave[xpu_t32 + xpu_t38]);
-        if ((xpu_t32 + xpu_t38) < 60u) && (xpu_t37 < xpu_t35) {
-            xpu_t36 = xpu_t36 + xpu_t39;
-        }
-        continuing {
-            xpu_t37 = xpu_t37 + 1u;
-        }
-    }
-    v_s4 = xpu_t33 + xpu_t36;
-    var v_s5: i32;
-    let xpu_t40 = lidx % 8u;
-    let xpu_t41 = lidx - xpu_t40;
-    workgroupBarrier();
-    xpu_wave[lidx] = bitcast<u32>(v_a);
-    workgroupBarrier();
-    let xpu_t42 = xpu_u.p_bl;
-    let xpu_t43 = xpu_t42 % 8u;
-    let xpu_t44 = bitcast<i32>(xpu_wave[xpu_t41 + xpu_t43]);
-    v_s5 = select(v_a, xpu_t44, true && ((xpu_t41 + xpu_t43) < 60u));
-    var v_s6: i32;
-    let xpu_t45 = lidx % 8u;
-    let xpu_t46 = lidx - xpu_t45;
-    workgroupBarrier();
-    xpu_wave[lidx] = bitcast<u32>(v_a);
-    workgroupBarrier();
-    let xpu_t47 = v_k % 8u;
-    let xpu_t48 = bitcast<i32>(xpu_wave[xpu_t46 + xpu_t47]);
-    v_s6 = select(v_a, xpu_t48, true && ((xpu_t46 + xpu_t47) < 60u));
-    var v_s7: i32;
-    let xpu_t49 = lidx % 8u;
-    let xpu_t50 = lidx - xpu_t49;
-    workgroupBarrier();
-    xpu_wave[lidx] = bitcast<u32>(v_a);
-    workgroupBarrier();
-    let xpu_t51 = xpu_u.p_m;
-    let xpu_t52 = xpu_t49 ^ (xpu_t51 % 8u);
-    let xpu_t53 = bitcast<i32>(xpu_wave[xpu_t50 + xpu_t52]);
-    v_s7 = select(v_a, xpu_t53, true && ((xpu_t50 + xpu_t52) < 60u));
-    var v_s8: i32;
-    let xpu_t54 = lidx % 8u;
-    let xpu_t55 = lidx - xpu_t54;
-    workgroupBarrier();
-    xpu_wave[lidx] = bitcast<u32>(v_a);
-    workgroupBarrier();
-    let xpu_t56 = xpu_u.p_d;
-    let xpu_t57 = xpu_t56 <= xpu_t54;
-    let xpu_t58 = select(xpu_t54, xpu_t54 - xpu_t56, xpu_t56 <= xpu_t54);
-    let xpu_t59 = bitcast<i32>(xpu_wave[xpu_t55 + xpu_t58]);
-    v_s8 = select(v_a, xpu_t59, xpu_t57 && ((xpu_t55 + xpu_t58) < 60u));
-    var v_s9: i32;
-    let xpu_t60 = lidx % 8u;
-    let xpu_t61 = lidx - xpu_t60;
-    workgroupBarrier();
-    xpu_wave[lidx] = bitcast<u32>(v_a);
-    workgroupBarrier();
-    let xpu_t62 = xpu_u.p_d;
-    let xpu_t63 = xpu_t62 < (8u - xpu_t60);
-    let xpu_t64 = select(xpu_t60, xpu_t60 + xpu_t62, xpu_t62 < (8u - xpu_t60));
-    let xpu_t65 = bitcast<i32>(xpu_wave[xpu_t61 + xpu_t64]);
-    v_s9 = select(v_a, xpu_t65, xpu_t63 && ((xpu_t61 + xpu_t64) < 60u));
+    var v_s0: i32 = xpu_wave_reduce_i32(v_a, 0u);
+    var v_s1: i32 = xpu_wave_reduce_i32(v_a, 1u);
+    var v_s2: i32 = xpu_wave_reduce_i32(v_a, 2u);
+    var v_s3: i32 = xpu_wave_reduce_i32(v_a, 3u);
+    var v_s4: i32 = xpu_wave_reduce_i32(v_a, 4u);
+    var v_s5: i32 = xpu_wave_shuffle_i32(v_a, xpu_u.p_bl, 9u);
+    var v_s6: i32 = xpu_wave_shuffle_i32(v_a, v_k, 9u);
+    var v_s7: i32 = xpu_wave_shuffle_i32(v_a, xpu_u.p_m, 10u);
+    var v_s8: i32 = xpu_wave_shuffle_i32(v_a, xpu_u.p_d, 11u);
+    var v_s9: i32 = xpu_wave_shuffle_i32(v_a, xpu_u.p_d, 12u);
     let v_tmp: u32 = v_g * 10u;
     let v_tmp_1: u32 = (v_g * 10u) + 1u;
     let v_tmp_2: u32 = (v_g * 10u) + 2u;
@@ -12052,209 +9063,19 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(workgroup_id) wi
     b_oi[v_tmp_12] = v_tmp_17;
     b_oi[v_tmp_13] = v_tmp_18;
     b_oi[v_tmp_14] = v_tmp_19;
-    var v_u0: u32;
-    let xpu_t66 = lidx % 8u;
-    let xpu_t67 = lidx - xpu_t66;
-    let xpu_t68 = subgroupAdd(v_u);
-    workgroupBarrier();
-    xpu_wave[lidx] = xpu_t68;
-    workgroupBarrier();
-    var xpu_t69: u32 = u32();
-    var xpu_t70: u32 = 0u;
-    loop {
-        let xpu_t71 = xpu_t70 * sgsize;
-        if xpu_t71 >= 8u {
-            break;
-        }
-        let xpu_t72 = xpu_wave[xpu_t67 + xpu_t71];
-        if (xpu_t67 + xpu_t71) < 60u {
-            xpu_t69 = xpu_t69 + xpu_t72;
-        }
-        continuing {
-            xpu_t70 = xpu_t70 + 1u;
-        }
-    }
-    v_u0 = xpu_t69;
-    var v_u1: u32;
-    let xpu_t73 = lidx % 8u;
-    let xpu_t74 = lidx - xpu_t73;
-    let xpu_t75 = subgroupMin(v_u);
-    workgroupBarrier();
-    xpu_wave[lidx] = xpu_t75;
-    workgroupBarrier();
-    var xpu_t76: u32 = xpu_t75;
-    var xpu_t77: u32 = 0u;
-    loop {
-        let xpu_t78 = xpu_t77 * sgsize;
-        if xpu_t78 >= 8u {
-            break;
-        }
-        let xpu_t79 = xpu_wave[xpu_t74 + xpu_t78];
-        if (xpu_t74 + xpu_t78) < 60u {
-            xpu_t76 = min(xpu_t76, xpu_t79);
-        }
-        continuing {
-            xpu_t77 = xpu_t77 + 1u;
-        }
-    }
-    v_u1 = xpu_t76;
-    var v_u2: u32;
-    let xpu_t80 = lidx % 8u;
-    let xpu_t81 = lidx - xpu_t80;
-    let xpu_t82 = subgroupMax(v_u);
-    workgroupBarrier();
-    xpu_wave[lidx] = xpu_t82;
-    workgroupBarrier();
-    var xpu_t83: u32 = xpu_t82;
-    var xpu_t84: u32 = 0u;
-    loop {
-        let xpu_t85 = xpu_t84 * sgsize;
-        if xpu_t85 >= 8u {
-            break;
-        }
-        let xpu_t86 = xpu_wave[xpu_t81 + xpu_t85];
-        if (xpu_t81 + xpu_t85) < 60u {
-            xpu_t83 = max(xpu_t83, xpu_t86);
-        }
-        continuing {
-            xpu_t84 = xpu_t84 + 1u;
-        }
-    }
-    v_u2 = xpu_t83;
-    var v_u3: u32;
-    let xpu_t87 = lidx % 8u;
-    let xpu_t88 = lidx - xpu_t87;
-    let xpu_t89 = subgroupInclusiveAdd(v_u);
-    let xpu_t90 = subgroupAdd(v_u);
-    workgroupBarrier();
-    xpu_wave[lidx] = xpu_t90;
-    workgroupBarrier();
-    let xpu_t91 = xpu_t87 / sgsize;
-    var xpu_t92: u32 = u32();
-    var xpu_t93: u32 = 0u;
-    loop {
-        let xpu_t94 = xpu_t93 * sgsize;
-        if xpu_t94 >= 8u {
-            break;
-        }
-        let xpu_t95 = xpu_wave[xpu_t88 + xpu_t94];
-        if ((xpu_t88 + xpu_t94) < 60u) && (xpu_t93 < xpu_t91) {
-            xpu_t92 = xpu_t92 + xpu_t95;
-        }
-        continuing {
-            xpu_t93 = xpu_t93 + 1u;
-        }
-    }
-    v_u3 = xpu_t89 + xpu_t92;
-    var v_u4: u32;
-    let xpu_t96 = lidx % 8u;
-    let xpu_t97 = lidx - xpu_t96;
-    let xpu_t98 = subgroupExclusiveAdd(v_u);
-    let xpu_t99 = subgroupAdd(v_u);
-    workgroupBarrier();
-    xpu_wave[lidx] = xpu_t99;
-    workgroupBarrier();
-    let xpu_t100 = xpu_t96 / sgsize;
-    var xpu_t101: u32 = u32();
-    var xpu_t102: u32 = 0u;
-    loop {
-        let xpu_t103 = xpu_t102 * sgsize;
-        if xpu_t103 >= 8u {
-            break;
-        }
-        let xpu_t104 = xpu_wave[xpu_t97 + xpu_t103];
-        if ((xpu_t97 + xpu_t103) < 60u) && (xpu_t102 < xpu_t100) {
-            xpu_t101 = xpu_t101 + xpu_t104;
-        }
-        continuing {
-            xpu_t102 = xpu_t102 + 1u;
-        }
-    }
-    v_u4 = xpu_t98 + xpu_t101;
-    var v_u5: u32;
-    let xpu_t105 = lidx % 8u;
-    let xpu_t106 = lidx - xpu_t105;
-    workgroupBarrier();
-    xpu_wave[lidx] = v_u;
-    workgroupBarrier();
-    let xpu_t107 = v_k % 8u;
-    let xpu_t108 = xpu_wave[xpu_t106 + xpu_t107];
-    v_u5 = select(v_u, xpu_t108, true && ((xpu_t106 + xpu_t107) < 60u));
+    var v_u0: u32 = xpu_wave_reduce_u32(v_u, 0u);
+    var v_u1: u32 = xpu_wave_reduce_u32(v_u, 1u);
+    var v_u2: u32 = xpu_wave_reduce_u32(v_u, 2u);
+    var v_u3: u32 = xpu_wave_reduce_u32(v_u, 3u);
+    var v_u4: u32 = xpu_wave_reduce_u32(v_u, 4u);
+    var v_u5: u32 = xpu_wave_shuffle_u32(v_u, v_k, 9u);
     var v_u6: u32;
     v_u6 = 0u;
     {
-        let xpu_t109 = select(0u, 1u, v_p);
-        let xpu_t110 = lidx % 8u;
-        let xpu_t111 = lidx - xpu_t110;
-        let xpu_t112 = subgroupBallot(xpu_t109 != 0u).x;
-        workgroupBarrier();
-        xpu_wave[lidx] = xpu_t112;
-        workgroupBarrier();
-        var xpu_t113: u32 = 0u;
-        var xpu_t114: u32 = 0u;
-        loop {
-            let xpu_t115 = xpu_t114 * sgsize;
-            if xpu_t115 >= 8u {
-                break;
-            }
-            let xpu_t116 = xpu_wave[xpu_t111 + xpu_t115];
-            if (xpu_t111 + xpu_t115) < 60u {
-                xpu_t113 = xpu_t113 | (xpu_t116 << xpu_t115);
-            }
-            continuing {
-                xpu_t114 = xpu_t114 + 1u;
-            }
-        }
-        v_u6 = xpu_t113;
+        v_u6 = xpu_wave_vote(select(0u, 1u, v_p), 5u);
     }
-    var v_any: bool;
-    let xpu_t117 = select(0u, 1u, v_p);
-    let xpu_t118 = lidx % 8u;
-    let xpu_t119 = lidx - xpu_t118;
-    let xpu_t120 = select(0u, 1u, subgroupAny(xpu_t117 != 0u));
-    workgroupBarrier();
-    xpu_wave[lidx] = xpu_t120;
-    workgroupBarrier();
-    var xpu_t121: u32 = 0u;
-    var xpu_t122: u32 = 0u;
-    loop {
-        let xpu_t123 = xpu_t122 * sgsize;
-        if xpu_t123 >= 8u {
-            break;
-        }
-        let xpu_t124 = xpu_wave[xpu_t119 + xpu_t123];
-        if (xpu_t119 + xpu_t123) < 60u {
-            xpu_t121 = xpu_t121 | xpu_t124;
-        }
-        continuing {
-            xpu_t122 = xpu_t122 + 1u;
-        }
-    }
-    v_any = xpu_t121 != 0u;
-    var v_all: bool;
-    let xpu_t125 = select(0u, 1u, v_p);
-    let xpu_t126 = lidx % 8u;
-    let xpu_t127 = lidx - xpu_t126;
-    let xpu_t128 = select(0u, 1u, subgroupAll(xpu_t125 != 0u));
-    workgroupBarrier();
-    xpu_wave[lidx] = xpu_t128;
-    workgroupBarrier();
-    var xpu_t129: u32 = 1u;
-    var xpu_t130: u32 = 0u;
-    loop {
-        let xpu_t131 = xpu_t130 * sgsize;
-        if xpu_t131 >= 8u {
-            break;
-        }
-        let xpu_t132 = xpu_wave[xpu_t127 + xpu_t131];
-        if (xpu_t127 + xpu_t131) < 60u {
-            xpu_t129 = xpu_t129 & xpu_t132;
-        }
-        continuing {
-            xpu_t130 = xpu_t130 + 1u;
-        }
-    }
-    v_all = xpu_t129 != 0u;
+    var v_any: bool = xpu_wave_vote(select(0u, 1u, v_p), 6u) != 0u;
+    var v_all: bool = xpu_wave_vote(select(0u, 1u, v_p), 7u) != 0u;
     let v_tmp_20: u32 = v_g * 11u;
     let v_tmp_21: u32 = (v_g * 11u) + 1u;
     let v_tmp_22: u32 = (v_g * 11u) + 2u;
@@ -12292,135 +9113,12 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(workgroup_id) wi
     let v_tmp_39: u32 = 8u;
     b_ou[v_tmp_36] = v_tmp_38;
     b_ou[v_tmp_37] = v_tmp_39;
-    var v_f0: f32;
-    let xpu_t133 = lidx % 8u;
-    let xpu_t134 = lidx - xpu_t133;
-    let xpu_t135 = subgroupAdd(v_f);
-    workgroupBarrier();
-    xpu_wave[lidx] = bitcast<u32>(xpu_t135);
-    workgroupBarrier();
-    var xpu_t136: f32 = f32();
-    var xpu_t137: u32 = 0u;
-    loop {
-        let xpu_t138 = xpu_t137 * sgsize;
-        if xpu_t138 >= 8u {
-            break;
-        }
-        let xpu_t139 = bitcast<f32>(xpu_wave[xpu_t134 + xpu_t138]);
-        if (xpu_t134 + xpu_t138) < 60u {
-            xpu_t136 = xpu_t136 + xpu_t139;
-        }
-        continuing {
-            xpu_t137 = xpu_t137 + 1u;
-        }
-    }
-    v_f0 = xpu_t136;
-    var v_f1: f32;
-    let xpu_t140 = lidx % 8u;
-    let xpu_t141 = lidx - xpu_t140;
-    let xpu_t142 = subgroupMin(v_f);
-    workgroupBarrier();
-    xpu_wave[lidx] = bitcast<u32>(xpu_t142);
-    workgroupBarrier();
-    var xpu_t143: f32 = xpu_t142;
-    var xpu_t144: u32 = 0u;
-    loop {
-        let xpu_t145 = xpu_t144 * sgsize;
-        if xpu_t145 >= 8u {
-            break;
-        }
-        let xpu_t146 = bitcast<f32>(xpu_wave[xpu_t141 + xpu_t145]);
-        if (xpu_t141 + xpu_t145) < 60u {
-            xpu_t143 = min(xpu_t143, xpu_t146);
-        }
-        continuing {
-            xpu_t144 = xpu_t144 + 1u;
-        }
-    }
-    v_f1 = xpu_t143;
-    var v_f2: f32;
-    let xpu_t147 = lidx % 8u;
-    let xpu_t148 = lidx - xpu_t147;
-    let xpu_t149 = subgroupMax(v_f);
-    workgroupBarrier();
-    xpu_wave[lidx] = bitcast<u32>(xpu_t149);
-    workgroupBarrier();
-    var xpu_t150: f32 = xpu_t149;
-    var xpu_t151: u32 = 0u;
-    loop {
-        let xpu_t152 = xpu_t151 * sgsize;
-        if xpu_t152 >= 8u {
-            break;
-        }
-        let xpu_t153 = bitcast<f32>(xpu_wave[xpu_t148 + xpu_t152]);
-        if (xpu_t148 + xpu_t152) < 60u {
-            xpu_t150 = max(xpu_t150, xpu_t153);
-        }
-        continuing {
-            xpu_t151 = xpu_t151 + 1u;
-        }
-    }
-    v_f2 = xpu_t150;
-    var v_f3: f32;
-    let xpu_t154 = lidx % 8u;
-    let xpu_t155 = lidx - xpu_t154;
-    let xpu_t156 = subgroupInclusiveAdd(v_f);
-    let xpu_t157 = subgroupAdd(v_f);
-    workgroupBarrier();
-    xpu_wave[lidx] = bitcast<u32>(xpu_t157);
-    workgroupBarrier();
-    let xpu_t158 = xpu_t154 / sgsize;
-    var xpu_t159: f32 = f32();
-    var xpu_t160: u32 = 0u;
-    loop {
-        let xpu_t161 = xpu_t160 * sgsize;
-        if xpu_t161 >= 8u {
-            break;
-        }
-        let xpu_t162 = bitcast<f32>(xpu_wave[xpu_t155 + xpu_t161]);
-        if ((xpu_t155 + xpu_t161) < 60u) && (xpu_t160 < xpu_t158) {
-            xpu_t159 = xpu_t159 + xpu_t162;
-        }
-        continuing {
-            xpu_t160 = xpu_t160 + 1u;
-        }
-    }
-    v_f3 = xpu_t156 + xpu_t159;
-    var v_f4: f32;
-    let xpu_t163 = lidx % 8u;
-    let xpu_t164 = lidx - xpu_t163;
-    let xpu_t165 = subgroupExclusiveAdd(v_f);
-    let xpu_t166 = subgroupAdd(v_f);
-    workgroupBarrier();
-    xpu_wave[lidx] = bitcast<u32>(xpu_t166);
-    workgroupBarrier();
-    let xpu_t167 = xpu_t163 / sgsize;
-    var xpu_t168: f32 = f32();
-    var xpu_t169: u32 = 0u;
-    loop {
-        let xpu_t170 = xpu_t169 * sgsize;
-        if xpu_t170 >= 8u {
-            break;
-        }
-        let xpu_t171 = bitcast<f32>(xpu_wave[xpu_t164 + xpu_t170]);
-        if ((xpu_t164 + xpu_t170) < 60u) && (xpu_t169 < xpu_t167) {
-            xpu_t168 = xpu_t168 + xpu_t171;
-        }
-        continuing {
-            xpu_t169 = xpu_t169 + 1u;
-        }
-    }
-    v_f4 = xpu_t165 + xpu_t168;
-    var v_f5: f32;
-    let xpu_t172 = lidx % 8u;
-    let xpu_t173 = lidx - xpu_t172;
-    workgroupBarrier();
-    xpu_wave[lidx] = bitcast<u32>(v_f);
-    workgroupBarrier();
-    let xpu_t174 = xpu_u.p_m;
-    let xpu_t175 = xpu_t172 ^ (xpu_t174 % 8u);
-    let xpu_t176 = bitcast<f32>(xpu_wave[xpu_t173 + xpu_t175]);
-    v_f5 = select(v_f, xpu_t176, true && ((xpu_t173 + xpu_t175) < 60u));
+    var v_f0: f32 = xpu_wave_reduce_f32(v_f, 0u);
+    var v_f1: f32 = xpu_wave_reduce_f32(v_f, 1u);
+    var v_f2: f32 = xpu_wave_reduce_f32(v_f, 2u);
+    var v_f3: f32 = xpu_wave_reduce_f32(v_f, 3u);
+    var v_f4: f32 = xpu_wave_reduce_f32(v_f, 4u);
+    var v_f5: f32 = xpu_wave_shuffle_f32(v_f, xpu_u.p_m, 10u);
     let v_tmp_40: u32 = v_g * 6u;
     let v_tmp_41: u32 = (v_g * 6u) + 1u;
     let v_tmp_42: u32 = (v_g * 6u) + 2u;
@@ -12459,142 +9157,179 @@ struct xpu_Uniforms {
 @group(0) @binding(5) var<storage, read> b_xf: array<f32>;
 @group(0) @binding(6) var<storage, read> b_sel: array<u32>;
 @group(0) @binding(7) var<uniform> xpu_u: xpu_Uniforms;
+var<private> xpu_lidx: u32;
+var<private> xpu_sgid: u32;
+
+// xpu_wave_reduce_f32 is the verb op of x, one of WaveSum, WaveMin, WaveMax, WavePrefixSum, WaveExclusivePrefixSum, at the narrow tier.
+fn xpu_wave_reduce_f32(x: f32, op: u32) -> f32 {
+    let xpu_t1 = xpu_lidx % 8u;
+    let xpu_t2 = xpu_lidx - xpu_t1;
+    var xpu_t3: f32 = select(f32(), x, (op == 1u) || (op == 2u));
+    var xpu_t4: u32 = 0u;
+    loop {
+        if xpu_t4 >= 8u {
+            break;
+        }
+        let xpu_t5 = subgroupShuffle(x, (xpu_sgid - (xpu_sgid % 8u)) + xpu_t4);
+        if (((xpu_t2 + xpu_t4) < 60u) && ((xpu_t4 <= xpu_t1) || (op != 3u))) && ((xpu_t4 < xpu_t1) || (op != 4u)) {
+            if op == 1u {
+                xpu_t3 = min(xpu_t3, xpu_t5);
+            } else if op == 2u {
+                xpu_t3 = max(xpu_t3, xpu_t5);
+            } else {
+                xpu_t3 = xpu_t3 + xpu_t5;
+            }
+        }
+        continuing {
+            xpu_t4 = xpu_t4 + 1u;
+        }
+    }
+    return xpu_t3;
+}
+
+// xpu_wave_reduce_i32 is the verb op of x, one of WaveSum, WaveMin, WaveMax, WavePrefixSum, WaveExclusivePrefixSum, at the narrow tier.
+fn xpu_wave_reduce_i32(x: i32, op: u32) -> i32 {
+    let xpu_t1 = xpu_lidx % 8u;
+    let xpu_t2 = xpu_lidx - xpu_t1;
+    var xpu_t3: i32 = select(i32(), x, (op == 1u) || (op == 2u));
+    var xpu_t4: u32 = 0u;
+    loop {
+        if xpu_t4 >= 8u {
+            break;
+        }
+        let xpu_t5 = subgroupShuffle(x, (xpu_sgid - (xpu_sgid % 8u)) + xpu_t4);
+        if (((xpu_t2 + xpu_t4) < 60u) && ((xpu_t4 <= xpu_t1) || (op != 3u))) && ((xpu_t4 < xpu_t1) || (op != 4u)) {
+            if op == 1u {
+                xpu_t3 = min(xpu_t3, xpu_t5);
+            } else if op == 2u {
+                xpu_t3 = max(xpu_t3, xpu_t5);
+            } else {
+                xpu_t3 = xpu_t3 + xpu_t5;
+            }
+        }
+        continuing {
+            xpu_t4 = xpu_t4 + 1u;
+        }
+    }
+    return xpu_t3;
+}
+
+// xpu_wave_reduce_u32 is the verb op of x, one of WaveSum, WaveMin, WaveMax, WavePrefixSum, WaveExclusivePrefixSum, at the narrow tier.
+fn xpu_wave_reduce_u32(x: u32, op: u32) -> u32 {
+    let xpu_t1 = xpu_lidx % 8u;
+    let xpu_t2 = xpu_lidx - xpu_t1;
+    var xpu_t3: u32 = select(u32(), x, (op == 1u) || (op == 2u));
+    var xpu_t4: u32 = 0u;
+    loop {
+        if xpu_t4 >= 8u {
+            break;
+        }
+        let xpu_t5 = subgroupShuffle(x, (xpu_sgid - (xpu_sgid % 8u)) + xpu_t4);
+        if (((xpu_t2 + xpu_t4) < 60u) && ((xpu_t4 <= xpu_t1) || (op != 3u))) && ((xpu_t4 < xpu_t1) || (op != 4u)) {
+            if op == 1u {
+                xpu_t3 = min(xpu_t3, xpu_t5);
+            } else if op == 2u {
+                xpu_t3 = max(xpu_t3, xpu_t5);
+            } else {
+                xpu_t3 = xpu_t3 + xpu_t5;
+            }
+        }
+        continuing {
+            xpu_t4 = xpu_t4 + 1u;
+        }
+    }
+    return xpu_t3;
+}
+
+// xpu_wave_shuffle_f32 is the verb op of x, one of WaveShuffleXor, at the narrow tier.
+fn xpu_wave_shuffle_f32(x: f32, a: u32, op: u32) -> f32 {
+    let xpu_t1 = xpu_lidx % 8u;
+    let xpu_t2 = xpu_lidx - xpu_t1;
+    var xpu_t3: u32;
+    xpu_t3 = xpu_t1 ^ (a % 8u);
+    let xpu_t4 = subgroupShuffle(x, (xpu_sgid - (xpu_sgid % 8u)) + xpu_t3);
+    return select(x, xpu_t4, (xpu_t2 + xpu_t3) < 60u);
+}
+
+// xpu_wave_shuffle_i32 is the verb op of x, one of WaveShuffle, WaveShuffleXor, WaveShuffleUp, WaveShuffleDown, at the narrow tier.
+fn xpu_wave_shuffle_i32(x: i32, a: u32, op: u32) -> i32 {
+    let xpu_t1 = xpu_lidx % 8u;
+    let xpu_t2 = xpu_lidx - xpu_t1;
+    var xpu_t3: u32;
+    var xpu_t4: bool = true;
+    if op == 9u {
+        xpu_t3 = a % 8u;
+    } else if op == 10u {
+        xpu_t3 = xpu_t1 ^ (a % 8u);
+    } else if op == 11u {
+        xpu_t4 = a <= xpu_t1;
+        xpu_t3 = select(xpu_t1, xpu_t1 - a, xpu_t4);
+    } else {
+        xpu_t4 = a < (8u - xpu_t1);
+        xpu_t3 = select(xpu_t1, xpu_t1 + a, xpu_t4);
+    }
+    let xpu_t5 = subgroupShuffle(x, (xpu_sgid - (xpu_sgid % 8u)) + xpu_t3);
+    return select(x, xpu_t5, xpu_t4 && ((xpu_t2 + xpu_t3) < 60u));
+}
+
+// xpu_wave_shuffle_u32 is the verb op of x, one of WaveShuffle, at the narrow tier.
+fn xpu_wave_shuffle_u32(x: u32, a: u32, op: u32) -> u32 {
+    let xpu_t1 = xpu_lidx % 8u;
+    let xpu_t2 = xpu_lidx - xpu_t1;
+    var xpu_t3: u32;
+    xpu_t3 = a % 8u;
+    let xpu_t4 = subgroupShuffle(x, (xpu_sgid - (xpu_sgid % 8u)) + xpu_t3);
+    return select(x, xpu_t4, (xpu_t2 + xpu_t3) < 60u);
+}
+
+// xpu_wave_vote is the verb op of x, one of WaveBallot, WaveAny, WaveAll, at the narrow tier.
+fn xpu_wave_vote(x: u32, op: u32) -> u32 {
+    let xpu_t1 = xpu_lidx % 8u;
+    let xpu_t2 = xpu_lidx - xpu_t1;
+    var xpu_t3: u32 = select(0u, 1u, op == 7u);
+    var xpu_t4: u32 = 0u;
+    loop {
+        if xpu_t4 >= 8u {
+            break;
+        }
+        let xpu_t5 = subgroupShuffle(x, (xpu_sgid - (xpu_sgid % 8u)) + xpu_t4);
+        if (xpu_t2 + xpu_t4) < 60u {
+            if op == 5u {
+                xpu_t3 = xpu_t3 | (xpu_t5 << xpu_t4);
+            } else if op == 6u {
+                xpu_t3 = xpu_t3 | xpu_t5;
+            } else {
+                xpu_t3 = xpu_t3 & xpu_t5;
+            }
+        }
+        continuing {
+            xpu_t4 = xpu_t4 + 1u;
+        }
+    }
+    return xpu_t3;
+}
 
 // main is kernel Wave8, block 60x1x1.
 @compute @workgroup_size(60, 1, 1)
 fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) lidx: u32, @builtin(subgroup_invocation_id) sgid: u32) {
+    xpu_lidx = lidx;
+    xpu_sgid = sgid;
     let v_g: u32 = gid.x;
     let v_a: i32 = b_xi[v_g];
     let v_u: u32 = b_xu[v_g];
     let v_f: f32 = b_xf[v_g];
     let v_k: u32 = b_sel[v_g];
     let v_p: bool = ((v_u % 4u) != 0u) || ((wid.x % 2u) == 0u);
-    var v_s0: i32;
-    let xpu_t1 = lidx % 8u;
-    let xpu_t2 = lidx - xpu_t1;
-    var xpu_t3: i32 = i32();
-    var xpu_t4: u32 = 0u;
-    loop {
-        if xpu_t4 >= 8u {
-            break;
-        }
-        let xpu_t5 = subgroupShuffle(v_a, (sgid - (sgid % 8u)) + xpu_t4);
-        if (xpu_t2 + xpu_t4) < 60u {
-            xpu_t3 = xpu_t3 + xpu_t5;
-        }
-        continuing {
-            xpu_t4 = xpu_t4 + 1u;
-        }
-    }
-    v_s0 = xpu_t3;
-    var v_s1: i32;
-    let xpu_t6 = lidx % 8u;
-    let xpu_t7 = lidx - xpu_t6;
-    var xpu_t8: i32 = v_a;
-    var xpu_t9: u32 = 0u;
-    loop {
-        if xpu_t9 >= 8u {
-            break;
-        }
-        let xpu_t10 = subgroupShuffle(v_a, (sgid - (sgid % 8u)) + xpu_t9);
-        if (xpu_t7 + xpu_t9) < 60u {
-            xpu_t8 = min(xpu_t8, xpu_t10);
-        }
-        continuing {
-            xpu_t9 = xpu_t9 + 1u;
-        }
-    }
-    v_s1 = xpu_t8;
-    var v_s2: i32;
-    let xpu_t11 = lidx % 8u;
-    let xpu_t12 = lidx - xpu_t11;
-    var xpu_t13: i32 = v_a;
-    var xpu_t14: u32 = 0u;
-    loop {
-        if xpu_t14 >= 8u {
-            break;
-        }
-        let xpu_t15 = subgroupShuffle(v_a, (sgid - (sgid % 8u)) + xpu_t14);
-        if (xpu_t12 + xpu_t14) < 60u {
-            xpu_t13 = max(xpu_t13, xpu_t15);
-        }
-        continuing {
-            xpu_t14 = xpu_t14 + 1u;
-        }
-    }
-    v_s2 = xpu_t13;
-    var v_s3: i32;
-    let xpu_t16 = lidx % 8u;
-    let xpu_t17 = lidx - xpu_t16;
-    var xpu_t18: i32 = i32();
-    var xpu_t19: u32 = 0u;
-    loop {
-        if xpu_t19 >= 8u {
-            break;
-        }
-        let xpu_t20 = subgroupShuffle(v_a, (sgid - (sgid % 8u)) + xpu_t19);
-        if ((xpu_t17 + xpu_t19) < 60u) && (xpu_t19 <= xpu_t16) {
-            xpu_t18 = xpu_t18 + xpu_t20;
-        }
-        continuing {
-            xpu_t19 = xpu_t19 + 1u;
-        }
-    }
-    v_s3 = xpu_t18;
-    var v_s4: i32;
-    let xpu_t21 = lidx % 8u;
-    let xpu_t22 = lidx - xpu_t21;
-    var xpu_t23: i32 = i32();
-    var xpu_t24: u32 = 0u;
-    loop {
-        if xpu_t24 >= 8u {
-            break;
-        }
-        let xpu_t25 = subgroupShuffle(v_a, (sgid - (sgid % 8u)) + xpu_t24);
-        if ((xpu_t22 + xpu_t24) < 60u) && (xpu_t24 < xpu_t21) {
-            xpu_t23 = xpu_t23 + xpu_t25;
-        }
-        continuing {
-            xpu_t24 = xpu_t24 + 1u;
-        }
-    }
-    v_s4 = xpu_t23;
-    var v_s5: i32;
-    let xpu_t26 = lidx % 8u;
-    let xpu_t27 = lidx - xpu_t26;
-    let xpu_t28 = xpu_u.p_bl;
-    let xpu_t29 = xpu_t28 % 8u;
-    let xpu_t30 = subgroupShuffle(v_a, (sgid - (sgid % 8u)) + xpu_t29);
-    v_s5 = select(v_a, xpu_t30, true && ((xpu_t27 + xpu_t29) < 60u));
-    var v_s6: i32;
-    let xpu_t31 = lidx % 8u;
-    let xpu_t32 = lidx - xpu_t31;
-    let xpu_t33 = v_k % 8u;
-    let xpu_t34 = subgroupShuffle(v_a, (sgid - (sgid % 8u)) + xpu_t33);
-    v_s6 = select(v_a, xpu_t34, true && ((xpu_t32 + xpu_t33) < 60u));
-    var v_s7: i32;
-    let xpu_t35 = lidx % 8u;
-    let xpu_t36 = lidx - xpu_t35;
-    let xpu_t37 = xpu_u.p_m;
-    let xpu_t38 = xpu_t35 ^ (xpu_t37 % 8u);
-    let xpu_t39 = subgroupShuffle(v_a, (sgid - (sgid % 8u)) + xpu_t38);
-    v_s7 = select(v_a, xpu_t39, true && ((xpu_t36 + xpu_t38) < 60u));
-    var v_s8: i32;
-    let xpu_t40 = lidx % 8u;
-    let xpu_t41 = lidx - xpu_t40;
-    let xpu_t42 = xpu_u.p_d;
-    let xpu_t43 = xpu_t42 <= xpu_t40;
-    let xpu_t44 = select(xpu_t40, xpu_t40 - xpu_t42, xpu_t42 <= xpu_t40);
-    let xpu_t45 = subgroupShuffle(v_a, (sgid - (sgid % 8u)) + xpu_t44);
-    v_s8 = select(v_a, xpu_t45, xpu_t43 && ((xpu_t41 + xpu_t44) < 60u));
-    var v_s9: i32;
-    let xpu_t46 = lidx % 8u;
-    let xpu_t47 = lidx - xpu_t46;
-    let xpu_t48 = xpu_u.p_d;
-    let xpu_t49 = xpu_t48 < (8u - xpu_t46);
-    let xpu_t50 = select(xpu_t46, xpu_t46 + xpu_t48, xpu_t48 < (8u - xpu_t46));
-    let xpu_t51 = subgroupShuffle(v_a, (sgid - (sgid % 8u)) + xpu_t50);
-    v_s9 = select(v_a, xpu_t51, xpu_t49 && ((xpu_t47 + xpu_t50) < 60u));
+    var v_s0: i32 = xpu_wave_reduce_i32(v_a, 0u);
+    var v_s1: i32 = xpu_wave_reduce_i32(v_a, 1u);
+    var v_s2: i32 = xpu_wave_reduce_i32(v_a, 2u);
+    var v_s3: i32 = xpu_wave_reduce_i32(v_a, 3u);
+    var v_s4: i32 = xpu_wave_reduce_i32(v_a, 4u);
+    var v_s5: i32 = xpu_wave_shuffle_i32(v_a, xpu_u.p_bl, 9u);
+    var v_s6: i32 = xpu_wave_shuffle_i32(v_a, v_k, 9u);
+    var v_s7: i32 = xpu_wave_shuffle_i32(v_a, xpu_u.p_m, 10u);
+    var v_s8: i32 = xpu_wave_shuffle_i32(v_a, xpu_u.p_d, 11u);
+    var v_s9: i32 = xpu_wave_shuffle_i32(v_a, xpu_u.p_d, 12u);
     let v_tmp: u32 = v_g * 10u;
     let v_tmp_1: u32 = (v_g * 10u) + 1u;
     let v_tmp_2: u32 = (v_g * 10u) + 2u;
@@ -12625,162 +9360,19 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(workgroup_id) wi
     b_oi[v_tmp_12] = v_tmp_17;
     b_oi[v_tmp_13] = v_tmp_18;
     b_oi[v_tmp_14] = v_tmp_19;
-    var v_u0: u32;
-    let xpu_t52 = lidx % 8u;
-    let xpu_t53 = lidx - xpu_t52;
-    var xpu_t54: u32 = u32();
-    var xpu_t55: u32 = 0u;
-    loop {
-        if xpu_t55 >= 8u {
-            break;
-        }
-        let xpu_t56 = subgroupShuffle(v_u, (sgid - (sgid % 8u)) + xpu_t55);
-        if (xpu_t53 + xpu_t55) < 60u {
-            xpu_t54 = xpu_t54 + xpu_t56;
-        }
-        continuing {
-            xpu_t55 = xpu_t55 + 1u;
-        }
-    }
-    v_u0 = xpu_t54;
-    var v_u1: u32;
-    let xpu_t57 = lidx % 8u;
-    let xpu_t58 = lidx - xpu_t57;
-    var xpu_t59: u32 = v_u;
-    var xpu_t60: u32 = 0u;
-    loop {
-        if xpu_t60 >= 8u {
-            break;
-        }
-        let xpu_t61 = subgroupShuffle(v_u, (sgid - (sgid % 8u)) + xpu_t60);
-        if (xpu_t58 + xpu_t60) < 60u {
-            xpu_t59 = min(xpu_t59, xpu_t61);
-        }
-        continuing {
-            xpu_t60 = xpu_t60 + 1u;
-        }
-    }
-    v_u1 = xpu_t59;
-    var v_u2: u32;
-    let xpu_t62 = lidx % 8u;
-    let xpu_t63 = lidx - xpu_t62;
-    var xpu_t64: u32 = v_u;
-    var xpu_t65: u32 = 0u;
-    loop {
-        if xpu_t65 >= 8u {
-            break;
-        }
-        let xpu_t66 = subgroupShuffle(v_u, (sgid - (sgid % 8u)) + xpu_t65);
-        if (xpu_t63 + xpu_t65) < 60u {
-            xpu_t64 = max(xpu_t64, xpu_t66);
-        }
-        continuing {
-            xpu_t65 = xpu_t65 + 1u;
-        }
-    }
-    v_u2 = xpu_t64;
-    var v_u3: u32;
-    let xpu_t67 = lidx % 8u;
-    let xpu_t68 = lidx - xpu_t67;
-    var xpu_t69: u32 = u32();
-    var xpu_t70: u32 = 0u;
-    loop {
-        if xpu_t70 >= 8u {
-            break;
-        }
-        let xpu_t71 = subgroupShuffle(v_u, (sgid - (sgid % 8u)) + xpu_t70);
-        if ((xpu_t68 + xpu_t70) < 60u) && (xpu_t70 <= xpu_t67) {
-            xpu_t69 = xpu_t69 + xpu_t71;
-        }
-        continuing {
-            xpu_t70 = xpu_t70 + 1u;
-        }
-    }
-    v_u3 = xpu_t69;
-    var v_u4: u32;
-    let xpu_t72 = lidx % 8u;
-    let xpu_t73 = lidx - xpu_t72;
-    var xpu_t74: u32 = u32();
-    var xpu_t75: u32 = 0u;
-    loop {
-        if xpu_t75 >= 8u {
-            break;
-        }
-        let xpu_t76 = subgroupShuffle(v_u, (sgid - (sgid % 8u)) + xpu_t75);
-        if ((xpu_t73 + xpu_t75) < 60u) && (xpu_t75 < xpu_t72) {
-            xpu_t74 = xpu_t74 + xpu_t76;
-        }
-        continuing {
-            xpu_t75 = xpu_t75 + 1u;
-        }
-    }
-    v_u4 = xpu_t74;
-    var v_u5: u32;
-    let xpu_t77 = lidx % 8u;
-    let xpu_t78 = lidx - xpu_t77;
-    let xpu_t79 = v_k % 8u;
-    let xpu_t80 = subgroupShuffle(v_u, (sgid - (sgid % 8u)) + xpu_t79);
-    v_u5 = select(v_u, xpu_t80, true && ((xpu_t78 + xpu_t79) < 60u));
+    var v_u0: u32 = xpu_wave_reduce_u32(v_u, 0u);
+    var v_u1: u32 = xpu_wave_reduce_u32(v_u, 1u);
+    var v_u2: u32 = xpu_wave_reduce_u32(v_u, 2u);
+    var v_u3: u32 = xpu_wave_reduce_u32(v_u, 3u);
+    var v_u4: u32 = xpu_wave_reduce_u32(v_u, 4u);
+    var v_u5: u32 = xpu_wave_shuffle_u32(v_u, v_k, 9u);
     var v_u6: u32;
     v_u6 = 0u;
     {
-        let xpu_t81 = select(0u, 1u, v_p);
-        let xpu_t82 = lidx % 8u;
-        let xpu_t83 = lidx - xpu_t82;
-        var xpu_t84: u32 = 0u;
-        var xpu_t85: u32 = 0u;
-        loop {
-            if xpu_t85 >= 8u {
-                break;
-            }
-            let xpu_t86 = subgroupShuffle(xpu_t81, (sgid - (sgid % 8u)) + xpu_t85);
-            if (xpu_t83 + xpu_t85) < 60u {
-                xpu_t84 = xpu_t84 | (xpu_t86 << xpu_t85);
-            }
-            continuing {
-                xpu_t85 = xpu_t85 + 1u;
-            }
-        }
-        v_u6 = xpu_t84;
+        v_u6 = xpu_wave_vote(select(0u, 1u, v_p), 5u);
     }
-    var v_any: bool;
-    let xpu_t87 = select(0u, 1u, v_p);
-    let xpu_t88 = lidx % 8u;
-    let xpu_t89 = lidx - xpu_t88;
-    var xpu_t90: u32 = 0u;
-    var xpu_t91: u32 = 0u;
-    loop {
-        if xpu_t91 >= 8u {
-            break;
-        }
-        let xpu_t92 = subgroupShuffle(xpu_t87, (sgid - (sgid % 8u)) + xpu_t91);
-        if (xpu_t89 + xpu_t91) < 60u {
-            xpu_t90 = xpu_t90 | xpu_t92;
-        }
-        continuing {
-            xpu_t91 = xpu_t91 + 1u;
-        }
-    }
-    v_any = xpu_t90 != 0u;
-    var v_all: bool;
-    let xpu_t93 = select(0u, 1u, v_p);
-    let xpu_t94 = lidx % 8u;
-    let xpu_t95 = lidx - xpu_t94;
-    var xpu_t96: u32 = 1u;
-    var xpu_t97: u32 = 0u;
-    loop {
-        if xpu_t97 >= 8u {
-            break;
-        }
-        let xpu_t98 = subgroupShuffle(xpu_t93, (sgid - (sgid % 8u)) + xpu_t97);
-        if (xpu_t95 + xpu_t97) < 60u {
-            xpu_t96 = xpu_t96 & xpu_t98;
-        }
-        continuing {
-            xpu_t97 = xpu_t97 + 1u;
-        }
-    }
-    v_all = xpu_t96 != 0u;
+    var v_any: bool = xpu_wave_vote(select(0u, 1u, v_p), 6u) != 0u;
+    var v_all: bool = xpu_wave_vote(select(0u, 1u, v_p), 7u) != 0u;
     let v_tmp_20: u32 = v_g * 11u;
     let v_tmp_21: u32 = (v_g * 11u) + 1u;
     let v_tmp_22: u32 = (v_g * 11u) + 2u;
@@ -12818,103 +9410,12 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(workgroup_id) wi
     let v_tmp_39: u32 = 8u;
     b_ou[v_tmp_36] = v_tmp_38;
     b_ou[v_tmp_37] = v_tmp_39;
-    var v_f0: f32;
-    let xpu_t99 = lidx % 8u;
-    let xpu_t100 = lidx - xpu_t99;
-    var xpu_t101: f32 = f32();
-    var xpu_t102: u32 = 0u;
-    loop {
-        if xpu_t102 >= 8u {
-            break;
-        }
-        let xpu_t103 = subgroupShuffle(v_f, (sgid - (sgid % 8u)) + xpu_t102);
-        if (xpu_t100 + xpu_t102) < 60u {
-            xpu_t101 = xpu_t101 + xpu_t103;
-        }
-        continuing {
-            xpu_t102 = xpu_t102 + 1u;
-        }
-    }
-    v_f0 = xpu_t101;
-    var v_f1: f32;
-    let xpu_t104 = lidx % 8u;
-    let xpu_t105 = lidx - xpu_t104;
-    var xpu_t106: f32 = v_f;
-    var xpu_t107: u32 = 0u;
-    loop {
-        if xpu_t107 >= 8u {
-            break;
-        }
-        let xpu_t108 = subgroupShuffle(v_f, (sgid - (sgid % 8u)) + xpu_t107);
-        if (xpu_t105 + xpu_t107) < 60u {
-            xpu_t106 = min(xpu_t106, xpu_t108);
-        }
-        continuing {
-            xpu_t107 = xpu_t107 + 1u;
-        }
-    }
-    v_f1 = xpu_t106;
-    var v_f2: f32;
-    let xpu_t109 = lidx % 8u;
-    let xpu_t110 = lidx - xpu_t109;
-    var xpu_t111: f32 = v_f;
-    var xpu_t112: u32 = 0u;
-    loop {
-        if xpu_t112 >= 8u {
-            break;
-        }
-        let xpu_t113 = subgroupShuffle(v_f, (sgid - (sgid % 8u)) + xpu_t112);
-        if (xpu_t110 + xpu_t112) < 60u {
-            xpu_t111 = max(xpu_t111, xpu_t113);
-        }
-        continuing {
-            xpu_t112 = xpu_t112 + 1u;
-        }
-    }
-    v_f2 = xpu_t111;
-    var v_f3: f32;
-    let xpu_t114 = lidx % 8u;
-    let xpu_t115 = lidx - xpu_t114;
-    var xpu_t116: f32 = f32();
-    var xpu_t117: u32 = 0u;
-    loop {
-        if xpu_t117 >= 8u {
-            break;
-        }
-        let xpu_t118 = subgroupShuffle(v_f, (sgid - (sgid % 8u)) + xpu_t117);
-        if ((xpu_t115 + xpu_t117) < 60u) && (xpu_t117 <= xpu_t114) {
-            xpu_t116 = xpu_t116 + xpu_t118;
-        }
-        continuing {
-            xpu_t117 = xpu_t117 + 1u;
-        }
-    }
-    v_f3 = xpu_t116;
-    var v_f4: f32;
-    let xpu_t119 = lidx % 8u;
-    let xpu_t120 = lidx - xpu_t119;
-    var xpu_t121: f32 = f32();
-    var xpu_t122: u32 = 0u;
-    loop {
-        if xpu_t122 >= 8u {
-            break;
-        }
-        let xpu_t123 = subgroupShuffle(v_f, (sgid - (sgid % 8u)) + xpu_t122);
-        if ((xpu_t120 + xpu_t122) < 60u) && (xpu_t122 < xpu_t119) {
-            xpu_t121 = xpu_t121 + xpu_t123;
-        }
-        continuing {
-            xpu_t122 = xpu_t122 + 1u;
-        }
-    }
-    v_f4 = xpu_t121;
-    var v_f5: f32;
-    let xpu_t124 = lidx % 8u;
-    let xpu_t125 = lidx - xpu_t124;
-    let xpu_t126 = xpu_u.p_m;
-    let xpu_t127 = xpu_t124 ^ (xpu_t126 % 8u);
-    let xpu_t128 = subgroupShuffle(v_f, (sgid - (sgid % 8u)) + xpu_t127);
-    v_f5 = select(v_f, xpu_t128, true && ((xpu_t125 + xpu_t127) < 60u));
+    var v_f0: f32 = xpu_wave_reduce_f32(v_f, 0u);
+    var v_f1: f32 = xpu_wave_reduce_f32(v_f, 1u);
+    var v_f2: f32 = xpu_wave_reduce_f32(v_f, 2u);
+    var v_f3: f32 = xpu_wave_reduce_f32(v_f, 3u);
+    var v_f4: f32 = xpu_wave_reduce_f32(v_f, 4u);
+    var v_f5: f32 = xpu_wave_shuffle_f32(v_f, xpu_u.p_m, 10u);
     let v_tmp_40: u32 = v_g * 6u;
     let v_tmp_41: u32 = (v_g * 6u) + 1u;
     let v_tmp_42: u32 = (v_g * 6u) + 2u;
@@ -13610,7 +10111,7 @@ var WaveAgnosticKernel = gpu.Register(&gpu.KernelSpec{
 	Manifests: []gpu.Manifest{
 		{
 			Kernel: "github.com/goxpu/xpu/kernels/wave.WaveAgnostic", Backend: "webgpu", Target: "wgsl",
-			Hash:        "sha256:d7937e4b7303a06a57997bdb82e54efa3712871bea6184c372644b9f9ff55634",
+			Hash:        "sha256:eb8b452419d429fee3942fb3eed64f2a483ad399b69e5707c9787518833e1472",
 			Codegen:     "xpu-gen/1",
 			Block:       xpu.Dim3{X: 100, Y: 1, Z: 1},
 			SharedBytes: 0, StorageBindings: 7, UniformBytes: 16,
@@ -13626,8 +10127,8 @@ var WaveAgnosticKernel = gpu.Register(&gpu.KernelSpec{
 			},
 			WaveOps: true,
 			WaveVariants: []gpu.ManifestVariant{
-				{Tier: "native", SubgroupMin: 4, SubgroupMax: 32, Width: 0, Hash: "sha256:a206ed462485328282a61cf3c611040d85a07995b45a080d81b5221c84ad1e05"},
-				{Tier: "emulated", SubgroupMin: 0, SubgroupMax: 0, Width: 32, Hash: "sha256:d7937e4b7303a06a57997bdb82e54efa3712871bea6184c372644b9f9ff55634"},
+				{Tier: "native", SubgroupMin: 4, SubgroupMax: 32, Width: 0, Hash: "sha256:2dd30f9f56254ba0865dc1e25050a68961ac55290eeef4717c33d931558e095b"},
+				{Tier: "emulated", SubgroupMin: 0, SubgroupMax: 0, Width: 32, Hash: "sha256:eb8b452419d429fee3942fb3eed64f2a483ad399b69e5707c9787518833e1472"},
 			},
 			NativeOps: []string{"bitcast", "max", "min", "select", "workgroupBarrier"},
 		},
@@ -13675,172 +10176,198 @@ const waveAgnosticWGSL = `struct xpu_Uniforms {
 @group(0) @binding(6) var<storage, read> b_sel: array<u32>;
 @group(0) @binding(7) var<uniform> xpu_u: xpu_Uniforms;
 var<workgroup> xpu_wave: array<u32, 128>;
+var<private> xpu_lidx: u32;
 
-// main is kernel WaveAgnostic, block 100x1x1.
-@compute @workgroup_size(100, 1, 1)
-fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) lidx: u32) {
-    let v_g: u32 = gid.x;
-    let v_a: i32 = b_xi[v_g];
-    let v_u: u32 = b_xu[v_g];
-    let v_f: f32 = b_xf[v_g];
-    let v_k: u32 = b_sel[v_g];
-    let v_p: bool = ((v_u % 4u) != 0u) || ((wid.x % 2u) == 0u);
-    var v_s0: i32;
-    let xpu_t1 = lidx % 32u;
-    let xpu_t2 = lidx - xpu_t1;
+// xpu_wave_reduce_f32 is the verb op of x, one of WaveSum, WaveMin, WaveMax, WavePrefixSum, WaveExclusivePrefixSum, at the emulated tier.
+fn xpu_wave_reduce_f32(x: f32, op: u32) -> f32 {
+    let xpu_t1 = xpu_lidx % 32u;
+    let xpu_t2 = xpu_lidx - xpu_t1;
     workgroupBarrier();
-    xpu_wave[lidx] = bitcast<u32>(v_a);
+    xpu_wave[xpu_lidx] = bitcast<u32>(x);
     workgroupBarrier();
-    var xpu_t3: i32 = i32();
+    var xpu_t3: f32 = select(f32(), x, (op == 1u) || (op == 2u));
+    var xpu_t4: u32 = 0u;
+    loop {
+        if xpu_t4 >= 32u {
+            break;
+        }
+        let xpu_t5 = bitcast<f32>(xpu_wave[xpu_t2 + xpu_t4]);
+        if (((xpu_t2 + xpu_t4) < 100u) && ((xpu_t4 <= xpu_t1) || (op != 3u))) && ((xpu_t4 < xpu_t1) || (op != 4u)) {
+            if op == 1u {
+                xpu_t3 = min(xpu_t3, xpu_t5);
+            } else if op == 2u {
+                xpu_t3 = max(xpu_t3, xpu_t5);
+            } else {
+                xpu_t3 = xpu_t3 + xpu_t5;
+            }
+        }
+        continuing {
+            xpu_t4 = xpu_t4 + 1u;
+        }
+    }
+    return xpu_t3;
+}
+
+// xpu_wave_reduce_i32 is the verb op of x, one of WaveSum, WaveMin, WaveMax, WavePrefixSum, WaveExclusivePrefixSum, at the emulated tier.
+fn xpu_wave_reduce_i32(x: i32, op: u32) -> i32 {
+    let xpu_t1 = xpu_lidx % 32u;
+    let xpu_t2 = xpu_lidx - xpu_t1;
+    workgroupBarrier();
+    xpu_wave[xpu_lidx] = bitcast<u32>(x);
+    workgroupBarrier();
+    var xpu_t3: i32 = select(i32(), x, (op == 1u) || (op == 2u));
     var xpu_t4: u32 = 0u;
     loop {
         if xpu_t4 >= 32u {
             break;
         }
         let xpu_t5 = bitcast<i32>(xpu_wave[xpu_t2 + xpu_t4]);
-        if (xpu_t2 + xpu_t4) < 100u {
-            xpu_t3 = xpu_t3 + xpu_t5;
+        if (((xpu_t2 + xpu_t4) < 100u) && ((xpu_t4 <= xpu_t1) || (op != 3u))) && ((xpu_t4 < xpu_t1) || (op != 4u)) {
+            if op == 1u {
+                xpu_t3 = min(xpu_t3, xpu_t5);
+            } else if op == 2u {
+                xpu_t3 = max(xpu_t3, xpu_t5);
+            } else {
+                xpu_t3 = xpu_t3 + xpu_t5;
+            }
         }
         continuing {
             xpu_t4 = xpu_t4 + 1u;
         }
     }
-    v_s0 = xpu_t3;
-    var v_s1: i32;
-    let xpu_t6 = lidx % 32u;
-    let xpu_t7 = lidx - xpu_t6;
+    return xpu_t3;
+}
+
+// xpu_wave_reduce_u32 is the verb op of x, one of WaveSum, WaveMin, WaveMax, WavePrefixSum, WaveExclusivePrefixSum, at the emulated tier.
+fn xpu_wave_reduce_u32(x: u32, op: u32) -> u32 {
+    let xpu_t1 = xpu_lidx % 32u;
+    let xpu_t2 = xpu_lidx - xpu_t1;
     workgroupBarrier();
-    xpu_wave[lidx] = bitcast<u32>(v_a);
+    xpu_wave[xpu_lidx] = x;
     workgroupBarrier();
-    var xpu_t8: i32 = v_a;
-    var xpu_t9: u32 = 0u;
+    var xpu_t3: u32 = select(u32(), x, (op == 1u) || (op == 2u));
+    var xpu_t4: u32 = 0u;
     loop {
-        if xpu_t9 >= 32u {
+        if xpu_t4 >= 32u {
             break;
         }
-        let xpu_t10 = bitcast<i32>(xpu_wave[xpu_t7 + xpu_t9]);
-        if (xpu_t7 + xpu_t9) < 100u {
-            xpu_t8 = min(xpu_t8, xpu_t10);
+        let xpu_t5 = xpu_wave[xpu_t2 + xpu_t4];
+        if (((xpu_t2 + xpu_t4) < 100u) && ((xpu_t4 <= xpu_t1) || (op != 3u))) && ((xpu_t4 < xpu_t1) || (op != 4u)) {
+            if op == 1u {
+                xpu_t3 = min(xpu_t3, xpu_t5);
+            } else if op == 2u {
+                xpu_t3 = max(xpu_t3, xpu_t5);
+            } else {
+                xpu_t3 = xpu_t3 + xpu_t5;
+            }
         }
         continuing {
-            xpu_t9 = xpu_t9 + 1u;
+            xpu_t4 = xpu_t4 + 1u;
         }
     }
-    v_s1 = xpu_t8;
-    var v_s2: i32;
-    let xpu_t11 = lidx % 32u;
-    let xpu_t12 = lidx - xpu_t11;
+    return xpu_t3;
+}
+
+// xpu_wave_shuffle_f32 is the verb op of x, one of WaveShuffleXor, at the emulated tier.
+fn xpu_wave_shuffle_f32(x: f32, a: u32, op: u32) -> f32 {
+    let xpu_t1 = xpu_lidx % 32u;
+    let xpu_t2 = xpu_lidx - xpu_t1;
     workgroupBarrier();
-    xpu_wave[lidx] = bitcast<u32>(v_a);
+    xpu_wave[xpu_lidx] = bitcast<u32>(x);
     workgroupBarrier();
-    var xpu_t13: i32 = v_a;
-    var xpu_t14: u32 = 0u;
+    var xpu_t3: u32;
+    xpu_t3 = xpu_t1 ^ (a % 32u);
+    let xpu_t4 = bitcast<f32>(xpu_wave[xpu_t2 + xpu_t3]);
+    return select(x, xpu_t4, (xpu_t2 + xpu_t3) < 100u);
+}
+
+// xpu_wave_shuffle_i32 is the verb op of x, one of WaveShuffle, WaveShuffleXor, WaveShuffleUp, WaveShuffleDown, at the emulated tier.
+fn xpu_wave_shuffle_i32(x: i32, a: u32, op: u32) -> i32 {
+    let xpu_t1 = xpu_lidx % 32u;
+    let xpu_t2 = xpu_lidx - xpu_t1;
+    workgroupBarrier();
+    xpu_wave[xpu_lidx] = bitcast<u32>(x);
+    workgroupBarrier();
+    var xpu_t3: u32;
+    var xpu_t4: bool = true;
+    if op == 9u {
+        xpu_t3 = a % 32u;
+    } else if op == 10u {
+        xpu_t3 = xpu_t1 ^ (a % 32u);
+    } else if op == 11u {
+        xpu_t4 = a <= xpu_t1;
+        xpu_t3 = select(xpu_t1, xpu_t1 - a, xpu_t4);
+    } else {
+        xpu_t4 = a < (32u - xpu_t1);
+        xpu_t3 = select(xpu_t1, xpu_t1 + a, xpu_t4);
+    }
+    let xpu_t5 = bitcast<i32>(xpu_wave[xpu_t2 + xpu_t3]);
+    return select(x, xpu_t5, xpu_t4 && ((xpu_t2 + xpu_t3) < 100u));
+}
+
+// xpu_wave_shuffle_u32 is the verb op of x, one of WaveShuffle, at the emulated tier.
+fn xpu_wave_shuffle_u32(x: u32, a: u32, op: u32) -> u32 {
+    let xpu_t1 = xpu_lidx % 32u;
+    let xpu_t2 = xpu_lidx - xpu_t1;
+    workgroupBarrier();
+    xpu_wave[xpu_lidx] = x;
+    workgroupBarrier();
+    var xpu_t3: u32;
+    xpu_t3 = a % 32u;
+    let xpu_t4 = xpu_wave[xpu_t2 + xpu_t3];
+    return select(x, xpu_t4, (xpu_t2 + xpu_t3) < 100u);
+}
+
+// xpu_wave_vote is the verb op of x, one of WaveBallot, WaveAny, WaveAll, at the emulated tier.
+fn xpu_wave_vote(x: u32, op: u32) -> u32 {
+    let xpu_t1 = xpu_lidx % 32u;
+    let xpu_t2 = xpu_lidx - xpu_t1;
+    workgroupBarrier();
+    xpu_wave[xpu_lidx] = x;
+    workgroupBarrier();
+    var xpu_t3: u32 = select(0u, 1u, op == 7u);
+    var xpu_t4: u32 = 0u;
     loop {
-        if xpu_t14 >= 32u {
+        if xpu_t4 >= 32u {
             break;
         }
-        let xpu_t15 = bitcast<i32>(xpu_wave[xpu_t12 + xpu_t14]);
-        if (xpu_t12 + xpu_t14) < 100u {
-            xpu_t13 = max(xpu_t13, xpu_t15);
+        let xpu_t5 = xpu_wave[xpu_t2 + xpu_t4];
+        if (xpu_t2 + xpu_t4) < 100u {
+            if op == 5u {
+                xpu_t3 = xpu_t3 | (xpu_t5 << xpu_t4);
+            } else if op == 6u {
+                xpu_t3 = xpu_t3 | xpu_t5;
+            } else {
+                xpu_t3 = xpu_t3 & xpu_t5;
+            }
         }
         continuing {
-            xpu_t14 = xpu_t14 + 1u;
+            xpu_t4 = xpu_t4 + 1u;
         }
     }
-    v_s2 = xpu_t13;
-    var v_s3: i32;
-    let xpu_t16 = lidx % 32u;
-    let xpu_t17 = lidx - xpu_t16;
-    workgroupBarrier();
-    xpu_wave[lidx] = bitcast<u32>(v_a);
-    workgroupBarrier();
-    var xpu_t18: i32 = i32();
-    var xpu_t19: u32 = 0u;
-    loop {
-        if xpu_t19 >= 32u {
-            break;
-        }
-        let xpu_t20 = bitcast<i32>(xpu_wave[xpu_t17 + xpu_t19]);
-        if ((xpu_t17 + xpu_t19) < 100u) && (xpu_t19 <= xpu_t16) {
-            xpu_t18 = xpu_t18 + xpu_t20;
-        }
-        continuing {
-            xpu_t19 = xpu_t19 + 1u;
-        }
-    }
-    v_s3 = xpu_t18;
-    var v_s4: i32;
-    let xpu_t21 = lidx % 32u;
-    let xpu_t22 = lidx - xpu_t21;
-    workgroupBarrier();
-    xpu_wave[lidx] = bitcast<u32>(v_a);
-    workgroupBarrier();
-    var xpu_t23: i32 = i32();
-    var xpu_t24: u32 = 0u;
-    loop {
-        if xpu_t24 >= 32u {
-            break;
-        }
-        let xpu_t25 = bitcast<i32>(xpu_wave[xpu_t22 + xpu_t24]);
-        if ((xpu_t22 + xpu_t24) < 100u) && (xpu_t24 < xpu_t21) {
-            xpu_t23 = xpu_t23 + xpu_t25;
-        }
-        continuing {
-            xpu_t24 = xpu_t24 + 1u;
-        }
-    }
-    v_s4 = xpu_t23;
-    var v_s5: i32;
-    let xpu_t26 = lidx % 32u;
-    let xpu_t27 = lidx - xpu_t26;
-    workgroupBarrier();
-    xpu_wave[lidx] = bitcast<u32>(v_a);
-    workgroupBarrier();
-    let xpu_t28 = xpu_u.p_bl;
-    let xpu_t29 = xpu_t28 % 32u;
-    let xpu_t30 = bitcast<i32>(xpu_wave[xpu_t27 + xpu_t29]);
-    v_s5 = select(v_a, xpu_t30, true && ((xpu_t27 + xpu_t29) < 100u));
-    var v_s6: i32;
-    let xpu_t31 = lidx % 32u;
-    let xpu_t32 = lidx - xpu_t31;
-    workgroupBarrier();
-    xpu_wave[lidx] = bitcast<u32>(v_a);
-    workgroupBarrier();
-    let xpu_t33 = v_k % 32u;
-    let xpu_t34 = bitcast<i32>(xpu_wave[xpu_t32 + xpu_t33]);
-    v_s6 = select(v_a, xpu_t34, true && ((xpu_t32 + xpu_t33) < 100u));
-    var v_s7: i32;
-    let xpu_t35 = lidx % 32u;
-    let xpu_t36 = lidx - xpu_t35;
-    workgroupBarrier();
-    xpu_wave[lidx] = bitcast<u32>(v_a);
-    workgroupBarrier();
-    let xpu_t37 = xpu_u.p_m;
-    let xpu_t38 = xpu_t35 ^ (xpu_t37 % 32u);
-    let xpu_t39 = bitcast<i32>(xpu_wave[xpu_t36 + xpu_t38]);
-    v_s7 = select(v_a, xpu_t39, true && ((xpu_t36 + xpu_t38) < 100u));
-    var v_s8: i32;
-    let xpu_t40 = lidx % 32u;
-    let xpu_t41 = lidx - xpu_t40;
-    workgroupBarrier();
-    xpu_wave[lidx] = bitcast<u32>(v_a);
-    workgroupBarrier();
-    let xpu_t42 = xpu_u.p_d;
-    let xpu_t43 = xpu_t42 <= xpu_t40;
-    let xpu_t44 = select(xpu_t40, xpu_t40 - xpu_t42, xpu_t42 <= xpu_t40);
-    let xpu_t45 = bitcast<i32>(xpu_wave[xpu_t41 + xpu_t44]);
-    v_s8 = select(v_a, xpu_t45, xpu_t43 && ((xpu_t41 + xpu_t44) < 100u));
-    var v_s9: i32;
-    let xpu_t46 = lidx % 32u;
-    let xpu_t47 = lidx - xpu_t46;
-    workgroupBarrier();
-    xpu_wave[lidx] = bitcast<u32>(v_a);
-    workgroupBarrier();
-    let xpu_t48 = xpu_u.p_d;
-    let xpu_t49 = xpu_t48 < (32u - xpu_t46);
-    let xpu_t50 = select(xpu_t46, xpu_t46 + xpu_t48, xpu_t48 < (32u - xpu_t46));
-    let xpu_t51 = bitcast<i32>(xpu_wave[xpu_t47 + xpu_t50]);
-    v_s9 = select(v_a, xpu_t51, xpu_t49 && ((xpu_t47 + xpu_t50) < 100u));
+    return xpu_t3;
+}
+
+// main is kernel WaveAgnostic, block 100x1x1.
+@compute @workgroup_size(100, 1, 1)
+fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) lidx: u32) {
+    xpu_lidx = lidx;
+    let v_g: u32 = gid.x;
+    let v_a: i32 = b_xi[v_g];
+    let v_u: u32 = b_xu[v_g];
+    let v_f: f32 = b_xf[v_g];
+    let v_k: u32 = b_sel[v_g];
+    let v_p: bool = ((v_u % 4u) != 0u) || ((wid.x % 2u) == 0u);
+    var v_s0: i32 = xpu_wave_reduce_i32(v_a, 0u);
+    var v_s1: i32 = xpu_wave_reduce_i32(v_a, 1u);
+    var v_s2: i32 = xpu_wave_reduce_i32(v_a, 2u);
+    var v_s3: i32 = xpu_wave_reduce_i32(v_a, 3u);
+    var v_s4: i32 = xpu_wave_reduce_i32(v_a, 4u);
+    var v_s5: i32 = xpu_wave_shuffle_i32(v_a, xpu_u.p_bl, 9u);
+    var v_s6: i32 = xpu_wave_shuffle_i32(v_a, v_k, 9u);
+    var v_s7: i32 = xpu_wave_shuffle_i32(v_a, xpu_u.p_m, 10u);
+    var v_s8: i32 = xpu_wave_shuffle_i32(v_a, xpu_u.p_d, 11u);
+    var v_s9: i32 = xpu_wave_shuffle_i32(v_a, xpu_u.p_d, 12u);
     let v_tmp: u32 = v_g * 10u;
     let v_tmp_1: u32 = (v_g * 10u) + 1u;
     let v_tmp_2: u32 = (v_g * 10u) + 2u;
@@ -13871,186 +10398,15 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(workgroup_id) wi
     b_oi[v_tmp_12] = v_tmp_17;
     b_oi[v_tmp_13] = v_tmp_18;
     b_oi[v_tmp_14] = v_tmp_19;
-    var v_u0: u32;
-    let xpu_t52 = lidx % 32u;
-    let xpu_t53 = lidx - xpu_t52;
-    workgroupBarrier();
-    xpu_wave[lidx] = v_u;
-    workgroupBarrier();
-    var xpu_t54: u32 = u32();
-    var xpu_t55: u32 = 0u;
-    loop {
-        if xpu_t55 >= 32u {
-            break;
-        }
-        let xpu_t56 = xpu_wave[xpu_t53 + xpu_t55];
-        if (xpu_t53 + xpu_t55) < 100u {
-            xpu_t54 = xpu_t54 + xpu_t56;
-        }
-        continuing {
-            xpu_t55 = xpu_t55 + 1u;
-        }
-    }
-    v_u0 = xpu_t54;
-    var v_u1: u32;
-    let xpu_t57 = lidx % 32u;
-    let xpu_t58 = lidx - xpu_t57;
-    workgroupBarrier();
-    xpu_wave[lidx] = v_u;
-    workgroupBarrier();
-    var xpu_t59: u32 = v_u;
-    var xpu_t60: u32 = 0u;
-    loop {
-        if xpu_t60 >= 32u {
-            break;
-        }
-        let xpu_t61 = xpu_wave[xpu_t58 + xpu_t60];
-        if (xpu_t58 + xpu_t60) < 100u {
-            xpu_t59 = min(xpu_t59, xpu_t61);
-        }
-        continuing {
-            xpu_t60 = xpu_t60 + 1u;
-        }
-    }
-    v_u1 = xpu_t59;
-    var v_u2: u32;
-    let xpu_t62 = lidx % 32u;
-    let xpu_t63 = lidx - xpu_t62;
-    workgroupBarrier();
-    xpu_wave[lidx] = v_u;
-    workgroupBarrier();
-    var xpu_t64: u32 = v_u;
-    var xpu_t65: u32 = 0u;
-    loop {
-        if xpu_t65 >= 32u {
-            break;
-        }
-        let xpu_t66 = xpu_wave[xpu_t63 + xpu_t65];
-        if (xpu_t63 + xpu_t65) < 100u {
-            xpu_t64 = max(xpu_t64, xpu_t66);
-        }
-        continuing {
-            xpu_t65 = xpu_t65 + 1u;
-        }
-    }
-    v_u2 = xpu_t64;
-    var v_u3: u32;
-    let xpu_t67 = lidx % 32u;
-    let xpu_t68 = lidx - xpu_t67;
-    workgroupBarrier();
-    xpu_wave[lidx] = v_u;
-    workgroupBarrier();
-    var xpu_t69: u32 = u32();
-    var xpu_t70: u32 = 0u;
-    loop {
-        if xpu_t70 >= 32u {
-            break;
-        }
-        let xpu_t71 = xpu_wave[xpu_t68 + xpu_t70];
-        if ((xpu_t68 + xpu_t70) < 100u) && (xpu_t70 <= xpu_t67) {
-            xpu_t69 = xpu_t69 + xpu_t71;
-        }
-        continuing {
-            xpu_t70 = xpu_t70 + 1u;
-        }
-    }
-    v_u3 = xpu_t69;
-    var v_u4: u32;
-    let xpu_t72 = lidx % 32u;
-    let xpu_t73 = lidx - xpu_t72;
-    workgroupBarrier();
-    xpu_wave[lidx] = v_u;
-    workgroupBarrier();
-    var xpu_t74: u32 = u32();
-    var xpu_t75: u32 = 0u;
-    loop {
-        if xpu_t75 >= 32u {
-            break;
-        }
-        let xpu_t76 = xpu_wave[xpu_t73 + xpu_t75];
-        if ((xpu_t73 + xpu_t75) < 100u) && (xpu_t75 < xpu_t72) {
-            xpu_t74 = xpu_t74 + xpu_t76;
-        }
-        continuing {
-            xpu_t75 = xpu_t75 + 1u;
-        }
-    }
-    v_u4 = xpu_t74;
-    var v_u5: u32;
-    let xpu_t77 = lidx % 32u;
-    let xpu_t78 = lidx - xpu_t77;
-    workgroupBarrier();
-    xpu_wave[lidx] = v_u;
-    workgroupBarrier();
-    let xpu_t79 = v_k % 32u;
-    let xpu_t80 = xpu_wave[xpu_t78 + xpu_t79];
-    v_u5 = select(v_u, xpu_t80, true && ((xpu_t78 + xpu_t79) < 100u));
-    var v_u6: u32;
-    let xpu_t81 = select(0u, 1u, v_p);
-    let xpu_t82 = lidx % 32u;
-    let xpu_t83 = lidx - xpu_t82;
-    workgroupBarrier();
-    xpu_wave[lidx] = xpu_t81;
-    workgroupBarrier();
-    var xpu_t84: u32 = 0u;
-    var xpu_t85: u32 = 0u;
-    loop {
-        if xpu_t85 >= 32u {
-            break;
-        }
-        let xpu_t86 = xpu_wave[xpu_t83 + xpu_t85];
-        if (xpu_t83 + xpu_t85) < 100u {
-            xpu_t84 = xpu_t84 | (xpu_t86 << xpu_t85);
-        }
-        continuing {
-            xpu_t85 = xpu_t85 + 1u;
-        }
-    }
-    v_u6 = xpu_t84;
-    var v_any: bool;
-    let xpu_t87 = select(0u, 1u, v_p);
-    let xpu_t88 = lidx % 32u;
-    let xpu_t89 = lidx - xpu_t88;
-    workgroupBarrier();
-    xpu_wave[lidx] = xpu_t87;
-    workgroupBarrier();
-    var xpu_t90: u32 = 0u;
-    var xpu_t91: u32 = 0u;
-    loop {
-        if xpu_t91 >= 32u {
-            break;
-        }
-        let xpu_t92 = xpu_wave[xpu_t89 + xpu_t91];
-        if (xpu_t89 + xpu_t91) < 100u {
-            xpu_t90 = xpu_t90 | xpu_t92;
-        }
-        continuing {
-            xpu_t91 = xpu_t91 + 1u;
-        }
-    }
-    v_any = xpu_t90 != 0u;
-    var v_all: bool;
-    let xpu_t93 = select(0u, 1u, v_p);
-    let xpu_t94 = lidx % 32u;
-    let xpu_t95 = lidx - xpu_t94;
-    workgroupBarrier();
-    xpu_wave[lidx] = xpu_t93;
-    workgroupBarrier();
-    var xpu_t96: u32 = 1u;
-    var xpu_t97: u32 = 0u;
-    loop {
-        if xpu_t97 >= 32u {
-            break;
-        }
-        let xpu_t98 = xpu_wave[xpu_t95 + xpu_t97];
-        if (xpu_t95 + xpu_t97) < 100u {
-            xpu_t96 = xpu_t96 & xpu_t98;
-        }
-        continuing {
-            xpu_t97 = xpu_t97 + 1u;
-        }
-    }
-    v_all = xpu_t96 != 0u;
+    var v_u0: u32 = xpu_wave_reduce_u32(v_u, 0u);
+    var v_u1: u32 = xpu_wave_reduce_u32(v_u, 1u);
+    var v_u2: u32 = xpu_wave_reduce_u32(v_u, 2u);
+    var v_u3: u32 = xpu_wave_reduce_u32(v_u, 3u);
+    var v_u4: u32 = xpu_wave_reduce_u32(v_u, 4u);
+    var v_u5: u32 = xpu_wave_shuffle_u32(v_u, v_k, 9u);
+    var v_u6: u32 = xpu_wave_vote(select(0u, 1u, v_p), 5u);
+    var v_any: bool = xpu_wave_vote(select(0u, 1u, v_p), 6u) != 0u;
+    var v_all: bool = xpu_wave_vote(select(0u, 1u, v_p), 7u) != 0u;
     let v_tmp_20: u32 = v_g * 11u;
     let v_tmp_21: u32 = (v_g * 11u) + 1u;
     let v_tmp_22: u32 = (v_g * 11u) + 2u;
@@ -14088,121 +10444,12 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(workgroup_id) wi
     let v_tmp_39: u32 = 32u;
     b_ou[v_tmp_36] = v_tmp_38;
     b_ou[v_tmp_37] = v_tmp_39;
-    var v_f0: f32;
-    let xpu_t99 = lidx % 32u;
-    let xpu_t100 = lidx - xpu_t99;
-    workgroupBarrier();
-    xpu_wave[lidx] = bitcast<u32>(v_f);
-    workgroupBarrier();
-    var xpu_t101: f32 = f32();
-    var xpu_t102: u32 = 0u;
-    loop {
-        if xpu_t102 >= 32u {
-            break;
-        }
-        let xpu_t103 = bitcast<f32>(xpu_wave[xpu_t100 + xpu_t102]);
-        if (xpu_t100 + xpu_t102) < 100u {
-            xpu_t101 = xpu_t101 + xpu_t103;
-        }
-        continuing {
-            xpu_t102 = xpu_t102 + 1u;
-        }
-    }
-    v_f0 = xpu_t101;
-    var v_f1: f32;
-    let xpu_t104 = lidx % 32u;
-    let xpu_t105 = lidx - xpu_t104;
-    workgroupBarrier();
-    xpu_wave[lidx] = bitcast<u32>(v_f);
-    workgroupBarrier();
-    var xpu_t106: f32 = v_f;
-    var xpu_t107: u32 = 0u;
-    loop {
-        if xpu_t107 >= 32u {
-            break;
-        }
-        let xpu_t108 = bitcast<f32>(xpu_wave[xpu_t105 + xpu_t107]);
-        if (xpu_t105 + xpu_t107) < 100u {
-            xpu_t106 = min(xpu_t106, xpu_t108);
-        }
-        continuing {
-            xpu_t107 = xpu_t107 + 1u;
-        }
-    }
-    v_f1 = xpu_t106;
-    var v_f2: f32;
-    let xpu_t109 = lidx % 32u;
-    let xpu_t110 = lidx - xpu_t109;
-    workgroupBarrier();
-    xpu_wave[lidx] = bitcast<u32>(v_f);
-    workgroupBarrier();
-    var xpu_t111: f32 = v_f;
-    var xpu_t112: u32 = 0u;
-    loop {
-        if xpu_t112 >= 32u {
-            break;
-        }
-        let xpu_t113 = bitcast<f32>(xpu_wave[xpu_t110 + xpu_t112]);
-        if (xpu_t110 + xpu_t112) < 100u {
-            xpu_t111 = max(xpu_t111, xpu_t113);
-        }
-        continuing {
-            xpu_t112 = xpu_t112 + 1u;
-        }
-    }
-    v_f2 = xpu_t111;
-    var v_f3: f32;
-    let xpu_t114 = lidx % 32u;
-    let xpu_t115 = lidx - xpu_t114;
-    workgroupBarrier();
-    xpu_wave[lidx] = bitcast<u32>(v_f);
-    workgroupBarrier();
-    var xpu_t116: f32 = f32();
-    var xpu_t117: u32 = 0u;
-    loop {
-        if xpu_t117 >= 32u {
-            break;
-        }
-        let xpu_t118 = bitcast<f32>(xpu_wave[xpu_t115 + xpu_t117]);
-        if ((xpu_t115 + xpu_t117) < 100u) && (xpu_t117 <= xpu_t114) {
-            xpu_t116 = xpu_t116 + xpu_t118;
-        }
-        continuing {
-            xpu_t117 = xpu_t117 + 1u;
-        }
-    }
-    v_f3 = xpu_t116;
-    var v_f4: f32;
-    let xpu_t119 = lidx % 32u;
-    let xpu_t120 = lidx - xpu_t119;
-    workgroupBarrier();
-    xpu_wave[lidx] = bitcast<u32>(v_f);
-    workgroupBarrier();
-    var xpu_t121: f32 = f32();
-    var xpu_t122: u32 = 0u;
-    loop {
-        if xpu_t122 >= 32u {
-            break;
-        }
-        let xpu_t123 = bitcast<f32>(xpu_wave[xpu_t120 + xpu_t122]);
-        if ((xpu_t120 + xpu_t122) < 100u) && (xpu_t122 < xpu_t119) {
-            xpu_t121 = xpu_t121 + xpu_t123;
-        }
-        continuing {
-            xpu_t122 = xpu_t122 + 1u;
-        }
-    }
-    v_f4 = xpu_t121;
-    var v_f5: f32;
-    let xpu_t124 = lidx % 32u;
-    let xpu_t125 = lidx - xpu_t124;
-    workgroupBarrier();
-    xpu_wave[lidx] = bitcast<u32>(v_f);
-    workgroupBarrier();
-    let xpu_t126 = xpu_u.p_m;
-    let xpu_t127 = xpu_t124 ^ (xpu_t126 % 32u);
-    let xpu_t128 = bitcast<f32>(xpu_wave[xpu_t125 + xpu_t127]);
-    v_f5 = select(v_f, xpu_t128, true && ((xpu_t125 + xpu_t127) < 100u));
+    var v_f0: f32 = xpu_wave_reduce_f32(v_f, 0u);
+    var v_f1: f32 = xpu_wave_reduce_f32(v_f, 1u);
+    var v_f2: f32 = xpu_wave_reduce_f32(v_f, 2u);
+    var v_f3: f32 = xpu_wave_reduce_f32(v_f, 3u);
+    var v_f4: f32 = xpu_wave_reduce_f32(v_f, 4u);
+    var v_f5: f32 = xpu_wave_shuffle_f32(v_f, xpu_u.p_m, 10u);
     let v_tmp_40: u32 = v_g * 6u;
     let v_tmp_41: u32 = (v_g * 6u) + 1u;
     let v_tmp_42: u32 = (v_g * 6u) + 2u;
@@ -14241,62 +10488,70 @@ struct xpu_Uniforms {
 @group(0) @binding(5) var<storage, read> b_xf: array<f32>;
 @group(0) @binding(6) var<storage, read> b_sel: array<u32>;
 @group(0) @binding(7) var<uniform> xpu_u: xpu_Uniforms;
+var<private> xpu_lidx: u32;
+var<private> xpu_sgid: u32;
+var<private> xpu_sgsize: u32;
+
+// xpu_wave_shuffle_f32 is the verb op of x, one of WaveShuffleXor, at the native tier.
+fn xpu_wave_shuffle_f32(x: f32, a: u32, op: u32) -> f32 {
+    let xpu_t1 = xpu_lidx - xpu_sgid;
+    var xpu_t2: u32;
+    xpu_t2 = xpu_sgid ^ (a % xpu_sgsize);
+    let xpu_t3 = subgroupShuffle(x, xpu_t2);
+    return select(x, xpu_t3, (xpu_t1 + xpu_t2) < 100u);
+}
+
+// xpu_wave_shuffle_i32 is the verb op of x, one of WaveShuffle, WaveShuffleXor, WaveShuffleUp, WaveShuffleDown, at the native tier.
+fn xpu_wave_shuffle_i32(x: i32, a: u32, op: u32) -> i32 {
+    let xpu_t1 = xpu_lidx - xpu_sgid;
+    var xpu_t2: u32;
+    var xpu_t3: bool = true;
+    if op == 9u {
+        xpu_t2 = a % xpu_sgsize;
+    } else if op == 10u {
+        xpu_t2 = xpu_sgid ^ (a % xpu_sgsize);
+    } else if op == 11u {
+        xpu_t3 = a <= xpu_sgid;
+        xpu_t2 = select(xpu_sgid, xpu_sgid - a, xpu_t3);
+    } else {
+        xpu_t3 = a < (xpu_sgsize - xpu_sgid);
+        xpu_t2 = select(xpu_sgid, xpu_sgid + a, xpu_t3);
+    }
+    let xpu_t4 = subgroupShuffle(x, xpu_t2);
+    return select(x, xpu_t4, xpu_t3 && ((xpu_t1 + xpu_t2) < 100u));
+}
+
+// xpu_wave_shuffle_u32 is the verb op of x, one of WaveShuffle, at the native tier.
+fn xpu_wave_shuffle_u32(x: u32, a: u32, op: u32) -> u32 {
+    let xpu_t1 = xpu_lidx - xpu_sgid;
+    var xpu_t2: u32;
+    xpu_t2 = a % xpu_sgsize;
+    let xpu_t3 = subgroupShuffle(x, xpu_t2);
+    return select(x, xpu_t3, (xpu_t1 + xpu_t2) < 100u);
+}
 
 // main is kernel WaveAgnostic, block 100x1x1.
 @compute @workgroup_size(100, 1, 1)
 fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) lidx: u32, @builtin(subgroup_invocation_id) sgid: u32, @builtin(subgroup_size) sgsize: u32) {
+    xpu_lidx = lidx;
+    xpu_sgid = sgid;
+    xpu_sgsize = sgsize;
     let v_g: u32 = gid.x;
     let v_a: i32 = b_xi[v_g];
     let v_u: u32 = b_xu[v_g];
     let v_f: f32 = b_xf[v_g];
     let v_k: u32 = b_sel[v_g];
     let v_p: bool = ((v_u % 4u) != 0u) || ((wid.x % 2u) == 0u);
-    var v_s0: i32;
-    let xpu_t1 = lidx - sgid;
-    v_s0 = subgroupAdd(v_a);
-    var v_s1: i32;
-    let xpu_t2 = lidx - sgid;
-    v_s1 = subgroupMin(v_a);
-    var v_s2: i32;
-    let xpu_t3 = lidx - sgid;
-    v_s2 = subgroupMax(v_a);
-    var v_s3: i32;
-    let xpu_t4 = lidx - sgid;
-    v_s3 = subgroupInclusiveAdd(v_a);
-    var v_s4: i32;
-    let xpu_t5 = lidx - sgid;
-    v_s4 = subgroupExclusiveAdd(v_a);
-    var v_s5: i32;
-    let xpu_t6 = lidx - sgid;
-    let xpu_t7 = xpu_u.p_bl;
-    let xpu_t8 = xpu_t7 % sgsize;
-    let xpu_t9 = subgroupShuffle(v_a, xpu_t8);
-    v_s5 = select(v_a, xpu_t9, true && ((xpu_t6 + xpu_t8) < 100u));
-    var v_s6: i32;
-    let xpu_t10 = lidx - sgid;
-    let xpu_t11 = v_k % sgsize;
-    let xpu_t12 = subgroupShuffle(v_a, xpu_t11);
-    v_s6 = select(v_a, xpu_t12, true && ((xpu_t10 + xpu_t11) < 100u));
-    var v_s7: i32;
-    let xpu_t13 = lidx - sgid;
-    let xpu_t14 = xpu_u.p_m;
-    let xpu_t15 = sgid ^ (xpu_t14 % sgsize);
-    let xpu_t16 = subgroupShuffle(v_a, xpu_t15);
-    v_s7 = select(v_a, xpu_t16, true && ((xpu_t13 + xpu_t15) < 100u));
-    var v_s8: i32;
-    let xpu_t17 = lidx - sgid;
-    let xpu_t18 = xpu_u.p_d;
-    let xpu_t19 = xpu_t18 <= sgid;
-    let xpu_t20 = select(sgid, sgid - xpu_t18, xpu_t18 <= sgid);
-    let xpu_t21 = subgroupShuffle(v_a, xpu_t20);
-    v_s8 = select(v_a, xpu_t21, xpu_t19 && ((xpu_t17 + xpu_t20) < 100u));
-    var v_s9: i32;
-    let xpu_t22 = lidx - sgid;
-    let xpu_t23 = xpu_u.p_d;
-    let xpu_t24 = xpu_t23 < (sgsize - sgid);
-    let xpu_t25 = select(sgid, sgid + xpu_t23, xpu_t23 < (sgsize - sgid));
-    let xpu_t26 = subgroupShuffle(v_a, xpu_t25);
-    v_s9 = select(v_a, xpu_t26, xpu_t24 && ((xpu_t22 + xpu_t25) < 100u));
+    var v_s0: i32 = subgroupAdd(v_a);
+    var v_s1: i32 = subgroupMin(v_a);
+    var v_s2: i32 = subgroupMax(v_a);
+    var v_s3: i32 = subgroupInclusiveAdd(v_a);
+    var v_s4: i32 = subgroupExclusiveAdd(v_a);
+    var v_s5: i32 = xpu_wave_shuffle_i32(v_a, xpu_u.p_bl, 9u);
+    var v_s6: i32 = xpu_wave_shuffle_i32(v_a, v_k, 9u);
+    var v_s7: i32 = xpu_wave_shuffle_i32(v_a, xpu_u.p_m, 10u);
+    var v_s8: i32 = xpu_wave_shuffle_i32(v_a, xpu_u.p_d, 11u);
+    var v_s9: i32 = xpu_wave_shuffle_i32(v_a, xpu_u.p_d, 12u);
     let v_tmp: u32 = v_g * 10u;
     let v_tmp_1: u32 = (v_g * 10u) + 1u;
     let v_tmp_2: u32 = (v_g * 10u) + 2u;
@@ -14327,38 +10582,15 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(workgroup_id) wi
     b_oi[v_tmp_12] = v_tmp_17;
     b_oi[v_tmp_13] = v_tmp_18;
     b_oi[v_tmp_14] = v_tmp_19;
-    var v_u0: u32;
-    let xpu_t27 = lidx - sgid;
-    v_u0 = subgroupAdd(v_u);
-    var v_u1: u32;
-    let xpu_t28 = lidx - sgid;
-    v_u1 = subgroupMin(v_u);
-    var v_u2: u32;
-    let xpu_t29 = lidx - sgid;
-    v_u2 = subgroupMax(v_u);
-    var v_u3: u32;
-    let xpu_t30 = lidx - sgid;
-    v_u3 = subgroupInclusiveAdd(v_u);
-    var v_u4: u32;
-    let xpu_t31 = lidx - sgid;
-    v_u4 = subgroupExclusiveAdd(v_u);
-    var v_u5: u32;
-    let xpu_t32 = lidx - sgid;
-    let xpu_t33 = v_k % sgsize;
-    let xpu_t34 = subgroupShuffle(v_u, xpu_t33);
-    v_u5 = select(v_u, xpu_t34, true && ((xpu_t32 + xpu_t33) < 100u));
-    var v_u6: u32;
-    let xpu_t35 = select(0u, 1u, v_p);
-    let xpu_t36 = lidx - sgid;
-    v_u6 = subgroupBallot(xpu_t35 != 0u).x;
-    var v_any: bool;
-    let xpu_t37 = select(0u, 1u, v_p);
-    let xpu_t38 = lidx - sgid;
-    v_any = subgroupAny(xpu_t37 != 0u);
-    var v_all: bool;
-    let xpu_t39 = select(0u, 1u, v_p);
-    let xpu_t40 = lidx - sgid;
-    v_all = subgroupAll(xpu_t39 != 0u);
+    var v_u0: u32 = subgroupAdd(v_u);
+    var v_u1: u32 = subgroupMin(v_u);
+    var v_u2: u32 = subgroupMax(v_u);
+    var v_u3: u32 = subgroupInclusiveAdd(v_u);
+    var v_u4: u32 = subgroupExclusiveAdd(v_u);
+    var v_u5: u32 = xpu_wave_shuffle_u32(v_u, v_k, 9u);
+    var v_u6: u32 = subgroupBallot(v_p).x;
+    var v_any: bool = subgroupAny(v_p);
+    var v_all: bool = subgroupAll(v_p);
     let v_tmp_20: u32 = v_g * 11u;
     let v_tmp_21: u32 = (v_g * 11u) + 1u;
     let v_tmp_22: u32 = (v_g * 11u) + 2u;
@@ -14396,27 +10628,12 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(workgroup_id) wi
     let v_tmp_39: u32 = sgsize;
     b_ou[v_tmp_36] = v_tmp_38;
     b_ou[v_tmp_37] = v_tmp_39;
-    var v_f0: f32;
-    let xpu_t41 = lidx - sgid;
-    v_f0 = subgroupAdd(v_f);
-    var v_f1: f32;
-    let xpu_t42 = lidx - sgid;
-    v_f1 = subgroupMin(v_f);
-    var v_f2: f32;
-    let xpu_t43 = lidx - sgid;
-    v_f2 = subgroupMax(v_f);
-    var v_f3: f32;
-    let xpu_t44 = lidx - sgid;
-    v_f3 = subgroupInclusiveAdd(v_f);
-    var v_f4: f32;
-    let xpu_t45 = lidx - sgid;
-    v_f4 = subgroupExclusiveAdd(v_f);
-    var v_f5: f32;
-    let xpu_t46 = lidx - sgid;
-    let xpu_t47 = xpu_u.p_m;
-    let xpu_t48 = sgid ^ (xpu_t47 % sgsize);
-    let xpu_t49 = subgroupShuffle(v_f, xpu_t48);
-    v_f5 = select(v_f, xpu_t49, true && ((xpu_t46 + xpu_t48) < 100u));
+    var v_f0: f32 = subgroupAdd(v_f);
+    var v_f1: f32 = subgroupMin(v_f);
+    var v_f2: f32 = subgroupMax(v_f);
+    var v_f3: f32 = subgroupInclusiveAdd(v_f);
+    var v_f4: f32 = subgroupExclusiveAdd(v_f);
+    var v_f5: f32 = xpu_wave_shuffle_f32(v_f, xpu_u.p_m, 10u);
     let v_tmp_40: u32 = v_g * 6u;
     let v_tmp_41: u32 = (v_g * 6u) + 1u;
     let v_tmp_42: u32 = (v_g * 6u) + 2u;

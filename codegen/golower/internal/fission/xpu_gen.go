@@ -2901,7 +2901,7 @@ var WaveInLoopKernel = gpu.Register(&gpu.KernelSpec{
 	Manifests: []gpu.Manifest{
 		{
 			Kernel: "github.com/goxpu/xpu/codegen/golower/internal/fission.WaveInLoop", Backend: "webgpu", Target: "wgsl",
-			Hash:        "sha256:a6f95777bf8716a845c079f229bf306ac891840aae93aec9a8f9f4efea26f8cb",
+			Hash:        "sha256:d76a412f3bc4be7f8417bcce3e4953df7015aa09021dd5a40a05a8e5852a7f2d",
 			Codegen:     "xpu-gen/1",
 			Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
 			SharedBytes: 256, StorageBindings: 2, UniformBytes: 0,
@@ -2912,8 +2912,8 @@ var WaveInLoopKernel = gpu.Register(&gpu.KernelSpec{
 			},
 			WaveOps: true,
 			WaveVariants: []gpu.ManifestVariant{
-				{Tier: "native", SubgroupMin: 4, SubgroupMax: 128, Width: 0, Hash: "sha256:2eac1a33c746c386deafb7d77e2cccc1af2bbe41a48a200c37235e39e16c5231"},
-				{Tier: "emulated", SubgroupMin: 0, SubgroupMax: 0, Width: 32, Hash: "sha256:a6f95777bf8716a845c079f229bf306ac891840aae93aec9a8f9f4efea26f8cb"},
+				{Tier: "native", SubgroupMin: 4, SubgroupMax: 128, Width: 0, Hash: "sha256:f196ad6f398a5ca8aa6b30fa5409ee8fb44a8636155e66961115d1196be60b28"},
+				{Tier: "emulated", SubgroupMin: 0, SubgroupMax: 0, Width: 32, Hash: "sha256:d76a412f3bc4be7f8417bcce3e4953df7015aa09021dd5a40a05a8e5852a7f2d"},
 			},
 			NativeOps: []string{"workgroupBarrier"},
 		},
@@ -2950,10 +2950,36 @@ const waveInLoopWGSL = `struct S_Pair {
 @group(0) @binding(1) var<storage, read> b_in: array<u32>;
 var<workgroup> s_s: array<u32, 64>;
 var<workgroup> xpu_wave: array<u32, 64>;
+var<private> xpu_lidx: u32;
+
+// xpu_wave_reduce_u32 is the verb op of x, one of WaveSum, at the emulated tier.
+fn xpu_wave_reduce_u32(x: u32, op: u32) -> u32 {
+    let xpu_t1 = xpu_lidx % 32u;
+    let xpu_t2 = xpu_lidx - xpu_t1;
+    workgroupBarrier();
+    xpu_wave[xpu_lidx] = x;
+    workgroupBarrier();
+    var xpu_t3: u32 = u32();
+    var xpu_t4: u32 = 0u;
+    loop {
+        if xpu_t4 >= 32u {
+            break;
+        }
+        let xpu_t5 = xpu_wave[xpu_t2 + xpu_t4];
+        if (xpu_t2 + xpu_t4) < 64u {
+            xpu_t3 = xpu_t3 + xpu_t5;
+        }
+        continuing {
+            xpu_t4 = xpu_t4 + 1u;
+        }
+    }
+    return xpu_t3;
+}
 
 // main is kernel WaveInLoop, block 64x1x1.
 @compute @workgroup_size(64, 1, 1)
 fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(local_invocation_id) lid: vec3<u32>, @builtin(local_invocation_index) lidx: u32) {
+    xpu_lidx = lidx;
     let v_l: u32 = lid.x;
     var v_lit: S_Pair;
     v_lit = S_Pair();
@@ -2967,28 +2993,7 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(local_invocation
     for (var v_m: u32 = 0u; v_m < 2u; v_m = v_m + 1u) {
         s_s[v_l] = v_b.m_X + v_a[v_m];
         workgroupBarrier();
-        var v_w: u32;
-        let xpu_t1 = s_s[(v_l + 1u) % 64u] + v_a[1u];
-        let xpu_t2 = lidx % 32u;
-        let xpu_t3 = lidx - xpu_t2;
-        workgroupBarrier();
-        xpu_wave[lidx] = xpu_t1;
-        workgroupBarrier();
-        var xpu_t4: u32 = u32();
-        var xpu_t5: u32 = 0u;
-        loop {
-            if xpu_t5 >= 32u {
-                break;
-            }
-            let xpu_t6 = xpu_wave[xpu_t3 + xpu_t5];
-            if (xpu_t3 + xpu_t5) < 64u {
-                xpu_t4 = xpu_t4 + xpu_t6;
-            }
-            continuing {
-                xpu_t5 = xpu_t5 + 1u;
-            }
-        }
-        v_w = xpu_t4;
+        var v_w: u32 = xpu_wave_reduce_u32(s_s[(v_l + 1u) % 64u] + v_a[1u], 0u);
         v_b.m_Y = v_b.m_Y + v_w;
         v_a[0u] = v_b.m_Y ^ v_m;
         workgroupBarrier();
@@ -3011,7 +3016,7 @@ var<workgroup> s_s: array<u32, 64>;
 
 // main is kernel WaveInLoop, block 64x1x1.
 @compute @workgroup_size(64, 1, 1)
-fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(local_invocation_id) lid: vec3<u32>, @builtin(local_invocation_index) lidx: u32, @builtin(subgroup_invocation_id) sgid: u32, @builtin(subgroup_size) sgsize: u32) {
+fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(local_invocation_id) lid: vec3<u32>) {
     let v_l: u32 = lid.x;
     var v_lit: S_Pair;
     v_lit = S_Pair();
@@ -3025,10 +3030,7 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(local_invocation
     for (var v_m: u32 = 0u; v_m < 2u; v_m = v_m + 1u) {
         s_s[v_l] = v_b.m_X + v_a[v_m];
         workgroupBarrier();
-        var v_w: u32;
-        let xpu_t1 = s_s[(v_l + 1u) % 64u] + v_a[1u];
-        let xpu_t2 = lidx - sgid;
-        v_w = subgroupAdd(xpu_t1);
+        var v_w: u32 = subgroupAdd(s_s[(v_l + 1u) % 64u] + v_a[1u]);
         v_b.m_Y = v_b.m_Y + v_w;
         v_a[0u] = v_b.m_Y ^ v_m;
         workgroupBarrier();
