@@ -115,7 +115,7 @@ type lowerer struct {
 	structOrder  []*wgsl.Struct
 	globalDecls  []wgsl.Decl // bindings, uniform struct and workgroup arrays
 	helpers      map[string]*wgsl.Func
-	waveOps      map[string]opSet // the verbs each wave helper serves (waveUses)
+	waveOps      map[string]opSet     // the verbs each wave helper serves (waveUses)
 	fault        bool                 // a helper records faults: the fault word is declared
 	faultBinding int                  // the binding of the fault word
 	builtin      map[string]bool      // entry-point builtins the kernel body reads
