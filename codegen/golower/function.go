@@ -22,7 +22,7 @@ func (g *gen) function() {
 		name := "p_" + p.Name
 		names = append(names, name)
 		if p.Kind == ir.BufferParam {
-			g.line("%s := %s.CPUView[%s](b.Buffers[%d])", name, g.gpu, typeName(p.Type), p.Binding)
+			g.pure("%s := %s.CPUView[%s](b.Buffers[%d])", name, g.gpu, typeName(p.Type), p.Binding)
 		} else {
 			g.line("%s := %s.CPUUniform[%s](b.Uniforms, %d)", name, g.gpu, typeName(p.Type), p.Binding)
 		}
@@ -45,16 +45,18 @@ func (g *gen) function() {
 	if g.done {
 		g.line("var done [%d]bool", bn)
 	}
-	g.line("gx0, gy0, gz0 := b.Group.X*%d, b.Group.Y*%d, b.Group.Z*%d", g.size[0], g.size[1], g.size[2])
-	names = append(names, "gx0", "gy0", "gz0")
+	for i, axis := range []string{"X", "Y", "Z"} {
+		g.pure("g%s0 := b.Group.%s*%d", "xyz"[i:i+1], axis, g.size[i])
+		names = append(names, "g"+"xyz"[i:i+1]+"0")
+	}
 	for i, axis := range []string{"ly", "lz"} {
 		if g.size[i+1] == 1 {
-			g.line("var %s uint32", axis)
+			g.pure("var %s uint32", axis)
 			names = append(names, axis)
 		}
 	}
-	g.line("stop := b.Stopping()")
-	g.line("_, _ = b, stop")
+	g.pure("stop := b.Stopping()")
+	names = append(names, "stop")
 	for _, n := range names {
 		g.line("_ = %s", n)
 	}
@@ -101,7 +103,6 @@ func (g *gen) deviceFunc(f *ir.Func) {
 	g.line("f_%s := func(%s)%s {", f.Name, strings.Join(params, ", "), result)
 	g.nest(func() {
 		g.inFunc = true
-		g.line("_, _, _ = lx, ly, lz")
 		g.stmts(f.Body.Stmts)
 		if n := len(f.Body.Stmts); f.Result != nil && (n == 0 || !isReturn(f.Body.Stmts[n-1])) {
 			g.line("panic(%q)", "xpu: device function "+f.GoName+" ended without a return")
@@ -204,9 +205,9 @@ func (g *gen) itemsIn(body string, label bool, lo, hi string) {
 	g.line("for lx := %s; lx < %s; lx++ {", lo, hi)
 	g.nest(func() {
 		if g.size[1] == 1 && g.size[2] == 1 {
-			g.line("li := lx")
+			g.pure("li := lx")
 		} else {
-			g.line("li := lx + %d*ly + %d*lz", g.size[0], g.size[0]*g.size[1])
+			g.pure("li := lx + %d*ly + %d*lz", g.size[0], g.size[0]*g.size[1])
 		}
 		g.line("_ = li")
 		if g.done {
@@ -234,7 +235,7 @@ func (g *gen) loadCross(vars []*ir.Var) {
 			g.line("}")
 			continue
 		}
-		g.line("%s := a_%s[li]", varName(v), v.Name)
+		g.pure("%s := a_%s[li]", varName(v), v.Name)
 		g.line("_ = %s", varName(v))
 	}
 }

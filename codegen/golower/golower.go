@@ -53,7 +53,7 @@ func Generate(k *ir.Kernel, fn string, imp Imports) (string, error) {
 	if g.err != nil {
 		return "", g.err
 	}
-	return g.out.String(), nil
+	return tidy(g.out.String()), nil
 }
 
 // gen holds the state of one kernel's lowering.
@@ -107,6 +107,13 @@ func (g *gen) line(format string, args ...any) {
 	}
 	fmt.Fprintf(&g.out, format, args...)
 	g.out.WriteByte('\n')
+}
+
+// pure writes a line that declares one variable from an expression
+// without effects: the function drops it when nothing else in its block
+// names the variable (see dropUnused).
+func (g *gen) pure(format string, args ...any) {
+	g.line(format+pureMark, args...)
 }
 
 // blockCount is the number of work-items of a block.

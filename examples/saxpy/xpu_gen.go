@@ -36,7 +36,7 @@ var SaxpyKernel = gpu.Register(&gpu.KernelSpec{
 		},
 		{
 			Kernel: "github.com/goxpu/xpu/examples/saxpy.Saxpy", Backend: "cpu", Target: "go",
-			Hash:        "sha256:37b964222b37ed8f1a9c76ce67bd18858ac187eaeec6a4dc558391b5d52e6803",
+			Hash:        "sha256:8624d4c510e56d99c7b93efe4af10a5cd0a11c4d8d5ea2e292961b4ed26954d3",
 			Codegen:     "xpu-gen/1",
 			Block:       xpu.Dim3{X: 256, Y: 1, Z: 1},
 			SharedBytes: 0, StorageBindings: 2, UniformBytes: 16,
@@ -83,25 +83,10 @@ func saxpyCPU(b *gpu.CPUBlock) {
 	p_x := gpu.CPUView[float32](b.Buffers[1])
 	p_a := gpu.CPUUniform[float32](b.Uniforms, 0)
 	p_n := gpu.CPUUniform[uint32](b.Uniforms, 4)
-	gx0, gy0, gz0 := b.Group.X*256, b.Group.Y*1, b.Group.Z*1
-	var ly uint32
-	var lz uint32
-	stop := b.Stopping()
-	_, _ = b, stop
-	_ = p_y
-	_ = p_x
-	_ = p_a
-	_ = p_n
-	_ = gx0
-	_ = gy0
-	_ = gz0
-	_ = ly
-	_ = lz
+	gx0 := b.Group.X * 256
 	{
-		lx, li := uint32(0), uint32(0)
-		_, _ = lx, li
+		lx := uint32(0)
 		var v_i uint32 = (gx0 + lx)
-		_ = v_i
 		// The guard (v_i < p_n) holds for the lanes lo <= lx < hi; gok: v_i
 		// steps by one from lane to lane without wrapping.
 		lo, hi, gok := uint32(0), uint32(0), false
@@ -119,11 +104,7 @@ func saxpyCPU(b *gpu.CPUBlock) {
 		}
 		if gok && w0 != nil && w1 != nil && hi <= 256 {
 			for lx := lo; lx < hi; lx++ {
-				li := lx
-				_ = li
 				{
-					var v_i uint32 = (gx0 + lx)
-					_ = v_i
 					{ // (v_i < p_n) holds for lo <= lx < hi
 						w0[lx] = ((p_a * w1[lx]) + w0[lx])
 					}
@@ -131,11 +112,8 @@ func saxpyCPU(b *gpu.CPUBlock) {
 			}
 		} else if gok {
 			for lx := lo; lx < hi; lx++ {
-				li := lx
-				_ = li
 				{
 					var v_i uint32 = (gx0 + lx)
-					_ = v_i
 					{ // (v_i < p_n) holds for lo <= lx < hi
 						p_y[v_i] = ((p_a * p_x[v_i]) + p_y[v_i])
 					}
@@ -143,11 +121,8 @@ func saxpyCPU(b *gpu.CPUBlock) {
 			}
 		} else {
 			for lx := uint32(0); lx < 256; lx++ {
-				li := lx
-				_ = li
 				{
 					var v_i uint32 = (gx0 + lx)
-					_ = v_i
 					if v_i < p_n {
 						p_y[v_i] = ((p_a * p_x[v_i]) + p_y[v_i])
 					}

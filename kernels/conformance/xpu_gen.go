@@ -40,7 +40,7 @@ var AtomicAddKernel = gpu.Register(&gpu.KernelSpec{
 		},
 		{
 			Kernel: "github.com/goxpu/xpu/kernels/conformance.AtomicAdd", Backend: "cpu", Target: "go",
-			Hash:        "sha256:df78acad05c942416520508f27983be3f498f0bc886446eb2ecca3aebf122bcc",
+			Hash:        "sha256:6760fdac575c90006ae808f66ade5d5740a9bd9442aa8cc83faec64084e39059",
 			Codegen:     "xpu-gen/1",
 			Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
 			SharedBytes: 0, StorageBindings: 4, UniformBytes: 16,
@@ -94,26 +94,10 @@ func atomicAddCPU(b *gpu.CPUBlock) {
 	p_tickets := gpu.CPUView[uint32](b.Buffers[2])
 	p_in := gpu.CPUView[int32](b.Buffers[3])
 	p_n := gpu.CPUUniform[uint32](b.Uniforms, 0)
-	gx0, gy0, gz0 := b.Group.X*64, b.Group.Y*1, b.Group.Z*1
-	var ly uint32
-	var lz uint32
-	stop := b.Stopping()
-	_, _ = b, stop
-	_ = p_sum
-	_ = p_count
-	_ = p_tickets
-	_ = p_in
-	_ = p_n
-	_ = gx0
-	_ = gy0
-	_ = gz0
-	_ = ly
-	_ = lz
+	gx0 := b.Group.X * 64
 	{
-		lx, li := uint32(0), uint32(0)
-		_, _ = lx, li
+		lx := uint32(0)
 		var v_i uint32 = (gx0 + lx)
-		_ = v_i
 		var w0 *[64]int32
 		if o := v_i; o <= 4294967232 && uint64(o)+64 <= uint64(len(p_in)) {
 			w0 = (*[64]int32)(p_in[o : uint64(o)+64])
@@ -121,33 +105,25 @@ func atomicAddCPU(b *gpu.CPUBlock) {
 		if w0 != nil {
 		items0w:
 			for lx := uint32(0); lx < 64; lx++ {
-				li := lx
-				_ = li
 				var v_i uint32 = (gx0 + lx)
-				_ = v_i
 				if v_i >= p_n {
 					continue items0w
 				}
 				xpu.AtomicAdd(&p_sum[uint32(0)], w0[lx])
 				xpu.AtomicAdd(&p_sum[(uint32(1)+(v_i%uint32(3)))], (-w0[lx]))
 				var v_k uint32 = xpu.AtomicAdd(&p_count[uint32(0)], uint32(1))
-				_ = v_k
 				p_tickets[v_k] = uint32(1)
 			}
 		} else {
 		items0:
 			for lx := uint32(0); lx < 64; lx++ {
-				li := lx
-				_ = li
 				var v_i uint32 = (gx0 + lx)
-				_ = v_i
 				if v_i >= p_n {
 					continue items0
 				}
 				xpu.AtomicAdd(&p_sum[uint32(0)], p_in[v_i])
 				xpu.AtomicAdd(&p_sum[(uint32(1)+(v_i%uint32(3)))], (-p_in[v_i]))
 				var v_k uint32 = xpu.AtomicAdd(&p_count[uint32(0)], uint32(1))
-				_ = v_k
 				p_tickets[v_k] = uint32(1)
 			}
 		}
@@ -183,7 +159,7 @@ var AtomicAddFloatKernel = gpu.Register(&gpu.KernelSpec{
 		},
 		{
 			Kernel: "github.com/goxpu/xpu/kernels/conformance.AtomicAddFloat", Backend: "cpu", Target: "go",
-			Hash:        "sha256:56c1e497075de4e10fece7f26315a06e019f07ce500077009240bca8d4588d68",
+			Hash:        "sha256:ae5e13e4ea765f638dd45b674cf10be2c65dc7de96a12696fb7738528a40f69b",
 			Codegen:     "xpu-gen/1",
 			Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
 			SharedBytes: 0, StorageBindings: 2, UniformBytes: 16,
@@ -238,24 +214,10 @@ func atomicAddFloatCPU(b *gpu.CPUBlock) {
 	p_sums := gpu.CPUView[float32](b.Buffers[0])
 	p_in := gpu.CPUView[float32](b.Buffers[1])
 	p_n := gpu.CPUUniform[uint32](b.Uniforms, 0)
-	gx0, gy0, gz0 := b.Group.X*64, b.Group.Y*1, b.Group.Z*1
-	var ly uint32
-	var lz uint32
-	stop := b.Stopping()
-	_, _ = b, stop
-	_ = p_sums
-	_ = p_in
-	_ = p_n
-	_ = gx0
-	_ = gy0
-	_ = gz0
-	_ = ly
-	_ = lz
+	gx0 := b.Group.X * 64
 	{
-		lx, li := uint32(0), uint32(0)
-		_, _ = lx, li
+		lx := uint32(0)
 		var v_i uint32 = (gx0 + lx)
-		_ = v_i
 		// The guard (v_i < p_n) holds for the lanes lo <= lx < hi; gok: v_i
 		// steps by one from lane to lane without wrapping.
 		lo, hi, gok := uint32(0), uint32(0), false
@@ -269,11 +231,8 @@ func atomicAddFloatCPU(b *gpu.CPUBlock) {
 		}
 		if gok && w0 != nil && hi <= 64 {
 			for lx := lo; lx < hi; lx++ {
-				li := lx
-				_ = li
 				{
 					var v_i uint32 = (gx0 + lx)
-					_ = v_i
 					{ // (v_i < p_n) holds for lo <= lx < hi
 						xpu.AtomicAddFloat32(&p_sums[(v_i%uint32(8))], w0[lx])
 					}
@@ -281,11 +240,8 @@ func atomicAddFloatCPU(b *gpu.CPUBlock) {
 			}
 		} else if gok {
 			for lx := lo; lx < hi; lx++ {
-				li := lx
-				_ = li
 				{
 					var v_i uint32 = (gx0 + lx)
-					_ = v_i
 					{ // (v_i < p_n) holds for lo <= lx < hi
 						xpu.AtomicAddFloat32(&p_sums[(v_i%uint32(8))], p_in[v_i])
 					}
@@ -293,11 +249,8 @@ func atomicAddFloatCPU(b *gpu.CPUBlock) {
 			}
 		} else {
 			for lx := uint32(0); lx < 64; lx++ {
-				li := lx
-				_ = li
 				{
 					var v_i uint32 = (gx0 + lx)
-					_ = v_i
 					if v_i < p_n {
 						xpu.AtomicAddFloat32(&p_sums[(v_i%uint32(8))], p_in[v_i])
 					}
@@ -340,7 +293,7 @@ var AtomicBitsKernel = gpu.Register(&gpu.KernelSpec{
 		},
 		{
 			Kernel: "github.com/goxpu/xpu/kernels/conformance.AtomicBits", Backend: "cpu", Target: "go",
-			Hash:        "sha256:c3ee9c126c97bb986a3a542c1fcb7fb2060a976138d65ed9f2a8a67ce3d49682",
+			Hash:        "sha256:70ccdb52821e6cc26037b46385115b4fce28753899d2616c87444d40a5114a47",
 			Codegen:     "xpu-gen/1",
 			Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
 			SharedBytes: 0, StorageBindings: 4, UniformBytes: 16,
@@ -396,26 +349,10 @@ func atomicBitsCPU(b *gpu.CPUBlock) {
 	p_a := gpu.CPUView[int32](b.Buffers[2])
 	p_b := gpu.CPUView[uint32](b.Buffers[3])
 	p_n := gpu.CPUUniform[uint32](b.Uniforms, 0)
-	gx0, gy0, gz0 := b.Group.X*64, b.Group.Y*1, b.Group.Z*1
-	var ly uint32
-	var lz uint32
-	stop := b.Stopping()
-	_, _ = b, stop
-	_ = p_ints
-	_ = p_uints
-	_ = p_a
-	_ = p_b
-	_ = p_n
-	_ = gx0
-	_ = gy0
-	_ = gz0
-	_ = ly
-	_ = lz
+	gx0 := b.Group.X * 64
 	{
-		lx, li := uint32(0), uint32(0)
-		_, _ = lx, li
+		lx := uint32(0)
 		var v_i uint32 = (gx0 + lx)
-		_ = v_i
 		var w0 *[64]int32
 		if o := v_i; o <= 4294967232 && uint64(o)+64 <= uint64(len(p_a)) {
 			w0 = (*[64]int32)(p_a[o : uint64(o)+64])
@@ -427,10 +364,7 @@ func atomicBitsCPU(b *gpu.CPUBlock) {
 		if w0 != nil && w1 != nil {
 		items0w:
 			for lx := uint32(0); lx < 64; lx++ {
-				li := lx
-				_ = li
 				var v_i uint32 = (gx0 + lx)
-				_ = v_i
 				if v_i >= p_n {
 					continue items0w
 				}
@@ -444,10 +378,7 @@ func atomicBitsCPU(b *gpu.CPUBlock) {
 		} else {
 		items0:
 			for lx := uint32(0); lx < 64; lx++ {
-				li := lx
-				_ = li
 				var v_i uint32 = (gx0 + lx)
-				_ = v_i
 				if v_i >= p_n {
 					continue items0
 				}
@@ -497,7 +428,7 @@ var AtomicCompareExchangeKernel = gpu.Register(&gpu.KernelSpec{
 		},
 		{
 			Kernel: "github.com/goxpu/xpu/kernels/conformance.AtomicCompareExchange", Backend: "cpu", Target: "go",
-			Hash:        "sha256:0894c7889b0e0bb31b506a54ca912f89bd70962b8ac746dbdf41aca8c11e761c",
+			Hash:        "sha256:7b328bc3a27cd637ec5bdc8c56881b64892363bddb171dfbc75622e3170f3286",
 			Codegen:     "xpu-gen/1",
 			Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
 			SharedBytes: 0, StorageBindings: 5, UniformBytes: 16,
@@ -566,27 +497,10 @@ func atomicCompareExchangeCPU(b *gpu.CPUBlock) {
 	p_expect := gpu.CPUView[int32](b.Buffers[3])
 	p_next := gpu.CPUView[int32](b.Buffers[4])
 	p_n := gpu.CPUUniform[uint32](b.Uniforms, 0)
-	gx0, gy0, gz0 := b.Group.X*64, b.Group.Y*1, b.Group.Z*1
-	var ly uint32
-	var lz uint32
-	stop := b.Stopping()
-	_, _ = b, stop
-	_ = p_slots
-	_ = p_found
-	_ = p_swapped
-	_ = p_expect
-	_ = p_next
-	_ = p_n
-	_ = gx0
-	_ = gy0
-	_ = gz0
-	_ = ly
-	_ = lz
+	gx0 := b.Group.X * 64
 	{
-		lx, li := uint32(0), uint32(0)
-		_, _ = lx, li
+		lx := uint32(0)
 		var v_i uint32 = (gx0 + lx)
-		_ = v_i
 		var w0 *[64]int32
 		if o := v_i; o <= 4294967232 && uint64(o)+64 <= uint64(len(p_expect)) {
 			w0 = (*[64]int32)(p_expect[o : uint64(o)+64])
@@ -606,15 +520,11 @@ func atomicCompareExchangeCPU(b *gpu.CPUBlock) {
 		if w0 != nil && w1 != nil && w2 != nil && w3 != nil {
 		items0w:
 			for lx := uint32(0); lx < 64; lx++ {
-				li := lx
-				_ = li
 				var v_i uint32 = (gx0 + lx)
-				_ = v_i
 				if v_i >= p_n {
 					continue items0w
 				}
 				var v_v int32 = xpu.AtomicCompareExchange(&p_slots[v_i], w0[lx], w1[lx])
-				_ = v_v
 				w2[lx] = v_v
 				w3[lx] = uint32(0)
 				if v_v == w0[lx] {
@@ -624,15 +534,11 @@ func atomicCompareExchangeCPU(b *gpu.CPUBlock) {
 		} else {
 		items0:
 			for lx := uint32(0); lx < 64; lx++ {
-				li := lx
-				_ = li
 				var v_i uint32 = (gx0 + lx)
-				_ = v_i
 				if v_i >= p_n {
 					continue items0
 				}
 				var v_v int32 = xpu.AtomicCompareExchange(&p_slots[v_i], p_expect[v_i], p_next[v_i])
-				_ = v_v
 				p_found[v_i] = v_v
 				p_swapped[v_i] = uint32(0)
 				if v_v == p_expect[v_i] {
@@ -674,7 +580,7 @@ var AtomicExchangeKernel = gpu.Register(&gpu.KernelSpec{
 		},
 		{
 			Kernel: "github.com/goxpu/xpu/kernels/conformance.AtomicExchange", Backend: "cpu", Target: "go",
-			Hash:        "sha256:d7ad86252acff2fee01cc014f78a1b5074dec8014bc24c0342f2e6a0f00ba0db",
+			Hash:        "sha256:d7bfd47ff9245ec7dd81bf5aecd01a03d4777638664dbe868dcb2816ce7cdc0b",
 			Codegen:     "xpu-gen/1",
 			Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
 			SharedBytes: 0, StorageBindings: 3, UniformBytes: 16,
@@ -722,25 +628,10 @@ func atomicExchangeCPU(b *gpu.CPUBlock) {
 	p_old := gpu.CPUView[uint32](b.Buffers[1])
 	p_in := gpu.CPUView[uint32](b.Buffers[2])
 	p_n := gpu.CPUUniform[uint32](b.Uniforms, 0)
-	gx0, gy0, gz0 := b.Group.X*64, b.Group.Y*1, b.Group.Z*1
-	var ly uint32
-	var lz uint32
-	stop := b.Stopping()
-	_, _ = b, stop
-	_ = p_slots
-	_ = p_old
-	_ = p_in
-	_ = p_n
-	_ = gx0
-	_ = gy0
-	_ = gz0
-	_ = ly
-	_ = lz
+	gx0 := b.Group.X * 64
 	{
-		lx, li := uint32(0), uint32(0)
-		_, _ = lx, li
+		lx := uint32(0)
 		var v_i uint32 = (gx0 + lx)
-		_ = v_i
 		var w0 *[64]uint32
 		if o := v_i; o <= 4294967232 && uint64(o)+64 <= uint64(len(p_old)) {
 			w0 = (*[64]uint32)(p_old[o : uint64(o)+64])
@@ -752,10 +643,7 @@ func atomicExchangeCPU(b *gpu.CPUBlock) {
 		if w0 != nil && w1 != nil {
 		items0w:
 			for lx := uint32(0); lx < 64; lx++ {
-				li := lx
-				_ = li
 				var v_i uint32 = (gx0 + lx)
-				_ = v_i
 				if v_i >= p_n {
 					continue items0w
 				}
@@ -764,10 +652,7 @@ func atomicExchangeCPU(b *gpu.CPUBlock) {
 		} else {
 		items0:
 			for lx := uint32(0); lx < 64; lx++ {
-				li := lx
-				_ = li
 				var v_i uint32 = (gx0 + lx)
-				_ = v_i
 				if v_i >= p_n {
 					continue items0
 				}
@@ -810,7 +695,7 @@ var AtomicMinMaxKernel = gpu.Register(&gpu.KernelSpec{
 		},
 		{
 			Kernel: "github.com/goxpu/xpu/kernels/conformance.AtomicMinMax", Backend: "cpu", Target: "go",
-			Hash:        "sha256:bfd53cab3e3a3e06e54598fce33941863cf378cccf12784fb3d10439d9ff1ed6",
+			Hash:        "sha256:d5adffb85735065e81fbe3f6cf392d8f9eb5e424452e1ab342458e98cd0f2aa2",
 			Codegen:     "xpu-gen/1",
 			Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
 			SharedBytes: 0, StorageBindings: 4, UniformBytes: 16,
@@ -865,26 +750,10 @@ func atomicMinMaxCPU(b *gpu.CPUBlock) {
 	p_a := gpu.CPUView[int32](b.Buffers[2])
 	p_b := gpu.CPUView[uint32](b.Buffers[3])
 	p_n := gpu.CPUUniform[uint32](b.Uniforms, 0)
-	gx0, gy0, gz0 := b.Group.X*64, b.Group.Y*1, b.Group.Z*1
-	var ly uint32
-	var lz uint32
-	stop := b.Stopping()
-	_, _ = b, stop
-	_ = p_ints
-	_ = p_uints
-	_ = p_a
-	_ = p_b
-	_ = p_n
-	_ = gx0
-	_ = gy0
-	_ = gz0
-	_ = ly
-	_ = lz
+	gx0 := b.Group.X * 64
 	{
-		lx, li := uint32(0), uint32(0)
-		_, _ = lx, li
+		lx := uint32(0)
 		var v_i uint32 = (gx0 + lx)
-		_ = v_i
 		var w0 *[64]int32
 		if o := v_i; o <= 4294967232 && uint64(o)+64 <= uint64(len(p_a)) {
 			w0 = (*[64]int32)(p_a[o : uint64(o)+64])
@@ -896,15 +765,11 @@ func atomicMinMaxCPU(b *gpu.CPUBlock) {
 		if w0 != nil && w1 != nil {
 		items0w:
 			for lx := uint32(0); lx < 64; lx++ {
-				li := lx
-				_ = li
 				var v_i uint32 = (gx0 + lx)
-				_ = v_i
 				if v_i >= p_n {
 					continue items0w
 				}
 				var v_r uint32 = (v_i % uint32(4))
-				_ = v_r
 				xpu.AtomicMin(&p_ints[v_r], w0[lx])
 				xpu.AtomicMax(&p_ints[(uint32(4)+v_r)], w0[lx])
 				xpu.AtomicMin(&p_uints[v_r], w1[lx])
@@ -913,15 +778,11 @@ func atomicMinMaxCPU(b *gpu.CPUBlock) {
 		} else {
 		items0:
 			for lx := uint32(0); lx < 64; lx++ {
-				li := lx
-				_ = li
 				var v_i uint32 = (gx0 + lx)
-				_ = v_i
 				if v_i >= p_n {
 					continue items0
 				}
 				var v_r uint32 = (v_i % uint32(4))
-				_ = v_r
 				xpu.AtomicMin(&p_ints[v_r], p_a[v_i])
 				xpu.AtomicMax(&p_ints[(uint32(4)+v_r)], p_a[v_i])
 				xpu.AtomicMin(&p_uints[v_r], p_b[v_i])
@@ -964,7 +825,7 @@ var AtomicSubKernel = gpu.Register(&gpu.KernelSpec{
 		},
 		{
 			Kernel: "github.com/goxpu/xpu/kernels/conformance.AtomicSub", Backend: "cpu", Target: "go",
-			Hash:        "sha256:d30a11d38bc6c0651ee5771b894c7b80b7de9efc19817ceecc0eef8cb4290bc5",
+			Hash:        "sha256:24dc95f2f07420014c8adcea9624a76314191055dafb15eca2cecf2264153697",
 			Codegen:     "xpu-gen/1",
 			Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
 			SharedBytes: 0, StorageBindings: 4, UniformBytes: 16,
@@ -1016,26 +877,10 @@ func atomicSubCPU(b *gpu.CPUBlock) {
 	p_a := gpu.CPUView[int32](b.Buffers[2])
 	p_b := gpu.CPUView[uint32](b.Buffers[3])
 	p_n := gpu.CPUUniform[uint32](b.Uniforms, 0)
-	gx0, gy0, gz0 := b.Group.X*64, b.Group.Y*1, b.Group.Z*1
-	var ly uint32
-	var lz uint32
-	stop := b.Stopping()
-	_, _ = b, stop
-	_ = p_ints
-	_ = p_uints
-	_ = p_a
-	_ = p_b
-	_ = p_n
-	_ = gx0
-	_ = gy0
-	_ = gz0
-	_ = ly
-	_ = lz
+	gx0 := b.Group.X * 64
 	{
-		lx, li := uint32(0), uint32(0)
-		_, _ = lx, li
+		lx := uint32(0)
 		var v_i uint32 = (gx0 + lx)
-		_ = v_i
 		var w0 *[64]int32
 		if o := v_i; o <= 4294967232 && uint64(o)+64 <= uint64(len(p_a)) {
 			w0 = (*[64]int32)(p_a[o : uint64(o)+64])
@@ -1047,10 +892,7 @@ func atomicSubCPU(b *gpu.CPUBlock) {
 		if w0 != nil && w1 != nil {
 		items0w:
 			for lx := uint32(0); lx < 64; lx++ {
-				li := lx
-				_ = li
 				var v_i uint32 = (gx0 + lx)
-				_ = v_i
 				if v_i >= p_n {
 					continue items0w
 				}
@@ -1060,10 +902,7 @@ func atomicSubCPU(b *gpu.CPUBlock) {
 		} else {
 		items0:
 			for lx := uint32(0); lx < 64; lx++ {
-				li := lx
-				_ = li
 				var v_i uint32 = (gx0 + lx)
-				_ = v_i
 				if v_i >= p_n {
 					continue items0
 				}
@@ -1110,7 +949,7 @@ var BitOpsKernel = gpu.Register(&gpu.KernelSpec{
 		},
 		{
 			Kernel: "github.com/goxpu/xpu/kernels/conformance.BitOps", Backend: "cpu", Target: "go",
-			Hash:        "sha256:4030eb6d83228d9352879ce3ad566d2ced26e99ec0dac49bff3d0898a314e4a7",
+			Hash:        "sha256:e3ed4d54e1d04e313d1ea4e439ade4e064d1451ddbd58fab923ae0d34d2bb820",
 			Codegen:     "xpu-gen/1",
 			Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
 			SharedBytes: 0, StorageBindings: 6, UniformBytes: 16,
@@ -1176,28 +1015,10 @@ func bitOpsCPU(b *gpu.CPUBlock) {
 	p_c := gpu.CPUView[uint32](b.Buffers[4])
 	p_d := gpu.CPUView[uint32](b.Buffers[5])
 	p_n := gpu.CPUUniform[uint32](b.Uniforms, 0)
-	gx0, gy0, gz0 := b.Group.X*64, b.Group.Y*1, b.Group.Z*1
-	var ly uint32
-	var lz uint32
-	stop := b.Stopping()
-	_, _ = b, stop
-	_ = p_ints
-	_ = p_uints
-	_ = p_a
-	_ = p_b
-	_ = p_c
-	_ = p_d
-	_ = p_n
-	_ = gx0
-	_ = gy0
-	_ = gz0
-	_ = ly
-	_ = lz
+	gx0 := b.Group.X * 64
 	{
-		lx, li := uint32(0), uint32(0)
-		_, _ = lx, li
+		lx := uint32(0)
 		var v_i uint32 = (gx0 + lx)
-		_ = v_i
 		var w0 *[64]int32
 		if o := v_i; o <= 4294967232 && uint64(o)+64 <= uint64(len(p_a)) {
 			w0 = (*[64]int32)(p_a[o : uint64(o)+64])
@@ -1217,15 +1038,11 @@ func bitOpsCPU(b *gpu.CPUBlock) {
 		if w0 != nil && w1 != nil && w2 != nil && w3 != nil {
 		items0w:
 			for lx := uint32(0); lx < 64; lx++ {
-				li := lx
-				_ = li
 				var v_i uint32 = (gx0 + lx)
-				_ = v_i
 				if v_i >= p_n {
 					continue items0w
 				}
 				var v_o uint32 = (v_i * uint32(5))
-				_ = v_o
 				p_ints[(v_o + uint32(0))] = (w0[lx] & w1[lx])
 				p_ints[(v_o + uint32(1))] = (w0[lx] | w1[lx])
 				p_ints[(v_o + uint32(2))] = (w0[lx] ^ w1[lx])
@@ -1240,15 +1057,11 @@ func bitOpsCPU(b *gpu.CPUBlock) {
 		} else {
 		items0:
 			for lx := uint32(0); lx < 64; lx++ {
-				li := lx
-				_ = li
 				var v_i uint32 = (gx0 + lx)
-				_ = v_i
 				if v_i >= p_n {
 					continue items0
 				}
 				var v_o uint32 = (v_i * uint32(5))
-				_ = v_o
 				p_ints[(v_o + uint32(0))] = (p_a[v_i] & p_b[v_i])
 				p_ints[(v_o + uint32(1))] = (p_a[v_i] | p_b[v_i])
 				p_ints[(v_o + uint32(2))] = (p_a[v_i] ^ p_b[v_i])
@@ -1294,7 +1107,7 @@ var BlockReduceKernel = gpu.Register(&gpu.KernelSpec{
 		},
 		{
 			Kernel: "github.com/goxpu/xpu/kernels/conformance.BlockReduce", Backend: "cpu", Target: "go",
-			Hash:        "sha256:208a1adb10c03b82782d66bd257839c9d26131ef0539cac1e498db411e0536e2",
+			Hash:        "sha256:62535c7aeb6f3b6c40d6221c6be40873aff7bc3d83c269b4f6ff207efa78089c",
 			Codegen:     "xpu-gen/1",
 			Block:       xpu.Dim3{X: 128, Y: 1, Z: 1},
 			SharedBytes: 512, StorageBindings: 2, UniformBytes: 16,
@@ -1354,38 +1167,20 @@ func blockReduceCPU(b *gpu.CPUBlock) {
 	p_n := gpu.CPUUniform[uint32](b.Uniforms, 0)
 	var s_s [128]float32
 	var a_step [128]uint32
-	gx0, gy0, gz0 := b.Group.X*128, b.Group.Y*1, b.Group.Z*1
-	var ly uint32
-	var lz uint32
+	gx0 := b.Group.X * 128
 	stop := b.Stopping()
-	_, _ = b, stop
-	_ = p_partial
-	_ = p_in
-	_ = p_n
-	_ = gx0
-	_ = gy0
-	_ = gz0
-	_ = ly
-	_ = lz
 	{
-		lx, li := uint32(0), uint32(0)
-		_, _ = lx, li
+		lx := uint32(0)
 		var v_i uint32 = (gx0 + lx)
-		_ = v_i
 		var w0 *[128]float32
 		if o := v_i; o <= 4294967168 && uint64(o)+128 <= uint64(len(p_in)) {
 			w0 = (*[128]float32)(p_in[o : uint64(o)+128])
 		}
 		if w0 != nil {
 			for lx := uint32(0); lx < 128; lx++ {
-				li := lx
-				_ = li
 				var v_l uint32 = lx
-				_ = v_l
 				var v_i uint32 = (gx0 + lx)
-				_ = v_i
 				var v_v float32
-				_ = v_v
 				if v_i < p_n {
 					v_v = w0[lx]
 				}
@@ -1393,14 +1188,9 @@ func blockReduceCPU(b *gpu.CPUBlock) {
 			}
 		} else {
 			for lx := uint32(0); lx < 128; lx++ {
-				li := lx
-				_ = li
 				var v_l uint32 = lx
-				_ = v_l
 				var v_i uint32 = (gx0 + lx)
-				_ = v_i
 				var v_v float32
-				_ = v_v
 				if v_i < p_n {
 					v_v = p_in[v_i]
 				}
@@ -1410,9 +1200,7 @@ func blockReduceCPU(b *gpu.CPUBlock) {
 	}
 	for lx := uint32(0); lx < 128; lx++ {
 		li := lx
-		_ = li
 		v_step := a_step[li]
-		_ = v_step
 		v_step = uint32(64)
 		a_step[li] = v_step
 	}
@@ -1423,9 +1211,7 @@ func blockReduceCPU(b *gpu.CPUBlock) {
 		c2, first2 := false, true
 		for lx := uint32(0); lx < 128; lx++ {
 			li := lx
-			_ = li
 			v_step := a_step[li]
-			_ = v_step
 			if v := (v_step > uint32(0)); first2 {
 				c2, first2 = v, false
 			} else if v != c2 {
@@ -1437,29 +1223,21 @@ func blockReduceCPU(b *gpu.CPUBlock) {
 		}
 		for lx := uint32(0); lx < 128; lx++ {
 			li := lx
-			_ = li
 			v_step := a_step[li]
-			_ = v_step
 			var v_l uint32 = lx
-			_ = v_l
 			if v_l < v_step {
 				s_s[v_l] = (s_s[v_l] + s_s[(v_l+v_step)])
 			}
 		}
 		for lx := uint32(0); lx < 128; lx++ {
 			li := lx
-			_ = li
 			v_step := a_step[li]
-			_ = v_step
 			v_step = (v_step / uint32(2))
 			a_step[li] = v_step
 		}
 	}
 	for lx := uint32(0); lx < 128; lx++ {
-		li := lx
-		_ = li
 		var v_l uint32 = lx
-		_ = v_l
 		if v_l == uint32(0) {
 			p_partial[b.Group.X] = s_s[uint32(0)]
 		}
@@ -1495,7 +1273,7 @@ var BranchesKernel = gpu.Register(&gpu.KernelSpec{
 		},
 		{
 			Kernel: "github.com/goxpu/xpu/kernels/conformance.Branches", Backend: "cpu", Target: "go",
-			Hash:        "sha256:7020b608dcb584c94589c20a9ec17273fcd8c8f202165b93cb03a8312951a643",
+			Hash:        "sha256:ade9aeed8406d83cf4cc39d661aa29f010592975fa187a6d8eec70dda47096e7",
 			Codegen:     "xpu-gen/1",
 			Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
 			SharedBytes: 0, StorageBindings: 2, UniformBytes: 16,
@@ -1558,24 +1336,10 @@ func branchesCPU(b *gpu.CPUBlock) {
 	p_out := gpu.CPUView[float32](b.Buffers[0])
 	p_in := gpu.CPUView[float32](b.Buffers[1])
 	p_n := gpu.CPUUniform[uint32](b.Uniforms, 0)
-	gx0, gy0, gz0 := b.Group.X*64, b.Group.Y*1, b.Group.Z*1
-	var ly uint32
-	var lz uint32
-	stop := b.Stopping()
-	_, _ = b, stop
-	_ = p_out
-	_ = p_in
-	_ = p_n
-	_ = gx0
-	_ = gy0
-	_ = gz0
-	_ = ly
-	_ = lz
+	gx0 := b.Group.X * 64
 	{
-		lx, li := uint32(0), uint32(0)
-		_, _ = lx, li
+		lx := uint32(0)
 		var v_i uint32 = (gx0 + lx)
-		_ = v_i
 		var w0 *[64]float32
 		if o := v_i; o <= 4294967232 && uint64(o)+64 <= uint64(len(p_in)) {
 			w0 = (*[64]float32)(p_in[o : uint64(o)+64])
@@ -1587,17 +1351,12 @@ func branchesCPU(b *gpu.CPUBlock) {
 		if w0 != nil && w1 != nil {
 		items0w:
 			for lx := uint32(0); lx < 64; lx++ {
-				li := lx
-				_ = li
 				var v_i uint32 = (gx0 + lx)
-				_ = v_i
 				if v_i >= p_n {
 					continue items0w
 				}
 				var v_x float32 = w0[lx]
-				_ = v_x
 				var v_y float32
-				_ = v_y
 				if v_x < float32(-0.5) {
 					v_y = float32(-1)
 				} else {
@@ -1616,17 +1375,12 @@ func branchesCPU(b *gpu.CPUBlock) {
 		} else {
 		items0:
 			for lx := uint32(0); lx < 64; lx++ {
-				li := lx
-				_ = li
 				var v_i uint32 = (gx0 + lx)
-				_ = v_i
 				if v_i >= p_n {
 					continue items0
 				}
 				var v_x float32 = p_in[v_i]
-				_ = v_x
 				var v_y float32
-				_ = v_y
 				if v_x < float32(-0.5) {
 					v_y = float32(-1)
 				} else {
@@ -1674,7 +1428,7 @@ var CollatzKernel = gpu.Register(&gpu.KernelSpec{
 		},
 		{
 			Kernel: "github.com/goxpu/xpu/kernels/conformance.Collatz", Backend: "cpu", Target: "go",
-			Hash:        "sha256:442b9f0084acb590df902b346669f22dc9e6d1c56accaace2edd86cf00d419b0",
+			Hash:        "sha256:d0d2ce705ba681f992df7c6eded936de9e926b1e0de2226814e6ca0303a6dc18",
 			Codegen:     "xpu-gen/1",
 			Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
 			SharedBytes: 0, StorageBindings: 2, UniformBytes: 16,
@@ -1735,24 +1489,11 @@ func collatzCPU(b *gpu.CPUBlock) {
 	p_out := gpu.CPUView[uint32](b.Buffers[0])
 	p_in := gpu.CPUView[uint32](b.Buffers[1])
 	p_n := gpu.CPUUniform[uint32](b.Uniforms, 0)
-	gx0, gy0, gz0 := b.Group.X*64, b.Group.Y*1, b.Group.Z*1
-	var ly uint32
-	var lz uint32
+	gx0 := b.Group.X * 64
 	stop := b.Stopping()
-	_, _ = b, stop
-	_ = p_out
-	_ = p_in
-	_ = p_n
-	_ = gx0
-	_ = gy0
-	_ = gz0
-	_ = ly
-	_ = lz
 	{
-		lx, li := uint32(0), uint32(0)
-		_, _ = lx, li
+		lx := uint32(0)
 		var v_i uint32 = (gx0 + lx)
-		_ = v_i
 		var w0 *[64]uint32
 		if o := v_i; o <= 4294967232 && uint64(o)+64 <= uint64(len(p_in)) {
 			w0 = (*[64]uint32)(p_in[o : uint64(o)+64])
@@ -1764,17 +1505,12 @@ func collatzCPU(b *gpu.CPUBlock) {
 		if w0 != nil && w1 != nil {
 		items0w:
 			for lx := uint32(0); lx < 64; lx++ {
-				li := lx
-				_ = li
 				var v_i uint32 = (gx0 + lx)
-				_ = v_i
 				if v_i >= p_n {
 					continue items0w
 				}
 				var v_v uint32 = w0[lx]
-				_ = v_v
 				var v_steps uint32 = uint32(0)
-				_ = v_steps
 				{
 					for (v_v != uint32(1)) && (v_steps < uint32(1000)) {
 						if stop.Load() {
@@ -1793,17 +1529,12 @@ func collatzCPU(b *gpu.CPUBlock) {
 		} else {
 		items0:
 			for lx := uint32(0); lx < 64; lx++ {
-				li := lx
-				_ = li
 				var v_i uint32 = (gx0 + lx)
-				_ = v_i
 				if v_i >= p_n {
 					continue items0
 				}
 				var v_v uint32 = p_in[v_i]
-				_ = v_v
 				var v_steps uint32 = uint32(0)
-				_ = v_steps
 				{
 					for (v_v != uint32(1)) && (v_steps < uint32(1000)) {
 						if stop.Load() {
@@ -1862,7 +1593,7 @@ var CompareKernel = gpu.Register(&gpu.KernelSpec{
 		},
 		{
 			Kernel: "github.com/goxpu/xpu/kernels/conformance.Compare", Backend: "cpu", Target: "go",
-			Hash:        "sha256:ebcaeb3a570eee8ec5ad538a42ecf75b99c3d417d3bcb0bcb1c93cbee397eecf",
+			Hash:        "sha256:357f9a6d259391a4c6f72c6f31f6828c580c1f6c4708cc32472d681f864bfbe2",
 			Codegen:     "xpu-gen/1",
 			Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
 			SharedBytes: 0, StorageBindings: 7, UniformBytes: 16,
@@ -1959,37 +1690,18 @@ func compareCPU(b *gpu.CPUBlock) {
 	p_e := gpu.CPUView[float32](b.Buffers[5])
 	p_f := gpu.CPUView[float32](b.Buffers[6])
 	p_n := gpu.CPUUniform[uint32](b.Uniforms, 0)
-	gx0, gy0, gz0 := b.Group.X*64, b.Group.Y*1, b.Group.Z*1
+	gx0 := b.Group.X * 64
 	var ly uint32
 	var lz uint32
-	stop := b.Stopping()
-	_, _ = b, stop
-	_ = p_out
-	_ = p_a
-	_ = p_b
-	_ = p_c
-	_ = p_d
-	_ = p_e
-	_ = p_f
-	_ = p_n
-	_ = gx0
-	_ = gy0
-	_ = gz0
-	_ = ly
-	_ = lz
 	f_bit_1 := func(lx, ly, lz uint32, v_b_1 bool) uint32 {
-		_, _, _ = lx, ly, lz
 		if v_b_1 {
 			return uint32(1)
 		}
 		return uint32(0)
 	}
-	_ = f_bit_1
 	{
-		lx, li := uint32(0), uint32(0)
-		_, _ = lx, li
+		lx := uint32(0)
 		var v_i uint32 = (gx0 + lx)
-		_ = v_i
 		var w0 *[64]int32
 		if o := v_i; o <= 4294967232 && uint64(o)+64 <= uint64(len(p_a)) {
 			w0 = (*[64]int32)(p_a[o : uint64(o)+64])
@@ -2017,15 +1729,11 @@ func compareCPU(b *gpu.CPUBlock) {
 		if w0 != nil && w1 != nil && w2 != nil && w3 != nil && w4 != nil && w5 != nil {
 		items0w:
 			for lx := uint32(0); lx < 64; lx++ {
-				li := lx
-				_ = li
 				var v_i uint32 = (gx0 + lx)
-				_ = v_i
 				if v_i >= p_n {
 					continue items0w
 				}
 				var v_o uint32 = (v_i * uint32(21))
-				_ = v_o
 				p_out[(v_o + uint32(0))] = f_bit_1(lx, ly, lz, (w0[lx] == w1[lx]))
 				p_out[(v_o + uint32(1))] = f_bit_1(lx, ly, lz, (w0[lx] != w1[lx]))
 				p_out[(v_o + uint32(2))] = f_bit_1(lx, ly, lz, (w0[lx] < w1[lx]))
@@ -2045,9 +1753,7 @@ func compareCPU(b *gpu.CPUBlock) {
 				p_out[(v_o + uint32(16))] = f_bit_1(lx, ly, lz, (w4[lx] > w5[lx]))
 				p_out[(v_o + uint32(17))] = f_bit_1(lx, ly, lz, (w4[lx] >= w5[lx]))
 				var v_p bool = (w0[lx] < w1[lx])
-				_ = v_p
 				var v_q bool = (w4[lx] < w5[lx])
-				_ = v_q
 				p_out[(v_o + uint32(18))] = f_bit_1(lx, ly, lz, (v_p && v_q))
 				p_out[(v_o + uint32(19))] = f_bit_1(lx, ly, lz, (v_p || (!v_q)))
 				p_out[(v_o + uint32(20))] = f_bit_1(lx, ly, lz, (v_p != v_q))
@@ -2055,15 +1761,11 @@ func compareCPU(b *gpu.CPUBlock) {
 		} else {
 		items0:
 			for lx := uint32(0); lx < 64; lx++ {
-				li := lx
-				_ = li
 				var v_i uint32 = (gx0 + lx)
-				_ = v_i
 				if v_i >= p_n {
 					continue items0
 				}
 				var v_o uint32 = (v_i * uint32(21))
-				_ = v_o
 				p_out[(v_o + uint32(0))] = f_bit_1(lx, ly, lz, (p_a[v_i] == p_b[v_i]))
 				p_out[(v_o + uint32(1))] = f_bit_1(lx, ly, lz, (p_a[v_i] != p_b[v_i]))
 				p_out[(v_o + uint32(2))] = f_bit_1(lx, ly, lz, (p_a[v_i] < p_b[v_i]))
@@ -2083,9 +1785,7 @@ func compareCPU(b *gpu.CPUBlock) {
 				p_out[(v_o + uint32(16))] = f_bit_1(lx, ly, lz, (p_e[v_i] > p_f[v_i]))
 				p_out[(v_o + uint32(17))] = f_bit_1(lx, ly, lz, (p_e[v_i] >= p_f[v_i]))
 				var v_p bool = (p_a[v_i] < p_b[v_i])
-				_ = v_p
 				var v_q bool = (p_e[v_i] < p_f[v_i])
-				_ = v_q
 				p_out[(v_o + uint32(18))] = f_bit_1(lx, ly, lz, (v_p && v_q))
 				p_out[(v_o + uint32(19))] = f_bit_1(lx, ly, lz, (v_p || (!v_q)))
 				p_out[(v_o + uint32(20))] = f_bit_1(lx, ly, lz, (v_p != v_q))
@@ -2122,7 +1822,7 @@ var CompoundAssignKernel = gpu.Register(&gpu.KernelSpec{
 		},
 		{
 			Kernel: "github.com/goxpu/xpu/kernels/conformance.CompoundAssign", Backend: "cpu", Target: "go",
-			Hash:        "sha256:5fdbefe236e0caf82437028aae9a32ffc840cbb2f22e2c3d4a4c49da0ad6676f",
+			Hash:        "sha256:16f95c0d34a07405364209570a09bee0afc5fccff17a79d2ec0850077b233ef3",
 			Codegen:     "xpu-gen/1",
 			Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
 			SharedBytes: 0, StorageBindings: 2, UniformBytes: 16,
@@ -2182,24 +1882,10 @@ func compoundAssignCPU(b *gpu.CPUBlock) {
 	p_out := gpu.CPUView[int32](b.Buffers[0])
 	p_a := gpu.CPUView[int32](b.Buffers[1])
 	p_n := gpu.CPUUniform[uint32](b.Uniforms, 0)
-	gx0, gy0, gz0 := b.Group.X*64, b.Group.Y*1, b.Group.Z*1
-	var ly uint32
-	var lz uint32
-	stop := b.Stopping()
-	_, _ = b, stop
-	_ = p_out
-	_ = p_a
-	_ = p_n
-	_ = gx0
-	_ = gy0
-	_ = gz0
-	_ = ly
-	_ = lz
+	gx0 := b.Group.X * 64
 	{
-		lx, li := uint32(0), uint32(0)
-		_, _ = lx, li
+		lx := uint32(0)
 		var v_i uint32 = (gx0 + lx)
-		_ = v_i
 		var w0 *[64]int32
 		if o := v_i; o <= 4294967232 && uint64(o)+64 <= uint64(len(p_a)) {
 			w0 = (*[64]int32)(p_a[o : uint64(o)+64])
@@ -2211,15 +1897,11 @@ func compoundAssignCPU(b *gpu.CPUBlock) {
 		if w0 != nil && w1 != nil {
 		items0w:
 			for lx := uint32(0); lx < 64; lx++ {
-				li := lx
-				_ = li
 				var v_i uint32 = (gx0 + lx)
-				_ = v_i
 				if v_i >= p_n {
 					continue items0w
 				}
 				var v_x int32 = w0[lx]
-				_ = v_x
 				v_x = (v_x + int32(7))
 				v_x = (v_x * int32(3))
 				v_x = (v_x - int32(1))
@@ -2239,15 +1921,11 @@ func compoundAssignCPU(b *gpu.CPUBlock) {
 		} else {
 		items0:
 			for lx := uint32(0); lx < 64; lx++ {
-				li := lx
-				_ = li
 				var v_i uint32 = (gx0 + lx)
-				_ = v_i
 				if v_i >= p_n {
 					continue items0
 				}
 				var v_x int32 = p_a[v_i]
-				_ = v_x
 				v_x = (v_x + int32(7))
 				v_x = (v_x * int32(3))
 				v_x = (v_x - int32(1))
@@ -2305,7 +1983,7 @@ var ConversionsKernel = gpu.Register(&gpu.KernelSpec{
 		},
 		{
 			Kernel: "github.com/goxpu/xpu/kernels/conformance.Conversions", Backend: "cpu", Target: "go",
-			Hash:        "sha256:20c76849edc0c4b64f0ec6d50c74a036642fa9e91b3bba507ce986de193a660b",
+			Hash:        "sha256:26834188972497fc196a319c1c2181de76ed207e5aa09f82886973078826dd24",
 			Codegen:     "xpu-gen/1",
 			Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
 			SharedBytes: 0, StorageBindings: 6, UniformBytes: 16,
@@ -2407,28 +2085,10 @@ func conversionsCPU(b *gpu.CPUBlock) {
 	p_b := gpu.CPUView[uint32](b.Buffers[4])
 	p_f := gpu.CPUView[float32](b.Buffers[5])
 	p_n := gpu.CPUUniform[uint32](b.Uniforms, 0)
-	gx0, gy0, gz0 := b.Group.X*64, b.Group.Y*1, b.Group.Z*1
-	var ly uint32
-	var lz uint32
-	stop := b.Stopping()
-	_, _ = b, stop
-	_ = p_ints
-	_ = p_uints
-	_ = p_floats
-	_ = p_a
-	_ = p_b
-	_ = p_f
-	_ = p_n
-	_ = gx0
-	_ = gy0
-	_ = gz0
-	_ = ly
-	_ = lz
+	gx0 := b.Group.X * 64
 	{
-		lx, li := uint32(0), uint32(0)
-		_, _ = lx, li
+		lx := uint32(0)
 		var v_i uint32 = (gx0 + lx)
-		_ = v_i
 		var w0 *[64]float32
 		if o := v_i; o <= 4294967232 && uint64(o)+64 <= uint64(len(p_f)) {
 			w0 = (*[64]float32)(p_f[o : uint64(o)+64])
@@ -2444,15 +2104,11 @@ func conversionsCPU(b *gpu.CPUBlock) {
 		if w0 != nil && w1 != nil && w2 != nil {
 		items0w:
 			for lx := uint32(0); lx < 64; lx++ {
-				li := lx
-				_ = li
 				var v_i uint32 = (gx0 + lx)
-				_ = v_i
 				if v_i >= p_n {
 					continue items0w
 				}
 				var v_o uint32 = (v_i * uint32(4))
-				_ = v_o
 				p_ints[(v_o + uint32(0))] = int32(w0[lx])
 				p_ints[(v_o + uint32(1))] = int32(w1[lx])
 				p_ints[(v_o + uint32(2))] = int32(uint32(xpu.Float32Bits(w0[lx])))
@@ -2469,15 +2125,11 @@ func conversionsCPU(b *gpu.CPUBlock) {
 		} else {
 		items0:
 			for lx := uint32(0); lx < 64; lx++ {
-				li := lx
-				_ = li
 				var v_i uint32 = (gx0 + lx)
-				_ = v_i
 				if v_i >= p_n {
 					continue items0
 				}
 				var v_o uint32 = (v_i * uint32(4))
-				_ = v_o
 				p_ints[(v_o + uint32(0))] = int32(p_f[v_i])
 				p_ints[(v_o + uint32(1))] = int32(p_b[v_i])
 				p_ints[(v_o + uint32(2))] = int32(uint32(xpu.Float32Bits(p_f[v_i])))
@@ -2523,7 +2175,7 @@ var EarlyReturnKernel = gpu.Register(&gpu.KernelSpec{
 		},
 		{
 			Kernel: "github.com/goxpu/xpu/kernels/conformance.EarlyReturn", Backend: "cpu", Target: "go",
-			Hash:        "sha256:29a51869920c5f9c5eedbf9e79ce765ab1896af31c20fb3ab1b508e0c62737bb",
+			Hash:        "sha256:12a7488b9da684d8b39960493148b38e62038662669c0731385609f2d39ad86e",
 			Codegen:     "xpu-gen/1",
 			Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
 			SharedBytes: 0, StorageBindings: 2, UniformBytes: 16,
@@ -2577,24 +2229,10 @@ func earlyReturnCPU(b *gpu.CPUBlock) {
 	p_out := gpu.CPUView[int32](b.Buffers[0])
 	p_in := gpu.CPUView[int32](b.Buffers[1])
 	p_n := gpu.CPUUniform[uint32](b.Uniforms, 0)
-	gx0, gy0, gz0 := b.Group.X*64, b.Group.Y*1, b.Group.Z*1
-	var ly uint32
-	var lz uint32
-	stop := b.Stopping()
-	_, _ = b, stop
-	_ = p_out
-	_ = p_in
-	_ = p_n
-	_ = gx0
-	_ = gy0
-	_ = gz0
-	_ = ly
-	_ = lz
+	gx0 := b.Group.X * 64
 	{
-		lx, li := uint32(0), uint32(0)
-		_, _ = lx, li
+		lx := uint32(0)
 		var v_i uint32 = (gx0 + lx)
-		_ = v_i
 		var w0 *[64]int32
 		if o := v_i; o <= 4294967232 && uint64(o)+64 <= uint64(len(p_in)) {
 			w0 = (*[64]int32)(p_in[o : uint64(o)+64])
@@ -2606,15 +2244,11 @@ func earlyReturnCPU(b *gpu.CPUBlock) {
 		if w0 != nil && w1 != nil {
 		items0w:
 			for lx := uint32(0); lx < 64; lx++ {
-				li := lx
-				_ = li
 				var v_i uint32 = (gx0 + lx)
-				_ = v_i
 				if v_i >= p_n {
 					continue items0w
 				}
 				var v_v int32 = w0[lx]
-				_ = v_v
 				w1[lx] = int32(1)
 				if v_v < int32(0) {
 					continue items0w
@@ -2629,15 +2263,11 @@ func earlyReturnCPU(b *gpu.CPUBlock) {
 		} else {
 		items0:
 			for lx := uint32(0); lx < 64; lx++ {
-				li := lx
-				_ = li
 				var v_i uint32 = (gx0 + lx)
-				_ = v_i
 				if v_i >= p_n {
 					continue items0
 				}
 				var v_v int32 = p_in[v_i]
-				_ = v_v
 				p_out[v_i] = int32(1)
 				if v_v < int32(0) {
 					continue items0
@@ -2683,7 +2313,7 @@ var FloatArithKernel = gpu.Register(&gpu.KernelSpec{
 		},
 		{
 			Kernel: "github.com/goxpu/xpu/kernels/conformance.FloatArith", Backend: "cpu", Target: "go",
-			Hash:        "sha256:1171075acc78c7a776bd4f6be4d7957e768240c27c607de0f56ed1db7f2ed50b",
+			Hash:        "sha256:22eee29ba93f3b9666aac4ba1d257eac80d08ebd554b068beb49aae70a4ae52c",
 			Codegen:     "xpu-gen/1",
 			Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
 			SharedBytes: 0, StorageBindings: 3, UniformBytes: 16,
@@ -2737,25 +2367,10 @@ func floatArithCPU(b *gpu.CPUBlock) {
 	p_a := gpu.CPUView[float32](b.Buffers[1])
 	p_b := gpu.CPUView[float32](b.Buffers[2])
 	p_n := gpu.CPUUniform[uint32](b.Uniforms, 0)
-	gx0, gy0, gz0 := b.Group.X*64, b.Group.Y*1, b.Group.Z*1
-	var ly uint32
-	var lz uint32
-	stop := b.Stopping()
-	_, _ = b, stop
-	_ = p_out
-	_ = p_a
-	_ = p_b
-	_ = p_n
-	_ = gx0
-	_ = gy0
-	_ = gz0
-	_ = ly
-	_ = lz
+	gx0 := b.Group.X * 64
 	{
-		lx, li := uint32(0), uint32(0)
-		_, _ = lx, li
+		lx := uint32(0)
 		var v_i uint32 = (gx0 + lx)
-		_ = v_i
 		var w0 *[64]float32
 		if o := v_i; o <= 4294967232 && uint64(o)+64 <= uint64(len(p_a)) {
 			w0 = (*[64]float32)(p_a[o : uint64(o)+64])
@@ -2767,19 +2382,13 @@ func floatArithCPU(b *gpu.CPUBlock) {
 		if w0 != nil && w1 != nil {
 		items0w:
 			for lx := uint32(0); lx < 64; lx++ {
-				li := lx
-				_ = li
 				var v_i uint32 = (gx0 + lx)
-				_ = v_i
 				if v_i >= p_n {
 					continue items0w
 				}
 				var v_x float32 = w0[lx]
-				_ = v_x
 				var v_y float32 = w1[lx]
-				_ = v_y
 				var v_o uint32 = (v_i * uint32(5))
-				_ = v_o
 				p_out[(v_o + uint32(0))] = (v_x + v_y)
 				p_out[(v_o + uint32(1))] = (v_x - v_y)
 				p_out[(v_o + uint32(2))] = (v_x * v_y)
@@ -2789,19 +2398,13 @@ func floatArithCPU(b *gpu.CPUBlock) {
 		} else {
 		items0:
 			for lx := uint32(0); lx < 64; lx++ {
-				li := lx
-				_ = li
 				var v_i uint32 = (gx0 + lx)
-				_ = v_i
 				if v_i >= p_n {
 					continue items0
 				}
 				var v_x float32 = p_a[v_i]
-				_ = v_x
 				var v_y float32 = p_b[v_i]
-				_ = v_y
 				var v_o uint32 = (v_i * uint32(5))
-				_ = v_o
 				p_out[(v_o + uint32(0))] = (v_x + v_y)
 				p_out[(v_o + uint32(1))] = (v_x - v_y)
 				p_out[(v_o + uint32(2))] = (v_x * v_y)
@@ -2845,7 +2448,7 @@ var FloatCompareKernel = gpu.Register(&gpu.KernelSpec{
 		},
 		{
 			Kernel: "github.com/goxpu/xpu/kernels/conformance.FloatCompare", Backend: "cpu", Target: "go",
-			Hash:        "sha256:4059a5dfbb13dc71018626d691bb3855c28a29dfcb767ccca3cfa811d1ae6301",
+			Hash:        "sha256:7277795c84c735434e0f5f07d18d93ee616f3367a1236a5e2f5744203f11451b",
 			Codegen:     "xpu-gen/1",
 			Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
 			SharedBytes: 0, StorageBindings: 4, UniformBytes: 16,
@@ -2945,34 +2548,18 @@ func floatCompareCPU(b *gpu.CPUBlock) {
 	p_a := gpu.CPUView[float32](b.Buffers[2])
 	p_b := gpu.CPUView[float32](b.Buffers[3])
 	p_n := gpu.CPUUniform[uint32](b.Uniforms, 0)
-	gx0, gy0, gz0 := b.Group.X*64, b.Group.Y*1, b.Group.Z*1
+	gx0 := b.Group.X * 64
 	var ly uint32
 	var lz uint32
-	stop := b.Stopping()
-	_, _ = b, stop
-	_ = p_flags
-	_ = p_vals
-	_ = p_a
-	_ = p_b
-	_ = p_n
-	_ = gx0
-	_ = gy0
-	_ = gz0
-	_ = ly
-	_ = lz
 	f_bit := func(lx, ly, lz uint32, v_b_1 bool) uint32 {
-		_, _, _ = lx, ly, lz
 		if v_b_1 {
 			return uint32(1)
 		}
 		return uint32(0)
 	}
-	_ = f_bit
 	{
-		lx, li := uint32(0), uint32(0)
-		_, _ = lx, li
+		lx := uint32(0)
 		var v_i uint32 = (gx0 + lx)
-		_ = v_i
 		var w0 *[64]float32
 		if o := v_i; o <= 4294967232 && uint64(o)+64 <= uint64(len(p_a)) {
 			w0 = (*[64]float32)(p_a[o : uint64(o)+64])
@@ -2988,25 +2575,16 @@ func floatCompareCPU(b *gpu.CPUBlock) {
 		if w0 != nil && w1 != nil && w2 != nil {
 		items0w:
 			for lx := uint32(0); lx < 64; lx++ {
-				li := lx
-				_ = li
 				var v_i uint32 = (gx0 + lx)
-				_ = v_i
 				if v_i >= p_n {
 					continue items0w
 				}
 				var v_x float32 = w0[lx]
-				_ = v_x
 				var v_y float32 = w1[lx]
-				_ = v_y
 				var v_lo float32 = xpu.Min(v_x, v_y)
-				_ = v_lo
 				var v_hi float32 = xpu.Max(v_x, v_y)
-				_ = v_hi
 				var v_c float32 = xpu.Clamp(v_x, float32(-1), v_y)
-				_ = v_c
 				var v_f uint32 = (((((f_bit(lx, ly, lz, (v_x == v_y)) | (f_bit(lx, ly, lz, (v_x != v_y)) << uint32(1))) | (f_bit(lx, ly, lz, (v_x < v_y)) << uint32(2))) | (f_bit(lx, ly, lz, (v_x <= v_y)) << uint32(3))) | (f_bit(lx, ly, lz, (v_x > v_y)) << uint32(4))) | (f_bit(lx, ly, lz, (v_x >= v_y)) << uint32(5)))
-				_ = v_f
 				v_f = (v_f | ((((((f_bit(lx, ly, lz, (!(v_x == v_y))) << uint32(6)) | (f_bit(lx, ly, lz, (!(v_x != v_y))) << uint32(7))) | (f_bit(lx, ly, lz, (!(v_x < v_y))) << uint32(8))) | (f_bit(lx, ly, lz, (!(v_x <= v_y))) << uint32(9))) | (f_bit(lx, ly, lz, (!(v_x > v_y))) << uint32(10))) | (f_bit(lx, ly, lz, (!(v_x >= v_y))) << uint32(11))))
 				v_f = (v_f | ((((f_bit(lx, ly, lz, (v_x != v_x)) << uint32(12)) | (f_bit(lx, ly, lz, (v_x == v_x)) << uint32(13))) | (f_bit(lx, ly, lz, (!(v_x == v_x))) << uint32(14))) | (f_bit(lx, ly, lz, (!(v_x != v_x))) << uint32(15))))
 				v_f = (v_f | ((((f_bit(lx, ly, lz, (v_lo == v_y)) << uint32(16)) | (f_bit(lx, ly, lz, (v_hi == v_x)) << uint32(17))) | (f_bit(lx, ly, lz, ((v_x < v_y) || (v_y < v_x))) << uint32(18))) | (f_bit(lx, ly, lz, ((v_x < v_y) == (!(v_x >= v_y)))) << uint32(19))))
@@ -3014,14 +2592,12 @@ func floatCompareCPU(b *gpu.CPUBlock) {
 				v_f = (v_f | ((f_bit(lx, ly, lz, (v_x < xpu.Float32FromBits(uint32(uint32(2139095040))))) << uint32(24)) | (f_bit(lx, ly, lz, (v_x == xpu.Float32FromBits(uint32(uint32(4286578688))))) << uint32(25))))
 				v_f = (v_f | ((((uint32(xpu.Float32Bits(v_lo)) >> uint32(31)) << uint32(26)) | ((uint32(xpu.Float32Bits(v_hi)) >> uint32(31)) << uint32(27))) | ((uint32(xpu.Float32Bits(v_c)) >> uint32(31)) << uint32(28))))
 				var v_sel float32 = v_y
-				_ = v_sel
 				if v_x < v_y {
 					v_sel = v_x
 				}
 				v_f = (v_f | ((f_bit(lx, ly, lz, (v_sel == v_lo)) << uint32(29)) | (f_bit(lx, ly, lz, ((v_y != v_y) && (v_sel != v_sel))) << uint32(30))))
 				w2[lx] = v_f
 				var v_o uint32 = (v_i * uint32(4))
-				_ = v_o
 				p_vals[(v_o + uint32(0))] = v_lo
 				p_vals[(v_o + uint32(1))] = v_hi
 				p_vals[(v_o + uint32(2))] = v_c
@@ -3030,25 +2606,16 @@ func floatCompareCPU(b *gpu.CPUBlock) {
 		} else {
 		items0:
 			for lx := uint32(0); lx < 64; lx++ {
-				li := lx
-				_ = li
 				var v_i uint32 = (gx0 + lx)
-				_ = v_i
 				if v_i >= p_n {
 					continue items0
 				}
 				var v_x float32 = p_a[v_i]
-				_ = v_x
 				var v_y float32 = p_b[v_i]
-				_ = v_y
 				var v_lo float32 = xpu.Min(v_x, v_y)
-				_ = v_lo
 				var v_hi float32 = xpu.Max(v_x, v_y)
-				_ = v_hi
 				var v_c float32 = xpu.Clamp(v_x, float32(-1), v_y)
-				_ = v_c
 				var v_f uint32 = (((((f_bit(lx, ly, lz, (v_x == v_y)) | (f_bit(lx, ly, lz, (v_x != v_y)) << uint32(1))) | (f_bit(lx, ly, lz, (v_x < v_y)) << uint32(2))) | (f_bit(lx, ly, lz, (v_x <= v_y)) << uint32(3))) | (f_bit(lx, ly, lz, (v_x > v_y)) << uint32(4))) | (f_bit(lx, ly, lz, (v_x >= v_y)) << uint32(5)))
-				_ = v_f
 				v_f = (v_f | ((((((f_bit(lx, ly, lz, (!(v_x == v_y))) << uint32(6)) | (f_bit(lx, ly, lz, (!(v_x != v_y))) << uint32(7))) | (f_bit(lx, ly, lz, (!(v_x < v_y))) << uint32(8))) | (f_bit(lx, ly, lz, (!(v_x <= v_y))) << uint32(9))) | (f_bit(lx, ly, lz, (!(v_x > v_y))) << uint32(10))) | (f_bit(lx, ly, lz, (!(v_x >= v_y))) << uint32(11))))
 				v_f = (v_f | ((((f_bit(lx, ly, lz, (v_x != v_x)) << uint32(12)) | (f_bit(lx, ly, lz, (v_x == v_x)) << uint32(13))) | (f_bit(lx, ly, lz, (!(v_x == v_x))) << uint32(14))) | (f_bit(lx, ly, lz, (!(v_x != v_x))) << uint32(15))))
 				v_f = (v_f | ((((f_bit(lx, ly, lz, (v_lo == v_y)) << uint32(16)) | (f_bit(lx, ly, lz, (v_hi == v_x)) << uint32(17))) | (f_bit(lx, ly, lz, ((v_x < v_y) || (v_y < v_x))) << uint32(18))) | (f_bit(lx, ly, lz, ((v_x < v_y) == (!(v_x >= v_y)))) << uint32(19))))
@@ -3056,14 +2623,12 @@ func floatCompareCPU(b *gpu.CPUBlock) {
 				v_f = (v_f | ((f_bit(lx, ly, lz, (v_x < xpu.Float32FromBits(uint32(uint32(2139095040))))) << uint32(24)) | (f_bit(lx, ly, lz, (v_x == xpu.Float32FromBits(uint32(uint32(4286578688))))) << uint32(25))))
 				v_f = (v_f | ((((uint32(xpu.Float32Bits(v_lo)) >> uint32(31)) << uint32(26)) | ((uint32(xpu.Float32Bits(v_hi)) >> uint32(31)) << uint32(27))) | ((uint32(xpu.Float32Bits(v_c)) >> uint32(31)) << uint32(28))))
 				var v_sel float32 = v_y
-				_ = v_sel
 				if v_x < v_y {
 					v_sel = v_x
 				}
 				v_f = (v_f | ((f_bit(lx, ly, lz, (v_sel == v_lo)) << uint32(29)) | (f_bit(lx, ly, lz, ((v_y != v_y) && (v_sel != v_sel))) << uint32(30))))
 				p_flags[v_i] = v_f
 				var v_o uint32 = (v_i * uint32(4))
-				_ = v_o
 				p_vals[(v_o + uint32(0))] = v_lo
 				p_vals[(v_o + uint32(1))] = v_hi
 				p_vals[(v_o + uint32(2))] = v_c
@@ -3106,7 +2671,7 @@ var FloatConvertKernel = gpu.Register(&gpu.KernelSpec{
 		},
 		{
 			Kernel: "github.com/goxpu/xpu/kernels/conformance.FloatConvert", Backend: "cpu", Target: "go",
-			Hash:        "sha256:7b4a4b3bc319edd6a155a3fcb5666150f4fdf7653fbdff9c935e24e18b4c2677",
+			Hash:        "sha256:67c3cfceed13825dba6cc5481d4d713d23ca4847989064706b99113872b113fd",
 			Codegen:     "xpu-gen/1",
 			Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
 			SharedBytes: 0, StorageBindings: 4, UniformBytes: 16,
@@ -3191,26 +2756,10 @@ func floatConvertCPU(b *gpu.CPUBlock) {
 	p_a := gpu.CPUView[float32](b.Buffers[2])
 	p_b := gpu.CPUView[float32](b.Buffers[3])
 	p_n := gpu.CPUUniform[uint32](b.Uniforms, 0)
-	gx0, gy0, gz0 := b.Group.X*64, b.Group.Y*1, b.Group.Z*1
-	var ly uint32
-	var lz uint32
-	stop := b.Stopping()
-	_, _ = b, stop
-	_ = p_ints
-	_ = p_uints
-	_ = p_a
-	_ = p_b
-	_ = p_n
-	_ = gx0
-	_ = gy0
-	_ = gz0
-	_ = ly
-	_ = lz
+	gx0 := b.Group.X * 64
 	{
-		lx, li := uint32(0), uint32(0)
-		_, _ = lx, li
+		lx := uint32(0)
 		var v_i uint32 = (gx0 + lx)
-		_ = v_i
 		// The guard (v_i < p_n) holds for the lanes lo <= lx < hi; gok: v_i
 		// steps by one from lane to lane without wrapping.
 		lo, hi, gok := uint32(0), uint32(0), false
@@ -3236,11 +2785,7 @@ func floatConvertCPU(b *gpu.CPUBlock) {
 		}
 		if gok && w0 != nil && w1 != nil && w2 != nil && w3 != nil && hi <= 64 {
 			for lx := lo; lx < hi; lx++ {
-				li := lx
-				_ = li
 				{
-					var v_i uint32 = (gx0 + lx)
-					_ = v_i
 					{ // (v_i < p_n) holds for lo <= lx < hi
 						w0[lx] = int32(w1[lx])
 						w2[lx] = uint32(w3[lx])
@@ -3249,11 +2794,8 @@ func floatConvertCPU(b *gpu.CPUBlock) {
 			}
 		} else if gok {
 			for lx := lo; lx < hi; lx++ {
-				li := lx
-				_ = li
 				{
 					var v_i uint32 = (gx0 + lx)
-					_ = v_i
 					{ // (v_i < p_n) holds for lo <= lx < hi
 						p_ints[v_i] = int32(p_a[v_i])
 						p_uints[v_i] = uint32(p_b[v_i])
@@ -3262,11 +2804,8 @@ func floatConvertCPU(b *gpu.CPUBlock) {
 			}
 		} else {
 			for lx := uint32(0); lx < 64; lx++ {
-				li := lx
-				_ = li
 				{
 					var v_i uint32 = (gx0 + lx)
-					_ = v_i
 					if v_i < p_n {
 						p_ints[v_i] = int32(p_a[v_i])
 						p_uints[v_i] = uint32(p_b[v_i])
@@ -3307,7 +2846,7 @@ var FloatEdgesKernel = gpu.Register(&gpu.KernelSpec{
 		},
 		{
 			Kernel: "github.com/goxpu/xpu/kernels/conformance.FloatEdges", Backend: "cpu", Target: "go",
-			Hash:        "sha256:2d18193526387f56b88927bf131ae267055fa398813c25b0acafcbebb29778c1",
+			Hash:        "sha256:5bca8f6b7df31c9aa26a1a530ecbf1289f8e4acb5fa7332e29f0ef3951bcf273",
 			Codegen:     "xpu-gen/1",
 			Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
 			SharedBytes: 0, StorageBindings: 2, UniformBytes: 16,
@@ -3390,24 +2929,10 @@ func floatEdgesCPU(b *gpu.CPUBlock) {
 	p_out := gpu.CPUView[float32](b.Buffers[0])
 	p_a := gpu.CPUView[float32](b.Buffers[1])
 	p_n := gpu.CPUUniform[uint32](b.Uniforms, 0)
-	gx0, gy0, gz0 := b.Group.X*64, b.Group.Y*1, b.Group.Z*1
-	var ly uint32
-	var lz uint32
-	stop := b.Stopping()
-	_, _ = b, stop
-	_ = p_out
-	_ = p_a
-	_ = p_n
-	_ = gx0
-	_ = gy0
-	_ = gz0
-	_ = ly
-	_ = lz
+	gx0 := b.Group.X * 64
 	{
-		lx, li := uint32(0), uint32(0)
-		_, _ = lx, li
+		lx := uint32(0)
 		var v_i uint32 = (gx0 + lx)
-		_ = v_i
 		var w0 *[64]float32
 		if o := v_i; o <= 4294967232 && uint64(o)+64 <= uint64(len(p_a)) {
 			w0 = (*[64]float32)(p_a[o : uint64(o)+64])
@@ -3415,18 +2940,13 @@ func floatEdgesCPU(b *gpu.CPUBlock) {
 		if w0 != nil {
 		items0w:
 			for lx := uint32(0); lx < 64; lx++ {
-				li := lx
-				_ = li
 				var v_i uint32 = (gx0 + lx)
-				_ = v_i
 				if v_i >= p_n {
 					continue items0w
 				}
 				var v_m float32 = xpu.Float32FromBits(uint32(uint32(4286578688)))
-				_ = v_m
 				{
 					var v_j uint32 = uint32(0)
-					_ = v_j
 					for v_j < uint32(4) {
 						{
 							v_m = xpu.Max(v_m, p_a[((v_i+v_j)%p_n)])
@@ -3435,7 +2955,6 @@ func floatEdgesCPU(b *gpu.CPUBlock) {
 					}
 				}
 				var v_o uint32 = (v_i * uint32(5))
-				_ = v_o
 				p_out[(v_o + uint32(0))] = v_m
 				p_out[(v_o + uint32(1))] = (w0[lx] * float32(3.4028235e+38))
 				p_out[(v_o + uint32(2))] = (float32(-3.4028235e+38) + w0[lx])
@@ -3445,18 +2964,13 @@ func floatEdgesCPU(b *gpu.CPUBlock) {
 		} else {
 		items0:
 			for lx := uint32(0); lx < 64; lx++ {
-				li := lx
-				_ = li
 				var v_i uint32 = (gx0 + lx)
-				_ = v_i
 				if v_i >= p_n {
 					continue items0
 				}
 				var v_m float32 = xpu.Float32FromBits(uint32(uint32(4286578688)))
-				_ = v_m
 				{
 					var v_j uint32 = uint32(0)
-					_ = v_j
 					for v_j < uint32(4) {
 						{
 							v_m = xpu.Max(v_m, p_a[((v_i+v_j)%p_n)])
@@ -3465,7 +2979,6 @@ func floatEdgesCPU(b *gpu.CPUBlock) {
 					}
 				}
 				var v_o uint32 = (v_i * uint32(5))
-				_ = v_o
 				p_out[(v_o + uint32(0))] = v_m
 				p_out[(v_o + uint32(1))] = (p_a[v_i] * float32(3.4028235e+38))
 				p_out[(v_o + uint32(2))] = (float32(-3.4028235e+38) + p_a[v_i])
@@ -3506,7 +3019,7 @@ var FuncBufferKernel = gpu.Register(&gpu.KernelSpec{
 		},
 		{
 			Kernel: "github.com/goxpu/xpu/kernels/conformance.FuncBuffer", Backend: "cpu", Target: "go",
-			Hash:        "sha256:172ac81ade7cb9428020461a6b2f274bf58c6dfb84a0448a819ea4f6ba6a8123",
+			Hash:        "sha256:22508968fddb807c9a8b1562b13d12d8435e03731c1d4c787a6258cc8bb116e1",
 			Codegen:     "xpu-gen/1",
 			Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
 			SharedBytes: 0, StorageBindings: 3, UniformBytes: 16,
@@ -3581,24 +3094,11 @@ func funcBufferCPU(b *gpu.CPUBlock) {
 	p_in := gpu.CPUView[float32](b.Buffers[1])
 	p_w := gpu.CPUView[float32](b.Buffers[2])
 	p_n := gpu.CPUUniform[uint32](b.Uniforms, 0)
-	gx0, gy0, gz0 := b.Group.X*64, b.Group.Y*1, b.Group.Z*1
+	gx0 := b.Group.X * 64
 	var ly uint32
 	var lz uint32
-	stop := b.Stopping()
-	_, _ = b, stop
-	_ = p_out
-	_ = p_in
-	_ = p_w
-	_ = p_n
-	_ = gx0
-	_ = gy0
-	_ = gz0
-	_ = ly
-	_ = lz
 	f_window := func(lx, ly, lz uint32, v_i_1 uint32, v_n_1 uint32) float32 {
-		_, _, _ = lx, ly, lz
 		var v_s float32 = p_in[v_i_1]
-		_ = v_s
 		if v_i_1 > uint32(0) {
 			v_s = (v_s + p_in[(v_i_1-uint32(1))])
 		}
@@ -3607,11 +3107,8 @@ func funcBufferCPU(b *gpu.CPUBlock) {
 		}
 		return v_s
 	}
-	_ = f_window
 	f_window_1 := func(lx, ly, lz uint32, v_i_1 uint32, v_n_1 uint32) float32 {
-		_, _, _ = lx, ly, lz
 		var v_s float32 = p_w[v_i_1]
-		_ = v_s
 		if v_i_1 > uint32(0) {
 			v_s = (v_s + p_w[(v_i_1-uint32(1))])
 		}
@@ -3620,12 +3117,9 @@ func funcBufferCPU(b *gpu.CPUBlock) {
 		}
 		return v_s
 	}
-	_ = f_window_1
 	{
-		lx, li := uint32(0), uint32(0)
-		_, _ = lx, li
+		lx := uint32(0)
 		var v_i uint32 = (gx0 + lx)
-		_ = v_i
 		var w0 *[64]float32
 		if o := v_i; o <= 4294967232 && uint64(o)+64 <= uint64(len(p_out)) {
 			w0 = (*[64]float32)(p_out[o : uint64(o)+64])
@@ -3633,10 +3127,7 @@ func funcBufferCPU(b *gpu.CPUBlock) {
 		if w0 != nil {
 		items0w:
 			for lx := uint32(0); lx < 64; lx++ {
-				li := lx
-				_ = li
 				var v_i uint32 = (gx0 + lx)
-				_ = v_i
 				if v_i >= p_n {
 					continue items0w
 				}
@@ -3645,10 +3136,7 @@ func funcBufferCPU(b *gpu.CPUBlock) {
 		} else {
 		items0:
 			for lx := uint32(0); lx < 64; lx++ {
-				li := lx
-				_ = li
 				var v_i uint32 = (gx0 + lx)
-				_ = v_i
 				if v_i >= p_n {
 					continue items0
 				}
@@ -3689,7 +3177,7 @@ var FuncChainKernel = gpu.Register(&gpu.KernelSpec{
 		},
 		{
 			Kernel: "github.com/goxpu/xpu/kernels/conformance.FuncChain", Backend: "cpu", Target: "go",
-			Hash:        "sha256:a5e0f2299913f5371de9e63724531a8c61169c8dd619a8ff8072265908fba8a6",
+			Hash:        "sha256:3db8b3cac82af4533b51b2fb97a17311cb8fa7ca7f8c5f242f2a57d67a840b14",
 			Codegen:     "xpu-gen/1",
 			Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
 			SharedBytes: 0, StorageBindings: 3, UniformBytes: 16,
@@ -3769,22 +3257,10 @@ func funcChainCPU(b *gpu.CPUBlock) {
 	p_a := gpu.CPUView[float32](b.Buffers[1])
 	p_b := gpu.CPUView[float32](b.Buffers[2])
 	p_n := gpu.CPUUniform[uint32](b.Uniforms, 0)
-	gx0, gy0, gz0 := b.Group.X*64, b.Group.Y*1, b.Group.Z*1
+	gx0 := b.Group.X * 64
 	var ly uint32
 	var lz uint32
-	stop := b.Stopping()
-	_, _ = b, stop
-	_ = p_out
-	_ = p_a
-	_ = p_b
-	_ = p_n
-	_ = gx0
-	_ = gy0
-	_ = gz0
-	_ = ly
-	_ = lz
 	f_saturate := func(lx, ly, lz uint32, v_x float32) float32 {
-		_, _, _ = lx, ly, lz
 		if v_x < float32(0) {
 			return float32(0)
 		}
@@ -3793,24 +3269,16 @@ func funcChainCPU(b *gpu.CPUBlock) {
 		}
 		return v_x
 	}
-	_ = f_saturate
 	f_smoothstep := func(lx, ly, lz uint32, v_e0 float32, v_e1 float32, v_x float32) float32 {
-		_, _, _ = lx, ly, lz
 		var v_s float32 = f_saturate(lx, ly, lz, ((v_x - v_e0) / (v_e1 - v_e0)))
-		_ = v_s
 		return ((v_s * v_s) * (float32(3) - (float32(2) * v_s)))
 	}
-	_ = f_smoothstep
 	f_lerp := func(lx, ly, lz uint32, v_a_1 float32, v_b_1 float32, v_s float32) float32 {
-		_, _, _ = lx, ly, lz
 		return (v_a_1 + ((v_b_1 - v_a_1) * v_s))
 	}
-	_ = f_lerp
 	{
-		lx, li := uint32(0), uint32(0)
-		_, _ = lx, li
+		lx := uint32(0)
 		var v_i uint32 = (gx0 + lx)
-		_ = v_i
 		var w0 *[64]float32
 		if o := v_i; o <= 4294967232 && uint64(o)+64 <= uint64(len(p_out)) {
 			w0 = (*[64]float32)(p_out[o : uint64(o)+64])
@@ -3826,10 +3294,7 @@ func funcChainCPU(b *gpu.CPUBlock) {
 		if w0 != nil && w1 != nil && w2 != nil {
 		items0w:
 			for lx := uint32(0); lx < 64; lx++ {
-				li := lx
-				_ = li
 				var v_i uint32 = (gx0 + lx)
-				_ = v_i
 				if v_i >= p_n {
 					continue items0w
 				}
@@ -3838,10 +3303,7 @@ func funcChainCPU(b *gpu.CPUBlock) {
 		} else {
 		items0:
 			for lx := uint32(0); lx < 64; lx++ {
-				li := lx
-				_ = li
 				var v_i uint32 = (gx0 + lx)
-				_ = v_i
 				if v_i >= p_n {
 					continue items0
 				}
@@ -3880,7 +3342,7 @@ var Grid2DKernel = gpu.Register(&gpu.KernelSpec{
 		},
 		{
 			Kernel: "github.com/goxpu/xpu/kernels/conformance.Grid2D", Backend: "cpu", Target: "go",
-			Hash:        "sha256:13fe5faaad9f9b7e70cc97e08abc66451d6a98b9a4b4846fab0bea9b6b228dee",
+			Hash:        "sha256:77cdfa46755eef1028c6052e129112ba777996be844fe2ce70b53f738e0475ce",
 			Codegen:     "xpu-gen/1",
 			Block:       xpu.Dim3{X: 16, Y: 8, Z: 1},
 			SharedBytes: 0, StorageBindings: 2, UniformBytes: 16,
@@ -3928,32 +3390,17 @@ func grid2DCPU(b *gpu.CPUBlock) {
 	p_in := gpu.CPUView[uint32](b.Buffers[1])
 	p_w := gpu.CPUUniform[uint32](b.Uniforms, 0)
 	p_h := gpu.CPUUniform[uint32](b.Uniforms, 4)
-	gx0, gy0, gz0 := b.Group.X*16, b.Group.Y*8, b.Group.Z*1
-	var lz uint32
-	stop := b.Stopping()
-	_, _ = b, stop
-	_ = p_out
-	_ = p_in
-	_ = p_w
-	_ = p_h
-	_ = gx0
-	_ = gy0
-	_ = gz0
-	_ = lz
+	gx0 := b.Group.X * 16
+	gy0 := b.Group.Y * 8
 	for ly := uint32(0); ly < 8; ly++ {
 	items0:
 		for lx := uint32(0); lx < 16; lx++ {
-			li := lx + 16*ly + 128*lz
-			_ = li
 			var v_x uint32 = (gx0 + lx)
-			_ = v_x
 			var v_y uint32 = (gy0 + ly)
-			_ = v_y
 			if (v_x >= p_w) || (v_y >= p_h) {
 				continue items0
 			}
 			var v_i uint32 = ((v_y * p_w) + v_x)
-			_ = v_i
 			p_out[v_i] = (((p_in[v_i] * uint32(3)) + (v_x * uint32(1000))) + v_y)
 		}
 	}
@@ -3987,7 +3434,7 @@ var Grid3DKernel = gpu.Register(&gpu.KernelSpec{
 		},
 		{
 			Kernel: "github.com/goxpu/xpu/kernels/conformance.Grid3D", Backend: "cpu", Target: "go",
-			Hash:        "sha256:12c5fb96c299e252f41398718132028420d9bd5a60bc8f504feabcac1449f244",
+			Hash:        "sha256:444bb4e7188cdf60d771bf194e237a5b225165b58d01d0a48f7458d1a745efe5",
 			Codegen:     "xpu-gen/1",
 			Block:       xpu.Dim3{X: 4, Y: 4, Z: 4},
 			SharedBytes: 0, StorageBindings: 1, UniformBytes: 16,
@@ -4033,27 +3480,15 @@ func grid3DCPU(b *gpu.CPUBlock) {
 	p_w := gpu.CPUUniform[uint32](b.Uniforms, 0)
 	p_h := gpu.CPUUniform[uint32](b.Uniforms, 4)
 	p_d := gpu.CPUUniform[uint32](b.Uniforms, 8)
-	gx0, gy0, gz0 := b.Group.X*4, b.Group.Y*4, b.Group.Z*4
-	stop := b.Stopping()
-	_, _ = b, stop
-	_ = p_out
-	_ = p_w
-	_ = p_h
-	_ = p_d
-	_ = gx0
-	_ = gy0
-	_ = gz0
+	gx0 := b.Group.X * 4
+	gy0 := b.Group.Y * 4
+	gz0 := b.Group.Z * 4
 	for lz := uint32(0); lz < 4; lz++ {
 		for ly := uint32(0); ly < 4; ly++ {
 			for lx := uint32(0); lx < 4; lx++ {
-				li := lx + 4*ly + 16*lz
-				_ = li
 				var v_x uint32 = (gx0 + lx)
-				_ = v_x
 				var v_y uint32 = (gy0 + ly)
-				_ = v_y
 				var v_z uint32 = (gz0 + lz)
-				_ = v_z
 				if ((v_x < p_w) && (v_y < p_h)) && (v_z < p_d) {
 					p_out[((((v_z * p_h) + v_y) * p_w) + v_x)] = ((int32(v_x) - (int32(2) * int32(v_y))) + (int32(7) * int32(v_z)))
 				}
@@ -4088,7 +3523,7 @@ var GridStrideKernel = gpu.Register(&gpu.KernelSpec{
 		},
 		{
 			Kernel: "github.com/goxpu/xpu/kernels/conformance.GridStride", Backend: "cpu", Target: "go",
-			Hash:        "sha256:4fae235bb88416af0e9f25485b175499241d40322f679126a60336478e60253a",
+			Hash:        "sha256:f6c8b34dbc0c8fa2ee0e8fbaabcda07fa693066859733255de798bff69029f98",
 			Codegen:     "xpu-gen/1",
 			Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
 			SharedBytes: 0, StorageBindings: 1, UniformBytes: 16,
@@ -4128,26 +3563,12 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) 
 func gridStrideCPU(b *gpu.CPUBlock) {
 	p_y := gpu.CPUView[float32](b.Buffers[0])
 	p_n := gpu.CPUUniform[uint32](b.Uniforms, 0)
-	gx0, gy0, gz0 := b.Group.X*64, b.Group.Y*1, b.Group.Z*1
-	var ly uint32
-	var lz uint32
+	gx0 := b.Group.X * 64
 	stop := b.Stopping()
-	_, _ = b, stop
-	_ = p_y
-	_ = p_n
-	_ = gx0
-	_ = gy0
-	_ = gz0
-	_ = ly
-	_ = lz
 	for lx := uint32(0); lx < 64; lx++ {
-		li := lx
-		_ = li
 		var v_stride uint32 = (b.Groups.X * uint32(64))
-		_ = v_stride
 		{
 			var v_i uint32 = (gx0 + lx)
-			_ = v_i
 			for v_i < p_n {
 				if stop.Load() {
 					panic(gpu.CPUStopped)
@@ -4190,7 +3611,7 @@ var HistogramKernel = gpu.Register(&gpu.KernelSpec{
 		},
 		{
 			Kernel: "github.com/goxpu/xpu/kernels/conformance.Histogram", Backend: "cpu", Target: "go",
-			Hash:        "sha256:da3e8190067134279201ccbe6abd47498a2031d097e844734c1bc6da498b1547",
+			Hash:        "sha256:647bd9e49b89514b697c7d5ce8a9bbf8c5a964162b32eed089d577ccc3a62da7",
 			Codegen:     "xpu-gen/1",
 			Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
 			SharedBytes: 0, StorageBindings: 2, UniformBytes: 16,
@@ -4236,24 +3657,10 @@ func histogramCPU(b *gpu.CPUBlock) {
 	p_bins := gpu.CPUView[uint32](b.Buffers[0])
 	p_in := gpu.CPUView[uint32](b.Buffers[1])
 	p_n := gpu.CPUUniform[uint32](b.Uniforms, 0)
-	gx0, gy0, gz0 := b.Group.X*64, b.Group.Y*1, b.Group.Z*1
-	var ly uint32
-	var lz uint32
-	stop := b.Stopping()
-	_, _ = b, stop
-	_ = p_bins
-	_ = p_in
-	_ = p_n
-	_ = gx0
-	_ = gy0
-	_ = gz0
-	_ = ly
-	_ = lz
+	gx0 := b.Group.X * 64
 	{
-		lx, li := uint32(0), uint32(0)
-		_, _ = lx, li
+		lx := uint32(0)
 		var v_i uint32 = (gx0 + lx)
-		_ = v_i
 		// The guard (v_i < p_n) holds for the lanes lo <= lx < hi; gok: v_i
 		// steps by one from lane to lane without wrapping.
 		lo, hi, gok := uint32(0), uint32(0), false
@@ -4267,11 +3674,7 @@ func histogramCPU(b *gpu.CPUBlock) {
 		}
 		if gok && w0 != nil && hi <= 64 {
 			for lx := lo; lx < hi; lx++ {
-				li := lx
-				_ = li
 				{
-					var v_i uint32 = (gx0 + lx)
-					_ = v_i
 					{ // (v_i < p_n) holds for lo <= lx < hi
 						xpu.AtomicAdd(&p_bins[(w0[lx]%uint32(64))], uint32(1))
 					}
@@ -4279,11 +3682,8 @@ func histogramCPU(b *gpu.CPUBlock) {
 			}
 		} else if gok {
 			for lx := lo; lx < hi; lx++ {
-				li := lx
-				_ = li
 				{
 					var v_i uint32 = (gx0 + lx)
-					_ = v_i
 					{ // (v_i < p_n) holds for lo <= lx < hi
 						xpu.AtomicAdd(&p_bins[(p_in[v_i]%uint32(64))], uint32(1))
 					}
@@ -4291,11 +3691,8 @@ func histogramCPU(b *gpu.CPUBlock) {
 			}
 		} else {
 			for lx := uint32(0); lx < 64; lx++ {
-				li := lx
-				_ = li
 				{
 					var v_i uint32 = (gx0 + lx)
-					_ = v_i
 					if v_i < p_n {
 						xpu.AtomicAdd(&p_bins[(p_in[v_i]%uint32(64))], uint32(1))
 					}
@@ -4335,7 +3732,7 @@ var HistogramSharedKernel = gpu.Register(&gpu.KernelSpec{
 		},
 		{
 			Kernel: "github.com/goxpu/xpu/kernels/conformance.HistogramShared", Backend: "cpu", Target: "go",
-			Hash:        "sha256:dfdff98cd616ea7e8066e6a848337ffd2c225bee5fbc7d0c84f62512be6eaa52",
+			Hash:        "sha256:aa4ac6f3cf59754cba55e791949c6bcf2fec4f0fa34c29ce206d1aef2c8a0851",
 			Codegen:     "xpu-gen/1",
 			Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
 			SharedBytes: 256, StorageBindings: 2, UniformBytes: 16,
@@ -4393,31 +3790,14 @@ func histogramSharedCPU(b *gpu.CPUBlock) {
 	p_in := gpu.CPUView[uint32](b.Buffers[1])
 	p_n := gpu.CPUUniform[uint32](b.Uniforms, 0)
 	var s_h [64]uint32
-	gx0, gy0, gz0 := b.Group.X*64, b.Group.Y*1, b.Group.Z*1
-	var ly uint32
-	var lz uint32
-	stop := b.Stopping()
-	_, _ = b, stop
-	_ = p_bins
-	_ = p_in
-	_ = p_n
-	_ = gx0
-	_ = gy0
-	_ = gz0
-	_ = ly
-	_ = lz
+	gx0 := b.Group.X * 64
 	for lx := uint32(0); lx < 64; lx++ {
-		li := lx
-		_ = li
 		var v_l uint32 = lx
-		_ = v_l
 		xpu.AtomicStore(&s_h[v_l], uint32(0))
 	}
 	{
-		lx, li := uint32(0), uint32(0)
-		_, _ = lx, li
+		lx := uint32(0)
 		var v_i uint32 = (gx0 + lx)
-		_ = v_i
 		// The guard (v_i < p_n) holds for the lanes lo <= lx < hi; gok: v_i
 		// steps by one from lane to lane without wrapping.
 		lo, hi, gok := uint32(0), uint32(0), false
@@ -4431,11 +3811,7 @@ func histogramSharedCPU(b *gpu.CPUBlock) {
 		}
 		if gok && w0 != nil && hi <= 64 {
 			for lx := lo; lx < hi; lx++ {
-				li := lx
-				_ = li
 				{
-					var v_i uint32 = (gx0 + lx)
-					_ = v_i
 					{ // (v_i < p_n) holds for lo <= lx < hi
 						xpu.AtomicAdd(&s_h[(w0[lx]%uint32(64))], uint32(1))
 					}
@@ -4443,11 +3819,8 @@ func histogramSharedCPU(b *gpu.CPUBlock) {
 			}
 		} else if gok {
 			for lx := lo; lx < hi; lx++ {
-				li := lx
-				_ = li
 				{
 					var v_i uint32 = (gx0 + lx)
-					_ = v_i
 					{ // (v_i < p_n) holds for lo <= lx < hi
 						xpu.AtomicAdd(&s_h[(p_in[v_i]%uint32(64))], uint32(1))
 					}
@@ -4455,11 +3828,8 @@ func histogramSharedCPU(b *gpu.CPUBlock) {
 			}
 		} else {
 			for lx := uint32(0); lx < 64; lx++ {
-				li := lx
-				_ = li
 				{
 					var v_i uint32 = (gx0 + lx)
-					_ = v_i
 					if v_i < p_n {
 						xpu.AtomicAdd(&s_h[(p_in[v_i]%uint32(64))], uint32(1))
 					}
@@ -4468,13 +3838,9 @@ func histogramSharedCPU(b *gpu.CPUBlock) {
 		}
 	}
 	for lx := uint32(0); lx < 64; lx++ {
-		li := lx
-		_ = li
 		var v_l uint32 = lx
-		_ = v_l
 		{
 			var v_c uint32 = xpu.AtomicLoad(&s_h[v_l])
-			_ = v_c
 			if v_c != uint32(0) {
 				xpu.AtomicAdd(&p_bins[v_l], v_c)
 			}
@@ -4514,7 +3880,7 @@ var IntArithKernel = gpu.Register(&gpu.KernelSpec{
 		},
 		{
 			Kernel: "github.com/goxpu/xpu/kernels/conformance.IntArith", Backend: "cpu", Target: "go",
-			Hash:        "sha256:e16fdd4366599ad4e60a82c3fb3a343b0123c54081ed2e6425142fb06e88ad14",
+			Hash:        "sha256:bb752f15fb355bb13292c88c5cec9ea735f7d0f024453568c1530fa7450db3a5",
 			Codegen:     "xpu-gen/1",
 			Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
 			SharedBytes: 0, StorageBindings: 3, UniformBytes: 16,
@@ -4593,25 +3959,10 @@ func intArithCPU(b *gpu.CPUBlock) {
 	p_a := gpu.CPUView[int32](b.Buffers[1])
 	p_b := gpu.CPUView[int32](b.Buffers[2])
 	p_n := gpu.CPUUniform[uint32](b.Uniforms, 0)
-	gx0, gy0, gz0 := b.Group.X*64, b.Group.Y*1, b.Group.Z*1
-	var ly uint32
-	var lz uint32
-	stop := b.Stopping()
-	_, _ = b, stop
-	_ = p_out
-	_ = p_a
-	_ = p_b
-	_ = p_n
-	_ = gx0
-	_ = gy0
-	_ = gz0
-	_ = ly
-	_ = lz
+	gx0 := b.Group.X * 64
 	{
-		lx, li := uint32(0), uint32(0)
-		_, _ = lx, li
+		lx := uint32(0)
 		var v_i uint32 = (gx0 + lx)
-		_ = v_i
 		var w0 *[64]int32
 		if o := v_i; o <= 4294967232 && uint64(o)+64 <= uint64(len(p_a)) {
 			w0 = (*[64]int32)(p_a[o : uint64(o)+64])
@@ -4623,19 +3974,13 @@ func intArithCPU(b *gpu.CPUBlock) {
 		if w0 != nil && w1 != nil {
 		items0w:
 			for lx := uint32(0); lx < 64; lx++ {
-				li := lx
-				_ = li
 				var v_i uint32 = (gx0 + lx)
-				_ = v_i
 				if v_i >= p_n {
 					continue items0w
 				}
 				var v_x int32 = w0[lx]
-				_ = v_x
 				var v_y int32 = w1[lx]
-				_ = v_y
 				var v_o uint32 = (v_i * uint32(5))
-				_ = v_o
 				p_out[(v_o + uint32(0))] = (v_x + v_y)
 				p_out[(v_o + uint32(1))] = (v_x - v_y)
 				p_out[(v_o + uint32(2))] = (v_x * v_y)
@@ -4645,19 +3990,13 @@ func intArithCPU(b *gpu.CPUBlock) {
 		} else {
 		items0:
 			for lx := uint32(0); lx < 64; lx++ {
-				li := lx
-				_ = li
 				var v_i uint32 = (gx0 + lx)
-				_ = v_i
 				if v_i >= p_n {
 					continue items0
 				}
 				var v_x int32 = p_a[v_i]
-				_ = v_x
 				var v_y int32 = p_b[v_i]
-				_ = v_y
 				var v_o uint32 = (v_i * uint32(5))
-				_ = v_o
 				p_out[(v_o + uint32(0))] = (v_x + v_y)
 				p_out[(v_o + uint32(1))] = (v_x - v_y)
 				p_out[(v_o + uint32(2))] = (v_x * v_y)
@@ -4696,7 +4035,7 @@ var LenGuardKernel = gpu.Register(&gpu.KernelSpec{
 		},
 		{
 			Kernel: "github.com/goxpu/xpu/kernels/conformance.LenGuard", Backend: "cpu", Target: "go",
-			Hash:        "sha256:972f0cffdee5bf0ae427890abd14002e49bba6fa2605b3c6af4ce7f43828339f",
+			Hash:        "sha256:609326a1e48691c1f2169ef71e6ffffc68ab8eaf16d70d7e98fd6b39c239a136",
 			Codegen:     "xpu-gen/1",
 			Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
 			SharedBytes: 0, StorageBindings: 2, UniformBytes: 0,
@@ -4743,23 +4082,10 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
 func lenGuardCPU(b *gpu.CPUBlock) {
 	p_y := gpu.CPUView[int32](b.Buffers[0])
 	p_x := gpu.CPUView[int32](b.Buffers[1])
-	gx0, gy0, gz0 := b.Group.X*64, b.Group.Y*1, b.Group.Z*1
-	var ly uint32
-	var lz uint32
-	stop := b.Stopping()
-	_, _ = b, stop
-	_ = p_y
-	_ = p_x
-	_ = gx0
-	_ = gy0
-	_ = gz0
-	_ = ly
-	_ = lz
+	gx0 := b.Group.X * 64
 	{
-		lx, li := uint32(0), uint32(0)
-		_, _ = lx, li
+		lx := uint32(0)
 		var v_i uint32 = (gx0 + lx)
-		_ = v_i
 		// The guard (v_i < uint32(len(p_y))) holds for the lanes lo <= lx < hi; gok: v_i
 		// steps by one from lane to lane without wrapping.
 		lo, hi, gok := uint32(0), uint32(0), false
@@ -4773,30 +4099,21 @@ func lenGuardCPU(b *gpu.CPUBlock) {
 		}
 		if gok && w0 != nil && hi <= 64 {
 			for lx := lo; lx < hi; lx++ {
-				li := lx
-				_ = li
 				var v_i uint32 = (gx0 + lx)
-				_ = v_i
 				{ // (v_i < uint32(len(p_y))) holds for lo <= lx < hi
 					w0[lx] = (p_x[(v_i%uint32(len(p_x)))] * int32(2))
 				}
 			}
 		} else if gok {
 			for lx := lo; lx < hi; lx++ {
-				li := lx
-				_ = li
 				var v_i uint32 = (gx0 + lx)
-				_ = v_i
 				{ // (v_i < uint32(len(p_y))) holds for lo <= lx < hi
 					p_y[v_i] = (p_x[(v_i%uint32(len(p_x)))] * int32(2))
 				}
 			}
 		} else {
 			for lx := uint32(0); lx < 64; lx++ {
-				li := lx
-				_ = li
 				var v_i uint32 = (gx0 + lx)
-				_ = v_i
 				if v_i < uint32(len(p_y)) {
 					p_y[v_i] = (p_x[(v_i%uint32(len(p_x)))] * int32(2))
 				}
@@ -4836,7 +4153,7 @@ var LogicalInLoopKernel = gpu.Register(&gpu.KernelSpec{
 		},
 		{
 			Kernel: "github.com/goxpu/xpu/kernels/conformance.LogicalInLoop", Backend: "cpu", Target: "go",
-			Hash:        "sha256:fb6f92606b4426e79b14dbfc46df17f69488d7e951da3f7abdbefeca379c66e1",
+			Hash:        "sha256:cd6a435f7607dfcba5e7925f668bcd1e6552f008e4cd02a8898a5a3dafe08809",
 			Codegen:     "xpu-gen/1",
 			Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
 			SharedBytes: 0, StorageBindings: 3, UniformBytes: 16,
@@ -4934,31 +4251,16 @@ func logicalInLoopCPU(b *gpu.CPUBlock) {
 	p_calls := gpu.CPUView[uint32](b.Buffers[1])
 	p_in := gpu.CPUView[uint32](b.Buffers[2])
 	p_n := gpu.CPUUniform[uint32](b.Uniforms, 0)
-	gx0, gy0, gz0 := b.Group.X*64, b.Group.Y*1, b.Group.Z*1
+	gx0 := b.Group.X * 64
 	var ly uint32
 	var lz uint32
-	stop := b.Stopping()
-	_, _ = b, stop
-	_ = p_out
-	_ = p_calls
-	_ = p_in
-	_ = p_n
-	_ = gx0
-	_ = gy0
-	_ = gz0
-	_ = ly
-	_ = lz
 	f_countedBit := func(lx, ly, lz uint32, v_i_1 uint32, v_x uint32, v_k uint32) bool {
-		_, _, _ = lx, ly, lz
 		p_calls[v_i_1] = (p_calls[v_i_1] + uint32(1))
 		return (((v_x >> v_k) & uint32(1)) != uint32(0))
 	}
-	_ = f_countedBit
 	{
-		lx, li := uint32(0), uint32(0)
-		_, _ = lx, li
+		lx := uint32(0)
 		var v_i uint32 = (gx0 + lx)
-		_ = v_i
 		var w0 *[64]uint32
 		if o := v_i; o <= 4294967232 && uint64(o)+64 <= uint64(len(p_calls)) {
 			w0 = (*[64]uint32)(p_calls[o : uint64(o)+64])
@@ -4974,19 +4276,14 @@ func logicalInLoopCPU(b *gpu.CPUBlock) {
 		if w0 != nil && w1 != nil && w2 != nil {
 		items0w:
 			for lx := uint32(0); lx < 64; lx++ {
-				li := lx
-				_ = li
 				var v_i uint32 = (gx0 + lx)
-				_ = v_i
 				if v_i >= p_n {
 					continue items0w
 				}
 				w0[lx] = uint32(0)
 				var v_r uint32
-				_ = v_r
 				{
 					var v_k uint32 = uint32(0)
-					_ = v_k
 					for v_k < uint32(8) {
 						{
 							if true && f_countedBit(lx, ly, lz, v_i, w1[lx], v_k) {
@@ -5010,19 +4307,14 @@ func logicalInLoopCPU(b *gpu.CPUBlock) {
 		} else {
 		items0:
 			for lx := uint32(0); lx < 64; lx++ {
-				li := lx
-				_ = li
 				var v_i uint32 = (gx0 + lx)
-				_ = v_i
 				if v_i >= p_n {
 					continue items0
 				}
 				p_calls[v_i] = uint32(0)
 				var v_r uint32
-				_ = v_r
 				{
 					var v_k uint32 = uint32(0)
-					_ = v_k
 					for v_k < uint32(8) {
 						{
 							if true && f_countedBit(lx, ly, lz, v_i, p_in[v_i], v_k) {
@@ -5079,7 +4371,7 @@ var LoopBreakContinueKernel = gpu.Register(&gpu.KernelSpec{
 		},
 		{
 			Kernel: "github.com/goxpu/xpu/kernels/conformance.LoopBreakContinue", Backend: "cpu", Target: "go",
-			Hash:        "sha256:983838f00b96e9d96e9683888c811ccc46152b1d84c3afac4cde1e07b4035269",
+			Hash:        "sha256:dbdf6120d8accaae84c8044e6ae50c3d6ddd5bfdf409fef9c7246adf0eb03c04",
 			Codegen:     "xpu-gen/1",
 			Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
 			SharedBytes: 0, StorageBindings: 3, UniformBytes: 16,
@@ -5154,27 +4446,13 @@ func loopBreakContinueCPU(b *gpu.CPUBlock) {
 	p_width := gpu.CPUUniform[uint32](b.Uniforms, 0)
 	p_limit := gpu.CPUUniform[uint32](b.Uniforms, 4)
 	p_n := gpu.CPUUniform[uint32](b.Uniforms, 8)
-	gx0, gy0, gz0 := b.Group.X*64, b.Group.Y*1, b.Group.Z*1
-	var ly uint32
-	var lz uint32
+	gx0 := b.Group.X * 64
 	stop := b.Stopping()
-	_, _ = b, stop
-	_ = p_out
-	_ = p_steps
-	_ = p_in
-	_ = p_width
-	_ = p_limit
-	_ = p_n
-	_ = gx0
-	_ = gy0
-	_ = gz0
-	_ = ly
-	_ = lz
 	{
-		lx, li := uint32(0), uint32(0)
-		_, _ = lx, li
+		lx := uint32(0)
+		li := uint32(0)
+		_ = li
 		var v_i uint32 = (gx0 + lx)
-		_ = v_i
 		var w0 *[64]uint32
 		if o := v_i; o <= 4294967232 && uint64(o)+64 <= uint64(len(p_out)) {
 			w0 = (*[64]uint32)(p_out[o : uint64(o)+64])
@@ -5189,14 +4467,11 @@ func loopBreakContinueCPU(b *gpu.CPUBlock) {
 				li := lx
 				_ = li
 				var v_i uint32 = (gx0 + lx)
-				_ = v_i
 				if v_i >= p_n {
 					continue items0w
 				}
 				var v_sum uint32
-				_ = v_sum
 				var v_k uint32
-				_ = v_k
 				{
 					v_k = uint32(0)
 					for v_k < p_width {
@@ -5205,7 +4480,6 @@ func loopBreakContinueCPU(b *gpu.CPUBlock) {
 						}
 						{
 							var v_v uint32 = p_in[((v_i * p_width) + v_k)]
-							_ = v_v
 							if (v_v % uint32(3)) == uint32(0) {
 								goto next2
 							}
@@ -5227,14 +4501,11 @@ func loopBreakContinueCPU(b *gpu.CPUBlock) {
 				li := lx
 				_ = li
 				var v_i uint32 = (gx0 + lx)
-				_ = v_i
 				if v_i >= p_n {
 					continue items0
 				}
 				var v_sum uint32
-				_ = v_sum
 				var v_k uint32
-				_ = v_k
 				{
 					v_k = uint32(0)
 					for v_k < p_width {
@@ -5243,7 +4514,6 @@ func loopBreakContinueCPU(b *gpu.CPUBlock) {
 						}
 						{
 							var v_v uint32 = p_in[((v_i * p_width) + v_k)]
-							_ = v_v
 							if (v_v % uint32(3)) == uint32(0) {
 								goto next3
 							}
@@ -5291,7 +4561,7 @@ var LoopLocalZeroKernel = gpu.Register(&gpu.KernelSpec{
 		},
 		{
 			Kernel: "github.com/goxpu/xpu/kernels/conformance.LoopLocalZero", Backend: "cpu", Target: "go",
-			Hash:        "sha256:67cc6566a953f893c9694dad880d8e4a0e9ad67ba0e6476e8dd28bece08a37e8",
+			Hash:        "sha256:d76821b06e7bd00b35ba6a04f117e4bc3baaa55abc47bf829ebe578de34e52ce",
 			Codegen:     "xpu-gen/1",
 			Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
 			SharedBytes: 0, StorageBindings: 2, UniformBytes: 16,
@@ -5345,24 +4615,10 @@ func loopLocalZeroCPU(b *gpu.CPUBlock) {
 	p_out := gpu.CPUView[uint32](b.Buffers[0])
 	p_in := gpu.CPUView[uint32](b.Buffers[1])
 	p_n := gpu.CPUUniform[uint32](b.Uniforms, 0)
-	gx0, gy0, gz0 := b.Group.X*64, b.Group.Y*1, b.Group.Z*1
-	var ly uint32
-	var lz uint32
-	stop := b.Stopping()
-	_, _ = b, stop
-	_ = p_out
-	_ = p_in
-	_ = p_n
-	_ = gx0
-	_ = gy0
-	_ = gz0
-	_ = ly
-	_ = lz
+	gx0 := b.Group.X * 64
 	{
-		lx, li := uint32(0), uint32(0)
-		_, _ = lx, li
+		lx := uint32(0)
 		var v_i uint32 = (gx0 + lx)
-		_ = v_i
 		var w0 *[64]uint32
 		if o := v_i; o <= 4294967232 && uint64(o)+64 <= uint64(len(p_in)) {
 			w0 = (*[64]uint32)(p_in[o : uint64(o)+64])
@@ -5374,22 +4630,16 @@ func loopLocalZeroCPU(b *gpu.CPUBlock) {
 		if w0 != nil && w1 != nil {
 		items0w:
 			for lx := uint32(0); lx < 64; lx++ {
-				li := lx
-				_ = li
 				var v_i uint32 = (gx0 + lx)
-				_ = v_i
 				if v_i >= p_n {
 					continue items0w
 				}
 				var v_sum uint32
-				_ = v_sum
 				{
 					var v_k uint32 = uint32(0)
-					_ = v_k
 					for v_k < uint32(4) {
 						{
 							var v_v uint32
-							_ = v_v
 							if v_k == (w0[lx] % uint32(4)) {
 								v_v = (v_k + uint32(1))
 							}
@@ -5403,22 +4653,16 @@ func loopLocalZeroCPU(b *gpu.CPUBlock) {
 		} else {
 		items0:
 			for lx := uint32(0); lx < 64; lx++ {
-				li := lx
-				_ = li
 				var v_i uint32 = (gx0 + lx)
-				_ = v_i
 				if v_i >= p_n {
 					continue items0
 				}
 				var v_sum uint32
-				_ = v_sum
 				{
 					var v_k uint32 = uint32(0)
-					_ = v_k
 					for v_k < uint32(4) {
 						{
 							var v_v uint32
-							_ = v_v
 							if v_k == (p_in[v_i] % uint32(4)) {
 								v_v = (v_k + uint32(1))
 							}
@@ -5476,7 +4720,7 @@ var MathExactKernel = gpu.Register(&gpu.KernelSpec{
 		},
 		{
 			Kernel: "github.com/goxpu/xpu/kernels/conformance.MathExact", Backend: "cpu", Target: "go",
-			Hash:        "sha256:f8568e0d217b4cf4c550b9a53e51c21fd6c1a2d20947cb7c96b4f570aba4976c",
+			Hash:        "sha256:ce51e8a1d4a30b61c3d42a9447874325191db9d860fca17320bb06f98b89c56b",
 			Codegen:     "xpu-gen/1",
 			Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
 			SharedBytes: 0, StorageBindings: 9, UniformBytes: 16,
@@ -5578,31 +4822,10 @@ func mathExactCPU(b *gpu.CPUBlock) {
 	p_e := gpu.CPUView[uint32](b.Buffers[7])
 	p_f := gpu.CPUView[uint32](b.Buffers[8])
 	p_n := gpu.CPUUniform[uint32](b.Uniforms, 0)
-	gx0, gy0, gz0 := b.Group.X*64, b.Group.Y*1, b.Group.Z*1
-	var ly uint32
-	var lz uint32
-	stop := b.Stopping()
-	_, _ = b, stop
-	_ = p_out
-	_ = p_ints
-	_ = p_uints
-	_ = p_a
-	_ = p_b
-	_ = p_c
-	_ = p_d
-	_ = p_e
-	_ = p_f
-	_ = p_n
-	_ = gx0
-	_ = gy0
-	_ = gz0
-	_ = ly
-	_ = lz
+	gx0 := b.Group.X * 64
 	{
-		lx, li := uint32(0), uint32(0)
-		_, _ = lx, li
+		lx := uint32(0)
 		var v_i uint32 = (gx0 + lx)
-		_ = v_i
 		var w0 *[64]float32
 		if o := v_i; o <= 4294967232 && uint64(o)+64 <= uint64(len(p_a)) {
 			w0 = (*[64]float32)(p_a[o : uint64(o)+64])
@@ -5630,19 +4853,13 @@ func mathExactCPU(b *gpu.CPUBlock) {
 		if w0 != nil && w1 != nil && w2 != nil && w3 != nil && w4 != nil && w5 != nil {
 		items0w:
 			for lx := uint32(0); lx < 64; lx++ {
-				li := lx
-				_ = li
 				var v_i uint32 = (gx0 + lx)
-				_ = v_i
 				if v_i >= p_n {
 					continue items0w
 				}
 				var v_x float32 = w0[lx]
-				_ = v_x
 				var v_y float32 = w1[lx]
-				_ = v_y
 				var v_o uint32 = (v_i * uint32(8))
-				_ = v_o
 				p_out[(v_o + uint32(0))] = xpu.Abs(v_x)
 				p_out[(v_o + uint32(1))] = xpu.Floor(v_x)
 				p_out[(v_o + uint32(2))] = xpu.Ceil(v_x)
@@ -5652,7 +4869,6 @@ func mathExactCPU(b *gpu.CPUBlock) {
 				p_out[(v_o + uint32(6))] = xpu.Max(v_x, v_y)
 				p_out[(v_o + uint32(7))] = xpu.Clamp(v_x, float32(-0.5), v_y)
 				var v_p uint32 = (v_i * uint32(4))
-				_ = v_p
 				p_ints[(v_p + uint32(0))] = xpu.Abs(w2[lx])
 				p_ints[(v_p + uint32(1))] = xpu.Min(w2[lx], w3[lx])
 				p_ints[(v_p + uint32(2))] = xpu.Max(w2[lx], w3[lx])
@@ -5665,19 +4881,13 @@ func mathExactCPU(b *gpu.CPUBlock) {
 		} else {
 		items0:
 			for lx := uint32(0); lx < 64; lx++ {
-				li := lx
-				_ = li
 				var v_i uint32 = (gx0 + lx)
-				_ = v_i
 				if v_i >= p_n {
 					continue items0
 				}
 				var v_x float32 = p_a[v_i]
-				_ = v_x
 				var v_y float32 = p_b[v_i]
-				_ = v_y
 				var v_o uint32 = (v_i * uint32(8))
-				_ = v_o
 				p_out[(v_o + uint32(0))] = xpu.Abs(v_x)
 				p_out[(v_o + uint32(1))] = xpu.Floor(v_x)
 				p_out[(v_o + uint32(2))] = xpu.Ceil(v_x)
@@ -5687,7 +4897,6 @@ func mathExactCPU(b *gpu.CPUBlock) {
 				p_out[(v_o + uint32(6))] = xpu.Max(v_x, v_y)
 				p_out[(v_o + uint32(7))] = xpu.Clamp(v_x, float32(-0.5), v_y)
 				var v_p uint32 = (v_i * uint32(4))
-				_ = v_p
 				p_ints[(v_p + uint32(0))] = xpu.Abs(p_c[v_i])
 				p_ints[(v_p + uint32(1))] = xpu.Min(p_c[v_i], p_d[v_i])
 				p_ints[(v_p + uint32(2))] = xpu.Max(p_c[v_i], p_d[v_i])
@@ -5732,7 +4941,7 @@ var MathExpLogKernel = gpu.Register(&gpu.KernelSpec{
 		},
 		{
 			Kernel: "github.com/goxpu/xpu/kernels/conformance.MathExpLog", Backend: "cpu", Target: "go",
-			Hash:        "sha256:1b2fc7963738cdd3afa4d08b39dd20e27189dc26d34d07e1793ced1ce36eebb9",
+			Hash:        "sha256:acbd9b566cb181e8ce53e7c2c30b9e2cc7ea97fdedc29c8a9eb6206698787b67",
 			Codegen:     "xpu-gen/1",
 			Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
 			SharedBytes: 0, StorageBindings: 3, UniformBytes: 16,
@@ -5787,25 +4996,10 @@ func mathExpLogCPU(b *gpu.CPUBlock) {
 	p_a := gpu.CPUView[float32](b.Buffers[1])
 	p_b := gpu.CPUView[float32](b.Buffers[2])
 	p_n := gpu.CPUUniform[uint32](b.Uniforms, 0)
-	gx0, gy0, gz0 := b.Group.X*64, b.Group.Y*1, b.Group.Z*1
-	var ly uint32
-	var lz uint32
-	stop := b.Stopping()
-	_, _ = b, stop
-	_ = p_out
-	_ = p_a
-	_ = p_b
-	_ = p_n
-	_ = gx0
-	_ = gy0
-	_ = gz0
-	_ = ly
-	_ = lz
+	gx0 := b.Group.X * 64
 	{
-		lx, li := uint32(0), uint32(0)
-		_, _ = lx, li
+		lx := uint32(0)
 		var v_i uint32 = (gx0 + lx)
-		_ = v_i
 		var w0 *[64]float32
 		if o := v_i; o <= 4294967232 && uint64(o)+64 <= uint64(len(p_a)) {
 			w0 = (*[64]float32)(p_a[o : uint64(o)+64])
@@ -5817,19 +5011,13 @@ func mathExpLogCPU(b *gpu.CPUBlock) {
 		if w0 != nil && w1 != nil {
 		items0w:
 			for lx := uint32(0); lx < 64; lx++ {
-				li := lx
-				_ = li
 				var v_i uint32 = (gx0 + lx)
-				_ = v_i
 				if v_i >= p_n {
 					continue items0w
 				}
 				var v_x float32 = w0[lx]
-				_ = v_x
 				var v_y float32 = w1[lx]
-				_ = v_y
 				var v_o uint32 = (v_i * uint32(5))
-				_ = v_o
 				p_out[(v_o + uint32(0))] = xpu.Exp(v_y)
 				p_out[(v_o + uint32(1))] = xpu.Exp2(v_y)
 				p_out[(v_o + uint32(2))] = xpu.Log(v_x)
@@ -5839,19 +5027,13 @@ func mathExpLogCPU(b *gpu.CPUBlock) {
 		} else {
 		items0:
 			for lx := uint32(0); lx < 64; lx++ {
-				li := lx
-				_ = li
 				var v_i uint32 = (gx0 + lx)
-				_ = v_i
 				if v_i >= p_n {
 					continue items0
 				}
 				var v_x float32 = p_a[v_i]
-				_ = v_x
 				var v_y float32 = p_b[v_i]
-				_ = v_y
 				var v_o uint32 = (v_i * uint32(5))
-				_ = v_o
 				p_out[(v_o + uint32(0))] = xpu.Exp(v_y)
 				p_out[(v_o + uint32(1))] = xpu.Exp2(v_y)
 				p_out[(v_o + uint32(2))] = xpu.Log(v_x)
@@ -5895,7 +5077,7 @@ var MathSqrtFmaKernel = gpu.Register(&gpu.KernelSpec{
 		},
 		{
 			Kernel: "github.com/goxpu/xpu/kernels/conformance.MathSqrtFma", Backend: "cpu", Target: "go",
-			Hash:        "sha256:24006c0cdada2f11782f49cf1389cf206c75cbe5d1c7f31b4bfe1009bf592858",
+			Hash:        "sha256:672fe55b0bdbb91fc456142968ed87c1d537ec31e86118f5462a176fffee1d04",
 			Codegen:     "xpu-gen/1",
 			Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
 			SharedBytes: 0, StorageBindings: 4, UniformBytes: 16,
@@ -5947,26 +5129,10 @@ func mathSqrtFmaCPU(b *gpu.CPUBlock) {
 	p_b := gpu.CPUView[float32](b.Buffers[2])
 	p_c := gpu.CPUView[float32](b.Buffers[3])
 	p_n := gpu.CPUUniform[uint32](b.Uniforms, 0)
-	gx0, gy0, gz0 := b.Group.X*64, b.Group.Y*1, b.Group.Z*1
-	var ly uint32
-	var lz uint32
-	stop := b.Stopping()
-	_, _ = b, stop
-	_ = p_out
-	_ = p_a
-	_ = p_b
-	_ = p_c
-	_ = p_n
-	_ = gx0
-	_ = gy0
-	_ = gz0
-	_ = ly
-	_ = lz
+	gx0 := b.Group.X * 64
 	{
-		lx, li := uint32(0), uint32(0)
-		_, _ = lx, li
+		lx := uint32(0)
 		var v_i uint32 = (gx0 + lx)
-		_ = v_i
 		var w0 *[64]float32
 		if o := v_i; o <= 4294967232 && uint64(o)+64 <= uint64(len(p_a)) {
 			w0 = (*[64]float32)(p_a[o : uint64(o)+64])
@@ -5982,10 +5148,7 @@ func mathSqrtFmaCPU(b *gpu.CPUBlock) {
 		if w0 != nil && w1 != nil && w2 != nil {
 		items0w:
 			for lx := uint32(0); lx < 64; lx++ {
-				li := lx
-				_ = li
 				var v_i uint32 = (gx0 + lx)
-				_ = v_i
 				if v_i >= p_n {
 					continue items0w
 				}
@@ -5995,10 +5158,7 @@ func mathSqrtFmaCPU(b *gpu.CPUBlock) {
 		} else {
 		items0:
 			for lx := uint32(0); lx < 64; lx++ {
-				li := lx
-				_ = li
 				var v_i uint32 = (gx0 + lx)
-				_ = v_i
 				if v_i >= p_n {
 					continue items0
 				}
@@ -6038,7 +5198,7 @@ var MathTrigKernel = gpu.Register(&gpu.KernelSpec{
 		},
 		{
 			Kernel: "github.com/goxpu/xpu/kernels/conformance.MathTrig", Backend: "cpu", Target: "go",
-			Hash:        "sha256:be5fdd8691604e4447d85d55557910f57ca5f4d92b600665c935c79c6d67e1e3",
+			Hash:        "sha256:49b76fcffd88817ab1393b51f855c065c5b268600ebdab7f3a96930da1f816ca",
 			Codegen:     "xpu-gen/1",
 			Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
 			SharedBytes: 0, StorageBindings: 2, UniformBytes: 16,
@@ -6088,24 +5248,10 @@ func mathTrigCPU(b *gpu.CPUBlock) {
 	p_out := gpu.CPUView[float32](b.Buffers[0])
 	p_a := gpu.CPUView[float32](b.Buffers[1])
 	p_n := gpu.CPUUniform[uint32](b.Uniforms, 0)
-	gx0, gy0, gz0 := b.Group.X*64, b.Group.Y*1, b.Group.Z*1
-	var ly uint32
-	var lz uint32
-	stop := b.Stopping()
-	_, _ = b, stop
-	_ = p_out
-	_ = p_a
-	_ = p_n
-	_ = gx0
-	_ = gy0
-	_ = gz0
-	_ = ly
-	_ = lz
+	gx0 := b.Group.X * 64
 	{
-		lx, li := uint32(0), uint32(0)
-		_, _ = lx, li
+		lx := uint32(0)
 		var v_i uint32 = (gx0 + lx)
-		_ = v_i
 		var w0 *[64]float32
 		if o := v_i; o <= 4294967232 && uint64(o)+64 <= uint64(len(p_a)) {
 			w0 = (*[64]float32)(p_a[o : uint64(o)+64])
@@ -6113,17 +5259,12 @@ func mathTrigCPU(b *gpu.CPUBlock) {
 		if w0 != nil {
 		items0w:
 			for lx := uint32(0); lx < 64; lx++ {
-				li := lx
-				_ = li
 				var v_i uint32 = (gx0 + lx)
-				_ = v_i
 				if v_i >= p_n {
 					continue items0w
 				}
 				var v_x float32 = w0[lx]
-				_ = v_x
 				var v_o uint32 = (v_i * uint32(4))
-				_ = v_o
 				p_out[(v_o + uint32(0))] = xpu.Sin(v_x)
 				p_out[(v_o + uint32(1))] = xpu.Cos(v_x)
 				p_out[(v_o + uint32(2))] = xpu.Tan(v_x)
@@ -6132,17 +5273,12 @@ func mathTrigCPU(b *gpu.CPUBlock) {
 		} else {
 		items0:
 			for lx := uint32(0); lx < 64; lx++ {
-				li := lx
-				_ = li
 				var v_i uint32 = (gx0 + lx)
-				_ = v_i
 				if v_i >= p_n {
 					continue items0
 				}
 				var v_x float32 = p_a[v_i]
-				_ = v_x
 				var v_o uint32 = (v_i * uint32(4))
-				_ = v_o
 				p_out[(v_o + uint32(0))] = xpu.Sin(v_x)
 				p_out[(v_o + uint32(1))] = xpu.Cos(v_x)
 				p_out[(v_o + uint32(2))] = xpu.Tan(v_x)
@@ -6182,7 +5318,7 @@ var NestedLoopsKernel = gpu.Register(&gpu.KernelSpec{
 		},
 		{
 			Kernel: "github.com/goxpu/xpu/kernels/conformance.NestedLoops", Backend: "cpu", Target: "go",
-			Hash:        "sha256:38b63fa3ca33c4dc0f9e0024d52d53dfbacbdcda852492917afc5ba80762bf33",
+			Hash:        "sha256:3cf5d8a04c57dae86d1ec12165ef9e59b19554749ceff2e715951011b9044155",
 			Codegen:     "xpu-gen/1",
 			Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
 			SharedBytes: 0, StorageBindings: 2, UniformBytes: 16,
@@ -6248,24 +5384,10 @@ func nestedLoopsCPU(b *gpu.CPUBlock) {
 	p_out := gpu.CPUView[int32](b.Buffers[0])
 	p_in := gpu.CPUView[int32](b.Buffers[1])
 	p_n := gpu.CPUUniform[uint32](b.Uniforms, 0)
-	gx0, gy0, gz0 := b.Group.X*64, b.Group.Y*1, b.Group.Z*1
-	var ly uint32
-	var lz uint32
-	stop := b.Stopping()
-	_, _ = b, stop
-	_ = p_out
-	_ = p_in
-	_ = p_n
-	_ = gx0
-	_ = gy0
-	_ = gz0
-	_ = ly
-	_ = lz
+	gx0 := b.Group.X * 64
 	{
-		lx, li := uint32(0), uint32(0)
-		_, _ = lx, li
+		lx := uint32(0)
 		var v_i uint32 = (gx0 + lx)
-		_ = v_i
 		var w0 *[64]int32
 		if o := v_i; o <= 4294967232 && uint64(o)+64 <= uint64(len(p_out)) {
 			w0 = (*[64]int32)(p_out[o : uint64(o)+64])
@@ -6273,27 +5395,20 @@ func nestedLoopsCPU(b *gpu.CPUBlock) {
 		if w0 != nil {
 		items0w:
 			for lx := uint32(0); lx < 64; lx++ {
-				li := lx
-				_ = li
 				var v_i uint32 = (gx0 + lx)
-				_ = v_i
 				if v_i >= p_n {
 					continue items0w
 				}
 				var v_acc int32
-				_ = v_acc
 				{
 					var v_j uint32 = uint32(0)
-					_ = v_j
 					for v_j < uint32(8) {
 						{
 							{
 								var v_k uint32 = v_j
-								_ = v_k
 								for v_k < uint32(8) {
 									{
 										var v_x int32 = (p_in[((v_i+v_j)%p_n)] * p_in[((v_i+v_k)%p_n)])
-										_ = v_x
 										if (v_x % int32(2)) == int32(0) {
 											v_acc = (v_acc + int32(1))
 										} else {
@@ -6312,27 +5427,20 @@ func nestedLoopsCPU(b *gpu.CPUBlock) {
 		} else {
 		items0:
 			for lx := uint32(0); lx < 64; lx++ {
-				li := lx
-				_ = li
 				var v_i uint32 = (gx0 + lx)
-				_ = v_i
 				if v_i >= p_n {
 					continue items0
 				}
 				var v_acc int32
-				_ = v_acc
 				{
 					var v_j uint32 = uint32(0)
-					_ = v_j
 					for v_j < uint32(8) {
 						{
 							{
 								var v_k uint32 = v_j
-								_ = v_k
 								for v_k < uint32(8) {
 									{
 										var v_x int32 = (p_in[((v_i+v_j)%p_n)] * p_in[((v_i+v_k)%p_n)])
-										_ = v_x
 										if (v_x % int32(2)) == int32(0) {
 											v_acc = (v_acc + int32(1))
 										} else {
@@ -6380,7 +5488,7 @@ var ParticlesAoSKernel = gpu.Register(&gpu.KernelSpec{
 		},
 		{
 			Kernel: "github.com/goxpu/xpu/kernels/conformance.ParticlesAoS", Backend: "cpu", Target: "go",
-			Hash:        "sha256:af0527cbb2184cbd9469796eb5137ae5b1fece24215f511d46a0bab9acb34f04",
+			Hash:        "sha256:dc53fbdea2676dd9431a0398e767398969738446ba51a6fccc811272a74a80d5",
 			Codegen:     "xpu-gen/1",
 			Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
 			SharedBytes: 0, StorageBindings: 1, UniformBytes: 16,
@@ -6453,24 +5561,10 @@ func particlesAoSCPU(b *gpu.CPUBlock) {
 	p_ps := gpu.CPUView[Particle](b.Buffers[0])
 	p_dt := gpu.CPUUniform[float32](b.Uniforms, 0)
 	p_n := gpu.CPUUniform[uint32](b.Uniforms, 4)
-	gx0, gy0, gz0 := b.Group.X*64, b.Group.Y*1, b.Group.Z*1
-	var ly uint32
-	var lz uint32
-	stop := b.Stopping()
-	_, _ = b, stop
-	_ = p_ps
-	_ = p_dt
-	_ = p_n
-	_ = gx0
-	_ = gy0
-	_ = gz0
-	_ = ly
-	_ = lz
+	gx0 := b.Group.X * 64
 	{
-		lx, li := uint32(0), uint32(0)
-		_, _ = lx, li
+		lx := uint32(0)
 		var v_i uint32 = (gx0 + lx)
-		_ = v_i
 		var w0 *[64]Particle
 		if o := v_i; o <= 4294967232 && uint64(o)+64 <= uint64(len(p_ps)) {
 			w0 = (*[64]Particle)(p_ps[o : uint64(o)+64])
@@ -6478,15 +5572,11 @@ func particlesAoSCPU(b *gpu.CPUBlock) {
 		if w0 != nil {
 		items0w:
 			for lx := uint32(0); lx < 64; lx++ {
-				li := lx
-				_ = li
 				var v_i uint32 = (gx0 + lx)
-				_ = v_i
 				if v_i >= p_n {
 					continue items0w
 				}
 				var v_p Particle = w0[lx]
-				_ = v_p
 				v_p.VZ = (v_p.VZ - (float32(9.75) * p_dt))
 				v_p.X = (v_p.X + (v_p.VX * p_dt))
 				v_p.Y = (v_p.Y + (v_p.VY * p_dt))
@@ -6502,15 +5592,11 @@ func particlesAoSCPU(b *gpu.CPUBlock) {
 		} else {
 		items0:
 			for lx := uint32(0); lx < 64; lx++ {
-				li := lx
-				_ = li
 				var v_i uint32 = (gx0 + lx)
-				_ = v_i
 				if v_i >= p_n {
 					continue items0
 				}
 				var v_p Particle = p_ps[v_i]
-				_ = v_p
 				v_p.VZ = (v_p.VZ - (float32(9.75) * p_dt))
 				v_p.X = (v_p.X + (v_p.VX * p_dt))
 				v_p.Y = (v_p.Y + (v_p.VY * p_dt))
@@ -6563,7 +5649,7 @@ var ParticlesSoAKernel = gpu.Register(&gpu.KernelSpec{
 		},
 		{
 			Kernel: "github.com/goxpu/xpu/kernels/conformance.ParticlesSoA", Backend: "cpu", Target: "go",
-			Hash:        "sha256:2cdf1d1f5891f27f6186574da84ab76e52e437fcbb0242778a02a0684d0b7bf6",
+			Hash:        "sha256:a379377868ae4f2648cc0cadc2a7a68cdc5b8cf961013c8ca1dadaa1346f25b3",
 			Codegen:     "xpu-gen/1",
 			Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
 			SharedBytes: 0, StorageBindings: 5, UniformBytes: 16,
@@ -6632,28 +5718,10 @@ func particlesSoACPU(b *gpu.CPUBlock) {
 	p_hits := gpu.CPUView[uint32](b.Buffers[4])
 	p_dt := gpu.CPUUniform[float32](b.Uniforms, 0)
 	p_n := gpu.CPUUniform[uint32](b.Uniforms, 4)
-	gx0, gy0, gz0 := b.Group.X*64, b.Group.Y*1, b.Group.Z*1
-	var ly uint32
-	var lz uint32
-	stop := b.Stopping()
-	_, _ = b, stop
-	_ = p_x
-	_ = p_z
-	_ = p_vx
-	_ = p_vz
-	_ = p_hits
-	_ = p_dt
-	_ = p_n
-	_ = gx0
-	_ = gy0
-	_ = gz0
-	_ = ly
-	_ = lz
+	gx0 := b.Group.X * 64
 	{
-		lx, li := uint32(0), uint32(0)
-		_, _ = lx, li
+		lx := uint32(0)
 		var v_i uint32 = (gx0 + lx)
-		_ = v_i
 		var w0 *[64]float32
 		if o := v_i; o <= 4294967232 && uint64(o)+64 <= uint64(len(p_vz)) {
 			w0 = (*[64]float32)(p_vz[o : uint64(o)+64])
@@ -6677,10 +5745,7 @@ func particlesSoACPU(b *gpu.CPUBlock) {
 		if w0 != nil && w1 != nil && w2 != nil && w3 != nil && w4 != nil {
 		items0w:
 			for lx := uint32(0); lx < 64; lx++ {
-				li := lx
-				_ = li
 				var v_i uint32 = (gx0 + lx)
-				_ = v_i
 				if v_i >= p_n {
 					continue items0w
 				}
@@ -6696,10 +5761,7 @@ func particlesSoACPU(b *gpu.CPUBlock) {
 		} else {
 		items0:
 			for lx := uint32(0); lx < 64; lx++ {
-				li := lx
-				_ = li
 				var v_i uint32 = (gx0 + lx)
-				_ = v_i
 				if v_i >= p_n {
 					continue items0
 				}
@@ -6747,7 +5809,7 @@ var PrivateArrayKernel = gpu.Register(&gpu.KernelSpec{
 		},
 		{
 			Kernel: "github.com/goxpu/xpu/kernels/conformance.PrivateArray", Backend: "cpu", Target: "go",
-			Hash:        "sha256:14d957c3d8399c1671febb70d294357b422e2b0576f6e6bb40296220753bff02",
+			Hash:        "sha256:be0286ca6e44bc062dfe94a5b2d606ea28ba4eb28169fac12cccd1ace7121072",
 			Codegen:     "xpu-gen/1",
 			Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
 			SharedBytes: 0, StorageBindings: 3, UniformBytes: 16,
@@ -6827,34 +5889,17 @@ func privateArrayCPU(b *gpu.CPUBlock) {
 	p_sums := gpu.CPUView[float32](b.Buffers[1])
 	p_in := gpu.CPUView[float32](b.Buffers[2])
 	p_n := gpu.CPUUniform[uint32](b.Uniforms, 0)
-	gx0, gy0, gz0 := b.Group.X*64, b.Group.Y*1, b.Group.Z*1
-	var ly uint32
-	var lz uint32
+	gx0 := b.Group.X * 64
 	stop := b.Stopping()
-	_, _ = b, stop
-	_ = p_out
-	_ = p_sums
-	_ = p_in
-	_ = p_n
-	_ = gx0
-	_ = gy0
-	_ = gz0
-	_ = ly
-	_ = lz
 items0:
 	for lx := uint32(0); lx < 64; lx++ {
-		li := lx
-		_ = li
 		var v_i uint32 = (gx0 + lx)
-		_ = v_i
 		if v_i >= p_n {
 			continue items0
 		}
 		var v_v [8]float32
-		_ = v_v
 		{
 			var v_k uint32 = uint32(0)
-			_ = v_k
 			for v_k < uint32(8) {
 				{
 					v_v[v_k] = p_in[((v_i * uint32(8)) + v_k)]
@@ -6864,16 +5909,13 @@ items0:
 		}
 		{
 			var v_k_1 int32 = int32(1)
-			_ = v_k_1
 			for v_k_1 < int32(8) {
 				if stop.Load() {
 					panic(gpu.CPUStopped)
 				}
 				{
 					var v_x float32 = v_v[v_k_1]
-					_ = v_x
 					var v_j int32 = (v_k_1 - int32(1))
-					_ = v_j
 					{
 						for (v_j >= int32(0)) && (v_v[v_j] > v_x) {
 							if stop.Load() {
@@ -6889,10 +5931,8 @@ items0:
 			}
 		}
 		var v_acc float32
-		_ = v_acc
 		{
 			var v_k_2 uint32 = uint32(0)
-			_ = v_k_2
 			for v_k_2 < uint32(8) {
 				{
 					v_acc = (v_acc + v_v[v_k_2])
@@ -6934,7 +5974,7 @@ var SaxpyKernel = gpu.Register(&gpu.KernelSpec{
 		},
 		{
 			Kernel: "github.com/goxpu/xpu/kernels/conformance.Saxpy", Backend: "cpu", Target: "go",
-			Hash:        "sha256:37b964222b37ed8f1a9c76ce67bd18858ac187eaeec6a4dc558391b5d52e6803",
+			Hash:        "sha256:8624d4c510e56d99c7b93efe4af10a5cd0a11c4d8d5ea2e292961b4ed26954d3",
 			Codegen:     "xpu-gen/1",
 			Block:       xpu.Dim3{X: 256, Y: 1, Z: 1},
 			SharedBytes: 0, StorageBindings: 2, UniformBytes: 16,
@@ -6981,25 +6021,10 @@ func saxpyCPU(b *gpu.CPUBlock) {
 	p_x := gpu.CPUView[float32](b.Buffers[1])
 	p_a := gpu.CPUUniform[float32](b.Uniforms, 0)
 	p_n := gpu.CPUUniform[uint32](b.Uniforms, 4)
-	gx0, gy0, gz0 := b.Group.X*256, b.Group.Y*1, b.Group.Z*1
-	var ly uint32
-	var lz uint32
-	stop := b.Stopping()
-	_, _ = b, stop
-	_ = p_y
-	_ = p_x
-	_ = p_a
-	_ = p_n
-	_ = gx0
-	_ = gy0
-	_ = gz0
-	_ = ly
-	_ = lz
+	gx0 := b.Group.X * 256
 	{
-		lx, li := uint32(0), uint32(0)
-		_, _ = lx, li
+		lx := uint32(0)
 		var v_i uint32 = (gx0 + lx)
-		_ = v_i
 		// The guard (v_i < p_n) holds for the lanes lo <= lx < hi; gok: v_i
 		// steps by one from lane to lane without wrapping.
 		lo, hi, gok := uint32(0), uint32(0), false
@@ -7017,11 +6042,7 @@ func saxpyCPU(b *gpu.CPUBlock) {
 		}
 		if gok && w0 != nil && w1 != nil && hi <= 256 {
 			for lx := lo; lx < hi; lx++ {
-				li := lx
-				_ = li
 				{
-					var v_i uint32 = (gx0 + lx)
-					_ = v_i
 					{ // (v_i < p_n) holds for lo <= lx < hi
 						w0[lx] = ((p_a * w1[lx]) + w0[lx])
 					}
@@ -7029,11 +6050,8 @@ func saxpyCPU(b *gpu.CPUBlock) {
 			}
 		} else if gok {
 			for lx := lo; lx < hi; lx++ {
-				li := lx
-				_ = li
 				{
 					var v_i uint32 = (gx0 + lx)
-					_ = v_i
 					{ // (v_i < p_n) holds for lo <= lx < hi
 						p_y[v_i] = ((p_a * p_x[v_i]) + p_y[v_i])
 					}
@@ -7041,11 +6059,8 @@ func saxpyCPU(b *gpu.CPUBlock) {
 			}
 		} else {
 			for lx := uint32(0); lx < 256; lx++ {
-				li := lx
-				_ = li
 				{
 					var v_i uint32 = (gx0 + lx)
-					_ = v_i
 					if v_i < p_n {
 						p_y[v_i] = ((p_a * p_x[v_i]) + p_y[v_i])
 					}
@@ -7082,7 +6097,7 @@ var Scale2Kernel = gpu.Register(&gpu.KernelSpec{
 		},
 		{
 			Kernel: "github.com/goxpu/xpu/kernels/conformance.Scale2", Backend: "cpu", Target: "go",
-			Hash:        "sha256:992edccb1bdf2e44e6c83e6aa54c8aa1538efd5cccc14bc6bb89aa4a1b058c29",
+			Hash:        "sha256:c89ff66caae3f0e6d74ed382f21295a9497513b1bf5435e6f4efa773979fc6b6",
 			Codegen:     "xpu-gen/1",
 			Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
 			SharedBytes: 0, StorageBindings: 1, UniformBytes: 16,
@@ -7124,23 +6139,10 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
 func scale2CPU(b *gpu.CPUBlock) {
 	p_y := gpu.CPUView[int32](b.Buffers[0])
 	p_n := gpu.CPUUniform[uint32](b.Uniforms, 0)
-	gx0, gy0, gz0 := b.Group.X*64, b.Group.Y*1, b.Group.Z*1
-	var ly uint32
-	var lz uint32
-	stop := b.Stopping()
-	_, _ = b, stop
-	_ = p_y
-	_ = p_n
-	_ = gx0
-	_ = gy0
-	_ = gz0
-	_ = ly
-	_ = lz
+	gx0 := b.Group.X * 64
 	{
-		lx, li := uint32(0), uint32(0)
-		_, _ = lx, li
+		lx := uint32(0)
 		var v_i uint32 = (gx0 + lx)
-		_ = v_i
 		// The guard (v_i < p_n) holds for the lanes lo <= lx < hi; gok: v_i
 		// steps by one from lane to lane without wrapping.
 		lo, hi, gok := uint32(0), uint32(0), false
@@ -7154,11 +6156,7 @@ func scale2CPU(b *gpu.CPUBlock) {
 		}
 		if gok && w0 != nil && hi <= 64 {
 			for lx := lo; lx < hi; lx++ {
-				li := lx
-				_ = li
 				{
-					var v_i uint32 = (gx0 + lx)
-					_ = v_i
 					{ // (v_i < p_n) holds for lo <= lx < hi
 						w0[lx] = ((w0[lx] * int32(2)) + int32(1))
 					}
@@ -7166,11 +6164,8 @@ func scale2CPU(b *gpu.CPUBlock) {
 			}
 		} else if gok {
 			for lx := lo; lx < hi; lx++ {
-				li := lx
-				_ = li
 				{
 					var v_i uint32 = (gx0 + lx)
-					_ = v_i
 					{ // (v_i < p_n) holds for lo <= lx < hi
 						p_y[v_i] = ((p_y[v_i] * int32(2)) + int32(1))
 					}
@@ -7178,11 +6173,8 @@ func scale2CPU(b *gpu.CPUBlock) {
 			}
 		} else {
 			for lx := uint32(0); lx < 64; lx++ {
-				li := lx
-				_ = li
 				{
 					var v_i uint32 = (gx0 + lx)
-					_ = v_i
 					if v_i < p_n {
 						p_y[v_i] = ((p_y[v_i] * int32(2)) + int32(1))
 					}
@@ -7219,7 +6211,7 @@ var Scale3Kernel = gpu.Register(&gpu.KernelSpec{
 		},
 		{
 			Kernel: "github.com/goxpu/xpu/kernels/conformance.Scale3", Backend: "cpu", Target: "go",
-			Hash:        "sha256:8e569b704475f0dfa4c20849bb292c0f8b72bd6cc38a38e1906cab7388c6dddf",
+			Hash:        "sha256:12a7272d6ee0b931a2515aa410ac0ccdd0fc51c8ba5c0be2c37075002005808f",
 			Codegen:     "xpu-gen/1",
 			Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
 			SharedBytes: 0, StorageBindings: 1, UniformBytes: 16,
@@ -7261,23 +6253,10 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
 func scale3CPU(b *gpu.CPUBlock) {
 	p_y := gpu.CPUView[int32](b.Buffers[0])
 	p_n := gpu.CPUUniform[uint32](b.Uniforms, 0)
-	gx0, gy0, gz0 := b.Group.X*64, b.Group.Y*1, b.Group.Z*1
-	var ly uint32
-	var lz uint32
-	stop := b.Stopping()
-	_, _ = b, stop
-	_ = p_y
-	_ = p_n
-	_ = gx0
-	_ = gy0
-	_ = gz0
-	_ = ly
-	_ = lz
+	gx0 := b.Group.X * 64
 	{
-		lx, li := uint32(0), uint32(0)
-		_, _ = lx, li
+		lx := uint32(0)
 		var v_i uint32 = (gx0 + lx)
-		_ = v_i
 		// The guard (v_i < p_n) holds for the lanes lo <= lx < hi; gok: v_i
 		// steps by one from lane to lane without wrapping.
 		lo, hi, gok := uint32(0), uint32(0), false
@@ -7291,11 +6270,7 @@ func scale3CPU(b *gpu.CPUBlock) {
 		}
 		if gok && w0 != nil && hi <= 64 {
 			for lx := lo; lx < hi; lx++ {
-				li := lx
-				_ = li
 				{
-					var v_i uint32 = (gx0 + lx)
-					_ = v_i
 					{ // (v_i < p_n) holds for lo <= lx < hi
 						w0[lx] = ((w0[lx] * int32(3)) + int32(-7))
 					}
@@ -7303,11 +6278,8 @@ func scale3CPU(b *gpu.CPUBlock) {
 			}
 		} else if gok {
 			for lx := lo; lx < hi; lx++ {
-				li := lx
-				_ = li
 				{
 					var v_i uint32 = (gx0 + lx)
-					_ = v_i
 					{ // (v_i < p_n) holds for lo <= lx < hi
 						p_y[v_i] = ((p_y[v_i] * int32(3)) + int32(-7))
 					}
@@ -7315,11 +6287,8 @@ func scale3CPU(b *gpu.CPUBlock) {
 			}
 		} else {
 			for lx := uint32(0); lx < 64; lx++ {
-				li := lx
-				_ = li
 				{
 					var v_i uint32 = (gx0 + lx)
-					_ = v_i
 					if v_i < p_n {
 						p_y[v_i] = ((p_y[v_i] * int32(3)) + int32(-7))
 					}
@@ -7366,7 +6335,7 @@ var ScanKernel = gpu.Register(&gpu.KernelSpec{
 		},
 		{
 			Kernel: "github.com/goxpu/xpu/kernels/conformance.Scan", Backend: "cpu", Target: "go",
-			Hash:        "sha256:4f12e057e49a5d9bfeb201d57769e4c8f4be1820e6d9797269be70475e664f7a",
+			Hash:        "sha256:15e3c91745c486eaa0052a233f81cc0e6e7ce7c8766a59955cb1edb036ea2766",
 			Codegen:     "xpu-gen/1",
 			Block:       xpu.Dim3{X: 128, Y: 1, Z: 1},
 			SharedBytes: 1024, StorageBindings: 2, UniformBytes: 16,
@@ -7438,39 +6407,20 @@ func scanCPU(b *gpu.CPUBlock) {
 	var s_a [128]int32
 	var s_b [128]int32
 	var v_off uint32
-	gx0, gy0, gz0 := b.Group.X*128, b.Group.Y*1, b.Group.Z*1
-	var ly uint32
-	var lz uint32
+	gx0 := b.Group.X * 128
 	stop := b.Stopping()
-	_, _ = b, stop
-	_ = p_out
-	_ = p_in
-	_ = p_n
-	_ = v_off
-	_ = gx0
-	_ = gy0
-	_ = gz0
-	_ = ly
-	_ = lz
 	{
-		lx, li := uint32(0), uint32(0)
-		_, _ = lx, li
+		lx := uint32(0)
 		var v_i uint32 = (gx0 + lx)
-		_ = v_i
 		var w0 *[128]int32
 		if o := v_i; o <= 4294967168 && uint64(o)+128 <= uint64(len(p_in)) {
 			w0 = (*[128]int32)(p_in[o : uint64(o)+128])
 		}
 		if w0 != nil {
 			for lx := uint32(0); lx < 128; lx++ {
-				li := lx
-				_ = li
 				var v_l uint32 = lx
-				_ = v_l
 				var v_i uint32 = (gx0 + lx)
-				_ = v_i
 				var v_v int32
-				_ = v_v
 				if v_i < p_n {
 					v_v = w0[lx]
 				}
@@ -7478,14 +6428,9 @@ func scanCPU(b *gpu.CPUBlock) {
 			}
 		} else {
 			for lx := uint32(0); lx < 128; lx++ {
-				li := lx
-				_ = li
 				var v_l uint32 = lx
-				_ = v_l
 				var v_i uint32 = (gx0 + lx)
-				_ = v_i
 				var v_v int32
-				_ = v_v
 				if v_i < p_n {
 					v_v = p_in[v_i]
 				}
@@ -7503,24 +6448,16 @@ func scanCPU(b *gpu.CPUBlock) {
 			break
 		}
 		for lx := uint32(0); lx < 128; lx++ {
-			li := lx
-			_ = li
 			var v_l uint32 = lx
-			_ = v_l
 			var v_x int32 = s_a[v_l]
-			_ = v_x
 			if v_l >= v_off {
 				v_x = (v_x + s_a[(v_l-v_off)])
 			}
 			s_b[v_l] = v_x
 		}
 		for lx := uint32(0); lx < 128; lx++ {
-			li := lx
-			_ = li
 			var v_l uint32 = lx
-			_ = v_l
 			var v_y int32 = s_b[v_l]
-			_ = v_y
 			if v_l >= (uint32(2) * v_off) {
 				v_y = (v_y + s_b[(v_l-(uint32(2)*v_off))])
 			}
@@ -7529,10 +6466,8 @@ func scanCPU(b *gpu.CPUBlock) {
 		v_off = (v_off * uint32(4))
 	}
 	{
-		lx, li := uint32(0), uint32(0)
-		_, _ = lx, li
+		lx := uint32(0)
 		var v_i uint32 = (gx0 + lx)
-		_ = v_i
 		// The guard (v_i < p_n) holds for the lanes lo <= lx < hi; gok: v_i
 		// steps by one from lane to lane without wrapping.
 		lo, hi, gok := uint32(0), uint32(0), false
@@ -7546,36 +6481,23 @@ func scanCPU(b *gpu.CPUBlock) {
 		}
 		if gok && w0 != nil && hi <= 128 {
 			for lx := lo; lx < hi; lx++ {
-				li := lx
-				_ = li
 				var v_l uint32 = lx
-				_ = v_l
-				var v_i uint32 = (gx0 + lx)
-				_ = v_i
 				{ // (v_i < p_n) holds for lo <= lx < hi
 					w0[lx] = s_a[v_l]
 				}
 			}
 		} else if gok {
 			for lx := lo; lx < hi; lx++ {
-				li := lx
-				_ = li
 				var v_l uint32 = lx
-				_ = v_l
 				var v_i uint32 = (gx0 + lx)
-				_ = v_i
 				{ // (v_i < p_n) holds for lo <= lx < hi
 					p_out[v_i] = s_a[v_l]
 				}
 			}
 		} else {
 			for lx := uint32(0); lx < 128; lx++ {
-				li := lx
-				_ = li
 				var v_l uint32 = lx
-				_ = v_l
 				var v_i uint32 = (gx0 + lx)
-				_ = v_i
 				if v_i < p_n {
 					p_out[v_i] = s_a[v_l]
 				}
@@ -7620,7 +6542,7 @@ var SgemmKernel = gpu.Register(&gpu.KernelSpec{
 		},
 		{
 			Kernel: "github.com/goxpu/xpu/kernels/conformance.Sgemm", Backend: "cpu", Target: "go",
-			Hash:        "sha256:2028ad254346c445c9138d3769304a048223e598b6f280d22a19b78f75f365f4",
+			Hash:        "sha256:51246f16f497056a02b8f8e70694eff5ecea917c231fbed09ce42d7984093e46",
 			Codegen:     "xpu-gen/1",
 			Block:       xpu.Dim3{X: 16, Y: 16, Z: 1},
 			SharedBytes: 2048, StorageBindings: 3, UniformBytes: 32,
@@ -7704,37 +6626,12 @@ func sgemmCPU(b *gpu.CPUBlock) {
 	var s_bs [256]float32
 	var a_acc [256]float32
 	var v_k0 uint32
-	gx0, gy0, gz0 := b.Group.X*16, b.Group.Y*16, b.Group.Z*1
 	var lz uint32
 	stop := b.Stopping()
-	_, _ = b, stop
-	_ = p_c
-	_ = p_a
-	_ = p_b
-	_ = p_m
-	_ = p_n
-	_ = p_k
-	_ = p_alpha
-	_ = p_beta
-	_ = v_k0
-	_ = gx0
-	_ = gy0
-	_ = gz0
-	_ = lz
 	for ly := uint32(0); ly < 16; ly++ {
 		for lx := uint32(0); lx < 16; lx++ {
 			li := lx + 16*ly + 256*lz
-			_ = li
 			v_acc := a_acc[li]
-			_ = v_acc
-			var v_lx uint32 = lx
-			_ = v_lx
-			var v_ly uint32 = ly
-			_ = v_ly
-			var v_col uint32 = ((b.Group.X * uint32(16)) + v_lx)
-			_ = v_col
-			var v_row uint32 = ((b.Group.Y * uint32(16)) + v_ly)
-			_ = v_row
 			v_acc = 0
 			a_acc[li] = v_acc
 		}
@@ -7750,20 +6647,12 @@ func sgemmCPU(b *gpu.CPUBlock) {
 		}
 		for ly := uint32(0); ly < 16; ly++ {
 			for lx := uint32(0); lx < 16; lx++ {
-				li := lx + 16*ly + 256*lz
-				_ = li
 				var v_lx uint32 = lx
-				_ = v_lx
 				var v_ly uint32 = ly
-				_ = v_ly
 				var v_col uint32 = ((b.Group.X * uint32(16)) + v_lx)
-				_ = v_col
 				var v_row uint32 = ((b.Group.Y * uint32(16)) + v_ly)
-				_ = v_row
 				var v_av float32
-				_ = v_av
 				var v_bv float32
-				_ = v_bv
 				if (v_row < p_m) && ((v_k0 + v_lx) < p_k) {
 					v_av = p_a[(((v_row * p_k) + v_k0) + v_lx)]
 				}
@@ -7775,12 +6664,12 @@ func sgemmCPU(b *gpu.CPUBlock) {
 			}
 		}
 		{
-			lx, ly, li := uint32(0), uint32(0), uint32(0)
-			_, _, _ = lx, ly, li
+			lx := uint32(0)
+			ly := uint32(0)
+			li := uint32(0)
+			_ = li
 			var v_lx uint32 = lx
-			_ = v_lx
 			var v_ly uint32 = ly
-			_ = v_ly
 			v_kk := uint32(0)
 			st := gpu.CPUDotStrip{Acc: a_acc[:], AccOff: 0, Lanes: 16, Rows: 16, AccRow: 16,
 				I: 1, J: 1, AccI: 0, AccJ: 0,
@@ -7793,16 +6682,11 @@ func sgemmCPU(b *gpu.CPUBlock) {
 				for ly := uint32(0); ly < 16; ly++ {
 					for lx := uint32(0); lx < 16; lx++ {
 						li := lx + 16*ly + 256*lz
-						_ = li
 						v_acc := a_acc[li]
-						_ = v_acc
 						var v_lx uint32 = lx
-						_ = v_lx
 						var v_ly uint32 = ly
-						_ = v_ly
 						{
 							var v_kk uint32 = uint32(0)
-							_ = v_kk
 							for v_kk < uint32(16) {
 								{
 									v_acc = (v_acc + (s_as[((v_ly*uint32(16))+v_kk)] * s_bs[((v_kk*uint32(16))+v_lx)]))
@@ -7820,17 +6704,11 @@ func sgemmCPU(b *gpu.CPUBlock) {
 	for ly := uint32(0); ly < 16; ly++ {
 		for lx := uint32(0); lx < 16; lx++ {
 			li := lx + 16*ly + 256*lz
-			_ = li
 			v_acc := a_acc[li]
-			_ = v_acc
 			var v_lx uint32 = lx
-			_ = v_lx
 			var v_ly uint32 = ly
-			_ = v_ly
 			var v_col uint32 = ((b.Group.X * uint32(16)) + v_lx)
-			_ = v_col
 			var v_row uint32 = ((b.Group.Y * uint32(16)) + v_ly)
-			_ = v_row
 			if (v_row < p_m) && (v_col < p_n) {
 				p_c[((v_row * p_n) + v_col)] = ((p_alpha * v_acc) + (p_beta * p_c[((v_row*p_n)+v_col)]))
 			}
@@ -7870,7 +6748,7 @@ var ShiftSignedKernel = gpu.Register(&gpu.KernelSpec{
 		},
 		{
 			Kernel: "github.com/goxpu/xpu/kernels/conformance.ShiftSigned", Backend: "cpu", Target: "go",
-			Hash:        "sha256:e83d7fb8a8f4cbcfcc32d23df388ea51e89edbc4cf5e19a19bc39cdfc2a1149b",
+			Hash:        "sha256:41658e4085875463fa4833a80e60407967fe358401ebfffc3fb6c9fc127e02c0",
 			Codegen:     "xpu-gen/1",
 			Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
 			SharedBytes: 0, StorageBindings: 3, UniformBytes: 16,
@@ -7962,25 +6840,10 @@ func shiftSignedCPU(b *gpu.CPUBlock) {
 	p_a := gpu.CPUView[int32](b.Buffers[1])
 	p_s := gpu.CPUView[int32](b.Buffers[2])
 	p_n := gpu.CPUUniform[uint32](b.Uniforms, 0)
-	gx0, gy0, gz0 := b.Group.X*64, b.Group.Y*1, b.Group.Z*1
-	var ly uint32
-	var lz uint32
-	stop := b.Stopping()
-	_, _ = b, stop
-	_ = p_out
-	_ = p_a
-	_ = p_s
-	_ = p_n
-	_ = gx0
-	_ = gy0
-	_ = gz0
-	_ = ly
-	_ = lz
+	gx0 := b.Group.X * 64
 	{
-		lx, li := uint32(0), uint32(0)
-		_, _ = lx, li
+		lx := uint32(0)
 		var v_i uint32 = (gx0 + lx)
-		_ = v_i
 		var w0 *[64]int32
 		if o := v_i; o <= 4294967232 && uint64(o)+64 <= uint64(len(p_a)) {
 			w0 = (*[64]int32)(p_a[o : uint64(o)+64])
@@ -7992,27 +6855,19 @@ func shiftSignedCPU(b *gpu.CPUBlock) {
 		if w0 != nil && w1 != nil {
 		items0w:
 			for lx := uint32(0); lx < 64; lx++ {
-				li := lx
-				_ = li
 				var v_i uint32 = (gx0 + lx)
-				_ = v_i
 				if v_i >= p_n {
 					continue items0w
 				}
 				var v_x int32 = w0[lx]
-				_ = v_x
 				var v_k int32 = w1[lx]
-				_ = v_k
 				var v_o uint32 = (v_i * uint32(8))
-				_ = v_o
 				p_out[(v_o + uint32(0))] = (v_x << v_k)
 				p_out[(v_o + uint32(1))] = (v_x >> v_k)
 				p_out[(v_o + uint32(2))] = int32((uint32(v_x) << v_k))
 				p_out[(v_o + uint32(3))] = int32((uint32(v_x) >> v_k))
 				var v_v int32 = v_x
-				_ = v_v
 				var v_w uint32 = uint32(v_x)
-				_ = v_w
 				v_v = (v_v << v_k)
 				v_w = (v_w >> v_k)
 				p_out[(v_o + uint32(4))] = v_v
@@ -8023,27 +6878,19 @@ func shiftSignedCPU(b *gpu.CPUBlock) {
 		} else {
 		items0:
 			for lx := uint32(0); lx < 64; lx++ {
-				li := lx
-				_ = li
 				var v_i uint32 = (gx0 + lx)
-				_ = v_i
 				if v_i >= p_n {
 					continue items0
 				}
 				var v_x int32 = p_a[v_i]
-				_ = v_x
 				var v_k int32 = p_s[v_i]
-				_ = v_k
 				var v_o uint32 = (v_i * uint32(8))
-				_ = v_o
 				p_out[(v_o + uint32(0))] = (v_x << v_k)
 				p_out[(v_o + uint32(1))] = (v_x >> v_k)
 				p_out[(v_o + uint32(2))] = int32((uint32(v_x) << v_k))
 				p_out[(v_o + uint32(3))] = int32((uint32(v_x) >> v_k))
 				var v_v int32 = v_x
-				_ = v_v
 				var v_w uint32 = uint32(v_x)
-				_ = v_w
 				v_v = (v_v << v_k)
 				v_w = (v_w >> v_k)
 				p_out[(v_o + uint32(4))] = v_v
@@ -8090,7 +6937,7 @@ var ShiftsKernel = gpu.Register(&gpu.KernelSpec{
 		},
 		{
 			Kernel: "github.com/goxpu/xpu/kernels/conformance.Shifts", Backend: "cpu", Target: "go",
-			Hash:        "sha256:a4b28d5222dce61b88d092d1fe7375a535ac7c36ccb4612ddeeecac7f64b1da9",
+			Hash:        "sha256:78298e589847846f451a4f9324f94dca8000089407fcf34eb1c4effa13245feb",
 			Codegen:     "xpu-gen/1",
 			Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
 			SharedBytes: 0, StorageBindings: 5, UniformBytes: 16,
@@ -8167,27 +7014,10 @@ func shiftsCPU(b *gpu.CPUBlock) {
 	p_b := gpu.CPUView[uint32](b.Buffers[3])
 	p_s := gpu.CPUView[uint32](b.Buffers[4])
 	p_n := gpu.CPUUniform[uint32](b.Uniforms, 0)
-	gx0, gy0, gz0 := b.Group.X*64, b.Group.Y*1, b.Group.Z*1
-	var ly uint32
-	var lz uint32
-	stop := b.Stopping()
-	_, _ = b, stop
-	_ = p_ints
-	_ = p_uints
-	_ = p_a
-	_ = p_b
-	_ = p_s
-	_ = p_n
-	_ = gx0
-	_ = gy0
-	_ = gz0
-	_ = ly
-	_ = lz
+	gx0 := b.Group.X * 64
 	{
-		lx, li := uint32(0), uint32(0)
-		_, _ = lx, li
+		lx := uint32(0)
 		var v_i uint32 = (gx0 + lx)
-		_ = v_i
 		var w0 *[64]uint32
 		if o := v_i; o <= 4294967232 && uint64(o)+64 <= uint64(len(p_s)) {
 			w0 = (*[64]uint32)(p_s[o : uint64(o)+64])
@@ -8203,15 +7033,11 @@ func shiftsCPU(b *gpu.CPUBlock) {
 		if w0 != nil && w1 != nil && w2 != nil {
 		items0w:
 			for lx := uint32(0); lx < 64; lx++ {
-				li := lx
-				_ = li
 				var v_i uint32 = (gx0 + lx)
-				_ = v_i
 				if v_i >= p_n {
 					continue items0w
 				}
 				var v_k uint32 = w0[lx]
-				_ = v_k
 				p_ints[((v_i * uint32(2)) + uint32(0))] = (w1[lx] << v_k)
 				p_ints[((v_i * uint32(2)) + uint32(1))] = (w1[lx] >> v_k)
 				p_uints[((v_i * uint32(2)) + uint32(0))] = (w2[lx] << v_k)
@@ -8220,15 +7046,11 @@ func shiftsCPU(b *gpu.CPUBlock) {
 		} else {
 		items0:
 			for lx := uint32(0); lx < 64; lx++ {
-				li := lx
-				_ = li
 				var v_i uint32 = (gx0 + lx)
-				_ = v_i
 				if v_i >= p_n {
 					continue items0
 				}
 				var v_k uint32 = p_s[v_i]
-				_ = v_k
 				p_ints[((v_i * uint32(2)) + uint32(0))] = (p_a[v_i] << v_k)
 				p_ints[((v_i * uint32(2)) + uint32(1))] = (p_a[v_i] >> v_k)
 				p_uints[((v_i * uint32(2)) + uint32(0))] = (p_b[v_i] << v_k)
@@ -8266,7 +7088,7 @@ var ShortCircuitKernel = gpu.Register(&gpu.KernelSpec{
 		},
 		{
 			Kernel: "github.com/goxpu/xpu/kernels/conformance.ShortCircuit", Backend: "cpu", Target: "go",
-			Hash:        "sha256:4e5d2403da83f45111366a2fe4380d6a4ef1eefabe72717d682b84c708df03a3",
+			Hash:        "sha256:276714f6914b39a8e76dab0ec98e28f89b6c93c6849952e0f2e9def9c9638267",
 			Codegen:     "xpu-gen/1",
 			Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
 			SharedBytes: 0, StorageBindings: 2, UniformBytes: 16,
@@ -8317,24 +7139,10 @@ func shortCircuitCPU(b *gpu.CPUBlock) {
 	p_out := gpu.CPUView[int32](b.Buffers[0])
 	p_in := gpu.CPUView[int32](b.Buffers[1])
 	p_n := gpu.CPUUniform[uint32](b.Uniforms, 0)
-	gx0, gy0, gz0 := b.Group.X*64, b.Group.Y*1, b.Group.Z*1
-	var ly uint32
-	var lz uint32
-	stop := b.Stopping()
-	_, _ = b, stop
-	_ = p_out
-	_ = p_in
-	_ = p_n
-	_ = gx0
-	_ = gy0
-	_ = gz0
-	_ = ly
-	_ = lz
+	gx0 := b.Group.X * 64
 	{
-		lx, li := uint32(0), uint32(0)
-		_, _ = lx, li
+		lx := uint32(0)
 		var v_i uint32 = (gx0 + lx)
-		_ = v_i
 		var w0 *[64]int32
 		if o := v_i; o <= 4294967232 && uint64(o)+64 <= uint64(len(p_in)) {
 			w0 = (*[64]int32)(p_in[o : uint64(o)+64])
@@ -8345,12 +7153,8 @@ func shortCircuitCPU(b *gpu.CPUBlock) {
 		}
 		if w0 != nil && w1 != nil {
 			for lx := uint32(0); lx < 64; lx++ {
-				li := lx
-				_ = li
 				var v_i uint32 = (gx0 + lx)
-				_ = v_i
 				var v_r int32
-				_ = v_r
 				if (v_i < p_n) && (w0[lx] > int32(0)) {
 					v_r = int32(1)
 				}
@@ -8363,12 +7167,8 @@ func shortCircuitCPU(b *gpu.CPUBlock) {
 			}
 		} else {
 			for lx := uint32(0); lx < 64; lx++ {
-				li := lx
-				_ = li
 				var v_i uint32 = (gx0 + lx)
-				_ = v_i
 				var v_r int32
-				_ = v_r
 				if (v_i < p_n) && (p_in[v_i] > int32(0)) {
 					v_r = int32(1)
 				}
@@ -8412,7 +7212,7 @@ var SpinKernel = gpu.Register(&gpu.KernelSpec{
 		},
 		{
 			Kernel: "github.com/goxpu/xpu/kernels/conformance.Spin", Backend: "cpu", Target: "go",
-			Hash:        "sha256:eec4e8a9bdb0a7ed140413198a98fd2372ae1518e0e1f5fcb2a28f6995acf930",
+			Hash:        "sha256:607286d641fe01e87f65a4410200239484c2068fe53d8b9e3459eefea137fcba",
 			Codegen:     "xpu-gen/1",
 			Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
 			SharedBytes: 0, StorageBindings: 2, UniformBytes: 16,
@@ -8463,25 +7263,11 @@ func spinCPU(b *gpu.CPUBlock) {
 	p_seed := gpu.CPUView[uint32](b.Buffers[1])
 	p_rounds := gpu.CPUUniform[uint32](b.Uniforms, 0)
 	p_n := gpu.CPUUniform[uint32](b.Uniforms, 4)
-	gx0, gy0, gz0 := b.Group.X*64, b.Group.Y*1, b.Group.Z*1
-	var ly uint32
-	var lz uint32
+	gx0 := b.Group.X * 64
 	stop := b.Stopping()
-	_, _ = b, stop
-	_ = p_out
-	_ = p_seed
-	_ = p_rounds
-	_ = p_n
-	_ = gx0
-	_ = gy0
-	_ = gz0
-	_ = ly
-	_ = lz
 	{
-		lx, li := uint32(0), uint32(0)
-		_, _ = lx, li
+		lx := uint32(0)
 		var v_i uint32 = (gx0 + lx)
-		_ = v_i
 		var w0 *[64]uint32
 		if o := v_i; o <= 4294967232 && uint64(o)+64 <= uint64(len(p_seed)) {
 			w0 = (*[64]uint32)(p_seed[o : uint64(o)+64])
@@ -8493,18 +7279,13 @@ func spinCPU(b *gpu.CPUBlock) {
 		if w0 != nil && w1 != nil {
 		items0w:
 			for lx := uint32(0); lx < 64; lx++ {
-				li := lx
-				_ = li
 				var v_i uint32 = (gx0 + lx)
-				_ = v_i
 				if v_i >= p_n {
 					continue items0w
 				}
 				var v_x uint32 = w0[lx]
-				_ = v_x
 				{
 					var v_r uint32 = uint32(0)
-					_ = v_r
 					if p_rounds-v_r > 1024 {
 						for v_r < p_rounds {
 							if stop.Load() {
@@ -8531,18 +7312,13 @@ func spinCPU(b *gpu.CPUBlock) {
 		} else {
 		items0:
 			for lx := uint32(0); lx < 64; lx++ {
-				li := lx
-				_ = li
 				var v_i uint32 = (gx0 + lx)
-				_ = v_i
 				if v_i >= p_n {
 					continue items0
 				}
 				var v_x uint32 = p_seed[v_i]
-				_ = v_x
 				{
 					var v_r uint32 = uint32(0)
-					_ = v_r
 					if p_rounds-v_r > 1024 {
 						for v_r < p_rounds {
 							if stop.Load() {
@@ -8600,7 +7376,7 @@ var StencilKernel = gpu.Register(&gpu.KernelSpec{
 		},
 		{
 			Kernel: "github.com/goxpu/xpu/kernels/conformance.Stencil", Backend: "cpu", Target: "go",
-			Hash:        "sha256:7f6d65b0a535b2cf415a8a9441089cb3cf1ca44a84e27e61351af38f05775bfc",
+			Hash:        "sha256:86b2a8b676cf6d9d5bd18ce1eede74094205d750e77c35d18dbe8f02909fb483",
 			Codegen:     "xpu-gen/1",
 			Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
 			SharedBytes: 272, StorageBindings: 2, UniformBytes: 16,
@@ -8657,40 +7433,20 @@ func stencilCPU(b *gpu.CPUBlock) {
 	p_in := gpu.CPUView[float32](b.Buffers[1])
 	p_n := gpu.CPUUniform[uint32](b.Uniforms, 0)
 	var s_s [68]float32
-	gx0, gy0, gz0 := b.Group.X*64, b.Group.Y*1, b.Group.Z*1
-	var ly uint32
-	var lz uint32
+	gx0 := b.Group.X * 64
 	stop := b.Stopping()
-	_, _ = b, stop
-	_ = p_out
-	_ = p_in
-	_ = p_n
-	_ = gx0
-	_ = gy0
-	_ = gz0
-	_ = ly
-	_ = lz
 	for lx := uint32(0); lx < 64; lx++ {
-		li := lx
-		_ = li
 		var v_l uint32 = lx
-		_ = v_l
-		var v_i uint32 = (gx0 + lx)
-		_ = v_i
 		var v_base uint32 = (b.Group.X * uint32(64))
-		_ = v_base
 		{
 			var v_k uint32 = v_l
-			_ = v_k
 			for v_k < uint32(68) {
 				if stop.Load() {
 					panic(gpu.CPUStopped)
 				}
 				{
 					var v_g int32 = (int32((v_base + v_k)) - int32(2))
-					_ = v_g
 					var v_v float32
-					_ = v_v
 					if (v_g >= int32(0)) && (uint32(v_g) < p_n) {
 						v_v = p_in[v_g]
 					}
@@ -8701,10 +7457,8 @@ func stencilCPU(b *gpu.CPUBlock) {
 		}
 	}
 	{
-		lx, li := uint32(0), uint32(0)
-		_, _ = lx, li
+		lx := uint32(0)
 		var v_i uint32 = (gx0 + lx)
-		_ = v_i
 		// The guard (v_i < p_n) holds for the lanes lo <= lx < hi; gok: v_i
 		// steps by one from lane to lane without wrapping.
 		lo, hi, gok := uint32(0), uint32(0), false
@@ -8718,36 +7472,23 @@ func stencilCPU(b *gpu.CPUBlock) {
 		}
 		if gok && w0 != nil && hi <= 64 {
 			for lx := lo; lx < hi; lx++ {
-				li := lx
-				_ = li
 				var v_l uint32 = lx
-				_ = v_l
-				var v_i uint32 = (gx0 + lx)
-				_ = v_i
 				{ // (v_i < p_n) holds for lo <= lx < hi
 					w0[lx] = (((((float32(0.25) * s_s[v_l]) + (float32(0.5) * s_s[(v_l+uint32(1))])) + s_s[(v_l+uint32(2))]) + (float32(0.5) * s_s[(v_l+uint32(3))])) + (float32(0.25) * s_s[(v_l+uint32(4))]))
 				}
 			}
 		} else if gok {
 			for lx := lo; lx < hi; lx++ {
-				li := lx
-				_ = li
 				var v_l uint32 = lx
-				_ = v_l
 				var v_i uint32 = (gx0 + lx)
-				_ = v_i
 				{ // (v_i < p_n) holds for lo <= lx < hi
 					p_out[v_i] = (((((float32(0.25) * s_s[v_l]) + (float32(0.5) * s_s[(v_l+uint32(1))])) + s_s[(v_l+uint32(2))]) + (float32(0.5) * s_s[(v_l+uint32(3))])) + (float32(0.25) * s_s[(v_l+uint32(4))]))
 				}
 			}
 		} else {
 			for lx := uint32(0); lx < 64; lx++ {
-				li := lx
-				_ = li
 				var v_l uint32 = lx
-				_ = v_l
 				var v_i uint32 = (gx0 + lx)
-				_ = v_i
 				if v_i < p_n {
 					p_out[v_i] = (((((float32(0.25) * s_s[v_l]) + (float32(0.5) * s_s[(v_l+uint32(1))])) + s_s[(v_l+uint32(2))]) + (float32(0.5) * s_s[(v_l+uint32(3))])) + (float32(0.25) * s_s[(v_l+uint32(4))]))
 				}
@@ -8780,7 +7521,7 @@ var ThreadCoordsKernel = gpu.Register(&gpu.KernelSpec{
 		},
 		{
 			Kernel: "github.com/goxpu/xpu/kernels/conformance.ThreadCoords", Backend: "cpu", Target: "go",
-			Hash:        "sha256:cd488a8507f929d43918efd50fc1e2a27e8db67de70e99cdf2a290709e3fa8ea",
+			Hash:        "sha256:a65d3d150c2f74b5df4a7b78f7321dbbd20171a3340c3eb6f66fbcda9d61afe6",
 			Codegen:     "xpu-gen/1",
 			Block:       xpu.Dim3{X: 4, Y: 2, Z: 2},
 			SharedBytes: 0, StorageBindings: 1, UniformBytes: 0,
@@ -8830,26 +7571,17 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(local_invocation
 // threadCoordsCPU runs one block of the kernel ThreadCoords on the CPU.
 func threadCoordsCPU(b *gpu.CPUBlock) {
 	p_out := gpu.CPUView[uint32](b.Buffers[0])
-	gx0, gy0, gz0 := b.Group.X*4, b.Group.Y*2, b.Group.Z*2
-	stop := b.Stopping()
-	_, _ = b, stop
-	_ = p_out
-	_ = gx0
-	_ = gy0
-	_ = gz0
+	gx0 := b.Group.X * 4
+	gy0 := b.Group.Y * 2
+	gz0 := b.Group.Z * 2
 	for lz := uint32(0); lz < 2; lz++ {
 		for ly := uint32(0); ly < 2; ly++ {
 			for lx := uint32(0); lx < 4; lx++ {
 				li := lx + 4*ly + 8*lz
-				_ = li
 				var v_w uint32 = (b.Groups.X * uint32(4))
-				_ = v_w
 				var v_h uint32 = (b.Groups.Y * uint32(2))
-				_ = v_h
 				var v_i uint32 = (((((gz0 + lz) * v_h) + (gy0 + ly)) * v_w) + (gx0 + lx))
-				_ = v_i
 				var v_o uint32 = (v_i * uint32(16))
-				_ = v_o
 				p_out[(v_o + uint32(0))] = (gx0 + lx)
 				p_out[(v_o + uint32(1))] = (gy0 + ly)
 				p_out[(v_o + uint32(2))] = (gz0 + lz)
@@ -8902,7 +7634,7 @@ var TransposeKernel = gpu.Register(&gpu.KernelSpec{
 		},
 		{
 			Kernel: "github.com/goxpu/xpu/kernels/conformance.Transpose", Backend: "cpu", Target: "go",
-			Hash:        "sha256:e2bea315e0916afe65061b1fa24ce4378030bb381e5c6cba3fda497c8ca4cbc7",
+			Hash:        "sha256:4557007203a6fbeb042022a962b96408a8c572b299ba3c978d064da641b58c6d",
 			Codegen:     "xpu-gen/1",
 			Block:       xpu.Dim3{X: 16, Y: 16, Z: 1},
 			SharedBytes: 1088, StorageBindings: 2, UniformBytes: 16,
@@ -8958,30 +7690,12 @@ func transposeCPU(b *gpu.CPUBlock) {
 	p_rows := gpu.CPUUniform[uint32](b.Uniforms, 0)
 	p_cols := gpu.CPUUniform[uint32](b.Uniforms, 4)
 	var s_s [272]float32
-	gx0, gy0, gz0 := b.Group.X*16, b.Group.Y*16, b.Group.Z*1
-	var lz uint32
-	stop := b.Stopping()
-	_, _ = b, stop
-	_ = p_out
-	_ = p_in
-	_ = p_rows
-	_ = p_cols
-	_ = gx0
-	_ = gy0
-	_ = gz0
-	_ = lz
 	for ly := uint32(0); ly < 16; ly++ {
 		for lx := uint32(0); lx < 16; lx++ {
-			li := lx + 16*ly + 256*lz
-			_ = li
 			var v_lx uint32 = lx
-			_ = v_lx
 			var v_ly uint32 = ly
-			_ = v_ly
 			var v_x uint32 = ((b.Group.X * uint32(16)) + v_lx)
-			_ = v_x
 			var v_y uint32 = ((b.Group.Y * uint32(16)) + v_ly)
-			_ = v_y
 			if (v_x < p_cols) && (v_y < p_rows) {
 				s_s[((v_ly * uint32(17)) + v_lx)] = p_in[((v_y * p_cols) + v_x)]
 			}
@@ -8989,16 +7703,10 @@ func transposeCPU(b *gpu.CPUBlock) {
 	}
 	for ly := uint32(0); ly < 16; ly++ {
 		for lx := uint32(0); lx < 16; lx++ {
-			li := lx + 16*ly + 256*lz
-			_ = li
 			var v_lx uint32 = lx
-			_ = v_lx
 			var v_ly uint32 = ly
-			_ = v_ly
 			var v_ox uint32 = ((b.Group.Y * uint32(16)) + v_lx)
-			_ = v_ox
 			var v_oy uint32 = ((b.Group.X * uint32(16)) + v_ly)
-			_ = v_oy
 			if (v_ox < p_rows) && (v_oy < p_cols) {
 				p_out[((v_oy * p_rows) + v_ox)] = s_s[((v_lx * uint32(17)) + v_ly)]
 			}
@@ -9038,7 +7746,7 @@ var UintArithKernel = gpu.Register(&gpu.KernelSpec{
 		},
 		{
 			Kernel: "github.com/goxpu/xpu/kernels/conformance.UintArith", Backend: "cpu", Target: "go",
-			Hash:        "sha256:3dc609bfb8af87d3b44797dcf5a0678542c9fe3933627e7d87f48e4bff652d99",
+			Hash:        "sha256:7b754414f7adce60479c40e80de5c939dd13c576a73e88b8cec1e98c01d4fe57",
 			Codegen:     "xpu-gen/1",
 			Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
 			SharedBytes: 0, StorageBindings: 3, UniformBytes: 16,
@@ -9111,25 +7819,10 @@ func uintArithCPU(b *gpu.CPUBlock) {
 	p_a := gpu.CPUView[uint32](b.Buffers[1])
 	p_b := gpu.CPUView[uint32](b.Buffers[2])
 	p_n := gpu.CPUUniform[uint32](b.Uniforms, 0)
-	gx0, gy0, gz0 := b.Group.X*64, b.Group.Y*1, b.Group.Z*1
-	var ly uint32
-	var lz uint32
-	stop := b.Stopping()
-	_, _ = b, stop
-	_ = p_out
-	_ = p_a
-	_ = p_b
-	_ = p_n
-	_ = gx0
-	_ = gy0
-	_ = gz0
-	_ = ly
-	_ = lz
+	gx0 := b.Group.X * 64
 	{
-		lx, li := uint32(0), uint32(0)
-		_, _ = lx, li
+		lx := uint32(0)
 		var v_i uint32 = (gx0 + lx)
-		_ = v_i
 		var w0 *[64]uint32
 		if o := v_i; o <= 4294967232 && uint64(o)+64 <= uint64(len(p_a)) {
 			w0 = (*[64]uint32)(p_a[o : uint64(o)+64])
@@ -9141,19 +7834,13 @@ func uintArithCPU(b *gpu.CPUBlock) {
 		if w0 != nil && w1 != nil {
 		items0w:
 			for lx := uint32(0); lx < 64; lx++ {
-				li := lx
-				_ = li
 				var v_i uint32 = (gx0 + lx)
-				_ = v_i
 				if v_i >= p_n {
 					continue items0w
 				}
 				var v_x uint32 = w0[lx]
-				_ = v_x
 				var v_y uint32 = w1[lx]
-				_ = v_y
 				var v_o uint32 = (v_i * uint32(5))
-				_ = v_o
 				p_out[(v_o + uint32(0))] = (v_x + v_y)
 				p_out[(v_o + uint32(1))] = (v_x - v_y)
 				p_out[(v_o + uint32(2))] = (v_x * v_y)
@@ -9163,19 +7850,13 @@ func uintArithCPU(b *gpu.CPUBlock) {
 		} else {
 		items0:
 			for lx := uint32(0); lx < 64; lx++ {
-				li := lx
-				_ = li
 				var v_i uint32 = (gx0 + lx)
-				_ = v_i
 				if v_i >= p_n {
 					continue items0
 				}
 				var v_x uint32 = p_a[v_i]
-				_ = v_x
 				var v_y uint32 = p_b[v_i]
-				_ = v_y
 				var v_o uint32 = (v_i * uint32(5))
-				_ = v_o
 				p_out[(v_o + uint32(0))] = (v_x + v_y)
 				p_out[(v_o + uint32(1))] = (v_x - v_y)
 				p_out[(v_o + uint32(2))] = (v_x * v_y)
@@ -9223,7 +7904,7 @@ var UniformsKernel = gpu.Register(&gpu.KernelSpec{
 		},
 		{
 			Kernel: "github.com/goxpu/xpu/kernels/conformance.Uniforms", Backend: "cpu", Target: "go",
-			Hash:        "sha256:48fd254550d97e2876c25d0ccdd5a1ef0143406a9a502a2b53316822cf5daecd",
+			Hash:        "sha256:a84fa5786a4af998188f09ce048278f65bf135ca474a2cfc10c9d716f1fdf5f8",
 			Codegen:     "xpu-gen/1",
 			Block:       xpu.Dim3{X: 32, Y: 1, Z: 1},
 			SharedBytes: 0, StorageBindings: 3, UniformBytes: 32,
@@ -9288,32 +7969,9 @@ func uniformsCPU(b *gpu.CPUBlock) {
 	p_f := gpu.CPUUniform[uint32](b.Uniforms, 20)
 	p_g := gpu.CPUUniform[uint32](b.Uniforms, 24)
 	p_h := gpu.CPUUniform[int32](b.Uniforms, 28)
-	gx0, gy0, gz0 := b.Group.X*32, b.Group.Y*1, b.Group.Z*1
-	var ly uint32
-	var lz uint32
-	stop := b.Stopping()
-	_, _ = b, stop
-	_ = p_ints
-	_ = p_uints
-	_ = p_floats
-	_ = p_a
-	_ = p_b
-	_ = p_c
-	_ = p_d
-	_ = p_e
-	_ = p_f
-	_ = p_g
-	_ = p_h
-	_ = gx0
-	_ = gy0
-	_ = gz0
-	_ = ly
-	_ = lz
+	gx0 := b.Group.X * 32
 	for lx := uint32(0); lx < 32; lx++ {
-		li := lx
-		_ = li
 		var v_i uint32 = (gx0 + lx)
-		_ = v_i
 		p_ints[((v_i * uint32(3)) + uint32(0))] = (p_a + int32(v_i))
 		p_ints[((v_i * uint32(3)) + uint32(1))] = (p_e - int32(v_i))
 		p_ints[((v_i * uint32(3)) + uint32(2))] = p_h

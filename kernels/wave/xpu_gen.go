@@ -37,7 +37,7 @@ var ReduceSharedKernel = gpu.Register(&gpu.KernelSpec{
 		},
 		{
 			Kernel: "github.com/goxpu/xpu/kernels/wave.ReduceShared", Backend: "cpu", Target: "go",
-			Hash:        "sha256:796c8f5252627b48240c8ab944988c821f9c45c349d95358edaea54f28632a6c",
+			Hash:        "sha256:20884147289d0e06218acb9ee7fe170bf3e7dcf0568d6e7b24eb0b5a2f068087",
 			Codegen:     "xpu-gen/1",
 			Block:       xpu.Dim3{X: 256, Y: 1, Z: 1},
 			SharedBytes: 1024, StorageBindings: 2, UniformBytes: 16,
@@ -97,38 +97,20 @@ func reduceSharedCPU(b *gpu.CPUBlock) {
 	p_n := gpu.CPUUniform[uint32](b.Uniforms, 0)
 	var s_s [256]float32
 	var a_step [256]uint32
-	gx0, gy0, gz0 := b.Group.X*256, b.Group.Y*1, b.Group.Z*1
-	var ly uint32
-	var lz uint32
+	gx0 := b.Group.X * 256
 	stop := b.Stopping()
-	_, _ = b, stop
-	_ = p_partial
-	_ = p_in
-	_ = p_n
-	_ = gx0
-	_ = gy0
-	_ = gz0
-	_ = ly
-	_ = lz
 	{
-		lx, li := uint32(0), uint32(0)
-		_, _ = lx, li
+		lx := uint32(0)
 		var v_i uint32 = (gx0 + lx)
-		_ = v_i
 		var w0 *[256]float32
 		if o := v_i; o <= 4294967040 && uint64(o)+256 <= uint64(len(p_in)) {
 			w0 = (*[256]float32)(p_in[o : uint64(o)+256])
 		}
 		if w0 != nil {
 			for lx := uint32(0); lx < 256; lx++ {
-				li := lx
-				_ = li
 				var v_l uint32 = lx
-				_ = v_l
 				var v_i uint32 = (gx0 + lx)
-				_ = v_i
 				var v_v float32
-				_ = v_v
 				if v_i < p_n {
 					v_v = w0[lx]
 				}
@@ -136,14 +118,9 @@ func reduceSharedCPU(b *gpu.CPUBlock) {
 			}
 		} else {
 			for lx := uint32(0); lx < 256; lx++ {
-				li := lx
-				_ = li
 				var v_l uint32 = lx
-				_ = v_l
 				var v_i uint32 = (gx0 + lx)
-				_ = v_i
 				var v_v float32
-				_ = v_v
 				if v_i < p_n {
 					v_v = p_in[v_i]
 				}
@@ -153,9 +130,7 @@ func reduceSharedCPU(b *gpu.CPUBlock) {
 	}
 	for lx := uint32(0); lx < 256; lx++ {
 		li := lx
-		_ = li
 		v_step := a_step[li]
-		_ = v_step
 		v_step = uint32(128)
 		a_step[li] = v_step
 	}
@@ -166,9 +141,7 @@ func reduceSharedCPU(b *gpu.CPUBlock) {
 		c2, first2 := false, true
 		for lx := uint32(0); lx < 256; lx++ {
 			li := lx
-			_ = li
 			v_step := a_step[li]
-			_ = v_step
 			if v := (v_step > uint32(0)); first2 {
 				c2, first2 = v, false
 			} else if v != c2 {
@@ -180,29 +153,21 @@ func reduceSharedCPU(b *gpu.CPUBlock) {
 		}
 		for lx := uint32(0); lx < 256; lx++ {
 			li := lx
-			_ = li
 			v_step := a_step[li]
-			_ = v_step
 			var v_l uint32 = lx
-			_ = v_l
 			if v_l < v_step {
 				s_s[v_l] = (s_s[v_l] + s_s[(v_l+v_step)])
 			}
 		}
 		for lx := uint32(0); lx < 256; lx++ {
 			li := lx
-			_ = li
 			v_step := a_step[li]
-			_ = v_step
 			v_step = (v_step / uint32(2))
 			a_step[li] = v_step
 		}
 	}
 	for lx := uint32(0); lx < 256; lx++ {
-		li := lx
-		_ = li
 		var v_l uint32 = lx
-		_ = v_l
 		if v_l == uint32(0) {
 			p_partial[b.Group.X] = s_s[uint32(0)]
 		}
@@ -249,7 +214,7 @@ var ReduceWaveKernel = gpu.Register(&gpu.KernelSpec{
 		},
 		{
 			Kernel: "github.com/goxpu/xpu/kernels/wave.ReduceWave", Backend: "cpu", Target: "go",
-			Hash:        "sha256:69409f347880553528124fdeea1418776e4dd6680326308a6e70f76ddeb97e6c",
+			Hash:        "sha256:cec98b044d3463f9def1f1be26945667cc8fdb8f6f22e6864539fc6712917e22",
 			Codegen:     "xpu-gen/1",
 			Block:       xpu.Dim3{X: 256, Y: 1, Z: 1},
 			SharedBytes: 1024, StorageBindings: 2, UniformBytes: 16,
@@ -409,24 +374,13 @@ func reduceWaveCPU(b *gpu.CPUBlock) {
 	var a_u [256]float32
 	var a_v [256]float32
 	var a_w [256]float32
-	gx0, gy0, gz0 := b.Group.X*256, b.Group.Y*1, b.Group.Z*1
-	var ly uint32
-	var lz uint32
+	gx0 := b.Group.X * 256
 	stop := b.Stopping()
-	_, _ = b, stop
-	_ = p_partial
-	_ = p_in
-	_ = p_n
-	_ = gx0
-	_ = gy0
-	_ = gz0
-	_ = ly
-	_ = lz
 	{
-		lx, li := uint32(0), uint32(0)
-		_, _ = lx, li
+		lx := uint32(0)
+		li := uint32(0)
+		_ = li
 		var v_i uint32 = (gx0 + lx)
-		_ = v_i
 		var w0 *[256]float32
 		if o := v_i; o <= 4294967040 && uint64(o)+256 <= uint64(len(p_in)) {
 			w0 = (*[256]float32)(p_in[o : uint64(o)+256])
@@ -434,13 +388,8 @@ func reduceWaveCPU(b *gpu.CPUBlock) {
 		if w0 != nil {
 			for lx := uint32(0); lx < 256; lx++ {
 				li := lx
-				_ = li
 				v_v := a_v[li]
-				_ = v_v
-				var v_l uint32 = lx
-				_ = v_l
 				var v_i uint32 = (gx0 + lx)
-				_ = v_i
 				v_v = 0
 				if v_i < p_n {
 					v_v = w0[lx]
@@ -450,13 +399,8 @@ func reduceWaveCPU(b *gpu.CPUBlock) {
 		} else {
 			for lx := uint32(0); lx < 256; lx++ {
 				li := lx
-				_ = li
 				v_v := a_v[li]
-				_ = v_v
-				var v_l uint32 = lx
-				_ = v_l
 				var v_i uint32 = (gx0 + lx)
-				_ = v_i
 				v_v = 0
 				if v_i < p_n {
 					v_v = p_in[v_i]
@@ -469,40 +413,29 @@ func reduceWaveCPU(b *gpu.CPUBlock) {
 	var won1 [256]bool
 	for lx := uint32(0); lx < 256; lx++ {
 		li := lx
-		_ = li
 		v_v := a_v[li]
-		_ = v_v
 		wx1[li] = v_v
 		won1[li] = true
 	}
 	gpu.CPUWave(gpu.CPUWaveSum, wx1[:], nil, won1[:], b.Wave, a_w[:])
 	for lx := uint32(0); lx < 256; lx++ {
 		li := lx
-		_ = li
 		v_w := a_w[li]
-		_ = v_w
 		var v_l uint32 = lx
-		_ = v_l
 		var v_width uint32 = b.Wave
-		_ = v_width
 		if (li % b.Wave) == uint32(0) {
 			s_s[(v_l / v_width)] = v_w
 		}
 	}
 	for lx := uint32(0); lx < 256; lx++ {
 		li := lx
-		_ = li
 		v_u := a_u[li]
-		_ = v_u
 		var v_l uint32 = lx
-		_ = v_l
 		var v_width uint32 = b.Wave
-		_ = v_width
 		v_u = 0
 		if v_l < v_width {
 			{
 				var v_j uint32 = v_l
-				_ = v_j
 				for v_j < (uint32(256) / v_width) {
 					if stop.Load() {
 						panic(gpu.CPUStopped)
@@ -520,20 +453,15 @@ func reduceWaveCPU(b *gpu.CPUBlock) {
 	var won4 [256]bool
 	for lx := uint32(0); lx < 256; lx++ {
 		li := lx
-		_ = li
 		v_u := a_u[li]
-		_ = v_u
 		wx4[li] = v_u
 		won4[li] = true
 	}
 	gpu.CPUWave(gpu.CPUWaveSum, wx4[:], nil, won4[:], b.Wave, a_total[:])
 	for lx := uint32(0); lx < 256; lx++ {
 		li := lx
-		_ = li
 		v_total := a_total[li]
-		_ = v_total
 		var v_l uint32 = lx
-		_ = v_l
 		if v_l == uint32(0) {
 			p_partial[b.Group.X] = v_total
 		}
@@ -585,7 +513,7 @@ var ReduceWave32Kernel = gpu.Register(&gpu.KernelSpec{
 		},
 		{
 			Kernel: "github.com/goxpu/xpu/kernels/wave.ReduceWave32", Backend: "cpu", Target: "go",
-			Hash:        "sha256:72cc9085ed213c480132c5ab0996f73616eb920ef5fba48af568db1d6690efe5",
+			Hash:        "sha256:4bc59b36e1e3d713a1f3ff66c89fd8cabc9b0491513ce5f7c4f0163cd4b49aff",
 			Codegen:     "xpu-gen/1",
 			Block:       xpu.Dim3{X: 256, Y: 1, Z: 1},
 			SharedBytes: 32, StorageBindings: 2, UniformBytes: 16,
@@ -855,24 +783,12 @@ func reduceWave32CPU(b *gpu.CPUBlock) {
 	var a_u [256]float32
 	var a_v [256]float32
 	var a_w [256]float32
-	gx0, gy0, gz0 := b.Group.X*256, b.Group.Y*1, b.Group.Z*1
-	var ly uint32
-	var lz uint32
-	stop := b.Stopping()
-	_, _ = b, stop
-	_ = p_partial
-	_ = p_in
-	_ = p_n
-	_ = gx0
-	_ = gy0
-	_ = gz0
-	_ = ly
-	_ = lz
+	gx0 := b.Group.X * 256
 	{
-		lx, li := uint32(0), uint32(0)
-		_, _ = lx, li
+		lx := uint32(0)
+		li := uint32(0)
+		_ = li
 		var v_i uint32 = (gx0 + lx)
-		_ = v_i
 		var w0 *[256]float32
 		if o := v_i; o <= 4294967040 && uint64(o)+256 <= uint64(len(p_in)) {
 			w0 = (*[256]float32)(p_in[o : uint64(o)+256])
@@ -880,13 +796,8 @@ func reduceWave32CPU(b *gpu.CPUBlock) {
 		if w0 != nil {
 			for lx := uint32(0); lx < 256; lx++ {
 				li := lx
-				_ = li
 				v_v := a_v[li]
-				_ = v_v
-				var v_l uint32 = lx
-				_ = v_l
 				var v_i uint32 = (gx0 + lx)
-				_ = v_i
 				v_v = 0
 				if v_i < p_n {
 					v_v = w0[lx]
@@ -896,13 +807,8 @@ func reduceWave32CPU(b *gpu.CPUBlock) {
 		} else {
 			for lx := uint32(0); lx < 256; lx++ {
 				li := lx
-				_ = li
 				v_v := a_v[li]
-				_ = v_v
-				var v_l uint32 = lx
-				_ = v_l
 				var v_i uint32 = (gx0 + lx)
-				_ = v_i
 				v_v = 0
 				if v_i < p_n {
 					v_v = p_in[v_i]
@@ -915,31 +821,23 @@ func reduceWave32CPU(b *gpu.CPUBlock) {
 	var won1 [256]bool
 	for lx := uint32(0); lx < 256; lx++ {
 		li := lx
-		_ = li
 		v_v := a_v[li]
-		_ = v_v
 		wx1[li] = v_v
 		won1[li] = true
 	}
 	gpu.CPUWave(gpu.CPUWaveSum, wx1[:], nil, won1[:], b.Wave, a_w[:])
 	for lx := uint32(0); lx < 256; lx++ {
 		li := lx
-		_ = li
 		v_w := a_w[li]
-		_ = v_w
 		var v_l uint32 = lx
-		_ = v_l
 		if (li % b.Wave) == uint32(0) {
 			s_s[(v_l / uint32(32))] = v_w
 		}
 	}
 	for lx := uint32(0); lx < 256; lx++ {
 		li := lx
-		_ = li
 		v_u := a_u[li]
-		_ = v_u
 		var v_l uint32 = lx
-		_ = v_l
 		v_u = 0
 		if v_l < uint32(8) {
 			v_u = s_s[v_l]
@@ -950,20 +848,15 @@ func reduceWave32CPU(b *gpu.CPUBlock) {
 	var won4 [256]bool
 	for lx := uint32(0); lx < 256; lx++ {
 		li := lx
-		_ = li
 		v_u := a_u[li]
-		_ = v_u
 		wx4[li] = v_u
 		won4[li] = true
 	}
 	gpu.CPUWave(gpu.CPUWaveSum, wx4[:], nil, won4[:], b.Wave, a_total[:])
 	for lx := uint32(0); lx < 256; lx++ {
 		li := lx
-		_ = li
 		v_total := a_total[li]
-		_ = v_total
 		var v_l uint32 = lx
-		_ = v_l
 		if v_l == uint32(0) {
 			p_partial[b.Group.X] = v_total
 		}
@@ -1027,7 +920,7 @@ var Wave16Kernel = gpu.Register(&gpu.KernelSpec{
 		},
 		{
 			Kernel: "github.com/goxpu/xpu/kernels/wave.Wave16", Backend: "cpu", Target: "go",
-			Hash:        "sha256:9c3098bc4912fd6f615cdbc96139b5173d152c06beb15d6bee67503d7a146743",
+			Hash:        "sha256:ab68cd27518d4339685e531e58b0319a175770befdb4762fd057df5f9081aa05",
 			Codegen:     "xpu-gen/1",
 			Block:       xpu.Dim3{X: 40, Y: 1, Z: 1},
 			SharedBytes: 0, StorageBindings: 7, UniformBytes: 16,
@@ -2271,31 +2164,12 @@ func wave16CPU(b *gpu.CPUBlock) {
 	var a_u4 [40]uint32
 	var a_u5 [40]uint32
 	var a_u6 [40]uint32
-	gx0, gy0, gz0 := b.Group.X*40, b.Group.Y*1, b.Group.Z*1
-	var ly uint32
-	var lz uint32
-	stop := b.Stopping()
-	_, _ = b, stop
-	_ = p_oi
-	_ = p_ou
-	_ = p_of
-	_ = p_xi
-	_ = p_xu
-	_ = p_xf
-	_ = p_sel
-	_ = p_bl
-	_ = p_m
-	_ = p_d
-	_ = gx0
-	_ = gy0
-	_ = gz0
-	_ = ly
-	_ = lz
+	gx0 := b.Group.X * 40
 	{
-		lx, li := uint32(0), uint32(0)
-		_, _ = lx, li
+		lx := uint32(0)
+		li := uint32(0)
+		_ = li
 		var v_g uint32 = (gx0 + lx)
-		_ = v_g
 		var w0 *[40]int32
 		if o := v_g; o <= 4294967256 && uint64(o)+40 <= uint64(len(p_xi)) {
 			w0 = (*[40]int32)(p_xi[o : uint64(o)+40])
@@ -2315,19 +2189,11 @@ func wave16CPU(b *gpu.CPUBlock) {
 		if w0 != nil && w1 != nil && w2 != nil && w3 != nil {
 			for lx := uint32(0); lx < 40; lx++ {
 				li := lx
-				_ = li
 				v_a := a_a[li]
-				_ = v_a
 				v_f := a_f[li]
-				_ = v_f
 				v_k := a_k[li]
-				_ = v_k
 				v_p := a_p[li]
-				_ = v_p
 				v_u := a_u[li]
-				_ = v_u
-				var v_g uint32 = (gx0 + lx)
-				_ = v_g
 				v_a = w0[lx]
 				v_u = w1[lx]
 				v_f = w2[lx]
@@ -2342,19 +2208,12 @@ func wave16CPU(b *gpu.CPUBlock) {
 		} else {
 			for lx := uint32(0); lx < 40; lx++ {
 				li := lx
-				_ = li
 				v_a := a_a[li]
-				_ = v_a
 				v_f := a_f[li]
-				_ = v_f
 				v_k := a_k[li]
-				_ = v_k
 				v_p := a_p[li]
-				_ = v_p
 				v_u := a_u[li]
-				_ = v_u
 				var v_g uint32 = (gx0 + lx)
-				_ = v_g
 				v_a = p_xi[v_g]
 				v_u = p_xu[v_g]
 				v_f = p_xf[v_g]
@@ -2372,9 +2231,7 @@ func wave16CPU(b *gpu.CPUBlock) {
 	var won1 [40]bool
 	for lx := uint32(0); lx < 40; lx++ {
 		li := lx
-		_ = li
 		v_a := a_a[li]
-		_ = v_a
 		wx1[li] = v_a
 		won1[li] = true
 	}
@@ -2383,9 +2240,7 @@ func wave16CPU(b *gpu.CPUBlock) {
 	var won2 [40]bool
 	for lx := uint32(0); lx < 40; lx++ {
 		li := lx
-		_ = li
 		v_a := a_a[li]
-		_ = v_a
 		wx2[li] = v_a
 		won2[li] = true
 	}
@@ -2394,9 +2249,7 @@ func wave16CPU(b *gpu.CPUBlock) {
 	var won3 [40]bool
 	for lx := uint32(0); lx < 40; lx++ {
 		li := lx
-		_ = li
 		v_a := a_a[li]
-		_ = v_a
 		wx3[li] = v_a
 		won3[li] = true
 	}
@@ -2405,9 +2258,7 @@ func wave16CPU(b *gpu.CPUBlock) {
 	var won4 [40]bool
 	for lx := uint32(0); lx < 40; lx++ {
 		li := lx
-		_ = li
 		v_a := a_a[li]
-		_ = v_a
 		wx4[li] = v_a
 		won4[li] = true
 	}
@@ -2416,9 +2267,7 @@ func wave16CPU(b *gpu.CPUBlock) {
 	var won5 [40]bool
 	for lx := uint32(0); lx < 40; lx++ {
 		li := lx
-		_ = li
 		v_a := a_a[li]
-		_ = v_a
 		wx5[li] = v_a
 		won5[li] = true
 	}
@@ -2428,9 +2277,7 @@ func wave16CPU(b *gpu.CPUBlock) {
 	var wl6 [40]uint32
 	for lx := uint32(0); lx < 40; lx++ {
 		li := lx
-		_ = li
 		v_a := a_a[li]
-		_ = v_a
 		wx6[li] = v_a
 		wl6[li] = p_bl
 		won6[li] = true
@@ -2441,11 +2288,8 @@ func wave16CPU(b *gpu.CPUBlock) {
 	var wl7 [40]uint32
 	for lx := uint32(0); lx < 40; lx++ {
 		li := lx
-		_ = li
 		v_a := a_a[li]
-		_ = v_a
 		v_k := a_k[li]
-		_ = v_k
 		wx7[li] = v_a
 		wl7[li] = v_k
 		won7[li] = true
@@ -2456,9 +2300,7 @@ func wave16CPU(b *gpu.CPUBlock) {
 	var wl8 [40]uint32
 	for lx := uint32(0); lx < 40; lx++ {
 		li := lx
-		_ = li
 		v_a := a_a[li]
-		_ = v_a
 		wx8[li] = v_a
 		wl8[li] = p_m
 		won8[li] = true
@@ -2469,9 +2311,7 @@ func wave16CPU(b *gpu.CPUBlock) {
 	var wl9 [40]uint32
 	for lx := uint32(0); lx < 40; lx++ {
 		li := lx
-		_ = li
 		v_a := a_a[li]
-		_ = v_a
 		wx9[li] = v_a
 		wl9[li] = p_d
 		won9[li] = true
@@ -2482,9 +2322,7 @@ func wave16CPU(b *gpu.CPUBlock) {
 	var wl10 [40]uint32
 	for lx := uint32(0); lx < 40; lx++ {
 		li := lx
-		_ = li
 		v_a := a_a[li]
-		_ = v_a
 		wx10[li] = v_a
 		wl10[li] = p_d
 		won10[li] = true
@@ -2492,74 +2330,42 @@ func wave16CPU(b *gpu.CPUBlock) {
 	gpu.CPUWave(gpu.CPUWaveShuffleDown, wx10[:], wl10[:], won10[:], b.Wave, a_s9[:])
 	for lx := uint32(0); lx < 40; lx++ {
 		li := lx
-		_ = li
 		v_s0 := a_s0[li]
-		_ = v_s0
 		v_s1 := a_s1[li]
-		_ = v_s1
 		v_s2 := a_s2[li]
-		_ = v_s2
 		v_s3 := a_s3[li]
-		_ = v_s3
 		v_s4 := a_s4[li]
-		_ = v_s4
 		v_s5 := a_s5[li]
-		_ = v_s5
 		v_s6 := a_s6[li]
-		_ = v_s6
 		v_s7 := a_s7[li]
-		_ = v_s7
 		v_s8 := a_s8[li]
-		_ = v_s8
 		v_s9 := a_s9[li]
-		_ = v_s9
 		var v_g uint32 = (gx0 + lx)
-		_ = v_g
 		var v_tmp uint32 = (v_g * uint32(10))
-		_ = v_tmp
 		var v_tmp_1 uint32 = ((v_g * uint32(10)) + uint32(1))
-		_ = v_tmp_1
 		var v_tmp_2 uint32 = ((v_g * uint32(10)) + uint32(2))
-		_ = v_tmp_2
 		var v_tmp_3 uint32 = ((v_g * uint32(10)) + uint32(3))
-		_ = v_tmp_3
 		var v_tmp_4 uint32 = ((v_g * uint32(10)) + uint32(4))
-		_ = v_tmp_4
 		var v_tmp_5 int32 = v_s0
-		_ = v_tmp_5
 		var v_tmp_6 int32 = v_s1
-		_ = v_tmp_6
 		var v_tmp_7 int32 = v_s2
-		_ = v_tmp_7
 		var v_tmp_8 int32 = v_s3
-		_ = v_tmp_8
 		var v_tmp_9 int32 = v_s4
-		_ = v_tmp_9
 		p_oi[v_tmp] = v_tmp_5
 		p_oi[v_tmp_1] = v_tmp_6
 		p_oi[v_tmp_2] = v_tmp_7
 		p_oi[v_tmp_3] = v_tmp_8
 		p_oi[v_tmp_4] = v_tmp_9
 		var v_tmp_10 uint32 = ((v_g * uint32(10)) + uint32(5))
-		_ = v_tmp_10
 		var v_tmp_11 uint32 = ((v_g * uint32(10)) + uint32(6))
-		_ = v_tmp_11
 		var v_tmp_12 uint32 = ((v_g * uint32(10)) + uint32(7))
-		_ = v_tmp_12
 		var v_tmp_13 uint32 = ((v_g * uint32(10)) + uint32(8))
-		_ = v_tmp_13
 		var v_tmp_14 uint32 = ((v_g * uint32(10)) + uint32(9))
-		_ = v_tmp_14
 		var v_tmp_15 int32 = v_s5
-		_ = v_tmp_15
 		var v_tmp_16 int32 = v_s6
-		_ = v_tmp_16
 		var v_tmp_17 int32 = v_s7
-		_ = v_tmp_17
 		var v_tmp_18 int32 = v_s8
-		_ = v_tmp_18
 		var v_tmp_19 int32 = v_s9
-		_ = v_tmp_19
 		p_oi[v_tmp_10] = v_tmp_15
 		p_oi[v_tmp_11] = v_tmp_16
 		p_oi[v_tmp_12] = v_tmp_17
@@ -2570,9 +2376,7 @@ func wave16CPU(b *gpu.CPUBlock) {
 	var won12 [40]bool
 	for lx := uint32(0); lx < 40; lx++ {
 		li := lx
-		_ = li
 		v_u := a_u[li]
-		_ = v_u
 		wx12[li] = v_u
 		won12[li] = true
 	}
@@ -2581,9 +2385,7 @@ func wave16CPU(b *gpu.CPUBlock) {
 	var won13 [40]bool
 	for lx := uint32(0); lx < 40; lx++ {
 		li := lx
-		_ = li
 		v_u := a_u[li]
-		_ = v_u
 		wx13[li] = v_u
 		won13[li] = true
 	}
@@ -2592,9 +2394,7 @@ func wave16CPU(b *gpu.CPUBlock) {
 	var won14 [40]bool
 	for lx := uint32(0); lx < 40; lx++ {
 		li := lx
-		_ = li
 		v_u := a_u[li]
-		_ = v_u
 		wx14[li] = v_u
 		won14[li] = true
 	}
@@ -2603,9 +2403,7 @@ func wave16CPU(b *gpu.CPUBlock) {
 	var won15 [40]bool
 	for lx := uint32(0); lx < 40; lx++ {
 		li := lx
-		_ = li
 		v_u := a_u[li]
-		_ = v_u
 		wx15[li] = v_u
 		won15[li] = true
 	}
@@ -2614,9 +2412,7 @@ func wave16CPU(b *gpu.CPUBlock) {
 	var won16 [40]bool
 	for lx := uint32(0); lx < 40; lx++ {
 		li := lx
-		_ = li
 		v_u := a_u[li]
-		_ = v_u
 		wx16[li] = v_u
 		won16[li] = true
 	}
@@ -2626,11 +2422,8 @@ func wave16CPU(b *gpu.CPUBlock) {
 	var wl17 [40]uint32
 	for lx := uint32(0); lx < 40; lx++ {
 		li := lx
-		_ = li
 		v_k := a_k[li]
-		_ = v_k
 		v_u := a_u[li]
-		_ = v_u
 		wx17[li] = v_u
 		wl17[li] = v_k
 		won17[li] = true
@@ -2638,9 +2431,7 @@ func wave16CPU(b *gpu.CPUBlock) {
 	gpu.CPUWave(gpu.CPUWaveShuffle, wx17[:], wl17[:], won17[:], b.Wave, a_u5[:])
 	for lx := uint32(0); lx < 40; lx++ {
 		li := lx
-		_ = li
 		v_u6 := a_u6[li]
-		_ = v_u6
 		v_u6 = uint32(0)
 		a_u6[li] = v_u6
 	}
@@ -2648,9 +2439,7 @@ func wave16CPU(b *gpu.CPUBlock) {
 	var won19 [40]bool
 	for lx := uint32(0); lx < 40; lx++ {
 		li := lx
-		_ = li
 		v_p := a_p[li]
-		_ = v_p
 		wx19[li] = v_p
 		won19[li] = true
 	}
@@ -2659,9 +2448,7 @@ func wave16CPU(b *gpu.CPUBlock) {
 	var won20 [40]bool
 	for lx := uint32(0); lx < 40; lx++ {
 		li := lx
-		_ = li
 		v_p := a_p[li]
-		_ = v_p
 		wx20[li] = v_p
 		won20[li] = true
 	}
@@ -2670,75 +2457,46 @@ func wave16CPU(b *gpu.CPUBlock) {
 	var won21 [40]bool
 	for lx := uint32(0); lx < 40; lx++ {
 		li := lx
-		_ = li
 		v_p := a_p[li]
-		_ = v_p
 		wx21[li] = v_p
 		won21[li] = true
 	}
 	gpu.CPUWaveVote(true, wx21[:], won21[:], b.Wave, a_all[:])
 	for lx := uint32(0); lx < 40; lx++ {
 		li := lx
-		_ = li
 		v_all := a_all[li]
-		_ = v_all
 		v_any := a_any[li]
-		_ = v_any
 		v_u0 := a_u0[li]
-		_ = v_u0
 		v_u1 := a_u1[li]
-		_ = v_u1
 		v_u2 := a_u2[li]
-		_ = v_u2
 		v_u3 := a_u3[li]
-		_ = v_u3
 		v_u4 := a_u4[li]
-		_ = v_u4
 		v_u5 := a_u5[li]
-		_ = v_u5
 		v_u6 := a_u6[li]
-		_ = v_u6
 		var v_g uint32 = (gx0 + lx)
-		_ = v_g
 		var v_tmp_20 uint32 = (v_g * uint32(11))
-		_ = v_tmp_20
 		var v_tmp_21 uint32 = ((v_g * uint32(11)) + uint32(1))
-		_ = v_tmp_21
 		var v_tmp_22 uint32 = ((v_g * uint32(11)) + uint32(2))
-		_ = v_tmp_22
 		var v_tmp_23 uint32 = ((v_g * uint32(11)) + uint32(3))
-		_ = v_tmp_23
 		var v_tmp_24 uint32 = ((v_g * uint32(11)) + uint32(4))
-		_ = v_tmp_24
 		var v_tmp_25 uint32 = v_u0
-		_ = v_tmp_25
 		var v_tmp_26 uint32 = v_u1
-		_ = v_tmp_26
 		var v_tmp_27 uint32 = v_u2
-		_ = v_tmp_27
 		var v_tmp_28 uint32 = v_u3
-		_ = v_tmp_28
 		var v_tmp_29 uint32 = v_u4
-		_ = v_tmp_29
 		p_ou[v_tmp_20] = v_tmp_25
 		p_ou[v_tmp_21] = v_tmp_26
 		p_ou[v_tmp_22] = v_tmp_27
 		p_ou[v_tmp_23] = v_tmp_28
 		p_ou[v_tmp_24] = v_tmp_29
 		var v_tmp_30 uint32 = ((v_g * uint32(11)) + uint32(5))
-		_ = v_tmp_30
 		var v_tmp_31 uint32 = ((v_g * uint32(11)) + uint32(6))
-		_ = v_tmp_31
 		var v_tmp_32 uint32 = v_u5
-		_ = v_tmp_32
 		var v_tmp_33 uint32 = v_u6
-		_ = v_tmp_33
 		p_ou[v_tmp_30] = v_tmp_32
 		p_ou[v_tmp_31] = v_tmp_33
 		var v_tmp_34 uint32 = ((v_g * uint32(11)) + uint32(7))
-		_ = v_tmp_34
 		var v_tmp_35 uint32 = ((v_g * uint32(11)) + uint32(8))
-		_ = v_tmp_35
 		p_ou[v_tmp_34] = uint32(0)
 		p_ou[v_tmp_35] = uint32(0)
 		if v_any {
@@ -2748,13 +2506,9 @@ func wave16CPU(b *gpu.CPUBlock) {
 			p_ou[((v_g * uint32(11)) + uint32(8))] = uint32(1)
 		}
 		var v_tmp_36 uint32 = ((v_g * uint32(11)) + uint32(9))
-		_ = v_tmp_36
 		var v_tmp_37 uint32 = ((v_g * uint32(11)) + uint32(10))
-		_ = v_tmp_37
 		var v_tmp_38 uint32 = (li % b.Wave)
-		_ = v_tmp_38
 		var v_tmp_39 uint32 = b.Wave
-		_ = v_tmp_39
 		p_ou[v_tmp_36] = v_tmp_38
 		p_ou[v_tmp_37] = v_tmp_39
 	}
@@ -2762,9 +2516,7 @@ func wave16CPU(b *gpu.CPUBlock) {
 	var won23 [40]bool
 	for lx := uint32(0); lx < 40; lx++ {
 		li := lx
-		_ = li
 		v_f := a_f[li]
-		_ = v_f
 		wx23[li] = v_f
 		won23[li] = true
 	}
@@ -2773,9 +2525,7 @@ func wave16CPU(b *gpu.CPUBlock) {
 	var won24 [40]bool
 	for lx := uint32(0); lx < 40; lx++ {
 		li := lx
-		_ = li
 		v_f := a_f[li]
-		_ = v_f
 		wx24[li] = v_f
 		won24[li] = true
 	}
@@ -2784,9 +2534,7 @@ func wave16CPU(b *gpu.CPUBlock) {
 	var won25 [40]bool
 	for lx := uint32(0); lx < 40; lx++ {
 		li := lx
-		_ = li
 		v_f := a_f[li]
-		_ = v_f
 		wx25[li] = v_f
 		won25[li] = true
 	}
@@ -2795,9 +2543,7 @@ func wave16CPU(b *gpu.CPUBlock) {
 	var won26 [40]bool
 	for lx := uint32(0); lx < 40; lx++ {
 		li := lx
-		_ = li
 		v_f := a_f[li]
-		_ = v_f
 		wx26[li] = v_f
 		won26[li] = true
 	}
@@ -2806,9 +2552,7 @@ func wave16CPU(b *gpu.CPUBlock) {
 	var won27 [40]bool
 	for lx := uint32(0); lx < 40; lx++ {
 		li := lx
-		_ = li
 		v_f := a_f[li]
-		_ = v_f
 		wx27[li] = v_f
 		won27[li] = true
 	}
@@ -2818,9 +2562,7 @@ func wave16CPU(b *gpu.CPUBlock) {
 	var wl28 [40]uint32
 	for lx := uint32(0); lx < 40; lx++ {
 		li := lx
-		_ = li
 		v_f := a_f[li]
-		_ = v_f
 		wx28[li] = v_f
 		wl28[li] = p_m
 		won28[li] = true
@@ -2828,48 +2570,28 @@ func wave16CPU(b *gpu.CPUBlock) {
 	gpu.CPUWave(gpu.CPUWaveShuffleXor, wx28[:], wl28[:], won28[:], b.Wave, a_f5[:])
 	for lx := uint32(0); lx < 40; lx++ {
 		li := lx
-		_ = li
 		v_f0 := a_f0[li]
-		_ = v_f0
 		v_f1 := a_f1[li]
-		_ = v_f1
 		v_f2 := a_f2[li]
-		_ = v_f2
 		v_f3 := a_f3[li]
-		_ = v_f3
 		v_f4 := a_f4[li]
-		_ = v_f4
 		v_f5 := a_f5[li]
-		_ = v_f5
 		var v_g uint32 = (gx0 + lx)
-		_ = v_g
 		var v_tmp_40 uint32 = (v_g * uint32(6))
-		_ = v_tmp_40
 		var v_tmp_41 uint32 = ((v_g * uint32(6)) + uint32(1))
-		_ = v_tmp_41
 		var v_tmp_42 uint32 = ((v_g * uint32(6)) + uint32(2))
-		_ = v_tmp_42
 		var v_tmp_43 float32 = v_f0
-		_ = v_tmp_43
 		var v_tmp_44 float32 = v_f1
-		_ = v_tmp_44
 		var v_tmp_45 float32 = v_f2
-		_ = v_tmp_45
 		p_of[v_tmp_40] = v_tmp_43
 		p_of[v_tmp_41] = v_tmp_44
 		p_of[v_tmp_42] = v_tmp_45
 		var v_tmp_46 uint32 = ((v_g * uint32(6)) + uint32(3))
-		_ = v_tmp_46
 		var v_tmp_47 uint32 = ((v_g * uint32(6)) + uint32(4))
-		_ = v_tmp_47
 		var v_tmp_48 uint32 = ((v_g * uint32(6)) + uint32(5))
-		_ = v_tmp_48
 		var v_tmp_49 float32 = v_f3
-		_ = v_tmp_49
 		var v_tmp_50 float32 = v_f4
-		_ = v_tmp_50
 		var v_tmp_51 float32 = v_f5
-		_ = v_tmp_51
 		p_of[v_tmp_46] = v_tmp_49
 		p_of[v_tmp_47] = v_tmp_50
 		p_of[v_tmp_48] = v_tmp_51
@@ -2933,7 +2655,7 @@ var Wave32Kernel = gpu.Register(&gpu.KernelSpec{
 		},
 		{
 			Kernel: "github.com/goxpu/xpu/kernels/wave.Wave32", Backend: "cpu", Target: "go",
-			Hash:        "sha256:83cbd4c55412d6b5f4240bb1600a9d659e6b2101dc756e6d4b4f6eb44f200fbd",
+			Hash:        "sha256:b44854342bfee74bed3c6ca9387bfa36034e528d7973da1d3605d8d6b6ed85d4",
 			Codegen:     "xpu-gen/1",
 			Block:       xpu.Dim3{X: 80, Y: 1, Z: 1},
 			SharedBytes: 0, StorageBindings: 7, UniformBytes: 16,
@@ -4177,31 +3899,12 @@ func wave32CPU(b *gpu.CPUBlock) {
 	var a_u4 [80]uint32
 	var a_u5 [80]uint32
 	var a_u6 [80]uint32
-	gx0, gy0, gz0 := b.Group.X*80, b.Group.Y*1, b.Group.Z*1
-	var ly uint32
-	var lz uint32
-	stop := b.Stopping()
-	_, _ = b, stop
-	_ = p_oi
-	_ = p_ou
-	_ = p_of
-	_ = p_xi
-	_ = p_xu
-	_ = p_xf
-	_ = p_sel
-	_ = p_bl
-	_ = p_m
-	_ = p_d
-	_ = gx0
-	_ = gy0
-	_ = gz0
-	_ = ly
-	_ = lz
+	gx0 := b.Group.X * 80
 	{
-		lx, li := uint32(0), uint32(0)
-		_, _ = lx, li
+		lx := uint32(0)
+		li := uint32(0)
+		_ = li
 		var v_g uint32 = (gx0 + lx)
-		_ = v_g
 		var w0 *[80]int32
 		if o := v_g; o <= 4294967216 && uint64(o)+80 <= uint64(len(p_xi)) {
 			w0 = (*[80]int32)(p_xi[o : uint64(o)+80])
@@ -4221,19 +3924,11 @@ func wave32CPU(b *gpu.CPUBlock) {
 		if w0 != nil && w1 != nil && w2 != nil && w3 != nil {
 			for lx := uint32(0); lx < 80; lx++ {
 				li := lx
-				_ = li
 				v_a := a_a[li]
-				_ = v_a
 				v_f := a_f[li]
-				_ = v_f
 				v_k := a_k[li]
-				_ = v_k
 				v_p := a_p[li]
-				_ = v_p
 				v_u := a_u[li]
-				_ = v_u
-				var v_g uint32 = (gx0 + lx)
-				_ = v_g
 				v_a = w0[lx]
 				v_u = w1[lx]
 				v_f = w2[lx]
@@ -4248,19 +3943,12 @@ func wave32CPU(b *gpu.CPUBlock) {
 		} else {
 			for lx := uint32(0); lx < 80; lx++ {
 				li := lx
-				_ = li
 				v_a := a_a[li]
-				_ = v_a
 				v_f := a_f[li]
-				_ = v_f
 				v_k := a_k[li]
-				_ = v_k
 				v_p := a_p[li]
-				_ = v_p
 				v_u := a_u[li]
-				_ = v_u
 				var v_g uint32 = (gx0 + lx)
-				_ = v_g
 				v_a = p_xi[v_g]
 				v_u = p_xu[v_g]
 				v_f = p_xf[v_g]
@@ -4278,9 +3966,7 @@ func wave32CPU(b *gpu.CPUBlock) {
 	var won1 [80]bool
 	for lx := uint32(0); lx < 80; lx++ {
 		li := lx
-		_ = li
 		v_a := a_a[li]
-		_ = v_a
 		wx1[li] = v_a
 		won1[li] = true
 	}
@@ -4289,9 +3975,7 @@ func wave32CPU(b *gpu.CPUBlock) {
 	var won2 [80]bool
 	for lx := uint32(0); lx < 80; lx++ {
 		li := lx
-		_ = li
 		v_a := a_a[li]
-		_ = v_a
 		wx2[li] = v_a
 		won2[li] = true
 	}
@@ -4300,9 +3984,7 @@ func wave32CPU(b *gpu.CPUBlock) {
 	var won3 [80]bool
 	for lx := uint32(0); lx < 80; lx++ {
 		li := lx
-		_ = li
 		v_a := a_a[li]
-		_ = v_a
 		wx3[li] = v_a
 		won3[li] = true
 	}
@@ -4311,9 +3993,7 @@ func wave32CPU(b *gpu.CPUBlock) {
 	var won4 [80]bool
 	for lx := uint32(0); lx < 80; lx++ {
 		li := lx
-		_ = li
 		v_a := a_a[li]
-		_ = v_a
 		wx4[li] = v_a
 		won4[li] = true
 	}
@@ -4322,9 +4002,7 @@ func wave32CPU(b *gpu.CPUBlock) {
 	var won5 [80]bool
 	for lx := uint32(0); lx < 80; lx++ {
 		li := lx
-		_ = li
 		v_a := a_a[li]
-		_ = v_a
 		wx5[li] = v_a
 		won5[li] = true
 	}
@@ -4334,9 +4012,7 @@ func wave32CPU(b *gpu.CPUBlock) {
 	var wl6 [80]uint32
 	for lx := uint32(0); lx < 80; lx++ {
 		li := lx
-		_ = li
 		v_a := a_a[li]
-		_ = v_a
 		wx6[li] = v_a
 		wl6[li] = p_bl
 		won6[li] = true
@@ -4347,11 +4023,8 @@ func wave32CPU(b *gpu.CPUBlock) {
 	var wl7 [80]uint32
 	for lx := uint32(0); lx < 80; lx++ {
 		li := lx
-		_ = li
 		v_a := a_a[li]
-		_ = v_a
 		v_k := a_k[li]
-		_ = v_k
 		wx7[li] = v_a
 		wl7[li] = v_k
 		won7[li] = true
@@ -4362,9 +4035,7 @@ func wave32CPU(b *gpu.CPUBlock) {
 	var wl8 [80]uint32
 	for lx := uint32(0); lx < 80; lx++ {
 		li := lx
-		_ = li
 		v_a := a_a[li]
-		_ = v_a
 		wx8[li] = v_a
 		wl8[li] = p_m
 		won8[li] = true
@@ -4375,9 +4046,7 @@ func wave32CPU(b *gpu.CPUBlock) {
 	var wl9 [80]uint32
 	for lx := uint32(0); lx < 80; lx++ {
 		li := lx
-		_ = li
 		v_a := a_a[li]
-		_ = v_a
 		wx9[li] = v_a
 		wl9[li] = p_d
 		won9[li] = true
@@ -4388,9 +4057,7 @@ func wave32CPU(b *gpu.CPUBlock) {
 	var wl10 [80]uint32
 	for lx := uint32(0); lx < 80; lx++ {
 		li := lx
-		_ = li
 		v_a := a_a[li]
-		_ = v_a
 		wx10[li] = v_a
 		wl10[li] = p_d
 		won10[li] = true
@@ -4398,74 +4065,42 @@ func wave32CPU(b *gpu.CPUBlock) {
 	gpu.CPUWave(gpu.CPUWaveShuffleDown, wx10[:], wl10[:], won10[:], b.Wave, a_s9[:])
 	for lx := uint32(0); lx < 80; lx++ {
 		li := lx
-		_ = li
 		v_s0 := a_s0[li]
-		_ = v_s0
 		v_s1 := a_s1[li]
-		_ = v_s1
 		v_s2 := a_s2[li]
-		_ = v_s2
 		v_s3 := a_s3[li]
-		_ = v_s3
 		v_s4 := a_s4[li]
-		_ = v_s4
 		v_s5 := a_s5[li]
-		_ = v_s5
 		v_s6 := a_s6[li]
-		_ = v_s6
 		v_s7 := a_s7[li]
-		_ = v_s7
 		v_s8 := a_s8[li]
-		_ = v_s8
 		v_s9 := a_s9[li]
-		_ = v_s9
 		var v_g uint32 = (gx0 + lx)
-		_ = v_g
 		var v_tmp uint32 = (v_g * uint32(10))
-		_ = v_tmp
 		var v_tmp_1 uint32 = ((v_g * uint32(10)) + uint32(1))
-		_ = v_tmp_1
 		var v_tmp_2 uint32 = ((v_g * uint32(10)) + uint32(2))
-		_ = v_tmp_2
 		var v_tmp_3 uint32 = ((v_g * uint32(10)) + uint32(3))
-		_ = v_tmp_3
 		var v_tmp_4 uint32 = ((v_g * uint32(10)) + uint32(4))
-		_ = v_tmp_4
 		var v_tmp_5 int32 = v_s0
-		_ = v_tmp_5
 		var v_tmp_6 int32 = v_s1
-		_ = v_tmp_6
 		var v_tmp_7 int32 = v_s2
-		_ = v_tmp_7
 		var v_tmp_8 int32 = v_s3
-		_ = v_tmp_8
 		var v_tmp_9 int32 = v_s4
-		_ = v_tmp_9
 		p_oi[v_tmp] = v_tmp_5
 		p_oi[v_tmp_1] = v_tmp_6
 		p_oi[v_tmp_2] = v_tmp_7
 		p_oi[v_tmp_3] = v_tmp_8
 		p_oi[v_tmp_4] = v_tmp_9
 		var v_tmp_10 uint32 = ((v_g * uint32(10)) + uint32(5))
-		_ = v_tmp_10
 		var v_tmp_11 uint32 = ((v_g * uint32(10)) + uint32(6))
-		_ = v_tmp_11
 		var v_tmp_12 uint32 = ((v_g * uint32(10)) + uint32(7))
-		_ = v_tmp_12
 		var v_tmp_13 uint32 = ((v_g * uint32(10)) + uint32(8))
-		_ = v_tmp_13
 		var v_tmp_14 uint32 = ((v_g * uint32(10)) + uint32(9))
-		_ = v_tmp_14
 		var v_tmp_15 int32 = v_s5
-		_ = v_tmp_15
 		var v_tmp_16 int32 = v_s6
-		_ = v_tmp_16
 		var v_tmp_17 int32 = v_s7
-		_ = v_tmp_17
 		var v_tmp_18 int32 = v_s8
-		_ = v_tmp_18
 		var v_tmp_19 int32 = v_s9
-		_ = v_tmp_19
 		p_oi[v_tmp_10] = v_tmp_15
 		p_oi[v_tmp_11] = v_tmp_16
 		p_oi[v_tmp_12] = v_tmp_17
@@ -4476,9 +4111,7 @@ func wave32CPU(b *gpu.CPUBlock) {
 	var won12 [80]bool
 	for lx := uint32(0); lx < 80; lx++ {
 		li := lx
-		_ = li
 		v_u := a_u[li]
-		_ = v_u
 		wx12[li] = v_u
 		won12[li] = true
 	}
@@ -4487,9 +4120,7 @@ func wave32CPU(b *gpu.CPUBlock) {
 	var won13 [80]bool
 	for lx := uint32(0); lx < 80; lx++ {
 		li := lx
-		_ = li
 		v_u := a_u[li]
-		_ = v_u
 		wx13[li] = v_u
 		won13[li] = true
 	}
@@ -4498,9 +4129,7 @@ func wave32CPU(b *gpu.CPUBlock) {
 	var won14 [80]bool
 	for lx := uint32(0); lx < 80; lx++ {
 		li := lx
-		_ = li
 		v_u := a_u[li]
-		_ = v_u
 		wx14[li] = v_u
 		won14[li] = true
 	}
@@ -4509,9 +4138,7 @@ func wave32CPU(b *gpu.CPUBlock) {
 	var won15 [80]bool
 	for lx := uint32(0); lx < 80; lx++ {
 		li := lx
-		_ = li
 		v_u := a_u[li]
-		_ = v_u
 		wx15[li] = v_u
 		won15[li] = true
 	}
@@ -4520,9 +4147,7 @@ func wave32CPU(b *gpu.CPUBlock) {
 	var won16 [80]bool
 	for lx := uint32(0); lx < 80; lx++ {
 		li := lx
-		_ = li
 		v_u := a_u[li]
-		_ = v_u
 		wx16[li] = v_u
 		won16[li] = true
 	}
@@ -4532,11 +4157,8 @@ func wave32CPU(b *gpu.CPUBlock) {
 	var wl17 [80]uint32
 	for lx := uint32(0); lx < 80; lx++ {
 		li := lx
-		_ = li
 		v_k := a_k[li]
-		_ = v_k
 		v_u := a_u[li]
-		_ = v_u
 		wx17[li] = v_u
 		wl17[li] = v_k
 		won17[li] = true
@@ -4544,9 +4166,7 @@ func wave32CPU(b *gpu.CPUBlock) {
 	gpu.CPUWave(gpu.CPUWaveShuffle, wx17[:], wl17[:], won17[:], b.Wave, a_u5[:])
 	for lx := uint32(0); lx < 80; lx++ {
 		li := lx
-		_ = li
 		v_u6 := a_u6[li]
-		_ = v_u6
 		v_u6 = uint32(0)
 		a_u6[li] = v_u6
 	}
@@ -4554,9 +4174,7 @@ func wave32CPU(b *gpu.CPUBlock) {
 	var won19 [80]bool
 	for lx := uint32(0); lx < 80; lx++ {
 		li := lx
-		_ = li
 		v_p := a_p[li]
-		_ = v_p
 		wx19[li] = v_p
 		won19[li] = true
 	}
@@ -4565,9 +4183,7 @@ func wave32CPU(b *gpu.CPUBlock) {
 	var won20 [80]bool
 	for lx := uint32(0); lx < 80; lx++ {
 		li := lx
-		_ = li
 		v_p := a_p[li]
-		_ = v_p
 		wx20[li] = v_p
 		won20[li] = true
 	}
@@ -4576,75 +4192,46 @@ func wave32CPU(b *gpu.CPUBlock) {
 	var won21 [80]bool
 	for lx := uint32(0); lx < 80; lx++ {
 		li := lx
-		_ = li
 		v_p := a_p[li]
-		_ = v_p
 		wx21[li] = v_p
 		won21[li] = true
 	}
 	gpu.CPUWaveVote(true, wx21[:], won21[:], b.Wave, a_all[:])
 	for lx := uint32(0); lx < 80; lx++ {
 		li := lx
-		_ = li
 		v_all := a_all[li]
-		_ = v_all
 		v_any := a_any[li]
-		_ = v_any
 		v_u0 := a_u0[li]
-		_ = v_u0
 		v_u1 := a_u1[li]
-		_ = v_u1
 		v_u2 := a_u2[li]
-		_ = v_u2
 		v_u3 := a_u3[li]
-		_ = v_u3
 		v_u4 := a_u4[li]
-		_ = v_u4
 		v_u5 := a_u5[li]
-		_ = v_u5
 		v_u6 := a_u6[li]
-		_ = v_u6
 		var v_g uint32 = (gx0 + lx)
-		_ = v_g
 		var v_tmp_20 uint32 = (v_g * uint32(11))
-		_ = v_tmp_20
 		var v_tmp_21 uint32 = ((v_g * uint32(11)) + uint32(1))
-		_ = v_tmp_21
 		var v_tmp_22 uint32 = ((v_g * uint32(11)) + uint32(2))
-		_ = v_tmp_22
 		var v_tmp_23 uint32 = ((v_g * uint32(11)) + uint32(3))
-		_ = v_tmp_23
 		var v_tmp_24 uint32 = ((v_g * uint32(11)) + uint32(4))
-		_ = v_tmp_24
 		var v_tmp_25 uint32 = v_u0
-		_ = v_tmp_25
 		var v_tmp_26 uint32 = v_u1
-		_ = v_tmp_26
 		var v_tmp_27 uint32 = v_u2
-		_ = v_tmp_27
 		var v_tmp_28 uint32 = v_u3
-		_ = v_tmp_28
 		var v_tmp_29 uint32 = v_u4
-		_ = v_tmp_29
 		p_ou[v_tmp_20] = v_tmp_25
 		p_ou[v_tmp_21] = v_tmp_26
 		p_ou[v_tmp_22] = v_tmp_27
 		p_ou[v_tmp_23] = v_tmp_28
 		p_ou[v_tmp_24] = v_tmp_29
 		var v_tmp_30 uint32 = ((v_g * uint32(11)) + uint32(5))
-		_ = v_tmp_30
 		var v_tmp_31 uint32 = ((v_g * uint32(11)) + uint32(6))
-		_ = v_tmp_31
 		var v_tmp_32 uint32 = v_u5
-		_ = v_tmp_32
 		var v_tmp_33 uint32 = v_u6
-		_ = v_tmp_33
 		p_ou[v_tmp_30] = v_tmp_32
 		p_ou[v_tmp_31] = v_tmp_33
 		var v_tmp_34 uint32 = ((v_g * uint32(11)) + uint32(7))
-		_ = v_tmp_34
 		var v_tmp_35 uint32 = ((v_g * uint32(11)) + uint32(8))
-		_ = v_tmp_35
 		p_ou[v_tmp_34] = uint32(0)
 		p_ou[v_tmp_35] = uint32(0)
 		if v_any {
@@ -4654,13 +4241,9 @@ func wave32CPU(b *gpu.CPUBlock) {
 			p_ou[((v_g * uint32(11)) + uint32(8))] = uint32(1)
 		}
 		var v_tmp_36 uint32 = ((v_g * uint32(11)) + uint32(9))
-		_ = v_tmp_36
 		var v_tmp_37 uint32 = ((v_g * uint32(11)) + uint32(10))
-		_ = v_tmp_37
 		var v_tmp_38 uint32 = (li % b.Wave)
-		_ = v_tmp_38
 		var v_tmp_39 uint32 = b.Wave
-		_ = v_tmp_39
 		p_ou[v_tmp_36] = v_tmp_38
 		p_ou[v_tmp_37] = v_tmp_39
 	}
@@ -4668,9 +4251,7 @@ func wave32CPU(b *gpu.CPUBlock) {
 	var won23 [80]bool
 	for lx := uint32(0); lx < 80; lx++ {
 		li := lx
-		_ = li
 		v_f := a_f[li]
-		_ = v_f
 		wx23[li] = v_f
 		won23[li] = true
 	}
@@ -4679,9 +4260,7 @@ func wave32CPU(b *gpu.CPUBlock) {
 	var won24 [80]bool
 	for lx := uint32(0); lx < 80; lx++ {
 		li := lx
-		_ = li
 		v_f := a_f[li]
-		_ = v_f
 		wx24[li] = v_f
 		won24[li] = true
 	}
@@ -4690,9 +4269,7 @@ func wave32CPU(b *gpu.CPUBlock) {
 	var won25 [80]bool
 	for lx := uint32(0); lx < 80; lx++ {
 		li := lx
-		_ = li
 		v_f := a_f[li]
-		_ = v_f
 		wx25[li] = v_f
 		won25[li] = true
 	}
@@ -4701,9 +4278,7 @@ func wave32CPU(b *gpu.CPUBlock) {
 	var won26 [80]bool
 	for lx := uint32(0); lx < 80; lx++ {
 		li := lx
-		_ = li
 		v_f := a_f[li]
-		_ = v_f
 		wx26[li] = v_f
 		won26[li] = true
 	}
@@ -4712,9 +4287,7 @@ func wave32CPU(b *gpu.CPUBlock) {
 	var won27 [80]bool
 	for lx := uint32(0); lx < 80; lx++ {
 		li := lx
-		_ = li
 		v_f := a_f[li]
-		_ = v_f
 		wx27[li] = v_f
 		won27[li] = true
 	}
@@ -4724,9 +4297,7 @@ func wave32CPU(b *gpu.CPUBlock) {
 	var wl28 [80]uint32
 	for lx := uint32(0); lx < 80; lx++ {
 		li := lx
-		_ = li
 		v_f := a_f[li]
-		_ = v_f
 		wx28[li] = v_f
 		wl28[li] = p_m
 		won28[li] = true
@@ -4734,48 +4305,28 @@ func wave32CPU(b *gpu.CPUBlock) {
 	gpu.CPUWave(gpu.CPUWaveShuffleXor, wx28[:], wl28[:], won28[:], b.Wave, a_f5[:])
 	for lx := uint32(0); lx < 80; lx++ {
 		li := lx
-		_ = li
 		v_f0 := a_f0[li]
-		_ = v_f0
 		v_f1 := a_f1[li]
-		_ = v_f1
 		v_f2 := a_f2[li]
-		_ = v_f2
 		v_f3 := a_f3[li]
-		_ = v_f3
 		v_f4 := a_f4[li]
-		_ = v_f4
 		v_f5 := a_f5[li]
-		_ = v_f5
 		var v_g uint32 = (gx0 + lx)
-		_ = v_g
 		var v_tmp_40 uint32 = (v_g * uint32(6))
-		_ = v_tmp_40
 		var v_tmp_41 uint32 = ((v_g * uint32(6)) + uint32(1))
-		_ = v_tmp_41
 		var v_tmp_42 uint32 = ((v_g * uint32(6)) + uint32(2))
-		_ = v_tmp_42
 		var v_tmp_43 float32 = v_f0
-		_ = v_tmp_43
 		var v_tmp_44 float32 = v_f1
-		_ = v_tmp_44
 		var v_tmp_45 float32 = v_f2
-		_ = v_tmp_45
 		p_of[v_tmp_40] = v_tmp_43
 		p_of[v_tmp_41] = v_tmp_44
 		p_of[v_tmp_42] = v_tmp_45
 		var v_tmp_46 uint32 = ((v_g * uint32(6)) + uint32(3))
-		_ = v_tmp_46
 		var v_tmp_47 uint32 = ((v_g * uint32(6)) + uint32(4))
-		_ = v_tmp_47
 		var v_tmp_48 uint32 = ((v_g * uint32(6)) + uint32(5))
-		_ = v_tmp_48
 		var v_tmp_49 float32 = v_f3
-		_ = v_tmp_49
 		var v_tmp_50 float32 = v_f4
-		_ = v_tmp_50
 		var v_tmp_51 float32 = v_f5
-		_ = v_tmp_51
 		p_of[v_tmp_46] = v_tmp_49
 		p_of[v_tmp_47] = v_tmp_50
 		p_of[v_tmp_48] = v_tmp_51
@@ -4837,7 +4388,7 @@ var Wave4Kernel = gpu.Register(&gpu.KernelSpec{
 		},
 		{
 			Kernel: "github.com/goxpu/xpu/kernels/wave.Wave4", Backend: "cpu", Target: "go",
-			Hash:        "sha256:39fb803afbd526bf8bc054ba58e8338dc9eae5ec1cc44969c528437803659faa",
+			Hash:        "sha256:3ae2c549af922ce6d3b2d15f69c9dde96a8baea1f79b784a13c06332a2176a1c",
 			Codegen:     "xpu-gen/1",
 			Block:       xpu.Dim3{X: 30, Y: 1, Z: 1},
 			SharedBytes: 0, StorageBindings: 7, UniformBytes: 16,
@@ -5705,31 +5256,12 @@ func wave4CPU(b *gpu.CPUBlock) {
 	var a_u4 [30]uint32
 	var a_u5 [30]uint32
 	var a_u6 [30]uint32
-	gx0, gy0, gz0 := b.Group.X*30, b.Group.Y*1, b.Group.Z*1
-	var ly uint32
-	var lz uint32
-	stop := b.Stopping()
-	_, _ = b, stop
-	_ = p_oi
-	_ = p_ou
-	_ = p_of
-	_ = p_xi
-	_ = p_xu
-	_ = p_xf
-	_ = p_sel
-	_ = p_bl
-	_ = p_m
-	_ = p_d
-	_ = gx0
-	_ = gy0
-	_ = gz0
-	_ = ly
-	_ = lz
+	gx0 := b.Group.X * 30
 	{
-		lx, li := uint32(0), uint32(0)
-		_, _ = lx, li
+		lx := uint32(0)
+		li := uint32(0)
+		_ = li
 		var v_g uint32 = (gx0 + lx)
-		_ = v_g
 		var w0 *[30]int32
 		if o := v_g; o <= 4294967266 && uint64(o)+30 <= uint64(len(p_xi)) {
 			w0 = (*[30]int32)(p_xi[o : uint64(o)+30])
@@ -5749,19 +5281,11 @@ func wave4CPU(b *gpu.CPUBlock) {
 		if w0 != nil && w1 != nil && w2 != nil && w3 != nil {
 			for lx := uint32(0); lx < 30; lx++ {
 				li := lx
-				_ = li
 				v_a := a_a[li]
-				_ = v_a
 				v_f := a_f[li]
-				_ = v_f
 				v_k := a_k[li]
-				_ = v_k
 				v_p := a_p[li]
-				_ = v_p
 				v_u := a_u[li]
-				_ = v_u
-				var v_g uint32 = (gx0 + lx)
-				_ = v_g
 				v_a = w0[lx]
 				v_u = w1[lx]
 				v_f = w2[lx]
@@ -5776,19 +5300,12 @@ func wave4CPU(b *gpu.CPUBlock) {
 		} else {
 			for lx := uint32(0); lx < 30; lx++ {
 				li := lx
-				_ = li
 				v_a := a_a[li]
-				_ = v_a
 				v_f := a_f[li]
-				_ = v_f
 				v_k := a_k[li]
-				_ = v_k
 				v_p := a_p[li]
-				_ = v_p
 				v_u := a_u[li]
-				_ = v_u
 				var v_g uint32 = (gx0 + lx)
-				_ = v_g
 				v_a = p_xi[v_g]
 				v_u = p_xu[v_g]
 				v_f = p_xf[v_g]
@@ -5806,9 +5323,7 @@ func wave4CPU(b *gpu.CPUBlock) {
 	var won1 [30]bool
 	for lx := uint32(0); lx < 30; lx++ {
 		li := lx
-		_ = li
 		v_a := a_a[li]
-		_ = v_a
 		wx1[li] = v_a
 		won1[li] = true
 	}
@@ -5817,9 +5332,7 @@ func wave4CPU(b *gpu.CPUBlock) {
 	var won2 [30]bool
 	for lx := uint32(0); lx < 30; lx++ {
 		li := lx
-		_ = li
 		v_a := a_a[li]
-		_ = v_a
 		wx2[li] = v_a
 		won2[li] = true
 	}
@@ -5828,9 +5341,7 @@ func wave4CPU(b *gpu.CPUBlock) {
 	var won3 [30]bool
 	for lx := uint32(0); lx < 30; lx++ {
 		li := lx
-		_ = li
 		v_a := a_a[li]
-		_ = v_a
 		wx3[li] = v_a
 		won3[li] = true
 	}
@@ -5839,9 +5350,7 @@ func wave4CPU(b *gpu.CPUBlock) {
 	var won4 [30]bool
 	for lx := uint32(0); lx < 30; lx++ {
 		li := lx
-		_ = li
 		v_a := a_a[li]
-		_ = v_a
 		wx4[li] = v_a
 		won4[li] = true
 	}
@@ -5850,9 +5359,7 @@ func wave4CPU(b *gpu.CPUBlock) {
 	var won5 [30]bool
 	for lx := uint32(0); lx < 30; lx++ {
 		li := lx
-		_ = li
 		v_a := a_a[li]
-		_ = v_a
 		wx5[li] = v_a
 		won5[li] = true
 	}
@@ -5862,9 +5369,7 @@ func wave4CPU(b *gpu.CPUBlock) {
 	var wl6 [30]uint32
 	for lx := uint32(0); lx < 30; lx++ {
 		li := lx
-		_ = li
 		v_a := a_a[li]
-		_ = v_a
 		wx6[li] = v_a
 		wl6[li] = p_bl
 		won6[li] = true
@@ -5875,11 +5380,8 @@ func wave4CPU(b *gpu.CPUBlock) {
 	var wl7 [30]uint32
 	for lx := uint32(0); lx < 30; lx++ {
 		li := lx
-		_ = li
 		v_a := a_a[li]
-		_ = v_a
 		v_k := a_k[li]
-		_ = v_k
 		wx7[li] = v_a
 		wl7[li] = v_k
 		won7[li] = true
@@ -5890,9 +5392,7 @@ func wave4CPU(b *gpu.CPUBlock) {
 	var wl8 [30]uint32
 	for lx := uint32(0); lx < 30; lx++ {
 		li := lx
-		_ = li
 		v_a := a_a[li]
-		_ = v_a
 		wx8[li] = v_a
 		wl8[li] = p_m
 		won8[li] = true
@@ -5903,9 +5403,7 @@ func wave4CPU(b *gpu.CPUBlock) {
 	var wl9 [30]uint32
 	for lx := uint32(0); lx < 30; lx++ {
 		li := lx
-		_ = li
 		v_a := a_a[li]
-		_ = v_a
 		wx9[li] = v_a
 		wl9[li] = p_d
 		won9[li] = true
@@ -5916,9 +5414,7 @@ func wave4CPU(b *gpu.CPUBlock) {
 	var wl10 [30]uint32
 	for lx := uint32(0); lx < 30; lx++ {
 		li := lx
-		_ = li
 		v_a := a_a[li]
-		_ = v_a
 		wx10[li] = v_a
 		wl10[li] = p_d
 		won10[li] = true
@@ -5926,74 +5422,42 @@ func wave4CPU(b *gpu.CPUBlock) {
 	gpu.CPUWave(gpu.CPUWaveShuffleDown, wx10[:], wl10[:], won10[:], b.Wave, a_s9[:])
 	for lx := uint32(0); lx < 30; lx++ {
 		li := lx
-		_ = li
 		v_s0 := a_s0[li]
-		_ = v_s0
 		v_s1 := a_s1[li]
-		_ = v_s1
 		v_s2 := a_s2[li]
-		_ = v_s2
 		v_s3 := a_s3[li]
-		_ = v_s3
 		v_s4 := a_s4[li]
-		_ = v_s4
 		v_s5 := a_s5[li]
-		_ = v_s5
 		v_s6 := a_s6[li]
-		_ = v_s6
 		v_s7 := a_s7[li]
-		_ = v_s7
 		v_s8 := a_s8[li]
-		_ = v_s8
 		v_s9 := a_s9[li]
-		_ = v_s9
 		var v_g uint32 = (gx0 + lx)
-		_ = v_g
 		var v_tmp uint32 = (v_g * uint32(10))
-		_ = v_tmp
 		var v_tmp_1 uint32 = ((v_g * uint32(10)) + uint32(1))
-		_ = v_tmp_1
 		var v_tmp_2 uint32 = ((v_g * uint32(10)) + uint32(2))
-		_ = v_tmp_2
 		var v_tmp_3 uint32 = ((v_g * uint32(10)) + uint32(3))
-		_ = v_tmp_3
 		var v_tmp_4 uint32 = ((v_g * uint32(10)) + uint32(4))
-		_ = v_tmp_4
 		var v_tmp_5 int32 = v_s0
-		_ = v_tmp_5
 		var v_tmp_6 int32 = v_s1
-		_ = v_tmp_6
 		var v_tmp_7 int32 = v_s2
-		_ = v_tmp_7
 		var v_tmp_8 int32 = v_s3
-		_ = v_tmp_8
 		var v_tmp_9 int32 = v_s4
-		_ = v_tmp_9
 		p_oi[v_tmp] = v_tmp_5
 		p_oi[v_tmp_1] = v_tmp_6
 		p_oi[v_tmp_2] = v_tmp_7
 		p_oi[v_tmp_3] = v_tmp_8
 		p_oi[v_tmp_4] = v_tmp_9
 		var v_tmp_10 uint32 = ((v_g * uint32(10)) + uint32(5))
-		_ = v_tmp_10
 		var v_tmp_11 uint32 = ((v_g * uint32(10)) + uint32(6))
-		_ = v_tmp_11
 		var v_tmp_12 uint32 = ((v_g * uint32(10)) + uint32(7))
-		_ = v_tmp_12
 		var v_tmp_13 uint32 = ((v_g * uint32(10)) + uint32(8))
-		_ = v_tmp_13
 		var v_tmp_14 uint32 = ((v_g * uint32(10)) + uint32(9))
-		_ = v_tmp_14
 		var v_tmp_15 int32 = v_s5
-		_ = v_tmp_15
 		var v_tmp_16 int32 = v_s6
-		_ = v_tmp_16
 		var v_tmp_17 int32 = v_s7
-		_ = v_tmp_17
 		var v_tmp_18 int32 = v_s8
-		_ = v_tmp_18
 		var v_tmp_19 int32 = v_s9
-		_ = v_tmp_19
 		p_oi[v_tmp_10] = v_tmp_15
 		p_oi[v_tmp_11] = v_tmp_16
 		p_oi[v_tmp_12] = v_tmp_17
@@ -6004,9 +5468,7 @@ func wave4CPU(b *gpu.CPUBlock) {
 	var won12 [30]bool
 	for lx := uint32(0); lx < 30; lx++ {
 		li := lx
-		_ = li
 		v_u := a_u[li]
-		_ = v_u
 		wx12[li] = v_u
 		won12[li] = true
 	}
@@ -6015,9 +5477,7 @@ func wave4CPU(b *gpu.CPUBlock) {
 	var won13 [30]bool
 	for lx := uint32(0); lx < 30; lx++ {
 		li := lx
-		_ = li
 		v_u := a_u[li]
-		_ = v_u
 		wx13[li] = v_u
 		won13[li] = true
 	}
@@ -6026,9 +5486,7 @@ func wave4CPU(b *gpu.CPUBlock) {
 	var won14 [30]bool
 	for lx := uint32(0); lx < 30; lx++ {
 		li := lx
-		_ = li
 		v_u := a_u[li]
-		_ = v_u
 		wx14[li] = v_u
 		won14[li] = true
 	}
@@ -6037,9 +5495,7 @@ func wave4CPU(b *gpu.CPUBlock) {
 	var won15 [30]bool
 	for lx := uint32(0); lx < 30; lx++ {
 		li := lx
-		_ = li
 		v_u := a_u[li]
-		_ = v_u
 		wx15[li] = v_u
 		won15[li] = true
 	}
@@ -6048,9 +5504,7 @@ func wave4CPU(b *gpu.CPUBlock) {
 	var won16 [30]bool
 	for lx := uint32(0); lx < 30; lx++ {
 		li := lx
-		_ = li
 		v_u := a_u[li]
-		_ = v_u
 		wx16[li] = v_u
 		won16[li] = true
 	}
@@ -6060,11 +5514,8 @@ func wave4CPU(b *gpu.CPUBlock) {
 	var wl17 [30]uint32
 	for lx := uint32(0); lx < 30; lx++ {
 		li := lx
-		_ = li
 		v_k := a_k[li]
-		_ = v_k
 		v_u := a_u[li]
-		_ = v_u
 		wx17[li] = v_u
 		wl17[li] = v_k
 		won17[li] = true
@@ -6072,9 +5523,7 @@ func wave4CPU(b *gpu.CPUBlock) {
 	gpu.CPUWave(gpu.CPUWaveShuffle, wx17[:], wl17[:], won17[:], b.Wave, a_u5[:])
 	for lx := uint32(0); lx < 30; lx++ {
 		li := lx
-		_ = li
 		v_u6 := a_u6[li]
-		_ = v_u6
 		v_u6 = uint32(0)
 		a_u6[li] = v_u6
 	}
@@ -6082,9 +5531,7 @@ func wave4CPU(b *gpu.CPUBlock) {
 	var won19 [30]bool
 	for lx := uint32(0); lx < 30; lx++ {
 		li := lx
-		_ = li
 		v_p := a_p[li]
-		_ = v_p
 		wx19[li] = v_p
 		won19[li] = true
 	}
@@ -6093,9 +5540,7 @@ func wave4CPU(b *gpu.CPUBlock) {
 	var won20 [30]bool
 	for lx := uint32(0); lx < 30; lx++ {
 		li := lx
-		_ = li
 		v_p := a_p[li]
-		_ = v_p
 		wx20[li] = v_p
 		won20[li] = true
 	}
@@ -6104,75 +5549,46 @@ func wave4CPU(b *gpu.CPUBlock) {
 	var won21 [30]bool
 	for lx := uint32(0); lx < 30; lx++ {
 		li := lx
-		_ = li
 		v_p := a_p[li]
-		_ = v_p
 		wx21[li] = v_p
 		won21[li] = true
 	}
 	gpu.CPUWaveVote(true, wx21[:], won21[:], b.Wave, a_all[:])
 	for lx := uint32(0); lx < 30; lx++ {
 		li := lx
-		_ = li
 		v_all := a_all[li]
-		_ = v_all
 		v_any := a_any[li]
-		_ = v_any
 		v_u0 := a_u0[li]
-		_ = v_u0
 		v_u1 := a_u1[li]
-		_ = v_u1
 		v_u2 := a_u2[li]
-		_ = v_u2
 		v_u3 := a_u3[li]
-		_ = v_u3
 		v_u4 := a_u4[li]
-		_ = v_u4
 		v_u5 := a_u5[li]
-		_ = v_u5
 		v_u6 := a_u6[li]
-		_ = v_u6
 		var v_g uint32 = (gx0 + lx)
-		_ = v_g
 		var v_tmp_20 uint32 = (v_g * uint32(11))
-		_ = v_tmp_20
 		var v_tmp_21 uint32 = ((v_g * uint32(11)) + uint32(1))
-		_ = v_tmp_21
 		var v_tmp_22 uint32 = ((v_g * uint32(11)) + uint32(2))
-		_ = v_tmp_22
 		var v_tmp_23 uint32 = ((v_g * uint32(11)) + uint32(3))
-		_ = v_tmp_23
 		var v_tmp_24 uint32 = ((v_g * uint32(11)) + uint32(4))
-		_ = v_tmp_24
 		var v_tmp_25 uint32 = v_u0
-		_ = v_tmp_25
 		var v_tmp_26 uint32 = v_u1
-		_ = v_tmp_26
 		var v_tmp_27 uint32 = v_u2
-		_ = v_tmp_27
 		var v_tmp_28 uint32 = v_u3
-		_ = v_tmp_28
 		var v_tmp_29 uint32 = v_u4
-		_ = v_tmp_29
 		p_ou[v_tmp_20] = v_tmp_25
 		p_ou[v_tmp_21] = v_tmp_26
 		p_ou[v_tmp_22] = v_tmp_27
 		p_ou[v_tmp_23] = v_tmp_28
 		p_ou[v_tmp_24] = v_tmp_29
 		var v_tmp_30 uint32 = ((v_g * uint32(11)) + uint32(5))
-		_ = v_tmp_30
 		var v_tmp_31 uint32 = ((v_g * uint32(11)) + uint32(6))
-		_ = v_tmp_31
 		var v_tmp_32 uint32 = v_u5
-		_ = v_tmp_32
 		var v_tmp_33 uint32 = v_u6
-		_ = v_tmp_33
 		p_ou[v_tmp_30] = v_tmp_32
 		p_ou[v_tmp_31] = v_tmp_33
 		var v_tmp_34 uint32 = ((v_g * uint32(11)) + uint32(7))
-		_ = v_tmp_34
 		var v_tmp_35 uint32 = ((v_g * uint32(11)) + uint32(8))
-		_ = v_tmp_35
 		p_ou[v_tmp_34] = uint32(0)
 		p_ou[v_tmp_35] = uint32(0)
 		if v_any {
@@ -6182,13 +5598,9 @@ func wave4CPU(b *gpu.CPUBlock) {
 			p_ou[((v_g * uint32(11)) + uint32(8))] = uint32(1)
 		}
 		var v_tmp_36 uint32 = ((v_g * uint32(11)) + uint32(9))
-		_ = v_tmp_36
 		var v_tmp_37 uint32 = ((v_g * uint32(11)) + uint32(10))
-		_ = v_tmp_37
 		var v_tmp_38 uint32 = (li % b.Wave)
-		_ = v_tmp_38
 		var v_tmp_39 uint32 = b.Wave
-		_ = v_tmp_39
 		p_ou[v_tmp_36] = v_tmp_38
 		p_ou[v_tmp_37] = v_tmp_39
 	}
@@ -6196,9 +5608,7 @@ func wave4CPU(b *gpu.CPUBlock) {
 	var won23 [30]bool
 	for lx := uint32(0); lx < 30; lx++ {
 		li := lx
-		_ = li
 		v_f := a_f[li]
-		_ = v_f
 		wx23[li] = v_f
 		won23[li] = true
 	}
@@ -6207,9 +5617,7 @@ func wave4CPU(b *gpu.CPUBlock) {
 	var won24 [30]bool
 	for lx := uint32(0); lx < 30; lx++ {
 		li := lx
-		_ = li
 		v_f := a_f[li]
-		_ = v_f
 		wx24[li] = v_f
 		won24[li] = true
 	}
@@ -6218,9 +5626,7 @@ func wave4CPU(b *gpu.CPUBlock) {
 	var won25 [30]bool
 	for lx := uint32(0); lx < 30; lx++ {
 		li := lx
-		_ = li
 		v_f := a_f[li]
-		_ = v_f
 		wx25[li] = v_f
 		won25[li] = true
 	}
@@ -6229,9 +5635,7 @@ func wave4CPU(b *gpu.CPUBlock) {
 	var won26 [30]bool
 	for lx := uint32(0); lx < 30; lx++ {
 		li := lx
-		_ = li
 		v_f := a_f[li]
-		_ = v_f
 		wx26[li] = v_f
 		won26[li] = true
 	}
@@ -6240,9 +5644,7 @@ func wave4CPU(b *gpu.CPUBlock) {
 	var won27 [30]bool
 	for lx := uint32(0); lx < 30; lx++ {
 		li := lx
-		_ = li
 		v_f := a_f[li]
-		_ = v_f
 		wx27[li] = v_f
 		won27[li] = true
 	}
@@ -6252,9 +5654,7 @@ func wave4CPU(b *gpu.CPUBlock) {
 	var wl28 [30]uint32
 	for lx := uint32(0); lx < 30; lx++ {
 		li := lx
-		_ = li
 		v_f := a_f[li]
-		_ = v_f
 		wx28[li] = v_f
 		wl28[li] = p_m
 		won28[li] = true
@@ -6262,48 +5662,28 @@ func wave4CPU(b *gpu.CPUBlock) {
 	gpu.CPUWave(gpu.CPUWaveShuffleXor, wx28[:], wl28[:], won28[:], b.Wave, a_f5[:])
 	for lx := uint32(0); lx < 30; lx++ {
 		li := lx
-		_ = li
 		v_f0 := a_f0[li]
-		_ = v_f0
 		v_f1 := a_f1[li]
-		_ = v_f1
 		v_f2 := a_f2[li]
-		_ = v_f2
 		v_f3 := a_f3[li]
-		_ = v_f3
 		v_f4 := a_f4[li]
-		_ = v_f4
 		v_f5 := a_f5[li]
-		_ = v_f5
 		var v_g uint32 = (gx0 + lx)
-		_ = v_g
 		var v_tmp_40 uint32 = (v_g * uint32(6))
-		_ = v_tmp_40
 		var v_tmp_41 uint32 = ((v_g * uint32(6)) + uint32(1))
-		_ = v_tmp_41
 		var v_tmp_42 uint32 = ((v_g * uint32(6)) + uint32(2))
-		_ = v_tmp_42
 		var v_tmp_43 float32 = v_f0
-		_ = v_tmp_43
 		var v_tmp_44 float32 = v_f1
-		_ = v_tmp_44
 		var v_tmp_45 float32 = v_f2
-		_ = v_tmp_45
 		p_of[v_tmp_40] = v_tmp_43
 		p_of[v_tmp_41] = v_tmp_44
 		p_of[v_tmp_42] = v_tmp_45
 		var v_tmp_46 uint32 = ((v_g * uint32(6)) + uint32(3))
-		_ = v_tmp_46
 		var v_tmp_47 uint32 = ((v_g * uint32(6)) + uint32(4))
-		_ = v_tmp_47
 		var v_tmp_48 uint32 = ((v_g * uint32(6)) + uint32(5))
-		_ = v_tmp_48
 		var v_tmp_49 float32 = v_f3
-		_ = v_tmp_49
 		var v_tmp_50 float32 = v_f4
-		_ = v_tmp_50
 		var v_tmp_51 float32 = v_f5
-		_ = v_tmp_51
 		p_of[v_tmp_46] = v_tmp_49
 		p_of[v_tmp_47] = v_tmp_50
 		p_of[v_tmp_48] = v_tmp_51
@@ -6367,7 +5747,7 @@ var Wave64Kernel = gpu.Register(&gpu.KernelSpec{
 		},
 		{
 			Kernel: "github.com/goxpu/xpu/kernels/wave.Wave64", Backend: "cpu", Target: "go",
-			Hash:        "sha256:d50f0ee23dc981b5f0316dd3e1728894d7b0ef2283434257b97246e4d0b049be",
+			Hash:        "sha256:a16bd1da72a743ed74e5b349a9de91c948ab547b55e6fd247430c68fa02d7fca",
 			Codegen:     "xpu-gen/1",
 			Block:       xpu.Dim3{X: 96, Y: 1, Z: 1},
 			SharedBytes: 0, StorageBindings: 7, UniformBytes: 16,
@@ -7586,31 +6966,12 @@ func wave64CPU(b *gpu.CPUBlock) {
 	var a_u3 [96]uint32
 	var a_u4 [96]uint32
 	var a_u5 [96]uint32
-	gx0, gy0, gz0 := b.Group.X*96, b.Group.Y*1, b.Group.Z*1
-	var ly uint32
-	var lz uint32
-	stop := b.Stopping()
-	_, _ = b, stop
-	_ = p_oi
-	_ = p_ou
-	_ = p_of
-	_ = p_xi
-	_ = p_xu
-	_ = p_xf
-	_ = p_sel
-	_ = p_bl
-	_ = p_m
-	_ = p_d
-	_ = gx0
-	_ = gy0
-	_ = gz0
-	_ = ly
-	_ = lz
+	gx0 := b.Group.X * 96
 	{
-		lx, li := uint32(0), uint32(0)
-		_, _ = lx, li
+		lx := uint32(0)
+		li := uint32(0)
+		_ = li
 		var v_g uint32 = (gx0 + lx)
-		_ = v_g
 		var w0 *[96]int32
 		if o := v_g; o <= 4294967200 && uint64(o)+96 <= uint64(len(p_xi)) {
 			w0 = (*[96]int32)(p_xi[o : uint64(o)+96])
@@ -7630,19 +6991,11 @@ func wave64CPU(b *gpu.CPUBlock) {
 		if w0 != nil && w1 != nil && w2 != nil && w3 != nil {
 			for lx := uint32(0); lx < 96; lx++ {
 				li := lx
-				_ = li
 				v_a := a_a[li]
-				_ = v_a
 				v_f := a_f[li]
-				_ = v_f
 				v_k := a_k[li]
-				_ = v_k
 				v_p := a_p[li]
-				_ = v_p
 				v_u := a_u[li]
-				_ = v_u
-				var v_g uint32 = (gx0 + lx)
-				_ = v_g
 				v_a = w0[lx]
 				v_u = w1[lx]
 				v_f = w2[lx]
@@ -7657,19 +7010,12 @@ func wave64CPU(b *gpu.CPUBlock) {
 		} else {
 			for lx := uint32(0); lx < 96; lx++ {
 				li := lx
-				_ = li
 				v_a := a_a[li]
-				_ = v_a
 				v_f := a_f[li]
-				_ = v_f
 				v_k := a_k[li]
-				_ = v_k
 				v_p := a_p[li]
-				_ = v_p
 				v_u := a_u[li]
-				_ = v_u
 				var v_g uint32 = (gx0 + lx)
-				_ = v_g
 				v_a = p_xi[v_g]
 				v_u = p_xu[v_g]
 				v_f = p_xf[v_g]
@@ -7687,9 +7033,7 @@ func wave64CPU(b *gpu.CPUBlock) {
 	var won1 [96]bool
 	for lx := uint32(0); lx < 96; lx++ {
 		li := lx
-		_ = li
 		v_a := a_a[li]
-		_ = v_a
 		wx1[li] = v_a
 		won1[li] = true
 	}
@@ -7698,9 +7042,7 @@ func wave64CPU(b *gpu.CPUBlock) {
 	var won2 [96]bool
 	for lx := uint32(0); lx < 96; lx++ {
 		li := lx
-		_ = li
 		v_a := a_a[li]
-		_ = v_a
 		wx2[li] = v_a
 		won2[li] = true
 	}
@@ -7709,9 +7051,7 @@ func wave64CPU(b *gpu.CPUBlock) {
 	var won3 [96]bool
 	for lx := uint32(0); lx < 96; lx++ {
 		li := lx
-		_ = li
 		v_a := a_a[li]
-		_ = v_a
 		wx3[li] = v_a
 		won3[li] = true
 	}
@@ -7720,9 +7060,7 @@ func wave64CPU(b *gpu.CPUBlock) {
 	var won4 [96]bool
 	for lx := uint32(0); lx < 96; lx++ {
 		li := lx
-		_ = li
 		v_a := a_a[li]
-		_ = v_a
 		wx4[li] = v_a
 		won4[li] = true
 	}
@@ -7731,9 +7069,7 @@ func wave64CPU(b *gpu.CPUBlock) {
 	var won5 [96]bool
 	for lx := uint32(0); lx < 96; lx++ {
 		li := lx
-		_ = li
 		v_a := a_a[li]
-		_ = v_a
 		wx5[li] = v_a
 		won5[li] = true
 	}
@@ -7743,9 +7079,7 @@ func wave64CPU(b *gpu.CPUBlock) {
 	var wl6 [96]uint32
 	for lx := uint32(0); lx < 96; lx++ {
 		li := lx
-		_ = li
 		v_a := a_a[li]
-		_ = v_a
 		wx6[li] = v_a
 		wl6[li] = p_bl
 		won6[li] = true
@@ -7756,11 +7090,8 @@ func wave64CPU(b *gpu.CPUBlock) {
 	var wl7 [96]uint32
 	for lx := uint32(0); lx < 96; lx++ {
 		li := lx
-		_ = li
 		v_a := a_a[li]
-		_ = v_a
 		v_k := a_k[li]
-		_ = v_k
 		wx7[li] = v_a
 		wl7[li] = v_k
 		won7[li] = true
@@ -7771,9 +7102,7 @@ func wave64CPU(b *gpu.CPUBlock) {
 	var wl8 [96]uint32
 	for lx := uint32(0); lx < 96; lx++ {
 		li := lx
-		_ = li
 		v_a := a_a[li]
-		_ = v_a
 		wx8[li] = v_a
 		wl8[li] = p_m
 		won8[li] = true
@@ -7784,9 +7113,7 @@ func wave64CPU(b *gpu.CPUBlock) {
 	var wl9 [96]uint32
 	for lx := uint32(0); lx < 96; lx++ {
 		li := lx
-		_ = li
 		v_a := a_a[li]
-		_ = v_a
 		wx9[li] = v_a
 		wl9[li] = p_d
 		won9[li] = true
@@ -7797,9 +7124,7 @@ func wave64CPU(b *gpu.CPUBlock) {
 	var wl10 [96]uint32
 	for lx := uint32(0); lx < 96; lx++ {
 		li := lx
-		_ = li
 		v_a := a_a[li]
-		_ = v_a
 		wx10[li] = v_a
 		wl10[li] = p_d
 		won10[li] = true
@@ -7807,74 +7132,42 @@ func wave64CPU(b *gpu.CPUBlock) {
 	gpu.CPUWave(gpu.CPUWaveShuffleDown, wx10[:], wl10[:], won10[:], b.Wave, a_s9[:])
 	for lx := uint32(0); lx < 96; lx++ {
 		li := lx
-		_ = li
 		v_s0 := a_s0[li]
-		_ = v_s0
 		v_s1 := a_s1[li]
-		_ = v_s1
 		v_s2 := a_s2[li]
-		_ = v_s2
 		v_s3 := a_s3[li]
-		_ = v_s3
 		v_s4 := a_s4[li]
-		_ = v_s4
 		v_s5 := a_s5[li]
-		_ = v_s5
 		v_s6 := a_s6[li]
-		_ = v_s6
 		v_s7 := a_s7[li]
-		_ = v_s7
 		v_s8 := a_s8[li]
-		_ = v_s8
 		v_s9 := a_s9[li]
-		_ = v_s9
 		var v_g uint32 = (gx0 + lx)
-		_ = v_g
 		var v_tmp uint32 = (v_g * uint32(10))
-		_ = v_tmp
 		var v_tmp_1 uint32 = ((v_g * uint32(10)) + uint32(1))
-		_ = v_tmp_1
 		var v_tmp_2 uint32 = ((v_g * uint32(10)) + uint32(2))
-		_ = v_tmp_2
 		var v_tmp_3 uint32 = ((v_g * uint32(10)) + uint32(3))
-		_ = v_tmp_3
 		var v_tmp_4 uint32 = ((v_g * uint32(10)) + uint32(4))
-		_ = v_tmp_4
 		var v_tmp_5 int32 = v_s0
-		_ = v_tmp_5
 		var v_tmp_6 int32 = v_s1
-		_ = v_tmp_6
 		var v_tmp_7 int32 = v_s2
-		_ = v_tmp_7
 		var v_tmp_8 int32 = v_s3
-		_ = v_tmp_8
 		var v_tmp_9 int32 = v_s4
-		_ = v_tmp_9
 		p_oi[v_tmp] = v_tmp_5
 		p_oi[v_tmp_1] = v_tmp_6
 		p_oi[v_tmp_2] = v_tmp_7
 		p_oi[v_tmp_3] = v_tmp_8
 		p_oi[v_tmp_4] = v_tmp_9
 		var v_tmp_10 uint32 = ((v_g * uint32(10)) + uint32(5))
-		_ = v_tmp_10
 		var v_tmp_11 uint32 = ((v_g * uint32(10)) + uint32(6))
-		_ = v_tmp_11
 		var v_tmp_12 uint32 = ((v_g * uint32(10)) + uint32(7))
-		_ = v_tmp_12
 		var v_tmp_13 uint32 = ((v_g * uint32(10)) + uint32(8))
-		_ = v_tmp_13
 		var v_tmp_14 uint32 = ((v_g * uint32(10)) + uint32(9))
-		_ = v_tmp_14
 		var v_tmp_15 int32 = v_s5
-		_ = v_tmp_15
 		var v_tmp_16 int32 = v_s6
-		_ = v_tmp_16
 		var v_tmp_17 int32 = v_s7
-		_ = v_tmp_17
 		var v_tmp_18 int32 = v_s8
-		_ = v_tmp_18
 		var v_tmp_19 int32 = v_s9
-		_ = v_tmp_19
 		p_oi[v_tmp_10] = v_tmp_15
 		p_oi[v_tmp_11] = v_tmp_16
 		p_oi[v_tmp_12] = v_tmp_17
@@ -7885,9 +7178,7 @@ func wave64CPU(b *gpu.CPUBlock) {
 	var won12 [96]bool
 	for lx := uint32(0); lx < 96; lx++ {
 		li := lx
-		_ = li
 		v_u := a_u[li]
-		_ = v_u
 		wx12[li] = v_u
 		won12[li] = true
 	}
@@ -7896,9 +7187,7 @@ func wave64CPU(b *gpu.CPUBlock) {
 	var won13 [96]bool
 	for lx := uint32(0); lx < 96; lx++ {
 		li := lx
-		_ = li
 		v_u := a_u[li]
-		_ = v_u
 		wx13[li] = v_u
 		won13[li] = true
 	}
@@ -7907,9 +7196,7 @@ func wave64CPU(b *gpu.CPUBlock) {
 	var won14 [96]bool
 	for lx := uint32(0); lx < 96; lx++ {
 		li := lx
-		_ = li
 		v_u := a_u[li]
-		_ = v_u
 		wx14[li] = v_u
 		won14[li] = true
 	}
@@ -7918,9 +7205,7 @@ func wave64CPU(b *gpu.CPUBlock) {
 	var won15 [96]bool
 	for lx := uint32(0); lx < 96; lx++ {
 		li := lx
-		_ = li
 		v_u := a_u[li]
-		_ = v_u
 		wx15[li] = v_u
 		won15[li] = true
 	}
@@ -7929,9 +7214,7 @@ func wave64CPU(b *gpu.CPUBlock) {
 	var won16 [96]bool
 	for lx := uint32(0); lx < 96; lx++ {
 		li := lx
-		_ = li
 		v_u := a_u[li]
-		_ = v_u
 		wx16[li] = v_u
 		won16[li] = true
 	}
@@ -7941,29 +7224,20 @@ func wave64CPU(b *gpu.CPUBlock) {
 	var wl17 [96]uint32
 	for lx := uint32(0); lx < 96; lx++ {
 		li := lx
-		_ = li
 		v_k := a_k[li]
-		_ = v_k
 		v_u := a_u[li]
-		_ = v_u
 		wx17[li] = v_u
 		wl17[li] = v_k
 		won17[li] = true
 	}
 	gpu.CPUWave(gpu.CPUWaveShuffle, wx17[:], wl17[:], won17[:], b.Wave, a_u5[:])
 	for lx := uint32(0); lx < 96; lx++ {
-		li := lx
-		_ = li
-		var v_u6 uint32 = uint32(0)
-		_ = v_u6
 	}
 	var wx19 [96]bool
 	var won19 [96]bool
 	for lx := uint32(0); lx < 96; lx++ {
 		li := lx
-		_ = li
 		v_p := a_p[li]
-		_ = v_p
 		wx19[li] = v_p
 		won19[li] = true
 	}
@@ -7972,75 +7246,46 @@ func wave64CPU(b *gpu.CPUBlock) {
 	var won20 [96]bool
 	for lx := uint32(0); lx < 96; lx++ {
 		li := lx
-		_ = li
 		v_p := a_p[li]
-		_ = v_p
 		wx20[li] = v_p
 		won20[li] = true
 	}
 	gpu.CPUWaveVote(true, wx20[:], won20[:], b.Wave, a_all[:])
 	for lx := uint32(0); lx < 96; lx++ {
 		li := lx
-		_ = li
 		v_all := a_all[li]
-		_ = v_all
 		v_any := a_any[li]
-		_ = v_any
 		v_u0 := a_u0[li]
-		_ = v_u0
 		v_u1 := a_u1[li]
-		_ = v_u1
 		v_u2 := a_u2[li]
-		_ = v_u2
 		v_u3 := a_u3[li]
-		_ = v_u3
 		v_u4 := a_u4[li]
-		_ = v_u4
 		v_u5 := a_u5[li]
-		_ = v_u5
 		var v_g uint32 = (gx0 + lx)
-		_ = v_g
 		var v_u6 uint32 = uint32(0)
-		_ = v_u6
 		var v_tmp_20 uint32 = (v_g * uint32(11))
-		_ = v_tmp_20
 		var v_tmp_21 uint32 = ((v_g * uint32(11)) + uint32(1))
-		_ = v_tmp_21
 		var v_tmp_22 uint32 = ((v_g * uint32(11)) + uint32(2))
-		_ = v_tmp_22
 		var v_tmp_23 uint32 = ((v_g * uint32(11)) + uint32(3))
-		_ = v_tmp_23
 		var v_tmp_24 uint32 = ((v_g * uint32(11)) + uint32(4))
-		_ = v_tmp_24
 		var v_tmp_25 uint32 = v_u0
-		_ = v_tmp_25
 		var v_tmp_26 uint32 = v_u1
-		_ = v_tmp_26
 		var v_tmp_27 uint32 = v_u2
-		_ = v_tmp_27
 		var v_tmp_28 uint32 = v_u3
-		_ = v_tmp_28
 		var v_tmp_29 uint32 = v_u4
-		_ = v_tmp_29
 		p_ou[v_tmp_20] = v_tmp_25
 		p_ou[v_tmp_21] = v_tmp_26
 		p_ou[v_tmp_22] = v_tmp_27
 		p_ou[v_tmp_23] = v_tmp_28
 		p_ou[v_tmp_24] = v_tmp_29
 		var v_tmp_30 uint32 = ((v_g * uint32(11)) + uint32(5))
-		_ = v_tmp_30
 		var v_tmp_31 uint32 = ((v_g * uint32(11)) + uint32(6))
-		_ = v_tmp_31
 		var v_tmp_32 uint32 = v_u5
-		_ = v_tmp_32
 		var v_tmp_33 uint32 = v_u6
-		_ = v_tmp_33
 		p_ou[v_tmp_30] = v_tmp_32
 		p_ou[v_tmp_31] = v_tmp_33
 		var v_tmp_34 uint32 = ((v_g * uint32(11)) + uint32(7))
-		_ = v_tmp_34
 		var v_tmp_35 uint32 = ((v_g * uint32(11)) + uint32(8))
-		_ = v_tmp_35
 		p_ou[v_tmp_34] = uint32(0)
 		p_ou[v_tmp_35] = uint32(0)
 		if v_any {
@@ -8050,13 +7295,9 @@ func wave64CPU(b *gpu.CPUBlock) {
 			p_ou[((v_g * uint32(11)) + uint32(8))] = uint32(1)
 		}
 		var v_tmp_36 uint32 = ((v_g * uint32(11)) + uint32(9))
-		_ = v_tmp_36
 		var v_tmp_37 uint32 = ((v_g * uint32(11)) + uint32(10))
-		_ = v_tmp_37
 		var v_tmp_38 uint32 = (li % b.Wave)
-		_ = v_tmp_38
 		var v_tmp_39 uint32 = b.Wave
-		_ = v_tmp_39
 		p_ou[v_tmp_36] = v_tmp_38
 		p_ou[v_tmp_37] = v_tmp_39
 	}
@@ -8064,9 +7305,7 @@ func wave64CPU(b *gpu.CPUBlock) {
 	var won22 [96]bool
 	for lx := uint32(0); lx < 96; lx++ {
 		li := lx
-		_ = li
 		v_f := a_f[li]
-		_ = v_f
 		wx22[li] = v_f
 		won22[li] = true
 	}
@@ -8075,9 +7314,7 @@ func wave64CPU(b *gpu.CPUBlock) {
 	var won23 [96]bool
 	for lx := uint32(0); lx < 96; lx++ {
 		li := lx
-		_ = li
 		v_f := a_f[li]
-		_ = v_f
 		wx23[li] = v_f
 		won23[li] = true
 	}
@@ -8086,9 +7323,7 @@ func wave64CPU(b *gpu.CPUBlock) {
 	var won24 [96]bool
 	for lx := uint32(0); lx < 96; lx++ {
 		li := lx
-		_ = li
 		v_f := a_f[li]
-		_ = v_f
 		wx24[li] = v_f
 		won24[li] = true
 	}
@@ -8097,9 +7332,7 @@ func wave64CPU(b *gpu.CPUBlock) {
 	var won25 [96]bool
 	for lx := uint32(0); lx < 96; lx++ {
 		li := lx
-		_ = li
 		v_f := a_f[li]
-		_ = v_f
 		wx25[li] = v_f
 		won25[li] = true
 	}
@@ -8108,9 +7341,7 @@ func wave64CPU(b *gpu.CPUBlock) {
 	var won26 [96]bool
 	for lx := uint32(0); lx < 96; lx++ {
 		li := lx
-		_ = li
 		v_f := a_f[li]
-		_ = v_f
 		wx26[li] = v_f
 		won26[li] = true
 	}
@@ -8120,9 +7351,7 @@ func wave64CPU(b *gpu.CPUBlock) {
 	var wl27 [96]uint32
 	for lx := uint32(0); lx < 96; lx++ {
 		li := lx
-		_ = li
 		v_f := a_f[li]
-		_ = v_f
 		wx27[li] = v_f
 		wl27[li] = p_m
 		won27[li] = true
@@ -8130,48 +7359,28 @@ func wave64CPU(b *gpu.CPUBlock) {
 	gpu.CPUWave(gpu.CPUWaveShuffleXor, wx27[:], wl27[:], won27[:], b.Wave, a_f5[:])
 	for lx := uint32(0); lx < 96; lx++ {
 		li := lx
-		_ = li
 		v_f0 := a_f0[li]
-		_ = v_f0
 		v_f1 := a_f1[li]
-		_ = v_f1
 		v_f2 := a_f2[li]
-		_ = v_f2
 		v_f3 := a_f3[li]
-		_ = v_f3
 		v_f4 := a_f4[li]
-		_ = v_f4
 		v_f5 := a_f5[li]
-		_ = v_f5
 		var v_g uint32 = (gx0 + lx)
-		_ = v_g
 		var v_tmp_40 uint32 = (v_g * uint32(6))
-		_ = v_tmp_40
 		var v_tmp_41 uint32 = ((v_g * uint32(6)) + uint32(1))
-		_ = v_tmp_41
 		var v_tmp_42 uint32 = ((v_g * uint32(6)) + uint32(2))
-		_ = v_tmp_42
 		var v_tmp_43 float32 = v_f0
-		_ = v_tmp_43
 		var v_tmp_44 float32 = v_f1
-		_ = v_tmp_44
 		var v_tmp_45 float32 = v_f2
-		_ = v_tmp_45
 		p_of[v_tmp_40] = v_tmp_43
 		p_of[v_tmp_41] = v_tmp_44
 		p_of[v_tmp_42] = v_tmp_45
 		var v_tmp_46 uint32 = ((v_g * uint32(6)) + uint32(3))
-		_ = v_tmp_46
 		var v_tmp_47 uint32 = ((v_g * uint32(6)) + uint32(4))
-		_ = v_tmp_47
 		var v_tmp_48 uint32 = ((v_g * uint32(6)) + uint32(5))
-		_ = v_tmp_48
 		var v_tmp_49 float32 = v_f3
-		_ = v_tmp_49
 		var v_tmp_50 float32 = v_f4
-		_ = v_tmp_50
 		var v_tmp_51 float32 = v_f5
-		_ = v_tmp_51
 		p_of[v_tmp_46] = v_tmp_49
 		p_of[v_tmp_47] = v_tmp_50
 		p_of[v_tmp_48] = v_tmp_51
@@ -8235,7 +7444,7 @@ var Wave8Kernel = gpu.Register(&gpu.KernelSpec{
 		},
 		{
 			Kernel: "github.com/goxpu/xpu/kernels/wave.Wave8", Backend: "cpu", Target: "go",
-			Hash:        "sha256:121bf72749affb9415df240a672a3a9b02df20ad5fd72f73f68e975038404dca",
+			Hash:        "sha256:8be144799dc57f9a5caadd493810c45c7cbcfdc1558e1f6dd77059e2c882ba8f",
 			Codegen:     "xpu-gen/1",
 			Block:       xpu.Dim3{X: 60, Y: 1, Z: 1},
 			SharedBytes: 0, StorageBindings: 7, UniformBytes: 16,
@@ -9479,31 +8688,12 @@ func wave8CPU(b *gpu.CPUBlock) {
 	var a_u4 [60]uint32
 	var a_u5 [60]uint32
 	var a_u6 [60]uint32
-	gx0, gy0, gz0 := b.Group.X*60, b.Group.Y*1, b.Group.Z*1
-	var ly uint32
-	var lz uint32
-	stop := b.Stopping()
-	_, _ = b, stop
-	_ = p_oi
-	_ = p_ou
-	_ = p_of
-	_ = p_xi
-	_ = p_xu
-	_ = p_xf
-	_ = p_sel
-	_ = p_bl
-	_ = p_m
-	_ = p_d
-	_ = gx0
-	_ = gy0
-	_ = gz0
-	_ = ly
-	_ = lz
+	gx0 := b.Group.X * 60
 	{
-		lx, li := uint32(0), uint32(0)
-		_, _ = lx, li
+		lx := uint32(0)
+		li := uint32(0)
+		_ = li
 		var v_g uint32 = (gx0 + lx)
-		_ = v_g
 		var w0 *[60]int32
 		if o := v_g; o <= 4294967236 && uint64(o)+60 <= uint64(len(p_xi)) {
 			w0 = (*[60]int32)(p_xi[o : uint64(o)+60])
@@ -9523,19 +8713,11 @@ func wave8CPU(b *gpu.CPUBlock) {
 		if w0 != nil && w1 != nil && w2 != nil && w3 != nil {
 			for lx := uint32(0); lx < 60; lx++ {
 				li := lx
-				_ = li
 				v_a := a_a[li]
-				_ = v_a
 				v_f := a_f[li]
-				_ = v_f
 				v_k := a_k[li]
-				_ = v_k
 				v_p := a_p[li]
-				_ = v_p
 				v_u := a_u[li]
-				_ = v_u
-				var v_g uint32 = (gx0 + lx)
-				_ = v_g
 				v_a = w0[lx]
 				v_u = w1[lx]
 				v_f = w2[lx]
@@ -9550,19 +8732,12 @@ func wave8CPU(b *gpu.CPUBlock) {
 		} else {
 			for lx := uint32(0); lx < 60; lx++ {
 				li := lx
-				_ = li
 				v_a := a_a[li]
-				_ = v_a
 				v_f := a_f[li]
-				_ = v_f
 				v_k := a_k[li]
-				_ = v_k
 				v_p := a_p[li]
-				_ = v_p
 				v_u := a_u[li]
-				_ = v_u
 				var v_g uint32 = (gx0 + lx)
-				_ = v_g
 				v_a = p_xi[v_g]
 				v_u = p_xu[v_g]
 				v_f = p_xf[v_g]
@@ -9580,9 +8755,7 @@ func wave8CPU(b *gpu.CPUBlock) {
 	var won1 [60]bool
 	for lx := uint32(0); lx < 60; lx++ {
 		li := lx
-		_ = li
 		v_a := a_a[li]
-		_ = v_a
 		wx1[li] = v_a
 		won1[li] = true
 	}
@@ -9591,9 +8764,7 @@ func wave8CPU(b *gpu.CPUBlock) {
 	var won2 [60]bool
 	for lx := uint32(0); lx < 60; lx++ {
 		li := lx
-		_ = li
 		v_a := a_a[li]
-		_ = v_a
 		wx2[li] = v_a
 		won2[li] = true
 	}
@@ -9602,9 +8773,7 @@ func wave8CPU(b *gpu.CPUBlock) {
 	var won3 [60]bool
 	for lx := uint32(0); lx < 60; lx++ {
 		li := lx
-		_ = li
 		v_a := a_a[li]
-		_ = v_a
 		wx3[li] = v_a
 		won3[li] = true
 	}
@@ -9613,9 +8782,7 @@ func wave8CPU(b *gpu.CPUBlock) {
 	var won4 [60]bool
 	for lx := uint32(0); lx < 60; lx++ {
 		li := lx
-		_ = li
 		v_a := a_a[li]
-		_ = v_a
 		wx4[li] = v_a
 		won4[li] = true
 	}
@@ -9624,9 +8791,7 @@ func wave8CPU(b *gpu.CPUBlock) {
 	var won5 [60]bool
 	for lx := uint32(0); lx < 60; lx++ {
 		li := lx
-		_ = li
 		v_a := a_a[li]
-		_ = v_a
 		wx5[li] = v_a
 		won5[li] = true
 	}
@@ -9636,9 +8801,7 @@ func wave8CPU(b *gpu.CPUBlock) {
 	var wl6 [60]uint32
 	for lx := uint32(0); lx < 60; lx++ {
 		li := lx
-		_ = li
 		v_a := a_a[li]
-		_ = v_a
 		wx6[li] = v_a
 		wl6[li] = p_bl
 		won6[li] = true
@@ -9649,11 +8812,8 @@ func wave8CPU(b *gpu.CPUBlock) {
 	var wl7 [60]uint32
 	for lx := uint32(0); lx < 60; lx++ {
 		li := lx
-		_ = li
 		v_a := a_a[li]
-		_ = v_a
 		v_k := a_k[li]
-		_ = v_k
 		wx7[li] = v_a
 		wl7[li] = v_k
 		won7[li] = true
@@ -9664,9 +8824,7 @@ func wave8CPU(b *gpu.CPUBlock) {
 	var wl8 [60]uint32
 	for lx := uint32(0); lx < 60; lx++ {
 		li := lx
-		_ = li
 		v_a := a_a[li]
-		_ = v_a
 		wx8[li] = v_a
 		wl8[li] = p_m
 		won8[li] = true
@@ -9677,9 +8835,7 @@ func wave8CPU(b *gpu.CPUBlock) {
 	var wl9 [60]uint32
 	for lx := uint32(0); lx < 60; lx++ {
 		li := lx
-		_ = li
 		v_a := a_a[li]
-		_ = v_a
 		wx9[li] = v_a
 		wl9[li] = p_d
 		won9[li] = true
@@ -9690,9 +8846,7 @@ func wave8CPU(b *gpu.CPUBlock) {
 	var wl10 [60]uint32
 	for lx := uint32(0); lx < 60; lx++ {
 		li := lx
-		_ = li
 		v_a := a_a[li]
-		_ = v_a
 		wx10[li] = v_a
 		wl10[li] = p_d
 		won10[li] = true
@@ -9700,74 +8854,42 @@ func wave8CPU(b *gpu.CPUBlock) {
 	gpu.CPUWave(gpu.CPUWaveShuffleDown, wx10[:], wl10[:], won10[:], b.Wave, a_s9[:])
 	for lx := uint32(0); lx < 60; lx++ {
 		li := lx
-		_ = li
 		v_s0 := a_s0[li]
-		_ = v_s0
 		v_s1 := a_s1[li]
-		_ = v_s1
 		v_s2 := a_s2[li]
-		_ = v_s2
 		v_s3 := a_s3[li]
-		_ = v_s3
 		v_s4 := a_s4[li]
-		_ = v_s4
 		v_s5 := a_s5[li]
-		_ = v_s5
 		v_s6 := a_s6[li]
-		_ = v_s6
 		v_s7 := a_s7[li]
-		_ = v_s7
 		v_s8 := a_s8[li]
-		_ = v_s8
 		v_s9 := a_s9[li]
-		_ = v_s9
 		var v_g uint32 = (gx0 + lx)
-		_ = v_g
 		var v_tmp uint32 = (v_g * uint32(10))
-		_ = v_tmp
 		var v_tmp_1 uint32 = ((v_g * uint32(10)) + uint32(1))
-		_ = v_tmp_1
 		var v_tmp_2 uint32 = ((v_g * uint32(10)) + uint32(2))
-		_ = v_tmp_2
 		var v_tmp_3 uint32 = ((v_g * uint32(10)) + uint32(3))
-		_ = v_tmp_3
 		var v_tmp_4 uint32 = ((v_g * uint32(10)) + uint32(4))
-		_ = v_tmp_4
 		var v_tmp_5 int32 = v_s0
-		_ = v_tmp_5
 		var v_tmp_6 int32 = v_s1
-		_ = v_tmp_6
 		var v_tmp_7 int32 = v_s2
-		_ = v_tmp_7
 		var v_tmp_8 int32 = v_s3
-		_ = v_tmp_8
 		var v_tmp_9 int32 = v_s4
-		_ = v_tmp_9
 		p_oi[v_tmp] = v_tmp_5
 		p_oi[v_tmp_1] = v_tmp_6
 		p_oi[v_tmp_2] = v_tmp_7
 		p_oi[v_tmp_3] = v_tmp_8
 		p_oi[v_tmp_4] = v_tmp_9
 		var v_tmp_10 uint32 = ((v_g * uint32(10)) + uint32(5))
-		_ = v_tmp_10
 		var v_tmp_11 uint32 = ((v_g * uint32(10)) + uint32(6))
-		_ = v_tmp_11
 		var v_tmp_12 uint32 = ((v_g * uint32(10)) + uint32(7))
-		_ = v_tmp_12
 		var v_tmp_13 uint32 = ((v_g * uint32(10)) + uint32(8))
-		_ = v_tmp_13
 		var v_tmp_14 uint32 = ((v_g * uint32(10)) + uint32(9))
-		_ = v_tmp_14
 		var v_tmp_15 int32 = v_s5
-		_ = v_tmp_15
 		var v_tmp_16 int32 = v_s6
-		_ = v_tmp_16
 		var v_tmp_17 int32 = v_s7
-		_ = v_tmp_17
 		var v_tmp_18 int32 = v_s8
-		_ = v_tmp_18
 		var v_tmp_19 int32 = v_s9
-		_ = v_tmp_19
 		p_oi[v_tmp_10] = v_tmp_15
 		p_oi[v_tmp_11] = v_tmp_16
 		p_oi[v_tmp_12] = v_tmp_17
@@ -9778,9 +8900,7 @@ func wave8CPU(b *gpu.CPUBlock) {
 	var won12 [60]bool
 	for lx := uint32(0); lx < 60; lx++ {
 		li := lx
-		_ = li
 		v_u := a_u[li]
-		_ = v_u
 		wx12[li] = v_u
 		won12[li] = true
 	}
@@ -9789,9 +8909,7 @@ func wave8CPU(b *gpu.CPUBlock) {
 	var won13 [60]bool
 	for lx := uint32(0); lx < 60; lx++ {
 		li := lx
-		_ = li
 		v_u := a_u[li]
-		_ = v_u
 		wx13[li] = v_u
 		won13[li] = true
 	}
@@ -9800,9 +8918,7 @@ func wave8CPU(b *gpu.CPUBlock) {
 	var won14 [60]bool
 	for lx := uint32(0); lx < 60; lx++ {
 		li := lx
-		_ = li
 		v_u := a_u[li]
-		_ = v_u
 		wx14[li] = v_u
 		won14[li] = true
 	}
@@ -9811,9 +8927,7 @@ func wave8CPU(b *gpu.CPUBlock) {
 	var won15 [60]bool
 	for lx := uint32(0); lx < 60; lx++ {
 		li := lx
-		_ = li
 		v_u := a_u[li]
-		_ = v_u
 		wx15[li] = v_u
 		won15[li] = true
 	}
@@ -9822,9 +8936,7 @@ func wave8CPU(b *gpu.CPUBlock) {
 	var won16 [60]bool
 	for lx := uint32(0); lx < 60; lx++ {
 		li := lx
-		_ = li
 		v_u := a_u[li]
-		_ = v_u
 		wx16[li] = v_u
 		won16[li] = true
 	}
@@ -9834,11 +8946,8 @@ func wave8CPU(b *gpu.CPUBlock) {
 	var wl17 [60]uint32
 	for lx := uint32(0); lx < 60; lx++ {
 		li := lx
-		_ = li
 		v_k := a_k[li]
-		_ = v_k
 		v_u := a_u[li]
-		_ = v_u
 		wx17[li] = v_u
 		wl17[li] = v_k
 		won17[li] = true
@@ -9846,9 +8955,7 @@ func wave8CPU(b *gpu.CPUBlock) {
 	gpu.CPUWave(gpu.CPUWaveShuffle, wx17[:], wl17[:], won17[:], b.Wave, a_u5[:])
 	for lx := uint32(0); lx < 60; lx++ {
 		li := lx
-		_ = li
 		v_u6 := a_u6[li]
-		_ = v_u6
 		v_u6 = uint32(0)
 		a_u6[li] = v_u6
 	}
@@ -9856,9 +8963,7 @@ func wave8CPU(b *gpu.CPUBlock) {
 	var won19 [60]bool
 	for lx := uint32(0); lx < 60; lx++ {
 		li := lx
-		_ = li
 		v_p := a_p[li]
-		_ = v_p
 		wx19[li] = v_p
 		won19[li] = true
 	}
@@ -9867,9 +8972,7 @@ func wave8CPU(b *gpu.CPUBlock) {
 	var won20 [60]bool
 	for lx := uint32(0); lx < 60; lx++ {
 		li := lx
-		_ = li
 		v_p := a_p[li]
-		_ = v_p
 		wx20[li] = v_p
 		won20[li] = true
 	}
@@ -9878,75 +8981,46 @@ func wave8CPU(b *gpu.CPUBlock) {
 	var won21 [60]bool
 	for lx := uint32(0); lx < 60; lx++ {
 		li := lx
-		_ = li
 		v_p := a_p[li]
-		_ = v_p
 		wx21[li] = v_p
 		won21[li] = true
 	}
 	gpu.CPUWaveVote(true, wx21[:], won21[:], b.Wave, a_all[:])
 	for lx := uint32(0); lx < 60; lx++ {
 		li := lx
-		_ = li
 		v_all := a_all[li]
-		_ = v_all
 		v_any := a_any[li]
-		_ = v_any
 		v_u0 := a_u0[li]
-		_ = v_u0
 		v_u1 := a_u1[li]
-		_ = v_u1
 		v_u2 := a_u2[li]
-		_ = v_u2
 		v_u3 := a_u3[li]
-		_ = v_u3
 		v_u4 := a_u4[li]
-		_ = v_u4
 		v_u5 := a_u5[li]
-		_ = v_u5
 		v_u6 := a_u6[li]
-		_ = v_u6
 		var v_g uint32 = (gx0 + lx)
-		_ = v_g
 		var v_tmp_20 uint32 = (v_g * uint32(11))
-		_ = v_tmp_20
 		var v_tmp_21 uint32 = ((v_g * uint32(11)) + uint32(1))
-		_ = v_tmp_21
 		var v_tmp_22 uint32 = ((v_g * uint32(11)) + uint32(2))
-		_ = v_tmp_22
 		var v_tmp_23 uint32 = ((v_g * uint32(11)) + uint32(3))
-		_ = v_tmp_23
 		var v_tmp_24 uint32 = ((v_g * uint32(11)) + uint32(4))
-		_ = v_tmp_24
 		var v_tmp_25 uint32 = v_u0
-		_ = v_tmp_25
 		var v_tmp_26 uint32 = v_u1
-		_ = v_tmp_26
 		var v_tmp_27 uint32 = v_u2
-		_ = v_tmp_27
 		var v_tmp_28 uint32 = v_u3
-		_ = v_tmp_28
 		var v_tmp_29 uint32 = v_u4
-		_ = v_tmp_29
 		p_ou[v_tmp_20] = v_tmp_25
 		p_ou[v_tmp_21] = v_tmp_26
 		p_ou[v_tmp_22] = v_tmp_27
 		p_ou[v_tmp_23] = v_tmp_28
 		p_ou[v_tmp_24] = v_tmp_29
 		var v_tmp_30 uint32 = ((v_g * uint32(11)) + uint32(5))
-		_ = v_tmp_30
 		var v_tmp_31 uint32 = ((v_g * uint32(11)) + uint32(6))
-		_ = v_tmp_31
 		var v_tmp_32 uint32 = v_u5
-		_ = v_tmp_32
 		var v_tmp_33 uint32 = v_u6
-		_ = v_tmp_33
 		p_ou[v_tmp_30] = v_tmp_32
 		p_ou[v_tmp_31] = v_tmp_33
 		var v_tmp_34 uint32 = ((v_g * uint32(11)) + uint32(7))
-		_ = v_tmp_34
 		var v_tmp_35 uint32 = ((v_g * uint32(11)) + uint32(8))
-		_ = v_tmp_35
 		p_ou[v_tmp_34] = uint32(0)
 		p_ou[v_tmp_35] = uint32(0)
 		if v_any {
@@ -9956,13 +9030,9 @@ func wave8CPU(b *gpu.CPUBlock) {
 			p_ou[((v_g * uint32(11)) + uint32(8))] = uint32(1)
 		}
 		var v_tmp_36 uint32 = ((v_g * uint32(11)) + uint32(9))
-		_ = v_tmp_36
 		var v_tmp_37 uint32 = ((v_g * uint32(11)) + uint32(10))
-		_ = v_tmp_37
 		var v_tmp_38 uint32 = (li % b.Wave)
-		_ = v_tmp_38
 		var v_tmp_39 uint32 = b.Wave
-		_ = v_tmp_39
 		p_ou[v_tmp_36] = v_tmp_38
 		p_ou[v_tmp_37] = v_tmp_39
 	}
@@ -9970,9 +9040,7 @@ func wave8CPU(b *gpu.CPUBlock) {
 	var won23 [60]bool
 	for lx := uint32(0); lx < 60; lx++ {
 		li := lx
-		_ = li
 		v_f := a_f[li]
-		_ = v_f
 		wx23[li] = v_f
 		won23[li] = true
 	}
@@ -9981,9 +9049,7 @@ func wave8CPU(b *gpu.CPUBlock) {
 	var won24 [60]bool
 	for lx := uint32(0); lx < 60; lx++ {
 		li := lx
-		_ = li
 		v_f := a_f[li]
-		_ = v_f
 		wx24[li] = v_f
 		won24[li] = true
 	}
@@ -9992,9 +9058,7 @@ func wave8CPU(b *gpu.CPUBlock) {
 	var won25 [60]bool
 	for lx := uint32(0); lx < 60; lx++ {
 		li := lx
-		_ = li
 		v_f := a_f[li]
-		_ = v_f
 		wx25[li] = v_f
 		won25[li] = true
 	}
@@ -10003,9 +9067,7 @@ func wave8CPU(b *gpu.CPUBlock) {
 	var won26 [60]bool
 	for lx := uint32(0); lx < 60; lx++ {
 		li := lx
-		_ = li
 		v_f := a_f[li]
-		_ = v_f
 		wx26[li] = v_f
 		won26[li] = true
 	}
@@ -10014,9 +9076,7 @@ func wave8CPU(b *gpu.CPUBlock) {
 	var won27 [60]bool
 	for lx := uint32(0); lx < 60; lx++ {
 		li := lx
-		_ = li
 		v_f := a_f[li]
-		_ = v_f
 		wx27[li] = v_f
 		won27[li] = true
 	}
@@ -10026,9 +9086,7 @@ func wave8CPU(b *gpu.CPUBlock) {
 	var wl28 [60]uint32
 	for lx := uint32(0); lx < 60; lx++ {
 		li := lx
-		_ = li
 		v_f := a_f[li]
-		_ = v_f
 		wx28[li] = v_f
 		wl28[li] = p_m
 		won28[li] = true
@@ -10036,48 +9094,28 @@ func wave8CPU(b *gpu.CPUBlock) {
 	gpu.CPUWave(gpu.CPUWaveShuffleXor, wx28[:], wl28[:], won28[:], b.Wave, a_f5[:])
 	for lx := uint32(0); lx < 60; lx++ {
 		li := lx
-		_ = li
 		v_f0 := a_f0[li]
-		_ = v_f0
 		v_f1 := a_f1[li]
-		_ = v_f1
 		v_f2 := a_f2[li]
-		_ = v_f2
 		v_f3 := a_f3[li]
-		_ = v_f3
 		v_f4 := a_f4[li]
-		_ = v_f4
 		v_f5 := a_f5[li]
-		_ = v_f5
 		var v_g uint32 = (gx0 + lx)
-		_ = v_g
 		var v_tmp_40 uint32 = (v_g * uint32(6))
-		_ = v_tmp_40
 		var v_tmp_41 uint32 = ((v_g * uint32(6)) + uint32(1))
-		_ = v_tmp_41
 		var v_tmp_42 uint32 = ((v_g * uint32(6)) + uint32(2))
-		_ = v_tmp_42
 		var v_tmp_43 float32 = v_f0
-		_ = v_tmp_43
 		var v_tmp_44 float32 = v_f1
-		_ = v_tmp_44
 		var v_tmp_45 float32 = v_f2
-		_ = v_tmp_45
 		p_of[v_tmp_40] = v_tmp_43
 		p_of[v_tmp_41] = v_tmp_44
 		p_of[v_tmp_42] = v_tmp_45
 		var v_tmp_46 uint32 = ((v_g * uint32(6)) + uint32(3))
-		_ = v_tmp_46
 		var v_tmp_47 uint32 = ((v_g * uint32(6)) + uint32(4))
-		_ = v_tmp_47
 		var v_tmp_48 uint32 = ((v_g * uint32(6)) + uint32(5))
-		_ = v_tmp_48
 		var v_tmp_49 float32 = v_f3
-		_ = v_tmp_49
 		var v_tmp_50 float32 = v_f4
-		_ = v_tmp_50
 		var v_tmp_51 float32 = v_f5
-		_ = v_tmp_51
 		p_of[v_tmp_46] = v_tmp_49
 		p_of[v_tmp_47] = v_tmp_50
 		p_of[v_tmp_48] = v_tmp_51
@@ -10134,7 +9172,7 @@ var WaveAgnosticKernel = gpu.Register(&gpu.KernelSpec{
 		},
 		{
 			Kernel: "github.com/goxpu/xpu/kernels/wave.WaveAgnostic", Backend: "cpu", Target: "go",
-			Hash:        "sha256:3c00fdff0d95ca0d1bc9c7a24fd4324a13ebee3e001745b7ca25a3060963cc27",
+			Hash:        "sha256:3faf030d5ef511100b94b729b4f00ee82391a302b7e82812fd5cb616b4655a42",
 			Codegen:     "xpu-gen/1",
 			Block:       xpu.Dim3{X: 100, Y: 1, Z: 1},
 			SharedBytes: 0, StorageBindings: 7, UniformBytes: 16,
@@ -10697,31 +9735,12 @@ func waveAgnosticCPU(b *gpu.CPUBlock) {
 	var a_u4 [100]uint32
 	var a_u5 [100]uint32
 	var a_u6 [100]uint32
-	gx0, gy0, gz0 := b.Group.X*100, b.Group.Y*1, b.Group.Z*1
-	var ly uint32
-	var lz uint32
-	stop := b.Stopping()
-	_, _ = b, stop
-	_ = p_oi
-	_ = p_ou
-	_ = p_of
-	_ = p_xi
-	_ = p_xu
-	_ = p_xf
-	_ = p_sel
-	_ = p_bl
-	_ = p_m
-	_ = p_d
-	_ = gx0
-	_ = gy0
-	_ = gz0
-	_ = ly
-	_ = lz
+	gx0 := b.Group.X * 100
 	{
-		lx, li := uint32(0), uint32(0)
-		_, _ = lx, li
+		lx := uint32(0)
+		li := uint32(0)
+		_ = li
 		var v_g uint32 = (gx0 + lx)
-		_ = v_g
 		var w0 *[100]int32
 		if o := v_g; o <= 4294967196 && uint64(o)+100 <= uint64(len(p_xi)) {
 			w0 = (*[100]int32)(p_xi[o : uint64(o)+100])
@@ -10741,19 +9760,11 @@ func waveAgnosticCPU(b *gpu.CPUBlock) {
 		if w0 != nil && w1 != nil && w2 != nil && w3 != nil {
 			for lx := uint32(0); lx < 100; lx++ {
 				li := lx
-				_ = li
 				v_a := a_a[li]
-				_ = v_a
 				v_f := a_f[li]
-				_ = v_f
 				v_k := a_k[li]
-				_ = v_k
 				v_p := a_p[li]
-				_ = v_p
 				v_u := a_u[li]
-				_ = v_u
-				var v_g uint32 = (gx0 + lx)
-				_ = v_g
 				v_a = w0[lx]
 				v_u = w1[lx]
 				v_f = w2[lx]
@@ -10768,19 +9779,12 @@ func waveAgnosticCPU(b *gpu.CPUBlock) {
 		} else {
 			for lx := uint32(0); lx < 100; lx++ {
 				li := lx
-				_ = li
 				v_a := a_a[li]
-				_ = v_a
 				v_f := a_f[li]
-				_ = v_f
 				v_k := a_k[li]
-				_ = v_k
 				v_p := a_p[li]
-				_ = v_p
 				v_u := a_u[li]
-				_ = v_u
 				var v_g uint32 = (gx0 + lx)
-				_ = v_g
 				v_a = p_xi[v_g]
 				v_u = p_xu[v_g]
 				v_f = p_xf[v_g]
@@ -10798,9 +9802,7 @@ func waveAgnosticCPU(b *gpu.CPUBlock) {
 	var won1 [100]bool
 	for lx := uint32(0); lx < 100; lx++ {
 		li := lx
-		_ = li
 		v_a := a_a[li]
-		_ = v_a
 		wx1[li] = v_a
 		won1[li] = true
 	}
@@ -10809,9 +9811,7 @@ func waveAgnosticCPU(b *gpu.CPUBlock) {
 	var won2 [100]bool
 	for lx := uint32(0); lx < 100; lx++ {
 		li := lx
-		_ = li
 		v_a := a_a[li]
-		_ = v_a
 		wx2[li] = v_a
 		won2[li] = true
 	}
@@ -10820,9 +9820,7 @@ func waveAgnosticCPU(b *gpu.CPUBlock) {
 	var won3 [100]bool
 	for lx := uint32(0); lx < 100; lx++ {
 		li := lx
-		_ = li
 		v_a := a_a[li]
-		_ = v_a
 		wx3[li] = v_a
 		won3[li] = true
 	}
@@ -10831,9 +9829,7 @@ func waveAgnosticCPU(b *gpu.CPUBlock) {
 	var won4 [100]bool
 	for lx := uint32(0); lx < 100; lx++ {
 		li := lx
-		_ = li
 		v_a := a_a[li]
-		_ = v_a
 		wx4[li] = v_a
 		won4[li] = true
 	}
@@ -10842,9 +9838,7 @@ func waveAgnosticCPU(b *gpu.CPUBlock) {
 	var won5 [100]bool
 	for lx := uint32(0); lx < 100; lx++ {
 		li := lx
-		_ = li
 		v_a := a_a[li]
-		_ = v_a
 		wx5[li] = v_a
 		won5[li] = true
 	}
@@ -10854,9 +9848,7 @@ func waveAgnosticCPU(b *gpu.CPUBlock) {
 	var wl6 [100]uint32
 	for lx := uint32(0); lx < 100; lx++ {
 		li := lx
-		_ = li
 		v_a := a_a[li]
-		_ = v_a
 		wx6[li] = v_a
 		wl6[li] = p_bl
 		won6[li] = true
@@ -10867,11 +9859,8 @@ func waveAgnosticCPU(b *gpu.CPUBlock) {
 	var wl7 [100]uint32
 	for lx := uint32(0); lx < 100; lx++ {
 		li := lx
-		_ = li
 		v_a := a_a[li]
-		_ = v_a
 		v_k := a_k[li]
-		_ = v_k
 		wx7[li] = v_a
 		wl7[li] = v_k
 		won7[li] = true
@@ -10882,9 +9871,7 @@ func waveAgnosticCPU(b *gpu.CPUBlock) {
 	var wl8 [100]uint32
 	for lx := uint32(0); lx < 100; lx++ {
 		li := lx
-		_ = li
 		v_a := a_a[li]
-		_ = v_a
 		wx8[li] = v_a
 		wl8[li] = p_m
 		won8[li] = true
@@ -10895,9 +9882,7 @@ func waveAgnosticCPU(b *gpu.CPUBlock) {
 	var wl9 [100]uint32
 	for lx := uint32(0); lx < 100; lx++ {
 		li := lx
-		_ = li
 		v_a := a_a[li]
-		_ = v_a
 		wx9[li] = v_a
 		wl9[li] = p_d
 		won9[li] = true
@@ -10908,9 +9893,7 @@ func waveAgnosticCPU(b *gpu.CPUBlock) {
 	var wl10 [100]uint32
 	for lx := uint32(0); lx < 100; lx++ {
 		li := lx
-		_ = li
 		v_a := a_a[li]
-		_ = v_a
 		wx10[li] = v_a
 		wl10[li] = p_d
 		won10[li] = true
@@ -10918,74 +9901,42 @@ func waveAgnosticCPU(b *gpu.CPUBlock) {
 	gpu.CPUWave(gpu.CPUWaveShuffleDown, wx10[:], wl10[:], won10[:], b.Wave, a_s9[:])
 	for lx := uint32(0); lx < 100; lx++ {
 		li := lx
-		_ = li
 		v_s0 := a_s0[li]
-		_ = v_s0
 		v_s1 := a_s1[li]
-		_ = v_s1
 		v_s2 := a_s2[li]
-		_ = v_s2
 		v_s3 := a_s3[li]
-		_ = v_s3
 		v_s4 := a_s4[li]
-		_ = v_s4
 		v_s5 := a_s5[li]
-		_ = v_s5
 		v_s6 := a_s6[li]
-		_ = v_s6
 		v_s7 := a_s7[li]
-		_ = v_s7
 		v_s8 := a_s8[li]
-		_ = v_s8
 		v_s9 := a_s9[li]
-		_ = v_s9
 		var v_g uint32 = (gx0 + lx)
-		_ = v_g
 		var v_tmp uint32 = (v_g * uint32(10))
-		_ = v_tmp
 		var v_tmp_1 uint32 = ((v_g * uint32(10)) + uint32(1))
-		_ = v_tmp_1
 		var v_tmp_2 uint32 = ((v_g * uint32(10)) + uint32(2))
-		_ = v_tmp_2
 		var v_tmp_3 uint32 = ((v_g * uint32(10)) + uint32(3))
-		_ = v_tmp_3
 		var v_tmp_4 uint32 = ((v_g * uint32(10)) + uint32(4))
-		_ = v_tmp_4
 		var v_tmp_5 int32 = v_s0
-		_ = v_tmp_5
 		var v_tmp_6 int32 = v_s1
-		_ = v_tmp_6
 		var v_tmp_7 int32 = v_s2
-		_ = v_tmp_7
 		var v_tmp_8 int32 = v_s3
-		_ = v_tmp_8
 		var v_tmp_9 int32 = v_s4
-		_ = v_tmp_9
 		p_oi[v_tmp] = v_tmp_5
 		p_oi[v_tmp_1] = v_tmp_6
 		p_oi[v_tmp_2] = v_tmp_7
 		p_oi[v_tmp_3] = v_tmp_8
 		p_oi[v_tmp_4] = v_tmp_9
 		var v_tmp_10 uint32 = ((v_g * uint32(10)) + uint32(5))
-		_ = v_tmp_10
 		var v_tmp_11 uint32 = ((v_g * uint32(10)) + uint32(6))
-		_ = v_tmp_11
 		var v_tmp_12 uint32 = ((v_g * uint32(10)) + uint32(7))
-		_ = v_tmp_12
 		var v_tmp_13 uint32 = ((v_g * uint32(10)) + uint32(8))
-		_ = v_tmp_13
 		var v_tmp_14 uint32 = ((v_g * uint32(10)) + uint32(9))
-		_ = v_tmp_14
 		var v_tmp_15 int32 = v_s5
-		_ = v_tmp_15
 		var v_tmp_16 int32 = v_s6
-		_ = v_tmp_16
 		var v_tmp_17 int32 = v_s7
-		_ = v_tmp_17
 		var v_tmp_18 int32 = v_s8
-		_ = v_tmp_18
 		var v_tmp_19 int32 = v_s9
-		_ = v_tmp_19
 		p_oi[v_tmp_10] = v_tmp_15
 		p_oi[v_tmp_11] = v_tmp_16
 		p_oi[v_tmp_12] = v_tmp_17
@@ -10996,9 +9947,7 @@ func waveAgnosticCPU(b *gpu.CPUBlock) {
 	var won12 [100]bool
 	for lx := uint32(0); lx < 100; lx++ {
 		li := lx
-		_ = li
 		v_u := a_u[li]
-		_ = v_u
 		wx12[li] = v_u
 		won12[li] = true
 	}
@@ -11007,9 +9956,7 @@ func waveAgnosticCPU(b *gpu.CPUBlock) {
 	var won13 [100]bool
 	for lx := uint32(0); lx < 100; lx++ {
 		li := lx
-		_ = li
 		v_u := a_u[li]
-		_ = v_u
 		wx13[li] = v_u
 		won13[li] = true
 	}
@@ -11018,9 +9965,7 @@ func waveAgnosticCPU(b *gpu.CPUBlock) {
 	var won14 [100]bool
 	for lx := uint32(0); lx < 100; lx++ {
 		li := lx
-		_ = li
 		v_u := a_u[li]
-		_ = v_u
 		wx14[li] = v_u
 		won14[li] = true
 	}
@@ -11029,9 +9974,7 @@ func waveAgnosticCPU(b *gpu.CPUBlock) {
 	var won15 [100]bool
 	for lx := uint32(0); lx < 100; lx++ {
 		li := lx
-		_ = li
 		v_u := a_u[li]
-		_ = v_u
 		wx15[li] = v_u
 		won15[li] = true
 	}
@@ -11040,9 +9983,7 @@ func waveAgnosticCPU(b *gpu.CPUBlock) {
 	var won16 [100]bool
 	for lx := uint32(0); lx < 100; lx++ {
 		li := lx
-		_ = li
 		v_u := a_u[li]
-		_ = v_u
 		wx16[li] = v_u
 		won16[li] = true
 	}
@@ -11052,11 +9993,8 @@ func waveAgnosticCPU(b *gpu.CPUBlock) {
 	var wl17 [100]uint32
 	for lx := uint32(0); lx < 100; lx++ {
 		li := lx
-		_ = li
 		v_k := a_k[li]
-		_ = v_k
 		v_u := a_u[li]
-		_ = v_u
 		wx17[li] = v_u
 		wl17[li] = v_k
 		won17[li] = true
@@ -11066,9 +10004,7 @@ func waveAgnosticCPU(b *gpu.CPUBlock) {
 	var won18 [100]bool
 	for lx := uint32(0); lx < 100; lx++ {
 		li := lx
-		_ = li
 		v_p := a_p[li]
-		_ = v_p
 		wx18[li] = v_p
 		won18[li] = true
 	}
@@ -11077,9 +10013,7 @@ func waveAgnosticCPU(b *gpu.CPUBlock) {
 	var won19 [100]bool
 	for lx := uint32(0); lx < 100; lx++ {
 		li := lx
-		_ = li
 		v_p := a_p[li]
-		_ = v_p
 		wx19[li] = v_p
 		won19[li] = true
 	}
@@ -11088,75 +10022,46 @@ func waveAgnosticCPU(b *gpu.CPUBlock) {
 	var won20 [100]bool
 	for lx := uint32(0); lx < 100; lx++ {
 		li := lx
-		_ = li
 		v_p := a_p[li]
-		_ = v_p
 		wx20[li] = v_p
 		won20[li] = true
 	}
 	gpu.CPUWaveVote(true, wx20[:], won20[:], b.Wave, a_all[:])
 	for lx := uint32(0); lx < 100; lx++ {
 		li := lx
-		_ = li
 		v_all := a_all[li]
-		_ = v_all
 		v_any := a_any[li]
-		_ = v_any
 		v_u0 := a_u0[li]
-		_ = v_u0
 		v_u1 := a_u1[li]
-		_ = v_u1
 		v_u2 := a_u2[li]
-		_ = v_u2
 		v_u3 := a_u3[li]
-		_ = v_u3
 		v_u4 := a_u4[li]
-		_ = v_u4
 		v_u5 := a_u5[li]
-		_ = v_u5
 		v_u6 := a_u6[li]
-		_ = v_u6
 		var v_g uint32 = (gx0 + lx)
-		_ = v_g
 		var v_tmp_20 uint32 = (v_g * uint32(11))
-		_ = v_tmp_20
 		var v_tmp_21 uint32 = ((v_g * uint32(11)) + uint32(1))
-		_ = v_tmp_21
 		var v_tmp_22 uint32 = ((v_g * uint32(11)) + uint32(2))
-		_ = v_tmp_22
 		var v_tmp_23 uint32 = ((v_g * uint32(11)) + uint32(3))
-		_ = v_tmp_23
 		var v_tmp_24 uint32 = ((v_g * uint32(11)) + uint32(4))
-		_ = v_tmp_24
 		var v_tmp_25 uint32 = v_u0
-		_ = v_tmp_25
 		var v_tmp_26 uint32 = v_u1
-		_ = v_tmp_26
 		var v_tmp_27 uint32 = v_u2
-		_ = v_tmp_27
 		var v_tmp_28 uint32 = v_u3
-		_ = v_tmp_28
 		var v_tmp_29 uint32 = v_u4
-		_ = v_tmp_29
 		p_ou[v_tmp_20] = v_tmp_25
 		p_ou[v_tmp_21] = v_tmp_26
 		p_ou[v_tmp_22] = v_tmp_27
 		p_ou[v_tmp_23] = v_tmp_28
 		p_ou[v_tmp_24] = v_tmp_29
 		var v_tmp_30 uint32 = ((v_g * uint32(11)) + uint32(5))
-		_ = v_tmp_30
 		var v_tmp_31 uint32 = ((v_g * uint32(11)) + uint32(6))
-		_ = v_tmp_31
 		var v_tmp_32 uint32 = v_u5
-		_ = v_tmp_32
 		var v_tmp_33 uint32 = v_u6
-		_ = v_tmp_33
 		p_ou[v_tmp_30] = v_tmp_32
 		p_ou[v_tmp_31] = v_tmp_33
 		var v_tmp_34 uint32 = ((v_g * uint32(11)) + uint32(7))
-		_ = v_tmp_34
 		var v_tmp_35 uint32 = ((v_g * uint32(11)) + uint32(8))
-		_ = v_tmp_35
 		p_ou[v_tmp_34] = uint32(0)
 		p_ou[v_tmp_35] = uint32(0)
 		if v_any {
@@ -11166,13 +10071,9 @@ func waveAgnosticCPU(b *gpu.CPUBlock) {
 			p_ou[((v_g * uint32(11)) + uint32(8))] = uint32(1)
 		}
 		var v_tmp_36 uint32 = ((v_g * uint32(11)) + uint32(9))
-		_ = v_tmp_36
 		var v_tmp_37 uint32 = ((v_g * uint32(11)) + uint32(10))
-		_ = v_tmp_37
 		var v_tmp_38 uint32 = (li % b.Wave)
-		_ = v_tmp_38
 		var v_tmp_39 uint32 = b.Wave
-		_ = v_tmp_39
 		p_ou[v_tmp_36] = v_tmp_38
 		p_ou[v_tmp_37] = v_tmp_39
 	}
@@ -11180,9 +10081,7 @@ func waveAgnosticCPU(b *gpu.CPUBlock) {
 	var won22 [100]bool
 	for lx := uint32(0); lx < 100; lx++ {
 		li := lx
-		_ = li
 		v_f := a_f[li]
-		_ = v_f
 		wx22[li] = v_f
 		won22[li] = true
 	}
@@ -11191,9 +10090,7 @@ func waveAgnosticCPU(b *gpu.CPUBlock) {
 	var won23 [100]bool
 	for lx := uint32(0); lx < 100; lx++ {
 		li := lx
-		_ = li
 		v_f := a_f[li]
-		_ = v_f
 		wx23[li] = v_f
 		won23[li] = true
 	}
@@ -11202,9 +10099,7 @@ func waveAgnosticCPU(b *gpu.CPUBlock) {
 	var won24 [100]bool
 	for lx := uint32(0); lx < 100; lx++ {
 		li := lx
-		_ = li
 		v_f := a_f[li]
-		_ = v_f
 		wx24[li] = v_f
 		won24[li] = true
 	}
@@ -11213,9 +10108,7 @@ func waveAgnosticCPU(b *gpu.CPUBlock) {
 	var won25 [100]bool
 	for lx := uint32(0); lx < 100; lx++ {
 		li := lx
-		_ = li
 		v_f := a_f[li]
-		_ = v_f
 		wx25[li] = v_f
 		won25[li] = true
 	}
@@ -11224,9 +10117,7 @@ func waveAgnosticCPU(b *gpu.CPUBlock) {
 	var won26 [100]bool
 	for lx := uint32(0); lx < 100; lx++ {
 		li := lx
-		_ = li
 		v_f := a_f[li]
-		_ = v_f
 		wx26[li] = v_f
 		won26[li] = true
 	}
@@ -11236,9 +10127,7 @@ func waveAgnosticCPU(b *gpu.CPUBlock) {
 	var wl27 [100]uint32
 	for lx := uint32(0); lx < 100; lx++ {
 		li := lx
-		_ = li
 		v_f := a_f[li]
-		_ = v_f
 		wx27[li] = v_f
 		wl27[li] = p_m
 		won27[li] = true
@@ -11246,48 +10135,28 @@ func waveAgnosticCPU(b *gpu.CPUBlock) {
 	gpu.CPUWave(gpu.CPUWaveShuffleXor, wx27[:], wl27[:], won27[:], b.Wave, a_f5[:])
 	for lx := uint32(0); lx < 100; lx++ {
 		li := lx
-		_ = li
 		v_f0 := a_f0[li]
-		_ = v_f0
 		v_f1 := a_f1[li]
-		_ = v_f1
 		v_f2 := a_f2[li]
-		_ = v_f2
 		v_f3 := a_f3[li]
-		_ = v_f3
 		v_f4 := a_f4[li]
-		_ = v_f4
 		v_f5 := a_f5[li]
-		_ = v_f5
 		var v_g uint32 = (gx0 + lx)
-		_ = v_g
 		var v_tmp_40 uint32 = (v_g * uint32(6))
-		_ = v_tmp_40
 		var v_tmp_41 uint32 = ((v_g * uint32(6)) + uint32(1))
-		_ = v_tmp_41
 		var v_tmp_42 uint32 = ((v_g * uint32(6)) + uint32(2))
-		_ = v_tmp_42
 		var v_tmp_43 float32 = v_f0
-		_ = v_tmp_43
 		var v_tmp_44 float32 = v_f1
-		_ = v_tmp_44
 		var v_tmp_45 float32 = v_f2
-		_ = v_tmp_45
 		p_of[v_tmp_40] = v_tmp_43
 		p_of[v_tmp_41] = v_tmp_44
 		p_of[v_tmp_42] = v_tmp_45
 		var v_tmp_46 uint32 = ((v_g * uint32(6)) + uint32(3))
-		_ = v_tmp_46
 		var v_tmp_47 uint32 = ((v_g * uint32(6)) + uint32(4))
-		_ = v_tmp_47
 		var v_tmp_48 uint32 = ((v_g * uint32(6)) + uint32(5))
-		_ = v_tmp_48
 		var v_tmp_49 float32 = v_f3
-		_ = v_tmp_49
 		var v_tmp_50 float32 = v_f4
-		_ = v_tmp_50
 		var v_tmp_51 float32 = v_f5
-		_ = v_tmp_51
 		p_of[v_tmp_46] = v_tmp_49
 		p_of[v_tmp_47] = v_tmp_50
 		p_of[v_tmp_48] = v_tmp_51

@@ -35,7 +35,7 @@ var ArrayInLoopKernel = gpu.Register(&gpu.KernelSpec{
 		},
 		{
 			Kernel: "github.com/goxpu/xpu/codegen/golower/internal/fission.ArrayInLoop", Backend: "cpu", Target: "go",
-			Hash:        "sha256:fb0cd634cfa3537af9073d04a486d198a803d271eb2a7ffda608138d13f25ba1",
+			Hash:        "sha256:99d0ca76e8589225aae7641e6bb999c29d943aac9932956c32ca2919309ad898",
 			Codegen:     "xpu-gen/1",
 			Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
 			SharedBytes: 256, StorageBindings: 2, UniformBytes: 0,
@@ -112,39 +112,24 @@ func arrayInLoopCPU(b *gpu.CPUBlock) {
 	var a_c [256]uint32
 	var a_p [64]Pair
 	var v_m uint32
-	gx0, gy0, gz0 := b.Group.X*64, b.Group.Y*1, b.Group.Z*1
+	gx0 := b.Group.X * 64
 	var ly uint32
 	var lz uint32
 	stop := b.Stopping()
-	_, _ = b, stop
-	_ = p_out
-	_ = p_in
-	_ = v_m
-	_ = gx0
-	_ = gy0
-	_ = gz0
-	_ = ly
-	_ = lz
 	f_mix := func(lx, ly, lz uint32, v_p_1 Pair, v_a_1 [4]uint32) uint32 {
-		_, _, _ = lx, ly, lz
 		return ((((v_p_1.X * uint32(3)) + v_p_1.Y) + v_a_1[uint32(0)]) + (v_a_1[uint32(3)] * uint32(7)))
 	}
-	_ = f_mix
 	for lx := uint32(0); lx < 64; lx++ {
 		li := lx
-		_ = li
 		var v_a [4]uint32
 		for e := range v_a {
 			v_a[e] = a_a[e*64+int(li)]
 		}
 		v_p := a_p[li]
-		_ = v_p
 		var v_l uint32 = lx
-		_ = v_l
 		v_a = [4]uint32{}
 		{
 			var v_i uint32 = uint32(0)
-			_ = v_i
 			for v_i < uint32(4) {
 				{
 					v_a[v_i] = p_in[((uint32(4) * (gx0 + lx)) + v_i)]
@@ -153,7 +138,6 @@ func arrayInLoopCPU(b *gpu.CPUBlock) {
 			}
 		}
 		var v_lit Pair
-		_ = v_lit
 		v_lit.X = v_l
 		v_lit.Y = uint32(1)
 		v_p = v_lit
@@ -173,7 +157,6 @@ func arrayInLoopCPU(b *gpu.CPUBlock) {
 		}
 		for lx := uint32(0); lx < 64; lx++ {
 			li := lx
-			_ = li
 			var v_a [4]uint32
 			for e := range v_a {
 				v_a[e] = a_a[e*64+int(li)]
@@ -183,9 +166,7 @@ func arrayInLoopCPU(b *gpu.CPUBlock) {
 				v_c[e] = a_c[e*64+int(li)]
 			}
 			v_p := a_p[li]
-			_ = v_p
 			var v_l uint32 = lx
-			_ = v_l
 			v_c = v_a
 			s_s[v_l] = (v_c[v_m] + f_mix(lx, ly, lz, v_p, v_a))
 			for e := range v_c {
@@ -194,13 +175,11 @@ func arrayInLoopCPU(b *gpu.CPUBlock) {
 		}
 		for lx := uint32(0); lx < 64; lx++ {
 			li := lx
-			_ = li
 			var v_a [4]uint32
 			for e := range v_a {
 				v_a[e] = a_a[e*64+int(li)]
 			}
 			var v_l uint32 = lx
-			_ = v_l
 			v_a[((v_l + v_m) % uint32(4))] = (v_a[((v_l+v_m)%uint32(4))] + s_s[((v_l+uint32(1))%uint32(64))])
 			for e := range v_a {
 				a_a[e*64+int(li)] = v_a[e]
@@ -208,7 +187,6 @@ func arrayInLoopCPU(b *gpu.CPUBlock) {
 		}
 		for lx := uint32(0); lx < 64; lx++ {
 			li := lx
-			_ = li
 			var v_a [4]uint32
 			for e := range v_a {
 				v_a[e] = a_a[e*64+int(li)]
@@ -218,7 +196,6 @@ func arrayInLoopCPU(b *gpu.CPUBlock) {
 				v_c[e] = a_c[e*64+int(li)]
 			}
 			v_p := a_p[li]
-			_ = v_p
 			if v_a[uint32(0)] > v_a[uint32(1)] {
 				v_a = v_c
 			}
@@ -232,16 +209,13 @@ func arrayInLoopCPU(b *gpu.CPUBlock) {
 	}
 	for lx := uint32(0); lx < 64; lx++ {
 		li := lx
-		_ = li
 		var v_a [4]uint32
 		for e := range v_a {
 			v_a[e] = a_a[e*64+int(li)]
 		}
 		v_p := a_p[li]
-		_ = v_p
 		{
 			var v_i_1 uint32 = uint32(0)
-			_ = v_i_1
 			for v_i_1 < uint32(4) {
 				{
 					p_out[((uint32(4) * (gx0 + lx)) + v_i_1)] = (v_a[v_i_1] + v_p.Y)
@@ -282,7 +256,7 @@ var ConstantFaultsKernel = gpu.Register(&gpu.KernelSpec{
 		},
 		{
 			Kernel: "github.com/goxpu/xpu/codegen/golower/internal/fission.ConstantFaults", Backend: "cpu", Target: "go",
-			Hash:        "sha256:6c2bf76573e6a2fc847367a65f3c24077c8ffe48f04c49b4f3a6cf1212a5bbbd",
+			Hash:        "sha256:11c9a13b7c199f85d67f79a8c981d63e20836b548658eadc9ad4ef953c7760d5",
 			Codegen:     "xpu-gen/1",
 			Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
 			SharedBytes: 0, StorageBindings: 2, UniformBytes: 16,
@@ -374,24 +348,10 @@ func constantFaultsCPU(b *gpu.CPUBlock) {
 	p_out := gpu.CPUView[uint32](b.Buffers[0])
 	p_in := gpu.CPUView[uint32](b.Buffers[1])
 	p_bad := gpu.CPUUniform[uint32](b.Uniforms, 0)
-	gx0, gy0, gz0 := b.Group.X*64, b.Group.Y*1, b.Group.Z*1
-	var ly uint32
-	var lz uint32
-	stop := b.Stopping()
-	_, _ = b, stop
-	_ = p_out
-	_ = p_in
-	_ = p_bad
-	_ = gx0
-	_ = gy0
-	_ = gz0
-	_ = ly
-	_ = lz
+	gx0 := b.Group.X * 64
 	{
-		lx, li := uint32(0), uint32(0)
-		_, _ = lx, li
+		lx := uint32(0)
 		var v_i uint32 = (gx0 + lx)
-		_ = v_i
 		var w0 *[64]uint32
 		if o := v_i; o <= 4294967232 && uint64(o)+64 <= uint64(len(p_in)) {
 			w0 = (*[64]uint32)(p_in[o : uint64(o)+64])
@@ -402,12 +362,7 @@ func constantFaultsCPU(b *gpu.CPUBlock) {
 		}
 		if w0 != nil && w1 != nil {
 			for lx := uint32(0); lx < 64; lx++ {
-				li := lx
-				_ = li
-				var v_i uint32 = (gx0 + lx)
-				_ = v_i
 				var v_v uint32 = w0[lx]
-				_ = v_v
 				if p_bad != uint32(0) {
 					v_v = ((v_v / func() uint32 { return uint32(0) }()) + (v_v % func() uint32 { return uint32(0) }()))
 					v_v = (v_v + uint32((int32(v_v) << func() int32 { return int32(-1) }())))
@@ -417,12 +372,8 @@ func constantFaultsCPU(b *gpu.CPUBlock) {
 			}
 		} else {
 			for lx := uint32(0); lx < 64; lx++ {
-				li := lx
-				_ = li
 				var v_i uint32 = (gx0 + lx)
-				_ = v_i
 				var v_v uint32 = p_in[v_i]
-				_ = v_v
 				if p_bad != uint32(0) {
 					v_v = ((v_v / func() uint32 { return uint32(0) }()) + (v_v % func() uint32 { return uint32(0) }()))
 					v_v = (v_v + uint32((int32(v_v) << func() int32 { return int32(-1) }())))
@@ -464,7 +415,7 @@ var ConstantIndexOutOfRangeKernel = gpu.Register(&gpu.KernelSpec{
 		},
 		{
 			Kernel: "github.com/goxpu/xpu/codegen/golower/internal/fission.ConstantIndexOutOfRange", Backend: "cpu", Target: "go",
-			Hash:        "sha256:42d6b597269c6c4e44f37964576527ceabb1c9b8843e3916bd78e58f0c796829",
+			Hash:        "sha256:070f4937745ad898edc4ad332e399bcf45453ab0a92b3b847d8894344cd9933d",
 			Codegen:     "xpu-gen/1",
 			Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
 			SharedBytes: 512, StorageBindings: 2, UniformBytes: 16,
@@ -545,24 +496,12 @@ func constantIndexOutOfRangeCPU(b *gpu.CPUBlock) {
 	var s_s [64]uint32
 	var s_h [64]uint32
 	var a_a [64][4][2]uint32
-	gx0, gy0, gz0 := b.Group.X*64, b.Group.Y*1, b.Group.Z*1
-	var ly uint32
-	var lz uint32
-	stop := b.Stopping()
-	_, _ = b, stop
-	_ = p_out
-	_ = p_in
-	_ = p_bad
-	_ = gx0
-	_ = gy0
-	_ = gz0
-	_ = ly
-	_ = lz
+	gx0 := b.Group.X * 64
 	{
-		lx, li := uint32(0), uint32(0)
-		_, _ = lx, li
+		lx := uint32(0)
+		li := uint32(0)
+		_ = li
 		var v_i uint32 = (gx0 + lx)
-		_ = v_i
 		var w0 *[64]uint32
 		if o := v_i; o <= 4294967232 && uint64(o)+64 <= uint64(len(p_in)) {
 			w0 = (*[64]uint32)(p_in[o : uint64(o)+64])
@@ -570,22 +509,14 @@ func constantIndexOutOfRangeCPU(b *gpu.CPUBlock) {
 		if w0 != nil {
 			for lx := uint32(0); lx < 64; lx++ {
 				li := lx
-				_ = li
 				v_a := a_a[li]
-				_ = v_a
 				var v_l uint32 = lx
-				_ = v_l
-				var v_i uint32 = (gx0 + lx)
-				_ = v_i
 				var v_lit [4][2]uint32
-				_ = v_lit
 				var v_lit_1 [2]uint32
-				_ = v_lit_1
 				v_lit_1[uint32(0)] = w0[lx]
 				v_lit_1[uint32(1)] = uint32(1)
 				v_lit[uint32(0)] = v_lit_1
 				var v_lit_2 [2]uint32
-				_ = v_lit_2
 				v_lit_2[uint32(0)] = uint32(2)
 				v_lit_2[uint32(1)] = uint32(3)
 				v_lit[uint32(1)] = v_lit_2
@@ -597,22 +528,15 @@ func constantIndexOutOfRangeCPU(b *gpu.CPUBlock) {
 		} else {
 			for lx := uint32(0); lx < 64; lx++ {
 				li := lx
-				_ = li
 				v_a := a_a[li]
-				_ = v_a
 				var v_l uint32 = lx
-				_ = v_l
 				var v_i uint32 = (gx0 + lx)
-				_ = v_i
 				var v_lit [4][2]uint32
-				_ = v_lit
 				var v_lit_1 [2]uint32
-				_ = v_lit_1
 				v_lit_1[uint32(0)] = p_in[v_i]
 				v_lit_1[uint32(1)] = uint32(1)
 				v_lit[uint32(0)] = v_lit_1
 				var v_lit_2 [2]uint32
-				_ = v_lit_2
 				v_lit_2[uint32(0)] = uint32(2)
 				v_lit_2[uint32(1)] = uint32(3)
 				v_lit[uint32(1)] = v_lit_2
@@ -624,10 +548,10 @@ func constantIndexOutOfRangeCPU(b *gpu.CPUBlock) {
 		}
 	}
 	{
-		lx, li := uint32(0), uint32(0)
-		_, _ = lx, li
+		lx := uint32(0)
+		li := uint32(0)
+		_ = li
 		var v_i uint32 = (gx0 + lx)
-		_ = v_i
 		var w0 *[64]uint32
 		if o := v_i; o <= 4294967232 && uint64(o)+64 <= uint64(len(p_out)) {
 			w0 = (*[64]uint32)(p_out[o : uint64(o)+64])
@@ -635,13 +559,8 @@ func constantIndexOutOfRangeCPU(b *gpu.CPUBlock) {
 		if w0 != nil {
 			for lx := uint32(0); lx < 64; lx++ {
 				li := lx
-				_ = li
 				v_a := a_a[li]
-				_ = v_a
 				var v_l uint32 = lx
-				_ = v_l
-				var v_i uint32 = (gx0 + lx)
-				_ = v_i
 				if p_bad != uint32(0) {
 					s_s[func() uint32 { return uint32(64) }()] = ((s_s[func() uint32 { return uint32(4294967295) }()] + s_s[func() int32 { return int32(-1) }()]) + s_s[func() uint32 { return uint32(64) }()])
 					v_a[func() uint32 { return uint32(4) }()][uint32(1)] = (v_a[uint32(1)][func() int32 { return int32(-1) }()] + v_a[func() uint32 { return uint32(4294967295) }()][uint32(0)])
@@ -656,11 +575,8 @@ func constantIndexOutOfRangeCPU(b *gpu.CPUBlock) {
 		} else {
 			for lx := uint32(0); lx < 64; lx++ {
 				li := lx
-				_ = li
 				v_a := a_a[li]
-				_ = v_a
 				var v_l uint32 = lx
-				_ = v_l
 				var v_i uint32 = (gx0 + lx)
 				_ = v_i
 				if p_bad != uint32(0) {
@@ -677,10 +593,10 @@ func constantIndexOutOfRangeCPU(b *gpu.CPUBlock) {
 		}
 	}
 	{
-		lx, li := uint32(0), uint32(0)
-		_, _ = lx, li
+		lx := uint32(0)
+		li := uint32(0)
+		_ = li
 		var v_i uint32 = (gx0 + lx)
-		_ = v_i
 		var w0 *[64]uint32
 		if o := v_i; o <= 4294967232 && uint64(o)+64 <= uint64(len(p_out)) {
 			w0 = (*[64]uint32)(p_out[o : uint64(o)+64])
@@ -688,25 +604,16 @@ func constantIndexOutOfRangeCPU(b *gpu.CPUBlock) {
 		if w0 != nil {
 			for lx := uint32(0); lx < 64; lx++ {
 				li := lx
-				_ = li
 				v_a := a_a[li]
-				_ = v_a
 				var v_l uint32 = lx
-				_ = v_l
-				var v_i uint32 = (gx0 + lx)
-				_ = v_i
 				w0[lx] = ((xpu.AtomicLoad(&s_h[v_l]) ^ v_a[uint32(0)][uint32(0)]) ^ v_a[uint32(1)][uint32(1)])
 			}
 		} else {
 			for lx := uint32(0); lx < 64; lx++ {
 				li := lx
-				_ = li
 				v_a := a_a[li]
-				_ = v_a
 				var v_l uint32 = lx
-				_ = v_l
 				var v_i uint32 = (gx0 + lx)
-				_ = v_i
 				p_out[v_i] = ((xpu.AtomicLoad(&s_h[v_l]) ^ v_a[uint32(0)][uint32(0)]) ^ v_a[uint32(1)][uint32(1)])
 			}
 		}
@@ -743,7 +650,7 @@ var DeclaredInIfKernel = gpu.Register(&gpu.KernelSpec{
 		},
 		{
 			Kernel: "github.com/goxpu/xpu/codegen/golower/internal/fission.DeclaredInIf", Backend: "cpu", Target: "go",
-			Hash:        "sha256:c7eabae700f290bacd68962bab520d5582ed6303cd5b1521e9619ecc82163cbc",
+			Hash:        "sha256:41f1bca658306ddbf13f147ab54f8bbb9381c3e02e3dac9591db5078c91f7ad2",
 			Codegen:     "xpu-gen/1",
 			Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
 			SharedBytes: 256, StorageBindings: 2, UniformBytes: 16,
@@ -831,23 +738,12 @@ func declaredInIfCPU(b *gpu.CPUBlock) {
 	var a_q [64]Pair
 	var a_r [64]Pair
 	var v_m uint32
-	gx0, gy0, gz0 := b.Group.X*64, b.Group.Y*1, b.Group.Z*1
-	var ly uint32
-	var lz uint32
+	gx0 := b.Group.X * 64
 	stop := b.Stopping()
-	_, _ = b, stop
-	_ = p_out
-	_ = p_in
-	_ = p_n
-	_ = v_m
-	_ = gx0
-	_ = gy0
-	_ = gz0
-	_ = ly
-	_ = lz
 	{
-		lx, li := uint32(0), uint32(0)
-		_, _ = lx, li
+		lx := uint32(0)
+		li := uint32(0)
+		_ = li
 		var w0 *[64]uint32
 		if o := (gx0 + lx); o <= 4294967232 && uint64(o)+64 <= uint64(len(p_in)) {
 			w0 = (*[64]uint32)(p_in[o : uint64(o)+64])
@@ -855,13 +751,10 @@ func declaredInIfCPU(b *gpu.CPUBlock) {
 		if w0 != nil {
 			for lx := uint32(0); lx < 64; lx++ {
 				li := lx
-				_ = li
 				v_r := a_r[li]
-				_ = v_r
 				var v_l uint32 = lx
 				_ = v_l
 				var v_lit Pair
-				_ = v_lit
 				v_lit.X = w0[lx]
 				v_lit.Y = uint32(7)
 				v_r = v_lit
@@ -870,13 +763,10 @@ func declaredInIfCPU(b *gpu.CPUBlock) {
 		} else {
 			for lx := uint32(0); lx < 64; lx++ {
 				li := lx
-				_ = li
 				v_r := a_r[li]
-				_ = v_r
 				var v_l uint32 = lx
 				_ = v_l
 				var v_lit Pair
-				_ = v_lit
 				v_lit.X = p_in[(gx0 + lx)]
 				v_lit.Y = uint32(7)
 				v_r = v_lit
@@ -886,18 +776,14 @@ func declaredInIfCPU(b *gpu.CPUBlock) {
 	}
 	for lx := uint32(0); lx < 64; lx++ {
 		li := lx
-		_ = li
 		v_h := a_h[li]
-		_ = v_h
 		v_h = (p_n / uint32(2))
 		a_h[li] = v_h
 	}
 	c2, first2 := false, true
 	for lx := uint32(0); lx < 64; lx++ {
 		li := lx
-		_ = li
 		v_h := a_h[li]
-		_ = v_h
 		if v := (v_h > uint32(0)); first2 {
 			c2, first2 = v, false
 		} else if v != c2 {
@@ -906,8 +792,9 @@ func declaredInIfCPU(b *gpu.CPUBlock) {
 	}
 	if c2 {
 		{
-			lx, li := uint32(0), uint32(0)
-			_, _ = lx, li
+			lx := uint32(0)
+			li := uint32(0)
+			_ = li
 			var w0 *[64]uint32
 			if o := (gx0 + lx); o <= 4294967232 && uint64(o)+64 <= uint64(len(p_in)) {
 				w0 = (*[64]uint32)(p_in[o : uint64(o)+64])
@@ -915,19 +802,14 @@ func declaredInIfCPU(b *gpu.CPUBlock) {
 			if w0 != nil {
 				for lx := uint32(0); lx < 64; lx++ {
 					li := lx
-					_ = li
 					var v_a [2]uint32
 					for e := range v_a {
 						v_a[e] = a_a[e*64+int(li)]
 					}
 					v_b := a_b[li]
-					_ = v_b
 					v_h := a_h[li]
-					_ = v_h
 					v_r := a_r[li]
-					_ = v_r
 					var v_lit_1 Pair
-					_ = v_lit_1
 					v_lit_1.X = v_r.X
 					v_lit_1.Y = v_h
 					v_b = v_lit_1
@@ -941,19 +823,14 @@ func declaredInIfCPU(b *gpu.CPUBlock) {
 			} else {
 				for lx := uint32(0); lx < 64; lx++ {
 					li := lx
-					_ = li
 					var v_a [2]uint32
 					for e := range v_a {
 						v_a[e] = a_a[e*64+int(li)]
 					}
 					v_b := a_b[li]
-					_ = v_b
 					v_h := a_h[li]
-					_ = v_h
 					v_r := a_r[li]
-					_ = v_r
 					var v_lit_1 Pair
-					_ = v_lit_1
 					v_lit_1.X = v_r.X
 					v_lit_1.Y = v_h
 					v_b = v_lit_1
@@ -974,9 +851,7 @@ func declaredInIfCPU(b *gpu.CPUBlock) {
 			c5, first5 := false, true
 			for lx := uint32(0); lx < 64; lx++ {
 				li := lx
-				_ = li
 				v_h := a_h[li]
-				_ = v_h
 				if v := (v_m < v_h); first5 {
 					c5, first5 = v, false
 				} else if v != c5 {
@@ -988,32 +863,25 @@ func declaredInIfCPU(b *gpu.CPUBlock) {
 			}
 			for lx := uint32(0); lx < 64; lx++ {
 				li := lx
-				_ = li
 				var v_a [2]uint32
 				for e := range v_a {
 					v_a[e] = a_a[e*64+int(li)]
 				}
 				v_b := a_b[li]
-				_ = v_b
 				v_q := a_q[li]
-				_ = v_q
 				var v_l uint32 = lx
-				_ = v_l
 				v_q = v_b
 				s_s[v_l] = (v_q.X + v_a[(v_m%uint32(2))])
 				a_q[li] = v_q
 			}
 			for lx := uint32(0); lx < 64; lx++ {
 				li := lx
-				_ = li
 				var v_a [2]uint32
 				for e := range v_a {
 					v_a[e] = a_a[e*64+int(li)]
 				}
 				v_q := a_q[li]
-				_ = v_q
 				var v_l uint32 = lx
-				_ = v_l
 				v_a[((v_m + uint32(1)) % uint32(2))] = (s_s[((v_l+uint32(1))%uint32(64))] + v_q.Y)
 				for e := range v_a {
 					a_a[e*64+int(li)] = v_a[e]
@@ -1021,13 +889,11 @@ func declaredInIfCPU(b *gpu.CPUBlock) {
 			}
 			for lx := uint32(0); lx < 64; lx++ {
 				li := lx
-				_ = li
 				var v_a [2]uint32
 				for e := range v_a {
 					v_a[e] = a_a[e*64+int(li)]
 				}
 				v_b := a_b[li]
-				_ = v_b
 				v_b.X = (v_a[uint32(0)] ^ v_a[uint32(1)])
 				a_b[li] = v_b
 			}
@@ -1035,38 +901,30 @@ func declaredInIfCPU(b *gpu.CPUBlock) {
 		}
 		for lx := uint32(0); lx < 64; lx++ {
 			li := lx
-			_ = li
 			v_b := a_b[li]
-			_ = v_b
 			v_r := a_r[li]
-			_ = v_r
 			v_r = v_b
 			a_r[li] = v_r
 		}
 	} else {
 		for lx := uint32(0); lx < 64; lx++ {
 			li := lx
-			_ = li
 			v_r := a_r[li]
-			_ = v_r
 			var v_l uint32 = lx
-			_ = v_l
 			s_s[v_l] = v_r.X
 		}
 		for lx := uint32(0); lx < 64; lx++ {
 			li := lx
-			_ = li
 			v_r := a_r[li]
-			_ = v_r
 			var v_l uint32 = lx
-			_ = v_l
 			v_r.Y = s_s[((v_l + uint32(2)) % uint32(64))]
 			a_r[li] = v_r
 		}
 	}
 	{
-		lx, li := uint32(0), uint32(0)
-		_, _ = lx, li
+		lx := uint32(0)
+		li := uint32(0)
+		_ = li
 		var w0 *[64]uint32
 		if o := (gx0 + lx); o <= 4294967232 && uint64(o)+64 <= uint64(len(p_out)) {
 			w0 = (*[64]uint32)(p_out[o : uint64(o)+64])
@@ -1074,17 +932,13 @@ func declaredInIfCPU(b *gpu.CPUBlock) {
 		if w0 != nil {
 			for lx := uint32(0); lx < 64; lx++ {
 				li := lx
-				_ = li
 				v_r := a_r[li]
-				_ = v_r
 				w0[lx] = (v_r.X + v_r.Y)
 			}
 		} else {
 			for lx := uint32(0); lx < 64; lx++ {
 				li := lx
-				_ = li
 				v_r := a_r[li]
-				_ = v_r
 				p_out[(gx0 + lx)] = (v_r.X + v_r.Y)
 			}
 		}
@@ -1123,7 +977,7 @@ var MatMulKernel = gpu.Register(&gpu.KernelSpec{
 		},
 		{
 			Kernel: "github.com/goxpu/xpu/codegen/golower/internal/fission.MatMul", Backend: "cpu", Target: "go",
-			Hash:        "sha256:5f0ba36795532ac87c3cc820521a43b7045a8cf8138270396bb47a3548881ebc",
+			Hash:        "sha256:de639e0f21f659d607b9b228dfca7170314a9e391b9006d4967dd72b081e0908",
 			Codegen:     "xpu-gen/1",
 			Block:       xpu.Dim3{X: 16, Y: 16, Z: 1},
 			SharedBytes: 2048, StorageBindings: 3, UniformBytes: 16,
@@ -1259,86 +1113,51 @@ func matMulCPU(b *gpu.CPUBlock) {
 	var a_csub [256]Matrix
 	var a_value [256]float32
 	var v_m uint32
-	gx0, gy0, gz0 := b.Group.X*16, b.Group.Y*16, b.Group.Z*1
 	var lz uint32
 	stop := b.Stopping()
-	_, _ = b, stop
-	_ = p_c
-	_ = p_a
-	_ = p_b
-	_ = p_n
-	_ = v_m
-	_ = gx0
-	_ = gy0
-	_ = gz0
-	_ = lz
 	f_subMatrix := func(lx, ly, lz uint32, v_m Matrix, v_row_1 uint32, v_col_1 uint32) Matrix {
-		_, _, _ = lx, ly, lz
 		var v_lit Matrix
-		_ = v_lit
 		v_lit.Width = uint32(16)
 		v_lit.Height = uint32(16)
 		v_lit.Stride = v_m.Stride
 		v_lit.Offset = ((v_m.Offset + ((v_m.Stride * uint32(16)) * v_row_1)) + (uint32(16) * v_col_1))
 		return v_lit
 	}
-	_ = f_subMatrix
 	f_element := func(lx, ly, lz uint32, v_m Matrix, v_row_1 uint32, v_col_1 uint32) float32 {
-		_, _, _ = lx, ly, lz
 		return p_a[((v_m.Offset + (v_row_1 * v_m.Stride)) + v_col_1)]
 	}
-	_ = f_element
 	f_element_1 := func(lx, ly, lz uint32, v_m Matrix, v_row_1 uint32, v_col_1 uint32) float32 {
-		_, _, _ = lx, ly, lz
 		return p_b[((v_m.Offset + (v_row_1 * v_m.Stride)) + v_col_1)]
 	}
-	_ = f_element_1
 	f_setElement := func(lx, ly, lz uint32, v_m Matrix, v_row_1 uint32, v_col_1 uint32, v_v float32) {
-		_, _, _ = lx, ly, lz
 		p_c[((v_m.Offset + (v_row_1 * v_m.Stride)) + v_col_1)] = v_v
 	}
-	_ = f_setElement
 	for ly := uint32(0); ly < 16; ly++ {
 		for lx := uint32(0); lx < 16; lx++ {
 			li := lx + 16*ly + 256*lz
-			_ = li
 			v_am := a_am[li]
-			_ = v_am
 			v_bm := a_bm[li]
-			_ = v_bm
 			v_csub := a_csub[li]
-			_ = v_csub
 			v_value := a_value[li]
-			_ = v_value
 			var v_lit Matrix
-			_ = v_lit
 			v_lit.Width = p_n
 			v_lit.Height = p_n
 			v_lit.Stride = p_n
 			v_am = v_lit
 			var v_lit_1 Matrix
-			_ = v_lit_1
 			v_lit_1.Width = p_n
 			v_lit_1.Height = p_n
 			v_lit_1.Stride = p_n
 			v_bm = v_lit_1
 			var v_lit_2 Matrix
-			_ = v_lit_2
 			v_lit_2.Width = p_n
 			v_lit_2.Height = p_n
 			v_lit_2.Stride = p_n
 			var v_cm Matrix = v_lit_2
-			_ = v_cm
 			var v_blockRow uint32 = b.Group.Y
-			_ = v_blockRow
 			var v_blockCol uint32 = b.Group.X
-			_ = v_blockCol
 			v_csub = f_subMatrix(lx, ly, lz, v_cm, v_blockRow, v_blockCol)
 			v_value = 0
-			var v_row uint32 = ly
-			_ = v_row
-			var v_col uint32 = lx
-			_ = v_col
 			a_am[li] = v_am
 			a_bm[li] = v_bm
 			a_csub[li] = v_csub
@@ -1354,9 +1173,7 @@ func matMulCPU(b *gpu.CPUBlock) {
 		for ly := uint32(0); ly < 16; ly++ {
 			for lx := uint32(0); lx < 16; lx++ {
 				li := lx + 16*ly + 256*lz
-				_ = li
 				v_am := a_am[li]
-				_ = v_am
 				if v := (v_m < (v_am.Width / uint32(16))); first2 {
 					c2, first2 = v, false
 				} else if v != c2 {
@@ -1370,34 +1187,25 @@ func matMulCPU(b *gpu.CPUBlock) {
 		for ly := uint32(0); ly < 16; ly++ {
 			for lx := uint32(0); lx < 16; lx++ {
 				li := lx + 16*ly + 256*lz
-				_ = li
 				v_am := a_am[li]
-				_ = v_am
 				v_bm := a_bm[li]
-				_ = v_bm
 				var v_blockRow uint32 = b.Group.Y
-				_ = v_blockRow
 				var v_blockCol uint32 = b.Group.X
-				_ = v_blockCol
 				var v_row uint32 = ly
-				_ = v_row
 				var v_col uint32 = lx
-				_ = v_col
 				var v_asub Matrix = f_subMatrix(lx, ly, lz, v_am, v_blockRow, v_m)
-				_ = v_asub
 				var v_bsub Matrix = f_subMatrix(lx, ly, lz, v_bm, v_m, v_blockCol)
-				_ = v_bsub
 				s_as[((v_row * uint32(16)) + v_col)] = f_element(lx, ly, lz, v_asub, v_row, v_col)
 				s_bs[((v_row * uint32(16)) + v_col)] = f_element_1(lx, ly, lz, v_bsub, v_row, v_col)
 			}
 		}
 		{
-			lx, ly, li := uint32(0), uint32(0), uint32(0)
-			_, _, _ = lx, ly, li
+			lx := uint32(0)
+			ly := uint32(0)
+			li := uint32(0)
+			_ = li
 			var v_row uint32 = ly
-			_ = v_row
 			var v_col uint32 = lx
-			_ = v_col
 			v_e := uint32(0)
 			st := gpu.CPUDotStrip{Acc: a_value[:], AccOff: 0, Lanes: 16, Rows: 16, AccRow: 16,
 				I: 1, J: 1, AccI: 0, AccJ: 0,
@@ -1410,16 +1218,11 @@ func matMulCPU(b *gpu.CPUBlock) {
 				for ly := uint32(0); ly < 16; ly++ {
 					for lx := uint32(0); lx < 16; lx++ {
 						li := lx + 16*ly + 256*lz
-						_ = li
 						v_value := a_value[li]
-						_ = v_value
 						var v_row uint32 = ly
-						_ = v_row
 						var v_col uint32 = lx
-						_ = v_col
 						{
 							var v_e uint32 = uint32(0)
-							_ = v_e
 							for v_e < uint32(16) {
 								{
 									v_value = (v_value + (s_as[((v_row*uint32(16))+v_e)] * s_bs[((v_e*uint32(16))+v_col)]))
@@ -1437,15 +1240,10 @@ func matMulCPU(b *gpu.CPUBlock) {
 	for ly := uint32(0); ly < 16; ly++ {
 		for lx := uint32(0); lx < 16; lx++ {
 			li := lx + 16*ly + 256*lz
-			_ = li
 			v_csub := a_csub[li]
-			_ = v_csub
 			v_value := a_value[li]
-			_ = v_value
 			var v_row uint32 = ly
-			_ = v_row
 			var v_col uint32 = lx
-			_ = v_col
 			f_setElement(lx, ly, lz, v_csub, v_row, v_col, v_value)
 		}
 	}
@@ -1480,7 +1278,7 @@ var NestedArrayInLoopKernel = gpu.Register(&gpu.KernelSpec{
 		},
 		{
 			Kernel: "github.com/goxpu/xpu/codegen/golower/internal/fission.NestedArrayInLoop", Backend: "cpu", Target: "go",
-			Hash:        "sha256:3c4733be22f13aeff600dffecccfa1bb41753803777198aa231061f282edc919",
+			Hash:        "sha256:f46776ef9de2203c7d7dece8c26ab0d6b26db8dc0fad387fbcd8af005164ca14",
 			Codegen:     "xpu-gen/1",
 			Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
 			SharedBytes: 256, StorageBindings: 2, UniformBytes: 0,
@@ -1554,22 +1352,12 @@ func nestedArrayInLoopCPU(b *gpu.CPUBlock) {
 	var a_p [64]Pair
 	var a_r [128]uint32
 	var v_k uint32
-	gx0, gy0, gz0 := b.Group.X*64, b.Group.Y*1, b.Group.Z*1
-	var ly uint32
-	var lz uint32
+	gx0 := b.Group.X * 64
 	stop := b.Stopping()
-	_, _ = b, stop
-	_ = p_out
-	_ = p_ps
-	_ = v_k
-	_ = gx0
-	_ = gy0
-	_ = gz0
-	_ = ly
-	_ = lz
 	{
-		lx, li := uint32(0), uint32(0)
-		_, _ = lx, li
+		lx := uint32(0)
+		li := uint32(0)
+		_ = li
 		var w0 *[64]Pair
 		if o := (gx0 + lx); o <= 4294967232 && uint64(o)+64 <= uint64(len(p_ps)) {
 			w0 = (*[64]Pair)(p_ps[o : uint64(o)+64])
@@ -1577,13 +1365,8 @@ func nestedArrayInLoopCPU(b *gpu.CPUBlock) {
 		if w0 != nil {
 			for lx := uint32(0); lx < 64; lx++ {
 				li := lx
-				_ = li
 				v_m := a_m[li]
-				_ = v_m
 				v_p := a_p[li]
-				_ = v_p
-				var v_l uint32 = lx
-				_ = v_l
 				v_p = w0[lx]
 				v_m = [2][2]uint32{}
 				v_m[uint32(0)][uint32(1)] = v_p.X
@@ -1594,13 +1377,8 @@ func nestedArrayInLoopCPU(b *gpu.CPUBlock) {
 		} else {
 			for lx := uint32(0); lx < 64; lx++ {
 				li := lx
-				_ = li
 				v_m := a_m[li]
-				_ = v_m
 				v_p := a_p[li]
-				_ = v_p
-				var v_l uint32 = lx
-				_ = v_l
 				v_p = p_ps[(gx0 + lx)]
 				v_m = [2][2]uint32{}
 				v_m[uint32(0)][uint32(1)] = v_p.X
@@ -1621,15 +1399,12 @@ func nestedArrayInLoopCPU(b *gpu.CPUBlock) {
 		}
 		for lx := uint32(0); lx < 64; lx++ {
 			li := lx
-			_ = li
 			v_m := a_m[li]
-			_ = v_m
 			var v_r [2]uint32
 			for e := range v_r {
 				v_r[e] = a_r[e*64+int(li)]
 			}
 			var v_l uint32 = lx
-			_ = v_l
 			v_r = v_m[(v_k % uint32(2))]
 			s_s[v_l] = (v_r[uint32(0)] + (v_r[uint32(1)] * uint32(3)))
 			for e := range v_r {
@@ -1638,17 +1413,13 @@ func nestedArrayInLoopCPU(b *gpu.CPUBlock) {
 		}
 		for lx := uint32(0); lx < 64; lx++ {
 			li := lx
-			_ = li
 			v_m := a_m[li]
-			_ = v_m
 			v_p := a_p[li]
-			_ = v_p
 			var v_r [2]uint32
 			for e := range v_r {
 				v_r[e] = a_r[e*64+int(li)]
 			}
 			var v_l uint32 = lx
-			_ = v_l
 			v_m[((v_k + uint32(1)) % uint32(2))][(v_k % uint32(2))] = (v_m[((v_k + uint32(1)) % uint32(2))][(v_k%uint32(2))] + s_s[((v_l+uint32(7))%uint32(64))])
 			if v_m[uint32(0)][uint32(0)] > v_m[uint32(1)][uint32(1)] {
 				v_m[uint32(1)] = v_r
@@ -1660,8 +1431,9 @@ func nestedArrayInLoopCPU(b *gpu.CPUBlock) {
 		v_k = (v_k + uint32(1))
 	}
 	{
-		lx, li := uint32(0), uint32(0)
-		_, _ = lx, li
+		lx := uint32(0)
+		li := uint32(0)
+		_ = li
 		var w0 *[64]uint32
 		if o := (gx0 + lx); o <= 4294967232 && uint64(o)+64 <= uint64(len(p_out)) {
 			w0 = (*[64]uint32)(p_out[o : uint64(o)+64])
@@ -1669,21 +1441,15 @@ func nestedArrayInLoopCPU(b *gpu.CPUBlock) {
 		if w0 != nil {
 			for lx := uint32(0); lx < 64; lx++ {
 				li := lx
-				_ = li
 				v_m := a_m[li]
-				_ = v_m
 				v_p := a_p[li]
-				_ = v_p
 				w0[lx] = ((((v_m[uint32(0)][uint32(0)] ^ v_m[uint32(0)][uint32(1)]) ^ (v_m[uint32(1)][uint32(0)] * uint32(5))) ^ (v_m[uint32(1)][uint32(1)] * uint32(7))) ^ v_p.X)
 			}
 		} else {
 			for lx := uint32(0); lx < 64; lx++ {
 				li := lx
-				_ = li
 				v_m := a_m[li]
-				_ = v_m
 				v_p := a_p[li]
-				_ = v_p
 				p_out[(gx0 + lx)] = ((((v_m[uint32(0)][uint32(0)] ^ v_m[uint32(0)][uint32(1)]) ^ (v_m[uint32(1)][uint32(0)] * uint32(5))) ^ (v_m[uint32(1)][uint32(1)] * uint32(7))) ^ v_p.X)
 			}
 		}
@@ -1720,7 +1486,7 @@ var NestedLoopsKernel = gpu.Register(&gpu.KernelSpec{
 		},
 		{
 			Kernel: "github.com/goxpu/xpu/codegen/golower/internal/fission.NestedLoops", Backend: "cpu", Target: "go",
-			Hash:        "sha256:0f8e58351c6456585463cab60aa51a47818f4b51e1faabe64f202b73f3e96554",
+			Hash:        "sha256:844d824f64a8856862cd34675dc31f85f617b7028c6ec6c55dbd5e768ea16a63",
 			Codegen:     "xpu-gen/1",
 			Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
 			SharedBytes: 256, StorageBindings: 2, UniformBytes: 16,
@@ -1797,24 +1563,12 @@ func nestedLoopsCPU(b *gpu.CPUBlock) {
 	var a_d [128]uint32
 	var v_i uint32
 	var v_j uint32
-	gx0, gy0, gz0 := b.Group.X*64, b.Group.Y*1, b.Group.Z*1
-	var ly uint32
-	var lz uint32
+	gx0 := b.Group.X * 64
 	stop := b.Stopping()
-	_, _ = b, stop
-	_ = p_out
-	_ = p_in
-	_ = p_n
-	_ = v_i
-	_ = v_j
-	_ = gx0
-	_ = gy0
-	_ = gz0
-	_ = ly
-	_ = lz
 	{
-		lx, li := uint32(0), uint32(0)
-		_, _ = lx, li
+		lx := uint32(0)
+		li := uint32(0)
+		_ = li
 		var w0 *[64]uint32
 		if o := (gx0 + lx); o <= 4294967232 && uint64(o)+64 <= uint64(len(p_in)) {
 			w0 = (*[64]uint32)(p_in[o : uint64(o)+64])
@@ -1822,17 +1576,13 @@ func nestedLoopsCPU(b *gpu.CPUBlock) {
 		if w0 != nil {
 			for lx := uint32(0); lx < 64; lx++ {
 				li := lx
-				_ = li
 				var v_a [2]uint32
 				for e := range v_a {
 					v_a[e] = a_a[e*64+int(li)]
 				}
 				v_b := a_b[li]
-				_ = v_b
 				var v_l uint32 = lx
-				_ = v_l
 				var v_lit Pair
-				_ = v_lit
 				v_lit.X = w0[lx]
 				v_lit.Y = v_l
 				v_b = v_lit
@@ -1846,17 +1596,13 @@ func nestedLoopsCPU(b *gpu.CPUBlock) {
 		} else {
 			for lx := uint32(0); lx < 64; lx++ {
 				li := lx
-				_ = li
 				var v_a [2]uint32
 				for e := range v_a {
 					v_a[e] = a_a[e*64+int(li)]
 				}
 				v_b := a_b[li]
-				_ = v_b
 				var v_l uint32 = lx
-				_ = v_l
 				var v_lit Pair
-				_ = v_lit
 				v_lit.X = p_in[(gx0 + lx)]
 				v_lit.Y = v_l
 				v_b = v_lit
@@ -1880,15 +1626,12 @@ func nestedLoopsCPU(b *gpu.CPUBlock) {
 		}
 		for lx := uint32(0); lx < 64; lx++ {
 			li := lx
-			_ = li
 			var v_a [2]uint32
 			for e := range v_a {
 				v_a[e] = a_a[e*64+int(li)]
 			}
 			v_b := a_b[li]
-			_ = v_b
 			v_c := a_c[li]
-			_ = v_c
 			var v_d [2]uint32
 			for e := range v_d {
 				v_d[e] = a_d[e*64+int(li)]
@@ -1911,24 +1654,18 @@ func nestedLoopsCPU(b *gpu.CPUBlock) {
 			}
 			for lx := uint32(0); lx < 64; lx++ {
 				li := lx
-				_ = li
 				v_c := a_c[li]
-				_ = v_c
 				var v_d [2]uint32
 				for e := range v_d {
 					v_d[e] = a_d[e*64+int(li)]
 				}
 				var v_l uint32 = lx
-				_ = v_l
 				s_s[v_l] = (v_c.X + v_d[v_j])
 			}
 			for lx := uint32(0); lx < 64; lx++ {
 				li := lx
-				_ = li
 				v_c := a_c[li]
-				_ = v_c
 				var v_l uint32 = lx
-				_ = v_l
 				v_c.Y = (v_c.Y + s_s[(((v_l+v_j)+uint32(1))%uint32(64))])
 				a_c[li] = v_c
 			}
@@ -1936,15 +1673,12 @@ func nestedLoopsCPU(b *gpu.CPUBlock) {
 		}
 		for lx := uint32(0); lx < 64; lx++ {
 			li := lx
-			_ = li
 			var v_a [2]uint32
 			for e := range v_a {
 				v_a[e] = a_a[e*64+int(li)]
 			}
 			v_b := a_b[li]
-			_ = v_b
 			v_c := a_c[li]
-			_ = v_c
 			var v_d [2]uint32
 			for e := range v_d {
 				v_d[e] = a_d[e*64+int(li)]
@@ -1959,8 +1693,9 @@ func nestedLoopsCPU(b *gpu.CPUBlock) {
 		v_i = (v_i + uint32(1))
 	}
 	{
-		lx, li := uint32(0), uint32(0)
-		_, _ = lx, li
+		lx := uint32(0)
+		li := uint32(0)
+		_ = li
 		var w0 *[64]uint32
 		if o := (gx0 + lx); o <= 4294967232 && uint64(o)+64 <= uint64(len(p_out)) {
 			w0 = (*[64]uint32)(p_out[o : uint64(o)+64])
@@ -1968,25 +1703,21 @@ func nestedLoopsCPU(b *gpu.CPUBlock) {
 		if w0 != nil {
 			for lx := uint32(0); lx < 64; lx++ {
 				li := lx
-				_ = li
 				var v_a [2]uint32
 				for e := range v_a {
 					v_a[e] = a_a[e*64+int(li)]
 				}
 				v_b := a_b[li]
-				_ = v_b
 				w0[lx] = (((v_b.X + v_b.Y) + v_a[uint32(0)]) + v_a[uint32(1)])
 			}
 		} else {
 			for lx := uint32(0); lx < 64; lx++ {
 				li := lx
-				_ = li
 				var v_a [2]uint32
 				for e := range v_a {
 					v_a[e] = a_a[e*64+int(li)]
 				}
 				v_b := a_b[li]
-				_ = v_b
 				p_out[(gx0 + lx)] = (((v_b.X + v_b.Y) + v_a[uint32(0)]) + v_a[uint32(1)])
 			}
 		}
@@ -2021,7 +1752,7 @@ var ScalarCopiedInLoopKernel = gpu.Register(&gpu.KernelSpec{
 		},
 		{
 			Kernel: "github.com/goxpu/xpu/codegen/golower/internal/fission.ScalarCopiedInLoop", Backend: "cpu", Target: "go",
-			Hash:        "sha256:5119eca8e2accf056b4eb02f214b01339e87a4a6f14c8cdc062898a16b4f8249",
+			Hash:        "sha256:8298ab984de22d446fdc539218b61e1cbb05b9153a1408208dc0dc8790bd474a",
 			Codegen:     "xpu-gen/1",
 			Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
 			SharedBytes: 256, StorageBindings: 2, UniformBytes: 0,
@@ -2074,22 +1805,12 @@ func scalarCopiedInLoopCPU(b *gpu.CPUBlock) {
 	var a_x [64]uint32
 	var a_y [64]uint32
 	var v_m uint32
-	gx0, gy0, gz0 := b.Group.X*64, b.Group.Y*1, b.Group.Z*1
-	var ly uint32
-	var lz uint32
+	gx0 := b.Group.X * 64
 	stop := b.Stopping()
-	_, _ = b, stop
-	_ = p_out
-	_ = p_in
-	_ = v_m
-	_ = gx0
-	_ = gy0
-	_ = gz0
-	_ = ly
-	_ = lz
 	{
-		lx, li := uint32(0), uint32(0)
-		_, _ = lx, li
+		lx := uint32(0)
+		li := uint32(0)
+		_ = li
 		var w0 *[64]uint32
 		if o := (gx0 + lx); o <= 4294967232 && uint64(o)+64 <= uint64(len(p_in)) {
 			w0 = (*[64]uint32)(p_in[o : uint64(o)+64])
@@ -2097,13 +1818,8 @@ func scalarCopiedInLoopCPU(b *gpu.CPUBlock) {
 		if w0 != nil {
 			for lx := uint32(0); lx < 64; lx++ {
 				li := lx
-				_ = li
 				v_v := a_v[li]
-				_ = v_v
 				v_w := a_w[li]
-				_ = v_w
-				var v_l uint32 = lx
-				_ = v_l
 				v_v = w0[lx]
 				v_w = (v_v * uint32(3))
 				a_v[li] = v_v
@@ -2112,13 +1828,8 @@ func scalarCopiedInLoopCPU(b *gpu.CPUBlock) {
 		} else {
 			for lx := uint32(0); lx < 64; lx++ {
 				li := lx
-				_ = li
 				v_v := a_v[li]
-				_ = v_v
 				v_w := a_w[li]
-				_ = v_w
-				var v_l uint32 = lx
-				_ = v_l
 				v_v = p_in[(gx0 + lx)]
 				v_w = (v_v * uint32(3))
 				a_v[li] = v_v
@@ -2137,46 +1848,35 @@ func scalarCopiedInLoopCPU(b *gpu.CPUBlock) {
 		}
 		for lx := uint32(0); lx < 64; lx++ {
 			li := lx
-			_ = li
 			v_v := a_v[li]
-			_ = v_v
 			v_w := a_w[li]
-			_ = v_w
 			v_x := a_x[li]
-			_ = v_x
 			var v_l uint32 = lx
-			_ = v_l
 			v_x = v_v
 			s_s[v_l] = (v_x + v_w)
 			a_x[li] = v_x
 		}
 		for lx := uint32(0); lx < 64; lx++ {
 			li := lx
-			_ = li
 			v_y := a_y[li]
-			_ = v_y
 			var v_l uint32 = lx
-			_ = v_l
 			v_y = s_s[((v_l + uint32(5)) % uint32(64))]
 			a_y[li] = v_y
 		}
 		for lx := uint32(0); lx < 64; lx++ {
 			li := lx
-			_ = li
 			v_w := a_w[li]
-			_ = v_w
 			v_x := a_x[li]
-			_ = v_x
 			v_y := a_y[li]
-			_ = v_y
 			v_w = (v_y ^ v_x)
 			a_w[li] = v_w
 		}
 		v_m = (v_m + uint32(1))
 	}
 	{
-		lx, li := uint32(0), uint32(0)
-		_, _ = lx, li
+		lx := uint32(0)
+		li := uint32(0)
+		_ = li
 		var w0 *[64]uint32
 		if o := (gx0 + lx); o <= 4294967232 && uint64(o)+64 <= uint64(len(p_out)) {
 			w0 = (*[64]uint32)(p_out[o : uint64(o)+64])
@@ -2184,21 +1884,15 @@ func scalarCopiedInLoopCPU(b *gpu.CPUBlock) {
 		if w0 != nil {
 			for lx := uint32(0); lx < 64; lx++ {
 				li := lx
-				_ = li
 				v_v := a_v[li]
-				_ = v_v
 				v_w := a_w[li]
-				_ = v_w
 				w0[lx] = (v_w + v_v)
 			}
 		} else {
 			for lx := uint32(0); lx < 64; lx++ {
 				li := lx
-				_ = li
 				v_v := a_v[li]
-				_ = v_v
 				v_w := a_w[li]
-				_ = v_w
 				p_out[(gx0 + lx)] = (v_w + v_v)
 			}
 		}
@@ -2233,7 +1927,7 @@ var StructArrayInLoopKernel = gpu.Register(&gpu.KernelSpec{
 		},
 		{
 			Kernel: "github.com/goxpu/xpu/codegen/golower/internal/fission.StructArrayInLoop", Backend: "cpu", Target: "go",
-			Hash:        "sha256:0dcb8a30019f1c0d776c94b37f68c636ec767e3aaab9a36e1c1c05472a09c9f3",
+			Hash:        "sha256:ec260244b7b5719194b59f5244d896cca895dc0ee29a43f61315a8189e0cf072",
 			Codegen:     "xpu-gen/1",
 			Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
 			SharedBytes: 256, StorageBindings: 2, UniformBytes: 0,
@@ -2296,22 +1990,12 @@ func structArrayInLoopCPU(b *gpu.CPUBlock) {
 	var a_ps [192]Pair
 	var a_w [192]Pair
 	var v_m uint32
-	gx0, gy0, gz0 := b.Group.X*64, b.Group.Y*1, b.Group.Z*1
-	var ly uint32
-	var lz uint32
+	gx0 := b.Group.X * 64
 	stop := b.Stopping()
-	_, _ = b, stop
-	_ = p_out
-	_ = p_in
-	_ = v_m
-	_ = gx0
-	_ = gy0
-	_ = gz0
-	_ = ly
-	_ = lz
 	{
-		lx, li := uint32(0), uint32(0)
-		_, _ = lx, li
+		lx := uint32(0)
+		li := uint32(0)
+		_ = li
 		var w0 *[64]uint32
 		if o := (gx0 + lx); o <= 4294967232 && uint64(o)+64 <= uint64(len(p_in)) {
 			w0 = (*[64]uint32)(p_in[o : uint64(o)+64])
@@ -2319,7 +2003,6 @@ func structArrayInLoopCPU(b *gpu.CPUBlock) {
 		if w0 != nil {
 			for lx := uint32(0); lx < 64; lx++ {
 				li := lx
-				_ = li
 				var v_ps [3]Pair
 				for e := range v_ps {
 					v_ps[e] = a_ps[e*64+int(li)]
@@ -2329,11 +2012,9 @@ func structArrayInLoopCPU(b *gpu.CPUBlock) {
 				v_ps = [3]Pair{}
 				{
 					var v_i uint32 = uint32(0)
-					_ = v_i
 					for v_i < uint32(3) {
 						{
 							var v_lit Pair
-							_ = v_lit
 							v_lit.X = (w0[lx] + v_i)
 							v_lit.Y = v_i
 							v_ps[v_i] = v_lit
@@ -2348,7 +2029,6 @@ func structArrayInLoopCPU(b *gpu.CPUBlock) {
 		} else {
 			for lx := uint32(0); lx < 64; lx++ {
 				li := lx
-				_ = li
 				var v_ps [3]Pair
 				for e := range v_ps {
 					v_ps[e] = a_ps[e*64+int(li)]
@@ -2358,11 +2038,9 @@ func structArrayInLoopCPU(b *gpu.CPUBlock) {
 				v_ps = [3]Pair{}
 				{
 					var v_i uint32 = uint32(0)
-					_ = v_i
 					for v_i < uint32(3) {
 						{
 							var v_lit Pair
-							_ = v_lit
 							v_lit.X = (p_in[(gx0+lx)] + v_i)
 							v_lit.Y = v_i
 							v_ps[v_i] = v_lit
@@ -2387,18 +2065,15 @@ func structArrayInLoopCPU(b *gpu.CPUBlock) {
 		}
 		for lx := uint32(0); lx < 64; lx++ {
 			li := lx
-			_ = li
 			var v_ps [3]Pair
 			for e := range v_ps {
 				v_ps[e] = a_ps[e*64+int(li)]
 			}
 			var v_l uint32 = lx
-			_ = v_l
 			s_s[v_l] = v_ps[v_m].X
 		}
 		for lx := uint32(0); lx < 64; lx++ {
 			li := lx
-			_ = li
 			var v_ps [3]Pair
 			for e := range v_ps {
 				v_ps[e] = a_ps[e*64+int(li)]
@@ -2408,7 +2083,6 @@ func structArrayInLoopCPU(b *gpu.CPUBlock) {
 				v_w[e] = a_w[e*64+int(li)]
 			}
 			var v_l uint32 = lx
-			_ = v_l
 			v_ps[((v_m + uint32(1)) % uint32(3))].Y = (v_ps[((v_m+uint32(1))%uint32(3))].Y + s_s[((v_l+uint32(3))%uint32(64))])
 			v_w = v_ps
 			for e := range v_ps {
@@ -2420,7 +2094,6 @@ func structArrayInLoopCPU(b *gpu.CPUBlock) {
 		}
 		for lx := uint32(0); lx < 64; lx++ {
 			li := lx
-			_ = li
 			var v_ps [3]Pair
 			for e := range v_ps {
 				v_ps[e] = a_ps[e*64+int(li)]
@@ -2437,8 +2110,9 @@ func structArrayInLoopCPU(b *gpu.CPUBlock) {
 		v_m = (v_m + uint32(1))
 	}
 	{
-		lx, li := uint32(0), uint32(0)
-		_, _ = lx, li
+		lx := uint32(0)
+		li := uint32(0)
+		_ = li
 		var w0 *[64]uint32
 		if o := (gx0 + lx); o <= 4294967232 && uint64(o)+64 <= uint64(len(p_out)) {
 			w0 = (*[64]uint32)(p_out[o : uint64(o)+64])
@@ -2446,7 +2120,6 @@ func structArrayInLoopCPU(b *gpu.CPUBlock) {
 		if w0 != nil {
 			for lx := uint32(0); lx < 64; lx++ {
 				li := lx
-				_ = li
 				var v_ps [3]Pair
 				for e := range v_ps {
 					v_ps[e] = a_ps[e*64+int(li)]
@@ -2456,7 +2129,6 @@ func structArrayInLoopCPU(b *gpu.CPUBlock) {
 		} else {
 			for lx := uint32(0); lx < 64; lx++ {
 				li := lx
-				_ = li
 				var v_ps [3]Pair
 				for e := range v_ps {
 					v_ps[e] = a_ps[e*64+int(li)]
@@ -2497,7 +2169,7 @@ var StructCopiedInLoopKernel = gpu.Register(&gpu.KernelSpec{
 		},
 		{
 			Kernel: "github.com/goxpu/xpu/codegen/golower/internal/fission.StructCopiedInLoop", Backend: "cpu", Target: "go",
-			Hash:        "sha256:88e688f5f744856c4dd49820b0752ad0c7c8fa2c0fe5065cf4081f44f5487392",
+			Hash:        "sha256:73b3bbd832ac2dbeb1438ab5bb4f446f90c6fca69801c0fa653aebf53d5f287e",
 			Codegen:     "xpu-gen/1",
 			Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
 			SharedBytes: 256, StorageBindings: 2, UniformBytes: 16,
@@ -2565,23 +2237,12 @@ func structCopiedInLoopCPU(b *gpu.CPUBlock) {
 	var a_b [64]Pair
 	var a_q [64]Pair
 	var v_m uint32
-	gx0, gy0, gz0 := b.Group.X*64, b.Group.Y*1, b.Group.Z*1
-	var ly uint32
-	var lz uint32
+	gx0 := b.Group.X * 64
 	stop := b.Stopping()
-	_, _ = b, stop
-	_ = p_out
-	_ = p_in
-	_ = p_n
-	_ = v_m
-	_ = gx0
-	_ = gy0
-	_ = gz0
-	_ = ly
-	_ = lz
 	{
-		lx, li := uint32(0), uint32(0)
-		_, _ = lx, li
+		lx := uint32(0)
+		li := uint32(0)
+		_ = li
 		var w0 *[64]uint32
 		if o := (gx0 + lx); o <= 4294967232 && uint64(o)+64 <= uint64(len(p_in)) {
 			w0 = (*[64]uint32)(p_in[o : uint64(o)+64])
@@ -2589,15 +2250,11 @@ func structCopiedInLoopCPU(b *gpu.CPUBlock) {
 		if w0 != nil {
 			for lx := uint32(0); lx < 64; lx++ {
 				li := lx
-				_ = li
 				v_acc := a_acc[li]
-				_ = v_acc
 				v_b := a_b[li]
-				_ = v_b
 				var v_l uint32 = lx
 				_ = v_l
 				var v_lit Pair
-				_ = v_lit
 				v_lit.X = w0[lx]
 				v_lit.Y = p_n
 				v_b = v_lit
@@ -2608,15 +2265,11 @@ func structCopiedInLoopCPU(b *gpu.CPUBlock) {
 		} else {
 			for lx := uint32(0); lx < 64; lx++ {
 				li := lx
-				_ = li
 				v_acc := a_acc[li]
-				_ = v_acc
 				v_b := a_b[li]
-				_ = v_b
 				var v_l uint32 = lx
 				_ = v_l
 				var v_lit Pair
-				_ = v_lit
 				v_lit.X = p_in[(gx0 + lx)]
 				v_lit.Y = p_n
 				v_b = v_lit
@@ -2637,34 +2290,27 @@ func structCopiedInLoopCPU(b *gpu.CPUBlock) {
 		}
 		for lx := uint32(0); lx < 64; lx++ {
 			li := lx
-			_ = li
 			v_b := a_b[li]
-			_ = v_b
 			v_q := a_q[li]
-			_ = v_q
 			var v_l uint32 = lx
-			_ = v_l
 			v_q = v_b
 			s_s[v_l] = (v_q.X + v_m)
 			a_q[li] = v_q
 		}
 		for lx := uint32(0); lx < 64; lx++ {
 			li := lx
-			_ = li
 			v_acc := a_acc[li]
-			_ = v_acc
 			v_q := a_q[li]
-			_ = v_q
 			var v_l uint32 = lx
-			_ = v_l
 			v_acc = (v_acc + (s_s[(((v_l+v_m)+uint32(1))%uint32(64))] ^ v_q.Y))
 			a_acc[li] = v_acc
 		}
 		v_m = (v_m + uint32(1))
 	}
 	{
-		lx, li := uint32(0), uint32(0)
-		_, _ = lx, li
+		lx := uint32(0)
+		li := uint32(0)
+		_ = li
 		var w0 *[64]uint32
 		if o := (gx0 + lx); o <= 4294967232 && uint64(o)+64 <= uint64(len(p_out)) {
 			w0 = (*[64]uint32)(p_out[o : uint64(o)+64])
@@ -2672,17 +2318,13 @@ func structCopiedInLoopCPU(b *gpu.CPUBlock) {
 		if w0 != nil {
 			for lx := uint32(0); lx < 64; lx++ {
 				li := lx
-				_ = li
 				v_acc := a_acc[li]
-				_ = v_acc
 				w0[lx] = v_acc
 			}
 		} else {
 			for lx := uint32(0); lx < 64; lx++ {
 				li := lx
-				_ = li
 				v_acc := a_acc[li]
-				_ = v_acc
 				p_out[(gx0 + lx)] = v_acc
 			}
 		}
@@ -2717,7 +2359,7 @@ var StructFieldsInLoopKernel = gpu.Register(&gpu.KernelSpec{
 		},
 		{
 			Kernel: "github.com/goxpu/xpu/codegen/golower/internal/fission.StructFieldsInLoop", Backend: "cpu", Target: "go",
-			Hash:        "sha256:06e27aadc93af946a81f1cc1ae24b6a67f8ca155dde4ee372ab10b26f20f5978",
+			Hash:        "sha256:45f311d1c8b7f3800d95c5eed3c7f0371652a270c017d392e450aa6121a38789",
 			Codegen:     "xpu-gen/1",
 			Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
 			SharedBytes: 256, StorageBindings: 2, UniformBytes: 0,
@@ -2780,22 +2422,12 @@ func structFieldsInLoopCPU(b *gpu.CPUBlock) {
 	var s_s [64]uint32
 	var a_b [64]Pair
 	var v_m uint32
-	gx0, gy0, gz0 := b.Group.X*64, b.Group.Y*1, b.Group.Z*1
-	var ly uint32
-	var lz uint32
+	gx0 := b.Group.X * 64
 	stop := b.Stopping()
-	_, _ = b, stop
-	_ = p_out
-	_ = p_in
-	_ = v_m
-	_ = gx0
-	_ = gy0
-	_ = gz0
-	_ = ly
-	_ = lz
 	{
-		lx, li := uint32(0), uint32(0)
-		_, _ = lx, li
+		lx := uint32(0)
+		li := uint32(0)
+		_ = li
 		var w0 *[64]uint32
 		if o := (gx0 + lx); o <= 4294967232 && uint64(o)+64 <= uint64(len(p_in)) {
 			w0 = (*[64]uint32)(p_in[o : uint64(o)+64])
@@ -2803,11 +2435,7 @@ func structFieldsInLoopCPU(b *gpu.CPUBlock) {
 		if w0 != nil {
 			for lx := uint32(0); lx < 64; lx++ {
 				li := lx
-				_ = li
 				v_b := a_b[li]
-				_ = v_b
-				var v_l uint32 = lx
-				_ = v_l
 				v_b = Pair{}
 				v_b.X = w0[lx]
 				a_b[li] = v_b
@@ -2815,11 +2443,7 @@ func structFieldsInLoopCPU(b *gpu.CPUBlock) {
 		} else {
 			for lx := uint32(0); lx < 64; lx++ {
 				li := lx
-				_ = li
 				v_b := a_b[li]
-				_ = v_b
-				var v_l uint32 = lx
-				_ = v_l
 				v_b = Pair{}
 				v_b.X = p_in[(gx0 + lx)]
 				a_b[li] = v_b
@@ -2837,31 +2461,22 @@ func structFieldsInLoopCPU(b *gpu.CPUBlock) {
 		}
 		for lx := uint32(0); lx < 64; lx++ {
 			li := lx
-			_ = li
 			v_b := a_b[li]
-			_ = v_b
 			var v_l uint32 = lx
-			_ = v_l
 			s_s[v_l] = v_b.X
 		}
 		for lx := uint32(0); lx < 64; lx++ {
 			li := lx
-			_ = li
 			v_b := a_b[li]
-			_ = v_b
 			var v_l uint32 = lx
-			_ = v_l
 			v_b.Y = (v_b.Y + s_s[((v_l+uint32(1))%uint32(64))])
 			a_b[li] = v_b
 		}
 		for lx := uint32(0); lx < 64; lx++ {
 			li := lx
-			_ = li
 			v_b := a_b[li]
-			_ = v_b
 			if (v_b.Y % uint32(3)) == uint32(0) {
 				var v_lit Pair
-				_ = v_lit
 				v_lit.X = v_b.Y
 				v_lit.Y = v_b.X
 				v_b = v_lit
@@ -2874,9 +2489,7 @@ func structFieldsInLoopCPU(b *gpu.CPUBlock) {
 	}
 	for lx := uint32(0); lx < 64; lx++ {
 		li := lx
-		_ = li
 		v_b := a_b[li]
-		_ = v_b
 		p_out[(uint32(2) * (gx0 + lx))] = v_b.X
 		p_out[((uint32(2) * (gx0 + lx)) + uint32(1))] = v_b.Y
 	}
@@ -2919,7 +2532,7 @@ var WaveInLoopKernel = gpu.Register(&gpu.KernelSpec{
 		},
 		{
 			Kernel: "github.com/goxpu/xpu/codegen/golower/internal/fission.WaveInLoop", Backend: "cpu", Target: "go",
-			Hash:        "sha256:27cf138e6b9ad979a3776445b0a33cacbbd0c0922501338ccb7f64d1f8b27a72",
+			Hash:        "sha256:0692faaf04e9ed4df69afbd888c62c78a0d7908ff3a18ee84a8ec75b1404e22e",
 			Codegen:     "xpu-gen/1",
 			Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
 			SharedBytes: 256, StorageBindings: 2, UniformBytes: 0,
@@ -3048,22 +2661,12 @@ func waveInLoopCPU(b *gpu.CPUBlock) {
 	var a_b [64]Pair
 	var a_w [64]uint32
 	var v_m uint32
-	gx0, gy0, gz0 := b.Group.X*64, b.Group.Y*1, b.Group.Z*1
-	var ly uint32
-	var lz uint32
+	gx0 := b.Group.X * 64
 	stop := b.Stopping()
-	_, _ = b, stop
-	_ = p_out
-	_ = p_in
-	_ = v_m
-	_ = gx0
-	_ = gy0
-	_ = gz0
-	_ = ly
-	_ = lz
 	{
-		lx, li := uint32(0), uint32(0)
-		_, _ = lx, li
+		lx := uint32(0)
+		li := uint32(0)
+		_ = li
 		var w0 *[64]uint32
 		if o := (gx0 + lx); o <= 4294967232 && uint64(o)+64 <= uint64(len(p_in)) {
 			w0 = (*[64]uint32)(p_in[o : uint64(o)+64])
@@ -3071,17 +2674,13 @@ func waveInLoopCPU(b *gpu.CPUBlock) {
 		if w0 != nil {
 			for lx := uint32(0); lx < 64; lx++ {
 				li := lx
-				_ = li
 				var v_a [2]uint32
 				for e := range v_a {
 					v_a[e] = a_a[e*64+int(li)]
 				}
 				v_b := a_b[li]
-				_ = v_b
 				var v_l uint32 = lx
-				_ = v_l
 				var v_lit Pair
-				_ = v_lit
 				v_lit.X = (w0[lx] % uint32(1024))
 				v_lit.Y = uint32(0)
 				v_b = v_lit
@@ -3095,17 +2694,13 @@ func waveInLoopCPU(b *gpu.CPUBlock) {
 		} else {
 			for lx := uint32(0); lx < 64; lx++ {
 				li := lx
-				_ = li
 				var v_a [2]uint32
 				for e := range v_a {
 					v_a[e] = a_a[e*64+int(li)]
 				}
 				v_b := a_b[li]
-				_ = v_b
 				var v_l uint32 = lx
-				_ = v_l
 				var v_lit Pair
-				_ = v_lit
 				v_lit.X = (p_in[(gx0+lx)] % uint32(1024))
 				v_lit.Y = uint32(0)
 				v_b = v_lit
@@ -3129,43 +2724,35 @@ func waveInLoopCPU(b *gpu.CPUBlock) {
 		}
 		for lx := uint32(0); lx < 64; lx++ {
 			li := lx
-			_ = li
 			var v_a [2]uint32
 			for e := range v_a {
 				v_a[e] = a_a[e*64+int(li)]
 			}
 			v_b := a_b[li]
-			_ = v_b
 			var v_l uint32 = lx
-			_ = v_l
 			s_s[v_l] = (v_b.X + v_a[v_m])
 		}
 		var wx4 [64]uint32
 		var won4 [64]bool
 		for lx := uint32(0); lx < 64; lx++ {
 			li := lx
-			_ = li
 			var v_a [2]uint32
 			for e := range v_a {
 				v_a[e] = a_a[e*64+int(li)]
 			}
 			var v_l uint32 = lx
-			_ = v_l
 			wx4[li] = (s_s[((v_l+uint32(1))%uint32(64))] + v_a[uint32(1)])
 			won4[li] = true
 		}
 		gpu.CPUWave(gpu.CPUWaveSum, wx4[:], nil, won4[:], b.Wave, a_w[:])
 		for lx := uint32(0); lx < 64; lx++ {
 			li := lx
-			_ = li
 			var v_a [2]uint32
 			for e := range v_a {
 				v_a[e] = a_a[e*64+int(li)]
 			}
 			v_b := a_b[li]
-			_ = v_b
 			v_w := a_w[li]
-			_ = v_w
 			v_b.Y = (v_b.Y + v_w)
 			v_a[uint32(0)] = (v_b.Y ^ v_m)
 			for e := range v_a {
@@ -3176,8 +2763,9 @@ func waveInLoopCPU(b *gpu.CPUBlock) {
 		v_m = (v_m + uint32(1))
 	}
 	{
-		lx, li := uint32(0), uint32(0)
-		_, _ = lx, li
+		lx := uint32(0)
+		li := uint32(0)
+		_ = li
 		var w0 *[64]uint32
 		if o := (gx0 + lx); o <= 4294967232 && uint64(o)+64 <= uint64(len(p_out)) {
 			w0 = (*[64]uint32)(p_out[o : uint64(o)+64])
@@ -3185,25 +2773,21 @@ func waveInLoopCPU(b *gpu.CPUBlock) {
 		if w0 != nil {
 			for lx := uint32(0); lx < 64; lx++ {
 				li := lx
-				_ = li
 				var v_a [2]uint32
 				for e := range v_a {
 					v_a[e] = a_a[e*64+int(li)]
 				}
 				v_b := a_b[li]
-				_ = v_b
 				w0[lx] = ((v_b.X + v_b.Y) + v_a[uint32(0)])
 			}
 		} else {
 			for lx := uint32(0); lx < 64; lx++ {
 				li := lx
-				_ = li
 				var v_a [2]uint32
 				for e := range v_a {
 					v_a[e] = a_a[e*64+int(li)]
 				}
 				v_b := a_b[li]
-				_ = v_b
 				p_out[(gx0 + lx)] = ((v_b.X + v_b.Y) + v_a[uint32(0)])
 			}
 		}

@@ -15,25 +15,10 @@ func saxpyCPU(b *gpu.CPUBlock) {
 	p_x := gpu.CPUView[float32](b.Buffers[1])
 	p_a := gpu.CPUUniform[float32](b.Uniforms, 0)
 	p_n := gpu.CPUUniform[uint32](b.Uniforms, 4)
-	gx0, gy0, gz0 := b.Group.X*64, b.Group.Y*1, b.Group.Z*1
-	var ly uint32
-	var lz uint32
-	stop := b.Stopping()
-	_, _ = b, stop
-	_ = p_y
-	_ = p_x
-	_ = p_a
-	_ = p_n
-	_ = gx0
-	_ = gy0
-	_ = gz0
-	_ = ly
-	_ = lz
+	gx0 := b.Group.X * 64
 	{
-		lx, li := uint32(0), uint32(0)
-		_, _ = lx, li
+		lx := uint32(0)
 		var v_i uint32 = (gx0 + lx)
-		_ = v_i
 		// The guard (v_i < p_n) holds for the lanes lo <= lx < hi; gok: v_i
 		// steps by one from lane to lane without wrapping.
 		lo, hi, gok := uint32(0), uint32(0), false
@@ -51,11 +36,7 @@ func saxpyCPU(b *gpu.CPUBlock) {
 		}
 		if gok && w0 != nil && w1 != nil && hi <= 64 {
 			for lx := lo; lx < hi; lx++ {
-				li := lx
-				_ = li
 				{
-					var v_i uint32 = (gx0 + lx)
-					_ = v_i
 					{ // (v_i < p_n) holds for lo <= lx < hi
 						w0[lx] = ((p_a * w1[lx]) + w0[lx])
 					}
@@ -63,11 +44,8 @@ func saxpyCPU(b *gpu.CPUBlock) {
 			}
 		} else if gok {
 			for lx := lo; lx < hi; lx++ {
-				li := lx
-				_ = li
 				{
 					var v_i uint32 = (gx0 + lx)
-					_ = v_i
 					{ // (v_i < p_n) holds for lo <= lx < hi
 						p_y[v_i] = ((p_a * p_x[v_i]) + p_y[v_i])
 					}
@@ -75,11 +53,8 @@ func saxpyCPU(b *gpu.CPUBlock) {
 			}
 		} else {
 			for lx := uint32(0); lx < 64; lx++ {
-				li := lx
-				_ = li
 				{
 					var v_i uint32 = (gx0 + lx)
-					_ = v_i
 					if v_i < p_n {
 						p_y[v_i] = ((p_a * p_x[v_i]) + p_y[v_i])
 					}
@@ -97,22 +72,12 @@ func blockSumCPU(b *gpu.CPUBlock) {
 	var s_s [64]float32
 	var a_h [64]uint32
 	var done [64]bool
-	gx0, gy0, gz0 := b.Group.X*64, b.Group.Y*1, b.Group.Z*1
-	var ly uint32
-	var lz uint32
+	gx0 := b.Group.X * 64
 	stop := b.Stopping()
-	_, _ = b, stop
-	_ = p_out
-	_ = p_in
-	_ = p_groups
-	_ = gx0
-	_ = gy0
-	_ = gz0
-	_ = ly
-	_ = lz
 	{
-		lx, li := uint32(0), uint32(0)
-		_, _ = lx, li
+		lx := uint32(0)
+		li := uint32(0)
+		_ = li
 		var w0 *[64]float32
 		if o := (gx0 + lx); o <= 4294967232 && uint64(o)+64 <= uint64(len(p_in)) {
 			w0 = (*[64]float32)(p_in[o : uint64(o)+64])
@@ -121,7 +86,6 @@ func blockSumCPU(b *gpu.CPUBlock) {
 		items0w:
 			for lx := uint32(0); lx < 64; lx++ {
 				li := lx
-				_ = li
 				if done[li] {
 					continue
 				}
@@ -130,14 +94,12 @@ func blockSumCPU(b *gpu.CPUBlock) {
 					continue items0w
 				}
 				var v_l uint32 = li
-				_ = v_l
 				s_s[v_l] = w0[lx]
 			}
 		} else {
 		items0:
 			for lx := uint32(0); lx < 64; lx++ {
 				li := lx
-				_ = li
 				if done[li] {
 					continue
 				}
@@ -146,19 +108,16 @@ func blockSumCPU(b *gpu.CPUBlock) {
 					continue items0
 				}
 				var v_l uint32 = li
-				_ = v_l
 				s_s[v_l] = p_in[(gx0 + lx)]
 			}
 		}
 	}
 	for lx := uint32(0); lx < 64; lx++ {
 		li := lx
-		_ = li
 		if done[li] {
 			continue
 		}
 		v_h := a_h[li]
-		_ = v_h
 		v_h = uint32(32)
 		a_h[li] = v_h
 	}
@@ -169,12 +128,10 @@ func blockSumCPU(b *gpu.CPUBlock) {
 		c2, first2 := false, true
 		for lx := uint32(0); lx < 64; lx++ {
 			li := lx
-			_ = li
 			if done[li] {
 				continue
 			}
 			v_h := a_h[li]
-			_ = v_h
 			if v := (v_h > uint32(0)); first2 {
 				c2, first2 = v, false
 			} else if v != c2 {
@@ -186,38 +143,31 @@ func blockSumCPU(b *gpu.CPUBlock) {
 		}
 		for lx := uint32(0); lx < 64; lx++ {
 			li := lx
-			_ = li
 			if done[li] {
 				continue
 			}
 			v_h := a_h[li]
-			_ = v_h
 			var v_l uint32 = li
-			_ = v_l
 			if v_l < v_h {
 				s_s[v_l] = (s_s[v_l] + s_s[(v_l+v_h)])
 			}
 		}
 		for lx := uint32(0); lx < 64; lx++ {
 			li := lx
-			_ = li
 			if done[li] {
 				continue
 			}
 			v_h := a_h[li]
-			_ = v_h
 			v_h = (v_h >> uint32(1))
 			a_h[li] = v_h
 		}
 	}
 	for lx := uint32(0); lx < 64; lx++ {
 		li := lx
-		_ = li
 		if done[li] {
 			continue
 		}
 		var v_l uint32 = li
-		_ = v_l
 		if v_l == uint32(0) {
 			p_out[b.Group.X] = s_s[uint32(0)]
 		}
@@ -234,32 +184,12 @@ func gemmCPU(b *gpu.CPUBlock) {
 	var s_bs [256]float32
 	var a_acc [256]float32
 	var a_k0 [256]uint32
-	gx0, gy0, gz0 := b.Group.X*16, b.Group.Y*16, b.Group.Z*1
 	var lz uint32
 	stop := b.Stopping()
-	_, _ = b, stop
-	_ = p_c
-	_ = p_a
-	_ = p_b
-	_ = p_n
-	_ = gx0
-	_ = gy0
-	_ = gz0
-	_ = lz
 	for ly := uint32(0); ly < 16; ly++ {
 		for lx := uint32(0); lx < 16; lx++ {
 			li := lx + 16*ly + 256*lz
-			_ = li
 			v_acc := a_acc[li]
-			_ = v_acc
-			var v_tx uint32 = lx
-			_ = v_tx
-			var v_ty uint32 = ly
-			_ = v_ty
-			var v_row uint32 = ((b.Group.Y * uint32(16)) + v_ty)
-			_ = v_row
-			var v_col uint32 = ((b.Group.X * uint32(16)) + v_tx)
-			_ = v_col
 			v_acc = 0
 			a_acc[li] = v_acc
 		}
@@ -267,9 +197,7 @@ func gemmCPU(b *gpu.CPUBlock) {
 	for ly := uint32(0); ly < 16; ly++ {
 		for lx := uint32(0); lx < 16; lx++ {
 			li := lx + 16*ly + 256*lz
-			_ = li
 			v_k0 := a_k0[li]
-			_ = v_k0
 			v_k0 = uint32(0)
 			a_k0[li] = v_k0
 		}
@@ -282,9 +210,7 @@ func gemmCPU(b *gpu.CPUBlock) {
 		for ly := uint32(0); ly < 16; ly++ {
 			for lx := uint32(0); lx < 16; lx++ {
 				li := lx + 16*ly + 256*lz
-				_ = li
 				v_k0 := a_k0[li]
-				_ = v_k0
 				if v := (v_k0 < p_n); first2 {
 					c2, first2 = v, false
 				} else if v != c2 {
@@ -298,28 +224,22 @@ func gemmCPU(b *gpu.CPUBlock) {
 		for ly := uint32(0); ly < 16; ly++ {
 			for lx := uint32(0); lx < 16; lx++ {
 				li := lx + 16*ly + 256*lz
-				_ = li
 				v_k0 := a_k0[li]
-				_ = v_k0
 				var v_tx uint32 = lx
-				_ = v_tx
 				var v_ty uint32 = ly
-				_ = v_ty
 				var v_row uint32 = ((b.Group.Y * uint32(16)) + v_ty)
-				_ = v_row
 				var v_col uint32 = ((b.Group.X * uint32(16)) + v_tx)
-				_ = v_col
 				s_as[((v_ty * uint32(16)) + v_tx)] = p_a[(((v_row * p_n) + v_k0) + v_tx)]
 				s_bs[((v_ty * uint32(16)) + v_tx)] = p_b[(((v_k0 + v_ty) * p_n) + v_col)]
 			}
 		}
 		{
-			lx, ly, li := uint32(0), uint32(0), uint32(0)
-			_, _, _ = lx, ly, li
+			lx := uint32(0)
+			ly := uint32(0)
+			li := uint32(0)
+			_ = li
 			var v_tx uint32 = lx
-			_ = v_tx
 			var v_ty uint32 = ly
-			_ = v_ty
 			v_k := uint32(0)
 			st := gpu.CPUDotStrip{Acc: a_acc[:], AccOff: 0, Lanes: 16, Rows: 16, AccRow: 16,
 				I: 1, J: 1, AccI: 0, AccJ: 0,
@@ -332,16 +252,11 @@ func gemmCPU(b *gpu.CPUBlock) {
 				for ly := uint32(0); ly < 16; ly++ {
 					for lx := uint32(0); lx < 16; lx++ {
 						li := lx + 16*ly + 256*lz
-						_ = li
 						v_acc := a_acc[li]
-						_ = v_acc
 						var v_tx uint32 = lx
-						_ = v_tx
 						var v_ty uint32 = ly
-						_ = v_ty
 						{
 							var v_k uint32 = uint32(0)
-							_ = v_k
 							for v_k < uint32(16) {
 								{
 									v_acc = (v_acc + (s_as[((v_ty*uint32(16))+v_k)] * s_bs[((v_k*uint32(16))+v_tx)]))
@@ -357,9 +272,7 @@ func gemmCPU(b *gpu.CPUBlock) {
 		for ly := uint32(0); ly < 16; ly++ {
 			for lx := uint32(0); lx < 16; lx++ {
 				li := lx + 16*ly + 256*lz
-				_ = li
 				v_k0 := a_k0[li]
-				_ = v_k0
 				v_k0 = (v_k0 + uint32(16))
 				a_k0[li] = v_k0
 			}
@@ -368,17 +281,11 @@ func gemmCPU(b *gpu.CPUBlock) {
 	for ly := uint32(0); ly < 16; ly++ {
 		for lx := uint32(0); lx < 16; lx++ {
 			li := lx + 16*ly + 256*lz
-			_ = li
 			v_acc := a_acc[li]
-			_ = v_acc
 			var v_tx uint32 = lx
-			_ = v_tx
 			var v_ty uint32 = ly
-			_ = v_ty
 			var v_row uint32 = ((b.Group.Y * uint32(16)) + v_ty)
-			_ = v_row
 			var v_col uint32 = ((b.Group.X * uint32(16)) + v_tx)
-			_ = v_col
 			p_c[((v_row * p_n) + v_col)] = v_acc
 		}
 	}
@@ -391,39 +298,23 @@ func dotCPU(b *gpu.CPUBlock) {
 	p_b := gpu.CPUView[float32](b.Buffers[2])
 	p_m := gpu.CPUUniform[uint32](b.Uniforms, 0)
 	var a_acc [16]float32
-	gx0, gy0, gz0 := b.Group.X*8, b.Group.Y*2, b.Group.Z*1
 	var lz uint32
 	stop := b.Stopping()
-	_, _ = b, stop
-	_ = p_out
-	_ = p_a
-	_ = p_b
-	_ = p_m
-	_ = gx0
-	_ = gy0
-	_ = gz0
-	_ = lz
 	for ly := uint32(0); ly < 2; ly++ {
 		for lx := uint32(0); lx < 8; lx++ {
 			li := lx + 8*ly + 16*lz
-			_ = li
 			v_acc := a_acc[li]
-			_ = v_acc
-			var v_tx uint32 = lx
-			_ = v_tx
-			var v_ty uint32 = ly
-			_ = v_ty
 			v_acc = float32(0.5)
 			a_acc[li] = v_acc
 		}
 	}
 	{
-		lx, ly, li := uint32(0), uint32(0), uint32(0)
-		_, _, _ = lx, ly, li
+		lx := uint32(0)
+		ly := uint32(0)
+		li := uint32(0)
+		_ = li
 		var v_tx uint32 = lx
-		_ = v_tx
 		var v_ty uint32 = ly
-		_ = v_ty
 		v_k := uint32(1)
 		st := gpu.CPUDotStrip{Acc: a_acc[:], AccOff: 0, Lanes: 8, Rows: 2, AccRow: 8,
 			I: 1, J: 1, AccI: 0, AccJ: 0,
@@ -436,16 +327,11 @@ func dotCPU(b *gpu.CPUBlock) {
 			for ly := uint32(0); ly < 2; ly++ {
 				for lx := uint32(0); lx < 8; lx++ {
 					li := lx + 8*ly + 16*lz
-					_ = li
 					v_acc := a_acc[li]
-					_ = v_acc
 					var v_tx uint32 = lx
-					_ = v_tx
 					var v_ty uint32 = ly
-					_ = v_ty
 					{
 						var v_k uint32 = uint32(1)
-						_ = v_k
 						if p_m-v_k > 1024 {
 							for v_k < p_m {
 								if stop.Load() {
@@ -475,13 +361,9 @@ func dotCPU(b *gpu.CPUBlock) {
 	for ly := uint32(0); ly < 2; ly++ {
 		for lx := uint32(0); lx < 8; lx++ {
 			li := lx + 8*ly + 16*lz
-			_ = li
 			v_acc := a_acc[li]
-			_ = v_acc
 			var v_tx uint32 = lx
-			_ = v_tx
 			var v_ty uint32 = ly
-			_ = v_ty
 			p_out[((v_ty * uint32(8)) + v_tx)] = v_acc
 		}
 	}
@@ -492,29 +374,15 @@ func histogramCPU(b *gpu.CPUBlock) {
 	p_bins := gpu.CPUView[uint32](b.Buffers[0])
 	p_in := gpu.CPUView[uint32](b.Buffers[1])
 	p_n := gpu.CPUUniform[uint32](b.Uniforms, 0)
-	gx0, gy0, gz0 := b.Group.X*64, b.Group.Y*1, b.Group.Z*1
+	gx0 := b.Group.X * 64
 	var ly uint32
 	var lz uint32
-	stop := b.Stopping()
-	_, _ = b, stop
-	_ = p_bins
-	_ = p_in
-	_ = p_n
-	_ = gx0
-	_ = gy0
-	_ = gz0
-	_ = ly
-	_ = lz
 	f_bucket := func(lx, ly, lz uint32, v_x uint32) uint32 {
-		_, _, _ = lx, ly, lz
 		return (v_x % uint32(8))
 	}
-	_ = f_bucket
 	{
-		lx, li := uint32(0), uint32(0)
-		_, _ = lx, li
+		lx := uint32(0)
 		var v_i uint32 = (gx0 + lx)
-		_ = v_i
 		var w0 *[64]uint32
 		if o := v_i; o <= 4294967232 && uint64(o)+64 <= uint64(len(p_in)) {
 			w0 = (*[64]uint32)(p_in[o : uint64(o)+64])
@@ -522,10 +390,7 @@ func histogramCPU(b *gpu.CPUBlock) {
 		if w0 != nil {
 		items0w:
 			for lx := uint32(0); lx < 64; lx++ {
-				li := lx
-				_ = li
 				var v_i uint32 = (gx0 + lx)
-				_ = v_i
 				if v_i >= p_n {
 					continue items0w
 				}
@@ -534,10 +399,7 @@ func histogramCPU(b *gpu.CPUBlock) {
 		} else {
 		items0:
 			for lx := uint32(0); lx < 64; lx++ {
-				li := lx
-				_ = li
 				var v_i uint32 = (gx0 + lx)
-				_ = v_i
 				if v_i >= p_n {
 					continue items0
 				}
@@ -550,20 +412,7 @@ func histogramCPU(b *gpu.CPUBlock) {
 // constantsCPU runs one block of the kernel Constants on the CPU.
 func constantsCPU(b *gpu.CPUBlock) {
 	p_out := gpu.CPUView[int32](b.Buffers[0])
-	gx0, gy0, gz0 := b.Group.X*1, b.Group.Y*1, b.Group.Z*1
-	var ly uint32
-	var lz uint32
-	stop := b.Stopping()
-	_, _ = b, stop
-	_ = p_out
-	_ = gx0
-	_ = gy0
-	_ = gz0
-	_ = ly
-	_ = lz
 	for lx := uint32(0); lx < 1; lx++ {
-		li := lx
-		_ = li
 		p_out[uint32(0)] = int32(-2147483648)
 		p_out[uint32(1)] = int32(-2147483648)
 		p_out[uint32(2)] = int32(-1)
@@ -577,27 +426,11 @@ func belowCPU(b *gpu.CPUBlock) {
 	p_x := gpu.CPUView[float32](b.Buffers[1])
 	p_k := gpu.CPUUniform[uint32](b.Uniforms, 0)
 	p_m := gpu.CPUUniform[uint32](b.Uniforms, 4)
-	gx0, gy0, gz0 := b.Group.X*64, b.Group.Y*1, b.Group.Z*1
-	var ly uint32
-	var lz uint32
-	stop := b.Stopping()
-	_, _ = b, stop
-	_ = p_out
-	_ = p_x
-	_ = p_k
-	_ = p_m
-	_ = gx0
-	_ = gy0
-	_ = gz0
-	_ = ly
-	_ = lz
+	gx0 := b.Group.X * 64
 	{
-		lx, li := uint32(0), uint32(0)
-		_, _ = lx, li
+		lx := uint32(0)
 		var v_i uint32 = (gx0 + lx)
-		_ = v_i
 		var v_j uint32 = (v_i + p_k)
-		_ = v_j
 		// The guard (p_m >= v_j) holds for the lanes lo <= lx < hi; gok: v_j
 		// steps by one from lane to lane without wrapping.
 		lo, hi, gok := uint32(0), uint32(0), false
@@ -615,36 +448,21 @@ func belowCPU(b *gpu.CPUBlock) {
 		}
 		if gok && w0 != nil && w1 != nil && hi <= 64 {
 			for lx := lo; lx < hi; lx++ {
-				li := lx
-				_ = li
-				var v_i uint32 = (gx0 + lx)
-				_ = v_i
-				var v_j uint32 = (v_i + p_k)
-				_ = v_j
 				{ // (p_m >= v_j) holds for lo <= lx < hi
 					w0[lx] = (w1[lx] + float32(1))
 				}
 			}
 		} else if gok {
 			for lx := lo; lx < hi; lx++ {
-				li := lx
-				_ = li
 				var v_i uint32 = (gx0 + lx)
-				_ = v_i
-				var v_j uint32 = (v_i + p_k)
-				_ = v_j
 				{ // (p_m >= v_j) holds for lo <= lx < hi
 					p_out[v_i] = (p_x[v_i] + float32(1))
 				}
 			}
 		} else {
 			for lx := uint32(0); lx < 64; lx++ {
-				li := lx
-				_ = li
 				var v_i uint32 = (gx0 + lx)
-				_ = v_i
 				var v_j uint32 = (v_i + p_k)
-				_ = v_j
 				if p_m >= v_j {
 					p_out[v_i] = (p_x[v_i] + float32(1))
 				}
@@ -659,27 +477,11 @@ func aboveCPU(b *gpu.CPUBlock) {
 	p_x := gpu.CPUView[float32](b.Buffers[1])
 	p_k := gpu.CPUUniform[uint32](b.Uniforms, 0)
 	p_m := gpu.CPUUniform[uint32](b.Uniforms, 4)
-	gx0, gy0, gz0 := b.Group.X*64, b.Group.Y*1, b.Group.Z*1
-	var ly uint32
-	var lz uint32
-	stop := b.Stopping()
-	_, _ = b, stop
-	_ = p_out
-	_ = p_x
-	_ = p_k
-	_ = p_m
-	_ = gx0
-	_ = gy0
-	_ = gz0
-	_ = ly
-	_ = lz
+	gx0 := b.Group.X * 64
 	{
-		lx, li := uint32(0), uint32(0)
-		_, _ = lx, li
+		lx := uint32(0)
 		var v_i uint32 = (gx0 + lx)
-		_ = v_i
 		var v_j uint32 = (v_i + p_k)
-		_ = v_j
 		// The guard (v_j > p_m) holds for the lanes lo <= lx < hi; gok: v_j
 		// steps by one from lane to lane without wrapping.
 		lo, hi, gok := uint32(0), uint32(0), false
@@ -697,36 +499,21 @@ func aboveCPU(b *gpu.CPUBlock) {
 		}
 		if gok && w0 != nil && w1 != nil && hi <= 64 {
 			for lx := lo; lx < hi; lx++ {
-				li := lx
-				_ = li
-				var v_i uint32 = (gx0 + lx)
-				_ = v_i
-				var v_j uint32 = (v_i + p_k)
-				_ = v_j
 				{ // (v_j > p_m) holds for lo <= lx < hi
 					w0[lx] = (w1[lx] + float32(1))
 				}
 			}
 		} else if gok {
 			for lx := lo; lx < hi; lx++ {
-				li := lx
-				_ = li
 				var v_i uint32 = (gx0 + lx)
-				_ = v_i
-				var v_j uint32 = (v_i + p_k)
-				_ = v_j
 				{ // (v_j > p_m) holds for lo <= lx < hi
 					p_out[v_i] = (p_x[v_i] + float32(1))
 				}
 			}
 		} else {
 			for lx := uint32(0); lx < 64; lx++ {
-				li := lx
-				_ = li
 				var v_i uint32 = (gx0 + lx)
-				_ = v_i
 				var v_j uint32 = (v_i + p_k)
-				_ = v_j
 				if v_j > p_m {
 					p_out[v_i] = (p_x[v_i] + float32(1))
 				}
@@ -741,27 +528,11 @@ func signedBelowCPU(b *gpu.CPUBlock) {
 	p_x := gpu.CPUView[float32](b.Buffers[1])
 	p_k := gpu.CPUUniform[int32](b.Uniforms, 0)
 	p_m := gpu.CPUUniform[int32](b.Uniforms, 4)
-	gx0, gy0, gz0 := b.Group.X*64, b.Group.Y*1, b.Group.Z*1
-	var ly uint32
-	var lz uint32
-	stop := b.Stopping()
-	_, _ = b, stop
-	_ = p_out
-	_ = p_x
-	_ = p_k
-	_ = p_m
-	_ = gx0
-	_ = gy0
-	_ = gz0
-	_ = ly
-	_ = lz
+	gx0 := b.Group.X * 64
 	{
-		lx, li := uint32(0), uint32(0)
-		_, _ = lx, li
+		lx := uint32(0)
 		var v_i uint32 = (gx0 + lx)
-		_ = v_i
 		var v_j int32 = (int32(v_i) + p_k)
-		_ = v_j
 		// The guard (v_j < p_m) holds for the lanes lo <= lx < hi; gok: v_j
 		// steps by one from lane to lane without wrapping.
 		lo, hi, gok := uint32(0), uint32(0), false
@@ -779,36 +550,21 @@ func signedBelowCPU(b *gpu.CPUBlock) {
 		}
 		if gok && w0 != nil && w1 != nil && hi <= 64 {
 			for lx := lo; lx < hi; lx++ {
-				li := lx
-				_ = li
-				var v_i uint32 = (gx0 + lx)
-				_ = v_i
-				var v_j int32 = (int32(v_i) + p_k)
-				_ = v_j
 				{ // (v_j < p_m) holds for lo <= lx < hi
 					w0[lx] = (w1[lx] + float32(1))
 				}
 			}
 		} else if gok {
 			for lx := lo; lx < hi; lx++ {
-				li := lx
-				_ = li
 				var v_i uint32 = (gx0 + lx)
-				_ = v_i
-				var v_j int32 = (int32(v_i) + p_k)
-				_ = v_j
 				{ // (v_j < p_m) holds for lo <= lx < hi
 					p_out[v_i] = (p_x[v_i] + float32(1))
 				}
 			}
 		} else {
 			for lx := uint32(0); lx < 64; lx++ {
-				li := lx
-				_ = li
 				var v_i uint32 = (gx0 + lx)
-				_ = v_i
 				var v_j int32 = (int32(v_i) + p_k)
-				_ = v_j
 				if v_j < p_m {
 					p_out[v_i] = (p_x[v_i] + float32(1))
 				}
@@ -823,27 +579,11 @@ func signedFromCPU(b *gpu.CPUBlock) {
 	p_x := gpu.CPUView[float32](b.Buffers[1])
 	p_k := gpu.CPUUniform[int32](b.Uniforms, 0)
 	p_m := gpu.CPUUniform[int32](b.Uniforms, 4)
-	gx0, gy0, gz0 := b.Group.X*64, b.Group.Y*1, b.Group.Z*1
-	var ly uint32
-	var lz uint32
-	stop := b.Stopping()
-	_, _ = b, stop
-	_ = p_out
-	_ = p_x
-	_ = p_k
-	_ = p_m
-	_ = gx0
-	_ = gy0
-	_ = gz0
-	_ = ly
-	_ = lz
+	gx0 := b.Group.X * 64
 	{
-		lx, li := uint32(0), uint32(0)
-		_, _ = lx, li
+		lx := uint32(0)
 		var v_i uint32 = (gx0 + lx)
-		_ = v_i
 		var v_j int32 = (int32(v_i) + p_k)
-		_ = v_j
 		// The guard (p_m <= v_j) holds for the lanes lo <= lx < hi; gok: v_j
 		// steps by one from lane to lane without wrapping.
 		lo, hi, gok := uint32(0), uint32(0), false
@@ -861,36 +601,21 @@ func signedFromCPU(b *gpu.CPUBlock) {
 		}
 		if gok && w0 != nil && w1 != nil && hi <= 64 {
 			for lx := lo; lx < hi; lx++ {
-				li := lx
-				_ = li
-				var v_i uint32 = (gx0 + lx)
-				_ = v_i
-				var v_j int32 = (int32(v_i) + p_k)
-				_ = v_j
 				{ // (p_m <= v_j) holds for lo <= lx < hi
 					w0[lx] = (w1[lx] + float32(1))
 				}
 			}
 		} else if gok {
 			for lx := lo; lx < hi; lx++ {
-				li := lx
-				_ = li
 				var v_i uint32 = (gx0 + lx)
-				_ = v_i
-				var v_j int32 = (int32(v_i) + p_k)
-				_ = v_j
 				{ // (p_m <= v_j) holds for lo <= lx < hi
 					p_out[v_i] = (p_x[v_i] + float32(1))
 				}
 			}
 		} else {
 			for lx := uint32(0); lx < 64; lx++ {
-				li := lx
-				_ = li
 				var v_i uint32 = (gx0 + lx)
-				_ = v_i
 				var v_j int32 = (int32(v_i) + p_k)
-				_ = v_j
 				if p_m <= v_j {
 					p_out[v_i] = (p_x[v_i] + float32(1))
 				}

@@ -39,7 +39,7 @@ var GemmKernel = gpu.Register(&gpu.KernelSpec{
 		},
 		{
 			Kernel: "github.com/goxpu/xpu/cpu/cpubench/internal/kernels.Gemm", Backend: "cpu", Target: "go",
-			Hash:        "sha256:a9ef41d37b928c9c00e5c3674783acc99cf6c03411fe1ede6e503bb670692054",
+			Hash:        "sha256:751ca926df8f6d8a1a0b027e5e4524474052e25c27377e2d441d67c9d075f03a",
 			Codegen:     "xpu-gen/1",
 			Block:       xpu.Dim3{X: 16, Y: 16, Z: 1},
 			SharedBytes: 8192, StorageBindings: 3, UniformBytes: 16,
@@ -114,35 +114,15 @@ func gemmCPU(b *gpu.CPUBlock) {
 	var s_bs [1024]float32
 	var a_acc [4096]float32
 	var v_k0 uint32
-	gx0, gy0, gz0 := b.Group.X*16, b.Group.Y*16, b.Group.Z*1
 	var lz uint32
 	stop := b.Stopping()
-	_, _ = b, stop
-	_ = p_c
-	_ = p_a
-	_ = p_b
-	_ = p_n
-	_ = v_k0
-	_ = gx0
-	_ = gy0
-	_ = gz0
-	_ = lz
 	for ly := uint32(0); ly < 16; ly++ {
 		for lx := uint32(0); lx < 16; lx++ {
 			li := lx + 16*ly + 256*lz
-			_ = li
 			var v_acc [16]float32
 			for e := range v_acc {
 				v_acc[e] = a_acc[e*256+int(li)]
 			}
-			var v_tx uint32 = lx
-			_ = v_tx
-			var v_ty uint32 = ly
-			_ = v_ty
-			var v_row0 uint32 = (b.Group.Y * uint32(64))
-			_ = v_row0
-			var v_col0 uint32 = (b.Group.X * uint32(64))
-			_ = v_col0
 			v_acc = [16]float32{}
 			for e := range v_acc {
 				a_acc[e*256+int(li)] = v_acc[e]
@@ -161,44 +141,27 @@ func gemmCPU(b *gpu.CPUBlock) {
 		for ly := uint32(0); ly < 16; ly++ {
 			{
 				lx := uint32(0)
-				li := lx + 16*ly + 256*lz
-				_, _ = lx, li
 				var v_tx uint32 = lx
-				_ = v_tx
 				var v_ty uint32 = ly
-				_ = v_ty
 				var v_row0 uint32 = (b.Group.Y * uint32(64))
-				_ = v_row0
 				var v_col0 uint32 = (b.Group.X * uint32(64))
-				_ = v_col0
 				{
 					var v_i uint32 = uint32(0)
-					_ = v_i
 					for v_i < uint32(4) {
 						{
 							if !gpu.CPUCopyRow(s_as[:], (((v_ty + (uint32(16) * v_i)) * uint32(16)) + v_tx), p_a, (((((v_row0 + v_ty) + (uint32(16) * v_i)) * p_n) + v_k0) + v_tx), 16) {
 								for lx := uint32(0); lx < 16; lx++ {
-									li := lx + 16*ly + 256*lz
-									_ = li
 									var v_tx uint32 = lx
-									_ = v_tx
 									var v_ty uint32 = ly
-									_ = v_ty
 									var v_row0 uint32 = (b.Group.Y * uint32(64))
-									_ = v_row0
 									s_as[(((v_ty + (uint32(16) * v_i)) * uint32(16)) + v_tx)] = p_a[(((((v_row0 + v_ty) + (uint32(16) * v_i)) * p_n) + v_k0) + v_tx)]
 								}
 							}
 							if !gpu.CPUCopyRow(s_bs[:], (((v_ty * uint32(64)) + v_tx) + (uint32(16) * v_i)), p_b, (((((v_k0 + v_ty) * p_n) + v_col0) + v_tx) + (uint32(16) * v_i)), 16) {
 								for lx := uint32(0); lx < 16; lx++ {
-									li := lx + 16*ly + 256*lz
-									_ = li
 									var v_tx uint32 = lx
-									_ = v_tx
 									var v_ty uint32 = ly
-									_ = v_ty
 									var v_col0 uint32 = (b.Group.X * uint32(64))
-									_ = v_col0
 									s_bs[(((v_ty * uint32(64)) + v_tx) + (uint32(16) * v_i))] = p_b[(((((v_k0 + v_ty) * p_n) + v_col0) + v_tx) + (uint32(16) * v_i))]
 								}
 							}
@@ -209,12 +172,12 @@ func gemmCPU(b *gpu.CPUBlock) {
 			}
 		}
 		{
-			lx, ly, li := uint32(0), uint32(0), uint32(0)
-			_, _, _ = lx, ly, li
+			lx := uint32(0)
+			ly := uint32(0)
+			li := uint32(0)
+			_ = li
 			var v_tx uint32 = lx
-			_ = v_tx
 			var v_ty uint32 = ly
-			_ = v_ty
 			v_k := uint32(0)
 			v_i_1 := uint32(0)
 			v_j := uint32(0)
@@ -229,28 +192,22 @@ func gemmCPU(b *gpu.CPUBlock) {
 				for ly := uint32(0); ly < 16; ly++ {
 					for lx := uint32(0); lx < 16; lx++ {
 						li := lx + 16*ly + 256*lz
-						_ = li
 						var v_acc [16]float32
 						for e := range v_acc {
 							v_acc[e] = a_acc[e*256+int(li)]
 						}
 						var v_tx uint32 = lx
-						_ = v_tx
 						var v_ty uint32 = ly
-						_ = v_ty
 						{
 							var v_k uint32 = uint32(0)
-							_ = v_k
 							for v_k < uint32(16) {
 								{
 									{
 										var v_i_1 uint32 = uint32(0)
-										_ = v_i_1
 										for v_i_1 < uint32(4) {
 											{
 												{
 													var v_j uint32 = uint32(0)
-													_ = v_j
 													for v_j < uint32(4) {
 														{
 															v_acc[((v_i_1 * uint32(4)) + v_j)] = (v_acc[((v_i_1*uint32(4))+v_j)] + (s_as[(((v_ty+(uint32(16)*v_i_1))*uint32(16))+v_k)] * s_bs[(((v_k*uint32(64))+v_tx)+(uint32(16)*v_j))]))
@@ -278,27 +235,20 @@ func gemmCPU(b *gpu.CPUBlock) {
 	for ly := uint32(0); ly < 16; ly++ {
 		for lx := uint32(0); lx < 16; lx++ {
 			li := lx + 16*ly + 256*lz
-			_ = li
 			var v_acc [16]float32
 			for e := range v_acc {
 				v_acc[e] = a_acc[e*256+int(li)]
 			}
 			var v_tx uint32 = lx
-			_ = v_tx
 			var v_ty uint32 = ly
-			_ = v_ty
 			var v_row0 uint32 = (b.Group.Y * uint32(64))
-			_ = v_row0
 			var v_col0 uint32 = (b.Group.X * uint32(64))
-			_ = v_col0
 			{
 				var v_i_2 uint32 = uint32(0)
-				_ = v_i_2
 				for v_i_2 < uint32(4) {
 					{
 						{
 							var v_j_1 uint32 = uint32(0)
-							_ = v_j_1
 							for v_j_1 < uint32(4) {
 								{
 									p_c[((((((v_row0 + v_ty) + (uint32(16) * v_i_2)) * p_n) + v_col0) + v_tx) + (uint32(16) * v_j_1))] = v_acc[((v_i_2 * uint32(4)) + v_j_1)]
@@ -343,7 +293,7 @@ var SaxpyKernel = gpu.Register(&gpu.KernelSpec{
 		},
 		{
 			Kernel: "github.com/goxpu/xpu/cpu/cpubench/internal/kernels.Saxpy", Backend: "cpu", Target: "go",
-			Hash:        "sha256:37b964222b37ed8f1a9c76ce67bd18858ac187eaeec6a4dc558391b5d52e6803",
+			Hash:        "sha256:8624d4c510e56d99c7b93efe4af10a5cd0a11c4d8d5ea2e292961b4ed26954d3",
 			Codegen:     "xpu-gen/1",
 			Block:       xpu.Dim3{X: 256, Y: 1, Z: 1},
 			SharedBytes: 0, StorageBindings: 2, UniformBytes: 16,
@@ -390,25 +340,10 @@ func saxpyCPU(b *gpu.CPUBlock) {
 	p_x := gpu.CPUView[float32](b.Buffers[1])
 	p_a := gpu.CPUUniform[float32](b.Uniforms, 0)
 	p_n := gpu.CPUUniform[uint32](b.Uniforms, 4)
-	gx0, gy0, gz0 := b.Group.X*256, b.Group.Y*1, b.Group.Z*1
-	var ly uint32
-	var lz uint32
-	stop := b.Stopping()
-	_, _ = b, stop
-	_ = p_y
-	_ = p_x
-	_ = p_a
-	_ = p_n
-	_ = gx0
-	_ = gy0
-	_ = gz0
-	_ = ly
-	_ = lz
+	gx0 := b.Group.X * 256
 	{
-		lx, li := uint32(0), uint32(0)
-		_, _ = lx, li
+		lx := uint32(0)
 		var v_i uint32 = (gx0 + lx)
-		_ = v_i
 		// The guard (v_i < p_n) holds for the lanes lo <= lx < hi; gok: v_i
 		// steps by one from lane to lane without wrapping.
 		lo, hi, gok := uint32(0), uint32(0), false
@@ -426,11 +361,7 @@ func saxpyCPU(b *gpu.CPUBlock) {
 		}
 		if gok && w0 != nil && w1 != nil && hi <= 256 {
 			for lx := lo; lx < hi; lx++ {
-				li := lx
-				_ = li
 				{
-					var v_i uint32 = (gx0 + lx)
-					_ = v_i
 					{ // (v_i < p_n) holds for lo <= lx < hi
 						w0[lx] = ((p_a * w1[lx]) + w0[lx])
 					}
@@ -438,11 +369,8 @@ func saxpyCPU(b *gpu.CPUBlock) {
 			}
 		} else if gok {
 			for lx := lo; lx < hi; lx++ {
-				li := lx
-				_ = li
 				{
 					var v_i uint32 = (gx0 + lx)
-					_ = v_i
 					{ // (v_i < p_n) holds for lo <= lx < hi
 						p_y[v_i] = ((p_a * p_x[v_i]) + p_y[v_i])
 					}
@@ -450,11 +378,8 @@ func saxpyCPU(b *gpu.CPUBlock) {
 			}
 		} else {
 			for lx := uint32(0); lx < 256; lx++ {
-				li := lx
-				_ = li
 				{
 					var v_i uint32 = (gx0 + lx)
-					_ = v_i
 					if v_i < p_n {
 						p_y[v_i] = ((p_a * p_x[v_i]) + p_y[v_i])
 					}
@@ -494,7 +419,7 @@ var SumKernel = gpu.Register(&gpu.KernelSpec{
 		},
 		{
 			Kernel: "github.com/goxpu/xpu/cpu/cpubench/internal/kernels.Sum", Backend: "cpu", Target: "go",
-			Hash:        "sha256:be004b4f241e760ccb15e943fc8653b6b6276cedcebe7642a54991dd0dec8a59",
+			Hash:        "sha256:79da8b30613f92e6781ed1b06c66ef684bc57078ebda0dc55f77187032d43cb6",
 			Codegen:     "xpu-gen/1",
 			Block:       xpu.Dim3{X: 256, Y: 1, Z: 1},
 			SharedBytes: 1024, StorageBindings: 2, UniformBytes: 16,
@@ -554,32 +479,15 @@ func sumCPU(b *gpu.CPUBlock) {
 	p_per := gpu.CPUUniform[uint32](b.Uniforms, 0)
 	var s_s [256]float32
 	var v_h uint32
-	gx0, gy0, gz0 := b.Group.X*256, b.Group.Y*1, b.Group.Z*1
-	var ly uint32
-	var lz uint32
+	gx0 := b.Group.X * 256
 	stop := b.Stopping()
-	_, _ = b, stop
-	_ = p_partial
-	_ = p_x
-	_ = p_per
-	_ = v_h
-	_ = gx0
-	_ = gy0
-	_ = gz0
-	_ = ly
-	_ = lz
 	for lx := uint32(0); lx < 256; lx++ {
 		li := lx
-		_ = li
 		var v_l uint32 = li
-		_ = v_l
 		var v_base uint32 = ((gx0 + lx) * p_per)
-		_ = v_base
 		var v_acc float32
-		_ = v_acc
 		{
 			var v_j uint32 = uint32(0)
-			_ = v_j
 			if p_per-v_j > 1024 {
 				for v_j < p_per {
 					if stop.Load() {
@@ -613,10 +521,10 @@ func sumCPU(b *gpu.CPUBlock) {
 			break
 		}
 		{
-			lx, li := uint32(0), uint32(0)
-			_, _ = lx, li
+			lx := uint32(0)
+			li := uint32(0)
+			_ = lx
 			var v_l uint32 = li
-			_ = v_l
 			// The guard (v_l < v_h) holds for the lanes lo <= lx < hi; gok: v_l
 			// steps by one from lane to lane without wrapping.
 			lo, hi, gok := uint32(0), uint32(0), false
@@ -627,9 +535,7 @@ func sumCPU(b *gpu.CPUBlock) {
 			if gok {
 				for lx := lo; lx < hi; lx++ {
 					li := lx
-					_ = li
 					var v_l uint32 = li
-					_ = v_l
 					{ // (v_l < v_h) holds for lo <= lx < hi
 						s_s[v_l] = (s_s[v_l] + s_s[(v_l+v_h)])
 					}
@@ -637,9 +543,7 @@ func sumCPU(b *gpu.CPUBlock) {
 			} else {
 				for lx := uint32(0); lx < 256; lx++ {
 					li := lx
-					_ = li
 					var v_l uint32 = li
-					_ = v_l
 					if v_l < v_h {
 						s_s[v_l] = (s_s[v_l] + s_s[(v_l+v_h)])
 					}
@@ -650,9 +554,7 @@ func sumCPU(b *gpu.CPUBlock) {
 	}
 	for lx := uint32(0); lx < 256; lx++ {
 		li := lx
-		_ = li
 		var v_l uint32 = li
-		_ = v_l
 		if v_l == uint32(0) {
 			p_partial[b.Group.X] = s_s[uint32(0)]
 		}
