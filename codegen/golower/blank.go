@@ -97,18 +97,28 @@ func tidy(src string) string {
 }
 
 // scope calls visit with each line after the declaration at i to the end
-// of i's block; with shadows, less the regions where a line may declare
-// name again (a for, if or function literal header declares it for its
-// own block and any else blocks after it), which only a question that
-// errs to "no" may skip.
-func (t *tidyLines) scope(i int, name string, shadows bool, visit func(j int)) {
+// of i's block, and the text of it that may refer to that declaration:
+// the end of i's block, less the rest of any inner block that certainly
+// declares name again (name := e there: visit sees only e); with shadows,
+// less too the regions where a line may declare name again (a for, if or
+// function literal header declares it for its own block and any else
+// blocks after it), which only a question that errs to "no" may skip.
+func (t *tidyLines) scope(i int, name string, shadows bool, visit func(j int, text string)) {
 	d, n := t.depth[i], len(t.code)
 	for j := i + 1; j < n && t.low[j] >= d; j++ {
 		if t.gone[j] {
 			continue
 		}
+		if e := t.depth[j]; e > d && t.redeclares(j, name) {
+			_, _, rhs, _ := assignment(t.code[j])
+			visit(j, rhs)
+			for j+1 < n && t.low[j+1] >= e {
+				j++
+			}
+			continue
+		}
 		if !shadows || !t.declares(j, name) {
-			visit(j)
+			visit(j, t.code[j])
 			continue
 		}
 		if !strings.HasSuffix(strings.TrimSpace(t.code[j]), "{") {
@@ -132,6 +142,26 @@ func (t *tidyLines) scope(i int, name string, shadows bool, visit func(j int)) {
 	}
 }
 
+// redeclares reports whether line j is name := e (or a list of names
+// with name among them) and no header: in an inner block, it certainly
+// declares name anew there.
+func (t *tidyLines) redeclares(j int, name string) bool {
+	c := strings.TrimSpace(t.code[j])
+	if strings.HasSuffix(c, "{") || strings.Contains(c, "func(") {
+		return false
+	}
+	lhs, op, _, ok := assignment(c)
+	if !ok || op != ":=" {
+		return false
+	}
+	for _, f := range strings.Split(lhs, ",") {
+		if strings.TrimSpace(f) == name {
+			return true
+		}
+	}
+	return false
+}
+
 // declares reports whether line j declares name: var name, name on the
 // left of :=, or among a function literal's parameters.
 func (t *tidyLines) declares(j int, name string) bool {
@@ -146,8 +176,8 @@ func (t *tidyLines) named(i int, name string) bool {
 		return true
 	}
 	found := false
-	t.scope(i, name, false, func(j int) {
-		found = found || !t.blank[j] && strings.Contains(t.code[j], name)
+	t.scope(i, name, false, func(j int, text string) {
+		found = found || !t.blank[j] && strings.Contains(text, name)
 	})
 	return found
 }
@@ -156,7 +186,7 @@ func (t *tidyLines) named(i int, name string) bool {
 // name only in blank assignments, and those.
 func (t *tidyLines) drop(i int, name string) {
 	t.gone[i] = true
-	t.scope(i, name, false, func(j int) {
+	t.scope(i, name, false, func(j int, _ string) {
 		if !t.blank[j] {
 			return
 		}
@@ -186,9 +216,9 @@ func (t *tidyLines) read(at int, name string) bool {
 		return false
 	}
 	read, seen := false, false
-	t.scope(decl, name, true, func(j int) {
+	t.scope(decl, name, true, func(j int, text string) {
 		seen = seen || j == at
-		read = read || !t.blank[j] && reads(t.code[j], name)
+		read = read || !t.blank[j] && reads(text, name)
 	})
 	return read && seen
 }

@@ -40,6 +40,12 @@ func TestTidy(t *testing.T) {
 		{"a mention inside a possible shadow keeps the declaration",
 			"{\n\tp := view()" + p + "\n\tx := p[func() uint32 { return 1 }()]\n\tuse(x)\n}",
 			"{\n\tp := view()\n\tx := p[func() uint32 { return 1 }()]\n\tuse(x)\n}"},
+		{"an inner declaration hides the outer one",
+			"{\n\tli := uint32(0)" + p + "\n\t_ = li\n\tfor lx := 0; lx < 4; lx++ {\n\t\tli := lx\n\t\tuse(li)\n\t}\n}",
+			"{\n\tfor lx := 0; lx < 4; lx++ {\n\t\tli := lx\n\t\tuse(li)\n\t}\n}"},
+		{"an inner declaration's value reads the outer one",
+			"{\n\tli := uint32(0)" + p + "\n\tif c {\n\t\tli := li + 1\n\t\tuse(li)\n\t}\n}",
+			"{\n\tli := uint32(0)\n\tif c {\n\t\tli := li + 1\n\t\tuse(li)\n\t}\n}"},
 	}
 	for _, c := range cases {
 		if got := tidy(c.in); got != c.want {

@@ -45,6 +45,7 @@ func (g *gen) function() {
 	if g.done {
 		g.line("var done [%d]bool", bn)
 	}
+	g.declareAllLanes()
 	for i, axis := range []string{"X", "Y", "Z"} {
 		g.pure("g%s0 := b.Group.%s*%d", "xyz"[i:i+1], axis, g.size[i])
 		names = append(names, "g"+"xyz"[i:i+1]+"0")

@@ -4371,7 +4371,7 @@ var LoopBreakContinueKernel = gpu.Register(&gpu.KernelSpec{
 		},
 		{
 			Kernel: "github.com/goxpu/xpu/kernels/conformance.LoopBreakContinue", Backend: "cpu", Target: "go",
-			Hash:        "sha256:dbdf6120d8accaae84c8044e6ae50c3d6ddd5bfdf409fef9c7246adf0eb03c04",
+			Hash:        "sha256:ffcae9de292f985e75df3e23ed286b14eb84c4b557d11a1bfbcea104cd353896",
 			Codegen:     "xpu-gen/1",
 			Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
 			SharedBytes: 0, StorageBindings: 3, UniformBytes: 16,
@@ -4450,8 +4450,6 @@ func loopBreakContinueCPU(b *gpu.CPUBlock) {
 	stop := b.Stopping()
 	{
 		lx := uint32(0)
-		li := uint32(0)
-		_ = li
 		var v_i uint32 = (gx0 + lx)
 		var w0 *[64]uint32
 		if o := v_i; o <= 4294967232 && uint64(o)+64 <= uint64(len(p_out)) {
@@ -6542,7 +6540,7 @@ var SgemmKernel = gpu.Register(&gpu.KernelSpec{
 		},
 		{
 			Kernel: "github.com/goxpu/xpu/kernels/conformance.Sgemm", Backend: "cpu", Target: "go",
-			Hash:        "sha256:51246f16f497056a02b8f8e70694eff5ecea917c231fbed09ce42d7984093e46",
+			Hash:        "sha256:fbbac07c6adcfe91f2d656efff05e9a606065ebe3ed490420a95d7ea05e8e177",
 			Codegen:     "xpu-gen/1",
 			Block:       xpu.Dim3{X: 16, Y: 16, Z: 1},
 			SharedBytes: 2048, StorageBindings: 3, UniformBytes: 32,
@@ -6666,8 +6664,6 @@ func sgemmCPU(b *gpu.CPUBlock) {
 		{
 			lx := uint32(0)
 			ly := uint32(0)
-			li := uint32(0)
-			_ = li
 			var v_lx uint32 = lx
 			var v_ly uint32 = ly
 			v_kk := uint32(0)

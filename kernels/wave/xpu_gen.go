@@ -214,7 +214,7 @@ var ReduceWaveKernel = gpu.Register(&gpu.KernelSpec{
 		},
 		{
 			Kernel: "github.com/goxpu/xpu/kernels/wave.ReduceWave", Backend: "cpu", Target: "go",
-			Hash:        "sha256:cec98b044d3463f9def1f1be26945667cc8fdb8f6f22e6864539fc6712917e22",
+			Hash:        "sha256:fd7b735f92050023bb005dbabbf5c1783620074b311678278e488b519ca5eac0",
 			Codegen:     "xpu-gen/1",
 			Block:       xpu.Dim3{X: 256, Y: 1, Z: 1},
 			SharedBytes: 1024, StorageBindings: 2, UniformBytes: 16,
@@ -374,12 +374,14 @@ func reduceWaveCPU(b *gpu.CPUBlock) {
 	var a_u [256]float32
 	var a_v [256]float32
 	var a_w [256]float32
+	var wall [256]bool
+	for i := range wall {
+		wall[i] = true
+	}
 	gx0 := b.Group.X * 256
 	stop := b.Stopping()
 	{
 		lx := uint32(0)
-		li := uint32(0)
-		_ = li
 		var v_i uint32 = (gx0 + lx)
 		var w0 *[256]float32
 		if o := v_i; o <= 4294967040 && uint64(o)+256 <= uint64(len(p_in)) {
@@ -409,15 +411,7 @@ func reduceWaveCPU(b *gpu.CPUBlock) {
 			}
 		}
 	}
-	var wx1 [256]float32
-	var won1 [256]bool
-	for lx := uint32(0); lx < 256; lx++ {
-		li := lx
-		v_v := a_v[li]
-		wx1[li] = v_v
-		won1[li] = true
-	}
-	gpu.CPUWave(gpu.CPUWaveSum, wx1[:], nil, won1[:], b.Wave, a_w[:])
+	gpu.CPUWave(gpu.CPUWaveSum, a_v[:], nil, wall[:], b.Wave, a_w[:])
 	for lx := uint32(0); lx < 256; lx++ {
 		li := lx
 		v_w := a_w[li]
@@ -449,15 +443,7 @@ func reduceWaveCPU(b *gpu.CPUBlock) {
 		}
 		a_u[li] = v_u
 	}
-	var wx4 [256]float32
-	var won4 [256]bool
-	for lx := uint32(0); lx < 256; lx++ {
-		li := lx
-		v_u := a_u[li]
-		wx4[li] = v_u
-		won4[li] = true
-	}
-	gpu.CPUWave(gpu.CPUWaveSum, wx4[:], nil, won4[:], b.Wave, a_total[:])
+	gpu.CPUWave(gpu.CPUWaveSum, a_u[:], nil, wall[:], b.Wave, a_total[:])
 	for lx := uint32(0); lx < 256; lx++ {
 		li := lx
 		v_total := a_total[li]
@@ -513,7 +499,7 @@ var ReduceWave32Kernel = gpu.Register(&gpu.KernelSpec{
 		},
 		{
 			Kernel: "github.com/goxpu/xpu/kernels/wave.ReduceWave32", Backend: "cpu", Target: "go",
-			Hash:        "sha256:4bc59b36e1e3d713a1f3ff66c89fd8cabc9b0491513ce5f7c4f0163cd4b49aff",
+			Hash:        "sha256:dbd0c2e118013c0fba68266ec6c12e47d57c0fbf578baed4faebacb4d5387c52",
 			Codegen:     "xpu-gen/1",
 			Block:       xpu.Dim3{X: 256, Y: 1, Z: 1},
 			SharedBytes: 32, StorageBindings: 2, UniformBytes: 16,
@@ -783,11 +769,13 @@ func reduceWave32CPU(b *gpu.CPUBlock) {
 	var a_u [256]float32
 	var a_v [256]float32
 	var a_w [256]float32
+	var wall [256]bool
+	for i := range wall {
+		wall[i] = true
+	}
 	gx0 := b.Group.X * 256
 	{
 		lx := uint32(0)
-		li := uint32(0)
-		_ = li
 		var v_i uint32 = (gx0 + lx)
 		var w0 *[256]float32
 		if o := v_i; o <= 4294967040 && uint64(o)+256 <= uint64(len(p_in)) {
@@ -817,15 +805,7 @@ func reduceWave32CPU(b *gpu.CPUBlock) {
 			}
 		}
 	}
-	var wx1 [256]float32
-	var won1 [256]bool
-	for lx := uint32(0); lx < 256; lx++ {
-		li := lx
-		v_v := a_v[li]
-		wx1[li] = v_v
-		won1[li] = true
-	}
-	gpu.CPUWave(gpu.CPUWaveSum, wx1[:], nil, won1[:], b.Wave, a_w[:])
+	gpu.CPUWave(gpu.CPUWaveSum, a_v[:], nil, wall[:], b.Wave, a_w[:])
 	for lx := uint32(0); lx < 256; lx++ {
 		li := lx
 		v_w := a_w[li]
@@ -844,15 +824,7 @@ func reduceWave32CPU(b *gpu.CPUBlock) {
 		}
 		a_u[li] = v_u
 	}
-	var wx4 [256]float32
-	var won4 [256]bool
-	for lx := uint32(0); lx < 256; lx++ {
-		li := lx
-		v_u := a_u[li]
-		wx4[li] = v_u
-		won4[li] = true
-	}
-	gpu.CPUWave(gpu.CPUWaveSum, wx4[:], nil, won4[:], b.Wave, a_total[:])
+	gpu.CPUWave(gpu.CPUWaveSum, a_u[:], nil, wall[:], b.Wave, a_total[:])
 	for lx := uint32(0); lx < 256; lx++ {
 		li := lx
 		v_total := a_total[li]
@@ -920,7 +892,7 @@ var Wave16Kernel = gpu.Register(&gpu.KernelSpec{
 		},
 		{
 			Kernel: "github.com/goxpu/xpu/kernels/wave.Wave16", Backend: "cpu", Target: "go",
-			Hash:        "sha256:ab68cd27518d4339685e531e58b0319a175770befdb4762fd057df5f9081aa05",
+			Hash:        "sha256:95e354dcff1da8d480a4d29515cd4e3a77986a6e085d8ae75f3a45b20cb1ab0a",
 			Codegen:     "xpu-gen/1",
 			Block:       xpu.Dim3{X: 40, Y: 1, Z: 1},
 			SharedBytes: 0, StorageBindings: 7, UniformBytes: 16,
@@ -2164,11 +2136,13 @@ func wave16CPU(b *gpu.CPUBlock) {
 	var a_u4 [40]uint32
 	var a_u5 [40]uint32
 	var a_u6 [40]uint32
+	var wall [40]bool
+	for i := range wall {
+		wall[i] = true
+	}
 	gx0 := b.Group.X * 40
 	{
 		lx := uint32(0)
-		li := uint32(0)
-		_ = li
 		var v_g uint32 = (gx0 + lx)
 		var w0 *[40]int32
 		if o := v_g; o <= 4294967256 && uint64(o)+40 <= uint64(len(p_xi)) {
@@ -2227,107 +2201,36 @@ func wave16CPU(b *gpu.CPUBlock) {
 			}
 		}
 	}
-	var wx1 [40]int32
-	var won1 [40]bool
-	for lx := uint32(0); lx < 40; lx++ {
-		li := lx
-		v_a := a_a[li]
-		wx1[li] = v_a
-		won1[li] = true
-	}
-	gpu.CPUWave(gpu.CPUWaveSum, wx1[:], nil, won1[:], b.Wave, a_s0[:])
-	var wx2 [40]int32
-	var won2 [40]bool
-	for lx := uint32(0); lx < 40; lx++ {
-		li := lx
-		v_a := a_a[li]
-		wx2[li] = v_a
-		won2[li] = true
-	}
-	gpu.CPUWave(gpu.CPUWaveMin, wx2[:], nil, won2[:], b.Wave, a_s1[:])
-	var wx3 [40]int32
-	var won3 [40]bool
-	for lx := uint32(0); lx < 40; lx++ {
-		li := lx
-		v_a := a_a[li]
-		wx3[li] = v_a
-		won3[li] = true
-	}
-	gpu.CPUWave(gpu.CPUWaveMax, wx3[:], nil, won3[:], b.Wave, a_s2[:])
-	var wx4 [40]int32
-	var won4 [40]bool
-	for lx := uint32(0); lx < 40; lx++ {
-		li := lx
-		v_a := a_a[li]
-		wx4[li] = v_a
-		won4[li] = true
-	}
-	gpu.CPUWave(gpu.CPUWavePrefixSum, wx4[:], nil, won4[:], b.Wave, a_s3[:])
-	var wx5 [40]int32
-	var won5 [40]bool
-	for lx := uint32(0); lx < 40; lx++ {
-		li := lx
-		v_a := a_a[li]
-		wx5[li] = v_a
-		won5[li] = true
-	}
-	gpu.CPUWave(gpu.CPUWaveExclusivePrefixSum, wx5[:], nil, won5[:], b.Wave, a_s4[:])
-	var wx6 [40]int32
-	var won6 [40]bool
+	gpu.CPUWave(gpu.CPUWaveSum, a_a[:], nil, wall[:], b.Wave, a_s0[:])
+	gpu.CPUWave(gpu.CPUWaveMin, a_a[:], nil, wall[:], b.Wave, a_s1[:])
+	gpu.CPUWave(gpu.CPUWaveMax, a_a[:], nil, wall[:], b.Wave, a_s2[:])
+	gpu.CPUWave(gpu.CPUWavePrefixSum, a_a[:], nil, wall[:], b.Wave, a_s3[:])
+	gpu.CPUWave(gpu.CPUWaveExclusivePrefixSum, a_a[:], nil, wall[:], b.Wave, a_s4[:])
 	var wl6 [40]uint32
 	for lx := uint32(0); lx < 40; lx++ {
 		li := lx
-		v_a := a_a[li]
-		wx6[li] = v_a
 		wl6[li] = p_bl
-		won6[li] = true
 	}
-	gpu.CPUWave(gpu.CPUWaveShuffle, wx6[:], wl6[:], won6[:], b.Wave, a_s5[:])
-	var wx7 [40]int32
-	var won7 [40]bool
-	var wl7 [40]uint32
-	for lx := uint32(0); lx < 40; lx++ {
-		li := lx
-		v_a := a_a[li]
-		v_k := a_k[li]
-		wx7[li] = v_a
-		wl7[li] = v_k
-		won7[li] = true
-	}
-	gpu.CPUWave(gpu.CPUWaveShuffle, wx7[:], wl7[:], won7[:], b.Wave, a_s6[:])
-	var wx8 [40]int32
-	var won8 [40]bool
+	gpu.CPUWave(gpu.CPUWaveShuffle, a_a[:], wl6[:], wall[:], b.Wave, a_s5[:])
+	gpu.CPUWave(gpu.CPUWaveShuffle, a_a[:], a_k[:], wall[:], b.Wave, a_s6[:])
 	var wl8 [40]uint32
 	for lx := uint32(0); lx < 40; lx++ {
 		li := lx
-		v_a := a_a[li]
-		wx8[li] = v_a
 		wl8[li] = p_m
-		won8[li] = true
 	}
-	gpu.CPUWave(gpu.CPUWaveShuffleXor, wx8[:], wl8[:], won8[:], b.Wave, a_s7[:])
-	var wx9 [40]int32
-	var won9 [40]bool
+	gpu.CPUWave(gpu.CPUWaveShuffleXor, a_a[:], wl8[:], wall[:], b.Wave, a_s7[:])
 	var wl9 [40]uint32
 	for lx := uint32(0); lx < 40; lx++ {
 		li := lx
-		v_a := a_a[li]
-		wx9[li] = v_a
 		wl9[li] = p_d
-		won9[li] = true
 	}
-	gpu.CPUWave(gpu.CPUWaveShuffleUp, wx9[:], wl9[:], won9[:], b.Wave, a_s8[:])
-	var wx10 [40]int32
-	var won10 [40]bool
+	gpu.CPUWave(gpu.CPUWaveShuffleUp, a_a[:], wl9[:], wall[:], b.Wave, a_s8[:])
 	var wl10 [40]uint32
 	for lx := uint32(0); lx < 40; lx++ {
 		li := lx
-		v_a := a_a[li]
-		wx10[li] = v_a
 		wl10[li] = p_d
-		won10[li] = true
 	}
-	gpu.CPUWave(gpu.CPUWaveShuffleDown, wx10[:], wl10[:], won10[:], b.Wave, a_s9[:])
+	gpu.CPUWave(gpu.CPUWaveShuffleDown, a_a[:], wl10[:], wall[:], b.Wave, a_s9[:])
 	for lx := uint32(0); lx < 40; lx++ {
 		li := lx
 		v_s0 := a_s0[li]
@@ -2372,96 +2275,21 @@ func wave16CPU(b *gpu.CPUBlock) {
 		p_oi[v_tmp_13] = v_tmp_18
 		p_oi[v_tmp_14] = v_tmp_19
 	}
-	var wx12 [40]uint32
-	var won12 [40]bool
-	for lx := uint32(0); lx < 40; lx++ {
-		li := lx
-		v_u := a_u[li]
-		wx12[li] = v_u
-		won12[li] = true
-	}
-	gpu.CPUWave(gpu.CPUWaveSum, wx12[:], nil, won12[:], b.Wave, a_u0[:])
-	var wx13 [40]uint32
-	var won13 [40]bool
-	for lx := uint32(0); lx < 40; lx++ {
-		li := lx
-		v_u := a_u[li]
-		wx13[li] = v_u
-		won13[li] = true
-	}
-	gpu.CPUWave(gpu.CPUWaveMin, wx13[:], nil, won13[:], b.Wave, a_u1[:])
-	var wx14 [40]uint32
-	var won14 [40]bool
-	for lx := uint32(0); lx < 40; lx++ {
-		li := lx
-		v_u := a_u[li]
-		wx14[li] = v_u
-		won14[li] = true
-	}
-	gpu.CPUWave(gpu.CPUWaveMax, wx14[:], nil, won14[:], b.Wave, a_u2[:])
-	var wx15 [40]uint32
-	var won15 [40]bool
-	for lx := uint32(0); lx < 40; lx++ {
-		li := lx
-		v_u := a_u[li]
-		wx15[li] = v_u
-		won15[li] = true
-	}
-	gpu.CPUWave(gpu.CPUWavePrefixSum, wx15[:], nil, won15[:], b.Wave, a_u3[:])
-	var wx16 [40]uint32
-	var won16 [40]bool
-	for lx := uint32(0); lx < 40; lx++ {
-		li := lx
-		v_u := a_u[li]
-		wx16[li] = v_u
-		won16[li] = true
-	}
-	gpu.CPUWave(gpu.CPUWaveExclusivePrefixSum, wx16[:], nil, won16[:], b.Wave, a_u4[:])
-	var wx17 [40]uint32
-	var won17 [40]bool
-	var wl17 [40]uint32
-	for lx := uint32(0); lx < 40; lx++ {
-		li := lx
-		v_k := a_k[li]
-		v_u := a_u[li]
-		wx17[li] = v_u
-		wl17[li] = v_k
-		won17[li] = true
-	}
-	gpu.CPUWave(gpu.CPUWaveShuffle, wx17[:], wl17[:], won17[:], b.Wave, a_u5[:])
+	gpu.CPUWave(gpu.CPUWaveSum, a_u[:], nil, wall[:], b.Wave, a_u0[:])
+	gpu.CPUWave(gpu.CPUWaveMin, a_u[:], nil, wall[:], b.Wave, a_u1[:])
+	gpu.CPUWave(gpu.CPUWaveMax, a_u[:], nil, wall[:], b.Wave, a_u2[:])
+	gpu.CPUWave(gpu.CPUWavePrefixSum, a_u[:], nil, wall[:], b.Wave, a_u3[:])
+	gpu.CPUWave(gpu.CPUWaveExclusivePrefixSum, a_u[:], nil, wall[:], b.Wave, a_u4[:])
+	gpu.CPUWave(gpu.CPUWaveShuffle, a_u[:], a_k[:], wall[:], b.Wave, a_u5[:])
 	for lx := uint32(0); lx < 40; lx++ {
 		li := lx
 		v_u6 := a_u6[li]
 		v_u6 = uint32(0)
 		a_u6[li] = v_u6
 	}
-	var wx19 [40]bool
-	var won19 [40]bool
-	for lx := uint32(0); lx < 40; lx++ {
-		li := lx
-		v_p := a_p[li]
-		wx19[li] = v_p
-		won19[li] = true
-	}
-	gpu.CPUWaveBallot(wx19[:], won19[:], b.Wave, a_u6[:])
-	var wx20 [40]bool
-	var won20 [40]bool
-	for lx := uint32(0); lx < 40; lx++ {
-		li := lx
-		v_p := a_p[li]
-		wx20[li] = v_p
-		won20[li] = true
-	}
-	gpu.CPUWaveVote(false, wx20[:], won20[:], b.Wave, a_any[:])
-	var wx21 [40]bool
-	var won21 [40]bool
-	for lx := uint32(0); lx < 40; lx++ {
-		li := lx
-		v_p := a_p[li]
-		wx21[li] = v_p
-		won21[li] = true
-	}
-	gpu.CPUWaveVote(true, wx21[:], won21[:], b.Wave, a_all[:])
+	gpu.CPUWaveBallot(a_p[:], wall[:], b.Wave, a_u6[:])
+	gpu.CPUWaveVote(false, a_p[:], wall[:], b.Wave, a_any[:])
+	gpu.CPUWaveVote(true, a_p[:], wall[:], b.Wave, a_all[:])
 	for lx := uint32(0); lx < 40; lx++ {
 		li := lx
 		v_all := a_all[li]
@@ -2512,62 +2340,17 @@ func wave16CPU(b *gpu.CPUBlock) {
 		p_ou[v_tmp_36] = v_tmp_38
 		p_ou[v_tmp_37] = v_tmp_39
 	}
-	var wx23 [40]float32
-	var won23 [40]bool
-	for lx := uint32(0); lx < 40; lx++ {
-		li := lx
-		v_f := a_f[li]
-		wx23[li] = v_f
-		won23[li] = true
-	}
-	gpu.CPUWave(gpu.CPUWaveSum, wx23[:], nil, won23[:], b.Wave, a_f0[:])
-	var wx24 [40]float32
-	var won24 [40]bool
-	for lx := uint32(0); lx < 40; lx++ {
-		li := lx
-		v_f := a_f[li]
-		wx24[li] = v_f
-		won24[li] = true
-	}
-	gpu.CPUWave(gpu.CPUWaveMin, wx24[:], nil, won24[:], b.Wave, a_f1[:])
-	var wx25 [40]float32
-	var won25 [40]bool
-	for lx := uint32(0); lx < 40; lx++ {
-		li := lx
-		v_f := a_f[li]
-		wx25[li] = v_f
-		won25[li] = true
-	}
-	gpu.CPUWave(gpu.CPUWaveMax, wx25[:], nil, won25[:], b.Wave, a_f2[:])
-	var wx26 [40]float32
-	var won26 [40]bool
-	for lx := uint32(0); lx < 40; lx++ {
-		li := lx
-		v_f := a_f[li]
-		wx26[li] = v_f
-		won26[li] = true
-	}
-	gpu.CPUWave(gpu.CPUWavePrefixSum, wx26[:], nil, won26[:], b.Wave, a_f3[:])
-	var wx27 [40]float32
-	var won27 [40]bool
-	for lx := uint32(0); lx < 40; lx++ {
-		li := lx
-		v_f := a_f[li]
-		wx27[li] = v_f
-		won27[li] = true
-	}
-	gpu.CPUWave(gpu.CPUWaveExclusivePrefixSum, wx27[:], nil, won27[:], b.Wave, a_f4[:])
-	var wx28 [40]float32
-	var won28 [40]bool
+	gpu.CPUWave(gpu.CPUWaveSum, a_f[:], nil, wall[:], b.Wave, a_f0[:])
+	gpu.CPUWave(gpu.CPUWaveMin, a_f[:], nil, wall[:], b.Wave, a_f1[:])
+	gpu.CPUWave(gpu.CPUWaveMax, a_f[:], nil, wall[:], b.Wave, a_f2[:])
+	gpu.CPUWave(gpu.CPUWavePrefixSum, a_f[:], nil, wall[:], b.Wave, a_f3[:])
+	gpu.CPUWave(gpu.CPUWaveExclusivePrefixSum, a_f[:], nil, wall[:], b.Wave, a_f4[:])
 	var wl28 [40]uint32
 	for lx := uint32(0); lx < 40; lx++ {
 		li := lx
-		v_f := a_f[li]
-		wx28[li] = v_f
 		wl28[li] = p_m
-		won28[li] = true
 	}
-	gpu.CPUWave(gpu.CPUWaveShuffleXor, wx28[:], wl28[:], won28[:], b.Wave, a_f5[:])
+	gpu.CPUWave(gpu.CPUWaveShuffleXor, a_f[:], wl28[:], wall[:], b.Wave, a_f5[:])
 	for lx := uint32(0); lx < 40; lx++ {
 		li := lx
 		v_f0 := a_f0[li]
@@ -2655,7 +2438,7 @@ var Wave32Kernel = gpu.Register(&gpu.KernelSpec{
 		},
 		{
 			Kernel: "github.com/goxpu/xpu/kernels/wave.Wave32", Backend: "cpu", Target: "go",
-			Hash:        "sha256:b44854342bfee74bed3c6ca9387bfa36034e528d7973da1d3605d8d6b6ed85d4",
+			Hash:        "sha256:e0e9cea54f415ed8971a061d401cc739e7f78b36123e9c8640624439a7b0b7c3",
 			Codegen:     "xpu-gen/1",
 			Block:       xpu.Dim3{X: 80, Y: 1, Z: 1},
 			SharedBytes: 0, StorageBindings: 7, UniformBytes: 16,
@@ -3899,11 +3682,13 @@ func wave32CPU(b *gpu.CPUBlock) {
 	var a_u4 [80]uint32
 	var a_u5 [80]uint32
 	var a_u6 [80]uint32
+	var wall [80]bool
+	for i := range wall {
+		wall[i] = true
+	}
 	gx0 := b.Group.X * 80
 	{
 		lx := uint32(0)
-		li := uint32(0)
-		_ = li
 		var v_g uint32 = (gx0 + lx)
 		var w0 *[80]int32
 		if o := v_g; o <= 4294967216 && uint64(o)+80 <= uint64(len(p_xi)) {
@@ -3962,107 +3747,36 @@ func wave32CPU(b *gpu.CPUBlock) {
 			}
 		}
 	}
-	var wx1 [80]int32
-	var won1 [80]bool
-	for lx := uint32(0); lx < 80; lx++ {
-		li := lx
-		v_a := a_a[li]
-		wx1[li] = v_a
-		won1[li] = true
-	}
-	gpu.CPUWave(gpu.CPUWaveSum, wx1[:], nil, won1[:], b.Wave, a_s0[:])
-	var wx2 [80]int32
-	var won2 [80]bool
-	for lx := uint32(0); lx < 80; lx++ {
-		li := lx
-		v_a := a_a[li]
-		wx2[li] = v_a
-		won2[li] = true
-	}
-	gpu.CPUWave(gpu.CPUWaveMin, wx2[:], nil, won2[:], b.Wave, a_s1[:])
-	var wx3 [80]int32
-	var won3 [80]bool
-	for lx := uint32(0); lx < 80; lx++ {
-		li := lx
-		v_a := a_a[li]
-		wx3[li] = v_a
-		won3[li] = true
-	}
-	gpu.CPUWave(gpu.CPUWaveMax, wx3[:], nil, won3[:], b.Wave, a_s2[:])
-	var wx4 [80]int32
-	var won4 [80]bool
-	for lx := uint32(0); lx < 80; lx++ {
-		li := lx
-		v_a := a_a[li]
-		wx4[li] = v_a
-		won4[li] = true
-	}
-	gpu.CPUWave(gpu.CPUWavePrefixSum, wx4[:], nil, won4[:], b.Wave, a_s3[:])
-	var wx5 [80]int32
-	var won5 [80]bool
-	for lx := uint32(0); lx < 80; lx++ {
-		li := lx
-		v_a := a_a[li]
-		wx5[li] = v_a
-		won5[li] = true
-	}
-	gpu.CPUWave(gpu.CPUWaveExclusivePrefixSum, wx5[:], nil, won5[:], b.Wave, a_s4[:])
-	var wx6 [80]int32
-	var won6 [80]bool
+	gpu.CPUWave(gpu.CPUWaveSum, a_a[:], nil, wall[:], b.Wave, a_s0[:])
+	gpu.CPUWave(gpu.CPUWaveMin, a_a[:], nil, wall[:], b.Wave, a_s1[:])
+	gpu.CPUWave(gpu.CPUWaveMax, a_a[:], nil, wall[:], b.Wave, a_s2[:])
+	gpu.CPUWave(gpu.CPUWavePrefixSum, a_a[:], nil, wall[:], b.Wave, a_s3[:])
+	gpu.CPUWave(gpu.CPUWaveExclusivePrefixSum, a_a[:], nil, wall[:], b.Wave, a_s4[:])
 	var wl6 [80]uint32
 	for lx := uint32(0); lx < 80; lx++ {
 		li := lx
-		v_a := a_a[li]
-		wx6[li] = v_a
 		wl6[li] = p_bl
-		won6[li] = true
 	}
-	gpu.CPUWave(gpu.CPUWaveShuffle, wx6[:], wl6[:], won6[:], b.Wave, a_s5[:])
-	var wx7 [80]int32
-	var won7 [80]bool
-	var wl7 [80]uint32
-	for lx := uint32(0); lx < 80; lx++ {
-		li := lx
-		v_a := a_a[li]
-		v_k := a_k[li]
-		wx7[li] = v_a
-		wl7[li] = v_k
-		won7[li] = true
-	}
-	gpu.CPUWave(gpu.CPUWaveShuffle, wx7[:], wl7[:], won7[:], b.Wave, a_s6[:])
-	var wx8 [80]int32
-	var won8 [80]bool
+	gpu.CPUWave(gpu.CPUWaveShuffle, a_a[:], wl6[:], wall[:], b.Wave, a_s5[:])
+	gpu.CPUWave(gpu.CPUWaveShuffle, a_a[:], a_k[:], wall[:], b.Wave, a_s6[:])
 	var wl8 [80]uint32
 	for lx := uint32(0); lx < 80; lx++ {
 		li := lx
-		v_a := a_a[li]
-		wx8[li] = v_a
 		wl8[li] = p_m
-		won8[li] = true
 	}
-	gpu.CPUWave(gpu.CPUWaveShuffleXor, wx8[:], wl8[:], won8[:], b.Wave, a_s7[:])
-	var wx9 [80]int32
-	var won9 [80]bool
+	gpu.CPUWave(gpu.CPUWaveShuffleXor, a_a[:], wl8[:], wall[:], b.Wave, a_s7[:])
 	var wl9 [80]uint32
 	for lx := uint32(0); lx < 80; lx++ {
 		li := lx
-		v_a := a_a[li]
-		wx9[li] = v_a
 		wl9[li] = p_d
-		won9[li] = true
 	}
-	gpu.CPUWave(gpu.CPUWaveShuffleUp, wx9[:], wl9[:], won9[:], b.Wave, a_s8[:])
-	var wx10 [80]int32
-	var won10 [80]bool
+	gpu.CPUWave(gpu.CPUWaveShuffleUp, a_a[:], wl9[:], wall[:], b.Wave, a_s8[:])
 	var wl10 [80]uint32
 	for lx := uint32(0); lx < 80; lx++ {
 		li := lx
-		v_a := a_a[li]
-		wx10[li] = v_a
 		wl10[li] = p_d
-		won10[li] = true
 	}
-	gpu.CPUWave(gpu.CPUWaveShuffleDown, wx10[:], wl10[:], won10[:], b.Wave, a_s9[:])
+	gpu.CPUWave(gpu.CPUWaveShuffleDown, a_a[:], wl10[:], wall[:], b.Wave, a_s9[:])
 	for lx := uint32(0); lx < 80; lx++ {
 		li := lx
 		v_s0 := a_s0[li]
@@ -4107,96 +3821,21 @@ func wave32CPU(b *gpu.CPUBlock) {
 		p_oi[v_tmp_13] = v_tmp_18
 		p_oi[v_tmp_14] = v_tmp_19
 	}
-	var wx12 [80]uint32
-	var won12 [80]bool
-	for lx := uint32(0); lx < 80; lx++ {
-		li := lx
-		v_u := a_u[li]
-		wx12[li] = v_u
-		won12[li] = true
-	}
-	gpu.CPUWave(gpu.CPUWaveSum, wx12[:], nil, won12[:], b.Wave, a_u0[:])
-	var wx13 [80]uint32
-	var won13 [80]bool
-	for lx := uint32(0); lx < 80; lx++ {
-		li := lx
-		v_u := a_u[li]
-		wx13[li] = v_u
-		won13[li] = true
-	}
-	gpu.CPUWave(gpu.CPUWaveMin, wx13[:], nil, won13[:], b.Wave, a_u1[:])
-	var wx14 [80]uint32
-	var won14 [80]bool
-	for lx := uint32(0); lx < 80; lx++ {
-		li := lx
-		v_u := a_u[li]
-		wx14[li] = v_u
-		won14[li] = true
-	}
-	gpu.CPUWave(gpu.CPUWaveMax, wx14[:], nil, won14[:], b.Wave, a_u2[:])
-	var wx15 [80]uint32
-	var won15 [80]bool
-	for lx := uint32(0); lx < 80; lx++ {
-		li := lx
-		v_u := a_u[li]
-		wx15[li] = v_u
-		won15[li] = true
-	}
-	gpu.CPUWave(gpu.CPUWavePrefixSum, wx15[:], nil, won15[:], b.Wave, a_u3[:])
-	var wx16 [80]uint32
-	var won16 [80]bool
-	for lx := uint32(0); lx < 80; lx++ {
-		li := lx
-		v_u := a_u[li]
-		wx16[li] = v_u
-		won16[li] = true
-	}
-	gpu.CPUWave(gpu.CPUWaveExclusivePrefixSum, wx16[:], nil, won16[:], b.Wave, a_u4[:])
-	var wx17 [80]uint32
-	var won17 [80]bool
-	var wl17 [80]uint32
-	for lx := uint32(0); lx < 80; lx++ {
-		li := lx
-		v_k := a_k[li]
-		v_u := a_u[li]
-		wx17[li] = v_u
-		wl17[li] = v_k
-		won17[li] = true
-	}
-	gpu.CPUWave(gpu.CPUWaveShuffle, wx17[:], wl17[:], won17[:], b.Wave, a_u5[:])
+	gpu.CPUWave(gpu.CPUWaveSum, a_u[:], nil, wall[:], b.Wave, a_u0[:])
+	gpu.CPUWave(gpu.CPUWaveMin, a_u[:], nil, wall[:], b.Wave, a_u1[:])
+	gpu.CPUWave(gpu.CPUWaveMax, a_u[:], nil, wall[:], b.Wave, a_u2[:])
+	gpu.CPUWave(gpu.CPUWavePrefixSum, a_u[:], nil, wall[:], b.Wave, a_u3[:])
+	gpu.CPUWave(gpu.CPUWaveExclusivePrefixSum, a_u[:], nil, wall[:], b.Wave, a_u4[:])
+	gpu.CPUWave(gpu.CPUWaveShuffle, a_u[:], a_k[:], wall[:], b.Wave, a_u5[:])
 	for lx := uint32(0); lx < 80; lx++ {
 		li := lx
 		v_u6 := a_u6[li]
 		v_u6 = uint32(0)
 		a_u6[li] = v_u6
 	}
-	var wx19 [80]bool
-	var won19 [80]bool
-	for lx := uint32(0); lx < 80; lx++ {
-		li := lx
-		v_p := a_p[li]
-		wx19[li] = v_p
-		won19[li] = true
-	}
-	gpu.CPUWaveBallot(wx19[:], won19[:], b.Wave, a_u6[:])
-	var wx20 [80]bool
-	var won20 [80]bool
-	for lx := uint32(0); lx < 80; lx++ {
-		li := lx
-		v_p := a_p[li]
-		wx20[li] = v_p
-		won20[li] = true
-	}
-	gpu.CPUWaveVote(false, wx20[:], won20[:], b.Wave, a_any[:])
-	var wx21 [80]bool
-	var won21 [80]bool
-	for lx := uint32(0); lx < 80; lx++ {
-		li := lx
-		v_p := a_p[li]
-		wx21[li] = v_p
-		won21[li] = true
-	}
-	gpu.CPUWaveVote(true, wx21[:], won21[:], b.Wave, a_all[:])
+	gpu.CPUWaveBallot(a_p[:], wall[:], b.Wave, a_u6[:])
+	gpu.CPUWaveVote(false, a_p[:], wall[:], b.Wave, a_any[:])
+	gpu.CPUWaveVote(true, a_p[:], wall[:], b.Wave, a_all[:])
 	for lx := uint32(0); lx < 80; lx++ {
 		li := lx
 		v_all := a_all[li]
@@ -4247,62 +3886,17 @@ func wave32CPU(b *gpu.CPUBlock) {
 		p_ou[v_tmp_36] = v_tmp_38
 		p_ou[v_tmp_37] = v_tmp_39
 	}
-	var wx23 [80]float32
-	var won23 [80]bool
-	for lx := uint32(0); lx < 80; lx++ {
-		li := lx
-		v_f := a_f[li]
-		wx23[li] = v_f
-		won23[li] = true
-	}
-	gpu.CPUWave(gpu.CPUWaveSum, wx23[:], nil, won23[:], b.Wave, a_f0[:])
-	var wx24 [80]float32
-	var won24 [80]bool
-	for lx := uint32(0); lx < 80; lx++ {
-		li := lx
-		v_f := a_f[li]
-		wx24[li] = v_f
-		won24[li] = true
-	}
-	gpu.CPUWave(gpu.CPUWaveMin, wx24[:], nil, won24[:], b.Wave, a_f1[:])
-	var wx25 [80]float32
-	var won25 [80]bool
-	for lx := uint32(0); lx < 80; lx++ {
-		li := lx
-		v_f := a_f[li]
-		wx25[li] = v_f
-		won25[li] = true
-	}
-	gpu.CPUWave(gpu.CPUWaveMax, wx25[:], nil, won25[:], b.Wave, a_f2[:])
-	var wx26 [80]float32
-	var won26 [80]bool
-	for lx := uint32(0); lx < 80; lx++ {
-		li := lx
-		v_f := a_f[li]
-		wx26[li] = v_f
-		won26[li] = true
-	}
-	gpu.CPUWave(gpu.CPUWavePrefixSum, wx26[:], nil, won26[:], b.Wave, a_f3[:])
-	var wx27 [80]float32
-	var won27 [80]bool
-	for lx := uint32(0); lx < 80; lx++ {
-		li := lx
-		v_f := a_f[li]
-		wx27[li] = v_f
-		won27[li] = true
-	}
-	gpu.CPUWave(gpu.CPUWaveExclusivePrefixSum, wx27[:], nil, won27[:], b.Wave, a_f4[:])
-	var wx28 [80]float32
-	var won28 [80]bool
+	gpu.CPUWave(gpu.CPUWaveSum, a_f[:], nil, wall[:], b.Wave, a_f0[:])
+	gpu.CPUWave(gpu.CPUWaveMin, a_f[:], nil, wall[:], b.Wave, a_f1[:])
+	gpu.CPUWave(gpu.CPUWaveMax, a_f[:], nil, wall[:], b.Wave, a_f2[:])
+	gpu.CPUWave(gpu.CPUWavePrefixSum, a_f[:], nil, wall[:], b.Wave, a_f3[:])
+	gpu.CPUWave(gpu.CPUWaveExclusivePrefixSum, a_f[:], nil, wall[:], b.Wave, a_f4[:])
 	var wl28 [80]uint32
 	for lx := uint32(0); lx < 80; lx++ {
 		li := lx
-		v_f := a_f[li]
-		wx28[li] = v_f
 		wl28[li] = p_m
-		won28[li] = true
 	}
-	gpu.CPUWave(gpu.CPUWaveShuffleXor, wx28[:], wl28[:], won28[:], b.Wave, a_f5[:])
+	gpu.CPUWave(gpu.CPUWaveShuffleXor, a_f[:], wl28[:], wall[:], b.Wave, a_f5[:])
 	for lx := uint32(0); lx < 80; lx++ {
 		li := lx
 		v_f0 := a_f0[li]
@@ -4388,7 +3982,7 @@ var Wave4Kernel = gpu.Register(&gpu.KernelSpec{
 		},
 		{
 			Kernel: "github.com/goxpu/xpu/kernels/wave.Wave4", Backend: "cpu", Target: "go",
-			Hash:        "sha256:3ae2c549af922ce6d3b2d15f69c9dde96a8baea1f79b784a13c06332a2176a1c",
+			Hash:        "sha256:84ed172f25f8d583c4f497b42cde6217915397ba37b65db84e50efa58ba048ec",
 			Codegen:     "xpu-gen/1",
 			Block:       xpu.Dim3{X: 30, Y: 1, Z: 1},
 			SharedBytes: 0, StorageBindings: 7, UniformBytes: 16,
@@ -5256,11 +4850,13 @@ func wave4CPU(b *gpu.CPUBlock) {
 	var a_u4 [30]uint32
 	var a_u5 [30]uint32
 	var a_u6 [30]uint32
+	var wall [30]bool
+	for i := range wall {
+		wall[i] = true
+	}
 	gx0 := b.Group.X * 30
 	{
 		lx := uint32(0)
-		li := uint32(0)
-		_ = li
 		var v_g uint32 = (gx0 + lx)
 		var w0 *[30]int32
 		if o := v_g; o <= 4294967266 && uint64(o)+30 <= uint64(len(p_xi)) {
@@ -5319,107 +4915,36 @@ func wave4CPU(b *gpu.CPUBlock) {
 			}
 		}
 	}
-	var wx1 [30]int32
-	var won1 [30]bool
-	for lx := uint32(0); lx < 30; lx++ {
-		li := lx
-		v_a := a_a[li]
-		wx1[li] = v_a
-		won1[li] = true
-	}
-	gpu.CPUWave(gpu.CPUWaveSum, wx1[:], nil, won1[:], b.Wave, a_s0[:])
-	var wx2 [30]int32
-	var won2 [30]bool
-	for lx := uint32(0); lx < 30; lx++ {
-		li := lx
-		v_a := a_a[li]
-		wx2[li] = v_a
-		won2[li] = true
-	}
-	gpu.CPUWave(gpu.CPUWaveMin, wx2[:], nil, won2[:], b.Wave, a_s1[:])
-	var wx3 [30]int32
-	var won3 [30]bool
-	for lx := uint32(0); lx < 30; lx++ {
-		li := lx
-		v_a := a_a[li]
-		wx3[li] = v_a
-		won3[li] = true
-	}
-	gpu.CPUWave(gpu.CPUWaveMax, wx3[:], nil, won3[:], b.Wave, a_s2[:])
-	var wx4 [30]int32
-	var won4 [30]bool
-	for lx := uint32(0); lx < 30; lx++ {
-		li := lx
-		v_a := a_a[li]
-		wx4[li] = v_a
-		won4[li] = true
-	}
-	gpu.CPUWave(gpu.CPUWavePrefixSum, wx4[:], nil, won4[:], b.Wave, a_s3[:])
-	var wx5 [30]int32
-	var won5 [30]bool
-	for lx := uint32(0); lx < 30; lx++ {
-		li := lx
-		v_a := a_a[li]
-		wx5[li] = v_a
-		won5[li] = true
-	}
-	gpu.CPUWave(gpu.CPUWaveExclusivePrefixSum, wx5[:], nil, won5[:], b.Wave, a_s4[:])
-	var wx6 [30]int32
-	var won6 [30]bool
+	gpu.CPUWave(gpu.CPUWaveSum, a_a[:], nil, wall[:], b.Wave, a_s0[:])
+	gpu.CPUWave(gpu.CPUWaveMin, a_a[:], nil, wall[:], b.Wave, a_s1[:])
+	gpu.CPUWave(gpu.CPUWaveMax, a_a[:], nil, wall[:], b.Wave, a_s2[:])
+	gpu.CPUWave(gpu.CPUWavePrefixSum, a_a[:], nil, wall[:], b.Wave, a_s3[:])
+	gpu.CPUWave(gpu.CPUWaveExclusivePrefixSum, a_a[:], nil, wall[:], b.Wave, a_s4[:])
 	var wl6 [30]uint32
 	for lx := uint32(0); lx < 30; lx++ {
 		li := lx
-		v_a := a_a[li]
-		wx6[li] = v_a
 		wl6[li] = p_bl
-		won6[li] = true
 	}
-	gpu.CPUWave(gpu.CPUWaveShuffle, wx6[:], wl6[:], won6[:], b.Wave, a_s5[:])
-	var wx7 [30]int32
-	var won7 [30]bool
-	var wl7 [30]uint32
-	for lx := uint32(0); lx < 30; lx++ {
-		li := lx
-		v_a := a_a[li]
-		v_k := a_k[li]
-		wx7[li] = v_a
-		wl7[li] = v_k
-		won7[li] = true
-	}
-	gpu.CPUWave(gpu.CPUWaveShuffle, wx7[:], wl7[:], won7[:], b.Wave, a_s6[:])
-	var wx8 [30]int32
-	var won8 [30]bool
+	gpu.CPUWave(gpu.CPUWaveShuffle, a_a[:], wl6[:], wall[:], b.Wave, a_s5[:])
+	gpu.CPUWave(gpu.CPUWaveShuffle, a_a[:], a_k[:], wall[:], b.Wave, a_s6[:])
 	var wl8 [30]uint32
 	for lx := uint32(0); lx < 30; lx++ {
 		li := lx
-		v_a := a_a[li]
-		wx8[li] = v_a
 		wl8[li] = p_m
-		won8[li] = true
 	}
-	gpu.CPUWave(gpu.CPUWaveShuffleXor, wx8[:], wl8[:], won8[:], b.Wave, a_s7[:])
-	var wx9 [30]int32
-	var won9 [30]bool
+	gpu.CPUWave(gpu.CPUWaveShuffleXor, a_a[:], wl8[:], wall[:], b.Wave, a_s7[:])
 	var wl9 [30]uint32
 	for lx := uint32(0); lx < 30; lx++ {
 		li := lx
-		v_a := a_a[li]
-		wx9[li] = v_a
 		wl9[li] = p_d
-		won9[li] = true
 	}
-	gpu.CPUWave(gpu.CPUWaveShuffleUp, wx9[:], wl9[:], won9[:], b.Wave, a_s8[:])
-	var wx10 [30]int32
-	var won10 [30]bool
+	gpu.CPUWave(gpu.CPUWaveShuffleUp, a_a[:], wl9[:], wall[:], b.Wave, a_s8[:])
 	var wl10 [30]uint32
 	for lx := uint32(0); lx < 30; lx++ {
 		li := lx
-		v_a := a_a[li]
-		wx10[li] = v_a
 		wl10[li] = p_d
-		won10[li] = true
 	}
-	gpu.CPUWave(gpu.CPUWaveShuffleDown, wx10[:], wl10[:], won10[:], b.Wave, a_s9[:])
+	gpu.CPUWave(gpu.CPUWaveShuffleDown, a_a[:], wl10[:], wall[:], b.Wave, a_s9[:])
 	for lx := uint32(0); lx < 30; lx++ {
 		li := lx
 		v_s0 := a_s0[li]
@@ -5464,96 +4989,21 @@ func wave4CPU(b *gpu.CPUBlock) {
 		p_oi[v_tmp_13] = v_tmp_18
 		p_oi[v_tmp_14] = v_tmp_19
 	}
-	var wx12 [30]uint32
-	var won12 [30]bool
-	for lx := uint32(0); lx < 30; lx++ {
-		li := lx
-		v_u := a_u[li]
-		wx12[li] = v_u
-		won12[li] = true
-	}
-	gpu.CPUWave(gpu.CPUWaveSum, wx12[:], nil, won12[:], b.Wave, a_u0[:])
-	var wx13 [30]uint32
-	var won13 [30]bool
-	for lx := uint32(0); lx < 30; lx++ {
-		li := lx
-		v_u := a_u[li]
-		wx13[li] = v_u
-		won13[li] = true
-	}
-	gpu.CPUWave(gpu.CPUWaveMin, wx13[:], nil, won13[:], b.Wave, a_u1[:])
-	var wx14 [30]uint32
-	var won14 [30]bool
-	for lx := uint32(0); lx < 30; lx++ {
-		li := lx
-		v_u := a_u[li]
-		wx14[li] = v_u
-		won14[li] = true
-	}
-	gpu.CPUWave(gpu.CPUWaveMax, wx14[:], nil, won14[:], b.Wave, a_u2[:])
-	var wx15 [30]uint32
-	var won15 [30]bool
-	for lx := uint32(0); lx < 30; lx++ {
-		li := lx
-		v_u := a_u[li]
-		wx15[li] = v_u
-		won15[li] = true
-	}
-	gpu.CPUWave(gpu.CPUWavePrefixSum, wx15[:], nil, won15[:], b.Wave, a_u3[:])
-	var wx16 [30]uint32
-	var won16 [30]bool
-	for lx := uint32(0); lx < 30; lx++ {
-		li := lx
-		v_u := a_u[li]
-		wx16[li] = v_u
-		won16[li] = true
-	}
-	gpu.CPUWave(gpu.CPUWaveExclusivePrefixSum, wx16[:], nil, won16[:], b.Wave, a_u4[:])
-	var wx17 [30]uint32
-	var won17 [30]bool
-	var wl17 [30]uint32
-	for lx := uint32(0); lx < 30; lx++ {
-		li := lx
-		v_k := a_k[li]
-		v_u := a_u[li]
-		wx17[li] = v_u
-		wl17[li] = v_k
-		won17[li] = true
-	}
-	gpu.CPUWave(gpu.CPUWaveShuffle, wx17[:], wl17[:], won17[:], b.Wave, a_u5[:])
+	gpu.CPUWave(gpu.CPUWaveSum, a_u[:], nil, wall[:], b.Wave, a_u0[:])
+	gpu.CPUWave(gpu.CPUWaveMin, a_u[:], nil, wall[:], b.Wave, a_u1[:])
+	gpu.CPUWave(gpu.CPUWaveMax, a_u[:], nil, wall[:], b.Wave, a_u2[:])
+	gpu.CPUWave(gpu.CPUWavePrefixSum, a_u[:], nil, wall[:], b.Wave, a_u3[:])
+	gpu.CPUWave(gpu.CPUWaveExclusivePrefixSum, a_u[:], nil, wall[:], b.Wave, a_u4[:])
+	gpu.CPUWave(gpu.CPUWaveShuffle, a_u[:], a_k[:], wall[:], b.Wave, a_u5[:])
 	for lx := uint32(0); lx < 30; lx++ {
 		li := lx
 		v_u6 := a_u6[li]
 		v_u6 = uint32(0)
 		a_u6[li] = v_u6
 	}
-	var wx19 [30]bool
-	var won19 [30]bool
-	for lx := uint32(0); lx < 30; lx++ {
-		li := lx
-		v_p := a_p[li]
-		wx19[li] = v_p
-		won19[li] = true
-	}
-	gpu.CPUWaveBallot(wx19[:], won19[:], b.Wave, a_u6[:])
-	var wx20 [30]bool
-	var won20 [30]bool
-	for lx := uint32(0); lx < 30; lx++ {
-		li := lx
-		v_p := a_p[li]
-		wx20[li] = v_p
-		won20[li] = true
-	}
-	gpu.CPUWaveVote(false, wx20[:], won20[:], b.Wave, a_any[:])
-	var wx21 [30]bool
-	var won21 [30]bool
-	for lx := uint32(0); lx < 30; lx++ {
-		li := lx
-		v_p := a_p[li]
-		wx21[li] = v_p
-		won21[li] = true
-	}
-	gpu.CPUWaveVote(true, wx21[:], won21[:], b.Wave, a_all[:])
+	gpu.CPUWaveBallot(a_p[:], wall[:], b.Wave, a_u6[:])
+	gpu.CPUWaveVote(false, a_p[:], wall[:], b.Wave, a_any[:])
+	gpu.CPUWaveVote(true, a_p[:], wall[:], b.Wave, a_all[:])
 	for lx := uint32(0); lx < 30; lx++ {
 		li := lx
 		v_all := a_all[li]
@@ -5604,62 +5054,17 @@ func wave4CPU(b *gpu.CPUBlock) {
 		p_ou[v_tmp_36] = v_tmp_38
 		p_ou[v_tmp_37] = v_tmp_39
 	}
-	var wx23 [30]float32
-	var won23 [30]bool
-	for lx := uint32(0); lx < 30; lx++ {
-		li := lx
-		v_f := a_f[li]
-		wx23[li] = v_f
-		won23[li] = true
-	}
-	gpu.CPUWave(gpu.CPUWaveSum, wx23[:], nil, won23[:], b.Wave, a_f0[:])
-	var wx24 [30]float32
-	var won24 [30]bool
-	for lx := uint32(0); lx < 30; lx++ {
-		li := lx
-		v_f := a_f[li]
-		wx24[li] = v_f
-		won24[li] = true
-	}
-	gpu.CPUWave(gpu.CPUWaveMin, wx24[:], nil, won24[:], b.Wave, a_f1[:])
-	var wx25 [30]float32
-	var won25 [30]bool
-	for lx := uint32(0); lx < 30; lx++ {
-		li := lx
-		v_f := a_f[li]
-		wx25[li] = v_f
-		won25[li] = true
-	}
-	gpu.CPUWave(gpu.CPUWaveMax, wx25[:], nil, won25[:], b.Wave, a_f2[:])
-	var wx26 [30]float32
-	var won26 [30]bool
-	for lx := uint32(0); lx < 30; lx++ {
-		li := lx
-		v_f := a_f[li]
-		wx26[li] = v_f
-		won26[li] = true
-	}
-	gpu.CPUWave(gpu.CPUWavePrefixSum, wx26[:], nil, won26[:], b.Wave, a_f3[:])
-	var wx27 [30]float32
-	var won27 [30]bool
-	for lx := uint32(0); lx < 30; lx++ {
-		li := lx
-		v_f := a_f[li]
-		wx27[li] = v_f
-		won27[li] = true
-	}
-	gpu.CPUWave(gpu.CPUWaveExclusivePrefixSum, wx27[:], nil, won27[:], b.Wave, a_f4[:])
-	var wx28 [30]float32
-	var won28 [30]bool
+	gpu.CPUWave(gpu.CPUWaveSum, a_f[:], nil, wall[:], b.Wave, a_f0[:])
+	gpu.CPUWave(gpu.CPUWaveMin, a_f[:], nil, wall[:], b.Wave, a_f1[:])
+	gpu.CPUWave(gpu.CPUWaveMax, a_f[:], nil, wall[:], b.Wave, a_f2[:])
+	gpu.CPUWave(gpu.CPUWavePrefixSum, a_f[:], nil, wall[:], b.Wave, a_f3[:])
+	gpu.CPUWave(gpu.CPUWaveExclusivePrefixSum, a_f[:], nil, wall[:], b.Wave, a_f4[:])
 	var wl28 [30]uint32
 	for lx := uint32(0); lx < 30; lx++ {
 		li := lx
-		v_f := a_f[li]
-		wx28[li] = v_f
 		wl28[li] = p_m
-		won28[li] = true
 	}
-	gpu.CPUWave(gpu.CPUWaveShuffleXor, wx28[:], wl28[:], won28[:], b.Wave, a_f5[:])
+	gpu.CPUWave(gpu.CPUWaveShuffleXor, a_f[:], wl28[:], wall[:], b.Wave, a_f5[:])
 	for lx := uint32(0); lx < 30; lx++ {
 		li := lx
 		v_f0 := a_f0[li]
@@ -5747,7 +5152,7 @@ var Wave64Kernel = gpu.Register(&gpu.KernelSpec{
 		},
 		{
 			Kernel: "github.com/goxpu/xpu/kernels/wave.Wave64", Backend: "cpu", Target: "go",
-			Hash:        "sha256:a16bd1da72a743ed74e5b349a9de91c948ab547b55e6fd247430c68fa02d7fca",
+			Hash:        "sha256:5b90ca698c9f4b2bb8b860696a15fadc87da7ffd1d5030475ec848eb645d44c4",
 			Codegen:     "xpu-gen/1",
 			Block:       xpu.Dim3{X: 96, Y: 1, Z: 1},
 			SharedBytes: 0, StorageBindings: 7, UniformBytes: 16,
@@ -6966,11 +6371,13 @@ func wave64CPU(b *gpu.CPUBlock) {
 	var a_u3 [96]uint32
 	var a_u4 [96]uint32
 	var a_u5 [96]uint32
+	var wall [96]bool
+	for i := range wall {
+		wall[i] = true
+	}
 	gx0 := b.Group.X * 96
 	{
 		lx := uint32(0)
-		li := uint32(0)
-		_ = li
 		var v_g uint32 = (gx0 + lx)
 		var w0 *[96]int32
 		if o := v_g; o <= 4294967200 && uint64(o)+96 <= uint64(len(p_xi)) {
@@ -7029,107 +6436,36 @@ func wave64CPU(b *gpu.CPUBlock) {
 			}
 		}
 	}
-	var wx1 [96]int32
-	var won1 [96]bool
-	for lx := uint32(0); lx < 96; lx++ {
-		li := lx
-		v_a := a_a[li]
-		wx1[li] = v_a
-		won1[li] = true
-	}
-	gpu.CPUWave(gpu.CPUWaveSum, wx1[:], nil, won1[:], b.Wave, a_s0[:])
-	var wx2 [96]int32
-	var won2 [96]bool
-	for lx := uint32(0); lx < 96; lx++ {
-		li := lx
-		v_a := a_a[li]
-		wx2[li] = v_a
-		won2[li] = true
-	}
-	gpu.CPUWave(gpu.CPUWaveMin, wx2[:], nil, won2[:], b.Wave, a_s1[:])
-	var wx3 [96]int32
-	var won3 [96]bool
-	for lx := uint32(0); lx < 96; lx++ {
-		li := lx
-		v_a := a_a[li]
-		wx3[li] = v_a
-		won3[li] = true
-	}
-	gpu.CPUWave(gpu.CPUWaveMax, wx3[:], nil, won3[:], b.Wave, a_s2[:])
-	var wx4 [96]int32
-	var won4 [96]bool
-	for lx := uint32(0); lx < 96; lx++ {
-		li := lx
-		v_a := a_a[li]
-		wx4[li] = v_a
-		won4[li] = true
-	}
-	gpu.CPUWave(gpu.CPUWavePrefixSum, wx4[:], nil, won4[:], b.Wave, a_s3[:])
-	var wx5 [96]int32
-	var won5 [96]bool
-	for lx := uint32(0); lx < 96; lx++ {
-		li := lx
-		v_a := a_a[li]
-		wx5[li] = v_a
-		won5[li] = true
-	}
-	gpu.CPUWave(gpu.CPUWaveExclusivePrefixSum, wx5[:], nil, won5[:], b.Wave, a_s4[:])
-	var wx6 [96]int32
-	var won6 [96]bool
+	gpu.CPUWave(gpu.CPUWaveSum, a_a[:], nil, wall[:], b.Wave, a_s0[:])
+	gpu.CPUWave(gpu.CPUWaveMin, a_a[:], nil, wall[:], b.Wave, a_s1[:])
+	gpu.CPUWave(gpu.CPUWaveMax, a_a[:], nil, wall[:], b.Wave, a_s2[:])
+	gpu.CPUWave(gpu.CPUWavePrefixSum, a_a[:], nil, wall[:], b.Wave, a_s3[:])
+	gpu.CPUWave(gpu.CPUWaveExclusivePrefixSum, a_a[:], nil, wall[:], b.Wave, a_s4[:])
 	var wl6 [96]uint32
 	for lx := uint32(0); lx < 96; lx++ {
 		li := lx
-		v_a := a_a[li]
-		wx6[li] = v_a
 		wl6[li] = p_bl
-		won6[li] = true
 	}
-	gpu.CPUWave(gpu.CPUWaveShuffle, wx6[:], wl6[:], won6[:], b.Wave, a_s5[:])
-	var wx7 [96]int32
-	var won7 [96]bool
-	var wl7 [96]uint32
-	for lx := uint32(0); lx < 96; lx++ {
-		li := lx
-		v_a := a_a[li]
-		v_k := a_k[li]
-		wx7[li] = v_a
-		wl7[li] = v_k
-		won7[li] = true
-	}
-	gpu.CPUWave(gpu.CPUWaveShuffle, wx7[:], wl7[:], won7[:], b.Wave, a_s6[:])
-	var wx8 [96]int32
-	var won8 [96]bool
+	gpu.CPUWave(gpu.CPUWaveShuffle, a_a[:], wl6[:], wall[:], b.Wave, a_s5[:])
+	gpu.CPUWave(gpu.CPUWaveShuffle, a_a[:], a_k[:], wall[:], b.Wave, a_s6[:])
 	var wl8 [96]uint32
 	for lx := uint32(0); lx < 96; lx++ {
 		li := lx
-		v_a := a_a[li]
-		wx8[li] = v_a
 		wl8[li] = p_m
-		won8[li] = true
 	}
-	gpu.CPUWave(gpu.CPUWaveShuffleXor, wx8[:], wl8[:], won8[:], b.Wave, a_s7[:])
-	var wx9 [96]int32
-	var won9 [96]bool
+	gpu.CPUWave(gpu.CPUWaveShuffleXor, a_a[:], wl8[:], wall[:], b.Wave, a_s7[:])
 	var wl9 [96]uint32
 	for lx := uint32(0); lx < 96; lx++ {
 		li := lx
-		v_a := a_a[li]
-		wx9[li] = v_a
 		wl9[li] = p_d
-		won9[li] = true
 	}
-	gpu.CPUWave(gpu.CPUWaveShuffleUp, wx9[:], wl9[:], won9[:], b.Wave, a_s8[:])
-	var wx10 [96]int32
-	var won10 [96]bool
+	gpu.CPUWave(gpu.CPUWaveShuffleUp, a_a[:], wl9[:], wall[:], b.Wave, a_s8[:])
 	var wl10 [96]uint32
 	for lx := uint32(0); lx < 96; lx++ {
 		li := lx
-		v_a := a_a[li]
-		wx10[li] = v_a
 		wl10[li] = p_d
-		won10[li] = true
 	}
-	gpu.CPUWave(gpu.CPUWaveShuffleDown, wx10[:], wl10[:], won10[:], b.Wave, a_s9[:])
+	gpu.CPUWave(gpu.CPUWaveShuffleDown, a_a[:], wl10[:], wall[:], b.Wave, a_s9[:])
 	for lx := uint32(0); lx < 96; lx++ {
 		li := lx
 		v_s0 := a_s0[li]
@@ -7174,83 +6510,16 @@ func wave64CPU(b *gpu.CPUBlock) {
 		p_oi[v_tmp_13] = v_tmp_18
 		p_oi[v_tmp_14] = v_tmp_19
 	}
-	var wx12 [96]uint32
-	var won12 [96]bool
-	for lx := uint32(0); lx < 96; lx++ {
-		li := lx
-		v_u := a_u[li]
-		wx12[li] = v_u
-		won12[li] = true
-	}
-	gpu.CPUWave(gpu.CPUWaveSum, wx12[:], nil, won12[:], b.Wave, a_u0[:])
-	var wx13 [96]uint32
-	var won13 [96]bool
-	for lx := uint32(0); lx < 96; lx++ {
-		li := lx
-		v_u := a_u[li]
-		wx13[li] = v_u
-		won13[li] = true
-	}
-	gpu.CPUWave(gpu.CPUWaveMin, wx13[:], nil, won13[:], b.Wave, a_u1[:])
-	var wx14 [96]uint32
-	var won14 [96]bool
-	for lx := uint32(0); lx < 96; lx++ {
-		li := lx
-		v_u := a_u[li]
-		wx14[li] = v_u
-		won14[li] = true
-	}
-	gpu.CPUWave(gpu.CPUWaveMax, wx14[:], nil, won14[:], b.Wave, a_u2[:])
-	var wx15 [96]uint32
-	var won15 [96]bool
-	for lx := uint32(0); lx < 96; lx++ {
-		li := lx
-		v_u := a_u[li]
-		wx15[li] = v_u
-		won15[li] = true
-	}
-	gpu.CPUWave(gpu.CPUWavePrefixSum, wx15[:], nil, won15[:], b.Wave, a_u3[:])
-	var wx16 [96]uint32
-	var won16 [96]bool
-	for lx := uint32(0); lx < 96; lx++ {
-		li := lx
-		v_u := a_u[li]
-		wx16[li] = v_u
-		won16[li] = true
-	}
-	gpu.CPUWave(gpu.CPUWaveExclusivePrefixSum, wx16[:], nil, won16[:], b.Wave, a_u4[:])
-	var wx17 [96]uint32
-	var won17 [96]bool
-	var wl17 [96]uint32
-	for lx := uint32(0); lx < 96; lx++ {
-		li := lx
-		v_k := a_k[li]
-		v_u := a_u[li]
-		wx17[li] = v_u
-		wl17[li] = v_k
-		won17[li] = true
-	}
-	gpu.CPUWave(gpu.CPUWaveShuffle, wx17[:], wl17[:], won17[:], b.Wave, a_u5[:])
+	gpu.CPUWave(gpu.CPUWaveSum, a_u[:], nil, wall[:], b.Wave, a_u0[:])
+	gpu.CPUWave(gpu.CPUWaveMin, a_u[:], nil, wall[:], b.Wave, a_u1[:])
+	gpu.CPUWave(gpu.CPUWaveMax, a_u[:], nil, wall[:], b.Wave, a_u2[:])
+	gpu.CPUWave(gpu.CPUWavePrefixSum, a_u[:], nil, wall[:], b.Wave, a_u3[:])
+	gpu.CPUWave(gpu.CPUWaveExclusivePrefixSum, a_u[:], nil, wall[:], b.Wave, a_u4[:])
+	gpu.CPUWave(gpu.CPUWaveShuffle, a_u[:], a_k[:], wall[:], b.Wave, a_u5[:])
 	for lx := uint32(0); lx < 96; lx++ {
 	}
-	var wx19 [96]bool
-	var won19 [96]bool
-	for lx := uint32(0); lx < 96; lx++ {
-		li := lx
-		v_p := a_p[li]
-		wx19[li] = v_p
-		won19[li] = true
-	}
-	gpu.CPUWaveVote(false, wx19[:], won19[:], b.Wave, a_any[:])
-	var wx20 [96]bool
-	var won20 [96]bool
-	for lx := uint32(0); lx < 96; lx++ {
-		li := lx
-		v_p := a_p[li]
-		wx20[li] = v_p
-		won20[li] = true
-	}
-	gpu.CPUWaveVote(true, wx20[:], won20[:], b.Wave, a_all[:])
+	gpu.CPUWaveVote(false, a_p[:], wall[:], b.Wave, a_any[:])
+	gpu.CPUWaveVote(true, a_p[:], wall[:], b.Wave, a_all[:])
 	for lx := uint32(0); lx < 96; lx++ {
 		li := lx
 		v_all := a_all[li]
@@ -7301,62 +6570,17 @@ func wave64CPU(b *gpu.CPUBlock) {
 		p_ou[v_tmp_36] = v_tmp_38
 		p_ou[v_tmp_37] = v_tmp_39
 	}
-	var wx22 [96]float32
-	var won22 [96]bool
-	for lx := uint32(0); lx < 96; lx++ {
-		li := lx
-		v_f := a_f[li]
-		wx22[li] = v_f
-		won22[li] = true
-	}
-	gpu.CPUWave(gpu.CPUWaveSum, wx22[:], nil, won22[:], b.Wave, a_f0[:])
-	var wx23 [96]float32
-	var won23 [96]bool
-	for lx := uint32(0); lx < 96; lx++ {
-		li := lx
-		v_f := a_f[li]
-		wx23[li] = v_f
-		won23[li] = true
-	}
-	gpu.CPUWave(gpu.CPUWaveMin, wx23[:], nil, won23[:], b.Wave, a_f1[:])
-	var wx24 [96]float32
-	var won24 [96]bool
-	for lx := uint32(0); lx < 96; lx++ {
-		li := lx
-		v_f := a_f[li]
-		wx24[li] = v_f
-		won24[li] = true
-	}
-	gpu.CPUWave(gpu.CPUWaveMax, wx24[:], nil, won24[:], b.Wave, a_f2[:])
-	var wx25 [96]float32
-	var won25 [96]bool
-	for lx := uint32(0); lx < 96; lx++ {
-		li := lx
-		v_f := a_f[li]
-		wx25[li] = v_f
-		won25[li] = true
-	}
-	gpu.CPUWave(gpu.CPUWavePrefixSum, wx25[:], nil, won25[:], b.Wave, a_f3[:])
-	var wx26 [96]float32
-	var won26 [96]bool
-	for lx := uint32(0); lx < 96; lx++ {
-		li := lx
-		v_f := a_f[li]
-		wx26[li] = v_f
-		won26[li] = true
-	}
-	gpu.CPUWave(gpu.CPUWaveExclusivePrefixSum, wx26[:], nil, won26[:], b.Wave, a_f4[:])
-	var wx27 [96]float32
-	var won27 [96]bool
+	gpu.CPUWave(gpu.CPUWaveSum, a_f[:], nil, wall[:], b.Wave, a_f0[:])
+	gpu.CPUWave(gpu.CPUWaveMin, a_f[:], nil, wall[:], b.Wave, a_f1[:])
+	gpu.CPUWave(gpu.CPUWaveMax, a_f[:], nil, wall[:], b.Wave, a_f2[:])
+	gpu.CPUWave(gpu.CPUWavePrefixSum, a_f[:], nil, wall[:], b.Wave, a_f3[:])
+	gpu.CPUWave(gpu.CPUWaveExclusivePrefixSum, a_f[:], nil, wall[:], b.Wave, a_f4[:])
 	var wl27 [96]uint32
 	for lx := uint32(0); lx < 96; lx++ {
 		li := lx
-		v_f := a_f[li]
-		wx27[li] = v_f
 		wl27[li] = p_m
-		won27[li] = true
 	}
-	gpu.CPUWave(gpu.CPUWaveShuffleXor, wx27[:], wl27[:], won27[:], b.Wave, a_f5[:])
+	gpu.CPUWave(gpu.CPUWaveShuffleXor, a_f[:], wl27[:], wall[:], b.Wave, a_f5[:])
 	for lx := uint32(0); lx < 96; lx++ {
 		li := lx
 		v_f0 := a_f0[li]
@@ -7444,7 +6668,7 @@ var Wave8Kernel = gpu.Register(&gpu.KernelSpec{
 		},
 		{
 			Kernel: "github.com/goxpu/xpu/kernels/wave.Wave8", Backend: "cpu", Target: "go",
-			Hash:        "sha256:8be144799dc57f9a5caadd493810c45c7cbcfdc1558e1f6dd77059e2c882ba8f",
+			Hash:        "sha256:9dc805e4e60da420ef04521f3e80a794096fa9c72ccd81475d71e2d5d7be0fc1",
 			Codegen:     "xpu-gen/1",
 			Block:       xpu.Dim3{X: 60, Y: 1, Z: 1},
 			SharedBytes: 0, StorageBindings: 7, UniformBytes: 16,
@@ -8688,11 +7912,13 @@ func wave8CPU(b *gpu.CPUBlock) {
 	var a_u4 [60]uint32
 	var a_u5 [60]uint32
 	var a_u6 [60]uint32
+	var wall [60]bool
+	for i := range wall {
+		wall[i] = true
+	}
 	gx0 := b.Group.X * 60
 	{
 		lx := uint32(0)
-		li := uint32(0)
-		_ = li
 		var v_g uint32 = (gx0 + lx)
 		var w0 *[60]int32
 		if o := v_g; o <= 4294967236 && uint64(o)+60 <= uint64(len(p_xi)) {
@@ -8751,107 +7977,36 @@ func wave8CPU(b *gpu.CPUBlock) {
 			}
 		}
 	}
-	var wx1 [60]int32
-	var won1 [60]bool
-	for lx := uint32(0); lx < 60; lx++ {
-		li := lx
-		v_a := a_a[li]
-		wx1[li] = v_a
-		won1[li] = true
-	}
-	gpu.CPUWave(gpu.CPUWaveSum, wx1[:], nil, won1[:], b.Wave, a_s0[:])
-	var wx2 [60]int32
-	var won2 [60]bool
-	for lx := uint32(0); lx < 60; lx++ {
-		li := lx
-		v_a := a_a[li]
-		wx2[li] = v_a
-		won2[li] = true
-	}
-	gpu.CPUWave(gpu.CPUWaveMin, wx2[:], nil, won2[:], b.Wave, a_s1[:])
-	var wx3 [60]int32
-	var won3 [60]bool
-	for lx := uint32(0); lx < 60; lx++ {
-		li := lx
-		v_a := a_a[li]
-		wx3[li] = v_a
-		won3[li] = true
-	}
-	gpu.CPUWave(gpu.CPUWaveMax, wx3[:], nil, won3[:], b.Wave, a_s2[:])
-	var wx4 [60]int32
-	var won4 [60]bool
-	for lx := uint32(0); lx < 60; lx++ {
-		li := lx
-		v_a := a_a[li]
-		wx4[li] = v_a
-		won4[li] = true
-	}
-	gpu.CPUWave(gpu.CPUWavePrefixSum, wx4[:], nil, won4[:], b.Wave, a_s3[:])
-	var wx5 [60]int32
-	var won5 [60]bool
-	for lx := uint32(0); lx < 60; lx++ {
-		li := lx
-		v_a := a_a[li]
-		wx5[li] = v_a
-		won5[li] = true
-	}
-	gpu.CPUWave(gpu.CPUWaveExclusivePrefixSum, wx5[:], nil, won5[:], b.Wave, a_s4[:])
-	var wx6 [60]int32
-	var won6 [60]bool
+	gpu.CPUWave(gpu.CPUWaveSum, a_a[:], nil, wall[:], b.Wave, a_s0[:])
+	gpu.CPUWave(gpu.CPUWaveMin, a_a[:], nil, wall[:], b.Wave, a_s1[:])
+	gpu.CPUWave(gpu.CPUWaveMax, a_a[:], nil, wall[:], b.Wave, a_s2[:])
+	gpu.CPUWave(gpu.CPUWavePrefixSum, a_a[:], nil, wall[:], b.Wave, a_s3[:])
+	gpu.CPUWave(gpu.CPUWaveExclusivePrefixSum, a_a[:], nil, wall[:], b.Wave, a_s4[:])
 	var wl6 [60]uint32
 	for lx := uint32(0); lx < 60; lx++ {
 		li := lx
-		v_a := a_a[li]
-		wx6[li] = v_a
 		wl6[li] = p_bl
-		won6[li] = true
 	}
-	gpu.CPUWave(gpu.CPUWaveShuffle, wx6[:], wl6[:], won6[:], b.Wave, a_s5[:])
-	var wx7 [60]int32
-	var won7 [60]bool
-	var wl7 [60]uint32
-	for lx := uint32(0); lx < 60; lx++ {
-		li := lx
-		v_a := a_a[li]
-		v_k := a_k[li]
-		wx7[li] = v_a
-		wl7[li] = v_k
-		won7[li] = true
-	}
-	gpu.CPUWave(gpu.CPUWaveShuffle, wx7[:], wl7[:], won7[:], b.Wave, a_s6[:])
-	var wx8 [60]int32
-	var won8 [60]bool
+	gpu.CPUWave(gpu.CPUWaveShuffle, a_a[:], wl6[:], wall[:], b.Wave, a_s5[:])
+	gpu.CPUWave(gpu.CPUWaveShuffle, a_a[:], a_k[:], wall[:], b.Wave, a_s6[:])
 	var wl8 [60]uint32
 	for lx := uint32(0); lx < 60; lx++ {
 		li := lx
-		v_a := a_a[li]
-		wx8[li] = v_a
 		wl8[li] = p_m
-		won8[li] = true
 	}
-	gpu.CPUWave(gpu.CPUWaveShuffleXor, wx8[:], wl8[:], won8[:], b.Wave, a_s7[:])
-	var wx9 [60]int32
-	var won9 [60]bool
+	gpu.CPUWave(gpu.CPUWaveShuffleXor, a_a[:], wl8[:], wall[:], b.Wave, a_s7[:])
 	var wl9 [60]uint32
 	for lx := uint32(0); lx < 60; lx++ {
 		li := lx
-		v_a := a_a[li]
-		wx9[li] = v_a
 		wl9[li] = p_d
-		won9[li] = true
 	}
-	gpu.CPUWave(gpu.CPUWaveShuffleUp, wx9[:], wl9[:], won9[:], b.Wave, a_s8[:])
-	var wx10 [60]int32
-	var won10 [60]bool
+	gpu.CPUWave(gpu.CPUWaveShuffleUp, a_a[:], wl9[:], wall[:], b.Wave, a_s8[:])
 	var wl10 [60]uint32
 	for lx := uint32(0); lx < 60; lx++ {
 		li := lx
-		v_a := a_a[li]
-		wx10[li] = v_a
 		wl10[li] = p_d
-		won10[li] = true
 	}
-	gpu.CPUWave(gpu.CPUWaveShuffleDown, wx10[:], wl10[:], won10[:], b.Wave, a_s9[:])
+	gpu.CPUWave(gpu.CPUWaveShuffleDown, a_a[:], wl10[:], wall[:], b.Wave, a_s9[:])
 	for lx := uint32(0); lx < 60; lx++ {
 		li := lx
 		v_s0 := a_s0[li]
@@ -8896,96 +8051,21 @@ func wave8CPU(b *gpu.CPUBlock) {
 		p_oi[v_tmp_13] = v_tmp_18
 		p_oi[v_tmp_14] = v_tmp_19
 	}
-	var wx12 [60]uint32
-	var won12 [60]bool
-	for lx := uint32(0); lx < 60; lx++ {
-		li := lx
-		v_u := a_u[li]
-		wx12[li] = v_u
-		won12[li] = true
-	}
-	gpu.CPUWave(gpu.CPUWaveSum, wx12[:], nil, won12[:], b.Wave, a_u0[:])
-	var wx13 [60]uint32
-	var won13 [60]bool
-	for lx := uint32(0); lx < 60; lx++ {
-		li := lx
-		v_u := a_u[li]
-		wx13[li] = v_u
-		won13[li] = true
-	}
-	gpu.CPUWave(gpu.CPUWaveMin, wx13[:], nil, won13[:], b.Wave, a_u1[:])
-	var wx14 [60]uint32
-	var won14 [60]bool
-	for lx := uint32(0); lx < 60; lx++ {
-		li := lx
-		v_u := a_u[li]
-		wx14[li] = v_u
-		won14[li] = true
-	}
-	gpu.CPUWave(gpu.CPUWaveMax, wx14[:], nil, won14[:], b.Wave, a_u2[:])
-	var wx15 [60]uint32
-	var won15 [60]bool
-	for lx := uint32(0); lx < 60; lx++ {
-		li := lx
-		v_u := a_u[li]
-		wx15[li] = v_u
-		won15[li] = true
-	}
-	gpu.CPUWave(gpu.CPUWavePrefixSum, wx15[:], nil, won15[:], b.Wave, a_u3[:])
-	var wx16 [60]uint32
-	var won16 [60]bool
-	for lx := uint32(0); lx < 60; lx++ {
-		li := lx
-		v_u := a_u[li]
-		wx16[li] = v_u
-		won16[li] = true
-	}
-	gpu.CPUWave(gpu.CPUWaveExclusivePrefixSum, wx16[:], nil, won16[:], b.Wave, a_u4[:])
-	var wx17 [60]uint32
-	var won17 [60]bool
-	var wl17 [60]uint32
-	for lx := uint32(0); lx < 60; lx++ {
-		li := lx
-		v_k := a_k[li]
-		v_u := a_u[li]
-		wx17[li] = v_u
-		wl17[li] = v_k
-		won17[li] = true
-	}
-	gpu.CPUWave(gpu.CPUWaveShuffle, wx17[:], wl17[:], won17[:], b.Wave, a_u5[:])
+	gpu.CPUWave(gpu.CPUWaveSum, a_u[:], nil, wall[:], b.Wave, a_u0[:])
+	gpu.CPUWave(gpu.CPUWaveMin, a_u[:], nil, wall[:], b.Wave, a_u1[:])
+	gpu.CPUWave(gpu.CPUWaveMax, a_u[:], nil, wall[:], b.Wave, a_u2[:])
+	gpu.CPUWave(gpu.CPUWavePrefixSum, a_u[:], nil, wall[:], b.Wave, a_u3[:])
+	gpu.CPUWave(gpu.CPUWaveExclusivePrefixSum, a_u[:], nil, wall[:], b.Wave, a_u4[:])
+	gpu.CPUWave(gpu.CPUWaveShuffle, a_u[:], a_k[:], wall[:], b.Wave, a_u5[:])
 	for lx := uint32(0); lx < 60; lx++ {
 		li := lx
 		v_u6 := a_u6[li]
 		v_u6 = uint32(0)
 		a_u6[li] = v_u6
 	}
-	var wx19 [60]bool
-	var won19 [60]bool
-	for lx := uint32(0); lx < 60; lx++ {
-		li := lx
-		v_p := a_p[li]
-		wx19[li] = v_p
-		won19[li] = true
-	}
-	gpu.CPUWaveBallot(wx19[:], won19[:], b.Wave, a_u6[:])
-	var wx20 [60]bool
-	var won20 [60]bool
-	for lx := uint32(0); lx < 60; lx++ {
-		li := lx
-		v_p := a_p[li]
-		wx20[li] = v_p
-		won20[li] = true
-	}
-	gpu.CPUWaveVote(false, wx20[:], won20[:], b.Wave, a_any[:])
-	var wx21 [60]bool
-	var won21 [60]bool
-	for lx := uint32(0); lx < 60; lx++ {
-		li := lx
-		v_p := a_p[li]
-		wx21[li] = v_p
-		won21[li] = true
-	}
-	gpu.CPUWaveVote(true, wx21[:], won21[:], b.Wave, a_all[:])
+	gpu.CPUWaveBallot(a_p[:], wall[:], b.Wave, a_u6[:])
+	gpu.CPUWaveVote(false, a_p[:], wall[:], b.Wave, a_any[:])
+	gpu.CPUWaveVote(true, a_p[:], wall[:], b.Wave, a_all[:])
 	for lx := uint32(0); lx < 60; lx++ {
 		li := lx
 		v_all := a_all[li]
@@ -9036,62 +8116,17 @@ func wave8CPU(b *gpu.CPUBlock) {
 		p_ou[v_tmp_36] = v_tmp_38
 		p_ou[v_tmp_37] = v_tmp_39
 	}
-	var wx23 [60]float32
-	var won23 [60]bool
-	for lx := uint32(0); lx < 60; lx++ {
-		li := lx
-		v_f := a_f[li]
-		wx23[li] = v_f
-		won23[li] = true
-	}
-	gpu.CPUWave(gpu.CPUWaveSum, wx23[:], nil, won23[:], b.Wave, a_f0[:])
-	var wx24 [60]float32
-	var won24 [60]bool
-	for lx := uint32(0); lx < 60; lx++ {
-		li := lx
-		v_f := a_f[li]
-		wx24[li] = v_f
-		won24[li] = true
-	}
-	gpu.CPUWave(gpu.CPUWaveMin, wx24[:], nil, won24[:], b.Wave, a_f1[:])
-	var wx25 [60]float32
-	var won25 [60]bool
-	for lx := uint32(0); lx < 60; lx++ {
-		li := lx
-		v_f := a_f[li]
-		wx25[li] = v_f
-		won25[li] = true
-	}
-	gpu.CPUWave(gpu.CPUWaveMax, wx25[:], nil, won25[:], b.Wave, a_f2[:])
-	var wx26 [60]float32
-	var won26 [60]bool
-	for lx := uint32(0); lx < 60; lx++ {
-		li := lx
-		v_f := a_f[li]
-		wx26[li] = v_f
-		won26[li] = true
-	}
-	gpu.CPUWave(gpu.CPUWavePrefixSum, wx26[:], nil, won26[:], b.Wave, a_f3[:])
-	var wx27 [60]float32
-	var won27 [60]bool
-	for lx := uint32(0); lx < 60; lx++ {
-		li := lx
-		v_f := a_f[li]
-		wx27[li] = v_f
-		won27[li] = true
-	}
-	gpu.CPUWave(gpu.CPUWaveExclusivePrefixSum, wx27[:], nil, won27[:], b.Wave, a_f4[:])
-	var wx28 [60]float32
-	var won28 [60]bool
+	gpu.CPUWave(gpu.CPUWaveSum, a_f[:], nil, wall[:], b.Wave, a_f0[:])
+	gpu.CPUWave(gpu.CPUWaveMin, a_f[:], nil, wall[:], b.Wave, a_f1[:])
+	gpu.CPUWave(gpu.CPUWaveMax, a_f[:], nil, wall[:], b.Wave, a_f2[:])
+	gpu.CPUWave(gpu.CPUWavePrefixSum, a_f[:], nil, wall[:], b.Wave, a_f3[:])
+	gpu.CPUWave(gpu.CPUWaveExclusivePrefixSum, a_f[:], nil, wall[:], b.Wave, a_f4[:])
 	var wl28 [60]uint32
 	for lx := uint32(0); lx < 60; lx++ {
 		li := lx
-		v_f := a_f[li]
-		wx28[li] = v_f
 		wl28[li] = p_m
-		won28[li] = true
 	}
-	gpu.CPUWave(gpu.CPUWaveShuffleXor, wx28[:], wl28[:], won28[:], b.Wave, a_f5[:])
+	gpu.CPUWave(gpu.CPUWaveShuffleXor, a_f[:], wl28[:], wall[:], b.Wave, a_f5[:])
 	for lx := uint32(0); lx < 60; lx++ {
 		li := lx
 		v_f0 := a_f0[li]
@@ -9172,7 +8207,7 @@ var WaveAgnosticKernel = gpu.Register(&gpu.KernelSpec{
 		},
 		{
 			Kernel: "github.com/goxpu/xpu/kernels/wave.WaveAgnostic", Backend: "cpu", Target: "go",
-			Hash:        "sha256:3faf030d5ef511100b94b729b4f00ee82391a302b7e82812fd5cb616b4655a42",
+			Hash:        "sha256:e74e21cf8efea851433051b4dedf4fb5f1856136975289554a482932572ac79d",
 			Codegen:     "xpu-gen/1",
 			Block:       xpu.Dim3{X: 100, Y: 1, Z: 1},
 			SharedBytes: 0, StorageBindings: 7, UniformBytes: 16,
@@ -9735,11 +8770,13 @@ func waveAgnosticCPU(b *gpu.CPUBlock) {
 	var a_u4 [100]uint32
 	var a_u5 [100]uint32
 	var a_u6 [100]uint32
+	var wall [100]bool
+	for i := range wall {
+		wall[i] = true
+	}
 	gx0 := b.Group.X * 100
 	{
 		lx := uint32(0)
-		li := uint32(0)
-		_ = li
 		var v_g uint32 = (gx0 + lx)
 		var w0 *[100]int32
 		if o := v_g; o <= 4294967196 && uint64(o)+100 <= uint64(len(p_xi)) {
@@ -9798,107 +8835,36 @@ func waveAgnosticCPU(b *gpu.CPUBlock) {
 			}
 		}
 	}
-	var wx1 [100]int32
-	var won1 [100]bool
-	for lx := uint32(0); lx < 100; lx++ {
-		li := lx
-		v_a := a_a[li]
-		wx1[li] = v_a
-		won1[li] = true
-	}
-	gpu.CPUWave(gpu.CPUWaveSum, wx1[:], nil, won1[:], b.Wave, a_s0[:])
-	var wx2 [100]int32
-	var won2 [100]bool
-	for lx := uint32(0); lx < 100; lx++ {
-		li := lx
-		v_a := a_a[li]
-		wx2[li] = v_a
-		won2[li] = true
-	}
-	gpu.CPUWave(gpu.CPUWaveMin, wx2[:], nil, won2[:], b.Wave, a_s1[:])
-	var wx3 [100]int32
-	var won3 [100]bool
-	for lx := uint32(0); lx < 100; lx++ {
-		li := lx
-		v_a := a_a[li]
-		wx3[li] = v_a
-		won3[li] = true
-	}
-	gpu.CPUWave(gpu.CPUWaveMax, wx3[:], nil, won3[:], b.Wave, a_s2[:])
-	var wx4 [100]int32
-	var won4 [100]bool
-	for lx := uint32(0); lx < 100; lx++ {
-		li := lx
-		v_a := a_a[li]
-		wx4[li] = v_a
-		won4[li] = true
-	}
-	gpu.CPUWave(gpu.CPUWavePrefixSum, wx4[:], nil, won4[:], b.Wave, a_s3[:])
-	var wx5 [100]int32
-	var won5 [100]bool
-	for lx := uint32(0); lx < 100; lx++ {
-		li := lx
-		v_a := a_a[li]
-		wx5[li] = v_a
-		won5[li] = true
-	}
-	gpu.CPUWave(gpu.CPUWaveExclusivePrefixSum, wx5[:], nil, won5[:], b.Wave, a_s4[:])
-	var wx6 [100]int32
-	var won6 [100]bool
+	gpu.CPUWave(gpu.CPUWaveSum, a_a[:], nil, wall[:], b.Wave, a_s0[:])
+	gpu.CPUWave(gpu.CPUWaveMin, a_a[:], nil, wall[:], b.Wave, a_s1[:])
+	gpu.CPUWave(gpu.CPUWaveMax, a_a[:], nil, wall[:], b.Wave, a_s2[:])
+	gpu.CPUWave(gpu.CPUWavePrefixSum, a_a[:], nil, wall[:], b.Wave, a_s3[:])
+	gpu.CPUWave(gpu.CPUWaveExclusivePrefixSum, a_a[:], nil, wall[:], b.Wave, a_s4[:])
 	var wl6 [100]uint32
 	for lx := uint32(0); lx < 100; lx++ {
 		li := lx
-		v_a := a_a[li]
-		wx6[li] = v_a
 		wl6[li] = p_bl
-		won6[li] = true
 	}
-	gpu.CPUWave(gpu.CPUWaveShuffle, wx6[:], wl6[:], won6[:], b.Wave, a_s5[:])
-	var wx7 [100]int32
-	var won7 [100]bool
-	var wl7 [100]uint32
-	for lx := uint32(0); lx < 100; lx++ {
-		li := lx
-		v_a := a_a[li]
-		v_k := a_k[li]
-		wx7[li] = v_a
-		wl7[li] = v_k
-		won7[li] = true
-	}
-	gpu.CPUWave(gpu.CPUWaveShuffle, wx7[:], wl7[:], won7[:], b.Wave, a_s6[:])
-	var wx8 [100]int32
-	var won8 [100]bool
+	gpu.CPUWave(gpu.CPUWaveShuffle, a_a[:], wl6[:], wall[:], b.Wave, a_s5[:])
+	gpu.CPUWave(gpu.CPUWaveShuffle, a_a[:], a_k[:], wall[:], b.Wave, a_s6[:])
 	var wl8 [100]uint32
 	for lx := uint32(0); lx < 100; lx++ {
 		li := lx
-		v_a := a_a[li]
-		wx8[li] = v_a
 		wl8[li] = p_m
-		won8[li] = true
 	}
-	gpu.CPUWave(gpu.CPUWaveShuffleXor, wx8[:], wl8[:], won8[:], b.Wave, a_s7[:])
-	var wx9 [100]int32
-	var won9 [100]bool
+	gpu.CPUWave(gpu.CPUWaveShuffleXor, a_a[:], wl8[:], wall[:], b.Wave, a_s7[:])
 	var wl9 [100]uint32
 	for lx := uint32(0); lx < 100; lx++ {
 		li := lx
-		v_a := a_a[li]
-		wx9[li] = v_a
 		wl9[li] = p_d
-		won9[li] = true
 	}
-	gpu.CPUWave(gpu.CPUWaveShuffleUp, wx9[:], wl9[:], won9[:], b.Wave, a_s8[:])
-	var wx10 [100]int32
-	var won10 [100]bool
+	gpu.CPUWave(gpu.CPUWaveShuffleUp, a_a[:], wl9[:], wall[:], b.Wave, a_s8[:])
 	var wl10 [100]uint32
 	for lx := uint32(0); lx < 100; lx++ {
 		li := lx
-		v_a := a_a[li]
-		wx10[li] = v_a
 		wl10[li] = p_d
-		won10[li] = true
 	}
-	gpu.CPUWave(gpu.CPUWaveShuffleDown, wx10[:], wl10[:], won10[:], b.Wave, a_s9[:])
+	gpu.CPUWave(gpu.CPUWaveShuffleDown, a_a[:], wl10[:], wall[:], b.Wave, a_s9[:])
 	for lx := uint32(0); lx < 100; lx++ {
 		li := lx
 		v_s0 := a_s0[li]
@@ -9943,90 +8909,15 @@ func waveAgnosticCPU(b *gpu.CPUBlock) {
 		p_oi[v_tmp_13] = v_tmp_18
 		p_oi[v_tmp_14] = v_tmp_19
 	}
-	var wx12 [100]uint32
-	var won12 [100]bool
-	for lx := uint32(0); lx < 100; lx++ {
-		li := lx
-		v_u := a_u[li]
-		wx12[li] = v_u
-		won12[li] = true
-	}
-	gpu.CPUWave(gpu.CPUWaveSum, wx12[:], nil, won12[:], b.Wave, a_u0[:])
-	var wx13 [100]uint32
-	var won13 [100]bool
-	for lx := uint32(0); lx < 100; lx++ {
-		li := lx
-		v_u := a_u[li]
-		wx13[li] = v_u
-		won13[li] = true
-	}
-	gpu.CPUWave(gpu.CPUWaveMin, wx13[:], nil, won13[:], b.Wave, a_u1[:])
-	var wx14 [100]uint32
-	var won14 [100]bool
-	for lx := uint32(0); lx < 100; lx++ {
-		li := lx
-		v_u := a_u[li]
-		wx14[li] = v_u
-		won14[li] = true
-	}
-	gpu.CPUWave(gpu.CPUWaveMax, wx14[:], nil, won14[:], b.Wave, a_u2[:])
-	var wx15 [100]uint32
-	var won15 [100]bool
-	for lx := uint32(0); lx < 100; lx++ {
-		li := lx
-		v_u := a_u[li]
-		wx15[li] = v_u
-		won15[li] = true
-	}
-	gpu.CPUWave(gpu.CPUWavePrefixSum, wx15[:], nil, won15[:], b.Wave, a_u3[:])
-	var wx16 [100]uint32
-	var won16 [100]bool
-	for lx := uint32(0); lx < 100; lx++ {
-		li := lx
-		v_u := a_u[li]
-		wx16[li] = v_u
-		won16[li] = true
-	}
-	gpu.CPUWave(gpu.CPUWaveExclusivePrefixSum, wx16[:], nil, won16[:], b.Wave, a_u4[:])
-	var wx17 [100]uint32
-	var won17 [100]bool
-	var wl17 [100]uint32
-	for lx := uint32(0); lx < 100; lx++ {
-		li := lx
-		v_k := a_k[li]
-		v_u := a_u[li]
-		wx17[li] = v_u
-		wl17[li] = v_k
-		won17[li] = true
-	}
-	gpu.CPUWave(gpu.CPUWaveShuffle, wx17[:], wl17[:], won17[:], b.Wave, a_u5[:])
-	var wx18 [100]bool
-	var won18 [100]bool
-	for lx := uint32(0); lx < 100; lx++ {
-		li := lx
-		v_p := a_p[li]
-		wx18[li] = v_p
-		won18[li] = true
-	}
-	gpu.CPUWaveBallot(wx18[:], won18[:], b.Wave, a_u6[:])
-	var wx19 [100]bool
-	var won19 [100]bool
-	for lx := uint32(0); lx < 100; lx++ {
-		li := lx
-		v_p := a_p[li]
-		wx19[li] = v_p
-		won19[li] = true
-	}
-	gpu.CPUWaveVote(false, wx19[:], won19[:], b.Wave, a_any[:])
-	var wx20 [100]bool
-	var won20 [100]bool
-	for lx := uint32(0); lx < 100; lx++ {
-		li := lx
-		v_p := a_p[li]
-		wx20[li] = v_p
-		won20[li] = true
-	}
-	gpu.CPUWaveVote(true, wx20[:], won20[:], b.Wave, a_all[:])
+	gpu.CPUWave(gpu.CPUWaveSum, a_u[:], nil, wall[:], b.Wave, a_u0[:])
+	gpu.CPUWave(gpu.CPUWaveMin, a_u[:], nil, wall[:], b.Wave, a_u1[:])
+	gpu.CPUWave(gpu.CPUWaveMax, a_u[:], nil, wall[:], b.Wave, a_u2[:])
+	gpu.CPUWave(gpu.CPUWavePrefixSum, a_u[:], nil, wall[:], b.Wave, a_u3[:])
+	gpu.CPUWave(gpu.CPUWaveExclusivePrefixSum, a_u[:], nil, wall[:], b.Wave, a_u4[:])
+	gpu.CPUWave(gpu.CPUWaveShuffle, a_u[:], a_k[:], wall[:], b.Wave, a_u5[:])
+	gpu.CPUWaveBallot(a_p[:], wall[:], b.Wave, a_u6[:])
+	gpu.CPUWaveVote(false, a_p[:], wall[:], b.Wave, a_any[:])
+	gpu.CPUWaveVote(true, a_p[:], wall[:], b.Wave, a_all[:])
 	for lx := uint32(0); lx < 100; lx++ {
 		li := lx
 		v_all := a_all[li]
@@ -10077,62 +8968,17 @@ func waveAgnosticCPU(b *gpu.CPUBlock) {
 		p_ou[v_tmp_36] = v_tmp_38
 		p_ou[v_tmp_37] = v_tmp_39
 	}
-	var wx22 [100]float32
-	var won22 [100]bool
-	for lx := uint32(0); lx < 100; lx++ {
-		li := lx
-		v_f := a_f[li]
-		wx22[li] = v_f
-		won22[li] = true
-	}
-	gpu.CPUWave(gpu.CPUWaveSum, wx22[:], nil, won22[:], b.Wave, a_f0[:])
-	var wx23 [100]float32
-	var won23 [100]bool
-	for lx := uint32(0); lx < 100; lx++ {
-		li := lx
-		v_f := a_f[li]
-		wx23[li] = v_f
-		won23[li] = true
-	}
-	gpu.CPUWave(gpu.CPUWaveMin, wx23[:], nil, won23[:], b.Wave, a_f1[:])
-	var wx24 [100]float32
-	var won24 [100]bool
-	for lx := uint32(0); lx < 100; lx++ {
-		li := lx
-		v_f := a_f[li]
-		wx24[li] = v_f
-		won24[li] = true
-	}
-	gpu.CPUWave(gpu.CPUWaveMax, wx24[:], nil, won24[:], b.Wave, a_f2[:])
-	var wx25 [100]float32
-	var won25 [100]bool
-	for lx := uint32(0); lx < 100; lx++ {
-		li := lx
-		v_f := a_f[li]
-		wx25[li] = v_f
-		won25[li] = true
-	}
-	gpu.CPUWave(gpu.CPUWavePrefixSum, wx25[:], nil, won25[:], b.Wave, a_f3[:])
-	var wx26 [100]float32
-	var won26 [100]bool
-	for lx := uint32(0); lx < 100; lx++ {
-		li := lx
-		v_f := a_f[li]
-		wx26[li] = v_f
-		won26[li] = true
-	}
-	gpu.CPUWave(gpu.CPUWaveExclusivePrefixSum, wx26[:], nil, won26[:], b.Wave, a_f4[:])
-	var wx27 [100]float32
-	var won27 [100]bool
+	gpu.CPUWave(gpu.CPUWaveSum, a_f[:], nil, wall[:], b.Wave, a_f0[:])
+	gpu.CPUWave(gpu.CPUWaveMin, a_f[:], nil, wall[:], b.Wave, a_f1[:])
+	gpu.CPUWave(gpu.CPUWaveMax, a_f[:], nil, wall[:], b.Wave, a_f2[:])
+	gpu.CPUWave(gpu.CPUWavePrefixSum, a_f[:], nil, wall[:], b.Wave, a_f3[:])
+	gpu.CPUWave(gpu.CPUWaveExclusivePrefixSum, a_f[:], nil, wall[:], b.Wave, a_f4[:])
 	var wl27 [100]uint32
 	for lx := uint32(0); lx < 100; lx++ {
 		li := lx
-		v_f := a_f[li]
-		wx27[li] = v_f
 		wl27[li] = p_m
-		won27[li] = true
 	}
-	gpu.CPUWave(gpu.CPUWaveShuffleXor, wx27[:], wl27[:], won27[:], b.Wave, a_f5[:])
+	gpu.CPUWave(gpu.CPUWaveShuffleXor, a_f[:], wl27[:], wall[:], b.Wave, a_f5[:])
 	for lx := uint32(0); lx < 100; lx++ {
 		li := lx
 		v_f0 := a_f0[li]

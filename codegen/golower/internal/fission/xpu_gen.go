@@ -415,7 +415,7 @@ var ConstantIndexOutOfRangeKernel = gpu.Register(&gpu.KernelSpec{
 		},
 		{
 			Kernel: "github.com/goxpu/xpu/codegen/golower/internal/fission.ConstantIndexOutOfRange", Backend: "cpu", Target: "go",
-			Hash:        "sha256:070f4937745ad898edc4ad332e399bcf45453ab0a92b3b847d8894344cd9933d",
+			Hash:        "sha256:b901d10a3817a2ee7c5f87830df20e2056126a1f398b7815068d0f34251ff42c",
 			Codegen:     "xpu-gen/1",
 			Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
 			SharedBytes: 512, StorageBindings: 2, UniformBytes: 16,
@@ -499,8 +499,6 @@ func constantIndexOutOfRangeCPU(b *gpu.CPUBlock) {
 	gx0 := b.Group.X * 64
 	{
 		lx := uint32(0)
-		li := uint32(0)
-		_ = li
 		var v_i uint32 = (gx0 + lx)
 		var w0 *[64]uint32
 		if o := v_i; o <= 4294967232 && uint64(o)+64 <= uint64(len(p_in)) {
@@ -549,8 +547,6 @@ func constantIndexOutOfRangeCPU(b *gpu.CPUBlock) {
 	}
 	{
 		lx := uint32(0)
-		li := uint32(0)
-		_ = li
 		var v_i uint32 = (gx0 + lx)
 		var w0 *[64]uint32
 		if o := v_i; o <= 4294967232 && uint64(o)+64 <= uint64(len(p_out)) {
@@ -594,8 +590,6 @@ func constantIndexOutOfRangeCPU(b *gpu.CPUBlock) {
 	}
 	{
 		lx := uint32(0)
-		li := uint32(0)
-		_ = li
 		var v_i uint32 = (gx0 + lx)
 		var w0 *[64]uint32
 		if o := v_i; o <= 4294967232 && uint64(o)+64 <= uint64(len(p_out)) {
@@ -650,7 +644,7 @@ var DeclaredInIfKernel = gpu.Register(&gpu.KernelSpec{
 		},
 		{
 			Kernel: "github.com/goxpu/xpu/codegen/golower/internal/fission.DeclaredInIf", Backend: "cpu", Target: "go",
-			Hash:        "sha256:41f1bca658306ddbf13f147ab54f8bbb9381c3e02e3dac9591db5078c91f7ad2",
+			Hash:        "sha256:51b2927d739ebed47675c8930dbce820f37e6c5b7799b545577d5f20350b20cb",
 			Codegen:     "xpu-gen/1",
 			Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
 			SharedBytes: 256, StorageBindings: 2, UniformBytes: 16,
@@ -742,8 +736,6 @@ func declaredInIfCPU(b *gpu.CPUBlock) {
 	stop := b.Stopping()
 	{
 		lx := uint32(0)
-		li := uint32(0)
-		_ = li
 		var w0 *[64]uint32
 		if o := (gx0 + lx); o <= 4294967232 && uint64(o)+64 <= uint64(len(p_in)) {
 			w0 = (*[64]uint32)(p_in[o : uint64(o)+64])
@@ -793,8 +785,6 @@ func declaredInIfCPU(b *gpu.CPUBlock) {
 	if c2 {
 		{
 			lx := uint32(0)
-			li := uint32(0)
-			_ = li
 			var w0 *[64]uint32
 			if o := (gx0 + lx); o <= 4294967232 && uint64(o)+64 <= uint64(len(p_in)) {
 				w0 = (*[64]uint32)(p_in[o : uint64(o)+64])
@@ -923,8 +913,6 @@ func declaredInIfCPU(b *gpu.CPUBlock) {
 	}
 	{
 		lx := uint32(0)
-		li := uint32(0)
-		_ = li
 		var w0 *[64]uint32
 		if o := (gx0 + lx); o <= 4294967232 && uint64(o)+64 <= uint64(len(p_out)) {
 			w0 = (*[64]uint32)(p_out[o : uint64(o)+64])
@@ -977,7 +965,7 @@ var MatMulKernel = gpu.Register(&gpu.KernelSpec{
 		},
 		{
 			Kernel: "github.com/goxpu/xpu/codegen/golower/internal/fission.MatMul", Backend: "cpu", Target: "go",
-			Hash:        "sha256:de639e0f21f659d607b9b228dfca7170314a9e391b9006d4967dd72b081e0908",
+			Hash:        "sha256:938e4ab9e7bbc551b1dae6b3ff7502f7c4aaf54f218992c50a436ecd017f0287",
 			Codegen:     "xpu-gen/1",
 			Block:       xpu.Dim3{X: 16, Y: 16, Z: 1},
 			SharedBytes: 2048, StorageBindings: 3, UniformBytes: 16,
@@ -1202,8 +1190,6 @@ func matMulCPU(b *gpu.CPUBlock) {
 		{
 			lx := uint32(0)
 			ly := uint32(0)
-			li := uint32(0)
-			_ = li
 			var v_row uint32 = ly
 			var v_col uint32 = lx
 			v_e := uint32(0)
@@ -1278,7 +1264,7 @@ var NestedArrayInLoopKernel = gpu.Register(&gpu.KernelSpec{
 		},
 		{
 			Kernel: "github.com/goxpu/xpu/codegen/golower/internal/fission.NestedArrayInLoop", Backend: "cpu", Target: "go",
-			Hash:        "sha256:f46776ef9de2203c7d7dece8c26ab0d6b26db8dc0fad387fbcd8af005164ca14",
+			Hash:        "sha256:beeac3e6afdd7bee408c03925f6d9bdb9aa0e56473363ef8eee9afc71f5917e1",
 			Codegen:     "xpu-gen/1",
 			Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
 			SharedBytes: 256, StorageBindings: 2, UniformBytes: 0,
@@ -1356,8 +1342,6 @@ func nestedArrayInLoopCPU(b *gpu.CPUBlock) {
 	stop := b.Stopping()
 	{
 		lx := uint32(0)
-		li := uint32(0)
-		_ = li
 		var w0 *[64]Pair
 		if o := (gx0 + lx); o <= 4294967232 && uint64(o)+64 <= uint64(len(p_ps)) {
 			w0 = (*[64]Pair)(p_ps[o : uint64(o)+64])
@@ -1432,8 +1416,6 @@ func nestedArrayInLoopCPU(b *gpu.CPUBlock) {
 	}
 	{
 		lx := uint32(0)
-		li := uint32(0)
-		_ = li
 		var w0 *[64]uint32
 		if o := (gx0 + lx); o <= 4294967232 && uint64(o)+64 <= uint64(len(p_out)) {
 			w0 = (*[64]uint32)(p_out[o : uint64(o)+64])
@@ -1486,7 +1468,7 @@ var NestedLoopsKernel = gpu.Register(&gpu.KernelSpec{
 		},
 		{
 			Kernel: "github.com/goxpu/xpu/codegen/golower/internal/fission.NestedLoops", Backend: "cpu", Target: "go",
-			Hash:        "sha256:844d824f64a8856862cd34675dc31f85f617b7028c6ec6c55dbd5e768ea16a63",
+			Hash:        "sha256:be3c49d3ac686db1f9d1fab8c96f247306a1d9922c3e1ac17bf6382c8a00df16",
 			Codegen:     "xpu-gen/1",
 			Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
 			SharedBytes: 256, StorageBindings: 2, UniformBytes: 16,
@@ -1567,8 +1549,6 @@ func nestedLoopsCPU(b *gpu.CPUBlock) {
 	stop := b.Stopping()
 	{
 		lx := uint32(0)
-		li := uint32(0)
-		_ = li
 		var w0 *[64]uint32
 		if o := (gx0 + lx); o <= 4294967232 && uint64(o)+64 <= uint64(len(p_in)) {
 			w0 = (*[64]uint32)(p_in[o : uint64(o)+64])
@@ -1694,8 +1674,6 @@ func nestedLoopsCPU(b *gpu.CPUBlock) {
 	}
 	{
 		lx := uint32(0)
-		li := uint32(0)
-		_ = li
 		var w0 *[64]uint32
 		if o := (gx0 + lx); o <= 4294967232 && uint64(o)+64 <= uint64(len(p_out)) {
 			w0 = (*[64]uint32)(p_out[o : uint64(o)+64])
@@ -1752,7 +1730,7 @@ var ScalarCopiedInLoopKernel = gpu.Register(&gpu.KernelSpec{
 		},
 		{
 			Kernel: "github.com/goxpu/xpu/codegen/golower/internal/fission.ScalarCopiedInLoop", Backend: "cpu", Target: "go",
-			Hash:        "sha256:8298ab984de22d446fdc539218b61e1cbb05b9153a1408208dc0dc8790bd474a",
+			Hash:        "sha256:91e9fb6967f07f8ef2ba943871db5ed1faa88db7be57cce06148c91c3025752e",
 			Codegen:     "xpu-gen/1",
 			Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
 			SharedBytes: 256, StorageBindings: 2, UniformBytes: 0,
@@ -1809,8 +1787,6 @@ func scalarCopiedInLoopCPU(b *gpu.CPUBlock) {
 	stop := b.Stopping()
 	{
 		lx := uint32(0)
-		li := uint32(0)
-		_ = li
 		var w0 *[64]uint32
 		if o := (gx0 + lx); o <= 4294967232 && uint64(o)+64 <= uint64(len(p_in)) {
 			w0 = (*[64]uint32)(p_in[o : uint64(o)+64])
@@ -1875,8 +1851,6 @@ func scalarCopiedInLoopCPU(b *gpu.CPUBlock) {
 	}
 	{
 		lx := uint32(0)
-		li := uint32(0)
-		_ = li
 		var w0 *[64]uint32
 		if o := (gx0 + lx); o <= 4294967232 && uint64(o)+64 <= uint64(len(p_out)) {
 			w0 = (*[64]uint32)(p_out[o : uint64(o)+64])
@@ -1927,7 +1901,7 @@ var StructArrayInLoopKernel = gpu.Register(&gpu.KernelSpec{
 		},
 		{
 			Kernel: "github.com/goxpu/xpu/codegen/golower/internal/fission.StructArrayInLoop", Backend: "cpu", Target: "go",
-			Hash:        "sha256:ec260244b7b5719194b59f5244d896cca895dc0ee29a43f61315a8189e0cf072",
+			Hash:        "sha256:9ea04dd6f1c7078368bcf1df53ed96b1a90ab9c32e8bb85d6f63ffcadf5abab8",
 			Codegen:     "xpu-gen/1",
 			Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
 			SharedBytes: 256, StorageBindings: 2, UniformBytes: 0,
@@ -1994,8 +1968,6 @@ func structArrayInLoopCPU(b *gpu.CPUBlock) {
 	stop := b.Stopping()
 	{
 		lx := uint32(0)
-		li := uint32(0)
-		_ = li
 		var w0 *[64]uint32
 		if o := (gx0 + lx); o <= 4294967232 && uint64(o)+64 <= uint64(len(p_in)) {
 			w0 = (*[64]uint32)(p_in[o : uint64(o)+64])
@@ -2111,8 +2083,6 @@ func structArrayInLoopCPU(b *gpu.CPUBlock) {
 	}
 	{
 		lx := uint32(0)
-		li := uint32(0)
-		_ = li
 		var w0 *[64]uint32
 		if o := (gx0 + lx); o <= 4294967232 && uint64(o)+64 <= uint64(len(p_out)) {
 			w0 = (*[64]uint32)(p_out[o : uint64(o)+64])
@@ -2169,7 +2139,7 @@ var StructCopiedInLoopKernel = gpu.Register(&gpu.KernelSpec{
 		},
 		{
 			Kernel: "github.com/goxpu/xpu/codegen/golower/internal/fission.StructCopiedInLoop", Backend: "cpu", Target: "go",
-			Hash:        "sha256:73b3bbd832ac2dbeb1438ab5bb4f446f90c6fca69801c0fa653aebf53d5f287e",
+			Hash:        "sha256:8769d932a769982f10de457c4a87706f8c0f8a2e23625dd6cf92971a69382bbc",
 			Codegen:     "xpu-gen/1",
 			Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
 			SharedBytes: 256, StorageBindings: 2, UniformBytes: 16,
@@ -2241,8 +2211,6 @@ func structCopiedInLoopCPU(b *gpu.CPUBlock) {
 	stop := b.Stopping()
 	{
 		lx := uint32(0)
-		li := uint32(0)
-		_ = li
 		var w0 *[64]uint32
 		if o := (gx0 + lx); o <= 4294967232 && uint64(o)+64 <= uint64(len(p_in)) {
 			w0 = (*[64]uint32)(p_in[o : uint64(o)+64])
@@ -2309,8 +2277,6 @@ func structCopiedInLoopCPU(b *gpu.CPUBlock) {
 	}
 	{
 		lx := uint32(0)
-		li := uint32(0)
-		_ = li
 		var w0 *[64]uint32
 		if o := (gx0 + lx); o <= 4294967232 && uint64(o)+64 <= uint64(len(p_out)) {
 			w0 = (*[64]uint32)(p_out[o : uint64(o)+64])
@@ -2359,7 +2325,7 @@ var StructFieldsInLoopKernel = gpu.Register(&gpu.KernelSpec{
 		},
 		{
 			Kernel: "github.com/goxpu/xpu/codegen/golower/internal/fission.StructFieldsInLoop", Backend: "cpu", Target: "go",
-			Hash:        "sha256:45f311d1c8b7f3800d95c5eed3c7f0371652a270c017d392e450aa6121a38789",
+			Hash:        "sha256:1b9b9cdc0538684faf74f5089cce916663d793ae2ded04a8f5bd8bd3cb5c45a2",
 			Codegen:     "xpu-gen/1",
 			Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
 			SharedBytes: 256, StorageBindings: 2, UniformBytes: 0,
@@ -2426,8 +2392,6 @@ func structFieldsInLoopCPU(b *gpu.CPUBlock) {
 	stop := b.Stopping()
 	{
 		lx := uint32(0)
-		li := uint32(0)
-		_ = li
 		var w0 *[64]uint32
 		if o := (gx0 + lx); o <= 4294967232 && uint64(o)+64 <= uint64(len(p_in)) {
 			w0 = (*[64]uint32)(p_in[o : uint64(o)+64])
@@ -2532,7 +2496,7 @@ var WaveInLoopKernel = gpu.Register(&gpu.KernelSpec{
 		},
 		{
 			Kernel: "github.com/goxpu/xpu/codegen/golower/internal/fission.WaveInLoop", Backend: "cpu", Target: "go",
-			Hash:        "sha256:0692faaf04e9ed4df69afbd888c62c78a0d7908ff3a18ee84a8ec75b1404e22e",
+			Hash:        "sha256:bf218b5867d042189c17fa51f2cfed0fa9bdfc8a7149fc8ebeb77af07b4410f4",
 			Codegen:     "xpu-gen/1",
 			Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
 			SharedBytes: 256, StorageBindings: 2, UniformBytes: 0,
@@ -2661,12 +2625,14 @@ func waveInLoopCPU(b *gpu.CPUBlock) {
 	var a_b [64]Pair
 	var a_w [64]uint32
 	var v_m uint32
+	var wall [64]bool
+	for i := range wall {
+		wall[i] = true
+	}
 	gx0 := b.Group.X * 64
 	stop := b.Stopping()
 	{
 		lx := uint32(0)
-		li := uint32(0)
-		_ = li
 		var w0 *[64]uint32
 		if o := (gx0 + lx); o <= 4294967232 && uint64(o)+64 <= uint64(len(p_in)) {
 			w0 = (*[64]uint32)(p_in[o : uint64(o)+64])
@@ -2733,7 +2699,6 @@ func waveInLoopCPU(b *gpu.CPUBlock) {
 			s_s[v_l] = (v_b.X + v_a[v_m])
 		}
 		var wx4 [64]uint32
-		var won4 [64]bool
 		for lx := uint32(0); lx < 64; lx++ {
 			li := lx
 			var v_a [2]uint32
@@ -2742,9 +2707,8 @@ func waveInLoopCPU(b *gpu.CPUBlock) {
 			}
 			var v_l uint32 = lx
 			wx4[li] = (s_s[((v_l+uint32(1))%uint32(64))] + v_a[uint32(1)])
-			won4[li] = true
 		}
-		gpu.CPUWave(gpu.CPUWaveSum, wx4[:], nil, won4[:], b.Wave, a_w[:])
+		gpu.CPUWave(gpu.CPUWaveSum, wx4[:], nil, wall[:], b.Wave, a_w[:])
 		for lx := uint32(0); lx < 64; lx++ {
 			li := lx
 			var v_a [2]uint32
@@ -2764,8 +2728,6 @@ func waveInLoopCPU(b *gpu.CPUBlock) {
 	}
 	{
 		lx := uint32(0)
-		li := uint32(0)
-		_ = li
 		var w0 *[64]uint32
 		if o := (gx0 + lx); o <= 4294967232 && uint64(o)+64 <= uint64(len(p_out)) {
 			w0 = (*[64]uint32)(p_out[o : uint64(o)+64])

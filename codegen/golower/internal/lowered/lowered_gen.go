@@ -76,8 +76,6 @@ func blockSumCPU(b *gpu.CPUBlock) {
 	stop := b.Stopping()
 	{
 		lx := uint32(0)
-		li := uint32(0)
-		_ = li
 		var w0 *[64]float32
 		if o := (gx0 + lx); o <= 4294967232 && uint64(o)+64 <= uint64(len(p_in)) {
 			w0 = (*[64]float32)(p_in[o : uint64(o)+64])
@@ -236,8 +234,6 @@ func gemmCPU(b *gpu.CPUBlock) {
 		{
 			lx := uint32(0)
 			ly := uint32(0)
-			li := uint32(0)
-			_ = li
 			var v_tx uint32 = lx
 			var v_ty uint32 = ly
 			v_k := uint32(0)
@@ -311,8 +307,6 @@ func dotCPU(b *gpu.CPUBlock) {
 	{
 		lx := uint32(0)
 		ly := uint32(0)
-		li := uint32(0)
-		_ = li
 		var v_tx uint32 = lx
 		var v_ty uint32 = ly
 		v_k := uint32(1)

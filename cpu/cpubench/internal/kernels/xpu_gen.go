@@ -39,7 +39,7 @@ var GemmKernel = gpu.Register(&gpu.KernelSpec{
 		},
 		{
 			Kernel: "github.com/goxpu/xpu/cpu/cpubench/internal/kernels.Gemm", Backend: "cpu", Target: "go",
-			Hash:        "sha256:751ca926df8f6d8a1a0b027e5e4524474052e25c27377e2d441d67c9d075f03a",
+			Hash:        "sha256:034c818bc30b8ca6cdf1904883de1236078b5141252fd7ac9af77e8c252d2cf3",
 			Codegen:     "xpu-gen/1",
 			Block:       xpu.Dim3{X: 16, Y: 16, Z: 1},
 			SharedBytes: 8192, StorageBindings: 3, UniformBytes: 16,
@@ -174,8 +174,6 @@ func gemmCPU(b *gpu.CPUBlock) {
 		{
 			lx := uint32(0)
 			ly := uint32(0)
-			li := uint32(0)
-			_ = li
 			var v_tx uint32 = lx
 			var v_ty uint32 = ly
 			v_k := uint32(0)
