@@ -132,8 +132,14 @@ type funcState struct {
 	main   bool
 	locals map[string]*ir.Var
 	temps  int
-	out    *[]wgsl.Stmt // the statement list being built
-	depth  int          // how deep the blocks being built nest (maxNesting)
+	out    *[]wgsl.Stmt          // the statement list being built
+	lets   map[string]bool       // the lets of never-assigned variables
+	alias  map[*ir.Var]wgsl.Expr // variables that spell another value (letDecl)
+	depth  int                   // how deep the blocks being built nest (maxNesting)
+}
+
+func newFuncState(main bool, out *[]wgsl.Stmt) *funcState {
+	return &funcState{main: main, locals: map[string]*ir.Var{}, out: out, lets: map[string]bool{}, alias: map[*ir.Var]wgsl.Expr{}}
 }
 
 // fail records the first error.

@@ -69,7 +69,7 @@ func (l *lowerer) stmt(s ir.Stmt) {
 		if s.Init != nil && !l.assigned[s.Var] && isBasic(s.Var.Type) {
 			// Never assigned again: a value, which Tint compiles better
 			// than a variable.
-			l.emit(&wgsl.LetDecl{Name: name, Type: l.typ(s.Var.Type), Init: l.expr(s.Init)})
+			l.letDecl(s.Var, name, l.expr(s.Init))
 			return
 		}
 		var init wgsl.Expr
@@ -317,6 +317,22 @@ func declare(name string, typ wgsl.Type, init wgsl.Expr) []wgsl.Stmt {
 		init = &wgsl.Construct{Type: typ}
 	}
 	return []wgsl.Stmt{&wgsl.VarDecl{Name: name, Type: typ}, &wgsl.Assign{LHS: wgsl.Id(name), RHS: init}}
+}
+
+// letDecl declares v, never assigned after its declaration, as the value
+// x: as a let, or, when x is another such value's name, as that name,
+// which every later use of v then spells (one name stands for one value
+// of the function, so it is in scope wherever v is). A literal stays a
+// let: spelled in place it would be a constant expression, which WGSL
+// checks when it creates the shader (a constant index or shift count out
+// of range is refused there, where Go faults at run time).
+func (l *lowerer) letDecl(v *ir.Var, name string, x wgsl.Expr) {
+	if id, ok := x.(*wgsl.Ident); ok && l.fn.lets[id.Name] {
+		l.fn.alias[v] = id
+		return
+	}
+	l.fn.lets[name] = true
+	l.emit(&wgsl.LetDecl{Name: name, Type: l.typ(v.Type), Init: x})
 }
 
 // let evaluates x into a new let and returns its name; identifiers and

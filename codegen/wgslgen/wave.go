@@ -218,7 +218,11 @@ func (l *lowerer) waveStmt(w *ir.Wave, dst *ir.Var, decl bool) {
 			r = bin(wgsl.Ne, r, wgsl.U32Lit(0))
 		}
 	}
-	if decl {
+	switch {
+	case decl && !l.assigned[dst] && isBasic(dst.Type):
+		l.letDecl(dst, name, r)
+		return
+	case decl:
 		l.emit(&wgsl.VarDecl{Name: name, Type: l.typ(dst.Type), Init: r})
 		return
 	}

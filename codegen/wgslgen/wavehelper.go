@@ -119,7 +119,7 @@ func (l *lowerer) waveHelper(f waveFamily, t wgsl.Type) string {
 	}
 	saved := l.fn
 	var body []wgsl.Stmt
-	l.fn = &funcState{locals: map[string]*ir.Var{}, out: &body}
+	l.fn = newFuncState(false, &body)
 	h := l.newWaveHelper(t, l.waveOps[name])
 	params := []*wgsl.Param{{Name: "x", Type: t}}
 	var r wgsl.Expr

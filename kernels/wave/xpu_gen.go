@@ -196,7 +196,7 @@ var ReduceWaveKernel = gpu.Register(&gpu.KernelSpec{
 	Manifests: []gpu.Manifest{
 		{
 			Kernel: "github.com/goxpu/xpu/kernels/wave.ReduceWave", Backend: "webgpu", Target: "wgsl",
-			Hash:        "sha256:47c6e2d09a8b305438abe1aae7550d9b82875033b35636f3ba22849ef02907fe",
+			Hash:        "sha256:5582d0c55352590abc9844e2028e91132c06a1c50ca12dd9a5342545fbe3bdd0",
 			Codegen:     "xpu-gen/1",
 			Block:       xpu.Dim3{X: 256, Y: 1, Z: 1},
 			SharedBytes: 1024, StorageBindings: 2, UniformBytes: 16,
@@ -207,8 +207,8 @@ var ReduceWaveKernel = gpu.Register(&gpu.KernelSpec{
 			},
 			WaveOps: true,
 			WaveVariants: []gpu.ManifestVariant{
-				{Tier: "native", SubgroupMin: 4, SubgroupMax: 128, Width: 0, Hash: "sha256:2fe2e0611cac0177d648ad6b1943b1f94c70f19859995c403a45e5669f08cc0c"},
-				{Tier: "emulated", SubgroupMin: 0, SubgroupMax: 0, Width: 32, Hash: "sha256:47c6e2d09a8b305438abe1aae7550d9b82875033b35636f3ba22849ef02907fe"},
+				{Tier: "native", SubgroupMin: 4, SubgroupMax: 128, Width: 0, Hash: "sha256:950719ef9eaabf51f5a20ac20c03ecfc2a560c83c20564eaa4215ee0b707e2b5"},
+				{Tier: "emulated", SubgroupMin: 0, SubgroupMax: 0, Width: 32, Hash: "sha256:5582d0c55352590abc9844e2028e91132c06a1c50ca12dd9a5342545fbe3bdd0"},
 			},
 			NativeOps: []string{"atomicOr", "bitcast", "workgroupBarrier"},
 		},
@@ -292,7 +292,7 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(local_invocation
     if v_i < xpu_u.p_n {
         v_v = b_in[v_i];
     }
-    var v_w: f32 = xpu_wave_reduce_f32(v_v, 0u);
+    let v_w: f32 = xpu_wave_reduce_f32(v_v, 0u);
     let v_width: u32 = 32u;
     if (lidx % 32u) == 0u {
         s_s[xpu_div_u32(v_l, v_width)] = v_w;
@@ -305,7 +305,7 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(local_invocation
             v_u = v_u + s_s[v_j];
         }
     }
-    var v_total: f32 = xpu_wave_reduce_f32(v_u, 0u);
+    let v_total: f32 = xpu_wave_reduce_f32(v_u, 0u);
     if v_l == 0u {
         b_partial[wid.x] = v_total;
     }
@@ -344,7 +344,7 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(local_invocation
     if v_i < xpu_u.p_n {
         v_v = b_in[v_i];
     }
-    var v_w: f32 = subgroupAdd(v_v);
+    let v_w: f32 = subgroupAdd(v_v);
     let v_width: u32 = sgsize;
     if sgid == 0u {
         s_s[xpu_div_u32(v_l, v_width)] = v_w;
@@ -357,7 +357,7 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(local_invocation
             v_u = v_u + s_s[v_j];
         }
     }
-    var v_total: f32 = subgroupAdd(v_u);
+    let v_total: f32 = subgroupAdd(v_u);
     if v_l == 0u {
         b_partial[wid.x] = v_total;
     }
@@ -478,7 +478,7 @@ var ReduceWave32Kernel = gpu.Register(&gpu.KernelSpec{
 	Manifests: []gpu.Manifest{
 		{
 			Kernel: "github.com/goxpu/xpu/kernels/wave.ReduceWave32", Backend: "webgpu", Target: "wgsl",
-			Hash:        "sha256:bf0f0768496731ba4d6172e15cc949f30fbd1ae04b02a60839b936bedcff34f1",
+			Hash:        "sha256:e084fb9aa3c3393d12263320b45c2d95e601e987de2ff83513ccead747f0a26a",
 			Codegen:     "xpu-gen/1",
 			Block:       xpu.Dim3{X: 256, Y: 1, Z: 1},
 			SharedBytes: 32, StorageBindings: 2, UniformBytes: 16,
@@ -490,10 +490,10 @@ var ReduceWave32Kernel = gpu.Register(&gpu.KernelSpec{
 			Wave:    32,
 			WaveOps: true,
 			WaveVariants: []gpu.ManifestVariant{
-				{Tier: "native", SubgroupMin: 32, SubgroupMax: 32, Width: 32, Hash: "sha256:e7f7723ccb019125e8d071ba0553a253977ba4a4413d49cbd1e6838b7b29b662"},
-				{Tier: "folded", SubgroupMin: 4, SubgroupMax: 16, Width: 32, Hash: "sha256:48fae381f5bff3a230c89f9c397eed7666115221fe926f0d3746f64159bc0660"},
-				{Tier: "narrow", SubgroupMin: 64, SubgroupMax: 128, Width: 32, Hash: "sha256:f060f08a090a8cf74f846b7ddf536a7da19af5266b379600c699d9894425550b"},
-				{Tier: "emulated", SubgroupMin: 0, SubgroupMax: 0, Width: 32, Hash: "sha256:bf0f0768496731ba4d6172e15cc949f30fbd1ae04b02a60839b936bedcff34f1"},
+				{Tier: "native", SubgroupMin: 32, SubgroupMax: 32, Width: 32, Hash: "sha256:8ec17b34dda0271eb24f956dd71b888883be92323855bc99f2728278de2d632c"},
+				{Tier: "folded", SubgroupMin: 4, SubgroupMax: 16, Width: 32, Hash: "sha256:bd8aefcfbd65d821d9b17e8c2d5ad39cd845ddd501bf93cd681a5536d9240458"},
+				{Tier: "narrow", SubgroupMin: 64, SubgroupMax: 128, Width: 32, Hash: "sha256:39c19a71ae077b70d466b8bb92794d8534fb35bcd1c5bf74fa60e3f6926b7249"},
+				{Tier: "emulated", SubgroupMin: 0, SubgroupMax: 0, Width: 32, Hash: "sha256:e084fb9aa3c3393d12263320b45c2d95e601e987de2ff83513ccead747f0a26a"},
 			},
 			NativeOps: []string{"bitcast", "workgroupBarrier"},
 		},
@@ -568,7 +568,7 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(local_invocation
     if v_i < xpu_u.p_n {
         v_v = b_in[v_i];
     }
-    var v_w: f32 = xpu_wave_reduce_f32(v_v, 0u);
+    let v_w: f32 = xpu_wave_reduce_f32(v_v, 0u);
     if (lidx % 32u) == 0u {
         s_s[v_l / 32u] = v_w;
     }
@@ -578,7 +578,7 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(local_invocation
     if v_l < 8u {
         v_u = s_s[v_l];
     }
-    var v_total: f32 = xpu_wave_reduce_f32(v_u, 0u);
+    let v_total: f32 = xpu_wave_reduce_f32(v_u, 0u);
     if v_l == 0u {
         b_partial[wid.x] = v_total;
     }
@@ -607,7 +607,7 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(local_invocation
     if v_i < xpu_u.p_n {
         v_v = b_in[v_i];
     }
-    var v_w: f32 = subgroupAdd(v_v);
+    let v_w: f32 = subgroupAdd(v_v);
     if (lidx % 32u) == 0u {
         s_s[v_l / 32u] = v_w;
     }
@@ -617,7 +617,7 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(local_invocation
     if v_l < 8u {
         v_u = s_s[v_l];
     }
-    var v_total: f32 = subgroupAdd(v_u);
+    let v_total: f32 = subgroupAdd(v_u);
     if v_l == 0u {
         b_partial[wid.x] = v_total;
     }
@@ -678,7 +678,7 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(local_invocation
     if v_i < xpu_u.p_n {
         v_v = b_in[v_i];
     }
-    var v_w: f32 = xpu_wave_reduce_f32(v_v, 0u);
+    let v_w: f32 = xpu_wave_reduce_f32(v_v, 0u);
     if (lidx % 32u) == 0u {
         s_s[v_l / 32u] = v_w;
     }
@@ -688,7 +688,7 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(local_invocation
     if v_l < 8u {
         v_u = s_s[v_l];
     }
-    var v_total: f32 = xpu_wave_reduce_f32(v_u, 0u);
+    let v_total: f32 = xpu_wave_reduce_f32(v_u, 0u);
     if v_l == 0u {
         b_partial[wid.x] = v_total;
     }
@@ -742,7 +742,7 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(local_invocation
     if v_i < xpu_u.p_n {
         v_v = b_in[v_i];
     }
-    var v_w: f32 = xpu_wave_reduce_f32(v_v, 0u);
+    let v_w: f32 = xpu_wave_reduce_f32(v_v, 0u);
     if (lidx % 32u) == 0u {
         s_s[v_l / 32u] = v_w;
     }
@@ -752,7 +752,7 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(local_invocation
     if v_l < 8u {
         v_u = s_s[v_l];
     }
-    var v_total: f32 = xpu_wave_reduce_f32(v_u, 0u);
+    let v_total: f32 = xpu_wave_reduce_f32(v_u, 0u);
     if v_l == 0u {
         b_partial[wid.x] = v_total;
     }
@@ -866,7 +866,7 @@ var Wave16Kernel = gpu.Register(&gpu.KernelSpec{
 	Manifests: []gpu.Manifest{
 		{
 			Kernel: "github.com/goxpu/xpu/kernels/wave.Wave16", Backend: "webgpu", Target: "wgsl",
-			Hash:        "sha256:4418fee5a59d9a3cb010a38a283c2e5ee0f287e93ae7d8612b4b40e66f062096",
+			Hash:        "sha256:5f2edf964350bc52df2ac42f1bf67822cbb1879a2b7f1537a8fb6675915459c7",
 			Codegen:     "xpu-gen/1",
 			Block:       xpu.Dim3{X: 40, Y: 1, Z: 1},
 			SharedBytes: 0, StorageBindings: 7, UniformBytes: 16,
@@ -883,10 +883,10 @@ var Wave16Kernel = gpu.Register(&gpu.KernelSpec{
 			Wave:    16,
 			WaveOps: true,
 			WaveVariants: []gpu.ManifestVariant{
-				{Tier: "native", SubgroupMin: 16, SubgroupMax: 16, Width: 16, Hash: "sha256:2eb0d6cf6953abb6f1af7ac7a0f04d2ee59e99d76e3de5c7db3c30b85ce80321"},
-				{Tier: "folded", SubgroupMin: 4, SubgroupMax: 8, Width: 16, Hash: "sha256:be6ed24ca782399ac02e6ec379dfe1663fabb88392c90cf9a260a7e9dbb0bf0a"},
-				{Tier: "narrow", SubgroupMin: 32, SubgroupMax: 128, Width: 16, Hash: "sha256:3ac73f3698504da9df6573ff640084146ae72c6019db0a201c9c4c2f519e23de"},
-				{Tier: "emulated", SubgroupMin: 0, SubgroupMax: 0, Width: 16, Hash: "sha256:4418fee5a59d9a3cb010a38a283c2e5ee0f287e93ae7d8612b4b40e66f062096"},
+				{Tier: "native", SubgroupMin: 16, SubgroupMax: 16, Width: 16, Hash: "sha256:aacf09151c266c17771ed0793582bee66a9aea918cace12ed3d7f35557b2d40c"},
+				{Tier: "folded", SubgroupMin: 4, SubgroupMax: 8, Width: 16, Hash: "sha256:fad8a0243dd91292e407bf3c50d7c9260932a8bbb61b09cfc1f98d3f76dda5e8"},
+				{Tier: "narrow", SubgroupMin: 32, SubgroupMax: 128, Width: 16, Hash: "sha256:d5dadeda7dbb304409a975bb6a4358e0901a4867a2ef5a90d7967fbb21474ecd"},
+				{Tier: "emulated", SubgroupMin: 0, SubgroupMax: 0, Width: 16, Hash: "sha256:5f2edf964350bc52df2ac42f1bf67822cbb1879a2b7f1537a8fb6675915459c7"},
 			},
 			NativeOps: []string{"bitcast", "max", "min", "select", "workgroupBarrier"},
 		},
@@ -1117,79 +1117,63 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(workgroup_id) wi
     let v_f: f32 = b_xf[v_g];
     let v_k: u32 = b_sel[v_g];
     let v_p: bool = ((v_u % 4u) != 0u) || ((wid.x % 2u) == 0u);
-    var v_s0: i32 = xpu_wave_reduce_i32(v_a, 0u);
-    var v_s1: i32 = xpu_wave_reduce_i32(v_a, 1u);
-    var v_s2: i32 = xpu_wave_reduce_i32(v_a, 2u);
-    var v_s3: i32 = xpu_wave_reduce_i32(v_a, 3u);
-    var v_s4: i32 = xpu_wave_reduce_i32(v_a, 4u);
-    var v_s5: i32 = xpu_wave_shuffle_i32(v_a, xpu_u.p_bl, 9u);
-    var v_s6: i32 = xpu_wave_shuffle_i32(v_a, v_k, 9u);
-    var v_s7: i32 = xpu_wave_shuffle_i32(v_a, xpu_u.p_m, 10u);
-    var v_s8: i32 = xpu_wave_shuffle_i32(v_a, xpu_u.p_d, 11u);
-    var v_s9: i32 = xpu_wave_shuffle_i32(v_a, xpu_u.p_d, 12u);
+    let v_s0: i32 = xpu_wave_reduce_i32(v_a, 0u);
+    let v_s1: i32 = xpu_wave_reduce_i32(v_a, 1u);
+    let v_s2: i32 = xpu_wave_reduce_i32(v_a, 2u);
+    let v_s3: i32 = xpu_wave_reduce_i32(v_a, 3u);
+    let v_s4: i32 = xpu_wave_reduce_i32(v_a, 4u);
+    let v_s5: i32 = xpu_wave_shuffle_i32(v_a, xpu_u.p_bl, 9u);
+    let v_s6: i32 = xpu_wave_shuffle_i32(v_a, v_k, 9u);
+    let v_s7: i32 = xpu_wave_shuffle_i32(v_a, xpu_u.p_m, 10u);
+    let v_s8: i32 = xpu_wave_shuffle_i32(v_a, xpu_u.p_d, 11u);
+    let v_s9: i32 = xpu_wave_shuffle_i32(v_a, xpu_u.p_d, 12u);
     let v_tmp: u32 = v_g * 10u;
     let v_tmp_1: u32 = (v_g * 10u) + 1u;
     let v_tmp_2: u32 = (v_g * 10u) + 2u;
     let v_tmp_3: u32 = (v_g * 10u) + 3u;
     let v_tmp_4: u32 = (v_g * 10u) + 4u;
-    let v_tmp_5: i32 = v_s0;
-    let v_tmp_6: i32 = v_s1;
-    let v_tmp_7: i32 = v_s2;
-    let v_tmp_8: i32 = v_s3;
-    let v_tmp_9: i32 = v_s4;
-    b_oi[v_tmp] = v_tmp_5;
-    b_oi[v_tmp_1] = v_tmp_6;
-    b_oi[v_tmp_2] = v_tmp_7;
-    b_oi[v_tmp_3] = v_tmp_8;
-    b_oi[v_tmp_4] = v_tmp_9;
+    b_oi[v_tmp] = v_s0;
+    b_oi[v_tmp_1] = v_s1;
+    b_oi[v_tmp_2] = v_s2;
+    b_oi[v_tmp_3] = v_s3;
+    b_oi[v_tmp_4] = v_s4;
     let v_tmp_10: u32 = (v_g * 10u) + 5u;
     let v_tmp_11: u32 = (v_g * 10u) + 6u;
     let v_tmp_12: u32 = (v_g * 10u) + 7u;
     let v_tmp_13: u32 = (v_g * 10u) + 8u;
     let v_tmp_14: u32 = (v_g * 10u) + 9u;
-    let v_tmp_15: i32 = v_s5;
-    let v_tmp_16: i32 = v_s6;
-    let v_tmp_17: i32 = v_s7;
-    let v_tmp_18: i32 = v_s8;
-    let v_tmp_19: i32 = v_s9;
-    b_oi[v_tmp_10] = v_tmp_15;
-    b_oi[v_tmp_11] = v_tmp_16;
-    b_oi[v_tmp_12] = v_tmp_17;
-    b_oi[v_tmp_13] = v_tmp_18;
-    b_oi[v_tmp_14] = v_tmp_19;
-    var v_u0: u32 = xpu_wave_reduce_u32(v_u, 0u);
-    var v_u1: u32 = xpu_wave_reduce_u32(v_u, 1u);
-    var v_u2: u32 = xpu_wave_reduce_u32(v_u, 2u);
-    var v_u3: u32 = xpu_wave_reduce_u32(v_u, 3u);
-    var v_u4: u32 = xpu_wave_reduce_u32(v_u, 4u);
-    var v_u5: u32 = xpu_wave_shuffle_u32(v_u, v_k, 9u);
+    b_oi[v_tmp_10] = v_s5;
+    b_oi[v_tmp_11] = v_s6;
+    b_oi[v_tmp_12] = v_s7;
+    b_oi[v_tmp_13] = v_s8;
+    b_oi[v_tmp_14] = v_s9;
+    let v_u0: u32 = xpu_wave_reduce_u32(v_u, 0u);
+    let v_u1: u32 = xpu_wave_reduce_u32(v_u, 1u);
+    let v_u2: u32 = xpu_wave_reduce_u32(v_u, 2u);
+    let v_u3: u32 = xpu_wave_reduce_u32(v_u, 3u);
+    let v_u4: u32 = xpu_wave_reduce_u32(v_u, 4u);
+    let v_u5: u32 = xpu_wave_shuffle_u32(v_u, v_k, 9u);
     var v_u6: u32;
     v_u6 = 0u;
     {
         v_u6 = xpu_wave_vote(select(0u, 1u, v_p), 5u);
     }
-    var v_any: bool = xpu_wave_vote(select(0u, 1u, v_p), 6u) != 0u;
-    var v_all: bool = xpu_wave_vote(select(0u, 1u, v_p), 7u) != 0u;
+    let v_any: bool = xpu_wave_vote(select(0u, 1u, v_p), 6u) != 0u;
+    let v_all: bool = xpu_wave_vote(select(0u, 1u, v_p), 7u) != 0u;
     let v_tmp_20: u32 = v_g * 11u;
     let v_tmp_21: u32 = (v_g * 11u) + 1u;
     let v_tmp_22: u32 = (v_g * 11u) + 2u;
     let v_tmp_23: u32 = (v_g * 11u) + 3u;
     let v_tmp_24: u32 = (v_g * 11u) + 4u;
-    let v_tmp_25: u32 = v_u0;
-    let v_tmp_26: u32 = v_u1;
-    let v_tmp_27: u32 = v_u2;
-    let v_tmp_28: u32 = v_u3;
-    let v_tmp_29: u32 = v_u4;
-    b_ou[v_tmp_20] = v_tmp_25;
-    b_ou[v_tmp_21] = v_tmp_26;
-    b_ou[v_tmp_22] = v_tmp_27;
-    b_ou[v_tmp_23] = v_tmp_28;
-    b_ou[v_tmp_24] = v_tmp_29;
+    b_ou[v_tmp_20] = v_u0;
+    b_ou[v_tmp_21] = v_u1;
+    b_ou[v_tmp_22] = v_u2;
+    b_ou[v_tmp_23] = v_u3;
+    b_ou[v_tmp_24] = v_u4;
     let v_tmp_30: u32 = (v_g * 11u) + 5u;
     let v_tmp_31: u32 = (v_g * 11u) + 6u;
-    let v_tmp_32: u32 = v_u5;
     let v_tmp_33: u32 = v_u6;
-    b_ou[v_tmp_30] = v_tmp_32;
+    b_ou[v_tmp_30] = v_u5;
     b_ou[v_tmp_31] = v_tmp_33;
     let v_tmp_34: u32 = (v_g * 11u) + 7u;
     let v_tmp_35: u32 = (v_g * 11u) + 8u;
@@ -1207,30 +1191,24 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(workgroup_id) wi
     let v_tmp_39: u32 = 16u;
     b_ou[v_tmp_36] = v_tmp_38;
     b_ou[v_tmp_37] = v_tmp_39;
-    var v_f0: f32 = xpu_wave_reduce_f32(v_f, 0u);
-    var v_f1: f32 = xpu_wave_reduce_f32(v_f, 1u);
-    var v_f2: f32 = xpu_wave_reduce_f32(v_f, 2u);
-    var v_f3: f32 = xpu_wave_reduce_f32(v_f, 3u);
-    var v_f4: f32 = xpu_wave_reduce_f32(v_f, 4u);
-    var v_f5: f32 = xpu_wave_shuffle_f32(v_f, xpu_u.p_m, 10u);
+    let v_f0: f32 = xpu_wave_reduce_f32(v_f, 0u);
+    let v_f1: f32 = xpu_wave_reduce_f32(v_f, 1u);
+    let v_f2: f32 = xpu_wave_reduce_f32(v_f, 2u);
+    let v_f3: f32 = xpu_wave_reduce_f32(v_f, 3u);
+    let v_f4: f32 = xpu_wave_reduce_f32(v_f, 4u);
+    let v_f5: f32 = xpu_wave_shuffle_f32(v_f, xpu_u.p_m, 10u);
     let v_tmp_40: u32 = v_g * 6u;
     let v_tmp_41: u32 = (v_g * 6u) + 1u;
     let v_tmp_42: u32 = (v_g * 6u) + 2u;
-    let v_tmp_43: f32 = v_f0;
-    let v_tmp_44: f32 = v_f1;
-    let v_tmp_45: f32 = v_f2;
-    b_of[v_tmp_40] = v_tmp_43;
-    b_of[v_tmp_41] = v_tmp_44;
-    b_of[v_tmp_42] = v_tmp_45;
+    b_of[v_tmp_40] = v_f0;
+    b_of[v_tmp_41] = v_f1;
+    b_of[v_tmp_42] = v_f2;
     let v_tmp_46: u32 = (v_g * 6u) + 3u;
     let v_tmp_47: u32 = (v_g * 6u) + 4u;
     let v_tmp_48: u32 = (v_g * 6u) + 5u;
-    let v_tmp_49: f32 = v_f3;
-    let v_tmp_50: f32 = v_f4;
-    let v_tmp_51: f32 = v_f5;
-    b_of[v_tmp_46] = v_tmp_49;
-    b_of[v_tmp_47] = v_tmp_50;
-    b_of[v_tmp_48] = v_tmp_51;
+    b_of[v_tmp_46] = v_f3;
+    b_of[v_tmp_47] = v_f4;
+    b_of[v_tmp_48] = v_f5;
 }
 `
 
@@ -1304,79 +1282,63 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(workgroup_id) wi
     let v_f: f32 = b_xf[v_g];
     let v_k: u32 = b_sel[v_g];
     let v_p: bool = ((v_u % 4u) != 0u) || ((wid.x % 2u) == 0u);
-    var v_s0: i32 = subgroupAdd(v_a);
-    var v_s1: i32 = subgroupMin(v_a);
-    var v_s2: i32 = subgroupMax(v_a);
-    var v_s3: i32 = subgroupInclusiveAdd(v_a);
-    var v_s4: i32 = subgroupExclusiveAdd(v_a);
-    var v_s5: i32 = xpu_wave_shuffle_i32(v_a, xpu_u.p_bl, 9u);
-    var v_s6: i32 = xpu_wave_shuffle_i32(v_a, v_k, 9u);
-    var v_s7: i32 = xpu_wave_shuffle_i32(v_a, xpu_u.p_m, 10u);
-    var v_s8: i32 = xpu_wave_shuffle_i32(v_a, xpu_u.p_d, 11u);
-    var v_s9: i32 = xpu_wave_shuffle_i32(v_a, xpu_u.p_d, 12u);
+    let v_s0: i32 = subgroupAdd(v_a);
+    let v_s1: i32 = subgroupMin(v_a);
+    let v_s2: i32 = subgroupMax(v_a);
+    let v_s3: i32 = subgroupInclusiveAdd(v_a);
+    let v_s4: i32 = subgroupExclusiveAdd(v_a);
+    let v_s5: i32 = xpu_wave_shuffle_i32(v_a, xpu_u.p_bl, 9u);
+    let v_s6: i32 = xpu_wave_shuffle_i32(v_a, v_k, 9u);
+    let v_s7: i32 = xpu_wave_shuffle_i32(v_a, xpu_u.p_m, 10u);
+    let v_s8: i32 = xpu_wave_shuffle_i32(v_a, xpu_u.p_d, 11u);
+    let v_s9: i32 = xpu_wave_shuffle_i32(v_a, xpu_u.p_d, 12u);
     let v_tmp: u32 = v_g * 10u;
     let v_tmp_1: u32 = (v_g * 10u) + 1u;
     let v_tmp_2: u32 = (v_g * 10u) + 2u;
     let v_tmp_3: u32 = (v_g * 10u) + 3u;
     let v_tmp_4: u32 = (v_g * 10u) + 4u;
-    let v_tmp_5: i32 = v_s0;
-    let v_tmp_6: i32 = v_s1;
-    let v_tmp_7: i32 = v_s2;
-    let v_tmp_8: i32 = v_s3;
-    let v_tmp_9: i32 = v_s4;
-    b_oi[v_tmp] = v_tmp_5;
-    b_oi[v_tmp_1] = v_tmp_6;
-    b_oi[v_tmp_2] = v_tmp_7;
-    b_oi[v_tmp_3] = v_tmp_8;
-    b_oi[v_tmp_4] = v_tmp_9;
+    b_oi[v_tmp] = v_s0;
+    b_oi[v_tmp_1] = v_s1;
+    b_oi[v_tmp_2] = v_s2;
+    b_oi[v_tmp_3] = v_s3;
+    b_oi[v_tmp_4] = v_s4;
     let v_tmp_10: u32 = (v_g * 10u) + 5u;
     let v_tmp_11: u32 = (v_g * 10u) + 6u;
     let v_tmp_12: u32 = (v_g * 10u) + 7u;
     let v_tmp_13: u32 = (v_g * 10u) + 8u;
     let v_tmp_14: u32 = (v_g * 10u) + 9u;
-    let v_tmp_15: i32 = v_s5;
-    let v_tmp_16: i32 = v_s6;
-    let v_tmp_17: i32 = v_s7;
-    let v_tmp_18: i32 = v_s8;
-    let v_tmp_19: i32 = v_s9;
-    b_oi[v_tmp_10] = v_tmp_15;
-    b_oi[v_tmp_11] = v_tmp_16;
-    b_oi[v_tmp_12] = v_tmp_17;
-    b_oi[v_tmp_13] = v_tmp_18;
-    b_oi[v_tmp_14] = v_tmp_19;
-    var v_u0: u32 = subgroupAdd(v_u);
-    var v_u1: u32 = subgroupMin(v_u);
-    var v_u2: u32 = subgroupMax(v_u);
-    var v_u3: u32 = subgroupInclusiveAdd(v_u);
-    var v_u4: u32 = subgroupExclusiveAdd(v_u);
-    var v_u5: u32 = xpu_wave_shuffle_u32(v_u, v_k, 9u);
+    b_oi[v_tmp_10] = v_s5;
+    b_oi[v_tmp_11] = v_s6;
+    b_oi[v_tmp_12] = v_s7;
+    b_oi[v_tmp_13] = v_s8;
+    b_oi[v_tmp_14] = v_s9;
+    let v_u0: u32 = subgroupAdd(v_u);
+    let v_u1: u32 = subgroupMin(v_u);
+    let v_u2: u32 = subgroupMax(v_u);
+    let v_u3: u32 = subgroupInclusiveAdd(v_u);
+    let v_u4: u32 = subgroupExclusiveAdd(v_u);
+    let v_u5: u32 = xpu_wave_shuffle_u32(v_u, v_k, 9u);
     var v_u6: u32;
     v_u6 = 0u;
     {
         v_u6 = subgroupBallot(v_p).x;
     }
-    var v_any: bool = subgroupAny(v_p);
-    var v_all: bool = subgroupAll(v_p);
+    let v_any: bool = subgroupAny(v_p);
+    let v_all: bool = subgroupAll(v_p);
     let v_tmp_20: u32 = v_g * 11u;
     let v_tmp_21: u32 = (v_g * 11u) + 1u;
     let v_tmp_22: u32 = (v_g * 11u) + 2u;
     let v_tmp_23: u32 = (v_g * 11u) + 3u;
     let v_tmp_24: u32 = (v_g * 11u) + 4u;
-    let v_tmp_25: u32 = v_u0;
-    let v_tmp_26: u32 = v_u1;
-    let v_tmp_27: u32 = v_u2;
-    let v_tmp_28: u32 = v_u3;
-    let v_tmp_29: u32 = v_u4;
-    b_ou[v_tmp_20] = v_tmp_25;
-    b_ou[v_tmp_21] = v_tmp_26;
-    b_ou[v_tmp_22] = v_tmp_27;
-    b_ou[v_tmp_23] = v_tmp_28;
-    b_ou[v_tmp_24] = v_tmp_29;
+    b_ou[v_tmp_20] = v_u0;
+    b_ou[v_tmp_21] = v_u1;
+    b_ou[v_tmp_22] = v_u2;
+    b_ou[v_tmp_23] = v_u3;
+    b_ou[v_tmp_24] = v_u4;
     let v_tmp_30: u32 = (v_g * 11u) + 5u;
     let v_tmp_31: u32 = (v_g * 11u) + 6u;
-    let v_tmp_32: u32 = v_u5;
     let v_tmp_33: u32 = v_u6;
-    b_ou[v_tmp_30] = v_tmp_32;
+    b_ou[v_tmp_30] = v_u5;
     b_ou[v_tmp_31] = v_tmp_33;
     let v_tmp_34: u32 = (v_g * 11u) + 7u;
     let v_tmp_35: u32 = (v_g * 11u) + 8u;
@@ -1394,30 +1356,24 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(workgroup_id) wi
     let v_tmp_39: u32 = 16u;
     b_ou[v_tmp_36] = v_tmp_38;
     b_ou[v_tmp_37] = v_tmp_39;
-    var v_f0: f32 = subgroupAdd(v_f);
-    var v_f1: f32 = subgroupMin(v_f);
-    var v_f2: f32 = subgroupMax(v_f);
-    var v_f3: f32 = subgroupInclusiveAdd(v_f);
-    var v_f4: f32 = subgroupExclusiveAdd(v_f);
-    var v_f5: f32 = xpu_wave_shuffle_f32(v_f, xpu_u.p_m, 10u);
+    let v_f0: f32 = subgroupAdd(v_f);
+    let v_f1: f32 = subgroupMin(v_f);
+    let v_f2: f32 = subgroupMax(v_f);
+    let v_f3: f32 = subgroupInclusiveAdd(v_f);
+    let v_f4: f32 = subgroupExclusiveAdd(v_f);
+    let v_f5: f32 = xpu_wave_shuffle_f32(v_f, xpu_u.p_m, 10u);
     let v_tmp_40: u32 = v_g * 6u;
     let v_tmp_41: u32 = (v_g * 6u) + 1u;
     let v_tmp_42: u32 = (v_g * 6u) + 2u;
-    let v_tmp_43: f32 = v_f0;
-    let v_tmp_44: f32 = v_f1;
-    let v_tmp_45: f32 = v_f2;
-    b_of[v_tmp_40] = v_tmp_43;
-    b_of[v_tmp_41] = v_tmp_44;
-    b_of[v_tmp_42] = v_tmp_45;
+    b_of[v_tmp_40] = v_f0;
+    b_of[v_tmp_41] = v_f1;
+    b_of[v_tmp_42] = v_f2;
     let v_tmp_46: u32 = (v_g * 6u) + 3u;
     let v_tmp_47: u32 = (v_g * 6u) + 4u;
     let v_tmp_48: u32 = (v_g * 6u) + 5u;
-    let v_tmp_49: f32 = v_f3;
-    let v_tmp_50: f32 = v_f4;
-    let v_tmp_51: f32 = v_f5;
-    b_of[v_tmp_46] = v_tmp_49;
-    b_of[v_tmp_47] = v_tmp_50;
-    b_of[v_tmp_48] = v_tmp_51;
+    b_of[v_tmp_46] = v_f3;
+    b_of[v_tmp_47] = v_f4;
+    b_of[v_tmp_48] = v_f5;
 }
 `
 
@@ -1680,79 +1636,63 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(workgroup_id) wi
     let v_f: f32 = b_xf[v_g];
     let v_k: u32 = b_sel[v_g];
     let v_p: bool = ((v_u % 4u) != 0u) || ((wid.x % 2u) == 0u);
-    var v_s0: i32 = xpu_wave_reduce_i32(v_a, 0u);
-    var v_s1: i32 = xpu_wave_reduce_i32(v_a, 1u);
-    var v_s2: i32 = xpu_wave_reduce_i32(v_a, 2u);
-    var v_s3: i32 = xpu_wave_reduce_i32(v_a, 3u);
-    var v_s4: i32 = xpu_wave_reduce_i32(v_a, 4u);
-    var v_s5: i32 = xpu_wave_shuffle_i32(v_a, xpu_u.p_bl, 9u);
-    var v_s6: i32 = xpu_wave_shuffle_i32(v_a, v_k, 9u);
-    var v_s7: i32 = xpu_wave_shuffle_i32(v_a, xpu_u.p_m, 10u);
-    var v_s8: i32 = xpu_wave_shuffle_i32(v_a, xpu_u.p_d, 11u);
-    var v_s9: i32 = xpu_wave_shuffle_i32(v_a, xpu_u.p_d, 12u);
+    let v_s0: i32 = xpu_wave_reduce_i32(v_a, 0u);
+    let v_s1: i32 = xpu_wave_reduce_i32(v_a, 1u);
+    let v_s2: i32 = xpu_wave_reduce_i32(v_a, 2u);
+    let v_s3: i32 = xpu_wave_reduce_i32(v_a, 3u);
+    let v_s4: i32 = xpu_wave_reduce_i32(v_a, 4u);
+    let v_s5: i32 = xpu_wave_shuffle_i32(v_a, xpu_u.p_bl, 9u);
+    let v_s6: i32 = xpu_wave_shuffle_i32(v_a, v_k, 9u);
+    let v_s7: i32 = xpu_wave_shuffle_i32(v_a, xpu_u.p_m, 10u);
+    let v_s8: i32 = xpu_wave_shuffle_i32(v_a, xpu_u.p_d, 11u);
+    let v_s9: i32 = xpu_wave_shuffle_i32(v_a, xpu_u.p_d, 12u);
     let v_tmp: u32 = v_g * 10u;
     let v_tmp_1: u32 = (v_g * 10u) + 1u;
     let v_tmp_2: u32 = (v_g * 10u) + 2u;
     let v_tmp_3: u32 = (v_g * 10u) + 3u;
     let v_tmp_4: u32 = (v_g * 10u) + 4u;
-    let v_tmp_5: i32 = v_s0;
-    let v_tmp_6: i32 = v_s1;
-    let v_tmp_7: i32 = v_s2;
-    let v_tmp_8: i32 = v_s3;
-    let v_tmp_9: i32 = v_s4;
-    b_oi[v_tmp] = v_tmp_5;
-    b_oi[v_tmp_1] = v_tmp_6;
-    b_oi[v_tmp_2] = v_tmp_7;
-    b_oi[v_tmp_3] = v_tmp_8;
-    b_oi[v_tmp_4] = v_tmp_9;
+    b_oi[v_tmp] = v_s0;
+    b_oi[v_tmp_1] = v_s1;
+    b_oi[v_tmp_2] = v_s2;
+    b_oi[v_tmp_3] = v_s3;
+    b_oi[v_tmp_4] = v_s4;
     let v_tmp_10: u32 = (v_g * 10u) + 5u;
     let v_tmp_11: u32 = (v_g * 10u) + 6u;
     let v_tmp_12: u32 = (v_g * 10u) + 7u;
     let v_tmp_13: u32 = (v_g * 10u) + 8u;
     let v_tmp_14: u32 = (v_g * 10u) + 9u;
-    let v_tmp_15: i32 = v_s5;
-    let v_tmp_16: i32 = v_s6;
-    let v_tmp_17: i32 = v_s7;
-    let v_tmp_18: i32 = v_s8;
-    let v_tmp_19: i32 = v_s9;
-    b_oi[v_tmp_10] = v_tmp_15;
-    b_oi[v_tmp_11] = v_tmp_16;
-    b_oi[v_tmp_12] = v_tmp_17;
-    b_oi[v_tmp_13] = v_tmp_18;
-    b_oi[v_tmp_14] = v_tmp_19;
-    var v_u0: u32 = xpu_wave_reduce_u32(v_u, 0u);
-    var v_u1: u32 = xpu_wave_reduce_u32(v_u, 1u);
-    var v_u2: u32 = xpu_wave_reduce_u32(v_u, 2u);
-    var v_u3: u32 = xpu_wave_reduce_u32(v_u, 3u);
-    var v_u4: u32 = xpu_wave_reduce_u32(v_u, 4u);
-    var v_u5: u32 = xpu_wave_shuffle_u32(v_u, v_k, 9u);
+    b_oi[v_tmp_10] = v_s5;
+    b_oi[v_tmp_11] = v_s6;
+    b_oi[v_tmp_12] = v_s7;
+    b_oi[v_tmp_13] = v_s8;
+    b_oi[v_tmp_14] = v_s9;
+    let v_u0: u32 = xpu_wave_reduce_u32(v_u, 0u);
+    let v_u1: u32 = xpu_wave_reduce_u32(v_u, 1u);
+    let v_u2: u32 = xpu_wave_reduce_u32(v_u, 2u);
+    let v_u3: u32 = xpu_wave_reduce_u32(v_u, 3u);
+    let v_u4: u32 = xpu_wave_reduce_u32(v_u, 4u);
+    let v_u5: u32 = xpu_wave_shuffle_u32(v_u, v_k, 9u);
     var v_u6: u32;
     v_u6 = 0u;
     {
         v_u6 = xpu_wave_vote(select(0u, 1u, v_p), 5u);
     }
-    var v_any: bool = xpu_wave_vote(select(0u, 1u, v_p), 6u) != 0u;
-    var v_all: bool = xpu_wave_vote(select(0u, 1u, v_p), 7u) != 0u;
+    let v_any: bool = xpu_wave_vote(select(0u, 1u, v_p), 6u) != 0u;
+    let v_all: bool = xpu_wave_vote(select(0u, 1u, v_p), 7u) != 0u;
     let v_tmp_20: u32 = v_g * 11u;
     let v_tmp_21: u32 = (v_g * 11u) + 1u;
     let v_tmp_22: u32 = (v_g * 11u) + 2u;
     let v_tmp_23: u32 = (v_g * 11u) + 3u;
     let v_tmp_24: u32 = (v_g * 11u) + 4u;
-    let v_tmp_25: u32 = v_u0;
-    let v_tmp_26: u32 = v_u1;
-    let v_tmp_27: u32 = v_u2;
-    let v_tmp_28: u32 = v_u3;
-    let v_tmp_29: u32 = v_u4;
-    b_ou[v_tmp_20] = v_tmp_25;
-    b_ou[v_tmp_21] = v_tmp_26;
-    b_ou[v_tmp_22] = v_tmp_27;
-    b_ou[v_tmp_23] = v_tmp_28;
-    b_ou[v_tmp_24] = v_tmp_29;
+    b_ou[v_tmp_20] = v_u0;
+    b_ou[v_tmp_21] = v_u1;
+    b_ou[v_tmp_22] = v_u2;
+    b_ou[v_tmp_23] = v_u3;
+    b_ou[v_tmp_24] = v_u4;
     let v_tmp_30: u32 = (v_g * 11u) + 5u;
     let v_tmp_31: u32 = (v_g * 11u) + 6u;
-    let v_tmp_32: u32 = v_u5;
     let v_tmp_33: u32 = v_u6;
-    b_ou[v_tmp_30] = v_tmp_32;
+    b_ou[v_tmp_30] = v_u5;
     b_ou[v_tmp_31] = v_tmp_33;
     let v_tmp_34: u32 = (v_g * 11u) + 7u;
     let v_tmp_35: u32 = (v_g * 11u) + 8u;
@@ -1770,30 +1710,24 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(workgroup_id) wi
     let v_tmp_39: u32 = 16u;
     b_ou[v_tmp_36] = v_tmp_38;
     b_ou[v_tmp_37] = v_tmp_39;
-    var v_f0: f32 = xpu_wave_reduce_f32(v_f, 0u);
-    var v_f1: f32 = xpu_wave_reduce_f32(v_f, 1u);
-    var v_f2: f32 = xpu_wave_reduce_f32(v_f, 2u);
-    var v_f3: f32 = xpu_wave_reduce_f32(v_f, 3u);
-    var v_f4: f32 = xpu_wave_reduce_f32(v_f, 4u);
-    var v_f5: f32 = xpu_wave_shuffle_f32(v_f, xpu_u.p_m, 10u);
+    let v_f0: f32 = xpu_wave_reduce_f32(v_f, 0u);
+    let v_f1: f32 = xpu_wave_reduce_f32(v_f, 1u);
+    let v_f2: f32 = xpu_wave_reduce_f32(v_f, 2u);
+    let v_f3: f32 = xpu_wave_reduce_f32(v_f, 3u);
+    let v_f4: f32 = xpu_wave_reduce_f32(v_f, 4u);
+    let v_f5: f32 = xpu_wave_shuffle_f32(v_f, xpu_u.p_m, 10u);
     let v_tmp_40: u32 = v_g * 6u;
     let v_tmp_41: u32 = (v_g * 6u) + 1u;
     let v_tmp_42: u32 = (v_g * 6u) + 2u;
-    let v_tmp_43: f32 = v_f0;
-    let v_tmp_44: f32 = v_f1;
-    let v_tmp_45: f32 = v_f2;
-    b_of[v_tmp_40] = v_tmp_43;
-    b_of[v_tmp_41] = v_tmp_44;
-    b_of[v_tmp_42] = v_tmp_45;
+    b_of[v_tmp_40] = v_f0;
+    b_of[v_tmp_41] = v_f1;
+    b_of[v_tmp_42] = v_f2;
     let v_tmp_46: u32 = (v_g * 6u) + 3u;
     let v_tmp_47: u32 = (v_g * 6u) + 4u;
     let v_tmp_48: u32 = (v_g * 6u) + 5u;
-    let v_tmp_49: f32 = v_f3;
-    let v_tmp_50: f32 = v_f4;
-    let v_tmp_51: f32 = v_f5;
-    b_of[v_tmp_46] = v_tmp_49;
-    b_of[v_tmp_47] = v_tmp_50;
-    b_of[v_tmp_48] = v_tmp_51;
+    b_of[v_tmp_46] = v_f3;
+    b_of[v_tmp_47] = v_f4;
+    b_of[v_tmp_48] = v_f5;
 }
 `
 
@@ -1977,79 +1911,63 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(workgroup_id) wi
     let v_f: f32 = b_xf[v_g];
     let v_k: u32 = b_sel[v_g];
     let v_p: bool = ((v_u % 4u) != 0u) || ((wid.x % 2u) == 0u);
-    var v_s0: i32 = xpu_wave_reduce_i32(v_a, 0u);
-    var v_s1: i32 = xpu_wave_reduce_i32(v_a, 1u);
-    var v_s2: i32 = xpu_wave_reduce_i32(v_a, 2u);
-    var v_s3: i32 = xpu_wave_reduce_i32(v_a, 3u);
-    var v_s4: i32 = xpu_wave_reduce_i32(v_a, 4u);
-    var v_s5: i32 = xpu_wave_shuffle_i32(v_a, xpu_u.p_bl, 9u);
-    var v_s6: i32 = xpu_wave_shuffle_i32(v_a, v_k, 9u);
-    var v_s7: i32 = xpu_wave_shuffle_i32(v_a, xpu_u.p_m, 10u);
-    var v_s8: i32 = xpu_wave_shuffle_i32(v_a, xpu_u.p_d, 11u);
-    var v_s9: i32 = xpu_wave_shuffle_i32(v_a, xpu_u.p_d, 12u);
+    let v_s0: i32 = xpu_wave_reduce_i32(v_a, 0u);
+    let v_s1: i32 = xpu_wave_reduce_i32(v_a, 1u);
+    let v_s2: i32 = xpu_wave_reduce_i32(v_a, 2u);
+    let v_s3: i32 = xpu_wave_reduce_i32(v_a, 3u);
+    let v_s4: i32 = xpu_wave_reduce_i32(v_a, 4u);
+    let v_s5: i32 = xpu_wave_shuffle_i32(v_a, xpu_u.p_bl, 9u);
+    let v_s6: i32 = xpu_wave_shuffle_i32(v_a, v_k, 9u);
+    let v_s7: i32 = xpu_wave_shuffle_i32(v_a, xpu_u.p_m, 10u);
+    let v_s8: i32 = xpu_wave_shuffle_i32(v_a, xpu_u.p_d, 11u);
+    let v_s9: i32 = xpu_wave_shuffle_i32(v_a, xpu_u.p_d, 12u);
     let v_tmp: u32 = v_g * 10u;
     let v_tmp_1: u32 = (v_g * 10u) + 1u;
     let v_tmp_2: u32 = (v_g * 10u) + 2u;
     let v_tmp_3: u32 = (v_g * 10u) + 3u;
     let v_tmp_4: u32 = (v_g * 10u) + 4u;
-    let v_tmp_5: i32 = v_s0;
-    let v_tmp_6: i32 = v_s1;
-    let v_tmp_7: i32 = v_s2;
-    let v_tmp_8: i32 = v_s3;
-    let v_tmp_9: i32 = v_s4;
-    b_oi[v_tmp] = v_tmp_5;
-    b_oi[v_tmp_1] = v_tmp_6;
-    b_oi[v_tmp_2] = v_tmp_7;
-    b_oi[v_tmp_3] = v_tmp_8;
-    b_oi[v_tmp_4] = v_tmp_9;
+    b_oi[v_tmp] = v_s0;
+    b_oi[v_tmp_1] = v_s1;
+    b_oi[v_tmp_2] = v_s2;
+    b_oi[v_tmp_3] = v_s3;
+    b_oi[v_tmp_4] = v_s4;
     let v_tmp_10: u32 = (v_g * 10u) + 5u;
     let v_tmp_11: u32 = (v_g * 10u) + 6u;
     let v_tmp_12: u32 = (v_g * 10u) + 7u;
     let v_tmp_13: u32 = (v_g * 10u) + 8u;
     let v_tmp_14: u32 = (v_g * 10u) + 9u;
-    let v_tmp_15: i32 = v_s5;
-    let v_tmp_16: i32 = v_s6;
-    let v_tmp_17: i32 = v_s7;
-    let v_tmp_18: i32 = v_s8;
-    let v_tmp_19: i32 = v_s9;
-    b_oi[v_tmp_10] = v_tmp_15;
-    b_oi[v_tmp_11] = v_tmp_16;
-    b_oi[v_tmp_12] = v_tmp_17;
-    b_oi[v_tmp_13] = v_tmp_18;
-    b_oi[v_tmp_14] = v_tmp_19;
-    var v_u0: u32 = xpu_wave_reduce_u32(v_u, 0u);
-    var v_u1: u32 = xpu_wave_reduce_u32(v_u, 1u);
-    var v_u2: u32 = xpu_wave_reduce_u32(v_u, 2u);
-    var v_u3: u32 = xpu_wave_reduce_u32(v_u, 3u);
-    var v_u4: u32 = xpu_wave_reduce_u32(v_u, 4u);
-    var v_u5: u32 = xpu_wave_shuffle_u32(v_u, v_k, 9u);
+    b_oi[v_tmp_10] = v_s5;
+    b_oi[v_tmp_11] = v_s6;
+    b_oi[v_tmp_12] = v_s7;
+    b_oi[v_tmp_13] = v_s8;
+    b_oi[v_tmp_14] = v_s9;
+    let v_u0: u32 = xpu_wave_reduce_u32(v_u, 0u);
+    let v_u1: u32 = xpu_wave_reduce_u32(v_u, 1u);
+    let v_u2: u32 = xpu_wave_reduce_u32(v_u, 2u);
+    let v_u3: u32 = xpu_wave_reduce_u32(v_u, 3u);
+    let v_u4: u32 = xpu_wave_reduce_u32(v_u, 4u);
+    let v_u5: u32 = xpu_wave_shuffle_u32(v_u, v_k, 9u);
     var v_u6: u32;
     v_u6 = 0u;
     {
         v_u6 = xpu_wave_vote(select(0u, 1u, v_p), 5u);
     }
-    var v_any: bool = xpu_wave_vote(select(0u, 1u, v_p), 6u) != 0u;
-    var v_all: bool = xpu_wave_vote(select(0u, 1u, v_p), 7u) != 0u;
+    let v_any: bool = xpu_wave_vote(select(0u, 1u, v_p), 6u) != 0u;
+    let v_all: bool = xpu_wave_vote(select(0u, 1u, v_p), 7u) != 0u;
     let v_tmp_20: u32 = v_g * 11u;
     let v_tmp_21: u32 = (v_g * 11u) + 1u;
     let v_tmp_22: u32 = (v_g * 11u) + 2u;
     let v_tmp_23: u32 = (v_g * 11u) + 3u;
     let v_tmp_24: u32 = (v_g * 11u) + 4u;
-    let v_tmp_25: u32 = v_u0;
-    let v_tmp_26: u32 = v_u1;
-    let v_tmp_27: u32 = v_u2;
-    let v_tmp_28: u32 = v_u3;
-    let v_tmp_29: u32 = v_u4;
-    b_ou[v_tmp_20] = v_tmp_25;
-    b_ou[v_tmp_21] = v_tmp_26;
-    b_ou[v_tmp_22] = v_tmp_27;
-    b_ou[v_tmp_23] = v_tmp_28;
-    b_ou[v_tmp_24] = v_tmp_29;
+    b_ou[v_tmp_20] = v_u0;
+    b_ou[v_tmp_21] = v_u1;
+    b_ou[v_tmp_22] = v_u2;
+    b_ou[v_tmp_23] = v_u3;
+    b_ou[v_tmp_24] = v_u4;
     let v_tmp_30: u32 = (v_g * 11u) + 5u;
     let v_tmp_31: u32 = (v_g * 11u) + 6u;
-    let v_tmp_32: u32 = v_u5;
     let v_tmp_33: u32 = v_u6;
-    b_ou[v_tmp_30] = v_tmp_32;
+    b_ou[v_tmp_30] = v_u5;
     b_ou[v_tmp_31] = v_tmp_33;
     let v_tmp_34: u32 = (v_g * 11u) + 7u;
     let v_tmp_35: u32 = (v_g * 11u) + 8u;
@@ -2067,30 +1985,24 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(workgroup_id) wi
     let v_tmp_39: u32 = 16u;
     b_ou[v_tmp_36] = v_tmp_38;
     b_ou[v_tmp_37] = v_tmp_39;
-    var v_f0: f32 = xpu_wave_reduce_f32(v_f, 0u);
-    var v_f1: f32 = xpu_wave_reduce_f32(v_f, 1u);
-    var v_f2: f32 = xpu_wave_reduce_f32(v_f, 2u);
-    var v_f3: f32 = xpu_wave_reduce_f32(v_f, 3u);
-    var v_f4: f32 = xpu_wave_reduce_f32(v_f, 4u);
-    var v_f5: f32 = xpu_wave_shuffle_f32(v_f, xpu_u.p_m, 10u);
+    let v_f0: f32 = xpu_wave_reduce_f32(v_f, 0u);
+    let v_f1: f32 = xpu_wave_reduce_f32(v_f, 1u);
+    let v_f2: f32 = xpu_wave_reduce_f32(v_f, 2u);
+    let v_f3: f32 = xpu_wave_reduce_f32(v_f, 3u);
+    let v_f4: f32 = xpu_wave_reduce_f32(v_f, 4u);
+    let v_f5: f32 = xpu_wave_shuffle_f32(v_f, xpu_u.p_m, 10u);
     let v_tmp_40: u32 = v_g * 6u;
     let v_tmp_41: u32 = (v_g * 6u) + 1u;
     let v_tmp_42: u32 = (v_g * 6u) + 2u;
-    let v_tmp_43: f32 = v_f0;
-    let v_tmp_44: f32 = v_f1;
-    let v_tmp_45: f32 = v_f2;
-    b_of[v_tmp_40] = v_tmp_43;
-    b_of[v_tmp_41] = v_tmp_44;
-    b_of[v_tmp_42] = v_tmp_45;
+    b_of[v_tmp_40] = v_f0;
+    b_of[v_tmp_41] = v_f1;
+    b_of[v_tmp_42] = v_f2;
     let v_tmp_46: u32 = (v_g * 6u) + 3u;
     let v_tmp_47: u32 = (v_g * 6u) + 4u;
     let v_tmp_48: u32 = (v_g * 6u) + 5u;
-    let v_tmp_49: f32 = v_f3;
-    let v_tmp_50: f32 = v_f4;
-    let v_tmp_51: f32 = v_f5;
-    b_of[v_tmp_46] = v_tmp_49;
-    b_of[v_tmp_47] = v_tmp_50;
-    b_of[v_tmp_48] = v_tmp_51;
+    b_of[v_tmp_46] = v_f3;
+    b_of[v_tmp_47] = v_f4;
+    b_of[v_tmp_48] = v_f5;
 }
 `
 
@@ -2412,7 +2324,7 @@ var Wave32Kernel = gpu.Register(&gpu.KernelSpec{
 	Manifests: []gpu.Manifest{
 		{
 			Kernel: "github.com/goxpu/xpu/kernels/wave.Wave32", Backend: "webgpu", Target: "wgsl",
-			Hash:        "sha256:e8e32c231ced8d8f75d600b2a8830aac5c95f5ef6b3419826ab73da14f7733b0",
+			Hash:        "sha256:97073815d211674fdb81cb29ea06f9b83eeb29d39ec0128473f0b4977fdc6d7e",
 			Codegen:     "xpu-gen/1",
 			Block:       xpu.Dim3{X: 80, Y: 1, Z: 1},
 			SharedBytes: 0, StorageBindings: 7, UniformBytes: 16,
@@ -2429,10 +2341,10 @@ var Wave32Kernel = gpu.Register(&gpu.KernelSpec{
 			Wave:    32,
 			WaveOps: true,
 			WaveVariants: []gpu.ManifestVariant{
-				{Tier: "native", SubgroupMin: 32, SubgroupMax: 32, Width: 32, Hash: "sha256:aadeb7fa9bd134d514b9c3b1482b3d2fa95b2aa64045fbc81a3adee1b6628b53"},
-				{Tier: "folded", SubgroupMin: 4, SubgroupMax: 16, Width: 32, Hash: "sha256:6821ebcd7a3e7f95458f7af02cc1058ec8f6d1ab1cf1f27e0799d5fe0e23d785"},
-				{Tier: "narrow", SubgroupMin: 64, SubgroupMax: 128, Width: 32, Hash: "sha256:05027bbd6555aa08785b0a7e178e81bbc9fbe4071bb06fd4e5891525878f7e06"},
-				{Tier: "emulated", SubgroupMin: 0, SubgroupMax: 0, Width: 32, Hash: "sha256:e8e32c231ced8d8f75d600b2a8830aac5c95f5ef6b3419826ab73da14f7733b0"},
+				{Tier: "native", SubgroupMin: 32, SubgroupMax: 32, Width: 32, Hash: "sha256:4fb93fc4047d94ffac7fd386a0721a82a96ecb6b3d183f057db0696e249e0288"},
+				{Tier: "folded", SubgroupMin: 4, SubgroupMax: 16, Width: 32, Hash: "sha256:e5d2114cb1b4579eb38d7e0fb7347a67aa58e204b2d2c4cae26603a0398ff64c"},
+				{Tier: "narrow", SubgroupMin: 64, SubgroupMax: 128, Width: 32, Hash: "sha256:746664672e3f670a6eca6a9d0d0c8fe482482aaeaa342543e6ffee8f0809befe"},
+				{Tier: "emulated", SubgroupMin: 0, SubgroupMax: 0, Width: 32, Hash: "sha256:97073815d211674fdb81cb29ea06f9b83eeb29d39ec0128473f0b4977fdc6d7e"},
 			},
 			NativeOps: []string{"bitcast", "max", "min", "select", "workgroupBarrier"},
 		},
@@ -2663,79 +2575,63 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(workgroup_id) wi
     let v_f: f32 = b_xf[v_g];
     let v_k: u32 = b_sel[v_g];
     let v_p: bool = ((v_u % 4u) != 0u) || ((wid.x % 2u) == 0u);
-    var v_s0: i32 = xpu_wave_reduce_i32(v_a, 0u);
-    var v_s1: i32 = xpu_wave_reduce_i32(v_a, 1u);
-    var v_s2: i32 = xpu_wave_reduce_i32(v_a, 2u);
-    var v_s3: i32 = xpu_wave_reduce_i32(v_a, 3u);
-    var v_s4: i32 = xpu_wave_reduce_i32(v_a, 4u);
-    var v_s5: i32 = xpu_wave_shuffle_i32(v_a, xpu_u.p_bl, 9u);
-    var v_s6: i32 = xpu_wave_shuffle_i32(v_a, v_k, 9u);
-    var v_s7: i32 = xpu_wave_shuffle_i32(v_a, xpu_u.p_m, 10u);
-    var v_s8: i32 = xpu_wave_shuffle_i32(v_a, xpu_u.p_d, 11u);
-    var v_s9: i32 = xpu_wave_shuffle_i32(v_a, xpu_u.p_d, 12u);
+    let v_s0: i32 = xpu_wave_reduce_i32(v_a, 0u);
+    let v_s1: i32 = xpu_wave_reduce_i32(v_a, 1u);
+    let v_s2: i32 = xpu_wave_reduce_i32(v_a, 2u);
+    let v_s3: i32 = xpu_wave_reduce_i32(v_a, 3u);
+    let v_s4: i32 = xpu_wave_reduce_i32(v_a, 4u);
+    let v_s5: i32 = xpu_wave_shuffle_i32(v_a, xpu_u.p_bl, 9u);
+    let v_s6: i32 = xpu_wave_shuffle_i32(v_a, v_k, 9u);
+    let v_s7: i32 = xpu_wave_shuffle_i32(v_a, xpu_u.p_m, 10u);
+    let v_s8: i32 = xpu_wave_shuffle_i32(v_a, xpu_u.p_d, 11u);
+    let v_s9: i32 = xpu_wave_shuffle_i32(v_a, xpu_u.p_d, 12u);
     let v_tmp: u32 = v_g * 10u;
     let v_tmp_1: u32 = (v_g * 10u) + 1u;
     let v_tmp_2: u32 = (v_g * 10u) + 2u;
     let v_tmp_3: u32 = (v_g * 10u) + 3u;
     let v_tmp_4: u32 = (v_g * 10u) + 4u;
-    let v_tmp_5: i32 = v_s0;
-    let v_tmp_6: i32 = v_s1;
-    let v_tmp_7: i32 = v_s2;
-    let v_tmp_8: i32 = v_s3;
-    let v_tmp_9: i32 = v_s4;
-    b_oi[v_tmp] = v_tmp_5;
-    b_oi[v_tmp_1] = v_tmp_6;
-    b_oi[v_tmp_2] = v_tmp_7;
-    b_oi[v_tmp_3] = v_tmp_8;
-    b_oi[v_tmp_4] = v_tmp_9;
+    b_oi[v_tmp] = v_s0;
+    b_oi[v_tmp_1] = v_s1;
+    b_oi[v_tmp_2] = v_s2;
+    b_oi[v_tmp_3] = v_s3;
+    b_oi[v_tmp_4] = v_s4;
     let v_tmp_10: u32 = (v_g * 10u) + 5u;
     let v_tmp_11: u32 = (v_g * 10u) + 6u;
     let v_tmp_12: u32 = (v_g * 10u) + 7u;
     let v_tmp_13: u32 = (v_g * 10u) + 8u;
     let v_tmp_14: u32 = (v_g * 10u) + 9u;
-    let v_tmp_15: i32 = v_s5;
-    let v_tmp_16: i32 = v_s6;
-    let v_tmp_17: i32 = v_s7;
-    let v_tmp_18: i32 = v_s8;
-    let v_tmp_19: i32 = v_s9;
-    b_oi[v_tmp_10] = v_tmp_15;
-    b_oi[v_tmp_11] = v_tmp_16;
-    b_oi[v_tmp_12] = v_tmp_17;
-    b_oi[v_tmp_13] = v_tmp_18;
-    b_oi[v_tmp_14] = v_tmp_19;
-    var v_u0: u32 = xpu_wave_reduce_u32(v_u, 0u);
-    var v_u1: u32 = xpu_wave_reduce_u32(v_u, 1u);
-    var v_u2: u32 = xpu_wave_reduce_u32(v_u, 2u);
-    var v_u3: u32 = xpu_wave_reduce_u32(v_u, 3u);
-    var v_u4: u32 = xpu_wave_reduce_u32(v_u, 4u);
-    var v_u5: u32 = xpu_wave_shuffle_u32(v_u, v_k, 9u);
+    b_oi[v_tmp_10] = v_s5;
+    b_oi[v_tmp_11] = v_s6;
+    b_oi[v_tmp_12] = v_s7;
+    b_oi[v_tmp_13] = v_s8;
+    b_oi[v_tmp_14] = v_s9;
+    let v_u0: u32 = xpu_wave_reduce_u32(v_u, 0u);
+    let v_u1: u32 = xpu_wave_reduce_u32(v_u, 1u);
+    let v_u2: u32 = xpu_wave_reduce_u32(v_u, 2u);
+    let v_u3: u32 = xpu_wave_reduce_u32(v_u, 3u);
+    let v_u4: u32 = xpu_wave_reduce_u32(v_u, 4u);
+    let v_u5: u32 = xpu_wave_shuffle_u32(v_u, v_k, 9u);
     var v_u6: u32;
     v_u6 = 0u;
     {
         v_u6 = xpu_wave_vote(select(0u, 1u, v_p), 5u);
     }
-    var v_any: bool = xpu_wave_vote(select(0u, 1u, v_p), 6u) != 0u;
-    var v_all: bool = xpu_wave_vote(select(0u, 1u, v_p), 7u) != 0u;
+    let v_any: bool = xpu_wave_vote(select(0u, 1u, v_p), 6u) != 0u;
+    let v_all: bool = xpu_wave_vote(select(0u, 1u, v_p), 7u) != 0u;
     let v_tmp_20: u32 = v_g * 11u;
     let v_tmp_21: u32 = (v_g * 11u) + 1u;
     let v_tmp_22: u32 = (v_g * 11u) + 2u;
     let v_tmp_23: u32 = (v_g * 11u) + 3u;
     let v_tmp_24: u32 = (v_g * 11u) + 4u;
-    let v_tmp_25: u32 = v_u0;
-    let v_tmp_26: u32 = v_u1;
-    let v_tmp_27: u32 = v_u2;
-    let v_tmp_28: u32 = v_u3;
-    let v_tmp_29: u32 = v_u4;
-    b_ou[v_tmp_20] = v_tmp_25;
-    b_ou[v_tmp_21] = v_tmp_26;
-    b_ou[v_tmp_22] = v_tmp_27;
-    b_ou[v_tmp_23] = v_tmp_28;
-    b_ou[v_tmp_24] = v_tmp_29;
+    b_ou[v_tmp_20] = v_u0;
+    b_ou[v_tmp_21] = v_u1;
+    b_ou[v_tmp_22] = v_u2;
+    b_ou[v_tmp_23] = v_u3;
+    b_ou[v_tmp_24] = v_u4;
     let v_tmp_30: u32 = (v_g * 11u) + 5u;
     let v_tmp_31: u32 = (v_g * 11u) + 6u;
-    let v_tmp_32: u32 = v_u5;
     let v_tmp_33: u32 = v_u6;
-    b_ou[v_tmp_30] = v_tmp_32;
+    b_ou[v_tmp_30] = v_u5;
     b_ou[v_tmp_31] = v_tmp_33;
     let v_tmp_34: u32 = (v_g * 11u) + 7u;
     let v_tmp_35: u32 = (v_g * 11u) + 8u;
@@ -2753,30 +2649,24 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(workgroup_id) wi
     let v_tmp_39: u32 = 32u;
     b_ou[v_tmp_36] = v_tmp_38;
     b_ou[v_tmp_37] = v_tmp_39;
-    var v_f0: f32 = xpu_wave_reduce_f32(v_f, 0u);
-    var v_f1: f32 = xpu_wave_reduce_f32(v_f, 1u);
-    var v_f2: f32 = xpu_wave_reduce_f32(v_f, 2u);
-    var v_f3: f32 = xpu_wave_reduce_f32(v_f, 3u);
-    var v_f4: f32 = xpu_wave_reduce_f32(v_f, 4u);
-    var v_f5: f32 = xpu_wave_shuffle_f32(v_f, xpu_u.p_m, 10u);
+    let v_f0: f32 = xpu_wave_reduce_f32(v_f, 0u);
+    let v_f1: f32 = xpu_wave_reduce_f32(v_f, 1u);
+    let v_f2: f32 = xpu_wave_reduce_f32(v_f, 2u);
+    let v_f3: f32 = xpu_wave_reduce_f32(v_f, 3u);
+    let v_f4: f32 = xpu_wave_reduce_f32(v_f, 4u);
+    let v_f5: f32 = xpu_wave_shuffle_f32(v_f, xpu_u.p_m, 10u);
     let v_tmp_40: u32 = v_g * 6u;
     let v_tmp_41: u32 = (v_g * 6u) + 1u;
     let v_tmp_42: u32 = (v_g * 6u) + 2u;
-    let v_tmp_43: f32 = v_f0;
-    let v_tmp_44: f32 = v_f1;
-    let v_tmp_45: f32 = v_f2;
-    b_of[v_tmp_40] = v_tmp_43;
-    b_of[v_tmp_41] = v_tmp_44;
-    b_of[v_tmp_42] = v_tmp_45;
+    b_of[v_tmp_40] = v_f0;
+    b_of[v_tmp_41] = v_f1;
+    b_of[v_tmp_42] = v_f2;
     let v_tmp_46: u32 = (v_g * 6u) + 3u;
     let v_tmp_47: u32 = (v_g * 6u) + 4u;
     let v_tmp_48: u32 = (v_g * 6u) + 5u;
-    let v_tmp_49: f32 = v_f3;
-    let v_tmp_50: f32 = v_f4;
-    let v_tmp_51: f32 = v_f5;
-    b_of[v_tmp_46] = v_tmp_49;
-    b_of[v_tmp_47] = v_tmp_50;
-    b_of[v_tmp_48] = v_tmp_51;
+    b_of[v_tmp_46] = v_f3;
+    b_of[v_tmp_47] = v_f4;
+    b_of[v_tmp_48] = v_f5;
 }
 `
 
@@ -2850,79 +2740,63 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(workgroup_id) wi
     let v_f: f32 = b_xf[v_g];
     let v_k: u32 = b_sel[v_g];
     let v_p: bool = ((v_u % 4u) != 0u) || ((wid.x % 2u) == 0u);
-    var v_s0: i32 = subgroupAdd(v_a);
-    var v_s1: i32 = subgroupMin(v_a);
-    var v_s2: i32 = subgroupMax(v_a);
-    var v_s3: i32 = subgroupInclusiveAdd(v_a);
-    var v_s4: i32 = subgroupExclusiveAdd(v_a);
-    var v_s5: i32 = xpu_wave_shuffle_i32(v_a, xpu_u.p_bl, 9u);
-    var v_s6: i32 = xpu_wave_shuffle_i32(v_a, v_k, 9u);
-    var v_s7: i32 = xpu_wave_shuffle_i32(v_a, xpu_u.p_m, 10u);
-    var v_s8: i32 = xpu_wave_shuffle_i32(v_a, xpu_u.p_d, 11u);
-    var v_s9: i32 = xpu_wave_shuffle_i32(v_a, xpu_u.p_d, 12u);
+    let v_s0: i32 = subgroupAdd(v_a);
+    let v_s1: i32 = subgroupMin(v_a);
+    let v_s2: i32 = subgroupMax(v_a);
+    let v_s3: i32 = subgroupInclusiveAdd(v_a);
+    let v_s4: i32 = subgroupExclusiveAdd(v_a);
+    let v_s5: i32 = xpu_wave_shuffle_i32(v_a, xpu_u.p_bl, 9u);
+    let v_s6: i32 = xpu_wave_shuffle_i32(v_a, v_k, 9u);
+    let v_s7: i32 = xpu_wave_shuffle_i32(v_a, xpu_u.p_m, 10u);
+    let v_s8: i32 = xpu_wave_shuffle_i32(v_a, xpu_u.p_d, 11u);
+    let v_s9: i32 = xpu_wave_shuffle_i32(v_a, xpu_u.p_d, 12u);
     let v_tmp: u32 = v_g * 10u;
     let v_tmp_1: u32 = (v_g * 10u) + 1u;
     let v_tmp_2: u32 = (v_g * 10u) + 2u;
     let v_tmp_3: u32 = (v_g * 10u) + 3u;
     let v_tmp_4: u32 = (v_g * 10u) + 4u;
-    let v_tmp_5: i32 = v_s0;
-    let v_tmp_6: i32 = v_s1;
-    let v_tmp_7: i32 = v_s2;
-    let v_tmp_8: i32 = v_s3;
-    let v_tmp_9: i32 = v_s4;
-    b_oi[v_tmp] = v_tmp_5;
-    b_oi[v_tmp_1] = v_tmp_6;
-    b_oi[v_tmp_2] = v_tmp_7;
-    b_oi[v_tmp_3] = v_tmp_8;
-    b_oi[v_tmp_4] = v_tmp_9;
+    b_oi[v_tmp] = v_s0;
+    b_oi[v_tmp_1] = v_s1;
+    b_oi[v_tmp_2] = v_s2;
+    b_oi[v_tmp_3] = v_s3;
+    b_oi[v_tmp_4] = v_s4;
     let v_tmp_10: u32 = (v_g * 10u) + 5u;
     let v_tmp_11: u32 = (v_g * 10u) + 6u;
     let v_tmp_12: u32 = (v_g * 10u) + 7u;
     let v_tmp_13: u32 = (v_g * 10u) + 8u;
     let v_tmp_14: u32 = (v_g * 10u) + 9u;
-    let v_tmp_15: i32 = v_s5;
-    let v_tmp_16: i32 = v_s6;
-    let v_tmp_17: i32 = v_s7;
-    let v_tmp_18: i32 = v_s8;
-    let v_tmp_19: i32 = v_s9;
-    b_oi[v_tmp_10] = v_tmp_15;
-    b_oi[v_tmp_11] = v_tmp_16;
-    b_oi[v_tmp_12] = v_tmp_17;
-    b_oi[v_tmp_13] = v_tmp_18;
-    b_oi[v_tmp_14] = v_tmp_19;
-    var v_u0: u32 = subgroupAdd(v_u);
-    var v_u1: u32 = subgroupMin(v_u);
-    var v_u2: u32 = subgroupMax(v_u);
-    var v_u3: u32 = subgroupInclusiveAdd(v_u);
-    var v_u4: u32 = subgroupExclusiveAdd(v_u);
-    var v_u5: u32 = xpu_wave_shuffle_u32(v_u, v_k, 9u);
+    b_oi[v_tmp_10] = v_s5;
+    b_oi[v_tmp_11] = v_s6;
+    b_oi[v_tmp_12] = v_s7;
+    b_oi[v_tmp_13] = v_s8;
+    b_oi[v_tmp_14] = v_s9;
+    let v_u0: u32 = subgroupAdd(v_u);
+    let v_u1: u32 = subgroupMin(v_u);
+    let v_u2: u32 = subgroupMax(v_u);
+    let v_u3: u32 = subgroupInclusiveAdd(v_u);
+    let v_u4: u32 = subgroupExclusiveAdd(v_u);
+    let v_u5: u32 = xpu_wave_shuffle_u32(v_u, v_k, 9u);
     var v_u6: u32;
     v_u6 = 0u;
     {
         v_u6 = subgroupBallot(v_p).x;
     }
-    var v_any: bool = subgroupAny(v_p);
-    var v_all: bool = subgroupAll(v_p);
+    let v_any: bool = subgroupAny(v_p);
+    let v_all: bool = subgroupAll(v_p);
     let v_tmp_20: u32 = v_g * 11u;
     let v_tmp_21: u32 = (v_g * 11u) + 1u;
     let v_tmp_22: u32 = (v_g * 11u) + 2u;
     let v_tmp_23: u32 = (v_g * 11u) + 3u;
     let v_tmp_24: u32 = (v_g * 11u) + 4u;
-    let v_tmp_25: u32 = v_u0;
-    let v_tmp_26: u32 = v_u1;
-    let v_tmp_27: u32 = v_u2;
-    let v_tmp_28: u32 = v_u3;
-    let v_tmp_29: u32 = v_u4;
-    b_ou[v_tmp_20] = v_tmp_25;
-    b_ou[v_tmp_21] = v_tmp_26;
-    b_ou[v_tmp_22] = v_tmp_27;
-    b_ou[v_tmp_23] = v_tmp_28;
-    b_ou[v_tmp_24] = v_tmp_29;
+    b_ou[v_tmp_20] = v_u0;
+    b_ou[v_tmp_21] = v_u1;
+    b_ou[v_tmp_22] = v_u2;
+    b_ou[v_tmp_23] = v_u3;
+    b_ou[v_tmp_24] = v_u4;
     let v_tmp_30: u32 = (v_g * 11u) + 5u;
     let v_tmp_31: u32 = (v_g * 11u) + 6u;
-    let v_tmp_32: u32 = v_u5;
     let v_tmp_33: u32 = v_u6;
-    b_ou[v_tmp_30] = v_tmp_32;
+    b_ou[v_tmp_30] = v_u5;
     b_ou[v_tmp_31] = v_tmp_33;
     let v_tmp_34: u32 = (v_g * 11u) + 7u;
     let v_tmp_35: u32 = (v_g * 11u) + 8u;
@@ -2940,30 +2814,24 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(workgroup_id) wi
     let v_tmp_39: u32 = 32u;
     b_ou[v_tmp_36] = v_tmp_38;
     b_ou[v_tmp_37] = v_tmp_39;
-    var v_f0: f32 = subgroupAdd(v_f);
-    var v_f1: f32 = subgroupMin(v_f);
-    var v_f2: f32 = subgroupMax(v_f);
-    var v_f3: f32 = subgroupInclusiveAdd(v_f);
-    var v_f4: f32 = subgroupExclusiveAdd(v_f);
-    var v_f5: f32 = xpu_wave_shuffle_f32(v_f, xpu_u.p_m, 10u);
+    let v_f0: f32 = subgroupAdd(v_f);
+    let v_f1: f32 = subgroupMin(v_f);
+    let v_f2: f32 = subgroupMax(v_f);
+    let v_f3: f32 = subgroupInclusiveAdd(v_f);
+    let v_f4: f32 = subgroupExclusiveAdd(v_f);
+    let v_f5: f32 = xpu_wave_shuffle_f32(v_f, xpu_u.p_m, 10u);
     let v_tmp_40: u32 = v_g * 6u;
     let v_tmp_41: u32 = (v_g * 6u) + 1u;
     let v_tmp_42: u32 = (v_g * 6u) + 2u;
-    let v_tmp_43: f32 = v_f0;
-    let v_tmp_44: f32 = v_f1;
-    let v_tmp_45: f32 = v_f2;
-    b_of[v_tmp_40] = v_tmp_43;
-    b_of[v_tmp_41] = v_tmp_44;
-    b_of[v_tmp_42] = v_tmp_45;
+    b_of[v_tmp_40] = v_f0;
+    b_of[v_tmp_41] = v_f1;
+    b_of[v_tmp_42] = v_f2;
     let v_tmp_46: u32 = (v_g * 6u) + 3u;
     let v_tmp_47: u32 = (v_g * 6u) + 4u;
     let v_tmp_48: u32 = (v_g * 6u) + 5u;
-    let v_tmp_49: f32 = v_f3;
-    let v_tmp_50: f32 = v_f4;
-    let v_tmp_51: f32 = v_f5;
-    b_of[v_tmp_46] = v_tmp_49;
-    b_of[v_tmp_47] = v_tmp_50;
-    b_of[v_tmp_48] = v_tmp_51;
+    b_of[v_tmp_46] = v_f3;
+    b_of[v_tmp_47] = v_f4;
+    b_of[v_tmp_48] = v_f5;
 }
 `
 
@@ -3226,79 +3094,63 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(workgroup_id) wi
     let v_f: f32 = b_xf[v_g];
     let v_k: u32 = b_sel[v_g];
     let v_p: bool = ((v_u % 4u) != 0u) || ((wid.x % 2u) == 0u);
-    var v_s0: i32 = xpu_wave_reduce_i32(v_a, 0u);
-    var v_s1: i32 = xpu_wave_reduce_i32(v_a, 1u);
-    var v_s2: i32 = xpu_wave_reduce_i32(v_a, 2u);
-    var v_s3: i32 = xpu_wave_reduce_i32(v_a, 3u);
-    var v_s4: i32 = xpu_wave_reduce_i32(v_a, 4u);
-    var v_s5: i32 = xpu_wave_shuffle_i32(v_a, xpu_u.p_bl, 9u);
-    var v_s6: i32 = xpu_wave_shuffle_i32(v_a, v_k, 9u);
-    var v_s7: i32 = xpu_wave_shuffle_i32(v_a, xpu_u.p_m, 10u);
-    var v_s8: i32 = xpu_wave_shuffle_i32(v_a, xpu_u.p_d, 11u);
-    var v_s9: i32 = xpu_wave_shuffle_i32(v_a, xpu_u.p_d, 12u);
+    let v_s0: i32 = xpu_wave_reduce_i32(v_a, 0u);
+    let v_s1: i32 = xpu_wave_reduce_i32(v_a, 1u);
+    let v_s2: i32 = xpu_wave_reduce_i32(v_a, 2u);
+    let v_s3: i32 = xpu_wave_reduce_i32(v_a, 3u);
+    let v_s4: i32 = xpu_wave_reduce_i32(v_a, 4u);
+    let v_s5: i32 = xpu_wave_shuffle_i32(v_a, xpu_u.p_bl, 9u);
+    let v_s6: i32 = xpu_wave_shuffle_i32(v_a, v_k, 9u);
+    let v_s7: i32 = xpu_wave_shuffle_i32(v_a, xpu_u.p_m, 10u);
+    let v_s8: i32 = xpu_wave_shuffle_i32(v_a, xpu_u.p_d, 11u);
+    let v_s9: i32 = xpu_wave_shuffle_i32(v_a, xpu_u.p_d, 12u);
     let v_tmp: u32 = v_g * 10u;
     let v_tmp_1: u32 = (v_g * 10u) + 1u;
     let v_tmp_2: u32 = (v_g * 10u) + 2u;
     let v_tmp_3: u32 = (v_g * 10u) + 3u;
     let v_tmp_4: u32 = (v_g * 10u) + 4u;
-    let v_tmp_5: i32 = v_s0;
-    let v_tmp_6: i32 = v_s1;
-    let v_tmp_7: i32 = v_s2;
-    let v_tmp_8: i32 = v_s3;
-    let v_tmp_9: i32 = v_s4;
-    b_oi[v_tmp] = v_tmp_5;
-    b_oi[v_tmp_1] = v_tmp_6;
-    b_oi[v_tmp_2] = v_tmp_7;
-    b_oi[v_tmp_3] = v_tmp_8;
-    b_oi[v_tmp_4] = v_tmp_9;
+    b_oi[v_tmp] = v_s0;
+    b_oi[v_tmp_1] = v_s1;
+    b_oi[v_tmp_2] = v_s2;
+    b_oi[v_tmp_3] = v_s3;
+    b_oi[v_tmp_4] = v_s4;
     let v_tmp_10: u32 = (v_g * 10u) + 5u;
     let v_tmp_11: u32 = (v_g * 10u) + 6u;
     let v_tmp_12: u32 = (v_g * 10u) + 7u;
     let v_tmp_13: u32 = (v_g * 10u) + 8u;
     let v_tmp_14: u32 = (v_g * 10u) + 9u;
-    let v_tmp_15: i32 = v_s5;
-    let v_tmp_16: i32 = v_s6;
-    let v_tmp_17: i32 = v_s7;
-    let v_tmp_18: i32 = v_s8;
-    let v_tmp_19: i32 = v_s9;
-    b_oi[v_tmp_10] = v_tmp_15;
-    b_oi[v_tmp_11] = v_tmp_16;
-    b_oi[v_tmp_12] = v_tmp_17;
-    b_oi[v_tmp_13] = v_tmp_18;
-    b_oi[v_tmp_14] = v_tmp_19;
-    var v_u0: u32 = xpu_wave_reduce_u32(v_u, 0u);
-    var v_u1: u32 = xpu_wave_reduce_u32(v_u, 1u);
-    var v_u2: u32 = xpu_wave_reduce_u32(v_u, 2u);
-    var v_u3: u32 = xpu_wave_reduce_u32(v_u, 3u);
-    var v_u4: u32 = xpu_wave_reduce_u32(v_u, 4u);
-    var v_u5: u32 = xpu_wave_shuffle_u32(v_u, v_k, 9u);
+    b_oi[v_tmp_10] = v_s5;
+    b_oi[v_tmp_11] = v_s6;
+    b_oi[v_tmp_12] = v_s7;
+    b_oi[v_tmp_13] = v_s8;
+    b_oi[v_tmp_14] = v_s9;
+    let v_u0: u32 = xpu_wave_reduce_u32(v_u, 0u);
+    let v_u1: u32 = xpu_wave_reduce_u32(v_u, 1u);
+    let v_u2: u32 = xpu_wave_reduce_u32(v_u, 2u);
+    let v_u3: u32 = xpu_wave_reduce_u32(v_u, 3u);
+    let v_u4: u32 = xpu_wave_reduce_u32(v_u, 4u);
+    let v_u5: u32 = xpu_wave_shuffle_u32(v_u, v_k, 9u);
     var v_u6: u32;
     v_u6 = 0u;
     {
         v_u6 = xpu_wave_vote(select(0u, 1u, v_p), 5u);
     }
-    var v_any: bool = xpu_wave_vote(select(0u, 1u, v_p), 6u) != 0u;
-    var v_all: bool = xpu_wave_vote(select(0u, 1u, v_p), 7u) != 0u;
+    let v_any: bool = xpu_wave_vote(select(0u, 1u, v_p), 6u) != 0u;
+    let v_all: bool = xpu_wave_vote(select(0u, 1u, v_p), 7u) != 0u;
     let v_tmp_20: u32 = v_g * 11u;
     let v_tmp_21: u32 = (v_g * 11u) + 1u;
     let v_tmp_22: u32 = (v_g * 11u) + 2u;
     let v_tmp_23: u32 = (v_g * 11u) + 3u;
     let v_tmp_24: u32 = (v_g * 11u) + 4u;
-    let v_tmp_25: u32 = v_u0;
-    let v_tmp_26: u32 = v_u1;
-    let v_tmp_27: u32 = v_u2;
-    let v_tmp_28: u32 = v_u3;
-    let v_tmp_29: u32 = v_u4;
-    b_ou[v_tmp_20] = v_tmp_25;
-    b_ou[v_tmp_21] = v_tmp_26;
-    b_ou[v_tmp_22] = v_tmp_27;
-    b_ou[v_tmp_23] = v_tmp_28;
-    b_ou[v_tmp_24] = v_tmp_29;
+    b_ou[v_tmp_20] = v_u0;
+    b_ou[v_tmp_21] = v_u1;
+    b_ou[v_tmp_22] = v_u2;
+    b_ou[v_tmp_23] = v_u3;
+    b_ou[v_tmp_24] = v_u4;
     let v_tmp_30: u32 = (v_g * 11u) + 5u;
     let v_tmp_31: u32 = (v_g * 11u) + 6u;
-    let v_tmp_32: u32 = v_u5;
     let v_tmp_33: u32 = v_u6;
-    b_ou[v_tmp_30] = v_tmp_32;
+    b_ou[v_tmp_30] = v_u5;
     b_ou[v_tmp_31] = v_tmp_33;
     let v_tmp_34: u32 = (v_g * 11u) + 7u;
     let v_tmp_35: u32 = (v_g * 11u) + 8u;
@@ -3316,30 +3168,24 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(workgroup_id) wi
     let v_tmp_39: u32 = 32u;
     b_ou[v_tmp_36] = v_tmp_38;
     b_ou[v_tmp_37] = v_tmp_39;
-    var v_f0: f32 = xpu_wave_reduce_f32(v_f, 0u);
-    var v_f1: f32 = xpu_wave_reduce_f32(v_f, 1u);
-    var v_f2: f32 = xpu_wave_reduce_f32(v_f, 2u);
-    var v_f3: f32 = xpu_wave_reduce_f32(v_f, 3u);
-    var v_f4: f32 = xpu_wave_reduce_f32(v_f, 4u);
-    var v_f5: f32 = xpu_wave_shuffle_f32(v_f, xpu_u.p_m, 10u);
+    let v_f0: f32 = xpu_wave_reduce_f32(v_f, 0u);
+    let v_f1: f32 = xpu_wave_reduce_f32(v_f, 1u);
+    let v_f2: f32 = xpu_wave_reduce_f32(v_f, 2u);
+    let v_f3: f32 = xpu_wave_reduce_f32(v_f, 3u);
+    let v_f4: f32 = xpu_wave_reduce_f32(v_f, 4u);
+    let v_f5: f32 = xpu_wave_shuffle_f32(v_f, xpu_u.p_m, 10u);
     let v_tmp_40: u32 = v_g * 6u;
     let v_tmp_41: u32 = (v_g * 6u) + 1u;
     let v_tmp_42: u32 = (v_g * 6u) + 2u;
-    let v_tmp_43: f32 = v_f0;
-    let v_tmp_44: f32 = v_f1;
-    let v_tmp_45: f32 = v_f2;
-    b_of[v_tmp_40] = v_tmp_43;
-    b_of[v_tmp_41] = v_tmp_44;
-    b_of[v_tmp_42] = v_tmp_45;
+    b_of[v_tmp_40] = v_f0;
+    b_of[v_tmp_41] = v_f1;
+    b_of[v_tmp_42] = v_f2;
     let v_tmp_46: u32 = (v_g * 6u) + 3u;
     let v_tmp_47: u32 = (v_g * 6u) + 4u;
     let v_tmp_48: u32 = (v_g * 6u) + 5u;
-    let v_tmp_49: f32 = v_f3;
-    let v_tmp_50: f32 = v_f4;
-    let v_tmp_51: f32 = v_f5;
-    b_of[v_tmp_46] = v_tmp_49;
-    b_of[v_tmp_47] = v_tmp_50;
-    b_of[v_tmp_48] = v_tmp_51;
+    b_of[v_tmp_46] = v_f3;
+    b_of[v_tmp_47] = v_f4;
+    b_of[v_tmp_48] = v_f5;
 }
 `
 
@@ -3523,79 +3369,63 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(workgroup_id) wi
     let v_f: f32 = b_xf[v_g];
     let v_k: u32 = b_sel[v_g];
     let v_p: bool = ((v_u % 4u) != 0u) || ((wid.x % 2u) == 0u);
-    var v_s0: i32 = xpu_wave_reduce_i32(v_a, 0u);
-    var v_s1: i32 = xpu_wave_reduce_i32(v_a, 1u);
-    var v_s2: i32 = xpu_wave_reduce_i32(v_a, 2u);
-    var v_s3: i32 = xpu_wave_reduce_i32(v_a, 3u);
-    var v_s4: i32 = xpu_wave_reduce_i32(v_a, 4u);
-    var v_s5: i32 = xpu_wave_shuffle_i32(v_a, xpu_u.p_bl, 9u);
-    var v_s6: i32 = xpu_wave_shuffle_i32(v_a, v_k, 9u);
-    var v_s7: i32 = xpu_wave_shuffle_i32(v_a, xpu_u.p_m, 10u);
-    var v_s8: i32 = xpu_wave_shuffle_i32(v_a, xpu_u.p_d, 11u);
-    var v_s9: i32 = xpu_wave_shuffle_i32(v_a, xpu_u.p_d, 12u);
+    let v_s0: i32 = xpu_wave_reduce_i32(v_a, 0u);
+    let v_s1: i32 = xpu_wave_reduce_i32(v_a, 1u);
+    let v_s2: i32 = xpu_wave_reduce_i32(v_a, 2u);
+    let v_s3: i32 = xpu_wave_reduce_i32(v_a, 3u);
+    let v_s4: i32 = xpu_wave_reduce_i32(v_a, 4u);
+    let v_s5: i32 = xpu_wave_shuffle_i32(v_a, xpu_u.p_bl, 9u);
+    let v_s6: i32 = xpu_wave_shuffle_i32(v_a, v_k, 9u);
+    let v_s7: i32 = xpu_wave_shuffle_i32(v_a, xpu_u.p_m, 10u);
+    let v_s8: i32 = xpu_wave_shuffle_i32(v_a, xpu_u.p_d, 11u);
+    let v_s9: i32 = xpu_wave_shuffle_i32(v_a, xpu_u.p_d, 12u);
     let v_tmp: u32 = v_g * 10u;
     let v_tmp_1: u32 = (v_g * 10u) + 1u;
     let v_tmp_2: u32 = (v_g * 10u) + 2u;
     let v_tmp_3: u32 = (v_g * 10u) + 3u;
     let v_tmp_4: u32 = (v_g * 10u) + 4u;
-    let v_tmp_5: i32 = v_s0;
-    let v_tmp_6: i32 = v_s1;
-    let v_tmp_7: i32 = v_s2;
-    let v_tmp_8: i32 = v_s3;
-    let v_tmp_9: i32 = v_s4;
-    b_oi[v_tmp] = v_tmp_5;
-    b_oi[v_tmp_1] = v_tmp_6;
-    b_oi[v_tmp_2] = v_tmp_7;
-    b_oi[v_tmp_3] = v_tmp_8;
-    b_oi[v_tmp_4] = v_tmp_9;
+    b_oi[v_tmp] = v_s0;
+    b_oi[v_tmp_1] = v_s1;
+    b_oi[v_tmp_2] = v_s2;
+    b_oi[v_tmp_3] = v_s3;
+    b_oi[v_tmp_4] = v_s4;
     let v_tmp_10: u32 = (v_g * 10u) + 5u;
     let v_tmp_11: u32 = (v_g * 10u) + 6u;
     let v_tmp_12: u32 = (v_g * 10u) + 7u;
     let v_tmp_13: u32 = (v_g * 10u) + 8u;
     let v_tmp_14: u32 = (v_g * 10u) + 9u;
-    let v_tmp_15: i32 = v_s5;
-    let v_tmp_16: i32 = v_s6;
-    let v_tmp_17: i32 = v_s7;
-    let v_tmp_18: i32 = v_s8;
-    let v_tmp_19: i32 = v_s9;
-    b_oi[v_tmp_10] = v_tmp_15;
-    b_oi[v_tmp_11] = v_tmp_16;
-    b_oi[v_tmp_12] = v_tmp_17;
-    b_oi[v_tmp_13] = v_tmp_18;
-    b_oi[v_tmp_14] = v_tmp_19;
-    var v_u0: u32 = xpu_wave_reduce_u32(v_u, 0u);
-    var v_u1: u32 = xpu_wave_reduce_u32(v_u, 1u);
-    var v_u2: u32 = xpu_wave_reduce_u32(v_u, 2u);
-    var v_u3: u32 = xpu_wave_reduce_u32(v_u, 3u);
-    var v_u4: u32 = xpu_wave_reduce_u32(v_u, 4u);
-    var v_u5: u32 = xpu_wave_shuffle_u32(v_u, v_k, 9u);
+    b_oi[v_tmp_10] = v_s5;
+    b_oi[v_tmp_11] = v_s6;
+    b_oi[v_tmp_12] = v_s7;
+    b_oi[v_tmp_13] = v_s8;
+    b_oi[v_tmp_14] = v_s9;
+    let v_u0: u32 = xpu_wave_reduce_u32(v_u, 0u);
+    let v_u1: u32 = xpu_wave_reduce_u32(v_u, 1u);
+    let v_u2: u32 = xpu_wave_reduce_u32(v_u, 2u);
+    let v_u3: u32 = xpu_wave_reduce_u32(v_u, 3u);
+    let v_u4: u32 = xpu_wave_reduce_u32(v_u, 4u);
+    let v_u5: u32 = xpu_wave_shuffle_u32(v_u, v_k, 9u);
     var v_u6: u32;
     v_u6 = 0u;
     {
         v_u6 = xpu_wave_vote(select(0u, 1u, v_p), 5u);
     }
-    var v_any: bool = xpu_wave_vote(select(0u, 1u, v_p), 6u) != 0u;
-    var v_all: bool = xpu_wave_vote(select(0u, 1u, v_p), 7u) != 0u;
+    let v_any: bool = xpu_wave_vote(select(0u, 1u, v_p), 6u) != 0u;
+    let v_all: bool = xpu_wave_vote(select(0u, 1u, v_p), 7u) != 0u;
     let v_tmp_20: u32 = v_g * 11u;
     let v_tmp_21: u32 = (v_g * 11u) + 1u;
     let v_tmp_22: u32 = (v_g * 11u) + 2u;
     let v_tmp_23: u32 = (v_g * 11u) + 3u;
     let v_tmp_24: u32 = (v_g * 11u) + 4u;
-    let v_tmp_25: u32 = v_u0;
-    let v_tmp_26: u32 = v_u1;
-    let v_tmp_27: u32 = v_u2;
-    let v_tmp_28: u32 = v_u3;
-    let v_tmp_29: u32 = v_u4;
-    b_ou[v_tmp_20] = v_tmp_25;
-    b_ou[v_tmp_21] = v_tmp_26;
-    b_ou[v_tmp_22] = v_tmp_27;
-    b_ou[v_tmp_23] = v_tmp_28;
-    b_ou[v_tmp_24] = v_tmp_29;
+    b_ou[v_tmp_20] = v_u0;
+    b_ou[v_tmp_21] = v_u1;
+    b_ou[v_tmp_22] = v_u2;
+    b_ou[v_tmp_23] = v_u3;
+    b_ou[v_tmp_24] = v_u4;
     let v_tmp_30: u32 = (v_g * 11u) + 5u;
     let v_tmp_31: u32 = (v_g * 11u) + 6u;
-    let v_tmp_32: u32 = v_u5;
     let v_tmp_33: u32 = v_u6;
-    b_ou[v_tmp_30] = v_tmp_32;
+    b_ou[v_tmp_30] = v_u5;
     b_ou[v_tmp_31] = v_tmp_33;
     let v_tmp_34: u32 = (v_g * 11u) + 7u;
     let v_tmp_35: u32 = (v_g * 11u) + 8u;
@@ -3613,30 +3443,24 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(workgroup_id) wi
     let v_tmp_39: u32 = 32u;
     b_ou[v_tmp_36] = v_tmp_38;
     b_ou[v_tmp_37] = v_tmp_39;
-    var v_f0: f32 = xpu_wave_reduce_f32(v_f, 0u);
-    var v_f1: f32 = xpu_wave_reduce_f32(v_f, 1u);
-    var v_f2: f32 = xpu_wave_reduce_f32(v_f, 2u);
-    var v_f3: f32 = xpu_wave_reduce_f32(v_f, 3u);
-    var v_f4: f32 = xpu_wave_reduce_f32(v_f, 4u);
-    var v_f5: f32 = xpu_wave_shuffle_f32(v_f, xpu_u.p_m, 10u);
+    let v_f0: f32 = xpu_wave_reduce_f32(v_f, 0u);
+    let v_f1: f32 = xpu_wave_reduce_f32(v_f, 1u);
+    let v_f2: f32 = xpu_wave_reduce_f32(v_f, 2u);
+    let v_f3: f32 = xpu_wave_reduce_f32(v_f, 3u);
+    let v_f4: f32 = xpu_wave_reduce_f32(v_f, 4u);
+    let v_f5: f32 = xpu_wave_shuffle_f32(v_f, xpu_u.p_m, 10u);
     let v_tmp_40: u32 = v_g * 6u;
     let v_tmp_41: u32 = (v_g * 6u) + 1u;
     let v_tmp_42: u32 = (v_g * 6u) + 2u;
-    let v_tmp_43: f32 = v_f0;
-    let v_tmp_44: f32 = v_f1;
-    let v_tmp_45: f32 = v_f2;
-    b_of[v_tmp_40] = v_tmp_43;
-    b_of[v_tmp_41] = v_tmp_44;
-    b_of[v_tmp_42] = v_tmp_45;
+    b_of[v_tmp_40] = v_f0;
+    b_of[v_tmp_41] = v_f1;
+    b_of[v_tmp_42] = v_f2;
     let v_tmp_46: u32 = (v_g * 6u) + 3u;
     let v_tmp_47: u32 = (v_g * 6u) + 4u;
     let v_tmp_48: u32 = (v_g * 6u) + 5u;
-    let v_tmp_49: f32 = v_f3;
-    let v_tmp_50: f32 = v_f4;
-    let v_tmp_51: f32 = v_f5;
-    b_of[v_tmp_46] = v_tmp_49;
-    b_of[v_tmp_47] = v_tmp_50;
-    b_of[v_tmp_48] = v_tmp_51;
+    b_of[v_tmp_46] = v_f3;
+    b_of[v_tmp_47] = v_f4;
+    b_of[v_tmp_48] = v_f5;
 }
 `
 
@@ -3957,7 +3781,7 @@ var Wave4Kernel = gpu.Register(&gpu.KernelSpec{
 	Manifests: []gpu.Manifest{
 		{
 			Kernel: "github.com/goxpu/xpu/kernels/wave.Wave4", Backend: "webgpu", Target: "wgsl",
-			Hash:        "sha256:67156bbd70233b4f8afd61224e82de23a1920ce46cfe370b65d7fa25ac72359a",
+			Hash:        "sha256:0b29eda87f6e76ac8e0abc86014b32c1eee8002dd3b1ef729609ea03fad9ba19",
 			Codegen:     "xpu-gen/1",
 			Block:       xpu.Dim3{X: 30, Y: 1, Z: 1},
 			SharedBytes: 0, StorageBindings: 7, UniformBytes: 16,
@@ -3974,9 +3798,9 @@ var Wave4Kernel = gpu.Register(&gpu.KernelSpec{
 			Wave:    4,
 			WaveOps: true,
 			WaveVariants: []gpu.ManifestVariant{
-				{Tier: "native", SubgroupMin: 4, SubgroupMax: 4, Width: 4, Hash: "sha256:b0c02f475a8796d5c3535131aaf8ff93d49c9d482d298b09afc4d17e90e32ceb"},
-				{Tier: "narrow", SubgroupMin: 8, SubgroupMax: 128, Width: 4, Hash: "sha256:67e030b45c8fe1b1e1165f02a0d958d6c2cd4a9bd0ba74985140d5343e2d7443"},
-				{Tier: "emulated", SubgroupMin: 0, SubgroupMax: 0, Width: 4, Hash: "sha256:67156bbd70233b4f8afd61224e82de23a1920ce46cfe370b65d7fa25ac72359a"},
+				{Tier: "native", SubgroupMin: 4, SubgroupMax: 4, Width: 4, Hash: "sha256:47a3f55dfddd8b7a2a8962a286c995fdc932357bd9d58149d803e1e5708e3bcc"},
+				{Tier: "narrow", SubgroupMin: 8, SubgroupMax: 128, Width: 4, Hash: "sha256:a7c9d4f600871b70f51c66e15dabc76628550377e22ccdd5952b023eb34d90d3"},
+				{Tier: "emulated", SubgroupMin: 0, SubgroupMax: 0, Width: 4, Hash: "sha256:0b29eda87f6e76ac8e0abc86014b32c1eee8002dd3b1ef729609ea03fad9ba19"},
 			},
 			NativeOps: []string{"bitcast", "max", "min", "select", "workgroupBarrier"},
 		},
@@ -4207,79 +4031,63 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(workgroup_id) wi
     let v_f: f32 = b_xf[v_g];
     let v_k: u32 = b_sel[v_g];
     let v_p: bool = ((v_u % 4u) != 0u) || ((wid.x % 2u) == 0u);
-    var v_s0: i32 = xpu_wave_reduce_i32(v_a, 0u);
-    var v_s1: i32 = xpu_wave_reduce_i32(v_a, 1u);
-    var v_s2: i32 = xpu_wave_reduce_i32(v_a, 2u);
-    var v_s3: i32 = xpu_wave_reduce_i32(v_a, 3u);
-    var v_s4: i32 = xpu_wave_reduce_i32(v_a, 4u);
-    var v_s5: i32 = xpu_wave_shuffle_i32(v_a, xpu_u.p_bl, 9u);
-    var v_s6: i32 = xpu_wave_shuffle_i32(v_a, v_k, 9u);
-    var v_s7: i32 = xpu_wave_shuffle_i32(v_a, xpu_u.p_m, 10u);
-    var v_s8: i32 = xpu_wave_shuffle_i32(v_a, xpu_u.p_d, 11u);
-    var v_s9: i32 = xpu_wave_shuffle_i32(v_a, xpu_u.p_d, 12u);
+    let v_s0: i32 = xpu_wave_reduce_i32(v_a, 0u);
+    let v_s1: i32 = xpu_wave_reduce_i32(v_a, 1u);
+    let v_s2: i32 = xpu_wave_reduce_i32(v_a, 2u);
+    let v_s3: i32 = xpu_wave_reduce_i32(v_a, 3u);
+    let v_s4: i32 = xpu_wave_reduce_i32(v_a, 4u);
+    let v_s5: i32 = xpu_wave_shuffle_i32(v_a, xpu_u.p_bl, 9u);
+    let v_s6: i32 = xpu_wave_shuffle_i32(v_a, v_k, 9u);
+    let v_s7: i32 = xpu_wave_shuffle_i32(v_a, xpu_u.p_m, 10u);
+    let v_s8: i32 = xpu_wave_shuffle_i32(v_a, xpu_u.p_d, 11u);
+    let v_s9: i32 = xpu_wave_shuffle_i32(v_a, xpu_u.p_d, 12u);
     let v_tmp: u32 = v_g * 10u;
     let v_tmp_1: u32 = (v_g * 10u) + 1u;
     let v_tmp_2: u32 = (v_g * 10u) + 2u;
     let v_tmp_3: u32 = (v_g * 10u) + 3u;
     let v_tmp_4: u32 = (v_g * 10u) + 4u;
-    let v_tmp_5: i32 = v_s0;
-    let v_tmp_6: i32 = v_s1;
-    let v_tmp_7: i32 = v_s2;
-    let v_tmp_8: i32 = v_s3;
-    let v_tmp_9: i32 = v_s4;
-    b_oi[v_tmp] = v_tmp_5;
-    b_oi[v_tmp_1] = v_tmp_6;
-    b_oi[v_tmp_2] = v_tmp_7;
-    b_oi[v_tmp_3] = v_tmp_8;
-    b_oi[v_tmp_4] = v_tmp_9;
+    b_oi[v_tmp] = v_s0;
+    b_oi[v_tmp_1] = v_s1;
+    b_oi[v_tmp_2] = v_s2;
+    b_oi[v_tmp_3] = v_s3;
+    b_oi[v_tmp_4] = v_s4;
     let v_tmp_10: u32 = (v_g * 10u) + 5u;
     let v_tmp_11: u32 = (v_g * 10u) + 6u;
     let v_tmp_12: u32 = (v_g * 10u) + 7u;
     let v_tmp_13: u32 = (v_g * 10u) + 8u;
     let v_tmp_14: u32 = (v_g * 10u) + 9u;
-    let v_tmp_15: i32 = v_s5;
-    let v_tmp_16: i32 = v_s6;
-    let v_tmp_17: i32 = v_s7;
-    let v_tmp_18: i32 = v_s8;
-    let v_tmp_19: i32 = v_s9;
-    b_oi[v_tmp_10] = v_tmp_15;
-    b_oi[v_tmp_11] = v_tmp_16;
-    b_oi[v_tmp_12] = v_tmp_17;
-    b_oi[v_tmp_13] = v_tmp_18;
-    b_oi[v_tmp_14] = v_tmp_19;
-    var v_u0: u32 = xpu_wave_reduce_u32(v_u, 0u);
-    var v_u1: u32 = xpu_wave_reduce_u32(v_u, 1u);
-    var v_u2: u32 = xpu_wave_reduce_u32(v_u, 2u);
-    var v_u3: u32 = xpu_wave_reduce_u32(v_u, 3u);
-    var v_u4: u32 = xpu_wave_reduce_u32(v_u, 4u);
-    var v_u5: u32 = xpu_wave_shuffle_u32(v_u, v_k, 9u);
+    b_oi[v_tmp_10] = v_s5;
+    b_oi[v_tmp_11] = v_s6;
+    b_oi[v_tmp_12] = v_s7;
+    b_oi[v_tmp_13] = v_s8;
+    b_oi[v_tmp_14] = v_s9;
+    let v_u0: u32 = xpu_wave_reduce_u32(v_u, 0u);
+    let v_u1: u32 = xpu_wave_reduce_u32(v_u, 1u);
+    let v_u2: u32 = xpu_wave_reduce_u32(v_u, 2u);
+    let v_u3: u32 = xpu_wave_reduce_u32(v_u, 3u);
+    let v_u4: u32 = xpu_wave_reduce_u32(v_u, 4u);
+    let v_u5: u32 = xpu_wave_shuffle_u32(v_u, v_k, 9u);
     var v_u6: u32;
     v_u6 = 0u;
     {
         v_u6 = xpu_wave_vote(select(0u, 1u, v_p), 5u);
     }
-    var v_any: bool = xpu_wave_vote(select(0u, 1u, v_p), 6u) != 0u;
-    var v_all: bool = xpu_wave_vote(select(0u, 1u, v_p), 7u) != 0u;
+    let v_any: bool = xpu_wave_vote(select(0u, 1u, v_p), 6u) != 0u;
+    let v_all: bool = xpu_wave_vote(select(0u, 1u, v_p), 7u) != 0u;
     let v_tmp_20: u32 = v_g * 11u;
     let v_tmp_21: u32 = (v_g * 11u) + 1u;
     let v_tmp_22: u32 = (v_g * 11u) + 2u;
     let v_tmp_23: u32 = (v_g * 11u) + 3u;
     let v_tmp_24: u32 = (v_g * 11u) + 4u;
-    let v_tmp_25: u32 = v_u0;
-    let v_tmp_26: u32 = v_u1;
-    let v_tmp_27: u32 = v_u2;
-    let v_tmp_28: u32 = v_u3;
-    let v_tmp_29: u32 = v_u4;
-    b_ou[v_tmp_20] = v_tmp_25;
-    b_ou[v_tmp_21] = v_tmp_26;
-    b_ou[v_tmp_22] = v_tmp_27;
-    b_ou[v_tmp_23] = v_tmp_28;
-    b_ou[v_tmp_24] = v_tmp_29;
+    b_ou[v_tmp_20] = v_u0;
+    b_ou[v_tmp_21] = v_u1;
+    b_ou[v_tmp_22] = v_u2;
+    b_ou[v_tmp_23] = v_u3;
+    b_ou[v_tmp_24] = v_u4;
     let v_tmp_30: u32 = (v_g * 11u) + 5u;
     let v_tmp_31: u32 = (v_g * 11u) + 6u;
-    let v_tmp_32: u32 = v_u5;
     let v_tmp_33: u32 = v_u6;
-    b_ou[v_tmp_30] = v_tmp_32;
+    b_ou[v_tmp_30] = v_u5;
     b_ou[v_tmp_31] = v_tmp_33;
     let v_tmp_34: u32 = (v_g * 11u) + 7u;
     let v_tmp_35: u32 = (v_g * 11u) + 8u;
@@ -4297,30 +4105,24 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(workgroup_id) wi
     let v_tmp_39: u32 = 4u;
     b_ou[v_tmp_36] = v_tmp_38;
     b_ou[v_tmp_37] = v_tmp_39;
-    var v_f0: f32 = xpu_wave_reduce_f32(v_f, 0u);
-    var v_f1: f32 = xpu_wave_reduce_f32(v_f, 1u);
-    var v_f2: f32 = xpu_wave_reduce_f32(v_f, 2u);
-    var v_f3: f32 = xpu_wave_reduce_f32(v_f, 3u);
-    var v_f4: f32 = xpu_wave_reduce_f32(v_f, 4u);
-    var v_f5: f32 = xpu_wave_shuffle_f32(v_f, xpu_u.p_m, 10u);
+    let v_f0: f32 = xpu_wave_reduce_f32(v_f, 0u);
+    let v_f1: f32 = xpu_wave_reduce_f32(v_f, 1u);
+    let v_f2: f32 = xpu_wave_reduce_f32(v_f, 2u);
+    let v_f3: f32 = xpu_wave_reduce_f32(v_f, 3u);
+    let v_f4: f32 = xpu_wave_reduce_f32(v_f, 4u);
+    let v_f5: f32 = xpu_wave_shuffle_f32(v_f, xpu_u.p_m, 10u);
     let v_tmp_40: u32 = v_g * 6u;
     let v_tmp_41: u32 = (v_g * 6u) + 1u;
     let v_tmp_42: u32 = (v_g * 6u) + 2u;
-    let v_tmp_43: f32 = v_f0;
-    let v_tmp_44: f32 = v_f1;
-    let v_tmp_45: f32 = v_f2;
-    b_of[v_tmp_40] = v_tmp_43;
-    b_of[v_tmp_41] = v_tmp_44;
-    b_of[v_tmp_42] = v_tmp_45;
+    b_of[v_tmp_40] = v_f0;
+    b_of[v_tmp_41] = v_f1;
+    b_of[v_tmp_42] = v_f2;
     let v_tmp_46: u32 = (v_g * 6u) + 3u;
     let v_tmp_47: u32 = (v_g * 6u) + 4u;
     let v_tmp_48: u32 = (v_g * 6u) + 5u;
-    let v_tmp_49: f32 = v_f3;
-    let v_tmp_50: f32 = v_f4;
-    let v_tmp_51: f32 = v_f5;
-    b_of[v_tmp_46] = v_tmp_49;
-    b_of[v_tmp_47] = v_tmp_50;
-    b_of[v_tmp_48] = v_tmp_51;
+    b_of[v_tmp_46] = v_f3;
+    b_of[v_tmp_47] = v_f4;
+    b_of[v_tmp_48] = v_f5;
 }
 `
 
@@ -4394,79 +4196,63 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(workgroup_id) wi
     let v_f: f32 = b_xf[v_g];
     let v_k: u32 = b_sel[v_g];
     let v_p: bool = ((v_u % 4u) != 0u) || ((wid.x % 2u) == 0u);
-    var v_s0: i32 = subgroupAdd(v_a);
-    var v_s1: i32 = subgroupMin(v_a);
-    var v_s2: i32 = subgroupMax(v_a);
-    var v_s3: i32 = subgroupInclusiveAdd(v_a);
-    var v_s4: i32 = subgroupExclusiveAdd(v_a);
-    var v_s5: i32 = xpu_wave_shuffle_i32(v_a, xpu_u.p_bl, 9u);
-    var v_s6: i32 = xpu_wave_shuffle_i32(v_a, v_k, 9u);
-    var v_s7: i32 = xpu_wave_shuffle_i32(v_a, xpu_u.p_m, 10u);
-    var v_s8: i32 = xpu_wave_shuffle_i32(v_a, xpu_u.p_d, 11u);
-    var v_s9: i32 = xpu_wave_shuffle_i32(v_a, xpu_u.p_d, 12u);
+    let v_s0: i32 = subgroupAdd(v_a);
+    let v_s1: i32 = subgroupMin(v_a);
+    let v_s2: i32 = subgroupMax(v_a);
+    let v_s3: i32 = subgroupInclusiveAdd(v_a);
+    let v_s4: i32 = subgroupExclusiveAdd(v_a);
+    let v_s5: i32 = xpu_wave_shuffle_i32(v_a, xpu_u.p_bl, 9u);
+    let v_s6: i32 = xpu_wave_shuffle_i32(v_a, v_k, 9u);
+    let v_s7: i32 = xpu_wave_shuffle_i32(v_a, xpu_u.p_m, 10u);
+    let v_s8: i32 = xpu_wave_shuffle_i32(v_a, xpu_u.p_d, 11u);
+    let v_s9: i32 = xpu_wave_shuffle_i32(v_a, xpu_u.p_d, 12u);
     let v_tmp: u32 = v_g * 10u;
     let v_tmp_1: u32 = (v_g * 10u) + 1u;
     let v_tmp_2: u32 = (v_g * 10u) + 2u;
     let v_tmp_3: u32 = (v_g * 10u) + 3u;
     let v_tmp_4: u32 = (v_g * 10u) + 4u;
-    let v_tmp_5: i32 = v_s0;
-    let v_tmp_6: i32 = v_s1;
-    let v_tmp_7: i32 = v_s2;
-    let v_tmp_8: i32 = v_s3;
-    let v_tmp_9: i32 = v_s4;
-    b_oi[v_tmp] = v_tmp_5;
-    b_oi[v_tmp_1] = v_tmp_6;
-    b_oi[v_tmp_2] = v_tmp_7;
-    b_oi[v_tmp_3] = v_tmp_8;
-    b_oi[v_tmp_4] = v_tmp_9;
+    b_oi[v_tmp] = v_s0;
+    b_oi[v_tmp_1] = v_s1;
+    b_oi[v_tmp_2] = v_s2;
+    b_oi[v_tmp_3] = v_s3;
+    b_oi[v_tmp_4] = v_s4;
     let v_tmp_10: u32 = (v_g * 10u) + 5u;
     let v_tmp_11: u32 = (v_g * 10u) + 6u;
     let v_tmp_12: u32 = (v_g * 10u) + 7u;
     let v_tmp_13: u32 = (v_g * 10u) + 8u;
     let v_tmp_14: u32 = (v_g * 10u) + 9u;
-    let v_tmp_15: i32 = v_s5;
-    let v_tmp_16: i32 = v_s6;
-    let v_tmp_17: i32 = v_s7;
-    let v_tmp_18: i32 = v_s8;
-    let v_tmp_19: i32 = v_s9;
-    b_oi[v_tmp_10] = v_tmp_15;
-    b_oi[v_tmp_11] = v_tmp_16;
-    b_oi[v_tmp_12] = v_tmp_17;
-    b_oi[v_tmp_13] = v_tmp_18;
-    b_oi[v_tmp_14] = v_tmp_19;
-    var v_u0: u32 = subgroupAdd(v_u);
-    var v_u1: u32 = subgroupMin(v_u);
-    var v_u2: u32 = subgroupMax(v_u);
-    var v_u3: u32 = subgroupInclusiveAdd(v_u);
-    var v_u4: u32 = subgroupExclusiveAdd(v_u);
-    var v_u5: u32 = xpu_wave_shuffle_u32(v_u, v_k, 9u);
+    b_oi[v_tmp_10] = v_s5;
+    b_oi[v_tmp_11] = v_s6;
+    b_oi[v_tmp_12] = v_s7;
+    b_oi[v_tmp_13] = v_s8;
+    b_oi[v_tmp_14] = v_s9;
+    let v_u0: u32 = subgroupAdd(v_u);
+    let v_u1: u32 = subgroupMin(v_u);
+    let v_u2: u32 = subgroupMax(v_u);
+    let v_u3: u32 = subgroupInclusiveAdd(v_u);
+    let v_u4: u32 = subgroupExclusiveAdd(v_u);
+    let v_u5: u32 = xpu_wave_shuffle_u32(v_u, v_k, 9u);
     var v_u6: u32;
     v_u6 = 0u;
     {
         v_u6 = subgroupBallot(v_p).x;
     }
-    var v_any: bool = subgroupAny(v_p);
-    var v_all: bool = subgroupAll(v_p);
+    let v_any: bool = subgroupAny(v_p);
+    let v_all: bool = subgroupAll(v_p);
     let v_tmp_20: u32 = v_g * 11u;
     let v_tmp_21: u32 = (v_g * 11u) + 1u;
     let v_tmp_22: u32 = (v_g * 11u) + 2u;
     let v_tmp_23: u32 = (v_g * 11u) + 3u;
     let v_tmp_24: u32 = (v_g * 11u) + 4u;
-    let v_tmp_25: u32 = v_u0;
-    let v_tmp_26: u32 = v_u1;
-    let v_tmp_27: u32 = v_u2;
-    let v_tmp_28: u32 = v_u3;
-    let v_tmp_29: u32 = v_u4;
-    b_ou[v_tmp_20] = v_tmp_25;
-    b_ou[v_tmp_21] = v_tmp_26;
-    b_ou[v_tmp_22] = v_tmp_27;
-    b_ou[v_tmp_23] = v_tmp_28;
-    b_ou[v_tmp_24] = v_tmp_29;
+    b_ou[v_tmp_20] = v_u0;
+    b_ou[v_tmp_21] = v_u1;
+    b_ou[v_tmp_22] = v_u2;
+    b_ou[v_tmp_23] = v_u3;
+    b_ou[v_tmp_24] = v_u4;
     let v_tmp_30: u32 = (v_g * 11u) + 5u;
     let v_tmp_31: u32 = (v_g * 11u) + 6u;
-    let v_tmp_32: u32 = v_u5;
     let v_tmp_33: u32 = v_u6;
-    b_ou[v_tmp_30] = v_tmp_32;
+    b_ou[v_tmp_30] = v_u5;
     b_ou[v_tmp_31] = v_tmp_33;
     let v_tmp_34: u32 = (v_g * 11u) + 7u;
     let v_tmp_35: u32 = (v_g * 11u) + 8u;
@@ -4484,30 +4270,24 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(workgroup_id) wi
     let v_tmp_39: u32 = 4u;
     b_ou[v_tmp_36] = v_tmp_38;
     b_ou[v_tmp_37] = v_tmp_39;
-    var v_f0: f32 = subgroupAdd(v_f);
-    var v_f1: f32 = subgroupMin(v_f);
-    var v_f2: f32 = subgroupMax(v_f);
-    var v_f3: f32 = subgroupInclusiveAdd(v_f);
-    var v_f4: f32 = subgroupExclusiveAdd(v_f);
-    var v_f5: f32 = xpu_wave_shuffle_f32(v_f, xpu_u.p_m, 10u);
+    let v_f0: f32 = subgroupAdd(v_f);
+    let v_f1: f32 = subgroupMin(v_f);
+    let v_f2: f32 = subgroupMax(v_f);
+    let v_f3: f32 = subgroupInclusiveAdd(v_f);
+    let v_f4: f32 = subgroupExclusiveAdd(v_f);
+    let v_f5: f32 = xpu_wave_shuffle_f32(v_f, xpu_u.p_m, 10u);
     let v_tmp_40: u32 = v_g * 6u;
     let v_tmp_41: u32 = (v_g * 6u) + 1u;
     let v_tmp_42: u32 = (v_g * 6u) + 2u;
-    let v_tmp_43: f32 = v_f0;
-    let v_tmp_44: f32 = v_f1;
-    let v_tmp_45: f32 = v_f2;
-    b_of[v_tmp_40] = v_tmp_43;
-    b_of[v_tmp_41] = v_tmp_44;
-    b_of[v_tmp_42] = v_tmp_45;
+    b_of[v_tmp_40] = v_f0;
+    b_of[v_tmp_41] = v_f1;
+    b_of[v_tmp_42] = v_f2;
     let v_tmp_46: u32 = (v_g * 6u) + 3u;
     let v_tmp_47: u32 = (v_g * 6u) + 4u;
     let v_tmp_48: u32 = (v_g * 6u) + 5u;
-    let v_tmp_49: f32 = v_f3;
-    let v_tmp_50: f32 = v_f4;
-    let v_tmp_51: f32 = v_f5;
-    b_of[v_tmp_46] = v_tmp_49;
-    b_of[v_tmp_47] = v_tmp_50;
-    b_of[v_tmp_48] = v_tmp_51;
+    b_of[v_tmp_46] = v_f3;
+    b_of[v_tmp_47] = v_f4;
+    b_of[v_tmp_48] = v_f5;
 }
 `
 
@@ -4691,79 +4471,63 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(workgroup_id) wi
     let v_f: f32 = b_xf[v_g];
     let v_k: u32 = b_sel[v_g];
     let v_p: bool = ((v_u % 4u) != 0u) || ((wid.x % 2u) == 0u);
-    var v_s0: i32 = xpu_wave_reduce_i32(v_a, 0u);
-    var v_s1: i32 = xpu_wave_reduce_i32(v_a, 1u);
-    var v_s2: i32 = xpu_wave_reduce_i32(v_a, 2u);
-    var v_s3: i32 = xpu_wave_reduce_i32(v_a, 3u);
-    var v_s4: i32 = xpu_wave_reduce_i32(v_a, 4u);
-    var v_s5: i32 = xpu_wave_shuffle_i32(v_a, xpu_u.p_bl, 9u);
-    var v_s6: i32 = xpu_wave_shuffle_i32(v_a, v_k, 9u);
-    var v_s7: i32 = xpu_wave_shuffle_i32(v_a, xpu_u.p_m, 10u);
-    var v_s8: i32 = xpu_wave_shuffle_i32(v_a, xpu_u.p_d, 11u);
-    var v_s9: i32 = xpu_wave_shuffle_i32(v_a, xpu_u.p_d, 12u);
+    let v_s0: i32 = xpu_wave_reduce_i32(v_a, 0u);
+    let v_s1: i32 = xpu_wave_reduce_i32(v_a, 1u);
+    let v_s2: i32 = xpu_wave_reduce_i32(v_a, 2u);
+    let v_s3: i32 = xpu_wave_reduce_i32(v_a, 3u);
+    let v_s4: i32 = xpu_wave_reduce_i32(v_a, 4u);
+    let v_s5: i32 = xpu_wave_shuffle_i32(v_a, xpu_u.p_bl, 9u);
+    let v_s6: i32 = xpu_wave_shuffle_i32(v_a, v_k, 9u);
+    let v_s7: i32 = xpu_wave_shuffle_i32(v_a, xpu_u.p_m, 10u);
+    let v_s8: i32 = xpu_wave_shuffle_i32(v_a, xpu_u.p_d, 11u);
+    let v_s9: i32 = xpu_wave_shuffle_i32(v_a, xpu_u.p_d, 12u);
     let v_tmp: u32 = v_g * 10u;
     let v_tmp_1: u32 = (v_g * 10u) + 1u;
     let v_tmp_2: u32 = (v_g * 10u) + 2u;
     let v_tmp_3: u32 = (v_g * 10u) + 3u;
     let v_tmp_4: u32 = (v_g * 10u) + 4u;
-    let v_tmp_5: i32 = v_s0;
-    let v_tmp_6: i32 = v_s1;
-    let v_tmp_7: i32 = v_s2;
-    let v_tmp_8: i32 = v_s3;
-    let v_tmp_9: i32 = v_s4;
-    b_oi[v_tmp] = v_tmp_5;
-    b_oi[v_tmp_1] = v_tmp_6;
-    b_oi[v_tmp_2] = v_tmp_7;
-    b_oi[v_tmp_3] = v_tmp_8;
-    b_oi[v_tmp_4] = v_tmp_9;
+    b_oi[v_tmp] = v_s0;
+    b_oi[v_tmp_1] = v_s1;
+    b_oi[v_tmp_2] = v_s2;
+    b_oi[v_tmp_3] = v_s3;
+    b_oi[v_tmp_4] = v_s4;
     let v_tmp_10: u32 = (v_g * 10u) + 5u;
     let v_tmp_11: u32 = (v_g * 10u) + 6u;
     let v_tmp_12: u32 = (v_g * 10u) + 7u;
     let v_tmp_13: u32 = (v_g * 10u) + 8u;
     let v_tmp_14: u32 = (v_g * 10u) + 9u;
-    let v_tmp_15: i32 = v_s5;
-    let v_tmp_16: i32 = v_s6;
-    let v_tmp_17: i32 = v_s7;
-    let v_tmp_18: i32 = v_s8;
-    let v_tmp_19: i32 = v_s9;
-    b_oi[v_tmp_10] = v_tmp_15;
-    b_oi[v_tmp_11] = v_tmp_16;
-    b_oi[v_tmp_12] = v_tmp_17;
-    b_oi[v_tmp_13] = v_tmp_18;
-    b_oi[v_tmp_14] = v_tmp_19;
-    var v_u0: u32 = xpu_wave_reduce_u32(v_u, 0u);
-    var v_u1: u32 = xpu_wave_reduce_u32(v_u, 1u);
-    var v_u2: u32 = xpu_wave_reduce_u32(v_u, 2u);
-    var v_u3: u32 = xpu_wave_reduce_u32(v_u, 3u);
-    var v_u4: u32 = xpu_wave_reduce_u32(v_u, 4u);
-    var v_u5: u32 = xpu_wave_shuffle_u32(v_u, v_k, 9u);
+    b_oi[v_tmp_10] = v_s5;
+    b_oi[v_tmp_11] = v_s6;
+    b_oi[v_tmp_12] = v_s7;
+    b_oi[v_tmp_13] = v_s8;
+    b_oi[v_tmp_14] = v_s9;
+    let v_u0: u32 = xpu_wave_reduce_u32(v_u, 0u);
+    let v_u1: u32 = xpu_wave_reduce_u32(v_u, 1u);
+    let v_u2: u32 = xpu_wave_reduce_u32(v_u, 2u);
+    let v_u3: u32 = xpu_wave_reduce_u32(v_u, 3u);
+    let v_u4: u32 = xpu_wave_reduce_u32(v_u, 4u);
+    let v_u5: u32 = xpu_wave_shuffle_u32(v_u, v_k, 9u);
     var v_u6: u32;
     v_u6 = 0u;
     {
         v_u6 = xpu_wave_vote(select(0u, 1u, v_p), 5u);
     }
-    var v_any: bool = xpu_wave_vote(select(0u, 1u, v_p), 6u) != 0u;
-    var v_all: bool = xpu_wave_vote(select(0u, 1u, v_p), 7u) != 0u;
+    let v_any: bool = xpu_wave_vote(select(0u, 1u, v_p), 6u) != 0u;
+    let v_all: bool = xpu_wave_vote(select(0u, 1u, v_p), 7u) != 0u;
     let v_tmp_20: u32 = v_g * 11u;
     let v_tmp_21: u32 = (v_g * 11u) + 1u;
     let v_tmp_22: u32 = (v_g * 11u) + 2u;
     let v_tmp_23: u32 = (v_g * 11u) + 3u;
     let v_tmp_24: u32 = (v_g * 11u) + 4u;
-    let v_tmp_25: u32 = v_u0;
-    let v_tmp_26: u32 = v_u1;
-    let v_tmp_27: u32 = v_u2;
-    let v_tmp_28: u32 = v_u3;
-    let v_tmp_29: u32 = v_u4;
-    b_ou[v_tmp_20] = v_tmp_25;
-    b_ou[v_tmp_21] = v_tmp_26;
-    b_ou[v_tmp_22] = v_tmp_27;
-    b_ou[v_tmp_23] = v_tmp_28;
-    b_ou[v_tmp_24] = v_tmp_29;
+    b_ou[v_tmp_20] = v_u0;
+    b_ou[v_tmp_21] = v_u1;
+    b_ou[v_tmp_22] = v_u2;
+    b_ou[v_tmp_23] = v_u3;
+    b_ou[v_tmp_24] = v_u4;
     let v_tmp_30: u32 = (v_g * 11u) + 5u;
     let v_tmp_31: u32 = (v_g * 11u) + 6u;
-    let v_tmp_32: u32 = v_u5;
     let v_tmp_33: u32 = v_u6;
-    b_ou[v_tmp_30] = v_tmp_32;
+    b_ou[v_tmp_30] = v_u5;
     b_ou[v_tmp_31] = v_tmp_33;
     let v_tmp_34: u32 = (v_g * 11u) + 7u;
     let v_tmp_35: u32 = (v_g * 11u) + 8u;
@@ -4781,30 +4545,24 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(workgroup_id) wi
     let v_tmp_39: u32 = 4u;
     b_ou[v_tmp_36] = v_tmp_38;
     b_ou[v_tmp_37] = v_tmp_39;
-    var v_f0: f32 = xpu_wave_reduce_f32(v_f, 0u);
-    var v_f1: f32 = xpu_wave_reduce_f32(v_f, 1u);
-    var v_f2: f32 = xpu_wave_reduce_f32(v_f, 2u);
-    var v_f3: f32 = xpu_wave_reduce_f32(v_f, 3u);
-    var v_f4: f32 = xpu_wave_reduce_f32(v_f, 4u);
-    var v_f5: f32 = xpu_wave_shuffle_f32(v_f, xpu_u.p_m, 10u);
+    let v_f0: f32 = xpu_wave_reduce_f32(v_f, 0u);
+    let v_f1: f32 = xpu_wave_reduce_f32(v_f, 1u);
+    let v_f2: f32 = xpu_wave_reduce_f32(v_f, 2u);
+    let v_f3: f32 = xpu_wave_reduce_f32(v_f, 3u);
+    let v_f4: f32 = xpu_wave_reduce_f32(v_f, 4u);
+    let v_f5: f32 = xpu_wave_shuffle_f32(v_f, xpu_u.p_m, 10u);
     let v_tmp_40: u32 = v_g * 6u;
     let v_tmp_41: u32 = (v_g * 6u) + 1u;
     let v_tmp_42: u32 = (v_g * 6u) + 2u;
-    let v_tmp_43: f32 = v_f0;
-    let v_tmp_44: f32 = v_f1;
-    let v_tmp_45: f32 = v_f2;
-    b_of[v_tmp_40] = v_tmp_43;
-    b_of[v_tmp_41] = v_tmp_44;
-    b_of[v_tmp_42] = v_tmp_45;
+    b_of[v_tmp_40] = v_f0;
+    b_of[v_tmp_41] = v_f1;
+    b_of[v_tmp_42] = v_f2;
     let v_tmp_46: u32 = (v_g * 6u) + 3u;
     let v_tmp_47: u32 = (v_g * 6u) + 4u;
     let v_tmp_48: u32 = (v_g * 6u) + 5u;
-    let v_tmp_49: f32 = v_f3;
-    let v_tmp_50: f32 = v_f4;
-    let v_tmp_51: f32 = v_f5;
-    b_of[v_tmp_46] = v_tmp_49;
-    b_of[v_tmp_47] = v_tmp_50;
-    b_of[v_tmp_48] = v_tmp_51;
+    b_of[v_tmp_46] = v_f3;
+    b_of[v_tmp_47] = v_f4;
+    b_of[v_tmp_48] = v_f5;
 }
 `
 
@@ -5126,7 +4884,7 @@ var Wave64Kernel = gpu.Register(&gpu.KernelSpec{
 	Manifests: []gpu.Manifest{
 		{
 			Kernel: "github.com/goxpu/xpu/kernels/wave.Wave64", Backend: "webgpu", Target: "wgsl",
-			Hash:        "sha256:937010f73699f9c9456da52f2ddf43da8c089f862b1a7e5b3e5c2fc33f3548f0",
+			Hash:        "sha256:62aaf597b3f1d88db70dc0f4d189f9a294284e40ca85a7b99cec0730a435fa2a",
 			Codegen:     "xpu-gen/1",
 			Block:       xpu.Dim3{X: 96, Y: 1, Z: 1},
 			SharedBytes: 0, StorageBindings: 7, UniformBytes: 16,
@@ -5143,10 +4901,10 @@ var Wave64Kernel = gpu.Register(&gpu.KernelSpec{
 			Wave:    64,
 			WaveOps: true,
 			WaveVariants: []gpu.ManifestVariant{
-				{Tier: "native", SubgroupMin: 64, SubgroupMax: 64, Width: 64, Hash: "sha256:a8e8ec6b9092618116135b0dfff6f7e19e9b171765444e2e63c1ef69a7834d59"},
-				{Tier: "folded", SubgroupMin: 4, SubgroupMax: 32, Width: 64, Hash: "sha256:77fd0c3d7f52fc428dc46aaffa75aeede91829230d754069258c6bc58c7d4da5"},
-				{Tier: "narrow", SubgroupMin: 128, SubgroupMax: 128, Width: 64, Hash: "sha256:8a108b3bf1382f5473e39ff73ac432f579c38b07c9cd4a5e23a1423d4b3adee1"},
-				{Tier: "emulated", SubgroupMin: 0, SubgroupMax: 0, Width: 64, Hash: "sha256:937010f73699f9c9456da52f2ddf43da8c089f862b1a7e5b3e5c2fc33f3548f0"},
+				{Tier: "native", SubgroupMin: 64, SubgroupMax: 64, Width: 64, Hash: "sha256:c8e0213fa085f168ac9fca5ac08386d226f0eef62432c77a9fc98c89d8e2e335"},
+				{Tier: "folded", SubgroupMin: 4, SubgroupMax: 32, Width: 64, Hash: "sha256:4d078b2ee3dc662cdfa9daf0f7589e1090f0764ab6621f8df02c197c0f495fb6"},
+				{Tier: "narrow", SubgroupMin: 128, SubgroupMax: 128, Width: 64, Hash: "sha256:66ebb414d202e9c62dd99ab44bf7fe5ef9ca6498e62cb676b3011d6486687938"},
+				{Tier: "emulated", SubgroupMin: 0, SubgroupMax: 0, Width: 64, Hash: "sha256:62aaf597b3f1d88db70dc0f4d189f9a294284e40ca85a7b99cec0730a435fa2a"},
 			},
 			NativeOps: []string{"bitcast", "max", "min", "select", "workgroupBarrier"},
 		},
@@ -5375,76 +5133,59 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(workgroup_id) wi
     let v_f: f32 = b_xf[v_g];
     let v_k: u32 = b_sel[v_g];
     let v_p: bool = ((v_u % 4u) != 0u) || ((wid.x % 2u) == 0u);
-    var v_s0: i32 = xpu_wave_reduce_i32(v_a, 0u);
-    var v_s1: i32 = xpu_wave_reduce_i32(v_a, 1u);
-    var v_s2: i32 = xpu_wave_reduce_i32(v_a, 2u);
-    var v_s3: i32 = xpu_wave_reduce_i32(v_a, 3u);
-    var v_s4: i32 = xpu_wave_reduce_i32(v_a, 4u);
-    var v_s5: i32 = xpu_wave_shuffle_i32(v_a, xpu_u.p_bl, 9u);
-    var v_s6: i32 = xpu_wave_shuffle_i32(v_a, v_k, 9u);
-    var v_s7: i32 = xpu_wave_shuffle_i32(v_a, xpu_u.p_m, 10u);
-    var v_s8: i32 = xpu_wave_shuffle_i32(v_a, xpu_u.p_d, 11u);
-    var v_s9: i32 = xpu_wave_shuffle_i32(v_a, xpu_u.p_d, 12u);
+    let v_s0: i32 = xpu_wave_reduce_i32(v_a, 0u);
+    let v_s1: i32 = xpu_wave_reduce_i32(v_a, 1u);
+    let v_s2: i32 = xpu_wave_reduce_i32(v_a, 2u);
+    let v_s3: i32 = xpu_wave_reduce_i32(v_a, 3u);
+    let v_s4: i32 = xpu_wave_reduce_i32(v_a, 4u);
+    let v_s5: i32 = xpu_wave_shuffle_i32(v_a, xpu_u.p_bl, 9u);
+    let v_s6: i32 = xpu_wave_shuffle_i32(v_a, v_k, 9u);
+    let v_s7: i32 = xpu_wave_shuffle_i32(v_a, xpu_u.p_m, 10u);
+    let v_s8: i32 = xpu_wave_shuffle_i32(v_a, xpu_u.p_d, 11u);
+    let v_s9: i32 = xpu_wave_shuffle_i32(v_a, xpu_u.p_d, 12u);
     let v_tmp: u32 = v_g * 10u;
     let v_tmp_1: u32 = (v_g * 10u) + 1u;
     let v_tmp_2: u32 = (v_g * 10u) + 2u;
     let v_tmp_3: u32 = (v_g * 10u) + 3u;
     let v_tmp_4: u32 = (v_g * 10u) + 4u;
-    let v_tmp_5: i32 = v_s0;
-    let v_tmp_6: i32 = v_s1;
-    let v_tmp_7: i32 = v_s2;
-    let v_tmp_8: i32 = v_s3;
-    let v_tmp_9: i32 = v_s4;
-    b_oi[v_tmp] = v_tmp_5;
-    b_oi[v_tmp_1] = v_tmp_6;
-    b_oi[v_tmp_2] = v_tmp_7;
-    b_oi[v_tmp_3] = v_tmp_8;
-    b_oi[v_tmp_4] = v_tmp_9;
+    b_oi[v_tmp] = v_s0;
+    b_oi[v_tmp_1] = v_s1;
+    b_oi[v_tmp_2] = v_s2;
+    b_oi[v_tmp_3] = v_s3;
+    b_oi[v_tmp_4] = v_s4;
     let v_tmp_10: u32 = (v_g * 10u) + 5u;
     let v_tmp_11: u32 = (v_g * 10u) + 6u;
     let v_tmp_12: u32 = (v_g * 10u) + 7u;
     let v_tmp_13: u32 = (v_g * 10u) + 8u;
     let v_tmp_14: u32 = (v_g * 10u) + 9u;
-    let v_tmp_15: i32 = v_s5;
-    let v_tmp_16: i32 = v_s6;
-    let v_tmp_17: i32 = v_s7;
-    let v_tmp_18: i32 = v_s8;
-    let v_tmp_19: i32 = v_s9;
-    b_oi[v_tmp_10] = v_tmp_15;
-    b_oi[v_tmp_11] = v_tmp_16;
-    b_oi[v_tmp_12] = v_tmp_17;
-    b_oi[v_tmp_13] = v_tmp_18;
-    b_oi[v_tmp_14] = v_tmp_19;
-    var v_u0: u32 = xpu_wave_reduce_u32(v_u, 0u);
-    var v_u1: u32 = xpu_wave_reduce_u32(v_u, 1u);
-    var v_u2: u32 = xpu_wave_reduce_u32(v_u, 2u);
-    var v_u3: u32 = xpu_wave_reduce_u32(v_u, 3u);
-    var v_u4: u32 = xpu_wave_reduce_u32(v_u, 4u);
-    var v_u5: u32 = xpu_wave_shuffle_u32(v_u, v_k, 9u);
+    b_oi[v_tmp_10] = v_s5;
+    b_oi[v_tmp_11] = v_s6;
+    b_oi[v_tmp_12] = v_s7;
+    b_oi[v_tmp_13] = v_s8;
+    b_oi[v_tmp_14] = v_s9;
+    let v_u0: u32 = xpu_wave_reduce_u32(v_u, 0u);
+    let v_u1: u32 = xpu_wave_reduce_u32(v_u, 1u);
+    let v_u2: u32 = xpu_wave_reduce_u32(v_u, 2u);
+    let v_u3: u32 = xpu_wave_reduce_u32(v_u, 3u);
+    let v_u4: u32 = xpu_wave_reduce_u32(v_u, 4u);
+    let v_u5: u32 = xpu_wave_shuffle_u32(v_u, v_k, 9u);
     let v_u6: u32 = 0u;
-    var v_any: bool = xpu_wave_vote(select(0u, 1u, v_p), 6u) != 0u;
-    var v_all: bool = xpu_wave_vote(select(0u, 1u, v_p), 7u) != 0u;
+    let v_any: bool = xpu_wave_vote(select(0u, 1u, v_p), 6u) != 0u;
+    let v_all: bool = xpu_wave_vote(select(0u, 1u, v_p), 7u) != 0u;
     let v_tmp_20: u32 = v_g * 11u;
     let v_tmp_21: u32 = (v_g * 11u) + 1u;
     let v_tmp_22: u32 = (v_g * 11u) + 2u;
     let v_tmp_23: u32 = (v_g * 11u) + 3u;
     let v_tmp_24: u32 = (v_g * 11u) + 4u;
-    let v_tmp_25: u32 = v_u0;
-    let v_tmp_26: u32 = v_u1;
-    let v_tmp_27: u32 = v_u2;
-    let v_tmp_28: u32 = v_u3;
-    let v_tmp_29: u32 = v_u4;
-    b_ou[v_tmp_20] = v_tmp_25;
-    b_ou[v_tmp_21] = v_tmp_26;
-    b_ou[v_tmp_22] = v_tmp_27;
-    b_ou[v_tmp_23] = v_tmp_28;
-    b_ou[v_tmp_24] = v_tmp_29;
+    b_ou[v_tmp_20] = v_u0;
+    b_ou[v_tmp_21] = v_u1;
+    b_ou[v_tmp_22] = v_u2;
+    b_ou[v_tmp_23] = v_u3;
+    b_ou[v_tmp_24] = v_u4;
     let v_tmp_30: u32 = (v_g * 11u) + 5u;
     let v_tmp_31: u32 = (v_g * 11u) + 6u;
-    let v_tmp_32: u32 = v_u5;
-    let v_tmp_33: u32 = v_u6;
-    b_ou[v_tmp_30] = v_tmp_32;
-    b_ou[v_tmp_31] = v_tmp_33;
+    b_ou[v_tmp_30] = v_u5;
+    b_ou[v_tmp_31] = v_u6;
     let v_tmp_34: u32 = (v_g * 11u) + 7u;
     let v_tmp_35: u32 = (v_g * 11u) + 8u;
     b_ou[v_tmp_34] = 0u;
@@ -5461,30 +5202,24 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(workgroup_id) wi
     let v_tmp_39: u32 = 64u;
     b_ou[v_tmp_36] = v_tmp_38;
     b_ou[v_tmp_37] = v_tmp_39;
-    var v_f0: f32 = xpu_wave_reduce_f32(v_f, 0u);
-    var v_f1: f32 = xpu_wave_reduce_f32(v_f, 1u);
-    var v_f2: f32 = xpu_wave_reduce_f32(v_f, 2u);
-    var v_f3: f32 = xpu_wave_reduce_f32(v_f, 3u);
-    var v_f4: f32 = xpu_wave_reduce_f32(v_f, 4u);
-    var v_f5: f32 = xpu_wave_shuffle_f32(v_f, xpu_u.p_m, 10u);
+    let v_f0: f32 = xpu_wave_reduce_f32(v_f, 0u);
+    let v_f1: f32 = xpu_wave_reduce_f32(v_f, 1u);
+    let v_f2: f32 = xpu_wave_reduce_f32(v_f, 2u);
+    let v_f3: f32 = xpu_wave_reduce_f32(v_f, 3u);
+    let v_f4: f32 = xpu_wave_reduce_f32(v_f, 4u);
+    let v_f5: f32 = xpu_wave_shuffle_f32(v_f, xpu_u.p_m, 10u);
     let v_tmp_40: u32 = v_g * 6u;
     let v_tmp_41: u32 = (v_g * 6u) + 1u;
     let v_tmp_42: u32 = (v_g * 6u) + 2u;
-    let v_tmp_43: f32 = v_f0;
-    let v_tmp_44: f32 = v_f1;
-    let v_tmp_45: f32 = v_f2;
-    b_of[v_tmp_40] = v_tmp_43;
-    b_of[v_tmp_41] = v_tmp_44;
-    b_of[v_tmp_42] = v_tmp_45;
+    b_of[v_tmp_40] = v_f0;
+    b_of[v_tmp_41] = v_f1;
+    b_of[v_tmp_42] = v_f2;
     let v_tmp_46: u32 = (v_g * 6u) + 3u;
     let v_tmp_47: u32 = (v_g * 6u) + 4u;
     let v_tmp_48: u32 = (v_g * 6u) + 5u;
-    let v_tmp_49: f32 = v_f3;
-    let v_tmp_50: f32 = v_f4;
-    let v_tmp_51: f32 = v_f5;
-    b_of[v_tmp_46] = v_tmp_49;
-    b_of[v_tmp_47] = v_tmp_50;
-    b_of[v_tmp_48] = v_tmp_51;
+    b_of[v_tmp_46] = v_f3;
+    b_of[v_tmp_47] = v_f4;
+    b_of[v_tmp_48] = v_f5;
 }
 `
 
@@ -5558,76 +5293,59 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(workgroup_id) wi
     let v_f: f32 = b_xf[v_g];
     let v_k: u32 = b_sel[v_g];
     let v_p: bool = ((v_u % 4u) != 0u) || ((wid.x % 2u) == 0u);
-    var v_s0: i32 = subgroupAdd(v_a);
-    var v_s1: i32 = subgroupMin(v_a);
-    var v_s2: i32 = subgroupMax(v_a);
-    var v_s3: i32 = subgroupInclusiveAdd(v_a);
-    var v_s4: i32 = subgroupExclusiveAdd(v_a);
-    var v_s5: i32 = xpu_wave_shuffle_i32(v_a, xpu_u.p_bl, 9u);
-    var v_s6: i32 = xpu_wave_shuffle_i32(v_a, v_k, 9u);
-    var v_s7: i32 = xpu_wave_shuffle_i32(v_a, xpu_u.p_m, 10u);
-    var v_s8: i32 = xpu_wave_shuffle_i32(v_a, xpu_u.p_d, 11u);
-    var v_s9: i32 = xpu_wave_shuffle_i32(v_a, xpu_u.p_d, 12u);
+    let v_s0: i32 = subgroupAdd(v_a);
+    let v_s1: i32 = subgroupMin(v_a);
+    let v_s2: i32 = subgroupMax(v_a);
+    let v_s3: i32 = subgroupInclusiveAdd(v_a);
+    let v_s4: i32 = subgroupExclusiveAdd(v_a);
+    let v_s5: i32 = xpu_wave_shuffle_i32(v_a, xpu_u.p_bl, 9u);
+    let v_s6: i32 = xpu_wave_shuffle_i32(v_a, v_k, 9u);
+    let v_s7: i32 = xpu_wave_shuffle_i32(v_a, xpu_u.p_m, 10u);
+    let v_s8: i32 = xpu_wave_shuffle_i32(v_a, xpu_u.p_d, 11u);
+    let v_s9: i32 = xpu_wave_shuffle_i32(v_a, xpu_u.p_d, 12u);
     let v_tmp: u32 = v_g * 10u;
     let v_tmp_1: u32 = (v_g * 10u) + 1u;
     let v_tmp_2: u32 = (v_g * 10u) + 2u;
     let v_tmp_3: u32 = (v_g * 10u) + 3u;
     let v_tmp_4: u32 = (v_g * 10u) + 4u;
-    let v_tmp_5: i32 = v_s0;
-    let v_tmp_6: i32 = v_s1;
-    let v_tmp_7: i32 = v_s2;
-    let v_tmp_8: i32 = v_s3;
-    let v_tmp_9: i32 = v_s4;
-    b_oi[v_tmp] = v_tmp_5;
-    b_oi[v_tmp_1] = v_tmp_6;
-    b_oi[v_tmp_2] = v_tmp_7;
-    b_oi[v_tmp_3] = v_tmp_8;
-    b_oi[v_tmp_4] = v_tmp_9;
+    b_oi[v_tmp] = v_s0;
+    b_oi[v_tmp_1] = v_s1;
+    b_oi[v_tmp_2] = v_s2;
+    b_oi[v_tmp_3] = v_s3;
+    b_oi[v_tmp_4] = v_s4;
     let v_tmp_10: u32 = (v_g * 10u) + 5u;
     let v_tmp_11: u32 = (v_g * 10u) + 6u;
     let v_tmp_12: u32 = (v_g * 10u) + 7u;
     let v_tmp_13: u32 = (v_g * 10u) + 8u;
     let v_tmp_14: u32 = (v_g * 10u) + 9u;
-    let v_tmp_15: i32 = v_s5;
-    let v_tmp_16: i32 = v_s6;
-    let v_tmp_17: i32 = v_s7;
-    let v_tmp_18: i32 = v_s8;
-    let v_tmp_19: i32 = v_s9;
-    b_oi[v_tmp_10] = v_tmp_15;
-    b_oi[v_tmp_11] = v_tmp_16;
-    b_oi[v_tmp_12] = v_tmp_17;
-    b_oi[v_tmp_13] = v_tmp_18;
-    b_oi[v_tmp_14] = v_tmp_19;
-    var v_u0: u32 = subgroupAdd(v_u);
-    var v_u1: u32 = subgroupMin(v_u);
-    var v_u2: u32 = subgroupMax(v_u);
-    var v_u3: u32 = subgroupInclusiveAdd(v_u);
-    var v_u4: u32 = subgroupExclusiveAdd(v_u);
-    var v_u5: u32 = xpu_wave_shuffle_u32(v_u, v_k, 9u);
+    b_oi[v_tmp_10] = v_s5;
+    b_oi[v_tmp_11] = v_s6;
+    b_oi[v_tmp_12] = v_s7;
+    b_oi[v_tmp_13] = v_s8;
+    b_oi[v_tmp_14] = v_s9;
+    let v_u0: u32 = subgroupAdd(v_u);
+    let v_u1: u32 = subgroupMin(v_u);
+    let v_u2: u32 = subgroupMax(v_u);
+    let v_u3: u32 = subgroupInclusiveAdd(v_u);
+    let v_u4: u32 = subgroupExclusiveAdd(v_u);
+    let v_u5: u32 = xpu_wave_shuffle_u32(v_u, v_k, 9u);
     let v_u6: u32 = 0u;
-    var v_any: bool = subgroupAny(v_p);
-    var v_all: bool = subgroupAll(v_p);
+    let v_any: bool = subgroupAny(v_p);
+    let v_all: bool = subgroupAll(v_p);
     let v_tmp_20: u32 = v_g * 11u;
     let v_tmp_21: u32 = (v_g * 11u) + 1u;
     let v_tmp_22: u32 = (v_g * 11u) + 2u;
     let v_tmp_23: u32 = (v_g * 11u) + 3u;
     let v_tmp_24: u32 = (v_g * 11u) + 4u;
-    let v_tmp_25: u32 = v_u0;
-    let v_tmp_26: u32 = v_u1;
-    let v_tmp_27: u32 = v_u2;
-    let v_tmp_28: u32 = v_u3;
-    let v_tmp_29: u32 = v_u4;
-    b_ou[v_tmp_20] = v_tmp_25;
-    b_ou[v_tmp_21] = v_tmp_26;
-    b_ou[v_tmp_22] = v_tmp_27;
-    b_ou[v_tmp_23] = v_tmp_28;
-    b_ou[v_tmp_24] = v_tmp_29;
+    b_ou[v_tmp_20] = v_u0;
+    b_ou[v_tmp_21] = v_u1;
+    b_ou[v_tmp_22] = v_u2;
+    b_ou[v_tmp_23] = v_u3;
+    b_ou[v_tmp_24] = v_u4;
     let v_tmp_30: u32 = (v_g * 11u) + 5u;
     let v_tmp_31: u32 = (v_g * 11u) + 6u;
-    let v_tmp_32: u32 = v_u5;
-    let v_tmp_33: u32 = v_u6;
-    b_ou[v_tmp_30] = v_tmp_32;
-    b_ou[v_tmp_31] = v_tmp_33;
+    b_ou[v_tmp_30] = v_u5;
+    b_ou[v_tmp_31] = v_u6;
     let v_tmp_34: u32 = (v_g * 11u) + 7u;
     let v_tmp_35: u32 = (v_g * 11u) + 8u;
     b_ou[v_tmp_34] = 0u;
@@ -5644,30 +5362,24 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(workgroup_id) wi
     let v_tmp_39: u32 = 64u;
     b_ou[v_tmp_36] = v_tmp_38;
     b_ou[v_tmp_37] = v_tmp_39;
-    var v_f0: f32 = subgroupAdd(v_f);
-    var v_f1: f32 = subgroupMin(v_f);
-    var v_f2: f32 = subgroupMax(v_f);
-    var v_f3: f32 = subgroupInclusiveAdd(v_f);
-    var v_f4: f32 = subgroupExclusiveAdd(v_f);
-    var v_f5: f32 = xpu_wave_shuffle_f32(v_f, xpu_u.p_m, 10u);
+    let v_f0: f32 = subgroupAdd(v_f);
+    let v_f1: f32 = subgroupMin(v_f);
+    let v_f2: f32 = subgroupMax(v_f);
+    let v_f3: f32 = subgroupInclusiveAdd(v_f);
+    let v_f4: f32 = subgroupExclusiveAdd(v_f);
+    let v_f5: f32 = xpu_wave_shuffle_f32(v_f, xpu_u.p_m, 10u);
     let v_tmp_40: u32 = v_g * 6u;
     let v_tmp_41: u32 = (v_g * 6u) + 1u;
     let v_tmp_42: u32 = (v_g * 6u) + 2u;
-    let v_tmp_43: f32 = v_f0;
-    let v_tmp_44: f32 = v_f1;
-    let v_tmp_45: f32 = v_f2;
-    b_of[v_tmp_40] = v_tmp_43;
-    b_of[v_tmp_41] = v_tmp_44;
-    b_of[v_tmp_42] = v_tmp_45;
+    b_of[v_tmp_40] = v_f0;
+    b_of[v_tmp_41] = v_f1;
+    b_of[v_tmp_42] = v_f2;
     let v_tmp_46: u32 = (v_g * 6u) + 3u;
     let v_tmp_47: u32 = (v_g * 6u) + 4u;
     let v_tmp_48: u32 = (v_g * 6u) + 5u;
-    let v_tmp_49: f32 = v_f3;
-    let v_tmp_50: f32 = v_f4;
-    let v_tmp_51: f32 = v_f5;
-    b_of[v_tmp_46] = v_tmp_49;
-    b_of[v_tmp_47] = v_tmp_50;
-    b_of[v_tmp_48] = v_tmp_51;
+    b_of[v_tmp_46] = v_f3;
+    b_of[v_tmp_47] = v_f4;
+    b_of[v_tmp_48] = v_f5;
 }
 `
 
@@ -5926,76 +5638,59 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(workgroup_id) wi
     let v_f: f32 = b_xf[v_g];
     let v_k: u32 = b_sel[v_g];
     let v_p: bool = ((v_u % 4u) != 0u) || ((wid.x % 2u) == 0u);
-    var v_s0: i32 = xpu_wave_reduce_i32(v_a, 0u);
-    var v_s1: i32 = xpu_wave_reduce_i32(v_a, 1u);
-    var v_s2: i32 = xpu_wave_reduce_i32(v_a, 2u);
-    var v_s3: i32 = xpu_wave_reduce_i32(v_a, 3u);
-    var v_s4: i32 = xpu_wave_reduce_i32(v_a, 4u);
-    var v_s5: i32 = xpu_wave_shuffle_i32(v_a, xpu_u.p_bl, 9u);
-    var v_s6: i32 = xpu_wave_shuffle_i32(v_a, v_k, 9u);
-    var v_s7: i32 = xpu_wave_shuffle_i32(v_a, xpu_u.p_m, 10u);
-    var v_s8: i32 = xpu_wave_shuffle_i32(v_a, xpu_u.p_d, 11u);
-    var v_s9: i32 = xpu_wave_shuffle_i32(v_a, xpu_u.p_d, 12u);
+    let v_s0: i32 = xpu_wave_reduce_i32(v_a, 0u);
+    let v_s1: i32 = xpu_wave_reduce_i32(v_a, 1u);
+    let v_s2: i32 = xpu_wave_reduce_i32(v_a, 2u);
+    let v_s3: i32 = xpu_wave_reduce_i32(v_a, 3u);
+    let v_s4: i32 = xpu_wave_reduce_i32(v_a, 4u);
+    let v_s5: i32 = xpu_wave_shuffle_i32(v_a, xpu_u.p_bl, 9u);
+    let v_s6: i32 = xpu_wave_shuffle_i32(v_a, v_k, 9u);
+    let v_s7: i32 = xpu_wave_shuffle_i32(v_a, xpu_u.p_m, 10u);
+    let v_s8: i32 = xpu_wave_shuffle_i32(v_a, xpu_u.p_d, 11u);
+    let v_s9: i32 = xpu_wave_shuffle_i32(v_a, xpu_u.p_d, 12u);
     let v_tmp: u32 = v_g * 10u;
     let v_tmp_1: u32 = (v_g * 10u) + 1u;
     let v_tmp_2: u32 = (v_g * 10u) + 2u;
     let v_tmp_3: u32 = (v_g * 10u) + 3u;
     let v_tmp_4: u32 = (v_g * 10u) + 4u;
-    let v_tmp_5: i32 = v_s0;
-    let v_tmp_6: i32 = v_s1;
-    let v_tmp_7: i32 = v_s2;
-    let v_tmp_8: i32 = v_s3;
-    let v_tmp_9: i32 = v_s4;
-    b_oi[v_tmp] = v_tmp_5;
-    b_oi[v_tmp_1] = v_tmp_6;
-    b_oi[v_tmp_2] = v_tmp_7;
-    b_oi[v_tmp_3] = v_tmp_8;
-    b_oi[v_tmp_4] = v_tmp_9;
+    b_oi[v_tmp] = v_s0;
+    b_oi[v_tmp_1] = v_s1;
+    b_oi[v_tmp_2] = v_s2;
+    b_oi[v_tmp_3] = v_s3;
+    b_oi[v_tmp_4] = v_s4;
     let v_tmp_10: u32 = (v_g * 10u) + 5u;
     let v_tmp_11: u32 = (v_g * 10u) + 6u;
     let v_tmp_12: u32 = (v_g * 10u) + 7u;
     let v_tmp_13: u32 = (v_g * 10u) + 8u;
     let v_tmp_14: u32 = (v_g * 10u) + 9u;
-    let v_tmp_15: i32 = v_s5;
-    let v_tmp_16: i32 = v_s6;
-    let v_tmp_17: i32 = v_s7;
-    let v_tmp_18: i32 = v_s8;
-    let v_tmp_19: i32 = v_s9;
-    b_oi[v_tmp_10] = v_tmp_15;
-    b_oi[v_tmp_11] = v_tmp_16;
-    b_oi[v_tmp_12] = v_tmp_17;
-    b_oi[v_tmp_13] = v_tmp_18;
-    b_oi[v_tmp_14] = v_tmp_19;
-    var v_u0: u32 = xpu_wave_reduce_u32(v_u, 0u);
-    var v_u1: u32 = xpu_wave_reduce_u32(v_u, 1u);
-    var v_u2: u32 = xpu_wave_reduce_u32(v_u, 2u);
-    var v_u3: u32 = xpu_wave_reduce_u32(v_u, 3u);
-    var v_u4: u32 = xpu_wave_reduce_u32(v_u, 4u);
-    var v_u5: u32 = xpu_wave_shuffle_u32(v_u, v_k, 9u);
+    b_oi[v_tmp_10] = v_s5;
+    b_oi[v_tmp_11] = v_s6;
+    b_oi[v_tmp_12] = v_s7;
+    b_oi[v_tmp_13] = v_s8;
+    b_oi[v_tmp_14] = v_s9;
+    let v_u0: u32 = xpu_wave_reduce_u32(v_u, 0u);
+    let v_u1: u32 = xpu_wave_reduce_u32(v_u, 1u);
+    let v_u2: u32 = xpu_wave_reduce_u32(v_u, 2u);
+    let v_u3: u32 = xpu_wave_reduce_u32(v_u, 3u);
+    let v_u4: u32 = xpu_wave_reduce_u32(v_u, 4u);
+    let v_u5: u32 = xpu_wave_shuffle_u32(v_u, v_k, 9u);
     let v_u6: u32 = 0u;
-    var v_any: bool = xpu_wave_vote(select(0u, 1u, v_p), 6u) != 0u;
-    var v_all: bool = xpu_wave_vote(select(0u, 1u, v_p), 7u) != 0u;
+    let v_any: bool = xpu_wave_vote(select(0u, 1u, v_p), 6u) != 0u;
+    let v_all: bool = xpu_wave_vote(select(0u, 1u, v_p), 7u) != 0u;
     let v_tmp_20: u32 = v_g * 11u;
     let v_tmp_21: u32 = (v_g * 11u) + 1u;
     let v_tmp_22: u32 = (v_g * 11u) + 2u;
     let v_tmp_23: u32 = (v_g * 11u) + 3u;
     let v_tmp_24: u32 = (v_g * 11u) + 4u;
-    let v_tmp_25: u32 = v_u0;
-    let v_tmp_26: u32 = v_u1;
-    let v_tmp_27: u32 = v_u2;
-    let v_tmp_28: u32 = v_u3;
-    let v_tmp_29: u32 = v_u4;
-    b_ou[v_tmp_20] = v_tmp_25;
-    b_ou[v_tmp_21] = v_tmp_26;
-    b_ou[v_tmp_22] = v_tmp_27;
-    b_ou[v_tmp_23] = v_tmp_28;
-    b_ou[v_tmp_24] = v_tmp_29;
+    b_ou[v_tmp_20] = v_u0;
+    b_ou[v_tmp_21] = v_u1;
+    b_ou[v_tmp_22] = v_u2;
+    b_ou[v_tmp_23] = v_u3;
+    b_ou[v_tmp_24] = v_u4;
     let v_tmp_30: u32 = (v_g * 11u) + 5u;
     let v_tmp_31: u32 = (v_g * 11u) + 6u;
-    let v_tmp_32: u32 = v_u5;
-    let v_tmp_33: u32 = v_u6;
-    b_ou[v_tmp_30] = v_tmp_32;
-    b_ou[v_tmp_31] = v_tmp_33;
+    b_ou[v_tmp_30] = v_u5;
+    b_ou[v_tmp_31] = v_u6;
     let v_tmp_34: u32 = (v_g * 11u) + 7u;
     let v_tmp_35: u32 = (v_g * 11u) + 8u;
     b_ou[v_tmp_34] = 0u;
@@ -6012,30 +5707,24 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(workgroup_id) wi
     let v_tmp_39: u32 = 64u;
     b_ou[v_tmp_36] = v_tmp_38;
     b_ou[v_tmp_37] = v_tmp_39;
-    var v_f0: f32 = xpu_wave_reduce_f32(v_f, 0u);
-    var v_f1: f32 = xpu_wave_reduce_f32(v_f, 1u);
-    var v_f2: f32 = xpu_wave_reduce_f32(v_f, 2u);
-    var v_f3: f32 = xpu_wave_reduce_f32(v_f, 3u);
-    var v_f4: f32 = xpu_wave_reduce_f32(v_f, 4u);
-    var v_f5: f32 = xpu_wave_shuffle_f32(v_f, xpu_u.p_m, 10u);
+    let v_f0: f32 = xpu_wave_reduce_f32(v_f, 0u);
+    let v_f1: f32 = xpu_wave_reduce_f32(v_f, 1u);
+    let v_f2: f32 = xpu_wave_reduce_f32(v_f, 2u);
+    let v_f3: f32 = xpu_wave_reduce_f32(v_f, 3u);
+    let v_f4: f32 = xpu_wave_reduce_f32(v_f, 4u);
+    let v_f5: f32 = xpu_wave_shuffle_f32(v_f, xpu_u.p_m, 10u);
     let v_tmp_40: u32 = v_g * 6u;
     let v_tmp_41: u32 = (v_g * 6u) + 1u;
     let v_tmp_42: u32 = (v_g * 6u) + 2u;
-    let v_tmp_43: f32 = v_f0;
-    let v_tmp_44: f32 = v_f1;
-    let v_tmp_45: f32 = v_f2;
-    b_of[v_tmp_40] = v_tmp_43;
-    b_of[v_tmp_41] = v_tmp_44;
-    b_of[v_tmp_42] = v_tmp_45;
+    b_of[v_tmp_40] = v_f0;
+    b_of[v_tmp_41] = v_f1;
+    b_of[v_tmp_42] = v_f2;
     let v_tmp_46: u32 = (v_g * 6u) + 3u;
     let v_tmp_47: u32 = (v_g * 6u) + 4u;
     let v_tmp_48: u32 = (v_g * 6u) + 5u;
-    let v_tmp_49: f32 = v_f3;
-    let v_tmp_50: f32 = v_f4;
-    let v_tmp_51: f32 = v_f5;
-    b_of[v_tmp_46] = v_tmp_49;
-    b_of[v_tmp_47] = v_tmp_50;
-    b_of[v_tmp_48] = v_tmp_51;
+    b_of[v_tmp_46] = v_f3;
+    b_of[v_tmp_47] = v_f4;
+    b_of[v_tmp_48] = v_f5;
 }
 `
 
@@ -6217,76 +5906,59 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(workgroup_id) wi
     let v_f: f32 = b_xf[v_g];
     let v_k: u32 = b_sel[v_g];
     let v_p: bool = ((v_u % 4u) != 0u) || ((wid.x % 2u) == 0u);
-    var v_s0: i32 = xpu_wave_reduce_i32(v_a, 0u);
-    var v_s1: i32 = xpu_wave_reduce_i32(v_a, 1u);
-    var v_s2: i32 = xpu_wave_reduce_i32(v_a, 2u);
-    var v_s3: i32 = xpu_wave_reduce_i32(v_a, 3u);
-    var v_s4: i32 = xpu_wave_reduce_i32(v_a, 4u);
-    var v_s5: i32 = xpu_wave_shuffle_i32(v_a, xpu_u.p_bl, 9u);
-    var v_s6: i32 = xpu_wave_shuffle_i32(v_a, v_k, 9u);
-    var v_s7: i32 = xpu_wave_shuffle_i32(v_a, xpu_u.p_m, 10u);
-    var v_s8: i32 = xpu_wave_shuffle_i32(v_a, xpu_u.p_d, 11u);
-    var v_s9: i32 = xpu_wave_shuffle_i32(v_a, xpu_u.p_d, 12u);
+    let v_s0: i32 = xpu_wave_reduce_i32(v_a, 0u);
+    let v_s1: i32 = xpu_wave_reduce_i32(v_a, 1u);
+    let v_s2: i32 = xpu_wave_reduce_i32(v_a, 2u);
+    let v_s3: i32 = xpu_wave_reduce_i32(v_a, 3u);
+    let v_s4: i32 = xpu_wave_reduce_i32(v_a, 4u);
+    let v_s5: i32 = xpu_wave_shuffle_i32(v_a, xpu_u.p_bl, 9u);
+    let v_s6: i32 = xpu_wave_shuffle_i32(v_a, v_k, 9u);
+    let v_s7: i32 = xpu_wave_shuffle_i32(v_a, xpu_u.p_m, 10u);
+    let v_s8: i32 = xpu_wave_shuffle_i32(v_a, xpu_u.p_d, 11u);
+    let v_s9: i32 = xpu_wave_shuffle_i32(v_a, xpu_u.p_d, 12u);
     let v_tmp: u32 = v_g * 10u;
     let v_tmp_1: u32 = (v_g * 10u) + 1u;
     let v_tmp_2: u32 = (v_g * 10u) + 2u;
     let v_tmp_3: u32 = (v_g * 10u) + 3u;
     let v_tmp_4: u32 = (v_g * 10u) + 4u;
-    let v_tmp_5: i32 = v_s0;
-    let v_tmp_6: i32 = v_s1;
-    let v_tmp_7: i32 = v_s2;
-    let v_tmp_8: i32 = v_s3;
-    let v_tmp_9: i32 = v_s4;
-    b_oi[v_tmp] = v_tmp_5;
-    b_oi[v_tmp_1] = v_tmp_6;
-    b_oi[v_tmp_2] = v_tmp_7;
-    b_oi[v_tmp_3] = v_tmp_8;
-    b_oi[v_tmp_4] = v_tmp_9;
+    b_oi[v_tmp] = v_s0;
+    b_oi[v_tmp_1] = v_s1;
+    b_oi[v_tmp_2] = v_s2;
+    b_oi[v_tmp_3] = v_s3;
+    b_oi[v_tmp_4] = v_s4;
     let v_tmp_10: u32 = (v_g * 10u) + 5u;
     let v_tmp_11: u32 = (v_g * 10u) + 6u;
     let v_tmp_12: u32 = (v_g * 10u) + 7u;
     let v_tmp_13: u32 = (v_g * 10u) + 8u;
     let v_tmp_14: u32 = (v_g * 10u) + 9u;
-    let v_tmp_15: i32 = v_s5;
-    let v_tmp_16: i32 = v_s6;
-    let v_tmp_17: i32 = v_s7;
-    let v_tmp_18: i32 = v_s8;
-    let v_tmp_19: i32 = v_s9;
-    b_oi[v_tmp_10] = v_tmp_15;
-    b_oi[v_tmp_11] = v_tmp_16;
-    b_oi[v_tmp_12] = v_tmp_17;
-    b_oi[v_tmp_13] = v_tmp_18;
-    b_oi[v_tmp_14] = v_tmp_19;
-    var v_u0: u32 = xpu_wave_reduce_u32(v_u, 0u);
-    var v_u1: u32 = xpu_wave_reduce_u32(v_u, 1u);
-    var v_u2: u32 = xpu_wave_reduce_u32(v_u, 2u);
-    var v_u3: u32 = xpu_wave_reduce_u32(v_u, 3u);
-    var v_u4: u32 = xpu_wave_reduce_u32(v_u, 4u);
-    var v_u5: u32 = xpu_wave_shuffle_u32(v_u, v_k, 9u);
+    b_oi[v_tmp_10] = v_s5;
+    b_oi[v_tmp_11] = v_s6;
+    b_oi[v_tmp_12] = v_s7;
+    b_oi[v_tmp_13] = v_s8;
+    b_oi[v_tmp_14] = v_s9;
+    let v_u0: u32 = xpu_wave_reduce_u32(v_u, 0u);
+    let v_u1: u32 = xpu_wave_reduce_u32(v_u, 1u);
+    let v_u2: u32 = xpu_wave_reduce_u32(v_u, 2u);
+    let v_u3: u32 = xpu_wave_reduce_u32(v_u, 3u);
+    let v_u4: u32 = xpu_wave_reduce_u32(v_u, 4u);
+    let v_u5: u32 = xpu_wave_shuffle_u32(v_u, v_k, 9u);
     let v_u6: u32 = 0u;
-    var v_any: bool = xpu_wave_vote(select(0u, 1u, v_p), 6u) != 0u;
-    var v_all: bool = xpu_wave_vote(select(0u, 1u, v_p), 7u) != 0u;
+    let v_any: bool = xpu_wave_vote(select(0u, 1u, v_p), 6u) != 0u;
+    let v_all: bool = xpu_wave_vote(select(0u, 1u, v_p), 7u) != 0u;
     let v_tmp_20: u32 = v_g * 11u;
     let v_tmp_21: u32 = (v_g * 11u) + 1u;
     let v_tmp_22: u32 = (v_g * 11u) + 2u;
     let v_tmp_23: u32 = (v_g * 11u) + 3u;
     let v_tmp_24: u32 = (v_g * 11u) + 4u;
-    let v_tmp_25: u32 = v_u0;
-    let v_tmp_26: u32 = v_u1;
-    let v_tmp_27: u32 = v_u2;
-    let v_tmp_28: u32 = v_u3;
-    let v_tmp_29: u32 = v_u4;
-    b_ou[v_tmp_20] = v_tmp_25;
-    b_ou[v_tmp_21] = v_tmp_26;
-    b_ou[v_tmp_22] = v_tmp_27;
-    b_ou[v_tmp_23] = v_tmp_28;
-    b_ou[v_tmp_24] = v_tmp_29;
+    b_ou[v_tmp_20] = v_u0;
+    b_ou[v_tmp_21] = v_u1;
+    b_ou[v_tmp_22] = v_u2;
+    b_ou[v_tmp_23] = v_u3;
+    b_ou[v_tmp_24] = v_u4;
     let v_tmp_30: u32 = (v_g * 11u) + 5u;
     let v_tmp_31: u32 = (v_g * 11u) + 6u;
-    let v_tmp_32: u32 = v_u5;
-    let v_tmp_33: u32 = v_u6;
-    b_ou[v_tmp_30] = v_tmp_32;
-    b_ou[v_tmp_31] = v_tmp_33;
+    b_ou[v_tmp_30] = v_u5;
+    b_ou[v_tmp_31] = v_u6;
     let v_tmp_34: u32 = (v_g * 11u) + 7u;
     let v_tmp_35: u32 = (v_g * 11u) + 8u;
     b_ou[v_tmp_34] = 0u;
@@ -6303,30 +5975,24 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(workgroup_id) wi
     let v_tmp_39: u32 = 64u;
     b_ou[v_tmp_36] = v_tmp_38;
     b_ou[v_tmp_37] = v_tmp_39;
-    var v_f0: f32 = xpu_wave_reduce_f32(v_f, 0u);
-    var v_f1: f32 = xpu_wave_reduce_f32(v_f, 1u);
-    var v_f2: f32 = xpu_wave_reduce_f32(v_f, 2u);
-    var v_f3: f32 = xpu_wave_reduce_f32(v_f, 3u);
-    var v_f4: f32 = xpu_wave_reduce_f32(v_f, 4u);
-    var v_f5: f32 = xpu_wave_shuffle_f32(v_f, xpu_u.p_m, 10u);
+    let v_f0: f32 = xpu_wave_reduce_f32(v_f, 0u);
+    let v_f1: f32 = xpu_wave_reduce_f32(v_f, 1u);
+    let v_f2: f32 = xpu_wave_reduce_f32(v_f, 2u);
+    let v_f3: f32 = xpu_wave_reduce_f32(v_f, 3u);
+    let v_f4: f32 = xpu_wave_reduce_f32(v_f, 4u);
+    let v_f5: f32 = xpu_wave_shuffle_f32(v_f, xpu_u.p_m, 10u);
     let v_tmp_40: u32 = v_g * 6u;
     let v_tmp_41: u32 = (v_g * 6u) + 1u;
     let v_tmp_42: u32 = (v_g * 6u) + 2u;
-    let v_tmp_43: f32 = v_f0;
-    let v_tmp_44: f32 = v_f1;
-    let v_tmp_45: f32 = v_f2;
-    b_of[v_tmp_40] = v_tmp_43;
-    b_of[v_tmp_41] = v_tmp_44;
-    b_of[v_tmp_42] = v_tmp_45;
+    b_of[v_tmp_40] = v_f0;
+    b_of[v_tmp_41] = v_f1;
+    b_of[v_tmp_42] = v_f2;
     let v_tmp_46: u32 = (v_g * 6u) + 3u;
     let v_tmp_47: u32 = (v_g * 6u) + 4u;
     let v_tmp_48: u32 = (v_g * 6u) + 5u;
-    let v_tmp_49: f32 = v_f3;
-    let v_tmp_50: f32 = v_f4;
-    let v_tmp_51: f32 = v_f5;
-    b_of[v_tmp_46] = v_tmp_49;
-    b_of[v_tmp_47] = v_tmp_50;
-    b_of[v_tmp_48] = v_tmp_51;
+    b_of[v_tmp_46] = v_f3;
+    b_of[v_tmp_47] = v_f4;
+    b_of[v_tmp_48] = v_f5;
 }
 `
 
@@ -6642,7 +6308,7 @@ var Wave8Kernel = gpu.Register(&gpu.KernelSpec{
 	Manifests: []gpu.Manifest{
 		{
 			Kernel: "github.com/goxpu/xpu/kernels/wave.Wave8", Backend: "webgpu", Target: "wgsl",
-			Hash:        "sha256:e6e4cc812945bf3905e5d3d1e3b9eada5aabc28ceb026709bdaa732ee78f00ba",
+			Hash:        "sha256:6daabaf3553be5f7c2a272b68556491b5714e472c0ce29a840d88d17c6a35492",
 			Codegen:     "xpu-gen/1",
 			Block:       xpu.Dim3{X: 60, Y: 1, Z: 1},
 			SharedBytes: 0, StorageBindings: 7, UniformBytes: 16,
@@ -6659,10 +6325,10 @@ var Wave8Kernel = gpu.Register(&gpu.KernelSpec{
 			Wave:    8,
 			WaveOps: true,
 			WaveVariants: []gpu.ManifestVariant{
-				{Tier: "native", SubgroupMin: 8, SubgroupMax: 8, Width: 8, Hash: "sha256:a1dce41369f0a3461a4051d4b0c254418b4270bb8fb4d37193cd9e5e16e67b7b"},
-				{Tier: "folded", SubgroupMin: 4, SubgroupMax: 4, Width: 8, Hash: "sha256:99db869d9bc2cb7ce5074ead25ef10315a606505b95c6bdd933ce6ceaa3c732f"},
-				{Tier: "narrow", SubgroupMin: 16, SubgroupMax: 128, Width: 8, Hash: "sha256:34810dd5b361159d686346f0287743dae20d275d47845243987b89d341bf5d4a"},
-				{Tier: "emulated", SubgroupMin: 0, SubgroupMax: 0, Width: 8, Hash: "sha256:e6e4cc812945bf3905e5d3d1e3b9eada5aabc28ceb026709bdaa732ee78f00ba"},
+				{Tier: "native", SubgroupMin: 8, SubgroupMax: 8, Width: 8, Hash: "sha256:e228ffecd0369b8fef5226b25a45101912aceafd9f297b86025aa756818285eb"},
+				{Tier: "folded", SubgroupMin: 4, SubgroupMax: 4, Width: 8, Hash: "sha256:800fdbfd29222cff5e18e3a14850733f40592255ed8c316ee1e63853d6dfc399"},
+				{Tier: "narrow", SubgroupMin: 16, SubgroupMax: 128, Width: 8, Hash: "sha256:2a7f9e5dd8926ef5870991fb0f49004c443e422e7a7c236f27dc5fb916e347ad"},
+				{Tier: "emulated", SubgroupMin: 0, SubgroupMax: 0, Width: 8, Hash: "sha256:6daabaf3553be5f7c2a272b68556491b5714e472c0ce29a840d88d17c6a35492"},
 			},
 			NativeOps: []string{"bitcast", "max", "min", "select", "workgroupBarrier"},
 		},
@@ -6893,79 +6559,63 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(workgroup_id) wi
     let v_f: f32 = b_xf[v_g];
     let v_k: u32 = b_sel[v_g];
     let v_p: bool = ((v_u % 4u) != 0u) || ((wid.x % 2u) == 0u);
-    var v_s0: i32 = xpu_wave_reduce_i32(v_a, 0u);
-    var v_s1: i32 = xpu_wave_reduce_i32(v_a, 1u);
-    var v_s2: i32 = xpu_wave_reduce_i32(v_a, 2u);
-    var v_s3: i32 = xpu_wave_reduce_i32(v_a, 3u);
-    var v_s4: i32 = xpu_wave_reduce_i32(v_a, 4u);
-    var v_s5: i32 = xpu_wave_shuffle_i32(v_a, xpu_u.p_bl, 9u);
-    var v_s6: i32 = xpu_wave_shuffle_i32(v_a, v_k, 9u);
-    var v_s7: i32 = xpu_wave_shuffle_i32(v_a, xpu_u.p_m, 10u);
-    var v_s8: i32 = xpu_wave_shuffle_i32(v_a, xpu_u.p_d, 11u);
-    var v_s9: i32 = xpu_wave_shuffle_i32(v_a, xpu_u.p_d, 12u);
+    let v_s0: i32 = xpu_wave_reduce_i32(v_a, 0u);
+    let v_s1: i32 = xpu_wave_reduce_i32(v_a, 1u);
+    let v_s2: i32 = xpu_wave_reduce_i32(v_a, 2u);
+    let v_s3: i32 = xpu_wave_reduce_i32(v_a, 3u);
+    let v_s4: i32 = xpu_wave_reduce_i32(v_a, 4u);
+    let v_s5: i32 = xpu_wave_shuffle_i32(v_a, xpu_u.p_bl, 9u);
+    let v_s6: i32 = xpu_wave_shuffle_i32(v_a, v_k, 9u);
+    let v_s7: i32 = xpu_wave_shuffle_i32(v_a, xpu_u.p_m, 10u);
+    let v_s8: i32 = xpu_wave_shuffle_i32(v_a, xpu_u.p_d, 11u);
+    let v_s9: i32 = xpu_wave_shuffle_i32(v_a, xpu_u.p_d, 12u);
     let v_tmp: u32 = v_g * 10u;
     let v_tmp_1: u32 = (v_g * 10u) + 1u;
     let v_tmp_2: u32 = (v_g * 10u) + 2u;
     let v_tmp_3: u32 = (v_g * 10u) + 3u;
     let v_tmp_4: u32 = (v_g * 10u) + 4u;
-    let v_tmp_5: i32 = v_s0;
-    let v_tmp_6: i32 = v_s1;
-    let v_tmp_7: i32 = v_s2;
-    let v_tmp_8: i32 = v_s3;
-    let v_tmp_9: i32 = v_s4;
-    b_oi[v_tmp] = v_tmp_5;
-    b_oi[v_tmp_1] = v_tmp_6;
-    b_oi[v_tmp_2] = v_tmp_7;
-    b_oi[v_tmp_3] = v_tmp_8;
-    b_oi[v_tmp_4] = v_tmp_9;
+    b_oi[v_tmp] = v_s0;
+    b_oi[v_tmp_1] = v_s1;
+    b_oi[v_tmp_2] = v_s2;
+    b_oi[v_tmp_3] = v_s3;
+    b_oi[v_tmp_4] = v_s4;
     let v_tmp_10: u32 = (v_g * 10u) + 5u;
     let v_tmp_11: u32 = (v_g * 10u) + 6u;
     let v_tmp_12: u32 = (v_g * 10u) + 7u;
     let v_tmp_13: u32 = (v_g * 10u) + 8u;
     let v_tmp_14: u32 = (v_g * 10u) + 9u;
-    let v_tmp_15: i32 = v_s5;
-    let v_tmp_16: i32 = v_s6;
-    let v_tmp_17: i32 = v_s7;
-    let v_tmp_18: i32 = v_s8;
-    let v_tmp_19: i32 = v_s9;
-    b_oi[v_tmp_10] = v_tmp_15;
-    b_oi[v_tmp_11] = v_tmp_16;
-    b_oi[v_tmp_12] = v_tmp_17;
-    b_oi[v_tmp_13] = v_tmp_18;
-    b_oi[v_tmp_14] = v_tmp_19;
-    var v_u0: u32 = xpu_wave_reduce_u32(v_u, 0u);
-    var v_u1: u32 = xpu_wave_reduce_u32(v_u, 1u);
-    var v_u2: u32 = xpu_wave_reduce_u32(v_u, 2u);
-    var v_u3: u32 = xpu_wave_reduce_u32(v_u, 3u);
-    var v_u4: u32 = xpu_wave_reduce_u32(v_u, 4u);
-    var v_u5: u32 = xpu_wave_shuffle_u32(v_u, v_k, 9u);
+    b_oi[v_tmp_10] = v_s5;
+    b_oi[v_tmp_11] = v_s6;
+    b_oi[v_tmp_12] = v_s7;
+    b_oi[v_tmp_13] = v_s8;
+    b_oi[v_tmp_14] = v_s9;
+    let v_u0: u32 = xpu_wave_reduce_u32(v_u, 0u);
+    let v_u1: u32 = xpu_wave_reduce_u32(v_u, 1u);
+    let v_u2: u32 = xpu_wave_reduce_u32(v_u, 2u);
+    let v_u3: u32 = xpu_wave_reduce_u32(v_u, 3u);
+    let v_u4: u32 = xpu_wave_reduce_u32(v_u, 4u);
+    let v_u5: u32 = xpu_wave_shuffle_u32(v_u, v_k, 9u);
     var v_u6: u32;
     v_u6 = 0u;
     {
         v_u6 = xpu_wave_vote(select(0u, 1u, v_p), 5u);
     }
-    var v_any: bool = xpu_wave_vote(select(0u, 1u, v_p), 6u) != 0u;
-    var v_all: bool = xpu_wave_vote(select(0u, 1u, v_p), 7u) != 0u;
+    let v_any: bool = xpu_wave_vote(select(0u, 1u, v_p), 6u) != 0u;
+    let v_all: bool = xpu_wave_vote(select(0u, 1u, v_p), 7u) != 0u;
     let v_tmp_20: u32 = v_g * 11u;
     let v_tmp_21: u32 = (v_g * 11u) + 1u;
     let v_tmp_22: u32 = (v_g * 11u) + 2u;
     let v_tmp_23: u32 = (v_g * 11u) + 3u;
     let v_tmp_24: u32 = (v_g * 11u) + 4u;
-    let v_tmp_25: u32 = v_u0;
-    let v_tmp_26: u32 = v_u1;
-    let v_tmp_27: u32 = v_u2;
-    let v_tmp_28: u32 = v_u3;
-    let v_tmp_29: u32 = v_u4;
-    b_ou[v_tmp_20] = v_tmp_25;
-    b_ou[v_tmp_21] = v_tmp_26;
-    b_ou[v_tmp_22] = v_tmp_27;
-    b_ou[v_tmp_23] = v_tmp_28;
-    b_ou[v_tmp_24] = v_tmp_29;
+    b_ou[v_tmp_20] = v_u0;
+    b_ou[v_tmp_21] = v_u1;
+    b_ou[v_tmp_22] = v_u2;
+    b_ou[v_tmp_23] = v_u3;
+    b_ou[v_tmp_24] = v_u4;
     let v_tmp_30: u32 = (v_g * 11u) + 5u;
     let v_tmp_31: u32 = (v_g * 11u) + 6u;
-    let v_tmp_32: u32 = v_u5;
     let v_tmp_33: u32 = v_u6;
-    b_ou[v_tmp_30] = v_tmp_32;
+    b_ou[v_tmp_30] = v_u5;
     b_ou[v_tmp_31] = v_tmp_33;
     let v_tmp_34: u32 = (v_g * 11u) + 7u;
     let v_tmp_35: u32 = (v_g * 11u) + 8u;
@@ -6983,30 +6633,24 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(workgroup_id) wi
     let v_tmp_39: u32 = 8u;
     b_ou[v_tmp_36] = v_tmp_38;
     b_ou[v_tmp_37] = v_tmp_39;
-    var v_f0: f32 = xpu_wave_reduce_f32(v_f, 0u);
-    var v_f1: f32 = xpu_wave_reduce_f32(v_f, 1u);
-    var v_f2: f32 = xpu_wave_reduce_f32(v_f, 2u);
-    var v_f3: f32 = xpu_wave_reduce_f32(v_f, 3u);
-    var v_f4: f32 = xpu_wave_reduce_f32(v_f, 4u);
-    var v_f5: f32 = xpu_wave_shuffle_f32(v_f, xpu_u.p_m, 10u);
+    let v_f0: f32 = xpu_wave_reduce_f32(v_f, 0u);
+    let v_f1: f32 = xpu_wave_reduce_f32(v_f, 1u);
+    let v_f2: f32 = xpu_wave_reduce_f32(v_f, 2u);
+    let v_f3: f32 = xpu_wave_reduce_f32(v_f, 3u);
+    let v_f4: f32 = xpu_wave_reduce_f32(v_f, 4u);
+    let v_f5: f32 = xpu_wave_shuffle_f32(v_f, xpu_u.p_m, 10u);
     let v_tmp_40: u32 = v_g * 6u;
     let v_tmp_41: u32 = (v_g * 6u) + 1u;
     let v_tmp_42: u32 = (v_g * 6u) + 2u;
-    let v_tmp_43: f32 = v_f0;
-    let v_tmp_44: f32 = v_f1;
-    let v_tmp_45: f32 = v_f2;
-    b_of[v_tmp_40] = v_tmp_43;
-    b_of[v_tmp_41] = v_tmp_44;
-    b_of[v_tmp_42] = v_tmp_45;
+    b_of[v_tmp_40] = v_f0;
+    b_of[v_tmp_41] = v_f1;
+    b_of[v_tmp_42] = v_f2;
     let v_tmp_46: u32 = (v_g * 6u) + 3u;
     let v_tmp_47: u32 = (v_g * 6u) + 4u;
     let v_tmp_48: u32 = (v_g * 6u) + 5u;
-    let v_tmp_49: f32 = v_f3;
-    let v_tmp_50: f32 = v_f4;
-    let v_tmp_51: f32 = v_f5;
-    b_of[v_tmp_46] = v_tmp_49;
-    b_of[v_tmp_47] = v_tmp_50;
-    b_of[v_tmp_48] = v_tmp_51;
+    b_of[v_tmp_46] = v_f3;
+    b_of[v_tmp_47] = v_f4;
+    b_of[v_tmp_48] = v_f5;
 }
 `
 
@@ -7080,79 +6724,63 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(workgroup_id) wi
     let v_f: f32 = b_xf[v_g];
     let v_k: u32 = b_sel[v_g];
     let v_p: bool = ((v_u % 4u) != 0u) || ((wid.x % 2u) == 0u);
-    var v_s0: i32 = subgroupAdd(v_a);
-    var v_s1: i32 = subgroupMin(v_a);
-    var v_s2: i32 = subgroupMax(v_a);
-    var v_s3: i32 = subgroupInclusiveAdd(v_a);
-    var v_s4: i32 = subgroupExclusiveAdd(v_a);
-    var v_s5: i32 = xpu_wave_shuffle_i32(v_a, xpu_u.p_bl, 9u);
-    var v_s6: i32 = xpu_wave_shuffle_i32(v_a, v_k, 9u);
-    var v_s7: i32 = xpu_wave_shuffle_i32(v_a, xpu_u.p_m, 10u);
-    var v_s8: i32 = xpu_wave_shuffle_i32(v_a, xpu_u.p_d, 11u);
-    var v_s9: i32 = xpu_wave_shuffle_i32(v_a, xpu_u.p_d, 12u);
+    let v_s0: i32 = subgroupAdd(v_a);
+    let v_s1: i32 = subgroupMin(v_a);
+    let v_s2: i32 = subgroupMax(v_a);
+    let v_s3: i32 = subgroupInclusiveAdd(v_a);
+    let v_s4: i32 = subgroupExclusiveAdd(v_a);
+    let v_s5: i32 = xpu_wave_shuffle_i32(v_a, xpu_u.p_bl, 9u);
+    let v_s6: i32 = xpu_wave_shuffle_i32(v_a, v_k, 9u);
+    let v_s7: i32 = xpu_wave_shuffle_i32(v_a, xpu_u.p_m, 10u);
+    let v_s8: i32 = xpu_wave_shuffle_i32(v_a, xpu_u.p_d, 11u);
+    let v_s9: i32 = xpu_wave_shuffle_i32(v_a, xpu_u.p_d, 12u);
     let v_tmp: u32 = v_g * 10u;
     let v_tmp_1: u32 = (v_g * 10u) + 1u;
     let v_tmp_2: u32 = (v_g * 10u) + 2u;
     let v_tmp_3: u32 = (v_g * 10u) + 3u;
     let v_tmp_4: u32 = (v_g * 10u) + 4u;
-    let v_tmp_5: i32 = v_s0;
-    let v_tmp_6: i32 = v_s1;
-    let v_tmp_7: i32 = v_s2;
-    let v_tmp_8: i32 = v_s3;
-    let v_tmp_9: i32 = v_s4;
-    b_oi[v_tmp] = v_tmp_5;
-    b_oi[v_tmp_1] = v_tmp_6;
-    b_oi[v_tmp_2] = v_tmp_7;
-    b_oi[v_tmp_3] = v_tmp_8;
-    b_oi[v_tmp_4] = v_tmp_9;
+    b_oi[v_tmp] = v_s0;
+    b_oi[v_tmp_1] = v_s1;
+    b_oi[v_tmp_2] = v_s2;
+    b_oi[v_tmp_3] = v_s3;
+    b_oi[v_tmp_4] = v_s4;
     let v_tmp_10: u32 = (v_g * 10u) + 5u;
     let v_tmp_11: u32 = (v_g * 10u) + 6u;
     let v_tmp_12: u32 = (v_g * 10u) + 7u;
     let v_tmp_13: u32 = (v_g * 10u) + 8u;
     let v_tmp_14: u32 = (v_g * 10u) + 9u;
-    let v_tmp_15: i32 = v_s5;
-    let v_tmp_16: i32 = v_s6;
-    let v_tmp_17: i32 = v_s7;
-    let v_tmp_18: i32 = v_s8;
-    let v_tmp_19: i32 = v_s9;
-    b_oi[v_tmp_10] = v_tmp_15;
-    b_oi[v_tmp_11] = v_tmp_16;
-    b_oi[v_tmp_12] = v_tmp_17;
-    b_oi[v_tmp_13] = v_tmp_18;
-    b_oi[v_tmp_14] = v_tmp_19;
-    var v_u0: u32 = subgroupAdd(v_u);
-    var v_u1: u32 = subgroupMin(v_u);
-    var v_u2: u32 = subgroupMax(v_u);
-    var v_u3: u32 = subgroupInclusiveAdd(v_u);
-    var v_u4: u32 = subgroupExclusiveAdd(v_u);
-    var v_u5: u32 = xpu_wave_shuffle_u32(v_u, v_k, 9u);
+    b_oi[v_tmp_10] = v_s5;
+    b_oi[v_tmp_11] = v_s6;
+    b_oi[v_tmp_12] = v_s7;
+    b_oi[v_tmp_13] = v_s8;
+    b_oi[v_tmp_14] = v_s9;
+    let v_u0: u32 = subgroupAdd(v_u);
+    let v_u1: u32 = subgroupMin(v_u);
+    let v_u2: u32 = subgroupMax(v_u);
+    let v_u3: u32 = subgroupInclusiveAdd(v_u);
+    let v_u4: u32 = subgroupExclusiveAdd(v_u);
+    let v_u5: u32 = xpu_wave_shuffle_u32(v_u, v_k, 9u);
     var v_u6: u32;
     v_u6 = 0u;
     {
         v_u6 = subgroupBallot(v_p).x;
     }
-    var v_any: bool = subgroupAny(v_p);
-    var v_all: bool = subgroupAll(v_p);
+    let v_any: bool = subgroupAny(v_p);
+    let v_all: bool = subgroupAll(v_p);
     let v_tmp_20: u32 = v_g * 11u;
     let v_tmp_21: u32 = (v_g * 11u) + 1u;
     let v_tmp_22: u32 = (v_g * 11u) + 2u;
     let v_tmp_23: u32 = (v_g * 11u) + 3u;
     let v_tmp_24: u32 = (v_g * 11u) + 4u;
-    let v_tmp_25: u32 = v_u0;
-    let v_tmp_26: u32 = v_u1;
-    let v_tmp_27: u32 = v_u2;
-    let v_tmp_28: u32 = v_u3;
-    let v_tmp_29: u32 = v_u4;
-    b_ou[v_tmp_20] = v_tmp_25;
-    b_ou[v_tmp_21] = v_tmp_26;
-    b_ou[v_tmp_22] = v_tmp_27;
-    b_ou[v_tmp_23] = v_tmp_28;
-    b_ou[v_tmp_24] = v_tmp_29;
+    b_ou[v_tmp_20] = v_u0;
+    b_ou[v_tmp_21] = v_u1;
+    b_ou[v_tmp_22] = v_u2;
+    b_ou[v_tmp_23] = v_u3;
+    b_ou[v_tmp_24] = v_u4;
     let v_tmp_30: u32 = (v_g * 11u) + 5u;
     let v_tmp_31: u32 = (v_g * 11u) + 6u;
-    let v_tmp_32: u32 = v_u5;
     let v_tmp_33: u32 = v_u6;
-    b_ou[v_tmp_30] = v_tmp_32;
+    b_ou[v_tmp_30] = v_u5;
     b_ou[v_tmp_31] = v_tmp_33;
     let v_tmp_34: u32 = (v_g * 11u) + 7u;
     let v_tmp_35: u32 = (v_g * 11u) + 8u;
@@ -7170,30 +6798,24 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(workgroup_id) wi
     let v_tmp_39: u32 = 8u;
     b_ou[v_tmp_36] = v_tmp_38;
     b_ou[v_tmp_37] = v_tmp_39;
-    var v_f0: f32 = subgroupAdd(v_f);
-    var v_f1: f32 = subgroupMin(v_f);
-    var v_f2: f32 = subgroupMax(v_f);
-    var v_f3: f32 = subgroupInclusiveAdd(v_f);
-    var v_f4: f32 = subgroupExclusiveAdd(v_f);
-    var v_f5: f32 = xpu_wave_shuffle_f32(v_f, xpu_u.p_m, 10u);
+    let v_f0: f32 = subgroupAdd(v_f);
+    let v_f1: f32 = subgroupMin(v_f);
+    let v_f2: f32 = subgroupMax(v_f);
+    let v_f3: f32 = subgroupInclusiveAdd(v_f);
+    let v_f4: f32 = subgroupExclusiveAdd(v_f);
+    let v_f5: f32 = xpu_wave_shuffle_f32(v_f, xpu_u.p_m, 10u);
     let v_tmp_40: u32 = v_g * 6u;
     let v_tmp_41: u32 = (v_g * 6u) + 1u;
     let v_tmp_42: u32 = (v_g * 6u) + 2u;
-    let v_tmp_43: f32 = v_f0;
-    let v_tmp_44: f32 = v_f1;
-    let v_tmp_45: f32 = v_f2;
-    b_of[v_tmp_40] = v_tmp_43;
-    b_of[v_tmp_41] = v_tmp_44;
-    b_of[v_tmp_42] = v_tmp_45;
+    b_of[v_tmp_40] = v_f0;
+    b_of[v_tmp_41] = v_f1;
+    b_of[v_tmp_42] = v_f2;
     let v_tmp_46: u32 = (v_g * 6u) + 3u;
     let v_tmp_47: u32 = (v_g * 6u) + 4u;
     let v_tmp_48: u32 = (v_g * 6u) + 5u;
-    let v_tmp_49: f32 = v_f3;
-    let v_tmp_50: f32 = v_f4;
-    let v_tmp_51: f32 = v_f5;
-    b_of[v_tmp_46] = v_tmp_49;
-    b_of[v_tmp_47] = v_tmp_50;
-    b_of[v_tmp_48] = v_tmp_51;
+    b_of[v_tmp_46] = v_f3;
+    b_of[v_tmp_47] = v_f4;
+    b_of[v_tmp_48] = v_f5;
 }
 `
 
@@ -7456,79 +7078,63 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(workgroup_id) wi
     let v_f: f32 = b_xf[v_g];
     let v_k: u32 = b_sel[v_g];
     let v_p: bool = ((v_u % 4u) != 0u) || ((wid.x % 2u) == 0u);
-    var v_s0: i32 = xpu_wave_reduce_i32(v_a, 0u);
-    var v_s1: i32 = xpu_wave_reduce_i32(v_a, 1u);
-    var v_s2: i32 = xpu_wave_reduce_i32(v_a, 2u);
-    var v_s3: i32 = xpu_wave_reduce_i32(v_a, 3u);
-    var v_s4: i32 = xpu_wave_reduce_i32(v_a, 4u);
-    var v_s5: i32 = xpu_wave_shuffle_i32(v_a, xpu_u.p_bl, 9u);
-    var v_s6: i32 = xpu_wave_shuffle_i32(v_a, v_k, 9u);
-    var v_s7: i32 = xpu_wave_shuffle_i32(v_a, xpu_u.p_m, 10u);
-    var v_s8: i32 = xpu_wave_shuffle_i32(v_a, xpu_u.p_d, 11u);
-    var v_s9: i32 = xpu_wave_shuffle_i32(v_a, xpu_u.p_d, 12u);
+    let v_s0: i32 = xpu_wave_reduce_i32(v_a, 0u);
+    let v_s1: i32 = xpu_wave_reduce_i32(v_a, 1u);
+    let v_s2: i32 = xpu_wave_reduce_i32(v_a, 2u);
+    let v_s3: i32 = xpu_wave_reduce_i32(v_a, 3u);
+    let v_s4: i32 = xpu_wave_reduce_i32(v_a, 4u);
+    let v_s5: i32 = xpu_wave_shuffle_i32(v_a, xpu_u.p_bl, 9u);
+    let v_s6: i32 = xpu_wave_shuffle_i32(v_a, v_k, 9u);
+    let v_s7: i32 = xpu_wave_shuffle_i32(v_a, xpu_u.p_m, 10u);
+    let v_s8: i32 = xpu_wave_shuffle_i32(v_a, xpu_u.p_d, 11u);
+    let v_s9: i32 = xpu_wave_shuffle_i32(v_a, xpu_u.p_d, 12u);
     let v_tmp: u32 = v_g * 10u;
     let v_tmp_1: u32 = (v_g * 10u) + 1u;
     let v_tmp_2: u32 = (v_g * 10u) + 2u;
     let v_tmp_3: u32 = (v_g * 10u) + 3u;
     let v_tmp_4: u32 = (v_g * 10u) + 4u;
-    let v_tmp_5: i32 = v_s0;
-    let v_tmp_6: i32 = v_s1;
-    let v_tmp_7: i32 = v_s2;
-    let v_tmp_8: i32 = v_s3;
-    let v_tmp_9: i32 = v_s4;
-    b_oi[v_tmp] = v_tmp_5;
-    b_oi[v_tmp_1] = v_tmp_6;
-    b_oi[v_tmp_2] = v_tmp_7;
-    b_oi[v_tmp_3] = v_tmp_8;
-    b_oi[v_tmp_4] = v_tmp_9;
+    b_oi[v_tmp] = v_s0;
+    b_oi[v_tmp_1] = v_s1;
+    b_oi[v_tmp_2] = v_s2;
+    b_oi[v_tmp_3] = v_s3;
+    b_oi[v_tmp_4] = v_s4;
     let v_tmp_10: u32 = (v_g * 10u) + 5u;
     let v_tmp_11: u32 = (v_g * 10u) + 6u;
     let v_tmp_12: u32 = (v_g * 10u) + 7u;
     let v_tmp_13: u32 = (v_g * 10u) + 8u;
     let v_tmp_14: u32 = (v_g * 10u) + 9u;
-    let v_tmp_15: i32 = v_s5;
-    let v_tmp_16: i32 = v_s6;
-    let v_tmp_17: i32 = v_s7;
-    let v_tmp_18: i32 = v_s8;
-    let v_tmp_19: i32 = v_s9;
-    b_oi[v_tmp_10] = v_tmp_15;
-    b_oi[v_tmp_11] = v_tmp_16;
-    b_oi[v_tmp_12] = v_tmp_17;
-    b_oi[v_tmp_13] = v_tmp_18;
-    b_oi[v_tmp_14] = v_tmp_19;
-    var v_u0: u32 = xpu_wave_reduce_u32(v_u, 0u);
-    var v_u1: u32 = xpu_wave_reduce_u32(v_u, 1u);
-    var v_u2: u32 = xpu_wave_reduce_u32(v_u, 2u);
-    var v_u3: u32 = xpu_wave_reduce_u32(v_u, 3u);
-    var v_u4: u32 = xpu_wave_reduce_u32(v_u, 4u);
-    var v_u5: u32 = xpu_wave_shuffle_u32(v_u, v_k, 9u);
+    b_oi[v_tmp_10] = v_s5;
+    b_oi[v_tmp_11] = v_s6;
+    b_oi[v_tmp_12] = v_s7;
+    b_oi[v_tmp_13] = v_s8;
+    b_oi[v_tmp_14] = v_s9;
+    let v_u0: u32 = xpu_wave_reduce_u32(v_u, 0u);
+    let v_u1: u32 = xpu_wave_reduce_u32(v_u, 1u);
+    let v_u2: u32 = xpu_wave_reduce_u32(v_u, 2u);
+    let v_u3: u32 = xpu_wave_reduce_u32(v_u, 3u);
+    let v_u4: u32 = xpu_wave_reduce_u32(v_u, 4u);
+    let v_u5: u32 = xpu_wave_shuffle_u32(v_u, v_k, 9u);
     var v_u6: u32;
     v_u6 = 0u;
     {
         v_u6 = xpu_wave_vote(select(0u, 1u, v_p), 5u);
     }
-    var v_any: bool = xpu_wave_vote(select(0u, 1u, v_p), 6u) != 0u;
-    var v_all: bool = xpu_wave_vote(select(0u, 1u, v_p), 7u) != 0u;
+    let v_any: bool = xpu_wave_vote(select(0u, 1u, v_p), 6u) != 0u;
+    let v_all: bool = xpu_wave_vote(select(0u, 1u, v_p), 7u) != 0u;
     let v_tmp_20: u32 = v_g * 11u;
     let v_tmp_21: u32 = (v_g * 11u) + 1u;
     let v_tmp_22: u32 = (v_g * 11u) + 2u;
     let v_tmp_23: u32 = (v_g * 11u) + 3u;
     let v_tmp_24: u32 = (v_g * 11u) + 4u;
-    let v_tmp_25: u32 = v_u0;
-    let v_tmp_26: u32 = v_u1;
-    let v_tmp_27: u32 = v_u2;
-    let v_tmp_28: u32 = v_u3;
-    let v_tmp_29: u32 = v_u4;
-    b_ou[v_tmp_20] = v_tmp_25;
-    b_ou[v_tmp_21] = v_tmp_26;
-    b_ou[v_tmp_22] = v_tmp_27;
-    b_ou[v_tmp_23] = v_tmp_28;
-    b_ou[v_tmp_24] = v_tmp_29;
+    b_ou[v_tmp_20] = v_u0;
+    b_ou[v_tmp_21] = v_u1;
+    b_ou[v_tmp_22] = v_u2;
+    b_ou[v_tmp_23] = v_u3;
+    b_ou[v_tmp_24] = v_u4;
     let v_tmp_30: u32 = (v_g * 11u) + 5u;
     let v_tmp_31: u32 = (v_g * 11u) + 6u;
-    let v_tmp_32: u32 = v_u5;
     let v_tmp_33: u32 = v_u6;
-    b_ou[v_tmp_30] = v_tmp_32;
+    b_ou[v_tmp_30] = v_u5;
     b_ou[v_tmp_31] = v_tmp_33;
     let v_tmp_34: u32 = (v_g * 11u) + 7u;
     let v_tmp_35: u32 = (v_g * 11u) + 8u;
@@ -7546,30 +7152,24 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(workgroup_id) wi
     let v_tmp_39: u32 = 8u;
     b_ou[v_tmp_36] = v_tmp_38;
     b_ou[v_tmp_37] = v_tmp_39;
-    var v_f0: f32 = xpu_wave_reduce_f32(v_f, 0u);
-    var v_f1: f32 = xpu_wave_reduce_f32(v_f, 1u);
-    var v_f2: f32 = xpu_wave_reduce_f32(v_f, 2u);
-    var v_f3: f32 = xpu_wave_reduce_f32(v_f, 3u);
-    var v_f4: f32 = xpu_wave_reduce_f32(v_f, 4u);
-    var v_f5: f32 = xpu_wave_shuffle_f32(v_f, xpu_u.p_m, 10u);
+    let v_f0: f32 = xpu_wave_reduce_f32(v_f, 0u);
+    let v_f1: f32 = xpu_wave_reduce_f32(v_f, 1u);
+    let v_f2: f32 = xpu_wave_reduce_f32(v_f, 2u);
+    let v_f3: f32 = xpu_wave_reduce_f32(v_f, 3u);
+    let v_f4: f32 = xpu_wave_reduce_f32(v_f, 4u);
+    let v_f5: f32 = xpu_wave_shuffle_f32(v_f, xpu_u.p_m, 10u);
     let v_tmp_40: u32 = v_g * 6u;
     let v_tmp_41: u32 = (v_g * 6u) + 1u;
     let v_tmp_42: u32 = (v_g * 6u) + 2u;
-    let v_tmp_43: f32 = v_f0;
-    let v_tmp_44: f32 = v_f1;
-    let v_tmp_45: f32 = v_f2;
-    b_of[v_tmp_40] = v_tmp_43;
-    b_of[v_tmp_41] = v_tmp_44;
-    b_of[v_tmp_42] = v_tmp_45;
+    b_of[v_tmp_40] = v_f0;
+    b_of[v_tmp_41] = v_f1;
+    b_of[v_tmp_42] = v_f2;
     let v_tmp_46: u32 = (v_g * 6u) + 3u;
     let v_tmp_47: u32 = (v_g * 6u) + 4u;
     let v_tmp_48: u32 = (v_g * 6u) + 5u;
-    let v_tmp_49: f32 = v_f3;
-    let v_tmp_50: f32 = v_f4;
-    let v_tmp_51: f32 = v_f5;
-    b_of[v_tmp_46] = v_tmp_49;
-    b_of[v_tmp_47] = v_tmp_50;
-    b_of[v_tmp_48] = v_tmp_51;
+    b_of[v_tmp_46] = v_f3;
+    b_of[v_tmp_47] = v_f4;
+    b_of[v_tmp_48] = v_f5;
 }
 `
 
@@ -7753,79 +7353,63 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(workgroup_id) wi
     let v_f: f32 = b_xf[v_g];
     let v_k: u32 = b_sel[v_g];
     let v_p: bool = ((v_u % 4u) != 0u) || ((wid.x % 2u) == 0u);
-    var v_s0: i32 = xpu_wave_reduce_i32(v_a, 0u);
-    var v_s1: i32 = xpu_wave_reduce_i32(v_a, 1u);
-    var v_s2: i32 = xpu_wave_reduce_i32(v_a, 2u);
-    var v_s3: i32 = xpu_wave_reduce_i32(v_a, 3u);
-    var v_s4: i32 = xpu_wave_reduce_i32(v_a, 4u);
-    var v_s5: i32 = xpu_wave_shuffle_i32(v_a, xpu_u.p_bl, 9u);
-    var v_s6: i32 = xpu_wave_shuffle_i32(v_a, v_k, 9u);
-    var v_s7: i32 = xpu_wave_shuffle_i32(v_a, xpu_u.p_m, 10u);
-    var v_s8: i32 = xpu_wave_shuffle_i32(v_a, xpu_u.p_d, 11u);
-    var v_s9: i32 = xpu_wave_shuffle_i32(v_a, xpu_u.p_d, 12u);
+    let v_s0: i32 = xpu_wave_reduce_i32(v_a, 0u);
+    let v_s1: i32 = xpu_wave_reduce_i32(v_a, 1u);
+    let v_s2: i32 = xpu_wave_reduce_i32(v_a, 2u);
+    let v_s3: i32 = xpu_wave_reduce_i32(v_a, 3u);
+    let v_s4: i32 = xpu_wave_reduce_i32(v_a, 4u);
+    let v_s5: i32 = xpu_wave_shuffle_i32(v_a, xpu_u.p_bl, 9u);
+    let v_s6: i32 = xpu_wave_shuffle_i32(v_a, v_k, 9u);
+    let v_s7: i32 = xpu_wave_shuffle_i32(v_a, xpu_u.p_m, 10u);
+    let v_s8: i32 = xpu_wave_shuffle_i32(v_a, xpu_u.p_d, 11u);
+    let v_s9: i32 = xpu_wave_shuffle_i32(v_a, xpu_u.p_d, 12u);
     let v_tmp: u32 = v_g * 10u;
     let v_tmp_1: u32 = (v_g * 10u) + 1u;
     let v_tmp_2: u32 = (v_g * 10u) + 2u;
     let v_tmp_3: u32 = (v_g * 10u) + 3u;
     let v_tmp_4: u32 = (v_g * 10u) + 4u;
-    let v_tmp_5: i32 = v_s0;
-    let v_tmp_6: i32 = v_s1;
-    let v_tmp_7: i32 = v_s2;
-    let v_tmp_8: i32 = v_s3;
-    let v_tmp_9: i32 = v_s4;
-    b_oi[v_tmp] = v_tmp_5;
-    b_oi[v_tmp_1] = v_tmp_6;
-    b_oi[v_tmp_2] = v_tmp_7;
-    b_oi[v_tmp_3] = v_tmp_8;
-    b_oi[v_tmp_4] = v_tmp_9;
+    b_oi[v_tmp] = v_s0;
+    b_oi[v_tmp_1] = v_s1;
+    b_oi[v_tmp_2] = v_s2;
+    b_oi[v_tmp_3] = v_s3;
+    b_oi[v_tmp_4] = v_s4;
     let v_tmp_10: u32 = (v_g * 10u) + 5u;
     let v_tmp_11: u32 = (v_g * 10u) + 6u;
     let v_tmp_12: u32 = (v_g * 10u) + 7u;
     let v_tmp_13: u32 = (v_g * 10u) + 8u;
     let v_tmp_14: u32 = (v_g * 10u) + 9u;
-    let v_tmp_15: i32 = v_s5;
-    let v_tmp_16: i32 = v_s6;
-    let v_tmp_17: i32 = v_s7;
-    let v_tmp_18: i32 = v_s8;
-    let v_tmp_19: i32 = v_s9;
-    b_oi[v_tmp_10] = v_tmp_15;
-    b_oi[v_tmp_11] = v_tmp_16;
-    b_oi[v_tmp_12] = v_tmp_17;
-    b_oi[v_tmp_13] = v_tmp_18;
-    b_oi[v_tmp_14] = v_tmp_19;
-    var v_u0: u32 = xpu_wave_reduce_u32(v_u, 0u);
-    var v_u1: u32 = xpu_wave_reduce_u32(v_u, 1u);
-    var v_u2: u32 = xpu_wave_reduce_u32(v_u, 2u);
-    var v_u3: u32 = xpu_wave_reduce_u32(v_u, 3u);
-    var v_u4: u32 = xpu_wave_reduce_u32(v_u, 4u);
-    var v_u5: u32 = xpu_wave_shuffle_u32(v_u, v_k, 9u);
+    b_oi[v_tmp_10] = v_s5;
+    b_oi[v_tmp_11] = v_s6;
+    b_oi[v_tmp_12] = v_s7;
+    b_oi[v_tmp_13] = v_s8;
+    b_oi[v_tmp_14] = v_s9;
+    let v_u0: u32 = xpu_wave_reduce_u32(v_u, 0u);
+    let v_u1: u32 = xpu_wave_reduce_u32(v_u, 1u);
+    let v_u2: u32 = xpu_wave_reduce_u32(v_u, 2u);
+    let v_u3: u32 = xpu_wave_reduce_u32(v_u, 3u);
+    let v_u4: u32 = xpu_wave_reduce_u32(v_u, 4u);
+    let v_u5: u32 = xpu_wave_shuffle_u32(v_u, v_k, 9u);
     var v_u6: u32;
     v_u6 = 0u;
     {
         v_u6 = xpu_wave_vote(select(0u, 1u, v_p), 5u);
     }
-    var v_any: bool = xpu_wave_vote(select(0u, 1u, v_p), 6u) != 0u;
-    var v_all: bool = xpu_wave_vote(select(0u, 1u, v_p), 7u) != 0u;
+    let v_any: bool = xpu_wave_vote(select(0u, 1u, v_p), 6u) != 0u;
+    let v_all: bool = xpu_wave_vote(select(0u, 1u, v_p), 7u) != 0u;
     let v_tmp_20: u32 = v_g * 11u;
     let v_tmp_21: u32 = (v_g * 11u) + 1u;
     let v_tmp_22: u32 = (v_g * 11u) + 2u;
     let v_tmp_23: u32 = (v_g * 11u) + 3u;
     let v_tmp_24: u32 = (v_g * 11u) + 4u;
-    let v_tmp_25: u32 = v_u0;
-    let v_tmp_26: u32 = v_u1;
-    let v_tmp_27: u32 = v_u2;
-    let v_tmp_28: u32 = v_u3;
-    let v_tmp_29: u32 = v_u4;
-    b_ou[v_tmp_20] = v_tmp_25;
-    b_ou[v_tmp_21] = v_tmp_26;
-    b_ou[v_tmp_22] = v_tmp_27;
-    b_ou[v_tmp_23] = v_tmp_28;
-    b_ou[v_tmp_24] = v_tmp_29;
+    b_ou[v_tmp_20] = v_u0;
+    b_ou[v_tmp_21] = v_u1;
+    b_ou[v_tmp_22] = v_u2;
+    b_ou[v_tmp_23] = v_u3;
+    b_ou[v_tmp_24] = v_u4;
     let v_tmp_30: u32 = (v_g * 11u) + 5u;
     let v_tmp_31: u32 = (v_g * 11u) + 6u;
-    let v_tmp_32: u32 = v_u5;
     let v_tmp_33: u32 = v_u6;
-    b_ou[v_tmp_30] = v_tmp_32;
+    b_ou[v_tmp_30] = v_u5;
     b_ou[v_tmp_31] = v_tmp_33;
     let v_tmp_34: u32 = (v_g * 11u) + 7u;
     let v_tmp_35: u32 = (v_g * 11u) + 8u;
@@ -7843,30 +7427,24 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(workgroup_id) wi
     let v_tmp_39: u32 = 8u;
     b_ou[v_tmp_36] = v_tmp_38;
     b_ou[v_tmp_37] = v_tmp_39;
-    var v_f0: f32 = xpu_wave_reduce_f32(v_f, 0u);
-    var v_f1: f32 = xpu_wave_reduce_f32(v_f, 1u);
-    var v_f2: f32 = xpu_wave_reduce_f32(v_f, 2u);
-    var v_f3: f32 = xpu_wave_reduce_f32(v_f, 3u);
-    var v_f4: f32 = xpu_wave_reduce_f32(v_f, 4u);
-    var v_f5: f32 = xpu_wave_shuffle_f32(v_f, xpu_u.p_m, 10u);
+    let v_f0: f32 = xpu_wave_reduce_f32(v_f, 0u);
+    let v_f1: f32 = xpu_wave_reduce_f32(v_f, 1u);
+    let v_f2: f32 = xpu_wave_reduce_f32(v_f, 2u);
+    let v_f3: f32 = xpu_wave_reduce_f32(v_f, 3u);
+    let v_f4: f32 = xpu_wave_reduce_f32(v_f, 4u);
+    let v_f5: f32 = xpu_wave_shuffle_f32(v_f, xpu_u.p_m, 10u);
     let v_tmp_40: u32 = v_g * 6u;
     let v_tmp_41: u32 = (v_g * 6u) + 1u;
     let v_tmp_42: u32 = (v_g * 6u) + 2u;
-    let v_tmp_43: f32 = v_f0;
-    let v_tmp_44: f32 = v_f1;
-    let v_tmp_45: f32 = v_f2;
-    b_of[v_tmp_40] = v_tmp_43;
-    b_of[v_tmp_41] = v_tmp_44;
-    b_of[v_tmp_42] = v_tmp_45;
+    b_of[v_tmp_40] = v_f0;
+    b_of[v_tmp_41] = v_f1;
+    b_of[v_tmp_42] = v_f2;
     let v_tmp_46: u32 = (v_g * 6u) + 3u;
     let v_tmp_47: u32 = (v_g * 6u) + 4u;
     let v_tmp_48: u32 = (v_g * 6u) + 5u;
-    let v_tmp_49: f32 = v_f3;
-    let v_tmp_50: f32 = v_f4;
-    let v_tmp_51: f32 = v_f5;
-    b_of[v_tmp_46] = v_tmp_49;
-    b_of[v_tmp_47] = v_tmp_50;
-    b_of[v_tmp_48] = v_tmp_51;
+    b_of[v_tmp_46] = v_f3;
+    b_of[v_tmp_47] = v_f4;
+    b_of[v_tmp_48] = v_f5;
 }
 `
 
@@ -8184,7 +7762,7 @@ var WaveAgnosticKernel = gpu.Register(&gpu.KernelSpec{
 	Manifests: []gpu.Manifest{
 		{
 			Kernel: "github.com/goxpu/xpu/kernels/wave.WaveAgnostic", Backend: "webgpu", Target: "wgsl",
-			Hash:        "sha256:eb8b452419d429fee3942fb3eed64f2a483ad399b69e5707c9787518833e1472",
+			Hash:        "sha256:fc830d4d499ecc1b7a50a22455c7ca6a101936f141aac8d19852c28d5f02979f",
 			Codegen:     "xpu-gen/1",
 			Block:       xpu.Dim3{X: 100, Y: 1, Z: 1},
 			SharedBytes: 0, StorageBindings: 7, UniformBytes: 16,
@@ -8200,8 +7778,8 @@ var WaveAgnosticKernel = gpu.Register(&gpu.KernelSpec{
 			},
 			WaveOps: true,
 			WaveVariants: []gpu.ManifestVariant{
-				{Tier: "native", SubgroupMin: 4, SubgroupMax: 32, Width: 0, Hash: "sha256:2dd30f9f56254ba0865dc1e25050a68961ac55290eeef4717c33d931558e095b"},
-				{Tier: "emulated", SubgroupMin: 0, SubgroupMax: 0, Width: 32, Hash: "sha256:eb8b452419d429fee3942fb3eed64f2a483ad399b69e5707c9787518833e1472"},
+				{Tier: "native", SubgroupMin: 4, SubgroupMax: 32, Width: 0, Hash: "sha256:c92379180506f9219366837e59ba428962926df7bd4f96e4e52a118aa2bc2b3c"},
+				{Tier: "emulated", SubgroupMin: 0, SubgroupMax: 0, Width: 32, Hash: "sha256:fc830d4d499ecc1b7a50a22455c7ca6a101936f141aac8d19852c28d5f02979f"},
 			},
 			NativeOps: []string{"bitcast", "max", "min", "select", "workgroupBarrier"},
 		},
@@ -8431,76 +8009,59 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(workgroup_id) wi
     let v_f: f32 = b_xf[v_g];
     let v_k: u32 = b_sel[v_g];
     let v_p: bool = ((v_u % 4u) != 0u) || ((wid.x % 2u) == 0u);
-    var v_s0: i32 = xpu_wave_reduce_i32(v_a, 0u);
-    var v_s1: i32 = xpu_wave_reduce_i32(v_a, 1u);
-    var v_s2: i32 = xpu_wave_reduce_i32(v_a, 2u);
-    var v_s3: i32 = xpu_wave_reduce_i32(v_a, 3u);
-    var v_s4: i32 = xpu_wave_reduce_i32(v_a, 4u);
-    var v_s5: i32 = xpu_wave_shuffle_i32(v_a, xpu_u.p_bl, 9u);
-    var v_s6: i32 = xpu_wave_shuffle_i32(v_a, v_k, 9u);
-    var v_s7: i32 = xpu_wave_shuffle_i32(v_a, xpu_u.p_m, 10u);
-    var v_s8: i32 = xpu_wave_shuffle_i32(v_a, xpu_u.p_d, 11u);
-    var v_s9: i32 = xpu_wave_shuffle_i32(v_a, xpu_u.p_d, 12u);
+    let v_s0: i32 = xpu_wave_reduce_i32(v_a, 0u);
+    let v_s1: i32 = xpu_wave_reduce_i32(v_a, 1u);
+    let v_s2: i32 = xpu_wave_reduce_i32(v_a, 2u);
+    let v_s3: i32 = xpu_wave_reduce_i32(v_a, 3u);
+    let v_s4: i32 = xpu_wave_reduce_i32(v_a, 4u);
+    let v_s5: i32 = xpu_wave_shuffle_i32(v_a, xpu_u.p_bl, 9u);
+    let v_s6: i32 = xpu_wave_shuffle_i32(v_a, v_k, 9u);
+    let v_s7: i32 = xpu_wave_shuffle_i32(v_a, xpu_u.p_m, 10u);
+    let v_s8: i32 = xpu_wave_shuffle_i32(v_a, xpu_u.p_d, 11u);
+    let v_s9: i32 = xpu_wave_shuffle_i32(v_a, xpu_u.p_d, 12u);
     let v_tmp: u32 = v_g * 10u;
     let v_tmp_1: u32 = (v_g * 10u) + 1u;
     let v_tmp_2: u32 = (v_g * 10u) + 2u;
     let v_tmp_3: u32 = (v_g * 10u) + 3u;
     let v_tmp_4: u32 = (v_g * 10u) + 4u;
-    let v_tmp_5: i32 = v_s0;
-    let v_tmp_6: i32 = v_s1;
-    let v_tmp_7: i32 = v_s2;
-    let v_tmp_8: i32 = v_s3;
-    let v_tmp_9: i32 = v_s4;
-    b_oi[v_tmp] = v_tmp_5;
-    b_oi[v_tmp_1] = v_tmp_6;
-    b_oi[v_tmp_2] = v_tmp_7;
-    b_oi[v_tmp_3] = v_tmp_8;
-    b_oi[v_tmp_4] = v_tmp_9;
+    b_oi[v_tmp] = v_s0;
+    b_oi[v_tmp_1] = v_s1;
+    b_oi[v_tmp_2] = v_s2;
+    b_oi[v_tmp_3] = v_s3;
+    b_oi[v_tmp_4] = v_s4;
     let v_tmp_10: u32 = (v_g * 10u) + 5u;
     let v_tmp_11: u32 = (v_g * 10u) + 6u;
     let v_tmp_12: u32 = (v_g * 10u) + 7u;
     let v_tmp_13: u32 = (v_g * 10u) + 8u;
     let v_tmp_14: u32 = (v_g * 10u) + 9u;
-    let v_tmp_15: i32 = v_s5;
-    let v_tmp_16: i32 = v_s6;
-    let v_tmp_17: i32 = v_s7;
-    let v_tmp_18: i32 = v_s8;
-    let v_tmp_19: i32 = v_s9;
-    b_oi[v_tmp_10] = v_tmp_15;
-    b_oi[v_tmp_11] = v_tmp_16;
-    b_oi[v_tmp_12] = v_tmp_17;
-    b_oi[v_tmp_13] = v_tmp_18;
-    b_oi[v_tmp_14] = v_tmp_19;
-    var v_u0: u32 = xpu_wave_reduce_u32(v_u, 0u);
-    var v_u1: u32 = xpu_wave_reduce_u32(v_u, 1u);
-    var v_u2: u32 = xpu_wave_reduce_u32(v_u, 2u);
-    var v_u3: u32 = xpu_wave_reduce_u32(v_u, 3u);
-    var v_u4: u32 = xpu_wave_reduce_u32(v_u, 4u);
-    var v_u5: u32 = xpu_wave_shuffle_u32(v_u, v_k, 9u);
-    var v_u6: u32 = xpu_wave_vote(select(0u, 1u, v_p), 5u);
-    var v_any: bool = xpu_wave_vote(select(0u, 1u, v_p), 6u) != 0u;
-    var v_all: bool = xpu_wave_vote(select(0u, 1u, v_p), 7u) != 0u;
+    b_oi[v_tmp_10] = v_s5;
+    b_oi[v_tmp_11] = v_s6;
+    b_oi[v_tmp_12] = v_s7;
+    b_oi[v_tmp_13] = v_s8;
+    b_oi[v_tmp_14] = v_s9;
+    let v_u0: u32 = xpu_wave_reduce_u32(v_u, 0u);
+    let v_u1: u32 = xpu_wave_reduce_u32(v_u, 1u);
+    let v_u2: u32 = xpu_wave_reduce_u32(v_u, 2u);
+    let v_u3: u32 = xpu_wave_reduce_u32(v_u, 3u);
+    let v_u4: u32 = xpu_wave_reduce_u32(v_u, 4u);
+    let v_u5: u32 = xpu_wave_shuffle_u32(v_u, v_k, 9u);
+    let v_u6: u32 = xpu_wave_vote(select(0u, 1u, v_p), 5u);
+    let v_any: bool = xpu_wave_vote(select(0u, 1u, v_p), 6u) != 0u;
+    let v_all: bool = xpu_wave_vote(select(0u, 1u, v_p), 7u) != 0u;
     let v_tmp_20: u32 = v_g * 11u;
     let v_tmp_21: u32 = (v_g * 11u) + 1u;
     let v_tmp_22: u32 = (v_g * 11u) + 2u;
     let v_tmp_23: u32 = (v_g * 11u) + 3u;
     let v_tmp_24: u32 = (v_g * 11u) + 4u;
-    let v_tmp_25: u32 = v_u0;
-    let v_tmp_26: u32 = v_u1;
-    let v_tmp_27: u32 = v_u2;
-    let v_tmp_28: u32 = v_u3;
-    let v_tmp_29: u32 = v_u4;
-    b_ou[v_tmp_20] = v_tmp_25;
-    b_ou[v_tmp_21] = v_tmp_26;
-    b_ou[v_tmp_22] = v_tmp_27;
-    b_ou[v_tmp_23] = v_tmp_28;
-    b_ou[v_tmp_24] = v_tmp_29;
+    b_ou[v_tmp_20] = v_u0;
+    b_ou[v_tmp_21] = v_u1;
+    b_ou[v_tmp_22] = v_u2;
+    b_ou[v_tmp_23] = v_u3;
+    b_ou[v_tmp_24] = v_u4;
     let v_tmp_30: u32 = (v_g * 11u) + 5u;
     let v_tmp_31: u32 = (v_g * 11u) + 6u;
-    let v_tmp_32: u32 = v_u5;
-    let v_tmp_33: u32 = v_u6;
-    b_ou[v_tmp_30] = v_tmp_32;
-    b_ou[v_tmp_31] = v_tmp_33;
+    b_ou[v_tmp_30] = v_u5;
+    b_ou[v_tmp_31] = v_u6;
     let v_tmp_34: u32 = (v_g * 11u) + 7u;
     let v_tmp_35: u32 = (v_g * 11u) + 8u;
     b_ou[v_tmp_34] = 0u;
@@ -8517,30 +8078,24 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(workgroup_id) wi
     let v_tmp_39: u32 = 32u;
     b_ou[v_tmp_36] = v_tmp_38;
     b_ou[v_tmp_37] = v_tmp_39;
-    var v_f0: f32 = xpu_wave_reduce_f32(v_f, 0u);
-    var v_f1: f32 = xpu_wave_reduce_f32(v_f, 1u);
-    var v_f2: f32 = xpu_wave_reduce_f32(v_f, 2u);
-    var v_f3: f32 = xpu_wave_reduce_f32(v_f, 3u);
-    var v_f4: f32 = xpu_wave_reduce_f32(v_f, 4u);
-    var v_f5: f32 = xpu_wave_shuffle_f32(v_f, xpu_u.p_m, 10u);
+    let v_f0: f32 = xpu_wave_reduce_f32(v_f, 0u);
+    let v_f1: f32 = xpu_wave_reduce_f32(v_f, 1u);
+    let v_f2: f32 = xpu_wave_reduce_f32(v_f, 2u);
+    let v_f3: f32 = xpu_wave_reduce_f32(v_f, 3u);
+    let v_f4: f32 = xpu_wave_reduce_f32(v_f, 4u);
+    let v_f5: f32 = xpu_wave_shuffle_f32(v_f, xpu_u.p_m, 10u);
     let v_tmp_40: u32 = v_g * 6u;
     let v_tmp_41: u32 = (v_g * 6u) + 1u;
     let v_tmp_42: u32 = (v_g * 6u) + 2u;
-    let v_tmp_43: f32 = v_f0;
-    let v_tmp_44: f32 = v_f1;
-    let v_tmp_45: f32 = v_f2;
-    b_of[v_tmp_40] = v_tmp_43;
-    b_of[v_tmp_41] = v_tmp_44;
-    b_of[v_tmp_42] = v_tmp_45;
+    b_of[v_tmp_40] = v_f0;
+    b_of[v_tmp_41] = v_f1;
+    b_of[v_tmp_42] = v_f2;
     let v_tmp_46: u32 = (v_g * 6u) + 3u;
     let v_tmp_47: u32 = (v_g * 6u) + 4u;
     let v_tmp_48: u32 = (v_g * 6u) + 5u;
-    let v_tmp_49: f32 = v_f3;
-    let v_tmp_50: f32 = v_f4;
-    let v_tmp_51: f32 = v_f5;
-    b_of[v_tmp_46] = v_tmp_49;
-    b_of[v_tmp_47] = v_tmp_50;
-    b_of[v_tmp_48] = v_tmp_51;
+    b_of[v_tmp_46] = v_f3;
+    b_of[v_tmp_47] = v_f4;
+    b_of[v_tmp_48] = v_f5;
 }
 `
 
@@ -8615,76 +8170,59 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(workgroup_id) wi
     let v_f: f32 = b_xf[v_g];
     let v_k: u32 = b_sel[v_g];
     let v_p: bool = ((v_u % 4u) != 0u) || ((wid.x % 2u) == 0u);
-    var v_s0: i32 = subgroupAdd(v_a);
-    var v_s1: i32 = subgroupMin(v_a);
-    var v_s2: i32 = subgroupMax(v_a);
-    var v_s3: i32 = subgroupInclusiveAdd(v_a);
-    var v_s4: i32 = subgroupExclusiveAdd(v_a);
-    var v_s5: i32 = xpu_wave_shuffle_i32(v_a, xpu_u.p_bl, 9u);
-    var v_s6: i32 = xpu_wave_shuffle_i32(v_a, v_k, 9u);
-    var v_s7: i32 = xpu_wave_shuffle_i32(v_a, xpu_u.p_m, 10u);
-    var v_s8: i32 = xpu_wave_shuffle_i32(v_a, xpu_u.p_d, 11u);
-    var v_s9: i32 = xpu_wave_shuffle_i32(v_a, xpu_u.p_d, 12u);
+    let v_s0: i32 = subgroupAdd(v_a);
+    let v_s1: i32 = subgroupMin(v_a);
+    let v_s2: i32 = subgroupMax(v_a);
+    let v_s3: i32 = subgroupInclusiveAdd(v_a);
+    let v_s4: i32 = subgroupExclusiveAdd(v_a);
+    let v_s5: i32 = xpu_wave_shuffle_i32(v_a, xpu_u.p_bl, 9u);
+    let v_s6: i32 = xpu_wave_shuffle_i32(v_a, v_k, 9u);
+    let v_s7: i32 = xpu_wave_shuffle_i32(v_a, xpu_u.p_m, 10u);
+    let v_s8: i32 = xpu_wave_shuffle_i32(v_a, xpu_u.p_d, 11u);
+    let v_s9: i32 = xpu_wave_shuffle_i32(v_a, xpu_u.p_d, 12u);
     let v_tmp: u32 = v_g * 10u;
     let v_tmp_1: u32 = (v_g * 10u) + 1u;
     let v_tmp_2: u32 = (v_g * 10u) + 2u;
     let v_tmp_3: u32 = (v_g * 10u) + 3u;
     let v_tmp_4: u32 = (v_g * 10u) + 4u;
-    let v_tmp_5: i32 = v_s0;
-    let v_tmp_6: i32 = v_s1;
-    let v_tmp_7: i32 = v_s2;
-    let v_tmp_8: i32 = v_s3;
-    let v_tmp_9: i32 = v_s4;
-    b_oi[v_tmp] = v_tmp_5;
-    b_oi[v_tmp_1] = v_tmp_6;
-    b_oi[v_tmp_2] = v_tmp_7;
-    b_oi[v_tmp_3] = v_tmp_8;
-    b_oi[v_tmp_4] = v_tmp_9;
+    b_oi[v_tmp] = v_s0;
+    b_oi[v_tmp_1] = v_s1;
+    b_oi[v_tmp_2] = v_s2;
+    b_oi[v_tmp_3] = v_s3;
+    b_oi[v_tmp_4] = v_s4;
     let v_tmp_10: u32 = (v_g * 10u) + 5u;
     let v_tmp_11: u32 = (v_g * 10u) + 6u;
     let v_tmp_12: u32 = (v_g * 10u) + 7u;
     let v_tmp_13: u32 = (v_g * 10u) + 8u;
     let v_tmp_14: u32 = (v_g * 10u) + 9u;
-    let v_tmp_15: i32 = v_s5;
-    let v_tmp_16: i32 = v_s6;
-    let v_tmp_17: i32 = v_s7;
-    let v_tmp_18: i32 = v_s8;
-    let v_tmp_19: i32 = v_s9;
-    b_oi[v_tmp_10] = v_tmp_15;
-    b_oi[v_tmp_11] = v_tmp_16;
-    b_oi[v_tmp_12] = v_tmp_17;
-    b_oi[v_tmp_13] = v_tmp_18;
-    b_oi[v_tmp_14] = v_tmp_19;
-    var v_u0: u32 = subgroupAdd(v_u);
-    var v_u1: u32 = subgroupMin(v_u);
-    var v_u2: u32 = subgroupMax(v_u);
-    var v_u3: u32 = subgroupInclusiveAdd(v_u);
-    var v_u4: u32 = subgroupExclusiveAdd(v_u);
-    var v_u5: u32 = xpu_wave_shuffle_u32(v_u, v_k, 9u);
-    var v_u6: u32 = subgroupBallot(v_p).x;
-    var v_any: bool = subgroupAny(v_p);
-    var v_all: bool = subgroupAll(v_p);
+    b_oi[v_tmp_10] = v_s5;
+    b_oi[v_tmp_11] = v_s6;
+    b_oi[v_tmp_12] = v_s7;
+    b_oi[v_tmp_13] = v_s8;
+    b_oi[v_tmp_14] = v_s9;
+    let v_u0: u32 = subgroupAdd(v_u);
+    let v_u1: u32 = subgroupMin(v_u);
+    let v_u2: u32 = subgroupMax(v_u);
+    let v_u3: u32 = subgroupInclusiveAdd(v_u);
+    let v_u4: u32 = subgroupExclusiveAdd(v_u);
+    let v_u5: u32 = xpu_wave_shuffle_u32(v_u, v_k, 9u);
+    let v_u6: u32 = subgroupBallot(v_p).x;
+    let v_any: bool = subgroupAny(v_p);
+    let v_all: bool = subgroupAll(v_p);
     let v_tmp_20: u32 = v_g * 11u;
     let v_tmp_21: u32 = (v_g * 11u) + 1u;
     let v_tmp_22: u32 = (v_g * 11u) + 2u;
     let v_tmp_23: u32 = (v_g * 11u) + 3u;
     let v_tmp_24: u32 = (v_g * 11u) + 4u;
-    let v_tmp_25: u32 = v_u0;
-    let v_tmp_26: u32 = v_u1;
-    let v_tmp_27: u32 = v_u2;
-    let v_tmp_28: u32 = v_u3;
-    let v_tmp_29: u32 = v_u4;
-    b_ou[v_tmp_20] = v_tmp_25;
-    b_ou[v_tmp_21] = v_tmp_26;
-    b_ou[v_tmp_22] = v_tmp_27;
-    b_ou[v_tmp_23] = v_tmp_28;
-    b_ou[v_tmp_24] = v_tmp_29;
+    b_ou[v_tmp_20] = v_u0;
+    b_ou[v_tmp_21] = v_u1;
+    b_ou[v_tmp_22] = v_u2;
+    b_ou[v_tmp_23] = v_u3;
+    b_ou[v_tmp_24] = v_u4;
     let v_tmp_30: u32 = (v_g * 11u) + 5u;
     let v_tmp_31: u32 = (v_g * 11u) + 6u;
-    let v_tmp_32: u32 = v_u5;
-    let v_tmp_33: u32 = v_u6;
-    b_ou[v_tmp_30] = v_tmp_32;
-    b_ou[v_tmp_31] = v_tmp_33;
+    b_ou[v_tmp_30] = v_u5;
+    b_ou[v_tmp_31] = v_u6;
     let v_tmp_34: u32 = (v_g * 11u) + 7u;
     let v_tmp_35: u32 = (v_g * 11u) + 8u;
     b_ou[v_tmp_34] = 0u;
@@ -8701,30 +8239,24 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(workgroup_id) wi
     let v_tmp_39: u32 = sgsize;
     b_ou[v_tmp_36] = v_tmp_38;
     b_ou[v_tmp_37] = v_tmp_39;
-    var v_f0: f32 = subgroupAdd(v_f);
-    var v_f1: f32 = subgroupMin(v_f);
-    var v_f2: f32 = subgroupMax(v_f);
-    var v_f3: f32 = subgroupInclusiveAdd(v_f);
-    var v_f4: f32 = subgroupExclusiveAdd(v_f);
-    var v_f5: f32 = xpu_wave_shuffle_f32(v_f, xpu_u.p_m, 10u);
+    let v_f0: f32 = subgroupAdd(v_f);
+    let v_f1: f32 = subgroupMin(v_f);
+    let v_f2: f32 = subgroupMax(v_f);
+    let v_f3: f32 = subgroupInclusiveAdd(v_f);
+    let v_f4: f32 = subgroupExclusiveAdd(v_f);
+    let v_f5: f32 = xpu_wave_shuffle_f32(v_f, xpu_u.p_m, 10u);
     let v_tmp_40: u32 = v_g * 6u;
     let v_tmp_41: u32 = (v_g * 6u) + 1u;
     let v_tmp_42: u32 = (v_g * 6u) + 2u;
-    let v_tmp_43: f32 = v_f0;
-    let v_tmp_44: f32 = v_f1;
-    let v_tmp_45: f32 = v_f2;
-    b_of[v_tmp_40] = v_tmp_43;
-    b_of[v_tmp_41] = v_tmp_44;
-    b_of[v_tmp_42] = v_tmp_45;
+    b_of[v_tmp_40] = v_f0;
+    b_of[v_tmp_41] = v_f1;
+    b_of[v_tmp_42] = v_f2;
     let v_tmp_46: u32 = (v_g * 6u) + 3u;
     let v_tmp_47: u32 = (v_g * 6u) + 4u;
     let v_tmp_48: u32 = (v_g * 6u) + 5u;
-    let v_tmp_49: f32 = v_f3;
-    let v_tmp_50: f32 = v_f4;
-    let v_tmp_51: f32 = v_f5;
-    b_of[v_tmp_46] = v_tmp_49;
-    b_of[v_tmp_47] = v_tmp_50;
-    b_of[v_tmp_48] = v_tmp_51;
+    b_of[v_tmp_46] = v_f3;
+    b_of[v_tmp_47] = v_f4;
+    b_of[v_tmp_48] = v_f5;
 }
 `
 

@@ -1717,7 +1717,7 @@ var ScalarCopiedInLoopKernel = gpu.Register(&gpu.KernelSpec{
 	Manifests: []gpu.Manifest{
 		{
 			Kernel: "github.com/goxpu/xpu/codegen/golower/internal/fission.ScalarCopiedInLoop", Backend: "webgpu", Target: "wgsl",
-			Hash:        "sha256:c4ea9eb3e28f74972f48856f97d24f987e545f89f2f311d8508253ed9f148af4",
+			Hash:        "sha256:b15af754aa72731673aeb6c59ea19f3cc93e5c9ee71e2256048a5472dc97ecc3",
 			Codegen:     "xpu-gen/1",
 			Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
 			SharedBytes: 256, StorageBindings: 2, UniformBytes: 0,
@@ -1762,12 +1762,11 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(local_invocation
     var v_w: u32;
     v_w = v_v * 3u;
     for (var v_m: u32 = 0u; v_m < 3u; v_m = v_m + 1u) {
-        let v_x: u32 = v_v;
-        s_s[v_l] = v_x + v_w;
+        s_s[v_l] = v_v + v_w;
         workgroupBarrier();
         let v_y: u32 = s_s[(v_l + 5u) % 64u];
         workgroupBarrier();
-        v_w = v_y ^ v_x;
+        v_w = v_y ^ v_v;
     }
     b_out[gid.x] = v_w + v_v;
 }
@@ -2478,7 +2477,7 @@ var WaveInLoopKernel = gpu.Register(&gpu.KernelSpec{
 	Manifests: []gpu.Manifest{
 		{
 			Kernel: "github.com/goxpu/xpu/codegen/golower/internal/fission.WaveInLoop", Backend: "webgpu", Target: "wgsl",
-			Hash:        "sha256:d76a412f3bc4be7f8417bcce3e4953df7015aa09021dd5a40a05a8e5852a7f2d",
+			Hash:        "sha256:ce4343147ccc6ebd67f9410bae61954ad6a49a271f54b428674db1324ac6f535",
 			Codegen:     "xpu-gen/1",
 			Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
 			SharedBytes: 256, StorageBindings: 2, UniformBytes: 0,
@@ -2489,8 +2488,8 @@ var WaveInLoopKernel = gpu.Register(&gpu.KernelSpec{
 			},
 			WaveOps: true,
 			WaveVariants: []gpu.ManifestVariant{
-				{Tier: "native", SubgroupMin: 4, SubgroupMax: 128, Width: 0, Hash: "sha256:f196ad6f398a5ca8aa6b30fa5409ee8fb44a8636155e66961115d1196be60b28"},
-				{Tier: "emulated", SubgroupMin: 0, SubgroupMax: 0, Width: 32, Hash: "sha256:d76a412f3bc4be7f8417bcce3e4953df7015aa09021dd5a40a05a8e5852a7f2d"},
+				{Tier: "native", SubgroupMin: 4, SubgroupMax: 128, Width: 0, Hash: "sha256:fdea628634e09ebbde4f0c52a160a7f2899e5f26b051d867f3a1ea43de609fd1"},
+				{Tier: "emulated", SubgroupMin: 0, SubgroupMax: 0, Width: 32, Hash: "sha256:ce4343147ccc6ebd67f9410bae61954ad6a49a271f54b428674db1324ac6f535"},
 			},
 			NativeOps: []string{"workgroupBarrier"},
 		},
@@ -2570,7 +2569,7 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(local_invocation
     for (var v_m: u32 = 0u; v_m < 2u; v_m = v_m + 1u) {
         s_s[v_l] = v_b.m_X + v_a[v_m];
         workgroupBarrier();
-        var v_w: u32 = xpu_wave_reduce_u32(s_s[(v_l + 1u) % 64u] + v_a[1u], 0u);
+        let v_w: u32 = xpu_wave_reduce_u32(s_s[(v_l + 1u) % 64u] + v_a[1u], 0u);
         v_b.m_Y = v_b.m_Y + v_w;
         v_a[0u] = v_b.m_Y ^ v_m;
         workgroupBarrier();
@@ -2607,7 +2606,7 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(local_invocation
     for (var v_m: u32 = 0u; v_m < 2u; v_m = v_m + 1u) {
         s_s[v_l] = v_b.m_X + v_a[v_m];
         workgroupBarrier();
-        var v_w: u32 = subgroupAdd(s_s[(v_l + 1u) % 64u] + v_a[1u]);
+        let v_w: u32 = subgroupAdd(s_s[(v_l + 1u) % 64u] + v_a[1u]);
         v_b.m_Y = v_b.m_Y + v_w;
         v_a[0u] = v_b.m_Y ^ v_m;
         workgroupBarrier();
