@@ -166,7 +166,7 @@ func (t *tidyLines) redeclares(j int, name string) bool {
 // left of :=, or among a function literal's parameters.
 func (t *tidyLines) declares(j int, name string) bool {
 	c := t.code[j]
-	return declares(c, name) || strings.Contains(c, "func(") && hasIdent(c, name)
+	return declaresName(c, name) || strings.Contains(c, "func(") && hasIdent(c, name)
 }
 
 // named reports whether a line that sees the declaration at i, not a
@@ -207,7 +207,7 @@ func (t *tidyLines) read(at int, name string) bool {
 	d := t.depth[at]
 	decl := -1
 	for i := at - 1; i >= 0 && t.low[i] >= d; i-- {
-		if !t.gone[i] && t.depth[i] == d && declares(t.code[i], name) {
+		if !t.gone[i] && t.depth[i] == d && declaresName(t.code[i], name) {
 			decl = i
 			break
 		}
@@ -294,9 +294,9 @@ func assignment(code string) (lhs, op, rhs string, ok bool) {
 	return "", "", code, false
 }
 
-// declares reports whether the line declares name: var name, or name on
+// declaresName reports whether the line declares name: var name, or name on
 // the left of := (for, if and switch headers included).
-func declares(code, name string) bool {
+func declaresName(code, name string) bool {
 	for i := range len(code) {
 		if identAt(code, i, "var") && identAt(strings.TrimLeft(code[i+3:], " \t"), 0, name) {
 			return true

@@ -168,7 +168,7 @@ func (g *gen) segment(s *segment) {
 	g.usedLabel = false
 	vars := g.segmentVars(stmts)
 	write := func() {
-		g.loadCross(vars)
+		g.loadCross(vars, stmts)
 		g.loadRemat(g.rematNeeded(stmts))
 		g.stmts(stmts)
 		for _, v := range vars {
@@ -226,9 +226,14 @@ func (g *gen) itemsIn(body string, label bool, lo, hi string) {
 }
 
 // loadCross declares the work-item's copies of the variables live across
-// barriers that a segment uses.
-func (g *gen) loadCross(vars []*ir.Var) {
+// barriers that a segment uses; one that the segment's statements stmts
+// set before any use (sets) starts as its zero value.
+func (g *gen) loadCross(vars []*ir.Var, stmts []ir.Stmt) {
 	for _, v := range vars {
+		if sets(stmts, v) {
+			g.line("var %s %s", varName(v), typeName(v.Type))
+			continue
+		}
 		if _, ok := laneMajor(v); ok {
 			g.line("var %s %s", varName(v), typeName(v.Type))
 			g.line("for e := range %s {", varName(v))
@@ -239,6 +244,45 @@ func (g *gen) loadCross(vars []*ir.Var) {
 		g.pure("%s := a_%s[li]", varName(v), v.Name)
 		g.line("_ = %s", varName(v))
 	}
+}
+
+// sets reports whether stmts set v before they read it: they declare it
+// (a variable live across barriers is declared in its segment's own
+// block), or the first of them that names v assigns the whole of it a
+// value that does not read it.
+func sets(stmts []ir.Stmt, v *ir.Var) bool {
+	declared := false
+	for _, s := range stmts {
+		walkStmt(s, func(s ir.Stmt, _ ir.Expr) {
+			if d, ok := s.(*ir.Decl); ok && d.Var == v {
+				declared = true
+			}
+		})
+	}
+	if declared {
+		return true
+	}
+	names := func(s ir.Stmt) bool {
+		found := false
+		walkStmt(s, func(_ ir.Stmt, e ir.Expr) {
+			if r, ok := e.(*ir.VarRef); ok && r.Var == v {
+				found = true
+			}
+		})
+		return found
+	}
+	for _, s := range stmts {
+		if !names(s) {
+			continue
+		}
+		a, ok := s.(*ir.Assign)
+		if !ok {
+			return false
+		}
+		r, ok := a.Dst.(*ir.VarRef)
+		return ok && r.Var == v && !names(&ir.ExprStmt{X: a.Value})
+	}
+	return false
 }
 
 // storeCross stores the work-item's copy of a variable live across
@@ -284,7 +328,7 @@ func (g *gen) uniformCondition(id int, cond ir.Expr) string {
 	slices.SortFunc(vars, func(a, b *ir.Var) int { return strings.Compare(a.Name, b.Name) })
 	g.line("%s, first%d := false, true", c, id)
 	body := g.capture(func() {
-		g.loadCross(vars)
+		g.loadCross(vars, nil)
 		g.loadRemat(g.rematNeeded(nil, cond))
 		g.line("if v := %s; first%d {", g.expr(cond), id)
 		g.line("\t%s, first%d = v, false", c, id)

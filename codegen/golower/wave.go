@@ -100,7 +100,7 @@ func (g *gen) wave(n *waveNode) {
 	slices.SortFunc(vars, func(a, b *ir.Var) int { return strings.Compare(a.Name, b.Name) })
 	if !xDirect || !lDirect || g.done {
 		body := g.capture(func() {
-			g.loadCross(vars)
+			g.loadCross(vars, nil)
 			g.loadRemat(g.rematNeeded(nil, n.w.Args...))
 			if !xDirect {
 				g.line("%s[li] = %s", x, g.expr(n.w.Args[0]))

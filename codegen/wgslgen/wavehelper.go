@@ -60,7 +60,6 @@ func (s opSet) has(op ir.WaveOp) bool { return s&(1<<op) != 0 }
 
 // The verbs of each family, in the order their branches appear.
 var (
-	reduceOps  = opsOf(ir.WaveSum, ir.WaveMin, ir.WaveMax, ir.WavePrefixSum, ir.WaveExclusivePrefixSum)
 	scanOps    = opsOf(ir.WavePrefixSum, ir.WaveExclusivePrefixSum)
 	minMaxOps  = opsOf(ir.WaveMin, ir.WaveMax)
 	addOps     = opsOf(ir.WaveSum, ir.WavePrefixSum, ir.WaveExclusivePrefixSum)

@@ -1107,7 +1107,7 @@ var BlockReduceKernel = gpu.Register(&gpu.KernelSpec{
 		},
 		{
 			Kernel: "github.com/goxpu/xpu/kernels/conformance.BlockReduce", Backend: "cpu", Target: "go",
-			Hash:        "sha256:62535c7aeb6f3b6c40d6221c6be40873aff7bc3d83c269b4f6ff207efa78089c",
+			Hash:        "sha256:9c8433e5fe759667e672530b9f8cb7091d8f60dfaa34fa12a9c33fa4f5a97e8e",
 			Codegen:     "xpu-gen/1",
 			Block:       xpu.Dim3{X: 128, Y: 1, Z: 1},
 			SharedBytes: 512, StorageBindings: 2, UniformBytes: 16,
@@ -1200,7 +1200,7 @@ func blockReduceCPU(b *gpu.CPUBlock) {
 	}
 	for lx := uint32(0); lx < 128; lx++ {
 		li := lx
-		v_step := a_step[li]
+		var v_step uint32
 		v_step = uint32(64)
 		a_step[li] = v_step
 	}
@@ -6540,7 +6540,7 @@ var SgemmKernel = gpu.Register(&gpu.KernelSpec{
 		},
 		{
 			Kernel: "github.com/goxpu/xpu/kernels/conformance.Sgemm", Backend: "cpu", Target: "go",
-			Hash:        "sha256:fbbac07c6adcfe91f2d656efff05e9a606065ebe3ed490420a95d7ea05e8e177",
+			Hash:        "sha256:b113042df1a61e5feea054ca97545c8da3c3f883ddd2eb2a0316e23b386bf5b1",
 			Codegen:     "xpu-gen/1",
 			Block:       xpu.Dim3{X: 16, Y: 16, Z: 1},
 			SharedBytes: 2048, StorageBindings: 3, UniformBytes: 32,
@@ -6629,7 +6629,7 @@ func sgemmCPU(b *gpu.CPUBlock) {
 	for ly := uint32(0); ly < 16; ly++ {
 		for lx := uint32(0); lx < 16; lx++ {
 			li := lx + 16*ly + 256*lz
-			v_acc := a_acc[li]
+			var v_acc float32
 			v_acc = 0
 			a_acc[li] = v_acc
 		}

@@ -37,7 +37,7 @@ var ReduceSharedKernel = gpu.Register(&gpu.KernelSpec{
 		},
 		{
 			Kernel: "github.com/goxpu/xpu/kernels/wave.ReduceShared", Backend: "cpu", Target: "go",
-			Hash:        "sha256:20884147289d0e06218acb9ee7fe170bf3e7dcf0568d6e7b24eb0b5a2f068087",
+			Hash:        "sha256:d3ec4572453868dd726bfa74a663e0fb6bd6b2742844a86c7e9ae0fe84a4e766",
 			Codegen:     "xpu-gen/1",
 			Block:       xpu.Dim3{X: 256, Y: 1, Z: 1},
 			SharedBytes: 1024, StorageBindings: 2, UniformBytes: 16,
@@ -130,7 +130,7 @@ func reduceSharedCPU(b *gpu.CPUBlock) {
 	}
 	for lx := uint32(0); lx < 256; lx++ {
 		li := lx
-		v_step := a_step[li]
+		var v_step uint32
 		v_step = uint32(128)
 		a_step[li] = v_step
 	}
@@ -214,7 +214,7 @@ var ReduceWaveKernel = gpu.Register(&gpu.KernelSpec{
 		},
 		{
 			Kernel: "github.com/goxpu/xpu/kernels/wave.ReduceWave", Backend: "cpu", Target: "go",
-			Hash:        "sha256:fd7b735f92050023bb005dbabbf5c1783620074b311678278e488b519ca5eac0",
+			Hash:        "sha256:76c571a432e795e60594156900d31b333e68a6ad84f4b90ee08dc91ba82d2547",
 			Codegen:     "xpu-gen/1",
 			Block:       xpu.Dim3{X: 256, Y: 1, Z: 1},
 			SharedBytes: 1024, StorageBindings: 2, UniformBytes: 16,
@@ -390,7 +390,7 @@ func reduceWaveCPU(b *gpu.CPUBlock) {
 		if w0 != nil {
 			for lx := uint32(0); lx < 256; lx++ {
 				li := lx
-				v_v := a_v[li]
+				var v_v float32
 				var v_i uint32 = (gx0 + lx)
 				v_v = 0
 				if v_i < p_n {
@@ -401,7 +401,7 @@ func reduceWaveCPU(b *gpu.CPUBlock) {
 		} else {
 			for lx := uint32(0); lx < 256; lx++ {
 				li := lx
-				v_v := a_v[li]
+				var v_v float32
 				var v_i uint32 = (gx0 + lx)
 				v_v = 0
 				if v_i < p_n {
@@ -423,7 +423,7 @@ func reduceWaveCPU(b *gpu.CPUBlock) {
 	}
 	for lx := uint32(0); lx < 256; lx++ {
 		li := lx
-		v_u := a_u[li]
+		var v_u float32
 		var v_l uint32 = lx
 		var v_width uint32 = b.Wave
 		v_u = 0
@@ -499,7 +499,7 @@ var ReduceWave32Kernel = gpu.Register(&gpu.KernelSpec{
 		},
 		{
 			Kernel: "github.com/goxpu/xpu/kernels/wave.ReduceWave32", Backend: "cpu", Target: "go",
-			Hash:        "sha256:dbd0c2e118013c0fba68266ec6c12e47d57c0fbf578baed4faebacb4d5387c52",
+			Hash:        "sha256:34f1abb14caf11210023c6547ee2481a4aa51abfe57c6f86ca4c5bb0302d1e5b",
 			Codegen:     "xpu-gen/1",
 			Block:       xpu.Dim3{X: 256, Y: 1, Z: 1},
 			SharedBytes: 32, StorageBindings: 2, UniformBytes: 16,
@@ -784,7 +784,7 @@ func reduceWave32CPU(b *gpu.CPUBlock) {
 		if w0 != nil {
 			for lx := uint32(0); lx < 256; lx++ {
 				li := lx
-				v_v := a_v[li]
+				var v_v float32
 				var v_i uint32 = (gx0 + lx)
 				v_v = 0
 				if v_i < p_n {
@@ -795,7 +795,7 @@ func reduceWave32CPU(b *gpu.CPUBlock) {
 		} else {
 			for lx := uint32(0); lx < 256; lx++ {
 				li := lx
-				v_v := a_v[li]
+				var v_v float32
 				var v_i uint32 = (gx0 + lx)
 				v_v = 0
 				if v_i < p_n {
@@ -816,7 +816,7 @@ func reduceWave32CPU(b *gpu.CPUBlock) {
 	}
 	for lx := uint32(0); lx < 256; lx++ {
 		li := lx
-		v_u := a_u[li]
+		var v_u float32
 		var v_l uint32 = lx
 		v_u = 0
 		if v_l < uint32(8) {
@@ -892,7 +892,7 @@ var Wave16Kernel = gpu.Register(&gpu.KernelSpec{
 		},
 		{
 			Kernel: "github.com/goxpu/xpu/kernels/wave.Wave16", Backend: "cpu", Target: "go",
-			Hash:        "sha256:95e354dcff1da8d480a4d29515cd4e3a77986a6e085d8ae75f3a45b20cb1ab0a",
+			Hash:        "sha256:84d37913b8f311509161897d88b1b155a4e79c3cbe246b54cc57efbf2b1111ee",
 			Codegen:     "xpu-gen/1",
 			Block:       xpu.Dim3{X: 40, Y: 1, Z: 1},
 			SharedBytes: 0, StorageBindings: 7, UniformBytes: 16,
@@ -2075,11 +2075,11 @@ func wave16CPU(b *gpu.CPUBlock) {
 		if w0 != nil && w1 != nil && w2 != nil && w3 != nil {
 			for lx := uint32(0); lx < 40; lx++ {
 				li := lx
-				v_a := a_a[li]
-				v_f := a_f[li]
-				v_k := a_k[li]
-				v_p := a_p[li]
-				v_u := a_u[li]
+				var v_a int32
+				var v_f float32
+				var v_k uint32
+				var v_p bool
+				var v_u uint32
 				v_a = w0[lx]
 				v_u = w1[lx]
 				v_f = w2[lx]
@@ -2094,11 +2094,11 @@ func wave16CPU(b *gpu.CPUBlock) {
 		} else {
 			for lx := uint32(0); lx < 40; lx++ {
 				li := lx
-				v_a := a_a[li]
-				v_f := a_f[li]
-				v_k := a_k[li]
-				v_p := a_p[li]
-				v_u := a_u[li]
+				var v_a int32
+				var v_f float32
+				var v_k uint32
+				var v_p bool
+				var v_u uint32
 				var v_g uint32 = (gx0 + lx)
 				v_a = p_xi[v_g]
 				v_u = p_xu[v_g]
@@ -2195,7 +2195,7 @@ func wave16CPU(b *gpu.CPUBlock) {
 	gpu.CPUWave(gpu.CPUWaveShuffle, a_u[:], a_k[:], wall[:], b.Wave, a_u5[:])
 	for lx := uint32(0); lx < 40; lx++ {
 		li := lx
-		v_u6 := a_u6[li]
+		var v_u6 uint32
 		v_u6 = uint32(0)
 		a_u6[li] = v_u6
 	}
@@ -2350,7 +2350,7 @@ var Wave32Kernel = gpu.Register(&gpu.KernelSpec{
 		},
 		{
 			Kernel: "github.com/goxpu/xpu/kernels/wave.Wave32", Backend: "cpu", Target: "go",
-			Hash:        "sha256:e0e9cea54f415ed8971a061d401cc739e7f78b36123e9c8640624439a7b0b7c3",
+			Hash:        "sha256:dacb00d00c2e1c6e69a9d497b4ca54b1f00748f9e2bb1ac00df760102094f28b",
 			Codegen:     "xpu-gen/1",
 			Block:       xpu.Dim3{X: 80, Y: 1, Z: 1},
 			SharedBytes: 0, StorageBindings: 7, UniformBytes: 16,
@@ -3533,11 +3533,11 @@ func wave32CPU(b *gpu.CPUBlock) {
 		if w0 != nil && w1 != nil && w2 != nil && w3 != nil {
 			for lx := uint32(0); lx < 80; lx++ {
 				li := lx
-				v_a := a_a[li]
-				v_f := a_f[li]
-				v_k := a_k[li]
-				v_p := a_p[li]
-				v_u := a_u[li]
+				var v_a int32
+				var v_f float32
+				var v_k uint32
+				var v_p bool
+				var v_u uint32
 				v_a = w0[lx]
 				v_u = w1[lx]
 				v_f = w2[lx]
@@ -3552,11 +3552,11 @@ func wave32CPU(b *gpu.CPUBlock) {
 		} else {
 			for lx := uint32(0); lx < 80; lx++ {
 				li := lx
-				v_a := a_a[li]
-				v_f := a_f[li]
-				v_k := a_k[li]
-				v_p := a_p[li]
-				v_u := a_u[li]
+				var v_a int32
+				var v_f float32
+				var v_k uint32
+				var v_p bool
+				var v_u uint32
 				var v_g uint32 = (gx0 + lx)
 				v_a = p_xi[v_g]
 				v_u = p_xu[v_g]
@@ -3653,7 +3653,7 @@ func wave32CPU(b *gpu.CPUBlock) {
 	gpu.CPUWave(gpu.CPUWaveShuffle, a_u[:], a_k[:], wall[:], b.Wave, a_u5[:])
 	for lx := uint32(0); lx < 80; lx++ {
 		li := lx
-		v_u6 := a_u6[li]
+		var v_u6 uint32
 		v_u6 = uint32(0)
 		a_u6[li] = v_u6
 	}
@@ -3806,7 +3806,7 @@ var Wave4Kernel = gpu.Register(&gpu.KernelSpec{
 		},
 		{
 			Kernel: "github.com/goxpu/xpu/kernels/wave.Wave4", Backend: "cpu", Target: "go",
-			Hash:        "sha256:84ed172f25f8d583c4f497b42cde6217915397ba37b65db84e50efa58ba048ec",
+			Hash:        "sha256:4ea4dbcf02b83c3b25524732fbdf5cb5b5be8e65b086492acebaf16632c8fc0e",
 			Codegen:     "xpu-gen/1",
 			Block:       xpu.Dim3{X: 30, Y: 1, Z: 1},
 			SharedBytes: 0, StorageBindings: 7, UniformBytes: 16,
@@ -4635,11 +4635,11 @@ func wave4CPU(b *gpu.CPUBlock) {
 		if w0 != nil && w1 != nil && w2 != nil && w3 != nil {
 			for lx := uint32(0); lx < 30; lx++ {
 				li := lx
-				v_a := a_a[li]
-				v_f := a_f[li]
-				v_k := a_k[li]
-				v_p := a_p[li]
-				v_u := a_u[li]
+				var v_a int32
+				var v_f float32
+				var v_k uint32
+				var v_p bool
+				var v_u uint32
 				v_a = w0[lx]
 				v_u = w1[lx]
 				v_f = w2[lx]
@@ -4654,11 +4654,11 @@ func wave4CPU(b *gpu.CPUBlock) {
 		} else {
 			for lx := uint32(0); lx < 30; lx++ {
 				li := lx
-				v_a := a_a[li]
-				v_f := a_f[li]
-				v_k := a_k[li]
-				v_p := a_p[li]
-				v_u := a_u[li]
+				var v_a int32
+				var v_f float32
+				var v_k uint32
+				var v_p bool
+				var v_u uint32
 				var v_g uint32 = (gx0 + lx)
 				v_a = p_xi[v_g]
 				v_u = p_xu[v_g]
@@ -4755,7 +4755,7 @@ func wave4CPU(b *gpu.CPUBlock) {
 	gpu.CPUWave(gpu.CPUWaveShuffle, a_u[:], a_k[:], wall[:], b.Wave, a_u5[:])
 	for lx := uint32(0); lx < 30; lx++ {
 		li := lx
-		v_u6 := a_u6[li]
+		var v_u6 uint32
 		v_u6 = uint32(0)
 		a_u6[li] = v_u6
 	}
@@ -4910,7 +4910,7 @@ var Wave64Kernel = gpu.Register(&gpu.KernelSpec{
 		},
 		{
 			Kernel: "github.com/goxpu/xpu/kernels/wave.Wave64", Backend: "cpu", Target: "go",
-			Hash:        "sha256:5b90ca698c9f4b2bb8b860696a15fadc87da7ffd1d5030475ec848eb645d44c4",
+			Hash:        "sha256:e9353437458c48b0c2270332a79bfd0f7ffaa2361e85a4d7dc9e21eaca89946c",
 			Codegen:     "xpu-gen/1",
 			Block:       xpu.Dim3{X: 96, Y: 1, Z: 1},
 			SharedBytes: 0, StorageBindings: 7, UniformBytes: 16,
@@ -6064,11 +6064,11 @@ func wave64CPU(b *gpu.CPUBlock) {
 		if w0 != nil && w1 != nil && w2 != nil && w3 != nil {
 			for lx := uint32(0); lx < 96; lx++ {
 				li := lx
-				v_a := a_a[li]
-				v_f := a_f[li]
-				v_k := a_k[li]
-				v_p := a_p[li]
-				v_u := a_u[li]
+				var v_a int32
+				var v_f float32
+				var v_k uint32
+				var v_p bool
+				var v_u uint32
 				v_a = w0[lx]
 				v_u = w1[lx]
 				v_f = w2[lx]
@@ -6083,11 +6083,11 @@ func wave64CPU(b *gpu.CPUBlock) {
 		} else {
 			for lx := uint32(0); lx < 96; lx++ {
 				li := lx
-				v_a := a_a[li]
-				v_f := a_f[li]
-				v_k := a_k[li]
-				v_p := a_p[li]
-				v_u := a_u[li]
+				var v_a int32
+				var v_f float32
+				var v_k uint32
+				var v_p bool
+				var v_u uint32
 				var v_g uint32 = (gx0 + lx)
 				v_a = p_xi[v_g]
 				v_u = p_xu[v_g]
@@ -6334,7 +6334,7 @@ var Wave8Kernel = gpu.Register(&gpu.KernelSpec{
 		},
 		{
 			Kernel: "github.com/goxpu/xpu/kernels/wave.Wave8", Backend: "cpu", Target: "go",
-			Hash:        "sha256:9dc805e4e60da420ef04521f3e80a794096fa9c72ccd81475d71e2d5d7be0fc1",
+			Hash:        "sha256:e07ec1ea63d032b97381447c7f02b0d106a9094291ec76419871eb5a92c5cb3b",
 			Codegen:     "xpu-gen/1",
 			Block:       xpu.Dim3{X: 60, Y: 1, Z: 1},
 			SharedBytes: 0, StorageBindings: 7, UniformBytes: 16,
@@ -7517,11 +7517,11 @@ func wave8CPU(b *gpu.CPUBlock) {
 		if w0 != nil && w1 != nil && w2 != nil && w3 != nil {
 			for lx := uint32(0); lx < 60; lx++ {
 				li := lx
-				v_a := a_a[li]
-				v_f := a_f[li]
-				v_k := a_k[li]
-				v_p := a_p[li]
-				v_u := a_u[li]
+				var v_a int32
+				var v_f float32
+				var v_k uint32
+				var v_p bool
+				var v_u uint32
 				v_a = w0[lx]
 				v_u = w1[lx]
 				v_f = w2[lx]
@@ -7536,11 +7536,11 @@ func wave8CPU(b *gpu.CPUBlock) {
 		} else {
 			for lx := uint32(0); lx < 60; lx++ {
 				li := lx
-				v_a := a_a[li]
-				v_f := a_f[li]
-				v_k := a_k[li]
-				v_p := a_p[li]
-				v_u := a_u[li]
+				var v_a int32
+				var v_f float32
+				var v_k uint32
+				var v_p bool
+				var v_u uint32
 				var v_g uint32 = (gx0 + lx)
 				v_a = p_xi[v_g]
 				v_u = p_xu[v_g]
@@ -7637,7 +7637,7 @@ func wave8CPU(b *gpu.CPUBlock) {
 	gpu.CPUWave(gpu.CPUWaveShuffle, a_u[:], a_k[:], wall[:], b.Wave, a_u5[:])
 	for lx := uint32(0); lx < 60; lx++ {
 		li := lx
-		v_u6 := a_u6[li]
+		var v_u6 uint32
 		v_u6 = uint32(0)
 		a_u6[li] = v_u6
 	}
@@ -7785,7 +7785,7 @@ var WaveAgnosticKernel = gpu.Register(&gpu.KernelSpec{
 		},
 		{
 			Kernel: "github.com/goxpu/xpu/kernels/wave.WaveAgnostic", Backend: "cpu", Target: "go",
-			Hash:        "sha256:e74e21cf8efea851433051b4dedf4fb5f1856136975289554a482932572ac79d",
+			Hash:        "sha256:eca9e85cb437a256b824733cd25d373d2b0ca84e47e81f26763b8bd65a346877",
 			Codegen:     "xpu-gen/1",
 			Block:       xpu.Dim3{X: 100, Y: 1, Z: 1},
 			SharedBytes: 0, StorageBindings: 7, UniformBytes: 16,
@@ -8329,11 +8329,11 @@ func waveAgnosticCPU(b *gpu.CPUBlock) {
 		if w0 != nil && w1 != nil && w2 != nil && w3 != nil {
 			for lx := uint32(0); lx < 100; lx++ {
 				li := lx
-				v_a := a_a[li]
-				v_f := a_f[li]
-				v_k := a_k[li]
-				v_p := a_p[li]
-				v_u := a_u[li]
+				var v_a int32
+				var v_f float32
+				var v_k uint32
+				var v_p bool
+				var v_u uint32
 				v_a = w0[lx]
 				v_u = w1[lx]
 				v_f = w2[lx]
@@ -8348,11 +8348,11 @@ func waveAgnosticCPU(b *gpu.CPUBlock) {
 		} else {
 			for lx := uint32(0); lx < 100; lx++ {
 				li := lx
-				v_a := a_a[li]
-				v_f := a_f[li]
-				v_k := a_k[li]
-				v_p := a_p[li]
-				v_u := a_u[li]
+				var v_a int32
+				var v_f float32
+				var v_k uint32
+				var v_p bool
+				var v_u uint32
 				var v_g uint32 = (gx0 + lx)
 				v_a = p_xi[v_g]
 				v_u = p_xu[v_g]

@@ -35,7 +35,7 @@ var ArrayInLoopKernel = gpu.Register(&gpu.KernelSpec{
 		},
 		{
 			Kernel: "github.com/goxpu/xpu/codegen/golower/internal/fission.ArrayInLoop", Backend: "cpu", Target: "go",
-			Hash:        "sha256:99d0ca76e8589225aae7641e6bb999c29d943aac9932956c32ca2919309ad898",
+			Hash:        "sha256:85e37482df710491082c0d239f2aeffcf059afaae412a3297e89e49b67452e12",
 			Codegen:     "xpu-gen/1",
 			Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
 			SharedBytes: 256, StorageBindings: 2, UniformBytes: 0,
@@ -122,10 +122,7 @@ func arrayInLoopCPU(b *gpu.CPUBlock) {
 	for lx := uint32(0); lx < 64; lx++ {
 		li := lx
 		var v_a [4]uint32
-		for e := range v_a {
-			v_a[e] = a_a[e*64+int(li)]
-		}
-		v_p := a_p[li]
+		var v_p Pair
 		var v_l uint32 = lx
 		v_a = [4]uint32{}
 		{
@@ -162,9 +159,6 @@ func arrayInLoopCPU(b *gpu.CPUBlock) {
 				v_a[e] = a_a[e*64+int(li)]
 			}
 			var v_c [4]uint32
-			for e := range v_c {
-				v_c[e] = a_c[e*64+int(li)]
-			}
 			v_p := a_p[li]
 			var v_l uint32 = lx
 			v_c = v_a
@@ -415,7 +409,7 @@ var ConstantIndexOutOfRangeKernel = gpu.Register(&gpu.KernelSpec{
 		},
 		{
 			Kernel: "github.com/goxpu/xpu/codegen/golower/internal/fission.ConstantIndexOutOfRange", Backend: "cpu", Target: "go",
-			Hash:        "sha256:b901d10a3817a2ee7c5f87830df20e2056126a1f398b7815068d0f34251ff42c",
+			Hash:        "sha256:2675616654b461c2dcd1ca4ed0089a7a6c2a8907b6347a4f07bb9164d7d88116",
 			Codegen:     "xpu-gen/1",
 			Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
 			SharedBytes: 512, StorageBindings: 2, UniformBytes: 16,
@@ -507,7 +501,7 @@ func constantIndexOutOfRangeCPU(b *gpu.CPUBlock) {
 		if w0 != nil {
 			for lx := uint32(0); lx < 64; lx++ {
 				li := lx
-				v_a := a_a[li]
+				var v_a [4][2]uint32
 				var v_l uint32 = lx
 				var v_lit [4][2]uint32
 				var v_lit_1 [2]uint32
@@ -526,7 +520,7 @@ func constantIndexOutOfRangeCPU(b *gpu.CPUBlock) {
 		} else {
 			for lx := uint32(0); lx < 64; lx++ {
 				li := lx
-				v_a := a_a[li]
+				var v_a [4][2]uint32
 				var v_l uint32 = lx
 				var v_i uint32 = (gx0 + lx)
 				var v_lit [4][2]uint32
@@ -644,7 +638,7 @@ var DeclaredInIfKernel = gpu.Register(&gpu.KernelSpec{
 		},
 		{
 			Kernel: "github.com/goxpu/xpu/codegen/golower/internal/fission.DeclaredInIf", Backend: "cpu", Target: "go",
-			Hash:        "sha256:51b2927d739ebed47675c8930dbce820f37e6c5b7799b545577d5f20350b20cb",
+			Hash:        "sha256:97686f82e8586ad8eaf08e0e8e37df5c0be604cdf61b864716350eecb19c45d1",
 			Codegen:     "xpu-gen/1",
 			Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
 			SharedBytes: 256, StorageBindings: 2, UniformBytes: 16,
@@ -743,7 +737,7 @@ func declaredInIfCPU(b *gpu.CPUBlock) {
 		if w0 != nil {
 			for lx := uint32(0); lx < 64; lx++ {
 				li := lx
-				v_r := a_r[li]
+				var v_r Pair
 				var v_l uint32 = lx
 				_ = v_l
 				var v_lit Pair
@@ -755,7 +749,7 @@ func declaredInIfCPU(b *gpu.CPUBlock) {
 		} else {
 			for lx := uint32(0); lx < 64; lx++ {
 				li := lx
-				v_r := a_r[li]
+				var v_r Pair
 				var v_l uint32 = lx
 				_ = v_l
 				var v_lit Pair
@@ -768,7 +762,7 @@ func declaredInIfCPU(b *gpu.CPUBlock) {
 	}
 	for lx := uint32(0); lx < 64; lx++ {
 		li := lx
-		v_h := a_h[li]
+		var v_h uint32
 		v_h = (p_n / uint32(2))
 		a_h[li] = v_h
 	}
@@ -793,10 +787,7 @@ func declaredInIfCPU(b *gpu.CPUBlock) {
 				for lx := uint32(0); lx < 64; lx++ {
 					li := lx
 					var v_a [2]uint32
-					for e := range v_a {
-						v_a[e] = a_a[e*64+int(li)]
-					}
-					v_b := a_b[li]
+					var v_b Pair
 					v_h := a_h[li]
 					v_r := a_r[li]
 					var v_lit_1 Pair
@@ -814,10 +805,7 @@ func declaredInIfCPU(b *gpu.CPUBlock) {
 				for lx := uint32(0); lx < 64; lx++ {
 					li := lx
 					var v_a [2]uint32
-					for e := range v_a {
-						v_a[e] = a_a[e*64+int(li)]
-					}
-					v_b := a_b[li]
+					var v_b Pair
 					v_h := a_h[li]
 					v_r := a_r[li]
 					var v_lit_1 Pair
@@ -858,7 +846,7 @@ func declaredInIfCPU(b *gpu.CPUBlock) {
 					v_a[e] = a_a[e*64+int(li)]
 				}
 				v_b := a_b[li]
-				v_q := a_q[li]
+				var v_q Pair
 				var v_l uint32 = lx
 				v_q = v_b
 				s_s[v_l] = (v_q.X + v_a[(v_m%uint32(2))])
@@ -892,7 +880,7 @@ func declaredInIfCPU(b *gpu.CPUBlock) {
 		for lx := uint32(0); lx < 64; lx++ {
 			li := lx
 			v_b := a_b[li]
-			v_r := a_r[li]
+			var v_r Pair
 			v_r = v_b
 			a_r[li] = v_r
 		}
@@ -965,7 +953,7 @@ var MatMulKernel = gpu.Register(&gpu.KernelSpec{
 		},
 		{
 			Kernel: "github.com/goxpu/xpu/codegen/golower/internal/fission.MatMul", Backend: "cpu", Target: "go",
-			Hash:        "sha256:938e4ab9e7bbc551b1dae6b3ff7502f7c4aaf54f218992c50a436ecd017f0287",
+			Hash:        "sha256:80bc60620a4f1a973c1418d5c49560349bffb23c5177099dc317cb90eb983003",
 			Codegen:     "xpu-gen/1",
 			Block:       xpu.Dim3{X: 16, Y: 16, Z: 1},
 			SharedBytes: 2048, StorageBindings: 3, UniformBytes: 16,
@@ -1123,10 +1111,10 @@ func matMulCPU(b *gpu.CPUBlock) {
 	for ly := uint32(0); ly < 16; ly++ {
 		for lx := uint32(0); lx < 16; lx++ {
 			li := lx + 16*ly + 256*lz
-			v_am := a_am[li]
-			v_bm := a_bm[li]
-			v_csub := a_csub[li]
-			v_value := a_value[li]
+			var v_am Matrix
+			var v_bm Matrix
+			var v_csub Matrix
+			var v_value float32
 			var v_lit Matrix
 			v_lit.Width = p_n
 			v_lit.Height = p_n
@@ -1264,7 +1252,7 @@ var NestedArrayInLoopKernel = gpu.Register(&gpu.KernelSpec{
 		},
 		{
 			Kernel: "github.com/goxpu/xpu/codegen/golower/internal/fission.NestedArrayInLoop", Backend: "cpu", Target: "go",
-			Hash:        "sha256:beeac3e6afdd7bee408c03925f6d9bdb9aa0e56473363ef8eee9afc71f5917e1",
+			Hash:        "sha256:8ac25abb0099662b4971ced665688ced9e0e33eeced45da99cf498fea461516d",
 			Codegen:     "xpu-gen/1",
 			Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
 			SharedBytes: 256, StorageBindings: 2, UniformBytes: 0,
@@ -1349,8 +1337,8 @@ func nestedArrayInLoopCPU(b *gpu.CPUBlock) {
 		if w0 != nil {
 			for lx := uint32(0); lx < 64; lx++ {
 				li := lx
-				v_m := a_m[li]
-				v_p := a_p[li]
+				var v_m [2][2]uint32
+				var v_p Pair
 				v_p = w0[lx]
 				v_m = [2][2]uint32{}
 				v_m[uint32(0)][uint32(1)] = v_p.X
@@ -1361,8 +1349,8 @@ func nestedArrayInLoopCPU(b *gpu.CPUBlock) {
 		} else {
 			for lx := uint32(0); lx < 64; lx++ {
 				li := lx
-				v_m := a_m[li]
-				v_p := a_p[li]
+				var v_m [2][2]uint32
+				var v_p Pair
 				v_p = p_ps[(gx0 + lx)]
 				v_m = [2][2]uint32{}
 				v_m[uint32(0)][uint32(1)] = v_p.X
@@ -1385,9 +1373,6 @@ func nestedArrayInLoopCPU(b *gpu.CPUBlock) {
 			li := lx
 			v_m := a_m[li]
 			var v_r [2]uint32
-			for e := range v_r {
-				v_r[e] = a_r[e*64+int(li)]
-			}
 			var v_l uint32 = lx
 			v_r = v_m[(v_k % uint32(2))]
 			s_s[v_l] = (v_r[uint32(0)] + (v_r[uint32(1)] * uint32(3)))
@@ -1468,7 +1453,7 @@ var NestedLoopsKernel = gpu.Register(&gpu.KernelSpec{
 		},
 		{
 			Kernel: "github.com/goxpu/xpu/codegen/golower/internal/fission.NestedLoops", Backend: "cpu", Target: "go",
-			Hash:        "sha256:be3c49d3ac686db1f9d1fab8c96f247306a1d9922c3e1ac17bf6382c8a00df16",
+			Hash:        "sha256:27b130878d20c4b3636c7f5009b658b2b9d29acfc4134007fb632978fbea63ae",
 			Codegen:     "xpu-gen/1",
 			Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
 			SharedBytes: 256, StorageBindings: 2, UniformBytes: 16,
@@ -1557,10 +1542,7 @@ func nestedLoopsCPU(b *gpu.CPUBlock) {
 			for lx := uint32(0); lx < 64; lx++ {
 				li := lx
 				var v_a [2]uint32
-				for e := range v_a {
-					v_a[e] = a_a[e*64+int(li)]
-				}
-				v_b := a_b[li]
+				var v_b Pair
 				var v_l uint32 = lx
 				var v_lit Pair
 				v_lit.X = w0[lx]
@@ -1577,10 +1559,7 @@ func nestedLoopsCPU(b *gpu.CPUBlock) {
 			for lx := uint32(0); lx < 64; lx++ {
 				li := lx
 				var v_a [2]uint32
-				for e := range v_a {
-					v_a[e] = a_a[e*64+int(li)]
-				}
-				v_b := a_b[li]
+				var v_b Pair
 				var v_l uint32 = lx
 				var v_lit Pair
 				v_lit.X = p_in[(gx0 + lx)]
@@ -1611,11 +1590,8 @@ func nestedLoopsCPU(b *gpu.CPUBlock) {
 				v_a[e] = a_a[e*64+int(li)]
 			}
 			v_b := a_b[li]
-			v_c := a_c[li]
+			var v_c Pair
 			var v_d [2]uint32
-			for e := range v_d {
-				v_d[e] = a_d[e*64+int(li)]
-			}
 			v_c = v_b
 			v_d = v_a
 			a_c[li] = v_c
@@ -1730,7 +1706,7 @@ var ScalarCopiedInLoopKernel = gpu.Register(&gpu.KernelSpec{
 		},
 		{
 			Kernel: "github.com/goxpu/xpu/codegen/golower/internal/fission.ScalarCopiedInLoop", Backend: "cpu", Target: "go",
-			Hash:        "sha256:91e9fb6967f07f8ef2ba943871db5ed1faa88db7be57cce06148c91c3025752e",
+			Hash:        "sha256:ef6ebf9e65a4b25b77f3da15de4d73dbd1f835fbca6cc96f889663de9afe9628",
 			Codegen:     "xpu-gen/1",
 			Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
 			SharedBytes: 256, StorageBindings: 2, UniformBytes: 0,
@@ -1793,8 +1769,8 @@ func scalarCopiedInLoopCPU(b *gpu.CPUBlock) {
 		if w0 != nil {
 			for lx := uint32(0); lx < 64; lx++ {
 				li := lx
-				v_v := a_v[li]
-				v_w := a_w[li]
+				var v_v uint32
+				var v_w uint32
 				v_v = w0[lx]
 				v_w = (v_v * uint32(3))
 				a_v[li] = v_v
@@ -1803,8 +1779,8 @@ func scalarCopiedInLoopCPU(b *gpu.CPUBlock) {
 		} else {
 			for lx := uint32(0); lx < 64; lx++ {
 				li := lx
-				v_v := a_v[li]
-				v_w := a_w[li]
+				var v_v uint32
+				var v_w uint32
 				v_v = p_in[(gx0 + lx)]
 				v_w = (v_v * uint32(3))
 				a_v[li] = v_v
@@ -1825,7 +1801,7 @@ func scalarCopiedInLoopCPU(b *gpu.CPUBlock) {
 			li := lx
 			v_v := a_v[li]
 			v_w := a_w[li]
-			v_x := a_x[li]
+			var v_x uint32
 			var v_l uint32 = lx
 			v_x = v_v
 			s_s[v_l] = (v_x + v_w)
@@ -1833,14 +1809,14 @@ func scalarCopiedInLoopCPU(b *gpu.CPUBlock) {
 		}
 		for lx := uint32(0); lx < 64; lx++ {
 			li := lx
-			v_y := a_y[li]
+			var v_y uint32
 			var v_l uint32 = lx
 			v_y = s_s[((v_l + uint32(5)) % uint32(64))]
 			a_y[li] = v_y
 		}
 		for lx := uint32(0); lx < 64; lx++ {
 			li := lx
-			v_w := a_w[li]
+			var v_w uint32
 			v_x := a_x[li]
 			v_y := a_y[li]
 			v_w = (v_y ^ v_x)
@@ -1900,7 +1876,7 @@ var StructArrayInLoopKernel = gpu.Register(&gpu.KernelSpec{
 		},
 		{
 			Kernel: "github.com/goxpu/xpu/codegen/golower/internal/fission.StructArrayInLoop", Backend: "cpu", Target: "go",
-			Hash:        "sha256:9ea04dd6f1c7078368bcf1df53ed96b1a90ab9c32e8bb85d6f63ffcadf5abab8",
+			Hash:        "sha256:7ee001b8f907f9a42c1053a7fe452de4318e069dcf7bfaf4f694b33a0f843a99",
 			Codegen:     "xpu-gen/1",
 			Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
 			SharedBytes: 256, StorageBindings: 2, UniformBytes: 0,
@@ -1975,9 +1951,6 @@ func structArrayInLoopCPU(b *gpu.CPUBlock) {
 			for lx := uint32(0); lx < 64; lx++ {
 				li := lx
 				var v_ps [3]Pair
-				for e := range v_ps {
-					v_ps[e] = a_ps[e*64+int(li)]
-				}
 				var v_l uint32 = lx
 				_ = v_l
 				v_ps = [3]Pair{}
@@ -2001,9 +1974,6 @@ func structArrayInLoopCPU(b *gpu.CPUBlock) {
 			for lx := uint32(0); lx < 64; lx++ {
 				li := lx
 				var v_ps [3]Pair
-				for e := range v_ps {
-					v_ps[e] = a_ps[e*64+int(li)]
-				}
 				var v_l uint32 = lx
 				_ = v_l
 				v_ps = [3]Pair{}
@@ -2050,9 +2020,6 @@ func structArrayInLoopCPU(b *gpu.CPUBlock) {
 				v_ps[e] = a_ps[e*64+int(li)]
 			}
 			var v_w [3]Pair
-			for e := range v_w {
-				v_w[e] = a_w[e*64+int(li)]
-			}
 			var v_l uint32 = lx
 			v_ps[((v_m + uint32(1)) % uint32(3))].Y = (v_ps[((v_m+uint32(1))%uint32(3))].Y + s_s[((v_l+uint32(3))%uint32(64))])
 			v_w = v_ps
@@ -2138,7 +2105,7 @@ var StructCopiedInLoopKernel = gpu.Register(&gpu.KernelSpec{
 		},
 		{
 			Kernel: "github.com/goxpu/xpu/codegen/golower/internal/fission.StructCopiedInLoop", Backend: "cpu", Target: "go",
-			Hash:        "sha256:8769d932a769982f10de457c4a87706f8c0f8a2e23625dd6cf92971a69382bbc",
+			Hash:        "sha256:b15f72047218967bf38a0cf6af4a07fe83c52b4adf87c36f3556681583c40fc6",
 			Codegen:     "xpu-gen/1",
 			Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
 			SharedBytes: 256, StorageBindings: 2, UniformBytes: 16,
@@ -2217,8 +2184,8 @@ func structCopiedInLoopCPU(b *gpu.CPUBlock) {
 		if w0 != nil {
 			for lx := uint32(0); lx < 64; lx++ {
 				li := lx
-				v_acc := a_acc[li]
-				v_b := a_b[li]
+				var v_acc uint32
+				var v_b Pair
 				var v_l uint32 = lx
 				_ = v_l
 				var v_lit Pair
@@ -2232,8 +2199,8 @@ func structCopiedInLoopCPU(b *gpu.CPUBlock) {
 		} else {
 			for lx := uint32(0); lx < 64; lx++ {
 				li := lx
-				v_acc := a_acc[li]
-				v_b := a_b[li]
+				var v_acc uint32
+				var v_b Pair
 				var v_l uint32 = lx
 				_ = v_l
 				var v_lit Pair
@@ -2258,7 +2225,7 @@ func structCopiedInLoopCPU(b *gpu.CPUBlock) {
 		for lx := uint32(0); lx < 64; lx++ {
 			li := lx
 			v_b := a_b[li]
-			v_q := a_q[li]
+			var v_q Pair
 			var v_l uint32 = lx
 			v_q = v_b
 			s_s[v_l] = (v_q.X + v_m)
@@ -2324,7 +2291,7 @@ var StructFieldsInLoopKernel = gpu.Register(&gpu.KernelSpec{
 		},
 		{
 			Kernel: "github.com/goxpu/xpu/codegen/golower/internal/fission.StructFieldsInLoop", Backend: "cpu", Target: "go",
-			Hash:        "sha256:1b9b9cdc0538684faf74f5089cce916663d793ae2ded04a8f5bd8bd3cb5c45a2",
+			Hash:        "sha256:a8d8700d9b066d223a23af306df672d3d02a008503437b5693984ce9179b5992",
 			Codegen:     "xpu-gen/1",
 			Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
 			SharedBytes: 256, StorageBindings: 2, UniformBytes: 0,
@@ -2398,7 +2365,7 @@ func structFieldsInLoopCPU(b *gpu.CPUBlock) {
 		if w0 != nil {
 			for lx := uint32(0); lx < 64; lx++ {
 				li := lx
-				v_b := a_b[li]
+				var v_b Pair
 				v_b = Pair{}
 				v_b.X = w0[lx]
 				a_b[li] = v_b
@@ -2406,7 +2373,7 @@ func structFieldsInLoopCPU(b *gpu.CPUBlock) {
 		} else {
 			for lx := uint32(0); lx < 64; lx++ {
 				li := lx
-				v_b := a_b[li]
+				var v_b Pair
 				v_b = Pair{}
 				v_b.X = p_in[(gx0 + lx)]
 				a_b[li] = v_b
@@ -2495,7 +2462,7 @@ var WaveInLoopKernel = gpu.Register(&gpu.KernelSpec{
 		},
 		{
 			Kernel: "github.com/goxpu/xpu/codegen/golower/internal/fission.WaveInLoop", Backend: "cpu", Target: "go",
-			Hash:        "sha256:bf218b5867d042189c17fa51f2cfed0fa9bdfc8a7149fc8ebeb77af07b4410f4",
+			Hash:        "sha256:4264a92ea86e25f01f6cd27be231fcffea23486e324022c24146bba157e970de",
 			Codegen:     "xpu-gen/1",
 			Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
 			SharedBytes: 256, StorageBindings: 2, UniformBytes: 0,
@@ -2640,10 +2607,7 @@ func waveInLoopCPU(b *gpu.CPUBlock) {
 			for lx := uint32(0); lx < 64; lx++ {
 				li := lx
 				var v_a [2]uint32
-				for e := range v_a {
-					v_a[e] = a_a[e*64+int(li)]
-				}
-				v_b := a_b[li]
+				var v_b Pair
 				var v_l uint32 = lx
 				var v_lit Pair
 				v_lit.X = (w0[lx] % uint32(1024))
@@ -2660,10 +2624,7 @@ func waveInLoopCPU(b *gpu.CPUBlock) {
 			for lx := uint32(0); lx < 64; lx++ {
 				li := lx
 				var v_a [2]uint32
-				for e := range v_a {
-					v_a[e] = a_a[e*64+int(li)]
-				}
-				v_b := a_b[li]
+				var v_b Pair
 				var v_l uint32 = lx
 				var v_lit Pair
 				v_lit.X = (p_in[(gx0+lx)] % uint32(1024))

@@ -115,7 +115,7 @@ func blockSumCPU(b *gpu.CPUBlock) {
 		if done[li] {
 			continue
 		}
-		v_h := a_h[li]
+		var v_h uint32
 		v_h = uint32(32)
 		a_h[li] = v_h
 	}
@@ -187,7 +187,7 @@ func gemmCPU(b *gpu.CPUBlock) {
 	for ly := uint32(0); ly < 16; ly++ {
 		for lx := uint32(0); lx < 16; lx++ {
 			li := lx + 16*ly + 256*lz
-			v_acc := a_acc[li]
+			var v_acc float32
 			v_acc = 0
 			a_acc[li] = v_acc
 		}
@@ -195,7 +195,7 @@ func gemmCPU(b *gpu.CPUBlock) {
 	for ly := uint32(0); ly < 16; ly++ {
 		for lx := uint32(0); lx < 16; lx++ {
 			li := lx + 16*ly + 256*lz
-			v_k0 := a_k0[li]
+			var v_k0 uint32
 			v_k0 = uint32(0)
 			a_k0[li] = v_k0
 		}
@@ -299,7 +299,7 @@ func dotCPU(b *gpu.CPUBlock) {
 	for ly := uint32(0); ly < 2; ly++ {
 		for lx := uint32(0); lx < 8; lx++ {
 			li := lx + 8*ly + 16*lz
-			v_acc := a_acc[li]
+			var v_acc float32
 			v_acc = float32(0.5)
 			a_acc[li] = v_acc
 		}

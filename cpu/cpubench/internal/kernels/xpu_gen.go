@@ -39,7 +39,7 @@ var GemmKernel = gpu.Register(&gpu.KernelSpec{
 		},
 		{
 			Kernel: "github.com/goxpu/xpu/cpu/cpubench/internal/kernels.Gemm", Backend: "cpu", Target: "go",
-			Hash:        "sha256:034c818bc30b8ca6cdf1904883de1236078b5141252fd7ac9af77e8c252d2cf3",
+			Hash:        "sha256:f341d8483497eefc023be8265bfa2faf77a2eabb427450ea91f4ec667d9bf4dd",
 			Codegen:     "xpu-gen/1",
 			Block:       xpu.Dim3{X: 16, Y: 16, Z: 1},
 			SharedBytes: 8192, StorageBindings: 3, UniformBytes: 16,
@@ -120,9 +120,6 @@ func gemmCPU(b *gpu.CPUBlock) {
 		for lx := uint32(0); lx < 16; lx++ {
 			li := lx + 16*ly + 256*lz
 			var v_acc [16]float32
-			for e := range v_acc {
-				v_acc[e] = a_acc[e*256+int(li)]
-			}
 			v_acc = [16]float32{}
 			for e := range v_acc {
 				a_acc[e*256+int(li)] = v_acc[e]
