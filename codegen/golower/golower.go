@@ -11,7 +11,8 @@
 // loops of its body. A value live across a barrier becomes a per-work-item
 // array; shared arrays are arrays of the block. A kernel the lowering
 // cannot carry is refused with its name and the reason (ErrUnsupported),
-// never lowered wrongly.
+// never lowered wrongly. The written function is then tidied (blank.go):
+// declarations nothing names and blank assignments nothing needs go.
 //
 // The generated function has the signature of gpu.CPUFunc and refers only
 // to the packages xpu and gpu and to the kernel package's own struct
