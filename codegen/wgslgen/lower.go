@@ -135,11 +135,12 @@ type funcState struct {
 	out    *[]wgsl.Stmt          // the statement list being built
 	lets   map[string]bool       // the lets of never-assigned variables
 	alias  map[*ir.Var]wgsl.Expr // variables that spell another value (letDecl)
+	once   map[*ir.Var]bool      // variables named once, by the next statements of their block
 	depth  int                   // how deep the blocks being built nest (maxNesting)
 }
 
 func newFuncState(main bool, out *[]wgsl.Stmt) *funcState {
-	return &funcState{main: main, locals: map[string]*ir.Var{}, out: out, lets: map[string]bool{}, alias: map[*ir.Var]wgsl.Expr{}}
+	return &funcState{main: main, locals: map[string]*ir.Var{}, out: out, lets: map[string]bool{}, alias: map[*ir.Var]wgsl.Expr{}, once: map[*ir.Var]bool{}}
 }
 
 // fail records the first error.

@@ -7506,7 +7506,7 @@ var ThreadCoordsKernel = gpu.Register(&gpu.KernelSpec{
 	Manifests: []gpu.Manifest{
 		{
 			Kernel: "github.com/goxpu/xpu/kernels/conformance.ThreadCoords", Backend: "webgpu", Target: "wgsl",
-			Hash:        "sha256:f03a323c97c6ea7a54fe930e7d069d3361b1959bf2b2d7b3f99cbcf9603617eb",
+			Hash:        "sha256:312f7b59a08945e85bf8981641c100c3333f062450ff55e0c535443d8996adb2",
 			Codegen:     "xpu-gen/1",
 			Block:       xpu.Dim3{X: 4, Y: 2, Z: 2},
 			SharedBytes: 0, StorageBindings: 1, UniformBytes: 0,
@@ -7541,10 +7541,7 @@ const threadCoordsWGSL = `@group(0) @binding(0) var<storage, read_write> b_out: 
 // main is kernel ThreadCoords, block 4x2x2.
 @compute @workgroup_size(4, 2, 2)
 fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>, @builtin(local_invocation_index) lidx: u32) {
-    let v_w: u32 = nwg.x * 4u;
-    let v_h: u32 = nwg.y * 2u;
-    let v_i: u32 = (((gid.z * v_h) + gid.y) * v_w) + gid.x;
-    let v_o: u32 = v_i * 16u;
+    let v_o: u32 = ((((gid.z * (nwg.y * 2u)) + gid.y) * (nwg.x * 4u)) + gid.x) * 16u;
     b_out[v_o + 0u] = gid.x;
     b_out[v_o + 1u] = gid.y;
     b_out[v_o + 2u] = gid.z;

@@ -866,7 +866,7 @@ var Wave16Kernel = gpu.Register(&gpu.KernelSpec{
 	Manifests: []gpu.Manifest{
 		{
 			Kernel: "github.com/goxpu/xpu/kernels/wave.Wave16", Backend: "webgpu", Target: "wgsl",
-			Hash:        "sha256:5f2edf964350bc52df2ac42f1bf67822cbb1879a2b7f1537a8fb6675915459c7",
+			Hash:        "sha256:d5c73baf3f3453ba949ff68e22f5166d81ecb1c1e172c603fafe96b697256016",
 			Codegen:     "xpu-gen/1",
 			Block:       xpu.Dim3{X: 40, Y: 1, Z: 1},
 			SharedBytes: 0, StorageBindings: 7, UniformBytes: 16,
@@ -883,10 +883,10 @@ var Wave16Kernel = gpu.Register(&gpu.KernelSpec{
 			Wave:    16,
 			WaveOps: true,
 			WaveVariants: []gpu.ManifestVariant{
-				{Tier: "native", SubgroupMin: 16, SubgroupMax: 16, Width: 16, Hash: "sha256:aacf09151c266c17771ed0793582bee66a9aea918cace12ed3d7f35557b2d40c"},
-				{Tier: "folded", SubgroupMin: 4, SubgroupMax: 8, Width: 16, Hash: "sha256:fad8a0243dd91292e407bf3c50d7c9260932a8bbb61b09cfc1f98d3f76dda5e8"},
-				{Tier: "narrow", SubgroupMin: 32, SubgroupMax: 128, Width: 16, Hash: "sha256:d5dadeda7dbb304409a975bb6a4358e0901a4867a2ef5a90d7967fbb21474ecd"},
-				{Tier: "emulated", SubgroupMin: 0, SubgroupMax: 0, Width: 16, Hash: "sha256:5f2edf964350bc52df2ac42f1bf67822cbb1879a2b7f1537a8fb6675915459c7"},
+				{Tier: "native", SubgroupMin: 16, SubgroupMax: 16, Width: 16, Hash: "sha256:b7fc1f230c13187f45d838b20f04d27427b877fc2612088bc9c92d848e213bd9"},
+				{Tier: "folded", SubgroupMin: 4, SubgroupMax: 8, Width: 16, Hash: "sha256:3192c53cd41da48c25fda179540748a286ffebadb940c440f3c158fb685acd9a"},
+				{Tier: "narrow", SubgroupMin: 32, SubgroupMax: 128, Width: 16, Hash: "sha256:1af3c0935af87089a0c26a035fc7e4775551d5b40765f77adcf5f0f2c4fe9d85"},
+				{Tier: "emulated", SubgroupMin: 0, SubgroupMax: 0, Width: 16, Hash: "sha256:d5c73baf3f3453ba949ff68e22f5166d81ecb1c1e172c603fafe96b697256016"},
 			},
 			NativeOps: []string{"bitcast", "max", "min", "select", "workgroupBarrier"},
 		},
@@ -1127,26 +1127,16 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(workgroup_id) wi
     let v_s7: i32 = xpu_wave_shuffle_i32(v_a, xpu_u.p_m, 10u);
     let v_s8: i32 = xpu_wave_shuffle_i32(v_a, xpu_u.p_d, 11u);
     let v_s9: i32 = xpu_wave_shuffle_i32(v_a, xpu_u.p_d, 12u);
-    let v_tmp: u32 = v_g * 10u;
-    let v_tmp_1: u32 = (v_g * 10u) + 1u;
-    let v_tmp_2: u32 = (v_g * 10u) + 2u;
-    let v_tmp_3: u32 = (v_g * 10u) + 3u;
-    let v_tmp_4: u32 = (v_g * 10u) + 4u;
-    b_oi[v_tmp] = v_s0;
-    b_oi[v_tmp_1] = v_s1;
-    b_oi[v_tmp_2] = v_s2;
-    b_oi[v_tmp_3] = v_s3;
-    b_oi[v_tmp_4] = v_s4;
-    let v_tmp_10: u32 = (v_g * 10u) + 5u;
-    let v_tmp_11: u32 = (v_g * 10u) + 6u;
-    let v_tmp_12: u32 = (v_g * 10u) + 7u;
-    let v_tmp_13: u32 = (v_g * 10u) + 8u;
-    let v_tmp_14: u32 = (v_g * 10u) + 9u;
-    b_oi[v_tmp_10] = v_s5;
-    b_oi[v_tmp_11] = v_s6;
-    b_oi[v_tmp_12] = v_s7;
-    b_oi[v_tmp_13] = v_s8;
-    b_oi[v_tmp_14] = v_s9;
+    b_oi[v_g * 10u] = v_s0;
+    b_oi[(v_g * 10u) + 1u] = v_s1;
+    b_oi[(v_g * 10u) + 2u] = v_s2;
+    b_oi[(v_g * 10u) + 3u] = v_s3;
+    b_oi[(v_g * 10u) + 4u] = v_s4;
+    b_oi[(v_g * 10u) + 5u] = v_s5;
+    b_oi[(v_g * 10u) + 6u] = v_s6;
+    b_oi[(v_g * 10u) + 7u] = v_s7;
+    b_oi[(v_g * 10u) + 8u] = v_s8;
+    b_oi[(v_g * 10u) + 9u] = v_s9;
     let v_u0: u32 = xpu_wave_reduce_u32(v_u, 0u);
     let v_u1: u32 = xpu_wave_reduce_u32(v_u, 1u);
     let v_u2: u32 = xpu_wave_reduce_u32(v_u, 2u);
@@ -1160,55 +1150,37 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(workgroup_id) wi
     }
     let v_any: bool = xpu_wave_vote(select(0u, 1u, v_p), 6u) != 0u;
     let v_all: bool = xpu_wave_vote(select(0u, 1u, v_p), 7u) != 0u;
-    let v_tmp_20: u32 = v_g * 11u;
-    let v_tmp_21: u32 = (v_g * 11u) + 1u;
-    let v_tmp_22: u32 = (v_g * 11u) + 2u;
-    let v_tmp_23: u32 = (v_g * 11u) + 3u;
-    let v_tmp_24: u32 = (v_g * 11u) + 4u;
-    b_ou[v_tmp_20] = v_u0;
-    b_ou[v_tmp_21] = v_u1;
-    b_ou[v_tmp_22] = v_u2;
-    b_ou[v_tmp_23] = v_u3;
-    b_ou[v_tmp_24] = v_u4;
-    let v_tmp_30: u32 = (v_g * 11u) + 5u;
-    let v_tmp_31: u32 = (v_g * 11u) + 6u;
+    b_ou[v_g * 11u] = v_u0;
+    b_ou[(v_g * 11u) + 1u] = v_u1;
+    b_ou[(v_g * 11u) + 2u] = v_u2;
+    b_ou[(v_g * 11u) + 3u] = v_u3;
+    b_ou[(v_g * 11u) + 4u] = v_u4;
     let v_tmp_33: u32 = v_u6;
-    b_ou[v_tmp_30] = v_u5;
-    b_ou[v_tmp_31] = v_tmp_33;
-    let v_tmp_34: u32 = (v_g * 11u) + 7u;
-    let v_tmp_35: u32 = (v_g * 11u) + 8u;
-    b_ou[v_tmp_34] = 0u;
-    b_ou[v_tmp_35] = 0u;
+    b_ou[(v_g * 11u) + 5u] = v_u5;
+    b_ou[(v_g * 11u) + 6u] = v_tmp_33;
+    b_ou[(v_g * 11u) + 7u] = 0u;
+    b_ou[(v_g * 11u) + 8u] = 0u;
     if v_any {
         b_ou[(v_g * 11u) + 7u] = 1u;
     }
     if v_all {
         b_ou[(v_g * 11u) + 8u] = 1u;
     }
-    let v_tmp_36: u32 = (v_g * 11u) + 9u;
-    let v_tmp_37: u32 = (v_g * 11u) + 10u;
-    let v_tmp_38: u32 = lidx % 16u;
     let v_tmp_39: u32 = 16u;
-    b_ou[v_tmp_36] = v_tmp_38;
-    b_ou[v_tmp_37] = v_tmp_39;
+    b_ou[(v_g * 11u) + 9u] = lidx % 16u;
+    b_ou[(v_g * 11u) + 10u] = v_tmp_39;
     let v_f0: f32 = xpu_wave_reduce_f32(v_f, 0u);
     let v_f1: f32 = xpu_wave_reduce_f32(v_f, 1u);
     let v_f2: f32 = xpu_wave_reduce_f32(v_f, 2u);
     let v_f3: f32 = xpu_wave_reduce_f32(v_f, 3u);
     let v_f4: f32 = xpu_wave_reduce_f32(v_f, 4u);
     let v_f5: f32 = xpu_wave_shuffle_f32(v_f, xpu_u.p_m, 10u);
-    let v_tmp_40: u32 = v_g * 6u;
-    let v_tmp_41: u32 = (v_g * 6u) + 1u;
-    let v_tmp_42: u32 = (v_g * 6u) + 2u;
-    b_of[v_tmp_40] = v_f0;
-    b_of[v_tmp_41] = v_f1;
-    b_of[v_tmp_42] = v_f2;
-    let v_tmp_46: u32 = (v_g * 6u) + 3u;
-    let v_tmp_47: u32 = (v_g * 6u) + 4u;
-    let v_tmp_48: u32 = (v_g * 6u) + 5u;
-    b_of[v_tmp_46] = v_f3;
-    b_of[v_tmp_47] = v_f4;
-    b_of[v_tmp_48] = v_f5;
+    b_of[v_g * 6u] = v_f0;
+    b_of[(v_g * 6u) + 1u] = v_f1;
+    b_of[(v_g * 6u) + 2u] = v_f2;
+    b_of[(v_g * 6u) + 3u] = v_f3;
+    b_of[(v_g * 6u) + 4u] = v_f4;
+    b_of[(v_g * 6u) + 5u] = v_f5;
 }
 `
 
@@ -1292,26 +1264,16 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(workgroup_id) wi
     let v_s7: i32 = xpu_wave_shuffle_i32(v_a, xpu_u.p_m, 10u);
     let v_s8: i32 = xpu_wave_shuffle_i32(v_a, xpu_u.p_d, 11u);
     let v_s9: i32 = xpu_wave_shuffle_i32(v_a, xpu_u.p_d, 12u);
-    let v_tmp: u32 = v_g * 10u;
-    let v_tmp_1: u32 = (v_g * 10u) + 1u;
-    let v_tmp_2: u32 = (v_g * 10u) + 2u;
-    let v_tmp_3: u32 = (v_g * 10u) + 3u;
-    let v_tmp_4: u32 = (v_g * 10u) + 4u;
-    b_oi[v_tmp] = v_s0;
-    b_oi[v_tmp_1] = v_s1;
-    b_oi[v_tmp_2] = v_s2;
-    b_oi[v_tmp_3] = v_s3;
-    b_oi[v_tmp_4] = v_s4;
-    let v_tmp_10: u32 = (v_g * 10u) + 5u;
-    let v_tmp_11: u32 = (v_g * 10u) + 6u;
-    let v_tmp_12: u32 = (v_g * 10u) + 7u;
-    let v_tmp_13: u32 = (v_g * 10u) + 8u;
-    let v_tmp_14: u32 = (v_g * 10u) + 9u;
-    b_oi[v_tmp_10] = v_s5;
-    b_oi[v_tmp_11] = v_s6;
-    b_oi[v_tmp_12] = v_s7;
-    b_oi[v_tmp_13] = v_s8;
-    b_oi[v_tmp_14] = v_s9;
+    b_oi[v_g * 10u] = v_s0;
+    b_oi[(v_g * 10u) + 1u] = v_s1;
+    b_oi[(v_g * 10u) + 2u] = v_s2;
+    b_oi[(v_g * 10u) + 3u] = v_s3;
+    b_oi[(v_g * 10u) + 4u] = v_s4;
+    b_oi[(v_g * 10u) + 5u] = v_s5;
+    b_oi[(v_g * 10u) + 6u] = v_s6;
+    b_oi[(v_g * 10u) + 7u] = v_s7;
+    b_oi[(v_g * 10u) + 8u] = v_s8;
+    b_oi[(v_g * 10u) + 9u] = v_s9;
     let v_u0: u32 = subgroupAdd(v_u);
     let v_u1: u32 = subgroupMin(v_u);
     let v_u2: u32 = subgroupMax(v_u);
@@ -1325,55 +1287,37 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(workgroup_id) wi
     }
     let v_any: bool = subgroupAny(v_p);
     let v_all: bool = subgroupAll(v_p);
-    let v_tmp_20: u32 = v_g * 11u;
-    let v_tmp_21: u32 = (v_g * 11u) + 1u;
-    let v_tmp_22: u32 = (v_g * 11u) + 2u;
-    let v_tmp_23: u32 = (v_g * 11u) + 3u;
-    let v_tmp_24: u32 = (v_g * 11u) + 4u;
-    b_ou[v_tmp_20] = v_u0;
-    b_ou[v_tmp_21] = v_u1;
-    b_ou[v_tmp_22] = v_u2;
-    b_ou[v_tmp_23] = v_u3;
-    b_ou[v_tmp_24] = v_u4;
-    let v_tmp_30: u32 = (v_g * 11u) + 5u;
-    let v_tmp_31: u32 = (v_g * 11u) + 6u;
+    b_ou[v_g * 11u] = v_u0;
+    b_ou[(v_g * 11u) + 1u] = v_u1;
+    b_ou[(v_g * 11u) + 2u] = v_u2;
+    b_ou[(v_g * 11u) + 3u] = v_u3;
+    b_ou[(v_g * 11u) + 4u] = v_u4;
     let v_tmp_33: u32 = v_u6;
-    b_ou[v_tmp_30] = v_u5;
-    b_ou[v_tmp_31] = v_tmp_33;
-    let v_tmp_34: u32 = (v_g * 11u) + 7u;
-    let v_tmp_35: u32 = (v_g * 11u) + 8u;
-    b_ou[v_tmp_34] = 0u;
-    b_ou[v_tmp_35] = 0u;
+    b_ou[(v_g * 11u) + 5u] = v_u5;
+    b_ou[(v_g * 11u) + 6u] = v_tmp_33;
+    b_ou[(v_g * 11u) + 7u] = 0u;
+    b_ou[(v_g * 11u) + 8u] = 0u;
     if v_any {
         b_ou[(v_g * 11u) + 7u] = 1u;
     }
     if v_all {
         b_ou[(v_g * 11u) + 8u] = 1u;
     }
-    let v_tmp_36: u32 = (v_g * 11u) + 9u;
-    let v_tmp_37: u32 = (v_g * 11u) + 10u;
-    let v_tmp_38: u32 = lidx % 16u;
     let v_tmp_39: u32 = 16u;
-    b_ou[v_tmp_36] = v_tmp_38;
-    b_ou[v_tmp_37] = v_tmp_39;
+    b_ou[(v_g * 11u) + 9u] = lidx % 16u;
+    b_ou[(v_g * 11u) + 10u] = v_tmp_39;
     let v_f0: f32 = subgroupAdd(v_f);
     let v_f1: f32 = subgroupMin(v_f);
     let v_f2: f32 = subgroupMax(v_f);
     let v_f3: f32 = subgroupInclusiveAdd(v_f);
     let v_f4: f32 = subgroupExclusiveAdd(v_f);
     let v_f5: f32 = xpu_wave_shuffle_f32(v_f, xpu_u.p_m, 10u);
-    let v_tmp_40: u32 = v_g * 6u;
-    let v_tmp_41: u32 = (v_g * 6u) + 1u;
-    let v_tmp_42: u32 = (v_g * 6u) + 2u;
-    b_of[v_tmp_40] = v_f0;
-    b_of[v_tmp_41] = v_f1;
-    b_of[v_tmp_42] = v_f2;
-    let v_tmp_46: u32 = (v_g * 6u) + 3u;
-    let v_tmp_47: u32 = (v_g * 6u) + 4u;
-    let v_tmp_48: u32 = (v_g * 6u) + 5u;
-    b_of[v_tmp_46] = v_f3;
-    b_of[v_tmp_47] = v_f4;
-    b_of[v_tmp_48] = v_f5;
+    b_of[v_g * 6u] = v_f0;
+    b_of[(v_g * 6u) + 1u] = v_f1;
+    b_of[(v_g * 6u) + 2u] = v_f2;
+    b_of[(v_g * 6u) + 3u] = v_f3;
+    b_of[(v_g * 6u) + 4u] = v_f4;
+    b_of[(v_g * 6u) + 5u] = v_f5;
 }
 `
 
@@ -1646,26 +1590,16 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(workgroup_id) wi
     let v_s7: i32 = xpu_wave_shuffle_i32(v_a, xpu_u.p_m, 10u);
     let v_s8: i32 = xpu_wave_shuffle_i32(v_a, xpu_u.p_d, 11u);
     let v_s9: i32 = xpu_wave_shuffle_i32(v_a, xpu_u.p_d, 12u);
-    let v_tmp: u32 = v_g * 10u;
-    let v_tmp_1: u32 = (v_g * 10u) + 1u;
-    let v_tmp_2: u32 = (v_g * 10u) + 2u;
-    let v_tmp_3: u32 = (v_g * 10u) + 3u;
-    let v_tmp_4: u32 = (v_g * 10u) + 4u;
-    b_oi[v_tmp] = v_s0;
-    b_oi[v_tmp_1] = v_s1;
-    b_oi[v_tmp_2] = v_s2;
-    b_oi[v_tmp_3] = v_s3;
-    b_oi[v_tmp_4] = v_s4;
-    let v_tmp_10: u32 = (v_g * 10u) + 5u;
-    let v_tmp_11: u32 = (v_g * 10u) + 6u;
-    let v_tmp_12: u32 = (v_g * 10u) + 7u;
-    let v_tmp_13: u32 = (v_g * 10u) + 8u;
-    let v_tmp_14: u32 = (v_g * 10u) + 9u;
-    b_oi[v_tmp_10] = v_s5;
-    b_oi[v_tmp_11] = v_s6;
-    b_oi[v_tmp_12] = v_s7;
-    b_oi[v_tmp_13] = v_s8;
-    b_oi[v_tmp_14] = v_s9;
+    b_oi[v_g * 10u] = v_s0;
+    b_oi[(v_g * 10u) + 1u] = v_s1;
+    b_oi[(v_g * 10u) + 2u] = v_s2;
+    b_oi[(v_g * 10u) + 3u] = v_s3;
+    b_oi[(v_g * 10u) + 4u] = v_s4;
+    b_oi[(v_g * 10u) + 5u] = v_s5;
+    b_oi[(v_g * 10u) + 6u] = v_s6;
+    b_oi[(v_g * 10u) + 7u] = v_s7;
+    b_oi[(v_g * 10u) + 8u] = v_s8;
+    b_oi[(v_g * 10u) + 9u] = v_s9;
     let v_u0: u32 = xpu_wave_reduce_u32(v_u, 0u);
     let v_u1: u32 = xpu_wave_reduce_u32(v_u, 1u);
     let v_u2: u32 = xpu_wave_reduce_u32(v_u, 2u);
@@ -1679,55 +1613,37 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(workgroup_id) wi
     }
     let v_any: bool = xpu_wave_vote(select(0u, 1u, v_p), 6u) != 0u;
     let v_all: bool = xpu_wave_vote(select(0u, 1u, v_p), 7u) != 0u;
-    let v_tmp_20: u32 = v_g * 11u;
-    let v_tmp_21: u32 = (v_g * 11u) + 1u;
-    let v_tmp_22: u32 = (v_g * 11u) + 2u;
-    let v_tmp_23: u32 = (v_g * 11u) + 3u;
-    let v_tmp_24: u32 = (v_g * 11u) + 4u;
-    b_ou[v_tmp_20] = v_u0;
-    b_ou[v_tmp_21] = v_u1;
-    b_ou[v_tmp_22] = v_u2;
-    b_ou[v_tmp_23] = v_u3;
-    b_ou[v_tmp_24] = v_u4;
-    let v_tmp_30: u32 = (v_g * 11u) + 5u;
-    let v_tmp_31: u32 = (v_g * 11u) + 6u;
+    b_ou[v_g * 11u] = v_u0;
+    b_ou[(v_g * 11u) + 1u] = v_u1;
+    b_ou[(v_g * 11u) + 2u] = v_u2;
+    b_ou[(v_g * 11u) + 3u] = v_u3;
+    b_ou[(v_g * 11u) + 4u] = v_u4;
     let v_tmp_33: u32 = v_u6;
-    b_ou[v_tmp_30] = v_u5;
-    b_ou[v_tmp_31] = v_tmp_33;
-    let v_tmp_34: u32 = (v_g * 11u) + 7u;
-    let v_tmp_35: u32 = (v_g * 11u) + 8u;
-    b_ou[v_tmp_34] = 0u;
-    b_ou[v_tmp_35] = 0u;
+    b_ou[(v_g * 11u) + 5u] = v_u5;
+    b_ou[(v_g * 11u) + 6u] = v_tmp_33;
+    b_ou[(v_g * 11u) + 7u] = 0u;
+    b_ou[(v_g * 11u) + 8u] = 0u;
     if v_any {
         b_ou[(v_g * 11u) + 7u] = 1u;
     }
     if v_all {
         b_ou[(v_g * 11u) + 8u] = 1u;
     }
-    let v_tmp_36: u32 = (v_g * 11u) + 9u;
-    let v_tmp_37: u32 = (v_g * 11u) + 10u;
-    let v_tmp_38: u32 = lidx % 16u;
     let v_tmp_39: u32 = 16u;
-    b_ou[v_tmp_36] = v_tmp_38;
-    b_ou[v_tmp_37] = v_tmp_39;
+    b_ou[(v_g * 11u) + 9u] = lidx % 16u;
+    b_ou[(v_g * 11u) + 10u] = v_tmp_39;
     let v_f0: f32 = xpu_wave_reduce_f32(v_f, 0u);
     let v_f1: f32 = xpu_wave_reduce_f32(v_f, 1u);
     let v_f2: f32 = xpu_wave_reduce_f32(v_f, 2u);
     let v_f3: f32 = xpu_wave_reduce_f32(v_f, 3u);
     let v_f4: f32 = xpu_wave_reduce_f32(v_f, 4u);
     let v_f5: f32 = xpu_wave_shuffle_f32(v_f, xpu_u.p_m, 10u);
-    let v_tmp_40: u32 = v_g * 6u;
-    let v_tmp_41: u32 = (v_g * 6u) + 1u;
-    let v_tmp_42: u32 = (v_g * 6u) + 2u;
-    b_of[v_tmp_40] = v_f0;
-    b_of[v_tmp_41] = v_f1;
-    b_of[v_tmp_42] = v_f2;
-    let v_tmp_46: u32 = (v_g * 6u) + 3u;
-    let v_tmp_47: u32 = (v_g * 6u) + 4u;
-    let v_tmp_48: u32 = (v_g * 6u) + 5u;
-    b_of[v_tmp_46] = v_f3;
-    b_of[v_tmp_47] = v_f4;
-    b_of[v_tmp_48] = v_f5;
+    b_of[v_g * 6u] = v_f0;
+    b_of[(v_g * 6u) + 1u] = v_f1;
+    b_of[(v_g * 6u) + 2u] = v_f2;
+    b_of[(v_g * 6u) + 3u] = v_f3;
+    b_of[(v_g * 6u) + 4u] = v_f4;
+    b_of[(v_g * 6u) + 5u] = v_f5;
 }
 `
 
@@ -1921,26 +1837,16 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(workgroup_id) wi
     let v_s7: i32 = xpu_wave_shuffle_i32(v_a, xpu_u.p_m, 10u);
     let v_s8: i32 = xpu_wave_shuffle_i32(v_a, xpu_u.p_d, 11u);
     let v_s9: i32 = xpu_wave_shuffle_i32(v_a, xpu_u.p_d, 12u);
-    let v_tmp: u32 = v_g * 10u;
-    let v_tmp_1: u32 = (v_g * 10u) + 1u;
-    let v_tmp_2: u32 = (v_g * 10u) + 2u;
-    let v_tmp_3: u32 = (v_g * 10u) + 3u;
-    let v_tmp_4: u32 = (v_g * 10u) + 4u;
-    b_oi[v_tmp] = v_s0;
-    b_oi[v_tmp_1] = v_s1;
-    b_oi[v_tmp_2] = v_s2;
-    b_oi[v_tmp_3] = v_s3;
-    b_oi[v_tmp_4] = v_s4;
-    let v_tmp_10: u32 = (v_g * 10u) + 5u;
-    let v_tmp_11: u32 = (v_g * 10u) + 6u;
-    let v_tmp_12: u32 = (v_g * 10u) + 7u;
-    let v_tmp_13: u32 = (v_g * 10u) + 8u;
-    let v_tmp_14: u32 = (v_g * 10u) + 9u;
-    b_oi[v_tmp_10] = v_s5;
-    b_oi[v_tmp_11] = v_s6;
-    b_oi[v_tmp_12] = v_s7;
-    b_oi[v_tmp_13] = v_s8;
-    b_oi[v_tmp_14] = v_s9;
+    b_oi[v_g * 10u] = v_s0;
+    b_oi[(v_g * 10u) + 1u] = v_s1;
+    b_oi[(v_g * 10u) + 2u] = v_s2;
+    b_oi[(v_g * 10u) + 3u] = v_s3;
+    b_oi[(v_g * 10u) + 4u] = v_s4;
+    b_oi[(v_g * 10u) + 5u] = v_s5;
+    b_oi[(v_g * 10u) + 6u] = v_s6;
+    b_oi[(v_g * 10u) + 7u] = v_s7;
+    b_oi[(v_g * 10u) + 8u] = v_s8;
+    b_oi[(v_g * 10u) + 9u] = v_s9;
     let v_u0: u32 = xpu_wave_reduce_u32(v_u, 0u);
     let v_u1: u32 = xpu_wave_reduce_u32(v_u, 1u);
     let v_u2: u32 = xpu_wave_reduce_u32(v_u, 2u);
@@ -1954,55 +1860,37 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(workgroup_id) wi
     }
     let v_any: bool = xpu_wave_vote(select(0u, 1u, v_p), 6u) != 0u;
     let v_all: bool = xpu_wave_vote(select(0u, 1u, v_p), 7u) != 0u;
-    let v_tmp_20: u32 = v_g * 11u;
-    let v_tmp_21: u32 = (v_g * 11u) + 1u;
-    let v_tmp_22: u32 = (v_g * 11u) + 2u;
-    let v_tmp_23: u32 = (v_g * 11u) + 3u;
-    let v_tmp_24: u32 = (v_g * 11u) + 4u;
-    b_ou[v_tmp_20] = v_u0;
-    b_ou[v_tmp_21] = v_u1;
-    b_ou[v_tmp_22] = v_u2;
-    b_ou[v_tmp_23] = v_u3;
-    b_ou[v_tmp_24] = v_u4;
-    let v_tmp_30: u32 = (v_g * 11u) + 5u;
-    let v_tmp_31: u32 = (v_g * 11u) + 6u;
+    b_ou[v_g * 11u] = v_u0;
+    b_ou[(v_g * 11u) + 1u] = v_u1;
+    b_ou[(v_g * 11u) + 2u] = v_u2;
+    b_ou[(v_g * 11u) + 3u] = v_u3;
+    b_ou[(v_g * 11u) + 4u] = v_u4;
     let v_tmp_33: u32 = v_u6;
-    b_ou[v_tmp_30] = v_u5;
-    b_ou[v_tmp_31] = v_tmp_33;
-    let v_tmp_34: u32 = (v_g * 11u) + 7u;
-    let v_tmp_35: u32 = (v_g * 11u) + 8u;
-    b_ou[v_tmp_34] = 0u;
-    b_ou[v_tmp_35] = 0u;
+    b_ou[(v_g * 11u) + 5u] = v_u5;
+    b_ou[(v_g * 11u) + 6u] = v_tmp_33;
+    b_ou[(v_g * 11u) + 7u] = 0u;
+    b_ou[(v_g * 11u) + 8u] = 0u;
     if v_any {
         b_ou[(v_g * 11u) + 7u] = 1u;
     }
     if v_all {
         b_ou[(v_g * 11u) + 8u] = 1u;
     }
-    let v_tmp_36: u32 = (v_g * 11u) + 9u;
-    let v_tmp_37: u32 = (v_g * 11u) + 10u;
-    let v_tmp_38: u32 = lidx % 16u;
     let v_tmp_39: u32 = 16u;
-    b_ou[v_tmp_36] = v_tmp_38;
-    b_ou[v_tmp_37] = v_tmp_39;
+    b_ou[(v_g * 11u) + 9u] = lidx % 16u;
+    b_ou[(v_g * 11u) + 10u] = v_tmp_39;
     let v_f0: f32 = xpu_wave_reduce_f32(v_f, 0u);
     let v_f1: f32 = xpu_wave_reduce_f32(v_f, 1u);
     let v_f2: f32 = xpu_wave_reduce_f32(v_f, 2u);
     let v_f3: f32 = xpu_wave_reduce_f32(v_f, 3u);
     let v_f4: f32 = xpu_wave_reduce_f32(v_f, 4u);
     let v_f5: f32 = xpu_wave_shuffle_f32(v_f, xpu_u.p_m, 10u);
-    let v_tmp_40: u32 = v_g * 6u;
-    let v_tmp_41: u32 = (v_g * 6u) + 1u;
-    let v_tmp_42: u32 = (v_g * 6u) + 2u;
-    b_of[v_tmp_40] = v_f0;
-    b_of[v_tmp_41] = v_f1;
-    b_of[v_tmp_42] = v_f2;
-    let v_tmp_46: u32 = (v_g * 6u) + 3u;
-    let v_tmp_47: u32 = (v_g * 6u) + 4u;
-    let v_tmp_48: u32 = (v_g * 6u) + 5u;
-    b_of[v_tmp_46] = v_f3;
-    b_of[v_tmp_47] = v_f4;
-    b_of[v_tmp_48] = v_f5;
+    b_of[v_g * 6u] = v_f0;
+    b_of[(v_g * 6u) + 1u] = v_f1;
+    b_of[(v_g * 6u) + 2u] = v_f2;
+    b_of[(v_g * 6u) + 3u] = v_f3;
+    b_of[(v_g * 6u) + 4u] = v_f4;
+    b_of[(v_g * 6u) + 5u] = v_f5;
 }
 `
 
@@ -2324,7 +2212,7 @@ var Wave32Kernel = gpu.Register(&gpu.KernelSpec{
 	Manifests: []gpu.Manifest{
 		{
 			Kernel: "github.com/goxpu/xpu/kernels/wave.Wave32", Backend: "webgpu", Target: "wgsl",
-			Hash:        "sha256:97073815d211674fdb81cb29ea06f9b83eeb29d39ec0128473f0b4977fdc6d7e",
+			Hash:        "sha256:4b4d5412d6f4d3af9f04863c036696147288cfc37ee4e60e8a67417fc54fed37",
 			Codegen:     "xpu-gen/1",
 			Block:       xpu.Dim3{X: 80, Y: 1, Z: 1},
 			SharedBytes: 0, StorageBindings: 7, UniformBytes: 16,
@@ -2341,10 +2229,10 @@ var Wave32Kernel = gpu.Register(&gpu.KernelSpec{
 			Wave:    32,
 			WaveOps: true,
 			WaveVariants: []gpu.ManifestVariant{
-				{Tier: "native", SubgroupMin: 32, SubgroupMax: 32, Width: 32, Hash: "sha256:4fb93fc4047d94ffac7fd386a0721a82a96ecb6b3d183f057db0696e249e0288"},
-				{Tier: "folded", SubgroupMin: 4, SubgroupMax: 16, Width: 32, Hash: "sha256:e5d2114cb1b4579eb38d7e0fb7347a67aa58e204b2d2c4cae26603a0398ff64c"},
-				{Tier: "narrow", SubgroupMin: 64, SubgroupMax: 128, Width: 32, Hash: "sha256:746664672e3f670a6eca6a9d0d0c8fe482482aaeaa342543e6ffee8f0809befe"},
-				{Tier: "emulated", SubgroupMin: 0, SubgroupMax: 0, Width: 32, Hash: "sha256:97073815d211674fdb81cb29ea06f9b83eeb29d39ec0128473f0b4977fdc6d7e"},
+				{Tier: "native", SubgroupMin: 32, SubgroupMax: 32, Width: 32, Hash: "sha256:86e3fbc723da7e5f6509a0255175f25fcda8fdade3461588794ee07bf577eeed"},
+				{Tier: "folded", SubgroupMin: 4, SubgroupMax: 16, Width: 32, Hash: "sha256:666a0ee6313d51a8ca8c3176d7f5ef27a9845e093debbf570386e9f2a2bbb559"},
+				{Tier: "narrow", SubgroupMin: 64, SubgroupMax: 128, Width: 32, Hash: "sha256:7c703b5a556fa84796e7f035877e3957fd920bd7b26a851df8dbf5e042b7dba6"},
+				{Tier: "emulated", SubgroupMin: 0, SubgroupMax: 0, Width: 32, Hash: "sha256:4b4d5412d6f4d3af9f04863c036696147288cfc37ee4e60e8a67417fc54fed37"},
 			},
 			NativeOps: []string{"bitcast", "max", "min", "select", "workgroupBarrier"},
 		},
@@ -2585,26 +2473,16 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(workgroup_id) wi
     let v_s7: i32 = xpu_wave_shuffle_i32(v_a, xpu_u.p_m, 10u);
     let v_s8: i32 = xpu_wave_shuffle_i32(v_a, xpu_u.p_d, 11u);
     let v_s9: i32 = xpu_wave_shuffle_i32(v_a, xpu_u.p_d, 12u);
-    let v_tmp: u32 = v_g * 10u;
-    let v_tmp_1: u32 = (v_g * 10u) + 1u;
-    let v_tmp_2: u32 = (v_g * 10u) + 2u;
-    let v_tmp_3: u32 = (v_g * 10u) + 3u;
-    let v_tmp_4: u32 = (v_g * 10u) + 4u;
-    b_oi[v_tmp] = v_s0;
-    b_oi[v_tmp_1] = v_s1;
-    b_oi[v_tmp_2] = v_s2;
-    b_oi[v_tmp_3] = v_s3;
-    b_oi[v_tmp_4] = v_s4;
-    let v_tmp_10: u32 = (v_g * 10u) + 5u;
-    let v_tmp_11: u32 = (v_g * 10u) + 6u;
-    let v_tmp_12: u32 = (v_g * 10u) + 7u;
-    let v_tmp_13: u32 = (v_g * 10u) + 8u;
-    let v_tmp_14: u32 = (v_g * 10u) + 9u;
-    b_oi[v_tmp_10] = v_s5;
-    b_oi[v_tmp_11] = v_s6;
-    b_oi[v_tmp_12] = v_s7;
-    b_oi[v_tmp_13] = v_s8;
-    b_oi[v_tmp_14] = v_s9;
+    b_oi[v_g * 10u] = v_s0;
+    b_oi[(v_g * 10u) + 1u] = v_s1;
+    b_oi[(v_g * 10u) + 2u] = v_s2;
+    b_oi[(v_g * 10u) + 3u] = v_s3;
+    b_oi[(v_g * 10u) + 4u] = v_s4;
+    b_oi[(v_g * 10u) + 5u] = v_s5;
+    b_oi[(v_g * 10u) + 6u] = v_s6;
+    b_oi[(v_g * 10u) + 7u] = v_s7;
+    b_oi[(v_g * 10u) + 8u] = v_s8;
+    b_oi[(v_g * 10u) + 9u] = v_s9;
     let v_u0: u32 = xpu_wave_reduce_u32(v_u, 0u);
     let v_u1: u32 = xpu_wave_reduce_u32(v_u, 1u);
     let v_u2: u32 = xpu_wave_reduce_u32(v_u, 2u);
@@ -2618,55 +2496,37 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(workgroup_id) wi
     }
     let v_any: bool = xpu_wave_vote(select(0u, 1u, v_p), 6u) != 0u;
     let v_all: bool = xpu_wave_vote(select(0u, 1u, v_p), 7u) != 0u;
-    let v_tmp_20: u32 = v_g * 11u;
-    let v_tmp_21: u32 = (v_g * 11u) + 1u;
-    let v_tmp_22: u32 = (v_g * 11u) + 2u;
-    let v_tmp_23: u32 = (v_g * 11u) + 3u;
-    let v_tmp_24: u32 = (v_g * 11u) + 4u;
-    b_ou[v_tmp_20] = v_u0;
-    b_ou[v_tmp_21] = v_u1;
-    b_ou[v_tmp_22] = v_u2;
-    b_ou[v_tmp_23] = v_u3;
-    b_ou[v_tmp_24] = v_u4;
-    let v_tmp_30: u32 = (v_g * 11u) + 5u;
-    let v_tmp_31: u32 = (v_g * 11u) + 6u;
+    b_ou[v_g * 11u] = v_u0;
+    b_ou[(v_g * 11u) + 1u] = v_u1;
+    b_ou[(v_g * 11u) + 2u] = v_u2;
+    b_ou[(v_g * 11u) + 3u] = v_u3;
+    b_ou[(v_g * 11u) + 4u] = v_u4;
     let v_tmp_33: u32 = v_u6;
-    b_ou[v_tmp_30] = v_u5;
-    b_ou[v_tmp_31] = v_tmp_33;
-    let v_tmp_34: u32 = (v_g * 11u) + 7u;
-    let v_tmp_35: u32 = (v_g * 11u) + 8u;
-    b_ou[v_tmp_34] = 0u;
-    b_ou[v_tmp_35] = 0u;
+    b_ou[(v_g * 11u) + 5u] = v_u5;
+    b_ou[(v_g * 11u) + 6u] = v_tmp_33;
+    b_ou[(v_g * 11u) + 7u] = 0u;
+    b_ou[(v_g * 11u) + 8u] = 0u;
     if v_any {
         b_ou[(v_g * 11u) + 7u] = 1u;
     }
     if v_all {
         b_ou[(v_g * 11u) + 8u] = 1u;
     }
-    let v_tmp_36: u32 = (v_g * 11u) + 9u;
-    let v_tmp_37: u32 = (v_g * 11u) + 10u;
-    let v_tmp_38: u32 = lidx % 32u;
     let v_tmp_39: u32 = 32u;
-    b_ou[v_tmp_36] = v_tmp_38;
-    b_ou[v_tmp_37] = v_tmp_39;
+    b_ou[(v_g * 11u) + 9u] = lidx % 32u;
+    b_ou[(v_g * 11u) + 10u] = v_tmp_39;
     let v_f0: f32 = xpu_wave_reduce_f32(v_f, 0u);
     let v_f1: f32 = xpu_wave_reduce_f32(v_f, 1u);
     let v_f2: f32 = xpu_wave_reduce_f32(v_f, 2u);
     let v_f3: f32 = xpu_wave_reduce_f32(v_f, 3u);
     let v_f4: f32 = xpu_wave_reduce_f32(v_f, 4u);
     let v_f5: f32 = xpu_wave_shuffle_f32(v_f, xpu_u.p_m, 10u);
-    let v_tmp_40: u32 = v_g * 6u;
-    let v_tmp_41: u32 = (v_g * 6u) + 1u;
-    let v_tmp_42: u32 = (v_g * 6u) + 2u;
-    b_of[v_tmp_40] = v_f0;
-    b_of[v_tmp_41] = v_f1;
-    b_of[v_tmp_42] = v_f2;
-    let v_tmp_46: u32 = (v_g * 6u) + 3u;
-    let v_tmp_47: u32 = (v_g * 6u) + 4u;
-    let v_tmp_48: u32 = (v_g * 6u) + 5u;
-    b_of[v_tmp_46] = v_f3;
-    b_of[v_tmp_47] = v_f4;
-    b_of[v_tmp_48] = v_f5;
+    b_of[v_g * 6u] = v_f0;
+    b_of[(v_g * 6u) + 1u] = v_f1;
+    b_of[(v_g * 6u) + 2u] = v_f2;
+    b_of[(v_g * 6u) + 3u] = v_f3;
+    b_of[(v_g * 6u) + 4u] = v_f4;
+    b_of[(v_g * 6u) + 5u] = v_f5;
 }
 `
 
@@ -2750,26 +2610,16 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(workgroup_id) wi
     let v_s7: i32 = xpu_wave_shuffle_i32(v_a, xpu_u.p_m, 10u);
     let v_s8: i32 = xpu_wave_shuffle_i32(v_a, xpu_u.p_d, 11u);
     let v_s9: i32 = xpu_wave_shuffle_i32(v_a, xpu_u.p_d, 12u);
-    let v_tmp: u32 = v_g * 10u;
-    let v_tmp_1: u32 = (v_g * 10u) + 1u;
-    let v_tmp_2: u32 = (v_g * 10u) + 2u;
-    let v_tmp_3: u32 = (v_g * 10u) + 3u;
-    let v_tmp_4: u32 = (v_g * 10u) + 4u;
-    b_oi[v_tmp] = v_s0;
-    b_oi[v_tmp_1] = v_s1;
-    b_oi[v_tmp_2] = v_s2;
-    b_oi[v_tmp_3] = v_s3;
-    b_oi[v_tmp_4] = v_s4;
-    let v_tmp_10: u32 = (v_g * 10u) + 5u;
-    let v_tmp_11: u32 = (v_g * 10u) + 6u;
-    let v_tmp_12: u32 = (v_g * 10u) + 7u;
-    let v_tmp_13: u32 = (v_g * 10u) + 8u;
-    let v_tmp_14: u32 = (v_g * 10u) + 9u;
-    b_oi[v_tmp_10] = v_s5;
-    b_oi[v_tmp_11] = v_s6;
-    b_oi[v_tmp_12] = v_s7;
-    b_oi[v_tmp_13] = v_s8;
-    b_oi[v_tmp_14] = v_s9;
+    b_oi[v_g * 10u] = v_s0;
+    b_oi[(v_g * 10u) + 1u] = v_s1;
+    b_oi[(v_g * 10u) + 2u] = v_s2;
+    b_oi[(v_g * 10u) + 3u] = v_s3;
+    b_oi[(v_g * 10u) + 4u] = v_s4;
+    b_oi[(v_g * 10u) + 5u] = v_s5;
+    b_oi[(v_g * 10u) + 6u] = v_s6;
+    b_oi[(v_g * 10u) + 7u] = v_s7;
+    b_oi[(v_g * 10u) + 8u] = v_s8;
+    b_oi[(v_g * 10u) + 9u] = v_s9;
     let v_u0: u32 = subgroupAdd(v_u);
     let v_u1: u32 = subgroupMin(v_u);
     let v_u2: u32 = subgroupMax(v_u);
@@ -2783,55 +2633,37 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(workgroup_id) wi
     }
     let v_any: bool = subgroupAny(v_p);
     let v_all: bool = subgroupAll(v_p);
-    let v_tmp_20: u32 = v_g * 11u;
-    let v_tmp_21: u32 = (v_g * 11u) + 1u;
-    let v_tmp_22: u32 = (v_g * 11u) + 2u;
-    let v_tmp_23: u32 = (v_g * 11u) + 3u;
-    let v_tmp_24: u32 = (v_g * 11u) + 4u;
-    b_ou[v_tmp_20] = v_u0;
-    b_ou[v_tmp_21] = v_u1;
-    b_ou[v_tmp_22] = v_u2;
-    b_ou[v_tmp_23] = v_u3;
-    b_ou[v_tmp_24] = v_u4;
-    let v_tmp_30: u32 = (v_g * 11u) + 5u;
-    let v_tmp_31: u32 = (v_g * 11u) + 6u;
+    b_ou[v_g * 11u] = v_u0;
+    b_ou[(v_g * 11u) + 1u] = v_u1;
+    b_ou[(v_g * 11u) + 2u] = v_u2;
+    b_ou[(v_g * 11u) + 3u] = v_u3;
+    b_ou[(v_g * 11u) + 4u] = v_u4;
     let v_tmp_33: u32 = v_u6;
-    b_ou[v_tmp_30] = v_u5;
-    b_ou[v_tmp_31] = v_tmp_33;
-    let v_tmp_34: u32 = (v_g * 11u) + 7u;
-    let v_tmp_35: u32 = (v_g * 11u) + 8u;
-    b_ou[v_tmp_34] = 0u;
-    b_ou[v_tmp_35] = 0u;
+    b_ou[(v_g * 11u) + 5u] = v_u5;
+    b_ou[(v_g * 11u) + 6u] = v_tmp_33;
+    b_ou[(v_g * 11u) + 7u] = 0u;
+    b_ou[(v_g * 11u) + 8u] = 0u;
     if v_any {
         b_ou[(v_g * 11u) + 7u] = 1u;
     }
     if v_all {
         b_ou[(v_g * 11u) + 8u] = 1u;
     }
-    let v_tmp_36: u32 = (v_g * 11u) + 9u;
-    let v_tmp_37: u32 = (v_g * 11u) + 10u;
-    let v_tmp_38: u32 = lidx % 32u;
     let v_tmp_39: u32 = 32u;
-    b_ou[v_tmp_36] = v_tmp_38;
-    b_ou[v_tmp_37] = v_tmp_39;
+    b_ou[(v_g * 11u) + 9u] = lidx % 32u;
+    b_ou[(v_g * 11u) + 10u] = v_tmp_39;
     let v_f0: f32 = subgroupAdd(v_f);
     let v_f1: f32 = subgroupMin(v_f);
     let v_f2: f32 = subgroupMax(v_f);
     let v_f3: f32 = subgroupInclusiveAdd(v_f);
     let v_f4: f32 = subgroupExclusiveAdd(v_f);
     let v_f5: f32 = xpu_wave_shuffle_f32(v_f, xpu_u.p_m, 10u);
-    let v_tmp_40: u32 = v_g * 6u;
-    let v_tmp_41: u32 = (v_g * 6u) + 1u;
-    let v_tmp_42: u32 = (v_g * 6u) + 2u;
-    b_of[v_tmp_40] = v_f0;
-    b_of[v_tmp_41] = v_f1;
-    b_of[v_tmp_42] = v_f2;
-    let v_tmp_46: u32 = (v_g * 6u) + 3u;
-    let v_tmp_47: u32 = (v_g * 6u) + 4u;
-    let v_tmp_48: u32 = (v_g * 6u) + 5u;
-    b_of[v_tmp_46] = v_f3;
-    b_of[v_tmp_47] = v_f4;
-    b_of[v_tmp_48] = v_f5;
+    b_of[v_g * 6u] = v_f0;
+    b_of[(v_g * 6u) + 1u] = v_f1;
+    b_of[(v_g * 6u) + 2u] = v_f2;
+    b_of[(v_g * 6u) + 3u] = v_f3;
+    b_of[(v_g * 6u) + 4u] = v_f4;
+    b_of[(v_g * 6u) + 5u] = v_f5;
 }
 `
 
@@ -3104,26 +2936,16 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(workgroup_id) wi
     let v_s7: i32 = xpu_wave_shuffle_i32(v_a, xpu_u.p_m, 10u);
     let v_s8: i32 = xpu_wave_shuffle_i32(v_a, xpu_u.p_d, 11u);
     let v_s9: i32 = xpu_wave_shuffle_i32(v_a, xpu_u.p_d, 12u);
-    let v_tmp: u32 = v_g * 10u;
-    let v_tmp_1: u32 = (v_g * 10u) + 1u;
-    let v_tmp_2: u32 = (v_g * 10u) + 2u;
-    let v_tmp_3: u32 = (v_g * 10u) + 3u;
-    let v_tmp_4: u32 = (v_g * 10u) + 4u;
-    b_oi[v_tmp] = v_s0;
-    b_oi[v_tmp_1] = v_s1;
-    b_oi[v_tmp_2] = v_s2;
-    b_oi[v_tmp_3] = v_s3;
-    b_oi[v_tmp_4] = v_s4;
-    let v_tmp_10: u32 = (v_g * 10u) + 5u;
-    let v_tmp_11: u32 = (v_g * 10u) + 6u;
-    let v_tmp_12: u32 = (v_g * 10u) + 7u;
-    let v_tmp_13: u32 = (v_g * 10u) + 8u;
-    let v_tmp_14: u32 = (v_g * 10u) + 9u;
-    b_oi[v_tmp_10] = v_s5;
-    b_oi[v_tmp_11] = v_s6;
-    b_oi[v_tmp_12] = v_s7;
-    b_oi[v_tmp_13] = v_s8;
-    b_oi[v_tmp_14] = v_s9;
+    b_oi[v_g * 10u] = v_s0;
+    b_oi[(v_g * 10u) + 1u] = v_s1;
+    b_oi[(v_g * 10u) + 2u] = v_s2;
+    b_oi[(v_g * 10u) + 3u] = v_s3;
+    b_oi[(v_g * 10u) + 4u] = v_s4;
+    b_oi[(v_g * 10u) + 5u] = v_s5;
+    b_oi[(v_g * 10u) + 6u] = v_s6;
+    b_oi[(v_g * 10u) + 7u] = v_s7;
+    b_oi[(v_g * 10u) + 8u] = v_s8;
+    b_oi[(v_g * 10u) + 9u] = v_s9;
     let v_u0: u32 = xpu_wave_reduce_u32(v_u, 0u);
     let v_u1: u32 = xpu_wave_reduce_u32(v_u, 1u);
     let v_u2: u32 = xpu_wave_reduce_u32(v_u, 2u);
@@ -3137,55 +2959,37 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(workgroup_id) wi
     }
     let v_any: bool = xpu_wave_vote(select(0u, 1u, v_p), 6u) != 0u;
     let v_all: bool = xpu_wave_vote(select(0u, 1u, v_p), 7u) != 0u;
-    let v_tmp_20: u32 = v_g * 11u;
-    let v_tmp_21: u32 = (v_g * 11u) + 1u;
-    let v_tmp_22: u32 = (v_g * 11u) + 2u;
-    let v_tmp_23: u32 = (v_g * 11u) + 3u;
-    let v_tmp_24: u32 = (v_g * 11u) + 4u;
-    b_ou[v_tmp_20] = v_u0;
-    b_ou[v_tmp_21] = v_u1;
-    b_ou[v_tmp_22] = v_u2;
-    b_ou[v_tmp_23] = v_u3;
-    b_ou[v_tmp_24] = v_u4;
-    let v_tmp_30: u32 = (v_g * 11u) + 5u;
-    let v_tmp_31: u32 = (v_g * 11u) + 6u;
+    b_ou[v_g * 11u] = v_u0;
+    b_ou[(v_g * 11u) + 1u] = v_u1;
+    b_ou[(v_g * 11u) + 2u] = v_u2;
+    b_ou[(v_g * 11u) + 3u] = v_u3;
+    b_ou[(v_g * 11u) + 4u] = v_u4;
     let v_tmp_33: u32 = v_u6;
-    b_ou[v_tmp_30] = v_u5;
-    b_ou[v_tmp_31] = v_tmp_33;
-    let v_tmp_34: u32 = (v_g * 11u) + 7u;
-    let v_tmp_35: u32 = (v_g * 11u) + 8u;
-    b_ou[v_tmp_34] = 0u;
-    b_ou[v_tmp_35] = 0u;
+    b_ou[(v_g * 11u) + 5u] = v_u5;
+    b_ou[(v_g * 11u) + 6u] = v_tmp_33;
+    b_ou[(v_g * 11u) + 7u] = 0u;
+    b_ou[(v_g * 11u) + 8u] = 0u;
     if v_any {
         b_ou[(v_g * 11u) + 7u] = 1u;
     }
     if v_all {
         b_ou[(v_g * 11u) + 8u] = 1u;
     }
-    let v_tmp_36: u32 = (v_g * 11u) + 9u;
-    let v_tmp_37: u32 = (v_g * 11u) + 10u;
-    let v_tmp_38: u32 = lidx % 32u;
     let v_tmp_39: u32 = 32u;
-    b_ou[v_tmp_36] = v_tmp_38;
-    b_ou[v_tmp_37] = v_tmp_39;
+    b_ou[(v_g * 11u) + 9u] = lidx % 32u;
+    b_ou[(v_g * 11u) + 10u] = v_tmp_39;
     let v_f0: f32 = xpu_wave_reduce_f32(v_f, 0u);
     let v_f1: f32 = xpu_wave_reduce_f32(v_f, 1u);
     let v_f2: f32 = xpu_wave_reduce_f32(v_f, 2u);
     let v_f3: f32 = xpu_wave_reduce_f32(v_f, 3u);
     let v_f4: f32 = xpu_wave_reduce_f32(v_f, 4u);
     let v_f5: f32 = xpu_wave_shuffle_f32(v_f, xpu_u.p_m, 10u);
-    let v_tmp_40: u32 = v_g * 6u;
-    let v_tmp_41: u32 = (v_g * 6u) + 1u;
-    let v_tmp_42: u32 = (v_g * 6u) + 2u;
-    b_of[v_tmp_40] = v_f0;
-    b_of[v_tmp_41] = v_f1;
-    b_of[v_tmp_42] = v_f2;
-    let v_tmp_46: u32 = (v_g * 6u) + 3u;
-    let v_tmp_47: u32 = (v_g * 6u) + 4u;
-    let v_tmp_48: u32 = (v_g * 6u) + 5u;
-    b_of[v_tmp_46] = v_f3;
-    b_of[v_tmp_47] = v_f4;
-    b_of[v_tmp_48] = v_f5;
+    b_of[v_g * 6u] = v_f0;
+    b_of[(v_g * 6u) + 1u] = v_f1;
+    b_of[(v_g * 6u) + 2u] = v_f2;
+    b_of[(v_g * 6u) + 3u] = v_f3;
+    b_of[(v_g * 6u) + 4u] = v_f4;
+    b_of[(v_g * 6u) + 5u] = v_f5;
 }
 `
 
@@ -3379,26 +3183,16 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(workgroup_id) wi
     let v_s7: i32 = xpu_wave_shuffle_i32(v_a, xpu_u.p_m, 10u);
     let v_s8: i32 = xpu_wave_shuffle_i32(v_a, xpu_u.p_d, 11u);
     let v_s9: i32 = xpu_wave_shuffle_i32(v_a, xpu_u.p_d, 12u);
-    let v_tmp: u32 = v_g * 10u;
-    let v_tmp_1: u32 = (v_g * 10u) + 1u;
-    let v_tmp_2: u32 = (v_g * 10u) + 2u;
-    let v_tmp_3: u32 = (v_g * 10u) + 3u;
-    let v_tmp_4: u32 = (v_g * 10u) + 4u;
-    b_oi[v_tmp] = v_s0;
-    b_oi[v_tmp_1] = v_s1;
-    b_oi[v_tmp_2] = v_s2;
-    b_oi[v_tmp_3] = v_s3;
-    b_oi[v_tmp_4] = v_s4;
-    let v_tmp_10: u32 = (v_g * 10u) + 5u;
-    let v_tmp_11: u32 = (v_g * 10u) + 6u;
-    let v_tmp_12: u32 = (v_g * 10u) + 7u;
-    let v_tmp_13: u32 = (v_g * 10u) + 8u;
-    let v_tmp_14: u32 = (v_g * 10u) + 9u;
-    b_oi[v_tmp_10] = v_s5;
-    b_oi[v_tmp_11] = v_s6;
-    b_oi[v_tmp_12] = v_s7;
-    b_oi[v_tmp_13] = v_s8;
-    b_oi[v_tmp_14] = v_s9;
+    b_oi[v_g * 10u] = v_s0;
+    b_oi[(v_g * 10u) + 1u] = v_s1;
+    b_oi[(v_g * 10u) + 2u] = v_s2;
+    b_oi[(v_g * 10u) + 3u] = v_s3;
+    b_oi[(v_g * 10u) + 4u] = v_s4;
+    b_oi[(v_g * 10u) + 5u] = v_s5;
+    b_oi[(v_g * 10u) + 6u] = v_s6;
+    b_oi[(v_g * 10u) + 7u] = v_s7;
+    b_oi[(v_g * 10u) + 8u] = v_s8;
+    b_oi[(v_g * 10u) + 9u] = v_s9;
     let v_u0: u32 = xpu_wave_reduce_u32(v_u, 0u);
     let v_u1: u32 = xpu_wave_reduce_u32(v_u, 1u);
     let v_u2: u32 = xpu_wave_reduce_u32(v_u, 2u);
@@ -3412,55 +3206,37 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(workgroup_id) wi
     }
     let v_any: bool = xpu_wave_vote(select(0u, 1u, v_p), 6u) != 0u;
     let v_all: bool = xpu_wave_vote(select(0u, 1u, v_p), 7u) != 0u;
-    let v_tmp_20: u32 = v_g * 11u;
-    let v_tmp_21: u32 = (v_g * 11u) + 1u;
-    let v_tmp_22: u32 = (v_g * 11u) + 2u;
-    let v_tmp_23: u32 = (v_g * 11u) + 3u;
-    let v_tmp_24: u32 = (v_g * 11u) + 4u;
-    b_ou[v_tmp_20] = v_u0;
-    b_ou[v_tmp_21] = v_u1;
-    b_ou[v_tmp_22] = v_u2;
-    b_ou[v_tmp_23] = v_u3;
-    b_ou[v_tmp_24] = v_u4;
-    let v_tmp_30: u32 = (v_g * 11u) + 5u;
-    let v_tmp_31: u32 = (v_g * 11u) + 6u;
+    b_ou[v_g * 11u] = v_u0;
+    b_ou[(v_g * 11u) + 1u] = v_u1;
+    b_ou[(v_g * 11u) + 2u] = v_u2;
+    b_ou[(v_g * 11u) + 3u] = v_u3;
+    b_ou[(v_g * 11u) + 4u] = v_u4;
     let v_tmp_33: u32 = v_u6;
-    b_ou[v_tmp_30] = v_u5;
-    b_ou[v_tmp_31] = v_tmp_33;
-    let v_tmp_34: u32 = (v_g * 11u) + 7u;
-    let v_tmp_35: u32 = (v_g * 11u) + 8u;
-    b_ou[v_tmp_34] = 0u;
-    b_ou[v_tmp_35] = 0u;
+    b_ou[(v_g * 11u) + 5u] = v_u5;
+    b_ou[(v_g * 11u) + 6u] = v_tmp_33;
+    b_ou[(v_g * 11u) + 7u] = 0u;
+    b_ou[(v_g * 11u) + 8u] = 0u;
     if v_any {
         b_ou[(v_g * 11u) + 7u] = 1u;
     }
     if v_all {
         b_ou[(v_g * 11u) + 8u] = 1u;
     }
-    let v_tmp_36: u32 = (v_g * 11u) + 9u;
-    let v_tmp_37: u32 = (v_g * 11u) + 10u;
-    let v_tmp_38: u32 = lidx % 32u;
     let v_tmp_39: u32 = 32u;
-    b_ou[v_tmp_36] = v_tmp_38;
-    b_ou[v_tmp_37] = v_tmp_39;
+    b_ou[(v_g * 11u) + 9u] = lidx % 32u;
+    b_ou[(v_g * 11u) + 10u] = v_tmp_39;
     let v_f0: f32 = xpu_wave_reduce_f32(v_f, 0u);
     let v_f1: f32 = xpu_wave_reduce_f32(v_f, 1u);
     let v_f2: f32 = xpu_wave_reduce_f32(v_f, 2u);
     let v_f3: f32 = xpu_wave_reduce_f32(v_f, 3u);
     let v_f4: f32 = xpu_wave_reduce_f32(v_f, 4u);
     let v_f5: f32 = xpu_wave_shuffle_f32(v_f, xpu_u.p_m, 10u);
-    let v_tmp_40: u32 = v_g * 6u;
-    let v_tmp_41: u32 = (v_g * 6u) + 1u;
-    let v_tmp_42: u32 = (v_g * 6u) + 2u;
-    b_of[v_tmp_40] = v_f0;
-    b_of[v_tmp_41] = v_f1;
-    b_of[v_tmp_42] = v_f2;
-    let v_tmp_46: u32 = (v_g * 6u) + 3u;
-    let v_tmp_47: u32 = (v_g * 6u) + 4u;
-    let v_tmp_48: u32 = (v_g * 6u) + 5u;
-    b_of[v_tmp_46] = v_f3;
-    b_of[v_tmp_47] = v_f4;
-    b_of[v_tmp_48] = v_f5;
+    b_of[v_g * 6u] = v_f0;
+    b_of[(v_g * 6u) + 1u] = v_f1;
+    b_of[(v_g * 6u) + 2u] = v_f2;
+    b_of[(v_g * 6u) + 3u] = v_f3;
+    b_of[(v_g * 6u) + 4u] = v_f4;
+    b_of[(v_g * 6u) + 5u] = v_f5;
 }
 `
 
@@ -3781,7 +3557,7 @@ var Wave4Kernel = gpu.Register(&gpu.KernelSpec{
 	Manifests: []gpu.Manifest{
 		{
 			Kernel: "github.com/goxpu/xpu/kernels/wave.Wave4", Backend: "webgpu", Target: "wgsl",
-			Hash:        "sha256:0b29eda87f6e76ac8e0abc86014b32c1eee8002dd3b1ef729609ea03fad9ba19",
+			Hash:        "sha256:4c54e7a9f2ec9ab9f0e960504cd4f14e743da466835741344cf598aec47b82c4",
 			Codegen:     "xpu-gen/1",
 			Block:       xpu.Dim3{X: 30, Y: 1, Z: 1},
 			SharedBytes: 0, StorageBindings: 7, UniformBytes: 16,
@@ -3798,9 +3574,9 @@ var Wave4Kernel = gpu.Register(&gpu.KernelSpec{
 			Wave:    4,
 			WaveOps: true,
 			WaveVariants: []gpu.ManifestVariant{
-				{Tier: "native", SubgroupMin: 4, SubgroupMax: 4, Width: 4, Hash: "sha256:47a3f55dfddd8b7a2a8962a286c995fdc932357bd9d58149d803e1e5708e3bcc"},
-				{Tier: "narrow", SubgroupMin: 8, SubgroupMax: 128, Width: 4, Hash: "sha256:a7c9d4f600871b70f51c66e15dabc76628550377e22ccdd5952b023eb34d90d3"},
-				{Tier: "emulated", SubgroupMin: 0, SubgroupMax: 0, Width: 4, Hash: "sha256:0b29eda87f6e76ac8e0abc86014b32c1eee8002dd3b1ef729609ea03fad9ba19"},
+				{Tier: "native", SubgroupMin: 4, SubgroupMax: 4, Width: 4, Hash: "sha256:66a002f8825c977770c38ab4ae1ed17fbf102e100ff09ff97acf6d8cd08734df"},
+				{Tier: "narrow", SubgroupMin: 8, SubgroupMax: 128, Width: 4, Hash: "sha256:d592634dc261102bae2c19fa292d7be4054fac33bf76fcd8a8e360f06fc68106"},
+				{Tier: "emulated", SubgroupMin: 0, SubgroupMax: 0, Width: 4, Hash: "sha256:4c54e7a9f2ec9ab9f0e960504cd4f14e743da466835741344cf598aec47b82c4"},
 			},
 			NativeOps: []string{"bitcast", "max", "min", "select", "workgroupBarrier"},
 		},
@@ -4041,26 +3817,16 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(workgroup_id) wi
     let v_s7: i32 = xpu_wave_shuffle_i32(v_a, xpu_u.p_m, 10u);
     let v_s8: i32 = xpu_wave_shuffle_i32(v_a, xpu_u.p_d, 11u);
     let v_s9: i32 = xpu_wave_shuffle_i32(v_a, xpu_u.p_d, 12u);
-    let v_tmp: u32 = v_g * 10u;
-    let v_tmp_1: u32 = (v_g * 10u) + 1u;
-    let v_tmp_2: u32 = (v_g * 10u) + 2u;
-    let v_tmp_3: u32 = (v_g * 10u) + 3u;
-    let v_tmp_4: u32 = (v_g * 10u) + 4u;
-    b_oi[v_tmp] = v_s0;
-    b_oi[v_tmp_1] = v_s1;
-    b_oi[v_tmp_2] = v_s2;
-    b_oi[v_tmp_3] = v_s3;
-    b_oi[v_tmp_4] = v_s4;
-    let v_tmp_10: u32 = (v_g * 10u) + 5u;
-    let v_tmp_11: u32 = (v_g * 10u) + 6u;
-    let v_tmp_12: u32 = (v_g * 10u) + 7u;
-    let v_tmp_13: u32 = (v_g * 10u) + 8u;
-    let v_tmp_14: u32 = (v_g * 10u) + 9u;
-    b_oi[v_tmp_10] = v_s5;
-    b_oi[v_tmp_11] = v_s6;
-    b_oi[v_tmp_12] = v_s7;
-    b_oi[v_tmp_13] = v_s8;
-    b_oi[v_tmp_14] = v_s9;
+    b_oi[v_g * 10u] = v_s0;
+    b_oi[(v_g * 10u) + 1u] = v_s1;
+    b_oi[(v_g * 10u) + 2u] = v_s2;
+    b_oi[(v_g * 10u) + 3u] = v_s3;
+    b_oi[(v_g * 10u) + 4u] = v_s4;
+    b_oi[(v_g * 10u) + 5u] = v_s5;
+    b_oi[(v_g * 10u) + 6u] = v_s6;
+    b_oi[(v_g * 10u) + 7u] = v_s7;
+    b_oi[(v_g * 10u) + 8u] = v_s8;
+    b_oi[(v_g * 10u) + 9u] = v_s9;
     let v_u0: u32 = xpu_wave_reduce_u32(v_u, 0u);
     let v_u1: u32 = xpu_wave_reduce_u32(v_u, 1u);
     let v_u2: u32 = xpu_wave_reduce_u32(v_u, 2u);
@@ -4074,55 +3840,37 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(workgroup_id) wi
     }
     let v_any: bool = xpu_wave_vote(select(0u, 1u, v_p), 6u) != 0u;
     let v_all: bool = xpu_wave_vote(select(0u, 1u, v_p), 7u) != 0u;
-    let v_tmp_20: u32 = v_g * 11u;
-    let v_tmp_21: u32 = (v_g * 11u) + 1u;
-    let v_tmp_22: u32 = (v_g * 11u) + 2u;
-    let v_tmp_23: u32 = (v_g * 11u) + 3u;
-    let v_tmp_24: u32 = (v_g * 11u) + 4u;
-    b_ou[v_tmp_20] = v_u0;
-    b_ou[v_tmp_21] = v_u1;
-    b_ou[v_tmp_22] = v_u2;
-    b_ou[v_tmp_23] = v_u3;
-    b_ou[v_tmp_24] = v_u4;
-    let v_tmp_30: u32 = (v_g * 11u) + 5u;
-    let v_tmp_31: u32 = (v_g * 11u) + 6u;
+    b_ou[v_g * 11u] = v_u0;
+    b_ou[(v_g * 11u) + 1u] = v_u1;
+    b_ou[(v_g * 11u) + 2u] = v_u2;
+    b_ou[(v_g * 11u) + 3u] = v_u3;
+    b_ou[(v_g * 11u) + 4u] = v_u4;
     let v_tmp_33: u32 = v_u6;
-    b_ou[v_tmp_30] = v_u5;
-    b_ou[v_tmp_31] = v_tmp_33;
-    let v_tmp_34: u32 = (v_g * 11u) + 7u;
-    let v_tmp_35: u32 = (v_g * 11u) + 8u;
-    b_ou[v_tmp_34] = 0u;
-    b_ou[v_tmp_35] = 0u;
+    b_ou[(v_g * 11u) + 5u] = v_u5;
+    b_ou[(v_g * 11u) + 6u] = v_tmp_33;
+    b_ou[(v_g * 11u) + 7u] = 0u;
+    b_ou[(v_g * 11u) + 8u] = 0u;
     if v_any {
         b_ou[(v_g * 11u) + 7u] = 1u;
     }
     if v_all {
         b_ou[(v_g * 11u) + 8u] = 1u;
     }
-    let v_tmp_36: u32 = (v_g * 11u) + 9u;
-    let v_tmp_37: u32 = (v_g * 11u) + 10u;
-    let v_tmp_38: u32 = lidx % 4u;
     let v_tmp_39: u32 = 4u;
-    b_ou[v_tmp_36] = v_tmp_38;
-    b_ou[v_tmp_37] = v_tmp_39;
+    b_ou[(v_g * 11u) + 9u] = lidx % 4u;
+    b_ou[(v_g * 11u) + 10u] = v_tmp_39;
     let v_f0: f32 = xpu_wave_reduce_f32(v_f, 0u);
     let v_f1: f32 = xpu_wave_reduce_f32(v_f, 1u);
     let v_f2: f32 = xpu_wave_reduce_f32(v_f, 2u);
     let v_f3: f32 = xpu_wave_reduce_f32(v_f, 3u);
     let v_f4: f32 = xpu_wave_reduce_f32(v_f, 4u);
     let v_f5: f32 = xpu_wave_shuffle_f32(v_f, xpu_u.p_m, 10u);
-    let v_tmp_40: u32 = v_g * 6u;
-    let v_tmp_41: u32 = (v_g * 6u) + 1u;
-    let v_tmp_42: u32 = (v_g * 6u) + 2u;
-    b_of[v_tmp_40] = v_f0;
-    b_of[v_tmp_41] = v_f1;
-    b_of[v_tmp_42] = v_f2;
-    let v_tmp_46: u32 = (v_g * 6u) + 3u;
-    let v_tmp_47: u32 = (v_g * 6u) + 4u;
-    let v_tmp_48: u32 = (v_g * 6u) + 5u;
-    b_of[v_tmp_46] = v_f3;
-    b_of[v_tmp_47] = v_f4;
-    b_of[v_tmp_48] = v_f5;
+    b_of[v_g * 6u] = v_f0;
+    b_of[(v_g * 6u) + 1u] = v_f1;
+    b_of[(v_g * 6u) + 2u] = v_f2;
+    b_of[(v_g * 6u) + 3u] = v_f3;
+    b_of[(v_g * 6u) + 4u] = v_f4;
+    b_of[(v_g * 6u) + 5u] = v_f5;
 }
 `
 
@@ -4206,26 +3954,16 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(workgroup_id) wi
     let v_s7: i32 = xpu_wave_shuffle_i32(v_a, xpu_u.p_m, 10u);
     let v_s8: i32 = xpu_wave_shuffle_i32(v_a, xpu_u.p_d, 11u);
     let v_s9: i32 = xpu_wave_shuffle_i32(v_a, xpu_u.p_d, 12u);
-    let v_tmp: u32 = v_g * 10u;
-    let v_tmp_1: u32 = (v_g * 10u) + 1u;
-    let v_tmp_2: u32 = (v_g * 10u) + 2u;
-    let v_tmp_3: u32 = (v_g * 10u) + 3u;
-    let v_tmp_4: u32 = (v_g * 10u) + 4u;
-    b_oi[v_tmp] = v_s0;
-    b_oi[v_tmp_1] = v_s1;
-    b_oi[v_tmp_2] = v_s2;
-    b_oi[v_tmp_3] = v_s3;
-    b_oi[v_tmp_4] = v_s4;
-    let v_tmp_10: u32 = (v_g * 10u) + 5u;
-    let v_tmp_11: u32 = (v_g * 10u) + 6u;
-    let v_tmp_12: u32 = (v_g * 10u) + 7u;
-    let v_tmp_13: u32 = (v_g * 10u) + 8u;
-    let v_tmp_14: u32 = (v_g * 10u) + 9u;
-    b_oi[v_tmp_10] = v_s5;
-    b_oi[v_tmp_11] = v_s6;
-    b_oi[v_tmp_12] = v_s7;
-    b_oi[v_tmp_13] = v_s8;
-    b_oi[v_tmp_14] = v_s9;
+    b_oi[v_g * 10u] = v_s0;
+    b_oi[(v_g * 10u) + 1u] = v_s1;
+    b_oi[(v_g * 10u) + 2u] = v_s2;
+    b_oi[(v_g * 10u) + 3u] = v_s3;
+    b_oi[(v_g * 10u) + 4u] = v_s4;
+    b_oi[(v_g * 10u) + 5u] = v_s5;
+    b_oi[(v_g * 10u) + 6u] = v_s6;
+    b_oi[(v_g * 10u) + 7u] = v_s7;
+    b_oi[(v_g * 10u) + 8u] = v_s8;
+    b_oi[(v_g * 10u) + 9u] = v_s9;
     let v_u0: u32 = subgroupAdd(v_u);
     let v_u1: u32 = subgroupMin(v_u);
     let v_u2: u32 = subgroupMax(v_u);
@@ -4239,55 +3977,37 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(workgroup_id) wi
     }
     let v_any: bool = subgroupAny(v_p);
     let v_all: bool = subgroupAll(v_p);
-    let v_tmp_20: u32 = v_g * 11u;
-    let v_tmp_21: u32 = (v_g * 11u) + 1u;
-    let v_tmp_22: u32 = (v_g * 11u) + 2u;
-    let v_tmp_23: u32 = (v_g * 11u) + 3u;
-    let v_tmp_24: u32 = (v_g * 11u) + 4u;
-    b_ou[v_tmp_20] = v_u0;
-    b_ou[v_tmp_21] = v_u1;
-    b_ou[v_tmp_22] = v_u2;
-    b_ou[v_tmp_23] = v_u3;
-    b_ou[v_tmp_24] = v_u4;
-    let v_tmp_30: u32 = (v_g * 11u) + 5u;
-    let v_tmp_31: u32 = (v_g * 11u) + 6u;
+    b_ou[v_g * 11u] = v_u0;
+    b_ou[(v_g * 11u) + 1u] = v_u1;
+    b_ou[(v_g * 11u) + 2u] = v_u2;
+    b_ou[(v_g * 11u) + 3u] = v_u3;
+    b_ou[(v_g * 11u) + 4u] = v_u4;
     let v_tmp_33: u32 = v_u6;
-    b_ou[v_tmp_30] = v_u5;
-    b_ou[v_tmp_31] = v_tmp_33;
-    let v_tmp_34: u32 = (v_g * 11u) + 7u;
-    let v_tmp_35: u32 = (v_g * 11u) + 8u;
-    b_ou[v_tmp_34] = 0u;
-    b_ou[v_tmp_35] = 0u;
+    b_ou[(v_g * 11u) + 5u] = v_u5;
+    b_ou[(v_g * 11u) + 6u] = v_tmp_33;
+    b_ou[(v_g * 11u) + 7u] = 0u;
+    b_ou[(v_g * 11u) + 8u] = 0u;
     if v_any {
         b_ou[(v_g * 11u) + 7u] = 1u;
     }
     if v_all {
         b_ou[(v_g * 11u) + 8u] = 1u;
     }
-    let v_tmp_36: u32 = (v_g * 11u) + 9u;
-    let v_tmp_37: u32 = (v_g * 11u) + 10u;
-    let v_tmp_38: u32 = lidx % 4u;
     let v_tmp_39: u32 = 4u;
-    b_ou[v_tmp_36] = v_tmp_38;
-    b_ou[v_tmp_37] = v_tmp_39;
+    b_ou[(v_g * 11u) + 9u] = lidx % 4u;
+    b_ou[(v_g * 11u) + 10u] = v_tmp_39;
     let v_f0: f32 = subgroupAdd(v_f);
     let v_f1: f32 = subgroupMin(v_f);
     let v_f2: f32 = subgroupMax(v_f);
     let v_f3: f32 = subgroupInclusiveAdd(v_f);
     let v_f4: f32 = subgroupExclusiveAdd(v_f);
     let v_f5: f32 = xpu_wave_shuffle_f32(v_f, xpu_u.p_m, 10u);
-    let v_tmp_40: u32 = v_g * 6u;
-    let v_tmp_41: u32 = (v_g * 6u) + 1u;
-    let v_tmp_42: u32 = (v_g * 6u) + 2u;
-    b_of[v_tmp_40] = v_f0;
-    b_of[v_tmp_41] = v_f1;
-    b_of[v_tmp_42] = v_f2;
-    let v_tmp_46: u32 = (v_g * 6u) + 3u;
-    let v_tmp_47: u32 = (v_g * 6u) + 4u;
-    let v_tmp_48: u32 = (v_g * 6u) + 5u;
-    b_of[v_tmp_46] = v_f3;
-    b_of[v_tmp_47] = v_f4;
-    b_of[v_tmp_48] = v_f5;
+    b_of[v_g * 6u] = v_f0;
+    b_of[(v_g * 6u) + 1u] = v_f1;
+    b_of[(v_g * 6u) + 2u] = v_f2;
+    b_of[(v_g * 6u) + 3u] = v_f3;
+    b_of[(v_g * 6u) + 4u] = v_f4;
+    b_of[(v_g * 6u) + 5u] = v_f5;
 }
 `
 
@@ -4481,26 +4201,16 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(workgroup_id) wi
     let v_s7: i32 = xpu_wave_shuffle_i32(v_a, xpu_u.p_m, 10u);
     let v_s8: i32 = xpu_wave_shuffle_i32(v_a, xpu_u.p_d, 11u);
     let v_s9: i32 = xpu_wave_shuffle_i32(v_a, xpu_u.p_d, 12u);
-    let v_tmp: u32 = v_g * 10u;
-    let v_tmp_1: u32 = (v_g * 10u) + 1u;
-    let v_tmp_2: u32 = (v_g * 10u) + 2u;
-    let v_tmp_3: u32 = (v_g * 10u) + 3u;
-    let v_tmp_4: u32 = (v_g * 10u) + 4u;
-    b_oi[v_tmp] = v_s0;
-    b_oi[v_tmp_1] = v_s1;
-    b_oi[v_tmp_2] = v_s2;
-    b_oi[v_tmp_3] = v_s3;
-    b_oi[v_tmp_4] = v_s4;
-    let v_tmp_10: u32 = (v_g * 10u) + 5u;
-    let v_tmp_11: u32 = (v_g * 10u) + 6u;
-    let v_tmp_12: u32 = (v_g * 10u) + 7u;
-    let v_tmp_13: u32 = (v_g * 10u) + 8u;
-    let v_tmp_14: u32 = (v_g * 10u) + 9u;
-    b_oi[v_tmp_10] = v_s5;
-    b_oi[v_tmp_11] = v_s6;
-    b_oi[v_tmp_12] = v_s7;
-    b_oi[v_tmp_13] = v_s8;
-    b_oi[v_tmp_14] = v_s9;
+    b_oi[v_g * 10u] = v_s0;
+    b_oi[(v_g * 10u) + 1u] = v_s1;
+    b_oi[(v_g * 10u) + 2u] = v_s2;
+    b_oi[(v_g * 10u) + 3u] = v_s3;
+    b_oi[(v_g * 10u) + 4u] = v_s4;
+    b_oi[(v_g * 10u) + 5u] = v_s5;
+    b_oi[(v_g * 10u) + 6u] = v_s6;
+    b_oi[(v_g * 10u) + 7u] = v_s7;
+    b_oi[(v_g * 10u) + 8u] = v_s8;
+    b_oi[(v_g * 10u) + 9u] = v_s9;
     let v_u0: u32 = xpu_wave_reduce_u32(v_u, 0u);
     let v_u1: u32 = xpu_wave_reduce_u32(v_u, 1u);
     let v_u2: u32 = xpu_wave_reduce_u32(v_u, 2u);
@@ -4514,55 +4224,37 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(workgroup_id) wi
     }
     let v_any: bool = xpu_wave_vote(select(0u, 1u, v_p), 6u) != 0u;
     let v_all: bool = xpu_wave_vote(select(0u, 1u, v_p), 7u) != 0u;
-    let v_tmp_20: u32 = v_g * 11u;
-    let v_tmp_21: u32 = (v_g * 11u) + 1u;
-    let v_tmp_22: u32 = (v_g * 11u) + 2u;
-    let v_tmp_23: u32 = (v_g * 11u) + 3u;
-    let v_tmp_24: u32 = (v_g * 11u) + 4u;
-    b_ou[v_tmp_20] = v_u0;
-    b_ou[v_tmp_21] = v_u1;
-    b_ou[v_tmp_22] = v_u2;
-    b_ou[v_tmp_23] = v_u3;
-    b_ou[v_tmp_24] = v_u4;
-    let v_tmp_30: u32 = (v_g * 11u) + 5u;
-    let v_tmp_31: u32 = (v_g * 11u) + 6u;
+    b_ou[v_g * 11u] = v_u0;
+    b_ou[(v_g * 11u) + 1u] = v_u1;
+    b_ou[(v_g * 11u) + 2u] = v_u2;
+    b_ou[(v_g * 11u) + 3u] = v_u3;
+    b_ou[(v_g * 11u) + 4u] = v_u4;
     let v_tmp_33: u32 = v_u6;
-    b_ou[v_tmp_30] = v_u5;
-    b_ou[v_tmp_31] = v_tmp_33;
-    let v_tmp_34: u32 = (v_g * 11u) + 7u;
-    let v_tmp_35: u32 = (v_g * 11u) + 8u;
-    b_ou[v_tmp_34] = 0u;
-    b_ou[v_tmp_35] = 0u;
+    b_ou[(v_g * 11u) + 5u] = v_u5;
+    b_ou[(v_g * 11u) + 6u] = v_tmp_33;
+    b_ou[(v_g * 11u) + 7u] = 0u;
+    b_ou[(v_g * 11u) + 8u] = 0u;
     if v_any {
         b_ou[(v_g * 11u) + 7u] = 1u;
     }
     if v_all {
         b_ou[(v_g * 11u) + 8u] = 1u;
     }
-    let v_tmp_36: u32 = (v_g * 11u) + 9u;
-    let v_tmp_37: u32 = (v_g * 11u) + 10u;
-    let v_tmp_38: u32 = lidx % 4u;
     let v_tmp_39: u32 = 4u;
-    b_ou[v_tmp_36] = v_tmp_38;
-    b_ou[v_tmp_37] = v_tmp_39;
+    b_ou[(v_g * 11u) + 9u] = lidx % 4u;
+    b_ou[(v_g * 11u) + 10u] = v_tmp_39;
     let v_f0: f32 = xpu_wave_reduce_f32(v_f, 0u);
     let v_f1: f32 = xpu_wave_reduce_f32(v_f, 1u);
     let v_f2: f32 = xpu_wave_reduce_f32(v_f, 2u);
     let v_f3: f32 = xpu_wave_reduce_f32(v_f, 3u);
     let v_f4: f32 = xpu_wave_reduce_f32(v_f, 4u);
     let v_f5: f32 = xpu_wave_shuffle_f32(v_f, xpu_u.p_m, 10u);
-    let v_tmp_40: u32 = v_g * 6u;
-    let v_tmp_41: u32 = (v_g * 6u) + 1u;
-    let v_tmp_42: u32 = (v_g * 6u) + 2u;
-    b_of[v_tmp_40] = v_f0;
-    b_of[v_tmp_41] = v_f1;
-    b_of[v_tmp_42] = v_f2;
-    let v_tmp_46: u32 = (v_g * 6u) + 3u;
-    let v_tmp_47: u32 = (v_g * 6u) + 4u;
-    let v_tmp_48: u32 = (v_g * 6u) + 5u;
-    b_of[v_tmp_46] = v_f3;
-    b_of[v_tmp_47] = v_f4;
-    b_of[v_tmp_48] = v_f5;
+    b_of[v_g * 6u] = v_f0;
+    b_of[(v_g * 6u) + 1u] = v_f1;
+    b_of[(v_g * 6u) + 2u] = v_f2;
+    b_of[(v_g * 6u) + 3u] = v_f3;
+    b_of[(v_g * 6u) + 4u] = v_f4;
+    b_of[(v_g * 6u) + 5u] = v_f5;
 }
 `
 
@@ -4884,7 +4576,7 @@ var Wave64Kernel = gpu.Register(&gpu.KernelSpec{
 	Manifests: []gpu.Manifest{
 		{
 			Kernel: "github.com/goxpu/xpu/kernels/wave.Wave64", Backend: "webgpu", Target: "wgsl",
-			Hash:        "sha256:62aaf597b3f1d88db70dc0f4d189f9a294284e40ca85a7b99cec0730a435fa2a",
+			Hash:        "sha256:75f460f7431cf2e167253d0c8a7d5250e1f73c57184a1061daafd113d5eb3f7a",
 			Codegen:     "xpu-gen/1",
 			Block:       xpu.Dim3{X: 96, Y: 1, Z: 1},
 			SharedBytes: 0, StorageBindings: 7, UniformBytes: 16,
@@ -4901,10 +4593,10 @@ var Wave64Kernel = gpu.Register(&gpu.KernelSpec{
 			Wave:    64,
 			WaveOps: true,
 			WaveVariants: []gpu.ManifestVariant{
-				{Tier: "native", SubgroupMin: 64, SubgroupMax: 64, Width: 64, Hash: "sha256:c8e0213fa085f168ac9fca5ac08386d226f0eef62432c77a9fc98c89d8e2e335"},
-				{Tier: "folded", SubgroupMin: 4, SubgroupMax: 32, Width: 64, Hash: "sha256:4d078b2ee3dc662cdfa9daf0f7589e1090f0764ab6621f8df02c197c0f495fb6"},
-				{Tier: "narrow", SubgroupMin: 128, SubgroupMax: 128, Width: 64, Hash: "sha256:66ebb414d202e9c62dd99ab44bf7fe5ef9ca6498e62cb676b3011d6486687938"},
-				{Tier: "emulated", SubgroupMin: 0, SubgroupMax: 0, Width: 64, Hash: "sha256:62aaf597b3f1d88db70dc0f4d189f9a294284e40ca85a7b99cec0730a435fa2a"},
+				{Tier: "native", SubgroupMin: 64, SubgroupMax: 64, Width: 64, Hash: "sha256:ac87db2cf940e08f1a32b736be12311a893c4de7249cbd91c3be484deb037d70"},
+				{Tier: "folded", SubgroupMin: 4, SubgroupMax: 32, Width: 64, Hash: "sha256:fa38ef99c2c9e1c171d3e8266da383f636a63622eff43bb221e9c6969d06a8cf"},
+				{Tier: "narrow", SubgroupMin: 128, SubgroupMax: 128, Width: 64, Hash: "sha256:b10f7eccc8306a26bb20f3707a405c5e47255d8ae31f186b95e741d2836865dc"},
+				{Tier: "emulated", SubgroupMin: 0, SubgroupMax: 0, Width: 64, Hash: "sha256:75f460f7431cf2e167253d0c8a7d5250e1f73c57184a1061daafd113d5eb3f7a"},
 			},
 			NativeOps: []string{"bitcast", "max", "min", "select", "workgroupBarrier"},
 		},
@@ -5143,26 +4835,16 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(workgroup_id) wi
     let v_s7: i32 = xpu_wave_shuffle_i32(v_a, xpu_u.p_m, 10u);
     let v_s8: i32 = xpu_wave_shuffle_i32(v_a, xpu_u.p_d, 11u);
     let v_s9: i32 = xpu_wave_shuffle_i32(v_a, xpu_u.p_d, 12u);
-    let v_tmp: u32 = v_g * 10u;
-    let v_tmp_1: u32 = (v_g * 10u) + 1u;
-    let v_tmp_2: u32 = (v_g * 10u) + 2u;
-    let v_tmp_3: u32 = (v_g * 10u) + 3u;
-    let v_tmp_4: u32 = (v_g * 10u) + 4u;
-    b_oi[v_tmp] = v_s0;
-    b_oi[v_tmp_1] = v_s1;
-    b_oi[v_tmp_2] = v_s2;
-    b_oi[v_tmp_3] = v_s3;
-    b_oi[v_tmp_4] = v_s4;
-    let v_tmp_10: u32 = (v_g * 10u) + 5u;
-    let v_tmp_11: u32 = (v_g * 10u) + 6u;
-    let v_tmp_12: u32 = (v_g * 10u) + 7u;
-    let v_tmp_13: u32 = (v_g * 10u) + 8u;
-    let v_tmp_14: u32 = (v_g * 10u) + 9u;
-    b_oi[v_tmp_10] = v_s5;
-    b_oi[v_tmp_11] = v_s6;
-    b_oi[v_tmp_12] = v_s7;
-    b_oi[v_tmp_13] = v_s8;
-    b_oi[v_tmp_14] = v_s9;
+    b_oi[v_g * 10u] = v_s0;
+    b_oi[(v_g * 10u) + 1u] = v_s1;
+    b_oi[(v_g * 10u) + 2u] = v_s2;
+    b_oi[(v_g * 10u) + 3u] = v_s3;
+    b_oi[(v_g * 10u) + 4u] = v_s4;
+    b_oi[(v_g * 10u) + 5u] = v_s5;
+    b_oi[(v_g * 10u) + 6u] = v_s6;
+    b_oi[(v_g * 10u) + 7u] = v_s7;
+    b_oi[(v_g * 10u) + 8u] = v_s8;
+    b_oi[(v_g * 10u) + 9u] = v_s9;
     let v_u0: u32 = xpu_wave_reduce_u32(v_u, 0u);
     let v_u1: u32 = xpu_wave_reduce_u32(v_u, 1u);
     let v_u2: u32 = xpu_wave_reduce_u32(v_u, 2u);
@@ -5172,54 +4854,36 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(workgroup_id) wi
     let v_u6: u32 = 0u;
     let v_any: bool = xpu_wave_vote(select(0u, 1u, v_p), 6u) != 0u;
     let v_all: bool = xpu_wave_vote(select(0u, 1u, v_p), 7u) != 0u;
-    let v_tmp_20: u32 = v_g * 11u;
-    let v_tmp_21: u32 = (v_g * 11u) + 1u;
-    let v_tmp_22: u32 = (v_g * 11u) + 2u;
-    let v_tmp_23: u32 = (v_g * 11u) + 3u;
-    let v_tmp_24: u32 = (v_g * 11u) + 4u;
-    b_ou[v_tmp_20] = v_u0;
-    b_ou[v_tmp_21] = v_u1;
-    b_ou[v_tmp_22] = v_u2;
-    b_ou[v_tmp_23] = v_u3;
-    b_ou[v_tmp_24] = v_u4;
-    let v_tmp_30: u32 = (v_g * 11u) + 5u;
-    let v_tmp_31: u32 = (v_g * 11u) + 6u;
-    b_ou[v_tmp_30] = v_u5;
-    b_ou[v_tmp_31] = v_u6;
-    let v_tmp_34: u32 = (v_g * 11u) + 7u;
-    let v_tmp_35: u32 = (v_g * 11u) + 8u;
-    b_ou[v_tmp_34] = 0u;
-    b_ou[v_tmp_35] = 0u;
+    b_ou[v_g * 11u] = v_u0;
+    b_ou[(v_g * 11u) + 1u] = v_u1;
+    b_ou[(v_g * 11u) + 2u] = v_u2;
+    b_ou[(v_g * 11u) + 3u] = v_u3;
+    b_ou[(v_g * 11u) + 4u] = v_u4;
+    b_ou[(v_g * 11u) + 5u] = v_u5;
+    b_ou[(v_g * 11u) + 6u] = v_u6;
+    b_ou[(v_g * 11u) + 7u] = 0u;
+    b_ou[(v_g * 11u) + 8u] = 0u;
     if v_any {
         b_ou[(v_g * 11u) + 7u] = 1u;
     }
     if v_all {
         b_ou[(v_g * 11u) + 8u] = 1u;
     }
-    let v_tmp_36: u32 = (v_g * 11u) + 9u;
-    let v_tmp_37: u32 = (v_g * 11u) + 10u;
-    let v_tmp_38: u32 = lidx % 64u;
     let v_tmp_39: u32 = 64u;
-    b_ou[v_tmp_36] = v_tmp_38;
-    b_ou[v_tmp_37] = v_tmp_39;
+    b_ou[(v_g * 11u) + 9u] = lidx % 64u;
+    b_ou[(v_g * 11u) + 10u] = v_tmp_39;
     let v_f0: f32 = xpu_wave_reduce_f32(v_f, 0u);
     let v_f1: f32 = xpu_wave_reduce_f32(v_f, 1u);
     let v_f2: f32 = xpu_wave_reduce_f32(v_f, 2u);
     let v_f3: f32 = xpu_wave_reduce_f32(v_f, 3u);
     let v_f4: f32 = xpu_wave_reduce_f32(v_f, 4u);
     let v_f5: f32 = xpu_wave_shuffle_f32(v_f, xpu_u.p_m, 10u);
-    let v_tmp_40: u32 = v_g * 6u;
-    let v_tmp_41: u32 = (v_g * 6u) + 1u;
-    let v_tmp_42: u32 = (v_g * 6u) + 2u;
-    b_of[v_tmp_40] = v_f0;
-    b_of[v_tmp_41] = v_f1;
-    b_of[v_tmp_42] = v_f2;
-    let v_tmp_46: u32 = (v_g * 6u) + 3u;
-    let v_tmp_47: u32 = (v_g * 6u) + 4u;
-    let v_tmp_48: u32 = (v_g * 6u) + 5u;
-    b_of[v_tmp_46] = v_f3;
-    b_of[v_tmp_47] = v_f4;
-    b_of[v_tmp_48] = v_f5;
+    b_of[v_g * 6u] = v_f0;
+    b_of[(v_g * 6u) + 1u] = v_f1;
+    b_of[(v_g * 6u) + 2u] = v_f2;
+    b_of[(v_g * 6u) + 3u] = v_f3;
+    b_of[(v_g * 6u) + 4u] = v_f4;
+    b_of[(v_g * 6u) + 5u] = v_f5;
 }
 `
 
@@ -5303,26 +4967,16 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(workgroup_id) wi
     let v_s7: i32 = xpu_wave_shuffle_i32(v_a, xpu_u.p_m, 10u);
     let v_s8: i32 = xpu_wave_shuffle_i32(v_a, xpu_u.p_d, 11u);
     let v_s9: i32 = xpu_wave_shuffle_i32(v_a, xpu_u.p_d, 12u);
-    let v_tmp: u32 = v_g * 10u;
-    let v_tmp_1: u32 = (v_g * 10u) + 1u;
-    let v_tmp_2: u32 = (v_g * 10u) + 2u;
-    let v_tmp_3: u32 = (v_g * 10u) + 3u;
-    let v_tmp_4: u32 = (v_g * 10u) + 4u;
-    b_oi[v_tmp] = v_s0;
-    b_oi[v_tmp_1] = v_s1;
-    b_oi[v_tmp_2] = v_s2;
-    b_oi[v_tmp_3] = v_s3;
-    b_oi[v_tmp_4] = v_s4;
-    let v_tmp_10: u32 = (v_g * 10u) + 5u;
-    let v_tmp_11: u32 = (v_g * 10u) + 6u;
-    let v_tmp_12: u32 = (v_g * 10u) + 7u;
-    let v_tmp_13: u32 = (v_g * 10u) + 8u;
-    let v_tmp_14: u32 = (v_g * 10u) + 9u;
-    b_oi[v_tmp_10] = v_s5;
-    b_oi[v_tmp_11] = v_s6;
-    b_oi[v_tmp_12] = v_s7;
-    b_oi[v_tmp_13] = v_s8;
-    b_oi[v_tmp_14] = v_s9;
+    b_oi[v_g * 10u] = v_s0;
+    b_oi[(v_g * 10u) + 1u] = v_s1;
+    b_oi[(v_g * 10u) + 2u] = v_s2;
+    b_oi[(v_g * 10u) + 3u] = v_s3;
+    b_oi[(v_g * 10u) + 4u] = v_s4;
+    b_oi[(v_g * 10u) + 5u] = v_s5;
+    b_oi[(v_g * 10u) + 6u] = v_s6;
+    b_oi[(v_g * 10u) + 7u] = v_s7;
+    b_oi[(v_g * 10u) + 8u] = v_s8;
+    b_oi[(v_g * 10u) + 9u] = v_s9;
     let v_u0: u32 = subgroupAdd(v_u);
     let v_u1: u32 = subgroupMin(v_u);
     let v_u2: u32 = subgroupMax(v_u);
@@ -5332,54 +4986,36 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(workgroup_id) wi
     let v_u6: u32 = 0u;
     let v_any: bool = subgroupAny(v_p);
     let v_all: bool = subgroupAll(v_p);
-    let v_tmp_20: u32 = v_g * 11u;
-    let v_tmp_21: u32 = (v_g * 11u) + 1u;
-    let v_tmp_22: u32 = (v_g * 11u) + 2u;
-    let v_tmp_23: u32 = (v_g * 11u) + 3u;
-    let v_tmp_24: u32 = (v_g * 11u) + 4u;
-    b_ou[v_tmp_20] = v_u0;
-    b_ou[v_tmp_21] = v_u1;
-    b_ou[v_tmp_22] = v_u2;
-    b_ou[v_tmp_23] = v_u3;
-    b_ou[v_tmp_24] = v_u4;
-    let v_tmp_30: u32 = (v_g * 11u) + 5u;
-    let v_tmp_31: u32 = (v_g * 11u) + 6u;
-    b_ou[v_tmp_30] = v_u5;
-    b_ou[v_tmp_31] = v_u6;
-    let v_tmp_34: u32 = (v_g * 11u) + 7u;
-    let v_tmp_35: u32 = (v_g * 11u) + 8u;
-    b_ou[v_tmp_34] = 0u;
-    b_ou[v_tmp_35] = 0u;
+    b_ou[v_g * 11u] = v_u0;
+    b_ou[(v_g * 11u) + 1u] = v_u1;
+    b_ou[(v_g * 11u) + 2u] = v_u2;
+    b_ou[(v_g * 11u) + 3u] = v_u3;
+    b_ou[(v_g * 11u) + 4u] = v_u4;
+    b_ou[(v_g * 11u) + 5u] = v_u5;
+    b_ou[(v_g * 11u) + 6u] = v_u6;
+    b_ou[(v_g * 11u) + 7u] = 0u;
+    b_ou[(v_g * 11u) + 8u] = 0u;
     if v_any {
         b_ou[(v_g * 11u) + 7u] = 1u;
     }
     if v_all {
         b_ou[(v_g * 11u) + 8u] = 1u;
     }
-    let v_tmp_36: u32 = (v_g * 11u) + 9u;
-    let v_tmp_37: u32 = (v_g * 11u) + 10u;
-    let v_tmp_38: u32 = lidx % 64u;
     let v_tmp_39: u32 = 64u;
-    b_ou[v_tmp_36] = v_tmp_38;
-    b_ou[v_tmp_37] = v_tmp_39;
+    b_ou[(v_g * 11u) + 9u] = lidx % 64u;
+    b_ou[(v_g * 11u) + 10u] = v_tmp_39;
     let v_f0: f32 = subgroupAdd(v_f);
     let v_f1: f32 = subgroupMin(v_f);
     let v_f2: f32 = subgroupMax(v_f);
     let v_f3: f32 = subgroupInclusiveAdd(v_f);
     let v_f4: f32 = subgroupExclusiveAdd(v_f);
     let v_f5: f32 = xpu_wave_shuffle_f32(v_f, xpu_u.p_m, 10u);
-    let v_tmp_40: u32 = v_g * 6u;
-    let v_tmp_41: u32 = (v_g * 6u) + 1u;
-    let v_tmp_42: u32 = (v_g * 6u) + 2u;
-    b_of[v_tmp_40] = v_f0;
-    b_of[v_tmp_41] = v_f1;
-    b_of[v_tmp_42] = v_f2;
-    let v_tmp_46: u32 = (v_g * 6u) + 3u;
-    let v_tmp_47: u32 = (v_g * 6u) + 4u;
-    let v_tmp_48: u32 = (v_g * 6u) + 5u;
-    b_of[v_tmp_46] = v_f3;
-    b_of[v_tmp_47] = v_f4;
-    b_of[v_tmp_48] = v_f5;
+    b_of[v_g * 6u] = v_f0;
+    b_of[(v_g * 6u) + 1u] = v_f1;
+    b_of[(v_g * 6u) + 2u] = v_f2;
+    b_of[(v_g * 6u) + 3u] = v_f3;
+    b_of[(v_g * 6u) + 4u] = v_f4;
+    b_of[(v_g * 6u) + 5u] = v_f5;
 }
 `
 
@@ -5648,26 +5284,16 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(workgroup_id) wi
     let v_s7: i32 = xpu_wave_shuffle_i32(v_a, xpu_u.p_m, 10u);
     let v_s8: i32 = xpu_wave_shuffle_i32(v_a, xpu_u.p_d, 11u);
     let v_s9: i32 = xpu_wave_shuffle_i32(v_a, xpu_u.p_d, 12u);
-    let v_tmp: u32 = v_g * 10u;
-    let v_tmp_1: u32 = (v_g * 10u) + 1u;
-    let v_tmp_2: u32 = (v_g * 10u) + 2u;
-    let v_tmp_3: u32 = (v_g * 10u) + 3u;
-    let v_tmp_4: u32 = (v_g * 10u) + 4u;
-    b_oi[v_tmp] = v_s0;
-    b_oi[v_tmp_1] = v_s1;
-    b_oi[v_tmp_2] = v_s2;
-    b_oi[v_tmp_3] = v_s3;
-    b_oi[v_tmp_4] = v_s4;
-    let v_tmp_10: u32 = (v_g * 10u) + 5u;
-    let v_tmp_11: u32 = (v_g * 10u) + 6u;
-    let v_tmp_12: u32 = (v_g * 10u) + 7u;
-    let v_tmp_13: u32 = (v_g * 10u) + 8u;
-    let v_tmp_14: u32 = (v_g * 10u) + 9u;
-    b_oi[v_tmp_10] = v_s5;
-    b_oi[v_tmp_11] = v_s6;
-    b_oi[v_tmp_12] = v_s7;
-    b_oi[v_tmp_13] = v_s8;
-    b_oi[v_tmp_14] = v_s9;
+    b_oi[v_g * 10u] = v_s0;
+    b_oi[(v_g * 10u) + 1u] = v_s1;
+    b_oi[(v_g * 10u) + 2u] = v_s2;
+    b_oi[(v_g * 10u) + 3u] = v_s3;
+    b_oi[(v_g * 10u) + 4u] = v_s4;
+    b_oi[(v_g * 10u) + 5u] = v_s5;
+    b_oi[(v_g * 10u) + 6u] = v_s6;
+    b_oi[(v_g * 10u) + 7u] = v_s7;
+    b_oi[(v_g * 10u) + 8u] = v_s8;
+    b_oi[(v_g * 10u) + 9u] = v_s9;
     let v_u0: u32 = xpu_wave_reduce_u32(v_u, 0u);
     let v_u1: u32 = xpu_wave_reduce_u32(v_u, 1u);
     let v_u2: u32 = xpu_wave_reduce_u32(v_u, 2u);
@@ -5677,54 +5303,36 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(workgroup_id) wi
     let v_u6: u32 = 0u;
     let v_any: bool = xpu_wave_vote(select(0u, 1u, v_p), 6u) != 0u;
     let v_all: bool = xpu_wave_vote(select(0u, 1u, v_p), 7u) != 0u;
-    let v_tmp_20: u32 = v_g * 11u;
-    let v_tmp_21: u32 = (v_g * 11u) + 1u;
-    let v_tmp_22: u32 = (v_g * 11u) + 2u;
-    let v_tmp_23: u32 = (v_g * 11u) + 3u;
-    let v_tmp_24: u32 = (v_g * 11u) + 4u;
-    b_ou[v_tmp_20] = v_u0;
-    b_ou[v_tmp_21] = v_u1;
-    b_ou[v_tmp_22] = v_u2;
-    b_ou[v_tmp_23] = v_u3;
-    b_ou[v_tmp_24] = v_u4;
-    let v_tmp_30: u32 = (v_g * 11u) + 5u;
-    let v_tmp_31: u32 = (v_g * 11u) + 6u;
-    b_ou[v_tmp_30] = v_u5;
-    b_ou[v_tmp_31] = v_u6;
-    let v_tmp_34: u32 = (v_g * 11u) + 7u;
-    let v_tmp_35: u32 = (v_g * 11u) + 8u;
-    b_ou[v_tmp_34] = 0u;
-    b_ou[v_tmp_35] = 0u;
+    b_ou[v_g * 11u] = v_u0;
+    b_ou[(v_g * 11u) + 1u] = v_u1;
+    b_ou[(v_g * 11u) + 2u] = v_u2;
+    b_ou[(v_g * 11u) + 3u] = v_u3;
+    b_ou[(v_g * 11u) + 4u] = v_u4;
+    b_ou[(v_g * 11u) + 5u] = v_u5;
+    b_ou[(v_g * 11u) + 6u] = v_u6;
+    b_ou[(v_g * 11u) + 7u] = 0u;
+    b_ou[(v_g * 11u) + 8u] = 0u;
     if v_any {
         b_ou[(v_g * 11u) + 7u] = 1u;
     }
     if v_all {
         b_ou[(v_g * 11u) + 8u] = 1u;
     }
-    let v_tmp_36: u32 = (v_g * 11u) + 9u;
-    let v_tmp_37: u32 = (v_g * 11u) + 10u;
-    let v_tmp_38: u32 = lidx % 64u;
     let v_tmp_39: u32 = 64u;
-    b_ou[v_tmp_36] = v_tmp_38;
-    b_ou[v_tmp_37] = v_tmp_39;
+    b_ou[(v_g * 11u) + 9u] = lidx % 64u;
+    b_ou[(v_g * 11u) + 10u] = v_tmp_39;
     let v_f0: f32 = xpu_wave_reduce_f32(v_f, 0u);
     let v_f1: f32 = xpu_wave_reduce_f32(v_f, 1u);
     let v_f2: f32 = xpu_wave_reduce_f32(v_f, 2u);
     let v_f3: f32 = xpu_wave_reduce_f32(v_f, 3u);
     let v_f4: f32 = xpu_wave_reduce_f32(v_f, 4u);
     let v_f5: f32 = xpu_wave_shuffle_f32(v_f, xpu_u.p_m, 10u);
-    let v_tmp_40: u32 = v_g * 6u;
-    let v_tmp_41: u32 = (v_g * 6u) + 1u;
-    let v_tmp_42: u32 = (v_g * 6u) + 2u;
-    b_of[v_tmp_40] = v_f0;
-    b_of[v_tmp_41] = v_f1;
-    b_of[v_tmp_42] = v_f2;
-    let v_tmp_46: u32 = (v_g * 6u) + 3u;
-    let v_tmp_47: u32 = (v_g * 6u) + 4u;
-    let v_tmp_48: u32 = (v_g * 6u) + 5u;
-    b_of[v_tmp_46] = v_f3;
-    b_of[v_tmp_47] = v_f4;
-    b_of[v_tmp_48] = v_f5;
+    b_of[v_g * 6u] = v_f0;
+    b_of[(v_g * 6u) + 1u] = v_f1;
+    b_of[(v_g * 6u) + 2u] = v_f2;
+    b_of[(v_g * 6u) + 3u] = v_f3;
+    b_of[(v_g * 6u) + 4u] = v_f4;
+    b_of[(v_g * 6u) + 5u] = v_f5;
 }
 `
 
@@ -5916,26 +5524,16 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(workgroup_id) wi
     let v_s7: i32 = xpu_wave_shuffle_i32(v_a, xpu_u.p_m, 10u);
     let v_s8: i32 = xpu_wave_shuffle_i32(v_a, xpu_u.p_d, 11u);
     let v_s9: i32 = xpu_wave_shuffle_i32(v_a, xpu_u.p_d, 12u);
-    let v_tmp: u32 = v_g * 10u;
-    let v_tmp_1: u32 = (v_g * 10u) + 1u;
-    let v_tmp_2: u32 = (v_g * 10u) + 2u;
-    let v_tmp_3: u32 = (v_g * 10u) + 3u;
-    let v_tmp_4: u32 = (v_g * 10u) + 4u;
-    b_oi[v_tmp] = v_s0;
-    b_oi[v_tmp_1] = v_s1;
-    b_oi[v_tmp_2] = v_s2;
-    b_oi[v_tmp_3] = v_s3;
-    b_oi[v_tmp_4] = v_s4;
-    let v_tmp_10: u32 = (v_g * 10u) + 5u;
-    let v_tmp_11: u32 = (v_g * 10u) + 6u;
-    let v_tmp_12: u32 = (v_g * 10u) + 7u;
-    let v_tmp_13: u32 = (v_g * 10u) + 8u;
-    let v_tmp_14: u32 = (v_g * 10u) + 9u;
-    b_oi[v_tmp_10] = v_s5;
-    b_oi[v_tmp_11] = v_s6;
-    b_oi[v_tmp_12] = v_s7;
-    b_oi[v_tmp_13] = v_s8;
-    b_oi[v_tmp_14] = v_s9;
+    b_oi[v_g * 10u] = v_s0;
+    b_oi[(v_g * 10u) + 1u] = v_s1;
+    b_oi[(v_g * 10u) + 2u] = v_s2;
+    b_oi[(v_g * 10u) + 3u] = v_s3;
+    b_oi[(v_g * 10u) + 4u] = v_s4;
+    b_oi[(v_g * 10u) + 5u] = v_s5;
+    b_oi[(v_g * 10u) + 6u] = v_s6;
+    b_oi[(v_g * 10u) + 7u] = v_s7;
+    b_oi[(v_g * 10u) + 8u] = v_s8;
+    b_oi[(v_g * 10u) + 9u] = v_s9;
     let v_u0: u32 = xpu_wave_reduce_u32(v_u, 0u);
     let v_u1: u32 = xpu_wave_reduce_u32(v_u, 1u);
     let v_u2: u32 = xpu_wave_reduce_u32(v_u, 2u);
@@ -5945,54 +5543,36 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(workgroup_id) wi
     let v_u6: u32 = 0u;
     let v_any: bool = xpu_wave_vote(select(0u, 1u, v_p), 6u) != 0u;
     let v_all: bool = xpu_wave_vote(select(0u, 1u, v_p), 7u) != 0u;
-    let v_tmp_20: u32 = v_g * 11u;
-    let v_tmp_21: u32 = (v_g * 11u) + 1u;
-    let v_tmp_22: u32 = (v_g * 11u) + 2u;
-    let v_tmp_23: u32 = (v_g * 11u) + 3u;
-    let v_tmp_24: u32 = (v_g * 11u) + 4u;
-    b_ou[v_tmp_20] = v_u0;
-    b_ou[v_tmp_21] = v_u1;
-    b_ou[v_tmp_22] = v_u2;
-    b_ou[v_tmp_23] = v_u3;
-    b_ou[v_tmp_24] = v_u4;
-    let v_tmp_30: u32 = (v_g * 11u) + 5u;
-    let v_tmp_31: u32 = (v_g * 11u) + 6u;
-    b_ou[v_tmp_30] = v_u5;
-    b_ou[v_tmp_31] = v_u6;
-    let v_tmp_34: u32 = (v_g * 11u) + 7u;
-    let v_tmp_35: u32 = (v_g * 11u) + 8u;
-    b_ou[v_tmp_34] = 0u;
-    b_ou[v_tmp_35] = 0u;
+    b_ou[v_g * 11u] = v_u0;
+    b_ou[(v_g * 11u) + 1u] = v_u1;
+    b_ou[(v_g * 11u) + 2u] = v_u2;
+    b_ou[(v_g * 11u) + 3u] = v_u3;
+    b_ou[(v_g * 11u) + 4u] = v_u4;
+    b_ou[(v_g * 11u) + 5u] = v_u5;
+    b_ou[(v_g * 11u) + 6u] = v_u6;
+    b_ou[(v_g * 11u) + 7u] = 0u;
+    b_ou[(v_g * 11u) + 8u] = 0u;
     if v_any {
         b_ou[(v_g * 11u) + 7u] = 1u;
     }
     if v_all {
         b_ou[(v_g * 11u) + 8u] = 1u;
     }
-    let v_tmp_36: u32 = (v_g * 11u) + 9u;
-    let v_tmp_37: u32 = (v_g * 11u) + 10u;
-    let v_tmp_38: u32 = lidx % 64u;
     let v_tmp_39: u32 = 64u;
-    b_ou[v_tmp_36] = v_tmp_38;
-    b_ou[v_tmp_37] = v_tmp_39;
+    b_ou[(v_g * 11u) + 9u] = lidx % 64u;
+    b_ou[(v_g * 11u) + 10u] = v_tmp_39;
     let v_f0: f32 = xpu_wave_reduce_f32(v_f, 0u);
     let v_f1: f32 = xpu_wave_reduce_f32(v_f, 1u);
     let v_f2: f32 = xpu_wave_reduce_f32(v_f, 2u);
     let v_f3: f32 = xpu_wave_reduce_f32(v_f, 3u);
     let v_f4: f32 = xpu_wave_reduce_f32(v_f, 4u);
     let v_f5: f32 = xpu_wave_shuffle_f32(v_f, xpu_u.p_m, 10u);
-    let v_tmp_40: u32 = v_g * 6u;
-    let v_tmp_41: u32 = (v_g * 6u) + 1u;
-    let v_tmp_42: u32 = (v_g * 6u) + 2u;
-    b_of[v_tmp_40] = v_f0;
-    b_of[v_tmp_41] = v_f1;
-    b_of[v_tmp_42] = v_f2;
-    let v_tmp_46: u32 = (v_g * 6u) + 3u;
-    let v_tmp_47: u32 = (v_g * 6u) + 4u;
-    let v_tmp_48: u32 = (v_g * 6u) + 5u;
-    b_of[v_tmp_46] = v_f3;
-    b_of[v_tmp_47] = v_f4;
-    b_of[v_tmp_48] = v_f5;
+    b_of[v_g * 6u] = v_f0;
+    b_of[(v_g * 6u) + 1u] = v_f1;
+    b_of[(v_g * 6u) + 2u] = v_f2;
+    b_of[(v_g * 6u) + 3u] = v_f3;
+    b_of[(v_g * 6u) + 4u] = v_f4;
+    b_of[(v_g * 6u) + 5u] = v_f5;
 }
 `
 
@@ -6308,7 +5888,7 @@ var Wave8Kernel = gpu.Register(&gpu.KernelSpec{
 	Manifests: []gpu.Manifest{
 		{
 			Kernel: "github.com/goxpu/xpu/kernels/wave.Wave8", Backend: "webgpu", Target: "wgsl",
-			Hash:        "sha256:6daabaf3553be5f7c2a272b68556491b5714e472c0ce29a840d88d17c6a35492",
+			Hash:        "sha256:0602f557cacdf3feeb4739f8f9805bd6b3dc7dc2b9ef7666fe727a6d8fa6c63b",
 			Codegen:     "xpu-gen/1",
 			Block:       xpu.Dim3{X: 60, Y: 1, Z: 1},
 			SharedBytes: 0, StorageBindings: 7, UniformBytes: 16,
@@ -6325,10 +5905,10 @@ var Wave8Kernel = gpu.Register(&gpu.KernelSpec{
 			Wave:    8,
 			WaveOps: true,
 			WaveVariants: []gpu.ManifestVariant{
-				{Tier: "native", SubgroupMin: 8, SubgroupMax: 8, Width: 8, Hash: "sha256:e228ffecd0369b8fef5226b25a45101912aceafd9f297b86025aa756818285eb"},
-				{Tier: "folded", SubgroupMin: 4, SubgroupMax: 4, Width: 8, Hash: "sha256:800fdbfd29222cff5e18e3a14850733f40592255ed8c316ee1e63853d6dfc399"},
-				{Tier: "narrow", SubgroupMin: 16, SubgroupMax: 128, Width: 8, Hash: "sha256:2a7f9e5dd8926ef5870991fb0f49004c443e422e7a7c236f27dc5fb916e347ad"},
-				{Tier: "emulated", SubgroupMin: 0, SubgroupMax: 0, Width: 8, Hash: "sha256:6daabaf3553be5f7c2a272b68556491b5714e472c0ce29a840d88d17c6a35492"},
+				{Tier: "native", SubgroupMin: 8, SubgroupMax: 8, Width: 8, Hash: "sha256:2447561f989e75acb1d62268f16a3bfd2f0057a6d2b54a7529e94361cfad5700"},
+				{Tier: "folded", SubgroupMin: 4, SubgroupMax: 4, Width: 8, Hash: "sha256:1b54ada6a5d33675b0317407db2001088c212bf5f20e4679642f03cb7d178fdf"},
+				{Tier: "narrow", SubgroupMin: 16, SubgroupMax: 128, Width: 8, Hash: "sha256:e72ef5a8f606f5b28ec32055fc39cbccc09fa27e210a7187022e2f02f8c52955"},
+				{Tier: "emulated", SubgroupMin: 0, SubgroupMax: 0, Width: 8, Hash: "sha256:0602f557cacdf3feeb4739f8f9805bd6b3dc7dc2b9ef7666fe727a6d8fa6c63b"},
 			},
 			NativeOps: []string{"bitcast", "max", "min", "select", "workgroupBarrier"},
 		},
@@ -6569,26 +6149,16 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(workgroup_id) wi
     let v_s7: i32 = xpu_wave_shuffle_i32(v_a, xpu_u.p_m, 10u);
     let v_s8: i32 = xpu_wave_shuffle_i32(v_a, xpu_u.p_d, 11u);
     let v_s9: i32 = xpu_wave_shuffle_i32(v_a, xpu_u.p_d, 12u);
-    let v_tmp: u32 = v_g * 10u;
-    let v_tmp_1: u32 = (v_g * 10u) + 1u;
-    let v_tmp_2: u32 = (v_g * 10u) + 2u;
-    let v_tmp_3: u32 = (v_g * 10u) + 3u;
-    let v_tmp_4: u32 = (v_g * 10u) + 4u;
-    b_oi[v_tmp] = v_s0;
-    b_oi[v_tmp_1] = v_s1;
-    b_oi[v_tmp_2] = v_s2;
-    b_oi[v_tmp_3] = v_s3;
-    b_oi[v_tmp_4] = v_s4;
-    let v_tmp_10: u32 = (v_g * 10u) + 5u;
-    let v_tmp_11: u32 = (v_g * 10u) + 6u;
-    let v_tmp_12: u32 = (v_g * 10u) + 7u;
-    let v_tmp_13: u32 = (v_g * 10u) + 8u;
-    let v_tmp_14: u32 = (v_g * 10u) + 9u;
-    b_oi[v_tmp_10] = v_s5;
-    b_oi[v_tmp_11] = v_s6;
-    b_oi[v_tmp_12] = v_s7;
-    b_oi[v_tmp_13] = v_s8;
-    b_oi[v_tmp_14] = v_s9;
+    b_oi[v_g * 10u] = v_s0;
+    b_oi[(v_g * 10u) + 1u] = v_s1;
+    b_oi[(v_g * 10u) + 2u] = v_s2;
+    b_oi[(v_g * 10u) + 3u] = v_s3;
+    b_oi[(v_g * 10u) + 4u] = v_s4;
+    b_oi[(v_g * 10u) + 5u] = v_s5;
+    b_oi[(v_g * 10u) + 6u] = v_s6;
+    b_oi[(v_g * 10u) + 7u] = v_s7;
+    b_oi[(v_g * 10u) + 8u] = v_s8;
+    b_oi[(v_g * 10u) + 9u] = v_s9;
     let v_u0: u32 = xpu_wave_reduce_u32(v_u, 0u);
     let v_u1: u32 = xpu_wave_reduce_u32(v_u, 1u);
     let v_u2: u32 = xpu_wave_reduce_u32(v_u, 2u);
@@ -6602,55 +6172,37 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(workgroup_id) wi
     }
     let v_any: bool = xpu_wave_vote(select(0u, 1u, v_p), 6u) != 0u;
     let v_all: bool = xpu_wave_vote(select(0u, 1u, v_p), 7u) != 0u;
-    let v_tmp_20: u32 = v_g * 11u;
-    let v_tmp_21: u32 = (v_g * 11u) + 1u;
-    let v_tmp_22: u32 = (v_g * 11u) + 2u;
-    let v_tmp_23: u32 = (v_g * 11u) + 3u;
-    let v_tmp_24: u32 = (v_g * 11u) + 4u;
-    b_ou[v_tmp_20] = v_u0;
-    b_ou[v_tmp_21] = v_u1;
-    b_ou[v_tmp_22] = v_u2;
-    b_ou[v_tmp_23] = v_u3;
-    b_ou[v_tmp_24] = v_u4;
-    let v_tmp_30: u32 = (v_g * 11u) + 5u;
-    let v_tmp_31: u32 = (v_g * 11u) + 6u;
+    b_ou[v_g * 11u] = v_u0;
+    b_ou[(v_g * 11u) + 1u] = v_u1;
+    b_ou[(v_g * 11u) + 2u] = v_u2;
+    b_ou[(v_g * 11u) + 3u] = v_u3;
+    b_ou[(v_g * 11u) + 4u] = v_u4;
     let v_tmp_33: u32 = v_u6;
-    b_ou[v_tmp_30] = v_u5;
-    b_ou[v_tmp_31] = v_tmp_33;
-    let v_tmp_34: u32 = (v_g * 11u) + 7u;
-    let v_tmp_35: u32 = (v_g * 11u) + 8u;
-    b_ou[v_tmp_34] = 0u;
-    b_ou[v_tmp_35] = 0u;
+    b_ou[(v_g * 11u) + 5u] = v_u5;
+    b_ou[(v_g * 11u) + 6u] = v_tmp_33;
+    b_ou[(v_g * 11u) + 7u] = 0u;
+    b_ou[(v_g * 11u) + 8u] = 0u;
     if v_any {
         b_ou[(v_g * 11u) + 7u] = 1u;
     }
     if v_all {
         b_ou[(v_g * 11u) + 8u] = 1u;
     }
-    let v_tmp_36: u32 = (v_g * 11u) + 9u;
-    let v_tmp_37: u32 = (v_g * 11u) + 10u;
-    let v_tmp_38: u32 = lidx % 8u;
     let v_tmp_39: u32 = 8u;
-    b_ou[v_tmp_36] = v_tmp_38;
-    b_ou[v_tmp_37] = v_tmp_39;
+    b_ou[(v_g * 11u) + 9u] = lidx % 8u;
+    b_ou[(v_g * 11u) + 10u] = v_tmp_39;
     let v_f0: f32 = xpu_wave_reduce_f32(v_f, 0u);
     let v_f1: f32 = xpu_wave_reduce_f32(v_f, 1u);
     let v_f2: f32 = xpu_wave_reduce_f32(v_f, 2u);
     let v_f3: f32 = xpu_wave_reduce_f32(v_f, 3u);
     let v_f4: f32 = xpu_wave_reduce_f32(v_f, 4u);
     let v_f5: f32 = xpu_wave_shuffle_f32(v_f, xpu_u.p_m, 10u);
-    let v_tmp_40: u32 = v_g * 6u;
-    let v_tmp_41: u32 = (v_g * 6u) + 1u;
-    let v_tmp_42: u32 = (v_g * 6u) + 2u;
-    b_of[v_tmp_40] = v_f0;
-    b_of[v_tmp_41] = v_f1;
-    b_of[v_tmp_42] = v_f2;
-    let v_tmp_46: u32 = (v_g * 6u) + 3u;
-    let v_tmp_47: u32 = (v_g * 6u) + 4u;
-    let v_tmp_48: u32 = (v_g * 6u) + 5u;
-    b_of[v_tmp_46] = v_f3;
-    b_of[v_tmp_47] = v_f4;
-    b_of[v_tmp_48] = v_f5;
+    b_of[v_g * 6u] = v_f0;
+    b_of[(v_g * 6u) + 1u] = v_f1;
+    b_of[(v_g * 6u) + 2u] = v_f2;
+    b_of[(v_g * 6u) + 3u] = v_f3;
+    b_of[(v_g * 6u) + 4u] = v_f4;
+    b_of[(v_g * 6u) + 5u] = v_f5;
 }
 `
 
@@ -6734,26 +6286,16 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(workgroup_id) wi
     let v_s7: i32 = xpu_wave_shuffle_i32(v_a, xpu_u.p_m, 10u);
     let v_s8: i32 = xpu_wave_shuffle_i32(v_a, xpu_u.p_d, 11u);
     let v_s9: i32 = xpu_wave_shuffle_i32(v_a, xpu_u.p_d, 12u);
-    let v_tmp: u32 = v_g * 10u;
-    let v_tmp_1: u32 = (v_g * 10u) + 1u;
-    let v_tmp_2: u32 = (v_g * 10u) + 2u;
-    let v_tmp_3: u32 = (v_g * 10u) + 3u;
-    let v_tmp_4: u32 = (v_g * 10u) + 4u;
-    b_oi[v_tmp] = v_s0;
-    b_oi[v_tmp_1] = v_s1;
-    b_oi[v_tmp_2] = v_s2;
-    b_oi[v_tmp_3] = v_s3;
-    b_oi[v_tmp_4] = v_s4;
-    let v_tmp_10: u32 = (v_g * 10u) + 5u;
-    let v_tmp_11: u32 = (v_g * 10u) + 6u;
-    let v_tmp_12: u32 = (v_g * 10u) + 7u;
-    let v_tmp_13: u32 = (v_g * 10u) + 8u;
-    let v_tmp_14: u32 = (v_g * 10u) + 9u;
-    b_oi[v_tmp_10] = v_s5;
-    b_oi[v_tmp_11] = v_s6;
-    b_oi[v_tmp_12] = v_s7;
-    b_oi[v_tmp_13] = v_s8;
-    b_oi[v_tmp_14] = v_s9;
+    b_oi[v_g * 10u] = v_s0;
+    b_oi[(v_g * 10u) + 1u] = v_s1;
+    b_oi[(v_g * 10u) + 2u] = v_s2;
+    b_oi[(v_g * 10u) + 3u] = v_s3;
+    b_oi[(v_g * 10u) + 4u] = v_s4;
+    b_oi[(v_g * 10u) + 5u] = v_s5;
+    b_oi[(v_g * 10u) + 6u] = v_s6;
+    b_oi[(v_g * 10u) + 7u] = v_s7;
+    b_oi[(v_g * 10u) + 8u] = v_s8;
+    b_oi[(v_g * 10u) + 9u] = v_s9;
     let v_u0: u32 = subgroupAdd(v_u);
     let v_u1: u32 = subgroupMin(v_u);
     let v_u2: u32 = subgroupMax(v_u);
@@ -6767,55 +6309,37 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(workgroup_id) wi
     }
     let v_any: bool = subgroupAny(v_p);
     let v_all: bool = subgroupAll(v_p);
-    let v_tmp_20: u32 = v_g * 11u;
-    let v_tmp_21: u32 = (v_g * 11u) + 1u;
-    let v_tmp_22: u32 = (v_g * 11u) + 2u;
-    let v_tmp_23: u32 = (v_g * 11u) + 3u;
-    let v_tmp_24: u32 = (v_g * 11u) + 4u;
-    b_ou[v_tmp_20] = v_u0;
-    b_ou[v_tmp_21] = v_u1;
-    b_ou[v_tmp_22] = v_u2;
-    b_ou[v_tmp_23] = v_u3;
-    b_ou[v_tmp_24] = v_u4;
-    let v_tmp_30: u32 = (v_g * 11u) + 5u;
-    let v_tmp_31: u32 = (v_g * 11u) + 6u;
+    b_ou[v_g * 11u] = v_u0;
+    b_ou[(v_g * 11u) + 1u] = v_u1;
+    b_ou[(v_g * 11u) + 2u] = v_u2;
+    b_ou[(v_g * 11u) + 3u] = v_u3;
+    b_ou[(v_g * 11u) + 4u] = v_u4;
     let v_tmp_33: u32 = v_u6;
-    b_ou[v_tmp_30] = v_u5;
-    b_ou[v_tmp_31] = v_tmp_33;
-    let v_tmp_34: u32 = (v_g * 11u) + 7u;
-    let v_tmp_35: u32 = (v_g * 11u) + 8u;
-    b_ou[v_tmp_34] = 0u;
-    b_ou[v_tmp_35] = 0u;
+    b_ou[(v_g * 11u) + 5u] = v_u5;
+    b_ou[(v_g * 11u) + 6u] = v_tmp_33;
+    b_ou[(v_g * 11u) + 7u] = 0u;
+    b_ou[(v_g * 11u) + 8u] = 0u;
     if v_any {
         b_ou[(v_g * 11u) + 7u] = 1u;
     }
     if v_all {
         b_ou[(v_g * 11u) + 8u] = 1u;
     }
-    let v_tmp_36: u32 = (v_g * 11u) + 9u;
-    let v_tmp_37: u32 = (v_g * 11u) + 10u;
-    let v_tmp_38: u32 = lidx % 8u;
     let v_tmp_39: u32 = 8u;
-    b_ou[v_tmp_36] = v_tmp_38;
-    b_ou[v_tmp_37] = v_tmp_39;
+    b_ou[(v_g * 11u) + 9u] = lidx % 8u;
+    b_ou[(v_g * 11u) + 10u] = v_tmp_39;
     let v_f0: f32 = subgroupAdd(v_f);
     let v_f1: f32 = subgroupMin(v_f);
     let v_f2: f32 = subgroupMax(v_f);
     let v_f3: f32 = subgroupInclusiveAdd(v_f);
     let v_f4: f32 = subgroupExclusiveAdd(v_f);
     let v_f5: f32 = xpu_wave_shuffle_f32(v_f, xpu_u.p_m, 10u);
-    let v_tmp_40: u32 = v_g * 6u;
-    let v_tmp_41: u32 = (v_g * 6u) + 1u;
-    let v_tmp_42: u32 = (v_g * 6u) + 2u;
-    b_of[v_tmp_40] = v_f0;
-    b_of[v_tmp_41] = v_f1;
-    b_of[v_tmp_42] = v_f2;
-    let v_tmp_46: u32 = (v_g * 6u) + 3u;
-    let v_tmp_47: u32 = (v_g * 6u) + 4u;
-    let v_tmp_48: u32 = (v_g * 6u) + 5u;
-    b_of[v_tmp_46] = v_f3;
-    b_of[v_tmp_47] = v_f4;
-    b_of[v_tmp_48] = v_f5;
+    b_of[v_g * 6u] = v_f0;
+    b_of[(v_g * 6u) + 1u] = v_f1;
+    b_of[(v_g * 6u) + 2u] = v_f2;
+    b_of[(v_g * 6u) + 3u] = v_f3;
+    b_of[(v_g * 6u) + 4u] = v_f4;
+    b_of[(v_g * 6u) + 5u] = v_f5;
 }
 `
 
@@ -7088,26 +6612,16 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(workgroup_id) wi
     let v_s7: i32 = xpu_wave_shuffle_i32(v_a, xpu_u.p_m, 10u);
     let v_s8: i32 = xpu_wave_shuffle_i32(v_a, xpu_u.p_d, 11u);
     let v_s9: i32 = xpu_wave_shuffle_i32(v_a, xpu_u.p_d, 12u);
-    let v_tmp: u32 = v_g * 10u;
-    let v_tmp_1: u32 = (v_g * 10u) + 1u;
-    let v_tmp_2: u32 = (v_g * 10u) + 2u;
-    let v_tmp_3: u32 = (v_g * 10u) + 3u;
-    let v_tmp_4: u32 = (v_g * 10u) + 4u;
-    b_oi[v_tmp] = v_s0;
-    b_oi[v_tmp_1] = v_s1;
-    b_oi[v_tmp_2] = v_s2;
-    b_oi[v_tmp_3] = v_s3;
-    b_oi[v_tmp_4] = v_s4;
-    let v_tmp_10: u32 = (v_g * 10u) + 5u;
-    let v_tmp_11: u32 = (v_g * 10u) + 6u;
-    let v_tmp_12: u32 = (v_g * 10u) + 7u;
-    let v_tmp_13: u32 = (v_g * 10u) + 8u;
-    let v_tmp_14: u32 = (v_g * 10u) + 9u;
-    b_oi[v_tmp_10] = v_s5;
-    b_oi[v_tmp_11] = v_s6;
-    b_oi[v_tmp_12] = v_s7;
-    b_oi[v_tmp_13] = v_s8;
-    b_oi[v_tmp_14] = v_s9;
+    b_oi[v_g * 10u] = v_s0;
+    b_oi[(v_g * 10u) + 1u] = v_s1;
+    b_oi[(v_g * 10u) + 2u] = v_s2;
+    b_oi[(v_g * 10u) + 3u] = v_s3;
+    b_oi[(v_g * 10u) + 4u] = v_s4;
+    b_oi[(v_g * 10u) + 5u] = v_s5;
+    b_oi[(v_g * 10u) + 6u] = v_s6;
+    b_oi[(v_g * 10u) + 7u] = v_s7;
+    b_oi[(v_g * 10u) + 8u] = v_s8;
+    b_oi[(v_g * 10u) + 9u] = v_s9;
     let v_u0: u32 = xpu_wave_reduce_u32(v_u, 0u);
     let v_u1: u32 = xpu_wave_reduce_u32(v_u, 1u);
     let v_u2: u32 = xpu_wave_reduce_u32(v_u, 2u);
@@ -7121,55 +6635,37 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(workgroup_id) wi
     }
     let v_any: bool = xpu_wave_vote(select(0u, 1u, v_p), 6u) != 0u;
     let v_all: bool = xpu_wave_vote(select(0u, 1u, v_p), 7u) != 0u;
-    let v_tmp_20: u32 = v_g * 11u;
-    let v_tmp_21: u32 = (v_g * 11u) + 1u;
-    let v_tmp_22: u32 = (v_g * 11u) + 2u;
-    let v_tmp_23: u32 = (v_g * 11u) + 3u;
-    let v_tmp_24: u32 = (v_g * 11u) + 4u;
-    b_ou[v_tmp_20] = v_u0;
-    b_ou[v_tmp_21] = v_u1;
-    b_ou[v_tmp_22] = v_u2;
-    b_ou[v_tmp_23] = v_u3;
-    b_ou[v_tmp_24] = v_u4;
-    let v_tmp_30: u32 = (v_g * 11u) + 5u;
-    let v_tmp_31: u32 = (v_g * 11u) + 6u;
+    b_ou[v_g * 11u] = v_u0;
+    b_ou[(v_g * 11u) + 1u] = v_u1;
+    b_ou[(v_g * 11u) + 2u] = v_u2;
+    b_ou[(v_g * 11u) + 3u] = v_u3;
+    b_ou[(v_g * 11u) + 4u] = v_u4;
     let v_tmp_33: u32 = v_u6;
-    b_ou[v_tmp_30] = v_u5;
-    b_ou[v_tmp_31] = v_tmp_33;
-    let v_tmp_34: u32 = (v_g * 11u) + 7u;
-    let v_tmp_35: u32 = (v_g * 11u) + 8u;
-    b_ou[v_tmp_34] = 0u;
-    b_ou[v_tmp_35] = 0u;
+    b_ou[(v_g * 11u) + 5u] = v_u5;
+    b_ou[(v_g * 11u) + 6u] = v_tmp_33;
+    b_ou[(v_g * 11u) + 7u] = 0u;
+    b_ou[(v_g * 11u) + 8u] = 0u;
     if v_any {
         b_ou[(v_g * 11u) + 7u] = 1u;
     }
     if v_all {
         b_ou[(v_g * 11u) + 8u] = 1u;
     }
-    let v_tmp_36: u32 = (v_g * 11u) + 9u;
-    let v_tmp_37: u32 = (v_g * 11u) + 10u;
-    let v_tmp_38: u32 = lidx % 8u;
     let v_tmp_39: u32 = 8u;
-    b_ou[v_tmp_36] = v_tmp_38;
-    b_ou[v_tmp_37] = v_tmp_39;
+    b_ou[(v_g * 11u) + 9u] = lidx % 8u;
+    b_ou[(v_g * 11u) + 10u] = v_tmp_39;
     let v_f0: f32 = xpu_wave_reduce_f32(v_f, 0u);
     let v_f1: f32 = xpu_wave_reduce_f32(v_f, 1u);
     let v_f2: f32 = xpu_wave_reduce_f32(v_f, 2u);
     let v_f3: f32 = xpu_wave_reduce_f32(v_f, 3u);
     let v_f4: f32 = xpu_wave_reduce_f32(v_f, 4u);
     let v_f5: f32 = xpu_wave_shuffle_f32(v_f, xpu_u.p_m, 10u);
-    let v_tmp_40: u32 = v_g * 6u;
-    let v_tmp_41: u32 = (v_g * 6u) + 1u;
-    let v_tmp_42: u32 = (v_g * 6u) + 2u;
-    b_of[v_tmp_40] = v_f0;
-    b_of[v_tmp_41] = v_f1;
-    b_of[v_tmp_42] = v_f2;
-    let v_tmp_46: u32 = (v_g * 6u) + 3u;
-    let v_tmp_47: u32 = (v_g * 6u) + 4u;
-    let v_tmp_48: u32 = (v_g * 6u) + 5u;
-    b_of[v_tmp_46] = v_f3;
-    b_of[v_tmp_47] = v_f4;
-    b_of[v_tmp_48] = v_f5;
+    b_of[v_g * 6u] = v_f0;
+    b_of[(v_g * 6u) + 1u] = v_f1;
+    b_of[(v_g * 6u) + 2u] = v_f2;
+    b_of[(v_g * 6u) + 3u] = v_f3;
+    b_of[(v_g * 6u) + 4u] = v_f4;
+    b_of[(v_g * 6u) + 5u] = v_f5;
 }
 `
 
@@ -7363,26 +6859,16 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(workgroup_id) wi
     let v_s7: i32 = xpu_wave_shuffle_i32(v_a, xpu_u.p_m, 10u);
     let v_s8: i32 = xpu_wave_shuffle_i32(v_a, xpu_u.p_d, 11u);
     let v_s9: i32 = xpu_wave_shuffle_i32(v_a, xpu_u.p_d, 12u);
-    let v_tmp: u32 = v_g * 10u;
-    let v_tmp_1: u32 = (v_g * 10u) + 1u;
-    let v_tmp_2: u32 = (v_g * 10u) + 2u;
-    let v_tmp_3: u32 = (v_g * 10u) + 3u;
-    let v_tmp_4: u32 = (v_g * 10u) + 4u;
-    b_oi[v_tmp] = v_s0;
-    b_oi[v_tmp_1] = v_s1;
-    b_oi[v_tmp_2] = v_s2;
-    b_oi[v_tmp_3] = v_s3;
-    b_oi[v_tmp_4] = v_s4;
-    let v_tmp_10: u32 = (v_g * 10u) + 5u;
-    let v_tmp_11: u32 = (v_g * 10u) + 6u;
-    let v_tmp_12: u32 = (v_g * 10u) + 7u;
-    let v_tmp_13: u32 = (v_g * 10u) + 8u;
-    let v_tmp_14: u32 = (v_g * 10u) + 9u;
-    b_oi[v_tmp_10] = v_s5;
-    b_oi[v_tmp_11] = v_s6;
-    b_oi[v_tmp_12] = v_s7;
-    b_oi[v_tmp_13] = v_s8;
-    b_oi[v_tmp_14] = v_s9;
+    b_oi[v_g * 10u] = v_s0;
+    b_oi[(v_g * 10u) + 1u] = v_s1;
+    b_oi[(v_g * 10u) + 2u] = v_s2;
+    b_oi[(v_g * 10u) + 3u] = v_s3;
+    b_oi[(v_g * 10u) + 4u] = v_s4;
+    b_oi[(v_g * 10u) + 5u] = v_s5;
+    b_oi[(v_g * 10u) + 6u] = v_s6;
+    b_oi[(v_g * 10u) + 7u] = v_s7;
+    b_oi[(v_g * 10u) + 8u] = v_s8;
+    b_oi[(v_g * 10u) + 9u] = v_s9;
     let v_u0: u32 = xpu_wave_reduce_u32(v_u, 0u);
     let v_u1: u32 = xpu_wave_reduce_u32(v_u, 1u);
     let v_u2: u32 = xpu_wave_reduce_u32(v_u, 2u);
@@ -7396,55 +6882,37 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(workgroup_id) wi
     }
     let v_any: bool = xpu_wave_vote(select(0u, 1u, v_p), 6u) != 0u;
     let v_all: bool = xpu_wave_vote(select(0u, 1u, v_p), 7u) != 0u;
-    let v_tmp_20: u32 = v_g * 11u;
-    let v_tmp_21: u32 = (v_g * 11u) + 1u;
-    let v_tmp_22: u32 = (v_g * 11u) + 2u;
-    let v_tmp_23: u32 = (v_g * 11u) + 3u;
-    let v_tmp_24: u32 = (v_g * 11u) + 4u;
-    b_ou[v_tmp_20] = v_u0;
-    b_ou[v_tmp_21] = v_u1;
-    b_ou[v_tmp_22] = v_u2;
-    b_ou[v_tmp_23] = v_u3;
-    b_ou[v_tmp_24] = v_u4;
-    let v_tmp_30: u32 = (v_g * 11u) + 5u;
-    let v_tmp_31: u32 = (v_g * 11u) + 6u;
+    b_ou[v_g * 11u] = v_u0;
+    b_ou[(v_g * 11u) + 1u] = v_u1;
+    b_ou[(v_g * 11u) + 2u] = v_u2;
+    b_ou[(v_g * 11u) + 3u] = v_u3;
+    b_ou[(v_g * 11u) + 4u] = v_u4;
     let v_tmp_33: u32 = v_u6;
-    b_ou[v_tmp_30] = v_u5;
-    b_ou[v_tmp_31] = v_tmp_33;
-    let v_tmp_34: u32 = (v_g * 11u) + 7u;
-    let v_tmp_35: u32 = (v_g * 11u) + 8u;
-    b_ou[v_tmp_34] = 0u;
-    b_ou[v_tmp_35] = 0u;
+    b_ou[(v_g * 11u) + 5u] = v_u5;
+    b_ou[(v_g * 11u) + 6u] = v_tmp_33;
+    b_ou[(v_g * 11u) + 7u] = 0u;
+    b_ou[(v_g * 11u) + 8u] = 0u;
     if v_any {
         b_ou[(v_g * 11u) + 7u] = 1u;
     }
     if v_all {
         b_ou[(v_g * 11u) + 8u] = 1u;
     }
-    let v_tmp_36: u32 = (v_g * 11u) + 9u;
-    let v_tmp_37: u32 = (v_g * 11u) + 10u;
-    let v_tmp_38: u32 = lidx % 8u;
     let v_tmp_39: u32 = 8u;
-    b_ou[v_tmp_36] = v_tmp_38;
-    b_ou[v_tmp_37] = v_tmp_39;
+    b_ou[(v_g * 11u) + 9u] = lidx % 8u;
+    b_ou[(v_g * 11u) + 10u] = v_tmp_39;
     let v_f0: f32 = xpu_wave_reduce_f32(v_f, 0u);
     let v_f1: f32 = xpu_wave_reduce_f32(v_f, 1u);
     let v_f2: f32 = xpu_wave_reduce_f32(v_f, 2u);
     let v_f3: f32 = xpu_wave_reduce_f32(v_f, 3u);
     let v_f4: f32 = xpu_wave_reduce_f32(v_f, 4u);
     let v_f5: f32 = xpu_wave_shuffle_f32(v_f, xpu_u.p_m, 10u);
-    let v_tmp_40: u32 = v_g * 6u;
-    let v_tmp_41: u32 = (v_g * 6u) + 1u;
-    let v_tmp_42: u32 = (v_g * 6u) + 2u;
-    b_of[v_tmp_40] = v_f0;
-    b_of[v_tmp_41] = v_f1;
-    b_of[v_tmp_42] = v_f2;
-    let v_tmp_46: u32 = (v_g * 6u) + 3u;
-    let v_tmp_47: u32 = (v_g * 6u) + 4u;
-    let v_tmp_48: u32 = (v_g * 6u) + 5u;
-    b_of[v_tmp_46] = v_f3;
-    b_of[v_tmp_47] = v_f4;
-    b_of[v_tmp_48] = v_f5;
+    b_of[v_g * 6u] = v_f0;
+    b_of[(v_g * 6u) + 1u] = v_f1;
+    b_of[(v_g * 6u) + 2u] = v_f2;
+    b_of[(v_g * 6u) + 3u] = v_f3;
+    b_of[(v_g * 6u) + 4u] = v_f4;
+    b_of[(v_g * 6u) + 5u] = v_f5;
 }
 `
 
@@ -7762,7 +7230,7 @@ var WaveAgnosticKernel = gpu.Register(&gpu.KernelSpec{
 	Manifests: []gpu.Manifest{
 		{
 			Kernel: "github.com/goxpu/xpu/kernels/wave.WaveAgnostic", Backend: "webgpu", Target: "wgsl",
-			Hash:        "sha256:fc830d4d499ecc1b7a50a22455c7ca6a101936f141aac8d19852c28d5f02979f",
+			Hash:        "sha256:ae5b8d89899a44867aaab6f197b5a6f95e5fb934d74cb188ce1b7a2ac7d673aa",
 			Codegen:     "xpu-gen/1",
 			Block:       xpu.Dim3{X: 100, Y: 1, Z: 1},
 			SharedBytes: 0, StorageBindings: 7, UniformBytes: 16,
@@ -7778,8 +7246,8 @@ var WaveAgnosticKernel = gpu.Register(&gpu.KernelSpec{
 			},
 			WaveOps: true,
 			WaveVariants: []gpu.ManifestVariant{
-				{Tier: "native", SubgroupMin: 4, SubgroupMax: 32, Width: 0, Hash: "sha256:c92379180506f9219366837e59ba428962926df7bd4f96e4e52a118aa2bc2b3c"},
-				{Tier: "emulated", SubgroupMin: 0, SubgroupMax: 0, Width: 32, Hash: "sha256:fc830d4d499ecc1b7a50a22455c7ca6a101936f141aac8d19852c28d5f02979f"},
+				{Tier: "native", SubgroupMin: 4, SubgroupMax: 32, Width: 0, Hash: "sha256:526a3cf92078f8a6bebb0e52ef3ab61c24efd4c8f0f9cad28acc5e99f0119d4b"},
+				{Tier: "emulated", SubgroupMin: 0, SubgroupMax: 0, Width: 32, Hash: "sha256:ae5b8d89899a44867aaab6f197b5a6f95e5fb934d74cb188ce1b7a2ac7d673aa"},
 			},
 			NativeOps: []string{"bitcast", "max", "min", "select", "workgroupBarrier"},
 		},
@@ -8019,26 +7487,16 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(workgroup_id) wi
     let v_s7: i32 = xpu_wave_shuffle_i32(v_a, xpu_u.p_m, 10u);
     let v_s8: i32 = xpu_wave_shuffle_i32(v_a, xpu_u.p_d, 11u);
     let v_s9: i32 = xpu_wave_shuffle_i32(v_a, xpu_u.p_d, 12u);
-    let v_tmp: u32 = v_g * 10u;
-    let v_tmp_1: u32 = (v_g * 10u) + 1u;
-    let v_tmp_2: u32 = (v_g * 10u) + 2u;
-    let v_tmp_3: u32 = (v_g * 10u) + 3u;
-    let v_tmp_4: u32 = (v_g * 10u) + 4u;
-    b_oi[v_tmp] = v_s0;
-    b_oi[v_tmp_1] = v_s1;
-    b_oi[v_tmp_2] = v_s2;
-    b_oi[v_tmp_3] = v_s3;
-    b_oi[v_tmp_4] = v_s4;
-    let v_tmp_10: u32 = (v_g * 10u) + 5u;
-    let v_tmp_11: u32 = (v_g * 10u) + 6u;
-    let v_tmp_12: u32 = (v_g * 10u) + 7u;
-    let v_tmp_13: u32 = (v_g * 10u) + 8u;
-    let v_tmp_14: u32 = (v_g * 10u) + 9u;
-    b_oi[v_tmp_10] = v_s5;
-    b_oi[v_tmp_11] = v_s6;
-    b_oi[v_tmp_12] = v_s7;
-    b_oi[v_tmp_13] = v_s8;
-    b_oi[v_tmp_14] = v_s9;
+    b_oi[v_g * 10u] = v_s0;
+    b_oi[(v_g * 10u) + 1u] = v_s1;
+    b_oi[(v_g * 10u) + 2u] = v_s2;
+    b_oi[(v_g * 10u) + 3u] = v_s3;
+    b_oi[(v_g * 10u) + 4u] = v_s4;
+    b_oi[(v_g * 10u) + 5u] = v_s5;
+    b_oi[(v_g * 10u) + 6u] = v_s6;
+    b_oi[(v_g * 10u) + 7u] = v_s7;
+    b_oi[(v_g * 10u) + 8u] = v_s8;
+    b_oi[(v_g * 10u) + 9u] = v_s9;
     let v_u0: u32 = xpu_wave_reduce_u32(v_u, 0u);
     let v_u1: u32 = xpu_wave_reduce_u32(v_u, 1u);
     let v_u2: u32 = xpu_wave_reduce_u32(v_u, 2u);
@@ -8048,54 +7506,36 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(workgroup_id) wi
     let v_u6: u32 = xpu_wave_vote(select(0u, 1u, v_p), 5u);
     let v_any: bool = xpu_wave_vote(select(0u, 1u, v_p), 6u) != 0u;
     let v_all: bool = xpu_wave_vote(select(0u, 1u, v_p), 7u) != 0u;
-    let v_tmp_20: u32 = v_g * 11u;
-    let v_tmp_21: u32 = (v_g * 11u) + 1u;
-    let v_tmp_22: u32 = (v_g * 11u) + 2u;
-    let v_tmp_23: u32 = (v_g * 11u) + 3u;
-    let v_tmp_24: u32 = (v_g * 11u) + 4u;
-    b_ou[v_tmp_20] = v_u0;
-    b_ou[v_tmp_21] = v_u1;
-    b_ou[v_tmp_22] = v_u2;
-    b_ou[v_tmp_23] = v_u3;
-    b_ou[v_tmp_24] = v_u4;
-    let v_tmp_30: u32 = (v_g * 11u) + 5u;
-    let v_tmp_31: u32 = (v_g * 11u) + 6u;
-    b_ou[v_tmp_30] = v_u5;
-    b_ou[v_tmp_31] = v_u6;
-    let v_tmp_34: u32 = (v_g * 11u) + 7u;
-    let v_tmp_35: u32 = (v_g * 11u) + 8u;
-    b_ou[v_tmp_34] = 0u;
-    b_ou[v_tmp_35] = 0u;
+    b_ou[v_g * 11u] = v_u0;
+    b_ou[(v_g * 11u) + 1u] = v_u1;
+    b_ou[(v_g * 11u) + 2u] = v_u2;
+    b_ou[(v_g * 11u) + 3u] = v_u3;
+    b_ou[(v_g * 11u) + 4u] = v_u4;
+    b_ou[(v_g * 11u) + 5u] = v_u5;
+    b_ou[(v_g * 11u) + 6u] = v_u6;
+    b_ou[(v_g * 11u) + 7u] = 0u;
+    b_ou[(v_g * 11u) + 8u] = 0u;
     if v_any {
         b_ou[(v_g * 11u) + 7u] = 1u;
     }
     if v_all {
         b_ou[(v_g * 11u) + 8u] = 1u;
     }
-    let v_tmp_36: u32 = (v_g * 11u) + 9u;
-    let v_tmp_37: u32 = (v_g * 11u) + 10u;
-    let v_tmp_38: u32 = lidx % 32u;
     let v_tmp_39: u32 = 32u;
-    b_ou[v_tmp_36] = v_tmp_38;
-    b_ou[v_tmp_37] = v_tmp_39;
+    b_ou[(v_g * 11u) + 9u] = lidx % 32u;
+    b_ou[(v_g * 11u) + 10u] = v_tmp_39;
     let v_f0: f32 = xpu_wave_reduce_f32(v_f, 0u);
     let v_f1: f32 = xpu_wave_reduce_f32(v_f, 1u);
     let v_f2: f32 = xpu_wave_reduce_f32(v_f, 2u);
     let v_f3: f32 = xpu_wave_reduce_f32(v_f, 3u);
     let v_f4: f32 = xpu_wave_reduce_f32(v_f, 4u);
     let v_f5: f32 = xpu_wave_shuffle_f32(v_f, xpu_u.p_m, 10u);
-    let v_tmp_40: u32 = v_g * 6u;
-    let v_tmp_41: u32 = (v_g * 6u) + 1u;
-    let v_tmp_42: u32 = (v_g * 6u) + 2u;
-    b_of[v_tmp_40] = v_f0;
-    b_of[v_tmp_41] = v_f1;
-    b_of[v_tmp_42] = v_f2;
-    let v_tmp_46: u32 = (v_g * 6u) + 3u;
-    let v_tmp_47: u32 = (v_g * 6u) + 4u;
-    let v_tmp_48: u32 = (v_g * 6u) + 5u;
-    b_of[v_tmp_46] = v_f3;
-    b_of[v_tmp_47] = v_f4;
-    b_of[v_tmp_48] = v_f5;
+    b_of[v_g * 6u] = v_f0;
+    b_of[(v_g * 6u) + 1u] = v_f1;
+    b_of[(v_g * 6u) + 2u] = v_f2;
+    b_of[(v_g * 6u) + 3u] = v_f3;
+    b_of[(v_g * 6u) + 4u] = v_f4;
+    b_of[(v_g * 6u) + 5u] = v_f5;
 }
 `
 
@@ -8180,26 +7620,16 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(workgroup_id) wi
     let v_s7: i32 = xpu_wave_shuffle_i32(v_a, xpu_u.p_m, 10u);
     let v_s8: i32 = xpu_wave_shuffle_i32(v_a, xpu_u.p_d, 11u);
     let v_s9: i32 = xpu_wave_shuffle_i32(v_a, xpu_u.p_d, 12u);
-    let v_tmp: u32 = v_g * 10u;
-    let v_tmp_1: u32 = (v_g * 10u) + 1u;
-    let v_tmp_2: u32 = (v_g * 10u) + 2u;
-    let v_tmp_3: u32 = (v_g * 10u) + 3u;
-    let v_tmp_4: u32 = (v_g * 10u) + 4u;
-    b_oi[v_tmp] = v_s0;
-    b_oi[v_tmp_1] = v_s1;
-    b_oi[v_tmp_2] = v_s2;
-    b_oi[v_tmp_3] = v_s3;
-    b_oi[v_tmp_4] = v_s4;
-    let v_tmp_10: u32 = (v_g * 10u) + 5u;
-    let v_tmp_11: u32 = (v_g * 10u) + 6u;
-    let v_tmp_12: u32 = (v_g * 10u) + 7u;
-    let v_tmp_13: u32 = (v_g * 10u) + 8u;
-    let v_tmp_14: u32 = (v_g * 10u) + 9u;
-    b_oi[v_tmp_10] = v_s5;
-    b_oi[v_tmp_11] = v_s6;
-    b_oi[v_tmp_12] = v_s7;
-    b_oi[v_tmp_13] = v_s8;
-    b_oi[v_tmp_14] = v_s9;
+    b_oi[v_g * 10u] = v_s0;
+    b_oi[(v_g * 10u) + 1u] = v_s1;
+    b_oi[(v_g * 10u) + 2u] = v_s2;
+    b_oi[(v_g * 10u) + 3u] = v_s3;
+    b_oi[(v_g * 10u) + 4u] = v_s4;
+    b_oi[(v_g * 10u) + 5u] = v_s5;
+    b_oi[(v_g * 10u) + 6u] = v_s6;
+    b_oi[(v_g * 10u) + 7u] = v_s7;
+    b_oi[(v_g * 10u) + 8u] = v_s8;
+    b_oi[(v_g * 10u) + 9u] = v_s9;
     let v_u0: u32 = subgroupAdd(v_u);
     let v_u1: u32 = subgroupMin(v_u);
     let v_u2: u32 = subgroupMax(v_u);
@@ -8209,54 +7639,35 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(workgroup_id) wi
     let v_u6: u32 = subgroupBallot(v_p).x;
     let v_any: bool = subgroupAny(v_p);
     let v_all: bool = subgroupAll(v_p);
-    let v_tmp_20: u32 = v_g * 11u;
-    let v_tmp_21: u32 = (v_g * 11u) + 1u;
-    let v_tmp_22: u32 = (v_g * 11u) + 2u;
-    let v_tmp_23: u32 = (v_g * 11u) + 3u;
-    let v_tmp_24: u32 = (v_g * 11u) + 4u;
-    b_ou[v_tmp_20] = v_u0;
-    b_ou[v_tmp_21] = v_u1;
-    b_ou[v_tmp_22] = v_u2;
-    b_ou[v_tmp_23] = v_u3;
-    b_ou[v_tmp_24] = v_u4;
-    let v_tmp_30: u32 = (v_g * 11u) + 5u;
-    let v_tmp_31: u32 = (v_g * 11u) + 6u;
-    b_ou[v_tmp_30] = v_u5;
-    b_ou[v_tmp_31] = v_u6;
-    let v_tmp_34: u32 = (v_g * 11u) + 7u;
-    let v_tmp_35: u32 = (v_g * 11u) + 8u;
-    b_ou[v_tmp_34] = 0u;
-    b_ou[v_tmp_35] = 0u;
+    b_ou[v_g * 11u] = v_u0;
+    b_ou[(v_g * 11u) + 1u] = v_u1;
+    b_ou[(v_g * 11u) + 2u] = v_u2;
+    b_ou[(v_g * 11u) + 3u] = v_u3;
+    b_ou[(v_g * 11u) + 4u] = v_u4;
+    b_ou[(v_g * 11u) + 5u] = v_u5;
+    b_ou[(v_g * 11u) + 6u] = v_u6;
+    b_ou[(v_g * 11u) + 7u] = 0u;
+    b_ou[(v_g * 11u) + 8u] = 0u;
     if v_any {
         b_ou[(v_g * 11u) + 7u] = 1u;
     }
     if v_all {
         b_ou[(v_g * 11u) + 8u] = 1u;
     }
-    let v_tmp_36: u32 = (v_g * 11u) + 9u;
-    let v_tmp_37: u32 = (v_g * 11u) + 10u;
-    let v_tmp_38: u32 = sgid;
-    let v_tmp_39: u32 = sgsize;
-    b_ou[v_tmp_36] = v_tmp_38;
-    b_ou[v_tmp_37] = v_tmp_39;
+    b_ou[(v_g * 11u) + 9u] = sgid;
+    b_ou[(v_g * 11u) + 10u] = sgsize;
     let v_f0: f32 = subgroupAdd(v_f);
     let v_f1: f32 = subgroupMin(v_f);
     let v_f2: f32 = subgroupMax(v_f);
     let v_f3: f32 = subgroupInclusiveAdd(v_f);
     let v_f4: f32 = subgroupExclusiveAdd(v_f);
     let v_f5: f32 = xpu_wave_shuffle_f32(v_f, xpu_u.p_m, 10u);
-    let v_tmp_40: u32 = v_g * 6u;
-    let v_tmp_41: u32 = (v_g * 6u) + 1u;
-    let v_tmp_42: u32 = (v_g * 6u) + 2u;
-    b_of[v_tmp_40] = v_f0;
-    b_of[v_tmp_41] = v_f1;
-    b_of[v_tmp_42] = v_f2;
-    let v_tmp_46: u32 = (v_g * 6u) + 3u;
-    let v_tmp_47: u32 = (v_g * 6u) + 4u;
-    let v_tmp_48: u32 = (v_g * 6u) + 5u;
-    b_of[v_tmp_46] = v_f3;
-    b_of[v_tmp_47] = v_f4;
-    b_of[v_tmp_48] = v_f5;
+    b_of[v_g * 6u] = v_f0;
+    b_of[(v_g * 6u) + 1u] = v_f1;
+    b_of[(v_g * 6u) + 2u] = v_f2;
+    b_of[(v_g * 6u) + 3u] = v_f3;
+    b_of[(v_g * 6u) + 4u] = v_f4;
+    b_of[(v_g * 6u) + 5u] = v_f5;
 }
 `
 
