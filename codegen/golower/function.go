@@ -22,7 +22,7 @@ func (g *gen) function() {
 		name := "p_" + p.Name
 		names = append(names, name)
 		if p.Kind == ir.BufferParam {
-			g.line("%s := %s.CPUView[%s](b.Buffers[%d])", name, g.gpu, typeName(p.Type), p.Binding)
+			g.pure("%s := %s.CPUView[%s](b.Buffers[%d])", name, g.gpu, typeName(p.Type), p.Binding)
 		} else {
 			g.line("%s := %s.CPUUniform[%s](b.Uniforms, %d)", name, g.gpu, typeName(p.Type), p.Binding)
 		}
@@ -45,16 +45,19 @@ func (g *gen) function() {
 	if g.done {
 		g.line("var done [%d]bool", bn)
 	}
-	g.line("gx0, gy0, gz0 := b.Group.X*%d, b.Group.Y*%d, b.Group.Z*%d", g.size[0], g.size[1], g.size[2])
-	names = append(names, "gx0", "gy0", "gz0")
+	g.declareAllLanes()
+	for i, axis := range []string{"X", "Y", "Z"} {
+		g.pure("g%s0 := b.Group.%s*%d", "xyz"[i:i+1], axis, g.size[i])
+		names = append(names, "g"+"xyz"[i:i+1]+"0")
+	}
 	for i, axis := range []string{"ly", "lz"} {
 		if g.size[i+1] == 1 {
-			g.line("var %s uint32", axis)
+			g.pure("var %s uint32", axis)
 			names = append(names, axis)
 		}
 	}
-	g.line("stop := b.Stopping()")
-	g.line("_, _ = b, stop")
+	g.pure("stop := b.Stopping()")
+	names = append(names, "stop")
 	for _, n := range names {
 		g.line("_ = %s", n)
 	}
@@ -101,7 +104,6 @@ func (g *gen) deviceFunc(f *ir.Func) {
 	g.line("f_%s := func(%s)%s {", f.Name, strings.Join(params, ", "), result)
 	g.nest(func() {
 		g.inFunc = true
-		g.line("_, _, _ = lx, ly, lz")
 		g.stmts(f.Body.Stmts)
 		if n := len(f.Body.Stmts); f.Result != nil && (n == 0 || !isReturn(f.Body.Stmts[n-1])) {
 			g.line("panic(%q)", "xpu: device function "+f.GoName+" ended without a return")
@@ -166,7 +168,7 @@ func (g *gen) segment(s *segment) {
 	g.usedLabel = false
 	vars := g.segmentVars(stmts)
 	write := func() {
-		g.loadCross(vars)
+		g.loadCross(vars, stmts)
 		g.loadRemat(g.rematNeeded(stmts))
 		g.stmts(stmts)
 		for _, v := range vars {
@@ -204,9 +206,9 @@ func (g *gen) itemsIn(body string, label bool, lo, hi string) {
 	g.line("for lx := %s; lx < %s; lx++ {", lo, hi)
 	g.nest(func() {
 		if g.size[1] == 1 && g.size[2] == 1 {
-			g.line("li := lx")
+			g.pure("li := lx")
 		} else {
-			g.line("li := lx + %d*ly + %d*lz", g.size[0], g.size[0]*g.size[1])
+			g.pure("li := lx + %d*ly + %d*lz", g.size[0], g.size[0]*g.size[1])
 		}
 		g.line("_ = li")
 		if g.done {
@@ -224,9 +226,14 @@ func (g *gen) itemsIn(body string, label bool, lo, hi string) {
 }
 
 // loadCross declares the work-item's copies of the variables live across
-// barriers that a segment uses.
-func (g *gen) loadCross(vars []*ir.Var) {
+// barriers that a segment uses; one that the segment's statements stmts
+// set before any use (sets) starts as its zero value.
+func (g *gen) loadCross(vars []*ir.Var, stmts []ir.Stmt) {
 	for _, v := range vars {
+		if sets(stmts, v) {
+			g.line("var %s %s", varName(v), typeName(v.Type))
+			continue
+		}
 		if _, ok := laneMajor(v); ok {
 			g.line("var %s %s", varName(v), typeName(v.Type))
 			g.line("for e := range %s {", varName(v))
@@ -234,9 +241,48 @@ func (g *gen) loadCross(vars []*ir.Var) {
 			g.line("}")
 			continue
 		}
-		g.line("%s := a_%s[li]", varName(v), v.Name)
+		g.pure("%s := a_%s[li]", varName(v), v.Name)
 		g.line("_ = %s", varName(v))
 	}
+}
+
+// sets reports whether stmts set v before they read it: they declare it
+// (a variable live across barriers is declared in its segment's own
+// block), or the first of them that names v assigns the whole of it a
+// value that does not read it.
+func sets(stmts []ir.Stmt, v *ir.Var) bool {
+	declared := false
+	for _, s := range stmts {
+		walkStmt(s, func(s ir.Stmt, _ ir.Expr) {
+			if d, ok := s.(*ir.Decl); ok && d.Var == v {
+				declared = true
+			}
+		})
+	}
+	if declared {
+		return true
+	}
+	names := func(s ir.Stmt) bool {
+		found := false
+		walkStmt(s, func(_ ir.Stmt, e ir.Expr) {
+			if r, ok := e.(*ir.VarRef); ok && r.Var == v {
+				found = true
+			}
+		})
+		return found
+	}
+	for _, s := range stmts {
+		if !names(s) {
+			continue
+		}
+		a, ok := s.(*ir.Assign)
+		if !ok {
+			return false
+		}
+		r, ok := a.Dst.(*ir.VarRef)
+		return ok && r.Var == v && !names(&ir.ExprStmt{X: a.Value})
+	}
+	return false
 }
 
 // storeCross stores the work-item's copy of a variable live across
@@ -282,7 +328,7 @@ func (g *gen) uniformCondition(id int, cond ir.Expr) string {
 	slices.SortFunc(vars, func(a, b *ir.Var) int { return strings.Compare(a.Name, b.Name) })
 	g.line("%s, first%d := false, true", c, id)
 	body := g.capture(func() {
-		g.loadCross(vars)
+		g.loadCross(vars, nil)
 		g.loadRemat(g.rematNeeded(nil, cond))
 		g.line("if v := %s; first%d {", g.expr(cond), id)
 		g.line("\t%s, first%d = v, false", c, id)

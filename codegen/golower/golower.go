@@ -11,7 +11,8 @@
 // loops of its body. A value live across a barrier becomes a per-work-item
 // array; shared arrays are arrays of the block. A kernel the lowering
 // cannot carry is refused with its name and the reason (ErrUnsupported),
-// never lowered wrongly.
+// never lowered wrongly. The written function is then tidied (blank.go):
+// declarations nothing names and blank assignments nothing needs go.
 //
 // The generated function has the signature of gpuimpl.CPUFunc and refers
 // only to the packages xpu and gpuimpl and to the kernel package's own
@@ -46,7 +47,7 @@ func Generate(k *ir.Kernel, fn string, imp Imports) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	return g.out.String(), nil
+	return g.source(), nil
 }
 
 // Artifact lowers k as Generate does to its Go artifact for the cpu
@@ -61,13 +62,16 @@ func Artifact(k *ir.Kernel, fn string, imp Imports) (schema.Artifact, error) {
 	}
 	a := schema.Artifact{
 		Manifest: schema.Manifest{Backend: schema.BackendCPU, Target: schema.TargetGo, NativeOps: slices.Sorted(maps.Keys(g.ops))},
-		Code:     g.out.String(),
+		Code:     g.source(),
 	}
 	if k.Wave != 0 || ir.UsesWaves(k) {
 		a.WaveTier = schema.TierEmulated
 	}
 	return a, nil
 }
+
+// source is the function g wrote, tidied (blank.go).
+func (g *gen) source() string { return tidy(g.out.String()) }
 
 // generate lowers k into a gen whose out holds the function.
 func generate(k *ir.Kernel, fn string, imp Imports) (*gen, error) {
@@ -151,6 +155,13 @@ func (g *gen) line(format string, args ...any) {
 	}
 	fmt.Fprintf(&g.out, format, args...)
 	g.out.WriteByte('\n')
+}
+
+// pure writes a line that declares one variable from an expression
+// without effects: the function drops it when nothing else in its block
+// names the variable (see dropUnused).
+func (g *gen) pure(format string, args ...any) {
+	g.line(format+pureMark, args...)
 }
 
 // blockCount is the number of work-items of a block.

@@ -89,10 +89,14 @@ func (g *gen) decl(s *ir.Decl) {
 		g.line("%s = %s", v, init)
 		return
 	}
+	pure := g.line
+	if s.Init == nil || pureExpr(s.Init, func(*ir.Var) bool { return true }, true) {
+		pure = g.pure
+	}
 	if s.Init == nil {
-		g.line("var %s %s", v, typeName(s.Var.Type))
+		pure("var %s %s", v, typeName(s.Var.Type))
 	} else {
-		g.line("var %s %s = %s", v, typeName(s.Var.Type), init)
+		pure("var %s %s = %s", v, typeName(s.Var.Type), init)
 	}
 	g.line("_ = %s", v)
 }

@@ -49,18 +49,48 @@ func isWave(s ir.Stmt) bool {
 	return w != nil
 }
 
-// wave writes a wave node: the gather loop and the combining call.
+// wave writes a wave node: the gather loop and the combining call. An
+// operand that is a variable kept in a per-work-item array is passed as
+// that array, unless the verb writes its result there; when no work-item
+// has returned, every lane takes part (allLanes), so the loop gathers only
+// what is not such an array, and runs only when something is.
 func (g *gen) wave(n *waveNode) {
 	bn := g.blockCount()
 	x, lane, on := fmt.Sprintf("wx%d", n.id), fmt.Sprintf("wl%d", n.id), fmt.Sprintf("won%d", n.id)
-	g.line("var %s [%d]%s", x, bn, typeName(n.w.Args[0].Type()))
-	g.line("var %s [%d]bool", on, bn)
 	shuffle := n.w.Op.IsShuffle()
+	direct := func(e ir.Expr) (string, bool) {
+		r, ok := e.(*ir.VarRef)
+		if !ok || g.done || !g.cross[r.Var] || r.Var == n.dst {
+			return "", false
+		}
+		if _, ok := laneMajor(r.Var); ok {
+			return "", false
+		}
+		return "a_" + r.Var.Name, true
+	}
+	xs, xDirect := direct(n.w.Args[0])
+	ls, lDirect := "", !shuffle
 	if shuffle {
+		ls, lDirect = direct(n.w.Args[1])
+	}
+	if !xDirect {
+		xs = x
+		g.line("var %s [%d]%s", x, bn, typeName(n.w.Args[0].Type()))
+	}
+	if !lDirect {
+		ls = lane
 		g.line("var %s [%d]uint32", lane, bn)
 	}
+	ons := allLanes
+	if g.done {
+		ons = on
+		g.line("var %s [%d]bool", on, bn)
+	}
 	var vars []*ir.Var
-	for _, a := range n.w.Args {
+	for i, a := range n.w.Args {
+		if i == 0 && xDirect || i == 1 && lDirect {
+			continue
+		}
 		walkExpr(a, func(e ir.Expr) {
 			if r, ok := e.(*ir.VarRef); ok && g.cross[r.Var] && !slices.Contains(vars, r.Var) {
 				vars = append(vars, r.Var)
@@ -68,29 +98,53 @@ func (g *gen) wave(n *waveNode) {
 		})
 	}
 	slices.SortFunc(vars, func(a, b *ir.Var) int { return strings.Compare(a.Name, b.Name) })
-	body := g.capture(func() {
-		g.loadCross(vars)
-		g.loadRemat(g.rematNeeded(nil, n.w.Args...))
-		g.line("%s[li] = %s", x, g.expr(n.w.Args[0]))
-		if shuffle {
-			g.line("%s[li] = %s", lane, g.expr(n.w.Args[1]))
-		}
-		g.line("%s[li] = true", on)
-	})
-	g.items(body, false)
+	if !xDirect || !lDirect || g.done {
+		body := g.capture(func() {
+			g.loadCross(vars, nil)
+			g.loadRemat(g.rematNeeded(nil, n.w.Args...))
+			if !xDirect {
+				g.line("%s[li] = %s", x, g.expr(n.w.Args[0]))
+			}
+			if !lDirect {
+				g.line("%s[li] = %s", lane, g.expr(n.w.Args[1]))
+			}
+			if g.done {
+				g.line("%s[li] = true", on)
+			}
+		})
+		g.items(body, false)
+	}
 	out := "a_" + n.dst.Name + "[:]"
 	switch n.w.Op {
 	case ir.WaveBallot:
-		g.line("%s(%s[:], %s[:], b.Wave, %s)", g.call("gpuimpl", "CPUWaveBallot"), x, on, out)
+		g.line("%s(%s[:], %s[:], b.Wave, %s)", g.call("gpuimpl", "CPUWaveBallot"), xs, ons, out)
 	case ir.WaveAny, ir.WaveAll:
-		g.line("%s(%v, %s[:], %s[:], b.Wave, %s)", g.call("gpuimpl", "CPUWaveVote"), n.w.Op == ir.WaveAll, x, on, out)
+		g.line("%s(%v, %s[:], %s[:], b.Wave, %s)", g.call("gpuimpl", "CPUWaveVote"), n.w.Op == ir.WaveAll, xs, ons, out)
 	default:
 		l := "nil"
 		if shuffle {
-			l = lane + "[:]"
+			l = ls + "[:]"
 		}
-		g.line("%s(%s.CPU%s, %s[:], %s, %s[:], b.Wave, %s)", g.call("gpuimpl", "CPUWave"), g.gpu, cpuWaveOps[n.w.Op], x, l, on, out)
+		g.line("%s(%s.CPU%s, %s[:], %s, %s[:], b.Wave, %s)", g.call("gpuimpl", "CPUWave"), g.gpu, cpuWaveOps[n.w.Op], xs, l, ons, out)
 	}
+}
+
+// allLanes is the block function's array of every lane taking part in a
+// wave verb, declared when the kernel has a wave verb and no work-item
+// returns early.
+const allLanes = "wall"
+
+// declareAllLanes declares allLanes where the function needs it.
+func (g *gen) declareAllLanes() {
+	uses := false
+	walkWaves(g.nodes, func(*waveNode) { uses = true })
+	if !uses || g.done {
+		return
+	}
+	g.line("var %s [%d]bool", allLanes, g.blockCount())
+	g.line("for i := range %s {", allLanes)
+	g.line("\t%s[i] = true", allLanes)
+	g.line("}")
 }
 
 // walkWaves calls f for every wave node among nodes.

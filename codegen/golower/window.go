@@ -59,7 +59,8 @@ func (g *gen) windowed(stmts []ir.Stmt, write func()) bool {
 	written = g.capture(write)
 	g.line("{")
 	g.nest(func() {
-		g.line("lx, li := uint32(0), uint32(0)")
+		g.pure("lx := uint32(0)")
+		g.pure("li := uint32(0)")
 		g.line("_, _ = lx, li")
 		var exprs []ir.Expr
 		for _, w := range ws {

@@ -18,7 +18,10 @@
 // Integer division and remainder, shifts by variable amounts, float to
 // integer conversion and float Min/Max go through small helper functions
 // emitted into the module; atomics the device lacks (strong
-// compare-exchange, float32 add) become compare-exchange loops.
+// compare-exchange, float32 add) become compare-exchange loops. The wave
+// verbs, outside the native tier's one-builtin ones, call one helper per
+// family and operand type that takes the verb as an operand
+// (wavehelper.go), so a module holds one body per family, not one per call.
 //
 // What it prints is accepted by both WGSL compilers, naga (wgpu-native)
 // and Tint (Dawn, browsers): no expression nests deeper than a bound (a

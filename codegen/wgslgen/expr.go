@@ -76,6 +76,9 @@ func (l *lowerer) lowerExpr(e ir.Expr) wgsl.Expr {
 	case *ir.Const:
 		return lit(e.T.Kind, e.Bits)
 	case *ir.VarRef:
+		if x, ok := l.fn.alias[e.Var]; ok {
+			return x
+		}
 		return wgsl.Id(l.local(e.Var))
 	case *ir.ScalarRef:
 		return &wgsl.Member{X: wgsl.Id(uniformVar), Name: mangle(prefixUniform, e.Param.Name)}

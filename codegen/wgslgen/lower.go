@@ -106,6 +106,7 @@ type lowerer struct {
 	structOrder  []*wgsl.Struct
 	globalDecls  []wgsl.Decl // bindings, uniform struct and workgroup arrays
 	helpers      map[string]*wgsl.Func
+	waveOps      map[string]opSet     // the verbs each wave helper serves (waveUses)
 	fault        bool                 // a helper records faults: the fault word is declared
 	faultBinding int                  // the binding of the fault word
 	builtin      map[string]bool      // entry-point builtins the kernel body reads
@@ -122,8 +123,15 @@ type funcState struct {
 	main   bool
 	locals map[string]*ir.Var
 	temps  int
-	out    *[]wgsl.Stmt // the statement list being built
-	depth  int          // how deep the blocks being built nest (maxNesting)
+	out    *[]wgsl.Stmt          // the statement list being built
+	lets   map[string]bool       // the lets of never-assigned variables
+	alias  map[*ir.Var]wgsl.Expr // variables that spell another value (letDecl)
+	once   map[*ir.Var]bool      // variables named once, by the next statements of their block
+	depth  int                   // how deep the blocks being built nest (maxNesting)
+}
+
+func newFuncState(main bool, out *[]wgsl.Stmt) *funcState {
+	return &funcState{main: main, locals: map[string]*ir.Var{}, out: out, lets: map[string]bool{}, alias: map[*ir.Var]wgsl.Expr{}, once: map[*ir.Var]bool{}}
 }
 
 // fail records the first error.

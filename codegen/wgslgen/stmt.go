@@ -9,9 +9,36 @@ import (
 
 // stmts lowers the statements of b into the list being built.
 func (l *lowerer) stmts(b *ir.Block) {
-	for _, s := range b.Stmts {
+	for i, s := range b.Stmts {
+		if d, ok := s.(*ir.Decl); ok && usedOnceNext(d.Var, b.Stmts[i+1:]) {
+			l.fn.once[d.Var] = true
+		}
 		l.stmt(s)
 	}
+}
+
+// usedOnceNext reports whether v is named once in stmts, by one of them
+// that is an assignment or a declaration, not inside a nested block.
+func usedOnceNext(v *ir.Var, stmts []ir.Stmt) bool {
+	n, simple := 0, false
+	for _, s := range stmts {
+		ir.WalkStmts(&ir.Block{Stmts: []ir.Stmt{s}}, func(s ir.Stmt) bool {
+			for _, x := range ir.StmtExprs(s) {
+				ir.WalkExpr(x, func(e ir.Expr) bool {
+					if r, ok := e.(*ir.VarRef); ok && r.Var == v {
+						n++
+						switch s.(type) {
+						case *ir.Assign, *ir.Decl:
+							simple = simple || slices.Contains(stmts, s)
+						}
+					}
+					return true
+				})
+			}
+			return true
+		})
+	}
+	return n == 1 && simple
 }
 
 // maxNesting bounds how deep the blocks of a function nest (the bodies of
@@ -69,7 +96,7 @@ func (l *lowerer) stmt(s ir.Stmt) {
 		if s.Init != nil && !l.assigned[s.Var] && isBasic(s.Var.Type) {
 			// Never assigned again: a value, which Tint compiles better
 			// than a variable.
-			l.emit(&wgsl.LetDecl{Name: name, Type: l.typ(s.Var.Type), Init: l.expr(s.Init)})
+			l.letDecl(s.Var, name, l.expr(s.Init))
 			return
 		}
 		var init wgsl.Expr
@@ -317,6 +344,68 @@ func declare(name string, typ wgsl.Type, init wgsl.Expr) []wgsl.Stmt {
 		init = &wgsl.Construct{Type: typ}
 	}
 	return []wgsl.Stmt{&wgsl.VarDecl{Name: name, Type: typ}, &wgsl.Assign{LHS: wgsl.Id(name), RHS: init}}
+}
+
+// letDecl declares v, never assigned after its declaration, as the value
+// x: as a let, or, when x is another such value's name, as that name,
+// which every later use of v then spells (one name stands for one value
+// of the function, so it is in scope wherever v is). A literal stays a
+// let: spelled in place it would be a constant expression, which WGSL
+// checks when it creates the shader (a constant index or shift count out
+// of range is refused there, where Go faults at run time).
+func (l *lowerer) letDecl(v *ir.Var, name string, x wgsl.Expr) {
+	if id, ok := x.(*wgsl.Ident); ok && l.fn.lets[id.Name] {
+		l.fn.alias[v] = id
+		return
+	}
+	if l.fn.once[v] && l.stable(x) && names(x) {
+		// Named once, by one of the next statements of its own block:
+		// the value is spelled there instead, as the front end's
+		// temporaries of a tuple assignment are.
+		l.fn.alias[v] = x
+		return
+	}
+	l.fn.lets[name] = true
+	l.emit(&wgsl.LetDecl{Name: name, Type: l.typ(v.Type), Init: x})
+}
+
+// stable reports whether x has one value wherever the function's values
+// it reads are in scope: arithmetic on literals, lets of never-assigned
+// variables, the entry point's builtins and the uniforms, with no call
+// and no load.
+func (l *lowerer) stable(x wgsl.Expr) bool {
+	switch x := x.(type) {
+	case *wgsl.Lit:
+		return true
+	case *wgsl.Ident:
+		if l.fn.lets[x.Name] || x.Name == uniformVar {
+			return true
+		}
+		return l.fn.main && slices.ContainsFunc(entryBuiltins, func(b entryBuiltin) bool { return b.param == x.Name })
+	case *wgsl.Member:
+		return l.stable(x.X)
+	case *wgsl.Unary:
+		return l.stable(x.X)
+	case *wgsl.Binary:
+		return l.stable(x.X) && l.stable(x.Y)
+	}
+	return false
+}
+
+// names reports whether x reads a name: spelled in place, an expression
+// of literals only would be a constant expression (see letDecl).
+func names(x wgsl.Expr) bool {
+	switch x := x.(type) {
+	case *wgsl.Ident:
+		return true
+	case *wgsl.Member:
+		return names(x.X)
+	case *wgsl.Unary:
+		return names(x.X)
+	case *wgsl.Binary:
+		return names(x.X) || names(x.Y)
+	}
+	return false
 }
 
 // let evaluates x into a new let and returns its name; identifiers and

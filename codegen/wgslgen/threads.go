@@ -111,7 +111,7 @@ func (l *lowerer) privateDecls() []wgsl.Decl {
 // entryPoint lowers the kernel body as fn main.
 func (l *lowerer) entryPoint() *wgsl.Func {
 	var body []wgsl.Stmt
-	l.fn = &funcState{main: true, locals: map[string]*ir.Var{}, out: &body}
+	l.fn = newFuncState(true, &body)
 	l.stmts(l.k.Body)
 	var params []*wgsl.Param
 	var copies []wgsl.Stmt
@@ -141,7 +141,7 @@ func (l *lowerer) entryPoint() *wgsl.Func {
 func (l *lowerer) funcDecl(f *ir.Func) *wgsl.Func {
 	l.at(f.Pos)
 	var body []wgsl.Stmt
-	l.fn = &funcState{locals: map[string]*ir.Var{}, out: &body}
+	l.fn = newFuncState(false, &body)
 	d := &wgsl.Func{Name: l.global(mangle(prefixFunc, f.Name), "function "+f.Name)}
 	if f.Result != nil {
 		d.Result = l.typ(f.Result)

@@ -39,7 +39,7 @@ var SaxpyKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 		{
 			Manifest: gpuimpl.Manifest{
 				Kernel: "github.com/goxpu/xpu/examples/saxpy.Saxpy", Backend: "cpu", Target: "go",
-				Hash:        "sha256:9c18df0a2f261d6d310322b566e0ee717de8d60de5bef12bedbd340a7b8c491d",
+				Hash:        "sha256:2c110ae57bd395b900e5f85ebf1b6e38b4e82ef3953fcb0e6295e7c613af69fa",
 				Codegen:     "xpu-gen/1",
 				Block:       xpu.Dim3{X: 256, Y: 1, Z: 1},
 				SharedBytes: 0, StorageBindings: 2, UniformBytes: 16,
@@ -88,25 +88,10 @@ func saxpyCPU(b *gpuimpl.CPUBlock) {
 	p_x := gpuimpl.CPUView[float32](b.Buffers[1])
 	p_a := gpuimpl.CPUUniform[float32](b.Uniforms, 0)
 	p_n := gpuimpl.CPUUniform[uint32](b.Uniforms, 4)
-	gx0, gy0, gz0 := b.Group.X*256, b.Group.Y*1, b.Group.Z*1
-	var ly uint32
-	var lz uint32
-	stop := b.Stopping()
-	_, _ = b, stop
-	_ = p_y
-	_ = p_x
-	_ = p_a
-	_ = p_n
-	_ = gx0
-	_ = gy0
-	_ = gz0
-	_ = ly
-	_ = lz
+	gx0 := b.Group.X * 256
 	{
-		lx, li := uint32(0), uint32(0)
-		_, _ = lx, li
+		lx := uint32(0)
 		var v_i uint32 = (gx0 + lx)
-		_ = v_i
 		// The guard (v_i < p_n) holds for the lanes lo <= lx < hi; gok: v_i
 		// steps by one from lane to lane without wrapping.
 		lo, hi, gok := uint32(0), uint32(0), false
@@ -124,11 +109,7 @@ func saxpyCPU(b *gpuimpl.CPUBlock) {
 		}
 		if gok && w0 != nil && w1 != nil && hi <= 256 {
 			for lx := lo; lx < hi; lx++ {
-				li := lx
-				_ = li
 				{
-					var v_i uint32 = (gx0 + lx)
-					_ = v_i
 					{ // (v_i < p_n) holds for lo <= lx < hi
 						w0[lx] = ((p_a * w1[lx]) + w0[lx])
 					}
@@ -136,11 +117,8 @@ func saxpyCPU(b *gpuimpl.CPUBlock) {
 			}
 		} else if gok {
 			for lx := lo; lx < hi; lx++ {
-				li := lx
-				_ = li
 				{
 					var v_i uint32 = (gx0 + lx)
-					_ = v_i
 					{ // (v_i < p_n) holds for lo <= lx < hi
 						p_y[v_i] = ((p_a * p_x[v_i]) + p_y[v_i])
 					}
@@ -148,11 +126,8 @@ func saxpyCPU(b *gpuimpl.CPUBlock) {
 			}
 		} else {
 			for lx := uint32(0); lx < 256; lx++ {
-				li := lx
-				_ = li
 				{
 					var v_i uint32 = (gx0 + lx)
-					_ = v_i
 					if v_i < p_n {
 						p_y[v_i] = ((p_a * p_x[v_i]) + p_y[v_i])
 					}

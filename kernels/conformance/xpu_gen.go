@@ -43,7 +43,7 @@ var AtomicAddKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 		{
 			Manifest: gpuimpl.Manifest{
 				Kernel: "github.com/goxpu/xpu/kernels/conformance.AtomicAdd", Backend: "cpu", Target: "go",
-				Hash:        "sha256:7ad947b36ecfa891824ad84ffbe1606324dd180eec4ce64a6f423501cabce3e5",
+				Hash:        "sha256:fa8ebd2795870c4a727fa285d7f29d770be8315e9033f37a7e5ded3095053491",
 				Codegen:     "xpu-gen/1",
 				Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
 				SharedBytes: 0, StorageBindings: 4, UniformBytes: 16,
@@ -99,26 +99,10 @@ func atomicAddCPU(b *gpuimpl.CPUBlock) {
 	p_tickets := gpuimpl.CPUView[uint32](b.Buffers[2])
 	p_in := gpuimpl.CPUView[int32](b.Buffers[3])
 	p_n := gpuimpl.CPUUniform[uint32](b.Uniforms, 0)
-	gx0, gy0, gz0 := b.Group.X*64, b.Group.Y*1, b.Group.Z*1
-	var ly uint32
-	var lz uint32
-	stop := b.Stopping()
-	_, _ = b, stop
-	_ = p_sum
-	_ = p_count
-	_ = p_tickets
-	_ = p_in
-	_ = p_n
-	_ = gx0
-	_ = gy0
-	_ = gz0
-	_ = ly
-	_ = lz
+	gx0 := b.Group.X * 64
 	{
-		lx, li := uint32(0), uint32(0)
-		_, _ = lx, li
+		lx := uint32(0)
 		var v_i uint32 = (gx0 + lx)
-		_ = v_i
 		var w0 *[64]int32
 		if o := v_i; o <= 4294967232 && uint64(o)+64 <= uint64(len(p_in)) {
 			w0 = (*[64]int32)(p_in[o : uint64(o)+64])
@@ -126,33 +110,25 @@ func atomicAddCPU(b *gpuimpl.CPUBlock) {
 		if w0 != nil {
 		items0w:
 			for lx := uint32(0); lx < 64; lx++ {
-				li := lx
-				_ = li
 				var v_i uint32 = (gx0 + lx)
-				_ = v_i
 				if v_i >= p_n {
 					continue items0w
 				}
 				xpu.AtomicAdd(&p_sum[uint32(0)], w0[lx])
 				xpu.AtomicAdd(&p_sum[(uint32(1)+(v_i%uint32(3)))], (-w0[lx]))
 				var v_k uint32 = xpu.AtomicAdd(&p_count[uint32(0)], uint32(1))
-				_ = v_k
 				p_tickets[v_k] = uint32(1)
 			}
 		} else {
 		items0:
 			for lx := uint32(0); lx < 64; lx++ {
-				li := lx
-				_ = li
 				var v_i uint32 = (gx0 + lx)
-				_ = v_i
 				if v_i >= p_n {
 					continue items0
 				}
 				xpu.AtomicAdd(&p_sum[uint32(0)], p_in[v_i])
 				xpu.AtomicAdd(&p_sum[(uint32(1)+(v_i%uint32(3)))], (-p_in[v_i]))
 				var v_k uint32 = xpu.AtomicAdd(&p_count[uint32(0)], uint32(1))
-				_ = v_k
 				p_tickets[v_k] = uint32(1)
 			}
 		}
@@ -190,7 +166,7 @@ var AtomicAddFloatKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 		{
 			Manifest: gpuimpl.Manifest{
 				Kernel: "github.com/goxpu/xpu/kernels/conformance.AtomicAddFloat", Backend: "cpu", Target: "go",
-				Hash:        "sha256:502e2eada653b8233c0f3978afdfe3dcf550efde2478923850cfeab5502bc3fa",
+				Hash:        "sha256:687176fc0f340d5ce5c786454f1e6af3b71b227f612dd8fd2452536aac6e6acd",
 				Codegen:     "xpu-gen/1",
 				Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
 				SharedBytes: 0, StorageBindings: 2, UniformBytes: 16,
@@ -247,24 +223,10 @@ func atomicAddFloatCPU(b *gpuimpl.CPUBlock) {
 	p_sums := gpuimpl.CPUView[float32](b.Buffers[0])
 	p_in := gpuimpl.CPUView[float32](b.Buffers[1])
 	p_n := gpuimpl.CPUUniform[uint32](b.Uniforms, 0)
-	gx0, gy0, gz0 := b.Group.X*64, b.Group.Y*1, b.Group.Z*1
-	var ly uint32
-	var lz uint32
-	stop := b.Stopping()
-	_, _ = b, stop
-	_ = p_sums
-	_ = p_in
-	_ = p_n
-	_ = gx0
-	_ = gy0
-	_ = gz0
-	_ = ly
-	_ = lz
+	gx0 := b.Group.X * 64
 	{
-		lx, li := uint32(0), uint32(0)
-		_, _ = lx, li
+		lx := uint32(0)
 		var v_i uint32 = (gx0 + lx)
-		_ = v_i
 		// The guard (v_i < p_n) holds for the lanes lo <= lx < hi; gok: v_i
 		// steps by one from lane to lane without wrapping.
 		lo, hi, gok := uint32(0), uint32(0), false
@@ -278,11 +240,8 @@ func atomicAddFloatCPU(b *gpuimpl.CPUBlock) {
 		}
 		if gok && w0 != nil && hi <= 64 {
 			for lx := lo; lx < hi; lx++ {
-				li := lx
-				_ = li
 				{
 					var v_i uint32 = (gx0 + lx)
-					_ = v_i
 					{ // (v_i < p_n) holds for lo <= lx < hi
 						xpu.AtomicAddFloat32(&p_sums[(v_i%uint32(8))], w0[lx])
 					}
@@ -290,11 +249,8 @@ func atomicAddFloatCPU(b *gpuimpl.CPUBlock) {
 			}
 		} else if gok {
 			for lx := lo; lx < hi; lx++ {
-				li := lx
-				_ = li
 				{
 					var v_i uint32 = (gx0 + lx)
-					_ = v_i
 					{ // (v_i < p_n) holds for lo <= lx < hi
 						xpu.AtomicAddFloat32(&p_sums[(v_i%uint32(8))], p_in[v_i])
 					}
@@ -302,11 +258,8 @@ func atomicAddFloatCPU(b *gpuimpl.CPUBlock) {
 			}
 		} else {
 			for lx := uint32(0); lx < 64; lx++ {
-				li := lx
-				_ = li
 				{
 					var v_i uint32 = (gx0 + lx)
-					_ = v_i
 					if v_i < p_n {
 						xpu.AtomicAddFloat32(&p_sums[(v_i%uint32(8))], p_in[v_i])
 					}
@@ -351,7 +304,7 @@ var AtomicBitsKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 		{
 			Manifest: gpuimpl.Manifest{
 				Kernel: "github.com/goxpu/xpu/kernels/conformance.AtomicBits", Backend: "cpu", Target: "go",
-				Hash:        "sha256:90b711ee26575e9e39afc76b1496ab3a55e3db8f4e70d4df0ad1896bc15e1b12",
+				Hash:        "sha256:d69ebf9f8575423e7cc7213452436627ff7a57b9ecc523ffec1c82de1bdf591b",
 				Codegen:     "xpu-gen/1",
 				Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
 				SharedBytes: 0, StorageBindings: 4, UniformBytes: 16,
@@ -409,26 +362,10 @@ func atomicBitsCPU(b *gpuimpl.CPUBlock) {
 	p_a := gpuimpl.CPUView[int32](b.Buffers[2])
 	p_b := gpuimpl.CPUView[uint32](b.Buffers[3])
 	p_n := gpuimpl.CPUUniform[uint32](b.Uniforms, 0)
-	gx0, gy0, gz0 := b.Group.X*64, b.Group.Y*1, b.Group.Z*1
-	var ly uint32
-	var lz uint32
-	stop := b.Stopping()
-	_, _ = b, stop
-	_ = p_ints
-	_ = p_uints
-	_ = p_a
-	_ = p_b
-	_ = p_n
-	_ = gx0
-	_ = gy0
-	_ = gz0
-	_ = ly
-	_ = lz
+	gx0 := b.Group.X * 64
 	{
-		lx, li := uint32(0), uint32(0)
-		_, _ = lx, li
+		lx := uint32(0)
 		var v_i uint32 = (gx0 + lx)
-		_ = v_i
 		var w0 *[64]int32
 		if o := v_i; o <= 4294967232 && uint64(o)+64 <= uint64(len(p_a)) {
 			w0 = (*[64]int32)(p_a[o : uint64(o)+64])
@@ -440,10 +377,7 @@ func atomicBitsCPU(b *gpuimpl.CPUBlock) {
 		if w0 != nil && w1 != nil {
 		items0w:
 			for lx := uint32(0); lx < 64; lx++ {
-				li := lx
-				_ = li
 				var v_i uint32 = (gx0 + lx)
-				_ = v_i
 				if v_i >= p_n {
 					continue items0w
 				}
@@ -457,10 +391,7 @@ func atomicBitsCPU(b *gpuimpl.CPUBlock) {
 		} else {
 		items0:
 			for lx := uint32(0); lx < 64; lx++ {
-				li := lx
-				_ = li
 				var v_i uint32 = (gx0 + lx)
-				_ = v_i
 				if v_i >= p_n {
 					continue items0
 				}
@@ -512,7 +443,7 @@ var AtomicCompareExchangeKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 		{
 			Manifest: gpuimpl.Manifest{
 				Kernel: "github.com/goxpu/xpu/kernels/conformance.AtomicCompareExchange", Backend: "cpu", Target: "go",
-				Hash:        "sha256:302ab3a4317d64f753da16d3b3e44948f828c9537cc68f0d281098414fdc3020",
+				Hash:        "sha256:26c01c5061ad1060ee3512176e0799dc1e53375ab3df51be45543c93a78f8447",
 				Codegen:     "xpu-gen/1",
 				Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
 				SharedBytes: 0, StorageBindings: 5, UniformBytes: 16,
@@ -583,27 +514,10 @@ func atomicCompareExchangeCPU(b *gpuimpl.CPUBlock) {
 	p_expect := gpuimpl.CPUView[int32](b.Buffers[3])
 	p_next := gpuimpl.CPUView[int32](b.Buffers[4])
 	p_n := gpuimpl.CPUUniform[uint32](b.Uniforms, 0)
-	gx0, gy0, gz0 := b.Group.X*64, b.Group.Y*1, b.Group.Z*1
-	var ly uint32
-	var lz uint32
-	stop := b.Stopping()
-	_, _ = b, stop
-	_ = p_slots
-	_ = p_found
-	_ = p_swapped
-	_ = p_expect
-	_ = p_next
-	_ = p_n
-	_ = gx0
-	_ = gy0
-	_ = gz0
-	_ = ly
-	_ = lz
+	gx0 := b.Group.X * 64
 	{
-		lx, li := uint32(0), uint32(0)
-		_, _ = lx, li
+		lx := uint32(0)
 		var v_i uint32 = (gx0 + lx)
-		_ = v_i
 		var w0 *[64]int32
 		if o := v_i; o <= 4294967232 && uint64(o)+64 <= uint64(len(p_expect)) {
 			w0 = (*[64]int32)(p_expect[o : uint64(o)+64])
@@ -623,15 +537,11 @@ func atomicCompareExchangeCPU(b *gpuimpl.CPUBlock) {
 		if w0 != nil && w1 != nil && w2 != nil && w3 != nil {
 		items0w:
 			for lx := uint32(0); lx < 64; lx++ {
-				li := lx
-				_ = li
 				var v_i uint32 = (gx0 + lx)
-				_ = v_i
 				if v_i >= p_n {
 					continue items0w
 				}
 				var v_v int32 = xpu.AtomicCompareExchange(&p_slots[v_i], w0[lx], w1[lx])
-				_ = v_v
 				w2[lx] = v_v
 				w3[lx] = uint32(0)
 				if v_v == w0[lx] {
@@ -641,15 +551,11 @@ func atomicCompareExchangeCPU(b *gpuimpl.CPUBlock) {
 		} else {
 		items0:
 			for lx := uint32(0); lx < 64; lx++ {
-				li := lx
-				_ = li
 				var v_i uint32 = (gx0 + lx)
-				_ = v_i
 				if v_i >= p_n {
 					continue items0
 				}
 				var v_v int32 = xpu.AtomicCompareExchange(&p_slots[v_i], p_expect[v_i], p_next[v_i])
-				_ = v_v
 				p_found[v_i] = v_v
 				p_swapped[v_i] = uint32(0)
 				if v_v == p_expect[v_i] {
@@ -693,7 +599,7 @@ var AtomicExchangeKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 		{
 			Manifest: gpuimpl.Manifest{
 				Kernel: "github.com/goxpu/xpu/kernels/conformance.AtomicExchange", Backend: "cpu", Target: "go",
-				Hash:        "sha256:a0aa599b208c259b4a17cd5796e5e6153f3f4ff609cfaf852b80ceed9fc570c8",
+				Hash:        "sha256:b5c7df229bca310bb698adcbbead5a648cfa57b9318d3bfc8148c2940ee2405c",
 				Codegen:     "xpu-gen/1",
 				Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
 				SharedBytes: 0, StorageBindings: 3, UniformBytes: 16,
@@ -743,25 +649,10 @@ func atomicExchangeCPU(b *gpuimpl.CPUBlock) {
 	p_old := gpuimpl.CPUView[uint32](b.Buffers[1])
 	p_in := gpuimpl.CPUView[uint32](b.Buffers[2])
 	p_n := gpuimpl.CPUUniform[uint32](b.Uniforms, 0)
-	gx0, gy0, gz0 := b.Group.X*64, b.Group.Y*1, b.Group.Z*1
-	var ly uint32
-	var lz uint32
-	stop := b.Stopping()
-	_, _ = b, stop
-	_ = p_slots
-	_ = p_old
-	_ = p_in
-	_ = p_n
-	_ = gx0
-	_ = gy0
-	_ = gz0
-	_ = ly
-	_ = lz
+	gx0 := b.Group.X * 64
 	{
-		lx, li := uint32(0), uint32(0)
-		_, _ = lx, li
+		lx := uint32(0)
 		var v_i uint32 = (gx0 + lx)
-		_ = v_i
 		var w0 *[64]uint32
 		if o := v_i; o <= 4294967232 && uint64(o)+64 <= uint64(len(p_old)) {
 			w0 = (*[64]uint32)(p_old[o : uint64(o)+64])
@@ -773,10 +664,7 @@ func atomicExchangeCPU(b *gpuimpl.CPUBlock) {
 		if w0 != nil && w1 != nil {
 		items0w:
 			for lx := uint32(0); lx < 64; lx++ {
-				li := lx
-				_ = li
 				var v_i uint32 = (gx0 + lx)
-				_ = v_i
 				if v_i >= p_n {
 					continue items0w
 				}
@@ -785,10 +673,7 @@ func atomicExchangeCPU(b *gpuimpl.CPUBlock) {
 		} else {
 		items0:
 			for lx := uint32(0); lx < 64; lx++ {
-				li := lx
-				_ = li
 				var v_i uint32 = (gx0 + lx)
-				_ = v_i
 				if v_i >= p_n {
 					continue items0
 				}
@@ -833,7 +718,7 @@ var AtomicMinMaxKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 		{
 			Manifest: gpuimpl.Manifest{
 				Kernel: "github.com/goxpu/xpu/kernels/conformance.AtomicMinMax", Backend: "cpu", Target: "go",
-				Hash:        "sha256:b57a387c8d60ae31a314349fb25c6a32ff96724d1e5d731802b4655143b2928d",
+				Hash:        "sha256:ee0fe981d9f0f8db02da4024cfd09bcf4c287aa5bed67350ff7899e2ca3a8df2",
 				Codegen:     "xpu-gen/1",
 				Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
 				SharedBytes: 0, StorageBindings: 4, UniformBytes: 16,
@@ -890,26 +775,10 @@ func atomicMinMaxCPU(b *gpuimpl.CPUBlock) {
 	p_a := gpuimpl.CPUView[int32](b.Buffers[2])
 	p_b := gpuimpl.CPUView[uint32](b.Buffers[3])
 	p_n := gpuimpl.CPUUniform[uint32](b.Uniforms, 0)
-	gx0, gy0, gz0 := b.Group.X*64, b.Group.Y*1, b.Group.Z*1
-	var ly uint32
-	var lz uint32
-	stop := b.Stopping()
-	_, _ = b, stop
-	_ = p_ints
-	_ = p_uints
-	_ = p_a
-	_ = p_b
-	_ = p_n
-	_ = gx0
-	_ = gy0
-	_ = gz0
-	_ = ly
-	_ = lz
+	gx0 := b.Group.X * 64
 	{
-		lx, li := uint32(0), uint32(0)
-		_, _ = lx, li
+		lx := uint32(0)
 		var v_i uint32 = (gx0 + lx)
-		_ = v_i
 		var w0 *[64]int32
 		if o := v_i; o <= 4294967232 && uint64(o)+64 <= uint64(len(p_a)) {
 			w0 = (*[64]int32)(p_a[o : uint64(o)+64])
@@ -921,15 +790,11 @@ func atomicMinMaxCPU(b *gpuimpl.CPUBlock) {
 		if w0 != nil && w1 != nil {
 		items0w:
 			for lx := uint32(0); lx < 64; lx++ {
-				li := lx
-				_ = li
 				var v_i uint32 = (gx0 + lx)
-				_ = v_i
 				if v_i >= p_n {
 					continue items0w
 				}
 				var v_r uint32 = (v_i % uint32(4))
-				_ = v_r
 				xpu.AtomicMin(&p_ints[v_r], w0[lx])
 				xpu.AtomicMax(&p_ints[(uint32(4)+v_r)], w0[lx])
 				xpu.AtomicMin(&p_uints[v_r], w1[lx])
@@ -938,15 +803,11 @@ func atomicMinMaxCPU(b *gpuimpl.CPUBlock) {
 		} else {
 		items0:
 			for lx := uint32(0); lx < 64; lx++ {
-				li := lx
-				_ = li
 				var v_i uint32 = (gx0 + lx)
-				_ = v_i
 				if v_i >= p_n {
 					continue items0
 				}
 				var v_r uint32 = (v_i % uint32(4))
-				_ = v_r
 				xpu.AtomicMin(&p_ints[v_r], p_a[v_i])
 				xpu.AtomicMax(&p_ints[(uint32(4)+v_r)], p_a[v_i])
 				xpu.AtomicMin(&p_uints[v_r], p_b[v_i])
@@ -991,7 +852,7 @@ var AtomicSubKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 		{
 			Manifest: gpuimpl.Manifest{
 				Kernel: "github.com/goxpu/xpu/kernels/conformance.AtomicSub", Backend: "cpu", Target: "go",
-				Hash:        "sha256:4e1ba1f68df26e054272fd3d1c6e8954bc09128c4024d77609c6cac479297553",
+				Hash:        "sha256:8906ad6afd16b041af8c6286fa42727f6f553523820bd2e7292cca770fc0da80",
 				Codegen:     "xpu-gen/1",
 				Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
 				SharedBytes: 0, StorageBindings: 4, UniformBytes: 16,
@@ -1045,26 +906,10 @@ func atomicSubCPU(b *gpuimpl.CPUBlock) {
 	p_a := gpuimpl.CPUView[int32](b.Buffers[2])
 	p_b := gpuimpl.CPUView[uint32](b.Buffers[3])
 	p_n := gpuimpl.CPUUniform[uint32](b.Uniforms, 0)
-	gx0, gy0, gz0 := b.Group.X*64, b.Group.Y*1, b.Group.Z*1
-	var ly uint32
-	var lz uint32
-	stop := b.Stopping()
-	_, _ = b, stop
-	_ = p_ints
-	_ = p_uints
-	_ = p_a
-	_ = p_b
-	_ = p_n
-	_ = gx0
-	_ = gy0
-	_ = gz0
-	_ = ly
-	_ = lz
+	gx0 := b.Group.X * 64
 	{
-		lx, li := uint32(0), uint32(0)
-		_, _ = lx, li
+		lx := uint32(0)
 		var v_i uint32 = (gx0 + lx)
-		_ = v_i
 		var w0 *[64]int32
 		if o := v_i; o <= 4294967232 && uint64(o)+64 <= uint64(len(p_a)) {
 			w0 = (*[64]int32)(p_a[o : uint64(o)+64])
@@ -1076,10 +921,7 @@ func atomicSubCPU(b *gpuimpl.CPUBlock) {
 		if w0 != nil && w1 != nil {
 		items0w:
 			for lx := uint32(0); lx < 64; lx++ {
-				li := lx
-				_ = li
 				var v_i uint32 = (gx0 + lx)
-				_ = v_i
 				if v_i >= p_n {
 					continue items0w
 				}
@@ -1089,10 +931,7 @@ func atomicSubCPU(b *gpuimpl.CPUBlock) {
 		} else {
 		items0:
 			for lx := uint32(0); lx < 64; lx++ {
-				li := lx
-				_ = li
 				var v_i uint32 = (gx0 + lx)
-				_ = v_i
 				if v_i >= p_n {
 					continue items0
 				}
@@ -1141,7 +980,7 @@ var BitOpsKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 		{
 			Manifest: gpuimpl.Manifest{
 				Kernel: "github.com/goxpu/xpu/kernels/conformance.BitOps", Backend: "cpu", Target: "go",
-				Hash:        "sha256:fc868d715cafadb3d6b6162ac3053f1e457d1f6eaf09a0265c0774421c9bde9f",
+				Hash:        "sha256:df68ea6c4fc1b5a020c8ab436e690714f8051a575f6ab22bba51172c85b94917",
 				Codegen:     "xpu-gen/1",
 				Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
 				SharedBytes: 0, StorageBindings: 6, UniformBytes: 16,
@@ -1209,28 +1048,10 @@ func bitOpsCPU(b *gpuimpl.CPUBlock) {
 	p_c := gpuimpl.CPUView[uint32](b.Buffers[4])
 	p_d := gpuimpl.CPUView[uint32](b.Buffers[5])
 	p_n := gpuimpl.CPUUniform[uint32](b.Uniforms, 0)
-	gx0, gy0, gz0 := b.Group.X*64, b.Group.Y*1, b.Group.Z*1
-	var ly uint32
-	var lz uint32
-	stop := b.Stopping()
-	_, _ = b, stop
-	_ = p_ints
-	_ = p_uints
-	_ = p_a
-	_ = p_b
-	_ = p_c
-	_ = p_d
-	_ = p_n
-	_ = gx0
-	_ = gy0
-	_ = gz0
-	_ = ly
-	_ = lz
+	gx0 := b.Group.X * 64
 	{
-		lx, li := uint32(0), uint32(0)
-		_, _ = lx, li
+		lx := uint32(0)
 		var v_i uint32 = (gx0 + lx)
-		_ = v_i
 		var w0 *[64]int32
 		if o := v_i; o <= 4294967232 && uint64(o)+64 <= uint64(len(p_a)) {
 			w0 = (*[64]int32)(p_a[o : uint64(o)+64])
@@ -1250,15 +1071,11 @@ func bitOpsCPU(b *gpuimpl.CPUBlock) {
 		if w0 != nil && w1 != nil && w2 != nil && w3 != nil {
 		items0w:
 			for lx := uint32(0); lx < 64; lx++ {
-				li := lx
-				_ = li
 				var v_i uint32 = (gx0 + lx)
-				_ = v_i
 				if v_i >= p_n {
 					continue items0w
 				}
 				var v_o uint32 = (v_i * uint32(5))
-				_ = v_o
 				p_ints[(v_o + uint32(0))] = (w0[lx] & w1[lx])
 				p_ints[(v_o + uint32(1))] = (w0[lx] | w1[lx])
 				p_ints[(v_o + uint32(2))] = (w0[lx] ^ w1[lx])
@@ -1273,15 +1090,11 @@ func bitOpsCPU(b *gpuimpl.CPUBlock) {
 		} else {
 		items0:
 			for lx := uint32(0); lx < 64; lx++ {
-				li := lx
-				_ = li
 				var v_i uint32 = (gx0 + lx)
-				_ = v_i
 				if v_i >= p_n {
 					continue items0
 				}
 				var v_o uint32 = (v_i * uint32(5))
-				_ = v_o
 				p_ints[(v_o + uint32(0))] = (p_a[v_i] & p_b[v_i])
 				p_ints[(v_o + uint32(1))] = (p_a[v_i] | p_b[v_i])
 				p_ints[(v_o + uint32(2))] = (p_a[v_i] ^ p_b[v_i])
@@ -1329,7 +1142,7 @@ var BlockReduceKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 		{
 			Manifest: gpuimpl.Manifest{
 				Kernel: "github.com/goxpu/xpu/kernels/conformance.BlockReduce", Backend: "cpu", Target: "go",
-				Hash:        "sha256:c7af2de2aafff0f55208cd8c8423a1a85663b42782dd809b22b8da31536d216d",
+				Hash:        "sha256:e5801e2462c7f2545455500e7bc48a1fd91b663a4686342aaf794a43462b4f30",
 				Codegen:     "xpu-gen/1",
 				Block:       xpu.Dim3{X: 128, Y: 1, Z: 1},
 				SharedBytes: 512, StorageBindings: 2, UniformBytes: 16,
@@ -1391,38 +1204,20 @@ func blockReduceCPU(b *gpuimpl.CPUBlock) {
 	p_n := gpuimpl.CPUUniform[uint32](b.Uniforms, 0)
 	var s_s [128]float32
 	var a_step [128]uint32
-	gx0, gy0, gz0 := b.Group.X*128, b.Group.Y*1, b.Group.Z*1
-	var ly uint32
-	var lz uint32
+	gx0 := b.Group.X * 128
 	stop := b.Stopping()
-	_, _ = b, stop
-	_ = p_partial
-	_ = p_in
-	_ = p_n
-	_ = gx0
-	_ = gy0
-	_ = gz0
-	_ = ly
-	_ = lz
 	{
-		lx, li := uint32(0), uint32(0)
-		_, _ = lx, li
+		lx := uint32(0)
 		var v_i uint32 = (gx0 + lx)
-		_ = v_i
 		var w0 *[128]float32
 		if o := v_i; o <= 4294967168 && uint64(o)+128 <= uint64(len(p_in)) {
 			w0 = (*[128]float32)(p_in[o : uint64(o)+128])
 		}
 		if w0 != nil {
 			for lx := uint32(0); lx < 128; lx++ {
-				li := lx
-				_ = li
 				var v_l uint32 = lx
-				_ = v_l
 				var v_i uint32 = (gx0 + lx)
-				_ = v_i
 				var v_v float32
-				_ = v_v
 				if v_i < p_n {
 					v_v = w0[lx]
 				}
@@ -1430,14 +1225,9 @@ func blockReduceCPU(b *gpuimpl.CPUBlock) {
 			}
 		} else {
 			for lx := uint32(0); lx < 128; lx++ {
-				li := lx
-				_ = li
 				var v_l uint32 = lx
-				_ = v_l
 				var v_i uint32 = (gx0 + lx)
-				_ = v_i
 				var v_v float32
-				_ = v_v
 				if v_i < p_n {
 					v_v = p_in[v_i]
 				}
@@ -1447,9 +1237,7 @@ func blockReduceCPU(b *gpuimpl.CPUBlock) {
 	}
 	for lx := uint32(0); lx < 128; lx++ {
 		li := lx
-		_ = li
-		v_step := a_step[li]
-		_ = v_step
+		var v_step uint32
 		v_step = uint32(64)
 		a_step[li] = v_step
 	}
@@ -1460,9 +1248,7 @@ func blockReduceCPU(b *gpuimpl.CPUBlock) {
 		c2, first2 := false, true
 		for lx := uint32(0); lx < 128; lx++ {
 			li := lx
-			_ = li
 			v_step := a_step[li]
-			_ = v_step
 			if v := (v_step > uint32(0)); first2 {
 				c2, first2 = v, false
 			} else if v != c2 {
@@ -1474,29 +1260,21 @@ func blockReduceCPU(b *gpuimpl.CPUBlock) {
 		}
 		for lx := uint32(0); lx < 128; lx++ {
 			li := lx
-			_ = li
 			v_step := a_step[li]
-			_ = v_step
 			var v_l uint32 = lx
-			_ = v_l
 			if v_l < v_step {
 				s_s[v_l] = (s_s[v_l] + s_s[(v_l+v_step)])
 			}
 		}
 		for lx := uint32(0); lx < 128; lx++ {
 			li := lx
-			_ = li
 			v_step := a_step[li]
-			_ = v_step
 			v_step = (v_step / uint32(2))
 			a_step[li] = v_step
 		}
 	}
 	for lx := uint32(0); lx < 128; lx++ {
-		li := lx
-		_ = li
 		var v_l uint32 = lx
-		_ = v_l
 		if v_l == uint32(0) {
 			p_partial[b.Group.X] = s_s[uint32(0)]
 		}
@@ -1534,7 +1312,7 @@ var BranchesKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 		{
 			Manifest: gpuimpl.Manifest{
 				Kernel: "github.com/goxpu/xpu/kernels/conformance.Branches", Backend: "cpu", Target: "go",
-				Hash:        "sha256:6c716d296601efe064a825f98280379da53d63e62928539d94264dd672c7c25a",
+				Hash:        "sha256:21cfda5d811871d8813c7952a0afcfc35bbb600cf18bc0966788393b583390db",
 				Codegen:     "xpu-gen/1",
 				Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
 				SharedBytes: 0, StorageBindings: 2, UniformBytes: 16,
@@ -1599,24 +1377,10 @@ func branchesCPU(b *gpuimpl.CPUBlock) {
 	p_out := gpuimpl.CPUView[float32](b.Buffers[0])
 	p_in := gpuimpl.CPUView[float32](b.Buffers[1])
 	p_n := gpuimpl.CPUUniform[uint32](b.Uniforms, 0)
-	gx0, gy0, gz0 := b.Group.X*64, b.Group.Y*1, b.Group.Z*1
-	var ly uint32
-	var lz uint32
-	stop := b.Stopping()
-	_, _ = b, stop
-	_ = p_out
-	_ = p_in
-	_ = p_n
-	_ = gx0
-	_ = gy0
-	_ = gz0
-	_ = ly
-	_ = lz
+	gx0 := b.Group.X * 64
 	{
-		lx, li := uint32(0), uint32(0)
-		_, _ = lx, li
+		lx := uint32(0)
 		var v_i uint32 = (gx0 + lx)
-		_ = v_i
 		var w0 *[64]float32
 		if o := v_i; o <= 4294967232 && uint64(o)+64 <= uint64(len(p_in)) {
 			w0 = (*[64]float32)(p_in[o : uint64(o)+64])
@@ -1628,17 +1392,12 @@ func branchesCPU(b *gpuimpl.CPUBlock) {
 		if w0 != nil && w1 != nil {
 		items0w:
 			for lx := uint32(0); lx < 64; lx++ {
-				li := lx
-				_ = li
 				var v_i uint32 = (gx0 + lx)
-				_ = v_i
 				if v_i >= p_n {
 					continue items0w
 				}
 				var v_x float32 = w0[lx]
-				_ = v_x
 				var v_y float32
-				_ = v_y
 				if v_x < float32(-0.5) {
 					v_y = float32(-1)
 				} else {
@@ -1657,17 +1416,12 @@ func branchesCPU(b *gpuimpl.CPUBlock) {
 		} else {
 		items0:
 			for lx := uint32(0); lx < 64; lx++ {
-				li := lx
-				_ = li
 				var v_i uint32 = (gx0 + lx)
-				_ = v_i
 				if v_i >= p_n {
 					continue items0
 				}
 				var v_x float32 = p_in[v_i]
-				_ = v_x
 				var v_y float32
-				_ = v_y
 				if v_x < float32(-0.5) {
 					v_y = float32(-1)
 				} else {
@@ -1717,7 +1471,7 @@ var CollatzKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 		{
 			Manifest: gpuimpl.Manifest{
 				Kernel: "github.com/goxpu/xpu/kernels/conformance.Collatz", Backend: "cpu", Target: "go",
-				Hash:        "sha256:b051ad3061f85806ac921edbe61115c6ac737eb81e6c6420b91c4e2b37714cb2",
+				Hash:        "sha256:347b2698340587c4a2f949782dbec89bfa1bd3737daf7b6073dda76e2792c24b",
 				Codegen:     "xpu-gen/1",
 				Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
 				SharedBytes: 0, StorageBindings: 2, UniformBytes: 16,
@@ -1780,24 +1534,11 @@ func collatzCPU(b *gpuimpl.CPUBlock) {
 	p_out := gpuimpl.CPUView[uint32](b.Buffers[0])
 	p_in := gpuimpl.CPUView[uint32](b.Buffers[1])
 	p_n := gpuimpl.CPUUniform[uint32](b.Uniforms, 0)
-	gx0, gy0, gz0 := b.Group.X*64, b.Group.Y*1, b.Group.Z*1
-	var ly uint32
-	var lz uint32
+	gx0 := b.Group.X * 64
 	stop := b.Stopping()
-	_, _ = b, stop
-	_ = p_out
-	_ = p_in
-	_ = p_n
-	_ = gx0
-	_ = gy0
-	_ = gz0
-	_ = ly
-	_ = lz
 	{
-		lx, li := uint32(0), uint32(0)
-		_, _ = lx, li
+		lx := uint32(0)
 		var v_i uint32 = (gx0 + lx)
-		_ = v_i
 		var w0 *[64]uint32
 		if o := v_i; o <= 4294967232 && uint64(o)+64 <= uint64(len(p_in)) {
 			w0 = (*[64]uint32)(p_in[o : uint64(o)+64])
@@ -1809,17 +1550,12 @@ func collatzCPU(b *gpuimpl.CPUBlock) {
 		if w0 != nil && w1 != nil {
 		items0w:
 			for lx := uint32(0); lx < 64; lx++ {
-				li := lx
-				_ = li
 				var v_i uint32 = (gx0 + lx)
-				_ = v_i
 				if v_i >= p_n {
 					continue items0w
 				}
 				var v_v uint32 = w0[lx]
-				_ = v_v
 				var v_steps uint32 = uint32(0)
-				_ = v_steps
 				{
 					for (v_v != uint32(1)) && (v_steps < uint32(1000)) {
 						if stop.Load() {
@@ -1838,17 +1574,12 @@ func collatzCPU(b *gpuimpl.CPUBlock) {
 		} else {
 		items0:
 			for lx := uint32(0); lx < 64; lx++ {
-				li := lx
-				_ = li
 				var v_i uint32 = (gx0 + lx)
-				_ = v_i
 				if v_i >= p_n {
 					continue items0
 				}
 				var v_v uint32 = p_in[v_i]
-				_ = v_v
 				var v_steps uint32 = uint32(0)
-				_ = v_steps
 				{
 					for (v_v != uint32(1)) && (v_steps < uint32(1000)) {
 						if stop.Load() {
@@ -1909,7 +1640,7 @@ var CompareKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 		{
 			Manifest: gpuimpl.Manifest{
 				Kernel: "github.com/goxpu/xpu/kernels/conformance.Compare", Backend: "cpu", Target: "go",
-				Hash:        "sha256:4e7466b4d9e87f80428a1baf4d391d5ea062ac966ca6ba2f24908c6f372e09ff",
+				Hash:        "sha256:7dcf3236dec235cc7b9eaf822fade3720bf74a8f89dbbf63eb23afeb5c2d83e3",
 				Codegen:     "xpu-gen/1",
 				Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
 				SharedBytes: 0, StorageBindings: 7, UniformBytes: 16,
@@ -2008,37 +1739,18 @@ func compareCPU(b *gpuimpl.CPUBlock) {
 	p_e := gpuimpl.CPUView[float32](b.Buffers[5])
 	p_f := gpuimpl.CPUView[float32](b.Buffers[6])
 	p_n := gpuimpl.CPUUniform[uint32](b.Uniforms, 0)
-	gx0, gy0, gz0 := b.Group.X*64, b.Group.Y*1, b.Group.Z*1
+	gx0 := b.Group.X * 64
 	var ly uint32
 	var lz uint32
-	stop := b.Stopping()
-	_, _ = b, stop
-	_ = p_out
-	_ = p_a
-	_ = p_b
-	_ = p_c
-	_ = p_d
-	_ = p_e
-	_ = p_f
-	_ = p_n
-	_ = gx0
-	_ = gy0
-	_ = gz0
-	_ = ly
-	_ = lz
 	f_bit_1 := func(lx, ly, lz uint32, v_b_1 bool) uint32 {
-		_, _, _ = lx, ly, lz
 		if v_b_1 {
 			return uint32(1)
 		}
 		return uint32(0)
 	}
-	_ = f_bit_1
 	{
-		lx, li := uint32(0), uint32(0)
-		_, _ = lx, li
+		lx := uint32(0)
 		var v_i uint32 = (gx0 + lx)
-		_ = v_i
 		var w0 *[64]int32
 		if o := v_i; o <= 4294967232 && uint64(o)+64 <= uint64(len(p_a)) {
 			w0 = (*[64]int32)(p_a[o : uint64(o)+64])
@@ -2066,15 +1778,11 @@ func compareCPU(b *gpuimpl.CPUBlock) {
 		if w0 != nil && w1 != nil && w2 != nil && w3 != nil && w4 != nil && w5 != nil {
 		items0w:
 			for lx := uint32(0); lx < 64; lx++ {
-				li := lx
-				_ = li
 				var v_i uint32 = (gx0 + lx)
-				_ = v_i
 				if v_i >= p_n {
 					continue items0w
 				}
 				var v_o uint32 = (v_i * uint32(21))
-				_ = v_o
 				p_out[(v_o + uint32(0))] = f_bit_1(lx, ly, lz, (w0[lx] == w1[lx]))
 				p_out[(v_o + uint32(1))] = f_bit_1(lx, ly, lz, (w0[lx] != w1[lx]))
 				p_out[(v_o + uint32(2))] = f_bit_1(lx, ly, lz, (w0[lx] < w1[lx]))
@@ -2094,9 +1802,7 @@ func compareCPU(b *gpuimpl.CPUBlock) {
 				p_out[(v_o + uint32(16))] = f_bit_1(lx, ly, lz, (w4[lx] > w5[lx]))
 				p_out[(v_o + uint32(17))] = f_bit_1(lx, ly, lz, (w4[lx] >= w5[lx]))
 				var v_p bool = (w0[lx] < w1[lx])
-				_ = v_p
 				var v_q bool = (w4[lx] < w5[lx])
-				_ = v_q
 				p_out[(v_o + uint32(18))] = f_bit_1(lx, ly, lz, (v_p && v_q))
 				p_out[(v_o + uint32(19))] = f_bit_1(lx, ly, lz, (v_p || (!v_q)))
 				p_out[(v_o + uint32(20))] = f_bit_1(lx, ly, lz, (v_p != v_q))
@@ -2104,15 +1810,11 @@ func compareCPU(b *gpuimpl.CPUBlock) {
 		} else {
 		items0:
 			for lx := uint32(0); lx < 64; lx++ {
-				li := lx
-				_ = li
 				var v_i uint32 = (gx0 + lx)
-				_ = v_i
 				if v_i >= p_n {
 					continue items0
 				}
 				var v_o uint32 = (v_i * uint32(21))
-				_ = v_o
 				p_out[(v_o + uint32(0))] = f_bit_1(lx, ly, lz, (p_a[v_i] == p_b[v_i]))
 				p_out[(v_o + uint32(1))] = f_bit_1(lx, ly, lz, (p_a[v_i] != p_b[v_i]))
 				p_out[(v_o + uint32(2))] = f_bit_1(lx, ly, lz, (p_a[v_i] < p_b[v_i]))
@@ -2132,9 +1834,7 @@ func compareCPU(b *gpuimpl.CPUBlock) {
 				p_out[(v_o + uint32(16))] = f_bit_1(lx, ly, lz, (p_e[v_i] > p_f[v_i]))
 				p_out[(v_o + uint32(17))] = f_bit_1(lx, ly, lz, (p_e[v_i] >= p_f[v_i]))
 				var v_p bool = (p_a[v_i] < p_b[v_i])
-				_ = v_p
 				var v_q bool = (p_e[v_i] < p_f[v_i])
-				_ = v_q
 				p_out[(v_o + uint32(18))] = f_bit_1(lx, ly, lz, (v_p && v_q))
 				p_out[(v_o + uint32(19))] = f_bit_1(lx, ly, lz, (v_p || (!v_q)))
 				p_out[(v_o + uint32(20))] = f_bit_1(lx, ly, lz, (v_p != v_q))
@@ -2173,7 +1873,7 @@ var CompoundAssignKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 		{
 			Manifest: gpuimpl.Manifest{
 				Kernel: "github.com/goxpu/xpu/kernels/conformance.CompoundAssign", Backend: "cpu", Target: "go",
-				Hash:        "sha256:ebffe053e944f486432002398d50556d839992924103bfc02f40090d1da4a5bd",
+				Hash:        "sha256:4a903190d49af6e8057c0b8b66e5df64e167adfdafdfce4fd4d2793b40b8d591",
 				Codegen:     "xpu-gen/1",
 				Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
 				SharedBytes: 0, StorageBindings: 2, UniformBytes: 16,
@@ -2235,24 +1935,10 @@ func compoundAssignCPU(b *gpuimpl.CPUBlock) {
 	p_out := gpuimpl.CPUView[int32](b.Buffers[0])
 	p_a := gpuimpl.CPUView[int32](b.Buffers[1])
 	p_n := gpuimpl.CPUUniform[uint32](b.Uniforms, 0)
-	gx0, gy0, gz0 := b.Group.X*64, b.Group.Y*1, b.Group.Z*1
-	var ly uint32
-	var lz uint32
-	stop := b.Stopping()
-	_, _ = b, stop
-	_ = p_out
-	_ = p_a
-	_ = p_n
-	_ = gx0
-	_ = gy0
-	_ = gz0
-	_ = ly
-	_ = lz
+	gx0 := b.Group.X * 64
 	{
-		lx, li := uint32(0), uint32(0)
-		_, _ = lx, li
+		lx := uint32(0)
 		var v_i uint32 = (gx0 + lx)
-		_ = v_i
 		var w0 *[64]int32
 		if o := v_i; o <= 4294967232 && uint64(o)+64 <= uint64(len(p_a)) {
 			w0 = (*[64]int32)(p_a[o : uint64(o)+64])
@@ -2264,15 +1950,11 @@ func compoundAssignCPU(b *gpuimpl.CPUBlock) {
 		if w0 != nil && w1 != nil {
 		items0w:
 			for lx := uint32(0); lx < 64; lx++ {
-				li := lx
-				_ = li
 				var v_i uint32 = (gx0 + lx)
-				_ = v_i
 				if v_i >= p_n {
 					continue items0w
 				}
 				var v_x int32 = w0[lx]
-				_ = v_x
 				v_x = (v_x + int32(7))
 				v_x = (v_x * int32(3))
 				v_x = (v_x - int32(1))
@@ -2292,15 +1974,11 @@ func compoundAssignCPU(b *gpuimpl.CPUBlock) {
 		} else {
 		items0:
 			for lx := uint32(0); lx < 64; lx++ {
-				li := lx
-				_ = li
 				var v_i uint32 = (gx0 + lx)
-				_ = v_i
 				if v_i >= p_n {
 					continue items0
 				}
 				var v_x int32 = p_a[v_i]
-				_ = v_x
 				v_x = (v_x + int32(7))
 				v_x = (v_x * int32(3))
 				v_x = (v_x - int32(1))
@@ -2360,7 +2038,7 @@ var ConversionsKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 		{
 			Manifest: gpuimpl.Manifest{
 				Kernel: "github.com/goxpu/xpu/kernels/conformance.Conversions", Backend: "cpu", Target: "go",
-				Hash:        "sha256:b04171fa6a09e96753c4de42aab8a9fabf87b1a5ef7bd124bdbe561087d37ffe",
+				Hash:        "sha256:61d4ce108ab13542e9a43e720c3de8ecdeb964e4b592779bdbd0bfdcb30ef02b",
 				Codegen:     "xpu-gen/1",
 				Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
 				SharedBytes: 0, StorageBindings: 6, UniformBytes: 16,
@@ -2464,28 +2142,10 @@ func conversionsCPU(b *gpuimpl.CPUBlock) {
 	p_b := gpuimpl.CPUView[uint32](b.Buffers[4])
 	p_f := gpuimpl.CPUView[float32](b.Buffers[5])
 	p_n := gpuimpl.CPUUniform[uint32](b.Uniforms, 0)
-	gx0, gy0, gz0 := b.Group.X*64, b.Group.Y*1, b.Group.Z*1
-	var ly uint32
-	var lz uint32
-	stop := b.Stopping()
-	_, _ = b, stop
-	_ = p_ints
-	_ = p_uints
-	_ = p_floats
-	_ = p_a
-	_ = p_b
-	_ = p_f
-	_ = p_n
-	_ = gx0
-	_ = gy0
-	_ = gz0
-	_ = ly
-	_ = lz
+	gx0 := b.Group.X * 64
 	{
-		lx, li := uint32(0), uint32(0)
-		_, _ = lx, li
+		lx := uint32(0)
 		var v_i uint32 = (gx0 + lx)
-		_ = v_i
 		var w0 *[64]float32
 		if o := v_i; o <= 4294967232 && uint64(o)+64 <= uint64(len(p_f)) {
 			w0 = (*[64]float32)(p_f[o : uint64(o)+64])
@@ -2501,15 +2161,11 @@ func conversionsCPU(b *gpuimpl.CPUBlock) {
 		if w0 != nil && w1 != nil && w2 != nil {
 		items0w:
 			for lx := uint32(0); lx < 64; lx++ {
-				li := lx
-				_ = li
 				var v_i uint32 = (gx0 + lx)
-				_ = v_i
 				if v_i >= p_n {
 					continue items0w
 				}
 				var v_o uint32 = (v_i * uint32(4))
-				_ = v_o
 				p_ints[(v_o + uint32(0))] = int32(w0[lx])
 				p_ints[(v_o + uint32(1))] = int32(w1[lx])
 				p_ints[(v_o + uint32(2))] = int32(uint32(xpu.Float32Bits(w0[lx])))
@@ -2526,15 +2182,11 @@ func conversionsCPU(b *gpuimpl.CPUBlock) {
 		} else {
 		items0:
 			for lx := uint32(0); lx < 64; lx++ {
-				li := lx
-				_ = li
 				var v_i uint32 = (gx0 + lx)
-				_ = v_i
 				if v_i >= p_n {
 					continue items0
 				}
 				var v_o uint32 = (v_i * uint32(4))
-				_ = v_o
 				p_ints[(v_o + uint32(0))] = int32(p_f[v_i])
 				p_ints[(v_o + uint32(1))] = int32(p_b[v_i])
 				p_ints[(v_o + uint32(2))] = int32(uint32(xpu.Float32Bits(p_f[v_i])))
@@ -2582,7 +2234,7 @@ var EarlyReturnKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 		{
 			Manifest: gpuimpl.Manifest{
 				Kernel: "github.com/goxpu/xpu/kernels/conformance.EarlyReturn", Backend: "cpu", Target: "go",
-				Hash:        "sha256:c37ad51cd0290793cb0c5196919476d14df072ec80ad314762ce7bc21948be16",
+				Hash:        "sha256:89ae9e589f61121f64d3bc1b28d5b5bcb6ba6f67166de990f821652ac4a44184",
 				Codegen:     "xpu-gen/1",
 				Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
 				SharedBytes: 0, StorageBindings: 2, UniformBytes: 16,
@@ -2638,24 +2290,10 @@ func earlyReturnCPU(b *gpuimpl.CPUBlock) {
 	p_out := gpuimpl.CPUView[int32](b.Buffers[0])
 	p_in := gpuimpl.CPUView[int32](b.Buffers[1])
 	p_n := gpuimpl.CPUUniform[uint32](b.Uniforms, 0)
-	gx0, gy0, gz0 := b.Group.X*64, b.Group.Y*1, b.Group.Z*1
-	var ly uint32
-	var lz uint32
-	stop := b.Stopping()
-	_, _ = b, stop
-	_ = p_out
-	_ = p_in
-	_ = p_n
-	_ = gx0
-	_ = gy0
-	_ = gz0
-	_ = ly
-	_ = lz
+	gx0 := b.Group.X * 64
 	{
-		lx, li := uint32(0), uint32(0)
-		_, _ = lx, li
+		lx := uint32(0)
 		var v_i uint32 = (gx0 + lx)
-		_ = v_i
 		var w0 *[64]int32
 		if o := v_i; o <= 4294967232 && uint64(o)+64 <= uint64(len(p_in)) {
 			w0 = (*[64]int32)(p_in[o : uint64(o)+64])
@@ -2667,15 +2305,11 @@ func earlyReturnCPU(b *gpuimpl.CPUBlock) {
 		if w0 != nil && w1 != nil {
 		items0w:
 			for lx := uint32(0); lx < 64; lx++ {
-				li := lx
-				_ = li
 				var v_i uint32 = (gx0 + lx)
-				_ = v_i
 				if v_i >= p_n {
 					continue items0w
 				}
 				var v_v int32 = w0[lx]
-				_ = v_v
 				w1[lx] = int32(1)
 				if v_v < int32(0) {
 					continue items0w
@@ -2690,15 +2324,11 @@ func earlyReturnCPU(b *gpuimpl.CPUBlock) {
 		} else {
 		items0:
 			for lx := uint32(0); lx < 64; lx++ {
-				li := lx
-				_ = li
 				var v_i uint32 = (gx0 + lx)
-				_ = v_i
 				if v_i >= p_n {
 					continue items0
 				}
 				var v_v int32 = p_in[v_i]
-				_ = v_v
 				p_out[v_i] = int32(1)
 				if v_v < int32(0) {
 					continue items0
@@ -2746,7 +2376,7 @@ var FloatArithKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 		{
 			Manifest: gpuimpl.Manifest{
 				Kernel: "github.com/goxpu/xpu/kernels/conformance.FloatArith", Backend: "cpu", Target: "go",
-				Hash:        "sha256:60624794951da48f4aa0d6bfb747a14b72cbb52adfe48a0d99e3b8622fe9582c",
+				Hash:        "sha256:81a7fd570ed2505bd362592099c3311e24b838f78526281d2b7f1db3b305ccca",
 				Codegen:     "xpu-gen/1",
 				Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
 				SharedBytes: 0, StorageBindings: 3, UniformBytes: 16,
@@ -2802,25 +2432,10 @@ func floatArithCPU(b *gpuimpl.CPUBlock) {
 	p_a := gpuimpl.CPUView[float32](b.Buffers[1])
 	p_b := gpuimpl.CPUView[float32](b.Buffers[2])
 	p_n := gpuimpl.CPUUniform[uint32](b.Uniforms, 0)
-	gx0, gy0, gz0 := b.Group.X*64, b.Group.Y*1, b.Group.Z*1
-	var ly uint32
-	var lz uint32
-	stop := b.Stopping()
-	_, _ = b, stop
-	_ = p_out
-	_ = p_a
-	_ = p_b
-	_ = p_n
-	_ = gx0
-	_ = gy0
-	_ = gz0
-	_ = ly
-	_ = lz
+	gx0 := b.Group.X * 64
 	{
-		lx, li := uint32(0), uint32(0)
-		_, _ = lx, li
+		lx := uint32(0)
 		var v_i uint32 = (gx0 + lx)
-		_ = v_i
 		var w0 *[64]float32
 		if o := v_i; o <= 4294967232 && uint64(o)+64 <= uint64(len(p_a)) {
 			w0 = (*[64]float32)(p_a[o : uint64(o)+64])
@@ -2832,19 +2447,13 @@ func floatArithCPU(b *gpuimpl.CPUBlock) {
 		if w0 != nil && w1 != nil {
 		items0w:
 			for lx := uint32(0); lx < 64; lx++ {
-				li := lx
-				_ = li
 				var v_i uint32 = (gx0 + lx)
-				_ = v_i
 				if v_i >= p_n {
 					continue items0w
 				}
 				var v_x float32 = w0[lx]
-				_ = v_x
 				var v_y float32 = w1[lx]
-				_ = v_y
 				var v_o uint32 = (v_i * uint32(5))
-				_ = v_o
 				p_out[(v_o + uint32(0))] = (v_x + v_y)
 				p_out[(v_o + uint32(1))] = (v_x - v_y)
 				p_out[(v_o + uint32(2))] = (v_x * v_y)
@@ -2854,19 +2463,13 @@ func floatArithCPU(b *gpuimpl.CPUBlock) {
 		} else {
 		items0:
 			for lx := uint32(0); lx < 64; lx++ {
-				li := lx
-				_ = li
 				var v_i uint32 = (gx0 + lx)
-				_ = v_i
 				if v_i >= p_n {
 					continue items0
 				}
 				var v_x float32 = p_a[v_i]
-				_ = v_x
 				var v_y float32 = p_b[v_i]
-				_ = v_y
 				var v_o uint32 = (v_i * uint32(5))
-				_ = v_o
 				p_out[(v_o + uint32(0))] = (v_x + v_y)
 				p_out[(v_o + uint32(1))] = (v_x - v_y)
 				p_out[(v_o + uint32(2))] = (v_x * v_y)
@@ -2912,7 +2515,7 @@ var FloatCompareKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 		{
 			Manifest: gpuimpl.Manifest{
 				Kernel: "github.com/goxpu/xpu/kernels/conformance.FloatCompare", Backend: "cpu", Target: "go",
-				Hash:        "sha256:897b9f45dd3f4e4f028f4f23c5e5a3a7b40ba9407c2e9241a5e23ec524e460dc",
+				Hash:        "sha256:d50cdf21c5759c68daf440151b43de37e2fa5971c829bb6c17c4ea236d4e85eb",
 				Codegen:     "xpu-gen/1",
 				Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
 				SharedBytes: 0, StorageBindings: 4, UniformBytes: 16,
@@ -3014,34 +2617,18 @@ func floatCompareCPU(b *gpuimpl.CPUBlock) {
 	p_a := gpuimpl.CPUView[float32](b.Buffers[2])
 	p_b := gpuimpl.CPUView[float32](b.Buffers[3])
 	p_n := gpuimpl.CPUUniform[uint32](b.Uniforms, 0)
-	gx0, gy0, gz0 := b.Group.X*64, b.Group.Y*1, b.Group.Z*1
+	gx0 := b.Group.X * 64
 	var ly uint32
 	var lz uint32
-	stop := b.Stopping()
-	_, _ = b, stop
-	_ = p_flags
-	_ = p_vals
-	_ = p_a
-	_ = p_b
-	_ = p_n
-	_ = gx0
-	_ = gy0
-	_ = gz0
-	_ = ly
-	_ = lz
 	f_bit := func(lx, ly, lz uint32, v_b_1 bool) uint32 {
-		_, _, _ = lx, ly, lz
 		if v_b_1 {
 			return uint32(1)
 		}
 		return uint32(0)
 	}
-	_ = f_bit
 	{
-		lx, li := uint32(0), uint32(0)
-		_, _ = lx, li
+		lx := uint32(0)
 		var v_i uint32 = (gx0 + lx)
-		_ = v_i
 		var w0 *[64]float32
 		if o := v_i; o <= 4294967232 && uint64(o)+64 <= uint64(len(p_a)) {
 			w0 = (*[64]float32)(p_a[o : uint64(o)+64])
@@ -3057,25 +2644,16 @@ func floatCompareCPU(b *gpuimpl.CPUBlock) {
 		if w0 != nil && w1 != nil && w2 != nil {
 		items0w:
 			for lx := uint32(0); lx < 64; lx++ {
-				li := lx
-				_ = li
 				var v_i uint32 = (gx0 + lx)
-				_ = v_i
 				if v_i >= p_n {
 					continue items0w
 				}
 				var v_x float32 = w0[lx]
-				_ = v_x
 				var v_y float32 = w1[lx]
-				_ = v_y
 				var v_lo float32 = xpu.Min(v_x, v_y)
-				_ = v_lo
 				var v_hi float32 = xpu.Max(v_x, v_y)
-				_ = v_hi
 				var v_c float32 = xpu.Clamp(v_x, float32(-1), v_y)
-				_ = v_c
 				var v_f uint32 = (((((f_bit(lx, ly, lz, (v_x == v_y)) | (f_bit(lx, ly, lz, (v_x != v_y)) << uint32(1))) | (f_bit(lx, ly, lz, (v_x < v_y)) << uint32(2))) | (f_bit(lx, ly, lz, (v_x <= v_y)) << uint32(3))) | (f_bit(lx, ly, lz, (v_x > v_y)) << uint32(4))) | (f_bit(lx, ly, lz, (v_x >= v_y)) << uint32(5)))
-				_ = v_f
 				v_f = (v_f | ((((((f_bit(lx, ly, lz, (!(v_x == v_y))) << uint32(6)) | (f_bit(lx, ly, lz, (!(v_x != v_y))) << uint32(7))) | (f_bit(lx, ly, lz, (!(v_x < v_y))) << uint32(8))) | (f_bit(lx, ly, lz, (!(v_x <= v_y))) << uint32(9))) | (f_bit(lx, ly, lz, (!(v_x > v_y))) << uint32(10))) | (f_bit(lx, ly, lz, (!(v_x >= v_y))) << uint32(11))))
 				v_f = (v_f | ((((f_bit(lx, ly, lz, (v_x != v_x)) << uint32(12)) | (f_bit(lx, ly, lz, (v_x == v_x)) << uint32(13))) | (f_bit(lx, ly, lz, (!(v_x == v_x))) << uint32(14))) | (f_bit(lx, ly, lz, (!(v_x != v_x))) << uint32(15))))
 				v_f = (v_f | ((((f_bit(lx, ly, lz, (v_lo == v_y)) << uint32(16)) | (f_bit(lx, ly, lz, (v_hi == v_x)) << uint32(17))) | (f_bit(lx, ly, lz, ((v_x < v_y) || (v_y < v_x))) << uint32(18))) | (f_bit(lx, ly, lz, ((v_x < v_y) == (!(v_x >= v_y)))) << uint32(19))))
@@ -3083,14 +2661,12 @@ func floatCompareCPU(b *gpuimpl.CPUBlock) {
 				v_f = (v_f | ((f_bit(lx, ly, lz, (v_x < xpu.Float32FromBits(uint32(uint32(2139095040))))) << uint32(24)) | (f_bit(lx, ly, lz, (v_x == xpu.Float32FromBits(uint32(uint32(4286578688))))) << uint32(25))))
 				v_f = (v_f | ((((uint32(xpu.Float32Bits(v_lo)) >> uint32(31)) << uint32(26)) | ((uint32(xpu.Float32Bits(v_hi)) >> uint32(31)) << uint32(27))) | ((uint32(xpu.Float32Bits(v_c)) >> uint32(31)) << uint32(28))))
 				var v_sel float32 = v_y
-				_ = v_sel
 				if v_x < v_y {
 					v_sel = v_x
 				}
 				v_f = (v_f | ((f_bit(lx, ly, lz, (v_sel == v_lo)) << uint32(29)) | (f_bit(lx, ly, lz, ((v_y != v_y) && (v_sel != v_sel))) << uint32(30))))
 				w2[lx] = v_f
 				var v_o uint32 = (v_i * uint32(4))
-				_ = v_o
 				p_vals[(v_o + uint32(0))] = v_lo
 				p_vals[(v_o + uint32(1))] = v_hi
 				p_vals[(v_o + uint32(2))] = v_c
@@ -3099,25 +2675,16 @@ func floatCompareCPU(b *gpuimpl.CPUBlock) {
 		} else {
 		items0:
 			for lx := uint32(0); lx < 64; lx++ {
-				li := lx
-				_ = li
 				var v_i uint32 = (gx0 + lx)
-				_ = v_i
 				if v_i >= p_n {
 					continue items0
 				}
 				var v_x float32 = p_a[v_i]
-				_ = v_x
 				var v_y float32 = p_b[v_i]
-				_ = v_y
 				var v_lo float32 = xpu.Min(v_x, v_y)
-				_ = v_lo
 				var v_hi float32 = xpu.Max(v_x, v_y)
-				_ = v_hi
 				var v_c float32 = xpu.Clamp(v_x, float32(-1), v_y)
-				_ = v_c
 				var v_f uint32 = (((((f_bit(lx, ly, lz, (v_x == v_y)) | (f_bit(lx, ly, lz, (v_x != v_y)) << uint32(1))) | (f_bit(lx, ly, lz, (v_x < v_y)) << uint32(2))) | (f_bit(lx, ly, lz, (v_x <= v_y)) << uint32(3))) | (f_bit(lx, ly, lz, (v_x > v_y)) << uint32(4))) | (f_bit(lx, ly, lz, (v_x >= v_y)) << uint32(5)))
-				_ = v_f
 				v_f = (v_f | ((((((f_bit(lx, ly, lz, (!(v_x == v_y))) << uint32(6)) | (f_bit(lx, ly, lz, (!(v_x != v_y))) << uint32(7))) | (f_bit(lx, ly, lz, (!(v_x < v_y))) << uint32(8))) | (f_bit(lx, ly, lz, (!(v_x <= v_y))) << uint32(9))) | (f_bit(lx, ly, lz, (!(v_x > v_y))) << uint32(10))) | (f_bit(lx, ly, lz, (!(v_x >= v_y))) << uint32(11))))
 				v_f = (v_f | ((((f_bit(lx, ly, lz, (v_x != v_x)) << uint32(12)) | (f_bit(lx, ly, lz, (v_x == v_x)) << uint32(13))) | (f_bit(lx, ly, lz, (!(v_x == v_x))) << uint32(14))) | (f_bit(lx, ly, lz, (!(v_x != v_x))) << uint32(15))))
 				v_f = (v_f | ((((f_bit(lx, ly, lz, (v_lo == v_y)) << uint32(16)) | (f_bit(lx, ly, lz, (v_hi == v_x)) << uint32(17))) | (f_bit(lx, ly, lz, ((v_x < v_y) || (v_y < v_x))) << uint32(18))) | (f_bit(lx, ly, lz, ((v_x < v_y) == (!(v_x >= v_y)))) << uint32(19))))
@@ -3125,14 +2692,12 @@ func floatCompareCPU(b *gpuimpl.CPUBlock) {
 				v_f = (v_f | ((f_bit(lx, ly, lz, (v_x < xpu.Float32FromBits(uint32(uint32(2139095040))))) << uint32(24)) | (f_bit(lx, ly, lz, (v_x == xpu.Float32FromBits(uint32(uint32(4286578688))))) << uint32(25))))
 				v_f = (v_f | ((((uint32(xpu.Float32Bits(v_lo)) >> uint32(31)) << uint32(26)) | ((uint32(xpu.Float32Bits(v_hi)) >> uint32(31)) << uint32(27))) | ((uint32(xpu.Float32Bits(v_c)) >> uint32(31)) << uint32(28))))
 				var v_sel float32 = v_y
-				_ = v_sel
 				if v_x < v_y {
 					v_sel = v_x
 				}
 				v_f = (v_f | ((f_bit(lx, ly, lz, (v_sel == v_lo)) << uint32(29)) | (f_bit(lx, ly, lz, ((v_y != v_y) && (v_sel != v_sel))) << uint32(30))))
 				p_flags[v_i] = v_f
 				var v_o uint32 = (v_i * uint32(4))
-				_ = v_o
 				p_vals[(v_o + uint32(0))] = v_lo
 				p_vals[(v_o + uint32(1))] = v_hi
 				p_vals[(v_o + uint32(2))] = v_c
@@ -3177,7 +2742,7 @@ var FloatConvertKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 		{
 			Manifest: gpuimpl.Manifest{
 				Kernel: "github.com/goxpu/xpu/kernels/conformance.FloatConvert", Backend: "cpu", Target: "go",
-				Hash:        "sha256:bb9d8c26f5c46a71f810f0d4e50cef8bfb84d95d22cbfe5a6605111e9f479a2f",
+				Hash:        "sha256:b6bf5302dc22c26828e5236d9a591f7501fda241e36170f4b2aa097d191489fd",
 				Codegen:     "xpu-gen/1",
 				Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
 				SharedBytes: 0, StorageBindings: 4, UniformBytes: 16,
@@ -3264,26 +2829,10 @@ func floatConvertCPU(b *gpuimpl.CPUBlock) {
 	p_a := gpuimpl.CPUView[float32](b.Buffers[2])
 	p_b := gpuimpl.CPUView[float32](b.Buffers[3])
 	p_n := gpuimpl.CPUUniform[uint32](b.Uniforms, 0)
-	gx0, gy0, gz0 := b.Group.X*64, b.Group.Y*1, b.Group.Z*1
-	var ly uint32
-	var lz uint32
-	stop := b.Stopping()
-	_, _ = b, stop
-	_ = p_ints
-	_ = p_uints
-	_ = p_a
-	_ = p_b
-	_ = p_n
-	_ = gx0
-	_ = gy0
-	_ = gz0
-	_ = ly
-	_ = lz
+	gx0 := b.Group.X * 64
 	{
-		lx, li := uint32(0), uint32(0)
-		_, _ = lx, li
+		lx := uint32(0)
 		var v_i uint32 = (gx0 + lx)
-		_ = v_i
 		// The guard (v_i < p_n) holds for the lanes lo <= lx < hi; gok: v_i
 		// steps by one from lane to lane without wrapping.
 		lo, hi, gok := uint32(0), uint32(0), false
@@ -3309,11 +2858,7 @@ func floatConvertCPU(b *gpuimpl.CPUBlock) {
 		}
 		if gok && w0 != nil && w1 != nil && w2 != nil && w3 != nil && hi <= 64 {
 			for lx := lo; lx < hi; lx++ {
-				li := lx
-				_ = li
 				{
-					var v_i uint32 = (gx0 + lx)
-					_ = v_i
 					{ // (v_i < p_n) holds for lo <= lx < hi
 						w0[lx] = int32(w1[lx])
 						w2[lx] = uint32(w3[lx])
@@ -3322,11 +2867,8 @@ func floatConvertCPU(b *gpuimpl.CPUBlock) {
 			}
 		} else if gok {
 			for lx := lo; lx < hi; lx++ {
-				li := lx
-				_ = li
 				{
 					var v_i uint32 = (gx0 + lx)
-					_ = v_i
 					{ // (v_i < p_n) holds for lo <= lx < hi
 						p_ints[v_i] = int32(p_a[v_i])
 						p_uints[v_i] = uint32(p_b[v_i])
@@ -3335,11 +2877,8 @@ func floatConvertCPU(b *gpuimpl.CPUBlock) {
 			}
 		} else {
 			for lx := uint32(0); lx < 64; lx++ {
-				li := lx
-				_ = li
 				{
 					var v_i uint32 = (gx0 + lx)
-					_ = v_i
 					if v_i < p_n {
 						p_ints[v_i] = int32(p_a[v_i])
 						p_uints[v_i] = uint32(p_b[v_i])
@@ -3382,7 +2921,7 @@ var FloatEdgesKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 		{
 			Manifest: gpuimpl.Manifest{
 				Kernel: "github.com/goxpu/xpu/kernels/conformance.FloatEdges", Backend: "cpu", Target: "go",
-				Hash:        "sha256:e53c71656a92c86066ed66b7a3fee4b5f6b5992cc568a5719601ed1ae7ef1834",
+				Hash:        "sha256:1243c48cc52918fb2ef538810b48a28cd40980e2f7034c0380940b66d317c837",
 				Codegen:     "xpu-gen/1",
 				Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
 				SharedBytes: 0, StorageBindings: 2, UniformBytes: 16,
@@ -3467,24 +3006,10 @@ func floatEdgesCPU(b *gpuimpl.CPUBlock) {
 	p_out := gpuimpl.CPUView[float32](b.Buffers[0])
 	p_a := gpuimpl.CPUView[float32](b.Buffers[1])
 	p_n := gpuimpl.CPUUniform[uint32](b.Uniforms, 0)
-	gx0, gy0, gz0 := b.Group.X*64, b.Group.Y*1, b.Group.Z*1
-	var ly uint32
-	var lz uint32
-	stop := b.Stopping()
-	_, _ = b, stop
-	_ = p_out
-	_ = p_a
-	_ = p_n
-	_ = gx0
-	_ = gy0
-	_ = gz0
-	_ = ly
-	_ = lz
+	gx0 := b.Group.X * 64
 	{
-		lx, li := uint32(0), uint32(0)
-		_, _ = lx, li
+		lx := uint32(0)
 		var v_i uint32 = (gx0 + lx)
-		_ = v_i
 		var w0 *[64]float32
 		if o := v_i; o <= 4294967232 && uint64(o)+64 <= uint64(len(p_a)) {
 			w0 = (*[64]float32)(p_a[o : uint64(o)+64])
@@ -3492,18 +3017,13 @@ func floatEdgesCPU(b *gpuimpl.CPUBlock) {
 		if w0 != nil {
 		items0w:
 			for lx := uint32(0); lx < 64; lx++ {
-				li := lx
-				_ = li
 				var v_i uint32 = (gx0 + lx)
-				_ = v_i
 				if v_i >= p_n {
 					continue items0w
 				}
 				var v_m float32 = xpu.Float32FromBits(uint32(uint32(4286578688)))
-				_ = v_m
 				{
 					var v_j uint32 = uint32(0)
-					_ = v_j
 					for v_j < uint32(4) {
 						{
 							v_m = xpu.Max(v_m, p_a[((v_i+v_j)%p_n)])
@@ -3512,7 +3032,6 @@ func floatEdgesCPU(b *gpuimpl.CPUBlock) {
 					}
 				}
 				var v_o uint32 = (v_i * uint32(5))
-				_ = v_o
 				p_out[(v_o + uint32(0))] = v_m
 				p_out[(v_o + uint32(1))] = (w0[lx] * float32(3.4028235e+38))
 				p_out[(v_o + uint32(2))] = (float32(-3.4028235e+38) + w0[lx])
@@ -3522,18 +3041,13 @@ func floatEdgesCPU(b *gpuimpl.CPUBlock) {
 		} else {
 		items0:
 			for lx := uint32(0); lx < 64; lx++ {
-				li := lx
-				_ = li
 				var v_i uint32 = (gx0 + lx)
-				_ = v_i
 				if v_i >= p_n {
 					continue items0
 				}
 				var v_m float32 = xpu.Float32FromBits(uint32(uint32(4286578688)))
-				_ = v_m
 				{
 					var v_j uint32 = uint32(0)
-					_ = v_j
 					for v_j < uint32(4) {
 						{
 							v_m = xpu.Max(v_m, p_a[((v_i+v_j)%p_n)])
@@ -3542,7 +3056,6 @@ func floatEdgesCPU(b *gpuimpl.CPUBlock) {
 					}
 				}
 				var v_o uint32 = (v_i * uint32(5))
-				_ = v_o
 				p_out[(v_o + uint32(0))] = v_m
 				p_out[(v_o + uint32(1))] = (p_a[v_i] * float32(3.4028235e+38))
 				p_out[(v_o + uint32(2))] = (float32(-3.4028235e+38) + p_a[v_i])
@@ -3585,7 +3098,7 @@ var FuncBufferKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 		{
 			Manifest: gpuimpl.Manifest{
 				Kernel: "github.com/goxpu/xpu/kernels/conformance.FuncBuffer", Backend: "cpu", Target: "go",
-				Hash:        "sha256:8758d13a71181c7e639417322d3c30fbf68603b7f18bcf83b2aecc783b42161f",
+				Hash:        "sha256:450e8fd33790d6719257a5da3a7880938d6a3642ce9c1c0f501c53c2a022040a",
 				Codegen:     "xpu-gen/1",
 				Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
 				SharedBytes: 0, StorageBindings: 3, UniformBytes: 16,
@@ -3662,24 +3175,11 @@ func funcBufferCPU(b *gpuimpl.CPUBlock) {
 	p_in := gpuimpl.CPUView[float32](b.Buffers[1])
 	p_w := gpuimpl.CPUView[float32](b.Buffers[2])
 	p_n := gpuimpl.CPUUniform[uint32](b.Uniforms, 0)
-	gx0, gy0, gz0 := b.Group.X*64, b.Group.Y*1, b.Group.Z*1
+	gx0 := b.Group.X * 64
 	var ly uint32
 	var lz uint32
-	stop := b.Stopping()
-	_, _ = b, stop
-	_ = p_out
-	_ = p_in
-	_ = p_w
-	_ = p_n
-	_ = gx0
-	_ = gy0
-	_ = gz0
-	_ = ly
-	_ = lz
 	f_window := func(lx, ly, lz uint32, v_i_1 uint32, v_n_1 uint32) float32 {
-		_, _, _ = lx, ly, lz
 		var v_s float32 = p_in[v_i_1]
-		_ = v_s
 		if v_i_1 > uint32(0) {
 			v_s = (v_s + p_in[(v_i_1-uint32(1))])
 		}
@@ -3688,11 +3188,8 @@ func funcBufferCPU(b *gpuimpl.CPUBlock) {
 		}
 		return v_s
 	}
-	_ = f_window
 	f_window_1 := func(lx, ly, lz uint32, v_i_1 uint32, v_n_1 uint32) float32 {
-		_, _, _ = lx, ly, lz
 		var v_s float32 = p_w[v_i_1]
-		_ = v_s
 		if v_i_1 > uint32(0) {
 			v_s = (v_s + p_w[(v_i_1-uint32(1))])
 		}
@@ -3701,12 +3198,9 @@ func funcBufferCPU(b *gpuimpl.CPUBlock) {
 		}
 		return v_s
 	}
-	_ = f_window_1
 	{
-		lx, li := uint32(0), uint32(0)
-		_, _ = lx, li
+		lx := uint32(0)
 		var v_i uint32 = (gx0 + lx)
-		_ = v_i
 		var w0 *[64]float32
 		if o := v_i; o <= 4294967232 && uint64(o)+64 <= uint64(len(p_out)) {
 			w0 = (*[64]float32)(p_out[o : uint64(o)+64])
@@ -3714,10 +3208,7 @@ func funcBufferCPU(b *gpuimpl.CPUBlock) {
 		if w0 != nil {
 		items0w:
 			for lx := uint32(0); lx < 64; lx++ {
-				li := lx
-				_ = li
 				var v_i uint32 = (gx0 + lx)
-				_ = v_i
 				if v_i >= p_n {
 					continue items0w
 				}
@@ -3726,10 +3217,7 @@ func funcBufferCPU(b *gpuimpl.CPUBlock) {
 		} else {
 		items0:
 			for lx := uint32(0); lx < 64; lx++ {
-				li := lx
-				_ = li
 				var v_i uint32 = (gx0 + lx)
-				_ = v_i
 				if v_i >= p_n {
 					continue items0
 				}
@@ -3772,7 +3260,7 @@ var FuncChainKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 		{
 			Manifest: gpuimpl.Manifest{
 				Kernel: "github.com/goxpu/xpu/kernels/conformance.FuncChain", Backend: "cpu", Target: "go",
-				Hash:        "sha256:4f7f278d63349db281ae82ea96184d1148e22cad7c10d2b2f032f2545d6f0f8d",
+				Hash:        "sha256:06e94dc0a85701e2c4c5c0019c47594ffcb3a0daedecef8a128b9df40cba1233",
 				Codegen:     "xpu-gen/1",
 				Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
 				SharedBytes: 0, StorageBindings: 3, UniformBytes: 16,
@@ -3854,22 +3342,10 @@ func funcChainCPU(b *gpuimpl.CPUBlock) {
 	p_a := gpuimpl.CPUView[float32](b.Buffers[1])
 	p_b := gpuimpl.CPUView[float32](b.Buffers[2])
 	p_n := gpuimpl.CPUUniform[uint32](b.Uniforms, 0)
-	gx0, gy0, gz0 := b.Group.X*64, b.Group.Y*1, b.Group.Z*1
+	gx0 := b.Group.X * 64
 	var ly uint32
 	var lz uint32
-	stop := b.Stopping()
-	_, _ = b, stop
-	_ = p_out
-	_ = p_a
-	_ = p_b
-	_ = p_n
-	_ = gx0
-	_ = gy0
-	_ = gz0
-	_ = ly
-	_ = lz
 	f_saturate := func(lx, ly, lz uint32, v_x float32) float32 {
-		_, _, _ = lx, ly, lz
 		if v_x < float32(0) {
 			return float32(0)
 		}
@@ -3878,24 +3354,16 @@ func funcChainCPU(b *gpuimpl.CPUBlock) {
 		}
 		return v_x
 	}
-	_ = f_saturate
 	f_smoothstep := func(lx, ly, lz uint32, v_e0 float32, v_e1 float32, v_x float32) float32 {
-		_, _, _ = lx, ly, lz
 		var v_s float32 = f_saturate(lx, ly, lz, ((v_x - v_e0) / (v_e1 - v_e0)))
-		_ = v_s
 		return ((v_s * v_s) * (float32(3) - (float32(2) * v_s)))
 	}
-	_ = f_smoothstep
 	f_lerp := func(lx, ly, lz uint32, v_a_1 float32, v_b_1 float32, v_s float32) float32 {
-		_, _, _ = lx, ly, lz
 		return (v_a_1 + ((v_b_1 - v_a_1) * v_s))
 	}
-	_ = f_lerp
 	{
-		lx, li := uint32(0), uint32(0)
-		_, _ = lx, li
+		lx := uint32(0)
 		var v_i uint32 = (gx0 + lx)
-		_ = v_i
 		var w0 *[64]float32
 		if o := v_i; o <= 4294967232 && uint64(o)+64 <= uint64(len(p_out)) {
 			w0 = (*[64]float32)(p_out[o : uint64(o)+64])
@@ -3911,10 +3379,7 @@ func funcChainCPU(b *gpuimpl.CPUBlock) {
 		if w0 != nil && w1 != nil && w2 != nil {
 		items0w:
 			for lx := uint32(0); lx < 64; lx++ {
-				li := lx
-				_ = li
 				var v_i uint32 = (gx0 + lx)
-				_ = v_i
 				if v_i >= p_n {
 					continue items0w
 				}
@@ -3923,10 +3388,7 @@ func funcChainCPU(b *gpuimpl.CPUBlock) {
 		} else {
 		items0:
 			for lx := uint32(0); lx < 64; lx++ {
-				li := lx
-				_ = li
 				var v_i uint32 = (gx0 + lx)
-				_ = v_i
 				if v_i >= p_n {
 					continue items0
 				}
@@ -3967,7 +3429,7 @@ var Grid2DKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 		{
 			Manifest: gpuimpl.Manifest{
 				Kernel: "github.com/goxpu/xpu/kernels/conformance.Grid2D", Backend: "cpu", Target: "go",
-				Hash:        "sha256:bbce9b11482e140a4c0ab99adbc97d573e9aea8ba58bd306bb6ac4e328fdc199",
+				Hash:        "sha256:f923db112603b5354885851934919191867c53bb11cf06928ff2914e4c741a96",
 				Codegen:     "xpu-gen/1",
 				Block:       xpu.Dim3{X: 16, Y: 8, Z: 1},
 				SharedBytes: 0, StorageBindings: 2, UniformBytes: 16,
@@ -4017,32 +3479,17 @@ func grid2DCPU(b *gpuimpl.CPUBlock) {
 	p_in := gpuimpl.CPUView[uint32](b.Buffers[1])
 	p_w := gpuimpl.CPUUniform[uint32](b.Uniforms, 0)
 	p_h := gpuimpl.CPUUniform[uint32](b.Uniforms, 4)
-	gx0, gy0, gz0 := b.Group.X*16, b.Group.Y*8, b.Group.Z*1
-	var lz uint32
-	stop := b.Stopping()
-	_, _ = b, stop
-	_ = p_out
-	_ = p_in
-	_ = p_w
-	_ = p_h
-	_ = gx0
-	_ = gy0
-	_ = gz0
-	_ = lz
+	gx0 := b.Group.X * 16
+	gy0 := b.Group.Y * 8
 	for ly := uint32(0); ly < 8; ly++ {
 	items0:
 		for lx := uint32(0); lx < 16; lx++ {
-			li := lx + 16*ly + 128*lz
-			_ = li
 			var v_x uint32 = (gx0 + lx)
-			_ = v_x
 			var v_y uint32 = (gy0 + ly)
-			_ = v_y
 			if (v_x >= p_w) || (v_y >= p_h) {
 				continue items0
 			}
 			var v_i uint32 = ((v_y * p_w) + v_x)
-			_ = v_i
 			p_out[v_i] = (((p_in[v_i] * uint32(3)) + (v_x * uint32(1000))) + v_y)
 		}
 	}
@@ -4078,7 +3525,7 @@ var Grid3DKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 		{
 			Manifest: gpuimpl.Manifest{
 				Kernel: "github.com/goxpu/xpu/kernels/conformance.Grid3D", Backend: "cpu", Target: "go",
-				Hash:        "sha256:4da5a0d783780f2c1a153bd93582782acb672f103aa2ef77a8f9df93fee4fd72",
+				Hash:        "sha256:b46a4b3fdaead4cd6a799541291f38d151b3af91e79c8940eac98ebeeebd649b",
 				Codegen:     "xpu-gen/1",
 				Block:       xpu.Dim3{X: 4, Y: 4, Z: 4},
 				SharedBytes: 0, StorageBindings: 1, UniformBytes: 16,
@@ -4126,27 +3573,15 @@ func grid3DCPU(b *gpuimpl.CPUBlock) {
 	p_w := gpuimpl.CPUUniform[uint32](b.Uniforms, 0)
 	p_h := gpuimpl.CPUUniform[uint32](b.Uniforms, 4)
 	p_d := gpuimpl.CPUUniform[uint32](b.Uniforms, 8)
-	gx0, gy0, gz0 := b.Group.X*4, b.Group.Y*4, b.Group.Z*4
-	stop := b.Stopping()
-	_, _ = b, stop
-	_ = p_out
-	_ = p_w
-	_ = p_h
-	_ = p_d
-	_ = gx0
-	_ = gy0
-	_ = gz0
+	gx0 := b.Group.X * 4
+	gy0 := b.Group.Y * 4
+	gz0 := b.Group.Z * 4
 	for lz := uint32(0); lz < 4; lz++ {
 		for ly := uint32(0); ly < 4; ly++ {
 			for lx := uint32(0); lx < 4; lx++ {
-				li := lx + 4*ly + 16*lz
-				_ = li
 				var v_x uint32 = (gx0 + lx)
-				_ = v_x
 				var v_y uint32 = (gy0 + ly)
-				_ = v_y
 				var v_z uint32 = (gz0 + lz)
-				_ = v_z
 				if ((v_x < p_w) && (v_y < p_h)) && (v_z < p_d) {
 					p_out[((((v_z * p_h) + v_y) * p_w) + v_x)] = ((int32(v_x) - (int32(2) * int32(v_y))) + (int32(7) * int32(v_z)))
 				}
@@ -4183,7 +3618,7 @@ var GridStrideKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 		{
 			Manifest: gpuimpl.Manifest{
 				Kernel: "github.com/goxpu/xpu/kernels/conformance.GridStride", Backend: "cpu", Target: "go",
-				Hash:        "sha256:064c02b502bac9631d8664040ebe56c3c0385bd31fed25ee6aa7d91a15b95bc9",
+				Hash:        "sha256:f186f1d7a4e6b29c2e23921751ddadeacceeb0b3262fc2010a89f3eb86d779af",
 				Codegen:     "xpu-gen/1",
 				Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
 				SharedBytes: 0, StorageBindings: 1, UniformBytes: 16,
@@ -4225,26 +3660,12 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) 
 func gridStrideCPU(b *gpuimpl.CPUBlock) {
 	p_y := gpuimpl.CPUView[float32](b.Buffers[0])
 	p_n := gpuimpl.CPUUniform[uint32](b.Uniforms, 0)
-	gx0, gy0, gz0 := b.Group.X*64, b.Group.Y*1, b.Group.Z*1
-	var ly uint32
-	var lz uint32
+	gx0 := b.Group.X * 64
 	stop := b.Stopping()
-	_, _ = b, stop
-	_ = p_y
-	_ = p_n
-	_ = gx0
-	_ = gy0
-	_ = gz0
-	_ = ly
-	_ = lz
 	for lx := uint32(0); lx < 64; lx++ {
-		li := lx
-		_ = li
 		var v_stride uint32 = (b.Groups.X * uint32(64))
-		_ = v_stride
 		{
 			var v_i uint32 = (gx0 + lx)
-			_ = v_i
 			for v_i < p_n {
 				if stop.Load() {
 					panic(gpuimpl.CPUStopped)
@@ -4289,7 +3710,7 @@ var HistogramKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 		{
 			Manifest: gpuimpl.Manifest{
 				Kernel: "github.com/goxpu/xpu/kernels/conformance.Histogram", Backend: "cpu", Target: "go",
-				Hash:        "sha256:0d91a080c107ca6556c48a61e8f2893db2a074495844fc525fb25220786684d2",
+				Hash:        "sha256:4a0d9537a7abe6838bb300bbac3bb9150c09953ee9d9f6fcb3d2cfb4fe4680e9",
 				Codegen:     "xpu-gen/1",
 				Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
 				SharedBytes: 0, StorageBindings: 2, UniformBytes: 16,
@@ -4337,24 +3758,10 @@ func histogramCPU(b *gpuimpl.CPUBlock) {
 	p_bins := gpuimpl.CPUView[uint32](b.Buffers[0])
 	p_in := gpuimpl.CPUView[uint32](b.Buffers[1])
 	p_n := gpuimpl.CPUUniform[uint32](b.Uniforms, 0)
-	gx0, gy0, gz0 := b.Group.X*64, b.Group.Y*1, b.Group.Z*1
-	var ly uint32
-	var lz uint32
-	stop := b.Stopping()
-	_, _ = b, stop
-	_ = p_bins
-	_ = p_in
-	_ = p_n
-	_ = gx0
-	_ = gy0
-	_ = gz0
-	_ = ly
-	_ = lz
+	gx0 := b.Group.X * 64
 	{
-		lx, li := uint32(0), uint32(0)
-		_, _ = lx, li
+		lx := uint32(0)
 		var v_i uint32 = (gx0 + lx)
-		_ = v_i
 		// The guard (v_i < p_n) holds for the lanes lo <= lx < hi; gok: v_i
 		// steps by one from lane to lane without wrapping.
 		lo, hi, gok := uint32(0), uint32(0), false
@@ -4368,11 +3775,7 @@ func histogramCPU(b *gpuimpl.CPUBlock) {
 		}
 		if gok && w0 != nil && hi <= 64 {
 			for lx := lo; lx < hi; lx++ {
-				li := lx
-				_ = li
 				{
-					var v_i uint32 = (gx0 + lx)
-					_ = v_i
 					{ // (v_i < p_n) holds for lo <= lx < hi
 						xpu.AtomicAdd(&p_bins[(w0[lx]%uint32(64))], uint32(1))
 					}
@@ -4380,11 +3783,8 @@ func histogramCPU(b *gpuimpl.CPUBlock) {
 			}
 		} else if gok {
 			for lx := lo; lx < hi; lx++ {
-				li := lx
-				_ = li
 				{
 					var v_i uint32 = (gx0 + lx)
-					_ = v_i
 					{ // (v_i < p_n) holds for lo <= lx < hi
 						xpu.AtomicAdd(&p_bins[(p_in[v_i]%uint32(64))], uint32(1))
 					}
@@ -4392,11 +3792,8 @@ func histogramCPU(b *gpuimpl.CPUBlock) {
 			}
 		} else {
 			for lx := uint32(0); lx < 64; lx++ {
-				li := lx
-				_ = li
 				{
 					var v_i uint32 = (gx0 + lx)
-					_ = v_i
 					if v_i < p_n {
 						xpu.AtomicAdd(&p_bins[(p_in[v_i]%uint32(64))], uint32(1))
 					}
@@ -4438,7 +3835,7 @@ var HistogramSharedKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 		{
 			Manifest: gpuimpl.Manifest{
 				Kernel: "github.com/goxpu/xpu/kernels/conformance.HistogramShared", Backend: "cpu", Target: "go",
-				Hash:        "sha256:5bcc7025a4f131fa4c99195bb8cc6d0995ea23b3399e86c416ec31217c2ee6fa",
+				Hash:        "sha256:0f30cd69ef85e6453118f7de0911abe08d9ca83f973c5efc7dd18aa8705980ec",
 				Codegen:     "xpu-gen/1",
 				Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
 				SharedBytes: 256, StorageBindings: 2, UniformBytes: 16,
@@ -4498,31 +3895,14 @@ func histogramSharedCPU(b *gpuimpl.CPUBlock) {
 	p_in := gpuimpl.CPUView[uint32](b.Buffers[1])
 	p_n := gpuimpl.CPUUniform[uint32](b.Uniforms, 0)
 	var s_h [64]uint32
-	gx0, gy0, gz0 := b.Group.X*64, b.Group.Y*1, b.Group.Z*1
-	var ly uint32
-	var lz uint32
-	stop := b.Stopping()
-	_, _ = b, stop
-	_ = p_bins
-	_ = p_in
-	_ = p_n
-	_ = gx0
-	_ = gy0
-	_ = gz0
-	_ = ly
-	_ = lz
+	gx0 := b.Group.X * 64
 	for lx := uint32(0); lx < 64; lx++ {
-		li := lx
-		_ = li
 		var v_l uint32 = lx
-		_ = v_l
 		xpu.AtomicStore(&s_h[v_l], uint32(0))
 	}
 	{
-		lx, li := uint32(0), uint32(0)
-		_, _ = lx, li
+		lx := uint32(0)
 		var v_i uint32 = (gx0 + lx)
-		_ = v_i
 		// The guard (v_i < p_n) holds for the lanes lo <= lx < hi; gok: v_i
 		// steps by one from lane to lane without wrapping.
 		lo, hi, gok := uint32(0), uint32(0), false
@@ -4536,11 +3916,7 @@ func histogramSharedCPU(b *gpuimpl.CPUBlock) {
 		}
 		if gok && w0 != nil && hi <= 64 {
 			for lx := lo; lx < hi; lx++ {
-				li := lx
-				_ = li
 				{
-					var v_i uint32 = (gx0 + lx)
-					_ = v_i
 					{ // (v_i < p_n) holds for lo <= lx < hi
 						xpu.AtomicAdd(&s_h[(w0[lx]%uint32(64))], uint32(1))
 					}
@@ -4548,11 +3924,8 @@ func histogramSharedCPU(b *gpuimpl.CPUBlock) {
 			}
 		} else if gok {
 			for lx := lo; lx < hi; lx++ {
-				li := lx
-				_ = li
 				{
 					var v_i uint32 = (gx0 + lx)
-					_ = v_i
 					{ // (v_i < p_n) holds for lo <= lx < hi
 						xpu.AtomicAdd(&s_h[(p_in[v_i]%uint32(64))], uint32(1))
 					}
@@ -4560,11 +3933,8 @@ func histogramSharedCPU(b *gpuimpl.CPUBlock) {
 			}
 		} else {
 			for lx := uint32(0); lx < 64; lx++ {
-				li := lx
-				_ = li
 				{
 					var v_i uint32 = (gx0 + lx)
-					_ = v_i
 					if v_i < p_n {
 						xpu.AtomicAdd(&s_h[(p_in[v_i]%uint32(64))], uint32(1))
 					}
@@ -4573,13 +3943,9 @@ func histogramSharedCPU(b *gpuimpl.CPUBlock) {
 		}
 	}
 	for lx := uint32(0); lx < 64; lx++ {
-		li := lx
-		_ = li
 		var v_l uint32 = lx
-		_ = v_l
 		{
 			var v_c uint32 = xpu.AtomicLoad(&s_h[v_l])
-			_ = v_c
 			if v_c != uint32(0) {
 				xpu.AtomicAdd(&p_bins[v_l], v_c)
 			}
@@ -4621,7 +3987,7 @@ var IntArithKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 		{
 			Manifest: gpuimpl.Manifest{
 				Kernel: "github.com/goxpu/xpu/kernels/conformance.IntArith", Backend: "cpu", Target: "go",
-				Hash:        "sha256:5163499201f26e8d17860f98fd92192e6e64f911fc919529b375627592492fd1",
+				Hash:        "sha256:4d6f62feaa881d3e900ae44ad59c69c170eb5d31d714f4b924f217cd13938c69",
 				Codegen:     "xpu-gen/1",
 				Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
 				SharedBytes: 0, StorageBindings: 3, UniformBytes: 16,
@@ -4702,25 +4068,10 @@ func intArithCPU(b *gpuimpl.CPUBlock) {
 	p_a := gpuimpl.CPUView[int32](b.Buffers[1])
 	p_b := gpuimpl.CPUView[int32](b.Buffers[2])
 	p_n := gpuimpl.CPUUniform[uint32](b.Uniforms, 0)
-	gx0, gy0, gz0 := b.Group.X*64, b.Group.Y*1, b.Group.Z*1
-	var ly uint32
-	var lz uint32
-	stop := b.Stopping()
-	_, _ = b, stop
-	_ = p_out
-	_ = p_a
-	_ = p_b
-	_ = p_n
-	_ = gx0
-	_ = gy0
-	_ = gz0
-	_ = ly
-	_ = lz
+	gx0 := b.Group.X * 64
 	{
-		lx, li := uint32(0), uint32(0)
-		_, _ = lx, li
+		lx := uint32(0)
 		var v_i uint32 = (gx0 + lx)
-		_ = v_i
 		var w0 *[64]int32
 		if o := v_i; o <= 4294967232 && uint64(o)+64 <= uint64(len(p_a)) {
 			w0 = (*[64]int32)(p_a[o : uint64(o)+64])
@@ -4732,19 +4083,13 @@ func intArithCPU(b *gpuimpl.CPUBlock) {
 		if w0 != nil && w1 != nil {
 		items0w:
 			for lx := uint32(0); lx < 64; lx++ {
-				li := lx
-				_ = li
 				var v_i uint32 = (gx0 + lx)
-				_ = v_i
 				if v_i >= p_n {
 					continue items0w
 				}
 				var v_x int32 = w0[lx]
-				_ = v_x
 				var v_y int32 = w1[lx]
-				_ = v_y
 				var v_o uint32 = (v_i * uint32(5))
-				_ = v_o
 				p_out[(v_o + uint32(0))] = (v_x + v_y)
 				p_out[(v_o + uint32(1))] = (v_x - v_y)
 				p_out[(v_o + uint32(2))] = (v_x * v_y)
@@ -4754,19 +4099,13 @@ func intArithCPU(b *gpuimpl.CPUBlock) {
 		} else {
 		items0:
 			for lx := uint32(0); lx < 64; lx++ {
-				li := lx
-				_ = li
 				var v_i uint32 = (gx0 + lx)
-				_ = v_i
 				if v_i >= p_n {
 					continue items0
 				}
 				var v_x int32 = p_a[v_i]
-				_ = v_x
 				var v_y int32 = p_b[v_i]
-				_ = v_y
 				var v_o uint32 = (v_i * uint32(5))
-				_ = v_o
 				p_out[(v_o + uint32(0))] = (v_x + v_y)
 				p_out[(v_o + uint32(1))] = (v_x - v_y)
 				p_out[(v_o + uint32(2))] = (v_x * v_y)
@@ -4807,7 +4146,7 @@ var LenGuardKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 		{
 			Manifest: gpuimpl.Manifest{
 				Kernel: "github.com/goxpu/xpu/kernels/conformance.LenGuard", Backend: "cpu", Target: "go",
-				Hash:        "sha256:94de3b517e1ed00302c197bd87cffb0f1f6da352e0149180de674144b47cd768",
+				Hash:        "sha256:9851a9cd48978afd8536ff1337bf47c377622b67544c1991413a0b2c07f07c7a",
 				Codegen:     "xpu-gen/1",
 				Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
 				SharedBytes: 0, StorageBindings: 2, UniformBytes: 0,
@@ -4856,23 +4195,10 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
 func lenGuardCPU(b *gpuimpl.CPUBlock) {
 	p_y := gpuimpl.CPUView[int32](b.Buffers[0])
 	p_x := gpuimpl.CPUView[int32](b.Buffers[1])
-	gx0, gy0, gz0 := b.Group.X*64, b.Group.Y*1, b.Group.Z*1
-	var ly uint32
-	var lz uint32
-	stop := b.Stopping()
-	_, _ = b, stop
-	_ = p_y
-	_ = p_x
-	_ = gx0
-	_ = gy0
-	_ = gz0
-	_ = ly
-	_ = lz
+	gx0 := b.Group.X * 64
 	{
-		lx, li := uint32(0), uint32(0)
-		_, _ = lx, li
+		lx := uint32(0)
 		var v_i uint32 = (gx0 + lx)
-		_ = v_i
 		// The guard (v_i < uint32(len(p_y))) holds for the lanes lo <= lx < hi; gok: v_i
 		// steps by one from lane to lane without wrapping.
 		lo, hi, gok := uint32(0), uint32(0), false
@@ -4886,30 +4212,21 @@ func lenGuardCPU(b *gpuimpl.CPUBlock) {
 		}
 		if gok && w0 != nil && hi <= 64 {
 			for lx := lo; lx < hi; lx++ {
-				li := lx
-				_ = li
 				var v_i uint32 = (gx0 + lx)
-				_ = v_i
 				{ // (v_i < uint32(len(p_y))) holds for lo <= lx < hi
 					w0[lx] = (p_x[(v_i%uint32(len(p_x)))] * int32(2))
 				}
 			}
 		} else if gok {
 			for lx := lo; lx < hi; lx++ {
-				li := lx
-				_ = li
 				var v_i uint32 = (gx0 + lx)
-				_ = v_i
 				{ // (v_i < uint32(len(p_y))) holds for lo <= lx < hi
 					p_y[v_i] = (p_x[(v_i%uint32(len(p_x)))] * int32(2))
 				}
 			}
 		} else {
 			for lx := uint32(0); lx < 64; lx++ {
-				li := lx
-				_ = li
 				var v_i uint32 = (gx0 + lx)
-				_ = v_i
 				if v_i < uint32(len(p_y)) {
 					p_y[v_i] = (p_x[(v_i%uint32(len(p_x)))] * int32(2))
 				}
@@ -4951,7 +4268,7 @@ var LogicalInLoopKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 		{
 			Manifest: gpuimpl.Manifest{
 				Kernel: "github.com/goxpu/xpu/kernels/conformance.LogicalInLoop", Backend: "cpu", Target: "go",
-				Hash:        "sha256:a29cabe8170a8b5a11a845297e882cc89b2da892d3a40bbf6f8e2a9373637eb9",
+				Hash:        "sha256:03266e697e366e012d8ba029530629df65cbe9b2170987b16714d55e83e74160",
 				Codegen:     "xpu-gen/1",
 				Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
 				SharedBytes: 0, StorageBindings: 3, UniformBytes: 16,
@@ -5051,31 +4368,16 @@ func logicalInLoopCPU(b *gpuimpl.CPUBlock) {
 	p_calls := gpuimpl.CPUView[uint32](b.Buffers[1])
 	p_in := gpuimpl.CPUView[uint32](b.Buffers[2])
 	p_n := gpuimpl.CPUUniform[uint32](b.Uniforms, 0)
-	gx0, gy0, gz0 := b.Group.X*64, b.Group.Y*1, b.Group.Z*1
+	gx0 := b.Group.X * 64
 	var ly uint32
 	var lz uint32
-	stop := b.Stopping()
-	_, _ = b, stop
-	_ = p_out
-	_ = p_calls
-	_ = p_in
-	_ = p_n
-	_ = gx0
-	_ = gy0
-	_ = gz0
-	_ = ly
-	_ = lz
 	f_countedBit := func(lx, ly, lz uint32, v_i_1 uint32, v_x uint32, v_k uint32) bool {
-		_, _, _ = lx, ly, lz
 		p_calls[v_i_1] = (p_calls[v_i_1] + uint32(1))
 		return (((v_x >> v_k) & uint32(1)) != uint32(0))
 	}
-	_ = f_countedBit
 	{
-		lx, li := uint32(0), uint32(0)
-		_, _ = lx, li
+		lx := uint32(0)
 		var v_i uint32 = (gx0 + lx)
-		_ = v_i
 		var w0 *[64]uint32
 		if o := v_i; o <= 4294967232 && uint64(o)+64 <= uint64(len(p_calls)) {
 			w0 = (*[64]uint32)(p_calls[o : uint64(o)+64])
@@ -5091,19 +4393,14 @@ func logicalInLoopCPU(b *gpuimpl.CPUBlock) {
 		if w0 != nil && w1 != nil && w2 != nil {
 		items0w:
 			for lx := uint32(0); lx < 64; lx++ {
-				li := lx
-				_ = li
 				var v_i uint32 = (gx0 + lx)
-				_ = v_i
 				if v_i >= p_n {
 					continue items0w
 				}
 				w0[lx] = uint32(0)
 				var v_r uint32
-				_ = v_r
 				{
 					var v_k uint32 = uint32(0)
-					_ = v_k
 					for v_k < uint32(8) {
 						{
 							if true && f_countedBit(lx, ly, lz, v_i, w1[lx], v_k) {
@@ -5127,19 +4424,14 @@ func logicalInLoopCPU(b *gpuimpl.CPUBlock) {
 		} else {
 		items0:
 			for lx := uint32(0); lx < 64; lx++ {
-				li := lx
-				_ = li
 				var v_i uint32 = (gx0 + lx)
-				_ = v_i
 				if v_i >= p_n {
 					continue items0
 				}
 				p_calls[v_i] = uint32(0)
 				var v_r uint32
-				_ = v_r
 				{
 					var v_k uint32 = uint32(0)
-					_ = v_k
 					for v_k < uint32(8) {
 						{
 							if true && f_countedBit(lx, ly, lz, v_i, p_in[v_i], v_k) {
@@ -5198,7 +4490,7 @@ var LoopBreakContinueKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 		{
 			Manifest: gpuimpl.Manifest{
 				Kernel: "github.com/goxpu/xpu/kernels/conformance.LoopBreakContinue", Backend: "cpu", Target: "go",
-				Hash:        "sha256:afd50b07c6d6a76b95ae95b8430817b18c4f8dd8341709976610daf1d57b0bf9",
+				Hash:        "sha256:71d076c748f78c8ee9863093d92e0aaf118d7e9847c8e27b44132f699d3c95d1",
 				Codegen:     "xpu-gen/1",
 				Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
 				SharedBytes: 0, StorageBindings: 3, UniformBytes: 16,
@@ -5275,27 +4567,11 @@ func loopBreakContinueCPU(b *gpuimpl.CPUBlock) {
 	p_width := gpuimpl.CPUUniform[uint32](b.Uniforms, 0)
 	p_limit := gpuimpl.CPUUniform[uint32](b.Uniforms, 4)
 	p_n := gpuimpl.CPUUniform[uint32](b.Uniforms, 8)
-	gx0, gy0, gz0 := b.Group.X*64, b.Group.Y*1, b.Group.Z*1
-	var ly uint32
-	var lz uint32
+	gx0 := b.Group.X * 64
 	stop := b.Stopping()
-	_, _ = b, stop
-	_ = p_out
-	_ = p_steps
-	_ = p_in
-	_ = p_width
-	_ = p_limit
-	_ = p_n
-	_ = gx0
-	_ = gy0
-	_ = gz0
-	_ = ly
-	_ = lz
 	{
-		lx, li := uint32(0), uint32(0)
-		_, _ = lx, li
+		lx := uint32(0)
 		var v_i uint32 = (gx0 + lx)
-		_ = v_i
 		var w0 *[64]uint32
 		if o := v_i; o <= 4294967232 && uint64(o)+64 <= uint64(len(p_out)) {
 			w0 = (*[64]uint32)(p_out[o : uint64(o)+64])
@@ -5310,14 +4586,11 @@ func loopBreakContinueCPU(b *gpuimpl.CPUBlock) {
 				li := lx
 				_ = li
 				var v_i uint32 = (gx0 + lx)
-				_ = v_i
 				if v_i >= p_n {
 					continue items0w
 				}
 				var v_sum uint32
-				_ = v_sum
 				var v_k uint32
-				_ = v_k
 				{
 					v_k = uint32(0)
 					for v_k < p_width {
@@ -5326,7 +4599,6 @@ func loopBreakContinueCPU(b *gpuimpl.CPUBlock) {
 						}
 						{
 							var v_v uint32 = p_in[((v_i * p_width) + v_k)]
-							_ = v_v
 							if (v_v % uint32(3)) == uint32(0) {
 								goto next2
 							}
@@ -5348,14 +4620,11 @@ func loopBreakContinueCPU(b *gpuimpl.CPUBlock) {
 				li := lx
 				_ = li
 				var v_i uint32 = (gx0 + lx)
-				_ = v_i
 				if v_i >= p_n {
 					continue items0
 				}
 				var v_sum uint32
-				_ = v_sum
 				var v_k uint32
-				_ = v_k
 				{
 					v_k = uint32(0)
 					for v_k < p_width {
@@ -5364,7 +4633,6 @@ func loopBreakContinueCPU(b *gpuimpl.CPUBlock) {
 						}
 						{
 							var v_v uint32 = p_in[((v_i * p_width) + v_k)]
-							_ = v_v
 							if (v_v % uint32(3)) == uint32(0) {
 								goto next3
 							}
@@ -5414,7 +4682,7 @@ var LoopLocalZeroKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 		{
 			Manifest: gpuimpl.Manifest{
 				Kernel: "github.com/goxpu/xpu/kernels/conformance.LoopLocalZero", Backend: "cpu", Target: "go",
-				Hash:        "sha256:7bc509ad3d186510e823d5612c99323fdb0cd0a9d9d76472df57238cac542bf3",
+				Hash:        "sha256:b63d1023b8ec53fc438cd6ddde1a03839b710617fd799b545634b42cdc77cb85",
 				Codegen:     "xpu-gen/1",
 				Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
 				SharedBytes: 0, StorageBindings: 2, UniformBytes: 16,
@@ -5470,24 +4738,10 @@ func loopLocalZeroCPU(b *gpuimpl.CPUBlock) {
 	p_out := gpuimpl.CPUView[uint32](b.Buffers[0])
 	p_in := gpuimpl.CPUView[uint32](b.Buffers[1])
 	p_n := gpuimpl.CPUUniform[uint32](b.Uniforms, 0)
-	gx0, gy0, gz0 := b.Group.X*64, b.Group.Y*1, b.Group.Z*1
-	var ly uint32
-	var lz uint32
-	stop := b.Stopping()
-	_, _ = b, stop
-	_ = p_out
-	_ = p_in
-	_ = p_n
-	_ = gx0
-	_ = gy0
-	_ = gz0
-	_ = ly
-	_ = lz
+	gx0 := b.Group.X * 64
 	{
-		lx, li := uint32(0), uint32(0)
-		_, _ = lx, li
+		lx := uint32(0)
 		var v_i uint32 = (gx0 + lx)
-		_ = v_i
 		var w0 *[64]uint32
 		if o := v_i; o <= 4294967232 && uint64(o)+64 <= uint64(len(p_in)) {
 			w0 = (*[64]uint32)(p_in[o : uint64(o)+64])
@@ -5499,22 +4753,16 @@ func loopLocalZeroCPU(b *gpuimpl.CPUBlock) {
 		if w0 != nil && w1 != nil {
 		items0w:
 			for lx := uint32(0); lx < 64; lx++ {
-				li := lx
-				_ = li
 				var v_i uint32 = (gx0 + lx)
-				_ = v_i
 				if v_i >= p_n {
 					continue items0w
 				}
 				var v_sum uint32
-				_ = v_sum
 				{
 					var v_k uint32 = uint32(0)
-					_ = v_k
 					for v_k < uint32(4) {
 						{
 							var v_v uint32
-							_ = v_v
 							if v_k == (w0[lx] % uint32(4)) {
 								v_v = (v_k + uint32(1))
 							}
@@ -5528,22 +4776,16 @@ func loopLocalZeroCPU(b *gpuimpl.CPUBlock) {
 		} else {
 		items0:
 			for lx := uint32(0); lx < 64; lx++ {
-				li := lx
-				_ = li
 				var v_i uint32 = (gx0 + lx)
-				_ = v_i
 				if v_i >= p_n {
 					continue items0
 				}
 				var v_sum uint32
-				_ = v_sum
 				{
 					var v_k uint32 = uint32(0)
-					_ = v_k
 					for v_k < uint32(4) {
 						{
 							var v_v uint32
-							_ = v_v
 							if v_k == (p_in[v_i] % uint32(4)) {
 								v_v = (v_k + uint32(1))
 							}
@@ -5603,7 +4845,7 @@ var MathExactKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 		{
 			Manifest: gpuimpl.Manifest{
 				Kernel: "github.com/goxpu/xpu/kernels/conformance.MathExact", Backend: "cpu", Target: "go",
-				Hash:        "sha256:6cdaef68c5b8eb947bb67925cce3785ff362414356cc605471a87eb18e100617",
+				Hash:        "sha256:4dadd0e44d33b7ce6370e9aa6a229ac072fe0ea91a986566f44a58f63fa5e4e2",
 				Codegen:     "xpu-gen/1",
 				Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
 				SharedBytes: 0, StorageBindings: 9, UniformBytes: 16,
@@ -5707,31 +4949,10 @@ func mathExactCPU(b *gpuimpl.CPUBlock) {
 	p_e := gpuimpl.CPUView[uint32](b.Buffers[7])
 	p_f := gpuimpl.CPUView[uint32](b.Buffers[8])
 	p_n := gpuimpl.CPUUniform[uint32](b.Uniforms, 0)
-	gx0, gy0, gz0 := b.Group.X*64, b.Group.Y*1, b.Group.Z*1
-	var ly uint32
-	var lz uint32
-	stop := b.Stopping()
-	_, _ = b, stop
-	_ = p_out
-	_ = p_ints
-	_ = p_uints
-	_ = p_a
-	_ = p_b
-	_ = p_c
-	_ = p_d
-	_ = p_e
-	_ = p_f
-	_ = p_n
-	_ = gx0
-	_ = gy0
-	_ = gz0
-	_ = ly
-	_ = lz
+	gx0 := b.Group.X * 64
 	{
-		lx, li := uint32(0), uint32(0)
-		_, _ = lx, li
+		lx := uint32(0)
 		var v_i uint32 = (gx0 + lx)
-		_ = v_i
 		var w0 *[64]float32
 		if o := v_i; o <= 4294967232 && uint64(o)+64 <= uint64(len(p_a)) {
 			w0 = (*[64]float32)(p_a[o : uint64(o)+64])
@@ -5759,19 +4980,13 @@ func mathExactCPU(b *gpuimpl.CPUBlock) {
 		if w0 != nil && w1 != nil && w2 != nil && w3 != nil && w4 != nil && w5 != nil {
 		items0w:
 			for lx := uint32(0); lx < 64; lx++ {
-				li := lx
-				_ = li
 				var v_i uint32 = (gx0 + lx)
-				_ = v_i
 				if v_i >= p_n {
 					continue items0w
 				}
 				var v_x float32 = w0[lx]
-				_ = v_x
 				var v_y float32 = w1[lx]
-				_ = v_y
 				var v_o uint32 = (v_i * uint32(8))
-				_ = v_o
 				p_out[(v_o + uint32(0))] = xpu.Abs(v_x)
 				p_out[(v_o + uint32(1))] = xpu.Floor(v_x)
 				p_out[(v_o + uint32(2))] = xpu.Ceil(v_x)
@@ -5781,7 +4996,6 @@ func mathExactCPU(b *gpuimpl.CPUBlock) {
 				p_out[(v_o + uint32(6))] = xpu.Max(v_x, v_y)
 				p_out[(v_o + uint32(7))] = xpu.Clamp(v_x, float32(-0.5), v_y)
 				var v_p uint32 = (v_i * uint32(4))
-				_ = v_p
 				p_ints[(v_p + uint32(0))] = xpu.Abs(w2[lx])
 				p_ints[(v_p + uint32(1))] = xpu.Min(w2[lx], w3[lx])
 				p_ints[(v_p + uint32(2))] = xpu.Max(w2[lx], w3[lx])
@@ -5794,19 +5008,13 @@ func mathExactCPU(b *gpuimpl.CPUBlock) {
 		} else {
 		items0:
 			for lx := uint32(0); lx < 64; lx++ {
-				li := lx
-				_ = li
 				var v_i uint32 = (gx0 + lx)
-				_ = v_i
 				if v_i >= p_n {
 					continue items0
 				}
 				var v_x float32 = p_a[v_i]
-				_ = v_x
 				var v_y float32 = p_b[v_i]
-				_ = v_y
 				var v_o uint32 = (v_i * uint32(8))
-				_ = v_o
 				p_out[(v_o + uint32(0))] = xpu.Abs(v_x)
 				p_out[(v_o + uint32(1))] = xpu.Floor(v_x)
 				p_out[(v_o + uint32(2))] = xpu.Ceil(v_x)
@@ -5816,7 +5024,6 @@ func mathExactCPU(b *gpuimpl.CPUBlock) {
 				p_out[(v_o + uint32(6))] = xpu.Max(v_x, v_y)
 				p_out[(v_o + uint32(7))] = xpu.Clamp(v_x, float32(-0.5), v_y)
 				var v_p uint32 = (v_i * uint32(4))
-				_ = v_p
 				p_ints[(v_p + uint32(0))] = xpu.Abs(p_c[v_i])
 				p_ints[(v_p + uint32(1))] = xpu.Min(p_c[v_i], p_d[v_i])
 				p_ints[(v_p + uint32(2))] = xpu.Max(p_c[v_i], p_d[v_i])
@@ -5863,7 +5070,7 @@ var MathExpLogKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 		{
 			Manifest: gpuimpl.Manifest{
 				Kernel: "github.com/goxpu/xpu/kernels/conformance.MathExpLog", Backend: "cpu", Target: "go",
-				Hash:        "sha256:7db03e7f41455586f43bf53cb00ff33953e527e1a24fc7975fdd5b2865fab99f",
+				Hash:        "sha256:305013afd8335c327bdc0531b3b851a92ee9a8a3b9b2c09c1325fbfb64206aa9",
 				Codegen:     "xpu-gen/1",
 				Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
 				SharedBytes: 0, StorageBindings: 3, UniformBytes: 16,
@@ -5920,25 +5127,10 @@ func mathExpLogCPU(b *gpuimpl.CPUBlock) {
 	p_a := gpuimpl.CPUView[float32](b.Buffers[1])
 	p_b := gpuimpl.CPUView[float32](b.Buffers[2])
 	p_n := gpuimpl.CPUUniform[uint32](b.Uniforms, 0)
-	gx0, gy0, gz0 := b.Group.X*64, b.Group.Y*1, b.Group.Z*1
-	var ly uint32
-	var lz uint32
-	stop := b.Stopping()
-	_, _ = b, stop
-	_ = p_out
-	_ = p_a
-	_ = p_b
-	_ = p_n
-	_ = gx0
-	_ = gy0
-	_ = gz0
-	_ = ly
-	_ = lz
+	gx0 := b.Group.X * 64
 	{
-		lx, li := uint32(0), uint32(0)
-		_, _ = lx, li
+		lx := uint32(0)
 		var v_i uint32 = (gx0 + lx)
-		_ = v_i
 		var w0 *[64]float32
 		if o := v_i; o <= 4294967232 && uint64(o)+64 <= uint64(len(p_a)) {
 			w0 = (*[64]float32)(p_a[o : uint64(o)+64])
@@ -5950,19 +5142,13 @@ func mathExpLogCPU(b *gpuimpl.CPUBlock) {
 		if w0 != nil && w1 != nil {
 		items0w:
 			for lx := uint32(0); lx < 64; lx++ {
-				li := lx
-				_ = li
 				var v_i uint32 = (gx0 + lx)
-				_ = v_i
 				if v_i >= p_n {
 					continue items0w
 				}
 				var v_x float32 = w0[lx]
-				_ = v_x
 				var v_y float32 = w1[lx]
-				_ = v_y
 				var v_o uint32 = (v_i * uint32(5))
-				_ = v_o
 				p_out[(v_o + uint32(0))] = xpu.Exp(v_y)
 				p_out[(v_o + uint32(1))] = xpu.Exp2(v_y)
 				p_out[(v_o + uint32(2))] = xpu.Log(v_x)
@@ -5972,19 +5158,13 @@ func mathExpLogCPU(b *gpuimpl.CPUBlock) {
 		} else {
 		items0:
 			for lx := uint32(0); lx < 64; lx++ {
-				li := lx
-				_ = li
 				var v_i uint32 = (gx0 + lx)
-				_ = v_i
 				if v_i >= p_n {
 					continue items0
 				}
 				var v_x float32 = p_a[v_i]
-				_ = v_x
 				var v_y float32 = p_b[v_i]
-				_ = v_y
 				var v_o uint32 = (v_i * uint32(5))
-				_ = v_o
 				p_out[(v_o + uint32(0))] = xpu.Exp(v_y)
 				p_out[(v_o + uint32(1))] = xpu.Exp2(v_y)
 				p_out[(v_o + uint32(2))] = xpu.Log(v_x)
@@ -6030,7 +5210,7 @@ var MathSqrtFmaKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 		{
 			Manifest: gpuimpl.Manifest{
 				Kernel: "github.com/goxpu/xpu/kernels/conformance.MathSqrtFma", Backend: "cpu", Target: "go",
-				Hash:        "sha256:c5fcae1cab8fc584303aef49fa07bc437caa1a0c38ef2e7e5c16c4559d50d071",
+				Hash:        "sha256:a63ea43cd2e3e50ca7f9a0dd596123e7057b1fb7efe8e45db32be69faff73af1",
 				Codegen:     "xpu-gen/1",
 				Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
 				SharedBytes: 0, StorageBindings: 4, UniformBytes: 16,
@@ -6084,26 +5264,10 @@ func mathSqrtFmaCPU(b *gpuimpl.CPUBlock) {
 	p_b := gpuimpl.CPUView[float32](b.Buffers[2])
 	p_c := gpuimpl.CPUView[float32](b.Buffers[3])
 	p_n := gpuimpl.CPUUniform[uint32](b.Uniforms, 0)
-	gx0, gy0, gz0 := b.Group.X*64, b.Group.Y*1, b.Group.Z*1
-	var ly uint32
-	var lz uint32
-	stop := b.Stopping()
-	_, _ = b, stop
-	_ = p_out
-	_ = p_a
-	_ = p_b
-	_ = p_c
-	_ = p_n
-	_ = gx0
-	_ = gy0
-	_ = gz0
-	_ = ly
-	_ = lz
+	gx0 := b.Group.X * 64
 	{
-		lx, li := uint32(0), uint32(0)
-		_, _ = lx, li
+		lx := uint32(0)
 		var v_i uint32 = (gx0 + lx)
-		_ = v_i
 		var w0 *[64]float32
 		if o := v_i; o <= 4294967232 && uint64(o)+64 <= uint64(len(p_a)) {
 			w0 = (*[64]float32)(p_a[o : uint64(o)+64])
@@ -6119,10 +5283,7 @@ func mathSqrtFmaCPU(b *gpuimpl.CPUBlock) {
 		if w0 != nil && w1 != nil && w2 != nil {
 		items0w:
 			for lx := uint32(0); lx < 64; lx++ {
-				li := lx
-				_ = li
 				var v_i uint32 = (gx0 + lx)
-				_ = v_i
 				if v_i >= p_n {
 					continue items0w
 				}
@@ -6132,10 +5293,7 @@ func mathSqrtFmaCPU(b *gpuimpl.CPUBlock) {
 		} else {
 		items0:
 			for lx := uint32(0); lx < 64; lx++ {
-				li := lx
-				_ = li
 				var v_i uint32 = (gx0 + lx)
-				_ = v_i
 				if v_i >= p_n {
 					continue items0
 				}
@@ -6177,7 +5335,7 @@ var MathTrigKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 		{
 			Manifest: gpuimpl.Manifest{
 				Kernel: "github.com/goxpu/xpu/kernels/conformance.MathTrig", Backend: "cpu", Target: "go",
-				Hash:        "sha256:c648d91a61ffb5f0b1ef7a9fb1b5ab0089f3282d30db530d285e907a621c0b50",
+				Hash:        "sha256:39154b5f9e7d5823e24dd171c6bbe7126597eceec46ab79b7b9f4a1964156418",
 				Codegen:     "xpu-gen/1",
 				Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
 				SharedBytes: 0, StorageBindings: 2, UniformBytes: 16,
@@ -6229,24 +5387,10 @@ func mathTrigCPU(b *gpuimpl.CPUBlock) {
 	p_out := gpuimpl.CPUView[float32](b.Buffers[0])
 	p_a := gpuimpl.CPUView[float32](b.Buffers[1])
 	p_n := gpuimpl.CPUUniform[uint32](b.Uniforms, 0)
-	gx0, gy0, gz0 := b.Group.X*64, b.Group.Y*1, b.Group.Z*1
-	var ly uint32
-	var lz uint32
-	stop := b.Stopping()
-	_, _ = b, stop
-	_ = p_out
-	_ = p_a
-	_ = p_n
-	_ = gx0
-	_ = gy0
-	_ = gz0
-	_ = ly
-	_ = lz
+	gx0 := b.Group.X * 64
 	{
-		lx, li := uint32(0), uint32(0)
-		_, _ = lx, li
+		lx := uint32(0)
 		var v_i uint32 = (gx0 + lx)
-		_ = v_i
 		var w0 *[64]float32
 		if o := v_i; o <= 4294967232 && uint64(o)+64 <= uint64(len(p_a)) {
 			w0 = (*[64]float32)(p_a[o : uint64(o)+64])
@@ -6254,17 +5398,12 @@ func mathTrigCPU(b *gpuimpl.CPUBlock) {
 		if w0 != nil {
 		items0w:
 			for lx := uint32(0); lx < 64; lx++ {
-				li := lx
-				_ = li
 				var v_i uint32 = (gx0 + lx)
-				_ = v_i
 				if v_i >= p_n {
 					continue items0w
 				}
 				var v_x float32 = w0[lx]
-				_ = v_x
 				var v_o uint32 = (v_i * uint32(4))
-				_ = v_o
 				p_out[(v_o + uint32(0))] = xpu.Sin(v_x)
 				p_out[(v_o + uint32(1))] = xpu.Cos(v_x)
 				p_out[(v_o + uint32(2))] = xpu.Tan(v_x)
@@ -6273,17 +5412,12 @@ func mathTrigCPU(b *gpuimpl.CPUBlock) {
 		} else {
 		items0:
 			for lx := uint32(0); lx < 64; lx++ {
-				li := lx
-				_ = li
 				var v_i uint32 = (gx0 + lx)
-				_ = v_i
 				if v_i >= p_n {
 					continue items0
 				}
 				var v_x float32 = p_a[v_i]
-				_ = v_x
 				var v_o uint32 = (v_i * uint32(4))
-				_ = v_o
 				p_out[(v_o + uint32(0))] = xpu.Sin(v_x)
 				p_out[(v_o + uint32(1))] = xpu.Cos(v_x)
 				p_out[(v_o + uint32(2))] = xpu.Tan(v_x)
@@ -6325,7 +5459,7 @@ var NestedLoopsKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 		{
 			Manifest: gpuimpl.Manifest{
 				Kernel: "github.com/goxpu/xpu/kernels/conformance.NestedLoops", Backend: "cpu", Target: "go",
-				Hash:        "sha256:711478dc87004040bcb36020a704eb0f39e4852dec7b2238d7cbf938359e7d48",
+				Hash:        "sha256:c061a99396e699eb709242421b82a00df2574f499d1c7a7164d1a53e0d19b634",
 				Codegen:     "xpu-gen/1",
 				Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
 				SharedBytes: 0, StorageBindings: 2, UniformBytes: 16,
@@ -6393,24 +5527,10 @@ func nestedLoopsCPU(b *gpuimpl.CPUBlock) {
 	p_out := gpuimpl.CPUView[int32](b.Buffers[0])
 	p_in := gpuimpl.CPUView[int32](b.Buffers[1])
 	p_n := gpuimpl.CPUUniform[uint32](b.Uniforms, 0)
-	gx0, gy0, gz0 := b.Group.X*64, b.Group.Y*1, b.Group.Z*1
-	var ly uint32
-	var lz uint32
-	stop := b.Stopping()
-	_, _ = b, stop
-	_ = p_out
-	_ = p_in
-	_ = p_n
-	_ = gx0
-	_ = gy0
-	_ = gz0
-	_ = ly
-	_ = lz
+	gx0 := b.Group.X * 64
 	{
-		lx, li := uint32(0), uint32(0)
-		_, _ = lx, li
+		lx := uint32(0)
 		var v_i uint32 = (gx0 + lx)
-		_ = v_i
 		var w0 *[64]int32
 		if o := v_i; o <= 4294967232 && uint64(o)+64 <= uint64(len(p_out)) {
 			w0 = (*[64]int32)(p_out[o : uint64(o)+64])
@@ -6418,27 +5538,20 @@ func nestedLoopsCPU(b *gpuimpl.CPUBlock) {
 		if w0 != nil {
 		items0w:
 			for lx := uint32(0); lx < 64; lx++ {
-				li := lx
-				_ = li
 				var v_i uint32 = (gx0 + lx)
-				_ = v_i
 				if v_i >= p_n {
 					continue items0w
 				}
 				var v_acc int32
-				_ = v_acc
 				{
 					var v_j uint32 = uint32(0)
-					_ = v_j
 					for v_j < uint32(8) {
 						{
 							{
 								var v_k uint32 = v_j
-								_ = v_k
 								for v_k < uint32(8) {
 									{
 										var v_x int32 = (p_in[((v_i+v_j)%p_n)] * p_in[((v_i+v_k)%p_n)])
-										_ = v_x
 										if (v_x % int32(2)) == int32(0) {
 											v_acc = (v_acc + int32(1))
 										} else {
@@ -6457,27 +5570,20 @@ func nestedLoopsCPU(b *gpuimpl.CPUBlock) {
 		} else {
 		items0:
 			for lx := uint32(0); lx < 64; lx++ {
-				li := lx
-				_ = li
 				var v_i uint32 = (gx0 + lx)
-				_ = v_i
 				if v_i >= p_n {
 					continue items0
 				}
 				var v_acc int32
-				_ = v_acc
 				{
 					var v_j uint32 = uint32(0)
-					_ = v_j
 					for v_j < uint32(8) {
 						{
 							{
 								var v_k uint32 = v_j
-								_ = v_k
 								for v_k < uint32(8) {
 									{
 										var v_x int32 = (p_in[((v_i+v_j)%p_n)] * p_in[((v_i+v_k)%p_n)])
-										_ = v_x
 										if (v_x % int32(2)) == int32(0) {
 											v_acc = (v_acc + int32(1))
 										} else {
@@ -6527,7 +5633,7 @@ var ParticlesAoSKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 		{
 			Manifest: gpuimpl.Manifest{
 				Kernel: "github.com/goxpu/xpu/kernels/conformance.ParticlesAoS", Backend: "cpu", Target: "go",
-				Hash:        "sha256:177f6a3375e4c775c27822c1b0a375a8aa3d1d41fae9d4c082e0d8b284451f88",
+				Hash:        "sha256:8f0b83f20ec8718b30fa2a9e740817fb2a9fc8d4b09cee16cdc65a5fec1a6085",
 				Codegen:     "xpu-gen/1",
 				Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
 				SharedBytes: 0, StorageBindings: 1, UniformBytes: 16,
@@ -6602,24 +5708,10 @@ func particlesAoSCPU(b *gpuimpl.CPUBlock) {
 	p_ps := gpuimpl.CPUView[Particle](b.Buffers[0])
 	p_dt := gpuimpl.CPUUniform[float32](b.Uniforms, 0)
 	p_n := gpuimpl.CPUUniform[uint32](b.Uniforms, 4)
-	gx0, gy0, gz0 := b.Group.X*64, b.Group.Y*1, b.Group.Z*1
-	var ly uint32
-	var lz uint32
-	stop := b.Stopping()
-	_, _ = b, stop
-	_ = p_ps
-	_ = p_dt
-	_ = p_n
-	_ = gx0
-	_ = gy0
-	_ = gz0
-	_ = ly
-	_ = lz
+	gx0 := b.Group.X * 64
 	{
-		lx, li := uint32(0), uint32(0)
-		_, _ = lx, li
+		lx := uint32(0)
 		var v_i uint32 = (gx0 + lx)
-		_ = v_i
 		var w0 *[64]Particle
 		if o := v_i; o <= 4294967232 && uint64(o)+64 <= uint64(len(p_ps)) {
 			w0 = (*[64]Particle)(p_ps[o : uint64(o)+64])
@@ -6627,15 +5719,11 @@ func particlesAoSCPU(b *gpuimpl.CPUBlock) {
 		if w0 != nil {
 		items0w:
 			for lx := uint32(0); lx < 64; lx++ {
-				li := lx
-				_ = li
 				var v_i uint32 = (gx0 + lx)
-				_ = v_i
 				if v_i >= p_n {
 					continue items0w
 				}
 				var v_p Particle = w0[lx]
-				_ = v_p
 				v_p.VZ = (v_p.VZ - (float32(9.75) * p_dt))
 				v_p.X = (v_p.X + (v_p.VX * p_dt))
 				v_p.Y = (v_p.Y + (v_p.VY * p_dt))
@@ -6651,15 +5739,11 @@ func particlesAoSCPU(b *gpuimpl.CPUBlock) {
 		} else {
 		items0:
 			for lx := uint32(0); lx < 64; lx++ {
-				li := lx
-				_ = li
 				var v_i uint32 = (gx0 + lx)
-				_ = v_i
 				if v_i >= p_n {
 					continue items0
 				}
 				var v_p Particle = p_ps[v_i]
-				_ = v_p
 				v_p.VZ = (v_p.VZ - (float32(9.75) * p_dt))
 				v_p.X = (v_p.X + (v_p.VX * p_dt))
 				v_p.Y = (v_p.Y + (v_p.VY * p_dt))
@@ -6714,7 +5798,7 @@ var ParticlesSoAKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 		{
 			Manifest: gpuimpl.Manifest{
 				Kernel: "github.com/goxpu/xpu/kernels/conformance.ParticlesSoA", Backend: "cpu", Target: "go",
-				Hash:        "sha256:53a4dfe72aee4c5ccbaeb8018151c0b3e3f533c9f6c0671dd1c672719b0cf185",
+				Hash:        "sha256:4f36ab8dde90cf69382ba332da509862d19f14c120614f6f0bfe389abe54e605",
 				Codegen:     "xpu-gen/1",
 				Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
 				SharedBytes: 0, StorageBindings: 5, UniformBytes: 16,
@@ -6785,28 +5869,10 @@ func particlesSoACPU(b *gpuimpl.CPUBlock) {
 	p_hits := gpuimpl.CPUView[uint32](b.Buffers[4])
 	p_dt := gpuimpl.CPUUniform[float32](b.Uniforms, 0)
 	p_n := gpuimpl.CPUUniform[uint32](b.Uniforms, 4)
-	gx0, gy0, gz0 := b.Group.X*64, b.Group.Y*1, b.Group.Z*1
-	var ly uint32
-	var lz uint32
-	stop := b.Stopping()
-	_, _ = b, stop
-	_ = p_x
-	_ = p_z
-	_ = p_vx
-	_ = p_vz
-	_ = p_hits
-	_ = p_dt
-	_ = p_n
-	_ = gx0
-	_ = gy0
-	_ = gz0
-	_ = ly
-	_ = lz
+	gx0 := b.Group.X * 64
 	{
-		lx, li := uint32(0), uint32(0)
-		_, _ = lx, li
+		lx := uint32(0)
 		var v_i uint32 = (gx0 + lx)
-		_ = v_i
 		var w0 *[64]float32
 		if o := v_i; o <= 4294967232 && uint64(o)+64 <= uint64(len(p_vz)) {
 			w0 = (*[64]float32)(p_vz[o : uint64(o)+64])
@@ -6830,10 +5896,7 @@ func particlesSoACPU(b *gpuimpl.CPUBlock) {
 		if w0 != nil && w1 != nil && w2 != nil && w3 != nil && w4 != nil {
 		items0w:
 			for lx := uint32(0); lx < 64; lx++ {
-				li := lx
-				_ = li
 				var v_i uint32 = (gx0 + lx)
-				_ = v_i
 				if v_i >= p_n {
 					continue items0w
 				}
@@ -6849,10 +5912,7 @@ func particlesSoACPU(b *gpuimpl.CPUBlock) {
 		} else {
 		items0:
 			for lx := uint32(0); lx < 64; lx++ {
-				li := lx
-				_ = li
 				var v_i uint32 = (gx0 + lx)
-				_ = v_i
 				if v_i >= p_n {
 					continue items0
 				}
@@ -6902,7 +5962,7 @@ var PrivateArrayKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 		{
 			Manifest: gpuimpl.Manifest{
 				Kernel: "github.com/goxpu/xpu/kernels/conformance.PrivateArray", Backend: "cpu", Target: "go",
-				Hash:        "sha256:dd3c1a82accc5c71a1fc7e58c8cd1a4adfbc69c00fafc69aaefd65f8357c393b",
+				Hash:        "sha256:38516a5291816b4136ab5509fbd3f3363194442c305b503b99a1fa92237dc56b",
 				Codegen:     "xpu-gen/1",
 				Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
 				SharedBytes: 0, StorageBindings: 3, UniformBytes: 16,
@@ -6984,34 +6044,17 @@ func privateArrayCPU(b *gpuimpl.CPUBlock) {
 	p_sums := gpuimpl.CPUView[float32](b.Buffers[1])
 	p_in := gpuimpl.CPUView[float32](b.Buffers[2])
 	p_n := gpuimpl.CPUUniform[uint32](b.Uniforms, 0)
-	gx0, gy0, gz0 := b.Group.X*64, b.Group.Y*1, b.Group.Z*1
-	var ly uint32
-	var lz uint32
+	gx0 := b.Group.X * 64
 	stop := b.Stopping()
-	_, _ = b, stop
-	_ = p_out
-	_ = p_sums
-	_ = p_in
-	_ = p_n
-	_ = gx0
-	_ = gy0
-	_ = gz0
-	_ = ly
-	_ = lz
 items0:
 	for lx := uint32(0); lx < 64; lx++ {
-		li := lx
-		_ = li
 		var v_i uint32 = (gx0 + lx)
-		_ = v_i
 		if v_i >= p_n {
 			continue items0
 		}
 		var v_v [8]float32
-		_ = v_v
 		{
 			var v_k uint32 = uint32(0)
-			_ = v_k
 			for v_k < uint32(8) {
 				{
 					v_v[v_k] = p_in[((v_i * uint32(8)) + v_k)]
@@ -7021,16 +6064,13 @@ items0:
 		}
 		{
 			var v_k_1 int32 = int32(1)
-			_ = v_k_1
 			for v_k_1 < int32(8) {
 				if stop.Load() {
 					panic(gpuimpl.CPUStopped)
 				}
 				{
 					var v_x float32 = v_v[v_k_1]
-					_ = v_x
 					var v_j int32 = (v_k_1 - int32(1))
-					_ = v_j
 					{
 						for (v_j >= int32(0)) && (v_v[v_j] > v_x) {
 							if stop.Load() {
@@ -7046,10 +6086,8 @@ items0:
 			}
 		}
 		var v_acc float32
-		_ = v_acc
 		{
 			var v_k_2 uint32 = uint32(0)
-			_ = v_k_2
 			for v_k_2 < uint32(8) {
 				{
 					v_acc = (v_acc + v_v[v_k_2])
@@ -7093,7 +6131,7 @@ var SaxpyKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 		{
 			Manifest: gpuimpl.Manifest{
 				Kernel: "github.com/goxpu/xpu/kernels/conformance.Saxpy", Backend: "cpu", Target: "go",
-				Hash:        "sha256:9c18df0a2f261d6d310322b566e0ee717de8d60de5bef12bedbd340a7b8c491d",
+				Hash:        "sha256:2c110ae57bd395b900e5f85ebf1b6e38b4e82ef3953fcb0e6295e7c613af69fa",
 				Codegen:     "xpu-gen/1",
 				Block:       xpu.Dim3{X: 256, Y: 1, Z: 1},
 				SharedBytes: 0, StorageBindings: 2, UniformBytes: 16,
@@ -7142,25 +6180,10 @@ func saxpyCPU(b *gpuimpl.CPUBlock) {
 	p_x := gpuimpl.CPUView[float32](b.Buffers[1])
 	p_a := gpuimpl.CPUUniform[float32](b.Uniforms, 0)
 	p_n := gpuimpl.CPUUniform[uint32](b.Uniforms, 4)
-	gx0, gy0, gz0 := b.Group.X*256, b.Group.Y*1, b.Group.Z*1
-	var ly uint32
-	var lz uint32
-	stop := b.Stopping()
-	_, _ = b, stop
-	_ = p_y
-	_ = p_x
-	_ = p_a
-	_ = p_n
-	_ = gx0
-	_ = gy0
-	_ = gz0
-	_ = ly
-	_ = lz
+	gx0 := b.Group.X * 256
 	{
-		lx, li := uint32(0), uint32(0)
-		_, _ = lx, li
+		lx := uint32(0)
 		var v_i uint32 = (gx0 + lx)
-		_ = v_i
 		// The guard (v_i < p_n) holds for the lanes lo <= lx < hi; gok: v_i
 		// steps by one from lane to lane without wrapping.
 		lo, hi, gok := uint32(0), uint32(0), false
@@ -7178,11 +6201,7 @@ func saxpyCPU(b *gpuimpl.CPUBlock) {
 		}
 		if gok && w0 != nil && w1 != nil && hi <= 256 {
 			for lx := lo; lx < hi; lx++ {
-				li := lx
-				_ = li
 				{
-					var v_i uint32 = (gx0 + lx)
-					_ = v_i
 					{ // (v_i < p_n) holds for lo <= lx < hi
 						w0[lx] = ((p_a * w1[lx]) + w0[lx])
 					}
@@ -7190,11 +6209,8 @@ func saxpyCPU(b *gpuimpl.CPUBlock) {
 			}
 		} else if gok {
 			for lx := lo; lx < hi; lx++ {
-				li := lx
-				_ = li
 				{
 					var v_i uint32 = (gx0 + lx)
-					_ = v_i
 					{ // (v_i < p_n) holds for lo <= lx < hi
 						p_y[v_i] = ((p_a * p_x[v_i]) + p_y[v_i])
 					}
@@ -7202,11 +6218,8 @@ func saxpyCPU(b *gpuimpl.CPUBlock) {
 			}
 		} else {
 			for lx := uint32(0); lx < 256; lx++ {
-				li := lx
-				_ = li
 				{
 					var v_i uint32 = (gx0 + lx)
-					_ = v_i
 					if v_i < p_n {
 						p_y[v_i] = ((p_a * p_x[v_i]) + p_y[v_i])
 					}
@@ -7245,7 +6258,7 @@ var Scale2Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 		{
 			Manifest: gpuimpl.Manifest{
 				Kernel: "github.com/goxpu/xpu/kernels/conformance.Scale2", Backend: "cpu", Target: "go",
-				Hash:        "sha256:e4a1e57ce6805c9efc1bb86e9d27eb8b98f3f43dcc841a5531993b14b260e27c",
+				Hash:        "sha256:1842dd77921d3210f99fea5c2263490a8e6f687888ce1cf2f0ba341d50ac5007",
 				Codegen:     "xpu-gen/1",
 				Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
 				SharedBytes: 0, StorageBindings: 1, UniformBytes: 16,
@@ -7289,23 +6302,10 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
 func scale2CPU(b *gpuimpl.CPUBlock) {
 	p_y := gpuimpl.CPUView[int32](b.Buffers[0])
 	p_n := gpuimpl.CPUUniform[uint32](b.Uniforms, 0)
-	gx0, gy0, gz0 := b.Group.X*64, b.Group.Y*1, b.Group.Z*1
-	var ly uint32
-	var lz uint32
-	stop := b.Stopping()
-	_, _ = b, stop
-	_ = p_y
-	_ = p_n
-	_ = gx0
-	_ = gy0
-	_ = gz0
-	_ = ly
-	_ = lz
+	gx0 := b.Group.X * 64
 	{
-		lx, li := uint32(0), uint32(0)
-		_, _ = lx, li
+		lx := uint32(0)
 		var v_i uint32 = (gx0 + lx)
-		_ = v_i
 		// The guard (v_i < p_n) holds for the lanes lo <= lx < hi; gok: v_i
 		// steps by one from lane to lane without wrapping.
 		lo, hi, gok := uint32(0), uint32(0), false
@@ -7319,11 +6319,7 @@ func scale2CPU(b *gpuimpl.CPUBlock) {
 		}
 		if gok && w0 != nil && hi <= 64 {
 			for lx := lo; lx < hi; lx++ {
-				li := lx
-				_ = li
 				{
-					var v_i uint32 = (gx0 + lx)
-					_ = v_i
 					{ // (v_i < p_n) holds for lo <= lx < hi
 						w0[lx] = ((w0[lx] * int32(2)) + int32(1))
 					}
@@ -7331,11 +6327,8 @@ func scale2CPU(b *gpuimpl.CPUBlock) {
 			}
 		} else if gok {
 			for lx := lo; lx < hi; lx++ {
-				li := lx
-				_ = li
 				{
 					var v_i uint32 = (gx0 + lx)
-					_ = v_i
 					{ // (v_i < p_n) holds for lo <= lx < hi
 						p_y[v_i] = ((p_y[v_i] * int32(2)) + int32(1))
 					}
@@ -7343,11 +6336,8 @@ func scale2CPU(b *gpuimpl.CPUBlock) {
 			}
 		} else {
 			for lx := uint32(0); lx < 64; lx++ {
-				li := lx
-				_ = li
 				{
 					var v_i uint32 = (gx0 + lx)
-					_ = v_i
 					if v_i < p_n {
 						p_y[v_i] = ((p_y[v_i] * int32(2)) + int32(1))
 					}
@@ -7386,7 +6376,7 @@ var Scale3Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 		{
 			Manifest: gpuimpl.Manifest{
 				Kernel: "github.com/goxpu/xpu/kernels/conformance.Scale3", Backend: "cpu", Target: "go",
-				Hash:        "sha256:81ae622b7092a62aba3d93a628f091e64714d1fe03b7df3e440e8c96e33ee4ab",
+				Hash:        "sha256:5e989216f0995d8fb39d2d5f66e644750d4538ba1e238ef5e89c0df1dc1e4660",
 				Codegen:     "xpu-gen/1",
 				Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
 				SharedBytes: 0, StorageBindings: 1, UniformBytes: 16,
@@ -7430,23 +6420,10 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
 func scale3CPU(b *gpuimpl.CPUBlock) {
 	p_y := gpuimpl.CPUView[int32](b.Buffers[0])
 	p_n := gpuimpl.CPUUniform[uint32](b.Uniforms, 0)
-	gx0, gy0, gz0 := b.Group.X*64, b.Group.Y*1, b.Group.Z*1
-	var ly uint32
-	var lz uint32
-	stop := b.Stopping()
-	_, _ = b, stop
-	_ = p_y
-	_ = p_n
-	_ = gx0
-	_ = gy0
-	_ = gz0
-	_ = ly
-	_ = lz
+	gx0 := b.Group.X * 64
 	{
-		lx, li := uint32(0), uint32(0)
-		_, _ = lx, li
+		lx := uint32(0)
 		var v_i uint32 = (gx0 + lx)
-		_ = v_i
 		// The guard (v_i < p_n) holds for the lanes lo <= lx < hi; gok: v_i
 		// steps by one from lane to lane without wrapping.
 		lo, hi, gok := uint32(0), uint32(0), false
@@ -7460,11 +6437,7 @@ func scale3CPU(b *gpuimpl.CPUBlock) {
 		}
 		if gok && w0 != nil && hi <= 64 {
 			for lx := lo; lx < hi; lx++ {
-				li := lx
-				_ = li
 				{
-					var v_i uint32 = (gx0 + lx)
-					_ = v_i
 					{ // (v_i < p_n) holds for lo <= lx < hi
 						w0[lx] = ((w0[lx] * int32(3)) + int32(-7))
 					}
@@ -7472,11 +6445,8 @@ func scale3CPU(b *gpuimpl.CPUBlock) {
 			}
 		} else if gok {
 			for lx := lo; lx < hi; lx++ {
-				li := lx
-				_ = li
 				{
 					var v_i uint32 = (gx0 + lx)
-					_ = v_i
 					{ // (v_i < p_n) holds for lo <= lx < hi
 						p_y[v_i] = ((p_y[v_i] * int32(3)) + int32(-7))
 					}
@@ -7484,11 +6454,8 @@ func scale3CPU(b *gpuimpl.CPUBlock) {
 			}
 		} else {
 			for lx := uint32(0); lx < 64; lx++ {
-				li := lx
-				_ = li
 				{
 					var v_i uint32 = (gx0 + lx)
-					_ = v_i
 					if v_i < p_n {
 						p_y[v_i] = ((p_y[v_i] * int32(3)) + int32(-7))
 					}
@@ -7537,7 +6504,7 @@ var ScanKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 		{
 			Manifest: gpuimpl.Manifest{
 				Kernel: "github.com/goxpu/xpu/kernels/conformance.Scan", Backend: "cpu", Target: "go",
-				Hash:        "sha256:fd2873d8a89b0cd2e4cc37a4d39460305eac2fda4cc5e81335852d662dba2e7f",
+				Hash:        "sha256:b73de81421636ff788b30ba7156b4b061d22095eeaf5bc15ba66ec41b6db98a2",
 				Codegen:     "xpu-gen/1",
 				Block:       xpu.Dim3{X: 128, Y: 1, Z: 1},
 				SharedBytes: 1024, StorageBindings: 2, UniformBytes: 16,
@@ -7611,39 +6578,20 @@ func scanCPU(b *gpuimpl.CPUBlock) {
 	var s_a [128]int32
 	var s_b [128]int32
 	var v_off uint32
-	gx0, gy0, gz0 := b.Group.X*128, b.Group.Y*1, b.Group.Z*1
-	var ly uint32
-	var lz uint32
+	gx0 := b.Group.X * 128
 	stop := b.Stopping()
-	_, _ = b, stop
-	_ = p_out
-	_ = p_in
-	_ = p_n
-	_ = v_off
-	_ = gx0
-	_ = gy0
-	_ = gz0
-	_ = ly
-	_ = lz
 	{
-		lx, li := uint32(0), uint32(0)
-		_, _ = lx, li
+		lx := uint32(0)
 		var v_i uint32 = (gx0 + lx)
-		_ = v_i
 		var w0 *[128]int32
 		if o := v_i; o <= 4294967168 && uint64(o)+128 <= uint64(len(p_in)) {
 			w0 = (*[128]int32)(p_in[o : uint64(o)+128])
 		}
 		if w0 != nil {
 			for lx := uint32(0); lx < 128; lx++ {
-				li := lx
-				_ = li
 				var v_l uint32 = lx
-				_ = v_l
 				var v_i uint32 = (gx0 + lx)
-				_ = v_i
 				var v_v int32
-				_ = v_v
 				if v_i < p_n {
 					v_v = w0[lx]
 				}
@@ -7651,14 +6599,9 @@ func scanCPU(b *gpuimpl.CPUBlock) {
 			}
 		} else {
 			for lx := uint32(0); lx < 128; lx++ {
-				li := lx
-				_ = li
 				var v_l uint32 = lx
-				_ = v_l
 				var v_i uint32 = (gx0 + lx)
-				_ = v_i
 				var v_v int32
-				_ = v_v
 				if v_i < p_n {
 					v_v = p_in[v_i]
 				}
@@ -7676,24 +6619,16 @@ func scanCPU(b *gpuimpl.CPUBlock) {
 			break
 		}
 		for lx := uint32(0); lx < 128; lx++ {
-			li := lx
-			_ = li
 			var v_l uint32 = lx
-			_ = v_l
 			var v_x int32 = s_a[v_l]
-			_ = v_x
 			if v_l >= v_off {
 				v_x = (v_x + s_a[(v_l-v_off)])
 			}
 			s_b[v_l] = v_x
 		}
 		for lx := uint32(0); lx < 128; lx++ {
-			li := lx
-			_ = li
 			var v_l uint32 = lx
-			_ = v_l
 			var v_y int32 = s_b[v_l]
-			_ = v_y
 			if v_l >= (uint32(2) * v_off) {
 				v_y = (v_y + s_b[(v_l-(uint32(2)*v_off))])
 			}
@@ -7702,10 +6637,8 @@ func scanCPU(b *gpuimpl.CPUBlock) {
 		v_off = (v_off * uint32(4))
 	}
 	{
-		lx, li := uint32(0), uint32(0)
-		_, _ = lx, li
+		lx := uint32(0)
 		var v_i uint32 = (gx0 + lx)
-		_ = v_i
 		// The guard (v_i < p_n) holds for the lanes lo <= lx < hi; gok: v_i
 		// steps by one from lane to lane without wrapping.
 		lo, hi, gok := uint32(0), uint32(0), false
@@ -7719,36 +6652,23 @@ func scanCPU(b *gpuimpl.CPUBlock) {
 		}
 		if gok && w0 != nil && hi <= 128 {
 			for lx := lo; lx < hi; lx++ {
-				li := lx
-				_ = li
 				var v_l uint32 = lx
-				_ = v_l
-				var v_i uint32 = (gx0 + lx)
-				_ = v_i
 				{ // (v_i < p_n) holds for lo <= lx < hi
 					w0[lx] = s_a[v_l]
 				}
 			}
 		} else if gok {
 			for lx := lo; lx < hi; lx++ {
-				li := lx
-				_ = li
 				var v_l uint32 = lx
-				_ = v_l
 				var v_i uint32 = (gx0 + lx)
-				_ = v_i
 				{ // (v_i < p_n) holds for lo <= lx < hi
 					p_out[v_i] = s_a[v_l]
 				}
 			}
 		} else {
 			for lx := uint32(0); lx < 128; lx++ {
-				li := lx
-				_ = li
 				var v_l uint32 = lx
-				_ = v_l
 				var v_i uint32 = (gx0 + lx)
-				_ = v_i
 				if v_i < p_n {
 					p_out[v_i] = s_a[v_l]
 				}
@@ -7795,7 +6715,7 @@ var SgemmKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 		{
 			Manifest: gpuimpl.Manifest{
 				Kernel: "github.com/goxpu/xpu/kernels/conformance.Sgemm", Backend: "cpu", Target: "go",
-				Hash:        "sha256:e67608c552aef3707662808e197a30fbbfd12c29e9fd7e6a519c6dd28ec02787",
+				Hash:        "sha256:2f095fbaa1b060ba60abafa68096032a4deb2002f49da7f5d560b4b07dc1e030",
 				Codegen:     "xpu-gen/1",
 				Block:       xpu.Dim3{X: 16, Y: 16, Z: 1},
 				SharedBytes: 2048, StorageBindings: 3, UniformBytes: 32,
@@ -7881,37 +6801,12 @@ func sgemmCPU(b *gpuimpl.CPUBlock) {
 	var s_bs [256]float32
 	var a_acc [256]float32
 	var v_k0 uint32
-	gx0, gy0, gz0 := b.Group.X*16, b.Group.Y*16, b.Group.Z*1
 	var lz uint32
 	stop := b.Stopping()
-	_, _ = b, stop
-	_ = p_c
-	_ = p_a
-	_ = p_b
-	_ = p_m
-	_ = p_n
-	_ = p_k
-	_ = p_alpha
-	_ = p_beta
-	_ = v_k0
-	_ = gx0
-	_ = gy0
-	_ = gz0
-	_ = lz
 	for ly := uint32(0); ly < 16; ly++ {
 		for lx := uint32(0); lx < 16; lx++ {
 			li := lx + 16*ly + 256*lz
-			_ = li
-			v_acc := a_acc[li]
-			_ = v_acc
-			var v_lx uint32 = lx
-			_ = v_lx
-			var v_ly uint32 = ly
-			_ = v_ly
-			var v_col uint32 = ((b.Group.X * uint32(16)) + v_lx)
-			_ = v_col
-			var v_row uint32 = ((b.Group.Y * uint32(16)) + v_ly)
-			_ = v_row
+			var v_acc float32
 			v_acc = 0
 			a_acc[li] = v_acc
 		}
@@ -7927,20 +6822,12 @@ func sgemmCPU(b *gpuimpl.CPUBlock) {
 		}
 		for ly := uint32(0); ly < 16; ly++ {
 			for lx := uint32(0); lx < 16; lx++ {
-				li := lx + 16*ly + 256*lz
-				_ = li
 				var v_lx uint32 = lx
-				_ = v_lx
 				var v_ly uint32 = ly
-				_ = v_ly
 				var v_col uint32 = ((b.Group.X * uint32(16)) + v_lx)
-				_ = v_col
 				var v_row uint32 = ((b.Group.Y * uint32(16)) + v_ly)
-				_ = v_row
 				var v_av float32
-				_ = v_av
 				var v_bv float32
-				_ = v_bv
 				if (v_row < p_m) && ((v_k0 + v_lx) < p_k) {
 					v_av = p_a[(((v_row * p_k) + v_k0) + v_lx)]
 				}
@@ -7952,12 +6839,10 @@ func sgemmCPU(b *gpuimpl.CPUBlock) {
 			}
 		}
 		{
-			lx, ly, li := uint32(0), uint32(0), uint32(0)
-			_, _, _ = lx, ly, li
+			lx := uint32(0)
+			ly := uint32(0)
 			var v_lx uint32 = lx
-			_ = v_lx
 			var v_ly uint32 = ly
-			_ = v_ly
 			v_kk := uint32(0)
 			st := gpuimpl.CPUDotStrip{Acc: a_acc[:], AccOff: 0, Lanes: 16, Rows: 16, AccRow: 16,
 				I: 1, J: 1, AccI: 0, AccJ: 0,
@@ -7970,16 +6855,11 @@ func sgemmCPU(b *gpuimpl.CPUBlock) {
 				for ly := uint32(0); ly < 16; ly++ {
 					for lx := uint32(0); lx < 16; lx++ {
 						li := lx + 16*ly + 256*lz
-						_ = li
 						v_acc := a_acc[li]
-						_ = v_acc
 						var v_lx uint32 = lx
-						_ = v_lx
 						var v_ly uint32 = ly
-						_ = v_ly
 						{
 							var v_kk uint32 = uint32(0)
-							_ = v_kk
 							for v_kk < uint32(16) {
 								{
 									v_acc = (v_acc + (s_as[((v_ly*uint32(16))+v_kk)] * s_bs[((v_kk*uint32(16))+v_lx)]))
@@ -7997,17 +6877,11 @@ func sgemmCPU(b *gpuimpl.CPUBlock) {
 	for ly := uint32(0); ly < 16; ly++ {
 		for lx := uint32(0); lx < 16; lx++ {
 			li := lx + 16*ly + 256*lz
-			_ = li
 			v_acc := a_acc[li]
-			_ = v_acc
 			var v_lx uint32 = lx
-			_ = v_lx
 			var v_ly uint32 = ly
-			_ = v_ly
 			var v_col uint32 = ((b.Group.X * uint32(16)) + v_lx)
-			_ = v_col
 			var v_row uint32 = ((b.Group.Y * uint32(16)) + v_ly)
-			_ = v_row
 			if (v_row < p_m) && (v_col < p_n) {
 				p_c[((v_row * p_n) + v_col)] = ((p_alpha * v_acc) + (p_beta * p_c[((v_row*p_n)+v_col)]))
 			}
@@ -8049,7 +6923,7 @@ var ShiftSignedKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 		{
 			Manifest: gpuimpl.Manifest{
 				Kernel: "github.com/goxpu/xpu/kernels/conformance.ShiftSigned", Backend: "cpu", Target: "go",
-				Hash:        "sha256:c05c77be6f9f136cfdff27fb7a3e60e3e6a4adfa079b5514cb85353b0f65a04d",
+				Hash:        "sha256:0631829455519488efd5bff1cb4f64ec21d2d65df721f1a5a3888118844cb73b",
 				Codegen:     "xpu-gen/1",
 				Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
 				SharedBytes: 0, StorageBindings: 3, UniformBytes: 16,
@@ -8143,25 +7017,10 @@ func shiftSignedCPU(b *gpuimpl.CPUBlock) {
 	p_a := gpuimpl.CPUView[int32](b.Buffers[1])
 	p_s := gpuimpl.CPUView[int32](b.Buffers[2])
 	p_n := gpuimpl.CPUUniform[uint32](b.Uniforms, 0)
-	gx0, gy0, gz0 := b.Group.X*64, b.Group.Y*1, b.Group.Z*1
-	var ly uint32
-	var lz uint32
-	stop := b.Stopping()
-	_, _ = b, stop
-	_ = p_out
-	_ = p_a
-	_ = p_s
-	_ = p_n
-	_ = gx0
-	_ = gy0
-	_ = gz0
-	_ = ly
-	_ = lz
+	gx0 := b.Group.X * 64
 	{
-		lx, li := uint32(0), uint32(0)
-		_, _ = lx, li
+		lx := uint32(0)
 		var v_i uint32 = (gx0 + lx)
-		_ = v_i
 		var w0 *[64]int32
 		if o := v_i; o <= 4294967232 && uint64(o)+64 <= uint64(len(p_a)) {
 			w0 = (*[64]int32)(p_a[o : uint64(o)+64])
@@ -8173,27 +7032,19 @@ func shiftSignedCPU(b *gpuimpl.CPUBlock) {
 		if w0 != nil && w1 != nil {
 		items0w:
 			for lx := uint32(0); lx < 64; lx++ {
-				li := lx
-				_ = li
 				var v_i uint32 = (gx0 + lx)
-				_ = v_i
 				if v_i >= p_n {
 					continue items0w
 				}
 				var v_x int32 = w0[lx]
-				_ = v_x
 				var v_k int32 = w1[lx]
-				_ = v_k
 				var v_o uint32 = (v_i * uint32(8))
-				_ = v_o
 				p_out[(v_o + uint32(0))] = (v_x << v_k)
 				p_out[(v_o + uint32(1))] = (v_x >> v_k)
 				p_out[(v_o + uint32(2))] = int32((uint32(v_x) << v_k))
 				p_out[(v_o + uint32(3))] = int32((uint32(v_x) >> v_k))
 				var v_v int32 = v_x
-				_ = v_v
 				var v_w uint32 = uint32(v_x)
-				_ = v_w
 				v_v = (v_v << v_k)
 				v_w = (v_w >> v_k)
 				p_out[(v_o + uint32(4))] = v_v
@@ -8204,27 +7055,19 @@ func shiftSignedCPU(b *gpuimpl.CPUBlock) {
 		} else {
 		items0:
 			for lx := uint32(0); lx < 64; lx++ {
-				li := lx
-				_ = li
 				var v_i uint32 = (gx0 + lx)
-				_ = v_i
 				if v_i >= p_n {
 					continue items0
 				}
 				var v_x int32 = p_a[v_i]
-				_ = v_x
 				var v_k int32 = p_s[v_i]
-				_ = v_k
 				var v_o uint32 = (v_i * uint32(8))
-				_ = v_o
 				p_out[(v_o + uint32(0))] = (v_x << v_k)
 				p_out[(v_o + uint32(1))] = (v_x >> v_k)
 				p_out[(v_o + uint32(2))] = int32((uint32(v_x) << v_k))
 				p_out[(v_o + uint32(3))] = int32((uint32(v_x) >> v_k))
 				var v_v int32 = v_x
-				_ = v_v
 				var v_w uint32 = uint32(v_x)
-				_ = v_w
 				v_v = (v_v << v_k)
 				v_w = (v_w >> v_k)
 				p_out[(v_o + uint32(4))] = v_v
@@ -8273,7 +7116,7 @@ var ShiftsKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 		{
 			Manifest: gpuimpl.Manifest{
 				Kernel: "github.com/goxpu/xpu/kernels/conformance.Shifts", Backend: "cpu", Target: "go",
-				Hash:        "sha256:3ffb650595413515e8842095ae765817fb69491b2a48890e7fa14b70990ac541",
+				Hash:        "sha256:ed21b3501ac1319ad207f8980a4743f945bf82b3f796c23e2eee183a26d8549b",
 				Codegen:     "xpu-gen/1",
 				Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
 				SharedBytes: 0, StorageBindings: 5, UniformBytes: 16,
@@ -8352,27 +7195,10 @@ func shiftsCPU(b *gpuimpl.CPUBlock) {
 	p_b := gpuimpl.CPUView[uint32](b.Buffers[3])
 	p_s := gpuimpl.CPUView[uint32](b.Buffers[4])
 	p_n := gpuimpl.CPUUniform[uint32](b.Uniforms, 0)
-	gx0, gy0, gz0 := b.Group.X*64, b.Group.Y*1, b.Group.Z*1
-	var ly uint32
-	var lz uint32
-	stop := b.Stopping()
-	_, _ = b, stop
-	_ = p_ints
-	_ = p_uints
-	_ = p_a
-	_ = p_b
-	_ = p_s
-	_ = p_n
-	_ = gx0
-	_ = gy0
-	_ = gz0
-	_ = ly
-	_ = lz
+	gx0 := b.Group.X * 64
 	{
-		lx, li := uint32(0), uint32(0)
-		_, _ = lx, li
+		lx := uint32(0)
 		var v_i uint32 = (gx0 + lx)
-		_ = v_i
 		var w0 *[64]uint32
 		if o := v_i; o <= 4294967232 && uint64(o)+64 <= uint64(len(p_s)) {
 			w0 = (*[64]uint32)(p_s[o : uint64(o)+64])
@@ -8388,15 +7214,11 @@ func shiftsCPU(b *gpuimpl.CPUBlock) {
 		if w0 != nil && w1 != nil && w2 != nil {
 		items0w:
 			for lx := uint32(0); lx < 64; lx++ {
-				li := lx
-				_ = li
 				var v_i uint32 = (gx0 + lx)
-				_ = v_i
 				if v_i >= p_n {
 					continue items0w
 				}
 				var v_k uint32 = w0[lx]
-				_ = v_k
 				p_ints[((v_i * uint32(2)) + uint32(0))] = (w1[lx] << v_k)
 				p_ints[((v_i * uint32(2)) + uint32(1))] = (w1[lx] >> v_k)
 				p_uints[((v_i * uint32(2)) + uint32(0))] = (w2[lx] << v_k)
@@ -8405,15 +7227,11 @@ func shiftsCPU(b *gpuimpl.CPUBlock) {
 		} else {
 		items0:
 			for lx := uint32(0); lx < 64; lx++ {
-				li := lx
-				_ = li
 				var v_i uint32 = (gx0 + lx)
-				_ = v_i
 				if v_i >= p_n {
 					continue items0
 				}
 				var v_k uint32 = p_s[v_i]
-				_ = v_k
 				p_ints[((v_i * uint32(2)) + uint32(0))] = (p_a[v_i] << v_k)
 				p_ints[((v_i * uint32(2)) + uint32(1))] = (p_a[v_i] >> v_k)
 				p_uints[((v_i * uint32(2)) + uint32(0))] = (p_b[v_i] << v_k)
@@ -8453,7 +7271,7 @@ var ShortCircuitKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 		{
 			Manifest: gpuimpl.Manifest{
 				Kernel: "github.com/goxpu/xpu/kernels/conformance.ShortCircuit", Backend: "cpu", Target: "go",
-				Hash:        "sha256:7eeda306e335b50276d112253280d912815ff5fddffeeb9f83bea4410f2dbeb4",
+				Hash:        "sha256:44118cbd9e0a8b75c9efd28500632db53ebdce5507f3a7c38d83110df76a0607",
 				Codegen:     "xpu-gen/1",
 				Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
 				SharedBytes: 0, StorageBindings: 2, UniformBytes: 16,
@@ -8506,24 +7324,10 @@ func shortCircuitCPU(b *gpuimpl.CPUBlock) {
 	p_out := gpuimpl.CPUView[int32](b.Buffers[0])
 	p_in := gpuimpl.CPUView[int32](b.Buffers[1])
 	p_n := gpuimpl.CPUUniform[uint32](b.Uniforms, 0)
-	gx0, gy0, gz0 := b.Group.X*64, b.Group.Y*1, b.Group.Z*1
-	var ly uint32
-	var lz uint32
-	stop := b.Stopping()
-	_, _ = b, stop
-	_ = p_out
-	_ = p_in
-	_ = p_n
-	_ = gx0
-	_ = gy0
-	_ = gz0
-	_ = ly
-	_ = lz
+	gx0 := b.Group.X * 64
 	{
-		lx, li := uint32(0), uint32(0)
-		_, _ = lx, li
+		lx := uint32(0)
 		var v_i uint32 = (gx0 + lx)
-		_ = v_i
 		var w0 *[64]int32
 		if o := v_i; o <= 4294967232 && uint64(o)+64 <= uint64(len(p_in)) {
 			w0 = (*[64]int32)(p_in[o : uint64(o)+64])
@@ -8534,12 +7338,8 @@ func shortCircuitCPU(b *gpuimpl.CPUBlock) {
 		}
 		if w0 != nil && w1 != nil {
 			for lx := uint32(0); lx < 64; lx++ {
-				li := lx
-				_ = li
 				var v_i uint32 = (gx0 + lx)
-				_ = v_i
 				var v_r int32
-				_ = v_r
 				if (v_i < p_n) && (w0[lx] > int32(0)) {
 					v_r = int32(1)
 				}
@@ -8552,12 +7352,8 @@ func shortCircuitCPU(b *gpuimpl.CPUBlock) {
 			}
 		} else {
 			for lx := uint32(0); lx < 64; lx++ {
-				li := lx
-				_ = li
 				var v_i uint32 = (gx0 + lx)
-				_ = v_i
 				var v_r int32
-				_ = v_r
 				if (v_i < p_n) && (p_in[v_i] > int32(0)) {
 					v_r = int32(1)
 				}
@@ -8603,7 +7399,7 @@ var SpinKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 		{
 			Manifest: gpuimpl.Manifest{
 				Kernel: "github.com/goxpu/xpu/kernels/conformance.Spin", Backend: "cpu", Target: "go",
-				Hash:        "sha256:1e48cf5e7c18b52226f034a0752cad4f4d754b74cf9da7d7890fb8e26009ca67",
+				Hash:        "sha256:99af0bca90fd27c8a8868a5c7be38d598243b59822e3c42310489a51121ed6e4",
 				Codegen:     "xpu-gen/1",
 				Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
 				SharedBytes: 0, StorageBindings: 2, UniformBytes: 16,
@@ -8656,25 +7452,11 @@ func spinCPU(b *gpuimpl.CPUBlock) {
 	p_seed := gpuimpl.CPUView[uint32](b.Buffers[1])
 	p_rounds := gpuimpl.CPUUniform[uint32](b.Uniforms, 0)
 	p_n := gpuimpl.CPUUniform[uint32](b.Uniforms, 4)
-	gx0, gy0, gz0 := b.Group.X*64, b.Group.Y*1, b.Group.Z*1
-	var ly uint32
-	var lz uint32
+	gx0 := b.Group.X * 64
 	stop := b.Stopping()
-	_, _ = b, stop
-	_ = p_out
-	_ = p_seed
-	_ = p_rounds
-	_ = p_n
-	_ = gx0
-	_ = gy0
-	_ = gz0
-	_ = ly
-	_ = lz
 	{
-		lx, li := uint32(0), uint32(0)
-		_, _ = lx, li
+		lx := uint32(0)
 		var v_i uint32 = (gx0 + lx)
-		_ = v_i
 		var w0 *[64]uint32
 		if o := v_i; o <= 4294967232 && uint64(o)+64 <= uint64(len(p_seed)) {
 			w0 = (*[64]uint32)(p_seed[o : uint64(o)+64])
@@ -8686,18 +7468,13 @@ func spinCPU(b *gpuimpl.CPUBlock) {
 		if w0 != nil && w1 != nil {
 		items0w:
 			for lx := uint32(0); lx < 64; lx++ {
-				li := lx
-				_ = li
 				var v_i uint32 = (gx0 + lx)
-				_ = v_i
 				if v_i >= p_n {
 					continue items0w
 				}
 				var v_x uint32 = w0[lx]
-				_ = v_x
 				{
 					var v_r uint32 = uint32(0)
-					_ = v_r
 					if p_rounds-v_r > 1024 {
 						for v_r < p_rounds {
 							if stop.Load() {
@@ -8724,18 +7501,13 @@ func spinCPU(b *gpuimpl.CPUBlock) {
 		} else {
 		items0:
 			for lx := uint32(0); lx < 64; lx++ {
-				li := lx
-				_ = li
 				var v_i uint32 = (gx0 + lx)
-				_ = v_i
 				if v_i >= p_n {
 					continue items0
 				}
 				var v_x uint32 = p_seed[v_i]
-				_ = v_x
 				{
 					var v_r uint32 = uint32(0)
-					_ = v_r
 					if p_rounds-v_r > 1024 {
 						for v_r < p_rounds {
 							if stop.Load() {
@@ -8795,7 +7567,7 @@ var StencilKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 		{
 			Manifest: gpuimpl.Manifest{
 				Kernel: "github.com/goxpu/xpu/kernels/conformance.Stencil", Backend: "cpu", Target: "go",
-				Hash:        "sha256:53d6bafa78afb0f226361b96ae5eefee56da72846448f1a225f6d0648e41e020",
+				Hash:        "sha256:512905a2565ecebb76194251c5ec7da23028be71a5e204fe0e0826ca588fa0f4",
 				Codegen:     "xpu-gen/1",
 				Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
 				SharedBytes: 272, StorageBindings: 2, UniformBytes: 16,
@@ -8854,40 +7626,20 @@ func stencilCPU(b *gpuimpl.CPUBlock) {
 	p_in := gpuimpl.CPUView[float32](b.Buffers[1])
 	p_n := gpuimpl.CPUUniform[uint32](b.Uniforms, 0)
 	var s_s [68]float32
-	gx0, gy0, gz0 := b.Group.X*64, b.Group.Y*1, b.Group.Z*1
-	var ly uint32
-	var lz uint32
+	gx0 := b.Group.X * 64
 	stop := b.Stopping()
-	_, _ = b, stop
-	_ = p_out
-	_ = p_in
-	_ = p_n
-	_ = gx0
-	_ = gy0
-	_ = gz0
-	_ = ly
-	_ = lz
 	for lx := uint32(0); lx < 64; lx++ {
-		li := lx
-		_ = li
 		var v_l uint32 = lx
-		_ = v_l
-		var v_i uint32 = (gx0 + lx)
-		_ = v_i
 		var v_base uint32 = (b.Group.X * uint32(64))
-		_ = v_base
 		{
 			var v_k uint32 = v_l
-			_ = v_k
 			for v_k < uint32(68) {
 				if stop.Load() {
 					panic(gpuimpl.CPUStopped)
 				}
 				{
 					var v_g int32 = (int32((v_base + v_k)) - int32(2))
-					_ = v_g
 					var v_v float32
-					_ = v_v
 					if (v_g >= int32(0)) && (uint32(v_g) < p_n) {
 						v_v = p_in[v_g]
 					}
@@ -8898,10 +7650,8 @@ func stencilCPU(b *gpuimpl.CPUBlock) {
 		}
 	}
 	{
-		lx, li := uint32(0), uint32(0)
-		_, _ = lx, li
+		lx := uint32(0)
 		var v_i uint32 = (gx0 + lx)
-		_ = v_i
 		// The guard (v_i < p_n) holds for the lanes lo <= lx < hi; gok: v_i
 		// steps by one from lane to lane without wrapping.
 		lo, hi, gok := uint32(0), uint32(0), false
@@ -8915,36 +7665,23 @@ func stencilCPU(b *gpuimpl.CPUBlock) {
 		}
 		if gok && w0 != nil && hi <= 64 {
 			for lx := lo; lx < hi; lx++ {
-				li := lx
-				_ = li
 				var v_l uint32 = lx
-				_ = v_l
-				var v_i uint32 = (gx0 + lx)
-				_ = v_i
 				{ // (v_i < p_n) holds for lo <= lx < hi
 					w0[lx] = (((((float32(0.25) * s_s[v_l]) + (float32(0.5) * s_s[(v_l+uint32(1))])) + s_s[(v_l+uint32(2))]) + (float32(0.5) * s_s[(v_l+uint32(3))])) + (float32(0.25) * s_s[(v_l+uint32(4))]))
 				}
 			}
 		} else if gok {
 			for lx := lo; lx < hi; lx++ {
-				li := lx
-				_ = li
 				var v_l uint32 = lx
-				_ = v_l
 				var v_i uint32 = (gx0 + lx)
-				_ = v_i
 				{ // (v_i < p_n) holds for lo <= lx < hi
 					p_out[v_i] = (((((float32(0.25) * s_s[v_l]) + (float32(0.5) * s_s[(v_l+uint32(1))])) + s_s[(v_l+uint32(2))]) + (float32(0.5) * s_s[(v_l+uint32(3))])) + (float32(0.25) * s_s[(v_l+uint32(4))]))
 				}
 			}
 		} else {
 			for lx := uint32(0); lx < 64; lx++ {
-				li := lx
-				_ = li
 				var v_l uint32 = lx
-				_ = v_l
 				var v_i uint32 = (gx0 + lx)
-				_ = v_i
 				if v_i < p_n {
 					p_out[v_i] = (((((float32(0.25) * s_s[v_l]) + (float32(0.5) * s_s[(v_l+uint32(1))])) + s_s[(v_l+uint32(2))]) + (float32(0.5) * s_s[(v_l+uint32(3))])) + (float32(0.25) * s_s[(v_l+uint32(4))]))
 				}
@@ -8965,7 +7702,7 @@ var ThreadCoordsKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 		{
 			Manifest: gpuimpl.Manifest{
 				Kernel: "github.com/goxpu/xpu/kernels/conformance.ThreadCoords", Backend: "webgpu", Target: "wgsl",
-				Hash:        "sha256:f03a323c97c6ea7a54fe930e7d069d3361b1959bf2b2d7b3f99cbcf9603617eb",
+				Hash:        "sha256:312f7b59a08945e85bf8981641c100c3333f062450ff55e0c535443d8996adb2",
 				Codegen:     "xpu-gen/1",
 				Block:       xpu.Dim3{X: 4, Y: 2, Z: 2},
 				SharedBytes: 0, StorageBindings: 1, UniformBytes: 0,
@@ -8979,7 +7716,7 @@ var ThreadCoordsKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 		{
 			Manifest: gpuimpl.Manifest{
 				Kernel: "github.com/goxpu/xpu/kernels/conformance.ThreadCoords", Backend: "cpu", Target: "go",
-				Hash:        "sha256:8edbef6038ef81f1d4541b95ece1a30c21a377ee74a77bf852c5d8d4cc8f4429",
+				Hash:        "sha256:a7905719624aa92ef523bfef9006fa7f021ccd4127257a4c5afdb4f9cf379ef6",
 				Codegen:     "xpu-gen/1",
 				Block:       xpu.Dim3{X: 4, Y: 2, Z: 2},
 				SharedBytes: 0, StorageBindings: 1, UniformBytes: 0,
@@ -9005,10 +7742,7 @@ const threadCoordsWGSL = `@group(0) @binding(0) var<storage, read_write> b_out: 
 // main is kernel ThreadCoords, block 4x2x2.
 @compute @workgroup_size(4, 2, 2)
 fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>, @builtin(local_invocation_index) lidx: u32) {
-    let v_w: u32 = nwg.x * 4u;
-    let v_h: u32 = nwg.y * 2u;
-    let v_i: u32 = (((gid.z * v_h) + gid.y) * v_w) + gid.x;
-    let v_o: u32 = v_i * 16u;
+    let v_o: u32 = ((((gid.z * (nwg.y * 2u)) + gid.y) * (nwg.x * 4u)) + gid.x) * 16u;
     b_out[v_o + 0u] = gid.x;
     b_out[v_o + 1u] = gid.y;
     b_out[v_o + 2u] = gid.z;
@@ -9031,26 +7765,17 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(local_invocation
 // threadCoordsCPU runs one block of the kernel ThreadCoords on the CPU.
 func threadCoordsCPU(b *gpuimpl.CPUBlock) {
 	p_out := gpuimpl.CPUView[uint32](b.Buffers[0])
-	gx0, gy0, gz0 := b.Group.X*4, b.Group.Y*2, b.Group.Z*2
-	stop := b.Stopping()
-	_, _ = b, stop
-	_ = p_out
-	_ = gx0
-	_ = gy0
-	_ = gz0
+	gx0 := b.Group.X * 4
+	gy0 := b.Group.Y * 2
+	gz0 := b.Group.Z * 2
 	for lz := uint32(0); lz < 2; lz++ {
 		for ly := uint32(0); ly < 2; ly++ {
 			for lx := uint32(0); lx < 4; lx++ {
 				li := lx + 4*ly + 8*lz
-				_ = li
 				var v_w uint32 = (b.Groups.X * uint32(4))
-				_ = v_w
 				var v_h uint32 = (b.Groups.Y * uint32(2))
-				_ = v_h
 				var v_i uint32 = (((((gz0 + lz) * v_h) + (gy0 + ly)) * v_w) + (gx0 + lx))
-				_ = v_i
 				var v_o uint32 = (v_i * uint32(16))
-				_ = v_o
 				p_out[(v_o + uint32(0))] = (gx0 + lx)
 				p_out[(v_o + uint32(1))] = (gy0 + ly)
 				p_out[(v_o + uint32(2))] = (gz0 + lz)
@@ -9105,7 +7830,7 @@ var TransposeKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 		{
 			Manifest: gpuimpl.Manifest{
 				Kernel: "github.com/goxpu/xpu/kernels/conformance.Transpose", Backend: "cpu", Target: "go",
-				Hash:        "sha256:6e56d25c86f0f93179494309f550f4c8db7c928bd3dc59a7d57551ae483aa2f8",
+				Hash:        "sha256:6073dc59f481c5dc6c308ae739600a772f356c2ebc96631af92b92f281de1803",
 				Codegen:     "xpu-gen/1",
 				Block:       xpu.Dim3{X: 16, Y: 16, Z: 1},
 				SharedBytes: 1088, StorageBindings: 2, UniformBytes: 16,
@@ -9163,30 +7888,12 @@ func transposeCPU(b *gpuimpl.CPUBlock) {
 	p_rows := gpuimpl.CPUUniform[uint32](b.Uniforms, 0)
 	p_cols := gpuimpl.CPUUniform[uint32](b.Uniforms, 4)
 	var s_s [272]float32
-	gx0, gy0, gz0 := b.Group.X*16, b.Group.Y*16, b.Group.Z*1
-	var lz uint32
-	stop := b.Stopping()
-	_, _ = b, stop
-	_ = p_out
-	_ = p_in
-	_ = p_rows
-	_ = p_cols
-	_ = gx0
-	_ = gy0
-	_ = gz0
-	_ = lz
 	for ly := uint32(0); ly < 16; ly++ {
 		for lx := uint32(0); lx < 16; lx++ {
-			li := lx + 16*ly + 256*lz
-			_ = li
 			var v_lx uint32 = lx
-			_ = v_lx
 			var v_ly uint32 = ly
-			_ = v_ly
 			var v_x uint32 = ((b.Group.X * uint32(16)) + v_lx)
-			_ = v_x
 			var v_y uint32 = ((b.Group.Y * uint32(16)) + v_ly)
-			_ = v_y
 			if (v_x < p_cols) && (v_y < p_rows) {
 				s_s[((v_ly * uint32(17)) + v_lx)] = p_in[((v_y * p_cols) + v_x)]
 			}
@@ -9194,16 +7901,10 @@ func transposeCPU(b *gpuimpl.CPUBlock) {
 	}
 	for ly := uint32(0); ly < 16; ly++ {
 		for lx := uint32(0); lx < 16; lx++ {
-			li := lx + 16*ly + 256*lz
-			_ = li
 			var v_lx uint32 = lx
-			_ = v_lx
 			var v_ly uint32 = ly
-			_ = v_ly
 			var v_ox uint32 = ((b.Group.Y * uint32(16)) + v_lx)
-			_ = v_ox
 			var v_oy uint32 = ((b.Group.X * uint32(16)) + v_ly)
-			_ = v_oy
 			if (v_ox < p_rows) && (v_oy < p_cols) {
 				p_out[((v_oy * p_rows) + v_ox)] = s_s[((v_lx * uint32(17)) + v_ly)]
 			}
@@ -9245,7 +7946,7 @@ var UintArithKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 		{
 			Manifest: gpuimpl.Manifest{
 				Kernel: "github.com/goxpu/xpu/kernels/conformance.UintArith", Backend: "cpu", Target: "go",
-				Hash:        "sha256:ba3a2c4d4e9cbc2e4c3d59b221c9efdfcfb6d5344de0ea948614f597b97fdfaa",
+				Hash:        "sha256:1cacbfe6ed7163e6bc0b256e3c5428e8920d0a7a56820a63f50df50103dc481e",
 				Codegen:     "xpu-gen/1",
 				Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
 				SharedBytes: 0, StorageBindings: 3, UniformBytes: 16,
@@ -9320,25 +8021,10 @@ func uintArithCPU(b *gpuimpl.CPUBlock) {
 	p_a := gpuimpl.CPUView[uint32](b.Buffers[1])
 	p_b := gpuimpl.CPUView[uint32](b.Buffers[2])
 	p_n := gpuimpl.CPUUniform[uint32](b.Uniforms, 0)
-	gx0, gy0, gz0 := b.Group.X*64, b.Group.Y*1, b.Group.Z*1
-	var ly uint32
-	var lz uint32
-	stop := b.Stopping()
-	_, _ = b, stop
-	_ = p_out
-	_ = p_a
-	_ = p_b
-	_ = p_n
-	_ = gx0
-	_ = gy0
-	_ = gz0
-	_ = ly
-	_ = lz
+	gx0 := b.Group.X * 64
 	{
-		lx, li := uint32(0), uint32(0)
-		_, _ = lx, li
+		lx := uint32(0)
 		var v_i uint32 = (gx0 + lx)
-		_ = v_i
 		var w0 *[64]uint32
 		if o := v_i; o <= 4294967232 && uint64(o)+64 <= uint64(len(p_a)) {
 			w0 = (*[64]uint32)(p_a[o : uint64(o)+64])
@@ -9350,19 +8036,13 @@ func uintArithCPU(b *gpuimpl.CPUBlock) {
 		if w0 != nil && w1 != nil {
 		items0w:
 			for lx := uint32(0); lx < 64; lx++ {
-				li := lx
-				_ = li
 				var v_i uint32 = (gx0 + lx)
-				_ = v_i
 				if v_i >= p_n {
 					continue items0w
 				}
 				var v_x uint32 = w0[lx]
-				_ = v_x
 				var v_y uint32 = w1[lx]
-				_ = v_y
 				var v_o uint32 = (v_i * uint32(5))
-				_ = v_o
 				p_out[(v_o + uint32(0))] = (v_x + v_y)
 				p_out[(v_o + uint32(1))] = (v_x - v_y)
 				p_out[(v_o + uint32(2))] = (v_x * v_y)
@@ -9372,19 +8052,13 @@ func uintArithCPU(b *gpuimpl.CPUBlock) {
 		} else {
 		items0:
 			for lx := uint32(0); lx < 64; lx++ {
-				li := lx
-				_ = li
 				var v_i uint32 = (gx0 + lx)
-				_ = v_i
 				if v_i >= p_n {
 					continue items0
 				}
 				var v_x uint32 = p_a[v_i]
-				_ = v_x
 				var v_y uint32 = p_b[v_i]
-				_ = v_y
 				var v_o uint32 = (v_i * uint32(5))
-				_ = v_o
 				p_out[(v_o + uint32(0))] = (v_x + v_y)
 				p_out[(v_o + uint32(1))] = (v_x - v_y)
 				p_out[(v_o + uint32(2))] = (v_x * v_y)
@@ -9434,7 +8108,7 @@ var UniformsKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 		{
 			Manifest: gpuimpl.Manifest{
 				Kernel: "github.com/goxpu/xpu/kernels/conformance.Uniforms", Backend: "cpu", Target: "go",
-				Hash:        "sha256:9b8aadb06a18c07c9b224738e0da09757948ece3154eccab9f8c235af6e34a1a",
+				Hash:        "sha256:3a80d39438e14cc97593871235ece3a55116a50afedf50231c346e6b190505c1",
 				Codegen:     "xpu-gen/1",
 				Block:       xpu.Dim3{X: 32, Y: 1, Z: 1},
 				SharedBytes: 0, StorageBindings: 3, UniformBytes: 32,
@@ -9501,32 +8175,9 @@ func uniformsCPU(b *gpuimpl.CPUBlock) {
 	p_f := gpuimpl.CPUUniform[uint32](b.Uniforms, 20)
 	p_g := gpuimpl.CPUUniform[uint32](b.Uniforms, 24)
 	p_h := gpuimpl.CPUUniform[int32](b.Uniforms, 28)
-	gx0, gy0, gz0 := b.Group.X*32, b.Group.Y*1, b.Group.Z*1
-	var ly uint32
-	var lz uint32
-	stop := b.Stopping()
-	_, _ = b, stop
-	_ = p_ints
-	_ = p_uints
-	_ = p_floats
-	_ = p_a
-	_ = p_b
-	_ = p_c
-	_ = p_d
-	_ = p_e
-	_ = p_f
-	_ = p_g
-	_ = p_h
-	_ = gx0
-	_ = gy0
-	_ = gz0
-	_ = ly
-	_ = lz
+	gx0 := b.Group.X * 32
 	for lx := uint32(0); lx < 32; lx++ {
-		li := lx
-		_ = li
 		var v_i uint32 = (gx0 + lx)
-		_ = v_i
 		p_ints[((v_i * uint32(3)) + uint32(0))] = (p_a + int32(v_i))
 		p_ints[((v_i * uint32(3)) + uint32(1))] = (p_e - int32(v_i))
 		p_ints[((v_i * uint32(3)) + uint32(2))] = p_h

@@ -40,7 +40,7 @@ var ReduceSharedKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 		{
 			Manifest: gpuimpl.Manifest{
 				Kernel: "github.com/goxpu/xpu/kernels/wave.ReduceShared", Backend: "cpu", Target: "go",
-				Hash:        "sha256:818ab546519c903a3f5c9cf7566d7d18f88106a5b1364830b4d977d9b78cbc8b",
+				Hash:        "sha256:c36265bca283f7a63b0e6ce100442ac47347c1e10b16e54e5b6583caf6d68a7f",
 				Codegen:     "xpu-gen/1",
 				Block:       xpu.Dim3{X: 256, Y: 1, Z: 1},
 				SharedBytes: 1024, StorageBindings: 2, UniformBytes: 16,
@@ -102,38 +102,20 @@ func reduceSharedCPU(b *gpuimpl.CPUBlock) {
 	p_n := gpuimpl.CPUUniform[uint32](b.Uniforms, 0)
 	var s_s [256]float32
 	var a_step [256]uint32
-	gx0, gy0, gz0 := b.Group.X*256, b.Group.Y*1, b.Group.Z*1
-	var ly uint32
-	var lz uint32
+	gx0 := b.Group.X * 256
 	stop := b.Stopping()
-	_, _ = b, stop
-	_ = p_partial
-	_ = p_in
-	_ = p_n
-	_ = gx0
-	_ = gy0
-	_ = gz0
-	_ = ly
-	_ = lz
 	{
-		lx, li := uint32(0), uint32(0)
-		_, _ = lx, li
+		lx := uint32(0)
 		var v_i uint32 = (gx0 + lx)
-		_ = v_i
 		var w0 *[256]float32
 		if o := v_i; o <= 4294967040 && uint64(o)+256 <= uint64(len(p_in)) {
 			w0 = (*[256]float32)(p_in[o : uint64(o)+256])
 		}
 		if w0 != nil {
 			for lx := uint32(0); lx < 256; lx++ {
-				li := lx
-				_ = li
 				var v_l uint32 = lx
-				_ = v_l
 				var v_i uint32 = (gx0 + lx)
-				_ = v_i
 				var v_v float32
-				_ = v_v
 				if v_i < p_n {
 					v_v = w0[lx]
 				}
@@ -141,14 +123,9 @@ func reduceSharedCPU(b *gpuimpl.CPUBlock) {
 			}
 		} else {
 			for lx := uint32(0); lx < 256; lx++ {
-				li := lx
-				_ = li
 				var v_l uint32 = lx
-				_ = v_l
 				var v_i uint32 = (gx0 + lx)
-				_ = v_i
 				var v_v float32
-				_ = v_v
 				if v_i < p_n {
 					v_v = p_in[v_i]
 				}
@@ -158,9 +135,7 @@ func reduceSharedCPU(b *gpuimpl.CPUBlock) {
 	}
 	for lx := uint32(0); lx < 256; lx++ {
 		li := lx
-		_ = li
-		v_step := a_step[li]
-		_ = v_step
+		var v_step uint32
 		v_step = uint32(128)
 		a_step[li] = v_step
 	}
@@ -171,9 +146,7 @@ func reduceSharedCPU(b *gpuimpl.CPUBlock) {
 		c2, first2 := false, true
 		for lx := uint32(0); lx < 256; lx++ {
 			li := lx
-			_ = li
 			v_step := a_step[li]
-			_ = v_step
 			if v := (v_step > uint32(0)); first2 {
 				c2, first2 = v, false
 			} else if v != c2 {
@@ -185,29 +158,21 @@ func reduceSharedCPU(b *gpuimpl.CPUBlock) {
 		}
 		for lx := uint32(0); lx < 256; lx++ {
 			li := lx
-			_ = li
 			v_step := a_step[li]
-			_ = v_step
 			var v_l uint32 = lx
-			_ = v_l
 			if v_l < v_step {
 				s_s[v_l] = (s_s[v_l] + s_s[(v_l+v_step)])
 			}
 		}
 		for lx := uint32(0); lx < 256; lx++ {
 			li := lx
-			_ = li
 			v_step := a_step[li]
-			_ = v_step
 			v_step = (v_step / uint32(2))
 			a_step[li] = v_step
 		}
 	}
 	for lx := uint32(0); lx < 256; lx++ {
-		li := lx
-		_ = li
 		var v_l uint32 = lx
-		_ = v_l
 		if v_l == uint32(0) {
 			p_partial[b.Group.X] = s_s[uint32(0)]
 		}
@@ -230,7 +195,7 @@ var ReduceWaveKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 		{
 			Manifest: gpuimpl.Manifest{
 				Kernel: "github.com/goxpu/xpu/kernels/wave.ReduceWave", Backend: "webgpu", Target: "wgsl",
-				Hash:        "sha256:5fd6edcab1615ae533edc085652921affdd3b45e561f23a5a744c6e968cfd168",
+				Hash:        "sha256:950719ef9eaabf51f5a20ac20c03ecfc2a560c83c20564eaa4215ee0b707e2b5",
 				Codegen:     "xpu-gen/1",
 				Block:       xpu.Dim3{X: 256, Y: 1, Z: 1},
 				SharedBytes: 1024, StorageBindings: 2, UniformBytes: 16,
@@ -249,7 +214,7 @@ var ReduceWaveKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 		{
 			Manifest: gpuimpl.Manifest{
 				Kernel: "github.com/goxpu/xpu/kernels/wave.ReduceWave", Backend: "webgpu", Target: "wgsl",
-				Hash:        "sha256:e52e3ee717d98c403ec2f805d2a5f2bc2dbd7874a5239dfb345a58a98f0560c8",
+				Hash:        "sha256:5582d0c55352590abc9844e2028e91132c06a1c50ca12dd9a5342545fbe3bdd0",
 				Codegen:     "xpu-gen/1",
 				Block:       xpu.Dim3{X: 256, Y: 1, Z: 1},
 				SharedBytes: 1024, StorageBindings: 2, UniformBytes: 16,
@@ -268,7 +233,7 @@ var ReduceWaveKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 		{
 			Manifest: gpuimpl.Manifest{
 				Kernel: "github.com/goxpu/xpu/kernels/wave.ReduceWave", Backend: "cpu", Target: "go",
-				Hash:        "sha256:ff2c711d105fa9a217a75943692489cab18f7576b4ac03bb3eb8303a3801eb9c",
+				Hash:        "sha256:8aa69f823100c7529c757a7fb12a0b3aa7a8cfe51e9812b3b47dfeb43b581799",
 				Codegen:     "xpu-gen/1",
 				Block:       xpu.Dim3{X: 256, Y: 1, Z: 1},
 				SharedBytes: 1024, StorageBindings: 2, UniformBytes: 16,
@@ -315,7 +280,7 @@ fn xpu_div_u32(x: u32, y: u32) -> u32 {
 
 // main is kernel ReduceWave, block 256x1x1.
 @compute @workgroup_size(256, 1, 1)
-fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) lidx: u32, @builtin(subgroup_invocation_id) sgid: u32, @builtin(subgroup_size) sgsize: u32) {
+fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid: vec3<u32>, @builtin(subgroup_invocation_id) sgid: u32, @builtin(subgroup_size) sgsize: u32) {
     let v_l: u32 = lid.x;
     let v_i: u32 = gid.x;
     var v_v: f32;
@@ -323,9 +288,7 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(local_invocation
     if v_i < xpu_u.p_n {
         v_v = b_in[v_i];
     }
-    var v_w: f32;
-    let xpu_t1 = lidx - sgid;
-    v_w = subgroupAdd(v_v);
+    let v_w: f32 = subgroupAdd(v_v);
     let v_width: u32 = sgsize;
     if sgid == 0u {
         s_s[xpu_div_u32(v_l, v_width)] = v_w;
@@ -338,9 +301,7 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(local_invocation
             v_u = v_u + s_s[v_j];
         }
     }
-    var v_total: f32;
-    let xpu_t2 = lidx - sgid;
-    v_total = subgroupAdd(v_u);
+    let v_total: f32 = subgroupAdd(v_u);
     if v_l == 0u {
         b_partial[wid.x] = v_total;
     }
@@ -358,6 +319,7 @@ const reduceWaveWGSLEmulated = `struct xpu_Uniforms {
 var<workgroup> s_s: array<f32, 256>;
 var<workgroup> xpu_wave: array<u32, 256>;
 @group(0) @binding(3) var<storage, read_write> xpu_fault: atomic<u32>;
+var<private> xpu_lidx: u32;
 
 // Go's uint32 x / y; x / 0 records the fault Go panics with.
 fn xpu_div_u32(x: u32, y: u32) -> u32 {
@@ -368,21 +330,12 @@ fn xpu_div_u32(x: u32, y: u32) -> u32 {
     return x / y;
 }
 
-// main is kernel ReduceWave, block 256x1x1.
-@compute @workgroup_size(256, 1, 1)
-fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) lidx: u32) {
-    let v_l: u32 = lid.x;
-    let v_i: u32 = gid.x;
-    var v_v: f32;
-    v_v = f32();
-    if v_i < xpu_u.p_n {
-        v_v = b_in[v_i];
-    }
-    var v_w: f32;
-    let xpu_t1 = lidx % 32u;
-    let xpu_t2 = lidx - xpu_t1;
+// xpu_wave_reduce_f32 is the verb op of x, one of WaveSum, at the emulated tier.
+fn xpu_wave_reduce_f32(x: f32, op: u32) -> f32 {
+    let xpu_t1 = xpu_lidx % 32u;
+    let xpu_t2 = xpu_lidx - xpu_t1;
     workgroupBarrier();
-    xpu_wave[lidx] = bitcast<u32>(v_v);
+    xpu_wave[xpu_lidx] = bitcast<u32>(x);
     workgroupBarrier();
     var xpu_t3: f32 = f32();
     var xpu_t4: u32 = 0u;
@@ -398,7 +351,21 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(local_invocation
             xpu_t4 = xpu_t4 + 1u;
         }
     }
-    v_w = xpu_t3;
+    return xpu_t3;
+}
+
+// main is kernel ReduceWave, block 256x1x1.
+@compute @workgroup_size(256, 1, 1)
+fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) lidx: u32) {
+    xpu_lidx = lidx;
+    let v_l: u32 = lid.x;
+    let v_i: u32 = gid.x;
+    var v_v: f32;
+    v_v = f32();
+    if v_i < xpu_u.p_n {
+        v_v = b_in[v_i];
+    }
+    let v_w: f32 = xpu_wave_reduce_f32(v_v, 0u);
     let v_width: u32 = 32u;
     if (lidx % 32u) == 0u {
         s_s[xpu_div_u32(v_l, v_width)] = v_w;
@@ -411,27 +378,7 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(local_invocation
             v_u = v_u + s_s[v_j];
         }
     }
-    var v_total: f32;
-    let xpu_t6 = lidx % 32u;
-    let xpu_t7 = lidx - xpu_t6;
-    workgroupBarrier();
-    xpu_wave[lidx] = bitcast<u32>(v_u);
-    workgroupBarrier();
-    var xpu_t8: f32 = f32();
-    var xpu_t9: u32 = 0u;
-    loop {
-        if xpu_t9 >= 32u {
-            break;
-        }
-        let xpu_t10 = bitcast<f32>(xpu_wave[xpu_t7 + xpu_t9]);
-        if (xpu_t7 + xpu_t9) < 256u {
-            xpu_t8 = xpu_t8 + xpu_t10;
-        }
-        continuing {
-            xpu_t9 = xpu_t9 + 1u;
-        }
-    }
-    v_total = xpu_t8;
+    let v_total: f32 = xpu_wave_reduce_f32(v_u, 0u);
     if v_l == 0u {
         b_partial[wid.x] = v_total;
     }
@@ -448,24 +395,15 @@ func reduceWaveCPU(b *gpuimpl.CPUBlock) {
 	var a_u [256]float32
 	var a_v [256]float32
 	var a_w [256]float32
-	gx0, gy0, gz0 := b.Group.X*256, b.Group.Y*1, b.Group.Z*1
-	var ly uint32
-	var lz uint32
+	var wall [256]bool
+	for i := range wall {
+		wall[i] = true
+	}
+	gx0 := b.Group.X * 256
 	stop := b.Stopping()
-	_, _ = b, stop
-	_ = p_partial
-	_ = p_in
-	_ = p_n
-	_ = gx0
-	_ = gy0
-	_ = gz0
-	_ = ly
-	_ = lz
 	{
-		lx, li := uint32(0), uint32(0)
-		_, _ = lx, li
+		lx := uint32(0)
 		var v_i uint32 = (gx0 + lx)
-		_ = v_i
 		var w0 *[256]float32
 		if o := v_i; o <= 4294967040 && uint64(o)+256 <= uint64(len(p_in)) {
 			w0 = (*[256]float32)(p_in[o : uint64(o)+256])
@@ -473,13 +411,8 @@ func reduceWaveCPU(b *gpuimpl.CPUBlock) {
 		if w0 != nil {
 			for lx := uint32(0); lx < 256; lx++ {
 				li := lx
-				_ = li
-				v_v := a_v[li]
-				_ = v_v
-				var v_l uint32 = lx
-				_ = v_l
+				var v_v float32
 				var v_i uint32 = (gx0 + lx)
-				_ = v_i
 				v_v = 0
 				if v_i < p_n {
 					v_v = w0[lx]
@@ -489,13 +422,8 @@ func reduceWaveCPU(b *gpuimpl.CPUBlock) {
 		} else {
 			for lx := uint32(0); lx < 256; lx++ {
 				li := lx
-				_ = li
-				v_v := a_v[li]
-				_ = v_v
-				var v_l uint32 = lx
-				_ = v_l
+				var v_v float32
 				var v_i uint32 = (gx0 + lx)
-				_ = v_i
 				v_v = 0
 				if v_i < p_n {
 					v_v = p_in[v_i]
@@ -504,44 +432,25 @@ func reduceWaveCPU(b *gpuimpl.CPUBlock) {
 			}
 		}
 	}
-	var wx1 [256]float32
-	var won1 [256]bool
+	gpuimpl.CPUWave(gpuimpl.CPUWaveSum, a_v[:], nil, wall[:], b.Wave, a_w[:])
 	for lx := uint32(0); lx < 256; lx++ {
 		li := lx
-		_ = li
-		v_v := a_v[li]
-		_ = v_v
-		wx1[li] = v_v
-		won1[li] = true
-	}
-	gpuimpl.CPUWave(gpuimpl.CPUWaveSum, wx1[:], nil, won1[:], b.Wave, a_w[:])
-	for lx := uint32(0); lx < 256; lx++ {
-		li := lx
-		_ = li
 		v_w := a_w[li]
-		_ = v_w
 		var v_l uint32 = lx
-		_ = v_l
 		var v_width uint32 = b.Wave
-		_ = v_width
 		if (li % b.Wave) == uint32(0) {
 			s_s[(v_l / v_width)] = v_w
 		}
 	}
 	for lx := uint32(0); lx < 256; lx++ {
 		li := lx
-		_ = li
-		v_u := a_u[li]
-		_ = v_u
+		var v_u float32
 		var v_l uint32 = lx
-		_ = v_l
 		var v_width uint32 = b.Wave
-		_ = v_width
 		v_u = 0
 		if v_l < v_width {
 			{
 				var v_j uint32 = v_l
-				_ = v_j
 				for v_j < (uint32(256) / v_width) {
 					if stop.Load() {
 						panic(gpuimpl.CPUStopped)
@@ -555,24 +464,11 @@ func reduceWaveCPU(b *gpuimpl.CPUBlock) {
 		}
 		a_u[li] = v_u
 	}
-	var wx4 [256]float32
-	var won4 [256]bool
+	gpuimpl.CPUWave(gpuimpl.CPUWaveSum, a_u[:], nil, wall[:], b.Wave, a_total[:])
 	for lx := uint32(0); lx < 256; lx++ {
 		li := lx
-		_ = li
-		v_u := a_u[li]
-		_ = v_u
-		wx4[li] = v_u
-		won4[li] = true
-	}
-	gpuimpl.CPUWave(gpuimpl.CPUWaveSum, wx4[:], nil, won4[:], b.Wave, a_total[:])
-	for lx := uint32(0); lx < 256; lx++ {
-		li := lx
-		_ = li
 		v_total := a_total[li]
-		_ = v_total
 		var v_l uint32 = lx
-		_ = v_l
 		if v_l == uint32(0) {
 			p_partial[b.Group.X] = v_total
 		}
@@ -596,7 +492,7 @@ var ReduceWave32Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 		{
 			Manifest: gpuimpl.Manifest{
 				Kernel: "github.com/goxpu/xpu/kernels/wave.ReduceWave32", Backend: "webgpu", Target: "wgsl",
-				Hash:        "sha256:79fa3f4fcc57fd3c0754e4683e1ad90689d0af0bec61fbca962b935546f47297",
+				Hash:        "sha256:8ec17b34dda0271eb24f956dd71b888883be92323855bc99f2728278de2d632c",
 				Codegen:     "xpu-gen/1",
 				Block:       xpu.Dim3{X: 256, Y: 1, Z: 1},
 				SharedBytes: 32, StorageBindings: 2, UniformBytes: 16,
@@ -615,7 +511,7 @@ var ReduceWave32Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 		{
 			Manifest: gpuimpl.Manifest{
 				Kernel: "github.com/goxpu/xpu/kernels/wave.ReduceWave32", Backend: "webgpu", Target: "wgsl",
-				Hash:        "sha256:f5f488c63f44a38b618f5e2b66c7b95bba8e346f55d04cd24144d10737ec9d3b",
+				Hash:        "sha256:bd8aefcfbd65d821d9b17e8c2d5ad39cd845ddd501bf93cd681a5536d9240458",
 				Codegen:     "xpu-gen/1",
 				Block:       xpu.Dim3{X: 256, Y: 1, Z: 1},
 				SharedBytes: 32, StorageBindings: 2, UniformBytes: 16,
@@ -634,7 +530,7 @@ var ReduceWave32Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 		{
 			Manifest: gpuimpl.Manifest{
 				Kernel: "github.com/goxpu/xpu/kernels/wave.ReduceWave32", Backend: "webgpu", Target: "wgsl",
-				Hash:        "sha256:0533ddf62d11ae3f22a498b5494394bd48f7e7683e8ca59b555a02fdffcfca30",
+				Hash:        "sha256:39c19a71ae077b70d466b8bb92794d8534fb35bcd1c5bf74fa60e3f6926b7249",
 				Codegen:     "xpu-gen/1",
 				Block:       xpu.Dim3{X: 256, Y: 1, Z: 1},
 				SharedBytes: 32, StorageBindings: 2, UniformBytes: 16,
@@ -653,7 +549,7 @@ var ReduceWave32Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 		{
 			Manifest: gpuimpl.Manifest{
 				Kernel: "github.com/goxpu/xpu/kernels/wave.ReduceWave32", Backend: "webgpu", Target: "wgsl",
-				Hash:        "sha256:8e97c320f8c71eca256b68eeb598d3e2b13b5d4b6da3346777fbc1e65374149c",
+				Hash:        "sha256:e084fb9aa3c3393d12263320b45c2d95e601e987de2ff83513ccead747f0a26a",
 				Codegen:     "xpu-gen/1",
 				Block:       xpu.Dim3{X: 256, Y: 1, Z: 1},
 				SharedBytes: 32, StorageBindings: 2, UniformBytes: 16,
@@ -672,7 +568,7 @@ var ReduceWave32Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 		{
 			Manifest: gpuimpl.Manifest{
 				Kernel: "github.com/goxpu/xpu/kernels/wave.ReduceWave32", Backend: "cpu", Target: "go",
-				Hash:        "sha256:e897584d6645d4f485a6e3e2d072a32b76e8cf7e9009c8822a29680dad76c3ce",
+				Hash:        "sha256:a5b4006088288ddee8e86a2b9bcf92d0c88c951da3d6902c1ba39e7cad2c2588",
 				Codegen:     "xpu-gen/1",
 				Block:       xpu.Dim3{X: 256, Y: 1, Z: 1},
 				SharedBytes: 32, StorageBindings: 2, UniformBytes: 16,
@@ -718,10 +614,7 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(local_invocation
     if v_i < xpu_u.p_n {
         v_v = b_in[v_i];
     }
-    var v_w: f32;
-    let xpu_t1 = lidx % 32u;
-    let xpu_t2 = lidx - xpu_t1;
-    v_w = subgroupAdd(v_v);
+    let v_w: f32 = subgroupAdd(v_v);
     if (lidx % 32u) == 0u {
         s_s[v_l / 32u] = v_w;
     }
@@ -731,10 +624,7 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(local_invocation
     if v_l < 8u {
         v_u = s_s[v_l];
     }
-    var v_total: f32;
-    let xpu_t3 = lidx % 32u;
-    let xpu_t4 = lidx - xpu_t3;
-    v_total = subgroupAdd(v_u);
+    let v_total: f32 = subgroupAdd(v_u);
     if v_l == 0u {
         b_partial[wid.x] = v_total;
     }
@@ -753,10 +643,41 @@ struct xpu_Uniforms {
 @group(0) @binding(2) var<uniform> xpu_u: xpu_Uniforms;
 var<workgroup> s_s: array<f32, 8>;
 var<workgroup> xpu_wave: array<u32, 256>;
+var<private> xpu_lidx: u32;
+var<private> xpu_sgsize: u32;
+
+// xpu_wave_reduce_f32 is the verb op of x, one of WaveSum, at the folded tier.
+fn xpu_wave_reduce_f32(x: f32, op: u32) -> f32 {
+    let xpu_t1 = xpu_lidx % 32u;
+    let xpu_t2 = xpu_lidx - xpu_t1;
+    var xpu_t3: f32;
+    xpu_t3 = subgroupAdd(x);
+    workgroupBarrier();
+    xpu_wave[xpu_lidx] = bitcast<u32>(xpu_t3);
+    workgroupBarrier();
+    var xpu_t5: f32 = f32();
+    var xpu_t6: u32 = 0u;
+    loop {
+        let xpu_t7 = xpu_t6 * xpu_sgsize;
+        if xpu_t7 >= 32u {
+            break;
+        }
+        let xpu_t8 = bitcast<f32>(xpu_wave[xpu_t2 + xpu_t7]);
+        if (xpu_t2 + xpu_t7) < 256u {
+            xpu_t5 = xpu_t5 + xpu_t8;
+        }
+        continuing {
+            xpu_t6 = xpu_t6 + 1u;
+        }
+    }
+    return xpu_t5;
+}
 
 // main is kernel ReduceWave32, block 256x1x1.
 @compute @workgroup_size(256, 1, 1)
 fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) lidx: u32, @builtin(subgroup_size) sgsize: u32) {
+    xpu_lidx = lidx;
+    xpu_sgsize = sgsize;
     let v_l: u32 = lid.x;
     let v_i: u32 = gid.x;
     var v_v: f32;
@@ -764,29 +685,7 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(local_invocation
     if v_i < xpu_u.p_n {
         v_v = b_in[v_i];
     }
-    var v_w: f32;
-    let xpu_t1 = lidx % 32u;
-    let xpu_t2 = lidx - xpu_t1;
-    let xpu_t3 = subgroupAdd(v_v);
-    workgroupBarrier();
-    xpu_wave[lidx] = bitcast<u32>(xpu_t3);
-    workgroupBarrier();
-    var xpu_t4: f32 = f32();
-    var xpu_t5: u32 = 0u;
-    loop {
-        let xpu_t6 = xpu_t5 * sgsize;
-        if xpu_t6 >= 32u {
-            break;
-        }
-        let xpu_t7 = bitcast<f32>(xpu_wave[xpu_t2 + xpu_t6]);
-        if (xpu_t2 + xpu_t6) < 256u {
-            xpu_t4 = xpu_t4 + xpu_t7;
-        }
-        continuing {
-            xpu_t5 = xpu_t5 + 1u;
-        }
-    }
-    v_w = xpu_t4;
+    let v_w: f32 = xpu_wave_reduce_f32(v_v, 0u);
     if (lidx % 32u) == 0u {
         s_s[v_l / 32u] = v_w;
     }
@@ -796,29 +695,7 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(local_invocation
     if v_l < 8u {
         v_u = s_s[v_l];
     }
-    var v_total: f32;
-    let xpu_t8 = lidx % 32u;
-    let xpu_t9 = lidx - xpu_t8;
-    let xpu_t10 = subgroupAdd(v_u);
-    workgroupBarrier();
-    xpu_wave[lidx] = bitcast<u32>(xpu_t10);
-    workgroupBarrier();
-    var xpu_t11: f32 = f32();
-    var xpu_t12: u32 = 0u;
-    loop {
-        let xpu_t13 = xpu_t12 * sgsize;
-        if xpu_t13 >= 32u {
-            break;
-        }
-        let xpu_t14 = bitcast<f32>(xpu_wave[xpu_t9 + xpu_t13]);
-        if (xpu_t9 + xpu_t13) < 256u {
-            xpu_t11 = xpu_t11 + xpu_t14;
-        }
-        continuing {
-            xpu_t12 = xpu_t12 + 1u;
-        }
-    }
-    v_total = xpu_t11;
+    let v_total: f32 = xpu_wave_reduce_f32(v_u, 0u);
     if v_l == 0u {
         b_partial[wid.x] = v_total;
     }
@@ -836,27 +713,20 @@ struct xpu_Uniforms {
 @group(0) @binding(1) var<storage, read> b_in: array<f32>;
 @group(0) @binding(2) var<uniform> xpu_u: xpu_Uniforms;
 var<workgroup> s_s: array<f32, 8>;
+var<private> xpu_lidx: u32;
+var<private> xpu_sgid: u32;
 
-// main is kernel ReduceWave32, block 256x1x1.
-@compute @workgroup_size(256, 1, 1)
-fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) lidx: u32, @builtin(subgroup_invocation_id) sgid: u32) {
-    let v_l: u32 = lid.x;
-    let v_i: u32 = gid.x;
-    var v_v: f32;
-    v_v = f32();
-    if v_i < xpu_u.p_n {
-        v_v = b_in[v_i];
-    }
-    var v_w: f32;
-    let xpu_t1 = lidx % 32u;
-    let xpu_t2 = lidx - xpu_t1;
+// xpu_wave_reduce_f32 is the verb op of x, one of WaveSum, at the narrow tier.
+fn xpu_wave_reduce_f32(x: f32, op: u32) -> f32 {
+    let xpu_t1 = xpu_lidx % 32u;
+    let xpu_t2 = xpu_lidx - xpu_t1;
     var xpu_t3: f32 = f32();
     var xpu_t4: u32 = 0u;
     loop {
         if xpu_t4 >= 32u {
             break;
         }
-        let xpu_t5 = subgroupShuffle(v_v, (sgid - (sgid % 32u)) + xpu_t4);
+        let xpu_t5 = subgroupShuffle(x, (xpu_sgid - (xpu_sgid % 32u)) + xpu_t4);
         if (xpu_t2 + xpu_t4) < 256u {
             xpu_t3 = xpu_t3 + xpu_t5;
         }
@@ -864,7 +734,22 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(local_invocation
             xpu_t4 = xpu_t4 + 1u;
         }
     }
-    v_w = xpu_t3;
+    return xpu_t3;
+}
+
+// main is kernel ReduceWave32, block 256x1x1.
+@compute @workgroup_size(256, 1, 1)
+fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) lidx: u32, @builtin(subgroup_invocation_id) sgid: u32) {
+    xpu_lidx = lidx;
+    xpu_sgid = sgid;
+    let v_l: u32 = lid.x;
+    let v_i: u32 = gid.x;
+    var v_v: f32;
+    v_v = f32();
+    if v_i < xpu_u.p_n {
+        v_v = b_in[v_i];
+    }
+    let v_w: f32 = xpu_wave_reduce_f32(v_v, 0u);
     if (lidx % 32u) == 0u {
         s_s[v_l / 32u] = v_w;
     }
@@ -874,24 +759,7 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(local_invocation
     if v_l < 8u {
         v_u = s_s[v_l];
     }
-    var v_total: f32;
-    let xpu_t6 = lidx % 32u;
-    let xpu_t7 = lidx - xpu_t6;
-    var xpu_t8: f32 = f32();
-    var xpu_t9: u32 = 0u;
-    loop {
-        if xpu_t9 >= 32u {
-            break;
-        }
-        let xpu_t10 = subgroupShuffle(v_u, (sgid - (sgid % 32u)) + xpu_t9);
-        if (xpu_t7 + xpu_t9) < 256u {
-            xpu_t8 = xpu_t8 + xpu_t10;
-        }
-        continuing {
-            xpu_t9 = xpu_t9 + 1u;
-        }
-    }
-    v_total = xpu_t8;
+    let v_total: f32 = xpu_wave_reduce_f32(v_u, 0u);
     if v_l == 0u {
         b_partial[wid.x] = v_total;
     }
@@ -908,22 +776,14 @@ const reduceWave32WGSLEmulated = `struct xpu_Uniforms {
 @group(0) @binding(2) var<uniform> xpu_u: xpu_Uniforms;
 var<workgroup> s_s: array<f32, 8>;
 var<workgroup> xpu_wave: array<u32, 256>;
+var<private> xpu_lidx: u32;
 
-// main is kernel ReduceWave32, block 256x1x1.
-@compute @workgroup_size(256, 1, 1)
-fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) lidx: u32) {
-    let v_l: u32 = lid.x;
-    let v_i: u32 = gid.x;
-    var v_v: f32;
-    v_v = f32();
-    if v_i < xpu_u.p_n {
-        v_v = b_in[v_i];
-    }
-    var v_w: f32;
-    let xpu_t1 = lidx % 32u;
-    let xpu_t2 = lidx - xpu_t1;
+// xpu_wave_reduce_f32 is the verb op of x, one of WaveSum, at the emulated tier.
+fn xpu_wave_reduce_f32(x: f32, op: u32) -> f32 {
+    let xpu_t1 = xpu_lidx % 32u;
+    let xpu_t2 = xpu_lidx - xpu_t1;
     workgroupBarrier();
-    xpu_wave[lidx] = bitcast<u32>(v_v);
+    xpu_wave[xpu_lidx] = bitcast<u32>(x);
     workgroupBarrier();
     var xpu_t3: f32 = f32();
     var xpu_t4: u32 = 0u;
@@ -939,7 +799,21 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(local_invocation
             xpu_t4 = xpu_t4 + 1u;
         }
     }
-    v_w = xpu_t3;
+    return xpu_t3;
+}
+
+// main is kernel ReduceWave32, block 256x1x1.
+@compute @workgroup_size(256, 1, 1)
+fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) lidx: u32) {
+    xpu_lidx = lidx;
+    let v_l: u32 = lid.x;
+    let v_i: u32 = gid.x;
+    var v_v: f32;
+    v_v = f32();
+    if v_i < xpu_u.p_n {
+        v_v = b_in[v_i];
+    }
+    let v_w: f32 = xpu_wave_reduce_f32(v_v, 0u);
     if (lidx % 32u) == 0u {
         s_s[v_l / 32u] = v_w;
     }
@@ -949,27 +823,7 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(local_invocation
     if v_l < 8u {
         v_u = s_s[v_l];
     }
-    var v_total: f32;
-    let xpu_t6 = lidx % 32u;
-    let xpu_t7 = lidx - xpu_t6;
-    workgroupBarrier();
-    xpu_wave[lidx] = bitcast<u32>(v_u);
-    workgroupBarrier();
-    var xpu_t8: f32 = f32();
-    var xpu_t9: u32 = 0u;
-    loop {
-        if xpu_t9 >= 32u {
-            break;
-        }
-        let xpu_t10 = bitcast<f32>(xpu_wave[xpu_t7 + xpu_t9]);
-        if (xpu_t7 + xpu_t9) < 256u {
-            xpu_t8 = xpu_t8 + xpu_t10;
-        }
-        continuing {
-            xpu_t9 = xpu_t9 + 1u;
-        }
-    }
-    v_total = xpu_t8;
+    let v_total: f32 = xpu_wave_reduce_f32(v_u, 0u);
     if v_l == 0u {
         b_partial[wid.x] = v_total;
     }
@@ -986,24 +840,14 @@ func reduceWave32CPU(b *gpuimpl.CPUBlock) {
 	var a_u [256]float32
 	var a_v [256]float32
 	var a_w [256]float32
-	gx0, gy0, gz0 := b.Group.X*256, b.Group.Y*1, b.Group.Z*1
-	var ly uint32
-	var lz uint32
-	stop := b.Stopping()
-	_, _ = b, stop
-	_ = p_partial
-	_ = p_in
-	_ = p_n
-	_ = gx0
-	_ = gy0
-	_ = gz0
-	_ = ly
-	_ = lz
+	var wall [256]bool
+	for i := range wall {
+		wall[i] = true
+	}
+	gx0 := b.Group.X * 256
 	{
-		lx, li := uint32(0), uint32(0)
-		_, _ = lx, li
+		lx := uint32(0)
 		var v_i uint32 = (gx0 + lx)
-		_ = v_i
 		var w0 *[256]float32
 		if o := v_i; o <= 4294967040 && uint64(o)+256 <= uint64(len(p_in)) {
 			w0 = (*[256]float32)(p_in[o : uint64(o)+256])
@@ -1011,13 +855,8 @@ func reduceWave32CPU(b *gpuimpl.CPUBlock) {
 		if w0 != nil {
 			for lx := uint32(0); lx < 256; lx++ {
 				li := lx
-				_ = li
-				v_v := a_v[li]
-				_ = v_v
-				var v_l uint32 = lx
-				_ = v_l
+				var v_v float32
 				var v_i uint32 = (gx0 + lx)
-				_ = v_i
 				v_v = 0
 				if v_i < p_n {
 					v_v = w0[lx]
@@ -1027,13 +866,8 @@ func reduceWave32CPU(b *gpuimpl.CPUBlock) {
 		} else {
 			for lx := uint32(0); lx < 256; lx++ {
 				li := lx
-				_ = li
-				v_v := a_v[li]
-				_ = v_v
-				var v_l uint32 = lx
-				_ = v_l
+				var v_v float32
 				var v_i uint32 = (gx0 + lx)
-				_ = v_i
 				v_v = 0
 				if v_i < p_n {
 					v_v = p_in[v_i]
@@ -1042,59 +876,30 @@ func reduceWave32CPU(b *gpuimpl.CPUBlock) {
 			}
 		}
 	}
-	var wx1 [256]float32
-	var won1 [256]bool
+	gpuimpl.CPUWave(gpuimpl.CPUWaveSum, a_v[:], nil, wall[:], b.Wave, a_w[:])
 	for lx := uint32(0); lx < 256; lx++ {
 		li := lx
-		_ = li
-		v_v := a_v[li]
-		_ = v_v
-		wx1[li] = v_v
-		won1[li] = true
-	}
-	gpuimpl.CPUWave(gpuimpl.CPUWaveSum, wx1[:], nil, won1[:], b.Wave, a_w[:])
-	for lx := uint32(0); lx < 256; lx++ {
-		li := lx
-		_ = li
 		v_w := a_w[li]
-		_ = v_w
 		var v_l uint32 = lx
-		_ = v_l
 		if (li % b.Wave) == uint32(0) {
 			s_s[(v_l / uint32(32))] = v_w
 		}
 	}
 	for lx := uint32(0); lx < 256; lx++ {
 		li := lx
-		_ = li
-		v_u := a_u[li]
-		_ = v_u
+		var v_u float32
 		var v_l uint32 = lx
-		_ = v_l
 		v_u = 0
 		if v_l < uint32(8) {
 			v_u = s_s[v_l]
 		}
 		a_u[li] = v_u
 	}
-	var wx4 [256]float32
-	var won4 [256]bool
+	gpuimpl.CPUWave(gpuimpl.CPUWaveSum, a_u[:], nil, wall[:], b.Wave, a_total[:])
 	for lx := uint32(0); lx < 256; lx++ {
 		li := lx
-		_ = li
-		v_u := a_u[li]
-		_ = v_u
-		wx4[li] = v_u
-		won4[li] = true
-	}
-	gpuimpl.CPUWave(gpuimpl.CPUWaveSum, wx4[:], nil, won4[:], b.Wave, a_total[:])
-	for lx := uint32(0); lx < 256; lx++ {
-		li := lx
-		_ = li
 		v_total := a_total[li]
-		_ = v_total
 		var v_l uint32 = lx
-		_ = v_l
 		if v_l == uint32(0) {
 			p_partial[b.Group.X] = v_total
 		}
@@ -1125,7 +930,7 @@ var Wave16Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 		{
 			Manifest: gpuimpl.Manifest{
 				Kernel: "github.com/goxpu/xpu/kernels/wave.Wave16", Backend: "webgpu", Target: "wgsl",
-				Hash:        "sha256:fe83521c56dfffb78a4549bef691b6e28e1a4e98e922966e814242e9c11404f1",
+				Hash:        "sha256:b7fc1f230c13187f45d838b20f04d27427b877fc2612088bc9c92d848e213bd9",
 				Codegen:     "xpu-gen/1",
 				Block:       xpu.Dim3{X: 40, Y: 1, Z: 1},
 				SharedBytes: 0, StorageBindings: 7, UniformBytes: 16,
@@ -1149,7 +954,7 @@ var Wave16Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 		{
 			Manifest: gpuimpl.Manifest{
 				Kernel: "github.com/goxpu/xpu/kernels/wave.Wave16", Backend: "webgpu", Target: "wgsl",
-				Hash:        "sha256:60f90b385471ac82d99525cacb6bc4613ef10048a163101bc00042ef633534a6",
+				Hash:        "sha256:3192c53cd41da48c25fda179540748a286ffebadb940c440f3c158fb685acd9a",
 				Codegen:     "xpu-gen/1",
 				Block:       xpu.Dim3{X: 40, Y: 1, Z: 1},
 				SharedBytes: 0, StorageBindings: 7, UniformBytes: 16,
@@ -1173,7 +978,7 @@ var Wave16Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 		{
 			Manifest: gpuimpl.Manifest{
 				Kernel: "github.com/goxpu/xpu/kernels/wave.Wave16", Backend: "webgpu", Target: "wgsl",
-				Hash:        "sha256:db5a32c80ada88ffca8ac002d4ee19a1fdd7c9881975189fbf5a62ced25ff5ab",
+				Hash:        "sha256:1af3c0935af87089a0c26a035fc7e4775551d5b40765f77adcf5f0f2c4fe9d85",
 				Codegen:     "xpu-gen/1",
 				Block:       xpu.Dim3{X: 40, Y: 1, Z: 1},
 				SharedBytes: 0, StorageBindings: 7, UniformBytes: 16,
@@ -1197,7 +1002,7 @@ var Wave16Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 		{
 			Manifest: gpuimpl.Manifest{
 				Kernel: "github.com/goxpu/xpu/kernels/wave.Wave16", Backend: "webgpu", Target: "wgsl",
-				Hash:        "sha256:1ee41b48335d9bce87ce3a42a73a28401bf28b0b5d6a27efc639ea00264811a9",
+				Hash:        "sha256:d5c73baf3f3453ba949ff68e22f5166d81ecb1c1e172c603fafe96b697256016",
 				Codegen:     "xpu-gen/1",
 				Block:       xpu.Dim3{X: 40, Y: 1, Z: 1},
 				SharedBytes: 0, StorageBindings: 7, UniformBytes: 16,
@@ -1221,7 +1026,7 @@ var Wave16Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 		{
 			Manifest: gpuimpl.Manifest{
 				Kernel: "github.com/goxpu/xpu/kernels/wave.Wave16", Backend: "cpu", Target: "go",
-				Hash:        "sha256:e8c0ae6fea1f25fcbabd962be1ec2d27b72183264ee2eaa74455060611770e08",
+				Hash:        "sha256:7fa15b6b35a9f7077b34a26e1370495aaf2064607b2c5424c7804dd7b5a3e871",
 				Codegen:     "xpu-gen/1",
 				Block:       xpu.Dim3{X: 40, Y: 1, Z: 1},
 				SharedBytes: 0, StorageBindings: 7, UniformBytes: 16,
@@ -1267,228 +1072,123 @@ struct xpu_Uniforms {
 @group(0) @binding(5) var<storage, read> b_xf: array<f32>;
 @group(0) @binding(6) var<storage, read> b_sel: array<u32>;
 @group(0) @binding(7) var<uniform> xpu_u: xpu_Uniforms;
+var<private> xpu_lidx: u32;
+
+// xpu_wave_shuffle_f32 is the verb op of x, one of WaveShuffleXor, at the native tier.
+fn xpu_wave_shuffle_f32(x: f32, a: u32, op: u32) -> f32 {
+    let xpu_t1 = xpu_lidx % 16u;
+    let xpu_t2 = xpu_lidx - xpu_t1;
+    var xpu_t3: u32;
+    xpu_t3 = xpu_t1 ^ (a % 16u);
+    let xpu_t4 = subgroupShuffle(x, xpu_t3);
+    return select(x, xpu_t4, (xpu_t2 + xpu_t3) < 40u);
+}
+
+// xpu_wave_shuffle_i32 is the verb op of x, one of WaveShuffle, WaveShuffleXor, WaveShuffleUp, WaveShuffleDown, at the native tier.
+fn xpu_wave_shuffle_i32(x: i32, a: u32, op: u32) -> i32 {
+    let xpu_t1 = xpu_lidx % 16u;
+    let xpu_t2 = xpu_lidx - xpu_t1;
+    var xpu_t3: u32;
+    var xpu_t4: bool = true;
+    if op == 9u {
+        xpu_t3 = a % 16u;
+    } else if op == 10u {
+        xpu_t3 = xpu_t1 ^ (a % 16u);
+    } else if op == 11u {
+        xpu_t4 = a <= xpu_t1;
+        xpu_t3 = select(xpu_t1, xpu_t1 - a, xpu_t4);
+    } else {
+        xpu_t4 = a < (16u - xpu_t1);
+        xpu_t3 = select(xpu_t1, xpu_t1 + a, xpu_t4);
+    }
+    let xpu_t5 = subgroupShuffle(x, xpu_t3);
+    return select(x, xpu_t5, xpu_t4 && ((xpu_t2 + xpu_t3) < 40u));
+}
+
+// xpu_wave_shuffle_u32 is the verb op of x, one of WaveShuffle, at the native tier.
+fn xpu_wave_shuffle_u32(x: u32, a: u32, op: u32) -> u32 {
+    let xpu_t1 = xpu_lidx % 16u;
+    let xpu_t2 = xpu_lidx - xpu_t1;
+    var xpu_t3: u32;
+    xpu_t3 = a % 16u;
+    let xpu_t4 = subgroupShuffle(x, xpu_t3);
+    return select(x, xpu_t4, (xpu_t2 + xpu_t3) < 40u);
+}
 
 // main is kernel Wave16, block 40x1x1.
 @compute @workgroup_size(40, 1, 1)
 fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) lidx: u32) {
+    xpu_lidx = lidx;
     let v_g: u32 = gid.x;
     let v_a: i32 = b_xi[v_g];
     let v_u: u32 = b_xu[v_g];
     let v_f: f32 = b_xf[v_g];
     let v_k: u32 = b_sel[v_g];
     let v_p: bool = ((v_u % 4u) != 0u) || ((wid.x % 2u) == 0u);
-    var v_s0: i32;
-    let xpu_t1 = lidx % 16u;
-    let xpu_t2 = lidx - xpu_t1;
-    v_s0 = subgroupAdd(v_a);
-    var v_s1: i32;
-    let xpu_t3 = lidx % 16u;
-    let xpu_t4 = lidx - xpu_t3;
-    v_s1 = subgroupMin(v_a);
-    var v_s2: i32;
-    let xpu_t5 = lidx % 16u;
-    let xpu_t6 = lidx - xpu_t5;
-    v_s2 = subgroupMax(v_a);
-    var v_s3: i32;
-    let xpu_t7 = lidx % 16u;
-    let xpu_t8 = lidx - xpu_t7;
-    v_s3 = subgroupInclusiveAdd(v_a);
-    var v_s4: i32;
-    let xpu_t9 = lidx % 16u;
-    let xpu_t10 = lidx - xpu_t9;
-    v_s4 = subgroupExclusiveAdd(v_a);
-    var v_s5: i32;
-    let xpu_t11 = lidx % 16u;
-    let xpu_t12 = lidx - xpu_t11;
-    let xpu_t13 = xpu_u.p_bl;
-    let xpu_t14 = xpu_t13 % 16u;
-    let xpu_t15 = subgroupShuffle(v_a, xpu_t14);
-    v_s5 = select(v_a, xpu_t15, true && ((xpu_t12 + xpu_t14) < 40u));
-    var v_s6: i32;
-    let xpu_t16 = lidx % 16u;
-    let xpu_t17 = lidx - xpu_t16;
-    let xpu_t18 = v_k % 16u;
-    let xpu_t19 = subgroupShuffle(v_a, xpu_t18);
-    v_s6 = select(v_a, xpu_t19, true && ((xpu_t17 + xpu_t18) < 40u));
-    var v_s7: i32;
-    let xpu_t20 = lidx % 16u;
-    let xpu_t21 = lidx - xpu_t20;
-    let xpu_t22 = xpu_u.p_m;
-    let xpu_t23 = xpu_t20 ^ (xpu_t22 % 16u);
-    let xpu_t24 = subgroupShuffle(v_a, xpu_t23);
-    v_s7 = select(v_a, xpu_t24, true && ((xpu_t21 + xpu_t23) < 40u));
-    var v_s8: i32;
-    let xpu_t25 = lidx % 16u;
-    let xpu_t26 = lidx - xpu_t25;
-    let xpu_t27 = xpu_u.p_d;
-    let xpu_t28 = xpu_t27 <= xpu_t25;
-    let xpu_t29 = select(xpu_t25, xpu_t25 - xpu_t27, xpu_t27 <= xpu_t25);
-    let xpu_t30 = subgroupShuffle(v_a, xpu_t29);
-    v_s8 = select(v_a, xpu_t30, xpu_t28 && ((xpu_t26 + xpu_t29) < 40u));
-    var v_s9: i32;
-    let xpu_t31 = lidx % 16u;
-    let xpu_t32 = lidx - xpu_t31;
-    let xpu_t33 = xpu_u.p_d;
-    let xpu_t34 = xpu_t33 < (16u - xpu_t31);
-    let xpu_t35 = select(xpu_t31, xpu_t31 + xpu_t33, xpu_t33 < (16u - xpu_t31));
-    let xpu_t36 = subgroupShuffle(v_a, xpu_t35);
-    v_s9 = select(v_a, xpu_t36, xpu_t34 && ((xpu_t32 + xpu_t35) < 40u));
-    let v_tmp: u32 = v_g * 10u;
-    let v_tmp_1: u32 = (v_g * 10u) + 1u;
-    let v_tmp_2: u32 = (v_g * 10u) + 2u;
-    let v_tmp_3: u32 = (v_g * 10u) + 3u;
-    let v_tmp_4: u32 = (v_g * 10u) + 4u;
-    let v_tmp_5: i32 = v_s0;
-    let v_tmp_6: i32 = v_s1;
-    let v_tmp_7: i32 = v_s2;
-    let v_tmp_8: i32 = v_s3;
-    let v_tmp_9: i32 = v_s4;
-    b_oi[v_tmp] = v_tmp_5;
-    b_oi[v_tmp_1] = v_tmp_6;
-    b_oi[v_tmp_2] = v_tmp_7;
-    b_oi[v_tmp_3] = v_tmp_8;
-    b_oi[v_tmp_4] = v_tmp_9;
-    let v_tmp_10: u32 = (v_g * 10u) + 5u;
-    let v_tmp_11: u32 = (v_g * 10u) + 6u;
-    let v_tmp_12: u32 = (v_g * 10u) + 7u;
-    let v_tmp_13: u32 = (v_g * 10u) + 8u;
-    let v_tmp_14: u32 = (v_g * 10u) + 9u;
-    let v_tmp_15: i32 = v_s5;
-    let v_tmp_16: i32 = v_s6;
-    let v_tmp_17: i32 = v_s7;
-    let v_tmp_18: i32 = v_s8;
-    let v_tmp_19: i32 = v_s9;
-    b_oi[v_tmp_10] = v_tmp_15;
-    b_oi[v_tmp_11] = v_tmp_16;
-    b_oi[v_tmp_12] = v_tmp_17;
-    b_oi[v_tmp_13] = v_tmp_18;
-    b_oi[v_tmp_14] = v_tmp_19;
-    var v_u0: u32;
-    let xpu_t37 = lidx % 16u;
-    let xpu_t38 = lidx - xpu_t37;
-    v_u0 = subgroupAdd(v_u);
-    var v_u1: u32;
-    let xpu_t39 = lidx % 16u;
-    let xpu_t40 = lidx - xpu_t39;
-    v_u1 = subgroupMin(v_u);
-    var v_u2: u32;
-    let xpu_t41 = lidx % 16u;
-    let xpu_t42 = lidx - xpu_t41;
-    v_u2 = subgroupMax(v_u);
-    var v_u3: u32;
-    let xpu_t43 = lidx % 16u;
-    let xpu_t44 = lidx - xpu_t43;
-    v_u3 = subgroupInclusiveAdd(v_u);
-    var v_u4: u32;
-    let xpu_t45 = lidx % 16u;
-    let xpu_t46 = lidx - xpu_t45;
-    v_u4 = subgroupExclusiveAdd(v_u);
-    var v_u5: u32;
-    let xpu_t47 = lidx % 16u;
-    let xpu_t48 = lidx - xpu_t47;
-    let xpu_t49 = v_k % 16u;
-    let xpu_t50 = subgroupShuffle(v_u, xpu_t49);
-    v_u5 = select(v_u, xpu_t50, true && ((xpu_t48 + xpu_t49) < 40u));
+    let v_s0: i32 = subgroupAdd(v_a);
+    let v_s1: i32 = subgroupMin(v_a);
+    let v_s2: i32 = subgroupMax(v_a);
+    let v_s3: i32 = subgroupInclusiveAdd(v_a);
+    let v_s4: i32 = subgroupExclusiveAdd(v_a);
+    let v_s5: i32 = xpu_wave_shuffle_i32(v_a, xpu_u.p_bl, 9u);
+    let v_s6: i32 = xpu_wave_shuffle_i32(v_a, v_k, 9u);
+    let v_s7: i32 = xpu_wave_shuffle_i32(v_a, xpu_u.p_m, 10u);
+    let v_s8: i32 = xpu_wave_shuffle_i32(v_a, xpu_u.p_d, 11u);
+    let v_s9: i32 = xpu_wave_shuffle_i32(v_a, xpu_u.p_d, 12u);
+    b_oi[v_g * 10u] = v_s0;
+    b_oi[(v_g * 10u) + 1u] = v_s1;
+    b_oi[(v_g * 10u) + 2u] = v_s2;
+    b_oi[(v_g * 10u) + 3u] = v_s3;
+    b_oi[(v_g * 10u) + 4u] = v_s4;
+    b_oi[(v_g * 10u) + 5u] = v_s5;
+    b_oi[(v_g * 10u) + 6u] = v_s6;
+    b_oi[(v_g * 10u) + 7u] = v_s7;
+    b_oi[(v_g * 10u) + 8u] = v_s8;
+    b_oi[(v_g * 10u) + 9u] = v_s9;
+    let v_u0: u32 = subgroupAdd(v_u);
+    let v_u1: u32 = subgroupMin(v_u);
+    let v_u2: u32 = subgroupMax(v_u);
+    let v_u3: u32 = subgroupInclusiveAdd(v_u);
+    let v_u4: u32 = subgroupExclusiveAdd(v_u);
+    let v_u5: u32 = xpu_wave_shuffle_u32(v_u, v_k, 9u);
     var v_u6: u32;
     v_u6 = 0u;
     {
-        let xpu_t51 = select(0u, 1u, v_p);
-        let xpu_t52 = lidx % 16u;
-        let xpu_t53 = lidx - xpu_t52;
-        v_u6 = subgroupBallot(xpu_t51 != 0u).x;
+        v_u6 = subgroupBallot(v_p).x;
     }
-    var v_any: bool;
-    let xpu_t54 = select(0u, 1u, v_p);
-    let xpu_t55 = lidx % 16u;
-    let xpu_t56 = lidx - xpu_t55;
-    v_any = subgroupAny(xpu_t54 != 0u);
-    var v_all: bool;
-    let xpu_t57 = select(0u, 1u, v_p);
-    let xpu_t58 = lidx % 16u;
-    let xpu_t59 = lidx - xpu_t58;
-    v_all = subgroupAll(xpu_t57 != 0u);
-    let v_tmp_20: u32 = v_g * 11u;
-    let v_tmp_21: u32 = (v_g * 11u) + 1u;
-    let v_tmp_22: u32 = (v_g * 11u) + 2u;
-    let v_tmp_23: u32 = (v_g * 11u) + 3u;
-    let v_tmp_24: u32 = (v_g * 11u) + 4u;
-    let v_tmp_25: u32 = v_u0;
-    let v_tmp_26: u32 = v_u1;
-    let v_tmp_27: u32 = v_u2;
-    let v_tmp_28: u32 = v_u3;
-    let v_tmp_29: u32 = v_u4;
-    b_ou[v_tmp_20] = v_tmp_25;
-    b_ou[v_tmp_21] = v_tmp_26;
-    b_ou[v_tmp_22] = v_tmp_27;
-    b_ou[v_tmp_23] = v_tmp_28;
-    b_ou[v_tmp_24] = v_tmp_29;
-    let v_tmp_30: u32 = (v_g * 11u) + 5u;
-    let v_tmp_31: u32 = (v_g * 11u) + 6u;
-    let v_tmp_32: u32 = v_u5;
+    let v_any: bool = subgroupAny(v_p);
+    let v_all: bool = subgroupAll(v_p);
+    b_ou[v_g * 11u] = v_u0;
+    b_ou[(v_g * 11u) + 1u] = v_u1;
+    b_ou[(v_g * 11u) + 2u] = v_u2;
+    b_ou[(v_g * 11u) + 3u] = v_u3;
+    b_ou[(v_g * 11u) + 4u] = v_u4;
     let v_tmp_33: u32 = v_u6;
-    b_ou[v_tmp_30] = v_tmp_32;
-    b_ou[v_tmp_31] = v_tmp_33;
-    let v_tmp_34: u32 = (v_g * 11u) + 7u;
-    let v_tmp_35: u32 = (v_g * 11u) + 8u;
-    b_ou[v_tmp_34] = 0u;
-    b_ou[v_tmp_35] = 0u;
+    b_ou[(v_g * 11u) + 5u] = v_u5;
+    b_ou[(v_g * 11u) + 6u] = v_tmp_33;
+    b_ou[(v_g * 11u) + 7u] = 0u;
+    b_ou[(v_g * 11u) + 8u] = 0u;
     if v_any {
         b_ou[(v_g * 11u) + 7u] = 1u;
     }
     if v_all {
         b_ou[(v_g * 11u) + 8u] = 1u;
     }
-    let v_tmp_36: u32 = (v_g * 11u) + 9u;
-    let v_tmp_37: u32 = (v_g * 11u) + 10u;
-    let v_tmp_38: u32 = lidx % 16u;
     let v_tmp_39: u32 = 16u;
-    b_ou[v_tmp_36] = v_tmp_38;
-    b_ou[v_tmp_37] = v_tmp_39;
-    var v_f0: f32;
-    let xpu_t60 = lidx % 16u;
-    let xpu_t61 = lidx - xpu_t60;
-    v_f0 = subgroupAdd(v_f);
-    var v_f1: f32;
-    let xpu_t62 = lidx % 16u;
-    let xpu_t63 = lidx - xpu_t62;
-    v_f1 = subgroupMin(v_f);
-    var v_f2: f32;
-    let xpu_t64 = lidx % 16u;
-    let xpu_t65 = lidx - xpu_t64;
-    v_f2 = subgroupMax(v_f);
-    var v_f3: f32;
-    let xpu_t66 = lidx % 16u;
-    let xpu_t67 = lidx - xpu_t66;
-    v_f3 = subgroupInclusiveAdd(v_f);
-    var v_f4: f32;
-    let xpu_t68 = lidx % 16u;
-    let xpu_t69 = lidx - xpu_t68;
-    v_f4 = subgroupExclusiveAdd(v_f);
-    var v_f5: f32;
-    let xpu_t70 = lidx % 16u;
-    let xpu_t71 = lidx - xpu_t70;
-    let xpu_t72 = xpu_u.p_m;
-    let xpu_t73 = xpu_t70 ^ (xpu_t72 % 16u);
-    let xpu_t74 = subgroupShuffle(v_f, xpu_t73);
-    v_f5 = select(v_f, xpu_t74, true && ((xpu_t71 + xpu_t73) < 40u));
-    let v_tmp_40: u32 = v_g * 6u;
-    let v_tmp_41: u32 = (v_g * 6u) + 1u;
-    let v_tmp_42: u32 = (v_g * 6u) + 2u;
-    let v_tmp_43: f32 = v_f0;
-    let v_tmp_44: f32 = v_f1;
-    let v_tmp_45: f32 = v_f2;
-    b_of[v_tmp_40] = v_tmp_43;
-    b_of[v_tmp_41] = v_tmp_44;
-    b_of[v_tmp_42] = v_tmp_45;
-    let v_tmp_46: u32 = (v_g * 6u) + 3u;
-    let v_tmp_47: u32 = (v_g * 6u) + 4u;
-    let v_tmp_48: u32 = (v_g * 6u) + 5u;
-    let v_tmp_49: f32 = v_f3;
-    let v_tmp_50: f32 = v_f4;
-    let v_tmp_51: f32 = v_f5;
-    b_of[v_tmp_46] = v_tmp_49;
-    b_of[v_tmp_47] = v_tmp_50;
-    b_of[v_tmp_48] = v_tmp_51;
+    b_ou[(v_g * 11u) + 9u] = lidx % 16u;
+    b_ou[(v_g * 11u) + 10u] = v_tmp_39;
+    let v_f0: f32 = subgroupAdd(v_f);
+    let v_f1: f32 = subgroupMin(v_f);
+    let v_f2: f32 = subgroupMax(v_f);
+    let v_f3: f32 = subgroupInclusiveAdd(v_f);
+    let v_f4: f32 = subgroupExclusiveAdd(v_f);
+    let v_f5: f32 = xpu_wave_shuffle_f32(v_f, xpu_u.p_m, 10u);
+    b_of[v_g * 6u] = v_f0;
+    b_of[(v_g * 6u) + 1u] = v_f1;
+    b_of[(v_g * 6u) + 2u] = v_f2;
+    b_of[(v_g * 6u) + 3u] = v_f3;
+    b_of[(v_g * 6u) + 4u] = v_f4;
+    b_of[(v_g * 6u) + 5u] = v_f5;
 }
 `
 
@@ -1510,603 +1210,311 @@ struct xpu_Uniforms {
 @group(0) @binding(6) var<storage, read> b_sel: array<u32>;
 @group(0) @binding(7) var<uniform> xpu_u: xpu_Uniforms;
 var<workgroup> xpu_wave: array<u32, 48>;
+var<private> xpu_lidx: u32;
+var<private> xpu_sgsize: u32;
+
+// xpu_wave_reduce_f32 is the verb op of x, one of WaveSum, WaveMin, WaveMax, WavePrefixSum, WaveExclusivePrefixSum, at the folded tier.
+fn xpu_wave_reduce_f32(x: f32, op: u32) -> f32 {
+    let xpu_t1 = xpu_lidx % 16u;
+    let xpu_t2 = xpu_lidx - xpu_t1;
+    var xpu_t3: f32;
+    if op == 1u {
+        xpu_t3 = subgroupMin(x);
+    } else if op == 2u {
+        xpu_t3 = subgroupMax(x);
+    } else {
+        xpu_t3 = subgroupAdd(x);
+    }
+    var xpu_t4: f32 = f32();
+    if op == 3u {
+        xpu_t4 = subgroupInclusiveAdd(x);
+    } else if op == 4u {
+        xpu_t4 = subgroupExclusiveAdd(x);
+    }
+    workgroupBarrier();
+    xpu_wave[xpu_lidx] = bitcast<u32>(xpu_t3);
+    workgroupBarrier();
+    let xpu_t5 = xpu_t1 / xpu_sgsize;
+    var xpu_t6: f32 = select(f32(), xpu_t3, (op == 1u) || (op == 2u));
+    var xpu_t7: u32 = 0u;
+    loop {
+        let xpu_t8 = xpu_t7 * xpu_sgsize;
+        if xpu_t8 >= 16u {
+            break;
+        }
+        let xpu_t9 = bitcast<f32>(xpu_wave[xpu_t2 + xpu_t8]);
+        if ((xpu_t2 + xpu_t8) < 40u) && ((xpu_t7 < xpu_t5) || ((op != 3u) && (op != 4u))) {
+            if op == 1u {
+                xpu_t6 = min(xpu_t6, xpu_t9);
+            } else if op == 2u {
+                xpu_t6 = max(xpu_t6, xpu_t9);
+            } else {
+                xpu_t6 = xpu_t6 + xpu_t9;
+            }
+        }
+        continuing {
+            xpu_t7 = xpu_t7 + 1u;
+        }
+    }
+    return select(xpu_t6, xpu_t4 + xpu_t6, (op == 3u) || (op == 4u));
+}
+
+// xpu_wave_reduce_i32 is the verb op of x, one of WaveSum, WaveMin, WaveMax, WavePrefixSum, WaveExclusivePrefixSum, at the folded tier.
+fn xpu_wave_reduce_i32(x: i32, op: u32) -> i32 {
+    let xpu_t1 = xpu_lidx % 16u;
+    let xpu_t2 = xpu_lidx - xpu_t1;
+    var xpu_t3: i32;
+    if op == 1u {
+        xpu_t3 = subgroupMin(x);
+    } else if op == 2u {
+        xpu_t3 = subgroupMax(x);
+    } else {
+        xpu_t3 = subgroupAdd(x);
+    }
+    var xpu_t4: i32 = i32();
+    if op == 3u {
+        xpu_t4 = subgroupInclusiveAdd(x);
+    } else if op == 4u {
+        xpu_t4 = subgroupExclusiveAdd(x);
+    }
+    workgroupBarrier();
+    xpu_wave[xpu_lidx] = bitcast<u32>(xpu_t3);
+    workgroupBarrier();
+    let xpu_t5 = xpu_t1 / xpu_sgsize;
+    var xpu_t6: i32 = select(i32(), xpu_t3, (op == 1u) || (op == 2u));
+    var xpu_t7: u32 = 0u;
+    loop {
+        let xpu_t8 = xpu_t7 * xpu_sgsize;
+        if xpu_t8 >= 16u {
+            break;
+        }
+        let xpu_t9 = bitcast<i32>(xpu_wave[xpu_t2 + xpu_t8]);
+        if ((xpu_t2 + xpu_t8) < 40u) && ((xpu_t7 < xpu_t5) || ((op != 3u) && (op != 4u))) {
+            if op == 1u {
+                xpu_t6 = min(xpu_t6, xpu_t9);
+            } else if op == 2u {
+                xpu_t6 = max(xpu_t6, xpu_t9);
+            } else {
+                xpu_t6 = xpu_t6 + xpu_t9;
+            }
+        }
+        continuing {
+            xpu_t7 = xpu_t7 + 1u;
+        }
+    }
+    return select(xpu_t6, xpu_t4 + xpu_t6, (op == 3u) || (op == 4u));
+}
+
+// xpu_wave_reduce_u32 is the verb op of x, one of WaveSum, WaveMin, WaveMax, WavePrefixSum, WaveExclusivePrefixSum, at the folded tier.
+fn xpu_wave_reduce_u32(x: u32, op: u32) -> u32 {
+    let xpu_t1 = xpu_lidx % 16u;
+    let xpu_t2 = xpu_lidx - xpu_t1;
+    var xpu_t3: u32;
+    if op == 1u {
+        xpu_t3 = subgroupMin(x);
+    } else if op == 2u {
+        xpu_t3 = subgroupMax(x);
+    } else {
+        xpu_t3 = subgroupAdd(x);
+    }
+    var xpu_t4: u32 = u32();
+    if op == 3u {
+        xpu_t4 = subgroupInclusiveAdd(x);
+    } else if op == 4u {
+        xpu_t4 = subgroupExclusiveAdd(x);
+    }
+    workgroupBarrier();
+    xpu_wave[xpu_lidx] = xpu_t3;
+    workgroupBarrier();
+    let xpu_t5 = xpu_t1 / xpu_sgsize;
+    var xpu_t6: u32 = select(u32(), xpu_t3, (op == 1u) || (op == 2u));
+    var xpu_t7: u32 = 0u;
+    loop {
+        let xpu_t8 = xpu_t7 * xpu_sgsize;
+        if xpu_t8 >= 16u {
+            break;
+        }
+        let xpu_t9 = xpu_wave[xpu_t2 + xpu_t8];
+        if ((xpu_t2 + xpu_t8) < 40u) && ((xpu_t7 < xpu_t5) || ((op != 3u) && (op != 4u))) {
+            if op == 1u {
+                xpu_t6 = min(xpu_t6, xpu_t9);
+            } else if op == 2u {
+                xpu_t6 = max(xpu_t6, xpu_t9);
+            } else {
+                xpu_t6 = xpu_t6 + xpu_t9;
+            }
+        }
+        continuing {
+            xpu_t7 = xpu_t7 + 1u;
+        }
+    }
+    return select(xpu_t6, xpu_t4 + xpu_t6, (op == 3u) || (op == 4u));
+}
+
+// xpu_wave_shuffle_f32 is the verb op of x, one of WaveShuffleXor, at the folded tier.
+fn xpu_wave_shuffle_f32(x: f32, a: u32, op: u32) -> f32 {
+    let xpu_t1 = xpu_lidx % 16u;
+    let xpu_t2 = xpu_lidx - xpu_t1;
+    workgroupBarrier();
+    xpu_wave[xpu_lidx] = bitcast<u32>(x);
+    workgroupBarrier();
+    var xpu_t3: u32;
+    xpu_t3 = xpu_t1 ^ (a % 16u);
+    let xpu_t4 = bitcast<f32>(xpu_wave[xpu_t2 + xpu_t3]);
+    return select(x, xpu_t4, (xpu_t2 + xpu_t3) < 40u);
+}
+
+// xpu_wave_shuffle_i32 is the verb op of x, one of WaveShuffle, WaveShuffleXor, WaveShuffleUp, WaveShuffleDown, at the folded tier.
+fn xpu_wave_shuffle_i32(x: i32, a: u32, op: u32) -> i32 {
+    let xpu_t1 = xpu_lidx % 16u;
+    let xpu_t2 = xpu_lidx - xpu_t1;
+    workgroupBarrier();
+    xpu_wave[xpu_lidx] = bitcast<u32>(x);
+    workgroupBarrier();
+    var xpu_t3: u32;
+    var xpu_t4: bool = true;
+    if op == 9u {
+        xpu_t3 = a % 16u;
+    } else if op == 10u {
+        xpu_t3 = xpu_t1 ^ (a % 16u);
+    } else if op == 11u {
+        xpu_t4 = a <= xpu_t1;
+        xpu_t3 = select(xpu_t1, xpu_t1 - a, xpu_t4);
+    } else {
+        xpu_t4 = a < (16u - xpu_t1);
+        xpu_t3 = select(xpu_t1, xpu_t1 + a, xpu_t4);
+    }
+    let xpu_t5 = bitcast<i32>(xpu_wave[xpu_t2 + xpu_t3]);
+    return select(x, xpu_t5, xpu_t4 && ((xpu_t2 + xpu_t3) < 40u));
+}
+
+// xpu_wave_shuffle_u32 is the verb op of x, one of WaveShuffle, at the folded tier.
+fn xpu_wave_shuffle_u32(x: u32, a: u32, op: u32) -> u32 {
+    let xpu_t1 = xpu_lidx % 16u;
+    let xpu_t2 = xpu_lidx - xpu_t1;
+    workgroupBarrier();
+    xpu_wave[xpu_lidx] = x;
+    workgroupBarrier();
+    var xpu_t3: u32;
+    xpu_t3 = a % 16u;
+    let xpu_t4 = xpu_wave[xpu_t2 + xpu_t3];
+    return select(x, xpu_t4, (xpu_t2 + xpu_t3) < 40u);
+}
+
+// xpu_wave_vote is the verb op of x, one of WaveBallot, WaveAny, WaveAll, at the folded tier.
+fn xpu_wave_vote(x: u32, op: u32) -> u32 {
+    let xpu_t1 = xpu_lidx % 16u;
+    let xpu_t2 = xpu_lidx - xpu_t1;
+    var xpu_t3: u32;
+    if op == 5u {
+        xpu_t3 = subgroupBallot(x != 0u).x;
+    } else if op == 6u {
+        xpu_t3 = select(0u, 1u, subgroupAny(x != 0u));
+    } else {
+        xpu_t3 = select(0u, 1u, subgroupAll(x != 0u));
+    }
+    workgroupBarrier();
+    xpu_wave[xpu_lidx] = xpu_t3;
+    workgroupBarrier();
+    var xpu_t5: u32 = select(0u, 1u, op == 7u);
+    var xpu_t6: u32 = 0u;
+    loop {
+        let xpu_t7 = xpu_t6 * xpu_sgsize;
+        if xpu_t7 >= 16u {
+            break;
+        }
+        let xpu_t8 = xpu_wave[xpu_t2 + xpu_t7];
+        if (xpu_t2 + xpu_t7) < 40u {
+            if op == 5u {
+                xpu_t5 = xpu_t5 | (xpu_t8 << xpu_t7);
+            } else if op == 6u {
+                xpu_t5 = xpu_t5 | xpu_t8;
+            } else {
+                xpu_t5 = xpu_t5 & xpu_t8;
+            }
+        }
+        continuing {
+            xpu_t6 = xpu_t6 + 1u;
+        }
+    }
+    return xpu_t5;
+}
 
 // main is kernel Wave16, block 40x1x1.
 @compute @workgroup_size(40, 1, 1)
 fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) lidx: u32, @builtin(subgroup_size) sgsize: u32) {
+    xpu_lidx = lidx;
+    xpu_sgsize = sgsize;
     let v_g: u32 = gid.x;
     let v_a: i32 = b_xi[v_g];
     let v_u: u32 = b_xu[v_g];
     let v_f: f32 = b_xf[v_g];
     let v_k: u32 = b_sel[v_g];
     let v_p: bool = ((v_u % 4u) != 0u) || ((wid.x % 2u) == 0u);
-    var v_s0: i32;
-    let xpu_t1 = lidx % 16u;
-    let xpu_t2 = lidx - xpu_t1;
-    let xpu_t3 = subgroupAdd(v_a);
-    workgroupBarrier();
-    xpu_wave[lidx] = bitcast<u32>(xpu_t3);
-    workgroupBarrier();
-    var xpu_t4: i32 = i32();
-    var xpu_t5: u32 = 0u;
-    loop {
-        let xpu_t6 = xpu_t5 * sgsize;
-        if xpu_t6 >= 16u {
-            break;
-        }
-        let xpu_t7 = bitcast<i32>(xpu_wave[xpu_t2 + xpu_t6]);
-        if (xpu_t2 + xpu_t6) < 40u {
-            xpu_t4 = xpu_t4 + xpu_t7;
-        }
-        continuing {
-            xpu_t5 = xpu_t5 + 1u;
-        }
-    }
-    v_s0 = xpu_t4;
-    var v_s1: i32;
-    let xpu_t8 = lidx % 16u;
-    let xpu_t9 = lidx - xpu_t8;
-    let xpu_t10 = subgroupMin(v_a);
-    workgroupBarrier();
-    xpu_wave[lidx] = bitcast<u32>(xpu_t10);
-    workgroupBarrier();
-    var xpu_t11: i32 = xpu_t10;
-    var xpu_t12: u32 = 0u;
-    loop {
-        let xpu_t13 = xpu_t12 * sgsize;
-        if xpu_t13 >= 16u {
-            break;
-        }
-        let xpu_t14 = bitcast<i32>(xpu_wave[xpu_t9 + xpu_t13]);
-        if (xpu_t9 + xpu_t13) < 40u {
-            xpu_t11 = min(xpu_t11, xpu_t14);
-        }
-        continuing {
-            xpu_t12 = xpu_t12 + 1u;
-        }
-    }
-    v_s1 = xpu_t11;
-    var v_s2: i32;
-    let xpu_t15 = lidx % 16u;
-    let xpu_t16 = lidx - xpu_t15;
-    let xpu_t17 = subgroupMax(v_a);
-    workgroupBarrier();
-    xpu_wave[lidx] = bitcast<u32>(xpu_t17);
-    workgroupBarrier();
-    var xpu_t18: i32 = xpu_t17;
-    var xpu_t19: u32 = 0u;
-    loop {
-        let xpu_t20 = xpu_t19 * sgsize;
-        if xpu_t20 >= 16u {
-            break;
-        }
-        let xpu_t21 = bitcast<i32>(xpu_wave[xpu_t16 + xpu_t20]);
-        if (xpu_t16 + xpu_t20) < 40u {
-            xpu_t18 = max(xpu_t18, xpu_t21);
-        }
-        continuing {
-            xpu_t19 = xpu_t19 + 1u;
-        }
-    }
-    v_s2 = xpu_t18;
-    var v_s3: i32;
-    let xpu_t22 = lidx % 16u;
-    let xpu_t23 = lidx - xpu_t22;
-    let xpu_t24 = subgroupInclusiveAdd(v_a);
-    let xpu_t25 = subgroupAdd(v_a);
-    workgroupBarrier();
-    xpu_wave[lidx] = bitcast<u32>(xpu_t25);
-    workgroupBarrier();
-    let xpu_t26 = xpu_t22 / sgsize;
-    var xpu_t27: i32 = i32();
-    var xpu_t28: u32 = 0u;
-    loop {
-        let xpu_t29 = xpu_t28 * sgsize;
-        if xpu_t29 >= 16u {
-            break;
-        }
-        let xpu_t30 = bitcast<i32>(xpu_wave[xpu_t23 + xpu_t29]);
-        if ((xpu_t23 + xpu_t29) < 40u) && (xpu_t28 < xpu_t26) {
-            xpu_t27 = xpu_t27 + xpu_t30;
-        }
-        continuing {
-            xpu_t28 = xpu_t28 + 1u;
-        }
-    }
-    v_s3 = xpu_t24 + xpu_t27;
-    var v_s4: i32;
-    let xpu_t31 = lidx % 16u;
-    let xpu_t32 = lidx - xpu_t31;
-    let xpu_t33 = subgroupExclusiveAdd(v_a);
-    let xpu_t34 = subgroupAdd(v_a);
-    workgroupBarrier();
-    xpu_wave[lidx] = bitcast<u32>(xpu_t34);
-    workgroupBarrier();
-    let xpu_t35 = xpu_t31 / sgsize;
-    var xpu_t36: i32 = i32();
-    var xpu_t37: u32 = 0u;
-    loop {
-        let xpu_t38 = xpu_t37 * sgsize;
-        if xpu_t38 >= 16u {
-            break;
-        }
-        let xpu_t39 = bitcast<i32>(xpu_wave[xpu_t32 + xpu_t38]);
-        if ((xpu_t32 + xpu_t38) < 40u) && (xpu_t37 < xpu_t35) {
-            xpu_t36 = xpu_t36 + xpu_t39;
-        }
-        continuing {
-            xpu_t37 = xpu_t37 + 1u;
-        }
-    }
-    v_s4 = xpu_t33 + xpu_t36;
-    var v_s5: i32;
-    let xpu_t40 = lidx % 16u;
-    let xpu_t41 = lidx - xpu_t40;
-    workgroupBarrier();
-    xpu_wave[lidx] = bitcast<u32>(v_a);
-    workgroupBarrier();
-    let xpu_t42 = xpu_u.p_bl;
-    let xpu_t43 = xpu_t42 % 16u;
-    let xpu_t44 = bitcast<i32>(xpu_wave[xpu_t41 + xpu_t43]);
-    v_s5 = select(v_a, xpu_t44, true && ((xpu_t41 + xpu_t43) < 40u));
-    var v_s6: i32;
-    let xpu_t45 = lidx % 16u;
-    let xpu_t46 = lidx - xpu_t45;
-    workgroupBarrier();
-    xpu_wave[lidx] = bitcast<u32>(v_a);
-    workgroupBarrier();
-    let xpu_t47 = v_k % 16u;
-    let xpu_t48 = bitcast<i32>(xpu_wave[xpu_t46 + xpu_t47]);
-    v_s6 = select(v_a, xpu_t48, true && ((xpu_t46 + xpu_t47) < 40u));
-    var v_s7: i32;
-    let xpu_t49 = lidx % 16u;
-    let xpu_t50 = lidx - xpu_t49;
-    workgroupBarrier();
-    xpu_wave[lidx] = bitcast<u32>(v_a);
-    workgroupBarrier();
-    let xpu_t51 = xpu_u.p_m;
-    let xpu_t52 = xpu_t49 ^ (xpu_t51 % 16u);
-    let xpu_t53 = bitcast<i32>(xpu_wave[xpu_t50 + xpu_t52]);
-    v_s7 = select(v_a, xpu_t53, true && ((xpu_t50 + xpu_t52) < 40u));
-    var v_s8: i32;
-    let xpu_t54 = lidx % 16u;
-    let xpu_t55 = lidx - xpu_t54;
-    workgroupBarrier();
-    xpu_wave[lidx] = bitcast<u32>(v_a);
-    workgroupBarrier();
-    let xpu_t56 = xpu_u.p_d;
-    let xpu_t57 = xpu_t56 <= xpu_t54;
-    let xpu_t58 = select(xpu_t54, xpu_t54 - xpu_t56, xpu_t56 <= xpu_t54);
-    let xpu_t59 = bitcast<i32>(xpu_wave[xpu_t55 + xpu_t58]);
-    v_s8 = select(v_a, xpu_t59, xpu_t57 && ((xpu_t55 + xpu_t58) < 40u));
-    var v_s9: i32;
-    let xpu_t60 = lidx % 16u;
-    let xpu_t61 = lidx - xpu_t60;
-    workgroupBarrier();
-    xpu_wave[lidx] = bitcast<u32>(v_a);
-    workgroupBarrier();
-    let xpu_t62 = xpu_u.p_d;
-    let xpu_t63 = xpu_t62 < (16u - xpu_t60);
-    let xpu_t64 = select(xpu_t60, xpu_t60 + xpu_t62, xpu_t62 < (16u - xpu_t60));
-    let xpu_t65 = bitcast<i32>(xpu_wave[xpu_t61 + xpu_t64]);
-    v_s9 = select(v_a, xpu_t65, xpu_t63 && ((xpu_t61 + xpu_t64) < 40u));
-    let v_tmp: u32 = v_g * 10u;
-    let v_tmp_1: u32 = (v_g * 10u) + 1u;
-    let v_tmp_2: u32 = (v_g * 10u) + 2u;
-    let v_tmp_3: u32 = (v_g * 10u) + 3u;
-    let v_tmp_4: u32 = (v_g * 10u) + 4u;
-    let v_tmp_5: i32 = v_s0;
-    let v_tmp_6: i32 = v_s1;
-    let v_tmp_7: i32 = v_s2;
-    let v_tmp_8: i32 = v_s3;
-    let v_tmp_9: i32 = v_s4;
-    b_oi[v_tmp] = v_tmp_5;
-    b_oi[v_tmp_1] = v_tmp_6;
-    b_oi[v_tmp_2] = v_tmp_7;
-    b_oi[v_tmp_3] = v_tmp_8;
-    b_oi[v_tmp_4] = v_tmp_9;
-    let v_tmp_10: u32 = (v_g * 10u) + 5u;
-    let v_tmp_11: u32 = (v_g * 10u) + 6u;
-    let v_tmp_12: u32 = (v_g * 10u) + 7u;
-    let v_tmp_13: u32 = (v_g * 10u) + 8u;
-    let v_tmp_14: u32 = (v_g * 10u) + 9u;
-    let v_tmp_15: i32 = v_s5;
-    let v_tmp_16: i32 = v_s6;
-    let v_tmp_17: i32 = v_s7;
-    let v_tmp_18: i32 = v_s8;
-    let v_tmp_19: i32 = v_s9;
-    b_oi[v_tmp_10] = v_tmp_15;
-    b_oi[v_tmp_11] = v_tmp_16;
-    b_oi[v_tmp_12] = v_tmp_17;
-    b_oi[v_tmp_13] = v_tmp_18;
-    b_oi[v_tmp_14] = v_tmp_19;
-    var v_u0: u32;
-    let xpu_t66 = lidx % 16u;
-    let xpu_t67 = lidx - xpu_t66;
-    let xpu_t68 = subgroupAdd(v_u);
-    workgroupBarrier();
-    xpu_wave[lidx] = xpu_t68;
-    workgroupBarrier();
-    var xpu_t69: u32 = u32();
-    var xpu_t70: u32 = 0u;
-    loop {
-        let xpu_t71 = xpu_t70 * sgsize;
-        if xpu_t71 >= 16u {
-            break;
-        }
-        let xpu_t72 = xpu_wave[xpu_t67 + xpu_t71];
-        if (xpu_t67 + xpu_t71) < 40u {
-            xpu_t69 = xpu_t69 + xpu_t72;
-        }
-        continuing {
-            xpu_t70 = xpu_t70 + 1u;
-        }
-    }
-    v_u0 = xpu_t69;
-    var v_u1: u32;
-    let xpu_t73 = lidx % 16u;
-    let xpu_t74 = lidx - xpu_t73;
-    let xpu_t75 = subgroupMin(v_u);
-    workgroupBarrier();
-    xpu_wave[lidx] = xpu_t75;
-    workgroupBarrier();
-    var xpu_t76: u32 = xpu_t75;
-    var xpu_t77: u32 = 0u;
-    loop {
-        let xpu_t78 = xpu_t77 * sgsize;
-        if xpu_t78 >= 16u {
-            break;
-        }
-        let xpu_t79 = xpu_wave[xpu_t74 + xpu_t78];
-        if (xpu_t74 + xpu_t78) < 40u {
-            xpu_t76 = min(xpu_t76, xpu_t79);
-        }
-        continuing {
-            xpu_t77 = xpu_t77 + 1u;
-        }
-    }
-    v_u1 = xpu_t76;
-    var v_u2: u32;
-    let xpu_t80 = lidx % 16u;
-    let xpu_t81 = lidx - xpu_t80;
-    let xpu_t82 = subgroupMax(v_u);
-    workgroupBarrier();
-    xpu_wave[lidx] = xpu_t82;
-    workgroupBarrier();
-    var xpu_t83: u32 = xpu_t82;
-    var xpu_t84: u32 = 0u;
-    loop {
-        let xpu_t85 = xpu_t84 * sgsize;
-        if xpu_t85 >= 16u {
-            break;
-        }
-        let xpu_t86 = xpu_wave[xpu_t81 + xpu_t85];
-        if (xpu_t81 + xpu_t85) < 40u {
-            xpu_t83 = max(xpu_t83, xpu_t86);
-        }
-        continuing {
-            xpu_t84 = xpu_t84 + 1u;
-        }
-    }
-    v_u2 = xpu_t83;
-    var v_u3: u32;
-    let xpu_t87 = lidx % 16u;
-    let xpu_t88 = lidx - xpu_t87;
-    let xpu_t89 = subgroupInclusiveAdd(v_u);
-    let xpu_t90 = subgroupAdd(v_u);
-    workgroupBarrier();
-    xpu_wave[lidx] = xpu_t90;
-    workgroupBarrier();
-    let xpu_t91 = xpu_t87 / sgsize;
-    var xpu_t92: u32 = u32();
-    var xpu_t93: u32 = 0u;
-    loop {
-        let xpu_t94 = xpu_t93 * sgsize;
-        if xpu_t94 >= 16u {
-            break;
-        }
-        let xpu_t95 = xpu_wave[xpu_t88 + xpu_t94];
-        if ((xpu_t88 + xpu_t94) < 40u) && (xpu_t93 < xpu_t91) {
-            xpu_t92 = xpu_t92 + xpu_t95;
-        }
-        continuing {
-            xpu_t93 = xpu_t93 + 1u;
-        }
-    }
-    v_u3 = xpu_t89 + xpu_t92;
-    var v_u4: u32;
-    let xpu_t96 = lidx % 16u;
-    let xpu_t97 = lidx - xpu_t96;
-    let xpu_t98 = subgroupExclusiveAdd(v_u);
-    let xpu_t99 = subgroupAdd(v_u);
-    workgroupBarrier();
-    xpu_wave[lidx] = xpu_t99;
-    workgroupBarrier();
-    let xpu_t100 = xpu_t96 / sgsize;
-    var xpu_t101: u32 = u32();
-    var xpu_t102: u32 = 0u;
-    loop {
-        let xpu_t103 = xpu_t102 * sgsize;
-        if xpu_t103 >= 16u {
-            break;
-        }
-        let xpu_t104 = xpu_wave[xpu_t97 + xpu_t103];
-        if ((xpu_t97 + xpu_t103) < 40u) && (xpu_t102 < xpu_t100) {
-            xpu_t101 = xpu_t101 + xpu_t104;
-        }
-        continuing {
-            xpu_t102 = xpu_t102 + 1u;
-        }
-    }
-    v_u4 = xpu_t98 + xpu_t101;
-    var v_u5: u32;
-    let xpu_t105 = lidx % 16u;
-    let xpu_t106 = lidx - xpu_t105;
-    workgroupBarrier();
-    xpu_wave[lidx] = v_u;
-    workgroupBarrier();
-    let xpu_t107 = v_k % 16u;
-    let xpu_t108 = xpu_wave[xpu_t106 + xpu_t107];
-    v_u5 = select(v_u, xpu_t108, true && ((xpu_t106 + xpu_t107) < 40u));
+    let v_s0: i32 = xpu_wave_reduce_i32(v_a, 0u);
+    let v_s1: i32 = xpu_wave_reduce_i32(v_a, 1u);
+    let v_s2: i32 = xpu_wave_reduce_i32(v_a, 2u);
+    let v_s3: i32 = xpu_wave_reduce_i32(v_a, 3u);
+    let v_s4: i32 = xpu_wave_reduce_i32(v_a, 4u);
+    let v_s5: i32 = xpu_wave_shuffle_i32(v_a, xpu_u.p_bl, 9u);
+    let v_s6: i32 = xpu_wave_shuffle_i32(v_a, v_k, 9u);
+    let v_s7: i32 = xpu_wave_shuffle_i32(v_a, xpu_u.p_m, 10u);
+    let v_s8: i32 = xpu_wave_shuffle_i32(v_a, xpu_u.p_d, 11u);
+    let v_s9: i32 = xpu_wave_shuffle_i32(v_a, xpu_u.p_d, 12u);
+    b_oi[v_g * 10u] = v_s0;
+    b_oi[(v_g * 10u) + 1u] = v_s1;
+    b_oi[(v_g * 10u) + 2u] = v_s2;
+    b_oi[(v_g * 10u) + 3u] = v_s3;
+    b_oi[(v_g * 10u) + 4u] = v_s4;
+    b_oi[(v_g * 10u) + 5u] = v_s5;
+    b_oi[(v_g * 10u) + 6u] = v_s6;
+    b_oi[(v_g * 10u) + 7u] = v_s7;
+    b_oi[(v_g * 10u) + 8u] = v_s8;
+    b_oi[(v_g * 10u) + 9u] = v_s9;
+    let v_u0: u32 = xpu_wave_reduce_u32(v_u, 0u);
+    let v_u1: u32 = xpu_wave_reduce_u32(v_u, 1u);
+    let v_u2: u32 = xpu_wave_reduce_u32(v_u, 2u);
+    let v_u3: u32 = xpu_wave_reduce_u32(v_u, 3u);
+    let v_u4: u32 = xpu_wave_reduce_u32(v_u, 4u);
+    let v_u5: u32 = xpu_wave_shuffle_u32(v_u, v_k, 9u);
     var v_u6: u32;
     v_u6 = 0u;
     {
-        let xpu_t109 = select(0u, 1u, v_p);
-        let xpu_t110 = lidx % 16u;
-        let xpu_t111 = lidx - xpu_t110;
-        let xpu_t112 = subgroupBallot(xpu_t109 != 0u).x;
-        workgroupBarrier();
-        xpu_wave[lidx] = xpu_t112;
-        workgroupBarrier();
-        var xpu_t113: u32 = 0u;
-        var xpu_t114: u32 = 0u;
-        loop {
-            let xpu_t115 = xpu_t114 * sgsize;
-            if xpu_t115 >= 16u {
-                break;
-            }
-            let xpu_t116 = xpu_wave[xpu_t111 + xpu_t115];
-            if (xpu_t111 + xpu_t115) < 40u {
-                xpu_t113 = xpu_t113 | (xpu_t116 << xpu_t115);
-            }
-            continuing {
-                xpu_t114 = xpu_t114 + 1u;
-            }
-        }
-        v_u6 = xpu_t113;
+        v_u6 = xpu_wave_vote(select(0u, 1u, v_p), 5u);
     }
-    var v_any: bool;
-    let xpu_t117 = select(0u, 1u, v_p);
-    let xpu_t118 = lidx % 16u;
-    let xpu_t119 = lidx - xpu_t118;
-    let xpu_t120 = select(0u, 1u, subgroupAny(xpu_t117 != 0u));
-    workgroupBarrier();
-    xpu_wave[lidx] = xpu_t120;
-    workgroupBarrier();
-    var xpu_t121: u32 = 0u;
-    var xpu_t122: u32 = 0u;
-    loop {
-        let xpu_t123 = xpu_t122 * sgsize;
-        if xpu_t123 >= 16u {
-            break;
-        }
-        let xpu_t124 = xpu_wave[xpu_t119 + xpu_t123];
-        if (xpu_t119 + xpu_t123) < 40u {
-            xpu_t121 = xpu_t121 | xpu_t124;
-        }
-        continuing {
-            xpu_t122 = xpu_t122 + 1u;
-        }
-    }
-    v_any = xpu_t121 != 0u;
-    var v_all: bool;
-    let xpu_t125 = select(0u, 1u, v_p);
-    let xpu_t126 = lidx % 16u;
-    let xpu_t127 = lidx - xpu_t126;
-    let xpu_t128 = select(0u, 1u, subgroupAll(xpu_t125 != 0u));
-    workgroupBarrier();
-    xpu_wave[lidx] = xpu_t128;
-    workgroupBarrier();
-    var xpu_t129: u32 = 1u;
-    var xpu_t130: u32 = 0u;
-    loop {
-        let xpu_t131 = xpu_t130 * sgsize;
-        if xpu_t131 >= 16u {
-            break;
-        }
-        let xpu_t132 = xpu_wave[xpu_t127 + xpu_t131];
-        if (xpu_t127 + xpu_t131) < 40u {
-            xpu_t129 = xpu_t129 & xpu_t132;
-        }
-        continuing {
-            xpu_t130 = xpu_t130 + 1u;
-        }
-    }
-    v_all = xpu_t129 != 0u;
-    let v_tmp_20: u32 = v_g * 11u;
-    let v_tmp_21: u32 = (v_g * 11u) + 1u;
-    let v_tmp_22: u32 = (v_g * 11u) + 2u;
-    let v_tmp_23: u32 = (v_g * 11u) + 3u;
-    let v_tmp_24: u32 = (v_g * 11u) + 4u;
-    let v_tmp_25: u32 = v_u0;
-    let v_tmp_26: u32 = v_u1;
-    let v_tmp_27: u32 = v_u2;
-    let v_tmp_28: u32 = v_u3;
-    let v_tmp_29: u32 = v_u4;
-    b_ou[v_tmp_20] = v_tmp_25;
-    b_ou[v_tmp_21] = v_tmp_26;
-    b_ou[v_tmp_22] = v_tmp_27;
-    b_ou[v_tmp_23] = v_tmp_28;
-    b_ou[v_tmp_24] = v_tmp_29;
-    let v_tmp_30: u32 = (v_g * 11u) + 5u;
-    let v_tmp_31: u32 = (v_g * 11u) + 6u;
-    let v_tmp_32: u32 = v_u5;
+    let v_any: bool = xpu_wave_vote(select(0u, 1u, v_p), 6u) != 0u;
+    let v_all: bool = xpu_wave_vote(select(0u, 1u, v_p), 7u) != 0u;
+    b_ou[v_g * 11u] = v_u0;
+    b_ou[(v_g * 11u) + 1u] = v_u1;
+    b_ou[(v_g * 11u) + 2u] = v_u2;
+    b_ou[(v_g * 11u) + 3u] = v_u3;
+    b_ou[(v_g * 11u) + 4u] = v_u4;
     let v_tmp_33: u32 = v_u6;
-    b_ou[v_tmp_30] = v_tmp_32;
-    b_ou[v_tmp_31] = v_tmp_33;
-    let v_tmp_34: u32 = (v_g * 11u) + 7u;
-    let v_tmp_35: u32 = (v_g * 11u) + 8u;
-    b_ou[v_tmp_34] = 0u;
-    b_ou[v_tmp_35] = 0u;
+    b_ou[(v_g * 11u) + 5u] = v_u5;
+    b_ou[(v_g * 11u) + 6u] = v_tmp_33;
+    b_ou[(v_g * 11u) + 7u] = 0u;
+    b_ou[(v_g * 11u) + 8u] = 0u;
     if v_any {
         b_ou[(v_g * 11u) + 7u] = 1u;
     }
     if v_all {
         b_ou[(v_g * 11u) + 8u] = 1u;
     }
-    let v_tmp_36: u32 = (v_g * 11u) + 9u;
-    let v_tmp_37: u32 = (v_g * 11u) + 10u;
-    let v_tmp_38: u32 = lidx % 16u;
     let v_tmp_39: u32 = 16u;
-    b_ou[v_tmp_36] = v_tmp_38;
-    b_ou[v_tmp_37] = v_tmp_39;
-    var v_f0: f32;
-    let xpu_t133 = lidx % 16u;
-    let xpu_t134 = lidx - xpu_t133;
-    let xpu_t135 = subgroupAdd(v_f);
-    workgroupBarrier();
-    xpu_wave[lidx] = bitcast<u32>(xpu_t135);
-    workgroupBarrier();
-    var xpu_t136: f32 = f32();
-    var xpu_t137: u32 = 0u;
-    loop {
-        let xpu_t138 = xpu_t137 * sgsize;
-        if xpu_t138 >= 16u {
-            break;
-        }
-        let xpu_t139 = bitcast<f32>(xpu_wave[xpu_t134 + xpu_t138]);
-        if (xpu_t134 + xpu_t138) < 40u {
-            xpu_t136 = xpu_t136 + xpu_t139;
-        }
-        continuing {
-            xpu_t137 = xpu_t137 + 1u;
-        }
-    }
-    v_f0 = xpu_t136;
-    var v_f1: f32;
-    let xpu_t140 = lidx % 16u;
-    let xpu_t141 = lidx - xpu_t140;
-    let xpu_t142 = subgroupMin(v_f);
-    workgroupBarrier();
-    xpu_wave[lidx] = bitcast<u32>(xpu_t142);
-    workgroupBarrier();
-    var xpu_t143: f32 = xpu_t142;
-    var xpu_t144: u32 = 0u;
-    loop {
-        let xpu_t145 = xpu_t144 * sgsize;
-        if xpu_t145 >= 16u {
-            break;
-        }
-        let xpu_t146 = bitcast<f32>(xpu_wave[xpu_t141 + xpu_t145]);
-        if (xpu_t141 + xpu_t145) < 40u {
-            xpu_t143 = min(xpu_t143, xpu_t146);
-        }
-        continuing {
-            xpu_t144 = xpu_t144 + 1u;
-        }
-    }
-    v_f1 = xpu_t143;
-    var v_f2: f32;
-    let xpu_t147 = lidx % 16u;
-    let xpu_t148 = lidx - xpu_t147;
-    let xpu_t149 = subgroupMax(v_f);
-    workgroupBarrier();
-    xpu_wave[lidx] = bitcast<u32>(xpu_t149);
-    workgroupBarrier();
-    var xpu_t150: f32 = xpu_t149;
-    var xpu_t151: u32 = 0u;
-    loop {
-        let xpu_t152 = xpu_t151 * sgsize;
-        if xpu_t152 >= 16u {
-            break;
-        }
-        let xpu_t153 = bitcast<f32>(xpu_wave[xpu_t148 + xpu_t152]);
-        if (xpu_t148 + xpu_t152) < 40u {
-            xpu_t150 = max(xpu_t150, xpu_t153);
-        }
-        continuing {
-            xpu_t151 = xpu_t151 + 1u;
-        }
-    }
-    v_f2 = xpu_t150;
-    var v_f3: f32;
-    let xpu_t154 = lidx % 16u;
-    let xpu_t155 = lidx - xpu_t154;
-    let xpu_t156 = subgroupInclusiveAdd(v_f);
-    let xpu_t157 = subgroupAdd(v_f);
-    workgroupBarrier();
-    xpu_wave[lidx] = bitcast<u32>(xpu_t157);
-    workgroupBarrier();
-    let xpu_t158 = xpu_t154 / sgsize;
-    var xpu_t159: f32 = f32();
-    var xpu_t160: u32 = 0u;
-    loop {
-        let xpu_t161 = xpu_t160 * sgsize;
-        if xpu_t161 >= 16u {
-            break;
-        }
-        let xpu_t162 = bitcast<f32>(xpu_wave[xpu_t155 + xpu_t161]);
-        if ((xpu_t155 + xpu_t161) < 40u) && (xpu_t160 < xpu_t158) {
-            xpu_t159 = xpu_t159 + xpu_t162;
-        }
-        continuing {
-            xpu_t160 = xpu_t160 + 1u;
-        }
-    }
-    v_f3 = xpu_t156 + xpu_t159;
-    var v_f4: f32;
-    let xpu_t163 = lidx % 16u;
-    let xpu_t164 = lidx - xpu_t163;
-    let xpu_t165 = subgroupExclusiveAdd(v_f);
-    let xpu_t166 = subgroupAdd(v_f);
-    workgroupBarrier();
-    xpu_wave[lidx] = bitcast<u32>(xpu_t166);
-    workgroupBarrier();
-    let xpu_t167 = xpu_t163 / sgsize;
-    var xpu_t168: f32 = f32();
-    var xpu_t169: u32 = 0u;
-    loop {
-        let xpu_t170 = xpu_t169 * sgsize;
-        if xpu_t170 >= 16u {
-            break;
-        }
-        let xpu_t171 = bitcast<f32>(xpu_wave[xpu_t164 + xpu_t170]);
-        if ((xpu_t164 + xpu_t170) < 40u) && (xpu_t169 < xpu_t167) {
-            xpu_t168 = xpu_t168 + xpu_t171;
-        }
-        continuing {
-            xpu_t169 = xpu_t169 + 1u;
-        }
-    }
-    v_f4 = xpu_t165 + xpu_t168;
-    var v_f5: f32;
-    let xpu_t172 = lidx % 16u;
-    let xpu_t173 = lidx - xpu_t172;
-    workgroupBarrier();
-    xpu_wave[lidx] = bitcast<u32>(v_f);
-    workgroupBarrier();
-    let xpu_t174 = xpu_u.p_m;
-    let xpu_t175 = xpu_t172 ^ (xpu_t174 % 16u);
-    let xpu_t176 = bitcast<f32>(xpu_wave[xpu_t173 + xpu_t175]);
-    v_f5 = select(v_f, xpu_t176, true && ((xpu_t173 + xpu_t175) < 40u));
-    let v_tmp_40: u32 = v_g * 6u;
-    let v_tmp_41: u32 = (v_g * 6u) + 1u;
-    let v_tmp_42: u32 = (v_g * 6u) + 2u;
-    let v_tmp_43: f32 = v_f0;
-    let v_tmp_44: f32 = v_f1;
-    let v_tmp_45: f32 = v_f2;
-    b_of[v_tmp_40] = v_tmp_43;
-    b_of[v_tmp_41] = v_tmp_44;
-    b_of[v_tmp_42] = v_tmp_45;
-    let v_tmp_46: u32 = (v_g * 6u) + 3u;
-    let v_tmp_47: u32 = (v_g * 6u) + 4u;
-    let v_tmp_48: u32 = (v_g * 6u) + 5u;
-    let v_tmp_49: f32 = v_f3;
-    let v_tmp_50: f32 = v_f4;
-    let v_tmp_51: f32 = v_f5;
-    b_of[v_tmp_46] = v_tmp_49;
-    b_of[v_tmp_47] = v_tmp_50;
-    b_of[v_tmp_48] = v_tmp_51;
+    b_ou[(v_g * 11u) + 9u] = lidx % 16u;
+    b_ou[(v_g * 11u) + 10u] = v_tmp_39;
+    let v_f0: f32 = xpu_wave_reduce_f32(v_f, 0u);
+    let v_f1: f32 = xpu_wave_reduce_f32(v_f, 1u);
+    let v_f2: f32 = xpu_wave_reduce_f32(v_f, 2u);
+    let v_f3: f32 = xpu_wave_reduce_f32(v_f, 3u);
+    let v_f4: f32 = xpu_wave_reduce_f32(v_f, 4u);
+    let v_f5: f32 = xpu_wave_shuffle_f32(v_f, xpu_u.p_m, 10u);
+    b_of[v_g * 6u] = v_f0;
+    b_of[(v_g * 6u) + 1u] = v_f1;
+    b_of[(v_g * 6u) + 2u] = v_f2;
+    b_of[(v_g * 6u) + 3u] = v_f3;
+    b_of[(v_g * 6u) + 4u] = v_f4;
+    b_of[(v_g * 6u) + 5u] = v_f5;
 }
 `
 
@@ -2127,480 +1535,233 @@ struct xpu_Uniforms {
 @group(0) @binding(5) var<storage, read> b_xf: array<f32>;
 @group(0) @binding(6) var<storage, read> b_sel: array<u32>;
 @group(0) @binding(7) var<uniform> xpu_u: xpu_Uniforms;
+var<private> xpu_lidx: u32;
+var<private> xpu_sgid: u32;
+
+// xpu_wave_reduce_f32 is the verb op of x, one of WaveSum, WaveMin, WaveMax, WavePrefixSum, WaveExclusivePrefixSum, at the narrow tier.
+fn xpu_wave_reduce_f32(x: f32, op: u32) -> f32 {
+    let xpu_t1 = xpu_lidx % 16u;
+    let xpu_t2 = xpu_lidx - xpu_t1;
+    var xpu_t3: f32 = select(f32(), x, (op == 1u) || (op == 2u));
+    var xpu_t4: u32 = 0u;
+    loop {
+        if xpu_t4 >= 16u {
+            break;
+        }
+        let xpu_t5 = subgroupShuffle(x, (xpu_sgid - (xpu_sgid % 16u)) + xpu_t4);
+        if (((xpu_t2 + xpu_t4) < 40u) && ((xpu_t4 <= xpu_t1) || (op != 3u))) && ((xpu_t4 < xpu_t1) || (op != 4u)) {
+            if op == 1u {
+                xpu_t3 = min(xpu_t3, xpu_t5);
+            } else if op == 2u {
+                xpu_t3 = max(xpu_t3, xpu_t5);
+            } else {
+                xpu_t3 = xpu_t3 + xpu_t5;
+            }
+        }
+        continuing {
+            xpu_t4 = xpu_t4 + 1u;
+        }
+    }
+    return xpu_t3;
+}
+
+// xpu_wave_reduce_i32 is the verb op of x, one of WaveSum, WaveMin, WaveMax, WavePrefixSum, WaveExclusivePrefixSum, at the narrow tier.
+fn xpu_wave_reduce_i32(x: i32, op: u32) -> i32 {
+    let xpu_t1 = xpu_lidx % 16u;
+    let xpu_t2 = xpu_lidx - xpu_t1;
+    var xpu_t3: i32 = select(i32(), x, (op == 1u) || (op == 2u));
+    var xpu_t4: u32 = 0u;
+    loop {
+        if xpu_t4 >= 16u {
+            break;
+        }
+        let xpu_t5 = subgroupShuffle(x, (xpu_sgid - (xpu_sgid % 16u)) + xpu_t4);
+        if (((xpu_t2 + xpu_t4) < 40u) && ((xpu_t4 <= xpu_t1) || (op != 3u))) && ((xpu_t4 < xpu_t1) || (op != 4u)) {
+            if op == 1u {
+                xpu_t3 = min(xpu_t3, xpu_t5);
+            } else if op == 2u {
+                xpu_t3 = max(xpu_t3, xpu_t5);
+            } else {
+                xpu_t3 = xpu_t3 + xpu_t5;
+            }
+        }
+        continuing {
+            xpu_t4 = xpu_t4 + 1u;
+        }
+    }
+    return xpu_t3;
+}
+
+// xpu_wave_reduce_u32 is the verb op of x, one of WaveSum, WaveMin, WaveMax, WavePrefixSum, WaveExclusivePrefixSum, at the narrow tier.
+fn xpu_wave_reduce_u32(x: u32, op: u32) -> u32 {
+    let xpu_t1 = xpu_lidx % 16u;
+    let xpu_t2 = xpu_lidx - xpu_t1;
+    var xpu_t3: u32 = select(u32(), x, (op == 1u) || (op == 2u));
+    var xpu_t4: u32 = 0u;
+    loop {
+        if xpu_t4 >= 16u {
+            break;
+        }
+        let xpu_t5 = subgroupShuffle(x, (xpu_sgid - (xpu_sgid % 16u)) + xpu_t4);
+        if (((xpu_t2 + xpu_t4) < 40u) && ((xpu_t4 <= xpu_t1) || (op != 3u))) && ((xpu_t4 < xpu_t1) || (op != 4u)) {
+            if op == 1u {
+                xpu_t3 = min(xpu_t3, xpu_t5);
+            } else if op == 2u {
+                xpu_t3 = max(xpu_t3, xpu_t5);
+            } else {
+                xpu_t3 = xpu_t3 + xpu_t5;
+            }
+        }
+        continuing {
+            xpu_t4 = xpu_t4 + 1u;
+        }
+    }
+    return xpu_t3;
+}
+
+// xpu_wave_shuffle_f32 is the verb op of x, one of WaveShuffleXor, at the narrow tier.
+fn xpu_wave_shuffle_f32(x: f32, a: u32, op: u32) -> f32 {
+    let xpu_t1 = xpu_lidx % 16u;
+    let xpu_t2 = xpu_lidx - xpu_t1;
+    var xpu_t3: u32;
+    xpu_t3 = xpu_t1 ^ (a % 16u);
+    let xpu_t4 = subgroupShuffle(x, (xpu_sgid - (xpu_sgid % 16u)) + xpu_t3);
+    return select(x, xpu_t4, (xpu_t2 + xpu_t3) < 40u);
+}
+
+// xpu_wave_shuffle_i32 is the verb op of x, one of WaveShuffle, WaveShuffleXor, WaveShuffleUp, WaveShuffleDown, at the narrow tier.
+fn xpu_wave_shuffle_i32(x: i32, a: u32, op: u32) -> i32 {
+    let xpu_t1 = xpu_lidx % 16u;
+    let xpu_t2 = xpu_lidx - xpu_t1;
+    var xpu_t3: u32;
+    var xpu_t4: bool = true;
+    if op == 9u {
+        xpu_t3 = a % 16u;
+    } else if op == 10u {
+        xpu_t3 = xpu_t1 ^ (a % 16u);
+    } else if op == 11u {
+        xpu_t4 = a <= xpu_t1;
+        xpu_t3 = select(xpu_t1, xpu_t1 - a, xpu_t4);
+    } else {
+        xpu_t4 = a < (16u - xpu_t1);
+        xpu_t3 = select(xpu_t1, xpu_t1 + a, xpu_t4);
+    }
+    let xpu_t5 = subgroupShuffle(x, (xpu_sgid - (xpu_sgid % 16u)) + xpu_t3);
+    return select(x, xpu_t5, xpu_t4 && ((xpu_t2 + xpu_t3) < 40u));
+}
+
+// xpu_wave_shuffle_u32 is the verb op of x, one of WaveShuffle, at the narrow tier.
+fn xpu_wave_shuffle_u32(x: u32, a: u32, op: u32) -> u32 {
+    let xpu_t1 = xpu_lidx % 16u;
+    let xpu_t2 = xpu_lidx - xpu_t1;
+    var xpu_t3: u32;
+    xpu_t3 = a % 16u;
+    let xpu_t4 = subgroupShuffle(x, (xpu_sgid - (xpu_sgid % 16u)) + xpu_t3);
+    return select(x, xpu_t4, (xpu_t2 + xpu_t3) < 40u);
+}
+
+// xpu_wave_vote is the verb op of x, one of WaveBallot, WaveAny, WaveAll, at the narrow tier.
+fn xpu_wave_vote(x: u32, op: u32) -> u32 {
+    let xpu_t1 = xpu_lidx % 16u;
+    let xpu_t2 = xpu_lidx - xpu_t1;
+    var xpu_t3: u32 = select(0u, 1u, op == 7u);
+    var xpu_t4: u32 = 0u;
+    loop {
+        if xpu_t4 >= 16u {
+            break;
+        }
+        let xpu_t5 = subgroupShuffle(x, (xpu_sgid - (xpu_sgid % 16u)) + xpu_t4);
+        if (xpu_t2 + xpu_t4) < 40u {
+            if op == 5u {
+                xpu_t3 = xpu_t3 | (xpu_t5 << xpu_t4);
+            } else if op == 6u {
+                xpu_t3 = xpu_t3 | xpu_t5;
+            } else {
+                xpu_t3 = xpu_t3 & xpu_t5;
+            }
+        }
+        continuing {
+            xpu_t4 = xpu_t4 + 1u;
+        }
+    }
+    return xpu_t3;
+}
 
 // main is kernel Wave16, block 40x1x1.
 @compute @workgroup_size(40, 1, 1)
 fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) lidx: u32, @builtin(subgroup_invocation_id) sgid: u32) {
+    xpu_lidx = lidx;
+    xpu_sgid = sgid;
     let v_g: u32 = gid.x;
     let v_a: i32 = b_xi[v_g];
     let v_u: u32 = b_xu[v_g];
     let v_f: f32 = b_xf[v_g];
     let v_k: u32 = b_sel[v_g];
     let v_p: bool = ((v_u % 4u) != 0u) || ((wid.x % 2u) == 0u);
-    var v_s0: i32;
-    let xpu_t1 = lidx % 16u;
-    let xpu_t2 = lidx - xpu_t1;
-    var xpu_t3: i32 = i32();
-    var xpu_t4: u32 = 0u;
-    loop {
-        if xpu_t4 >= 16u {
-            break;
-        }
-        let xpu_t5 = subgroupShuffle(v_a, (sgid - (sgid % 16u)) + xpu_t4);
-        if (xpu_t2 + xpu_t4) < 40u {
-            xpu_t3 = xpu_t3 + xpu_t5;
-        }
-        continuing {
-            xpu_t4 = xpu_t4 + 1u;
-        }
-    }
-    v_s0 = xpu_t3;
-    var v_s1: i32;
-    let xpu_t6 = lidx % 16u;
-    let xpu_t7 = lidx - xpu_t6;
-    var xpu_t8: i32 = v_a;
-    var xpu_t9: u32 = 0u;
-    loop {
-        if xpu_t9 >= 16u {
-            break;
-        }
-        let xpu_t10 = subgroupShuffle(v_a, (sgid - (sgid % 16u)) + xpu_t9);
-        if (xpu_t7 + xpu_t9) < 40u {
-            xpu_t8 = min(xpu_t8, xpu_t10);
-        }
-        continuing {
-            xpu_t9 = xpu_t9 + 1u;
-        }
-    }
-    v_s1 = xpu_t8;
-    var v_s2: i32;
-    let xpu_t11 = lidx % 16u;
-    let xpu_t12 = lidx - xpu_t11;
-    var xpu_t13: i32 = v_a;
-    var xpu_t14: u32 = 0u;
-    loop {
-        if xpu_t14 >= 16u {
-            break;
-        }
-        let xpu_t15 = subgroupShuffle(v_a, (sgid - (sgid % 16u)) + xpu_t14);
-        if (xpu_t12 + xpu_t14) < 40u {
-            xpu_t13 = max(xpu_t13, xpu_t15);
-        }
-        continuing {
-            xpu_t14 = xpu_t14 + 1u;
-        }
-    }
-    v_s2 = xpu_t13;
-    var v_s3: i32;
-    let xpu_t16 = lidx % 16u;
-    let xpu_t17 = lidx - xpu_t16;
-    var xpu_t18: i32 = i32();
-    var xpu_t19: u32 = 0u;
-    loop {
-        if xpu_t19 >= 16u {
-            break;
-        }
-        let xpu_t20 = subgroupShuffle(v_a, (sgid - (sgid % 16u)) + xpu_t19);
-        if ((xpu_t17 + xpu_t19) < 40u) && (xpu_t19 <= xpu_t16) {
-            xpu_t18 = xpu_t18 + xpu_t20;
-        }
-        continuing {
-            xpu_t19 = xpu_t19 + 1u;
-        }
-    }
-    v_s3 = xpu_t18;
-    var v_s4: i32;
-    let xpu_t21 = lidx % 16u;
-    let xpu_t22 = lidx - xpu_t21;
-    var xpu_t23: i32 = i32();
-    var xpu_t24: u32 = 0u;
-    loop {
-        if xpu_t24 >= 16u {
-            break;
-        }
-        let xpu_t25 = subgroupShuffle(v_a, (sgid - (sgid % 16u)) + xpu_t24);
-        if ((xpu_t22 + xpu_t24) < 40u) && (xpu_t24 < xpu_t21) {
-            xpu_t23 = xpu_t23 + xpu_t25;
-        }
-        continuing {
-            xpu_t24 = xpu_t24 + 1u;
-        }
-    }
-    v_s4 = xpu_t23;
-    var v_s5: i32;
-    let xpu_t26 = lidx % 16u;
-    let xpu_t27 = lidx - xpu_t26;
-    let xpu_t28 = xpu_u.p_bl;
-    let xpu_t29 = xpu_t28 % 16u;
-    let xpu_t30 = subgroupShuffle(v_a, (sgid - (sgid % 16u)) + xpu_t29);
-    v_s5 = select(v_a, xpu_t30, true && ((xpu_t27 + xpu_t29) < 40u));
-    var v_s6: i32;
-    let xpu_t31 = lidx % 16u;
-    let xpu_t32 = lidx - xpu_t31;
-    let xpu_t33 = v_k % 16u;
-    let xpu_t34 = subgroupShuffle(v_a, (sgid - (sgid % 16u)) + xpu_t33);
-    v_s6 = select(v_a, xpu_t34, true && ((xpu_t32 + xpu_t33) < 40u));
-    var v_s7: i32;
-    let xpu_t35 = lidx % 16u;
-    let xpu_t36 = lidx - xpu_t35;
-    let xpu_t37 = xpu_u.p_m;
-    let xpu_t38 = xpu_t35 ^ (xpu_t37 % 16u);
-    let xpu_t39 = subgroupShuffle(v_a, (sgid - (sgid % 16u)) + xpu_t38);
-    v_s7 = select(v_a, xpu_t39, true && ((xpu_t36 + xpu_t38) < 40u));
-    var v_s8: i32;
-    let xpu_t40 = lidx % 16u;
-    let xpu_t41 = lidx - xpu_t40;
-    let xpu_t42 = xpu_u.p_d;
-    let xpu_t43 = xpu_t42 <= xpu_t40;
-    let xpu_t44 = select(xpu_t40, xpu_t40 - xpu_t42, xpu_t42 <= xpu_t40);
-    let xpu_t45 = subgroupShuffle(v_a, (sgid - (sgid % 16u)) + xpu_t44);
-    v_s8 = select(v_a, xpu_t45, xpu_t43 && ((xpu_t41 + xpu_t44) < 40u));
-    var v_s9: i32;
-    let xpu_t46 = lidx % 16u;
-    let xpu_t47 = lidx - xpu_t46;
-    let xpu_t48 = xpu_u.p_d;
-    let xpu_t49 = xpu_t48 < (16u - xpu_t46);
-    let xpu_t50 = select(xpu_t46, xpu_t46 + xpu_t48, xpu_t48 < (16u - xpu_t46));
-    let xpu_t51 = subgroupShuffle(v_a, (sgid - (sgid % 16u)) + xpu_t50);
-    v_s9 = select(v_a, xpu_t51, xpu_t49 && ((xpu_t47 + xpu_t50) < 40u));
-    let v_tmp: u32 = v_g * 10u;
-    let v_tmp_1: u32 = (v_g * 10u) + 1u;
-    let v_tmp_2: u32 = (v_g * 10u) + 2u;
-    let v_tmp_3: u32 = (v_g * 10u) + 3u;
-    let v_tmp_4: u32 = (v_g * 10u) + 4u;
-    let v_tmp_5: i32 = v_s0;
-    let v_tmp_6: i32 = v_s1;
-    let v_tmp_7: i32 = v_s2;
-    let v_tmp_8: i32 = v_s3;
-    let v_tmp_9: i32 = v_s4;
-    b_oi[v_tmp] = v_tmp_5;
-    b_oi[v_tmp_1] = v_tmp_6;
-    b_oi[v_tmp_2] = v_tmp_7;
-    b_oi[v_tmp_3] = v_tmp_8;
-    b_oi[v_tmp_4] = v_tmp_9;
-    let v_tmp_10: u32 = (v_g * 10u) + 5u;
-    let v_tmp_11: u32 = (v_g * 10u) + 6u;
-    let v_tmp_12: u32 = (v_g * 10u) + 7u;
-    let v_tmp_13: u32 = (v_g * 10u) + 8u;
-    let v_tmp_14: u32 = (v_g * 10u) + 9u;
-    let v_tmp_15: i32 = v_s5;
-    let v_tmp_16: i32 = v_s6;
-    let v_tmp_17: i32 = v_s7;
-    let v_tmp_18: i32 = v_s8;
-    let v_tmp_19: i32 = v_s9;
-    b_oi[v_tmp_10] = v_tmp_15;
-    b_oi[v_tmp_11] = v_tmp_16;
-    b_oi[v_tmp_12] = v_tmp_17;
-    b_oi[v_tmp_13] = v_tmp_18;
-    b_oi[v_tmp_14] = v_tmp_19;
-    var v_u0: u32;
-    let xpu_t52 = lidx % 16u;
-    let xpu_t53 = lidx - xpu_t52;
-    var xpu_t54: u32 = u32();
-    var xpu_t55: u32 = 0u;
-    loop {
-        if xpu_t55 >= 16u {
-            break;
-        }
-        let xpu_t56 = subgroupShuffle(v_u, (sgid - (sgid % 16u)) + xpu_t55);
-        if (xpu_t53 + xpu_t55) < 40u {
-            xpu_t54 = xpu_t54 + xpu_t56;
-        }
-        continuing {
-            xpu_t55 = xpu_t55 + 1u;
-        }
-    }
-    v_u0 = xpu_t54;
-    var v_u1: u32;
-    let xpu_t57 = lidx % 16u;
-    let xpu_t58 = lidx - xpu_t57;
-    var xpu_t59: u32 = v_u;
-    var xpu_t60: u32 = 0u;
-    loop {
-        if xpu_t60 >= 16u {
-            break;
-        }
-        let xpu_t61 = subgroupShuffle(v_u, (sgid - (sgid % 16u)) + xpu_t60);
-        if (xpu_t58 + xpu_t60) < 40u {
-            xpu_t59 = min(xpu_t59, xpu_t61);
-        }
-        continuing {
-            xpu_t60 = xpu_t60 + 1u;
-        }
-    }
-    v_u1 = xpu_t59;
-    var v_u2: u32;
-    let xpu_t62 = lidx % 16u;
-    let xpu_t63 = lidx - xpu_t62;
-    var xpu_t64: u32 = v_u;
-    var xpu_t65: u32 = 0u;
-    loop {
-        if xpu_t65 >= 16u {
-            break;
-        }
-        let xpu_t66 = subgroupShuffle(v_u, (sgid - (sgid % 16u)) + xpu_t65);
-        if (xpu_t63 + xpu_t65) < 40u {
-            xpu_t64 = max(xpu_t64, xpu_t66);
-        }
-        continuing {
-            xpu_t65 = xpu_t65 + 1u;
-        }
-    }
-    v_u2 = xpu_t64;
-    var v_u3: u32;
-    let xpu_t67 = lidx % 16u;
-    let xpu_t68 = lidx - xpu_t67;
-    var xpu_t69: u32 = u32();
-    var xpu_t70: u32 = 0u;
-    loop {
-        if xpu_t70 >= 16u {
-            break;
-        }
-        let xpu_t71 = subgroupShuffle(v_u, (sgid - (sgid % 16u)) + xpu_t70);
-        if ((xpu_t68 + xpu_t70) < 40u) && (xpu_t70 <= xpu_t67) {
-            xpu_t69 = xpu_t69 + xpu_t71;
-        }
-        continuing {
-            xpu_t70 = xpu_t70 + 1u;
-        }
-    }
-    v_u3 = xpu_t69;
-    var v_u4: u32;
-    let xpu_t72 = lidx % 16u;
-    let xpu_t73 = lidx - xpu_t72;
-    var xpu_t74: u32 = u32();
-    var xpu_t75: u32 = 0u;
-    loop {
-        if xpu_t75 >= 16u {
-            break;
-        }
-        let xpu_t76 = subgroupShuffle(v_u, (sgid - (sgid % 16u)) + xpu_t75);
-        if ((xpu_t73 + xpu_t75) < 40u) && (xpu_t75 < xpu_t72) {
-            xpu_t74 = xpu_t74 + xpu_t76;
-        }
-        continuing {
-            xpu_t75 = xpu_t75 + 1u;
-        }
-    }
-    v_u4 = xpu_t74;
-    var v_u5: u32;
-    let xpu_t77 = lidx % 16u;
-    let xpu_t78 = lidx - xpu_t77;
-    let xpu_t79 = v_k % 16u;
-    let xpu_t80 = subgroupShuffle(v_u, (sgid - (sgid % 16u)) + xpu_t79);
-    v_u5 = select(v_u, xpu_t80, true && ((xpu_t78 + xpu_t79) < 40u));
+    let v_s0: i32 = xpu_wave_reduce_i32(v_a, 0u);
+    let v_s1: i32 = xpu_wave_reduce_i32(v_a, 1u);
+    let v_s2: i32 = xpu_wave_reduce_i32(v_a, 2u);
+    let v_s3: i32 = xpu_wave_reduce_i32(v_a, 3u);
+    let v_s4: i32 = xpu_wave_reduce_i32(v_a, 4u);
+    let v_s5: i32 = xpu_wave_shuffle_i32(v_a, xpu_u.p_bl, 9u);
+    let v_s6: i32 = xpu_wave_shuffle_i32(v_a, v_k, 9u);
+    let v_s7: i32 = xpu_wave_shuffle_i32(v_a, xpu_u.p_m, 10u);
+    let v_s8: i32 = xpu_wave_shuffle_i32(v_a, xpu_u.p_d, 11u);
+    let v_s9: i32 = xpu_wave_shuffle_i32(v_a, xpu_u.p_d, 12u);
+    b_oi[v_g * 10u] = v_s0;
+    b_oi[(v_g * 10u) + 1u] = v_s1;
+    b_oi[(v_g * 10u) + 2u] = v_s2;
+    b_oi[(v_g * 10u) + 3u] = v_s3;
+    b_oi[(v_g * 10u) + 4u] = v_s4;
+    b_oi[(v_g * 10u) + 5u] = v_s5;
+    b_oi[(v_g * 10u) + 6u] = v_s6;
+    b_oi[(v_g * 10u) + 7u] = v_s7;
+    b_oi[(v_g * 10u) + 8u] = v_s8;
+    b_oi[(v_g * 10u) + 9u] = v_s9;
+    let v_u0: u32 = xpu_wave_reduce_u32(v_u, 0u);
+    let v_u1: u32 = xpu_wave_reduce_u32(v_u, 1u);
+    let v_u2: u32 = xpu_wave_reduce_u32(v_u, 2u);
+    let v_u3: u32 = xpu_wave_reduce_u32(v_u, 3u);
+    let v_u4: u32 = xpu_wave_reduce_u32(v_u, 4u);
+    let v_u5: u32 = xpu_wave_shuffle_u32(v_u, v_k, 9u);
     var v_u6: u32;
     v_u6 = 0u;
     {
-        let xpu_t81 = select(0u, 1u, v_p);
-        let xpu_t82 = lidx % 16u;
-        let xpu_t83 = lidx - xpu_t82;
-        var xpu_t84: u32 = 0u;
-        var xpu_t85: u32 = 0u;
-        loop {
-            if xpu_t85 >= 16u {
-                break;
-            }
-            let xpu_t86 = subgroupShuffle(xpu_t81, (sgid - (sgid % 16u)) + xpu_t85);
-            if (xpu_t83 + xpu_t85) < 40u {
-                xpu_t84 = xpu_t84 | (xpu_t86 << xpu_t85);
-            }
-            continuing {
-                xpu_t85 = xpu_t85 + 1u;
-            }
-        }
-        v_u6 = xpu_t84;
+        v_u6 = xpu_wave_vote(select(0u, 1u, v_p), 5u);
     }
-    var v_any: bool;
-    let xpu_t87 = select(0u, 1u, v_p);
-    let xpu_t88 = lidx % 16u;
-    let xpu_t89 = lidx - xpu_t88;
-    var xpu_t90: u32 = 0u;
-    var xpu_t91: u32 = 0u;
-    loop {
-        if xpu_t91 >= 16u {
-            break;
-        }
-        let xpu_t92 = subgroupShuffle(xpu_t87, (sgid - (sgid % 16u)) + xpu_t91);
-        if (xpu_t89 + xpu_t91) < 40u {
-            xpu_t90 = xpu_t90 | xpu_t92;
-        }
-        continuing {
-            xpu_t91 = xpu_t91 + 1u;
-        }
-    }
-    v_any = xpu_t90 != 0u;
-    var v_all: bool;
-    let xpu_t93 = select(0u, 1u, v_p);
-    let xpu_t94 = lidx % 16u;
-    let xpu_t95 = lidx - xpu_t94;
-    var xpu_t96: u32 = 1u;
-    var xpu_t97: u32 = 0u;
-    loop {
-        if xpu_t97 >= 16u {
-            break;
-        }
-        let xpu_t98 = subgroupShuffle(xpu_t93, (sgid - (sgid % 16u)) + xpu_t97);
-        if (xpu_t95 + xpu_t97) < 40u {
-            xpu_t96 = xpu_t96 & xpu_t98;
-        }
-        continuing {
-            xpu_t97 = xpu_t97 + 1u;
-        }
-    }
-    v_all = xpu_t96 != 0u;
-    let v_tmp_20: u32 = v_g * 11u;
-    let v_tmp_21: u32 = (v_g * 11u) + 1u;
-    let v_tmp_22: u32 = (v_g * 11u) + 2u;
-    let v_tmp_23: u32 = (v_g * 11u) + 3u;
-    let v_tmp_24: u32 = (v_g * 11u) + 4u;
-    let v_tmp_25: u32 = v_u0;
-    let v_tmp_26: u32 = v_u1;
-    let v_tmp_27: u32 = v_u2;
-    let v_tmp_28: u32 = v_u3;
-    let v_tmp_29: u32 = v_u4;
-    b_ou[v_tmp_20] = v_tmp_25;
-    b_ou[v_tmp_21] = v_tmp_26;
-    b_ou[v_tmp_22] = v_tmp_27;
-    b_ou[v_tmp_23] = v_tmp_28;
-    b_ou[v_tmp_24] = v_tmp_29;
-    let v_tmp_30: u32 = (v_g * 11u) + 5u;
-    let v_tmp_31: u32 = (v_g * 11u) + 6u;
-    let v_tmp_32: u32 = v_u5;
+    let v_any: bool = xpu_wave_vote(select(0u, 1u, v_p), 6u) != 0u;
+    let v_all: bool = xpu_wave_vote(select(0u, 1u, v_p), 7u) != 0u;
+    b_ou[v_g * 11u] = v_u0;
+    b_ou[(v_g * 11u) + 1u] = v_u1;
+    b_ou[(v_g * 11u) + 2u] = v_u2;
+    b_ou[(v_g * 11u) + 3u] = v_u3;
+    b_ou[(v_g * 11u) + 4u] = v_u4;
     let v_tmp_33: u32 = v_u6;
-    b_ou[v_tmp_30] = v_tmp_32;
-    b_ou[v_tmp_31] = v_tmp_33;
-    let v_tmp_34: u32 = (v_g * 11u) + 7u;
-    let v_tmp_35: u32 = (v_g * 11u) + 8u;
-    b_ou[v_tmp_34] = 0u;
-    b_ou[v_tmp_35] = 0u;
+    b_ou[(v_g * 11u) + 5u] = v_u5;
+    b_ou[(v_g * 11u) + 6u] = v_tmp_33;
+    b_ou[(v_g * 11u) + 7u] = 0u;
+    b_ou[(v_g * 11u) + 8u] = 0u;
     if v_any {
         b_ou[(v_g * 11u) + 7u] = 1u;
     }
     if v_all {
         b_ou[(v_g * 11u) + 8u] = 1u;
     }
-    let v_tmp_36: u32 = (v_g * 11u) + 9u;
-    let v_tmp_37: u32 = (v_g * 11u) + 10u;
-    let v_tmp_38: u32 = lidx % 16u;
     let v_tmp_39: u32 = 16u;
-    b_ou[v_tmp_36] = v_tmp_38;
-    b_ou[v_tmp_37] = v_tmp_39;
-    var v_f0: f32;
-    let xpu_t99 = lidx % 16u;
-    let xpu_t100 = lidx - xpu_t99;
-    var xpu_t101: f32 = f32();
-    var xpu_t102: u32 = 0u;
-    loop {
-        if xpu_t102 >= 16u {
-            break;
-        }
-        let xpu_t103 = subgroupShuffle(v_f, (sgid - (sgid % 16u)) + xpu_t102);
-        if (xpu_t100 + xpu_t102) < 40u {
-            xpu_t101 = xpu_t101 + xpu_t103;
-        }
-        continuing {
-            xpu_t102 = xpu_t102 + 1u;
-        }
-    }
-    v_f0 = xpu_t101;
-    var v_f1: f32;
-    let xpu_t104 = lidx % 16u;
-    let xpu_t105 = lidx - xpu_t104;
-    var xpu_t106: f32 = v_f;
-    var xpu_t107: u32 = 0u;
-    loop {
-        if xpu_t107 >= 16u {
-            break;
-        }
-        let xpu_t108 = subgroupShuffle(v_f, (sgid - (sgid % 16u)) + xpu_t107);
-        if (xpu_t105 + xpu_t107) < 40u {
-            xpu_t106 = min(xpu_t106, xpu_t108);
-        }
-        continuing {
-            xpu_t107 = xpu_t107 + 1u;
-        }
-    }
-    v_f1 = xpu_t106;
-    var v_f2: f32;
-    let xpu_t109 = lidx % 16u;
-    let xpu_t110 = lidx - xpu_t109;
-    var xpu_t111: f32 = v_f;
-    var xpu_t112: u32 = 0u;
-    loop {
-        if xpu_t112 >= 16u {
-            break;
-        }
-        let xpu_t113 = subgroupShuffle(v_f, (sgid - (sgid % 16u)) + xpu_t112);
-        if (xpu_t110 + xpu_t112) < 40u {
-            xpu_t111 = max(xpu_t111, xpu_t113);
-        }
-        continuing {
-            xpu_t112 = xpu_t112 + 1u;
-        }
-    }
-    v_f2 = xpu_t111;
-    var v_f3: f32;
-    let xpu_t114 = lidx % 16u;
-    let xpu_t115 = lidx - xpu_t114;
-    var xpu_t116: f32 = f32();
-    var xpu_t117: u32 = 0u;
-    loop {
-        if xpu_t117 >= 16u {
-            break;
-        }
-        let xpu_t118 = subgroupShuffle(v_f, (sgid - (sgid % 16u)) + xpu_t117);
-        if ((xpu_t115 + xpu_t117) < 40u) && (xpu_t117 <= xpu_t114) {
-            xpu_t116 = xpu_t116 + xpu_t118;
-        }
-        continuing {
-            xpu_t117 = xpu_t117 + 1u;
-        }
-    }
-    v_f3 = xpu_t116;
-    var v_f4: f32;
-    let xpu_t119 = lidx % 16u;
-    let xpu_t120 = lidx - xpu_t119;
-    var xpu_t121: f32 = f32();
-    var xpu_t122: u32 = 0u;
-    loop {
-        if xpu_t122 >= 16u {
-            break;
-        }
-        let xpu_t123 = subgroupShuffle(v_f, (sgid - (sgid % 16u)) + xpu_t122);
-        if ((xpu_t120 + xpu_t122) < 40u) && (xpu_t122 < xpu_t119) {
-            xpu_t121 = xpu_t121 + xpu_t123;
-        }
-        continuing {
-            xpu_t122 = xpu_t122 + 1u;
-        }
-    }
-    v_f4 = xpu_t121;
-    var v_f5: f32;
-    let xpu_t124 = lidx % 16u;
-    let xpu_t125 = lidx - xpu_t124;
-    let xpu_t126 = xpu_u.p_m;
-    let xpu_t127 = xpu_t124 ^ (xpu_t126 % 16u);
-    let xpu_t128 = subgroupShuffle(v_f, (sgid - (sgid % 16u)) + xpu_t127);
-    v_f5 = select(v_f, xpu_t128, true && ((xpu_t125 + xpu_t127) < 40u));
-    let v_tmp_40: u32 = v_g * 6u;
-    let v_tmp_41: u32 = (v_g * 6u) + 1u;
-    let v_tmp_42: u32 = (v_g * 6u) + 2u;
-    let v_tmp_43: f32 = v_f0;
-    let v_tmp_44: f32 = v_f1;
-    let v_tmp_45: f32 = v_f2;
-    b_of[v_tmp_40] = v_tmp_43;
-    b_of[v_tmp_41] = v_tmp_44;
-    b_of[v_tmp_42] = v_tmp_45;
-    let v_tmp_46: u32 = (v_g * 6u) + 3u;
-    let v_tmp_47: u32 = (v_g * 6u) + 4u;
-    let v_tmp_48: u32 = (v_g * 6u) + 5u;
-    let v_tmp_49: f32 = v_f3;
-    let v_tmp_50: f32 = v_f4;
-    let v_tmp_51: f32 = v_f5;
-    b_of[v_tmp_46] = v_tmp_49;
-    b_of[v_tmp_47] = v_tmp_50;
-    b_of[v_tmp_48] = v_tmp_51;
+    b_ou[(v_g * 11u) + 9u] = lidx % 16u;
+    b_ou[(v_g * 11u) + 10u] = v_tmp_39;
+    let v_f0: f32 = xpu_wave_reduce_f32(v_f, 0u);
+    let v_f1: f32 = xpu_wave_reduce_f32(v_f, 1u);
+    let v_f2: f32 = xpu_wave_reduce_f32(v_f, 2u);
+    let v_f3: f32 = xpu_wave_reduce_f32(v_f, 3u);
+    let v_f4: f32 = xpu_wave_reduce_f32(v_f, 4u);
+    let v_f5: f32 = xpu_wave_shuffle_f32(v_f, xpu_u.p_m, 10u);
+    b_of[v_g * 6u] = v_f0;
+    b_of[(v_g * 6u) + 1u] = v_f1;
+    b_of[(v_g * 6u) + 2u] = v_f2;
+    b_of[(v_g * 6u) + 3u] = v_f3;
+    b_of[(v_g * 6u) + 4u] = v_f4;
+    b_of[(v_g * 6u) + 5u] = v_f5;
 }
 `
 
@@ -2620,555 +1781,252 @@ const wave16WGSLEmulated = `struct xpu_Uniforms {
 @group(0) @binding(6) var<storage, read> b_sel: array<u32>;
 @group(0) @binding(7) var<uniform> xpu_u: xpu_Uniforms;
 var<workgroup> xpu_wave: array<u32, 48>;
+var<private> xpu_lidx: u32;
 
-// main is kernel Wave16, block 40x1x1.
-@compute @workgroup_size(40, 1, 1)
-fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) lidx: u32) {
-    let v_g: u32 = gid.x;
-    let v_a: i32 = b_xi[v_g];
-    let v_u: u32 = b_xu[v_g];
-    let v_f: f32 = b_xf[v_g];
-    let v_k: u32 = b_sel[v_g];
-    let v_p: bool = ((v_u % 4u) != 0u) || ((wid.x % 2u) == 0u);
-    var v_s0: i32;
-    let xpu_t1 = lidx % 16u;
-    let xpu_t2 = lidx - xpu_t1;
+// xpu_wave_reduce_f32 is the verb op of x, one of WaveSum, WaveMin, WaveMax, WavePrefixSum, WaveExclusivePrefixSum, at the emulated tier.
+fn xpu_wave_reduce_f32(x: f32, op: u32) -> f32 {
+    let xpu_t1 = xpu_lidx % 16u;
+    let xpu_t2 = xpu_lidx - xpu_t1;
     workgroupBarrier();
-    xpu_wave[lidx] = bitcast<u32>(v_a);
+    xpu_wave[xpu_lidx] = bitcast<u32>(x);
     workgroupBarrier();
-    var xpu_t3: i32 = i32();
+    var xpu_t3: f32 = select(f32(), x, (op == 1u) || (op == 2u));
+    var xpu_t4: u32 = 0u;
+    loop {
+        if xpu_t4 >= 16u {
+            break;
+        }
+        let xpu_t5 = bitcast<f32>(xpu_wave[xpu_t2 + xpu_t4]);
+        if (((xpu_t2 + xpu_t4) < 40u) && ((xpu_t4 <= xpu_t1) || (op != 3u))) && ((xpu_t4 < xpu_t1) || (op != 4u)) {
+            if op == 1u {
+                xpu_t3 = min(xpu_t3, xpu_t5);
+            } else if op == 2u {
+                xpu_t3 = max(xpu_t3, xpu_t5);
+            } else {
+                xpu_t3 = xpu_t3 + xpu_t5;
+            }
+        }
+        continuing {
+            xpu_t4 = xpu_t4 + 1u;
+        }
+    }
+    return xpu_t3;
+}
+
+// xpu_wave_reduce_i32 is the verb op of x, one of WaveSum, WaveMin, WaveMax, WavePrefixSum, WaveExclusivePrefixSum, at the emulated tier.
+fn xpu_wave_reduce_i32(x: i32, op: u32) -> i32 {
+    let xpu_t1 = xpu_lidx % 16u;
+    let xpu_t2 = xpu_lidx - xpu_t1;
+    workgroupBarrier();
+    xpu_wave[xpu_lidx] = bitcast<u32>(x);
+    workgroupBarrier();
+    var xpu_t3: i32 = select(i32(), x, (op == 1u) || (op == 2u));
     var xpu_t4: u32 = 0u;
     loop {
         if xpu_t4 >= 16u {
             break;
         }
         let xpu_t5 = bitcast<i32>(xpu_wave[xpu_t2 + xpu_t4]);
-        if (xpu_t2 + xpu_t4) < 40u {
-            xpu_t3 = xpu_t3 + xpu_t5;
+        if (((xpu_t2 + xpu_t4) < 40u) && ((xpu_t4 <= xpu_t1) || (op != 3u))) && ((xpu_t4 < xpu_t1) || (op != 4u)) {
+            if op == 1u {
+                xpu_t3 = min(xpu_t3, xpu_t5);
+            } else if op == 2u {
+                xpu_t3 = max(xpu_t3, xpu_t5);
+            } else {
+                xpu_t3 = xpu_t3 + xpu_t5;
+            }
         }
         continuing {
             xpu_t4 = xpu_t4 + 1u;
         }
     }
-    v_s0 = xpu_t3;
-    var v_s1: i32;
-    let xpu_t6 = lidx % 16u;
-    let xpu_t7 = lidx - xpu_t6;
+    return xpu_t3;
+}
+
+// xpu_wave_reduce_u32 is the verb op of x, one of WaveSum, WaveMin, WaveMax, WavePrefixSum, WaveExclusivePrefixSum, at the emulated tier.
+fn xpu_wave_reduce_u32(x: u32, op: u32) -> u32 {
+    let xpu_t1 = xpu_lidx % 16u;
+    let xpu_t2 = xpu_lidx - xpu_t1;
     workgroupBarrier();
-    xpu_wave[lidx] = bitcast<u32>(v_a);
+    xpu_wave[xpu_lidx] = x;
     workgroupBarrier();
-    var xpu_t8: i32 = v_a;
-    var xpu_t9: u32 = 0u;
+    var xpu_t3: u32 = select(u32(), x, (op == 1u) || (op == 2u));
+    var xpu_t4: u32 = 0u;
     loop {
-        if xpu_t9 >= 16u {
+        if xpu_t4 >= 16u {
             break;
         }
-        let xpu_t10 = bitcast<i32>(xpu_wave[xpu_t7 + xpu_t9]);
-        if (xpu_t7 + xpu_t9) < 40u {
-            xpu_t8 = min(xpu_t8, xpu_t10);
+        let xpu_t5 = xpu_wave[xpu_t2 + xpu_t4];
+        if (((xpu_t2 + xpu_t4) < 40u) && ((xpu_t4 <= xpu_t1) || (op != 3u))) && ((xpu_t4 < xpu_t1) || (op != 4u)) {
+            if op == 1u {
+                xpu_t3 = min(xpu_t3, xpu_t5);
+            } else if op == 2u {
+                xpu_t3 = max(xpu_t3, xpu_t5);
+            } else {
+                xpu_t3 = xpu_t3 + xpu_t5;
+            }
         }
         continuing {
-            xpu_t9 = xpu_t9 + 1u;
+            xpu_t4 = xpu_t4 + 1u;
         }
     }
-    v_s1 = xpu_t8;
-    var v_s2: i32;
-    let xpu_t11 = lidx % 16u;
-    let xpu_t12 = lidx - xpu_t11;
+    return xpu_t3;
+}
+
+// xpu_wave_shuffle_f32 is the verb op of x, one of WaveShuffleXor, at the emulated tier.
+fn xpu_wave_shuffle_f32(x: f32, a: u32, op: u32) -> f32 {
+    let xpu_t1 = xpu_lidx % 16u;
+    let xpu_t2 = xpu_lidx - xpu_t1;
     workgroupBarrier();
-    xpu_wave[lidx] = bitcast<u32>(v_a);
+    xpu_wave[xpu_lidx] = bitcast<u32>(x);
     workgroupBarrier();
-    var xpu_t13: i32 = v_a;
-    var xpu_t14: u32 = 0u;
+    var xpu_t3: u32;
+    xpu_t3 = xpu_t1 ^ (a % 16u);
+    let xpu_t4 = bitcast<f32>(xpu_wave[xpu_t2 + xpu_t3]);
+    return select(x, xpu_t4, (xpu_t2 + xpu_t3) < 40u);
+}
+
+// xpu_wave_shuffle_i32 is the verb op of x, one of WaveShuffle, WaveShuffleXor, WaveShuffleUp, WaveShuffleDown, at the emulated tier.
+fn xpu_wave_shuffle_i32(x: i32, a: u32, op: u32) -> i32 {
+    let xpu_t1 = xpu_lidx % 16u;
+    let xpu_t2 = xpu_lidx - xpu_t1;
+    workgroupBarrier();
+    xpu_wave[xpu_lidx] = bitcast<u32>(x);
+    workgroupBarrier();
+    var xpu_t3: u32;
+    var xpu_t4: bool = true;
+    if op == 9u {
+        xpu_t3 = a % 16u;
+    } else if op == 10u {
+        xpu_t3 = xpu_t1 ^ (a % 16u);
+    } else if op == 11u {
+        xpu_t4 = a <= xpu_t1;
+        xpu_t3 = select(xpu_t1, xpu_t1 - a, xpu_t4);
+    } else {
+        xpu_t4 = a < (16u - xpu_t1);
+        xpu_t3 = select(xpu_t1, xpu_t1 + a, xpu_t4);
+    }
+    let xpu_t5 = bitcast<i32>(xpu_wave[xpu_t2 + xpu_t3]);
+    return select(x, xpu_t5, xpu_t4 && ((xpu_t2 + xpu_t3) < 40u));
+}
+
+// xpu_wave_shuffle_u32 is the verb op of x, one of WaveShuffle, at the emulated tier.
+fn xpu_wave_shuffle_u32(x: u32, a: u32, op: u32) -> u32 {
+    let xpu_t1 = xpu_lidx % 16u;
+    let xpu_t2 = xpu_lidx - xpu_t1;
+    workgroupBarrier();
+    xpu_wave[xpu_lidx] = x;
+    workgroupBarrier();
+    var xpu_t3: u32;
+    xpu_t3 = a % 16u;
+    let xpu_t4 = xpu_wave[xpu_t2 + xpu_t3];
+    return select(x, xpu_t4, (xpu_t2 + xpu_t3) < 40u);
+}
+
+// xpu_wave_vote is the verb op of x, one of WaveBallot, WaveAny, WaveAll, at the emulated tier.
+fn xpu_wave_vote(x: u32, op: u32) -> u32 {
+    let xpu_t1 = xpu_lidx % 16u;
+    let xpu_t2 = xpu_lidx - xpu_t1;
+    workgroupBarrier();
+    xpu_wave[xpu_lidx] = x;
+    workgroupBarrier();
+    var xpu_t3: u32 = select(0u, 1u, op == 7u);
+    var xpu_t4: u32 = 0u;
     loop {
-        if xpu_t14 >= 16u {
+        if xpu_t4 >= 16u {
             break;
         }
-        let xpu_t15 = bitcast<i32>(xpu_wave[xpu_t12 + xpu_t14]);
-        if (xpu_t12 + xpu_t14) < 40u {
-            xpu_t13 = max(xpu_t13, xpu_t15);
+        let xpu_t5 = xpu_wave[xpu_t2 + xpu_t4];
+        if (xpu_t2 + xpu_t4) < 40u {
+            if op == 5u {
+                xpu_t3 = xpu_t3 | (xpu_t5 << xpu_t4);
+            } else if op == 6u {
+                xpu_t3 = xpu_t3 | xpu_t5;
+            } else {
+                xpu_t3 = xpu_t3 & xpu_t5;
+            }
         }
         continuing {
-            xpu_t14 = xpu_t14 + 1u;
+            xpu_t4 = xpu_t4 + 1u;
         }
     }
-    v_s2 = xpu_t13;
-    var v_s3: i32;
-    let xpu_t16 = lidx % 16u;
-    let xpu_t17 = lidx - xpu_t16;
-    workgroupBarrier();
-    xpu_wave[lidx] = bitcast<u32>(v_a);
-    workgroupBarrier();
-    var xpu_t18: i32 = i32();
-    var xpu_t19: u32 = 0u;
-    loop {
-        if xpu_t19 >= 16u {
-            break;
-        }
-        let xpu_t20 = bitcast<i32>(xpu_wave[xpu_t17 + xpu_t19]);
-        if ((xpu_t17 + xpu_t19) < 40u) && (xpu_t19 <= xpu_t16) {
-            xpu_t18 = xpu_t18 + xpu_t20;
-        }
-        continuing {
-            xpu_t19 = xpu_t19 + 1u;
-        }
-    }
-    v_s3 = xpu_t18;
-    var v_s4: i32;
-    let xpu_t21 = lidx % 16u;
-    let xpu_t22 = lidx - xpu_t21;
-    workgroupBarrier();
-    xpu_wave[lidx] = bitcast<u32>(v_a);
-    workgroupBarrier();
-    var xpu_t23: i32 = i32();
-    var xpu_t24: u32 = 0u;
-    loop {
-        if xpu_t24 >= 16u {
-            break;
-        }
-        let xpu_t25 = bitcast<i32>(xpu_wave[xpu_t22 + xpu_t24]);
-        if ((xpu_t22 + xpu_t24) < 40u) && (xpu_t24 < xpu_t21) {
-            xpu_t23 = xpu_t23 + xpu_t25;
-        }
-        continuing {
-            xpu_t24 = xpu_t24 + 1u;
-        }
-    }
-    v_s4 = xpu_t23;
-    var v_s5: i32;
-    let xpu_t26 = lidx % 16u;
-    let xpu_t27 = lidx - xpu_t26;
-    workgroupBarrier();
-    xpu_wave[lidx] = bitcast<u32>(v_a);
-    workgroupBarrier();
-    let xpu_t28 = xpu_u.p_bl;
-    let xpu_t29 = xpu_t28 % 16u;
-    let xpu_t30 = bitcast<i32>(xpu_wave[xpu_t27 + xpu_t29]);
-    v_s5 = select(v_a, xpu_t30, true && ((xpu_t27 + xpu_t29) < 40u));
-    var v_s6: i32;
-    let xpu_t31 = lidx % 16u;
-    let xpu_t32 = lidx - xpu_t31;
-    workgroupBarrier();
-    xpu_wave[lidx] = bitcast<u32>(v_a);
-    workgroupBarrier();
-    let xpu_t33 = v_k % 16u;
-    let xpu_t34 = bitcast<i32>(xpu_wave[xpu_t32 + xpu_t33]);
-    v_s6 = select(v_a, xpu_t34, true && ((xpu_t32 + xpu_t33) < 40u));
-    var v_s7: i32;
-    let xpu_t35 = lidx % 16u;
-    let xpu_t36 = lidx - xpu_t35;
-    workgroupBarrier();
-    xpu_wave[lidx] = bitcast<u32>(v_a);
-    workgroupBarrier();
-    let xpu_t37 = xpu_u.p_m;
-    let xpu_t38 = xpu_t35 ^ (xpu_t37 % 16u);
-    let xpu_t39 = bitcast<i32>(xpu_wave[xpu_t36 + xpu_t38]);
-    v_s7 = select(v_a, xpu_t39, true && ((xpu_t36 + xpu_t38) < 40u));
-    var v_s8: i32;
-    let xpu_t40 = lidx % 16u;
-    let xpu_t41 = lidx - xpu_t40;
-    workgroupBarrier();
-    xpu_wave[lidx] = bitcast<u32>(v_a);
-    workgroupBarrier();
-    let xpu_t42 = xpu_u.p_d;
-    let xpu_t43 = xpu_t42 <= xpu_t40;
-    let xpu_t44 = select(xpu_t40, xpu_t40 - xpu_t42, xpu_t42 <= xpu_t40);
-    let xpu_t45 = bitcast<i32>(xpu_wave[xpu_t41 + xpu_t44]);
-    v_s8 = select(v_a, xpu_t45, xpu_t43 && ((xpu_t41 + xpu_t44) < 40u));
-    var v_s9: i32;
-    let xpu_t46 = lidx % 16u;
-    let xpu_t47 = lidx - xpu_t46;
-    workgroupBarrier();
-    xpu_wave[lidx] = bitcast<u32>(v_a);
-    workgroupBarrier();
-    let xpu_t48 = xpu_u.p_d;
-    let xpu_t49 = xpu_t48 < (16u - xpu_t46);
-    let xpu_t50 = select(xpu_t46, xpu_t46 + xpu_t48, xpu_t48 < (16u - xpu_t46));
-    let xpu_t51 = bitcast<i32>(xpu_wave[xpu_t47 + xpu_t50]);
-    v_s9 = select(v_a, xpu_t51, xpu_t49 && ((xpu_t47 + xpu_t50) < 40u));
-    let v_tmp: u32 = v_g * 10u;
-    let v_tmp_1: u32 = (v_g * 10u) + 1u;
-    let v_tmp_2: u32 = (v_g * 10u) + 2u;
-    let v_tmp_3: u32 = (v_g * 10u) + 3u;
-    let v_tmp_4: u32 = (v_g * 10u) + 4u;
-    let v_tmp_5: i32 = v_s0;
-    let v_tmp_6: i32 = v_s1;
-    let v_tmp_7: i32 = v_s2;
-    let v_tmp_8: i32 = v_s3;
-    let v_tmp_9: i32 = v_s4;
-    b_oi[v_tmp] = v_tmp_5;
-    b_oi[v_tmp_1] = v_tmp_6;
-    b_oi[v_tmp_2] = v_tmp_7;
-    b_oi[v_tmp_3] = v_tmp_8;
-    b_oi[v_tmp_4] = v_tmp_9;
-    let v_tmp_10: u32 = (v_g * 10u) + 5u;
-    let v_tmp_11: u32 = (v_g * 10u) + 6u;
-    let v_tmp_12: u32 = (v_g * 10u) + 7u;
-    let v_tmp_13: u32 = (v_g * 10u) + 8u;
-    let v_tmp_14: u32 = (v_g * 10u) + 9u;
-    let v_tmp_15: i32 = v_s5;
-    let v_tmp_16: i32 = v_s6;
-    let v_tmp_17: i32 = v_s7;
-    let v_tmp_18: i32 = v_s8;
-    let v_tmp_19: i32 = v_s9;
-    b_oi[v_tmp_10] = v_tmp_15;
-    b_oi[v_tmp_11] = v_tmp_16;
-    b_oi[v_tmp_12] = v_tmp_17;
-    b_oi[v_tmp_13] = v_tmp_18;
-    b_oi[v_tmp_14] = v_tmp_19;
-    var v_u0: u32;
-    let xpu_t52 = lidx % 16u;
-    let xpu_t53 = lidx - xpu_t52;
-    workgroupBarrier();
-    xpu_wave[lidx] = v_u;
-    workgroupBarrier();
-    var xpu_t54: u32 = u32();
-    var xpu_t55: u32 = 0u;
-    loop {
-        if xpu_t55 >= 16u {
-            break;
-        }
-        let xpu_t56 = xpu_wave[xpu_t53 + xpu_t55];
-        if (xpu_t53 + xpu_t55) < 40u {
-            xpu_t54 = xpu_t54 + xpu_t56;
-        }
-        continuing {
-            xpu_t55 = xpu_t55 + 1u;
-        }
-    }
-    v_u0 = xpu_t54;
-    var v_u1: u32;
-    let xpu_t57 = lidx % 16u;
-    let xpu_t58 = lidx - xpu_t57;
-    workgroupBarrier();
-    xpu_wave[lidx] = v_u;
-    workgroupBarrier();
-    var xpu_t59: u32 = v_u;
-    var xpu_t60: u32 = 0u;
-    loop {
-        if xpu_t60 >= 16u {
-            break;
-        }
-        let xpu_t61 = xpu_wave[xpu_t58 + xpu_t60];
-        if (xpu_t58 + xpu_t60) < 40u {
-            xpu_t59 = min(xpu_t59, xpu_t61);
-        }
-        continuing {
-            xpu_t60 = xpu_t60 + 1u;
-        }
-    }
-    v_u1 = xpu_t59;
-    var v_u2: u32;
-    let xpu_t62 = lidx % 16u;
-    let xpu_t63 = lidx - xpu_t62;
-    workgroupBarrier();
-    xpu_wave[lidx] = v_u;
-    workgroupBarrier();
-    var xpu_t64: u32 = v_u;
-    var xpu_t65: u32 = 0u;
-    loop {
-        if xpu_t65 >= 16u {
-            break;
-        }
-        let xpu_t66 = xpu_wave[xpu_t63 + xpu_t65];
-        if (xpu_t63 + xpu_t65) < 40u {
-            xpu_t64 = max(xpu_t64, xpu_t66);
-        }
-        continuing {
-            xpu_t65 = xpu_t65 + 1u;
-        }
-    }
-    v_u2 = xpu_t64;
-    var v_u3: u32;
-    let xpu_t67 = lidx % 16u;
-    let xpu_t68 = lidx - xpu_t67;
-    workgroupBarrier();
-    xpu_wave[lidx] = v_u;
-    workgroupBarrier();
-    var xpu_t69: u32 = u32();
-    var xpu_t70: u32 = 0u;
-    loop {
-        if xpu_t70 >= 16u {
-            break;
-        }
-        let xpu_t71 = xpu_wave[xpu_t68 + xpu_t70];
-        if ((xpu_t68 + xpu_t70) < 40u) && (xpu_t70 <= xpu_t67) {
-            xpu_t69 = xpu_t69 + xpu_t71;
-        }
-        continuing {
-            xpu_t70 = xpu_t70 + 1u;
-        }
-    }
-    v_u3 = xpu_t69;
-    var v_u4: u32;
-    let xpu_t72 = lidx % 16u;
-    let xpu_t73 = lidx - xpu_t72;
-    workgroupBarrier();
-    xpu_wave[lidx] = v_u;
-    workgroupBarrier();
-    var xpu_t74: u32 = u32();
-    var xpu_t75: u32 = 0u;
-    loop {
-        if xpu_t75 >= 16u {
-            break;
-        }
-        let xpu_t76 = xpu_wave[xpu_t73 + xpu_t75];
-        if ((xpu_t73 + xpu_t75) < 40u) && (xpu_t75 < xpu_t72) {
-            xpu_t74 = xpu_t74 + xpu_t76;
-        }
-        continuing {
-            xpu_t75 = xpu_t75 + 1u;
-        }
-    }
-    v_u4 = xpu_t74;
-    var v_u5: u32;
-    let xpu_t77 = lidx % 16u;
-    let xpu_t78 = lidx - xpu_t77;
-    workgroupBarrier();
-    xpu_wave[lidx] = v_u;
-    workgroupBarrier();
-    let xpu_t79 = v_k % 16u;
-    let xpu_t80 = xpu_wave[xpu_t78 + xpu_t79];
-    v_u5 = select(v_u, xpu_t80, true && ((xpu_t78 + xpu_t79) < 40u));
+    return xpu_t3;
+}
+
+// main is kernel Wave16, block 40x1x1.
+@compute @workgroup_size(40, 1, 1)
+fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) lidx: u32) {
+    xpu_lidx = lidx;
+    let v_g: u32 = gid.x;
+    let v_a: i32 = b_xi[v_g];
+    let v_u: u32 = b_xu[v_g];
+    let v_f: f32 = b_xf[v_g];
+    let v_k: u32 = b_sel[v_g];
+    let v_p: bool = ((v_u % 4u) != 0u) || ((wid.x % 2u) == 0u);
+    let v_s0: i32 = xpu_wave_reduce_i32(v_a, 0u);
+    let v_s1: i32 = xpu_wave_reduce_i32(v_a, 1u);
+    let v_s2: i32 = xpu_wave_reduce_i32(v_a, 2u);
+    let v_s3: i32 = xpu_wave_reduce_i32(v_a, 3u);
+    let v_s4: i32 = xpu_wave_reduce_i32(v_a, 4u);
+    let v_s5: i32 = xpu_wave_shuffle_i32(v_a, xpu_u.p_bl, 9u);
+    let v_s6: i32 = xpu_wave_shuffle_i32(v_a, v_k, 9u);
+    let v_s7: i32 = xpu_wave_shuffle_i32(v_a, xpu_u.p_m, 10u);
+    let v_s8: i32 = xpu_wave_shuffle_i32(v_a, xpu_u.p_d, 11u);
+    let v_s9: i32 = xpu_wave_shuffle_i32(v_a, xpu_u.p_d, 12u);
+    b_oi[v_g * 10u] = v_s0;
+    b_oi[(v_g * 10u) + 1u] = v_s1;
+    b_oi[(v_g * 10u) + 2u] = v_s2;
+    b_oi[(v_g * 10u) + 3u] = v_s3;
+    b_oi[(v_g * 10u) + 4u] = v_s4;
+    b_oi[(v_g * 10u) + 5u] = v_s5;
+    b_oi[(v_g * 10u) + 6u] = v_s6;
+    b_oi[(v_g * 10u) + 7u] = v_s7;
+    b_oi[(v_g * 10u) + 8u] = v_s8;
+    b_oi[(v_g * 10u) + 9u] = v_s9;
+    let v_u0: u32 = xpu_wave_reduce_u32(v_u, 0u);
+    let v_u1: u32 = xpu_wave_reduce_u32(v_u, 1u);
+    let v_u2: u32 = xpu_wave_reduce_u32(v_u, 2u);
+    let v_u3: u32 = xpu_wave_reduce_u32(v_u, 3u);
+    let v_u4: u32 = xpu_wave_reduce_u32(v_u, 4u);
+    let v_u5: u32 = xpu_wave_shuffle_u32(v_u, v_k, 9u);
     var v_u6: u32;
     v_u6 = 0u;
     {
-        let xpu_t81 = select(0u, 1u, v_p);
-        let xpu_t82 = lidx % 16u;
-        let xpu_t83 = lidx - xpu_t82;
-        workgroupBarrier();
-        xpu_wave[lidx] = xpu_t81;
-        workgroupBarrier();
-        var xpu_t84: u32 = 0u;
-        var xpu_t85: u32 = 0u;
-        loop {
-            if xpu_t85 >= 16u {
-                break;
-            }
-            let xpu_t86 = xpu_wave[xpu_t83 + xpu_t85];
-            if (xpu_t83 + xpu_t85) < 40u {
-                xpu_t84 = xpu_t84 | (xpu_t86 << xpu_t85);
-            }
-            continuing {
-                xpu_t85 = xpu_t85 + 1u;
-            }
-        }
-        v_u6 = xpu_t84;
+        v_u6 = xpu_wave_vote(select(0u, 1u, v_p), 5u);
     }
-    var v_any: bool;
-    let xpu_t87 = select(0u, 1u, v_p);
-    let xpu_t88 = lidx % 16u;
-    let xpu_t89 = lidx - xpu_t88;
-    workgroupBarrier();
-    xpu_wave[lidx] = xpu_t87;
-    workgroupBarrier();
-    var xpu_t90: u32 = 0u;
-    var xpu_t91: u32 = 0u;
-    loop {
-        if xpu_t91 >= 16u {
-            break;
-        }
-        let xpu_t92 = xpu_wave[xpu_t89 + xpu_t91];
-        if (xpu_t89 + xpu_t91) < 40u {
-            xpu_t90 = xpu_t90 | xpu_t92;
-        }
-        continuing {
-            xpu_t91 = xpu_t91 + 1u;
-        }
-    }
-    v_any = xpu_t90 != 0u;
-    var v_all: bool;
-    let xpu_t93 = select(0u, 1u, v_p);
-    let xpu_t94 = lidx % 16u;
-    let xpu_t95 = lidx - xpu_t94;
-    workgroupBarrier();
-    xpu_wave[lidx] = xpu_t93;
-    workgroupBarrier();
-    var xpu_t96: u32 = 1u;
-    var xpu_t97: u32 = 0u;
-    loop {
-        if xpu_t97 >= 16u {
-            break;
-        }
-        let xpu_t98 = xpu_wave[xpu_t95 + xpu_t97];
-        if (xpu_t95 + xpu_t97) < 40u {
-            xpu_t96 = xpu_t96 & xpu_t98;
-        }
-        continuing {
-            xpu_t97 = xpu_t97 + 1u;
-        }
-    }
-    v_all = xpu_t96 != 0u;
-    let v_tmp_20: u32 = v_g * 11u;
-    let v_tmp_21: u32 = (v_g * 11u) + 1u;
-    let v_tmp_22: u32 = (v_g * 11u) + 2u;
-    let v_tmp_23: u32 = (v_g * 11u) + 3u;
-    let v_tmp_24: u32 = (v_g * 11u) + 4u;
-    let v_tmp_25: u32 = v_u0;
-    let v_tmp_26: u32 = v_u1;
-    let v_tmp_27: u32 = v_u2;
-    let v_tmp_28: u32 = v_u3;
-    let v_tmp_29: u32 = v_u4;
-    b_ou[v_tmp_20] = v_tmp_25;
-    b_ou[v_tmp_21] = v_tmp_26;
-    b_ou[v_tmp_22] = v_tmp_27;
-    b_ou[v_tmp_23] = v_tmp_28;
-    b_ou[v_tmp_24] = v_tmp_29;
-    let v_tmp_30: u32 = (v_g * 11u) + 5u;
-    let v_tmp_31: u32 = (v_g * 11u) + 6u;
-    let v_tmp_32: u32 = v_u5;
+    let v_any: bool = xpu_wave_vote(select(0u, 1u, v_p), 6u) != 0u;
+    let v_all: bool = xpu_wave_vote(select(0u, 1u, v_p), 7u) != 0u;
+    b_ou[v_g * 11u] = v_u0;
+    b_ou[(v_g * 11u) + 1u] = v_u1;
+    b_ou[(v_g * 11u) + 2u] = v_u2;
+    b_ou[(v_g * 11u) + 3u] = v_u3;
+    b_ou[(v_g * 11u) + 4u] = v_u4;
     let v_tmp_33: u32 = v_u6;
-    b_ou[v_tmp_30] = v_tmp_32;
-    b_ou[v_tmp_31] = v_tmp_33;
-    let v_tmp_34: u32 = (v_g * 11u) + 7u;
-    let v_tmp_35: u32 = (v_g * 11u) + 8u;
-    b_ou[v_tmp_34] = 0u;
-    b_ou[v_tmp_35] = 0u;
+    b_ou[(v_g * 11u) + 5u] = v_u5;
+    b_ou[(v_g * 11u) + 6u] = v_tmp_33;
+    b_ou[(v_g * 11u) + 7u] = 0u;
+    b_ou[(v_g * 11u) + 8u] = 0u;
     if v_any {
         b_ou[(v_g * 11u) + 7u] = 1u;
     }
     if v_all {
         b_ou[(v_g * 11u) + 8u] = 1u;
     }
-    let v_tmp_36: u32 = (v_g * 11u) + 9u;
-    let v_tmp_37: u32 = (v_g * 11u) + 10u;
-    let v_tmp_38: u32 = lidx % 16u;
     let v_tmp_39: u32 = 16u;
-    b_ou[v_tmp_36] = v_tmp_38;
-    b_ou[v_tmp_37] = v_tmp_39;
-    var v_f0: f32;
-    let xpu_t99 = lidx % 16u;
-    let xpu_t100 = lidx - xpu_t99;
-    workgroupBarrier();
-    xpu_wave[lidx] = bitcast<u32>(v_f);
-    workgroupBarrier();
-    var xpu_t101: f32 = f32();
-    var xpu_t102: u32 = 0u;
-    loop {
-        if xpu_t102 >= 16u {
-            break;
-        }
-        let xpu_t103 = bitcast<f32>(xpu_wave[xpu_t100 + xpu_t102]);
-        if (xpu_t100 + xpu_t102) < 40u {
-            xpu_t101 = xpu_t101 + xpu_t103;
-        }
-        continuing {
-            xpu_t102 = xpu_t102 + 1u;
-        }
-    }
-    v_f0 = xpu_t101;
-    var v_f1: f32;
-    let xpu_t104 = lidx % 16u;
-    let xpu_t105 = lidx - xpu_t104;
-    workgroupBarrier();
-    xpu_wave[lidx] = bitcast<u32>(v_f);
-    workgroupBarrier();
-    var xpu_t106: f32 = v_f;
-    var xpu_t107: u32 = 0u;
-    loop {
-        if xpu_t107 >= 16u {
-            break;
-        }
-        let xpu_t108 = bitcast<f32>(xpu_wave[xpu_t105 + xpu_t107]);
-        if (xpu_t105 + xpu_t107) < 40u {
-            xpu_t106 = min(xpu_t106, xpu_t108);
-        }
-        continuing {
-            xpu_t107 = xpu_t107 + 1u;
-        }
-    }
-    v_f1 = xpu_t106;
-    var v_f2: f32;
-    let xpu_t109 = lidx % 16u;
-    let xpu_t110 = lidx - xpu_t109;
-    workgroupBarrier();
-    xpu_wave[lidx] = bitcast<u32>(v_f);
-    workgroupBarrier();
-    var xpu_t111: f32 = v_f;
-    var xpu_t112: u32 = 0u;
-    loop {
-        if xpu_t112 >= 16u {
-            break;
-        }
-        let xpu_t113 = bitcast<f32>(xpu_wave[xpu_t110 + xpu_t112]);
-        if (xpu_t110 + xpu_t112) < 40u {
-            xpu_t111 = max(xpu_t111, xpu_t113);
-        }
-        continuing {
-            xpu_t112 = xpu_t112 + 1u;
-        }
-    }
-    v_f2 = xpu_t111;
-    var v_f3: f32;
-    let xpu_t114 = lidx % 16u;
-    let xpu_t115 = lidx - xpu_t114;
-    workgroupBarrier();
-    xpu_wave[lidx] = bitcast<u32>(v_f);
-    workgroupBarrier();
-    var xpu_t116: f32 = f32();
-    var xpu_t117: u32 = 0u;
-    loop {
-        if xpu_t117 >= 16u {
-            break;
-        }
-        let xpu_t118 = bitcast<f32>(xpu_wave[xpu_t115 + xpu_t117]);
-        if ((xpu_t115 + xpu_t117) < 40u) && (xpu_t117 <= xpu_t114) {
-            xpu_t116 = xpu_t116 + xpu_t118;
-        }
-        continuing {
-            xpu_t117 = xpu_t117 + 1u;
-        }
-    }
-    v_f3 = xpu_t116;
-    var v_f4: f32;
-    let xpu_t119 = lidx % 16u;
-    let xpu_t120 = lidx - xpu_t119;
-    workgroupBarrier();
-    xpu_wave[lidx] = bitcast<u32>(v_f);
-    workgroupBarrier();
-    var xpu_t121: f32 = f32();
-    var xpu_t122: u32 = 0u;
-    loop {
-        if xpu_t122 >= 16u {
-            break;
-        }
-        let xpu_t123 = bitcast<f32>(xpu_wave[xpu_t120 + xpu_t122]);
-        if ((xpu_t120 + xpu_t122) < 40u) && (xpu_t122 < xpu_t119) {
-            xpu_t121 = xpu_t121 + xpu_t123;
-        }
-        continuing {
-            xpu_t122 = xpu_t122 + 1u;
-        }
-    }
-    v_f4 = xpu_t121;
-    var v_f5: f32;
-    let xpu_t124 = lidx % 16u;
-    let xpu_t125 = lidx - xpu_t124;
-    workgroupBarrier();
-    xpu_wave[lidx] = bitcast<u32>(v_f);
-    workgroupBarrier();
-    let xpu_t126 = xpu_u.p_m;
-    let xpu_t127 = xpu_t124 ^ (xpu_t126 % 16u);
-    let xpu_t128 = bitcast<f32>(xpu_wave[xpu_t125 + xpu_t127]);
-    v_f5 = select(v_f, xpu_t128, true && ((xpu_t125 + xpu_t127) < 40u));
-    let v_tmp_40: u32 = v_g * 6u;
-    let v_tmp_41: u32 = (v_g * 6u) + 1u;
-    let v_tmp_42: u32 = (v_g * 6u) + 2u;
-    let v_tmp_43: f32 = v_f0;
-    let v_tmp_44: f32 = v_f1;
-    let v_tmp_45: f32 = v_f2;
-    b_of[v_tmp_40] = v_tmp_43;
-    b_of[v_tmp_41] = v_tmp_44;
-    b_of[v_tmp_42] = v_tmp_45;
-    let v_tmp_46: u32 = (v_g * 6u) + 3u;
-    let v_tmp_47: u32 = (v_g * 6u) + 4u;
-    let v_tmp_48: u32 = (v_g * 6u) + 5u;
-    let v_tmp_49: f32 = v_f3;
-    let v_tmp_50: f32 = v_f4;
-    let v_tmp_51: f32 = v_f5;
-    b_of[v_tmp_46] = v_tmp_49;
-    b_of[v_tmp_47] = v_tmp_50;
-    b_of[v_tmp_48] = v_tmp_51;
+    b_ou[(v_g * 11u) + 9u] = lidx % 16u;
+    b_ou[(v_g * 11u) + 10u] = v_tmp_39;
+    let v_f0: f32 = xpu_wave_reduce_f32(v_f, 0u);
+    let v_f1: f32 = xpu_wave_reduce_f32(v_f, 1u);
+    let v_f2: f32 = xpu_wave_reduce_f32(v_f, 2u);
+    let v_f3: f32 = xpu_wave_reduce_f32(v_f, 3u);
+    let v_f4: f32 = xpu_wave_reduce_f32(v_f, 4u);
+    let v_f5: f32 = xpu_wave_shuffle_f32(v_f, xpu_u.p_m, 10u);
+    b_of[v_g * 6u] = v_f0;
+    b_of[(v_g * 6u) + 1u] = v_f1;
+    b_of[(v_g * 6u) + 2u] = v_f2;
+    b_of[(v_g * 6u) + 3u] = v_f3;
+    b_of[(v_g * 6u) + 4u] = v_f4;
+    b_of[(v_g * 6u) + 5u] = v_f5;
 }
 `
 
@@ -3214,31 +2072,14 @@ func wave16CPU(b *gpuimpl.CPUBlock) {
 	var a_u4 [40]uint32
 	var a_u5 [40]uint32
 	var a_u6 [40]uint32
-	gx0, gy0, gz0 := b.Group.X*40, b.Group.Y*1, b.Group.Z*1
-	var ly uint32
-	var lz uint32
-	stop := b.Stopping()
-	_, _ = b, stop
-	_ = p_oi
-	_ = p_ou
-	_ = p_of
-	_ = p_xi
-	_ = p_xu
-	_ = p_xf
-	_ = p_sel
-	_ = p_bl
-	_ = p_m
-	_ = p_d
-	_ = gx0
-	_ = gy0
-	_ = gz0
-	_ = ly
-	_ = lz
+	var wall [40]bool
+	for i := range wall {
+		wall[i] = true
+	}
+	gx0 := b.Group.X * 40
 	{
-		lx, li := uint32(0), uint32(0)
-		_, _ = lx, li
+		lx := uint32(0)
 		var v_g uint32 = (gx0 + lx)
-		_ = v_g
 		var w0 *[40]int32
 		if o := v_g; o <= 4294967256 && uint64(o)+40 <= uint64(len(p_xi)) {
 			w0 = (*[40]int32)(p_xi[o : uint64(o)+40])
@@ -3258,19 +2099,11 @@ func wave16CPU(b *gpuimpl.CPUBlock) {
 		if w0 != nil && w1 != nil && w2 != nil && w3 != nil {
 			for lx := uint32(0); lx < 40; lx++ {
 				li := lx
-				_ = li
-				v_a := a_a[li]
-				_ = v_a
-				v_f := a_f[li]
-				_ = v_f
-				v_k := a_k[li]
-				_ = v_k
-				v_p := a_p[li]
-				_ = v_p
-				v_u := a_u[li]
-				_ = v_u
-				var v_g uint32 = (gx0 + lx)
-				_ = v_g
+				var v_a int32
+				var v_f float32
+				var v_k uint32
+				var v_p bool
+				var v_u uint32
 				v_a = w0[lx]
 				v_u = w1[lx]
 				v_f = w2[lx]
@@ -3285,19 +2118,12 @@ func wave16CPU(b *gpuimpl.CPUBlock) {
 		} else {
 			for lx := uint32(0); lx < 40; lx++ {
 				li := lx
-				_ = li
-				v_a := a_a[li]
-				_ = v_a
-				v_f := a_f[li]
-				_ = v_f
-				v_k := a_k[li]
-				_ = v_k
-				v_p := a_p[li]
-				_ = v_p
-				v_u := a_u[li]
-				_ = v_u
+				var v_a int32
+				var v_f float32
+				var v_k uint32
+				var v_p bool
+				var v_u uint32
 				var v_g uint32 = (gx0 + lx)
-				_ = v_g
 				v_a = p_xi[v_g]
 				v_u = p_xu[v_g]
 				v_f = p_xf[v_g]
@@ -3311,377 +2137,130 @@ func wave16CPU(b *gpuimpl.CPUBlock) {
 			}
 		}
 	}
-	var wx1 [40]int32
-	var won1 [40]bool
-	for lx := uint32(0); lx < 40; lx++ {
-		li := lx
-		_ = li
-		v_a := a_a[li]
-		_ = v_a
-		wx1[li] = v_a
-		won1[li] = true
-	}
-	gpuimpl.CPUWave(gpuimpl.CPUWaveSum, wx1[:], nil, won1[:], b.Wave, a_s0[:])
-	var wx2 [40]int32
-	var won2 [40]bool
-	for lx := uint32(0); lx < 40; lx++ {
-		li := lx
-		_ = li
-		v_a := a_a[li]
-		_ = v_a
-		wx2[li] = v_a
-		won2[li] = true
-	}
-	gpuimpl.CPUWave(gpuimpl.CPUWaveMin, wx2[:], nil, won2[:], b.Wave, a_s1[:])
-	var wx3 [40]int32
-	var won3 [40]bool
-	for lx := uint32(0); lx < 40; lx++ {
-		li := lx
-		_ = li
-		v_a := a_a[li]
-		_ = v_a
-		wx3[li] = v_a
-		won3[li] = true
-	}
-	gpuimpl.CPUWave(gpuimpl.CPUWaveMax, wx3[:], nil, won3[:], b.Wave, a_s2[:])
-	var wx4 [40]int32
-	var won4 [40]bool
-	for lx := uint32(0); lx < 40; lx++ {
-		li := lx
-		_ = li
-		v_a := a_a[li]
-		_ = v_a
-		wx4[li] = v_a
-		won4[li] = true
-	}
-	gpuimpl.CPUWave(gpuimpl.CPUWavePrefixSum, wx4[:], nil, won4[:], b.Wave, a_s3[:])
-	var wx5 [40]int32
-	var won5 [40]bool
-	for lx := uint32(0); lx < 40; lx++ {
-		li := lx
-		_ = li
-		v_a := a_a[li]
-		_ = v_a
-		wx5[li] = v_a
-		won5[li] = true
-	}
-	gpuimpl.CPUWave(gpuimpl.CPUWaveExclusivePrefixSum, wx5[:], nil, won5[:], b.Wave, a_s4[:])
-	var wx6 [40]int32
-	var won6 [40]bool
+	gpuimpl.CPUWave(gpuimpl.CPUWaveSum, a_a[:], nil, wall[:], b.Wave, a_s0[:])
+	gpuimpl.CPUWave(gpuimpl.CPUWaveMin, a_a[:], nil, wall[:], b.Wave, a_s1[:])
+	gpuimpl.CPUWave(gpuimpl.CPUWaveMax, a_a[:], nil, wall[:], b.Wave, a_s2[:])
+	gpuimpl.CPUWave(gpuimpl.CPUWavePrefixSum, a_a[:], nil, wall[:], b.Wave, a_s3[:])
+	gpuimpl.CPUWave(gpuimpl.CPUWaveExclusivePrefixSum, a_a[:], nil, wall[:], b.Wave, a_s4[:])
 	var wl6 [40]uint32
 	for lx := uint32(0); lx < 40; lx++ {
 		li := lx
-		_ = li
-		v_a := a_a[li]
-		_ = v_a
-		wx6[li] = v_a
 		wl6[li] = p_bl
-		won6[li] = true
 	}
-	gpuimpl.CPUWave(gpuimpl.CPUWaveShuffle, wx6[:], wl6[:], won6[:], b.Wave, a_s5[:])
-	var wx7 [40]int32
-	var won7 [40]bool
-	var wl7 [40]uint32
-	for lx := uint32(0); lx < 40; lx++ {
-		li := lx
-		_ = li
-		v_a := a_a[li]
-		_ = v_a
-		v_k := a_k[li]
-		_ = v_k
-		wx7[li] = v_a
-		wl7[li] = v_k
-		won7[li] = true
-	}
-	gpuimpl.CPUWave(gpuimpl.CPUWaveShuffle, wx7[:], wl7[:], won7[:], b.Wave, a_s6[:])
-	var wx8 [40]int32
-	var won8 [40]bool
+	gpuimpl.CPUWave(gpuimpl.CPUWaveShuffle, a_a[:], wl6[:], wall[:], b.Wave, a_s5[:])
+	gpuimpl.CPUWave(gpuimpl.CPUWaveShuffle, a_a[:], a_k[:], wall[:], b.Wave, a_s6[:])
 	var wl8 [40]uint32
 	for lx := uint32(0); lx < 40; lx++ {
 		li := lx
-		_ = li
-		v_a := a_a[li]
-		_ = v_a
-		wx8[li] = v_a
 		wl8[li] = p_m
-		won8[li] = true
 	}
-	gpuimpl.CPUWave(gpuimpl.CPUWaveShuffleXor, wx8[:], wl8[:], won8[:], b.Wave, a_s7[:])
-	var wx9 [40]int32
-	var won9 [40]bool
+	gpuimpl.CPUWave(gpuimpl.CPUWaveShuffleXor, a_a[:], wl8[:], wall[:], b.Wave, a_s7[:])
 	var wl9 [40]uint32
 	for lx := uint32(0); lx < 40; lx++ {
 		li := lx
-		_ = li
-		v_a := a_a[li]
-		_ = v_a
-		wx9[li] = v_a
 		wl9[li] = p_d
-		won9[li] = true
 	}
-	gpuimpl.CPUWave(gpuimpl.CPUWaveShuffleUp, wx9[:], wl9[:], won9[:], b.Wave, a_s8[:])
-	var wx10 [40]int32
-	var won10 [40]bool
+	gpuimpl.CPUWave(gpuimpl.CPUWaveShuffleUp, a_a[:], wl9[:], wall[:], b.Wave, a_s8[:])
 	var wl10 [40]uint32
 	for lx := uint32(0); lx < 40; lx++ {
 		li := lx
-		_ = li
-		v_a := a_a[li]
-		_ = v_a
-		wx10[li] = v_a
 		wl10[li] = p_d
-		won10[li] = true
 	}
-	gpuimpl.CPUWave(gpuimpl.CPUWaveShuffleDown, wx10[:], wl10[:], won10[:], b.Wave, a_s9[:])
+	gpuimpl.CPUWave(gpuimpl.CPUWaveShuffleDown, a_a[:], wl10[:], wall[:], b.Wave, a_s9[:])
 	for lx := uint32(0); lx < 40; lx++ {
 		li := lx
-		_ = li
 		v_s0 := a_s0[li]
-		_ = v_s0
 		v_s1 := a_s1[li]
-		_ = v_s1
 		v_s2 := a_s2[li]
-		_ = v_s2
 		v_s3 := a_s3[li]
-		_ = v_s3
 		v_s4 := a_s4[li]
-		_ = v_s4
 		v_s5 := a_s5[li]
-		_ = v_s5
 		v_s6 := a_s6[li]
-		_ = v_s6
 		v_s7 := a_s7[li]
-		_ = v_s7
 		v_s8 := a_s8[li]
-		_ = v_s8
 		v_s9 := a_s9[li]
-		_ = v_s9
 		var v_g uint32 = (gx0 + lx)
-		_ = v_g
 		var v_tmp uint32 = (v_g * uint32(10))
-		_ = v_tmp
 		var v_tmp_1 uint32 = ((v_g * uint32(10)) + uint32(1))
-		_ = v_tmp_1
 		var v_tmp_2 uint32 = ((v_g * uint32(10)) + uint32(2))
-		_ = v_tmp_2
 		var v_tmp_3 uint32 = ((v_g * uint32(10)) + uint32(3))
-		_ = v_tmp_3
 		var v_tmp_4 uint32 = ((v_g * uint32(10)) + uint32(4))
-		_ = v_tmp_4
 		var v_tmp_5 int32 = v_s0
-		_ = v_tmp_5
 		var v_tmp_6 int32 = v_s1
-		_ = v_tmp_6
 		var v_tmp_7 int32 = v_s2
-		_ = v_tmp_7
 		var v_tmp_8 int32 = v_s3
-		_ = v_tmp_8
 		var v_tmp_9 int32 = v_s4
-		_ = v_tmp_9
 		p_oi[v_tmp] = v_tmp_5
 		p_oi[v_tmp_1] = v_tmp_6
 		p_oi[v_tmp_2] = v_tmp_7
 		p_oi[v_tmp_3] = v_tmp_8
 		p_oi[v_tmp_4] = v_tmp_9
 		var v_tmp_10 uint32 = ((v_g * uint32(10)) + uint32(5))
-		_ = v_tmp_10
 		var v_tmp_11 uint32 = ((v_g * uint32(10)) + uint32(6))
-		_ = v_tmp_11
 		var v_tmp_12 uint32 = ((v_g * uint32(10)) + uint32(7))
-		_ = v_tmp_12
 		var v_tmp_13 uint32 = ((v_g * uint32(10)) + uint32(8))
-		_ = v_tmp_13
 		var v_tmp_14 uint32 = ((v_g * uint32(10)) + uint32(9))
-		_ = v_tmp_14
 		var v_tmp_15 int32 = v_s5
-		_ = v_tmp_15
 		var v_tmp_16 int32 = v_s6
-		_ = v_tmp_16
 		var v_tmp_17 int32 = v_s7
-		_ = v_tmp_17
 		var v_tmp_18 int32 = v_s8
-		_ = v_tmp_18
 		var v_tmp_19 int32 = v_s9
-		_ = v_tmp_19
 		p_oi[v_tmp_10] = v_tmp_15
 		p_oi[v_tmp_11] = v_tmp_16
 		p_oi[v_tmp_12] = v_tmp_17
 		p_oi[v_tmp_13] = v_tmp_18
 		p_oi[v_tmp_14] = v_tmp_19
 	}
-	var wx12 [40]uint32
-	var won12 [40]bool
+	gpuimpl.CPUWave(gpuimpl.CPUWaveSum, a_u[:], nil, wall[:], b.Wave, a_u0[:])
+	gpuimpl.CPUWave(gpuimpl.CPUWaveMin, a_u[:], nil, wall[:], b.Wave, a_u1[:])
+	gpuimpl.CPUWave(gpuimpl.CPUWaveMax, a_u[:], nil, wall[:], b.Wave, a_u2[:])
+	gpuimpl.CPUWave(gpuimpl.CPUWavePrefixSum, a_u[:], nil, wall[:], b.Wave, a_u3[:])
+	gpuimpl.CPUWave(gpuimpl.CPUWaveExclusivePrefixSum, a_u[:], nil, wall[:], b.Wave, a_u4[:])
+	gpuimpl.CPUWave(gpuimpl.CPUWaveShuffle, a_u[:], a_k[:], wall[:], b.Wave, a_u5[:])
 	for lx := uint32(0); lx < 40; lx++ {
 		li := lx
-		_ = li
-		v_u := a_u[li]
-		_ = v_u
-		wx12[li] = v_u
-		won12[li] = true
-	}
-	gpuimpl.CPUWave(gpuimpl.CPUWaveSum, wx12[:], nil, won12[:], b.Wave, a_u0[:])
-	var wx13 [40]uint32
-	var won13 [40]bool
-	for lx := uint32(0); lx < 40; lx++ {
-		li := lx
-		_ = li
-		v_u := a_u[li]
-		_ = v_u
-		wx13[li] = v_u
-		won13[li] = true
-	}
-	gpuimpl.CPUWave(gpuimpl.CPUWaveMin, wx13[:], nil, won13[:], b.Wave, a_u1[:])
-	var wx14 [40]uint32
-	var won14 [40]bool
-	for lx := uint32(0); lx < 40; lx++ {
-		li := lx
-		_ = li
-		v_u := a_u[li]
-		_ = v_u
-		wx14[li] = v_u
-		won14[li] = true
-	}
-	gpuimpl.CPUWave(gpuimpl.CPUWaveMax, wx14[:], nil, won14[:], b.Wave, a_u2[:])
-	var wx15 [40]uint32
-	var won15 [40]bool
-	for lx := uint32(0); lx < 40; lx++ {
-		li := lx
-		_ = li
-		v_u := a_u[li]
-		_ = v_u
-		wx15[li] = v_u
-		won15[li] = true
-	}
-	gpuimpl.CPUWave(gpuimpl.CPUWavePrefixSum, wx15[:], nil, won15[:], b.Wave, a_u3[:])
-	var wx16 [40]uint32
-	var won16 [40]bool
-	for lx := uint32(0); lx < 40; lx++ {
-		li := lx
-		_ = li
-		v_u := a_u[li]
-		_ = v_u
-		wx16[li] = v_u
-		won16[li] = true
-	}
-	gpuimpl.CPUWave(gpuimpl.CPUWaveExclusivePrefixSum, wx16[:], nil, won16[:], b.Wave, a_u4[:])
-	var wx17 [40]uint32
-	var won17 [40]bool
-	var wl17 [40]uint32
-	for lx := uint32(0); lx < 40; lx++ {
-		li := lx
-		_ = li
-		v_k := a_k[li]
-		_ = v_k
-		v_u := a_u[li]
-		_ = v_u
-		wx17[li] = v_u
-		wl17[li] = v_k
-		won17[li] = true
-	}
-	gpuimpl.CPUWave(gpuimpl.CPUWaveShuffle, wx17[:], wl17[:], won17[:], b.Wave, a_u5[:])
-	for lx := uint32(0); lx < 40; lx++ {
-		li := lx
-		_ = li
-		v_u6 := a_u6[li]
-		_ = v_u6
+		var v_u6 uint32
 		v_u6 = uint32(0)
 		a_u6[li] = v_u6
 	}
-	var wx19 [40]bool
-	var won19 [40]bool
+	gpuimpl.CPUWaveBallot(a_p[:], wall[:], b.Wave, a_u6[:])
+	gpuimpl.CPUWaveVote(false, a_p[:], wall[:], b.Wave, a_any[:])
+	gpuimpl.CPUWaveVote(true, a_p[:], wall[:], b.Wave, a_all[:])
 	for lx := uint32(0); lx < 40; lx++ {
 		li := lx
-		_ = li
-		v_p := a_p[li]
-		_ = v_p
-		wx19[li] = v_p
-		won19[li] = true
-	}
-	gpuimpl.CPUWaveBallot(wx19[:], won19[:], b.Wave, a_u6[:])
-	var wx20 [40]bool
-	var won20 [40]bool
-	for lx := uint32(0); lx < 40; lx++ {
-		li := lx
-		_ = li
-		v_p := a_p[li]
-		_ = v_p
-		wx20[li] = v_p
-		won20[li] = true
-	}
-	gpuimpl.CPUWaveVote(false, wx20[:], won20[:], b.Wave, a_any[:])
-	var wx21 [40]bool
-	var won21 [40]bool
-	for lx := uint32(0); lx < 40; lx++ {
-		li := lx
-		_ = li
-		v_p := a_p[li]
-		_ = v_p
-		wx21[li] = v_p
-		won21[li] = true
-	}
-	gpuimpl.CPUWaveVote(true, wx21[:], won21[:], b.Wave, a_all[:])
-	for lx := uint32(0); lx < 40; lx++ {
-		li := lx
-		_ = li
 		v_all := a_all[li]
-		_ = v_all
 		v_any := a_any[li]
-		_ = v_any
 		v_u0 := a_u0[li]
-		_ = v_u0
 		v_u1 := a_u1[li]
-		_ = v_u1
 		v_u2 := a_u2[li]
-		_ = v_u2
 		v_u3 := a_u3[li]
-		_ = v_u3
 		v_u4 := a_u4[li]
-		_ = v_u4
 		v_u5 := a_u5[li]
-		_ = v_u5
 		v_u6 := a_u6[li]
-		_ = v_u6
 		var v_g uint32 = (gx0 + lx)
-		_ = v_g
 		var v_tmp_20 uint32 = (v_g * uint32(11))
-		_ = v_tmp_20
 		var v_tmp_21 uint32 = ((v_g * uint32(11)) + uint32(1))
-		_ = v_tmp_21
 		var v_tmp_22 uint32 = ((v_g * uint32(11)) + uint32(2))
-		_ = v_tmp_22
 		var v_tmp_23 uint32 = ((v_g * uint32(11)) + uint32(3))
-		_ = v_tmp_23
 		var v_tmp_24 uint32 = ((v_g * uint32(11)) + uint32(4))
-		_ = v_tmp_24
 		var v_tmp_25 uint32 = v_u0
-		_ = v_tmp_25
 		var v_tmp_26 uint32 = v_u1
-		_ = v_tmp_26
 		var v_tmp_27 uint32 = v_u2
-		_ = v_tmp_27
 		var v_tmp_28 uint32 = v_u3
-		_ = v_tmp_28
 		var v_tmp_29 uint32 = v_u4
-		_ = v_tmp_29
 		p_ou[v_tmp_20] = v_tmp_25
 		p_ou[v_tmp_21] = v_tmp_26
 		p_ou[v_tmp_22] = v_tmp_27
 		p_ou[v_tmp_23] = v_tmp_28
 		p_ou[v_tmp_24] = v_tmp_29
 		var v_tmp_30 uint32 = ((v_g * uint32(11)) + uint32(5))
-		_ = v_tmp_30
 		var v_tmp_31 uint32 = ((v_g * uint32(11)) + uint32(6))
-		_ = v_tmp_31
 		var v_tmp_32 uint32 = v_u5
-		_ = v_tmp_32
 		var v_tmp_33 uint32 = v_u6
-		_ = v_tmp_33
 		p_ou[v_tmp_30] = v_tmp_32
 		p_ou[v_tmp_31] = v_tmp_33
 		var v_tmp_34 uint32 = ((v_g * uint32(11)) + uint32(7))
-		_ = v_tmp_34
 		var v_tmp_35 uint32 = ((v_g * uint32(11)) + uint32(8))
-		_ = v_tmp_35
 		p_ou[v_tmp_34] = uint32(0)
 		p_ou[v_tmp_35] = uint32(0)
 		if v_any {
@@ -3691,128 +2270,47 @@ func wave16CPU(b *gpuimpl.CPUBlock) {
 			p_ou[((v_g * uint32(11)) + uint32(8))] = uint32(1)
 		}
 		var v_tmp_36 uint32 = ((v_g * uint32(11)) + uint32(9))
-		_ = v_tmp_36
 		var v_tmp_37 uint32 = ((v_g * uint32(11)) + uint32(10))
-		_ = v_tmp_37
 		var v_tmp_38 uint32 = (li % b.Wave)
-		_ = v_tmp_38
 		var v_tmp_39 uint32 = b.Wave
-		_ = v_tmp_39
 		p_ou[v_tmp_36] = v_tmp_38
 		p_ou[v_tmp_37] = v_tmp_39
 	}
-	var wx23 [40]float32
-	var won23 [40]bool
-	for lx := uint32(0); lx < 40; lx++ {
-		li := lx
-		_ = li
-		v_f := a_f[li]
-		_ = v_f
-		wx23[li] = v_f
-		won23[li] = true
-	}
-	gpuimpl.CPUWave(gpuimpl.CPUWaveSum, wx23[:], nil, won23[:], b.Wave, a_f0[:])
-	var wx24 [40]float32
-	var won24 [40]bool
-	for lx := uint32(0); lx < 40; lx++ {
-		li := lx
-		_ = li
-		v_f := a_f[li]
-		_ = v_f
-		wx24[li] = v_f
-		won24[li] = true
-	}
-	gpuimpl.CPUWave(gpuimpl.CPUWaveMin, wx24[:], nil, won24[:], b.Wave, a_f1[:])
-	var wx25 [40]float32
-	var won25 [40]bool
-	for lx := uint32(0); lx < 40; lx++ {
-		li := lx
-		_ = li
-		v_f := a_f[li]
-		_ = v_f
-		wx25[li] = v_f
-		won25[li] = true
-	}
-	gpuimpl.CPUWave(gpuimpl.CPUWaveMax, wx25[:], nil, won25[:], b.Wave, a_f2[:])
-	var wx26 [40]float32
-	var won26 [40]bool
-	for lx := uint32(0); lx < 40; lx++ {
-		li := lx
-		_ = li
-		v_f := a_f[li]
-		_ = v_f
-		wx26[li] = v_f
-		won26[li] = true
-	}
-	gpuimpl.CPUWave(gpuimpl.CPUWavePrefixSum, wx26[:], nil, won26[:], b.Wave, a_f3[:])
-	var wx27 [40]float32
-	var won27 [40]bool
-	for lx := uint32(0); lx < 40; lx++ {
-		li := lx
-		_ = li
-		v_f := a_f[li]
-		_ = v_f
-		wx27[li] = v_f
-		won27[li] = true
-	}
-	gpuimpl.CPUWave(gpuimpl.CPUWaveExclusivePrefixSum, wx27[:], nil, won27[:], b.Wave, a_f4[:])
-	var wx28 [40]float32
-	var won28 [40]bool
+	gpuimpl.CPUWave(gpuimpl.CPUWaveSum, a_f[:], nil, wall[:], b.Wave, a_f0[:])
+	gpuimpl.CPUWave(gpuimpl.CPUWaveMin, a_f[:], nil, wall[:], b.Wave, a_f1[:])
+	gpuimpl.CPUWave(gpuimpl.CPUWaveMax, a_f[:], nil, wall[:], b.Wave, a_f2[:])
+	gpuimpl.CPUWave(gpuimpl.CPUWavePrefixSum, a_f[:], nil, wall[:], b.Wave, a_f3[:])
+	gpuimpl.CPUWave(gpuimpl.CPUWaveExclusivePrefixSum, a_f[:], nil, wall[:], b.Wave, a_f4[:])
 	var wl28 [40]uint32
 	for lx := uint32(0); lx < 40; lx++ {
 		li := lx
-		_ = li
-		v_f := a_f[li]
-		_ = v_f
-		wx28[li] = v_f
 		wl28[li] = p_m
-		won28[li] = true
 	}
-	gpuimpl.CPUWave(gpuimpl.CPUWaveShuffleXor, wx28[:], wl28[:], won28[:], b.Wave, a_f5[:])
+	gpuimpl.CPUWave(gpuimpl.CPUWaveShuffleXor, a_f[:], wl28[:], wall[:], b.Wave, a_f5[:])
 	for lx := uint32(0); lx < 40; lx++ {
 		li := lx
-		_ = li
 		v_f0 := a_f0[li]
-		_ = v_f0
 		v_f1 := a_f1[li]
-		_ = v_f1
 		v_f2 := a_f2[li]
-		_ = v_f2
 		v_f3 := a_f3[li]
-		_ = v_f3
 		v_f4 := a_f4[li]
-		_ = v_f4
 		v_f5 := a_f5[li]
-		_ = v_f5
 		var v_g uint32 = (gx0 + lx)
-		_ = v_g
 		var v_tmp_40 uint32 = (v_g * uint32(6))
-		_ = v_tmp_40
 		var v_tmp_41 uint32 = ((v_g * uint32(6)) + uint32(1))
-		_ = v_tmp_41
 		var v_tmp_42 uint32 = ((v_g * uint32(6)) + uint32(2))
-		_ = v_tmp_42
 		var v_tmp_43 float32 = v_f0
-		_ = v_tmp_43
 		var v_tmp_44 float32 = v_f1
-		_ = v_tmp_44
 		var v_tmp_45 float32 = v_f2
-		_ = v_tmp_45
 		p_of[v_tmp_40] = v_tmp_43
 		p_of[v_tmp_41] = v_tmp_44
 		p_of[v_tmp_42] = v_tmp_45
 		var v_tmp_46 uint32 = ((v_g * uint32(6)) + uint32(3))
-		_ = v_tmp_46
 		var v_tmp_47 uint32 = ((v_g * uint32(6)) + uint32(4))
-		_ = v_tmp_47
 		var v_tmp_48 uint32 = ((v_g * uint32(6)) + uint32(5))
-		_ = v_tmp_48
 		var v_tmp_49 float32 = v_f3
-		_ = v_tmp_49
 		var v_tmp_50 float32 = v_f4
-		_ = v_tmp_50
 		var v_tmp_51 float32 = v_f5
-		_ = v_tmp_51
 		p_of[v_tmp_46] = v_tmp_49
 		p_of[v_tmp_47] = v_tmp_50
 		p_of[v_tmp_48] = v_tmp_51
@@ -3843,7 +2341,7 @@ var Wave32Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 		{
 			Manifest: gpuimpl.Manifest{
 				Kernel: "github.com/goxpu/xpu/kernels/wave.Wave32", Backend: "webgpu", Target: "wgsl",
-				Hash:        "sha256:6a426d160865d3978a688e4efab36227d5bba57c4ed76b968304226f715d59b1",
+				Hash:        "sha256:86e3fbc723da7e5f6509a0255175f25fcda8fdade3461588794ee07bf577eeed",
 				Codegen:     "xpu-gen/1",
 				Block:       xpu.Dim3{X: 80, Y: 1, Z: 1},
 				SharedBytes: 0, StorageBindings: 7, UniformBytes: 16,
@@ -3867,7 +2365,7 @@ var Wave32Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 		{
 			Manifest: gpuimpl.Manifest{
 				Kernel: "github.com/goxpu/xpu/kernels/wave.Wave32", Backend: "webgpu", Target: "wgsl",
-				Hash:        "sha256:b65c48e95bbbcfcc91c1c61953a2492240de3e1a52a26419cff015d85d11885e",
+				Hash:        "sha256:666a0ee6313d51a8ca8c3176d7f5ef27a9845e093debbf570386e9f2a2bbb559",
 				Codegen:     "xpu-gen/1",
 				Block:       xpu.Dim3{X: 80, Y: 1, Z: 1},
 				SharedBytes: 0, StorageBindings: 7, UniformBytes: 16,
@@ -3891,7 +2389,7 @@ var Wave32Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 		{
 			Manifest: gpuimpl.Manifest{
 				Kernel: "github.com/goxpu/xpu/kernels/wave.Wave32", Backend: "webgpu", Target: "wgsl",
-				Hash:        "sha256:d4e4b973ad0355b71e4994cc887d1813a98c67be74bce842e46fa54aa9718f52",
+				Hash:        "sha256:7c703b5a556fa84796e7f035877e3957fd920bd7b26a851df8dbf5e042b7dba6",
 				Codegen:     "xpu-gen/1",
 				Block:       xpu.Dim3{X: 80, Y: 1, Z: 1},
 				SharedBytes: 0, StorageBindings: 7, UniformBytes: 16,
@@ -3915,7 +2413,7 @@ var Wave32Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 		{
 			Manifest: gpuimpl.Manifest{
 				Kernel: "github.com/goxpu/xpu/kernels/wave.Wave32", Backend: "webgpu", Target: "wgsl",
-				Hash:        "sha256:ac68e4ef7a9281bc80c4437281a73b595e1282b9f933dba487e9b46b088c3eec",
+				Hash:        "sha256:4b4d5412d6f4d3af9f04863c036696147288cfc37ee4e60e8a67417fc54fed37",
 				Codegen:     "xpu-gen/1",
 				Block:       xpu.Dim3{X: 80, Y: 1, Z: 1},
 				SharedBytes: 0, StorageBindings: 7, UniformBytes: 16,
@@ -3939,7 +2437,7 @@ var Wave32Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 		{
 			Manifest: gpuimpl.Manifest{
 				Kernel: "github.com/goxpu/xpu/kernels/wave.Wave32", Backend: "cpu", Target: "go",
-				Hash:        "sha256:309ed7df7305c2f47c6858eead7a5f39082f016088d2f4ebc413f9e1450c2f08",
+				Hash:        "sha256:810530bc532ae659b81054e0ec8d8bc862fd75bba79e0aaedb53c0ceb771ac50",
 				Codegen:     "xpu-gen/1",
 				Block:       xpu.Dim3{X: 80, Y: 1, Z: 1},
 				SharedBytes: 0, StorageBindings: 7, UniformBytes: 16,
@@ -3985,228 +2483,123 @@ struct xpu_Uniforms {
 @group(0) @binding(5) var<storage, read> b_xf: array<f32>;
 @group(0) @binding(6) var<storage, read> b_sel: array<u32>;
 @group(0) @binding(7) var<uniform> xpu_u: xpu_Uniforms;
+var<private> xpu_lidx: u32;
+
+// xpu_wave_shuffle_f32 is the verb op of x, one of WaveShuffleXor, at the native tier.
+fn xpu_wave_shuffle_f32(x: f32, a: u32, op: u32) -> f32 {
+    let xpu_t1 = xpu_lidx % 32u;
+    let xpu_t2 = xpu_lidx - xpu_t1;
+    var xpu_t3: u32;
+    xpu_t3 = xpu_t1 ^ (a % 32u);
+    let xpu_t4 = subgroupShuffle(x, xpu_t3);
+    return select(x, xpu_t4, (xpu_t2 + xpu_t3) < 80u);
+}
+
+// xpu_wave_shuffle_i32 is the verb op of x, one of WaveShuffle, WaveShuffleXor, WaveShuffleUp, WaveShuffleDown, at the native tier.
+fn xpu_wave_shuffle_i32(x: i32, a: u32, op: u32) -> i32 {
+    let xpu_t1 = xpu_lidx % 32u;
+    let xpu_t2 = xpu_lidx - xpu_t1;
+    var xpu_t3: u32;
+    var xpu_t4: bool = true;
+    if op == 9u {
+        xpu_t3 = a % 32u;
+    } else if op == 10u {
+        xpu_t3 = xpu_t1 ^ (a % 32u);
+    } else if op == 11u {
+        xpu_t4 = a <= xpu_t1;
+        xpu_t3 = select(xpu_t1, xpu_t1 - a, xpu_t4);
+    } else {
+        xpu_t4 = a < (32u - xpu_t1);
+        xpu_t3 = select(xpu_t1, xpu_t1 + a, xpu_t4);
+    }
+    let xpu_t5 = subgroupShuffle(x, xpu_t3);
+    return select(x, xpu_t5, xpu_t4 && ((xpu_t2 + xpu_t3) < 80u));
+}
+
+// xpu_wave_shuffle_u32 is the verb op of x, one of WaveShuffle, at the native tier.
+fn xpu_wave_shuffle_u32(x: u32, a: u32, op: u32) -> u32 {
+    let xpu_t1 = xpu_lidx % 32u;
+    let xpu_t2 = xpu_lidx - xpu_t1;
+    var xpu_t3: u32;
+    xpu_t3 = a % 32u;
+    let xpu_t4 = subgroupShuffle(x, xpu_t3);
+    return select(x, xpu_t4, (xpu_t2 + xpu_t3) < 80u);
+}
 
 // main is kernel Wave32, block 80x1x1.
 @compute @workgroup_size(80, 1, 1)
 fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) lidx: u32) {
+    xpu_lidx = lidx;
     let v_g: u32 = gid.x;
     let v_a: i32 = b_xi[v_g];
     let v_u: u32 = b_xu[v_g];
     let v_f: f32 = b_xf[v_g];
     let v_k: u32 = b_sel[v_g];
     let v_p: bool = ((v_u % 4u) != 0u) || ((wid.x % 2u) == 0u);
-    var v_s0: i32;
-    let xpu_t1 = lidx % 32u;
-    let xpu_t2 = lidx - xpu_t1;
-    v_s0 = subgroupAdd(v_a);
-    var v_s1: i32;
-    let xpu_t3 = lidx % 32u;
-    let xpu_t4 = lidx - xpu_t3;
-    v_s1 = subgroupMin(v_a);
-    var v_s2: i32;
-    let xpu_t5 = lidx % 32u;
-    let xpu_t6 = lidx - xpu_t5;
-    v_s2 = subgroupMax(v_a);
-    var v_s3: i32;
-    let xpu_t7 = lidx % 32u;
-    let xpu_t8 = lidx - xpu_t7;
-    v_s3 = subgroupInclusiveAdd(v_a);
-    var v_s4: i32;
-    let xpu_t9 = lidx % 32u;
-    let xpu_t10 = lidx - xpu_t9;
-    v_s4 = subgroupExclusiveAdd(v_a);
-    var v_s5: i32;
-    let xpu_t11 = lidx % 32u;
-    let xpu_t12 = lidx - xpu_t11;
-    let xpu_t13 = xpu_u.p_bl;
-    let xpu_t14 = xpu_t13 % 32u;
-    let xpu_t15 = subgroupShuffle(v_a, xpu_t14);
-    v_s5 = select(v_a, xpu_t15, true && ((xpu_t12 + xpu_t14) < 80u));
-    var v_s6: i32;
-    let xpu_t16 = lidx % 32u;
-    let xpu_t17 = lidx - xpu_t16;
-    let xpu_t18 = v_k % 32u;
-    let xpu_t19 = subgroupShuffle(v_a, xpu_t18);
-    v_s6 = select(v_a, xpu_t19, true && ((xpu_t17 + xpu_t18) < 80u));
-    var v_s7: i32;
-    let xpu_t20 = lidx % 32u;
-    let xpu_t21 = lidx - xpu_t20;
-    let xpu_t22 = xpu_u.p_m;
-    let xpu_t23 = xpu_t20 ^ (xpu_t22 % 32u);
-    let xpu_t24 = subgroupShuffle(v_a, xpu_t23);
-    v_s7 = select(v_a, xpu_t24, true && ((xpu_t21 + xpu_t23) < 80u));
-    var v_s8: i32;
-    let xpu_t25 = lidx % 32u;
-    let xpu_t26 = lidx - xpu_t25;
-    let xpu_t27 = xpu_u.p_d;
-    let xpu_t28 = xpu_t27 <= xpu_t25;
-    let xpu_t29 = select(xpu_t25, xpu_t25 - xpu_t27, xpu_t27 <= xpu_t25);
-    let xpu_t30 = subgroupShuffle(v_a, xpu_t29);
-    v_s8 = select(v_a, xpu_t30, xpu_t28 && ((xpu_t26 + xpu_t29) < 80u));
-    var v_s9: i32;
-    let xpu_t31 = lidx % 32u;
-    let xpu_t32 = lidx - xpu_t31;
-    let xpu_t33 = xpu_u.p_d;
-    let xpu_t34 = xpu_t33 < (32u - xpu_t31);
-    let xpu_t35 = select(xpu_t31, xpu_t31 + xpu_t33, xpu_t33 < (32u - xpu_t31));
-    let xpu_t36 = subgroupShuffle(v_a, xpu_t35);
-    v_s9 = select(v_a, xpu_t36, xpu_t34 && ((xpu_t32 + xpu_t35) < 80u));
-    let v_tmp: u32 = v_g * 10u;
-    let v_tmp_1: u32 = (v_g * 10u) + 1u;
-    let v_tmp_2: u32 = (v_g * 10u) + 2u;
-    let v_tmp_3: u32 = (v_g * 10u) + 3u;
-    let v_tmp_4: u32 = (v_g * 10u) + 4u;
-    let v_tmp_5: i32 = v_s0;
-    let v_tmp_6: i32 = v_s1;
-    let v_tmp_7: i32 = v_s2;
-    let v_tmp_8: i32 = v_s3;
-    let v_tmp_9: i32 = v_s4;
-    b_oi[v_tmp] = v_tmp_5;
-    b_oi[v_tmp_1] = v_tmp_6;
-    b_oi[v_tmp_2] = v_tmp_7;
-    b_oi[v_tmp_3] = v_tmp_8;
-    b_oi[v_tmp_4] = v_tmp_9;
-    let v_tmp_10: u32 = (v_g * 10u) + 5u;
-    let v_tmp_11: u32 = (v_g * 10u) + 6u;
-    let v_tmp_12: u32 = (v_g * 10u) + 7u;
-    let v_tmp_13: u32 = (v_g * 10u) + 8u;
-    let v_tmp_14: u32 = (v_g * 10u) + 9u;
-    let v_tmp_15: i32 = v_s5;
-    let v_tmp_16: i32 = v_s6;
-    let v_tmp_17: i32 = v_s7;
-    let v_tmp_18: i32 = v_s8;
-    let v_tmp_19: i32 = v_s9;
-    b_oi[v_tmp_10] = v_tmp_15;
-    b_oi[v_tmp_11] = v_tmp_16;
-    b_oi[v_tmp_12] = v_tmp_17;
-    b_oi[v_tmp_13] = v_tmp_18;
-    b_oi[v_tmp_14] = v_tmp_19;
-    var v_u0: u32;
-    let xpu_t37 = lidx % 32u;
-    let xpu_t38 = lidx - xpu_t37;
-    v_u0 = subgroupAdd(v_u);
-    var v_u1: u32;
-    let xpu_t39 = lidx % 32u;
-    let xpu_t40 = lidx - xpu_t39;
-    v_u1 = subgroupMin(v_u);
-    var v_u2: u32;
-    let xpu_t41 = lidx % 32u;
-    let xpu_t42 = lidx - xpu_t41;
-    v_u2 = subgroupMax(v_u);
-    var v_u3: u32;
-    let xpu_t43 = lidx % 32u;
-    let xpu_t44 = lidx - xpu_t43;
-    v_u3 = subgroupInclusiveAdd(v_u);
-    var v_u4: u32;
-    let xpu_t45 = lidx % 32u;
-    let xpu_t46 = lidx - xpu_t45;
-    v_u4 = subgroupExclusiveAdd(v_u);
-    var v_u5: u32;
-    let xpu_t47 = lidx % 32u;
-    let xpu_t48 = lidx - xpu_t47;
-    let xpu_t49 = v_k % 32u;
-    let xpu_t50 = subgroupShuffle(v_u, xpu_t49);
-    v_u5 = select(v_u, xpu_t50, true && ((xpu_t48 + xpu_t49) < 80u));
+    let v_s0: i32 = subgroupAdd(v_a);
+    let v_s1: i32 = subgroupMin(v_a);
+    let v_s2: i32 = subgroupMax(v_a);
+    let v_s3: i32 = subgroupInclusiveAdd(v_a);
+    let v_s4: i32 = subgroupExclusiveAdd(v_a);
+    let v_s5: i32 = xpu_wave_shuffle_i32(v_a, xpu_u.p_bl, 9u);
+    let v_s6: i32 = xpu_wave_shuffle_i32(v_a, v_k, 9u);
+    let v_s7: i32 = xpu_wave_shuffle_i32(v_a, xpu_u.p_m, 10u);
+    let v_s8: i32 = xpu_wave_shuffle_i32(v_a, xpu_u.p_d, 11u);
+    let v_s9: i32 = xpu_wave_shuffle_i32(v_a, xpu_u.p_d, 12u);
+    b_oi[v_g * 10u] = v_s0;
+    b_oi[(v_g * 10u) + 1u] = v_s1;
+    b_oi[(v_g * 10u) + 2u] = v_s2;
+    b_oi[(v_g * 10u) + 3u] = v_s3;
+    b_oi[(v_g * 10u) + 4u] = v_s4;
+    b_oi[(v_g * 10u) + 5u] = v_s5;
+    b_oi[(v_g * 10u) + 6u] = v_s6;
+    b_oi[(v_g * 10u) + 7u] = v_s7;
+    b_oi[(v_g * 10u) + 8u] = v_s8;
+    b_oi[(v_g * 10u) + 9u] = v_s9;
+    let v_u0: u32 = subgroupAdd(v_u);
+    let v_u1: u32 = subgroupMin(v_u);
+    let v_u2: u32 = subgroupMax(v_u);
+    let v_u3: u32 = subgroupInclusiveAdd(v_u);
+    let v_u4: u32 = subgroupExclusiveAdd(v_u);
+    let v_u5: u32 = xpu_wave_shuffle_u32(v_u, v_k, 9u);
     var v_u6: u32;
     v_u6 = 0u;
     {
-        let xpu_t51 = select(0u, 1u, v_p);
-        let xpu_t52 = lidx % 32u;
-        let xpu_t53 = lidx - xpu_t52;
-        v_u6 = subgroupBallot(xpu_t51 != 0u).x;
+        v_u6 = subgroupBallot(v_p).x;
     }
-    var v_any: bool;
-    let xpu_t54 = select(0u, 1u, v_p);
-    let xpu_t55 = lidx % 32u;
-    let xpu_t56 = lidx - xpu_t55;
-    v_any = subgroupAny(xpu_t54 != 0u);
-    var v_all: bool;
-    let xpu_t57 = select(0u, 1u, v_p);
-    let xpu_t58 = lidx % 32u;
-    let xpu_t59 = lidx - xpu_t58;
-    v_all = subgroupAll(xpu_t57 != 0u);
-    let v_tmp_20: u32 = v_g * 11u;
-    let v_tmp_21: u32 = (v_g * 11u) + 1u;
-    let v_tmp_22: u32 = (v_g * 11u) + 2u;
-    let v_tmp_23: u32 = (v_g * 11u) + 3u;
-    let v_tmp_24: u32 = (v_g * 11u) + 4u;
-    let v_tmp_25: u32 = v_u0;
-    let v_tmp_26: u32 = v_u1;
-    let v_tmp_27: u32 = v_u2;
-    let v_tmp_28: u32 = v_u3;
-    let v_tmp_29: u32 = v_u4;
-    b_ou[v_tmp_20] = v_tmp_25;
-    b_ou[v_tmp_21] = v_tmp_26;
-    b_ou[v_tmp_22] = v_tmp_27;
-    b_ou[v_tmp_23] = v_tmp_28;
-    b_ou[v_tmp_24] = v_tmp_29;
-    let v_tmp_30: u32 = (v_g * 11u) + 5u;
-    let v_tmp_31: u32 = (v_g * 11u) + 6u;
-    let v_tmp_32: u32 = v_u5;
+    let v_any: bool = subgroupAny(v_p);
+    let v_all: bool = subgroupAll(v_p);
+    b_ou[v_g * 11u] = v_u0;
+    b_ou[(v_g * 11u) + 1u] = v_u1;
+    b_ou[(v_g * 11u) + 2u] = v_u2;
+    b_ou[(v_g * 11u) + 3u] = v_u3;
+    b_ou[(v_g * 11u) + 4u] = v_u4;
     let v_tmp_33: u32 = v_u6;
-    b_ou[v_tmp_30] = v_tmp_32;
-    b_ou[v_tmp_31] = v_tmp_33;
-    let v_tmp_34: u32 = (v_g * 11u) + 7u;
-    let v_tmp_35: u32 = (v_g * 11u) + 8u;
-    b_ou[v_tmp_34] = 0u;
-    b_ou[v_tmp_35] = 0u;
+    b_ou[(v_g * 11u) + 5u] = v_u5;
+    b_ou[(v_g * 11u) + 6u] = v_tmp_33;
+    b_ou[(v_g * 11u) + 7u] = 0u;
+    b_ou[(v_g * 11u) + 8u] = 0u;
     if v_any {
         b_ou[(v_g * 11u) + 7u] = 1u;
     }
     if v_all {
         b_ou[(v_g * 11u) + 8u] = 1u;
     }
-    let v_tmp_36: u32 = (v_g * 11u) + 9u;
-    let v_tmp_37: u32 = (v_g * 11u) + 10u;
-    let v_tmp_38: u32 = lidx % 32u;
     let v_tmp_39: u32 = 32u;
-    b_ou[v_tmp_36] = v_tmp_38;
-    b_ou[v_tmp_37] = v_tmp_39;
-    var v_f0: f32;
-    let xpu_t60 = lidx % 32u;
-    let xpu_t61 = lidx - xpu_t60;
-    v_f0 = subgroupAdd(v_f);
-    var v_f1: f32;
-    let xpu_t62 = lidx % 32u;
-    let xpu_t63 = lidx - xpu_t62;
-    v_f1 = subgroupMin(v_f);
-    var v_f2: f32;
-    let xpu_t64 = lidx % 32u;
-    let xpu_t65 = lidx - xpu_t64;
-    v_f2 = subgroupMax(v_f);
-    var v_f3: f32;
-    let xpu_t66 = lidx % 32u;
-    let xpu_t67 = lidx - xpu_t66;
-    v_f3 = subgroupInclusiveAdd(v_f);
-    var v_f4: f32;
-    let xpu_t68 = lidx % 32u;
-    let xpu_t69 = lidx - xpu_t68;
-    v_f4 = subgroupExclusiveAdd(v_f);
-    var v_f5: f32;
-    let xpu_t70 = lidx % 32u;
-    let xpu_t71 = lidx - xpu_t70;
-    let xpu_t72 = xpu_u.p_m;
-    let xpu_t73 = xpu_t70 ^ (xpu_t72 % 32u);
-    let xpu_t74 = subgroupShuffle(v_f, xpu_t73);
-    v_f5 = select(v_f, xpu_t74, true && ((xpu_t71 + xpu_t73) < 80u));
-    let v_tmp_40: u32 = v_g * 6u;
-    let v_tmp_41: u32 = (v_g * 6u) + 1u;
-    let v_tmp_42: u32 = (v_g * 6u) + 2u;
-    let v_tmp_43: f32 = v_f0;
-    let v_tmp_44: f32 = v_f1;
-    let v_tmp_45: f32 = v_f2;
-    b_of[v_tmp_40] = v_tmp_43;
-    b_of[v_tmp_41] = v_tmp_44;
-    b_of[v_tmp_42] = v_tmp_45;
-    let v_tmp_46: u32 = (v_g * 6u) + 3u;
-    let v_tmp_47: u32 = (v_g * 6u) + 4u;
-    let v_tmp_48: u32 = (v_g * 6u) + 5u;
-    let v_tmp_49: f32 = v_f3;
-    let v_tmp_50: f32 = v_f4;
-    let v_tmp_51: f32 = v_f5;
-    b_of[v_tmp_46] = v_tmp_49;
-    b_of[v_tmp_47] = v_tmp_50;
-    b_of[v_tmp_48] = v_tmp_51;
+    b_ou[(v_g * 11u) + 9u] = lidx % 32u;
+    b_ou[(v_g * 11u) + 10u] = v_tmp_39;
+    let v_f0: f32 = subgroupAdd(v_f);
+    let v_f1: f32 = subgroupMin(v_f);
+    let v_f2: f32 = subgroupMax(v_f);
+    let v_f3: f32 = subgroupInclusiveAdd(v_f);
+    let v_f4: f32 = subgroupExclusiveAdd(v_f);
+    let v_f5: f32 = xpu_wave_shuffle_f32(v_f, xpu_u.p_m, 10u);
+    b_of[v_g * 6u] = v_f0;
+    b_of[(v_g * 6u) + 1u] = v_f1;
+    b_of[(v_g * 6u) + 2u] = v_f2;
+    b_of[(v_g * 6u) + 3u] = v_f3;
+    b_of[(v_g * 6u) + 4u] = v_f4;
+    b_of[(v_g * 6u) + 5u] = v_f5;
 }
 `
 
@@ -4228,603 +2621,311 @@ struct xpu_Uniforms {
 @group(0) @binding(6) var<storage, read> b_sel: array<u32>;
 @group(0) @binding(7) var<uniform> xpu_u: xpu_Uniforms;
 var<workgroup> xpu_wave: array<u32, 96>;
+var<private> xpu_lidx: u32;
+var<private> xpu_sgsize: u32;
+
+// xpu_wave_reduce_f32 is the verb op of x, one of WaveSum, WaveMin, WaveMax, WavePrefixSum, WaveExclusivePrefixSum, at the folded tier.
+fn xpu_wave_reduce_f32(x: f32, op: u32) -> f32 {
+    let xpu_t1 = xpu_lidx % 32u;
+    let xpu_t2 = xpu_lidx - xpu_t1;
+    var xpu_t3: f32;
+    if op == 1u {
+        xpu_t3 = subgroupMin(x);
+    } else if op == 2u {
+        xpu_t3 = subgroupMax(x);
+    } else {
+        xpu_t3 = subgroupAdd(x);
+    }
+    var xpu_t4: f32 = f32();
+    if op == 3u {
+        xpu_t4 = subgroupInclusiveAdd(x);
+    } else if op == 4u {
+        xpu_t4 = subgroupExclusiveAdd(x);
+    }
+    workgroupBarrier();
+    xpu_wave[xpu_lidx] = bitcast<u32>(xpu_t3);
+    workgroupBarrier();
+    let xpu_t5 = xpu_t1 / xpu_sgsize;
+    var xpu_t6: f32 = select(f32(), xpu_t3, (op == 1u) || (op == 2u));
+    var xpu_t7: u32 = 0u;
+    loop {
+        let xpu_t8 = xpu_t7 * xpu_sgsize;
+        if xpu_t8 >= 32u {
+            break;
+        }
+        let xpu_t9 = bitcast<f32>(xpu_wave[xpu_t2 + xpu_t8]);
+        if ((xpu_t2 + xpu_t8) < 80u) && ((xpu_t7 < xpu_t5) || ((op != 3u) && (op != 4u))) {
+            if op == 1u {
+                xpu_t6 = min(xpu_t6, xpu_t9);
+            } else if op == 2u {
+                xpu_t6 = max(xpu_t6, xpu_t9);
+            } else {
+                xpu_t6 = xpu_t6 + xpu_t9;
+            }
+        }
+        continuing {
+            xpu_t7 = xpu_t7 + 1u;
+        }
+    }
+    return select(xpu_t6, xpu_t4 + xpu_t6, (op == 3u) || (op == 4u));
+}
+
+// xpu_wave_reduce_i32 is the verb op of x, one of WaveSum, WaveMin, WaveMax, WavePrefixSum, WaveExclusivePrefixSum, at the folded tier.
+fn xpu_wave_reduce_i32(x: i32, op: u32) -> i32 {
+    let xpu_t1 = xpu_lidx % 32u;
+    let xpu_t2 = xpu_lidx - xpu_t1;
+    var xpu_t3: i32;
+    if op == 1u {
+        xpu_t3 = subgroupMin(x);
+    } else if op == 2u {
+        xpu_t3 = subgroupMax(x);
+    } else {
+        xpu_t3 = subgroupAdd(x);
+    }
+    var xpu_t4: i32 = i32();
+    if op == 3u {
+        xpu_t4 = subgroupInclusiveAdd(x);
+    } else if op == 4u {
+        xpu_t4 = subgroupExclusiveAdd(x);
+    }
+    workgroupBarrier();
+    xpu_wave[xpu_lidx] = bitcast<u32>(xpu_t3);
+    workgroupBarrier();
+    let xpu_t5 = xpu_t1 / xpu_sgsize;
+    var xpu_t6: i32 = select(i32(), xpu_t3, (op == 1u) || (op == 2u));
+    var xpu_t7: u32 = 0u;
+    loop {
+        let xpu_t8 = xpu_t7 * xpu_sgsize;
+        if xpu_t8 >= 32u {
+            break;
+        }
+        let xpu_t9 = bitcast<i32>(xpu_wave[xpu_t2 + xpu_t8]);
+        if ((xpu_t2 + xpu_t8) < 80u) && ((xpu_t7 < xpu_t5) || ((op != 3u) && (op != 4u))) {
+            if op == 1u {
+                xpu_t6 = min(xpu_t6, xpu_t9);
+            } else if op == 2u {
+                xpu_t6 = max(xpu_t6, xpu_t9);
+            } else {
+                xpu_t6 = xpu_t6 + xpu_t9;
+            }
+        }
+        continuing {
+            xpu_t7 = xpu_t7 + 1u;
+        }
+    }
+    return select(xpu_t6, xpu_t4 + xpu_t6, (op == 3u) || (op == 4u));
+}
+
+// xpu_wave_reduce_u32 is the verb op of x, one of WaveSum, WaveMin, WaveMax, WavePrefixSum, WaveExclusivePrefixSum, at the folded tier.
+fn xpu_wave_reduce_u32(x: u32, op: u32) -> u32 {
+    let xpu_t1 = xpu_lidx % 32u;
+    let xpu_t2 = xpu_lidx - xpu_t1;
+    var xpu_t3: u32;
+    if op == 1u {
+        xpu_t3 = subgroupMin(x);
+    } else if op == 2u {
+        xpu_t3 = subgroupMax(x);
+    } else {
+        xpu_t3 = subgroupAdd(x);
+    }
+    var xpu_t4: u32 = u32();
+    if op == 3u {
+        xpu_t4 = subgroupInclusiveAdd(x);
+    } else if op == 4u {
+        xpu_t4 = subgroupExclusiveAdd(x);
+    }
+    workgroupBarrier();
+    xpu_wave[xpu_lidx] = xpu_t3;
+    workgroupBarrier();
+    let xpu_t5 = xpu_t1 / xpu_sgsize;
+    var xpu_t6: u32 = select(u32(), xpu_t3, (op == 1u) || (op == 2u));
+    var xpu_t7: u32 = 0u;
+    loop {
+        let xpu_t8 = xpu_t7 * xpu_sgsize;
+        if xpu_t8 >= 32u {
+            break;
+        }
+        let xpu_t9 = xpu_wave[xpu_t2 + xpu_t8];
+        if ((xpu_t2 + xpu_t8) < 80u) && ((xpu_t7 < xpu_t5) || ((op != 3u) && (op != 4u))) {
+            if op == 1u {
+                xpu_t6 = min(xpu_t6, xpu_t9);
+            } else if op == 2u {
+                xpu_t6 = max(xpu_t6, xpu_t9);
+            } else {
+                xpu_t6 = xpu_t6 + xpu_t9;
+            }
+        }
+        continuing {
+            xpu_t7 = xpu_t7 + 1u;
+        }
+    }
+    return select(xpu_t6, xpu_t4 + xpu_t6, (op == 3u) || (op == 4u));
+}
+
+// xpu_wave_shuffle_f32 is the verb op of x, one of WaveShuffleXor, at the folded tier.
+fn xpu_wave_shuffle_f32(x: f32, a: u32, op: u32) -> f32 {
+    let xpu_t1 = xpu_lidx % 32u;
+    let xpu_t2 = xpu_lidx - xpu_t1;
+    workgroupBarrier();
+    xpu_wave[xpu_lidx] = bitcast<u32>(x);
+    workgroupBarrier();
+    var xpu_t3: u32;
+    xpu_t3 = xpu_t1 ^ (a % 32u);
+    let xpu_t4 = bitcast<f32>(xpu_wave[xpu_t2 + xpu_t3]);
+    return select(x, xpu_t4, (xpu_t2 + xpu_t3) < 80u);
+}
+
+// xpu_wave_shuffle_i32 is the verb op of x, one of WaveShuffle, WaveShuffleXor, WaveShuffleUp, WaveShuffleDown, at the folded tier.
+fn xpu_wave_shuffle_i32(x: i32, a: u32, op: u32) -> i32 {
+    let xpu_t1 = xpu_lidx % 32u;
+    let xpu_t2 = xpu_lidx - xpu_t1;
+    workgroupBarrier();
+    xpu_wave[xpu_lidx] = bitcast<u32>(x);
+    workgroupBarrier();
+    var xpu_t3: u32;
+    var xpu_t4: bool = true;
+    if op == 9u {
+        xpu_t3 = a % 32u;
+    } else if op == 10u {
+        xpu_t3 = xpu_t1 ^ (a % 32u);
+    } else if op == 11u {
+        xpu_t4 = a <= xpu_t1;
+        xpu_t3 = select(xpu_t1, xpu_t1 - a, xpu_t4);
+    } else {
+        xpu_t4 = a < (32u - xpu_t1);
+        xpu_t3 = select(xpu_t1, xpu_t1 + a, xpu_t4);
+    }
+    let xpu_t5 = bitcast<i32>(xpu_wave[xpu_t2 + xpu_t3]);
+    return select(x, xpu_t5, xpu_t4 && ((xpu_t2 + xpu_t3) < 80u));
+}
+
+// xpu_wave_shuffle_u32 is the verb op of x, one of WaveShuffle, at the folded tier.
+fn xpu_wave_shuffle_u32(x: u32, a: u32, op: u32) -> u32 {
+    let xpu_t1 = xpu_lidx % 32u;
+    let xpu_t2 = xpu_lidx - xpu_t1;
+    workgroupBarrier();
+    xpu_wave[xpu_lidx] = x;
+    workgroupBarrier();
+    var xpu_t3: u32;
+    xpu_t3 = a % 32u;
+    let xpu_t4 = xpu_wave[xpu_t2 + xpu_t3];
+    return select(x, xpu_t4, (xpu_t2 + xpu_t3) < 80u);
+}
+
+// xpu_wave_vote is the verb op of x, one of WaveBallot, WaveAny, WaveAll, at the folded tier.
+fn xpu_wave_vote(x: u32, op: u32) -> u32 {
+    let xpu_t1 = xpu_lidx % 32u;
+    let xpu_t2 = xpu_lidx - xpu_t1;
+    var xpu_t3: u32;
+    if op == 5u {
+        xpu_t3 = subgroupBallot(x != 0u).x;
+    } else if op == 6u {
+        xpu_t3 = select(0u, 1u, subgroupAny(x != 0u));
+    } else {
+        xpu_t3 = select(0u, 1u, subgroupAll(x != 0u));
+    }
+    workgroupBarrier();
+    xpu_wave[xpu_lidx] = xpu_t3;
+    workgroupBarrier();
+    var xpu_t5: u32 = select(0u, 1u, op == 7u);
+    var xpu_t6: u32 = 0u;
+    loop {
+        let xpu_t7 = xpu_t6 * xpu_sgsize;
+        if xpu_t7 >= 32u {
+            break;
+        }
+        let xpu_t8 = xpu_wave[xpu_t2 + xpu_t7];
+        if (xpu_t2 + xpu_t7) < 80u {
+            if op == 5u {
+                xpu_t5 = xpu_t5 | (xpu_t8 << xpu_t7);
+            } else if op == 6u {
+                xpu_t5 = xpu_t5 | xpu_t8;
+            } else {
+                xpu_t5 = xpu_t5 & xpu_t8;
+            }
+        }
+        continuing {
+            xpu_t6 = xpu_t6 + 1u;
+        }
+    }
+    return xpu_t5;
+}
 
 // main is kernel Wave32, block 80x1x1.
 @compute @workgroup_size(80, 1, 1)
 fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) lidx: u32, @builtin(subgroup_size) sgsize: u32) {
+    xpu_lidx = lidx;
+    xpu_sgsize = sgsize;
     let v_g: u32 = gid.x;
     let v_a: i32 = b_xi[v_g];
     let v_u: u32 = b_xu[v_g];
     let v_f: f32 = b_xf[v_g];
     let v_k: u32 = b_sel[v_g];
     let v_p: bool = ((v_u % 4u) != 0u) || ((wid.x % 2u) == 0u);
-    var v_s0: i32;
-    let xpu_t1 = lidx % 32u;
-    let xpu_t2 = lidx - xpu_t1;
-    let xpu_t3 = subgroupAdd(v_a);
-    workgroupBarrier();
-    xpu_wave[lidx] = bitcast<u32>(xpu_t3);
-    workgroupBarrier();
-    var xpu_t4: i32 = i32();
-    var xpu_t5: u32 = 0u;
-    loop {
-        let xpu_t6 = xpu_t5 * sgsize;
-        if xpu_t6 >= 32u {
-            break;
-        }
-        let xpu_t7 = bitcast<i32>(xpu_wave[xpu_t2 + xpu_t6]);
-        if (xpu_t2 + xpu_t6) < 80u {
-            xpu_t4 = xpu_t4 + xpu_t7;
-        }
-        continuing {
-            xpu_t5 = xpu_t5 + 1u;
-        }
-    }
-    v_s0 = xpu_t4;
-    var v_s1: i32;
-    let xpu_t8 = lidx % 32u;
-    let xpu_t9 = lidx - xpu_t8;
-    let xpu_t10 = subgroupMin(v_a);
-    workgroupBarrier();
-    xpu_wave[lidx] = bitcast<u32>(xpu_t10);
-    workgroupBarrier();
-    var xpu_t11: i32 = xpu_t10;
-    var xpu_t12: u32 = 0u;
-    loop {
-        let xpu_t13 = xpu_t12 * sgsize;
-        if xpu_t13 >= 32u {
-            break;
-        }
-        let xpu_t14 = bitcast<i32>(xpu_wave[xpu_t9 + xpu_t13]);
-        if (xpu_t9 + xpu_t13) < 80u {
-            xpu_t11 = min(xpu_t11, xpu_t14);
-        }
-        continuing {
-            xpu_t12 = xpu_t12 + 1u;
-        }
-    }
-    v_s1 = xpu_t11;
-    var v_s2: i32;
-    let xpu_t15 = lidx % 32u;
-    let xpu_t16 = lidx - xpu_t15;
-    let xpu_t17 = subgroupMax(v_a);
-    workgroupBarrier();
-    xpu_wave[lidx] = bitcast<u32>(xpu_t17);
-    workgroupBarrier();
-    var xpu_t18: i32 = xpu_t17;
-    var xpu_t19: u32 = 0u;
-    loop {
-        let xpu_t20 = xpu_t19 * sgsize;
-        if xpu_t20 >= 32u {
-            break;
-        }
-        let xpu_t21 = bitcast<i32>(xpu_wave[xpu_t16 + xpu_t20]);
-        if (xpu_t16 + xpu_t20) < 80u {
-            xpu_t18 = max(xpu_t18, xpu_t21);
-        }
-        continuing {
-            xpu_t19 = xpu_t19 + 1u;
-        }
-    }
-    v_s2 = xpu_t18;
-    var v_s3: i32;
-    let xpu_t22 = lidx % 32u;
-    let xpu_t23 = lidx - xpu_t22;
-    let xpu_t24 = subgroupInclusiveAdd(v_a);
-    let xpu_t25 = subgroupAdd(v_a);
-    workgroupBarrier();
-    xpu_wave[lidx] = bitcast<u32>(xpu_t25);
-    workgroupBarrier();
-    let xpu_t26 = xpu_t22 / sgsize;
-    var xpu_t27: i32 = i32();
-    var xpu_t28: u32 = 0u;
-    loop {
-        let xpu_t29 = xpu_t28 * sgsize;
-        if xpu_t29 >= 32u {
-            break;
-        }
-        let xpu_t30 = bitcast<i32>(xpu_wave[xpu_t23 + xpu_t29]);
-        if ((xpu_t23 + xpu_t29) < 80u) && (xpu_t28 < xpu_t26) {
-            xpu_t27 = xpu_t27 + xpu_t30;
-        }
-        continuing {
-            xpu_t28 = xpu_t28 + 1u;
-        }
-    }
-    v_s3 = xpu_t24 + xpu_t27;
-    var v_s4: i32;
-    let xpu_t31 = lidx % 32u;
-    let xpu_t32 = lidx - xpu_t31;
-    let xpu_t33 = subgroupExclusiveAdd(v_a);
-    let xpu_t34 = subgroupAdd(v_a);
-    workgroupBarrier();
-    xpu_wave[lidx] = bitcast<u32>(xpu_t34);
-    workgroupBarrier();
-    let xpu_t35 = xpu_t31 / sgsize;
-    var xpu_t36: i32 = i32();
-    var xpu_t37: u32 = 0u;
-    loop {
-        let xpu_t38 = xpu_t37 * sgsize;
-        if xpu_t38 >= 32u {
-            break;
-        }
-        let xpu_t39 = bitcast<i32>(xpu_wave[xpu_t32 + xpu_t38]);
-        if ((xpu_t32 + xpu_t38) < 80u) && (xpu_t37 < xpu_t35) {
-            xpu_t36 = xpu_t36 + xpu_t39;
-        }
-        continuing {
-            xpu_t37 = xpu_t37 + 1u;
-        }
-    }
-    v_s4 = xpu_t33 + xpu_t36;
-    var v_s5: i32;
-    let xpu_t40 = lidx % 32u;
-    let xpu_t41 = lidx - xpu_t40;
-    workgroupBarrier();
-    xpu_wave[lidx] = bitcast<u32>(v_a);
-    workgroupBarrier();
-    let xpu_t42 = xpu_u.p_bl;
-    let xpu_t43 = xpu_t42 % 32u;
-    let xpu_t44 = bitcast<i32>(xpu_wave[xpu_t41 + xpu_t43]);
-    v_s5 = select(v_a, xpu_t44, true && ((xpu_t41 + xpu_t43) < 80u));
-    var v_s6: i32;
-    let xpu_t45 = lidx % 32u;
-    let xpu_t46 = lidx - xpu_t45;
-    workgroupBarrier();
-    xpu_wave[lidx] = bitcast<u32>(v_a);
-    workgroupBarrier();
-    let xpu_t47 = v_k % 32u;
-    let xpu_t48 = bitcast<i32>(xpu_wave[xpu_t46 + xpu_t47]);
-    v_s6 = select(v_a, xpu_t48, true && ((xpu_t46 + xpu_t47) < 80u));
-    var v_s7: i32;
-    let xpu_t49 = lidx % 32u;
-    let xpu_t50 = lidx - xpu_t49;
-    workgroupBarrier();
-    xpu_wave[lidx] = bitcast<u32>(v_a);
-    workgroupBarrier();
-    let xpu_t51 = xpu_u.p_m;
-    let xpu_t52 = xpu_t49 ^ (xpu_t51 % 32u);
-    let xpu_t53 = bitcast<i32>(xpu_wave[xpu_t50 + xpu_t52]);
-    v_s7 = select(v_a, xpu_t53, true && ((xpu_t50 + xpu_t52) < 80u));
-    var v_s8: i32;
-    let xpu_t54 = lidx % 32u;
-    let xpu_t55 = lidx - xpu_t54;
-    workgroupBarrier();
-    xpu_wave[lidx] = bitcast<u32>(v_a);
-    workgroupBarrier();
-    let xpu_t56 = xpu_u.p_d;
-    let xpu_t57 = xpu_t56 <= xpu_t54;
-    let xpu_t58 = select(xpu_t54, xpu_t54 - xpu_t56, xpu_t56 <= xpu_t54);
-    let xpu_t59 = bitcast<i32>(xpu_wave[xpu_t55 + xpu_t58]);
-    v_s8 = select(v_a, xpu_t59, xpu_t57 && ((xpu_t55 + xpu_t58) < 80u));
-    var v_s9: i32;
-    let xpu_t60 = lidx % 32u;
-    let xpu_t61 = lidx - xpu_t60;
-    workgroupBarrier();
-    xpu_wave[lidx] = bitcast<u32>(v_a);
-    workgroupBarrier();
-    let xpu_t62 = xpu_u.p_d;
-    let xpu_t63 = xpu_t62 < (32u - xpu_t60);
-    let xpu_t64 = select(xpu_t60, xpu_t60 + xpu_t62, xpu_t62 < (32u - xpu_t60));
-    let xpu_t65 = bitcast<i32>(xpu_wave[xpu_t61 + xpu_t64]);
-    v_s9 = select(v_a, xpu_t65, xpu_t63 && ((xpu_t61 + xpu_t64) < 80u));
-    let v_tmp: u32 = v_g * 10u;
-    let v_tmp_1: u32 = (v_g * 10u) + 1u;
-    let v_tmp_2: u32 = (v_g * 10u) + 2u;
-    let v_tmp_3: u32 = (v_g * 10u) + 3u;
-    let v_tmp_4: u32 = (v_g * 10u) + 4u;
-    let v_tmp_5: i32 = v_s0;
-    let v_tmp_6: i32 = v_s1;
-    let v_tmp_7: i32 = v_s2;
-    let v_tmp_8: i32 = v_s3;
-    let v_tmp_9: i32 = v_s4;
-    b_oi[v_tmp] = v_tmp_5;
-    b_oi[v_tmp_1] = v_tmp_6;
-    b_oi[v_tmp_2] = v_tmp_7;
-    b_oi[v_tmp_3] = v_tmp_8;
-    b_oi[v_tmp_4] = v_tmp_9;
-    let v_tmp_10: u32 = (v_g * 10u) + 5u;
-    let v_tmp_11: u32 = (v_g * 10u) + 6u;
-    let v_tmp_12: u32 = (v_g * 10u) + 7u;
-    let v_tmp_13: u32 = (v_g * 10u) + 8u;
-    let v_tmp_14: u32 = (v_g * 10u) + 9u;
-    let v_tmp_15: i32 = v_s5;
-    let v_tmp_16: i32 = v_s6;
-    let v_tmp_17: i32 = v_s7;
-    let v_tmp_18: i32 = v_s8;
-    let v_tmp_19: i32 = v_s9;
-    b_oi[v_tmp_10] = v_tmp_15;
-    b_oi[v_tmp_11] = v_tmp_16;
-    b_oi[v_tmp_12] = v_tmp_17;
-    b_oi[v_tmp_13] = v_tmp_18;
-    b_oi[v_tmp_14] = v_tmp_19;
-    var v_u0: u32;
-    let xpu_t66 = lidx % 32u;
-    let xpu_t67 = lidx - xpu_t66;
-    let xpu_t68 = subgroupAdd(v_u);
-    workgroupBarrier();
-    xpu_wave[lidx] = xpu_t68;
-    workgroupBarrier();
-    var xpu_t69: u32 = u32();
-    var xpu_t70: u32 = 0u;
-    loop {
-        let xpu_t71 = xpu_t70 * sgsize;
-        if xpu_t71 >= 32u {
-            break;
-        }
-        let xpu_t72 = xpu_wave[xpu_t67 + xpu_t71];
-        if (xpu_t67 + xpu_t71) < 80u {
-            xpu_t69 = xpu_t69 + xpu_t72;
-        }
-        continuing {
-            xpu_t70 = xpu_t70 + 1u;
-        }
-    }
-    v_u0 = xpu_t69;
-    var v_u1: u32;
-    let xpu_t73 = lidx % 32u;
-    let xpu_t74 = lidx - xpu_t73;
-    let xpu_t75 = subgroupMin(v_u);
-    workgroupBarrier();
-    xpu_wave[lidx] = xpu_t75;
-    workgroupBarrier();
-    var xpu_t76: u32 = xpu_t75;
-    var xpu_t77: u32 = 0u;
-    loop {
-        let xpu_t78 = xpu_t77 * sgsize;
-        if xpu_t78 >= 32u {
-            break;
-        }
-        let xpu_t79 = xpu_wave[xpu_t74 + xpu_t78];
-        if (xpu_t74 + xpu_t78) < 80u {
-            xpu_t76 = min(xpu_t76, xpu_t79);
-        }
-        continuing {
-            xpu_t77 = xpu_t77 + 1u;
-        }
-    }
-    v_u1 = xpu_t76;
-    var v_u2: u32;
-    let xpu_t80 = lidx % 32u;
-    let xpu_t81 = lidx - xpu_t80;
-    let xpu_t82 = subgroupMax(v_u);
-    workgroupBarrier();
-    xpu_wave[lidx] = xpu_t82;
-    workgroupBarrier();
-    var xpu_t83: u32 = xpu_t82;
-    var xpu_t84: u32 = 0u;
-    loop {
-        let xpu_t85 = xpu_t84 * sgsize;
-        if xpu_t85 >= 32u {
-            break;
-        }
-        let xpu_t86 = xpu_wave[xpu_t81 + xpu_t85];
-        if (xpu_t81 + xpu_t85) < 80u {
-            xpu_t83 = max(xpu_t83, xpu_t86);
-        }
-        continuing {
-            xpu_t84 = xpu_t84 + 1u;
-        }
-    }
-    v_u2 = xpu_t83;
-    var v_u3: u32;
-    let xpu_t87 = lidx % 32u;
-    let xpu_t88 = lidx - xpu_t87;
-    let xpu_t89 = subgroupInclusiveAdd(v_u);
-    let xpu_t90 = subgroupAdd(v_u);
-    workgroupBarrier();
-    xpu_wave[lidx] = xpu_t90;
-    workgroupBarrier();
-    let xpu_t91 = xpu_t87 / sgsize;
-    var xpu_t92: u32 = u32();
-    var xpu_t93: u32 = 0u;
-    loop {
-        let xpu_t94 = xpu_t93 * sgsize;
-        if xpu_t94 >= 32u {
-            break;
-        }
-        let xpu_t95 = xpu_wave[xpu_t88 + xpu_t94];
-        if ((xpu_t88 + xpu_t94) < 80u) && (xpu_t93 < xpu_t91) {
-            xpu_t92 = xpu_t92 + xpu_t95;
-        }
-        continuing {
-            xpu_t93 = xpu_t93 + 1u;
-        }
-    }
-    v_u3 = xpu_t89 + xpu_t92;
-    var v_u4: u32;
-    let xpu_t96 = lidx % 32u;
-    let xpu_t97 = lidx - xpu_t96;
-    let xpu_t98 = subgroupExclusiveAdd(v_u);
-    let xpu_t99 = subgroupAdd(v_u);
-    workgroupBarrier();
-    xpu_wave[lidx] = xpu_t99;
-    workgroupBarrier();
-    let xpu_t100 = xpu_t96 / sgsize;
-    var xpu_t101: u32 = u32();
-    var xpu_t102: u32 = 0u;
-    loop {
-        let xpu_t103 = xpu_t102 * sgsize;
-        if xpu_t103 >= 32u {
-            break;
-        }
-        let xpu_t104 = xpu_wave[xpu_t97 + xpu_t103];
-        if ((xpu_t97 + xpu_t103) < 80u) && (xpu_t102 < xpu_t100) {
-            xpu_t101 = xpu_t101 + xpu_t104;
-        }
-        continuing {
-            xpu_t102 = xpu_t102 + 1u;
-        }
-    }
-    v_u4 = xpu_t98 + xpu_t101;
-    var v_u5: u32;
-    let xpu_t105 = lidx % 32u;
-    let xpu_t106 = lidx - xpu_t105;
-    workgroupBarrier();
-    xpu_wave[lidx] = v_u;
-    workgroupBarrier();
-    let xpu_t107 = v_k % 32u;
-    let xpu_t108 = xpu_wave[xpu_t106 + xpu_t107];
-    v_u5 = select(v_u, xpu_t108, true && ((xpu_t106 + xpu_t107) < 80u));
+    let v_s0: i32 = xpu_wave_reduce_i32(v_a, 0u);
+    let v_s1: i32 = xpu_wave_reduce_i32(v_a, 1u);
+    let v_s2: i32 = xpu_wave_reduce_i32(v_a, 2u);
+    let v_s3: i32 = xpu_wave_reduce_i32(v_a, 3u);
+    let v_s4: i32 = xpu_wave_reduce_i32(v_a, 4u);
+    let v_s5: i32 = xpu_wave_shuffle_i32(v_a, xpu_u.p_bl, 9u);
+    let v_s6: i32 = xpu_wave_shuffle_i32(v_a, v_k, 9u);
+    let v_s7: i32 = xpu_wave_shuffle_i32(v_a, xpu_u.p_m, 10u);
+    let v_s8: i32 = xpu_wave_shuffle_i32(v_a, xpu_u.p_d, 11u);
+    let v_s9: i32 = xpu_wave_shuffle_i32(v_a, xpu_u.p_d, 12u);
+    b_oi[v_g * 10u] = v_s0;
+    b_oi[(v_g * 10u) + 1u] = v_s1;
+    b_oi[(v_g * 10u) + 2u] = v_s2;
+    b_oi[(v_g * 10u) + 3u] = v_s3;
+    b_oi[(v_g * 10u) + 4u] = v_s4;
+    b_oi[(v_g * 10u) + 5u] = v_s5;
+    b_oi[(v_g * 10u) + 6u] = v_s6;
+    b_oi[(v_g * 10u) + 7u] = v_s7;
+    b_oi[(v_g * 10u) + 8u] = v_s8;
+    b_oi[(v_g * 10u) + 9u] = v_s9;
+    let v_u0: u32 = xpu_wave_reduce_u32(v_u, 0u);
+    let v_u1: u32 = xpu_wave_reduce_u32(v_u, 1u);
+    let v_u2: u32 = xpu_wave_reduce_u32(v_u, 2u);
+    let v_u3: u32 = xpu_wave_reduce_u32(v_u, 3u);
+    let v_u4: u32 = xpu_wave_reduce_u32(v_u, 4u);
+    let v_u5: u32 = xpu_wave_shuffle_u32(v_u, v_k, 9u);
     var v_u6: u32;
     v_u6 = 0u;
     {
-        let xpu_t109 = select(0u, 1u, v_p);
-        let xpu_t110 = lidx % 32u;
-        let xpu_t111 = lidx - xpu_t110;
-        let xpu_t112 = subgroupBallot(xpu_t109 != 0u).x;
-        workgroupBarrier();
-        xpu_wave[lidx] = xpu_t112;
-        workgroupBarrier();
-        var xpu_t113: u32 = 0u;
-        var xpu_t114: u32 = 0u;
-        loop {
-            let xpu_t115 = xpu_t114 * sgsize;
-            if xpu_t115 >= 32u {
-                break;
-            }
-            let xpu_t116 = xpu_wave[xpu_t111 + xpu_t115];
-            if (xpu_t111 + xpu_t115) < 80u {
-                xpu_t113 = xpu_t113 | (xpu_t116 << xpu_t115);
-            }
-            continuing {
-                xpu_t114 = xpu_t114 + 1u;
-            }
-        }
-        v_u6 = xpu_t113;
+        v_u6 = xpu_wave_vote(select(0u, 1u, v_p), 5u);
     }
-    var v_any: bool;
-    let xpu_t117 = select(0u, 1u, v_p);
-    let xpu_t118 = lidx % 32u;
-    let xpu_t119 = lidx - xpu_t118;
-    let xpu_t120 = select(0u, 1u, subgroupAny(xpu_t117 != 0u));
-    workgroupBarrier();
-    xpu_wave[lidx] = xpu_t120;
-    workgroupBarrier();
-    var xpu_t121: u32 = 0u;
-    var xpu_t122: u32 = 0u;
-    loop {
-        let xpu_t123 = xpu_t122 * sgsize;
-        if xpu_t123 >= 32u {
-            break;
-        }
-        let xpu_t124 = xpu_wave[xpu_t119 + xpu_t123];
-        if (xpu_t119 + xpu_t123) < 80u {
-            xpu_t121 = xpu_t121 | xpu_t124;
-        }
-        continuing {
-            xpu_t122 = xpu_t122 + 1u;
-        }
-    }
-    v_any = xpu_t121 != 0u;
-    var v_all: bool;
-    let xpu_t125 = select(0u, 1u, v_p);
-    let xpu_t126 = lidx % 32u;
-    let xpu_t127 = lidx - xpu_t126;
-    let xpu_t128 = select(0u, 1u, subgroupAll(xpu_t125 != 0u));
-    workgroupBarrier();
-    xpu_wave[lidx] = xpu_t128;
-    workgroupBarrier();
-    var xpu_t129: u32 = 1u;
-    var xpu_t130: u32 = 0u;
-    loop {
-        let xpu_t131 = xpu_t130 * sgsize;
-        if xpu_t131 >= 32u {
-            break;
-        }
-        let xpu_t132 = xpu_wave[xpu_t127 + xpu_t131];
-        if (xpu_t127 + xpu_t131) < 80u {
-            xpu_t129 = xpu_t129 & xpu_t132;
-        }
-        continuing {
-            xpu_t130 = xpu_t130 + 1u;
-        }
-    }
-    v_all = xpu_t129 != 0u;
-    let v_tmp_20: u32 = v_g * 11u;
-    let v_tmp_21: u32 = (v_g * 11u) + 1u;
-    let v_tmp_22: u32 = (v_g * 11u) + 2u;
-    let v_tmp_23: u32 = (v_g * 11u) + 3u;
-    let v_tmp_24: u32 = (v_g * 11u) + 4u;
-    let v_tmp_25: u32 = v_u0;
-    let v_tmp_26: u32 = v_u1;
-    let v_tmp_27: u32 = v_u2;
-    let v_tmp_28: u32 = v_u3;
-    let v_tmp_29: u32 = v_u4;
-    b_ou[v_tmp_20] = v_tmp_25;
-    b_ou[v_tmp_21] = v_tmp_26;
-    b_ou[v_tmp_22] = v_tmp_27;
-    b_ou[v_tmp_23] = v_tmp_28;
-    b_ou[v_tmp_24] = v_tmp_29;
-    let v_tmp_30: u32 = (v_g * 11u) + 5u;
-    let v_tmp_31: u32 = (v_g * 11u) + 6u;
-    let v_tmp_32: u32 = v_u5;
+    let v_any: bool = xpu_wave_vote(select(0u, 1u, v_p), 6u) != 0u;
+    let v_all: bool = xpu_wave_vote(select(0u, 1u, v_p), 7u) != 0u;
+    b_ou[v_g * 11u] = v_u0;
+    b_ou[(v_g * 11u) + 1u] = v_u1;
+    b_ou[(v_g * 11u) + 2u] = v_u2;
+    b_ou[(v_g * 11u) + 3u] = v_u3;
+    b_ou[(v_g * 11u) + 4u] = v_u4;
     let v_tmp_33: u32 = v_u6;
-    b_ou[v_tmp_30] = v_tmp_32;
-    b_ou[v_tmp_31] = v_tmp_33;
-    let v_tmp_34: u32 = (v_g * 11u) + 7u;
-    let v_tmp_35: u32 = (v_g * 11u) + 8u;
-    b_ou[v_tmp_34] = 0u;
-    b_ou[v_tmp_35] = 0u;
+    b_ou[(v_g * 11u) + 5u] = v_u5;
+    b_ou[(v_g * 11u) + 6u] = v_tmp_33;
+    b_ou[(v_g * 11u) + 7u] = 0u;
+    b_ou[(v_g * 11u) + 8u] = 0u;
     if v_any {
         b_ou[(v_g * 11u) + 7u] = 1u;
     }
     if v_all {
         b_ou[(v_g * 11u) + 8u] = 1u;
     }
-    let v_tmp_36: u32 = (v_g * 11u) + 9u;
-    let v_tmp_37: u32 = (v_g * 11u) + 10u;
-    let v_tmp_38: u32 = lidx % 32u;
     let v_tmp_39: u32 = 32u;
-    b_ou[v_tmp_36] = v_tmp_38;
-    b_ou[v_tmp_37] = v_tmp_39;
-    var v_f0: f32;
-    let xpu_t133 = lidx % 32u;
-    let xpu_t134 = lidx - xpu_t133;
-    let xpu_t135 = subgroupAdd(v_f);
-    workgroupBarrier();
-    xpu_wave[lidx] = bitcast<u32>(xpu_t135);
-    workgroupBarrier();
-    var xpu_t136: f32 = f32();
-    var xpu_t137: u32 = 0u;
-    loop {
-        let xpu_t138 = xpu_t137 * sgsize;
-        if xpu_t138 >= 32u {
-            break;
-        }
-        let xpu_t139 = bitcast<f32>(xpu_wave[xpu_t134 + xpu_t138]);
-        if (xpu_t134 + xpu_t138) < 80u {
-            xpu_t136 = xpu_t136 + xpu_t139;
-        }
-        continuing {
-            xpu_t137 = xpu_t137 + 1u;
-        }
-    }
-    v_f0 = xpu_t136;
-    var v_f1: f32;
-    let xpu_t140 = lidx % 32u;
-    let xpu_t141 = lidx - xpu_t140;
-    let xpu_t142 = subgroupMin(v_f);
-    workgroupBarrier();
-    xpu_wave[lidx] = bitcast<u32>(xpu_t142);
-    workgroupBarrier();
-    var xpu_t143: f32 = xpu_t142;
-    var xpu_t144: u32 = 0u;
-    loop {
-        let xpu_t145 = xpu_t144 * sgsize;
-        if xpu_t145 >= 32u {
-            break;
-        }
-        let xpu_t146 = bitcast<f32>(xpu_wave[xpu_t141 + xpu_t145]);
-        if (xpu_t141 + xpu_t145) < 80u {
-            xpu_t143 = min(xpu_t143, xpu_t146);
-        }
-        continuing {
-            xpu_t144 = xpu_t144 + 1u;
-        }
-    }
-    v_f1 = xpu_t143;
-    var v_f2: f32;
-    let xpu_t147 = lidx % 32u;
-    let xpu_t148 = lidx - xpu_t147;
-    let xpu_t149 = subgroupMax(v_f);
-    workgroupBarrier();
-    xpu_wave[lidx] = bitcast<u32>(xpu_t149);
-    workgroupBarrier();
-    var xpu_t150: f32 = xpu_t149;
-    var xpu_t151: u32 = 0u;
-    loop {
-        let xpu_t152 = xpu_t151 * sgsize;
-        if xpu_t152 >= 32u {
-            break;
-        }
-        let xpu_t153 = bitcast<f32>(xpu_wave[xpu_t148 + xpu_t152]);
-        if (xpu_t148 + xpu_t152) < 80u {
-            xpu_t150 = max(xpu_t150, xpu_t153);
-        }
-        continuing {
-            xpu_t151 = xpu_t151 + 1u;
-        }
-    }
-    v_f2 = xpu_t150;
-    var v_f3: f32;
-    let xpu_t154 = lidx % 32u;
-    let xpu_t155 = lidx - xpu_t154;
-    let xpu_t156 = subgroupInclusiveAdd(v_f);
-    let xpu_t157 = subgroupAdd(v_f);
-    workgroupBarrier();
-    xpu_wave[lidx] = bitcast<u32>(xpu_t157);
-    workgroupBarrier();
-    let xpu_t158 = xpu_t154 / sgsize;
-    var xpu_t159: f32 = f32();
-    var xpu_t160: u32 = 0u;
-    loop {
-        let xpu_t161 = xpu_t160 * sgsize;
-        if xpu_t161 >= 32u {
-            break;
-        }
-        let xpu_t162 = bitcast<f32>(xpu_wave[xpu_t155 + xpu_t161]);
-        if ((xpu_t155 + xpu_t161) < 80u) && (xpu_t160 < xpu_t158) {
-            xpu_t159 = xpu_t159 + xpu_t162;
-        }
-        continuing {
-            xpu_t160 = xpu_t160 + 1u;
-        }
-    }
-    v_f3 = xpu_t156 + xpu_t159;
-    var v_f4: f32;
-    let xpu_t163 = lidx % 32u;
-    let xpu_t164 = lidx - xpu_t163;
-    let xpu_t165 = subgroupExclusiveAdd(v_f);
-    let xpu_t166 = subgroupAdd(v_f);
-    workgroupBarrier();
-    xpu_wave[lidx] = bitcast<u32>(xpu_t166);
-    workgroupBarrier();
-    let xpu_t167 = xpu_t163 / sgsize;
-    var xpu_t168: f32 = f32();
-    var xpu_t169: u32 = 0u;
-    loop {
-        let xpu_t170 = xpu_t169 * sgsize;
-        if xpu_t170 >= 32u {
-            break;
-        }
-        let xpu_t171 = bitcast<f32>(xpu_wave[xpu_t164 + xpu_t170]);
-        if ((xpu_t164 + xpu_t170) < 80u) && (xpu_t169 < xpu_t167) {
-            xpu_t168 = xpu_t168 + xpu_t171;
-        }
-        continuing {
-            xpu_t169 = xpu_t169 + 1u;
-        }
-    }
-    v_f4 = xpu_t165 + xpu_t168;
-    var v_f5: f32;
-    let xpu_t172 = lidx % 32u;
-    let xpu_t173 = lidx - xpu_t172;
-    workgroupBarrier();
-    xpu_wave[lidx] = bitcast<u32>(v_f);
-    workgroupBarrier();
-    let xpu_t174 = xpu_u.p_m;
-    let xpu_t175 = xpu_t172 ^ (xpu_t174 % 32u);
-    let xpu_t176 = bitcast<f32>(xpu_wave[xpu_t173 + xpu_t175]);
-    v_f5 = select(v_f, xpu_t176, true && ((xpu_t173 + xpu_t175) < 80u));
-    let v_tmp_40: u32 = v_g * 6u;
-    let v_tmp_41: u32 = (v_g * 6u) + 1u;
-    let v_tmp_42: u32 = (v_g * 6u) + 2u;
-    let v_tmp_43: f32 = v_f0;
-    let v_tmp_44: f32 = v_f1;
-    let v_tmp_45: f32 = v_f2;
-    b_of[v_tmp_40] = v_tmp_43;
-    b_of[v_tmp_41] = v_tmp_44;
-    b_of[v_tmp_42] = v_tmp_45;
-    let v_tmp_46: u32 = (v_g * 6u) + 3u;
-    let v_tmp_47: u32 = (v_g * 6u) + 4u;
-    let v_tmp_48: u32 = (v_g * 6u) + 5u;
-    let v_tmp_49: f32 = v_f3;
-    let v_tmp_50: f32 = v_f4;
-    let v_tmp_51: f32 = v_f5;
-    b_of[v_tmp_46] = v_tmp_49;
-    b_of[v_tmp_47] = v_tmp_50;
-    b_of[v_tmp_48] = v_tmp_51;
+    b_ou[(v_g * 11u) + 9u] = lidx % 32u;
+    b_ou[(v_g * 11u) + 10u] = v_tmp_39;
+    let v_f0: f32 = xpu_wave_reduce_f32(v_f, 0u);
+    let v_f1: f32 = xpu_wave_reduce_f32(v_f, 1u);
+    let v_f2: f32 = xpu_wave_reduce_f32(v_f, 2u);
+    let v_f3: f32 = xpu_wave_reduce_f32(v_f, 3u);
+    let v_f4: f32 = xpu_wave_reduce_f32(v_f, 4u);
+    let v_f5: f32 = xpu_wave_shuffle_f32(v_f, xpu_u.p_m, 10u);
+    b_of[v_g * 6u] = v_f0;
+    b_of[(v_g * 6u) + 1u] = v_f1;
+    b_of[(v_g * 6u) + 2u] = v_f2;
+    b_of[(v_g * 6u) + 3u] = v_f3;
+    b_of[(v_g * 6u) + 4u] = v_f4;
+    b_of[(v_g * 6u) + 5u] = v_f5;
 }
 `
 
@@ -4845,480 +2946,233 @@ struct xpu_Uniforms {
 @group(0) @binding(5) var<storage, read> b_xf: array<f32>;
 @group(0) @binding(6) var<storage, read> b_sel: array<u32>;
 @group(0) @binding(7) var<uniform> xpu_u: xpu_Uniforms;
+var<private> xpu_lidx: u32;
+var<private> xpu_sgid: u32;
+
+// xpu_wave_reduce_f32 is the verb op of x, one of WaveSum, WaveMin, WaveMax, WavePrefixSum, WaveExclusivePrefixSum, at the narrow tier.
+fn xpu_wave_reduce_f32(x: f32, op: u32) -> f32 {
+    let xpu_t1 = xpu_lidx % 32u;
+    let xpu_t2 = xpu_lidx - xpu_t1;
+    var xpu_t3: f32 = select(f32(), x, (op == 1u) || (op == 2u));
+    var xpu_t4: u32 = 0u;
+    loop {
+        if xpu_t4 >= 32u {
+            break;
+        }
+        let xpu_t5 = subgroupShuffle(x, (xpu_sgid - (xpu_sgid % 32u)) + xpu_t4);
+        if (((xpu_t2 + xpu_t4) < 80u) && ((xpu_t4 <= xpu_t1) || (op != 3u))) && ((xpu_t4 < xpu_t1) || (op != 4u)) {
+            if op == 1u {
+                xpu_t3 = min(xpu_t3, xpu_t5);
+            } else if op == 2u {
+                xpu_t3 = max(xpu_t3, xpu_t5);
+            } else {
+                xpu_t3 = xpu_t3 + xpu_t5;
+            }
+        }
+        continuing {
+            xpu_t4 = xpu_t4 + 1u;
+        }
+    }
+    return xpu_t3;
+}
+
+// xpu_wave_reduce_i32 is the verb op of x, one of WaveSum, WaveMin, WaveMax, WavePrefixSum, WaveExclusivePrefixSum, at the narrow tier.
+fn xpu_wave_reduce_i32(x: i32, op: u32) -> i32 {
+    let xpu_t1 = xpu_lidx % 32u;
+    let xpu_t2 = xpu_lidx - xpu_t1;
+    var xpu_t3: i32 = select(i32(), x, (op == 1u) || (op == 2u));
+    var xpu_t4: u32 = 0u;
+    loop {
+        if xpu_t4 >= 32u {
+            break;
+        }
+        let xpu_t5 = subgroupShuffle(x, (xpu_sgid - (xpu_sgid % 32u)) + xpu_t4);
+        if (((xpu_t2 + xpu_t4) < 80u) && ((xpu_t4 <= xpu_t1) || (op != 3u))) && ((xpu_t4 < xpu_t1) || (op != 4u)) {
+            if op == 1u {
+                xpu_t3 = min(xpu_t3, xpu_t5);
+            } else if op == 2u {
+                xpu_t3 = max(xpu_t3, xpu_t5);
+            } else {
+                xpu_t3 = xpu_t3 + xpu_t5;
+            }
+        }
+        continuing {
+            xpu_t4 = xpu_t4 + 1u;
+        }
+    }
+    return xpu_t3;
+}
+
+// xpu_wave_reduce_u32 is the verb op of x, one of WaveSum, WaveMin, WaveMax, WavePrefixSum, WaveExclusivePrefixSum, at the narrow tier.
+fn xpu_wave_reduce_u32(x: u32, op: u32) -> u32 {
+    let xpu_t1 = xpu_lidx % 32u;
+    let xpu_t2 = xpu_lidx - xpu_t1;
+    var xpu_t3: u32 = select(u32(), x, (op == 1u) || (op == 2u));
+    var xpu_t4: u32 = 0u;
+    loop {
+        if xpu_t4 >= 32u {
+            break;
+        }
+        let xpu_t5 = subgroupShuffle(x, (xpu_sgid - (xpu_sgid % 32u)) + xpu_t4);
+        if (((xpu_t2 + xpu_t4) < 80u) && ((xpu_t4 <= xpu_t1) || (op != 3u))) && ((xpu_t4 < xpu_t1) || (op != 4u)) {
+            if op == 1u {
+                xpu_t3 = min(xpu_t3, xpu_t5);
+            } else if op == 2u {
+                xpu_t3 = max(xpu_t3, xpu_t5);
+            } else {
+                xpu_t3 = xpu_t3 + xpu_t5;
+            }
+        }
+        continuing {
+            xpu_t4 = xpu_t4 + 1u;
+        }
+    }
+    return xpu_t3;
+}
+
+// xpu_wave_shuffle_f32 is the verb op of x, one of WaveShuffleXor, at the narrow tier.
+fn xpu_wave_shuffle_f32(x: f32, a: u32, op: u32) -> f32 {
+    let xpu_t1 = xpu_lidx % 32u;
+    let xpu_t2 = xpu_lidx - xpu_t1;
+    var xpu_t3: u32;
+    xpu_t3 = xpu_t1 ^ (a % 32u);
+    let xpu_t4 = subgroupShuffle(x, (xpu_sgid - (xpu_sgid % 32u)) + xpu_t3);
+    return select(x, xpu_t4, (xpu_t2 + xpu_t3) < 80u);
+}
+
+// xpu_wave_shuffle_i32 is the verb op of x, one of WaveShuffle, WaveShuffleXor, WaveShuffleUp, WaveShuffleDown, at the narrow tier.
+fn xpu_wave_shuffle_i32(x: i32, a: u32, op: u32) -> i32 {
+    let xpu_t1 = xpu_lidx % 32u;
+    let xpu_t2 = xpu_lidx - xpu_t1;
+    var xpu_t3: u32;
+    var xpu_t4: bool = true;
+    if op == 9u {
+        xpu_t3 = a % 32u;
+    } else if op == 10u {
+        xpu_t3 = xpu_t1 ^ (a % 32u);
+    } else if op == 11u {
+        xpu_t4 = a <= xpu_t1;
+        xpu_t3 = select(xpu_t1, xpu_t1 - a, xpu_t4);
+    } else {
+        xpu_t4 = a < (32u - xpu_t1);
+        xpu_t3 = select(xpu_t1, xpu_t1 + a, xpu_t4);
+    }
+    let xpu_t5 = subgroupShuffle(x, (xpu_sgid - (xpu_sgid % 32u)) + xpu_t3);
+    return select(x, xpu_t5, xpu_t4 && ((xpu_t2 + xpu_t3) < 80u));
+}
+
+// xpu_wave_shuffle_u32 is the verb op of x, one of WaveShuffle, at the narrow tier.
+fn xpu_wave_shuffle_u32(x: u32, a: u32, op: u32) -> u32 {
+    let xpu_t1 = xpu_lidx % 32u;
+    let xpu_t2 = xpu_lidx - xpu_t1;
+    var xpu_t3: u32;
+    xpu_t3 = a % 32u;
+    let xpu_t4 = subgroupShuffle(x, (xpu_sgid - (xpu_sgid % 32u)) + xpu_t3);
+    return select(x, xpu_t4, (xpu_t2 + xpu_t3) < 80u);
+}
+
+// xpu_wave_vote is the verb op of x, one of WaveBallot, WaveAny, WaveAll, at the narrow tier.
+fn xpu_wave_vote(x: u32, op: u32) -> u32 {
+    let xpu_t1 = xpu_lidx % 32u;
+    let xpu_t2 = xpu_lidx - xpu_t1;
+    var xpu_t3: u32 = select(0u, 1u, op == 7u);
+    var xpu_t4: u32 = 0u;
+    loop {
+        if xpu_t4 >= 32u {
+            break;
+        }
+        let xpu_t5 = subgroupShuffle(x, (xpu_sgid - (xpu_sgid % 32u)) + xpu_t4);
+        if (xpu_t2 + xpu_t4) < 80u {
+            if op == 5u {
+                xpu_t3 = xpu_t3 | (xpu_t5 << xpu_t4);
+            } else if op == 6u {
+                xpu_t3 = xpu_t3 | xpu_t5;
+            } else {
+                xpu_t3 = xpu_t3 & xpu_t5;
+            }
+        }
+        continuing {
+            xpu_t4 = xpu_t4 + 1u;
+        }
+    }
+    return xpu_t3;
+}
 
 // main is kernel Wave32, block 80x1x1.
 @compute @workgroup_size(80, 1, 1)
 fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) lidx: u32, @builtin(subgroup_invocation_id) sgid: u32) {
+    xpu_lidx = lidx;
+    xpu_sgid = sgid;
     let v_g: u32 = gid.x;
     let v_a: i32 = b_xi[v_g];
     let v_u: u32 = b_xu[v_g];
     let v_f: f32 = b_xf[v_g];
     let v_k: u32 = b_sel[v_g];
     let v_p: bool = ((v_u % 4u) != 0u) || ((wid.x % 2u) == 0u);
-    var v_s0: i32;
-    let xpu_t1 = lidx % 32u;
-    let xpu_t2 = lidx - xpu_t1;
-    var xpu_t3: i32 = i32();
-    var xpu_t4: u32 = 0u;
-    loop {
-        if xpu_t4 >= 32u {
-            break;
-        }
-        let xpu_t5 = subgroupShuffle(v_a, (sgid - (sgid % 32u)) + xpu_t4);
-        if (xpu_t2 + xpu_t4) < 80u {
-            xpu_t3 = xpu_t3 + xpu_t5;
-        }
-        continuing {
-            xpu_t4 = xpu_t4 + 1u;
-        }
-    }
-    v_s0 = xpu_t3;
-    var v_s1: i32;
-    let xpu_t6 = lidx % 32u;
-    let xpu_t7 = lidx - xpu_t6;
-    var xpu_t8: i32 = v_a;
-    var xpu_t9: u32 = 0u;
-    loop {
-        if xpu_t9 >= 32u {
-            break;
-        }
-        let xpu_t10 = subgroupShuffle(v_a, (sgid - (sgid % 32u)) + xpu_t9);
-        if (xpu_t7 + xpu_t9) < 80u {
-            xpu_t8 = min(xpu_t8, xpu_t10);
-        }
-        continuing {
-            xpu_t9 = xpu_t9 + 1u;
-        }
-    }
-    v_s1 = xpu_t8;
-    var v_s2: i32;
-    let xpu_t11 = lidx % 32u;
-    let xpu_t12 = lidx - xpu_t11;
-    var xpu_t13: i32 = v_a;
-    var xpu_t14: u32 = 0u;
-    loop {
-        if xpu_t14 >= 32u {
-            break;
-        }
-        let xpu_t15 = subgroupShuffle(v_a, (sgid - (sgid % 32u)) + xpu_t14);
-        if (xpu_t12 + xpu_t14) < 80u {
-            xpu_t13 = max(xpu_t13, xpu_t15);
-        }
-        continuing {
-            xpu_t14 = xpu_t14 + 1u;
-        }
-    }
-    v_s2 = xpu_t13;
-    var v_s3: i32;
-    let xpu_t16 = lidx % 32u;
-    let xpu_t17 = lidx - xpu_t16;
-    var xpu_t18: i32 = i32();
-    var xpu_t19: u32 = 0u;
-    loop {
-        if xpu_t19 >= 32u {
-            break;
-        }
-        let xpu_t20 = subgroupShuffle(v_a, (sgid - (sgid % 32u)) + xpu_t19);
-        if ((xpu_t17 + xpu_t19) < 80u) && (xpu_t19 <= xpu_t16) {
-            xpu_t18 = xpu_t18 + xpu_t20;
-        }
-        continuing {
-            xpu_t19 = xpu_t19 + 1u;
-        }
-    }
-    v_s3 = xpu_t18;
-    var v_s4: i32;
-    let xpu_t21 = lidx % 32u;
-    let xpu_t22 = lidx - xpu_t21;
-    var xpu_t23: i32 = i32();
-    var xpu_t24: u32 = 0u;
-    loop {
-        if xpu_t24 >= 32u {
-            break;
-        }
-        let xpu_t25 = subgroupShuffle(v_a, (sgid - (sgid % 32u)) + xpu_t24);
-        if ((xpu_t22 + xpu_t24) < 80u) && (xpu_t24 < xpu_t21) {
-            xpu_t23 = xpu_t23 + xpu_t25;
-        }
-        continuing {
-            xpu_t24 = xpu_t24 + 1u;
-        }
-    }
-    v_s4 = xpu_t23;
-    var v_s5: i32;
-    let xpu_t26 = lidx % 32u;
-    let xpu_t27 = lidx - xpu_t26;
-    let xpu_t28 = xpu_u.p_bl;
-    let xpu_t29 = xpu_t28 % 32u;
-    let xpu_t30 = subgroupShuffle(v_a, (sgid - (sgid % 32u)) + xpu_t29);
-    v_s5 = select(v_a, xpu_t30, true && ((xpu_t27 + xpu_t29) < 80u));
-    var v_s6: i32;
-    let xpu_t31 = lidx % 32u;
-    let xpu_t32 = lidx - xpu_t31;
-    let xpu_t33 = v_k % 32u;
-    let xpu_t34 = subgroupShuffle(v_a, (sgid - (sgid % 32u)) + xpu_t33);
-    v_s6 = select(v_a, xpu_t34, true && ((xpu_t32 + xpu_t33) < 80u));
-    var v_s7: i32;
-    let xpu_t35 = lidx % 32u;
-    let xpu_t36 = lidx - xpu_t35;
-    let xpu_t37 = xpu_u.p_m;
-    let xpu_t38 = xpu_t35 ^ (xpu_t37 % 32u);
-    let xpu_t39 = subgroupShuffle(v_a, (sgid - (sgid % 32u)) + xpu_t38);
-    v_s7 = select(v_a, xpu_t39, true && ((xpu_t36 + xpu_t38) < 80u));
-    var v_s8: i32;
-    let xpu_t40 = lidx % 32u;
-    let xpu_t41 = lidx - xpu_t40;
-    let xpu_t42 = xpu_u.p_d;
-    let xpu_t43 = xpu_t42 <= xpu_t40;
-    let xpu_t44 = select(xpu_t40, xpu_t40 - xpu_t42, xpu_t42 <= xpu_t40);
-    let xpu_t45 = subgroupShuffle(v_a, (sgid - (sgid % 32u)) + xpu_t44);
-    v_s8 = select(v_a, xpu_t45, xpu_t43 && ((xpu_t41 + xpu_t44) < 80u));
-    var v_s9: i32;
-    let xpu_t46 = lidx % 32u;
-    let xpu_t47 = lidx - xpu_t46;
-    let xpu_t48 = xpu_u.p_d;
-    let xpu_t49 = xpu_t48 < (32u - xpu_t46);
-    let xpu_t50 = select(xpu_t46, xpu_t46 + xpu_t48, xpu_t48 < (32u - xpu_t46));
-    let xpu_t51 = subgroupShuffle(v_a, (sgid - (sgid % 32u)) + xpu_t50);
-    v_s9 = select(v_a, xpu_t51, xpu_t49 && ((xpu_t47 + xpu_t50) < 80u));
-    let v_tmp: u32 = v_g * 10u;
-    let v_tmp_1: u32 = (v_g * 10u) + 1u;
-    let v_tmp_2: u32 = (v_g * 10u) + 2u;
-    let v_tmp_3: u32 = (v_g * 10u) + 3u;
-    let v_tmp_4: u32 = (v_g * 10u) + 4u;
-    let v_tmp_5: i32 = v_s0;
-    let v_tmp_6: i32 = v_s1;
-    let v_tmp_7: i32 = v_s2;
-    let v_tmp_8: i32 = v_s3;
-    let v_tmp_9: i32 = v_s4;
-    b_oi[v_tmp] = v_tmp_5;
-    b_oi[v_tmp_1] = v_tmp_6;
-    b_oi[v_tmp_2] = v_tmp_7;
-    b_oi[v_tmp_3] = v_tmp_8;
-    b_oi[v_tmp_4] = v_tmp_9;
-    let v_tmp_10: u32 = (v_g * 10u) + 5u;
-    let v_tmp_11: u32 = (v_g * 10u) + 6u;
-    let v_tmp_12: u32 = (v_g * 10u) + 7u;
-    let v_tmp_13: u32 = (v_g * 10u) + 8u;
-    let v_tmp_14: u32 = (v_g * 10u) + 9u;
-    let v_tmp_15: i32 = v_s5;
-    let v_tmp_16: i32 = v_s6;
-    let v_tmp_17: i32 = v_s7;
-    let v_tmp_18: i32 = v_s8;
-    let v_tmp_19: i32 = v_s9;
-    b_oi[v_tmp_10] = v_tmp_15;
-    b_oi[v_tmp_11] = v_tmp_16;
-    b_oi[v_tmp_12] = v_tmp_17;
-    b_oi[v_tmp_13] = v_tmp_18;
-    b_oi[v_tmp_14] = v_tmp_19;
-    var v_u0: u32;
-    let xpu_t52 = lidx % 32u;
-    let xpu_t53 = lidx - xpu_t52;
-    var xpu_t54: u32 = u32();
-    var xpu_t55: u32 = 0u;
-    loop {
-        if xpu_t55 >= 32u {
-            break;
-        }
-        let xpu_t56 = subgroupShuffle(v_u, (sgid - (sgid % 32u)) + xpu_t55);
-        if (xpu_t53 + xpu_t55) < 80u {
-            xpu_t54 = xpu_t54 + xpu_t56;
-        }
-        continuing {
-            xpu_t55 = xpu_t55 + 1u;
-        }
-    }
-    v_u0 = xpu_t54;
-    var v_u1: u32;
-    let xpu_t57 = lidx % 32u;
-    let xpu_t58 = lidx - xpu_t57;
-    var xpu_t59: u32 = v_u;
-    var xpu_t60: u32 = 0u;
-    loop {
-        if xpu_t60 >= 32u {
-            break;
-        }
-        let xpu_t61 = subgroupShuffle(v_u, (sgid - (sgid % 32u)) + xpu_t60);
-        if (xpu_t58 + xpu_t60) < 80u {
-            xpu_t59 = min(xpu_t59, xpu_t61);
-        }
-        continuing {
-            xpu_t60 = xpu_t60 + 1u;
-        }
-    }
-    v_u1 = xpu_t59;
-    var v_u2: u32;
-    let xpu_t62 = lidx % 32u;
-    let xpu_t63 = lidx - xpu_t62;
-    var xpu_t64: u32 = v_u;
-    var xpu_t65: u32 = 0u;
-    loop {
-        if xpu_t65 >= 32u {
-            break;
-        }
-        let xpu_t66 = subgroupShuffle(v_u, (sgid - (sgid % 32u)) + xpu_t65);
-        if (xpu_t63 + xpu_t65) < 80u {
-            xpu_t64 = max(xpu_t64, xpu_t66);
-        }
-        continuing {
-            xpu_t65 = xpu_t65 + 1u;
-        }
-    }
-    v_u2 = xpu_t64;
-    var v_u3: u32;
-    let xpu_t67 = lidx % 32u;
-    let xpu_t68 = lidx - xpu_t67;
-    var xpu_t69: u32 = u32();
-    var xpu_t70: u32 = 0u;
-    loop {
-        if xpu_t70 >= 32u {
-            break;
-        }
-        let xpu_t71 = subgroupShuffle(v_u, (sgid - (sgid % 32u)) + xpu_t70);
-        if ((xpu_t68 + xpu_t70) < 80u) && (xpu_t70 <= xpu_t67) {
-            xpu_t69 = xpu_t69 + xpu_t71;
-        }
-        continuing {
-            xpu_t70 = xpu_t70 + 1u;
-        }
-    }
-    v_u3 = xpu_t69;
-    var v_u4: u32;
-    let xpu_t72 = lidx % 32u;
-    let xpu_t73 = lidx - xpu_t72;
-    var xpu_t74: u32 = u32();
-    var xpu_t75: u32 = 0u;
-    loop {
-        if xpu_t75 >= 32u {
-            break;
-        }
-        let xpu_t76 = subgroupShuffle(v_u, (sgid - (sgid % 32u)) + xpu_t75);
-        if ((xpu_t73 + xpu_t75) < 80u) && (xpu_t75 < xpu_t72) {
-            xpu_t74 = xpu_t74 + xpu_t76;
-        }
-        continuing {
-            xpu_t75 = xpu_t75 + 1u;
-        }
-    }
-    v_u4 = xpu_t74;
-    var v_u5: u32;
-    let xpu_t77 = lidx % 32u;
-    let xpu_t78 = lidx - xpu_t77;
-    let xpu_t79 = v_k % 32u;
-    let xpu_t80 = subgroupShuffle(v_u, (sgid - (sgid % 32u)) + xpu_t79);
-    v_u5 = select(v_u, xpu_t80, true && ((xpu_t78 + xpu_t79) < 80u));
+    let v_s0: i32 = xpu_wave_reduce_i32(v_a, 0u);
+    let v_s1: i32 = xpu_wave_reduce_i32(v_a, 1u);
+    let v_s2: i32 = xpu_wave_reduce_i32(v_a, 2u);
+    let v_s3: i32 = xpu_wave_reduce_i32(v_a, 3u);
+    let v_s4: i32 = xpu_wave_reduce_i32(v_a, 4u);
+    let v_s5: i32 = xpu_wave_shuffle_i32(v_a, xpu_u.p_bl, 9u);
+    let v_s6: i32 = xpu_wave_shuffle_i32(v_a, v_k, 9u);
+    let v_s7: i32 = xpu_wave_shuffle_i32(v_a, xpu_u.p_m, 10u);
+    let v_s8: i32 = xpu_wave_shuffle_i32(v_a, xpu_u.p_d, 11u);
+    let v_s9: i32 = xpu_wave_shuffle_i32(v_a, xpu_u.p_d, 12u);
+    b_oi[v_g * 10u] = v_s0;
+    b_oi[(v_g * 10u) + 1u] = v_s1;
+    b_oi[(v_g * 10u) + 2u] = v_s2;
+    b_oi[(v_g * 10u) + 3u] = v_s3;
+    b_oi[(v_g * 10u) + 4u] = v_s4;
+    b_oi[(v_g * 10u) + 5u] = v_s5;
+    b_oi[(v_g * 10u) + 6u] = v_s6;
+    b_oi[(v_g * 10u) + 7u] = v_s7;
+    b_oi[(v_g * 10u) + 8u] = v_s8;
+    b_oi[(v_g * 10u) + 9u] = v_s9;
+    let v_u0: u32 = xpu_wave_reduce_u32(v_u, 0u);
+    let v_u1: u32 = xpu_wave_reduce_u32(v_u, 1u);
+    let v_u2: u32 = xpu_wave_reduce_u32(v_u, 2u);
+    let v_u3: u32 = xpu_wave_reduce_u32(v_u, 3u);
+    let v_u4: u32 = xpu_wave_reduce_u32(v_u, 4u);
+    let v_u5: u32 = xpu_wave_shuffle_u32(v_u, v_k, 9u);
     var v_u6: u32;
     v_u6 = 0u;
     {
-        let xpu_t81 = select(0u, 1u, v_p);
-        let xpu_t82 = lidx % 32u;
-        let xpu_t83 = lidx - xpu_t82;
-        var xpu_t84: u32 = 0u;
-        var xpu_t85: u32 = 0u;
-        loop {
-            if xpu_t85 >= 32u {
-                break;
-            }
-            let xpu_t86 = subgroupShuffle(xpu_t81, (sgid - (sgid % 32u)) + xpu_t85);
-            if (xpu_t83 + xpu_t85) < 80u {
-                xpu_t84 = xpu_t84 | (xpu_t86 << xpu_t85);
-            }
-            continuing {
-                xpu_t85 = xpu_t85 + 1u;
-            }
-        }
-        v_u6 = xpu_t84;
+        v_u6 = xpu_wave_vote(select(0u, 1u, v_p), 5u);
     }
-    var v_any: bool;
-    let xpu_t87 = select(0u, 1u, v_p);
-    let xpu_t88 = lidx % 32u;
-    let xpu_t89 = lidx - xpu_t88;
-    var xpu_t90: u32 = 0u;
-    var xpu_t91: u32 = 0u;
-    loop {
-        if xpu_t91 >= 32u {
-            break;
-        }
-        let xpu_t92 = subgroupShuffle(xpu_t87, (sgid - (sgid % 32u)) + xpu_t91);
-        if (xpu_t89 + xpu_t91) < 80u {
-            xpu_t90 = xpu_t90 | xpu_t92;
-        }
-        continuing {
-            xpu_t91 = xpu_t91 + 1u;
-        }
-    }
-    v_any = xpu_t90 != 0u;
-    var v_all: bool;
-    let xpu_t93 = select(0u, 1u, v_p);
-    let xpu_t94 = lidx % 32u;
-    let xpu_t95 = lidx - xpu_t94;
-    var xpu_t96: u32 = 1u;
-    var xpu_t97: u32 = 0u;
-    loop {
-        if xpu_t97 >= 32u {
-            break;
-        }
-        let xpu_t98 = subgroupShuffle(xpu_t93, (sgid - (sgid % 32u)) + xpu_t97);
-        if (xpu_t95 + xpu_t97) < 80u {
-            xpu_t96 = xpu_t96 & xpu_t98;
-        }
-        continuing {
-            xpu_t97 = xpu_t97 + 1u;
-        }
-    }
-    v_all = xpu_t96 != 0u;
-    let v_tmp_20: u32 = v_g * 11u;
-    let v_tmp_21: u32 = (v_g * 11u) + 1u;
-    let v_tmp_22: u32 = (v_g * 11u) + 2u;
-    let v_tmp_23: u32 = (v_g * 11u) + 3u;
-    let v_tmp_24: u32 = (v_g * 11u) + 4u;
-    let v_tmp_25: u32 = v_u0;
-    let v_tmp_26: u32 = v_u1;
-    let v_tmp_27: u32 = v_u2;
-    let v_tmp_28: u32 = v_u3;
-    let v_tmp_29: u32 = v_u4;
-    b_ou[v_tmp_20] = v_tmp_25;
-    b_ou[v_tmp_21] = v_tmp_26;
-    b_ou[v_tmp_22] = v_tmp_27;
-    b_ou[v_tmp_23] = v_tmp_28;
-    b_ou[v_tmp_24] = v_tmp_29;
-    let v_tmp_30: u32 = (v_g * 11u) + 5u;
-    let v_tmp_31: u32 = (v_g * 11u) + 6u;
-    let v_tmp_32: u32 = v_u5;
+    let v_any: bool = xpu_wave_vote(select(0u, 1u, v_p), 6u) != 0u;
+    let v_all: bool = xpu_wave_vote(select(0u, 1u, v_p), 7u) != 0u;
+    b_ou[v_g * 11u] = v_u0;
+    b_ou[(v_g * 11u) + 1u] = v_u1;
+    b_ou[(v_g * 11u) + 2u] = v_u2;
+    b_ou[(v_g * 11u) + 3u] = v_u3;
+    b_ou[(v_g * 11u) + 4u] = v_u4;
     let v_tmp_33: u32 = v_u6;
-    b_ou[v_tmp_30] = v_tmp_32;
-    b_ou[v_tmp_31] = v_tmp_33;
-    let v_tmp_34: u32 = (v_g * 11u) + 7u;
-    let v_tmp_35: u32 = (v_g * 11u) + 8u;
-    b_ou[v_tmp_34] = 0u;
-    b_ou[v_tmp_35] = 0u;
+    b_ou[(v_g * 11u) + 5u] = v_u5;
+    b_ou[(v_g * 11u) + 6u] = v_tmp_33;
+    b_ou[(v_g * 11u) + 7u] = 0u;
+    b_ou[(v_g * 11u) + 8u] = 0u;
     if v_any {
         b_ou[(v_g * 11u) + 7u] = 1u;
     }
     if v_all {
         b_ou[(v_g * 11u) + 8u] = 1u;
     }
-    let v_tmp_36: u32 = (v_g * 11u) + 9u;
-    let v_tmp_37: u32 = (v_g * 11u) + 10u;
-    let v_tmp_38: u32 = lidx % 32u;
     let v_tmp_39: u32 = 32u;
-    b_ou[v_tmp_36] = v_tmp_38;
-    b_ou[v_tmp_37] = v_tmp_39;
-    var v_f0: f32;
-    let xpu_t99 = lidx % 32u;
-    let xpu_t100 = lidx - xpu_t99;
-    var xpu_t101: f32 = f32();
-    var xpu_t102: u32 = 0u;
-    loop {
-        if xpu_t102 >= 32u {
-            break;
-        }
-        let xpu_t103 = subgroupShuffle(v_f, (sgid - (sgid % 32u)) + xpu_t102);
-        if (xpu_t100 + xpu_t102) < 80u {
-            xpu_t101 = xpu_t101 + xpu_t103;
-        }
-        continuing {
-            xpu_t102 = xpu_t102 + 1u;
-        }
-    }
-    v_f0 = xpu_t101;
-    var v_f1: f32;
-    let xpu_t104 = lidx % 32u;
-    let xpu_t105 = lidx - xpu_t104;
-    var xpu_t106: f32 = v_f;
-    var xpu_t107: u32 = 0u;
-    loop {
-        if xpu_t107 >= 32u {
-            break;
-        }
-        let xpu_t108 = subgroupShuffle(v_f, (sgid - (sgid % 32u)) + xpu_t107);
-        if (xpu_t105 + xpu_t107) < 80u {
-            xpu_t106 = min(xpu_t106, xpu_t108);
-        }
-        continuing {
-            xpu_t107 = xpu_t107 + 1u;
-        }
-    }
-    v_f1 = xpu_t106;
-    var v_f2: f32;
-    let xpu_t109 = lidx % 32u;
-    let xpu_t110 = lidx - xpu_t109;
-    var xpu_t111: f32 = v_f;
-    var xpu_t112: u32 = 0u;
-    loop {
-        if xpu_t112 >= 32u {
-            break;
-        }
-        let xpu_t113 = subgroupShuffle(v_f, (sgid - (sgid % 32u)) + xpu_t112);
-        if (xpu_t110 + xpu_t112) < 80u {
-            xpu_t111 = max(xpu_t111, xpu_t113);
-        }
-        continuing {
-            xpu_t112 = xpu_t112 + 1u;
-        }
-    }
-    v_f2 = xpu_t111;
-    var v_f3: f32;
-    let xpu_t114 = lidx % 32u;
-    let xpu_t115 = lidx - xpu_t114;
-    var xpu_t116: f32 = f32();
-    var xpu_t117: u32 = 0u;
-    loop {
-        if xpu_t117 >= 32u {
-            break;
-        }
-        let xpu_t118 = subgroupShuffle(v_f, (sgid - (sgid % 32u)) + xpu_t117);
-        if ((xpu_t115 + xpu_t117) < 80u) && (xpu_t117 <= xpu_t114) {
-            xpu_t116 = xpu_t116 + xpu_t118;
-        }
-        continuing {
-            xpu_t117 = xpu_t117 + 1u;
-        }
-    }
-    v_f3 = xpu_t116;
-    var v_f4: f32;
-    let xpu_t119 = lidx % 32u;
-    let xpu_t120 = lidx - xpu_t119;
-    var xpu_t121: f32 = f32();
-    var xpu_t122: u32 = 0u;
-    loop {
-        if xpu_t122 >= 32u {
-            break;
-        }
-        let xpu_t123 = subgroupShuffle(v_f, (sgid - (sgid % 32u)) + xpu_t122);
-        if ((xpu_t120 + xpu_t122) < 80u) && (xpu_t122 < xpu_t119) {
-            xpu_t121 = xpu_t121 + xpu_t123;
-        }
-        continuing {
-            xpu_t122 = xpu_t122 + 1u;
-        }
-    }
-    v_f4 = xpu_t121;
-    var v_f5: f32;
-    let xpu_t124 = lidx % 32u;
-    let xpu_t125 = lidx - xpu_t124;
-    let xpu_t126 = xpu_u.p_m;
-    let xpu_t127 = xpu_t124 ^ (xpu_t126 % 32u);
-    let xpu_t128 = subgroupShuffle(v_f, (sgid - (sgid % 32u)) + xpu_t127);
-    v_f5 = select(v_f, xpu_t128, true && ((xpu_t125 + xpu_t127) < 80u));
-    let v_tmp_40: u32 = v_g * 6u;
-    let v_tmp_41: u32 = (v_g * 6u) + 1u;
-    let v_tmp_42: u32 = (v_g * 6u) + 2u;
-    let v_tmp_43: f32 = v_f0;
-    let v_tmp_44: f32 = v_f1;
-    let v_tmp_45: f32 = v_f2;
-    b_of[v_tmp_40] = v_tmp_43;
-    b_of[v_tmp_41] = v_tmp_44;
-    b_of[v_tmp_42] = v_tmp_45;
-    let v_tmp_46: u32 = (v_g * 6u) + 3u;
-    let v_tmp_47: u32 = (v_g * 6u) + 4u;
-    let v_tmp_48: u32 = (v_g * 6u) + 5u;
-    let v_tmp_49: f32 = v_f3;
-    let v_tmp_50: f32 = v_f4;
-    let v_tmp_51: f32 = v_f5;
-    b_of[v_tmp_46] = v_tmp_49;
-    b_of[v_tmp_47] = v_tmp_50;
-    b_of[v_tmp_48] = v_tmp_51;
+    b_ou[(v_g * 11u) + 9u] = lidx % 32u;
+    b_ou[(v_g * 11u) + 10u] = v_tmp_39;
+    let v_f0: f32 = xpu_wave_reduce_f32(v_f, 0u);
+    let v_f1: f32 = xpu_wave_reduce_f32(v_f, 1u);
+    let v_f2: f32 = xpu_wave_reduce_f32(v_f, 2u);
+    let v_f3: f32 = xpu_wave_reduce_f32(v_f, 3u);
+    let v_f4: f32 = xpu_wave_reduce_f32(v_f, 4u);
+    let v_f5: f32 = xpu_wave_shuffle_f32(v_f, xpu_u.p_m, 10u);
+    b_of[v_g * 6u] = v_f0;
+    b_of[(v_g * 6u) + 1u] = v_f1;
+    b_of[(v_g * 6u) + 2u] = v_f2;
+    b_of[(v_g * 6u) + 3u] = v_f3;
+    b_of[(v_g * 6u) + 4u] = v_f4;
+    b_of[(v_g * 6u) + 5u] = v_f5;
 }
 `
 
@@ -5338,555 +3192,252 @@ const wave32WGSLEmulated = `struct xpu_Uniforms {
 @group(0) @binding(6) var<storage, read> b_sel: array<u32>;
 @group(0) @binding(7) var<uniform> xpu_u: xpu_Uniforms;
 var<workgroup> xpu_wave: array<u32, 96>;
+var<private> xpu_lidx: u32;
 
-// main is kernel Wave32, block 80x1x1.
-@compute @workgroup_size(80, 1, 1)
-fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) lidx: u32) {
-    let v_g: u32 = gid.x;
-    let v_a: i32 = b_xi[v_g];
-    let v_u: u32 = b_xu[v_g];
-    let v_f: f32 = b_xf[v_g];
-    let v_k: u32 = b_sel[v_g];
-    let v_p: bool = ((v_u % 4u) != 0u) || ((wid.x % 2u) == 0u);
-    var v_s0: i32;
-    let xpu_t1 = lidx % 32u;
-    let xpu_t2 = lidx - xpu_t1;
+// xpu_wave_reduce_f32 is the verb op of x, one of WaveSum, WaveMin, WaveMax, WavePrefixSum, WaveExclusivePrefixSum, at the emulated tier.
+fn xpu_wave_reduce_f32(x: f32, op: u32) -> f32 {
+    let xpu_t1 = xpu_lidx % 32u;
+    let xpu_t2 = xpu_lidx - xpu_t1;
     workgroupBarrier();
-    xpu_wave[lidx] = bitcast<u32>(v_a);
+    xpu_wave[xpu_lidx] = bitcast<u32>(x);
     workgroupBarrier();
-    var xpu_t3: i32 = i32();
+    var xpu_t3: f32 = select(f32(), x, (op == 1u) || (op == 2u));
+    var xpu_t4: u32 = 0u;
+    loop {
+        if xpu_t4 >= 32u {
+            break;
+        }
+        let xpu_t5 = bitcast<f32>(xpu_wave[xpu_t2 + xpu_t4]);
+        if (((xpu_t2 + xpu_t4) < 80u) && ((xpu_t4 <= xpu_t1) || (op != 3u))) && ((xpu_t4 < xpu_t1) || (op != 4u)) {
+            if op == 1u {
+                xpu_t3 = min(xpu_t3, xpu_t5);
+            } else if op == 2u {
+                xpu_t3 = max(xpu_t3, xpu_t5);
+            } else {
+                xpu_t3 = xpu_t3 + xpu_t5;
+            }
+        }
+        continuing {
+            xpu_t4 = xpu_t4 + 1u;
+        }
+    }
+    return xpu_t3;
+}
+
+// xpu_wave_reduce_i32 is the verb op of x, one of WaveSum, WaveMin, WaveMax, WavePrefixSum, WaveExclusivePrefixSum, at the emulated tier.
+fn xpu_wave_reduce_i32(x: i32, op: u32) -> i32 {
+    let xpu_t1 = xpu_lidx % 32u;
+    let xpu_t2 = xpu_lidx - xpu_t1;
+    workgroupBarrier();
+    xpu_wave[xpu_lidx] = bitcast<u32>(x);
+    workgroupBarrier();
+    var xpu_t3: i32 = select(i32(), x, (op == 1u) || (op == 2u));
     var xpu_t4: u32 = 0u;
     loop {
         if xpu_t4 >= 32u {
             break;
         }
         let xpu_t5 = bitcast<i32>(xpu_wave[xpu_t2 + xpu_t4]);
-        if (xpu_t2 + xpu_t4) < 80u {
-            xpu_t3 = xpu_t3 + xpu_t5;
+        if (((xpu_t2 + xpu_t4) < 80u) && ((xpu_t4 <= xpu_t1) || (op != 3u))) && ((xpu_t4 < xpu_t1) || (op != 4u)) {
+            if op == 1u {
+                xpu_t3 = min(xpu_t3, xpu_t5);
+            } else if op == 2u {
+                xpu_t3 = max(xpu_t3, xpu_t5);
+            } else {
+                xpu_t3 = xpu_t3 + xpu_t5;
+            }
         }
         continuing {
             xpu_t4 = xpu_t4 + 1u;
         }
     }
-    v_s0 = xpu_t3;
-    var v_s1: i32;
-    let xpu_t6 = lidx % 32u;
-    let xpu_t7 = lidx - xpu_t6;
+    return xpu_t3;
+}
+
+// xpu_wave_reduce_u32 is the verb op of x, one of WaveSum, WaveMin, WaveMax, WavePrefixSum, WaveExclusivePrefixSum, at the emulated tier.
+fn xpu_wave_reduce_u32(x: u32, op: u32) -> u32 {
+    let xpu_t1 = xpu_lidx % 32u;
+    let xpu_t2 = xpu_lidx - xpu_t1;
     workgroupBarrier();
-    xpu_wave[lidx] = bitcast<u32>(v_a);
+    xpu_wave[xpu_lidx] = x;
     workgroupBarrier();
-    var xpu_t8: i32 = v_a;
-    var xpu_t9: u32 = 0u;
+    var xpu_t3: u32 = select(u32(), x, (op == 1u) || (op == 2u));
+    var xpu_t4: u32 = 0u;
     loop {
-        if xpu_t9 >= 32u {
+        if xpu_t4 >= 32u {
             break;
         }
-        let xpu_t10 = bitcast<i32>(xpu_wave[xpu_t7 + xpu_t9]);
-        if (xpu_t7 + xpu_t9) < 80u {
-            xpu_t8 = min(xpu_t8, xpu_t10);
+        let xpu_t5 = xpu_wave[xpu_t2 + xpu_t4];
+        if (((xpu_t2 + xpu_t4) < 80u) && ((xpu_t4 <= xpu_t1) || (op != 3u))) && ((xpu_t4 < xpu_t1) || (op != 4u)) {
+            if op == 1u {
+                xpu_t3 = min(xpu_t3, xpu_t5);
+            } else if op == 2u {
+                xpu_t3 = max(xpu_t3, xpu_t5);
+            } else {
+                xpu_t3 = xpu_t3 + xpu_t5;
+            }
         }
         continuing {
-            xpu_t9 = xpu_t9 + 1u;
+            xpu_t4 = xpu_t4 + 1u;
         }
     }
-    v_s1 = xpu_t8;
-    var v_s2: i32;
-    let xpu_t11 = lidx % 32u;
-    let xpu_t12 = lidx - xpu_t11;
+    return xpu_t3;
+}
+
+// xpu_wave_shuffle_f32 is the verb op of x, one of WaveShuffleXor, at the emulated tier.
+fn xpu_wave_shuffle_f32(x: f32, a: u32, op: u32) -> f32 {
+    let xpu_t1 = xpu_lidx % 32u;
+    let xpu_t2 = xpu_lidx - xpu_t1;
     workgroupBarrier();
-    xpu_wave[lidx] = bitcast<u32>(v_a);
+    xpu_wave[xpu_lidx] = bitcast<u32>(x);
     workgroupBarrier();
-    var xpu_t13: i32 = v_a;
-    var xpu_t14: u32 = 0u;
+    var xpu_t3: u32;
+    xpu_t3 = xpu_t1 ^ (a % 32u);
+    let xpu_t4 = bitcast<f32>(xpu_wave[xpu_t2 + xpu_t3]);
+    return select(x, xpu_t4, (xpu_t2 + xpu_t3) < 80u);
+}
+
+// xpu_wave_shuffle_i32 is the verb op of x, one of WaveShuffle, WaveShuffleXor, WaveShuffleUp, WaveShuffleDown, at the emulated tier.
+fn xpu_wave_shuffle_i32(x: i32, a: u32, op: u32) -> i32 {
+    let xpu_t1 = xpu_lidx % 32u;
+    let xpu_t2 = xpu_lidx - xpu_t1;
+    workgroupBarrier();
+    xpu_wave[xpu_lidx] = bitcast<u32>(x);
+    workgroupBarrier();
+    var xpu_t3: u32;
+    var xpu_t4: bool = true;
+    if op == 9u {
+        xpu_t3 = a % 32u;
+    } else if op == 10u {
+        xpu_t3 = xpu_t1 ^ (a % 32u);
+    } else if op == 11u {
+        xpu_t4 = a <= xpu_t1;
+        xpu_t3 = select(xpu_t1, xpu_t1 - a, xpu_t4);
+    } else {
+        xpu_t4 = a < (32u - xpu_t1);
+        xpu_t3 = select(xpu_t1, xpu_t1 + a, xpu_t4);
+    }
+    let xpu_t5 = bitcast<i32>(xpu_wave[xpu_t2 + xpu_t3]);
+    return select(x, xpu_t5, xpu_t4 && ((xpu_t2 + xpu_t3) < 80u));
+}
+
+// xpu_wave_shuffle_u32 is the verb op of x, one of WaveShuffle, at the emulated tier.
+fn xpu_wave_shuffle_u32(x: u32, a: u32, op: u32) -> u32 {
+    let xpu_t1 = xpu_lidx % 32u;
+    let xpu_t2 = xpu_lidx - xpu_t1;
+    workgroupBarrier();
+    xpu_wave[xpu_lidx] = x;
+    workgroupBarrier();
+    var xpu_t3: u32;
+    xpu_t3 = a % 32u;
+    let xpu_t4 = xpu_wave[xpu_t2 + xpu_t3];
+    return select(x, xpu_t4, (xpu_t2 + xpu_t3) < 80u);
+}
+
+// xpu_wave_vote is the verb op of x, one of WaveBallot, WaveAny, WaveAll, at the emulated tier.
+fn xpu_wave_vote(x: u32, op: u32) -> u32 {
+    let xpu_t1 = xpu_lidx % 32u;
+    let xpu_t2 = xpu_lidx - xpu_t1;
+    workgroupBarrier();
+    xpu_wave[xpu_lidx] = x;
+    workgroupBarrier();
+    var xpu_t3: u32 = select(0u, 1u, op == 7u);
+    var xpu_t4: u32 = 0u;
     loop {
-        if xpu_t14 >= 32u {
+        if xpu_t4 >= 32u {
             break;
         }
-        let xpu_t15 = bitcast<i32>(xpu_wave[xpu_t12 + xpu_t14]);
-        if (xpu_t12 + xpu_t14) < 80u {
-            xpu_t13 = max(xpu_t13, xpu_t15);
+        let xpu_t5 = xpu_wave[xpu_t2 + xpu_t4];
+        if (xpu_t2 + xpu_t4) < 80u {
+            if op == 5u {
+                xpu_t3 = xpu_t3 | (xpu_t5 << xpu_t4);
+            } else if op == 6u {
+                xpu_t3 = xpu_t3 | xpu_t5;
+            } else {
+                xpu_t3 = xpu_t3 & xpu_t5;
+            }
         }
         continuing {
-            xpu_t14 = xpu_t14 + 1u;
+            xpu_t4 = xpu_t4 + 1u;
         }
     }
-    v_s2 = xpu_t13;
-    var v_s3: i32;
-    let xpu_t16 = lidx % 32u;
-    let xpu_t17 = lidx - xpu_t16;
-    workgroupBarrier();
-    xpu_wave[lidx] = bitcast<u32>(v_a);
-    workgroupBarrier();
-    var xpu_t18: i32 = i32();
-    var xpu_t19: u32 = 0u;
-    loop {
-        if xpu_t19 >= 32u {
-            break;
-        }
-        let xpu_t20 = bitcast<i32>(xpu_wave[xpu_t17 + xpu_t19]);
-        if ((xpu_t17 + xpu_t19) < 80u) && (xpu_t19 <= xpu_t16) {
-            xpu_t18 = xpu_t18 + xpu_t20;
-        }
-        continuing {
-            xpu_t19 = xpu_t19 + 1u;
-        }
-    }
-    v_s3 = xpu_t18;
-    var v_s4: i32;
-    let xpu_t21 = lidx % 32u;
-    let xpu_t22 = lidx - xpu_t21;
-    workgroupBarrier();
-    xpu_wave[lidx] = bitcast<u32>(v_a);
-    workgroupBarrier();
-    var xpu_t23: i32 = i32();
-    var xpu_t24: u32 = 0u;
-    loop {
-        if xpu_t24 >= 32u {
-            break;
-        }
-        let xpu_t25 = bitcast<i32>(xpu_wave[xpu_t22 + xpu_t24]);
-        if ((xpu_t22 + xpu_t24) < 80u) && (xpu_t24 < xpu_t21) {
-            xpu_t23 = xpu_t23 + xpu_t25;
-        }
-        continuing {
-            xpu_t24 = xpu_t24 + 1u;
-        }
-    }
-    v_s4 = xpu_t23;
-    var v_s5: i32;
-    let xpu_t26 = lidx % 32u;
-    let xpu_t27 = lidx - xpu_t26;
-    workgroupBarrier();
-    xpu_wave[lidx] = bitcast<u32>(v_a);
-    workgroupBarrier();
-    let xpu_t28 = xpu_u.p_bl;
-    let xpu_t29 = xpu_t28 % 32u;
-    let xpu_t30 = bitcast<i32>(xpu_wave[xpu_t27 + xpu_t29]);
-    v_s5 = select(v_a, xpu_t30, true && ((xpu_t27 + xpu_t29) < 80u));
-    var v_s6: i32;
-    let xpu_t31 = lidx % 32u;
-    let xpu_t32 = lidx - xpu_t31;
-    workgroupBarrier();
-    xpu_wave[lidx] = bitcast<u32>(v_a);
-    workgroupBarrier();
-    let xpu_t33 = v_k % 32u;
-    let xpu_t34 = bitcast<i32>(xpu_wave[xpu_t32 + xpu_t33]);
-    v_s6 = select(v_a, xpu_t34, true && ((xpu_t32 + xpu_t33) < 80u));
-    var v_s7: i32;
-    let xpu_t35 = lidx % 32u;
-    let xpu_t36 = lidx - xpu_t35;
-    workgroupBarrier();
-    xpu_wave[lidx] = bitcast<u32>(v_a);
-    workgroupBarrier();
-    let xpu_t37 = xpu_u.p_m;
-    let xpu_t38 = xpu_t35 ^ (xpu_t37 % 32u);
-    let xpu_t39 = bitcast<i32>(xpu_wave[xpu_t36 + xpu_t38]);
-    v_s7 = select(v_a, xpu_t39, true && ((xpu_t36 + xpu_t38) < 80u));
-    var v_s8: i32;
-    let xpu_t40 = lidx % 32u;
-    let xpu_t41 = lidx - xpu_t40;
-    workgroupBarrier();
-    xpu_wave[lidx] = bitcast<u32>(v_a);
-    workgroupBarrier();
-    let xpu_t42 = xpu_u.p_d;
-    let xpu_t43 = xpu_t42 <= xpu_t40;
-    let xpu_t44 = select(xpu_t40, xpu_t40 - xpu_t42, xpu_t42 <= xpu_t40);
-    let xpu_t45 = bitcast<i32>(xpu_wave[xpu_t41 + xpu_t44]);
-    v_s8 = select(v_a, xpu_t45, xpu_t43 && ((xpu_t41 + xpu_t44) < 80u));
-    var v_s9: i32;
-    let xpu_t46 = lidx % 32u;
-    let xpu_t47 = lidx - xpu_t46;
-    workgroupBarrier();
-    xpu_wave[lidx] = bitcast<u32>(v_a);
-    workgroupBarrier();
-    let xpu_t48 = xpu_u.p_d;
-    let xpu_t49 = xpu_t48 < (32u - xpu_t46);
-    let xpu_t50 = select(xpu_t46, xpu_t46 + xpu_t48, xpu_t48 < (32u - xpu_t46));
-    let xpu_t51 = bitcast<i32>(xpu_wave[xpu_t47 + xpu_t50]);
-    v_s9 = select(v_a, xpu_t51, xpu_t49 && ((xpu_t47 + xpu_t50) < 80u));
-    let v_tmp: u32 = v_g * 10u;
-    let v_tmp_1: u32 = (v_g * 10u) + 1u;
-    let v_tmp_2: u32 = (v_g * 10u) + 2u;
-    let v_tmp_3: u32 = (v_g * 10u) + 3u;
-    let v_tmp_4: u32 = (v_g * 10u) + 4u;
-    let v_tmp_5: i32 = v_s0;
-    let v_tmp_6: i32 = v_s1;
-    let v_tmp_7: i32 = v_s2;
-    let v_tmp_8: i32 = v_s3;
-    let v_tmp_9: i32 = v_s4;
-    b_oi[v_tmp] = v_tmp_5;
-    b_oi[v_tmp_1] = v_tmp_6;
-    b_oi[v_tmp_2] = v_tmp_7;
-    b_oi[v_tmp_3] = v_tmp_8;
-    b_oi[v_tmp_4] = v_tmp_9;
-    let v_tmp_10: u32 = (v_g * 10u) + 5u;
-    let v_tmp_11: u32 = (v_g * 10u) + 6u;
-    let v_tmp_12: u32 = (v_g * 10u) + 7u;
-    let v_tmp_13: u32 = (v_g * 10u) + 8u;
-    let v_tmp_14: u32 = (v_g * 10u) + 9u;
-    let v_tmp_15: i32 = v_s5;
-    let v_tmp_16: i32 = v_s6;
-    let v_tmp_17: i32 = v_s7;
-    let v_tmp_18: i32 = v_s8;
-    let v_tmp_19: i32 = v_s9;
-    b_oi[v_tmp_10] = v_tmp_15;
-    b_oi[v_tmp_11] = v_tmp_16;
-    b_oi[v_tmp_12] = v_tmp_17;
-    b_oi[v_tmp_13] = v_tmp_18;
-    b_oi[v_tmp_14] = v_tmp_19;
-    var v_u0: u32;
-    let xpu_t52 = lidx % 32u;
-    let xpu_t53 = lidx - xpu_t52;
-    workgroupBarrier();
-    xpu_wave[lidx] = v_u;
-    workgroupBarrier();
-    var xpu_t54: u32 = u32();
-    var xpu_t55: u32 = 0u;
-    loop {
-        if xpu_t55 >= 32u {
-            break;
-        }
-        let xpu_t56 = xpu_wave[xpu_t53 + xpu_t55];
-        if (xpu_t53 + xpu_t55) < 80u {
-            xpu_t54 = xpu_t54 + xpu_t56;
-        }
-        continuing {
-            xpu_t55 = xpu_t55 + 1u;
-        }
-    }
-    v_u0 = xpu_t54;
-    var v_u1: u32;
-    let xpu_t57 = lidx % 32u;
-    let xpu_t58 = lidx - xpu_t57;
-    workgroupBarrier();
-    xpu_wave[lidx] = v_u;
-    workgroupBarrier();
-    var xpu_t59: u32 = v_u;
-    var xpu_t60: u32 = 0u;
-    loop {
-        if xpu_t60 >= 32u {
-            break;
-        }
-        let xpu_t61 = xpu_wave[xpu_t58 + xpu_t60];
-        if (xpu_t58 + xpu_t60) < 80u {
-            xpu_t59 = min(xpu_t59, xpu_t61);
-        }
-        continuing {
-            xpu_t60 = xpu_t60 + 1u;
-        }
-    }
-    v_u1 = xpu_t59;
-    var v_u2: u32;
-    let xpu_t62 = lidx % 32u;
-    let xpu_t63 = lidx - xpu_t62;
-    workgroupBarrier();
-    xpu_wave[lidx] = v_u;
-    workgroupBarrier();
-    var xpu_t64: u32 = v_u;
-    var xpu_t65: u32 = 0u;
-    loop {
-        if xpu_t65 >= 32u {
-            break;
-        }
-        let xpu_t66 = xpu_wave[xpu_t63 + xpu_t65];
-        if (xpu_t63 + xpu_t65) < 80u {
-            xpu_t64 = max(xpu_t64, xpu_t66);
-        }
-        continuing {
-            xpu_t65 = xpu_t65 + 1u;
-        }
-    }
-    v_u2 = xpu_t64;
-    var v_u3: u32;
-    let xpu_t67 = lidx % 32u;
-    let xpu_t68 = lidx - xpu_t67;
-    workgroupBarrier();
-    xpu_wave[lidx] = v_u;
-    workgroupBarrier();
-    var xpu_t69: u32 = u32();
-    var xpu_t70: u32 = 0u;
-    loop {
-        if xpu_t70 >= 32u {
-            break;
-        }
-        let xpu_t71 = xpu_wave[xpu_t68 + xpu_t70];
-        if ((xpu_t68 + xpu_t70) < 80u) && (xpu_t70 <= xpu_t67) {
-            xpu_t69 = xpu_t69 + xpu_t71;
-        }
-        continuing {
-            xpu_t70 = xpu_t70 + 1u;
-        }
-    }
-    v_u3 = xpu_t69;
-    var v_u4: u32;
-    let xpu_t72 = lidx % 32u;
-    let xpu_t73 = lidx - xpu_t72;
-    workgroupBarrier();
-    xpu_wave[lidx] = v_u;
-    workgroupBarrier();
-    var xpu_t74: u32 = u32();
-    var xpu_t75: u32 = 0u;
-    loop {
-        if xpu_t75 >= 32u {
-            break;
-        }
-        let xpu_t76 = xpu_wave[xpu_t73 + xpu_t75];
-        if ((xpu_t73 + xpu_t75) < 80u) && (xpu_t75 < xpu_t72) {
-            xpu_t74 = xpu_t74 + xpu_t76;
-        }
-        continuing {
-            xpu_t75 = xpu_t75 + 1u;
-        }
-    }
-    v_u4 = xpu_t74;
-    var v_u5: u32;
-    let xpu_t77 = lidx % 32u;
-    let xpu_t78 = lidx - xpu_t77;
-    workgroupBarrier();
-    xpu_wave[lidx] = v_u;
-    workgroupBarrier();
-    let xpu_t79 = v_k % 32u;
-    let xpu_t80 = xpu_wave[xpu_t78 + xpu_t79];
-    v_u5 = select(v_u, xpu_t80, true && ((xpu_t78 + xpu_t79) < 80u));
+    return xpu_t3;
+}
+
+// main is kernel Wave32, block 80x1x1.
+@compute @workgroup_size(80, 1, 1)
+fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) lidx: u32) {
+    xpu_lidx = lidx;
+    let v_g: u32 = gid.x;
+    let v_a: i32 = b_xi[v_g];
+    let v_u: u32 = b_xu[v_g];
+    let v_f: f32 = b_xf[v_g];
+    let v_k: u32 = b_sel[v_g];
+    let v_p: bool = ((v_u % 4u) != 0u) || ((wid.x % 2u) == 0u);
+    let v_s0: i32 = xpu_wave_reduce_i32(v_a, 0u);
+    let v_s1: i32 = xpu_wave_reduce_i32(v_a, 1u);
+    let v_s2: i32 = xpu_wave_reduce_i32(v_a, 2u);
+    let v_s3: i32 = xpu_wave_reduce_i32(v_a, 3u);
+    let v_s4: i32 = xpu_wave_reduce_i32(v_a, 4u);
+    let v_s5: i32 = xpu_wave_shuffle_i32(v_a, xpu_u.p_bl, 9u);
+    let v_s6: i32 = xpu_wave_shuffle_i32(v_a, v_k, 9u);
+    let v_s7: i32 = xpu_wave_shuffle_i32(v_a, xpu_u.p_m, 10u);
+    let v_s8: i32 = xpu_wave_shuffle_i32(v_a, xpu_u.p_d, 11u);
+    let v_s9: i32 = xpu_wave_shuffle_i32(v_a, xpu_u.p_d, 12u);
+    b_oi[v_g * 10u] = v_s0;
+    b_oi[(v_g * 10u) + 1u] = v_s1;
+    b_oi[(v_g * 10u) + 2u] = v_s2;
+    b_oi[(v_g * 10u) + 3u] = v_s3;
+    b_oi[(v_g * 10u) + 4u] = v_s4;
+    b_oi[(v_g * 10u) + 5u] = v_s5;
+    b_oi[(v_g * 10u) + 6u] = v_s6;
+    b_oi[(v_g * 10u) + 7u] = v_s7;
+    b_oi[(v_g * 10u) + 8u] = v_s8;
+    b_oi[(v_g * 10u) + 9u] = v_s9;
+    let v_u0: u32 = xpu_wave_reduce_u32(v_u, 0u);
+    let v_u1: u32 = xpu_wave_reduce_u32(v_u, 1u);
+    let v_u2: u32 = xpu_wave_reduce_u32(v_u, 2u);
+    let v_u3: u32 = xpu_wave_reduce_u32(v_u, 3u);
+    let v_u4: u32 = xpu_wave_reduce_u32(v_u, 4u);
+    let v_u5: u32 = xpu_wave_shuffle_u32(v_u, v_k, 9u);
     var v_u6: u32;
     v_u6 = 0u;
     {
-        let xpu_t81 = select(0u, 1u, v_p);
-        let xpu_t82 = lidx % 32u;
-        let xpu_t83 = lidx - xpu_t82;
-        workgroupBarrier();
-        xpu_wave[lidx] = xpu_t81;
-        workgroupBarrier();
-        var xpu_t84: u32 = 0u;
-        var xpu_t85: u32 = 0u;
-        loop {
-            if xpu_t85 >= 32u {
-                break;
-            }
-            let xpu_t86 = xpu_wave[xpu_t83 + xpu_t85];
-            if (xpu_t83 + xpu_t85) < 80u {
-                xpu_t84 = xpu_t84 | (xpu_t86 << xpu_t85);
-            }
-            continuing {
-                xpu_t85 = xpu_t85 + 1u;
-            }
-        }
-        v_u6 = xpu_t84;
+        v_u6 = xpu_wave_vote(select(0u, 1u, v_p), 5u);
     }
-    var v_any: bool;
-    let xpu_t87 = select(0u, 1u, v_p);
-    let xpu_t88 = lidx % 32u;
-    let xpu_t89 = lidx - xpu_t88;
-    workgroupBarrier();
-    xpu_wave[lidx] = xpu_t87;
-    workgroupBarrier();
-    var xpu_t90: u32 = 0u;
-    var xpu_t91: u32 = 0u;
-    loop {
-        if xpu_t91 >= 32u {
-            break;
-        }
-        let xpu_t92 = xpu_wave[xpu_t89 + xpu_t91];
-        if (xpu_t89 + xpu_t91) < 80u {
-            xpu_t90 = xpu_t90 | xpu_t92;
-        }
-        continuing {
-            xpu_t91 = xpu_t91 + 1u;
-        }
-    }
-    v_any = xpu_t90 != 0u;
-    var v_all: bool;
-    let xpu_t93 = select(0u, 1u, v_p);
-    let xpu_t94 = lidx % 32u;
-    let xpu_t95 = lidx - xpu_t94;
-    workgroupBarrier();
-    xpu_wave[lidx] = xpu_t93;
-    workgroupBarrier();
-    var xpu_t96: u32 = 1u;
-    var xpu_t97: u32 = 0u;
-    loop {
-        if xpu_t97 >= 32u {
-            break;
-        }
-        let xpu_t98 = xpu_wave[xpu_t95 + xpu_t97];
-        if (xpu_t95 + xpu_t97) < 80u {
-            xpu_t96 = xpu_t96 & xpu_t98;
-        }
-        continuing {
-            xpu_t97 = xpu_t97 + 1u;
-        }
-    }
-    v_all = xpu_t96 != 0u;
-    let v_tmp_20: u32 = v_g * 11u;
-    let v_tmp_21: u32 = (v_g * 11u) + 1u;
-    let v_tmp_22: u32 = (v_g * 11u) + 2u;
-    let v_tmp_23: u32 = (v_g * 11u) + 3u;
-    let v_tmp_24: u32 = (v_g * 11u) + 4u;
-    let v_tmp_25: u32 = v_u0;
-    let v_tmp_26: u32 = v_u1;
-    let v_tmp_27: u32 = v_u2;
-    let v_tmp_28: u32 = v_u3;
-    let v_tmp_29: u32 = v_u4;
-    b_ou[v_tmp_20] = v_tmp_25;
-    b_ou[v_tmp_21] = v_tmp_26;
-    b_ou[v_tmp_22] = v_tmp_27;
-    b_ou[v_tmp_23] = v_tmp_28;
-    b_ou[v_tmp_24] = v_tmp_29;
-    let v_tmp_30: u32 = (v_g * 11u) + 5u;
-    let v_tmp_31: u32 = (v_g * 11u) + 6u;
-    let v_tmp_32: u32 = v_u5;
+    let v_any: bool = xpu_wave_vote(select(0u, 1u, v_p), 6u) != 0u;
+    let v_all: bool = xpu_wave_vote(select(0u, 1u, v_p), 7u) != 0u;
+    b_ou[v_g * 11u] = v_u0;
+    b_ou[(v_g * 11u) + 1u] = v_u1;
+    b_ou[(v_g * 11u) + 2u] = v_u2;
+    b_ou[(v_g * 11u) + 3u] = v_u3;
+    b_ou[(v_g * 11u) + 4u] = v_u4;
     let v_tmp_33: u32 = v_u6;
-    b_ou[v_tmp_30] = v_tmp_32;
-    b_ou[v_tmp_31] = v_tmp_33;
-    let v_tmp_34: u32 = (v_g * 11u) + 7u;
-    let v_tmp_35: u32 = (v_g * 11u) + 8u;
-    b_ou[v_tmp_34] = 0u;
-    b_ou[v_tmp_35] = 0u;
+    b_ou[(v_g * 11u) + 5u] = v_u5;
+    b_ou[(v_g * 11u) + 6u] = v_tmp_33;
+    b_ou[(v_g * 11u) + 7u] = 0u;
+    b_ou[(v_g * 11u) + 8u] = 0u;
     if v_any {
         b_ou[(v_g * 11u) + 7u] = 1u;
     }
     if v_all {
         b_ou[(v_g * 11u) + 8u] = 1u;
     }
-    let v_tmp_36: u32 = (v_g * 11u) + 9u;
-    let v_tmp_37: u32 = (v_g * 11u) + 10u;
-    let v_tmp_38: u32 = lidx % 32u;
     let v_tmp_39: u32 = 32u;
-    b_ou[v_tmp_36] = v_tmp_38;
-    b_ou[v_tmp_37] = v_tmp_39;
-    var v_f0: f32;
-    let xpu_t99 = lidx % 32u;
-    let xpu_t100 = lidx - xpu_t99;
-    workgroupBarrier();
-    xpu_wave[lidx] = bitcast<u32>(v_f);
-    workgroupBarrier();
-    var xpu_t101: f32 = f32();
-    var xpu_t102: u32 = 0u;
-    loop {
-        if xpu_t102 >= 32u {
-            break;
-        }
-        let xpu_t103 = bitcast<f32>(xpu_wave[xpu_t100 + xpu_t102]);
-        if (xpu_t100 + xpu_t102) < 80u {
-            xpu_t101 = xpu_t101 + xpu_t103;
-        }
-        continuing {
-            xpu_t102 = xpu_t102 + 1u;
-        }
-    }
-    v_f0 = xpu_t101;
-    var v_f1: f32;
-    let xpu_t104 = lidx % 32u;
-    let xpu_t105 = lidx - xpu_t104;
-    workgroupBarrier();
-    xpu_wave[lidx] = bitcast<u32>(v_f);
-    workgroupBarrier();
-    var xpu_t106: f32 = v_f;
-    var xpu_t107: u32 = 0u;
-    loop {
-        if xpu_t107 >= 32u {
-            break;
-        }
-        let xpu_t108 = bitcast<f32>(xpu_wave[xpu_t105 + xpu_t107]);
-        if (xpu_t105 + xpu_t107) < 80u {
-            xpu_t106 = min(xpu_t106, xpu_t108);
-        }
-        continuing {
-            xpu_t107 = xpu_t107 + 1u;
-        }
-    }
-    v_f1 = xpu_t106;
-    var v_f2: f32;
-    let xpu_t109 = lidx % 32u;
-    let xpu_t110 = lidx - xpu_t109;
-    workgroupBarrier();
-    xpu_wave[lidx] = bitcast<u32>(v_f);
-    workgroupBarrier();
-    var xpu_t111: f32 = v_f;
-    var xpu_t112: u32 = 0u;
-    loop {
-        if xpu_t112 >= 32u {
-            break;
-        }
-        let xpu_t113 = bitcast<f32>(xpu_wave[xpu_t110 + xpu_t112]);
-        if (xpu_t110 + xpu_t112) < 80u {
-            xpu_t111 = max(xpu_t111, xpu_t113);
-        }
-        continuing {
-            xpu_t112 = xpu_t112 + 1u;
-        }
-    }
-    v_f2 = xpu_t111;
-    var v_f3: f32;
-    let xpu_t114 = lidx % 32u;
-    let xpu_t115 = lidx - xpu_t114;
-    workgroupBarrier();
-    xpu_wave[lidx] = bitcast<u32>(v_f);
-    workgroupBarrier();
-    var xpu_t116: f32 = f32();
-    var xpu_t117: u32 = 0u;
-    loop {
-        if xpu_t117 >= 32u {
-            break;
-        }
-        let xpu_t118 = bitcast<f32>(xpu_wave[xpu_t115 + xpu_t117]);
-        if ((xpu_t115 + xpu_t117) < 80u) && (xpu_t117 <= xpu_t114) {
-            xpu_t116 = xpu_t116 + xpu_t118;
-        }
-        continuing {
-            xpu_t117 = xpu_t117 + 1u;
-        }
-    }
-    v_f3 = xpu_t116;
-    var v_f4: f32;
-    let xpu_t119 = lidx % 32u;
-    let xpu_t120 = lidx - xpu_t119;
-    workgroupBarrier();
-    xpu_wave[lidx] = bitcast<u32>(v_f);
-    workgroupBarrier();
-    var xpu_t121: f32 = f32();
-    var xpu_t122: u32 = 0u;
-    loop {
-        if xpu_t122 >= 32u {
-            break;
-        }
-        let xpu_t123 = bitcast<f32>(xpu_wave[xpu_t120 + xpu_t122]);
-        if ((xpu_t120 + xpu_t122) < 80u) && (xpu_t122 < xpu_t119) {
-            xpu_t121 = xpu_t121 + xpu_t123;
-        }
-        continuing {
-            xpu_t122 = xpu_t122 + 1u;
-        }
-    }
-    v_f4 = xpu_t121;
-    var v_f5: f32;
-    let xpu_t124 = lidx % 32u;
-    let xpu_t125 = lidx - xpu_t124;
-    workgroupBarrier();
-    xpu_wave[lidx] = bitcast<u32>(v_f);
-    workgroupBarrier();
-    let xpu_t126 = xpu_u.p_m;
-    let xpu_t127 = xpu_t124 ^ (xpu_t126 % 32u);
-    let xpu_t128 = bitcast<f32>(xpu_wave[xpu_t125 + xpu_t127]);
-    v_f5 = select(v_f, xpu_t128, true && ((xpu_t125 + xpu_t127) < 80u));
-    let v_tmp_40: u32 = v_g * 6u;
-    let v_tmp_41: u32 = (v_g * 6u) + 1u;
-    let v_tmp_42: u32 = (v_g * 6u) + 2u;
-    let v_tmp_43: f32 = v_f0;
-    let v_tmp_44: f32 = v_f1;
-    let v_tmp_45: f32 = v_f2;
-    b_of[v_tmp_40] = v_tmp_43;
-    b_of[v_tmp_41] = v_tmp_44;
-    b_of[v_tmp_42] = v_tmp_45;
-    let v_tmp_46: u32 = (v_g * 6u) + 3u;
-    let v_tmp_47: u32 = (v_g * 6u) + 4u;
-    let v_tmp_48: u32 = (v_g * 6u) + 5u;
-    let v_tmp_49: f32 = v_f3;
-    let v_tmp_50: f32 = v_f4;
-    let v_tmp_51: f32 = v_f5;
-    b_of[v_tmp_46] = v_tmp_49;
-    b_of[v_tmp_47] = v_tmp_50;
-    b_of[v_tmp_48] = v_tmp_51;
+    b_ou[(v_g * 11u) + 9u] = lidx % 32u;
+    b_ou[(v_g * 11u) + 10u] = v_tmp_39;
+    let v_f0: f32 = xpu_wave_reduce_f32(v_f, 0u);
+    let v_f1: f32 = xpu_wave_reduce_f32(v_f, 1u);
+    let v_f2: f32 = xpu_wave_reduce_f32(v_f, 2u);
+    let v_f3: f32 = xpu_wave_reduce_f32(v_f, 3u);
+    let v_f4: f32 = xpu_wave_reduce_f32(v_f, 4u);
+    let v_f5: f32 = xpu_wave_shuffle_f32(v_f, xpu_u.p_m, 10u);
+    b_of[v_g * 6u] = v_f0;
+    b_of[(v_g * 6u) + 1u] = v_f1;
+    b_of[(v_g * 6u) + 2u] = v_f2;
+    b_of[(v_g * 6u) + 3u] = v_f3;
+    b_of[(v_g * 6u) + 4u] = v_f4;
+    b_of[(v_g * 6u) + 5u] = v_f5;
 }
 `
 
@@ -5932,31 +3483,14 @@ func wave32CPU(b *gpuimpl.CPUBlock) {
 	var a_u4 [80]uint32
 	var a_u5 [80]uint32
 	var a_u6 [80]uint32
-	gx0, gy0, gz0 := b.Group.X*80, b.Group.Y*1, b.Group.Z*1
-	var ly uint32
-	var lz uint32
-	stop := b.Stopping()
-	_, _ = b, stop
-	_ = p_oi
-	_ = p_ou
-	_ = p_of
-	_ = p_xi
-	_ = p_xu
-	_ = p_xf
-	_ = p_sel
-	_ = p_bl
-	_ = p_m
-	_ = p_d
-	_ = gx0
-	_ = gy0
-	_ = gz0
-	_ = ly
-	_ = lz
+	var wall [80]bool
+	for i := range wall {
+		wall[i] = true
+	}
+	gx0 := b.Group.X * 80
 	{
-		lx, li := uint32(0), uint32(0)
-		_, _ = lx, li
+		lx := uint32(0)
 		var v_g uint32 = (gx0 + lx)
-		_ = v_g
 		var w0 *[80]int32
 		if o := v_g; o <= 4294967216 && uint64(o)+80 <= uint64(len(p_xi)) {
 			w0 = (*[80]int32)(p_xi[o : uint64(o)+80])
@@ -5976,19 +3510,11 @@ func wave32CPU(b *gpuimpl.CPUBlock) {
 		if w0 != nil && w1 != nil && w2 != nil && w3 != nil {
 			for lx := uint32(0); lx < 80; lx++ {
 				li := lx
-				_ = li
-				v_a := a_a[li]
-				_ = v_a
-				v_f := a_f[li]
-				_ = v_f
-				v_k := a_k[li]
-				_ = v_k
-				v_p := a_p[li]
-				_ = v_p
-				v_u := a_u[li]
-				_ = v_u
-				var v_g uint32 = (gx0 + lx)
-				_ = v_g
+				var v_a int32
+				var v_f float32
+				var v_k uint32
+				var v_p bool
+				var v_u uint32
 				v_a = w0[lx]
 				v_u = w1[lx]
 				v_f = w2[lx]
@@ -6003,19 +3529,12 @@ func wave32CPU(b *gpuimpl.CPUBlock) {
 		} else {
 			for lx := uint32(0); lx < 80; lx++ {
 				li := lx
-				_ = li
-				v_a := a_a[li]
-				_ = v_a
-				v_f := a_f[li]
-				_ = v_f
-				v_k := a_k[li]
-				_ = v_k
-				v_p := a_p[li]
-				_ = v_p
-				v_u := a_u[li]
-				_ = v_u
+				var v_a int32
+				var v_f float32
+				var v_k uint32
+				var v_p bool
+				var v_u uint32
 				var v_g uint32 = (gx0 + lx)
-				_ = v_g
 				v_a = p_xi[v_g]
 				v_u = p_xu[v_g]
 				v_f = p_xf[v_g]
@@ -6029,377 +3548,130 @@ func wave32CPU(b *gpuimpl.CPUBlock) {
 			}
 		}
 	}
-	var wx1 [80]int32
-	var won1 [80]bool
-	for lx := uint32(0); lx < 80; lx++ {
-		li := lx
-		_ = li
-		v_a := a_a[li]
-		_ = v_a
-		wx1[li] = v_a
-		won1[li] = true
-	}
-	gpuimpl.CPUWave(gpuimpl.CPUWaveSum, wx1[:], nil, won1[:], b.Wave, a_s0[:])
-	var wx2 [80]int32
-	var won2 [80]bool
-	for lx := uint32(0); lx < 80; lx++ {
-		li := lx
-		_ = li
-		v_a := a_a[li]
-		_ = v_a
-		wx2[li] = v_a
-		won2[li] = true
-	}
-	gpuimpl.CPUWave(gpuimpl.CPUWaveMin, wx2[:], nil, won2[:], b.Wave, a_s1[:])
-	var wx3 [80]int32
-	var won3 [80]bool
-	for lx := uint32(0); lx < 80; lx++ {
-		li := lx
-		_ = li
-		v_a := a_a[li]
-		_ = v_a
-		wx3[li] = v_a
-		won3[li] = true
-	}
-	gpuimpl.CPUWave(gpuimpl.CPUWaveMax, wx3[:], nil, won3[:], b.Wave, a_s2[:])
-	var wx4 [80]int32
-	var won4 [80]bool
-	for lx := uint32(0); lx < 80; lx++ {
-		li := lx
-		_ = li
-		v_a := a_a[li]
-		_ = v_a
-		wx4[li] = v_a
-		won4[li] = true
-	}
-	gpuimpl.CPUWave(gpuimpl.CPUWavePrefixSum, wx4[:], nil, won4[:], b.Wave, a_s3[:])
-	var wx5 [80]int32
-	var won5 [80]bool
-	for lx := uint32(0); lx < 80; lx++ {
-		li := lx
-		_ = li
-		v_a := a_a[li]
-		_ = v_a
-		wx5[li] = v_a
-		won5[li] = true
-	}
-	gpuimpl.CPUWave(gpuimpl.CPUWaveExclusivePrefixSum, wx5[:], nil, won5[:], b.Wave, a_s4[:])
-	var wx6 [80]int32
-	var won6 [80]bool
+	gpuimpl.CPUWave(gpuimpl.CPUWaveSum, a_a[:], nil, wall[:], b.Wave, a_s0[:])
+	gpuimpl.CPUWave(gpuimpl.CPUWaveMin, a_a[:], nil, wall[:], b.Wave, a_s1[:])
+	gpuimpl.CPUWave(gpuimpl.CPUWaveMax, a_a[:], nil, wall[:], b.Wave, a_s2[:])
+	gpuimpl.CPUWave(gpuimpl.CPUWavePrefixSum, a_a[:], nil, wall[:], b.Wave, a_s3[:])
+	gpuimpl.CPUWave(gpuimpl.CPUWaveExclusivePrefixSum, a_a[:], nil, wall[:], b.Wave, a_s4[:])
 	var wl6 [80]uint32
 	for lx := uint32(0); lx < 80; lx++ {
 		li := lx
-		_ = li
-		v_a := a_a[li]
-		_ = v_a
-		wx6[li] = v_a
 		wl6[li] = p_bl
-		won6[li] = true
 	}
-	gpuimpl.CPUWave(gpuimpl.CPUWaveShuffle, wx6[:], wl6[:], won6[:], b.Wave, a_s5[:])
-	var wx7 [80]int32
-	var won7 [80]bool
-	var wl7 [80]uint32
-	for lx := uint32(0); lx < 80; lx++ {
-		li := lx
-		_ = li
-		v_a := a_a[li]
-		_ = v_a
-		v_k := a_k[li]
-		_ = v_k
-		wx7[li] = v_a
-		wl7[li] = v_k
-		won7[li] = true
-	}
-	gpuimpl.CPUWave(gpuimpl.CPUWaveShuffle, wx7[:], wl7[:], won7[:], b.Wave, a_s6[:])
-	var wx8 [80]int32
-	var won8 [80]bool
+	gpuimpl.CPUWave(gpuimpl.CPUWaveShuffle, a_a[:], wl6[:], wall[:], b.Wave, a_s5[:])
+	gpuimpl.CPUWave(gpuimpl.CPUWaveShuffle, a_a[:], a_k[:], wall[:], b.Wave, a_s6[:])
 	var wl8 [80]uint32
 	for lx := uint32(0); lx < 80; lx++ {
 		li := lx
-		_ = li
-		v_a := a_a[li]
-		_ = v_a
-		wx8[li] = v_a
 		wl8[li] = p_m
-		won8[li] = true
 	}
-	gpuimpl.CPUWave(gpuimpl.CPUWaveShuffleXor, wx8[:], wl8[:], won8[:], b.Wave, a_s7[:])
-	var wx9 [80]int32
-	var won9 [80]bool
+	gpuimpl.CPUWave(gpuimpl.CPUWaveShuffleXor, a_a[:], wl8[:], wall[:], b.Wave, a_s7[:])
 	var wl9 [80]uint32
 	for lx := uint32(0); lx < 80; lx++ {
 		li := lx
-		_ = li
-		v_a := a_a[li]
-		_ = v_a
-		wx9[li] = v_a
 		wl9[li] = p_d
-		won9[li] = true
 	}
-	gpuimpl.CPUWave(gpuimpl.CPUWaveShuffleUp, wx9[:], wl9[:], won9[:], b.Wave, a_s8[:])
-	var wx10 [80]int32
-	var won10 [80]bool
+	gpuimpl.CPUWave(gpuimpl.CPUWaveShuffleUp, a_a[:], wl9[:], wall[:], b.Wave, a_s8[:])
 	var wl10 [80]uint32
 	for lx := uint32(0); lx < 80; lx++ {
 		li := lx
-		_ = li
-		v_a := a_a[li]
-		_ = v_a
-		wx10[li] = v_a
 		wl10[li] = p_d
-		won10[li] = true
 	}
-	gpuimpl.CPUWave(gpuimpl.CPUWaveShuffleDown, wx10[:], wl10[:], won10[:], b.Wave, a_s9[:])
+	gpuimpl.CPUWave(gpuimpl.CPUWaveShuffleDown, a_a[:], wl10[:], wall[:], b.Wave, a_s9[:])
 	for lx := uint32(0); lx < 80; lx++ {
 		li := lx
-		_ = li
 		v_s0 := a_s0[li]
-		_ = v_s0
 		v_s1 := a_s1[li]
-		_ = v_s1
 		v_s2 := a_s2[li]
-		_ = v_s2
 		v_s3 := a_s3[li]
-		_ = v_s3
 		v_s4 := a_s4[li]
-		_ = v_s4
 		v_s5 := a_s5[li]
-		_ = v_s5
 		v_s6 := a_s6[li]
-		_ = v_s6
 		v_s7 := a_s7[li]
-		_ = v_s7
 		v_s8 := a_s8[li]
-		_ = v_s8
 		v_s9 := a_s9[li]
-		_ = v_s9
 		var v_g uint32 = (gx0 + lx)
-		_ = v_g
 		var v_tmp uint32 = (v_g * uint32(10))
-		_ = v_tmp
 		var v_tmp_1 uint32 = ((v_g * uint32(10)) + uint32(1))
-		_ = v_tmp_1
 		var v_tmp_2 uint32 = ((v_g * uint32(10)) + uint32(2))
-		_ = v_tmp_2
 		var v_tmp_3 uint32 = ((v_g * uint32(10)) + uint32(3))
-		_ = v_tmp_3
 		var v_tmp_4 uint32 = ((v_g * uint32(10)) + uint32(4))
-		_ = v_tmp_4
 		var v_tmp_5 int32 = v_s0
-		_ = v_tmp_5
 		var v_tmp_6 int32 = v_s1
-		_ = v_tmp_6
 		var v_tmp_7 int32 = v_s2
-		_ = v_tmp_7
 		var v_tmp_8 int32 = v_s3
-		_ = v_tmp_8
 		var v_tmp_9 int32 = v_s4
-		_ = v_tmp_9
 		p_oi[v_tmp] = v_tmp_5
 		p_oi[v_tmp_1] = v_tmp_6
 		p_oi[v_tmp_2] = v_tmp_7
 		p_oi[v_tmp_3] = v_tmp_8
 		p_oi[v_tmp_4] = v_tmp_9
 		var v_tmp_10 uint32 = ((v_g * uint32(10)) + uint32(5))
-		_ = v_tmp_10
 		var v_tmp_11 uint32 = ((v_g * uint32(10)) + uint32(6))
-		_ = v_tmp_11
 		var v_tmp_12 uint32 = ((v_g * uint32(10)) + uint32(7))
-		_ = v_tmp_12
 		var v_tmp_13 uint32 = ((v_g * uint32(10)) + uint32(8))
-		_ = v_tmp_13
 		var v_tmp_14 uint32 = ((v_g * uint32(10)) + uint32(9))
-		_ = v_tmp_14
 		var v_tmp_15 int32 = v_s5
-		_ = v_tmp_15
 		var v_tmp_16 int32 = v_s6
-		_ = v_tmp_16
 		var v_tmp_17 int32 = v_s7
-		_ = v_tmp_17
 		var v_tmp_18 int32 = v_s8
-		_ = v_tmp_18
 		var v_tmp_19 int32 = v_s9
-		_ = v_tmp_19
 		p_oi[v_tmp_10] = v_tmp_15
 		p_oi[v_tmp_11] = v_tmp_16
 		p_oi[v_tmp_12] = v_tmp_17
 		p_oi[v_tmp_13] = v_tmp_18
 		p_oi[v_tmp_14] = v_tmp_19
 	}
-	var wx12 [80]uint32
-	var won12 [80]bool
+	gpuimpl.CPUWave(gpuimpl.CPUWaveSum, a_u[:], nil, wall[:], b.Wave, a_u0[:])
+	gpuimpl.CPUWave(gpuimpl.CPUWaveMin, a_u[:], nil, wall[:], b.Wave, a_u1[:])
+	gpuimpl.CPUWave(gpuimpl.CPUWaveMax, a_u[:], nil, wall[:], b.Wave, a_u2[:])
+	gpuimpl.CPUWave(gpuimpl.CPUWavePrefixSum, a_u[:], nil, wall[:], b.Wave, a_u3[:])
+	gpuimpl.CPUWave(gpuimpl.CPUWaveExclusivePrefixSum, a_u[:], nil, wall[:], b.Wave, a_u4[:])
+	gpuimpl.CPUWave(gpuimpl.CPUWaveShuffle, a_u[:], a_k[:], wall[:], b.Wave, a_u5[:])
 	for lx := uint32(0); lx < 80; lx++ {
 		li := lx
-		_ = li
-		v_u := a_u[li]
-		_ = v_u
-		wx12[li] = v_u
-		won12[li] = true
-	}
-	gpuimpl.CPUWave(gpuimpl.CPUWaveSum, wx12[:], nil, won12[:], b.Wave, a_u0[:])
-	var wx13 [80]uint32
-	var won13 [80]bool
-	for lx := uint32(0); lx < 80; lx++ {
-		li := lx
-		_ = li
-		v_u := a_u[li]
-		_ = v_u
-		wx13[li] = v_u
-		won13[li] = true
-	}
-	gpuimpl.CPUWave(gpuimpl.CPUWaveMin, wx13[:], nil, won13[:], b.Wave, a_u1[:])
-	var wx14 [80]uint32
-	var won14 [80]bool
-	for lx := uint32(0); lx < 80; lx++ {
-		li := lx
-		_ = li
-		v_u := a_u[li]
-		_ = v_u
-		wx14[li] = v_u
-		won14[li] = true
-	}
-	gpuimpl.CPUWave(gpuimpl.CPUWaveMax, wx14[:], nil, won14[:], b.Wave, a_u2[:])
-	var wx15 [80]uint32
-	var won15 [80]bool
-	for lx := uint32(0); lx < 80; lx++ {
-		li := lx
-		_ = li
-		v_u := a_u[li]
-		_ = v_u
-		wx15[li] = v_u
-		won15[li] = true
-	}
-	gpuimpl.CPUWave(gpuimpl.CPUWavePrefixSum, wx15[:], nil, won15[:], b.Wave, a_u3[:])
-	var wx16 [80]uint32
-	var won16 [80]bool
-	for lx := uint32(0); lx < 80; lx++ {
-		li := lx
-		_ = li
-		v_u := a_u[li]
-		_ = v_u
-		wx16[li] = v_u
-		won16[li] = true
-	}
-	gpuimpl.CPUWave(gpuimpl.CPUWaveExclusivePrefixSum, wx16[:], nil, won16[:], b.Wave, a_u4[:])
-	var wx17 [80]uint32
-	var won17 [80]bool
-	var wl17 [80]uint32
-	for lx := uint32(0); lx < 80; lx++ {
-		li := lx
-		_ = li
-		v_k := a_k[li]
-		_ = v_k
-		v_u := a_u[li]
-		_ = v_u
-		wx17[li] = v_u
-		wl17[li] = v_k
-		won17[li] = true
-	}
-	gpuimpl.CPUWave(gpuimpl.CPUWaveShuffle, wx17[:], wl17[:], won17[:], b.Wave, a_u5[:])
-	for lx := uint32(0); lx < 80; lx++ {
-		li := lx
-		_ = li
-		v_u6 := a_u6[li]
-		_ = v_u6
+		var v_u6 uint32
 		v_u6 = uint32(0)
 		a_u6[li] = v_u6
 	}
-	var wx19 [80]bool
-	var won19 [80]bool
+	gpuimpl.CPUWaveBallot(a_p[:], wall[:], b.Wave, a_u6[:])
+	gpuimpl.CPUWaveVote(false, a_p[:], wall[:], b.Wave, a_any[:])
+	gpuimpl.CPUWaveVote(true, a_p[:], wall[:], b.Wave, a_all[:])
 	for lx := uint32(0); lx < 80; lx++ {
 		li := lx
-		_ = li
-		v_p := a_p[li]
-		_ = v_p
-		wx19[li] = v_p
-		won19[li] = true
-	}
-	gpuimpl.CPUWaveBallot(wx19[:], won19[:], b.Wave, a_u6[:])
-	var wx20 [80]bool
-	var won20 [80]bool
-	for lx := uint32(0); lx < 80; lx++ {
-		li := lx
-		_ = li
-		v_p := a_p[li]
-		_ = v_p
-		wx20[li] = v_p
-		won20[li] = true
-	}
-	gpuimpl.CPUWaveVote(false, wx20[:], won20[:], b.Wave, a_any[:])
-	var wx21 [80]bool
-	var won21 [80]bool
-	for lx := uint32(0); lx < 80; lx++ {
-		li := lx
-		_ = li
-		v_p := a_p[li]
-		_ = v_p
-		wx21[li] = v_p
-		won21[li] = true
-	}
-	gpuimpl.CPUWaveVote(true, wx21[:], won21[:], b.Wave, a_all[:])
-	for lx := uint32(0); lx < 80; lx++ {
-		li := lx
-		_ = li
 		v_all := a_all[li]
-		_ = v_all
 		v_any := a_any[li]
-		_ = v_any
 		v_u0 := a_u0[li]
-		_ = v_u0
 		v_u1 := a_u1[li]
-		_ = v_u1
 		v_u2 := a_u2[li]
-		_ = v_u2
 		v_u3 := a_u3[li]
-		_ = v_u3
 		v_u4 := a_u4[li]
-		_ = v_u4
 		v_u5 := a_u5[li]
-		_ = v_u5
 		v_u6 := a_u6[li]
-		_ = v_u6
 		var v_g uint32 = (gx0 + lx)
-		_ = v_g
 		var v_tmp_20 uint32 = (v_g * uint32(11))
-		_ = v_tmp_20
 		var v_tmp_21 uint32 = ((v_g * uint32(11)) + uint32(1))
-		_ = v_tmp_21
 		var v_tmp_22 uint32 = ((v_g * uint32(11)) + uint32(2))
-		_ = v_tmp_22
 		var v_tmp_23 uint32 = ((v_g * uint32(11)) + uint32(3))
-		_ = v_tmp_23
 		var v_tmp_24 uint32 = ((v_g * uint32(11)) + uint32(4))
-		_ = v_tmp_24
 		var v_tmp_25 uint32 = v_u0
-		_ = v_tmp_25
 		var v_tmp_26 uint32 = v_u1
-		_ = v_tmp_26
 		var v_tmp_27 uint32 = v_u2
-		_ = v_tmp_27
 		var v_tmp_28 uint32 = v_u3
-		_ = v_tmp_28
 		var v_tmp_29 uint32 = v_u4
-		_ = v_tmp_29
 		p_ou[v_tmp_20] = v_tmp_25
 		p_ou[v_tmp_21] = v_tmp_26
 		p_ou[v_tmp_22] = v_tmp_27
 		p_ou[v_tmp_23] = v_tmp_28
 		p_ou[v_tmp_24] = v_tmp_29
 		var v_tmp_30 uint32 = ((v_g * uint32(11)) + uint32(5))
-		_ = v_tmp_30
 		var v_tmp_31 uint32 = ((v_g * uint32(11)) + uint32(6))
-		_ = v_tmp_31
 		var v_tmp_32 uint32 = v_u5
-		_ = v_tmp_32
 		var v_tmp_33 uint32 = v_u6
-		_ = v_tmp_33
 		p_ou[v_tmp_30] = v_tmp_32
 		p_ou[v_tmp_31] = v_tmp_33
 		var v_tmp_34 uint32 = ((v_g * uint32(11)) + uint32(7))
-		_ = v_tmp_34
 		var v_tmp_35 uint32 = ((v_g * uint32(11)) + uint32(8))
-		_ = v_tmp_35
 		p_ou[v_tmp_34] = uint32(0)
 		p_ou[v_tmp_35] = uint32(0)
 		if v_any {
@@ -6409,128 +3681,47 @@ func wave32CPU(b *gpuimpl.CPUBlock) {
 			p_ou[((v_g * uint32(11)) + uint32(8))] = uint32(1)
 		}
 		var v_tmp_36 uint32 = ((v_g * uint32(11)) + uint32(9))
-		_ = v_tmp_36
 		var v_tmp_37 uint32 = ((v_g * uint32(11)) + uint32(10))
-		_ = v_tmp_37
 		var v_tmp_38 uint32 = (li % b.Wave)
-		_ = v_tmp_38
 		var v_tmp_39 uint32 = b.Wave
-		_ = v_tmp_39
 		p_ou[v_tmp_36] = v_tmp_38
 		p_ou[v_tmp_37] = v_tmp_39
 	}
-	var wx23 [80]float32
-	var won23 [80]bool
-	for lx := uint32(0); lx < 80; lx++ {
-		li := lx
-		_ = li
-		v_f := a_f[li]
-		_ = v_f
-		wx23[li] = v_f
-		won23[li] = true
-	}
-	gpuimpl.CPUWave(gpuimpl.CPUWaveSum, wx23[:], nil, won23[:], b.Wave, a_f0[:])
-	var wx24 [80]float32
-	var won24 [80]bool
-	for lx := uint32(0); lx < 80; lx++ {
-		li := lx
-		_ = li
-		v_f := a_f[li]
-		_ = v_f
-		wx24[li] = v_f
-		won24[li] = true
-	}
-	gpuimpl.CPUWave(gpuimpl.CPUWaveMin, wx24[:], nil, won24[:], b.Wave, a_f1[:])
-	var wx25 [80]float32
-	var won25 [80]bool
-	for lx := uint32(0); lx < 80; lx++ {
-		li := lx
-		_ = li
-		v_f := a_f[li]
-		_ = v_f
-		wx25[li] = v_f
-		won25[li] = true
-	}
-	gpuimpl.CPUWave(gpuimpl.CPUWaveMax, wx25[:], nil, won25[:], b.Wave, a_f2[:])
-	var wx26 [80]float32
-	var won26 [80]bool
-	for lx := uint32(0); lx < 80; lx++ {
-		li := lx
-		_ = li
-		v_f := a_f[li]
-		_ = v_f
-		wx26[li] = v_f
-		won26[li] = true
-	}
-	gpuimpl.CPUWave(gpuimpl.CPUWavePrefixSum, wx26[:], nil, won26[:], b.Wave, a_f3[:])
-	var wx27 [80]float32
-	var won27 [80]bool
-	for lx := uint32(0); lx < 80; lx++ {
-		li := lx
-		_ = li
-		v_f := a_f[li]
-		_ = v_f
-		wx27[li] = v_f
-		won27[li] = true
-	}
-	gpuimpl.CPUWave(gpuimpl.CPUWaveExclusivePrefixSum, wx27[:], nil, won27[:], b.Wave, a_f4[:])
-	var wx28 [80]float32
-	var won28 [80]bool
+	gpuimpl.CPUWave(gpuimpl.CPUWaveSum, a_f[:], nil, wall[:], b.Wave, a_f0[:])
+	gpuimpl.CPUWave(gpuimpl.CPUWaveMin, a_f[:], nil, wall[:], b.Wave, a_f1[:])
+	gpuimpl.CPUWave(gpuimpl.CPUWaveMax, a_f[:], nil, wall[:], b.Wave, a_f2[:])
+	gpuimpl.CPUWave(gpuimpl.CPUWavePrefixSum, a_f[:], nil, wall[:], b.Wave, a_f3[:])
+	gpuimpl.CPUWave(gpuimpl.CPUWaveExclusivePrefixSum, a_f[:], nil, wall[:], b.Wave, a_f4[:])
 	var wl28 [80]uint32
 	for lx := uint32(0); lx < 80; lx++ {
 		li := lx
-		_ = li
-		v_f := a_f[li]
-		_ = v_f
-		wx28[li] = v_f
 		wl28[li] = p_m
-		won28[li] = true
 	}
-	gpuimpl.CPUWave(gpuimpl.CPUWaveShuffleXor, wx28[:], wl28[:], won28[:], b.Wave, a_f5[:])
+	gpuimpl.CPUWave(gpuimpl.CPUWaveShuffleXor, a_f[:], wl28[:], wall[:], b.Wave, a_f5[:])
 	for lx := uint32(0); lx < 80; lx++ {
 		li := lx
-		_ = li
 		v_f0 := a_f0[li]
-		_ = v_f0
 		v_f1 := a_f1[li]
-		_ = v_f1
 		v_f2 := a_f2[li]
-		_ = v_f2
 		v_f3 := a_f3[li]
-		_ = v_f3
 		v_f4 := a_f4[li]
-		_ = v_f4
 		v_f5 := a_f5[li]
-		_ = v_f5
 		var v_g uint32 = (gx0 + lx)
-		_ = v_g
 		var v_tmp_40 uint32 = (v_g * uint32(6))
-		_ = v_tmp_40
 		var v_tmp_41 uint32 = ((v_g * uint32(6)) + uint32(1))
-		_ = v_tmp_41
 		var v_tmp_42 uint32 = ((v_g * uint32(6)) + uint32(2))
-		_ = v_tmp_42
 		var v_tmp_43 float32 = v_f0
-		_ = v_tmp_43
 		var v_tmp_44 float32 = v_f1
-		_ = v_tmp_44
 		var v_tmp_45 float32 = v_f2
-		_ = v_tmp_45
 		p_of[v_tmp_40] = v_tmp_43
 		p_of[v_tmp_41] = v_tmp_44
 		p_of[v_tmp_42] = v_tmp_45
 		var v_tmp_46 uint32 = ((v_g * uint32(6)) + uint32(3))
-		_ = v_tmp_46
 		var v_tmp_47 uint32 = ((v_g * uint32(6)) + uint32(4))
-		_ = v_tmp_47
 		var v_tmp_48 uint32 = ((v_g * uint32(6)) + uint32(5))
-		_ = v_tmp_48
 		var v_tmp_49 float32 = v_f3
-		_ = v_tmp_49
 		var v_tmp_50 float32 = v_f4
-		_ = v_tmp_50
 		var v_tmp_51 float32 = v_f5
-		_ = v_tmp_51
 		p_of[v_tmp_46] = v_tmp_49
 		p_of[v_tmp_47] = v_tmp_50
 		p_of[v_tmp_48] = v_tmp_51
@@ -6561,7 +3752,7 @@ var Wave4Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 		{
 			Manifest: gpuimpl.Manifest{
 				Kernel: "github.com/goxpu/xpu/kernels/wave.Wave4", Backend: "webgpu", Target: "wgsl",
-				Hash:        "sha256:1b49d834e475ba343fb62278c8e8de0ab450c9d67f66c6a3df99531be3b0fabc",
+				Hash:        "sha256:66a002f8825c977770c38ab4ae1ed17fbf102e100ff09ff97acf6d8cd08734df",
 				Codegen:     "xpu-gen/1",
 				Block:       xpu.Dim3{X: 30, Y: 1, Z: 1},
 				SharedBytes: 0, StorageBindings: 7, UniformBytes: 16,
@@ -6585,7 +3776,7 @@ var Wave4Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 		{
 			Manifest: gpuimpl.Manifest{
 				Kernel: "github.com/goxpu/xpu/kernels/wave.Wave4", Backend: "webgpu", Target: "wgsl",
-				Hash:        "sha256:72ed35acfdcdb844c98608acdb22de3585aeb333750793d4a29af98f54625a3d",
+				Hash:        "sha256:d592634dc261102bae2c19fa292d7be4054fac33bf76fcd8a8e360f06fc68106",
 				Codegen:     "xpu-gen/1",
 				Block:       xpu.Dim3{X: 30, Y: 1, Z: 1},
 				SharedBytes: 0, StorageBindings: 7, UniformBytes: 16,
@@ -6609,7 +3800,7 @@ var Wave4Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 		{
 			Manifest: gpuimpl.Manifest{
 				Kernel: "github.com/goxpu/xpu/kernels/wave.Wave4", Backend: "webgpu", Target: "wgsl",
-				Hash:        "sha256:e90ab28b6ba2483f7154afc8c7f72de5c06f2557a1f72caeebdf30cf9b8edaab",
+				Hash:        "sha256:4c54e7a9f2ec9ab9f0e960504cd4f14e743da466835741344cf598aec47b82c4",
 				Codegen:     "xpu-gen/1",
 				Block:       xpu.Dim3{X: 30, Y: 1, Z: 1},
 				SharedBytes: 0, StorageBindings: 7, UniformBytes: 16,
@@ -6633,7 +3824,7 @@ var Wave4Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 		{
 			Manifest: gpuimpl.Manifest{
 				Kernel: "github.com/goxpu/xpu/kernels/wave.Wave4", Backend: "cpu", Target: "go",
-				Hash:        "sha256:fc3bc8e6a33d771b162383b66958fa85846739d7b8816ff223bb0d37f22d5efa",
+				Hash:        "sha256:7306f61cd43585be21e13935a7a5fbfbd26deca6e331f60810ab9533b7b80af4",
 				Codegen:     "xpu-gen/1",
 				Block:       xpu.Dim3{X: 30, Y: 1, Z: 1},
 				SharedBytes: 0, StorageBindings: 7, UniformBytes: 16,
@@ -6679,228 +3870,123 @@ struct xpu_Uniforms {
 @group(0) @binding(5) var<storage, read> b_xf: array<f32>;
 @group(0) @binding(6) var<storage, read> b_sel: array<u32>;
 @group(0) @binding(7) var<uniform> xpu_u: xpu_Uniforms;
+var<private> xpu_lidx: u32;
+
+// xpu_wave_shuffle_f32 is the verb op of x, one of WaveShuffleXor, at the native tier.
+fn xpu_wave_shuffle_f32(x: f32, a: u32, op: u32) -> f32 {
+    let xpu_t1 = xpu_lidx % 4u;
+    let xpu_t2 = xpu_lidx - xpu_t1;
+    var xpu_t3: u32;
+    xpu_t3 = xpu_t1 ^ (a % 4u);
+    let xpu_t4 = subgroupShuffle(x, xpu_t3);
+    return select(x, xpu_t4, (xpu_t2 + xpu_t3) < 30u);
+}
+
+// xpu_wave_shuffle_i32 is the verb op of x, one of WaveShuffle, WaveShuffleXor, WaveShuffleUp, WaveShuffleDown, at the native tier.
+fn xpu_wave_shuffle_i32(x: i32, a: u32, op: u32) -> i32 {
+    let xpu_t1 = xpu_lidx % 4u;
+    let xpu_t2 = xpu_lidx - xpu_t1;
+    var xpu_t3: u32;
+    var xpu_t4: bool = true;
+    if op == 9u {
+        xpu_t3 = a % 4u;
+    } else if op == 10u {
+        xpu_t3 = xpu_t1 ^ (a % 4u);
+    } else if op == 11u {
+        xpu_t4 = a <= xpu_t1;
+        xpu_t3 = select(xpu_t1, xpu_t1 - a, xpu_t4);
+    } else {
+        xpu_t4 = a < (4u - xpu_t1);
+        xpu_t3 = select(xpu_t1, xpu_t1 + a, xpu_t4);
+    }
+    let xpu_t5 = subgroupShuffle(x, xpu_t3);
+    return select(x, xpu_t5, xpu_t4 && ((xpu_t2 + xpu_t3) < 30u));
+}
+
+// xpu_wave_shuffle_u32 is the verb op of x, one of WaveShuffle, at the native tier.
+fn xpu_wave_shuffle_u32(x: u32, a: u32, op: u32) -> u32 {
+    let xpu_t1 = xpu_lidx % 4u;
+    let xpu_t2 = xpu_lidx - xpu_t1;
+    var xpu_t3: u32;
+    xpu_t3 = a % 4u;
+    let xpu_t4 = subgroupShuffle(x, xpu_t3);
+    return select(x, xpu_t4, (xpu_t2 + xpu_t3) < 30u);
+}
 
 // main is kernel Wave4, block 30x1x1.
 @compute @workgroup_size(30, 1, 1)
 fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) lidx: u32) {
+    xpu_lidx = lidx;
     let v_g: u32 = gid.x;
     let v_a: i32 = b_xi[v_g];
     let v_u: u32 = b_xu[v_g];
     let v_f: f32 = b_xf[v_g];
     let v_k: u32 = b_sel[v_g];
     let v_p: bool = ((v_u % 4u) != 0u) || ((wid.x % 2u) == 0u);
-    var v_s0: i32;
-    let xpu_t1 = lidx % 4u;
-    let xpu_t2 = lidx - xpu_t1;
-    v_s0 = subgroupAdd(v_a);
-    var v_s1: i32;
-    let xpu_t3 = lidx % 4u;
-    let xpu_t4 = lidx - xpu_t3;
-    v_s1 = subgroupMin(v_a);
-    var v_s2: i32;
-    let xpu_t5 = lidx % 4u;
-    let xpu_t6 = lidx - xpu_t5;
-    v_s2 = subgroupMax(v_a);
-    var v_s3: i32;
-    let xpu_t7 = lidx % 4u;
-    let xpu_t8 = lidx - xpu_t7;
-    v_s3 = subgroupInclusiveAdd(v_a);
-    var v_s4: i32;
-    let xpu_t9 = lidx % 4u;
-    let xpu_t10 = lidx - xpu_t9;
-    v_s4 = subgroupExclusiveAdd(v_a);
-    var v_s5: i32;
-    let xpu_t11 = lidx % 4u;
-    let xpu_t12 = lidx - xpu_t11;
-    let xpu_t13 = xpu_u.p_bl;
-    let xpu_t14 = xpu_t13 % 4u;
-    let xpu_t15 = subgroupShuffle(v_a, xpu_t14);
-    v_s5 = select(v_a, xpu_t15, true && ((xpu_t12 + xpu_t14) < 30u));
-    var v_s6: i32;
-    let xpu_t16 = lidx % 4u;
-    let xpu_t17 = lidx - xpu_t16;
-    let xpu_t18 = v_k % 4u;
-    let xpu_t19 = subgroupShuffle(v_a, xpu_t18);
-    v_s6 = select(v_a, xpu_t19, true && ((xpu_t17 + xpu_t18) < 30u));
-    var v_s7: i32;
-    let xpu_t20 = lidx % 4u;
-    let xpu_t21 = lidx - xpu_t20;
-    let xpu_t22 = xpu_u.p_m;
-    let xpu_t23 = xpu_t20 ^ (xpu_t22 % 4u);
-    let xpu_t24 = subgroupShuffle(v_a, xpu_t23);
-    v_s7 = select(v_a, xpu_t24, true && ((xpu_t21 + xpu_t23) < 30u));
-    var v_s8: i32;
-    let xpu_t25 = lidx % 4u;
-    let xpu_t26 = lidx - xpu_t25;
-    let xpu_t27 = xpu_u.p_d;
-    let xpu_t28 = xpu_t27 <= xpu_t25;
-    let xpu_t29 = select(xpu_t25, xpu_t25 - xpu_t27, xpu_t27 <= xpu_t25);
-    let xpu_t30 = subgroupShuffle(v_a, xpu_t29);
-    v_s8 = select(v_a, xpu_t30, xpu_t28 && ((xpu_t26 + xpu_t29) < 30u));
-    var v_s9: i32;
-    let xpu_t31 = lidx % 4u;
-    let xpu_t32 = lidx - xpu_t31;
-    let xpu_t33 = xpu_u.p_d;
-    let xpu_t34 = xpu_t33 < (4u - xpu_t31);
-    let xpu_t35 = select(xpu_t31, xpu_t31 + xpu_t33, xpu_t33 < (4u - xpu_t31));
-    let xpu_t36 = subgroupShuffle(v_a, xpu_t35);
-    v_s9 = select(v_a, xpu_t36, xpu_t34 && ((xpu_t32 + xpu_t35) < 30u));
-    let v_tmp: u32 = v_g * 10u;
-    let v_tmp_1: u32 = (v_g * 10u) + 1u;
-    let v_tmp_2: u32 = (v_g * 10u) + 2u;
-    let v_tmp_3: u32 = (v_g * 10u) + 3u;
-    let v_tmp_4: u32 = (v_g * 10u) + 4u;
-    let v_tmp_5: i32 = v_s0;
-    let v_tmp_6: i32 = v_s1;
-    let v_tmp_7: i32 = v_s2;
-    let v_tmp_8: i32 = v_s3;
-    let v_tmp_9: i32 = v_s4;
-    b_oi[v_tmp] = v_tmp_5;
-    b_oi[v_tmp_1] = v_tmp_6;
-    b_oi[v_tmp_2] = v_tmp_7;
-    b_oi[v_tmp_3] = v_tmp_8;
-    b_oi[v_tmp_4] = v_tmp_9;
-    let v_tmp_10: u32 = (v_g * 10u) + 5u;
-    let v_tmp_11: u32 = (v_g * 10u) + 6u;
-    let v_tmp_12: u32 = (v_g * 10u) + 7u;
-    let v_tmp_13: u32 = (v_g * 10u) + 8u;
-    let v_tmp_14: u32 = (v_g * 10u) + 9u;
-    let v_tmp_15: i32 = v_s5;
-    let v_tmp_16: i32 = v_s6;
-    let v_tmp_17: i32 = v_s7;
-    let v_tmp_18: i32 = v_s8;
-    let v_tmp_19: i32 = v_s9;
-    b_oi[v_tmp_10] = v_tmp_15;
-    b_oi[v_tmp_11] = v_tmp_16;
-    b_oi[v_tmp_12] = v_tmp_17;
-    b_oi[v_tmp_13] = v_tmp_18;
-    b_oi[v_tmp_14] = v_tmp_19;
-    var v_u0: u32;
-    let xpu_t37 = lidx % 4u;
-    let xpu_t38 = lidx - xpu_t37;
-    v_u0 = subgroupAdd(v_u);
-    var v_u1: u32;
-    let xpu_t39 = lidx % 4u;
-    let xpu_t40 = lidx - xpu_t39;
-    v_u1 = subgroupMin(v_u);
-    var v_u2: u32;
-    let xpu_t41 = lidx % 4u;
-    let xpu_t42 = lidx - xpu_t41;
-    v_u2 = subgroupMax(v_u);
-    var v_u3: u32;
-    let xpu_t43 = lidx % 4u;
-    let xpu_t44 = lidx - xpu_t43;
-    v_u3 = subgroupInclusiveAdd(v_u);
-    var v_u4: u32;
-    let xpu_t45 = lidx % 4u;
-    let xpu_t46 = lidx - xpu_t45;
-    v_u4 = subgroupExclusiveAdd(v_u);
-    var v_u5: u32;
-    let xpu_t47 = lidx % 4u;
-    let xpu_t48 = lidx - xpu_t47;
-    let xpu_t49 = v_k % 4u;
-    let xpu_t50 = subgroupShuffle(v_u, xpu_t49);
-    v_u5 = select(v_u, xpu_t50, true && ((xpu_t48 + xpu_t49) < 30u));
+    let v_s0: i32 = subgroupAdd(v_a);
+    let v_s1: i32 = subgroupMin(v_a);
+    let v_s2: i32 = subgroupMax(v_a);
+    let v_s3: i32 = subgroupInclusiveAdd(v_a);
+    let v_s4: i32 = subgroupExclusiveAdd(v_a);
+    let v_s5: i32 = xpu_wave_shuffle_i32(v_a, xpu_u.p_bl, 9u);
+    let v_s6: i32 = xpu_wave_shuffle_i32(v_a, v_k, 9u);
+    let v_s7: i32 = xpu_wave_shuffle_i32(v_a, xpu_u.p_m, 10u);
+    let v_s8: i32 = xpu_wave_shuffle_i32(v_a, xpu_u.p_d, 11u);
+    let v_s9: i32 = xpu_wave_shuffle_i32(v_a, xpu_u.p_d, 12u);
+    b_oi[v_g * 10u] = v_s0;
+    b_oi[(v_g * 10u) + 1u] = v_s1;
+    b_oi[(v_g * 10u) + 2u] = v_s2;
+    b_oi[(v_g * 10u) + 3u] = v_s3;
+    b_oi[(v_g * 10u) + 4u] = v_s4;
+    b_oi[(v_g * 10u) + 5u] = v_s5;
+    b_oi[(v_g * 10u) + 6u] = v_s6;
+    b_oi[(v_g * 10u) + 7u] = v_s7;
+    b_oi[(v_g * 10u) + 8u] = v_s8;
+    b_oi[(v_g * 10u) + 9u] = v_s9;
+    let v_u0: u32 = subgroupAdd(v_u);
+    let v_u1: u32 = subgroupMin(v_u);
+    let v_u2: u32 = subgroupMax(v_u);
+    let v_u3: u32 = subgroupInclusiveAdd(v_u);
+    let v_u4: u32 = subgroupExclusiveAdd(v_u);
+    let v_u5: u32 = xpu_wave_shuffle_u32(v_u, v_k, 9u);
     var v_u6: u32;
     v_u6 = 0u;
     {
-        let xpu_t51 = select(0u, 1u, v_p);
-        let xpu_t52 = lidx % 4u;
-        let xpu_t53 = lidx - xpu_t52;
-        v_u6 = subgroupBallot(xpu_t51 != 0u).x;
+        v_u6 = subgroupBallot(v_p).x;
     }
-    var v_any: bool;
-    let xpu_t54 = select(0u, 1u, v_p);
-    let xpu_t55 = lidx % 4u;
-    let xpu_t56 = lidx - xpu_t55;
-    v_any = subgroupAny(xpu_t54 != 0u);
-    var v_all: bool;
-    let xpu_t57 = select(0u, 1u, v_p);
-    let xpu_t58 = lidx % 4u;
-    let xpu_t59 = lidx - xpu_t58;
-    v_all = subgroupAll(xpu_t57 != 0u);
-    let v_tmp_20: u32 = v_g * 11u;
-    let v_tmp_21: u32 = (v_g * 11u) + 1u;
-    let v_tmp_22: u32 = (v_g * 11u) + 2u;
-    let v_tmp_23: u32 = (v_g * 11u) + 3u;
-    let v_tmp_24: u32 = (v_g * 11u) + 4u;
-    let v_tmp_25: u32 = v_u0;
-    let v_tmp_26: u32 = v_u1;
-    let v_tmp_27: u32 = v_u2;
-    let v_tmp_28: u32 = v_u3;
-    let v_tmp_29: u32 = v_u4;
-    b_ou[v_tmp_20] = v_tmp_25;
-    b_ou[v_tmp_21] = v_tmp_26;
-    b_ou[v_tmp_22] = v_tmp_27;
-    b_ou[v_tmp_23] = v_tmp_28;
-    b_ou[v_tmp_24] = v_tmp_29;
-    let v_tmp_30: u32 = (v_g * 11u) + 5u;
-    let v_tmp_31: u32 = (v_g * 11u) + 6u;
-    let v_tmp_32: u32 = v_u5;
+    let v_any: bool = subgroupAny(v_p);
+    let v_all: bool = subgroupAll(v_p);
+    b_ou[v_g * 11u] = v_u0;
+    b_ou[(v_g * 11u) + 1u] = v_u1;
+    b_ou[(v_g * 11u) + 2u] = v_u2;
+    b_ou[(v_g * 11u) + 3u] = v_u3;
+    b_ou[(v_g * 11u) + 4u] = v_u4;
     let v_tmp_33: u32 = v_u6;
-    b_ou[v_tmp_30] = v_tmp_32;
-    b_ou[v_tmp_31] = v_tmp_33;
-    let v_tmp_34: u32 = (v_g * 11u) + 7u;
-    let v_tmp_35: u32 = (v_g * 11u) + 8u;
-    b_ou[v_tmp_34] = 0u;
-    b_ou[v_tmp_35] = 0u;
+    b_ou[(v_g * 11u) + 5u] = v_u5;
+    b_ou[(v_g * 11u) + 6u] = v_tmp_33;
+    b_ou[(v_g * 11u) + 7u] = 0u;
+    b_ou[(v_g * 11u) + 8u] = 0u;
     if v_any {
         b_ou[(v_g * 11u) + 7u] = 1u;
     }
     if v_all {
         b_ou[(v_g * 11u) + 8u] = 1u;
     }
-    let v_tmp_36: u32 = (v_g * 11u) + 9u;
-    let v_tmp_37: u32 = (v_g * 11u) + 10u;
-    let v_tmp_38: u32 = lidx % 4u;
     let v_tmp_39: u32 = 4u;
-    b_ou[v_tmp_36] = v_tmp_38;
-    b_ou[v_tmp_37] = v_tmp_39;
-    var v_f0: f32;
-    let xpu_t60 = lidx % 4u;
-    let xpu_t61 = lidx - xpu_t60;
-    v_f0 = subgroupAdd(v_f);
-    var v_f1: f32;
-    let xpu_t62 = lidx % 4u;
-    let xpu_t63 = lidx - xpu_t62;
-    v_f1 = subgroupMin(v_f);
-    var v_f2: f32;
-    let xpu_t64 = lidx % 4u;
-    let xpu_t65 = lidx - xpu_t64;
-    v_f2 = subgroupMax(v_f);
-    var v_f3: f32;
-    let xpu_t66 = lidx % 4u;
-    let xpu_t67 = lidx - xpu_t66;
-    v_f3 = subgroupInclusiveAdd(v_f);
-    var v_f4: f32;
-    let xpu_t68 = lidx % 4u;
-    let xpu_t69 = lidx - xpu_t68;
-    v_f4 = subgroupExclusiveAdd(v_f);
-    var v_f5: f32;
-    let xpu_t70 = lidx % 4u;
-    let xpu_t71 = lidx - xpu_t70;
-    let xpu_t72 = xpu_u.p_m;
-    let xpu_t73 = xpu_t70 ^ (xpu_t72 % 4u);
-    let xpu_t74 = subgroupShuffle(v_f, xpu_t73);
-    v_f5 = select(v_f, xpu_t74, true && ((xpu_t71 + xpu_t73) < 30u));
-    let v_tmp_40: u32 = v_g * 6u;
-    let v_tmp_41: u32 = (v_g * 6u) + 1u;
-    let v_tmp_42: u32 = (v_g * 6u) + 2u;
-    let v_tmp_43: f32 = v_f0;
-    let v_tmp_44: f32 = v_f1;
-    let v_tmp_45: f32 = v_f2;
-    b_of[v_tmp_40] = v_tmp_43;
-    b_of[v_tmp_41] = v_tmp_44;
-    b_of[v_tmp_42] = v_tmp_45;
-    let v_tmp_46: u32 = (v_g * 6u) + 3u;
-    let v_tmp_47: u32 = (v_g * 6u) + 4u;
-    let v_tmp_48: u32 = (v_g * 6u) + 5u;
-    let v_tmp_49: f32 = v_f3;
-    let v_tmp_50: f32 = v_f4;
-    let v_tmp_51: f32 = v_f5;
-    b_of[v_tmp_46] = v_tmp_49;
-    b_of[v_tmp_47] = v_tmp_50;
-    b_of[v_tmp_48] = v_tmp_51;
+    b_ou[(v_g * 11u) + 9u] = lidx % 4u;
+    b_ou[(v_g * 11u) + 10u] = v_tmp_39;
+    let v_f0: f32 = subgroupAdd(v_f);
+    let v_f1: f32 = subgroupMin(v_f);
+    let v_f2: f32 = subgroupMax(v_f);
+    let v_f3: f32 = subgroupInclusiveAdd(v_f);
+    let v_f4: f32 = subgroupExclusiveAdd(v_f);
+    let v_f5: f32 = xpu_wave_shuffle_f32(v_f, xpu_u.p_m, 10u);
+    b_of[v_g * 6u] = v_f0;
+    b_of[(v_g * 6u) + 1u] = v_f1;
+    b_of[(v_g * 6u) + 2u] = v_f2;
+    b_of[(v_g * 6u) + 3u] = v_f3;
+    b_of[(v_g * 6u) + 4u] = v_f4;
+    b_of[(v_g * 6u) + 5u] = v_f5;
 }
 `
 
@@ -6921,480 +4007,233 @@ struct xpu_Uniforms {
 @group(0) @binding(5) var<storage, read> b_xf: array<f32>;
 @group(0) @binding(6) var<storage, read> b_sel: array<u32>;
 @group(0) @binding(7) var<uniform> xpu_u: xpu_Uniforms;
+var<private> xpu_lidx: u32;
+var<private> xpu_sgid: u32;
+
+// xpu_wave_reduce_f32 is the verb op of x, one of WaveSum, WaveMin, WaveMax, WavePrefixSum, WaveExclusivePrefixSum, at the narrow tier.
+fn xpu_wave_reduce_f32(x: f32, op: u32) -> f32 {
+    let xpu_t1 = xpu_lidx % 4u;
+    let xpu_t2 = xpu_lidx - xpu_t1;
+    var xpu_t3: f32 = select(f32(), x, (op == 1u) || (op == 2u));
+    var xpu_t4: u32 = 0u;
+    loop {
+        if xpu_t4 >= 4u {
+            break;
+        }
+        let xpu_t5 = subgroupShuffle(x, (xpu_sgid - (xpu_sgid % 4u)) + xpu_t4);
+        if (((xpu_t2 + xpu_t4) < 30u) && ((xpu_t4 <= xpu_t1) || (op != 3u))) && ((xpu_t4 < xpu_t1) || (op != 4u)) {
+            if op == 1u {
+                xpu_t3 = min(xpu_t3, xpu_t5);
+            } else if op == 2u {
+                xpu_t3 = max(xpu_t3, xpu_t5);
+            } else {
+                xpu_t3 = xpu_t3 + xpu_t5;
+            }
+        }
+        continuing {
+            xpu_t4 = xpu_t4 + 1u;
+        }
+    }
+    return xpu_t3;
+}
+
+// xpu_wave_reduce_i32 is the verb op of x, one of WaveSum, WaveMin, WaveMax, WavePrefixSum, WaveExclusivePrefixSum, at the narrow tier.
+fn xpu_wave_reduce_i32(x: i32, op: u32) -> i32 {
+    let xpu_t1 = xpu_lidx % 4u;
+    let xpu_t2 = xpu_lidx - xpu_t1;
+    var xpu_t3: i32 = select(i32(), x, (op == 1u) || (op == 2u));
+    var xpu_t4: u32 = 0u;
+    loop {
+        if xpu_t4 >= 4u {
+            break;
+        }
+        let xpu_t5 = subgroupShuffle(x, (xpu_sgid - (xpu_sgid % 4u)) + xpu_t4);
+        if (((xpu_t2 + xpu_t4) < 30u) && ((xpu_t4 <= xpu_t1) || (op != 3u))) && ((xpu_t4 < xpu_t1) || (op != 4u)) {
+            if op == 1u {
+                xpu_t3 = min(xpu_t3, xpu_t5);
+            } else if op == 2u {
+                xpu_t3 = max(xpu_t3, xpu_t5);
+            } else {
+                xpu_t3 = xpu_t3 + xpu_t5;
+            }
+        }
+        continuing {
+            xpu_t4 = xpu_t4 + 1u;
+        }
+    }
+    return xpu_t3;
+}
+
+// xpu_wave_reduce_u32 is the verb op of x, one of WaveSum, WaveMin, WaveMax, WavePrefixSum, WaveExclusivePrefixSum, at the narrow tier.
+fn xpu_wave_reduce_u32(x: u32, op: u32) -> u32 {
+    let xpu_t1 = xpu_lidx % 4u;
+    let xpu_t2 = xpu_lidx - xpu_t1;
+    var xpu_t3: u32 = select(u32(), x, (op == 1u) || (op == 2u));
+    var xpu_t4: u32 = 0u;
+    loop {
+        if xpu_t4 >= 4u {
+            break;
+        }
+        let xpu_t5 = subgroupShuffle(x, (xpu_sgid - (xpu_sgid % 4u)) + xpu_t4);
+        if (((xpu_t2 + xpu_t4) < 30u) && ((xpu_t4 <= xpu_t1) || (op != 3u))) && ((xpu_t4 < xpu_t1) || (op != 4u)) {
+            if op == 1u {
+                xpu_t3 = min(xpu_t3, xpu_t5);
+            } else if op == 2u {
+                xpu_t3 = max(xpu_t3, xpu_t5);
+            } else {
+                xpu_t3 = xpu_t3 + xpu_t5;
+            }
+        }
+        continuing {
+            xpu_t4 = xpu_t4 + 1u;
+        }
+    }
+    return xpu_t3;
+}
+
+// xpu_wave_shuffle_f32 is the verb op of x, one of WaveShuffleXor, at the narrow tier.
+fn xpu_wave_shuffle_f32(x: f32, a: u32, op: u32) -> f32 {
+    let xpu_t1 = xpu_lidx % 4u;
+    let xpu_t2 = xpu_lidx - xpu_t1;
+    var xpu_t3: u32;
+    xpu_t3 = xpu_t1 ^ (a % 4u);
+    let xpu_t4 = subgroupShuffle(x, (xpu_sgid - (xpu_sgid % 4u)) + xpu_t3);
+    return select(x, xpu_t4, (xpu_t2 + xpu_t3) < 30u);
+}
+
+// xpu_wave_shuffle_i32 is the verb op of x, one of WaveShuffle, WaveShuffleXor, WaveShuffleUp, WaveShuffleDown, at the narrow tier.
+fn xpu_wave_shuffle_i32(x: i32, a: u32, op: u32) -> i32 {
+    let xpu_t1 = xpu_lidx % 4u;
+    let xpu_t2 = xpu_lidx - xpu_t1;
+    var xpu_t3: u32;
+    var xpu_t4: bool = true;
+    if op == 9u {
+        xpu_t3 = a % 4u;
+    } else if op == 10u {
+        xpu_t3 = xpu_t1 ^ (a % 4u);
+    } else if op == 11u {
+        xpu_t4 = a <= xpu_t1;
+        xpu_t3 = select(xpu_t1, xpu_t1 - a, xpu_t4);
+    } else {
+        xpu_t4 = a < (4u - xpu_t1);
+        xpu_t3 = select(xpu_t1, xpu_t1 + a, xpu_t4);
+    }
+    let xpu_t5 = subgroupShuffle(x, (xpu_sgid - (xpu_sgid % 4u)) + xpu_t3);
+    return select(x, xpu_t5, xpu_t4 && ((xpu_t2 + xpu_t3) < 30u));
+}
+
+// xpu_wave_shuffle_u32 is the verb op of x, one of WaveShuffle, at the narrow tier.
+fn xpu_wave_shuffle_u32(x: u32, a: u32, op: u32) -> u32 {
+    let xpu_t1 = xpu_lidx % 4u;
+    let xpu_t2 = xpu_lidx - xpu_t1;
+    var xpu_t3: u32;
+    xpu_t3 = a % 4u;
+    let xpu_t4 = subgroupShuffle(x, (xpu_sgid - (xpu_sgid % 4u)) + xpu_t3);
+    return select(x, xpu_t4, (xpu_t2 + xpu_t3) < 30u);
+}
+
+// xpu_wave_vote is the verb op of x, one of WaveBallot, WaveAny, WaveAll, at the narrow tier.
+fn xpu_wave_vote(x: u32, op: u32) -> u32 {
+    let xpu_t1 = xpu_lidx % 4u;
+    let xpu_t2 = xpu_lidx - xpu_t1;
+    var xpu_t3: u32 = select(0u, 1u, op == 7u);
+    var xpu_t4: u32 = 0u;
+    loop {
+        if xpu_t4 >= 4u {
+            break;
+        }
+        let xpu_t5 = subgroupShuffle(x, (xpu_sgid - (xpu_sgid % 4u)) + xpu_t4);
+        if (xpu_t2 + xpu_t4) < 30u {
+            if op == 5u {
+                xpu_t3 = xpu_t3 | (xpu_t5 << xpu_t4);
+            } else if op == 6u {
+                xpu_t3 = xpu_t3 | xpu_t5;
+            } else {
+                xpu_t3 = xpu_t3 & xpu_t5;
+            }
+        }
+        continuing {
+            xpu_t4 = xpu_t4 + 1u;
+        }
+    }
+    return xpu_t3;
+}
 
 // main is kernel Wave4, block 30x1x1.
 @compute @workgroup_size(30, 1, 1)
 fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) lidx: u32, @builtin(subgroup_invocation_id) sgid: u32) {
+    xpu_lidx = lidx;
+    xpu_sgid = sgid;
     let v_g: u32 = gid.x;
     let v_a: i32 = b_xi[v_g];
     let v_u: u32 = b_xu[v_g];
     let v_f: f32 = b_xf[v_g];
     let v_k: u32 = b_sel[v_g];
     let v_p: bool = ((v_u % 4u) != 0u) || ((wid.x % 2u) == 0u);
-    var v_s0: i32;
-    let xpu_t1 = lidx % 4u;
-    let xpu_t2 = lidx - xpu_t1;
-    var xpu_t3: i32 = i32();
-    var xpu_t4: u32 = 0u;
-    loop {
-        if xpu_t4 >= 4u {
-            break;
-        }
-        let xpu_t5 = subgroupShuffle(v_a, (sgid - (sgid % 4u)) + xpu_t4);
-        if (xpu_t2 + xpu_t4) < 30u {
-            xpu_t3 = xpu_t3 + xpu_t5;
-        }
-        continuing {
-            xpu_t4 = xpu_t4 + 1u;
-        }
-    }
-    v_s0 = xpu_t3;
-    var v_s1: i32;
-    let xpu_t6 = lidx % 4u;
-    let xpu_t7 = lidx - xpu_t6;
-    var xpu_t8: i32 = v_a;
-    var xpu_t9: u32 = 0u;
-    loop {
-        if xpu_t9 >= 4u {
-            break;
-        }
-        let xpu_t10 = subgroupShuffle(v_a, (sgid - (sgid % 4u)) + xpu_t9);
-        if (xpu_t7 + xpu_t9) < 30u {
-            xpu_t8 = min(xpu_t8, xpu_t10);
-        }
-        continuing {
-            xpu_t9 = xpu_t9 + 1u;
-        }
-    }
-    v_s1 = xpu_t8;
-    var v_s2: i32;
-    let xpu_t11 = lidx % 4u;
-    let xpu_t12 = lidx - xpu_t11;
-    var xpu_t13: i32 = v_a;
-    var xpu_t14: u32 = 0u;
-    loop {
-        if xpu_t14 >= 4u {
-            break;
-        }
-        let xpu_t15 = subgroupShuffle(v_a, (sgid - (sgid % 4u)) + xpu_t14);
-        if (xpu_t12 + xpu_t14) < 30u {
-            xpu_t13 = max(xpu_t13, xpu_t15);
-        }
-        continuing {
-            xpu_t14 = xpu_t14 + 1u;
-        }
-    }
-    v_s2 = xpu_t13;
-    var v_s3: i32;
-    let xpu_t16 = lidx % 4u;
-    let xpu_t17 = lidx - xpu_t16;
-    var xpu_t18: i32 = i32();
-    var xpu_t19: u32 = 0u;
-    loop {
-        if xpu_t19 >= 4u {
-            break;
-        }
-        let xpu_t20 = subgroupShuffle(v_a, (sgid - (sgid % 4u)) + xpu_t19);
-        if ((xpu_t17 + xpu_t19) < 30u) && (xpu_t19 <= xpu_t16) {
-            xpu_t18 = xpu_t18 + xpu_t20;
-        }
-        continuing {
-            xpu_t19 = xpu_t19 + 1u;
-        }
-    }
-    v_s3 = xpu_t18;
-    var v_s4: i32;
-    let xpu_t21 = lidx % 4u;
-    let xpu_t22 = lidx - xpu_t21;
-    var xpu_t23: i32 = i32();
-    var xpu_t24: u32 = 0u;
-    loop {
-        if xpu_t24 >= 4u {
-            break;
-        }
-        let xpu_t25 = subgroupShuffle(v_a, (sgid - (sgid % 4u)) + xpu_t24);
-        if ((xpu_t22 + xpu_t24) < 30u) && (xpu_t24 < xpu_t21) {
-            xpu_t23 = xpu_t23 + xpu_t25;
-        }
-        continuing {
-            xpu_t24 = xpu_t24 + 1u;
-        }
-    }
-    v_s4 = xpu_t23;
-    var v_s5: i32;
-    let xpu_t26 = lidx % 4u;
-    let xpu_t27 = lidx - xpu_t26;
-    let xpu_t28 = xpu_u.p_bl;
-    let xpu_t29 = xpu_t28 % 4u;
-    let xpu_t30 = subgroupShuffle(v_a, (sgid - (sgid % 4u)) + xpu_t29);
-    v_s5 = select(v_a, xpu_t30, true && ((xpu_t27 + xpu_t29) < 30u));
-    var v_s6: i32;
-    let xpu_t31 = lidx % 4u;
-    let xpu_t32 = lidx - xpu_t31;
-    let xpu_t33 = v_k % 4u;
-    let xpu_t34 = subgroupShuffle(v_a, (sgid - (sgid % 4u)) + xpu_t33);
-    v_s6 = select(v_a, xpu_t34, true && ((xpu_t32 + xpu_t33) < 30u));
-    var v_s7: i32;
-    let xpu_t35 = lidx % 4u;
-    let xpu_t36 = lidx - xpu_t35;
-    let xpu_t37 = xpu_u.p_m;
-    let xpu_t38 = xpu_t35 ^ (xpu_t37 % 4u);
-    let xpu_t39 = subgroupShuffle(v_a, (sgid - (sgid % 4u)) + xpu_t38);
-    v_s7 = select(v_a, xpu_t39, true && ((xpu_t36 + xpu_t38) < 30u));
-    var v_s8: i32;
-    let xpu_t40 = lidx % 4u;
-    let xpu_t41 = lidx - xpu_t40;
-    let xpu_t42 = xpu_u.p_d;
-    let xpu_t43 = xpu_t42 <= xpu_t40;
-    let xpu_t44 = select(xpu_t40, xpu_t40 - xpu_t42, xpu_t42 <= xpu_t40);
-    let xpu_t45 = subgroupShuffle(v_a, (sgid - (sgid % 4u)) + xpu_t44);
-    v_s8 = select(v_a, xpu_t45, xpu_t43 && ((xpu_t41 + xpu_t44) < 30u));
-    var v_s9: i32;
-    let xpu_t46 = lidx % 4u;
-    let xpu_t47 = lidx - xpu_t46;
-    let xpu_t48 = xpu_u.p_d;
-    let xpu_t49 = xpu_t48 < (4u - xpu_t46);
-    let xpu_t50 = select(xpu_t46, xpu_t46 + xpu_t48, xpu_t48 < (4u - xpu_t46));
-    let xpu_t51 = subgroupShuffle(v_a, (sgid - (sgid % 4u)) + xpu_t50);
-    v_s9 = select(v_a, xpu_t51, xpu_t49 && ((xpu_t47 + xpu_t50) < 30u));
-    let v_tmp: u32 = v_g * 10u;
-    let v_tmp_1: u32 = (v_g * 10u) + 1u;
-    let v_tmp_2: u32 = (v_g * 10u) + 2u;
-    let v_tmp_3: u32 = (v_g * 10u) + 3u;
-    let v_tmp_4: u32 = (v_g * 10u) + 4u;
-    let v_tmp_5: i32 = v_s0;
-    let v_tmp_6: i32 = v_s1;
-    let v_tmp_7: i32 = v_s2;
-    let v_tmp_8: i32 = v_s3;
-    let v_tmp_9: i32 = v_s4;
-    b_oi[v_tmp] = v_tmp_5;
-    b_oi[v_tmp_1] = v_tmp_6;
-    b_oi[v_tmp_2] = v_tmp_7;
-    b_oi[v_tmp_3] = v_tmp_8;
-    b_oi[v_tmp_4] = v_tmp_9;
-    let v_tmp_10: u32 = (v_g * 10u) + 5u;
-    let v_tmp_11: u32 = (v_g * 10u) + 6u;
-    let v_tmp_12: u32 = (v_g * 10u) + 7u;
-    let v_tmp_13: u32 = (v_g * 10u) + 8u;
-    let v_tmp_14: u32 = (v_g * 10u) + 9u;
-    let v_tmp_15: i32 = v_s5;
-    let v_tmp_16: i32 = v_s6;
-    let v_tmp_17: i32 = v_s7;
-    let v_tmp_18: i32 = v_s8;
-    let v_tmp_19: i32 = v_s9;
-    b_oi[v_tmp_10] = v_tmp_15;
-    b_oi[v_tmp_11] = v_tmp_16;
-    b_oi[v_tmp_12] = v_tmp_17;
-    b_oi[v_tmp_13] = v_tmp_18;
-    b_oi[v_tmp_14] = v_tmp_19;
-    var v_u0: u32;
-    let xpu_t52 = lidx % 4u;
-    let xpu_t53 = lidx - xpu_t52;
-    var xpu_t54: u32 = u32();
-    var xpu_t55: u32 = 0u;
-    loop {
-        if xpu_t55 >= 4u {
-            break;
-        }
-        let xpu_t56 = subgroupShuffle(v_u, (sgid - (sgid % 4u)) + xpu_t55);
-        if (xpu_t53 + xpu_t55) < 30u {
-            xpu_t54 = xpu_t54 + xpu_t56;
-        }
-        continuing {
-            xpu_t55 = xpu_t55 + 1u;
-        }
-    }
-    v_u0 = xpu_t54;
-    var v_u1: u32;
-    let xpu_t57 = lidx % 4u;
-    let xpu_t58 = lidx - xpu_t57;
-    var xpu_t59: u32 = v_u;
-    var xpu_t60: u32 = 0u;
-    loop {
-        if xpu_t60 >= 4u {
-            break;
-        }
-        let xpu_t61 = subgroupShuffle(v_u, (sgid - (sgid % 4u)) + xpu_t60);
-        if (xpu_t58 + xpu_t60) < 30u {
-            xpu_t59 = min(xpu_t59, xpu_t61);
-        }
-        continuing {
-            xpu_t60 = xpu_t60 + 1u;
-        }
-    }
-    v_u1 = xpu_t59;
-    var v_u2: u32;
-    let xpu_t62 = lidx % 4u;
-    let xpu_t63 = lidx - xpu_t62;
-    var xpu_t64: u32 = v_u;
-    var xpu_t65: u32 = 0u;
-    loop {
-        if xpu_t65 >= 4u {
-            break;
-        }
-        let xpu_t66 = subgroupShuffle(v_u, (sgid - (sgid % 4u)) + xpu_t65);
-        if (xpu_t63 + xpu_t65) < 30u {
-            xpu_t64 = max(xpu_t64, xpu_t66);
-        }
-        continuing {
-            xpu_t65 = xpu_t65 + 1u;
-        }
-    }
-    v_u2 = xpu_t64;
-    var v_u3: u32;
-    let xpu_t67 = lidx % 4u;
-    let xpu_t68 = lidx - xpu_t67;
-    var xpu_t69: u32 = u32();
-    var xpu_t70: u32 = 0u;
-    loop {
-        if xpu_t70 >= 4u {
-            break;
-        }
-        let xpu_t71 = subgroupShuffle(v_u, (sgid - (sgid % 4u)) + xpu_t70);
-        if ((xpu_t68 + xpu_t70) < 30u) && (xpu_t70 <= xpu_t67) {
-            xpu_t69 = xpu_t69 + xpu_t71;
-        }
-        continuing {
-            xpu_t70 = xpu_t70 + 1u;
-        }
-    }
-    v_u3 = xpu_t69;
-    var v_u4: u32;
-    let xpu_t72 = lidx % 4u;
-    let xpu_t73 = lidx - xpu_t72;
-    var xpu_t74: u32 = u32();
-    var xpu_t75: u32 = 0u;
-    loop {
-        if xpu_t75 >= 4u {
-            break;
-        }
-        let xpu_t76 = subgroupShuffle(v_u, (sgid - (sgid % 4u)) + xpu_t75);
-        if ((xpu_t73 + xpu_t75) < 30u) && (xpu_t75 < xpu_t72) {
-            xpu_t74 = xpu_t74 + xpu_t76;
-        }
-        continuing {
-            xpu_t75 = xpu_t75 + 1u;
-        }
-    }
-    v_u4 = xpu_t74;
-    var v_u5: u32;
-    let xpu_t77 = lidx % 4u;
-    let xpu_t78 = lidx - xpu_t77;
-    let xpu_t79 = v_k % 4u;
-    let xpu_t80 = subgroupShuffle(v_u, (sgid - (sgid % 4u)) + xpu_t79);
-    v_u5 = select(v_u, xpu_t80, true && ((xpu_t78 + xpu_t79) < 30u));
+    let v_s0: i32 = xpu_wave_reduce_i32(v_a, 0u);
+    let v_s1: i32 = xpu_wave_reduce_i32(v_a, 1u);
+    let v_s2: i32 = xpu_wave_reduce_i32(v_a, 2u);
+    let v_s3: i32 = xpu_wave_reduce_i32(v_a, 3u);
+    let v_s4: i32 = xpu_wave_reduce_i32(v_a, 4u);
+    let v_s5: i32 = xpu_wave_shuffle_i32(v_a, xpu_u.p_bl, 9u);
+    let v_s6: i32 = xpu_wave_shuffle_i32(v_a, v_k, 9u);
+    let v_s7: i32 = xpu_wave_shuffle_i32(v_a, xpu_u.p_m, 10u);
+    let v_s8: i32 = xpu_wave_shuffle_i32(v_a, xpu_u.p_d, 11u);
+    let v_s9: i32 = xpu_wave_shuffle_i32(v_a, xpu_u.p_d, 12u);
+    b_oi[v_g * 10u] = v_s0;
+    b_oi[(v_g * 10u) + 1u] = v_s1;
+    b_oi[(v_g * 10u) + 2u] = v_s2;
+    b_oi[(v_g * 10u) + 3u] = v_s3;
+    b_oi[(v_g * 10u) + 4u] = v_s4;
+    b_oi[(v_g * 10u) + 5u] = v_s5;
+    b_oi[(v_g * 10u) + 6u] = v_s6;
+    b_oi[(v_g * 10u) + 7u] = v_s7;
+    b_oi[(v_g * 10u) + 8u] = v_s8;
+    b_oi[(v_g * 10u) + 9u] = v_s9;
+    let v_u0: u32 = xpu_wave_reduce_u32(v_u, 0u);
+    let v_u1: u32 = xpu_wave_reduce_u32(v_u, 1u);
+    let v_u2: u32 = xpu_wave_reduce_u32(v_u, 2u);
+    let v_u3: u32 = xpu_wave_reduce_u32(v_u, 3u);
+    let v_u4: u32 = xpu_wave_reduce_u32(v_u, 4u);
+    let v_u5: u32 = xpu_wave_shuffle_u32(v_u, v_k, 9u);
     var v_u6: u32;
     v_u6 = 0u;
     {
-        let xpu_t81 = select(0u, 1u, v_p);
-        let xpu_t82 = lidx % 4u;
-        let xpu_t83 = lidx - xpu_t82;
-        var xpu_t84: u32 = 0u;
-        var xpu_t85: u32 = 0u;
-        loop {
-            if xpu_t85 >= 4u {
-                break;
-            }
-            let xpu_t86 = subgroupShuffle(xpu_t81, (sgid - (sgid % 4u)) + xpu_t85);
-            if (xpu_t83 + xpu_t85) < 30u {
-                xpu_t84 = xpu_t84 | (xpu_t86 << xpu_t85);
-            }
-            continuing {
-                xpu_t85 = xpu_t85 + 1u;
-            }
-        }
-        v_u6 = xpu_t84;
+        v_u6 = xpu_wave_vote(select(0u, 1u, v_p), 5u);
     }
-    var v_any: bool;
-    let xpu_t87 = select(0u, 1u, v_p);
-    let xpu_t88 = lidx % 4u;
-    let xpu_t89 = lidx - xpu_t88;
-    var xpu_t90: u32 = 0u;
-    var xpu_t91: u32 = 0u;
-    loop {
-        if xpu_t91 >= 4u {
-            break;
-        }
-        let xpu_t92 = subgroupShuffle(xpu_t87, (sgid - (sgid % 4u)) + xpu_t91);
-        if (xpu_t89 + xpu_t91) < 30u {
-            xpu_t90 = xpu_t90 | xpu_t92;
-        }
-        continuing {
-            xpu_t91 = xpu_t91 + 1u;
-        }
-    }
-    v_any = xpu_t90 != 0u;
-    var v_all: bool;
-    let xpu_t93 = select(0u, 1u, v_p);
-    let xpu_t94 = lidx % 4u;
-    let xpu_t95 = lidx - xpu_t94;
-    var xpu_t96: u32 = 1u;
-    var xpu_t97: u32 = 0u;
-    loop {
-        if xpu_t97 >= 4u {
-            break;
-        }
-        let xpu_t98 = subgroupShuffle(xpu_t93, (sgid - (sgid % 4u)) + xpu_t97);
-        if (xpu_t95 + xpu_t97) < 30u {
-            xpu_t96 = xpu_t96 & xpu_t98;
-        }
-        continuing {
-            xpu_t97 = xpu_t97 + 1u;
-        }
-    }
-    v_all = xpu_t96 != 0u;
-    let v_tmp_20: u32 = v_g * 11u;
-    let v_tmp_21: u32 = (v_g * 11u) + 1u;
-    let v_tmp_22: u32 = (v_g * 11u) + 2u;
-    let v_tmp_23: u32 = (v_g * 11u) + 3u;
-    let v_tmp_24: u32 = (v_g * 11u) + 4u;
-    let v_tmp_25: u32 = v_u0;
-    let v_tmp_26: u32 = v_u1;
-    let v_tmp_27: u32 = v_u2;
-    let v_tmp_28: u32 = v_u3;
-    let v_tmp_29: u32 = v_u4;
-    b_ou[v_tmp_20] = v_tmp_25;
-    b_ou[v_tmp_21] = v_tmp_26;
-    b_ou[v_tmp_22] = v_tmp_27;
-    b_ou[v_tmp_23] = v_tmp_28;
-    b_ou[v_tmp_24] = v_tmp_29;
-    let v_tmp_30: u32 = (v_g * 11u) + 5u;
-    let v_tmp_31: u32 = (v_g * 11u) + 6u;
-    let v_tmp_32: u32 = v_u5;
+    let v_any: bool = xpu_wave_vote(select(0u, 1u, v_p), 6u) != 0u;
+    let v_all: bool = xpu_wave_vote(select(0u, 1u, v_p), 7u) != 0u;
+    b_ou[v_g * 11u] = v_u0;
+    b_ou[(v_g * 11u) + 1u] = v_u1;
+    b_ou[(v_g * 11u) + 2u] = v_u2;
+    b_ou[(v_g * 11u) + 3u] = v_u3;
+    b_ou[(v_g * 11u) + 4u] = v_u4;
     let v_tmp_33: u32 = v_u6;
-    b_ou[v_tmp_30] = v_tmp_32;
-    b_ou[v_tmp_31] = v_tmp_33;
-    let v_tmp_34: u32 = (v_g * 11u) + 7u;
-    let v_tmp_35: u32 = (v_g * 11u) + 8u;
-    b_ou[v_tmp_34] = 0u;
-    b_ou[v_tmp_35] = 0u;
+    b_ou[(v_g * 11u) + 5u] = v_u5;
+    b_ou[(v_g * 11u) + 6u] = v_tmp_33;
+    b_ou[(v_g * 11u) + 7u] = 0u;
+    b_ou[(v_g * 11u) + 8u] = 0u;
     if v_any {
         b_ou[(v_g * 11u) + 7u] = 1u;
     }
     if v_all {
         b_ou[(v_g * 11u) + 8u] = 1u;
     }
-    let v_tmp_36: u32 = (v_g * 11u) + 9u;
-    let v_tmp_37: u32 = (v_g * 11u) + 10u;
-    let v_tmp_38: u32 = lidx % 4u;
     let v_tmp_39: u32 = 4u;
-    b_ou[v_tmp_36] = v_tmp_38;
-    b_ou[v_tmp_37] = v_tmp_39;
-    var v_f0: f32;
-    let xpu_t99 = lidx % 4u;
-    let xpu_t100 = lidx - xpu_t99;
-    var xpu_t101: f32 = f32();
-    var xpu_t102: u32 = 0u;
-    loop {
-        if xpu_t102 >= 4u {
-            break;
-        }
-        let xpu_t103 = subgroupShuffle(v_f, (sgid - (sgid % 4u)) + xpu_t102);
-        if (xpu_t100 + xpu_t102) < 30u {
-            xpu_t101 = xpu_t101 + xpu_t103;
-        }
-        continuing {
-            xpu_t102 = xpu_t102 + 1u;
-        }
-    }
-    v_f0 = xpu_t101;
-    var v_f1: f32;
-    let xpu_t104 = lidx % 4u;
-    let xpu_t105 = lidx - xpu_t104;
-    var xpu_t106: f32 = v_f;
-    var xpu_t107: u32 = 0u;
-    loop {
-        if xpu_t107 >= 4u {
-            break;
-        }
-        let xpu_t108 = subgroupShuffle(v_f, (sgid - (sgid % 4u)) + xpu_t107);
-        if (xpu_t105 + xpu_t107) < 30u {
-            xpu_t106 = min(xpu_t106, xpu_t108);
-        }
-        continuing {
-            xpu_t107 = xpu_t107 + 1u;
-        }
-    }
-    v_f1 = xpu_t106;
-    var v_f2: f32;
-    let xpu_t109 = lidx % 4u;
-    let xpu_t110 = lidx - xpu_t109;
-    var xpu_t111: f32 = v_f;
-    var xpu_t112: u32 = 0u;
-    loop {
-        if xpu_t112 >= 4u {
-            break;
-        }
-        let xpu_t113 = subgroupShuffle(v_f, (sgid - (sgid % 4u)) + xpu_t112);
-        if (xpu_t110 + xpu_t112) < 30u {
-            xpu_t111 = max(xpu_t111, xpu_t113);
-        }
-        continuing {
-            xpu_t112 = xpu_t112 + 1u;
-        }
-    }
-    v_f2 = xpu_t111;
-    var v_f3: f32;
-    let xpu_t114 = lidx % 4u;
-    let xpu_t115 = lidx - xpu_t114;
-    var xpu_t116: f32 = f32();
-    var xpu_t117: u32 = 0u;
-    loop {
-        if xpu_t117 >= 4u {
-            break;
-        }
-        let xpu_t118 = subgroupShuffle(v_f, (sgid - (sgid % 4u)) + xpu_t117);
-        if ((xpu_t115 + xpu_t117) < 30u) && (xpu_t117 <= xpu_t114) {
-            xpu_t116 = xpu_t116 + xpu_t118;
-        }
-        continuing {
-            xpu_t117 = xpu_t117 + 1u;
-        }
-    }
-    v_f3 = xpu_t116;
-    var v_f4: f32;
-    let xpu_t119 = lidx % 4u;
-    let xpu_t120 = lidx - xpu_t119;
-    var xpu_t121: f32 = f32();
-    var xpu_t122: u32 = 0u;
-    loop {
-        if xpu_t122 >= 4u {
-            break;
-        }
-        let xpu_t123 = subgroupShuffle(v_f, (sgid - (sgid % 4u)) + xpu_t122);
-        if ((xpu_t120 + xpu_t122) < 30u) && (xpu_t122 < xpu_t119) {
-            xpu_t121 = xpu_t121 + xpu_t123;
-        }
-        continuing {
-            xpu_t122 = xpu_t122 + 1u;
-        }
-    }
-    v_f4 = xpu_t121;
-    var v_f5: f32;
-    let xpu_t124 = lidx % 4u;
-    let xpu_t125 = lidx - xpu_t124;
-    let xpu_t126 = xpu_u.p_m;
-    let xpu_t127 = xpu_t124 ^ (xpu_t126 % 4u);
-    let xpu_t128 = subgroupShuffle(v_f, (sgid - (sgid % 4u)) + xpu_t127);
-    v_f5 = select(v_f, xpu_t128, true && ((xpu_t125 + xpu_t127) < 30u));
-    let v_tmp_40: u32 = v_g * 6u;
-    let v_tmp_41: u32 = (v_g * 6u) + 1u;
-    let v_tmp_42: u32 = (v_g * 6u) + 2u;
-    let v_tmp_43: f32 = v_f0;
-    let v_tmp_44: f32 = v_f1;
-    let v_tmp_45: f32 = v_f2;
-    b_of[v_tmp_40] = v_tmp_43;
-    b_of[v_tmp_41] = v_tmp_44;
-    b_of[v_tmp_42] = v_tmp_45;
-    let v_tmp_46: u32 = (v_g * 6u) + 3u;
-    let v_tmp_47: u32 = (v_g * 6u) + 4u;
-    let v_tmp_48: u32 = (v_g * 6u) + 5u;
-    let v_tmp_49: f32 = v_f3;
-    let v_tmp_50: f32 = v_f4;
-    let v_tmp_51: f32 = v_f5;
-    b_of[v_tmp_46] = v_tmp_49;
-    b_of[v_tmp_47] = v_tmp_50;
-    b_of[v_tmp_48] = v_tmp_51;
+    b_ou[(v_g * 11u) + 9u] = lidx % 4u;
+    b_ou[(v_g * 11u) + 10u] = v_tmp_39;
+    let v_f0: f32 = xpu_wave_reduce_f32(v_f, 0u);
+    let v_f1: f32 = xpu_wave_reduce_f32(v_f, 1u);
+    let v_f2: f32 = xpu_wave_reduce_f32(v_f, 2u);
+    let v_f3: f32 = xpu_wave_reduce_f32(v_f, 3u);
+    let v_f4: f32 = xpu_wave_reduce_f32(v_f, 4u);
+    let v_f5: f32 = xpu_wave_shuffle_f32(v_f, xpu_u.p_m, 10u);
+    b_of[v_g * 6u] = v_f0;
+    b_of[(v_g * 6u) + 1u] = v_f1;
+    b_of[(v_g * 6u) + 2u] = v_f2;
+    b_of[(v_g * 6u) + 3u] = v_f3;
+    b_of[(v_g * 6u) + 4u] = v_f4;
+    b_of[(v_g * 6u) + 5u] = v_f5;
 }
 `
 
@@ -7414,555 +4253,252 @@ const wave4WGSLEmulated = `struct xpu_Uniforms {
 @group(0) @binding(6) var<storage, read> b_sel: array<u32>;
 @group(0) @binding(7) var<uniform> xpu_u: xpu_Uniforms;
 var<workgroup> xpu_wave: array<u32, 32>;
+var<private> xpu_lidx: u32;
 
-// main is kernel Wave4, block 30x1x1.
-@compute @workgroup_size(30, 1, 1)
-fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) lidx: u32) {
-    let v_g: u32 = gid.x;
-    let v_a: i32 = b_xi[v_g];
-    let v_u: u32 = b_xu[v_g];
-    let v_f: f32 = b_xf[v_g];
-    let v_k: u32 = b_sel[v_g];
-    let v_p: bool = ((v_u % 4u) != 0u) || ((wid.x % 2u) == 0u);
-    var v_s0: i32;
-    let xpu_t1 = lidx % 4u;
-    let xpu_t2 = lidx - xpu_t1;
+// xpu_wave_reduce_f32 is the verb op of x, one of WaveSum, WaveMin, WaveMax, WavePrefixSum, WaveExclusivePrefixSum, at the emulated tier.
+fn xpu_wave_reduce_f32(x: f32, op: u32) -> f32 {
+    let xpu_t1 = xpu_lidx % 4u;
+    let xpu_t2 = xpu_lidx - xpu_t1;
     workgroupBarrier();
-    xpu_wave[lidx] = bitcast<u32>(v_a);
+    xpu_wave[xpu_lidx] = bitcast<u32>(x);
     workgroupBarrier();
-    var xpu_t3: i32 = i32();
+    var xpu_t3: f32 = select(f32(), x, (op == 1u) || (op == 2u));
+    var xpu_t4: u32 = 0u;
+    loop {
+        if xpu_t4 >= 4u {
+            break;
+        }
+        let xpu_t5 = bitcast<f32>(xpu_wave[xpu_t2 + xpu_t4]);
+        if (((xpu_t2 + xpu_t4) < 30u) && ((xpu_t4 <= xpu_t1) || (op != 3u))) && ((xpu_t4 < xpu_t1) || (op != 4u)) {
+            if op == 1u {
+                xpu_t3 = min(xpu_t3, xpu_t5);
+            } else if op == 2u {
+                xpu_t3 = max(xpu_t3, xpu_t5);
+            } else {
+                xpu_t3 = xpu_t3 + xpu_t5;
+            }
+        }
+        continuing {
+            xpu_t4 = xpu_t4 + 1u;
+        }
+    }
+    return xpu_t3;
+}
+
+// xpu_wave_reduce_i32 is the verb op of x, one of WaveSum, WaveMin, WaveMax, WavePrefixSum, WaveExclusivePrefixSum, at the emulated tier.
+fn xpu_wave_reduce_i32(x: i32, op: u32) -> i32 {
+    let xpu_t1 = xpu_lidx % 4u;
+    let xpu_t2 = xpu_lidx - xpu_t1;
+    workgroupBarrier();
+    xpu_wave[xpu_lidx] = bitcast<u32>(x);
+    workgroupBarrier();
+    var xpu_t3: i32 = select(i32(), x, (op == 1u) || (op == 2u));
     var xpu_t4: u32 = 0u;
     loop {
         if xpu_t4 >= 4u {
             break;
         }
         let xpu_t5 = bitcast<i32>(xpu_wave[xpu_t2 + xpu_t4]);
-        if (xpu_t2 + xpu_t4) < 30u {
-            xpu_t3 = xpu_t3 + xpu_t5;
+        if (((xpu_t2 + xpu_t4) < 30u) && ((xpu_t4 <= xpu_t1) || (op != 3u))) && ((xpu_t4 < xpu_t1) || (op != 4u)) {
+            if op == 1u {
+                xpu_t3 = min(xpu_t3, xpu_t5);
+            } else if op == 2u {
+                xpu_t3 = max(xpu_t3, xpu_t5);
+            } else {
+                xpu_t3 = xpu_t3 + xpu_t5;
+            }
         }
         continuing {
             xpu_t4 = xpu_t4 + 1u;
         }
     }
-    v_s0 = xpu_t3;
-    var v_s1: i32;
-    let xpu_t6 = lidx % 4u;
-    let xpu_t7 = lidx - xpu_t6;
+    return xpu_t3;
+}
+
+// xpu_wave_reduce_u32 is the verb op of x, one of WaveSum, WaveMin, WaveMax, WavePrefixSum, WaveExclusivePrefixSum, at the emulated tier.
+fn xpu_wave_reduce_u32(x: u32, op: u32) -> u32 {
+    let xpu_t1 = xpu_lidx % 4u;
+    let xpu_t2 = xpu_lidx - xpu_t1;
     workgroupBarrier();
-    xpu_wave[lidx] = bitcast<u32>(v_a);
+    xpu_wave[xpu_lidx] = x;
     workgroupBarrier();
-    var xpu_t8: i32 = v_a;
-    var xpu_t9: u32 = 0u;
+    var xpu_t3: u32 = select(u32(), x, (op == 1u) || (op == 2u));
+    var xpu_t4: u32 = 0u;
     loop {
-        if xpu_t9 >= 4u {
+        if xpu_t4 >= 4u {
             break;
         }
-        let xpu_t10 = bitcast<i32>(xpu_wave[xpu_t7 + xpu_t9]);
-        if (xpu_t7 + xpu_t9) < 30u {
-            xpu_t8 = min(xpu_t8, xpu_t10);
+        let xpu_t5 = xpu_wave[xpu_t2 + xpu_t4];
+        if (((xpu_t2 + xpu_t4) < 30u) && ((xpu_t4 <= xpu_t1) || (op != 3u))) && ((xpu_t4 < xpu_t1) || (op != 4u)) {
+            if op == 1u {
+                xpu_t3 = min(xpu_t3, xpu_t5);
+            } else if op == 2u {
+                xpu_t3 = max(xpu_t3, xpu_t5);
+            } else {
+                xpu_t3 = xpu_t3 + xpu_t5;
+            }
         }
         continuing {
-            xpu_t9 = xpu_t9 + 1u;
+            xpu_t4 = xpu_t4 + 1u;
         }
     }
-    v_s1 = xpu_t8;
-    var v_s2: i32;
-    let xpu_t11 = lidx % 4u;
-    let xpu_t12 = lidx - xpu_t11;
+    return xpu_t3;
+}
+
+// xpu_wave_shuffle_f32 is the verb op of x, one of WaveShuffleXor, at the emulated tier.
+fn xpu_wave_shuffle_f32(x: f32, a: u32, op: u32) -> f32 {
+    let xpu_t1 = xpu_lidx % 4u;
+    let xpu_t2 = xpu_lidx - xpu_t1;
     workgroupBarrier();
-    xpu_wave[lidx] = bitcast<u32>(v_a);
+    xpu_wave[xpu_lidx] = bitcast<u32>(x);
     workgroupBarrier();
-    var xpu_t13: i32 = v_a;
-    var xpu_t14: u32 = 0u;
+    var xpu_t3: u32;
+    xpu_t3 = xpu_t1 ^ (a % 4u);
+    let xpu_t4 = bitcast<f32>(xpu_wave[xpu_t2 + xpu_t3]);
+    return select(x, xpu_t4, (xpu_t2 + xpu_t3) < 30u);
+}
+
+// xpu_wave_shuffle_i32 is the verb op of x, one of WaveShuffle, WaveShuffleXor, WaveShuffleUp, WaveShuffleDown, at the emulated tier.
+fn xpu_wave_shuffle_i32(x: i32, a: u32, op: u32) -> i32 {
+    let xpu_t1 = xpu_lidx % 4u;
+    let xpu_t2 = xpu_lidx - xpu_t1;
+    workgroupBarrier();
+    xpu_wave[xpu_lidx] = bitcast<u32>(x);
+    workgroupBarrier();
+    var xpu_t3: u32;
+    var xpu_t4: bool = true;
+    if op == 9u {
+        xpu_t3 = a % 4u;
+    } else if op == 10u {
+        xpu_t3 = xpu_t1 ^ (a % 4u);
+    } else if op == 11u {
+        xpu_t4 = a <= xpu_t1;
+        xpu_t3 = select(xpu_t1, xpu_t1 - a, xpu_t4);
+    } else {
+        xpu_t4 = a < (4u - xpu_t1);
+        xpu_t3 = select(xpu_t1, xpu_t1 + a, xpu_t4);
+    }
+    let xpu_t5 = bitcast<i32>(xpu_wave[xpu_t2 + xpu_t3]);
+    return select(x, xpu_t5, xpu_t4 && ((xpu_t2 + xpu_t3) < 30u));
+}
+
+// xpu_wave_shuffle_u32 is the verb op of x, one of WaveShuffle, at the emulated tier.
+fn xpu_wave_shuffle_u32(x: u32, a: u32, op: u32) -> u32 {
+    let xpu_t1 = xpu_lidx % 4u;
+    let xpu_t2 = xpu_lidx - xpu_t1;
+    workgroupBarrier();
+    xpu_wave[xpu_lidx] = x;
+    workgroupBarrier();
+    var xpu_t3: u32;
+    xpu_t3 = a % 4u;
+    let xpu_t4 = xpu_wave[xpu_t2 + xpu_t3];
+    return select(x, xpu_t4, (xpu_t2 + xpu_t3) < 30u);
+}
+
+// xpu_wave_vote is the verb op of x, one of WaveBallot, WaveAny, WaveAll, at the emulated tier.
+fn xpu_wave_vote(x: u32, op: u32) -> u32 {
+    let xpu_t1 = xpu_lidx % 4u;
+    let xpu_t2 = xpu_lidx - xpu_t1;
+    workgroupBarrier();
+    xpu_wave[xpu_lidx] = x;
+    workgroupBarrier();
+    var xpu_t3: u32 = select(0u, 1u, op == 7u);
+    var xpu_t4: u32 = 0u;
     loop {
-        if xpu_t14 >= 4u {
+        if xpu_t4 >= 4u {
             break;
         }
-        let xpu_t15 = bitcast<i32>(xpu_wave[xpu_t12 + xpu_t14]);
-        if (xpu_t12 + xpu_t14) < 30u {
-            xpu_t13 = max(xpu_t13, xpu_t15);
+        let xpu_t5 = xpu_wave[xpu_t2 + xpu_t4];
+        if (xpu_t2 + xpu_t4) < 30u {
+            if op == 5u {
+                xpu_t3 = xpu_t3 | (xpu_t5 << xpu_t4);
+            } else if op == 6u {
+                xpu_t3 = xpu_t3 | xpu_t5;
+            } else {
+                xpu_t3 = xpu_t3 & xpu_t5;
+            }
         }
         continuing {
-            xpu_t14 = xpu_t14 + 1u;
+            xpu_t4 = xpu_t4 + 1u;
         }
     }
-    v_s2 = xpu_t13;
-    var v_s3: i32;
-    let xpu_t16 = lidx % 4u;
-    let xpu_t17 = lidx - xpu_t16;
-    workgroupBarrier();
-    xpu_wave[lidx] = bitcast<u32>(v_a);
-    workgroupBarrier();
-    var xpu_t18: i32 = i32();
-    var xpu_t19: u32 = 0u;
-    loop {
-        if xpu_t19 >= 4u {
-            break;
-        }
-        let xpu_t20 = bitcast<i32>(xpu_wave[xpu_t17 + xpu_t19]);
-        if ((xpu_t17 + xpu_t19) < 30u) && (xpu_t19 <= xpu_t16) {
-            xpu_t18 = xpu_t18 + xpu_t20;
-        }
-        continuing {
-            xpu_t19 = xpu_t19 + 1u;
-        }
-    }
-    v_s3 = xpu_t18;
-    var v_s4: i32;
-    let xpu_t21 = lidx % 4u;
-    let xpu_t22 = lidx - xpu_t21;
-    workgroupBarrier();
-    xpu_wave[lidx] = bitcast<u32>(v_a);
-    workgroupBarrier();
-    var xpu_t23: i32 = i32();
-    var xpu_t24: u32 = 0u;
-    loop {
-        if xpu_t24 >= 4u {
-            break;
-        }
-        let xpu_t25 = bitcast<i32>(xpu_wave[xpu_t22 + xpu_t24]);
-        if ((xpu_t22 + xpu_t24) < 30u) && (xpu_t24 < xpu_t21) {
-            xpu_t23 = xpu_t23 + xpu_t25;
-        }
-        continuing {
-            xpu_t24 = xpu_t24 + 1u;
-        }
-    }
-    v_s4 = xpu_t23;
-    var v_s5: i32;
-    let xpu_t26 = lidx % 4u;
-    let xpu_t27 = lidx - xpu_t26;
-    workgroupBarrier();
-    xpu_wave[lidx] = bitcast<u32>(v_a);
-    workgroupBarrier();
-    let xpu_t28 = xpu_u.p_bl;
-    let xpu_t29 = xpu_t28 % 4u;
-    let xpu_t30 = bitcast<i32>(xpu_wave[xpu_t27 + xpu_t29]);
-    v_s5 = select(v_a, xpu_t30, true && ((xpu_t27 + xpu_t29) < 30u));
-    var v_s6: i32;
-    let xpu_t31 = lidx % 4u;
-    let xpu_t32 = lidx - xpu_t31;
-    workgroupBarrier();
-    xpu_wave[lidx] = bitcast<u32>(v_a);
-    workgroupBarrier();
-    let xpu_t33 = v_k % 4u;
-    let xpu_t34 = bitcast<i32>(xpu_wave[xpu_t32 + xpu_t33]);
-    v_s6 = select(v_a, xpu_t34, true && ((xpu_t32 + xpu_t33) < 30u));
-    var v_s7: i32;
-    let xpu_t35 = lidx % 4u;
-    let xpu_t36 = lidx - xpu_t35;
-    workgroupBarrier();
-    xpu_wave[lidx] = bitcast<u32>(v_a);
-    workgroupBarrier();
-    let xpu_t37 = xpu_u.p_m;
-    let xpu_t38 = xpu_t35 ^ (xpu_t37 % 4u);
-    let xpu_t39 = bitcast<i32>(xpu_wave[xpu_t36 + xpu_t38]);
-    v_s7 = select(v_a, xpu_t39, true && ((xpu_t36 + xpu_t38) < 30u));
-    var v_s8: i32;
-    let xpu_t40 = lidx % 4u;
-    let xpu_t41 = lidx - xpu_t40;
-    workgroupBarrier();
-    xpu_wave[lidx] = bitcast<u32>(v_a);
-    workgroupBarrier();
-    let xpu_t42 = xpu_u.p_d;
-    let xpu_t43 = xpu_t42 <= xpu_t40;
-    let xpu_t44 = select(xpu_t40, xpu_t40 - xpu_t42, xpu_t42 <= xpu_t40);
-    let xpu_t45 = bitcast<i32>(xpu_wave[xpu_t41 + xpu_t44]);
-    v_s8 = select(v_a, xpu_t45, xpu_t43 && ((xpu_t41 + xpu_t44) < 30u));
-    var v_s9: i32;
-    let xpu_t46 = lidx % 4u;
-    let xpu_t47 = lidx - xpu_t46;
-    workgroupBarrier();
-    xpu_wave[lidx] = bitcast<u32>(v_a);
-    workgroupBarrier();
-    let xpu_t48 = xpu_u.p_d;
-    let xpu_t49 = xpu_t48 < (4u - xpu_t46);
-    let xpu_t50 = select(xpu_t46, xpu_t46 + xpu_t48, xpu_t48 < (4u - xpu_t46));
-    let xpu_t51 = bitcast<i32>(xpu_wave[xpu_t47 + xpu_t50]);
-    v_s9 = select(v_a, xpu_t51, xpu_t49 && ((xpu_t47 + xpu_t50) < 30u));
-    let v_tmp: u32 = v_g * 10u;
-    let v_tmp_1: u32 = (v_g * 10u) + 1u;
-    let v_tmp_2: u32 = (v_g * 10u) + 2u;
-    let v_tmp_3: u32 = (v_g * 10u) + 3u;
-    let v_tmp_4: u32 = (v_g * 10u) + 4u;
-    let v_tmp_5: i32 = v_s0;
-    let v_tmp_6: i32 = v_s1;
-    let v_tmp_7: i32 = v_s2;
-    let v_tmp_8: i32 = v_s3;
-    let v_tmp_9: i32 = v_s4;
-    b_oi[v_tmp] = v_tmp_5;
-    b_oi[v_tmp_1] = v_tmp_6;
-    b_oi[v_tmp_2] = v_tmp_7;
-    b_oi[v_tmp_3] = v_tmp_8;
-    b_oi[v_tmp_4] = v_tmp_9;
-    let v_tmp_10: u32 = (v_g * 10u) + 5u;
-    let v_tmp_11: u32 = (v_g * 10u) + 6u;
-    let v_tmp_12: u32 = (v_g * 10u) + 7u;
-    let v_tmp_13: u32 = (v_g * 10u) + 8u;
-    let v_tmp_14: u32 = (v_g * 10u) + 9u;
-    let v_tmp_15: i32 = v_s5;
-    let v_tmp_16: i32 = v_s6;
-    let v_tmp_17: i32 = v_s7;
-    let v_tmp_18: i32 = v_s8;
-    let v_tmp_19: i32 = v_s9;
-    b_oi[v_tmp_10] = v_tmp_15;
-    b_oi[v_tmp_11] = v_tmp_16;
-    b_oi[v_tmp_12] = v_tmp_17;
-    b_oi[v_tmp_13] = v_tmp_18;
-    b_oi[v_tmp_14] = v_tmp_19;
-    var v_u0: u32;
-    let xpu_t52 = lidx % 4u;
-    let xpu_t53 = lidx - xpu_t52;
-    workgroupBarrier();
-    xpu_wave[lidx] = v_u;
-    workgroupBarrier();
-    var xpu_t54: u32 = u32();
-    var xpu_t55: u32 = 0u;
-    loop {
-        if xpu_t55 >= 4u {
-            break;
-        }
-        let xpu_t56 = xpu_wave[xpu_t53 + xpu_t55];
-        if (xpu_t53 + xpu_t55) < 30u {
-            xpu_t54 = xpu_t54 + xpu_t56;
-        }
-        continuing {
-            xpu_t55 = xpu_t55 + 1u;
-        }
-    }
-    v_u0 = xpu_t54;
-    var v_u1: u32;
-    let xpu_t57 = lidx % 4u;
-    let xpu_t58 = lidx - xpu_t57;
-    workgroupBarrier();
-    xpu_wave[lidx] = v_u;
-    workgroupBarrier();
-    var xpu_t59: u32 = v_u;
-    var xpu_t60: u32 = 0u;
-    loop {
-        if xpu_t60 >= 4u {
-            break;
-        }
-        let xpu_t61 = xpu_wave[xpu_t58 + xpu_t60];
-        if (xpu_t58 + xpu_t60) < 30u {
-            xpu_t59 = min(xpu_t59, xpu_t61);
-        }
-        continuing {
-            xpu_t60 = xpu_t60 + 1u;
-        }
-    }
-    v_u1 = xpu_t59;
-    var v_u2: u32;
-    let xpu_t62 = lidx % 4u;
-    let xpu_t63 = lidx - xpu_t62;
-    workgroupBarrier();
-    xpu_wave[lidx] = v_u;
-    workgroupBarrier();
-    var xpu_t64: u32 = v_u;
-    var xpu_t65: u32 = 0u;
-    loop {
-        if xpu_t65 >= 4u {
-            break;
-        }
-        let xpu_t66 = xpu_wave[xpu_t63 + xpu_t65];
-        if (xpu_t63 + xpu_t65) < 30u {
-            xpu_t64 = max(xpu_t64, xpu_t66);
-        }
-        continuing {
-            xpu_t65 = xpu_t65 + 1u;
-        }
-    }
-    v_u2 = xpu_t64;
-    var v_u3: u32;
-    let xpu_t67 = lidx % 4u;
-    let xpu_t68 = lidx - xpu_t67;
-    workgroupBarrier();
-    xpu_wave[lidx] = v_u;
-    workgroupBarrier();
-    var xpu_t69: u32 = u32();
-    var xpu_t70: u32 = 0u;
-    loop {
-        if xpu_t70 >= 4u {
-            break;
-        }
-        let xpu_t71 = xpu_wave[xpu_t68 + xpu_t70];
-        if ((xpu_t68 + xpu_t70) < 30u) && (xpu_t70 <= xpu_t67) {
-            xpu_t69 = xpu_t69 + xpu_t71;
-        }
-        continuing {
-            xpu_t70 = xpu_t70 + 1u;
-        }
-    }
-    v_u3 = xpu_t69;
-    var v_u4: u32;
-    let xpu_t72 = lidx % 4u;
-    let xpu_t73 = lidx - xpu_t72;
-    workgroupBarrier();
-    xpu_wave[lidx] = v_u;
-    workgroupBarrier();
-    var xpu_t74: u32 = u32();
-    var xpu_t75: u32 = 0u;
-    loop {
-        if xpu_t75 >= 4u {
-            break;
-        }
-        let xpu_t76 = xpu_wave[xpu_t73 + xpu_t75];
-        if ((xpu_t73 + xpu_t75) < 30u) && (xpu_t75 < xpu_t72) {
-            xpu_t74 = xpu_t74 + xpu_t76;
-        }
-        continuing {
-            xpu_t75 = xpu_t75 + 1u;
-        }
-    }
-    v_u4 = xpu_t74;
-    var v_u5: u32;
-    let xpu_t77 = lidx % 4u;
-    let xpu_t78 = lidx - xpu_t77;
-    workgroupBarrier();
-    xpu_wave[lidx] = v_u;
-    workgroupBarrier();
-    let xpu_t79 = v_k % 4u;
-    let xpu_t80 = xpu_wave[xpu_t78 + xpu_t79];
-    v_u5 = select(v_u, xpu_t80, true && ((xpu_t78 + xpu_t79) < 30u));
+    return xpu_t3;
+}
+
+// main is kernel Wave4, block 30x1x1.
+@compute @workgroup_size(30, 1, 1)
+fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) lidx: u32) {
+    xpu_lidx = lidx;
+    let v_g: u32 = gid.x;
+    let v_a: i32 = b_xi[v_g];
+    let v_u: u32 = b_xu[v_g];
+    let v_f: f32 = b_xf[v_g];
+    let v_k: u32 = b_sel[v_g];
+    let v_p: bool = ((v_u % 4u) != 0u) || ((wid.x % 2u) == 0u);
+    let v_s0: i32 = xpu_wave_reduce_i32(v_a, 0u);
+    let v_s1: i32 = xpu_wave_reduce_i32(v_a, 1u);
+    let v_s2: i32 = xpu_wave_reduce_i32(v_a, 2u);
+    let v_s3: i32 = xpu_wave_reduce_i32(v_a, 3u);
+    let v_s4: i32 = xpu_wave_reduce_i32(v_a, 4u);
+    let v_s5: i32 = xpu_wave_shuffle_i32(v_a, xpu_u.p_bl, 9u);
+    let v_s6: i32 = xpu_wave_shuffle_i32(v_a, v_k, 9u);
+    let v_s7: i32 = xpu_wave_shuffle_i32(v_a, xpu_u.p_m, 10u);
+    let v_s8: i32 = xpu_wave_shuffle_i32(v_a, xpu_u.p_d, 11u);
+    let v_s9: i32 = xpu_wave_shuffle_i32(v_a, xpu_u.p_d, 12u);
+    b_oi[v_g * 10u] = v_s0;
+    b_oi[(v_g * 10u) + 1u] = v_s1;
+    b_oi[(v_g * 10u) + 2u] = v_s2;
+    b_oi[(v_g * 10u) + 3u] = v_s3;
+    b_oi[(v_g * 10u) + 4u] = v_s4;
+    b_oi[(v_g * 10u) + 5u] = v_s5;
+    b_oi[(v_g * 10u) + 6u] = v_s6;
+    b_oi[(v_g * 10u) + 7u] = v_s7;
+    b_oi[(v_g * 10u) + 8u] = v_s8;
+    b_oi[(v_g * 10u) + 9u] = v_s9;
+    let v_u0: u32 = xpu_wave_reduce_u32(v_u, 0u);
+    let v_u1: u32 = xpu_wave_reduce_u32(v_u, 1u);
+    let v_u2: u32 = xpu_wave_reduce_u32(v_u, 2u);
+    let v_u3: u32 = xpu_wave_reduce_u32(v_u, 3u);
+    let v_u4: u32 = xpu_wave_reduce_u32(v_u, 4u);
+    let v_u5: u32 = xpu_wave_shuffle_u32(v_u, v_k, 9u);
     var v_u6: u32;
     v_u6 = 0u;
     {
-        let xpu_t81 = select(0u, 1u, v_p);
-        let xpu_t82 = lidx % 4u;
-        let xpu_t83 = lidx - xpu_t82;
-        workgroupBarrier();
-        xpu_wave[lidx] = xpu_t81;
-        workgroupBarrier();
-        var xpu_t84: u32 = 0u;
-        var xpu_t85: u32 = 0u;
-        loop {
-            if xpu_t85 >= 4u {
-                break;
-            }
-            let xpu_t86 = xpu_wave[xpu_t83 + xpu_t85];
-            if (xpu_t83 + xpu_t85) < 30u {
-                xpu_t84 = xpu_t84 | (xpu_t86 << xpu_t85);
-            }
-            continuing {
-                xpu_t85 = xpu_t85 + 1u;
-            }
-        }
-        v_u6 = xpu_t84;
+        v_u6 = xpu_wave_vote(select(0u, 1u, v_p), 5u);
     }
-    var v_any: bool;
-    let xpu_t87 = select(0u, 1u, v_p);
-    let xpu_t88 = lidx % 4u;
-    let xpu_t89 = lidx - xpu_t88;
-    workgroupBarrier();
-    xpu_wave[lidx] = xpu_t87;
-    workgroupBarrier();
-    var xpu_t90: u32 = 0u;
-    var xpu_t91: u32 = 0u;
-    loop {
-        if xpu_t91 >= 4u {
-            break;
-        }
-        let xpu_t92 = xpu_wave[xpu_t89 + xpu_t91];
-        if (xpu_t89 + xpu_t91) < 30u {
-            xpu_t90 = xpu_t90 | xpu_t92;
-        }
-        continuing {
-            xpu_t91 = xpu_t91 + 1u;
-        }
-    }
-    v_any = xpu_t90 != 0u;
-    var v_all: bool;
-    let xpu_t93 = select(0u, 1u, v_p);
-    let xpu_t94 = lidx % 4u;
-    let xpu_t95 = lidx - xpu_t94;
-    workgroupBarrier();
-    xpu_wave[lidx] = xpu_t93;
-    workgroupBarrier();
-    var xpu_t96: u32 = 1u;
-    var xpu_t97: u32 = 0u;
-    loop {
-        if xpu_t97 >= 4u {
-            break;
-        }
-        let xpu_t98 = xpu_wave[xpu_t95 + xpu_t97];
-        if (xpu_t95 + xpu_t97) < 30u {
-            xpu_t96 = xpu_t96 & xpu_t98;
-        }
-        continuing {
-            xpu_t97 = xpu_t97 + 1u;
-        }
-    }
-    v_all = xpu_t96 != 0u;
-    let v_tmp_20: u32 = v_g * 11u;
-    let v_tmp_21: u32 = (v_g * 11u) + 1u;
-    let v_tmp_22: u32 = (v_g * 11u) + 2u;
-    let v_tmp_23: u32 = (v_g * 11u) + 3u;
-    let v_tmp_24: u32 = (v_g * 11u) + 4u;
-    let v_tmp_25: u32 = v_u0;
-    let v_tmp_26: u32 = v_u1;
-    let v_tmp_27: u32 = v_u2;
-    let v_tmp_28: u32 = v_u3;
-    let v_tmp_29: u32 = v_u4;
-    b_ou[v_tmp_20] = v_tmp_25;
-    b_ou[v_tmp_21] = v_tmp_26;
-    b_ou[v_tmp_22] = v_tmp_27;
-    b_ou[v_tmp_23] = v_tmp_28;
-    b_ou[v_tmp_24] = v_tmp_29;
-    let v_tmp_30: u32 = (v_g * 11u) + 5u;
-    let v_tmp_31: u32 = (v_g * 11u) + 6u;
-    let v_tmp_32: u32 = v_u5;
+    let v_any: bool = xpu_wave_vote(select(0u, 1u, v_p), 6u) != 0u;
+    let v_all: bool = xpu_wave_vote(select(0u, 1u, v_p), 7u) != 0u;
+    b_ou[v_g * 11u] = v_u0;
+    b_ou[(v_g * 11u) + 1u] = v_u1;
+    b_ou[(v_g * 11u) + 2u] = v_u2;
+    b_ou[(v_g * 11u) + 3u] = v_u3;
+    b_ou[(v_g * 11u) + 4u] = v_u4;
     let v_tmp_33: u32 = v_u6;
-    b_ou[v_tmp_30] = v_tmp_32;
-    b_ou[v_tmp_31] = v_tmp_33;
-    let v_tmp_34: u32 = (v_g * 11u) + 7u;
-    let v_tmp_35: u32 = (v_g * 11u) + 8u;
-    b_ou[v_tmp_34] = 0u;
-    b_ou[v_tmp_35] = 0u;
+    b_ou[(v_g * 11u) + 5u] = v_u5;
+    b_ou[(v_g * 11u) + 6u] = v_tmp_33;
+    b_ou[(v_g * 11u) + 7u] = 0u;
+    b_ou[(v_g * 11u) + 8u] = 0u;
     if v_any {
         b_ou[(v_g * 11u) + 7u] = 1u;
     }
     if v_all {
         b_ou[(v_g * 11u) + 8u] = 1u;
     }
-    let v_tmp_36: u32 = (v_g * 11u) + 9u;
-    let v_tmp_37: u32 = (v_g * 11u) + 10u;
-    let v_tmp_38: u32 = lidx % 4u;
     let v_tmp_39: u32 = 4u;
-    b_ou[v_tmp_36] = v_tmp_38;
-    b_ou[v_tmp_37] = v_tmp_39;
-    var v_f0: f32;
-    let xpu_t99 = lidx % 4u;
-    let xpu_t100 = lidx - xpu_t99;
-    workgroupBarrier();
-    xpu_wave[lidx] = bitcast<u32>(v_f);
-    workgroupBarrier();
-    var xpu_t101: f32 = f32();
-    var xpu_t102: u32 = 0u;
-    loop {
-        if xpu_t102 >= 4u {
-            break;
-        }
-        let xpu_t103 = bitcast<f32>(xpu_wave[xpu_t100 + xpu_t102]);
-        if (xpu_t100 + xpu_t102) < 30u {
-            xpu_t101 = xpu_t101 + xpu_t103;
-        }
-        continuing {
-            xpu_t102 = xpu_t102 + 1u;
-        }
-    }
-    v_f0 = xpu_t101;
-    var v_f1: f32;
-    let xpu_t104 = lidx % 4u;
-    let xpu_t105 = lidx - xpu_t104;
-    workgroupBarrier();
-    xpu_wave[lidx] = bitcast<u32>(v_f);
-    workgroupBarrier();
-    var xpu_t106: f32 = v_f;
-    var xpu_t107: u32 = 0u;
-    loop {
-        if xpu_t107 >= 4u {
-            break;
-        }
-        let xpu_t108 = bitcast<f32>(xpu_wave[xpu_t105 + xpu_t107]);
-        if (xpu_t105 + xpu_t107) < 30u {
-            xpu_t106 = min(xpu_t106, xpu_t108);
-        }
-        continuing {
-            xpu_t107 = xpu_t107 + 1u;
-        }
-    }
-    v_f1 = xpu_t106;
-    var v_f2: f32;
-    let xpu_t109 = lidx % 4u;
-    let xpu_t110 = lidx - xpu_t109;
-    workgroupBarrier();
-    xpu_wave[lidx] = bitcast<u32>(v_f);
-    workgroupBarrier();
-    var xpu_t111: f32 = v_f;
-    var xpu_t112: u32 = 0u;
-    loop {
-        if xpu_t112 >= 4u {
-            break;
-        }
-        let xpu_t113 = bitcast<f32>(xpu_wave[xpu_t110 + xpu_t112]);
-        if (xpu_t110 + xpu_t112) < 30u {
-            xpu_t111 = max(xpu_t111, xpu_t113);
-        }
-        continuing {
-            xpu_t112 = xpu_t112 + 1u;
-        }
-    }
-    v_f2 = xpu_t111;
-    var v_f3: f32;
-    let xpu_t114 = lidx % 4u;
-    let xpu_t115 = lidx - xpu_t114;
-    workgroupBarrier();
-    xpu_wave[lidx] = bitcast<u32>(v_f);
-    workgroupBarrier();
-    var xpu_t116: f32 = f32();
-    var xpu_t117: u32 = 0u;
-    loop {
-        if xpu_t117 >= 4u {
-            break;
-        }
-        let xpu_t118 = bitcast<f32>(xpu_wave[xpu_t115 + xpu_t117]);
-        if ((xpu_t115 + xpu_t117) < 30u) && (xpu_t117 <= xpu_t114) {
-            xpu_t116 = xpu_t116 + xpu_t118;
-        }
-        continuing {
-            xpu_t117 = xpu_t117 + 1u;
-        }
-    }
-    v_f3 = xpu_t116;
-    var v_f4: f32;
-    let xpu_t119 = lidx % 4u;
-    let xpu_t120 = lidx - xpu_t119;
-    workgroupBarrier();
-    xpu_wave[lidx] = bitcast<u32>(v_f);
-    workgroupBarrier();
-    var xpu_t121: f32 = f32();
-    var xpu_t122: u32 = 0u;
-    loop {
-        if xpu_t122 >= 4u {
-            break;
-        }
-        let xpu_t123 = bitcast<f32>(xpu_wave[xpu_t120 + xpu_t122]);
-        if ((xpu_t120 + xpu_t122) < 30u) && (xpu_t122 < xpu_t119) {
-            xpu_t121 = xpu_t121 + xpu_t123;
-        }
-        continuing {
-            xpu_t122 = xpu_t122 + 1u;
-        }
-    }
-    v_f4 = xpu_t121;
-    var v_f5: f32;
-    let xpu_t124 = lidx % 4u;
-    let xpu_t125 = lidx - xpu_t124;
-    workgroupBarrier();
-    xpu_wave[lidx] = bitcast<u32>(v_f);
-    workgroupBarrier();
-    let xpu_t126 = xpu_u.p_m;
-    let xpu_t127 = xpu_t124 ^ (xpu_t126 % 4u);
-    let xpu_t128 = bitcast<f32>(xpu_wave[xpu_t125 + xpu_t127]);
-    v_f5 = select(v_f, xpu_t128, true && ((xpu_t125 + xpu_t127) < 30u));
-    let v_tmp_40: u32 = v_g * 6u;
-    let v_tmp_41: u32 = (v_g * 6u) + 1u;
-    let v_tmp_42: u32 = (v_g * 6u) + 2u;
-    let v_tmp_43: f32 = v_f0;
-    let v_tmp_44: f32 = v_f1;
-    let v_tmp_45: f32 = v_f2;
-    b_of[v_tmp_40] = v_tmp_43;
-    b_of[v_tmp_41] = v_tmp_44;
-    b_of[v_tmp_42] = v_tmp_45;
-    let v_tmp_46: u32 = (v_g * 6u) + 3u;
-    let v_tmp_47: u32 = (v_g * 6u) + 4u;
-    let v_tmp_48: u32 = (v_g * 6u) + 5u;
-    let v_tmp_49: f32 = v_f3;
-    let v_tmp_50: f32 = v_f4;
-    let v_tmp_51: f32 = v_f5;
-    b_of[v_tmp_46] = v_tmp_49;
-    b_of[v_tmp_47] = v_tmp_50;
-    b_of[v_tmp_48] = v_tmp_51;
+    b_ou[(v_g * 11u) + 9u] = lidx % 4u;
+    b_ou[(v_g * 11u) + 10u] = v_tmp_39;
+    let v_f0: f32 = xpu_wave_reduce_f32(v_f, 0u);
+    let v_f1: f32 = xpu_wave_reduce_f32(v_f, 1u);
+    let v_f2: f32 = xpu_wave_reduce_f32(v_f, 2u);
+    let v_f3: f32 = xpu_wave_reduce_f32(v_f, 3u);
+    let v_f4: f32 = xpu_wave_reduce_f32(v_f, 4u);
+    let v_f5: f32 = xpu_wave_shuffle_f32(v_f, xpu_u.p_m, 10u);
+    b_of[v_g * 6u] = v_f0;
+    b_of[(v_g * 6u) + 1u] = v_f1;
+    b_of[(v_g * 6u) + 2u] = v_f2;
+    b_of[(v_g * 6u) + 3u] = v_f3;
+    b_of[(v_g * 6u) + 4u] = v_f4;
+    b_of[(v_g * 6u) + 5u] = v_f5;
 }
 `
 
@@ -8008,31 +4544,14 @@ func wave4CPU(b *gpuimpl.CPUBlock) {
 	var a_u4 [30]uint32
 	var a_u5 [30]uint32
 	var a_u6 [30]uint32
-	gx0, gy0, gz0 := b.Group.X*30, b.Group.Y*1, b.Group.Z*1
-	var ly uint32
-	var lz uint32
-	stop := b.Stopping()
-	_, _ = b, stop
-	_ = p_oi
-	_ = p_ou
-	_ = p_of
-	_ = p_xi
-	_ = p_xu
-	_ = p_xf
-	_ = p_sel
-	_ = p_bl
-	_ = p_m
-	_ = p_d
-	_ = gx0
-	_ = gy0
-	_ = gz0
-	_ = ly
-	_ = lz
+	var wall [30]bool
+	for i := range wall {
+		wall[i] = true
+	}
+	gx0 := b.Group.X * 30
 	{
-		lx, li := uint32(0), uint32(0)
-		_, _ = lx, li
+		lx := uint32(0)
 		var v_g uint32 = (gx0 + lx)
-		_ = v_g
 		var w0 *[30]int32
 		if o := v_g; o <= 4294967266 && uint64(o)+30 <= uint64(len(p_xi)) {
 			w0 = (*[30]int32)(p_xi[o : uint64(o)+30])
@@ -8052,19 +4571,11 @@ func wave4CPU(b *gpuimpl.CPUBlock) {
 		if w0 != nil && w1 != nil && w2 != nil && w3 != nil {
 			for lx := uint32(0); lx < 30; lx++ {
 				li := lx
-				_ = li
-				v_a := a_a[li]
-				_ = v_a
-				v_f := a_f[li]
-				_ = v_f
-				v_k := a_k[li]
-				_ = v_k
-				v_p := a_p[li]
-				_ = v_p
-				v_u := a_u[li]
-				_ = v_u
-				var v_g uint32 = (gx0 + lx)
-				_ = v_g
+				var v_a int32
+				var v_f float32
+				var v_k uint32
+				var v_p bool
+				var v_u uint32
 				v_a = w0[lx]
 				v_u = w1[lx]
 				v_f = w2[lx]
@@ -8079,19 +4590,12 @@ func wave4CPU(b *gpuimpl.CPUBlock) {
 		} else {
 			for lx := uint32(0); lx < 30; lx++ {
 				li := lx
-				_ = li
-				v_a := a_a[li]
-				_ = v_a
-				v_f := a_f[li]
-				_ = v_f
-				v_k := a_k[li]
-				_ = v_k
-				v_p := a_p[li]
-				_ = v_p
-				v_u := a_u[li]
-				_ = v_u
+				var v_a int32
+				var v_f float32
+				var v_k uint32
+				var v_p bool
+				var v_u uint32
 				var v_g uint32 = (gx0 + lx)
-				_ = v_g
 				v_a = p_xi[v_g]
 				v_u = p_xu[v_g]
 				v_f = p_xf[v_g]
@@ -8105,377 +4609,130 @@ func wave4CPU(b *gpuimpl.CPUBlock) {
 			}
 		}
 	}
-	var wx1 [30]int32
-	var won1 [30]bool
-	for lx := uint32(0); lx < 30; lx++ {
-		li := lx
-		_ = li
-		v_a := a_a[li]
-		_ = v_a
-		wx1[li] = v_a
-		won1[li] = true
-	}
-	gpuimpl.CPUWave(gpuimpl.CPUWaveSum, wx1[:], nil, won1[:], b.Wave, a_s0[:])
-	var wx2 [30]int32
-	var won2 [30]bool
-	for lx := uint32(0); lx < 30; lx++ {
-		li := lx
-		_ = li
-		v_a := a_a[li]
-		_ = v_a
-		wx2[li] = v_a
-		won2[li] = true
-	}
-	gpuimpl.CPUWave(gpuimpl.CPUWaveMin, wx2[:], nil, won2[:], b.Wave, a_s1[:])
-	var wx3 [30]int32
-	var won3 [30]bool
-	for lx := uint32(0); lx < 30; lx++ {
-		li := lx
-		_ = li
-		v_a := a_a[li]
-		_ = v_a
-		wx3[li] = v_a
-		won3[li] = true
-	}
-	gpuimpl.CPUWave(gpuimpl.CPUWaveMax, wx3[:], nil, won3[:], b.Wave, a_s2[:])
-	var wx4 [30]int32
-	var won4 [30]bool
-	for lx := uint32(0); lx < 30; lx++ {
-		li := lx
-		_ = li
-		v_a := a_a[li]
-		_ = v_a
-		wx4[li] = v_a
-		won4[li] = true
-	}
-	gpuimpl.CPUWave(gpuimpl.CPUWavePrefixSum, wx4[:], nil, won4[:], b.Wave, a_s3[:])
-	var wx5 [30]int32
-	var won5 [30]bool
-	for lx := uint32(0); lx < 30; lx++ {
-		li := lx
-		_ = li
-		v_a := a_a[li]
-		_ = v_a
-		wx5[li] = v_a
-		won5[li] = true
-	}
-	gpuimpl.CPUWave(gpuimpl.CPUWaveExclusivePrefixSum, wx5[:], nil, won5[:], b.Wave, a_s4[:])
-	var wx6 [30]int32
-	var won6 [30]bool
+	gpuimpl.CPUWave(gpuimpl.CPUWaveSum, a_a[:], nil, wall[:], b.Wave, a_s0[:])
+	gpuimpl.CPUWave(gpuimpl.CPUWaveMin, a_a[:], nil, wall[:], b.Wave, a_s1[:])
+	gpuimpl.CPUWave(gpuimpl.CPUWaveMax, a_a[:], nil, wall[:], b.Wave, a_s2[:])
+	gpuimpl.CPUWave(gpuimpl.CPUWavePrefixSum, a_a[:], nil, wall[:], b.Wave, a_s3[:])
+	gpuimpl.CPUWave(gpuimpl.CPUWaveExclusivePrefixSum, a_a[:], nil, wall[:], b.Wave, a_s4[:])
 	var wl6 [30]uint32
 	for lx := uint32(0); lx < 30; lx++ {
 		li := lx
-		_ = li
-		v_a := a_a[li]
-		_ = v_a
-		wx6[li] = v_a
 		wl6[li] = p_bl
-		won6[li] = true
 	}
-	gpuimpl.CPUWave(gpuimpl.CPUWaveShuffle, wx6[:], wl6[:], won6[:], b.Wave, a_s5[:])
-	var wx7 [30]int32
-	var won7 [30]bool
-	var wl7 [30]uint32
-	for lx := uint32(0); lx < 30; lx++ {
-		li := lx
-		_ = li
-		v_a := a_a[li]
-		_ = v_a
-		v_k := a_k[li]
-		_ = v_k
-		wx7[li] = v_a
-		wl7[li] = v_k
-		won7[li] = true
-	}
-	gpuimpl.CPUWave(gpuimpl.CPUWaveShuffle, wx7[:], wl7[:], won7[:], b.Wave, a_s6[:])
-	var wx8 [30]int32
-	var won8 [30]bool
+	gpuimpl.CPUWave(gpuimpl.CPUWaveShuffle, a_a[:], wl6[:], wall[:], b.Wave, a_s5[:])
+	gpuimpl.CPUWave(gpuimpl.CPUWaveShuffle, a_a[:], a_k[:], wall[:], b.Wave, a_s6[:])
 	var wl8 [30]uint32
 	for lx := uint32(0); lx < 30; lx++ {
 		li := lx
-		_ = li
-		v_a := a_a[li]
-		_ = v_a
-		wx8[li] = v_a
 		wl8[li] = p_m
-		won8[li] = true
 	}
-	gpuimpl.CPUWave(gpuimpl.CPUWaveShuffleXor, wx8[:], wl8[:], won8[:], b.Wave, a_s7[:])
-	var wx9 [30]int32
-	var won9 [30]bool
+	gpuimpl.CPUWave(gpuimpl.CPUWaveShuffleXor, a_a[:], wl8[:], wall[:], b.Wave, a_s7[:])
 	var wl9 [30]uint32
 	for lx := uint32(0); lx < 30; lx++ {
 		li := lx
-		_ = li
-		v_a := a_a[li]
-		_ = v_a
-		wx9[li] = v_a
 		wl9[li] = p_d
-		won9[li] = true
 	}
-	gpuimpl.CPUWave(gpuimpl.CPUWaveShuffleUp, wx9[:], wl9[:], won9[:], b.Wave, a_s8[:])
-	var wx10 [30]int32
-	var won10 [30]bool
+	gpuimpl.CPUWave(gpuimpl.CPUWaveShuffleUp, a_a[:], wl9[:], wall[:], b.Wave, a_s8[:])
 	var wl10 [30]uint32
 	for lx := uint32(0); lx < 30; lx++ {
 		li := lx
-		_ = li
-		v_a := a_a[li]
-		_ = v_a
-		wx10[li] = v_a
 		wl10[li] = p_d
-		won10[li] = true
 	}
-	gpuimpl.CPUWave(gpuimpl.CPUWaveShuffleDown, wx10[:], wl10[:], won10[:], b.Wave, a_s9[:])
+	gpuimpl.CPUWave(gpuimpl.CPUWaveShuffleDown, a_a[:], wl10[:], wall[:], b.Wave, a_s9[:])
 	for lx := uint32(0); lx < 30; lx++ {
 		li := lx
-		_ = li
 		v_s0 := a_s0[li]
-		_ = v_s0
 		v_s1 := a_s1[li]
-		_ = v_s1
 		v_s2 := a_s2[li]
-		_ = v_s2
 		v_s3 := a_s3[li]
-		_ = v_s3
 		v_s4 := a_s4[li]
-		_ = v_s4
 		v_s5 := a_s5[li]
-		_ = v_s5
 		v_s6 := a_s6[li]
-		_ = v_s6
 		v_s7 := a_s7[li]
-		_ = v_s7
 		v_s8 := a_s8[li]
-		_ = v_s8
 		v_s9 := a_s9[li]
-		_ = v_s9
 		var v_g uint32 = (gx0 + lx)
-		_ = v_g
 		var v_tmp uint32 = (v_g * uint32(10))
-		_ = v_tmp
 		var v_tmp_1 uint32 = ((v_g * uint32(10)) + uint32(1))
-		_ = v_tmp_1
 		var v_tmp_2 uint32 = ((v_g * uint32(10)) + uint32(2))
-		_ = v_tmp_2
 		var v_tmp_3 uint32 = ((v_g * uint32(10)) + uint32(3))
-		_ = v_tmp_3
 		var v_tmp_4 uint32 = ((v_g * uint32(10)) + uint32(4))
-		_ = v_tmp_4
 		var v_tmp_5 int32 = v_s0
-		_ = v_tmp_5
 		var v_tmp_6 int32 = v_s1
-		_ = v_tmp_6
 		var v_tmp_7 int32 = v_s2
-		_ = v_tmp_7
 		var v_tmp_8 int32 = v_s3
-		_ = v_tmp_8
 		var v_tmp_9 int32 = v_s4
-		_ = v_tmp_9
 		p_oi[v_tmp] = v_tmp_5
 		p_oi[v_tmp_1] = v_tmp_6
 		p_oi[v_tmp_2] = v_tmp_7
 		p_oi[v_tmp_3] = v_tmp_8
 		p_oi[v_tmp_4] = v_tmp_9
 		var v_tmp_10 uint32 = ((v_g * uint32(10)) + uint32(5))
-		_ = v_tmp_10
 		var v_tmp_11 uint32 = ((v_g * uint32(10)) + uint32(6))
-		_ = v_tmp_11
 		var v_tmp_12 uint32 = ((v_g * uint32(10)) + uint32(7))
-		_ = v_tmp_12
 		var v_tmp_13 uint32 = ((v_g * uint32(10)) + uint32(8))
-		_ = v_tmp_13
 		var v_tmp_14 uint32 = ((v_g * uint32(10)) + uint32(9))
-		_ = v_tmp_14
 		var v_tmp_15 int32 = v_s5
-		_ = v_tmp_15
 		var v_tmp_16 int32 = v_s6
-		_ = v_tmp_16
 		var v_tmp_17 int32 = v_s7
-		_ = v_tmp_17
 		var v_tmp_18 int32 = v_s8
-		_ = v_tmp_18
 		var v_tmp_19 int32 = v_s9
-		_ = v_tmp_19
 		p_oi[v_tmp_10] = v_tmp_15
 		p_oi[v_tmp_11] = v_tmp_16
 		p_oi[v_tmp_12] = v_tmp_17
 		p_oi[v_tmp_13] = v_tmp_18
 		p_oi[v_tmp_14] = v_tmp_19
 	}
-	var wx12 [30]uint32
-	var won12 [30]bool
+	gpuimpl.CPUWave(gpuimpl.CPUWaveSum, a_u[:], nil, wall[:], b.Wave, a_u0[:])
+	gpuimpl.CPUWave(gpuimpl.CPUWaveMin, a_u[:], nil, wall[:], b.Wave, a_u1[:])
+	gpuimpl.CPUWave(gpuimpl.CPUWaveMax, a_u[:], nil, wall[:], b.Wave, a_u2[:])
+	gpuimpl.CPUWave(gpuimpl.CPUWavePrefixSum, a_u[:], nil, wall[:], b.Wave, a_u3[:])
+	gpuimpl.CPUWave(gpuimpl.CPUWaveExclusivePrefixSum, a_u[:], nil, wall[:], b.Wave, a_u4[:])
+	gpuimpl.CPUWave(gpuimpl.CPUWaveShuffle, a_u[:], a_k[:], wall[:], b.Wave, a_u5[:])
 	for lx := uint32(0); lx < 30; lx++ {
 		li := lx
-		_ = li
-		v_u := a_u[li]
-		_ = v_u
-		wx12[li] = v_u
-		won12[li] = true
-	}
-	gpuimpl.CPUWave(gpuimpl.CPUWaveSum, wx12[:], nil, won12[:], b.Wave, a_u0[:])
-	var wx13 [30]uint32
-	var won13 [30]bool
-	for lx := uint32(0); lx < 30; lx++ {
-		li := lx
-		_ = li
-		v_u := a_u[li]
-		_ = v_u
-		wx13[li] = v_u
-		won13[li] = true
-	}
-	gpuimpl.CPUWave(gpuimpl.CPUWaveMin, wx13[:], nil, won13[:], b.Wave, a_u1[:])
-	var wx14 [30]uint32
-	var won14 [30]bool
-	for lx := uint32(0); lx < 30; lx++ {
-		li := lx
-		_ = li
-		v_u := a_u[li]
-		_ = v_u
-		wx14[li] = v_u
-		won14[li] = true
-	}
-	gpuimpl.CPUWave(gpuimpl.CPUWaveMax, wx14[:], nil, won14[:], b.Wave, a_u2[:])
-	var wx15 [30]uint32
-	var won15 [30]bool
-	for lx := uint32(0); lx < 30; lx++ {
-		li := lx
-		_ = li
-		v_u := a_u[li]
-		_ = v_u
-		wx15[li] = v_u
-		won15[li] = true
-	}
-	gpuimpl.CPUWave(gpuimpl.CPUWavePrefixSum, wx15[:], nil, won15[:], b.Wave, a_u3[:])
-	var wx16 [30]uint32
-	var won16 [30]bool
-	for lx := uint32(0); lx < 30; lx++ {
-		li := lx
-		_ = li
-		v_u := a_u[li]
-		_ = v_u
-		wx16[li] = v_u
-		won16[li] = true
-	}
-	gpuimpl.CPUWave(gpuimpl.CPUWaveExclusivePrefixSum, wx16[:], nil, won16[:], b.Wave, a_u4[:])
-	var wx17 [30]uint32
-	var won17 [30]bool
-	var wl17 [30]uint32
-	for lx := uint32(0); lx < 30; lx++ {
-		li := lx
-		_ = li
-		v_k := a_k[li]
-		_ = v_k
-		v_u := a_u[li]
-		_ = v_u
-		wx17[li] = v_u
-		wl17[li] = v_k
-		won17[li] = true
-	}
-	gpuimpl.CPUWave(gpuimpl.CPUWaveShuffle, wx17[:], wl17[:], won17[:], b.Wave, a_u5[:])
-	for lx := uint32(0); lx < 30; lx++ {
-		li := lx
-		_ = li
-		v_u6 := a_u6[li]
-		_ = v_u6
+		var v_u6 uint32
 		v_u6 = uint32(0)
 		a_u6[li] = v_u6
 	}
-	var wx19 [30]bool
-	var won19 [30]bool
+	gpuimpl.CPUWaveBallot(a_p[:], wall[:], b.Wave, a_u6[:])
+	gpuimpl.CPUWaveVote(false, a_p[:], wall[:], b.Wave, a_any[:])
+	gpuimpl.CPUWaveVote(true, a_p[:], wall[:], b.Wave, a_all[:])
 	for lx := uint32(0); lx < 30; lx++ {
 		li := lx
-		_ = li
-		v_p := a_p[li]
-		_ = v_p
-		wx19[li] = v_p
-		won19[li] = true
-	}
-	gpuimpl.CPUWaveBallot(wx19[:], won19[:], b.Wave, a_u6[:])
-	var wx20 [30]bool
-	var won20 [30]bool
-	for lx := uint32(0); lx < 30; lx++ {
-		li := lx
-		_ = li
-		v_p := a_p[li]
-		_ = v_p
-		wx20[li] = v_p
-		won20[li] = true
-	}
-	gpuimpl.CPUWaveVote(false, wx20[:], won20[:], b.Wave, a_any[:])
-	var wx21 [30]bool
-	var won21 [30]bool
-	for lx := uint32(0); lx < 30; lx++ {
-		li := lx
-		_ = li
-		v_p := a_p[li]
-		_ = v_p
-		wx21[li] = v_p
-		won21[li] = true
-	}
-	gpuimpl.CPUWaveVote(true, wx21[:], won21[:], b.Wave, a_all[:])
-	for lx := uint32(0); lx < 30; lx++ {
-		li := lx
-		_ = li
 		v_all := a_all[li]
-		_ = v_all
 		v_any := a_any[li]
-		_ = v_any
 		v_u0 := a_u0[li]
-		_ = v_u0
 		v_u1 := a_u1[li]
-		_ = v_u1
 		v_u2 := a_u2[li]
-		_ = v_u2
 		v_u3 := a_u3[li]
-		_ = v_u3
 		v_u4 := a_u4[li]
-		_ = v_u4
 		v_u5 := a_u5[li]
-		_ = v_u5
 		v_u6 := a_u6[li]
-		_ = v_u6
 		var v_g uint32 = (gx0 + lx)
-		_ = v_g
 		var v_tmp_20 uint32 = (v_g * uint32(11))
-		_ = v_tmp_20
 		var v_tmp_21 uint32 = ((v_g * uint32(11)) + uint32(1))
-		_ = v_tmp_21
 		var v_tmp_22 uint32 = ((v_g * uint32(11)) + uint32(2))
-		_ = v_tmp_22
 		var v_tmp_23 uint32 = ((v_g * uint32(11)) + uint32(3))
-		_ = v_tmp_23
 		var v_tmp_24 uint32 = ((v_g * uint32(11)) + uint32(4))
-		_ = v_tmp_24
 		var v_tmp_25 uint32 = v_u0
-		_ = v_tmp_25
 		var v_tmp_26 uint32 = v_u1
-		_ = v_tmp_26
 		var v_tmp_27 uint32 = v_u2
-		_ = v_tmp_27
 		var v_tmp_28 uint32 = v_u3
-		_ = v_tmp_28
 		var v_tmp_29 uint32 = v_u4
-		_ = v_tmp_29
 		p_ou[v_tmp_20] = v_tmp_25
 		p_ou[v_tmp_21] = v_tmp_26
 		p_ou[v_tmp_22] = v_tmp_27
 		p_ou[v_tmp_23] = v_tmp_28
 		p_ou[v_tmp_24] = v_tmp_29
 		var v_tmp_30 uint32 = ((v_g * uint32(11)) + uint32(5))
-		_ = v_tmp_30
 		var v_tmp_31 uint32 = ((v_g * uint32(11)) + uint32(6))
-		_ = v_tmp_31
 		var v_tmp_32 uint32 = v_u5
-		_ = v_tmp_32
 		var v_tmp_33 uint32 = v_u6
-		_ = v_tmp_33
 		p_ou[v_tmp_30] = v_tmp_32
 		p_ou[v_tmp_31] = v_tmp_33
 		var v_tmp_34 uint32 = ((v_g * uint32(11)) + uint32(7))
-		_ = v_tmp_34
 		var v_tmp_35 uint32 = ((v_g * uint32(11)) + uint32(8))
-		_ = v_tmp_35
 		p_ou[v_tmp_34] = uint32(0)
 		p_ou[v_tmp_35] = uint32(0)
 		if v_any {
@@ -8485,128 +4742,47 @@ func wave4CPU(b *gpuimpl.CPUBlock) {
 			p_ou[((v_g * uint32(11)) + uint32(8))] = uint32(1)
 		}
 		var v_tmp_36 uint32 = ((v_g * uint32(11)) + uint32(9))
-		_ = v_tmp_36
 		var v_tmp_37 uint32 = ((v_g * uint32(11)) + uint32(10))
-		_ = v_tmp_37
 		var v_tmp_38 uint32 = (li % b.Wave)
-		_ = v_tmp_38
 		var v_tmp_39 uint32 = b.Wave
-		_ = v_tmp_39
 		p_ou[v_tmp_36] = v_tmp_38
 		p_ou[v_tmp_37] = v_tmp_39
 	}
-	var wx23 [30]float32
-	var won23 [30]bool
-	for lx := uint32(0); lx < 30; lx++ {
-		li := lx
-		_ = li
-		v_f := a_f[li]
-		_ = v_f
-		wx23[li] = v_f
-		won23[li] = true
-	}
-	gpuimpl.CPUWave(gpuimpl.CPUWaveSum, wx23[:], nil, won23[:], b.Wave, a_f0[:])
-	var wx24 [30]float32
-	var won24 [30]bool
-	for lx := uint32(0); lx < 30; lx++ {
-		li := lx
-		_ = li
-		v_f := a_f[li]
-		_ = v_f
-		wx24[li] = v_f
-		won24[li] = true
-	}
-	gpuimpl.CPUWave(gpuimpl.CPUWaveMin, wx24[:], nil, won24[:], b.Wave, a_f1[:])
-	var wx25 [30]float32
-	var won25 [30]bool
-	for lx := uint32(0); lx < 30; lx++ {
-		li := lx
-		_ = li
-		v_f := a_f[li]
-		_ = v_f
-		wx25[li] = v_f
-		won25[li] = true
-	}
-	gpuimpl.CPUWave(gpuimpl.CPUWaveMax, wx25[:], nil, won25[:], b.Wave, a_f2[:])
-	var wx26 [30]float32
-	var won26 [30]bool
-	for lx := uint32(0); lx < 30; lx++ {
-		li := lx
-		_ = li
-		v_f := a_f[li]
-		_ = v_f
-		wx26[li] = v_f
-		won26[li] = true
-	}
-	gpuimpl.CPUWave(gpuimpl.CPUWavePrefixSum, wx26[:], nil, won26[:], b.Wave, a_f3[:])
-	var wx27 [30]float32
-	var won27 [30]bool
-	for lx := uint32(0); lx < 30; lx++ {
-		li := lx
-		_ = li
-		v_f := a_f[li]
-		_ = v_f
-		wx27[li] = v_f
-		won27[li] = true
-	}
-	gpuimpl.CPUWave(gpuimpl.CPUWaveExclusivePrefixSum, wx27[:], nil, won27[:], b.Wave, a_f4[:])
-	var wx28 [30]float32
-	var won28 [30]bool
+	gpuimpl.CPUWave(gpuimpl.CPUWaveSum, a_f[:], nil, wall[:], b.Wave, a_f0[:])
+	gpuimpl.CPUWave(gpuimpl.CPUWaveMin, a_f[:], nil, wall[:], b.Wave, a_f1[:])
+	gpuimpl.CPUWave(gpuimpl.CPUWaveMax, a_f[:], nil, wall[:], b.Wave, a_f2[:])
+	gpuimpl.CPUWave(gpuimpl.CPUWavePrefixSum, a_f[:], nil, wall[:], b.Wave, a_f3[:])
+	gpuimpl.CPUWave(gpuimpl.CPUWaveExclusivePrefixSum, a_f[:], nil, wall[:], b.Wave, a_f4[:])
 	var wl28 [30]uint32
 	for lx := uint32(0); lx < 30; lx++ {
 		li := lx
-		_ = li
-		v_f := a_f[li]
-		_ = v_f
-		wx28[li] = v_f
 		wl28[li] = p_m
-		won28[li] = true
 	}
-	gpuimpl.CPUWave(gpuimpl.CPUWaveShuffleXor, wx28[:], wl28[:], won28[:], b.Wave, a_f5[:])
+	gpuimpl.CPUWave(gpuimpl.CPUWaveShuffleXor, a_f[:], wl28[:], wall[:], b.Wave, a_f5[:])
 	for lx := uint32(0); lx < 30; lx++ {
 		li := lx
-		_ = li
 		v_f0 := a_f0[li]
-		_ = v_f0
 		v_f1 := a_f1[li]
-		_ = v_f1
 		v_f2 := a_f2[li]
-		_ = v_f2
 		v_f3 := a_f3[li]
-		_ = v_f3
 		v_f4 := a_f4[li]
-		_ = v_f4
 		v_f5 := a_f5[li]
-		_ = v_f5
 		var v_g uint32 = (gx0 + lx)
-		_ = v_g
 		var v_tmp_40 uint32 = (v_g * uint32(6))
-		_ = v_tmp_40
 		var v_tmp_41 uint32 = ((v_g * uint32(6)) + uint32(1))
-		_ = v_tmp_41
 		var v_tmp_42 uint32 = ((v_g * uint32(6)) + uint32(2))
-		_ = v_tmp_42
 		var v_tmp_43 float32 = v_f0
-		_ = v_tmp_43
 		var v_tmp_44 float32 = v_f1
-		_ = v_tmp_44
 		var v_tmp_45 float32 = v_f2
-		_ = v_tmp_45
 		p_of[v_tmp_40] = v_tmp_43
 		p_of[v_tmp_41] = v_tmp_44
 		p_of[v_tmp_42] = v_tmp_45
 		var v_tmp_46 uint32 = ((v_g * uint32(6)) + uint32(3))
-		_ = v_tmp_46
 		var v_tmp_47 uint32 = ((v_g * uint32(6)) + uint32(4))
-		_ = v_tmp_47
 		var v_tmp_48 uint32 = ((v_g * uint32(6)) + uint32(5))
-		_ = v_tmp_48
 		var v_tmp_49 float32 = v_f3
-		_ = v_tmp_49
 		var v_tmp_50 float32 = v_f4
-		_ = v_tmp_50
 		var v_tmp_51 float32 = v_f5
-		_ = v_tmp_51
 		p_of[v_tmp_46] = v_tmp_49
 		p_of[v_tmp_47] = v_tmp_50
 		p_of[v_tmp_48] = v_tmp_51
@@ -8637,7 +4813,7 @@ var Wave64Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 		{
 			Manifest: gpuimpl.Manifest{
 				Kernel: "github.com/goxpu/xpu/kernels/wave.Wave64", Backend: "webgpu", Target: "wgsl",
-				Hash:        "sha256:260a8772e45f23d0356845469dddd8a77c2ac887d9b58a58c3b84e35076ea0ca",
+				Hash:        "sha256:ac87db2cf940e08f1a32b736be12311a893c4de7249cbd91c3be484deb037d70",
 				Codegen:     "xpu-gen/1",
 				Block:       xpu.Dim3{X: 96, Y: 1, Z: 1},
 				SharedBytes: 0, StorageBindings: 7, UniformBytes: 16,
@@ -8661,7 +4837,7 @@ var Wave64Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 		{
 			Manifest: gpuimpl.Manifest{
 				Kernel: "github.com/goxpu/xpu/kernels/wave.Wave64", Backend: "webgpu", Target: "wgsl",
-				Hash:        "sha256:5ede6cfe0f55fb423d493380adeec76b5138b777440f9384aa8c6421f44b02fb",
+				Hash:        "sha256:fa38ef99c2c9e1c171d3e8266da383f636a63622eff43bb221e9c6969d06a8cf",
 				Codegen:     "xpu-gen/1",
 				Block:       xpu.Dim3{X: 96, Y: 1, Z: 1},
 				SharedBytes: 0, StorageBindings: 7, UniformBytes: 16,
@@ -8685,7 +4861,7 @@ var Wave64Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 		{
 			Manifest: gpuimpl.Manifest{
 				Kernel: "github.com/goxpu/xpu/kernels/wave.Wave64", Backend: "webgpu", Target: "wgsl",
-				Hash:        "sha256:b73c174ebd8cb41b2043b2647cf3bac3d6dea8bf29ca433260645db44a7eb139",
+				Hash:        "sha256:b10f7eccc8306a26bb20f3707a405c5e47255d8ae31f186b95e741d2836865dc",
 				Codegen:     "xpu-gen/1",
 				Block:       xpu.Dim3{X: 96, Y: 1, Z: 1},
 				SharedBytes: 0, StorageBindings: 7, UniformBytes: 16,
@@ -8709,7 +4885,7 @@ var Wave64Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 		{
 			Manifest: gpuimpl.Manifest{
 				Kernel: "github.com/goxpu/xpu/kernels/wave.Wave64", Backend: "webgpu", Target: "wgsl",
-				Hash:        "sha256:cd0a33a6a4cc52127f24ce63a5adc60ac1d95d63bc7c8a19469357e217ac315b",
+				Hash:        "sha256:75f460f7431cf2e167253d0c8a7d5250e1f73c57184a1061daafd113d5eb3f7a",
 				Codegen:     "xpu-gen/1",
 				Block:       xpu.Dim3{X: 96, Y: 1, Z: 1},
 				SharedBytes: 0, StorageBindings: 7, UniformBytes: 16,
@@ -8733,7 +4909,7 @@ var Wave64Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 		{
 			Manifest: gpuimpl.Manifest{
 				Kernel: "github.com/goxpu/xpu/kernels/wave.Wave64", Backend: "cpu", Target: "go",
-				Hash:        "sha256:485aa3f1c0abd9d5489e5baefdabbb4c7ed5073f738a28fb0ea354600ae71ab0",
+				Hash:        "sha256:bc6369580ca0c2f50ba2d937540da22b6bf4b2755ee4214b1deb3870f6a68f13",
 				Codegen:     "xpu-gen/1",
 				Block:       xpu.Dim3{X: 96, Y: 1, Z: 1},
 				SharedBytes: 0, StorageBindings: 7, UniformBytes: 16,
@@ -8779,221 +4955,118 @@ struct xpu_Uniforms {
 @group(0) @binding(5) var<storage, read> b_xf: array<f32>;
 @group(0) @binding(6) var<storage, read> b_sel: array<u32>;
 @group(0) @binding(7) var<uniform> xpu_u: xpu_Uniforms;
+var<private> xpu_lidx: u32;
+
+// xpu_wave_shuffle_f32 is the verb op of x, one of WaveShuffleXor, at the native tier.
+fn xpu_wave_shuffle_f32(x: f32, a: u32, op: u32) -> f32 {
+    let xpu_t1 = xpu_lidx % 64u;
+    let xpu_t2 = xpu_lidx - xpu_t1;
+    var xpu_t3: u32;
+    xpu_t3 = xpu_t1 ^ (a % 64u);
+    let xpu_t4 = subgroupShuffle(x, xpu_t3);
+    return select(x, xpu_t4, (xpu_t2 + xpu_t3) < 96u);
+}
+
+// xpu_wave_shuffle_i32 is the verb op of x, one of WaveShuffle, WaveShuffleXor, WaveShuffleUp, WaveShuffleDown, at the native tier.
+fn xpu_wave_shuffle_i32(x: i32, a: u32, op: u32) -> i32 {
+    let xpu_t1 = xpu_lidx % 64u;
+    let xpu_t2 = xpu_lidx - xpu_t1;
+    var xpu_t3: u32;
+    var xpu_t4: bool = true;
+    if op == 9u {
+        xpu_t3 = a % 64u;
+    } else if op == 10u {
+        xpu_t3 = xpu_t1 ^ (a % 64u);
+    } else if op == 11u {
+        xpu_t4 = a <= xpu_t1;
+        xpu_t3 = select(xpu_t1, xpu_t1 - a, xpu_t4);
+    } else {
+        xpu_t4 = a < (64u - xpu_t1);
+        xpu_t3 = select(xpu_t1, xpu_t1 + a, xpu_t4);
+    }
+    let xpu_t5 = subgroupShuffle(x, xpu_t3);
+    return select(x, xpu_t5, xpu_t4 && ((xpu_t2 + xpu_t3) < 96u));
+}
+
+// xpu_wave_shuffle_u32 is the verb op of x, one of WaveShuffle, at the native tier.
+fn xpu_wave_shuffle_u32(x: u32, a: u32, op: u32) -> u32 {
+    let xpu_t1 = xpu_lidx % 64u;
+    let xpu_t2 = xpu_lidx - xpu_t1;
+    var xpu_t3: u32;
+    xpu_t3 = a % 64u;
+    let xpu_t4 = subgroupShuffle(x, xpu_t3);
+    return select(x, xpu_t4, (xpu_t2 + xpu_t3) < 96u);
+}
 
 // main is kernel Wave64, block 96x1x1.
 @compute @workgroup_size(96, 1, 1)
 fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) lidx: u32) {
+    xpu_lidx = lidx;
     let v_g: u32 = gid.x;
     let v_a: i32 = b_xi[v_g];
     let v_u: u32 = b_xu[v_g];
     let v_f: f32 = b_xf[v_g];
     let v_k: u32 = b_sel[v_g];
     let v_p: bool = ((v_u % 4u) != 0u) || ((wid.x % 2u) == 0u);
-    var v_s0: i32;
-    let xpu_t1 = lidx % 64u;
-    let xpu_t2 = lidx - xpu_t1;
-    v_s0 = subgroupAdd(v_a);
-    var v_s1: i32;
-    let xpu_t3 = lidx % 64u;
-    let xpu_t4 = lidx - xpu_t3;
-    v_s1 = subgroupMin(v_a);
-    var v_s2: i32;
-    let xpu_t5 = lidx % 64u;
-    let xpu_t6 = lidx - xpu_t5;
-    v_s2 = subgroupMax(v_a);
-    var v_s3: i32;
-    let xpu_t7 = lidx % 64u;
-    let xpu_t8 = lidx - xpu_t7;
-    v_s3 = subgroupInclusiveAdd(v_a);
-    var v_s4: i32;
-    let xpu_t9 = lidx % 64u;
-    let xpu_t10 = lidx - xpu_t9;
-    v_s4 = subgroupExclusiveAdd(v_a);
-    var v_s5: i32;
-    let xpu_t11 = lidx % 64u;
-    let xpu_t12 = lidx - xpu_t11;
-    let xpu_t13 = xpu_u.p_bl;
-    let xpu_t14 = xpu_t13 % 64u;
-    let xpu_t15 = subgroupShuffle(v_a, xpu_t14);
-    v_s5 = select(v_a, xpu_t15, true && ((xpu_t12 + xpu_t14) < 96u));
-    var v_s6: i32;
-    let xpu_t16 = lidx % 64u;
-    let xpu_t17 = lidx - xpu_t16;
-    let xpu_t18 = v_k % 64u;
-    let xpu_t19 = subgroupShuffle(v_a, xpu_t18);
-    v_s6 = select(v_a, xpu_t19, true && ((xpu_t17 + xpu_t18) < 96u));
-    var v_s7: i32;
-    let xpu_t20 = lidx % 64u;
-    let xpu_t21 = lidx - xpu_t20;
-    let xpu_t22 = xpu_u.p_m;
-    let xpu_t23 = xpu_t20 ^ (xpu_t22 % 64u);
-    let xpu_t24 = subgroupShuffle(v_a, xpu_t23);
-    v_s7 = select(v_a, xpu_t24, true && ((xpu_t21 + xpu_t23) < 96u));
-    var v_s8: i32;
-    let xpu_t25 = lidx % 64u;
-    let xpu_t26 = lidx - xpu_t25;
-    let xpu_t27 = xpu_u.p_d;
-    let xpu_t28 = xpu_t27 <= xpu_t25;
-    let xpu_t29 = select(xpu_t25, xpu_t25 - xpu_t27, xpu_t27 <= xpu_t25);
-    let xpu_t30 = subgroupShuffle(v_a, xpu_t29);
-    v_s8 = select(v_a, xpu_t30, xpu_t28 && ((xpu_t26 + xpu_t29) < 96u));
-    var v_s9: i32;
-    let xpu_t31 = lidx % 64u;
-    let xpu_t32 = lidx - xpu_t31;
-    let xpu_t33 = xpu_u.p_d;
-    let xpu_t34 = xpu_t33 < (64u - xpu_t31);
-    let xpu_t35 = select(xpu_t31, xpu_t31 + xpu_t33, xpu_t33 < (64u - xpu_t31));
-    let xpu_t36 = subgroupShuffle(v_a, xpu_t35);
-    v_s9 = select(v_a, xpu_t36, xpu_t34 && ((xpu_t32 + xpu_t35) < 96u));
-    let v_tmp: u32 = v_g * 10u;
-    let v_tmp_1: u32 = (v_g * 10u) + 1u;
-    let v_tmp_2: u32 = (v_g * 10u) + 2u;
-    let v_tmp_3: u32 = (v_g * 10u) + 3u;
-    let v_tmp_4: u32 = (v_g * 10u) + 4u;
-    let v_tmp_5: i32 = v_s0;
-    let v_tmp_6: i32 = v_s1;
-    let v_tmp_7: i32 = v_s2;
-    let v_tmp_8: i32 = v_s3;
-    let v_tmp_9: i32 = v_s4;
-    b_oi[v_tmp] = v_tmp_5;
-    b_oi[v_tmp_1] = v_tmp_6;
-    b_oi[v_tmp_2] = v_tmp_7;
-    b_oi[v_tmp_3] = v_tmp_8;
-    b_oi[v_tmp_4] = v_tmp_9;
-    let v_tmp_10: u32 = (v_g * 10u) + 5u;
-    let v_tmp_11: u32 = (v_g * 10u) + 6u;
-    let v_tmp_12: u32 = (v_g * 10u) + 7u;
-    let v_tmp_13: u32 = (v_g * 10u) + 8u;
-    let v_tmp_14: u32 = (v_g * 10u) + 9u;
-    let v_tmp_15: i32 = v_s5;
-    let v_tmp_16: i32 = v_s6;
-    let v_tmp_17: i32 = v_s7;
-    let v_tmp_18: i32 = v_s8;
-    let v_tmp_19: i32 = v_s9;
-    b_oi[v_tmp_10] = v_tmp_15;
-    b_oi[v_tmp_11] = v_tmp_16;
-    b_oi[v_tmp_12] = v_tmp_17;
-    b_oi[v_tmp_13] = v_tmp_18;
-    b_oi[v_tmp_14] = v_tmp_19;
-    var v_u0: u32;
-    let xpu_t37 = lidx % 64u;
-    let xpu_t38 = lidx - xpu_t37;
-    v_u0 = subgroupAdd(v_u);
-    var v_u1: u32;
-    let xpu_t39 = lidx % 64u;
-    let xpu_t40 = lidx - xpu_t39;
-    v_u1 = subgroupMin(v_u);
-    var v_u2: u32;
-    let xpu_t41 = lidx % 64u;
-    let xpu_t42 = lidx - xpu_t41;
-    v_u2 = subgroupMax(v_u);
-    var v_u3: u32;
-    let xpu_t43 = lidx % 64u;
-    let xpu_t44 = lidx - xpu_t43;
-    v_u3 = subgroupInclusiveAdd(v_u);
-    var v_u4: u32;
-    let xpu_t45 = lidx % 64u;
-    let xpu_t46 = lidx - xpu_t45;
-    v_u4 = subgroupExclusiveAdd(v_u);
-    var v_u5: u32;
-    let xpu_t47 = lidx % 64u;
-    let xpu_t48 = lidx - xpu_t47;
-    let xpu_t49 = v_k % 64u;
-    let xpu_t50 = subgroupShuffle(v_u, xpu_t49);
-    v_u5 = select(v_u, xpu_t50, true && ((xpu_t48 + xpu_t49) < 96u));
+    let v_s0: i32 = subgroupAdd(v_a);
+    let v_s1: i32 = subgroupMin(v_a);
+    let v_s2: i32 = subgroupMax(v_a);
+    let v_s3: i32 = subgroupInclusiveAdd(v_a);
+    let v_s4: i32 = subgroupExclusiveAdd(v_a);
+    let v_s5: i32 = xpu_wave_shuffle_i32(v_a, xpu_u.p_bl, 9u);
+    let v_s6: i32 = xpu_wave_shuffle_i32(v_a, v_k, 9u);
+    let v_s7: i32 = xpu_wave_shuffle_i32(v_a, xpu_u.p_m, 10u);
+    let v_s8: i32 = xpu_wave_shuffle_i32(v_a, xpu_u.p_d, 11u);
+    let v_s9: i32 = xpu_wave_shuffle_i32(v_a, xpu_u.p_d, 12u);
+    b_oi[v_g * 10u] = v_s0;
+    b_oi[(v_g * 10u) + 1u] = v_s1;
+    b_oi[(v_g * 10u) + 2u] = v_s2;
+    b_oi[(v_g * 10u) + 3u] = v_s3;
+    b_oi[(v_g * 10u) + 4u] = v_s4;
+    b_oi[(v_g * 10u) + 5u] = v_s5;
+    b_oi[(v_g * 10u) + 6u] = v_s6;
+    b_oi[(v_g * 10u) + 7u] = v_s7;
+    b_oi[(v_g * 10u) + 8u] = v_s8;
+    b_oi[(v_g * 10u) + 9u] = v_s9;
+    let v_u0: u32 = subgroupAdd(v_u);
+    let v_u1: u32 = subgroupMin(v_u);
+    let v_u2: u32 = subgroupMax(v_u);
+    let v_u3: u32 = subgroupInclusiveAdd(v_u);
+    let v_u4: u32 = subgroupExclusiveAdd(v_u);
+    let v_u5: u32 = xpu_wave_shuffle_u32(v_u, v_k, 9u);
     let v_u6: u32 = 0u;
-    var v_any: bool;
-    let xpu_t51 = select(0u, 1u, v_p);
-    let xpu_t52 = lidx % 64u;
-    let xpu_t53 = lidx - xpu_t52;
-    v_any = subgroupAny(xpu_t51 != 0u);
-    var v_all: bool;
-    let xpu_t54 = select(0u, 1u, v_p);
-    let xpu_t55 = lidx % 64u;
-    let xpu_t56 = lidx - xpu_t55;
-    v_all = subgroupAll(xpu_t54 != 0u);
-    let v_tmp_20: u32 = v_g * 11u;
-    let v_tmp_21: u32 = (v_g * 11u) + 1u;
-    let v_tmp_22: u32 = (v_g * 11u) + 2u;
-    let v_tmp_23: u32 = (v_g * 11u) + 3u;
-    let v_tmp_24: u32 = (v_g * 11u) + 4u;
-    let v_tmp_25: u32 = v_u0;
-    let v_tmp_26: u32 = v_u1;
-    let v_tmp_27: u32 = v_u2;
-    let v_tmp_28: u32 = v_u3;
-    let v_tmp_29: u32 = v_u4;
-    b_ou[v_tmp_20] = v_tmp_25;
-    b_ou[v_tmp_21] = v_tmp_26;
-    b_ou[v_tmp_22] = v_tmp_27;
-    b_ou[v_tmp_23] = v_tmp_28;
-    b_ou[v_tmp_24] = v_tmp_29;
-    let v_tmp_30: u32 = (v_g * 11u) + 5u;
-    let v_tmp_31: u32 = (v_g * 11u) + 6u;
-    let v_tmp_32: u32 = v_u5;
-    let v_tmp_33: u32 = v_u6;
-    b_ou[v_tmp_30] = v_tmp_32;
-    b_ou[v_tmp_31] = v_tmp_33;
-    let v_tmp_34: u32 = (v_g * 11u) + 7u;
-    let v_tmp_35: u32 = (v_g * 11u) + 8u;
-    b_ou[v_tmp_34] = 0u;
-    b_ou[v_tmp_35] = 0u;
+    let v_any: bool = subgroupAny(v_p);
+    let v_all: bool = subgroupAll(v_p);
+    b_ou[v_g * 11u] = v_u0;
+    b_ou[(v_g * 11u) + 1u] = v_u1;
+    b_ou[(v_g * 11u) + 2u] = v_u2;
+    b_ou[(v_g * 11u) + 3u] = v_u3;
+    b_ou[(v_g * 11u) + 4u] = v_u4;
+    b_ou[(v_g * 11u) + 5u] = v_u5;
+    b_ou[(v_g * 11u) + 6u] = v_u6;
+    b_ou[(v_g * 11u) + 7u] = 0u;
+    b_ou[(v_g * 11u) + 8u] = 0u;
     if v_any {
         b_ou[(v_g * 11u) + 7u] = 1u;
     }
     if v_all {
         b_ou[(v_g * 11u) + 8u] = 1u;
     }
-    let v_tmp_36: u32 = (v_g * 11u) + 9u;
-    let v_tmp_37: u32 = (v_g * 11u) + 10u;
-    let v_tmp_38: u32 = lidx % 64u;
     let v_tmp_39: u32 = 64u;
-    b_ou[v_tmp_36] = v_tmp_38;
-    b_ou[v_tmp_37] = v_tmp_39;
-    var v_f0: f32;
-    let xpu_t57 = lidx % 64u;
-    let xpu_t58 = lidx - xpu_t57;
-    v_f0 = subgroupAdd(v_f);
-    var v_f1: f32;
-    let xpu_t59 = lidx % 64u;
-    let xpu_t60 = lidx - xpu_t59;
-    v_f1 = subgroupMin(v_f);
-    var v_f2: f32;
-    let xpu_t61 = lidx % 64u;
-    let xpu_t62 = lidx - xpu_t61;
-    v_f2 = subgroupMax(v_f);
-    var v_f3: f32;
-    let xpu_t63 = lidx % 64u;
-    let xpu_t64 = lidx - xpu_t63;
-    v_f3 = subgroupInclusiveAdd(v_f);
-    var v_f4: f32;
-    let xpu_t65 = lidx % 64u;
-    let xpu_t66 = lidx - xpu_t65;
-    v_f4 = subgroupExclusiveAdd(v_f);
-    var v_f5: f32;
-    let xpu_t67 = lidx % 64u;
-    let xpu_t68 = lidx - xpu_t67;
-    let xpu_t69 = xpu_u.p_m;
-    let xpu_t70 = xpu_t67 ^ (xpu_t69 % 64u);
-    let xpu_t71 = subgroupShuffle(v_f, xpu_t70);
-    v_f5 = select(v_f, xpu_t71, true && ((xpu_t68 + xpu_t70) < 96u));
-    let v_tmp_40: u32 = v_g * 6u;
-    let v_tmp_41: u32 = (v_g * 6u) + 1u;
-    let v_tmp_42: u32 = (v_g * 6u) + 2u;
-    let v_tmp_43: f32 = v_f0;
-    let v_tmp_44: f32 = v_f1;
-    let v_tmp_45: f32 = v_f2;
-    b_of[v_tmp_40] = v_tmp_43;
-    b_of[v_tmp_41] = v_tmp_44;
-    b_of[v_tmp_42] = v_tmp_45;
-    let v_tmp_46: u32 = (v_g * 6u) + 3u;
-    let v_tmp_47: u32 = (v_g * 6u) + 4u;
-    let v_tmp_48: u32 = (v_g * 6u) + 5u;
-    let v_tmp_49: f32 = v_f3;
-    let v_tmp_50: f32 = v_f4;
-    let v_tmp_51: f32 = v_f5;
-    b_of[v_tmp_46] = v_tmp_49;
-    b_of[v_tmp_47] = v_tmp_50;
-    b_of[v_tmp_48] = v_tmp_51;
+    b_ou[(v_g * 11u) + 9u] = lidx % 64u;
+    b_ou[(v_g * 11u) + 10u] = v_tmp_39;
+    let v_f0: f32 = subgroupAdd(v_f);
+    let v_f1: f32 = subgroupMin(v_f);
+    let v_f2: f32 = subgroupMax(v_f);
+    let v_f3: f32 = subgroupInclusiveAdd(v_f);
+    let v_f4: f32 = subgroupExclusiveAdd(v_f);
+    let v_f5: f32 = xpu_wave_shuffle_f32(v_f, xpu_u.p_m, 10u);
+    b_of[v_g * 6u] = v_f0;
+    b_of[(v_g * 6u) + 1u] = v_f1;
+    b_of[(v_g * 6u) + 2u] = v_f2;
+    b_of[(v_g * 6u) + 3u] = v_f3;
+    b_of[(v_g * 6u) + 4u] = v_f4;
+    b_of[(v_g * 6u) + 5u] = v_f5;
 }
 `
 
@@ -9015,577 +5088,302 @@ struct xpu_Uniforms {
 @group(0) @binding(6) var<storage, read> b_sel: array<u32>;
 @group(0) @binding(7) var<uniform> xpu_u: xpu_Uniforms;
 var<workgroup> xpu_wave: array<u32, 128>;
+var<private> xpu_lidx: u32;
+var<private> xpu_sgsize: u32;
+
+// xpu_wave_reduce_f32 is the verb op of x, one of WaveSum, WaveMin, WaveMax, WavePrefixSum, WaveExclusivePrefixSum, at the folded tier.
+fn xpu_wave_reduce_f32(x: f32, op: u32) -> f32 {
+    let xpu_t1 = xpu_lidx % 64u;
+    let xpu_t2 = xpu_lidx - xpu_t1;
+    var xpu_t3: f32;
+    if op == 1u {
+        xpu_t3 = subgroupMin(x);
+    } else if op == 2u {
+        xpu_t3 = subgroupMax(x);
+    } else {
+        xpu_t3 = subgroupAdd(x);
+    }
+    var xpu_t4: f32 = f32();
+    if op == 3u {
+        xpu_t4 = subgroupInclusiveAdd(x);
+    } else if op == 4u {
+        xpu_t4 = subgroupExclusiveAdd(x);
+    }
+    workgroupBarrier();
+    xpu_wave[xpu_lidx] = bitcast<u32>(xpu_t3);
+    workgroupBarrier();
+    let xpu_t5 = xpu_t1 / xpu_sgsize;
+    var xpu_t6: f32 = select(f32(), xpu_t3, (op == 1u) || (op == 2u));
+    var xpu_t7: u32 = 0u;
+    loop {
+        let xpu_t8 = xpu_t7 * xpu_sgsize;
+        if xpu_t8 >= 64u {
+            break;
+        }
+        let xpu_t9 = bitcast<f32>(xpu_wave[xpu_t2 + xpu_t8]);
+        if ((xpu_t2 + xpu_t8) < 96u) && ((xpu_t7 < xpu_t5) || ((op != 3u) && (op != 4u))) {
+            if op == 1u {
+                xpu_t6 = min(xpu_t6, xpu_t9);
+            } else if op == 2u {
+                xpu_t6 = max(xpu_t6, xpu_t9);
+            } else {
+                xpu_t6 = xpu_t6 + xpu_t9;
+            }
+        }
+        continuing {
+            xpu_t7 = xpu_t7 + 1u;
+        }
+    }
+    return select(xpu_t6, xpu_t4 + xpu_t6, (op == 3u) || (op == 4u));
+}
+
+// xpu_wave_reduce_i32 is the verb op of x, one of WaveSum, WaveMin, WaveMax, WavePrefixSum, WaveExclusivePrefixSum, at the folded tier.
+fn xpu_wave_reduce_i32(x: i32, op: u32) -> i32 {
+    let xpu_t1 = xpu_lidx % 64u;
+    let xpu_t2 = xpu_lidx - xpu_t1;
+    var xpu_t3: i32;
+    if op == 1u {
+        xpu_t3 = subgroupMin(x);
+    } else if op == 2u {
+        xpu_t3 = subgroupMax(x);
+    } else {
+        xpu_t3 = subgroupAdd(x);
+    }
+    var xpu_t4: i32 = i32();
+    if op == 3u {
+        xpu_t4 = subgroupInclusiveAdd(x);
+    } else if op == 4u {
+        xpu_t4 = subgroupExclusiveAdd(x);
+    }
+    workgroupBarrier();
+    xpu_wave[xpu_lidx] = bitcast<u32>(xpu_t3);
+    workgroupBarrier();
+    let xpu_t5 = xpu_t1 / xpu_sgsize;
+    var xpu_t6: i32 = select(i32(), xpu_t3, (op == 1u) || (op == 2u));
+    var xpu_t7: u32 = 0u;
+    loop {
+        let xpu_t8 = xpu_t7 * xpu_sgsize;
+        if xpu_t8 >= 64u {
+            break;
+        }
+        let xpu_t9 = bitcast<i32>(xpu_wave[xpu_t2 + xpu_t8]);
+        if ((xpu_t2 + xpu_t8) < 96u) && ((xpu_t7 < xpu_t5) || ((op != 3u) && (op != 4u))) {
+            if op == 1u {
+                xpu_t6 = min(xpu_t6, xpu_t9);
+            } else if op == 2u {
+                xpu_t6 = max(xpu_t6, xpu_t9);
+            } else {
+                xpu_t6 = xpu_t6 + xpu_t9;
+            }
+        }
+        continuing {
+            xpu_t7 = xpu_t7 + 1u;
+        }
+    }
+    return select(xpu_t6, xpu_t4 + xpu_t6, (op == 3u) || (op == 4u));
+}
+
+// xpu_wave_reduce_u32 is the verb op of x, one of WaveSum, WaveMin, WaveMax, WavePrefixSum, WaveExclusivePrefixSum, at the folded tier.
+fn xpu_wave_reduce_u32(x: u32, op: u32) -> u32 {
+    let xpu_t1 = xpu_lidx % 64u;
+    let xpu_t2 = xpu_lidx - xpu_t1;
+    var xpu_t3: u32;
+    if op == 1u {
+        xpu_t3 = subgroupMin(x);
+    } else if op == 2u {
+        xpu_t3 = subgroupMax(x);
+    } else {
+        xpu_t3 = subgroupAdd(x);
+    }
+    var xpu_t4: u32 = u32();
+    if op == 3u {
+        xpu_t4 = subgroupInclusiveAdd(x);
+    } else if op == 4u {
+        xpu_t4 = subgroupExclusiveAdd(x);
+    }
+    workgroupBarrier();
+    xpu_wave[xpu_lidx] = xpu_t3;
+    workgroupBarrier();
+    let xpu_t5 = xpu_t1 / xpu_sgsize;
+    var xpu_t6: u32 = select(u32(), xpu_t3, (op == 1u) || (op == 2u));
+    var xpu_t7: u32 = 0u;
+    loop {
+        let xpu_t8 = xpu_t7 * xpu_sgsize;
+        if xpu_t8 >= 64u {
+            break;
+        }
+        let xpu_t9 = xpu_wave[xpu_t2 + xpu_t8];
+        if ((xpu_t2 + xpu_t8) < 96u) && ((xpu_t7 < xpu_t5) || ((op != 3u) && (op != 4u))) {
+            if op == 1u {
+                xpu_t6 = min(xpu_t6, xpu_t9);
+            } else if op == 2u {
+                xpu_t6 = max(xpu_t6, xpu_t9);
+            } else {
+                xpu_t6 = xpu_t6 + xpu_t9;
+            }
+        }
+        continuing {
+            xpu_t7 = xpu_t7 + 1u;
+        }
+    }
+    return select(xpu_t6, xpu_t4 + xpu_t6, (op == 3u) || (op == 4u));
+}
+
+// xpu_wave_shuffle_f32 is the verb op of x, one of WaveShuffleXor, at the folded tier.
+fn xpu_wave_shuffle_f32(x: f32, a: u32, op: u32) -> f32 {
+    let xpu_t1 = xpu_lidx % 64u;
+    let xpu_t2 = xpu_lidx - xpu_t1;
+    workgroupBarrier();
+    xpu_wave[xpu_lidx] = bitcast<u32>(x);
+    workgroupBarrier();
+    var xpu_t3: u32;
+    xpu_t3 = xpu_t1 ^ (a % 64u);
+    let xpu_t4 = bitcast<f32>(xpu_wave[xpu_t2 + xpu_t3]);
+    return select(x, xpu_t4, (xpu_t2 + xpu_t3) < 96u);
+}
+
+// xpu_wave_shuffle_i32 is the verb op of x, one of WaveShuffle, WaveShuffleXor, WaveShuffleUp, WaveShuffleDown, at the folded tier.
+fn xpu_wave_shuffle_i32(x: i32, a: u32, op: u32) -> i32 {
+    let xpu_t1 = xpu_lidx % 64u;
+    let xpu_t2 = xpu_lidx - xpu_t1;
+    workgroupBarrier();
+    xpu_wave[xpu_lidx] = bitcast<u32>(x);
+    workgroupBarrier();
+    var xpu_t3: u32;
+    var xpu_t4: bool = true;
+    if op == 9u {
+        xpu_t3 = a % 64u;
+    } else if op == 10u {
+        xpu_t3 = xpu_t1 ^ (a % 64u);
+    } else if op == 11u {
+        xpu_t4 = a <= xpu_t1;
+        xpu_t3 = select(xpu_t1, xpu_t1 - a, xpu_t4);
+    } else {
+        xpu_t4 = a < (64u - xpu_t1);
+        xpu_t3 = select(xpu_t1, xpu_t1 + a, xpu_t4);
+    }
+    let xpu_t5 = bitcast<i32>(xpu_wave[xpu_t2 + xpu_t3]);
+    return select(x, xpu_t5, xpu_t4 && ((xpu_t2 + xpu_t3) < 96u));
+}
+
+// xpu_wave_shuffle_u32 is the verb op of x, one of WaveShuffle, at the folded tier.
+fn xpu_wave_shuffle_u32(x: u32, a: u32, op: u32) -> u32 {
+    let xpu_t1 = xpu_lidx % 64u;
+    let xpu_t2 = xpu_lidx - xpu_t1;
+    workgroupBarrier();
+    xpu_wave[xpu_lidx] = x;
+    workgroupBarrier();
+    var xpu_t3: u32;
+    xpu_t3 = a % 64u;
+    let xpu_t4 = xpu_wave[xpu_t2 + xpu_t3];
+    return select(x, xpu_t4, (xpu_t2 + xpu_t3) < 96u);
+}
+
+// xpu_wave_vote is the verb op of x, one of WaveAny, WaveAll, at the folded tier.
+fn xpu_wave_vote(x: u32, op: u32) -> u32 {
+    let xpu_t1 = xpu_lidx % 64u;
+    let xpu_t2 = xpu_lidx - xpu_t1;
+    var xpu_t3: u32;
+    if op == 6u {
+        xpu_t3 = select(0u, 1u, subgroupAny(x != 0u));
+    } else {
+        xpu_t3 = select(0u, 1u, subgroupAll(x != 0u));
+    }
+    workgroupBarrier();
+    xpu_wave[xpu_lidx] = xpu_t3;
+    workgroupBarrier();
+    var xpu_t5: u32 = select(0u, 1u, op == 7u);
+    var xpu_t6: u32 = 0u;
+    loop {
+        let xpu_t7 = xpu_t6 * xpu_sgsize;
+        if xpu_t7 >= 64u {
+            break;
+        }
+        let xpu_t8 = xpu_wave[xpu_t2 + xpu_t7];
+        if (xpu_t2 + xpu_t7) < 96u {
+            if op == 6u {
+                xpu_t5 = xpu_t5 | xpu_t8;
+            } else {
+                xpu_t5 = xpu_t5 & xpu_t8;
+            }
+        }
+        continuing {
+            xpu_t6 = xpu_t6 + 1u;
+        }
+    }
+    return xpu_t5;
+}
 
 // main is kernel Wave64, block 96x1x1.
 @compute @workgroup_size(96, 1, 1)
 fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) lidx: u32, @builtin(subgroup_size) sgsize: u32) {
+    xpu_lidx = lidx;
+    xpu_sgsize = sgsize;
     let v_g: u32 = gid.x;
     let v_a: i32 = b_xi[v_g];
     let v_u: u32 = b_xu[v_g];
     let v_f: f32 = b_xf[v_g];
     let v_k: u32 = b_sel[v_g];
     let v_p: bool = ((v_u % 4u) != 0u) || ((wid.x % 2u) == 0u);
-    var v_s0: i32;
-    let xpu_t1 = lidx % 64u;
-    let xpu_t2 = lidx - xpu_t1;
-    let xpu_t3 = subgroupAdd(v_a);
-    workgroupBarrier();
-    xpu_wave[lidx] = bitcast<u32>(xpu_t3);
-    workgroupBarrier();
-    var xpu_t4: i32 = i32();
-    var xpu_t5: u32 = 0u;
-    loop {
-        let xpu_t6 = xpu_t5 * sgsize;
-        if xpu_t6 >= 64u {
-            break;
-        }
-        let xpu_t7 = bitcast<i32>(xpu_wave[xpu_t2 + xpu_t6]);
-        if (xpu_t2 + xpu_t6) < 96u {
-            xpu_t4 = xpu_t4 + xpu_t7;
-        }
-        continuing {
-            xpu_t5 = xpu_t5 + 1u;
-        }
-    }
-    v_s0 = xpu_t4;
-    var v_s1: i32;
-    let xpu_t8 = lidx % 64u;
-    let xpu_t9 = lidx - xpu_t8;
-    let xpu_t10 = subgroupMin(v_a);
-    workgroupBarrier();
-    xpu_wave[lidx] = bitcast<u32>(xpu_t10);
-    workgroupBarrier();
-    var xpu_t11: i32 = xpu_t10;
-    var xpu_t12: u32 = 0u;
-    loop {
-        let xpu_t13 = xpu_t12 * sgsize;
-        if xpu_t13 >= 64u {
-            break;
-        }
-        let xpu_t14 = bitcast<i32>(xpu_wave[xpu_t9 + xpu_t13]);
-        if (xpu_t9 + xpu_t13) < 96u {
-            xpu_t11 = min(xpu_t11, xpu_t14);
-        }
-        continuing {
-            xpu_t12 = xpu_t12 + 1u;
-        }
-    }
-    v_s1 = xpu_t11;
-    var v_s2: i32;
-    let xpu_t15 = lidx % 64u;
-    let xpu_t16 = lidx - xpu_t15;
-    let xpu_t17 = subgroupMax(v_a);
-    workgroupBarrier();
-    xpu_wave[lidx] = bitcast<u32>(xpu_t17);
-    workgroupBarrier();
-    var xpu_t18: i32 = xpu_t17;
-    var xpu_t19: u32 = 0u;
-    loop {
-        let xpu_t20 = xpu_t19 * sgsize;
-        if xpu_t20 >= 64u {
-            break;
-        }
-        let xpu_t21 = bitcast<i32>(xpu_wave[xpu_t16 + xpu_t20]);
-        if (xpu_t16 + xpu_t20) < 96u {
-            xpu_t18 = max(xpu_t18, xpu_t21);
-        }
-        continuing {
-            xpu_t19 = xpu_t19 + 1u;
-        }
-    }
-    v_s2 = xpu_t18;
-    var v_s3: i32;
-    let xpu_t22 = lidx % 64u;
-    let xpu_t23 = lidx - xpu_t22;
-    let xpu_t24 = subgroupInclusiveAdd(v_a);
-    let xpu_t25 = subgroupAdd(v_a);
-    workgroupBarrier();
-    xpu_wave[lidx] = bitcast<u32>(xpu_t25);
-    workgroupBarrier();
-    let xpu_t26 = xpu_t22 / sgsize;
-    var xpu_t27: i32 = i32();
-    var xpu_t28: u32 = 0u;
-    loop {
-        let xpu_t29 = xpu_t28 * sgsize;
-        if xpu_t29 >= 64u {
-            break;
-        }
-        let xpu_t30 = bitcast<i32>(xpu_wave[xpu_t23 + xpu_t29]);
-        if ((xpu_t23 + xpu_t29) < 96u) && (xpu_t28 < xpu_t26) {
-            xpu_t27 = xpu_t27 + xpu_t30;
-        }
-        continuing {
-            xpu_t28 = xpu_t28 + 1u;
-        }
-    }
-    v_s3 = xpu_t24 + xpu_t27;
-    var v_s4: i32;
-    let xpu_t31 = lidx % 64u;
-    let xpu_t32 = lidx - xpu_t31;
-    let xpu_t33 = subgroupExclusiveAdd(v_a);
-    let xpu_t34 = subgroupAdd(v_a);
-    workgroupBarrier();
-    xpu_wave[lidx] = bitcast<u32>(xpu_t34);
-    workgroupBarrier();
-    let xpu_t35 = xpu_t31 / sgsize;
-    var xpu_t36: i32 = i32();
-    var xpu_t37: u32 = 0u;
-    loop {
-        let xpu_t38 = xpu_t37 * sgsize;
-        if xpu_t38 >= 64u {
-            break;
-        }
-        let xpu_t39 = bitcast<i32>(xpu_wave[xpu_t32 + xpu_t38]);
-        if ((xpu_t32 + xpu_t38) < 96u) && (xpu_t37 < xpu_t35) {
-            xpu_t36 = xpu_t36 + xpu_t39;
-        }
-        continuing {
-            xpu_t37 = xpu_t37 + 1u;
-        }
-    }
-    v_s4 = xpu_t33 + xpu_t36;
-    var v_s5: i32;
-    let xpu_t40 = lidx % 64u;
-    let xpu_t41 = lidx - xpu_t40;
-    workgroupBarrier();
-    xpu_wave[lidx] = bitcast<u32>(v_a);
-    workgroupBarrier();
-    let xpu_t42 = xpu_u.p_bl;
-    let xpu_t43 = xpu_t42 % 64u;
-    let xpu_t44 = bitcast<i32>(xpu_wave[xpu_t41 + xpu_t43]);
-    v_s5 = select(v_a, xpu_t44, true && ((xpu_t41 + xpu_t43) < 96u));
-    var v_s6: i32;
-    let xpu_t45 = lidx % 64u;
-    let xpu_t46 = lidx - xpu_t45;
-    workgroupBarrier();
-    xpu_wave[lidx] = bitcast<u32>(v_a);
-    workgroupBarrier();
-    let xpu_t47 = v_k % 64u;
-    let xpu_t48 = bitcast<i32>(xpu_wave[xpu_t46 + xpu_t47]);
-    v_s6 = select(v_a, xpu_t48, true && ((xpu_t46 + xpu_t47) < 96u));
-    var v_s7: i32;
-    let xpu_t49 = lidx % 64u;
-    let xpu_t50 = lidx - xpu_t49;
-    workgroupBarrier();
-    xpu_wave[lidx] = bitcast<u32>(v_a);
-    workgroupBarrier();
-    let xpu_t51 = xpu_u.p_m;
-    let xpu_t52 = xpu_t49 ^ (xpu_t51 % 64u);
-    let xpu_t53 = bitcast<i32>(xpu_wave[xpu_t50 + xpu_t52]);
-    v_s7 = select(v_a, xpu_t53, true && ((xpu_t50 + xpu_t52) < 96u));
-    var v_s8: i32;
-    let xpu_t54 = lidx % 64u;
-    let xpu_t55 = lidx - xpu_t54;
-    workgroupBarrier();
-    xpu_wave[lidx] = bitcast<u32>(v_a);
-    workgroupBarrier();
-    let xpu_t56 = xpu_u.p_d;
-    let xpu_t57 = xpu_t56 <= xpu_t54;
-    let xpu_t58 = select(xpu_t54, xpu_t54 - xpu_t56, xpu_t56 <= xpu_t54);
-    let xpu_t59 = bitcast<i32>(xpu_wave[xpu_t55 + xpu_t58]);
-    v_s8 = select(v_a, xpu_t59, xpu_t57 && ((xpu_t55 + xpu_t58) < 96u));
-    var v_s9: i32;
-    let xpu_t60 = lidx % 64u;
-    let xpu_t61 = lidx - xpu_t60;
-    workgroupBarrier();
-    xpu_wave[lidx] = bitcast<u32>(v_a);
-    workgroupBarrier();
-    let xpu_t62 = xpu_u.p_d;
-    let xpu_t63 = xpu_t62 < (64u - xpu_t60);
-    let xpu_t64 = select(xpu_t60, xpu_t60 + xpu_t62, xpu_t62 < (64u - xpu_t60));
-    let xpu_t65 = bitcast<i32>(xpu_wave[xpu_t61 + xpu_t64]);
-    v_s9 = select(v_a, xpu_t65, xpu_t63 && ((xpu_t61 + xpu_t64) < 96u));
-    let v_tmp: u32 = v_g * 10u;
-    let v_tmp_1: u32 = (v_g * 10u) + 1u;
-    let v_tmp_2: u32 = (v_g * 10u) + 2u;
-    let v_tmp_3: u32 = (v_g * 10u) + 3u;
-    let v_tmp_4: u32 = (v_g * 10u) + 4u;
-    let v_tmp_5: i32 = v_s0;
-    let v_tmp_6: i32 = v_s1;
-    let v_tmp_7: i32 = v_s2;
-    let v_tmp_8: i32 = v_s3;
-    let v_tmp_9: i32 = v_s4;
-    b_oi[v_tmp] = v_tmp_5;
-    b_oi[v_tmp_1] = v_tmp_6;
-    b_oi[v_tmp_2] = v_tmp_7;
-    b_oi[v_tmp_3] = v_tmp_8;
-    b_oi[v_tmp_4] = v_tmp_9;
-    let v_tmp_10: u32 = (v_g * 10u) + 5u;
-    let v_tmp_11: u32 = (v_g * 10u) + 6u;
-    let v_tmp_12: u32 = (v_g * 10u) + 7u;
-    let v_tmp_13: u32 = (v_g * 10u) + 8u;
-    let v_tmp_14: u32 = (v_g * 10u) + 9u;
-    let v_tmp_15: i32 = v_s5;
-    let v_tmp_16: i32 = v_s6;
-    let v_tmp_17: i32 = v_s7;
-    let v_tmp_18: i32 = v_s8;
-    let v_tmp_19: i32 = v_s9;
-    b_oi[v_tmp_10] = v_tmp_15;
-    b_oi[v_tmp_11] = v_tmp_16;
-    b_oi[v_tmp_12] = v_tmp_17;
-    b_oi[v_tmp_13] = v_tmp_18;
-    b_oi[v_tmp_14] = v_tmp_19;
-    var v_u0: u32;
-    let xpu_t66 = lidx % 64u;
-    let xpu_t67 = lidx - xpu_t66;
-    let xpu_t68 = subgroupAdd(v_u);
-    workgroupBarrier();
-    xpu_wave[lidx] = xpu_t68;
-    workgroupBarrier();
-    var xpu_t69: u32 = u32();
-    var xpu_t70: u32 = 0u;
-    loop {
-        let xpu_t71 = xpu_t70 * sgsize;
-        if xpu_t71 >= 64u {
-            break;
-        }
-        let xpu_t72 = xpu_wave[xpu_t67 + xpu_t71];
-        if (xpu_t67 + xpu_t71) < 96u {
-            xpu_t69 = xpu_t69 + xpu_t72;
-        }
-        continuing {
-            xpu_t70 = xpu_t70 + 1u;
-        }
-    }
-    v_u0 = xpu_t69;
-    var v_u1: u32;
-    let xpu_t73 = lidx % 64u;
-    let xpu_t74 = lidx - xpu_t73;
-    let xpu_t75 = subgroupMin(v_u);
-    workgroupBarrier();
-    xpu_wave[lidx] = xpu_t75;
-    workgroupBarrier();
-    var xpu_t76: u32 = xpu_t75;
-    var xpu_t77: u32 = 0u;
-    loop {
-        let xpu_t78 = xpu_t77 * sgsize;
-        if xpu_t78 >= 64u {
-            break;
-        }
-        let xpu_t79 = xpu_wave[xpu_t74 + xpu_t78];
-        if (xpu_t74 + xpu_t78) < 96u {
-            xpu_t76 = min(xpu_t76, xpu_t79);
-        }
-        continuing {
-            xpu_t77 = xpu_t77 + 1u;
-        }
-    }
-    v_u1 = xpu_t76;
-    var v_u2: u32;
-    let xpu_t80 = lidx % 64u;
-    let xpu_t81 = lidx - xpu_t80;
-    let xpu_t82 = subgroupMax(v_u);
-    workgroupBarrier();
-    xpu_wave[lidx] = xpu_t82;
-    workgroupBarrier();
-    var xpu_t83: u32 = xpu_t82;
-    var xpu_t84: u32 = 0u;
-    loop {
-        let xpu_t85 = xpu_t84 * sgsize;
-        if xpu_t85 >= 64u {
-            break;
-        }
-        let xpu_t86 = xpu_wave[xpu_t81 + xpu_t85];
-        if (xpu_t81 + xpu_t85) < 96u {
-            xpu_t83 = max(xpu_t83, xpu_t86);
-        }
-        continuing {
-            xpu_t84 = xpu_t84 + 1u;
-        }
-    }
-    v_u2 = xpu_t83;
-    var v_u3: u32;
-    let xpu_t87 = lidx % 64u;
-    let xpu_t88 = lidx - xpu_t87;
-    let xpu_t89 = subgroupInclusiveAdd(v_u);
-    let xpu_t90 = subgroupAdd(v_u);
-    workgroupBarrier();
-    xpu_wave[lidx] = xpu_t90;
-    workgroupBarrier();
-    let xpu_t91 = xpu_t87 / sgsize;
-    var xpu_t92: u32 = u32();
-    var xpu_t93: u32 = 0u;
-    loop {
-        let xpu_t94 = xpu_t93 * sgsize;
-        if xpu_t94 >= 64u {
-            break;
-        }
-        let xpu_t95 = xpu_wave[xpu_t88 + xpu_t94];
-        if ((xpu_t88 + xpu_t94) < 96u) && (xpu_t93 < xpu_t91) {
-            xpu_t92 = xpu_t92 + xpu_t95;
-        }
-        continuing {
-            xpu_t93 = xpu_t93 + 1u;
-        }
-    }
-    v_u3 = xpu_t89 + xpu_t92;
-    var v_u4: u32;
-    let xpu_t96 = lidx % 64u;
-    let xpu_t97 = lidx - xpu_t96;
-    let xpu_t98 = subgroupExclusiveAdd(v_u);
-    let xpu_t99 = subgroupAdd(v_u);
-    workgroupBarrier();
-    xpu_wave[lidx] = xpu_t99;
-    workgroupBarrier();
-    let xpu_t100 = xpu_t96 / sgsize;
-    var xpu_t101: u32 = u32();
-    var xpu_t102: u32 = 0u;
-    loop {
-        let xpu_t103 = xpu_t102 * sgsize;
-        if xpu_t103 >= 64u {
-            break;
-        }
-        let xpu_t104 = xpu_wave[xpu_t97 + xpu_t103];
-        if ((xpu_t97 + xpu_t103) < 96u) && (xpu_t102 < xpu_t100) {
-            xpu_t101 = xpu_t101 + xpu_t104;
-        }
-        continuing {
-            xpu_t102 = xpu_t102 + 1u;
-        }
-    }
-    v_u4 = xpu_t98 + xpu_t101;
-    var v_u5: u32;
-    let xpu_t105 = lidx % 64u;
-    let xpu_t106 = lidx - xpu_t105;
-    workgroupBarrier();
-    xpu_wave[lidx] = v_u;
-    workgroupBarrier();
-    let xpu_t107 = v_k % 64u;
-    let xpu_t108 = xpu_wave[xpu_t106 + xpu_t107];
-    v_u5 = select(v_u, xpu_t108, true && ((xpu_t106 + xpu_t107) < 96u));
+    let v_s0: i32 = xpu_wave_reduce_i32(v_a, 0u);
+    let v_s1: i32 = xpu_wave_reduce_i32(v_a, 1u);
+    let v_s2: i32 = xpu_wave_reduce_i32(v_a, 2u);
+    let v_s3: i32 = xpu_wave_reduce_i32(v_a, 3u);
+    let v_s4: i32 = xpu_wave_reduce_i32(v_a, 4u);
+    let v_s5: i32 = xpu_wave_shuffle_i32(v_a, xpu_u.p_bl, 9u);
+    let v_s6: i32 = xpu_wave_shuffle_i32(v_a, v_k, 9u);
+    let v_s7: i32 = xpu_wave_shuffle_i32(v_a, xpu_u.p_m, 10u);
+    let v_s8: i32 = xpu_wave_shuffle_i32(v_a, xpu_u.p_d, 11u);
+    let v_s9: i32 = xpu_wave_shuffle_i32(v_a, xpu_u.p_d, 12u);
+    b_oi[v_g * 10u] = v_s0;
+    b_oi[(v_g * 10u) + 1u] = v_s1;
+    b_oi[(v_g * 10u) + 2u] = v_s2;
+    b_oi[(v_g * 10u) + 3u] = v_s3;
+    b_oi[(v_g * 10u) + 4u] = v_s4;
+    b_oi[(v_g * 10u) + 5u] = v_s5;
+    b_oi[(v_g * 10u) + 6u] = v_s6;
+    b_oi[(v_g * 10u) + 7u] = v_s7;
+    b_oi[(v_g * 10u) + 8u] = v_s8;
+    b_oi[(v_g * 10u) + 9u] = v_s9;
+    let v_u0: u32 = xpu_wave_reduce_u32(v_u, 0u);
+    let v_u1: u32 = xpu_wave_reduce_u32(v_u, 1u);
+    let v_u2: u32 = xpu_wave_reduce_u32(v_u, 2u);
+    let v_u3: u32 = xpu_wave_reduce_u32(v_u, 3u);
+    let v_u4: u32 = xpu_wave_reduce_u32(v_u, 4u);
+    let v_u5: u32 = xpu_wave_shuffle_u32(v_u, v_k, 9u);
     let v_u6: u32 = 0u;
-    var v_any: bool;
-    let xpu_t109 = select(0u, 1u, v_p);
-    let xpu_t110 = lidx % 64u;
-    let xpu_t111 = lidx - xpu_t110;
-    let xpu_t112 = select(0u, 1u, subgroupAny(xpu_t109 != 0u));
-    workgroupBarrier();
-    xpu_wave[lidx] = xpu_t112;
-    workgroupBarrier();
-    var xpu_t113: u32 = 0u;
-    var xpu_t114: u32 = 0u;
-    loop {
-        let xpu_t115 = xpu_t114 * sgsize;
-        if xpu_t115 >= 64u {
-            break;
-        }
-        let xpu_t116 = xpu_wave[xpu_t111 + xpu_t115];
-        if (xpu_t111 + xpu_t115) < 96u {
-            xpu_t113 = xpu_t113 | xpu_t116;
-        }
-        continuing {
-            xpu_t114 = xpu_t114 + 1u;
-        }
-    }
-    v_any = xpu_t113 != 0u;
-    var v_all: bool;
-    let xpu_t117 = select(0u, 1u, v_p);
-    let xpu_t118 = lidx % 64u;
-    let xpu_t119 = lidx - xpu_t118;
-    let xpu_t120 = select(0u, 1u, subgroupAll(xpu_t117 != 0u));
-    workgroupBarrier();
-    xpu_wave[lidx] = xpu_t120;
-    workgroupBarrier();
-    var xpu_t121: u32 = 1u;
-    var xpu_t122: u32 = 0u;
-    loop {
-        let xpu_t123 = xpu_t122 * sgsize;
-        if xpu_t123 >= 64u {
-            break;
-        }
-        let xpu_t124 = xpu_wave[xpu_t119 + xpu_t123];
-        if (xpu_t119 + xpu_t123) < 96u {
-            xpu_t121 = xpu_t121 & xpu_t124;
-        }
-        continuing {
-            xpu_t122 = xpu_t122 + 1u;
-        }
-    }
-    v_all = xpu_t121 != 0u;
-    let v_tmp_20: u32 = v_g * 11u;
-    let v_tmp_21: u32 = (v_g * 11u) + 1u;
-    let v_tmp_22: u32 = (v_g * 11u) + 2u;
-    let v_tmp_23: u32 = (v_g * 11u) + 3u;
-    let v_tmp_24: u32 = (v_g * 11u) + 4u;
-    let v_tmp_25: u32 = v_u0;
-    let v_tmp_26: u32 = v_u1;
-    let v_tmp_27: u32 = v_u2;
-    let v_tmp_28: u32 = v_u3;
-    let v_tmp_29: u32 = v_u4;
-    b_ou[v_tmp_20] = v_tmp_25;
-    b_ou[v_tmp_21] = v_tmp_26;
-    b_ou[v_tmp_22] = v_tmp_27;
-    b_ou[v_tmp_23] = v_tmp_28;
-    b_ou[v_tmp_24] = v_tmp_29;
-    let v_tmp_30: u32 = (v_g * 11u) + 5u;
-    let v_tmp_31: u32 = (v_g * 11u) + 6u;
-    let v_tmp_32: u32 = v_u5;
-    let v_tmp_33: u32 = v_u6;
-    b_ou[v_tmp_30] = v_tmp_32;
-    b_ou[v_tmp_31] = v_tmp_33;
-    let v_tmp_34: u32 = (v_g * 11u) + 7u;
-    let v_tmp_35: u32 = (v_g * 11u) + 8u;
-    b_ou[v_tmp_34] = 0u;
-    b_ou[v_tmp_35] = 0u;
+    let v_any: bool = xpu_wave_vote(select(0u, 1u, v_p), 6u) != 0u;
+    let v_all: bool = xpu_wave_vote(select(0u, 1u, v_p), 7u) != 0u;
+    b_ou[v_g * 11u] = v_u0;
+    b_ou[(v_g * 11u) + 1u] = v_u1;
+    b_ou[(v_g * 11u) + 2u] = v_u2;
+    b_ou[(v_g * 11u) + 3u] = v_u3;
+    b_ou[(v_g * 11u) + 4u] = v_u4;
+    b_ou[(v_g * 11u) + 5u] = v_u5;
+    b_ou[(v_g * 11u) + 6u] = v_u6;
+    b_ou[(v_g * 11u) + 7u] = 0u;
+    b_ou[(v_g * 11u) + 8u] = 0u;
     if v_any {
         b_ou[(v_g * 11u) + 7u] = 1u;
     }
     if v_all {
         b_ou[(v_g * 11u) + 8u] = 1u;
     }
-    let v_tmp_36: u32 = (v_g * 11u) + 9u;
-    let v_tmp_37: u32 = (v_g * 11u) + 10u;
-    let v_tmp_38: u32 = lidx % 64u;
     let v_tmp_39: u32 = 64u;
-    b_ou[v_tmp_36] = v_tmp_38;
-    b_ou[v_tmp_37] = v_tmp_39;
-    var v_f0: f32;
-    let xpu_t125 = lidx % 64u;
-    let xpu_t126 = lidx - xpu_t125;
-    let xpu_t127 = subgroupAdd(v_f);
-    workgroupBarrier();
-    xpu_wave[lidx] = bitcast<u32>(xpu_t127);
-    workgroupBarrier();
-    var xpu_t128: f32 = f32();
-    var xpu_t129: u32 = 0u;
-    loop {
-        let xpu_t130 = xpu_t129 * sgsize;
-        if xpu_t130 >= 64u {
-            break;
-        }
-        let xpu_t131 = bitcast<f32>(xpu_wave[xpu_t126 + xpu_t130]);
-        if (xpu_t126 + xpu_t130) < 96u {
-            xpu_t128 = xpu_t128 + xpu_t131;
-        }
-        continuing {
-            xpu_t129 = xpu_t129 + 1u;
-        }
-    }
-    v_f0 = xpu_t128;
-    var v_f1: f32;
-    let xpu_t132 = lidx % 64u;
-    let xpu_t133 = lidx - xpu_t132;
-    let xpu_t134 = subgroupMin(v_f);
-    workgroupBarrier();
-    xpu_wave[lidx] = bitcast<u32>(xpu_t134);
-    workgroupBarrier();
-    var xpu_t135: f32 = xpu_t134;
-    var xpu_t136: u32 = 0u;
-    loop {
-        let xpu_t137 = xpu_t136 * sgsize;
-        if xpu_t137 >= 64u {
-            break;
-        }
-        let xpu_t138 = bitcast<f32>(xpu_wave[xpu_t133 + xpu_t137]);
-        if (xpu_t133 + xpu_t137) < 96u {
-            xpu_t135 = min(xpu_t135, xpu_t138);
-        }
-        continuing {
-            xpu_t136 = xpu_t136 + 1u;
-        }
-    }
-    v_f1 = xpu_t135;
-    var v_f2: f32;
-    let xpu_t139 = lidx % 64u;
-    let xpu_t140 = lidx - xpu_t139;
-    let xpu_t141 = subgroupMax(v_f);
-    workgroupBarrier();
-    xpu_wave[lidx] = bitcast<u32>(xpu_t141);
-    workgroupBarrier();
-    var xpu_t142: f32 = xpu_t141;
-    var xpu_t143: u32 = 0u;
-    loop {
-        let xpu_t144 = xpu_t143 * sgsize;
-        if xpu_t144 >= 64u {
-            break;
-        }
-        let xpu_t145 = bitcast<f32>(xpu_wave[xpu_t140 + xpu_t144]);
-        if (xpu_t140 + xpu_t144) < 96u {
-            xpu_t142 = max(xpu_t142, xpu_t145);
-        }
-        continuing {
-            xpu_t143 = xpu_t143 + 1u;
-        }
-    }
-    v_f2 = xpu_t142;
-    var v_f3: f32;
-    let xpu_t146 = lidx % 64u;
-    let xpu_t147 = lidx - xpu_t146;
-    let xpu_t148 = subgroupInclusiveAdd(v_f);
-    let xpu_t149 = subgroupAdd(v_f);
-    workgroupBarrier();
-    xpu_wave[lidx] = bitcast<u32>(xpu_t149);
-    workgroupBarrier();
-    let xpu_t150 = xpu_t146 / sgsize;
-    var xpu_t151: f32 = f32();
-    var xpu_t152: u32 = 0u;
-    loop {
-        let xpu_t153 = xpu_t152 * sgsize;
-        if xpu_t153 >= 64u {
-            break;
-        }
-        let xpu_t154 = bitcast<f32>(xpu_wave[xpu_t147 + xpu_t153]);
-        if ((xpu_t147 + xpu_t153) < 96u) && (xpu_t152 < xpu_t150) {
-            xpu_t151 = xpu_t151 + xpu_t154;
-        }
-        continuing {
-            xpu_t152 = xpu_t152 + 1u;
-        }
-    }
-    v_f3 = xpu_t148 + xpu_t151;
-    var v_f4: f32;
-    let xpu_t155 = lidx % 64u;
-    let xpu_t156 = lidx - xpu_t155;
-    let xpu_t157 = subgroupExclusiveAdd(v_f);
-    let xpu_t158 = subgroupAdd(v_f);
-    workgroupBarrier();
-    xpu_wave[lidx] = bitcast<u32>(xpu_t158);
-    workgroupBarrier();
-    let xpu_t159 = xpu_t155 / sgsize;
-    var xpu_t160: f32 = f32();
-    var xpu_t161: u32 = 0u;
-    loop {
-        let xpu_t162 = xpu_t161 * sgsize;
-        if xpu_t162 >= 64u {
-            break;
-        }
-        let xpu_t163 = bitcast<f32>(xpu_wave[xpu_t156 + xpu_t162]);
-        if ((xpu_t156 + xpu_t162) < 96u) && (xpu_t161 < xpu_t159) {
-            xpu_t160 = xpu_t160 + xpu_t163;
-        }
-        continuing {
-            xpu_t161 = xpu_t161 + 1u;
-        }
-    }
-    v_f4 = xpu_t157 + xpu_t160;
-    var v_f5: f32;
-    let xpu_t164 = lidx % 64u;
-    let xpu_t165 = lidx - xpu_t164;
-    workgroupBarrier();
-    xpu_wave[lidx] = bitcast<u32>(v_f);
-    workgroupBarrier();
-    let xpu_t166 = xpu_u.p_m;
-    let xpu_t167 = xpu_t164 ^ (xpu_t166 % 64u);
-    let xpu_t168 = bitcast<f32>(xpu_wave[xpu_t165 + xpu_t167]);
-    v_f5 = select(v_f, xpu_t168, true && ((xpu_t165 + xpu_t167) < 96u));
-    let v_tmp_40: u32 = v_g * 6u;
-    let v_tmp_41: u32 = (v_g * 6u) + 1u;
-    let v_tmp_42: u32 = (v_g * 6u) + 2u;
-    let v_tmp_43: f32 = v_f0;
-    let v_tmp_44: f32 = v_f1;
-    let v_tmp_45: f32 = v_f2;
-    b_of[v_tmp_40] = v_tmp_43;
-    b_of[v_tmp_41] = v_tmp_44;
-    b_of[v_tmp_42] = v_tmp_45;
-    let v_tmp_46: u32 = (v_g * 6u) + 3u;
-    let v_tmp_47: u32 = (v_g * 6u) + 4u;
-    let v_tmp_48: u32 = (v_g * 6u) + 5u;
-    let v_tmp_49: f32 = v_f3;
-    let v_tmp_50: f32 = v_f4;
-    let v_tmp_51: f32 = v_f5;
-    b_of[v_tmp_46] = v_tmp_49;
-    b_of[v_tmp_47] = v_tmp_50;
-    b_of[v_tmp_48] = v_tmp_51;
+    b_ou[(v_g * 11u) + 9u] = lidx % 64u;
+    b_ou[(v_g * 11u) + 10u] = v_tmp_39;
+    let v_f0: f32 = xpu_wave_reduce_f32(v_f, 0u);
+    let v_f1: f32 = xpu_wave_reduce_f32(v_f, 1u);
+    let v_f2: f32 = xpu_wave_reduce_f32(v_f, 2u);
+    let v_f3: f32 = xpu_wave_reduce_f32(v_f, 3u);
+    let v_f4: f32 = xpu_wave_reduce_f32(v_f, 4u);
+    let v_f5: f32 = xpu_wave_shuffle_f32(v_f, xpu_u.p_m, 10u);
+    b_of[v_g * 6u] = v_f0;
+    b_of[(v_g * 6u) + 1u] = v_f1;
+    b_of[(v_g * 6u) + 2u] = v_f2;
+    b_of[(v_g * 6u) + 3u] = v_f3;
+    b_of[(v_g * 6u) + 4u] = v_f4;
+    b_of[(v_g * 6u) + 5u] = v_f5;
 }
 `
 
@@ -9606,459 +5404,226 @@ struct xpu_Uniforms {
 @group(0) @binding(5) var<storage, read> b_xf: array<f32>;
 @group(0) @binding(6) var<storage, read> b_sel: array<u32>;
 @group(0) @binding(7) var<uniform> xpu_u: xpu_Uniforms;
+var<private> xpu_lidx: u32;
+var<private> xpu_sgid: u32;
+
+// xpu_wave_reduce_f32 is the verb op of x, one of WaveSum, WaveMin, WaveMax, WavePrefixSum, WaveExclusivePrefixSum, at the narrow tier.
+fn xpu_wave_reduce_f32(x: f32, op: u32) -> f32 {
+    let xpu_t1 = xpu_lidx % 64u;
+    let xpu_t2 = xpu_lidx - xpu_t1;
+    var xpu_t3: f32 = select(f32(), x, (op == 1u) || (op == 2u));
+    var xpu_t4: u32 = 0u;
+    loop {
+        if xpu_t4 >= 64u {
+            break;
+        }
+        let xpu_t5 = subgroupShuffle(x, (xpu_sgid - (xpu_sgid % 64u)) + xpu_t4);
+        if (((xpu_t2 + xpu_t4) < 96u) && ((xpu_t4 <= xpu_t1) || (op != 3u))) && ((xpu_t4 < xpu_t1) || (op != 4u)) {
+            if op == 1u {
+                xpu_t3 = min(xpu_t3, xpu_t5);
+            } else if op == 2u {
+                xpu_t3 = max(xpu_t3, xpu_t5);
+            } else {
+                xpu_t3 = xpu_t3 + xpu_t5;
+            }
+        }
+        continuing {
+            xpu_t4 = xpu_t4 + 1u;
+        }
+    }
+    return xpu_t3;
+}
+
+// xpu_wave_reduce_i32 is the verb op of x, one of WaveSum, WaveMin, WaveMax, WavePrefixSum, WaveExclusivePrefixSum, at the narrow tier.
+fn xpu_wave_reduce_i32(x: i32, op: u32) -> i32 {
+    let xpu_t1 = xpu_lidx % 64u;
+    let xpu_t2 = xpu_lidx - xpu_t1;
+    var xpu_t3: i32 = select(i32(), x, (op == 1u) || (op == 2u));
+    var xpu_t4: u32 = 0u;
+    loop {
+        if xpu_t4 >= 64u {
+            break;
+        }
+        let xpu_t5 = subgroupShuffle(x, (xpu_sgid - (xpu_sgid % 64u)) + xpu_t4);
+        if (((xpu_t2 + xpu_t4) < 96u) && ((xpu_t4 <= xpu_t1) || (op != 3u))) && ((xpu_t4 < xpu_t1) || (op != 4u)) {
+            if op == 1u {
+                xpu_t3 = min(xpu_t3, xpu_t5);
+            } else if op == 2u {
+                xpu_t3 = max(xpu_t3, xpu_t5);
+            } else {
+                xpu_t3 = xpu_t3 + xpu_t5;
+            }
+        }
+        continuing {
+            xpu_t4 = xpu_t4 + 1u;
+        }
+    }
+    return xpu_t3;
+}
+
+// xpu_wave_reduce_u32 is the verb op of x, one of WaveSum, WaveMin, WaveMax, WavePrefixSum, WaveExclusivePrefixSum, at the narrow tier.
+fn xpu_wave_reduce_u32(x: u32, op: u32) -> u32 {
+    let xpu_t1 = xpu_lidx % 64u;
+    let xpu_t2 = xpu_lidx - xpu_t1;
+    var xpu_t3: u32 = select(u32(), x, (op == 1u) || (op == 2u));
+    var xpu_t4: u32 = 0u;
+    loop {
+        if xpu_t4 >= 64u {
+            break;
+        }
+        let xpu_t5 = subgroupShuffle(x, (xpu_sgid - (xpu_sgid % 64u)) + xpu_t4);
+        if (((xpu_t2 + xpu_t4) < 96u) && ((xpu_t4 <= xpu_t1) || (op != 3u))) && ((xpu_t4 < xpu_t1) || (op != 4u)) {
+            if op == 1u {
+                xpu_t3 = min(xpu_t3, xpu_t5);
+            } else if op == 2u {
+                xpu_t3 = max(xpu_t3, xpu_t5);
+            } else {
+                xpu_t3 = xpu_t3 + xpu_t5;
+            }
+        }
+        continuing {
+            xpu_t4 = xpu_t4 + 1u;
+        }
+    }
+    return xpu_t3;
+}
+
+// xpu_wave_shuffle_f32 is the verb op of x, one of WaveShuffleXor, at the narrow tier.
+fn xpu_wave_shuffle_f32(x: f32, a: u32, op: u32) -> f32 {
+    let xpu_t1 = xpu_lidx % 64u;
+    let xpu_t2 = xpu_lidx - xpu_t1;
+    var xpu_t3: u32;
+    xpu_t3 = xpu_t1 ^ (a % 64u);
+    let xpu_t4 = subgroupShuffle(x, (xpu_sgid - (xpu_sgid % 64u)) + xpu_t3);
+    return select(x, xpu_t4, (xpu_t2 + xpu_t3) < 96u);
+}
+
+// xpu_wave_shuffle_i32 is the verb op of x, one of WaveShuffle, WaveShuffleXor, WaveShuffleUp, WaveShuffleDown, at the narrow tier.
+fn xpu_wave_shuffle_i32(x: i32, a: u32, op: u32) -> i32 {
+    let xpu_t1 = xpu_lidx % 64u;
+    let xpu_t2 = xpu_lidx - xpu_t1;
+    var xpu_t3: u32;
+    var xpu_t4: bool = true;
+    if op == 9u {
+        xpu_t3 = a % 64u;
+    } else if op == 10u {
+        xpu_t3 = xpu_t1 ^ (a % 64u);
+    } else if op == 11u {
+        xpu_t4 = a <= xpu_t1;
+        xpu_t3 = select(xpu_t1, xpu_t1 - a, xpu_t4);
+    } else {
+        xpu_t4 = a < (64u - xpu_t1);
+        xpu_t3 = select(xpu_t1, xpu_t1 + a, xpu_t4);
+    }
+    let xpu_t5 = subgroupShuffle(x, (xpu_sgid - (xpu_sgid % 64u)) + xpu_t3);
+    return select(x, xpu_t5, xpu_t4 && ((xpu_t2 + xpu_t3) < 96u));
+}
+
+// xpu_wave_shuffle_u32 is the verb op of x, one of WaveShuffle, at the narrow tier.
+fn xpu_wave_shuffle_u32(x: u32, a: u32, op: u32) -> u32 {
+    let xpu_t1 = xpu_lidx % 64u;
+    let xpu_t2 = xpu_lidx - xpu_t1;
+    var xpu_t3: u32;
+    xpu_t3 = a % 64u;
+    let xpu_t4 = subgroupShuffle(x, (xpu_sgid - (xpu_sgid % 64u)) + xpu_t3);
+    return select(x, xpu_t4, (xpu_t2 + xpu_t3) < 96u);
+}
+
+// xpu_wave_vote is the verb op of x, one of WaveAny, WaveAll, at the narrow tier.
+fn xpu_wave_vote(x: u32, op: u32) -> u32 {
+    let xpu_t1 = xpu_lidx % 64u;
+    let xpu_t2 = xpu_lidx - xpu_t1;
+    var xpu_t3: u32 = select(0u, 1u, op == 7u);
+    var xpu_t4: u32 = 0u;
+    loop {
+        if xpu_t4 >= 64u {
+            break;
+        }
+        let xpu_t5 = subgroupShuffle(x, (xpu_sgid - (xpu_sgid % 64u)) + xpu_t4);
+        if (xpu_t2 + xpu_t4) < 96u {
+            if op == 6u {
+                xpu_t3 = xpu_t3 | xpu_t5;
+            } else {
+                xpu_t3 = xpu_t3 & xpu_t5;
+            }
+        }
+        continuing {
+            xpu_t4 = xpu_t4 + 1u;
+        }
+    }
+    return xpu_t3;
+}
 
 // main is kernel Wave64, block 96x1x1.
 @compute @workgroup_size(96, 1, 1)
 fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) lidx: u32, @builtin(subgroup_invocation_id) sgid: u32) {
+    xpu_lidx = lidx;
+    xpu_sgid = sgid;
     let v_g: u32 = gid.x;
     let v_a: i32 = b_xi[v_g];
     let v_u: u32 = b_xu[v_g];
     let v_f: f32 = b_xf[v_g];
     let v_k: u32 = b_sel[v_g];
     let v_p: bool = ((v_u % 4u) != 0u) || ((wid.x % 2u) == 0u);
-    var v_s0: i32;
-    let xpu_t1 = lidx % 64u;
-    let xpu_t2 = lidx - xpu_t1;
-    var xpu_t3: i32 = i32();
-    var xpu_t4: u32 = 0u;
-    loop {
-        if xpu_t4 >= 64u {
-            break;
-        }
-        let xpu_t5 = subgroupShuffle(v_a, (sgid - (sgid % 64u)) + xpu_t4);
-        if (xpu_t2 + xpu_t4) < 96u {
-            xpu_t3 = xpu_t3 + xpu_t5;
-        }
-        continuing {
-            xpu_t4 = xpu_t4 + 1u;
-        }
-    }
-    v_s0 = xpu_t3;
-    var v_s1: i32;
-    let xpu_t6 = lidx % 64u;
-    let xpu_t7 = lidx - xpu_t6;
-    var xpu_t8: i32 = v_a;
-    var xpu_t9: u32 = 0u;
-    loop {
-        if xpu_t9 >= 64u {
-            break;
-        }
-        let xpu_t10 = subgroupShuffle(v_a, (sgid - (sgid % 64u)) + xpu_t9);
-        if (xpu_t7 + xpu_t9) < 96u {
-            xpu_t8 = min(xpu_t8, xpu_t10);
-        }
-        continuing {
-            xpu_t9 = xpu_t9 + 1u;
-        }
-    }
-    v_s1 = xpu_t8;
-    var v_s2: i32;
-    let xpu_t11 = lidx % 64u;
-    let xpu_t12 = lidx - xpu_t11;
-    var xpu_t13: i32 = v_a;
-    var xpu_t14: u32 = 0u;
-    loop {
-        if xpu_t14 >= 64u {
-            break;
-        }
-        let xpu_t15 = subgroupShuffle(v_a, (sgid - (sgid % 64u)) + xpu_t14);
-        if (xpu_t12 + xpu_t14) < 96u {
-            xpu_t13 = max(xpu_t13, xpu_t15);
-        }
-        continuing {
-            xpu_t14 = xpu_t14 + 1u;
-        }
-    }
-    v_s2 = xpu_t13;
-    var v_s3: i32;
-    let xpu_t16 = lidx % 64u;
-    let xpu_t17 = lidx - xpu_t16;
-    var xpu_t18: i32 = i32();
-    var xpu_t19: u32 = 0u;
-    loop {
-        if xpu_t19 >= 64u {
-            break;
-        }
-        let xpu_t20 = subgroupShuffle(v_a, (sgid - (sgid % 64u)) + xpu_t19);
-        if ((xpu_t17 + xpu_t19) < 96u) && (xpu_t19 <= xpu_t16) {
-            xpu_t18 = xpu_t18 + xpu_t20;
-        }
-        continuing {
-            xpu_t19 = xpu_t19 + 1u;
-        }
-    }
-    v_s3 = xpu_t18;
-    var v_s4: i32;
-    let xpu_t21 = lidx % 64u;
-    let xpu_t22 = lidx - xpu_t21;
-    var xpu_t23: i32 = i32();
-    var xpu_t24: u32 = 0u;
-    loop {
-        if xpu_t24 >= 64u {
-            break;
-        }
-        let xpu_t25 = subgroupShuffle(v_a, (sgid - (sgid % 64u)) + xpu_t24);
-        if ((xpu_t22 + xpu_t24) < 96u) && (xpu_t24 < xpu_t21) {
-            xpu_t23 = xpu_t23 + xpu_t25;
-        }
-        continuing {
-            xpu_t24 = xpu_t24 + 1u;
-        }
-    }
-    v_s4 = xpu_t23;
-    var v_s5: i32;
-    let xpu_t26 = lidx % 64u;
-    let xpu_t27 = lidx - xpu_t26;
-    let xpu_t28 = xpu_u.p_bl;
-    let xpu_t29 = xpu_t28 % 64u;
-    let xpu_t30 = subgroupShuffle(v_a, (sgid - (sgid % 64u)) + xpu_t29);
-    v_s5 = select(v_a, xpu_t30, true && ((xpu_t27 + xpu_t29) < 96u));
-    var v_s6: i32;
-    let xpu_t31 = lidx % 64u;
-    let xpu_t32 = lidx - xpu_t31;
-    let xpu_t33 = v_k % 64u;
-    let xpu_t34 = subgroupShuffle(v_a, (sgid - (sgid % 64u)) + xpu_t33);
-    v_s6 = select(v_a, xpu_t34, true && ((xpu_t32 + xpu_t33) < 96u));
-    var v_s7: i32;
-    let xpu_t35 = lidx % 64u;
-    let xpu_t36 = lidx - xpu_t35;
-    let xpu_t37 = xpu_u.p_m;
-    let xpu_t38 = xpu_t35 ^ (xpu_t37 % 64u);
-    let xpu_t39 = subgroupShuffle(v_a, (sgid - (sgid % 64u)) + xpu_t38);
-    v_s7 = select(v_a, xpu_t39, true && ((xpu_t36 + xpu_t38) < 96u));
-    var v_s8: i32;
-    let xpu_t40 = lidx % 64u;
-    let xpu_t41 = lidx - xpu_t40;
-    let xpu_t42 = xpu_u.p_d;
-    let xpu_t43 = xpu_t42 <= xpu_t40;
-    let xpu_t44 = select(xpu_t40, xpu_t40 - xpu_t42, xpu_t42 <= xpu_t40);
-    let xpu_t45 = subgroupShuffle(v_a, (sgid - (sgid % 64u)) + xpu_t44);
-    v_s8 = select(v_a, xpu_t45, xpu_t43 && ((xpu_t41 + xpu_t44) < 96u));
-    var v_s9: i32;
-    let xpu_t46 = lidx % 64u;
-    let xpu_t47 = lidx - xpu_t46;
-    let xpu_t48 = xpu_u.p_d;
-    let xpu_t49 = xpu_t48 < (64u - xpu_t46);
-    let xpu_t50 = select(xpu_t46, xpu_t46 + xpu_t48, xpu_t48 < (64u - xpu_t46));
-    let xpu_t51 = subgroupShuffle(v_a, (sgid - (sgid % 64u)) + xpu_t50);
-    v_s9 = select(v_a, xpu_t51, xpu_t49 && ((xpu_t47 + xpu_t50) < 96u));
-    let v_tmp: u32 = v_g * 10u;
-    let v_tmp_1: u32 = (v_g * 10u) + 1u;
-    let v_tmp_2: u32 = (v_g * 10u) + 2u;
-    let v_tmp_3: u32 = (v_g * 10u) + 3u;
-    let v_tmp_4: u32 = (v_g * 10u) + 4u;
-    let v_tmp_5: i32 = v_s0;
-    let v_tmp_6: i32 = v_s1;
-    let v_tmp_7: i32 = v_s2;
-    let v_tmp_8: i32 = v_s3;
-    let v_tmp_9: i32 = v_s4;
-    b_oi[v_tmp] = v_tmp_5;
-    b_oi[v_tmp_1] = v_tmp_6;
-    b_oi[v_tmp_2] = v_tmp_7;
-    b_oi[v_tmp_3] = v_tmp_8;
-    b_oi[v_tmp_4] = v_tmp_9;
-    let v_tmp_10: u32 = (v_g * 10u) + 5u;
-    let v_tmp_11: u32 = (v_g * 10u) + 6u;
-    let v_tmp_12: u32 = (v_g * 10u) + 7u;
-    let v_tmp_13: u32 = (v_g * 10u) + 8u;
-    let v_tmp_14: u32 = (v_g * 10u) + 9u;
-    let v_tmp_15: i32 = v_s5;
-    let v_tmp_16: i32 = v_s6;
-    let v_tmp_17: i32 = v_s7;
-    let v_tmp_18: i32 = v_s8;
-    let v_tmp_19: i32 = v_s9;
-    b_oi[v_tmp_10] = v_tmp_15;
-    b_oi[v_tmp_11] = v_tmp_16;
-    b_oi[v_tmp_12] = v_tmp_17;
-    b_oi[v_tmp_13] = v_tmp_18;
-    b_oi[v_tmp_14] = v_tmp_19;
-    var v_u0: u32;
-    let xpu_t52 = lidx % 64u;
-    let xpu_t53 = lidx - xpu_t52;
-    var xpu_t54: u32 = u32();
-    var xpu_t55: u32 = 0u;
-    loop {
-        if xpu_t55 >= 64u {
-            break;
-        }
-        let xpu_t56 = subgroupShuffle(v_u, (sgid - (sgid % 64u)) + xpu_t55);
-        if (xpu_t53 + xpu_t55) < 96u {
-            xpu_t54 = xpu_t54 + xpu_t56;
-        }
-        continuing {
-            xpu_t55 = xpu_t55 + 1u;
-        }
-    }
-    v_u0 = xpu_t54;
-    var v_u1: u32;
-    let xpu_t57 = lidx % 64u;
-    let xpu_t58 = lidx - xpu_t57;
-    var xpu_t59: u32 = v_u;
-    var xpu_t60: u32 = 0u;
-    loop {
-        if xpu_t60 >= 64u {
-            break;
-        }
-        let xpu_t61 = subgroupShuffle(v_u, (sgid - (sgid % 64u)) + xpu_t60);
-        if (xpu_t58 + xpu_t60) < 96u {
-            xpu_t59 = min(xpu_t59, xpu_t61);
-        }
-        continuing {
-            xpu_t60 = xpu_t60 + 1u;
-        }
-    }
-    v_u1 = xpu_t59;
-    var v_u2: u32;
-    let xpu_t62 = lidx % 64u;
-    let xpu_t63 = lidx - xpu_t62;
-    var xpu_t64: u32 = v_u;
-    var xpu_t65: u32 = 0u;
-    loop {
-        if xpu_t65 >= 64u {
-            break;
-        }
-        let xpu_t66 = subgroupShuffle(v_u, (sgid - (sgid % 64u)) + xpu_t65);
-        if (xpu_t63 + xpu_t65) < 96u {
-            xpu_t64 = max(xpu_t64, xpu_t66);
-        }
-        continuing {
-            xpu_t65 = xpu_t65 + 1u;
-        }
-    }
-    v_u2 = xpu_t64;
-    var v_u3: u32;
-    let xpu_t67 = lidx % 64u;
-    let xpu_t68 = lidx - xpu_t67;
-    var xpu_t69: u32 = u32();
-    var xpu_t70: u32 = 0u;
-    loop {
-        if xpu_t70 >= 64u {
-            break;
-        }
-        let xpu_t71 = subgroupShuffle(v_u, (sgid - (sgid % 64u)) + xpu_t70);
-        if ((xpu_t68 + xpu_t70) < 96u) && (xpu_t70 <= xpu_t67) {
-            xpu_t69 = xpu_t69 + xpu_t71;
-        }
-        continuing {
-            xpu_t70 = xpu_t70 + 1u;
-        }
-    }
-    v_u3 = xpu_t69;
-    var v_u4: u32;
-    let xpu_t72 = lidx % 64u;
-    let xpu_t73 = lidx - xpu_t72;
-    var xpu_t74: u32 = u32();
-    var xpu_t75: u32 = 0u;
-    loop {
-        if xpu_t75 >= 64u {
-            break;
-        }
-        let xpu_t76 = subgroupShuffle(v_u, (sgid - (sgid % 64u)) + xpu_t75);
-        if ((xpu_t73 + xpu_t75) < 96u) && (xpu_t75 < xpu_t72) {
-            xpu_t74 = xpu_t74 + xpu_t76;
-        }
-        continuing {
-            xpu_t75 = xpu_t75 + 1u;
-        }
-    }
-    v_u4 = xpu_t74;
-    var v_u5: u32;
-    let xpu_t77 = lidx % 64u;
-    let xpu_t78 = lidx - xpu_t77;
-    let xpu_t79 = v_k % 64u;
-    let xpu_t80 = subgroupShuffle(v_u, (sgid - (sgid % 64u)) + xpu_t79);
-    v_u5 = select(v_u, xpu_t80, true && ((xpu_t78 + xpu_t79) < 96u));
+    let v_s0: i32 = xpu_wave_reduce_i32(v_a, 0u);
+    let v_s1: i32 = xpu_wave_reduce_i32(v_a, 1u);
+    let v_s2: i32 = xpu_wave_reduce_i32(v_a, 2u);
+    let v_s3: i32 = xpu_wave_reduce_i32(v_a, 3u);
+    let v_s4: i32 = xpu_wave_reduce_i32(v_a, 4u);
+    let v_s5: i32 = xpu_wave_shuffle_i32(v_a, xpu_u.p_bl, 9u);
+    let v_s6: i32 = xpu_wave_shuffle_i32(v_a, v_k, 9u);
+    let v_s7: i32 = xpu_wave_shuffle_i32(v_a, xpu_u.p_m, 10u);
+    let v_s8: i32 = xpu_wave_shuffle_i32(v_a, xpu_u.p_d, 11u);
+    let v_s9: i32 = xpu_wave_shuffle_i32(v_a, xpu_u.p_d, 12u);
+    b_oi[v_g * 10u] = v_s0;
+    b_oi[(v_g * 10u) + 1u] = v_s1;
+    b_oi[(v_g * 10u) + 2u] = v_s2;
+    b_oi[(v_g * 10u) + 3u] = v_s3;
+    b_oi[(v_g * 10u) + 4u] = v_s4;
+    b_oi[(v_g * 10u) + 5u] = v_s5;
+    b_oi[(v_g * 10u) + 6u] = v_s6;
+    b_oi[(v_g * 10u) + 7u] = v_s7;
+    b_oi[(v_g * 10u) + 8u] = v_s8;
+    b_oi[(v_g * 10u) + 9u] = v_s9;
+    let v_u0: u32 = xpu_wave_reduce_u32(v_u, 0u);
+    let v_u1: u32 = xpu_wave_reduce_u32(v_u, 1u);
+    let v_u2: u32 = xpu_wave_reduce_u32(v_u, 2u);
+    let v_u3: u32 = xpu_wave_reduce_u32(v_u, 3u);
+    let v_u4: u32 = xpu_wave_reduce_u32(v_u, 4u);
+    let v_u5: u32 = xpu_wave_shuffle_u32(v_u, v_k, 9u);
     let v_u6: u32 = 0u;
-    var v_any: bool;
-    let xpu_t81 = select(0u, 1u, v_p);
-    let xpu_t82 = lidx % 64u;
-    let xpu_t83 = lidx - xpu_t82;
-    var xpu_t84: u32 = 0u;
-    var xpu_t85: u32 = 0u;
-    loop {
-        if xpu_t85 >= 64u {
-            break;
-        }
-        let xpu_t86 = subgroupShuffle(xpu_t81, (sgid - (sgid % 64u)) + xpu_t85);
-        if (xpu_t83 + xpu_t85) < 96u {
-            xpu_t84 = xpu_t84 | xpu_t86;
-        }
-        continuing {
-            xpu_t85 = xpu_t85 + 1u;
-        }
-    }
-    v_any = xpu_t84 != 0u;
-    var v_all: bool;
-    let xpu_t87 = select(0u, 1u, v_p);
-    let xpu_t88 = lidx % 64u;
-    let xpu_t89 = lidx - xpu_t88;
-    var xpu_t90: u32 = 1u;
-    var xpu_t91: u32 = 0u;
-    loop {
-        if xpu_t91 >= 64u {
-            break;
-        }
-        let xpu_t92 = subgroupShuffle(xpu_t87, (sgid - (sgid % 64u)) + xpu_t91);
-        if (xpu_t89 + xpu_t91) < 96u {
-            xpu_t90 = xpu_t90 & xpu_t92;
-        }
-        continuing {
-            xpu_t91 = xpu_t91 + 1u;
-        }
-    }
-    v_all = xpu_t90 != 0u;
-    let v_tmp_20: u32 = v_g * 11u;
-    let v_tmp_21: u32 = (v_g * 11u) + 1u;
-    let v_tmp_22: u32 = (v_g * 11u) + 2u;
-    let v_tmp_23: u32 = (v_g * 11u) + 3u;
-    let v_tmp_24: u32 = (v_g * 11u) + 4u;
-    let v_tmp_25: u32 = v_u0;
-    let v_tmp_26: u32 = v_u1;
-    let v_tmp_27: u32 = v_u2;
-    let v_tmp_28: u32 = v_u3;
-    let v_tmp_29: u32 = v_u4;
-    b_ou[v_tmp_20] = v_tmp_25;
-    b_ou[v_tmp_21] = v_tmp_26;
-    b_ou[v_tmp_22] = v_tmp_27;
-    b_ou[v_tmp_23] = v_tmp_28;
-    b_ou[v_tmp_24] = v_tmp_29;
-    let v_tmp_30: u32 = (v_g * 11u) + 5u;
-    let v_tmp_31: u32 = (v_g * 11u) + 6u;
-    let v_tmp_32: u32 = v_u5;
-    let v_tmp_33: u32 = v_u6;
-    b_ou[v_tmp_30] = v_tmp_32;
-    b_ou[v_tmp_31] = v_tmp_33;
-    let v_tmp_34: u32 = (v_g * 11u) + 7u;
-    let v_tmp_35: u32 = (v_g * 11u) + 8u;
-    b_ou[v_tmp_34] = 0u;
-    b_ou[v_tmp_35] = 0u;
+    let v_any: bool = xpu_wave_vote(select(0u, 1u, v_p), 6u) != 0u;
+    let v_all: bool = xpu_wave_vote(select(0u, 1u, v_p), 7u) != 0u;
+    b_ou[v_g * 11u] = v_u0;
+    b_ou[(v_g * 11u) + 1u] = v_u1;
+    b_ou[(v_g * 11u) + 2u] = v_u2;
+    b_ou[(v_g * 11u) + 3u] = v_u3;
+    b_ou[(v_g * 11u) + 4u] = v_u4;
+    b_ou[(v_g * 11u) + 5u] = v_u5;
+    b_ou[(v_g * 11u) + 6u] = v_u6;
+    b_ou[(v_g * 11u) + 7u] = 0u;
+    b_ou[(v_g * 11u) + 8u] = 0u;
     if v_any {
         b_ou[(v_g * 11u) + 7u] = 1u;
     }
     if v_all {
         b_ou[(v_g * 11u) + 8u] = 1u;
     }
-    let v_tmp_36: u32 = (v_g * 11u) + 9u;
-    let v_tmp_37: u32 = (v_g * 11u) + 10u;
-    let v_tmp_38: u32 = lidx % 64u;
     let v_tmp_39: u32 = 64u;
-    b_ou[v_tmp_36] = v_tmp_38;
-    b_ou[v_tmp_37] = v_tmp_39;
-    var v_f0: f32;
-    let xpu_t93 = lidx % 64u;
-    let xpu_t94 = lidx - xpu_t93;
-    var xpu_t95: f32 = f32();
-    var xpu_t96: u32 = 0u;
-    loop {
-        if xpu_t96 >= 64u {
-            break;
-        }
-        let xpu_t97 = subgroupShuffle(v_f, (sgid - (sgid % 64u)) + xpu_t96);
-        if (xpu_t94 + xpu_t96) < 96u {
-            xpu_t95 = xpu_t95 + xpu_t97;
-        }
-        continuing {
-            xpu_t96 = xpu_t96 + 1u;
-        }
-    }
-    v_f0 = xpu_t95;
-    var v_f1: f32;
-    let xpu_t98 = lidx % 64u;
-    let xpu_t99 = lidx - xpu_t98;
-    var xpu_t100: f32 = v_f;
-    var xpu_t101: u32 = 0u;
-    loop {
-        if xpu_t101 >= 64u {
-            break;
-        }
-        let xpu_t102 = subgroupShuffle(v_f, (sgid - (sgid % 64u)) + xpu_t101);
-        if (xpu_t99 + xpu_t101) < 96u {
-            xpu_t100 = min(xpu_t100, xpu_t102);
-        }
-        continuing {
-            xpu_t101 = xpu_t101 + 1u;
-        }
-    }
-    v_f1 = xpu_t100;
-    var v_f2: f32;
-    let xpu_t103 = lidx % 64u;
-    let xpu_t104 = lidx - xpu_t103;
-    var xpu_t105: f32 = v_f;
-    var xpu_t106: u32 = 0u;
-    loop {
-        if xpu_t106 >= 64u {
-            break;
-        }
-        let xpu_t107 = subgroupShuffle(v_f, (sgid - (sgid % 64u)) + xpu_t106);
-        if (xpu_t104 + xpu_t106) < 96u {
-            xpu_t105 = max(xpu_t105, xpu_t107);
-        }
-        continuing {
-            xpu_t106 = xpu_t106 + 1u;
-        }
-    }
-    v_f2 = xpu_t105;
-    var v_f3: f32;
-    let xpu_t108 = lidx % 64u;
-    let xpu_t109 = lidx - xpu_t108;
-    var xpu_t110: f32 = f32();
-    var xpu_t111: u32 = 0u;
-    loop {
-        if xpu_t111 >= 64u {
-            break;
-        }
-        let xpu_t112 = subgroupShuffle(v_f, (sgid - (sgid % 64u)) + xpu_t111);
-        if ((xpu_t109 + xpu_t111) < 96u) && (xpu_t111 <= xpu_t108) {
-            xpu_t110 = xpu_t110 + xpu_t112;
-        }
-        continuing {
-            xpu_t111 = xpu_t111 + 1u;
-        }
-    }
-    v_f3 = xpu_t110;
-    var v_f4: f32;
-    let xpu_t113 = lidx % 64u;
-    let xpu_t114 = lidx - xpu_t113;
-    var xpu_t115: f32 = f32();
-    var xpu_t116: u32 = 0u;
-    loop {
-        if xpu_t116 >= 64u {
-            break;
-        }
-        let xpu_t117 = subgroupShuffle(v_f, (sgid - (sgid % 64u)) + xpu_t116);
-        if ((xpu_t114 + xpu_t116) < 96u) && (xpu_t116 < xpu_t113) {
-            xpu_t115 = xpu_t115 + xpu_t117;
-        }
-        continuing {
-            xpu_t116 = xpu_t116 + 1u;
-        }
-    }
-    v_f4 = xpu_t115;
-    var v_f5: f32;
-    let xpu_t118 = lidx % 64u;
-    let xpu_t119 = lidx - xpu_t118;
-    let xpu_t120 = xpu_u.p_m;
-    let xpu_t121 = xpu_t118 ^ (xpu_t120 % 64u);
-    let xpu_t122 = subgroupShuffle(v_f, (sgid - (sgid % 64u)) + xpu_t121);
-    v_f5 = select(v_f, xpu_t122, true && ((xpu_t119 + xpu_t121) < 96u));
-    let v_tmp_40: u32 = v_g * 6u;
-    let v_tmp_41: u32 = (v_g * 6u) + 1u;
-    let v_tmp_42: u32 = (v_g * 6u) + 2u;
-    let v_tmp_43: f32 = v_f0;
-    let v_tmp_44: f32 = v_f1;
-    let v_tmp_45: f32 = v_f2;
-    b_of[v_tmp_40] = v_tmp_43;
-    b_of[v_tmp_41] = v_tmp_44;
-    b_of[v_tmp_42] = v_tmp_45;
-    let v_tmp_46: u32 = (v_g * 6u) + 3u;
-    let v_tmp_47: u32 = (v_g * 6u) + 4u;
-    let v_tmp_48: u32 = (v_g * 6u) + 5u;
-    let v_tmp_49: f32 = v_f3;
-    let v_tmp_50: f32 = v_f4;
-    let v_tmp_51: f32 = v_f5;
-    b_of[v_tmp_46] = v_tmp_49;
-    b_of[v_tmp_47] = v_tmp_50;
-    b_of[v_tmp_48] = v_tmp_51;
+    b_ou[(v_g * 11u) + 9u] = lidx % 64u;
+    b_ou[(v_g * 11u) + 10u] = v_tmp_39;
+    let v_f0: f32 = xpu_wave_reduce_f32(v_f, 0u);
+    let v_f1: f32 = xpu_wave_reduce_f32(v_f, 1u);
+    let v_f2: f32 = xpu_wave_reduce_f32(v_f, 2u);
+    let v_f3: f32 = xpu_wave_reduce_f32(v_f, 3u);
+    let v_f4: f32 = xpu_wave_reduce_f32(v_f, 4u);
+    let v_f5: f32 = xpu_wave_shuffle_f32(v_f, xpu_u.p_m, 10u);
+    b_of[v_g * 6u] = v_f0;
+    b_of[(v_g * 6u) + 1u] = v_f1;
+    b_of[(v_g * 6u) + 2u] = v_f2;
+    b_of[(v_g * 6u) + 3u] = v_f3;
+    b_of[(v_g * 6u) + 4u] = v_f4;
+    b_of[(v_g * 6u) + 5u] = v_f5;
 }
 `
 
@@ -10078,531 +5643,245 @@ const wave64WGSLEmulated = `struct xpu_Uniforms {
 @group(0) @binding(6) var<storage, read> b_sel: array<u32>;
 @group(0) @binding(7) var<uniform> xpu_u: xpu_Uniforms;
 var<workgroup> xpu_wave: array<u32, 128>;
+var<private> xpu_lidx: u32;
 
-// main is kernel Wave64, block 96x1x1.
-@compute @workgroup_size(96, 1, 1)
-fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) lidx: u32) {
-    let v_g: u32 = gid.x;
-    let v_a: i32 = b_xi[v_g];
-    let v_u: u32 = b_xu[v_g];
-    let v_f: f32 = b_xf[v_g];
-    let v_k: u32 = b_sel[v_g];
-    let v_p: bool = ((v_u % 4u) != 0u) || ((wid.x % 2u) == 0u);
-    var v_s0: i32;
-    let xpu_t1 = lidx % 64u;
-    let xpu_t2 = lidx - xpu_t1;
+// xpu_wave_reduce_f32 is the verb op of x, one of WaveSum, WaveMin, WaveMax, WavePrefixSum, WaveExclusivePrefixSum, at the emulated tier.
+fn xpu_wave_reduce_f32(x: f32, op: u32) -> f32 {
+    let xpu_t1 = xpu_lidx % 64u;
+    let xpu_t2 = xpu_lidx - xpu_t1;
     workgroupBarrier();
-    xpu_wave[lidx] = bitcast<u32>(v_a);
+    xpu_wave[xpu_lidx] = bitcast<u32>(x);
     workgroupBarrier();
-    var xpu_t3: i32 = i32();
+    var xpu_t3: f32 = select(f32(), x, (op == 1u) || (op == 2u));
+    var xpu_t4: u32 = 0u;
+    loop {
+        if xpu_t4 >= 64u {
+            break;
+        }
+        let xpu_t5 = bitcast<f32>(xpu_wave[xpu_t2 + xpu_t4]);
+        if (((xpu_t2 + xpu_t4) < 96u) && ((xpu_t4 <= xpu_t1) || (op != 3u))) && ((xpu_t4 < xpu_t1) || (op != 4u)) {
+            if op == 1u {
+                xpu_t3 = min(xpu_t3, xpu_t5);
+            } else if op == 2u {
+                xpu_t3 = max(xpu_t3, xpu_t5);
+            } else {
+                xpu_t3 = xpu_t3 + xpu_t5;
+            }
+        }
+        continuing {
+            xpu_t4 = xpu_t4 + 1u;
+        }
+    }
+    return xpu_t3;
+}
+
+// xpu_wave_reduce_i32 is the verb op of x, one of WaveSum, WaveMin, WaveMax, WavePrefixSum, WaveExclusivePrefixSum, at the emulated tier.
+fn xpu_wave_reduce_i32(x: i32, op: u32) -> i32 {
+    let xpu_t1 = xpu_lidx % 64u;
+    let xpu_t2 = xpu_lidx - xpu_t1;
+    workgroupBarrier();
+    xpu_wave[xpu_lidx] = bitcast<u32>(x);
+    workgroupBarrier();
+    var xpu_t3: i32 = select(i32(), x, (op == 1u) || (op == 2u));
     var xpu_t4: u32 = 0u;
     loop {
         if xpu_t4 >= 64u {
             break;
         }
         let xpu_t5 = bitcast<i32>(xpu_wave[xpu_t2 + xpu_t4]);
-        if (xpu_t2 + xpu_t4) < 96u {
-            xpu_t3 = xpu_t3 + xpu_t5;
+        if (((xpu_t2 + xpu_t4) < 96u) && ((xpu_t4 <= xpu_t1) || (op != 3u))) && ((xpu_t4 < xpu_t1) || (op != 4u)) {
+            if op == 1u {
+                xpu_t3 = min(xpu_t3, xpu_t5);
+            } else if op == 2u {
+                xpu_t3 = max(xpu_t3, xpu_t5);
+            } else {
+                xpu_t3 = xpu_t3 + xpu_t5;
+            }
         }
         continuing {
             xpu_t4 = xpu_t4 + 1u;
         }
     }
-    v_s0 = xpu_t3;
-    var v_s1: i32;
-    let xpu_t6 = lidx % 64u;
-    let xpu_t7 = lidx - xpu_t6;
+    return xpu_t3;
+}
+
+// xpu_wave_reduce_u32 is the verb op of x, one of WaveSum, WaveMin, WaveMax, WavePrefixSum, WaveExclusivePrefixSum, at the emulated tier.
+fn xpu_wave_reduce_u32(x: u32, op: u32) -> u32 {
+    let xpu_t1 = xpu_lidx % 64u;
+    let xpu_t2 = xpu_lidx - xpu_t1;
     workgroupBarrier();
-    xpu_wave[lidx] = bitcast<u32>(v_a);
+    xpu_wave[xpu_lidx] = x;
     workgroupBarrier();
-    var xpu_t8: i32 = v_a;
-    var xpu_t9: u32 = 0u;
+    var xpu_t3: u32 = select(u32(), x, (op == 1u) || (op == 2u));
+    var xpu_t4: u32 = 0u;
     loop {
-        if xpu_t9 >= 64u {
+        if xpu_t4 >= 64u {
             break;
         }
-        let xpu_t10 = bitcast<i32>(xpu_wave[xpu_t7 + xpu_t9]);
-        if (xpu_t7 + xpu_t9) < 96u {
-            xpu_t8 = min(xpu_t8, xpu_t10);
+        let xpu_t5 = xpu_wave[xpu_t2 + xpu_t4];
+        if (((xpu_t2 + xpu_t4) < 96u) && ((xpu_t4 <= xpu_t1) || (op != 3u))) && ((xpu_t4 < xpu_t1) || (op != 4u)) {
+            if op == 1u {
+                xpu_t3 = min(xpu_t3, xpu_t5);
+            } else if op == 2u {
+                xpu_t3 = max(xpu_t3, xpu_t5);
+            } else {
+                xpu_t3 = xpu_t3 + xpu_t5;
+            }
         }
         continuing {
-            xpu_t9 = xpu_t9 + 1u;
+            xpu_t4 = xpu_t4 + 1u;
         }
     }
-    v_s1 = xpu_t8;
-    var v_s2: i32;
-    let xpu_t11 = lidx % 64u;
-    let xpu_t12 = lidx - xpu_t11;
+    return xpu_t3;
+}
+
+// xpu_wave_shuffle_f32 is the verb op of x, one of WaveShuffleXor, at the emulated tier.
+fn xpu_wave_shuffle_f32(x: f32, a: u32, op: u32) -> f32 {
+    let xpu_t1 = xpu_lidx % 64u;
+    let xpu_t2 = xpu_lidx - xpu_t1;
     workgroupBarrier();
-    xpu_wave[lidx] = bitcast<u32>(v_a);
+    xpu_wave[xpu_lidx] = bitcast<u32>(x);
     workgroupBarrier();
-    var xpu_t13: i32 = v_a;
-    var xpu_t14: u32 = 0u;
+    var xpu_t3: u32;
+    xpu_t3 = xpu_t1 ^ (a % 64u);
+    let xpu_t4 = bitcast<f32>(xpu_wave[xpu_t2 + xpu_t3]);
+    return select(x, xpu_t4, (xpu_t2 + xpu_t3) < 96u);
+}
+
+// xpu_wave_shuffle_i32 is the verb op of x, one of WaveShuffle, WaveShuffleXor, WaveShuffleUp, WaveShuffleDown, at the emulated tier.
+fn xpu_wave_shuffle_i32(x: i32, a: u32, op: u32) -> i32 {
+    let xpu_t1 = xpu_lidx % 64u;
+    let xpu_t2 = xpu_lidx - xpu_t1;
+    workgroupBarrier();
+    xpu_wave[xpu_lidx] = bitcast<u32>(x);
+    workgroupBarrier();
+    var xpu_t3: u32;
+    var xpu_t4: bool = true;
+    if op == 9u {
+        xpu_t3 = a % 64u;
+    } else if op == 10u {
+        xpu_t3 = xpu_t1 ^ (a % 64u);
+    } else if op == 11u {
+        xpu_t4 = a <= xpu_t1;
+        xpu_t3 = select(xpu_t1, xpu_t1 - a, xpu_t4);
+    } else {
+        xpu_t4 = a < (64u - xpu_t1);
+        xpu_t3 = select(xpu_t1, xpu_t1 + a, xpu_t4);
+    }
+    let xpu_t5 = bitcast<i32>(xpu_wave[xpu_t2 + xpu_t3]);
+    return select(x, xpu_t5, xpu_t4 && ((xpu_t2 + xpu_t3) < 96u));
+}
+
+// xpu_wave_shuffle_u32 is the verb op of x, one of WaveShuffle, at the emulated tier.
+fn xpu_wave_shuffle_u32(x: u32, a: u32, op: u32) -> u32 {
+    let xpu_t1 = xpu_lidx % 64u;
+    let xpu_t2 = xpu_lidx - xpu_t1;
+    workgroupBarrier();
+    xpu_wave[xpu_lidx] = x;
+    workgroupBarrier();
+    var xpu_t3: u32;
+    xpu_t3 = a % 64u;
+    let xpu_t4 = xpu_wave[xpu_t2 + xpu_t3];
+    return select(x, xpu_t4, (xpu_t2 + xpu_t3) < 96u);
+}
+
+// xpu_wave_vote is the verb op of x, one of WaveAny, WaveAll, at the emulated tier.
+fn xpu_wave_vote(x: u32, op: u32) -> u32 {
+    let xpu_t1 = xpu_lidx % 64u;
+    let xpu_t2 = xpu_lidx - xpu_t1;
+    workgroupBarrier();
+    xpu_wave[xpu_lidx] = x;
+    workgroupBarrier();
+    var xpu_t3: u32 = select(0u, 1u, op == 7u);
+    var xpu_t4: u32 = 0u;
     loop {
-        if xpu_t14 >= 64u {
+        if xpu_t4 >= 64u {
             break;
         }
-        let xpu_t15 = bitcast<i32>(xpu_wave[xpu_t12 + xpu_t14]);
-        if (xpu_t12 + xpu_t14) < 96u {
-            xpu_t13 = max(xpu_t13, xpu_t15);
+        let xpu_t5 = xpu_wave[xpu_t2 + xpu_t4];
+        if (xpu_t2 + xpu_t4) < 96u {
+            if op == 6u {
+                xpu_t3 = xpu_t3 | xpu_t5;
+            } else {
+                xpu_t3 = xpu_t3 & xpu_t5;
+            }
         }
         continuing {
-            xpu_t14 = xpu_t14 + 1u;
+            xpu_t4 = xpu_t4 + 1u;
         }
     }
-    v_s2 = xpu_t13;
-    var v_s3: i32;
-    let xpu_t16 = lidx % 64u;
-    let xpu_t17 = lidx - xpu_t16;
-    workgroupBarrier();
-    xpu_wave[lidx] = bitcast<u32>(v_a);
-    workgroupBarrier();
-    var xpu_t18: i32 = i32();
-    var xpu_t19: u32 = 0u;
-    loop {
-        if xpu_t19 >= 64u {
-            break;
-        }
-        let xpu_t20 = bitcast<i32>(xpu_wave[xpu_t17 + xpu_t19]);
-        if ((xpu_t17 + xpu_t19) < 96u) && (xpu_t19 <= xpu_t16) {
-            xpu_t18 = xpu_t18 + xpu_t20;
-        }
-        continuing {
-            xpu_t19 = xpu_t19 + 1u;
-        }
-    }
-    v_s3 = xpu_t18;
-    var v_s4: i32;
-    let xpu_t21 = lidx % 64u;
-    let xpu_t22 = lidx - xpu_t21;
-    workgroupBarrier();
-    xpu_wave[lidx] = bitcast<u32>(v_a);
-    workgroupBarrier();
-    var xpu_t23: i32 = i32();
-    var xpu_t24: u32 = 0u;
-    loop {
-        if xpu_t24 >= 64u {
-            break;
-        }
-        let xpu_t25 = bitcast<i32>(xpu_wave[xpu_t22 + xpu_t24]);
-        if ((xpu_t22 + xpu_t24) < 96u) && (xpu_t24 < xpu_t21) {
-            xpu_t23 = xpu_t23 + xpu_t25;
-        }
-        continuing {
-            xpu_t24 = xpu_t24 + 1u;
-        }
-    }
-    v_s4 = xpu_t23;
-    var v_s5: i32;
-    let xpu_t26 = lidx % 64u;
-    let xpu_t27 = lidx - xpu_t26;
-    workgroupBarrier();
-    xpu_wave[lidx] = bitcast<u32>(v_a);
-    workgroupBarrier();
-    let xpu_t28 = xpu_u.p_bl;
-    let xpu_t29 = xpu_t28 % 64u;
-    let xpu_t30 = bitcast<i32>(xpu_wave[xpu_t27 + xpu_t29]);
-    v_s5 = select(v_a, xpu_t30, true && ((xpu_t27 + xpu_t29) < 96u));
-    var v_s6: i32;
-    let xpu_t31 = lidx % 64u;
-    let xpu_t32 = lidx - xpu_t31;
-    workgroupBarrier();
-    xpu_wave[lidx] = bitcast<u32>(v_a);
-    workgroupBarrier();
-    let xpu_t33 = v_k % 64u;
-    let xpu_t34 = bitcast<i32>(xpu_wave[xpu_t32 + xpu_t33]);
-    v_s6 = select(v_a, xpu_t34, true && ((xpu_t32 + xpu_t33) < 96u));
-    var v_s7: i32;
-    let xpu_t35 = lidx % 64u;
-    let xpu_t36 = lidx - xpu_t35;
-    workgroupBarrier();
-    xpu_wave[lidx] = bitcast<u32>(v_a);
-    workgroupBarrier();
-    let xpu_t37 = xpu_u.p_m;
-    let xpu_t38 = xpu_t35 ^ (xpu_t37 % 64u);
-    let xpu_t39 = bitcast<i32>(xpu_wave[xpu_t36 + xpu_t38]);
-    v_s7 = select(v_a, xpu_t39, true && ((xpu_t36 + xpu_t38) < 96u));
-    var v_s8: i32;
-    let xpu_t40 = lidx % 64u;
-    let xpu_t41 = lidx - xpu_t40;
-    workgroupBarrier();
-    xpu_wave[lidx] = bitcast<u32>(v_a);
-    workgroupBarrier();
-    let xpu_t42 = xpu_u.p_d;
-    let xpu_t43 = xpu_t42 <= xpu_t40;
-    let xpu_t44 = select(xpu_t40, xpu_t40 - xpu_t42, xpu_t42 <= xpu_t40);
-    let xpu_t45 = bitcast<i32>(xpu_wave[xpu_t41 + xpu_t44]);
-    v_s8 = select(v_a, xpu_t45, xpu_t43 && ((xpu_t41 + xpu_t44) < 96u));
-    var v_s9: i32;
-    let xpu_t46 = lidx % 64u;
-    let xpu_t47 = lidx - xpu_t46;
-    workgroupBarrier();
-    xpu_wave[lidx] = bitcast<u32>(v_a);
-    workgroupBarrier();
-    let xpu_t48 = xpu_u.p_d;
-    let xpu_t49 = xpu_t48 < (64u - xpu_t46);
-    let xpu_t50 = select(xpu_t46, xpu_t46 + xpu_t48, xpu_t48 < (64u - xpu_t46));
-    let xpu_t51 = bitcast<i32>(xpu_wave[xpu_t47 + xpu_t50]);
-    v_s9 = select(v_a, xpu_t51, xpu_t49 && ((xpu_t47 + xpu_t50) < 96u));
-    let v_tmp: u32 = v_g * 10u;
-    let v_tmp_1: u32 = (v_g * 10u) + 1u;
-    let v_tmp_2: u32 = (v_g * 10u) + 2u;
-    let v_tmp_3: u32 = (v_g * 10u) + 3u;
-    let v_tmp_4: u32 = (v_g * 10u) + 4u;
-    let v_tmp_5: i32 = v_s0;
-    let v_tmp_6: i32 = v_s1;
-    let v_tmp_7: i32 = v_s2;
-    let v_tmp_8: i32 = v_s3;
-    let v_tmp_9: i32 = v_s4;
-    b_oi[v_tmp] = v_tmp_5;
-    b_oi[v_tmp_1] = v_tmp_6;
-    b_oi[v_tmp_2] = v_tmp_7;
-    b_oi[v_tmp_3] = v_tmp_8;
-    b_oi[v_tmp_4] = v_tmp_9;
-    let v_tmp_10: u32 = (v_g * 10u) + 5u;
-    let v_tmp_11: u32 = (v_g * 10u) + 6u;
-    let v_tmp_12: u32 = (v_g * 10u) + 7u;
-    let v_tmp_13: u32 = (v_g * 10u) + 8u;
-    let v_tmp_14: u32 = (v_g * 10u) + 9u;
-    let v_tmp_15: i32 = v_s5;
-    let v_tmp_16: i32 = v_s6;
-    let v_tmp_17: i32 = v_s7;
-    let v_tmp_18: i32 = v_s8;
-    let v_tmp_19: i32 = v_s9;
-    b_oi[v_tmp_10] = v_tmp_15;
-    b_oi[v_tmp_11] = v_tmp_16;
-    b_oi[v_tmp_12] = v_tmp_17;
-    b_oi[v_tmp_13] = v_tmp_18;
-    b_oi[v_tmp_14] = v_tmp_19;
-    var v_u0: u32;
-    let xpu_t52 = lidx % 64u;
-    let xpu_t53 = lidx - xpu_t52;
-    workgroupBarrier();
-    xpu_wave[lidx] = v_u;
-    workgroupBarrier();
-    var xpu_t54: u32 = u32();
-    var xpu_t55: u32 = 0u;
-    loop {
-        if xpu_t55 >= 64u {
-            break;
-        }
-        let xpu_t56 = xpu_wave[xpu_t53 + xpu_t55];
-        if (xpu_t53 + xpu_t55) < 96u {
-            xpu_t54 = xpu_t54 + xpu_t56;
-        }
-        continuing {
-            xpu_t55 = xpu_t55 + 1u;
-        }
-    }
-    v_u0 = xpu_t54;
-    var v_u1: u32;
-    let xpu_t57 = lidx % 64u;
-    let xpu_t58 = lidx - xpu_t57;
-    workgroupBarrier();
-    xpu_wave[lidx] = v_u;
-    workgroupBarrier();
-    var xpu_t59: u32 = v_u;
-    var xpu_t60: u32 = 0u;
-    loop {
-        if xpu_t60 >= 64u {
-            break;
-        }
-        let xpu_t61 = xpu_wave[xpu_t58 + xpu_t60];
-        if (xpu_t58 + xpu_t60) < 96u {
-            xpu_t59 = min(xpu_t59, xpu_t61);
-        }
-        continuing {
-            xpu_t60 = xpu_t60 + 1u;
-        }
-    }
-    v_u1 = xpu_t59;
-    var v_u2: u32;
-    let xpu_t62 = lidx % 64u;
-    let xpu_t63 = lidx - xpu_t62;
-    workgroupBarrier();
-    xpu_wave[lidx] = v_u;
-    workgroupBarrier();
-    var xpu_t64: u32 = v_u;
-    var xpu_t65: u32 = 0u;
-    loop {
-        if xpu_t65 >= 64u {
-            break;
-        }
-        let xpu_t66 = xpu_wave[xpu_t63 + xpu_t65];
-        if (xpu_t63 + xpu_t65) < 96u {
-            xpu_t64 = max(xpu_t64, xpu_t66);
-        }
-        continuing {
-            xpu_t65 = xpu_t65 + 1u;
-        }
-    }
-    v_u2 = xpu_t64;
-    var v_u3: u32;
-    let xpu_t67 = lidx % 64u;
-    let xpu_t68 = lidx - xpu_t67;
-    workgroupBarrier();
-    xpu_wave[lidx] = v_u;
-    workgroupBarrier();
-    var xpu_t69: u32 = u32();
-    var xpu_t70: u32 = 0u;
-    loop {
-        if xpu_t70 >= 64u {
-            break;
-        }
-        let xpu_t71 = xpu_wave[xpu_t68 + xpu_t70];
-        if ((xpu_t68 + xpu_t70) < 96u) && (xpu_t70 <= xpu_t67) {
-            xpu_t69 = xpu_t69 + xpu_t71;
-        }
-        continuing {
-            xpu_t70 = xpu_t70 + 1u;
-        }
-    }
-    v_u3 = xpu_t69;
-    var v_u4: u32;
-    let xpu_t72 = lidx % 64u;
-    let xpu_t73 = lidx - xpu_t72;
-    workgroupBarrier();
-    xpu_wave[lidx] = v_u;
-    workgroupBarrier();
-    var xpu_t74: u32 = u32();
-    var xpu_t75: u32 = 0u;
-    loop {
-        if xpu_t75 >= 64u {
-            break;
-        }
-        let xpu_t76 = xpu_wave[xpu_t73 + xpu_t75];
-        if ((xpu_t73 + xpu_t75) < 96u) && (xpu_t75 < xpu_t72) {
-            xpu_t74 = xpu_t74 + xpu_t76;
-        }
-        continuing {
-            xpu_t75 = xpu_t75 + 1u;
-        }
-    }
-    v_u4 = xpu_t74;
-    var v_u5: u32;
-    let xpu_t77 = lidx % 64u;
-    let xpu_t78 = lidx - xpu_t77;
-    workgroupBarrier();
-    xpu_wave[lidx] = v_u;
-    workgroupBarrier();
-    let xpu_t79 = v_k % 64u;
-    let xpu_t80 = xpu_wave[xpu_t78 + xpu_t79];
-    v_u5 = select(v_u, xpu_t80, true && ((xpu_t78 + xpu_t79) < 96u));
+    return xpu_t3;
+}
+
+// main is kernel Wave64, block 96x1x1.
+@compute @workgroup_size(96, 1, 1)
+fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) lidx: u32) {
+    xpu_lidx = lidx;
+    let v_g: u32 = gid.x;
+    let v_a: i32 = b_xi[v_g];
+    let v_u: u32 = b_xu[v_g];
+    let v_f: f32 = b_xf[v_g];
+    let v_k: u32 = b_sel[v_g];
+    let v_p: bool = ((v_u % 4u) != 0u) || ((wid.x % 2u) == 0u);
+    let v_s0: i32 = xpu_wave_reduce_i32(v_a, 0u);
+    let v_s1: i32 = xpu_wave_reduce_i32(v_a, 1u);
+    let v_s2: i32 = xpu_wave_reduce_i32(v_a, 2u);
+    let v_s3: i32 = xpu_wave_reduce_i32(v_a, 3u);
+    let v_s4: i32 = xpu_wave_reduce_i32(v_a, 4u);
+    let v_s5: i32 = xpu_wave_shuffle_i32(v_a, xpu_u.p_bl, 9u);
+    let v_s6: i32 = xpu_wave_shuffle_i32(v_a, v_k, 9u);
+    let v_s7: i32 = xpu_wave_shuffle_i32(v_a, xpu_u.p_m, 10u);
+    let v_s8: i32 = xpu_wave_shuffle_i32(v_a, xpu_u.p_d, 11u);
+    let v_s9: i32 = xpu_wave_shuffle_i32(v_a, xpu_u.p_d, 12u);
+    b_oi[v_g * 10u] = v_s0;
+    b_oi[(v_g * 10u) + 1u] = v_s1;
+    b_oi[(v_g * 10u) + 2u] = v_s2;
+    b_oi[(v_g * 10u) + 3u] = v_s3;
+    b_oi[(v_g * 10u) + 4u] = v_s4;
+    b_oi[(v_g * 10u) + 5u] = v_s5;
+    b_oi[(v_g * 10u) + 6u] = v_s6;
+    b_oi[(v_g * 10u) + 7u] = v_s7;
+    b_oi[(v_g * 10u) + 8u] = v_s8;
+    b_oi[(v_g * 10u) + 9u] = v_s9;
+    let v_u0: u32 = xpu_wave_reduce_u32(v_u, 0u);
+    let v_u1: u32 = xpu_wave_reduce_u32(v_u, 1u);
+    let v_u2: u32 = xpu_wave_reduce_u32(v_u, 2u);
+    let v_u3: u32 = xpu_wave_reduce_u32(v_u, 3u);
+    let v_u4: u32 = xpu_wave_reduce_u32(v_u, 4u);
+    let v_u5: u32 = xpu_wave_shuffle_u32(v_u, v_k, 9u);
     let v_u6: u32 = 0u;
-    var v_any: bool;
-    let xpu_t81 = select(0u, 1u, v_p);
-    let xpu_t82 = lidx % 64u;
-    let xpu_t83 = lidx - xpu_t82;
-    workgroupBarrier();
-    xpu_wave[lidx] = xpu_t81;
-    workgroupBarrier();
-    var xpu_t84: u32 = 0u;
-    var xpu_t85: u32 = 0u;
-    loop {
-        if xpu_t85 >= 64u {
-            break;
-        }
-        let xpu_t86 = xpu_wave[xpu_t83 + xpu_t85];
-        if (xpu_t83 + xpu_t85) < 96u {
-            xpu_t84 = xpu_t84 | xpu_t86;
-        }
-        continuing {
-            xpu_t85 = xpu_t85 + 1u;
-        }
-    }
-    v_any = xpu_t84 != 0u;
-    var v_all: bool;
-    let xpu_t87 = select(0u, 1u, v_p);
-    let xpu_t88 = lidx % 64u;
-    let xpu_t89 = lidx - xpu_t88;
-    workgroupBarrier();
-    xpu_wave[lidx] = xpu_t87;
-    workgroupBarrier();
-    var xpu_t90: u32 = 1u;
-    var xpu_t91: u32 = 0u;
-    loop {
-        if xpu_t91 >= 64u {
-            break;
-        }
-        let xpu_t92 = xpu_wave[xpu_t89 + xpu_t91];
-        if (xpu_t89 + xpu_t91) < 96u {
-            xpu_t90 = xpu_t90 & xpu_t92;
-        }
-        continuing {
-            xpu_t91 = xpu_t91 + 1u;
-        }
-    }
-    v_all = xpu_t90 != 0u;
-    let v_tmp_20: u32 = v_g * 11u;
-    let v_tmp_21: u32 = (v_g * 11u) + 1u;
-    let v_tmp_22: u32 = (v_g * 11u) + 2u;
-    let v_tmp_23: u32 = (v_g * 11u) + 3u;
-    let v_tmp_24: u32 = (v_g * 11u) + 4u;
-    let v_tmp_25: u32 = v_u0;
-    let v_tmp_26: u32 = v_u1;
-    let v_tmp_27: u32 = v_u2;
-    let v_tmp_28: u32 = v_u3;
-    let v_tmp_29: u32 = v_u4;
-    b_ou[v_tmp_20] = v_tmp_25;
-    b_ou[v_tmp_21] = v_tmp_26;
-    b_ou[v_tmp_22] = v_tmp_27;
-    b_ou[v_tmp_23] = v_tmp_28;
-    b_ou[v_tmp_24] = v_tmp_29;
-    let v_tmp_30: u32 = (v_g * 11u) + 5u;
-    let v_tmp_31: u32 = (v_g * 11u) + 6u;
-    let v_tmp_32: u32 = v_u5;
-    let v_tmp_33: u32 = v_u6;
-    b_ou[v_tmp_30] = v_tmp_32;
-    b_ou[v_tmp_31] = v_tmp_33;
-    let v_tmp_34: u32 = (v_g * 11u) + 7u;
-    let v_tmp_35: u32 = (v_g * 11u) + 8u;
-    b_ou[v_tmp_34] = 0u;
-    b_ou[v_tmp_35] = 0u;
+    let v_any: bool = xpu_wave_vote(select(0u, 1u, v_p), 6u) != 0u;
+    let v_all: bool = xpu_wave_vote(select(0u, 1u, v_p), 7u) != 0u;
+    b_ou[v_g * 11u] = v_u0;
+    b_ou[(v_g * 11u) + 1u] = v_u1;
+    b_ou[(v_g * 11u) + 2u] = v_u2;
+    b_ou[(v_g * 11u) + 3u] = v_u3;
+    b_ou[(v_g * 11u) + 4u] = v_u4;
+    b_ou[(v_g * 11u) + 5u] = v_u5;
+    b_ou[(v_g * 11u) + 6u] = v_u6;
+    b_ou[(v_g * 11u) + 7u] = 0u;
+    b_ou[(v_g * 11u) + 8u] = 0u;
     if v_any {
         b_ou[(v_g * 11u) + 7u] = 1u;
     }
     if v_all {
         b_ou[(v_g * 11u) + 8u] = 1u;
     }
-    let v_tmp_36: u32 = (v_g * 11u) + 9u;
-    let v_tmp_37: u32 = (v_g * 11u) + 10u;
-    let v_tmp_38: u32 = lidx % 64u;
     let v_tmp_39: u32 = 64u;
-    b_ou[v_tmp_36] = v_tmp_38;
-    b_ou[v_tmp_37] = v_tmp_39;
-    var v_f0: f32;
-    let xpu_t93 = lidx % 64u;
-    let xpu_t94 = lidx - xpu_t93;
-    workgroupBarrier();
-    xpu_wave[lidx] = bitcast<u32>(v_f);
-    workgroupBarrier();
-    var xpu_t95: f32 = f32();
-    var xpu_t96: u32 = 0u;
-    loop {
-        if xpu_t96 >= 64u {
-            break;
-        }
-        let xpu_t97 = bitcast<f32>(xpu_wave[xpu_t94 + xpu_t96]);
-        if (xpu_t94 + xpu_t96) < 96u {
-            xpu_t95 = xpu_t95 + xpu_t97;
-        }
-        continuing {
-            xpu_t96 = xpu_t96 + 1u;
-        }
-    }
-    v_f0 = xpu_t95;
-    var v_f1: f32;
-    let xpu_t98 = lidx % 64u;
-    let xpu_t99 = lidx - xpu_t98;
-    workgroupBarrier();
-    xpu_wave[lidx] = bitcast<u32>(v_f);
-    workgroupBarrier();
-    var xpu_t100: f32 = v_f;
-    var xpu_t101: u32 = 0u;
-    loop {
-        if xpu_t101 >= 64u {
-            break;
-        }
-        let xpu_t102 = bitcast<f32>(xpu_wave[xpu_t99 + xpu_t101]);
-        if (xpu_t99 + xpu_t101) < 96u {
-            xpu_t100 = min(xpu_t100, xpu_t102);
-        }
-        continuing {
-            xpu_t101 = xpu_t101 + 1u;
-        }
-    }
-    v_f1 = xpu_t100;
-    var v_f2: f32;
-    let xpu_t103 = lidx % 64u;
-    let xpu_t104 = lidx - xpu_t103;
-    workgroupBarrier();
-    xpu_wave[lidx] = bitcast<u32>(v_f);
-    workgroupBarrier();
-    var xpu_t105: f32 = v_f;
-    var xpu_t106: u32 = 0u;
-    loop {
-        if xpu_t106 >= 64u {
-            break;
-        }
-        let xpu_t107 = bitcast<f32>(xpu_wave[xpu_t104 + xpu_t106]);
-        if (xpu_t104 + xpu_t106) < 96u {
-            xpu_t105 = max(xpu_t105, xpu_t107);
-        }
-        continuing {
-            xpu_t106 = xpu_t106 + 1u;
-        }
-    }
-    v_f2 = xpu_t105;
-    var v_f3: f32;
-    let xpu_t108 = lidx % 64u;
-    let xpu_t109 = lidx - xpu_t108;
-    workgroupBarrier();
-    xpu_wave[lidx] = bitcast<u32>(v_f);
-    workgroupBarrier();
-    var xpu_t110: f32 = f32();
-    var xpu_t111: u32 = 0u;
-    loop {
-        if xpu_t111 >= 64u {
-            break;
-        }
-        let xpu_t112 = bitcast<f32>(xpu_wave[xpu_t109 + xpu_t111]);
-        if ((xpu_t109 + xpu_t111) < 96u) && (xpu_t111 <= xpu_t108) {
-            xpu_t110 = xpu_t110 + xpu_t112;
-        }
-        continuing {
-            xpu_t111 = xpu_t111 + 1u;
-        }
-    }
-    v_f3 = xpu_t110;
-    var v_f4: f32;
-    let xpu_t113 = lidx % 64u;
-    let xpu_t114 = lidx - xpu_t113;
-    workgroupBarrier();
-    xpu_wave[lidx] = bitcast<u32>(v_f);
-    workgroupBarrier();
-    var xpu_t115: f32 = f32();
-    var xpu_t116: u32 = 0u;
-    loop {
-        if xpu_t116 >= 64u {
-            break;
-        }
-        let xpu_t117 = bitcast<f32>(xpu_wave[xpu_t114 + xpu_t116]);
-        if ((xpu_t114 + xpu_t116) < 96u) && (xpu_t116 < xpu_t113) {
-            xpu_t115 = xpu_t115 + xpu_t117;
-        }
-        continuing {
-            xpu_t116 = xpu_t116 + 1u;
-        }
-    }
-    v_f4 = xpu_t115;
-    var v_f5: f32;
-    let xpu_t118 = lidx % 64u;
-    let xpu_t119 = lidx - xpu_t118;
-    workgroupBarrier();
-    xpu_wave[lidx] = bitcast<u32>(v_f);
-    workgroupBarrier();
-    let xpu_t120 = xpu_u.p_m;
-    let xpu_t121 = xpu_t118 ^ (xpu_t120 % 64u);
-    let xpu_t122 = bitcast<f32>(xpu_wave[xpu_t119 + xpu_t121]);
-    v_f5 = select(v_f, xpu_t122, true && ((xpu_t119 + xpu_t121) < 96u));
-    let v_tmp_40: u32 = v_g * 6u;
-    let v_tmp_41: u32 = (v_g * 6u) + 1u;
-    let v_tmp_42: u32 = (v_g * 6u) + 2u;
-    let v_tmp_43: f32 = v_f0;
-    let v_tmp_44: f32 = v_f1;
-    let v_tmp_45: f32 = v_f2;
-    b_of[v_tmp_40] = v_tmp_43;
-    b_of[v_tmp_41] = v_tmp_44;
-    b_of[v_tmp_42] = v_tmp_45;
-    let v_tmp_46: u32 = (v_g * 6u) + 3u;
-    let v_tmp_47: u32 = (v_g * 6u) + 4u;
-    let v_tmp_48: u32 = (v_g * 6u) + 5u;
-    let v_tmp_49: f32 = v_f3;
-    let v_tmp_50: f32 = v_f4;
-    let v_tmp_51: f32 = v_f5;
-    b_of[v_tmp_46] = v_tmp_49;
-    b_of[v_tmp_47] = v_tmp_50;
-    b_of[v_tmp_48] = v_tmp_51;
+    b_ou[(v_g * 11u) + 9u] = lidx % 64u;
+    b_ou[(v_g * 11u) + 10u] = v_tmp_39;
+    let v_f0: f32 = xpu_wave_reduce_f32(v_f, 0u);
+    let v_f1: f32 = xpu_wave_reduce_f32(v_f, 1u);
+    let v_f2: f32 = xpu_wave_reduce_f32(v_f, 2u);
+    let v_f3: f32 = xpu_wave_reduce_f32(v_f, 3u);
+    let v_f4: f32 = xpu_wave_reduce_f32(v_f, 4u);
+    let v_f5: f32 = xpu_wave_shuffle_f32(v_f, xpu_u.p_m, 10u);
+    b_of[v_g * 6u] = v_f0;
+    b_of[(v_g * 6u) + 1u] = v_f1;
+    b_of[(v_g * 6u) + 2u] = v_f2;
+    b_of[(v_g * 6u) + 3u] = v_f3;
+    b_of[(v_g * 6u) + 4u] = v_f4;
+    b_of[(v_g * 6u) + 5u] = v_f5;
 }
 `
 
@@ -10647,31 +5926,14 @@ func wave64CPU(b *gpuimpl.CPUBlock) {
 	var a_u3 [96]uint32
 	var a_u4 [96]uint32
 	var a_u5 [96]uint32
-	gx0, gy0, gz0 := b.Group.X*96, b.Group.Y*1, b.Group.Z*1
-	var ly uint32
-	var lz uint32
-	stop := b.Stopping()
-	_, _ = b, stop
-	_ = p_oi
-	_ = p_ou
-	_ = p_of
-	_ = p_xi
-	_ = p_xu
-	_ = p_xf
-	_ = p_sel
-	_ = p_bl
-	_ = p_m
-	_ = p_d
-	_ = gx0
-	_ = gy0
-	_ = gz0
-	_ = ly
-	_ = lz
+	var wall [96]bool
+	for i := range wall {
+		wall[i] = true
+	}
+	gx0 := b.Group.X * 96
 	{
-		lx, li := uint32(0), uint32(0)
-		_, _ = lx, li
+		lx := uint32(0)
 		var v_g uint32 = (gx0 + lx)
-		_ = v_g
 		var w0 *[96]int32
 		if o := v_g; o <= 4294967200 && uint64(o)+96 <= uint64(len(p_xi)) {
 			w0 = (*[96]int32)(p_xi[o : uint64(o)+96])
@@ -10691,19 +5953,11 @@ func wave64CPU(b *gpuimpl.CPUBlock) {
 		if w0 != nil && w1 != nil && w2 != nil && w3 != nil {
 			for lx := uint32(0); lx < 96; lx++ {
 				li := lx
-				_ = li
-				v_a := a_a[li]
-				_ = v_a
-				v_f := a_f[li]
-				_ = v_f
-				v_k := a_k[li]
-				_ = v_k
-				v_p := a_p[li]
-				_ = v_p
-				v_u := a_u[li]
-				_ = v_u
-				var v_g uint32 = (gx0 + lx)
-				_ = v_g
+				var v_a int32
+				var v_f float32
+				var v_k uint32
+				var v_p bool
+				var v_u uint32
 				v_a = w0[lx]
 				v_u = w1[lx]
 				v_f = w2[lx]
@@ -10718,19 +5972,12 @@ func wave64CPU(b *gpuimpl.CPUBlock) {
 		} else {
 			for lx := uint32(0); lx < 96; lx++ {
 				li := lx
-				_ = li
-				v_a := a_a[li]
-				_ = v_a
-				v_f := a_f[li]
-				_ = v_f
-				v_k := a_k[li]
-				_ = v_k
-				v_p := a_p[li]
-				_ = v_p
-				v_u := a_u[li]
-				_ = v_u
+				var v_a int32
+				var v_f float32
+				var v_k uint32
+				var v_p bool
+				var v_u uint32
 				var v_g uint32 = (gx0 + lx)
-				_ = v_g
 				v_a = p_xi[v_g]
 				v_u = p_xu[v_g]
 				v_f = p_xf[v_g]
@@ -10744,364 +5991,125 @@ func wave64CPU(b *gpuimpl.CPUBlock) {
 			}
 		}
 	}
-	var wx1 [96]int32
-	var won1 [96]bool
-	for lx := uint32(0); lx < 96; lx++ {
-		li := lx
-		_ = li
-		v_a := a_a[li]
-		_ = v_a
-		wx1[li] = v_a
-		won1[li] = true
-	}
-	gpuimpl.CPUWave(gpuimpl.CPUWaveSum, wx1[:], nil, won1[:], b.Wave, a_s0[:])
-	var wx2 [96]int32
-	var won2 [96]bool
-	for lx := uint32(0); lx < 96; lx++ {
-		li := lx
-		_ = li
-		v_a := a_a[li]
-		_ = v_a
-		wx2[li] = v_a
-		won2[li] = true
-	}
-	gpuimpl.CPUWave(gpuimpl.CPUWaveMin, wx2[:], nil, won2[:], b.Wave, a_s1[:])
-	var wx3 [96]int32
-	var won3 [96]bool
-	for lx := uint32(0); lx < 96; lx++ {
-		li := lx
-		_ = li
-		v_a := a_a[li]
-		_ = v_a
-		wx3[li] = v_a
-		won3[li] = true
-	}
-	gpuimpl.CPUWave(gpuimpl.CPUWaveMax, wx3[:], nil, won3[:], b.Wave, a_s2[:])
-	var wx4 [96]int32
-	var won4 [96]bool
-	for lx := uint32(0); lx < 96; lx++ {
-		li := lx
-		_ = li
-		v_a := a_a[li]
-		_ = v_a
-		wx4[li] = v_a
-		won4[li] = true
-	}
-	gpuimpl.CPUWave(gpuimpl.CPUWavePrefixSum, wx4[:], nil, won4[:], b.Wave, a_s3[:])
-	var wx5 [96]int32
-	var won5 [96]bool
-	for lx := uint32(0); lx < 96; lx++ {
-		li := lx
-		_ = li
-		v_a := a_a[li]
-		_ = v_a
-		wx5[li] = v_a
-		won5[li] = true
-	}
-	gpuimpl.CPUWave(gpuimpl.CPUWaveExclusivePrefixSum, wx5[:], nil, won5[:], b.Wave, a_s4[:])
-	var wx6 [96]int32
-	var won6 [96]bool
+	gpuimpl.CPUWave(gpuimpl.CPUWaveSum, a_a[:], nil, wall[:], b.Wave, a_s0[:])
+	gpuimpl.CPUWave(gpuimpl.CPUWaveMin, a_a[:], nil, wall[:], b.Wave, a_s1[:])
+	gpuimpl.CPUWave(gpuimpl.CPUWaveMax, a_a[:], nil, wall[:], b.Wave, a_s2[:])
+	gpuimpl.CPUWave(gpuimpl.CPUWavePrefixSum, a_a[:], nil, wall[:], b.Wave, a_s3[:])
+	gpuimpl.CPUWave(gpuimpl.CPUWaveExclusivePrefixSum, a_a[:], nil, wall[:], b.Wave, a_s4[:])
 	var wl6 [96]uint32
 	for lx := uint32(0); lx < 96; lx++ {
 		li := lx
-		_ = li
-		v_a := a_a[li]
-		_ = v_a
-		wx6[li] = v_a
 		wl6[li] = p_bl
-		won6[li] = true
 	}
-	gpuimpl.CPUWave(gpuimpl.CPUWaveShuffle, wx6[:], wl6[:], won6[:], b.Wave, a_s5[:])
-	var wx7 [96]int32
-	var won7 [96]bool
-	var wl7 [96]uint32
-	for lx := uint32(0); lx < 96; lx++ {
-		li := lx
-		_ = li
-		v_a := a_a[li]
-		_ = v_a
-		v_k := a_k[li]
-		_ = v_k
-		wx7[li] = v_a
-		wl7[li] = v_k
-		won7[li] = true
-	}
-	gpuimpl.CPUWave(gpuimpl.CPUWaveShuffle, wx7[:], wl7[:], won7[:], b.Wave, a_s6[:])
-	var wx8 [96]int32
-	var won8 [96]bool
+	gpuimpl.CPUWave(gpuimpl.CPUWaveShuffle, a_a[:], wl6[:], wall[:], b.Wave, a_s5[:])
+	gpuimpl.CPUWave(gpuimpl.CPUWaveShuffle, a_a[:], a_k[:], wall[:], b.Wave, a_s6[:])
 	var wl8 [96]uint32
 	for lx := uint32(0); lx < 96; lx++ {
 		li := lx
-		_ = li
-		v_a := a_a[li]
-		_ = v_a
-		wx8[li] = v_a
 		wl8[li] = p_m
-		won8[li] = true
 	}
-	gpuimpl.CPUWave(gpuimpl.CPUWaveShuffleXor, wx8[:], wl8[:], won8[:], b.Wave, a_s7[:])
-	var wx9 [96]int32
-	var won9 [96]bool
+	gpuimpl.CPUWave(gpuimpl.CPUWaveShuffleXor, a_a[:], wl8[:], wall[:], b.Wave, a_s7[:])
 	var wl9 [96]uint32
 	for lx := uint32(0); lx < 96; lx++ {
 		li := lx
-		_ = li
-		v_a := a_a[li]
-		_ = v_a
-		wx9[li] = v_a
 		wl9[li] = p_d
-		won9[li] = true
 	}
-	gpuimpl.CPUWave(gpuimpl.CPUWaveShuffleUp, wx9[:], wl9[:], won9[:], b.Wave, a_s8[:])
-	var wx10 [96]int32
-	var won10 [96]bool
+	gpuimpl.CPUWave(gpuimpl.CPUWaveShuffleUp, a_a[:], wl9[:], wall[:], b.Wave, a_s8[:])
 	var wl10 [96]uint32
 	for lx := uint32(0); lx < 96; lx++ {
 		li := lx
-		_ = li
-		v_a := a_a[li]
-		_ = v_a
-		wx10[li] = v_a
 		wl10[li] = p_d
-		won10[li] = true
 	}
-	gpuimpl.CPUWave(gpuimpl.CPUWaveShuffleDown, wx10[:], wl10[:], won10[:], b.Wave, a_s9[:])
+	gpuimpl.CPUWave(gpuimpl.CPUWaveShuffleDown, a_a[:], wl10[:], wall[:], b.Wave, a_s9[:])
 	for lx := uint32(0); lx < 96; lx++ {
 		li := lx
-		_ = li
 		v_s0 := a_s0[li]
-		_ = v_s0
 		v_s1 := a_s1[li]
-		_ = v_s1
 		v_s2 := a_s2[li]
-		_ = v_s2
 		v_s3 := a_s3[li]
-		_ = v_s3
 		v_s4 := a_s4[li]
-		_ = v_s4
 		v_s5 := a_s5[li]
-		_ = v_s5
 		v_s6 := a_s6[li]
-		_ = v_s6
 		v_s7 := a_s7[li]
-		_ = v_s7
 		v_s8 := a_s8[li]
-		_ = v_s8
 		v_s9 := a_s9[li]
-		_ = v_s9
 		var v_g uint32 = (gx0 + lx)
-		_ = v_g
 		var v_tmp uint32 = (v_g * uint32(10))
-		_ = v_tmp
 		var v_tmp_1 uint32 = ((v_g * uint32(10)) + uint32(1))
-		_ = v_tmp_1
 		var v_tmp_2 uint32 = ((v_g * uint32(10)) + uint32(2))
-		_ = v_tmp_2
 		var v_tmp_3 uint32 = ((v_g * uint32(10)) + uint32(3))
-		_ = v_tmp_3
 		var v_tmp_4 uint32 = ((v_g * uint32(10)) + uint32(4))
-		_ = v_tmp_4
 		var v_tmp_5 int32 = v_s0
-		_ = v_tmp_5
 		var v_tmp_6 int32 = v_s1
-		_ = v_tmp_6
 		var v_tmp_7 int32 = v_s2
-		_ = v_tmp_7
 		var v_tmp_8 int32 = v_s3
-		_ = v_tmp_8
 		var v_tmp_9 int32 = v_s4
-		_ = v_tmp_9
 		p_oi[v_tmp] = v_tmp_5
 		p_oi[v_tmp_1] = v_tmp_6
 		p_oi[v_tmp_2] = v_tmp_7
 		p_oi[v_tmp_3] = v_tmp_8
 		p_oi[v_tmp_4] = v_tmp_9
 		var v_tmp_10 uint32 = ((v_g * uint32(10)) + uint32(5))
-		_ = v_tmp_10
 		var v_tmp_11 uint32 = ((v_g * uint32(10)) + uint32(6))
-		_ = v_tmp_11
 		var v_tmp_12 uint32 = ((v_g * uint32(10)) + uint32(7))
-		_ = v_tmp_12
 		var v_tmp_13 uint32 = ((v_g * uint32(10)) + uint32(8))
-		_ = v_tmp_13
 		var v_tmp_14 uint32 = ((v_g * uint32(10)) + uint32(9))
-		_ = v_tmp_14
 		var v_tmp_15 int32 = v_s5
-		_ = v_tmp_15
 		var v_tmp_16 int32 = v_s6
-		_ = v_tmp_16
 		var v_tmp_17 int32 = v_s7
-		_ = v_tmp_17
 		var v_tmp_18 int32 = v_s8
-		_ = v_tmp_18
 		var v_tmp_19 int32 = v_s9
-		_ = v_tmp_19
 		p_oi[v_tmp_10] = v_tmp_15
 		p_oi[v_tmp_11] = v_tmp_16
 		p_oi[v_tmp_12] = v_tmp_17
 		p_oi[v_tmp_13] = v_tmp_18
 		p_oi[v_tmp_14] = v_tmp_19
 	}
-	var wx12 [96]uint32
-	var won12 [96]bool
+	gpuimpl.CPUWave(gpuimpl.CPUWaveSum, a_u[:], nil, wall[:], b.Wave, a_u0[:])
+	gpuimpl.CPUWave(gpuimpl.CPUWaveMin, a_u[:], nil, wall[:], b.Wave, a_u1[:])
+	gpuimpl.CPUWave(gpuimpl.CPUWaveMax, a_u[:], nil, wall[:], b.Wave, a_u2[:])
+	gpuimpl.CPUWave(gpuimpl.CPUWavePrefixSum, a_u[:], nil, wall[:], b.Wave, a_u3[:])
+	gpuimpl.CPUWave(gpuimpl.CPUWaveExclusivePrefixSum, a_u[:], nil, wall[:], b.Wave, a_u4[:])
+	gpuimpl.CPUWave(gpuimpl.CPUWaveShuffle, a_u[:], a_k[:], wall[:], b.Wave, a_u5[:])
 	for lx := uint32(0); lx < 96; lx++ {
-		li := lx
-		_ = li
-		v_u := a_u[li]
-		_ = v_u
-		wx12[li] = v_u
-		won12[li] = true
 	}
-	gpuimpl.CPUWave(gpuimpl.CPUWaveSum, wx12[:], nil, won12[:], b.Wave, a_u0[:])
-	var wx13 [96]uint32
-	var won13 [96]bool
+	gpuimpl.CPUWaveVote(false, a_p[:], wall[:], b.Wave, a_any[:])
+	gpuimpl.CPUWaveVote(true, a_p[:], wall[:], b.Wave, a_all[:])
 	for lx := uint32(0); lx < 96; lx++ {
 		li := lx
-		_ = li
-		v_u := a_u[li]
-		_ = v_u
-		wx13[li] = v_u
-		won13[li] = true
-	}
-	gpuimpl.CPUWave(gpuimpl.CPUWaveMin, wx13[:], nil, won13[:], b.Wave, a_u1[:])
-	var wx14 [96]uint32
-	var won14 [96]bool
-	for lx := uint32(0); lx < 96; lx++ {
-		li := lx
-		_ = li
-		v_u := a_u[li]
-		_ = v_u
-		wx14[li] = v_u
-		won14[li] = true
-	}
-	gpuimpl.CPUWave(gpuimpl.CPUWaveMax, wx14[:], nil, won14[:], b.Wave, a_u2[:])
-	var wx15 [96]uint32
-	var won15 [96]bool
-	for lx := uint32(0); lx < 96; lx++ {
-		li := lx
-		_ = li
-		v_u := a_u[li]
-		_ = v_u
-		wx15[li] = v_u
-		won15[li] = true
-	}
-	gpuimpl.CPUWave(gpuimpl.CPUWavePrefixSum, wx15[:], nil, won15[:], b.Wave, a_u3[:])
-	var wx16 [96]uint32
-	var won16 [96]bool
-	for lx := uint32(0); lx < 96; lx++ {
-		li := lx
-		_ = li
-		v_u := a_u[li]
-		_ = v_u
-		wx16[li] = v_u
-		won16[li] = true
-	}
-	gpuimpl.CPUWave(gpuimpl.CPUWaveExclusivePrefixSum, wx16[:], nil, won16[:], b.Wave, a_u4[:])
-	var wx17 [96]uint32
-	var won17 [96]bool
-	var wl17 [96]uint32
-	for lx := uint32(0); lx < 96; lx++ {
-		li := lx
-		_ = li
-		v_k := a_k[li]
-		_ = v_k
-		v_u := a_u[li]
-		_ = v_u
-		wx17[li] = v_u
-		wl17[li] = v_k
-		won17[li] = true
-	}
-	gpuimpl.CPUWave(gpuimpl.CPUWaveShuffle, wx17[:], wl17[:], won17[:], b.Wave, a_u5[:])
-	for lx := uint32(0); lx < 96; lx++ {
-		li := lx
-		_ = li
-		var v_u6 uint32 = uint32(0)
-		_ = v_u6
-	}
-	var wx19 [96]bool
-	var won19 [96]bool
-	for lx := uint32(0); lx < 96; lx++ {
-		li := lx
-		_ = li
-		v_p := a_p[li]
-		_ = v_p
-		wx19[li] = v_p
-		won19[li] = true
-	}
-	gpuimpl.CPUWaveVote(false, wx19[:], won19[:], b.Wave, a_any[:])
-	var wx20 [96]bool
-	var won20 [96]bool
-	for lx := uint32(0); lx < 96; lx++ {
-		li := lx
-		_ = li
-		v_p := a_p[li]
-		_ = v_p
-		wx20[li] = v_p
-		won20[li] = true
-	}
-	gpuimpl.CPUWaveVote(true, wx20[:], won20[:], b.Wave, a_all[:])
-	for lx := uint32(0); lx < 96; lx++ {
-		li := lx
-		_ = li
 		v_all := a_all[li]
-		_ = v_all
 		v_any := a_any[li]
-		_ = v_any
 		v_u0 := a_u0[li]
-		_ = v_u0
 		v_u1 := a_u1[li]
-		_ = v_u1
 		v_u2 := a_u2[li]
-		_ = v_u2
 		v_u3 := a_u3[li]
-		_ = v_u3
 		v_u4 := a_u4[li]
-		_ = v_u4
 		v_u5 := a_u5[li]
-		_ = v_u5
 		var v_g uint32 = (gx0 + lx)
-		_ = v_g
 		var v_u6 uint32 = uint32(0)
-		_ = v_u6
 		var v_tmp_20 uint32 = (v_g * uint32(11))
-		_ = v_tmp_20
 		var v_tmp_21 uint32 = ((v_g * uint32(11)) + uint32(1))
-		_ = v_tmp_21
 		var v_tmp_22 uint32 = ((v_g * uint32(11)) + uint32(2))
-		_ = v_tmp_22
 		var v_tmp_23 uint32 = ((v_g * uint32(11)) + uint32(3))
-		_ = v_tmp_23
 		var v_tmp_24 uint32 = ((v_g * uint32(11)) + uint32(4))
-		_ = v_tmp_24
 		var v_tmp_25 uint32 = v_u0
-		_ = v_tmp_25
 		var v_tmp_26 uint32 = v_u1
-		_ = v_tmp_26
 		var v_tmp_27 uint32 = v_u2
-		_ = v_tmp_27
 		var v_tmp_28 uint32 = v_u3
-		_ = v_tmp_28
 		var v_tmp_29 uint32 = v_u4
-		_ = v_tmp_29
 		p_ou[v_tmp_20] = v_tmp_25
 		p_ou[v_tmp_21] = v_tmp_26
 		p_ou[v_tmp_22] = v_tmp_27
 		p_ou[v_tmp_23] = v_tmp_28
 		p_ou[v_tmp_24] = v_tmp_29
 		var v_tmp_30 uint32 = ((v_g * uint32(11)) + uint32(5))
-		_ = v_tmp_30
 		var v_tmp_31 uint32 = ((v_g * uint32(11)) + uint32(6))
-		_ = v_tmp_31
 		var v_tmp_32 uint32 = v_u5
-		_ = v_tmp_32
 		var v_tmp_33 uint32 = v_u6
-		_ = v_tmp_33
 		p_ou[v_tmp_30] = v_tmp_32
 		p_ou[v_tmp_31] = v_tmp_33
 		var v_tmp_34 uint32 = ((v_g * uint32(11)) + uint32(7))
-		_ = v_tmp_34
 		var v_tmp_35 uint32 = ((v_g * uint32(11)) + uint32(8))
-		_ = v_tmp_35
 		p_ou[v_tmp_34] = uint32(0)
 		p_ou[v_tmp_35] = uint32(0)
 		if v_any {
@@ -11111,128 +6119,47 @@ func wave64CPU(b *gpuimpl.CPUBlock) {
 			p_ou[((v_g * uint32(11)) + uint32(8))] = uint32(1)
 		}
 		var v_tmp_36 uint32 = ((v_g * uint32(11)) + uint32(9))
-		_ = v_tmp_36
 		var v_tmp_37 uint32 = ((v_g * uint32(11)) + uint32(10))
-		_ = v_tmp_37
 		var v_tmp_38 uint32 = (li % b.Wave)
-		_ = v_tmp_38
 		var v_tmp_39 uint32 = b.Wave
-		_ = v_tmp_39
 		p_ou[v_tmp_36] = v_tmp_38
 		p_ou[v_tmp_37] = v_tmp_39
 	}
-	var wx22 [96]float32
-	var won22 [96]bool
-	for lx := uint32(0); lx < 96; lx++ {
-		li := lx
-		_ = li
-		v_f := a_f[li]
-		_ = v_f
-		wx22[li] = v_f
-		won22[li] = true
-	}
-	gpuimpl.CPUWave(gpuimpl.CPUWaveSum, wx22[:], nil, won22[:], b.Wave, a_f0[:])
-	var wx23 [96]float32
-	var won23 [96]bool
-	for lx := uint32(0); lx < 96; lx++ {
-		li := lx
-		_ = li
-		v_f := a_f[li]
-		_ = v_f
-		wx23[li] = v_f
-		won23[li] = true
-	}
-	gpuimpl.CPUWave(gpuimpl.CPUWaveMin, wx23[:], nil, won23[:], b.Wave, a_f1[:])
-	var wx24 [96]float32
-	var won24 [96]bool
-	for lx := uint32(0); lx < 96; lx++ {
-		li := lx
-		_ = li
-		v_f := a_f[li]
-		_ = v_f
-		wx24[li] = v_f
-		won24[li] = true
-	}
-	gpuimpl.CPUWave(gpuimpl.CPUWaveMax, wx24[:], nil, won24[:], b.Wave, a_f2[:])
-	var wx25 [96]float32
-	var won25 [96]bool
-	for lx := uint32(0); lx < 96; lx++ {
-		li := lx
-		_ = li
-		v_f := a_f[li]
-		_ = v_f
-		wx25[li] = v_f
-		won25[li] = true
-	}
-	gpuimpl.CPUWave(gpuimpl.CPUWavePrefixSum, wx25[:], nil, won25[:], b.Wave, a_f3[:])
-	var wx26 [96]float32
-	var won26 [96]bool
-	for lx := uint32(0); lx < 96; lx++ {
-		li := lx
-		_ = li
-		v_f := a_f[li]
-		_ = v_f
-		wx26[li] = v_f
-		won26[li] = true
-	}
-	gpuimpl.CPUWave(gpuimpl.CPUWaveExclusivePrefixSum, wx26[:], nil, won26[:], b.Wave, a_f4[:])
-	var wx27 [96]float32
-	var won27 [96]bool
+	gpuimpl.CPUWave(gpuimpl.CPUWaveSum, a_f[:], nil, wall[:], b.Wave, a_f0[:])
+	gpuimpl.CPUWave(gpuimpl.CPUWaveMin, a_f[:], nil, wall[:], b.Wave, a_f1[:])
+	gpuimpl.CPUWave(gpuimpl.CPUWaveMax, a_f[:], nil, wall[:], b.Wave, a_f2[:])
+	gpuimpl.CPUWave(gpuimpl.CPUWavePrefixSum, a_f[:], nil, wall[:], b.Wave, a_f3[:])
+	gpuimpl.CPUWave(gpuimpl.CPUWaveExclusivePrefixSum, a_f[:], nil, wall[:], b.Wave, a_f4[:])
 	var wl27 [96]uint32
 	for lx := uint32(0); lx < 96; lx++ {
 		li := lx
-		_ = li
-		v_f := a_f[li]
-		_ = v_f
-		wx27[li] = v_f
 		wl27[li] = p_m
-		won27[li] = true
 	}
-	gpuimpl.CPUWave(gpuimpl.CPUWaveShuffleXor, wx27[:], wl27[:], won27[:], b.Wave, a_f5[:])
+	gpuimpl.CPUWave(gpuimpl.CPUWaveShuffleXor, a_f[:], wl27[:], wall[:], b.Wave, a_f5[:])
 	for lx := uint32(0); lx < 96; lx++ {
 		li := lx
-		_ = li
 		v_f0 := a_f0[li]
-		_ = v_f0
 		v_f1 := a_f1[li]
-		_ = v_f1
 		v_f2 := a_f2[li]
-		_ = v_f2
 		v_f3 := a_f3[li]
-		_ = v_f3
 		v_f4 := a_f4[li]
-		_ = v_f4
 		v_f5 := a_f5[li]
-		_ = v_f5
 		var v_g uint32 = (gx0 + lx)
-		_ = v_g
 		var v_tmp_40 uint32 = (v_g * uint32(6))
-		_ = v_tmp_40
 		var v_tmp_41 uint32 = ((v_g * uint32(6)) + uint32(1))
-		_ = v_tmp_41
 		var v_tmp_42 uint32 = ((v_g * uint32(6)) + uint32(2))
-		_ = v_tmp_42
 		var v_tmp_43 float32 = v_f0
-		_ = v_tmp_43
 		var v_tmp_44 float32 = v_f1
-		_ = v_tmp_44
 		var v_tmp_45 float32 = v_f2
-		_ = v_tmp_45
 		p_of[v_tmp_40] = v_tmp_43
 		p_of[v_tmp_41] = v_tmp_44
 		p_of[v_tmp_42] = v_tmp_45
 		var v_tmp_46 uint32 = ((v_g * uint32(6)) + uint32(3))
-		_ = v_tmp_46
 		var v_tmp_47 uint32 = ((v_g * uint32(6)) + uint32(4))
-		_ = v_tmp_47
 		var v_tmp_48 uint32 = ((v_g * uint32(6)) + uint32(5))
-		_ = v_tmp_48
 		var v_tmp_49 float32 = v_f3
-		_ = v_tmp_49
 		var v_tmp_50 float32 = v_f4
-		_ = v_tmp_50
 		var v_tmp_51 float32 = v_f5
-		_ = v_tmp_51
 		p_of[v_tmp_46] = v_tmp_49
 		p_of[v_tmp_47] = v_tmp_50
 		p_of[v_tmp_48] = v_tmp_51
@@ -11263,7 +6190,7 @@ var Wave8Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 		{
 			Manifest: gpuimpl.Manifest{
 				Kernel: "github.com/goxpu/xpu/kernels/wave.Wave8", Backend: "webgpu", Target: "wgsl",
-				Hash:        "sha256:0054d851f707ba8a5c2b9148240a3ba4b996f56aefce15eee160c9e7fbe8ee40",
+				Hash:        "sha256:2447561f989e75acb1d62268f16a3bfd2f0057a6d2b54a7529e94361cfad5700",
 				Codegen:     "xpu-gen/1",
 				Block:       xpu.Dim3{X: 60, Y: 1, Z: 1},
 				SharedBytes: 0, StorageBindings: 7, UniformBytes: 16,
@@ -11287,7 +6214,7 @@ var Wave8Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 		{
 			Manifest: gpuimpl.Manifest{
 				Kernel: "github.com/goxpu/xpu/kernels/wave.Wave8", Backend: "webgpu", Target: "wgsl",
-				Hash:        "sha256:be21b8953ab1f8c48e50b18d8c2213a67db3f412865a8c123d6e7d6749183586",
+				Hash:        "sha256:1b54ada6a5d33675b0317407db2001088c212bf5f20e4679642f03cb7d178fdf",
 				Codegen:     "xpu-gen/1",
 				Block:       xpu.Dim3{X: 60, Y: 1, Z: 1},
 				SharedBytes: 0, StorageBindings: 7, UniformBytes: 16,
@@ -11311,7 +6238,7 @@ var Wave8Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 		{
 			Manifest: gpuimpl.Manifest{
 				Kernel: "github.com/goxpu/xpu/kernels/wave.Wave8", Backend: "webgpu", Target: "wgsl",
-				Hash:        "sha256:f6153aecb5ded6579d5cfb91003fbec52d746e1c45595e8850850a72540a27d4",
+				Hash:        "sha256:e72ef5a8f606f5b28ec32055fc39cbccc09fa27e210a7187022e2f02f8c52955",
 				Codegen:     "xpu-gen/1",
 				Block:       xpu.Dim3{X: 60, Y: 1, Z: 1},
 				SharedBytes: 0, StorageBindings: 7, UniformBytes: 16,
@@ -11335,7 +6262,7 @@ var Wave8Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 		{
 			Manifest: gpuimpl.Manifest{
 				Kernel: "github.com/goxpu/xpu/kernels/wave.Wave8", Backend: "webgpu", Target: "wgsl",
-				Hash:        "sha256:b381234d4aa6e653e8d1b5cc784f04a9712d96a6118a064086c329bd3c24e3d1",
+				Hash:        "sha256:0602f557cacdf3feeb4739f8f9805bd6b3dc7dc2b9ef7666fe727a6d8fa6c63b",
 				Codegen:     "xpu-gen/1",
 				Block:       xpu.Dim3{X: 60, Y: 1, Z: 1},
 				SharedBytes: 0, StorageBindings: 7, UniformBytes: 16,
@@ -11359,7 +6286,7 @@ var Wave8Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 		{
 			Manifest: gpuimpl.Manifest{
 				Kernel: "github.com/goxpu/xpu/kernels/wave.Wave8", Backend: "cpu", Target: "go",
-				Hash:        "sha256:7215b3492884960a46f1de390bacd8329f605789d9be8c29453bd4a71d39c1bb",
+				Hash:        "sha256:4452defcc1aa25bc24121df8d4f5db300a24bea3b24322563885a1e620f491d5",
 				Codegen:     "xpu-gen/1",
 				Block:       xpu.Dim3{X: 60, Y: 1, Z: 1},
 				SharedBytes: 0, StorageBindings: 7, UniformBytes: 16,
@@ -11405,228 +6332,123 @@ struct xpu_Uniforms {
 @group(0) @binding(5) var<storage, read> b_xf: array<f32>;
 @group(0) @binding(6) var<storage, read> b_sel: array<u32>;
 @group(0) @binding(7) var<uniform> xpu_u: xpu_Uniforms;
+var<private> xpu_lidx: u32;
+
+// xpu_wave_shuffle_f32 is the verb op of x, one of WaveShuffleXor, at the native tier.
+fn xpu_wave_shuffle_f32(x: f32, a: u32, op: u32) -> f32 {
+    let xpu_t1 = xpu_lidx % 8u;
+    let xpu_t2 = xpu_lidx - xpu_t1;
+    var xpu_t3: u32;
+    xpu_t3 = xpu_t1 ^ (a % 8u);
+    let xpu_t4 = subgroupShuffle(x, xpu_t3);
+    return select(x, xpu_t4, (xpu_t2 + xpu_t3) < 60u);
+}
+
+// xpu_wave_shuffle_i32 is the verb op of x, one of WaveShuffle, WaveShuffleXor, WaveShuffleUp, WaveShuffleDown, at the native tier.
+fn xpu_wave_shuffle_i32(x: i32, a: u32, op: u32) -> i32 {
+    let xpu_t1 = xpu_lidx % 8u;
+    let xpu_t2 = xpu_lidx - xpu_t1;
+    var xpu_t3: u32;
+    var xpu_t4: bool = true;
+    if op == 9u {
+        xpu_t3 = a % 8u;
+    } else if op == 10u {
+        xpu_t3 = xpu_t1 ^ (a % 8u);
+    } else if op == 11u {
+        xpu_t4 = a <= xpu_t1;
+        xpu_t3 = select(xpu_t1, xpu_t1 - a, xpu_t4);
+    } else {
+        xpu_t4 = a < (8u - xpu_t1);
+        xpu_t3 = select(xpu_t1, xpu_t1 + a, xpu_t4);
+    }
+    let xpu_t5 = subgroupShuffle(x, xpu_t3);
+    return select(x, xpu_t5, xpu_t4 && ((xpu_t2 + xpu_t3) < 60u));
+}
+
+// xpu_wave_shuffle_u32 is the verb op of x, one of WaveShuffle, at the native tier.
+fn xpu_wave_shuffle_u32(x: u32, a: u32, op: u32) -> u32 {
+    let xpu_t1 = xpu_lidx % 8u;
+    let xpu_t2 = xpu_lidx - xpu_t1;
+    var xpu_t3: u32;
+    xpu_t3 = a % 8u;
+    let xpu_t4 = subgroupShuffle(x, xpu_t3);
+    return select(x, xpu_t4, (xpu_t2 + xpu_t3) < 60u);
+}
 
 // main is kernel Wave8, block 60x1x1.
 @compute @workgroup_size(60, 1, 1)
 fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) lidx: u32) {
+    xpu_lidx = lidx;
     let v_g: u32 = gid.x;
     let v_a: i32 = b_xi[v_g];
     let v_u: u32 = b_xu[v_g];
     let v_f: f32 = b_xf[v_g];
     let v_k: u32 = b_sel[v_g];
     let v_p: bool = ((v_u % 4u) != 0u) || ((wid.x % 2u) == 0u);
-    var v_s0: i32;
-    let xpu_t1 = lidx % 8u;
-    let xpu_t2 = lidx - xpu_t1;
-    v_s0 = subgroupAdd(v_a);
-    var v_s1: i32;
-    let xpu_t3 = lidx % 8u;
-    let xpu_t4 = lidx - xpu_t3;
-    v_s1 = subgroupMin(v_a);
-    var v_s2: i32;
-    let xpu_t5 = lidx % 8u;
-    let xpu_t6 = lidx - xpu_t5;
-    v_s2 = subgroupMax(v_a);
-    var v_s3: i32;
-    let xpu_t7 = lidx % 8u;
-    let xpu_t8 = lidx - xpu_t7;
-    v_s3 = subgroupInclusiveAdd(v_a);
-    var v_s4: i32;
-    let xpu_t9 = lidx % 8u;
-    let xpu_t10 = lidx - xpu_t9;
-    v_s4 = subgroupExclusiveAdd(v_a);
-    var v_s5: i32;
-    let xpu_t11 = lidx % 8u;
-    let xpu_t12 = lidx - xpu_t11;
-    let xpu_t13 = xpu_u.p_bl;
-    let xpu_t14 = xpu_t13 % 8u;
-    let xpu_t15 = subgroupShuffle(v_a, xpu_t14);
-    v_s5 = select(v_a, xpu_t15, true && ((xpu_t12 + xpu_t14) < 60u));
-    var v_s6: i32;
-    let xpu_t16 = lidx % 8u;
-    let xpu_t17 = lidx - xpu_t16;
-    let xpu_t18 = v_k % 8u;
-    let xpu_t19 = subgroupShuffle(v_a, xpu_t18);
-    v_s6 = select(v_a, xpu_t19, true && ((xpu_t17 + xpu_t18) < 60u));
-    var v_s7: i32;
-    let xpu_t20 = lidx % 8u;
-    let xpu_t21 = lidx - xpu_t20;
-    let xpu_t22 = xpu_u.p_m;
-    let xpu_t23 = xpu_t20 ^ (xpu_t22 % 8u);
-    let xpu_t24 = subgroupShuffle(v_a, xpu_t23);
-    v_s7 = select(v_a, xpu_t24, true && ((xpu_t21 + xpu_t23) < 60u));
-    var v_s8: i32;
-    let xpu_t25 = lidx % 8u;
-    let xpu_t26 = lidx - xpu_t25;
-    let xpu_t27 = xpu_u.p_d;
-    let xpu_t28 = xpu_t27 <= xpu_t25;
-    let xpu_t29 = select(xpu_t25, xpu_t25 - xpu_t27, xpu_t27 <= xpu_t25);
-    let xpu_t30 = subgroupShuffle(v_a, xpu_t29);
-    v_s8 = select(v_a, xpu_t30, xpu_t28 && ((xpu_t26 + xpu_t29) < 60u));
-    var v_s9: i32;
-    let xpu_t31 = lidx % 8u;
-    let xpu_t32 = lidx - xpu_t31;
-    let xpu_t33 = xpu_u.p_d;
-    let xpu_t34 = xpu_t33 < (8u - xpu_t31);
-    let xpu_t35 = select(xpu_t31, xpu_t31 + xpu_t33, xpu_t33 < (8u - xpu_t31));
-    let xpu_t36 = subgroupShuffle(v_a, xpu_t35);
-    v_s9 = select(v_a, xpu_t36, xpu_t34 && ((xpu_t32 + xpu_t35) < 60u));
-    let v_tmp: u32 = v_g * 10u;
-    let v_tmp_1: u32 = (v_g * 10u) + 1u;
-    let v_tmp_2: u32 = (v_g * 10u) + 2u;
-    let v_tmp_3: u32 = (v_g * 10u) + 3u;
-    let v_tmp_4: u32 = (v_g * 10u) + 4u;
-    let v_tmp_5: i32 = v_s0;
-    let v_tmp_6: i32 = v_s1;
-    let v_tmp_7: i32 = v_s2;
-    let v_tmp_8: i32 = v_s3;
-    let v_tmp_9: i32 = v_s4;
-    b_oi[v_tmp] = v_tmp_5;
-    b_oi[v_tmp_1] = v_tmp_6;
-    b_oi[v_tmp_2] = v_tmp_7;
-    b_oi[v_tmp_3] = v_tmp_8;
-    b_oi[v_tmp_4] = v_tmp_9;
-    let v_tmp_10: u32 = (v_g * 10u) + 5u;
-    let v_tmp_11: u32 = (v_g * 10u) + 6u;
-    let v_tmp_12: u32 = (v_g * 10u) + 7u;
-    let v_tmp_13: u32 = (v_g * 10u) + 8u;
-    let v_tmp_14: u32 = (v_g * 10u) + 9u;
-    let v_tmp_15: i32 = v_s5;
-    let v_tmp_16: i32 = v_s6;
-    let v_tmp_17: i32 = v_s7;
-    let v_tmp_18: i32 = v_s8;
-    let v_tmp_19: i32 = v_s9;
-    b_oi[v_tmp_10] = v_tmp_15;
-    b_oi[v_tmp_11] = v_tmp_16;
-    b_oi[v_tmp_12] = v_tmp_17;
-    b_oi[v_tmp_13] = v_tmp_18;
-    b_oi[v_tmp_14] = v_tmp_19;
-    var v_u0: u32;
-    let xpu_t37 = lidx % 8u;
-    let xpu_t38 = lidx - xpu_t37;
-    v_u0 = subgroupAdd(v_u);
-    var v_u1: u32;
-    let xpu_t39 = lidx % 8u;
-    let xpu_t40 = lidx - xpu_t39;
-    v_u1 = subgroupMin(v_u);
-    var v_u2: u32;
-    let xpu_t41 = lidx % 8u;
-    let xpu_t42 = lidx - xpu_t41;
-    v_u2 = subgroupMax(v_u);
-    var v_u3: u32;
-    let xpu_t43 = lidx % 8u;
-    let xpu_t44 = lidx - xpu_t43;
-    v_u3 = subgroupInclusiveAdd(v_u);
-    var v_u4: u32;
-    let xpu_t45 = lidx % 8u;
-    let xpu_t46 = lidx - xpu_t45;
-    v_u4 = subgroupExclusiveAdd(v_u);
-    var v_u5: u32;
-    let xpu_t47 = lidx % 8u;
-    let xpu_t48 = lidx - xpu_t47;
-    let xpu_t49 = v_k % 8u;
-    let xpu_t50 = subgroupShuffle(v_u, xpu_t49);
-    v_u5 = select(v_u, xpu_t50, true && ((xpu_t48 + xpu_t49) < 60u));
+    let v_s0: i32 = subgroupAdd(v_a);
+    let v_s1: i32 = subgroupMin(v_a);
+    let v_s2: i32 = subgroupMax(v_a);
+    let v_s3: i32 = subgroupInclusiveAdd(v_a);
+    let v_s4: i32 = subgroupExclusiveAdd(v_a);
+    let v_s5: i32 = xpu_wave_shuffle_i32(v_a, xpu_u.p_bl, 9u);
+    let v_s6: i32 = xpu_wave_shuffle_i32(v_a, v_k, 9u);
+    let v_s7: i32 = xpu_wave_shuffle_i32(v_a, xpu_u.p_m, 10u);
+    let v_s8: i32 = xpu_wave_shuffle_i32(v_a, xpu_u.p_d, 11u);
+    let v_s9: i32 = xpu_wave_shuffle_i32(v_a, xpu_u.p_d, 12u);
+    b_oi[v_g * 10u] = v_s0;
+    b_oi[(v_g * 10u) + 1u] = v_s1;
+    b_oi[(v_g * 10u) + 2u] = v_s2;
+    b_oi[(v_g * 10u) + 3u] = v_s3;
+    b_oi[(v_g * 10u) + 4u] = v_s4;
+    b_oi[(v_g * 10u) + 5u] = v_s5;
+    b_oi[(v_g * 10u) + 6u] = v_s6;
+    b_oi[(v_g * 10u) + 7u] = v_s7;
+    b_oi[(v_g * 10u) + 8u] = v_s8;
+    b_oi[(v_g * 10u) + 9u] = v_s9;
+    let v_u0: u32 = subgroupAdd(v_u);
+    let v_u1: u32 = subgroupMin(v_u);
+    let v_u2: u32 = subgroupMax(v_u);
+    let v_u3: u32 = subgroupInclusiveAdd(v_u);
+    let v_u4: u32 = subgroupExclusiveAdd(v_u);
+    let v_u5: u32 = xpu_wave_shuffle_u32(v_u, v_k, 9u);
     var v_u6: u32;
     v_u6 = 0u;
     {
-        let xpu_t51 = select(0u, 1u, v_p);
-        let xpu_t52 = lidx % 8u;
-        let xpu_t53 = lidx - xpu_t52;
-        v_u6 = subgroupBallot(xpu_t51 != 0u).x;
+        v_u6 = subgroupBallot(v_p).x;
     }
-    var v_any: bool;
-    let xpu_t54 = select(0u, 1u, v_p);
-    let xpu_t55 = lidx % 8u;
-    let xpu_t56 = lidx - xpu_t55;
-    v_any = subgroupAny(xpu_t54 != 0u);
-    var v_all: bool;
-    let xpu_t57 = select(0u, 1u, v_p);
-    let xpu_t58 = lidx % 8u;
-    let xpu_t59 = lidx - xpu_t58;
-    v_all = subgroupAll(xpu_t57 != 0u);
-    let v_tmp_20: u32 = v_g * 11u;
-    let v_tmp_21: u32 = (v_g * 11u) + 1u;
-    let v_tmp_22: u32 = (v_g * 11u) + 2u;
-    let v_tmp_23: u32 = (v_g * 11u) + 3u;
-    let v_tmp_24: u32 = (v_g * 11u) + 4u;
-    let v_tmp_25: u32 = v_u0;
-    let v_tmp_26: u32 = v_u1;
-    let v_tmp_27: u32 = v_u2;
-    let v_tmp_28: u32 = v_u3;
-    let v_tmp_29: u32 = v_u4;
-    b_ou[v_tmp_20] = v_tmp_25;
-    b_ou[v_tmp_21] = v_tmp_26;
-    b_ou[v_tmp_22] = v_tmp_27;
-    b_ou[v_tmp_23] = v_tmp_28;
-    b_ou[v_tmp_24] = v_tmp_29;
-    let v_tmp_30: u32 = (v_g * 11u) + 5u;
-    let v_tmp_31: u32 = (v_g * 11u) + 6u;
-    let v_tmp_32: u32 = v_u5;
+    let v_any: bool = subgroupAny(v_p);
+    let v_all: bool = subgroupAll(v_p);
+    b_ou[v_g * 11u] = v_u0;
+    b_ou[(v_g * 11u) + 1u] = v_u1;
+    b_ou[(v_g * 11u) + 2u] = v_u2;
+    b_ou[(v_g * 11u) + 3u] = v_u3;
+    b_ou[(v_g * 11u) + 4u] = v_u4;
     let v_tmp_33: u32 = v_u6;
-    b_ou[v_tmp_30] = v_tmp_32;
-    b_ou[v_tmp_31] = v_tmp_33;
-    let v_tmp_34: u32 = (v_g * 11u) + 7u;
-    let v_tmp_35: u32 = (v_g * 11u) + 8u;
-    b_ou[v_tmp_34] = 0u;
-    b_ou[v_tmp_35] = 0u;
+    b_ou[(v_g * 11u) + 5u] = v_u5;
+    b_ou[(v_g * 11u) + 6u] = v_tmp_33;
+    b_ou[(v_g * 11u) + 7u] = 0u;
+    b_ou[(v_g * 11u) + 8u] = 0u;
     if v_any {
         b_ou[(v_g * 11u) + 7u] = 1u;
     }
     if v_all {
         b_ou[(v_g * 11u) + 8u] = 1u;
     }
-    let v_tmp_36: u32 = (v_g * 11u) + 9u;
-    let v_tmp_37: u32 = (v_g * 11u) + 10u;
-    let v_tmp_38: u32 = lidx % 8u;
     let v_tmp_39: u32 = 8u;
-    b_ou[v_tmp_36] = v_tmp_38;
-    b_ou[v_tmp_37] = v_tmp_39;
-    var v_f0: f32;
-    let xpu_t60 = lidx % 8u;
-    let xpu_t61 = lidx - xpu_t60;
-    v_f0 = subgroupAdd(v_f);
-    var v_f1: f32;
-    let xpu_t62 = lidx % 8u;
-    let xpu_t63 = lidx - xpu_t62;
-    v_f1 = subgroupMin(v_f);
-    var v_f2: f32;
-    let xpu_t64 = lidx % 8u;
-    let xpu_t65 = lidx - xpu_t64;
-    v_f2 = subgroupMax(v_f);
-    var v_f3: f32;
-    let xpu_t66 = lidx % 8u;
-    let xpu_t67 = lidx - xpu_t66;
-    v_f3 = subgroupInclusiveAdd(v_f);
-    var v_f4: f32;
-    let xpu_t68 = lidx % 8u;
-    let xpu_t69 = lidx - xpu_t68;
-    v_f4 = subgroupExclusiveAdd(v_f);
-    var v_f5: f32;
-    let xpu_t70 = lidx % 8u;
-    let xpu_t71 = lidx - xpu_t70;
-    let xpu_t72 = xpu_u.p_m;
-    let xpu_t73 = xpu_t70 ^ (xpu_t72 % 8u);
-    let xpu_t74 = subgroupShuffle(v_f, xpu_t73);
-    v_f5 = select(v_f, xpu_t74, true && ((xpu_t71 + xpu_t73) < 60u));
-    let v_tmp_40: u32 = v_g * 6u;
-    let v_tmp_41: u32 = (v_g * 6u) + 1u;
-    let v_tmp_42: u32 = (v_g * 6u) + 2u;
-    let v_tmp_43: f32 = v_f0;
-    let v_tmp_44: f32 = v_f1;
-    let v_tmp_45: f32 = v_f2;
-    b_of[v_tmp_40] = v_tmp_43;
-    b_of[v_tmp_41] = v_tmp_44;
-    b_of[v_tmp_42] = v_tmp_45;
-    let v_tmp_46: u32 = (v_g * 6u) + 3u;
-    let v_tmp_47: u32 = (v_g * 6u) + 4u;
-    let v_tmp_48: u32 = (v_g * 6u) + 5u;
-    let v_tmp_49: f32 = v_f3;
-    let v_tmp_50: f32 = v_f4;
-    let v_tmp_51: f32 = v_f5;
-    b_of[v_tmp_46] = v_tmp_49;
-    b_of[v_tmp_47] = v_tmp_50;
-    b_of[v_tmp_48] = v_tmp_51;
+    b_ou[(v_g * 11u) + 9u] = lidx % 8u;
+    b_ou[(v_g * 11u) + 10u] = v_tmp_39;
+    let v_f0: f32 = subgroupAdd(v_f);
+    let v_f1: f32 = subgroupMin(v_f);
+    let v_f2: f32 = subgroupMax(v_f);
+    let v_f3: f32 = subgroupInclusiveAdd(v_f);
+    let v_f4: f32 = subgroupExclusiveAdd(v_f);
+    let v_f5: f32 = xpu_wave_shuffle_f32(v_f, xpu_u.p_m, 10u);
+    b_of[v_g * 6u] = v_f0;
+    b_of[(v_g * 6u) + 1u] = v_f1;
+    b_of[(v_g * 6u) + 2u] = v_f2;
+    b_of[(v_g * 6u) + 3u] = v_f3;
+    b_of[(v_g * 6u) + 4u] = v_f4;
+    b_of[(v_g * 6u) + 5u] = v_f5;
 }
 `
 
@@ -11648,603 +6470,311 @@ struct xpu_Uniforms {
 @group(0) @binding(6) var<storage, read> b_sel: array<u32>;
 @group(0) @binding(7) var<uniform> xpu_u: xpu_Uniforms;
 var<workgroup> xpu_wave: array<u32, 64>;
+var<private> xpu_lidx: u32;
+var<private> xpu_sgsize: u32;
+
+// xpu_wave_reduce_f32 is the verb op of x, one of WaveSum, WaveMin, WaveMax, WavePrefixSum, WaveExclusivePrefixSum, at the folded tier.
+fn xpu_wave_reduce_f32(x: f32, op: u32) -> f32 {
+    let xpu_t1 = xpu_lidx % 8u;
+    let xpu_t2 = xpu_lidx - xpu_t1;
+    var xpu_t3: f32;
+    if op == 1u {
+        xpu_t3 = subgroupMin(x);
+    } else if op == 2u {
+        xpu_t3 = subgroupMax(x);
+    } else {
+        xpu_t3 = subgroupAdd(x);
+    }
+    var xpu_t4: f32 = f32();
+    if op == 3u {
+        xpu_t4 = subgroupInclusiveAdd(x);
+    } else if op == 4u {
+        xpu_t4 = subgroupExclusiveAdd(x);
+    }
+    workgroupBarrier();
+    xpu_wave[xpu_lidx] = bitcast<u32>(xpu_t3);
+    workgroupBarrier();
+    let xpu_t5 = xpu_t1 / xpu_sgsize;
+    var xpu_t6: f32 = select(f32(), xpu_t3, (op == 1u) || (op == 2u));
+    var xpu_t7: u32 = 0u;
+    loop {
+        let xpu_t8 = xpu_t7 * xpu_sgsize;
+        if xpu_t8 >= 8u {
+            break;
+        }
+        let xpu_t9 = bitcast<f32>(xpu_wave[xpu_t2 + xpu_t8]);
+        if ((xpu_t2 + xpu_t8) < 60u) && ((xpu_t7 < xpu_t5) || ((op != 3u) && (op != 4u))) {
+            if op == 1u {
+                xpu_t6 = min(xpu_t6, xpu_t9);
+            } else if op == 2u {
+                xpu_t6 = max(xpu_t6, xpu_t9);
+            } else {
+                xpu_t6 = xpu_t6 + xpu_t9;
+            }
+        }
+        continuing {
+            xpu_t7 = xpu_t7 + 1u;
+        }
+    }
+    return select(xpu_t6, xpu_t4 + xpu_t6, (op == 3u) || (op == 4u));
+}
+
+// xpu_wave_reduce_i32 is the verb op of x, one of WaveSum, WaveMin, WaveMax, WavePrefixSum, WaveExclusivePrefixSum, at the folded tier.
+fn xpu_wave_reduce_i32(x: i32, op: u32) -> i32 {
+    let xpu_t1 = xpu_lidx % 8u;
+    let xpu_t2 = xpu_lidx - xpu_t1;
+    var xpu_t3: i32;
+    if op == 1u {
+        xpu_t3 = subgroupMin(x);
+    } else if op == 2u {
+        xpu_t3 = subgroupMax(x);
+    } else {
+        xpu_t3 = subgroupAdd(x);
+    }
+    var xpu_t4: i32 = i32();
+    if op == 3u {
+        xpu_t4 = subgroupInclusiveAdd(x);
+    } else if op == 4u {
+        xpu_t4 = subgroupExclusiveAdd(x);
+    }
+    workgroupBarrier();
+    xpu_wave[xpu_lidx] = bitcast<u32>(xpu_t3);
+    workgroupBarrier();
+    let xpu_t5 = xpu_t1 / xpu_sgsize;
+    var xpu_t6: i32 = select(i32(), xpu_t3, (op == 1u) || (op == 2u));
+    var xpu_t7: u32 = 0u;
+    loop {
+        let xpu_t8 = xpu_t7 * xpu_sgsize;
+        if xpu_t8 >= 8u {
+            break;
+        }
+        let xpu_t9 = bitcast<i32>(xpu_wave[xpu_t2 + xpu_t8]);
+        if ((xpu_t2 + xpu_t8) < 60u) && ((xpu_t7 < xpu_t5) || ((op != 3u) && (op != 4u))) {
+            if op == 1u {
+                xpu_t6 = min(xpu_t6, xpu_t9);
+            } else if op == 2u {
+                xpu_t6 = max(xpu_t6, xpu_t9);
+            } else {
+                xpu_t6 = xpu_t6 + xpu_t9;
+            }
+        }
+        continuing {
+            xpu_t7 = xpu_t7 + 1u;
+        }
+    }
+    return select(xpu_t6, xpu_t4 + xpu_t6, (op == 3u) || (op == 4u));
+}
+
+// xpu_wave_reduce_u32 is the verb op of x, one of WaveSum, WaveMin, WaveMax, WavePrefixSum, WaveExclusivePrefixSum, at the folded tier.
+fn xpu_wave_reduce_u32(x: u32, op: u32) -> u32 {
+    let xpu_t1 = xpu_lidx % 8u;
+    let xpu_t2 = xpu_lidx - xpu_t1;
+    var xpu_t3: u32;
+    if op == 1u {
+        xpu_t3 = subgroupMin(x);
+    } else if op == 2u {
+        xpu_t3 = subgroupMax(x);
+    } else {
+        xpu_t3 = subgroupAdd(x);
+    }
+    var xpu_t4: u32 = u32();
+    if op == 3u {
+        xpu_t4 = subgroupInclusiveAdd(x);
+    } else if op == 4u {
+        xpu_t4 = subgroupExclusiveAdd(x);
+    }
+    workgroupBarrier();
+    xpu_wave[xpu_lidx] = xpu_t3;
+    workgroupBarrier();
+    let xpu_t5 = xpu_t1 / xpu_sgsize;
+    var xpu_t6: u32 = select(u32(), xpu_t3, (op == 1u) || (op == 2u));
+    var xpu_t7: u32 = 0u;
+    loop {
+        let xpu_t8 = xpu_t7 * xpu_sgsize;
+        if xpu_t8 >= 8u {
+            break;
+        }
+        let xpu_t9 = xpu_wave[xpu_t2 + xpu_t8];
+        if ((xpu_t2 + xpu_t8) < 60u) && ((xpu_t7 < xpu_t5) || ((op != 3u) && (op != 4u))) {
+            if op == 1u {
+                xpu_t6 = min(xpu_t6, xpu_t9);
+            } else if op == 2u {
+                xpu_t6 = max(xpu_t6, xpu_t9);
+            } else {
+                xpu_t6 = xpu_t6 + xpu_t9;
+            }
+        }
+        continuing {
+            xpu_t7 = xpu_t7 + 1u;
+        }
+    }
+    return select(xpu_t6, xpu_t4 + xpu_t6, (op == 3u) || (op == 4u));
+}
+
+// xpu_wave_shuffle_f32 is the verb op of x, one of WaveShuffleXor, at the folded tier.
+fn xpu_wave_shuffle_f32(x: f32, a: u32, op: u32) -> f32 {
+    let xpu_t1 = xpu_lidx % 8u;
+    let xpu_t2 = xpu_lidx - xpu_t1;
+    workgroupBarrier();
+    xpu_wave[xpu_lidx] = bitcast<u32>(x);
+    workgroupBarrier();
+    var xpu_t3: u32;
+    xpu_t3 = xpu_t1 ^ (a % 8u);
+    let xpu_t4 = bitcast<f32>(xpu_wave[xpu_t2 + xpu_t3]);
+    return select(x, xpu_t4, (xpu_t2 + xpu_t3) < 60u);
+}
+
+// xpu_wave_shuffle_i32 is the verb op of x, one of WaveShuffle, WaveShuffleXor, WaveShuffleUp, WaveShuffleDown, at the folded tier.
+fn xpu_wave_shuffle_i32(x: i32, a: u32, op: u32) -> i32 {
+    let xpu_t1 = xpu_lidx % 8u;
+    let xpu_t2 = xpu_lidx - xpu_t1;
+    workgroupBarrier();
+    xpu_wave[xpu_lidx] = bitcast<u32>(x);
+    workgroupBarrier();
+    var xpu_t3: u32;
+    var xpu_t4: bool = true;
+    if op == 9u {
+        xpu_t3 = a % 8u;
+    } else if op == 10u {
+        xpu_t3 = xpu_t1 ^ (a % 8u);
+    } else if op == 11u {
+        xpu_t4 = a <= xpu_t1;
+        xpu_t3 = select(xpu_t1, xpu_t1 - a, xpu_t4);
+    } else {
+        xpu_t4 = a < (8u - xpu_t1);
+        xpu_t3 = select(xpu_t1, xpu_t1 + a, xpu_t4);
+    }
+    let xpu_t5 = bitcast<i32>(xpu_wave[xpu_t2 + xpu_t3]);
+    return select(x, xpu_t5, xpu_t4 && ((xpu_t2 + xpu_t3) < 60u));
+}
+
+// xpu_wave_shuffle_u32 is the verb op of x, one of WaveShuffle, at the folded tier.
+fn xpu_wave_shuffle_u32(x: u32, a: u32, op: u32) -> u32 {
+    let xpu_t1 = xpu_lidx % 8u;
+    let xpu_t2 = xpu_lidx - xpu_t1;
+    workgroupBarrier();
+    xpu_wave[xpu_lidx] = x;
+    workgroupBarrier();
+    var xpu_t3: u32;
+    xpu_t3 = a % 8u;
+    let xpu_t4 = xpu_wave[xpu_t2 + xpu_t3];
+    return select(x, xpu_t4, (xpu_t2 + xpu_t3) < 60u);
+}
+
+// xpu_wave_vote is the verb op of x, one of WaveBallot, WaveAny, WaveAll, at the folded tier.
+fn xpu_wave_vote(x: u32, op: u32) -> u32 {
+    let xpu_t1 = xpu_lidx % 8u;
+    let xpu_t2 = xpu_lidx - xpu_t1;
+    var xpu_t3: u32;
+    if op == 5u {
+        xpu_t3 = subgroupBallot(x != 0u).x;
+    } else if op == 6u {
+        xpu_t3 = select(0u, 1u, subgroupAny(x != 0u));
+    } else {
+        xpu_t3 = select(0u, 1u, subgroupAll(x != 0u));
+    }
+    workgroupBarrier();
+    xpu_wave[xpu_lidx] = xpu_t3;
+    workgroupBarrier();
+    var xpu_t5: u32 = select(0u, 1u, op == 7u);
+    var xpu_t6: u32 = 0u;
+    loop {
+        let xpu_t7 = xpu_t6 * xpu_sgsize;
+        if xpu_t7 >= 8u {
+            break;
+        }
+        let xpu_t8 = xpu_wave[xpu_t2 + xpu_t7];
+        if (xpu_t2 + xpu_t7) < 60u {
+            if op == 5u {
+                xpu_t5 = xpu_t5 | (xpu_t8 << xpu_t7);
+            } else if op == 6u {
+                xpu_t5 = xpu_t5 | xpu_t8;
+            } else {
+                xpu_t5 = xpu_t5 & xpu_t8;
+            }
+        }
+        continuing {
+            xpu_t6 = xpu_t6 + 1u;
+        }
+    }
+    return xpu_t5;
+}
 
 // main is kernel Wave8, block 60x1x1.
 @compute @workgroup_size(60, 1, 1)
 fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) lidx: u32, @builtin(subgroup_size) sgsize: u32) {
+    xpu_lidx = lidx;
+    xpu_sgsize = sgsize;
     let v_g: u32 = gid.x;
     let v_a: i32 = b_xi[v_g];
     let v_u: u32 = b_xu[v_g];
     let v_f: f32 = b_xf[v_g];
     let v_k: u32 = b_sel[v_g];
     let v_p: bool = ((v_u % 4u) != 0u) || ((wid.x % 2u) == 0u);
-    var v_s0: i32;
-    let xpu_t1 = lidx % 8u;
-    let xpu_t2 = lidx - xpu_t1;
-    let xpu_t3 = subgroupAdd(v_a);
-    workgroupBarrier();
-    xpu_wave[lidx] = bitcast<u32>(xpu_t3);
-    workgroupBarrier();
-    var xpu_t4: i32 = i32();
-    var xpu_t5: u32 = 0u;
-    loop {
-        let xpu_t6 = xpu_t5 * sgsize;
-        if xpu_t6 >= 8u {
-            break;
-        }
-        let xpu_t7 = bitcast<i32>(xpu_wave[xpu_t2 + xpu_t6]);
-        if (xpu_t2 + xpu_t6) < 60u {
-            xpu_t4 = xpu_t4 + xpu_t7;
-        }
-        continuing {
-            xpu_t5 = xpu_t5 + 1u;
-        }
-    }
-    v_s0 = xpu_t4;
-    var v_s1: i32;
-    let xpu_t8 = lidx % 8u;
-    let xpu_t9 = lidx - xpu_t8;
-    let xpu_t10 = subgroupMin(v_a);
-    workgroupBarrier();
-    xpu_wave[lidx] = bitcast<u32>(xpu_t10);
-    workgroupBarrier();
-    var xpu_t11: i32 = xpu_t10;
-    var xpu_t12: u32 = 0u;
-    loop {
-        let xpu_t13 = xpu_t12 * sgsize;
-        if xpu_t13 >= 8u {
-            break;
-        }
-        let xpu_t14 = bitcast<i32>(xpu_wave[xpu_t9 + xpu_t13]);
-        if (xpu_t9 + xpu_t13) < 60u {
-            xpu_t11 = min(xpu_t11, xpu_t14);
-        }
-        continuing {
-            xpu_t12 = xpu_t12 + 1u;
-        }
-    }
-    v_s1 = xpu_t11;
-    var v_s2: i32;
-    let xpu_t15 = lidx % 8u;
-    let xpu_t16 = lidx - xpu_t15;
-    let xpu_t17 = subgroupMax(v_a);
-    workgroupBarrier();
-    xpu_wave[lidx] = bitcast<u32>(xpu_t17);
-    workgroupBarrier();
-    var xpu_t18: i32 = xpu_t17;
-    var xpu_t19: u32 = 0u;
-    loop {
-        let xpu_t20 = xpu_t19 * sgsize;
-        if xpu_t20 >= 8u {
-            break;
-        }
-        let xpu_t21 = bitcast<i32>(xpu_wave[xpu_t16 + xpu_t20]);
-        if (xpu_t16 + xpu_t20) < 60u {
-            xpu_t18 = max(xpu_t18, xpu_t21);
-        }
-        continuing {
-            xpu_t19 = xpu_t19 + 1u;
-        }
-    }
-    v_s2 = xpu_t18;
-    var v_s3: i32;
-    let xpu_t22 = lidx % 8u;
-    let xpu_t23 = lidx - xpu_t22;
-    let xpu_t24 = subgroupInclusiveAdd(v_a);
-    let xpu_t25 = subgroupAdd(v_a);
-    workgroupBarrier();
-    xpu_wave[lidx] = bitcast<u32>(xpu_t25);
-    workgroupBarrier();
-    let xpu_t26 = xpu_t22 / sgsize;
-    var xpu_t27: i32 = i32();
-    var xpu_t28: u32 = 0u;
-    loop {
-        let xpu_t29 = xpu_t28 * sgsize;
-        if xpu_t29 >= 8u {
-            break;
-        }
-        let xpu_t30 = bitcast<i32>(xpu_wave[xpu_t23 + xpu_t29]);
-        if ((xpu_t23 + xpu_t29) < 60u) && (xpu_t28 < xpu_t26) {
-            xpu_t27 = xpu_t27 + xpu_t30;
-        }
-        continuing {
-            xpu_t28 = xpu_t28 + 1u;
-        }
-    }
-    v_s3 = xpu_t24 + xpu_t27;
-    var v_s4: i32;
-    let xpu_t31 = lidx % 8u;
-    let xpu_t32 = lidx - xpu_t31;
-    let xpu_t33 = subgroupExclusiveAdd(v_a);
-    let xpu_t34 = subgroupAdd(v_a);
-    workgroupBarrier();
-    xpu_wave[lidx] = bitcast<u32>(xpu_t34);
-    workgroupBarrier();
-    let xpu_t35 = xpu_t31 / sgsize;
-    var xpu_t36: i32 = i32();
-    var xpu_t37: u32 = 0u;
-    loop {
-        let xpu_t38 = xpu_t37 * sgsize;
-        if xpu_t38 >= 8u {
-            break;
-        }
-        let xpu_t39 = bitcast<i32>(xpu_wave[xpu_t32 + xpu_t38]);
-        if ((xpu_t32 + xpu_t38) < 60u) && (xpu_t37 < xpu_t35) {
-            xpu_t36 = xpu_t36 + xpu_t39;
-        }
-        continuing {
-            xpu_t37 = xpu_t37 + 1u;
-        }
-    }
-    v_s4 = xpu_t33 + xpu_t36;
-    var v_s5: i32;
-    let xpu_t40 = lidx % 8u;
-    let xpu_t41 = lidx - xpu_t40;
-    workgroupBarrier();
-    xpu_wave[lidx] = bitcast<u32>(v_a);
-    workgroupBarrier();
-    let xpu_t42 = xpu_u.p_bl;
-    let xpu_t43 = xpu_t42 % 8u;
-    let xpu_t44 = bitcast<i32>(xpu_wave[xpu_t41 + xpu_t43]);
-    v_s5 = select(v_a, xpu_t44, true && ((xpu_t41 + xpu_t43) < 60u));
-    var v_s6: i32;
-    let xpu_t45 = lidx % 8u;
-    let xpu_t46 = lidx - xpu_t45;
-    workgroupBarrier();
-    xpu_wave[lidx] = bitcast<u32>(v_a);
-    workgroupBarrier();
-    let xpu_t47 = v_k % 8u;
-    let xpu_t48 = bitcast<i32>(xpu_wave[xpu_t46 + xpu_t47]);
-    v_s6 = select(v_a, xpu_t48, true && ((xpu_t46 + xpu_t47) < 60u));
-    var v_s7: i32;
-    let xpu_t49 = lidx % 8u;
-    let xpu_t50 = lidx - xpu_t49;
-    workgroupBarrier();
-    xpu_wave[lidx] = bitcast<u32>(v_a);
-    workgroupBarrier();
-    let xpu_t51 = xpu_u.p_m;
-    let xpu_t52 = xpu_t49 ^ (xpu_t51 % 8u);
-    let xpu_t53 = bitcast<i32>(xpu_wave[xpu_t50 + xpu_t52]);
-    v_s7 = select(v_a, xpu_t53, true && ((xpu_t50 + xpu_t52) < 60u));
-    var v_s8: i32;
-    let xpu_t54 = lidx % 8u;
-    let xpu_t55 = lidx - xpu_t54;
-    workgroupBarrier();
-    xpu_wave[lidx] = bitcast<u32>(v_a);
-    workgroupBarrier();
-    let xpu_t56 = xpu_u.p_d;
-    let xpu_t57 = xpu_t56 <= xpu_t54;
-    let xpu_t58 = select(xpu_t54, xpu_t54 - xpu_t56, xpu_t56 <= xpu_t54);
-    let xpu_t59 = bitcast<i32>(xpu_wave[xpu_t55 + xpu_t58]);
-    v_s8 = select(v_a, xpu_t59, xpu_t57 && ((xpu_t55 + xpu_t58) < 60u));
-    var v_s9: i32;
-    let xpu_t60 = lidx % 8u;
-    let xpu_t61 = lidx - xpu_t60;
-    workgroupBarrier();
-    xpu_wave[lidx] = bitcast<u32>(v_a);
-    workgroupBarrier();
-    let xpu_t62 = xpu_u.p_d;
-    let xpu_t63 = xpu_t62 < (8u - xpu_t60);
-    let xpu_t64 = select(xpu_t60, xpu_t60 + xpu_t62, xpu_t62 < (8u - xpu_t60));
-    let xpu_t65 = bitcast<i32>(xpu_wave[xpu_t61 + xpu_t64]);
-    v_s9 = select(v_a, xpu_t65, xpu_t63 && ((xpu_t61 + xpu_t64) < 60u));
-    let v_tmp: u32 = v_g * 10u;
-    let v_tmp_1: u32 = (v_g * 10u) + 1u;
-    let v_tmp_2: u32 = (v_g * 10u) + 2u;
-    let v_tmp_3: u32 = (v_g * 10u) + 3u;
-    let v_tmp_4: u32 = (v_g * 10u) + 4u;
-    let v_tmp_5: i32 = v_s0;
-    let v_tmp_6: i32 = v_s1;
-    let v_tmp_7: i32 = v_s2;
-    let v_tmp_8: i32 = v_s3;
-    let v_tmp_9: i32 = v_s4;
-    b_oi[v_tmp] = v_tmp_5;
-    b_oi[v_tmp_1] = v_tmp_6;
-    b_oi[v_tmp_2] = v_tmp_7;
-    b_oi[v_tmp_3] = v_tmp_8;
-    b_oi[v_tmp_4] = v_tmp_9;
-    let v_tmp_10: u32 = (v_g * 10u) + 5u;
-    let v_tmp_11: u32 = (v_g * 10u) + 6u;
-    let v_tmp_12: u32 = (v_g * 10u) + 7u;
-    let v_tmp_13: u32 = (v_g * 10u) + 8u;
-    let v_tmp_14: u32 = (v_g * 10u) + 9u;
-    let v_tmp_15: i32 = v_s5;
-    let v_tmp_16: i32 = v_s6;
-    let v_tmp_17: i32 = v_s7;
-    let v_tmp_18: i32 = v_s8;
-    let v_tmp_19: i32 = v_s9;
-    b_oi[v_tmp_10] = v_tmp_15;
-    b_oi[v_tmp_11] = v_tmp_16;
-    b_oi[v_tmp_12] = v_tmp_17;
-    b_oi[v_tmp_13] = v_tmp_18;
-    b_oi[v_tmp_14] = v_tmp_19;
-    var v_u0: u32;
-    let xpu_t66 = lidx % 8u;
-    let xpu_t67 = lidx - xpu_t66;
-    let xpu_t68 = subgroupAdd(v_u);
-    workgroupBarrier();
-    xpu_wave[lidx] = xpu_t68;
-    workgroupBarrier();
-    var xpu_t69: u32 = u32();
-    var xpu_t70: u32 = 0u;
-    loop {
-        let xpu_t71 = xpu_t70 * sgsize;
-        if xpu_t71 >= 8u {
-            break;
-        }
-        let xpu_t72 = xpu_wave[xpu_t67 + xpu_t71];
-        if (xpu_t67 + xpu_t71) < 60u {
-            xpu_t69 = xpu_t69 + xpu_t72;
-        }
-        continuing {
-            xpu_t70 = xpu_t70 + 1u;
-        }
-    }
-    v_u0 = xpu_t69;
-    var v_u1: u32;
-    let xpu_t73 = lidx % 8u;
-    let xpu_t74 = lidx - xpu_t73;
-    let xpu_t75 = subgroupMin(v_u);
-    workgroupBarrier();
-    xpu_wave[lidx] = xpu_t75;
-    workgroupBarrier();
-    var xpu_t76: u32 = xpu_t75;
-    var xpu_t77: u32 = 0u;
-    loop {
-        let xpu_t78 = xpu_t77 * sgsize;
-        if xpu_t78 >= 8u {
-            break;
-        }
-        let xpu_t79 = xpu_wave[xpu_t74 + xpu_t78];
-        if (xpu_t74 + xpu_t78) < 60u {
-            xpu_t76 = min(xpu_t76, xpu_t79);
-        }
-        continuing {
-            xpu_t77 = xpu_t77 + 1u;
-        }
-    }
-    v_u1 = xpu_t76;
-    var v_u2: u32;
-    let xpu_t80 = lidx % 8u;
-    let xpu_t81 = lidx - xpu_t80;
-    let xpu_t82 = subgroupMax(v_u);
-    workgroupBarrier();
-    xpu_wave[lidx] = xpu_t82;
-    workgroupBarrier();
-    var xpu_t83: u32 = xpu_t82;
-    var xpu_t84: u32 = 0u;
-    loop {
-        let xpu_t85 = xpu_t84 * sgsize;
-        if xpu_t85 >= 8u {
-            break;
-        }
-        let xpu_t86 = xpu_wave[xpu_t81 + xpu_t85];
-        if (xpu_t81 + xpu_t85) < 60u {
-            xpu_t83 = max(xpu_t83, xpu_t86);
-        }
-        continuing {
-            xpu_t84 = xpu_t84 + 1u;
-        }
-    }
-    v_u2 = xpu_t83;
-    var v_u3: u32;
-    let xpu_t87 = lidx % 8u;
-    let xpu_t88 = lidx - xpu_t87;
-    let xpu_t89 = subgroupInclusiveAdd(v_u);
-    let xpu_t90 = subgroupAdd(v_u);
-    workgroupBarrier();
-    xpu_wave[lidx] = xpu_t90;
-    workgroupBarrier();
-    let xpu_t91 = xpu_t87 / sgsize;
-    var xpu_t92: u32 = u32();
-    var xpu_t93: u32 = 0u;
-    loop {
-        let xpu_t94 = xpu_t93 * sgsize;
-        if xpu_t94 >= 8u {
-            break;
-        }
-        let xpu_t95 = xpu_wave[xpu_t88 + xpu_t94];
-        if ((xpu_t88 + xpu_t94) < 60u) && (xpu_t93 < xpu_t91) {
-            xpu_t92 = xpu_t92 + xpu_t95;
-        }
-        continuing {
-            xpu_t93 = xpu_t93 + 1u;
-        }
-    }
-    v_u3 = xpu_t89 + xpu_t92;
-    var v_u4: u32;
-    let xpu_t96 = lidx % 8u;
-    let xpu_t97 = lidx - xpu_t96;
-    let xpu_t98 = subgroupExclusiveAdd(v_u);
-    let xpu_t99 = subgroupAdd(v_u);
-    workgroupBarrier();
-    xpu_wave[lidx] = xpu_t99;
-    workgroupBarrier();
-    let xpu_t100 = xpu_t96 / sgsize;
-    var xpu_t101: u32 = u32();
-    var xpu_t102: u32 = 0u;
-    loop {
-        let xpu_t103 = xpu_t102 * sgsize;
-        if xpu_t103 >= 8u {
-            break;
-        }
-        let xpu_t104 = xpu_wave[xpu_t97 + xpu_t103];
-        if ((xpu_t97 + xpu_t103) < 60u) && (xpu_t102 < xpu_t100) {
-            xpu_t101 = xpu_t101 + xpu_t104;
-        }
-        continuing {
-            xpu_t102 = xpu_t102 + 1u;
-        }
-    }
-    v_u4 = xpu_t98 + xpu_t101;
-    var v_u5: u32;
-    let xpu_t105 = lidx % 8u;
-    let xpu_t106 = lidx - xpu_t105;
-    workgroupBarrier();
-    xpu_wave[lidx] = v_u;
-    workgroupBarrier();
-    let xpu_t107 = v_k % 8u;
-    let xpu_t108 = xpu_wave[xpu_t106 + xpu_t107];
-    v_u5 = select(v_u, xpu_t108, true && ((xpu_t106 + xpu_t107) < 60u));
+    let v_s0: i32 = xpu_wave_reduce_i32(v_a, 0u);
+    let v_s1: i32 = xpu_wave_reduce_i32(v_a, 1u);
+    let v_s2: i32 = xpu_wave_reduce_i32(v_a, 2u);
+    let v_s3: i32 = xpu_wave_reduce_i32(v_a, 3u);
+    let v_s4: i32 = xpu_wave_reduce_i32(v_a, 4u);
+    let v_s5: i32 = xpu_wave_shuffle_i32(v_a, xpu_u.p_bl, 9u);
+    let v_s6: i32 = xpu_wave_shuffle_i32(v_a, v_k, 9u);
+    let v_s7: i32 = xpu_wave_shuffle_i32(v_a, xpu_u.p_m, 10u);
+    let v_s8: i32 = xpu_wave_shuffle_i32(v_a, xpu_u.p_d, 11u);
+    let v_s9: i32 = xpu_wave_shuffle_i32(v_a, xpu_u.p_d, 12u);
+    b_oi[v_g * 10u] = v_s0;
+    b_oi[(v_g * 10u) + 1u] = v_s1;
+    b_oi[(v_g * 10u) + 2u] = v_s2;
+    b_oi[(v_g * 10u) + 3u] = v_s3;
+    b_oi[(v_g * 10u) + 4u] = v_s4;
+    b_oi[(v_g * 10u) + 5u] = v_s5;
+    b_oi[(v_g * 10u) + 6u] = v_s6;
+    b_oi[(v_g * 10u) + 7u] = v_s7;
+    b_oi[(v_g * 10u) + 8u] = v_s8;
+    b_oi[(v_g * 10u) + 9u] = v_s9;
+    let v_u0: u32 = xpu_wave_reduce_u32(v_u, 0u);
+    let v_u1: u32 = xpu_wave_reduce_u32(v_u, 1u);
+    let v_u2: u32 = xpu_wave_reduce_u32(v_u, 2u);
+    let v_u3: u32 = xpu_wave_reduce_u32(v_u, 3u);
+    let v_u4: u32 = xpu_wave_reduce_u32(v_u, 4u);
+    let v_u5: u32 = xpu_wave_shuffle_u32(v_u, v_k, 9u);
     var v_u6: u32;
     v_u6 = 0u;
     {
-        let xpu_t109 = select(0u, 1u, v_p);
-        let xpu_t110 = lidx % 8u;
-        let xpu_t111 = lidx - xpu_t110;
-        let xpu_t112 = subgroupBallot(xpu_t109 != 0u).x;
-        workgroupBarrier();
-        xpu_wave[lidx] = xpu_t112;
-        workgroupBarrier();
-        var xpu_t113: u32 = 0u;
-        var xpu_t114: u32 = 0u;
-        loop {
-            let xpu_t115 = xpu_t114 * sgsize;
-            if xpu_t115 >= 8u {
-                break;
-            }
-            let xpu_t116 = xpu_wave[xpu_t111 + xpu_t115];
-            if (xpu_t111 + xpu_t115) < 60u {
-                xpu_t113 = xpu_t113 | (xpu_t116 << xpu_t115);
-            }
-            continuing {
-                xpu_t114 = xpu_t114 + 1u;
-            }
-        }
-        v_u6 = xpu_t113;
+        v_u6 = xpu_wave_vote(select(0u, 1u, v_p), 5u);
     }
-    var v_any: bool;
-    let xpu_t117 = select(0u, 1u, v_p);
-    let xpu_t118 = lidx % 8u;
-    let xpu_t119 = lidx - xpu_t118;
-    let xpu_t120 = select(0u, 1u, subgroupAny(xpu_t117 != 0u));
-    workgroupBarrier();
-    xpu_wave[lidx] = xpu_t120;
-    workgroupBarrier();
-    var xpu_t121: u32 = 0u;
-    var xpu_t122: u32 = 0u;
-    loop {
-        let xpu_t123 = xpu_t122 * sgsize;
-        if xpu_t123 >= 8u {
-            break;
-        }
-        let xpu_t124 = xpu_wave[xpu_t119 + xpu_t123];
-        if (xpu_t119 + xpu_t123) < 60u {
-            xpu_t121 = xpu_t121 | xpu_t124;
-        }
-        continuing {
-            xpu_t122 = xpu_t122 + 1u;
-        }
-    }
-    v_any = xpu_t121 != 0u;
-    var v_all: bool;
-    let xpu_t125 = select(0u, 1u, v_p);
-    let xpu_t126 = lidx % 8u;
-    let xpu_t127 = lidx - xpu_t126;
-    let xpu_t128 = select(0u, 1u, subgroupAll(xpu_t125 != 0u));
-    workgroupBarrier();
-    xpu_wave[lidx] = xpu_t128;
-    workgroupBarrier();
-    var xpu_t129: u32 = 1u;
-    var xpu_t130: u32 = 0u;
-    loop {
-        let xpu_t131 = xpu_t130 * sgsize;
-        if xpu_t131 >= 8u {
-            break;
-        }
-        let xpu_t132 = xpu_wave[xpu_t127 + xpu_t131];
-        if (xpu_t127 + xpu_t131) < 60u {
-            xpu_t129 = xpu_t129 & xpu_t132;
-        }
-        continuing {
-            xpu_t130 = xpu_t130 + 1u;
-        }
-    }
-    v_all = xpu_t129 != 0u;
-    let v_tmp_20: u32 = v_g * 11u;
-    let v_tmp_21: u32 = (v_g * 11u) + 1u;
-    let v_tmp_22: u32 = (v_g * 11u) + 2u;
-    let v_tmp_23: u32 = (v_g * 11u) + 3u;
-    let v_tmp_24: u32 = (v_g * 11u) + 4u;
-    let v_tmp_25: u32 = v_u0;
-    let v_tmp_26: u32 = v_u1;
-    let v_tmp_27: u32 = v_u2;
-    let v_tmp_28: u32 = v_u3;
-    let v_tmp_29: u32 = v_u4;
-    b_ou[v_tmp_20] = v_tmp_25;
-    b_ou[v_tmp_21] = v_tmp_26;
-    b_ou[v_tmp_22] = v_tmp_27;
-    b_ou[v_tmp_23] = v_tmp_28;
-    b_ou[v_tmp_24] = v_tmp_29;
-    let v_tmp_30: u32 = (v_g * 11u) + 5u;
-    let v_tmp_31: u32 = (v_g * 11u) + 6u;
-    let v_tmp_32: u32 = v_u5;
+    let v_any: bool = xpu_wave_vote(select(0u, 1u, v_p), 6u) != 0u;
+    let v_all: bool = xpu_wave_vote(select(0u, 1u, v_p), 7u) != 0u;
+    b_ou[v_g * 11u] = v_u0;
+    b_ou[(v_g * 11u) + 1u] = v_u1;
+    b_ou[(v_g * 11u) + 2u] = v_u2;
+    b_ou[(v_g * 11u) + 3u] = v_u3;
+    b_ou[(v_g * 11u) + 4u] = v_u4;
     let v_tmp_33: u32 = v_u6;
-    b_ou[v_tmp_30] = v_tmp_32;
-    b_ou[v_tmp_31] = v_tmp_33;
-    let v_tmp_34: u32 = (v_g * 11u) + 7u;
-    let v_tmp_35: u32 = (v_g * 11u) + 8u;
-    b_ou[v_tmp_34] = 0u;
-    b_ou[v_tmp_35] = 0u;
+    b_ou[(v_g * 11u) + 5u] = v_u5;
+    b_ou[(v_g * 11u) + 6u] = v_tmp_33;
+    b_ou[(v_g * 11u) + 7u] = 0u;
+    b_ou[(v_g * 11u) + 8u] = 0u;
     if v_any {
         b_ou[(v_g * 11u) + 7u] = 1u;
     }
     if v_all {
         b_ou[(v_g * 11u) + 8u] = 1u;
     }
-    let v_tmp_36: u32 = (v_g * 11u) + 9u;
-    let v_tmp_37: u32 = (v_g * 11u) + 10u;
-    let v_tmp_38: u32 = lidx % 8u;
     let v_tmp_39: u32 = 8u;
-    b_ou[v_tmp_36] = v_tmp_38;
-    b_ou[v_tmp_37] = v_tmp_39;
-    var v_f0: f32;
-    let xpu_t133 = lidx % 8u;
-    let xpu_t134 = lidx - xpu_t133;
-    let xpu_t135 = subgroupAdd(v_f);
-    workgroupBarrier();
-    xpu_wave[lidx] = bitcast<u32>(xpu_t135);
-    workgroupBarrier();
-    var xpu_t136: f32 = f32();
-    var xpu_t137: u32 = 0u;
-    loop {
-        let xpu_t138 = xpu_t137 * sgsize;
-        if xpu_t138 >= 8u {
-            break;
-        }
-        let xpu_t139 = bitcast<f32>(xpu_wave[xpu_t134 + xpu_t138]);
-        if (xpu_t134 + xpu_t138) < 60u {
-            xpu_t136 = xpu_t136 + xpu_t139;
-        }
-        continuing {
-            xpu_t137 = xpu_t137 + 1u;
-        }
-    }
-    v_f0 = xpu_t136;
-    var v_f1: f32;
-    let xpu_t140 = lidx % 8u;
-    let xpu_t141 = lidx - xpu_t140;
-    let xpu_t142 = subgroupMin(v_f);
-    workgroupBarrier();
-    xpu_wave[lidx] = bitcast<u32>(xpu_t142);
-    workgroupBarrier();
-    var xpu_t143: f32 = xpu_t142;
-    var xpu_t144: u32 = 0u;
-    loop {
-        let xpu_t145 = xpu_t144 * sgsize;
-        if xpu_t145 >= 8u {
-            break;
-        }
-        let xpu_t146 = bitcast<f32>(xpu_wave[xpu_t141 + xpu_t145]);
-        if (xpu_t141 + xpu_t145) < 60u {
-            xpu_t143 = min(xpu_t143, xpu_t146);
-        }
-        continuing {
-            xpu_t144 = xpu_t144 + 1u;
-        }
-    }
-    v_f1 = xpu_t143;
-    var v_f2: f32;
-    let xpu_t147 = lidx % 8u;
-    let xpu_t148 = lidx - xpu_t147;
-    let xpu_t149 = subgroupMax(v_f);
-    workgroupBarrier();
-    xpu_wave[lidx] = bitcast<u32>(xpu_t149);
-    workgroupBarrier();
-    var xpu_t150: f32 = xpu_t149;
-    var xpu_t151: u32 = 0u;
-    loop {
-        let xpu_t152 = xpu_t151 * sgsize;
-        if xpu_t152 >= 8u {
-            break;
-        }
-        let xpu_t153 = bitcast<f32>(xpu_wave[xpu_t148 + xpu_t152]);
-        if (xpu_t148 + xpu_t152) < 60u {
-            xpu_t150 = max(xpu_t150, xpu_t153);
-        }
-        continuing {
-            xpu_t151 = xpu_t151 + 1u;
-        }
-    }
-    v_f2 = xpu_t150;
-    var v_f3: f32;
-    let xpu_t154 = lidx % 8u;
-    let xpu_t155 = lidx - xpu_t154;
-    let xpu_t156 = subgroupInclusiveAdd(v_f);
-    let xpu_t157 = subgroupAdd(v_f);
-    workgroupBarrier();
-    xpu_wave[lidx] = bitcast<u32>(xpu_t157);
-    workgroupBarrier();
-    let xpu_t158 = xpu_t154 / sgsize;
-    var xpu_t159: f32 = f32();
-    var xpu_t160: u32 = 0u;
-    loop {
-        let xpu_t161 = xpu_t160 * sgsize;
-        if xpu_t161 >= 8u {
-            break;
-        }
-        let xpu_t162 = bitcast<f32>(xpu_wave[xpu_t155 + xpu_t161]);
-        if ((xpu_t155 + xpu_t161) < 60u) && (xpu_t160 < xpu_t158) {
-            xpu_t159 = xpu_t159 + xpu_t162;
-        }
-        continuing {
-            xpu_t160 = xpu_t160 + 1u;
-        }
-    }
-    v_f3 = xpu_t156 + xpu_t159;
-    var v_f4: f32;
-    let xpu_t163 = lidx % 8u;
-    let xpu_t164 = lidx - xpu_t163;
-    let xpu_t165 = subgroupExclusiveAdd(v_f);
-    let xpu_t166 = subgroupAdd(v_f);
-    workgroupBarrier();
-    xpu_wave[lidx] = bitcast<u32>(xpu_t166);
-    workgroupBarrier();
-    let xpu_t167 = xpu_t163 / sgsize;
-    var xpu_t168: f32 = f32();
-    var xpu_t169: u32 = 0u;
-    loop {
-        let xpu_t170 = xpu_t169 * sgsize;
-        if xpu_t170 >= 8u {
-            break;
-        }
-        let xpu_t171 = bitcast<f32>(xpu_wave[xpu_t164 + xpu_t170]);
-        if ((xpu_t164 + xpu_t170) < 60u) && (xpu_t169 < xpu_t167) {
-            xpu_t168 = xpu_t168 + xpu_t171;
-        }
-        continuing {
-            xpu_t169 = xpu_t169 + 1u;
-        }
-    }
-    v_f4 = xpu_t165 + xpu_t168;
-    var v_f5: f32;
-    let xpu_t172 = lidx % 8u;
-    let xpu_t173 = lidx - xpu_t172;
-    workgroupBarrier();
-    xpu_wave[lidx] = bitcast<u32>(v_f);
-    workgroupBarrier();
-    let xpu_t174 = xpu_u.p_m;
-    let xpu_t175 = xpu_t172 ^ (xpu_t174 % 8u);
-    let xpu_t176 = bitcast<f32>(xpu_wave[xpu_t173 + xpu_t175]);
-    v_f5 = select(v_f, xpu_t176, true && ((xpu_t173 + xpu_t175) < 60u));
-    let v_tmp_40: u32 = v_g * 6u;
-    let v_tmp_41: u32 = (v_g * 6u) + 1u;
-    let v_tmp_42: u32 = (v_g * 6u) + 2u;
-    let v_tmp_43: f32 = v_f0;
-    let v_tmp_44: f32 = v_f1;
-    let v_tmp_45: f32 = v_f2;
-    b_of[v_tmp_40] = v_tmp_43;
-    b_of[v_tmp_41] = v_tmp_44;
-    b_of[v_tmp_42] = v_tmp_45;
-    let v_tmp_46: u32 = (v_g * 6u) + 3u;
-    let v_tmp_47: u32 = (v_g * 6u) + 4u;
-    let v_tmp_48: u32 = (v_g * 6u) + 5u;
-    let v_tmp_49: f32 = v_f3;
-    let v_tmp_50: f32 = v_f4;
-    let v_tmp_51: f32 = v_f5;
-    b_of[v_tmp_46] = v_tmp_49;
-    b_of[v_tmp_47] = v_tmp_50;
-    b_of[v_tmp_48] = v_tmp_51;
+    b_ou[(v_g * 11u) + 9u] = lidx % 8u;
+    b_ou[(v_g * 11u) + 10u] = v_tmp_39;
+    let v_f0: f32 = xpu_wave_reduce_f32(v_f, 0u);
+    let v_f1: f32 = xpu_wave_reduce_f32(v_f, 1u);
+    let v_f2: f32 = xpu_wave_reduce_f32(v_f, 2u);
+    let v_f3: f32 = xpu_wave_reduce_f32(v_f, 3u);
+    let v_f4: f32 = xpu_wave_reduce_f32(v_f, 4u);
+    let v_f5: f32 = xpu_wave_shuffle_f32(v_f, xpu_u.p_m, 10u);
+    b_of[v_g * 6u] = v_f0;
+    b_of[(v_g * 6u) + 1u] = v_f1;
+    b_of[(v_g * 6u) + 2u] = v_f2;
+    b_of[(v_g * 6u) + 3u] = v_f3;
+    b_of[(v_g * 6u) + 4u] = v_f4;
+    b_of[(v_g * 6u) + 5u] = v_f5;
 }
 `
 
@@ -12265,480 +6795,233 @@ struct xpu_Uniforms {
 @group(0) @binding(5) var<storage, read> b_xf: array<f32>;
 @group(0) @binding(6) var<storage, read> b_sel: array<u32>;
 @group(0) @binding(7) var<uniform> xpu_u: xpu_Uniforms;
+var<private> xpu_lidx: u32;
+var<private> xpu_sgid: u32;
+
+// xpu_wave_reduce_f32 is the verb op of x, one of WaveSum, WaveMin, WaveMax, WavePrefixSum, WaveExclusivePrefixSum, at the narrow tier.
+fn xpu_wave_reduce_f32(x: f32, op: u32) -> f32 {
+    let xpu_t1 = xpu_lidx % 8u;
+    let xpu_t2 = xpu_lidx - xpu_t1;
+    var xpu_t3: f32 = select(f32(), x, (op == 1u) || (op == 2u));
+    var xpu_t4: u32 = 0u;
+    loop {
+        if xpu_t4 >= 8u {
+            break;
+        }
+        let xpu_t5 = subgroupShuffle(x, (xpu_sgid - (xpu_sgid % 8u)) + xpu_t4);
+        if (((xpu_t2 + xpu_t4) < 60u) && ((xpu_t4 <= xpu_t1) || (op != 3u))) && ((xpu_t4 < xpu_t1) || (op != 4u)) {
+            if op == 1u {
+                xpu_t3 = min(xpu_t3, xpu_t5);
+            } else if op == 2u {
+                xpu_t3 = max(xpu_t3, xpu_t5);
+            } else {
+                xpu_t3 = xpu_t3 + xpu_t5;
+            }
+        }
+        continuing {
+            xpu_t4 = xpu_t4 + 1u;
+        }
+    }
+    return xpu_t3;
+}
+
+// xpu_wave_reduce_i32 is the verb op of x, one of WaveSum, WaveMin, WaveMax, WavePrefixSum, WaveExclusivePrefixSum, at the narrow tier.
+fn xpu_wave_reduce_i32(x: i32, op: u32) -> i32 {
+    let xpu_t1 = xpu_lidx % 8u;
+    let xpu_t2 = xpu_lidx - xpu_t1;
+    var xpu_t3: i32 = select(i32(), x, (op == 1u) || (op == 2u));
+    var xpu_t4: u32 = 0u;
+    loop {
+        if xpu_t4 >= 8u {
+            break;
+        }
+        let xpu_t5 = subgroupShuffle(x, (xpu_sgid - (xpu_sgid % 8u)) + xpu_t4);
+        if (((xpu_t2 + xpu_t4) < 60u) && ((xpu_t4 <= xpu_t1) || (op != 3u))) && ((xpu_t4 < xpu_t1) || (op != 4u)) {
+            if op == 1u {
+                xpu_t3 = min(xpu_t3, xpu_t5);
+            } else if op == 2u {
+                xpu_t3 = max(xpu_t3, xpu_t5);
+            } else {
+                xpu_t3 = xpu_t3 + xpu_t5;
+            }
+        }
+        continuing {
+            xpu_t4 = xpu_t4 + 1u;
+        }
+    }
+    return xpu_t3;
+}
+
+// xpu_wave_reduce_u32 is the verb op of x, one of WaveSum, WaveMin, WaveMax, WavePrefixSum, WaveExclusivePrefixSum, at the narrow tier.
+fn xpu_wave_reduce_u32(x: u32, op: u32) -> u32 {
+    let xpu_t1 = xpu_lidx % 8u;
+    let xpu_t2 = xpu_lidx - xpu_t1;
+    var xpu_t3: u32 = select(u32(), x, (op == 1u) || (op == 2u));
+    var xpu_t4: u32 = 0u;
+    loop {
+        if xpu_t4 >= 8u {
+            break;
+        }
+        let xpu_t5 = subgroupShuffle(x, (xpu_sgid - (xpu_sgid % 8u)) + xpu_t4);
+        if (((xpu_t2 + xpu_t4) < 60u) && ((xpu_t4 <= xpu_t1) || (op != 3u))) && ((xpu_t4 < xpu_t1) || (op != 4u)) {
+            if op == 1u {
+                xpu_t3 = min(xpu_t3, xpu_t5);
+            } else if op == 2u {
+                xpu_t3 = max(xpu_t3, xpu_t5);
+            } else {
+                xpu_t3 = xpu_t3 + xpu_t5;
+            }
+        }
+        continuing {
+            xpu_t4 = xpu_t4 + 1u;
+        }
+    }
+    return xpu_t3;
+}
+
+// xpu_wave_shuffle_f32 is the verb op of x, one of WaveShuffleXor, at the narrow tier.
+fn xpu_wave_shuffle_f32(x: f32, a: u32, op: u32) -> f32 {
+    let xpu_t1 = xpu_lidx % 8u;
+    let xpu_t2 = xpu_lidx - xpu_t1;
+    var xpu_t3: u32;
+    xpu_t3 = xpu_t1 ^ (a % 8u);
+    let xpu_t4 = subgroupShuffle(x, (xpu_sgid - (xpu_sgid % 8u)) + xpu_t3);
+    return select(x, xpu_t4, (xpu_t2 + xpu_t3) < 60u);
+}
+
+// xpu_wave_shuffle_i32 is the verb op of x, one of WaveShuffle, WaveShuffleXor, WaveShuffleUp, WaveShuffleDown, at the narrow tier.
+fn xpu_wave_shuffle_i32(x: i32, a: u32, op: u32) -> i32 {
+    let xpu_t1 = xpu_lidx % 8u;
+    let xpu_t2 = xpu_lidx - xpu_t1;
+    var xpu_t3: u32;
+    var xpu_t4: bool = true;
+    if op == 9u {
+        xpu_t3 = a % 8u;
+    } else if op == 10u {
+        xpu_t3 = xpu_t1 ^ (a % 8u);
+    } else if op == 11u {
+        xpu_t4 = a <= xpu_t1;
+        xpu_t3 = select(xpu_t1, xpu_t1 - a, xpu_t4);
+    } else {
+        xpu_t4 = a < (8u - xpu_t1);
+        xpu_t3 = select(xpu_t1, xpu_t1 + a, xpu_t4);
+    }
+    let xpu_t5 = subgroupShuffle(x, (xpu_sgid - (xpu_sgid % 8u)) + xpu_t3);
+    return select(x, xpu_t5, xpu_t4 && ((xpu_t2 + xpu_t3) < 60u));
+}
+
+// xpu_wave_shuffle_u32 is the verb op of x, one of WaveShuffle, at the narrow tier.
+fn xpu_wave_shuffle_u32(x: u32, a: u32, op: u32) -> u32 {
+    let xpu_t1 = xpu_lidx % 8u;
+    let xpu_t2 = xpu_lidx - xpu_t1;
+    var xpu_t3: u32;
+    xpu_t3 = a % 8u;
+    let xpu_t4 = subgroupShuffle(x, (xpu_sgid - (xpu_sgid % 8u)) + xpu_t3);
+    return select(x, xpu_t4, (xpu_t2 + xpu_t3) < 60u);
+}
+
+// xpu_wave_vote is the verb op of x, one of WaveBallot, WaveAny, WaveAll, at the narrow tier.
+fn xpu_wave_vote(x: u32, op: u32) -> u32 {
+    let xpu_t1 = xpu_lidx % 8u;
+    let xpu_t2 = xpu_lidx - xpu_t1;
+    var xpu_t3: u32 = select(0u, 1u, op == 7u);
+    var xpu_t4: u32 = 0u;
+    loop {
+        if xpu_t4 >= 8u {
+            break;
+        }
+        let xpu_t5 = subgroupShuffle(x, (xpu_sgid - (xpu_sgid % 8u)) + xpu_t4);
+        if (xpu_t2 + xpu_t4) < 60u {
+            if op == 5u {
+                xpu_t3 = xpu_t3 | (xpu_t5 << xpu_t4);
+            } else if op == 6u {
+                xpu_t3 = xpu_t3 | xpu_t5;
+            } else {
+                xpu_t3 = xpu_t3 & xpu_t5;
+            }
+        }
+        continuing {
+            xpu_t4 = xpu_t4 + 1u;
+        }
+    }
+    return xpu_t3;
+}
 
 // main is kernel Wave8, block 60x1x1.
 @compute @workgroup_size(60, 1, 1)
 fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) lidx: u32, @builtin(subgroup_invocation_id) sgid: u32) {
+    xpu_lidx = lidx;
+    xpu_sgid = sgid;
     let v_g: u32 = gid.x;
     let v_a: i32 = b_xi[v_g];
     let v_u: u32 = b_xu[v_g];
     let v_f: f32 = b_xf[v_g];
     let v_k: u32 = b_sel[v_g];
     let v_p: bool = ((v_u % 4u) != 0u) || ((wid.x % 2u) == 0u);
-    var v_s0: i32;
-    let xpu_t1 = lidx % 8u;
-    let xpu_t2 = lidx - xpu_t1;
-    var xpu_t3: i32 = i32();
-    var xpu_t4: u32 = 0u;
-    loop {
-        if xpu_t4 >= 8u {
-            break;
-        }
-        let xpu_t5 = subgroupShuffle(v_a, (sgid - (sgid % 8u)) + xpu_t4);
-        if (xpu_t2 + xpu_t4) < 60u {
-            xpu_t3 = xpu_t3 + xpu_t5;
-        }
-        continuing {
-            xpu_t4 = xpu_t4 + 1u;
-        }
-    }
-    v_s0 = xpu_t3;
-    var v_s1: i32;
-    let xpu_t6 = lidx % 8u;
-    let xpu_t7 = lidx - xpu_t6;
-    var xpu_t8: i32 = v_a;
-    var xpu_t9: u32 = 0u;
-    loop {
-        if xpu_t9 >= 8u {
-            break;
-        }
-        let xpu_t10 = subgroupShuffle(v_a, (sgid - (sgid % 8u)) + xpu_t9);
-        if (xpu_t7 + xpu_t9) < 60u {
-            xpu_t8 = min(xpu_t8, xpu_t10);
-        }
-        continuing {
-            xpu_t9 = xpu_t9 + 1u;
-        }
-    }
-    v_s1 = xpu_t8;
-    var v_s2: i32;
-    let xpu_t11 = lidx % 8u;
-    let xpu_t12 = lidx - xpu_t11;
-    var xpu_t13: i32 = v_a;
-    var xpu_t14: u32 = 0u;
-    loop {
-        if xpu_t14 >= 8u {
-            break;
-        }
-        let xpu_t15 = subgroupShuffle(v_a, (sgid - (sgid % 8u)) + xpu_t14);
-        if (xpu_t12 + xpu_t14) < 60u {
-            xpu_t13 = max(xpu_t13, xpu_t15);
-        }
-        continuing {
-            xpu_t14 = xpu_t14 + 1u;
-        }
-    }
-    v_s2 = xpu_t13;
-    var v_s3: i32;
-    let xpu_t16 = lidx % 8u;
-    let xpu_t17 = lidx - xpu_t16;
-    var xpu_t18: i32 = i32();
-    var xpu_t19: u32 = 0u;
-    loop {
-        if xpu_t19 >= 8u {
-            break;
-        }
-        let xpu_t20 = subgroupShuffle(v_a, (sgid - (sgid % 8u)) + xpu_t19);
-        if ((xpu_t17 + xpu_t19) < 60u) && (xpu_t19 <= xpu_t16) {
-            xpu_t18 = xpu_t18 + xpu_t20;
-        }
-        continuing {
-            xpu_t19 = xpu_t19 + 1u;
-        }
-    }
-    v_s3 = xpu_t18;
-    var v_s4: i32;
-    let xpu_t21 = lidx % 8u;
-    let xpu_t22 = lidx - xpu_t21;
-    var xpu_t23: i32 = i32();
-    var xpu_t24: u32 = 0u;
-    loop {
-        if xpu_t24 >= 8u {
-            break;
-        }
-        let xpu_t25 = subgroupShuffle(v_a, (sgid - (sgid % 8u)) + xpu_t24);
-        if ((xpu_t22 + xpu_t24) < 60u) && (xpu_t24 < xpu_t21) {
-            xpu_t23 = xpu_t23 + xpu_t25;
-        }
-        continuing {
-            xpu_t24 = xpu_t24 + 1u;
-        }
-    }
-    v_s4 = xpu_t23;
-    var v_s5: i32;
-    let xpu_t26 = lidx % 8u;
-    let xpu_t27 = lidx - xpu_t26;
-    let xpu_t28 = xpu_u.p_bl;
-    let xpu_t29 = xpu_t28 % 8u;
-    let xpu_t30 = subgroupShuffle(v_a, (sgid - (sgid % 8u)) + xpu_t29);
-    v_s5 = select(v_a, xpu_t30, true && ((xpu_t27 + xpu_t29) < 60u));
-    var v_s6: i32;
-    let xpu_t31 = lidx % 8u;
-    let xpu_t32 = lidx - xpu_t31;
-    let xpu_t33 = v_k % 8u;
-    let xpu_t34 = subgroupShuffle(v_a, (sgid - (sgid % 8u)) + xpu_t33);
-    v_s6 = select(v_a, xpu_t34, true && ((xpu_t32 + xpu_t33) < 60u));
-    var v_s7: i32;
-    let xpu_t35 = lidx % 8u;
-    let xpu_t36 = lidx - xpu_t35;
-    let xpu_t37 = xpu_u.p_m;
-    let xpu_t38 = xpu_t35 ^ (xpu_t37 % 8u);
-    let xpu_t39 = subgroupShuffle(v_a, (sgid - (sgid % 8u)) + xpu_t38);
-    v_s7 = select(v_a, xpu_t39, true && ((xpu_t36 + xpu_t38) < 60u));
-    var v_s8: i32;
-    let xpu_t40 = lidx % 8u;
-    let xpu_t41 = lidx - xpu_t40;
-    let xpu_t42 = xpu_u.p_d;
-    let xpu_t43 = xpu_t42 <= xpu_t40;
-    let xpu_t44 = select(xpu_t40, xpu_t40 - xpu_t42, xpu_t42 <= xpu_t40);
-    let xpu_t45 = subgroupShuffle(v_a, (sgid - (sgid % 8u)) + xpu_t44);
-    v_s8 = select(v_a, xpu_t45, xpu_t43 && ((xpu_t41 + xpu_t44) < 60u));
-    var v_s9: i32;
-    let xpu_t46 = lidx % 8u;
-    let xpu_t47 = lidx - xpu_t46;
-    let xpu_t48 = xpu_u.p_d;
-    let xpu_t49 = xpu_t48 < (8u - xpu_t46);
-    let xpu_t50 = select(xpu_t46, xpu_t46 + xpu_t48, xpu_t48 < (8u - xpu_t46));
-    let xpu_t51 = subgroupShuffle(v_a, (sgid - (sgid % 8u)) + xpu_t50);
-    v_s9 = select(v_a, xpu_t51, xpu_t49 && ((xpu_t47 + xpu_t50) < 60u));
-    let v_tmp: u32 = v_g * 10u;
-    let v_tmp_1: u32 = (v_g * 10u) + 1u;
-    let v_tmp_2: u32 = (v_g * 10u) + 2u;
-    let v_tmp_3: u32 = (v_g * 10u) + 3u;
-    let v_tmp_4: u32 = (v_g * 10u) + 4u;
-    let v_tmp_5: i32 = v_s0;
-    let v_tmp_6: i32 = v_s1;
-    let v_tmp_7: i32 = v_s2;
-    let v_tmp_8: i32 = v_s3;
-    let v_tmp_9: i32 = v_s4;
-    b_oi[v_tmp] = v_tmp_5;
-    b_oi[v_tmp_1] = v_tmp_6;
-    b_oi[v_tmp_2] = v_tmp_7;
-    b_oi[v_tmp_3] = v_tmp_8;
-    b_oi[v_tmp_4] = v_tmp_9;
-    let v_tmp_10: u32 = (v_g * 10u) + 5u;
-    let v_tmp_11: u32 = (v_g * 10u) + 6u;
-    let v_tmp_12: u32 = (v_g * 10u) + 7u;
-    let v_tmp_13: u32 = (v_g * 10u) + 8u;
-    let v_tmp_14: u32 = (v_g * 10u) + 9u;
-    let v_tmp_15: i32 = v_s5;
-    let v_tmp_16: i32 = v_s6;
-    let v_tmp_17: i32 = v_s7;
-    let v_tmp_18: i32 = v_s8;
-    let v_tmp_19: i32 = v_s9;
-    b_oi[v_tmp_10] = v_tmp_15;
-    b_oi[v_tmp_11] = v_tmp_16;
-    b_oi[v_tmp_12] = v_tmp_17;
-    b_oi[v_tmp_13] = v_tmp_18;
-    b_oi[v_tmp_14] = v_tmp_19;
-    var v_u0: u32;
-    let xpu_t52 = lidx % 8u;
-    let xpu_t53 = lidx - xpu_t52;
-    var xpu_t54: u32 = u32();
-    var xpu_t55: u32 = 0u;
-    loop {
-        if xpu_t55 >= 8u {
-            break;
-        }
-        let xpu_t56 = subgroupShuffle(v_u, (sgid - (sgid % 8u)) + xpu_t55);
-        if (xpu_t53 + xpu_t55) < 60u {
-            xpu_t54 = xpu_t54 + xpu_t56;
-        }
-        continuing {
-            xpu_t55 = xpu_t55 + 1u;
-        }
-    }
-    v_u0 = xpu_t54;
-    var v_u1: u32;
-    let xpu_t57 = lidx % 8u;
-    let xpu_t58 = lidx - xpu_t57;
-    var xpu_t59: u32 = v_u;
-    var xpu_t60: u32 = 0u;
-    loop {
-        if xpu_t60 >= 8u {
-            break;
-        }
-        let xpu_t61 = subgroupShuffle(v_u, (sgid - (sgid % 8u)) + xpu_t60);
-        if (xpu_t58 + xpu_t60) < 60u {
-            xpu_t59 = min(xpu_t59, xpu_t61);
-        }
-        continuing {
-            xpu_t60 = xpu_t60 + 1u;
-        }
-    }
-    v_u1 = xpu_t59;
-    var v_u2: u32;
-    let xpu_t62 = lidx % 8u;
-    let xpu_t63 = lidx - xpu_t62;
-    var xpu_t64: u32 = v_u;
-    var xpu_t65: u32 = 0u;
-    loop {
-        if xpu_t65 >= 8u {
-            break;
-        }
-        let xpu_t66 = subgroupShuffle(v_u, (sgid - (sgid % 8u)) + xpu_t65);
-        if (xpu_t63 + xpu_t65) < 60u {
-            xpu_t64 = max(xpu_t64, xpu_t66);
-        }
-        continuing {
-            xpu_t65 = xpu_t65 + 1u;
-        }
-    }
-    v_u2 = xpu_t64;
-    var v_u3: u32;
-    let xpu_t67 = lidx % 8u;
-    let xpu_t68 = lidx - xpu_t67;
-    var xpu_t69: u32 = u32();
-    var xpu_t70: u32 = 0u;
-    loop {
-        if xpu_t70 >= 8u {
-            break;
-        }
-        let xpu_t71 = subgroupShuffle(v_u, (sgid - (sgid % 8u)) + xpu_t70);
-        if ((xpu_t68 + xpu_t70) < 60u) && (xpu_t70 <= xpu_t67) {
-            xpu_t69 = xpu_t69 + xpu_t71;
-        }
-        continuing {
-            xpu_t70 = xpu_t70 + 1u;
-        }
-    }
-    v_u3 = xpu_t69;
-    var v_u4: u32;
-    let xpu_t72 = lidx % 8u;
-    let xpu_t73 = lidx - xpu_t72;
-    var xpu_t74: u32 = u32();
-    var xpu_t75: u32 = 0u;
-    loop {
-        if xpu_t75 >= 8u {
-            break;
-        }
-        let xpu_t76 = subgroupShuffle(v_u, (sgid - (sgid % 8u)) + xpu_t75);
-        if ((xpu_t73 + xpu_t75) < 60u) && (xpu_t75 < xpu_t72) {
-            xpu_t74 = xpu_t74 + xpu_t76;
-        }
-        continuing {
-            xpu_t75 = xpu_t75 + 1u;
-        }
-    }
-    v_u4 = xpu_t74;
-    var v_u5: u32;
-    let xpu_t77 = lidx % 8u;
-    let xpu_t78 = lidx - xpu_t77;
-    let xpu_t79 = v_k % 8u;
-    let xpu_t80 = subgroupShuffle(v_u, (sgid - (sgid % 8u)) + xpu_t79);
-    v_u5 = select(v_u, xpu_t80, true && ((xpu_t78 + xpu_t79) < 60u));
+    let v_s0: i32 = xpu_wave_reduce_i32(v_a, 0u);
+    let v_s1: i32 = xpu_wave_reduce_i32(v_a, 1u);
+    let v_s2: i32 = xpu_wave_reduce_i32(v_a, 2u);
+    let v_s3: i32 = xpu_wave_reduce_i32(v_a, 3u);
+    let v_s4: i32 = xpu_wave_reduce_i32(v_a, 4u);
+    let v_s5: i32 = xpu_wave_shuffle_i32(v_a, xpu_u.p_bl, 9u);
+    let v_s6: i32 = xpu_wave_shuffle_i32(v_a, v_k, 9u);
+    let v_s7: i32 = xpu_wave_shuffle_i32(v_a, xpu_u.p_m, 10u);
+    let v_s8: i32 = xpu_wave_shuffle_i32(v_a, xpu_u.p_d, 11u);
+    let v_s9: i32 = xpu_wave_shuffle_i32(v_a, xpu_u.p_d, 12u);
+    b_oi[v_g * 10u] = v_s0;
+    b_oi[(v_g * 10u) + 1u] = v_s1;
+    b_oi[(v_g * 10u) + 2u] = v_s2;
+    b_oi[(v_g * 10u) + 3u] = v_s3;
+    b_oi[(v_g * 10u) + 4u] = v_s4;
+    b_oi[(v_g * 10u) + 5u] = v_s5;
+    b_oi[(v_g * 10u) + 6u] = v_s6;
+    b_oi[(v_g * 10u) + 7u] = v_s7;
+    b_oi[(v_g * 10u) + 8u] = v_s8;
+    b_oi[(v_g * 10u) + 9u] = v_s9;
+    let v_u0: u32 = xpu_wave_reduce_u32(v_u, 0u);
+    let v_u1: u32 = xpu_wave_reduce_u32(v_u, 1u);
+    let v_u2: u32 = xpu_wave_reduce_u32(v_u, 2u);
+    let v_u3: u32 = xpu_wave_reduce_u32(v_u, 3u);
+    let v_u4: u32 = xpu_wave_reduce_u32(v_u, 4u);
+    let v_u5: u32 = xpu_wave_shuffle_u32(v_u, v_k, 9u);
     var v_u6: u32;
     v_u6 = 0u;
     {
-        let xpu_t81 = select(0u, 1u, v_p);
-        let xpu_t82 = lidx % 8u;
-        let xpu_t83 = lidx - xpu_t82;
-        var xpu_t84: u32 = 0u;
-        var xpu_t85: u32 = 0u;
-        loop {
-            if xpu_t85 >= 8u {
-                break;
-            }
-            let xpu_t86 = subgroupShuffle(xpu_t81, (sgid - (sgid % 8u)) + xpu_t85);
-            if (xpu_t83 + xpu_t85) < 60u {
-                xpu_t84 = xpu_t84 | (xpu_t86 << xpu_t85);
-            }
-            continuing {
-                xpu_t85 = xpu_t85 + 1u;
-            }
-        }
-        v_u6 = xpu_t84;
+        v_u6 = xpu_wave_vote(select(0u, 1u, v_p), 5u);
     }
-    var v_any: bool;
-    let xpu_t87 = select(0u, 1u, v_p);
-    let xpu_t88 = lidx % 8u;
-    let xpu_t89 = lidx - xpu_t88;
-    var xpu_t90: u32 = 0u;
-    var xpu_t91: u32 = 0u;
-    loop {
-        if xpu_t91 >= 8u {
-            break;
-        }
-        let xpu_t92 = subgroupShuffle(xpu_t87, (sgid - (sgid % 8u)) + xpu_t91);
-        if (xpu_t89 + xpu_t91) < 60u {
-            xpu_t90 = xpu_t90 | xpu_t92;
-        }
-        continuing {
-            xpu_t91 = xpu_t91 + 1u;
-        }
-    }
-    v_any = xpu_t90 != 0u;
-    var v_all: bool;
-    let xpu_t93 = select(0u, 1u, v_p);
-    let xpu_t94 = lidx % 8u;
-    let xpu_t95 = lidx - xpu_t94;
-    var xpu_t96: u32 = 1u;
-    var xpu_t97: u32 = 0u;
-    loop {
-        if xpu_t97 >= 8u {
-            break;
-        }
-        let xpu_t98 = subgroupShuffle(xpu_t93, (sgid - (sgid % 8u)) + xpu_t97);
-        if (xpu_t95 + xpu_t97) < 60u {
-            xpu_t96 = xpu_t96 & xpu_t98;
-        }
-        continuing {
-            xpu_t97 = xpu_t97 + 1u;
-        }
-    }
-    v_all = xpu_t96 != 0u;
-    let v_tmp_20: u32 = v_g * 11u;
-    let v_tmp_21: u32 = (v_g * 11u) + 1u;
-    let v_tmp_22: u32 = (v_g * 11u) + 2u;
-    let v_tmp_23: u32 = (v_g * 11u) + 3u;
-    let v_tmp_24: u32 = (v_g * 11u) + 4u;
-    let v_tmp_25: u32 = v_u0;
-    let v_tmp_26: u32 = v_u1;
-    let v_tmp_27: u32 = v_u2;
-    let v_tmp_28: u32 = v_u3;
-    let v_tmp_29: u32 = v_u4;
-    b_ou[v_tmp_20] = v_tmp_25;
-    b_ou[v_tmp_21] = v_tmp_26;
-    b_ou[v_tmp_22] = v_tmp_27;
-    b_ou[v_tmp_23] = v_tmp_28;
-    b_ou[v_tmp_24] = v_tmp_29;
-    let v_tmp_30: u32 = (v_g * 11u) + 5u;
-    let v_tmp_31: u32 = (v_g * 11u) + 6u;
-    let v_tmp_32: u32 = v_u5;
+    let v_any: bool = xpu_wave_vote(select(0u, 1u, v_p), 6u) != 0u;
+    let v_all: bool = xpu_wave_vote(select(0u, 1u, v_p), 7u) != 0u;
+    b_ou[v_g * 11u] = v_u0;
+    b_ou[(v_g * 11u) + 1u] = v_u1;
+    b_ou[(v_g * 11u) + 2u] = v_u2;
+    b_ou[(v_g * 11u) + 3u] = v_u3;
+    b_ou[(v_g * 11u) + 4u] = v_u4;
     let v_tmp_33: u32 = v_u6;
-    b_ou[v_tmp_30] = v_tmp_32;
-    b_ou[v_tmp_31] = v_tmp_33;
-    let v_tmp_34: u32 = (v_g * 11u) + 7u;
-    let v_tmp_35: u32 = (v_g * 11u) + 8u;
-    b_ou[v_tmp_34] = 0u;
-    b_ou[v_tmp_35] = 0u;
+    b_ou[(v_g * 11u) + 5u] = v_u5;
+    b_ou[(v_g * 11u) + 6u] = v_tmp_33;
+    b_ou[(v_g * 11u) + 7u] = 0u;
+    b_ou[(v_g * 11u) + 8u] = 0u;
     if v_any {
         b_ou[(v_g * 11u) + 7u] = 1u;
     }
     if v_all {
         b_ou[(v_g * 11u) + 8u] = 1u;
     }
-    let v_tmp_36: u32 = (v_g * 11u) + 9u;
-    let v_tmp_37: u32 = (v_g * 11u) + 10u;
-    let v_tmp_38: u32 = lidx % 8u;
     let v_tmp_39: u32 = 8u;
-    b_ou[v_tmp_36] = v_tmp_38;
-    b_ou[v_tmp_37] = v_tmp_39;
-    var v_f0: f32;
-    let xpu_t99 = lidx % 8u;
-    let xpu_t100 = lidx - xpu_t99;
-    var xpu_t101: f32 = f32();
-    var xpu_t102: u32 = 0u;
-    loop {
-        if xpu_t102 >= 8u {
-            break;
-        }
-        let xpu_t103 = subgroupShuffle(v_f, (sgid - (sgid % 8u)) + xpu_t102);
-        if (xpu_t100 + xpu_t102) < 60u {
-            xpu_t101 = xpu_t101 + xpu_t103;
-        }
-        continuing {
-            xpu_t102 = xpu_t102 + 1u;
-        }
-    }
-    v_f0 = xpu_t101;
-    var v_f1: f32;
-    let xpu_t104 = lidx % 8u;
-    let xpu_t105 = lidx - xpu_t104;
-    var xpu_t106: f32 = v_f;
-    var xpu_t107: u32 = 0u;
-    loop {
-        if xpu_t107 >= 8u {
-            break;
-        }
-        let xpu_t108 = subgroupShuffle(v_f, (sgid - (sgid % 8u)) + xpu_t107);
-        if (xpu_t105 + xpu_t107) < 60u {
-            xpu_t106 = min(xpu_t106, xpu_t108);
-        }
-        continuing {
-            xpu_t107 = xpu_t107 + 1u;
-        }
-    }
-    v_f1 = xpu_t106;
-    var v_f2: f32;
-    let xpu_t109 = lidx % 8u;
-    let xpu_t110 = lidx - xpu_t109;
-    var xpu_t111: f32 = v_f;
-    var xpu_t112: u32 = 0u;
-    loop {
-        if xpu_t112 >= 8u {
-            break;
-        }
-        let xpu_t113 = subgroupShuffle(v_f, (sgid - (sgid % 8u)) + xpu_t112);
-        if (xpu_t110 + xpu_t112) < 60u {
-            xpu_t111 = max(xpu_t111, xpu_t113);
-        }
-        continuing {
-            xpu_t112 = xpu_t112 + 1u;
-        }
-    }
-    v_f2 = xpu_t111;
-    var v_f3: f32;
-    let xpu_t114 = lidx % 8u;
-    let xpu_t115 = lidx - xpu_t114;
-    var xpu_t116: f32 = f32();
-    var xpu_t117: u32 = 0u;
-    loop {
-        if xpu_t117 >= 8u {
-            break;
-        }
-        let xpu_t118 = subgroupShuffle(v_f, (sgid - (sgid % 8u)) + xpu_t117);
-        if ((xpu_t115 + xpu_t117) < 60u) && (xpu_t117 <= xpu_t114) {
-            xpu_t116 = xpu_t116 + xpu_t118;
-        }
-        continuing {
-            xpu_t117 = xpu_t117 + 1u;
-        }
-    }
-    v_f3 = xpu_t116;
-    var v_f4: f32;
-    let xpu_t119 = lidx % 8u;
-    let xpu_t120 = lidx - xpu_t119;
-    var xpu_t121: f32 = f32();
-    var xpu_t122: u32 = 0u;
-    loop {
-        if xpu_t122 >= 8u {
-            break;
-        }
-        let xpu_t123 = subgroupShuffle(v_f, (sgid - (sgid % 8u)) + xpu_t122);
-        if ((xpu_t120 + xpu_t122) < 60u) && (xpu_t122 < xpu_t119) {
-            xpu_t121 = xpu_t121 + xpu_t123;
-        }
-        continuing {
-            xpu_t122 = xpu_t122 + 1u;
-        }
-    }
-    v_f4 = xpu_t121;
-    var v_f5: f32;
-    let xpu_t124 = lidx % 8u;
-    let xpu_t125 = lidx - xpu_t124;
-    let xpu_t126 = xpu_u.p_m;
-    let xpu_t127 = xpu_t124 ^ (xpu_t126 % 8u);
-    let xpu_t128 = subgroupShuffle(v_f, (sgid - (sgid % 8u)) + xpu_t127);
-    v_f5 = select(v_f, xpu_t128, true && ((xpu_t125 + xpu_t127) < 60u));
-    let v_tmp_40: u32 = v_g * 6u;
-    let v_tmp_41: u32 = (v_g * 6u) + 1u;
-    let v_tmp_42: u32 = (v_g * 6u) + 2u;
-    let v_tmp_43: f32 = v_f0;
-    let v_tmp_44: f32 = v_f1;
-    let v_tmp_45: f32 = v_f2;
-    b_of[v_tmp_40] = v_tmp_43;
-    b_of[v_tmp_41] = v_tmp_44;
-    b_of[v_tmp_42] = v_tmp_45;
-    let v_tmp_46: u32 = (v_g * 6u) + 3u;
-    let v_tmp_47: u32 = (v_g * 6u) + 4u;
-    let v_tmp_48: u32 = (v_g * 6u) + 5u;
-    let v_tmp_49: f32 = v_f3;
-    let v_tmp_50: f32 = v_f4;
-    let v_tmp_51: f32 = v_f5;
-    b_of[v_tmp_46] = v_tmp_49;
-    b_of[v_tmp_47] = v_tmp_50;
-    b_of[v_tmp_48] = v_tmp_51;
+    b_ou[(v_g * 11u) + 9u] = lidx % 8u;
+    b_ou[(v_g * 11u) + 10u] = v_tmp_39;
+    let v_f0: f32 = xpu_wave_reduce_f32(v_f, 0u);
+    let v_f1: f32 = xpu_wave_reduce_f32(v_f, 1u);
+    let v_f2: f32 = xpu_wave_reduce_f32(v_f, 2u);
+    let v_f3: f32 = xpu_wave_reduce_f32(v_f, 3u);
+    let v_f4: f32 = xpu_wave_reduce_f32(v_f, 4u);
+    let v_f5: f32 = xpu_wave_shuffle_f32(v_f, xpu_u.p_m, 10u);
+    b_of[v_g * 6u] = v_f0;
+    b_of[(v_g * 6u) + 1u] = v_f1;
+    b_of[(v_g * 6u) + 2u] = v_f2;
+    b_of[(v_g * 6u) + 3u] = v_f3;
+    b_of[(v_g * 6u) + 4u] = v_f4;
+    b_of[(v_g * 6u) + 5u] = v_f5;
 }
 `
 
@@ -12758,555 +7041,252 @@ const wave8WGSLEmulated = `struct xpu_Uniforms {
 @group(0) @binding(6) var<storage, read> b_sel: array<u32>;
 @group(0) @binding(7) var<uniform> xpu_u: xpu_Uniforms;
 var<workgroup> xpu_wave: array<u32, 64>;
+var<private> xpu_lidx: u32;
 
-// main is kernel Wave8, block 60x1x1.
-@compute @workgroup_size(60, 1, 1)
-fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) lidx: u32) {
-    let v_g: u32 = gid.x;
-    let v_a: i32 = b_xi[v_g];
-    let v_u: u32 = b_xu[v_g];
-    let v_f: f32 = b_xf[v_g];
-    let v_k: u32 = b_sel[v_g];
-    let v_p: bool = ((v_u % 4u) != 0u) || ((wid.x % 2u) == 0u);
-    var v_s0: i32;
-    let xpu_t1 = lidx % 8u;
-    let xpu_t2 = lidx - xpu_t1;
+// xpu_wave_reduce_f32 is the verb op of x, one of WaveSum, WaveMin, WaveMax, WavePrefixSum, WaveExclusivePrefixSum, at the emulated tier.
+fn xpu_wave_reduce_f32(x: f32, op: u32) -> f32 {
+    let xpu_t1 = xpu_lidx % 8u;
+    let xpu_t2 = xpu_lidx - xpu_t1;
     workgroupBarrier();
-    xpu_wave[lidx] = bitcast<u32>(v_a);
+    xpu_wave[xpu_lidx] = bitcast<u32>(x);
     workgroupBarrier();
-    var xpu_t3: i32 = i32();
+    var xpu_t3: f32 = select(f32(), x, (op == 1u) || (op == 2u));
+    var xpu_t4: u32 = 0u;
+    loop {
+        if xpu_t4 >= 8u {
+            break;
+        }
+        let xpu_t5 = bitcast<f32>(xpu_wave[xpu_t2 + xpu_t4]);
+        if (((xpu_t2 + xpu_t4) < 60u) && ((xpu_t4 <= xpu_t1) || (op != 3u))) && ((xpu_t4 < xpu_t1) || (op != 4u)) {
+            if op == 1u {
+                xpu_t3 = min(xpu_t3, xpu_t5);
+            } else if op == 2u {
+                xpu_t3 = max(xpu_t3, xpu_t5);
+            } else {
+                xpu_t3 = xpu_t3 + xpu_t5;
+            }
+        }
+        continuing {
+            xpu_t4 = xpu_t4 + 1u;
+        }
+    }
+    return xpu_t3;
+}
+
+// xpu_wave_reduce_i32 is the verb op of x, one of WaveSum, WaveMin, WaveMax, WavePrefixSum, WaveExclusivePrefixSum, at the emulated tier.
+fn xpu_wave_reduce_i32(x: i32, op: u32) -> i32 {
+    let xpu_t1 = xpu_lidx % 8u;
+    let xpu_t2 = xpu_lidx - xpu_t1;
+    workgroupBarrier();
+    xpu_wave[xpu_lidx] = bitcast<u32>(x);
+    workgroupBarrier();
+    var xpu_t3: i32 = select(i32(), x, (op == 1u) || (op == 2u));
     var xpu_t4: u32 = 0u;
     loop {
         if xpu_t4 >= 8u {
             break;
         }
         let xpu_t5 = bitcast<i32>(xpu_wave[xpu_t2 + xpu_t4]);
-        if (xpu_t2 + xpu_t4) < 60u {
-            xpu_t3 = xpu_t3 + xpu_t5;
+        if (((xpu_t2 + xpu_t4) < 60u) && ((xpu_t4 <= xpu_t1) || (op != 3u))) && ((xpu_t4 < xpu_t1) || (op != 4u)) {
+            if op == 1u {
+                xpu_t3 = min(xpu_t3, xpu_t5);
+            } else if op == 2u {
+                xpu_t3 = max(xpu_t3, xpu_t5);
+            } else {
+                xpu_t3 = xpu_t3 + xpu_t5;
+            }
         }
         continuing {
             xpu_t4 = xpu_t4 + 1u;
         }
     }
-    v_s0 = xpu_t3;
-    var v_s1: i32;
-    let xpu_t6 = lidx % 8u;
-    let xpu_t7 = lidx - xpu_t6;
+    return xpu_t3;
+}
+
+// xpu_wave_reduce_u32 is the verb op of x, one of WaveSum, WaveMin, WaveMax, WavePrefixSum, WaveExclusivePrefixSum, at the emulated tier.
+fn xpu_wave_reduce_u32(x: u32, op: u32) -> u32 {
+    let xpu_t1 = xpu_lidx % 8u;
+    let xpu_t2 = xpu_lidx - xpu_t1;
     workgroupBarrier();
-    xpu_wave[lidx] = bitcast<u32>(v_a);
+    xpu_wave[xpu_lidx] = x;
     workgroupBarrier();
-    var xpu_t8: i32 = v_a;
-    var xpu_t9: u32 = 0u;
+    var xpu_t3: u32 = select(u32(), x, (op == 1u) || (op == 2u));
+    var xpu_t4: u32 = 0u;
     loop {
-        if xpu_t9 >= 8u {
+        if xpu_t4 >= 8u {
             break;
         }
-        let xpu_t10 = bitcast<i32>(xpu_wave[xpu_t7 + xpu_t9]);
-        if (xpu_t7 + xpu_t9) < 60u {
-            xpu_t8 = min(xpu_t8, xpu_t10);
+        let xpu_t5 = xpu_wave[xpu_t2 + xpu_t4];
+        if (((xpu_t2 + xpu_t4) < 60u) && ((xpu_t4 <= xpu_t1) || (op != 3u))) && ((xpu_t4 < xpu_t1) || (op != 4u)) {
+            if op == 1u {
+                xpu_t3 = min(xpu_t3, xpu_t5);
+            } else if op == 2u {
+                xpu_t3 = max(xpu_t3, xpu_t5);
+            } else {
+                xpu_t3 = xpu_t3 + xpu_t5;
+            }
         }
         continuing {
-            xpu_t9 = xpu_t9 + 1u;
+            xpu_t4 = xpu_t4 + 1u;
         }
     }
-    v_s1 = xpu_t8;
-    var v_s2: i32;
-    let xpu_t11 = lidx % 8u;
-    let xpu_t12 = lidx - xpu_t11;
+    return xpu_t3;
+}
+
+// xpu_wave_shuffle_f32 is the verb op of x, one of WaveShuffleXor, at the emulated tier.
+fn xpu_wave_shuffle_f32(x: f32, a: u32, op: u32) -> f32 {
+    let xpu_t1 = xpu_lidx % 8u;
+    let xpu_t2 = xpu_lidx - xpu_t1;
     workgroupBarrier();
-    xpu_wave[lidx] = bitcast<u32>(v_a);
+    xpu_wave[xpu_lidx] = bitcast<u32>(x);
     workgroupBarrier();
-    var xpu_t13: i32 = v_a;
-    var xpu_t14: u32 = 0u;
+    var xpu_t3: u32;
+    xpu_t3 = xpu_t1 ^ (a % 8u);
+    let xpu_t4 = bitcast<f32>(xpu_wave[xpu_t2 + xpu_t3]);
+    return select(x, xpu_t4, (xpu_t2 + xpu_t3) < 60u);
+}
+
+// xpu_wave_shuffle_i32 is the verb op of x, one of WaveShuffle, WaveShuffleXor, WaveShuffleUp, WaveShuffleDown, at the emulated tier.
+fn xpu_wave_shuffle_i32(x: i32, a: u32, op: u32) -> i32 {
+    let xpu_t1 = xpu_lidx % 8u;
+    let xpu_t2 = xpu_lidx - xpu_t1;
+    workgroupBarrier();
+    xpu_wave[xpu_lidx] = bitcast<u32>(x);
+    workgroupBarrier();
+    var xpu_t3: u32;
+    var xpu_t4: bool = true;
+    if op == 9u {
+        xpu_t3 = a % 8u;
+    } else if op == 10u {
+        xpu_t3 = xpu_t1 ^ (a % 8u);
+    } else if op == 11u {
+        xpu_t4 = a <= xpu_t1;
+        xpu_t3 = select(xpu_t1, xpu_t1 - a, xpu_t4);
+    } else {
+        xpu_t4 = a < (8u - xpu_t1);
+        xpu_t3 = select(xpu_t1, xpu_t1 + a, xpu_t4);
+    }
+    let xpu_t5 = bitcast<i32>(xpu_wave[xpu_t2 + xpu_t3]);
+    return select(x, xpu_t5, xpu_t4 && ((xpu_t2 + xpu_t3) < 60u));
+}
+
+// xpu_wave_shuffle_u32 is the verb op of x, one of WaveShuffle, at the emulated tier.
+fn xpu_wave_shuffle_u32(x: u32, a: u32, op: u32) -> u32 {
+    let xpu_t1 = xpu_lidx % 8u;
+    let xpu_t2 = xpu_lidx - xpu_t1;
+    workgroupBarrier();
+    xpu_wave[xpu_lidx] = x;
+    workgroupBarrier();
+    var xpu_t3: u32;
+    xpu_t3 = a % 8u;
+    let xpu_t4 = xpu_wave[xpu_t2 + xpu_t3];
+    return select(x, xpu_t4, (xpu_t2 + xpu_t3) < 60u);
+}
+
+// xpu_wave_vote is the verb op of x, one of WaveBallot, WaveAny, WaveAll, at the emulated tier.
+fn xpu_wave_vote(x: u32, op: u32) -> u32 {
+    let xpu_t1 = xpu_lidx % 8u;
+    let xpu_t2 = xpu_lidx - xpu_t1;
+    workgroupBarrier();
+    xpu_wave[xpu_lidx] = x;
+    workgroupBarrier();
+    var xpu_t3: u32 = select(0u, 1u, op == 7u);
+    var xpu_t4: u32 = 0u;
     loop {
-        if xpu_t14 >= 8u {
+        if xpu_t4 >= 8u {
             break;
         }
-        let xpu_t15 = bitcast<i32>(xpu_wave[xpu_t12 + xpu_t14]);
-        if (xpu_t12 + xpu_t14) < 60u {
-            xpu_t13 = max(xpu_t13, xpu_t15);
+        let xpu_t5 = xpu_wave[xpu_t2 + xpu_t4];
+        if (xpu_t2 + xpu_t4) < 60u {
+            if op == 5u {
+                xpu_t3 = xpu_t3 | (xpu_t5 << xpu_t4);
+            } else if op == 6u {
+                xpu_t3 = xpu_t3 | xpu_t5;
+            } else {
+                xpu_t3 = xpu_t3 & xpu_t5;
+            }
         }
         continuing {
-            xpu_t14 = xpu_t14 + 1u;
+            xpu_t4 = xpu_t4 + 1u;
         }
     }
-    v_s2 = xpu_t13;
-    var v_s3: i32;
-    let xpu_t16 = lidx % 8u;
-    let xpu_t17 = lidx - xpu_t16;
-    workgroupBarrier();
-    xpu_wave[lidx] = bitcast<u32>(v_a);
-    workgroupBarrier();
-    var xpu_t18: i32 = i32();
-    var xpu_t19: u32 = 0u;
-    loop {
-        if xpu_t19 >= 8u {
-            break;
-        }
-        let xpu_t20 = bitcast<i32>(xpu_wave[xpu_t17 + xpu_t19]);
-        if ((xpu_t17 + xpu_t19) < 60u) && (xpu_t19 <= xpu_t16) {
-            xpu_t18 = xpu_t18 + xpu_t20;
-        }
-        continuing {
-            xpu_t19 = xpu_t19 + 1u;
-        }
-    }
-    v_s3 = xpu_t18;
-    var v_s4: i32;
-    let xpu_t21 = lidx % 8u;
-    let xpu_t22 = lidx - xpu_t21;
-    workgroupBarrier();
-    xpu_wave[lidx] = bitcast<u32>(v_a);
-    workgroupBarrier();
-    var xpu_t23: i32 = i32();
-    var xpu_t24: u32 = 0u;
-    loop {
-        if xpu_t24 >= 8u {
-            break;
-        }
-        let xpu_t25 = bitcast<i32>(xpu_wave[xpu_t22 + xpu_t24]);
-        if ((xpu_t22 + xpu_t24) < 60u) && (xpu_t24 < xpu_t21) {
-            xpu_t23 = xpu_t23 + xpu_t25;
-        }
-        continuing {
-            xpu_t24 = xpu_t24 + 1u;
-        }
-    }
-    v_s4 = xpu_t23;
-    var v_s5: i32;
-    let xpu_t26 = lidx % 8u;
-    let xpu_t27 = lidx - xpu_t26;
-    workgroupBarrier();
-    xpu_wave[lidx] = bitcast<u32>(v_a);
-    workgroupBarrier();
-    let xpu_t28 = xpu_u.p_bl;
-    let xpu_t29 = xpu_t28 % 8u;
-    let xpu_t30 = bitcast<i32>(xpu_wave[xpu_t27 + xpu_t29]);
-    v_s5 = select(v_a, xpu_t30, true && ((xpu_t27 + xpu_t29) < 60u));
-    var v_s6: i32;
-    let xpu_t31 = lidx % 8u;
-    let xpu_t32 = lidx - xpu_t31;
-    workgroupBarrier();
-    xpu_wave[lidx] = bitcast<u32>(v_a);
-    workgroupBarrier();
-    let xpu_t33 = v_k % 8u;
-    let xpu_t34 = bitcast<i32>(xpu_wave[xpu_t32 + xpu_t33]);
-    v_s6 = select(v_a, xpu_t34, true && ((xpu_t32 + xpu_t33) < 60u));
-    var v_s7: i32;
-    let xpu_t35 = lidx % 8u;
-    let xpu_t36 = lidx - xpu_t35;
-    workgroupBarrier();
-    xpu_wave[lidx] = bitcast<u32>(v_a);
-    workgroupBarrier();
-    let xpu_t37 = xpu_u.p_m;
-    let xpu_t38 = xpu_t35 ^ (xpu_t37 % 8u);
-    let xpu_t39 = bitcast<i32>(xpu_wave[xpu_t36 + xpu_t38]);
-    v_s7 = select(v_a, xpu_t39, true && ((xpu_t36 + xpu_t38) < 60u));
-    var v_s8: i32;
-    let xpu_t40 = lidx % 8u;
-    let xpu_t41 = lidx - xpu_t40;
-    workgroupBarrier();
-    xpu_wave[lidx] = bitcast<u32>(v_a);
-    workgroupBarrier();
-    let xpu_t42 = xpu_u.p_d;
-    let xpu_t43 = xpu_t42 <= xpu_t40;
-    let xpu_t44 = select(xpu_t40, xpu_t40 - xpu_t42, xpu_t42 <= xpu_t40);
-    let xpu_t45 = bitcast<i32>(xpu_wave[xpu_t41 + xpu_t44]);
-    v_s8 = select(v_a, xpu_t45, xpu_t43 && ((xpu_t41 + xpu_t44) < 60u));
-    var v_s9: i32;
-    let xpu_t46 = lidx % 8u;
-    let xpu_t47 = lidx - xpu_t46;
-    workgroupBarrier();
-    xpu_wave[lidx] = bitcast<u32>(v_a);
-    workgroupBarrier();
-    let xpu_t48 = xpu_u.p_d;
-    let xpu_t49 = xpu_t48 < (8u - xpu_t46);
-    let xpu_t50 = select(xpu_t46, xpu_t46 + xpu_t48, xpu_t48 < (8u - xpu_t46));
-    let xpu_t51 = bitcast<i32>(xpu_wave[xpu_t47 + xpu_t50]);
-    v_s9 = select(v_a, xpu_t51, xpu_t49 && ((xpu_t47 + xpu_t50) < 60u));
-    let v_tmp: u32 = v_g * 10u;
-    let v_tmp_1: u32 = (v_g * 10u) + 1u;
-    let v_tmp_2: u32 = (v_g * 10u) + 2u;
-    let v_tmp_3: u32 = (v_g * 10u) + 3u;
-    let v_tmp_4: u32 = (v_g * 10u) + 4u;
-    let v_tmp_5: i32 = v_s0;
-    let v_tmp_6: i32 = v_s1;
-    let v_tmp_7: i32 = v_s2;
-    let v_tmp_8: i32 = v_s3;
-    let v_tmp_9: i32 = v_s4;
-    b_oi[v_tmp] = v_tmp_5;
-    b_oi[v_tmp_1] = v_tmp_6;
-    b_oi[v_tmp_2] = v_tmp_7;
-    b_oi[v_tmp_3] = v_tmp_8;
-    b_oi[v_tmp_4] = v_tmp_9;
-    let v_tmp_10: u32 = (v_g * 10u) + 5u;
-    let v_tmp_11: u32 = (v_g * 10u) + 6u;
-    let v_tmp_12: u32 = (v_g * 10u) + 7u;
-    let v_tmp_13: u32 = (v_g * 10u) + 8u;
-    let v_tmp_14: u32 = (v_g * 10u) + 9u;
-    let v_tmp_15: i32 = v_s5;
-    let v_tmp_16: i32 = v_s6;
-    let v_tmp_17: i32 = v_s7;
-    let v_tmp_18: i32 = v_s8;
-    let v_tmp_19: i32 = v_s9;
-    b_oi[v_tmp_10] = v_tmp_15;
-    b_oi[v_tmp_11] = v_tmp_16;
-    b_oi[v_tmp_12] = v_tmp_17;
-    b_oi[v_tmp_13] = v_tmp_18;
-    b_oi[v_tmp_14] = v_tmp_19;
-    var v_u0: u32;
-    let xpu_t52 = lidx % 8u;
-    let xpu_t53 = lidx - xpu_t52;
-    workgroupBarrier();
-    xpu_wave[lidx] = v_u;
-    workgroupBarrier();
-    var xpu_t54: u32 = u32();
-    var xpu_t55: u32 = 0u;
-    loop {
-        if xpu_t55 >= 8u {
-            break;
-        }
-        let xpu_t56 = xpu_wave[xpu_t53 + xpu_t55];
-        if (xpu_t53 + xpu_t55) < 60u {
-            xpu_t54 = xpu_t54 + xpu_t56;
-        }
-        continuing {
-            xpu_t55 = xpu_t55 + 1u;
-        }
-    }
-    v_u0 = xpu_t54;
-    var v_u1: u32;
-    let xpu_t57 = lidx % 8u;
-    let xpu_t58 = lidx - xpu_t57;
-    workgroupBarrier();
-    xpu_wave[lidx] = v_u;
-    workgroupBarrier();
-    var xpu_t59: u32 = v_u;
-    var xpu_t60: u32 = 0u;
-    loop {
-        if xpu_t60 >= 8u {
-            break;
-        }
-        let xpu_t61 = xpu_wave[xpu_t58 + xpu_t60];
-        if (xpu_t58 + xpu_t60) < 60u {
-            xpu_t59 = min(xpu_t59, xpu_t61);
-        }
-        continuing {
-            xpu_t60 = xpu_t60 + 1u;
-        }
-    }
-    v_u1 = xpu_t59;
-    var v_u2: u32;
-    let xpu_t62 = lidx % 8u;
-    let xpu_t63 = lidx - xpu_t62;
-    workgroupBarrier();
-    xpu_wave[lidx] = v_u;
-    workgroupBarrier();
-    var xpu_t64: u32 = v_u;
-    var xpu_t65: u32 = 0u;
-    loop {
-        if xpu_t65 >= 8u {
-            break;
-        }
-        let xpu_t66 = xpu_wave[xpu_t63 + xpu_t65];
-        if (xpu_t63 + xpu_t65) < 60u {
-            xpu_t64 = max(xpu_t64, xpu_t66);
-        }
-        continuing {
-            xpu_t65 = xpu_t65 + 1u;
-        }
-    }
-    v_u2 = xpu_t64;
-    var v_u3: u32;
-    let xpu_t67 = lidx % 8u;
-    let xpu_t68 = lidx - xpu_t67;
-    workgroupBarrier();
-    xpu_wave[lidx] = v_u;
-    workgroupBarrier();
-    var xpu_t69: u32 = u32();
-    var xpu_t70: u32 = 0u;
-    loop {
-        if xpu_t70 >= 8u {
-            break;
-        }
-        let xpu_t71 = xpu_wave[xpu_t68 + xpu_t70];
-        if ((xpu_t68 + xpu_t70) < 60u) && (xpu_t70 <= xpu_t67) {
-            xpu_t69 = xpu_t69 + xpu_t71;
-        }
-        continuing {
-            xpu_t70 = xpu_t70 + 1u;
-        }
-    }
-    v_u3 = xpu_t69;
-    var v_u4: u32;
-    let xpu_t72 = lidx % 8u;
-    let xpu_t73 = lidx - xpu_t72;
-    workgroupBarrier();
-    xpu_wave[lidx] = v_u;
-    workgroupBarrier();
-    var xpu_t74: u32 = u32();
-    var xpu_t75: u32 = 0u;
-    loop {
-        if xpu_t75 >= 8u {
-            break;
-        }
-        let xpu_t76 = xpu_wave[xpu_t73 + xpu_t75];
-        if ((xpu_t73 + xpu_t75) < 60u) && (xpu_t75 < xpu_t72) {
-            xpu_t74 = xpu_t74 + xpu_t76;
-        }
-        continuing {
-            xpu_t75 = xpu_t75 + 1u;
-        }
-    }
-    v_u4 = xpu_t74;
-    var v_u5: u32;
-    let xpu_t77 = lidx % 8u;
-    let xpu_t78 = lidx - xpu_t77;
-    workgroupBarrier();
-    xpu_wave[lidx] = v_u;
-    workgroupBarrier();
-    let xpu_t79 = v_k % 8u;
-    let xpu_t80 = xpu_wave[xpu_t78 + xpu_t79];
-    v_u5 = select(v_u, xpu_t80, true && ((xpu_t78 + xpu_t79) < 60u));
+    return xpu_t3;
+}
+
+// main is kernel Wave8, block 60x1x1.
+@compute @workgroup_size(60, 1, 1)
+fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) lidx: u32) {
+    xpu_lidx = lidx;
+    let v_g: u32 = gid.x;
+    let v_a: i32 = b_xi[v_g];
+    let v_u: u32 = b_xu[v_g];
+    let v_f: f32 = b_xf[v_g];
+    let v_k: u32 = b_sel[v_g];
+    let v_p: bool = ((v_u % 4u) != 0u) || ((wid.x % 2u) == 0u);
+    let v_s0: i32 = xpu_wave_reduce_i32(v_a, 0u);
+    let v_s1: i32 = xpu_wave_reduce_i32(v_a, 1u);
+    let v_s2: i32 = xpu_wave_reduce_i32(v_a, 2u);
+    let v_s3: i32 = xpu_wave_reduce_i32(v_a, 3u);
+    let v_s4: i32 = xpu_wave_reduce_i32(v_a, 4u);
+    let v_s5: i32 = xpu_wave_shuffle_i32(v_a, xpu_u.p_bl, 9u);
+    let v_s6: i32 = xpu_wave_shuffle_i32(v_a, v_k, 9u);
+    let v_s7: i32 = xpu_wave_shuffle_i32(v_a, xpu_u.p_m, 10u);
+    let v_s8: i32 = xpu_wave_shuffle_i32(v_a, xpu_u.p_d, 11u);
+    let v_s9: i32 = xpu_wave_shuffle_i32(v_a, xpu_u.p_d, 12u);
+    b_oi[v_g * 10u] = v_s0;
+    b_oi[(v_g * 10u) + 1u] = v_s1;
+    b_oi[(v_g * 10u) + 2u] = v_s2;
+    b_oi[(v_g * 10u) + 3u] = v_s3;
+    b_oi[(v_g * 10u) + 4u] = v_s4;
+    b_oi[(v_g * 10u) + 5u] = v_s5;
+    b_oi[(v_g * 10u) + 6u] = v_s6;
+    b_oi[(v_g * 10u) + 7u] = v_s7;
+    b_oi[(v_g * 10u) + 8u] = v_s8;
+    b_oi[(v_g * 10u) + 9u] = v_s9;
+    let v_u0: u32 = xpu_wave_reduce_u32(v_u, 0u);
+    let v_u1: u32 = xpu_wave_reduce_u32(v_u, 1u);
+    let v_u2: u32 = xpu_wave_reduce_u32(v_u, 2u);
+    let v_u3: u32 = xpu_wave_reduce_u32(v_u, 3u);
+    let v_u4: u32 = xpu_wave_reduce_u32(v_u, 4u);
+    let v_u5: u32 = xpu_wave_shuffle_u32(v_u, v_k, 9u);
     var v_u6: u32;
     v_u6 = 0u;
     {
-        let xpu_t81 = select(0u, 1u, v_p);
-        let xpu_t82 = lidx % 8u;
-        let xpu_t83 = lidx - xpu_t82;
-        workgroupBarrier();
-        xpu_wave[lidx] = xpu_t81;
-        workgroupBarrier();
-        var xpu_t84: u32 = 0u;
-        var xpu_t85: u32 = 0u;
-        loop {
-            if xpu_t85 >= 8u {
-                break;
-            }
-            let xpu_t86 = xpu_wave[xpu_t83 + xpu_t85];
-            if (xpu_t83 + xpu_t85) < 60u {
-                xpu_t84 = xpu_t84 | (xpu_t86 << xpu_t85);
-            }
-            continuing {
-                xpu_t85 = xpu_t85 + 1u;
-            }
-        }
-        v_u6 = xpu_t84;
+        v_u6 = xpu_wave_vote(select(0u, 1u, v_p), 5u);
     }
-    var v_any: bool;
-    let xpu_t87 = select(0u, 1u, v_p);
-    let xpu_t88 = lidx % 8u;
-    let xpu_t89 = lidx - xpu_t88;
-    workgroupBarrier();
-    xpu_wave[lidx] = xpu_t87;
-    workgroupBarrier();
-    var xpu_t90: u32 = 0u;
-    var xpu_t91: u32 = 0u;
-    loop {
-        if xpu_t91 >= 8u {
-            break;
-        }
-        let xpu_t92 = xpu_wave[xpu_t89 + xpu_t91];
-        if (xpu_t89 + xpu_t91) < 60u {
-            xpu_t90 = xpu_t90 | xpu_t92;
-        }
-        continuing {
-            xpu_t91 = xpu_t91 + 1u;
-        }
-    }
-    v_any = xpu_t90 != 0u;
-    var v_all: bool;
-    let xpu_t93 = select(0u, 1u, v_p);
-    let xpu_t94 = lidx % 8u;
-    let xpu_t95 = lidx - xpu_t94;
-    workgroupBarrier();
-    xpu_wave[lidx] = xpu_t93;
-    workgroupBarrier();
-    var xpu_t96: u32 = 1u;
-    var xpu_t97: u32 = 0u;
-    loop {
-        if xpu_t97 >= 8u {
-            break;
-        }
-        let xpu_t98 = xpu_wave[xpu_t95 + xpu_t97];
-        if (xpu_t95 + xpu_t97) < 60u {
-            xpu_t96 = xpu_t96 & xpu_t98;
-        }
-        continuing {
-            xpu_t97 = xpu_t97 + 1u;
-        }
-    }
-    v_all = xpu_t96 != 0u;
-    let v_tmp_20: u32 = v_g * 11u;
-    let v_tmp_21: u32 = (v_g * 11u) + 1u;
-    let v_tmp_22: u32 = (v_g * 11u) + 2u;
-    let v_tmp_23: u32 = (v_g * 11u) + 3u;
-    let v_tmp_24: u32 = (v_g * 11u) + 4u;
-    let v_tmp_25: u32 = v_u0;
-    let v_tmp_26: u32 = v_u1;
-    let v_tmp_27: u32 = v_u2;
-    let v_tmp_28: u32 = v_u3;
-    let v_tmp_29: u32 = v_u4;
-    b_ou[v_tmp_20] = v_tmp_25;
-    b_ou[v_tmp_21] = v_tmp_26;
-    b_ou[v_tmp_22] = v_tmp_27;
-    b_ou[v_tmp_23] = v_tmp_28;
-    b_ou[v_tmp_24] = v_tmp_29;
-    let v_tmp_30: u32 = (v_g * 11u) + 5u;
-    let v_tmp_31: u32 = (v_g * 11u) + 6u;
-    let v_tmp_32: u32 = v_u5;
+    let v_any: bool = xpu_wave_vote(select(0u, 1u, v_p), 6u) != 0u;
+    let v_all: bool = xpu_wave_vote(select(0u, 1u, v_p), 7u) != 0u;
+    b_ou[v_g * 11u] = v_u0;
+    b_ou[(v_g * 11u) + 1u] = v_u1;
+    b_ou[(v_g * 11u) + 2u] = v_u2;
+    b_ou[(v_g * 11u) + 3u] = v_u3;
+    b_ou[(v_g * 11u) + 4u] = v_u4;
     let v_tmp_33: u32 = v_u6;
-    b_ou[v_tmp_30] = v_tmp_32;
-    b_ou[v_tmp_31] = v_tmp_33;
-    let v_tmp_34: u32 = (v_g * 11u) + 7u;
-    let v_tmp_35: u32 = (v_g * 11u) + 8u;
-    b_ou[v_tmp_34] = 0u;
-    b_ou[v_tmp_35] = 0u;
+    b_ou[(v_g * 11u) + 5u] = v_u5;
+    b_ou[(v_g * 11u) + 6u] = v_tmp_33;
+    b_ou[(v_g * 11u) + 7u] = 0u;
+    b_ou[(v_g * 11u) + 8u] = 0u;
     if v_any {
         b_ou[(v_g * 11u) + 7u] = 1u;
     }
     if v_all {
         b_ou[(v_g * 11u) + 8u] = 1u;
     }
-    let v_tmp_36: u32 = (v_g * 11u) + 9u;
-    let v_tmp_37: u32 = (v_g * 11u) + 10u;
-    let v_tmp_38: u32 = lidx % 8u;
     let v_tmp_39: u32 = 8u;
-    b_ou[v_tmp_36] = v_tmp_38;
-    b_ou[v_tmp_37] = v_tmp_39;
-    var v_f0: f32;
-    let xpu_t99 = lidx % 8u;
-    let xpu_t100 = lidx - xpu_t99;
-    workgroupBarrier();
-    xpu_wave[lidx] = bitcast<u32>(v_f);
-    workgroupBarrier();
-    var xpu_t101: f32 = f32();
-    var xpu_t102: u32 = 0u;
-    loop {
-        if xpu_t102 >= 8u {
-            break;
-        }
-        let xpu_t103 = bitcast<f32>(xpu_wave[xpu_t100 + xpu_t102]);
-        if (xpu_t100 + xpu_t102) < 60u {
-            xpu_t101 = xpu_t101 + xpu_t103;
-        }
-        continuing {
-            xpu_t102 = xpu_t102 + 1u;
-        }
-    }
-    v_f0 = xpu_t101;
-    var v_f1: f32;
-    let xpu_t104 = lidx % 8u;
-    let xpu_t105 = lidx - xpu_t104;
-    workgroupBarrier();
-    xpu_wave[lidx] = bitcast<u32>(v_f);
-    workgroupBarrier();
-    var xpu_t106: f32 = v_f;
-    var xpu_t107: u32 = 0u;
-    loop {
-        if xpu_t107 >= 8u {
-            break;
-        }
-        let xpu_t108 = bitcast<f32>(xpu_wave[xpu_t105 + xpu_t107]);
-        if (xpu_t105 + xpu_t107) < 60u {
-            xpu_t106 = min(xpu_t106, xpu_t108);
-        }
-        continuing {
-            xpu_t107 = xpu_t107 + 1u;
-        }
-    }
-    v_f1 = xpu_t106;
-    var v_f2: f32;
-    let xpu_t109 = lidx % 8u;
-    let xpu_t110 = lidx - xpu_t109;
-    workgroupBarrier();
-    xpu_wave[lidx] = bitcast<u32>(v_f);
-    workgroupBarrier();
-    var xpu_t111: f32 = v_f;
-    var xpu_t112: u32 = 0u;
-    loop {
-        if xpu_t112 >= 8u {
-            break;
-        }
-        let xpu_t113 = bitcast<f32>(xpu_wave[xpu_t110 + xpu_t112]);
-        if (xpu_t110 + xpu_t112) < 60u {
-            xpu_t111 = max(xpu_t111, xpu_t113);
-        }
-        continuing {
-            xpu_t112 = xpu_t112 + 1u;
-        }
-    }
-    v_f2 = xpu_t111;
-    var v_f3: f32;
-    let xpu_t114 = lidx % 8u;
-    let xpu_t115 = lidx - xpu_t114;
-    workgroupBarrier();
-    xpu_wave[lidx] = bitcast<u32>(v_f);
-    workgroupBarrier();
-    var xpu_t116: f32 = f32();
-    var xpu_t117: u32 = 0u;
-    loop {
-        if xpu_t117 >= 8u {
-            break;
-        }
-        let xpu_t118 = bitcast<f32>(xpu_wave[xpu_t115 + xpu_t117]);
-        if ((xpu_t115 + xpu_t117) < 60u) && (xpu_t117 <= xpu_t114) {
-            xpu_t116 = xpu_t116 + xpu_t118;
-        }
-        continuing {
-            xpu_t117 = xpu_t117 + 1u;
-        }
-    }
-    v_f3 = xpu_t116;
-    var v_f4: f32;
-    let xpu_t119 = lidx % 8u;
-    let xpu_t120 = lidx - xpu_t119;
-    workgroupBarrier();
-    xpu_wave[lidx] = bitcast<u32>(v_f);
-    workgroupBarrier();
-    var xpu_t121: f32 = f32();
-    var xpu_t122: u32 = 0u;
-    loop {
-        if xpu_t122 >= 8u {
-            break;
-        }
-        let xpu_t123 = bitcast<f32>(xpu_wave[xpu_t120 + xpu_t122]);
-        if ((xpu_t120 + xpu_t122) < 60u) && (xpu_t122 < xpu_t119) {
-            xpu_t121 = xpu_t121 + xpu_t123;
-        }
-        continuing {
-            xpu_t122 = xpu_t122 + 1u;
-        }
-    }
-    v_f4 = xpu_t121;
-    var v_f5: f32;
-    let xpu_t124 = lidx % 8u;
-    let xpu_t125 = lidx - xpu_t124;
-    workgroupBarrier();
-    xpu_wave[lidx] = bitcast<u32>(v_f);
-    workgroupBarrier();
-    let xpu_t126 = xpu_u.p_m;
-    let xpu_t127 = xpu_t124 ^ (xpu_t126 % 8u);
-    let xpu_t128 = bitcast<f32>(xpu_wave[xpu_t125 + xpu_t127]);
-    v_f5 = select(v_f, xpu_t128, true && ((xpu_t125 + xpu_t127) < 60u));
-    let v_tmp_40: u32 = v_g * 6u;
-    let v_tmp_41: u32 = (v_g * 6u) + 1u;
-    let v_tmp_42: u32 = (v_g * 6u) + 2u;
-    let v_tmp_43: f32 = v_f0;
-    let v_tmp_44: f32 = v_f1;
-    let v_tmp_45: f32 = v_f2;
-    b_of[v_tmp_40] = v_tmp_43;
-    b_of[v_tmp_41] = v_tmp_44;
-    b_of[v_tmp_42] = v_tmp_45;
-    let v_tmp_46: u32 = (v_g * 6u) + 3u;
-    let v_tmp_47: u32 = (v_g * 6u) + 4u;
-    let v_tmp_48: u32 = (v_g * 6u) + 5u;
-    let v_tmp_49: f32 = v_f3;
-    let v_tmp_50: f32 = v_f4;
-    let v_tmp_51: f32 = v_f5;
-    b_of[v_tmp_46] = v_tmp_49;
-    b_of[v_tmp_47] = v_tmp_50;
-    b_of[v_tmp_48] = v_tmp_51;
+    b_ou[(v_g * 11u) + 9u] = lidx % 8u;
+    b_ou[(v_g * 11u) + 10u] = v_tmp_39;
+    let v_f0: f32 = xpu_wave_reduce_f32(v_f, 0u);
+    let v_f1: f32 = xpu_wave_reduce_f32(v_f, 1u);
+    let v_f2: f32 = xpu_wave_reduce_f32(v_f, 2u);
+    let v_f3: f32 = xpu_wave_reduce_f32(v_f, 3u);
+    let v_f4: f32 = xpu_wave_reduce_f32(v_f, 4u);
+    let v_f5: f32 = xpu_wave_shuffle_f32(v_f, xpu_u.p_m, 10u);
+    b_of[v_g * 6u] = v_f0;
+    b_of[(v_g * 6u) + 1u] = v_f1;
+    b_of[(v_g * 6u) + 2u] = v_f2;
+    b_of[(v_g * 6u) + 3u] = v_f3;
+    b_of[(v_g * 6u) + 4u] = v_f4;
+    b_of[(v_g * 6u) + 5u] = v_f5;
 }
 `
 
@@ -13352,31 +7332,14 @@ func wave8CPU(b *gpuimpl.CPUBlock) {
 	var a_u4 [60]uint32
 	var a_u5 [60]uint32
 	var a_u6 [60]uint32
-	gx0, gy0, gz0 := b.Group.X*60, b.Group.Y*1, b.Group.Z*1
-	var ly uint32
-	var lz uint32
-	stop := b.Stopping()
-	_, _ = b, stop
-	_ = p_oi
-	_ = p_ou
-	_ = p_of
-	_ = p_xi
-	_ = p_xu
-	_ = p_xf
-	_ = p_sel
-	_ = p_bl
-	_ = p_m
-	_ = p_d
-	_ = gx0
-	_ = gy0
-	_ = gz0
-	_ = ly
-	_ = lz
+	var wall [60]bool
+	for i := range wall {
+		wall[i] = true
+	}
+	gx0 := b.Group.X * 60
 	{
-		lx, li := uint32(0), uint32(0)
-		_, _ = lx, li
+		lx := uint32(0)
 		var v_g uint32 = (gx0 + lx)
-		_ = v_g
 		var w0 *[60]int32
 		if o := v_g; o <= 4294967236 && uint64(o)+60 <= uint64(len(p_xi)) {
 			w0 = (*[60]int32)(p_xi[o : uint64(o)+60])
@@ -13396,19 +7359,11 @@ func wave8CPU(b *gpuimpl.CPUBlock) {
 		if w0 != nil && w1 != nil && w2 != nil && w3 != nil {
 			for lx := uint32(0); lx < 60; lx++ {
 				li := lx
-				_ = li
-				v_a := a_a[li]
-				_ = v_a
-				v_f := a_f[li]
-				_ = v_f
-				v_k := a_k[li]
-				_ = v_k
-				v_p := a_p[li]
-				_ = v_p
-				v_u := a_u[li]
-				_ = v_u
-				var v_g uint32 = (gx0 + lx)
-				_ = v_g
+				var v_a int32
+				var v_f float32
+				var v_k uint32
+				var v_p bool
+				var v_u uint32
 				v_a = w0[lx]
 				v_u = w1[lx]
 				v_f = w2[lx]
@@ -13423,19 +7378,12 @@ func wave8CPU(b *gpuimpl.CPUBlock) {
 		} else {
 			for lx := uint32(0); lx < 60; lx++ {
 				li := lx
-				_ = li
-				v_a := a_a[li]
-				_ = v_a
-				v_f := a_f[li]
-				_ = v_f
-				v_k := a_k[li]
-				_ = v_k
-				v_p := a_p[li]
-				_ = v_p
-				v_u := a_u[li]
-				_ = v_u
+				var v_a int32
+				var v_f float32
+				var v_k uint32
+				var v_p bool
+				var v_u uint32
 				var v_g uint32 = (gx0 + lx)
-				_ = v_g
 				v_a = p_xi[v_g]
 				v_u = p_xu[v_g]
 				v_f = p_xf[v_g]
@@ -13449,377 +7397,130 @@ func wave8CPU(b *gpuimpl.CPUBlock) {
 			}
 		}
 	}
-	var wx1 [60]int32
-	var won1 [60]bool
-	for lx := uint32(0); lx < 60; lx++ {
-		li := lx
-		_ = li
-		v_a := a_a[li]
-		_ = v_a
-		wx1[li] = v_a
-		won1[li] = true
-	}
-	gpuimpl.CPUWave(gpuimpl.CPUWaveSum, wx1[:], nil, won1[:], b.Wave, a_s0[:])
-	var wx2 [60]int32
-	var won2 [60]bool
-	for lx := uint32(0); lx < 60; lx++ {
-		li := lx
-		_ = li
-		v_a := a_a[li]
-		_ = v_a
-		wx2[li] = v_a
-		won2[li] = true
-	}
-	gpuimpl.CPUWave(gpuimpl.CPUWaveMin, wx2[:], nil, won2[:], b.Wave, a_s1[:])
-	var wx3 [60]int32
-	var won3 [60]bool
-	for lx := uint32(0); lx < 60; lx++ {
-		li := lx
-		_ = li
-		v_a := a_a[li]
-		_ = v_a
-		wx3[li] = v_a
-		won3[li] = true
-	}
-	gpuimpl.CPUWave(gpuimpl.CPUWaveMax, wx3[:], nil, won3[:], b.Wave, a_s2[:])
-	var wx4 [60]int32
-	var won4 [60]bool
-	for lx := uint32(0); lx < 60; lx++ {
-		li := lx
-		_ = li
-		v_a := a_a[li]
-		_ = v_a
-		wx4[li] = v_a
-		won4[li] = true
-	}
-	gpuimpl.CPUWave(gpuimpl.CPUWavePrefixSum, wx4[:], nil, won4[:], b.Wave, a_s3[:])
-	var wx5 [60]int32
-	var won5 [60]bool
-	for lx := uint32(0); lx < 60; lx++ {
-		li := lx
-		_ = li
-		v_a := a_a[li]
-		_ = v_a
-		wx5[li] = v_a
-		won5[li] = true
-	}
-	gpuimpl.CPUWave(gpuimpl.CPUWaveExclusivePrefixSum, wx5[:], nil, won5[:], b.Wave, a_s4[:])
-	var wx6 [60]int32
-	var won6 [60]bool
+	gpuimpl.CPUWave(gpuimpl.CPUWaveSum, a_a[:], nil, wall[:], b.Wave, a_s0[:])
+	gpuimpl.CPUWave(gpuimpl.CPUWaveMin, a_a[:], nil, wall[:], b.Wave, a_s1[:])
+	gpuimpl.CPUWave(gpuimpl.CPUWaveMax, a_a[:], nil, wall[:], b.Wave, a_s2[:])
+	gpuimpl.CPUWave(gpuimpl.CPUWavePrefixSum, a_a[:], nil, wall[:], b.Wave, a_s3[:])
+	gpuimpl.CPUWave(gpuimpl.CPUWaveExclusivePrefixSum, a_a[:], nil, wall[:], b.Wave, a_s4[:])
 	var wl6 [60]uint32
 	for lx := uint32(0); lx < 60; lx++ {
 		li := lx
-		_ = li
-		v_a := a_a[li]
-		_ = v_a
-		wx6[li] = v_a
 		wl6[li] = p_bl
-		won6[li] = true
 	}
-	gpuimpl.CPUWave(gpuimpl.CPUWaveShuffle, wx6[:], wl6[:], won6[:], b.Wave, a_s5[:])
-	var wx7 [60]int32
-	var won7 [60]bool
-	var wl7 [60]uint32
-	for lx := uint32(0); lx < 60; lx++ {
-		li := lx
-		_ = li
-		v_a := a_a[li]
-		_ = v_a
-		v_k := a_k[li]
-		_ = v_k
-		wx7[li] = v_a
-		wl7[li] = v_k
-		won7[li] = true
-	}
-	gpuimpl.CPUWave(gpuimpl.CPUWaveShuffle, wx7[:], wl7[:], won7[:], b.Wave, a_s6[:])
-	var wx8 [60]int32
-	var won8 [60]bool
+	gpuimpl.CPUWave(gpuimpl.CPUWaveShuffle, a_a[:], wl6[:], wall[:], b.Wave, a_s5[:])
+	gpuimpl.CPUWave(gpuimpl.CPUWaveShuffle, a_a[:], a_k[:], wall[:], b.Wave, a_s6[:])
 	var wl8 [60]uint32
 	for lx := uint32(0); lx < 60; lx++ {
 		li := lx
-		_ = li
-		v_a := a_a[li]
-		_ = v_a
-		wx8[li] = v_a
 		wl8[li] = p_m
-		won8[li] = true
 	}
-	gpuimpl.CPUWave(gpuimpl.CPUWaveShuffleXor, wx8[:], wl8[:], won8[:], b.Wave, a_s7[:])
-	var wx9 [60]int32
-	var won9 [60]bool
+	gpuimpl.CPUWave(gpuimpl.CPUWaveShuffleXor, a_a[:], wl8[:], wall[:], b.Wave, a_s7[:])
 	var wl9 [60]uint32
 	for lx := uint32(0); lx < 60; lx++ {
 		li := lx
-		_ = li
-		v_a := a_a[li]
-		_ = v_a
-		wx9[li] = v_a
 		wl9[li] = p_d
-		won9[li] = true
 	}
-	gpuimpl.CPUWave(gpuimpl.CPUWaveShuffleUp, wx9[:], wl9[:], won9[:], b.Wave, a_s8[:])
-	var wx10 [60]int32
-	var won10 [60]bool
+	gpuimpl.CPUWave(gpuimpl.CPUWaveShuffleUp, a_a[:], wl9[:], wall[:], b.Wave, a_s8[:])
 	var wl10 [60]uint32
 	for lx := uint32(0); lx < 60; lx++ {
 		li := lx
-		_ = li
-		v_a := a_a[li]
-		_ = v_a
-		wx10[li] = v_a
 		wl10[li] = p_d
-		won10[li] = true
 	}
-	gpuimpl.CPUWave(gpuimpl.CPUWaveShuffleDown, wx10[:], wl10[:], won10[:], b.Wave, a_s9[:])
+	gpuimpl.CPUWave(gpuimpl.CPUWaveShuffleDown, a_a[:], wl10[:], wall[:], b.Wave, a_s9[:])
 	for lx := uint32(0); lx < 60; lx++ {
 		li := lx
-		_ = li
 		v_s0 := a_s0[li]
-		_ = v_s0
 		v_s1 := a_s1[li]
-		_ = v_s1
 		v_s2 := a_s2[li]
-		_ = v_s2
 		v_s3 := a_s3[li]
-		_ = v_s3
 		v_s4 := a_s4[li]
-		_ = v_s4
 		v_s5 := a_s5[li]
-		_ = v_s5
 		v_s6 := a_s6[li]
-		_ = v_s6
 		v_s7 := a_s7[li]
-		_ = v_s7
 		v_s8 := a_s8[li]
-		_ = v_s8
 		v_s9 := a_s9[li]
-		_ = v_s9
 		var v_g uint32 = (gx0 + lx)
-		_ = v_g
 		var v_tmp uint32 = (v_g * uint32(10))
-		_ = v_tmp
 		var v_tmp_1 uint32 = ((v_g * uint32(10)) + uint32(1))
-		_ = v_tmp_1
 		var v_tmp_2 uint32 = ((v_g * uint32(10)) + uint32(2))
-		_ = v_tmp_2
 		var v_tmp_3 uint32 = ((v_g * uint32(10)) + uint32(3))
-		_ = v_tmp_3
 		var v_tmp_4 uint32 = ((v_g * uint32(10)) + uint32(4))
-		_ = v_tmp_4
 		var v_tmp_5 int32 = v_s0
-		_ = v_tmp_5
 		var v_tmp_6 int32 = v_s1
-		_ = v_tmp_6
 		var v_tmp_7 int32 = v_s2
-		_ = v_tmp_7
 		var v_tmp_8 int32 = v_s3
-		_ = v_tmp_8
 		var v_tmp_9 int32 = v_s4
-		_ = v_tmp_9
 		p_oi[v_tmp] = v_tmp_5
 		p_oi[v_tmp_1] = v_tmp_6
 		p_oi[v_tmp_2] = v_tmp_7
 		p_oi[v_tmp_3] = v_tmp_8
 		p_oi[v_tmp_4] = v_tmp_9
 		var v_tmp_10 uint32 = ((v_g * uint32(10)) + uint32(5))
-		_ = v_tmp_10
 		var v_tmp_11 uint32 = ((v_g * uint32(10)) + uint32(6))
-		_ = v_tmp_11
 		var v_tmp_12 uint32 = ((v_g * uint32(10)) + uint32(7))
-		_ = v_tmp_12
 		var v_tmp_13 uint32 = ((v_g * uint32(10)) + uint32(8))
-		_ = v_tmp_13
 		var v_tmp_14 uint32 = ((v_g * uint32(10)) + uint32(9))
-		_ = v_tmp_14
 		var v_tmp_15 int32 = v_s5
-		_ = v_tmp_15
 		var v_tmp_16 int32 = v_s6
-		_ = v_tmp_16
 		var v_tmp_17 int32 = v_s7
-		_ = v_tmp_17
 		var v_tmp_18 int32 = v_s8
-		_ = v_tmp_18
 		var v_tmp_19 int32 = v_s9
-		_ = v_tmp_19
 		p_oi[v_tmp_10] = v_tmp_15
 		p_oi[v_tmp_11] = v_tmp_16
 		p_oi[v_tmp_12] = v_tmp_17
 		p_oi[v_tmp_13] = v_tmp_18
 		p_oi[v_tmp_14] = v_tmp_19
 	}
-	var wx12 [60]uint32
-	var won12 [60]bool
+	gpuimpl.CPUWave(gpuimpl.CPUWaveSum, a_u[:], nil, wall[:], b.Wave, a_u0[:])
+	gpuimpl.CPUWave(gpuimpl.CPUWaveMin, a_u[:], nil, wall[:], b.Wave, a_u1[:])
+	gpuimpl.CPUWave(gpuimpl.CPUWaveMax, a_u[:], nil, wall[:], b.Wave, a_u2[:])
+	gpuimpl.CPUWave(gpuimpl.CPUWavePrefixSum, a_u[:], nil, wall[:], b.Wave, a_u3[:])
+	gpuimpl.CPUWave(gpuimpl.CPUWaveExclusivePrefixSum, a_u[:], nil, wall[:], b.Wave, a_u4[:])
+	gpuimpl.CPUWave(gpuimpl.CPUWaveShuffle, a_u[:], a_k[:], wall[:], b.Wave, a_u5[:])
 	for lx := uint32(0); lx < 60; lx++ {
 		li := lx
-		_ = li
-		v_u := a_u[li]
-		_ = v_u
-		wx12[li] = v_u
-		won12[li] = true
-	}
-	gpuimpl.CPUWave(gpuimpl.CPUWaveSum, wx12[:], nil, won12[:], b.Wave, a_u0[:])
-	var wx13 [60]uint32
-	var won13 [60]bool
-	for lx := uint32(0); lx < 60; lx++ {
-		li := lx
-		_ = li
-		v_u := a_u[li]
-		_ = v_u
-		wx13[li] = v_u
-		won13[li] = true
-	}
-	gpuimpl.CPUWave(gpuimpl.CPUWaveMin, wx13[:], nil, won13[:], b.Wave, a_u1[:])
-	var wx14 [60]uint32
-	var won14 [60]bool
-	for lx := uint32(0); lx < 60; lx++ {
-		li := lx
-		_ = li
-		v_u := a_u[li]
-		_ = v_u
-		wx14[li] = v_u
-		won14[li] = true
-	}
-	gpuimpl.CPUWave(gpuimpl.CPUWaveMax, wx14[:], nil, won14[:], b.Wave, a_u2[:])
-	var wx15 [60]uint32
-	var won15 [60]bool
-	for lx := uint32(0); lx < 60; lx++ {
-		li := lx
-		_ = li
-		v_u := a_u[li]
-		_ = v_u
-		wx15[li] = v_u
-		won15[li] = true
-	}
-	gpuimpl.CPUWave(gpuimpl.CPUWavePrefixSum, wx15[:], nil, won15[:], b.Wave, a_u3[:])
-	var wx16 [60]uint32
-	var won16 [60]bool
-	for lx := uint32(0); lx < 60; lx++ {
-		li := lx
-		_ = li
-		v_u := a_u[li]
-		_ = v_u
-		wx16[li] = v_u
-		won16[li] = true
-	}
-	gpuimpl.CPUWave(gpuimpl.CPUWaveExclusivePrefixSum, wx16[:], nil, won16[:], b.Wave, a_u4[:])
-	var wx17 [60]uint32
-	var won17 [60]bool
-	var wl17 [60]uint32
-	for lx := uint32(0); lx < 60; lx++ {
-		li := lx
-		_ = li
-		v_k := a_k[li]
-		_ = v_k
-		v_u := a_u[li]
-		_ = v_u
-		wx17[li] = v_u
-		wl17[li] = v_k
-		won17[li] = true
-	}
-	gpuimpl.CPUWave(gpuimpl.CPUWaveShuffle, wx17[:], wl17[:], won17[:], b.Wave, a_u5[:])
-	for lx := uint32(0); lx < 60; lx++ {
-		li := lx
-		_ = li
-		v_u6 := a_u6[li]
-		_ = v_u6
+		var v_u6 uint32
 		v_u6 = uint32(0)
 		a_u6[li] = v_u6
 	}
-	var wx19 [60]bool
-	var won19 [60]bool
+	gpuimpl.CPUWaveBallot(a_p[:], wall[:], b.Wave, a_u6[:])
+	gpuimpl.CPUWaveVote(false, a_p[:], wall[:], b.Wave, a_any[:])
+	gpuimpl.CPUWaveVote(true, a_p[:], wall[:], b.Wave, a_all[:])
 	for lx := uint32(0); lx < 60; lx++ {
 		li := lx
-		_ = li
-		v_p := a_p[li]
-		_ = v_p
-		wx19[li] = v_p
-		won19[li] = true
-	}
-	gpuimpl.CPUWaveBallot(wx19[:], won19[:], b.Wave, a_u6[:])
-	var wx20 [60]bool
-	var won20 [60]bool
-	for lx := uint32(0); lx < 60; lx++ {
-		li := lx
-		_ = li
-		v_p := a_p[li]
-		_ = v_p
-		wx20[li] = v_p
-		won20[li] = true
-	}
-	gpuimpl.CPUWaveVote(false, wx20[:], won20[:], b.Wave, a_any[:])
-	var wx21 [60]bool
-	var won21 [60]bool
-	for lx := uint32(0); lx < 60; lx++ {
-		li := lx
-		_ = li
-		v_p := a_p[li]
-		_ = v_p
-		wx21[li] = v_p
-		won21[li] = true
-	}
-	gpuimpl.CPUWaveVote(true, wx21[:], won21[:], b.Wave, a_all[:])
-	for lx := uint32(0); lx < 60; lx++ {
-		li := lx
-		_ = li
 		v_all := a_all[li]
-		_ = v_all
 		v_any := a_any[li]
-		_ = v_any
 		v_u0 := a_u0[li]
-		_ = v_u0
 		v_u1 := a_u1[li]
-		_ = v_u1
 		v_u2 := a_u2[li]
-		_ = v_u2
 		v_u3 := a_u3[li]
-		_ = v_u3
 		v_u4 := a_u4[li]
-		_ = v_u4
 		v_u5 := a_u5[li]
-		_ = v_u5
 		v_u6 := a_u6[li]
-		_ = v_u6
 		var v_g uint32 = (gx0 + lx)
-		_ = v_g
 		var v_tmp_20 uint32 = (v_g * uint32(11))
-		_ = v_tmp_20
 		var v_tmp_21 uint32 = ((v_g * uint32(11)) + uint32(1))
-		_ = v_tmp_21
 		var v_tmp_22 uint32 = ((v_g * uint32(11)) + uint32(2))
-		_ = v_tmp_22
 		var v_tmp_23 uint32 = ((v_g * uint32(11)) + uint32(3))
-		_ = v_tmp_23
 		var v_tmp_24 uint32 = ((v_g * uint32(11)) + uint32(4))
-		_ = v_tmp_24
 		var v_tmp_25 uint32 = v_u0
-		_ = v_tmp_25
 		var v_tmp_26 uint32 = v_u1
-		_ = v_tmp_26
 		var v_tmp_27 uint32 = v_u2
-		_ = v_tmp_27
 		var v_tmp_28 uint32 = v_u3
-		_ = v_tmp_28
 		var v_tmp_29 uint32 = v_u4
-		_ = v_tmp_29
 		p_ou[v_tmp_20] = v_tmp_25
 		p_ou[v_tmp_21] = v_tmp_26
 		p_ou[v_tmp_22] = v_tmp_27
 		p_ou[v_tmp_23] = v_tmp_28
 		p_ou[v_tmp_24] = v_tmp_29
 		var v_tmp_30 uint32 = ((v_g * uint32(11)) + uint32(5))
-		_ = v_tmp_30
 		var v_tmp_31 uint32 = ((v_g * uint32(11)) + uint32(6))
-		_ = v_tmp_31
 		var v_tmp_32 uint32 = v_u5
-		_ = v_tmp_32
 		var v_tmp_33 uint32 = v_u6
-		_ = v_tmp_33
 		p_ou[v_tmp_30] = v_tmp_32
 		p_ou[v_tmp_31] = v_tmp_33
 		var v_tmp_34 uint32 = ((v_g * uint32(11)) + uint32(7))
-		_ = v_tmp_34
 		var v_tmp_35 uint32 = ((v_g * uint32(11)) + uint32(8))
-		_ = v_tmp_35
 		p_ou[v_tmp_34] = uint32(0)
 		p_ou[v_tmp_35] = uint32(0)
 		if v_any {
@@ -13829,128 +7530,47 @@ func wave8CPU(b *gpuimpl.CPUBlock) {
 			p_ou[((v_g * uint32(11)) + uint32(8))] = uint32(1)
 		}
 		var v_tmp_36 uint32 = ((v_g * uint32(11)) + uint32(9))
-		_ = v_tmp_36
 		var v_tmp_37 uint32 = ((v_g * uint32(11)) + uint32(10))
-		_ = v_tmp_37
 		var v_tmp_38 uint32 = (li % b.Wave)
-		_ = v_tmp_38
 		var v_tmp_39 uint32 = b.Wave
-		_ = v_tmp_39
 		p_ou[v_tmp_36] = v_tmp_38
 		p_ou[v_tmp_37] = v_tmp_39
 	}
-	var wx23 [60]float32
-	var won23 [60]bool
-	for lx := uint32(0); lx < 60; lx++ {
-		li := lx
-		_ = li
-		v_f := a_f[li]
-		_ = v_f
-		wx23[li] = v_f
-		won23[li] = true
-	}
-	gpuimpl.CPUWave(gpuimpl.CPUWaveSum, wx23[:], nil, won23[:], b.Wave, a_f0[:])
-	var wx24 [60]float32
-	var won24 [60]bool
-	for lx := uint32(0); lx < 60; lx++ {
-		li := lx
-		_ = li
-		v_f := a_f[li]
-		_ = v_f
-		wx24[li] = v_f
-		won24[li] = true
-	}
-	gpuimpl.CPUWave(gpuimpl.CPUWaveMin, wx24[:], nil, won24[:], b.Wave, a_f1[:])
-	var wx25 [60]float32
-	var won25 [60]bool
-	for lx := uint32(0); lx < 60; lx++ {
-		li := lx
-		_ = li
-		v_f := a_f[li]
-		_ = v_f
-		wx25[li] = v_f
-		won25[li] = true
-	}
-	gpuimpl.CPUWave(gpuimpl.CPUWaveMax, wx25[:], nil, won25[:], b.Wave, a_f2[:])
-	var wx26 [60]float32
-	var won26 [60]bool
-	for lx := uint32(0); lx < 60; lx++ {
-		li := lx
-		_ = li
-		v_f := a_f[li]
-		_ = v_f
-		wx26[li] = v_f
-		won26[li] = true
-	}
-	gpuimpl.CPUWave(gpuimpl.CPUWavePrefixSum, wx26[:], nil, won26[:], b.Wave, a_f3[:])
-	var wx27 [60]float32
-	var won27 [60]bool
-	for lx := uint32(0); lx < 60; lx++ {
-		li := lx
-		_ = li
-		v_f := a_f[li]
-		_ = v_f
-		wx27[li] = v_f
-		won27[li] = true
-	}
-	gpuimpl.CPUWave(gpuimpl.CPUWaveExclusivePrefixSum, wx27[:], nil, won27[:], b.Wave, a_f4[:])
-	var wx28 [60]float32
-	var won28 [60]bool
+	gpuimpl.CPUWave(gpuimpl.CPUWaveSum, a_f[:], nil, wall[:], b.Wave, a_f0[:])
+	gpuimpl.CPUWave(gpuimpl.CPUWaveMin, a_f[:], nil, wall[:], b.Wave, a_f1[:])
+	gpuimpl.CPUWave(gpuimpl.CPUWaveMax, a_f[:], nil, wall[:], b.Wave, a_f2[:])
+	gpuimpl.CPUWave(gpuimpl.CPUWavePrefixSum, a_f[:], nil, wall[:], b.Wave, a_f3[:])
+	gpuimpl.CPUWave(gpuimpl.CPUWaveExclusivePrefixSum, a_f[:], nil, wall[:], b.Wave, a_f4[:])
 	var wl28 [60]uint32
 	for lx := uint32(0); lx < 60; lx++ {
 		li := lx
-		_ = li
-		v_f := a_f[li]
-		_ = v_f
-		wx28[li] = v_f
 		wl28[li] = p_m
-		won28[li] = true
 	}
-	gpuimpl.CPUWave(gpuimpl.CPUWaveShuffleXor, wx28[:], wl28[:], won28[:], b.Wave, a_f5[:])
+	gpuimpl.CPUWave(gpuimpl.CPUWaveShuffleXor, a_f[:], wl28[:], wall[:], b.Wave, a_f5[:])
 	for lx := uint32(0); lx < 60; lx++ {
 		li := lx
-		_ = li
 		v_f0 := a_f0[li]
-		_ = v_f0
 		v_f1 := a_f1[li]
-		_ = v_f1
 		v_f2 := a_f2[li]
-		_ = v_f2
 		v_f3 := a_f3[li]
-		_ = v_f3
 		v_f4 := a_f4[li]
-		_ = v_f4
 		v_f5 := a_f5[li]
-		_ = v_f5
 		var v_g uint32 = (gx0 + lx)
-		_ = v_g
 		var v_tmp_40 uint32 = (v_g * uint32(6))
-		_ = v_tmp_40
 		var v_tmp_41 uint32 = ((v_g * uint32(6)) + uint32(1))
-		_ = v_tmp_41
 		var v_tmp_42 uint32 = ((v_g * uint32(6)) + uint32(2))
-		_ = v_tmp_42
 		var v_tmp_43 float32 = v_f0
-		_ = v_tmp_43
 		var v_tmp_44 float32 = v_f1
-		_ = v_tmp_44
 		var v_tmp_45 float32 = v_f2
-		_ = v_tmp_45
 		p_of[v_tmp_40] = v_tmp_43
 		p_of[v_tmp_41] = v_tmp_44
 		p_of[v_tmp_42] = v_tmp_45
 		var v_tmp_46 uint32 = ((v_g * uint32(6)) + uint32(3))
-		_ = v_tmp_46
 		var v_tmp_47 uint32 = ((v_g * uint32(6)) + uint32(4))
-		_ = v_tmp_47
 		var v_tmp_48 uint32 = ((v_g * uint32(6)) + uint32(5))
-		_ = v_tmp_48
 		var v_tmp_49 float32 = v_f3
-		_ = v_tmp_49
 		var v_tmp_50 float32 = v_f4
-		_ = v_tmp_50
 		var v_tmp_51 float32 = v_f5
-		_ = v_tmp_51
 		p_of[v_tmp_46] = v_tmp_49
 		p_of[v_tmp_47] = v_tmp_50
 		p_of[v_tmp_48] = v_tmp_51
@@ -13979,7 +7599,7 @@ var WaveAgnosticKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 		{
 			Manifest: gpuimpl.Manifest{
 				Kernel: "github.com/goxpu/xpu/kernels/wave.WaveAgnostic", Backend: "webgpu", Target: "wgsl",
-				Hash:        "sha256:a206ed462485328282a61cf3c611040d85a07995b45a080d81b5221c84ad1e05",
+				Hash:        "sha256:526a3cf92078f8a6bebb0e52ef3ab61c24efd4c8f0f9cad28acc5e99f0119d4b",
 				Codegen:     "xpu-gen/1",
 				Block:       xpu.Dim3{X: 100, Y: 1, Z: 1},
 				SharedBytes: 0, StorageBindings: 7, UniformBytes: 16,
@@ -14002,7 +7622,7 @@ var WaveAgnosticKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 		{
 			Manifest: gpuimpl.Manifest{
 				Kernel: "github.com/goxpu/xpu/kernels/wave.WaveAgnostic", Backend: "webgpu", Target: "wgsl",
-				Hash:        "sha256:d7937e4b7303a06a57997bdb82e54efa3712871bea6184c372644b9f9ff55634",
+				Hash:        "sha256:ae5b8d89899a44867aaab6f197b5a6f95e5fb934d74cb188ce1b7a2ac7d673aa",
 				Codegen:     "xpu-gen/1",
 				Block:       xpu.Dim3{X: 100, Y: 1, Z: 1},
 				SharedBytes: 0, StorageBindings: 7, UniformBytes: 16,
@@ -14025,7 +7645,7 @@ var WaveAgnosticKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 		{
 			Manifest: gpuimpl.Manifest{
 				Kernel: "github.com/goxpu/xpu/kernels/wave.WaveAgnostic", Backend: "cpu", Target: "go",
-				Hash:        "sha256:d8a60b8348921c91fb9f5b8ba672ccbbd7c747c6d670d2d6f43f48138ed826cc",
+				Hash:        "sha256:b26dd8ee50d98785a6b3a228171aafc651253673f9ec3d9b267e1af35afbb2e4",
 				Codegen:     "xpu-gen/1",
 				Block:       xpu.Dim3{X: 100, Y: 1, Z: 1},
 				SharedBytes: 0, StorageBindings: 7, UniformBytes: 16,
@@ -14070,200 +7690,118 @@ struct xpu_Uniforms {
 @group(0) @binding(5) var<storage, read> b_xf: array<f32>;
 @group(0) @binding(6) var<storage, read> b_sel: array<u32>;
 @group(0) @binding(7) var<uniform> xpu_u: xpu_Uniforms;
+var<private> xpu_lidx: u32;
+var<private> xpu_sgid: u32;
+var<private> xpu_sgsize: u32;
+
+// xpu_wave_shuffle_f32 is the verb op of x, one of WaveShuffleXor, at the native tier.
+fn xpu_wave_shuffle_f32(x: f32, a: u32, op: u32) -> f32 {
+    let xpu_t1 = xpu_lidx - xpu_sgid;
+    var xpu_t2: u32;
+    xpu_t2 = xpu_sgid ^ (a % xpu_sgsize);
+    let xpu_t3 = subgroupShuffle(x, xpu_t2);
+    return select(x, xpu_t3, (xpu_t1 + xpu_t2) < 100u);
+}
+
+// xpu_wave_shuffle_i32 is the verb op of x, one of WaveShuffle, WaveShuffleXor, WaveShuffleUp, WaveShuffleDown, at the native tier.
+fn xpu_wave_shuffle_i32(x: i32, a: u32, op: u32) -> i32 {
+    let xpu_t1 = xpu_lidx - xpu_sgid;
+    var xpu_t2: u32;
+    var xpu_t3: bool = true;
+    if op == 9u {
+        xpu_t2 = a % xpu_sgsize;
+    } else if op == 10u {
+        xpu_t2 = xpu_sgid ^ (a % xpu_sgsize);
+    } else if op == 11u {
+        xpu_t3 = a <= xpu_sgid;
+        xpu_t2 = select(xpu_sgid, xpu_sgid - a, xpu_t3);
+    } else {
+        xpu_t3 = a < (xpu_sgsize - xpu_sgid);
+        xpu_t2 = select(xpu_sgid, xpu_sgid + a, xpu_t3);
+    }
+    let xpu_t4 = subgroupShuffle(x, xpu_t2);
+    return select(x, xpu_t4, xpu_t3 && ((xpu_t1 + xpu_t2) < 100u));
+}
+
+// xpu_wave_shuffle_u32 is the verb op of x, one of WaveShuffle, at the native tier.
+fn xpu_wave_shuffle_u32(x: u32, a: u32, op: u32) -> u32 {
+    let xpu_t1 = xpu_lidx - xpu_sgid;
+    var xpu_t2: u32;
+    xpu_t2 = a % xpu_sgsize;
+    let xpu_t3 = subgroupShuffle(x, xpu_t2);
+    return select(x, xpu_t3, (xpu_t1 + xpu_t2) < 100u);
+}
 
 // main is kernel WaveAgnostic, block 100x1x1.
 @compute @workgroup_size(100, 1, 1)
 fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) lidx: u32, @builtin(subgroup_invocation_id) sgid: u32, @builtin(subgroup_size) sgsize: u32) {
+    xpu_lidx = lidx;
+    xpu_sgid = sgid;
+    xpu_sgsize = sgsize;
     let v_g: u32 = gid.x;
     let v_a: i32 = b_xi[v_g];
     let v_u: u32 = b_xu[v_g];
     let v_f: f32 = b_xf[v_g];
     let v_k: u32 = b_sel[v_g];
     let v_p: bool = ((v_u % 4u) != 0u) || ((wid.x % 2u) == 0u);
-    var v_s0: i32;
-    let xpu_t1 = lidx - sgid;
-    v_s0 = subgroupAdd(v_a);
-    var v_s1: i32;
-    let xpu_t2 = lidx - sgid;
-    v_s1 = subgroupMin(v_a);
-    var v_s2: i32;
-    let xpu_t3 = lidx - sgid;
-    v_s2 = subgroupMax(v_a);
-    var v_s3: i32;
-    let xpu_t4 = lidx - sgid;
-    v_s3 = subgroupInclusiveAdd(v_a);
-    var v_s4: i32;
-    let xpu_t5 = lidx - sgid;
-    v_s4 = subgroupExclusiveAdd(v_a);
-    var v_s5: i32;
-    let xpu_t6 = lidx - sgid;
-    let xpu_t7 = xpu_u.p_bl;
-    let xpu_t8 = xpu_t7 % sgsize;
-    let xpu_t9 = subgroupShuffle(v_a, xpu_t8);
-    v_s5 = select(v_a, xpu_t9, true && ((xpu_t6 + xpu_t8) < 100u));
-    var v_s6: i32;
-    let xpu_t10 = lidx - sgid;
-    let xpu_t11 = v_k % sgsize;
-    let xpu_t12 = subgroupShuffle(v_a, xpu_t11);
-    v_s6 = select(v_a, xpu_t12, true && ((xpu_t10 + xpu_t11) < 100u));
-    var v_s7: i32;
-    let xpu_t13 = lidx - sgid;
-    let xpu_t14 = xpu_u.p_m;
-    let xpu_t15 = sgid ^ (xpu_t14 % sgsize);
-    let xpu_t16 = subgroupShuffle(v_a, xpu_t15);
-    v_s7 = select(v_a, xpu_t16, true && ((xpu_t13 + xpu_t15) < 100u));
-    var v_s8: i32;
-    let xpu_t17 = lidx - sgid;
-    let xpu_t18 = xpu_u.p_d;
-    let xpu_t19 = xpu_t18 <= sgid;
-    let xpu_t20 = select(sgid, sgid - xpu_t18, xpu_t18 <= sgid);
-    let xpu_t21 = subgroupShuffle(v_a, xpu_t20);
-    v_s8 = select(v_a, xpu_t21, xpu_t19 && ((xpu_t17 + xpu_t20) < 100u));
-    var v_s9: i32;
-    let xpu_t22 = lidx - sgid;
-    let xpu_t23 = xpu_u.p_d;
-    let xpu_t24 = xpu_t23 < (sgsize - sgid);
-    let xpu_t25 = select(sgid, sgid + xpu_t23, xpu_t23 < (sgsize - sgid));
-    let xpu_t26 = subgroupShuffle(v_a, xpu_t25);
-    v_s9 = select(v_a, xpu_t26, xpu_t24 && ((xpu_t22 + xpu_t25) < 100u));
-    let v_tmp: u32 = v_g * 10u;
-    let v_tmp_1: u32 = (v_g * 10u) + 1u;
-    let v_tmp_2: u32 = (v_g * 10u) + 2u;
-    let v_tmp_3: u32 = (v_g * 10u) + 3u;
-    let v_tmp_4: u32 = (v_g * 10u) + 4u;
-    let v_tmp_5: i32 = v_s0;
-    let v_tmp_6: i32 = v_s1;
-    let v_tmp_7: i32 = v_s2;
-    let v_tmp_8: i32 = v_s3;
-    let v_tmp_9: i32 = v_s4;
-    b_oi[v_tmp] = v_tmp_5;
-    b_oi[v_tmp_1] = v_tmp_6;
-    b_oi[v_tmp_2] = v_tmp_7;
-    b_oi[v_tmp_3] = v_tmp_8;
-    b_oi[v_tmp_4] = v_tmp_9;
-    let v_tmp_10: u32 = (v_g * 10u) + 5u;
-    let v_tmp_11: u32 = (v_g * 10u) + 6u;
-    let v_tmp_12: u32 = (v_g * 10u) + 7u;
-    let v_tmp_13: u32 = (v_g * 10u) + 8u;
-    let v_tmp_14: u32 = (v_g * 10u) + 9u;
-    let v_tmp_15: i32 = v_s5;
-    let v_tmp_16: i32 = v_s6;
-    let v_tmp_17: i32 = v_s7;
-    let v_tmp_18: i32 = v_s8;
-    let v_tmp_19: i32 = v_s9;
-    b_oi[v_tmp_10] = v_tmp_15;
-    b_oi[v_tmp_11] = v_tmp_16;
-    b_oi[v_tmp_12] = v_tmp_17;
-    b_oi[v_tmp_13] = v_tmp_18;
-    b_oi[v_tmp_14] = v_tmp_19;
-    var v_u0: u32;
-    let xpu_t27 = lidx - sgid;
-    v_u0 = subgroupAdd(v_u);
-    var v_u1: u32;
-    let xpu_t28 = lidx - sgid;
-    v_u1 = subgroupMin(v_u);
-    var v_u2: u32;
-    let xpu_t29 = lidx - sgid;
-    v_u2 = subgroupMax(v_u);
-    var v_u3: u32;
-    let xpu_t30 = lidx - sgid;
-    v_u3 = subgroupInclusiveAdd(v_u);
-    var v_u4: u32;
-    let xpu_t31 = lidx - sgid;
-    v_u4 = subgroupExclusiveAdd(v_u);
-    var v_u5: u32;
-    let xpu_t32 = lidx - sgid;
-    let xpu_t33 = v_k % sgsize;
-    let xpu_t34 = subgroupShuffle(v_u, xpu_t33);
-    v_u5 = select(v_u, xpu_t34, true && ((xpu_t32 + xpu_t33) < 100u));
-    var v_u6: u32;
-    let xpu_t35 = select(0u, 1u, v_p);
-    let xpu_t36 = lidx - sgid;
-    v_u6 = subgroupBallot(xpu_t35 != 0u).x;
-    var v_any: bool;
-    let xpu_t37 = select(0u, 1u, v_p);
-    let xpu_t38 = lidx - sgid;
-    v_any = subgroupAny(xpu_t37 != 0u);
-    var v_all: bool;
-    let xpu_t39 = select(0u, 1u, v_p);
-    let xpu_t40 = lidx - sgid;
-    v_all = subgroupAll(xpu_t39 != 0u);
-    let v_tmp_20: u32 = v_g * 11u;
-    let v_tmp_21: u32 = (v_g * 11u) + 1u;
-    let v_tmp_22: u32 = (v_g * 11u) + 2u;
-    let v_tmp_23: u32 = (v_g * 11u) + 3u;
-    let v_tmp_24: u32 = (v_g * 11u) + 4u;
-    let v_tmp_25: u32 = v_u0;
-    let v_tmp_26: u32 = v_u1;
-    let v_tmp_27: u32 = v_u2;
-    let v_tmp_28: u32 = v_u3;
-    let v_tmp_29: u32 = v_u4;
-    b_ou[v_tmp_20] = v_tmp_25;
-    b_ou[v_tmp_21] = v_tmp_26;
-    b_ou[v_tmp_22] = v_tmp_27;
-    b_ou[v_tmp_23] = v_tmp_28;
-    b_ou[v_tmp_24] = v_tmp_29;
-    let v_tmp_30: u32 = (v_g * 11u) + 5u;
-    let v_tmp_31: u32 = (v_g * 11u) + 6u;
-    let v_tmp_32: u32 = v_u5;
-    let v_tmp_33: u32 = v_u6;
-    b_ou[v_tmp_30] = v_tmp_32;
-    b_ou[v_tmp_31] = v_tmp_33;
-    let v_tmp_34: u32 = (v_g * 11u) + 7u;
-    let v_tmp_35: u32 = (v_g * 11u) + 8u;
-    b_ou[v_tmp_34] = 0u;
-    b_ou[v_tmp_35] = 0u;
+    let v_s0: i32 = subgroupAdd(v_a);
+    let v_s1: i32 = subgroupMin(v_a);
+    let v_s2: i32 = subgroupMax(v_a);
+    let v_s3: i32 = subgroupInclusiveAdd(v_a);
+    let v_s4: i32 = subgroupExclusiveAdd(v_a);
+    let v_s5: i32 = xpu_wave_shuffle_i32(v_a, xpu_u.p_bl, 9u);
+    let v_s6: i32 = xpu_wave_shuffle_i32(v_a, v_k, 9u);
+    let v_s7: i32 = xpu_wave_shuffle_i32(v_a, xpu_u.p_m, 10u);
+    let v_s8: i32 = xpu_wave_shuffle_i32(v_a, xpu_u.p_d, 11u);
+    let v_s9: i32 = xpu_wave_shuffle_i32(v_a, xpu_u.p_d, 12u);
+    b_oi[v_g * 10u] = v_s0;
+    b_oi[(v_g * 10u) + 1u] = v_s1;
+    b_oi[(v_g * 10u) + 2u] = v_s2;
+    b_oi[(v_g * 10u) + 3u] = v_s3;
+    b_oi[(v_g * 10u) + 4u] = v_s4;
+    b_oi[(v_g * 10u) + 5u] = v_s5;
+    b_oi[(v_g * 10u) + 6u] = v_s6;
+    b_oi[(v_g * 10u) + 7u] = v_s7;
+    b_oi[(v_g * 10u) + 8u] = v_s8;
+    b_oi[(v_g * 10u) + 9u] = v_s9;
+    let v_u0: u32 = subgroupAdd(v_u);
+    let v_u1: u32 = subgroupMin(v_u);
+    let v_u2: u32 = subgroupMax(v_u);
+    let v_u3: u32 = subgroupInclusiveAdd(v_u);
+    let v_u4: u32 = subgroupExclusiveAdd(v_u);
+    let v_u5: u32 = xpu_wave_shuffle_u32(v_u, v_k, 9u);
+    let v_u6: u32 = subgroupBallot(v_p).x;
+    let v_any: bool = subgroupAny(v_p);
+    let v_all: bool = subgroupAll(v_p);
+    b_ou[v_g * 11u] = v_u0;
+    b_ou[(v_g * 11u) + 1u] = v_u1;
+    b_ou[(v_g * 11u) + 2u] = v_u2;
+    b_ou[(v_g * 11u) + 3u] = v_u3;
+    b_ou[(v_g * 11u) + 4u] = v_u4;
+    b_ou[(v_g * 11u) + 5u] = v_u5;
+    b_ou[(v_g * 11u) + 6u] = v_u6;
+    b_ou[(v_g * 11u) + 7u] = 0u;
+    b_ou[(v_g * 11u) + 8u] = 0u;
     if v_any {
         b_ou[(v_g * 11u) + 7u] = 1u;
     }
     if v_all {
         b_ou[(v_g * 11u) + 8u] = 1u;
     }
-    let v_tmp_36: u32 = (v_g * 11u) + 9u;
-    let v_tmp_37: u32 = (v_g * 11u) + 10u;
-    let v_tmp_38: u32 = sgid;
-    let v_tmp_39: u32 = sgsize;
-    b_ou[v_tmp_36] = v_tmp_38;
-    b_ou[v_tmp_37] = v_tmp_39;
-    var v_f0: f32;
-    let xpu_t41 = lidx - sgid;
-    v_f0 = subgroupAdd(v_f);
-    var v_f1: f32;
-    let xpu_t42 = lidx - sgid;
-    v_f1 = subgroupMin(v_f);
-    var v_f2: f32;
-    let xpu_t43 = lidx - sgid;
-    v_f2 = subgroupMax(v_f);
-    var v_f3: f32;
-    let xpu_t44 = lidx - sgid;
-    v_f3 = subgroupInclusiveAdd(v_f);
-    var v_f4: f32;
-    let xpu_t45 = lidx - sgid;
-    v_f4 = subgroupExclusiveAdd(v_f);
-    var v_f5: f32;
-    let xpu_t46 = lidx - sgid;
-    let xpu_t47 = xpu_u.p_m;
-    let xpu_t48 = sgid ^ (xpu_t47 % sgsize);
-    let xpu_t49 = subgroupShuffle(v_f, xpu_t48);
-    v_f5 = select(v_f, xpu_t49, true && ((xpu_t46 + xpu_t48) < 100u));
-    let v_tmp_40: u32 = v_g * 6u;
-    let v_tmp_41: u32 = (v_g * 6u) + 1u;
-    let v_tmp_42: u32 = (v_g * 6u) + 2u;
-    let v_tmp_43: f32 = v_f0;
-    let v_tmp_44: f32 = v_f1;
-    let v_tmp_45: f32 = v_f2;
-    b_of[v_tmp_40] = v_tmp_43;
-    b_of[v_tmp_41] = v_tmp_44;
-    b_of[v_tmp_42] = v_tmp_45;
-    let v_tmp_46: u32 = (v_g * 6u) + 3u;
-    let v_tmp_47: u32 = (v_g * 6u) + 4u;
-    let v_tmp_48: u32 = (v_g * 6u) + 5u;
-    let v_tmp_49: f32 = v_f3;
-    let v_tmp_50: f32 = v_f4;
-    let v_tmp_51: f32 = v_f5;
-    b_of[v_tmp_46] = v_tmp_49;
-    b_of[v_tmp_47] = v_tmp_50;
-    b_of[v_tmp_48] = v_tmp_51;
+    b_ou[(v_g * 11u) + 9u] = sgid;
+    b_ou[(v_g * 11u) + 10u] = sgsize;
+    let v_f0: f32 = subgroupAdd(v_f);
+    let v_f1: f32 = subgroupMin(v_f);
+    let v_f2: f32 = subgroupMax(v_f);
+    let v_f3: f32 = subgroupInclusiveAdd(v_f);
+    let v_f4: f32 = subgroupExclusiveAdd(v_f);
+    let v_f5: f32 = xpu_wave_shuffle_f32(v_f, xpu_u.p_m, 10u);
+    b_of[v_g * 6u] = v_f0;
+    b_of[(v_g * 6u) + 1u] = v_f1;
+    b_of[(v_g * 6u) + 2u] = v_f2;
+    b_of[(v_g * 6u) + 3u] = v_f3;
+    b_of[(v_g * 6u) + 4u] = v_f4;
+    b_of[(v_g * 6u) + 5u] = v_f5;
 }
 `
 
@@ -14283,552 +7821,247 @@ const waveAgnosticWGSLEmulated = `struct xpu_Uniforms {
 @group(0) @binding(6) var<storage, read> b_sel: array<u32>;
 @group(0) @binding(7) var<uniform> xpu_u: xpu_Uniforms;
 var<workgroup> xpu_wave: array<u32, 128>;
+var<private> xpu_lidx: u32;
 
-// main is kernel WaveAgnostic, block 100x1x1.
-@compute @workgroup_size(100, 1, 1)
-fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) lidx: u32) {
-    let v_g: u32 = gid.x;
-    let v_a: i32 = b_xi[v_g];
-    let v_u: u32 = b_xu[v_g];
-    let v_f: f32 = b_xf[v_g];
-    let v_k: u32 = b_sel[v_g];
-    let v_p: bool = ((v_u % 4u) != 0u) || ((wid.x % 2u) == 0u);
-    var v_s0: i32;
-    let xpu_t1 = lidx % 32u;
-    let xpu_t2 = lidx - xpu_t1;
+// xpu_wave_reduce_f32 is the verb op of x, one of WaveSum, WaveMin, WaveMax, WavePrefixSum, WaveExclusivePrefixSum, at the emulated tier.
+fn xpu_wave_reduce_f32(x: f32, op: u32) -> f32 {
+    let xpu_t1 = xpu_lidx % 32u;
+    let xpu_t2 = xpu_lidx - xpu_t1;
     workgroupBarrier();
-    xpu_wave[lidx] = bitcast<u32>(v_a);
+    xpu_wave[xpu_lidx] = bitcast<u32>(x);
     workgroupBarrier();
-    var xpu_t3: i32 = i32();
+    var xpu_t3: f32 = select(f32(), x, (op == 1u) || (op == 2u));
+    var xpu_t4: u32 = 0u;
+    loop {
+        if xpu_t4 >= 32u {
+            break;
+        }
+        let xpu_t5 = bitcast<f32>(xpu_wave[xpu_t2 + xpu_t4]);
+        if (((xpu_t2 + xpu_t4) < 100u) && ((xpu_t4 <= xpu_t1) || (op != 3u))) && ((xpu_t4 < xpu_t1) || (op != 4u)) {
+            if op == 1u {
+                xpu_t3 = min(xpu_t3, xpu_t5);
+            } else if op == 2u {
+                xpu_t3 = max(xpu_t3, xpu_t5);
+            } else {
+                xpu_t3 = xpu_t3 + xpu_t5;
+            }
+        }
+        continuing {
+            xpu_t4 = xpu_t4 + 1u;
+        }
+    }
+    return xpu_t3;
+}
+
+// xpu_wave_reduce_i32 is the verb op of x, one of WaveSum, WaveMin, WaveMax, WavePrefixSum, WaveExclusivePrefixSum, at the emulated tier.
+fn xpu_wave_reduce_i32(x: i32, op: u32) -> i32 {
+    let xpu_t1 = xpu_lidx % 32u;
+    let xpu_t2 = xpu_lidx - xpu_t1;
+    workgroupBarrier();
+    xpu_wave[xpu_lidx] = bitcast<u32>(x);
+    workgroupBarrier();
+    var xpu_t3: i32 = select(i32(), x, (op == 1u) || (op == 2u));
     var xpu_t4: u32 = 0u;
     loop {
         if xpu_t4 >= 32u {
             break;
         }
         let xpu_t5 = bitcast<i32>(xpu_wave[xpu_t2 + xpu_t4]);
-        if (xpu_t2 + xpu_t4) < 100u {
-            xpu_t3 = xpu_t3 + xpu_t5;
+        if (((xpu_t2 + xpu_t4) < 100u) && ((xpu_t4 <= xpu_t1) || (op != 3u))) && ((xpu_t4 < xpu_t1) || (op != 4u)) {
+            if op == 1u {
+                xpu_t3 = min(xpu_t3, xpu_t5);
+            } else if op == 2u {
+                xpu_t3 = max(xpu_t3, xpu_t5);
+            } else {
+                xpu_t3 = xpu_t3 + xpu_t5;
+            }
         }
         continuing {
             xpu_t4 = xpu_t4 + 1u;
         }
     }
-    v_s0 = xpu_t3;
-    var v_s1: i32;
-    let xpu_t6 = lidx % 32u;
-    let xpu_t7 = lidx - xpu_t6;
+    return xpu_t3;
+}
+
+// xpu_wave_reduce_u32 is the verb op of x, one of WaveSum, WaveMin, WaveMax, WavePrefixSum, WaveExclusivePrefixSum, at the emulated tier.
+fn xpu_wave_reduce_u32(x: u32, op: u32) -> u32 {
+    let xpu_t1 = xpu_lidx % 32u;
+    let xpu_t2 = xpu_lidx - xpu_t1;
     workgroupBarrier();
-    xpu_wave[lidx] = bitcast<u32>(v_a);
+    xpu_wave[xpu_lidx] = x;
     workgroupBarrier();
-    var xpu_t8: i32 = v_a;
-    var xpu_t9: u32 = 0u;
+    var xpu_t3: u32 = select(u32(), x, (op == 1u) || (op == 2u));
+    var xpu_t4: u32 = 0u;
     loop {
-        if xpu_t9 >= 32u {
+        if xpu_t4 >= 32u {
             break;
         }
-        let xpu_t10 = bitcast<i32>(xpu_wave[xpu_t7 + xpu_t9]);
-        if (xpu_t7 + xpu_t9) < 100u {
-            xpu_t8 = min(xpu_t8, xpu_t10);
+        let xpu_t5 = xpu_wave[xpu_t2 + xpu_t4];
+        if (((xpu_t2 + xpu_t4) < 100u) && ((xpu_t4 <= xpu_t1) || (op != 3u))) && ((xpu_t4 < xpu_t1) || (op != 4u)) {
+            if op == 1u {
+                xpu_t3 = min(xpu_t3, xpu_t5);
+            } else if op == 2u {
+                xpu_t3 = max(xpu_t3, xpu_t5);
+            } else {
+                xpu_t3 = xpu_t3 + xpu_t5;
+            }
         }
         continuing {
-            xpu_t9 = xpu_t9 + 1u;
+            xpu_t4 = xpu_t4 + 1u;
         }
     }
-    v_s1 = xpu_t8;
-    var v_s2: i32;
-    let xpu_t11 = lidx % 32u;
-    let xpu_t12 = lidx - xpu_t11;
+    return xpu_t3;
+}
+
+// xpu_wave_shuffle_f32 is the verb op of x, one of WaveShuffleXor, at the emulated tier.
+fn xpu_wave_shuffle_f32(x: f32, a: u32, op: u32) -> f32 {
+    let xpu_t1 = xpu_lidx % 32u;
+    let xpu_t2 = xpu_lidx - xpu_t1;
     workgroupBarrier();
-    xpu_wave[lidx] = bitcast<u32>(v_a);
+    xpu_wave[xpu_lidx] = bitcast<u32>(x);
     workgroupBarrier();
-    var xpu_t13: i32 = v_a;
-    var xpu_t14: u32 = 0u;
+    var xpu_t3: u32;
+    xpu_t3 = xpu_t1 ^ (a % 32u);
+    let xpu_t4 = bitcast<f32>(xpu_wave[xpu_t2 + xpu_t3]);
+    return select(x, xpu_t4, (xpu_t2 + xpu_t3) < 100u);
+}
+
+// xpu_wave_shuffle_i32 is the verb op of x, one of WaveShuffle, WaveShuffleXor, WaveShuffleUp, WaveShuffleDown, at the emulated tier.
+fn xpu_wave_shuffle_i32(x: i32, a: u32, op: u32) -> i32 {
+    let xpu_t1 = xpu_lidx % 32u;
+    let xpu_t2 = xpu_lidx - xpu_t1;
+    workgroupBarrier();
+    xpu_wave[xpu_lidx] = bitcast<u32>(x);
+    workgroupBarrier();
+    var xpu_t3: u32;
+    var xpu_t4: bool = true;
+    if op == 9u {
+        xpu_t3 = a % 32u;
+    } else if op == 10u {
+        xpu_t3 = xpu_t1 ^ (a % 32u);
+    } else if op == 11u {
+        xpu_t4 = a <= xpu_t1;
+        xpu_t3 = select(xpu_t1, xpu_t1 - a, xpu_t4);
+    } else {
+        xpu_t4 = a < (32u - xpu_t1);
+        xpu_t3 = select(xpu_t1, xpu_t1 + a, xpu_t4);
+    }
+    let xpu_t5 = bitcast<i32>(xpu_wave[xpu_t2 + xpu_t3]);
+    return select(x, xpu_t5, xpu_t4 && ((xpu_t2 + xpu_t3) < 100u));
+}
+
+// xpu_wave_shuffle_u32 is the verb op of x, one of WaveShuffle, at the emulated tier.
+fn xpu_wave_shuffle_u32(x: u32, a: u32, op: u32) -> u32 {
+    let xpu_t1 = xpu_lidx % 32u;
+    let xpu_t2 = xpu_lidx - xpu_t1;
+    workgroupBarrier();
+    xpu_wave[xpu_lidx] = x;
+    workgroupBarrier();
+    var xpu_t3: u32;
+    xpu_t3 = a % 32u;
+    let xpu_t4 = xpu_wave[xpu_t2 + xpu_t3];
+    return select(x, xpu_t4, (xpu_t2 + xpu_t3) < 100u);
+}
+
+// xpu_wave_vote is the verb op of x, one of WaveBallot, WaveAny, WaveAll, at the emulated tier.
+fn xpu_wave_vote(x: u32, op: u32) -> u32 {
+    let xpu_t1 = xpu_lidx % 32u;
+    let xpu_t2 = xpu_lidx - xpu_t1;
+    workgroupBarrier();
+    xpu_wave[xpu_lidx] = x;
+    workgroupBarrier();
+    var xpu_t3: u32 = select(0u, 1u, op == 7u);
+    var xpu_t4: u32 = 0u;
     loop {
-        if xpu_t14 >= 32u {
+        if xpu_t4 >= 32u {
             break;
         }
-        let xpu_t15 = bitcast<i32>(xpu_wave[xpu_t12 + xpu_t14]);
-        if (xpu_t12 + xpu_t14) < 100u {
-            xpu_t13 = max(xpu_t13, xpu_t15);
+        let xpu_t5 = xpu_wave[xpu_t2 + xpu_t4];
+        if (xpu_t2 + xpu_t4) < 100u {
+            if op == 5u {
+                xpu_t3 = xpu_t3 | (xpu_t5 << xpu_t4);
+            } else if op == 6u {
+                xpu_t3 = xpu_t3 | xpu_t5;
+            } else {
+                xpu_t3 = xpu_t3 & xpu_t5;
+            }
         }
         continuing {
-            xpu_t14 = xpu_t14 + 1u;
+            xpu_t4 = xpu_t4 + 1u;
         }
     }
-    v_s2 = xpu_t13;
-    var v_s3: i32;
-    let xpu_t16 = lidx % 32u;
-    let xpu_t17 = lidx - xpu_t16;
-    workgroupBarrier();
-    xpu_wave[lidx] = bitcast<u32>(v_a);
-    workgroupBarrier();
-    var xpu_t18: i32 = i32();
-    var xpu_t19: u32 = 0u;
-    loop {
-        if xpu_t19 >= 32u {
-            break;
-        }
-        let xpu_t20 = bitcast<i32>(xpu_wave[xpu_t17 + xpu_t19]);
-        if ((xpu_t17 + xpu_t19) < 100u) && (xpu_t19 <= xpu_t16) {
-            xpu_t18 = xpu_t18 + xpu_t20;
-        }
-        continuing {
-            xpu_t19 = xpu_t19 + 1u;
-        }
-    }
-    v_s3 = xpu_t18;
-    var v_s4: i32;
-    let xpu_t21 = lidx % 32u;
-    let xpu_t22 = lidx - xpu_t21;
-    workgroupBarrier();
-    xpu_wave[lidx] = bitcast<u32>(v_a);
-    workgroupBarrier();
-    var xpu_t23: i32 = i32();
-    var xpu_t24: u32 = 0u;
-    loop {
-        if xpu_t24 >= 32u {
-            break;
-        }
-        let xpu_t25 = bitcast<i32>(xpu_wave[xpu_t22 + xpu_t24]);
-        if ((xpu_t22 + xpu_t24) < 100u) && (xpu_t24 < xpu_t21) {
-            xpu_t23 = xpu_t23 + xpu_t25;
-        }
-        continuing {
-            xpu_t24 = xpu_t24 + 1u;
-        }
-    }
-    v_s4 = xpu_t23;
-    var v_s5: i32;
-    let xpu_t26 = lidx % 32u;
-    let xpu_t27 = lidx - xpu_t26;
-    workgroupBarrier();
-    xpu_wave[lidx] = bitcast<u32>(v_a);
-    workgroupBarrier();
-    let xpu_t28 = xpu_u.p_bl;
-    let xpu_t29 = xpu_t28 % 32u;
-    let xpu_t30 = bitcast<i32>(xpu_wave[xpu_t27 + xpu_t29]);
-    v_s5 = select(v_a, xpu_t30, true && ((xpu_t27 + xpu_t29) < 100u));
-    var v_s6: i32;
-    let xpu_t31 = lidx % 32u;
-    let xpu_t32 = lidx - xpu_t31;
-    workgroupBarrier();
-    xpu_wave[lidx] = bitcast<u32>(v_a);
-    workgroupBarrier();
-    let xpu_t33 = v_k % 32u;
-    let xpu_t34 = bitcast<i32>(xpu_wave[xpu_t32 + xpu_t33]);
-    v_s6 = select(v_a, xpu_t34, true && ((xpu_t32 + xpu_t33) < 100u));
-    var v_s7: i32;
-    let xpu_t35 = lidx % 32u;
-    let xpu_t36 = lidx - xpu_t35;
-    workgroupBarrier();
-    xpu_wave[lidx] = bitcast<u32>(v_a);
-    workgroupBarrier();
-    let xpu_t37 = xpu_u.p_m;
-    let xpu_t38 = xpu_t35 ^ (xpu_t37 % 32u);
-    let xpu_t39 = bitcast<i32>(xpu_wave[xpu_t36 + xpu_t38]);
-    v_s7 = select(v_a, xpu_t39, true && ((xpu_t36 + xpu_t38) < 100u));
-    var v_s8: i32;
-    let xpu_t40 = lidx % 32u;
-    let xpu_t41 = lidx - xpu_t40;
-    workgroupBarrier();
-    xpu_wave[lidx] = bitcast<u32>(v_a);
-    workgroupBarrier();
-    let xpu_t42 = xpu_u.p_d;
-    let xpu_t43 = xpu_t42 <= xpu_t40;
-    let xpu_t44 = select(xpu_t40, xpu_t40 - xpu_t42, xpu_t42 <= xpu_t40);
-    let xpu_t45 = bitcast<i32>(xpu_wave[xpu_t41 + xpu_t44]);
-    v_s8 = select(v_a, xpu_t45, xpu_t43 && ((xpu_t41 + xpu_t44) < 100u));
-    var v_s9: i32;
-    let xpu_t46 = lidx % 32u;
-    let xpu_t47 = lidx - xpu_t46;
-    workgroupBarrier();
-    xpu_wave[lidx] = bitcast<u32>(v_a);
-    workgroupBarrier();
-    let xpu_t48 = xpu_u.p_d;
-    let xpu_t49 = xpu_t48 < (32u - xpu_t46);
-    let xpu_t50 = select(xpu_t46, xpu_t46 + xpu_t48, xpu_t48 < (32u - xpu_t46));
-    let xpu_t51 = bitcast<i32>(xpu_wave[xpu_t47 + xpu_t50]);
-    v_s9 = select(v_a, xpu_t51, xpu_t49 && ((xpu_t47 + xpu_t50) < 100u));
-    let v_tmp: u32 = v_g * 10u;
-    let v_tmp_1: u32 = (v_g * 10u) + 1u;
-    let v_tmp_2: u32 = (v_g * 10u) + 2u;
-    let v_tmp_3: u32 = (v_g * 10u) + 3u;
-    let v_tmp_4: u32 = (v_g * 10u) + 4u;
-    let v_tmp_5: i32 = v_s0;
-    let v_tmp_6: i32 = v_s1;
-    let v_tmp_7: i32 = v_s2;
-    let v_tmp_8: i32 = v_s3;
-    let v_tmp_9: i32 = v_s4;
-    b_oi[v_tmp] = v_tmp_5;
-    b_oi[v_tmp_1] = v_tmp_6;
-    b_oi[v_tmp_2] = v_tmp_7;
-    b_oi[v_tmp_3] = v_tmp_8;
-    b_oi[v_tmp_4] = v_tmp_9;
-    let v_tmp_10: u32 = (v_g * 10u) + 5u;
-    let v_tmp_11: u32 = (v_g * 10u) + 6u;
-    let v_tmp_12: u32 = (v_g * 10u) + 7u;
-    let v_tmp_13: u32 = (v_g * 10u) + 8u;
-    let v_tmp_14: u32 = (v_g * 10u) + 9u;
-    let v_tmp_15: i32 = v_s5;
-    let v_tmp_16: i32 = v_s6;
-    let v_tmp_17: i32 = v_s7;
-    let v_tmp_18: i32 = v_s8;
-    let v_tmp_19: i32 = v_s9;
-    b_oi[v_tmp_10] = v_tmp_15;
-    b_oi[v_tmp_11] = v_tmp_16;
-    b_oi[v_tmp_12] = v_tmp_17;
-    b_oi[v_tmp_13] = v_tmp_18;
-    b_oi[v_tmp_14] = v_tmp_19;
-    var v_u0: u32;
-    let xpu_t52 = lidx % 32u;
-    let xpu_t53 = lidx - xpu_t52;
-    workgroupBarrier();
-    xpu_wave[lidx] = v_u;
-    workgroupBarrier();
-    var xpu_t54: u32 = u32();
-    var xpu_t55: u32 = 0u;
-    loop {
-        if xpu_t55 >= 32u {
-            break;
-        }
-        let xpu_t56 = xpu_wave[xpu_t53 + xpu_t55];
-        if (xpu_t53 + xpu_t55) < 100u {
-            xpu_t54 = xpu_t54 + xpu_t56;
-        }
-        continuing {
-            xpu_t55 = xpu_t55 + 1u;
-        }
-    }
-    v_u0 = xpu_t54;
-    var v_u1: u32;
-    let xpu_t57 = lidx % 32u;
-    let xpu_t58 = lidx - xpu_t57;
-    workgroupBarrier();
-    xpu_wave[lidx] = v_u;
-    workgroupBarrier();
-    var xpu_t59: u32 = v_u;
-    var xpu_t60: u32 = 0u;
-    loop {
-        if xpu_t60 >= 32u {
-            break;
-        }
-        let xpu_t61 = xpu_wave[xpu_t58 + xpu_t60];
-        if (xpu_t58 + xpu_t60) < 100u {
-            xpu_t59 = min(xpu_t59, xpu_t61);
-        }
-        continuing {
-            xpu_t60 = xpu_t60 + 1u;
-        }
-    }
-    v_u1 = xpu_t59;
-    var v_u2: u32;
-    let xpu_t62 = lidx % 32u;
-    let xpu_t63 = lidx - xpu_t62;
-    workgroupBarrier();
-    xpu_wave[lidx] = v_u;
-    workgroupBarrier();
-    var xpu_t64: u32 = v_u;
-    var xpu_t65: u32 = 0u;
-    loop {
-        if xpu_t65 >= 32u {
-            break;
-        }
-        let xpu_t66 = xpu_wave[xpu_t63 + xpu_t65];
-        if (xpu_t63 + xpu_t65) < 100u {
-            xpu_t64 = max(xpu_t64, xpu_t66);
-        }
-        continuing {
-            xpu_t65 = xpu_t65 + 1u;
-        }
-    }
-    v_u2 = xpu_t64;
-    var v_u3: u32;
-    let xpu_t67 = lidx % 32u;
-    let xpu_t68 = lidx - xpu_t67;
-    workgroupBarrier();
-    xpu_wave[lidx] = v_u;
-    workgroupBarrier();
-    var xpu_t69: u32 = u32();
-    var xpu_t70: u32 = 0u;
-    loop {
-        if xpu_t70 >= 32u {
-            break;
-        }
-        let xpu_t71 = xpu_wave[xpu_t68 + xpu_t70];
-        if ((xpu_t68 + xpu_t70) < 100u) && (xpu_t70 <= xpu_t67) {
-            xpu_t69 = xpu_t69 + xpu_t71;
-        }
-        continuing {
-            xpu_t70 = xpu_t70 + 1u;
-        }
-    }
-    v_u3 = xpu_t69;
-    var v_u4: u32;
-    let xpu_t72 = lidx % 32u;
-    let xpu_t73 = lidx - xpu_t72;
-    workgroupBarrier();
-    xpu_wave[lidx] = v_u;
-    workgroupBarrier();
-    var xpu_t74: u32 = u32();
-    var xpu_t75: u32 = 0u;
-    loop {
-        if xpu_t75 >= 32u {
-            break;
-        }
-        let xpu_t76 = xpu_wave[xpu_t73 + xpu_t75];
-        if ((xpu_t73 + xpu_t75) < 100u) && (xpu_t75 < xpu_t72) {
-            xpu_t74 = xpu_t74 + xpu_t76;
-        }
-        continuing {
-            xpu_t75 = xpu_t75 + 1u;
-        }
-    }
-    v_u4 = xpu_t74;
-    var v_u5: u32;
-    let xpu_t77 = lidx % 32u;
-    let xpu_t78 = lidx - xpu_t77;
-    workgroupBarrier();
-    xpu_wave[lidx] = v_u;
-    workgroupBarrier();
-    let xpu_t79 = v_k % 32u;
-    let xpu_t80 = xpu_wave[xpu_t78 + xpu_t79];
-    v_u5 = select(v_u, xpu_t80, true && ((xpu_t78 + xpu_t79) < 100u));
-    var v_u6: u32;
-    let xpu_t81 = select(0u, 1u, v_p);
-    let xpu_t82 = lidx % 32u;
-    let xpu_t83 = lidx - xpu_t82;
-    workgroupBarrier();
-    xpu_wave[lidx] = xpu_t81;
-    workgroupBarrier();
-    var xpu_t84: u32 = 0u;
-    var xpu_t85: u32 = 0u;
-    loop {
-        if xpu_t85 >= 32u {
-            break;
-        }
-        let xpu_t86 = xpu_wave[xpu_t83 + xpu_t85];
-        if (xpu_t83 + xpu_t85) < 100u {
-            xpu_t84 = xpu_t84 | (xpu_t86 << xpu_t85);
-        }
-        continuing {
-            xpu_t85 = xpu_t85 + 1u;
-        }
-    }
-    v_u6 = xpu_t84;
-    var v_any: bool;
-    let xpu_t87 = select(0u, 1u, v_p);
-    let xpu_t88 = lidx % 32u;
-    let xpu_t89 = lidx - xpu_t88;
-    workgroupBarrier();
-    xpu_wave[lidx] = xpu_t87;
-    workgroupBarrier();
-    var xpu_t90: u32 = 0u;
-    var xpu_t91: u32 = 0u;
-    loop {
-        if xpu_t91 >= 32u {
-            break;
-        }
-        let xpu_t92 = xpu_wave[xpu_t89 + xpu_t91];
-        if (xpu_t89 + xpu_t91) < 100u {
-            xpu_t90 = xpu_t90 | xpu_t92;
-        }
-        continuing {
-            xpu_t91 = xpu_t91 + 1u;
-        }
-    }
-    v_any = xpu_t90 != 0u;
-    var v_all: bool;
-    let xpu_t93 = select(0u, 1u, v_p);
-    let xpu_t94 = lidx % 32u;
-    let xpu_t95 = lidx - xpu_t94;
-    workgroupBarrier();
-    xpu_wave[lidx] = xpu_t93;
-    workgroupBarrier();
-    var xpu_t96: u32 = 1u;
-    var xpu_t97: u32 = 0u;
-    loop {
-        if xpu_t97 >= 32u {
-            break;
-        }
-        let xpu_t98 = xpu_wave[xpu_t95 + xpu_t97];
-        if (xpu_t95 + xpu_t97) < 100u {
-            xpu_t96 = xpu_t96 & xpu_t98;
-        }
-        continuing {
-            xpu_t97 = xpu_t97 + 1u;
-        }
-    }
-    v_all = xpu_t96 != 0u;
-    let v_tmp_20: u32 = v_g * 11u;
-    let v_tmp_21: u32 = (v_g * 11u) + 1u;
-    let v_tmp_22: u32 = (v_g * 11u) + 2u;
-    let v_tmp_23: u32 = (v_g * 11u) + 3u;
-    let v_tmp_24: u32 = (v_g * 11u) + 4u;
-    let v_tmp_25: u32 = v_u0;
-    let v_tmp_26: u32 = v_u1;
-    let v_tmp_27: u32 = v_u2;
-    let v_tmp_28: u32 = v_u3;
-    let v_tmp_29: u32 = v_u4;
-    b_ou[v_tmp_20] = v_tmp_25;
-    b_ou[v_tmp_21] = v_tmp_26;
-    b_ou[v_tmp_22] = v_tmp_27;
-    b_ou[v_tmp_23] = v_tmp_28;
-    b_ou[v_tmp_24] = v_tmp_29;
-    let v_tmp_30: u32 = (v_g * 11u) + 5u;
-    let v_tmp_31: u32 = (v_g * 11u) + 6u;
-    let v_tmp_32: u32 = v_u5;
-    let v_tmp_33: u32 = v_u6;
-    b_ou[v_tmp_30] = v_tmp_32;
-    b_ou[v_tmp_31] = v_tmp_33;
-    let v_tmp_34: u32 = (v_g * 11u) + 7u;
-    let v_tmp_35: u32 = (v_g * 11u) + 8u;
-    b_ou[v_tmp_34] = 0u;
-    b_ou[v_tmp_35] = 0u;
+    return xpu_t3;
+}
+
+// main is kernel WaveAgnostic, block 100x1x1.
+@compute @workgroup_size(100, 1, 1)
+fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) lidx: u32) {
+    xpu_lidx = lidx;
+    let v_g: u32 = gid.x;
+    let v_a: i32 = b_xi[v_g];
+    let v_u: u32 = b_xu[v_g];
+    let v_f: f32 = b_xf[v_g];
+    let v_k: u32 = b_sel[v_g];
+    let v_p: bool = ((v_u % 4u) != 0u) || ((wid.x % 2u) == 0u);
+    let v_s0: i32 = xpu_wave_reduce_i32(v_a, 0u);
+    let v_s1: i32 = xpu_wave_reduce_i32(v_a, 1u);
+    let v_s2: i32 = xpu_wave_reduce_i32(v_a, 2u);
+    let v_s3: i32 = xpu_wave_reduce_i32(v_a, 3u);
+    let v_s4: i32 = xpu_wave_reduce_i32(v_a, 4u);
+    let v_s5: i32 = xpu_wave_shuffle_i32(v_a, xpu_u.p_bl, 9u);
+    let v_s6: i32 = xpu_wave_shuffle_i32(v_a, v_k, 9u);
+    let v_s7: i32 = xpu_wave_shuffle_i32(v_a, xpu_u.p_m, 10u);
+    let v_s8: i32 = xpu_wave_shuffle_i32(v_a, xpu_u.p_d, 11u);
+    let v_s9: i32 = xpu_wave_shuffle_i32(v_a, xpu_u.p_d, 12u);
+    b_oi[v_g * 10u] = v_s0;
+    b_oi[(v_g * 10u) + 1u] = v_s1;
+    b_oi[(v_g * 10u) + 2u] = v_s2;
+    b_oi[(v_g * 10u) + 3u] = v_s3;
+    b_oi[(v_g * 10u) + 4u] = v_s4;
+    b_oi[(v_g * 10u) + 5u] = v_s5;
+    b_oi[(v_g * 10u) + 6u] = v_s6;
+    b_oi[(v_g * 10u) + 7u] = v_s7;
+    b_oi[(v_g * 10u) + 8u] = v_s8;
+    b_oi[(v_g * 10u) + 9u] = v_s9;
+    let v_u0: u32 = xpu_wave_reduce_u32(v_u, 0u);
+    let v_u1: u32 = xpu_wave_reduce_u32(v_u, 1u);
+    let v_u2: u32 = xpu_wave_reduce_u32(v_u, 2u);
+    let v_u3: u32 = xpu_wave_reduce_u32(v_u, 3u);
+    let v_u4: u32 = xpu_wave_reduce_u32(v_u, 4u);
+    let v_u5: u32 = xpu_wave_shuffle_u32(v_u, v_k, 9u);
+    let v_u6: u32 = xpu_wave_vote(select(0u, 1u, v_p), 5u);
+    let v_any: bool = xpu_wave_vote(select(0u, 1u, v_p), 6u) != 0u;
+    let v_all: bool = xpu_wave_vote(select(0u, 1u, v_p), 7u) != 0u;
+    b_ou[v_g * 11u] = v_u0;
+    b_ou[(v_g * 11u) + 1u] = v_u1;
+    b_ou[(v_g * 11u) + 2u] = v_u2;
+    b_ou[(v_g * 11u) + 3u] = v_u3;
+    b_ou[(v_g * 11u) + 4u] = v_u4;
+    b_ou[(v_g * 11u) + 5u] = v_u5;
+    b_ou[(v_g * 11u) + 6u] = v_u6;
+    b_ou[(v_g * 11u) + 7u] = 0u;
+    b_ou[(v_g * 11u) + 8u] = 0u;
     if v_any {
         b_ou[(v_g * 11u) + 7u] = 1u;
     }
     if v_all {
         b_ou[(v_g * 11u) + 8u] = 1u;
     }
-    let v_tmp_36: u32 = (v_g * 11u) + 9u;
-    let v_tmp_37: u32 = (v_g * 11u) + 10u;
-    let v_tmp_38: u32 = lidx % 32u;
     let v_tmp_39: u32 = 32u;
-    b_ou[v_tmp_36] = v_tmp_38;
-    b_ou[v_tmp_37] = v_tmp_39;
-    var v_f0: f32;
-    let xpu_t99 = lidx % 32u;
-    let xpu_t100 = lidx - xpu_t99;
-    workgroupBarrier();
-    xpu_wave[lidx] = bitcast<u32>(v_f);
-    workgroupBarrier();
-    var xpu_t101: f32 = f32();
-    var xpu_t102: u32 = 0u;
-    loop {
-        if xpu_t102 >= 32u {
-            break;
-        }
-        let xpu_t103 = bitcast<f32>(xpu_wave[xpu_t100 + xpu_t102]);
-        if (xpu_t100 + xpu_t102) < 100u {
-            xpu_t101 = xpu_t101 + xpu_t103;
-        }
-        continuing {
-            xpu_t102 = xpu_t102 + 1u;
-        }
-    }
-    v_f0 = xpu_t101;
-    var v_f1: f32;
-    let xpu_t104 = lidx % 32u;
-    let xpu_t105 = lidx - xpu_t104;
-    workgroupBarrier();
-    xpu_wave[lidx] = bitcast<u32>(v_f);
-    workgroupBarrier();
-    var xpu_t106: f32 = v_f;
-    var xpu_t107: u32 = 0u;
-    loop {
-        if xpu_t107 >= 32u {
-            break;
-        }
-        let xpu_t108 = bitcast<f32>(xpu_wave[xpu_t105 + xpu_t107]);
-        if (xpu_t105 + xpu_t107) < 100u {
-            xpu_t106 = min(xpu_t106, xpu_t108);
-        }
-        continuing {
-            xpu_t107 = xpu_t107 + 1u;
-        }
-    }
-    v_f1 = xpu_t106;
-    var v_f2: f32;
-    let xpu_t109 = lidx % 32u;
-    let xpu_t110 = lidx - xpu_t109;
-    workgroupBarrier();
-    xpu_wave[lidx] = bitcast<u32>(v_f);
-    workgroupBarrier();
-    var xpu_t111: f32 = v_f;
-    var xpu_t112: u32 = 0u;
-    loop {
-        if xpu_t112 >= 32u {
-            break;
-        }
-        let xpu_t113 = bitcast<f32>(xpu_wave[xpu_t110 + xpu_t112]);
-        if (xpu_t110 + xpu_t112) < 100u {
-            xpu_t111 = max(xpu_t111, xpu_t113);
-        }
-        continuing {
-            xpu_t112 = xpu_t112 + 1u;
-        }
-    }
-    v_f2 = xpu_t111;
-    var v_f3: f32;
-    let xpu_t114 = lidx % 32u;
-    let xpu_t115 = lidx - xpu_t114;
-    workgroupBarrier();
-    xpu_wave[lidx] = bitcast<u32>(v_f);
-    workgroupBarrier();
-    var xpu_t116: f32 = f32();
-    var xpu_t117: u32 = 0u;
-    loop {
-        if xpu_t117 >= 32u {
-            break;
-        }
-        let xpu_t118 = bitcast<f32>(xpu_wave[xpu_t115 + xpu_t117]);
-        if ((xpu_t115 + xpu_t117) < 100u) && (xpu_t117 <= xpu_t114) {
-            xpu_t116 = xpu_t116 + xpu_t118;
-        }
-        continuing {
-            xpu_t117 = xpu_t117 + 1u;
-        }
-    }
-    v_f3 = xpu_t116;
-    var v_f4: f32;
-    let xpu_t119 = lidx % 32u;
-    let xpu_t120 = lidx - xpu_t119;
-    workgroupBarrier();
-    xpu_wave[lidx] = bitcast<u32>(v_f);
-    workgroupBarrier();
-    var xpu_t121: f32 = f32();
-    var xpu_t122: u32 = 0u;
-    loop {
-        if xpu_t122 >= 32u {
-            break;
-        }
-        let xpu_t123 = bitcast<f32>(xpu_wave[xpu_t120 + xpu_t122]);
-        if ((xpu_t120 + xpu_t122) < 100u) && (xpu_t122 < xpu_t119) {
-            xpu_t121 = xpu_t121 + xpu_t123;
-        }
-        continuing {
-            xpu_t122 = xpu_t122 + 1u;
-        }
-    }
-    v_f4 = xpu_t121;
-    var v_f5: f32;
-    let xpu_t124 = lidx % 32u;
-    let xpu_t125 = lidx - xpu_t124;
-    workgroupBarrier();
-    xpu_wave[lidx] = bitcast<u32>(v_f);
-    workgroupBarrier();
-    let xpu_t126 = xpu_u.p_m;
-    let xpu_t127 = xpu_t124 ^ (xpu_t126 % 32u);
-    let xpu_t128 = bitcast<f32>(xpu_wave[xpu_t125 + xpu_t127]);
-    v_f5 = select(v_f, xpu_t128, true && ((xpu_t125 + xpu_t127) < 100u));
-    let v_tmp_40: u32 = v_g * 6u;
-    let v_tmp_41: u32 = (v_g * 6u) + 1u;
-    let v_tmp_42: u32 = (v_g * 6u) + 2u;
-    let v_tmp_43: f32 = v_f0;
-    let v_tmp_44: f32 = v_f1;
-    let v_tmp_45: f32 = v_f2;
-    b_of[v_tmp_40] = v_tmp_43;
-    b_of[v_tmp_41] = v_tmp_44;
-    b_of[v_tmp_42] = v_tmp_45;
-    let v_tmp_46: u32 = (v_g * 6u) + 3u;
-    let v_tmp_47: u32 = (v_g * 6u) + 4u;
-    let v_tmp_48: u32 = (v_g * 6u) + 5u;
-    let v_tmp_49: f32 = v_f3;
-    let v_tmp_50: f32 = v_f4;
-    let v_tmp_51: f32 = v_f5;
-    b_of[v_tmp_46] = v_tmp_49;
-    b_of[v_tmp_47] = v_tmp_50;
-    b_of[v_tmp_48] = v_tmp_51;
+    b_ou[(v_g * 11u) + 9u] = lidx % 32u;
+    b_ou[(v_g * 11u) + 10u] = v_tmp_39;
+    let v_f0: f32 = xpu_wave_reduce_f32(v_f, 0u);
+    let v_f1: f32 = xpu_wave_reduce_f32(v_f, 1u);
+    let v_f2: f32 = xpu_wave_reduce_f32(v_f, 2u);
+    let v_f3: f32 = xpu_wave_reduce_f32(v_f, 3u);
+    let v_f4: f32 = xpu_wave_reduce_f32(v_f, 4u);
+    let v_f5: f32 = xpu_wave_shuffle_f32(v_f, xpu_u.p_m, 10u);
+    b_of[v_g * 6u] = v_f0;
+    b_of[(v_g * 6u) + 1u] = v_f1;
+    b_of[(v_g * 6u) + 2u] = v_f2;
+    b_of[(v_g * 6u) + 3u] = v_f3;
+    b_of[(v_g * 6u) + 4u] = v_f4;
+    b_of[(v_g * 6u) + 5u] = v_f5;
 }
 `
 
@@ -14874,31 +8107,14 @@ func waveAgnosticCPU(b *gpuimpl.CPUBlock) {
 	var a_u4 [100]uint32
 	var a_u5 [100]uint32
 	var a_u6 [100]uint32
-	gx0, gy0, gz0 := b.Group.X*100, b.Group.Y*1, b.Group.Z*1
-	var ly uint32
-	var lz uint32
-	stop := b.Stopping()
-	_, _ = b, stop
-	_ = p_oi
-	_ = p_ou
-	_ = p_of
-	_ = p_xi
-	_ = p_xu
-	_ = p_xf
-	_ = p_sel
-	_ = p_bl
-	_ = p_m
-	_ = p_d
-	_ = gx0
-	_ = gy0
-	_ = gz0
-	_ = ly
-	_ = lz
+	var wall [100]bool
+	for i := range wall {
+		wall[i] = true
+	}
+	gx0 := b.Group.X * 100
 	{
-		lx, li := uint32(0), uint32(0)
-		_, _ = lx, li
+		lx := uint32(0)
 		var v_g uint32 = (gx0 + lx)
-		_ = v_g
 		var w0 *[100]int32
 		if o := v_g; o <= 4294967196 && uint64(o)+100 <= uint64(len(p_xi)) {
 			w0 = (*[100]int32)(p_xi[o : uint64(o)+100])
@@ -14918,19 +8134,11 @@ func waveAgnosticCPU(b *gpuimpl.CPUBlock) {
 		if w0 != nil && w1 != nil && w2 != nil && w3 != nil {
 			for lx := uint32(0); lx < 100; lx++ {
 				li := lx
-				_ = li
-				v_a := a_a[li]
-				_ = v_a
-				v_f := a_f[li]
-				_ = v_f
-				v_k := a_k[li]
-				_ = v_k
-				v_p := a_p[li]
-				_ = v_p
-				v_u := a_u[li]
-				_ = v_u
-				var v_g uint32 = (gx0 + lx)
-				_ = v_g
+				var v_a int32
+				var v_f float32
+				var v_k uint32
+				var v_p bool
+				var v_u uint32
 				v_a = w0[lx]
 				v_u = w1[lx]
 				v_f = w2[lx]
@@ -14945,19 +8153,12 @@ func waveAgnosticCPU(b *gpuimpl.CPUBlock) {
 		} else {
 			for lx := uint32(0); lx < 100; lx++ {
 				li := lx
-				_ = li
-				v_a := a_a[li]
-				_ = v_a
-				v_f := a_f[li]
-				_ = v_f
-				v_k := a_k[li]
-				_ = v_k
-				v_p := a_p[li]
-				_ = v_p
-				v_u := a_u[li]
-				_ = v_u
+				var v_a int32
+				var v_f float32
+				var v_k uint32
+				var v_p bool
+				var v_u uint32
 				var v_g uint32 = (gx0 + lx)
-				_ = v_g
 				v_a = p_xi[v_g]
 				v_u = p_xu[v_g]
 				v_f = p_xf[v_g]
@@ -14971,369 +8172,124 @@ func waveAgnosticCPU(b *gpuimpl.CPUBlock) {
 			}
 		}
 	}
-	var wx1 [100]int32
-	var won1 [100]bool
-	for lx := uint32(0); lx < 100; lx++ {
-		li := lx
-		_ = li
-		v_a := a_a[li]
-		_ = v_a
-		wx1[li] = v_a
-		won1[li] = true
-	}
-	gpuimpl.CPUWave(gpuimpl.CPUWaveSum, wx1[:], nil, won1[:], b.Wave, a_s0[:])
-	var wx2 [100]int32
-	var won2 [100]bool
-	for lx := uint32(0); lx < 100; lx++ {
-		li := lx
-		_ = li
-		v_a := a_a[li]
-		_ = v_a
-		wx2[li] = v_a
-		won2[li] = true
-	}
-	gpuimpl.CPUWave(gpuimpl.CPUWaveMin, wx2[:], nil, won2[:], b.Wave, a_s1[:])
-	var wx3 [100]int32
-	var won3 [100]bool
-	for lx := uint32(0); lx < 100; lx++ {
-		li := lx
-		_ = li
-		v_a := a_a[li]
-		_ = v_a
-		wx3[li] = v_a
-		won3[li] = true
-	}
-	gpuimpl.CPUWave(gpuimpl.CPUWaveMax, wx3[:], nil, won3[:], b.Wave, a_s2[:])
-	var wx4 [100]int32
-	var won4 [100]bool
-	for lx := uint32(0); lx < 100; lx++ {
-		li := lx
-		_ = li
-		v_a := a_a[li]
-		_ = v_a
-		wx4[li] = v_a
-		won4[li] = true
-	}
-	gpuimpl.CPUWave(gpuimpl.CPUWavePrefixSum, wx4[:], nil, won4[:], b.Wave, a_s3[:])
-	var wx5 [100]int32
-	var won5 [100]bool
-	for lx := uint32(0); lx < 100; lx++ {
-		li := lx
-		_ = li
-		v_a := a_a[li]
-		_ = v_a
-		wx5[li] = v_a
-		won5[li] = true
-	}
-	gpuimpl.CPUWave(gpuimpl.CPUWaveExclusivePrefixSum, wx5[:], nil, won5[:], b.Wave, a_s4[:])
-	var wx6 [100]int32
-	var won6 [100]bool
+	gpuimpl.CPUWave(gpuimpl.CPUWaveSum, a_a[:], nil, wall[:], b.Wave, a_s0[:])
+	gpuimpl.CPUWave(gpuimpl.CPUWaveMin, a_a[:], nil, wall[:], b.Wave, a_s1[:])
+	gpuimpl.CPUWave(gpuimpl.CPUWaveMax, a_a[:], nil, wall[:], b.Wave, a_s2[:])
+	gpuimpl.CPUWave(gpuimpl.CPUWavePrefixSum, a_a[:], nil, wall[:], b.Wave, a_s3[:])
+	gpuimpl.CPUWave(gpuimpl.CPUWaveExclusivePrefixSum, a_a[:], nil, wall[:], b.Wave, a_s4[:])
 	var wl6 [100]uint32
 	for lx := uint32(0); lx < 100; lx++ {
 		li := lx
-		_ = li
-		v_a := a_a[li]
-		_ = v_a
-		wx6[li] = v_a
 		wl6[li] = p_bl
-		won6[li] = true
 	}
-	gpuimpl.CPUWave(gpuimpl.CPUWaveShuffle, wx6[:], wl6[:], won6[:], b.Wave, a_s5[:])
-	var wx7 [100]int32
-	var won7 [100]bool
-	var wl7 [100]uint32
-	for lx := uint32(0); lx < 100; lx++ {
-		li := lx
-		_ = li
-		v_a := a_a[li]
-		_ = v_a
-		v_k := a_k[li]
-		_ = v_k
-		wx7[li] = v_a
-		wl7[li] = v_k
-		won7[li] = true
-	}
-	gpuimpl.CPUWave(gpuimpl.CPUWaveShuffle, wx7[:], wl7[:], won7[:], b.Wave, a_s6[:])
-	var wx8 [100]int32
-	var won8 [100]bool
+	gpuimpl.CPUWave(gpuimpl.CPUWaveShuffle, a_a[:], wl6[:], wall[:], b.Wave, a_s5[:])
+	gpuimpl.CPUWave(gpuimpl.CPUWaveShuffle, a_a[:], a_k[:], wall[:], b.Wave, a_s6[:])
 	var wl8 [100]uint32
 	for lx := uint32(0); lx < 100; lx++ {
 		li := lx
-		_ = li
-		v_a := a_a[li]
-		_ = v_a
-		wx8[li] = v_a
 		wl8[li] = p_m
-		won8[li] = true
 	}
-	gpuimpl.CPUWave(gpuimpl.CPUWaveShuffleXor, wx8[:], wl8[:], won8[:], b.Wave, a_s7[:])
-	var wx9 [100]int32
-	var won9 [100]bool
+	gpuimpl.CPUWave(gpuimpl.CPUWaveShuffleXor, a_a[:], wl8[:], wall[:], b.Wave, a_s7[:])
 	var wl9 [100]uint32
 	for lx := uint32(0); lx < 100; lx++ {
 		li := lx
-		_ = li
-		v_a := a_a[li]
-		_ = v_a
-		wx9[li] = v_a
 		wl9[li] = p_d
-		won9[li] = true
 	}
-	gpuimpl.CPUWave(gpuimpl.CPUWaveShuffleUp, wx9[:], wl9[:], won9[:], b.Wave, a_s8[:])
-	var wx10 [100]int32
-	var won10 [100]bool
+	gpuimpl.CPUWave(gpuimpl.CPUWaveShuffleUp, a_a[:], wl9[:], wall[:], b.Wave, a_s8[:])
 	var wl10 [100]uint32
 	for lx := uint32(0); lx < 100; lx++ {
 		li := lx
-		_ = li
-		v_a := a_a[li]
-		_ = v_a
-		wx10[li] = v_a
 		wl10[li] = p_d
-		won10[li] = true
 	}
-	gpuimpl.CPUWave(gpuimpl.CPUWaveShuffleDown, wx10[:], wl10[:], won10[:], b.Wave, a_s9[:])
+	gpuimpl.CPUWave(gpuimpl.CPUWaveShuffleDown, a_a[:], wl10[:], wall[:], b.Wave, a_s9[:])
 	for lx := uint32(0); lx < 100; lx++ {
 		li := lx
-		_ = li
 		v_s0 := a_s0[li]
-		_ = v_s0
 		v_s1 := a_s1[li]
-		_ = v_s1
 		v_s2 := a_s2[li]
-		_ = v_s2
 		v_s3 := a_s3[li]
-		_ = v_s3
 		v_s4 := a_s4[li]
-		_ = v_s4
 		v_s5 := a_s5[li]
-		_ = v_s5
 		v_s6 := a_s6[li]
-		_ = v_s6
 		v_s7 := a_s7[li]
-		_ = v_s7
 		v_s8 := a_s8[li]
-		_ = v_s8
 		v_s9 := a_s9[li]
-		_ = v_s9
 		var v_g uint32 = (gx0 + lx)
-		_ = v_g
 		var v_tmp uint32 = (v_g * uint32(10))
-		_ = v_tmp
 		var v_tmp_1 uint32 = ((v_g * uint32(10)) + uint32(1))
-		_ = v_tmp_1
 		var v_tmp_2 uint32 = ((v_g * uint32(10)) + uint32(2))
-		_ = v_tmp_2
 		var v_tmp_3 uint32 = ((v_g * uint32(10)) + uint32(3))
-		_ = v_tmp_3
 		var v_tmp_4 uint32 = ((v_g * uint32(10)) + uint32(4))
-		_ = v_tmp_4
 		var v_tmp_5 int32 = v_s0
-		_ = v_tmp_5
 		var v_tmp_6 int32 = v_s1
-		_ = v_tmp_6
 		var v_tmp_7 int32 = v_s2
-		_ = v_tmp_7
 		var v_tmp_8 int32 = v_s3
-		_ = v_tmp_8
 		var v_tmp_9 int32 = v_s4
-		_ = v_tmp_9
 		p_oi[v_tmp] = v_tmp_5
 		p_oi[v_tmp_1] = v_tmp_6
 		p_oi[v_tmp_2] = v_tmp_7
 		p_oi[v_tmp_3] = v_tmp_8
 		p_oi[v_tmp_4] = v_tmp_9
 		var v_tmp_10 uint32 = ((v_g * uint32(10)) + uint32(5))
-		_ = v_tmp_10
 		var v_tmp_11 uint32 = ((v_g * uint32(10)) + uint32(6))
-		_ = v_tmp_11
 		var v_tmp_12 uint32 = ((v_g * uint32(10)) + uint32(7))
-		_ = v_tmp_12
 		var v_tmp_13 uint32 = ((v_g * uint32(10)) + uint32(8))
-		_ = v_tmp_13
 		var v_tmp_14 uint32 = ((v_g * uint32(10)) + uint32(9))
-		_ = v_tmp_14
 		var v_tmp_15 int32 = v_s5
-		_ = v_tmp_15
 		var v_tmp_16 int32 = v_s6
-		_ = v_tmp_16
 		var v_tmp_17 int32 = v_s7
-		_ = v_tmp_17
 		var v_tmp_18 int32 = v_s8
-		_ = v_tmp_18
 		var v_tmp_19 int32 = v_s9
-		_ = v_tmp_19
 		p_oi[v_tmp_10] = v_tmp_15
 		p_oi[v_tmp_11] = v_tmp_16
 		p_oi[v_tmp_12] = v_tmp_17
 		p_oi[v_tmp_13] = v_tmp_18
 		p_oi[v_tmp_14] = v_tmp_19
 	}
-	var wx12 [100]uint32
-	var won12 [100]bool
+	gpuimpl.CPUWave(gpuimpl.CPUWaveSum, a_u[:], nil, wall[:], b.Wave, a_u0[:])
+	gpuimpl.CPUWave(gpuimpl.CPUWaveMin, a_u[:], nil, wall[:], b.Wave, a_u1[:])
+	gpuimpl.CPUWave(gpuimpl.CPUWaveMax, a_u[:], nil, wall[:], b.Wave, a_u2[:])
+	gpuimpl.CPUWave(gpuimpl.CPUWavePrefixSum, a_u[:], nil, wall[:], b.Wave, a_u3[:])
+	gpuimpl.CPUWave(gpuimpl.CPUWaveExclusivePrefixSum, a_u[:], nil, wall[:], b.Wave, a_u4[:])
+	gpuimpl.CPUWave(gpuimpl.CPUWaveShuffle, a_u[:], a_k[:], wall[:], b.Wave, a_u5[:])
+	gpuimpl.CPUWaveBallot(a_p[:], wall[:], b.Wave, a_u6[:])
+	gpuimpl.CPUWaveVote(false, a_p[:], wall[:], b.Wave, a_any[:])
+	gpuimpl.CPUWaveVote(true, a_p[:], wall[:], b.Wave, a_all[:])
 	for lx := uint32(0); lx < 100; lx++ {
 		li := lx
-		_ = li
-		v_u := a_u[li]
-		_ = v_u
-		wx12[li] = v_u
-		won12[li] = true
-	}
-	gpuimpl.CPUWave(gpuimpl.CPUWaveSum, wx12[:], nil, won12[:], b.Wave, a_u0[:])
-	var wx13 [100]uint32
-	var won13 [100]bool
-	for lx := uint32(0); lx < 100; lx++ {
-		li := lx
-		_ = li
-		v_u := a_u[li]
-		_ = v_u
-		wx13[li] = v_u
-		won13[li] = true
-	}
-	gpuimpl.CPUWave(gpuimpl.CPUWaveMin, wx13[:], nil, won13[:], b.Wave, a_u1[:])
-	var wx14 [100]uint32
-	var won14 [100]bool
-	for lx := uint32(0); lx < 100; lx++ {
-		li := lx
-		_ = li
-		v_u := a_u[li]
-		_ = v_u
-		wx14[li] = v_u
-		won14[li] = true
-	}
-	gpuimpl.CPUWave(gpuimpl.CPUWaveMax, wx14[:], nil, won14[:], b.Wave, a_u2[:])
-	var wx15 [100]uint32
-	var won15 [100]bool
-	for lx := uint32(0); lx < 100; lx++ {
-		li := lx
-		_ = li
-		v_u := a_u[li]
-		_ = v_u
-		wx15[li] = v_u
-		won15[li] = true
-	}
-	gpuimpl.CPUWave(gpuimpl.CPUWavePrefixSum, wx15[:], nil, won15[:], b.Wave, a_u3[:])
-	var wx16 [100]uint32
-	var won16 [100]bool
-	for lx := uint32(0); lx < 100; lx++ {
-		li := lx
-		_ = li
-		v_u := a_u[li]
-		_ = v_u
-		wx16[li] = v_u
-		won16[li] = true
-	}
-	gpuimpl.CPUWave(gpuimpl.CPUWaveExclusivePrefixSum, wx16[:], nil, won16[:], b.Wave, a_u4[:])
-	var wx17 [100]uint32
-	var won17 [100]bool
-	var wl17 [100]uint32
-	for lx := uint32(0); lx < 100; lx++ {
-		li := lx
-		_ = li
-		v_k := a_k[li]
-		_ = v_k
-		v_u := a_u[li]
-		_ = v_u
-		wx17[li] = v_u
-		wl17[li] = v_k
-		won17[li] = true
-	}
-	gpuimpl.CPUWave(gpuimpl.CPUWaveShuffle, wx17[:], wl17[:], won17[:], b.Wave, a_u5[:])
-	var wx18 [100]bool
-	var won18 [100]bool
-	for lx := uint32(0); lx < 100; lx++ {
-		li := lx
-		_ = li
-		v_p := a_p[li]
-		_ = v_p
-		wx18[li] = v_p
-		won18[li] = true
-	}
-	gpuimpl.CPUWaveBallot(wx18[:], won18[:], b.Wave, a_u6[:])
-	var wx19 [100]bool
-	var won19 [100]bool
-	for lx := uint32(0); lx < 100; lx++ {
-		li := lx
-		_ = li
-		v_p := a_p[li]
-		_ = v_p
-		wx19[li] = v_p
-		won19[li] = true
-	}
-	gpuimpl.CPUWaveVote(false, wx19[:], won19[:], b.Wave, a_any[:])
-	var wx20 [100]bool
-	var won20 [100]bool
-	for lx := uint32(0); lx < 100; lx++ {
-		li := lx
-		_ = li
-		v_p := a_p[li]
-		_ = v_p
-		wx20[li] = v_p
-		won20[li] = true
-	}
-	gpuimpl.CPUWaveVote(true, wx20[:], won20[:], b.Wave, a_all[:])
-	for lx := uint32(0); lx < 100; lx++ {
-		li := lx
-		_ = li
 		v_all := a_all[li]
-		_ = v_all
 		v_any := a_any[li]
-		_ = v_any
 		v_u0 := a_u0[li]
-		_ = v_u0
 		v_u1 := a_u1[li]
-		_ = v_u1
 		v_u2 := a_u2[li]
-		_ = v_u2
 		v_u3 := a_u3[li]
-		_ = v_u3
 		v_u4 := a_u4[li]
-		_ = v_u4
 		v_u5 := a_u5[li]
-		_ = v_u5
 		v_u6 := a_u6[li]
-		_ = v_u6
 		var v_g uint32 = (gx0 + lx)
-		_ = v_g
 		var v_tmp_20 uint32 = (v_g * uint32(11))
-		_ = v_tmp_20
 		var v_tmp_21 uint32 = ((v_g * uint32(11)) + uint32(1))
-		_ = v_tmp_21
 		var v_tmp_22 uint32 = ((v_g * uint32(11)) + uint32(2))
-		_ = v_tmp_22
 		var v_tmp_23 uint32 = ((v_g * uint32(11)) + uint32(3))
-		_ = v_tmp_23
 		var v_tmp_24 uint32 = ((v_g * uint32(11)) + uint32(4))
-		_ = v_tmp_24
 		var v_tmp_25 uint32 = v_u0
-		_ = v_tmp_25
 		var v_tmp_26 uint32 = v_u1
-		_ = v_tmp_26
 		var v_tmp_27 uint32 = v_u2
-		_ = v_tmp_27
 		var v_tmp_28 uint32 = v_u3
-		_ = v_tmp_28
 		var v_tmp_29 uint32 = v_u4
-		_ = v_tmp_29
 		p_ou[v_tmp_20] = v_tmp_25
 		p_ou[v_tmp_21] = v_tmp_26
 		p_ou[v_tmp_22] = v_tmp_27
 		p_ou[v_tmp_23] = v_tmp_28
 		p_ou[v_tmp_24] = v_tmp_29
 		var v_tmp_30 uint32 = ((v_g * uint32(11)) + uint32(5))
-		_ = v_tmp_30
 		var v_tmp_31 uint32 = ((v_g * uint32(11)) + uint32(6))
-		_ = v_tmp_31
 		var v_tmp_32 uint32 = v_u5
-		_ = v_tmp_32
 		var v_tmp_33 uint32 = v_u6
-		_ = v_tmp_33
 		p_ou[v_tmp_30] = v_tmp_32
 		p_ou[v_tmp_31] = v_tmp_33
 		var v_tmp_34 uint32 = ((v_g * uint32(11)) + uint32(7))
-		_ = v_tmp_34
 		var v_tmp_35 uint32 = ((v_g * uint32(11)) + uint32(8))
-		_ = v_tmp_35
 		p_ou[v_tmp_34] = uint32(0)
 		p_ou[v_tmp_35] = uint32(0)
 		if v_any {
@@ -15343,128 +8299,47 @@ func waveAgnosticCPU(b *gpuimpl.CPUBlock) {
 			p_ou[((v_g * uint32(11)) + uint32(8))] = uint32(1)
 		}
 		var v_tmp_36 uint32 = ((v_g * uint32(11)) + uint32(9))
-		_ = v_tmp_36
 		var v_tmp_37 uint32 = ((v_g * uint32(11)) + uint32(10))
-		_ = v_tmp_37
 		var v_tmp_38 uint32 = (li % b.Wave)
-		_ = v_tmp_38
 		var v_tmp_39 uint32 = b.Wave
-		_ = v_tmp_39
 		p_ou[v_tmp_36] = v_tmp_38
 		p_ou[v_tmp_37] = v_tmp_39
 	}
-	var wx22 [100]float32
-	var won22 [100]bool
-	for lx := uint32(0); lx < 100; lx++ {
-		li := lx
-		_ = li
-		v_f := a_f[li]
-		_ = v_f
-		wx22[li] = v_f
-		won22[li] = true
-	}
-	gpuimpl.CPUWave(gpuimpl.CPUWaveSum, wx22[:], nil, won22[:], b.Wave, a_f0[:])
-	var wx23 [100]float32
-	var won23 [100]bool
-	for lx := uint32(0); lx < 100; lx++ {
-		li := lx
-		_ = li
-		v_f := a_f[li]
-		_ = v_f
-		wx23[li] = v_f
-		won23[li] = true
-	}
-	gpuimpl.CPUWave(gpuimpl.CPUWaveMin, wx23[:], nil, won23[:], b.Wave, a_f1[:])
-	var wx24 [100]float32
-	var won24 [100]bool
-	for lx := uint32(0); lx < 100; lx++ {
-		li := lx
-		_ = li
-		v_f := a_f[li]
-		_ = v_f
-		wx24[li] = v_f
-		won24[li] = true
-	}
-	gpuimpl.CPUWave(gpuimpl.CPUWaveMax, wx24[:], nil, won24[:], b.Wave, a_f2[:])
-	var wx25 [100]float32
-	var won25 [100]bool
-	for lx := uint32(0); lx < 100; lx++ {
-		li := lx
-		_ = li
-		v_f := a_f[li]
-		_ = v_f
-		wx25[li] = v_f
-		won25[li] = true
-	}
-	gpuimpl.CPUWave(gpuimpl.CPUWavePrefixSum, wx25[:], nil, won25[:], b.Wave, a_f3[:])
-	var wx26 [100]float32
-	var won26 [100]bool
-	for lx := uint32(0); lx < 100; lx++ {
-		li := lx
-		_ = li
-		v_f := a_f[li]
-		_ = v_f
-		wx26[li] = v_f
-		won26[li] = true
-	}
-	gpuimpl.CPUWave(gpuimpl.CPUWaveExclusivePrefixSum, wx26[:], nil, won26[:], b.Wave, a_f4[:])
-	var wx27 [100]float32
-	var won27 [100]bool
+	gpuimpl.CPUWave(gpuimpl.CPUWaveSum, a_f[:], nil, wall[:], b.Wave, a_f0[:])
+	gpuimpl.CPUWave(gpuimpl.CPUWaveMin, a_f[:], nil, wall[:], b.Wave, a_f1[:])
+	gpuimpl.CPUWave(gpuimpl.CPUWaveMax, a_f[:], nil, wall[:], b.Wave, a_f2[:])
+	gpuimpl.CPUWave(gpuimpl.CPUWavePrefixSum, a_f[:], nil, wall[:], b.Wave, a_f3[:])
+	gpuimpl.CPUWave(gpuimpl.CPUWaveExclusivePrefixSum, a_f[:], nil, wall[:], b.Wave, a_f4[:])
 	var wl27 [100]uint32
 	for lx := uint32(0); lx < 100; lx++ {
 		li := lx
-		_ = li
-		v_f := a_f[li]
-		_ = v_f
-		wx27[li] = v_f
 		wl27[li] = p_m
-		won27[li] = true
 	}
-	gpuimpl.CPUWave(gpuimpl.CPUWaveShuffleXor, wx27[:], wl27[:], won27[:], b.Wave, a_f5[:])
+	gpuimpl.CPUWave(gpuimpl.CPUWaveShuffleXor, a_f[:], wl27[:], wall[:], b.Wave, a_f5[:])
 	for lx := uint32(0); lx < 100; lx++ {
 		li := lx
-		_ = li
 		v_f0 := a_f0[li]
-		_ = v_f0
 		v_f1 := a_f1[li]
-		_ = v_f1
 		v_f2 := a_f2[li]
-		_ = v_f2
 		v_f3 := a_f3[li]
-		_ = v_f3
 		v_f4 := a_f4[li]
-		_ = v_f4
 		v_f5 := a_f5[li]
-		_ = v_f5
 		var v_g uint32 = (gx0 + lx)
-		_ = v_g
 		var v_tmp_40 uint32 = (v_g * uint32(6))
-		_ = v_tmp_40
 		var v_tmp_41 uint32 = ((v_g * uint32(6)) + uint32(1))
-		_ = v_tmp_41
 		var v_tmp_42 uint32 = ((v_g * uint32(6)) + uint32(2))
-		_ = v_tmp_42
 		var v_tmp_43 float32 = v_f0
-		_ = v_tmp_43
 		var v_tmp_44 float32 = v_f1
-		_ = v_tmp_44
 		var v_tmp_45 float32 = v_f2
-		_ = v_tmp_45
 		p_of[v_tmp_40] = v_tmp_43
 		p_of[v_tmp_41] = v_tmp_44
 		p_of[v_tmp_42] = v_tmp_45
 		var v_tmp_46 uint32 = ((v_g * uint32(6)) + uint32(3))
-		_ = v_tmp_46
 		var v_tmp_47 uint32 = ((v_g * uint32(6)) + uint32(4))
-		_ = v_tmp_47
 		var v_tmp_48 uint32 = ((v_g * uint32(6)) + uint32(5))
-		_ = v_tmp_48
 		var v_tmp_49 float32 = v_f3
-		_ = v_tmp_49
 		var v_tmp_50 float32 = v_f4
-		_ = v_tmp_50
 		var v_tmp_51 float32 = v_f5
-		_ = v_tmp_51
 		p_of[v_tmp_46] = v_tmp_49
 		p_of[v_tmp_47] = v_tmp_50
 		p_of[v_tmp_48] = v_tmp_51

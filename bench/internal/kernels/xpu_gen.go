@@ -42,7 +42,7 @@ var GemmKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 		{
 			Manifest: gpuimpl.Manifest{
 				Kernel: "github.com/goxpu/xpu/bench/internal/kernels.Gemm", Backend: "cpu", Target: "go",
-				Hash:        "sha256:915680769d9d86e80dd52a1deea596d8c3e69821f6b10eacdec33b35959300e3",
+				Hash:        "sha256:b03feba7f1b0da6a48b3f6479a04feb771d5cdad12fff8c883491f67dab972c9",
 				Codegen:     "xpu-gen/1",
 				Block:       xpu.Dim3{X: 16, Y: 16, Z: 1},
 				SharedBytes: 8192, StorageBindings: 3, UniformBytes: 16,
@@ -119,35 +119,12 @@ func gemmCPU(b *gpuimpl.CPUBlock) {
 	var s_bs [1024]float32
 	var a_acc [4096]float32
 	var v_k0 uint32
-	gx0, gy0, gz0 := b.Group.X*16, b.Group.Y*16, b.Group.Z*1
 	var lz uint32
 	stop := b.Stopping()
-	_, _ = b, stop
-	_ = p_c
-	_ = p_a
-	_ = p_b
-	_ = p_n
-	_ = v_k0
-	_ = gx0
-	_ = gy0
-	_ = gz0
-	_ = lz
 	for ly := uint32(0); ly < 16; ly++ {
 		for lx := uint32(0); lx < 16; lx++ {
 			li := lx + 16*ly + 256*lz
-			_ = li
 			var v_acc [16]float32
-			for e := range v_acc {
-				v_acc[e] = a_acc[e*256+int(li)]
-			}
-			var v_tx uint32 = lx
-			_ = v_tx
-			var v_ty uint32 = ly
-			_ = v_ty
-			var v_row0 uint32 = (b.Group.Y * uint32(64))
-			_ = v_row0
-			var v_col0 uint32 = (b.Group.X * uint32(64))
-			_ = v_col0
 			v_acc = [16]float32{}
 			for e := range v_acc {
 				a_acc[e*256+int(li)] = v_acc[e]
@@ -166,44 +143,27 @@ func gemmCPU(b *gpuimpl.CPUBlock) {
 		for ly := uint32(0); ly < 16; ly++ {
 			{
 				lx := uint32(0)
-				li := lx + 16*ly + 256*lz
-				_, _ = lx, li
 				var v_tx uint32 = lx
-				_ = v_tx
 				var v_ty uint32 = ly
-				_ = v_ty
 				var v_row0 uint32 = (b.Group.Y * uint32(64))
-				_ = v_row0
 				var v_col0 uint32 = (b.Group.X * uint32(64))
-				_ = v_col0
 				{
 					var v_i uint32 = uint32(0)
-					_ = v_i
 					for v_i < uint32(4) {
 						{
 							if !gpuimpl.CPUCopyRow(s_as[:], (((v_ty + (uint32(16) * v_i)) * uint32(16)) + v_tx), p_a, (((((v_row0 + v_ty) + (uint32(16) * v_i)) * p_n) + v_k0) + v_tx), 16) {
 								for lx := uint32(0); lx < 16; lx++ {
-									li := lx + 16*ly + 256*lz
-									_ = li
 									var v_tx uint32 = lx
-									_ = v_tx
 									var v_ty uint32 = ly
-									_ = v_ty
 									var v_row0 uint32 = (b.Group.Y * uint32(64))
-									_ = v_row0
 									s_as[(((v_ty + (uint32(16) * v_i)) * uint32(16)) + v_tx)] = p_a[(((((v_row0 + v_ty) + (uint32(16) * v_i)) * p_n) + v_k0) + v_tx)]
 								}
 							}
 							if !gpuimpl.CPUCopyRow(s_bs[:], (((v_ty * uint32(64)) + v_tx) + (uint32(16) * v_i)), p_b, (((((v_k0 + v_ty) * p_n) + v_col0) + v_tx) + (uint32(16) * v_i)), 16) {
 								for lx := uint32(0); lx < 16; lx++ {
-									li := lx + 16*ly + 256*lz
-									_ = li
 									var v_tx uint32 = lx
-									_ = v_tx
 									var v_ty uint32 = ly
-									_ = v_ty
 									var v_col0 uint32 = (b.Group.X * uint32(64))
-									_ = v_col0
 									s_bs[(((v_ty * uint32(64)) + v_tx) + (uint32(16) * v_i))] = p_b[(((((v_k0 + v_ty) * p_n) + v_col0) + v_tx) + (uint32(16) * v_i))]
 								}
 							}
@@ -214,12 +174,10 @@ func gemmCPU(b *gpuimpl.CPUBlock) {
 			}
 		}
 		{
-			lx, ly, li := uint32(0), uint32(0), uint32(0)
-			_, _, _ = lx, ly, li
+			lx := uint32(0)
+			ly := uint32(0)
 			var v_tx uint32 = lx
-			_ = v_tx
 			var v_ty uint32 = ly
-			_ = v_ty
 			v_k := uint32(0)
 			v_i_1 := uint32(0)
 			v_j := uint32(0)
@@ -234,28 +192,22 @@ func gemmCPU(b *gpuimpl.CPUBlock) {
 				for ly := uint32(0); ly < 16; ly++ {
 					for lx := uint32(0); lx < 16; lx++ {
 						li := lx + 16*ly + 256*lz
-						_ = li
 						var v_acc [16]float32
 						for e := range v_acc {
 							v_acc[e] = a_acc[e*256+int(li)]
 						}
 						var v_tx uint32 = lx
-						_ = v_tx
 						var v_ty uint32 = ly
-						_ = v_ty
 						{
 							var v_k uint32 = uint32(0)
-							_ = v_k
 							for v_k < uint32(16) {
 								{
 									{
 										var v_i_1 uint32 = uint32(0)
-										_ = v_i_1
 										for v_i_1 < uint32(4) {
 											{
 												{
 													var v_j uint32 = uint32(0)
-													_ = v_j
 													for v_j < uint32(4) {
 														{
 															v_acc[((v_i_1 * uint32(4)) + v_j)] = (v_acc[((v_i_1*uint32(4))+v_j)] + (s_as[(((v_ty+(uint32(16)*v_i_1))*uint32(16))+v_k)] * s_bs[(((v_k*uint32(64))+v_tx)+(uint32(16)*v_j))]))
@@ -283,27 +235,20 @@ func gemmCPU(b *gpuimpl.CPUBlock) {
 	for ly := uint32(0); ly < 16; ly++ {
 		for lx := uint32(0); lx < 16; lx++ {
 			li := lx + 16*ly + 256*lz
-			_ = li
 			var v_acc [16]float32
 			for e := range v_acc {
 				v_acc[e] = a_acc[e*256+int(li)]
 			}
 			var v_tx uint32 = lx
-			_ = v_tx
 			var v_ty uint32 = ly
-			_ = v_ty
 			var v_row0 uint32 = (b.Group.Y * uint32(64))
-			_ = v_row0
 			var v_col0 uint32 = (b.Group.X * uint32(64))
-			_ = v_col0
 			{
 				var v_i_2 uint32 = uint32(0)
-				_ = v_i_2
 				for v_i_2 < uint32(4) {
 					{
 						{
 							var v_j_1 uint32 = uint32(0)
-							_ = v_j_1
 							for v_j_1 < uint32(4) {
 								{
 									p_c[((((((v_row0 + v_ty) + (uint32(16) * v_i_2)) * p_n) + v_col0) + v_tx) + (uint32(16) * v_j_1))] = v_acc[((v_i_2 * uint32(4)) + v_j_1)]
@@ -350,7 +295,7 @@ var SaxpyKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 		{
 			Manifest: gpuimpl.Manifest{
 				Kernel: "github.com/goxpu/xpu/bench/internal/kernels.Saxpy", Backend: "cpu", Target: "go",
-				Hash:        "sha256:9c18df0a2f261d6d310322b566e0ee717de8d60de5bef12bedbd340a7b8c491d",
+				Hash:        "sha256:2c110ae57bd395b900e5f85ebf1b6e38b4e82ef3953fcb0e6295e7c613af69fa",
 				Codegen:     "xpu-gen/1",
 				Block:       xpu.Dim3{X: 256, Y: 1, Z: 1},
 				SharedBytes: 0, StorageBindings: 2, UniformBytes: 16,
@@ -399,25 +344,10 @@ func saxpyCPU(b *gpuimpl.CPUBlock) {
 	p_x := gpuimpl.CPUView[float32](b.Buffers[1])
 	p_a := gpuimpl.CPUUniform[float32](b.Uniforms, 0)
 	p_n := gpuimpl.CPUUniform[uint32](b.Uniforms, 4)
-	gx0, gy0, gz0 := b.Group.X*256, b.Group.Y*1, b.Group.Z*1
-	var ly uint32
-	var lz uint32
-	stop := b.Stopping()
-	_, _ = b, stop
-	_ = p_y
-	_ = p_x
-	_ = p_a
-	_ = p_n
-	_ = gx0
-	_ = gy0
-	_ = gz0
-	_ = ly
-	_ = lz
+	gx0 := b.Group.X * 256
 	{
-		lx, li := uint32(0), uint32(0)
-		_, _ = lx, li
+		lx := uint32(0)
 		var v_i uint32 = (gx0 + lx)
-		_ = v_i
 		// The guard (v_i < p_n) holds for the lanes lo <= lx < hi; gok: v_i
 		// steps by one from lane to lane without wrapping.
 		lo, hi, gok := uint32(0), uint32(0), false
@@ -435,11 +365,7 @@ func saxpyCPU(b *gpuimpl.CPUBlock) {
 		}
 		if gok && w0 != nil && w1 != nil && hi <= 256 {
 			for lx := lo; lx < hi; lx++ {
-				li := lx
-				_ = li
 				{
-					var v_i uint32 = (gx0 + lx)
-					_ = v_i
 					{ // (v_i < p_n) holds for lo <= lx < hi
 						w0[lx] = ((p_a * w1[lx]) + w0[lx])
 					}
@@ -447,11 +373,8 @@ func saxpyCPU(b *gpuimpl.CPUBlock) {
 			}
 		} else if gok {
 			for lx := lo; lx < hi; lx++ {
-				li := lx
-				_ = li
 				{
 					var v_i uint32 = (gx0 + lx)
-					_ = v_i
 					{ // (v_i < p_n) holds for lo <= lx < hi
 						p_y[v_i] = ((p_a * p_x[v_i]) + p_y[v_i])
 					}
@@ -459,11 +382,8 @@ func saxpyCPU(b *gpuimpl.CPUBlock) {
 			}
 		} else {
 			for lx := uint32(0); lx < 256; lx++ {
-				li := lx
-				_ = li
 				{
 					var v_i uint32 = (gx0 + lx)
-					_ = v_i
 					if v_i < p_n {
 						p_y[v_i] = ((p_a * p_x[v_i]) + p_y[v_i])
 					}
@@ -511,7 +431,7 @@ var SgemmKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 		{
 			Manifest: gpuimpl.Manifest{
 				Kernel: "github.com/goxpu/xpu/bench/internal/kernels.Sgemm", Backend: "cpu", Target: "go",
-				Hash:        "sha256:e67608c552aef3707662808e197a30fbbfd12c29e9fd7e6a519c6dd28ec02787",
+				Hash:        "sha256:2f095fbaa1b060ba60abafa68096032a4deb2002f49da7f5d560b4b07dc1e030",
 				Codegen:     "xpu-gen/1",
 				Block:       xpu.Dim3{X: 16, Y: 16, Z: 1},
 				SharedBytes: 2048, StorageBindings: 3, UniformBytes: 32,
@@ -597,37 +517,12 @@ func sgemmCPU(b *gpuimpl.CPUBlock) {
 	var s_bs [256]float32
 	var a_acc [256]float32
 	var v_k0 uint32
-	gx0, gy0, gz0 := b.Group.X*16, b.Group.Y*16, b.Group.Z*1
 	var lz uint32
 	stop := b.Stopping()
-	_, _ = b, stop
-	_ = p_c
-	_ = p_a
-	_ = p_b
-	_ = p_m
-	_ = p_n
-	_ = p_k
-	_ = p_alpha
-	_ = p_beta
-	_ = v_k0
-	_ = gx0
-	_ = gy0
-	_ = gz0
-	_ = lz
 	for ly := uint32(0); ly < 16; ly++ {
 		for lx := uint32(0); lx < 16; lx++ {
 			li := lx + 16*ly + 256*lz
-			_ = li
-			v_acc := a_acc[li]
-			_ = v_acc
-			var v_lx uint32 = lx
-			_ = v_lx
-			var v_ly uint32 = ly
-			_ = v_ly
-			var v_col uint32 = ((b.Group.X * uint32(16)) + v_lx)
-			_ = v_col
-			var v_row uint32 = ((b.Group.Y * uint32(16)) + v_ly)
-			_ = v_row
+			var v_acc float32
 			v_acc = 0
 			a_acc[li] = v_acc
 		}
@@ -643,20 +538,12 @@ func sgemmCPU(b *gpuimpl.CPUBlock) {
 		}
 		for ly := uint32(0); ly < 16; ly++ {
 			for lx := uint32(0); lx < 16; lx++ {
-				li := lx + 16*ly + 256*lz
-				_ = li
 				var v_lx uint32 = lx
-				_ = v_lx
 				var v_ly uint32 = ly
-				_ = v_ly
 				var v_col uint32 = ((b.Group.X * uint32(16)) + v_lx)
-				_ = v_col
 				var v_row uint32 = ((b.Group.Y * uint32(16)) + v_ly)
-				_ = v_row
 				var v_av float32
-				_ = v_av
 				var v_bv float32
-				_ = v_bv
 				if (v_row < p_m) && ((v_k0 + v_lx) < p_k) {
 					v_av = p_a[(((v_row * p_k) + v_k0) + v_lx)]
 				}
@@ -668,12 +555,10 @@ func sgemmCPU(b *gpuimpl.CPUBlock) {
 			}
 		}
 		{
-			lx, ly, li := uint32(0), uint32(0), uint32(0)
-			_, _, _ = lx, ly, li
+			lx := uint32(0)
+			ly := uint32(0)
 			var v_lx uint32 = lx
-			_ = v_lx
 			var v_ly uint32 = ly
-			_ = v_ly
 			v_kk := uint32(0)
 			st := gpuimpl.CPUDotStrip{Acc: a_acc[:], AccOff: 0, Lanes: 16, Rows: 16, AccRow: 16,
 				I: 1, J: 1, AccI: 0, AccJ: 0,
@@ -686,16 +571,11 @@ func sgemmCPU(b *gpuimpl.CPUBlock) {
 				for ly := uint32(0); ly < 16; ly++ {
 					for lx := uint32(0); lx < 16; lx++ {
 						li := lx + 16*ly + 256*lz
-						_ = li
 						v_acc := a_acc[li]
-						_ = v_acc
 						var v_lx uint32 = lx
-						_ = v_lx
 						var v_ly uint32 = ly
-						_ = v_ly
 						{
 							var v_kk uint32 = uint32(0)
-							_ = v_kk
 							for v_kk < uint32(16) {
 								{
 									v_acc = (v_acc + (s_as[((v_ly*uint32(16))+v_kk)] * s_bs[((v_kk*uint32(16))+v_lx)]))
@@ -713,17 +593,11 @@ func sgemmCPU(b *gpuimpl.CPUBlock) {
 	for ly := uint32(0); ly < 16; ly++ {
 		for lx := uint32(0); lx < 16; lx++ {
 			li := lx + 16*ly + 256*lz
-			_ = li
 			v_acc := a_acc[li]
-			_ = v_acc
 			var v_lx uint32 = lx
-			_ = v_lx
 			var v_ly uint32 = ly
-			_ = v_ly
 			var v_col uint32 = ((b.Group.X * uint32(16)) + v_lx)
-			_ = v_col
 			var v_row uint32 = ((b.Group.Y * uint32(16)) + v_ly)
-			_ = v_row
 			if (v_row < p_m) && (v_col < p_n) {
 				p_c[((v_row * p_n) + v_col)] = ((p_alpha * v_acc) + (p_beta * p_c[((v_row*p_n)+v_col)]))
 			}
@@ -763,7 +637,7 @@ var SumKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 		{
 			Manifest: gpuimpl.Manifest{
 				Kernel: "github.com/goxpu/xpu/bench/internal/kernels.Sum", Backend: "cpu", Target: "go",
-				Hash:        "sha256:8438676480e4640d6c3b3e277a1a1f8fe39a63127a7a6d2799e3866c84dde357",
+				Hash:        "sha256:f113a120f1343633649c8886978cd2a615e9efe2b84676bea74405dd71a548e1",
 				Codegen:     "xpu-gen/1",
 				Block:       xpu.Dim3{X: 256, Y: 1, Z: 1},
 				SharedBytes: 1024, StorageBindings: 2, UniformBytes: 16,
@@ -825,32 +699,15 @@ func sumCPU(b *gpuimpl.CPUBlock) {
 	p_per := gpuimpl.CPUUniform[uint32](b.Uniforms, 0)
 	var s_s [256]float32
 	var v_h uint32
-	gx0, gy0, gz0 := b.Group.X*256, b.Group.Y*1, b.Group.Z*1
-	var ly uint32
-	var lz uint32
+	gx0 := b.Group.X * 256
 	stop := b.Stopping()
-	_, _ = b, stop
-	_ = p_partial
-	_ = p_x
-	_ = p_per
-	_ = v_h
-	_ = gx0
-	_ = gy0
-	_ = gz0
-	_ = ly
-	_ = lz
 	for lx := uint32(0); lx < 256; lx++ {
 		li := lx
-		_ = li
 		var v_l uint32 = li
-		_ = v_l
 		var v_base uint32 = ((gx0 + lx) * p_per)
-		_ = v_base
 		var v_acc float32
-		_ = v_acc
 		{
 			var v_j uint32 = uint32(0)
-			_ = v_j
 			if p_per-v_j > 1024 {
 				for v_j < p_per {
 					if stop.Load() {
@@ -884,10 +741,10 @@ func sumCPU(b *gpuimpl.CPUBlock) {
 			break
 		}
 		{
-			lx, li := uint32(0), uint32(0)
-			_, _ = lx, li
+			lx := uint32(0)
+			li := uint32(0)
+			_ = lx
 			var v_l uint32 = li
-			_ = v_l
 			// The guard (v_l < v_h) holds for the lanes lo <= lx < hi; gok: v_l
 			// steps by one from lane to lane without wrapping.
 			lo, hi, gok := uint32(0), uint32(0), false
@@ -898,9 +755,7 @@ func sumCPU(b *gpuimpl.CPUBlock) {
 			if gok {
 				for lx := lo; lx < hi; lx++ {
 					li := lx
-					_ = li
 					var v_l uint32 = li
-					_ = v_l
 					{ // (v_l < v_h) holds for lo <= lx < hi
 						s_s[v_l] = (s_s[v_l] + s_s[(v_l+v_h)])
 					}
@@ -908,9 +763,7 @@ func sumCPU(b *gpuimpl.CPUBlock) {
 			} else {
 				for lx := uint32(0); lx < 256; lx++ {
 					li := lx
-					_ = li
 					var v_l uint32 = li
-					_ = v_l
 					if v_l < v_h {
 						s_s[v_l] = (s_s[v_l] + s_s[(v_l+v_h)])
 					}
@@ -921,9 +774,7 @@ func sumCPU(b *gpuimpl.CPUBlock) {
 	}
 	for lx := uint32(0); lx < 256; lx++ {
 		li := lx
-		_ = li
 		var v_l uint32 = li
-		_ = v_l
 		if v_l == uint32(0) {
 			p_partial[b.Group.X] = s_s[uint32(0)]
 		}

@@ -38,7 +38,7 @@ var ArrayInLoopKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 		{
 			Manifest: gpuimpl.Manifest{
 				Kernel: "github.com/goxpu/xpu/codegen/golower/internal/fission.ArrayInLoop", Backend: "cpu", Target: "go",
-				Hash:        "sha256:47b517218993e527ab45b71114ed5d6d10fa1f54085fa65fbd0afa53d4498b46",
+				Hash:        "sha256:26157f30e66528b8ff41103e7e11a275f2b03d7766806fa2dead7d59b26d4cac",
 				Codegen:     "xpu-gen/1",
 				Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
 				SharedBytes: 256, StorageBindings: 2, UniformBytes: 0,
@@ -117,39 +117,21 @@ func arrayInLoopCPU(b *gpuimpl.CPUBlock) {
 	var a_c [256]uint32
 	var a_p [64]Pair
 	var v_m uint32
-	gx0, gy0, gz0 := b.Group.X*64, b.Group.Y*1, b.Group.Z*1
+	gx0 := b.Group.X * 64
 	var ly uint32
 	var lz uint32
 	stop := b.Stopping()
-	_, _ = b, stop
-	_ = p_out
-	_ = p_in
-	_ = v_m
-	_ = gx0
-	_ = gy0
-	_ = gz0
-	_ = ly
-	_ = lz
 	f_mix := func(lx, ly, lz uint32, v_p_1 Pair, v_a_1 [4]uint32) uint32 {
-		_, _, _ = lx, ly, lz
 		return ((((v_p_1.X * uint32(3)) + v_p_1.Y) + v_a_1[uint32(0)]) + (v_a_1[uint32(3)] * uint32(7)))
 	}
-	_ = f_mix
 	for lx := uint32(0); lx < 64; lx++ {
 		li := lx
-		_ = li
 		var v_a [4]uint32
-		for e := range v_a {
-			v_a[e] = a_a[e*64+int(li)]
-		}
-		v_p := a_p[li]
-		_ = v_p
+		var v_p Pair
 		var v_l uint32 = lx
-		_ = v_l
 		v_a = [4]uint32{}
 		{
 			var v_i uint32 = uint32(0)
-			_ = v_i
 			for v_i < uint32(4) {
 				{
 					v_a[v_i] = p_in[((uint32(4) * (gx0 + lx)) + v_i)]
@@ -158,7 +140,6 @@ func arrayInLoopCPU(b *gpuimpl.CPUBlock) {
 			}
 		}
 		var v_lit Pair
-		_ = v_lit
 		v_lit.X = v_l
 		v_lit.Y = uint32(1)
 		v_p = v_lit
@@ -178,19 +159,13 @@ func arrayInLoopCPU(b *gpuimpl.CPUBlock) {
 		}
 		for lx := uint32(0); lx < 64; lx++ {
 			li := lx
-			_ = li
 			var v_a [4]uint32
 			for e := range v_a {
 				v_a[e] = a_a[e*64+int(li)]
 			}
 			var v_c [4]uint32
-			for e := range v_c {
-				v_c[e] = a_c[e*64+int(li)]
-			}
 			v_p := a_p[li]
-			_ = v_p
 			var v_l uint32 = lx
-			_ = v_l
 			v_c = v_a
 			s_s[v_l] = (v_c[v_m] + f_mix(lx, ly, lz, v_p, v_a))
 			for e := range v_c {
@@ -199,13 +174,11 @@ func arrayInLoopCPU(b *gpuimpl.CPUBlock) {
 		}
 		for lx := uint32(0); lx < 64; lx++ {
 			li := lx
-			_ = li
 			var v_a [4]uint32
 			for e := range v_a {
 				v_a[e] = a_a[e*64+int(li)]
 			}
 			var v_l uint32 = lx
-			_ = v_l
 			v_a[((v_l + v_m) % uint32(4))] = (v_a[((v_l+v_m)%uint32(4))] + s_s[((v_l+uint32(1))%uint32(64))])
 			for e := range v_a {
 				a_a[e*64+int(li)] = v_a[e]
@@ -213,7 +186,6 @@ func arrayInLoopCPU(b *gpuimpl.CPUBlock) {
 		}
 		for lx := uint32(0); lx < 64; lx++ {
 			li := lx
-			_ = li
 			var v_a [4]uint32
 			for e := range v_a {
 				v_a[e] = a_a[e*64+int(li)]
@@ -223,7 +195,6 @@ func arrayInLoopCPU(b *gpuimpl.CPUBlock) {
 				v_c[e] = a_c[e*64+int(li)]
 			}
 			v_p := a_p[li]
-			_ = v_p
 			if v_a[uint32(0)] > v_a[uint32(1)] {
 				v_a = v_c
 			}
@@ -237,16 +208,13 @@ func arrayInLoopCPU(b *gpuimpl.CPUBlock) {
 	}
 	for lx := uint32(0); lx < 64; lx++ {
 		li := lx
-		_ = li
 		var v_a [4]uint32
 		for e := range v_a {
 			v_a[e] = a_a[e*64+int(li)]
 		}
 		v_p := a_p[li]
-		_ = v_p
 		{
 			var v_i_1 uint32 = uint32(0)
-			_ = v_i_1
 			for v_i_1 < uint32(4) {
 				{
 					p_out[((uint32(4) * (gx0 + lx)) + v_i_1)] = (v_a[v_i_1] + v_p.Y)
@@ -289,7 +257,7 @@ var ConstantFaultsKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 		{
 			Manifest: gpuimpl.Manifest{
 				Kernel: "github.com/goxpu/xpu/codegen/golower/internal/fission.ConstantFaults", Backend: "cpu", Target: "go",
-				Hash:        "sha256:d25f59c45057d986a48799257a3dd8a455b72baff01998effc17d9020e4098fd",
+				Hash:        "sha256:03d2eae79d5f9ebf09aa7fd1a7fe3fa190535730e4786624dd82145e37cb8581",
 				Codegen:     "xpu-gen/1",
 				Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
 				SharedBytes: 0, StorageBindings: 2, UniformBytes: 16,
@@ -383,24 +351,10 @@ func constantFaultsCPU(b *gpuimpl.CPUBlock) {
 	p_out := gpuimpl.CPUView[uint32](b.Buffers[0])
 	p_in := gpuimpl.CPUView[uint32](b.Buffers[1])
 	p_bad := gpuimpl.CPUUniform[uint32](b.Uniforms, 0)
-	gx0, gy0, gz0 := b.Group.X*64, b.Group.Y*1, b.Group.Z*1
-	var ly uint32
-	var lz uint32
-	stop := b.Stopping()
-	_, _ = b, stop
-	_ = p_out
-	_ = p_in
-	_ = p_bad
-	_ = gx0
-	_ = gy0
-	_ = gz0
-	_ = ly
-	_ = lz
+	gx0 := b.Group.X * 64
 	{
-		lx, li := uint32(0), uint32(0)
-		_, _ = lx, li
+		lx := uint32(0)
 		var v_i uint32 = (gx0 + lx)
-		_ = v_i
 		var w0 *[64]uint32
 		if o := v_i; o <= 4294967232 && uint64(o)+64 <= uint64(len(p_in)) {
 			w0 = (*[64]uint32)(p_in[o : uint64(o)+64])
@@ -411,12 +365,7 @@ func constantFaultsCPU(b *gpuimpl.CPUBlock) {
 		}
 		if w0 != nil && w1 != nil {
 			for lx := uint32(0); lx < 64; lx++ {
-				li := lx
-				_ = li
-				var v_i uint32 = (gx0 + lx)
-				_ = v_i
 				var v_v uint32 = w0[lx]
-				_ = v_v
 				if p_bad != uint32(0) {
 					v_v = ((v_v / func() uint32 { return uint32(0) }()) + (v_v % func() uint32 { return uint32(0) }()))
 					v_v = (v_v + uint32((int32(v_v) << func() int32 { return int32(-1) }())))
@@ -426,12 +375,8 @@ func constantFaultsCPU(b *gpuimpl.CPUBlock) {
 			}
 		} else {
 			for lx := uint32(0); lx < 64; lx++ {
-				li := lx
-				_ = li
 				var v_i uint32 = (gx0 + lx)
-				_ = v_i
 				var v_v uint32 = p_in[v_i]
-				_ = v_v
 				if p_bad != uint32(0) {
 					v_v = ((v_v / func() uint32 { return uint32(0) }()) + (v_v % func() uint32 { return uint32(0) }()))
 					v_v = (v_v + uint32((int32(v_v) << func() int32 { return int32(-1) }())))
@@ -475,7 +420,7 @@ var ConstantIndexOutOfRangeKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 		{
 			Manifest: gpuimpl.Manifest{
 				Kernel: "github.com/goxpu/xpu/codegen/golower/internal/fission.ConstantIndexOutOfRange", Backend: "cpu", Target: "go",
-				Hash:        "sha256:774a6de17132ad65dd90d0e7bd83ee30a421d262beb22b4eec33d098cda10627",
+				Hash:        "sha256:943fc7fb2e4cb32ba6eac54feaf3c70254ad659cc4f8aa04ea9beb24ee0b288a",
 				Codegen:     "xpu-gen/1",
 				Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
 				SharedBytes: 512, StorageBindings: 2, UniformBytes: 16,
@@ -558,24 +503,10 @@ func constantIndexOutOfRangeCPU(b *gpuimpl.CPUBlock) {
 	var s_s [64]uint32
 	var s_h [64]uint32
 	var a_a [64][4][2]uint32
-	gx0, gy0, gz0 := b.Group.X*64, b.Group.Y*1, b.Group.Z*1
-	var ly uint32
-	var lz uint32
-	stop := b.Stopping()
-	_, _ = b, stop
-	_ = p_out
-	_ = p_in
-	_ = p_bad
-	_ = gx0
-	_ = gy0
-	_ = gz0
-	_ = ly
-	_ = lz
+	gx0 := b.Group.X * 64
 	{
-		lx, li := uint32(0), uint32(0)
-		_, _ = lx, li
+		lx := uint32(0)
 		var v_i uint32 = (gx0 + lx)
-		_ = v_i
 		var w0 *[64]uint32
 		if o := v_i; o <= 4294967232 && uint64(o)+64 <= uint64(len(p_in)) {
 			w0 = (*[64]uint32)(p_in[o : uint64(o)+64])
@@ -583,22 +514,14 @@ func constantIndexOutOfRangeCPU(b *gpuimpl.CPUBlock) {
 		if w0 != nil {
 			for lx := uint32(0); lx < 64; lx++ {
 				li := lx
-				_ = li
-				v_a := a_a[li]
-				_ = v_a
+				var v_a [4][2]uint32
 				var v_l uint32 = lx
-				_ = v_l
-				var v_i uint32 = (gx0 + lx)
-				_ = v_i
 				var v_lit [4][2]uint32
-				_ = v_lit
 				var v_lit_1 [2]uint32
-				_ = v_lit_1
 				v_lit_1[uint32(0)] = w0[lx]
 				v_lit_1[uint32(1)] = uint32(1)
 				v_lit[uint32(0)] = v_lit_1
 				var v_lit_2 [2]uint32
-				_ = v_lit_2
 				v_lit_2[uint32(0)] = uint32(2)
 				v_lit_2[uint32(1)] = uint32(3)
 				v_lit[uint32(1)] = v_lit_2
@@ -610,22 +533,15 @@ func constantIndexOutOfRangeCPU(b *gpuimpl.CPUBlock) {
 		} else {
 			for lx := uint32(0); lx < 64; lx++ {
 				li := lx
-				_ = li
-				v_a := a_a[li]
-				_ = v_a
+				var v_a [4][2]uint32
 				var v_l uint32 = lx
-				_ = v_l
 				var v_i uint32 = (gx0 + lx)
-				_ = v_i
 				var v_lit [4][2]uint32
-				_ = v_lit
 				var v_lit_1 [2]uint32
-				_ = v_lit_1
 				v_lit_1[uint32(0)] = p_in[v_i]
 				v_lit_1[uint32(1)] = uint32(1)
 				v_lit[uint32(0)] = v_lit_1
 				var v_lit_2 [2]uint32
-				_ = v_lit_2
 				v_lit_2[uint32(0)] = uint32(2)
 				v_lit_2[uint32(1)] = uint32(3)
 				v_lit[uint32(1)] = v_lit_2
@@ -637,10 +553,8 @@ func constantIndexOutOfRangeCPU(b *gpuimpl.CPUBlock) {
 		}
 	}
 	{
-		lx, li := uint32(0), uint32(0)
-		_, _ = lx, li
+		lx := uint32(0)
 		var v_i uint32 = (gx0 + lx)
-		_ = v_i
 		var w0 *[64]uint32
 		if o := v_i; o <= 4294967232 && uint64(o)+64 <= uint64(len(p_out)) {
 			w0 = (*[64]uint32)(p_out[o : uint64(o)+64])
@@ -648,13 +562,8 @@ func constantIndexOutOfRangeCPU(b *gpuimpl.CPUBlock) {
 		if w0 != nil {
 			for lx := uint32(0); lx < 64; lx++ {
 				li := lx
-				_ = li
 				v_a := a_a[li]
-				_ = v_a
 				var v_l uint32 = lx
-				_ = v_l
-				var v_i uint32 = (gx0 + lx)
-				_ = v_i
 				if p_bad != uint32(0) {
 					s_s[func() uint32 { return uint32(64) }()] = ((s_s[func() uint32 { return uint32(4294967295) }()] + s_s[func() int32 { return int32(-1) }()]) + s_s[func() uint32 { return uint32(64) }()])
 					v_a[func() uint32 { return uint32(4) }()][uint32(1)] = (v_a[uint32(1)][func() int32 { return int32(-1) }()] + v_a[func() uint32 { return uint32(4294967295) }()][uint32(0)])
@@ -669,11 +578,8 @@ func constantIndexOutOfRangeCPU(b *gpuimpl.CPUBlock) {
 		} else {
 			for lx := uint32(0); lx < 64; lx++ {
 				li := lx
-				_ = li
 				v_a := a_a[li]
-				_ = v_a
 				var v_l uint32 = lx
-				_ = v_l
 				var v_i uint32 = (gx0 + lx)
 				_ = v_i
 				if p_bad != uint32(0) {
@@ -690,10 +596,8 @@ func constantIndexOutOfRangeCPU(b *gpuimpl.CPUBlock) {
 		}
 	}
 	{
-		lx, li := uint32(0), uint32(0)
-		_, _ = lx, li
+		lx := uint32(0)
 		var v_i uint32 = (gx0 + lx)
-		_ = v_i
 		var w0 *[64]uint32
 		if o := v_i; o <= 4294967232 && uint64(o)+64 <= uint64(len(p_out)) {
 			w0 = (*[64]uint32)(p_out[o : uint64(o)+64])
@@ -701,25 +605,16 @@ func constantIndexOutOfRangeCPU(b *gpuimpl.CPUBlock) {
 		if w0 != nil {
 			for lx := uint32(0); lx < 64; lx++ {
 				li := lx
-				_ = li
 				v_a := a_a[li]
-				_ = v_a
 				var v_l uint32 = lx
-				_ = v_l
-				var v_i uint32 = (gx0 + lx)
-				_ = v_i
 				w0[lx] = ((xpu.AtomicLoad(&s_h[v_l]) ^ v_a[uint32(0)][uint32(0)]) ^ v_a[uint32(1)][uint32(1)])
 			}
 		} else {
 			for lx := uint32(0); lx < 64; lx++ {
 				li := lx
-				_ = li
 				v_a := a_a[li]
-				_ = v_a
 				var v_l uint32 = lx
-				_ = v_l
 				var v_i uint32 = (gx0 + lx)
-				_ = v_i
 				p_out[v_i] = ((xpu.AtomicLoad(&s_h[v_l]) ^ v_a[uint32(0)][uint32(0)]) ^ v_a[uint32(1)][uint32(1)])
 			}
 		}
@@ -758,7 +653,7 @@ var DeclaredInIfKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 		{
 			Manifest: gpuimpl.Manifest{
 				Kernel: "github.com/goxpu/xpu/codegen/golower/internal/fission.DeclaredInIf", Backend: "cpu", Target: "go",
-				Hash:        "sha256:30988603a2ee4c166a06d621f80f27154ac3f6c03c0303cbefc30d1f96cb5c6f",
+				Hash:        "sha256:308954b47de13121ea8ba62d9cd564a607ea18c472e679a161e34b14d9e0127d",
 				Codegen:     "xpu-gen/1",
 				Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
 				SharedBytes: 256, StorageBindings: 2, UniformBytes: 16,
@@ -848,23 +743,10 @@ func declaredInIfCPU(b *gpuimpl.CPUBlock) {
 	var a_q [64]Pair
 	var a_r [64]Pair
 	var v_m uint32
-	gx0, gy0, gz0 := b.Group.X*64, b.Group.Y*1, b.Group.Z*1
-	var ly uint32
-	var lz uint32
+	gx0 := b.Group.X * 64
 	stop := b.Stopping()
-	_, _ = b, stop
-	_ = p_out
-	_ = p_in
-	_ = p_n
-	_ = v_m
-	_ = gx0
-	_ = gy0
-	_ = gz0
-	_ = ly
-	_ = lz
 	{
-		lx, li := uint32(0), uint32(0)
-		_, _ = lx, li
+		lx := uint32(0)
 		var w0 *[64]uint32
 		if o := (gx0 + lx); o <= 4294967232 && uint64(o)+64 <= uint64(len(p_in)) {
 			w0 = (*[64]uint32)(p_in[o : uint64(o)+64])
@@ -872,13 +754,10 @@ func declaredInIfCPU(b *gpuimpl.CPUBlock) {
 		if w0 != nil {
 			for lx := uint32(0); lx < 64; lx++ {
 				li := lx
-				_ = li
-				v_r := a_r[li]
-				_ = v_r
+				var v_r Pair
 				var v_l uint32 = lx
 				_ = v_l
 				var v_lit Pair
-				_ = v_lit
 				v_lit.X = w0[lx]
 				v_lit.Y = uint32(7)
 				v_r = v_lit
@@ -887,13 +766,10 @@ func declaredInIfCPU(b *gpuimpl.CPUBlock) {
 		} else {
 			for lx := uint32(0); lx < 64; lx++ {
 				li := lx
-				_ = li
-				v_r := a_r[li]
-				_ = v_r
+				var v_r Pair
 				var v_l uint32 = lx
 				_ = v_l
 				var v_lit Pair
-				_ = v_lit
 				v_lit.X = p_in[(gx0 + lx)]
 				v_lit.Y = uint32(7)
 				v_r = v_lit
@@ -903,18 +779,14 @@ func declaredInIfCPU(b *gpuimpl.CPUBlock) {
 	}
 	for lx := uint32(0); lx < 64; lx++ {
 		li := lx
-		_ = li
-		v_h := a_h[li]
-		_ = v_h
+		var v_h uint32
 		v_h = (p_n / uint32(2))
 		a_h[li] = v_h
 	}
 	c2, first2 := false, true
 	for lx := uint32(0); lx < 64; lx++ {
 		li := lx
-		_ = li
 		v_h := a_h[li]
-		_ = v_h
 		if v := (v_h > uint32(0)); first2 {
 			c2, first2 = v, false
 		} else if v != c2 {
@@ -923,8 +795,7 @@ func declaredInIfCPU(b *gpuimpl.CPUBlock) {
 	}
 	if c2 {
 		{
-			lx, li := uint32(0), uint32(0)
-			_, _ = lx, li
+			lx := uint32(0)
 			var w0 *[64]uint32
 			if o := (gx0 + lx); o <= 4294967232 && uint64(o)+64 <= uint64(len(p_in)) {
 				w0 = (*[64]uint32)(p_in[o : uint64(o)+64])
@@ -932,19 +803,11 @@ func declaredInIfCPU(b *gpuimpl.CPUBlock) {
 			if w0 != nil {
 				for lx := uint32(0); lx < 64; lx++ {
 					li := lx
-					_ = li
 					var v_a [2]uint32
-					for e := range v_a {
-						v_a[e] = a_a[e*64+int(li)]
-					}
-					v_b := a_b[li]
-					_ = v_b
+					var v_b Pair
 					v_h := a_h[li]
-					_ = v_h
 					v_r := a_r[li]
-					_ = v_r
 					var v_lit_1 Pair
-					_ = v_lit_1
 					v_lit_1.X = v_r.X
 					v_lit_1.Y = v_h
 					v_b = v_lit_1
@@ -958,19 +821,11 @@ func declaredInIfCPU(b *gpuimpl.CPUBlock) {
 			} else {
 				for lx := uint32(0); lx < 64; lx++ {
 					li := lx
-					_ = li
 					var v_a [2]uint32
-					for e := range v_a {
-						v_a[e] = a_a[e*64+int(li)]
-					}
-					v_b := a_b[li]
-					_ = v_b
+					var v_b Pair
 					v_h := a_h[li]
-					_ = v_h
 					v_r := a_r[li]
-					_ = v_r
 					var v_lit_1 Pair
-					_ = v_lit_1
 					v_lit_1.X = v_r.X
 					v_lit_1.Y = v_h
 					v_b = v_lit_1
@@ -991,9 +846,7 @@ func declaredInIfCPU(b *gpuimpl.CPUBlock) {
 			c5, first5 := false, true
 			for lx := uint32(0); lx < 64; lx++ {
 				li := lx
-				_ = li
 				v_h := a_h[li]
-				_ = v_h
 				if v := (v_m < v_h); first5 {
 					c5, first5 = v, false
 				} else if v != c5 {
@@ -1005,32 +858,25 @@ func declaredInIfCPU(b *gpuimpl.CPUBlock) {
 			}
 			for lx := uint32(0); lx < 64; lx++ {
 				li := lx
-				_ = li
 				var v_a [2]uint32
 				for e := range v_a {
 					v_a[e] = a_a[e*64+int(li)]
 				}
 				v_b := a_b[li]
-				_ = v_b
-				v_q := a_q[li]
-				_ = v_q
+				var v_q Pair
 				var v_l uint32 = lx
-				_ = v_l
 				v_q = v_b
 				s_s[v_l] = (v_q.X + v_a[(v_m%uint32(2))])
 				a_q[li] = v_q
 			}
 			for lx := uint32(0); lx < 64; lx++ {
 				li := lx
-				_ = li
 				var v_a [2]uint32
 				for e := range v_a {
 					v_a[e] = a_a[e*64+int(li)]
 				}
 				v_q := a_q[li]
-				_ = v_q
 				var v_l uint32 = lx
-				_ = v_l
 				v_a[((v_m + uint32(1)) % uint32(2))] = (s_s[((v_l+uint32(1))%uint32(64))] + v_q.Y)
 				for e := range v_a {
 					a_a[e*64+int(li)] = v_a[e]
@@ -1038,13 +884,11 @@ func declaredInIfCPU(b *gpuimpl.CPUBlock) {
 			}
 			for lx := uint32(0); lx < 64; lx++ {
 				li := lx
-				_ = li
 				var v_a [2]uint32
 				for e := range v_a {
 					v_a[e] = a_a[e*64+int(li)]
 				}
 				v_b := a_b[li]
-				_ = v_b
 				v_b.X = (v_a[uint32(0)] ^ v_a[uint32(1)])
 				a_b[li] = v_b
 			}
@@ -1052,38 +896,28 @@ func declaredInIfCPU(b *gpuimpl.CPUBlock) {
 		}
 		for lx := uint32(0); lx < 64; lx++ {
 			li := lx
-			_ = li
 			v_b := a_b[li]
-			_ = v_b
-			v_r := a_r[li]
-			_ = v_r
+			var v_r Pair
 			v_r = v_b
 			a_r[li] = v_r
 		}
 	} else {
 		for lx := uint32(0); lx < 64; lx++ {
 			li := lx
-			_ = li
 			v_r := a_r[li]
-			_ = v_r
 			var v_l uint32 = lx
-			_ = v_l
 			s_s[v_l] = v_r.X
 		}
 		for lx := uint32(0); lx < 64; lx++ {
 			li := lx
-			_ = li
 			v_r := a_r[li]
-			_ = v_r
 			var v_l uint32 = lx
-			_ = v_l
 			v_r.Y = s_s[((v_l + uint32(2)) % uint32(64))]
 			a_r[li] = v_r
 		}
 	}
 	{
-		lx, li := uint32(0), uint32(0)
-		_, _ = lx, li
+		lx := uint32(0)
 		var w0 *[64]uint32
 		if o := (gx0 + lx); o <= 4294967232 && uint64(o)+64 <= uint64(len(p_out)) {
 			w0 = (*[64]uint32)(p_out[o : uint64(o)+64])
@@ -1091,17 +925,13 @@ func declaredInIfCPU(b *gpuimpl.CPUBlock) {
 		if w0 != nil {
 			for lx := uint32(0); lx < 64; lx++ {
 				li := lx
-				_ = li
 				v_r := a_r[li]
-				_ = v_r
 				w0[lx] = (v_r.X + v_r.Y)
 			}
 		} else {
 			for lx := uint32(0); lx < 64; lx++ {
 				li := lx
-				_ = li
 				v_r := a_r[li]
-				_ = v_r
 				p_out[(gx0 + lx)] = (v_r.X + v_r.Y)
 			}
 		}
@@ -1142,7 +972,7 @@ var MatMulKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 		{
 			Manifest: gpuimpl.Manifest{
 				Kernel: "github.com/goxpu/xpu/codegen/golower/internal/fission.MatMul", Backend: "cpu", Target: "go",
-				Hash:        "sha256:db54bb45a06ea06a8e97ef1738edadab8ca85c6f628c7d2bce82e843d7c26f10",
+				Hash:        "sha256:804bf6bcf3b4f391bb4bb93652c11cade6006d5b84b15101bd4df61428d197da",
 				Codegen:     "xpu-gen/1",
 				Block:       xpu.Dim3{X: 16, Y: 16, Z: 1},
 				SharedBytes: 2048, StorageBindings: 3, UniformBytes: 16,
@@ -1280,86 +1110,51 @@ func matMulCPU(b *gpuimpl.CPUBlock) {
 	var a_csub [256]Matrix
 	var a_value [256]float32
 	var v_m uint32
-	gx0, gy0, gz0 := b.Group.X*16, b.Group.Y*16, b.Group.Z*1
 	var lz uint32
 	stop := b.Stopping()
-	_, _ = b, stop
-	_ = p_c
-	_ = p_a
-	_ = p_b
-	_ = p_n
-	_ = v_m
-	_ = gx0
-	_ = gy0
-	_ = gz0
-	_ = lz
 	f_subMatrix := func(lx, ly, lz uint32, v_m Matrix, v_row_1 uint32, v_col_1 uint32) Matrix {
-		_, _, _ = lx, ly, lz
 		var v_lit Matrix
-		_ = v_lit
 		v_lit.Width = uint32(16)
 		v_lit.Height = uint32(16)
 		v_lit.Stride = v_m.Stride
 		v_lit.Offset = ((v_m.Offset + ((v_m.Stride * uint32(16)) * v_row_1)) + (uint32(16) * v_col_1))
 		return v_lit
 	}
-	_ = f_subMatrix
 	f_element := func(lx, ly, lz uint32, v_m Matrix, v_row_1 uint32, v_col_1 uint32) float32 {
-		_, _, _ = lx, ly, lz
 		return p_a[((v_m.Offset + (v_row_1 * v_m.Stride)) + v_col_1)]
 	}
-	_ = f_element
 	f_element_1 := func(lx, ly, lz uint32, v_m Matrix, v_row_1 uint32, v_col_1 uint32) float32 {
-		_, _, _ = lx, ly, lz
 		return p_b[((v_m.Offset + (v_row_1 * v_m.Stride)) + v_col_1)]
 	}
-	_ = f_element_1
 	f_setElement := func(lx, ly, lz uint32, v_m Matrix, v_row_1 uint32, v_col_1 uint32, v_v float32) {
-		_, _, _ = lx, ly, lz
 		p_c[((v_m.Offset + (v_row_1 * v_m.Stride)) + v_col_1)] = v_v
 	}
-	_ = f_setElement
 	for ly := uint32(0); ly < 16; ly++ {
 		for lx := uint32(0); lx < 16; lx++ {
 			li := lx + 16*ly + 256*lz
-			_ = li
-			v_am := a_am[li]
-			_ = v_am
-			v_bm := a_bm[li]
-			_ = v_bm
-			v_csub := a_csub[li]
-			_ = v_csub
-			v_value := a_value[li]
-			_ = v_value
+			var v_am Matrix
+			var v_bm Matrix
+			var v_csub Matrix
+			var v_value float32
 			var v_lit Matrix
-			_ = v_lit
 			v_lit.Width = p_n
 			v_lit.Height = p_n
 			v_lit.Stride = p_n
 			v_am = v_lit
 			var v_lit_1 Matrix
-			_ = v_lit_1
 			v_lit_1.Width = p_n
 			v_lit_1.Height = p_n
 			v_lit_1.Stride = p_n
 			v_bm = v_lit_1
 			var v_lit_2 Matrix
-			_ = v_lit_2
 			v_lit_2.Width = p_n
 			v_lit_2.Height = p_n
 			v_lit_2.Stride = p_n
 			var v_cm Matrix = v_lit_2
-			_ = v_cm
 			var v_blockRow uint32 = b.Group.Y
-			_ = v_blockRow
 			var v_blockCol uint32 = b.Group.X
-			_ = v_blockCol
 			v_csub = f_subMatrix(lx, ly, lz, v_cm, v_blockRow, v_blockCol)
 			v_value = 0
-			var v_row uint32 = ly
-			_ = v_row
-			var v_col uint32 = lx
-			_ = v_col
 			a_am[li] = v_am
 			a_bm[li] = v_bm
 			a_csub[li] = v_csub
@@ -1375,9 +1170,7 @@ func matMulCPU(b *gpuimpl.CPUBlock) {
 		for ly := uint32(0); ly < 16; ly++ {
 			for lx := uint32(0); lx < 16; lx++ {
 				li := lx + 16*ly + 256*lz
-				_ = li
 				v_am := a_am[li]
-				_ = v_am
 				if v := (v_m < (v_am.Width / uint32(16))); first2 {
 					c2, first2 = v, false
 				} else if v != c2 {
@@ -1391,34 +1184,23 @@ func matMulCPU(b *gpuimpl.CPUBlock) {
 		for ly := uint32(0); ly < 16; ly++ {
 			for lx := uint32(0); lx < 16; lx++ {
 				li := lx + 16*ly + 256*lz
-				_ = li
 				v_am := a_am[li]
-				_ = v_am
 				v_bm := a_bm[li]
-				_ = v_bm
 				var v_blockRow uint32 = b.Group.Y
-				_ = v_blockRow
 				var v_blockCol uint32 = b.Group.X
-				_ = v_blockCol
 				var v_row uint32 = ly
-				_ = v_row
 				var v_col uint32 = lx
-				_ = v_col
 				var v_asub Matrix = f_subMatrix(lx, ly, lz, v_am, v_blockRow, v_m)
-				_ = v_asub
 				var v_bsub Matrix = f_subMatrix(lx, ly, lz, v_bm, v_m, v_blockCol)
-				_ = v_bsub
 				s_as[((v_row * uint32(16)) + v_col)] = f_element(lx, ly, lz, v_asub, v_row, v_col)
 				s_bs[((v_row * uint32(16)) + v_col)] = f_element_1(lx, ly, lz, v_bsub, v_row, v_col)
 			}
 		}
 		{
-			lx, ly, li := uint32(0), uint32(0), uint32(0)
-			_, _, _ = lx, ly, li
+			lx := uint32(0)
+			ly := uint32(0)
 			var v_row uint32 = ly
-			_ = v_row
 			var v_col uint32 = lx
-			_ = v_col
 			v_e := uint32(0)
 			st := gpuimpl.CPUDotStrip{Acc: a_value[:], AccOff: 0, Lanes: 16, Rows: 16, AccRow: 16,
 				I: 1, J: 1, AccI: 0, AccJ: 0,
@@ -1431,16 +1213,11 @@ func matMulCPU(b *gpuimpl.CPUBlock) {
 				for ly := uint32(0); ly < 16; ly++ {
 					for lx := uint32(0); lx < 16; lx++ {
 						li := lx + 16*ly + 256*lz
-						_ = li
 						v_value := a_value[li]
-						_ = v_value
 						var v_row uint32 = ly
-						_ = v_row
 						var v_col uint32 = lx
-						_ = v_col
 						{
 							var v_e uint32 = uint32(0)
-							_ = v_e
 							for v_e < uint32(16) {
 								{
 									v_value = (v_value + (s_as[((v_row*uint32(16))+v_e)] * s_bs[((v_e*uint32(16))+v_col)]))
@@ -1458,15 +1235,10 @@ func matMulCPU(b *gpuimpl.CPUBlock) {
 	for ly := uint32(0); ly < 16; ly++ {
 		for lx := uint32(0); lx < 16; lx++ {
 			li := lx + 16*ly + 256*lz
-			_ = li
 			v_csub := a_csub[li]
-			_ = v_csub
 			v_value := a_value[li]
-			_ = v_value
 			var v_row uint32 = ly
-			_ = v_row
 			var v_col uint32 = lx
-			_ = v_col
 			f_setElement(lx, ly, lz, v_csub, v_row, v_col, v_value)
 		}
 	}
@@ -1503,7 +1275,7 @@ var NestedArrayInLoopKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 		{
 			Manifest: gpuimpl.Manifest{
 				Kernel: "github.com/goxpu/xpu/codegen/golower/internal/fission.NestedArrayInLoop", Backend: "cpu", Target: "go",
-				Hash:        "sha256:f9a8854e67ca28ca480f480b0fec514ede4e12c3add2700c7fee3cbebd068e40",
+				Hash:        "sha256:5c6ce8c0e69cacd904f1d53cb9a13ef8c94f089ced1a2a182f689675c63e32f3",
 				Codegen:     "xpu-gen/1",
 				Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
 				SharedBytes: 256, StorageBindings: 2, UniformBytes: 0,
@@ -1579,22 +1351,10 @@ func nestedArrayInLoopCPU(b *gpuimpl.CPUBlock) {
 	var a_p [64]Pair
 	var a_r [128]uint32
 	var v_k uint32
-	gx0, gy0, gz0 := b.Group.X*64, b.Group.Y*1, b.Group.Z*1
-	var ly uint32
-	var lz uint32
+	gx0 := b.Group.X * 64
 	stop := b.Stopping()
-	_, _ = b, stop
-	_ = p_out
-	_ = p_ps
-	_ = v_k
-	_ = gx0
-	_ = gy0
-	_ = gz0
-	_ = ly
-	_ = lz
 	{
-		lx, li := uint32(0), uint32(0)
-		_, _ = lx, li
+		lx := uint32(0)
 		var w0 *[64]Pair
 		if o := (gx0 + lx); o <= 4294967232 && uint64(o)+64 <= uint64(len(p_ps)) {
 			w0 = (*[64]Pair)(p_ps[o : uint64(o)+64])
@@ -1602,13 +1362,8 @@ func nestedArrayInLoopCPU(b *gpuimpl.CPUBlock) {
 		if w0 != nil {
 			for lx := uint32(0); lx < 64; lx++ {
 				li := lx
-				_ = li
-				v_m := a_m[li]
-				_ = v_m
-				v_p := a_p[li]
-				_ = v_p
-				var v_l uint32 = lx
-				_ = v_l
+				var v_m [2][2]uint32
+				var v_p Pair
 				v_p = w0[lx]
 				v_m = [2][2]uint32{}
 				v_m[uint32(0)][uint32(1)] = v_p.X
@@ -1619,13 +1374,8 @@ func nestedArrayInLoopCPU(b *gpuimpl.CPUBlock) {
 		} else {
 			for lx := uint32(0); lx < 64; lx++ {
 				li := lx
-				_ = li
-				v_m := a_m[li]
-				_ = v_m
-				v_p := a_p[li]
-				_ = v_p
-				var v_l uint32 = lx
-				_ = v_l
+				var v_m [2][2]uint32
+				var v_p Pair
 				v_p = p_ps[(gx0 + lx)]
 				v_m = [2][2]uint32{}
 				v_m[uint32(0)][uint32(1)] = v_p.X
@@ -1646,15 +1396,9 @@ func nestedArrayInLoopCPU(b *gpuimpl.CPUBlock) {
 		}
 		for lx := uint32(0); lx < 64; lx++ {
 			li := lx
-			_ = li
 			v_m := a_m[li]
-			_ = v_m
 			var v_r [2]uint32
-			for e := range v_r {
-				v_r[e] = a_r[e*64+int(li)]
-			}
 			var v_l uint32 = lx
-			_ = v_l
 			v_r = v_m[(v_k % uint32(2))]
 			s_s[v_l] = (v_r[uint32(0)] + (v_r[uint32(1)] * uint32(3)))
 			for e := range v_r {
@@ -1663,17 +1407,13 @@ func nestedArrayInLoopCPU(b *gpuimpl.CPUBlock) {
 		}
 		for lx := uint32(0); lx < 64; lx++ {
 			li := lx
-			_ = li
 			v_m := a_m[li]
-			_ = v_m
 			v_p := a_p[li]
-			_ = v_p
 			var v_r [2]uint32
 			for e := range v_r {
 				v_r[e] = a_r[e*64+int(li)]
 			}
 			var v_l uint32 = lx
-			_ = v_l
 			v_m[((v_k + uint32(1)) % uint32(2))][(v_k % uint32(2))] = (v_m[((v_k + uint32(1)) % uint32(2))][(v_k%uint32(2))] + s_s[((v_l+uint32(7))%uint32(64))])
 			if v_m[uint32(0)][uint32(0)] > v_m[uint32(1)][uint32(1)] {
 				v_m[uint32(1)] = v_r
@@ -1685,8 +1425,7 @@ func nestedArrayInLoopCPU(b *gpuimpl.CPUBlock) {
 		v_k = (v_k + uint32(1))
 	}
 	{
-		lx, li := uint32(0), uint32(0)
-		_, _ = lx, li
+		lx := uint32(0)
 		var w0 *[64]uint32
 		if o := (gx0 + lx); o <= 4294967232 && uint64(o)+64 <= uint64(len(p_out)) {
 			w0 = (*[64]uint32)(p_out[o : uint64(o)+64])
@@ -1694,21 +1433,15 @@ func nestedArrayInLoopCPU(b *gpuimpl.CPUBlock) {
 		if w0 != nil {
 			for lx := uint32(0); lx < 64; lx++ {
 				li := lx
-				_ = li
 				v_m := a_m[li]
-				_ = v_m
 				v_p := a_p[li]
-				_ = v_p
 				w0[lx] = ((((v_m[uint32(0)][uint32(0)] ^ v_m[uint32(0)][uint32(1)]) ^ (v_m[uint32(1)][uint32(0)] * uint32(5))) ^ (v_m[uint32(1)][uint32(1)] * uint32(7))) ^ v_p.X)
 			}
 		} else {
 			for lx := uint32(0); lx < 64; lx++ {
 				li := lx
-				_ = li
 				v_m := a_m[li]
-				_ = v_m
 				v_p := a_p[li]
-				_ = v_p
 				p_out[(gx0 + lx)] = ((((v_m[uint32(0)][uint32(0)] ^ v_m[uint32(0)][uint32(1)]) ^ (v_m[uint32(1)][uint32(0)] * uint32(5))) ^ (v_m[uint32(1)][uint32(1)] * uint32(7))) ^ v_p.X)
 			}
 		}
@@ -1747,7 +1480,7 @@ var NestedLoopsKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 		{
 			Manifest: gpuimpl.Manifest{
 				Kernel: "github.com/goxpu/xpu/codegen/golower/internal/fission.NestedLoops", Backend: "cpu", Target: "go",
-				Hash:        "sha256:f6bf40e2539d882e21d882bc29ab9d79fb465e718f1239bf0f5a2241d2a001d6",
+				Hash:        "sha256:f934d3f54a256fa8413604f67d4987374e9bd4c96729b50d5c9fc753ed6800c5",
 				Codegen:     "xpu-gen/1",
 				Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
 				SharedBytes: 256, StorageBindings: 2, UniformBytes: 16,
@@ -1826,24 +1559,10 @@ func nestedLoopsCPU(b *gpuimpl.CPUBlock) {
 	var a_d [128]uint32
 	var v_i uint32
 	var v_j uint32
-	gx0, gy0, gz0 := b.Group.X*64, b.Group.Y*1, b.Group.Z*1
-	var ly uint32
-	var lz uint32
+	gx0 := b.Group.X * 64
 	stop := b.Stopping()
-	_, _ = b, stop
-	_ = p_out
-	_ = p_in
-	_ = p_n
-	_ = v_i
-	_ = v_j
-	_ = gx0
-	_ = gy0
-	_ = gz0
-	_ = ly
-	_ = lz
 	{
-		lx, li := uint32(0), uint32(0)
-		_, _ = lx, li
+		lx := uint32(0)
 		var w0 *[64]uint32
 		if o := (gx0 + lx); o <= 4294967232 && uint64(o)+64 <= uint64(len(p_in)) {
 			w0 = (*[64]uint32)(p_in[o : uint64(o)+64])
@@ -1851,17 +1570,10 @@ func nestedLoopsCPU(b *gpuimpl.CPUBlock) {
 		if w0 != nil {
 			for lx := uint32(0); lx < 64; lx++ {
 				li := lx
-				_ = li
 				var v_a [2]uint32
-				for e := range v_a {
-					v_a[e] = a_a[e*64+int(li)]
-				}
-				v_b := a_b[li]
-				_ = v_b
+				var v_b Pair
 				var v_l uint32 = lx
-				_ = v_l
 				var v_lit Pair
-				_ = v_lit
 				v_lit.X = w0[lx]
 				v_lit.Y = v_l
 				v_b = v_lit
@@ -1875,17 +1587,10 @@ func nestedLoopsCPU(b *gpuimpl.CPUBlock) {
 		} else {
 			for lx := uint32(0); lx < 64; lx++ {
 				li := lx
-				_ = li
 				var v_a [2]uint32
-				for e := range v_a {
-					v_a[e] = a_a[e*64+int(li)]
-				}
-				v_b := a_b[li]
-				_ = v_b
+				var v_b Pair
 				var v_l uint32 = lx
-				_ = v_l
 				var v_lit Pair
-				_ = v_lit
 				v_lit.X = p_in[(gx0 + lx)]
 				v_lit.Y = v_l
 				v_b = v_lit
@@ -1909,19 +1614,13 @@ func nestedLoopsCPU(b *gpuimpl.CPUBlock) {
 		}
 		for lx := uint32(0); lx < 64; lx++ {
 			li := lx
-			_ = li
 			var v_a [2]uint32
 			for e := range v_a {
 				v_a[e] = a_a[e*64+int(li)]
 			}
 			v_b := a_b[li]
-			_ = v_b
-			v_c := a_c[li]
-			_ = v_c
+			var v_c Pair
 			var v_d [2]uint32
-			for e := range v_d {
-				v_d[e] = a_d[e*64+int(li)]
-			}
 			v_c = v_b
 			v_d = v_a
 			a_c[li] = v_c
@@ -1940,24 +1639,18 @@ func nestedLoopsCPU(b *gpuimpl.CPUBlock) {
 			}
 			for lx := uint32(0); lx < 64; lx++ {
 				li := lx
-				_ = li
 				v_c := a_c[li]
-				_ = v_c
 				var v_d [2]uint32
 				for e := range v_d {
 					v_d[e] = a_d[e*64+int(li)]
 				}
 				var v_l uint32 = lx
-				_ = v_l
 				s_s[v_l] = (v_c.X + v_d[v_j])
 			}
 			for lx := uint32(0); lx < 64; lx++ {
 				li := lx
-				_ = li
 				v_c := a_c[li]
-				_ = v_c
 				var v_l uint32 = lx
-				_ = v_l
 				v_c.Y = (v_c.Y + s_s[(((v_l+v_j)+uint32(1))%uint32(64))])
 				a_c[li] = v_c
 			}
@@ -1965,15 +1658,12 @@ func nestedLoopsCPU(b *gpuimpl.CPUBlock) {
 		}
 		for lx := uint32(0); lx < 64; lx++ {
 			li := lx
-			_ = li
 			var v_a [2]uint32
 			for e := range v_a {
 				v_a[e] = a_a[e*64+int(li)]
 			}
 			v_b := a_b[li]
-			_ = v_b
 			v_c := a_c[li]
-			_ = v_c
 			var v_d [2]uint32
 			for e := range v_d {
 				v_d[e] = a_d[e*64+int(li)]
@@ -1988,8 +1678,7 @@ func nestedLoopsCPU(b *gpuimpl.CPUBlock) {
 		v_i = (v_i + uint32(1))
 	}
 	{
-		lx, li := uint32(0), uint32(0)
-		_, _ = lx, li
+		lx := uint32(0)
 		var w0 *[64]uint32
 		if o := (gx0 + lx); o <= 4294967232 && uint64(o)+64 <= uint64(len(p_out)) {
 			w0 = (*[64]uint32)(p_out[o : uint64(o)+64])
@@ -1997,25 +1686,21 @@ func nestedLoopsCPU(b *gpuimpl.CPUBlock) {
 		if w0 != nil {
 			for lx := uint32(0); lx < 64; lx++ {
 				li := lx
-				_ = li
 				var v_a [2]uint32
 				for e := range v_a {
 					v_a[e] = a_a[e*64+int(li)]
 				}
 				v_b := a_b[li]
-				_ = v_b
 				w0[lx] = (((v_b.X + v_b.Y) + v_a[uint32(0)]) + v_a[uint32(1)])
 			}
 		} else {
 			for lx := uint32(0); lx < 64; lx++ {
 				li := lx
-				_ = li
 				var v_a [2]uint32
 				for e := range v_a {
 					v_a[e] = a_a[e*64+int(li)]
 				}
 				v_b := a_b[li]
-				_ = v_b
 				p_out[(gx0 + lx)] = (((v_b.X + v_b.Y) + v_a[uint32(0)]) + v_a[uint32(1)])
 			}
 		}
@@ -2036,7 +1721,7 @@ var ScalarCopiedInLoopKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 		{
 			Manifest: gpuimpl.Manifest{
 				Kernel: "github.com/goxpu/xpu/codegen/golower/internal/fission.ScalarCopiedInLoop", Backend: "webgpu", Target: "wgsl",
-				Hash:        "sha256:c4ea9eb3e28f74972f48856f97d24f987e545f89f2f311d8508253ed9f148af4",
+				Hash:        "sha256:b15af754aa72731673aeb6c59ea19f3cc93e5c9ee71e2256048a5472dc97ecc3",
 				Codegen:     "xpu-gen/1",
 				Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
 				SharedBytes: 256, StorageBindings: 2, UniformBytes: 0,
@@ -2052,7 +1737,7 @@ var ScalarCopiedInLoopKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 		{
 			Manifest: gpuimpl.Manifest{
 				Kernel: "github.com/goxpu/xpu/codegen/golower/internal/fission.ScalarCopiedInLoop", Backend: "cpu", Target: "go",
-				Hash:        "sha256:cc92cf71ca09d39a8269dac2d1a18e5ccddd268328f06dbc3e13c633d0a69194",
+				Hash:        "sha256:edd2409f95e7a83dea8bb18df93f929408ed1e07a089fa65fa98e516e3aa0039",
 				Codegen:     "xpu-gen/1",
 				Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
 				SharedBytes: 256, StorageBindings: 2, UniformBytes: 0,
@@ -2086,12 +1771,11 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(local_invocation
     var v_w: u32;
     v_w = v_v * 3u;
     for (var v_m: u32 = 0u; v_m < 3u; v_m = v_m + 1u) {
-        let v_x: u32 = v_v;
-        s_s[v_l] = v_x + v_w;
+        s_s[v_l] = v_v + v_w;
         workgroupBarrier();
         let v_y: u32 = s_s[(v_l + 5u) % 64u];
         workgroupBarrier();
-        v_w = v_y ^ v_x;
+        v_w = v_y ^ v_v;
     }
     b_out[gid.x] = v_w + v_v;
 }
@@ -2107,22 +1791,10 @@ func scalarCopiedInLoopCPU(b *gpuimpl.CPUBlock) {
 	var a_x [64]uint32
 	var a_y [64]uint32
 	var v_m uint32
-	gx0, gy0, gz0 := b.Group.X*64, b.Group.Y*1, b.Group.Z*1
-	var ly uint32
-	var lz uint32
+	gx0 := b.Group.X * 64
 	stop := b.Stopping()
-	_, _ = b, stop
-	_ = p_out
-	_ = p_in
-	_ = v_m
-	_ = gx0
-	_ = gy0
-	_ = gz0
-	_ = ly
-	_ = lz
 	{
-		lx, li := uint32(0), uint32(0)
-		_, _ = lx, li
+		lx := uint32(0)
 		var w0 *[64]uint32
 		if o := (gx0 + lx); o <= 4294967232 && uint64(o)+64 <= uint64(len(p_in)) {
 			w0 = (*[64]uint32)(p_in[o : uint64(o)+64])
@@ -2130,13 +1802,8 @@ func scalarCopiedInLoopCPU(b *gpuimpl.CPUBlock) {
 		if w0 != nil {
 			for lx := uint32(0); lx < 64; lx++ {
 				li := lx
-				_ = li
-				v_v := a_v[li]
-				_ = v_v
-				v_w := a_w[li]
-				_ = v_w
-				var v_l uint32 = lx
-				_ = v_l
+				var v_v uint32
+				var v_w uint32
 				v_v = w0[lx]
 				v_w = (v_v * uint32(3))
 				a_v[li] = v_v
@@ -2145,13 +1812,8 @@ func scalarCopiedInLoopCPU(b *gpuimpl.CPUBlock) {
 		} else {
 			for lx := uint32(0); lx < 64; lx++ {
 				li := lx
-				_ = li
-				v_v := a_v[li]
-				_ = v_v
-				v_w := a_w[li]
-				_ = v_w
-				var v_l uint32 = lx
-				_ = v_l
+				var v_v uint32
+				var v_w uint32
 				v_v = p_in[(gx0 + lx)]
 				v_w = (v_v * uint32(3))
 				a_v[li] = v_v
@@ -2170,46 +1832,33 @@ func scalarCopiedInLoopCPU(b *gpuimpl.CPUBlock) {
 		}
 		for lx := uint32(0); lx < 64; lx++ {
 			li := lx
-			_ = li
 			v_v := a_v[li]
-			_ = v_v
 			v_w := a_w[li]
-			_ = v_w
-			v_x := a_x[li]
-			_ = v_x
+			var v_x uint32
 			var v_l uint32 = lx
-			_ = v_l
 			v_x = v_v
 			s_s[v_l] = (v_x + v_w)
 			a_x[li] = v_x
 		}
 		for lx := uint32(0); lx < 64; lx++ {
 			li := lx
-			_ = li
-			v_y := a_y[li]
-			_ = v_y
+			var v_y uint32
 			var v_l uint32 = lx
-			_ = v_l
 			v_y = s_s[((v_l + uint32(5)) % uint32(64))]
 			a_y[li] = v_y
 		}
 		for lx := uint32(0); lx < 64; lx++ {
 			li := lx
-			_ = li
-			v_w := a_w[li]
-			_ = v_w
+			var v_w uint32
 			v_x := a_x[li]
-			_ = v_x
 			v_y := a_y[li]
-			_ = v_y
 			v_w = (v_y ^ v_x)
 			a_w[li] = v_w
 		}
 		v_m = (v_m + uint32(1))
 	}
 	{
-		lx, li := uint32(0), uint32(0)
-		_, _ = lx, li
+		lx := uint32(0)
 		var w0 *[64]uint32
 		if o := (gx0 + lx); o <= 4294967232 && uint64(o)+64 <= uint64(len(p_out)) {
 			w0 = (*[64]uint32)(p_out[o : uint64(o)+64])
@@ -2217,21 +1866,15 @@ func scalarCopiedInLoopCPU(b *gpuimpl.CPUBlock) {
 		if w0 != nil {
 			for lx := uint32(0); lx < 64; lx++ {
 				li := lx
-				_ = li
 				v_v := a_v[li]
-				_ = v_v
 				v_w := a_w[li]
-				_ = v_w
 				w0[lx] = (v_w + v_v)
 			}
 		} else {
 			for lx := uint32(0); lx < 64; lx++ {
 				li := lx
-				_ = li
 				v_v := a_v[li]
-				_ = v_v
 				v_w := a_w[li]
-				_ = v_w
 				p_out[(gx0 + lx)] = (v_w + v_v)
 			}
 		}
@@ -2268,7 +1911,7 @@ var StructArrayInLoopKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 		{
 			Manifest: gpuimpl.Manifest{
 				Kernel: "github.com/goxpu/xpu/codegen/golower/internal/fission.StructArrayInLoop", Backend: "cpu", Target: "go",
-				Hash:        "sha256:a6754851598090b534a9dd6291f1803f54b4465e99df04d376221aefdfb3d450",
+				Hash:        "sha256:d222117afd01c97bc4c1afffef55a8959d604217e7967151f9b6cf48b99c45f4",
 				Codegen:     "xpu-gen/1",
 				Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
 				SharedBytes: 256, StorageBindings: 2, UniformBytes: 0,
@@ -2333,22 +1976,10 @@ func structArrayInLoopCPU(b *gpuimpl.CPUBlock) {
 	var a_ps [192]Pair
 	var a_w [192]Pair
 	var v_m uint32
-	gx0, gy0, gz0 := b.Group.X*64, b.Group.Y*1, b.Group.Z*1
-	var ly uint32
-	var lz uint32
+	gx0 := b.Group.X * 64
 	stop := b.Stopping()
-	_, _ = b, stop
-	_ = p_out
-	_ = p_in
-	_ = v_m
-	_ = gx0
-	_ = gy0
-	_ = gz0
-	_ = ly
-	_ = lz
 	{
-		lx, li := uint32(0), uint32(0)
-		_, _ = lx, li
+		lx := uint32(0)
 		var w0 *[64]uint32
 		if o := (gx0 + lx); o <= 4294967232 && uint64(o)+64 <= uint64(len(p_in)) {
 			w0 = (*[64]uint32)(p_in[o : uint64(o)+64])
@@ -2356,21 +1987,15 @@ func structArrayInLoopCPU(b *gpuimpl.CPUBlock) {
 		if w0 != nil {
 			for lx := uint32(0); lx < 64; lx++ {
 				li := lx
-				_ = li
 				var v_ps [3]Pair
-				for e := range v_ps {
-					v_ps[e] = a_ps[e*64+int(li)]
-				}
 				var v_l uint32 = lx
 				_ = v_l
 				v_ps = [3]Pair{}
 				{
 					var v_i uint32 = uint32(0)
-					_ = v_i
 					for v_i < uint32(3) {
 						{
 							var v_lit Pair
-							_ = v_lit
 							v_lit.X = (w0[lx] + v_i)
 							v_lit.Y = v_i
 							v_ps[v_i] = v_lit
@@ -2385,21 +2010,15 @@ func structArrayInLoopCPU(b *gpuimpl.CPUBlock) {
 		} else {
 			for lx := uint32(0); lx < 64; lx++ {
 				li := lx
-				_ = li
 				var v_ps [3]Pair
-				for e := range v_ps {
-					v_ps[e] = a_ps[e*64+int(li)]
-				}
 				var v_l uint32 = lx
 				_ = v_l
 				v_ps = [3]Pair{}
 				{
 					var v_i uint32 = uint32(0)
-					_ = v_i
 					for v_i < uint32(3) {
 						{
 							var v_lit Pair
-							_ = v_lit
 							v_lit.X = (p_in[(gx0+lx)] + v_i)
 							v_lit.Y = v_i
 							v_ps[v_i] = v_lit
@@ -2424,28 +2043,21 @@ func structArrayInLoopCPU(b *gpuimpl.CPUBlock) {
 		}
 		for lx := uint32(0); lx < 64; lx++ {
 			li := lx
-			_ = li
 			var v_ps [3]Pair
 			for e := range v_ps {
 				v_ps[e] = a_ps[e*64+int(li)]
 			}
 			var v_l uint32 = lx
-			_ = v_l
 			s_s[v_l] = v_ps[v_m].X
 		}
 		for lx := uint32(0); lx < 64; lx++ {
 			li := lx
-			_ = li
 			var v_ps [3]Pair
 			for e := range v_ps {
 				v_ps[e] = a_ps[e*64+int(li)]
 			}
 			var v_w [3]Pair
-			for e := range v_w {
-				v_w[e] = a_w[e*64+int(li)]
-			}
 			var v_l uint32 = lx
-			_ = v_l
 			v_ps[((v_m + uint32(1)) % uint32(3))].Y = (v_ps[((v_m+uint32(1))%uint32(3))].Y + s_s[((v_l+uint32(3))%uint32(64))])
 			v_w = v_ps
 			for e := range v_ps {
@@ -2457,7 +2069,6 @@ func structArrayInLoopCPU(b *gpuimpl.CPUBlock) {
 		}
 		for lx := uint32(0); lx < 64; lx++ {
 			li := lx
-			_ = li
 			var v_ps [3]Pair
 			for e := range v_ps {
 				v_ps[e] = a_ps[e*64+int(li)]
@@ -2474,8 +2085,7 @@ func structArrayInLoopCPU(b *gpuimpl.CPUBlock) {
 		v_m = (v_m + uint32(1))
 	}
 	{
-		lx, li := uint32(0), uint32(0)
-		_, _ = lx, li
+		lx := uint32(0)
 		var w0 *[64]uint32
 		if o := (gx0 + lx); o <= 4294967232 && uint64(o)+64 <= uint64(len(p_out)) {
 			w0 = (*[64]uint32)(p_out[o : uint64(o)+64])
@@ -2483,7 +2093,6 @@ func structArrayInLoopCPU(b *gpuimpl.CPUBlock) {
 		if w0 != nil {
 			for lx := uint32(0); lx < 64; lx++ {
 				li := lx
-				_ = li
 				var v_ps [3]Pair
 				for e := range v_ps {
 					v_ps[e] = a_ps[e*64+int(li)]
@@ -2493,7 +2102,6 @@ func structArrayInLoopCPU(b *gpuimpl.CPUBlock) {
 		} else {
 			for lx := uint32(0); lx < 64; lx++ {
 				li := lx
-				_ = li
 				var v_ps [3]Pair
 				for e := range v_ps {
 					v_ps[e] = a_ps[e*64+int(li)]
@@ -2536,7 +2144,7 @@ var StructCopiedInLoopKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 		{
 			Manifest: gpuimpl.Manifest{
 				Kernel: "github.com/goxpu/xpu/codegen/golower/internal/fission.StructCopiedInLoop", Backend: "cpu", Target: "go",
-				Hash:        "sha256:79c37362386ba08c974fb9ffebb6546dd2cb2d7d8dd4faf716a34266e2b29729",
+				Hash:        "sha256:6ab7a7b6c6214b42c0e9775ac03ce8b4bea97fe6bfdcdd65818100acdec09480",
 				Codegen:     "xpu-gen/1",
 				Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
 				SharedBytes: 256, StorageBindings: 2, UniformBytes: 16,
@@ -2606,23 +2214,10 @@ func structCopiedInLoopCPU(b *gpuimpl.CPUBlock) {
 	var a_b [64]Pair
 	var a_q [64]Pair
 	var v_m uint32
-	gx0, gy0, gz0 := b.Group.X*64, b.Group.Y*1, b.Group.Z*1
-	var ly uint32
-	var lz uint32
+	gx0 := b.Group.X * 64
 	stop := b.Stopping()
-	_, _ = b, stop
-	_ = p_out
-	_ = p_in
-	_ = p_n
-	_ = v_m
-	_ = gx0
-	_ = gy0
-	_ = gz0
-	_ = ly
-	_ = lz
 	{
-		lx, li := uint32(0), uint32(0)
-		_, _ = lx, li
+		lx := uint32(0)
 		var w0 *[64]uint32
 		if o := (gx0 + lx); o <= 4294967232 && uint64(o)+64 <= uint64(len(p_in)) {
 			w0 = (*[64]uint32)(p_in[o : uint64(o)+64])
@@ -2630,15 +2225,11 @@ func structCopiedInLoopCPU(b *gpuimpl.CPUBlock) {
 		if w0 != nil {
 			for lx := uint32(0); lx < 64; lx++ {
 				li := lx
-				_ = li
-				v_acc := a_acc[li]
-				_ = v_acc
-				v_b := a_b[li]
-				_ = v_b
+				var v_acc uint32
+				var v_b Pair
 				var v_l uint32 = lx
 				_ = v_l
 				var v_lit Pair
-				_ = v_lit
 				v_lit.X = w0[lx]
 				v_lit.Y = p_n
 				v_b = v_lit
@@ -2649,15 +2240,11 @@ func structCopiedInLoopCPU(b *gpuimpl.CPUBlock) {
 		} else {
 			for lx := uint32(0); lx < 64; lx++ {
 				li := lx
-				_ = li
-				v_acc := a_acc[li]
-				_ = v_acc
-				v_b := a_b[li]
-				_ = v_b
+				var v_acc uint32
+				var v_b Pair
 				var v_l uint32 = lx
 				_ = v_l
 				var v_lit Pair
-				_ = v_lit
 				v_lit.X = p_in[(gx0 + lx)]
 				v_lit.Y = p_n
 				v_b = v_lit
@@ -2678,34 +2265,25 @@ func structCopiedInLoopCPU(b *gpuimpl.CPUBlock) {
 		}
 		for lx := uint32(0); lx < 64; lx++ {
 			li := lx
-			_ = li
 			v_b := a_b[li]
-			_ = v_b
-			v_q := a_q[li]
-			_ = v_q
+			var v_q Pair
 			var v_l uint32 = lx
-			_ = v_l
 			v_q = v_b
 			s_s[v_l] = (v_q.X + v_m)
 			a_q[li] = v_q
 		}
 		for lx := uint32(0); lx < 64; lx++ {
 			li := lx
-			_ = li
 			v_acc := a_acc[li]
-			_ = v_acc
 			v_q := a_q[li]
-			_ = v_q
 			var v_l uint32 = lx
-			_ = v_l
 			v_acc = (v_acc + (s_s[(((v_l+v_m)+uint32(1))%uint32(64))] ^ v_q.Y))
 			a_acc[li] = v_acc
 		}
 		v_m = (v_m + uint32(1))
 	}
 	{
-		lx, li := uint32(0), uint32(0)
-		_, _ = lx, li
+		lx := uint32(0)
 		var w0 *[64]uint32
 		if o := (gx0 + lx); o <= 4294967232 && uint64(o)+64 <= uint64(len(p_out)) {
 			w0 = (*[64]uint32)(p_out[o : uint64(o)+64])
@@ -2713,17 +2291,13 @@ func structCopiedInLoopCPU(b *gpuimpl.CPUBlock) {
 		if w0 != nil {
 			for lx := uint32(0); lx < 64; lx++ {
 				li := lx
-				_ = li
 				v_acc := a_acc[li]
-				_ = v_acc
 				w0[lx] = v_acc
 			}
 		} else {
 			for lx := uint32(0); lx < 64; lx++ {
 				li := lx
-				_ = li
 				v_acc := a_acc[li]
-				_ = v_acc
 				p_out[(gx0 + lx)] = v_acc
 			}
 		}
@@ -2760,7 +2334,7 @@ var StructFieldsInLoopKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 		{
 			Manifest: gpuimpl.Manifest{
 				Kernel: "github.com/goxpu/xpu/codegen/golower/internal/fission.StructFieldsInLoop", Backend: "cpu", Target: "go",
-				Hash:        "sha256:d100ba9443e36ff2bd4ef6502ed37b0175ece2e61057f3a21d00c91b9879c409",
+				Hash:        "sha256:3b9d69d37e7dcc88a8218f6f898257fdc8f57a88accaf46ed7957d32c5e1e375",
 				Codegen:     "xpu-gen/1",
 				Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
 				SharedBytes: 256, StorageBindings: 2, UniformBytes: 0,
@@ -2825,22 +2399,10 @@ func structFieldsInLoopCPU(b *gpuimpl.CPUBlock) {
 	var s_s [64]uint32
 	var a_b [64]Pair
 	var v_m uint32
-	gx0, gy0, gz0 := b.Group.X*64, b.Group.Y*1, b.Group.Z*1
-	var ly uint32
-	var lz uint32
+	gx0 := b.Group.X * 64
 	stop := b.Stopping()
-	_, _ = b, stop
-	_ = p_out
-	_ = p_in
-	_ = v_m
-	_ = gx0
-	_ = gy0
-	_ = gz0
-	_ = ly
-	_ = lz
 	{
-		lx, li := uint32(0), uint32(0)
-		_, _ = lx, li
+		lx := uint32(0)
 		var w0 *[64]uint32
 		if o := (gx0 + lx); o <= 4294967232 && uint64(o)+64 <= uint64(len(p_in)) {
 			w0 = (*[64]uint32)(p_in[o : uint64(o)+64])
@@ -2848,11 +2410,7 @@ func structFieldsInLoopCPU(b *gpuimpl.CPUBlock) {
 		if w0 != nil {
 			for lx := uint32(0); lx < 64; lx++ {
 				li := lx
-				_ = li
-				v_b := a_b[li]
-				_ = v_b
-				var v_l uint32 = lx
-				_ = v_l
+				var v_b Pair
 				v_b = Pair{}
 				v_b.X = w0[lx]
 				a_b[li] = v_b
@@ -2860,11 +2418,7 @@ func structFieldsInLoopCPU(b *gpuimpl.CPUBlock) {
 		} else {
 			for lx := uint32(0); lx < 64; lx++ {
 				li := lx
-				_ = li
-				v_b := a_b[li]
-				_ = v_b
-				var v_l uint32 = lx
-				_ = v_l
+				var v_b Pair
 				v_b = Pair{}
 				v_b.X = p_in[(gx0 + lx)]
 				a_b[li] = v_b
@@ -2882,31 +2436,22 @@ func structFieldsInLoopCPU(b *gpuimpl.CPUBlock) {
 		}
 		for lx := uint32(0); lx < 64; lx++ {
 			li := lx
-			_ = li
 			v_b := a_b[li]
-			_ = v_b
 			var v_l uint32 = lx
-			_ = v_l
 			s_s[v_l] = v_b.X
 		}
 		for lx := uint32(0); lx < 64; lx++ {
 			li := lx
-			_ = li
 			v_b := a_b[li]
-			_ = v_b
 			var v_l uint32 = lx
-			_ = v_l
 			v_b.Y = (v_b.Y + s_s[((v_l+uint32(1))%uint32(64))])
 			a_b[li] = v_b
 		}
 		for lx := uint32(0); lx < 64; lx++ {
 			li := lx
-			_ = li
 			v_b := a_b[li]
-			_ = v_b
 			if (v_b.Y % uint32(3)) == uint32(0) {
 				var v_lit Pair
-				_ = v_lit
 				v_lit.X = v_b.Y
 				v_lit.Y = v_b.X
 				v_b = v_lit
@@ -2919,9 +2464,7 @@ func structFieldsInLoopCPU(b *gpuimpl.CPUBlock) {
 	}
 	for lx := uint32(0); lx < 64; lx++ {
 		li := lx
-		_ = li
 		v_b := a_b[li]
-		_ = v_b
 		p_out[(uint32(2) * (gx0 + lx))] = v_b.X
 		p_out[((uint32(2) * (gx0 + lx)) + uint32(1))] = v_b.Y
 	}
@@ -2941,7 +2484,7 @@ var WaveInLoopKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 		{
 			Manifest: gpuimpl.Manifest{
 				Kernel: "github.com/goxpu/xpu/codegen/golower/internal/fission.WaveInLoop", Backend: "webgpu", Target: "wgsl",
-				Hash:        "sha256:2eac1a33c746c386deafb7d77e2cccc1af2bbe41a48a200c37235e39e16c5231",
+				Hash:        "sha256:fdea628634e09ebbde4f0c52a160a7f2899e5f26b051d867f3a1ea43de609fd1",
 				Codegen:     "xpu-gen/1",
 				Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
 				SharedBytes: 256, StorageBindings: 2, UniformBytes: 0,
@@ -2959,7 +2502,7 @@ var WaveInLoopKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 		{
 			Manifest: gpuimpl.Manifest{
 				Kernel: "github.com/goxpu/xpu/codegen/golower/internal/fission.WaveInLoop", Backend: "webgpu", Target: "wgsl",
-				Hash:        "sha256:a6f95777bf8716a845c079f229bf306ac891840aae93aec9a8f9f4efea26f8cb",
+				Hash:        "sha256:ce4343147ccc6ebd67f9410bae61954ad6a49a271f54b428674db1324ac6f535",
 				Codegen:     "xpu-gen/1",
 				Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
 				SharedBytes: 256, StorageBindings: 2, UniformBytes: 0,
@@ -2977,7 +2520,7 @@ var WaveInLoopKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 		{
 			Manifest: gpuimpl.Manifest{
 				Kernel: "github.com/goxpu/xpu/codegen/golower/internal/fission.WaveInLoop", Backend: "cpu", Target: "go",
-				Hash:        "sha256:a04365a671112aaaf2f4173500d3368ef94e7d2c4852f26ee430f0a29878d742",
+				Hash:        "sha256:30b6684e9a0ead2f1149ed63b0ecbeb88924086223e6acc589af114eba791b72",
 				Codegen:     "xpu-gen/1",
 				Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
 				SharedBytes: 256, StorageBindings: 2, UniformBytes: 0,
@@ -3014,7 +2557,7 @@ var<workgroup> s_s: array<u32, 64>;
 
 // main is kernel WaveInLoop, block 64x1x1.
 @compute @workgroup_size(64, 1, 1)
-fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(local_invocation_id) lid: vec3<u32>, @builtin(local_invocation_index) lidx: u32, @builtin(subgroup_invocation_id) sgid: u32, @builtin(subgroup_size) sgsize: u32) {
+fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(local_invocation_id) lid: vec3<u32>) {
     let v_l: u32 = lid.x;
     var v_lit: S_Pair;
     v_lit = S_Pair();
@@ -3028,10 +2571,7 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(local_invocation
     for (var v_m: u32 = 0u; v_m < 2u; v_m = v_m + 1u) {
         s_s[v_l] = v_b.m_X + v_a[v_m];
         workgroupBarrier();
-        var v_w: u32;
-        let xpu_t1 = s_s[(v_l + 1u) % 64u] + v_a[1u];
-        let xpu_t2 = lidx - sgid;
-        v_w = subgroupAdd(xpu_t1);
+        let v_w: u32 = subgroupAdd(s_s[(v_l + 1u) % 64u] + v_a[1u]);
         v_b.m_Y = v_b.m_Y + v_w;
         v_a[0u] = v_b.m_Y ^ v_m;
         workgroupBarrier();
@@ -3050,10 +2590,36 @@ const waveInLoopWGSLEmulated = `struct S_Pair {
 @group(0) @binding(1) var<storage, read> b_in: array<u32>;
 var<workgroup> s_s: array<u32, 64>;
 var<workgroup> xpu_wave: array<u32, 64>;
+var<private> xpu_lidx: u32;
+
+// xpu_wave_reduce_u32 is the verb op of x, one of WaveSum, at the emulated tier.
+fn xpu_wave_reduce_u32(x: u32, op: u32) -> u32 {
+    let xpu_t1 = xpu_lidx % 32u;
+    let xpu_t2 = xpu_lidx - xpu_t1;
+    workgroupBarrier();
+    xpu_wave[xpu_lidx] = x;
+    workgroupBarrier();
+    var xpu_t3: u32 = u32();
+    var xpu_t4: u32 = 0u;
+    loop {
+        if xpu_t4 >= 32u {
+            break;
+        }
+        let xpu_t5 = xpu_wave[xpu_t2 + xpu_t4];
+        if (xpu_t2 + xpu_t4) < 64u {
+            xpu_t3 = xpu_t3 + xpu_t5;
+        }
+        continuing {
+            xpu_t4 = xpu_t4 + 1u;
+        }
+    }
+    return xpu_t3;
+}
 
 // main is kernel WaveInLoop, block 64x1x1.
 @compute @workgroup_size(64, 1, 1)
 fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(local_invocation_id) lid: vec3<u32>, @builtin(local_invocation_index) lidx: u32) {
+    xpu_lidx = lidx;
     let v_l: u32 = lid.x;
     var v_lit: S_Pair;
     v_lit = S_Pair();
@@ -3067,28 +2633,7 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(local_invocation
     for (var v_m: u32 = 0u; v_m < 2u; v_m = v_m + 1u) {
         s_s[v_l] = v_b.m_X + v_a[v_m];
         workgroupBarrier();
-        var v_w: u32;
-        let xpu_t1 = s_s[(v_l + 1u) % 64u] + v_a[1u];
-        let xpu_t2 = lidx % 32u;
-        let xpu_t3 = lidx - xpu_t2;
-        workgroupBarrier();
-        xpu_wave[lidx] = xpu_t1;
-        workgroupBarrier();
-        var xpu_t4: u32 = u32();
-        var xpu_t5: u32 = 0u;
-        loop {
-            if xpu_t5 >= 32u {
-                break;
-            }
-            let xpu_t6 = xpu_wave[xpu_t3 + xpu_t5];
-            if (xpu_t3 + xpu_t5) < 64u {
-                xpu_t4 = xpu_t4 + xpu_t6;
-            }
-            continuing {
-                xpu_t5 = xpu_t5 + 1u;
-            }
-        }
-        v_w = xpu_t4;
+        let v_w: u32 = xpu_wave_reduce_u32(s_s[(v_l + 1u) % 64u] + v_a[1u], 0u);
         v_b.m_Y = v_b.m_Y + v_w;
         v_a[0u] = v_b.m_Y ^ v_m;
         workgroupBarrier();
@@ -3106,22 +2651,14 @@ func waveInLoopCPU(b *gpuimpl.CPUBlock) {
 	var a_b [64]Pair
 	var a_w [64]uint32
 	var v_m uint32
-	gx0, gy0, gz0 := b.Group.X*64, b.Group.Y*1, b.Group.Z*1
-	var ly uint32
-	var lz uint32
+	var wall [64]bool
+	for i := range wall {
+		wall[i] = true
+	}
+	gx0 := b.Group.X * 64
 	stop := b.Stopping()
-	_, _ = b, stop
-	_ = p_out
-	_ = p_in
-	_ = v_m
-	_ = gx0
-	_ = gy0
-	_ = gz0
-	_ = ly
-	_ = lz
 	{
-		lx, li := uint32(0), uint32(0)
-		_, _ = lx, li
+		lx := uint32(0)
 		var w0 *[64]uint32
 		if o := (gx0 + lx); o <= 4294967232 && uint64(o)+64 <= uint64(len(p_in)) {
 			w0 = (*[64]uint32)(p_in[o : uint64(o)+64])
@@ -3129,17 +2666,10 @@ func waveInLoopCPU(b *gpuimpl.CPUBlock) {
 		if w0 != nil {
 			for lx := uint32(0); lx < 64; lx++ {
 				li := lx
-				_ = li
 				var v_a [2]uint32
-				for e := range v_a {
-					v_a[e] = a_a[e*64+int(li)]
-				}
-				v_b := a_b[li]
-				_ = v_b
+				var v_b Pair
 				var v_l uint32 = lx
-				_ = v_l
 				var v_lit Pair
-				_ = v_lit
 				v_lit.X = (w0[lx] % uint32(1024))
 				v_lit.Y = uint32(0)
 				v_b = v_lit
@@ -3153,17 +2683,10 @@ func waveInLoopCPU(b *gpuimpl.CPUBlock) {
 		} else {
 			for lx := uint32(0); lx < 64; lx++ {
 				li := lx
-				_ = li
 				var v_a [2]uint32
-				for e := range v_a {
-					v_a[e] = a_a[e*64+int(li)]
-				}
-				v_b := a_b[li]
-				_ = v_b
+				var v_b Pair
 				var v_l uint32 = lx
-				_ = v_l
 				var v_lit Pair
-				_ = v_lit
 				v_lit.X = (p_in[(gx0+lx)] % uint32(1024))
 				v_lit.Y = uint32(0)
 				v_b = v_lit
@@ -3187,43 +2710,33 @@ func waveInLoopCPU(b *gpuimpl.CPUBlock) {
 		}
 		for lx := uint32(0); lx < 64; lx++ {
 			li := lx
-			_ = li
 			var v_a [2]uint32
 			for e := range v_a {
 				v_a[e] = a_a[e*64+int(li)]
 			}
 			v_b := a_b[li]
-			_ = v_b
 			var v_l uint32 = lx
-			_ = v_l
 			s_s[v_l] = (v_b.X + v_a[v_m])
 		}
 		var wx4 [64]uint32
-		var won4 [64]bool
 		for lx := uint32(0); lx < 64; lx++ {
 			li := lx
-			_ = li
 			var v_a [2]uint32
 			for e := range v_a {
 				v_a[e] = a_a[e*64+int(li)]
 			}
 			var v_l uint32 = lx
-			_ = v_l
 			wx4[li] = (s_s[((v_l+uint32(1))%uint32(64))] + v_a[uint32(1)])
-			won4[li] = true
 		}
-		gpuimpl.CPUWave(gpuimpl.CPUWaveSum, wx4[:], nil, won4[:], b.Wave, a_w[:])
+		gpuimpl.CPUWave(gpuimpl.CPUWaveSum, wx4[:], nil, wall[:], b.Wave, a_w[:])
 		for lx := uint32(0); lx < 64; lx++ {
 			li := lx
-			_ = li
 			var v_a [2]uint32
 			for e := range v_a {
 				v_a[e] = a_a[e*64+int(li)]
 			}
 			v_b := a_b[li]
-			_ = v_b
 			v_w := a_w[li]
-			_ = v_w
 			v_b.Y = (v_b.Y + v_w)
 			v_a[uint32(0)] = (v_b.Y ^ v_m)
 			for e := range v_a {
@@ -3234,8 +2747,7 @@ func waveInLoopCPU(b *gpuimpl.CPUBlock) {
 		v_m = (v_m + uint32(1))
 	}
 	{
-		lx, li := uint32(0), uint32(0)
-		_, _ = lx, li
+		lx := uint32(0)
 		var w0 *[64]uint32
 		if o := (gx0 + lx); o <= 4294967232 && uint64(o)+64 <= uint64(len(p_out)) {
 			w0 = (*[64]uint32)(p_out[o : uint64(o)+64])
@@ -3243,25 +2755,21 @@ func waveInLoopCPU(b *gpuimpl.CPUBlock) {
 		if w0 != nil {
 			for lx := uint32(0); lx < 64; lx++ {
 				li := lx
-				_ = li
 				var v_a [2]uint32
 				for e := range v_a {
 					v_a[e] = a_a[e*64+int(li)]
 				}
 				v_b := a_b[li]
-				_ = v_b
 				w0[lx] = ((v_b.X + v_b.Y) + v_a[uint32(0)])
 			}
 		} else {
 			for lx := uint32(0); lx < 64; lx++ {
 				li := lx
-				_ = li
 				var v_a [2]uint32
 				for e := range v_a {
 					v_a[e] = a_a[e*64+int(li)]
 				}
 				v_b := a_b[li]
-				_ = v_b
 				p_out[(gx0 + lx)] = ((v_b.X + v_b.Y) + v_a[uint32(0)])
 			}
 		}

@@ -15,25 +15,10 @@ func saxpyCPU(b *gpuimpl.CPUBlock) {
 	p_x := gpuimpl.CPUView[float32](b.Buffers[1])
 	p_a := gpuimpl.CPUUniform[float32](b.Uniforms, 0)
 	p_n := gpuimpl.CPUUniform[uint32](b.Uniforms, 4)
-	gx0, gy0, gz0 := b.Group.X*64, b.Group.Y*1, b.Group.Z*1
-	var ly uint32
-	var lz uint32
-	stop := b.Stopping()
-	_, _ = b, stop
-	_ = p_y
-	_ = p_x
-	_ = p_a
-	_ = p_n
-	_ = gx0
-	_ = gy0
-	_ = gz0
-	_ = ly
-	_ = lz
+	gx0 := b.Group.X * 64
 	{
-		lx, li := uint32(0), uint32(0)
-		_, _ = lx, li
+		lx := uint32(0)
 		var v_i uint32 = (gx0 + lx)
-		_ = v_i
 		// The guard (v_i < p_n) holds for the lanes lo <= lx < hi; gok: v_i
 		// steps by one from lane to lane without wrapping.
 		lo, hi, gok := uint32(0), uint32(0), false
@@ -51,11 +36,7 @@ func saxpyCPU(b *gpuimpl.CPUBlock) {
 		}
 		if gok && w0 != nil && w1 != nil && hi <= 64 {
 			for lx := lo; lx < hi; lx++ {
-				li := lx
-				_ = li
 				{
-					var v_i uint32 = (gx0 + lx)
-					_ = v_i
 					{ // (v_i < p_n) holds for lo <= lx < hi
 						w0[lx] = ((p_a * w1[lx]) + w0[lx])
 					}
@@ -63,11 +44,8 @@ func saxpyCPU(b *gpuimpl.CPUBlock) {
 			}
 		} else if gok {
 			for lx := lo; lx < hi; lx++ {
-				li := lx
-				_ = li
 				{
 					var v_i uint32 = (gx0 + lx)
-					_ = v_i
 					{ // (v_i < p_n) holds for lo <= lx < hi
 						p_y[v_i] = ((p_a * p_x[v_i]) + p_y[v_i])
 					}
@@ -75,11 +53,8 @@ func saxpyCPU(b *gpuimpl.CPUBlock) {
 			}
 		} else {
 			for lx := uint32(0); lx < 64; lx++ {
-				li := lx
-				_ = li
 				{
 					var v_i uint32 = (gx0 + lx)
-					_ = v_i
 					if v_i < p_n {
 						p_y[v_i] = ((p_a * p_x[v_i]) + p_y[v_i])
 					}
@@ -97,22 +72,10 @@ func blockSumCPU(b *gpuimpl.CPUBlock) {
 	var s_s [64]float32
 	var a_h [64]uint32
 	var done [64]bool
-	gx0, gy0, gz0 := b.Group.X*64, b.Group.Y*1, b.Group.Z*1
-	var ly uint32
-	var lz uint32
+	gx0 := b.Group.X * 64
 	stop := b.Stopping()
-	_, _ = b, stop
-	_ = p_out
-	_ = p_in
-	_ = p_groups
-	_ = gx0
-	_ = gy0
-	_ = gz0
-	_ = ly
-	_ = lz
 	{
-		lx, li := uint32(0), uint32(0)
-		_, _ = lx, li
+		lx := uint32(0)
 		var w0 *[64]float32
 		if o := (gx0 + lx); o <= 4294967232 && uint64(o)+64 <= uint64(len(p_in)) {
 			w0 = (*[64]float32)(p_in[o : uint64(o)+64])
@@ -121,7 +84,6 @@ func blockSumCPU(b *gpuimpl.CPUBlock) {
 		items0w:
 			for lx := uint32(0); lx < 64; lx++ {
 				li := lx
-				_ = li
 				if done[li] {
 					continue
 				}
@@ -130,14 +92,12 @@ func blockSumCPU(b *gpuimpl.CPUBlock) {
 					continue items0w
 				}
 				var v_l uint32 = li
-				_ = v_l
 				s_s[v_l] = w0[lx]
 			}
 		} else {
 		items0:
 			for lx := uint32(0); lx < 64; lx++ {
 				li := lx
-				_ = li
 				if done[li] {
 					continue
 				}
@@ -146,19 +106,16 @@ func blockSumCPU(b *gpuimpl.CPUBlock) {
 					continue items0
 				}
 				var v_l uint32 = li
-				_ = v_l
 				s_s[v_l] = p_in[(gx0 + lx)]
 			}
 		}
 	}
 	for lx := uint32(0); lx < 64; lx++ {
 		li := lx
-		_ = li
 		if done[li] {
 			continue
 		}
-		v_h := a_h[li]
-		_ = v_h
+		var v_h uint32
 		v_h = uint32(32)
 		a_h[li] = v_h
 	}
@@ -169,12 +126,10 @@ func blockSumCPU(b *gpuimpl.CPUBlock) {
 		c2, first2 := false, true
 		for lx := uint32(0); lx < 64; lx++ {
 			li := lx
-			_ = li
 			if done[li] {
 				continue
 			}
 			v_h := a_h[li]
-			_ = v_h
 			if v := (v_h > uint32(0)); first2 {
 				c2, first2 = v, false
 			} else if v != c2 {
@@ -186,38 +141,31 @@ func blockSumCPU(b *gpuimpl.CPUBlock) {
 		}
 		for lx := uint32(0); lx < 64; lx++ {
 			li := lx
-			_ = li
 			if done[li] {
 				continue
 			}
 			v_h := a_h[li]
-			_ = v_h
 			var v_l uint32 = li
-			_ = v_l
 			if v_l < v_h {
 				s_s[v_l] = (s_s[v_l] + s_s[(v_l+v_h)])
 			}
 		}
 		for lx := uint32(0); lx < 64; lx++ {
 			li := lx
-			_ = li
 			if done[li] {
 				continue
 			}
 			v_h := a_h[li]
-			_ = v_h
 			v_h = (v_h >> uint32(1))
 			a_h[li] = v_h
 		}
 	}
 	for lx := uint32(0); lx < 64; lx++ {
 		li := lx
-		_ = li
 		if done[li] {
 			continue
 		}
 		var v_l uint32 = li
-		_ = v_l
 		if v_l == uint32(0) {
 			p_out[b.Group.X] = s_s[uint32(0)]
 		}
@@ -234,32 +182,12 @@ func gemmCPU(b *gpuimpl.CPUBlock) {
 	var s_bs [256]float32
 	var a_acc [256]float32
 	var a_k0 [256]uint32
-	gx0, gy0, gz0 := b.Group.X*16, b.Group.Y*16, b.Group.Z*1
 	var lz uint32
 	stop := b.Stopping()
-	_, _ = b, stop
-	_ = p_c
-	_ = p_a
-	_ = p_b
-	_ = p_n
-	_ = gx0
-	_ = gy0
-	_ = gz0
-	_ = lz
 	for ly := uint32(0); ly < 16; ly++ {
 		for lx := uint32(0); lx < 16; lx++ {
 			li := lx + 16*ly + 256*lz
-			_ = li
-			v_acc := a_acc[li]
-			_ = v_acc
-			var v_tx uint32 = lx
-			_ = v_tx
-			var v_ty uint32 = ly
-			_ = v_ty
-			var v_row uint32 = ((b.Group.Y * uint32(16)) + v_ty)
-			_ = v_row
-			var v_col uint32 = ((b.Group.X * uint32(16)) + v_tx)
-			_ = v_col
+			var v_acc float32
 			v_acc = 0
 			a_acc[li] = v_acc
 		}
@@ -267,9 +195,7 @@ func gemmCPU(b *gpuimpl.CPUBlock) {
 	for ly := uint32(0); ly < 16; ly++ {
 		for lx := uint32(0); lx < 16; lx++ {
 			li := lx + 16*ly + 256*lz
-			_ = li
-			v_k0 := a_k0[li]
-			_ = v_k0
+			var v_k0 uint32
 			v_k0 = uint32(0)
 			a_k0[li] = v_k0
 		}
@@ -282,9 +208,7 @@ func gemmCPU(b *gpuimpl.CPUBlock) {
 		for ly := uint32(0); ly < 16; ly++ {
 			for lx := uint32(0); lx < 16; lx++ {
 				li := lx + 16*ly + 256*lz
-				_ = li
 				v_k0 := a_k0[li]
-				_ = v_k0
 				if v := (v_k0 < p_n); first2 {
 					c2, first2 = v, false
 				} else if v != c2 {
@@ -298,28 +222,20 @@ func gemmCPU(b *gpuimpl.CPUBlock) {
 		for ly := uint32(0); ly < 16; ly++ {
 			for lx := uint32(0); lx < 16; lx++ {
 				li := lx + 16*ly + 256*lz
-				_ = li
 				v_k0 := a_k0[li]
-				_ = v_k0
 				var v_tx uint32 = lx
-				_ = v_tx
 				var v_ty uint32 = ly
-				_ = v_ty
 				var v_row uint32 = ((b.Group.Y * uint32(16)) + v_ty)
-				_ = v_row
 				var v_col uint32 = ((b.Group.X * uint32(16)) + v_tx)
-				_ = v_col
 				s_as[((v_ty * uint32(16)) + v_tx)] = p_a[(((v_row * p_n) + v_k0) + v_tx)]
 				s_bs[((v_ty * uint32(16)) + v_tx)] = p_b[(((v_k0 + v_ty) * p_n) + v_col)]
 			}
 		}
 		{
-			lx, ly, li := uint32(0), uint32(0), uint32(0)
-			_, _, _ = lx, ly, li
+			lx := uint32(0)
+			ly := uint32(0)
 			var v_tx uint32 = lx
-			_ = v_tx
 			var v_ty uint32 = ly
-			_ = v_ty
 			v_k := uint32(0)
 			st := gpuimpl.CPUDotStrip{Acc: a_acc[:], AccOff: 0, Lanes: 16, Rows: 16, AccRow: 16,
 				I: 1, J: 1, AccI: 0, AccJ: 0,
@@ -332,16 +248,11 @@ func gemmCPU(b *gpuimpl.CPUBlock) {
 				for ly := uint32(0); ly < 16; ly++ {
 					for lx := uint32(0); lx < 16; lx++ {
 						li := lx + 16*ly + 256*lz
-						_ = li
 						v_acc := a_acc[li]
-						_ = v_acc
 						var v_tx uint32 = lx
-						_ = v_tx
 						var v_ty uint32 = ly
-						_ = v_ty
 						{
 							var v_k uint32 = uint32(0)
-							_ = v_k
 							for v_k < uint32(16) {
 								{
 									v_acc = (v_acc + (s_as[((v_ty*uint32(16))+v_k)] * s_bs[((v_k*uint32(16))+v_tx)]))
@@ -357,9 +268,7 @@ func gemmCPU(b *gpuimpl.CPUBlock) {
 		for ly := uint32(0); ly < 16; ly++ {
 			for lx := uint32(0); lx < 16; lx++ {
 				li := lx + 16*ly + 256*lz
-				_ = li
 				v_k0 := a_k0[li]
-				_ = v_k0
 				v_k0 = (v_k0 + uint32(16))
 				a_k0[li] = v_k0
 			}
@@ -368,17 +277,11 @@ func gemmCPU(b *gpuimpl.CPUBlock) {
 	for ly := uint32(0); ly < 16; ly++ {
 		for lx := uint32(0); lx < 16; lx++ {
 			li := lx + 16*ly + 256*lz
-			_ = li
 			v_acc := a_acc[li]
-			_ = v_acc
 			var v_tx uint32 = lx
-			_ = v_tx
 			var v_ty uint32 = ly
-			_ = v_ty
 			var v_row uint32 = ((b.Group.Y * uint32(16)) + v_ty)
-			_ = v_row
 			var v_col uint32 = ((b.Group.X * uint32(16)) + v_tx)
-			_ = v_col
 			p_c[((v_row * p_n) + v_col)] = v_acc
 		}
 	}
@@ -391,39 +294,21 @@ func dotCPU(b *gpuimpl.CPUBlock) {
 	p_b := gpuimpl.CPUView[float32](b.Buffers[2])
 	p_m := gpuimpl.CPUUniform[uint32](b.Uniforms, 0)
 	var a_acc [16]float32
-	gx0, gy0, gz0 := b.Group.X*8, b.Group.Y*2, b.Group.Z*1
 	var lz uint32
 	stop := b.Stopping()
-	_, _ = b, stop
-	_ = p_out
-	_ = p_a
-	_ = p_b
-	_ = p_m
-	_ = gx0
-	_ = gy0
-	_ = gz0
-	_ = lz
 	for ly := uint32(0); ly < 2; ly++ {
 		for lx := uint32(0); lx < 8; lx++ {
 			li := lx + 8*ly + 16*lz
-			_ = li
-			v_acc := a_acc[li]
-			_ = v_acc
-			var v_tx uint32 = lx
-			_ = v_tx
-			var v_ty uint32 = ly
-			_ = v_ty
+			var v_acc float32
 			v_acc = float32(0.5)
 			a_acc[li] = v_acc
 		}
 	}
 	{
-		lx, ly, li := uint32(0), uint32(0), uint32(0)
-		_, _, _ = lx, ly, li
+		lx := uint32(0)
+		ly := uint32(0)
 		var v_tx uint32 = lx
-		_ = v_tx
 		var v_ty uint32 = ly
-		_ = v_ty
 		v_k := uint32(1)
 		st := gpuimpl.CPUDotStrip{Acc: a_acc[:], AccOff: 0, Lanes: 8, Rows: 2, AccRow: 8,
 			I: 1, J: 1, AccI: 0, AccJ: 0,
@@ -436,16 +321,11 @@ func dotCPU(b *gpuimpl.CPUBlock) {
 			for ly := uint32(0); ly < 2; ly++ {
 				for lx := uint32(0); lx < 8; lx++ {
 					li := lx + 8*ly + 16*lz
-					_ = li
 					v_acc := a_acc[li]
-					_ = v_acc
 					var v_tx uint32 = lx
-					_ = v_tx
 					var v_ty uint32 = ly
-					_ = v_ty
 					{
 						var v_k uint32 = uint32(1)
-						_ = v_k
 						if p_m-v_k > 1024 {
 							for v_k < p_m {
 								if stop.Load() {
@@ -475,13 +355,9 @@ func dotCPU(b *gpuimpl.CPUBlock) {
 	for ly := uint32(0); ly < 2; ly++ {
 		for lx := uint32(0); lx < 8; lx++ {
 			li := lx + 8*ly + 16*lz
-			_ = li
 			v_acc := a_acc[li]
-			_ = v_acc
 			var v_tx uint32 = lx
-			_ = v_tx
 			var v_ty uint32 = ly
-			_ = v_ty
 			p_out[((v_ty * uint32(8)) + v_tx)] = v_acc
 		}
 	}
@@ -492,29 +368,15 @@ func histogramCPU(b *gpuimpl.CPUBlock) {
 	p_bins := gpuimpl.CPUView[uint32](b.Buffers[0])
 	p_in := gpuimpl.CPUView[uint32](b.Buffers[1])
 	p_n := gpuimpl.CPUUniform[uint32](b.Uniforms, 0)
-	gx0, gy0, gz0 := b.Group.X*64, b.Group.Y*1, b.Group.Z*1
+	gx0 := b.Group.X * 64
 	var ly uint32
 	var lz uint32
-	stop := b.Stopping()
-	_, _ = b, stop
-	_ = p_bins
-	_ = p_in
-	_ = p_n
-	_ = gx0
-	_ = gy0
-	_ = gz0
-	_ = ly
-	_ = lz
 	f_bucket := func(lx, ly, lz uint32, v_x uint32) uint32 {
-		_, _, _ = lx, ly, lz
 		return (v_x % uint32(8))
 	}
-	_ = f_bucket
 	{
-		lx, li := uint32(0), uint32(0)
-		_, _ = lx, li
+		lx := uint32(0)
 		var v_i uint32 = (gx0 + lx)
-		_ = v_i
 		var w0 *[64]uint32
 		if o := v_i; o <= 4294967232 && uint64(o)+64 <= uint64(len(p_in)) {
 			w0 = (*[64]uint32)(p_in[o : uint64(o)+64])
@@ -522,10 +384,7 @@ func histogramCPU(b *gpuimpl.CPUBlock) {
 		if w0 != nil {
 		items0w:
 			for lx := uint32(0); lx < 64; lx++ {
-				li := lx
-				_ = li
 				var v_i uint32 = (gx0 + lx)
-				_ = v_i
 				if v_i >= p_n {
 					continue items0w
 				}
@@ -534,10 +393,7 @@ func histogramCPU(b *gpuimpl.CPUBlock) {
 		} else {
 		items0:
 			for lx := uint32(0); lx < 64; lx++ {
-				li := lx
-				_ = li
 				var v_i uint32 = (gx0 + lx)
-				_ = v_i
 				if v_i >= p_n {
 					continue items0
 				}
@@ -550,20 +406,7 @@ func histogramCPU(b *gpuimpl.CPUBlock) {
 // constantsCPU runs one block of the kernel Constants on the CPU.
 func constantsCPU(b *gpuimpl.CPUBlock) {
 	p_out := gpuimpl.CPUView[int32](b.Buffers[0])
-	gx0, gy0, gz0 := b.Group.X*1, b.Group.Y*1, b.Group.Z*1
-	var ly uint32
-	var lz uint32
-	stop := b.Stopping()
-	_, _ = b, stop
-	_ = p_out
-	_ = gx0
-	_ = gy0
-	_ = gz0
-	_ = ly
-	_ = lz
 	for lx := uint32(0); lx < 1; lx++ {
-		li := lx
-		_ = li
 		p_out[uint32(0)] = int32(-2147483648)
 		p_out[uint32(1)] = int32(-2147483648)
 		p_out[uint32(2)] = int32(-1)
@@ -577,27 +420,11 @@ func belowCPU(b *gpuimpl.CPUBlock) {
 	p_x := gpuimpl.CPUView[float32](b.Buffers[1])
 	p_k := gpuimpl.CPUUniform[uint32](b.Uniforms, 0)
 	p_m := gpuimpl.CPUUniform[uint32](b.Uniforms, 4)
-	gx0, gy0, gz0 := b.Group.X*64, b.Group.Y*1, b.Group.Z*1
-	var ly uint32
-	var lz uint32
-	stop := b.Stopping()
-	_, _ = b, stop
-	_ = p_out
-	_ = p_x
-	_ = p_k
-	_ = p_m
-	_ = gx0
-	_ = gy0
-	_ = gz0
-	_ = ly
-	_ = lz
+	gx0 := b.Group.X * 64
 	{
-		lx, li := uint32(0), uint32(0)
-		_, _ = lx, li
+		lx := uint32(0)
 		var v_i uint32 = (gx0 + lx)
-		_ = v_i
 		var v_j uint32 = (v_i + p_k)
-		_ = v_j
 		// The guard (p_m >= v_j) holds for the lanes lo <= lx < hi; gok: v_j
 		// steps by one from lane to lane without wrapping.
 		lo, hi, gok := uint32(0), uint32(0), false
@@ -615,36 +442,21 @@ func belowCPU(b *gpuimpl.CPUBlock) {
 		}
 		if gok && w0 != nil && w1 != nil && hi <= 64 {
 			for lx := lo; lx < hi; lx++ {
-				li := lx
-				_ = li
-				var v_i uint32 = (gx0 + lx)
-				_ = v_i
-				var v_j uint32 = (v_i + p_k)
-				_ = v_j
 				{ // (p_m >= v_j) holds for lo <= lx < hi
 					w0[lx] = (w1[lx] + float32(1))
 				}
 			}
 		} else if gok {
 			for lx := lo; lx < hi; lx++ {
-				li := lx
-				_ = li
 				var v_i uint32 = (gx0 + lx)
-				_ = v_i
-				var v_j uint32 = (v_i + p_k)
-				_ = v_j
 				{ // (p_m >= v_j) holds for lo <= lx < hi
 					p_out[v_i] = (p_x[v_i] + float32(1))
 				}
 			}
 		} else {
 			for lx := uint32(0); lx < 64; lx++ {
-				li := lx
-				_ = li
 				var v_i uint32 = (gx0 + lx)
-				_ = v_i
 				var v_j uint32 = (v_i + p_k)
-				_ = v_j
 				if p_m >= v_j {
 					p_out[v_i] = (p_x[v_i] + float32(1))
 				}
@@ -659,27 +471,11 @@ func aboveCPU(b *gpuimpl.CPUBlock) {
 	p_x := gpuimpl.CPUView[float32](b.Buffers[1])
 	p_k := gpuimpl.CPUUniform[uint32](b.Uniforms, 0)
 	p_m := gpuimpl.CPUUniform[uint32](b.Uniforms, 4)
-	gx0, gy0, gz0 := b.Group.X*64, b.Group.Y*1, b.Group.Z*1
-	var ly uint32
-	var lz uint32
-	stop := b.Stopping()
-	_, _ = b, stop
-	_ = p_out
-	_ = p_x
-	_ = p_k
-	_ = p_m
-	_ = gx0
-	_ = gy0
-	_ = gz0
-	_ = ly
-	_ = lz
+	gx0 := b.Group.X * 64
 	{
-		lx, li := uint32(0), uint32(0)
-		_, _ = lx, li
+		lx := uint32(0)
 		var v_i uint32 = (gx0 + lx)
-		_ = v_i
 		var v_j uint32 = (v_i + p_k)
-		_ = v_j
 		// The guard (v_j > p_m) holds for the lanes lo <= lx < hi; gok: v_j
 		// steps by one from lane to lane without wrapping.
 		lo, hi, gok := uint32(0), uint32(0), false
@@ -697,36 +493,21 @@ func aboveCPU(b *gpuimpl.CPUBlock) {
 		}
 		if gok && w0 != nil && w1 != nil && hi <= 64 {
 			for lx := lo; lx < hi; lx++ {
-				li := lx
-				_ = li
-				var v_i uint32 = (gx0 + lx)
-				_ = v_i
-				var v_j uint32 = (v_i + p_k)
-				_ = v_j
 				{ // (v_j > p_m) holds for lo <= lx < hi
 					w0[lx] = (w1[lx] + float32(1))
 				}
 			}
 		} else if gok {
 			for lx := lo; lx < hi; lx++ {
-				li := lx
-				_ = li
 				var v_i uint32 = (gx0 + lx)
-				_ = v_i
-				var v_j uint32 = (v_i + p_k)
-				_ = v_j
 				{ // (v_j > p_m) holds for lo <= lx < hi
 					p_out[v_i] = (p_x[v_i] + float32(1))
 				}
 			}
 		} else {
 			for lx := uint32(0); lx < 64; lx++ {
-				li := lx
-				_ = li
 				var v_i uint32 = (gx0 + lx)
-				_ = v_i
 				var v_j uint32 = (v_i + p_k)
-				_ = v_j
 				if v_j > p_m {
 					p_out[v_i] = (p_x[v_i] + float32(1))
 				}
@@ -741,27 +522,11 @@ func signedBelowCPU(b *gpuimpl.CPUBlock) {
 	p_x := gpuimpl.CPUView[float32](b.Buffers[1])
 	p_k := gpuimpl.CPUUniform[int32](b.Uniforms, 0)
 	p_m := gpuimpl.CPUUniform[int32](b.Uniforms, 4)
-	gx0, gy0, gz0 := b.Group.X*64, b.Group.Y*1, b.Group.Z*1
-	var ly uint32
-	var lz uint32
-	stop := b.Stopping()
-	_, _ = b, stop
-	_ = p_out
-	_ = p_x
-	_ = p_k
-	_ = p_m
-	_ = gx0
-	_ = gy0
-	_ = gz0
-	_ = ly
-	_ = lz
+	gx0 := b.Group.X * 64
 	{
-		lx, li := uint32(0), uint32(0)
-		_, _ = lx, li
+		lx := uint32(0)
 		var v_i uint32 = (gx0 + lx)
-		_ = v_i
 		var v_j int32 = (int32(v_i) + p_k)
-		_ = v_j
 		// The guard (v_j < p_m) holds for the lanes lo <= lx < hi; gok: v_j
 		// steps by one from lane to lane without wrapping.
 		lo, hi, gok := uint32(0), uint32(0), false
@@ -779,36 +544,21 @@ func signedBelowCPU(b *gpuimpl.CPUBlock) {
 		}
 		if gok && w0 != nil && w1 != nil && hi <= 64 {
 			for lx := lo; lx < hi; lx++ {
-				li := lx
-				_ = li
-				var v_i uint32 = (gx0 + lx)
-				_ = v_i
-				var v_j int32 = (int32(v_i) + p_k)
-				_ = v_j
 				{ // (v_j < p_m) holds for lo <= lx < hi
 					w0[lx] = (w1[lx] + float32(1))
 				}
 			}
 		} else if gok {
 			for lx := lo; lx < hi; lx++ {
-				li := lx
-				_ = li
 				var v_i uint32 = (gx0 + lx)
-				_ = v_i
-				var v_j int32 = (int32(v_i) + p_k)
-				_ = v_j
 				{ // (v_j < p_m) holds for lo <= lx < hi
 					p_out[v_i] = (p_x[v_i] + float32(1))
 				}
 			}
 		} else {
 			for lx := uint32(0); lx < 64; lx++ {
-				li := lx
-				_ = li
 				var v_i uint32 = (gx0 + lx)
-				_ = v_i
 				var v_j int32 = (int32(v_i) + p_k)
-				_ = v_j
 				if v_j < p_m {
 					p_out[v_i] = (p_x[v_i] + float32(1))
 				}
@@ -823,27 +573,11 @@ func signedFromCPU(b *gpuimpl.CPUBlock) {
 	p_x := gpuimpl.CPUView[float32](b.Buffers[1])
 	p_k := gpuimpl.CPUUniform[int32](b.Uniforms, 0)
 	p_m := gpuimpl.CPUUniform[int32](b.Uniforms, 4)
-	gx0, gy0, gz0 := b.Group.X*64, b.Group.Y*1, b.Group.Z*1
-	var ly uint32
-	var lz uint32
-	stop := b.Stopping()
-	_, _ = b, stop
-	_ = p_out
-	_ = p_x
-	_ = p_k
-	_ = p_m
-	_ = gx0
-	_ = gy0
-	_ = gz0
-	_ = ly
-	_ = lz
+	gx0 := b.Group.X * 64
 	{
-		lx, li := uint32(0), uint32(0)
-		_, _ = lx, li
+		lx := uint32(0)
 		var v_i uint32 = (gx0 + lx)
-		_ = v_i
 		var v_j int32 = (int32(v_i) + p_k)
-		_ = v_j
 		// The guard (p_m <= v_j) holds for the lanes lo <= lx < hi; gok: v_j
 		// steps by one from lane to lane without wrapping.
 		lo, hi, gok := uint32(0), uint32(0), false
@@ -861,36 +595,21 @@ func signedFromCPU(b *gpuimpl.CPUBlock) {
 		}
 		if gok && w0 != nil && w1 != nil && hi <= 64 {
 			for lx := lo; lx < hi; lx++ {
-				li := lx
-				_ = li
-				var v_i uint32 = (gx0 + lx)
-				_ = v_i
-				var v_j int32 = (int32(v_i) + p_k)
-				_ = v_j
 				{ // (p_m <= v_j) holds for lo <= lx < hi
 					w0[lx] = (w1[lx] + float32(1))
 				}
 			}
 		} else if gok {
 			for lx := lo; lx < hi; lx++ {
-				li := lx
-				_ = li
 				var v_i uint32 = (gx0 + lx)
-				_ = v_i
-				var v_j int32 = (int32(v_i) + p_k)
-				_ = v_j
 				{ // (p_m <= v_j) holds for lo <= lx < hi
 					p_out[v_i] = (p_x[v_i] + float32(1))
 				}
 			}
 		} else {
 			for lx := uint32(0); lx < 64; lx++ {
-				li := lx
-				_ = li
 				var v_i uint32 = (gx0 + lx)
-				_ = v_i
 				var v_j int32 = (int32(v_i) + p_k)
-				_ = v_j
 				if p_m <= v_j {
 					p_out[v_i] = (p_x[v_i] + float32(1))
 				}
