@@ -9,6 +9,7 @@ import (
 	"go/types"
 
 	"github.com/goxpu/xpu/codegen/ir"
+	"github.com/goxpu/xpu/schema"
 )
 
 // threadQueries maps the Thread's query methods to builtins.
@@ -158,7 +159,7 @@ func (f *fnState) vocabulary(e *ast.CallExpr, name string) ir.Expr {
 	if op, ok := atomicFuncs[name]; ok {
 		return f.atomic(e, op)
 	}
-	if op, ok := ir.WaveOpNamed(name); ok {
+	if op, ok := schema.WaveOpNamed(name); ok {
 		return f.wave(e, op)
 	}
 	c.errorf(e.Pos(), RuleImport, "xpu.%s is not in the kernel vocabulary", name)

@@ -8,10 +8,11 @@ import (
 	"go/ast"
 
 	"github.com/goxpu/xpu/codegen/ir"
+	"github.com/goxpu/xpu/schema"
 )
 
 // wave lowers a call of the wave verb op: xpu.WaveSum(t, v), ...
-func (f *fnState) wave(e *ast.CallExpr, op ir.WaveOp) ir.Expr {
+func (f *fnState) wave(e *ast.CallExpr, op schema.WaveOp) ir.Expr {
 	c := f.c
 	nerr := f.trouble()
 	want := 2
@@ -41,7 +42,7 @@ func (f *fnState) wave(e *ast.CallExpr, op ir.WaveOp) ir.Expr {
 	if op.IsShuffle() {
 		w.Args = append(w.Args, f.exprHint(e.Args[2], ir.U32Type))
 	}
-	if op == ir.WaveBallot && f.ks.k.Wave > 32 {
+	if op == schema.WaveBallot && f.ks.k.Wave > 32 {
 		c.errorf(e.Pos(), RuleWaveBallot, "xpu.WaveBallot in a kernel that declares wave=%d", f.ks.k.Wave)
 	}
 	return w

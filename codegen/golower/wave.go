@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/goxpu/xpu/codegen/ir"
+	"github.com/goxpu/xpu/schema"
 )
 
 // This file lowers the wave verbs. A statement d := xpu.WaveSum(t, x) is
@@ -24,14 +25,6 @@ type waveNode struct {
 }
 
 func (*waveNode) node() {}
-
-// cpuWaveOps names the CPU backend's numeric wave verbs.
-var cpuWaveOps = map[ir.WaveOp]string{
-	ir.WaveSum: "WaveSum", ir.WaveMin: "WaveMin", ir.WaveMax: "WaveMax",
-	ir.WavePrefixSum: "WavePrefixSum", ir.WaveExclusivePrefixSum: "WaveExclusivePrefixSum",
-	ir.WaveBroadcast: "WaveShuffle", ir.WaveShuffle: "WaveShuffle", ir.WaveShuffleXor: "WaveShuffleXor",
-	ir.WaveShuffleUp: "WaveShuffleUp", ir.WaveShuffleDown: "WaveShuffleDown",
-}
 
 // waveSplit makes the node of a wave verb's statement s, refusing it
 // outside uniform control flow.
@@ -116,16 +109,16 @@ func (g *gen) wave(n *waveNode) {
 	}
 	out := "a_" + n.dst.Name + "[:]"
 	switch n.w.Op {
-	case ir.WaveBallot:
+	case schema.WaveBallot:
 		g.line("%s(%s[:], %s[:], b.Wave, %s)", g.call("gpuimpl", "CPUWaveBallot"), xs, ons, out)
-	case ir.WaveAny, ir.WaveAll:
-		g.line("%s(%v, %s[:], %s[:], b.Wave, %s)", g.call("gpuimpl", "CPUWaveVote"), n.w.Op == ir.WaveAll, xs, ons, out)
+	case schema.WaveAny, schema.WaveAll:
+		g.line("%s(%v, %s[:], %s[:], b.Wave, %s)", g.call("gpuimpl", "CPUWaveVote"), n.w.Op == schema.WaveAll, xs, ons, out)
 	default:
 		l := "nil"
 		if shuffle {
 			l = ls + "[:]"
 		}
-		g.line("%s(%s.CPU%s, %s[:], %s, %s[:], b.Wave, %s)", g.call("gpuimpl", "CPUWave"), g.gpu, cpuWaveOps[n.w.Op], xs, l, ons, out)
+		g.line("%s(%s.%v, %s[:], %s, %s[:], b.Wave, %s)", g.call("gpuimpl", "CPUWave"), g.gpu, n.w.Op, xs, l, ons, out)
 	}
 }
 

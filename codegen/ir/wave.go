@@ -1,52 +1,8 @@
 package ir
 
-// This file defines the wave verbs of the IR.
+// This file defines the IR's call of a wave verb (the verbs are schema.WaveOp).
 
-// WaveOp enumerates the wave verbs.
-type WaveOp int
-
-// The wave verbs; see package xpu for their semantics.
-const (
-	WaveSum WaveOp = iota
-	WaveMin
-	WaveMax
-	WavePrefixSum
-	WaveExclusivePrefixSum
-	WaveBallot // Args: a bool; result U32
-	WaveAny    // Args: a bool; result Bool
-	WaveAll    // Args: a bool; result Bool
-	WaveBroadcast
-	WaveShuffle
-	WaveShuffleXor
-	WaveShuffleUp
-	WaveShuffleDown
-	numWaveOps
-)
-
-var waveNames = [numWaveOps]string{
-	"WaveSum", "WaveMin", "WaveMax", "WavePrefixSum", "WaveExclusivePrefixSum",
-	"WaveBallot", "WaveAny", "WaveAll", "WaveBroadcast", "WaveShuffle",
-	"WaveShuffleXor", "WaveShuffleUp", "WaveShuffleDown",
-}
-
-func (o WaveOp) String() string { return waveNames[o] }
-
-// WaveOpNamed returns the verb called name ("WaveSum"), if any.
-func WaveOpNamed(name string) (WaveOp, bool) {
-	for i, n := range waveNames {
-		if n == name {
-			return WaveOp(i), true
-		}
-	}
-	return 0, false
-}
-
-// IsShuffle reports whether o reads another lane's value: Args[1] is the
-// lane, mask or delta (U32).
-func (o WaveOp) IsShuffle() bool { return o >= WaveBroadcast }
-
-// IsPredicate reports whether o takes a bool.
-func (o WaveOp) IsPredicate() bool { return o == WaveBallot || o == WaveAny || o == WaveAll }
+import "github.com/goxpu/xpu/schema"
 
 // Wave is a call of a wave verb. The front end places it only as the
 // whole Init of a Decl or the whole Value of an Assign to a local
@@ -55,7 +11,7 @@ func (o WaveOp) IsPredicate() bool { return o == WaveBallot || o == WaveAny || o
 // barrier. Its value is never workgroup-uniform, and it must be reached
 // in workgroup-uniform control flow (Analyze reports it otherwise).
 type Wave struct {
-	Op   WaveOp
+	Op   schema.WaveOp
 	Args []Expr // the value (or predicate), then for a shuffle the lane
 	T    Type
 	Pos  Pos

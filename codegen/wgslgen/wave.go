@@ -76,7 +76,7 @@ func variants(k *ir.Kernel) []variant {
 func usesBallot(k *ir.Kernel) bool {
 	found := false
 	ir.WalkStmts(k.Body, func(s ir.Stmt) bool {
-		if w, _ := ir.WaveStmt(s); w != nil && w.Op == ir.WaveBallot {
+		if w, _ := ir.WaveStmt(s); w != nil && w.Op == schema.WaveBallot {
 			found = true
 		}
 		return !found
@@ -174,7 +174,7 @@ func (l *lowerer) waveStmt(w *ir.Wave, dst *ir.Var, decl bool) {
 		op := waveCode(w.Op)
 		args = append(args, wgsl.U32Lit(uint32(op)))
 		r = wgsl.CallOf(l.waveHelper(waveFamilyOf(op), t), args...)
-		if op == ir.WaveAny || op == ir.WaveAll {
+		if op == schema.WaveAny || op == schema.WaveAll {
 			r = bin(wgsl.Ne, r, wgsl.U32Lit(0))
 		}
 	}
@@ -190,23 +190,23 @@ func (l *lowerer) waveStmt(w *ir.Wave, dst *ir.Var, decl bool) {
 }
 
 // waveNative lowers a reduction, scan or vote of x to a subgroup builtin.
-func (l *lowerer) waveNative(op ir.WaveOp, x wgsl.Expr) wgsl.Expr {
+func (l *lowerer) waveNative(op schema.WaveOp, x wgsl.Expr) wgsl.Expr {
 	switch op {
-	case ir.WaveSum:
+	case schema.WaveSum:
 		return wgsl.CallOf("subgroupAdd", x)
-	case ir.WaveMin:
+	case schema.WaveMin:
 		return wgsl.CallOf("subgroupMin", x)
-	case ir.WaveMax:
+	case schema.WaveMax:
 		return wgsl.CallOf("subgroupMax", x)
-	case ir.WavePrefixSum:
+	case schema.WavePrefixSum:
 		return wgsl.CallOf("subgroupInclusiveAdd", x)
-	case ir.WaveExclusivePrefixSum:
+	case schema.WaveExclusivePrefixSum:
 		return wgsl.CallOf("subgroupExclusiveAdd", x)
-	case ir.WaveBallot:
+	case schema.WaveBallot:
 		return &wgsl.Member{X: wgsl.CallOf("subgroupBallot", x), Name: "x"}
-	case ir.WaveAny:
+	case schema.WaveAny:
 		return wgsl.CallOf("subgroupAny", x)
-	case ir.WaveAll:
+	case schema.WaveAll:
 		return wgsl.CallOf("subgroupAll", x)
 	}
 	l.fail(ruleIR, "wave verb %v", op)

@@ -8,7 +8,7 @@ package wgslgen
 // native tier assumes too.
 
 import (
-	"github.com/goxpu/xpu/codegen/ir"
+	"github.com/goxpu/xpu/schema"
 	"github.com/goxpu/xpu/wgsl"
 )
 
@@ -21,14 +21,14 @@ func (l *lowerer) foldedBody(h *waveHelperCtx, f waveFamily) wgsl.Expr {
 	if f == familyVote {
 		p := bin(wgsl.Ne, x, wgsl.U32Lit(0))
 		l.choose(h,
-			opCase{opsOf(ir.WaveBallot), set(part, &wgsl.Member{X: wgsl.CallOf("subgroupBallot", p), Name: "x"})},
-			opCase{opsOf(ir.WaveAny), set(part, wgsl.CallOf("select", wgsl.U32Lit(0), wgsl.U32Lit(1), wgsl.CallOf("subgroupAny", p)))},
-			opCase{opsOf(ir.WaveAll), set(part, wgsl.CallOf("select", wgsl.U32Lit(0), wgsl.U32Lit(1), wgsl.CallOf("subgroupAll", p)))},
+			opCase{opsOf(schema.WaveBallot), set(part, &wgsl.Member{X: wgsl.CallOf("subgroupBallot", p), Name: "x"})},
+			opCase{opsOf(schema.WaveAny), set(part, wgsl.CallOf("select", wgsl.U32Lit(0), wgsl.U32Lit(1), wgsl.CallOf("subgroupAny", p)))},
+			opCase{opsOf(schema.WaveAll), set(part, wgsl.CallOf("select", wgsl.U32Lit(0), wgsl.U32Lit(1), wgsl.CallOf("subgroupAll", p)))},
 		)
 	} else {
 		l.choose(h,
-			opCase{opsOf(ir.WaveMin), set(part, wgsl.CallOf("subgroupMin", x))},
-			opCase{opsOf(ir.WaveMax), set(part, wgsl.CallOf("subgroupMax", x))},
+			opCase{opsOf(schema.WaveMin), set(part, wgsl.CallOf("subgroupMin", x))},
+			opCase{opsOf(schema.WaveMax), set(part, wgsl.CallOf("subgroupMax", x))},
 			opCase{addOps, set(part, wgsl.CallOf("subgroupAdd", x))},
 		)
 	}
@@ -36,8 +36,8 @@ func (l *lowerer) foldedBody(h *waveHelperCtx, f waveFamily) wgsl.Expr {
 	if scans {
 		l.emit(&wgsl.VarDecl{Name: own.Name, Type: h.t, Init: &wgsl.Construct{Type: h.t}})
 		l.choose(h,
-			opCase{opsOf(ir.WavePrefixSum), set(own, wgsl.CallOf("subgroupInclusiveAdd", x))},
-			opCase{opsOf(ir.WaveExclusivePrefixSum), set(own, wgsl.CallOf("subgroupExclusiveAdd", x))},
+			opCase{opsOf(schema.WavePrefixSum), set(own, wgsl.CallOf("subgroupInclusiveAdd", x))},
+			opCase{opsOf(schema.WaveExclusivePrefixSum), set(own, wgsl.CallOf("subgroupExclusiveAdd", x))},
 		)
 	}
 	l.exchange(h, part)

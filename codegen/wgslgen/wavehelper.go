@@ -3,7 +3,7 @@ package wgslgen
 // This file builds the wave helpers: outside the native tier's one-builtin
 // verbs, each wave verb calls a module function of its family (reduction
 // and scan, vote, shuffle) and operand type, which takes the verb as its
-// last operand, op (the verb's ir.WaveOp). A helper holds the branches of
+// last operand, op (the verb's schema.WaveOp). A helper holds the branches of
 // the verbs the kernel uses, so a kernel of many verbs carries one body
 // per family and type, not one per call. The front end admits wave verbs
 // only in workgroup-uniform control flow, and op is a literal at every
@@ -28,7 +28,7 @@ const (
 	familyShuffle                   // WaveShuffle, WaveShuffleXor, WaveShuffleUp, WaveShuffleDown
 )
 
-func waveFamilyOf(op ir.WaveOp) waveFamily {
+func waveFamilyOf(op schema.WaveOp) waveFamily {
 	switch {
 	case op.IsShuffle():
 		return familyShuffle
@@ -39,9 +39,9 @@ func waveFamilyOf(op ir.WaveOp) waveFamily {
 }
 
 // waveCode is the verb a helper is told: WaveBroadcast is WaveShuffle.
-func waveCode(op ir.WaveOp) ir.WaveOp {
-	if op == ir.WaveBroadcast {
-		return ir.WaveShuffle
+func waveCode(op schema.WaveOp) schema.WaveOp {
+	if op == schema.WaveBroadcast {
+		return schema.WaveShuffle
 	}
 	return op
 }
@@ -49,7 +49,7 @@ func waveCode(op ir.WaveOp) ir.WaveOp {
 // opSet is a set of wave verbs.
 type opSet uint32
 
-func opsOf(ops ...ir.WaveOp) opSet {
+func opsOf(ops ...schema.WaveOp) opSet {
 	var s opSet
 	for _, o := range ops {
 		s |= 1 << o
@@ -57,14 +57,14 @@ func opsOf(ops ...ir.WaveOp) opSet {
 	return s
 }
 
-func (s opSet) has(op ir.WaveOp) bool { return s&(1<<op) != 0 }
+func (s opSet) has(op schema.WaveOp) bool { return s&(1<<op) != 0 }
 
 // The verbs of each family, in the order their branches appear.
 var (
-	scanOps    = opsOf(ir.WavePrefixSum, ir.WaveExclusivePrefixSum)
-	minMaxOps  = opsOf(ir.WaveMin, ir.WaveMax)
-	addOps     = opsOf(ir.WaveSum, ir.WavePrefixSum, ir.WaveExclusivePrefixSum)
-	shuffleOps = opsOf(ir.WaveShuffle)
+	scanOps    = opsOf(schema.WavePrefixSum, schema.WaveExclusivePrefixSum)
+	minMaxOps  = opsOf(schema.WaveMin, schema.WaveMax)
+	addOps     = opsOf(schema.WaveSum, schema.WavePrefixSum, schema.WaveExclusivePrefixSum)
+	shuffleOps = opsOf(schema.WaveShuffle)
 )
 
 // waveHelperName names the helper of family f for operands of type t.
@@ -145,7 +145,7 @@ func (l *lowerer) waveHelper(f waveFamily, t wgsl.Type) string {
 
 func (s opSet) String() string {
 	var names []string
-	for op := range ir.WaveShuffleDown + 1 {
+	for op := range schema.WaveShuffleDown + 1 {
 		if s.has(op) {
 			names = append(names, op.String())
 		}
@@ -179,7 +179,7 @@ func (l *lowerer) newWaveHelper(t wgsl.Type, ops opSet) *waveHelperCtx {
 // verb the helper serves is in s).
 func (h *waveHelperCtx) is(s opSet) wgsl.Expr {
 	var c wgsl.Expr
-	for op := range ir.WaveShuffleDown + 1 {
+	for op := range schema.WaveShuffleDown + 1 {
 		if !(h.ops & s).has(op) {
 			continue
 		}
@@ -217,7 +217,7 @@ func (h *waveHelperCtx) unless(s opSet, c wgsl.Expr) wgsl.Expr {
 		return c
 	}
 	var out []wgsl.Expr
-	for op := range ir.WaveShuffleDown + 1 {
+	for op := range schema.WaveShuffleDown + 1 {
 		if (h.ops & s).has(op) {
 			out = append(out, bin(wgsl.Ne, h.op, wgsl.U32Lit(uint32(op))))
 		}
@@ -284,14 +284,14 @@ func combine(h *waveHelperCtx, f waveFamily, acc, v, j wgsl.Expr) []opCase {
 	set := func(e wgsl.Expr) []wgsl.Stmt { return []wgsl.Stmt{&wgsl.Assign{LHS: acc, RHS: e}} }
 	if f == familyVote {
 		return []opCase{
-			{opsOf(ir.WaveBallot), set(bin(wgsl.Or, acc, bin(wgsl.Shl, v, j)))},
-			{opsOf(ir.WaveAny), set(bin(wgsl.Or, acc, v))},
-			{opsOf(ir.WaveAll), set(bin(wgsl.And, acc, v))},
+			{opsOf(schema.WaveBallot), set(bin(wgsl.Or, acc, bin(wgsl.Shl, v, j)))},
+			{opsOf(schema.WaveAny), set(bin(wgsl.Or, acc, v))},
+			{opsOf(schema.WaveAll), set(bin(wgsl.And, acc, v))},
 		}
 	}
 	return []opCase{
-		{opsOf(ir.WaveMin), set(wgsl.CallOf("min", acc, v))},
-		{opsOf(ir.WaveMax), set(wgsl.CallOf("max", acc, v))},
+		{opsOf(schema.WaveMin), set(wgsl.CallOf("min", acc, v))},
+		{opsOf(schema.WaveMax), set(wgsl.CallOf("max", acc, v))},
 		{addOps, set(bin(wgsl.Add, acc, v))},
 	}
 }
@@ -300,7 +300,7 @@ func combine(h *waveHelperCtx, f waveFamily, acc, v, j wgsl.Expr) []opCase {
 // own, the lane's (or its subgroup's) value.
 func (h *waveHelperCtx) accInit(f waveFamily, own wgsl.Expr) wgsl.Expr {
 	if f == familyVote {
-		return h.pick(opsOf(ir.WaveAll), wgsl.U32Lit(1), wgsl.U32Lit(0))
+		return h.pick(opsOf(schema.WaveAll), wgsl.U32Lit(1), wgsl.U32Lit(0))
 	}
 	return h.pick(minMaxOps, own, &wgsl.Construct{Type: h.t})
 }
@@ -318,8 +318,8 @@ func (l *lowerer) laneLoopBody(h *waveHelperCtx, f waveFamily) wgsl.Expr {
 		l.emit(&wgsl.If{Cond: bin(wgsl.Ge, j, h.width), Then: &wgsl.Block{Stmts: []wgsl.Stmt{&wgsl.Break{}}}})
 		v := l.let(l.read(h, j))
 		in := and(bin(wgsl.Lt, bin(wgsl.Add, h.base, j), h.n),
-			h.unless(opsOf(ir.WavePrefixSum), bin(wgsl.Le, j, h.lane)),
-			h.unless(opsOf(ir.WaveExclusivePrefixSum), bin(wgsl.Lt, j, h.lane)))
+			h.unless(opsOf(schema.WavePrefixSum), bin(wgsl.Le, j, h.lane)),
+			h.unless(opsOf(schema.WaveExclusivePrefixSum), bin(wgsl.Lt, j, h.lane)))
 		l.ifThen(in, func() { l.choose(h, combine(h, f, acc, v, j)...) })
 	})
 	return acc
@@ -356,7 +356,7 @@ func (l *lowerer) shuffleBody(h *waveHelperCtx) wgsl.Expr {
 	}
 	a := wgsl.Id("a")
 	src, ok := wgsl.Id(l.temp()), wgsl.Id("")
-	upDown := opsOf(ir.WaveShuffleUp, ir.WaveShuffleDown)
+	upDown := opsOf(schema.WaveShuffleUp, schema.WaveShuffleDown)
 	l.emit(&wgsl.VarDecl{Name: src.Name, Type: wgsl.U32Type})
 	if h.ops&upDown != 0 {
 		ok.Name = l.temp()
@@ -366,12 +366,12 @@ func (l *lowerer) shuffleBody(h *waveHelperCtx) wgsl.Expr {
 	setOK := func(e wgsl.Expr) wgsl.Stmt { return &wgsl.Assign{LHS: ok, RHS: e} }
 	l.choose(h,
 		opCase{shuffleOps, []wgsl.Stmt{setSrc(bin(wgsl.Rem, a, h.width))}},
-		opCase{opsOf(ir.WaveShuffleXor), []wgsl.Stmt{setSrc(bin(wgsl.Xor, h.lane, bin(wgsl.Rem, a, h.width)))}},
-		opCase{opsOf(ir.WaveShuffleUp), []wgsl.Stmt{
+		opCase{opsOf(schema.WaveShuffleXor), []wgsl.Stmt{setSrc(bin(wgsl.Xor, h.lane, bin(wgsl.Rem, a, h.width)))}},
+		opCase{opsOf(schema.WaveShuffleUp), []wgsl.Stmt{
 			setOK(bin(wgsl.Le, a, h.lane)),
 			setSrc(wgsl.CallOf("select", h.lane, bin(wgsl.Sub, h.lane, a), ok)),
 		}},
-		opCase{opsOf(ir.WaveShuffleDown), []wgsl.Stmt{
+		opCase{opsOf(schema.WaveShuffleDown), []wgsl.Stmt{
 			setOK(bin(wgsl.Lt, a, bin(wgsl.Sub, h.width, h.lane))),
 			setSrc(wgsl.CallOf("select", h.lane, bin(wgsl.Add, h.lane, a), ok)),
 		}},

@@ -6,28 +6,17 @@ package cpu
 // linear local index, width lanes each (a width of 0 counts as 1, so that
 // no call loops forever); a lane is active when on[i].
 
-import "github.com/goxpu/xpu"
-
-// WaveOp is a wave verb of the numeric kind (see package xpu).
-type WaveOp int
-
-// The numeric wave verbs.
-const (
-	WaveSum WaveOp = iota
-	WaveMin
-	WaveMax
-	WavePrefixSum
-	WaveExclusivePrefixSum
-	WaveShuffle // lane[i] is the source lane (mod width); also Broadcast
-	WaveShuffleXor
-	WaveShuffleUp
-	WaveShuffleDown
+import (
+	"github.com/goxpu/xpu"
+	"github.com/goxpu/xpu/schema"
 )
 
-// Wave computes op for every lane of a block: x holds the operands by
-// local index, lane the lane, mask or delta of a shuffle (nil otherwise),
-// and out receives the results of the active lanes.
-func Wave[T xpu.Number](op WaveOp, x []T, lane []uint32, on []bool, width uint32, out []T) {
+// Wave computes op, a numeric verb (a sum, min, max, prefix sum,
+// broadcast or shuffle; WaveBallot and WaveVote run the predicates), for
+// every lane of a block: x holds the operands by local index, lane the
+// lane, mask or delta of a shuffle (nil otherwise), and out receives the
+// results of the active lanes.
+func Wave[T xpu.Number](op schema.WaveOp, x []T, lane []uint32, on []bool, width uint32, out []T) {
 	w := waveWidth(width)
 	for base := 0; base < len(x); base += w {
 		end := min(base+w, len(x))
@@ -40,13 +29,13 @@ func Wave[T xpu.Number](op WaveOp, x []T, lane []uint32, on []bool, width uint32
 }
 
 // waveLane returns the result of lane l of a wave whose operands are xs.
-func waveLane[T xpu.Number](op WaveOp, xs []T, on []bool, l int, lane []uint32, i, w int) T {
+func waveLane[T xpu.Number](op schema.WaveOp, xs []T, on []bool, l int, lane []uint32, i, w int) T {
 	switch op {
-	case WaveSum, WavePrefixSum, WaveExclusivePrefixSum:
+	case schema.WaveSum, schema.WavePrefixSum, schema.WaveExclusivePrefixSum:
 		n := len(xs)
-		if op == WavePrefixSum {
+		if op == schema.WavePrefixSum {
 			n = l + 1
-		} else if op == WaveExclusivePrefixSum {
+		} else if op == schema.WaveExclusivePrefixSum {
 			n = l
 		}
 		var s T
@@ -56,12 +45,12 @@ func waveLane[T xpu.Number](op WaveOp, xs []T, on []bool, l int, lane []uint32, 
 			}
 		}
 		return s
-	case WaveMin, WaveMax:
+	case schema.WaveMin, schema.WaveMax:
 		acc := xs[l]
 		for j, v := range xs {
 			switch {
 			case !on[j]:
-			case op == WaveMin && v < acc, op == WaveMax && v > acc:
+			case op == schema.WaveMin && v < acc, op == schema.WaveMax && v > acc:
 				acc = v
 			}
 		}
@@ -69,15 +58,15 @@ func waveLane[T xpu.Number](op WaveOp, xs []T, on []bool, l int, lane []uint32, 
 	}
 	src := -1
 	switch d := int(lane[i]); op {
-	case WaveShuffle:
+	case schema.WaveBroadcast, schema.WaveShuffle:
 		src = int(lane[i] % uint32(w))
-	case WaveShuffleXor:
+	case schema.WaveShuffleXor:
 		src = l ^ int(lane[i]%uint32(w))
-	case WaveShuffleUp:
+	case schema.WaveShuffleUp:
 		if d <= l {
 			src = l - d
 		}
-	case WaveShuffleDown:
+	case schema.WaveShuffleDown:
 		if uint64(l)+uint64(lane[i]) < uint64(w) {
 			src = l + d
 		}

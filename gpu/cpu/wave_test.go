@@ -1,6 +1,7 @@
 package cpu
 
 import (
+	"github.com/goxpu/xpu/schema"
 	"testing"
 	"time"
 )
@@ -18,13 +19,13 @@ func TestWaveZeroWidth(t *testing.T) {
 	go func() {
 		defer close(done)
 		out := make([]int32, n)
-		Wave(WaveSum, x, lane, on, 0, out)
+		Wave(schema.WaveSum, x, lane, on, 0, out)
 		for i := range out {
 			if out[i] != x[i] {
 				t.Errorf("sum over a wave of one: out[%d] = %d, want %d", i, out[i], x[i])
 			}
 		}
-		Wave(WaveShuffle, x, lane, on, 0, out)
+		Wave(schema.WaveShuffle, x, lane, on, 0, out)
 		WaveBallot(on, on, 0, make([]uint32, n))
 		WaveVote(true, on, on, 0, make([]bool, n))
 	}()

@@ -7,6 +7,7 @@ import (
 	"github.com/goxpu/xpu"
 	"github.com/goxpu/xpu/gpu/cpu"
 	"github.com/goxpu/xpu/gpu/driver"
+	"github.com/goxpu/xpu/schema"
 )
 
 type (
@@ -38,24 +39,25 @@ func CPUCopyRow[T any](dst []T, d uint32, src []T, s uint32, lanes int) bool {
 	return cpu.CopyRow(dst, d, src, s, lanes)
 }
 
-// CPUWaveOp is a numeric wave verb as the Go lowering calls it.
-type CPUWaveOp = cpu.WaveOp
+// WaveOp is a wave verb, the operand of CPUWave (see schema.WaveOp).
+type WaveOp = schema.WaveOp
 
-// The numeric wave verbs of CPUWave.
+// The numeric wave verbs, which CPUWave runs.
 const (
-	CPUWaveSum                = cpu.WaveSum
-	CPUWaveMin                = cpu.WaveMin
-	CPUWaveMax                = cpu.WaveMax
-	CPUWavePrefixSum          = cpu.WavePrefixSum
-	CPUWaveExclusivePrefixSum = cpu.WaveExclusivePrefixSum
-	CPUWaveShuffle            = cpu.WaveShuffle
-	CPUWaveShuffleXor         = cpu.WaveShuffleXor
-	CPUWaveShuffleUp          = cpu.WaveShuffleUp
-	CPUWaveShuffleDown        = cpu.WaveShuffleDown
+	WaveSum                = schema.WaveSum
+	WaveMin                = schema.WaveMin
+	WaveMax                = schema.WaveMax
+	WavePrefixSum          = schema.WavePrefixSum
+	WaveExclusivePrefixSum = schema.WaveExclusivePrefixSum
+	WaveBroadcast          = schema.WaveBroadcast
+	WaveShuffle            = schema.WaveShuffle
+	WaveShuffleXor         = schema.WaveShuffleXor
+	WaveShuffleUp          = schema.WaveShuffleUp
+	WaveShuffleDown        = schema.WaveShuffleDown
 )
 
 // CPUWave runs a numeric wave verb over a block's lanes (see cpu.Wave).
-func CPUWave[T xpu.Number](op CPUWaveOp, x []T, lane []uint32, on []bool, width uint32, out []T) {
+func CPUWave[T xpu.Number](op WaveOp, x []T, lane []uint32, on []bool, width uint32, out []T) {
 	cpu.Wave(op, x, lane, on, width, out)
 }
 

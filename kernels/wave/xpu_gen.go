@@ -233,7 +233,7 @@ var ReduceWaveKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 		{
 			Manifest: gpuimpl.Manifest{
 				Kernel: "github.com/goxpu/xpu/kernels/wave.ReduceWave", Backend: "cpu", Target: "go",
-				Hash:        "sha256:8aa69f823100c7529c757a7fb12a0b3aa7a8cfe51e9812b3b47dfeb43b581799",
+				Hash:        "sha256:db52cc02d0d680a672ca9fcbedf8c25df77d3299705f24799cb904eb368f1354",
 				Codegen:     "xpu-gen/1",
 				Block:       xpu.Dim3{X: 256, Y: 1, Z: 1},
 				SharedBytes: 1024, StorageBindings: 2, UniformBytes: 16,
@@ -432,7 +432,7 @@ func reduceWaveCPU(b *gpuimpl.CPUBlock) {
 			}
 		}
 	}
-	gpuimpl.CPUWave(gpuimpl.CPUWaveSum, a_v[:], nil, wall[:], b.Wave, a_w[:])
+	gpuimpl.CPUWave(gpuimpl.WaveSum, a_v[:], nil, wall[:], b.Wave, a_w[:])
 	for lx := uint32(0); lx < 256; lx++ {
 		li := lx
 		v_w := a_w[li]
@@ -464,7 +464,7 @@ func reduceWaveCPU(b *gpuimpl.CPUBlock) {
 		}
 		a_u[li] = v_u
 	}
-	gpuimpl.CPUWave(gpuimpl.CPUWaveSum, a_u[:], nil, wall[:], b.Wave, a_total[:])
+	gpuimpl.CPUWave(gpuimpl.WaveSum, a_u[:], nil, wall[:], b.Wave, a_total[:])
 	for lx := uint32(0); lx < 256; lx++ {
 		li := lx
 		v_total := a_total[li]
@@ -568,7 +568,7 @@ var ReduceWave32Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 		{
 			Manifest: gpuimpl.Manifest{
 				Kernel: "github.com/goxpu/xpu/kernels/wave.ReduceWave32", Backend: "cpu", Target: "go",
-				Hash:        "sha256:a5b4006088288ddee8e86a2b9bcf92d0c88c951da3d6902c1ba39e7cad2c2588",
+				Hash:        "sha256:7bc6f35682695a5ea3cf356a5ab24d56d8214f77be1bd1739cdf3b5d9d931d8c",
 				Codegen:     "xpu-gen/1",
 				Block:       xpu.Dim3{X: 256, Y: 1, Z: 1},
 				SharedBytes: 32, StorageBindings: 2, UniformBytes: 16,
@@ -876,7 +876,7 @@ func reduceWave32CPU(b *gpuimpl.CPUBlock) {
 			}
 		}
 	}
-	gpuimpl.CPUWave(gpuimpl.CPUWaveSum, a_v[:], nil, wall[:], b.Wave, a_w[:])
+	gpuimpl.CPUWave(gpuimpl.WaveSum, a_v[:], nil, wall[:], b.Wave, a_w[:])
 	for lx := uint32(0); lx < 256; lx++ {
 		li := lx
 		v_w := a_w[li]
@@ -895,7 +895,7 @@ func reduceWave32CPU(b *gpuimpl.CPUBlock) {
 		}
 		a_u[li] = v_u
 	}
-	gpuimpl.CPUWave(gpuimpl.CPUWaveSum, a_u[:], nil, wall[:], b.Wave, a_total[:])
+	gpuimpl.CPUWave(gpuimpl.WaveSum, a_u[:], nil, wall[:], b.Wave, a_total[:])
 	for lx := uint32(0); lx < 256; lx++ {
 		li := lx
 		v_total := a_total[li]
@@ -1026,7 +1026,7 @@ var Wave16Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 		{
 			Manifest: gpuimpl.Manifest{
 				Kernel: "github.com/goxpu/xpu/kernels/wave.Wave16", Backend: "cpu", Target: "go",
-				Hash:        "sha256:7fa15b6b35a9f7077b34a26e1370495aaf2064607b2c5424c7804dd7b5a3e871",
+				Hash:        "sha256:1419358977ab94f086d6dd93d069aed7246eb7dad1bdec2dc5ad372231501bd8",
 				Codegen:     "xpu-gen/1",
 				Block:       xpu.Dim3{X: 40, Y: 1, Z: 1},
 				SharedBytes: 0, StorageBindings: 7, UniformBytes: 16,
@@ -2137,36 +2137,36 @@ func wave16CPU(b *gpuimpl.CPUBlock) {
 			}
 		}
 	}
-	gpuimpl.CPUWave(gpuimpl.CPUWaveSum, a_a[:], nil, wall[:], b.Wave, a_s0[:])
-	gpuimpl.CPUWave(gpuimpl.CPUWaveMin, a_a[:], nil, wall[:], b.Wave, a_s1[:])
-	gpuimpl.CPUWave(gpuimpl.CPUWaveMax, a_a[:], nil, wall[:], b.Wave, a_s2[:])
-	gpuimpl.CPUWave(gpuimpl.CPUWavePrefixSum, a_a[:], nil, wall[:], b.Wave, a_s3[:])
-	gpuimpl.CPUWave(gpuimpl.CPUWaveExclusivePrefixSum, a_a[:], nil, wall[:], b.Wave, a_s4[:])
+	gpuimpl.CPUWave(gpuimpl.WaveSum, a_a[:], nil, wall[:], b.Wave, a_s0[:])
+	gpuimpl.CPUWave(gpuimpl.WaveMin, a_a[:], nil, wall[:], b.Wave, a_s1[:])
+	gpuimpl.CPUWave(gpuimpl.WaveMax, a_a[:], nil, wall[:], b.Wave, a_s2[:])
+	gpuimpl.CPUWave(gpuimpl.WavePrefixSum, a_a[:], nil, wall[:], b.Wave, a_s3[:])
+	gpuimpl.CPUWave(gpuimpl.WaveExclusivePrefixSum, a_a[:], nil, wall[:], b.Wave, a_s4[:])
 	var wl6 [40]uint32
 	for lx := uint32(0); lx < 40; lx++ {
 		li := lx
 		wl6[li] = p_bl
 	}
-	gpuimpl.CPUWave(gpuimpl.CPUWaveShuffle, a_a[:], wl6[:], wall[:], b.Wave, a_s5[:])
-	gpuimpl.CPUWave(gpuimpl.CPUWaveShuffle, a_a[:], a_k[:], wall[:], b.Wave, a_s6[:])
+	gpuimpl.CPUWave(gpuimpl.WaveBroadcast, a_a[:], wl6[:], wall[:], b.Wave, a_s5[:])
+	gpuimpl.CPUWave(gpuimpl.WaveShuffle, a_a[:], a_k[:], wall[:], b.Wave, a_s6[:])
 	var wl8 [40]uint32
 	for lx := uint32(0); lx < 40; lx++ {
 		li := lx
 		wl8[li] = p_m
 	}
-	gpuimpl.CPUWave(gpuimpl.CPUWaveShuffleXor, a_a[:], wl8[:], wall[:], b.Wave, a_s7[:])
+	gpuimpl.CPUWave(gpuimpl.WaveShuffleXor, a_a[:], wl8[:], wall[:], b.Wave, a_s7[:])
 	var wl9 [40]uint32
 	for lx := uint32(0); lx < 40; lx++ {
 		li := lx
 		wl9[li] = p_d
 	}
-	gpuimpl.CPUWave(gpuimpl.CPUWaveShuffleUp, a_a[:], wl9[:], wall[:], b.Wave, a_s8[:])
+	gpuimpl.CPUWave(gpuimpl.WaveShuffleUp, a_a[:], wl9[:], wall[:], b.Wave, a_s8[:])
 	var wl10 [40]uint32
 	for lx := uint32(0); lx < 40; lx++ {
 		li := lx
 		wl10[li] = p_d
 	}
-	gpuimpl.CPUWave(gpuimpl.CPUWaveShuffleDown, a_a[:], wl10[:], wall[:], b.Wave, a_s9[:])
+	gpuimpl.CPUWave(gpuimpl.WaveShuffleDown, a_a[:], wl10[:], wall[:], b.Wave, a_s9[:])
 	for lx := uint32(0); lx < 40; lx++ {
 		li := lx
 		v_s0 := a_s0[li]
@@ -2211,12 +2211,12 @@ func wave16CPU(b *gpuimpl.CPUBlock) {
 		p_oi[v_tmp_13] = v_tmp_18
 		p_oi[v_tmp_14] = v_tmp_19
 	}
-	gpuimpl.CPUWave(gpuimpl.CPUWaveSum, a_u[:], nil, wall[:], b.Wave, a_u0[:])
-	gpuimpl.CPUWave(gpuimpl.CPUWaveMin, a_u[:], nil, wall[:], b.Wave, a_u1[:])
-	gpuimpl.CPUWave(gpuimpl.CPUWaveMax, a_u[:], nil, wall[:], b.Wave, a_u2[:])
-	gpuimpl.CPUWave(gpuimpl.CPUWavePrefixSum, a_u[:], nil, wall[:], b.Wave, a_u3[:])
-	gpuimpl.CPUWave(gpuimpl.CPUWaveExclusivePrefixSum, a_u[:], nil, wall[:], b.Wave, a_u4[:])
-	gpuimpl.CPUWave(gpuimpl.CPUWaveShuffle, a_u[:], a_k[:], wall[:], b.Wave, a_u5[:])
+	gpuimpl.CPUWave(gpuimpl.WaveSum, a_u[:], nil, wall[:], b.Wave, a_u0[:])
+	gpuimpl.CPUWave(gpuimpl.WaveMin, a_u[:], nil, wall[:], b.Wave, a_u1[:])
+	gpuimpl.CPUWave(gpuimpl.WaveMax, a_u[:], nil, wall[:], b.Wave, a_u2[:])
+	gpuimpl.CPUWave(gpuimpl.WavePrefixSum, a_u[:], nil, wall[:], b.Wave, a_u3[:])
+	gpuimpl.CPUWave(gpuimpl.WaveExclusivePrefixSum, a_u[:], nil, wall[:], b.Wave, a_u4[:])
+	gpuimpl.CPUWave(gpuimpl.WaveShuffle, a_u[:], a_k[:], wall[:], b.Wave, a_u5[:])
 	for lx := uint32(0); lx < 40; lx++ {
 		li := lx
 		var v_u6 uint32
@@ -2276,17 +2276,17 @@ func wave16CPU(b *gpuimpl.CPUBlock) {
 		p_ou[v_tmp_36] = v_tmp_38
 		p_ou[v_tmp_37] = v_tmp_39
 	}
-	gpuimpl.CPUWave(gpuimpl.CPUWaveSum, a_f[:], nil, wall[:], b.Wave, a_f0[:])
-	gpuimpl.CPUWave(gpuimpl.CPUWaveMin, a_f[:], nil, wall[:], b.Wave, a_f1[:])
-	gpuimpl.CPUWave(gpuimpl.CPUWaveMax, a_f[:], nil, wall[:], b.Wave, a_f2[:])
-	gpuimpl.CPUWave(gpuimpl.CPUWavePrefixSum, a_f[:], nil, wall[:], b.Wave, a_f3[:])
-	gpuimpl.CPUWave(gpuimpl.CPUWaveExclusivePrefixSum, a_f[:], nil, wall[:], b.Wave, a_f4[:])
+	gpuimpl.CPUWave(gpuimpl.WaveSum, a_f[:], nil, wall[:], b.Wave, a_f0[:])
+	gpuimpl.CPUWave(gpuimpl.WaveMin, a_f[:], nil, wall[:], b.Wave, a_f1[:])
+	gpuimpl.CPUWave(gpuimpl.WaveMax, a_f[:], nil, wall[:], b.Wave, a_f2[:])
+	gpuimpl.CPUWave(gpuimpl.WavePrefixSum, a_f[:], nil, wall[:], b.Wave, a_f3[:])
+	gpuimpl.CPUWave(gpuimpl.WaveExclusivePrefixSum, a_f[:], nil, wall[:], b.Wave, a_f4[:])
 	var wl28 [40]uint32
 	for lx := uint32(0); lx < 40; lx++ {
 		li := lx
 		wl28[li] = p_m
 	}
-	gpuimpl.CPUWave(gpuimpl.CPUWaveShuffleXor, a_f[:], wl28[:], wall[:], b.Wave, a_f5[:])
+	gpuimpl.CPUWave(gpuimpl.WaveShuffleXor, a_f[:], wl28[:], wall[:], b.Wave, a_f5[:])
 	for lx := uint32(0); lx < 40; lx++ {
 		li := lx
 		v_f0 := a_f0[li]
@@ -2437,7 +2437,7 @@ var Wave32Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 		{
 			Manifest: gpuimpl.Manifest{
 				Kernel: "github.com/goxpu/xpu/kernels/wave.Wave32", Backend: "cpu", Target: "go",
-				Hash:        "sha256:810530bc532ae659b81054e0ec8d8bc862fd75bba79e0aaedb53c0ceb771ac50",
+				Hash:        "sha256:078d7e8a80f01c6257cdaf315a2460750052ce26036b93f7d78c04f42ca498b5",
 				Codegen:     "xpu-gen/1",
 				Block:       xpu.Dim3{X: 80, Y: 1, Z: 1},
 				SharedBytes: 0, StorageBindings: 7, UniformBytes: 16,
@@ -3548,36 +3548,36 @@ func wave32CPU(b *gpuimpl.CPUBlock) {
 			}
 		}
 	}
-	gpuimpl.CPUWave(gpuimpl.CPUWaveSum, a_a[:], nil, wall[:], b.Wave, a_s0[:])
-	gpuimpl.CPUWave(gpuimpl.CPUWaveMin, a_a[:], nil, wall[:], b.Wave, a_s1[:])
-	gpuimpl.CPUWave(gpuimpl.CPUWaveMax, a_a[:], nil, wall[:], b.Wave, a_s2[:])
-	gpuimpl.CPUWave(gpuimpl.CPUWavePrefixSum, a_a[:], nil, wall[:], b.Wave, a_s3[:])
-	gpuimpl.CPUWave(gpuimpl.CPUWaveExclusivePrefixSum, a_a[:], nil, wall[:], b.Wave, a_s4[:])
+	gpuimpl.CPUWave(gpuimpl.WaveSum, a_a[:], nil, wall[:], b.Wave, a_s0[:])
+	gpuimpl.CPUWave(gpuimpl.WaveMin, a_a[:], nil, wall[:], b.Wave, a_s1[:])
+	gpuimpl.CPUWave(gpuimpl.WaveMax, a_a[:], nil, wall[:], b.Wave, a_s2[:])
+	gpuimpl.CPUWave(gpuimpl.WavePrefixSum, a_a[:], nil, wall[:], b.Wave, a_s3[:])
+	gpuimpl.CPUWave(gpuimpl.WaveExclusivePrefixSum, a_a[:], nil, wall[:], b.Wave, a_s4[:])
 	var wl6 [80]uint32
 	for lx := uint32(0); lx < 80; lx++ {
 		li := lx
 		wl6[li] = p_bl
 	}
-	gpuimpl.CPUWave(gpuimpl.CPUWaveShuffle, a_a[:], wl6[:], wall[:], b.Wave, a_s5[:])
-	gpuimpl.CPUWave(gpuimpl.CPUWaveShuffle, a_a[:], a_k[:], wall[:], b.Wave, a_s6[:])
+	gpuimpl.CPUWave(gpuimpl.WaveBroadcast, a_a[:], wl6[:], wall[:], b.Wave, a_s5[:])
+	gpuimpl.CPUWave(gpuimpl.WaveShuffle, a_a[:], a_k[:], wall[:], b.Wave, a_s6[:])
 	var wl8 [80]uint32
 	for lx := uint32(0); lx < 80; lx++ {
 		li := lx
 		wl8[li] = p_m
 	}
-	gpuimpl.CPUWave(gpuimpl.CPUWaveShuffleXor, a_a[:], wl8[:], wall[:], b.Wave, a_s7[:])
+	gpuimpl.CPUWave(gpuimpl.WaveShuffleXor, a_a[:], wl8[:], wall[:], b.Wave, a_s7[:])
 	var wl9 [80]uint32
 	for lx := uint32(0); lx < 80; lx++ {
 		li := lx
 		wl9[li] = p_d
 	}
-	gpuimpl.CPUWave(gpuimpl.CPUWaveShuffleUp, a_a[:], wl9[:], wall[:], b.Wave, a_s8[:])
+	gpuimpl.CPUWave(gpuimpl.WaveShuffleUp, a_a[:], wl9[:], wall[:], b.Wave, a_s8[:])
 	var wl10 [80]uint32
 	for lx := uint32(0); lx < 80; lx++ {
 		li := lx
 		wl10[li] = p_d
 	}
-	gpuimpl.CPUWave(gpuimpl.CPUWaveShuffleDown, a_a[:], wl10[:], wall[:], b.Wave, a_s9[:])
+	gpuimpl.CPUWave(gpuimpl.WaveShuffleDown, a_a[:], wl10[:], wall[:], b.Wave, a_s9[:])
 	for lx := uint32(0); lx < 80; lx++ {
 		li := lx
 		v_s0 := a_s0[li]
@@ -3622,12 +3622,12 @@ func wave32CPU(b *gpuimpl.CPUBlock) {
 		p_oi[v_tmp_13] = v_tmp_18
 		p_oi[v_tmp_14] = v_tmp_19
 	}
-	gpuimpl.CPUWave(gpuimpl.CPUWaveSum, a_u[:], nil, wall[:], b.Wave, a_u0[:])
-	gpuimpl.CPUWave(gpuimpl.CPUWaveMin, a_u[:], nil, wall[:], b.Wave, a_u1[:])
-	gpuimpl.CPUWave(gpuimpl.CPUWaveMax, a_u[:], nil, wall[:], b.Wave, a_u2[:])
-	gpuimpl.CPUWave(gpuimpl.CPUWavePrefixSum, a_u[:], nil, wall[:], b.Wave, a_u3[:])
-	gpuimpl.CPUWave(gpuimpl.CPUWaveExclusivePrefixSum, a_u[:], nil, wall[:], b.Wave, a_u4[:])
-	gpuimpl.CPUWave(gpuimpl.CPUWaveShuffle, a_u[:], a_k[:], wall[:], b.Wave, a_u5[:])
+	gpuimpl.CPUWave(gpuimpl.WaveSum, a_u[:], nil, wall[:], b.Wave, a_u0[:])
+	gpuimpl.CPUWave(gpuimpl.WaveMin, a_u[:], nil, wall[:], b.Wave, a_u1[:])
+	gpuimpl.CPUWave(gpuimpl.WaveMax, a_u[:], nil, wall[:], b.Wave, a_u2[:])
+	gpuimpl.CPUWave(gpuimpl.WavePrefixSum, a_u[:], nil, wall[:], b.Wave, a_u3[:])
+	gpuimpl.CPUWave(gpuimpl.WaveExclusivePrefixSum, a_u[:], nil, wall[:], b.Wave, a_u4[:])
+	gpuimpl.CPUWave(gpuimpl.WaveShuffle, a_u[:], a_k[:], wall[:], b.Wave, a_u5[:])
 	for lx := uint32(0); lx < 80; lx++ {
 		li := lx
 		var v_u6 uint32
@@ -3687,17 +3687,17 @@ func wave32CPU(b *gpuimpl.CPUBlock) {
 		p_ou[v_tmp_36] = v_tmp_38
 		p_ou[v_tmp_37] = v_tmp_39
 	}
-	gpuimpl.CPUWave(gpuimpl.CPUWaveSum, a_f[:], nil, wall[:], b.Wave, a_f0[:])
-	gpuimpl.CPUWave(gpuimpl.CPUWaveMin, a_f[:], nil, wall[:], b.Wave, a_f1[:])
-	gpuimpl.CPUWave(gpuimpl.CPUWaveMax, a_f[:], nil, wall[:], b.Wave, a_f2[:])
-	gpuimpl.CPUWave(gpuimpl.CPUWavePrefixSum, a_f[:], nil, wall[:], b.Wave, a_f3[:])
-	gpuimpl.CPUWave(gpuimpl.CPUWaveExclusivePrefixSum, a_f[:], nil, wall[:], b.Wave, a_f4[:])
+	gpuimpl.CPUWave(gpuimpl.WaveSum, a_f[:], nil, wall[:], b.Wave, a_f0[:])
+	gpuimpl.CPUWave(gpuimpl.WaveMin, a_f[:], nil, wall[:], b.Wave, a_f1[:])
+	gpuimpl.CPUWave(gpuimpl.WaveMax, a_f[:], nil, wall[:], b.Wave, a_f2[:])
+	gpuimpl.CPUWave(gpuimpl.WavePrefixSum, a_f[:], nil, wall[:], b.Wave, a_f3[:])
+	gpuimpl.CPUWave(gpuimpl.WaveExclusivePrefixSum, a_f[:], nil, wall[:], b.Wave, a_f4[:])
 	var wl28 [80]uint32
 	for lx := uint32(0); lx < 80; lx++ {
 		li := lx
 		wl28[li] = p_m
 	}
-	gpuimpl.CPUWave(gpuimpl.CPUWaveShuffleXor, a_f[:], wl28[:], wall[:], b.Wave, a_f5[:])
+	gpuimpl.CPUWave(gpuimpl.WaveShuffleXor, a_f[:], wl28[:], wall[:], b.Wave, a_f5[:])
 	for lx := uint32(0); lx < 80; lx++ {
 		li := lx
 		v_f0 := a_f0[li]
@@ -3824,7 +3824,7 @@ var Wave4Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 		{
 			Manifest: gpuimpl.Manifest{
 				Kernel: "github.com/goxpu/xpu/kernels/wave.Wave4", Backend: "cpu", Target: "go",
-				Hash:        "sha256:7306f61cd43585be21e13935a7a5fbfbd26deca6e331f60810ab9533b7b80af4",
+				Hash:        "sha256:ebb965ddd72f607595cf40032ce3d551ac7c6e0846a1b3202bb9305f220ade10",
 				Codegen:     "xpu-gen/1",
 				Block:       xpu.Dim3{X: 30, Y: 1, Z: 1},
 				SharedBytes: 0, StorageBindings: 7, UniformBytes: 16,
@@ -4609,36 +4609,36 @@ func wave4CPU(b *gpuimpl.CPUBlock) {
 			}
 		}
 	}
-	gpuimpl.CPUWave(gpuimpl.CPUWaveSum, a_a[:], nil, wall[:], b.Wave, a_s0[:])
-	gpuimpl.CPUWave(gpuimpl.CPUWaveMin, a_a[:], nil, wall[:], b.Wave, a_s1[:])
-	gpuimpl.CPUWave(gpuimpl.CPUWaveMax, a_a[:], nil, wall[:], b.Wave, a_s2[:])
-	gpuimpl.CPUWave(gpuimpl.CPUWavePrefixSum, a_a[:], nil, wall[:], b.Wave, a_s3[:])
-	gpuimpl.CPUWave(gpuimpl.CPUWaveExclusivePrefixSum, a_a[:], nil, wall[:], b.Wave, a_s4[:])
+	gpuimpl.CPUWave(gpuimpl.WaveSum, a_a[:], nil, wall[:], b.Wave, a_s0[:])
+	gpuimpl.CPUWave(gpuimpl.WaveMin, a_a[:], nil, wall[:], b.Wave, a_s1[:])
+	gpuimpl.CPUWave(gpuimpl.WaveMax, a_a[:], nil, wall[:], b.Wave, a_s2[:])
+	gpuimpl.CPUWave(gpuimpl.WavePrefixSum, a_a[:], nil, wall[:], b.Wave, a_s3[:])
+	gpuimpl.CPUWave(gpuimpl.WaveExclusivePrefixSum, a_a[:], nil, wall[:], b.Wave, a_s4[:])
 	var wl6 [30]uint32
 	for lx := uint32(0); lx < 30; lx++ {
 		li := lx
 		wl6[li] = p_bl
 	}
-	gpuimpl.CPUWave(gpuimpl.CPUWaveShuffle, a_a[:], wl6[:], wall[:], b.Wave, a_s5[:])
-	gpuimpl.CPUWave(gpuimpl.CPUWaveShuffle, a_a[:], a_k[:], wall[:], b.Wave, a_s6[:])
+	gpuimpl.CPUWave(gpuimpl.WaveBroadcast, a_a[:], wl6[:], wall[:], b.Wave, a_s5[:])
+	gpuimpl.CPUWave(gpuimpl.WaveShuffle, a_a[:], a_k[:], wall[:], b.Wave, a_s6[:])
 	var wl8 [30]uint32
 	for lx := uint32(0); lx < 30; lx++ {
 		li := lx
 		wl8[li] = p_m
 	}
-	gpuimpl.CPUWave(gpuimpl.CPUWaveShuffleXor, a_a[:], wl8[:], wall[:], b.Wave, a_s7[:])
+	gpuimpl.CPUWave(gpuimpl.WaveShuffleXor, a_a[:], wl8[:], wall[:], b.Wave, a_s7[:])
 	var wl9 [30]uint32
 	for lx := uint32(0); lx < 30; lx++ {
 		li := lx
 		wl9[li] = p_d
 	}
-	gpuimpl.CPUWave(gpuimpl.CPUWaveShuffleUp, a_a[:], wl9[:], wall[:], b.Wave, a_s8[:])
+	gpuimpl.CPUWave(gpuimpl.WaveShuffleUp, a_a[:], wl9[:], wall[:], b.Wave, a_s8[:])
 	var wl10 [30]uint32
 	for lx := uint32(0); lx < 30; lx++ {
 		li := lx
 		wl10[li] = p_d
 	}
-	gpuimpl.CPUWave(gpuimpl.CPUWaveShuffleDown, a_a[:], wl10[:], wall[:], b.Wave, a_s9[:])
+	gpuimpl.CPUWave(gpuimpl.WaveShuffleDown, a_a[:], wl10[:], wall[:], b.Wave, a_s9[:])
 	for lx := uint32(0); lx < 30; lx++ {
 		li := lx
 		v_s0 := a_s0[li]
@@ -4683,12 +4683,12 @@ func wave4CPU(b *gpuimpl.CPUBlock) {
 		p_oi[v_tmp_13] = v_tmp_18
 		p_oi[v_tmp_14] = v_tmp_19
 	}
-	gpuimpl.CPUWave(gpuimpl.CPUWaveSum, a_u[:], nil, wall[:], b.Wave, a_u0[:])
-	gpuimpl.CPUWave(gpuimpl.CPUWaveMin, a_u[:], nil, wall[:], b.Wave, a_u1[:])
-	gpuimpl.CPUWave(gpuimpl.CPUWaveMax, a_u[:], nil, wall[:], b.Wave, a_u2[:])
-	gpuimpl.CPUWave(gpuimpl.CPUWavePrefixSum, a_u[:], nil, wall[:], b.Wave, a_u3[:])
-	gpuimpl.CPUWave(gpuimpl.CPUWaveExclusivePrefixSum, a_u[:], nil, wall[:], b.Wave, a_u4[:])
-	gpuimpl.CPUWave(gpuimpl.CPUWaveShuffle, a_u[:], a_k[:], wall[:], b.Wave, a_u5[:])
+	gpuimpl.CPUWave(gpuimpl.WaveSum, a_u[:], nil, wall[:], b.Wave, a_u0[:])
+	gpuimpl.CPUWave(gpuimpl.WaveMin, a_u[:], nil, wall[:], b.Wave, a_u1[:])
+	gpuimpl.CPUWave(gpuimpl.WaveMax, a_u[:], nil, wall[:], b.Wave, a_u2[:])
+	gpuimpl.CPUWave(gpuimpl.WavePrefixSum, a_u[:], nil, wall[:], b.Wave, a_u3[:])
+	gpuimpl.CPUWave(gpuimpl.WaveExclusivePrefixSum, a_u[:], nil, wall[:], b.Wave, a_u4[:])
+	gpuimpl.CPUWave(gpuimpl.WaveShuffle, a_u[:], a_k[:], wall[:], b.Wave, a_u5[:])
 	for lx := uint32(0); lx < 30; lx++ {
 		li := lx
 		var v_u6 uint32
@@ -4748,17 +4748,17 @@ func wave4CPU(b *gpuimpl.CPUBlock) {
 		p_ou[v_tmp_36] = v_tmp_38
 		p_ou[v_tmp_37] = v_tmp_39
 	}
-	gpuimpl.CPUWave(gpuimpl.CPUWaveSum, a_f[:], nil, wall[:], b.Wave, a_f0[:])
-	gpuimpl.CPUWave(gpuimpl.CPUWaveMin, a_f[:], nil, wall[:], b.Wave, a_f1[:])
-	gpuimpl.CPUWave(gpuimpl.CPUWaveMax, a_f[:], nil, wall[:], b.Wave, a_f2[:])
-	gpuimpl.CPUWave(gpuimpl.CPUWavePrefixSum, a_f[:], nil, wall[:], b.Wave, a_f3[:])
-	gpuimpl.CPUWave(gpuimpl.CPUWaveExclusivePrefixSum, a_f[:], nil, wall[:], b.Wave, a_f4[:])
+	gpuimpl.CPUWave(gpuimpl.WaveSum, a_f[:], nil, wall[:], b.Wave, a_f0[:])
+	gpuimpl.CPUWave(gpuimpl.WaveMin, a_f[:], nil, wall[:], b.Wave, a_f1[:])
+	gpuimpl.CPUWave(gpuimpl.WaveMax, a_f[:], nil, wall[:], b.Wave, a_f2[:])
+	gpuimpl.CPUWave(gpuimpl.WavePrefixSum, a_f[:], nil, wall[:], b.Wave, a_f3[:])
+	gpuimpl.CPUWave(gpuimpl.WaveExclusivePrefixSum, a_f[:], nil, wall[:], b.Wave, a_f4[:])
 	var wl28 [30]uint32
 	for lx := uint32(0); lx < 30; lx++ {
 		li := lx
 		wl28[li] = p_m
 	}
-	gpuimpl.CPUWave(gpuimpl.CPUWaveShuffleXor, a_f[:], wl28[:], wall[:], b.Wave, a_f5[:])
+	gpuimpl.CPUWave(gpuimpl.WaveShuffleXor, a_f[:], wl28[:], wall[:], b.Wave, a_f5[:])
 	for lx := uint32(0); lx < 30; lx++ {
 		li := lx
 		v_f0 := a_f0[li]
@@ -4909,7 +4909,7 @@ var Wave64Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 		{
 			Manifest: gpuimpl.Manifest{
 				Kernel: "github.com/goxpu/xpu/kernels/wave.Wave64", Backend: "cpu", Target: "go",
-				Hash:        "sha256:bc6369580ca0c2f50ba2d937540da22b6bf4b2755ee4214b1deb3870f6a68f13",
+				Hash:        "sha256:313bd235f796d36622f2b2a0baddae2417414cf046be8c1da5ec3b25828596bc",
 				Codegen:     "xpu-gen/1",
 				Block:       xpu.Dim3{X: 96, Y: 1, Z: 1},
 				SharedBytes: 0, StorageBindings: 7, UniformBytes: 16,
@@ -5991,36 +5991,36 @@ func wave64CPU(b *gpuimpl.CPUBlock) {
 			}
 		}
 	}
-	gpuimpl.CPUWave(gpuimpl.CPUWaveSum, a_a[:], nil, wall[:], b.Wave, a_s0[:])
-	gpuimpl.CPUWave(gpuimpl.CPUWaveMin, a_a[:], nil, wall[:], b.Wave, a_s1[:])
-	gpuimpl.CPUWave(gpuimpl.CPUWaveMax, a_a[:], nil, wall[:], b.Wave, a_s2[:])
-	gpuimpl.CPUWave(gpuimpl.CPUWavePrefixSum, a_a[:], nil, wall[:], b.Wave, a_s3[:])
-	gpuimpl.CPUWave(gpuimpl.CPUWaveExclusivePrefixSum, a_a[:], nil, wall[:], b.Wave, a_s4[:])
+	gpuimpl.CPUWave(gpuimpl.WaveSum, a_a[:], nil, wall[:], b.Wave, a_s0[:])
+	gpuimpl.CPUWave(gpuimpl.WaveMin, a_a[:], nil, wall[:], b.Wave, a_s1[:])
+	gpuimpl.CPUWave(gpuimpl.WaveMax, a_a[:], nil, wall[:], b.Wave, a_s2[:])
+	gpuimpl.CPUWave(gpuimpl.WavePrefixSum, a_a[:], nil, wall[:], b.Wave, a_s3[:])
+	gpuimpl.CPUWave(gpuimpl.WaveExclusivePrefixSum, a_a[:], nil, wall[:], b.Wave, a_s4[:])
 	var wl6 [96]uint32
 	for lx := uint32(0); lx < 96; lx++ {
 		li := lx
 		wl6[li] = p_bl
 	}
-	gpuimpl.CPUWave(gpuimpl.CPUWaveShuffle, a_a[:], wl6[:], wall[:], b.Wave, a_s5[:])
-	gpuimpl.CPUWave(gpuimpl.CPUWaveShuffle, a_a[:], a_k[:], wall[:], b.Wave, a_s6[:])
+	gpuimpl.CPUWave(gpuimpl.WaveBroadcast, a_a[:], wl6[:], wall[:], b.Wave, a_s5[:])
+	gpuimpl.CPUWave(gpuimpl.WaveShuffle, a_a[:], a_k[:], wall[:], b.Wave, a_s6[:])
 	var wl8 [96]uint32
 	for lx := uint32(0); lx < 96; lx++ {
 		li := lx
 		wl8[li] = p_m
 	}
-	gpuimpl.CPUWave(gpuimpl.CPUWaveShuffleXor, a_a[:], wl8[:], wall[:], b.Wave, a_s7[:])
+	gpuimpl.CPUWave(gpuimpl.WaveShuffleXor, a_a[:], wl8[:], wall[:], b.Wave, a_s7[:])
 	var wl9 [96]uint32
 	for lx := uint32(0); lx < 96; lx++ {
 		li := lx
 		wl9[li] = p_d
 	}
-	gpuimpl.CPUWave(gpuimpl.CPUWaveShuffleUp, a_a[:], wl9[:], wall[:], b.Wave, a_s8[:])
+	gpuimpl.CPUWave(gpuimpl.WaveShuffleUp, a_a[:], wl9[:], wall[:], b.Wave, a_s8[:])
 	var wl10 [96]uint32
 	for lx := uint32(0); lx < 96; lx++ {
 		li := lx
 		wl10[li] = p_d
 	}
-	gpuimpl.CPUWave(gpuimpl.CPUWaveShuffleDown, a_a[:], wl10[:], wall[:], b.Wave, a_s9[:])
+	gpuimpl.CPUWave(gpuimpl.WaveShuffleDown, a_a[:], wl10[:], wall[:], b.Wave, a_s9[:])
 	for lx := uint32(0); lx < 96; lx++ {
 		li := lx
 		v_s0 := a_s0[li]
@@ -6065,12 +6065,12 @@ func wave64CPU(b *gpuimpl.CPUBlock) {
 		p_oi[v_tmp_13] = v_tmp_18
 		p_oi[v_tmp_14] = v_tmp_19
 	}
-	gpuimpl.CPUWave(gpuimpl.CPUWaveSum, a_u[:], nil, wall[:], b.Wave, a_u0[:])
-	gpuimpl.CPUWave(gpuimpl.CPUWaveMin, a_u[:], nil, wall[:], b.Wave, a_u1[:])
-	gpuimpl.CPUWave(gpuimpl.CPUWaveMax, a_u[:], nil, wall[:], b.Wave, a_u2[:])
-	gpuimpl.CPUWave(gpuimpl.CPUWavePrefixSum, a_u[:], nil, wall[:], b.Wave, a_u3[:])
-	gpuimpl.CPUWave(gpuimpl.CPUWaveExclusivePrefixSum, a_u[:], nil, wall[:], b.Wave, a_u4[:])
-	gpuimpl.CPUWave(gpuimpl.CPUWaveShuffle, a_u[:], a_k[:], wall[:], b.Wave, a_u5[:])
+	gpuimpl.CPUWave(gpuimpl.WaveSum, a_u[:], nil, wall[:], b.Wave, a_u0[:])
+	gpuimpl.CPUWave(gpuimpl.WaveMin, a_u[:], nil, wall[:], b.Wave, a_u1[:])
+	gpuimpl.CPUWave(gpuimpl.WaveMax, a_u[:], nil, wall[:], b.Wave, a_u2[:])
+	gpuimpl.CPUWave(gpuimpl.WavePrefixSum, a_u[:], nil, wall[:], b.Wave, a_u3[:])
+	gpuimpl.CPUWave(gpuimpl.WaveExclusivePrefixSum, a_u[:], nil, wall[:], b.Wave, a_u4[:])
+	gpuimpl.CPUWave(gpuimpl.WaveShuffle, a_u[:], a_k[:], wall[:], b.Wave, a_u5[:])
 	for lx := uint32(0); lx < 96; lx++ {
 	}
 	gpuimpl.CPUWaveVote(false, a_p[:], wall[:], b.Wave, a_any[:])
@@ -6125,17 +6125,17 @@ func wave64CPU(b *gpuimpl.CPUBlock) {
 		p_ou[v_tmp_36] = v_tmp_38
 		p_ou[v_tmp_37] = v_tmp_39
 	}
-	gpuimpl.CPUWave(gpuimpl.CPUWaveSum, a_f[:], nil, wall[:], b.Wave, a_f0[:])
-	gpuimpl.CPUWave(gpuimpl.CPUWaveMin, a_f[:], nil, wall[:], b.Wave, a_f1[:])
-	gpuimpl.CPUWave(gpuimpl.CPUWaveMax, a_f[:], nil, wall[:], b.Wave, a_f2[:])
-	gpuimpl.CPUWave(gpuimpl.CPUWavePrefixSum, a_f[:], nil, wall[:], b.Wave, a_f3[:])
-	gpuimpl.CPUWave(gpuimpl.CPUWaveExclusivePrefixSum, a_f[:], nil, wall[:], b.Wave, a_f4[:])
+	gpuimpl.CPUWave(gpuimpl.WaveSum, a_f[:], nil, wall[:], b.Wave, a_f0[:])
+	gpuimpl.CPUWave(gpuimpl.WaveMin, a_f[:], nil, wall[:], b.Wave, a_f1[:])
+	gpuimpl.CPUWave(gpuimpl.WaveMax, a_f[:], nil, wall[:], b.Wave, a_f2[:])
+	gpuimpl.CPUWave(gpuimpl.WavePrefixSum, a_f[:], nil, wall[:], b.Wave, a_f3[:])
+	gpuimpl.CPUWave(gpuimpl.WaveExclusivePrefixSum, a_f[:], nil, wall[:], b.Wave, a_f4[:])
 	var wl27 [96]uint32
 	for lx := uint32(0); lx < 96; lx++ {
 		li := lx
 		wl27[li] = p_m
 	}
-	gpuimpl.CPUWave(gpuimpl.CPUWaveShuffleXor, a_f[:], wl27[:], wall[:], b.Wave, a_f5[:])
+	gpuimpl.CPUWave(gpuimpl.WaveShuffleXor, a_f[:], wl27[:], wall[:], b.Wave, a_f5[:])
 	for lx := uint32(0); lx < 96; lx++ {
 		li := lx
 		v_f0 := a_f0[li]
@@ -6286,7 +6286,7 @@ var Wave8Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 		{
 			Manifest: gpuimpl.Manifest{
 				Kernel: "github.com/goxpu/xpu/kernels/wave.Wave8", Backend: "cpu", Target: "go",
-				Hash:        "sha256:4452defcc1aa25bc24121df8d4f5db300a24bea3b24322563885a1e620f491d5",
+				Hash:        "sha256:3ba454f1ab9cdb7731af6e027b9d8e4e0433ac830aed91e6cf490ba58b11618e",
 				Codegen:     "xpu-gen/1",
 				Block:       xpu.Dim3{X: 60, Y: 1, Z: 1},
 				SharedBytes: 0, StorageBindings: 7, UniformBytes: 16,
@@ -7397,36 +7397,36 @@ func wave8CPU(b *gpuimpl.CPUBlock) {
 			}
 		}
 	}
-	gpuimpl.CPUWave(gpuimpl.CPUWaveSum, a_a[:], nil, wall[:], b.Wave, a_s0[:])
-	gpuimpl.CPUWave(gpuimpl.CPUWaveMin, a_a[:], nil, wall[:], b.Wave, a_s1[:])
-	gpuimpl.CPUWave(gpuimpl.CPUWaveMax, a_a[:], nil, wall[:], b.Wave, a_s2[:])
-	gpuimpl.CPUWave(gpuimpl.CPUWavePrefixSum, a_a[:], nil, wall[:], b.Wave, a_s3[:])
-	gpuimpl.CPUWave(gpuimpl.CPUWaveExclusivePrefixSum, a_a[:], nil, wall[:], b.Wave, a_s4[:])
+	gpuimpl.CPUWave(gpuimpl.WaveSum, a_a[:], nil, wall[:], b.Wave, a_s0[:])
+	gpuimpl.CPUWave(gpuimpl.WaveMin, a_a[:], nil, wall[:], b.Wave, a_s1[:])
+	gpuimpl.CPUWave(gpuimpl.WaveMax, a_a[:], nil, wall[:], b.Wave, a_s2[:])
+	gpuimpl.CPUWave(gpuimpl.WavePrefixSum, a_a[:], nil, wall[:], b.Wave, a_s3[:])
+	gpuimpl.CPUWave(gpuimpl.WaveExclusivePrefixSum, a_a[:], nil, wall[:], b.Wave, a_s4[:])
 	var wl6 [60]uint32
 	for lx := uint32(0); lx < 60; lx++ {
 		li := lx
 		wl6[li] = p_bl
 	}
-	gpuimpl.CPUWave(gpuimpl.CPUWaveShuffle, a_a[:], wl6[:], wall[:], b.Wave, a_s5[:])
-	gpuimpl.CPUWave(gpuimpl.CPUWaveShuffle, a_a[:], a_k[:], wall[:], b.Wave, a_s6[:])
+	gpuimpl.CPUWave(gpuimpl.WaveBroadcast, a_a[:], wl6[:], wall[:], b.Wave, a_s5[:])
+	gpuimpl.CPUWave(gpuimpl.WaveShuffle, a_a[:], a_k[:], wall[:], b.Wave, a_s6[:])
 	var wl8 [60]uint32
 	for lx := uint32(0); lx < 60; lx++ {
 		li := lx
 		wl8[li] = p_m
 	}
-	gpuimpl.CPUWave(gpuimpl.CPUWaveShuffleXor, a_a[:], wl8[:], wall[:], b.Wave, a_s7[:])
+	gpuimpl.CPUWave(gpuimpl.WaveShuffleXor, a_a[:], wl8[:], wall[:], b.Wave, a_s7[:])
 	var wl9 [60]uint32
 	for lx := uint32(0); lx < 60; lx++ {
 		li := lx
 		wl9[li] = p_d
 	}
-	gpuimpl.CPUWave(gpuimpl.CPUWaveShuffleUp, a_a[:], wl9[:], wall[:], b.Wave, a_s8[:])
+	gpuimpl.CPUWave(gpuimpl.WaveShuffleUp, a_a[:], wl9[:], wall[:], b.Wave, a_s8[:])
 	var wl10 [60]uint32
 	for lx := uint32(0); lx < 60; lx++ {
 		li := lx
 		wl10[li] = p_d
 	}
-	gpuimpl.CPUWave(gpuimpl.CPUWaveShuffleDown, a_a[:], wl10[:], wall[:], b.Wave, a_s9[:])
+	gpuimpl.CPUWave(gpuimpl.WaveShuffleDown, a_a[:], wl10[:], wall[:], b.Wave, a_s9[:])
 	for lx := uint32(0); lx < 60; lx++ {
 		li := lx
 		v_s0 := a_s0[li]
@@ -7471,12 +7471,12 @@ func wave8CPU(b *gpuimpl.CPUBlock) {
 		p_oi[v_tmp_13] = v_tmp_18
 		p_oi[v_tmp_14] = v_tmp_19
 	}
-	gpuimpl.CPUWave(gpuimpl.CPUWaveSum, a_u[:], nil, wall[:], b.Wave, a_u0[:])
-	gpuimpl.CPUWave(gpuimpl.CPUWaveMin, a_u[:], nil, wall[:], b.Wave, a_u1[:])
-	gpuimpl.CPUWave(gpuimpl.CPUWaveMax, a_u[:], nil, wall[:], b.Wave, a_u2[:])
-	gpuimpl.CPUWave(gpuimpl.CPUWavePrefixSum, a_u[:], nil, wall[:], b.Wave, a_u3[:])
-	gpuimpl.CPUWave(gpuimpl.CPUWaveExclusivePrefixSum, a_u[:], nil, wall[:], b.Wave, a_u4[:])
-	gpuimpl.CPUWave(gpuimpl.CPUWaveShuffle, a_u[:], a_k[:], wall[:], b.Wave, a_u5[:])
+	gpuimpl.CPUWave(gpuimpl.WaveSum, a_u[:], nil, wall[:], b.Wave, a_u0[:])
+	gpuimpl.CPUWave(gpuimpl.WaveMin, a_u[:], nil, wall[:], b.Wave, a_u1[:])
+	gpuimpl.CPUWave(gpuimpl.WaveMax, a_u[:], nil, wall[:], b.Wave, a_u2[:])
+	gpuimpl.CPUWave(gpuimpl.WavePrefixSum, a_u[:], nil, wall[:], b.Wave, a_u3[:])
+	gpuimpl.CPUWave(gpuimpl.WaveExclusivePrefixSum, a_u[:], nil, wall[:], b.Wave, a_u4[:])
+	gpuimpl.CPUWave(gpuimpl.WaveShuffle, a_u[:], a_k[:], wall[:], b.Wave, a_u5[:])
 	for lx := uint32(0); lx < 60; lx++ {
 		li := lx
 		var v_u6 uint32
@@ -7536,17 +7536,17 @@ func wave8CPU(b *gpuimpl.CPUBlock) {
 		p_ou[v_tmp_36] = v_tmp_38
 		p_ou[v_tmp_37] = v_tmp_39
 	}
-	gpuimpl.CPUWave(gpuimpl.CPUWaveSum, a_f[:], nil, wall[:], b.Wave, a_f0[:])
-	gpuimpl.CPUWave(gpuimpl.CPUWaveMin, a_f[:], nil, wall[:], b.Wave, a_f1[:])
-	gpuimpl.CPUWave(gpuimpl.CPUWaveMax, a_f[:], nil, wall[:], b.Wave, a_f2[:])
-	gpuimpl.CPUWave(gpuimpl.CPUWavePrefixSum, a_f[:], nil, wall[:], b.Wave, a_f3[:])
-	gpuimpl.CPUWave(gpuimpl.CPUWaveExclusivePrefixSum, a_f[:], nil, wall[:], b.Wave, a_f4[:])
+	gpuimpl.CPUWave(gpuimpl.WaveSum, a_f[:], nil, wall[:], b.Wave, a_f0[:])
+	gpuimpl.CPUWave(gpuimpl.WaveMin, a_f[:], nil, wall[:], b.Wave, a_f1[:])
+	gpuimpl.CPUWave(gpuimpl.WaveMax, a_f[:], nil, wall[:], b.Wave, a_f2[:])
+	gpuimpl.CPUWave(gpuimpl.WavePrefixSum, a_f[:], nil, wall[:], b.Wave, a_f3[:])
+	gpuimpl.CPUWave(gpuimpl.WaveExclusivePrefixSum, a_f[:], nil, wall[:], b.Wave, a_f4[:])
 	var wl28 [60]uint32
 	for lx := uint32(0); lx < 60; lx++ {
 		li := lx
 		wl28[li] = p_m
 	}
-	gpuimpl.CPUWave(gpuimpl.CPUWaveShuffleXor, a_f[:], wl28[:], wall[:], b.Wave, a_f5[:])
+	gpuimpl.CPUWave(gpuimpl.WaveShuffleXor, a_f[:], wl28[:], wall[:], b.Wave, a_f5[:])
 	for lx := uint32(0); lx < 60; lx++ {
 		li := lx
 		v_f0 := a_f0[li]
@@ -7645,7 +7645,7 @@ var WaveAgnosticKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 		{
 			Manifest: gpuimpl.Manifest{
 				Kernel: "github.com/goxpu/xpu/kernels/wave.WaveAgnostic", Backend: "cpu", Target: "go",
-				Hash:        "sha256:b26dd8ee50d98785a6b3a228171aafc651253673f9ec3d9b267e1af35afbb2e4",
+				Hash:        "sha256:def48299f04bd6932458ef19ebe5d1de0fe71314092f38e19af063837c170db1",
 				Codegen:     "xpu-gen/1",
 				Block:       xpu.Dim3{X: 100, Y: 1, Z: 1},
 				SharedBytes: 0, StorageBindings: 7, UniformBytes: 16,
@@ -8172,36 +8172,36 @@ func waveAgnosticCPU(b *gpuimpl.CPUBlock) {
 			}
 		}
 	}
-	gpuimpl.CPUWave(gpuimpl.CPUWaveSum, a_a[:], nil, wall[:], b.Wave, a_s0[:])
-	gpuimpl.CPUWave(gpuimpl.CPUWaveMin, a_a[:], nil, wall[:], b.Wave, a_s1[:])
-	gpuimpl.CPUWave(gpuimpl.CPUWaveMax, a_a[:], nil, wall[:], b.Wave, a_s2[:])
-	gpuimpl.CPUWave(gpuimpl.CPUWavePrefixSum, a_a[:], nil, wall[:], b.Wave, a_s3[:])
-	gpuimpl.CPUWave(gpuimpl.CPUWaveExclusivePrefixSum, a_a[:], nil, wall[:], b.Wave, a_s4[:])
+	gpuimpl.CPUWave(gpuimpl.WaveSum, a_a[:], nil, wall[:], b.Wave, a_s0[:])
+	gpuimpl.CPUWave(gpuimpl.WaveMin, a_a[:], nil, wall[:], b.Wave, a_s1[:])
+	gpuimpl.CPUWave(gpuimpl.WaveMax, a_a[:], nil, wall[:], b.Wave, a_s2[:])
+	gpuimpl.CPUWave(gpuimpl.WavePrefixSum, a_a[:], nil, wall[:], b.Wave, a_s3[:])
+	gpuimpl.CPUWave(gpuimpl.WaveExclusivePrefixSum, a_a[:], nil, wall[:], b.Wave, a_s4[:])
 	var wl6 [100]uint32
 	for lx := uint32(0); lx < 100; lx++ {
 		li := lx
 		wl6[li] = p_bl
 	}
-	gpuimpl.CPUWave(gpuimpl.CPUWaveShuffle, a_a[:], wl6[:], wall[:], b.Wave, a_s5[:])
-	gpuimpl.CPUWave(gpuimpl.CPUWaveShuffle, a_a[:], a_k[:], wall[:], b.Wave, a_s6[:])
+	gpuimpl.CPUWave(gpuimpl.WaveBroadcast, a_a[:], wl6[:], wall[:], b.Wave, a_s5[:])
+	gpuimpl.CPUWave(gpuimpl.WaveShuffle, a_a[:], a_k[:], wall[:], b.Wave, a_s6[:])
 	var wl8 [100]uint32
 	for lx := uint32(0); lx < 100; lx++ {
 		li := lx
 		wl8[li] = p_m
 	}
-	gpuimpl.CPUWave(gpuimpl.CPUWaveShuffleXor, a_a[:], wl8[:], wall[:], b.Wave, a_s7[:])
+	gpuimpl.CPUWave(gpuimpl.WaveShuffleXor, a_a[:], wl8[:], wall[:], b.Wave, a_s7[:])
 	var wl9 [100]uint32
 	for lx := uint32(0); lx < 100; lx++ {
 		li := lx
 		wl9[li] = p_d
 	}
-	gpuimpl.CPUWave(gpuimpl.CPUWaveShuffleUp, a_a[:], wl9[:], wall[:], b.Wave, a_s8[:])
+	gpuimpl.CPUWave(gpuimpl.WaveShuffleUp, a_a[:], wl9[:], wall[:], b.Wave, a_s8[:])
 	var wl10 [100]uint32
 	for lx := uint32(0); lx < 100; lx++ {
 		li := lx
 		wl10[li] = p_d
 	}
-	gpuimpl.CPUWave(gpuimpl.CPUWaveShuffleDown, a_a[:], wl10[:], wall[:], b.Wave, a_s9[:])
+	gpuimpl.CPUWave(gpuimpl.WaveShuffleDown, a_a[:], wl10[:], wall[:], b.Wave, a_s9[:])
 	for lx := uint32(0); lx < 100; lx++ {
 		li := lx
 		v_s0 := a_s0[li]
@@ -8246,12 +8246,12 @@ func waveAgnosticCPU(b *gpuimpl.CPUBlock) {
 		p_oi[v_tmp_13] = v_tmp_18
 		p_oi[v_tmp_14] = v_tmp_19
 	}
-	gpuimpl.CPUWave(gpuimpl.CPUWaveSum, a_u[:], nil, wall[:], b.Wave, a_u0[:])
-	gpuimpl.CPUWave(gpuimpl.CPUWaveMin, a_u[:], nil, wall[:], b.Wave, a_u1[:])
-	gpuimpl.CPUWave(gpuimpl.CPUWaveMax, a_u[:], nil, wall[:], b.Wave, a_u2[:])
-	gpuimpl.CPUWave(gpuimpl.CPUWavePrefixSum, a_u[:], nil, wall[:], b.Wave, a_u3[:])
-	gpuimpl.CPUWave(gpuimpl.CPUWaveExclusivePrefixSum, a_u[:], nil, wall[:], b.Wave, a_u4[:])
-	gpuimpl.CPUWave(gpuimpl.CPUWaveShuffle, a_u[:], a_k[:], wall[:], b.Wave, a_u5[:])
+	gpuimpl.CPUWave(gpuimpl.WaveSum, a_u[:], nil, wall[:], b.Wave, a_u0[:])
+	gpuimpl.CPUWave(gpuimpl.WaveMin, a_u[:], nil, wall[:], b.Wave, a_u1[:])
+	gpuimpl.CPUWave(gpuimpl.WaveMax, a_u[:], nil, wall[:], b.Wave, a_u2[:])
+	gpuimpl.CPUWave(gpuimpl.WavePrefixSum, a_u[:], nil, wall[:], b.Wave, a_u3[:])
+	gpuimpl.CPUWave(gpuimpl.WaveExclusivePrefixSum, a_u[:], nil, wall[:], b.Wave, a_u4[:])
+	gpuimpl.CPUWave(gpuimpl.WaveShuffle, a_u[:], a_k[:], wall[:], b.Wave, a_u5[:])
 	gpuimpl.CPUWaveBallot(a_p[:], wall[:], b.Wave, a_u6[:])
 	gpuimpl.CPUWaveVote(false, a_p[:], wall[:], b.Wave, a_any[:])
 	gpuimpl.CPUWaveVote(true, a_p[:], wall[:], b.Wave, a_all[:])
@@ -8305,17 +8305,17 @@ func waveAgnosticCPU(b *gpuimpl.CPUBlock) {
 		p_ou[v_tmp_36] = v_tmp_38
 		p_ou[v_tmp_37] = v_tmp_39
 	}
-	gpuimpl.CPUWave(gpuimpl.CPUWaveSum, a_f[:], nil, wall[:], b.Wave, a_f0[:])
-	gpuimpl.CPUWave(gpuimpl.CPUWaveMin, a_f[:], nil, wall[:], b.Wave, a_f1[:])
-	gpuimpl.CPUWave(gpuimpl.CPUWaveMax, a_f[:], nil, wall[:], b.Wave, a_f2[:])
-	gpuimpl.CPUWave(gpuimpl.CPUWavePrefixSum, a_f[:], nil, wall[:], b.Wave, a_f3[:])
-	gpuimpl.CPUWave(gpuimpl.CPUWaveExclusivePrefixSum, a_f[:], nil, wall[:], b.Wave, a_f4[:])
+	gpuimpl.CPUWave(gpuimpl.WaveSum, a_f[:], nil, wall[:], b.Wave, a_f0[:])
+	gpuimpl.CPUWave(gpuimpl.WaveMin, a_f[:], nil, wall[:], b.Wave, a_f1[:])
+	gpuimpl.CPUWave(gpuimpl.WaveMax, a_f[:], nil, wall[:], b.Wave, a_f2[:])
+	gpuimpl.CPUWave(gpuimpl.WavePrefixSum, a_f[:], nil, wall[:], b.Wave, a_f3[:])
+	gpuimpl.CPUWave(gpuimpl.WaveExclusivePrefixSum, a_f[:], nil, wall[:], b.Wave, a_f4[:])
 	var wl27 [100]uint32
 	for lx := uint32(0); lx < 100; lx++ {
 		li := lx
 		wl27[li] = p_m
 	}
-	gpuimpl.CPUWave(gpuimpl.CPUWaveShuffleXor, a_f[:], wl27[:], wall[:], b.Wave, a_f5[:])
+	gpuimpl.CPUWave(gpuimpl.WaveShuffleXor, a_f[:], wl27[:], wall[:], b.Wave, a_f5[:])
 	for lx := uint32(0); lx < 100; lx++ {
 		li := lx
 		v_f0 := a_f0[li]

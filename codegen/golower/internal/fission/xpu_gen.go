@@ -2520,7 +2520,7 @@ var WaveInLoopKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 		{
 			Manifest: gpuimpl.Manifest{
 				Kernel: "github.com/goxpu/xpu/codegen/golower/internal/fission.WaveInLoop", Backend: "cpu", Target: "go",
-				Hash:        "sha256:30b6684e9a0ead2f1149ed63b0ecbeb88924086223e6acc589af114eba791b72",
+				Hash:        "sha256:6ab87c52cdd8754100a4b8f1f388002d4735af00922a6e7a47935801b12a2ab0",
 				Codegen:     "xpu-gen/1",
 				Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
 				SharedBytes: 256, StorageBindings: 2, UniformBytes: 0,
@@ -2728,7 +2728,7 @@ func waveInLoopCPU(b *gpuimpl.CPUBlock) {
 			var v_l uint32 = lx
 			wx4[li] = (s_s[((v_l+uint32(1))%uint32(64))] + v_a[uint32(1)])
 		}
-		gpuimpl.CPUWave(gpuimpl.CPUWaveSum, wx4[:], nil, wall[:], b.Wave, a_w[:])
+		gpuimpl.CPUWave(gpuimpl.WaveSum, wx4[:], nil, wall[:], b.Wave, a_w[:])
 		for lx := uint32(0); lx < 64; lx++ {
 			li := lx
 			var v_a [2]uint32
