@@ -11,6 +11,7 @@ import (
 	"github.com/goxpu/xpu/bench/internal/kernels"
 	"github.com/goxpu/xpu/gpu"
 	"github.com/goxpu/xpu/gpu/driver"
+	"github.com/goxpu/xpu/kernels/conformance"
 	"github.com/goxpu/xpu/schema"
 )
 
@@ -207,10 +208,10 @@ func sgemm(b *testing.B, d *gpu.Device, raw rawDriver) {
 	s := d.Stream()
 	g := xpu.Dim3{X: n / 16, Y: n / 16, Z: 1}
 	bufs, u := [][]float32{pattern(n * n), pattern(n * n), pattern(n * n)}, sgemmUniforms(n, n, n, 1, 0)
-	hand, wgsl := kernel(b, raw, sgemmWGSL, bufs, u, false), kernel(b, raw, wgslOf(kernels.SgemmKernel), bufs, u, false)
+	hand, wgsl := kernel(b, raw, sgemmWGSL, bufs, u, false), kernel(b, raw, wgslOf(conformance.SgemmKernel), bufs, u, false)
 	t := variants(b,
 		func() error {
-			if err := kernels.LaunchSgemm(s, g, c, x, y, n, n, n, 1, 0); err != nil {
+			if err := conformance.LaunchSgemm(s, g, c, x, y, n, n, n, 1, 0); err != nil {
 				return err
 			}
 			return s.Sync()

@@ -25,7 +25,7 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
 }
 `
 
-// sgemmWGSL is kernels.Sgemm written by hand, the same algorithm: C =
+// sgemmWGSL is conformance.Sgemm written by hand, the same algorithm: C =
 // alpha*A*B + beta*C, one element of C per work-item, A and B staged
 // through 16x16 workgroup tiles with a barrier on each side of a step.
 const sgemmWGSL = `

@@ -1,7 +1,6 @@
-// Package kernels holds the kernels the benchmarks run: saxpy, a sum
-// reduction, a register-tiled SGEMM (Gemm) and the conformance suite's
-// 16x16-tile one (Sgemm, which the WebGPU benchmarks put beside the same
-// algorithm written by hand in WGSL), written in the kernel language.
+// Package kernels holds the kernels the benchmarks run beside those of
+// the conformance suite: saxpy, a sum reduction and a register-tiled
+// SGEMM (Gemm), written in the kernel language.
 // xpu_gen.go is their generated code (xpu gen), launched through its
 // launchers as any user's kernels. Its tests check each kernel on every
 // device present against the reference runner.
@@ -78,41 +77,5 @@ func Gemm(t xpu.Thread, c, a, b []float32, n uint32) {
 		for j := uint32(0); j < 4; j++ {
 			c[(row0+ty+16*i)*n+col0+tx+16*j] = acc[i*4+j]
 		}
-	}
-}
-
-// tile is the side of Sgemm's square tiles.
-const tile = 16
-
-// Sgemm computes C = alpha*A*B + beta*C for row-major A (m-by-k), B
-// (k-by-n) and C (m-by-n), one element of C per work-item, with A and B
-// staged through shared tiles and a barrier on each side of every step.
-//
-//xpu:kernel block=16,16
-func Sgemm(t xpu.Thread, c, a, b []float32, m, n, k uint32, alpha, beta float32) {
-	as := xpu.Shared[float32](t, tile*tile)
-	bs := xpu.Shared[float32](t, tile*tile)
-	lx, ly := t.LocalX(), t.LocalY()
-	col := t.GroupX()*tile + lx
-	row := t.GroupY()*tile + ly
-	var acc float32
-	for k0 := uint32(0); k0 < k; k0 += tile {
-		var av, bv float32
-		if row < m && k0+lx < k {
-			av = a[row*k+k0+lx]
-		}
-		if col < n && k0+ly < k {
-			bv = b[(k0+ly)*n+col]
-		}
-		as[ly*tile+lx] = av
-		bs[ly*tile+lx] = bv
-		t.Barrier()
-		for kk := uint32(0); kk < tile; kk++ {
-			acc += as[ly*tile+kk] * bs[kk*tile+lx]
-		}
-		t.Barrier()
-	}
-	if row < m && col < n {
-		c[row*n+col] = alpha*acc + beta*c[row*n+col]
 	}
 }

@@ -66,19 +66,5 @@ func cases() []*gputest.Case {
 		Launch: func(s *gpu.Stream, g xpu.Dim3, a []any) error {
 			return kernels.LaunchGemm(s, g, buf(a, 0), buf(a, 1), buf(a, 2), gputest.At[uint32](a, 3))
 		},
-	}, {
-		Kernel: kernels.SgemmKernel,
-		Tol:    gputest.Tolerance{Name: "sums of 72 products in the same order, each may be fused", ULP: 4, Rel: 1e-5},
-		Setup: func(r *rand.Rand) gputest.Inputs {
-			const m, n, k = 40, 56, 72
-			return gputest.Inputs{Groups: xpu.Dim3{X: xpu.GroupsFor(n, 16), Y: xpu.GroupsFor(m, 16)}, Args: []gputest.Arg{
-				gputest.Buffer(gputest.Floats(r, m*n, 0, 1)), gputest.Buffer(gputest.Floats(r, m*k, 0, 1)), gputest.Buffer(gputest.Floats(r, k*n, 0, 1)),
-				gputest.Scalar(uint32(m)), gputest.Scalar(uint32(n)), gputest.Scalar(uint32(k)), gputest.Scalar(float32(1.5)), gputest.Scalar(float32(0.5)),
-			}}
-		},
-		Launch: func(s *gpu.Stream, g xpu.Dim3, a []any) error {
-			return kernels.LaunchSgemm(s, g, buf(a, 0), buf(a, 1), buf(a, 2),
-				gputest.At[uint32](a, 3), gputest.At[uint32](a, 4), gputest.At[uint32](a, 5), gputest.At[float32](a, 6), gputest.At[float32](a, 7))
-		},
 	}}
 }
