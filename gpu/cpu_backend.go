@@ -2,7 +2,6 @@ package gpu
 
 import (
 	"github.com/goxpu/xpu/gpu/cpu"
-
 	"github.com/goxpu/xpu/schema"
 )
 
