@@ -38,7 +38,8 @@ type Lowered struct {
 	// private bytes, native operations, fault use) and its selector. The
 	// code of a text target is its Code; that of a Go function target is
 	// the Go source of the function (named by [Names.Code]) in Code.
-	// [Complete] adds the facts of the IR and the hash.
+	// [Spec] adds the hash and the wave use, and states the facts of the
+	// IR once, in the spec.
 	Artifacts []schema.Artifact
 	// Refused says, for a backend that has no artifact, why its lowering
 	// refused the kernel.
