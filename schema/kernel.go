@@ -16,6 +16,7 @@ type Kernel struct {
 	Codegen string   // the version of the code generator that wrote it; "" for a spec written by hand
 	Block   xpu.Dim3 // the pinned block size
 	Wave    uint32   // declared wave width; 0 for a width-agnostic kernel
+	WaveOps bool     // the body uses wave verbs or queries (Manifest.WaveOps)
 	Params  []Param  // the parameters after the Thread, in Go order (no comptime struct)
 
 	// SharedBytes is the workgroup (shared) memory the kernel declares, in
@@ -48,8 +49,8 @@ type Kernel struct {
 
 // CompleteManifests fills into the manifest of each of k's artifacts the
 // facts of the kernel: its name, the generator's version, its block,
-// shared and uniform bytes, its buffers and their use, and its declared
-// wave width. The runtime calls it on the copy of a spec it registers, the
+// shared and uniform bytes, its buffers and their use, its declared wave
+// width and its wave use. The runtime calls it on the copy of a spec it registers, the
 // code generator on the spec it writes, for its report; so the manifests a
 // program reads and those the generator prints are the same.
 func (k *Kernel) CompleteManifests() {
@@ -61,6 +62,7 @@ func (k *Kernel) CompleteManifests() {
 		m.SharedBytes = k.SharedBytes
 		m.UniformBytes = k.UniformSize
 		m.Wave = k.Wave
+		m.WaveOps = k.WaveOps
 		m.StorageBindings, m.Buffers = 0, nil
 		for _, p := range k.Params {
 			if p.Kind == ParamBuffer {

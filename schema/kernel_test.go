@@ -12,7 +12,7 @@ import (
 // two manifests share their buffers.
 func TestCompleteManifests(t *testing.T) {
 	k := &Kernel{
-		Name: "example.com/k.Step", Codegen: "xpu-gen/1", Block: xpu.Dim3{X: 64, Y: 2, Z: 1}, Wave: 32,
+		Name: "example.com/k.Step", Codegen: "xpu-gen/1", Block: xpu.Dim3{X: 64, Y: 2, Z: 1}, Wave: 32, WaveOps: true,
 		Params: []Param{
 			{Name: "out", Kind: ParamBuffer, Access: AccessWrite, MinLen: "n", Binding: 0},
 			{Name: "n", Kind: ParamScalar, Binding: 0},
@@ -20,8 +20,8 @@ func TestCompleteManifests(t *testing.T) {
 		},
 		SharedBytes: 256, UniformSize: 16,
 		Artifacts: []Artifact{
-			{Manifest: Manifest{Backend: BackendWebGPU, Target: TargetWGSL, Hash: "sha256:a", WaveOps: true, WaveTier: TierNative, Fault: true}},
-			{Manifest: Manifest{Backend: BackendCPU, Target: TargetGo, Hash: "sha256:b", WaveOps: true, WaveTier: TierEmulated,
+			{Manifest: Manifest{Backend: BackendWebGPU, Target: TargetWGSL, Hash: "sha256:a", WaveTier: TierNative, Fault: true}},
+			{Manifest: Manifest{Backend: BackendCPU, Target: TargetGo, Hash: "sha256:b", WaveTier: TierEmulated,
 				Kernel: "stale", Buffers: []Usage{{Name: "stale"}}}},
 		},
 	}

@@ -38,8 +38,8 @@ type Lowered struct {
 	// private bytes, native operations, fault use) and its selector. The
 	// code of a text target is its Code; that of a Go function target is
 	// the Go source of the function (named by [Names.Code]) in Code.
-	// [Spec] adds the hash and the wave use, and states the facts of the
-	// IR once, in the spec.
+	// [Spec] adds the hash and states the facts of the IR once, in the
+	// spec.
 	Artifacts []schema.Artifact
 	// Refused says, for a backend that has no artifact, why its lowering
 	// refused the kernel.
@@ -170,6 +170,9 @@ func (w *writer) kernel(l *Lowered) error {
 	w.printf("Block: xpu.Dim3{X: %d, Y: %d, Z: %d},\n", s.Block.X, s.Block.Y, s.Block.Z)
 	if s.Wave != 0 {
 		w.printf("Wave: %d,\n", s.Wave)
+	}
+	if s.WaveOps {
+		w.printf("WaveOps: true,\n")
 	}
 	if len(s.Params) > 0 {
 		w.printf("Params: []gpuimpl.Param{\n")

@@ -24,10 +24,10 @@ const Version = "xpu-gen/1"
 // Spec returns the spec the generated file registers for l, a kernel of
 // the package with import path pkg, less the Go values it names (Func,
 // Comptime and each Go function artifact's Entry): what the IR says of
-// the kernel (its name, block, parameters, footprint, declared wave width)
-// stated once, and its artifacts, each with the hash of its code, its
-// sorted native operations and its wave use in its manifest, beside the
-// facts its lowering reported (tier, private bytes, fault use). The
+// the kernel (its name, block, parameters, footprint, declared wave width,
+// wave use) stated once, and its artifacts, each with the hash of its code
+// and its sorted native operations in its manifest, beside the facts its
+// lowering reported (tier, private bytes, fault use). The
 // kernel's facts enter the manifests through
 // [schema.Kernel.CompleteManifests], as at registration.
 func Spec(pkg string, l *Lowered) (*schema.Kernel, error) {
@@ -39,6 +39,7 @@ func Spec(pkg string, l *Lowered) (*schema.Kernel, error) {
 		Wave:        k.Wave,
 		SharedBytes: sharedBytes(k),
 		UniformSize: uniformSize(k),
+		WaveOps:     k.Wave != 0 || ir.UsesWaves(k),
 	}
 	for _, p := range k.Params {
 		if p.Type == nil {
@@ -50,13 +51,14 @@ func Spec(pkg string, l *Lowered) (*schema.Kernel, error) {
 		}
 		s.Params = append(s.Params, sp)
 	}
-	waves := k.Wave != 0 || ir.UsesWaves(k)
 	for _, a := range l.Artifacts {
 		if a.Code == "" {
 			return nil, fmt.Errorf("emit: kernel %s: a %s artifact for %s without code", k.Name, a.Target, a.Backend)
 		}
 		a.Hash = hash(a.Code)
-		a.WaveOps = waves
+		if !s.WaveOps {
+			a.WaveTier = "" // as Manifest.WaveTier says
+		}
 		a.NativeOps = slices.Clone(a.NativeOps)
 		slices.Sort(a.NativeOps)
 		s.Artifacts = append(s.Artifacts, a)
@@ -127,11 +129,8 @@ func (w *writer) manifest(m schema.Manifest) {
 	if m.PrivateBytes != nil {
 		more = append(more, fmt.Sprintf("PrivateBytes: new(%d),", *m.PrivateBytes))
 	}
-	switch {
-	case m.WaveOps && m.WaveTier != "":
-		more = append(more, fmt.Sprintf("WaveOps: true, WaveTier: %q,", m.WaveTier))
-	case m.WaveOps:
-		more = append(more, "WaveOps: true,")
+	if m.WaveTier != "" {
+		more = append(more, fmt.Sprintf("WaveTier: %q,", m.WaveTier))
 	}
 	if m.Fault {
 		more = append(more, "Fault: true,")

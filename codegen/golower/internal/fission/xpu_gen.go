@@ -2276,6 +2276,7 @@ var WaveInLoopKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Name:    "github.com/goxpu/xpu/codegen/golower/internal/fission.WaveInLoop",
 	Codegen: "xpu-gen/1",
 	Block:   xpu.Dim3{X: 64, Y: 1, Z: 1},
+	WaveOps: true,
 	Params: []gpuimpl.Param{
 		{Name: "out", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Access: gpuimpl.AccessWrite, Binding: 0},
 		{Name: "in", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Access: gpuimpl.AccessRead, Binding: 1},
@@ -2286,8 +2287,8 @@ var WaveInLoopKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 		{
 			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:fdea628634e09ebbde4f0c52a160a7f2899e5f26b051d867f3a1ea43de609fd1",
 				PrivateBytes: new(36),
-				WaveOps:      true, WaveTier: "native",
-				NativeOps: []string{"subgroupAdd", "workgroupBarrier"},
+				WaveTier:     "native",
+				NativeOps:    []string{"subgroupAdd", "workgroupBarrier"},
 			},
 			Selector: gpuimpl.Selector{SubgroupMin: 4, SubgroupMax: 128, Width: 0},
 			Code:     waveInLoopWGSLNative,
@@ -2295,15 +2296,15 @@ var WaveInLoopKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 		{
 			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:ce4343147ccc6ebd67f9410bae61954ad6a49a271f54b428674db1324ac6f535",
 				PrivateBytes: new(36),
-				WaveOps:      true, WaveTier: "emulated",
-				NativeOps: []string{"workgroupBarrier"},
+				WaveTier:     "emulated",
+				NativeOps:    []string{"workgroupBarrier"},
 			},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 32},
 			Code:     waveInLoopWGSLEmulated,
 		},
 		{
 			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:30b6684e9a0ead2f1149ed63b0ecbeb88924086223e6acc589af114eba791b72",
-				WaveOps: true, WaveTier: "emulated",
+				WaveTier:  "emulated",
 				NativeOps: []string{"gpuimpl.CPUWave"},
 			},
 			Entry: waveInLoopCPU,
