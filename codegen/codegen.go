@@ -95,11 +95,13 @@ func Build(dir string) (*Report, []byte, error) {
 		r.Kernels = append(r.Kernels, k.Name)
 	}
 	r.Notes = warnings
-	for _, l := range ks {
-		for _, a := range l.Artifacts {
-			a.Manifest = emit.Complete(m.Package, l.Kernel, &a)
-			r.Artifacts = append(r.Artifacts, a)
+	for i := range ks {
+		s, err := emit.Spec(m.Package, &ks[i])
+		if err != nil {
+			return nil, nil, err
 		}
+		s.CompleteManifests()
+		r.Artifacts = append(r.Artifacts, s.Artifacts...)
 	}
 	return r, src, nil
 }

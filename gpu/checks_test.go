@@ -43,12 +43,13 @@ var (
 	wgslOnlyKernel = specLike("WGSLOnly", func(s *gpuimpl.KernelSpec) { only(s, schema.BackendWebGPU) })
 	cpuOnlyKernel  = specLike("CPUOnly", func(s *gpuimpl.KernelSpec) { only(s, schema.BackendCPU) })
 	scalarTwin     = specLike("ScalarTwin", func(s *gpuimpl.KernelSpec) {
-		editManifests(s, func(m *schema.Manifest) { m.WaveOps, m.WaveTier = true, schema.TierScalar })
+		s.WaveOps = true
+		editManifests(s, func(m *schema.Manifest) { m.WaveTier = schema.TierScalar })
 	})
 	oddWave    = specLike("OddWave", func(s *gpuimpl.KernelSpec) { s.Wave = 48 })
 	nativeWave = specLike("NativeWave", func(s *gpuimpl.KernelSpec) {
-		s.Wave = 64
-		editManifests(s, func(m *schema.Manifest) { m.Wave, m.WaveOps, m.WaveTier = 64, true, schema.TierNative })
+		s.Wave, s.WaveOps = 64, true
+		editManifests(s, func(m *schema.Manifest) { m.WaveTier = schema.TierNative })
 	})
 	boundedSaxpy = specLike("BoundedSaxpy", func(s *gpuimpl.KernelSpec) {
 		s.Params[0].MinLen, s.Params[1].MinLen = "n", "n"

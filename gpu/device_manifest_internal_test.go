@@ -37,7 +37,7 @@ var tieredKernel = func() *Kernel {
 			Hash: sha("cpu"), Block: xpu.Dim3{X: 64, Y: 1, Z: 1}, Wave: 32, WaveOps: true, WaveTier: schema.TierEmulated},
 			Entry: func(*driver.CPUBlock) {}},
 	}
-	return register(&driver.Kernel{Name: "github.com/goxpu/xpu/gpu.tiered", Block: xpu.Dim3{X: 64}, Wave: 32, Artifacts: arts})
+	return register(&driver.Kernel{Name: "github.com/goxpu/xpu/gpu.tiered", Block: xpu.Dim3{X: 64}, Wave: 32, WaveOps: true, Artifacts: arts})
 }()
 
 func TestDeviceManifest(t *testing.T) {

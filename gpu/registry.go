@@ -44,6 +44,9 @@ func register(spec *driver.Kernel) *Kernel {
 	k := &Kernel{spec: *spec, registered: true}
 	k.spec.Params = slices.Clone(spec.Params)
 	k.spec.Artifacts = cloneArtifacts(spec.Artifacts)
+	// Generated code states the kernel's facts once, in the spec; its
+	// manifests hold what differs per artifact.
+	k.spec.CompleteManifests()
 	k.refused = spec.Refused
 	if k.refused == "" {
 		k.refused = checkSpec(&k.spec)

@@ -1,8 +1,9 @@
 // Package schema defines, once, the data that code generation hands the
 // runtime: the names of backends and targets, wave tiers, buffer access
-// modes, a kernel's parameters, and the artifacts a kernel carries with
-// their manifests. The code generator writes these values into generated
-// files; the runtime and its drivers read them.
+// modes, a kernel's parameters, the kernel's spec as generated code
+// registers it, and the artifacts a kernel carries with their manifests.
+// The code generator writes these values into generated files; the
+// runtime and its drivers read them.
 //
 // Layering: a leaf. It imports only the standard library and package xpu;
 // it knows neither codegen nor the runtime, which both import it.

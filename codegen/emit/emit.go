@@ -38,7 +38,8 @@ type Lowered struct {
 	// private bytes, native operations, fault use) and its selector. The
 	// code of a text target is its Code; that of a Go function target is
 	// the Go source of the function (named by [Names.Code]) in Code.
-	// [Complete] adds the facts of the IR and the hash.
+	// [Spec] adds the hash and states the facts of the IR once, in the
+	// spec.
 	Artifacts []schema.Artifact
 	// Refused says, for a backend that has no artifact, why its lowering
 	// refused the kernel.
@@ -157,39 +158,40 @@ func (w *writer) refused(r *ir.Refusal) {
 // kernel writes the handle, the launcher and the artifacts of one kernel.
 func (w *writer) kernel(l *Lowered) error {
 	k := l.Kernel
-	for _, p := range k.Params {
-		if p.Type == nil {
-			return fmt.Errorf("emit: kernel %s: parameter %s has no type", k.Name, p.Name)
-		}
+	s, err := Spec(w.pkg, l)
+	if err != nil {
+		return err
 	}
 	handle := handleName(k.Name)
 	w.printf("\n// %s is the compiled form of %s.\n", handle, origin(k))
 	w.printf("var %s = gpuimpl.Register(&gpuimpl.KernelSpec{\n", handle)
-	w.printf("Name: %q,\n", w.pkg+"."+k.Name)
-	w.printf("Block: xpu.Dim3{X: %d, Y: %d, Z: %d},\n", k.Block[0], k.Block[1], k.Block[2])
-	if k.Wave != 0 {
-		w.printf("Wave: %d,\n", k.Wave)
+	w.printf("Name: %q,\n", s.Name)
+	w.printf("Codegen: %q,\n", s.Codegen)
+	w.printf("Block: xpu.Dim3{X: %d, Y: %d, Z: %d},\n", s.Block.X, s.Block.Y, s.Block.Z)
+	if s.Wave != 0 {
+		w.printf("Wave: %d,\n", s.Wave)
 	}
-	if len(k.Params) > 0 {
+	if s.WaveOps {
+		w.printf("WaveOps: true,\n")
+	}
+	if len(s.Params) > 0 {
 		w.printf("Params: []gpuimpl.Param{\n")
-		for _, p := range k.Params {
+		for _, p := range s.Params {
 			w.param(p)
 		}
 		w.printf("},\n")
 	}
-	if n := sharedBytes(k); n > 0 {
-		w.printf("SharedBytes: %d,\n", n)
+	if s.SharedBytes > 0 {
+		w.printf("SharedBytes: %d,\n", s.SharedBytes)
 	}
-	if n := uniformSize(k); n > 0 {
-		w.printf("UniformSize: %d,\n", n)
+	if s.UniformSize > 0 {
+		w.printf("UniformSize: %d,\n", s.UniformSize)
 	}
 	w.printf("Func: %s,\n", cmp.Or(k.Func, k.Name))
 	if k.Comptime != "" {
 		w.printf("Comptime: %s,\n", k.Comptime)
 	}
-	if err := w.artifacts(l); err != nil {
-		return err
-	}
+	w.artifacts(l, s.Artifacts)
 	w.printf("})\n")
 	w.launcher(k, handle)
 	w.code(l)
@@ -197,10 +199,10 @@ func (w *writer) kernel(l *Lowered) error {
 }
 
 // param writes one element of a spec's Params.
-func (w *writer) param(p *ir.Param) {
-	if p.Kind == ir.BufferParam {
+func (w *writer) param(p schema.Param) {
+	if p.Kind == schema.ParamBuffer {
 		w.printf("{Name: %q, Kind: gpuimpl.ParamBuffer, Type: %s, Size: %d, Access: gpuimpl.%s, Binding: %d",
-			p.Name, w.typeName(p.Type), p.Type.Size(), accessName(p.Access), p.Binding)
+			p.Name, w.typeName(p.Type), p.Size, accessName(p.Access), p.Binding)
 		if p.MinLen != "" {
 			w.printf(", MinLen: %q", p.MinLen)
 		}
@@ -208,7 +210,7 @@ func (w *writer) param(p *ir.Param) {
 		return
 	}
 	w.printf("{Name: %q, Kind: gpuimpl.ParamScalar, Type: %s, Size: %d, Binding: %d},\n",
-		p.Name, w.typeName(p.Type), p.Type.Size(), p.Binding)
+		p.Name, w.typeName(p.Type), p.Size, p.Binding)
 }
 
 // launcher writes the typed launcher of k.
@@ -246,14 +248,12 @@ func origin(k *ir.Kernel) string {
 	return fmt.Sprintf("the kernel %s (Go function %s)", k.Name, cmp.Or(k.Func, k.Name))
 }
 
-// typeName spells the gpuimpl.TypeName of t, as reflect names it: a struct of
-// the kernel package by the package's import path and its name, another
-// type as Go spells it.
-func (w *writer) typeName(t ir.Type) string {
-	if s, ok := t.(*ir.Struct); ok {
-		return fmt.Sprintf(w.qual.Replace("gpuimpl.TypeName{Pkg: %q, Name: %q}"), w.pkg, localName(s.Name))
+// typeName spells n as a gpuimpl.TypeName.
+func (w *writer) typeName(n schema.TypeName) string {
+	if n.Pkg != "" {
+		return fmt.Sprintf(w.qual.Replace("gpuimpl.TypeName{Pkg: %q, Name: %q}"), n.Pkg, n.Name)
 	}
-	return fmt.Sprintf(w.qual.Replace("gpuimpl.TypeName{Name: %q}"), t.String())
+	return fmt.Sprintf(w.qual.Replace("gpuimpl.TypeName{Name: %q}"), n.Name)
 }
 
 // goType spells t inside the kernel package.

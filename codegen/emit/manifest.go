@@ -1,48 +1,79 @@
 package emit
 
-// This file completes each artifact's manifest with the facts of the IR
-// and writes the kernel's artifacts into its spec.
+// This file builds a kernel's spec from its IR and its artifacts, and
+// writes the artifacts into it.
 
 import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
 	"slices"
+	"strconv"
+	"strings"
 
 	"github.com/goxpu/xpu"
 	"github.com/goxpu/xpu/codegen/ir"
 	"github.com/goxpu/xpu/schema"
 )
 
-// Version is the version of the code generator, written into every
-// manifest. It changes when the generated code of a kernel may change.
+// Version is the version of the code generator, written into every spec
+// and so into every manifest. It changes when the generated code of a
+// kernel may change.
 const Version = "xpu-gen/1"
 
-// Complete returns a's manifest completed with what the IR of k, a kernel
-// of the package with import path pkg, says of every artifact (its name,
-// footprint, buffer access modes, declared wave width and wave use) and
-// the hash of a's code; the facts of the code itself (tier, private
-// bytes, native operations, fault use) are its lowering's.
-func Complete(pkg string, k *ir.Kernel, a *schema.Artifact) schema.Manifest {
-	m := a.Manifest
-	m.Kernel = pkg + "." + k.Name
-	m.Codegen = Version
-	m.Hash = hash(a.Code)
-	m.Block = xpu.Dim3{X: k.Block[0], Y: k.Block[1], Z: k.Block[2]}
-	m.SharedBytes = sharedBytes(k)
-	m.UniformBytes = uniformSize(k)
-	m.Wave = k.Wave
-	m.WaveOps = k.Wave != 0 || ir.UsesWaves(k)
-	m.StorageBindings, m.Buffers = 0, nil
-	for _, p := range k.Params {
-		if p.Kind == ir.BufferParam {
-			m.StorageBindings++
-			m.Buffers = append(m.Buffers, schema.Usage{Name: p.Name, Access: p.Access, MinLen: p.MinLen})
-		}
+// Spec returns the spec the generated file registers for l, a kernel of
+// the package with import path pkg, less the Go values it names (Func,
+// Comptime and each Go function artifact's Entry): what the IR says of
+// the kernel (its name, block, parameters, footprint, declared wave width,
+// wave use) stated once, and its artifacts, each with the hash of its code
+// and its sorted native operations in its manifest, beside the facts its
+// lowering reported (tier, private bytes, fault use). The
+// kernel's facts enter the manifests through
+// [schema.Kernel.CompleteManifests], as at registration.
+func Spec(pkg string, l *Lowered) (*schema.Kernel, error) {
+	k := l.Kernel
+	s := &schema.Kernel{
+		Name:        pkg + "." + k.Name,
+		Codegen:     Version,
+		Block:       xpu.Dim3{X: k.Block[0], Y: k.Block[1], Z: k.Block[2]},
+		Wave:        k.Wave,
+		SharedBytes: sharedBytes(k),
+		UniformSize: uniformSize(k),
+		WaveOps:     k.Wave != 0 || ir.UsesWaves(k),
 	}
-	m.NativeOps = slices.Clone(m.NativeOps)
-	slices.Sort(m.NativeOps)
-	return m
+	for _, p := range k.Params {
+		if p.Type == nil {
+			return nil, fmt.Errorf("emit: kernel %s: parameter %s has no type", k.Name, p.Name)
+		}
+		sp := schema.Param{Name: p.Name, Kind: schema.ParamScalar, Type: typeName(pkg, p.Type), Size: p.Type.Size(), Binding: p.Binding}
+		if p.Kind == ir.BufferParam {
+			sp.Kind, sp.Access, sp.MinLen = schema.ParamBuffer, p.Access, p.MinLen
+		}
+		s.Params = append(s.Params, sp)
+	}
+	for _, a := range l.Artifacts {
+		if a.Code == "" {
+			return nil, fmt.Errorf("emit: kernel %s: a %s artifact for %s without code", k.Name, a.Target, a.Backend)
+		}
+		a.Hash = hash(a.Code)
+		if !s.WaveOps {
+			a.WaveTier = "" // as Manifest.WaveTier says
+		}
+		a.NativeOps = slices.Clone(a.NativeOps)
+		slices.Sort(a.NativeOps)
+		s.Artifacts = append(s.Artifacts, a)
+	}
+	return s, nil
+}
+
+// typeName names t as reflect does: a struct of the kernel package by
+// the package's import path pkg and its name, another type as Go spells
+// it.
+func typeName(pkg string, t ir.Type) schema.TypeName {
+	if s, ok := t.(*ir.Struct); ok {
+		return schema.TypeName{Pkg: pkg, Name: localName(s.Name)}
+	}
+	return schema.TypeName{Name: t.String()}
 }
 
 // hash names code by its SHA-256.
@@ -51,19 +82,17 @@ func hash(code string) string {
 	return "sha256:" + hex.EncodeToString(sum[:])
 }
 
-// artifacts writes the Artifacts field of l's spec, and a comment for
-// each backend whose lowering refused the kernel.
-func (w *writer) artifacts(l *Lowered) error {
-	if len(l.Artifacts) > 0 {
+// artifacts writes the Artifacts field of l's spec, whose artifacts as
+// Spec built them are arts, and a comment for each backend whose
+// lowering refused the kernel.
+func (w *writer) artifacts(l *Lowered, arts []schema.Artifact) {
+	if len(arts) > 0 {
 		w.printf("Artifacts: []gpuimpl.Artifact{\n")
 	}
-	for i := range l.Artifacts {
-		a := &l.Artifacts[i]
-		if a.Code == "" {
-			return fmt.Errorf("emit: kernel %s: a %s artifact for %s without code", l.Kernel.Name, a.Target, a.Backend)
-		}
+	for i := range arts {
+		a := &arts[i]
 		w.printf("{\n")
-		w.manifest(Complete(w.pkg, l.Kernel, a))
+		w.manifest(a.Manifest)
 		if s := a.Selector; s != (schema.Selector{}) {
 			w.printf("Selector: gpuimpl.Selector{SubgroupMin: %d, SubgroupMax: %d, Width: %d", s.SubgroupMin, s.SubgroupMax, s.Width)
 			if s.ISA != "" {
@@ -79,7 +108,7 @@ func (w *writer) artifacts(l *Lowered) error {
 		}
 		w.printf("},\n")
 	}
-	if len(l.Artifacts) > 0 {
+	if len(arts) > 0 {
 		w.printf("},\n")
 	}
 	backends := make([]schema.Backend, 0, len(l.Refused))
@@ -90,54 +119,35 @@ func (w *writer) artifacts(l *Lowered) error {
 	for _, b := range backends {
 		w.printf("// %s: none: %s\n", b, oneLine(l.Refused[b]))
 	}
-	return nil
 }
 
-// manifest writes the Manifest field of an artifact.
+// manifest writes the Manifest field of an artifact: only the facts of
+// its code, on one line where it has no more than its identity; those of
+// the kernel are the spec's.
 func (w *writer) manifest(m schema.Manifest) {
-	w.printf("Manifest: gpuimpl.Manifest{\n")
-	w.printf("Kernel: %q, Backend: %q, Target: %q,\n", m.Kernel, m.Backend, m.Target)
-	w.printf("Hash: %q,\n", m.Hash)
-	w.printf("Codegen: %q,\n", m.Codegen)
-	w.printf("Block: xpu.Dim3{X: %d, Y: %d, Z: %d},\n", m.Block.X, m.Block.Y, m.Block.Z)
-	w.printf("SharedBytes: %d, StorageBindings: %d, UniformBytes: %d,\n", m.SharedBytes, m.StorageBindings, m.UniformBytes)
+	var more []string
 	if m.PrivateBytes != nil {
-		w.printf("PrivateBytes: new(%d),\n", *m.PrivateBytes)
+		more = append(more, fmt.Sprintf("PrivateBytes: new(%d),", *m.PrivateBytes))
 	}
-	if len(m.Buffers) > 0 {
-		w.printf("Buffers: []gpuimpl.Usage{\n")
-		for _, u := range m.Buffers {
-			w.printf("{Name: %q, Access: gpuimpl.%s", u.Name, accessName(u.Access))
-			if u.MinLen != "" {
-				w.printf(", MinLen: %q", u.MinLen)
-			}
-			w.printf("},\n")
-		}
-		w.printf("},\n")
-	}
-	if m.Wave != 0 {
-		w.printf("Wave: %d,\n", m.Wave)
-	}
-	switch {
-	case m.WaveOps && m.WaveTier != "":
-		w.printf("WaveOps: true, WaveTier: %q,\n", m.WaveTier)
-	case m.WaveOps:
-		w.printf("WaveOps: true,\n")
+	if m.WaveTier != "" {
+		more = append(more, fmt.Sprintf("WaveTier: %q,", m.WaveTier))
 	}
 	if m.Fault {
-		w.printf("Fault: true,\n")
+		more = append(more, "Fault: true,")
 	}
 	if len(m.NativeOps) > 0 {
-		w.printf("NativeOps: []string{")
+		ops := make([]string, len(m.NativeOps))
 		for i, op := range m.NativeOps {
-			if i > 0 {
-				w.printf(", ")
-			}
-			w.printf("%q", op)
+			ops[i] = strconv.Quote(op)
 		}
-		w.printf("},\n")
+		more = append(more, "NativeOps: []string{"+strings.Join(ops, ", ")+"},")
 	}
-	w.printf("},\n")
+	w.printf("Manifest: gpuimpl.Manifest{Backend: %q, Target: %q, Hash: %q", m.Backend, m.Target, m.Hash)
+	if len(more) == 0 {
+		w.printf("},\n")
+		return
+	}
+	w.printf(",\n%s\n},\n", strings.Join(more, "\n"))
 }
 
 // code writes the code of l's artifacts: a constant per text artifact,

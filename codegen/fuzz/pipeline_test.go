@@ -151,7 +151,11 @@ func checkPipeline(t *testing.T, src []byte, strict bool) {
 	}
 	logged := false
 	for i := range ks {
-		for _, r := range modules(&ks[i]) {
+		ms, err := modules(&ks[i])
+		if err != nil {
+			t.Fatalf("emit wrote the file but not the spec of %s: %v", ks[i].Kernel.Name, err)
+		}
+		for _, r := range ms {
 			// Per module: a compiler that crashed on the last one
 			// restarts.
 			cs, notes, err := available()
@@ -233,11 +237,14 @@ type module struct {
 
 // modules returns the WGSL modules of l with the layout the runtime binds
 // them with.
-func modules(l *emit.Lowered) []module {
+func modules(l *emit.Lowered) ([]module, error) {
 	k := l.Kernel
-	// The manifest says the uniform block's size as the generated spec
-	// does.
-	base := request{Name: k.Name, UniformSize: emit.Complete(kernelPath, k, &l.Artifacts[0]).UniformBytes}
+	// The uniform block's size as the generated spec says it.
+	s, err := emit.Spec(kernelPath, l)
+	if err != nil {
+		return nil, err
+	}
+	base := request{Name: k.Name, UniformSize: s.UniformSize}
 	for _, p := range k.Params {
 		dp := schema.Param{Name: p.Name, Kind: schema.ParamScalar, Binding: p.Binding}
 		if p.Kind == ir.BufferParam {
@@ -257,7 +264,7 @@ func modules(l *emit.Lowered) []module {
 		r.WGSL, r.Fault = a.Code, a.Fault
 		ms = append(ms, module{request: r, wave: a.Selector.SubgroupMin != 0})
 	}
-	return ms
+	return ms, nil
 }
 
 // numbered returns src with line numbers, for a failure's message.

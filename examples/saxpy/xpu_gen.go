@@ -10,8 +10,9 @@ import (
 
 // SaxpyKernel is the compiled form of the kernel Saxpy (Go function Saxpy).
 var SaxpyKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
-	Name:  "github.com/goxpu/xpu/examples/saxpy.Saxpy",
-	Block: xpu.Dim3{X: 256, Y: 1, Z: 1},
+	Name:    "github.com/goxpu/xpu/examples/saxpy.Saxpy",
+	Codegen: "xpu-gen/1",
+	Block:   xpu.Dim3{X: 256, Y: 1, Z: 1},
 	Params: []gpuimpl.Param{
 		{Name: "y", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "float32"}, Size: 4, Access: gpuimpl.AccessReadWrite, Binding: 0},
 		{Name: "x", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "float32"}, Size: 4, Access: gpuimpl.AccessRead, Binding: 1},
@@ -22,33 +23,14 @@ var SaxpyKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Func:        Saxpy,
 	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpuimpl.Manifest{
-				Kernel: "github.com/goxpu/xpu/examples/saxpy.Saxpy", Backend: "webgpu", Target: "wgsl",
-				Hash:        "sha256:ddb28ae2ffe5f16e98f3c865c7ab4bfc5fa00e952c285cd44e8fa45670ea6e45",
-				Codegen:     "xpu-gen/1",
-				Block:       xpu.Dim3{X: 256, Y: 1, Z: 1},
-				SharedBytes: 0, StorageBindings: 2, UniformBytes: 16,
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:ddb28ae2ffe5f16e98f3c865c7ab4bfc5fa00e952c285cd44e8fa45670ea6e45",
 				PrivateBytes: new(4),
-				Buffers: []gpuimpl.Usage{
-					{Name: "y", Access: gpuimpl.AccessReadWrite},
-					{Name: "x", Access: gpuimpl.AccessRead},
-				},
 			},
 			Code: saxpyWGSL,
 		},
 		{
-			Manifest: gpuimpl.Manifest{
-				Kernel: "github.com/goxpu/xpu/examples/saxpy.Saxpy", Backend: "cpu", Target: "go",
-				Hash:        "sha256:2c110ae57bd395b900e5f85ebf1b6e38b4e82ef3953fcb0e6295e7c613af69fa",
-				Codegen:     "xpu-gen/1",
-				Block:       xpu.Dim3{X: 256, Y: 1, Z: 1},
-				SharedBytes: 0, StorageBindings: 2, UniformBytes: 16,
-				Buffers: []gpuimpl.Usage{
-					{Name: "y", Access: gpuimpl.AccessReadWrite},
-					{Name: "x", Access: gpuimpl.AccessRead},
-				},
-			},
-			Entry: saxpyCPU,
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:2c110ae57bd395b900e5f85ebf1b6e38b4e82ef3953fcb0e6295e7c613af69fa"},
+			Entry:    saxpyCPU,
 		},
 	},
 })

@@ -1,7 +1,8 @@
 // Package driver is the contract between the xpu runtime (package gpu)
 // and its backends (gpu/webgpu, cpu, and the native tiers): the compiled
-// form of a kernel as generated code registers it, and the interfaces a
-// backend implements. Each backend asserts at compile time that it does:
+// form of a kernel as generated code registers it (schema.Kernel, named
+// here Kernel), and the interfaces a backend implements. Each backend
+// asserts at compile time that it does:
 //
 //	var _ driver.Device = (*device)(nil)
 //
@@ -18,57 +19,10 @@ import (
 	"github.com/goxpu/xpu/schema"
 )
 
-// Kernel is the compiled form of one kernel, registered by generated code
-// (package gpu/gpuimpl). It is immutable once registered.
-type Kernel struct {
-	Name   string         // "importpath.Name", e.g. "github.com/goxpu/xpu/kernels/conformance.Saxpy"
-	Block  xpu.Dim3       // the pinned block size
-	Wave   uint32         // declared wave width; 0 for a width-agnostic kernel
-	Params []schema.Param // the parameters after the Thread, in Go order (no comptime struct)
-
-	// SharedBytes is the workgroup (shared) memory the kernel declares, in
-	// bytes; 0 when it declares none. A launch is refused when it exceeds
-	// the device's Limits.MaxSharedBytes.
-	SharedBytes int
-
-	// UniformSize is the size in bytes of the uniform block that holds the
-	// scalar parameters (a multiple of 16; 0 when there are none).
-	UniformSize int
-
-	// Artifacts are the kernel's code: for each backend, one artifact per
-	// target and selector (a WGSL module per wave tier, the Go lowering),
-	// each with its manifest. A driver runs the one [Device.Artifact]
-	// picks; a backend with none for a kernel refuses it.
-	Artifacts []schema.Artifact
-
-	// Func is the kernel's Go function, which the reference runner runs
-	// (gpu.Kernel.Reference); Comptime is a template member's comptime
-	// value, passed to Func as its comptime parameter. Both are nil for a
-	// spec written by hand.
-	Func     any
-	Comptime any
-
-	// Refused, when not empty, says why this kernel has no code (a
-	// template member whose requires clause failed, a lowering that cannot
-	// carry it); a launch reports it with the name.
-	Refused string
-}
-
-// FaultBinding returns the binding of k's fault word (see
-// schema.Manifest.Fault): after the buffer parameters and, when
-// UniformSize > 0, the uniform block.
-func (k *Kernel) FaultBinding() int {
-	n := 0
-	for _, p := range k.Params {
-		if p.Kind == schema.ParamBuffer {
-			n++
-		}
-	}
-	if k.UniformSize > 0 {
-		n++
-	}
-	return n
-}
+// Kernel is the compiled form of one kernel, as schema defines it. The
+// contract names it here, so that a backend reads the kernels it runs in
+// the same package as the interfaces it implements.
+type Kernel = schema.Kernel
 
 // ErrFault is wrapped by the error of a kernel that failed while it ran
 // where Go would have panicked (an integer division by zero, a negative

@@ -9,16 +9,14 @@ package gpuimpl
 
 import (
 	"github.com/goxpu/xpu/gpu"
-	"github.com/goxpu/xpu/gpu/driver"
 	"github.com/goxpu/xpu/gpu/internal/handle"
 	"github.com/goxpu/xpu/schema"
 )
 
-// The compiled form of a kernel, as the backend contract and the schema
-// define it.
+// The compiled form of a kernel, as the schema defines it.
 type (
 	// KernelSpec is what generated code registers for one kernel.
-	KernelSpec = driver.Kernel
+	KernelSpec = schema.Kernel
 	// Param is one parameter of a kernel after its Thread.
 	Param = schema.Param
 	// TypeName names a parameter's Go type.

@@ -10,8 +10,9 @@ import (
 
 // AtomicAddKernel is the compiled form of the kernel AtomicAdd (Go function AtomicAdd).
 var AtomicAddKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
-	Name:  "github.com/goxpu/xpu/kernels/conformance.AtomicAdd",
-	Block: xpu.Dim3{X: 64, Y: 1, Z: 1},
+	Name:    "github.com/goxpu/xpu/kernels/conformance.AtomicAdd",
+	Codegen: "xpu-gen/1",
+	Block:   xpu.Dim3{X: 64, Y: 1, Z: 1},
 	Params: []gpuimpl.Param{
 		{Name: "sum", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "int32"}, Size: 4, Access: gpuimpl.AccessAtomic, Binding: 0},
 		{Name: "count", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Access: gpuimpl.AccessAtomic, Binding: 1},
@@ -23,36 +24,14 @@ var AtomicAddKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Func:        AtomicAdd,
 	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpuimpl.Manifest{
-				Kernel: "github.com/goxpu/xpu/kernels/conformance.AtomicAdd", Backend: "webgpu", Target: "wgsl",
-				Hash:        "sha256:b369c06e6d49a039f80d55398247a1ea48b23c017dd887b0e4a2a0b04f5724d5",
-				Codegen:     "xpu-gen/1",
-				Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
-				SharedBytes: 0, StorageBindings: 4, UniformBytes: 16,
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:b369c06e6d49a039f80d55398247a1ea48b23c017dd887b0e4a2a0b04f5724d5",
 				PrivateBytes: new(8),
-				Buffers: []gpuimpl.Usage{
-					{Name: "sum", Access: gpuimpl.AccessAtomic},
-					{Name: "count", Access: gpuimpl.AccessAtomic},
-					{Name: "tickets", Access: gpuimpl.AccessWrite},
-					{Name: "in", Access: gpuimpl.AccessRead},
-				},
-				NativeOps: []string{"atomicAdd"},
+				NativeOps:    []string{"atomicAdd"},
 			},
 			Code: atomicAddWGSL,
 		},
 		{
-			Manifest: gpuimpl.Manifest{
-				Kernel: "github.com/goxpu/xpu/kernels/conformance.AtomicAdd", Backend: "cpu", Target: "go",
-				Hash:        "sha256:fa8ebd2795870c4a727fa285d7f29d770be8315e9033f37a7e5ded3095053491",
-				Codegen:     "xpu-gen/1",
-				Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
-				SharedBytes: 0, StorageBindings: 4, UniformBytes: 16,
-				Buffers: []gpuimpl.Usage{
-					{Name: "sum", Access: gpuimpl.AccessAtomic},
-					{Name: "count", Access: gpuimpl.AccessAtomic},
-					{Name: "tickets", Access: gpuimpl.AccessWrite},
-					{Name: "in", Access: gpuimpl.AccessRead},
-				},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:fa8ebd2795870c4a727fa285d7f29d770be8315e9033f37a7e5ded3095053491",
 				NativeOps: []string{"xpu.AtomicAdd"},
 			},
 			Entry: atomicAddCPU,
@@ -137,8 +116,9 @@ func atomicAddCPU(b *gpuimpl.CPUBlock) {
 
 // AtomicAddFloatKernel is the compiled form of the kernel AtomicAddFloat (Go function AtomicAddFloat).
 var AtomicAddFloatKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
-	Name:  "github.com/goxpu/xpu/kernels/conformance.AtomicAddFloat",
-	Block: xpu.Dim3{X: 64, Y: 1, Z: 1},
+	Name:    "github.com/goxpu/xpu/kernels/conformance.AtomicAddFloat",
+	Codegen: "xpu-gen/1",
+	Block:   xpu.Dim3{X: 64, Y: 1, Z: 1},
 	Params: []gpuimpl.Param{
 		{Name: "sums", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "float32"}, Size: 4, Access: gpuimpl.AccessAtomic, Binding: 0},
 		{Name: "in", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "float32"}, Size: 4, Access: gpuimpl.AccessRead, Binding: 1},
@@ -148,32 +128,14 @@ var AtomicAddFloatKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Func:        AtomicAddFloat,
 	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpuimpl.Manifest{
-				Kernel: "github.com/goxpu/xpu/kernels/conformance.AtomicAddFloat", Backend: "webgpu", Target: "wgsl",
-				Hash:        "sha256:6db7cd8ccfc5bdf1ea4d5ecc74c976b9325f4edc032db370f21f0a1f7dd48ed2",
-				Codegen:     "xpu-gen/1",
-				Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
-				SharedBytes: 0, StorageBindings: 2, UniformBytes: 16,
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:6db7cd8ccfc5bdf1ea4d5ecc74c976b9325f4edc032db370f21f0a1f7dd48ed2",
 				PrivateBytes: new(4),
-				Buffers: []gpuimpl.Usage{
-					{Name: "sums", Access: gpuimpl.AccessAtomic},
-					{Name: "in", Access: gpuimpl.AccessRead},
-				},
-				NativeOps: []string{"atomicCompareExchangeWeak", "atomicLoad", "bitcast"},
+				NativeOps:    []string{"atomicCompareExchangeWeak", "atomicLoad", "bitcast"},
 			},
 			Code: atomicAddFloatWGSL,
 		},
 		{
-			Manifest: gpuimpl.Manifest{
-				Kernel: "github.com/goxpu/xpu/kernels/conformance.AtomicAddFloat", Backend: "cpu", Target: "go",
-				Hash:        "sha256:687176fc0f340d5ce5c786454f1e6af3b71b227f612dd8fd2452536aac6e6acd",
-				Codegen:     "xpu-gen/1",
-				Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
-				SharedBytes: 0, StorageBindings: 2, UniformBytes: 16,
-				Buffers: []gpuimpl.Usage{
-					{Name: "sums", Access: gpuimpl.AccessAtomic},
-					{Name: "in", Access: gpuimpl.AccessRead},
-				},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:687176fc0f340d5ce5c786454f1e6af3b71b227f612dd8fd2452536aac6e6acd",
 				NativeOps: []string{"xpu.AtomicAddFloat32"},
 			},
 			Entry: atomicAddFloatCPU,
@@ -271,8 +233,9 @@ func atomicAddFloatCPU(b *gpuimpl.CPUBlock) {
 
 // AtomicBitsKernel is the compiled form of the kernel AtomicBits (Go function AtomicBits).
 var AtomicBitsKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
-	Name:  "github.com/goxpu/xpu/kernels/conformance.AtomicBits",
-	Block: xpu.Dim3{X: 64, Y: 1, Z: 1},
+	Name:    "github.com/goxpu/xpu/kernels/conformance.AtomicBits",
+	Codegen: "xpu-gen/1",
+	Block:   xpu.Dim3{X: 64, Y: 1, Z: 1},
 	Params: []gpuimpl.Param{
 		{Name: "ints", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "int32"}, Size: 4, Access: gpuimpl.AccessAtomic, Binding: 0},
 		{Name: "uints", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Access: gpuimpl.AccessAtomic, Binding: 1},
@@ -284,36 +247,14 @@ var AtomicBitsKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Func:        AtomicBits,
 	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpuimpl.Manifest{
-				Kernel: "github.com/goxpu/xpu/kernels/conformance.AtomicBits", Backend: "webgpu", Target: "wgsl",
-				Hash:        "sha256:c6d133c1a28af75d6875c866e699fbd2c558cd17f5b0a921e7bb1189210b55fa",
-				Codegen:     "xpu-gen/1",
-				Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
-				SharedBytes: 0, StorageBindings: 4, UniformBytes: 16,
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:c6d133c1a28af75d6875c866e699fbd2c558cd17f5b0a921e7bb1189210b55fa",
 				PrivateBytes: new(4),
-				Buffers: []gpuimpl.Usage{
-					{Name: "ints", Access: gpuimpl.AccessAtomic},
-					{Name: "uints", Access: gpuimpl.AccessAtomic},
-					{Name: "a", Access: gpuimpl.AccessRead},
-					{Name: "b", Access: gpuimpl.AccessRead},
-				},
-				NativeOps: []string{"atomicAnd", "atomicOr", "atomicXor"},
+				NativeOps:    []string{"atomicAnd", "atomicOr", "atomicXor"},
 			},
 			Code: atomicBitsWGSL,
 		},
 		{
-			Manifest: gpuimpl.Manifest{
-				Kernel: "github.com/goxpu/xpu/kernels/conformance.AtomicBits", Backend: "cpu", Target: "go",
-				Hash:        "sha256:d69ebf9f8575423e7cc7213452436627ff7a57b9ecc523ffec1c82de1bdf591b",
-				Codegen:     "xpu-gen/1",
-				Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
-				SharedBytes: 0, StorageBindings: 4, UniformBytes: 16,
-				Buffers: []gpuimpl.Usage{
-					{Name: "ints", Access: gpuimpl.AccessAtomic},
-					{Name: "uints", Access: gpuimpl.AccessAtomic},
-					{Name: "a", Access: gpuimpl.AccessRead},
-					{Name: "b", Access: gpuimpl.AccessRead},
-				},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:d69ebf9f8575423e7cc7213452436627ff7a57b9ecc523ffec1c82de1bdf591b",
 				NativeOps: []string{"xpu.AtomicAnd", "xpu.AtomicOr", "xpu.AtomicXor"},
 			},
 			Entry: atomicBitsCPU,
@@ -408,8 +349,9 @@ func atomicBitsCPU(b *gpuimpl.CPUBlock) {
 
 // AtomicCompareExchangeKernel is the compiled form of the kernel AtomicCompareExchange (Go function AtomicCompareExchange).
 var AtomicCompareExchangeKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
-	Name:  "github.com/goxpu/xpu/kernels/conformance.AtomicCompareExchange",
-	Block: xpu.Dim3{X: 64, Y: 1, Z: 1},
+	Name:    "github.com/goxpu/xpu/kernels/conformance.AtomicCompareExchange",
+	Codegen: "xpu-gen/1",
+	Block:   xpu.Dim3{X: 64, Y: 1, Z: 1},
 	Params: []gpuimpl.Param{
 		{Name: "slots", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "int32"}, Size: 4, Access: gpuimpl.AccessAtomic, Binding: 0},
 		{Name: "found", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "int32"}, Size: 4, Access: gpuimpl.AccessWrite, Binding: 1},
@@ -422,38 +364,14 @@ var AtomicCompareExchangeKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Func:        AtomicCompareExchange,
 	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpuimpl.Manifest{
-				Kernel: "github.com/goxpu/xpu/kernels/conformance.AtomicCompareExchange", Backend: "webgpu", Target: "wgsl",
-				Hash:        "sha256:21d18cfe8188a72eeb4fa728b27c24b6a8e06400b5dd772d58c74785bdba70ef",
-				Codegen:     "xpu-gen/1",
-				Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
-				SharedBytes: 0, StorageBindings: 5, UniformBytes: 16,
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:21d18cfe8188a72eeb4fa728b27c24b6a8e06400b5dd772d58c74785bdba70ef",
 				PrivateBytes: new(8),
-				Buffers: []gpuimpl.Usage{
-					{Name: "slots", Access: gpuimpl.AccessAtomic},
-					{Name: "found", Access: gpuimpl.AccessWrite},
-					{Name: "swapped", Access: gpuimpl.AccessWrite},
-					{Name: "expect", Access: gpuimpl.AccessRead},
-					{Name: "next", Access: gpuimpl.AccessRead},
-				},
-				NativeOps: []string{"atomicCompareExchangeWeak"},
+				NativeOps:    []string{"atomicCompareExchangeWeak"},
 			},
 			Code: atomicCompareExchangeWGSL,
 		},
 		{
-			Manifest: gpuimpl.Manifest{
-				Kernel: "github.com/goxpu/xpu/kernels/conformance.AtomicCompareExchange", Backend: "cpu", Target: "go",
-				Hash:        "sha256:26c01c5061ad1060ee3512176e0799dc1e53375ab3df51be45543c93a78f8447",
-				Codegen:     "xpu-gen/1",
-				Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
-				SharedBytes: 0, StorageBindings: 5, UniformBytes: 16,
-				Buffers: []gpuimpl.Usage{
-					{Name: "slots", Access: gpuimpl.AccessAtomic},
-					{Name: "found", Access: gpuimpl.AccessWrite},
-					{Name: "swapped", Access: gpuimpl.AccessWrite},
-					{Name: "expect", Access: gpuimpl.AccessRead},
-					{Name: "next", Access: gpuimpl.AccessRead},
-				},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:26c01c5061ad1060ee3512176e0799dc1e53375ab3df51be45543c93a78f8447",
 				NativeOps: []string{"xpu.AtomicCompareExchange"},
 			},
 			Entry: atomicCompareExchangeCPU,
@@ -568,8 +486,9 @@ func atomicCompareExchangeCPU(b *gpuimpl.CPUBlock) {
 
 // AtomicExchangeKernel is the compiled form of the kernel AtomicExchange (Go function AtomicExchange).
 var AtomicExchangeKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
-	Name:  "github.com/goxpu/xpu/kernels/conformance.AtomicExchange",
-	Block: xpu.Dim3{X: 64, Y: 1, Z: 1},
+	Name:    "github.com/goxpu/xpu/kernels/conformance.AtomicExchange",
+	Codegen: "xpu-gen/1",
+	Block:   xpu.Dim3{X: 64, Y: 1, Z: 1},
 	Params: []gpuimpl.Param{
 		{Name: "slots", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Access: gpuimpl.AccessAtomic, Binding: 0},
 		{Name: "old", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Access: gpuimpl.AccessWrite, Binding: 1},
@@ -580,34 +499,14 @@ var AtomicExchangeKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Func:        AtomicExchange,
 	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpuimpl.Manifest{
-				Kernel: "github.com/goxpu/xpu/kernels/conformance.AtomicExchange", Backend: "webgpu", Target: "wgsl",
-				Hash:        "sha256:431310f4cf7e486640fc364825a3681ab749f968c3f0d548eb343efb5c59cd82",
-				Codegen:     "xpu-gen/1",
-				Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
-				SharedBytes: 0, StorageBindings: 3, UniformBytes: 16,
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:431310f4cf7e486640fc364825a3681ab749f968c3f0d548eb343efb5c59cd82",
 				PrivateBytes: new(4),
-				Buffers: []gpuimpl.Usage{
-					{Name: "slots", Access: gpuimpl.AccessAtomic},
-					{Name: "old", Access: gpuimpl.AccessWrite},
-					{Name: "in", Access: gpuimpl.AccessRead},
-				},
-				NativeOps: []string{"atomicExchange"},
+				NativeOps:    []string{"atomicExchange"},
 			},
 			Code: atomicExchangeWGSL,
 		},
 		{
-			Manifest: gpuimpl.Manifest{
-				Kernel: "github.com/goxpu/xpu/kernels/conformance.AtomicExchange", Backend: "cpu", Target: "go",
-				Hash:        "sha256:b5c7df229bca310bb698adcbbead5a648cfa57b9318d3bfc8148c2940ee2405c",
-				Codegen:     "xpu-gen/1",
-				Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
-				SharedBytes: 0, StorageBindings: 3, UniformBytes: 16,
-				Buffers: []gpuimpl.Usage{
-					{Name: "slots", Access: gpuimpl.AccessAtomic},
-					{Name: "old", Access: gpuimpl.AccessWrite},
-					{Name: "in", Access: gpuimpl.AccessRead},
-				},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:b5c7df229bca310bb698adcbbead5a648cfa57b9318d3bfc8148c2940ee2405c",
 				NativeOps: []string{"xpu.AtomicExchange"},
 			},
 			Entry: atomicExchangeCPU,
@@ -685,8 +584,9 @@ func atomicExchangeCPU(b *gpuimpl.CPUBlock) {
 
 // AtomicMinMaxKernel is the compiled form of the kernel AtomicMinMax (Go function AtomicMinMax).
 var AtomicMinMaxKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
-	Name:  "github.com/goxpu/xpu/kernels/conformance.AtomicMinMax",
-	Block: xpu.Dim3{X: 64, Y: 1, Z: 1},
+	Name:    "github.com/goxpu/xpu/kernels/conformance.AtomicMinMax",
+	Codegen: "xpu-gen/1",
+	Block:   xpu.Dim3{X: 64, Y: 1, Z: 1},
 	Params: []gpuimpl.Param{
 		{Name: "ints", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "int32"}, Size: 4, Access: gpuimpl.AccessAtomic, Binding: 0},
 		{Name: "uints", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Access: gpuimpl.AccessAtomic, Binding: 1},
@@ -698,36 +598,14 @@ var AtomicMinMaxKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Func:        AtomicMinMax,
 	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpuimpl.Manifest{
-				Kernel: "github.com/goxpu/xpu/kernels/conformance.AtomicMinMax", Backend: "webgpu", Target: "wgsl",
-				Hash:        "sha256:9ce907b39dd1e6a9f7143d45ef0e684a759a3c27769ae6f0b9edac73db7dbf4c",
-				Codegen:     "xpu-gen/1",
-				Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
-				SharedBytes: 0, StorageBindings: 4, UniformBytes: 16,
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:9ce907b39dd1e6a9f7143d45ef0e684a759a3c27769ae6f0b9edac73db7dbf4c",
 				PrivateBytes: new(8),
-				Buffers: []gpuimpl.Usage{
-					{Name: "ints", Access: gpuimpl.AccessAtomic},
-					{Name: "uints", Access: gpuimpl.AccessAtomic},
-					{Name: "a", Access: gpuimpl.AccessRead},
-					{Name: "b", Access: gpuimpl.AccessRead},
-				},
-				NativeOps: []string{"atomicMax", "atomicMin"},
+				NativeOps:    []string{"atomicMax", "atomicMin"},
 			},
 			Code: atomicMinMaxWGSL,
 		},
 		{
-			Manifest: gpuimpl.Manifest{
-				Kernel: "github.com/goxpu/xpu/kernels/conformance.AtomicMinMax", Backend: "cpu", Target: "go",
-				Hash:        "sha256:ee0fe981d9f0f8db02da4024cfd09bcf4c287aa5bed67350ff7899e2ca3a8df2",
-				Codegen:     "xpu-gen/1",
-				Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
-				SharedBytes: 0, StorageBindings: 4, UniformBytes: 16,
-				Buffers: []gpuimpl.Usage{
-					{Name: "ints", Access: gpuimpl.AccessAtomic},
-					{Name: "uints", Access: gpuimpl.AccessAtomic},
-					{Name: "a", Access: gpuimpl.AccessRead},
-					{Name: "b", Access: gpuimpl.AccessRead},
-				},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:ee0fe981d9f0f8db02da4024cfd09bcf4c287aa5bed67350ff7899e2ca3a8df2",
 				NativeOps: []string{"xpu.AtomicMax", "xpu.AtomicMin"},
 			},
 			Entry: atomicMinMaxCPU,
@@ -819,8 +697,9 @@ func atomicMinMaxCPU(b *gpuimpl.CPUBlock) {
 
 // AtomicSubKernel is the compiled form of the kernel AtomicSub (Go function AtomicSub).
 var AtomicSubKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
-	Name:  "github.com/goxpu/xpu/kernels/conformance.AtomicSub",
-	Block: xpu.Dim3{X: 64, Y: 1, Z: 1},
+	Name:    "github.com/goxpu/xpu/kernels/conformance.AtomicSub",
+	Codegen: "xpu-gen/1",
+	Block:   xpu.Dim3{X: 64, Y: 1, Z: 1},
 	Params: []gpuimpl.Param{
 		{Name: "ints", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "int32"}, Size: 4, Access: gpuimpl.AccessAtomic, Binding: 0},
 		{Name: "uints", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Access: gpuimpl.AccessAtomic, Binding: 1},
@@ -832,36 +711,14 @@ var AtomicSubKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Func:        AtomicSub,
 	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpuimpl.Manifest{
-				Kernel: "github.com/goxpu/xpu/kernels/conformance.AtomicSub", Backend: "webgpu", Target: "wgsl",
-				Hash:        "sha256:f478b5bb9c46d2e6ddd57e6c9ce17fdd9ea76d678c6c406f1458180478790ac5",
-				Codegen:     "xpu-gen/1",
-				Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
-				SharedBytes: 0, StorageBindings: 4, UniformBytes: 16,
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:f478b5bb9c46d2e6ddd57e6c9ce17fdd9ea76d678c6c406f1458180478790ac5",
 				PrivateBytes: new(4),
-				Buffers: []gpuimpl.Usage{
-					{Name: "ints", Access: gpuimpl.AccessAtomic},
-					{Name: "uints", Access: gpuimpl.AccessAtomic},
-					{Name: "a", Access: gpuimpl.AccessRead},
-					{Name: "b", Access: gpuimpl.AccessRead},
-				},
-				NativeOps: []string{"atomicSub"},
+				NativeOps:    []string{"atomicSub"},
 			},
 			Code: atomicSubWGSL,
 		},
 		{
-			Manifest: gpuimpl.Manifest{
-				Kernel: "github.com/goxpu/xpu/kernels/conformance.AtomicSub", Backend: "cpu", Target: "go",
-				Hash:        "sha256:8906ad6afd16b041af8c6286fa42727f6f553523820bd2e7292cca770fc0da80",
-				Codegen:     "xpu-gen/1",
-				Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
-				SharedBytes: 0, StorageBindings: 4, UniformBytes: 16,
-				Buffers: []gpuimpl.Usage{
-					{Name: "ints", Access: gpuimpl.AccessAtomic},
-					{Name: "uints", Access: gpuimpl.AccessAtomic},
-					{Name: "a", Access: gpuimpl.AccessRead},
-					{Name: "b", Access: gpuimpl.AccessRead},
-				},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:8906ad6afd16b041af8c6286fa42727f6f553523820bd2e7292cca770fc0da80",
 				NativeOps: []string{"xpu.AtomicSub"},
 			},
 			Entry: atomicSubCPU,
@@ -944,8 +801,9 @@ func atomicSubCPU(b *gpuimpl.CPUBlock) {
 
 // BitOpsKernel is the compiled form of the kernel BitOps (Go function BitOps).
 var BitOpsKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
-	Name:  "github.com/goxpu/xpu/kernels/conformance.BitOps",
-	Block: xpu.Dim3{X: 64, Y: 1, Z: 1},
+	Name:    "github.com/goxpu/xpu/kernels/conformance.BitOps",
+	Codegen: "xpu-gen/1",
+	Block:   xpu.Dim3{X: 64, Y: 1, Z: 1},
 	Params: []gpuimpl.Param{
 		{Name: "ints", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "int32"}, Size: 4, Access: gpuimpl.AccessWrite, Binding: 0},
 		{Name: "uints", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Access: gpuimpl.AccessWrite, Binding: 1},
@@ -959,41 +817,14 @@ var BitOpsKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Func:        BitOps,
 	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpuimpl.Manifest{
-				Kernel: "github.com/goxpu/xpu/kernels/conformance.BitOps", Backend: "webgpu", Target: "wgsl",
-				Hash:        "sha256:cf3ddfb73e7306739e513d91ee73f07ec981e0e1efbe09f9c13d20b8fcb8edf7",
-				Codegen:     "xpu-gen/1",
-				Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
-				SharedBytes: 0, StorageBindings: 6, UniformBytes: 16,
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:cf3ddfb73e7306739e513d91ee73f07ec981e0e1efbe09f9c13d20b8fcb8edf7",
 				PrivateBytes: new(8),
-				Buffers: []gpuimpl.Usage{
-					{Name: "ints", Access: gpuimpl.AccessWrite},
-					{Name: "uints", Access: gpuimpl.AccessWrite},
-					{Name: "a", Access: gpuimpl.AccessRead},
-					{Name: "b", Access: gpuimpl.AccessRead},
-					{Name: "c", Access: gpuimpl.AccessRead},
-					{Name: "d", Access: gpuimpl.AccessRead},
-				},
 			},
 			Code: bitOpsWGSL,
 		},
 		{
-			Manifest: gpuimpl.Manifest{
-				Kernel: "github.com/goxpu/xpu/kernels/conformance.BitOps", Backend: "cpu", Target: "go",
-				Hash:        "sha256:df68ea6c4fc1b5a020c8ab436e690714f8051a575f6ab22bba51172c85b94917",
-				Codegen:     "xpu-gen/1",
-				Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
-				SharedBytes: 0, StorageBindings: 6, UniformBytes: 16,
-				Buffers: []gpuimpl.Usage{
-					{Name: "ints", Access: gpuimpl.AccessWrite},
-					{Name: "uints", Access: gpuimpl.AccessWrite},
-					{Name: "a", Access: gpuimpl.AccessRead},
-					{Name: "b", Access: gpuimpl.AccessRead},
-					{Name: "c", Access: gpuimpl.AccessRead},
-					{Name: "d", Access: gpuimpl.AccessRead},
-				},
-			},
-			Entry: bitOpsCPU,
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:df68ea6c4fc1b5a020c8ab436e690714f8051a575f6ab22bba51172c85b94917"},
+			Entry:    bitOpsCPU,
 		},
 	},
 })
@@ -1112,8 +943,9 @@ func bitOpsCPU(b *gpuimpl.CPUBlock) {
 
 // BlockReduceKernel is the compiled form of the kernel BlockReduce (Go function BlockReduce).
 var BlockReduceKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
-	Name:  "github.com/goxpu/xpu/kernels/conformance.BlockReduce",
-	Block: xpu.Dim3{X: 128, Y: 1, Z: 1},
+	Name:    "github.com/goxpu/xpu/kernels/conformance.BlockReduce",
+	Codegen: "xpu-gen/1",
+	Block:   xpu.Dim3{X: 128, Y: 1, Z: 1},
 	Params: []gpuimpl.Param{
 		{Name: "partial", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "float32"}, Size: 4, Access: gpuimpl.AccessWrite, Binding: 0},
 		{Name: "in", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "float32"}, Size: 4, Access: gpuimpl.AccessRead, Binding: 1},
@@ -1124,34 +956,15 @@ var BlockReduceKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Func:        BlockReduce,
 	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpuimpl.Manifest{
-				Kernel: "github.com/goxpu/xpu/kernels/conformance.BlockReduce", Backend: "webgpu", Target: "wgsl",
-				Hash:        "sha256:85e8509dacea5e3efa43ceeb116f31b49b5833cf19036a59b6427f3695c34347",
-				Codegen:     "xpu-gen/1",
-				Block:       xpu.Dim3{X: 128, Y: 1, Z: 1},
-				SharedBytes: 512, StorageBindings: 2, UniformBytes: 16,
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:85e8509dacea5e3efa43ceeb116f31b49b5833cf19036a59b6427f3695c34347",
 				PrivateBytes: new(16),
-				Buffers: []gpuimpl.Usage{
-					{Name: "partial", Access: gpuimpl.AccessWrite},
-					{Name: "in", Access: gpuimpl.AccessRead},
-				},
-				NativeOps: []string{"workgroupBarrier"},
+				NativeOps:    []string{"workgroupBarrier"},
 			},
 			Code: blockReduceWGSL,
 		},
 		{
-			Manifest: gpuimpl.Manifest{
-				Kernel: "github.com/goxpu/xpu/kernels/conformance.BlockReduce", Backend: "cpu", Target: "go",
-				Hash:        "sha256:e5801e2462c7f2545455500e7bc48a1fd91b663a4686342aaf794a43462b4f30",
-				Codegen:     "xpu-gen/1",
-				Block:       xpu.Dim3{X: 128, Y: 1, Z: 1},
-				SharedBytes: 512, StorageBindings: 2, UniformBytes: 16,
-				Buffers: []gpuimpl.Usage{
-					{Name: "partial", Access: gpuimpl.AccessWrite},
-					{Name: "in", Access: gpuimpl.AccessRead},
-				},
-			},
-			Entry: blockReduceCPU,
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:e5801e2462c7f2545455500e7bc48a1fd91b663a4686342aaf794a43462b4f30"},
+			Entry:    blockReduceCPU,
 		},
 	},
 })
@@ -1283,8 +1096,9 @@ func blockReduceCPU(b *gpuimpl.CPUBlock) {
 
 // BranchesKernel is the compiled form of the kernel Branches (Go function Branches).
 var BranchesKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
-	Name:  "github.com/goxpu/xpu/kernels/conformance.Branches",
-	Block: xpu.Dim3{X: 64, Y: 1, Z: 1},
+	Name:    "github.com/goxpu/xpu/kernels/conformance.Branches",
+	Codegen: "xpu-gen/1",
+	Block:   xpu.Dim3{X: 64, Y: 1, Z: 1},
 	Params: []gpuimpl.Param{
 		{Name: "out", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "float32"}, Size: 4, Access: gpuimpl.AccessWrite, Binding: 0},
 		{Name: "in", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "float32"}, Size: 4, Access: gpuimpl.AccessRead, Binding: 1},
@@ -1294,34 +1108,15 @@ var BranchesKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Func:        Branches,
 	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpuimpl.Manifest{
-				Kernel: "github.com/goxpu/xpu/kernels/conformance.Branches", Backend: "webgpu", Target: "wgsl",
-				Hash:        "sha256:b1a0f2dd2c7ebbc3d0084acb112f8f4899fae95fa74040268e1ea9bced467d74",
-				Codegen:     "xpu-gen/1",
-				Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
-				SharedBytes: 0, StorageBindings: 2, UniformBytes: 16,
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:b1a0f2dd2c7ebbc3d0084acb112f8f4899fae95fa74040268e1ea9bced467d74",
 				PrivateBytes: new(12),
-				Buffers: []gpuimpl.Usage{
-					{Name: "out", Access: gpuimpl.AccessWrite},
-					{Name: "in", Access: gpuimpl.AccessRead},
-				},
-				NativeOps: []string{"bitcast", "max", "select"},
+				NativeOps:    []string{"bitcast", "max", "select"},
 			},
 			Code: branchesWGSL,
 		},
 		{
-			Manifest: gpuimpl.Manifest{
-				Kernel: "github.com/goxpu/xpu/kernels/conformance.Branches", Backend: "cpu", Target: "go",
-				Hash:        "sha256:21cfda5d811871d8813c7952a0afcfc35bbb600cf18bc0966788393b583390db",
-				Codegen:     "xpu-gen/1",
-				Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
-				SharedBytes: 0, StorageBindings: 2, UniformBytes: 16,
-				Buffers: []gpuimpl.Usage{
-					{Name: "out", Access: gpuimpl.AccessWrite},
-					{Name: "in", Access: gpuimpl.AccessRead},
-				},
-			},
-			Entry: branchesCPU,
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:21cfda5d811871d8813c7952a0afcfc35bbb600cf18bc0966788393b583390db"},
+			Entry:    branchesCPU,
 		},
 	},
 })
@@ -1443,8 +1238,9 @@ func branchesCPU(b *gpuimpl.CPUBlock) {
 
 // CollatzKernel is the compiled form of the kernel Collatz (Go function Collatz).
 var CollatzKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
-	Name:  "github.com/goxpu/xpu/kernels/conformance.Collatz",
-	Block: xpu.Dim3{X: 64, Y: 1, Z: 1},
+	Name:    "github.com/goxpu/xpu/kernels/conformance.Collatz",
+	Codegen: "xpu-gen/1",
+	Block:   xpu.Dim3{X: 64, Y: 1, Z: 1},
 	Params: []gpuimpl.Param{
 		{Name: "out", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Access: gpuimpl.AccessWrite, Binding: 0},
 		{Name: "in", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Access: gpuimpl.AccessRead, Binding: 1},
@@ -1454,33 +1250,14 @@ var CollatzKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Func:        Collatz,
 	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpuimpl.Manifest{
-				Kernel: "github.com/goxpu/xpu/kernels/conformance.Collatz", Backend: "webgpu", Target: "wgsl",
-				Hash:        "sha256:c29222d1a41d204e826f530b777189cb5912d62ff3772bfd78d30bcc8f076428",
-				Codegen:     "xpu-gen/1",
-				Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
-				SharedBytes: 0, StorageBindings: 2, UniformBytes: 16,
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:c29222d1a41d204e826f530b777189cb5912d62ff3772bfd78d30bcc8f076428",
 				PrivateBytes: new(12),
-				Buffers: []gpuimpl.Usage{
-					{Name: "out", Access: gpuimpl.AccessWrite},
-					{Name: "in", Access: gpuimpl.AccessRead},
-				},
 			},
 			Code: collatzWGSL,
 		},
 		{
-			Manifest: gpuimpl.Manifest{
-				Kernel: "github.com/goxpu/xpu/kernels/conformance.Collatz", Backend: "cpu", Target: "go",
-				Hash:        "sha256:347b2698340587c4a2f949782dbec89bfa1bd3737daf7b6073dda76e2792c24b",
-				Codegen:     "xpu-gen/1",
-				Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
-				SharedBytes: 0, StorageBindings: 2, UniformBytes: 16,
-				Buffers: []gpuimpl.Usage{
-					{Name: "out", Access: gpuimpl.AccessWrite},
-					{Name: "in", Access: gpuimpl.AccessRead},
-				},
-			},
-			Entry: collatzCPU,
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:347b2698340587c4a2f949782dbec89bfa1bd3737daf7b6073dda76e2792c24b"},
+			Entry:    collatzCPU,
 		},
 	},
 })
@@ -1601,8 +1378,9 @@ func collatzCPU(b *gpuimpl.CPUBlock) {
 
 // CompareKernel is the compiled form of the kernel Compare (Go function Compare).
 var CompareKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
-	Name:  "github.com/goxpu/xpu/kernels/conformance.Compare",
-	Block: xpu.Dim3{X: 64, Y: 1, Z: 1},
+	Name:    "github.com/goxpu/xpu/kernels/conformance.Compare",
+	Codegen: "xpu-gen/1",
+	Block:   xpu.Dim3{X: 64, Y: 1, Z: 1},
 	Params: []gpuimpl.Param{
 		{Name: "out", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Access: gpuimpl.AccessWrite, Binding: 0},
 		{Name: "a", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "int32"}, Size: 4, Access: gpuimpl.AccessRead, Binding: 1},
@@ -1617,44 +1395,15 @@ var CompareKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Func:        Compare,
 	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpuimpl.Manifest{
-				Kernel: "github.com/goxpu/xpu/kernels/conformance.Compare", Backend: "webgpu", Target: "wgsl",
-				Hash:        "sha256:7ff415d4436c60556efa7eed0f2e5240b32b13f699cc7337c54b97b8e84ac3c2",
-				Codegen:     "xpu-gen/1",
-				Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
-				SharedBytes: 0, StorageBindings: 7, UniformBytes: 16,
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:7ff415d4436c60556efa7eed0f2e5240b32b13f699cc7337c54b97b8e84ac3c2",
 				PrivateBytes: new(20),
-				Buffers: []gpuimpl.Usage{
-					{Name: "out", Access: gpuimpl.AccessWrite},
-					{Name: "a", Access: gpuimpl.AccessRead},
-					{Name: "b", Access: gpuimpl.AccessRead},
-					{Name: "c", Access: gpuimpl.AccessRead},
-					{Name: "d", Access: gpuimpl.AccessRead},
-					{Name: "e", Access: gpuimpl.AccessRead},
-					{Name: "f", Access: gpuimpl.AccessRead},
-				},
-				NativeOps: []string{"bitcast", "max", "select"},
+				NativeOps:    []string{"bitcast", "max", "select"},
 			},
 			Code: compareWGSL,
 		},
 		{
-			Manifest: gpuimpl.Manifest{
-				Kernel: "github.com/goxpu/xpu/kernels/conformance.Compare", Backend: "cpu", Target: "go",
-				Hash:        "sha256:7dcf3236dec235cc7b9eaf822fade3720bf74a8f89dbbf63eb23afeb5c2d83e3",
-				Codegen:     "xpu-gen/1",
-				Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
-				SharedBytes: 0, StorageBindings: 7, UniformBytes: 16,
-				Buffers: []gpuimpl.Usage{
-					{Name: "out", Access: gpuimpl.AccessWrite},
-					{Name: "a", Access: gpuimpl.AccessRead},
-					{Name: "b", Access: gpuimpl.AccessRead},
-					{Name: "c", Access: gpuimpl.AccessRead},
-					{Name: "d", Access: gpuimpl.AccessRead},
-					{Name: "e", Access: gpuimpl.AccessRead},
-					{Name: "f", Access: gpuimpl.AccessRead},
-				},
-			},
-			Entry: compareCPU,
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:7dcf3236dec235cc7b9eaf822fade3720bf74a8f89dbbf63eb23afeb5c2d83e3"},
+			Entry:    compareCPU,
 		},
 	},
 })
@@ -1845,8 +1594,9 @@ func compareCPU(b *gpuimpl.CPUBlock) {
 
 // CompoundAssignKernel is the compiled form of the kernel CompoundAssign (Go function CompoundAssign).
 var CompoundAssignKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
-	Name:  "github.com/goxpu/xpu/kernels/conformance.CompoundAssign",
-	Block: xpu.Dim3{X: 64, Y: 1, Z: 1},
+	Name:    "github.com/goxpu/xpu/kernels/conformance.CompoundAssign",
+	Codegen: "xpu-gen/1",
+	Block:   xpu.Dim3{X: 64, Y: 1, Z: 1},
 	Params: []gpuimpl.Param{
 		{Name: "out", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "int32"}, Size: 4, Access: gpuimpl.AccessWrite, Binding: 0},
 		{Name: "a", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "int32"}, Size: 4, Access: gpuimpl.AccessRead, Binding: 1},
@@ -1856,33 +1606,14 @@ var CompoundAssignKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Func:        CompoundAssign,
 	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpuimpl.Manifest{
-				Kernel: "github.com/goxpu/xpu/kernels/conformance.CompoundAssign", Backend: "webgpu", Target: "wgsl",
-				Hash:        "sha256:ebc0a6954df047b92e2ae20c3cb57e47d72bbac63795235964a735bfa5102055",
-				Codegen:     "xpu-gen/1",
-				Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
-				SharedBytes: 0, StorageBindings: 2, UniformBytes: 16,
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:ebc0a6954df047b92e2ae20c3cb57e47d72bbac63795235964a735bfa5102055",
 				PrivateBytes: new(8),
-				Buffers: []gpuimpl.Usage{
-					{Name: "out", Access: gpuimpl.AccessWrite},
-					{Name: "a", Access: gpuimpl.AccessRead},
-				},
 			},
 			Code: compoundAssignWGSL,
 		},
 		{
-			Manifest: gpuimpl.Manifest{
-				Kernel: "github.com/goxpu/xpu/kernels/conformance.CompoundAssign", Backend: "cpu", Target: "go",
-				Hash:        "sha256:4a903190d49af6e8057c0b8b66e5df64e167adfdafdfce4fd4d2793b40b8d591",
-				Codegen:     "xpu-gen/1",
-				Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
-				SharedBytes: 0, StorageBindings: 2, UniformBytes: 16,
-				Buffers: []gpuimpl.Usage{
-					{Name: "out", Access: gpuimpl.AccessWrite},
-					{Name: "a", Access: gpuimpl.AccessRead},
-				},
-			},
-			Entry: compoundAssignCPU,
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:4a903190d49af6e8057c0b8b66e5df64e167adfdafdfce4fd4d2793b40b8d591"},
+			Entry:    compoundAssignCPU,
 		},
 	},
 })
@@ -2001,8 +1732,9 @@ func compoundAssignCPU(b *gpuimpl.CPUBlock) {
 
 // ConversionsKernel is the compiled form of the kernel Conversions (Go function Conversions).
 var ConversionsKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
-	Name:  "github.com/goxpu/xpu/kernels/conformance.Conversions",
-	Block: xpu.Dim3{X: 64, Y: 1, Z: 1},
+	Name:    "github.com/goxpu/xpu/kernels/conformance.Conversions",
+	Codegen: "xpu-gen/1",
+	Block:   xpu.Dim3{X: 64, Y: 1, Z: 1},
 	Params: []gpuimpl.Param{
 		{Name: "ints", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "int32"}, Size: 4, Access: gpuimpl.AccessWrite, Binding: 0},
 		{Name: "uints", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Access: gpuimpl.AccessWrite, Binding: 1},
@@ -2016,40 +1748,14 @@ var ConversionsKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Func:        Conversions,
 	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpuimpl.Manifest{
-				Kernel: "github.com/goxpu/xpu/kernels/conformance.Conversions", Backend: "webgpu", Target: "wgsl",
-				Hash:        "sha256:9c6351afc100d40b503156a085b84f572a7c805066f8136c140810ea02dbfb77",
-				Codegen:     "xpu-gen/1",
-				Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
-				SharedBytes: 0, StorageBindings: 6, UniformBytes: 16,
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:9c6351afc100d40b503156a085b84f572a7c805066f8136c140810ea02dbfb77",
 				PrivateBytes: new(8),
-				Buffers: []gpuimpl.Usage{
-					{Name: "ints", Access: gpuimpl.AccessWrite},
-					{Name: "uints", Access: gpuimpl.AccessWrite},
-					{Name: "floats", Access: gpuimpl.AccessWrite},
-					{Name: "a", Access: gpuimpl.AccessRead},
-					{Name: "b", Access: gpuimpl.AccessRead},
-					{Name: "f", Access: gpuimpl.AccessRead},
-				},
-				NativeOps: []string{"abs", "bitcast", "max", "select"},
+				NativeOps:    []string{"abs", "bitcast", "max", "select"},
 			},
 			Code: conversionsWGSL,
 		},
 		{
-			Manifest: gpuimpl.Manifest{
-				Kernel: "github.com/goxpu/xpu/kernels/conformance.Conversions", Backend: "cpu", Target: "go",
-				Hash:        "sha256:61d4ce108ab13542e9a43e720c3de8ecdeb964e4b592779bdbd0bfdcb30ef02b",
-				Codegen:     "xpu-gen/1",
-				Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
-				SharedBytes: 0, StorageBindings: 6, UniformBytes: 16,
-				Buffers: []gpuimpl.Usage{
-					{Name: "ints", Access: gpuimpl.AccessWrite},
-					{Name: "uints", Access: gpuimpl.AccessWrite},
-					{Name: "floats", Access: gpuimpl.AccessWrite},
-					{Name: "a", Access: gpuimpl.AccessRead},
-					{Name: "b", Access: gpuimpl.AccessRead},
-					{Name: "f", Access: gpuimpl.AccessRead},
-				},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:61d4ce108ab13542e9a43e720c3de8ecdeb964e4b592779bdbd0bfdcb30ef02b",
 				NativeOps: []string{"xpu.Abs", "xpu.Float32Bits", "xpu.Float32FromBits"},
 			},
 			Entry: conversionsCPU,
@@ -2206,8 +1912,9 @@ func conversionsCPU(b *gpuimpl.CPUBlock) {
 
 // EarlyReturnKernel is the compiled form of the kernel EarlyReturn (Go function EarlyReturn).
 var EarlyReturnKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
-	Name:  "github.com/goxpu/xpu/kernels/conformance.EarlyReturn",
-	Block: xpu.Dim3{X: 64, Y: 1, Z: 1},
+	Name:    "github.com/goxpu/xpu/kernels/conformance.EarlyReturn",
+	Codegen: "xpu-gen/1",
+	Block:   xpu.Dim3{X: 64, Y: 1, Z: 1},
 	Params: []gpuimpl.Param{
 		{Name: "out", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "int32"}, Size: 4, Access: gpuimpl.AccessWrite, Binding: 0},
 		{Name: "in", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "int32"}, Size: 4, Access: gpuimpl.AccessRead, Binding: 1},
@@ -2217,33 +1924,14 @@ var EarlyReturnKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Func:        EarlyReturn,
 	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpuimpl.Manifest{
-				Kernel: "github.com/goxpu/xpu/kernels/conformance.EarlyReturn", Backend: "webgpu", Target: "wgsl",
-				Hash:        "sha256:549482072cd5006030ca85bf0703a222076c188056b40690d0f6a0962e5a6fc4",
-				Codegen:     "xpu-gen/1",
-				Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
-				SharedBytes: 0, StorageBindings: 2, UniformBytes: 16,
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:549482072cd5006030ca85bf0703a222076c188056b40690d0f6a0962e5a6fc4",
 				PrivateBytes: new(8),
-				Buffers: []gpuimpl.Usage{
-					{Name: "out", Access: gpuimpl.AccessWrite},
-					{Name: "in", Access: gpuimpl.AccessRead},
-				},
 			},
 			Code: earlyReturnWGSL,
 		},
 		{
-			Manifest: gpuimpl.Manifest{
-				Kernel: "github.com/goxpu/xpu/kernels/conformance.EarlyReturn", Backend: "cpu", Target: "go",
-				Hash:        "sha256:89ae9e589f61121f64d3bc1b28d5b5bcb6ba6f67166de990f821652ac4a44184",
-				Codegen:     "xpu-gen/1",
-				Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
-				SharedBytes: 0, StorageBindings: 2, UniformBytes: 16,
-				Buffers: []gpuimpl.Usage{
-					{Name: "out", Access: gpuimpl.AccessWrite},
-					{Name: "in", Access: gpuimpl.AccessRead},
-				},
-			},
-			Entry: earlyReturnCPU,
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:89ae9e589f61121f64d3bc1b28d5b5bcb6ba6f67166de990f821652ac4a44184"},
+			Entry:    earlyReturnCPU,
 		},
 	},
 })
@@ -2346,8 +2034,9 @@ func earlyReturnCPU(b *gpuimpl.CPUBlock) {
 
 // FloatArithKernel is the compiled form of the kernel FloatArith (Go function FloatArith).
 var FloatArithKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
-	Name:  "github.com/goxpu/xpu/kernels/conformance.FloatArith",
-	Block: xpu.Dim3{X: 64, Y: 1, Z: 1},
+	Name:    "github.com/goxpu/xpu/kernels/conformance.FloatArith",
+	Codegen: "xpu-gen/1",
+	Block:   xpu.Dim3{X: 64, Y: 1, Z: 1},
 	Params: []gpuimpl.Param{
 		{Name: "out", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "float32"}, Size: 4, Access: gpuimpl.AccessWrite, Binding: 0},
 		{Name: "a", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "float32"}, Size: 4, Access: gpuimpl.AccessRead, Binding: 1},
@@ -2358,35 +2047,14 @@ var FloatArithKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Func:        FloatArith,
 	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpuimpl.Manifest{
-				Kernel: "github.com/goxpu/xpu/kernels/conformance.FloatArith", Backend: "webgpu", Target: "wgsl",
-				Hash:        "sha256:cb2cd0a10735da87701177bea753a844283fddf581b3e73559af014d8781035c",
-				Codegen:     "xpu-gen/1",
-				Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
-				SharedBytes: 0, StorageBindings: 3, UniformBytes: 16,
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:cb2cd0a10735da87701177bea753a844283fddf581b3e73559af014d8781035c",
 				PrivateBytes: new(16),
-				Buffers: []gpuimpl.Usage{
-					{Name: "out", Access: gpuimpl.AccessWrite},
-					{Name: "a", Access: gpuimpl.AccessRead},
-					{Name: "b", Access: gpuimpl.AccessRead},
-				},
 			},
 			Code: floatArithWGSL,
 		},
 		{
-			Manifest: gpuimpl.Manifest{
-				Kernel: "github.com/goxpu/xpu/kernels/conformance.FloatArith", Backend: "cpu", Target: "go",
-				Hash:        "sha256:81a7fd570ed2505bd362592099c3311e24b838f78526281d2b7f1db3b305ccca",
-				Codegen:     "xpu-gen/1",
-				Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
-				SharedBytes: 0, StorageBindings: 3, UniformBytes: 16,
-				Buffers: []gpuimpl.Usage{
-					{Name: "out", Access: gpuimpl.AccessWrite},
-					{Name: "a", Access: gpuimpl.AccessRead},
-					{Name: "b", Access: gpuimpl.AccessRead},
-				},
-			},
-			Entry: floatArithCPU,
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:81a7fd570ed2505bd362592099c3311e24b838f78526281d2b7f1db3b305ccca"},
+			Entry:    floatArithCPU,
 		},
 	},
 })
@@ -2482,8 +2150,9 @@ func floatArithCPU(b *gpuimpl.CPUBlock) {
 
 // FloatCompareKernel is the compiled form of the kernel FloatCompare (Go function FloatCompare).
 var FloatCompareKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
-	Name:  "github.com/goxpu/xpu/kernels/conformance.FloatCompare",
-	Block: xpu.Dim3{X: 64, Y: 1, Z: 1},
+	Name:    "github.com/goxpu/xpu/kernels/conformance.FloatCompare",
+	Codegen: "xpu-gen/1",
+	Block:   xpu.Dim3{X: 64, Y: 1, Z: 1},
 	Params: []gpuimpl.Param{
 		{Name: "flags", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Access: gpuimpl.AccessWrite, Binding: 0},
 		{Name: "vals", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "float32"}, Size: 4, Access: gpuimpl.AccessWrite, Binding: 1},
@@ -2495,36 +2164,14 @@ var FloatCompareKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Func:        FloatCompare,
 	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpuimpl.Manifest{
-				Kernel: "github.com/goxpu/xpu/kernels/conformance.FloatCompare", Backend: "webgpu", Target: "wgsl",
-				Hash:        "sha256:67eb674d8d18a1a27a80890c2cd354d6954f134511d57d0da5ccf3245c131052",
-				Codegen:     "xpu-gen/1",
-				Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
-				SharedBytes: 0, StorageBindings: 4, UniformBytes: 16,
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:67eb674d8d18a1a27a80890c2cd354d6954f134511d57d0da5ccf3245c131052",
 				PrivateBytes: new(40),
-				Buffers: []gpuimpl.Usage{
-					{Name: "flags", Access: gpuimpl.AccessWrite},
-					{Name: "vals", Access: gpuimpl.AccessWrite},
-					{Name: "a", Access: gpuimpl.AccessRead},
-					{Name: "b", Access: gpuimpl.AccessRead},
-				},
-				NativeOps: []string{"bitcast", "max", "select"},
+				NativeOps:    []string{"bitcast", "max", "select"},
 			},
 			Code: floatCompareWGSL,
 		},
 		{
-			Manifest: gpuimpl.Manifest{
-				Kernel: "github.com/goxpu/xpu/kernels/conformance.FloatCompare", Backend: "cpu", Target: "go",
-				Hash:        "sha256:d50cdf21c5759c68daf440151b43de37e2fa5971c829bb6c17c4ea236d4e85eb",
-				Codegen:     "xpu-gen/1",
-				Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
-				SharedBytes: 0, StorageBindings: 4, UniformBytes: 16,
-				Buffers: []gpuimpl.Usage{
-					{Name: "flags", Access: gpuimpl.AccessWrite},
-					{Name: "vals", Access: gpuimpl.AccessWrite},
-					{Name: "a", Access: gpuimpl.AccessRead},
-					{Name: "b", Access: gpuimpl.AccessRead},
-				},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:d50cdf21c5759c68daf440151b43de37e2fa5971c829bb6c17c4ea236d4e85eb",
 				NativeOps: []string{"xpu.Clamp", "xpu.Float32Bits", "xpu.Float32FromBits", "xpu.Max", "xpu.Min"},
 			},
 			Entry: floatCompareCPU,
@@ -2709,8 +2356,9 @@ func floatCompareCPU(b *gpuimpl.CPUBlock) {
 
 // FloatConvertKernel is the compiled form of the kernel FloatConvert (Go function FloatConvert).
 var FloatConvertKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
-	Name:  "github.com/goxpu/xpu/kernels/conformance.FloatConvert",
-	Block: xpu.Dim3{X: 64, Y: 1, Z: 1},
+	Name:    "github.com/goxpu/xpu/kernels/conformance.FloatConvert",
+	Codegen: "xpu-gen/1",
+	Block:   xpu.Dim3{X: 64, Y: 1, Z: 1},
 	Params: []gpuimpl.Param{
 		{Name: "ints", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "int32"}, Size: 4, Access: gpuimpl.AccessWrite, Binding: 0},
 		{Name: "uints", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Access: gpuimpl.AccessWrite, Binding: 1},
@@ -2722,38 +2370,15 @@ var FloatConvertKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Func:        FloatConvert,
 	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpuimpl.Manifest{
-				Kernel: "github.com/goxpu/xpu/kernels/conformance.FloatConvert", Backend: "webgpu", Target: "wgsl",
-				Hash:        "sha256:18162ea16ac2b62af07fec1fed2d8d5a226f0d0b8f3a882d260548d9565ab0c6",
-				Codegen:     "xpu-gen/1",
-				Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
-				SharedBytes: 0, StorageBindings: 4, UniformBytes: 16,
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:18162ea16ac2b62af07fec1fed2d8d5a226f0d0b8f3a882d260548d9565ab0c6",
 				PrivateBytes: new(4),
-				Buffers: []gpuimpl.Usage{
-					{Name: "ints", Access: gpuimpl.AccessWrite},
-					{Name: "uints", Access: gpuimpl.AccessWrite},
-					{Name: "a", Access: gpuimpl.AccessRead},
-					{Name: "b", Access: gpuimpl.AccessRead},
-				},
-				NativeOps: []string{"bitcast", "max", "select"},
+				NativeOps:    []string{"bitcast", "max", "select"},
 			},
 			Code: floatConvertWGSL,
 		},
 		{
-			Manifest: gpuimpl.Manifest{
-				Kernel: "github.com/goxpu/xpu/kernels/conformance.FloatConvert", Backend: "cpu", Target: "go",
-				Hash:        "sha256:b6bf5302dc22c26828e5236d9a591f7501fda241e36170f4b2aa097d191489fd",
-				Codegen:     "xpu-gen/1",
-				Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
-				SharedBytes: 0, StorageBindings: 4, UniformBytes: 16,
-				Buffers: []gpuimpl.Usage{
-					{Name: "ints", Access: gpuimpl.AccessWrite},
-					{Name: "uints", Access: gpuimpl.AccessWrite},
-					{Name: "a", Access: gpuimpl.AccessRead},
-					{Name: "b", Access: gpuimpl.AccessRead},
-				},
-			},
-			Entry: floatConvertCPU,
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:b6bf5302dc22c26828e5236d9a591f7501fda241e36170f4b2aa097d191489fd"},
+			Entry:    floatConvertCPU,
 		},
 	},
 })
@@ -2891,8 +2516,9 @@ func floatConvertCPU(b *gpuimpl.CPUBlock) {
 
 // FloatEdgesKernel is the compiled form of the kernel FloatEdges (Go function FloatEdges).
 var FloatEdgesKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
-	Name:  "github.com/goxpu/xpu/kernels/conformance.FloatEdges",
-	Block: xpu.Dim3{X: 64, Y: 1, Z: 1},
+	Name:    "github.com/goxpu/xpu/kernels/conformance.FloatEdges",
+	Codegen: "xpu-gen/1",
+	Block:   xpu.Dim3{X: 64, Y: 1, Z: 1},
 	Params: []gpuimpl.Param{
 		{Name: "out", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "float32"}, Size: 4, Access: gpuimpl.AccessWrite, Binding: 0},
 		{Name: "a", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "float32"}, Size: 4, Access: gpuimpl.AccessRead, Binding: 1},
@@ -2902,33 +2528,15 @@ var FloatEdgesKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Func:        FloatEdges,
 	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpuimpl.Manifest{
-				Kernel: "github.com/goxpu/xpu/kernels/conformance.FloatEdges", Backend: "webgpu", Target: "wgsl",
-				Hash:        "sha256:f7314f41a67951e0b84cbbba39bd5b2a1e1015ab3c67a8bab612895b44d45d12",
-				Codegen:     "xpu-gen/1",
-				Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
-				SharedBytes: 0, StorageBindings: 2, UniformBytes: 16,
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:f7314f41a67951e0b84cbbba39bd5b2a1e1015ab3c67a8bab612895b44d45d12",
 				PrivateBytes: new(16),
-				Buffers: []gpuimpl.Usage{
-					{Name: "out", Access: gpuimpl.AccessWrite},
-					{Name: "a", Access: gpuimpl.AccessRead},
-				},
-				Fault:     true,
-				NativeOps: []string{"atomicOr", "bitcast", "exp", "max", "select"},
+				Fault:        true,
+				NativeOps:    []string{"atomicOr", "bitcast", "exp", "max", "select"},
 			},
 			Code: floatEdgesWGSL,
 		},
 		{
-			Manifest: gpuimpl.Manifest{
-				Kernel: "github.com/goxpu/xpu/kernels/conformance.FloatEdges", Backend: "cpu", Target: "go",
-				Hash:        "sha256:1243c48cc52918fb2ef538810b48a28cd40980e2f7034c0380940b66d317c837",
-				Codegen:     "xpu-gen/1",
-				Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
-				SharedBytes: 0, StorageBindings: 2, UniformBytes: 16,
-				Buffers: []gpuimpl.Usage{
-					{Name: "out", Access: gpuimpl.AccessWrite},
-					{Name: "a", Access: gpuimpl.AccessRead},
-				},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:1243c48cc52918fb2ef538810b48a28cd40980e2f7034c0380940b66d317c837",
 				NativeOps: []string{"xpu.Exp", "xpu.Float32FromBits", "xpu.Max"},
 			},
 			Entry: floatEdgesCPU,
@@ -3068,8 +2676,9 @@ func floatEdgesCPU(b *gpuimpl.CPUBlock) {
 
 // FuncBufferKernel is the compiled form of the kernel FuncBuffer (Go function FuncBuffer).
 var FuncBufferKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
-	Name:  "github.com/goxpu/xpu/kernels/conformance.FuncBuffer",
-	Block: xpu.Dim3{X: 64, Y: 1, Z: 1},
+	Name:    "github.com/goxpu/xpu/kernels/conformance.FuncBuffer",
+	Codegen: "xpu-gen/1",
+	Block:   xpu.Dim3{X: 64, Y: 1, Z: 1},
 	Params: []gpuimpl.Param{
 		{Name: "out", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "float32"}, Size: 4, Access: gpuimpl.AccessWrite, Binding: 0},
 		{Name: "in", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "float32"}, Size: 4, Access: gpuimpl.AccessRead, Binding: 1},
@@ -3080,35 +2689,14 @@ var FuncBufferKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Func:        FuncBuffer,
 	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpuimpl.Manifest{
-				Kernel: "github.com/goxpu/xpu/kernels/conformance.FuncBuffer", Backend: "webgpu", Target: "wgsl",
-				Hash:        "sha256:80ffdd1ede0077f0a2dad1f989e57a2c3e6fd327b4821f330a5a96a8f9dbd964",
-				Codegen:     "xpu-gen/1",
-				Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
-				SharedBytes: 0, StorageBindings: 3, UniformBytes: 16,
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:80ffdd1ede0077f0a2dad1f989e57a2c3e6fd327b4821f330a5a96a8f9dbd964",
 				PrivateBytes: new(28),
-				Buffers: []gpuimpl.Usage{
-					{Name: "out", Access: gpuimpl.AccessWrite},
-					{Name: "in", Access: gpuimpl.AccessRead},
-					{Name: "w", Access: gpuimpl.AccessRead},
-				},
 			},
 			Code: funcBufferWGSL,
 		},
 		{
-			Manifest: gpuimpl.Manifest{
-				Kernel: "github.com/goxpu/xpu/kernels/conformance.FuncBuffer", Backend: "cpu", Target: "go",
-				Hash:        "sha256:450e8fd33790d6719257a5da3a7880938d6a3642ce9c1c0f501c53c2a022040a",
-				Codegen:     "xpu-gen/1",
-				Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
-				SharedBytes: 0, StorageBindings: 3, UniformBytes: 16,
-				Buffers: []gpuimpl.Usage{
-					{Name: "out", Access: gpuimpl.AccessWrite},
-					{Name: "in", Access: gpuimpl.AccessRead},
-					{Name: "w", Access: gpuimpl.AccessRead},
-				},
-			},
-			Entry: funcBufferCPU,
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:450e8fd33790d6719257a5da3a7880938d6a3642ce9c1c0f501c53c2a022040a"},
+			Entry:    funcBufferCPU,
 		},
 	},
 })
@@ -3229,8 +2817,9 @@ func funcBufferCPU(b *gpuimpl.CPUBlock) {
 
 // FuncChainKernel is the compiled form of the kernel FuncChain (Go function FuncChain).
 var FuncChainKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
-	Name:  "github.com/goxpu/xpu/kernels/conformance.FuncChain",
-	Block: xpu.Dim3{X: 64, Y: 1, Z: 1},
+	Name:    "github.com/goxpu/xpu/kernels/conformance.FuncChain",
+	Codegen: "xpu-gen/1",
+	Block:   xpu.Dim3{X: 64, Y: 1, Z: 1},
 	Params: []gpuimpl.Param{
 		{Name: "out", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "float32"}, Size: 4, Access: gpuimpl.AccessWrite, Binding: 0},
 		{Name: "a", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "float32"}, Size: 4, Access: gpuimpl.AccessRead, Binding: 1},
@@ -3241,36 +2830,15 @@ var FuncChainKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Func:        FuncChain,
 	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpuimpl.Manifest{
-				Kernel: "github.com/goxpu/xpu/kernels/conformance.FuncChain", Backend: "webgpu", Target: "wgsl",
-				Hash:        "sha256:7eea8c2b4d855b14fc41ca2d76c540340f1ddb3f02e421cc4f199bc4dac4d076",
-				Codegen:     "xpu-gen/1",
-				Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
-				SharedBytes: 0, StorageBindings: 3, UniformBytes: 16,
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:7eea8c2b4d855b14fc41ca2d76c540340f1ddb3f02e421cc4f199bc4dac4d076",
 				PrivateBytes: new(36),
-				Buffers: []gpuimpl.Usage{
-					{Name: "out", Access: gpuimpl.AccessWrite},
-					{Name: "a", Access: gpuimpl.AccessRead},
-					{Name: "b", Access: gpuimpl.AccessRead},
-				},
-				NativeOps: []string{"bitcast", "max", "select"},
+				NativeOps:    []string{"bitcast", "max", "select"},
 			},
 			Code: funcChainWGSL,
 		},
 		{
-			Manifest: gpuimpl.Manifest{
-				Kernel: "github.com/goxpu/xpu/kernels/conformance.FuncChain", Backend: "cpu", Target: "go",
-				Hash:        "sha256:06e94dc0a85701e2c4c5c0019c47594ffcb3a0daedecef8a128b9df40cba1233",
-				Codegen:     "xpu-gen/1",
-				Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
-				SharedBytes: 0, StorageBindings: 3, UniformBytes: 16,
-				Buffers: []gpuimpl.Usage{
-					{Name: "out", Access: gpuimpl.AccessWrite},
-					{Name: "a", Access: gpuimpl.AccessRead},
-					{Name: "b", Access: gpuimpl.AccessRead},
-				},
-			},
-			Entry: funcChainCPU,
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:06e94dc0a85701e2c4c5c0019c47594ffcb3a0daedecef8a128b9df40cba1233"},
+			Entry:    funcChainCPU,
 		},
 	},
 })
@@ -3400,8 +2968,9 @@ func funcChainCPU(b *gpuimpl.CPUBlock) {
 
 // Grid2DKernel is the compiled form of the kernel Grid2D (Go function Grid2D).
 var Grid2DKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
-	Name:  "github.com/goxpu/xpu/kernels/conformance.Grid2D",
-	Block: xpu.Dim3{X: 16, Y: 8, Z: 1},
+	Name:    "github.com/goxpu/xpu/kernels/conformance.Grid2D",
+	Codegen: "xpu-gen/1",
+	Block:   xpu.Dim3{X: 16, Y: 8, Z: 1},
 	Params: []gpuimpl.Param{
 		{Name: "out", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Access: gpuimpl.AccessWrite, Binding: 0},
 		{Name: "in", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Access: gpuimpl.AccessRead, Binding: 1},
@@ -3412,33 +2981,14 @@ var Grid2DKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Func:        Grid2D,
 	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpuimpl.Manifest{
-				Kernel: "github.com/goxpu/xpu/kernels/conformance.Grid2D", Backend: "webgpu", Target: "wgsl",
-				Hash:        "sha256:f04b59705c65ce757c0113207bfb8d4aafd38a31f701cfe2b06287d5251ebb60",
-				Codegen:     "xpu-gen/1",
-				Block:       xpu.Dim3{X: 16, Y: 8, Z: 1},
-				SharedBytes: 0, StorageBindings: 2, UniformBytes: 16,
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:f04b59705c65ce757c0113207bfb8d4aafd38a31f701cfe2b06287d5251ebb60",
 				PrivateBytes: new(12),
-				Buffers: []gpuimpl.Usage{
-					{Name: "out", Access: gpuimpl.AccessWrite},
-					{Name: "in", Access: gpuimpl.AccessRead},
-				},
 			},
 			Code: grid2DWGSL,
 		},
 		{
-			Manifest: gpuimpl.Manifest{
-				Kernel: "github.com/goxpu/xpu/kernels/conformance.Grid2D", Backend: "cpu", Target: "go",
-				Hash:        "sha256:f923db112603b5354885851934919191867c53bb11cf06928ff2914e4c741a96",
-				Codegen:     "xpu-gen/1",
-				Block:       xpu.Dim3{X: 16, Y: 8, Z: 1},
-				SharedBytes: 0, StorageBindings: 2, UniformBytes: 16,
-				Buffers: []gpuimpl.Usage{
-					{Name: "out", Access: gpuimpl.AccessWrite},
-					{Name: "in", Access: gpuimpl.AccessRead},
-				},
-			},
-			Entry: grid2DCPU,
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:f923db112603b5354885851934919191867c53bb11cf06928ff2914e4c741a96"},
+			Entry:    grid2DCPU,
 		},
 	},
 })
@@ -3497,8 +3047,9 @@ func grid2DCPU(b *gpuimpl.CPUBlock) {
 
 // Grid3DKernel is the compiled form of the kernel Grid3D (Go function Grid3D).
 var Grid3DKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
-	Name:  "github.com/goxpu/xpu/kernels/conformance.Grid3D",
-	Block: xpu.Dim3{X: 4, Y: 4, Z: 4},
+	Name:    "github.com/goxpu/xpu/kernels/conformance.Grid3D",
+	Codegen: "xpu-gen/1",
+	Block:   xpu.Dim3{X: 4, Y: 4, Z: 4},
 	Params: []gpuimpl.Param{
 		{Name: "out", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "int32"}, Size: 4, Access: gpuimpl.AccessWrite, Binding: 0},
 		{Name: "w", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 0},
@@ -3509,31 +3060,14 @@ var Grid3DKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Func:        Grid3D,
 	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpuimpl.Manifest{
-				Kernel: "github.com/goxpu/xpu/kernels/conformance.Grid3D", Backend: "webgpu", Target: "wgsl",
-				Hash:        "sha256:1a86571f5fcf9d3a3e7b39f0f7902512746da1125e35c4eb4e38ea99e616b76b",
-				Codegen:     "xpu-gen/1",
-				Block:       xpu.Dim3{X: 4, Y: 4, Z: 4},
-				SharedBytes: 0, StorageBindings: 1, UniformBytes: 16,
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:1a86571f5fcf9d3a3e7b39f0f7902512746da1125e35c4eb4e38ea99e616b76b",
 				PrivateBytes: new(12),
-				Buffers: []gpuimpl.Usage{
-					{Name: "out", Access: gpuimpl.AccessWrite},
-				},
 			},
 			Code: grid3DWGSL,
 		},
 		{
-			Manifest: gpuimpl.Manifest{
-				Kernel: "github.com/goxpu/xpu/kernels/conformance.Grid3D", Backend: "cpu", Target: "go",
-				Hash:        "sha256:b46a4b3fdaead4cd6a799541291f38d151b3af91e79c8940eac98ebeeebd649b",
-				Codegen:     "xpu-gen/1",
-				Block:       xpu.Dim3{X: 4, Y: 4, Z: 4},
-				SharedBytes: 0, StorageBindings: 1, UniformBytes: 16,
-				Buffers: []gpuimpl.Usage{
-					{Name: "out", Access: gpuimpl.AccessWrite},
-				},
-			},
-			Entry: grid3DCPU,
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:b46a4b3fdaead4cd6a799541291f38d151b3af91e79c8940eac98ebeeebd649b"},
+			Entry:    grid3DCPU,
 		},
 	},
 })
@@ -3592,8 +3126,9 @@ func grid3DCPU(b *gpuimpl.CPUBlock) {
 
 // GridStrideKernel is the compiled form of the kernel GridStride (Go function GridStride).
 var GridStrideKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
-	Name:  "github.com/goxpu/xpu/kernels/conformance.GridStride",
-	Block: xpu.Dim3{X: 64, Y: 1, Z: 1},
+	Name:    "github.com/goxpu/xpu/kernels/conformance.GridStride",
+	Codegen: "xpu-gen/1",
+	Block:   xpu.Dim3{X: 64, Y: 1, Z: 1},
 	Params: []gpuimpl.Param{
 		{Name: "y", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "float32"}, Size: 4, Access: gpuimpl.AccessReadWrite, Binding: 0},
 		{Name: "n", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 0},
@@ -3602,31 +3137,14 @@ var GridStrideKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Func:        GridStride,
 	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpuimpl.Manifest{
-				Kernel: "github.com/goxpu/xpu/kernels/conformance.GridStride", Backend: "webgpu", Target: "wgsl",
-				Hash:        "sha256:4de935ea7ab46a284de076b8731dde556013cb3c232c63287e23eaca2c09a7c2",
-				Codegen:     "xpu-gen/1",
-				Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
-				SharedBytes: 0, StorageBindings: 1, UniformBytes: 16,
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:4de935ea7ab46a284de076b8731dde556013cb3c232c63287e23eaca2c09a7c2",
 				PrivateBytes: new(8),
-				Buffers: []gpuimpl.Usage{
-					{Name: "y", Access: gpuimpl.AccessReadWrite},
-				},
 			},
 			Code: gridStrideWGSL,
 		},
 		{
-			Manifest: gpuimpl.Manifest{
-				Kernel: "github.com/goxpu/xpu/kernels/conformance.GridStride", Backend: "cpu", Target: "go",
-				Hash:        "sha256:f186f1d7a4e6b29c2e23921751ddadeacceeb0b3262fc2010a89f3eb86d779af",
-				Codegen:     "xpu-gen/1",
-				Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
-				SharedBytes: 0, StorageBindings: 1, UniformBytes: 16,
-				Buffers: []gpuimpl.Usage{
-					{Name: "y", Access: gpuimpl.AccessReadWrite},
-				},
-			},
-			Entry: gridStrideCPU,
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:f186f1d7a4e6b29c2e23921751ddadeacceeb0b3262fc2010a89f3eb86d779af"},
+			Entry:    gridStrideCPU,
 		},
 	},
 })
@@ -3681,8 +3199,9 @@ func gridStrideCPU(b *gpuimpl.CPUBlock) {
 
 // HistogramKernel is the compiled form of the kernel Histogram (Go function Histogram).
 var HistogramKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
-	Name:  "github.com/goxpu/xpu/kernels/conformance.Histogram",
-	Block: xpu.Dim3{X: 64, Y: 1, Z: 1},
+	Name:    "github.com/goxpu/xpu/kernels/conformance.Histogram",
+	Codegen: "xpu-gen/1",
+	Block:   xpu.Dim3{X: 64, Y: 1, Z: 1},
 	Params: []gpuimpl.Param{
 		{Name: "bins", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Access: gpuimpl.AccessAtomic, Binding: 0},
 		{Name: "in", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Access: gpuimpl.AccessRead, Binding: 1},
@@ -3692,32 +3211,14 @@ var HistogramKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Func:        Histogram,
 	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpuimpl.Manifest{
-				Kernel: "github.com/goxpu/xpu/kernels/conformance.Histogram", Backend: "webgpu", Target: "wgsl",
-				Hash:        "sha256:c37ceaeaa9703f2d67fee362287a6afe3ffd294fcfae2c4a7cc1b2097b305ee8",
-				Codegen:     "xpu-gen/1",
-				Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
-				SharedBytes: 0, StorageBindings: 2, UniformBytes: 16,
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:c37ceaeaa9703f2d67fee362287a6afe3ffd294fcfae2c4a7cc1b2097b305ee8",
 				PrivateBytes: new(4),
-				Buffers: []gpuimpl.Usage{
-					{Name: "bins", Access: gpuimpl.AccessAtomic},
-					{Name: "in", Access: gpuimpl.AccessRead},
-				},
-				NativeOps: []string{"atomicAdd"},
+				NativeOps:    []string{"atomicAdd"},
 			},
 			Code: histogramWGSL,
 		},
 		{
-			Manifest: gpuimpl.Manifest{
-				Kernel: "github.com/goxpu/xpu/kernels/conformance.Histogram", Backend: "cpu", Target: "go",
-				Hash:        "sha256:4a0d9537a7abe6838bb300bbac3bb9150c09953ee9d9f6fcb3d2cfb4fe4680e9",
-				Codegen:     "xpu-gen/1",
-				Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
-				SharedBytes: 0, StorageBindings: 2, UniformBytes: 16,
-				Buffers: []gpuimpl.Usage{
-					{Name: "bins", Access: gpuimpl.AccessAtomic},
-					{Name: "in", Access: gpuimpl.AccessRead},
-				},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:4a0d9537a7abe6838bb300bbac3bb9150c09953ee9d9f6fcb3d2cfb4fe4680e9",
 				NativeOps: []string{"xpu.AtomicAdd"},
 			},
 			Entry: histogramCPU,
@@ -3805,8 +3306,9 @@ func histogramCPU(b *gpuimpl.CPUBlock) {
 
 // HistogramSharedKernel is the compiled form of the kernel HistogramShared (Go function HistogramShared).
 var HistogramSharedKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
-	Name:  "github.com/goxpu/xpu/kernels/conformance.HistogramShared",
-	Block: xpu.Dim3{X: 64, Y: 1, Z: 1},
+	Name:    "github.com/goxpu/xpu/kernels/conformance.HistogramShared",
+	Codegen: "xpu-gen/1",
+	Block:   xpu.Dim3{X: 64, Y: 1, Z: 1},
 	Params: []gpuimpl.Param{
 		{Name: "bins", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Access: gpuimpl.AccessAtomic, Binding: 0},
 		{Name: "in", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Access: gpuimpl.AccessRead, Binding: 1},
@@ -3817,32 +3319,14 @@ var HistogramSharedKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Func:        HistogramShared,
 	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpuimpl.Manifest{
-				Kernel: "github.com/goxpu/xpu/kernels/conformance.HistogramShared", Backend: "webgpu", Target: "wgsl",
-				Hash:        "sha256:c4b2c9acdd457f1dfe0774c11394499b459080460b5a185b675e9641e3ac1e64",
-				Codegen:     "xpu-gen/1",
-				Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
-				SharedBytes: 256, StorageBindings: 2, UniformBytes: 16,
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:c4b2c9acdd457f1dfe0774c11394499b459080460b5a185b675e9641e3ac1e64",
 				PrivateBytes: new(12),
-				Buffers: []gpuimpl.Usage{
-					{Name: "bins", Access: gpuimpl.AccessAtomic},
-					{Name: "in", Access: gpuimpl.AccessRead},
-				},
-				NativeOps: []string{"atomicAdd", "atomicLoad", "atomicStore", "workgroupBarrier"},
+				NativeOps:    []string{"atomicAdd", "atomicLoad", "atomicStore", "workgroupBarrier"},
 			},
 			Code: histogramSharedWGSL,
 		},
 		{
-			Manifest: gpuimpl.Manifest{
-				Kernel: "github.com/goxpu/xpu/kernels/conformance.HistogramShared", Backend: "cpu", Target: "go",
-				Hash:        "sha256:0f30cd69ef85e6453118f7de0911abe08d9ca83f973c5efc7dd18aa8705980ec",
-				Codegen:     "xpu-gen/1",
-				Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
-				SharedBytes: 256, StorageBindings: 2, UniformBytes: 16,
-				Buffers: []gpuimpl.Usage{
-					{Name: "bins", Access: gpuimpl.AccessAtomic},
-					{Name: "in", Access: gpuimpl.AccessRead},
-				},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:0f30cd69ef85e6453118f7de0911abe08d9ca83f973c5efc7dd18aa8705980ec",
 				NativeOps: []string{"xpu.AtomicAdd", "xpu.AtomicLoad", "xpu.AtomicStore"},
 			},
 			Entry: histogramSharedCPU,
@@ -3955,8 +3439,9 @@ func histogramSharedCPU(b *gpuimpl.CPUBlock) {
 
 // IntArithKernel is the compiled form of the kernel IntArith (Go function IntArith).
 var IntArithKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
-	Name:  "github.com/goxpu/xpu/kernels/conformance.IntArith",
-	Block: xpu.Dim3{X: 64, Y: 1, Z: 1},
+	Name:    "github.com/goxpu/xpu/kernels/conformance.IntArith",
+	Codegen: "xpu-gen/1",
+	Block:   xpu.Dim3{X: 64, Y: 1, Z: 1},
 	Params: []gpuimpl.Param{
 		{Name: "out", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "int32"}, Size: 4, Access: gpuimpl.AccessWrite, Binding: 0},
 		{Name: "a", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "int32"}, Size: 4, Access: gpuimpl.AccessRead, Binding: 1},
@@ -3967,37 +3452,16 @@ var IntArithKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Func:        IntArith,
 	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpuimpl.Manifest{
-				Kernel: "github.com/goxpu/xpu/kernels/conformance.IntArith", Backend: "webgpu", Target: "wgsl",
-				Hash:        "sha256:ec8f49b6730ac1e784c05e0569b202bc3f137d53cb59a64066c87d1ef0a4a3c6",
-				Codegen:     "xpu-gen/1",
-				Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
-				SharedBytes: 0, StorageBindings: 3, UniformBytes: 16,
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:ec8f49b6730ac1e784c05e0569b202bc3f137d53cb59a64066c87d1ef0a4a3c6",
 				PrivateBytes: new(16),
-				Buffers: []gpuimpl.Usage{
-					{Name: "out", Access: gpuimpl.AccessWrite},
-					{Name: "a", Access: gpuimpl.AccessRead},
-					{Name: "b", Access: gpuimpl.AccessRead},
-				},
-				Fault:     true,
-				NativeOps: []string{"atomicOr"},
+				Fault:        true,
+				NativeOps:    []string{"atomicOr"},
 			},
 			Code: intArithWGSL,
 		},
 		{
-			Manifest: gpuimpl.Manifest{
-				Kernel: "github.com/goxpu/xpu/kernels/conformance.IntArith", Backend: "cpu", Target: "go",
-				Hash:        "sha256:4d6f62feaa881d3e900ae44ad59c69c170eb5d31d714f4b924f217cd13938c69",
-				Codegen:     "xpu-gen/1",
-				Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
-				SharedBytes: 0, StorageBindings: 3, UniformBytes: 16,
-				Buffers: []gpuimpl.Usage{
-					{Name: "out", Access: gpuimpl.AccessWrite},
-					{Name: "a", Access: gpuimpl.AccessRead},
-					{Name: "b", Access: gpuimpl.AccessRead},
-				},
-			},
-			Entry: intArithCPU,
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:4d6f62feaa881d3e900ae44ad59c69c170eb5d31d714f4b924f217cd13938c69"},
+			Entry:    intArithCPU,
 		},
 	},
 })
@@ -4118,8 +3582,9 @@ func intArithCPU(b *gpuimpl.CPUBlock) {
 
 // LenGuardKernel is the compiled form of the kernel LenGuard (Go function LenGuard).
 var LenGuardKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
-	Name:  "github.com/goxpu/xpu/kernels/conformance.LenGuard",
-	Block: xpu.Dim3{X: 64, Y: 1, Z: 1},
+	Name:    "github.com/goxpu/xpu/kernels/conformance.LenGuard",
+	Codegen: "xpu-gen/1",
+	Block:   xpu.Dim3{X: 64, Y: 1, Z: 1},
 	Params: []gpuimpl.Param{
 		{Name: "y", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "int32"}, Size: 4, Access: gpuimpl.AccessWrite, Binding: 0},
 		{Name: "x", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "int32"}, Size: 4, Access: gpuimpl.AccessRead, Binding: 1},
@@ -4127,35 +3592,16 @@ var LenGuardKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Func: LenGuard,
 	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpuimpl.Manifest{
-				Kernel: "github.com/goxpu/xpu/kernels/conformance.LenGuard", Backend: "webgpu", Target: "wgsl",
-				Hash:        "sha256:512907c8dfa343629eabd50f291d6a07ad3fdff8b198e19af99fcc3278b8597a",
-				Codegen:     "xpu-gen/1",
-				Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
-				SharedBytes: 0, StorageBindings: 2, UniformBytes: 0,
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:512907c8dfa343629eabd50f291d6a07ad3fdff8b198e19af99fcc3278b8597a",
 				PrivateBytes: new(4),
-				Buffers: []gpuimpl.Usage{
-					{Name: "y", Access: gpuimpl.AccessWrite},
-					{Name: "x", Access: gpuimpl.AccessRead},
-				},
-				Fault:     true,
-				NativeOps: []string{"arrayLength", "atomicOr"},
+				Fault:        true,
+				NativeOps:    []string{"arrayLength", "atomicOr"},
 			},
 			Code: lenGuardWGSL,
 		},
 		{
-			Manifest: gpuimpl.Manifest{
-				Kernel: "github.com/goxpu/xpu/kernels/conformance.LenGuard", Backend: "cpu", Target: "go",
-				Hash:        "sha256:9851a9cd48978afd8536ff1337bf47c377622b67544c1991413a0b2c07f07c7a",
-				Codegen:     "xpu-gen/1",
-				Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
-				SharedBytes: 0, StorageBindings: 2, UniformBytes: 0,
-				Buffers: []gpuimpl.Usage{
-					{Name: "y", Access: gpuimpl.AccessWrite},
-					{Name: "x", Access: gpuimpl.AccessRead},
-				},
-			},
-			Entry: lenGuardCPU,
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:9851a9cd48978afd8536ff1337bf47c377622b67544c1991413a0b2c07f07c7a"},
+			Entry:    lenGuardCPU,
 		},
 	},
 })
@@ -4237,8 +3683,9 @@ func lenGuardCPU(b *gpuimpl.CPUBlock) {
 
 // LogicalInLoopKernel is the compiled form of the kernel LogicalInLoop (Go function LogicalInLoop).
 var LogicalInLoopKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
-	Name:  "github.com/goxpu/xpu/kernels/conformance.LogicalInLoop",
-	Block: xpu.Dim3{X: 64, Y: 1, Z: 1},
+	Name:    "github.com/goxpu/xpu/kernels/conformance.LogicalInLoop",
+	Codegen: "xpu-gen/1",
+	Block:   xpu.Dim3{X: 64, Y: 1, Z: 1},
 	Params: []gpuimpl.Param{
 		{Name: "out", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Access: gpuimpl.AccessWrite, Binding: 0},
 		{Name: "calls", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Access: gpuimpl.AccessReadWrite, Binding: 1},
@@ -4249,36 +3696,15 @@ var LogicalInLoopKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Func:        LogicalInLoop,
 	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpuimpl.Manifest{
-				Kernel: "github.com/goxpu/xpu/kernels/conformance.LogicalInLoop", Backend: "webgpu", Target: "wgsl",
-				Hash:        "sha256:bf05003d5bd08f8eb40d904779b954fc151bdc401cb3ac7469249ce637156c5d",
-				Codegen:     "xpu-gen/1",
-				Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
-				SharedBytes: 0, StorageBindings: 3, UniformBytes: 16,
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:bf05003d5bd08f8eb40d904779b954fc151bdc401cb3ac7469249ce637156c5d",
 				PrivateBytes: new(24),
-				Buffers: []gpuimpl.Usage{
-					{Name: "out", Access: gpuimpl.AccessWrite},
-					{Name: "calls", Access: gpuimpl.AccessReadWrite},
-					{Name: "in", Access: gpuimpl.AccessRead},
-				},
-				NativeOps: []string{"select"},
+				NativeOps:    []string{"select"},
 			},
 			Code: logicalInLoopWGSL,
 		},
 		{
-			Manifest: gpuimpl.Manifest{
-				Kernel: "github.com/goxpu/xpu/kernels/conformance.LogicalInLoop", Backend: "cpu", Target: "go",
-				Hash:        "sha256:03266e697e366e012d8ba029530629df65cbe9b2170987b16714d55e83e74160",
-				Codegen:     "xpu-gen/1",
-				Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
-				SharedBytes: 0, StorageBindings: 3, UniformBytes: 16,
-				Buffers: []gpuimpl.Usage{
-					{Name: "out", Access: gpuimpl.AccessWrite},
-					{Name: "calls", Access: gpuimpl.AccessReadWrite},
-					{Name: "in", Access: gpuimpl.AccessRead},
-				},
-			},
-			Entry: logicalInLoopCPU,
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:03266e697e366e012d8ba029530629df65cbe9b2170987b16714d55e83e74160"},
+			Entry:    logicalInLoopCPU,
 		},
 	},
 })
@@ -4458,8 +3884,9 @@ func logicalInLoopCPU(b *gpuimpl.CPUBlock) {
 
 // LoopBreakContinueKernel is the compiled form of the kernel LoopBreakContinue (Go function LoopBreakContinue).
 var LoopBreakContinueKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
-	Name:  "github.com/goxpu/xpu/kernels/conformance.LoopBreakContinue",
-	Block: xpu.Dim3{X: 64, Y: 1, Z: 1},
+	Name:    "github.com/goxpu/xpu/kernels/conformance.LoopBreakContinue",
+	Codegen: "xpu-gen/1",
+	Block:   xpu.Dim3{X: 64, Y: 1, Z: 1},
 	Params: []gpuimpl.Param{
 		{Name: "out", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Access: gpuimpl.AccessWrite, Binding: 0},
 		{Name: "steps", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Access: gpuimpl.AccessWrite, Binding: 1},
@@ -4472,35 +3899,14 @@ var LoopBreakContinueKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Func:        LoopBreakContinue,
 	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpuimpl.Manifest{
-				Kernel: "github.com/goxpu/xpu/kernels/conformance.LoopBreakContinue", Backend: "webgpu", Target: "wgsl",
-				Hash:        "sha256:26c872bc5c3cac4f4e7777570e46755bbefbf7175acff15714bf9ccf156e62b9",
-				Codegen:     "xpu-gen/1",
-				Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
-				SharedBytes: 0, StorageBindings: 3, UniformBytes: 16,
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:26c872bc5c3cac4f4e7777570e46755bbefbf7175acff15714bf9ccf156e62b9",
 				PrivateBytes: new(16),
-				Buffers: []gpuimpl.Usage{
-					{Name: "out", Access: gpuimpl.AccessWrite},
-					{Name: "steps", Access: gpuimpl.AccessWrite},
-					{Name: "in", Access: gpuimpl.AccessRead},
-				},
 			},
 			Code: loopBreakContinueWGSL,
 		},
 		{
-			Manifest: gpuimpl.Manifest{
-				Kernel: "github.com/goxpu/xpu/kernels/conformance.LoopBreakContinue", Backend: "cpu", Target: "go",
-				Hash:        "sha256:71d076c748f78c8ee9863093d92e0aaf118d7e9847c8e27b44132f699d3c95d1",
-				Codegen:     "xpu-gen/1",
-				Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
-				SharedBytes: 0, StorageBindings: 3, UniformBytes: 16,
-				Buffers: []gpuimpl.Usage{
-					{Name: "out", Access: gpuimpl.AccessWrite},
-					{Name: "steps", Access: gpuimpl.AccessWrite},
-					{Name: "in", Access: gpuimpl.AccessRead},
-				},
-			},
-			Entry: loopBreakContinueCPU,
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:71d076c748f78c8ee9863093d92e0aaf118d7e9847c8e27b44132f699d3c95d1"},
+			Entry:    loopBreakContinueCPU,
 		},
 	},
 })
@@ -4654,8 +4060,9 @@ func loopBreakContinueCPU(b *gpuimpl.CPUBlock) {
 
 // LoopLocalZeroKernel is the compiled form of the kernel LoopLocalZero (Go function LoopLocalZero).
 var LoopLocalZeroKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
-	Name:  "github.com/goxpu/xpu/kernels/conformance.LoopLocalZero",
-	Block: xpu.Dim3{X: 64, Y: 1, Z: 1},
+	Name:    "github.com/goxpu/xpu/kernels/conformance.LoopLocalZero",
+	Codegen: "xpu-gen/1",
+	Block:   xpu.Dim3{X: 64, Y: 1, Z: 1},
 	Params: []gpuimpl.Param{
 		{Name: "out", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Access: gpuimpl.AccessWrite, Binding: 0},
 		{Name: "in", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Access: gpuimpl.AccessRead, Binding: 1},
@@ -4665,33 +4072,14 @@ var LoopLocalZeroKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Func:        LoopLocalZero,
 	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpuimpl.Manifest{
-				Kernel: "github.com/goxpu/xpu/kernels/conformance.LoopLocalZero", Backend: "webgpu", Target: "wgsl",
-				Hash:        "sha256:d28d6f809e43ebe545acb9ced712ca6ae807543efb0e3a3a7c15754a1d4610b1",
-				Codegen:     "xpu-gen/1",
-				Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
-				SharedBytes: 0, StorageBindings: 2, UniformBytes: 16,
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:d28d6f809e43ebe545acb9ced712ca6ae807543efb0e3a3a7c15754a1d4610b1",
 				PrivateBytes: new(16),
-				Buffers: []gpuimpl.Usage{
-					{Name: "out", Access: gpuimpl.AccessWrite},
-					{Name: "in", Access: gpuimpl.AccessRead},
-				},
 			},
 			Code: loopLocalZeroWGSL,
 		},
 		{
-			Manifest: gpuimpl.Manifest{
-				Kernel: "github.com/goxpu/xpu/kernels/conformance.LoopLocalZero", Backend: "cpu", Target: "go",
-				Hash:        "sha256:b63d1023b8ec53fc438cd6ddde1a03839b710617fd799b545634b42cdc77cb85",
-				Codegen:     "xpu-gen/1",
-				Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
-				SharedBytes: 0, StorageBindings: 2, UniformBytes: 16,
-				Buffers: []gpuimpl.Usage{
-					{Name: "out", Access: gpuimpl.AccessWrite},
-					{Name: "in", Access: gpuimpl.AccessRead},
-				},
-			},
-			Entry: loopLocalZeroCPU,
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:b63d1023b8ec53fc438cd6ddde1a03839b710617fd799b545634b42cdc77cb85"},
+			Entry:    loopLocalZeroCPU,
 		},
 	},
 })
@@ -4802,8 +4190,9 @@ func loopLocalZeroCPU(b *gpuimpl.CPUBlock) {
 
 // MathExactKernel is the compiled form of the kernel MathExact (Go function MathExact).
 var MathExactKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
-	Name:  "github.com/goxpu/xpu/kernels/conformance.MathExact",
-	Block: xpu.Dim3{X: 64, Y: 1, Z: 1},
+	Name:    "github.com/goxpu/xpu/kernels/conformance.MathExact",
+	Codegen: "xpu-gen/1",
+	Block:   xpu.Dim3{X: 64, Y: 1, Z: 1},
 	Params: []gpuimpl.Param{
 		{Name: "out", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "float32"}, Size: 4, Access: gpuimpl.AccessWrite, Binding: 0},
 		{Name: "ints", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "int32"}, Size: 4, Access: gpuimpl.AccessWrite, Binding: 1},
@@ -4820,46 +4209,14 @@ var MathExactKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Func:        MathExact,
 	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpuimpl.Manifest{
-				Kernel: "github.com/goxpu/xpu/kernels/conformance.MathExact", Backend: "webgpu", Target: "wgsl",
-				Hash:        "sha256:747cf1512b18c72a24387767c02430be7ff9db5539ec5a32599acb2d17093310",
-				Codegen:     "xpu-gen/1",
-				Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
-				SharedBytes: 0, StorageBindings: 9, UniformBytes: 16,
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:747cf1512b18c72a24387767c02430be7ff9db5539ec5a32599acb2d17093310",
 				PrivateBytes: new(20),
-				Buffers: []gpuimpl.Usage{
-					{Name: "out", Access: gpuimpl.AccessWrite},
-					{Name: "ints", Access: gpuimpl.AccessWrite},
-					{Name: "uints", Access: gpuimpl.AccessWrite},
-					{Name: "a", Access: gpuimpl.AccessRead},
-					{Name: "b", Access: gpuimpl.AccessRead},
-					{Name: "c", Access: gpuimpl.AccessRead},
-					{Name: "d", Access: gpuimpl.AccessRead},
-					{Name: "e", Access: gpuimpl.AccessRead},
-					{Name: "f", Access: gpuimpl.AccessRead},
-				},
-				NativeOps: []string{"abs", "bitcast", "ceil", "floor", "max", "min", "round", "select", "trunc"},
+				NativeOps:    []string{"abs", "bitcast", "ceil", "floor", "max", "min", "round", "select", "trunc"},
 			},
 			Code: mathExactWGSL,
 		},
 		{
-			Manifest: gpuimpl.Manifest{
-				Kernel: "github.com/goxpu/xpu/kernels/conformance.MathExact", Backend: "cpu", Target: "go",
-				Hash:        "sha256:4dadd0e44d33b7ce6370e9aa6a229ac072fe0ea91a986566f44a58f63fa5e4e2",
-				Codegen:     "xpu-gen/1",
-				Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
-				SharedBytes: 0, StorageBindings: 9, UniformBytes: 16,
-				Buffers: []gpuimpl.Usage{
-					{Name: "out", Access: gpuimpl.AccessWrite},
-					{Name: "ints", Access: gpuimpl.AccessWrite},
-					{Name: "uints", Access: gpuimpl.AccessWrite},
-					{Name: "a", Access: gpuimpl.AccessRead},
-					{Name: "b", Access: gpuimpl.AccessRead},
-					{Name: "c", Access: gpuimpl.AccessRead},
-					{Name: "d", Access: gpuimpl.AccessRead},
-					{Name: "e", Access: gpuimpl.AccessRead},
-					{Name: "f", Access: gpuimpl.AccessRead},
-				},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:4dadd0e44d33b7ce6370e9aa6a229ac072fe0ea91a986566f44a58f63fa5e4e2",
 				NativeOps: []string{"xpu.Abs", "xpu.Ceil", "xpu.Clamp", "xpu.Floor", "xpu.Max", "xpu.Min", "xpu.Round", "xpu.Trunc"},
 			},
 			Entry: mathExactCPU,
@@ -5039,8 +4396,9 @@ func mathExactCPU(b *gpuimpl.CPUBlock) {
 
 // MathExpLogKernel is the compiled form of the kernel MathExpLog (Go function MathExpLog).
 var MathExpLogKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
-	Name:  "github.com/goxpu/xpu/kernels/conformance.MathExpLog",
-	Block: xpu.Dim3{X: 64, Y: 1, Z: 1},
+	Name:    "github.com/goxpu/xpu/kernels/conformance.MathExpLog",
+	Codegen: "xpu-gen/1",
+	Block:   xpu.Dim3{X: 64, Y: 1, Z: 1},
 	Params: []gpuimpl.Param{
 		{Name: "out", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "float32"}, Size: 4, Access: gpuimpl.AccessWrite, Binding: 0},
 		{Name: "a", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "float32"}, Size: 4, Access: gpuimpl.AccessRead, Binding: 1},
@@ -5051,34 +4409,14 @@ var MathExpLogKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Func:        MathExpLog,
 	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpuimpl.Manifest{
-				Kernel: "github.com/goxpu/xpu/kernels/conformance.MathExpLog", Backend: "webgpu", Target: "wgsl",
-				Hash:        "sha256:269499847819b193b55b4f3f083d1735bb49026ea023f635b43f686023939004",
-				Codegen:     "xpu-gen/1",
-				Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
-				SharedBytes: 0, StorageBindings: 3, UniformBytes: 16,
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:269499847819b193b55b4f3f083d1735bb49026ea023f635b43f686023939004",
 				PrivateBytes: new(16),
-				Buffers: []gpuimpl.Usage{
-					{Name: "out", Access: gpuimpl.AccessWrite},
-					{Name: "a", Access: gpuimpl.AccessRead},
-					{Name: "b", Access: gpuimpl.AccessRead},
-				},
-				NativeOps: []string{"exp", "exp2", "log", "log2", "pow"},
+				NativeOps:    []string{"exp", "exp2", "log", "log2", "pow"},
 			},
 			Code: mathExpLogWGSL,
 		},
 		{
-			Manifest: gpuimpl.Manifest{
-				Kernel: "github.com/goxpu/xpu/kernels/conformance.MathExpLog", Backend: "cpu", Target: "go",
-				Hash:        "sha256:305013afd8335c327bdc0531b3b851a92ee9a8a3b9b2c09c1325fbfb64206aa9",
-				Codegen:     "xpu-gen/1",
-				Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
-				SharedBytes: 0, StorageBindings: 3, UniformBytes: 16,
-				Buffers: []gpuimpl.Usage{
-					{Name: "out", Access: gpuimpl.AccessWrite},
-					{Name: "a", Access: gpuimpl.AccessRead},
-					{Name: "b", Access: gpuimpl.AccessRead},
-				},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:305013afd8335c327bdc0531b3b851a92ee9a8a3b9b2c09c1325fbfb64206aa9",
 				NativeOps: []string{"xpu.Exp", "xpu.Exp2", "xpu.Log", "xpu.Log2", "xpu.Pow"},
 			},
 			Entry: mathExpLogCPU,
@@ -5177,8 +4515,9 @@ func mathExpLogCPU(b *gpuimpl.CPUBlock) {
 
 // MathSqrtFmaKernel is the compiled form of the kernel MathSqrtFma (Go function MathSqrtFma).
 var MathSqrtFmaKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
-	Name:  "github.com/goxpu/xpu/kernels/conformance.MathSqrtFma",
-	Block: xpu.Dim3{X: 64, Y: 1, Z: 1},
+	Name:    "github.com/goxpu/xpu/kernels/conformance.MathSqrtFma",
+	Codegen: "xpu-gen/1",
+	Block:   xpu.Dim3{X: 64, Y: 1, Z: 1},
 	Params: []gpuimpl.Param{
 		{Name: "out", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "float32"}, Size: 4, Access: gpuimpl.AccessWrite, Binding: 0},
 		{Name: "a", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "float32"}, Size: 4, Access: gpuimpl.AccessRead, Binding: 1},
@@ -5190,36 +4529,14 @@ var MathSqrtFmaKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Func:        MathSqrtFma,
 	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpuimpl.Manifest{
-				Kernel: "github.com/goxpu/xpu/kernels/conformance.MathSqrtFma", Backend: "webgpu", Target: "wgsl",
-				Hash:        "sha256:1bee06c965560e4269606afd701ff5ad794dc162c53f0dcec0aadd8aa8bcb671",
-				Codegen:     "xpu-gen/1",
-				Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
-				SharedBytes: 0, StorageBindings: 4, UniformBytes: 16,
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:1bee06c965560e4269606afd701ff5ad794dc162c53f0dcec0aadd8aa8bcb671",
 				PrivateBytes: new(4),
-				Buffers: []gpuimpl.Usage{
-					{Name: "out", Access: gpuimpl.AccessWrite},
-					{Name: "a", Access: gpuimpl.AccessRead},
-					{Name: "b", Access: gpuimpl.AccessRead},
-					{Name: "c", Access: gpuimpl.AccessRead},
-				},
-				NativeOps: []string{"fma", "sqrt"},
+				NativeOps:    []string{"fma", "sqrt"},
 			},
 			Code: mathSqrtFmaWGSL,
 		},
 		{
-			Manifest: gpuimpl.Manifest{
-				Kernel: "github.com/goxpu/xpu/kernels/conformance.MathSqrtFma", Backend: "cpu", Target: "go",
-				Hash:        "sha256:a63ea43cd2e3e50ca7f9a0dd596123e7057b1fb7efe8e45db32be69faff73af1",
-				Codegen:     "xpu-gen/1",
-				Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
-				SharedBytes: 0, StorageBindings: 4, UniformBytes: 16,
-				Buffers: []gpuimpl.Usage{
-					{Name: "out", Access: gpuimpl.AccessWrite},
-					{Name: "a", Access: gpuimpl.AccessRead},
-					{Name: "b", Access: gpuimpl.AccessRead},
-					{Name: "c", Access: gpuimpl.AccessRead},
-				},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:a63ea43cd2e3e50ca7f9a0dd596123e7057b1fb7efe8e45db32be69faff73af1",
 				NativeOps: []string{"xpu.Fma", "xpu.Sqrt"},
 			},
 			Entry: mathSqrtFmaCPU,
@@ -5306,8 +4623,9 @@ func mathSqrtFmaCPU(b *gpuimpl.CPUBlock) {
 
 // MathTrigKernel is the compiled form of the kernel MathTrig (Go function MathTrig).
 var MathTrigKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
-	Name:  "github.com/goxpu/xpu/kernels/conformance.MathTrig",
-	Block: xpu.Dim3{X: 64, Y: 1, Z: 1},
+	Name:    "github.com/goxpu/xpu/kernels/conformance.MathTrig",
+	Codegen: "xpu-gen/1",
+	Block:   xpu.Dim3{X: 64, Y: 1, Z: 1},
 	Params: []gpuimpl.Param{
 		{Name: "out", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "float32"}, Size: 4, Access: gpuimpl.AccessWrite, Binding: 0},
 		{Name: "a", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "float32"}, Size: 4, Access: gpuimpl.AccessRead, Binding: 1},
@@ -5317,32 +4635,14 @@ var MathTrigKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Func:        MathTrig,
 	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpuimpl.Manifest{
-				Kernel: "github.com/goxpu/xpu/kernels/conformance.MathTrig", Backend: "webgpu", Target: "wgsl",
-				Hash:        "sha256:cd2cc7083c3b1a5e105ea52847638d0331b6ea415ef02374d2f02d409f0bbe6d",
-				Codegen:     "xpu-gen/1",
-				Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
-				SharedBytes: 0, StorageBindings: 2, UniformBytes: 16,
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:cd2cc7083c3b1a5e105ea52847638d0331b6ea415ef02374d2f02d409f0bbe6d",
 				PrivateBytes: new(12),
-				Buffers: []gpuimpl.Usage{
-					{Name: "out", Access: gpuimpl.AccessWrite},
-					{Name: "a", Access: gpuimpl.AccessRead},
-				},
-				NativeOps: []string{"cos", "sin", "tan", "tanh"},
+				NativeOps:    []string{"cos", "sin", "tan", "tanh"},
 			},
 			Code: mathTrigWGSL,
 		},
 		{
-			Manifest: gpuimpl.Manifest{
-				Kernel: "github.com/goxpu/xpu/kernels/conformance.MathTrig", Backend: "cpu", Target: "go",
-				Hash:        "sha256:39154b5f9e7d5823e24dd171c6bbe7126597eceec46ab79b7b9f4a1964156418",
-				Codegen:     "xpu-gen/1",
-				Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
-				SharedBytes: 0, StorageBindings: 2, UniformBytes: 16,
-				Buffers: []gpuimpl.Usage{
-					{Name: "out", Access: gpuimpl.AccessWrite},
-					{Name: "a", Access: gpuimpl.AccessRead},
-				},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:39154b5f9e7d5823e24dd171c6bbe7126597eceec46ab79b7b9f4a1964156418",
 				NativeOps: []string{"xpu.Cos", "xpu.Sin", "xpu.Tan", "xpu.Tanh"},
 			},
 			Entry: mathTrigCPU,
@@ -5429,8 +4729,9 @@ func mathTrigCPU(b *gpuimpl.CPUBlock) {
 
 // NestedLoopsKernel is the compiled form of the kernel NestedLoops (Go function NestedLoops).
 var NestedLoopsKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
-	Name:  "github.com/goxpu/xpu/kernels/conformance.NestedLoops",
-	Block: xpu.Dim3{X: 64, Y: 1, Z: 1},
+	Name:    "github.com/goxpu/xpu/kernels/conformance.NestedLoops",
+	Codegen: "xpu-gen/1",
+	Block:   xpu.Dim3{X: 64, Y: 1, Z: 1},
 	Params: []gpuimpl.Param{
 		{Name: "out", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "int32"}, Size: 4, Access: gpuimpl.AccessWrite, Binding: 0},
 		{Name: "in", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "int32"}, Size: 4, Access: gpuimpl.AccessRead, Binding: 1},
@@ -5440,35 +4741,16 @@ var NestedLoopsKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Func:        NestedLoops,
 	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpuimpl.Manifest{
-				Kernel: "github.com/goxpu/xpu/kernels/conformance.NestedLoops", Backend: "webgpu", Target: "wgsl",
-				Hash:        "sha256:7886b174f7436e8942e2737e9fc42a02f6a6b53f8eee894dadd2bc1f95f2b5b2",
-				Codegen:     "xpu-gen/1",
-				Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
-				SharedBytes: 0, StorageBindings: 2, UniformBytes: 16,
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:7886b174f7436e8942e2737e9fc42a02f6a6b53f8eee894dadd2bc1f95f2b5b2",
 				PrivateBytes: new(20),
-				Buffers: []gpuimpl.Usage{
-					{Name: "out", Access: gpuimpl.AccessWrite},
-					{Name: "in", Access: gpuimpl.AccessRead},
-				},
-				Fault:     true,
-				NativeOps: []string{"atomicOr"},
+				Fault:        true,
+				NativeOps:    []string{"atomicOr"},
 			},
 			Code: nestedLoopsWGSL,
 		},
 		{
-			Manifest: gpuimpl.Manifest{
-				Kernel: "github.com/goxpu/xpu/kernels/conformance.NestedLoops", Backend: "cpu", Target: "go",
-				Hash:        "sha256:c061a99396e699eb709242421b82a00df2574f499d1c7a7164d1a53e0d19b634",
-				Codegen:     "xpu-gen/1",
-				Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
-				SharedBytes: 0, StorageBindings: 2, UniformBytes: 16,
-				Buffers: []gpuimpl.Usage{
-					{Name: "out", Access: gpuimpl.AccessWrite},
-					{Name: "in", Access: gpuimpl.AccessRead},
-				},
-			},
-			Entry: nestedLoopsCPU,
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:c061a99396e699eb709242421b82a00df2574f499d1c7a7164d1a53e0d19b634"},
+			Entry:    nestedLoopsCPU,
 		},
 	},
 })
@@ -5605,8 +4887,9 @@ func nestedLoopsCPU(b *gpuimpl.CPUBlock) {
 
 // ParticlesAoSKernel is the compiled form of the kernel ParticlesAoS (Go function ParticlesAoS).
 var ParticlesAoSKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
-	Name:  "github.com/goxpu/xpu/kernels/conformance.ParticlesAoS",
-	Block: xpu.Dim3{X: 64, Y: 1, Z: 1},
+	Name:    "github.com/goxpu/xpu/kernels/conformance.ParticlesAoS",
+	Codegen: "xpu-gen/1",
+	Block:   xpu.Dim3{X: 64, Y: 1, Z: 1},
 	Params: []gpuimpl.Param{
 		{Name: "ps", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Pkg: "github.com/goxpu/xpu/kernels/conformance", Name: "Particle"}, Size: 32, Access: gpuimpl.AccessReadWrite, Binding: 0},
 		{Name: "dt", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "float32"}, Size: 4, Binding: 0},
@@ -5616,32 +4899,15 @@ var ParticlesAoSKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Func:        ParticlesAoS,
 	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpuimpl.Manifest{
-				Kernel: "github.com/goxpu/xpu/kernels/conformance.ParticlesAoS", Backend: "webgpu", Target: "wgsl",
-				Hash:        "sha256:530f02efe8a3133aef8451e6e5c9dc326ab2aa6462353fb76e2e1d80b3cceae9",
-				Codegen:     "xpu-gen/1",
-				Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
-				SharedBytes: 0, StorageBindings: 1, UniformBytes: 16,
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:530f02efe8a3133aef8451e6e5c9dc326ab2aa6462353fb76e2e1d80b3cceae9",
 				PrivateBytes: new(36),
-				Buffers: []gpuimpl.Usage{
-					{Name: "ps", Access: gpuimpl.AccessReadWrite},
-				},
-				NativeOps: []string{"bitcast", "max", "select"},
+				NativeOps:    []string{"bitcast", "max", "select"},
 			},
 			Code: particlesAoSWGSL,
 		},
 		{
-			Manifest: gpuimpl.Manifest{
-				Kernel: "github.com/goxpu/xpu/kernels/conformance.ParticlesAoS", Backend: "cpu", Target: "go",
-				Hash:        "sha256:8f0b83f20ec8718b30fa2a9e740817fb2a9fc8d4b09cee16cdc65a5fec1a6085",
-				Codegen:     "xpu-gen/1",
-				Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
-				SharedBytes: 0, StorageBindings: 1, UniformBytes: 16,
-				Buffers: []gpuimpl.Usage{
-					{Name: "ps", Access: gpuimpl.AccessReadWrite},
-				},
-			},
-			Entry: particlesAoSCPU,
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:8f0b83f20ec8718b30fa2a9e740817fb2a9fc8d4b09cee16cdc65a5fec1a6085"},
+			Entry:    particlesAoSCPU,
 		},
 	},
 })
@@ -5762,8 +5028,9 @@ func particlesAoSCPU(b *gpuimpl.CPUBlock) {
 
 // ParticlesSoAKernel is the compiled form of the kernel ParticlesSoA (Go function ParticlesSoA).
 var ParticlesSoAKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
-	Name:  "github.com/goxpu/xpu/kernels/conformance.ParticlesSoA",
-	Block: xpu.Dim3{X: 64, Y: 1, Z: 1},
+	Name:    "github.com/goxpu/xpu/kernels/conformance.ParticlesSoA",
+	Codegen: "xpu-gen/1",
+	Block:   xpu.Dim3{X: 64, Y: 1, Z: 1},
 	Params: []gpuimpl.Param{
 		{Name: "x", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "float32"}, Size: 4, Access: gpuimpl.AccessReadWrite, Binding: 0},
 		{Name: "z", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "float32"}, Size: 4, Access: gpuimpl.AccessReadWrite, Binding: 1},
@@ -5777,40 +5044,15 @@ var ParticlesSoAKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Func:        ParticlesSoA,
 	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpuimpl.Manifest{
-				Kernel: "github.com/goxpu/xpu/kernels/conformance.ParticlesSoA", Backend: "webgpu", Target: "wgsl",
-				Hash:        "sha256:c6a405053af6857cefa74c57e887aee4e5a82aa2ed78a8af2b5ee49dd5c2baf6",
-				Codegen:     "xpu-gen/1",
-				Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
-				SharedBytes: 0, StorageBindings: 5, UniformBytes: 16,
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:c6a405053af6857cefa74c57e887aee4e5a82aa2ed78a8af2b5ee49dd5c2baf6",
 				PrivateBytes: new(4),
-				Buffers: []gpuimpl.Usage{
-					{Name: "x", Access: gpuimpl.AccessReadWrite},
-					{Name: "z", Access: gpuimpl.AccessReadWrite},
-					{Name: "vx", Access: gpuimpl.AccessRead},
-					{Name: "vz", Access: gpuimpl.AccessReadWrite},
-					{Name: "hits", Access: gpuimpl.AccessReadWrite},
-				},
-				NativeOps: []string{"bitcast", "max", "select"},
+				NativeOps:    []string{"bitcast", "max", "select"},
 			},
 			Code: particlesSoAWGSL,
 		},
 		{
-			Manifest: gpuimpl.Manifest{
-				Kernel: "github.com/goxpu/xpu/kernels/conformance.ParticlesSoA", Backend: "cpu", Target: "go",
-				Hash:        "sha256:4f36ab8dde90cf69382ba332da509862d19f14c120614f6f0bfe389abe54e605",
-				Codegen:     "xpu-gen/1",
-				Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
-				SharedBytes: 0, StorageBindings: 5, UniformBytes: 16,
-				Buffers: []gpuimpl.Usage{
-					{Name: "x", Access: gpuimpl.AccessReadWrite},
-					{Name: "z", Access: gpuimpl.AccessReadWrite},
-					{Name: "vx", Access: gpuimpl.AccessRead},
-					{Name: "vz", Access: gpuimpl.AccessReadWrite},
-					{Name: "hits", Access: gpuimpl.AccessReadWrite},
-				},
-			},
-			Entry: particlesSoACPU,
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:4f36ab8dde90cf69382ba332da509862d19f14c120614f6f0bfe389abe54e605"},
+			Entry:    particlesSoACPU,
 		},
 	},
 })
@@ -5931,8 +5173,9 @@ func particlesSoACPU(b *gpuimpl.CPUBlock) {
 
 // PrivateArrayKernel is the compiled form of the kernel PrivateArray (Go function PrivateArray).
 var PrivateArrayKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
-	Name:  "github.com/goxpu/xpu/kernels/conformance.PrivateArray",
-	Block: xpu.Dim3{X: 64, Y: 1, Z: 1},
+	Name:    "github.com/goxpu/xpu/kernels/conformance.PrivateArray",
+	Codegen: "xpu-gen/1",
+	Block:   xpu.Dim3{X: 64, Y: 1, Z: 1},
 	Params: []gpuimpl.Param{
 		{Name: "out", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "float32"}, Size: 4, Access: gpuimpl.AccessWrite, Binding: 0},
 		{Name: "sums", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "float32"}, Size: 4, Access: gpuimpl.AccessWrite, Binding: 1},
@@ -5943,36 +5186,15 @@ var PrivateArrayKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Func:        PrivateArray,
 	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpuimpl.Manifest{
-				Kernel: "github.com/goxpu/xpu/kernels/conformance.PrivateArray", Backend: "webgpu", Target: "wgsl",
-				Hash:        "sha256:aa42a414c5ae4ea1c1142b60cb375dc17fb9c8a2a7b174262587443ced76f431",
-				Codegen:     "xpu-gen/1",
-				Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
-				SharedBytes: 0, StorageBindings: 3, UniformBytes: 16,
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:aa42a414c5ae4ea1c1142b60cb375dc17fb9c8a2a7b174262587443ced76f431",
 				PrivateBytes: new(60),
-				Buffers: []gpuimpl.Usage{
-					{Name: "out", Access: gpuimpl.AccessWrite},
-					{Name: "sums", Access: gpuimpl.AccessWrite},
-					{Name: "in", Access: gpuimpl.AccessRead},
-				},
-				NativeOps: []string{"bitcast", "max", "select"},
+				NativeOps:    []string{"bitcast", "max", "select"},
 			},
 			Code: privateArrayWGSL,
 		},
 		{
-			Manifest: gpuimpl.Manifest{
-				Kernel: "github.com/goxpu/xpu/kernels/conformance.PrivateArray", Backend: "cpu", Target: "go",
-				Hash:        "sha256:38516a5291816b4136ab5509fbd3f3363194442c305b503b99a1fa92237dc56b",
-				Codegen:     "xpu-gen/1",
-				Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
-				SharedBytes: 0, StorageBindings: 3, UniformBytes: 16,
-				Buffers: []gpuimpl.Usage{
-					{Name: "out", Access: gpuimpl.AccessWrite},
-					{Name: "sums", Access: gpuimpl.AccessWrite},
-					{Name: "in", Access: gpuimpl.AccessRead},
-				},
-			},
-			Entry: privateArrayCPU,
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:38516a5291816b4136ab5509fbd3f3363194442c305b503b99a1fa92237dc56b"},
+			Entry:    privateArrayCPU,
 		},
 	},
 })
@@ -6102,8 +5324,9 @@ items0:
 
 // SaxpyKernel is the compiled form of the kernel Saxpy (Go function Saxpy).
 var SaxpyKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
-	Name:  "github.com/goxpu/xpu/kernels/conformance.Saxpy",
-	Block: xpu.Dim3{X: 256, Y: 1, Z: 1},
+	Name:    "github.com/goxpu/xpu/kernels/conformance.Saxpy",
+	Codegen: "xpu-gen/1",
+	Block:   xpu.Dim3{X: 256, Y: 1, Z: 1},
 	Params: []gpuimpl.Param{
 		{Name: "y", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "float32"}, Size: 4, Access: gpuimpl.AccessReadWrite, Binding: 0, MinLen: "n"},
 		{Name: "x", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "float32"}, Size: 4, Access: gpuimpl.AccessRead, Binding: 1, MinLen: "n"},
@@ -6114,33 +5337,14 @@ var SaxpyKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Func:        Saxpy,
 	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpuimpl.Manifest{
-				Kernel: "github.com/goxpu/xpu/kernels/conformance.Saxpy", Backend: "webgpu", Target: "wgsl",
-				Hash:        "sha256:ddb28ae2ffe5f16e98f3c865c7ab4bfc5fa00e952c285cd44e8fa45670ea6e45",
-				Codegen:     "xpu-gen/1",
-				Block:       xpu.Dim3{X: 256, Y: 1, Z: 1},
-				SharedBytes: 0, StorageBindings: 2, UniformBytes: 16,
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:ddb28ae2ffe5f16e98f3c865c7ab4bfc5fa00e952c285cd44e8fa45670ea6e45",
 				PrivateBytes: new(4),
-				Buffers: []gpuimpl.Usage{
-					{Name: "y", Access: gpuimpl.AccessReadWrite, MinLen: "n"},
-					{Name: "x", Access: gpuimpl.AccessRead, MinLen: "n"},
-				},
 			},
 			Code: saxpyWGSL,
 		},
 		{
-			Manifest: gpuimpl.Manifest{
-				Kernel: "github.com/goxpu/xpu/kernels/conformance.Saxpy", Backend: "cpu", Target: "go",
-				Hash:        "sha256:2c110ae57bd395b900e5f85ebf1b6e38b4e82ef3953fcb0e6295e7c613af69fa",
-				Codegen:     "xpu-gen/1",
-				Block:       xpu.Dim3{X: 256, Y: 1, Z: 1},
-				SharedBytes: 0, StorageBindings: 2, UniformBytes: 16,
-				Buffers: []gpuimpl.Usage{
-					{Name: "y", Access: gpuimpl.AccessReadWrite, MinLen: "n"},
-					{Name: "x", Access: gpuimpl.AccessRead, MinLen: "n"},
-				},
-			},
-			Entry: saxpyCPU,
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:2c110ae57bd395b900e5f85ebf1b6e38b4e82ef3953fcb0e6295e7c613af69fa"},
+			Entry:    saxpyCPU,
 		},
 	},
 })
@@ -6231,8 +5435,9 @@ func saxpyCPU(b *gpuimpl.CPUBlock) {
 
 // Scale2Kernel is the compiled form of Scale2, member of the template Scale (Go function Scale).
 var Scale2Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
-	Name:  "github.com/goxpu/xpu/kernels/conformance.Scale2",
-	Block: xpu.Dim3{X: 64, Y: 1, Z: 1},
+	Name:    "github.com/goxpu/xpu/kernels/conformance.Scale2",
+	Codegen: "xpu-gen/1",
+	Block:   xpu.Dim3{X: 64, Y: 1, Z: 1},
 	Params: []gpuimpl.Param{
 		{Name: "y", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "int32"}, Size: 4, Access: gpuimpl.AccessReadWrite, Binding: 0},
 		{Name: "n", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 0},
@@ -6242,31 +5447,14 @@ var Scale2Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Comptime:    ScaleParams{Factor: 2, Offset: 1},
 	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpuimpl.Manifest{
-				Kernel: "github.com/goxpu/xpu/kernels/conformance.Scale2", Backend: "webgpu", Target: "wgsl",
-				Hash:        "sha256:4aeeea1165c7935fe16a9c74b4e661ffc96319e6af921aaf61357e6d2349fb31",
-				Codegen:     "xpu-gen/1",
-				Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
-				SharedBytes: 0, StorageBindings: 1, UniformBytes: 16,
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:4aeeea1165c7935fe16a9c74b4e661ffc96319e6af921aaf61357e6d2349fb31",
 				PrivateBytes: new(4),
-				Buffers: []gpuimpl.Usage{
-					{Name: "y", Access: gpuimpl.AccessReadWrite},
-				},
 			},
 			Code: scale2WGSL,
 		},
 		{
-			Manifest: gpuimpl.Manifest{
-				Kernel: "github.com/goxpu/xpu/kernels/conformance.Scale2", Backend: "cpu", Target: "go",
-				Hash:        "sha256:1842dd77921d3210f99fea5c2263490a8e6f687888ce1cf2f0ba341d50ac5007",
-				Codegen:     "xpu-gen/1",
-				Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
-				SharedBytes: 0, StorageBindings: 1, UniformBytes: 16,
-				Buffers: []gpuimpl.Usage{
-					{Name: "y", Access: gpuimpl.AccessReadWrite},
-				},
-			},
-			Entry: scale2CPU,
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:1842dd77921d3210f99fea5c2263490a8e6f687888ce1cf2f0ba341d50ac5007"},
+			Entry:    scale2CPU,
 		},
 	},
 })
@@ -6349,8 +5537,9 @@ func scale2CPU(b *gpuimpl.CPUBlock) {
 
 // Scale3Kernel is the compiled form of Scale3, member of the template Scale (Go function Scale).
 var Scale3Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
-	Name:  "github.com/goxpu/xpu/kernels/conformance.Scale3",
-	Block: xpu.Dim3{X: 64, Y: 1, Z: 1},
+	Name:    "github.com/goxpu/xpu/kernels/conformance.Scale3",
+	Codegen: "xpu-gen/1",
+	Block:   xpu.Dim3{X: 64, Y: 1, Z: 1},
 	Params: []gpuimpl.Param{
 		{Name: "y", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "int32"}, Size: 4, Access: gpuimpl.AccessReadWrite, Binding: 0},
 		{Name: "n", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 0},
@@ -6360,31 +5549,14 @@ var Scale3Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Comptime:    ScaleParams{Factor: 3, Offset: -7},
 	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpuimpl.Manifest{
-				Kernel: "github.com/goxpu/xpu/kernels/conformance.Scale3", Backend: "webgpu", Target: "wgsl",
-				Hash:        "sha256:c5eab847ee9cfa522c79c752d2bc4f9a0942fbd4d6f3e182126fb826db1258bd",
-				Codegen:     "xpu-gen/1",
-				Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
-				SharedBytes: 0, StorageBindings: 1, UniformBytes: 16,
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:c5eab847ee9cfa522c79c752d2bc4f9a0942fbd4d6f3e182126fb826db1258bd",
 				PrivateBytes: new(4),
-				Buffers: []gpuimpl.Usage{
-					{Name: "y", Access: gpuimpl.AccessReadWrite},
-				},
 			},
 			Code: scale3WGSL,
 		},
 		{
-			Manifest: gpuimpl.Manifest{
-				Kernel: "github.com/goxpu/xpu/kernels/conformance.Scale3", Backend: "cpu", Target: "go",
-				Hash:        "sha256:5e989216f0995d8fb39d2d5f66e644750d4538ba1e238ef5e89c0df1dc1e4660",
-				Codegen:     "xpu-gen/1",
-				Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
-				SharedBytes: 0, StorageBindings: 1, UniformBytes: 16,
-				Buffers: []gpuimpl.Usage{
-					{Name: "y", Access: gpuimpl.AccessReadWrite},
-				},
-			},
-			Entry: scale3CPU,
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:5e989216f0995d8fb39d2d5f66e644750d4538ba1e238ef5e89c0df1dc1e4660"},
+			Entry:    scale3CPU,
 		},
 	},
 })
@@ -6474,8 +5646,9 @@ var ScaleNegKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 
 // ScanKernel is the compiled form of the kernel Scan (Go function Scan).
 var ScanKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
-	Name:  "github.com/goxpu/xpu/kernels/conformance.Scan",
-	Block: xpu.Dim3{X: 128, Y: 1, Z: 1},
+	Name:    "github.com/goxpu/xpu/kernels/conformance.Scan",
+	Codegen: "xpu-gen/1",
+	Block:   xpu.Dim3{X: 128, Y: 1, Z: 1},
 	Params: []gpuimpl.Param{
 		{Name: "out", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "int32"}, Size: 4, Access: gpuimpl.AccessWrite, Binding: 0},
 		{Name: "in", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "int32"}, Size: 4, Access: gpuimpl.AccessRead, Binding: 1},
@@ -6486,34 +5659,15 @@ var ScanKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Func:        Scan,
 	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpuimpl.Manifest{
-				Kernel: "github.com/goxpu/xpu/kernels/conformance.Scan", Backend: "webgpu", Target: "wgsl",
-				Hash:        "sha256:e4f3f469c95d11e4cbebd5eea2197d433a23ce32d633e30facaffc65a58115c4",
-				Codegen:     "xpu-gen/1",
-				Block:       xpu.Dim3{X: 128, Y: 1, Z: 1},
-				SharedBytes: 1024, StorageBindings: 2, UniformBytes: 16,
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:e4f3f469c95d11e4cbebd5eea2197d433a23ce32d633e30facaffc65a58115c4",
 				PrivateBytes: new(24),
-				Buffers: []gpuimpl.Usage{
-					{Name: "out", Access: gpuimpl.AccessWrite},
-					{Name: "in", Access: gpuimpl.AccessRead},
-				},
-				NativeOps: []string{"workgroupBarrier"},
+				NativeOps:    []string{"workgroupBarrier"},
 			},
 			Code: scanWGSL,
 		},
 		{
-			Manifest: gpuimpl.Manifest{
-				Kernel: "github.com/goxpu/xpu/kernels/conformance.Scan", Backend: "cpu", Target: "go",
-				Hash:        "sha256:b73de81421636ff788b30ba7156b4b061d22095eeaf5bc15ba66ec41b6db98a2",
-				Codegen:     "xpu-gen/1",
-				Block:       xpu.Dim3{X: 128, Y: 1, Z: 1},
-				SharedBytes: 1024, StorageBindings: 2, UniformBytes: 16,
-				Buffers: []gpuimpl.Usage{
-					{Name: "out", Access: gpuimpl.AccessWrite},
-					{Name: "in", Access: gpuimpl.AccessRead},
-				},
-			},
-			Entry: scanCPU,
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:b73de81421636ff788b30ba7156b4b061d22095eeaf5bc15ba66ec41b6db98a2"},
+			Entry:    scanCPU,
 		},
 	},
 })
@@ -6679,8 +5833,9 @@ func scanCPU(b *gpuimpl.CPUBlock) {
 
 // SgemmKernel is the compiled form of the kernel Sgemm (Go function Sgemm).
 var SgemmKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
-	Name:  "github.com/goxpu/xpu/kernels/conformance.Sgemm",
-	Block: xpu.Dim3{X: 16, Y: 16, Z: 1},
+	Name:    "github.com/goxpu/xpu/kernels/conformance.Sgemm",
+	Codegen: "xpu-gen/1",
+	Block:   xpu.Dim3{X: 16, Y: 16, Z: 1},
 	Params: []gpuimpl.Param{
 		{Name: "c", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "float32"}, Size: 4, Access: gpuimpl.AccessReadWrite, Binding: 0},
 		{Name: "a", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "float32"}, Size: 4, Access: gpuimpl.AccessRead, Binding: 1},
@@ -6696,36 +5851,15 @@ var SgemmKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Func:        Sgemm,
 	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpuimpl.Manifest{
-				Kernel: "github.com/goxpu/xpu/kernels/conformance.Sgemm", Backend: "webgpu", Target: "wgsl",
-				Hash:        "sha256:1b2bbd4151e6f3edb5814c69423d6b1fe12bd7a849220e7587b7d5605b280226",
-				Codegen:     "xpu-gen/1",
-				Block:       xpu.Dim3{X: 16, Y: 16, Z: 1},
-				SharedBytes: 2048, StorageBindings: 3, UniformBytes: 32,
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:1b2bbd4151e6f3edb5814c69423d6b1fe12bd7a849220e7587b7d5605b280226",
 				PrivateBytes: new(36),
-				Buffers: []gpuimpl.Usage{
-					{Name: "c", Access: gpuimpl.AccessReadWrite},
-					{Name: "a", Access: gpuimpl.AccessRead},
-					{Name: "b", Access: gpuimpl.AccessRead},
-				},
-				NativeOps: []string{"workgroupBarrier"},
+				NativeOps:    []string{"workgroupBarrier"},
 			},
 			Code: sgemmWGSL,
 		},
 		{
-			Manifest: gpuimpl.Manifest{
-				Kernel: "github.com/goxpu/xpu/kernels/conformance.Sgemm", Backend: "cpu", Target: "go",
-				Hash:        "sha256:2f095fbaa1b060ba60abafa68096032a4deb2002f49da7f5d560b4b07dc1e030",
-				Codegen:     "xpu-gen/1",
-				Block:       xpu.Dim3{X: 16, Y: 16, Z: 1},
-				SharedBytes: 2048, StorageBindings: 3, UniformBytes: 32,
-				Buffers: []gpuimpl.Usage{
-					{Name: "c", Access: gpuimpl.AccessReadWrite},
-					{Name: "a", Access: gpuimpl.AccessRead},
-					{Name: "b", Access: gpuimpl.AccessRead},
-				},
-			},
-			Entry: sgemmCPU,
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:2f095fbaa1b060ba60abafa68096032a4deb2002f49da7f5d560b4b07dc1e030"},
+			Entry:    sgemmCPU,
 		},
 	},
 })
@@ -6891,8 +6025,9 @@ func sgemmCPU(b *gpuimpl.CPUBlock) {
 
 // ShiftSignedKernel is the compiled form of the kernel ShiftSigned (Go function ShiftSigned).
 var ShiftSignedKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
-	Name:  "github.com/goxpu/xpu/kernels/conformance.ShiftSigned",
-	Block: xpu.Dim3{X: 64, Y: 1, Z: 1},
+	Name:    "github.com/goxpu/xpu/kernels/conformance.ShiftSigned",
+	Codegen: "xpu-gen/1",
+	Block:   xpu.Dim3{X: 64, Y: 1, Z: 1},
 	Params: []gpuimpl.Param{
 		{Name: "out", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "int32"}, Size: 4, Access: gpuimpl.AccessWrite, Binding: 0},
 		{Name: "a", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "int32"}, Size: 4, Access: gpuimpl.AccessRead, Binding: 1},
@@ -6903,37 +6038,16 @@ var ShiftSignedKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Func:        ShiftSigned,
 	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpuimpl.Manifest{
-				Kernel: "github.com/goxpu/xpu/kernels/conformance.ShiftSigned", Backend: "webgpu", Target: "wgsl",
-				Hash:        "sha256:b2f27b0ad02bd858b1959a4cb411c793df66c09d2655f4cff519c96deebf915b",
-				Codegen:     "xpu-gen/1",
-				Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
-				SharedBytes: 0, StorageBindings: 3, UniformBytes: 16,
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:b2f27b0ad02bd858b1959a4cb411c793df66c09d2655f4cff519c96deebf915b",
 				PrivateBytes: new(24),
-				Buffers: []gpuimpl.Usage{
-					{Name: "out", Access: gpuimpl.AccessWrite},
-					{Name: "a", Access: gpuimpl.AccessRead},
-					{Name: "s", Access: gpuimpl.AccessRead},
-				},
-				Fault:     true,
-				NativeOps: []string{"atomicOr", "min", "select"},
+				Fault:        true,
+				NativeOps:    []string{"atomicOr", "min", "select"},
 			},
 			Code: shiftSignedWGSL,
 		},
 		{
-			Manifest: gpuimpl.Manifest{
-				Kernel: "github.com/goxpu/xpu/kernels/conformance.ShiftSigned", Backend: "cpu", Target: "go",
-				Hash:        "sha256:0631829455519488efd5bff1cb4f64ec21d2d65df721f1a5a3888118844cb73b",
-				Codegen:     "xpu-gen/1",
-				Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
-				SharedBytes: 0, StorageBindings: 3, UniformBytes: 16,
-				Buffers: []gpuimpl.Usage{
-					{Name: "out", Access: gpuimpl.AccessWrite},
-					{Name: "a", Access: gpuimpl.AccessRead},
-					{Name: "s", Access: gpuimpl.AccessRead},
-				},
-			},
-			Entry: shiftSignedCPU,
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:0631829455519488efd5bff1cb4f64ec21d2d65df721f1a5a3888118844cb73b"},
+			Entry:    shiftSignedCPU,
 		},
 	},
 })
@@ -7081,8 +6195,9 @@ func shiftSignedCPU(b *gpuimpl.CPUBlock) {
 
 // ShiftsKernel is the compiled form of the kernel Shifts (Go function Shifts).
 var ShiftsKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
-	Name:  "github.com/goxpu/xpu/kernels/conformance.Shifts",
-	Block: xpu.Dim3{X: 64, Y: 1, Z: 1},
+	Name:    "github.com/goxpu/xpu/kernels/conformance.Shifts",
+	Codegen: "xpu-gen/1",
+	Block:   xpu.Dim3{X: 64, Y: 1, Z: 1},
 	Params: []gpuimpl.Param{
 		{Name: "ints", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "int32"}, Size: 4, Access: gpuimpl.AccessWrite, Binding: 0},
 		{Name: "uints", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Access: gpuimpl.AccessWrite, Binding: 1},
@@ -7095,40 +6210,15 @@ var ShiftsKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Func:        Shifts,
 	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpuimpl.Manifest{
-				Kernel: "github.com/goxpu/xpu/kernels/conformance.Shifts", Backend: "webgpu", Target: "wgsl",
-				Hash:        "sha256:60e942cb48f7c9ee7312d79b2491c0824da57db582ff9eb3593200fab7bb4f58",
-				Codegen:     "xpu-gen/1",
-				Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
-				SharedBytes: 0, StorageBindings: 5, UniformBytes: 16,
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:60e942cb48f7c9ee7312d79b2491c0824da57db582ff9eb3593200fab7bb4f58",
 				PrivateBytes: new(8),
-				Buffers: []gpuimpl.Usage{
-					{Name: "ints", Access: gpuimpl.AccessWrite},
-					{Name: "uints", Access: gpuimpl.AccessWrite},
-					{Name: "a", Access: gpuimpl.AccessRead},
-					{Name: "b", Access: gpuimpl.AccessRead},
-					{Name: "s", Access: gpuimpl.AccessRead},
-				},
-				NativeOps: []string{"min", "select"},
+				NativeOps:    []string{"min", "select"},
 			},
 			Code: shiftsWGSL,
 		},
 		{
-			Manifest: gpuimpl.Manifest{
-				Kernel: "github.com/goxpu/xpu/kernels/conformance.Shifts", Backend: "cpu", Target: "go",
-				Hash:        "sha256:ed21b3501ac1319ad207f8980a4743f945bf82b3f796c23e2eee183a26d8549b",
-				Codegen:     "xpu-gen/1",
-				Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
-				SharedBytes: 0, StorageBindings: 5, UniformBytes: 16,
-				Buffers: []gpuimpl.Usage{
-					{Name: "ints", Access: gpuimpl.AccessWrite},
-					{Name: "uints", Access: gpuimpl.AccessWrite},
-					{Name: "a", Access: gpuimpl.AccessRead},
-					{Name: "b", Access: gpuimpl.AccessRead},
-					{Name: "s", Access: gpuimpl.AccessRead},
-				},
-			},
-			Entry: shiftsCPU,
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:ed21b3501ac1319ad207f8980a4743f945bf82b3f796c23e2eee183a26d8549b"},
+			Entry:    shiftsCPU,
 		},
 	},
 })
@@ -7243,8 +6333,9 @@ func shiftsCPU(b *gpuimpl.CPUBlock) {
 
 // ShortCircuitKernel is the compiled form of the kernel ShortCircuit (Go function ShortCircuit).
 var ShortCircuitKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
-	Name:  "github.com/goxpu/xpu/kernels/conformance.ShortCircuit",
-	Block: xpu.Dim3{X: 64, Y: 1, Z: 1},
+	Name:    "github.com/goxpu/xpu/kernels/conformance.ShortCircuit",
+	Codegen: "xpu-gen/1",
+	Block:   xpu.Dim3{X: 64, Y: 1, Z: 1},
 	Params: []gpuimpl.Param{
 		{Name: "out", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "int32"}, Size: 4, Access: gpuimpl.AccessWrite, Binding: 0},
 		{Name: "in", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "int32"}, Size: 4, Access: gpuimpl.AccessRead, Binding: 1},
@@ -7254,33 +6345,14 @@ var ShortCircuitKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Func:        ShortCircuit,
 	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpuimpl.Manifest{
-				Kernel: "github.com/goxpu/xpu/kernels/conformance.ShortCircuit", Backend: "webgpu", Target: "wgsl",
-				Hash:        "sha256:d4040a2f935734400192610d9e51a959ad15a850f1270f6a2b7fa8a621e51509",
-				Codegen:     "xpu-gen/1",
-				Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
-				SharedBytes: 0, StorageBindings: 2, UniformBytes: 16,
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:d4040a2f935734400192610d9e51a959ad15a850f1270f6a2b7fa8a621e51509",
 				PrivateBytes: new(8),
-				Buffers: []gpuimpl.Usage{
-					{Name: "out", Access: gpuimpl.AccessWrite},
-					{Name: "in", Access: gpuimpl.AccessRead},
-				},
 			},
 			Code: shortCircuitWGSL,
 		},
 		{
-			Manifest: gpuimpl.Manifest{
-				Kernel: "github.com/goxpu/xpu/kernels/conformance.ShortCircuit", Backend: "cpu", Target: "go",
-				Hash:        "sha256:44118cbd9e0a8b75c9efd28500632db53ebdce5507f3a7c38d83110df76a0607",
-				Codegen:     "xpu-gen/1",
-				Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
-				SharedBytes: 0, StorageBindings: 2, UniformBytes: 16,
-				Buffers: []gpuimpl.Usage{
-					{Name: "out", Access: gpuimpl.AccessWrite},
-					{Name: "in", Access: gpuimpl.AccessRead},
-				},
-			},
-			Entry: shortCircuitCPU,
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:44118cbd9e0a8b75c9efd28500632db53ebdce5507f3a7c38d83110df76a0607"},
+			Entry:    shortCircuitCPU,
 		},
 	},
 })
@@ -7370,8 +6442,9 @@ func shortCircuitCPU(b *gpuimpl.CPUBlock) {
 
 // SpinKernel is the compiled form of the kernel Spin (Go function Spin).
 var SpinKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
-	Name:  "github.com/goxpu/xpu/kernels/conformance.Spin",
-	Block: xpu.Dim3{X: 64, Y: 1, Z: 1},
+	Name:    "github.com/goxpu/xpu/kernels/conformance.Spin",
+	Codegen: "xpu-gen/1",
+	Block:   xpu.Dim3{X: 64, Y: 1, Z: 1},
 	Params: []gpuimpl.Param{
 		{Name: "out", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Access: gpuimpl.AccessWrite, Binding: 0},
 		{Name: "seed", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Access: gpuimpl.AccessRead, Binding: 1},
@@ -7382,33 +6455,14 @@ var SpinKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Func:        Spin,
 	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpuimpl.Manifest{
-				Kernel: "github.com/goxpu/xpu/kernels/conformance.Spin", Backend: "webgpu", Target: "wgsl",
-				Hash:        "sha256:0cdb3c3fa5ec1107de2376db2054d3830ea61fae2b9da9194b5be99d4357eca4",
-				Codegen:     "xpu-gen/1",
-				Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
-				SharedBytes: 0, StorageBindings: 2, UniformBytes: 16,
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:0cdb3c3fa5ec1107de2376db2054d3830ea61fae2b9da9194b5be99d4357eca4",
 				PrivateBytes: new(12),
-				Buffers: []gpuimpl.Usage{
-					{Name: "out", Access: gpuimpl.AccessWrite},
-					{Name: "seed", Access: gpuimpl.AccessRead},
-				},
 			},
 			Code: spinWGSL,
 		},
 		{
-			Manifest: gpuimpl.Manifest{
-				Kernel: "github.com/goxpu/xpu/kernels/conformance.Spin", Backend: "cpu", Target: "go",
-				Hash:        "sha256:99af0bca90fd27c8a8868a5c7be38d598243b59822e3c42310489a51121ed6e4",
-				Codegen:     "xpu-gen/1",
-				Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
-				SharedBytes: 0, StorageBindings: 2, UniformBytes: 16,
-				Buffers: []gpuimpl.Usage{
-					{Name: "out", Access: gpuimpl.AccessWrite},
-					{Name: "seed", Access: gpuimpl.AccessRead},
-				},
-			},
-			Entry: spinCPU,
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:99af0bca90fd27c8a8868a5c7be38d598243b59822e3c42310489a51121ed6e4"},
+			Entry:    spinCPU,
 		},
 	},
 })
@@ -7537,8 +6591,9 @@ func spinCPU(b *gpuimpl.CPUBlock) {
 
 // StencilKernel is the compiled form of the kernel Stencil (Go function Stencil).
 var StencilKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
-	Name:  "github.com/goxpu/xpu/kernels/conformance.Stencil",
-	Block: xpu.Dim3{X: 64, Y: 1, Z: 1},
+	Name:    "github.com/goxpu/xpu/kernels/conformance.Stencil",
+	Codegen: "xpu-gen/1",
+	Block:   xpu.Dim3{X: 64, Y: 1, Z: 1},
 	Params: []gpuimpl.Param{
 		{Name: "out", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "float32"}, Size: 4, Access: gpuimpl.AccessWrite, Binding: 0},
 		{Name: "in", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "float32"}, Size: 4, Access: gpuimpl.AccessRead, Binding: 1},
@@ -7549,34 +6604,15 @@ var StencilKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Func:        Stencil,
 	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpuimpl.Manifest{
-				Kernel: "github.com/goxpu/xpu/kernels/conformance.Stencil", Backend: "webgpu", Target: "wgsl",
-				Hash:        "sha256:d6fa7266d3abfb4647b2cdf5428c4cb8d2688085fe7220a9a817057108665173",
-				Codegen:     "xpu-gen/1",
-				Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
-				SharedBytes: 272, StorageBindings: 2, UniformBytes: 16,
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:d6fa7266d3abfb4647b2cdf5428c4cb8d2688085fe7220a9a817057108665173",
 				PrivateBytes: new(24),
-				Buffers: []gpuimpl.Usage{
-					{Name: "out", Access: gpuimpl.AccessWrite},
-					{Name: "in", Access: gpuimpl.AccessRead},
-				},
-				NativeOps: []string{"workgroupBarrier"},
+				NativeOps:    []string{"workgroupBarrier"},
 			},
 			Code: stencilWGSL,
 		},
 		{
-			Manifest: gpuimpl.Manifest{
-				Kernel: "github.com/goxpu/xpu/kernels/conformance.Stencil", Backend: "cpu", Target: "go",
-				Hash:        "sha256:512905a2565ecebb76194251c5ec7da23028be71a5e204fe0e0826ca588fa0f4",
-				Codegen:     "xpu-gen/1",
-				Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
-				SharedBytes: 272, StorageBindings: 2, UniformBytes: 16,
-				Buffers: []gpuimpl.Usage{
-					{Name: "out", Access: gpuimpl.AccessWrite},
-					{Name: "in", Access: gpuimpl.AccessRead},
-				},
-			},
-			Entry: stencilCPU,
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:512905a2565ecebb76194251c5ec7da23028be71a5e204fe0e0826ca588fa0f4"},
+			Entry:    stencilCPU,
 		},
 	},
 })
@@ -7692,39 +6728,23 @@ func stencilCPU(b *gpuimpl.CPUBlock) {
 
 // ThreadCoordsKernel is the compiled form of the kernel ThreadCoords (Go function ThreadCoords).
 var ThreadCoordsKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
-	Name:  "github.com/goxpu/xpu/kernels/conformance.ThreadCoords",
-	Block: xpu.Dim3{X: 4, Y: 2, Z: 2},
+	Name:    "github.com/goxpu/xpu/kernels/conformance.ThreadCoords",
+	Codegen: "xpu-gen/1",
+	Block:   xpu.Dim3{X: 4, Y: 2, Z: 2},
 	Params: []gpuimpl.Param{
 		{Name: "out", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Access: gpuimpl.AccessWrite, Binding: 0},
 	},
 	Func: ThreadCoords,
 	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpuimpl.Manifest{
-				Kernel: "github.com/goxpu/xpu/kernels/conformance.ThreadCoords", Backend: "webgpu", Target: "wgsl",
-				Hash:        "sha256:312f7b59a08945e85bf8981641c100c3333f062450ff55e0c535443d8996adb2",
-				Codegen:     "xpu-gen/1",
-				Block:       xpu.Dim3{X: 4, Y: 2, Z: 2},
-				SharedBytes: 0, StorageBindings: 1, UniformBytes: 0,
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:312f7b59a08945e85bf8981641c100c3333f062450ff55e0c535443d8996adb2",
 				PrivateBytes: new(16),
-				Buffers: []gpuimpl.Usage{
-					{Name: "out", Access: gpuimpl.AccessWrite},
-				},
 			},
 			Code: threadCoordsWGSL,
 		},
 		{
-			Manifest: gpuimpl.Manifest{
-				Kernel: "github.com/goxpu/xpu/kernels/conformance.ThreadCoords", Backend: "cpu", Target: "go",
-				Hash:        "sha256:a7905719624aa92ef523bfef9006fa7f021ccd4127257a4c5afdb4f9cf379ef6",
-				Codegen:     "xpu-gen/1",
-				Block:       xpu.Dim3{X: 4, Y: 2, Z: 2},
-				SharedBytes: 0, StorageBindings: 1, UniformBytes: 0,
-				Buffers: []gpuimpl.Usage{
-					{Name: "out", Access: gpuimpl.AccessWrite},
-				},
-			},
-			Entry: threadCoordsCPU,
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:a7905719624aa92ef523bfef9006fa7f021ccd4127257a4c5afdb4f9cf379ef6"},
+			Entry:    threadCoordsCPU,
 		},
 	},
 })
@@ -7799,8 +6819,9 @@ func threadCoordsCPU(b *gpuimpl.CPUBlock) {
 
 // TransposeKernel is the compiled form of the kernel Transpose (Go function Transpose).
 var TransposeKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
-	Name:  "github.com/goxpu/xpu/kernels/conformance.Transpose",
-	Block: xpu.Dim3{X: 16, Y: 16, Z: 1},
+	Name:    "github.com/goxpu/xpu/kernels/conformance.Transpose",
+	Codegen: "xpu-gen/1",
+	Block:   xpu.Dim3{X: 16, Y: 16, Z: 1},
 	Params: []gpuimpl.Param{
 		{Name: "out", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "float32"}, Size: 4, Access: gpuimpl.AccessWrite, Binding: 0},
 		{Name: "in", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "float32"}, Size: 4, Access: gpuimpl.AccessRead, Binding: 1},
@@ -7812,34 +6833,15 @@ var TransposeKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Func:        Transpose,
 	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpuimpl.Manifest{
-				Kernel: "github.com/goxpu/xpu/kernels/conformance.Transpose", Backend: "webgpu", Target: "wgsl",
-				Hash:        "sha256:d6ff6d5b27e28d9b0c14ae7baa932dfc86346dfb93050b97d86e59c66417e5c1",
-				Codegen:     "xpu-gen/1",
-				Block:       xpu.Dim3{X: 16, Y: 16, Z: 1},
-				SharedBytes: 1088, StorageBindings: 2, UniformBytes: 16,
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:d6ff6d5b27e28d9b0c14ae7baa932dfc86346dfb93050b97d86e59c66417e5c1",
 				PrivateBytes: new(24),
-				Buffers: []gpuimpl.Usage{
-					{Name: "out", Access: gpuimpl.AccessWrite},
-					{Name: "in", Access: gpuimpl.AccessRead},
-				},
-				NativeOps: []string{"workgroupBarrier"},
+				NativeOps:    []string{"workgroupBarrier"},
 			},
 			Code: transposeWGSL,
 		},
 		{
-			Manifest: gpuimpl.Manifest{
-				Kernel: "github.com/goxpu/xpu/kernels/conformance.Transpose", Backend: "cpu", Target: "go",
-				Hash:        "sha256:6073dc59f481c5dc6c308ae739600a772f356c2ebc96631af92b92f281de1803",
-				Codegen:     "xpu-gen/1",
-				Block:       xpu.Dim3{X: 16, Y: 16, Z: 1},
-				SharedBytes: 1088, StorageBindings: 2, UniformBytes: 16,
-				Buffers: []gpuimpl.Usage{
-					{Name: "out", Access: gpuimpl.AccessWrite},
-					{Name: "in", Access: gpuimpl.AccessRead},
-				},
-			},
-			Entry: transposeCPU,
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:6073dc59f481c5dc6c308ae739600a772f356c2ebc96631af92b92f281de1803"},
+			Entry:    transposeCPU,
 		},
 	},
 })
@@ -7914,8 +6916,9 @@ func transposeCPU(b *gpuimpl.CPUBlock) {
 
 // UintArithKernel is the compiled form of the kernel UintArith (Go function UintArith).
 var UintArithKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
-	Name:  "github.com/goxpu/xpu/kernels/conformance.UintArith",
-	Block: xpu.Dim3{X: 64, Y: 1, Z: 1},
+	Name:    "github.com/goxpu/xpu/kernels/conformance.UintArith",
+	Codegen: "xpu-gen/1",
+	Block:   xpu.Dim3{X: 64, Y: 1, Z: 1},
 	Params: []gpuimpl.Param{
 		{Name: "out", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Access: gpuimpl.AccessWrite, Binding: 0},
 		{Name: "a", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Access: gpuimpl.AccessRead, Binding: 1},
@@ -7926,37 +6929,16 @@ var UintArithKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Func:        UintArith,
 	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpuimpl.Manifest{
-				Kernel: "github.com/goxpu/xpu/kernels/conformance.UintArith", Backend: "webgpu", Target: "wgsl",
-				Hash:        "sha256:bf7970f06cfb0572da61fbc288da878e597ff201902969bafd22540124aa49ec",
-				Codegen:     "xpu-gen/1",
-				Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
-				SharedBytes: 0, StorageBindings: 3, UniformBytes: 16,
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:bf7970f06cfb0572da61fbc288da878e597ff201902969bafd22540124aa49ec",
 				PrivateBytes: new(16),
-				Buffers: []gpuimpl.Usage{
-					{Name: "out", Access: gpuimpl.AccessWrite},
-					{Name: "a", Access: gpuimpl.AccessRead},
-					{Name: "b", Access: gpuimpl.AccessRead},
-				},
-				Fault:     true,
-				NativeOps: []string{"atomicOr"},
+				Fault:        true,
+				NativeOps:    []string{"atomicOr"},
 			},
 			Code: uintArithWGSL,
 		},
 		{
-			Manifest: gpuimpl.Manifest{
-				Kernel: "github.com/goxpu/xpu/kernels/conformance.UintArith", Backend: "cpu", Target: "go",
-				Hash:        "sha256:1cacbfe6ed7163e6bc0b256e3c5428e8920d0a7a56820a63f50df50103dc481e",
-				Codegen:     "xpu-gen/1",
-				Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
-				SharedBytes: 0, StorageBindings: 3, UniformBytes: 16,
-				Buffers: []gpuimpl.Usage{
-					{Name: "out", Access: gpuimpl.AccessWrite},
-					{Name: "a", Access: gpuimpl.AccessRead},
-					{Name: "b", Access: gpuimpl.AccessRead},
-				},
-			},
-			Entry: uintArithCPU,
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:1cacbfe6ed7163e6bc0b256e3c5428e8920d0a7a56820a63f50df50103dc481e"},
+			Entry:    uintArithCPU,
 		},
 	},
 })
@@ -8071,8 +7053,9 @@ func uintArithCPU(b *gpuimpl.CPUBlock) {
 
 // UniformsKernel is the compiled form of the kernel Uniforms (Go function Uniforms).
 var UniformsKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
-	Name:  "github.com/goxpu/xpu/kernels/conformance.Uniforms",
-	Block: xpu.Dim3{X: 32, Y: 1, Z: 1},
+	Name:    "github.com/goxpu/xpu/kernels/conformance.Uniforms",
+	Codegen: "xpu-gen/1",
+	Block:   xpu.Dim3{X: 32, Y: 1, Z: 1},
 	Params: []gpuimpl.Param{
 		{Name: "ints", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "int32"}, Size: 4, Access: gpuimpl.AccessWrite, Binding: 0},
 		{Name: "uints", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Access: gpuimpl.AccessWrite, Binding: 1},
@@ -8090,35 +7073,14 @@ var UniformsKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Func:        Uniforms,
 	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpuimpl.Manifest{
-				Kernel: "github.com/goxpu/xpu/kernels/conformance.Uniforms", Backend: "webgpu", Target: "wgsl",
-				Hash:        "sha256:73d917fb7f4193f3591adbfbbe0ddcec9b20aecbbb0cb7517978130185faf603",
-				Codegen:     "xpu-gen/1",
-				Block:       xpu.Dim3{X: 32, Y: 1, Z: 1},
-				SharedBytes: 0, StorageBindings: 3, UniformBytes: 32,
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:73d917fb7f4193f3591adbfbbe0ddcec9b20aecbbb0cb7517978130185faf603",
 				PrivateBytes: new(4),
-				Buffers: []gpuimpl.Usage{
-					{Name: "ints", Access: gpuimpl.AccessWrite},
-					{Name: "uints", Access: gpuimpl.AccessWrite},
-					{Name: "floats", Access: gpuimpl.AccessWrite},
-				},
 			},
 			Code: uniformsWGSL,
 		},
 		{
-			Manifest: gpuimpl.Manifest{
-				Kernel: "github.com/goxpu/xpu/kernels/conformance.Uniforms", Backend: "cpu", Target: "go",
-				Hash:        "sha256:3a80d39438e14cc97593871235ece3a55116a50afedf50231c346e6b190505c1",
-				Codegen:     "xpu-gen/1",
-				Block:       xpu.Dim3{X: 32, Y: 1, Z: 1},
-				SharedBytes: 0, StorageBindings: 3, UniformBytes: 32,
-				Buffers: []gpuimpl.Usage{
-					{Name: "ints", Access: gpuimpl.AccessWrite},
-					{Name: "uints", Access: gpuimpl.AccessWrite},
-					{Name: "floats", Access: gpuimpl.AccessWrite},
-				},
-			},
-			Entry: uniformsCPU,
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:3a80d39438e14cc97593871235ece3a55116a50afedf50231c346e6b190505c1"},
+			Entry:    uniformsCPU,
 		},
 	},
 })

@@ -10,8 +10,9 @@ import (
 
 // GemmKernel is the compiled form of the kernel Gemm (Go function Gemm).
 var GemmKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
-	Name:  "github.com/goxpu/xpu/bench/internal/kernels.Gemm",
-	Block: xpu.Dim3{X: 16, Y: 16, Z: 1},
+	Name:    "github.com/goxpu/xpu/bench/internal/kernels.Gemm",
+	Codegen: "xpu-gen/1",
+	Block:   xpu.Dim3{X: 16, Y: 16, Z: 1},
 	Params: []gpuimpl.Param{
 		{Name: "c", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "float32"}, Size: 4, Access: gpuimpl.AccessWrite, Binding: 0},
 		{Name: "a", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "float32"}, Size: 4, Access: gpuimpl.AccessRead, Binding: 1},
@@ -23,34 +24,14 @@ var GemmKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Func:        Gemm,
 	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpuimpl.Manifest{
-				Kernel: "github.com/goxpu/xpu/bench/internal/kernels.Gemm", Backend: "webgpu", Target: "wgsl",
-				Hash:        "sha256:18bced33b96ee4a1a82facad14d41eca423cd94bfc9025d03b9d743e44304ad8",
-				Codegen:     "xpu-gen/1",
-				Block:       xpu.Dim3{X: 16, Y: 16, Z: 1},
-				SharedBytes: 8192, StorageBindings: 3, UniformBytes: 16,
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:18bced33b96ee4a1a82facad14d41eca423cd94bfc9025d03b9d743e44304ad8",
 				PrivateBytes: new(108),
-				Buffers: []gpuimpl.Usage{
-					{Name: "c", Access: gpuimpl.AccessWrite},
-					{Name: "a", Access: gpuimpl.AccessRead},
-					{Name: "b", Access: gpuimpl.AccessRead},
-				},
-				NativeOps: []string{"workgroupBarrier"},
+				NativeOps:    []string{"workgroupBarrier"},
 			},
 			Code: gemmWGSL,
 		},
 		{
-			Manifest: gpuimpl.Manifest{
-				Kernel: "github.com/goxpu/xpu/bench/internal/kernels.Gemm", Backend: "cpu", Target: "go",
-				Hash:        "sha256:b03feba7f1b0da6a48b3f6479a04feb771d5cdad12fff8c883491f67dab972c9",
-				Codegen:     "xpu-gen/1",
-				Block:       xpu.Dim3{X: 16, Y: 16, Z: 1},
-				SharedBytes: 8192, StorageBindings: 3, UniformBytes: 16,
-				Buffers: []gpuimpl.Usage{
-					{Name: "c", Access: gpuimpl.AccessWrite},
-					{Name: "a", Access: gpuimpl.AccessRead},
-					{Name: "b", Access: gpuimpl.AccessRead},
-				},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:b03feba7f1b0da6a48b3f6479a04feb771d5cdad12fff8c883491f67dab972c9",
 				NativeOps: []string{"gpuimpl.CPUCopyRow"},
 			},
 			Entry: gemmCPU,
@@ -266,8 +247,9 @@ func gemmCPU(b *gpuimpl.CPUBlock) {
 
 // SaxpyKernel is the compiled form of the kernel Saxpy (Go function Saxpy).
 var SaxpyKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
-	Name:  "github.com/goxpu/xpu/bench/internal/kernels.Saxpy",
-	Block: xpu.Dim3{X: 256, Y: 1, Z: 1},
+	Name:    "github.com/goxpu/xpu/bench/internal/kernels.Saxpy",
+	Codegen: "xpu-gen/1",
+	Block:   xpu.Dim3{X: 256, Y: 1, Z: 1},
 	Params: []gpuimpl.Param{
 		{Name: "y", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "float32"}, Size: 4, Access: gpuimpl.AccessReadWrite, Binding: 0, MinLen: "n"},
 		{Name: "x", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "float32"}, Size: 4, Access: gpuimpl.AccessRead, Binding: 1, MinLen: "n"},
@@ -278,33 +260,14 @@ var SaxpyKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Func:        Saxpy,
 	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpuimpl.Manifest{
-				Kernel: "github.com/goxpu/xpu/bench/internal/kernels.Saxpy", Backend: "webgpu", Target: "wgsl",
-				Hash:        "sha256:ddb28ae2ffe5f16e98f3c865c7ab4bfc5fa00e952c285cd44e8fa45670ea6e45",
-				Codegen:     "xpu-gen/1",
-				Block:       xpu.Dim3{X: 256, Y: 1, Z: 1},
-				SharedBytes: 0, StorageBindings: 2, UniformBytes: 16,
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:ddb28ae2ffe5f16e98f3c865c7ab4bfc5fa00e952c285cd44e8fa45670ea6e45",
 				PrivateBytes: new(4),
-				Buffers: []gpuimpl.Usage{
-					{Name: "y", Access: gpuimpl.AccessReadWrite, MinLen: "n"},
-					{Name: "x", Access: gpuimpl.AccessRead, MinLen: "n"},
-				},
 			},
 			Code: saxpyWGSL,
 		},
 		{
-			Manifest: gpuimpl.Manifest{
-				Kernel: "github.com/goxpu/xpu/bench/internal/kernels.Saxpy", Backend: "cpu", Target: "go",
-				Hash:        "sha256:2c110ae57bd395b900e5f85ebf1b6e38b4e82ef3953fcb0e6295e7c613af69fa",
-				Codegen:     "xpu-gen/1",
-				Block:       xpu.Dim3{X: 256, Y: 1, Z: 1},
-				SharedBytes: 0, StorageBindings: 2, UniformBytes: 16,
-				Buffers: []gpuimpl.Usage{
-					{Name: "y", Access: gpuimpl.AccessReadWrite, MinLen: "n"},
-					{Name: "x", Access: gpuimpl.AccessRead, MinLen: "n"},
-				},
-			},
-			Entry: saxpyCPU,
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:2c110ae57bd395b900e5f85ebf1b6e38b4e82ef3953fcb0e6295e7c613af69fa"},
+			Entry:    saxpyCPU,
 		},
 	},
 })
@@ -395,8 +358,9 @@ func saxpyCPU(b *gpuimpl.CPUBlock) {
 
 // SumKernel is the compiled form of the kernel Sum (Go function Sum).
 var SumKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
-	Name:  "github.com/goxpu/xpu/bench/internal/kernels.Sum",
-	Block: xpu.Dim3{X: 256, Y: 1, Z: 1},
+	Name:    "github.com/goxpu/xpu/bench/internal/kernels.Sum",
+	Codegen: "xpu-gen/1",
+	Block:   xpu.Dim3{X: 256, Y: 1, Z: 1},
 	Params: []gpuimpl.Param{
 		{Name: "partial", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "float32"}, Size: 4, Access: gpuimpl.AccessWrite, Binding: 0},
 		{Name: "x", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "float32"}, Size: 4, Access: gpuimpl.AccessRead, Binding: 1},
@@ -407,34 +371,15 @@ var SumKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Func:        Sum,
 	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpuimpl.Manifest{
-				Kernel: "github.com/goxpu/xpu/bench/internal/kernels.Sum", Backend: "webgpu", Target: "wgsl",
-				Hash:        "sha256:6c5465cc06a3b373fccbb3ac5a16c722f3a62f15f54b9b22f99556af73ed80c6",
-				Codegen:     "xpu-gen/1",
-				Block:       xpu.Dim3{X: 256, Y: 1, Z: 1},
-				SharedBytes: 1024, StorageBindings: 2, UniformBytes: 16,
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:6c5465cc06a3b373fccbb3ac5a16c722f3a62f15f54b9b22f99556af73ed80c6",
 				PrivateBytes: new(20),
-				Buffers: []gpuimpl.Usage{
-					{Name: "partial", Access: gpuimpl.AccessWrite},
-					{Name: "x", Access: gpuimpl.AccessRead},
-				},
-				NativeOps: []string{"workgroupBarrier"},
+				NativeOps:    []string{"workgroupBarrier"},
 			},
 			Code: sumWGSL,
 		},
 		{
-			Manifest: gpuimpl.Manifest{
-				Kernel: "github.com/goxpu/xpu/bench/internal/kernels.Sum", Backend: "cpu", Target: "go",
-				Hash:        "sha256:f113a120f1343633649c8886978cd2a615e9efe2b84676bea74405dd71a548e1",
-				Codegen:     "xpu-gen/1",
-				Block:       xpu.Dim3{X: 256, Y: 1, Z: 1},
-				SharedBytes: 1024, StorageBindings: 2, UniformBytes: 16,
-				Buffers: []gpuimpl.Usage{
-					{Name: "partial", Access: gpuimpl.AccessWrite},
-					{Name: "x", Access: gpuimpl.AccessRead},
-				},
-			},
-			Entry: sumCPU,
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:f113a120f1343633649c8886978cd2a615e9efe2b84676bea74405dd71a548e1"},
+			Entry:    sumCPU,
 		},
 	},
 })

@@ -10,8 +10,9 @@ import (
 
 // ArrayInLoopKernel is the compiled form of the kernel ArrayInLoop (Go function ArrayInLoop).
 var ArrayInLoopKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
-	Name:  "github.com/goxpu/xpu/codegen/golower/internal/fission.ArrayInLoop",
-	Block: xpu.Dim3{X: 64, Y: 1, Z: 1},
+	Name:    "github.com/goxpu/xpu/codegen/golower/internal/fission.ArrayInLoop",
+	Codegen: "xpu-gen/1",
+	Block:   xpu.Dim3{X: 64, Y: 1, Z: 1},
 	Params: []gpuimpl.Param{
 		{Name: "out", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Access: gpuimpl.AccessWrite, Binding: 0},
 		{Name: "in", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Access: gpuimpl.AccessRead, Binding: 1},
@@ -20,34 +21,15 @@ var ArrayInLoopKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Func:        ArrayInLoop,
 	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpuimpl.Manifest{
-				Kernel: "github.com/goxpu/xpu/codegen/golower/internal/fission.ArrayInLoop", Backend: "webgpu", Target: "wgsl",
-				Hash:        "sha256:1c56234043fc86e0bb826ef5ca291fc429a38de22b1228a1731908452dbc6318",
-				Codegen:     "xpu-gen/1",
-				Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
-				SharedBytes: 256, StorageBindings: 2, UniformBytes: 0,
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:1c56234043fc86e0bb826ef5ca291fc429a38de22b1228a1731908452dbc6318",
 				PrivateBytes: new(88),
-				Buffers: []gpuimpl.Usage{
-					{Name: "out", Access: gpuimpl.AccessWrite},
-					{Name: "in", Access: gpuimpl.AccessRead},
-				},
-				NativeOps: []string{"workgroupBarrier"},
+				NativeOps:    []string{"workgroupBarrier"},
 			},
 			Code: arrayInLoopWGSL,
 		},
 		{
-			Manifest: gpuimpl.Manifest{
-				Kernel: "github.com/goxpu/xpu/codegen/golower/internal/fission.ArrayInLoop", Backend: "cpu", Target: "go",
-				Hash:        "sha256:26157f30e66528b8ff41103e7e11a275f2b03d7766806fa2dead7d59b26d4cac",
-				Codegen:     "xpu-gen/1",
-				Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
-				SharedBytes: 256, StorageBindings: 2, UniformBytes: 0,
-				Buffers: []gpuimpl.Usage{
-					{Name: "out", Access: gpuimpl.AccessWrite},
-					{Name: "in", Access: gpuimpl.AccessRead},
-				},
-			},
-			Entry: arrayInLoopCPU,
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:26157f30e66528b8ff41103e7e11a275f2b03d7766806fa2dead7d59b26d4cac"},
+			Entry:    arrayInLoopCPU,
 		},
 	},
 })
@@ -227,8 +209,9 @@ func arrayInLoopCPU(b *gpuimpl.CPUBlock) {
 
 // ConstantFaultsKernel is the compiled form of the kernel ConstantFaults (Go function ConstantFaults).
 var ConstantFaultsKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
-	Name:  "github.com/goxpu/xpu/codegen/golower/internal/fission.ConstantFaults",
-	Block: xpu.Dim3{X: 64, Y: 1, Z: 1},
+	Name:    "github.com/goxpu/xpu/codegen/golower/internal/fission.ConstantFaults",
+	Codegen: "xpu-gen/1",
+	Block:   xpu.Dim3{X: 64, Y: 1, Z: 1},
 	Params: []gpuimpl.Param{
 		{Name: "out", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Access: gpuimpl.AccessWrite, Binding: 0},
 		{Name: "in", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Access: gpuimpl.AccessRead, Binding: 1},
@@ -238,35 +221,16 @@ var ConstantFaultsKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Func:        ConstantFaults,
 	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpuimpl.Manifest{
-				Kernel: "github.com/goxpu/xpu/codegen/golower/internal/fission.ConstantFaults", Backend: "webgpu", Target: "wgsl",
-				Hash:        "sha256:2a1a4c1c50b2a2bc083f5b04d41a547ccf32df97c084c164124f0500f6865a48",
-				Codegen:     "xpu-gen/1",
-				Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
-				SharedBytes: 0, StorageBindings: 2, UniformBytes: 16,
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:2a1a4c1c50b2a2bc083f5b04d41a547ccf32df97c084c164124f0500f6865a48",
 				PrivateBytes: new(8),
-				Buffers: []gpuimpl.Usage{
-					{Name: "out", Access: gpuimpl.AccessWrite},
-					{Name: "in", Access: gpuimpl.AccessRead},
-				},
-				Fault:     true,
-				NativeOps: []string{"atomicOr", "select"},
+				Fault:        true,
+				NativeOps:    []string{"atomicOr", "select"},
 			},
 			Code: constantFaultsWGSL,
 		},
 		{
-			Manifest: gpuimpl.Manifest{
-				Kernel: "github.com/goxpu/xpu/codegen/golower/internal/fission.ConstantFaults", Backend: "cpu", Target: "go",
-				Hash:        "sha256:03d2eae79d5f9ebf09aa7fd1a7fe3fa190535730e4786624dd82145e37cb8581",
-				Codegen:     "xpu-gen/1",
-				Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
-				SharedBytes: 0, StorageBindings: 2, UniformBytes: 16,
-				Buffers: []gpuimpl.Usage{
-					{Name: "out", Access: gpuimpl.AccessWrite},
-					{Name: "in", Access: gpuimpl.AccessRead},
-				},
-			},
-			Entry: constantFaultsCPU,
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:03d2eae79d5f9ebf09aa7fd1a7fe3fa190535730e4786624dd82145e37cb8581"},
+			Entry:    constantFaultsCPU,
 		},
 	},
 })
@@ -390,8 +354,9 @@ func constantFaultsCPU(b *gpuimpl.CPUBlock) {
 
 // ConstantIndexOutOfRangeKernel is the compiled form of the kernel ConstantIndexOutOfRange (Go function ConstantIndexOutOfRange).
 var ConstantIndexOutOfRangeKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
-	Name:  "github.com/goxpu/xpu/codegen/golower/internal/fission.ConstantIndexOutOfRange",
-	Block: xpu.Dim3{X: 64, Y: 1, Z: 1},
+	Name:    "github.com/goxpu/xpu/codegen/golower/internal/fission.ConstantIndexOutOfRange",
+	Codegen: "xpu-gen/1",
+	Block:   xpu.Dim3{X: 64, Y: 1, Z: 1},
 	Params: []gpuimpl.Param{
 		{Name: "out", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Access: gpuimpl.AccessWrite, Binding: 0},
 		{Name: "in", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Access: gpuimpl.AccessRead, Binding: 1},
@@ -402,32 +367,14 @@ var ConstantIndexOutOfRangeKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Func:        ConstantIndexOutOfRange,
 	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpuimpl.Manifest{
-				Kernel: "github.com/goxpu/xpu/codegen/golower/internal/fission.ConstantIndexOutOfRange", Backend: "webgpu", Target: "wgsl",
-				Hash:        "sha256:d522ea526d289bc0583de3e86811c96c5ae4f7a355f6b8a68e4cb53467312565",
-				Codegen:     "xpu-gen/1",
-				Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
-				SharedBytes: 512, StorageBindings: 2, UniformBytes: 16,
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:d522ea526d289bc0583de3e86811c96c5ae4f7a355f6b8a68e4cb53467312565",
 				PrivateBytes: new(88),
-				Buffers: []gpuimpl.Usage{
-					{Name: "out", Access: gpuimpl.AccessWrite},
-					{Name: "in", Access: gpuimpl.AccessRead},
-				},
-				NativeOps: []string{"atomicAdd", "atomicLoad", "atomicStore", "storageBarrier", "workgroupBarrier"},
+				NativeOps:    []string{"atomicAdd", "atomicLoad", "atomicStore", "storageBarrier", "workgroupBarrier"},
 			},
 			Code: constantIndexOutOfRangeWGSL,
 		},
 		{
-			Manifest: gpuimpl.Manifest{
-				Kernel: "github.com/goxpu/xpu/codegen/golower/internal/fission.ConstantIndexOutOfRange", Backend: "cpu", Target: "go",
-				Hash:        "sha256:943fc7fb2e4cb32ba6eac54feaf3c70254ad659cc4f8aa04ea9beb24ee0b288a",
-				Codegen:     "xpu-gen/1",
-				Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
-				SharedBytes: 512, StorageBindings: 2, UniformBytes: 16,
-				Buffers: []gpuimpl.Usage{
-					{Name: "out", Access: gpuimpl.AccessWrite},
-					{Name: "in", Access: gpuimpl.AccessRead},
-				},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:943fc7fb2e4cb32ba6eac54feaf3c70254ad659cc4f8aa04ea9beb24ee0b288a",
 				NativeOps: []string{"xpu.AtomicAdd", "xpu.AtomicLoad", "xpu.AtomicStore"},
 			},
 			Entry: constantIndexOutOfRangeCPU,
@@ -623,8 +570,9 @@ func constantIndexOutOfRangeCPU(b *gpuimpl.CPUBlock) {
 
 // DeclaredInIfKernel is the compiled form of the kernel DeclaredInIf (Go function DeclaredInIf).
 var DeclaredInIfKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
-	Name:  "github.com/goxpu/xpu/codegen/golower/internal/fission.DeclaredInIf",
-	Block: xpu.Dim3{X: 64, Y: 1, Z: 1},
+	Name:    "github.com/goxpu/xpu/codegen/golower/internal/fission.DeclaredInIf",
+	Codegen: "xpu-gen/1",
+	Block:   xpu.Dim3{X: 64, Y: 1, Z: 1},
 	Params: []gpuimpl.Param{
 		{Name: "out", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Access: gpuimpl.AccessWrite, Binding: 0},
 		{Name: "in", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Access: gpuimpl.AccessRead, Binding: 1},
@@ -635,34 +583,15 @@ var DeclaredInIfKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Func:        DeclaredInIf,
 	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpuimpl.Manifest{
-				Kernel: "github.com/goxpu/xpu/codegen/golower/internal/fission.DeclaredInIf", Backend: "webgpu", Target: "wgsl",
-				Hash:        "sha256:4de2ca26daf0eae256c9ec6bed6d16e81d4678461efc379cd1f3391e1a222b30",
-				Codegen:     "xpu-gen/1",
-				Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
-				SharedBytes: 256, StorageBindings: 2, UniformBytes: 16,
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:4de2ca26daf0eae256c9ec6bed6d16e81d4678461efc379cd1f3391e1a222b30",
 				PrivateBytes: new(60),
-				Buffers: []gpuimpl.Usage{
-					{Name: "out", Access: gpuimpl.AccessWrite},
-					{Name: "in", Access: gpuimpl.AccessRead},
-				},
-				NativeOps: []string{"workgroupBarrier"},
+				NativeOps:    []string{"workgroupBarrier"},
 			},
 			Code: declaredInIfWGSL,
 		},
 		{
-			Manifest: gpuimpl.Manifest{
-				Kernel: "github.com/goxpu/xpu/codegen/golower/internal/fission.DeclaredInIf", Backend: "cpu", Target: "go",
-				Hash:        "sha256:308954b47de13121ea8ba62d9cd564a607ea18c472e679a161e34b14d9e0127d",
-				Codegen:     "xpu-gen/1",
-				Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
-				SharedBytes: 256, StorageBindings: 2, UniformBytes: 16,
-				Buffers: []gpuimpl.Usage{
-					{Name: "out", Access: gpuimpl.AccessWrite},
-					{Name: "in", Access: gpuimpl.AccessRead},
-				},
-			},
-			Entry: declaredInIfCPU,
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:308954b47de13121ea8ba62d9cd564a607ea18c472e679a161e34b14d9e0127d"},
+			Entry:    declaredInIfCPU,
 		},
 	},
 })
@@ -940,8 +869,9 @@ func declaredInIfCPU(b *gpuimpl.CPUBlock) {
 
 // MatMulKernel is the compiled form of the kernel MatMul (Go function MatMul).
 var MatMulKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
-	Name:  "github.com/goxpu/xpu/codegen/golower/internal/fission.MatMul",
-	Block: xpu.Dim3{X: 16, Y: 16, Z: 1},
+	Name:    "github.com/goxpu/xpu/codegen/golower/internal/fission.MatMul",
+	Codegen: "xpu-gen/1",
+	Block:   xpu.Dim3{X: 16, Y: 16, Z: 1},
 	Params: []gpuimpl.Param{
 		{Name: "c", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "float32"}, Size: 4, Access: gpuimpl.AccessWrite, Binding: 0},
 		{Name: "a", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "float32"}, Size: 4, Access: gpuimpl.AccessRead, Binding: 1},
@@ -953,36 +883,15 @@ var MatMulKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Func:        MatMul,
 	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpuimpl.Manifest{
-				Kernel: "github.com/goxpu/xpu/codegen/golower/internal/fission.MatMul", Backend: "webgpu", Target: "wgsl",
-				Hash:        "sha256:fbec33040c53fd1afe888f41556037739f786cce09f140444f95e861b49c4177",
-				Codegen:     "xpu-gen/1",
-				Block:       xpu.Dim3{X: 16, Y: 16, Z: 1},
-				SharedBytes: 2048, StorageBindings: 3, UniformBytes: 16,
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:fbec33040c53fd1afe888f41556037739f786cce09f140444f95e861b49c4177",
 				PrivateBytes: new(288),
-				Buffers: []gpuimpl.Usage{
-					{Name: "c", Access: gpuimpl.AccessWrite},
-					{Name: "a", Access: gpuimpl.AccessRead},
-					{Name: "b", Access: gpuimpl.AccessRead},
-				},
-				NativeOps: []string{"workgroupBarrier"},
+				NativeOps:    []string{"workgroupBarrier"},
 			},
 			Code: matMulWGSL,
 		},
 		{
-			Manifest: gpuimpl.Manifest{
-				Kernel: "github.com/goxpu/xpu/codegen/golower/internal/fission.MatMul", Backend: "cpu", Target: "go",
-				Hash:        "sha256:804bf6bcf3b4f391bb4bb93652c11cade6006d5b84b15101bd4df61428d197da",
-				Codegen:     "xpu-gen/1",
-				Block:       xpu.Dim3{X: 16, Y: 16, Z: 1},
-				SharedBytes: 2048, StorageBindings: 3, UniformBytes: 16,
-				Buffers: []gpuimpl.Usage{
-					{Name: "c", Access: gpuimpl.AccessWrite},
-					{Name: "a", Access: gpuimpl.AccessRead},
-					{Name: "b", Access: gpuimpl.AccessRead},
-				},
-			},
-			Entry: matMulCPU,
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:804bf6bcf3b4f391bb4bb93652c11cade6006d5b84b15101bd4df61428d197da"},
+			Entry:    matMulCPU,
 		},
 	},
 })
@@ -1246,8 +1155,9 @@ func matMulCPU(b *gpuimpl.CPUBlock) {
 
 // NestedArrayInLoopKernel is the compiled form of the kernel NestedArrayInLoop (Go function NestedArrayInLoop).
 var NestedArrayInLoopKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
-	Name:  "github.com/goxpu/xpu/codegen/golower/internal/fission.NestedArrayInLoop",
-	Block: xpu.Dim3{X: 64, Y: 1, Z: 1},
+	Name:    "github.com/goxpu/xpu/codegen/golower/internal/fission.NestedArrayInLoop",
+	Codegen: "xpu-gen/1",
+	Block:   xpu.Dim3{X: 64, Y: 1, Z: 1},
 	Params: []gpuimpl.Param{
 		{Name: "out", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Access: gpuimpl.AccessWrite, Binding: 0},
 		{Name: "ps", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Pkg: "github.com/goxpu/xpu/codegen/golower/internal/fission", Name: "Pair"}, Size: 8, Access: gpuimpl.AccessRead, Binding: 1},
@@ -1256,35 +1166,16 @@ var NestedArrayInLoopKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Func:        NestedArrayInLoop,
 	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpuimpl.Manifest{
-				Kernel: "github.com/goxpu/xpu/codegen/golower/internal/fission.NestedArrayInLoop", Backend: "webgpu", Target: "wgsl",
-				Hash:        "sha256:8572d3e32ce33479bbc4663329571e45f619d2045d26de0fe3b1807513324a40",
-				Codegen:     "xpu-gen/1",
-				Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
-				SharedBytes: 256, StorageBindings: 2, UniformBytes: 0,
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:8572d3e32ce33479bbc4663329571e45f619d2045d26de0fe3b1807513324a40",
 				PrivateBytes: new(40),
-				Buffers: []gpuimpl.Usage{
-					{Name: "out", Access: gpuimpl.AccessWrite},
-					{Name: "ps", Access: gpuimpl.AccessRead},
-				},
-				Fault:     true,
-				NativeOps: []string{"arrayLength", "atomicOr", "workgroupBarrier"},
+				Fault:        true,
+				NativeOps:    []string{"arrayLength", "atomicOr", "workgroupBarrier"},
 			},
 			Code: nestedArrayInLoopWGSL,
 		},
 		{
-			Manifest: gpuimpl.Manifest{
-				Kernel: "github.com/goxpu/xpu/codegen/golower/internal/fission.NestedArrayInLoop", Backend: "cpu", Target: "go",
-				Hash:        "sha256:5c6ce8c0e69cacd904f1d53cb9a13ef8c94f089ced1a2a182f689675c63e32f3",
-				Codegen:     "xpu-gen/1",
-				Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
-				SharedBytes: 256, StorageBindings: 2, UniformBytes: 0,
-				Buffers: []gpuimpl.Usage{
-					{Name: "out", Access: gpuimpl.AccessWrite},
-					{Name: "ps", Access: gpuimpl.AccessRead},
-				},
-			},
-			Entry: nestedArrayInLoopCPU,
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:5c6ce8c0e69cacd904f1d53cb9a13ef8c94f089ced1a2a182f689675c63e32f3"},
+			Entry:    nestedArrayInLoopCPU,
 		},
 	},
 })
@@ -1450,8 +1341,9 @@ func nestedArrayInLoopCPU(b *gpuimpl.CPUBlock) {
 
 // NestedLoopsKernel is the compiled form of the kernel NestedLoops (Go function NestedLoops).
 var NestedLoopsKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
-	Name:  "github.com/goxpu/xpu/codegen/golower/internal/fission.NestedLoops",
-	Block: xpu.Dim3{X: 64, Y: 1, Z: 1},
+	Name:    "github.com/goxpu/xpu/codegen/golower/internal/fission.NestedLoops",
+	Codegen: "xpu-gen/1",
+	Block:   xpu.Dim3{X: 64, Y: 1, Z: 1},
 	Params: []gpuimpl.Param{
 		{Name: "out", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Access: gpuimpl.AccessWrite, Binding: 0},
 		{Name: "in", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Access: gpuimpl.AccessRead, Binding: 1},
@@ -1462,34 +1354,15 @@ var NestedLoopsKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Func:        NestedLoops,
 	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpuimpl.Manifest{
-				Kernel: "github.com/goxpu/xpu/codegen/golower/internal/fission.NestedLoops", Backend: "webgpu", Target: "wgsl",
-				Hash:        "sha256:77e5a71e0e5f28f262073b86121342654ebf0d33989d7c3495f6211de598329c",
-				Codegen:     "xpu-gen/1",
-				Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
-				SharedBytes: 256, StorageBindings: 2, UniformBytes: 16,
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:77e5a71e0e5f28f262073b86121342654ebf0d33989d7c3495f6211de598329c",
 				PrivateBytes: new(52),
-				Buffers: []gpuimpl.Usage{
-					{Name: "out", Access: gpuimpl.AccessWrite},
-					{Name: "in", Access: gpuimpl.AccessRead},
-				},
-				NativeOps: []string{"workgroupBarrier"},
+				NativeOps:    []string{"workgroupBarrier"},
 			},
 			Code: nestedLoopsWGSL,
 		},
 		{
-			Manifest: gpuimpl.Manifest{
-				Kernel: "github.com/goxpu/xpu/codegen/golower/internal/fission.NestedLoops", Backend: "cpu", Target: "go",
-				Hash:        "sha256:f934d3f54a256fa8413604f67d4987374e9bd4c96729b50d5c9fc753ed6800c5",
-				Codegen:     "xpu-gen/1",
-				Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
-				SharedBytes: 256, StorageBindings: 2, UniformBytes: 16,
-				Buffers: []gpuimpl.Usage{
-					{Name: "out", Access: gpuimpl.AccessWrite},
-					{Name: "in", Access: gpuimpl.AccessRead},
-				},
-			},
-			Entry: nestedLoopsCPU,
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:f934d3f54a256fa8413604f67d4987374e9bd4c96729b50d5c9fc753ed6800c5"},
+			Entry:    nestedLoopsCPU,
 		},
 	},
 })
@@ -1709,8 +1582,9 @@ func nestedLoopsCPU(b *gpuimpl.CPUBlock) {
 
 // ScalarCopiedInLoopKernel is the compiled form of the kernel ScalarCopiedInLoop (Go function ScalarCopiedInLoop).
 var ScalarCopiedInLoopKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
-	Name:  "github.com/goxpu/xpu/codegen/golower/internal/fission.ScalarCopiedInLoop",
-	Block: xpu.Dim3{X: 64, Y: 1, Z: 1},
+	Name:    "github.com/goxpu/xpu/codegen/golower/internal/fission.ScalarCopiedInLoop",
+	Codegen: "xpu-gen/1",
+	Block:   xpu.Dim3{X: 64, Y: 1, Z: 1},
 	Params: []gpuimpl.Param{
 		{Name: "out", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Access: gpuimpl.AccessWrite, Binding: 0},
 		{Name: "in", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Access: gpuimpl.AccessRead, Binding: 1},
@@ -1719,34 +1593,15 @@ var ScalarCopiedInLoopKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Func:        ScalarCopiedInLoop,
 	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpuimpl.Manifest{
-				Kernel: "github.com/goxpu/xpu/codegen/golower/internal/fission.ScalarCopiedInLoop", Backend: "webgpu", Target: "wgsl",
-				Hash:        "sha256:b15af754aa72731673aeb6c59ea19f3cc93e5c9ee71e2256048a5472dc97ecc3",
-				Codegen:     "xpu-gen/1",
-				Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
-				SharedBytes: 256, StorageBindings: 2, UniformBytes: 0,
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:b15af754aa72731673aeb6c59ea19f3cc93e5c9ee71e2256048a5472dc97ecc3",
 				PrivateBytes: new(24),
-				Buffers: []gpuimpl.Usage{
-					{Name: "out", Access: gpuimpl.AccessWrite},
-					{Name: "in", Access: gpuimpl.AccessRead},
-				},
-				NativeOps: []string{"workgroupBarrier"},
+				NativeOps:    []string{"workgroupBarrier"},
 			},
 			Code: scalarCopiedInLoopWGSL,
 		},
 		{
-			Manifest: gpuimpl.Manifest{
-				Kernel: "github.com/goxpu/xpu/codegen/golower/internal/fission.ScalarCopiedInLoop", Backend: "cpu", Target: "go",
-				Hash:        "sha256:edd2409f95e7a83dea8bb18df93f929408ed1e07a089fa65fa98e516e3aa0039",
-				Codegen:     "xpu-gen/1",
-				Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
-				SharedBytes: 256, StorageBindings: 2, UniformBytes: 0,
-				Buffers: []gpuimpl.Usage{
-					{Name: "out", Access: gpuimpl.AccessWrite},
-					{Name: "in", Access: gpuimpl.AccessRead},
-				},
-			},
-			Entry: scalarCopiedInLoopCPU,
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:edd2409f95e7a83dea8bb18df93f929408ed1e07a089fa65fa98e516e3aa0039"},
+			Entry:    scalarCopiedInLoopCPU,
 		},
 	},
 })
@@ -1883,8 +1738,9 @@ func scalarCopiedInLoopCPU(b *gpuimpl.CPUBlock) {
 
 // StructArrayInLoopKernel is the compiled form of the kernel StructArrayInLoop (Go function StructArrayInLoop).
 var StructArrayInLoopKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
-	Name:  "github.com/goxpu/xpu/codegen/golower/internal/fission.StructArrayInLoop",
-	Block: xpu.Dim3{X: 64, Y: 1, Z: 1},
+	Name:    "github.com/goxpu/xpu/codegen/golower/internal/fission.StructArrayInLoop",
+	Codegen: "xpu-gen/1",
+	Block:   xpu.Dim3{X: 64, Y: 1, Z: 1},
 	Params: []gpuimpl.Param{
 		{Name: "out", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Access: gpuimpl.AccessWrite, Binding: 0},
 		{Name: "in", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Access: gpuimpl.AccessRead, Binding: 1},
@@ -1893,34 +1749,15 @@ var StructArrayInLoopKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Func:        StructArrayInLoop,
 	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpuimpl.Manifest{
-				Kernel: "github.com/goxpu/xpu/codegen/golower/internal/fission.StructArrayInLoop", Backend: "webgpu", Target: "wgsl",
-				Hash:        "sha256:513eeee2ee0912c5fae5d35fa764c63c90cf5ce69913c6fbce7aae290233a1c8",
-				Codegen:     "xpu-gen/1",
-				Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
-				SharedBytes: 256, StorageBindings: 2, UniformBytes: 0,
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:513eeee2ee0912c5fae5d35fa764c63c90cf5ce69913c6fbce7aae290233a1c8",
 				PrivateBytes: new(68),
-				Buffers: []gpuimpl.Usage{
-					{Name: "out", Access: gpuimpl.AccessWrite},
-					{Name: "in", Access: gpuimpl.AccessRead},
-				},
-				NativeOps: []string{"workgroupBarrier"},
+				NativeOps:    []string{"workgroupBarrier"},
 			},
 			Code: structArrayInLoopWGSL,
 		},
 		{
-			Manifest: gpuimpl.Manifest{
-				Kernel: "github.com/goxpu/xpu/codegen/golower/internal/fission.StructArrayInLoop", Backend: "cpu", Target: "go",
-				Hash:        "sha256:d222117afd01c97bc4c1afffef55a8959d604217e7967151f9b6cf48b99c45f4",
-				Codegen:     "xpu-gen/1",
-				Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
-				SharedBytes: 256, StorageBindings: 2, UniformBytes: 0,
-				Buffers: []gpuimpl.Usage{
-					{Name: "out", Access: gpuimpl.AccessWrite},
-					{Name: "in", Access: gpuimpl.AccessRead},
-				},
-			},
-			Entry: structArrayInLoopCPU,
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:d222117afd01c97bc4c1afffef55a8959d604217e7967151f9b6cf48b99c45f4"},
+			Entry:    structArrayInLoopCPU,
 		},
 	},
 })
@@ -2114,8 +1951,9 @@ func structArrayInLoopCPU(b *gpuimpl.CPUBlock) {
 
 // StructCopiedInLoopKernel is the compiled form of the kernel StructCopiedInLoop (Go function StructCopiedInLoop).
 var StructCopiedInLoopKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
-	Name:  "github.com/goxpu/xpu/codegen/golower/internal/fission.StructCopiedInLoop",
-	Block: xpu.Dim3{X: 64, Y: 1, Z: 1},
+	Name:    "github.com/goxpu/xpu/codegen/golower/internal/fission.StructCopiedInLoop",
+	Codegen: "xpu-gen/1",
+	Block:   xpu.Dim3{X: 64, Y: 1, Z: 1},
 	Params: []gpuimpl.Param{
 		{Name: "out", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Access: gpuimpl.AccessWrite, Binding: 0},
 		{Name: "in", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Access: gpuimpl.AccessRead, Binding: 1},
@@ -2126,34 +1964,15 @@ var StructCopiedInLoopKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Func:        StructCopiedInLoop,
 	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpuimpl.Manifest{
-				Kernel: "github.com/goxpu/xpu/codegen/golower/internal/fission.StructCopiedInLoop", Backend: "webgpu", Target: "wgsl",
-				Hash:        "sha256:5bde8a43a660dd47819993a5cf2aac2aedc6f7758f456f6b12a79d16cc5fb5b7",
-				Codegen:     "xpu-gen/1",
-				Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
-				SharedBytes: 256, StorageBindings: 2, UniformBytes: 16,
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:5bde8a43a660dd47819993a5cf2aac2aedc6f7758f456f6b12a79d16cc5fb5b7",
 				PrivateBytes: new(36),
-				Buffers: []gpuimpl.Usage{
-					{Name: "out", Access: gpuimpl.AccessWrite},
-					{Name: "in", Access: gpuimpl.AccessRead},
-				},
-				NativeOps: []string{"workgroupBarrier"},
+				NativeOps:    []string{"workgroupBarrier"},
 			},
 			Code: structCopiedInLoopWGSL,
 		},
 		{
-			Manifest: gpuimpl.Manifest{
-				Kernel: "github.com/goxpu/xpu/codegen/golower/internal/fission.StructCopiedInLoop", Backend: "cpu", Target: "go",
-				Hash:        "sha256:6ab7a7b6c6214b42c0e9775ac03ce8b4bea97fe6bfdcdd65818100acdec09480",
-				Codegen:     "xpu-gen/1",
-				Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
-				SharedBytes: 256, StorageBindings: 2, UniformBytes: 16,
-				Buffers: []gpuimpl.Usage{
-					{Name: "out", Access: gpuimpl.AccessWrite},
-					{Name: "in", Access: gpuimpl.AccessRead},
-				},
-			},
-			Entry: structCopiedInLoopCPU,
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:6ab7a7b6c6214b42c0e9775ac03ce8b4bea97fe6bfdcdd65818100acdec09480"},
+			Entry:    structCopiedInLoopCPU,
 		},
 	},
 })
@@ -2306,8 +2125,9 @@ func structCopiedInLoopCPU(b *gpuimpl.CPUBlock) {
 
 // StructFieldsInLoopKernel is the compiled form of the kernel StructFieldsInLoop (Go function StructFieldsInLoop).
 var StructFieldsInLoopKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
-	Name:  "github.com/goxpu/xpu/codegen/golower/internal/fission.StructFieldsInLoop",
-	Block: xpu.Dim3{X: 64, Y: 1, Z: 1},
+	Name:    "github.com/goxpu/xpu/codegen/golower/internal/fission.StructFieldsInLoop",
+	Codegen: "xpu-gen/1",
+	Block:   xpu.Dim3{X: 64, Y: 1, Z: 1},
 	Params: []gpuimpl.Param{
 		{Name: "out", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Access: gpuimpl.AccessWrite, Binding: 0},
 		{Name: "in", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Access: gpuimpl.AccessRead, Binding: 1},
@@ -2316,34 +2136,15 @@ var StructFieldsInLoopKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Func:        StructFieldsInLoop,
 	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpuimpl.Manifest{
-				Kernel: "github.com/goxpu/xpu/codegen/golower/internal/fission.StructFieldsInLoop", Backend: "webgpu", Target: "wgsl",
-				Hash:        "sha256:bfde9e054043ece7263e64653cff823daaf8e43355109eb1fcf82bcd1e5c9d48",
-				Codegen:     "xpu-gen/1",
-				Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
-				SharedBytes: 256, StorageBindings: 2, UniformBytes: 0,
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:bfde9e054043ece7263e64653cff823daaf8e43355109eb1fcf82bcd1e5c9d48",
 				PrivateBytes: new(24),
-				Buffers: []gpuimpl.Usage{
-					{Name: "out", Access: gpuimpl.AccessWrite},
-					{Name: "in", Access: gpuimpl.AccessRead},
-				},
-				NativeOps: []string{"workgroupBarrier"},
+				NativeOps:    []string{"workgroupBarrier"},
 			},
 			Code: structFieldsInLoopWGSL,
 		},
 		{
-			Manifest: gpuimpl.Manifest{
-				Kernel: "github.com/goxpu/xpu/codegen/golower/internal/fission.StructFieldsInLoop", Backend: "cpu", Target: "go",
-				Hash:        "sha256:3b9d69d37e7dcc88a8218f6f898257fdc8f57a88accaf46ed7957d32c5e1e375",
-				Codegen:     "xpu-gen/1",
-				Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
-				SharedBytes: 256, StorageBindings: 2, UniformBytes: 0,
-				Buffers: []gpuimpl.Usage{
-					{Name: "out", Access: gpuimpl.AccessWrite},
-					{Name: "in", Access: gpuimpl.AccessRead},
-				},
-			},
-			Entry: structFieldsInLoopCPU,
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:3b9d69d37e7dcc88a8218f6f898257fdc8f57a88accaf46ed7957d32c5e1e375"},
+			Entry:    structFieldsInLoopCPU,
 		},
 	},
 })
@@ -2472,8 +2273,10 @@ func structFieldsInLoopCPU(b *gpuimpl.CPUBlock) {
 
 // WaveInLoopKernel is the compiled form of the kernel WaveInLoop (Go function WaveInLoop).
 var WaveInLoopKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
-	Name:  "github.com/goxpu/xpu/codegen/golower/internal/fission.WaveInLoop",
-	Block: xpu.Dim3{X: 64, Y: 1, Z: 1},
+	Name:    "github.com/goxpu/xpu/codegen/golower/internal/fission.WaveInLoop",
+	Codegen: "xpu-gen/1",
+	Block:   xpu.Dim3{X: 64, Y: 1, Z: 1},
+	WaveOps: true,
 	Params: []gpuimpl.Param{
 		{Name: "out", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Access: gpuimpl.AccessWrite, Binding: 0},
 		{Name: "in", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Access: gpuimpl.AccessRead, Binding: 1},
@@ -2482,53 +2285,26 @@ var WaveInLoopKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Func:        WaveInLoop,
 	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpuimpl.Manifest{
-				Kernel: "github.com/goxpu/xpu/codegen/golower/internal/fission.WaveInLoop", Backend: "webgpu", Target: "wgsl",
-				Hash:        "sha256:fdea628634e09ebbde4f0c52a160a7f2899e5f26b051d867f3a1ea43de609fd1",
-				Codegen:     "xpu-gen/1",
-				Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
-				SharedBytes: 256, StorageBindings: 2, UniformBytes: 0,
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:fdea628634e09ebbde4f0c52a160a7f2899e5f26b051d867f3a1ea43de609fd1",
 				PrivateBytes: new(36),
-				Buffers: []gpuimpl.Usage{
-					{Name: "out", Access: gpuimpl.AccessWrite},
-					{Name: "in", Access: gpuimpl.AccessRead},
-				},
-				WaveOps: true, WaveTier: "native",
-				NativeOps: []string{"subgroupAdd", "workgroupBarrier"},
+				WaveTier:     "native",
+				NativeOps:    []string{"subgroupAdd", "workgroupBarrier"},
 			},
 			Selector: gpuimpl.Selector{SubgroupMin: 4, SubgroupMax: 128, Width: 0},
 			Code:     waveInLoopWGSLNative,
 		},
 		{
-			Manifest: gpuimpl.Manifest{
-				Kernel: "github.com/goxpu/xpu/codegen/golower/internal/fission.WaveInLoop", Backend: "webgpu", Target: "wgsl",
-				Hash:        "sha256:ce4343147ccc6ebd67f9410bae61954ad6a49a271f54b428674db1324ac6f535",
-				Codegen:     "xpu-gen/1",
-				Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
-				SharedBytes: 256, StorageBindings: 2, UniformBytes: 0,
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:ce4343147ccc6ebd67f9410bae61954ad6a49a271f54b428674db1324ac6f535",
 				PrivateBytes: new(36),
-				Buffers: []gpuimpl.Usage{
-					{Name: "out", Access: gpuimpl.AccessWrite},
-					{Name: "in", Access: gpuimpl.AccessRead},
-				},
-				WaveOps: true, WaveTier: "emulated",
-				NativeOps: []string{"workgroupBarrier"},
+				WaveTier:     "emulated",
+				NativeOps:    []string{"workgroupBarrier"},
 			},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 32},
 			Code:     waveInLoopWGSLEmulated,
 		},
 		{
-			Manifest: gpuimpl.Manifest{
-				Kernel: "github.com/goxpu/xpu/codegen/golower/internal/fission.WaveInLoop", Backend: "cpu", Target: "go",
-				Hash:        "sha256:6ab87c52cdd8754100a4b8f1f388002d4735af00922a6e7a47935801b12a2ab0",
-				Codegen:     "xpu-gen/1",
-				Block:       xpu.Dim3{X: 64, Y: 1, Z: 1},
-				SharedBytes: 256, StorageBindings: 2, UniformBytes: 0,
-				Buffers: []gpuimpl.Usage{
-					{Name: "out", Access: gpuimpl.AccessWrite},
-					{Name: "in", Access: gpuimpl.AccessRead},
-				},
-				WaveOps: true, WaveTier: "emulated",
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:6ab87c52cdd8754100a4b8f1f388002d4735af00922a6e7a47935801b12a2ab0",
+				WaveTier:  "emulated",
 				NativeOps: []string{"gpuimpl.CPUWave"},
 			},
 			Entry: waveInLoopCPU,
