@@ -50,9 +50,10 @@ type Kernel struct {
 // CompleteManifests fills into the manifest of each of k's artifacts the
 // facts of the kernel: its name, the generator's version, its block,
 // shared and uniform bytes, its buffers and their use, its declared wave
-// width and its wave use. The runtime calls it on the copy of a spec it registers, the
-// code generator on the spec it writes, for its report; so the manifests a
-// program reads and those the generator prints are the same.
+// width and its wave use. The runtime calls it on the copy of a spec it
+// registers, the code generator on the spec it writes, for its report; so
+// the manifests a program reads and those the generator prints are the
+// same.
 func (k *Kernel) CompleteManifests() {
 	for i := range k.Artifacts {
 		m := &k.Artifacts[i].Manifest
