@@ -313,72 +313,16 @@ func walkNodes(nodes []node, f func(id int, s ir.Stmt, e ir.Expr)) {
 // walkStmt calls f for s, every statement inside it (with a nil
 // expression) and every expression inside them (with their statement).
 func walkStmt(s ir.Stmt, f func(s ir.Stmt, e ir.Expr)) {
-	f(s, nil)
-	ex := func(e ir.Expr) {
-		if e != nil {
-			walkExpr(e, func(e ir.Expr) { f(s, e) })
+	ir.WalkStmts(&ir.Block{Stmts: []ir.Stmt{s}}, func(t ir.Stmt) bool {
+		f(t, nil)
+		for _, x := range ir.StmtExprs(t) {
+			walkExpr(x, func(e ir.Expr) { f(t, e) })
 		}
-	}
-	block := func(b *ir.Block) {
-		if b != nil {
-			for _, t := range b.Stmts {
-				walkStmt(t, f)
-			}
-		}
-	}
-	switch s := s.(type) {
-	case *ir.Block:
-		block(s)
-	case *ir.Decl:
-		ex(s.Init)
-	case *ir.Assign:
-		ex(s.Dst)
-		ex(s.Value)
-	case *ir.If:
-		ex(s.Cond)
-		block(s.Then)
-		block(s.Else)
-	case *ir.Loop:
-		ex(s.Cond)
-		block(s.Body)
-		block(s.Post)
-	case *ir.Return:
-		ex(s.Value)
-	case *ir.ExprStmt:
-		ex(s.X)
-	}
+		return true
+	})
 }
 
 // walkExpr calls f for e and every expression inside it.
 func walkExpr(e ir.Expr, f func(ir.Expr)) {
-	f(e)
-	switch e := e.(type) {
-	case *ir.Index:
-		walkExpr(e.X, f)
-		walkExpr(e.Index, f)
-	case *ir.FieldOf:
-		walkExpr(e.X, f)
-	case *ir.Unary:
-		walkExpr(e.X, f)
-	case *ir.Binary:
-		walkExpr(e.X, f)
-		walkExpr(e.Y, f)
-	case *ir.Convert:
-		walkExpr(e.X, f)
-	case *ir.Bitcast:
-		walkExpr(e.X, f)
-	case *ir.CallBuiltin:
-		for _, a := range e.Args {
-			walkExpr(a, f)
-		}
-	case *ir.Call:
-		for _, a := range e.Args {
-			walkExpr(a, f)
-		}
-	case *ir.Atomic:
-		walkExpr(e.Ptr, f)
-		for _, a := range e.Args {
-			walkExpr(a, f)
-		}
-	}
+	ir.WalkExpr(e, func(x ir.Expr) bool { f(x); return true })
 }
