@@ -106,94 +106,15 @@ func nativeOps(m *wgsl.Module) []string {
 			ops = append(ops, op)
 		}
 	}
-	for _, d := range m.Decls {
-		switch d := d.(type) {
-		case *wgsl.GlobalVar:
-			exprOps(d.Init, see)
-		case *wgsl.Const:
-			exprOps(d.Value, see)
-		case *wgsl.Func:
-			stmtOps(d.Body, see)
+	wgsl.Inspect(m, func(n wgsl.Node) bool {
+		switch n := n.(type) {
+		case *wgsl.Call:
+			see(n.Fn)
+		case *wgsl.Bitcast:
+			see("bitcast")
 		}
-	}
+		return true
+	})
 	slices.Sort(ops)
 	return ops
-}
-
-// stmtOps calls see with the builtin of every call and bitcast in s.
-func stmtOps(s wgsl.Stmt, see func(string)) {
-	switch s := s.(type) {
-	case *wgsl.Block:
-		if s != nil {
-			for _, t := range s.Stmts {
-				stmtOps(t, see)
-			}
-		}
-	case *wgsl.VarDecl:
-		exprOps(s.Init, see)
-	case *wgsl.LetDecl:
-		exprOps(s.Init, see)
-	case *wgsl.Assign:
-		exprOps(s.LHS, see)
-		exprOps(s.RHS, see)
-	case *wgsl.CompoundAssign:
-		exprOps(s.LHS, see)
-		exprOps(s.RHS, see)
-	case *wgsl.If:
-		exprOps(s.Cond, see)
-		stmtOps(s.Then, see)
-		if s.Else != nil {
-			stmtOps(s.Else, see)
-		}
-	case *wgsl.Loop:
-		stmtOps(s.Body, see)
-		if s.Continuing != nil {
-			stmtOps(s.Continuing, see)
-		}
-		exprOps(s.BreakIf, see)
-	case *wgsl.For:
-		if s.Init != nil {
-			stmtOps(s.Init, see)
-		}
-		exprOps(s.Cond, see)
-		if s.Update != nil {
-			stmtOps(s.Update, see)
-		}
-		stmtOps(s.Body, see)
-	case *wgsl.Return:
-		exprOps(s.Value, see)
-	case *wgsl.CallStmt:
-		exprOps(s.Call, see)
-	}
-}
-
-// exprOps calls see with the builtin of every call and bitcast in x.
-func exprOps(x wgsl.Expr, see func(string)) {
-	switch x := x.(type) {
-	case *wgsl.Unary:
-		exprOps(x.X, see)
-	case *wgsl.Binary:
-		exprOps(x.X, see)
-		exprOps(x.Y, see)
-	case *wgsl.Call:
-		if x == nil {
-			return
-		}
-		see(x.Fn)
-		for _, a := range x.Args {
-			exprOps(a, see)
-		}
-	case *wgsl.Construct:
-		for _, a := range x.Args {
-			exprOps(a, see)
-		}
-	case *wgsl.Bitcast:
-		see("bitcast")
-		exprOps(x.X, see)
-	case *wgsl.Index:
-		exprOps(x.X, see)
-		exprOps(x.Index, see)
-	case *wgsl.Member:
-		exprOps(x.X, see)
-	}
 }
