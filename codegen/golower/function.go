@@ -22,7 +22,7 @@ func (g *gen) function() {
 		name := "p_" + p.Name
 		names = append(names, name)
 		if p.Kind == ir.BufferParam {
-			g.pure("%s := %s.CPUView[%s](b.Buffers[%d])", name, g.gpu, typeName(p.Type), p.Binding)
+			g.line("%s := %s.CPUView[%s](b.Buffers[%d])", name, g.gpu, typeName(p.Type), p.Binding)
 		} else {
 			g.line("%s := %s.CPUUniform[%s](b.Uniforms, %d)", name, g.gpu, typeName(p.Type), p.Binding)
 		}
@@ -47,16 +47,16 @@ func (g *gen) function() {
 	}
 	g.declareAllLanes()
 	for i, axis := range []string{"X", "Y", "Z"} {
-		g.pure("g%s0 := b.Group.%s*%d", "xyz"[i:i+1], axis, g.size[i])
+		g.line("g%s0 := b.Group.%s*%d", "xyz"[i:i+1], axis, g.size[i])
 		names = append(names, "g"+"xyz"[i:i+1]+"0")
 	}
 	for i, axis := range []string{"ly", "lz"} {
 		if g.size[i+1] == 1 {
-			g.pure("var %s uint32", axis)
+			g.line("var %s uint32", axis)
 			names = append(names, axis)
 		}
 	}
-	g.pure("stop := b.Stopping()")
+	g.line("stop := b.Stopping()")
 	names = append(names, "stop")
 	for _, n := range names {
 		g.line("_ = %s", n)
@@ -206,9 +206,9 @@ func (g *gen) itemsIn(body string, label bool, lo, hi string) {
 	g.line("for lx := %s; lx < %s; lx++ {", lo, hi)
 	g.nest(func() {
 		if g.size[1] == 1 && g.size[2] == 1 {
-			g.pure("li := lx")
+			g.line("li := lx")
 		} else {
-			g.pure("li := lx + %d*ly + %d*lz", g.size[0], g.size[0]*g.size[1])
+			g.line("li := lx + %d*ly + %d*lz", g.size[0], g.size[0]*g.size[1])
 		}
 		g.line("_ = li")
 		if g.done {
@@ -241,7 +241,7 @@ func (g *gen) loadCross(vars []*ir.Var, stmts []ir.Stmt) {
 			g.line("}")
 			continue
 		}
-		g.pure("%s := a_%s[li]", varName(v), v.Name)
+		g.line("%s := a_%s[li]", varName(v), v.Name)
 		g.line("_ = %s", varName(v))
 	}
 }

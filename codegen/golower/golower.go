@@ -11,8 +11,7 @@
 // loops of its body. A value live across a barrier becomes a per-work-item
 // array; shared arrays are arrays of the block. A kernel the lowering
 // cannot carry is refused with its name and the reason (ErrUnsupported),
-// never lowered wrongly. The written function is then tidied (blank.go):
-// declarations nothing names and blank assignments nothing needs go.
+// never lowered wrongly.
 //
 // The generated function has the signature of gpuimpl.CPUFunc and refers
 // only to the packages xpu and gpuimpl and to the kernel package's own
@@ -70,8 +69,8 @@ func Artifact(k *ir.Kernel, fn string, imp Imports) (schema.Artifact, error) {
 	return a, nil
 }
 
-// source is the function g wrote, tidied (blank.go).
-func (g *gen) source() string { return tidy(g.out.String()) }
+// source is the function g wrote.
+func (g *gen) source() string { return g.out.String() }
 
 // generate lowers k into a gen whose out holds the function.
 func generate(k *ir.Kernel, fn string, imp Imports) (*gen, error) {
@@ -155,13 +154,6 @@ func (g *gen) line(format string, args ...any) {
 	}
 	fmt.Fprintf(&g.out, format, args...)
 	g.out.WriteByte('\n')
-}
-
-// pure writes a line that declares one variable from an expression
-// without effects: the function drops it when nothing else in its block
-// names the variable (see dropUnused).
-func (g *gen) pure(format string, args ...any) {
-	g.line(format+pureMark, args...)
 }
 
 // blockCount is the number of work-items of a block.

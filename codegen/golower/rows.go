@@ -46,8 +46,8 @@ func (g *gen) rows(stmts []ir.Stmt) bool {
 	}
 	g.line("{")
 	g.nest(func() {
-		g.pure("lx := uint32(0)")
-		g.pure("li := %s", g.linear())
+		g.line("lx := uint32(0)")
+		g.line("li := %s", g.linear())
 		g.line("_, _ = lx, li")
 		g.loadRemat(g.rematNeeded(stmts))
 		g.rowMode = true
@@ -129,7 +129,7 @@ func (g *gen) rowCopy(s *ir.Assign) {
 		g.rowMode = false
 		g.line("for lx := uint32(0); lx < %d; lx++ {", g.size[0])
 		g.nest(func() {
-			g.pure("li := %s", g.linear())
+			g.line("li := %s", g.linear())
 			g.line("_ = li")
 			g.loadRemat(g.rematNeeded(nil, dst, src))
 			g.stmt(s)

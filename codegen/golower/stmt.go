@@ -89,14 +89,10 @@ func (g *gen) decl(s *ir.Decl) {
 		g.line("%s = %s", v, init)
 		return
 	}
-	pure := g.line
-	if s.Init == nil || pureExpr(s.Init, func(*ir.Var) bool { return true }, true) {
-		pure = g.pure
-	}
 	if s.Init == nil {
-		pure("var %s %s", v, typeName(s.Var.Type))
+		g.line("var %s %s", v, typeName(s.Var.Type))
 	} else {
-		pure("var %s %s = %s", v, typeName(s.Var.Type), init)
+		g.line("var %s %s = %s", v, typeName(s.Var.Type), init)
 	}
 	g.line("_ = %s", v)
 }

@@ -291,7 +291,7 @@ func (g *gen) rematNeeded(stmts []ir.Stmt, exprs ...ir.Expr) []*ir.Var {
 // loadRemat recomputes the variables vs for the current work-item.
 func (g *gen) loadRemat(vs []*ir.Var) {
 	for _, v := range vs {
-		g.pure("var %s %s = %s", varName(v), typeName(v.Type), g.expr(g.store.remat[v].Init))
+		g.line("var %s %s = %s", varName(v), typeName(v.Type), g.expr(g.store.remat[v].Init))
 		g.line("_ = %s", varName(v))
 	}
 }

@@ -64,9 +64,9 @@ func (g *gen) strip(stmts []ir.Stmt, body string) bool {
 	bn := g.blockCount()
 	g.line("{")
 	g.nest(func() {
-		g.pure("lx := uint32(0)")
-		g.pure("ly := uint32(0)")
-		g.pure("li := uint32(0)")
+		g.line("lx := uint32(0)")
+		g.line("ly := uint32(0)")
+		g.line("li := uint32(0)")
 		g.line("_, _, _ = lx, ly, li")
 		g.loadRemat(g.rematNeeded(nil, m.init, m.n, m.ia, m.ib))
 		g.line("%s := %s", varName(m.k), g.expr(m.init))

@@ -59,8 +59,8 @@ func (g *gen) windowed(stmts []ir.Stmt, write func()) bool {
 	written = g.capture(write)
 	g.line("{")
 	g.nest(func() {
-		g.pure("lx := uint32(0)")
-		g.pure("li := uint32(0)")
+		g.line("lx := uint32(0)")
+		g.line("li := uint32(0)")
 		g.line("_, _ = lx, li")
 		var exprs []ir.Expr
 		for _, w := range ws {

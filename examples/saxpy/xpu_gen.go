@@ -29,7 +29,7 @@ var SaxpyKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Code: saxpyWGSL,
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:2c110ae57bd395b900e5f85ebf1b6e38b4e82ef3953fcb0e6295e7c613af69fa"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:11e6de81a433536ad5a71f8abade885a773927e809f93eafb028a9fa00c81b44"},
 			Entry:    saxpyCPU,
 		},
 	},
@@ -71,9 +71,27 @@ func saxpyCPU(b *gpuimpl.CPUBlock) {
 	p_a := gpuimpl.CPUUniform[float32](b.Uniforms, 0)
 	p_n := gpuimpl.CPUUniform[uint32](b.Uniforms, 4)
 	gx0 := b.Group.X * 256
+	gy0 := b.Group.Y * 1
+	gz0 := b.Group.Z * 1
+	var ly uint32
+	var lz uint32
+	stop := b.Stopping()
+	_ = p_y
+	_ = p_x
+	_ = p_a
+	_ = p_n
+	_ = gx0
+	_ = gy0
+	_ = gz0
+	_ = ly
+	_ = lz
+	_ = stop
 	{
 		lx := uint32(0)
+		li := uint32(0)
+		_, _ = lx, li
 		var v_i uint32 = (gx0 + lx)
+		_ = v_i
 		// The guard (v_i < p_n) holds for the lanes lo <= lx < hi; gok: v_i
 		// steps by one from lane to lane without wrapping.
 		lo, hi, gok := uint32(0), uint32(0), false
@@ -91,7 +109,11 @@ func saxpyCPU(b *gpuimpl.CPUBlock) {
 		}
 		if gok && w0 != nil && w1 != nil && hi <= 256 {
 			for lx := lo; lx < hi; lx++ {
+				li := lx
+				_ = li
 				{
+					var v_i uint32 = (gx0 + lx)
+					_ = v_i
 					{ // (v_i < p_n) holds for lo <= lx < hi
 						w0[lx] = ((p_a * w1[lx]) + w0[lx])
 					}
@@ -99,8 +121,11 @@ func saxpyCPU(b *gpuimpl.CPUBlock) {
 			}
 		} else if gok {
 			for lx := lo; lx < hi; lx++ {
+				li := lx
+				_ = li
 				{
 					var v_i uint32 = (gx0 + lx)
+					_ = v_i
 					{ // (v_i < p_n) holds for lo <= lx < hi
 						p_y[v_i] = ((p_a * p_x[v_i]) + p_y[v_i])
 					}
@@ -108,8 +133,11 @@ func saxpyCPU(b *gpuimpl.CPUBlock) {
 			}
 		} else {
 			for lx := uint32(0); lx < 256; lx++ {
+				li := lx
+				_ = li
 				{
 					var v_i uint32 = (gx0 + lx)
+					_ = v_i
 					if v_i < p_n {
 						p_y[v_i] = ((p_a * p_x[v_i]) + p_y[v_i])
 					}

@@ -31,7 +31,7 @@ var AtomicAddKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Code: atomicAddWGSL,
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:fa8ebd2795870c4a727fa285d7f29d770be8315e9033f37a7e5ded3095053491",
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:3f392a6c728a3367dffaf26905e63a6704e14fc27406b9190ad43e4aaef794ef",
 				NativeOps: []string{"xpu.AtomicAdd"},
 			},
 			Entry: atomicAddCPU,
@@ -79,9 +79,28 @@ func atomicAddCPU(b *gpuimpl.CPUBlock) {
 	p_in := gpuimpl.CPUView[int32](b.Buffers[3])
 	p_n := gpuimpl.CPUUniform[uint32](b.Uniforms, 0)
 	gx0 := b.Group.X * 64
+	gy0 := b.Group.Y * 1
+	gz0 := b.Group.Z * 1
+	var ly uint32
+	var lz uint32
+	stop := b.Stopping()
+	_ = p_sum
+	_ = p_count
+	_ = p_tickets
+	_ = p_in
+	_ = p_n
+	_ = gx0
+	_ = gy0
+	_ = gz0
+	_ = ly
+	_ = lz
+	_ = stop
 	{
 		lx := uint32(0)
+		li := uint32(0)
+		_, _ = lx, li
 		var v_i uint32 = (gx0 + lx)
+		_ = v_i
 		var w0 *[64]int32
 		if o := v_i; o <= 4294967232 && uint64(o)+64 <= uint64(len(p_in)) {
 			w0 = (*[64]int32)(p_in[o : uint64(o)+64])
@@ -89,25 +108,33 @@ func atomicAddCPU(b *gpuimpl.CPUBlock) {
 		if w0 != nil {
 		items0w:
 			for lx := uint32(0); lx < 64; lx++ {
+				li := lx
+				_ = li
 				var v_i uint32 = (gx0 + lx)
+				_ = v_i
 				if v_i >= p_n {
 					continue items0w
 				}
 				xpu.AtomicAdd(&p_sum[uint32(0)], w0[lx])
 				xpu.AtomicAdd(&p_sum[(uint32(1)+(v_i%uint32(3)))], (-w0[lx]))
 				var v_k uint32 = xpu.AtomicAdd(&p_count[uint32(0)], uint32(1))
+				_ = v_k
 				p_tickets[v_k] = uint32(1)
 			}
 		} else {
 		items0:
 			for lx := uint32(0); lx < 64; lx++ {
+				li := lx
+				_ = li
 				var v_i uint32 = (gx0 + lx)
+				_ = v_i
 				if v_i >= p_n {
 					continue items0
 				}
 				xpu.AtomicAdd(&p_sum[uint32(0)], p_in[v_i])
 				xpu.AtomicAdd(&p_sum[(uint32(1)+(v_i%uint32(3)))], (-p_in[v_i]))
 				var v_k uint32 = xpu.AtomicAdd(&p_count[uint32(0)], uint32(1))
+				_ = v_k
 				p_tickets[v_k] = uint32(1)
 			}
 		}
@@ -135,7 +162,7 @@ var AtomicAddFloatKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Code: atomicAddFloatWGSL,
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:687176fc0f340d5ce5c786454f1e6af3b71b227f612dd8fd2452536aac6e6acd",
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:c185fcfd3cae933a375cf07d3adbe84f1a0776e2821da44f17105e0106158928",
 				NativeOps: []string{"xpu.AtomicAddFloat32"},
 			},
 			Entry: atomicAddFloatCPU,
@@ -186,9 +213,26 @@ func atomicAddFloatCPU(b *gpuimpl.CPUBlock) {
 	p_in := gpuimpl.CPUView[float32](b.Buffers[1])
 	p_n := gpuimpl.CPUUniform[uint32](b.Uniforms, 0)
 	gx0 := b.Group.X * 64
+	gy0 := b.Group.Y * 1
+	gz0 := b.Group.Z * 1
+	var ly uint32
+	var lz uint32
+	stop := b.Stopping()
+	_ = p_sums
+	_ = p_in
+	_ = p_n
+	_ = gx0
+	_ = gy0
+	_ = gz0
+	_ = ly
+	_ = lz
+	_ = stop
 	{
 		lx := uint32(0)
+		li := uint32(0)
+		_, _ = lx, li
 		var v_i uint32 = (gx0 + lx)
+		_ = v_i
 		// The guard (v_i < p_n) holds for the lanes lo <= lx < hi; gok: v_i
 		// steps by one from lane to lane without wrapping.
 		lo, hi, gok := uint32(0), uint32(0), false
@@ -202,8 +246,11 @@ func atomicAddFloatCPU(b *gpuimpl.CPUBlock) {
 		}
 		if gok && w0 != nil && hi <= 64 {
 			for lx := lo; lx < hi; lx++ {
+				li := lx
+				_ = li
 				{
 					var v_i uint32 = (gx0 + lx)
+					_ = v_i
 					{ // (v_i < p_n) holds for lo <= lx < hi
 						xpu.AtomicAddFloat32(&p_sums[(v_i%uint32(8))], w0[lx])
 					}
@@ -211,8 +258,11 @@ func atomicAddFloatCPU(b *gpuimpl.CPUBlock) {
 			}
 		} else if gok {
 			for lx := lo; lx < hi; lx++ {
+				li := lx
+				_ = li
 				{
 					var v_i uint32 = (gx0 + lx)
+					_ = v_i
 					{ // (v_i < p_n) holds for lo <= lx < hi
 						xpu.AtomicAddFloat32(&p_sums[(v_i%uint32(8))], p_in[v_i])
 					}
@@ -220,8 +270,11 @@ func atomicAddFloatCPU(b *gpuimpl.CPUBlock) {
 			}
 		} else {
 			for lx := uint32(0); lx < 64; lx++ {
+				li := lx
+				_ = li
 				{
 					var v_i uint32 = (gx0 + lx)
+					_ = v_i
 					if v_i < p_n {
 						xpu.AtomicAddFloat32(&p_sums[(v_i%uint32(8))], p_in[v_i])
 					}
@@ -254,7 +307,7 @@ var AtomicBitsKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Code: atomicBitsWGSL,
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:d69ebf9f8575423e7cc7213452436627ff7a57b9ecc523ffec1c82de1bdf591b",
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:fbe540b663e23e98954f32685af602c8972dec0d5d4267514aaa2f414089ee6f",
 				NativeOps: []string{"xpu.AtomicAnd", "xpu.AtomicOr", "xpu.AtomicXor"},
 			},
 			Entry: atomicBitsCPU,
@@ -304,9 +357,28 @@ func atomicBitsCPU(b *gpuimpl.CPUBlock) {
 	p_b := gpuimpl.CPUView[uint32](b.Buffers[3])
 	p_n := gpuimpl.CPUUniform[uint32](b.Uniforms, 0)
 	gx0 := b.Group.X * 64
+	gy0 := b.Group.Y * 1
+	gz0 := b.Group.Z * 1
+	var ly uint32
+	var lz uint32
+	stop := b.Stopping()
+	_ = p_ints
+	_ = p_uints
+	_ = p_a
+	_ = p_b
+	_ = p_n
+	_ = gx0
+	_ = gy0
+	_ = gz0
+	_ = ly
+	_ = lz
+	_ = stop
 	{
 		lx := uint32(0)
+		li := uint32(0)
+		_, _ = lx, li
 		var v_i uint32 = (gx0 + lx)
+		_ = v_i
 		var w0 *[64]int32
 		if o := v_i; o <= 4294967232 && uint64(o)+64 <= uint64(len(p_a)) {
 			w0 = (*[64]int32)(p_a[o : uint64(o)+64])
@@ -318,7 +390,10 @@ func atomicBitsCPU(b *gpuimpl.CPUBlock) {
 		if w0 != nil && w1 != nil {
 		items0w:
 			for lx := uint32(0); lx < 64; lx++ {
+				li := lx
+				_ = li
 				var v_i uint32 = (gx0 + lx)
+				_ = v_i
 				if v_i >= p_n {
 					continue items0w
 				}
@@ -332,7 +407,10 @@ func atomicBitsCPU(b *gpuimpl.CPUBlock) {
 		} else {
 		items0:
 			for lx := uint32(0); lx < 64; lx++ {
+				li := lx
+				_ = li
 				var v_i uint32 = (gx0 + lx)
+				_ = v_i
 				if v_i >= p_n {
 					continue items0
 				}
@@ -371,7 +449,7 @@ var AtomicCompareExchangeKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Code: atomicCompareExchangeWGSL,
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:26c01c5061ad1060ee3512176e0799dc1e53375ab3df51be45543c93a78f8447",
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:2bf0844038374d7856322c7f4e0428096dcb9fd5e0b11cde3ca510466efbe1fe",
 				NativeOps: []string{"xpu.AtomicCompareExchange"},
 			},
 			Entry: atomicCompareExchangeCPU,
@@ -433,9 +511,29 @@ func atomicCompareExchangeCPU(b *gpuimpl.CPUBlock) {
 	p_next := gpuimpl.CPUView[int32](b.Buffers[4])
 	p_n := gpuimpl.CPUUniform[uint32](b.Uniforms, 0)
 	gx0 := b.Group.X * 64
+	gy0 := b.Group.Y * 1
+	gz0 := b.Group.Z * 1
+	var ly uint32
+	var lz uint32
+	stop := b.Stopping()
+	_ = p_slots
+	_ = p_found
+	_ = p_swapped
+	_ = p_expect
+	_ = p_next
+	_ = p_n
+	_ = gx0
+	_ = gy0
+	_ = gz0
+	_ = ly
+	_ = lz
+	_ = stop
 	{
 		lx := uint32(0)
+		li := uint32(0)
+		_, _ = lx, li
 		var v_i uint32 = (gx0 + lx)
+		_ = v_i
 		var w0 *[64]int32
 		if o := v_i; o <= 4294967232 && uint64(o)+64 <= uint64(len(p_expect)) {
 			w0 = (*[64]int32)(p_expect[o : uint64(o)+64])
@@ -455,11 +553,15 @@ func atomicCompareExchangeCPU(b *gpuimpl.CPUBlock) {
 		if w0 != nil && w1 != nil && w2 != nil && w3 != nil {
 		items0w:
 			for lx := uint32(0); lx < 64; lx++ {
+				li := lx
+				_ = li
 				var v_i uint32 = (gx0 + lx)
+				_ = v_i
 				if v_i >= p_n {
 					continue items0w
 				}
 				var v_v int32 = xpu.AtomicCompareExchange(&p_slots[v_i], w0[lx], w1[lx])
+				_ = v_v
 				w2[lx] = v_v
 				w3[lx] = uint32(0)
 				if v_v == w0[lx] {
@@ -469,11 +571,15 @@ func atomicCompareExchangeCPU(b *gpuimpl.CPUBlock) {
 		} else {
 		items0:
 			for lx := uint32(0); lx < 64; lx++ {
+				li := lx
+				_ = li
 				var v_i uint32 = (gx0 + lx)
+				_ = v_i
 				if v_i >= p_n {
 					continue items0
 				}
 				var v_v int32 = xpu.AtomicCompareExchange(&p_slots[v_i], p_expect[v_i], p_next[v_i])
+				_ = v_v
 				p_found[v_i] = v_v
 				p_swapped[v_i] = uint32(0)
 				if v_v == p_expect[v_i] {
@@ -506,7 +612,7 @@ var AtomicExchangeKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Code: atomicExchangeWGSL,
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:b5c7df229bca310bb698adcbbead5a648cfa57b9318d3bfc8148c2940ee2405c",
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:482e2522a188a63856da2e837abf9db7e6437a852c8ec32a56f2cde222c796a8",
 				NativeOps: []string{"xpu.AtomicExchange"},
 			},
 			Entry: atomicExchangeCPU,
@@ -549,9 +655,27 @@ func atomicExchangeCPU(b *gpuimpl.CPUBlock) {
 	p_in := gpuimpl.CPUView[uint32](b.Buffers[2])
 	p_n := gpuimpl.CPUUniform[uint32](b.Uniforms, 0)
 	gx0 := b.Group.X * 64
+	gy0 := b.Group.Y * 1
+	gz0 := b.Group.Z * 1
+	var ly uint32
+	var lz uint32
+	stop := b.Stopping()
+	_ = p_slots
+	_ = p_old
+	_ = p_in
+	_ = p_n
+	_ = gx0
+	_ = gy0
+	_ = gz0
+	_ = ly
+	_ = lz
+	_ = stop
 	{
 		lx := uint32(0)
+		li := uint32(0)
+		_, _ = lx, li
 		var v_i uint32 = (gx0 + lx)
+		_ = v_i
 		var w0 *[64]uint32
 		if o := v_i; o <= 4294967232 && uint64(o)+64 <= uint64(len(p_old)) {
 			w0 = (*[64]uint32)(p_old[o : uint64(o)+64])
@@ -563,7 +687,10 @@ func atomicExchangeCPU(b *gpuimpl.CPUBlock) {
 		if w0 != nil && w1 != nil {
 		items0w:
 			for lx := uint32(0); lx < 64; lx++ {
+				li := lx
+				_ = li
 				var v_i uint32 = (gx0 + lx)
+				_ = v_i
 				if v_i >= p_n {
 					continue items0w
 				}
@@ -572,7 +699,10 @@ func atomicExchangeCPU(b *gpuimpl.CPUBlock) {
 		} else {
 		items0:
 			for lx := uint32(0); lx < 64; lx++ {
+				li := lx
+				_ = li
 				var v_i uint32 = (gx0 + lx)
+				_ = v_i
 				if v_i >= p_n {
 					continue items0
 				}
@@ -605,7 +735,7 @@ var AtomicMinMaxKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Code: atomicMinMaxWGSL,
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:ee0fe981d9f0f8db02da4024cfd09bcf4c287aa5bed67350ff7899e2ca3a8df2",
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:10a1d4c4d1c987a4ef3c21d7fb073c54eb4c2f69bb61f4ff2dc4a17372f515c4",
 				NativeOps: []string{"xpu.AtomicMax", "xpu.AtomicMin"},
 			},
 			Entry: atomicMinMaxCPU,
@@ -654,9 +784,28 @@ func atomicMinMaxCPU(b *gpuimpl.CPUBlock) {
 	p_b := gpuimpl.CPUView[uint32](b.Buffers[3])
 	p_n := gpuimpl.CPUUniform[uint32](b.Uniforms, 0)
 	gx0 := b.Group.X * 64
+	gy0 := b.Group.Y * 1
+	gz0 := b.Group.Z * 1
+	var ly uint32
+	var lz uint32
+	stop := b.Stopping()
+	_ = p_ints
+	_ = p_uints
+	_ = p_a
+	_ = p_b
+	_ = p_n
+	_ = gx0
+	_ = gy0
+	_ = gz0
+	_ = ly
+	_ = lz
+	_ = stop
 	{
 		lx := uint32(0)
+		li := uint32(0)
+		_, _ = lx, li
 		var v_i uint32 = (gx0 + lx)
+		_ = v_i
 		var w0 *[64]int32
 		if o := v_i; o <= 4294967232 && uint64(o)+64 <= uint64(len(p_a)) {
 			w0 = (*[64]int32)(p_a[o : uint64(o)+64])
@@ -668,11 +817,15 @@ func atomicMinMaxCPU(b *gpuimpl.CPUBlock) {
 		if w0 != nil && w1 != nil {
 		items0w:
 			for lx := uint32(0); lx < 64; lx++ {
+				li := lx
+				_ = li
 				var v_i uint32 = (gx0 + lx)
+				_ = v_i
 				if v_i >= p_n {
 					continue items0w
 				}
 				var v_r uint32 = (v_i % uint32(4))
+				_ = v_r
 				xpu.AtomicMin(&p_ints[v_r], w0[lx])
 				xpu.AtomicMax(&p_ints[(uint32(4)+v_r)], w0[lx])
 				xpu.AtomicMin(&p_uints[v_r], w1[lx])
@@ -681,11 +834,15 @@ func atomicMinMaxCPU(b *gpuimpl.CPUBlock) {
 		} else {
 		items0:
 			for lx := uint32(0); lx < 64; lx++ {
+				li := lx
+				_ = li
 				var v_i uint32 = (gx0 + lx)
+				_ = v_i
 				if v_i >= p_n {
 					continue items0
 				}
 				var v_r uint32 = (v_i % uint32(4))
+				_ = v_r
 				xpu.AtomicMin(&p_ints[v_r], p_a[v_i])
 				xpu.AtomicMax(&p_ints[(uint32(4)+v_r)], p_a[v_i])
 				xpu.AtomicMin(&p_uints[v_r], p_b[v_i])
@@ -718,7 +875,7 @@ var AtomicSubKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Code: atomicSubWGSL,
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:8906ad6afd16b041af8c6286fa42727f6f553523820bd2e7292cca770fc0da80",
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:7a680e434eda54c260e354b4ebdb910d4be59773d4446059a7580be60cf61045",
 				NativeOps: []string{"xpu.AtomicSub"},
 			},
 			Entry: atomicSubCPU,
@@ -764,9 +921,28 @@ func atomicSubCPU(b *gpuimpl.CPUBlock) {
 	p_b := gpuimpl.CPUView[uint32](b.Buffers[3])
 	p_n := gpuimpl.CPUUniform[uint32](b.Uniforms, 0)
 	gx0 := b.Group.X * 64
+	gy0 := b.Group.Y * 1
+	gz0 := b.Group.Z * 1
+	var ly uint32
+	var lz uint32
+	stop := b.Stopping()
+	_ = p_ints
+	_ = p_uints
+	_ = p_a
+	_ = p_b
+	_ = p_n
+	_ = gx0
+	_ = gy0
+	_ = gz0
+	_ = ly
+	_ = lz
+	_ = stop
 	{
 		lx := uint32(0)
+		li := uint32(0)
+		_, _ = lx, li
 		var v_i uint32 = (gx0 + lx)
+		_ = v_i
 		var w0 *[64]int32
 		if o := v_i; o <= 4294967232 && uint64(o)+64 <= uint64(len(p_a)) {
 			w0 = (*[64]int32)(p_a[o : uint64(o)+64])
@@ -778,7 +954,10 @@ func atomicSubCPU(b *gpuimpl.CPUBlock) {
 		if w0 != nil && w1 != nil {
 		items0w:
 			for lx := uint32(0); lx < 64; lx++ {
+				li := lx
+				_ = li
 				var v_i uint32 = (gx0 + lx)
+				_ = v_i
 				if v_i >= p_n {
 					continue items0w
 				}
@@ -788,7 +967,10 @@ func atomicSubCPU(b *gpuimpl.CPUBlock) {
 		} else {
 		items0:
 			for lx := uint32(0); lx < 64; lx++ {
+				li := lx
+				_ = li
 				var v_i uint32 = (gx0 + lx)
+				_ = v_i
 				if v_i >= p_n {
 					continue items0
 				}
@@ -823,7 +1005,7 @@ var BitOpsKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Code: bitOpsWGSL,
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:df68ea6c4fc1b5a020c8ab436e690714f8051a575f6ab22bba51172c85b94917"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:5939af460609ce18604a8a6febe83a92afcedfc14b547720918b43fa8608a284"},
 			Entry:    bitOpsCPU,
 		},
 	},
@@ -880,9 +1062,30 @@ func bitOpsCPU(b *gpuimpl.CPUBlock) {
 	p_d := gpuimpl.CPUView[uint32](b.Buffers[5])
 	p_n := gpuimpl.CPUUniform[uint32](b.Uniforms, 0)
 	gx0 := b.Group.X * 64
+	gy0 := b.Group.Y * 1
+	gz0 := b.Group.Z * 1
+	var ly uint32
+	var lz uint32
+	stop := b.Stopping()
+	_ = p_ints
+	_ = p_uints
+	_ = p_a
+	_ = p_b
+	_ = p_c
+	_ = p_d
+	_ = p_n
+	_ = gx0
+	_ = gy0
+	_ = gz0
+	_ = ly
+	_ = lz
+	_ = stop
 	{
 		lx := uint32(0)
+		li := uint32(0)
+		_, _ = lx, li
 		var v_i uint32 = (gx0 + lx)
+		_ = v_i
 		var w0 *[64]int32
 		if o := v_i; o <= 4294967232 && uint64(o)+64 <= uint64(len(p_a)) {
 			w0 = (*[64]int32)(p_a[o : uint64(o)+64])
@@ -902,11 +1105,15 @@ func bitOpsCPU(b *gpuimpl.CPUBlock) {
 		if w0 != nil && w1 != nil && w2 != nil && w3 != nil {
 		items0w:
 			for lx := uint32(0); lx < 64; lx++ {
+				li := lx
+				_ = li
 				var v_i uint32 = (gx0 + lx)
+				_ = v_i
 				if v_i >= p_n {
 					continue items0w
 				}
 				var v_o uint32 = (v_i * uint32(5))
+				_ = v_o
 				p_ints[(v_o + uint32(0))] = (w0[lx] & w1[lx])
 				p_ints[(v_o + uint32(1))] = (w0[lx] | w1[lx])
 				p_ints[(v_o + uint32(2))] = (w0[lx] ^ w1[lx])
@@ -921,11 +1128,15 @@ func bitOpsCPU(b *gpuimpl.CPUBlock) {
 		} else {
 		items0:
 			for lx := uint32(0); lx < 64; lx++ {
+				li := lx
+				_ = li
 				var v_i uint32 = (gx0 + lx)
+				_ = v_i
 				if v_i >= p_n {
 					continue items0
 				}
 				var v_o uint32 = (v_i * uint32(5))
+				_ = v_o
 				p_ints[(v_o + uint32(0))] = (p_a[v_i] & p_b[v_i])
 				p_ints[(v_o + uint32(1))] = (p_a[v_i] | p_b[v_i])
 				p_ints[(v_o + uint32(2))] = (p_a[v_i] ^ p_b[v_i])
@@ -963,7 +1174,7 @@ var BlockReduceKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Code: blockReduceWGSL,
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:e5801e2462c7f2545455500e7bc48a1fd91b663a4686342aaf794a43462b4f30"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:94813773058a935ca997aec148cb5a422ed1aaa8e209ce16ec3cd64fd42f7a6f"},
 			Entry:    blockReduceCPU,
 		},
 	},
@@ -1018,19 +1229,40 @@ func blockReduceCPU(b *gpuimpl.CPUBlock) {
 	var s_s [128]float32
 	var a_step [128]uint32
 	gx0 := b.Group.X * 128
+	gy0 := b.Group.Y * 1
+	gz0 := b.Group.Z * 1
+	var ly uint32
+	var lz uint32
 	stop := b.Stopping()
+	_ = p_partial
+	_ = p_in
+	_ = p_n
+	_ = gx0
+	_ = gy0
+	_ = gz0
+	_ = ly
+	_ = lz
+	_ = stop
 	{
 		lx := uint32(0)
+		li := uint32(0)
+		_, _ = lx, li
 		var v_i uint32 = (gx0 + lx)
+		_ = v_i
 		var w0 *[128]float32
 		if o := v_i; o <= 4294967168 && uint64(o)+128 <= uint64(len(p_in)) {
 			w0 = (*[128]float32)(p_in[o : uint64(o)+128])
 		}
 		if w0 != nil {
 			for lx := uint32(0); lx < 128; lx++ {
+				li := lx
+				_ = li
 				var v_l uint32 = lx
+				_ = v_l
 				var v_i uint32 = (gx0 + lx)
+				_ = v_i
 				var v_v float32
+				_ = v_v
 				if v_i < p_n {
 					v_v = w0[lx]
 				}
@@ -1038,9 +1270,14 @@ func blockReduceCPU(b *gpuimpl.CPUBlock) {
 			}
 		} else {
 			for lx := uint32(0); lx < 128; lx++ {
+				li := lx
+				_ = li
 				var v_l uint32 = lx
+				_ = v_l
 				var v_i uint32 = (gx0 + lx)
+				_ = v_i
 				var v_v float32
+				_ = v_v
 				if v_i < p_n {
 					v_v = p_in[v_i]
 				}
@@ -1050,6 +1287,7 @@ func blockReduceCPU(b *gpuimpl.CPUBlock) {
 	}
 	for lx := uint32(0); lx < 128; lx++ {
 		li := lx
+		_ = li
 		var v_step uint32
 		v_step = uint32(64)
 		a_step[li] = v_step
@@ -1061,7 +1299,9 @@ func blockReduceCPU(b *gpuimpl.CPUBlock) {
 		c2, first2 := false, true
 		for lx := uint32(0); lx < 128; lx++ {
 			li := lx
+			_ = li
 			v_step := a_step[li]
+			_ = v_step
 			if v := (v_step > uint32(0)); first2 {
 				c2, first2 = v, false
 			} else if v != c2 {
@@ -1073,21 +1313,29 @@ func blockReduceCPU(b *gpuimpl.CPUBlock) {
 		}
 		for lx := uint32(0); lx < 128; lx++ {
 			li := lx
+			_ = li
 			v_step := a_step[li]
+			_ = v_step
 			var v_l uint32 = lx
+			_ = v_l
 			if v_l < v_step {
 				s_s[v_l] = (s_s[v_l] + s_s[(v_l+v_step)])
 			}
 		}
 		for lx := uint32(0); lx < 128; lx++ {
 			li := lx
+			_ = li
 			v_step := a_step[li]
+			_ = v_step
 			v_step = (v_step / uint32(2))
 			a_step[li] = v_step
 		}
 	}
 	for lx := uint32(0); lx < 128; lx++ {
+		li := lx
+		_ = li
 		var v_l uint32 = lx
+		_ = v_l
 		if v_l == uint32(0) {
 			p_partial[b.Group.X] = s_s[uint32(0)]
 		}
@@ -1115,7 +1363,7 @@ var BranchesKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Code: branchesWGSL,
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:21cfda5d811871d8813c7952a0afcfc35bbb600cf18bc0966788393b583390db"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:a24c2e707ba835b569773016448b1ccfc1b1a30e563b4ea36395a853f72c1f76"},
 			Entry:    branchesCPU,
 		},
 	},
@@ -1173,9 +1421,26 @@ func branchesCPU(b *gpuimpl.CPUBlock) {
 	p_in := gpuimpl.CPUView[float32](b.Buffers[1])
 	p_n := gpuimpl.CPUUniform[uint32](b.Uniforms, 0)
 	gx0 := b.Group.X * 64
+	gy0 := b.Group.Y * 1
+	gz0 := b.Group.Z * 1
+	var ly uint32
+	var lz uint32
+	stop := b.Stopping()
+	_ = p_out
+	_ = p_in
+	_ = p_n
+	_ = gx0
+	_ = gy0
+	_ = gz0
+	_ = ly
+	_ = lz
+	_ = stop
 	{
 		lx := uint32(0)
+		li := uint32(0)
+		_, _ = lx, li
 		var v_i uint32 = (gx0 + lx)
+		_ = v_i
 		var w0 *[64]float32
 		if o := v_i; o <= 4294967232 && uint64(o)+64 <= uint64(len(p_in)) {
 			w0 = (*[64]float32)(p_in[o : uint64(o)+64])
@@ -1187,12 +1452,17 @@ func branchesCPU(b *gpuimpl.CPUBlock) {
 		if w0 != nil && w1 != nil {
 		items0w:
 			for lx := uint32(0); lx < 64; lx++ {
+				li := lx
+				_ = li
 				var v_i uint32 = (gx0 + lx)
+				_ = v_i
 				if v_i >= p_n {
 					continue items0w
 				}
 				var v_x float32 = w0[lx]
+				_ = v_x
 				var v_y float32
+				_ = v_y
 				if v_x < float32(-0.5) {
 					v_y = float32(-1)
 				} else {
@@ -1211,12 +1481,17 @@ func branchesCPU(b *gpuimpl.CPUBlock) {
 		} else {
 		items0:
 			for lx := uint32(0); lx < 64; lx++ {
+				li := lx
+				_ = li
 				var v_i uint32 = (gx0 + lx)
+				_ = v_i
 				if v_i >= p_n {
 					continue items0
 				}
 				var v_x float32 = p_in[v_i]
+				_ = v_x
 				var v_y float32
+				_ = v_y
 				if v_x < float32(-0.5) {
 					v_y = float32(-1)
 				} else {
@@ -1256,7 +1531,7 @@ var CollatzKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Code: collatzWGSL,
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:347b2698340587c4a2f949782dbec89bfa1bd3737daf7b6073dda76e2792c24b"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:eb41d68ec50123dc28578608f05252f74ae884509d82766af4946c30079cea60"},
 			Entry:    collatzCPU,
 		},
 	},
@@ -1312,10 +1587,26 @@ func collatzCPU(b *gpuimpl.CPUBlock) {
 	p_in := gpuimpl.CPUView[uint32](b.Buffers[1])
 	p_n := gpuimpl.CPUUniform[uint32](b.Uniforms, 0)
 	gx0 := b.Group.X * 64
+	gy0 := b.Group.Y * 1
+	gz0 := b.Group.Z * 1
+	var ly uint32
+	var lz uint32
 	stop := b.Stopping()
+	_ = p_out
+	_ = p_in
+	_ = p_n
+	_ = gx0
+	_ = gy0
+	_ = gz0
+	_ = ly
+	_ = lz
+	_ = stop
 	{
 		lx := uint32(0)
+		li := uint32(0)
+		_, _ = lx, li
 		var v_i uint32 = (gx0 + lx)
+		_ = v_i
 		var w0 *[64]uint32
 		if o := v_i; o <= 4294967232 && uint64(o)+64 <= uint64(len(p_in)) {
 			w0 = (*[64]uint32)(p_in[o : uint64(o)+64])
@@ -1327,12 +1618,17 @@ func collatzCPU(b *gpuimpl.CPUBlock) {
 		if w0 != nil && w1 != nil {
 		items0w:
 			for lx := uint32(0); lx < 64; lx++ {
+				li := lx
+				_ = li
 				var v_i uint32 = (gx0 + lx)
+				_ = v_i
 				if v_i >= p_n {
 					continue items0w
 				}
 				var v_v uint32 = w0[lx]
+				_ = v_v
 				var v_steps uint32 = uint32(0)
+				_ = v_steps
 				{
 					for (v_v != uint32(1)) && (v_steps < uint32(1000)) {
 						if stop.Load() {
@@ -1351,12 +1647,17 @@ func collatzCPU(b *gpuimpl.CPUBlock) {
 		} else {
 		items0:
 			for lx := uint32(0); lx < 64; lx++ {
+				li := lx
+				_ = li
 				var v_i uint32 = (gx0 + lx)
+				_ = v_i
 				if v_i >= p_n {
 					continue items0
 				}
 				var v_v uint32 = p_in[v_i]
+				_ = v_v
 				var v_steps uint32 = uint32(0)
+				_ = v_steps
 				{
 					for (v_v != uint32(1)) && (v_steps < uint32(1000)) {
 						if stop.Load() {
@@ -1402,7 +1703,7 @@ var CompareKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Code: compareWGSL,
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:7dcf3236dec235cc7b9eaf822fade3720bf74a8f89dbbf63eb23afeb5c2d83e3"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:60cb16c94874e17dbe58c493e0cfe4dc7d4cada42b64a9b444307c96c184d97f"},
 			Entry:    compareCPU,
 		},
 	},
@@ -1489,17 +1790,38 @@ func compareCPU(b *gpuimpl.CPUBlock) {
 	p_f := gpuimpl.CPUView[float32](b.Buffers[6])
 	p_n := gpuimpl.CPUUniform[uint32](b.Uniforms, 0)
 	gx0 := b.Group.X * 64
+	gy0 := b.Group.Y * 1
+	gz0 := b.Group.Z * 1
 	var ly uint32
 	var lz uint32
+	stop := b.Stopping()
+	_ = p_out
+	_ = p_a
+	_ = p_b
+	_ = p_c
+	_ = p_d
+	_ = p_e
+	_ = p_f
+	_ = p_n
+	_ = gx0
+	_ = gy0
+	_ = gz0
+	_ = ly
+	_ = lz
+	_ = stop
 	f_bit_1 := func(lx, ly, lz uint32, v_b_1 bool) uint32 {
 		if v_b_1 {
 			return uint32(1)
 		}
 		return uint32(0)
 	}
+	_ = f_bit_1
 	{
 		lx := uint32(0)
+		li := uint32(0)
+		_, _ = lx, li
 		var v_i uint32 = (gx0 + lx)
+		_ = v_i
 		var w0 *[64]int32
 		if o := v_i; o <= 4294967232 && uint64(o)+64 <= uint64(len(p_a)) {
 			w0 = (*[64]int32)(p_a[o : uint64(o)+64])
@@ -1527,11 +1849,15 @@ func compareCPU(b *gpuimpl.CPUBlock) {
 		if w0 != nil && w1 != nil && w2 != nil && w3 != nil && w4 != nil && w5 != nil {
 		items0w:
 			for lx := uint32(0); lx < 64; lx++ {
+				li := lx
+				_ = li
 				var v_i uint32 = (gx0 + lx)
+				_ = v_i
 				if v_i >= p_n {
 					continue items0w
 				}
 				var v_o uint32 = (v_i * uint32(21))
+				_ = v_o
 				p_out[(v_o + uint32(0))] = f_bit_1(lx, ly, lz, (w0[lx] == w1[lx]))
 				p_out[(v_o + uint32(1))] = f_bit_1(lx, ly, lz, (w0[lx] != w1[lx]))
 				p_out[(v_o + uint32(2))] = f_bit_1(lx, ly, lz, (w0[lx] < w1[lx]))
@@ -1551,7 +1877,9 @@ func compareCPU(b *gpuimpl.CPUBlock) {
 				p_out[(v_o + uint32(16))] = f_bit_1(lx, ly, lz, (w4[lx] > w5[lx]))
 				p_out[(v_o + uint32(17))] = f_bit_1(lx, ly, lz, (w4[lx] >= w5[lx]))
 				var v_p bool = (w0[lx] < w1[lx])
+				_ = v_p
 				var v_q bool = (w4[lx] < w5[lx])
+				_ = v_q
 				p_out[(v_o + uint32(18))] = f_bit_1(lx, ly, lz, (v_p && v_q))
 				p_out[(v_o + uint32(19))] = f_bit_1(lx, ly, lz, (v_p || (!v_q)))
 				p_out[(v_o + uint32(20))] = f_bit_1(lx, ly, lz, (v_p != v_q))
@@ -1559,11 +1887,15 @@ func compareCPU(b *gpuimpl.CPUBlock) {
 		} else {
 		items0:
 			for lx := uint32(0); lx < 64; lx++ {
+				li := lx
+				_ = li
 				var v_i uint32 = (gx0 + lx)
+				_ = v_i
 				if v_i >= p_n {
 					continue items0
 				}
 				var v_o uint32 = (v_i * uint32(21))
+				_ = v_o
 				p_out[(v_o + uint32(0))] = f_bit_1(lx, ly, lz, (p_a[v_i] == p_b[v_i]))
 				p_out[(v_o + uint32(1))] = f_bit_1(lx, ly, lz, (p_a[v_i] != p_b[v_i]))
 				p_out[(v_o + uint32(2))] = f_bit_1(lx, ly, lz, (p_a[v_i] < p_b[v_i]))
@@ -1583,7 +1915,9 @@ func compareCPU(b *gpuimpl.CPUBlock) {
 				p_out[(v_o + uint32(16))] = f_bit_1(lx, ly, lz, (p_e[v_i] > p_f[v_i]))
 				p_out[(v_o + uint32(17))] = f_bit_1(lx, ly, lz, (p_e[v_i] >= p_f[v_i]))
 				var v_p bool = (p_a[v_i] < p_b[v_i])
+				_ = v_p
 				var v_q bool = (p_e[v_i] < p_f[v_i])
+				_ = v_q
 				p_out[(v_o + uint32(18))] = f_bit_1(lx, ly, lz, (v_p && v_q))
 				p_out[(v_o + uint32(19))] = f_bit_1(lx, ly, lz, (v_p || (!v_q)))
 				p_out[(v_o + uint32(20))] = f_bit_1(lx, ly, lz, (v_p != v_q))
@@ -1612,7 +1946,7 @@ var CompoundAssignKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Code: compoundAssignWGSL,
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:4a903190d49af6e8057c0b8b66e5df64e167adfdafdfce4fd4d2793b40b8d591"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:ec60ec717d2fe8df9e24a18fd654091503d67deab8323eb9216aed6ed1be28ff"},
 			Entry:    compoundAssignCPU,
 		},
 	},
@@ -1667,9 +2001,26 @@ func compoundAssignCPU(b *gpuimpl.CPUBlock) {
 	p_a := gpuimpl.CPUView[int32](b.Buffers[1])
 	p_n := gpuimpl.CPUUniform[uint32](b.Uniforms, 0)
 	gx0 := b.Group.X * 64
+	gy0 := b.Group.Y * 1
+	gz0 := b.Group.Z * 1
+	var ly uint32
+	var lz uint32
+	stop := b.Stopping()
+	_ = p_out
+	_ = p_a
+	_ = p_n
+	_ = gx0
+	_ = gy0
+	_ = gz0
+	_ = ly
+	_ = lz
+	_ = stop
 	{
 		lx := uint32(0)
+		li := uint32(0)
+		_, _ = lx, li
 		var v_i uint32 = (gx0 + lx)
+		_ = v_i
 		var w0 *[64]int32
 		if o := v_i; o <= 4294967232 && uint64(o)+64 <= uint64(len(p_a)) {
 			w0 = (*[64]int32)(p_a[o : uint64(o)+64])
@@ -1681,11 +2032,15 @@ func compoundAssignCPU(b *gpuimpl.CPUBlock) {
 		if w0 != nil && w1 != nil {
 		items0w:
 			for lx := uint32(0); lx < 64; lx++ {
+				li := lx
+				_ = li
 				var v_i uint32 = (gx0 + lx)
+				_ = v_i
 				if v_i >= p_n {
 					continue items0w
 				}
 				var v_x int32 = w0[lx]
+				_ = v_x
 				v_x = (v_x + int32(7))
 				v_x = (v_x * int32(3))
 				v_x = (v_x - int32(1))
@@ -1705,11 +2060,15 @@ func compoundAssignCPU(b *gpuimpl.CPUBlock) {
 		} else {
 		items0:
 			for lx := uint32(0); lx < 64; lx++ {
+				li := lx
+				_ = li
 				var v_i uint32 = (gx0 + lx)
+				_ = v_i
 				if v_i >= p_n {
 					continue items0
 				}
 				var v_x int32 = p_a[v_i]
+				_ = v_x
 				v_x = (v_x + int32(7))
 				v_x = (v_x * int32(3))
 				v_x = (v_x - int32(1))
@@ -1755,7 +2114,7 @@ var ConversionsKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Code: conversionsWGSL,
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:61d4ce108ab13542e9a43e720c3de8ecdeb964e4b592779bdbd0bfdcb30ef02b",
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:a0c00b8b0a783ff0fc7a084dd190e492307ffc05b5b399f58480dcc9158a82cf",
 				NativeOps: []string{"xpu.Abs", "xpu.Float32Bits", "xpu.Float32FromBits"},
 			},
 			Entry: conversionsCPU,
@@ -1849,9 +2208,30 @@ func conversionsCPU(b *gpuimpl.CPUBlock) {
 	p_f := gpuimpl.CPUView[float32](b.Buffers[5])
 	p_n := gpuimpl.CPUUniform[uint32](b.Uniforms, 0)
 	gx0 := b.Group.X * 64
+	gy0 := b.Group.Y * 1
+	gz0 := b.Group.Z * 1
+	var ly uint32
+	var lz uint32
+	stop := b.Stopping()
+	_ = p_ints
+	_ = p_uints
+	_ = p_floats
+	_ = p_a
+	_ = p_b
+	_ = p_f
+	_ = p_n
+	_ = gx0
+	_ = gy0
+	_ = gz0
+	_ = ly
+	_ = lz
+	_ = stop
 	{
 		lx := uint32(0)
+		li := uint32(0)
+		_, _ = lx, li
 		var v_i uint32 = (gx0 + lx)
+		_ = v_i
 		var w0 *[64]float32
 		if o := v_i; o <= 4294967232 && uint64(o)+64 <= uint64(len(p_f)) {
 			w0 = (*[64]float32)(p_f[o : uint64(o)+64])
@@ -1867,11 +2247,15 @@ func conversionsCPU(b *gpuimpl.CPUBlock) {
 		if w0 != nil && w1 != nil && w2 != nil {
 		items0w:
 			for lx := uint32(0); lx < 64; lx++ {
+				li := lx
+				_ = li
 				var v_i uint32 = (gx0 + lx)
+				_ = v_i
 				if v_i >= p_n {
 					continue items0w
 				}
 				var v_o uint32 = (v_i * uint32(4))
+				_ = v_o
 				p_ints[(v_o + uint32(0))] = int32(w0[lx])
 				p_ints[(v_o + uint32(1))] = int32(w1[lx])
 				p_ints[(v_o + uint32(2))] = int32(uint32(xpu.Float32Bits(w0[lx])))
@@ -1888,11 +2272,15 @@ func conversionsCPU(b *gpuimpl.CPUBlock) {
 		} else {
 		items0:
 			for lx := uint32(0); lx < 64; lx++ {
+				li := lx
+				_ = li
 				var v_i uint32 = (gx0 + lx)
+				_ = v_i
 				if v_i >= p_n {
 					continue items0
 				}
 				var v_o uint32 = (v_i * uint32(4))
+				_ = v_o
 				p_ints[(v_o + uint32(0))] = int32(p_f[v_i])
 				p_ints[(v_o + uint32(1))] = int32(p_b[v_i])
 				p_ints[(v_o + uint32(2))] = int32(uint32(xpu.Float32Bits(p_f[v_i])))
@@ -1930,7 +2318,7 @@ var EarlyReturnKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Code: earlyReturnWGSL,
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:89ae9e589f61121f64d3bc1b28d5b5bcb6ba6f67166de990f821652ac4a44184"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:7eede17421c4b8d4d0115400ce987df859632c1d99a454a02992057169d3fe8e"},
 			Entry:    earlyReturnCPU,
 		},
 	},
@@ -1979,9 +2367,26 @@ func earlyReturnCPU(b *gpuimpl.CPUBlock) {
 	p_in := gpuimpl.CPUView[int32](b.Buffers[1])
 	p_n := gpuimpl.CPUUniform[uint32](b.Uniforms, 0)
 	gx0 := b.Group.X * 64
+	gy0 := b.Group.Y * 1
+	gz0 := b.Group.Z * 1
+	var ly uint32
+	var lz uint32
+	stop := b.Stopping()
+	_ = p_out
+	_ = p_in
+	_ = p_n
+	_ = gx0
+	_ = gy0
+	_ = gz0
+	_ = ly
+	_ = lz
+	_ = stop
 	{
 		lx := uint32(0)
+		li := uint32(0)
+		_, _ = lx, li
 		var v_i uint32 = (gx0 + lx)
+		_ = v_i
 		var w0 *[64]int32
 		if o := v_i; o <= 4294967232 && uint64(o)+64 <= uint64(len(p_in)) {
 			w0 = (*[64]int32)(p_in[o : uint64(o)+64])
@@ -1993,11 +2398,15 @@ func earlyReturnCPU(b *gpuimpl.CPUBlock) {
 		if w0 != nil && w1 != nil {
 		items0w:
 			for lx := uint32(0); lx < 64; lx++ {
+				li := lx
+				_ = li
 				var v_i uint32 = (gx0 + lx)
+				_ = v_i
 				if v_i >= p_n {
 					continue items0w
 				}
 				var v_v int32 = w0[lx]
+				_ = v_v
 				w1[lx] = int32(1)
 				if v_v < int32(0) {
 					continue items0w
@@ -2012,11 +2421,15 @@ func earlyReturnCPU(b *gpuimpl.CPUBlock) {
 		} else {
 		items0:
 			for lx := uint32(0); lx < 64; lx++ {
+				li := lx
+				_ = li
 				var v_i uint32 = (gx0 + lx)
+				_ = v_i
 				if v_i >= p_n {
 					continue items0
 				}
 				var v_v int32 = p_in[v_i]
+				_ = v_v
 				p_out[v_i] = int32(1)
 				if v_v < int32(0) {
 					continue items0
@@ -2053,7 +2466,7 @@ var FloatArithKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Code: floatArithWGSL,
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:81a7fd570ed2505bd362592099c3311e24b838f78526281d2b7f1db3b305ccca"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:632bac624148189778c9c66dfe93c849fb9d12271482493ce2cacfd84427a5e4"},
 			Entry:    floatArithCPU,
 		},
 	},
@@ -2101,9 +2514,27 @@ func floatArithCPU(b *gpuimpl.CPUBlock) {
 	p_b := gpuimpl.CPUView[float32](b.Buffers[2])
 	p_n := gpuimpl.CPUUniform[uint32](b.Uniforms, 0)
 	gx0 := b.Group.X * 64
+	gy0 := b.Group.Y * 1
+	gz0 := b.Group.Z * 1
+	var ly uint32
+	var lz uint32
+	stop := b.Stopping()
+	_ = p_out
+	_ = p_a
+	_ = p_b
+	_ = p_n
+	_ = gx0
+	_ = gy0
+	_ = gz0
+	_ = ly
+	_ = lz
+	_ = stop
 	{
 		lx := uint32(0)
+		li := uint32(0)
+		_, _ = lx, li
 		var v_i uint32 = (gx0 + lx)
+		_ = v_i
 		var w0 *[64]float32
 		if o := v_i; o <= 4294967232 && uint64(o)+64 <= uint64(len(p_a)) {
 			w0 = (*[64]float32)(p_a[o : uint64(o)+64])
@@ -2115,13 +2546,19 @@ func floatArithCPU(b *gpuimpl.CPUBlock) {
 		if w0 != nil && w1 != nil {
 		items0w:
 			for lx := uint32(0); lx < 64; lx++ {
+				li := lx
+				_ = li
 				var v_i uint32 = (gx0 + lx)
+				_ = v_i
 				if v_i >= p_n {
 					continue items0w
 				}
 				var v_x float32 = w0[lx]
+				_ = v_x
 				var v_y float32 = w1[lx]
+				_ = v_y
 				var v_o uint32 = (v_i * uint32(5))
+				_ = v_o
 				p_out[(v_o + uint32(0))] = (v_x + v_y)
 				p_out[(v_o + uint32(1))] = (v_x - v_y)
 				p_out[(v_o + uint32(2))] = (v_x * v_y)
@@ -2131,13 +2568,19 @@ func floatArithCPU(b *gpuimpl.CPUBlock) {
 		} else {
 		items0:
 			for lx := uint32(0); lx < 64; lx++ {
+				li := lx
+				_ = li
 				var v_i uint32 = (gx0 + lx)
+				_ = v_i
 				if v_i >= p_n {
 					continue items0
 				}
 				var v_x float32 = p_a[v_i]
+				_ = v_x
 				var v_y float32 = p_b[v_i]
+				_ = v_y
 				var v_o uint32 = (v_i * uint32(5))
+				_ = v_o
 				p_out[(v_o + uint32(0))] = (v_x + v_y)
 				p_out[(v_o + uint32(1))] = (v_x - v_y)
 				p_out[(v_o + uint32(2))] = (v_x * v_y)
@@ -2171,7 +2614,7 @@ var FloatCompareKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Code: floatCompareWGSL,
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:d50cdf21c5759c68daf440151b43de37e2fa5971c829bb6c17c4ea236d4e85eb",
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:9dcc186735fa85a8c656d7956d1291c5161919241a94c968831fd32acd918b5c",
 				NativeOps: []string{"xpu.Clamp", "xpu.Float32Bits", "xpu.Float32FromBits", "xpu.Max", "xpu.Min"},
 			},
 			Entry: floatCompareCPU,
@@ -2265,17 +2708,35 @@ func floatCompareCPU(b *gpuimpl.CPUBlock) {
 	p_b := gpuimpl.CPUView[float32](b.Buffers[3])
 	p_n := gpuimpl.CPUUniform[uint32](b.Uniforms, 0)
 	gx0 := b.Group.X * 64
+	gy0 := b.Group.Y * 1
+	gz0 := b.Group.Z * 1
 	var ly uint32
 	var lz uint32
+	stop := b.Stopping()
+	_ = p_flags
+	_ = p_vals
+	_ = p_a
+	_ = p_b
+	_ = p_n
+	_ = gx0
+	_ = gy0
+	_ = gz0
+	_ = ly
+	_ = lz
+	_ = stop
 	f_bit := func(lx, ly, lz uint32, v_b_1 bool) uint32 {
 		if v_b_1 {
 			return uint32(1)
 		}
 		return uint32(0)
 	}
+	_ = f_bit
 	{
 		lx := uint32(0)
+		li := uint32(0)
+		_, _ = lx, li
 		var v_i uint32 = (gx0 + lx)
+		_ = v_i
 		var w0 *[64]float32
 		if o := v_i; o <= 4294967232 && uint64(o)+64 <= uint64(len(p_a)) {
 			w0 = (*[64]float32)(p_a[o : uint64(o)+64])
@@ -2291,16 +2752,25 @@ func floatCompareCPU(b *gpuimpl.CPUBlock) {
 		if w0 != nil && w1 != nil && w2 != nil {
 		items0w:
 			for lx := uint32(0); lx < 64; lx++ {
+				li := lx
+				_ = li
 				var v_i uint32 = (gx0 + lx)
+				_ = v_i
 				if v_i >= p_n {
 					continue items0w
 				}
 				var v_x float32 = w0[lx]
+				_ = v_x
 				var v_y float32 = w1[lx]
+				_ = v_y
 				var v_lo float32 = xpu.Min(v_x, v_y)
+				_ = v_lo
 				var v_hi float32 = xpu.Max(v_x, v_y)
+				_ = v_hi
 				var v_c float32 = xpu.Clamp(v_x, float32(-1), v_y)
+				_ = v_c
 				var v_f uint32 = (((((f_bit(lx, ly, lz, (v_x == v_y)) | (f_bit(lx, ly, lz, (v_x != v_y)) << uint32(1))) | (f_bit(lx, ly, lz, (v_x < v_y)) << uint32(2))) | (f_bit(lx, ly, lz, (v_x <= v_y)) << uint32(3))) | (f_bit(lx, ly, lz, (v_x > v_y)) << uint32(4))) | (f_bit(lx, ly, lz, (v_x >= v_y)) << uint32(5)))
+				_ = v_f
 				v_f = (v_f | ((((((f_bit(lx, ly, lz, (!(v_x == v_y))) << uint32(6)) | (f_bit(lx, ly, lz, (!(v_x != v_y))) << uint32(7))) | (f_bit(lx, ly, lz, (!(v_x < v_y))) << uint32(8))) | (f_bit(lx, ly, lz, (!(v_x <= v_y))) << uint32(9))) | (f_bit(lx, ly, lz, (!(v_x > v_y))) << uint32(10))) | (f_bit(lx, ly, lz, (!(v_x >= v_y))) << uint32(11))))
 				v_f = (v_f | ((((f_bit(lx, ly, lz, (v_x != v_x)) << uint32(12)) | (f_bit(lx, ly, lz, (v_x == v_x)) << uint32(13))) | (f_bit(lx, ly, lz, (!(v_x == v_x))) << uint32(14))) | (f_bit(lx, ly, lz, (!(v_x != v_x))) << uint32(15))))
 				v_f = (v_f | ((((f_bit(lx, ly, lz, (v_lo == v_y)) << uint32(16)) | (f_bit(lx, ly, lz, (v_hi == v_x)) << uint32(17))) | (f_bit(lx, ly, lz, ((v_x < v_y) || (v_y < v_x))) << uint32(18))) | (f_bit(lx, ly, lz, ((v_x < v_y) == (!(v_x >= v_y)))) << uint32(19))))
@@ -2308,12 +2778,14 @@ func floatCompareCPU(b *gpuimpl.CPUBlock) {
 				v_f = (v_f | ((f_bit(lx, ly, lz, (v_x < xpu.Float32FromBits(uint32(uint32(2139095040))))) << uint32(24)) | (f_bit(lx, ly, lz, (v_x == xpu.Float32FromBits(uint32(uint32(4286578688))))) << uint32(25))))
 				v_f = (v_f | ((((uint32(xpu.Float32Bits(v_lo)) >> uint32(31)) << uint32(26)) | ((uint32(xpu.Float32Bits(v_hi)) >> uint32(31)) << uint32(27))) | ((uint32(xpu.Float32Bits(v_c)) >> uint32(31)) << uint32(28))))
 				var v_sel float32 = v_y
+				_ = v_sel
 				if v_x < v_y {
 					v_sel = v_x
 				}
 				v_f = (v_f | ((f_bit(lx, ly, lz, (v_sel == v_lo)) << uint32(29)) | (f_bit(lx, ly, lz, ((v_y != v_y) && (v_sel != v_sel))) << uint32(30))))
 				w2[lx] = v_f
 				var v_o uint32 = (v_i * uint32(4))
+				_ = v_o
 				p_vals[(v_o + uint32(0))] = v_lo
 				p_vals[(v_o + uint32(1))] = v_hi
 				p_vals[(v_o + uint32(2))] = v_c
@@ -2322,16 +2794,25 @@ func floatCompareCPU(b *gpuimpl.CPUBlock) {
 		} else {
 		items0:
 			for lx := uint32(0); lx < 64; lx++ {
+				li := lx
+				_ = li
 				var v_i uint32 = (gx0 + lx)
+				_ = v_i
 				if v_i >= p_n {
 					continue items0
 				}
 				var v_x float32 = p_a[v_i]
+				_ = v_x
 				var v_y float32 = p_b[v_i]
+				_ = v_y
 				var v_lo float32 = xpu.Min(v_x, v_y)
+				_ = v_lo
 				var v_hi float32 = xpu.Max(v_x, v_y)
+				_ = v_hi
 				var v_c float32 = xpu.Clamp(v_x, float32(-1), v_y)
+				_ = v_c
 				var v_f uint32 = (((((f_bit(lx, ly, lz, (v_x == v_y)) | (f_bit(lx, ly, lz, (v_x != v_y)) << uint32(1))) | (f_bit(lx, ly, lz, (v_x < v_y)) << uint32(2))) | (f_bit(lx, ly, lz, (v_x <= v_y)) << uint32(3))) | (f_bit(lx, ly, lz, (v_x > v_y)) << uint32(4))) | (f_bit(lx, ly, lz, (v_x >= v_y)) << uint32(5)))
+				_ = v_f
 				v_f = (v_f | ((((((f_bit(lx, ly, lz, (!(v_x == v_y))) << uint32(6)) | (f_bit(lx, ly, lz, (!(v_x != v_y))) << uint32(7))) | (f_bit(lx, ly, lz, (!(v_x < v_y))) << uint32(8))) | (f_bit(lx, ly, lz, (!(v_x <= v_y))) << uint32(9))) | (f_bit(lx, ly, lz, (!(v_x > v_y))) << uint32(10))) | (f_bit(lx, ly, lz, (!(v_x >= v_y))) << uint32(11))))
 				v_f = (v_f | ((((f_bit(lx, ly, lz, (v_x != v_x)) << uint32(12)) | (f_bit(lx, ly, lz, (v_x == v_x)) << uint32(13))) | (f_bit(lx, ly, lz, (!(v_x == v_x))) << uint32(14))) | (f_bit(lx, ly, lz, (!(v_x != v_x))) << uint32(15))))
 				v_f = (v_f | ((((f_bit(lx, ly, lz, (v_lo == v_y)) << uint32(16)) | (f_bit(lx, ly, lz, (v_hi == v_x)) << uint32(17))) | (f_bit(lx, ly, lz, ((v_x < v_y) || (v_y < v_x))) << uint32(18))) | (f_bit(lx, ly, lz, ((v_x < v_y) == (!(v_x >= v_y)))) << uint32(19))))
@@ -2339,12 +2820,14 @@ func floatCompareCPU(b *gpuimpl.CPUBlock) {
 				v_f = (v_f | ((f_bit(lx, ly, lz, (v_x < xpu.Float32FromBits(uint32(uint32(2139095040))))) << uint32(24)) | (f_bit(lx, ly, lz, (v_x == xpu.Float32FromBits(uint32(uint32(4286578688))))) << uint32(25))))
 				v_f = (v_f | ((((uint32(xpu.Float32Bits(v_lo)) >> uint32(31)) << uint32(26)) | ((uint32(xpu.Float32Bits(v_hi)) >> uint32(31)) << uint32(27))) | ((uint32(xpu.Float32Bits(v_c)) >> uint32(31)) << uint32(28))))
 				var v_sel float32 = v_y
+				_ = v_sel
 				if v_x < v_y {
 					v_sel = v_x
 				}
 				v_f = (v_f | ((f_bit(lx, ly, lz, (v_sel == v_lo)) << uint32(29)) | (f_bit(lx, ly, lz, ((v_y != v_y) && (v_sel != v_sel))) << uint32(30))))
 				p_flags[v_i] = v_f
 				var v_o uint32 = (v_i * uint32(4))
+				_ = v_o
 				p_vals[(v_o + uint32(0))] = v_lo
 				p_vals[(v_o + uint32(1))] = v_hi
 				p_vals[(v_o + uint32(2))] = v_c
@@ -2377,7 +2860,7 @@ var FloatConvertKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Code: floatConvertWGSL,
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:b6bf5302dc22c26828e5236d9a591f7501fda241e36170f4b2aa097d191489fd"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:a772be306b62eb90a102f984f62e83f96852c7804b79f433f629036d7000845e"},
 			Entry:    floatConvertCPU,
 		},
 	},
@@ -2455,9 +2938,28 @@ func floatConvertCPU(b *gpuimpl.CPUBlock) {
 	p_b := gpuimpl.CPUView[float32](b.Buffers[3])
 	p_n := gpuimpl.CPUUniform[uint32](b.Uniforms, 0)
 	gx0 := b.Group.X * 64
+	gy0 := b.Group.Y * 1
+	gz0 := b.Group.Z * 1
+	var ly uint32
+	var lz uint32
+	stop := b.Stopping()
+	_ = p_ints
+	_ = p_uints
+	_ = p_a
+	_ = p_b
+	_ = p_n
+	_ = gx0
+	_ = gy0
+	_ = gz0
+	_ = ly
+	_ = lz
+	_ = stop
 	{
 		lx := uint32(0)
+		li := uint32(0)
+		_, _ = lx, li
 		var v_i uint32 = (gx0 + lx)
+		_ = v_i
 		// The guard (v_i < p_n) holds for the lanes lo <= lx < hi; gok: v_i
 		// steps by one from lane to lane without wrapping.
 		lo, hi, gok := uint32(0), uint32(0), false
@@ -2483,7 +2985,11 @@ func floatConvertCPU(b *gpuimpl.CPUBlock) {
 		}
 		if gok && w0 != nil && w1 != nil && w2 != nil && w3 != nil && hi <= 64 {
 			for lx := lo; lx < hi; lx++ {
+				li := lx
+				_ = li
 				{
+					var v_i uint32 = (gx0 + lx)
+					_ = v_i
 					{ // (v_i < p_n) holds for lo <= lx < hi
 						w0[lx] = int32(w1[lx])
 						w2[lx] = uint32(w3[lx])
@@ -2492,8 +2998,11 @@ func floatConvertCPU(b *gpuimpl.CPUBlock) {
 			}
 		} else if gok {
 			for lx := lo; lx < hi; lx++ {
+				li := lx
+				_ = li
 				{
 					var v_i uint32 = (gx0 + lx)
+					_ = v_i
 					{ // (v_i < p_n) holds for lo <= lx < hi
 						p_ints[v_i] = int32(p_a[v_i])
 						p_uints[v_i] = uint32(p_b[v_i])
@@ -2502,8 +3011,11 @@ func floatConvertCPU(b *gpuimpl.CPUBlock) {
 			}
 		} else {
 			for lx := uint32(0); lx < 64; lx++ {
+				li := lx
+				_ = li
 				{
 					var v_i uint32 = (gx0 + lx)
+					_ = v_i
 					if v_i < p_n {
 						p_ints[v_i] = int32(p_a[v_i])
 						p_uints[v_i] = uint32(p_b[v_i])
@@ -2536,7 +3048,7 @@ var FloatEdgesKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Code: floatEdgesWGSL,
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:1243c48cc52918fb2ef538810b48a28cd40980e2f7034c0380940b66d317c837",
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:1df10a9c78d5e96b6fafd841dc96117b79f18a243e960912e4e2fd374c213632",
 				NativeOps: []string{"xpu.Exp", "xpu.Float32FromBits", "xpu.Max"},
 			},
 			Entry: floatEdgesCPU,
@@ -2615,9 +3127,26 @@ func floatEdgesCPU(b *gpuimpl.CPUBlock) {
 	p_a := gpuimpl.CPUView[float32](b.Buffers[1])
 	p_n := gpuimpl.CPUUniform[uint32](b.Uniforms, 0)
 	gx0 := b.Group.X * 64
+	gy0 := b.Group.Y * 1
+	gz0 := b.Group.Z * 1
+	var ly uint32
+	var lz uint32
+	stop := b.Stopping()
+	_ = p_out
+	_ = p_a
+	_ = p_n
+	_ = gx0
+	_ = gy0
+	_ = gz0
+	_ = ly
+	_ = lz
+	_ = stop
 	{
 		lx := uint32(0)
+		li := uint32(0)
+		_, _ = lx, li
 		var v_i uint32 = (gx0 + lx)
+		_ = v_i
 		var w0 *[64]float32
 		if o := v_i; o <= 4294967232 && uint64(o)+64 <= uint64(len(p_a)) {
 			w0 = (*[64]float32)(p_a[o : uint64(o)+64])
@@ -2625,13 +3154,18 @@ func floatEdgesCPU(b *gpuimpl.CPUBlock) {
 		if w0 != nil {
 		items0w:
 			for lx := uint32(0); lx < 64; lx++ {
+				li := lx
+				_ = li
 				var v_i uint32 = (gx0 + lx)
+				_ = v_i
 				if v_i >= p_n {
 					continue items0w
 				}
 				var v_m float32 = xpu.Float32FromBits(uint32(uint32(4286578688)))
+				_ = v_m
 				{
 					var v_j uint32 = uint32(0)
+					_ = v_j
 					for v_j < uint32(4) {
 						{
 							v_m = xpu.Max(v_m, p_a[((v_i+v_j)%p_n)])
@@ -2640,6 +3174,7 @@ func floatEdgesCPU(b *gpuimpl.CPUBlock) {
 					}
 				}
 				var v_o uint32 = (v_i * uint32(5))
+				_ = v_o
 				p_out[(v_o + uint32(0))] = v_m
 				p_out[(v_o + uint32(1))] = (w0[lx] * float32(3.4028235e+38))
 				p_out[(v_o + uint32(2))] = (float32(-3.4028235e+38) + w0[lx])
@@ -2649,13 +3184,18 @@ func floatEdgesCPU(b *gpuimpl.CPUBlock) {
 		} else {
 		items0:
 			for lx := uint32(0); lx < 64; lx++ {
+				li := lx
+				_ = li
 				var v_i uint32 = (gx0 + lx)
+				_ = v_i
 				if v_i >= p_n {
 					continue items0
 				}
 				var v_m float32 = xpu.Float32FromBits(uint32(uint32(4286578688)))
+				_ = v_m
 				{
 					var v_j uint32 = uint32(0)
+					_ = v_j
 					for v_j < uint32(4) {
 						{
 							v_m = xpu.Max(v_m, p_a[((v_i+v_j)%p_n)])
@@ -2664,6 +3204,7 @@ func floatEdgesCPU(b *gpuimpl.CPUBlock) {
 					}
 				}
 				var v_o uint32 = (v_i * uint32(5))
+				_ = v_o
 				p_out[(v_o + uint32(0))] = v_m
 				p_out[(v_o + uint32(1))] = (p_a[v_i] * float32(3.4028235e+38))
 				p_out[(v_o + uint32(2))] = (float32(-3.4028235e+38) + p_a[v_i])
@@ -2695,7 +3236,7 @@ var FuncBufferKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Code: funcBufferWGSL,
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:450e8fd33790d6719257a5da3a7880938d6a3642ce9c1c0f501c53c2a022040a"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:4d199140d3e14943f80f57745cb68bb50cc95a8247e6b6dfec47f5f9b7b1548b"},
 			Entry:    funcBufferCPU,
 		},
 	},
@@ -2764,10 +3305,24 @@ func funcBufferCPU(b *gpuimpl.CPUBlock) {
 	p_w := gpuimpl.CPUView[float32](b.Buffers[2])
 	p_n := gpuimpl.CPUUniform[uint32](b.Uniforms, 0)
 	gx0 := b.Group.X * 64
+	gy0 := b.Group.Y * 1
+	gz0 := b.Group.Z * 1
 	var ly uint32
 	var lz uint32
+	stop := b.Stopping()
+	_ = p_out
+	_ = p_in
+	_ = p_w
+	_ = p_n
+	_ = gx0
+	_ = gy0
+	_ = gz0
+	_ = ly
+	_ = lz
+	_ = stop
 	f_window := func(lx, ly, lz uint32, v_i_1 uint32, v_n_1 uint32) float32 {
 		var v_s float32 = p_in[v_i_1]
+		_ = v_s
 		if v_i_1 > uint32(0) {
 			v_s = (v_s + p_in[(v_i_1-uint32(1))])
 		}
@@ -2776,8 +3331,10 @@ func funcBufferCPU(b *gpuimpl.CPUBlock) {
 		}
 		return v_s
 	}
+	_ = f_window
 	f_window_1 := func(lx, ly, lz uint32, v_i_1 uint32, v_n_1 uint32) float32 {
 		var v_s float32 = p_w[v_i_1]
+		_ = v_s
 		if v_i_1 > uint32(0) {
 			v_s = (v_s + p_w[(v_i_1-uint32(1))])
 		}
@@ -2786,9 +3343,13 @@ func funcBufferCPU(b *gpuimpl.CPUBlock) {
 		}
 		return v_s
 	}
+	_ = f_window_1
 	{
 		lx := uint32(0)
+		li := uint32(0)
+		_, _ = lx, li
 		var v_i uint32 = (gx0 + lx)
+		_ = v_i
 		var w0 *[64]float32
 		if o := v_i; o <= 4294967232 && uint64(o)+64 <= uint64(len(p_out)) {
 			w0 = (*[64]float32)(p_out[o : uint64(o)+64])
@@ -2796,7 +3357,10 @@ func funcBufferCPU(b *gpuimpl.CPUBlock) {
 		if w0 != nil {
 		items0w:
 			for lx := uint32(0); lx < 64; lx++ {
+				li := lx
+				_ = li
 				var v_i uint32 = (gx0 + lx)
+				_ = v_i
 				if v_i >= p_n {
 					continue items0w
 				}
@@ -2805,7 +3369,10 @@ func funcBufferCPU(b *gpuimpl.CPUBlock) {
 		} else {
 		items0:
 			for lx := uint32(0); lx < 64; lx++ {
+				li := lx
+				_ = li
 				var v_i uint32 = (gx0 + lx)
+				_ = v_i
 				if v_i >= p_n {
 					continue items0
 				}
@@ -2837,7 +3404,7 @@ var FuncChainKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Code: funcChainWGSL,
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:06e94dc0a85701e2c4c5c0019c47594ffcb3a0daedecef8a128b9df40cba1233"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:5873de60c93d0577786280473d54d4ddc45a7c7c8d12bc8f70bf2bf4bfc54cf5"},
 			Entry:    funcChainCPU,
 		},
 	},
@@ -2911,8 +3478,21 @@ func funcChainCPU(b *gpuimpl.CPUBlock) {
 	p_b := gpuimpl.CPUView[float32](b.Buffers[2])
 	p_n := gpuimpl.CPUUniform[uint32](b.Uniforms, 0)
 	gx0 := b.Group.X * 64
+	gy0 := b.Group.Y * 1
+	gz0 := b.Group.Z * 1
 	var ly uint32
 	var lz uint32
+	stop := b.Stopping()
+	_ = p_out
+	_ = p_a
+	_ = p_b
+	_ = p_n
+	_ = gx0
+	_ = gy0
+	_ = gz0
+	_ = ly
+	_ = lz
+	_ = stop
 	f_saturate := func(lx, ly, lz uint32, v_x float32) float32 {
 		if v_x < float32(0) {
 			return float32(0)
@@ -2922,16 +3502,23 @@ func funcChainCPU(b *gpuimpl.CPUBlock) {
 		}
 		return v_x
 	}
+	_ = f_saturate
 	f_smoothstep := func(lx, ly, lz uint32, v_e0 float32, v_e1 float32, v_x float32) float32 {
 		var v_s float32 = f_saturate(lx, ly, lz, ((v_x - v_e0) / (v_e1 - v_e0)))
+		_ = v_s
 		return ((v_s * v_s) * (float32(3) - (float32(2) * v_s)))
 	}
+	_ = f_smoothstep
 	f_lerp := func(lx, ly, lz uint32, v_a_1 float32, v_b_1 float32, v_s float32) float32 {
 		return (v_a_1 + ((v_b_1 - v_a_1) * v_s))
 	}
+	_ = f_lerp
 	{
 		lx := uint32(0)
+		li := uint32(0)
+		_, _ = lx, li
 		var v_i uint32 = (gx0 + lx)
+		_ = v_i
 		var w0 *[64]float32
 		if o := v_i; o <= 4294967232 && uint64(o)+64 <= uint64(len(p_out)) {
 			w0 = (*[64]float32)(p_out[o : uint64(o)+64])
@@ -2947,7 +3534,10 @@ func funcChainCPU(b *gpuimpl.CPUBlock) {
 		if w0 != nil && w1 != nil && w2 != nil {
 		items0w:
 			for lx := uint32(0); lx < 64; lx++ {
+				li := lx
+				_ = li
 				var v_i uint32 = (gx0 + lx)
+				_ = v_i
 				if v_i >= p_n {
 					continue items0w
 				}
@@ -2956,7 +3546,10 @@ func funcChainCPU(b *gpuimpl.CPUBlock) {
 		} else {
 		items0:
 			for lx := uint32(0); lx < 64; lx++ {
+				li := lx
+				_ = li
 				var v_i uint32 = (gx0 + lx)
+				_ = v_i
 				if v_i >= p_n {
 					continue items0
 				}
@@ -2987,7 +3580,7 @@ var Grid2DKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Code: grid2DWGSL,
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:f923db112603b5354885851934919191867c53bb11cf06928ff2914e4c741a96"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:e67faba2fc31d1c6f9b8091da3c8216b86d9b83244f6f1fca3536352e94fe152"},
 			Entry:    grid2DCPU,
 		},
 	},
@@ -3031,15 +3624,32 @@ func grid2DCPU(b *gpuimpl.CPUBlock) {
 	p_h := gpuimpl.CPUUniform[uint32](b.Uniforms, 4)
 	gx0 := b.Group.X * 16
 	gy0 := b.Group.Y * 8
+	gz0 := b.Group.Z * 1
+	var lz uint32
+	stop := b.Stopping()
+	_ = p_out
+	_ = p_in
+	_ = p_w
+	_ = p_h
+	_ = gx0
+	_ = gy0
+	_ = gz0
+	_ = lz
+	_ = stop
 	for ly := uint32(0); ly < 8; ly++ {
 	items0:
 		for lx := uint32(0); lx < 16; lx++ {
+			li := lx + 16*ly + 128*lz
+			_ = li
 			var v_x uint32 = (gx0 + lx)
+			_ = v_x
 			var v_y uint32 = (gy0 + ly)
+			_ = v_y
 			if (v_x >= p_w) || (v_y >= p_h) {
 				continue items0
 			}
 			var v_i uint32 = ((v_y * p_w) + v_x)
+			_ = v_i
 			p_out[v_i] = (((p_in[v_i] * uint32(3)) + (v_x * uint32(1000))) + v_y)
 		}
 	}
@@ -3066,7 +3676,7 @@ var Grid3DKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Code: grid3DWGSL,
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:b46a4b3fdaead4cd6a799541291f38d151b3af91e79c8940eac98ebeeebd649b"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:d84dab78c770d38db3de7f3dc0bc854613a36c9c7cc0bd16032cb58a931a7376"},
 			Entry:    grid3DCPU,
 		},
 	},
@@ -3110,12 +3720,26 @@ func grid3DCPU(b *gpuimpl.CPUBlock) {
 	gx0 := b.Group.X * 4
 	gy0 := b.Group.Y * 4
 	gz0 := b.Group.Z * 4
+	stop := b.Stopping()
+	_ = p_out
+	_ = p_w
+	_ = p_h
+	_ = p_d
+	_ = gx0
+	_ = gy0
+	_ = gz0
+	_ = stop
 	for lz := uint32(0); lz < 4; lz++ {
 		for ly := uint32(0); ly < 4; ly++ {
 			for lx := uint32(0); lx < 4; lx++ {
+				li := lx + 4*ly + 16*lz
+				_ = li
 				var v_x uint32 = (gx0 + lx)
+				_ = v_x
 				var v_y uint32 = (gy0 + ly)
+				_ = v_y
 				var v_z uint32 = (gz0 + lz)
+				_ = v_z
 				if ((v_x < p_w) && (v_y < p_h)) && (v_z < p_d) {
 					p_out[((((v_z * p_h) + v_y) * p_w) + v_x)] = ((int32(v_x) - (int32(2) * int32(v_y))) + (int32(7) * int32(v_z)))
 				}
@@ -3143,7 +3767,7 @@ var GridStrideKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Code: gridStrideWGSL,
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:f186f1d7a4e6b29c2e23921751ddadeacceeb0b3262fc2010a89f3eb86d779af"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:a6cbd459eb60c63472099a5533cdee4463b5ff043b8fdb3549be433c0008efd2"},
 			Entry:    gridStrideCPU,
 		},
 	},
@@ -3179,11 +3803,27 @@ func gridStrideCPU(b *gpuimpl.CPUBlock) {
 	p_y := gpuimpl.CPUView[float32](b.Buffers[0])
 	p_n := gpuimpl.CPUUniform[uint32](b.Uniforms, 0)
 	gx0 := b.Group.X * 64
+	gy0 := b.Group.Y * 1
+	gz0 := b.Group.Z * 1
+	var ly uint32
+	var lz uint32
 	stop := b.Stopping()
+	_ = p_y
+	_ = p_n
+	_ = gx0
+	_ = gy0
+	_ = gz0
+	_ = ly
+	_ = lz
+	_ = stop
 	for lx := uint32(0); lx < 64; lx++ {
+		li := lx
+		_ = li
 		var v_stride uint32 = (b.Groups.X * uint32(64))
+		_ = v_stride
 		{
 			var v_i uint32 = (gx0 + lx)
+			_ = v_i
 			for v_i < p_n {
 				if stop.Load() {
 					panic(gpuimpl.CPUStopped)
@@ -3218,7 +3858,7 @@ var HistogramKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Code: histogramWGSL,
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:4a0d9537a7abe6838bb300bbac3bb9150c09953ee9d9f6fcb3d2cfb4fe4680e9",
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:c18572b55e4854a512abe551e52feb345aac3c9a7d28d00a5ec026d91a099045",
 				NativeOps: []string{"xpu.AtomicAdd"},
 			},
 			Entry: histogramCPU,
@@ -3260,9 +3900,26 @@ func histogramCPU(b *gpuimpl.CPUBlock) {
 	p_in := gpuimpl.CPUView[uint32](b.Buffers[1])
 	p_n := gpuimpl.CPUUniform[uint32](b.Uniforms, 0)
 	gx0 := b.Group.X * 64
+	gy0 := b.Group.Y * 1
+	gz0 := b.Group.Z * 1
+	var ly uint32
+	var lz uint32
+	stop := b.Stopping()
+	_ = p_bins
+	_ = p_in
+	_ = p_n
+	_ = gx0
+	_ = gy0
+	_ = gz0
+	_ = ly
+	_ = lz
+	_ = stop
 	{
 		lx := uint32(0)
+		li := uint32(0)
+		_, _ = lx, li
 		var v_i uint32 = (gx0 + lx)
+		_ = v_i
 		// The guard (v_i < p_n) holds for the lanes lo <= lx < hi; gok: v_i
 		// steps by one from lane to lane without wrapping.
 		lo, hi, gok := uint32(0), uint32(0), false
@@ -3276,7 +3933,11 @@ func histogramCPU(b *gpuimpl.CPUBlock) {
 		}
 		if gok && w0 != nil && hi <= 64 {
 			for lx := lo; lx < hi; lx++ {
+				li := lx
+				_ = li
 				{
+					var v_i uint32 = (gx0 + lx)
+					_ = v_i
 					{ // (v_i < p_n) holds for lo <= lx < hi
 						xpu.AtomicAdd(&p_bins[(w0[lx]%uint32(64))], uint32(1))
 					}
@@ -3284,8 +3945,11 @@ func histogramCPU(b *gpuimpl.CPUBlock) {
 			}
 		} else if gok {
 			for lx := lo; lx < hi; lx++ {
+				li := lx
+				_ = li
 				{
 					var v_i uint32 = (gx0 + lx)
+					_ = v_i
 					{ // (v_i < p_n) holds for lo <= lx < hi
 						xpu.AtomicAdd(&p_bins[(p_in[v_i]%uint32(64))], uint32(1))
 					}
@@ -3293,8 +3957,11 @@ func histogramCPU(b *gpuimpl.CPUBlock) {
 			}
 		} else {
 			for lx := uint32(0); lx < 64; lx++ {
+				li := lx
+				_ = li
 				{
 					var v_i uint32 = (gx0 + lx)
+					_ = v_i
 					if v_i < p_n {
 						xpu.AtomicAdd(&p_bins[(p_in[v_i]%uint32(64))], uint32(1))
 					}
@@ -3326,7 +3993,7 @@ var HistogramSharedKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Code: histogramSharedWGSL,
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:0f30cd69ef85e6453118f7de0911abe08d9ca83f973c5efc7dd18aa8705980ec",
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:4d5e80f6baf2e0f54a70ac38a1801bc80558f1c40fe6ead9505c380c4a062adb",
 				NativeOps: []string{"xpu.AtomicAdd", "xpu.AtomicLoad", "xpu.AtomicStore"},
 			},
 			Entry: histogramSharedCPU,
@@ -3380,13 +4047,33 @@ func histogramSharedCPU(b *gpuimpl.CPUBlock) {
 	p_n := gpuimpl.CPUUniform[uint32](b.Uniforms, 0)
 	var s_h [64]uint32
 	gx0 := b.Group.X * 64
+	gy0 := b.Group.Y * 1
+	gz0 := b.Group.Z * 1
+	var ly uint32
+	var lz uint32
+	stop := b.Stopping()
+	_ = p_bins
+	_ = p_in
+	_ = p_n
+	_ = gx0
+	_ = gy0
+	_ = gz0
+	_ = ly
+	_ = lz
+	_ = stop
 	for lx := uint32(0); lx < 64; lx++ {
+		li := lx
+		_ = li
 		var v_l uint32 = lx
+		_ = v_l
 		xpu.AtomicStore(&s_h[v_l], uint32(0))
 	}
 	{
 		lx := uint32(0)
+		li := uint32(0)
+		_, _ = lx, li
 		var v_i uint32 = (gx0 + lx)
+		_ = v_i
 		// The guard (v_i < p_n) holds for the lanes lo <= lx < hi; gok: v_i
 		// steps by one from lane to lane without wrapping.
 		lo, hi, gok := uint32(0), uint32(0), false
@@ -3400,7 +4087,11 @@ func histogramSharedCPU(b *gpuimpl.CPUBlock) {
 		}
 		if gok && w0 != nil && hi <= 64 {
 			for lx := lo; lx < hi; lx++ {
+				li := lx
+				_ = li
 				{
+					var v_i uint32 = (gx0 + lx)
+					_ = v_i
 					{ // (v_i < p_n) holds for lo <= lx < hi
 						xpu.AtomicAdd(&s_h[(w0[lx]%uint32(64))], uint32(1))
 					}
@@ -3408,8 +4099,11 @@ func histogramSharedCPU(b *gpuimpl.CPUBlock) {
 			}
 		} else if gok {
 			for lx := lo; lx < hi; lx++ {
+				li := lx
+				_ = li
 				{
 					var v_i uint32 = (gx0 + lx)
+					_ = v_i
 					{ // (v_i < p_n) holds for lo <= lx < hi
 						xpu.AtomicAdd(&s_h[(p_in[v_i]%uint32(64))], uint32(1))
 					}
@@ -3417,8 +4111,11 @@ func histogramSharedCPU(b *gpuimpl.CPUBlock) {
 			}
 		} else {
 			for lx := uint32(0); lx < 64; lx++ {
+				li := lx
+				_ = li
 				{
 					var v_i uint32 = (gx0 + lx)
+					_ = v_i
 					if v_i < p_n {
 						xpu.AtomicAdd(&s_h[(p_in[v_i]%uint32(64))], uint32(1))
 					}
@@ -3427,9 +4124,13 @@ func histogramSharedCPU(b *gpuimpl.CPUBlock) {
 		}
 	}
 	for lx := uint32(0); lx < 64; lx++ {
+		li := lx
+		_ = li
 		var v_l uint32 = lx
+		_ = v_l
 		{
 			var v_c uint32 = xpu.AtomicLoad(&s_h[v_l])
+			_ = v_c
 			if v_c != uint32(0) {
 				xpu.AtomicAdd(&p_bins[v_l], v_c)
 			}
@@ -3460,7 +4161,7 @@ var IntArithKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Code: intArithWGSL,
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:4d6f62feaa881d3e900ae44ad59c69c170eb5d31d714f4b924f217cd13938c69"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:9525db4f3d344ca45acef548966237a2c4f7215e186053648c2c9450914391fb"},
 			Entry:    intArithCPU,
 		},
 	},
@@ -3533,9 +4234,27 @@ func intArithCPU(b *gpuimpl.CPUBlock) {
 	p_b := gpuimpl.CPUView[int32](b.Buffers[2])
 	p_n := gpuimpl.CPUUniform[uint32](b.Uniforms, 0)
 	gx0 := b.Group.X * 64
+	gy0 := b.Group.Y * 1
+	gz0 := b.Group.Z * 1
+	var ly uint32
+	var lz uint32
+	stop := b.Stopping()
+	_ = p_out
+	_ = p_a
+	_ = p_b
+	_ = p_n
+	_ = gx0
+	_ = gy0
+	_ = gz0
+	_ = ly
+	_ = lz
+	_ = stop
 	{
 		lx := uint32(0)
+		li := uint32(0)
+		_, _ = lx, li
 		var v_i uint32 = (gx0 + lx)
+		_ = v_i
 		var w0 *[64]int32
 		if o := v_i; o <= 4294967232 && uint64(o)+64 <= uint64(len(p_a)) {
 			w0 = (*[64]int32)(p_a[o : uint64(o)+64])
@@ -3547,13 +4266,19 @@ func intArithCPU(b *gpuimpl.CPUBlock) {
 		if w0 != nil && w1 != nil {
 		items0w:
 			for lx := uint32(0); lx < 64; lx++ {
+				li := lx
+				_ = li
 				var v_i uint32 = (gx0 + lx)
+				_ = v_i
 				if v_i >= p_n {
 					continue items0w
 				}
 				var v_x int32 = w0[lx]
+				_ = v_x
 				var v_y int32 = w1[lx]
+				_ = v_y
 				var v_o uint32 = (v_i * uint32(5))
+				_ = v_o
 				p_out[(v_o + uint32(0))] = (v_x + v_y)
 				p_out[(v_o + uint32(1))] = (v_x - v_y)
 				p_out[(v_o + uint32(2))] = (v_x * v_y)
@@ -3563,13 +4288,19 @@ func intArithCPU(b *gpuimpl.CPUBlock) {
 		} else {
 		items0:
 			for lx := uint32(0); lx < 64; lx++ {
+				li := lx
+				_ = li
 				var v_i uint32 = (gx0 + lx)
+				_ = v_i
 				if v_i >= p_n {
 					continue items0
 				}
 				var v_x int32 = p_a[v_i]
+				_ = v_x
 				var v_y int32 = p_b[v_i]
+				_ = v_y
 				var v_o uint32 = (v_i * uint32(5))
+				_ = v_o
 				p_out[(v_o + uint32(0))] = (v_x + v_y)
 				p_out[(v_o + uint32(1))] = (v_x - v_y)
 				p_out[(v_o + uint32(2))] = (v_x * v_y)
@@ -3600,7 +4331,7 @@ var LenGuardKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Code: lenGuardWGSL,
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:9851a9cd48978afd8536ff1337bf47c377622b67544c1991413a0b2c07f07c7a"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:61b46c6a09b9d643c56f6702d8585cc36bd4452eaf3775fc5316f36cab38fabd"},
 			Entry:    lenGuardCPU,
 		},
 	},
@@ -3642,9 +4373,25 @@ func lenGuardCPU(b *gpuimpl.CPUBlock) {
 	p_y := gpuimpl.CPUView[int32](b.Buffers[0])
 	p_x := gpuimpl.CPUView[int32](b.Buffers[1])
 	gx0 := b.Group.X * 64
+	gy0 := b.Group.Y * 1
+	gz0 := b.Group.Z * 1
+	var ly uint32
+	var lz uint32
+	stop := b.Stopping()
+	_ = p_y
+	_ = p_x
+	_ = gx0
+	_ = gy0
+	_ = gz0
+	_ = ly
+	_ = lz
+	_ = stop
 	{
 		lx := uint32(0)
+		li := uint32(0)
+		_, _ = lx, li
 		var v_i uint32 = (gx0 + lx)
+		_ = v_i
 		// The guard (v_i < uint32(len(p_y))) holds for the lanes lo <= lx < hi; gok: v_i
 		// steps by one from lane to lane without wrapping.
 		lo, hi, gok := uint32(0), uint32(0), false
@@ -3658,21 +4405,30 @@ func lenGuardCPU(b *gpuimpl.CPUBlock) {
 		}
 		if gok && w0 != nil && hi <= 64 {
 			for lx := lo; lx < hi; lx++ {
+				li := lx
+				_ = li
 				var v_i uint32 = (gx0 + lx)
+				_ = v_i
 				{ // (v_i < uint32(len(p_y))) holds for lo <= lx < hi
 					w0[lx] = (p_x[(v_i%uint32(len(p_x)))] * int32(2))
 				}
 			}
 		} else if gok {
 			for lx := lo; lx < hi; lx++ {
+				li := lx
+				_ = li
 				var v_i uint32 = (gx0 + lx)
+				_ = v_i
 				{ // (v_i < uint32(len(p_y))) holds for lo <= lx < hi
 					p_y[v_i] = (p_x[(v_i%uint32(len(p_x)))] * int32(2))
 				}
 			}
 		} else {
 			for lx := uint32(0); lx < 64; lx++ {
+				li := lx
+				_ = li
 				var v_i uint32 = (gx0 + lx)
+				_ = v_i
 				if v_i < uint32(len(p_y)) {
 					p_y[v_i] = (p_x[(v_i%uint32(len(p_x)))] * int32(2))
 				}
@@ -3703,7 +4459,7 @@ var LogicalInLoopKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Code: logicalInLoopWGSL,
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:03266e697e366e012d8ba029530629df65cbe9b2170987b16714d55e83e74160"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:edb382003da5d77b4086c51d28bb6515e79fe7097e1d1a717ae7671c95d2d1dc"},
 			Entry:    logicalInLoopCPU,
 		},
 	},
@@ -3795,15 +4551,32 @@ func logicalInLoopCPU(b *gpuimpl.CPUBlock) {
 	p_in := gpuimpl.CPUView[uint32](b.Buffers[2])
 	p_n := gpuimpl.CPUUniform[uint32](b.Uniforms, 0)
 	gx0 := b.Group.X * 64
+	gy0 := b.Group.Y * 1
+	gz0 := b.Group.Z * 1
 	var ly uint32
 	var lz uint32
+	stop := b.Stopping()
+	_ = p_out
+	_ = p_calls
+	_ = p_in
+	_ = p_n
+	_ = gx0
+	_ = gy0
+	_ = gz0
+	_ = ly
+	_ = lz
+	_ = stop
 	f_countedBit := func(lx, ly, lz uint32, v_i_1 uint32, v_x uint32, v_k uint32) bool {
 		p_calls[v_i_1] = (p_calls[v_i_1] + uint32(1))
 		return (((v_x >> v_k) & uint32(1)) != uint32(0))
 	}
+	_ = f_countedBit
 	{
 		lx := uint32(0)
+		li := uint32(0)
+		_, _ = lx, li
 		var v_i uint32 = (gx0 + lx)
+		_ = v_i
 		var w0 *[64]uint32
 		if o := v_i; o <= 4294967232 && uint64(o)+64 <= uint64(len(p_calls)) {
 			w0 = (*[64]uint32)(p_calls[o : uint64(o)+64])
@@ -3819,14 +4592,19 @@ func logicalInLoopCPU(b *gpuimpl.CPUBlock) {
 		if w0 != nil && w1 != nil && w2 != nil {
 		items0w:
 			for lx := uint32(0); lx < 64; lx++ {
+				li := lx
+				_ = li
 				var v_i uint32 = (gx0 + lx)
+				_ = v_i
 				if v_i >= p_n {
 					continue items0w
 				}
 				w0[lx] = uint32(0)
 				var v_r uint32
+				_ = v_r
 				{
 					var v_k uint32 = uint32(0)
+					_ = v_k
 					for v_k < uint32(8) {
 						{
 							if true && f_countedBit(lx, ly, lz, v_i, w1[lx], v_k) {
@@ -3850,14 +4628,19 @@ func logicalInLoopCPU(b *gpuimpl.CPUBlock) {
 		} else {
 		items0:
 			for lx := uint32(0); lx < 64; lx++ {
+				li := lx
+				_ = li
 				var v_i uint32 = (gx0 + lx)
+				_ = v_i
 				if v_i >= p_n {
 					continue items0
 				}
 				p_calls[v_i] = uint32(0)
 				var v_r uint32
+				_ = v_r
 				{
 					var v_k uint32 = uint32(0)
+					_ = v_k
 					for v_k < uint32(8) {
 						{
 							if true && f_countedBit(lx, ly, lz, v_i, p_in[v_i], v_k) {
@@ -3905,7 +4688,7 @@ var LoopBreakContinueKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Code: loopBreakContinueWGSL,
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:71d076c748f78c8ee9863093d92e0aaf118d7e9847c8e27b44132f699d3c95d1"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:f4bbbf6ee05caa1594bfd021310dad2c6a0ae2d58a3696f4be8232d0eca48cdc"},
 			Entry:    loopBreakContinueCPU,
 		},
 	},
@@ -3974,10 +4757,29 @@ func loopBreakContinueCPU(b *gpuimpl.CPUBlock) {
 	p_limit := gpuimpl.CPUUniform[uint32](b.Uniforms, 4)
 	p_n := gpuimpl.CPUUniform[uint32](b.Uniforms, 8)
 	gx0 := b.Group.X * 64
+	gy0 := b.Group.Y * 1
+	gz0 := b.Group.Z * 1
+	var ly uint32
+	var lz uint32
 	stop := b.Stopping()
+	_ = p_out
+	_ = p_steps
+	_ = p_in
+	_ = p_width
+	_ = p_limit
+	_ = p_n
+	_ = gx0
+	_ = gy0
+	_ = gz0
+	_ = ly
+	_ = lz
+	_ = stop
 	{
 		lx := uint32(0)
+		li := uint32(0)
+		_, _ = lx, li
 		var v_i uint32 = (gx0 + lx)
+		_ = v_i
 		var w0 *[64]uint32
 		if o := v_i; o <= 4294967232 && uint64(o)+64 <= uint64(len(p_out)) {
 			w0 = (*[64]uint32)(p_out[o : uint64(o)+64])
@@ -3992,11 +4794,14 @@ func loopBreakContinueCPU(b *gpuimpl.CPUBlock) {
 				li := lx
 				_ = li
 				var v_i uint32 = (gx0 + lx)
+				_ = v_i
 				if v_i >= p_n {
 					continue items0w
 				}
 				var v_sum uint32
+				_ = v_sum
 				var v_k uint32
+				_ = v_k
 				{
 					v_k = uint32(0)
 					for v_k < p_width {
@@ -4005,6 +4810,7 @@ func loopBreakContinueCPU(b *gpuimpl.CPUBlock) {
 						}
 						{
 							var v_v uint32 = p_in[((v_i * p_width) + v_k)]
+							_ = v_v
 							if (v_v % uint32(3)) == uint32(0) {
 								goto next2
 							}
@@ -4026,11 +4832,14 @@ func loopBreakContinueCPU(b *gpuimpl.CPUBlock) {
 				li := lx
 				_ = li
 				var v_i uint32 = (gx0 + lx)
+				_ = v_i
 				if v_i >= p_n {
 					continue items0
 				}
 				var v_sum uint32
+				_ = v_sum
 				var v_k uint32
+				_ = v_k
 				{
 					v_k = uint32(0)
 					for v_k < p_width {
@@ -4039,6 +4848,7 @@ func loopBreakContinueCPU(b *gpuimpl.CPUBlock) {
 						}
 						{
 							var v_v uint32 = p_in[((v_i * p_width) + v_k)]
+							_ = v_v
 							if (v_v % uint32(3)) == uint32(0) {
 								goto next3
 							}
@@ -4078,7 +4888,7 @@ var LoopLocalZeroKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Code: loopLocalZeroWGSL,
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:b63d1023b8ec53fc438cd6ddde1a03839b710617fd799b545634b42cdc77cb85"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:00840017bc6c5b2c1222a27b01583cb451787172c9628137dde7219880f4732e"},
 			Entry:    loopLocalZeroCPU,
 		},
 	},
@@ -4127,9 +4937,26 @@ func loopLocalZeroCPU(b *gpuimpl.CPUBlock) {
 	p_in := gpuimpl.CPUView[uint32](b.Buffers[1])
 	p_n := gpuimpl.CPUUniform[uint32](b.Uniforms, 0)
 	gx0 := b.Group.X * 64
+	gy0 := b.Group.Y * 1
+	gz0 := b.Group.Z * 1
+	var ly uint32
+	var lz uint32
+	stop := b.Stopping()
+	_ = p_out
+	_ = p_in
+	_ = p_n
+	_ = gx0
+	_ = gy0
+	_ = gz0
+	_ = ly
+	_ = lz
+	_ = stop
 	{
 		lx := uint32(0)
+		li := uint32(0)
+		_, _ = lx, li
 		var v_i uint32 = (gx0 + lx)
+		_ = v_i
 		var w0 *[64]uint32
 		if o := v_i; o <= 4294967232 && uint64(o)+64 <= uint64(len(p_in)) {
 			w0 = (*[64]uint32)(p_in[o : uint64(o)+64])
@@ -4141,16 +4968,22 @@ func loopLocalZeroCPU(b *gpuimpl.CPUBlock) {
 		if w0 != nil && w1 != nil {
 		items0w:
 			for lx := uint32(0); lx < 64; lx++ {
+				li := lx
+				_ = li
 				var v_i uint32 = (gx0 + lx)
+				_ = v_i
 				if v_i >= p_n {
 					continue items0w
 				}
 				var v_sum uint32
+				_ = v_sum
 				{
 					var v_k uint32 = uint32(0)
+					_ = v_k
 					for v_k < uint32(4) {
 						{
 							var v_v uint32
+							_ = v_v
 							if v_k == (w0[lx] % uint32(4)) {
 								v_v = (v_k + uint32(1))
 							}
@@ -4164,16 +4997,22 @@ func loopLocalZeroCPU(b *gpuimpl.CPUBlock) {
 		} else {
 		items0:
 			for lx := uint32(0); lx < 64; lx++ {
+				li := lx
+				_ = li
 				var v_i uint32 = (gx0 + lx)
+				_ = v_i
 				if v_i >= p_n {
 					continue items0
 				}
 				var v_sum uint32
+				_ = v_sum
 				{
 					var v_k uint32 = uint32(0)
+					_ = v_k
 					for v_k < uint32(4) {
 						{
 							var v_v uint32
+							_ = v_v
 							if v_k == (p_in[v_i] % uint32(4)) {
 								v_v = (v_k + uint32(1))
 							}
@@ -4216,7 +5055,7 @@ var MathExactKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Code: mathExactWGSL,
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:4dadd0e44d33b7ce6370e9aa6a229ac072fe0ea91a986566f44a58f63fa5e4e2",
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:ca8af989887c75fd94b91866c0b4704df4c25b3610e294a3aaa02ff454588696",
 				NativeOps: []string{"xpu.Abs", "xpu.Ceil", "xpu.Clamp", "xpu.Floor", "xpu.Max", "xpu.Min", "xpu.Round", "xpu.Trunc"},
 			},
 			Entry: mathExactCPU,
@@ -4307,9 +5146,33 @@ func mathExactCPU(b *gpuimpl.CPUBlock) {
 	p_f := gpuimpl.CPUView[uint32](b.Buffers[8])
 	p_n := gpuimpl.CPUUniform[uint32](b.Uniforms, 0)
 	gx0 := b.Group.X * 64
+	gy0 := b.Group.Y * 1
+	gz0 := b.Group.Z * 1
+	var ly uint32
+	var lz uint32
+	stop := b.Stopping()
+	_ = p_out
+	_ = p_ints
+	_ = p_uints
+	_ = p_a
+	_ = p_b
+	_ = p_c
+	_ = p_d
+	_ = p_e
+	_ = p_f
+	_ = p_n
+	_ = gx0
+	_ = gy0
+	_ = gz0
+	_ = ly
+	_ = lz
+	_ = stop
 	{
 		lx := uint32(0)
+		li := uint32(0)
+		_, _ = lx, li
 		var v_i uint32 = (gx0 + lx)
+		_ = v_i
 		var w0 *[64]float32
 		if o := v_i; o <= 4294967232 && uint64(o)+64 <= uint64(len(p_a)) {
 			w0 = (*[64]float32)(p_a[o : uint64(o)+64])
@@ -4337,13 +5200,19 @@ func mathExactCPU(b *gpuimpl.CPUBlock) {
 		if w0 != nil && w1 != nil && w2 != nil && w3 != nil && w4 != nil && w5 != nil {
 		items0w:
 			for lx := uint32(0); lx < 64; lx++ {
+				li := lx
+				_ = li
 				var v_i uint32 = (gx0 + lx)
+				_ = v_i
 				if v_i >= p_n {
 					continue items0w
 				}
 				var v_x float32 = w0[lx]
+				_ = v_x
 				var v_y float32 = w1[lx]
+				_ = v_y
 				var v_o uint32 = (v_i * uint32(8))
+				_ = v_o
 				p_out[(v_o + uint32(0))] = xpu.Abs(v_x)
 				p_out[(v_o + uint32(1))] = xpu.Floor(v_x)
 				p_out[(v_o + uint32(2))] = xpu.Ceil(v_x)
@@ -4353,6 +5222,7 @@ func mathExactCPU(b *gpuimpl.CPUBlock) {
 				p_out[(v_o + uint32(6))] = xpu.Max(v_x, v_y)
 				p_out[(v_o + uint32(7))] = xpu.Clamp(v_x, float32(-0.5), v_y)
 				var v_p uint32 = (v_i * uint32(4))
+				_ = v_p
 				p_ints[(v_p + uint32(0))] = xpu.Abs(w2[lx])
 				p_ints[(v_p + uint32(1))] = xpu.Min(w2[lx], w3[lx])
 				p_ints[(v_p + uint32(2))] = xpu.Max(w2[lx], w3[lx])
@@ -4365,13 +5235,19 @@ func mathExactCPU(b *gpuimpl.CPUBlock) {
 		} else {
 		items0:
 			for lx := uint32(0); lx < 64; lx++ {
+				li := lx
+				_ = li
 				var v_i uint32 = (gx0 + lx)
+				_ = v_i
 				if v_i >= p_n {
 					continue items0
 				}
 				var v_x float32 = p_a[v_i]
+				_ = v_x
 				var v_y float32 = p_b[v_i]
+				_ = v_y
 				var v_o uint32 = (v_i * uint32(8))
+				_ = v_o
 				p_out[(v_o + uint32(0))] = xpu.Abs(v_x)
 				p_out[(v_o + uint32(1))] = xpu.Floor(v_x)
 				p_out[(v_o + uint32(2))] = xpu.Ceil(v_x)
@@ -4381,6 +5257,7 @@ func mathExactCPU(b *gpuimpl.CPUBlock) {
 				p_out[(v_o + uint32(6))] = xpu.Max(v_x, v_y)
 				p_out[(v_o + uint32(7))] = xpu.Clamp(v_x, float32(-0.5), v_y)
 				var v_p uint32 = (v_i * uint32(4))
+				_ = v_p
 				p_ints[(v_p + uint32(0))] = xpu.Abs(p_c[v_i])
 				p_ints[(v_p + uint32(1))] = xpu.Min(p_c[v_i], p_d[v_i])
 				p_ints[(v_p + uint32(2))] = xpu.Max(p_c[v_i], p_d[v_i])
@@ -4416,7 +5293,7 @@ var MathExpLogKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Code: mathExpLogWGSL,
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:305013afd8335c327bdc0531b3b851a92ee9a8a3b9b2c09c1325fbfb64206aa9",
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:a2b1f65e47d3eabfa35001b50eae7cad0bba058714b3a87bc94f3840913732cd",
 				NativeOps: []string{"xpu.Exp", "xpu.Exp2", "xpu.Log", "xpu.Log2", "xpu.Pow"},
 			},
 			Entry: mathExpLogCPU,
@@ -4466,9 +5343,27 @@ func mathExpLogCPU(b *gpuimpl.CPUBlock) {
 	p_b := gpuimpl.CPUView[float32](b.Buffers[2])
 	p_n := gpuimpl.CPUUniform[uint32](b.Uniforms, 0)
 	gx0 := b.Group.X * 64
+	gy0 := b.Group.Y * 1
+	gz0 := b.Group.Z * 1
+	var ly uint32
+	var lz uint32
+	stop := b.Stopping()
+	_ = p_out
+	_ = p_a
+	_ = p_b
+	_ = p_n
+	_ = gx0
+	_ = gy0
+	_ = gz0
+	_ = ly
+	_ = lz
+	_ = stop
 	{
 		lx := uint32(0)
+		li := uint32(0)
+		_, _ = lx, li
 		var v_i uint32 = (gx0 + lx)
+		_ = v_i
 		var w0 *[64]float32
 		if o := v_i; o <= 4294967232 && uint64(o)+64 <= uint64(len(p_a)) {
 			w0 = (*[64]float32)(p_a[o : uint64(o)+64])
@@ -4480,13 +5375,19 @@ func mathExpLogCPU(b *gpuimpl.CPUBlock) {
 		if w0 != nil && w1 != nil {
 		items0w:
 			for lx := uint32(0); lx < 64; lx++ {
+				li := lx
+				_ = li
 				var v_i uint32 = (gx0 + lx)
+				_ = v_i
 				if v_i >= p_n {
 					continue items0w
 				}
 				var v_x float32 = w0[lx]
+				_ = v_x
 				var v_y float32 = w1[lx]
+				_ = v_y
 				var v_o uint32 = (v_i * uint32(5))
+				_ = v_o
 				p_out[(v_o + uint32(0))] = xpu.Exp(v_y)
 				p_out[(v_o + uint32(1))] = xpu.Exp2(v_y)
 				p_out[(v_o + uint32(2))] = xpu.Log(v_x)
@@ -4496,13 +5397,19 @@ func mathExpLogCPU(b *gpuimpl.CPUBlock) {
 		} else {
 		items0:
 			for lx := uint32(0); lx < 64; lx++ {
+				li := lx
+				_ = li
 				var v_i uint32 = (gx0 + lx)
+				_ = v_i
 				if v_i >= p_n {
 					continue items0
 				}
 				var v_x float32 = p_a[v_i]
+				_ = v_x
 				var v_y float32 = p_b[v_i]
+				_ = v_y
 				var v_o uint32 = (v_i * uint32(5))
+				_ = v_o
 				p_out[(v_o + uint32(0))] = xpu.Exp(v_y)
 				p_out[(v_o + uint32(1))] = xpu.Exp2(v_y)
 				p_out[(v_o + uint32(2))] = xpu.Log(v_x)
@@ -4536,7 +5443,7 @@ var MathSqrtFmaKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Code: mathSqrtFmaWGSL,
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:a63ea43cd2e3e50ca7f9a0dd596123e7057b1fb7efe8e45db32be69faff73af1",
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:19dd6071a5fc1016e948ec008dd0e2b4958defc76090181ccff0f5b62dbf64db",
 				NativeOps: []string{"xpu.Fma", "xpu.Sqrt"},
 			},
 			Entry: mathSqrtFmaCPU,
@@ -4582,9 +5489,28 @@ func mathSqrtFmaCPU(b *gpuimpl.CPUBlock) {
 	p_c := gpuimpl.CPUView[float32](b.Buffers[3])
 	p_n := gpuimpl.CPUUniform[uint32](b.Uniforms, 0)
 	gx0 := b.Group.X * 64
+	gy0 := b.Group.Y * 1
+	gz0 := b.Group.Z * 1
+	var ly uint32
+	var lz uint32
+	stop := b.Stopping()
+	_ = p_out
+	_ = p_a
+	_ = p_b
+	_ = p_c
+	_ = p_n
+	_ = gx0
+	_ = gy0
+	_ = gz0
+	_ = ly
+	_ = lz
+	_ = stop
 	{
 		lx := uint32(0)
+		li := uint32(0)
+		_, _ = lx, li
 		var v_i uint32 = (gx0 + lx)
+		_ = v_i
 		var w0 *[64]float32
 		if o := v_i; o <= 4294967232 && uint64(o)+64 <= uint64(len(p_a)) {
 			w0 = (*[64]float32)(p_a[o : uint64(o)+64])
@@ -4600,7 +5526,10 @@ func mathSqrtFmaCPU(b *gpuimpl.CPUBlock) {
 		if w0 != nil && w1 != nil && w2 != nil {
 		items0w:
 			for lx := uint32(0); lx < 64; lx++ {
+				li := lx
+				_ = li
 				var v_i uint32 = (gx0 + lx)
+				_ = v_i
 				if v_i >= p_n {
 					continue items0w
 				}
@@ -4610,7 +5539,10 @@ func mathSqrtFmaCPU(b *gpuimpl.CPUBlock) {
 		} else {
 		items0:
 			for lx := uint32(0); lx < 64; lx++ {
+				li := lx
+				_ = li
 				var v_i uint32 = (gx0 + lx)
+				_ = v_i
 				if v_i >= p_n {
 					continue items0
 				}
@@ -4642,7 +5574,7 @@ var MathTrigKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Code: mathTrigWGSL,
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:39154b5f9e7d5823e24dd171c6bbe7126597eceec46ab79b7b9f4a1964156418",
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:db482f4965bea0899015ccb07272587adaa8dcc27fcf96f0c16a333f33a31326",
 				NativeOps: []string{"xpu.Cos", "xpu.Sin", "xpu.Tan", "xpu.Tanh"},
 			},
 			Entry: mathTrigCPU,
@@ -4688,9 +5620,26 @@ func mathTrigCPU(b *gpuimpl.CPUBlock) {
 	p_a := gpuimpl.CPUView[float32](b.Buffers[1])
 	p_n := gpuimpl.CPUUniform[uint32](b.Uniforms, 0)
 	gx0 := b.Group.X * 64
+	gy0 := b.Group.Y * 1
+	gz0 := b.Group.Z * 1
+	var ly uint32
+	var lz uint32
+	stop := b.Stopping()
+	_ = p_out
+	_ = p_a
+	_ = p_n
+	_ = gx0
+	_ = gy0
+	_ = gz0
+	_ = ly
+	_ = lz
+	_ = stop
 	{
 		lx := uint32(0)
+		li := uint32(0)
+		_, _ = lx, li
 		var v_i uint32 = (gx0 + lx)
+		_ = v_i
 		var w0 *[64]float32
 		if o := v_i; o <= 4294967232 && uint64(o)+64 <= uint64(len(p_a)) {
 			w0 = (*[64]float32)(p_a[o : uint64(o)+64])
@@ -4698,12 +5647,17 @@ func mathTrigCPU(b *gpuimpl.CPUBlock) {
 		if w0 != nil {
 		items0w:
 			for lx := uint32(0); lx < 64; lx++ {
+				li := lx
+				_ = li
 				var v_i uint32 = (gx0 + lx)
+				_ = v_i
 				if v_i >= p_n {
 					continue items0w
 				}
 				var v_x float32 = w0[lx]
+				_ = v_x
 				var v_o uint32 = (v_i * uint32(4))
+				_ = v_o
 				p_out[(v_o + uint32(0))] = xpu.Sin(v_x)
 				p_out[(v_o + uint32(1))] = xpu.Cos(v_x)
 				p_out[(v_o + uint32(2))] = xpu.Tan(v_x)
@@ -4712,12 +5666,17 @@ func mathTrigCPU(b *gpuimpl.CPUBlock) {
 		} else {
 		items0:
 			for lx := uint32(0); lx < 64; lx++ {
+				li := lx
+				_ = li
 				var v_i uint32 = (gx0 + lx)
+				_ = v_i
 				if v_i >= p_n {
 					continue items0
 				}
 				var v_x float32 = p_a[v_i]
+				_ = v_x
 				var v_o uint32 = (v_i * uint32(4))
+				_ = v_o
 				p_out[(v_o + uint32(0))] = xpu.Sin(v_x)
 				p_out[(v_o + uint32(1))] = xpu.Cos(v_x)
 				p_out[(v_o + uint32(2))] = xpu.Tan(v_x)
@@ -4749,7 +5708,7 @@ var NestedLoopsKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Code: nestedLoopsWGSL,
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:c061a99396e699eb709242421b82a00df2574f499d1c7a7164d1a53e0d19b634"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:dff4fdb99a8f290c64a85faaa2b6b187f650ee42fe52ede8235d20ad76542c1d"},
 			Entry:    nestedLoopsCPU,
 		},
 	},
@@ -4810,9 +5769,26 @@ func nestedLoopsCPU(b *gpuimpl.CPUBlock) {
 	p_in := gpuimpl.CPUView[int32](b.Buffers[1])
 	p_n := gpuimpl.CPUUniform[uint32](b.Uniforms, 0)
 	gx0 := b.Group.X * 64
+	gy0 := b.Group.Y * 1
+	gz0 := b.Group.Z * 1
+	var ly uint32
+	var lz uint32
+	stop := b.Stopping()
+	_ = p_out
+	_ = p_in
+	_ = p_n
+	_ = gx0
+	_ = gy0
+	_ = gz0
+	_ = ly
+	_ = lz
+	_ = stop
 	{
 		lx := uint32(0)
+		li := uint32(0)
+		_, _ = lx, li
 		var v_i uint32 = (gx0 + lx)
+		_ = v_i
 		var w0 *[64]int32
 		if o := v_i; o <= 4294967232 && uint64(o)+64 <= uint64(len(p_out)) {
 			w0 = (*[64]int32)(p_out[o : uint64(o)+64])
@@ -4820,20 +5796,27 @@ func nestedLoopsCPU(b *gpuimpl.CPUBlock) {
 		if w0 != nil {
 		items0w:
 			for lx := uint32(0); lx < 64; lx++ {
+				li := lx
+				_ = li
 				var v_i uint32 = (gx0 + lx)
+				_ = v_i
 				if v_i >= p_n {
 					continue items0w
 				}
 				var v_acc int32
+				_ = v_acc
 				{
 					var v_j uint32 = uint32(0)
+					_ = v_j
 					for v_j < uint32(8) {
 						{
 							{
 								var v_k uint32 = v_j
+								_ = v_k
 								for v_k < uint32(8) {
 									{
 										var v_x int32 = (p_in[((v_i+v_j)%p_n)] * p_in[((v_i+v_k)%p_n)])
+										_ = v_x
 										if (v_x % int32(2)) == int32(0) {
 											v_acc = (v_acc + int32(1))
 										} else {
@@ -4852,20 +5835,27 @@ func nestedLoopsCPU(b *gpuimpl.CPUBlock) {
 		} else {
 		items0:
 			for lx := uint32(0); lx < 64; lx++ {
+				li := lx
+				_ = li
 				var v_i uint32 = (gx0 + lx)
+				_ = v_i
 				if v_i >= p_n {
 					continue items0
 				}
 				var v_acc int32
+				_ = v_acc
 				{
 					var v_j uint32 = uint32(0)
+					_ = v_j
 					for v_j < uint32(8) {
 						{
 							{
 								var v_k uint32 = v_j
+								_ = v_k
 								for v_k < uint32(8) {
 									{
 										var v_x int32 = (p_in[((v_i+v_j)%p_n)] * p_in[((v_i+v_k)%p_n)])
+										_ = v_x
 										if (v_x % int32(2)) == int32(0) {
 											v_acc = (v_acc + int32(1))
 										} else {
@@ -4906,7 +5896,7 @@ var ParticlesAoSKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Code: particlesAoSWGSL,
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:8f0b83f20ec8718b30fa2a9e740817fb2a9fc8d4b09cee16cdc65a5fec1a6085"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:b79b7df35437ac0fea90c070fb52a7d79d2776b31343bd2521e386396dac10e0"},
 			Entry:    particlesAoSCPU,
 		},
 	},
@@ -4975,9 +5965,26 @@ func particlesAoSCPU(b *gpuimpl.CPUBlock) {
 	p_dt := gpuimpl.CPUUniform[float32](b.Uniforms, 0)
 	p_n := gpuimpl.CPUUniform[uint32](b.Uniforms, 4)
 	gx0 := b.Group.X * 64
+	gy0 := b.Group.Y * 1
+	gz0 := b.Group.Z * 1
+	var ly uint32
+	var lz uint32
+	stop := b.Stopping()
+	_ = p_ps
+	_ = p_dt
+	_ = p_n
+	_ = gx0
+	_ = gy0
+	_ = gz0
+	_ = ly
+	_ = lz
+	_ = stop
 	{
 		lx := uint32(0)
+		li := uint32(0)
+		_, _ = lx, li
 		var v_i uint32 = (gx0 + lx)
+		_ = v_i
 		var w0 *[64]Particle
 		if o := v_i; o <= 4294967232 && uint64(o)+64 <= uint64(len(p_ps)) {
 			w0 = (*[64]Particle)(p_ps[o : uint64(o)+64])
@@ -4985,11 +5992,15 @@ func particlesAoSCPU(b *gpuimpl.CPUBlock) {
 		if w0 != nil {
 		items0w:
 			for lx := uint32(0); lx < 64; lx++ {
+				li := lx
+				_ = li
 				var v_i uint32 = (gx0 + lx)
+				_ = v_i
 				if v_i >= p_n {
 					continue items0w
 				}
 				var v_p Particle = w0[lx]
+				_ = v_p
 				v_p.VZ = (v_p.VZ - (float32(9.75) * p_dt))
 				v_p.X = (v_p.X + (v_p.VX * p_dt))
 				v_p.Y = (v_p.Y + (v_p.VY * p_dt))
@@ -5005,11 +6016,15 @@ func particlesAoSCPU(b *gpuimpl.CPUBlock) {
 		} else {
 		items0:
 			for lx := uint32(0); lx < 64; lx++ {
+				li := lx
+				_ = li
 				var v_i uint32 = (gx0 + lx)
+				_ = v_i
 				if v_i >= p_n {
 					continue items0
 				}
 				var v_p Particle = p_ps[v_i]
+				_ = v_p
 				v_p.VZ = (v_p.VZ - (float32(9.75) * p_dt))
 				v_p.X = (v_p.X + (v_p.VX * p_dt))
 				v_p.Y = (v_p.Y + (v_p.VY * p_dt))
@@ -5051,7 +6066,7 @@ var ParticlesSoAKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Code: particlesSoAWGSL,
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:4f36ab8dde90cf69382ba332da509862d19f14c120614f6f0bfe389abe54e605"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:96ed416cc8a32eda4ada8a5453327e86afdeb22896d8f9cd8ad8c43c03fbde55"},
 			Entry:    particlesSoACPU,
 		},
 	},
@@ -5112,9 +6127,30 @@ func particlesSoACPU(b *gpuimpl.CPUBlock) {
 	p_dt := gpuimpl.CPUUniform[float32](b.Uniforms, 0)
 	p_n := gpuimpl.CPUUniform[uint32](b.Uniforms, 4)
 	gx0 := b.Group.X * 64
+	gy0 := b.Group.Y * 1
+	gz0 := b.Group.Z * 1
+	var ly uint32
+	var lz uint32
+	stop := b.Stopping()
+	_ = p_x
+	_ = p_z
+	_ = p_vx
+	_ = p_vz
+	_ = p_hits
+	_ = p_dt
+	_ = p_n
+	_ = gx0
+	_ = gy0
+	_ = gz0
+	_ = ly
+	_ = lz
+	_ = stop
 	{
 		lx := uint32(0)
+		li := uint32(0)
+		_, _ = lx, li
 		var v_i uint32 = (gx0 + lx)
+		_ = v_i
 		var w0 *[64]float32
 		if o := v_i; o <= 4294967232 && uint64(o)+64 <= uint64(len(p_vz)) {
 			w0 = (*[64]float32)(p_vz[o : uint64(o)+64])
@@ -5138,7 +6174,10 @@ func particlesSoACPU(b *gpuimpl.CPUBlock) {
 		if w0 != nil && w1 != nil && w2 != nil && w3 != nil && w4 != nil {
 		items0w:
 			for lx := uint32(0); lx < 64; lx++ {
+				li := lx
+				_ = li
 				var v_i uint32 = (gx0 + lx)
+				_ = v_i
 				if v_i >= p_n {
 					continue items0w
 				}
@@ -5154,7 +6193,10 @@ func particlesSoACPU(b *gpuimpl.CPUBlock) {
 		} else {
 		items0:
 			for lx := uint32(0); lx < 64; lx++ {
+				li := lx
+				_ = li
 				var v_i uint32 = (gx0 + lx)
+				_ = v_i
 				if v_i >= p_n {
 					continue items0
 				}
@@ -5193,7 +6235,7 @@ var PrivateArrayKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Code: privateArrayWGSL,
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:38516a5291816b4136ab5509fbd3f3363194442c305b503b99a1fa92237dc56b"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:46a3ab181fea747834cc78e2687262341b097d439db14fc6977d74ec4f20aae9"},
 			Entry:    privateArrayCPU,
 		},
 	},
@@ -5267,16 +6309,35 @@ func privateArrayCPU(b *gpuimpl.CPUBlock) {
 	p_in := gpuimpl.CPUView[float32](b.Buffers[2])
 	p_n := gpuimpl.CPUUniform[uint32](b.Uniforms, 0)
 	gx0 := b.Group.X * 64
+	gy0 := b.Group.Y * 1
+	gz0 := b.Group.Z * 1
+	var ly uint32
+	var lz uint32
 	stop := b.Stopping()
+	_ = p_out
+	_ = p_sums
+	_ = p_in
+	_ = p_n
+	_ = gx0
+	_ = gy0
+	_ = gz0
+	_ = ly
+	_ = lz
+	_ = stop
 items0:
 	for lx := uint32(0); lx < 64; lx++ {
+		li := lx
+		_ = li
 		var v_i uint32 = (gx0 + lx)
+		_ = v_i
 		if v_i >= p_n {
 			continue items0
 		}
 		var v_v [8]float32
+		_ = v_v
 		{
 			var v_k uint32 = uint32(0)
+			_ = v_k
 			for v_k < uint32(8) {
 				{
 					v_v[v_k] = p_in[((v_i * uint32(8)) + v_k)]
@@ -5286,13 +6347,16 @@ items0:
 		}
 		{
 			var v_k_1 int32 = int32(1)
+			_ = v_k_1
 			for v_k_1 < int32(8) {
 				if stop.Load() {
 					panic(gpuimpl.CPUStopped)
 				}
 				{
 					var v_x float32 = v_v[v_k_1]
+					_ = v_x
 					var v_j int32 = (v_k_1 - int32(1))
+					_ = v_j
 					{
 						for (v_j >= int32(0)) && (v_v[v_j] > v_x) {
 							if stop.Load() {
@@ -5308,8 +6372,10 @@ items0:
 			}
 		}
 		var v_acc float32
+		_ = v_acc
 		{
 			var v_k_2 uint32 = uint32(0)
+			_ = v_k_2
 			for v_k_2 < uint32(8) {
 				{
 					v_acc = (v_acc + v_v[v_k_2])
@@ -5343,7 +6409,7 @@ var SaxpyKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Code: saxpyWGSL,
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:2c110ae57bd395b900e5f85ebf1b6e38b4e82ef3953fcb0e6295e7c613af69fa"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:11e6de81a433536ad5a71f8abade885a773927e809f93eafb028a9fa00c81b44"},
 			Entry:    saxpyCPU,
 		},
 	},
@@ -5385,9 +6451,27 @@ func saxpyCPU(b *gpuimpl.CPUBlock) {
 	p_a := gpuimpl.CPUUniform[float32](b.Uniforms, 0)
 	p_n := gpuimpl.CPUUniform[uint32](b.Uniforms, 4)
 	gx0 := b.Group.X * 256
+	gy0 := b.Group.Y * 1
+	gz0 := b.Group.Z * 1
+	var ly uint32
+	var lz uint32
+	stop := b.Stopping()
+	_ = p_y
+	_ = p_x
+	_ = p_a
+	_ = p_n
+	_ = gx0
+	_ = gy0
+	_ = gz0
+	_ = ly
+	_ = lz
+	_ = stop
 	{
 		lx := uint32(0)
+		li := uint32(0)
+		_, _ = lx, li
 		var v_i uint32 = (gx0 + lx)
+		_ = v_i
 		// The guard (v_i < p_n) holds for the lanes lo <= lx < hi; gok: v_i
 		// steps by one from lane to lane without wrapping.
 		lo, hi, gok := uint32(0), uint32(0), false
@@ -5405,7 +6489,11 @@ func saxpyCPU(b *gpuimpl.CPUBlock) {
 		}
 		if gok && w0 != nil && w1 != nil && hi <= 256 {
 			for lx := lo; lx < hi; lx++ {
+				li := lx
+				_ = li
 				{
+					var v_i uint32 = (gx0 + lx)
+					_ = v_i
 					{ // (v_i < p_n) holds for lo <= lx < hi
 						w0[lx] = ((p_a * w1[lx]) + w0[lx])
 					}
@@ -5413,8 +6501,11 @@ func saxpyCPU(b *gpuimpl.CPUBlock) {
 			}
 		} else if gok {
 			for lx := lo; lx < hi; lx++ {
+				li := lx
+				_ = li
 				{
 					var v_i uint32 = (gx0 + lx)
+					_ = v_i
 					{ // (v_i < p_n) holds for lo <= lx < hi
 						p_y[v_i] = ((p_a * p_x[v_i]) + p_y[v_i])
 					}
@@ -5422,8 +6513,11 @@ func saxpyCPU(b *gpuimpl.CPUBlock) {
 			}
 		} else {
 			for lx := uint32(0); lx < 256; lx++ {
+				li := lx
+				_ = li
 				{
 					var v_i uint32 = (gx0 + lx)
+					_ = v_i
 					if v_i < p_n {
 						p_y[v_i] = ((p_a * p_x[v_i]) + p_y[v_i])
 					}
@@ -5453,7 +6547,7 @@ var Scale2Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Code: scale2WGSL,
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:1842dd77921d3210f99fea5c2263490a8e6f687888ce1cf2f0ba341d50ac5007"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:e547a52f5e220add3711b6ba625c2b394ec41e593cf9009e3c1321295c3cf777"},
 			Entry:    scale2CPU,
 		},
 	},
@@ -5491,9 +6585,25 @@ func scale2CPU(b *gpuimpl.CPUBlock) {
 	p_y := gpuimpl.CPUView[int32](b.Buffers[0])
 	p_n := gpuimpl.CPUUniform[uint32](b.Uniforms, 0)
 	gx0 := b.Group.X * 64
+	gy0 := b.Group.Y * 1
+	gz0 := b.Group.Z * 1
+	var ly uint32
+	var lz uint32
+	stop := b.Stopping()
+	_ = p_y
+	_ = p_n
+	_ = gx0
+	_ = gy0
+	_ = gz0
+	_ = ly
+	_ = lz
+	_ = stop
 	{
 		lx := uint32(0)
+		li := uint32(0)
+		_, _ = lx, li
 		var v_i uint32 = (gx0 + lx)
+		_ = v_i
 		// The guard (v_i < p_n) holds for the lanes lo <= lx < hi; gok: v_i
 		// steps by one from lane to lane without wrapping.
 		lo, hi, gok := uint32(0), uint32(0), false
@@ -5507,7 +6617,11 @@ func scale2CPU(b *gpuimpl.CPUBlock) {
 		}
 		if gok && w0 != nil && hi <= 64 {
 			for lx := lo; lx < hi; lx++ {
+				li := lx
+				_ = li
 				{
+					var v_i uint32 = (gx0 + lx)
+					_ = v_i
 					{ // (v_i < p_n) holds for lo <= lx < hi
 						w0[lx] = ((w0[lx] * int32(2)) + int32(1))
 					}
@@ -5515,8 +6629,11 @@ func scale2CPU(b *gpuimpl.CPUBlock) {
 			}
 		} else if gok {
 			for lx := lo; lx < hi; lx++ {
+				li := lx
+				_ = li
 				{
 					var v_i uint32 = (gx0 + lx)
+					_ = v_i
 					{ // (v_i < p_n) holds for lo <= lx < hi
 						p_y[v_i] = ((p_y[v_i] * int32(2)) + int32(1))
 					}
@@ -5524,8 +6641,11 @@ func scale2CPU(b *gpuimpl.CPUBlock) {
 			}
 		} else {
 			for lx := uint32(0); lx < 64; lx++ {
+				li := lx
+				_ = li
 				{
 					var v_i uint32 = (gx0 + lx)
+					_ = v_i
 					if v_i < p_n {
 						p_y[v_i] = ((p_y[v_i] * int32(2)) + int32(1))
 					}
@@ -5555,7 +6675,7 @@ var Scale3Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Code: scale3WGSL,
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:5e989216f0995d8fb39d2d5f66e644750d4538ba1e238ef5e89c0df1dc1e4660"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:d752d70c4098e317903477ac1ebc9a2463801b533e3c2a0455a8f2e5c6aa50a0"},
 			Entry:    scale3CPU,
 		},
 	},
@@ -5593,9 +6713,25 @@ func scale3CPU(b *gpuimpl.CPUBlock) {
 	p_y := gpuimpl.CPUView[int32](b.Buffers[0])
 	p_n := gpuimpl.CPUUniform[uint32](b.Uniforms, 0)
 	gx0 := b.Group.X * 64
+	gy0 := b.Group.Y * 1
+	gz0 := b.Group.Z * 1
+	var ly uint32
+	var lz uint32
+	stop := b.Stopping()
+	_ = p_y
+	_ = p_n
+	_ = gx0
+	_ = gy0
+	_ = gz0
+	_ = ly
+	_ = lz
+	_ = stop
 	{
 		lx := uint32(0)
+		li := uint32(0)
+		_, _ = lx, li
 		var v_i uint32 = (gx0 + lx)
+		_ = v_i
 		// The guard (v_i < p_n) holds for the lanes lo <= lx < hi; gok: v_i
 		// steps by one from lane to lane without wrapping.
 		lo, hi, gok := uint32(0), uint32(0), false
@@ -5609,7 +6745,11 @@ func scale3CPU(b *gpuimpl.CPUBlock) {
 		}
 		if gok && w0 != nil && hi <= 64 {
 			for lx := lo; lx < hi; lx++ {
+				li := lx
+				_ = li
 				{
+					var v_i uint32 = (gx0 + lx)
+					_ = v_i
 					{ // (v_i < p_n) holds for lo <= lx < hi
 						w0[lx] = ((w0[lx] * int32(3)) + int32(-7))
 					}
@@ -5617,8 +6757,11 @@ func scale3CPU(b *gpuimpl.CPUBlock) {
 			}
 		} else if gok {
 			for lx := lo; lx < hi; lx++ {
+				li := lx
+				_ = li
 				{
 					var v_i uint32 = (gx0 + lx)
+					_ = v_i
 					{ // (v_i < p_n) holds for lo <= lx < hi
 						p_y[v_i] = ((p_y[v_i] * int32(3)) + int32(-7))
 					}
@@ -5626,8 +6769,11 @@ func scale3CPU(b *gpuimpl.CPUBlock) {
 			}
 		} else {
 			for lx := uint32(0); lx < 64; lx++ {
+				li := lx
+				_ = li
 				{
 					var v_i uint32 = (gx0 + lx)
+					_ = v_i
 					if v_i < p_n {
 						p_y[v_i] = ((p_y[v_i] * int32(3)) + int32(-7))
 					}
@@ -5666,7 +6812,7 @@ var ScanKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Code: scanWGSL,
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:b73de81421636ff788b30ba7156b4b061d22095eeaf5bc15ba66ec41b6db98a2"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:7a9a628223f58ea842715dae699ce6f1cc70935a1fa73a03865d6b940c74538a"},
 			Entry:    scanCPU,
 		},
 	},
@@ -5733,19 +6879,41 @@ func scanCPU(b *gpuimpl.CPUBlock) {
 	var s_b [128]int32
 	var v_off uint32
 	gx0 := b.Group.X * 128
+	gy0 := b.Group.Y * 1
+	gz0 := b.Group.Z * 1
+	var ly uint32
+	var lz uint32
 	stop := b.Stopping()
+	_ = p_out
+	_ = p_in
+	_ = p_n
+	_ = v_off
+	_ = gx0
+	_ = gy0
+	_ = gz0
+	_ = ly
+	_ = lz
+	_ = stop
 	{
 		lx := uint32(0)
+		li := uint32(0)
+		_, _ = lx, li
 		var v_i uint32 = (gx0 + lx)
+		_ = v_i
 		var w0 *[128]int32
 		if o := v_i; o <= 4294967168 && uint64(o)+128 <= uint64(len(p_in)) {
 			w0 = (*[128]int32)(p_in[o : uint64(o)+128])
 		}
 		if w0 != nil {
 			for lx := uint32(0); lx < 128; lx++ {
+				li := lx
+				_ = li
 				var v_l uint32 = lx
+				_ = v_l
 				var v_i uint32 = (gx0 + lx)
+				_ = v_i
 				var v_v int32
+				_ = v_v
 				if v_i < p_n {
 					v_v = w0[lx]
 				}
@@ -5753,9 +6921,14 @@ func scanCPU(b *gpuimpl.CPUBlock) {
 			}
 		} else {
 			for lx := uint32(0); lx < 128; lx++ {
+				li := lx
+				_ = li
 				var v_l uint32 = lx
+				_ = v_l
 				var v_i uint32 = (gx0 + lx)
+				_ = v_i
 				var v_v int32
+				_ = v_v
 				if v_i < p_n {
 					v_v = p_in[v_i]
 				}
@@ -5773,16 +6946,24 @@ func scanCPU(b *gpuimpl.CPUBlock) {
 			break
 		}
 		for lx := uint32(0); lx < 128; lx++ {
+			li := lx
+			_ = li
 			var v_l uint32 = lx
+			_ = v_l
 			var v_x int32 = s_a[v_l]
+			_ = v_x
 			if v_l >= v_off {
 				v_x = (v_x + s_a[(v_l-v_off)])
 			}
 			s_b[v_l] = v_x
 		}
 		for lx := uint32(0); lx < 128; lx++ {
+			li := lx
+			_ = li
 			var v_l uint32 = lx
+			_ = v_l
 			var v_y int32 = s_b[v_l]
+			_ = v_y
 			if v_l >= (uint32(2) * v_off) {
 				v_y = (v_y + s_b[(v_l-(uint32(2)*v_off))])
 			}
@@ -5792,7 +6973,10 @@ func scanCPU(b *gpuimpl.CPUBlock) {
 	}
 	{
 		lx := uint32(0)
+		li := uint32(0)
+		_, _ = lx, li
 		var v_i uint32 = (gx0 + lx)
+		_ = v_i
 		// The guard (v_i < p_n) holds for the lanes lo <= lx < hi; gok: v_i
 		// steps by one from lane to lane without wrapping.
 		lo, hi, gok := uint32(0), uint32(0), false
@@ -5806,23 +6990,36 @@ func scanCPU(b *gpuimpl.CPUBlock) {
 		}
 		if gok && w0 != nil && hi <= 128 {
 			for lx := lo; lx < hi; lx++ {
+				li := lx
+				_ = li
 				var v_l uint32 = lx
+				_ = v_l
+				var v_i uint32 = (gx0 + lx)
+				_ = v_i
 				{ // (v_i < p_n) holds for lo <= lx < hi
 					w0[lx] = s_a[v_l]
 				}
 			}
 		} else if gok {
 			for lx := lo; lx < hi; lx++ {
+				li := lx
+				_ = li
 				var v_l uint32 = lx
+				_ = v_l
 				var v_i uint32 = (gx0 + lx)
+				_ = v_i
 				{ // (v_i < p_n) holds for lo <= lx < hi
 					p_out[v_i] = s_a[v_l]
 				}
 			}
 		} else {
 			for lx := uint32(0); lx < 128; lx++ {
+				li := lx
+				_ = li
 				var v_l uint32 = lx
+				_ = v_l
 				var v_i uint32 = (gx0 + lx)
+				_ = v_i
 				if v_i < p_n {
 					p_out[v_i] = s_a[v_l]
 				}
@@ -5858,7 +7055,7 @@ var SgemmKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Code: sgemmWGSL,
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:2f095fbaa1b060ba60abafa68096032a4deb2002f49da7f5d560b4b07dc1e030"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:1af03c7b1f306a496c380423822bf68496d260638dc9786833883010ba1747ca"},
 			Entry:    sgemmCPU,
 		},
 	},
@@ -5935,12 +7132,38 @@ func sgemmCPU(b *gpuimpl.CPUBlock) {
 	var s_bs [256]float32
 	var a_acc [256]float32
 	var v_k0 uint32
+	gx0 := b.Group.X * 16
+	gy0 := b.Group.Y * 16
+	gz0 := b.Group.Z * 1
 	var lz uint32
 	stop := b.Stopping()
+	_ = p_c
+	_ = p_a
+	_ = p_b
+	_ = p_m
+	_ = p_n
+	_ = p_k
+	_ = p_alpha
+	_ = p_beta
+	_ = v_k0
+	_ = gx0
+	_ = gy0
+	_ = gz0
+	_ = lz
+	_ = stop
 	for ly := uint32(0); ly < 16; ly++ {
 		for lx := uint32(0); lx < 16; lx++ {
 			li := lx + 16*ly + 256*lz
+			_ = li
 			var v_acc float32
+			var v_lx uint32 = lx
+			_ = v_lx
+			var v_ly uint32 = ly
+			_ = v_ly
+			var v_col uint32 = ((b.Group.X * uint32(16)) + v_lx)
+			_ = v_col
+			var v_row uint32 = ((b.Group.Y * uint32(16)) + v_ly)
+			_ = v_row
 			v_acc = 0
 			a_acc[li] = v_acc
 		}
@@ -5956,12 +7179,20 @@ func sgemmCPU(b *gpuimpl.CPUBlock) {
 		}
 		for ly := uint32(0); ly < 16; ly++ {
 			for lx := uint32(0); lx < 16; lx++ {
+				li := lx + 16*ly + 256*lz
+				_ = li
 				var v_lx uint32 = lx
+				_ = v_lx
 				var v_ly uint32 = ly
+				_ = v_ly
 				var v_col uint32 = ((b.Group.X * uint32(16)) + v_lx)
+				_ = v_col
 				var v_row uint32 = ((b.Group.Y * uint32(16)) + v_ly)
+				_ = v_row
 				var v_av float32
+				_ = v_av
 				var v_bv float32
+				_ = v_bv
 				if (v_row < p_m) && ((v_k0 + v_lx) < p_k) {
 					v_av = p_a[(((v_row * p_k) + v_k0) + v_lx)]
 				}
@@ -5975,8 +7206,12 @@ func sgemmCPU(b *gpuimpl.CPUBlock) {
 		{
 			lx := uint32(0)
 			ly := uint32(0)
+			li := uint32(0)
+			_, _, _ = lx, ly, li
 			var v_lx uint32 = lx
+			_ = v_lx
 			var v_ly uint32 = ly
+			_ = v_ly
 			v_kk := uint32(0)
 			st := gpuimpl.CPUDotStrip{Acc: a_acc[:], AccOff: 0, Lanes: 16, Rows: 16, AccRow: 16,
 				I: 1, J: 1, AccI: 0, AccJ: 0,
@@ -5989,11 +7224,16 @@ func sgemmCPU(b *gpuimpl.CPUBlock) {
 				for ly := uint32(0); ly < 16; ly++ {
 					for lx := uint32(0); lx < 16; lx++ {
 						li := lx + 16*ly + 256*lz
+						_ = li
 						v_acc := a_acc[li]
+						_ = v_acc
 						var v_lx uint32 = lx
+						_ = v_lx
 						var v_ly uint32 = ly
+						_ = v_ly
 						{
 							var v_kk uint32 = uint32(0)
+							_ = v_kk
 							for v_kk < uint32(16) {
 								{
 									v_acc = (v_acc + (s_as[((v_ly*uint32(16))+v_kk)] * s_bs[((v_kk*uint32(16))+v_lx)]))
@@ -6011,11 +7251,17 @@ func sgemmCPU(b *gpuimpl.CPUBlock) {
 	for ly := uint32(0); ly < 16; ly++ {
 		for lx := uint32(0); lx < 16; lx++ {
 			li := lx + 16*ly + 256*lz
+			_ = li
 			v_acc := a_acc[li]
+			_ = v_acc
 			var v_lx uint32 = lx
+			_ = v_lx
 			var v_ly uint32 = ly
+			_ = v_ly
 			var v_col uint32 = ((b.Group.X * uint32(16)) + v_lx)
+			_ = v_col
 			var v_row uint32 = ((b.Group.Y * uint32(16)) + v_ly)
+			_ = v_row
 			if (v_row < p_m) && (v_col < p_n) {
 				p_c[((v_row * p_n) + v_col)] = ((p_alpha * v_acc) + (p_beta * p_c[((v_row*p_n)+v_col)]))
 			}
@@ -6046,7 +7292,7 @@ var ShiftSignedKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Code: shiftSignedWGSL,
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:0631829455519488efd5bff1cb4f64ec21d2d65df721f1a5a3888118844cb73b"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:01eb7b502799c95c543bf3e10a353fcb1cbdf8e1b7466d09ef54c5eae67425c1"},
 			Entry:    shiftSignedCPU,
 		},
 	},
@@ -6132,9 +7378,27 @@ func shiftSignedCPU(b *gpuimpl.CPUBlock) {
 	p_s := gpuimpl.CPUView[int32](b.Buffers[2])
 	p_n := gpuimpl.CPUUniform[uint32](b.Uniforms, 0)
 	gx0 := b.Group.X * 64
+	gy0 := b.Group.Y * 1
+	gz0 := b.Group.Z * 1
+	var ly uint32
+	var lz uint32
+	stop := b.Stopping()
+	_ = p_out
+	_ = p_a
+	_ = p_s
+	_ = p_n
+	_ = gx0
+	_ = gy0
+	_ = gz0
+	_ = ly
+	_ = lz
+	_ = stop
 	{
 		lx := uint32(0)
+		li := uint32(0)
+		_, _ = lx, li
 		var v_i uint32 = (gx0 + lx)
+		_ = v_i
 		var w0 *[64]int32
 		if o := v_i; o <= 4294967232 && uint64(o)+64 <= uint64(len(p_a)) {
 			w0 = (*[64]int32)(p_a[o : uint64(o)+64])
@@ -6146,19 +7410,27 @@ func shiftSignedCPU(b *gpuimpl.CPUBlock) {
 		if w0 != nil && w1 != nil {
 		items0w:
 			for lx := uint32(0); lx < 64; lx++ {
+				li := lx
+				_ = li
 				var v_i uint32 = (gx0 + lx)
+				_ = v_i
 				if v_i >= p_n {
 					continue items0w
 				}
 				var v_x int32 = w0[lx]
+				_ = v_x
 				var v_k int32 = w1[lx]
+				_ = v_k
 				var v_o uint32 = (v_i * uint32(8))
+				_ = v_o
 				p_out[(v_o + uint32(0))] = (v_x << v_k)
 				p_out[(v_o + uint32(1))] = (v_x >> v_k)
 				p_out[(v_o + uint32(2))] = int32((uint32(v_x) << v_k))
 				p_out[(v_o + uint32(3))] = int32((uint32(v_x) >> v_k))
 				var v_v int32 = v_x
+				_ = v_v
 				var v_w uint32 = uint32(v_x)
+				_ = v_w
 				v_v = (v_v << v_k)
 				v_w = (v_w >> v_k)
 				p_out[(v_o + uint32(4))] = v_v
@@ -6169,19 +7441,27 @@ func shiftSignedCPU(b *gpuimpl.CPUBlock) {
 		} else {
 		items0:
 			for lx := uint32(0); lx < 64; lx++ {
+				li := lx
+				_ = li
 				var v_i uint32 = (gx0 + lx)
+				_ = v_i
 				if v_i >= p_n {
 					continue items0
 				}
 				var v_x int32 = p_a[v_i]
+				_ = v_x
 				var v_k int32 = p_s[v_i]
+				_ = v_k
 				var v_o uint32 = (v_i * uint32(8))
+				_ = v_o
 				p_out[(v_o + uint32(0))] = (v_x << v_k)
 				p_out[(v_o + uint32(1))] = (v_x >> v_k)
 				p_out[(v_o + uint32(2))] = int32((uint32(v_x) << v_k))
 				p_out[(v_o + uint32(3))] = int32((uint32(v_x) >> v_k))
 				var v_v int32 = v_x
+				_ = v_v
 				var v_w uint32 = uint32(v_x)
+				_ = v_w
 				v_v = (v_v << v_k)
 				v_w = (v_w >> v_k)
 				p_out[(v_o + uint32(4))] = v_v
@@ -6217,7 +7497,7 @@ var ShiftsKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Code: shiftsWGSL,
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:ed21b3501ac1319ad207f8980a4743f945bf82b3f796c23e2eee183a26d8549b"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:2ef3dac821ee7524848d8e7f4df439309744a95b231f943728e265c16bdd1afa"},
 			Entry:    shiftsCPU,
 		},
 	},
@@ -6286,9 +7566,29 @@ func shiftsCPU(b *gpuimpl.CPUBlock) {
 	p_s := gpuimpl.CPUView[uint32](b.Buffers[4])
 	p_n := gpuimpl.CPUUniform[uint32](b.Uniforms, 0)
 	gx0 := b.Group.X * 64
+	gy0 := b.Group.Y * 1
+	gz0 := b.Group.Z * 1
+	var ly uint32
+	var lz uint32
+	stop := b.Stopping()
+	_ = p_ints
+	_ = p_uints
+	_ = p_a
+	_ = p_b
+	_ = p_s
+	_ = p_n
+	_ = gx0
+	_ = gy0
+	_ = gz0
+	_ = ly
+	_ = lz
+	_ = stop
 	{
 		lx := uint32(0)
+		li := uint32(0)
+		_, _ = lx, li
 		var v_i uint32 = (gx0 + lx)
+		_ = v_i
 		var w0 *[64]uint32
 		if o := v_i; o <= 4294967232 && uint64(o)+64 <= uint64(len(p_s)) {
 			w0 = (*[64]uint32)(p_s[o : uint64(o)+64])
@@ -6304,11 +7604,15 @@ func shiftsCPU(b *gpuimpl.CPUBlock) {
 		if w0 != nil && w1 != nil && w2 != nil {
 		items0w:
 			for lx := uint32(0); lx < 64; lx++ {
+				li := lx
+				_ = li
 				var v_i uint32 = (gx0 + lx)
+				_ = v_i
 				if v_i >= p_n {
 					continue items0w
 				}
 				var v_k uint32 = w0[lx]
+				_ = v_k
 				p_ints[((v_i * uint32(2)) + uint32(0))] = (w1[lx] << v_k)
 				p_ints[((v_i * uint32(2)) + uint32(1))] = (w1[lx] >> v_k)
 				p_uints[((v_i * uint32(2)) + uint32(0))] = (w2[lx] << v_k)
@@ -6317,11 +7621,15 @@ func shiftsCPU(b *gpuimpl.CPUBlock) {
 		} else {
 		items0:
 			for lx := uint32(0); lx < 64; lx++ {
+				li := lx
+				_ = li
 				var v_i uint32 = (gx0 + lx)
+				_ = v_i
 				if v_i >= p_n {
 					continue items0
 				}
 				var v_k uint32 = p_s[v_i]
+				_ = v_k
 				p_ints[((v_i * uint32(2)) + uint32(0))] = (p_a[v_i] << v_k)
 				p_ints[((v_i * uint32(2)) + uint32(1))] = (p_a[v_i] >> v_k)
 				p_uints[((v_i * uint32(2)) + uint32(0))] = (p_b[v_i] << v_k)
@@ -6351,7 +7659,7 @@ var ShortCircuitKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Code: shortCircuitWGSL,
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:44118cbd9e0a8b75c9efd28500632db53ebdce5507f3a7c38d83110df76a0607"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:4ad60d96b27bef5f77ef1eed43f70bafbcf9e2a183b913298c25a7a29ae420c3"},
 			Entry:    shortCircuitCPU,
 		},
 	},
@@ -6397,9 +7705,26 @@ func shortCircuitCPU(b *gpuimpl.CPUBlock) {
 	p_in := gpuimpl.CPUView[int32](b.Buffers[1])
 	p_n := gpuimpl.CPUUniform[uint32](b.Uniforms, 0)
 	gx0 := b.Group.X * 64
+	gy0 := b.Group.Y * 1
+	gz0 := b.Group.Z * 1
+	var ly uint32
+	var lz uint32
+	stop := b.Stopping()
+	_ = p_out
+	_ = p_in
+	_ = p_n
+	_ = gx0
+	_ = gy0
+	_ = gz0
+	_ = ly
+	_ = lz
+	_ = stop
 	{
 		lx := uint32(0)
+		li := uint32(0)
+		_, _ = lx, li
 		var v_i uint32 = (gx0 + lx)
+		_ = v_i
 		var w0 *[64]int32
 		if o := v_i; o <= 4294967232 && uint64(o)+64 <= uint64(len(p_in)) {
 			w0 = (*[64]int32)(p_in[o : uint64(o)+64])
@@ -6410,8 +7735,12 @@ func shortCircuitCPU(b *gpuimpl.CPUBlock) {
 		}
 		if w0 != nil && w1 != nil {
 			for lx := uint32(0); lx < 64; lx++ {
+				li := lx
+				_ = li
 				var v_i uint32 = (gx0 + lx)
+				_ = v_i
 				var v_r int32
+				_ = v_r
 				if (v_i < p_n) && (w0[lx] > int32(0)) {
 					v_r = int32(1)
 				}
@@ -6424,8 +7753,12 @@ func shortCircuitCPU(b *gpuimpl.CPUBlock) {
 			}
 		} else {
 			for lx := uint32(0); lx < 64; lx++ {
+				li := lx
+				_ = li
 				var v_i uint32 = (gx0 + lx)
+				_ = v_i
 				var v_r int32
+				_ = v_r
 				if (v_i < p_n) && (p_in[v_i] > int32(0)) {
 					v_r = int32(1)
 				}
@@ -6461,7 +7794,7 @@ var SpinKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Code: spinWGSL,
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:99af0bca90fd27c8a8868a5c7be38d598243b59822e3c42310489a51121ed6e4"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:27d7be81ba3451015245302395ee15b0f4b06a1c80bcc08cfa164588be0ee929"},
 			Entry:    spinCPU,
 		},
 	},
@@ -6507,10 +7840,27 @@ func spinCPU(b *gpuimpl.CPUBlock) {
 	p_rounds := gpuimpl.CPUUniform[uint32](b.Uniforms, 0)
 	p_n := gpuimpl.CPUUniform[uint32](b.Uniforms, 4)
 	gx0 := b.Group.X * 64
+	gy0 := b.Group.Y * 1
+	gz0 := b.Group.Z * 1
+	var ly uint32
+	var lz uint32
 	stop := b.Stopping()
+	_ = p_out
+	_ = p_seed
+	_ = p_rounds
+	_ = p_n
+	_ = gx0
+	_ = gy0
+	_ = gz0
+	_ = ly
+	_ = lz
+	_ = stop
 	{
 		lx := uint32(0)
+		li := uint32(0)
+		_, _ = lx, li
 		var v_i uint32 = (gx0 + lx)
+		_ = v_i
 		var w0 *[64]uint32
 		if o := v_i; o <= 4294967232 && uint64(o)+64 <= uint64(len(p_seed)) {
 			w0 = (*[64]uint32)(p_seed[o : uint64(o)+64])
@@ -6522,13 +7872,18 @@ func spinCPU(b *gpuimpl.CPUBlock) {
 		if w0 != nil && w1 != nil {
 		items0w:
 			for lx := uint32(0); lx < 64; lx++ {
+				li := lx
+				_ = li
 				var v_i uint32 = (gx0 + lx)
+				_ = v_i
 				if v_i >= p_n {
 					continue items0w
 				}
 				var v_x uint32 = w0[lx]
+				_ = v_x
 				{
 					var v_r uint32 = uint32(0)
+					_ = v_r
 					if p_rounds-v_r > 1024 {
 						for v_r < p_rounds {
 							if stop.Load() {
@@ -6555,13 +7910,18 @@ func spinCPU(b *gpuimpl.CPUBlock) {
 		} else {
 		items0:
 			for lx := uint32(0); lx < 64; lx++ {
+				li := lx
+				_ = li
 				var v_i uint32 = (gx0 + lx)
+				_ = v_i
 				if v_i >= p_n {
 					continue items0
 				}
 				var v_x uint32 = p_seed[v_i]
+				_ = v_x
 				{
 					var v_r uint32 = uint32(0)
+					_ = v_r
 					if p_rounds-v_r > 1024 {
 						for v_r < p_rounds {
 							if stop.Load() {
@@ -6611,7 +7971,7 @@ var StencilKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Code: stencilWGSL,
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:512905a2565ecebb76194251c5ec7da23028be71a5e204fe0e0826ca588fa0f4"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:7dc04c4030e621c16a5ffeea2abf3b55cffafab24ad6a97e455bcf9cb0441f0b"},
 			Entry:    stencilCPU,
 		},
 	},
@@ -6663,19 +8023,41 @@ func stencilCPU(b *gpuimpl.CPUBlock) {
 	p_n := gpuimpl.CPUUniform[uint32](b.Uniforms, 0)
 	var s_s [68]float32
 	gx0 := b.Group.X * 64
+	gy0 := b.Group.Y * 1
+	gz0 := b.Group.Z * 1
+	var ly uint32
+	var lz uint32
 	stop := b.Stopping()
+	_ = p_out
+	_ = p_in
+	_ = p_n
+	_ = gx0
+	_ = gy0
+	_ = gz0
+	_ = ly
+	_ = lz
+	_ = stop
 	for lx := uint32(0); lx < 64; lx++ {
+		li := lx
+		_ = li
 		var v_l uint32 = lx
+		_ = v_l
+		var v_i uint32 = (gx0 + lx)
+		_ = v_i
 		var v_base uint32 = (b.Group.X * uint32(64))
+		_ = v_base
 		{
 			var v_k uint32 = v_l
+			_ = v_k
 			for v_k < uint32(68) {
 				if stop.Load() {
 					panic(gpuimpl.CPUStopped)
 				}
 				{
 					var v_g int32 = (int32((v_base + v_k)) - int32(2))
+					_ = v_g
 					var v_v float32
+					_ = v_v
 					if (v_g >= int32(0)) && (uint32(v_g) < p_n) {
 						v_v = p_in[v_g]
 					}
@@ -6687,7 +8069,10 @@ func stencilCPU(b *gpuimpl.CPUBlock) {
 	}
 	{
 		lx := uint32(0)
+		li := uint32(0)
+		_, _ = lx, li
 		var v_i uint32 = (gx0 + lx)
+		_ = v_i
 		// The guard (v_i < p_n) holds for the lanes lo <= lx < hi; gok: v_i
 		// steps by one from lane to lane without wrapping.
 		lo, hi, gok := uint32(0), uint32(0), false
@@ -6701,23 +8086,36 @@ func stencilCPU(b *gpuimpl.CPUBlock) {
 		}
 		if gok && w0 != nil && hi <= 64 {
 			for lx := lo; lx < hi; lx++ {
+				li := lx
+				_ = li
 				var v_l uint32 = lx
+				_ = v_l
+				var v_i uint32 = (gx0 + lx)
+				_ = v_i
 				{ // (v_i < p_n) holds for lo <= lx < hi
 					w0[lx] = (((((float32(0.25) * s_s[v_l]) + (float32(0.5) * s_s[(v_l+uint32(1))])) + s_s[(v_l+uint32(2))]) + (float32(0.5) * s_s[(v_l+uint32(3))])) + (float32(0.25) * s_s[(v_l+uint32(4))]))
 				}
 			}
 		} else if gok {
 			for lx := lo; lx < hi; lx++ {
+				li := lx
+				_ = li
 				var v_l uint32 = lx
+				_ = v_l
 				var v_i uint32 = (gx0 + lx)
+				_ = v_i
 				{ // (v_i < p_n) holds for lo <= lx < hi
 					p_out[v_i] = (((((float32(0.25) * s_s[v_l]) + (float32(0.5) * s_s[(v_l+uint32(1))])) + s_s[(v_l+uint32(2))]) + (float32(0.5) * s_s[(v_l+uint32(3))])) + (float32(0.25) * s_s[(v_l+uint32(4))]))
 				}
 			}
 		} else {
 			for lx := uint32(0); lx < 64; lx++ {
+				li := lx
+				_ = li
 				var v_l uint32 = lx
+				_ = v_l
 				var v_i uint32 = (gx0 + lx)
+				_ = v_i
 				if v_i < p_n {
 					p_out[v_i] = (((((float32(0.25) * s_s[v_l]) + (float32(0.5) * s_s[(v_l+uint32(1))])) + s_s[(v_l+uint32(2))]) + (float32(0.5) * s_s[(v_l+uint32(3))])) + (float32(0.25) * s_s[(v_l+uint32(4))]))
 				}
@@ -6743,7 +8141,7 @@ var ThreadCoordsKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Code: threadCoordsWGSL,
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:a7905719624aa92ef523bfef9006fa7f021ccd4127257a4c5afdb4f9cf379ef6"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:ed1b0cfc13c6ab0c4226e40ec4891ef7357f62062758c9e52fdc10ca1cb9bcab"},
 			Entry:    threadCoordsCPU,
 		},
 	},
@@ -6788,14 +8186,25 @@ func threadCoordsCPU(b *gpuimpl.CPUBlock) {
 	gx0 := b.Group.X * 4
 	gy0 := b.Group.Y * 2
 	gz0 := b.Group.Z * 2
+	stop := b.Stopping()
+	_ = p_out
+	_ = gx0
+	_ = gy0
+	_ = gz0
+	_ = stop
 	for lz := uint32(0); lz < 2; lz++ {
 		for ly := uint32(0); ly < 2; ly++ {
 			for lx := uint32(0); lx < 4; lx++ {
 				li := lx + 4*ly + 8*lz
+				_ = li
 				var v_w uint32 = (b.Groups.X * uint32(4))
+				_ = v_w
 				var v_h uint32 = (b.Groups.Y * uint32(2))
+				_ = v_h
 				var v_i uint32 = (((((gz0 + lz) * v_h) + (gy0 + ly)) * v_w) + (gx0 + lx))
+				_ = v_i
 				var v_o uint32 = (v_i * uint32(16))
+				_ = v_o
 				p_out[(v_o + uint32(0))] = (gx0 + lx)
 				p_out[(v_o + uint32(1))] = (gy0 + ly)
 				p_out[(v_o + uint32(2))] = (gz0 + lz)
@@ -6840,7 +8249,7 @@ var TransposeKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Code: transposeWGSL,
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:6073dc59f481c5dc6c308ae739600a772f356c2ebc96631af92b92f281de1803"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:e969a9c615f01c13da90848c5ff7e0d768f43deac1afadf8c68d75285da55433"},
 			Entry:    transposeCPU,
 		},
 	},
@@ -6890,12 +8299,32 @@ func transposeCPU(b *gpuimpl.CPUBlock) {
 	p_rows := gpuimpl.CPUUniform[uint32](b.Uniforms, 0)
 	p_cols := gpuimpl.CPUUniform[uint32](b.Uniforms, 4)
 	var s_s [272]float32
+	gx0 := b.Group.X * 16
+	gy0 := b.Group.Y * 16
+	gz0 := b.Group.Z * 1
+	var lz uint32
+	stop := b.Stopping()
+	_ = p_out
+	_ = p_in
+	_ = p_rows
+	_ = p_cols
+	_ = gx0
+	_ = gy0
+	_ = gz0
+	_ = lz
+	_ = stop
 	for ly := uint32(0); ly < 16; ly++ {
 		for lx := uint32(0); lx < 16; lx++ {
+			li := lx + 16*ly + 256*lz
+			_ = li
 			var v_lx uint32 = lx
+			_ = v_lx
 			var v_ly uint32 = ly
+			_ = v_ly
 			var v_x uint32 = ((b.Group.X * uint32(16)) + v_lx)
+			_ = v_x
 			var v_y uint32 = ((b.Group.Y * uint32(16)) + v_ly)
+			_ = v_y
 			if (v_x < p_cols) && (v_y < p_rows) {
 				s_s[((v_ly * uint32(17)) + v_lx)] = p_in[((v_y * p_cols) + v_x)]
 			}
@@ -6903,10 +8332,16 @@ func transposeCPU(b *gpuimpl.CPUBlock) {
 	}
 	for ly := uint32(0); ly < 16; ly++ {
 		for lx := uint32(0); lx < 16; lx++ {
+			li := lx + 16*ly + 256*lz
+			_ = li
 			var v_lx uint32 = lx
+			_ = v_lx
 			var v_ly uint32 = ly
+			_ = v_ly
 			var v_ox uint32 = ((b.Group.Y * uint32(16)) + v_lx)
+			_ = v_ox
 			var v_oy uint32 = ((b.Group.X * uint32(16)) + v_ly)
+			_ = v_oy
 			if (v_ox < p_rows) && (v_oy < p_cols) {
 				p_out[((v_oy * p_rows) + v_ox)] = s_s[((v_lx * uint32(17)) + v_ly)]
 			}
@@ -6937,7 +8372,7 @@ var UintArithKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Code: uintArithWGSL,
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:1cacbfe6ed7163e6bc0b256e3c5428e8920d0a7a56820a63f50df50103dc481e"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:fec0f85f049cf2157068d6ebee3ab3d4e626cd297c0e561b4c5b121feeb27037"},
 			Entry:    uintArithCPU,
 		},
 	},
@@ -7004,9 +8439,27 @@ func uintArithCPU(b *gpuimpl.CPUBlock) {
 	p_b := gpuimpl.CPUView[uint32](b.Buffers[2])
 	p_n := gpuimpl.CPUUniform[uint32](b.Uniforms, 0)
 	gx0 := b.Group.X * 64
+	gy0 := b.Group.Y * 1
+	gz0 := b.Group.Z * 1
+	var ly uint32
+	var lz uint32
+	stop := b.Stopping()
+	_ = p_out
+	_ = p_a
+	_ = p_b
+	_ = p_n
+	_ = gx0
+	_ = gy0
+	_ = gz0
+	_ = ly
+	_ = lz
+	_ = stop
 	{
 		lx := uint32(0)
+		li := uint32(0)
+		_, _ = lx, li
 		var v_i uint32 = (gx0 + lx)
+		_ = v_i
 		var w0 *[64]uint32
 		if o := v_i; o <= 4294967232 && uint64(o)+64 <= uint64(len(p_a)) {
 			w0 = (*[64]uint32)(p_a[o : uint64(o)+64])
@@ -7018,13 +8471,19 @@ func uintArithCPU(b *gpuimpl.CPUBlock) {
 		if w0 != nil && w1 != nil {
 		items0w:
 			for lx := uint32(0); lx < 64; lx++ {
+				li := lx
+				_ = li
 				var v_i uint32 = (gx0 + lx)
+				_ = v_i
 				if v_i >= p_n {
 					continue items0w
 				}
 				var v_x uint32 = w0[lx]
+				_ = v_x
 				var v_y uint32 = w1[lx]
+				_ = v_y
 				var v_o uint32 = (v_i * uint32(5))
+				_ = v_o
 				p_out[(v_o + uint32(0))] = (v_x + v_y)
 				p_out[(v_o + uint32(1))] = (v_x - v_y)
 				p_out[(v_o + uint32(2))] = (v_x * v_y)
@@ -7034,13 +8493,19 @@ func uintArithCPU(b *gpuimpl.CPUBlock) {
 		} else {
 		items0:
 			for lx := uint32(0); lx < 64; lx++ {
+				li := lx
+				_ = li
 				var v_i uint32 = (gx0 + lx)
+				_ = v_i
 				if v_i >= p_n {
 					continue items0
 				}
 				var v_x uint32 = p_a[v_i]
+				_ = v_x
 				var v_y uint32 = p_b[v_i]
+				_ = v_y
 				var v_o uint32 = (v_i * uint32(5))
+				_ = v_o
 				p_out[(v_o + uint32(0))] = (v_x + v_y)
 				p_out[(v_o + uint32(1))] = (v_x - v_y)
 				p_out[(v_o + uint32(2))] = (v_x * v_y)
@@ -7079,7 +8544,7 @@ var UniformsKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Code: uniformsWGSL,
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:3a80d39438e14cc97593871235ece3a55116a50afedf50231c346e6b190505c1"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:5f125410ae84c454651d3cff7e4ff3c2c84a53740233578173e73f1d6eb20fc0"},
 			Entry:    uniformsCPU,
 		},
 	},
@@ -7138,8 +8603,33 @@ func uniformsCPU(b *gpuimpl.CPUBlock) {
 	p_g := gpuimpl.CPUUniform[uint32](b.Uniforms, 24)
 	p_h := gpuimpl.CPUUniform[int32](b.Uniforms, 28)
 	gx0 := b.Group.X * 32
+	gy0 := b.Group.Y * 1
+	gz0 := b.Group.Z * 1
+	var ly uint32
+	var lz uint32
+	stop := b.Stopping()
+	_ = p_ints
+	_ = p_uints
+	_ = p_floats
+	_ = p_a
+	_ = p_b
+	_ = p_c
+	_ = p_d
+	_ = p_e
+	_ = p_f
+	_ = p_g
+	_ = p_h
+	_ = gx0
+	_ = gy0
+	_ = gz0
+	_ = ly
+	_ = lz
+	_ = stop
 	for lx := uint32(0); lx < 32; lx++ {
+		li := lx
+		_ = li
 		var v_i uint32 = (gx0 + lx)
+		_ = v_i
 		p_ints[((v_i * uint32(3)) + uint32(0))] = (p_a + int32(v_i))
 		p_ints[((v_i * uint32(3)) + uint32(1))] = (p_e - int32(v_i))
 		p_ints[((v_i * uint32(3)) + uint32(2))] = p_h

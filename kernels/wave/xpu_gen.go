@@ -30,7 +30,7 @@ var ReduceSharedKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Code: reduceSharedWGSL,
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:c36265bca283f7a63b0e6ce100442ac47347c1e10b16e54e5b6583caf6d68a7f"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:4f732f9e4b28e835c3aa4fd02b05ccfd9da3c06a0d21c9b58d680311a3fb4e78"},
 			Entry:    reduceSharedCPU,
 		},
 	},
@@ -85,19 +85,40 @@ func reduceSharedCPU(b *gpuimpl.CPUBlock) {
 	var s_s [256]float32
 	var a_step [256]uint32
 	gx0 := b.Group.X * 256
+	gy0 := b.Group.Y * 1
+	gz0 := b.Group.Z * 1
+	var ly uint32
+	var lz uint32
 	stop := b.Stopping()
+	_ = p_partial
+	_ = p_in
+	_ = p_n
+	_ = gx0
+	_ = gy0
+	_ = gz0
+	_ = ly
+	_ = lz
+	_ = stop
 	{
 		lx := uint32(0)
+		li := uint32(0)
+		_, _ = lx, li
 		var v_i uint32 = (gx0 + lx)
+		_ = v_i
 		var w0 *[256]float32
 		if o := v_i; o <= 4294967040 && uint64(o)+256 <= uint64(len(p_in)) {
 			w0 = (*[256]float32)(p_in[o : uint64(o)+256])
 		}
 		if w0 != nil {
 			for lx := uint32(0); lx < 256; lx++ {
+				li := lx
+				_ = li
 				var v_l uint32 = lx
+				_ = v_l
 				var v_i uint32 = (gx0 + lx)
+				_ = v_i
 				var v_v float32
+				_ = v_v
 				if v_i < p_n {
 					v_v = w0[lx]
 				}
@@ -105,9 +126,14 @@ func reduceSharedCPU(b *gpuimpl.CPUBlock) {
 			}
 		} else {
 			for lx := uint32(0); lx < 256; lx++ {
+				li := lx
+				_ = li
 				var v_l uint32 = lx
+				_ = v_l
 				var v_i uint32 = (gx0 + lx)
+				_ = v_i
 				var v_v float32
+				_ = v_v
 				if v_i < p_n {
 					v_v = p_in[v_i]
 				}
@@ -117,6 +143,7 @@ func reduceSharedCPU(b *gpuimpl.CPUBlock) {
 	}
 	for lx := uint32(0); lx < 256; lx++ {
 		li := lx
+		_ = li
 		var v_step uint32
 		v_step = uint32(128)
 		a_step[li] = v_step
@@ -128,7 +155,9 @@ func reduceSharedCPU(b *gpuimpl.CPUBlock) {
 		c2, first2 := false, true
 		for lx := uint32(0); lx < 256; lx++ {
 			li := lx
+			_ = li
 			v_step := a_step[li]
+			_ = v_step
 			if v := (v_step > uint32(0)); first2 {
 				c2, first2 = v, false
 			} else if v != c2 {
@@ -140,21 +169,29 @@ func reduceSharedCPU(b *gpuimpl.CPUBlock) {
 		}
 		for lx := uint32(0); lx < 256; lx++ {
 			li := lx
+			_ = li
 			v_step := a_step[li]
+			_ = v_step
 			var v_l uint32 = lx
+			_ = v_l
 			if v_l < v_step {
 				s_s[v_l] = (s_s[v_l] + s_s[(v_l+v_step)])
 			}
 		}
 		for lx := uint32(0); lx < 256; lx++ {
 			li := lx
+			_ = li
 			v_step := a_step[li]
+			_ = v_step
 			v_step = (v_step / uint32(2))
 			a_step[li] = v_step
 		}
 	}
 	for lx := uint32(0); lx < 256; lx++ {
+		li := lx
+		_ = li
 		var v_l uint32 = lx
+		_ = v_l
 		if v_l == uint32(0) {
 			p_partial[b.Group.X] = s_s[uint32(0)]
 		}
@@ -197,7 +234,7 @@ var ReduceWaveKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Code:     reduceWaveWGSLEmulated,
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:db52cc02d0d680a672ca9fcbedf8c25df77d3299705f24799cb904eb368f1354",
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:18389faccd90e24c7011821aa00c9d49ee490db948f0899e2f277c4848294b86",
 				WaveTier:  "emulated",
 				NativeOps: []string{"gpuimpl.CPUWave"},
 			},
@@ -357,10 +394,26 @@ func reduceWaveCPU(b *gpuimpl.CPUBlock) {
 		wall[i] = true
 	}
 	gx0 := b.Group.X * 256
+	gy0 := b.Group.Y * 1
+	gz0 := b.Group.Z * 1
+	var ly uint32
+	var lz uint32
 	stop := b.Stopping()
+	_ = p_partial
+	_ = p_in
+	_ = p_n
+	_ = gx0
+	_ = gy0
+	_ = gz0
+	_ = ly
+	_ = lz
+	_ = stop
 	{
 		lx := uint32(0)
+		li := uint32(0)
+		_, _ = lx, li
 		var v_i uint32 = (gx0 + lx)
+		_ = v_i
 		var w0 *[256]float32
 		if o := v_i; o <= 4294967040 && uint64(o)+256 <= uint64(len(p_in)) {
 			w0 = (*[256]float32)(p_in[o : uint64(o)+256])
@@ -368,8 +421,12 @@ func reduceWaveCPU(b *gpuimpl.CPUBlock) {
 		if w0 != nil {
 			for lx := uint32(0); lx < 256; lx++ {
 				li := lx
+				_ = li
 				var v_v float32
+				var v_l uint32 = lx
+				_ = v_l
 				var v_i uint32 = (gx0 + lx)
+				_ = v_i
 				v_v = 0
 				if v_i < p_n {
 					v_v = w0[lx]
@@ -379,8 +436,12 @@ func reduceWaveCPU(b *gpuimpl.CPUBlock) {
 		} else {
 			for lx := uint32(0); lx < 256; lx++ {
 				li := lx
+				_ = li
 				var v_v float32
+				var v_l uint32 = lx
+				_ = v_l
 				var v_i uint32 = (gx0 + lx)
+				_ = v_i
 				v_v = 0
 				if v_i < p_n {
 					v_v = p_in[v_i]
@@ -392,22 +453,30 @@ func reduceWaveCPU(b *gpuimpl.CPUBlock) {
 	gpuimpl.CPUWave(gpuimpl.WaveSum, a_v[:], nil, wall[:], b.Wave, a_w[:])
 	for lx := uint32(0); lx < 256; lx++ {
 		li := lx
+		_ = li
 		v_w := a_w[li]
+		_ = v_w
 		var v_l uint32 = lx
+		_ = v_l
 		var v_width uint32 = b.Wave
+		_ = v_width
 		if (li % b.Wave) == uint32(0) {
 			s_s[(v_l / v_width)] = v_w
 		}
 	}
 	for lx := uint32(0); lx < 256; lx++ {
 		li := lx
+		_ = li
 		var v_u float32
 		var v_l uint32 = lx
+		_ = v_l
 		var v_width uint32 = b.Wave
+		_ = v_width
 		v_u = 0
 		if v_l < v_width {
 			{
 				var v_j uint32 = v_l
+				_ = v_j
 				for v_j < (uint32(256) / v_width) {
 					if stop.Load() {
 						panic(gpuimpl.CPUStopped)
@@ -424,8 +493,11 @@ func reduceWaveCPU(b *gpuimpl.CPUBlock) {
 	gpuimpl.CPUWave(gpuimpl.WaveSum, a_u[:], nil, wall[:], b.Wave, a_total[:])
 	for lx := uint32(0); lx < 256; lx++ {
 		li := lx
+		_ = li
 		v_total := a_total[li]
+		_ = v_total
 		var v_l uint32 = lx
+		_ = v_l
 		if v_l == uint32(0) {
 			p_partial[b.Group.X] = v_total
 		}
@@ -485,7 +557,7 @@ var ReduceWave32Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Code:     reduceWave32WGSLEmulated,
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:7bc6f35682695a5ea3cf356a5ab24d56d8214f77be1bd1739cdf3b5d9d931d8c",
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:5bd9ccdd041af87ea707121b59c6e577bb4b5e540bde686e7e700b39e79980cb",
 				WaveTier:  "emulated",
 				NativeOps: []string{"gpuimpl.CPUWave"},
 			},
@@ -754,9 +826,26 @@ func reduceWave32CPU(b *gpuimpl.CPUBlock) {
 		wall[i] = true
 	}
 	gx0 := b.Group.X * 256
+	gy0 := b.Group.Y * 1
+	gz0 := b.Group.Z * 1
+	var ly uint32
+	var lz uint32
+	stop := b.Stopping()
+	_ = p_partial
+	_ = p_in
+	_ = p_n
+	_ = gx0
+	_ = gy0
+	_ = gz0
+	_ = ly
+	_ = lz
+	_ = stop
 	{
 		lx := uint32(0)
+		li := uint32(0)
+		_, _ = lx, li
 		var v_i uint32 = (gx0 + lx)
+		_ = v_i
 		var w0 *[256]float32
 		if o := v_i; o <= 4294967040 && uint64(o)+256 <= uint64(len(p_in)) {
 			w0 = (*[256]float32)(p_in[o : uint64(o)+256])
@@ -764,8 +853,12 @@ func reduceWave32CPU(b *gpuimpl.CPUBlock) {
 		if w0 != nil {
 			for lx := uint32(0); lx < 256; lx++ {
 				li := lx
+				_ = li
 				var v_v float32
+				var v_l uint32 = lx
+				_ = v_l
 				var v_i uint32 = (gx0 + lx)
+				_ = v_i
 				v_v = 0
 				if v_i < p_n {
 					v_v = w0[lx]
@@ -775,8 +868,12 @@ func reduceWave32CPU(b *gpuimpl.CPUBlock) {
 		} else {
 			for lx := uint32(0); lx < 256; lx++ {
 				li := lx
+				_ = li
 				var v_v float32
+				var v_l uint32 = lx
+				_ = v_l
 				var v_i uint32 = (gx0 + lx)
+				_ = v_i
 				v_v = 0
 				if v_i < p_n {
 					v_v = p_in[v_i]
@@ -788,16 +885,21 @@ func reduceWave32CPU(b *gpuimpl.CPUBlock) {
 	gpuimpl.CPUWave(gpuimpl.WaveSum, a_v[:], nil, wall[:], b.Wave, a_w[:])
 	for lx := uint32(0); lx < 256; lx++ {
 		li := lx
+		_ = li
 		v_w := a_w[li]
+		_ = v_w
 		var v_l uint32 = lx
+		_ = v_l
 		if (li % b.Wave) == uint32(0) {
 			s_s[(v_l / uint32(32))] = v_w
 		}
 	}
 	for lx := uint32(0); lx < 256; lx++ {
 		li := lx
+		_ = li
 		var v_u float32
 		var v_l uint32 = lx
+		_ = v_l
 		v_u = 0
 		if v_l < uint32(8) {
 			v_u = s_s[v_l]
@@ -807,8 +909,11 @@ func reduceWave32CPU(b *gpuimpl.CPUBlock) {
 	gpuimpl.CPUWave(gpuimpl.WaveSum, a_u[:], nil, wall[:], b.Wave, a_total[:])
 	for lx := uint32(0); lx < 256; lx++ {
 		li := lx
+		_ = li
 		v_total := a_total[li]
+		_ = v_total
 		var v_l uint32 = lx
+		_ = v_l
 		if v_l == uint32(0) {
 			p_partial[b.Group.X] = v_total
 		}
@@ -875,7 +980,7 @@ var Wave16Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Code:     wave16WGSLEmulated,
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:1419358977ab94f086d6dd93d069aed7246eb7dad1bdec2dc5ad372231501bd8",
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:afc8ea84931187201dc264e863211629ad63fd6fc4cc1319ba5afe09638e3217",
 				WaveTier:  "emulated",
 				NativeOps: []string{"gpuimpl.CPUWave", "gpuimpl.CPUWaveBallot", "gpuimpl.CPUWaveVote"},
 			},
@@ -1913,9 +2018,33 @@ func wave16CPU(b *gpuimpl.CPUBlock) {
 		wall[i] = true
 	}
 	gx0 := b.Group.X * 40
+	gy0 := b.Group.Y * 1
+	gz0 := b.Group.Z * 1
+	var ly uint32
+	var lz uint32
+	stop := b.Stopping()
+	_ = p_oi
+	_ = p_ou
+	_ = p_of
+	_ = p_xi
+	_ = p_xu
+	_ = p_xf
+	_ = p_sel
+	_ = p_bl
+	_ = p_m
+	_ = p_d
+	_ = gx0
+	_ = gy0
+	_ = gz0
+	_ = ly
+	_ = lz
+	_ = stop
 	{
 		lx := uint32(0)
+		li := uint32(0)
+		_, _ = lx, li
 		var v_g uint32 = (gx0 + lx)
+		_ = v_g
 		var w0 *[40]int32
 		if o := v_g; o <= 4294967256 && uint64(o)+40 <= uint64(len(p_xi)) {
 			w0 = (*[40]int32)(p_xi[o : uint64(o)+40])
@@ -1935,11 +2064,14 @@ func wave16CPU(b *gpuimpl.CPUBlock) {
 		if w0 != nil && w1 != nil && w2 != nil && w3 != nil {
 			for lx := uint32(0); lx < 40; lx++ {
 				li := lx
+				_ = li
 				var v_a int32
 				var v_f float32
 				var v_k uint32
 				var v_p bool
 				var v_u uint32
+				var v_g uint32 = (gx0 + lx)
+				_ = v_g
 				v_a = w0[lx]
 				v_u = w1[lx]
 				v_f = w2[lx]
@@ -1954,12 +2086,14 @@ func wave16CPU(b *gpuimpl.CPUBlock) {
 		} else {
 			for lx := uint32(0); lx < 40; lx++ {
 				li := lx
+				_ = li
 				var v_a int32
 				var v_f float32
 				var v_k uint32
 				var v_p bool
 				var v_u uint32
 				var v_g uint32 = (gx0 + lx)
+				_ = v_g
 				v_a = p_xi[v_g]
 				v_u = p_xu[v_g]
 				v_f = p_xf[v_g]
@@ -1981,6 +2115,7 @@ func wave16CPU(b *gpuimpl.CPUBlock) {
 	var wl6 [40]uint32
 	for lx := uint32(0); lx < 40; lx++ {
 		li := lx
+		_ = li
 		wl6[li] = p_bl
 	}
 	gpuimpl.CPUWave(gpuimpl.WaveBroadcast, a_a[:], wl6[:], wall[:], b.Wave, a_s5[:])
@@ -1988,59 +2123,94 @@ func wave16CPU(b *gpuimpl.CPUBlock) {
 	var wl8 [40]uint32
 	for lx := uint32(0); lx < 40; lx++ {
 		li := lx
+		_ = li
 		wl8[li] = p_m
 	}
 	gpuimpl.CPUWave(gpuimpl.WaveShuffleXor, a_a[:], wl8[:], wall[:], b.Wave, a_s7[:])
 	var wl9 [40]uint32
 	for lx := uint32(0); lx < 40; lx++ {
 		li := lx
+		_ = li
 		wl9[li] = p_d
 	}
 	gpuimpl.CPUWave(gpuimpl.WaveShuffleUp, a_a[:], wl9[:], wall[:], b.Wave, a_s8[:])
 	var wl10 [40]uint32
 	for lx := uint32(0); lx < 40; lx++ {
 		li := lx
+		_ = li
 		wl10[li] = p_d
 	}
 	gpuimpl.CPUWave(gpuimpl.WaveShuffleDown, a_a[:], wl10[:], wall[:], b.Wave, a_s9[:])
 	for lx := uint32(0); lx < 40; lx++ {
 		li := lx
+		_ = li
 		v_s0 := a_s0[li]
+		_ = v_s0
 		v_s1 := a_s1[li]
+		_ = v_s1
 		v_s2 := a_s2[li]
+		_ = v_s2
 		v_s3 := a_s3[li]
+		_ = v_s3
 		v_s4 := a_s4[li]
+		_ = v_s4
 		v_s5 := a_s5[li]
+		_ = v_s5
 		v_s6 := a_s6[li]
+		_ = v_s6
 		v_s7 := a_s7[li]
+		_ = v_s7
 		v_s8 := a_s8[li]
+		_ = v_s8
 		v_s9 := a_s9[li]
+		_ = v_s9
 		var v_g uint32 = (gx0 + lx)
+		_ = v_g
 		var v_tmp uint32 = (v_g * uint32(10))
+		_ = v_tmp
 		var v_tmp_1 uint32 = ((v_g * uint32(10)) + uint32(1))
+		_ = v_tmp_1
 		var v_tmp_2 uint32 = ((v_g * uint32(10)) + uint32(2))
+		_ = v_tmp_2
 		var v_tmp_3 uint32 = ((v_g * uint32(10)) + uint32(3))
+		_ = v_tmp_3
 		var v_tmp_4 uint32 = ((v_g * uint32(10)) + uint32(4))
+		_ = v_tmp_4
 		var v_tmp_5 int32 = v_s0
+		_ = v_tmp_5
 		var v_tmp_6 int32 = v_s1
+		_ = v_tmp_6
 		var v_tmp_7 int32 = v_s2
+		_ = v_tmp_7
 		var v_tmp_8 int32 = v_s3
+		_ = v_tmp_8
 		var v_tmp_9 int32 = v_s4
+		_ = v_tmp_9
 		p_oi[v_tmp] = v_tmp_5
 		p_oi[v_tmp_1] = v_tmp_6
 		p_oi[v_tmp_2] = v_tmp_7
 		p_oi[v_tmp_3] = v_tmp_8
 		p_oi[v_tmp_4] = v_tmp_9
 		var v_tmp_10 uint32 = ((v_g * uint32(10)) + uint32(5))
+		_ = v_tmp_10
 		var v_tmp_11 uint32 = ((v_g * uint32(10)) + uint32(6))
+		_ = v_tmp_11
 		var v_tmp_12 uint32 = ((v_g * uint32(10)) + uint32(7))
+		_ = v_tmp_12
 		var v_tmp_13 uint32 = ((v_g * uint32(10)) + uint32(8))
+		_ = v_tmp_13
 		var v_tmp_14 uint32 = ((v_g * uint32(10)) + uint32(9))
+		_ = v_tmp_14
 		var v_tmp_15 int32 = v_s5
+		_ = v_tmp_15
 		var v_tmp_16 int32 = v_s6
+		_ = v_tmp_16
 		var v_tmp_17 int32 = v_s7
+		_ = v_tmp_17
 		var v_tmp_18 int32 = v_s8
+		_ = v_tmp_18
 		var v_tmp_19 int32 = v_s9
+		_ = v_tmp_19
 		p_oi[v_tmp_10] = v_tmp_15
 		p_oi[v_tmp_11] = v_tmp_16
 		p_oi[v_tmp_12] = v_tmp_17
@@ -2055,6 +2225,7 @@ func wave16CPU(b *gpuimpl.CPUBlock) {
 	gpuimpl.CPUWave(gpuimpl.WaveShuffle, a_u[:], a_k[:], wall[:], b.Wave, a_u5[:])
 	for lx := uint32(0); lx < 40; lx++ {
 		li := lx
+		_ = li
 		var v_u6 uint32
 		v_u6 = uint32(0)
 		a_u6[li] = v_u6
@@ -2064,39 +2235,66 @@ func wave16CPU(b *gpuimpl.CPUBlock) {
 	gpuimpl.CPUWaveVote(true, a_p[:], wall[:], b.Wave, a_all[:])
 	for lx := uint32(0); lx < 40; lx++ {
 		li := lx
+		_ = li
 		v_all := a_all[li]
+		_ = v_all
 		v_any := a_any[li]
+		_ = v_any
 		v_u0 := a_u0[li]
+		_ = v_u0
 		v_u1 := a_u1[li]
+		_ = v_u1
 		v_u2 := a_u2[li]
+		_ = v_u2
 		v_u3 := a_u3[li]
+		_ = v_u3
 		v_u4 := a_u4[li]
+		_ = v_u4
 		v_u5 := a_u5[li]
+		_ = v_u5
 		v_u6 := a_u6[li]
+		_ = v_u6
 		var v_g uint32 = (gx0 + lx)
+		_ = v_g
 		var v_tmp_20 uint32 = (v_g * uint32(11))
+		_ = v_tmp_20
 		var v_tmp_21 uint32 = ((v_g * uint32(11)) + uint32(1))
+		_ = v_tmp_21
 		var v_tmp_22 uint32 = ((v_g * uint32(11)) + uint32(2))
+		_ = v_tmp_22
 		var v_tmp_23 uint32 = ((v_g * uint32(11)) + uint32(3))
+		_ = v_tmp_23
 		var v_tmp_24 uint32 = ((v_g * uint32(11)) + uint32(4))
+		_ = v_tmp_24
 		var v_tmp_25 uint32 = v_u0
+		_ = v_tmp_25
 		var v_tmp_26 uint32 = v_u1
+		_ = v_tmp_26
 		var v_tmp_27 uint32 = v_u2
+		_ = v_tmp_27
 		var v_tmp_28 uint32 = v_u3
+		_ = v_tmp_28
 		var v_tmp_29 uint32 = v_u4
+		_ = v_tmp_29
 		p_ou[v_tmp_20] = v_tmp_25
 		p_ou[v_tmp_21] = v_tmp_26
 		p_ou[v_tmp_22] = v_tmp_27
 		p_ou[v_tmp_23] = v_tmp_28
 		p_ou[v_tmp_24] = v_tmp_29
 		var v_tmp_30 uint32 = ((v_g * uint32(11)) + uint32(5))
+		_ = v_tmp_30
 		var v_tmp_31 uint32 = ((v_g * uint32(11)) + uint32(6))
+		_ = v_tmp_31
 		var v_tmp_32 uint32 = v_u5
+		_ = v_tmp_32
 		var v_tmp_33 uint32 = v_u6
+		_ = v_tmp_33
 		p_ou[v_tmp_30] = v_tmp_32
 		p_ou[v_tmp_31] = v_tmp_33
 		var v_tmp_34 uint32 = ((v_g * uint32(11)) + uint32(7))
+		_ = v_tmp_34
 		var v_tmp_35 uint32 = ((v_g * uint32(11)) + uint32(8))
+		_ = v_tmp_35
 		p_ou[v_tmp_34] = uint32(0)
 		p_ou[v_tmp_35] = uint32(0)
 		if v_any {
@@ -2106,9 +2304,13 @@ func wave16CPU(b *gpuimpl.CPUBlock) {
 			p_ou[((v_g * uint32(11)) + uint32(8))] = uint32(1)
 		}
 		var v_tmp_36 uint32 = ((v_g * uint32(11)) + uint32(9))
+		_ = v_tmp_36
 		var v_tmp_37 uint32 = ((v_g * uint32(11)) + uint32(10))
+		_ = v_tmp_37
 		var v_tmp_38 uint32 = (li % b.Wave)
+		_ = v_tmp_38
 		var v_tmp_39 uint32 = b.Wave
+		_ = v_tmp_39
 		p_ou[v_tmp_36] = v_tmp_38
 		p_ou[v_tmp_37] = v_tmp_39
 	}
@@ -2120,33 +2322,54 @@ func wave16CPU(b *gpuimpl.CPUBlock) {
 	var wl28 [40]uint32
 	for lx := uint32(0); lx < 40; lx++ {
 		li := lx
+		_ = li
 		wl28[li] = p_m
 	}
 	gpuimpl.CPUWave(gpuimpl.WaveShuffleXor, a_f[:], wl28[:], wall[:], b.Wave, a_f5[:])
 	for lx := uint32(0); lx < 40; lx++ {
 		li := lx
+		_ = li
 		v_f0 := a_f0[li]
+		_ = v_f0
 		v_f1 := a_f1[li]
+		_ = v_f1
 		v_f2 := a_f2[li]
+		_ = v_f2
 		v_f3 := a_f3[li]
+		_ = v_f3
 		v_f4 := a_f4[li]
+		_ = v_f4
 		v_f5 := a_f5[li]
+		_ = v_f5
 		var v_g uint32 = (gx0 + lx)
+		_ = v_g
 		var v_tmp_40 uint32 = (v_g * uint32(6))
+		_ = v_tmp_40
 		var v_tmp_41 uint32 = ((v_g * uint32(6)) + uint32(1))
+		_ = v_tmp_41
 		var v_tmp_42 uint32 = ((v_g * uint32(6)) + uint32(2))
+		_ = v_tmp_42
 		var v_tmp_43 float32 = v_f0
+		_ = v_tmp_43
 		var v_tmp_44 float32 = v_f1
+		_ = v_tmp_44
 		var v_tmp_45 float32 = v_f2
+		_ = v_tmp_45
 		p_of[v_tmp_40] = v_tmp_43
 		p_of[v_tmp_41] = v_tmp_44
 		p_of[v_tmp_42] = v_tmp_45
 		var v_tmp_46 uint32 = ((v_g * uint32(6)) + uint32(3))
+		_ = v_tmp_46
 		var v_tmp_47 uint32 = ((v_g * uint32(6)) + uint32(4))
+		_ = v_tmp_47
 		var v_tmp_48 uint32 = ((v_g * uint32(6)) + uint32(5))
+		_ = v_tmp_48
 		var v_tmp_49 float32 = v_f3
+		_ = v_tmp_49
 		var v_tmp_50 float32 = v_f4
+		_ = v_tmp_50
 		var v_tmp_51 float32 = v_f5
+		_ = v_tmp_51
 		p_of[v_tmp_46] = v_tmp_49
 		p_of[v_tmp_47] = v_tmp_50
 		p_of[v_tmp_48] = v_tmp_51
@@ -2213,7 +2436,7 @@ var Wave32Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Code:     wave32WGSLEmulated,
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:078d7e8a80f01c6257cdaf315a2460750052ce26036b93f7d78c04f42ca498b5",
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:32b666e9d2a069709995aa5128d64d87a3d092a9c07a58795fc1af358050348d",
 				WaveTier:  "emulated",
 				NativeOps: []string{"gpuimpl.CPUWave", "gpuimpl.CPUWaveBallot", "gpuimpl.CPUWaveVote"},
 			},
@@ -3251,9 +3474,33 @@ func wave32CPU(b *gpuimpl.CPUBlock) {
 		wall[i] = true
 	}
 	gx0 := b.Group.X * 80
+	gy0 := b.Group.Y * 1
+	gz0 := b.Group.Z * 1
+	var ly uint32
+	var lz uint32
+	stop := b.Stopping()
+	_ = p_oi
+	_ = p_ou
+	_ = p_of
+	_ = p_xi
+	_ = p_xu
+	_ = p_xf
+	_ = p_sel
+	_ = p_bl
+	_ = p_m
+	_ = p_d
+	_ = gx0
+	_ = gy0
+	_ = gz0
+	_ = ly
+	_ = lz
+	_ = stop
 	{
 		lx := uint32(0)
+		li := uint32(0)
+		_, _ = lx, li
 		var v_g uint32 = (gx0 + lx)
+		_ = v_g
 		var w0 *[80]int32
 		if o := v_g; o <= 4294967216 && uint64(o)+80 <= uint64(len(p_xi)) {
 			w0 = (*[80]int32)(p_xi[o : uint64(o)+80])
@@ -3273,11 +3520,14 @@ func wave32CPU(b *gpuimpl.CPUBlock) {
 		if w0 != nil && w1 != nil && w2 != nil && w3 != nil {
 			for lx := uint32(0); lx < 80; lx++ {
 				li := lx
+				_ = li
 				var v_a int32
 				var v_f float32
 				var v_k uint32
 				var v_p bool
 				var v_u uint32
+				var v_g uint32 = (gx0 + lx)
+				_ = v_g
 				v_a = w0[lx]
 				v_u = w1[lx]
 				v_f = w2[lx]
@@ -3292,12 +3542,14 @@ func wave32CPU(b *gpuimpl.CPUBlock) {
 		} else {
 			for lx := uint32(0); lx < 80; lx++ {
 				li := lx
+				_ = li
 				var v_a int32
 				var v_f float32
 				var v_k uint32
 				var v_p bool
 				var v_u uint32
 				var v_g uint32 = (gx0 + lx)
+				_ = v_g
 				v_a = p_xi[v_g]
 				v_u = p_xu[v_g]
 				v_f = p_xf[v_g]
@@ -3319,6 +3571,7 @@ func wave32CPU(b *gpuimpl.CPUBlock) {
 	var wl6 [80]uint32
 	for lx := uint32(0); lx < 80; lx++ {
 		li := lx
+		_ = li
 		wl6[li] = p_bl
 	}
 	gpuimpl.CPUWave(gpuimpl.WaveBroadcast, a_a[:], wl6[:], wall[:], b.Wave, a_s5[:])
@@ -3326,59 +3579,94 @@ func wave32CPU(b *gpuimpl.CPUBlock) {
 	var wl8 [80]uint32
 	for lx := uint32(0); lx < 80; lx++ {
 		li := lx
+		_ = li
 		wl8[li] = p_m
 	}
 	gpuimpl.CPUWave(gpuimpl.WaveShuffleXor, a_a[:], wl8[:], wall[:], b.Wave, a_s7[:])
 	var wl9 [80]uint32
 	for lx := uint32(0); lx < 80; lx++ {
 		li := lx
+		_ = li
 		wl9[li] = p_d
 	}
 	gpuimpl.CPUWave(gpuimpl.WaveShuffleUp, a_a[:], wl9[:], wall[:], b.Wave, a_s8[:])
 	var wl10 [80]uint32
 	for lx := uint32(0); lx < 80; lx++ {
 		li := lx
+		_ = li
 		wl10[li] = p_d
 	}
 	gpuimpl.CPUWave(gpuimpl.WaveShuffleDown, a_a[:], wl10[:], wall[:], b.Wave, a_s9[:])
 	for lx := uint32(0); lx < 80; lx++ {
 		li := lx
+		_ = li
 		v_s0 := a_s0[li]
+		_ = v_s0
 		v_s1 := a_s1[li]
+		_ = v_s1
 		v_s2 := a_s2[li]
+		_ = v_s2
 		v_s3 := a_s3[li]
+		_ = v_s3
 		v_s4 := a_s4[li]
+		_ = v_s4
 		v_s5 := a_s5[li]
+		_ = v_s5
 		v_s6 := a_s6[li]
+		_ = v_s6
 		v_s7 := a_s7[li]
+		_ = v_s7
 		v_s8 := a_s8[li]
+		_ = v_s8
 		v_s9 := a_s9[li]
+		_ = v_s9
 		var v_g uint32 = (gx0 + lx)
+		_ = v_g
 		var v_tmp uint32 = (v_g * uint32(10))
+		_ = v_tmp
 		var v_tmp_1 uint32 = ((v_g * uint32(10)) + uint32(1))
+		_ = v_tmp_1
 		var v_tmp_2 uint32 = ((v_g * uint32(10)) + uint32(2))
+		_ = v_tmp_2
 		var v_tmp_3 uint32 = ((v_g * uint32(10)) + uint32(3))
+		_ = v_tmp_3
 		var v_tmp_4 uint32 = ((v_g * uint32(10)) + uint32(4))
+		_ = v_tmp_4
 		var v_tmp_5 int32 = v_s0
+		_ = v_tmp_5
 		var v_tmp_6 int32 = v_s1
+		_ = v_tmp_6
 		var v_tmp_7 int32 = v_s2
+		_ = v_tmp_7
 		var v_tmp_8 int32 = v_s3
+		_ = v_tmp_8
 		var v_tmp_9 int32 = v_s4
+		_ = v_tmp_9
 		p_oi[v_tmp] = v_tmp_5
 		p_oi[v_tmp_1] = v_tmp_6
 		p_oi[v_tmp_2] = v_tmp_7
 		p_oi[v_tmp_3] = v_tmp_8
 		p_oi[v_tmp_4] = v_tmp_9
 		var v_tmp_10 uint32 = ((v_g * uint32(10)) + uint32(5))
+		_ = v_tmp_10
 		var v_tmp_11 uint32 = ((v_g * uint32(10)) + uint32(6))
+		_ = v_tmp_11
 		var v_tmp_12 uint32 = ((v_g * uint32(10)) + uint32(7))
+		_ = v_tmp_12
 		var v_tmp_13 uint32 = ((v_g * uint32(10)) + uint32(8))
+		_ = v_tmp_13
 		var v_tmp_14 uint32 = ((v_g * uint32(10)) + uint32(9))
+		_ = v_tmp_14
 		var v_tmp_15 int32 = v_s5
+		_ = v_tmp_15
 		var v_tmp_16 int32 = v_s6
+		_ = v_tmp_16
 		var v_tmp_17 int32 = v_s7
+		_ = v_tmp_17
 		var v_tmp_18 int32 = v_s8
+		_ = v_tmp_18
 		var v_tmp_19 int32 = v_s9
+		_ = v_tmp_19
 		p_oi[v_tmp_10] = v_tmp_15
 		p_oi[v_tmp_11] = v_tmp_16
 		p_oi[v_tmp_12] = v_tmp_17
@@ -3393,6 +3681,7 @@ func wave32CPU(b *gpuimpl.CPUBlock) {
 	gpuimpl.CPUWave(gpuimpl.WaveShuffle, a_u[:], a_k[:], wall[:], b.Wave, a_u5[:])
 	for lx := uint32(0); lx < 80; lx++ {
 		li := lx
+		_ = li
 		var v_u6 uint32
 		v_u6 = uint32(0)
 		a_u6[li] = v_u6
@@ -3402,39 +3691,66 @@ func wave32CPU(b *gpuimpl.CPUBlock) {
 	gpuimpl.CPUWaveVote(true, a_p[:], wall[:], b.Wave, a_all[:])
 	for lx := uint32(0); lx < 80; lx++ {
 		li := lx
+		_ = li
 		v_all := a_all[li]
+		_ = v_all
 		v_any := a_any[li]
+		_ = v_any
 		v_u0 := a_u0[li]
+		_ = v_u0
 		v_u1 := a_u1[li]
+		_ = v_u1
 		v_u2 := a_u2[li]
+		_ = v_u2
 		v_u3 := a_u3[li]
+		_ = v_u3
 		v_u4 := a_u4[li]
+		_ = v_u4
 		v_u5 := a_u5[li]
+		_ = v_u5
 		v_u6 := a_u6[li]
+		_ = v_u6
 		var v_g uint32 = (gx0 + lx)
+		_ = v_g
 		var v_tmp_20 uint32 = (v_g * uint32(11))
+		_ = v_tmp_20
 		var v_tmp_21 uint32 = ((v_g * uint32(11)) + uint32(1))
+		_ = v_tmp_21
 		var v_tmp_22 uint32 = ((v_g * uint32(11)) + uint32(2))
+		_ = v_tmp_22
 		var v_tmp_23 uint32 = ((v_g * uint32(11)) + uint32(3))
+		_ = v_tmp_23
 		var v_tmp_24 uint32 = ((v_g * uint32(11)) + uint32(4))
+		_ = v_tmp_24
 		var v_tmp_25 uint32 = v_u0
+		_ = v_tmp_25
 		var v_tmp_26 uint32 = v_u1
+		_ = v_tmp_26
 		var v_tmp_27 uint32 = v_u2
+		_ = v_tmp_27
 		var v_tmp_28 uint32 = v_u3
+		_ = v_tmp_28
 		var v_tmp_29 uint32 = v_u4
+		_ = v_tmp_29
 		p_ou[v_tmp_20] = v_tmp_25
 		p_ou[v_tmp_21] = v_tmp_26
 		p_ou[v_tmp_22] = v_tmp_27
 		p_ou[v_tmp_23] = v_tmp_28
 		p_ou[v_tmp_24] = v_tmp_29
 		var v_tmp_30 uint32 = ((v_g * uint32(11)) + uint32(5))
+		_ = v_tmp_30
 		var v_tmp_31 uint32 = ((v_g * uint32(11)) + uint32(6))
+		_ = v_tmp_31
 		var v_tmp_32 uint32 = v_u5
+		_ = v_tmp_32
 		var v_tmp_33 uint32 = v_u6
+		_ = v_tmp_33
 		p_ou[v_tmp_30] = v_tmp_32
 		p_ou[v_tmp_31] = v_tmp_33
 		var v_tmp_34 uint32 = ((v_g * uint32(11)) + uint32(7))
+		_ = v_tmp_34
 		var v_tmp_35 uint32 = ((v_g * uint32(11)) + uint32(8))
+		_ = v_tmp_35
 		p_ou[v_tmp_34] = uint32(0)
 		p_ou[v_tmp_35] = uint32(0)
 		if v_any {
@@ -3444,9 +3760,13 @@ func wave32CPU(b *gpuimpl.CPUBlock) {
 			p_ou[((v_g * uint32(11)) + uint32(8))] = uint32(1)
 		}
 		var v_tmp_36 uint32 = ((v_g * uint32(11)) + uint32(9))
+		_ = v_tmp_36
 		var v_tmp_37 uint32 = ((v_g * uint32(11)) + uint32(10))
+		_ = v_tmp_37
 		var v_tmp_38 uint32 = (li % b.Wave)
+		_ = v_tmp_38
 		var v_tmp_39 uint32 = b.Wave
+		_ = v_tmp_39
 		p_ou[v_tmp_36] = v_tmp_38
 		p_ou[v_tmp_37] = v_tmp_39
 	}
@@ -3458,33 +3778,54 @@ func wave32CPU(b *gpuimpl.CPUBlock) {
 	var wl28 [80]uint32
 	for lx := uint32(0); lx < 80; lx++ {
 		li := lx
+		_ = li
 		wl28[li] = p_m
 	}
 	gpuimpl.CPUWave(gpuimpl.WaveShuffleXor, a_f[:], wl28[:], wall[:], b.Wave, a_f5[:])
 	for lx := uint32(0); lx < 80; lx++ {
 		li := lx
+		_ = li
 		v_f0 := a_f0[li]
+		_ = v_f0
 		v_f1 := a_f1[li]
+		_ = v_f1
 		v_f2 := a_f2[li]
+		_ = v_f2
 		v_f3 := a_f3[li]
+		_ = v_f3
 		v_f4 := a_f4[li]
+		_ = v_f4
 		v_f5 := a_f5[li]
+		_ = v_f5
 		var v_g uint32 = (gx0 + lx)
+		_ = v_g
 		var v_tmp_40 uint32 = (v_g * uint32(6))
+		_ = v_tmp_40
 		var v_tmp_41 uint32 = ((v_g * uint32(6)) + uint32(1))
+		_ = v_tmp_41
 		var v_tmp_42 uint32 = ((v_g * uint32(6)) + uint32(2))
+		_ = v_tmp_42
 		var v_tmp_43 float32 = v_f0
+		_ = v_tmp_43
 		var v_tmp_44 float32 = v_f1
+		_ = v_tmp_44
 		var v_tmp_45 float32 = v_f2
+		_ = v_tmp_45
 		p_of[v_tmp_40] = v_tmp_43
 		p_of[v_tmp_41] = v_tmp_44
 		p_of[v_tmp_42] = v_tmp_45
 		var v_tmp_46 uint32 = ((v_g * uint32(6)) + uint32(3))
+		_ = v_tmp_46
 		var v_tmp_47 uint32 = ((v_g * uint32(6)) + uint32(4))
+		_ = v_tmp_47
 		var v_tmp_48 uint32 = ((v_g * uint32(6)) + uint32(5))
+		_ = v_tmp_48
 		var v_tmp_49 float32 = v_f3
+		_ = v_tmp_49
 		var v_tmp_50 float32 = v_f4
+		_ = v_tmp_50
 		var v_tmp_51 float32 = v_f5
+		_ = v_tmp_51
 		p_of[v_tmp_46] = v_tmp_49
 		p_of[v_tmp_47] = v_tmp_50
 		p_of[v_tmp_48] = v_tmp_51
@@ -3542,7 +3883,7 @@ var Wave4Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Code:     wave4WGSLEmulated,
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:ebb965ddd72f607595cf40032ce3d551ac7c6e0846a1b3202bb9305f220ade10",
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:b892d225b1683963683e7a355f25bd7a9f09d3133d222fa0cd885e94a071ca75",
 				WaveTier:  "emulated",
 				NativeOps: []string{"gpuimpl.CPUWave", "gpuimpl.CPUWaveBallot", "gpuimpl.CPUWaveVote"},
 			},
@@ -4254,9 +4595,33 @@ func wave4CPU(b *gpuimpl.CPUBlock) {
 		wall[i] = true
 	}
 	gx0 := b.Group.X * 30
+	gy0 := b.Group.Y * 1
+	gz0 := b.Group.Z * 1
+	var ly uint32
+	var lz uint32
+	stop := b.Stopping()
+	_ = p_oi
+	_ = p_ou
+	_ = p_of
+	_ = p_xi
+	_ = p_xu
+	_ = p_xf
+	_ = p_sel
+	_ = p_bl
+	_ = p_m
+	_ = p_d
+	_ = gx0
+	_ = gy0
+	_ = gz0
+	_ = ly
+	_ = lz
+	_ = stop
 	{
 		lx := uint32(0)
+		li := uint32(0)
+		_, _ = lx, li
 		var v_g uint32 = (gx0 + lx)
+		_ = v_g
 		var w0 *[30]int32
 		if o := v_g; o <= 4294967266 && uint64(o)+30 <= uint64(len(p_xi)) {
 			w0 = (*[30]int32)(p_xi[o : uint64(o)+30])
@@ -4276,11 +4641,14 @@ func wave4CPU(b *gpuimpl.CPUBlock) {
 		if w0 != nil && w1 != nil && w2 != nil && w3 != nil {
 			for lx := uint32(0); lx < 30; lx++ {
 				li := lx
+				_ = li
 				var v_a int32
 				var v_f float32
 				var v_k uint32
 				var v_p bool
 				var v_u uint32
+				var v_g uint32 = (gx0 + lx)
+				_ = v_g
 				v_a = w0[lx]
 				v_u = w1[lx]
 				v_f = w2[lx]
@@ -4295,12 +4663,14 @@ func wave4CPU(b *gpuimpl.CPUBlock) {
 		} else {
 			for lx := uint32(0); lx < 30; lx++ {
 				li := lx
+				_ = li
 				var v_a int32
 				var v_f float32
 				var v_k uint32
 				var v_p bool
 				var v_u uint32
 				var v_g uint32 = (gx0 + lx)
+				_ = v_g
 				v_a = p_xi[v_g]
 				v_u = p_xu[v_g]
 				v_f = p_xf[v_g]
@@ -4322,6 +4692,7 @@ func wave4CPU(b *gpuimpl.CPUBlock) {
 	var wl6 [30]uint32
 	for lx := uint32(0); lx < 30; lx++ {
 		li := lx
+		_ = li
 		wl6[li] = p_bl
 	}
 	gpuimpl.CPUWave(gpuimpl.WaveBroadcast, a_a[:], wl6[:], wall[:], b.Wave, a_s5[:])
@@ -4329,59 +4700,94 @@ func wave4CPU(b *gpuimpl.CPUBlock) {
 	var wl8 [30]uint32
 	for lx := uint32(0); lx < 30; lx++ {
 		li := lx
+		_ = li
 		wl8[li] = p_m
 	}
 	gpuimpl.CPUWave(gpuimpl.WaveShuffleXor, a_a[:], wl8[:], wall[:], b.Wave, a_s7[:])
 	var wl9 [30]uint32
 	for lx := uint32(0); lx < 30; lx++ {
 		li := lx
+		_ = li
 		wl9[li] = p_d
 	}
 	gpuimpl.CPUWave(gpuimpl.WaveShuffleUp, a_a[:], wl9[:], wall[:], b.Wave, a_s8[:])
 	var wl10 [30]uint32
 	for lx := uint32(0); lx < 30; lx++ {
 		li := lx
+		_ = li
 		wl10[li] = p_d
 	}
 	gpuimpl.CPUWave(gpuimpl.WaveShuffleDown, a_a[:], wl10[:], wall[:], b.Wave, a_s9[:])
 	for lx := uint32(0); lx < 30; lx++ {
 		li := lx
+		_ = li
 		v_s0 := a_s0[li]
+		_ = v_s0
 		v_s1 := a_s1[li]
+		_ = v_s1
 		v_s2 := a_s2[li]
+		_ = v_s2
 		v_s3 := a_s3[li]
+		_ = v_s3
 		v_s4 := a_s4[li]
+		_ = v_s4
 		v_s5 := a_s5[li]
+		_ = v_s5
 		v_s6 := a_s6[li]
+		_ = v_s6
 		v_s7 := a_s7[li]
+		_ = v_s7
 		v_s8 := a_s8[li]
+		_ = v_s8
 		v_s9 := a_s9[li]
+		_ = v_s9
 		var v_g uint32 = (gx0 + lx)
+		_ = v_g
 		var v_tmp uint32 = (v_g * uint32(10))
+		_ = v_tmp
 		var v_tmp_1 uint32 = ((v_g * uint32(10)) + uint32(1))
+		_ = v_tmp_1
 		var v_tmp_2 uint32 = ((v_g * uint32(10)) + uint32(2))
+		_ = v_tmp_2
 		var v_tmp_3 uint32 = ((v_g * uint32(10)) + uint32(3))
+		_ = v_tmp_3
 		var v_tmp_4 uint32 = ((v_g * uint32(10)) + uint32(4))
+		_ = v_tmp_4
 		var v_tmp_5 int32 = v_s0
+		_ = v_tmp_5
 		var v_tmp_6 int32 = v_s1
+		_ = v_tmp_6
 		var v_tmp_7 int32 = v_s2
+		_ = v_tmp_7
 		var v_tmp_8 int32 = v_s3
+		_ = v_tmp_8
 		var v_tmp_9 int32 = v_s4
+		_ = v_tmp_9
 		p_oi[v_tmp] = v_tmp_5
 		p_oi[v_tmp_1] = v_tmp_6
 		p_oi[v_tmp_2] = v_tmp_7
 		p_oi[v_tmp_3] = v_tmp_8
 		p_oi[v_tmp_4] = v_tmp_9
 		var v_tmp_10 uint32 = ((v_g * uint32(10)) + uint32(5))
+		_ = v_tmp_10
 		var v_tmp_11 uint32 = ((v_g * uint32(10)) + uint32(6))
+		_ = v_tmp_11
 		var v_tmp_12 uint32 = ((v_g * uint32(10)) + uint32(7))
+		_ = v_tmp_12
 		var v_tmp_13 uint32 = ((v_g * uint32(10)) + uint32(8))
+		_ = v_tmp_13
 		var v_tmp_14 uint32 = ((v_g * uint32(10)) + uint32(9))
+		_ = v_tmp_14
 		var v_tmp_15 int32 = v_s5
+		_ = v_tmp_15
 		var v_tmp_16 int32 = v_s6
+		_ = v_tmp_16
 		var v_tmp_17 int32 = v_s7
+		_ = v_tmp_17
 		var v_tmp_18 int32 = v_s8
+		_ = v_tmp_18
 		var v_tmp_19 int32 = v_s9
+		_ = v_tmp_19
 		p_oi[v_tmp_10] = v_tmp_15
 		p_oi[v_tmp_11] = v_tmp_16
 		p_oi[v_tmp_12] = v_tmp_17
@@ -4396,6 +4802,7 @@ func wave4CPU(b *gpuimpl.CPUBlock) {
 	gpuimpl.CPUWave(gpuimpl.WaveShuffle, a_u[:], a_k[:], wall[:], b.Wave, a_u5[:])
 	for lx := uint32(0); lx < 30; lx++ {
 		li := lx
+		_ = li
 		var v_u6 uint32
 		v_u6 = uint32(0)
 		a_u6[li] = v_u6
@@ -4405,39 +4812,66 @@ func wave4CPU(b *gpuimpl.CPUBlock) {
 	gpuimpl.CPUWaveVote(true, a_p[:], wall[:], b.Wave, a_all[:])
 	for lx := uint32(0); lx < 30; lx++ {
 		li := lx
+		_ = li
 		v_all := a_all[li]
+		_ = v_all
 		v_any := a_any[li]
+		_ = v_any
 		v_u0 := a_u0[li]
+		_ = v_u0
 		v_u1 := a_u1[li]
+		_ = v_u1
 		v_u2 := a_u2[li]
+		_ = v_u2
 		v_u3 := a_u3[li]
+		_ = v_u3
 		v_u4 := a_u4[li]
+		_ = v_u4
 		v_u5 := a_u5[li]
+		_ = v_u5
 		v_u6 := a_u6[li]
+		_ = v_u6
 		var v_g uint32 = (gx0 + lx)
+		_ = v_g
 		var v_tmp_20 uint32 = (v_g * uint32(11))
+		_ = v_tmp_20
 		var v_tmp_21 uint32 = ((v_g * uint32(11)) + uint32(1))
+		_ = v_tmp_21
 		var v_tmp_22 uint32 = ((v_g * uint32(11)) + uint32(2))
+		_ = v_tmp_22
 		var v_tmp_23 uint32 = ((v_g * uint32(11)) + uint32(3))
+		_ = v_tmp_23
 		var v_tmp_24 uint32 = ((v_g * uint32(11)) + uint32(4))
+		_ = v_tmp_24
 		var v_tmp_25 uint32 = v_u0
+		_ = v_tmp_25
 		var v_tmp_26 uint32 = v_u1
+		_ = v_tmp_26
 		var v_tmp_27 uint32 = v_u2
+		_ = v_tmp_27
 		var v_tmp_28 uint32 = v_u3
+		_ = v_tmp_28
 		var v_tmp_29 uint32 = v_u4
+		_ = v_tmp_29
 		p_ou[v_tmp_20] = v_tmp_25
 		p_ou[v_tmp_21] = v_tmp_26
 		p_ou[v_tmp_22] = v_tmp_27
 		p_ou[v_tmp_23] = v_tmp_28
 		p_ou[v_tmp_24] = v_tmp_29
 		var v_tmp_30 uint32 = ((v_g * uint32(11)) + uint32(5))
+		_ = v_tmp_30
 		var v_tmp_31 uint32 = ((v_g * uint32(11)) + uint32(6))
+		_ = v_tmp_31
 		var v_tmp_32 uint32 = v_u5
+		_ = v_tmp_32
 		var v_tmp_33 uint32 = v_u6
+		_ = v_tmp_33
 		p_ou[v_tmp_30] = v_tmp_32
 		p_ou[v_tmp_31] = v_tmp_33
 		var v_tmp_34 uint32 = ((v_g * uint32(11)) + uint32(7))
+		_ = v_tmp_34
 		var v_tmp_35 uint32 = ((v_g * uint32(11)) + uint32(8))
+		_ = v_tmp_35
 		p_ou[v_tmp_34] = uint32(0)
 		p_ou[v_tmp_35] = uint32(0)
 		if v_any {
@@ -4447,9 +4881,13 @@ func wave4CPU(b *gpuimpl.CPUBlock) {
 			p_ou[((v_g * uint32(11)) + uint32(8))] = uint32(1)
 		}
 		var v_tmp_36 uint32 = ((v_g * uint32(11)) + uint32(9))
+		_ = v_tmp_36
 		var v_tmp_37 uint32 = ((v_g * uint32(11)) + uint32(10))
+		_ = v_tmp_37
 		var v_tmp_38 uint32 = (li % b.Wave)
+		_ = v_tmp_38
 		var v_tmp_39 uint32 = b.Wave
+		_ = v_tmp_39
 		p_ou[v_tmp_36] = v_tmp_38
 		p_ou[v_tmp_37] = v_tmp_39
 	}
@@ -4461,33 +4899,54 @@ func wave4CPU(b *gpuimpl.CPUBlock) {
 	var wl28 [30]uint32
 	for lx := uint32(0); lx < 30; lx++ {
 		li := lx
+		_ = li
 		wl28[li] = p_m
 	}
 	gpuimpl.CPUWave(gpuimpl.WaveShuffleXor, a_f[:], wl28[:], wall[:], b.Wave, a_f5[:])
 	for lx := uint32(0); lx < 30; lx++ {
 		li := lx
+		_ = li
 		v_f0 := a_f0[li]
+		_ = v_f0
 		v_f1 := a_f1[li]
+		_ = v_f1
 		v_f2 := a_f2[li]
+		_ = v_f2
 		v_f3 := a_f3[li]
+		_ = v_f3
 		v_f4 := a_f4[li]
+		_ = v_f4
 		v_f5 := a_f5[li]
+		_ = v_f5
 		var v_g uint32 = (gx0 + lx)
+		_ = v_g
 		var v_tmp_40 uint32 = (v_g * uint32(6))
+		_ = v_tmp_40
 		var v_tmp_41 uint32 = ((v_g * uint32(6)) + uint32(1))
+		_ = v_tmp_41
 		var v_tmp_42 uint32 = ((v_g * uint32(6)) + uint32(2))
+		_ = v_tmp_42
 		var v_tmp_43 float32 = v_f0
+		_ = v_tmp_43
 		var v_tmp_44 float32 = v_f1
+		_ = v_tmp_44
 		var v_tmp_45 float32 = v_f2
+		_ = v_tmp_45
 		p_of[v_tmp_40] = v_tmp_43
 		p_of[v_tmp_41] = v_tmp_44
 		p_of[v_tmp_42] = v_tmp_45
 		var v_tmp_46 uint32 = ((v_g * uint32(6)) + uint32(3))
+		_ = v_tmp_46
 		var v_tmp_47 uint32 = ((v_g * uint32(6)) + uint32(4))
+		_ = v_tmp_47
 		var v_tmp_48 uint32 = ((v_g * uint32(6)) + uint32(5))
+		_ = v_tmp_48
 		var v_tmp_49 float32 = v_f3
+		_ = v_tmp_49
 		var v_tmp_50 float32 = v_f4
+		_ = v_tmp_50
 		var v_tmp_51 float32 = v_f5
+		_ = v_tmp_51
 		p_of[v_tmp_46] = v_tmp_49
 		p_of[v_tmp_47] = v_tmp_50
 		p_of[v_tmp_48] = v_tmp_51
@@ -4554,7 +5013,7 @@ var Wave64Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Code:     wave64WGSLEmulated,
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:313bd235f796d36622f2b2a0baddae2417414cf046be8c1da5ec3b25828596bc",
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:4a9ce6424a6bad5d966b996b28bb848718652066267e380bee59e3996778bd00",
 				WaveTier:  "emulated",
 				NativeOps: []string{"gpuimpl.CPUWave", "gpuimpl.CPUWaveVote"},
 			},
@@ -5563,9 +6022,33 @@ func wave64CPU(b *gpuimpl.CPUBlock) {
 		wall[i] = true
 	}
 	gx0 := b.Group.X * 96
+	gy0 := b.Group.Y * 1
+	gz0 := b.Group.Z * 1
+	var ly uint32
+	var lz uint32
+	stop := b.Stopping()
+	_ = p_oi
+	_ = p_ou
+	_ = p_of
+	_ = p_xi
+	_ = p_xu
+	_ = p_xf
+	_ = p_sel
+	_ = p_bl
+	_ = p_m
+	_ = p_d
+	_ = gx0
+	_ = gy0
+	_ = gz0
+	_ = ly
+	_ = lz
+	_ = stop
 	{
 		lx := uint32(0)
+		li := uint32(0)
+		_, _ = lx, li
 		var v_g uint32 = (gx0 + lx)
+		_ = v_g
 		var w0 *[96]int32
 		if o := v_g; o <= 4294967200 && uint64(o)+96 <= uint64(len(p_xi)) {
 			w0 = (*[96]int32)(p_xi[o : uint64(o)+96])
@@ -5585,11 +6068,14 @@ func wave64CPU(b *gpuimpl.CPUBlock) {
 		if w0 != nil && w1 != nil && w2 != nil && w3 != nil {
 			for lx := uint32(0); lx < 96; lx++ {
 				li := lx
+				_ = li
 				var v_a int32
 				var v_f float32
 				var v_k uint32
 				var v_p bool
 				var v_u uint32
+				var v_g uint32 = (gx0 + lx)
+				_ = v_g
 				v_a = w0[lx]
 				v_u = w1[lx]
 				v_f = w2[lx]
@@ -5604,12 +6090,14 @@ func wave64CPU(b *gpuimpl.CPUBlock) {
 		} else {
 			for lx := uint32(0); lx < 96; lx++ {
 				li := lx
+				_ = li
 				var v_a int32
 				var v_f float32
 				var v_k uint32
 				var v_p bool
 				var v_u uint32
 				var v_g uint32 = (gx0 + lx)
+				_ = v_g
 				v_a = p_xi[v_g]
 				v_u = p_xu[v_g]
 				v_f = p_xf[v_g]
@@ -5631,6 +6119,7 @@ func wave64CPU(b *gpuimpl.CPUBlock) {
 	var wl6 [96]uint32
 	for lx := uint32(0); lx < 96; lx++ {
 		li := lx
+		_ = li
 		wl6[li] = p_bl
 	}
 	gpuimpl.CPUWave(gpuimpl.WaveBroadcast, a_a[:], wl6[:], wall[:], b.Wave, a_s5[:])
@@ -5638,59 +6127,94 @@ func wave64CPU(b *gpuimpl.CPUBlock) {
 	var wl8 [96]uint32
 	for lx := uint32(0); lx < 96; lx++ {
 		li := lx
+		_ = li
 		wl8[li] = p_m
 	}
 	gpuimpl.CPUWave(gpuimpl.WaveShuffleXor, a_a[:], wl8[:], wall[:], b.Wave, a_s7[:])
 	var wl9 [96]uint32
 	for lx := uint32(0); lx < 96; lx++ {
 		li := lx
+		_ = li
 		wl9[li] = p_d
 	}
 	gpuimpl.CPUWave(gpuimpl.WaveShuffleUp, a_a[:], wl9[:], wall[:], b.Wave, a_s8[:])
 	var wl10 [96]uint32
 	for lx := uint32(0); lx < 96; lx++ {
 		li := lx
+		_ = li
 		wl10[li] = p_d
 	}
 	gpuimpl.CPUWave(gpuimpl.WaveShuffleDown, a_a[:], wl10[:], wall[:], b.Wave, a_s9[:])
 	for lx := uint32(0); lx < 96; lx++ {
 		li := lx
+		_ = li
 		v_s0 := a_s0[li]
+		_ = v_s0
 		v_s1 := a_s1[li]
+		_ = v_s1
 		v_s2 := a_s2[li]
+		_ = v_s2
 		v_s3 := a_s3[li]
+		_ = v_s3
 		v_s4 := a_s4[li]
+		_ = v_s4
 		v_s5 := a_s5[li]
+		_ = v_s5
 		v_s6 := a_s6[li]
+		_ = v_s6
 		v_s7 := a_s7[li]
+		_ = v_s7
 		v_s8 := a_s8[li]
+		_ = v_s8
 		v_s9 := a_s9[li]
+		_ = v_s9
 		var v_g uint32 = (gx0 + lx)
+		_ = v_g
 		var v_tmp uint32 = (v_g * uint32(10))
+		_ = v_tmp
 		var v_tmp_1 uint32 = ((v_g * uint32(10)) + uint32(1))
+		_ = v_tmp_1
 		var v_tmp_2 uint32 = ((v_g * uint32(10)) + uint32(2))
+		_ = v_tmp_2
 		var v_tmp_3 uint32 = ((v_g * uint32(10)) + uint32(3))
+		_ = v_tmp_3
 		var v_tmp_4 uint32 = ((v_g * uint32(10)) + uint32(4))
+		_ = v_tmp_4
 		var v_tmp_5 int32 = v_s0
+		_ = v_tmp_5
 		var v_tmp_6 int32 = v_s1
+		_ = v_tmp_6
 		var v_tmp_7 int32 = v_s2
+		_ = v_tmp_7
 		var v_tmp_8 int32 = v_s3
+		_ = v_tmp_8
 		var v_tmp_9 int32 = v_s4
+		_ = v_tmp_9
 		p_oi[v_tmp] = v_tmp_5
 		p_oi[v_tmp_1] = v_tmp_6
 		p_oi[v_tmp_2] = v_tmp_7
 		p_oi[v_tmp_3] = v_tmp_8
 		p_oi[v_tmp_4] = v_tmp_9
 		var v_tmp_10 uint32 = ((v_g * uint32(10)) + uint32(5))
+		_ = v_tmp_10
 		var v_tmp_11 uint32 = ((v_g * uint32(10)) + uint32(6))
+		_ = v_tmp_11
 		var v_tmp_12 uint32 = ((v_g * uint32(10)) + uint32(7))
+		_ = v_tmp_12
 		var v_tmp_13 uint32 = ((v_g * uint32(10)) + uint32(8))
+		_ = v_tmp_13
 		var v_tmp_14 uint32 = ((v_g * uint32(10)) + uint32(9))
+		_ = v_tmp_14
 		var v_tmp_15 int32 = v_s5
+		_ = v_tmp_15
 		var v_tmp_16 int32 = v_s6
+		_ = v_tmp_16
 		var v_tmp_17 int32 = v_s7
+		_ = v_tmp_17
 		var v_tmp_18 int32 = v_s8
+		_ = v_tmp_18
 		var v_tmp_19 int32 = v_s9
+		_ = v_tmp_19
 		p_oi[v_tmp_10] = v_tmp_15
 		p_oi[v_tmp_11] = v_tmp_16
 		p_oi[v_tmp_12] = v_tmp_17
@@ -5704,44 +6228,75 @@ func wave64CPU(b *gpuimpl.CPUBlock) {
 	gpuimpl.CPUWave(gpuimpl.WaveExclusivePrefixSum, a_u[:], nil, wall[:], b.Wave, a_u4[:])
 	gpuimpl.CPUWave(gpuimpl.WaveShuffle, a_u[:], a_k[:], wall[:], b.Wave, a_u5[:])
 	for lx := uint32(0); lx < 96; lx++ {
+		li := lx
+		_ = li
+		var v_u6 uint32 = uint32(0)
+		_ = v_u6
 	}
 	gpuimpl.CPUWaveVote(false, a_p[:], wall[:], b.Wave, a_any[:])
 	gpuimpl.CPUWaveVote(true, a_p[:], wall[:], b.Wave, a_all[:])
 	for lx := uint32(0); lx < 96; lx++ {
 		li := lx
+		_ = li
 		v_all := a_all[li]
+		_ = v_all
 		v_any := a_any[li]
+		_ = v_any
 		v_u0 := a_u0[li]
+		_ = v_u0
 		v_u1 := a_u1[li]
+		_ = v_u1
 		v_u2 := a_u2[li]
+		_ = v_u2
 		v_u3 := a_u3[li]
+		_ = v_u3
 		v_u4 := a_u4[li]
+		_ = v_u4
 		v_u5 := a_u5[li]
+		_ = v_u5
 		var v_g uint32 = (gx0 + lx)
+		_ = v_g
 		var v_u6 uint32 = uint32(0)
+		_ = v_u6
 		var v_tmp_20 uint32 = (v_g * uint32(11))
+		_ = v_tmp_20
 		var v_tmp_21 uint32 = ((v_g * uint32(11)) + uint32(1))
+		_ = v_tmp_21
 		var v_tmp_22 uint32 = ((v_g * uint32(11)) + uint32(2))
+		_ = v_tmp_22
 		var v_tmp_23 uint32 = ((v_g * uint32(11)) + uint32(3))
+		_ = v_tmp_23
 		var v_tmp_24 uint32 = ((v_g * uint32(11)) + uint32(4))
+		_ = v_tmp_24
 		var v_tmp_25 uint32 = v_u0
+		_ = v_tmp_25
 		var v_tmp_26 uint32 = v_u1
+		_ = v_tmp_26
 		var v_tmp_27 uint32 = v_u2
+		_ = v_tmp_27
 		var v_tmp_28 uint32 = v_u3
+		_ = v_tmp_28
 		var v_tmp_29 uint32 = v_u4
+		_ = v_tmp_29
 		p_ou[v_tmp_20] = v_tmp_25
 		p_ou[v_tmp_21] = v_tmp_26
 		p_ou[v_tmp_22] = v_tmp_27
 		p_ou[v_tmp_23] = v_tmp_28
 		p_ou[v_tmp_24] = v_tmp_29
 		var v_tmp_30 uint32 = ((v_g * uint32(11)) + uint32(5))
+		_ = v_tmp_30
 		var v_tmp_31 uint32 = ((v_g * uint32(11)) + uint32(6))
+		_ = v_tmp_31
 		var v_tmp_32 uint32 = v_u5
+		_ = v_tmp_32
 		var v_tmp_33 uint32 = v_u6
+		_ = v_tmp_33
 		p_ou[v_tmp_30] = v_tmp_32
 		p_ou[v_tmp_31] = v_tmp_33
 		var v_tmp_34 uint32 = ((v_g * uint32(11)) + uint32(7))
+		_ = v_tmp_34
 		var v_tmp_35 uint32 = ((v_g * uint32(11)) + uint32(8))
+		_ = v_tmp_35
 		p_ou[v_tmp_34] = uint32(0)
 		p_ou[v_tmp_35] = uint32(0)
 		if v_any {
@@ -5751,9 +6306,13 @@ func wave64CPU(b *gpuimpl.CPUBlock) {
 			p_ou[((v_g * uint32(11)) + uint32(8))] = uint32(1)
 		}
 		var v_tmp_36 uint32 = ((v_g * uint32(11)) + uint32(9))
+		_ = v_tmp_36
 		var v_tmp_37 uint32 = ((v_g * uint32(11)) + uint32(10))
+		_ = v_tmp_37
 		var v_tmp_38 uint32 = (li % b.Wave)
+		_ = v_tmp_38
 		var v_tmp_39 uint32 = b.Wave
+		_ = v_tmp_39
 		p_ou[v_tmp_36] = v_tmp_38
 		p_ou[v_tmp_37] = v_tmp_39
 	}
@@ -5765,33 +6324,54 @@ func wave64CPU(b *gpuimpl.CPUBlock) {
 	var wl27 [96]uint32
 	for lx := uint32(0); lx < 96; lx++ {
 		li := lx
+		_ = li
 		wl27[li] = p_m
 	}
 	gpuimpl.CPUWave(gpuimpl.WaveShuffleXor, a_f[:], wl27[:], wall[:], b.Wave, a_f5[:])
 	for lx := uint32(0); lx < 96; lx++ {
 		li := lx
+		_ = li
 		v_f0 := a_f0[li]
+		_ = v_f0
 		v_f1 := a_f1[li]
+		_ = v_f1
 		v_f2 := a_f2[li]
+		_ = v_f2
 		v_f3 := a_f3[li]
+		_ = v_f3
 		v_f4 := a_f4[li]
+		_ = v_f4
 		v_f5 := a_f5[li]
+		_ = v_f5
 		var v_g uint32 = (gx0 + lx)
+		_ = v_g
 		var v_tmp_40 uint32 = (v_g * uint32(6))
+		_ = v_tmp_40
 		var v_tmp_41 uint32 = ((v_g * uint32(6)) + uint32(1))
+		_ = v_tmp_41
 		var v_tmp_42 uint32 = ((v_g * uint32(6)) + uint32(2))
+		_ = v_tmp_42
 		var v_tmp_43 float32 = v_f0
+		_ = v_tmp_43
 		var v_tmp_44 float32 = v_f1
+		_ = v_tmp_44
 		var v_tmp_45 float32 = v_f2
+		_ = v_tmp_45
 		p_of[v_tmp_40] = v_tmp_43
 		p_of[v_tmp_41] = v_tmp_44
 		p_of[v_tmp_42] = v_tmp_45
 		var v_tmp_46 uint32 = ((v_g * uint32(6)) + uint32(3))
+		_ = v_tmp_46
 		var v_tmp_47 uint32 = ((v_g * uint32(6)) + uint32(4))
+		_ = v_tmp_47
 		var v_tmp_48 uint32 = ((v_g * uint32(6)) + uint32(5))
+		_ = v_tmp_48
 		var v_tmp_49 float32 = v_f3
+		_ = v_tmp_49
 		var v_tmp_50 float32 = v_f4
+		_ = v_tmp_50
 		var v_tmp_51 float32 = v_f5
+		_ = v_tmp_51
 		p_of[v_tmp_46] = v_tmp_49
 		p_of[v_tmp_47] = v_tmp_50
 		p_of[v_tmp_48] = v_tmp_51
@@ -5858,7 +6438,7 @@ var Wave8Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Code:     wave8WGSLEmulated,
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:3ba454f1ab9cdb7731af6e027b9d8e4e0433ac830aed91e6cf490ba58b11618e",
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:1c65d2becef9b475885e4c24938389a9f809e349b5f56bfd6d35056388a7bda2",
 				WaveTier:  "emulated",
 				NativeOps: []string{"gpuimpl.CPUWave", "gpuimpl.CPUWaveBallot", "gpuimpl.CPUWaveVote"},
 			},
@@ -6896,9 +7476,33 @@ func wave8CPU(b *gpuimpl.CPUBlock) {
 		wall[i] = true
 	}
 	gx0 := b.Group.X * 60
+	gy0 := b.Group.Y * 1
+	gz0 := b.Group.Z * 1
+	var ly uint32
+	var lz uint32
+	stop := b.Stopping()
+	_ = p_oi
+	_ = p_ou
+	_ = p_of
+	_ = p_xi
+	_ = p_xu
+	_ = p_xf
+	_ = p_sel
+	_ = p_bl
+	_ = p_m
+	_ = p_d
+	_ = gx0
+	_ = gy0
+	_ = gz0
+	_ = ly
+	_ = lz
+	_ = stop
 	{
 		lx := uint32(0)
+		li := uint32(0)
+		_, _ = lx, li
 		var v_g uint32 = (gx0 + lx)
+		_ = v_g
 		var w0 *[60]int32
 		if o := v_g; o <= 4294967236 && uint64(o)+60 <= uint64(len(p_xi)) {
 			w0 = (*[60]int32)(p_xi[o : uint64(o)+60])
@@ -6918,11 +7522,14 @@ func wave8CPU(b *gpuimpl.CPUBlock) {
 		if w0 != nil && w1 != nil && w2 != nil && w3 != nil {
 			for lx := uint32(0); lx < 60; lx++ {
 				li := lx
+				_ = li
 				var v_a int32
 				var v_f float32
 				var v_k uint32
 				var v_p bool
 				var v_u uint32
+				var v_g uint32 = (gx0 + lx)
+				_ = v_g
 				v_a = w0[lx]
 				v_u = w1[lx]
 				v_f = w2[lx]
@@ -6937,12 +7544,14 @@ func wave8CPU(b *gpuimpl.CPUBlock) {
 		} else {
 			for lx := uint32(0); lx < 60; lx++ {
 				li := lx
+				_ = li
 				var v_a int32
 				var v_f float32
 				var v_k uint32
 				var v_p bool
 				var v_u uint32
 				var v_g uint32 = (gx0 + lx)
+				_ = v_g
 				v_a = p_xi[v_g]
 				v_u = p_xu[v_g]
 				v_f = p_xf[v_g]
@@ -6964,6 +7573,7 @@ func wave8CPU(b *gpuimpl.CPUBlock) {
 	var wl6 [60]uint32
 	for lx := uint32(0); lx < 60; lx++ {
 		li := lx
+		_ = li
 		wl6[li] = p_bl
 	}
 	gpuimpl.CPUWave(gpuimpl.WaveBroadcast, a_a[:], wl6[:], wall[:], b.Wave, a_s5[:])
@@ -6971,59 +7581,94 @@ func wave8CPU(b *gpuimpl.CPUBlock) {
 	var wl8 [60]uint32
 	for lx := uint32(0); lx < 60; lx++ {
 		li := lx
+		_ = li
 		wl8[li] = p_m
 	}
 	gpuimpl.CPUWave(gpuimpl.WaveShuffleXor, a_a[:], wl8[:], wall[:], b.Wave, a_s7[:])
 	var wl9 [60]uint32
 	for lx := uint32(0); lx < 60; lx++ {
 		li := lx
+		_ = li
 		wl9[li] = p_d
 	}
 	gpuimpl.CPUWave(gpuimpl.WaveShuffleUp, a_a[:], wl9[:], wall[:], b.Wave, a_s8[:])
 	var wl10 [60]uint32
 	for lx := uint32(0); lx < 60; lx++ {
 		li := lx
+		_ = li
 		wl10[li] = p_d
 	}
 	gpuimpl.CPUWave(gpuimpl.WaveShuffleDown, a_a[:], wl10[:], wall[:], b.Wave, a_s9[:])
 	for lx := uint32(0); lx < 60; lx++ {
 		li := lx
+		_ = li
 		v_s0 := a_s0[li]
+		_ = v_s0
 		v_s1 := a_s1[li]
+		_ = v_s1
 		v_s2 := a_s2[li]
+		_ = v_s2
 		v_s3 := a_s3[li]
+		_ = v_s3
 		v_s4 := a_s4[li]
+		_ = v_s4
 		v_s5 := a_s5[li]
+		_ = v_s5
 		v_s6 := a_s6[li]
+		_ = v_s6
 		v_s7 := a_s7[li]
+		_ = v_s7
 		v_s8 := a_s8[li]
+		_ = v_s8
 		v_s9 := a_s9[li]
+		_ = v_s9
 		var v_g uint32 = (gx0 + lx)
+		_ = v_g
 		var v_tmp uint32 = (v_g * uint32(10))
+		_ = v_tmp
 		var v_tmp_1 uint32 = ((v_g * uint32(10)) + uint32(1))
+		_ = v_tmp_1
 		var v_tmp_2 uint32 = ((v_g * uint32(10)) + uint32(2))
+		_ = v_tmp_2
 		var v_tmp_3 uint32 = ((v_g * uint32(10)) + uint32(3))
+		_ = v_tmp_3
 		var v_tmp_4 uint32 = ((v_g * uint32(10)) + uint32(4))
+		_ = v_tmp_4
 		var v_tmp_5 int32 = v_s0
+		_ = v_tmp_5
 		var v_tmp_6 int32 = v_s1
+		_ = v_tmp_6
 		var v_tmp_7 int32 = v_s2
+		_ = v_tmp_7
 		var v_tmp_8 int32 = v_s3
+		_ = v_tmp_8
 		var v_tmp_9 int32 = v_s4
+		_ = v_tmp_9
 		p_oi[v_tmp] = v_tmp_5
 		p_oi[v_tmp_1] = v_tmp_6
 		p_oi[v_tmp_2] = v_tmp_7
 		p_oi[v_tmp_3] = v_tmp_8
 		p_oi[v_tmp_4] = v_tmp_9
 		var v_tmp_10 uint32 = ((v_g * uint32(10)) + uint32(5))
+		_ = v_tmp_10
 		var v_tmp_11 uint32 = ((v_g * uint32(10)) + uint32(6))
+		_ = v_tmp_11
 		var v_tmp_12 uint32 = ((v_g * uint32(10)) + uint32(7))
+		_ = v_tmp_12
 		var v_tmp_13 uint32 = ((v_g * uint32(10)) + uint32(8))
+		_ = v_tmp_13
 		var v_tmp_14 uint32 = ((v_g * uint32(10)) + uint32(9))
+		_ = v_tmp_14
 		var v_tmp_15 int32 = v_s5
+		_ = v_tmp_15
 		var v_tmp_16 int32 = v_s6
+		_ = v_tmp_16
 		var v_tmp_17 int32 = v_s7
+		_ = v_tmp_17
 		var v_tmp_18 int32 = v_s8
+		_ = v_tmp_18
 		var v_tmp_19 int32 = v_s9
+		_ = v_tmp_19
 		p_oi[v_tmp_10] = v_tmp_15
 		p_oi[v_tmp_11] = v_tmp_16
 		p_oi[v_tmp_12] = v_tmp_17
@@ -7038,6 +7683,7 @@ func wave8CPU(b *gpuimpl.CPUBlock) {
 	gpuimpl.CPUWave(gpuimpl.WaveShuffle, a_u[:], a_k[:], wall[:], b.Wave, a_u5[:])
 	for lx := uint32(0); lx < 60; lx++ {
 		li := lx
+		_ = li
 		var v_u6 uint32
 		v_u6 = uint32(0)
 		a_u6[li] = v_u6
@@ -7047,39 +7693,66 @@ func wave8CPU(b *gpuimpl.CPUBlock) {
 	gpuimpl.CPUWaveVote(true, a_p[:], wall[:], b.Wave, a_all[:])
 	for lx := uint32(0); lx < 60; lx++ {
 		li := lx
+		_ = li
 		v_all := a_all[li]
+		_ = v_all
 		v_any := a_any[li]
+		_ = v_any
 		v_u0 := a_u0[li]
+		_ = v_u0
 		v_u1 := a_u1[li]
+		_ = v_u1
 		v_u2 := a_u2[li]
+		_ = v_u2
 		v_u3 := a_u3[li]
+		_ = v_u3
 		v_u4 := a_u4[li]
+		_ = v_u4
 		v_u5 := a_u5[li]
+		_ = v_u5
 		v_u6 := a_u6[li]
+		_ = v_u6
 		var v_g uint32 = (gx0 + lx)
+		_ = v_g
 		var v_tmp_20 uint32 = (v_g * uint32(11))
+		_ = v_tmp_20
 		var v_tmp_21 uint32 = ((v_g * uint32(11)) + uint32(1))
+		_ = v_tmp_21
 		var v_tmp_22 uint32 = ((v_g * uint32(11)) + uint32(2))
+		_ = v_tmp_22
 		var v_tmp_23 uint32 = ((v_g * uint32(11)) + uint32(3))
+		_ = v_tmp_23
 		var v_tmp_24 uint32 = ((v_g * uint32(11)) + uint32(4))
+		_ = v_tmp_24
 		var v_tmp_25 uint32 = v_u0
+		_ = v_tmp_25
 		var v_tmp_26 uint32 = v_u1
+		_ = v_tmp_26
 		var v_tmp_27 uint32 = v_u2
+		_ = v_tmp_27
 		var v_tmp_28 uint32 = v_u3
+		_ = v_tmp_28
 		var v_tmp_29 uint32 = v_u4
+		_ = v_tmp_29
 		p_ou[v_tmp_20] = v_tmp_25
 		p_ou[v_tmp_21] = v_tmp_26
 		p_ou[v_tmp_22] = v_tmp_27
 		p_ou[v_tmp_23] = v_tmp_28
 		p_ou[v_tmp_24] = v_tmp_29
 		var v_tmp_30 uint32 = ((v_g * uint32(11)) + uint32(5))
+		_ = v_tmp_30
 		var v_tmp_31 uint32 = ((v_g * uint32(11)) + uint32(6))
+		_ = v_tmp_31
 		var v_tmp_32 uint32 = v_u5
+		_ = v_tmp_32
 		var v_tmp_33 uint32 = v_u6
+		_ = v_tmp_33
 		p_ou[v_tmp_30] = v_tmp_32
 		p_ou[v_tmp_31] = v_tmp_33
 		var v_tmp_34 uint32 = ((v_g * uint32(11)) + uint32(7))
+		_ = v_tmp_34
 		var v_tmp_35 uint32 = ((v_g * uint32(11)) + uint32(8))
+		_ = v_tmp_35
 		p_ou[v_tmp_34] = uint32(0)
 		p_ou[v_tmp_35] = uint32(0)
 		if v_any {
@@ -7089,9 +7762,13 @@ func wave8CPU(b *gpuimpl.CPUBlock) {
 			p_ou[((v_g * uint32(11)) + uint32(8))] = uint32(1)
 		}
 		var v_tmp_36 uint32 = ((v_g * uint32(11)) + uint32(9))
+		_ = v_tmp_36
 		var v_tmp_37 uint32 = ((v_g * uint32(11)) + uint32(10))
+		_ = v_tmp_37
 		var v_tmp_38 uint32 = (li % b.Wave)
+		_ = v_tmp_38
 		var v_tmp_39 uint32 = b.Wave
+		_ = v_tmp_39
 		p_ou[v_tmp_36] = v_tmp_38
 		p_ou[v_tmp_37] = v_tmp_39
 	}
@@ -7103,33 +7780,54 @@ func wave8CPU(b *gpuimpl.CPUBlock) {
 	var wl28 [60]uint32
 	for lx := uint32(0); lx < 60; lx++ {
 		li := lx
+		_ = li
 		wl28[li] = p_m
 	}
 	gpuimpl.CPUWave(gpuimpl.WaveShuffleXor, a_f[:], wl28[:], wall[:], b.Wave, a_f5[:])
 	for lx := uint32(0); lx < 60; lx++ {
 		li := lx
+		_ = li
 		v_f0 := a_f0[li]
+		_ = v_f0
 		v_f1 := a_f1[li]
+		_ = v_f1
 		v_f2 := a_f2[li]
+		_ = v_f2
 		v_f3 := a_f3[li]
+		_ = v_f3
 		v_f4 := a_f4[li]
+		_ = v_f4
 		v_f5 := a_f5[li]
+		_ = v_f5
 		var v_g uint32 = (gx0 + lx)
+		_ = v_g
 		var v_tmp_40 uint32 = (v_g * uint32(6))
+		_ = v_tmp_40
 		var v_tmp_41 uint32 = ((v_g * uint32(6)) + uint32(1))
+		_ = v_tmp_41
 		var v_tmp_42 uint32 = ((v_g * uint32(6)) + uint32(2))
+		_ = v_tmp_42
 		var v_tmp_43 float32 = v_f0
+		_ = v_tmp_43
 		var v_tmp_44 float32 = v_f1
+		_ = v_tmp_44
 		var v_tmp_45 float32 = v_f2
+		_ = v_tmp_45
 		p_of[v_tmp_40] = v_tmp_43
 		p_of[v_tmp_41] = v_tmp_44
 		p_of[v_tmp_42] = v_tmp_45
 		var v_tmp_46 uint32 = ((v_g * uint32(6)) + uint32(3))
+		_ = v_tmp_46
 		var v_tmp_47 uint32 = ((v_g * uint32(6)) + uint32(4))
+		_ = v_tmp_47
 		var v_tmp_48 uint32 = ((v_g * uint32(6)) + uint32(5))
+		_ = v_tmp_48
 		var v_tmp_49 float32 = v_f3
+		_ = v_tmp_49
 		var v_tmp_50 float32 = v_f4
+		_ = v_tmp_50
 		var v_tmp_51 float32 = v_f5
+		_ = v_tmp_51
 		p_of[v_tmp_46] = v_tmp_49
 		p_of[v_tmp_47] = v_tmp_50
 		p_of[v_tmp_48] = v_tmp_51
@@ -7176,7 +7874,7 @@ var WaveAgnosticKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Code:     waveAgnosticWGSLEmulated,
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:def48299f04bd6932458ef19ebe5d1de0fe71314092f38e19af063837c170db1",
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:fc9a4e871e2d57258e2938847af058d2a330609422a37a84f7d0338a5d5421fb",
 				WaveTier:  "emulated",
 				NativeOps: []string{"gpuimpl.CPUWave", "gpuimpl.CPUWaveBallot", "gpuimpl.CPUWaveVote"},
 			},
@@ -7631,9 +8329,33 @@ func waveAgnosticCPU(b *gpuimpl.CPUBlock) {
 		wall[i] = true
 	}
 	gx0 := b.Group.X * 100
+	gy0 := b.Group.Y * 1
+	gz0 := b.Group.Z * 1
+	var ly uint32
+	var lz uint32
+	stop := b.Stopping()
+	_ = p_oi
+	_ = p_ou
+	_ = p_of
+	_ = p_xi
+	_ = p_xu
+	_ = p_xf
+	_ = p_sel
+	_ = p_bl
+	_ = p_m
+	_ = p_d
+	_ = gx0
+	_ = gy0
+	_ = gz0
+	_ = ly
+	_ = lz
+	_ = stop
 	{
 		lx := uint32(0)
+		li := uint32(0)
+		_, _ = lx, li
 		var v_g uint32 = (gx0 + lx)
+		_ = v_g
 		var w0 *[100]int32
 		if o := v_g; o <= 4294967196 && uint64(o)+100 <= uint64(len(p_xi)) {
 			w0 = (*[100]int32)(p_xi[o : uint64(o)+100])
@@ -7653,11 +8375,14 @@ func waveAgnosticCPU(b *gpuimpl.CPUBlock) {
 		if w0 != nil && w1 != nil && w2 != nil && w3 != nil {
 			for lx := uint32(0); lx < 100; lx++ {
 				li := lx
+				_ = li
 				var v_a int32
 				var v_f float32
 				var v_k uint32
 				var v_p bool
 				var v_u uint32
+				var v_g uint32 = (gx0 + lx)
+				_ = v_g
 				v_a = w0[lx]
 				v_u = w1[lx]
 				v_f = w2[lx]
@@ -7672,12 +8397,14 @@ func waveAgnosticCPU(b *gpuimpl.CPUBlock) {
 		} else {
 			for lx := uint32(0); lx < 100; lx++ {
 				li := lx
+				_ = li
 				var v_a int32
 				var v_f float32
 				var v_k uint32
 				var v_p bool
 				var v_u uint32
 				var v_g uint32 = (gx0 + lx)
+				_ = v_g
 				v_a = p_xi[v_g]
 				v_u = p_xu[v_g]
 				v_f = p_xf[v_g]
@@ -7699,6 +8426,7 @@ func waveAgnosticCPU(b *gpuimpl.CPUBlock) {
 	var wl6 [100]uint32
 	for lx := uint32(0); lx < 100; lx++ {
 		li := lx
+		_ = li
 		wl6[li] = p_bl
 	}
 	gpuimpl.CPUWave(gpuimpl.WaveBroadcast, a_a[:], wl6[:], wall[:], b.Wave, a_s5[:])
@@ -7706,59 +8434,94 @@ func waveAgnosticCPU(b *gpuimpl.CPUBlock) {
 	var wl8 [100]uint32
 	for lx := uint32(0); lx < 100; lx++ {
 		li := lx
+		_ = li
 		wl8[li] = p_m
 	}
 	gpuimpl.CPUWave(gpuimpl.WaveShuffleXor, a_a[:], wl8[:], wall[:], b.Wave, a_s7[:])
 	var wl9 [100]uint32
 	for lx := uint32(0); lx < 100; lx++ {
 		li := lx
+		_ = li
 		wl9[li] = p_d
 	}
 	gpuimpl.CPUWave(gpuimpl.WaveShuffleUp, a_a[:], wl9[:], wall[:], b.Wave, a_s8[:])
 	var wl10 [100]uint32
 	for lx := uint32(0); lx < 100; lx++ {
 		li := lx
+		_ = li
 		wl10[li] = p_d
 	}
 	gpuimpl.CPUWave(gpuimpl.WaveShuffleDown, a_a[:], wl10[:], wall[:], b.Wave, a_s9[:])
 	for lx := uint32(0); lx < 100; lx++ {
 		li := lx
+		_ = li
 		v_s0 := a_s0[li]
+		_ = v_s0
 		v_s1 := a_s1[li]
+		_ = v_s1
 		v_s2 := a_s2[li]
+		_ = v_s2
 		v_s3 := a_s3[li]
+		_ = v_s3
 		v_s4 := a_s4[li]
+		_ = v_s4
 		v_s5 := a_s5[li]
+		_ = v_s5
 		v_s6 := a_s6[li]
+		_ = v_s6
 		v_s7 := a_s7[li]
+		_ = v_s7
 		v_s8 := a_s8[li]
+		_ = v_s8
 		v_s9 := a_s9[li]
+		_ = v_s9
 		var v_g uint32 = (gx0 + lx)
+		_ = v_g
 		var v_tmp uint32 = (v_g * uint32(10))
+		_ = v_tmp
 		var v_tmp_1 uint32 = ((v_g * uint32(10)) + uint32(1))
+		_ = v_tmp_1
 		var v_tmp_2 uint32 = ((v_g * uint32(10)) + uint32(2))
+		_ = v_tmp_2
 		var v_tmp_3 uint32 = ((v_g * uint32(10)) + uint32(3))
+		_ = v_tmp_3
 		var v_tmp_4 uint32 = ((v_g * uint32(10)) + uint32(4))
+		_ = v_tmp_4
 		var v_tmp_5 int32 = v_s0
+		_ = v_tmp_5
 		var v_tmp_6 int32 = v_s1
+		_ = v_tmp_6
 		var v_tmp_7 int32 = v_s2
+		_ = v_tmp_7
 		var v_tmp_8 int32 = v_s3
+		_ = v_tmp_8
 		var v_tmp_9 int32 = v_s4
+		_ = v_tmp_9
 		p_oi[v_tmp] = v_tmp_5
 		p_oi[v_tmp_1] = v_tmp_6
 		p_oi[v_tmp_2] = v_tmp_7
 		p_oi[v_tmp_3] = v_tmp_8
 		p_oi[v_tmp_4] = v_tmp_9
 		var v_tmp_10 uint32 = ((v_g * uint32(10)) + uint32(5))
+		_ = v_tmp_10
 		var v_tmp_11 uint32 = ((v_g * uint32(10)) + uint32(6))
+		_ = v_tmp_11
 		var v_tmp_12 uint32 = ((v_g * uint32(10)) + uint32(7))
+		_ = v_tmp_12
 		var v_tmp_13 uint32 = ((v_g * uint32(10)) + uint32(8))
+		_ = v_tmp_13
 		var v_tmp_14 uint32 = ((v_g * uint32(10)) + uint32(9))
+		_ = v_tmp_14
 		var v_tmp_15 int32 = v_s5
+		_ = v_tmp_15
 		var v_tmp_16 int32 = v_s6
+		_ = v_tmp_16
 		var v_tmp_17 int32 = v_s7
+		_ = v_tmp_17
 		var v_tmp_18 int32 = v_s8
+		_ = v_tmp_18
 		var v_tmp_19 int32 = v_s9
+		_ = v_tmp_19
 		p_oi[v_tmp_10] = v_tmp_15
 		p_oi[v_tmp_11] = v_tmp_16
 		p_oi[v_tmp_12] = v_tmp_17
@@ -7776,39 +8539,66 @@ func waveAgnosticCPU(b *gpuimpl.CPUBlock) {
 	gpuimpl.CPUWaveVote(true, a_p[:], wall[:], b.Wave, a_all[:])
 	for lx := uint32(0); lx < 100; lx++ {
 		li := lx
+		_ = li
 		v_all := a_all[li]
+		_ = v_all
 		v_any := a_any[li]
+		_ = v_any
 		v_u0 := a_u0[li]
+		_ = v_u0
 		v_u1 := a_u1[li]
+		_ = v_u1
 		v_u2 := a_u2[li]
+		_ = v_u2
 		v_u3 := a_u3[li]
+		_ = v_u3
 		v_u4 := a_u4[li]
+		_ = v_u4
 		v_u5 := a_u5[li]
+		_ = v_u5
 		v_u6 := a_u6[li]
+		_ = v_u6
 		var v_g uint32 = (gx0 + lx)
+		_ = v_g
 		var v_tmp_20 uint32 = (v_g * uint32(11))
+		_ = v_tmp_20
 		var v_tmp_21 uint32 = ((v_g * uint32(11)) + uint32(1))
+		_ = v_tmp_21
 		var v_tmp_22 uint32 = ((v_g * uint32(11)) + uint32(2))
+		_ = v_tmp_22
 		var v_tmp_23 uint32 = ((v_g * uint32(11)) + uint32(3))
+		_ = v_tmp_23
 		var v_tmp_24 uint32 = ((v_g * uint32(11)) + uint32(4))
+		_ = v_tmp_24
 		var v_tmp_25 uint32 = v_u0
+		_ = v_tmp_25
 		var v_tmp_26 uint32 = v_u1
+		_ = v_tmp_26
 		var v_tmp_27 uint32 = v_u2
+		_ = v_tmp_27
 		var v_tmp_28 uint32 = v_u3
+		_ = v_tmp_28
 		var v_tmp_29 uint32 = v_u4
+		_ = v_tmp_29
 		p_ou[v_tmp_20] = v_tmp_25
 		p_ou[v_tmp_21] = v_tmp_26
 		p_ou[v_tmp_22] = v_tmp_27
 		p_ou[v_tmp_23] = v_tmp_28
 		p_ou[v_tmp_24] = v_tmp_29
 		var v_tmp_30 uint32 = ((v_g * uint32(11)) + uint32(5))
+		_ = v_tmp_30
 		var v_tmp_31 uint32 = ((v_g * uint32(11)) + uint32(6))
+		_ = v_tmp_31
 		var v_tmp_32 uint32 = v_u5
+		_ = v_tmp_32
 		var v_tmp_33 uint32 = v_u6
+		_ = v_tmp_33
 		p_ou[v_tmp_30] = v_tmp_32
 		p_ou[v_tmp_31] = v_tmp_33
 		var v_tmp_34 uint32 = ((v_g * uint32(11)) + uint32(7))
+		_ = v_tmp_34
 		var v_tmp_35 uint32 = ((v_g * uint32(11)) + uint32(8))
+		_ = v_tmp_35
 		p_ou[v_tmp_34] = uint32(0)
 		p_ou[v_tmp_35] = uint32(0)
 		if v_any {
@@ -7818,9 +8608,13 @@ func waveAgnosticCPU(b *gpuimpl.CPUBlock) {
 			p_ou[((v_g * uint32(11)) + uint32(8))] = uint32(1)
 		}
 		var v_tmp_36 uint32 = ((v_g * uint32(11)) + uint32(9))
+		_ = v_tmp_36
 		var v_tmp_37 uint32 = ((v_g * uint32(11)) + uint32(10))
+		_ = v_tmp_37
 		var v_tmp_38 uint32 = (li % b.Wave)
+		_ = v_tmp_38
 		var v_tmp_39 uint32 = b.Wave
+		_ = v_tmp_39
 		p_ou[v_tmp_36] = v_tmp_38
 		p_ou[v_tmp_37] = v_tmp_39
 	}
@@ -7832,33 +8626,54 @@ func waveAgnosticCPU(b *gpuimpl.CPUBlock) {
 	var wl27 [100]uint32
 	for lx := uint32(0); lx < 100; lx++ {
 		li := lx
+		_ = li
 		wl27[li] = p_m
 	}
 	gpuimpl.CPUWave(gpuimpl.WaveShuffleXor, a_f[:], wl27[:], wall[:], b.Wave, a_f5[:])
 	for lx := uint32(0); lx < 100; lx++ {
 		li := lx
+		_ = li
 		v_f0 := a_f0[li]
+		_ = v_f0
 		v_f1 := a_f1[li]
+		_ = v_f1
 		v_f2 := a_f2[li]
+		_ = v_f2
 		v_f3 := a_f3[li]
+		_ = v_f3
 		v_f4 := a_f4[li]
+		_ = v_f4
 		v_f5 := a_f5[li]
+		_ = v_f5
 		var v_g uint32 = (gx0 + lx)
+		_ = v_g
 		var v_tmp_40 uint32 = (v_g * uint32(6))
+		_ = v_tmp_40
 		var v_tmp_41 uint32 = ((v_g * uint32(6)) + uint32(1))
+		_ = v_tmp_41
 		var v_tmp_42 uint32 = ((v_g * uint32(6)) + uint32(2))
+		_ = v_tmp_42
 		var v_tmp_43 float32 = v_f0
+		_ = v_tmp_43
 		var v_tmp_44 float32 = v_f1
+		_ = v_tmp_44
 		var v_tmp_45 float32 = v_f2
+		_ = v_tmp_45
 		p_of[v_tmp_40] = v_tmp_43
 		p_of[v_tmp_41] = v_tmp_44
 		p_of[v_tmp_42] = v_tmp_45
 		var v_tmp_46 uint32 = ((v_g * uint32(6)) + uint32(3))
+		_ = v_tmp_46
 		var v_tmp_47 uint32 = ((v_g * uint32(6)) + uint32(4))
+		_ = v_tmp_47
 		var v_tmp_48 uint32 = ((v_g * uint32(6)) + uint32(5))
+		_ = v_tmp_48
 		var v_tmp_49 float32 = v_f3
+		_ = v_tmp_49
 		var v_tmp_50 float32 = v_f4
+		_ = v_tmp_50
 		var v_tmp_51 float32 = v_f5
+		_ = v_tmp_51
 		p_of[v_tmp_46] = v_tmp_49
 		p_of[v_tmp_47] = v_tmp_50
 		p_of[v_tmp_48] = v_tmp_51

@@ -31,7 +31,7 @@ var GemmKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Code: gemmWGSL,
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:b03feba7f1b0da6a48b3f6479a04feb771d5cdad12fff8c883491f67dab972c9",
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:09cfbb9a8189501a15ca361490daa6ac94cc0dc9b9704eaf3b8d6eca2a423a33",
 				NativeOps: []string{"gpuimpl.CPUCopyRow"},
 			},
 			Entry: gemmCPU,
@@ -100,12 +100,34 @@ func gemmCPU(b *gpuimpl.CPUBlock) {
 	var s_bs [1024]float32
 	var a_acc [4096]float32
 	var v_k0 uint32
+	gx0 := b.Group.X * 16
+	gy0 := b.Group.Y * 16
+	gz0 := b.Group.Z * 1
 	var lz uint32
 	stop := b.Stopping()
+	_ = p_c
+	_ = p_a
+	_ = p_b
+	_ = p_n
+	_ = v_k0
+	_ = gx0
+	_ = gy0
+	_ = gz0
+	_ = lz
+	_ = stop
 	for ly := uint32(0); ly < 16; ly++ {
 		for lx := uint32(0); lx < 16; lx++ {
 			li := lx + 16*ly + 256*lz
+			_ = li
 			var v_acc [16]float32
+			var v_tx uint32 = lx
+			_ = v_tx
+			var v_ty uint32 = ly
+			_ = v_ty
+			var v_row0 uint32 = (b.Group.Y * uint32(64))
+			_ = v_row0
+			var v_col0 uint32 = (b.Group.X * uint32(64))
+			_ = v_col0
 			v_acc = [16]float32{}
 			for e := range v_acc {
 				a_acc[e*256+int(li)] = v_acc[e]
@@ -124,27 +146,44 @@ func gemmCPU(b *gpuimpl.CPUBlock) {
 		for ly := uint32(0); ly < 16; ly++ {
 			{
 				lx := uint32(0)
+				li := lx + 16*ly + 256*lz
+				_, _ = lx, li
 				var v_tx uint32 = lx
+				_ = v_tx
 				var v_ty uint32 = ly
+				_ = v_ty
 				var v_row0 uint32 = (b.Group.Y * uint32(64))
+				_ = v_row0
 				var v_col0 uint32 = (b.Group.X * uint32(64))
+				_ = v_col0
 				{
 					var v_i uint32 = uint32(0)
+					_ = v_i
 					for v_i < uint32(4) {
 						{
 							if !gpuimpl.CPUCopyRow(s_as[:], (((v_ty + (uint32(16) * v_i)) * uint32(16)) + v_tx), p_a, (((((v_row0 + v_ty) + (uint32(16) * v_i)) * p_n) + v_k0) + v_tx), 16) {
 								for lx := uint32(0); lx < 16; lx++ {
+									li := lx + 16*ly + 256*lz
+									_ = li
 									var v_tx uint32 = lx
+									_ = v_tx
 									var v_ty uint32 = ly
+									_ = v_ty
 									var v_row0 uint32 = (b.Group.Y * uint32(64))
+									_ = v_row0
 									s_as[(((v_ty + (uint32(16) * v_i)) * uint32(16)) + v_tx)] = p_a[(((((v_row0 + v_ty) + (uint32(16) * v_i)) * p_n) + v_k0) + v_tx)]
 								}
 							}
 							if !gpuimpl.CPUCopyRow(s_bs[:], (((v_ty * uint32(64)) + v_tx) + (uint32(16) * v_i)), p_b, (((((v_k0 + v_ty) * p_n) + v_col0) + v_tx) + (uint32(16) * v_i)), 16) {
 								for lx := uint32(0); lx < 16; lx++ {
+									li := lx + 16*ly + 256*lz
+									_ = li
 									var v_tx uint32 = lx
+									_ = v_tx
 									var v_ty uint32 = ly
+									_ = v_ty
 									var v_col0 uint32 = (b.Group.X * uint32(64))
+									_ = v_col0
 									s_bs[(((v_ty * uint32(64)) + v_tx) + (uint32(16) * v_i))] = p_b[(((((v_k0 + v_ty) * p_n) + v_col0) + v_tx) + (uint32(16) * v_i))]
 								}
 							}
@@ -157,8 +196,12 @@ func gemmCPU(b *gpuimpl.CPUBlock) {
 		{
 			lx := uint32(0)
 			ly := uint32(0)
+			li := uint32(0)
+			_, _, _ = lx, ly, li
 			var v_tx uint32 = lx
+			_ = v_tx
 			var v_ty uint32 = ly
+			_ = v_ty
 			v_k := uint32(0)
 			v_i_1 := uint32(0)
 			v_j := uint32(0)
@@ -173,22 +216,28 @@ func gemmCPU(b *gpuimpl.CPUBlock) {
 				for ly := uint32(0); ly < 16; ly++ {
 					for lx := uint32(0); lx < 16; lx++ {
 						li := lx + 16*ly + 256*lz
+						_ = li
 						var v_acc [16]float32
 						for e := range v_acc {
 							v_acc[e] = a_acc[e*256+int(li)]
 						}
 						var v_tx uint32 = lx
+						_ = v_tx
 						var v_ty uint32 = ly
+						_ = v_ty
 						{
 							var v_k uint32 = uint32(0)
+							_ = v_k
 							for v_k < uint32(16) {
 								{
 									{
 										var v_i_1 uint32 = uint32(0)
+										_ = v_i_1
 										for v_i_1 < uint32(4) {
 											{
 												{
 													var v_j uint32 = uint32(0)
+													_ = v_j
 													for v_j < uint32(4) {
 														{
 															v_acc[((v_i_1 * uint32(4)) + v_j)] = (v_acc[((v_i_1*uint32(4))+v_j)] + (s_as[(((v_ty+(uint32(16)*v_i_1))*uint32(16))+v_k)] * s_bs[(((v_k*uint32(64))+v_tx)+(uint32(16)*v_j))]))
@@ -216,20 +265,27 @@ func gemmCPU(b *gpuimpl.CPUBlock) {
 	for ly := uint32(0); ly < 16; ly++ {
 		for lx := uint32(0); lx < 16; lx++ {
 			li := lx + 16*ly + 256*lz
+			_ = li
 			var v_acc [16]float32
 			for e := range v_acc {
 				v_acc[e] = a_acc[e*256+int(li)]
 			}
 			var v_tx uint32 = lx
+			_ = v_tx
 			var v_ty uint32 = ly
+			_ = v_ty
 			var v_row0 uint32 = (b.Group.Y * uint32(64))
+			_ = v_row0
 			var v_col0 uint32 = (b.Group.X * uint32(64))
+			_ = v_col0
 			{
 				var v_i_2 uint32 = uint32(0)
+				_ = v_i_2
 				for v_i_2 < uint32(4) {
 					{
 						{
 							var v_j_1 uint32 = uint32(0)
+							_ = v_j_1
 							for v_j_1 < uint32(4) {
 								{
 									p_c[((((((v_row0 + v_ty) + (uint32(16) * v_i_2)) * p_n) + v_col0) + v_tx) + (uint32(16) * v_j_1))] = v_acc[((v_i_2 * uint32(4)) + v_j_1)]
@@ -266,7 +322,7 @@ var SaxpyKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Code: saxpyWGSL,
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:2c110ae57bd395b900e5f85ebf1b6e38b4e82ef3953fcb0e6295e7c613af69fa"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:11e6de81a433536ad5a71f8abade885a773927e809f93eafb028a9fa00c81b44"},
 			Entry:    saxpyCPU,
 		},
 	},
@@ -308,9 +364,27 @@ func saxpyCPU(b *gpuimpl.CPUBlock) {
 	p_a := gpuimpl.CPUUniform[float32](b.Uniforms, 0)
 	p_n := gpuimpl.CPUUniform[uint32](b.Uniforms, 4)
 	gx0 := b.Group.X * 256
+	gy0 := b.Group.Y * 1
+	gz0 := b.Group.Z * 1
+	var ly uint32
+	var lz uint32
+	stop := b.Stopping()
+	_ = p_y
+	_ = p_x
+	_ = p_a
+	_ = p_n
+	_ = gx0
+	_ = gy0
+	_ = gz0
+	_ = ly
+	_ = lz
+	_ = stop
 	{
 		lx := uint32(0)
+		li := uint32(0)
+		_, _ = lx, li
 		var v_i uint32 = (gx0 + lx)
+		_ = v_i
 		// The guard (v_i < p_n) holds for the lanes lo <= lx < hi; gok: v_i
 		// steps by one from lane to lane without wrapping.
 		lo, hi, gok := uint32(0), uint32(0), false
@@ -328,7 +402,11 @@ func saxpyCPU(b *gpuimpl.CPUBlock) {
 		}
 		if gok && w0 != nil && w1 != nil && hi <= 256 {
 			for lx := lo; lx < hi; lx++ {
+				li := lx
+				_ = li
 				{
+					var v_i uint32 = (gx0 + lx)
+					_ = v_i
 					{ // (v_i < p_n) holds for lo <= lx < hi
 						w0[lx] = ((p_a * w1[lx]) + w0[lx])
 					}
@@ -336,8 +414,11 @@ func saxpyCPU(b *gpuimpl.CPUBlock) {
 			}
 		} else if gok {
 			for lx := lo; lx < hi; lx++ {
+				li := lx
+				_ = li
 				{
 					var v_i uint32 = (gx0 + lx)
+					_ = v_i
 					{ // (v_i < p_n) holds for lo <= lx < hi
 						p_y[v_i] = ((p_a * p_x[v_i]) + p_y[v_i])
 					}
@@ -345,8 +426,11 @@ func saxpyCPU(b *gpuimpl.CPUBlock) {
 			}
 		} else {
 			for lx := uint32(0); lx < 256; lx++ {
+				li := lx
+				_ = li
 				{
 					var v_i uint32 = (gx0 + lx)
+					_ = v_i
 					if v_i < p_n {
 						p_y[v_i] = ((p_a * p_x[v_i]) + p_y[v_i])
 					}
@@ -378,7 +462,7 @@ var SumKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Code: sumWGSL,
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:f113a120f1343633649c8886978cd2a615e9efe2b84676bea74405dd71a548e1"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:b753e13fcf8362526c00108ccc984827e039896e8810757ce2a6328534b92f5f"},
 			Entry:    sumCPU,
 		},
 	},
@@ -433,14 +517,33 @@ func sumCPU(b *gpuimpl.CPUBlock) {
 	var s_s [256]float32
 	var v_h uint32
 	gx0 := b.Group.X * 256
+	gy0 := b.Group.Y * 1
+	gz0 := b.Group.Z * 1
+	var ly uint32
+	var lz uint32
 	stop := b.Stopping()
+	_ = p_partial
+	_ = p_x
+	_ = p_per
+	_ = v_h
+	_ = gx0
+	_ = gy0
+	_ = gz0
+	_ = ly
+	_ = lz
+	_ = stop
 	for lx := uint32(0); lx < 256; lx++ {
 		li := lx
+		_ = li
 		var v_l uint32 = li
+		_ = v_l
 		var v_base uint32 = ((gx0 + lx) * p_per)
+		_ = v_base
 		var v_acc float32
+		_ = v_acc
 		{
 			var v_j uint32 = uint32(0)
+			_ = v_j
 			if p_per-v_j > 1024 {
 				for v_j < p_per {
 					if stop.Load() {
@@ -476,8 +579,9 @@ func sumCPU(b *gpuimpl.CPUBlock) {
 		{
 			lx := uint32(0)
 			li := uint32(0)
-			_ = lx
+			_, _ = lx, li
 			var v_l uint32 = li
+			_ = v_l
 			// The guard (v_l < v_h) holds for the lanes lo <= lx < hi; gok: v_l
 			// steps by one from lane to lane without wrapping.
 			lo, hi, gok := uint32(0), uint32(0), false
@@ -488,7 +592,9 @@ func sumCPU(b *gpuimpl.CPUBlock) {
 			if gok {
 				for lx := lo; lx < hi; lx++ {
 					li := lx
+					_ = li
 					var v_l uint32 = li
+					_ = v_l
 					{ // (v_l < v_h) holds for lo <= lx < hi
 						s_s[v_l] = (s_s[v_l] + s_s[(v_l+v_h)])
 					}
@@ -496,7 +602,9 @@ func sumCPU(b *gpuimpl.CPUBlock) {
 			} else {
 				for lx := uint32(0); lx < 256; lx++ {
 					li := lx
+					_ = li
 					var v_l uint32 = li
+					_ = v_l
 					if v_l < v_h {
 						s_s[v_l] = (s_s[v_l] + s_s[(v_l+v_h)])
 					}
@@ -507,7 +615,9 @@ func sumCPU(b *gpuimpl.CPUBlock) {
 	}
 	for lx := uint32(0); lx < 256; lx++ {
 		li := lx
+		_ = li
 		var v_l uint32 = li
+		_ = v_l
 		if v_l == uint32(0) {
 			p_partial[b.Group.X] = s_s[uint32(0)]
 		}

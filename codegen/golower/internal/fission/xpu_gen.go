@@ -28,7 +28,7 @@ var ArrayInLoopKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Code: arrayInLoopWGSL,
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:26157f30e66528b8ff41103e7e11a275f2b03d7766806fa2dead7d59b26d4cac"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:b909e7937c01338101ce6d7b9a2cb648fe60e3643e2f2be87f67ba84e9b0f941"},
 			Entry:    arrayInLoopCPU,
 		},
 	},
@@ -100,20 +100,35 @@ func arrayInLoopCPU(b *gpuimpl.CPUBlock) {
 	var a_p [64]Pair
 	var v_m uint32
 	gx0 := b.Group.X * 64
+	gy0 := b.Group.Y * 1
+	gz0 := b.Group.Z * 1
 	var ly uint32
 	var lz uint32
 	stop := b.Stopping()
+	_ = p_out
+	_ = p_in
+	_ = v_m
+	_ = gx0
+	_ = gy0
+	_ = gz0
+	_ = ly
+	_ = lz
+	_ = stop
 	f_mix := func(lx, ly, lz uint32, v_p_1 Pair, v_a_1 [4]uint32) uint32 {
 		return ((((v_p_1.X * uint32(3)) + v_p_1.Y) + v_a_1[uint32(0)]) + (v_a_1[uint32(3)] * uint32(7)))
 	}
+	_ = f_mix
 	for lx := uint32(0); lx < 64; lx++ {
 		li := lx
+		_ = li
 		var v_a [4]uint32
 		var v_p Pair
 		var v_l uint32 = lx
+		_ = v_l
 		v_a = [4]uint32{}
 		{
 			var v_i uint32 = uint32(0)
+			_ = v_i
 			for v_i < uint32(4) {
 				{
 					v_a[v_i] = p_in[((uint32(4) * (gx0 + lx)) + v_i)]
@@ -122,6 +137,7 @@ func arrayInLoopCPU(b *gpuimpl.CPUBlock) {
 			}
 		}
 		var v_lit Pair
+		_ = v_lit
 		v_lit.X = v_l
 		v_lit.Y = uint32(1)
 		v_p = v_lit
@@ -141,13 +157,16 @@ func arrayInLoopCPU(b *gpuimpl.CPUBlock) {
 		}
 		for lx := uint32(0); lx < 64; lx++ {
 			li := lx
+			_ = li
 			var v_a [4]uint32
 			for e := range v_a {
 				v_a[e] = a_a[e*64+int(li)]
 			}
 			var v_c [4]uint32
 			v_p := a_p[li]
+			_ = v_p
 			var v_l uint32 = lx
+			_ = v_l
 			v_c = v_a
 			s_s[v_l] = (v_c[v_m] + f_mix(lx, ly, lz, v_p, v_a))
 			for e := range v_c {
@@ -156,11 +175,13 @@ func arrayInLoopCPU(b *gpuimpl.CPUBlock) {
 		}
 		for lx := uint32(0); lx < 64; lx++ {
 			li := lx
+			_ = li
 			var v_a [4]uint32
 			for e := range v_a {
 				v_a[e] = a_a[e*64+int(li)]
 			}
 			var v_l uint32 = lx
+			_ = v_l
 			v_a[((v_l + v_m) % uint32(4))] = (v_a[((v_l+v_m)%uint32(4))] + s_s[((v_l+uint32(1))%uint32(64))])
 			for e := range v_a {
 				a_a[e*64+int(li)] = v_a[e]
@@ -168,6 +189,7 @@ func arrayInLoopCPU(b *gpuimpl.CPUBlock) {
 		}
 		for lx := uint32(0); lx < 64; lx++ {
 			li := lx
+			_ = li
 			var v_a [4]uint32
 			for e := range v_a {
 				v_a[e] = a_a[e*64+int(li)]
@@ -177,6 +199,7 @@ func arrayInLoopCPU(b *gpuimpl.CPUBlock) {
 				v_c[e] = a_c[e*64+int(li)]
 			}
 			v_p := a_p[li]
+			_ = v_p
 			if v_a[uint32(0)] > v_a[uint32(1)] {
 				v_a = v_c
 			}
@@ -190,13 +213,16 @@ func arrayInLoopCPU(b *gpuimpl.CPUBlock) {
 	}
 	for lx := uint32(0); lx < 64; lx++ {
 		li := lx
+		_ = li
 		var v_a [4]uint32
 		for e := range v_a {
 			v_a[e] = a_a[e*64+int(li)]
 		}
 		v_p := a_p[li]
+		_ = v_p
 		{
 			var v_i_1 uint32 = uint32(0)
+			_ = v_i_1
 			for v_i_1 < uint32(4) {
 				{
 					p_out[((uint32(4) * (gx0 + lx)) + v_i_1)] = (v_a[v_i_1] + v_p.Y)
@@ -229,7 +255,7 @@ var ConstantFaultsKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Code: constantFaultsWGSL,
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:03d2eae79d5f9ebf09aa7fd1a7fe3fa190535730e4786624dd82145e37cb8581"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:0fd0d6d71ce722b28fe7a4ee51b0431d4538b38ba7c344608d66527d2b68bbe4"},
 			Entry:    constantFaultsCPU,
 		},
 	},
@@ -316,9 +342,26 @@ func constantFaultsCPU(b *gpuimpl.CPUBlock) {
 	p_in := gpuimpl.CPUView[uint32](b.Buffers[1])
 	p_bad := gpuimpl.CPUUniform[uint32](b.Uniforms, 0)
 	gx0 := b.Group.X * 64
+	gy0 := b.Group.Y * 1
+	gz0 := b.Group.Z * 1
+	var ly uint32
+	var lz uint32
+	stop := b.Stopping()
+	_ = p_out
+	_ = p_in
+	_ = p_bad
+	_ = gx0
+	_ = gy0
+	_ = gz0
+	_ = ly
+	_ = lz
+	_ = stop
 	{
 		lx := uint32(0)
+		li := uint32(0)
+		_, _ = lx, li
 		var v_i uint32 = (gx0 + lx)
+		_ = v_i
 		var w0 *[64]uint32
 		if o := v_i; o <= 4294967232 && uint64(o)+64 <= uint64(len(p_in)) {
 			w0 = (*[64]uint32)(p_in[o : uint64(o)+64])
@@ -329,7 +372,12 @@ func constantFaultsCPU(b *gpuimpl.CPUBlock) {
 		}
 		if w0 != nil && w1 != nil {
 			for lx := uint32(0); lx < 64; lx++ {
+				li := lx
+				_ = li
+				var v_i uint32 = (gx0 + lx)
+				_ = v_i
 				var v_v uint32 = w0[lx]
+				_ = v_v
 				if p_bad != uint32(0) {
 					v_v = ((v_v / func() uint32 { return uint32(0) }()) + (v_v % func() uint32 { return uint32(0) }()))
 					v_v = (v_v + uint32((int32(v_v) << func() int32 { return int32(-1) }())))
@@ -339,8 +387,12 @@ func constantFaultsCPU(b *gpuimpl.CPUBlock) {
 			}
 		} else {
 			for lx := uint32(0); lx < 64; lx++ {
+				li := lx
+				_ = li
 				var v_i uint32 = (gx0 + lx)
+				_ = v_i
 				var v_v uint32 = p_in[v_i]
+				_ = v_v
 				if p_bad != uint32(0) {
 					v_v = ((v_v / func() uint32 { return uint32(0) }()) + (v_v % func() uint32 { return uint32(0) }()))
 					v_v = (v_v + uint32((int32(v_v) << func() int32 { return int32(-1) }())))
@@ -374,7 +426,7 @@ var ConstantIndexOutOfRangeKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Code: constantIndexOutOfRangeWGSL,
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:943fc7fb2e4cb32ba6eac54feaf3c70254ad659cc4f8aa04ea9beb24ee0b288a",
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:5e3c046d90f0f91c7f78f1423f10984de8acb3d866d82884e5ca591de9037f1c",
 				NativeOps: []string{"xpu.AtomicAdd", "xpu.AtomicLoad", "xpu.AtomicStore"},
 			},
 			Entry: constantIndexOutOfRangeCPU,
@@ -451,9 +503,26 @@ func constantIndexOutOfRangeCPU(b *gpuimpl.CPUBlock) {
 	var s_h [64]uint32
 	var a_a [64][4][2]uint32
 	gx0 := b.Group.X * 64
+	gy0 := b.Group.Y * 1
+	gz0 := b.Group.Z * 1
+	var ly uint32
+	var lz uint32
+	stop := b.Stopping()
+	_ = p_out
+	_ = p_in
+	_ = p_bad
+	_ = gx0
+	_ = gy0
+	_ = gz0
+	_ = ly
+	_ = lz
+	_ = stop
 	{
 		lx := uint32(0)
+		li := uint32(0)
+		_, _ = lx, li
 		var v_i uint32 = (gx0 + lx)
+		_ = v_i
 		var w0 *[64]uint32
 		if o := v_i; o <= 4294967232 && uint64(o)+64 <= uint64(len(p_in)) {
 			w0 = (*[64]uint32)(p_in[o : uint64(o)+64])
@@ -461,14 +530,21 @@ func constantIndexOutOfRangeCPU(b *gpuimpl.CPUBlock) {
 		if w0 != nil {
 			for lx := uint32(0); lx < 64; lx++ {
 				li := lx
+				_ = li
 				var v_a [4][2]uint32
 				var v_l uint32 = lx
+				_ = v_l
+				var v_i uint32 = (gx0 + lx)
+				_ = v_i
 				var v_lit [4][2]uint32
+				_ = v_lit
 				var v_lit_1 [2]uint32
+				_ = v_lit_1
 				v_lit_1[uint32(0)] = w0[lx]
 				v_lit_1[uint32(1)] = uint32(1)
 				v_lit[uint32(0)] = v_lit_1
 				var v_lit_2 [2]uint32
+				_ = v_lit_2
 				v_lit_2[uint32(0)] = uint32(2)
 				v_lit_2[uint32(1)] = uint32(3)
 				v_lit[uint32(1)] = v_lit_2
@@ -480,15 +556,21 @@ func constantIndexOutOfRangeCPU(b *gpuimpl.CPUBlock) {
 		} else {
 			for lx := uint32(0); lx < 64; lx++ {
 				li := lx
+				_ = li
 				var v_a [4][2]uint32
 				var v_l uint32 = lx
+				_ = v_l
 				var v_i uint32 = (gx0 + lx)
+				_ = v_i
 				var v_lit [4][2]uint32
+				_ = v_lit
 				var v_lit_1 [2]uint32
+				_ = v_lit_1
 				v_lit_1[uint32(0)] = p_in[v_i]
 				v_lit_1[uint32(1)] = uint32(1)
 				v_lit[uint32(0)] = v_lit_1
 				var v_lit_2 [2]uint32
+				_ = v_lit_2
 				v_lit_2[uint32(0)] = uint32(2)
 				v_lit_2[uint32(1)] = uint32(3)
 				v_lit[uint32(1)] = v_lit_2
@@ -501,7 +583,10 @@ func constantIndexOutOfRangeCPU(b *gpuimpl.CPUBlock) {
 	}
 	{
 		lx := uint32(0)
+		li := uint32(0)
+		_, _ = lx, li
 		var v_i uint32 = (gx0 + lx)
+		_ = v_i
 		var w0 *[64]uint32
 		if o := v_i; o <= 4294967232 && uint64(o)+64 <= uint64(len(p_out)) {
 			w0 = (*[64]uint32)(p_out[o : uint64(o)+64])
@@ -509,8 +594,13 @@ func constantIndexOutOfRangeCPU(b *gpuimpl.CPUBlock) {
 		if w0 != nil {
 			for lx := uint32(0); lx < 64; lx++ {
 				li := lx
+				_ = li
 				v_a := a_a[li]
+				_ = v_a
 				var v_l uint32 = lx
+				_ = v_l
+				var v_i uint32 = (gx0 + lx)
+				_ = v_i
 				if p_bad != uint32(0) {
 					s_s[func() uint32 { return uint32(64) }()] = ((s_s[func() uint32 { return uint32(4294967295) }()] + s_s[func() int32 { return int32(-1) }()]) + s_s[func() uint32 { return uint32(64) }()])
 					v_a[func() uint32 { return uint32(4) }()][uint32(1)] = (v_a[uint32(1)][func() int32 { return int32(-1) }()] + v_a[func() uint32 { return uint32(4294967295) }()][uint32(0)])
@@ -525,8 +615,11 @@ func constantIndexOutOfRangeCPU(b *gpuimpl.CPUBlock) {
 		} else {
 			for lx := uint32(0); lx < 64; lx++ {
 				li := lx
+				_ = li
 				v_a := a_a[li]
+				_ = v_a
 				var v_l uint32 = lx
+				_ = v_l
 				var v_i uint32 = (gx0 + lx)
 				_ = v_i
 				if p_bad != uint32(0) {
@@ -544,7 +637,10 @@ func constantIndexOutOfRangeCPU(b *gpuimpl.CPUBlock) {
 	}
 	{
 		lx := uint32(0)
+		li := uint32(0)
+		_, _ = lx, li
 		var v_i uint32 = (gx0 + lx)
+		_ = v_i
 		var w0 *[64]uint32
 		if o := v_i; o <= 4294967232 && uint64(o)+64 <= uint64(len(p_out)) {
 			w0 = (*[64]uint32)(p_out[o : uint64(o)+64])
@@ -552,16 +648,25 @@ func constantIndexOutOfRangeCPU(b *gpuimpl.CPUBlock) {
 		if w0 != nil {
 			for lx := uint32(0); lx < 64; lx++ {
 				li := lx
+				_ = li
 				v_a := a_a[li]
+				_ = v_a
 				var v_l uint32 = lx
+				_ = v_l
+				var v_i uint32 = (gx0 + lx)
+				_ = v_i
 				w0[lx] = ((xpu.AtomicLoad(&s_h[v_l]) ^ v_a[uint32(0)][uint32(0)]) ^ v_a[uint32(1)][uint32(1)])
 			}
 		} else {
 			for lx := uint32(0); lx < 64; lx++ {
 				li := lx
+				_ = li
 				v_a := a_a[li]
+				_ = v_a
 				var v_l uint32 = lx
+				_ = v_l
 				var v_i uint32 = (gx0 + lx)
+				_ = v_i
 				p_out[v_i] = ((xpu.AtomicLoad(&s_h[v_l]) ^ v_a[uint32(0)][uint32(0)]) ^ v_a[uint32(1)][uint32(1)])
 			}
 		}
@@ -590,7 +695,7 @@ var DeclaredInIfKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Code: declaredInIfWGSL,
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:308954b47de13121ea8ba62d9cd564a607ea18c472e679a161e34b14d9e0127d"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:17f3136aa09d04516e49c431607442d1ac51b5eb1f0049d06a7201436f3280f2"},
 			Entry:    declaredInIfCPU,
 		},
 	},
@@ -673,9 +778,25 @@ func declaredInIfCPU(b *gpuimpl.CPUBlock) {
 	var a_r [64]Pair
 	var v_m uint32
 	gx0 := b.Group.X * 64
+	gy0 := b.Group.Y * 1
+	gz0 := b.Group.Z * 1
+	var ly uint32
+	var lz uint32
 	stop := b.Stopping()
+	_ = p_out
+	_ = p_in
+	_ = p_n
+	_ = v_m
+	_ = gx0
+	_ = gy0
+	_ = gz0
+	_ = ly
+	_ = lz
+	_ = stop
 	{
 		lx := uint32(0)
+		li := uint32(0)
+		_, _ = lx, li
 		var w0 *[64]uint32
 		if o := (gx0 + lx); o <= 4294967232 && uint64(o)+64 <= uint64(len(p_in)) {
 			w0 = (*[64]uint32)(p_in[o : uint64(o)+64])
@@ -683,10 +804,12 @@ func declaredInIfCPU(b *gpuimpl.CPUBlock) {
 		if w0 != nil {
 			for lx := uint32(0); lx < 64; lx++ {
 				li := lx
+				_ = li
 				var v_r Pair
 				var v_l uint32 = lx
 				_ = v_l
 				var v_lit Pair
+				_ = v_lit
 				v_lit.X = w0[lx]
 				v_lit.Y = uint32(7)
 				v_r = v_lit
@@ -695,10 +818,12 @@ func declaredInIfCPU(b *gpuimpl.CPUBlock) {
 		} else {
 			for lx := uint32(0); lx < 64; lx++ {
 				li := lx
+				_ = li
 				var v_r Pair
 				var v_l uint32 = lx
 				_ = v_l
 				var v_lit Pair
+				_ = v_lit
 				v_lit.X = p_in[(gx0 + lx)]
 				v_lit.Y = uint32(7)
 				v_r = v_lit
@@ -708,6 +833,7 @@ func declaredInIfCPU(b *gpuimpl.CPUBlock) {
 	}
 	for lx := uint32(0); lx < 64; lx++ {
 		li := lx
+		_ = li
 		var v_h uint32
 		v_h = (p_n / uint32(2))
 		a_h[li] = v_h
@@ -715,7 +841,9 @@ func declaredInIfCPU(b *gpuimpl.CPUBlock) {
 	c2, first2 := false, true
 	for lx := uint32(0); lx < 64; lx++ {
 		li := lx
+		_ = li
 		v_h := a_h[li]
+		_ = v_h
 		if v := (v_h > uint32(0)); first2 {
 			c2, first2 = v, false
 		} else if v != c2 {
@@ -725,6 +853,8 @@ func declaredInIfCPU(b *gpuimpl.CPUBlock) {
 	if c2 {
 		{
 			lx := uint32(0)
+			li := uint32(0)
+			_, _ = lx, li
 			var w0 *[64]uint32
 			if o := (gx0 + lx); o <= 4294967232 && uint64(o)+64 <= uint64(len(p_in)) {
 				w0 = (*[64]uint32)(p_in[o : uint64(o)+64])
@@ -732,11 +862,15 @@ func declaredInIfCPU(b *gpuimpl.CPUBlock) {
 			if w0 != nil {
 				for lx := uint32(0); lx < 64; lx++ {
 					li := lx
+					_ = li
 					var v_a [2]uint32
 					var v_b Pair
 					v_h := a_h[li]
+					_ = v_h
 					v_r := a_r[li]
+					_ = v_r
 					var v_lit_1 Pair
+					_ = v_lit_1
 					v_lit_1.X = v_r.X
 					v_lit_1.Y = v_h
 					v_b = v_lit_1
@@ -750,11 +884,15 @@ func declaredInIfCPU(b *gpuimpl.CPUBlock) {
 			} else {
 				for lx := uint32(0); lx < 64; lx++ {
 					li := lx
+					_ = li
 					var v_a [2]uint32
 					var v_b Pair
 					v_h := a_h[li]
+					_ = v_h
 					v_r := a_r[li]
+					_ = v_r
 					var v_lit_1 Pair
+					_ = v_lit_1
 					v_lit_1.X = v_r.X
 					v_lit_1.Y = v_h
 					v_b = v_lit_1
@@ -775,7 +913,9 @@ func declaredInIfCPU(b *gpuimpl.CPUBlock) {
 			c5, first5 := false, true
 			for lx := uint32(0); lx < 64; lx++ {
 				li := lx
+				_ = li
 				v_h := a_h[li]
+				_ = v_h
 				if v := (v_m < v_h); first5 {
 					c5, first5 = v, false
 				} else if v != c5 {
@@ -787,25 +927,31 @@ func declaredInIfCPU(b *gpuimpl.CPUBlock) {
 			}
 			for lx := uint32(0); lx < 64; lx++ {
 				li := lx
+				_ = li
 				var v_a [2]uint32
 				for e := range v_a {
 					v_a[e] = a_a[e*64+int(li)]
 				}
 				v_b := a_b[li]
+				_ = v_b
 				var v_q Pair
 				var v_l uint32 = lx
+				_ = v_l
 				v_q = v_b
 				s_s[v_l] = (v_q.X + v_a[(v_m%uint32(2))])
 				a_q[li] = v_q
 			}
 			for lx := uint32(0); lx < 64; lx++ {
 				li := lx
+				_ = li
 				var v_a [2]uint32
 				for e := range v_a {
 					v_a[e] = a_a[e*64+int(li)]
 				}
 				v_q := a_q[li]
+				_ = v_q
 				var v_l uint32 = lx
+				_ = v_l
 				v_a[((v_m + uint32(1)) % uint32(2))] = (s_s[((v_l+uint32(1))%uint32(64))] + v_q.Y)
 				for e := range v_a {
 					a_a[e*64+int(li)] = v_a[e]
@@ -813,11 +959,13 @@ func declaredInIfCPU(b *gpuimpl.CPUBlock) {
 			}
 			for lx := uint32(0); lx < 64; lx++ {
 				li := lx
+				_ = li
 				var v_a [2]uint32
 				for e := range v_a {
 					v_a[e] = a_a[e*64+int(li)]
 				}
 				v_b := a_b[li]
+				_ = v_b
 				v_b.X = (v_a[uint32(0)] ^ v_a[uint32(1)])
 				a_b[li] = v_b
 			}
@@ -825,7 +973,9 @@ func declaredInIfCPU(b *gpuimpl.CPUBlock) {
 		}
 		for lx := uint32(0); lx < 64; lx++ {
 			li := lx
+			_ = li
 			v_b := a_b[li]
+			_ = v_b
 			var v_r Pair
 			v_r = v_b
 			a_r[li] = v_r
@@ -833,20 +983,28 @@ func declaredInIfCPU(b *gpuimpl.CPUBlock) {
 	} else {
 		for lx := uint32(0); lx < 64; lx++ {
 			li := lx
+			_ = li
 			v_r := a_r[li]
+			_ = v_r
 			var v_l uint32 = lx
+			_ = v_l
 			s_s[v_l] = v_r.X
 		}
 		for lx := uint32(0); lx < 64; lx++ {
 			li := lx
+			_ = li
 			v_r := a_r[li]
+			_ = v_r
 			var v_l uint32 = lx
+			_ = v_l
 			v_r.Y = s_s[((v_l + uint32(2)) % uint32(64))]
 			a_r[li] = v_r
 		}
 	}
 	{
 		lx := uint32(0)
+		li := uint32(0)
+		_, _ = lx, li
 		var w0 *[64]uint32
 		if o := (gx0 + lx); o <= 4294967232 && uint64(o)+64 <= uint64(len(p_out)) {
 			w0 = (*[64]uint32)(p_out[o : uint64(o)+64])
@@ -854,13 +1012,17 @@ func declaredInIfCPU(b *gpuimpl.CPUBlock) {
 		if w0 != nil {
 			for lx := uint32(0); lx < 64; lx++ {
 				li := lx
+				_ = li
 				v_r := a_r[li]
+				_ = v_r
 				w0[lx] = (v_r.X + v_r.Y)
 			}
 		} else {
 			for lx := uint32(0); lx < 64; lx++ {
 				li := lx
+				_ = li
 				v_r := a_r[li]
+				_ = v_r
 				p_out[(gx0 + lx)] = (v_r.X + v_r.Y)
 			}
 		}
@@ -890,7 +1052,7 @@ var MatMulKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Code: matMulWGSL,
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:804bf6bcf3b4f391bb4bb93652c11cade6006d5b84b15101bd4df61428d197da"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:9bbe30c18001d0d588f026db1ebd0fc6fc11a24c6738e680ec0b97554c942ddb"},
 			Entry:    matMulCPU,
 		},
 	},
@@ -1019,51 +1181,80 @@ func matMulCPU(b *gpuimpl.CPUBlock) {
 	var a_csub [256]Matrix
 	var a_value [256]float32
 	var v_m uint32
+	gx0 := b.Group.X * 16
+	gy0 := b.Group.Y * 16
+	gz0 := b.Group.Z * 1
 	var lz uint32
 	stop := b.Stopping()
+	_ = p_c
+	_ = p_a
+	_ = p_b
+	_ = p_n
+	_ = v_m
+	_ = gx0
+	_ = gy0
+	_ = gz0
+	_ = lz
+	_ = stop
 	f_subMatrix := func(lx, ly, lz uint32, v_m Matrix, v_row_1 uint32, v_col_1 uint32) Matrix {
 		var v_lit Matrix
+		_ = v_lit
 		v_lit.Width = uint32(16)
 		v_lit.Height = uint32(16)
 		v_lit.Stride = v_m.Stride
 		v_lit.Offset = ((v_m.Offset + ((v_m.Stride * uint32(16)) * v_row_1)) + (uint32(16) * v_col_1))
 		return v_lit
 	}
+	_ = f_subMatrix
 	f_element := func(lx, ly, lz uint32, v_m Matrix, v_row_1 uint32, v_col_1 uint32) float32 {
 		return p_a[((v_m.Offset + (v_row_1 * v_m.Stride)) + v_col_1)]
 	}
+	_ = f_element
 	f_element_1 := func(lx, ly, lz uint32, v_m Matrix, v_row_1 uint32, v_col_1 uint32) float32 {
 		return p_b[((v_m.Offset + (v_row_1 * v_m.Stride)) + v_col_1)]
 	}
+	_ = f_element_1
 	f_setElement := func(lx, ly, lz uint32, v_m Matrix, v_row_1 uint32, v_col_1 uint32, v_v float32) {
 		p_c[((v_m.Offset + (v_row_1 * v_m.Stride)) + v_col_1)] = v_v
 	}
+	_ = f_setElement
 	for ly := uint32(0); ly < 16; ly++ {
 		for lx := uint32(0); lx < 16; lx++ {
 			li := lx + 16*ly + 256*lz
+			_ = li
 			var v_am Matrix
 			var v_bm Matrix
 			var v_csub Matrix
 			var v_value float32
 			var v_lit Matrix
+			_ = v_lit
 			v_lit.Width = p_n
 			v_lit.Height = p_n
 			v_lit.Stride = p_n
 			v_am = v_lit
 			var v_lit_1 Matrix
+			_ = v_lit_1
 			v_lit_1.Width = p_n
 			v_lit_1.Height = p_n
 			v_lit_1.Stride = p_n
 			v_bm = v_lit_1
 			var v_lit_2 Matrix
+			_ = v_lit_2
 			v_lit_2.Width = p_n
 			v_lit_2.Height = p_n
 			v_lit_2.Stride = p_n
 			var v_cm Matrix = v_lit_2
+			_ = v_cm
 			var v_blockRow uint32 = b.Group.Y
+			_ = v_blockRow
 			var v_blockCol uint32 = b.Group.X
+			_ = v_blockCol
 			v_csub = f_subMatrix(lx, ly, lz, v_cm, v_blockRow, v_blockCol)
 			v_value = 0
+			var v_row uint32 = ly
+			_ = v_row
+			var v_col uint32 = lx
+			_ = v_col
 			a_am[li] = v_am
 			a_bm[li] = v_bm
 			a_csub[li] = v_csub
@@ -1079,7 +1270,9 @@ func matMulCPU(b *gpuimpl.CPUBlock) {
 		for ly := uint32(0); ly < 16; ly++ {
 			for lx := uint32(0); lx < 16; lx++ {
 				li := lx + 16*ly + 256*lz
+				_ = li
 				v_am := a_am[li]
+				_ = v_am
 				if v := (v_m < (v_am.Width / uint32(16))); first2 {
 					c2, first2 = v, false
 				} else if v != c2 {
@@ -1093,14 +1286,23 @@ func matMulCPU(b *gpuimpl.CPUBlock) {
 		for ly := uint32(0); ly < 16; ly++ {
 			for lx := uint32(0); lx < 16; lx++ {
 				li := lx + 16*ly + 256*lz
+				_ = li
 				v_am := a_am[li]
+				_ = v_am
 				v_bm := a_bm[li]
+				_ = v_bm
 				var v_blockRow uint32 = b.Group.Y
+				_ = v_blockRow
 				var v_blockCol uint32 = b.Group.X
+				_ = v_blockCol
 				var v_row uint32 = ly
+				_ = v_row
 				var v_col uint32 = lx
+				_ = v_col
 				var v_asub Matrix = f_subMatrix(lx, ly, lz, v_am, v_blockRow, v_m)
+				_ = v_asub
 				var v_bsub Matrix = f_subMatrix(lx, ly, lz, v_bm, v_m, v_blockCol)
+				_ = v_bsub
 				s_as[((v_row * uint32(16)) + v_col)] = f_element(lx, ly, lz, v_asub, v_row, v_col)
 				s_bs[((v_row * uint32(16)) + v_col)] = f_element_1(lx, ly, lz, v_bsub, v_row, v_col)
 			}
@@ -1108,8 +1310,12 @@ func matMulCPU(b *gpuimpl.CPUBlock) {
 		{
 			lx := uint32(0)
 			ly := uint32(0)
+			li := uint32(0)
+			_, _, _ = lx, ly, li
 			var v_row uint32 = ly
+			_ = v_row
 			var v_col uint32 = lx
+			_ = v_col
 			v_e := uint32(0)
 			st := gpuimpl.CPUDotStrip{Acc: a_value[:], AccOff: 0, Lanes: 16, Rows: 16, AccRow: 16,
 				I: 1, J: 1, AccI: 0, AccJ: 0,
@@ -1122,11 +1328,16 @@ func matMulCPU(b *gpuimpl.CPUBlock) {
 				for ly := uint32(0); ly < 16; ly++ {
 					for lx := uint32(0); lx < 16; lx++ {
 						li := lx + 16*ly + 256*lz
+						_ = li
 						v_value := a_value[li]
+						_ = v_value
 						var v_row uint32 = ly
+						_ = v_row
 						var v_col uint32 = lx
+						_ = v_col
 						{
 							var v_e uint32 = uint32(0)
+							_ = v_e
 							for v_e < uint32(16) {
 								{
 									v_value = (v_value + (s_as[((v_row*uint32(16))+v_e)] * s_bs[((v_e*uint32(16))+v_col)]))
@@ -1144,10 +1355,15 @@ func matMulCPU(b *gpuimpl.CPUBlock) {
 	for ly := uint32(0); ly < 16; ly++ {
 		for lx := uint32(0); lx < 16; lx++ {
 			li := lx + 16*ly + 256*lz
+			_ = li
 			v_csub := a_csub[li]
+			_ = v_csub
 			v_value := a_value[li]
+			_ = v_value
 			var v_row uint32 = ly
+			_ = v_row
 			var v_col uint32 = lx
+			_ = v_col
 			f_setElement(lx, ly, lz, v_csub, v_row, v_col, v_value)
 		}
 	}
@@ -1174,7 +1390,7 @@ var NestedArrayInLoopKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Code: nestedArrayInLoopWGSL,
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:5c6ce8c0e69cacd904f1d53cb9a13ef8c94f089ced1a2a182f689675c63e32f3"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:7d4c73d5ce7910dac36cbb081b844cd1692b2392d6b43974083ded56504f482f"},
 			Entry:    nestedArrayInLoopCPU,
 		},
 	},
@@ -1243,9 +1459,24 @@ func nestedArrayInLoopCPU(b *gpuimpl.CPUBlock) {
 	var a_r [128]uint32
 	var v_k uint32
 	gx0 := b.Group.X * 64
+	gy0 := b.Group.Y * 1
+	gz0 := b.Group.Z * 1
+	var ly uint32
+	var lz uint32
 	stop := b.Stopping()
+	_ = p_out
+	_ = p_ps
+	_ = v_k
+	_ = gx0
+	_ = gy0
+	_ = gz0
+	_ = ly
+	_ = lz
+	_ = stop
 	{
 		lx := uint32(0)
+		li := uint32(0)
+		_, _ = lx, li
 		var w0 *[64]Pair
 		if o := (gx0 + lx); o <= 4294967232 && uint64(o)+64 <= uint64(len(p_ps)) {
 			w0 = (*[64]Pair)(p_ps[o : uint64(o)+64])
@@ -1253,8 +1484,11 @@ func nestedArrayInLoopCPU(b *gpuimpl.CPUBlock) {
 		if w0 != nil {
 			for lx := uint32(0); lx < 64; lx++ {
 				li := lx
+				_ = li
 				var v_m [2][2]uint32
 				var v_p Pair
+				var v_l uint32 = lx
+				_ = v_l
 				v_p = w0[lx]
 				v_m = [2][2]uint32{}
 				v_m[uint32(0)][uint32(1)] = v_p.X
@@ -1265,8 +1499,11 @@ func nestedArrayInLoopCPU(b *gpuimpl.CPUBlock) {
 		} else {
 			for lx := uint32(0); lx < 64; lx++ {
 				li := lx
+				_ = li
 				var v_m [2][2]uint32
 				var v_p Pair
+				var v_l uint32 = lx
+				_ = v_l
 				v_p = p_ps[(gx0 + lx)]
 				v_m = [2][2]uint32{}
 				v_m[uint32(0)][uint32(1)] = v_p.X
@@ -1287,9 +1524,12 @@ func nestedArrayInLoopCPU(b *gpuimpl.CPUBlock) {
 		}
 		for lx := uint32(0); lx < 64; lx++ {
 			li := lx
+			_ = li
 			v_m := a_m[li]
+			_ = v_m
 			var v_r [2]uint32
 			var v_l uint32 = lx
+			_ = v_l
 			v_r = v_m[(v_k % uint32(2))]
 			s_s[v_l] = (v_r[uint32(0)] + (v_r[uint32(1)] * uint32(3)))
 			for e := range v_r {
@@ -1298,13 +1538,17 @@ func nestedArrayInLoopCPU(b *gpuimpl.CPUBlock) {
 		}
 		for lx := uint32(0); lx < 64; lx++ {
 			li := lx
+			_ = li
 			v_m := a_m[li]
+			_ = v_m
 			v_p := a_p[li]
+			_ = v_p
 			var v_r [2]uint32
 			for e := range v_r {
 				v_r[e] = a_r[e*64+int(li)]
 			}
 			var v_l uint32 = lx
+			_ = v_l
 			v_m[((v_k + uint32(1)) % uint32(2))][(v_k % uint32(2))] = (v_m[((v_k + uint32(1)) % uint32(2))][(v_k%uint32(2))] + s_s[((v_l+uint32(7))%uint32(64))])
 			if v_m[uint32(0)][uint32(0)] > v_m[uint32(1)][uint32(1)] {
 				v_m[uint32(1)] = v_r
@@ -1317,6 +1561,8 @@ func nestedArrayInLoopCPU(b *gpuimpl.CPUBlock) {
 	}
 	{
 		lx := uint32(0)
+		li := uint32(0)
+		_, _ = lx, li
 		var w0 *[64]uint32
 		if o := (gx0 + lx); o <= 4294967232 && uint64(o)+64 <= uint64(len(p_out)) {
 			w0 = (*[64]uint32)(p_out[o : uint64(o)+64])
@@ -1324,15 +1570,21 @@ func nestedArrayInLoopCPU(b *gpuimpl.CPUBlock) {
 		if w0 != nil {
 			for lx := uint32(0); lx < 64; lx++ {
 				li := lx
+				_ = li
 				v_m := a_m[li]
+				_ = v_m
 				v_p := a_p[li]
+				_ = v_p
 				w0[lx] = ((((v_m[uint32(0)][uint32(0)] ^ v_m[uint32(0)][uint32(1)]) ^ (v_m[uint32(1)][uint32(0)] * uint32(5))) ^ (v_m[uint32(1)][uint32(1)] * uint32(7))) ^ v_p.X)
 			}
 		} else {
 			for lx := uint32(0); lx < 64; lx++ {
 				li := lx
+				_ = li
 				v_m := a_m[li]
+				_ = v_m
 				v_p := a_p[li]
+				_ = v_p
 				p_out[(gx0 + lx)] = ((((v_m[uint32(0)][uint32(0)] ^ v_m[uint32(0)][uint32(1)]) ^ (v_m[uint32(1)][uint32(0)] * uint32(5))) ^ (v_m[uint32(1)][uint32(1)] * uint32(7))) ^ v_p.X)
 			}
 		}
@@ -1361,7 +1613,7 @@ var NestedLoopsKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Code: nestedLoopsWGSL,
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:f934d3f54a256fa8413604f67d4987374e9bd4c96729b50d5c9fc753ed6800c5"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:40c663106355c376819c53b0492e1f1526ae127a9153437f0ad9a8a0566d5751"},
 			Entry:    nestedLoopsCPU,
 		},
 	},
@@ -1433,9 +1685,26 @@ func nestedLoopsCPU(b *gpuimpl.CPUBlock) {
 	var v_i uint32
 	var v_j uint32
 	gx0 := b.Group.X * 64
+	gy0 := b.Group.Y * 1
+	gz0 := b.Group.Z * 1
+	var ly uint32
+	var lz uint32
 	stop := b.Stopping()
+	_ = p_out
+	_ = p_in
+	_ = p_n
+	_ = v_i
+	_ = v_j
+	_ = gx0
+	_ = gy0
+	_ = gz0
+	_ = ly
+	_ = lz
+	_ = stop
 	{
 		lx := uint32(0)
+		li := uint32(0)
+		_, _ = lx, li
 		var w0 *[64]uint32
 		if o := (gx0 + lx); o <= 4294967232 && uint64(o)+64 <= uint64(len(p_in)) {
 			w0 = (*[64]uint32)(p_in[o : uint64(o)+64])
@@ -1443,10 +1712,13 @@ func nestedLoopsCPU(b *gpuimpl.CPUBlock) {
 		if w0 != nil {
 			for lx := uint32(0); lx < 64; lx++ {
 				li := lx
+				_ = li
 				var v_a [2]uint32
 				var v_b Pair
 				var v_l uint32 = lx
+				_ = v_l
 				var v_lit Pair
+				_ = v_lit
 				v_lit.X = w0[lx]
 				v_lit.Y = v_l
 				v_b = v_lit
@@ -1460,10 +1732,13 @@ func nestedLoopsCPU(b *gpuimpl.CPUBlock) {
 		} else {
 			for lx := uint32(0); lx < 64; lx++ {
 				li := lx
+				_ = li
 				var v_a [2]uint32
 				var v_b Pair
 				var v_l uint32 = lx
+				_ = v_l
 				var v_lit Pair
+				_ = v_lit
 				v_lit.X = p_in[(gx0 + lx)]
 				v_lit.Y = v_l
 				v_b = v_lit
@@ -1487,11 +1762,13 @@ func nestedLoopsCPU(b *gpuimpl.CPUBlock) {
 		}
 		for lx := uint32(0); lx < 64; lx++ {
 			li := lx
+			_ = li
 			var v_a [2]uint32
 			for e := range v_a {
 				v_a[e] = a_a[e*64+int(li)]
 			}
 			v_b := a_b[li]
+			_ = v_b
 			var v_c Pair
 			var v_d [2]uint32
 			v_c = v_b
@@ -1512,18 +1789,24 @@ func nestedLoopsCPU(b *gpuimpl.CPUBlock) {
 			}
 			for lx := uint32(0); lx < 64; lx++ {
 				li := lx
+				_ = li
 				v_c := a_c[li]
+				_ = v_c
 				var v_d [2]uint32
 				for e := range v_d {
 					v_d[e] = a_d[e*64+int(li)]
 				}
 				var v_l uint32 = lx
+				_ = v_l
 				s_s[v_l] = (v_c.X + v_d[v_j])
 			}
 			for lx := uint32(0); lx < 64; lx++ {
 				li := lx
+				_ = li
 				v_c := a_c[li]
+				_ = v_c
 				var v_l uint32 = lx
+				_ = v_l
 				v_c.Y = (v_c.Y + s_s[(((v_l+v_j)+uint32(1))%uint32(64))])
 				a_c[li] = v_c
 			}
@@ -1531,12 +1814,15 @@ func nestedLoopsCPU(b *gpuimpl.CPUBlock) {
 		}
 		for lx := uint32(0); lx < 64; lx++ {
 			li := lx
+			_ = li
 			var v_a [2]uint32
 			for e := range v_a {
 				v_a[e] = a_a[e*64+int(li)]
 			}
 			v_b := a_b[li]
+			_ = v_b
 			v_c := a_c[li]
+			_ = v_c
 			var v_d [2]uint32
 			for e := range v_d {
 				v_d[e] = a_d[e*64+int(li)]
@@ -1552,6 +1838,8 @@ func nestedLoopsCPU(b *gpuimpl.CPUBlock) {
 	}
 	{
 		lx := uint32(0)
+		li := uint32(0)
+		_, _ = lx, li
 		var w0 *[64]uint32
 		if o := (gx0 + lx); o <= 4294967232 && uint64(o)+64 <= uint64(len(p_out)) {
 			w0 = (*[64]uint32)(p_out[o : uint64(o)+64])
@@ -1559,21 +1847,25 @@ func nestedLoopsCPU(b *gpuimpl.CPUBlock) {
 		if w0 != nil {
 			for lx := uint32(0); lx < 64; lx++ {
 				li := lx
+				_ = li
 				var v_a [2]uint32
 				for e := range v_a {
 					v_a[e] = a_a[e*64+int(li)]
 				}
 				v_b := a_b[li]
+				_ = v_b
 				w0[lx] = (((v_b.X + v_b.Y) + v_a[uint32(0)]) + v_a[uint32(1)])
 			}
 		} else {
 			for lx := uint32(0); lx < 64; lx++ {
 				li := lx
+				_ = li
 				var v_a [2]uint32
 				for e := range v_a {
 					v_a[e] = a_a[e*64+int(li)]
 				}
 				v_b := a_b[li]
+				_ = v_b
 				p_out[(gx0 + lx)] = (((v_b.X + v_b.Y) + v_a[uint32(0)]) + v_a[uint32(1)])
 			}
 		}
@@ -1600,7 +1892,7 @@ var ScalarCopiedInLoopKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Code: scalarCopiedInLoopWGSL,
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:edd2409f95e7a83dea8bb18df93f929408ed1e07a089fa65fa98e516e3aa0039"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:5d3090f56c4993cab6a6a87cf98a222fe7020ab11c91c288cd2c4e3f2e2b20d6"},
 			Entry:    scalarCopiedInLoopCPU,
 		},
 	},
@@ -1647,9 +1939,24 @@ func scalarCopiedInLoopCPU(b *gpuimpl.CPUBlock) {
 	var a_y [64]uint32
 	var v_m uint32
 	gx0 := b.Group.X * 64
+	gy0 := b.Group.Y * 1
+	gz0 := b.Group.Z * 1
+	var ly uint32
+	var lz uint32
 	stop := b.Stopping()
+	_ = p_out
+	_ = p_in
+	_ = v_m
+	_ = gx0
+	_ = gy0
+	_ = gz0
+	_ = ly
+	_ = lz
+	_ = stop
 	{
 		lx := uint32(0)
+		li := uint32(0)
+		_, _ = lx, li
 		var w0 *[64]uint32
 		if o := (gx0 + lx); o <= 4294967232 && uint64(o)+64 <= uint64(len(p_in)) {
 			w0 = (*[64]uint32)(p_in[o : uint64(o)+64])
@@ -1657,8 +1964,11 @@ func scalarCopiedInLoopCPU(b *gpuimpl.CPUBlock) {
 		if w0 != nil {
 			for lx := uint32(0); lx < 64; lx++ {
 				li := lx
+				_ = li
 				var v_v uint32
 				var v_w uint32
+				var v_l uint32 = lx
+				_ = v_l
 				v_v = w0[lx]
 				v_w = (v_v * uint32(3))
 				a_v[li] = v_v
@@ -1667,8 +1977,11 @@ func scalarCopiedInLoopCPU(b *gpuimpl.CPUBlock) {
 		} else {
 			for lx := uint32(0); lx < 64; lx++ {
 				li := lx
+				_ = li
 				var v_v uint32
 				var v_w uint32
+				var v_l uint32 = lx
+				_ = v_l
 				v_v = p_in[(gx0 + lx)]
 				v_w = (v_v * uint32(3))
 				a_v[li] = v_v
@@ -1687,26 +2000,35 @@ func scalarCopiedInLoopCPU(b *gpuimpl.CPUBlock) {
 		}
 		for lx := uint32(0); lx < 64; lx++ {
 			li := lx
+			_ = li
 			v_v := a_v[li]
+			_ = v_v
 			v_w := a_w[li]
+			_ = v_w
 			var v_x uint32
 			var v_l uint32 = lx
+			_ = v_l
 			v_x = v_v
 			s_s[v_l] = (v_x + v_w)
 			a_x[li] = v_x
 		}
 		for lx := uint32(0); lx < 64; lx++ {
 			li := lx
+			_ = li
 			var v_y uint32
 			var v_l uint32 = lx
+			_ = v_l
 			v_y = s_s[((v_l + uint32(5)) % uint32(64))]
 			a_y[li] = v_y
 		}
 		for lx := uint32(0); lx < 64; lx++ {
 			li := lx
+			_ = li
 			var v_w uint32
 			v_x := a_x[li]
+			_ = v_x
 			v_y := a_y[li]
+			_ = v_y
 			v_w = (v_y ^ v_x)
 			a_w[li] = v_w
 		}
@@ -1714,6 +2036,8 @@ func scalarCopiedInLoopCPU(b *gpuimpl.CPUBlock) {
 	}
 	{
 		lx := uint32(0)
+		li := uint32(0)
+		_, _ = lx, li
 		var w0 *[64]uint32
 		if o := (gx0 + lx); o <= 4294967232 && uint64(o)+64 <= uint64(len(p_out)) {
 			w0 = (*[64]uint32)(p_out[o : uint64(o)+64])
@@ -1721,15 +2045,21 @@ func scalarCopiedInLoopCPU(b *gpuimpl.CPUBlock) {
 		if w0 != nil {
 			for lx := uint32(0); lx < 64; lx++ {
 				li := lx
+				_ = li
 				v_v := a_v[li]
+				_ = v_v
 				v_w := a_w[li]
+				_ = v_w
 				w0[lx] = (v_w + v_v)
 			}
 		} else {
 			for lx := uint32(0); lx < 64; lx++ {
 				li := lx
+				_ = li
 				v_v := a_v[li]
+				_ = v_v
 				v_w := a_w[li]
+				_ = v_w
 				p_out[(gx0 + lx)] = (v_w + v_v)
 			}
 		}
@@ -1756,7 +2086,7 @@ var StructArrayInLoopKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Code: structArrayInLoopWGSL,
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:d222117afd01c97bc4c1afffef55a8959d604217e7967151f9b6cf48b99c45f4"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:b4cea4b4d3dce3967659a21e1d2a10b1d8113f9b2220745defe79b901cfb3d01"},
 			Entry:    structArrayInLoopCPU,
 		},
 	},
@@ -1814,9 +2144,24 @@ func structArrayInLoopCPU(b *gpuimpl.CPUBlock) {
 	var a_w [192]Pair
 	var v_m uint32
 	gx0 := b.Group.X * 64
+	gy0 := b.Group.Y * 1
+	gz0 := b.Group.Z * 1
+	var ly uint32
+	var lz uint32
 	stop := b.Stopping()
+	_ = p_out
+	_ = p_in
+	_ = v_m
+	_ = gx0
+	_ = gy0
+	_ = gz0
+	_ = ly
+	_ = lz
+	_ = stop
 	{
 		lx := uint32(0)
+		li := uint32(0)
+		_, _ = lx, li
 		var w0 *[64]uint32
 		if o := (gx0 + lx); o <= 4294967232 && uint64(o)+64 <= uint64(len(p_in)) {
 			w0 = (*[64]uint32)(p_in[o : uint64(o)+64])
@@ -1824,15 +2169,18 @@ func structArrayInLoopCPU(b *gpuimpl.CPUBlock) {
 		if w0 != nil {
 			for lx := uint32(0); lx < 64; lx++ {
 				li := lx
+				_ = li
 				var v_ps [3]Pair
 				var v_l uint32 = lx
 				_ = v_l
 				v_ps = [3]Pair{}
 				{
 					var v_i uint32 = uint32(0)
+					_ = v_i
 					for v_i < uint32(3) {
 						{
 							var v_lit Pair
+							_ = v_lit
 							v_lit.X = (w0[lx] + v_i)
 							v_lit.Y = v_i
 							v_ps[v_i] = v_lit
@@ -1847,15 +2195,18 @@ func structArrayInLoopCPU(b *gpuimpl.CPUBlock) {
 		} else {
 			for lx := uint32(0); lx < 64; lx++ {
 				li := lx
+				_ = li
 				var v_ps [3]Pair
 				var v_l uint32 = lx
 				_ = v_l
 				v_ps = [3]Pair{}
 				{
 					var v_i uint32 = uint32(0)
+					_ = v_i
 					for v_i < uint32(3) {
 						{
 							var v_lit Pair
+							_ = v_lit
 							v_lit.X = (p_in[(gx0+lx)] + v_i)
 							v_lit.Y = v_i
 							v_ps[v_i] = v_lit
@@ -1880,21 +2231,25 @@ func structArrayInLoopCPU(b *gpuimpl.CPUBlock) {
 		}
 		for lx := uint32(0); lx < 64; lx++ {
 			li := lx
+			_ = li
 			var v_ps [3]Pair
 			for e := range v_ps {
 				v_ps[e] = a_ps[e*64+int(li)]
 			}
 			var v_l uint32 = lx
+			_ = v_l
 			s_s[v_l] = v_ps[v_m].X
 		}
 		for lx := uint32(0); lx < 64; lx++ {
 			li := lx
+			_ = li
 			var v_ps [3]Pair
 			for e := range v_ps {
 				v_ps[e] = a_ps[e*64+int(li)]
 			}
 			var v_w [3]Pair
 			var v_l uint32 = lx
+			_ = v_l
 			v_ps[((v_m + uint32(1)) % uint32(3))].Y = (v_ps[((v_m+uint32(1))%uint32(3))].Y + s_s[((v_l+uint32(3))%uint32(64))])
 			v_w = v_ps
 			for e := range v_ps {
@@ -1906,6 +2261,7 @@ func structArrayInLoopCPU(b *gpuimpl.CPUBlock) {
 		}
 		for lx := uint32(0); lx < 64; lx++ {
 			li := lx
+			_ = li
 			var v_ps [3]Pair
 			for e := range v_ps {
 				v_ps[e] = a_ps[e*64+int(li)]
@@ -1923,6 +2279,8 @@ func structArrayInLoopCPU(b *gpuimpl.CPUBlock) {
 	}
 	{
 		lx := uint32(0)
+		li := uint32(0)
+		_, _ = lx, li
 		var w0 *[64]uint32
 		if o := (gx0 + lx); o <= 4294967232 && uint64(o)+64 <= uint64(len(p_out)) {
 			w0 = (*[64]uint32)(p_out[o : uint64(o)+64])
@@ -1930,6 +2288,7 @@ func structArrayInLoopCPU(b *gpuimpl.CPUBlock) {
 		if w0 != nil {
 			for lx := uint32(0); lx < 64; lx++ {
 				li := lx
+				_ = li
 				var v_ps [3]Pair
 				for e := range v_ps {
 					v_ps[e] = a_ps[e*64+int(li)]
@@ -1939,6 +2298,7 @@ func structArrayInLoopCPU(b *gpuimpl.CPUBlock) {
 		} else {
 			for lx := uint32(0); lx < 64; lx++ {
 				li := lx
+				_ = li
 				var v_ps [3]Pair
 				for e := range v_ps {
 					v_ps[e] = a_ps[e*64+int(li)]
@@ -1971,7 +2331,7 @@ var StructCopiedInLoopKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Code: structCopiedInLoopWGSL,
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:6ab7a7b6c6214b42c0e9775ac03ce8b4bea97fe6bfdcdd65818100acdec09480"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:12fd4fb53eef49a8b3b18a7d7c62ca9adb99586b462480d18e9e895593e73bae"},
 			Entry:    structCopiedInLoopCPU,
 		},
 	},
@@ -2034,9 +2394,25 @@ func structCopiedInLoopCPU(b *gpuimpl.CPUBlock) {
 	var a_q [64]Pair
 	var v_m uint32
 	gx0 := b.Group.X * 64
+	gy0 := b.Group.Y * 1
+	gz0 := b.Group.Z * 1
+	var ly uint32
+	var lz uint32
 	stop := b.Stopping()
+	_ = p_out
+	_ = p_in
+	_ = p_n
+	_ = v_m
+	_ = gx0
+	_ = gy0
+	_ = gz0
+	_ = ly
+	_ = lz
+	_ = stop
 	{
 		lx := uint32(0)
+		li := uint32(0)
+		_, _ = lx, li
 		var w0 *[64]uint32
 		if o := (gx0 + lx); o <= 4294967232 && uint64(o)+64 <= uint64(len(p_in)) {
 			w0 = (*[64]uint32)(p_in[o : uint64(o)+64])
@@ -2044,11 +2420,13 @@ func structCopiedInLoopCPU(b *gpuimpl.CPUBlock) {
 		if w0 != nil {
 			for lx := uint32(0); lx < 64; lx++ {
 				li := lx
+				_ = li
 				var v_acc uint32
 				var v_b Pair
 				var v_l uint32 = lx
 				_ = v_l
 				var v_lit Pair
+				_ = v_lit
 				v_lit.X = w0[lx]
 				v_lit.Y = p_n
 				v_b = v_lit
@@ -2059,11 +2437,13 @@ func structCopiedInLoopCPU(b *gpuimpl.CPUBlock) {
 		} else {
 			for lx := uint32(0); lx < 64; lx++ {
 				li := lx
+				_ = li
 				var v_acc uint32
 				var v_b Pair
 				var v_l uint32 = lx
 				_ = v_l
 				var v_lit Pair
+				_ = v_lit
 				v_lit.X = p_in[(gx0 + lx)]
 				v_lit.Y = p_n
 				v_b = v_lit
@@ -2084,18 +2464,25 @@ func structCopiedInLoopCPU(b *gpuimpl.CPUBlock) {
 		}
 		for lx := uint32(0); lx < 64; lx++ {
 			li := lx
+			_ = li
 			v_b := a_b[li]
+			_ = v_b
 			var v_q Pair
 			var v_l uint32 = lx
+			_ = v_l
 			v_q = v_b
 			s_s[v_l] = (v_q.X + v_m)
 			a_q[li] = v_q
 		}
 		for lx := uint32(0); lx < 64; lx++ {
 			li := lx
+			_ = li
 			v_acc := a_acc[li]
+			_ = v_acc
 			v_q := a_q[li]
+			_ = v_q
 			var v_l uint32 = lx
+			_ = v_l
 			v_acc = (v_acc + (s_s[(((v_l+v_m)+uint32(1))%uint32(64))] ^ v_q.Y))
 			a_acc[li] = v_acc
 		}
@@ -2103,6 +2490,8 @@ func structCopiedInLoopCPU(b *gpuimpl.CPUBlock) {
 	}
 	{
 		lx := uint32(0)
+		li := uint32(0)
+		_, _ = lx, li
 		var w0 *[64]uint32
 		if o := (gx0 + lx); o <= 4294967232 && uint64(o)+64 <= uint64(len(p_out)) {
 			w0 = (*[64]uint32)(p_out[o : uint64(o)+64])
@@ -2110,13 +2499,17 @@ func structCopiedInLoopCPU(b *gpuimpl.CPUBlock) {
 		if w0 != nil {
 			for lx := uint32(0); lx < 64; lx++ {
 				li := lx
+				_ = li
 				v_acc := a_acc[li]
+				_ = v_acc
 				w0[lx] = v_acc
 			}
 		} else {
 			for lx := uint32(0); lx < 64; lx++ {
 				li := lx
+				_ = li
 				v_acc := a_acc[li]
+				_ = v_acc
 				p_out[(gx0 + lx)] = v_acc
 			}
 		}
@@ -2143,7 +2536,7 @@ var StructFieldsInLoopKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Code: structFieldsInLoopWGSL,
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:3b9d69d37e7dcc88a8218f6f898257fdc8f57a88accaf46ed7957d32c5e1e375"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:80eb7ace79f53eb8c9ddc74f34b4ae3bb27af92df03b72d1b273695aa7f69685"},
 			Entry:    structFieldsInLoopCPU,
 		},
 	},
@@ -2201,9 +2594,24 @@ func structFieldsInLoopCPU(b *gpuimpl.CPUBlock) {
 	var a_b [64]Pair
 	var v_m uint32
 	gx0 := b.Group.X * 64
+	gy0 := b.Group.Y * 1
+	gz0 := b.Group.Z * 1
+	var ly uint32
+	var lz uint32
 	stop := b.Stopping()
+	_ = p_out
+	_ = p_in
+	_ = v_m
+	_ = gx0
+	_ = gy0
+	_ = gz0
+	_ = ly
+	_ = lz
+	_ = stop
 	{
 		lx := uint32(0)
+		li := uint32(0)
+		_, _ = lx, li
 		var w0 *[64]uint32
 		if o := (gx0 + lx); o <= 4294967232 && uint64(o)+64 <= uint64(len(p_in)) {
 			w0 = (*[64]uint32)(p_in[o : uint64(o)+64])
@@ -2211,7 +2619,10 @@ func structFieldsInLoopCPU(b *gpuimpl.CPUBlock) {
 		if w0 != nil {
 			for lx := uint32(0); lx < 64; lx++ {
 				li := lx
+				_ = li
 				var v_b Pair
+				var v_l uint32 = lx
+				_ = v_l
 				v_b = Pair{}
 				v_b.X = w0[lx]
 				a_b[li] = v_b
@@ -2219,7 +2630,10 @@ func structFieldsInLoopCPU(b *gpuimpl.CPUBlock) {
 		} else {
 			for lx := uint32(0); lx < 64; lx++ {
 				li := lx
+				_ = li
 				var v_b Pair
+				var v_l uint32 = lx
+				_ = v_l
 				v_b = Pair{}
 				v_b.X = p_in[(gx0 + lx)]
 				a_b[li] = v_b
@@ -2237,22 +2651,31 @@ func structFieldsInLoopCPU(b *gpuimpl.CPUBlock) {
 		}
 		for lx := uint32(0); lx < 64; lx++ {
 			li := lx
+			_ = li
 			v_b := a_b[li]
+			_ = v_b
 			var v_l uint32 = lx
+			_ = v_l
 			s_s[v_l] = v_b.X
 		}
 		for lx := uint32(0); lx < 64; lx++ {
 			li := lx
+			_ = li
 			v_b := a_b[li]
+			_ = v_b
 			var v_l uint32 = lx
+			_ = v_l
 			v_b.Y = (v_b.Y + s_s[((v_l+uint32(1))%uint32(64))])
 			a_b[li] = v_b
 		}
 		for lx := uint32(0); lx < 64; lx++ {
 			li := lx
+			_ = li
 			v_b := a_b[li]
+			_ = v_b
 			if (v_b.Y % uint32(3)) == uint32(0) {
 				var v_lit Pair
+				_ = v_lit
 				v_lit.X = v_b.Y
 				v_lit.Y = v_b.X
 				v_b = v_lit
@@ -2265,7 +2688,9 @@ func structFieldsInLoopCPU(b *gpuimpl.CPUBlock) {
 	}
 	for lx := uint32(0); lx < 64; lx++ {
 		li := lx
+		_ = li
 		v_b := a_b[li]
+		_ = v_b
 		p_out[(uint32(2) * (gx0 + lx))] = v_b.X
 		p_out[((uint32(2) * (gx0 + lx)) + uint32(1))] = v_b.Y
 	}
@@ -2303,7 +2728,7 @@ var WaveInLoopKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Code:     waveInLoopWGSLEmulated,
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:6ab87c52cdd8754100a4b8f1f388002d4735af00922a6e7a47935801b12a2ab0",
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:4175b0d769f01cda6d6549092a22c50a5775eb090f2f231286338b1160274447",
 				WaveTier:  "emulated",
 				NativeOps: []string{"gpuimpl.CPUWave"},
 			},
@@ -2432,9 +2857,24 @@ func waveInLoopCPU(b *gpuimpl.CPUBlock) {
 		wall[i] = true
 	}
 	gx0 := b.Group.X * 64
+	gy0 := b.Group.Y * 1
+	gz0 := b.Group.Z * 1
+	var ly uint32
+	var lz uint32
 	stop := b.Stopping()
+	_ = p_out
+	_ = p_in
+	_ = v_m
+	_ = gx0
+	_ = gy0
+	_ = gz0
+	_ = ly
+	_ = lz
+	_ = stop
 	{
 		lx := uint32(0)
+		li := uint32(0)
+		_, _ = lx, li
 		var w0 *[64]uint32
 		if o := (gx0 + lx); o <= 4294967232 && uint64(o)+64 <= uint64(len(p_in)) {
 			w0 = (*[64]uint32)(p_in[o : uint64(o)+64])
@@ -2442,10 +2882,13 @@ func waveInLoopCPU(b *gpuimpl.CPUBlock) {
 		if w0 != nil {
 			for lx := uint32(0); lx < 64; lx++ {
 				li := lx
+				_ = li
 				var v_a [2]uint32
 				var v_b Pair
 				var v_l uint32 = lx
+				_ = v_l
 				var v_lit Pair
+				_ = v_lit
 				v_lit.X = (w0[lx] % uint32(1024))
 				v_lit.Y = uint32(0)
 				v_b = v_lit
@@ -2459,10 +2902,13 @@ func waveInLoopCPU(b *gpuimpl.CPUBlock) {
 		} else {
 			for lx := uint32(0); lx < 64; lx++ {
 				li := lx
+				_ = li
 				var v_a [2]uint32
 				var v_b Pair
 				var v_l uint32 = lx
+				_ = v_l
 				var v_lit Pair
+				_ = v_lit
 				v_lit.X = (p_in[(gx0+lx)] % uint32(1024))
 				v_lit.Y = uint32(0)
 				v_b = v_lit
@@ -2486,33 +2932,41 @@ func waveInLoopCPU(b *gpuimpl.CPUBlock) {
 		}
 		for lx := uint32(0); lx < 64; lx++ {
 			li := lx
+			_ = li
 			var v_a [2]uint32
 			for e := range v_a {
 				v_a[e] = a_a[e*64+int(li)]
 			}
 			v_b := a_b[li]
+			_ = v_b
 			var v_l uint32 = lx
+			_ = v_l
 			s_s[v_l] = (v_b.X + v_a[v_m])
 		}
 		var wx4 [64]uint32
 		for lx := uint32(0); lx < 64; lx++ {
 			li := lx
+			_ = li
 			var v_a [2]uint32
 			for e := range v_a {
 				v_a[e] = a_a[e*64+int(li)]
 			}
 			var v_l uint32 = lx
+			_ = v_l
 			wx4[li] = (s_s[((v_l+uint32(1))%uint32(64))] + v_a[uint32(1)])
 		}
 		gpuimpl.CPUWave(gpuimpl.WaveSum, wx4[:], nil, wall[:], b.Wave, a_w[:])
 		for lx := uint32(0); lx < 64; lx++ {
 			li := lx
+			_ = li
 			var v_a [2]uint32
 			for e := range v_a {
 				v_a[e] = a_a[e*64+int(li)]
 			}
 			v_b := a_b[li]
+			_ = v_b
 			v_w := a_w[li]
+			_ = v_w
 			v_b.Y = (v_b.Y + v_w)
 			v_a[uint32(0)] = (v_b.Y ^ v_m)
 			for e := range v_a {
@@ -2524,6 +2978,8 @@ func waveInLoopCPU(b *gpuimpl.CPUBlock) {
 	}
 	{
 		lx := uint32(0)
+		li := uint32(0)
+		_, _ = lx, li
 		var w0 *[64]uint32
 		if o := (gx0 + lx); o <= 4294967232 && uint64(o)+64 <= uint64(len(p_out)) {
 			w0 = (*[64]uint32)(p_out[o : uint64(o)+64])
@@ -2531,21 +2987,25 @@ func waveInLoopCPU(b *gpuimpl.CPUBlock) {
 		if w0 != nil {
 			for lx := uint32(0); lx < 64; lx++ {
 				li := lx
+				_ = li
 				var v_a [2]uint32
 				for e := range v_a {
 					v_a[e] = a_a[e*64+int(li)]
 				}
 				v_b := a_b[li]
+				_ = v_b
 				w0[lx] = ((v_b.X + v_b.Y) + v_a[uint32(0)])
 			}
 		} else {
 			for lx := uint32(0); lx < 64; lx++ {
 				li := lx
+				_ = li
 				var v_a [2]uint32
 				for e := range v_a {
 					v_a[e] = a_a[e*64+int(li)]
 				}
 				v_b := a_b[li]
+				_ = v_b
 				p_out[(gx0 + lx)] = ((v_b.X + v_b.Y) + v_a[uint32(0)])
 			}
 		}

@@ -16,9 +16,27 @@ func saxpyCPU(b *gpuimpl.CPUBlock) {
 	p_a := gpuimpl.CPUUniform[float32](b.Uniforms, 0)
 	p_n := gpuimpl.CPUUniform[uint32](b.Uniforms, 4)
 	gx0 := b.Group.X * 64
+	gy0 := b.Group.Y * 1
+	gz0 := b.Group.Z * 1
+	var ly uint32
+	var lz uint32
+	stop := b.Stopping()
+	_ = p_y
+	_ = p_x
+	_ = p_a
+	_ = p_n
+	_ = gx0
+	_ = gy0
+	_ = gz0
+	_ = ly
+	_ = lz
+	_ = stop
 	{
 		lx := uint32(0)
+		li := uint32(0)
+		_, _ = lx, li
 		var v_i uint32 = (gx0 + lx)
+		_ = v_i
 		// The guard (v_i < p_n) holds for the lanes lo <= lx < hi; gok: v_i
 		// steps by one from lane to lane without wrapping.
 		lo, hi, gok := uint32(0), uint32(0), false
@@ -36,7 +54,11 @@ func saxpyCPU(b *gpuimpl.CPUBlock) {
 		}
 		if gok && w0 != nil && w1 != nil && hi <= 64 {
 			for lx := lo; lx < hi; lx++ {
+				li := lx
+				_ = li
 				{
+					var v_i uint32 = (gx0 + lx)
+					_ = v_i
 					{ // (v_i < p_n) holds for lo <= lx < hi
 						w0[lx] = ((p_a * w1[lx]) + w0[lx])
 					}
@@ -44,8 +66,11 @@ func saxpyCPU(b *gpuimpl.CPUBlock) {
 			}
 		} else if gok {
 			for lx := lo; lx < hi; lx++ {
+				li := lx
+				_ = li
 				{
 					var v_i uint32 = (gx0 + lx)
+					_ = v_i
 					{ // (v_i < p_n) holds for lo <= lx < hi
 						p_y[v_i] = ((p_a * p_x[v_i]) + p_y[v_i])
 					}
@@ -53,8 +78,11 @@ func saxpyCPU(b *gpuimpl.CPUBlock) {
 			}
 		} else {
 			for lx := uint32(0); lx < 64; lx++ {
+				li := lx
+				_ = li
 				{
 					var v_i uint32 = (gx0 + lx)
+					_ = v_i
 					if v_i < p_n {
 						p_y[v_i] = ((p_a * p_x[v_i]) + p_y[v_i])
 					}
@@ -73,9 +101,24 @@ func blockSumCPU(b *gpuimpl.CPUBlock) {
 	var a_h [64]uint32
 	var done [64]bool
 	gx0 := b.Group.X * 64
+	gy0 := b.Group.Y * 1
+	gz0 := b.Group.Z * 1
+	var ly uint32
+	var lz uint32
 	stop := b.Stopping()
+	_ = p_out
+	_ = p_in
+	_ = p_groups
+	_ = gx0
+	_ = gy0
+	_ = gz0
+	_ = ly
+	_ = lz
+	_ = stop
 	{
 		lx := uint32(0)
+		li := uint32(0)
+		_, _ = lx, li
 		var w0 *[64]float32
 		if o := (gx0 + lx); o <= 4294967232 && uint64(o)+64 <= uint64(len(p_in)) {
 			w0 = (*[64]float32)(p_in[o : uint64(o)+64])
@@ -84,6 +127,7 @@ func blockSumCPU(b *gpuimpl.CPUBlock) {
 		items0w:
 			for lx := uint32(0); lx < 64; lx++ {
 				li := lx
+				_ = li
 				if done[li] {
 					continue
 				}
@@ -92,12 +136,14 @@ func blockSumCPU(b *gpuimpl.CPUBlock) {
 					continue items0w
 				}
 				var v_l uint32 = li
+				_ = v_l
 				s_s[v_l] = w0[lx]
 			}
 		} else {
 		items0:
 			for lx := uint32(0); lx < 64; lx++ {
 				li := lx
+				_ = li
 				if done[li] {
 					continue
 				}
@@ -106,12 +152,14 @@ func blockSumCPU(b *gpuimpl.CPUBlock) {
 					continue items0
 				}
 				var v_l uint32 = li
+				_ = v_l
 				s_s[v_l] = p_in[(gx0 + lx)]
 			}
 		}
 	}
 	for lx := uint32(0); lx < 64; lx++ {
 		li := lx
+		_ = li
 		if done[li] {
 			continue
 		}
@@ -126,10 +174,12 @@ func blockSumCPU(b *gpuimpl.CPUBlock) {
 		c2, first2 := false, true
 		for lx := uint32(0); lx < 64; lx++ {
 			li := lx
+			_ = li
 			if done[li] {
 				continue
 			}
 			v_h := a_h[li]
+			_ = v_h
 			if v := (v_h > uint32(0)); first2 {
 				c2, first2 = v, false
 			} else if v != c2 {
@@ -141,31 +191,38 @@ func blockSumCPU(b *gpuimpl.CPUBlock) {
 		}
 		for lx := uint32(0); lx < 64; lx++ {
 			li := lx
+			_ = li
 			if done[li] {
 				continue
 			}
 			v_h := a_h[li]
+			_ = v_h
 			var v_l uint32 = li
+			_ = v_l
 			if v_l < v_h {
 				s_s[v_l] = (s_s[v_l] + s_s[(v_l+v_h)])
 			}
 		}
 		for lx := uint32(0); lx < 64; lx++ {
 			li := lx
+			_ = li
 			if done[li] {
 				continue
 			}
 			v_h := a_h[li]
+			_ = v_h
 			v_h = (v_h >> uint32(1))
 			a_h[li] = v_h
 		}
 	}
 	for lx := uint32(0); lx < 64; lx++ {
 		li := lx
+		_ = li
 		if done[li] {
 			continue
 		}
 		var v_l uint32 = li
+		_ = v_l
 		if v_l == uint32(0) {
 			p_out[b.Group.X] = s_s[uint32(0)]
 		}
@@ -182,12 +239,33 @@ func gemmCPU(b *gpuimpl.CPUBlock) {
 	var s_bs [256]float32
 	var a_acc [256]float32
 	var a_k0 [256]uint32
+	gx0 := b.Group.X * 16
+	gy0 := b.Group.Y * 16
+	gz0 := b.Group.Z * 1
 	var lz uint32
 	stop := b.Stopping()
+	_ = p_c
+	_ = p_a
+	_ = p_b
+	_ = p_n
+	_ = gx0
+	_ = gy0
+	_ = gz0
+	_ = lz
+	_ = stop
 	for ly := uint32(0); ly < 16; ly++ {
 		for lx := uint32(0); lx < 16; lx++ {
 			li := lx + 16*ly + 256*lz
+			_ = li
 			var v_acc float32
+			var v_tx uint32 = lx
+			_ = v_tx
+			var v_ty uint32 = ly
+			_ = v_ty
+			var v_row uint32 = ((b.Group.Y * uint32(16)) + v_ty)
+			_ = v_row
+			var v_col uint32 = ((b.Group.X * uint32(16)) + v_tx)
+			_ = v_col
 			v_acc = 0
 			a_acc[li] = v_acc
 		}
@@ -195,6 +273,7 @@ func gemmCPU(b *gpuimpl.CPUBlock) {
 	for ly := uint32(0); ly < 16; ly++ {
 		for lx := uint32(0); lx < 16; lx++ {
 			li := lx + 16*ly + 256*lz
+			_ = li
 			var v_k0 uint32
 			v_k0 = uint32(0)
 			a_k0[li] = v_k0
@@ -208,7 +287,9 @@ func gemmCPU(b *gpuimpl.CPUBlock) {
 		for ly := uint32(0); ly < 16; ly++ {
 			for lx := uint32(0); lx < 16; lx++ {
 				li := lx + 16*ly + 256*lz
+				_ = li
 				v_k0 := a_k0[li]
+				_ = v_k0
 				if v := (v_k0 < p_n); first2 {
 					c2, first2 = v, false
 				} else if v != c2 {
@@ -222,11 +303,17 @@ func gemmCPU(b *gpuimpl.CPUBlock) {
 		for ly := uint32(0); ly < 16; ly++ {
 			for lx := uint32(0); lx < 16; lx++ {
 				li := lx + 16*ly + 256*lz
+				_ = li
 				v_k0 := a_k0[li]
+				_ = v_k0
 				var v_tx uint32 = lx
+				_ = v_tx
 				var v_ty uint32 = ly
+				_ = v_ty
 				var v_row uint32 = ((b.Group.Y * uint32(16)) + v_ty)
+				_ = v_row
 				var v_col uint32 = ((b.Group.X * uint32(16)) + v_tx)
+				_ = v_col
 				s_as[((v_ty * uint32(16)) + v_tx)] = p_a[(((v_row * p_n) + v_k0) + v_tx)]
 				s_bs[((v_ty * uint32(16)) + v_tx)] = p_b[(((v_k0 + v_ty) * p_n) + v_col)]
 			}
@@ -234,8 +321,12 @@ func gemmCPU(b *gpuimpl.CPUBlock) {
 		{
 			lx := uint32(0)
 			ly := uint32(0)
+			li := uint32(0)
+			_, _, _ = lx, ly, li
 			var v_tx uint32 = lx
+			_ = v_tx
 			var v_ty uint32 = ly
+			_ = v_ty
 			v_k := uint32(0)
 			st := gpuimpl.CPUDotStrip{Acc: a_acc[:], AccOff: 0, Lanes: 16, Rows: 16, AccRow: 16,
 				I: 1, J: 1, AccI: 0, AccJ: 0,
@@ -248,11 +339,16 @@ func gemmCPU(b *gpuimpl.CPUBlock) {
 				for ly := uint32(0); ly < 16; ly++ {
 					for lx := uint32(0); lx < 16; lx++ {
 						li := lx + 16*ly + 256*lz
+						_ = li
 						v_acc := a_acc[li]
+						_ = v_acc
 						var v_tx uint32 = lx
+						_ = v_tx
 						var v_ty uint32 = ly
+						_ = v_ty
 						{
 							var v_k uint32 = uint32(0)
+							_ = v_k
 							for v_k < uint32(16) {
 								{
 									v_acc = (v_acc + (s_as[((v_ty*uint32(16))+v_k)] * s_bs[((v_k*uint32(16))+v_tx)]))
@@ -268,7 +364,9 @@ func gemmCPU(b *gpuimpl.CPUBlock) {
 		for ly := uint32(0); ly < 16; ly++ {
 			for lx := uint32(0); lx < 16; lx++ {
 				li := lx + 16*ly + 256*lz
+				_ = li
 				v_k0 := a_k0[li]
+				_ = v_k0
 				v_k0 = (v_k0 + uint32(16))
 				a_k0[li] = v_k0
 			}
@@ -277,11 +375,17 @@ func gemmCPU(b *gpuimpl.CPUBlock) {
 	for ly := uint32(0); ly < 16; ly++ {
 		for lx := uint32(0); lx < 16; lx++ {
 			li := lx + 16*ly + 256*lz
+			_ = li
 			v_acc := a_acc[li]
+			_ = v_acc
 			var v_tx uint32 = lx
+			_ = v_tx
 			var v_ty uint32 = ly
+			_ = v_ty
 			var v_row uint32 = ((b.Group.Y * uint32(16)) + v_ty)
+			_ = v_row
 			var v_col uint32 = ((b.Group.X * uint32(16)) + v_tx)
+			_ = v_col
 			p_c[((v_row * p_n) + v_col)] = v_acc
 		}
 	}
@@ -294,12 +398,29 @@ func dotCPU(b *gpuimpl.CPUBlock) {
 	p_b := gpuimpl.CPUView[float32](b.Buffers[2])
 	p_m := gpuimpl.CPUUniform[uint32](b.Uniforms, 0)
 	var a_acc [16]float32
+	gx0 := b.Group.X * 8
+	gy0 := b.Group.Y * 2
+	gz0 := b.Group.Z * 1
 	var lz uint32
 	stop := b.Stopping()
+	_ = p_out
+	_ = p_a
+	_ = p_b
+	_ = p_m
+	_ = gx0
+	_ = gy0
+	_ = gz0
+	_ = lz
+	_ = stop
 	for ly := uint32(0); ly < 2; ly++ {
 		for lx := uint32(0); lx < 8; lx++ {
 			li := lx + 8*ly + 16*lz
+			_ = li
 			var v_acc float32
+			var v_tx uint32 = lx
+			_ = v_tx
+			var v_ty uint32 = ly
+			_ = v_ty
 			v_acc = float32(0.5)
 			a_acc[li] = v_acc
 		}
@@ -307,8 +428,12 @@ func dotCPU(b *gpuimpl.CPUBlock) {
 	{
 		lx := uint32(0)
 		ly := uint32(0)
+		li := uint32(0)
+		_, _, _ = lx, ly, li
 		var v_tx uint32 = lx
+		_ = v_tx
 		var v_ty uint32 = ly
+		_ = v_ty
 		v_k := uint32(1)
 		st := gpuimpl.CPUDotStrip{Acc: a_acc[:], AccOff: 0, Lanes: 8, Rows: 2, AccRow: 8,
 			I: 1, J: 1, AccI: 0, AccJ: 0,
@@ -321,11 +446,16 @@ func dotCPU(b *gpuimpl.CPUBlock) {
 			for ly := uint32(0); ly < 2; ly++ {
 				for lx := uint32(0); lx < 8; lx++ {
 					li := lx + 8*ly + 16*lz
+					_ = li
 					v_acc := a_acc[li]
+					_ = v_acc
 					var v_tx uint32 = lx
+					_ = v_tx
 					var v_ty uint32 = ly
+					_ = v_ty
 					{
 						var v_k uint32 = uint32(1)
+						_ = v_k
 						if p_m-v_k > 1024 {
 							for v_k < p_m {
 								if stop.Load() {
@@ -355,9 +485,13 @@ func dotCPU(b *gpuimpl.CPUBlock) {
 	for ly := uint32(0); ly < 2; ly++ {
 		for lx := uint32(0); lx < 8; lx++ {
 			li := lx + 8*ly + 16*lz
+			_ = li
 			v_acc := a_acc[li]
+			_ = v_acc
 			var v_tx uint32 = lx
+			_ = v_tx
 			var v_ty uint32 = ly
+			_ = v_ty
 			p_out[((v_ty * uint32(8)) + v_tx)] = v_acc
 		}
 	}
@@ -369,14 +503,30 @@ func histogramCPU(b *gpuimpl.CPUBlock) {
 	p_in := gpuimpl.CPUView[uint32](b.Buffers[1])
 	p_n := gpuimpl.CPUUniform[uint32](b.Uniforms, 0)
 	gx0 := b.Group.X * 64
+	gy0 := b.Group.Y * 1
+	gz0 := b.Group.Z * 1
 	var ly uint32
 	var lz uint32
+	stop := b.Stopping()
+	_ = p_bins
+	_ = p_in
+	_ = p_n
+	_ = gx0
+	_ = gy0
+	_ = gz0
+	_ = ly
+	_ = lz
+	_ = stop
 	f_bucket := func(lx, ly, lz uint32, v_x uint32) uint32 {
 		return (v_x % uint32(8))
 	}
+	_ = f_bucket
 	{
 		lx := uint32(0)
+		li := uint32(0)
+		_, _ = lx, li
 		var v_i uint32 = (gx0 + lx)
+		_ = v_i
 		var w0 *[64]uint32
 		if o := v_i; o <= 4294967232 && uint64(o)+64 <= uint64(len(p_in)) {
 			w0 = (*[64]uint32)(p_in[o : uint64(o)+64])
@@ -384,7 +534,10 @@ func histogramCPU(b *gpuimpl.CPUBlock) {
 		if w0 != nil {
 		items0w:
 			for lx := uint32(0); lx < 64; lx++ {
+				li := lx
+				_ = li
 				var v_i uint32 = (gx0 + lx)
+				_ = v_i
 				if v_i >= p_n {
 					continue items0w
 				}
@@ -393,7 +546,10 @@ func histogramCPU(b *gpuimpl.CPUBlock) {
 		} else {
 		items0:
 			for lx := uint32(0); lx < 64; lx++ {
+				li := lx
+				_ = li
 				var v_i uint32 = (gx0 + lx)
+				_ = v_i
 				if v_i >= p_n {
 					continue items0
 				}
@@ -406,7 +562,22 @@ func histogramCPU(b *gpuimpl.CPUBlock) {
 // constantsCPU runs one block of the kernel Constants on the CPU.
 func constantsCPU(b *gpuimpl.CPUBlock) {
 	p_out := gpuimpl.CPUView[int32](b.Buffers[0])
+	gx0 := b.Group.X * 1
+	gy0 := b.Group.Y * 1
+	gz0 := b.Group.Z * 1
+	var ly uint32
+	var lz uint32
+	stop := b.Stopping()
+	_ = p_out
+	_ = gx0
+	_ = gy0
+	_ = gz0
+	_ = ly
+	_ = lz
+	_ = stop
 	for lx := uint32(0); lx < 1; lx++ {
+		li := lx
+		_ = li
 		p_out[uint32(0)] = int32(-2147483648)
 		p_out[uint32(1)] = int32(-2147483648)
 		p_out[uint32(2)] = int32(-1)
@@ -421,10 +592,29 @@ func belowCPU(b *gpuimpl.CPUBlock) {
 	p_k := gpuimpl.CPUUniform[uint32](b.Uniforms, 0)
 	p_m := gpuimpl.CPUUniform[uint32](b.Uniforms, 4)
 	gx0 := b.Group.X * 64
+	gy0 := b.Group.Y * 1
+	gz0 := b.Group.Z * 1
+	var ly uint32
+	var lz uint32
+	stop := b.Stopping()
+	_ = p_out
+	_ = p_x
+	_ = p_k
+	_ = p_m
+	_ = gx0
+	_ = gy0
+	_ = gz0
+	_ = ly
+	_ = lz
+	_ = stop
 	{
 		lx := uint32(0)
+		li := uint32(0)
+		_, _ = lx, li
 		var v_i uint32 = (gx0 + lx)
+		_ = v_i
 		var v_j uint32 = (v_i + p_k)
+		_ = v_j
 		// The guard (p_m >= v_j) holds for the lanes lo <= lx < hi; gok: v_j
 		// steps by one from lane to lane without wrapping.
 		lo, hi, gok := uint32(0), uint32(0), false
@@ -442,21 +632,36 @@ func belowCPU(b *gpuimpl.CPUBlock) {
 		}
 		if gok && w0 != nil && w1 != nil && hi <= 64 {
 			for lx := lo; lx < hi; lx++ {
+				li := lx
+				_ = li
+				var v_i uint32 = (gx0 + lx)
+				_ = v_i
+				var v_j uint32 = (v_i + p_k)
+				_ = v_j
 				{ // (p_m >= v_j) holds for lo <= lx < hi
 					w0[lx] = (w1[lx] + float32(1))
 				}
 			}
 		} else if gok {
 			for lx := lo; lx < hi; lx++ {
+				li := lx
+				_ = li
 				var v_i uint32 = (gx0 + lx)
+				_ = v_i
+				var v_j uint32 = (v_i + p_k)
+				_ = v_j
 				{ // (p_m >= v_j) holds for lo <= lx < hi
 					p_out[v_i] = (p_x[v_i] + float32(1))
 				}
 			}
 		} else {
 			for lx := uint32(0); lx < 64; lx++ {
+				li := lx
+				_ = li
 				var v_i uint32 = (gx0 + lx)
+				_ = v_i
 				var v_j uint32 = (v_i + p_k)
+				_ = v_j
 				if p_m >= v_j {
 					p_out[v_i] = (p_x[v_i] + float32(1))
 				}
@@ -472,10 +677,29 @@ func aboveCPU(b *gpuimpl.CPUBlock) {
 	p_k := gpuimpl.CPUUniform[uint32](b.Uniforms, 0)
 	p_m := gpuimpl.CPUUniform[uint32](b.Uniforms, 4)
 	gx0 := b.Group.X * 64
+	gy0 := b.Group.Y * 1
+	gz0 := b.Group.Z * 1
+	var ly uint32
+	var lz uint32
+	stop := b.Stopping()
+	_ = p_out
+	_ = p_x
+	_ = p_k
+	_ = p_m
+	_ = gx0
+	_ = gy0
+	_ = gz0
+	_ = ly
+	_ = lz
+	_ = stop
 	{
 		lx := uint32(0)
+		li := uint32(0)
+		_, _ = lx, li
 		var v_i uint32 = (gx0 + lx)
+		_ = v_i
 		var v_j uint32 = (v_i + p_k)
+		_ = v_j
 		// The guard (v_j > p_m) holds for the lanes lo <= lx < hi; gok: v_j
 		// steps by one from lane to lane without wrapping.
 		lo, hi, gok := uint32(0), uint32(0), false
@@ -493,21 +717,36 @@ func aboveCPU(b *gpuimpl.CPUBlock) {
 		}
 		if gok && w0 != nil && w1 != nil && hi <= 64 {
 			for lx := lo; lx < hi; lx++ {
+				li := lx
+				_ = li
+				var v_i uint32 = (gx0 + lx)
+				_ = v_i
+				var v_j uint32 = (v_i + p_k)
+				_ = v_j
 				{ // (v_j > p_m) holds for lo <= lx < hi
 					w0[lx] = (w1[lx] + float32(1))
 				}
 			}
 		} else if gok {
 			for lx := lo; lx < hi; lx++ {
+				li := lx
+				_ = li
 				var v_i uint32 = (gx0 + lx)
+				_ = v_i
+				var v_j uint32 = (v_i + p_k)
+				_ = v_j
 				{ // (v_j > p_m) holds for lo <= lx < hi
 					p_out[v_i] = (p_x[v_i] + float32(1))
 				}
 			}
 		} else {
 			for lx := uint32(0); lx < 64; lx++ {
+				li := lx
+				_ = li
 				var v_i uint32 = (gx0 + lx)
+				_ = v_i
 				var v_j uint32 = (v_i + p_k)
+				_ = v_j
 				if v_j > p_m {
 					p_out[v_i] = (p_x[v_i] + float32(1))
 				}
@@ -523,10 +762,29 @@ func signedBelowCPU(b *gpuimpl.CPUBlock) {
 	p_k := gpuimpl.CPUUniform[int32](b.Uniforms, 0)
 	p_m := gpuimpl.CPUUniform[int32](b.Uniforms, 4)
 	gx0 := b.Group.X * 64
+	gy0 := b.Group.Y * 1
+	gz0 := b.Group.Z * 1
+	var ly uint32
+	var lz uint32
+	stop := b.Stopping()
+	_ = p_out
+	_ = p_x
+	_ = p_k
+	_ = p_m
+	_ = gx0
+	_ = gy0
+	_ = gz0
+	_ = ly
+	_ = lz
+	_ = stop
 	{
 		lx := uint32(0)
+		li := uint32(0)
+		_, _ = lx, li
 		var v_i uint32 = (gx0 + lx)
+		_ = v_i
 		var v_j int32 = (int32(v_i) + p_k)
+		_ = v_j
 		// The guard (v_j < p_m) holds for the lanes lo <= lx < hi; gok: v_j
 		// steps by one from lane to lane without wrapping.
 		lo, hi, gok := uint32(0), uint32(0), false
@@ -544,21 +802,36 @@ func signedBelowCPU(b *gpuimpl.CPUBlock) {
 		}
 		if gok && w0 != nil && w1 != nil && hi <= 64 {
 			for lx := lo; lx < hi; lx++ {
+				li := lx
+				_ = li
+				var v_i uint32 = (gx0 + lx)
+				_ = v_i
+				var v_j int32 = (int32(v_i) + p_k)
+				_ = v_j
 				{ // (v_j < p_m) holds for lo <= lx < hi
 					w0[lx] = (w1[lx] + float32(1))
 				}
 			}
 		} else if gok {
 			for lx := lo; lx < hi; lx++ {
+				li := lx
+				_ = li
 				var v_i uint32 = (gx0 + lx)
+				_ = v_i
+				var v_j int32 = (int32(v_i) + p_k)
+				_ = v_j
 				{ // (v_j < p_m) holds for lo <= lx < hi
 					p_out[v_i] = (p_x[v_i] + float32(1))
 				}
 			}
 		} else {
 			for lx := uint32(0); lx < 64; lx++ {
+				li := lx
+				_ = li
 				var v_i uint32 = (gx0 + lx)
+				_ = v_i
 				var v_j int32 = (int32(v_i) + p_k)
+				_ = v_j
 				if v_j < p_m {
 					p_out[v_i] = (p_x[v_i] + float32(1))
 				}
@@ -574,10 +847,29 @@ func signedFromCPU(b *gpuimpl.CPUBlock) {
 	p_k := gpuimpl.CPUUniform[int32](b.Uniforms, 0)
 	p_m := gpuimpl.CPUUniform[int32](b.Uniforms, 4)
 	gx0 := b.Group.X * 64
+	gy0 := b.Group.Y * 1
+	gz0 := b.Group.Z * 1
+	var ly uint32
+	var lz uint32
+	stop := b.Stopping()
+	_ = p_out
+	_ = p_x
+	_ = p_k
+	_ = p_m
+	_ = gx0
+	_ = gy0
+	_ = gz0
+	_ = ly
+	_ = lz
+	_ = stop
 	{
 		lx := uint32(0)
+		li := uint32(0)
+		_, _ = lx, li
 		var v_i uint32 = (gx0 + lx)
+		_ = v_i
 		var v_j int32 = (int32(v_i) + p_k)
+		_ = v_j
 		// The guard (p_m <= v_j) holds for the lanes lo <= lx < hi; gok: v_j
 		// steps by one from lane to lane without wrapping.
 		lo, hi, gok := uint32(0), uint32(0), false
@@ -595,21 +887,36 @@ func signedFromCPU(b *gpuimpl.CPUBlock) {
 		}
 		if gok && w0 != nil && w1 != nil && hi <= 64 {
 			for lx := lo; lx < hi; lx++ {
+				li := lx
+				_ = li
+				var v_i uint32 = (gx0 + lx)
+				_ = v_i
+				var v_j int32 = (int32(v_i) + p_k)
+				_ = v_j
 				{ // (p_m <= v_j) holds for lo <= lx < hi
 					w0[lx] = (w1[lx] + float32(1))
 				}
 			}
 		} else if gok {
 			for lx := lo; lx < hi; lx++ {
+				li := lx
+				_ = li
 				var v_i uint32 = (gx0 + lx)
+				_ = v_i
+				var v_j int32 = (int32(v_i) + p_k)
+				_ = v_j
 				{ // (p_m <= v_j) holds for lo <= lx < hi
 					p_out[v_i] = (p_x[v_i] + float32(1))
 				}
 			}
 		} else {
 			for lx := uint32(0); lx < 64; lx++ {
+				li := lx
+				_ = li
 				var v_i uint32 = (gx0 + lx)
+				_ = v_i
 				var v_j int32 = (int32(v_i) + p_k)
+				_ = v_j
 				if p_m <= v_j {
 					p_out[v_i] = (p_x[v_i] + float32(1))
 				}
