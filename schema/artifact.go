@@ -16,6 +16,12 @@ type Artifact struct {
 	// the kernel has one, at the binding after the last buffer, and the
 	// fault word (Manifest.Fault) after that.
 	Code string
+	// For a native target (TargetLLVMHost, TargetPTX, TargetHSACO), Code
+	// is the bytes of a shared object or code module that holds the
+	// entries of every kernel of the package built for the same selector,
+	// and Symbol names this kernel's entry in it (for the host,
+	// HostSymbol). Artifacts of one package and selector share one Code.
+	Symbol string
 	// Entry is the code of TargetGo: the kernel's Go block function, a
 	// gpu/driver.CPUFunc, which the CPU driver asserts.
 	Entry any
@@ -31,8 +37,8 @@ type Selector struct {
 	// subgroup size.
 	Width uint32
 	// ISA, for a native target, names the instruction set level the code
-	// needs ("sm_80", "gfx90a", "x86-64-v3"); "" for any. Reserved: no
-	// lowering sets it yet.
+	// needs ("sm_80", "gfx90a", "x86-64-v3"); "" for any. The driver of
+	// the backend decides whether its device has it.
 	ISA string
 }
 
