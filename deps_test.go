@@ -44,8 +44,8 @@ const depsRules = `
 	# reference runner, which turns its race check on in test binaries.
 	testing < xpu;
 
-	# The WGSL syntax tree and printer.
-	< wgsl;
+	# The WGSL syntax tree and printer; the LLVM IR syntax tree and printer.
+	< wgsl, llvm;
 
 	# The data code generation hands the runtime, defined once: backends,
 	# targets, wave tiers, parameters, artifacts and their manifests.
@@ -185,7 +185,7 @@ func TestGeneratorLinks(t *testing.T) {
 	for _, name := range g.closure(module + "/cmd/xpu") {
 		pk := g.pkgs[name]
 		switch local := pk.name(); {
-		case pk.module() == module && !(local == "cmd/xpu" || local == "wgsl" || local == "schema" || local == "xpu" ||
+		case pk.module() == module && !(local == "cmd/xpu" || local == "wgsl" || local == "llvm" || local == "schema" || local == "xpu" ||
 			local == "codegen" || strings.HasPrefix(local, "codegen/")):
 			t.Errorf("cmd/xpu links %s: the generator links code generation only", local)
 		case pk.module() == module && len(pk.generatedFiles()) > 0:
