@@ -58,6 +58,8 @@ const depsRules = `
 	codegen/ir, golang.org/x/tools/go/packages < codegen/frontend;
 	codegen/ir, wgsl < codegen/wgslgen;
 	codegen/ir < codegen/golower, codegen/emit;
+	# Running the LLVM tools, which knows no IR of ours.
+	< codegen/sidecar;
 	codegen/frontend, codegen/wgslgen, codegen/golower, codegen/emit < codegen;
 	< codegen/internal/gobuild, codegen/fuzz;
 
