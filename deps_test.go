@@ -58,6 +58,7 @@ const depsRules = `
 	codegen/ir, golang.org/x/tools/go/packages < codegen/frontend;
 	codegen/ir, wgsl < codegen/wgslgen;
 	codegen/ir < codegen/golower, codegen/emit;
+	codegen/ir, llvm < codegen/llvmgen;
 	# Running the LLVM tools, which knows no IR of ours.
 	< codegen/sidecar;
 	codegen/frontend, codegen/wgslgen, codegen/golower, codegen/emit < codegen;
@@ -106,6 +107,7 @@ const depsRules = `
 	gpu/gpuimpl < examples/saxpy, bench/internal/kernels,
 	      codegen/golower/internal/fission, codegen/golower/internal/lowered;
 	gpu/gputest, gpu/gpuimpl < kernels/conformance, kernels/wave;
+	xpu < codegen/llvmgen/internal/hostkernels;
 
 	# Benchmarks and the programs that print their figures.
 	bench/internal/kernels, gonum.org/v1/gonum/... < bench/cpubench;
