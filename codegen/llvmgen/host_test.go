@@ -132,17 +132,20 @@ func (e *entry) run(groups [3]uint32, args []any, workers int, stop *uint32) []r
 	k := e.k
 	var uniforms []uint32
 	var buffers []schema.HostBuffer
-	var keep []any
+	// The entry sees addresses only: pin what they name, so that no Go
+	// object it touches is on a stack that may move.
+	var pin runtime.Pinner
+	defer pin.Unpin()
 	for i, p := range k.Params {
 		a := reflect.ValueOf(args[i])
 		switch p.Kind {
 		case ir.BufferParam:
 			hb := schema.HostBuffer{Bytes: uint64(a.Len()) * uint64(a.Type().Elem().Size())}
 			if a.Len() > 0 {
+				pin.Pin(a.Index(0).Addr().Interface())
 				hb.Base = a.Pointer()
 			}
 			buffers = append(buffers, hb)
-			keep = append(keep, args[i])
 		case ir.ScalarParam:
 			for len(uniforms) <= p.Binding/4 {
 				uniforms = append(uniforms, 0)
@@ -165,6 +168,9 @@ func (e *entry) run(groups [3]uint32, args []any, workers int, stop *uint32) []r
 	}
 	uniforms = append(uniforms, 0) // never empty
 	buffers = append(buffers, schema.HostBuffer{})
+	pin.Pin(&uniforms[0])
+	pin.Pin(&buffers[0])
+	pin.Pin(stop)
 	n := uint64(groups[0]) * uint64(groups[1]) * uint64(groups[2])
 	out := make([]result, workers)
 	var wg sync.WaitGroup
@@ -172,20 +178,20 @@ func (e *entry) run(groups [3]uint32, args []any, workers int, stop *uint32) []r
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
+			var pin runtime.Pinner
+			defer pin.Unpin()
 			fault := new(schema.HostFault)
+			pin.Pin(fault)
 			l := &schema.HostLaunch{Groups: groups, Wave: 1,
 				Uniforms: uintptr(unsafe.Pointer(&uniforms[0])), Buffers: uintptr(unsafe.Pointer(&buffers[0])),
 				Stop: uintptr(unsafe.Pointer(stop)), Fault: uintptr(unsafe.Pointer(fault))}
+			pin.Pin(l)
 			first, last := n*uint64(w)/uint64(workers), n*uint64(w+1)/uint64(workers)
 			r1, _, _ := purego.SyscallN(e.sym, uintptr(unsafe.Pointer(l)), uintptr(first), uintptr(last))
-			runtime.KeepAlive(l)
 			out[w] = result{code: uint32(r1), fault: *fault}
 		}()
 	}
 	wg.Wait()
-	runtime.KeepAlive(keep)
-	runtime.KeepAlive(uniforms)
-	runtime.KeepAlive(buffers)
 	return out
 }
 

@@ -304,3 +304,22 @@ func Spin(t xpu.Thread, out []uint32, rounds uint32) {
 	}
 	out[t.GlobalX()] = s
 }
+
+// Barrier needs a barrier between its shared store and load.
+//
+//xpu:kernel block=64
+func Barrier(t xpu.Thread, out []uint32) {
+	s := xpu.Shared[uint32](t, 64)
+	l := t.LocalX()
+	s[l] = l * 3
+	t.Barrier()
+	out[t.GlobalX()] = s[63-l]
+}
+
+// WaveSum sums over a wave.
+//
+//xpu:kernel block=64
+func WaveSum(t xpu.Thread, out []uint32) {
+	s := xpu.WaveSum(t, t.LocalX())
+	out[t.GlobalX()] = s
+}
