@@ -199,6 +199,21 @@ var hostCases = []hostCase{
 			n := 3*64 - 13
 			return []any{poisonF32(12 * n), poisonI32(3 * n), special(r, n), special(r, n), uint32(n)}
 		}},
+	{name: "Barrier", fn: hostkernels.Barrier, groups: groups1(3),
+		args: func(r *rand.Rand) []any { return []any{poisonU32(3 * 64)} }},
+	{name: "Reduce", fn: hostkernels.Reduce, groups: groups1(5), tol: tolerance{ulps: 0},
+		args: func(r *rand.Rand) []any {
+			n := 5*128 - 50
+			return []any{poisonF32(5), randF32(r, n), uint32(n)}
+		}},
+	{name: "Stencil", fn: hostkernels.Stencil, groups: [3]uint32{3, 2, 1},
+		args: func(r *rand.Rand) []any {
+			in := make([]uint32, 24*12)
+			for i := range in {
+				in[i] = r.Uint32N(1 << 20)
+			}
+			return []any{poisonU32(24 * 12), in, uint32(24), uint32(r.IntN(2))}
+		}},
 }
 
 // TestKernels runs every case on the widest target this machine runs

@@ -90,6 +90,10 @@ func (g *gen) entry() {
 		g.shared[s] = b.Alloca("shared."+s.Name, t, 64)
 	}
 	g.cur = b.Alloca("mask", g.vec(llvm.I1), 1)
+	count := int64(k.Block[0]) * int64(k.Block[1]) * int64(k.Block[2])
+	g.nchunks = (count + int64(g.W) - 1) / int64(g.W)
+	pieces := g.plan()
+	g.crossSlots(pieces)
 
 	// The block loop.
 	entry := b.Block
@@ -112,28 +116,110 @@ func (g *gen) entry() {
 		n := int64(s.Len) * int64(llvm.SizeOf(g.memType(s.Elem)))
 		g.intrinsic("llvm.memset.p0.i64", llvm.Void, g.shared[s], &llvm.Int{T: llvm.I8}, i64(n), llvm.False)
 	}
-	g.chunks()
+	if g.alive != nil {
+		n := g.nchunks * int64(llvm.SizeOf(g.maskInt()))
+		g.intrinsic("llvm.memset.p0.i64", llvm.Void, g.alive, llvm.ConstInt(llvm.I8, -1), i64(n), llvm.False)
+	}
+	g.pieces(pieces)
 	next := b.Add(blk, i64(1))
 	phi.In = append(phi.In, llvm.Incoming{X: next, From: b.Block})
 	b.Br(head)
 }
 
-// chunks writes the loop over one block's chunks of W work-items.
-func (g *gen) chunks() {
+// crossSlots makes the slots, one per chunk, of the variables that live
+// across pieces and, when the body has more than one piece, the record of the lanes
+// that have returned.
+func (g *gen) crossSlots(pieces []piece) {
+	g.perChunk = map[*ir.Var]llvm.Value{}
+	vars := make([]*ir.Var, 0, len(g.cross))
+	ir.WalkStmts(g.k.Body, func(s ir.Stmt) bool {
+		if d, ok := s.(*ir.Decl); ok && g.cross[d.Var] {
+			vars = append(vars, d.Var)
+		}
+		return true
+	})
+	for _, v := range vars {
+		// A uniform one too: every chunk runs the statements that
+		// update it.
+		lt := g.slotType(v.Type, g.varying(v))
+		g.chunkVars = append(g.chunkVars, v)
+		g.perChunk[v] = g.b.Alloca("chunks."+v.Name, &llvm.ArrayType{Len: int(g.nchunks), Elem: lt}, 32)
+	}
+	if len(pieces) > 1 {
+		g.alive = g.b.Alloca("alive", &llvm.ArrayType{Len: int(g.nchunks), Elem: g.maskInt()}, 8)
+	}
+}
+
+// maskInt is the integer type of a mask's bits.
+func (g *gen) maskInt() *llvm.IntType { return &llvm.IntType{Bits: g.W} }
+
+// pieces runs the pieces of the body for one block.
+func (g *gen) pieces(ps []piece) {
+	b := g.b
+	for _, p := range ps {
+		switch p := p.(type) {
+		case *segment:
+			g.chunks(p.stmts)
+		case *blockIf:
+			g.pos = p.pos
+			c := g.blockCond(p.cond)
+			tb, eb, after := b.NewBlock("bthen"), b.NewBlock("belse"), b.NewBlock("bendif")
+			b.CondBr(c, tb, eb)
+			b.SetBlock(tb)
+			g.pieces(p.then)
+			b.Br(after)
+			b.SetBlock(eb)
+			g.pieces(p.els)
+			b.Br(after)
+			b.SetBlock(after)
+		case *blockLoop:
+			g.pos = p.pos
+			head, body, exit := b.NewBlock("bloop"), b.NewBlock("bloop.body"), b.NewBlock("bloop.exit")
+			b.Br(head)
+			b.SetBlock(head)
+			g.stopCheck()
+			if p.cond != nil {
+				b.CondBr(g.blockCond(p.cond), body, exit)
+			} else {
+				b.Br(body)
+			}
+			b.SetBlock(body)
+			g.pieces(p.body)
+			g.pieces(p.post)
+			b.Br(head)
+			b.SetBlock(exit)
+		}
+	}
+}
+
+// blockCond evaluates the uniform condition of an if or loop around a
+// barrier, once for the block, as its first chunk would.
+func (g *gen) blockCond(cond ir.Expr) llvm.Value {
+	g.setChunk(i32(0))
+	g.flow = true
+	c := g.expr(cond).x
+	if isVec(c) {
+		g.fail("the condition of an if or loop around a barrier is not uniform")
+	}
+	return c
+}
+
+// setChunk computes the coordinates of the work-items of chunk c and
+// sets the execution mask to those in the block (that have not
+// returned).
+func (g *gen) setChunk(c llvm.Value) {
 	b := g.b
 	bx, by, bz := int64(g.k.Block[0]), int64(g.k.Block[1]), int64(g.k.Block[2])
 	count := bx * by * bz
-	n := (count + int64(g.W) - 1) / int64(g.W)
-	pre := b.Block
-	head, end := b.NewBlock("chunk"), b.NewBlock("chunk.end")
-	b.Br(head)
-	b.SetBlock(head)
-	c, phi := b.Phi(llvm.I32, llvm.Incoming{X: i32(0), From: pre})
 	g.chunkBase = b.Bin(llvm.Shl, c, i32(int64(log2(g.W))), llvm.Flags{NUW: true})
 	li := b.Add(g.splat(g.chunkBase), g.lanes())
 	valid := g.allOnes()
 	if count%int64(g.W) != 0 {
 		valid = b.ICmp(llvm.ULT, li, &llvm.Splat{Len: g.W, X: i32(count)})
+	}
+	if g.alive != nil {
+		bits := b.Load(g.maskInt(), b.GEP(g.maskInt(), g.alive, c), 4)
+		valid = b.And(valid, b.Cast(llvm.Bitcast, bits, g.vec(llvm.I1)))
 	}
 	g.setMask(valid)
 	lx := b.Bin(llvm.URem, li, &llvm.Splat{Len: g.W, X: i32(bx)}, llvm.Flags{})
@@ -150,18 +236,39 @@ func (g *gen) chunks() {
 	if bx*by == 1 {
 		g.local[2].ramp = g.chunkBase
 	}
-	g.vars = map[*ir.Var]*variable{}
+	for _, v := range g.chunkVars {
+		arr := g.perChunk[v]
+		vec := g.varying(v)
+		lt := g.slotType(v.Type, vec)
+		g.vars[v] = &variable{t: v.Type, vec: vec, lt: lt,
+			ptr: b.GEP(&llvm.ArrayType{Len: int(g.nchunks), Elem: lt}, arr, i64(0), c)}
+	}
+}
+
+// chunks writes the loop over one block's chunks of W work-items that
+// runs the statements of a segment.
+func (g *gen) chunks(stmts []ir.Stmt) {
+	b := g.b
+	pre := b.Block
+	head, end := b.NewBlock("chunk"), b.NewBlock("chunk.end")
+	b.Br(head)
+	b.SetBlock(head)
+	c, phi := b.Phi(llvm.I32, llvm.Incoming{X: i32(0), From: pre})
+	g.setChunk(c)
 	g.ret = &retFrame{kernel: true, exit: end}
 	g.flow = true
-	g.block(g.k.Body)
+	g.block(&ir.Block{Stmts: stmts})
 	if !b.Block.Terminated() {
 		b.Br(end)
 	}
 	b.SetBlock(end)
+	if g.alive != nil {
+		b.Store(g.maskBits(g.mask()), b.GEP(g.maskInt(), g.alive, c), 4)
+	}
 	next := b.Add(c, i32(1))
 	phi.In = append(phi.In, llvm.Incoming{X: next, From: b.Block})
 	after := b.NewBlock("chunks.done")
-	b.CondBr(b.ICmp(llvm.ULT, next, i32(n)), head, after)
+	b.CondBr(b.ICmp(llvm.ULT, next, i32(g.nchunks)), head, after)
 	b.SetBlock(after)
 }
 

@@ -38,6 +38,13 @@ type gen struct {
 	flow   bool   // the statement being lowered runs in uniform control flow
 	assign map[*ir.Var]int
 	varyU  map[*ir.Var]bool // variables the uniformity analysis calls varying
+
+	// Of loop fission (plan.go).
+	cross     map[*ir.Var]bool       // variables that live across pieces
+	perChunk  map[*ir.Var]llvm.Value // a crossing variable's [chunks x T] slot
+	chunkVars []*ir.Var              // the keys of perChunk, in order
+	alive     llvm.Value             // [chunks x iW]: the lanes that have not returned
+	nchunks   int64
 }
 
 // buffer is a bound buffer: its base and its length in elements.

@@ -16,9 +16,14 @@
 // library's libm (the reference computes them with Go's math package in
 // double and rounds), so a shared object must be linked with Libs.
 //
+// Barriers split the body (loop fission): each barrier-free segment runs
+// as a loop over the block's chunks, an if or loop around a barrier once
+// per block around its segments, and variables live across segments in
+// a slot per chunk (plan.go).
+//
 // What it cannot carry it refuses by name with an *Error wrapping
-// ErrUnsupported; it never writes wrong code. Barriers and wave verbs are
-// refused for now.
+// ErrUnsupported; it never writes wrong code. Wave verbs and queries are
+// refused for now, and so are barriers in device functions.
 //
 // Layering: this package knows the kernel IR, the LLVM syntax tree and
 // the host contract of schema; it runs no tool (codegen/sidecar does).
@@ -113,8 +118,8 @@ func Lower(k *ir.Kernel, t Target) (m *llvm.Module, err error) {
 	return g.m, nil
 }
 
-// refuse reports what the lowering does not carry yet: barriers and wave
-// verbs or queries.
+// refuse reports what the lowering does not carry yet: wave verbs or
+// queries, and barriers in device functions.
 func refuse(k *ir.Kernel) error {
 	if ir.UsesWaves(k) {
 		return &Error{Kernel: k.Name, Pos: k.Pos, Reason: "wave verbs and wave queries (WaveWidth, LaneIndex) are not lowered for the host yet"}
@@ -125,13 +130,10 @@ func refuse(k *ir.Kernel) error {
 			if bad != nil {
 				return false
 			}
-			if br, ok := s.(*ir.Barrier); ok {
-				bad = &Error{Kernel: k.Name, Pos: br.Pos, Reason: "barriers are not lowered for the host yet"}
-			}
 			for _, x := range ir.StmtExprs(s) {
 				ir.WalkExpr(x, func(x ir.Expr) bool {
 					if c, ok := x.(*ir.Call); ok && c.Func.Barrier && bad == nil {
-						bad = &Error{Kernel: k.Name, Pos: c.Pos, Reason: "a call of " + c.Func.GoName + ", which reaches a barrier: barriers are not lowered for the host yet"}
+						bad = &Error{Kernel: k.Name, Pos: c.Pos, Reason: "a call of " + c.Func.GoName + ", which reaches a barrier: call Barrier in the kernel body"}
 					}
 					return bad == nil
 				})
@@ -140,9 +142,6 @@ func refuse(k *ir.Kernel) error {
 		})
 	}
 	see(k.Body)
-	for _, f := range k.Funcs {
-		see(f.Body)
-	}
 	if bad != nil {
 		return bad
 	}

@@ -266,6 +266,10 @@ func (g *gen) returnStmt(s *ir.Return) bool {
 		g.storeSlot(r.result.ptr, r.result.lt, x, false)
 	}
 	if g.flow {
+		if r.kernel {
+			// Every lane of the block returns: none runs a later segment.
+			g.setMask(g.noLanes())
+		}
 		b.Br(r.exit)
 		return true
 	}

@@ -80,7 +80,7 @@ func (g *gen) varying(v *ir.Var) bool { return g.forced || g.varyU[v] }
 // zero).
 func (g *gen) declare(v *ir.Var, init ir.Expr) {
 	_, isArray := v.Type.(*ir.Array)
-	if !isArray && g.assign[v] == 0 {
+	if !isArray && g.assign[v] == 0 && !g.cross[v] {
 		var x value
 		if init != nil {
 			x = g.expr(init)
@@ -90,8 +90,11 @@ func (g *gen) declare(v *ir.Var, init ir.Expr) {
 		g.vars[v] = &variable{t: v.Type, ssa: &x}
 		return
 	}
-	s := g.newSlot(v, g.varying(v))
-	g.vars[v] = s
+	s := g.vars[v]
+	if !g.cross[v] {
+		s = g.newSlot(v, g.varying(v))
+		g.vars[v] = s
+	}
 	if isArray {
 		if init == nil {
 			g.b.Store(&llvm.Zero{T: s.lt}, s.ptr, 32)

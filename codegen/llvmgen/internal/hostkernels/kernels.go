@@ -323,3 +323,54 @@ func WaveSum(t xpu.Thread, out []uint32) {
 	s := xpu.WaveSum(t, t.LocalX())
 	out[t.GlobalX()] = s
 }
+
+// Reduce sums each block's values by a tree in shared memory: barriers
+// in a uniform loop.
+//
+//xpu:kernel block=128
+func Reduce(t xpu.Thread, out []float32, in []float32, n uint32) {
+	s := xpu.Shared[float32](t, 128)
+	l := t.LocalX()
+	i := t.GlobalX()
+	var v float32
+	if i < n {
+		v = in[i]
+	}
+	s[l] = v
+	t.Barrier()
+	for step := uint32(64); step > 0; step /= 2 {
+		if l < step {
+			s[l] += s[l+step]
+		}
+		t.Barrier()
+	}
+	if l == 0 {
+		out[t.GroupX()] = s[0]
+	}
+}
+
+// Stencil keeps a private array and varying values across barriers, has
+// barriers under a uniform if and returns early after the last one.
+//
+//xpu:kernel block=8,6
+func Stencil(t xpu.Thread, out []uint32, in []uint32, w uint32, twice uint32) {
+	s := xpu.Shared[uint32](t, 48)
+	lx, ly := t.LocalX(), t.LocalY()
+	l := ly*8 + lx
+	g := t.GlobalY()*w + t.GlobalX()
+	var keep [3]uint32
+	keep[l%3] = in[g]
+	s[l] = in[g]
+	t.Barrier()
+	acc := s[(l+1)%48] + s[(l+47)%48]
+	if twice > 0 {
+		t.Barrier()
+		s[l] = acc
+		t.Barrier()
+		acc += s[(l+8)%48]
+	}
+	if lx == 7 {
+		return
+	}
+	out[g] = acc*3 + keep[l%3]
+}
