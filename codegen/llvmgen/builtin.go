@@ -35,7 +35,8 @@ func (g *gen) builtin(e *ir.CallBuiltin) value {
 		d := e.Fn - ir.GlobalX
 		base := b.Mul(g.group[d], i32(int64(g.k.Block[d])))
 		l := g.local[d]
-		v := value{x: b.Add(g.splat(base), l.x)}
+		x, y := g.widen(base, l.x)
+		v := value{x: b.Add(x, y)}
 		if l.ramp != nil {
 			v.ramp = b.Add(base, l.ramp)
 		}

@@ -214,6 +214,11 @@ var hostCases = []hostCase{
 			}
 			return []any{poisonU32(24 * 12), in, uint32(24), uint32(r.IntN(2))}
 		}},
+	{name: "Gemm", fn: hostkernels.Gemm, groups: [3]uint32{2, 2, 1}, tol: tolerance{ulps: 0},
+		args: func(r *rand.Rand) []any {
+			n := 128
+			return []any{poisonF32(n * n), randF32(r, n*n), randF32(r, n*n), uint32(n)}
+		}},
 }
 
 // TestKernels runs every case on the widest target this machine runs

@@ -6,6 +6,7 @@ package llvmgen
 // lanes, and reports faults.
 
 import (
+	"math"
 	"strconv"
 	"unsafe"
 
@@ -82,7 +83,7 @@ func (g *gen) entry() {
 			base := b.Load(llvm.Ptr, g.byteAt(hb, bufferBase), 8)
 			bytes := b.Load(llvm.I64, g.byteAt(hb, bufferBytes), 8)
 			n := b.Bin(llvm.UDiv, bytes, i64(int64(p.Type.Size())), llvm.Flags{})
-			g.buffers[p] = &buffer{index: i, base: base, len: n}
+			g.buffers[p] = &buffer{index: i, base: base, len: n, bound: g.bufferBound(n)}
 		}
 	}
 	for _, s := range k.Shared {
@@ -124,6 +125,15 @@ func (g *gen) entry() {
 	next := b.Add(blk, i64(1))
 	phi.In = append(phi.In, llvm.Incoming{X: next, From: b.Block})
 	b.Br(head)
+}
+
+// bufferBound returns the bound of a buffer of n elements (i64).
+func (g *gen) bufferBound(n llvm.Value) bound {
+	b := g.b
+	clamp := func(max int64) llvm.Value {
+		return b.Cast(llvm.Trunc, g.intrinsic("llvm.umin.i64", llvm.I64, n, i64(max)), llvm.I32)
+	}
+	return bound{u: clamp(math.MaxUint32), s: clamp(1 << 31), big: b.ICmp(llvm.UGT, n, i64(math.MaxUint32))}
 }
 
 // crossSlots makes the slots, one per chunk, of the variables that live
@@ -222,19 +232,10 @@ func (g *gen) setChunk(c llvm.Value) {
 		valid = b.And(valid, b.Cast(llvm.Bitcast, bits, g.vec(llvm.I1)))
 	}
 	g.setMask(valid)
-	lx := b.Bin(llvm.URem, li, &llvm.Splat{Len: g.W, X: i32(bx)}, llvm.Flags{})
-	rest := b.Bin(llvm.UDiv, li, &llvm.Splat{Len: g.W, X: i32(bx)}, llvm.Flags{})
-	ly := b.Bin(llvm.URem, rest, &llvm.Splat{Len: g.W, X: i32(by)}, llvm.Flags{})
-	lz := b.Bin(llvm.UDiv, rest, &llvm.Splat{Len: g.W, X: i32(by)}, llvm.Flags{})
-	g.local = [4]value{{x: lx}, {x: ly}, {x: lz}, {x: li, ramp: g.chunkBase}}
-	if bx%int64(g.W) == 0 {
-		g.local[0].ramp = b.Bin(llvm.URem, g.chunkBase, i32(bx), llvm.Flags{})
-	}
-	if bx == 1 && by%int64(g.W) == 0 {
-		g.local[1].ramp = b.Bin(llvm.URem, g.chunkBase, i32(by), llvm.Flags{})
-	}
-	if bx*by == 1 {
-		g.local[2].ramp = g.chunkBase
+	g.local = [4]value{g.coord(li, 1, bx), g.coord(li, bx, by), g.coord(li, bx*by, bz), {x: li, ramp: g.chunkBase}}
+	for _, d := range g.rematOrder {
+		x := g.expr(d.Init)
+		g.vars[d.Var] = &variable{t: d.Var.Type, ssa: &x}
 	}
 	for _, v := range g.chunkVars {
 		arr := g.perChunk[v]
@@ -243,6 +244,27 @@ func (g *gen) setChunk(c llvm.Value) {
 		g.vars[v] = &variable{t: v.Type, vec: vec, lt: lt,
 			ptr: b.GEP(&llvm.ArrayType{Len: int(g.nchunks), Elem: lt}, arr, i64(0), c)}
 	}
+}
+
+// coord returns the local coordinate (li / below) % size of the chunk's
+// lanes (li their linear indices): a scalar when the chunk's lanes share
+// it (below a multiple of W), a ramp when they are consecutive (below 1,
+// size a multiple of W), else a vector.
+func (g *gen) coord(li llvm.Value, below, size int64) value {
+	b := g.b
+	w := int64(g.W)
+	switch {
+	case size == 1:
+		return value{x: i32(0)}
+	case below%w == 0:
+		q := b.Bin(llvm.UDiv, g.chunkBase, i32(below), llvm.Flags{})
+		return value{x: b.Bin(llvm.URem, q, i32(size), llvm.Flags{})}
+	case below == 1 && size%w == 0:
+		return value{x: b.Bin(llvm.URem, li, &llvm.Splat{Len: g.W, X: i32(size)}, llvm.Flags{}),
+			ramp: b.Bin(llvm.URem, g.chunkBase, i32(size), llvm.Flags{})}
+	}
+	q := b.Bin(llvm.UDiv, li, &llvm.Splat{Len: g.W, X: i32(below)}, llvm.Flags{})
+	return value{x: b.Bin(llvm.URem, q, &llvm.Splat{Len: g.W, X: i32(size)}, llvm.Flags{})}
 }
 
 // chunks writes the loop over one block's chunks of W work-items that

@@ -40,11 +40,13 @@ type gen struct {
 	varyU  map[*ir.Var]bool // variables the uniformity analysis calls varying
 
 	// Of loop fission (plan.go).
-	cross     map[*ir.Var]bool       // variables that live across pieces
-	perChunk  map[*ir.Var]llvm.Value // a crossing variable's [chunks x T] slot
-	chunkVars []*ir.Var              // the keys of perChunk, in order
-	alive     llvm.Value             // [chunks x iW]: the lanes that have not returned
-	nchunks   int64
+	cross      map[*ir.Var]bool       // variables that live across pieces
+	perChunk   map[*ir.Var]llvm.Value // a crossing variable's [chunks x T] slot
+	chunkVars  []*ir.Var
+	remat      map[*ir.Var]bool // variables each chunk computes again
+	rematOrder []*ir.Decl       // their declarations, in order              // the keys of perChunk, in order
+	alive      llvm.Value       // [chunks x iW]: the lanes that have not returned
+	nchunks    int64
 }
 
 // buffer is a bound buffer: its base and its length in elements.
@@ -52,6 +54,21 @@ type buffer struct {
 	index int        // among all parameters, for HostFault.Object
 	base  llvm.Value // ptr
 	len   llvm.Value // i64
+	bound bound
+}
+
+// bound is an array's length as 32-bit indices are checked against it:
+// an index is in range when, as an unsigned number, it is below u (a
+// uint32 index, or any when big) or below s (an int32 index, whose
+// negative values are then out of range).
+type bound struct {
+	u, s llvm.Value // i32: min(length, 2^32-1), min(length, 2^31)
+	big  llvm.Value // i1: the length exceeds 2^32-1
+}
+
+// constBound is the bound of an array of n elements (n < 2^31).
+func constBound(n int) bound {
+	return bound{u: i32(int64(n)), s: i32(int64(n)), big: llvm.False}
 }
 
 // value is a lowered value: x, a scalar (uniform) or <W x T> (varying)
@@ -198,6 +215,11 @@ func (g *gen) maskBits(m llvm.Value) llvm.Value {
 // any returns whether some lane of the mask m is set (i1).
 func (g *gen) any(m llvm.Value) llvm.Value {
 	return g.b.ICmp(llvm.NE, g.maskBits(m), &llvm.Int{T: &llvm.IntType{Bits: g.W}})
+}
+
+// all returns whether every lane of the mask m is set (i1).
+func (g *gen) all(m llvm.Value) llvm.Value {
+	return g.b.ICmp(llvm.EQ, g.maskBits(m), llvm.ConstInt(&llvm.IntType{Bits: g.W}, -1))
 }
 
 // not returns ^x of an i1 or mask.

@@ -33,7 +33,7 @@ type place struct {
 // memRef is an element of a buffer or shared array.
 type memRef struct {
 	base   llvm.Value // ptr
-	n      llvm.Value // i64: the elements it holds
+	n      bound      // the elements it holds
 	object uint32     // HostFault.Object
 	stride int64      // bytes per element
 	off    int64      // the byte offset of the place in its element
@@ -73,11 +73,11 @@ func (g *gen) placeOf(x ir.Expr) place {
 		switch r := e.X.(type) {
 		case *ir.BufferRef:
 			buf := g.buffers[r.Param]
-			return place{mem: &memRef{base: buf.base, n: buf.len, object: uint32(buf.index),
+			return place{mem: &memRef{base: buf.base, n: buf.bound, object: uint32(buf.index),
 				stride: int64(e.T.Size()), elem: e.T, idx: idx, signed: signed,
 				atomic: r.Param.Access == schema.AccessAtomic}}
 		case *ir.SharedRef:
-			return place{mem: &memRef{base: g.shared[r.Shared], n: i64(int64(r.Shared.Len)), object: math.MaxUint32,
+			return place{mem: &memRef{base: g.shared[r.Shared], n: constBound(r.Shared.Len), object: math.MaxUint32,
 				stride: int64(e.T.Size()), elem: e.T, idx: idx, signed: signed}}
 		}
 		p := g.placeOf(e.X)
@@ -85,7 +85,7 @@ func (g *gen) placeOf(x ir.Expr) place {
 			g.fail("an index of an array that is not a variable")
 		}
 		a := p.v.t.(*ir.Array)
-		g.checkIndex(idx.x, i64(int64(a.Len)), signed, math.MaxUint32)
+		g.checkIndex(idx.x, constBound(a.Len), signed, math.MaxUint32)
 		p.elem = &idx
 		return p
 	}
@@ -102,10 +102,21 @@ func (g *gen) index64(x llvm.Value, signed bool) llvm.Value {
 	return g.b.Cast(op, x, llvm.Like(x.Type(), llvm.I64))
 }
 
+// inRange returns whether idx (a scalar or per lane) is below n.
+func (g *gen) inRange(idx llvm.Value, n bound, signed bool) llvm.Value {
+	if signed {
+		return g.b.ICmp(llvm.ULT, idx, g.maybeSplat(n.s, idx))
+	}
+	in := g.b.ICmp(llvm.ULT, idx, g.maybeSplat(n.u, idx))
+	if c, ok := n.big.(*llvm.Int); ok && c.Bits == 0 {
+		return in
+	}
+	return g.b.Or(in, g.maybeSplat(n.big, idx))
+}
+
 // checkIndex faults when an active lane's index is not below n.
-func (g *gen) checkIndex(idx llvm.Value, n llvm.Value, signed bool, object uint32) {
-	in := g.b.ICmp(llvm.ULT, g.index64(idx, signed), g.maybeSplat(n, idx))
-	g.fault(g.active(g.not(in)), schema.HostFaultIndex, object, idx)
+func (g *gen) checkIndex(idx llvm.Value, n bound, signed bool, object uint32) {
+	g.fault(g.active(g.not(g.inRange(idx, n, signed))), schema.HostFaultIndex, object, idx)
 }
 
 // maybeSplat shapes the scalar n as like.
@@ -289,7 +300,7 @@ func (g *gen) loadChecked(r *memRef) value {
 	if !isVec(r.idx.x) {
 		// In range, or no lane runs: then the access must not happen.
 		pre := b.Block
-		ok := b.ICmp(llvm.ULT, g.index64(r.idx.x, r.signed), r.n)
+		ok := g.inRange(r.idx.x, r.n, r.signed)
 		lb, after := b.NewBlock("load"), b.NewBlock("load.end")
 		b.CondBr(ok, lb, after)
 		b.SetBlock(lb)
@@ -308,8 +319,12 @@ func (g *gen) loadChecked(r *memRef) value {
 		if g.allActive() {
 			return b.Load(vt, p, 4)
 		}
-		name := "llvm.masked.load." + suffix(vt) + ".p0"
-		return g.intrinsic(name, vt, p, i32(4), g.mask(), &llvm.Poison{T: vt})
+		// A masked access is slow on some processors (AMD's masked
+		// stores): all lanes on is the common case.
+		m := g.mask()
+		return g.choose(g.all(m), vt, func() llvm.Value { return b.Load(vt, p, 4) }, func() llvm.Value {
+			return g.intrinsic("llvm.masked.load."+suffix(vt)+".p0", vt, p, i32(4), m, &llvm.Poison{T: vt})
+		})
 	}, func() llvm.Value {
 		return g.gather(g.addrs(r, r.idx.x), t)
 	})}
@@ -332,7 +347,7 @@ func (g *gen) storeChecked(r *memRef, xv value) {
 		// Every active lane stores to one element: the last one's value
 		// stays, as when the work-items run in order.
 		m := g.mask()
-		ok := b.And(b.ICmp(llvm.ULT, g.index64(r.idx.x, r.signed), r.n), g.any(m))
+		ok := b.And(g.inRange(r.idx.x, r.n, r.signed), g.any(m))
 		g.ifThen(ok, "store", func() {
 			v := x
 			if isVec(x) {
@@ -358,8 +373,14 @@ func (g *gen) storeChecked(r *memRef, xv value) {
 			b.Store(x, p, 4)
 			return nil
 		}
-		g.intrinsic("llvm.masked.store."+suffix(vt)+".p0", llvm.Void, x, p, i32(4), g.mask())
-		return nil
+		m := g.mask()
+		return g.choose(g.all(m), nil, func() llvm.Value {
+			b.Store(x, p, 4)
+			return nil
+		}, func() llvm.Value {
+			g.intrinsic("llvm.masked.store."+suffix(vt)+".p0", llvm.Void, x, p, i32(4), m)
+			return nil
+		})
 	}, func() llvm.Value {
 		g.scatter(x, g.addrs(r, r.idx.x))
 		return nil

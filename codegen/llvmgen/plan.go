@@ -94,13 +94,52 @@ func (g *gen) plan() []piece {
 		}
 	}
 	walk(pieces)
+	g.rematerialize()
 	g.cross = map[*ir.Var]bool{}
 	for v, ids := range uses {
-		if len(ids) > 1 {
+		if len(ids) > 1 && !g.remat[v] {
 			g.cross[v] = true
 		}
 	}
 	return pieces
+}
+
+// rematerialize finds the variables that each chunk can compute again
+// instead of keeping (g.remat, g.rematOrder): declared once and never
+// assigned, from thread queries, scalar parameters, constants and other
+// such variables, with no memory access and nothing that faults. Kept in
+// a slot their shape (uniform, contiguous) would be lost.
+func (g *gen) rematerialize() {
+	g.remat = map[*ir.Var]bool{}
+	ir.WalkStmts(g.k.Body, func(s ir.Stmt) bool {
+		d, ok := s.(*ir.Decl)
+		if !ok || d.Init == nil || g.assign[d.Var] != 0 {
+			return true
+		}
+		if _, basic := d.Var.Type.(*ir.Basic); !basic {
+			return true
+		}
+		fine := true
+		ir.WalkExpr(d.Init, func(x ir.Expr) bool {
+			switch e := x.(type) {
+			case *ir.Const, *ir.ScalarRef, *ir.Convert, *ir.Unary:
+			case *ir.VarRef:
+				fine = fine && g.remat[e.Var]
+			case *ir.CallBuiltin:
+				fine = fine && e.Fn.IsThreadQuery() && e.Fn != ir.WaveWidth && e.Fn != ir.LaneIndex
+			case *ir.Binary:
+				fine = fine && pure(e) && e.Op != ir.OpLAnd && e.Op != ir.OpLOr
+			default:
+				fine = false
+			}
+			return fine
+		})
+		if fine {
+			g.remat[d.Var] = true
+			g.rematOrder = append(g.rematOrder, d)
+		}
+		return true
+	})
 }
 
 func (p *planner) id() int {

@@ -170,7 +170,9 @@ func (g *gen) loop(s *ir.Loop) {
 		head, body, post, exit := b.NewBlock("loop"), b.NewBlock("loop.body"), b.NewBlock("loop.post"), b.NewBlock("loop.exit")
 		b.Br(head)
 		b.SetBlock(head)
-		g.stopCheck()
+		if !g.short(s) {
+			g.stopCheck()
+		}
 		if s.Cond != nil {
 			g.flow = true
 			c := g.expr(s.Cond).x
@@ -204,7 +206,9 @@ func (g *gen) loop(s *ir.Loop) {
 	head, body, exit := b.NewBlock("loop"), b.NewBlock("loop.body"), b.NewBlock("loop.exit")
 	b.Br(head)
 	b.SetBlock(head)
-	g.stopCheck()
+	if !g.short(s) {
+		g.stopCheck()
+	}
 	g.flow = false
 	if s.Cond != nil {
 		c := g.splat(g.expr(s.Cond).x)
@@ -229,6 +233,39 @@ func (g *gen) loop(s *ir.Loop) {
 	b.SetBlock(exit)
 	g.setMask(b.Load(g.vec(llvm.I1), done, 1))
 	g.flow = false
+}
+
+// maxShort is the most iterations of a loop that skips the stop check.
+const maxShort = 256
+
+// short reports whether s is a short counted loop, which needs no stop
+// check: for v < c (or v <= c) with c a small constant, v a uint32 that
+// only its post statement changes, adding a positive constant.
+func (g *gen) short(s *ir.Loop) bool {
+	c, ok := s.Cond.(*ir.Binary)
+	if !ok || c.Op != ir.OpLt && c.Op != ir.OpLe {
+		return false
+	}
+	v, ok := c.X.(*ir.VarRef)
+	bound, isConst := c.Y.(*ir.Const)
+	if !ok || !isConst || !ir.IsKind(v.Var.Type, ir.U32) || bound.Bits > maxShort || g.assign[v.Var] != 1 {
+		return false
+	}
+	if s.Post == nil || len(s.Post.Stmts) != 1 {
+		return false
+	}
+	a, ok := s.Post.Stmts[0].(*ir.Assign)
+	if !ok {
+		return false
+	}
+	dst, ok := a.Dst.(*ir.VarRef)
+	inc, isBin := a.Value.(*ir.Binary)
+	if !ok || dst.Var != v.Var || !isBin || inc.Op != ir.OpAdd {
+		return false
+	}
+	x, isVar := inc.X.(*ir.VarRef)
+	step, isStep := inc.Y.(*ir.Const)
+	return isVar && x.Var == v.Var && isStep && step.Bits > 0 && step.Bits <= maxShort
 }
 
 // leave lowers a break (brk) or continue of the innermost loop.

@@ -374,3 +374,36 @@ func Stencil(t xpu.Thread, out []uint32, in []uint32, w uint32, twice uint32) {
 	}
 	out[g] = acc*3 + keep[l%3]
 }
+
+// Gemm computes c = a*b for n x n row-major matrices (n a multiple of
+// 64) in 64x64 tiles: shared tiles between barriers, a private 4x4
+// micro-tile per work-item.
+//
+//xpu:kernel block=16,16
+func Gemm(t xpu.Thread, c, a, b []float32, n uint32) {
+	as := xpu.Shared[float32](t, 64*16)
+	bs := xpu.Shared[float32](t, 16*64)
+	tx, ty := t.LocalX(), t.LocalY()
+	row0, col0 := t.GroupY()*64, t.GroupX()*64
+	var acc [16]float32
+	for k0 := uint32(0); k0 < n; k0 += 16 {
+		for i := uint32(0); i < 4; i++ {
+			as[(ty+16*i)*16+tx] = a[(row0+ty+16*i)*n+k0+tx]
+			bs[ty*64+tx+16*i] = b[(k0+ty)*n+col0+tx+16*i]
+		}
+		t.Barrier()
+		for k := uint32(0); k < 16; k++ {
+			for i := uint32(0); i < 4; i++ {
+				for j := uint32(0); j < 4; j++ {
+					acc[i*4+j] += as[(ty+16*i)*16+k] * bs[k*64+tx+16*j]
+				}
+			}
+		}
+		t.Barrier()
+	}
+	for i := uint32(0); i < 4; i++ {
+		for j := uint32(0); j < 4; j++ {
+			c[(row0+ty+16*i)*n+col0+tx+16*j] = acc[i*4+j]
+		}
+	}
+}
