@@ -47,8 +47,10 @@ func (g *gen) builtin(e *ir.CallBuiltin) value {
 		return value{x: g.groups[e.Fn-ir.NumGroupsX]}
 	case ir.BlockX, ir.BlockY, ir.BlockZ:
 		return value{x: i32(int64(g.k.Block[e.Fn-ir.BlockX]))}
-	case ir.WaveWidth, ir.LaneIndex:
-		g.fail("the wave query %v", e.Fn)
+	case ir.WaveWidth:
+		return value{x: i32(int64(g.W))}
+	case ir.LaneIndex:
+		return value{x: g.lanes(), ramp: i32(0)}
 	}
 	args := make([]llvm.Value, len(e.Args))
 	vec := false

@@ -219,6 +219,17 @@ var hostCases = []hostCase{
 			n := 128
 			return []any{poisonF32(n * n), randF32(r, n*n), randF32(r, n*n), uint32(n)}
 		}},
+	{name: "Waves", fn: hostkernels.Waves, groups: groups1(3), tol: tolerance{ulps: 0},
+		args: func(r *rand.Rand) []any {
+			n := 3 * 60
+			in := randI32(r, n, -1000, 1000)
+			for i := range in {
+				if r.IntN(3) == 0 {
+					in[i] = r.Int32N(40) // a source lane for the shuffle
+				}
+			}
+			return []any{poisonI32(14 * n), poisonF32(14 * n), in, special(r, n), uint32(r.IntN(20))}
+		}},
 }
 
 // TestKernels runs every case on the widest target this machine runs
@@ -235,7 +246,7 @@ func TestKernels(t *testing.T) {
 					args := c.args(r)
 					want, got := clone(args), clone(args)
 					cfg := xpu.Config{Groups: xpu.Dim3{X: c.groups[0], Y: c.groups[1], Z: c.groups[2]},
-						Block: xpu.Dim3{X: k.Block[0], Y: k.Block[1], Z: k.Block[2]}}
+						Block: xpu.Dim3{X: k.Block[0], Y: k.Block[1], Z: k.Block[2]}, WaveWidth: uint32(tgt.Lanes)}
 					if err := xpu.Run(cfg, c.fn, want...); err != nil {
 						t.Fatalf("reference: %v", err)
 					}

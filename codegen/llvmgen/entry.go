@@ -69,10 +69,14 @@ func (g *gen) entry() {
 	for i, p := range k.Params {
 		switch p.Kind {
 		case ir.ScalarParam:
-			v := b.Load(llvm.I32, g.byteAt(uniforms, int64(p.Binding)), 4)
+			at := g.byteAt(uniforms, int64(p.Binding))
+			if ir.IsKind(p.Type, ir.Bool) {
+				// A Go bool: one byte, 0 or 1.
+				g.scalars[p] = b.ICmp(llvm.NE, b.Load(llvm.I8, at, 1), &llvm.Int{T: llvm.I8})
+				continue
+			}
+			v := b.Load(llvm.I32, at, 4)
 			switch {
-			case ir.IsKind(p.Type, ir.Bool):
-				g.scalars[p] = b.ICmp(llvm.NE, v, i32(0))
 			case ir.IsKind(p.Type, ir.F32):
 				g.scalars[p] = b.Cast(llvm.Bitcast, v, llvm.F32)
 			default:

@@ -44,6 +44,8 @@ func (g *gen) expr(e ir.Expr) value {
 		return value{x: g.b.Cast(llvm.Trunc, g.buffers[e.Buffer].len, llvm.I32)}
 	case *ir.Atomic:
 		return g.atomic(e)
+	case *ir.Wave:
+		return g.wave(e)
 	}
 	g.fail("an expression of type %T", e)
 	return value{}
@@ -78,6 +80,9 @@ func (g *gen) unary(e *ir.Unary) value {
 	g.fail("the unary operator %v", e.Op)
 	return value{}
 }
+
+// negZero is -0.
+var negZero = float32(math.Copysign(0, -1))
 
 func zeroLike(x llvm.Value) llvm.Value { return &llvm.Zero{T: x.Type()} }
 

@@ -92,7 +92,7 @@ func TestStop(t *testing.T) {
 // by name, wrapping ErrUnsupported.
 func TestRefusals(t *testing.T) {
 	for name, want := range map[string]string{
-		"WaveSum": "wave verbs",
+		"BarrierInFunc": "reaches a barrier",
 	} {
 		_, err := Lower(kernel(t, name), Hosts()[0])
 		if !errors.Is(err, ErrUnsupported) || !strings.Contains(err.Error(), "[xpu-llvm-lowering] kernel "+name) || !strings.Contains(err.Error(), want) {

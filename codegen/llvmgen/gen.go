@@ -42,10 +42,10 @@ type gen struct {
 	// Of loop fission (plan.go).
 	cross      map[*ir.Var]bool       // variables that live across pieces
 	perChunk   map[*ir.Var]llvm.Value // a crossing variable's [chunks x T] slot
-	chunkVars  []*ir.Var
-	remat      map[*ir.Var]bool // variables each chunk computes again
-	rematOrder []*ir.Decl       // their declarations, in order              // the keys of perChunk, in order
-	alive      llvm.Value       // [chunks x iW]: the lanes that have not returned
+	chunkVars  []*ir.Var              // the keys of perChunk, in order
+	remat      map[*ir.Var]bool       // variables each chunk computes again
+	rematOrder []*ir.Decl             // their declarations, in order
+	alive      llvm.Value             // [chunks x iW]: the lanes that have not returned
 	nchunks    int64
 }
 

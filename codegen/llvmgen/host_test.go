@@ -96,8 +96,9 @@ func numbered(text string) string {
 
 // entry is a loaded host entry.
 type entry struct {
-	k   *ir.Kernel
-	sym uintptr
+	k     *ir.Kernel
+	sym   uintptr
+	lanes uint32 // the wave width
 }
 
 // load compiles k for tgt and loads its entry.
@@ -116,7 +117,7 @@ func load(t *testing.T, k *ir.Kernel, tgt Target) *entry {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return &entry{k: k, sym: sym}
+	return &entry{k: k, sym: sym, lanes: uint32(tgt.Lanes)}
 }
 
 // result is what one worker's call returned.
@@ -182,7 +183,7 @@ func (e *entry) run(groups [3]uint32, args []any, workers int, stop *uint32) []r
 			defer pin.Unpin()
 			fault := new(schema.HostFault)
 			pin.Pin(fault)
-			l := &schema.HostLaunch{Groups: groups, Wave: 1,
+			l := &schema.HostLaunch{Groups: groups, Wave: e.lanes,
 				Uniforms: uintptr(unsafe.Pointer(&uniforms[0])), Buffers: uintptr(unsafe.Pointer(&buffers[0])),
 				Stop: uintptr(unsafe.Pointer(stop)), Fault: uintptr(unsafe.Pointer(fault))}
 			pin.Pin(l)

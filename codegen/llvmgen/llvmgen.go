@@ -22,8 +22,12 @@
 // a slot per chunk (plan.go).
 //
 // What it cannot carry it refuses by name with an *Error wrapping
-// ErrUnsupported; it never writes wrong code. Wave verbs and queries are
-// refused for now, and so are barriers in device functions.
+// ErrUnsupported; it never writes wrong code: barriers in device
+// functions, a declared wave width other than the target's lanes.
+//
+// A wave is a chunk: WaveWidth() is W, so the driver sets
+// HostLaunch.Wave to the target's Lanes (and runs the reference with that
+// width); a wave verb is an operation across the lanes of a vector.
 //
 // Layering: this package knows the kernel IR, the LLVM syntax tree and
 // the host contract of schema; it runs no tool (codegen/sidecar does).
@@ -99,7 +103,7 @@ func Lower(k *ir.Kernel, t Target) (m *llvm.Module, err error) {
 	if t.Lanes < 2 || t.Lanes&(t.Lanes-1) != 0 || t.Lanes > 64 {
 		return nil, &Error{Kernel: k.Name, Pos: k.Pos, Reason: fmt.Sprintf("target %s: %d lanes is not a power of two from 2 to 64", t.ISA, t.Lanes)}
 	}
-	if err := refuse(k); err != nil {
+	if err := refuse(k, t); err != nil {
 		return nil, err
 	}
 	g := newGen(k, t)
@@ -118,11 +122,11 @@ func Lower(k *ir.Kernel, t Target) (m *llvm.Module, err error) {
 	return g.m, nil
 }
 
-// refuse reports what the lowering does not carry yet: wave verbs or
-// queries, and barriers in device functions.
-func refuse(k *ir.Kernel) error {
-	if ir.UsesWaves(k) {
-		return &Error{Kernel: k.Name, Pos: k.Pos, Reason: "wave verbs and wave queries (WaveWidth, LaneIndex) are not lowered for the host yet"}
+// refuse reports what the lowering does not carry: a declared wave width
+// other than the target's lanes, and barriers in device functions.
+func refuse(k *ir.Kernel, t Target) error {
+	if k.Wave != 0 && int(k.Wave) != t.Lanes {
+		return &Error{Kernel: k.Name, Pos: k.Pos, Reason: fmt.Sprintf("the kernel declares wave=%d; waves of %s are %d lanes", k.Wave, t.ISA, t.Lanes)}
 	}
 	var bad *Error
 	see := func(b *ir.Block) {

@@ -316,12 +316,58 @@ func Barrier(t xpu.Thread, out []uint32) {
 	out[t.GlobalX()] = s[63-l]
 }
 
-// WaveSum sums over a wave.
+// Waves calls every wave verb in a block whose last wave is partial.
+//
+//xpu:kernel block=60
+func Waves(t xpu.Thread, ints []int32, floats []float32, in []int32, fin []float32, k uint32) {
+	g := t.GlobalX()
+	v, f := in[g], fin[g]
+	o := g * 14
+	s := xpu.WaveSum(t, v)
+	fs := xpu.WaveSum(t, f)
+	mn := xpu.WaveMin(t, f)
+	mx := xpu.WaveMax(t, v)
+	ps := xpu.WavePrefixSum(t, f)
+	es := xpu.WaveExclusivePrefixSum(t, v)
+	bl := xpu.WaveBallot(t, v > 0)
+	an := xpu.WaveAny(t, v > 900)
+	al := xpu.WaveAll(t, v > -900)
+	bc := xpu.WaveBroadcast(t, f, k)
+	sh := xpu.WaveShuffle(t, v, uint32(v))
+	sx := xpu.WaveShuffleXor(t, f, k+1)
+	su := xpu.WaveShuffleUp(t, v, k)
+	sd := xpu.WaveShuffleDown(t, f, k)
+	ints[o] = s
+	ints[o+1] = mx
+	ints[o+2] = es
+	ints[o+3] = int32(bl)
+	ints[o+4] = 0
+	if an {
+		ints[o+4] = 1
+	}
+	if al {
+		ints[o+4] += 2
+	}
+	ints[o+5] = sh
+	ints[o+6] = su
+	ints[o+7] = int32(t.WaveWidth()*100 + t.LaneIndex())
+	floats[o] = fs
+	floats[o+1] = mn
+	floats[o+2] = ps
+	floats[o+3] = bc
+	floats[o+4] = sx
+	floats[o+5] = sd
+}
+
+// syncAll reaches a barrier from a device function.
+func syncAll(t xpu.Thread) { t.Barrier() }
+
+// BarrierInFunc calls a device function that reaches a barrier.
 //
 //xpu:kernel block=64
-func WaveSum(t xpu.Thread, out []uint32) {
-	s := xpu.WaveSum(t, t.LocalX())
-	out[t.GlobalX()] = s
+func BarrierInFunc(t xpu.Thread, out []uint32) {
+	out[t.GlobalX()] = 1
+	syncAll(t)
 }
 
 // Reduce sums each block's values by a tree in shared memory: barriers

@@ -1,0 +1,113 @@
+package llvmgen
+
+// This file lowers the wave verbs. A wave is a chunk: its W lanes run in
+// lock step, so a verb is an operation across the lanes of one vector,
+// and needs no splitting of the body. A verb runs in uniform control
+// flow (the analysis requires it), so its active lanes are the chunk's
+// lanes inside the block. Reductions and scans combine the active lanes
+// in lane order, one lane at a time, as the reference does; a shuffle
+// from a lane that is not active yields the caller's own value.
+
+import (
+	"github.com/goxpu/xpu/codegen/ir"
+	"github.com/goxpu/xpu/llvm"
+	"github.com/goxpu/xpu/schema"
+)
+
+func (g *gen) wave(e *ir.Wave) value {
+	b := g.b
+	args := make([]llvm.Value, len(e.Args))
+	for i, a := range e.Args {
+		args[i] = g.splat(g.expr(a).x)
+	}
+	v := args[0]
+	m := g.mask()
+	float := ir.IsKind(e.T, ir.F32) || len(e.Args) > 0 && ir.IsKind(e.Args[0].Type(), ir.F32)
+	signed := ir.IsKind(e.Args[0].Type(), ir.I32)
+	// identity is what an inactive lane adds: -0 is exact for floats.
+	identity := func() llvm.Value {
+		if float {
+			return &llvm.Splat{Len: g.W, X: llvm.ConstF32(negZero)}
+		}
+		return zeroLike(v)
+	}
+	lane := func(l int) (llvm.Value, llvm.Value) { // lane l's value (splat) and whether it is active (splat)
+		x := g.b.Broadcast(g.W, b.ExtractElement(v, i32(int64(l))))
+		on := g.b.Broadcast(g.W, b.ExtractElement(m, i32(int64(l))))
+		return x, on
+	}
+	add := func(x, y llvm.Value) llvm.Value {
+		if float {
+			return b.Bin(llvm.FAdd, x, y, llvm.Flags{})
+		}
+		return b.Add(x, y)
+	}
+	less := func(x, y llvm.Value) llvm.Value {
+		switch {
+		case float:
+			return b.FCmp(llvm.OLT, x, y)
+		case signed:
+			return b.ICmp(llvm.SLT, x, y)
+		}
+		return b.ICmp(llvm.ULT, x, y)
+	}
+	switch e.Op {
+	case schema.WaveSum, schema.WavePrefixSum, schema.WaveExclusivePrefixSum:
+		var s llvm.Value = zeroLike(v)
+		for l := range g.W {
+			x, on := lane(l)
+			switch e.Op {
+			case schema.WavePrefixSum:
+				on = b.And(on, b.ICmp(llvm.UGE, g.lanes(), constLike(g.lanes(), int64(l))))
+			case schema.WaveExclusivePrefixSum:
+				on = b.And(on, b.ICmp(llvm.UGT, g.lanes(), constLike(g.lanes(), int64(l))))
+			}
+			s = add(s, b.Select(on, x, identity()))
+		}
+		return value{x: s}
+	case schema.WaveMin, schema.WaveMax:
+		acc := v
+		for l := range g.W {
+			x, on := lane(l)
+			var take llvm.Value
+			if e.Op == schema.WaveMin {
+				take = less(x, acc) // Min(acc, x): x < acc
+			} else {
+				take = less(acc, x) // Max(acc, x): x > acc
+			}
+			acc = b.Select(b.And(on, take), x, acc)
+		}
+		return value{x: acc}
+	case schema.WaveBallot:
+		bits := g.maskBits(b.And(m, v))
+		return value{x: b.Cast(llvm.ZExt, bits, llvm.I32)}
+	case schema.WaveAny:
+		return value{x: g.any(b.And(m, v))}
+	case schema.WaveAll:
+		return value{x: g.not(g.any(b.And(m, g.not(v))))}
+	}
+	// Shuffles: the source lane of each lane, -1 for its own value.
+	w := constLike(g.lanes(), int64(g.W))
+	var src llvm.Value
+	k := args[1]
+	switch e.Op {
+	case schema.WaveBroadcast, schema.WaveShuffle:
+		src = b.Bin(llvm.URem, k, w, llvm.Flags{})
+	case schema.WaveShuffleXor:
+		src = b.Xor(g.lanes(), b.Bin(llvm.URem, k, w, llvm.Flags{}))
+	case schema.WaveShuffleUp:
+		src = b.Select(b.ICmp(llvm.UGT, k, g.lanes()), constLike(k, -1), b.Sub(g.lanes(), k))
+	case schema.WaveShuffleDown:
+		s64 := b.Add(b.Cast(llvm.ZExt, g.lanes(), g.vec(llvm.I64)), b.Cast(llvm.ZExt, k, g.vec(llvm.I64)))
+		past := b.ICmp(llvm.UGE, s64, &llvm.Splat{Len: g.W, X: i64(int64(g.W))})
+		src = b.Select(past, constLike(k, -1), b.Add(g.lanes(), k))
+	default:
+		g.fail("the wave verb %v", e.Op)
+	}
+	r := v
+	for l := range g.W {
+		x, on := lane(l)
+		r = b.Select(b.And(on, b.ICmp(llvm.EQ, src, constLike(src, int64(l)))), x, r)
+	}
+	return value{x: r}
+}
