@@ -134,7 +134,11 @@ func (g *gen) loadPlace(p place) value {
 	case p.mem != nil:
 		return g.loadMem(p.mem)
 	case p.elem != nil:
-		return value{x: g.loadPrivate(p.v, *p.elem)}
+		x := g.loadPrivate(p.v, *p.elem)
+		if ir.IsKind(p.v.t.(*ir.Array).Elem, ir.Bool) {
+			x = g.b.ICmp(llvm.NE, x, zeroLike(x))
+		}
+		return value{x: x}
 	}
 	x := g.load(p.v)
 	for _, f := range p.field {
@@ -149,7 +153,11 @@ func (g *gen) store(p place, x value) {
 		g.storeMem(p.mem, x)
 		return
 	case p.elem != nil:
-		g.storePrivate(p.v, *p.elem, x.x)
+		v := x.x
+		if ir.IsKind(p.v.t.(*ir.Array).Elem, ir.Bool) {
+			v = g.b.Cast(llvm.ZExt, v, llvm.Like(v.Type(), llvm.I8))
+		}
+		g.storePrivate(p.v, *p.elem, v)
 		return
 	case p.val != nil || p.v.ssa != nil:
 		g.fail("an assignment to a value that is not a place")
@@ -179,7 +187,7 @@ func (g *gen) loadPrivate(s *variable, idx value) llvm.Value {
 	if !isVec(idx.x) {
 		// Out of range only where no lane runs: read element 0 then.
 		i := b.Select(b.ICmp(llvm.ULT, idx.x, i32(int64(at.Len))), idx.x, i32(0))
-		return b.Load(at.Elem, b.GEP(at, s.ptr, i64(0), g.index64(i, false)), 4)
+		return b.Load(at.Elem, b.GEP(at, s.ptr, i64(0), g.index64(i, false)), llvm.SizeOf(llvm.Elem(at.Elem)))
 	}
 	if !s.vec {
 		return g.gather(b.GEP(at.Elem, s.ptr, g.index64(idx.x, false)), at.Elem)
@@ -196,7 +204,7 @@ func (g *gen) storePrivate(s *variable, idx value, x llvm.Value) {
 		}
 		i := b.Select(b.ICmp(llvm.ULT, idx.x, i32(int64(at.Len))), idx.x, i32(0))
 		g.ifThen(g.any(g.mask()), "store", func() {
-			b.Store(x, b.GEP(at, s.ptr, i64(0), g.index64(i, false)), 4)
+			b.Store(x, b.GEP(at, s.ptr, i64(0), g.index64(i, false)), llvm.SizeOf(at.Elem))
 		})
 		return
 	}
@@ -419,13 +427,13 @@ func (g *gen) choose(cond llvm.Value, t llvm.Type, yes, no func() llvm.Value) ll
 func (g *gen) gather(ptrs llvm.Value, t llvm.Type) llvm.Value {
 	vt := g.vec(t)
 	name := "llvm.masked.gather." + suffix(vt) + "." + suffix(g.vec(llvm.Ptr))
-	return g.intrinsic(name, vt, ptrs, i32(4), g.mask(), &llvm.Poison{T: vt})
+	return g.intrinsic(name, vt, ptrs, i32(int64(llvm.SizeOf(t))), g.mask(), &llvm.Poison{T: vt})
 }
 
 // scatter stores each active lane's x at its address, in lane order.
 func (g *gen) scatter(x, ptrs llvm.Value) {
 	name := "llvm.masked.scatter." + suffix(x.Type()) + "." + suffix(g.vec(llvm.Ptr))
-	g.intrinsic(name, llvm.Void, x, ptrs, i32(4), g.mask())
+	g.intrinsic(name, llvm.Void, x, ptrs, i32(int64(llvm.SizeOf(llvm.Elem(x.Type())))), g.mask())
 }
 
 // pick returns lane i of x, or x when it is a scalar.

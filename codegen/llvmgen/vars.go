@@ -58,10 +58,14 @@ func (g *gen) slotType(t ir.Type, vec bool) llvm.Type {
 		return &llvm.StructType{Fields: fs}
 	case *ir.Array:
 		e, ok := t.Elem.(*ir.Basic)
-		if !ok || e.Kind == ir.Bool {
-			g.fail("a private array of %v (only of int32, uint32 and float32)", t.Elem)
+		if !ok {
+			g.fail("a private array of %v (only of scalars)", t.Elem)
 		}
-		return &llvm.ArrayType{Len: t.Len, Elem: lane(g.basic(e))}
+		et := g.basic(e)
+		if e.Kind == ir.Bool {
+			et = llvm.I8 // an i1 lane has no address of its own
+		}
+		return &llvm.ArrayType{Len: t.Len, Elem: lane(et)}
 	}
 	g.fail("a variable of type %v", t)
 	return nil
@@ -149,7 +153,8 @@ func (g *gen) copyArray(dst, src *variable, all bool) {
 	at := dst.lt.(*llvm.ArrayType)
 	for i := range at.Len {
 		p := g.b.GEP(src.lt, src.ptr, i64(0), i64(int64(i)))
-		x := g.b.Load(src.lt.(*llvm.ArrayType).Elem, p, 4)
+		et := src.lt.(*llvm.ArrayType).Elem
+		x := g.b.Load(et, p, llvm.SizeOf(llvm.Elem(et)))
 		q := g.b.GEP(dst.lt, dst.ptr, i64(0), i64(int64(i)))
 		g.storeSlot(q, at.Elem, value{x: x}, all)
 	}
@@ -171,7 +176,7 @@ func (g *gen) loadSlot(p llvm.Value, t llvm.Type) value {
 		}
 		return value{fields: fs}
 	}
-	return value{x: g.b.Load(t, p, 4)}
+	return value{x: g.b.Load(t, p, llvm.SizeOf(llvm.Elem(t)))}
 }
 
 // storeSlot stores x to the slot p of type t: a vector slot lane by lane
@@ -192,13 +197,14 @@ func (g *gen) storeSlot(p llvm.Value, t llvm.Type, x value, all bool) {
 		if isVec(v) {
 			g.fail("a varying value stored to a uniform variable (the uniformity analysis and the lowering disagree)")
 		}
-		g.b.Store(v, p, 4)
+		g.b.Store(v, p, llvm.SizeOf(t))
 		return
 	}
 	v = g.splat(v)
+	a := llvm.SizeOf(llvm.Elem(t))
 	if !all && !g.flow {
-		old := g.b.Load(t, p, 4)
+		old := g.b.Load(t, p, a)
 		v = g.b.Select(g.mask(), v, old)
 	}
-	g.b.Store(v, p, 4)
+	g.b.Store(v, p, a)
 }

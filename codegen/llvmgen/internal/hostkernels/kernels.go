@@ -122,7 +122,15 @@ func Private(t xpu.Thread, out, in []float32, n uint32) {
 			j--
 		}
 	}
-	out[i] = a[i%8] + a[uint32(xpu.Abs(in[i])*7)%8]
+	var neg [8]bool
+	for k := uint32(0); k < 8; k++ {
+		neg[k] = a[k] < 0
+	}
+	c := float32(0)
+	if neg[i%8] || neg[uint32(xpu.Abs(in[i])*7)%8] {
+		c = 100
+	}
+	out[i] = a[i%8] + a[uint32(xpu.Abs(in[i])*7)%8] + c
 }
 
 // SharedTickets takes a ticket from a shared counter per work-item (in
