@@ -237,11 +237,16 @@ func (g *gen) logical(e *ir.Binary) value {
 		end := b.Block
 		b.Br(after)
 		b.SetBlock(after)
-		if isVec(y) {
-			r, _ := b.Phi(y.Type(), llvm.Incoming{X: &llvm.Splat{Len: g.W, X: x}, From: pre}, llvm.Incoming{X: y, From: end})
-			return value{x: r}
+		// The edge from pre is taken when x decides: false for &&, true
+		// for ||.
+		var decided llvm.Value = llvm.False
+		if !and {
+			decided = llvm.True
 		}
-		r, _ := b.Phi(llvm.I1, llvm.Incoming{X: x, From: pre}, llvm.Incoming{X: y, From: end})
+		if isVec(y) {
+			decided = &llvm.Splat{Len: g.W, X: decided}
+		}
+		r, _ := b.Phi(y.Type(), llvm.Incoming{X: decided, From: pre}, llvm.Incoming{X: y, From: end})
 		return value{x: r}
 	}
 	m0 := g.mask()

@@ -16,7 +16,7 @@ func Saxpy(t xpu.Thread, y, x []float32, a float32, n uint32) {
 //xpu:kernel block=64
 func Branches(t xpu.Thread, out []float32, in []float32, flags []int32, n uint32) {
 	i := t.GlobalX()
-	if i < n && in[i] > 0 {
+	if i < n && (n > 7 && in[i] > 0) {
 		out[i] = in[i] * 2
 	} else if i < n && (flags[i] == 1 || in[i] < -0.5) {
 		out[i] = -in[i]
