@@ -75,6 +75,9 @@ func (g *gen) unary(e *ir.Unary) value {
 	case ir.OpNot:
 		return value{x: g.not(x)}
 	case ir.OpCompl:
+		if !ir.IsInteger(e.T) {
+			g.fail("^ of a %v", e.T)
+		}
 		return value{x: g.b.Xor(x, onesLike(x))}
 	}
 	g.fail("the unary operator %v", e.Op)

@@ -10,6 +10,7 @@ import (
 
 	"github.com/goxpu/xpu"
 	"github.com/goxpu/xpu/codegen/llvmgen/internal/hostkernels"
+	"github.com/goxpu/xpu/llvm"
 	"github.com/goxpu/xpu/schema"
 )
 
@@ -115,6 +116,27 @@ func TestWideTarget(t *testing.T) {
 			if !strings.Contains(text, `"prefer-vector-width"="`+itoa(tgt.VectorBits)+`"`) {
 				t.Errorf("%s %s: no prefer-vector-width", tgt.ISA, k.Name)
 			}
+		}
+	}
+}
+
+// TestDeterministic lowers each kernel twice: the printed modules are the
+// same.
+func TestDeterministic(t *testing.T) {
+	for _, c := range hostCases {
+		k := kernel(t, c.name)
+		var texts [2]string
+		for i := range texts {
+			m, err := Lower(k, Hosts()[1])
+			if err != nil {
+				t.Fatal(err)
+			}
+			if texts[i], err = llvm.Sprint(m); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if texts[0] != texts[1] {
+			t.Errorf("%s: two lowerings print differently", c.name)
 		}
 	}
 }

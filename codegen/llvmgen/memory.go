@@ -84,7 +84,10 @@ func (g *gen) placeOf(x ir.Expr) place {
 		if p.v == nil || len(p.field) > 0 || p.elem != nil {
 			g.fail("an index of an array that is not a variable")
 		}
-		a := p.v.t.(*ir.Array)
+		a, ok := p.v.t.(*ir.Array)
+		if !ok {
+			g.fail("an index of a %v variable", p.v.t)
+		}
 		g.checkIndex(idx.x, constBound(a.Len), signed, math.MaxUint32)
 		p.elem = &idx
 		return p

@@ -150,7 +150,10 @@ func (g *gen) lookup(v *ir.Var) *variable {
 // copyArray copies the array src into dst, lane by lane under the mask
 // unless all is set (a declaration: no lane has read dst yet).
 func (g *gen) copyArray(dst, src *variable, all bool) {
-	at := dst.lt.(*llvm.ArrayType)
+	at, ok := dst.lt.(*llvm.ArrayType)
+	if st, same := src.lt.(*llvm.ArrayType); !ok || !same || st.Len != at.Len {
+		g.fail("an array assignment between %v and %v", dst.t, src.t)
+	}
 	for i := range at.Len {
 		p := g.b.GEP(src.lt, src.ptr, i64(0), i64(int64(i)))
 		et := src.lt.(*llvm.ArrayType).Elem
