@@ -48,8 +48,11 @@ func (g *gen) builtin(e *ir.CallBuiltin) value {
 	case ir.BlockX, ir.BlockY, ir.BlockZ:
 		return value{x: i32(int64(g.k.Block[e.Fn-ir.BlockX]))}
 	case ir.WaveWidth:
-		return value{x: i32(int64(g.W))}
+		return value{x: i32(int64(g.waveWidth()))}
 	case ir.LaneIndex:
+		if ww := g.waveWidth(); ww < g.W {
+			return value{x: b.Bin(llvm.URem, g.lanes(), constLike(g.lanes(), int64(ww)), llvm.Flags{})}
+		}
 		return value{x: g.lanes(), ramp: i32(0)}
 	}
 	args := make([]llvm.Value, len(e.Args))

@@ -230,6 +230,11 @@ var hostCases = []hostCase{
 			}
 			return []any{poisonI32(14 * n), poisonF32(14 * n), in, special(r, n), uint32(r.IntN(20))}
 		}},
+	{name: "WavesNarrow", fn: hostkernels.WavesNarrow, groups: groups1(3), tol: tolerance{ulps: 0},
+		args: func(r *rand.Rand) []any {
+			n := 3 * 30
+			return []any{poisonI32(8 * n), randI32(r, n, -1000, 1000), special(r, n), uint32(r.IntN(9))}
+		}},
 }
 
 // TestKernels runs every case on the widest target this machine runs
@@ -246,7 +251,7 @@ func TestKernels(t *testing.T) {
 					args := c.args(r)
 					want, got := clone(args), clone(args)
 					cfg := xpu.Config{Groups: xpu.Dim3{X: c.groups[0], Y: c.groups[1], Z: c.groups[2]},
-						Block: xpu.Dim3{X: k.Block[0], Y: k.Block[1], Z: k.Block[2]}, WaveWidth: uint32(tgt.Lanes)}
+						Block: xpu.Dim3{X: k.Block[0], Y: k.Block[1], Z: k.Block[2]}, WaveWidth: Wave(k, tgt)}
 					if err := xpu.Run(cfg, c.fn, want...); err != nil {
 						t.Fatalf("reference: %v", err)
 					}

@@ -117,7 +117,7 @@ func load(t *testing.T, k *ir.Kernel, tgt Target) *entry {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return &entry{k: k, sym: sym, lanes: uint32(tgt.Lanes)}
+	return &entry{k: k, sym: sym, lanes: Wave(k, tgt)}
 }
 
 // result is what one worker's call returned.

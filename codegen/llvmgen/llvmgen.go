@@ -23,11 +23,13 @@
 //
 // What it cannot carry it refuses by name with an *Error wrapping
 // ErrUnsupported; it never writes wrong code: barriers in device
-// functions, a declared wave width other than the target's lanes.
+// functions, a declared wave width that does not divide W.
 //
-// A wave is a chunk: WaveWidth() is W, so the driver sets
-// HostLaunch.Wave to the target's Lanes (and runs the reference with that
-// width); a wave verb is an operation across the lanes of a vector.
+// A wave is a chunk, or an aligned part of one: WaveWidth() is the
+// kernel's declared width (a divisor of W) or W, so the driver sets
+// HostLaunch.Wave to WaveWidth (Wave of the lowering's result) and runs
+// the reference with that width; a wave verb is an operation across the
+// lanes of a vector.
 //
 // Layering: this package knows the kernel IR, the LLVM syntax tree and
 // the host contract of schema; it runs no tool (codegen/sidecar does).
@@ -125,8 +127,8 @@ func Lower(k *ir.Kernel, t Target) (m *llvm.Module, err error) {
 // refuse reports what the lowering does not carry: a declared wave width
 // other than the target's lanes, and barriers in device functions.
 func refuse(k *ir.Kernel, t Target) error {
-	if k.Wave != 0 && int(k.Wave) != t.Lanes {
-		return &Error{Kernel: k.Name, Pos: k.Pos, Reason: fmt.Sprintf("the kernel declares wave=%d; waves of %s are %d lanes", k.Wave, t.ISA, t.Lanes)}
+	if k.Wave != 0 && (int(k.Wave) > t.Lanes || t.Lanes%int(k.Wave) != 0) {
+		return &Error{Kernel: k.Name, Pos: k.Pos, Reason: fmt.Sprintf("the kernel declares wave=%d; waves of %s are %d lanes, or a width dividing it", k.Wave, t.ISA, t.Lanes)}
 	}
 	var bad *Error
 	see := func(b *ir.Block) {
@@ -150,6 +152,15 @@ func refuse(k *ir.Kernel, t Target) error {
 		return bad
 	}
 	return nil
+}
+
+// Wave returns WaveWidth() of k's code for t: its declared width, or the
+// target's lanes. The driver puts it in HostLaunch.Wave.
+func Wave(k *ir.Kernel, t Target) uint32 {
+	if k.Wave != 0 {
+		return k.Wave
+	}
+	return uint32(t.Lanes)
 }
 
 // Symbol is the entry's name for k.

@@ -461,3 +461,31 @@ func Gemm(t xpu.Thread, c, a, b []float32, n uint32) {
 		}
 	}
 }
+
+// WavesNarrow calls wave verbs at a declared width narrower than the
+// host's vectors, in a block whose last wave is partial.
+//
+//xpu:kernel block=30 wave=4
+func WavesNarrow(t xpu.Thread, out []int32, in []int32, fin []float32, k uint32) {
+	g := t.GlobalX()
+	v, f := in[g], fin[g]
+	o := g * 8
+	s := xpu.WaveSum(t, v)
+	ps := xpu.WavePrefixSum(t, v)
+	mn := xpu.WaveMin(t, f)
+	bl := xpu.WaveBallot(t, v > 0)
+	an := xpu.WaveAny(t, v > 500)
+	sx := xpu.WaveShuffleXor(t, v, k)
+	sd := xpu.WaveShuffleDown(t, v, k)
+	out[o] = s
+	out[o+1] = ps
+	out[o+2] = int32(xpu.Float32Bits(mn))
+	out[o+3] = int32(bl)
+	out[o+4] = 0
+	if an {
+		out[o+4] = 1
+	}
+	out[o+5] = sx
+	out[o+6] = sd
+	out[o+7] = int32(t.WaveWidth()*100 + t.LaneIndex())
+}
