@@ -173,7 +173,8 @@ func (b *Builder) CmpXchg(ptr, cmp, new Value, success, failure Ordering, align 
 	return b.ExtractValue(pair, 0)
 }
 
-// ExtractValue returns field i of the struct value agg.
+// ExtractValue returns field i of the struct value agg; it panics when
+// agg is not a struct with field i, a bug of the caller (as reflect does).
 func (b *Builder) ExtractValue(agg Value, i int) *Local {
 	st, ok := agg.Type().(*StructType)
 	if !ok || i < 0 || i >= len(st.Fields) {
