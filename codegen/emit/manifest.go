@@ -100,11 +100,13 @@ func (w *writer) artifacts(l *Lowered, arts []schema.Artifact) {
 			}
 			w.printf("},\n")
 		}
-		name := w.names.Code(l.Kernel.Name, a)
-		if a.Target.Text() {
-			w.printf("Code: %s,\n", name)
-		} else {
-			w.printf("Entry: %s,\n", name)
+		switch {
+		case a.Target.Native():
+			w.printf("Code: %s,\nSymbol: %q,\n", w.names.library(libraryOf(a)), a.Symbol)
+		case a.Target.Text():
+			w.printf("Code: %s,\n", w.names.Code(l.Kernel.Name, a))
+		default:
+			w.printf("Entry: %s,\n", w.names.Code(l.Kernel.Name, a))
 		}
 		w.printf("},\n")
 	}
@@ -155,6 +157,9 @@ func (w *writer) manifest(m schema.Manifest) {
 func (w *writer) code(l *Lowered) {
 	for i := range l.Artifacts {
 		a := &l.Artifacts[i]
+		if a.Target.Native() {
+			continue // in the package's library (library.go)
+		}
 		name := w.names.Code(l.Kernel.Name, a)
 		if !a.Target.Text() {
 			w.printf("\n%s", a.Code)
