@@ -24,8 +24,9 @@ func Required() []string {
 }
 
 // NotBackends are the names XPU_REQUIRE may hold that are not backends:
-// "browser" requires the headless-browser test of package wasm to run.
-var NotBackends = []string{"browser"}
+// "browser" requires the headless-browser test of package wasm to run,
+// "llvm-host" the CPU backend's host tier (and the LLVM sidecar's tests).
+var NotBackends = []string{"browser", "llvm-host"}
 
 // Requires reports whether XPU_REQUIRE names name.
 func Requires(name string) bool { return slices.Contains(Required(), name) }
