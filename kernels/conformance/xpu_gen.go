@@ -1152,6 +1152,167 @@ func bitOpsCPU(b *gpuimpl.CPUBlock) {
 	}
 }
 
+// BlackScholesKernel is the compiled form of the kernel BlackScholes (Go function BlackScholes).
+var BlackScholesKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
+	Name:    "github.com/goxpu/xpu/kernels/conformance.BlackScholes",
+	Codegen: "xpu-gen/1",
+	Block:   xpu.Dim3{X: 128, Y: 1, Z: 1},
+	Params: []gpuimpl.Param{
+		{Name: "call", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "float32"}, Size: 4, Access: gpuimpl.AccessWrite, Binding: 0},
+		{Name: "put", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "float32"}, Size: 4, Access: gpuimpl.AccessWrite, Binding: 1},
+		{Name: "s", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "float32"}, Size: 4, Access: gpuimpl.AccessRead, Binding: 2},
+		{Name: "x", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "float32"}, Size: 4, Access: gpuimpl.AccessRead, Binding: 3},
+		{Name: "t", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "float32"}, Size: 4, Access: gpuimpl.AccessRead, Binding: 4},
+		{Name: "r", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "float32"}, Size: 4, Binding: 0},
+		{Name: "v", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "float32"}, Size: 4, Binding: 4},
+		{Name: "n", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 8},
+	},
+	UniformSize: 16,
+	Func:        BlackScholes,
+	Artifacts: []gpuimpl.Artifact{
+		{
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:cb2cfc99937dce5c81f0adbbb64c2d4d2efd962fbc2684c763fe4b2d5ea7eb3c",
+				PrivateBytes: new(40),
+				NativeOps:    []string{"abs", "bitcast", "exp", "log", "max", "select", "sqrt"},
+			},
+			Code: blackScholesWGSL,
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:fd939a95fe927e327d545adff01ed9f73a78aac2d28c5059744e291d815b29c5",
+				NativeOps: []string{"xpu.Abs", "xpu.Exp", "xpu.Log", "xpu.Sqrt"},
+			},
+			Entry: blackScholesCPU,
+		},
+	},
+})
+
+// LaunchBlackScholes launches the kernel BlackScholes on the stream s1 over a grid of groups
+// blocks of 128x1x1 work-items, with the arguments of BlackScholes after its Thread.
+// Buffers are bound in this order; scalars are uniforms.
+func LaunchBlackScholes(s1 *gpu.Stream, groups xpu.Dim3, call *gpu.Buffer[float32], put *gpu.Buffer[float32], s *gpu.Buffer[float32], x *gpu.Buffer[float32], t *gpu.Buffer[float32], r float32, v float32, n uint32) error {
+	return s1.Launch(BlackScholesKernel, groups, call, put, s, x, t, r, v, n)
+}
+
+// blackScholesWGSL is the WGSL code of BlackScholes.
+const blackScholesWGSL = `struct xpu_Uniforms {
+    p_r: f32,
+    p_v: f32,
+    p_n: u32,
+}
+
+@group(0) @binding(0) var<storage, read_write> b_call: array<f32>;
+@group(0) @binding(1) var<storage, read_write> b_put: array<f32>;
+@group(0) @binding(2) var<storage, read> b_s: array<f32>;
+@group(0) @binding(3) var<storage, read> b_x: array<f32>;
+@group(0) @binding(4) var<storage, read> b_t: array<f32>;
+@group(0) @binding(5) var<uniform> xpu_u: xpu_Uniforms;
+
+// Go's comparison of the float32s of bits x and y: -1, 0 or 1, or 2 when either is NaN. Integer arithmetic, which no compiler may take for finite math.
+fn xpu_cmp_f32(x: u32, y: u32) -> i32 {
+    let a = select(i32(x & 2147483647u), -i32(x & 2147483647u), x > 2147483647u);
+    let b = select(i32(y & 2147483647u), -i32(y & 2147483647u), y > 2147483647u);
+    return select(select(select(-1i, 1i, a > b), 0i, a == b), 2i, max(x & 2147483647u, y & 2147483647u) > 2139095040u);
+}
+
+fn f_cnd(a_d: f32) -> f32 {
+    var v_d: f32 = a_d;
+    let v_k: f32 = 1.0f / (1.0f + (0x1.da6712p-3f * abs(v_d)));
+    var v_c: f32;
+    v_c = (0x1.988454p-2f * exp((-0.5f * v_d) * v_d)) * (v_k * (0x1.470bf4p-2f + (v_k * (-0x1.6d1f0ep-2f + (v_k * (0x1.c80efp0f + (v_k * (-0x1.d23dd4p0f + (v_k * 0x1.548cdep0f)))))))));
+    if xpu_cmp_f32(bitcast<u32>(v_d), 0u) == 1i {
+        v_c = 1.0f - v_c;
+    }
+    return v_c;
+}
+
+// main is kernel BlackScholes, block 128x1x1.
+@compute @workgroup_size(128, 1, 1)
+fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {
+    for (var v_i: u32 = gid.x; v_i < xpu_u.p_n; v_i = v_i + (128u * nwg.x)) {
+        let v_sqrtT: f32 = sqrt(b_t[v_i]);
+        let v_d1: f32 = (log(b_s[v_i] / b_x[v_i]) + ((xpu_u.p_r + ((0.5f * xpu_u.p_v) * xpu_u.p_v)) * b_t[v_i])) / (xpu_u.p_v * v_sqrtT);
+        let v_cndD1: f32 = f_cnd(v_d1);
+        let v_cndD2: f32 = f_cnd(v_d1 - (xpu_u.p_v * v_sqrtT));
+        let v_expRT: f32 = exp(-xpu_u.p_r * b_t[v_i]);
+        b_call[v_i] = (b_s[v_i] * v_cndD1) - ((b_x[v_i] * v_expRT) * v_cndD2);
+        b_put[v_i] = ((b_x[v_i] * v_expRT) * (1.0f - v_cndD2)) - (b_s[v_i] * (1.0f - v_cndD1));
+    }
+}
+`
+
+// blackScholesCPU runs one block of the kernel BlackScholes on the CPU.
+func blackScholesCPU(b *gpuimpl.CPUBlock) {
+	p_call := gpuimpl.CPUView[float32](b.Buffers[0])
+	p_put := gpuimpl.CPUView[float32](b.Buffers[1])
+	p_s := gpuimpl.CPUView[float32](b.Buffers[2])
+	p_x := gpuimpl.CPUView[float32](b.Buffers[3])
+	p_t := gpuimpl.CPUView[float32](b.Buffers[4])
+	p_r := gpuimpl.CPUUniform[float32](b.Uniforms, 0)
+	p_v := gpuimpl.CPUUniform[float32](b.Uniforms, 4)
+	p_n := gpuimpl.CPUUniform[uint32](b.Uniforms, 8)
+	gx0 := b.Group.X * 128
+	gy0 := b.Group.Y * 1
+	gz0 := b.Group.Z * 1
+	var ly uint32
+	var lz uint32
+	stop := b.Stopping()
+	_ = p_call
+	_ = p_put
+	_ = p_s
+	_ = p_x
+	_ = p_t
+	_ = p_r
+	_ = p_v
+	_ = p_n
+	_ = gx0
+	_ = gy0
+	_ = gz0
+	_ = ly
+	_ = lz
+	_ = stop
+	f_cnd := func(lx, ly, lz uint32, v_d float32) float32 {
+		var v_k float32 = (float32(1) / (float32(1) + (float32(0.2316419) * xpu.Abs(v_d))))
+		_ = v_k
+		var v_c float32 = ((float32(0.3989423) * xpu.Exp(((float32(-0.5) * v_d) * v_d))) * (v_k * (float32(0.31938154) + (v_k * (float32(-0.35656378) + (v_k * (float32(1.7814779) + (v_k * (float32(-1.8212559) + (v_k * float32(1.3302745)))))))))))
+		_ = v_c
+		if v_d > float32(0) {
+			v_c = (float32(1) - v_c)
+		}
+		return v_c
+	}
+	_ = f_cnd
+	for lx := uint32(0); lx < 128; lx++ {
+		li := lx
+		_ = li
+		{
+			var v_i uint32 = (gx0 + lx)
+			_ = v_i
+			for v_i < p_n {
+				if stop.Load() {
+					panic(gpuimpl.CPUStopped)
+				}
+				{
+					var v_sqrtT float32 = xpu.Sqrt(p_t[v_i])
+					_ = v_sqrtT
+					var v_d1 float32 = ((xpu.Log((p_s[v_i] / p_x[v_i])) + ((p_r + ((float32(0.5) * p_v) * p_v)) * p_t[v_i])) / (p_v * v_sqrtT))
+					_ = v_d1
+					var v_d2 float32 = (v_d1 - (p_v * v_sqrtT))
+					_ = v_d2
+					var v_cndD1 float32 = f_cnd(lx, ly, lz, v_d1)
+					_ = v_cndD1
+					var v_cndD2 float32 = f_cnd(lx, ly, lz, v_d2)
+					_ = v_cndD2
+					var v_expRT float32 = xpu.Exp(((-p_r) * p_t[v_i]))
+					_ = v_expRT
+					p_call[v_i] = ((p_s[v_i] * v_cndD1) - ((p_x[v_i] * v_expRT) * v_cndD2))
+					p_put[v_i] = (((p_x[v_i] * v_expRT) * (float32(1) - v_cndD2)) - (p_s[v_i] * (float32(1) - v_cndD1)))
+				}
+				v_i = (v_i + (uint32(128) * b.Groups.X))
+			}
+		}
+	}
+}
+
 // BlockReduceKernel is the compiled form of the kernel BlockReduce (Go function BlockReduce).
 var BlockReduceKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Name:    "github.com/goxpu/xpu/kernels/conformance.BlockReduce",
@@ -5027,6 +5188,173 @@ func loopLocalZeroCPU(b *gpuimpl.CPUBlock) {
 	}
 }
 
+// MandelbrotKernel is the compiled form of the kernel Mandelbrot (Go function Mandelbrot).
+var MandelbrotKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
+	Name:    "github.com/goxpu/xpu/kernels/conformance.Mandelbrot",
+	Codegen: "xpu-gen/1",
+	Block:   xpu.Dim3{X: 16, Y: 16, Z: 1},
+	Params: []gpuimpl.Param{
+		{Name: "out", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Access: gpuimpl.AccessWrite, Binding: 0},
+		{Name: "w", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 0},
+		{Name: "h", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 4},
+		{Name: "x0", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "float32"}, Size: 4, Binding: 8},
+		{Name: "y0", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "float32"}, Size: 4, Binding: 12},
+		{Name: "d", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "float32"}, Size: 4, Binding: 16},
+		{Name: "maxIter", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 20},
+	},
+	UniformSize: 32,
+	Func:        Mandelbrot,
+	Artifacts: []gpuimpl.Artifact{
+		{
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:36545a39c0999ab317871b19f2e98cd07cfcd5abaa53f11986befe4502f0ee1e",
+				PrivateBytes: new(36),
+				NativeOps:    []string{"bitcast", "max", "select"},
+			},
+			Code: mandelbrotWGSL,
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:bc1a94f68aab752fda41b04e32e97d419bca18d4be306727fbd9ce3bcdd2f362"},
+			Entry:    mandelbrotCPU,
+		},
+	},
+})
+
+// LaunchMandelbrot launches the kernel Mandelbrot on the stream s over a grid of groups
+// blocks of 16x16x1 work-items, with the arguments of Mandelbrot after its Thread.
+// Buffers are bound in this order; scalars are uniforms.
+func LaunchMandelbrot(s *gpu.Stream, groups xpu.Dim3, out *gpu.Buffer[uint32], w uint32, h uint32, x0 float32, y0 float32, d float32, maxIter uint32) error {
+	return s.Launch(MandelbrotKernel, groups, out, w, h, x0, y0, d, maxIter)
+}
+
+// mandelbrotWGSL is the WGSL code of Mandelbrot.
+const mandelbrotWGSL = `struct xpu_Uniforms {
+    p_w: u32,
+    p_h: u32,
+    p_x0: f32,
+    p_y0: f32,
+    p_d: f32,
+    p_maxIter: u32,
+}
+
+@group(0) @binding(0) var<storage, read_write> b_out: array<u32>;
+@group(0) @binding(1) var<uniform> xpu_u: xpu_Uniforms;
+
+// Go's comparison of the float32s of bits x and y: -1, 0 or 1, or 2 when either is NaN. Integer arithmetic, which no compiler may take for finite math.
+fn xpu_cmp_f32(x: u32, y: u32) -> i32 {
+    let a = select(i32(x & 2147483647u), -i32(x & 2147483647u), x > 2147483647u);
+    let b = select(i32(y & 2147483647u), -i32(y & 2147483647u), y > 2147483647u);
+    return select(select(select(-1i, 1i, a > b), 0i, a == b), 2i, max(x & 2147483647u, y & 2147483647u) > 2139095040u);
+}
+
+// main is kernel Mandelbrot, block 16x16x1.
+@compute @workgroup_size(16, 16, 1)
+fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
+    let v_px: u32 = gid.x;
+    let v_py: u32 = gid.y;
+    if (v_px >= xpu_u.p_w) || (v_py >= xpu_u.p_h) {
+        return;
+    }
+    let v_cr: f32 = xpu_u.p_x0 + (f32(v_px) * xpu_u.p_d);
+    let v_ci: f32 = xpu_u.p_y0 + (f32(v_py) * xpu_u.p_d);
+    var v_zr: f32;
+    v_zr = f32();
+    var v_zi: f32;
+    v_zi = f32();
+    var v_it: u32;
+    v_it = 0u;
+    {
+        loop {
+            if !(v_it < xpu_u.p_maxIter) {
+                break;
+            }
+            let v_zr2: f32 = v_zr * v_zr;
+            let v_zi2: f32 = v_zi * v_zi;
+            if xpu_cmp_f32(bitcast<u32>(v_zr2 + v_zi2), 1082130432u) == 1i {
+                break;
+            }
+            v_zi = ((2.0f * v_zr) * v_zi) + v_ci;
+            v_zr = (v_zr2 - v_zi2) + v_cr;
+            continuing {
+                v_it = v_it + 1u;
+            }
+        }
+    }
+    b_out[(v_py * xpu_u.p_w) + v_px] = v_it;
+}
+`
+
+// mandelbrotCPU runs one block of the kernel Mandelbrot on the CPU.
+func mandelbrotCPU(b *gpuimpl.CPUBlock) {
+	p_out := gpuimpl.CPUView[uint32](b.Buffers[0])
+	p_w := gpuimpl.CPUUniform[uint32](b.Uniforms, 0)
+	p_h := gpuimpl.CPUUniform[uint32](b.Uniforms, 4)
+	p_x0 := gpuimpl.CPUUniform[float32](b.Uniforms, 8)
+	p_y0 := gpuimpl.CPUUniform[float32](b.Uniforms, 12)
+	p_d := gpuimpl.CPUUniform[float32](b.Uniforms, 16)
+	p_maxIter := gpuimpl.CPUUniform[uint32](b.Uniforms, 20)
+	gx0 := b.Group.X * 16
+	gy0 := b.Group.Y * 16
+	gz0 := b.Group.Z * 1
+	var lz uint32
+	stop := b.Stopping()
+	_ = p_out
+	_ = p_w
+	_ = p_h
+	_ = p_x0
+	_ = p_y0
+	_ = p_d
+	_ = p_maxIter
+	_ = gx0
+	_ = gy0
+	_ = gz0
+	_ = lz
+	_ = stop
+	for ly := uint32(0); ly < 16; ly++ {
+	items0:
+		for lx := uint32(0); lx < 16; lx++ {
+			li := lx + 16*ly + 256*lz
+			_ = li
+			var v_px uint32 = (gx0 + lx)
+			_ = v_px
+			var v_py uint32 = (gy0 + ly)
+			_ = v_py
+			if (v_px >= p_w) || (v_py >= p_h) {
+				continue items0
+			}
+			var v_cr float32 = (p_x0 + (float32(v_px) * p_d))
+			_ = v_cr
+			var v_ci float32 = (p_y0 + (float32(v_py) * p_d))
+			_ = v_ci
+			var v_zr float32
+			_ = v_zr
+			var v_zi float32
+			_ = v_zi
+			var v_it uint32 = uint32(0)
+			_ = v_it
+			{
+				for v_it < p_maxIter {
+					if stop.Load() {
+						panic(gpuimpl.CPUStopped)
+					}
+					{
+						var v_zr2 float32 = (v_zr * v_zr)
+						_ = v_zr2
+						var v_zi2 float32 = (v_zi * v_zi)
+						_ = v_zi2
+						if (v_zr2 + v_zi2) > float32(4) {
+							break
+						}
+						v_zi = (((float32(2) * v_zr) * v_zi) + v_ci)
+						v_zr = ((v_zr2 - v_zi2) + v_cr)
+					}
+					v_it = (v_it + uint32(1))
+				}
+			}
+			p_out[((v_py * p_w) + v_px)] = v_it
+		}
+	}
+}
+
 // MathExactKernel is the compiled form of the kernel MathExact (Go function MathExact).
 var MathExactKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Name:    "github.com/goxpu/xpu/kernels/conformance.MathExact",
@@ -5681,6 +6009,388 @@ func mathTrigCPU(b *gpuimpl.CPUBlock) {
 				p_out[(v_o + uint32(1))] = xpu.Cos(v_x)
 				p_out[(v_o + uint32(2))] = xpu.Tan(v_x)
 				p_out[(v_o + uint32(3))] = xpu.Tanh(v_x)
+			}
+		}
+	}
+}
+
+// NBodyKernel is the compiled form of the kernel NBody (Go function NBody).
+var NBodyKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
+	Name:    "github.com/goxpu/xpu/kernels/conformance.NBody",
+	Codegen: "xpu-gen/1",
+	Block:   xpu.Dim3{X: 64, Y: 1, Z: 1},
+	Params: []gpuimpl.Param{
+		{Name: "accel", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Pkg: "github.com/goxpu/xpu/kernels/conformance", Name: "Body"}, Size: 16, Access: gpuimpl.AccessWrite, Binding: 0},
+		{Name: "pos", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Pkg: "github.com/goxpu/xpu/kernels/conformance", Name: "Body"}, Size: 16, Access: gpuimpl.AccessRead, Binding: 1},
+		{Name: "n", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 0},
+		{Name: "eps2", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "float32"}, Size: 4, Binding: 4},
+	},
+	SharedBytes: 1024,
+	UniformSize: 16,
+	Func:        NBody,
+	Artifacts: []gpuimpl.Artifact{
+		{
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:3cec53431b7331bf7b25fa8fdb87f08bd1c06b0c2274b3f8ebe5a20eab401b02",
+				PrivateBytes: new(148),
+				NativeOps:    []string{"sqrt", "workgroupBarrier"},
+			},
+			Code: nBodyWGSL,
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:4a7f6122118a9a8f5df7f61399f94ea7786e88958ea3dc2503626bf4b7f76317",
+				NativeOps: []string{"xpu.Sqrt"},
+			},
+			Entry: nBodyCPU,
+		},
+	},
+})
+
+// LaunchNBody launches the kernel NBody on the stream s over a grid of groups
+// blocks of 64x1x1 work-items, with the arguments of NBody after its Thread.
+// Buffers are bound in this order; scalars are uniforms.
+func LaunchNBody(s *gpu.Stream, groups xpu.Dim3, accel *gpu.Buffer[Body], pos *gpu.Buffer[Body], n uint32, eps2 float32) error {
+	return s.Launch(NBodyKernel, groups, accel, pos, n, eps2)
+}
+
+// nBodyWGSL is the WGSL code of NBody.
+const nBodyWGSL = `struct S_Body {
+    m_X: f32,
+    m_Y: f32,
+    m_Z: f32,
+    m_W: f32,
+}
+
+struct xpu_Uniforms {
+    p_n: u32,
+    p_eps2: f32,
+}
+
+@group(0) @binding(0) var<storage, read_write> b_accel: array<S_Body>;
+@group(0) @binding(1) var<storage, read> b_pos: array<S_Body>;
+@group(0) @binding(2) var<uniform> xpu_u: xpu_Uniforms;
+var<workgroup> s_sx: array<f32, 64>;
+var<workgroup> s_sy: array<f32, 64>;
+var<workgroup> s_sz: array<f32, 64>;
+var<workgroup> s_sw: array<f32, 64>;
+
+// main is kernel NBody, block 64x1x1.
+@compute @workgroup_size(64, 1, 1)
+fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(local_invocation_id) lid: vec3<u32>) {
+    let v_i: u32 = gid.x;
+    var v_me: S_Body;
+    v_me = S_Body();
+    if v_i < xpu_u.p_n {
+        v_me = b_pos[v_i];
+    }
+    var v_ax: f32;
+    v_ax = f32();
+    var v_ay: f32;
+    v_ay = f32();
+    var v_az: f32;
+    v_az = f32();
+    for (var v_base: u32 = 0u; v_base < xpu_u.p_n; v_base = v_base + 64u) {
+        let v_j: u32 = v_base + lid.x;
+        if v_j < xpu_u.p_n {
+            var v_p: S_Body;
+            v_p = b_pos[v_j];
+            let v_tmp_4: f32 = v_p.m_X;
+            let v_tmp_5: f32 = v_p.m_Y;
+            let v_tmp_6: f32 = v_p.m_Z;
+            let v_tmp_7: f32 = v_p.m_W;
+            s_sx[lid.x] = v_tmp_4;
+            s_sy[lid.x] = v_tmp_5;
+            s_sz[lid.x] = v_tmp_6;
+            s_sw[lid.x] = v_tmp_7;
+        } else {
+            s_sx[lid.x] = 0.0f;
+            s_sy[lid.x] = 0.0f;
+            s_sz[lid.x] = 0.0f;
+            s_sw[lid.x] = 0.0f;
+        }
+        workgroupBarrier();
+        for (var v_k: u32 = 0u; v_k < 64u; v_k = v_k + 1u) {
+            let v_rx: f32 = s_sx[v_k] - v_me.m_X;
+            let v_ry: f32 = s_sy[v_k] - v_me.m_Y;
+            let v_rz: f32 = s_sz[v_k] - v_me.m_Z;
+            let v_inv: f32 = 1.0f / sqrt((((v_rx * v_rx) + (v_ry * v_ry)) + (v_rz * v_rz)) + xpu_u.p_eps2);
+            let v_s: f32 = ((s_sw[v_k] * v_inv) * v_inv) * v_inv;
+            v_ax = v_ax + (v_rx * v_s);
+            v_ay = v_ay + (v_ry * v_s);
+            v_az = v_az + (v_rz * v_s);
+        }
+        workgroupBarrier();
+    }
+    if v_i < xpu_u.p_n {
+        var v_lit: S_Body;
+        v_lit = S_Body();
+        v_lit.m_X = v_ax;
+        v_lit.m_Y = v_ay;
+        v_lit.m_Z = v_az;
+        b_accel[v_i] = v_lit;
+    }
+}
+`
+
+// nBodyCPU runs one block of the kernel NBody on the CPU.
+func nBodyCPU(b *gpuimpl.CPUBlock) {
+	p_accel := gpuimpl.CPUView[Body](b.Buffers[0])
+	p_pos := gpuimpl.CPUView[Body](b.Buffers[1])
+	p_n := gpuimpl.CPUUniform[uint32](b.Uniforms, 0)
+	p_eps2 := gpuimpl.CPUUniform[float32](b.Uniforms, 4)
+	var s_sx [64]float32
+	var s_sy [64]float32
+	var s_sz [64]float32
+	var s_sw [64]float32
+	var a_ax [64]float32
+	var a_ay [64]float32
+	var a_az [64]float32
+	var a_me [64]Body
+	var v_base uint32
+	gx0 := b.Group.X * 64
+	gy0 := b.Group.Y * 1
+	gz0 := b.Group.Z * 1
+	var ly uint32
+	var lz uint32
+	stop := b.Stopping()
+	_ = p_accel
+	_ = p_pos
+	_ = p_n
+	_ = p_eps2
+	_ = v_base
+	_ = gx0
+	_ = gy0
+	_ = gz0
+	_ = ly
+	_ = lz
+	_ = stop
+	{
+		lx := uint32(0)
+		li := uint32(0)
+		_, _ = lx, li
+		var v_i uint32 = (gx0 + lx)
+		_ = v_i
+		var w0 *[64]Body
+		if o := v_i; o <= 4294967232 && uint64(o)+64 <= uint64(len(p_pos)) {
+			w0 = (*[64]Body)(p_pos[o : uint64(o)+64])
+		}
+		if w0 != nil {
+			for lx := uint32(0); lx < 64; lx++ {
+				li := lx
+				_ = li
+				var v_ax float32
+				var v_ay float32
+				var v_az float32
+				var v_me Body
+				var v_i uint32 = (gx0 + lx)
+				_ = v_i
+				v_me = Body{}
+				if v_i < p_n {
+					v_me = w0[lx]
+				}
+				v_ax = 0
+				v_ay = 0
+				v_az = 0
+				a_ax[li] = v_ax
+				a_ay[li] = v_ay
+				a_az[li] = v_az
+				a_me[li] = v_me
+			}
+		} else {
+			for lx := uint32(0); lx < 64; lx++ {
+				li := lx
+				_ = li
+				var v_ax float32
+				var v_ay float32
+				var v_az float32
+				var v_me Body
+				var v_i uint32 = (gx0 + lx)
+				_ = v_i
+				v_me = Body{}
+				if v_i < p_n {
+					v_me = p_pos[v_i]
+				}
+				v_ax = 0
+				v_ay = 0
+				v_az = 0
+				a_ax[li] = v_ax
+				a_ay[li] = v_ay
+				a_az[li] = v_az
+				a_me[li] = v_me
+			}
+		}
+	}
+	v_base = uint32(0)
+	for {
+		if stop.Load() {
+			panic(gpuimpl.CPUStopped)
+		}
+		c2 := (v_base < p_n)
+		if !c2 {
+			break
+		}
+		for lx := uint32(0); lx < 64; lx++ {
+			li := lx
+			_ = li
+			var v_j uint32 = (v_base + lx)
+			_ = v_j
+			if v_j < p_n {
+				var v_p Body = p_pos[v_j]
+				_ = v_p
+				var v_tmp uint32 = lx
+				_ = v_tmp
+				var v_tmp_1 uint32 = lx
+				_ = v_tmp_1
+				var v_tmp_2 uint32 = lx
+				_ = v_tmp_2
+				var v_tmp_3 uint32 = lx
+				_ = v_tmp_3
+				var v_tmp_4 float32 = v_p.X
+				_ = v_tmp_4
+				var v_tmp_5 float32 = v_p.Y
+				_ = v_tmp_5
+				var v_tmp_6 float32 = v_p.Z
+				_ = v_tmp_6
+				var v_tmp_7 float32 = v_p.W
+				_ = v_tmp_7
+				s_sx[v_tmp] = v_tmp_4
+				s_sy[v_tmp_1] = v_tmp_5
+				s_sz[v_tmp_2] = v_tmp_6
+				s_sw[v_tmp_3] = v_tmp_7
+			} else {
+				var v_tmp_8 uint32 = lx
+				_ = v_tmp_8
+				var v_tmp_9 uint32 = lx
+				_ = v_tmp_9
+				var v_tmp_10 uint32 = lx
+				_ = v_tmp_10
+				var v_tmp_11 uint32 = lx
+				_ = v_tmp_11
+				s_sx[v_tmp_8] = float32(0)
+				s_sy[v_tmp_9] = float32(0)
+				s_sz[v_tmp_10] = float32(0)
+				s_sw[v_tmp_11] = float32(0)
+			}
+		}
+		for lx := uint32(0); lx < 64; lx++ {
+			li := lx
+			_ = li
+			v_ax := a_ax[li]
+			_ = v_ax
+			v_ay := a_ay[li]
+			_ = v_ay
+			v_az := a_az[li]
+			_ = v_az
+			v_me := a_me[li]
+			_ = v_me
+			{
+				var v_k uint32 = uint32(0)
+				_ = v_k
+				for v_k < uint32(64) {
+					{
+						var v_rx float32 = (s_sx[v_k] - v_me.X)
+						_ = v_rx
+						var v_ry float32 = (s_sy[v_k] - v_me.Y)
+						_ = v_ry
+						var v_rz float32 = (s_sz[v_k] - v_me.Z)
+						_ = v_rz
+						var v_d2 float32 = ((((v_rx * v_rx) + (v_ry * v_ry)) + (v_rz * v_rz)) + p_eps2)
+						_ = v_d2
+						var v_inv float32 = (float32(1) / xpu.Sqrt(v_d2))
+						_ = v_inv
+						var v_s float32 = (((s_sw[v_k] * v_inv) * v_inv) * v_inv)
+						_ = v_s
+						v_ax = (v_ax + (v_rx * v_s))
+						v_ay = (v_ay + (v_ry * v_s))
+						v_az = (v_az + (v_rz * v_s))
+					}
+					v_k = (v_k + uint32(1))
+				}
+			}
+			a_ax[li] = v_ax
+			a_ay[li] = v_ay
+			a_az[li] = v_az
+		}
+		v_base = (v_base + uint32(64))
+	}
+	{
+		lx := uint32(0)
+		li := uint32(0)
+		_, _ = lx, li
+		var v_i uint32 = (gx0 + lx)
+		_ = v_i
+		// The guard (v_i < p_n) holds for the lanes lo <= lx < hi; gok: v_i
+		// steps by one from lane to lane without wrapping.
+		lo, hi, gok := uint32(0), uint32(0), false
+		if e0, u0 := int64(v_i), int64(p_n); e0 <= 4294967232 {
+			gok = true
+			hi = uint32(min(max(u0-e0, 0), 64))
+		}
+		var w0 *[64]Body
+		if o := v_i; o <= 4294967232 && uint64(o)+64 <= uint64(len(p_accel)) {
+			w0 = (*[64]Body)(p_accel[o : uint64(o)+64])
+		}
+		if gok && w0 != nil && hi <= 64 {
+			for lx := lo; lx < hi; lx++ {
+				li := lx
+				_ = li
+				v_ax := a_ax[li]
+				_ = v_ax
+				v_ay := a_ay[li]
+				_ = v_ay
+				v_az := a_az[li]
+				_ = v_az
+				var v_i uint32 = (gx0 + lx)
+				_ = v_i
+				{ // (v_i < p_n) holds for lo <= lx < hi
+					var v_lit Body
+					_ = v_lit
+					v_lit.X = v_ax
+					v_lit.Y = v_ay
+					v_lit.Z = v_az
+					w0[lx] = v_lit
+				}
+			}
+		} else if gok {
+			for lx := lo; lx < hi; lx++ {
+				li := lx
+				_ = li
+				v_ax := a_ax[li]
+				_ = v_ax
+				v_ay := a_ay[li]
+				_ = v_ay
+				v_az := a_az[li]
+				_ = v_az
+				var v_i uint32 = (gx0 + lx)
+				_ = v_i
+				{ // (v_i < p_n) holds for lo <= lx < hi
+					var v_lit Body
+					_ = v_lit
+					v_lit.X = v_ax
+					v_lit.Y = v_ay
+					v_lit.Z = v_az
+					p_accel[v_i] = v_lit
+				}
+			}
+		} else {
+			for lx := uint32(0); lx < 64; lx++ {
+				li := lx
+				_ = li
+				v_ax := a_ax[li]
+				_ = v_ax
+				v_ay := a_ay[li]
+				_ = v_ay
+				v_az := a_az[li]
+				_ = v_az
+				var v_i uint32 = (gx0 + lx)
+				_ = v_i
+				if v_i < p_n {
+					var v_lit Body
+					_ = v_lit
+					v_lit.X = v_ax
+					v_lit.Y = v_ay
+					v_lit.Z = v_az
+					p_accel[v_i] = v_lit
+				}
 			}
 		}
 	}
@@ -7264,6 +7974,309 @@ func sgemmCPU(b *gpuimpl.CPUBlock) {
 			_ = v_row
 			if (v_row < p_m) && (v_col < p_n) {
 				p_c[((v_row * p_n) + v_col)] = ((p_alpha * v_acc) + (p_beta * p_c[((v_row*p_n)+v_col)]))
+			}
+		}
+	}
+}
+
+// SgemmTiledKernel is the compiled form of the kernel SgemmTiled (Go function SgemmTiled).
+var SgemmTiledKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
+	Name:    "github.com/goxpu/xpu/kernels/conformance.SgemmTiled",
+	Codegen: "xpu-gen/1",
+	Block:   xpu.Dim3{X: 16, Y: 16, Z: 1},
+	Params: []gpuimpl.Param{
+		{Name: "c", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "float32"}, Size: 4, Access: gpuimpl.AccessWrite, Binding: 0},
+		{Name: "a", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "float32"}, Size: 4, Access: gpuimpl.AccessRead, Binding: 1},
+		{Name: "b", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "float32"}, Size: 4, Access: gpuimpl.AccessRead, Binding: 2},
+		{Name: "m", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 0},
+		{Name: "n", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 4},
+		{Name: "k", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 8},
+	},
+	SharedBytes: 8192,
+	UniformSize: 16,
+	Func:        SgemmTiled,
+	Artifacts: []gpuimpl.Artifact{
+		{
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:6e798fbfb7b5f84ebacb98b6c7a7e7320be2381bc30bb21b5260e3e88a527a67",
+				PrivateBytes: new(160),
+				NativeOps:    []string{"workgroupBarrier"},
+			},
+			Code: sgemmTiledWGSL,
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:b6f7b3f0d7e40e9770e0251107dc7200396062c715e934fe5a5bd7dcbbeb1b6c"},
+			Entry:    sgemmTiledCPU,
+		},
+	},
+})
+
+// LaunchSgemmTiled launches the kernel SgemmTiled on the stream s over a grid of groups
+// blocks of 16x16x1 work-items, with the arguments of SgemmTiled after its Thread.
+// Buffers are bound in this order; scalars are uniforms.
+func LaunchSgemmTiled(s *gpu.Stream, groups xpu.Dim3, c *gpu.Buffer[float32], a *gpu.Buffer[float32], b *gpu.Buffer[float32], m uint32, n uint32, k uint32) error {
+	return s.Launch(SgemmTiledKernel, groups, c, a, b, m, n, k)
+}
+
+// sgemmTiledWGSL is the WGSL code of SgemmTiled.
+const sgemmTiledWGSL = `struct xpu_Uniforms {
+    p_m: u32,
+    p_n: u32,
+    p_k: u32,
+}
+
+@group(0) @binding(0) var<storage, read_write> b_c: array<f32>;
+@group(0) @binding(1) var<storage, read> b_a: array<f32>;
+@group(0) @binding(2) var<storage, read> b_b: array<f32>;
+@group(0) @binding(3) var<uniform> xpu_u: xpu_Uniforms;
+var<workgroup> s_as: array<f32, 1024>;
+var<workgroup> s_bs: array<f32, 1024>;
+
+// main is kernel SgemmTiled, block 16x16x1.
+@compute @workgroup_size(16, 16, 1)
+fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid: vec3<u32>) {
+    let v_tx: u32 = lid.x;
+    let v_ty: u32 = lid.y;
+    let v_rowBase: u32 = (wid.y * 64u) + (v_ty * 4u);
+    let v_colBase: u32 = (wid.x * 64u) + (v_tx * 4u);
+    var v_acc: array<f32, 16>;
+    v_acc = array<f32, 16>();
+    for (var v_k0: u32 = 0u; v_k0 < xpu_u.p_k; v_k0 = v_k0 + 16u) {
+        for (var v_l: u32 = 0u; v_l < 4u; v_l = v_l + 1u) {
+            let v_r: u32 = (v_ty * 4u) + v_l;
+            let v_row: u32 = (wid.y * 64u) + v_r;
+            if (v_row < xpu_u.p_m) && ((v_k0 + v_tx) < xpu_u.p_k) {
+                s_as[(v_r * 16u) + v_tx] = b_a[((v_row * xpu_u.p_k) + v_k0) + v_tx];
+            } else {
+                s_as[(v_r * 16u) + v_tx] = 0.0f;
+            }
+            let v_q: u32 = (v_tx * 4u) + v_l;
+            let v_col: u32 = (wid.x * 64u) + v_q;
+            if ((v_k0 + v_ty) < xpu_u.p_k) && (v_col < xpu_u.p_n) {
+                s_bs[(v_ty * 64u) + v_q] = b_b[((v_k0 + v_ty) * xpu_u.p_n) + v_col];
+            } else {
+                s_bs[(v_ty * 64u) + v_q] = 0.0f;
+            }
+        }
+        workgroupBarrier();
+        for (var v_kk: u32 = 0u; v_kk < 16u; v_kk = v_kk + 1u) {
+            var v_ar: array<f32, 4>;
+            v_ar = array<f32, 4>();
+            var v_bc: array<f32, 4>;
+            v_bc = array<f32, 4>();
+            for (var v_l_1: u32 = 0u; v_l_1 < 4u; v_l_1 = v_l_1 + 1u) {
+                v_ar[v_l_1] = s_as[(((v_ty * 4u) + v_l_1) * 16u) + v_kk];
+                v_bc[v_l_1] = s_bs[((v_kk * 64u) + (v_tx * 4u)) + v_l_1];
+            }
+            for (var v_i: u32 = 0u; v_i < 4u; v_i = v_i + 1u) {
+                for (var v_j: u32 = 0u; v_j < 4u; v_j = v_j + 1u) {
+                    v_acc[(v_i * 4u) + v_j] = v_acc[(v_i * 4u) + v_j] + (v_ar[v_i] * v_bc[v_j]);
+                }
+            }
+        }
+        workgroupBarrier();
+    }
+    for (var v_i_1: u32 = 0u; v_i_1 < 4u; v_i_1 = v_i_1 + 1u) {
+        for (var v_j_1: u32 = 0u; v_j_1 < 4u; v_j_1 = v_j_1 + 1u) {
+            if ((v_rowBase + v_i_1) < xpu_u.p_m) && ((v_colBase + v_j_1) < xpu_u.p_n) {
+                b_c[(((v_rowBase + v_i_1) * xpu_u.p_n) + v_colBase) + v_j_1] = v_acc[(v_i_1 * 4u) + v_j_1];
+            }
+        }
+    }
+}
+`
+
+// sgemmTiledCPU runs one block of the kernel SgemmTiled on the CPU.
+func sgemmTiledCPU(b *gpuimpl.CPUBlock) {
+	p_c := gpuimpl.CPUView[float32](b.Buffers[0])
+	p_a := gpuimpl.CPUView[float32](b.Buffers[1])
+	p_b := gpuimpl.CPUView[float32](b.Buffers[2])
+	p_m := gpuimpl.CPUUniform[uint32](b.Uniforms, 0)
+	p_n := gpuimpl.CPUUniform[uint32](b.Uniforms, 4)
+	p_k := gpuimpl.CPUUniform[uint32](b.Uniforms, 8)
+	var s_as [1024]float32
+	var s_bs [1024]float32
+	var a_acc [4096]float32
+	var v_k0 uint32
+	gx0 := b.Group.X * 16
+	gy0 := b.Group.Y * 16
+	gz0 := b.Group.Z * 1
+	var lz uint32
+	stop := b.Stopping()
+	_ = p_c
+	_ = p_a
+	_ = p_b
+	_ = p_m
+	_ = p_n
+	_ = p_k
+	_ = v_k0
+	_ = gx0
+	_ = gy0
+	_ = gz0
+	_ = lz
+	_ = stop
+	for ly := uint32(0); ly < 16; ly++ {
+		for lx := uint32(0); lx < 16; lx++ {
+			li := lx + 16*ly + 256*lz
+			_ = li
+			var v_acc [16]float32
+			var v_tx uint32 = lx
+			_ = v_tx
+			var v_ty uint32 = ly
+			_ = v_ty
+			var v_rowBase uint32 = ((b.Group.Y * uint32(64)) + (v_ty * uint32(4)))
+			_ = v_rowBase
+			var v_colBase uint32 = ((b.Group.X * uint32(64)) + (v_tx * uint32(4)))
+			_ = v_colBase
+			v_acc = [16]float32{}
+			for e := range v_acc {
+				a_acc[e*256+int(li)] = v_acc[e]
+			}
+		}
+	}
+	v_k0 = uint32(0)
+	for {
+		if stop.Load() {
+			panic(gpuimpl.CPUStopped)
+		}
+		c2 := (v_k0 < p_k)
+		if !c2 {
+			break
+		}
+		for ly := uint32(0); ly < 16; ly++ {
+			for lx := uint32(0); lx < 16; lx++ {
+				li := lx + 16*ly + 256*lz
+				_ = li
+				var v_tx uint32 = lx
+				_ = v_tx
+				var v_ty uint32 = ly
+				_ = v_ty
+				{
+					var v_l uint32 = uint32(0)
+					_ = v_l
+					for v_l < uint32(4) {
+						{
+							var v_r uint32 = ((v_ty * uint32(4)) + v_l)
+							_ = v_r
+							var v_row uint32 = ((b.Group.Y * uint32(64)) + v_r)
+							_ = v_row
+							if (v_row < p_m) && ((v_k0 + v_tx) < p_k) {
+								s_as[((v_r * uint32(16)) + v_tx)] = p_a[(((v_row * p_k) + v_k0) + v_tx)]
+							} else {
+								s_as[((v_r * uint32(16)) + v_tx)] = float32(0)
+							}
+							var v_q uint32 = ((v_tx * uint32(4)) + v_l)
+							_ = v_q
+							var v_col uint32 = ((b.Group.X * uint32(64)) + v_q)
+							_ = v_col
+							if ((v_k0 + v_ty) < p_k) && (v_col < p_n) {
+								s_bs[((v_ty * uint32(64)) + v_q)] = p_b[(((v_k0 + v_ty) * p_n) + v_col)]
+							} else {
+								s_bs[((v_ty * uint32(64)) + v_q)] = float32(0)
+							}
+						}
+						v_l = (v_l + uint32(1))
+					}
+				}
+			}
+		}
+		for ly := uint32(0); ly < 16; ly++ {
+			for lx := uint32(0); lx < 16; lx++ {
+				li := lx + 16*ly + 256*lz
+				_ = li
+				var v_acc [16]float32
+				for e := range v_acc {
+					v_acc[e] = a_acc[e*256+int(li)]
+				}
+				var v_tx uint32 = lx
+				_ = v_tx
+				var v_ty uint32 = ly
+				_ = v_ty
+				{
+					var v_kk uint32 = uint32(0)
+					_ = v_kk
+					for v_kk < uint32(16) {
+						{
+							var v_ar [4]float32
+							_ = v_ar
+							var v_bc [4]float32
+							_ = v_bc
+							{
+								var v_l_1 uint32 = uint32(0)
+								_ = v_l_1
+								for v_l_1 < uint32(4) {
+									{
+										v_ar[v_l_1] = s_as[((((v_ty * uint32(4)) + v_l_1) * uint32(16)) + v_kk)]
+										v_bc[v_l_1] = s_bs[(((v_kk * uint32(64)) + (v_tx * uint32(4))) + v_l_1)]
+									}
+									v_l_1 = (v_l_1 + uint32(1))
+								}
+							}
+							{
+								var v_i uint32 = uint32(0)
+								_ = v_i
+								for v_i < uint32(4) {
+									{
+										{
+											var v_j uint32 = uint32(0)
+											_ = v_j
+											for v_j < uint32(4) {
+												{
+													v_acc[((v_i * uint32(4)) + v_j)] = (v_acc[((v_i*uint32(4))+v_j)] + (v_ar[v_i] * v_bc[v_j]))
+												}
+												v_j = (v_j + uint32(1))
+											}
+										}
+									}
+									v_i = (v_i + uint32(1))
+								}
+							}
+						}
+						v_kk = (v_kk + uint32(1))
+					}
+				}
+				for e := range v_acc {
+					a_acc[e*256+int(li)] = v_acc[e]
+				}
+			}
+		}
+		v_k0 = (v_k0 + uint32(16))
+	}
+	for ly := uint32(0); ly < 16; ly++ {
+		for lx := uint32(0); lx < 16; lx++ {
+			li := lx + 16*ly + 256*lz
+			_ = li
+			var v_acc [16]float32
+			for e := range v_acc {
+				v_acc[e] = a_acc[e*256+int(li)]
+			}
+			var v_tx uint32 = lx
+			_ = v_tx
+			var v_ty uint32 = ly
+			_ = v_ty
+			var v_rowBase uint32 = ((b.Group.Y * uint32(64)) + (v_ty * uint32(4)))
+			_ = v_rowBase
+			var v_colBase uint32 = ((b.Group.X * uint32(64)) + (v_tx * uint32(4)))
+			_ = v_colBase
+			{
+				var v_i_1 uint32 = uint32(0)
+				_ = v_i_1
+				for v_i_1 < uint32(4) {
+					{
+						{
+							var v_j_1 uint32 = uint32(0)
+							_ = v_j_1
+							for v_j_1 < uint32(4) {
+								{
+									if ((v_rowBase + v_i_1) < p_m) && ((v_colBase + v_j_1) < p_n) {
+										p_c[((((v_rowBase + v_i_1) * p_n) + v_colBase) + v_j_1)] = v_acc[((v_i_1 * uint32(4)) + v_j_1)]
+									}
+								}
+								v_j_1 = (v_j_1 + uint32(1))
+							}
+						}
+					}
+					v_i_1 = (v_i_1 + uint32(1))
+				}
 			}
 		}
 	}
