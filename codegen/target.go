@@ -99,9 +99,9 @@ func lowerAll(k *ir.Kernel, names *emit.Names) (emit.Lowered, error) {
 		switch {
 		case errors.Is(err, ErrNoCode):
 			if l.Refused == nil {
-				l.Refused = map[schema.Backend]string{}
+				l.Refused = map[emit.Form]string{}
 			}
-			l.Refused[f.Backend] = err.Error()
+			l.Refused[f] = err.Error()
 		case err != nil:
 			errs = append(errs, fmt.Errorf("codegen: kernel %s: %s: %w", k.Name, f.Target, err))
 		default:

@@ -44,9 +44,9 @@ type Lowered struct {
 	// [Spec] adds the hash and states the facts of the IR once, in the
 	// spec.
 	Artifacts []schema.Artifact
-	// Refused says, for a backend that has no artifact, why its lowering
-	// refused the kernel.
-	Refused map[schema.Backend]string
+	// Refused says, for each target (by its form) that made no artifact,
+	// why its lowering refused the kernel.
+	Refused map[Form]string
 }
 
 // File returns the formatted generated file for the package m, whose

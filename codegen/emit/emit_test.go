@@ -65,7 +65,7 @@ func module() (*ir.Module, []emit.Lowered) {
 		{Kernel: step, Artifacts: []schema.Artifact{
 			{Manifest: native, Selector: schema.Selector{SubgroupMin: 32, SubgroupMax: 32, Width: 32}, Code: "// a `quoted` WGSL\n"},
 			{Manifest: emulated, Selector: schema.Selector{Width: 32}, Code: "// emulated\n"},
-		}, Refused: map[schema.Backend]string{schema.BackendCPU: "k.go:3:4: [xpu-cpu-lowering] kernel Step: a reason"}},
+		}, Refused: map[emit.Form]string{{Backend: schema.BackendCPU, Target: schema.TargetGo}: "k.go:3:4: [xpu-cpu-lowering] kernel Step: a reason"}},
 		{Kernel: scale2, Artifacts: []schema.Artifact{{Manifest: web, Code: "fn main() {}\n"}}},
 	}
 }

@@ -4,9 +4,11 @@ package emit
 // writes the artifacts into it.
 
 import (
+	"cmp"
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
+	"maps"
 	"slices"
 	"strconv"
 	"strings"
@@ -113,13 +115,11 @@ func (w *writer) artifacts(l *Lowered, arts []schema.Artifact) {
 	if len(arts) > 0 {
 		w.printf("},\n")
 	}
-	backends := make([]schema.Backend, 0, len(l.Refused))
-	for b := range l.Refused {
-		backends = append(backends, b)
-	}
-	slices.Sort(backends)
-	for _, b := range backends {
-		w.printf("// %s: none: %s\n", b, oneLine(l.Refused[b]))
+	forms := slices.SortedFunc(maps.Keys(l.Refused), func(a, b Form) int {
+		return cmp.Or(cmp.Compare(a.Backend, b.Backend), cmp.Compare(a.Target, b.Target))
+	})
+	for _, f := range forms {
+		w.printf("// %s, %s: none: %s\n", f.Backend, f.Target, oneLine(l.Refused[f]))
 	}
 }
 
