@@ -592,3 +592,7 @@ func TestHostCache(t *testing.T) {
 		t.Errorf("the temporary folder is left: %v", left)
 	}
 }
+
+// HostCodeForTest gives the external tests of this folder the test
+// object (see hostCode).
+func HostCodeForTest(t testing.TB) string { return hostCode(t) }
