@@ -47,10 +47,8 @@ func (p *pool) runHost(ctx context.Context, prog *program, groups xpu.Dim3, mem 
 
 	total := groups.Count()
 	workers, chunk := p.plan(total)
-	launches := make([]schema.HostLaunch, workers)
-	faults := make([]schema.HostFault, workers)
-	pin.Pin(&launches[0])
-	pin.Pin(&faults[0])
+	ws := make([]hostWorker, workers)
+	pin.Pin(&ws[0])
 	proto := schema.HostLaunch{
 		Groups:   [3]uint32{groups.X, groups.Y, groups.Z},
 		Wave:     prog.wave,
@@ -58,9 +56,9 @@ func (p *pool) runHost(ctx context.Context, prog *program, groups xpu.Dim3, mem 
 		Buffers:  uintptr(unsafe.Pointer(&bufs[0])),
 		Stop:     uintptr(unsafe.Pointer(stop)),
 	}
-	for w := range launches {
-		launches[w] = proto
-		launches[w].Fault = uintptr(unsafe.Pointer(&faults[w]))
+	for w := range ws {
+		ws[w].launch = proto
+		ws[w].launch.Fault = uintptr(unsafe.Pointer(&ws[w].fault))
 	}
 
 	var (
@@ -69,7 +67,7 @@ func (p *pool) runHost(ctx context.Context, prog *program, groups xpu.Dim3, mem 
 	)
 	p.spread(total, workers, chunk, func(w int, lo, hi uint64) bool {
 		for lo < hi {
-			r, _, _ := purego.SyscallN(prog.host, uintptr(unsafe.Pointer(&launches[w])), uintptr(lo), uintptr(hi))
+			r, _, _ := purego.SyscallN(prog.host, uintptr(unsafe.Pointer(&ws[w].launch)), uintptr(lo), uintptr(hi))
 			code := uint32(r) // the entry returns a uint32; the register's upper half is unspecified
 			switch {
 			case code == schema.HostOK:
@@ -78,7 +76,7 @@ func (p *pool) runHost(ctx context.Context, prog *program, groups xpu.Dim3, mem 
 				stopped.Store(true)
 				return false
 			}
-			f := faults[w]
+			f := ws[w].fault
 			first.set(faultError(prog.k, code, &f, mem))
 			// Go on after the block that faulted, as the Go tier does; a
 			// fault outside the range ends it, so that bad code cannot
@@ -96,6 +94,14 @@ func (p *pool) runHost(ctx context.Context, prog *program, groups xpu.Dim3, mem 
 		return stoppedError(ctx)
 	}
 	return first.err
+}
+
+// hostWorker is what one worker's calls of the entry read and write: its
+// launch, and the fault the entry reports there; one allocation, pinned
+// once, for both.
+type hostWorker struct {
+	launch schema.HostLaunch
+	fault  schema.HostFault
 }
 
 // isFault reports whether code is a fault of a block, after which the

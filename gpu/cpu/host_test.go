@@ -596,3 +596,36 @@ func TestHostCache(t *testing.T) {
 // HostCodeForTest gives the external tests of this folder the test
 // object (see hostCode).
 func HostCodeForTest(t testing.TB) string { return hostCode(t) }
+
+// BenchmarkLaunch times one launch of saxpy at each tier: over one block
+// of 64 (the fixed cost of a launch, which the host tier pays in pinning
+// and one call into native code per chunk) and over 2^20 elements.
+func BenchmarkLaunch(b *testing.B) {
+	k := withHost(saxpyKernel, hostCode(b))
+	for _, n := range []int{64, 1 << 20} {
+		for _, tier := range []Tier{TierGo, TierHost} {
+			b.Run(fmt.Sprintf("n=%d/%v", n, tier), func(b *testing.B) {
+				d, err := New(Config{Facts: hostFacts(), Tier: tier, CacheDir: b.TempDir()})
+				if err != nil {
+					b.Fatal(err)
+				}
+				p, err := d.Compile(k)
+				if err != nil {
+					b.Fatal(err)
+				}
+				q, _ := d.NewQueue()
+				y, _ := d.NewBuffer(4 * n)
+				x, _ := d.NewBuffer(4 * n)
+				u := uniforms(math.Float32bits(2), uint32(n))
+				bufs := []driver.Buffer{y, x}
+				groups := xpu.Dim3{X: xpu.GroupsFor(uint32(n), 64)}
+				ctx := context.Background()
+				for b.Loop() {
+					if err := q.Launch(ctx, p, groups, bufs, u); err != nil {
+						b.Fatal(err)
+					}
+				}
+			})
+		}
+	}
+}
