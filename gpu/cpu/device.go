@@ -188,7 +188,7 @@ func (*program) Release() {}
 // artifact (which needs no selector: the CPU runs any wave width).
 func (d *device) Artifact(k *driver.Kernel) *schema.Artifact {
 	if d.tier != TierGo {
-		if a, _ := d.hostArtifact(k); a != nil {
+		if a := d.hostArtifact(k); a != nil {
 			return a
 		}
 	}
@@ -204,8 +204,7 @@ func (d *device) Refusal(k *driver.Kernel) error {
 		return nil
 	}
 	if d.tier == TierHost {
-		_, why := d.hostArtifact(k)
-		return fmt.Errorf("%w: %s: the device runs the llvm-host tier only, and %s", ErrNoLowering, k.Name, why)
+		return fmt.Errorf("%w: %s: the device runs the llvm-host tier only, and %s", ErrNoLowering, k.Name, d.noHostArtifact(k))
 	}
 	return fmt.Errorf("%w: %s", ErrNoLowering, k.Name)
 }
@@ -224,7 +223,11 @@ func (d *device) Compile(k *driver.Kernel) (driver.Program, error) {
 		return nil, fmt.Errorf("%w: %s: block of %d work-items", ErrLaunch, k.Name, n)
 	}
 	p := &program{dev: d, k: k, wave: d.wave(k, a)}
-	if a.Target == schema.TargetLLVMHost {
+	if isHost(a) {
+		if a.Fault {
+			// The runtime would bind a fault word the entry never reads.
+			return nil, fmt.Errorf("%w: %s: its llvm-host artifact's manifest sets Fault, but host code returns its faults (schema/host.go) and binds no fault word", ErrNoLowering, k.Name)
+		}
 		fn, err := d.loadEntry(k, a)
 		if err != nil {
 			return nil, err

@@ -94,38 +94,48 @@ func (d *device) hostLevel() int {
 
 // hostArtifact returns k's host artifact that d runs: of its cpu
 // llvm-host artifacts, the one of the widest level d runs, the first of
-// them on a tie. When there is none, why says why.
-func (d *device) hostArtifact(k *schema.Kernel) (a *schema.Artifact, why string) {
+// them on a tie; nil when there is none.
+func (d *device) hostArtifact(k *schema.Kernel) *schema.Artifact {
+	var a *schema.Artifact
 	have, best := d.hostLevel(), 0
-	var needs []string
 	for i := range k.Artifacts {
 		c := &k.Artifacts[i]
-		if c.Backend != schema.BackendCPU || c.Target != schema.TargetLLVMHost {
-			continue
-		}
-		l, ok := isaLevel(c.Selector.ISA)
-		switch {
-		case !ok:
-			needs = append(needs, fmt.Sprintf("%q (no x86-64 level)", c.Selector.ISA))
-		case l > have:
-			needs = append(needs, c.Selector.ISA)
-		case l > best:
+		if l, ok := isaLevel(c.Selector.ISA); ok && isHost(c) && l <= have && l > best {
 			a, best = c, l
 		}
 	}
-	switch {
-	case a != nil:
-		return a, ""
-	case !hostLoads:
-		return nil, "this platform (" + runtime.GOOS + "/" + runtime.GOARCH + ") has no host tier"
-	case d.tier == TierGo:
-		return nil, "the device runs the Go tier only"
-	case len(needs) == 0:
-		return nil, "it has no llvm-host artifact"
-	case have == 0:
-		return nil, "the processor is not x86-64; its llvm-host artifacts need " + strings.Join(needs, ", ")
+	return a
+}
+
+// noHostArtifact says why d runs none of k's host artifacts.
+func (d *device) noHostArtifact(k *schema.Kernel) string {
+	var needs []string
+	for i := range k.Artifacts {
+		if c := &k.Artifacts[i]; isHost(c) {
+			if _, ok := isaLevel(c.Selector.ISA); ok {
+				needs = append(needs, c.Selector.ISA)
+			} else {
+				needs = append(needs, fmt.Sprintf("%q (no x86-64 level)", c.Selector.ISA))
+			}
+		}
 	}
-	return nil, fmt.Sprintf("its llvm-host artifacts need %s; the processor is %s", strings.Join(needs, ", "), isaName(have))
+	have := d.hostLevel()
+	switch {
+	case !hostLoads:
+		return "this platform (" + runtime.GOOS + "/" + runtime.GOARCH + ") has no host tier"
+	case d.tier == TierGo:
+		return "the device runs the Go tier only"
+	case len(needs) == 0:
+		return "it has no llvm-host artifact"
+	case have == 0:
+		return "the processor is not x86-64; its llvm-host artifacts need " + strings.Join(needs, ", ")
+	}
+	return fmt.Sprintf("its llvm-host artifacts need %s; the processor is %s", strings.Join(needs, ", "), isaName(have))
+}
+
+// isHost reports whether a is host code of the cpu backend.
+func isHost(a *schema.Artifact) bool {
+	return a.Backend == schema.BackendCPU && a.Target == schema.TargetLLVMHost
 }
 
 // goArtifact returns k's Go artifact: its first cpu artifact for any
@@ -133,7 +143,7 @@ func (d *device) hostArtifact(k *schema.Kernel) (a *schema.Artifact, why string)
 func goArtifact(k *schema.Kernel) *schema.Artifact {
 	for i := range k.Artifacts {
 		a := &k.Artifacts[i]
-		if a.Backend == schema.BackendCPU && a.Target != schema.TargetLLVMHost && a.Selector.Holds(0, 0) {
+		if a.Backend == schema.BackendCPU && !isHost(a) && a.Selector.Holds(0, 0) {
 			return a
 		}
 	}

@@ -197,3 +197,19 @@ func TestUnknownISAIsNotRun(t *testing.T) {
 		t.Errorf("Refusal = %v, want it to name the ISA", err)
 	}
 }
+
+// TestHostFaultWordIsRefused checks that a host artifact whose manifest
+// asks for a fault word, which host code never reads, is refused.
+func TestHostFaultWordIsRefused(t *testing.T) {
+	if !hostLoads {
+		t.Skip("no host tier on this platform")
+	}
+	k := *saxpyKernel
+	a := hostArtifactFor("x86-64-v3", "never loaded")
+	a.Fault = true
+	k.Artifacts = []schema.Artifact{a}
+	_, err := openWith(t, TierAuto, 3).Compile(&k)
+	if !errors.Is(err, ErrNoLowering) || !strings.Contains(err.Error(), "sets Fault") || !strings.Contains(err.Error(), k.Name) {
+		t.Errorf("Compile: err = %v, want ErrNoLowering naming the kernel and the fault word", err)
+	}
+}
