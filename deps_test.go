@@ -69,7 +69,8 @@ const depsRules = `
 	# The driver contract, and the drivers that implement it. A driver
 	# knows neither the runtime nor codegen.
 	schema < gpu/driver;
-	gpu/driver, github.com/klauspost/cpuid/v2 < gpu/cpu;
+	# The CPU backend loads its host tier's machine code through purego.
+	gpu/driver, github.com/klauspost/cpuid/v2, github.com/ebitengine/purego < gpu/cpu;
 	gpu/driver < gpu/webgpu/internal/core;
 	gpu/webgpu/internal/core, github.com/cogentcore/webgpu/... < gpu/webgpu;
 	gpu/webgpu/internal/core, github.com/ebitengine/purego < gpu/webgpu/dawn;

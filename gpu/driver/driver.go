@@ -98,6 +98,16 @@ type Device interface {
 	Close() error
 }
 
+// Refuser is a Device that can say why it runs none of a kernel's
+// artifacts for its backend: a setting of the device, or a processor
+// without the instruction set the code needs. The runtime reports that
+// reason where Artifact returns nil, rather than guessing one.
+type Refuser interface {
+	// Refusal returns why Artifact(k) is nil, naming the kernel; nil when
+	// it is not.
+	Refusal(k *Kernel) error
+}
+
 // Program is a kernel compiled for a device.
 type Program interface {
 	Release()
