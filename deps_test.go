@@ -44,8 +44,8 @@ const depsRules = `
 	# reference runner, which turns its race check on in test binaries.
 	testing < xpu;
 
-	# The WGSL syntax tree and printer.
-	< wgsl;
+	# The WGSL syntax tree and printer; the LLVM IR syntax tree and printer.
+	< wgsl, llvm;
 
 	# The data code generation hands the runtime, defined once: backends,
 	# targets, wave tiers, parameters, artifacts and their manifests.
@@ -58,6 +58,9 @@ const depsRules = `
 	codegen/ir, golang.org/x/tools/go/packages < codegen/frontend;
 	codegen/ir, wgsl < codegen/wgslgen;
 	codegen/ir < codegen/golower, codegen/emit;
+	codegen/ir, llvm < codegen/llvmgen;
+	# Running the LLVM tools, which knows no IR of ours.
+	< codegen/sidecar;
 	codegen/frontend, codegen/wgslgen, codegen/golower, codegen/emit < codegen;
 	< codegen/internal/gobuild, codegen/fuzz;
 
@@ -105,6 +108,7 @@ const depsRules = `
 	gpu/gpuimpl < examples/saxpy, bench/internal/kernels,
 	      codegen/golower/internal/fission, codegen/golower/internal/lowered;
 	gpu/gputest, gpu/gpuimpl < kernels/conformance, kernels/wave;
+	xpu < codegen/llvmgen/internal/hostkernels;
 
 	# Benchmarks and the programs that print their figures.
 	bench/internal/kernels, gonum.org/v1/gonum/... < bench/cpubench;
@@ -186,7 +190,7 @@ func TestGeneratorLinks(t *testing.T) {
 	for _, name := range g.closure(module + "/cmd/xpu") {
 		pk := g.pkgs[name]
 		switch local := pk.name(); {
-		case pk.module() == module && !(local == "cmd/xpu" || local == "wgsl" || local == "schema" || local == "xpu" ||
+		case pk.module() == module && !(local == "cmd/xpu" || local == "wgsl" || local == "llvm" || local == "schema" || local == "xpu" ||
 			local == "codegen" || strings.HasPrefix(local, "codegen/")):
 			t.Errorf("cmd/xpu links %s: the generator links code generation only", local)
 		case pk.module() == module && len(pk.generatedFiles()) > 0:

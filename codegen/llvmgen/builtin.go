@@ -1,0 +1,139 @@
+package llvmgen
+
+// This file lowers the thread queries and the math functions, with the
+// semantics of xpu's math.go: Min, Max, Abs and Clamp as its comparisons
+// define them (NaN and -0 included), Round to even, Fma and the
+// transcendental functions computed in double precision and rounded, as
+// the reference computes them with Go's math package. The transcendental
+// ones call the C library's libm, lane by lane.
+
+import (
+	"github.com/goxpu/xpu/codegen/ir"
+	"github.com/goxpu/xpu/llvm"
+)
+
+// libm names the double-precision C functions of the transcendentals.
+var libm = map[ir.Builtin]string{
+	ir.Exp: "exp", ir.Exp2: "exp2", ir.Log: "log", ir.Log2: "log2", ir.Pow: "pow",
+	ir.Sin: "sin", ir.Cos: "cos", ir.Tan: "tan", ir.Tanh: "tanh",
+}
+
+// exact names the intrinsics whose float32 result is the reference's
+// (correctly rounded in either precision).
+var exact = map[ir.Builtin]string{
+	ir.Sqrt: "llvm.sqrt", ir.Floor: "llvm.floor", ir.Ceil: "llvm.ceil", ir.Trunc: "llvm.trunc", ir.Round: "llvm.roundeven",
+}
+
+func (g *gen) builtin(e *ir.CallBuiltin) value {
+	b := g.b
+	switch e.Fn {
+	case ir.LocalX, ir.LocalY, ir.LocalZ:
+		return g.local[e.Fn-ir.LocalX]
+	case ir.LocalIndex:
+		return g.local[3]
+	case ir.GlobalX, ir.GlobalY, ir.GlobalZ:
+		d := e.Fn - ir.GlobalX
+		base := b.Mul(g.group[d], i32(int64(g.k.Block[d])))
+		l := g.local[d]
+		v := value{x: b.Add(g.splat(base), l.x)}
+		if l.ramp != nil {
+			v.ramp = b.Add(base, l.ramp)
+		}
+		return v
+	case ir.GroupX, ir.GroupY, ir.GroupZ:
+		return value{x: g.group[e.Fn-ir.GroupX]}
+	case ir.NumGroupsX, ir.NumGroupsY, ir.NumGroupsZ:
+		return value{x: g.groups[e.Fn-ir.NumGroupsX]}
+	case ir.BlockX, ir.BlockY, ir.BlockZ:
+		return value{x: i32(int64(g.k.Block[e.Fn-ir.BlockX]))}
+	case ir.WaveWidth, ir.LaneIndex:
+		g.fail("the wave query %v", e.Fn)
+	}
+	args := make([]llvm.Value, len(e.Args))
+	vec := false
+	for i, a := range e.Args {
+		args[i] = g.expr(a).x
+		vec = vec || isVec(args[i])
+	}
+	if vec {
+		for i := range args {
+			args[i] = g.splat(args[i])
+		}
+	}
+	if name, ok := exact[e.Fn]; ok {
+		return value{x: g.intrinsic(name+"."+suffix(args[0].Type()), args[0].Type(), args[0])}
+	}
+	if name, ok := libm[e.Fn]; ok {
+		return value{x: g.libmCall(name, args)}
+	}
+	float := ir.IsKind(e.T, ir.F32)
+	signed := ir.IsKind(e.T, ir.I32)
+	less := func(x, y llvm.Value) llvm.Value { // x < y as Go compares
+		switch {
+		case float:
+			return b.FCmp(llvm.OLT, x, y)
+		case signed:
+			return b.ICmp(llvm.SLT, x, y)
+		}
+		return b.ICmp(llvm.ULT, x, y)
+	}
+	minimum := func(x, y llvm.Value) llvm.Value { return b.Select(less(y, x), y, x) }
+	maximum := func(x, y llvm.Value) llvm.Value { return b.Select(less(x, y), y, x) }
+	switch e.Fn {
+	case ir.Abs:
+		x := args[0]
+		switch {
+		case float:
+			return value{x: b.Select(less(x, zeroLike(x)), b.FNeg(x), x)}
+		case signed:
+			return value{x: b.Select(less(x, zeroLike(x)), b.Sub(zeroLike(x), x), x)}
+		}
+		return value{x: x}
+	case ir.Min:
+		return value{x: minimum(args[0], args[1])}
+	case ir.Max:
+		return value{x: maximum(args[0], args[1])}
+	case ir.Clamp:
+		return value{x: minimum(maximum(args[0], args[1]), args[2])}
+	case ir.Fma:
+		dt := llvm.Like(args[0].Type(), llvm.F64)
+		d := make([]llvm.Value, 3)
+		for i, a := range args {
+			d[i] = b.Cast(llvm.FPExt, a, dt)
+		}
+		r := g.intrinsic("llvm.fma."+suffix(dt), dt, d...)
+		return value{x: b.Cast(llvm.FPTrunc, r, args[0].Type())}
+	}
+	g.fail("the builtin %v", e.Fn)
+	return value{}
+}
+
+// libmCall computes the float32 function name of the C library in double
+// precision, lane by lane for vectors.
+func (g *gen) libmCall(name string, args []llvm.Value) llvm.Value {
+	b := g.b
+	ts := make([]llvm.Type, len(args))
+	for i := range ts {
+		ts[i] = llvm.F64
+	}
+	g.m.Declare(name, llvm.F64, ts...)
+	one := func(xs []llvm.Value) llvm.Value {
+		d := make([]llvm.Value, len(xs))
+		for i, x := range xs {
+			d[i] = b.Cast(llvm.FPExt, x, llvm.F64)
+		}
+		return b.Cast(llvm.FPTrunc, b.Call(llvm.F64, name, d...), llvm.F32)
+	}
+	if !isVec(args[0]) {
+		return one(args)
+	}
+	var out llvm.Value = &llvm.Poison{T: g.vec(llvm.F32)}
+	for l := range g.W {
+		xs := make([]llvm.Value, len(args))
+		for i, a := range args {
+			xs[i] = b.ExtractElement(a, i32(int64(l)))
+		}
+		out = b.InsertElement(out, one(xs), i32(int64(l)))
+	}
+	return out
+}

@@ -1,0 +1,94 @@
+package llvmgen
+
+// This file inlines device functions at their calls (the IR has no
+// recursion). A call in uniform control flow with uniform arguments runs
+// the function as the uniformity analysis saw it (relative to uniform
+// arguments); any other runs it all varying, under the mask.
+
+import (
+	"github.com/goxpu/xpu/codegen/ir"
+	"github.com/goxpu/xpu/llvm"
+)
+
+func (g *gen) call(e *ir.Call) value {
+	f := e.Func
+	if len(e.Args) != len(f.Params) {
+		g.fail("a call of %s with %d arguments for %d parameters", f.GoName, len(e.Args), len(f.Params))
+	}
+	u := g.k.Uniform
+	uniform := !g.forced && g.flow
+	for _, a := range e.Args {
+		uniform = uniform && u.Value[a]
+	}
+	type saved struct {
+		forced, flow bool
+		loops        []*loopFrame
+		ret          *retFrame
+		pos          ir.Pos
+	}
+	s := saved{g.forced, g.flow, g.loops, g.ret, g.pos}
+	// Arguments are evaluated in the caller's mode.
+	vals := make([]value, len(e.Args))
+	arrays := make([]*variable, len(e.Args))
+	for i, a := range e.Args {
+		if _, ok := a.Type().(*ir.Array); ok {
+			arrays[i] = g.arrayOf(a)
+			continue
+		}
+		vals[i] = g.expr(a)
+	}
+	g.forced = !uniform
+	b := g.b
+	for i, p := range f.Params {
+		if arrays[i] != nil {
+			dst := g.newSlot(p, arrays[i].vec || g.varying(p))
+			if !dst.vec && arrays[i].vec {
+				g.fail("a varying array passed to a uniform parameter")
+			}
+			g.vars[p] = dst
+			g.copyArray(dst, arrays[i], true)
+			continue
+		}
+		if g.assign[p] == 0 {
+			v := vals[i]
+			g.vars[p] = &variable{t: p.Type, ssa: &v}
+			continue
+		}
+		dst := g.newSlot(p, g.varying(p) || isVaryingValue(vals[i]))
+		g.vars[p] = dst
+		g.storeSlot(dst.ptr, dst.lt, vals[i], true)
+	}
+	fr := &retFrame{exit: b.NewBlock("ret." + f.Name), retMask: b.Alloca("returned", g.vec(llvm.I1), 1)}
+	b.Store(g.noLanes(), fr.retMask, 1)
+	if f.Result != nil {
+		vec := g.forced || !u.Value[e]
+		lt := g.slotType(f.Result, vec)
+		fr.result = &variable{t: f.Result, vec: vec, lt: lt, ptr: b.Alloca("result."+f.Name, lt, 32)}
+		b.Store(&llvm.Zero{T: lt}, fr.result.ptr, 32)
+	}
+	g.loops, g.ret = nil, fr
+	g.block(f.Body)
+	if !b.Block.Terminated() {
+		b.Br(fr.exit)
+	}
+	b.SetBlock(fr.exit)
+	g.setMask(b.Or(g.mask(), b.Load(g.vec(llvm.I1), fr.retMask, 1)))
+	g.forced, g.flow, g.loops, g.ret, g.pos = s.forced, s.flow, s.loops, s.ret, s.pos
+	if fr.result == nil {
+		return value{}
+	}
+	return g.loadSlot(fr.result.ptr, fr.result.lt)
+}
+
+// isVaryingValue reports whether x holds lanes.
+func isVaryingValue(x value) bool {
+	if x.x != nil {
+		return isVec(x.x)
+	}
+	for _, f := range x.fields {
+		if isVaryingValue(f) {
+			return true
+		}
+	}
+	return false
+}

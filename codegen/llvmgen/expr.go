@@ -1,0 +1,343 @@
+package llvmgen
+
+// This file lowers expressions with Go's semantics: wrapping integer
+// arithmetic, faults for a division by zero and a negative shift count,
+// shifts by the width or more giving 0 or the sign, short-circuit && and
+// ||, saturating float-to-integer conversion.
+
+import (
+	"math"
+
+	"github.com/goxpu/xpu/codegen/ir"
+	"github.com/goxpu/xpu/llvm"
+	"github.com/goxpu/xpu/schema"
+)
+
+func (g *gen) expr(e ir.Expr) value {
+	switch e := e.(type) {
+	case *ir.Const:
+		return value{x: g.constant(e)}
+	case *ir.VarRef:
+		return g.load(g.lookup(e.Var))
+	case *ir.ScalarRef:
+		return value{x: g.scalars[e.Param]}
+	case *ir.Index, *ir.FieldOf:
+		return g.loadPlace(g.placeOf(e))
+	case *ir.Unary:
+		return g.unary(e)
+	case *ir.Binary:
+		return g.binary(e)
+	case *ir.Convert:
+		return g.convert(e)
+	case *ir.Bitcast:
+		x := g.expr(e.X)
+		to := g.basic(e.T)
+		if llvm.SameType(llvm.Elem(x.x.Type()), to) {
+			return x
+		}
+		return value{x: g.b.Cast(llvm.Bitcast, x.x, llvm.Like(x.x.Type(), to))}
+	case *ir.CallBuiltin:
+		return g.builtin(e)
+	case *ir.Call:
+		return g.call(e)
+	case *ir.Len:
+		return value{x: g.b.Cast(llvm.Trunc, g.buffers[e.Buffer].len, llvm.I32)}
+	case *ir.Atomic:
+		return g.atomic(e)
+	}
+	g.fail("an expression of type %T", e)
+	return value{}
+}
+
+func (g *gen) constant(c *ir.Const) llvm.Value {
+	switch c.T.Kind {
+	case ir.Bool:
+		if c.Bits != 0 {
+			return llvm.True
+		}
+		return llvm.False
+	case ir.F32:
+		return llvm.ConstF32(math.Float32frombits(c.Bits))
+	}
+	return &llvm.Int{T: llvm.I32, Bits: uint64(c.Bits)}
+}
+
+func (g *gen) unary(e *ir.Unary) value {
+	x := g.expr(e.X).x
+	switch e.Op {
+	case ir.OpNeg:
+		if ir.IsKind(e.T, ir.F32) {
+			return value{x: g.b.FNeg(x)}
+		}
+		return value{x: g.b.Sub(zeroLike(x), x)}
+	case ir.OpNot:
+		return value{x: g.not(x)}
+	case ir.OpCompl:
+		return value{x: g.b.Xor(x, onesLike(x))}
+	}
+	g.fail("the unary operator %v", e.Op)
+	return value{}
+}
+
+func zeroLike(x llvm.Value) llvm.Value { return &llvm.Zero{T: x.Type()} }
+
+// onesLike returns all bits set, of x's type.
+func onesLike(x llvm.Value) llvm.Value {
+	it := llvm.Elem(x.Type()).(*llvm.IntType)
+	c := llvm.ConstInt(it, -1)
+	if n := llvm.Lanes(x.Type()); n > 0 {
+		return &llvm.Splat{Len: n, X: c}
+	}
+	return c
+}
+
+// constLike returns the i32 constant v shaped as x.
+func constLike(x llvm.Value, v int64) llvm.Value {
+	if n := llvm.Lanes(x.Type()); n > 0 {
+		return &llvm.Splat{Len: n, X: i32(v)}
+	}
+	return i32(v)
+}
+
+// pure reports whether evaluating x has no effect and cannot fault, so
+// that && and || may evaluate it for every lane.
+func pure(x ir.Expr) bool {
+	ok := true
+	ir.WalkExpr(x, func(e ir.Expr) bool {
+		switch e := e.(type) {
+		case *ir.Index, *ir.Call, *ir.Atomic, *ir.Wave:
+			ok = false
+		case *ir.Binary:
+			switch e.Op {
+			case ir.OpDiv, ir.OpRem:
+				ok = !ir.IsInteger(e.T) // an integer one may fault
+			case ir.OpShl, ir.OpShr:
+				ok = !ir.IsKind(e.Y.Type(), ir.I32) // a negative count faults
+			}
+		}
+		return ok
+	})
+	return ok
+}
+
+func (g *gen) binary(e *ir.Binary) value {
+	if e.Op == ir.OpLAnd || e.Op == ir.OpLOr {
+		return g.logical(e)
+	}
+	xv, yv := g.expr(e.X), g.expr(e.Y)
+	x, y := g.widen(xv.x, yv.x)
+	b := g.b
+	t := e.X.Type()
+	float := ir.IsKind(t, ir.F32)
+	signed := ir.IsKind(t, ir.I32)
+	var ramp llvm.Value
+	switch e.Op {
+	case ir.OpAdd:
+		switch {
+		case xv.ramp != nil && !isVec(yv.x):
+			ramp = b.Add(xv.ramp, yv.x)
+		case yv.ramp != nil && !isVec(xv.x):
+			ramp = b.Add(yv.ramp, xv.x)
+		}
+	case ir.OpSub:
+		if xv.ramp != nil && !isVec(yv.x) {
+			ramp = b.Sub(xv.ramp, yv.x)
+		}
+	}
+	arith := func(i, f llvm.BinOp) value {
+		if float {
+			return value{x: b.Bin(f, x, y, llvm.Flags{})}
+		}
+		return value{x: b.Bin(i, x, y, llvm.Flags{}), ramp: ramp}
+	}
+	switch e.Op {
+	case ir.OpAdd:
+		return arith(llvm.Add, llvm.FAdd)
+	case ir.OpSub:
+		return arith(llvm.Sub, llvm.FSub)
+	case ir.OpMul:
+		return arith(llvm.Mul, llvm.FMul)
+	case ir.OpDiv, ir.OpRem:
+		if float {
+			if e.Op == ir.OpRem {
+				g.fail("a float remainder")
+			}
+			return value{x: b.Bin(llvm.FDiv, x, y, llvm.Flags{})}
+		}
+		return value{x: g.divide(e.Op == ir.OpDiv, signed, x, y)}
+	case ir.OpAnd:
+		return value{x: b.And(x, y)}
+	case ir.OpOr:
+		return value{x: b.Or(x, y)}
+	case ir.OpXor:
+		return value{x: b.Xor(x, y)}
+	case ir.OpAndNot:
+		return value{x: b.And(x, b.Xor(y, onesLike(y)))}
+	case ir.OpShl, ir.OpShr:
+		return value{x: g.shift(e, x, y)}
+	case ir.OpEq, ir.OpNe, ir.OpLt, ir.OpLe, ir.OpGt, ir.OpGe:
+		return value{x: g.compare(e.Op, t, x, y)}
+	}
+	g.fail("the binary operator %v", e.Op)
+	return value{}
+}
+
+// preds maps comparison operators to the predicates of float, signed
+// and unsigned (or bool) operands.
+var preds = map[ir.Op][3]llvm.Pred{
+	ir.OpEq: {llvm.OEQ, llvm.EQ, llvm.EQ},
+	ir.OpNe: {llvm.UNE, llvm.NE, llvm.NE},
+	ir.OpLt: {llvm.OLT, llvm.SLT, llvm.ULT},
+	ir.OpLe: {llvm.OLE, llvm.SLE, llvm.ULE},
+	ir.OpGt: {llvm.OGT, llvm.SGT, llvm.UGT},
+	ir.OpGe: {llvm.OGE, llvm.SGE, llvm.UGE},
+}
+
+func (g *gen) compare(op ir.Op, t ir.Type, x, y llvm.Value) llvm.Value {
+	p := preds[op]
+	switch {
+	case ir.IsKind(t, ir.F32):
+		return g.b.FCmp(p[0], x, y)
+	case ir.IsKind(t, ir.I32):
+		return g.b.ICmp(p[1], x, y)
+	}
+	return g.b.ICmp(p[2], x, y)
+}
+
+// logical lowers && and ||: the right operand runs only for the lanes
+// the left one does not decide.
+func (g *gen) logical(e *ir.Binary) value {
+	and := e.Op == ir.OpLAnd
+	x := g.expr(e.X).x
+	b := g.b
+	if pure(e.Y) {
+		y := g.expr(e.Y).x
+		x, y = g.widen(x, y)
+		if and {
+			return value{x: b.Select(x, y, zeroLike(y))}
+		}
+		return value{x: b.Select(x, onesLike(y), y)}
+	}
+	if !isVec(x) {
+		// A uniform left operand: a branch.
+		pre := b.Block
+		rb, after := b.NewBlock("rhs"), b.NewBlock("rhs.end")
+		if and {
+			b.CondBr(x, rb, after)
+		} else {
+			b.CondBr(x, after, rb)
+		}
+		b.SetBlock(rb)
+		y := g.expr(e.Y).x
+		end := b.Block
+		b.Br(after)
+		b.SetBlock(after)
+		if isVec(y) {
+			r, _ := b.Phi(y.Type(), llvm.Incoming{X: &llvm.Splat{Len: g.W, X: x}, From: pre}, llvm.Incoming{X: y, From: end})
+			return value{x: r}
+		}
+		r, _ := b.Phi(llvm.I1, llvm.Incoming{X: x, From: pre}, llvm.Incoming{X: y, From: end})
+		return value{x: r}
+	}
+	m0 := g.mask()
+	need := b.And(m0, x)
+	if !and {
+		need = b.And(m0, g.not(x))
+	}
+	flow := g.flow
+	pre := b.Block
+	rb, after := b.NewBlock("rhs"), b.NewBlock("rhs.end")
+	b.CondBr(g.any(need), rb, after)
+	b.SetBlock(rb)
+	g.setMask(need)
+	g.flow = false
+	y := g.splat(g.expr(e.Y).x)
+	g.setMask(m0)
+	g.flow = flow
+	end := b.Block
+	b.Br(after)
+	b.SetBlock(after)
+	r, _ := b.Phi(y.Type(), llvm.Incoming{X: g.noLanes(), From: pre}, llvm.Incoming{X: y, From: end})
+	if and {
+		return value{x: b.Select(x, r, g.noLanes())}
+	}
+	return value{x: b.Select(x, g.allOnes(), r)}
+}
+
+// active returns the lanes of the mask where bad holds (a vector), or
+// for a scalar bad whether it holds and a lane is active.
+func (g *gen) active(bad llvm.Value) llvm.Value {
+	if isVec(bad) {
+		return g.b.And(bad, g.mask())
+	}
+	return g.b.And(bad, g.any(g.mask()))
+}
+
+// divide lowers x / y or x % y: a zero divisor on an active lane faults,
+// MinInt32 / -1 wraps to MinInt32 (and its remainder is 0).
+func (g *gen) divide(div, signed bool, x, y llvm.Value) llvm.Value {
+	b := g.b
+	zero := b.ICmp(llvm.EQ, y, zeroLike(y))
+	g.fault(g.active(zero), schema.HostFaultDivZero, 0, nil)
+	safe := b.Select(zero, constLike(y, 1), y)
+	if !signed {
+		if div {
+			return b.Bin(llvm.UDiv, x, safe, llvm.Flags{})
+		}
+		return b.Bin(llvm.URem, x, safe, llvm.Flags{})
+	}
+	minus := b.ICmp(llvm.EQ, y, onesLike(y))
+	safe = b.Select(minus, constLike(y, 1), safe)
+	if div {
+		q := b.Bin(llvm.SDiv, x, safe, llvm.Flags{})
+		return b.Select(minus, b.Sub(zeroLike(x), x), q)
+	}
+	r := b.Bin(llvm.SRem, x, safe, llvm.Flags{})
+	return b.Select(minus, zeroLike(x), r)
+}
+
+// shift lowers x << y and x >> y with Go's rules.
+func (g *gen) shift(e *ir.Binary, x, y llvm.Value) llvm.Value {
+	b := g.b
+	if ir.IsKind(e.Y.Type(), ir.I32) {
+		neg := b.ICmp(llvm.SLT, y, zeroLike(y))
+		g.fault(g.active(neg), schema.HostFaultNegativeShift, 0, nil)
+	}
+	big := b.ICmp(llvm.UGE, y, constLike(y, 32))
+	if e.Op == ir.OpShr && ir.IsKind(e.T, ir.I32) {
+		n := b.Select(big, constLike(y, 31), y)
+		return b.Bin(llvm.AShr, x, n, llvm.Flags{})
+	}
+	n := b.And(y, constLike(y, 31))
+	op := llvm.Shl
+	if e.Op == ir.OpShr {
+		op = llvm.LShr
+	}
+	return b.Select(big, zeroLike(x), b.Bin(op, x, n, llvm.Flags{}))
+}
+
+func (g *gen) convert(e *ir.Convert) value {
+	xv := g.expr(e.X)
+	x := xv.x
+	from, ok := e.X.Type().(*ir.Basic)
+	if !ok {
+		g.fail("a conversion of a non-scalar")
+	}
+	to := g.basic(e.T)
+	lt := llvm.Like(x.Type(), to)
+	b := g.b
+	switch {
+	case from.Kind == e.T.Kind, ir.IsInteger(from) && ir.IsInteger(e.T):
+		return value{x: x, ramp: xv.ramp}
+	case from.Kind == ir.F32 && e.T.Kind == ir.I32:
+		return value{x: g.intrinsic("llvm.fptosi.sat."+suffix(lt)+"."+suffix(x.Type()), lt, x)}
+	case from.Kind == ir.F32 && e.T.Kind == ir.U32:
+		return value{x: g.intrinsic("llvm.fptoui.sat."+suffix(lt)+"."+suffix(x.Type()), lt, x)}
+	case from.Kind == ir.I32 && e.T.Kind == ir.F32:
+		return value{x: b.Cast(llvm.SIToFP, x, lt)}
+	case from.Kind == ir.U32 && e.T.Kind == ir.F32:
+		return value{x: b.Cast(llvm.UIToFP, x, lt)}
+	}
+	g.fail("a conversion from %v to %v", from, e.T)
+	return value{}
+}

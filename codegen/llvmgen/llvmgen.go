@@ -1,0 +1,152 @@
+// Package llvmgen lowers a kernel of the IR to LLVM IR for the host CPU,
+// vectorized SPMD-style: the work-items of a block run in chunks of W
+// lanes (W the target's float32 lanes), uniform values as scalars and
+// varying ones as <W x T> vectors, divergent control flow under an
+// execution mask. The entry it writes has the calling contract of
+// schema/host.go (HostLaunch, HostFault, the Host codes, HostSymbol).
+//
+// The lowering carries Go's semantics, as the kernel's own Go function
+// (the reference) and the Go lowering do: integer arithmetic wraps,
+// division by zero and negative shift counts fault, shifts by at least
+// the width give 0 or the sign, float32 arithmetic is IEEE without fast
+// math or contraction, float-to-integer conversion saturates, and every
+// access to a buffer, shared or private array is bounds-checked for the
+// lanes that run it, an out-of-range one returning HostFaultIndex.
+// Transcendental functions are computed in double precision by the C
+// library's libm (the reference computes them with Go's math package in
+// double and rounds), so a shared object must be linked with Libs.
+//
+// Barriers split the body (loop fission): each barrier-free segment runs
+// as a loop over the block's chunks, an if or loop around a barrier once
+// per block around its segments, and variables live across segments in
+// a slot per chunk (plan.go).
+//
+// What it cannot carry it refuses by name with an *Error wrapping
+// ErrUnsupported; it never writes wrong code. Wave verbs and queries are
+// refused for now, and so are barriers in device functions.
+//
+// Layering: this package knows the kernel IR, the LLVM syntax tree and
+// the host contract of schema; it runs no tool (codegen/sidecar does).
+package llvmgen
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/goxpu/xpu/codegen/ir"
+	"github.com/goxpu/xpu/llvm"
+	"github.com/goxpu/xpu/schema"
+)
+
+// ErrUnsupported is wrapped by every refusal of the lowering.
+var ErrUnsupported = errors.New("not supported by the LLVM host lowering")
+
+// Error is a kernel the lowering refuses, with the reason.
+type Error struct {
+	Kernel string
+	Pos    ir.Pos
+	Reason string
+}
+
+func (e *Error) Error() string {
+	return fmt.Sprintf("[xpu-llvm-lowering] kernel %s: %v: %s", e.Kernel, e.Pos, e.Reason)
+}
+
+// Unwrap returns ErrUnsupported.
+func (e *Error) Unwrap() error { return ErrUnsupported }
+
+// Target is an instruction-set level of the host that the lowering
+// writes code for.
+type Target struct {
+	ISA      string // the selector's ISA (schema.Selector.ISA)
+	Triple   string
+	CPU      string
+	Features string // llc's -mattr and the functions' "target-features"
+	Lanes    int    // W: float32 lanes of a vector register
+	// VectorBits is the functions' "prefer-vector-width".
+	VectorBits int
+}
+
+// String returns the ISA level.
+func (t Target) String() string { return t.ISA }
+
+const x86Triple = "x86_64-unknown-linux-gnu"
+
+// x86DataLayout is the data layout of x86_64 Linux.
+const x86DataLayout = "e-m:e-p270:32:32-p271:32:32-p272:64:64-i64:64-i128:128-f80:128-n8:16:32:64-S128"
+
+// Hosts lists the targets, the widest last.
+func Hosts() []Target {
+	v3 := "+avx,+avx2,+bmi,+bmi2,+cx16,+f16c,+fma,+lzcnt,+movbe,+popcnt,+sse4.2,+xsave"
+	return []Target{
+		{ISA: "x86-64-v3", Triple: x86Triple, CPU: "x86-64-v3", Features: v3, Lanes: 8, VectorBits: 256},
+		{ISA: "x86-64-v4", Triple: x86Triple, CPU: "x86-64-v4",
+			Features: v3 + ",+avx512f,+avx512bw,+avx512cd,+avx512dq,+avx512vl,+evex512", Lanes: 16, VectorBits: 512},
+	}
+}
+
+// Libs are the linker arguments of the libraries the lowered code calls
+// (libm's transcendental functions).
+var Libs = []string{"-l:libm.so.6"}
+
+// Lower lowers the kernel k, analyzed (ir.Analyze), to a module for t
+// holding its entry, schema.HostSymbol(k.Name), and internal functions of
+// its own.
+func Lower(k *ir.Kernel, t Target) (m *llvm.Module, err error) {
+	if k.Uniform == nil {
+		return nil, &Error{Kernel: k.Name, Pos: k.Pos, Reason: "the kernel is not analyzed (ir.Analyze)"}
+	}
+	if t.Lanes < 2 || t.Lanes&(t.Lanes-1) != 0 || t.Lanes > 64 {
+		return nil, &Error{Kernel: k.Name, Pos: k.Pos, Reason: fmt.Sprintf("target %s: %d lanes is not a power of two from 2 to 64", t.ISA, t.Lanes)}
+	}
+	if err := refuse(k); err != nil {
+		return nil, err
+	}
+	g := newGen(k, t)
+	defer func() {
+		// A refusal deep in the lowering unwinds to here as a panic of
+		// *Error; any other panic is a bug and propagates.
+		if r := recover(); r != nil {
+			e, ok := r.(*Error)
+			if !ok {
+				panic(r)
+			}
+			m, err = nil, e
+		}
+	}()
+	g.entry()
+	return g.m, nil
+}
+
+// refuse reports what the lowering does not carry yet: wave verbs or
+// queries, and barriers in device functions.
+func refuse(k *ir.Kernel) error {
+	if ir.UsesWaves(k) {
+		return &Error{Kernel: k.Name, Pos: k.Pos, Reason: "wave verbs and wave queries (WaveWidth, LaneIndex) are not lowered for the host yet"}
+	}
+	var bad *Error
+	see := func(b *ir.Block) {
+		ir.WalkStmts(b, func(s ir.Stmt) bool {
+			if bad != nil {
+				return false
+			}
+			for _, x := range ir.StmtExprs(s) {
+				ir.WalkExpr(x, func(x ir.Expr) bool {
+					if c, ok := x.(*ir.Call); ok && c.Func.Barrier && bad == nil {
+						bad = &Error{Kernel: k.Name, Pos: c.Pos, Reason: "a call of " + c.Func.GoName + ", which reaches a barrier: call Barrier in the kernel body"}
+					}
+					return bad == nil
+				})
+			}
+			return bad == nil
+		})
+	}
+	see(k.Body)
+	if bad != nil {
+		return bad
+	}
+	return nil
+}
+
+// Symbol is the entry's name for k.
+func Symbol(k *ir.Kernel) string { return schema.HostSymbol(k.Name) }

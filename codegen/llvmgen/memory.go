@@ -1,0 +1,453 @@
+package llvmgen
+
+// This file lowers places and the accesses to them. Every access to a
+// buffer, shared or private array is bounds-checked for the active lanes
+// (an unsigned index below the length), an out-of-range one faulting
+// before any lane touches memory. An index the lanes share is a scalar
+// access; an index that is a uniform value plus the lane (a ramp) is a
+// contiguous vector access (masked unless every lane runs); any other is
+// a gather or scatter. Elements of a buffer that some work-item touches
+// atomically are accessed atomically, lane by lane.
+
+import (
+	"math"
+
+	"github.com/goxpu/xpu/codegen/ir"
+	"github.com/goxpu/xpu/llvm"
+	"github.com/goxpu/xpu/schema"
+)
+
+// place is where a value lives: a variable (with a field or an array
+// element of it), an element of memory (a buffer or shared array, with
+// a field of a struct element), or a field of a value that is no place.
+type place struct {
+	v     *variable
+	field []int  // a variable's struct fields, outermost first
+	elem  *value // a private array's element index
+
+	mem *memRef
+
+	val *value // a computed value
+}
+
+// memRef is an element of a buffer or shared array.
+type memRef struct {
+	base   llvm.Value // ptr
+	n      llvm.Value // i64: the elements it holds
+	object uint32     // HostFault.Object
+	stride int64      // bytes per element
+	off    int64      // the byte offset of the place in its element
+	elem   ir.Type    // the type at the place
+	idx    value      // the element index, i32
+	signed bool       // the index is an int32
+	atomic bool       // the element is touched atomically elsewhere
+}
+
+func (g *gen) placeOf(x ir.Expr) place {
+	switch e := x.(type) {
+	case *ir.VarRef:
+		return place{v: g.lookup(e.Var)}
+	case *ir.FieldOf:
+		p := g.placeOf(e.X)
+		st, ok := e.X.Type().(*ir.Struct)
+		if !ok || e.Field < 0 || e.Field >= len(st.Fields) {
+			g.fail("a field of a non-struct value")
+		}
+		switch {
+		case p.mem != nil:
+			for _, f := range st.Fields[:e.Field] {
+				p.mem.off += int64(f.Type.Size())
+			}
+			p.mem.elem = st.Fields[e.Field].Type
+		case p.val != nil:
+			p.val = &p.val.fields[e.Field]
+		case p.elem != nil:
+			g.fail("a field of a private array's element")
+		default:
+			p.field = append(p.field, e.Field)
+		}
+		return p
+	case *ir.Index:
+		idx := g.expr(e.Index)
+		signed := ir.IsKind(e.Index.Type(), ir.I32)
+		switch r := e.X.(type) {
+		case *ir.BufferRef:
+			buf := g.buffers[r.Param]
+			return place{mem: &memRef{base: buf.base, n: buf.len, object: uint32(buf.index),
+				stride: int64(e.T.Size()), elem: e.T, idx: idx, signed: signed,
+				atomic: r.Param.Access == schema.AccessAtomic}}
+		case *ir.SharedRef:
+			return place{mem: &memRef{base: g.shared[r.Shared], n: i64(int64(r.Shared.Len)), object: math.MaxUint32,
+				stride: int64(e.T.Size()), elem: e.T, idx: idx, signed: signed}}
+		}
+		p := g.placeOf(e.X)
+		if p.v == nil || len(p.field) > 0 || p.elem != nil {
+			g.fail("an index of an array that is not a variable")
+		}
+		a := p.v.t.(*ir.Array)
+		g.checkIndex(idx.x, i64(int64(a.Len)), signed, math.MaxUint32)
+		p.elem = &idx
+		return p
+	}
+	v := g.expr(x)
+	return place{val: &v}
+}
+
+// index64 widens a 32-bit index to 64 bits as Go reads it.
+func (g *gen) index64(x llvm.Value, signed bool) llvm.Value {
+	op := llvm.ZExt
+	if signed {
+		op = llvm.SExt
+	}
+	return g.b.Cast(op, x, llvm.Like(x.Type(), llvm.I64))
+}
+
+// checkIndex faults when an active lane's index is not below n.
+func (g *gen) checkIndex(idx llvm.Value, n llvm.Value, signed bool, object uint32) {
+	in := g.b.ICmp(llvm.ULT, g.index64(idx, signed), g.maybeSplat(n, idx))
+	g.fault(g.active(g.not(in)), schema.HostFaultIndex, object, idx)
+}
+
+// maybeSplat shapes the scalar n as like.
+func (g *gen) maybeSplat(n, like llvm.Value) llvm.Value {
+	if isVec(like) {
+		return g.splat(n)
+	}
+	return n
+}
+
+func (g *gen) loadPlace(p place) value {
+	switch {
+	case p.val != nil:
+		return *p.val
+	case p.mem != nil:
+		return g.loadMem(p.mem)
+	case p.elem != nil:
+		return value{x: g.loadPrivate(p.v, *p.elem)}
+	}
+	x := g.load(p.v)
+	for _, f := range p.field {
+		x = x.fields[f]
+	}
+	return x
+}
+
+func (g *gen) store(p place, x value) {
+	switch {
+	case p.mem != nil:
+		g.storeMem(p.mem, x)
+		return
+	case p.elem != nil:
+		g.storePrivate(p.v, *p.elem, x.x)
+		return
+	case p.val != nil || p.v.ssa != nil:
+		g.fail("an assignment to a value that is not a place")
+	}
+	ptr, t := p.v.ptr, p.v.lt
+	for _, f := range p.field {
+		st := t.(*llvm.StructType)
+		ptr = g.b.GEP(st, ptr, i32(0), i32(int64(f)))
+		t = st.Fields[f]
+	}
+	g.storeSlot(ptr, t, x, false)
+}
+
+// ---- private arrays ----
+
+// privateAddrs returns the address of each lane's element idx of an
+// array of vectors.
+func (g *gen) privateAddrs(s *variable, idx llvm.Value) llvm.Value {
+	et := llvm.Elem(s.lt.(*llvm.ArrayType).Elem)
+	flat := g.b.Add(g.b.Mul(g.splat(idx), &llvm.Splat{Len: g.W, X: i32(int64(g.W))}), g.lanes())
+	return g.b.GEP(et, s.ptr, g.index64(flat, false))
+}
+
+func (g *gen) loadPrivate(s *variable, idx value) llvm.Value {
+	at := s.lt.(*llvm.ArrayType)
+	b := g.b
+	if !isVec(idx.x) {
+		// Out of range only where no lane runs: read element 0 then.
+		i := b.Select(b.ICmp(llvm.ULT, idx.x, i32(int64(at.Len))), idx.x, i32(0))
+		return b.Load(at.Elem, b.GEP(at, s.ptr, i64(0), g.index64(i, false)), 4)
+	}
+	if !s.vec {
+		return g.gather(b.GEP(at.Elem, s.ptr, g.index64(idx.x, false)), at.Elem)
+	}
+	return g.gather(g.privateAddrs(s, idx.x), llvm.Elem(at.Elem))
+}
+
+func (g *gen) storePrivate(s *variable, idx value, x llvm.Value) {
+	at := s.lt.(*llvm.ArrayType)
+	b := g.b
+	if !s.vec {
+		if isVec(x) || isVec(idx.x) {
+			g.fail("a varying store to a uniform private array (the uniformity analysis and the lowering disagree)")
+		}
+		i := b.Select(b.ICmp(llvm.ULT, idx.x, i32(int64(at.Len))), idx.x, i32(0))
+		g.ifThen(g.any(g.mask()), "store", func() {
+			b.Store(x, b.GEP(at, s.ptr, i64(0), g.index64(i, false)), 4)
+		})
+		return
+	}
+	if !isVec(idx.x) {
+		i := b.Select(b.ICmp(llvm.ULT, idx.x, i32(int64(at.Len))), idx.x, i32(0))
+		p := b.GEP(at, s.ptr, i64(0), g.index64(i, false))
+		g.storeSlot(p, at.Elem, value{x: x}, false)
+		return
+	}
+	g.scatter(g.splat(x), g.privateAddrs(s, idx.x))
+}
+
+// ---- buffers and shared arrays ----
+
+// scalarAddr returns the address of the place at the scalar index i.
+func (g *gen) scalarAddr(r *memRef, i llvm.Value) llvm.Value {
+	off := g.b.Mul(g.index64(i, r.signed), i64(r.stride))
+	return g.byteAtV(r.base, g.b.Add(off, i64(r.off)))
+}
+
+// addrs returns the address of each lane's place.
+func (g *gen) addrs(r *memRef, idx llvm.Value) llvm.Value {
+	off := g.b.Mul(g.index64(idx, r.signed), &llvm.Splat{Len: g.W, X: i64(r.stride)})
+	off = g.b.Add(off, &llvm.Splat{Len: g.W, X: i64(r.off)})
+	return g.b.GEP(llvm.I8, r.base, off)
+}
+
+func (g *gen) byteAtV(base, off llvm.Value) llvm.Value { return g.b.GEP(llvm.I8, base, off) }
+
+// struct elements load and store field by field.
+func (g *gen) fieldRefs(r *memRef) []*memRef {
+	st := r.elem.(*ir.Struct)
+	out := make([]*memRef, len(st.Fields))
+	off := r.off
+	for i, f := range st.Fields {
+		c := *r
+		c.off, c.elem = off, f.Type
+		out[i] = &c
+		off += int64(f.Type.Size())
+	}
+	return out
+}
+
+func (g *gen) loadMem(r *memRef) value {
+	g.checkIndex(r.idx.x, r.n, r.signed, r.object)
+	if _, ok := r.elem.(*ir.Struct); ok {
+		fs := g.fieldRefs(r)
+		vs := make([]value, len(fs))
+		for i, f := range fs {
+			vs[i] = g.loadChecked(f)
+		}
+		return value{fields: vs}
+	}
+	return g.loadChecked(r)
+}
+
+func (g *gen) storeMem(r *memRef, x value) {
+	g.checkIndex(r.idx.x, r.n, r.signed, r.object)
+	if _, ok := r.elem.(*ir.Struct); ok {
+		for i, f := range g.fieldRefs(r) {
+			g.storeChecked(f, x.fields[i])
+		}
+		return
+	}
+	g.storeChecked(r, x)
+}
+
+// contiguous reports whether r's lanes read consecutive elements of
+// their scalar type.
+func (g *gen) contiguous(r *memRef) bool {
+	return r.idx.ramp != nil && r.stride == int64(llvm.SizeOf(g.memType(r.elem)))
+}
+
+// noWrap returns whether a ramp of an unsigned index stays below 2^32
+// over the W lanes (an int32 one needs no check: a lane that wraps is
+// negative, so out of range, and faults if it runs).
+func (g *gen) noWrap(r *memRef) llvm.Value {
+	if r.signed {
+		return llvm.True
+	}
+	return g.b.ICmp(llvm.ULE, r.idx.ramp, i32(int64(math.MaxUint32-(g.W-1))))
+}
+
+// allActive reports whether every lane is known to run: uniform flow in a
+// block whose size is a multiple of W.
+func (g *gen) allActive() bool {
+	n := int(g.k.Block[0] * g.k.Block[1] * g.k.Block[2])
+	return g.flow && n%g.W == 0
+}
+
+// loadChecked loads a scalar place whose index is in range for every
+// active lane.
+func (g *gen) loadChecked(r *memRef) value {
+	t := g.memType(r.elem)
+	b := g.b
+	if r.atomic {
+		return value{x: g.perLane(g.mask(), t, func(lane llvm.Value) llvm.Value {
+			return b.AtomicLoad(t, g.scalarAddr(r, g.pick(r.idx.x, lane)), llvm.Monotonic, 4)
+		})}
+	}
+	if !isVec(r.idx.x) {
+		// In range, or no lane runs: then the access must not happen.
+		pre := b.Block
+		ok := b.ICmp(llvm.ULT, g.index64(r.idx.x, r.signed), r.n)
+		lb, after := b.NewBlock("load"), b.NewBlock("load.end")
+		b.CondBr(ok, lb, after)
+		b.SetBlock(lb)
+		x := b.Load(t, g.scalarAddr(r, r.idx.x), 4)
+		b.Br(after)
+		b.SetBlock(after)
+		v, _ := b.Phi(t, llvm.Incoming{X: &llvm.Zero{T: t}, From: pre}, llvm.Incoming{X: x, From: lb})
+		return value{x: v}
+	}
+	vt := g.vec(t)
+	if !g.contiguous(r) {
+		return value{x: g.gather(g.addrs(r, r.idx.x), t)}
+	}
+	return value{x: g.choose(g.noWrap(r), vt, func() llvm.Value {
+		p := g.scalarAddr(r, r.idx.ramp)
+		if g.allActive() {
+			return b.Load(vt, p, 4)
+		}
+		name := "llvm.masked.load." + suffix(vt) + ".p0"
+		return g.intrinsic(name, vt, p, i32(4), g.mask(), &llvm.Poison{T: vt})
+	}, func() llvm.Value {
+		return g.gather(g.addrs(r, r.idx.x), t)
+	})}
+}
+
+// storeChecked stores to a scalar place whose index is in range for
+// every active lane.
+func (g *gen) storeChecked(r *memRef, xv value) {
+	t := g.memType(r.elem)
+	b := g.b
+	x := xv.x
+	if r.atomic {
+		g.perLane(g.mask(), nil, func(lane llvm.Value) llvm.Value {
+			b.AtomicStore(g.pick(x, lane), g.scalarAddr(r, g.pick(r.idx.x, lane)), llvm.Monotonic, 4)
+			return nil
+		})
+		return
+	}
+	if !isVec(r.idx.x) {
+		// Every active lane stores to one element: the last one's value
+		// stays, as when the work-items run in order.
+		m := g.mask()
+		ok := b.And(b.ICmp(llvm.ULT, g.index64(r.idx.x, r.signed), r.n), g.any(m))
+		g.ifThen(ok, "store", func() {
+			v := x
+			if isVec(x) {
+				bits := g.maskBits(m)
+				it := bits.Type().(*llvm.IntType)
+				lz := g.intrinsic("llvm.ctlz."+it.String(), it, bits, llvm.True)
+				lane := b.Sub(llvm.ConstInt(it, int64(g.W-1)), lz)
+				v = b.ExtractElement(x, lane)
+			}
+			b.Store(v, g.scalarAddr(r, r.idx.x), 4)
+		})
+		return
+	}
+	vt := g.vec(t)
+	x = g.splat(x)
+	if !g.contiguous(r) {
+		g.scatter(x, g.addrs(r, r.idx.x))
+		return
+	}
+	g.choose(g.noWrap(r), nil, func() llvm.Value {
+		p := g.scalarAddr(r, r.idx.ramp)
+		if g.allActive() {
+			b.Store(x, p, 4)
+			return nil
+		}
+		g.intrinsic("llvm.masked.store."+suffix(vt)+".p0", llvm.Void, x, p, i32(4), g.mask())
+		return nil
+	}, func() llvm.Value {
+		g.scatter(x, g.addrs(r, r.idx.x))
+		return nil
+	})
+}
+
+// choose runs yes or no as cond holds and returns the value they give
+// (of type t; nil for none).
+func (g *gen) choose(cond llvm.Value, t llvm.Type, yes, no func() llvm.Value) llvm.Value {
+	b := g.b
+	if c, ok := cond.(*llvm.Int); ok {
+		if c.Bits != 0 {
+			return yes()
+		}
+		return no()
+	}
+	yb, nb, after := b.NewBlock("fast"), b.NewBlock("slow"), b.NewBlock("join")
+	b.CondBr(cond, yb, nb)
+	b.SetBlock(yb)
+	y := yes()
+	ye := b.Block
+	b.Br(after)
+	b.SetBlock(nb)
+	n := no()
+	ne := b.Block
+	b.Br(after)
+	b.SetBlock(after)
+	if t == nil {
+		return nil
+	}
+	r, _ := b.Phi(t, llvm.Incoming{X: y, From: ye}, llvm.Incoming{X: n, From: ne})
+	return r
+}
+
+// gather loads the element of type t at each active lane's address.
+func (g *gen) gather(ptrs llvm.Value, t llvm.Type) llvm.Value {
+	vt := g.vec(t)
+	name := "llvm.masked.gather." + suffix(vt) + "." + suffix(g.vec(llvm.Ptr))
+	return g.intrinsic(name, vt, ptrs, i32(4), g.mask(), &llvm.Poison{T: vt})
+}
+
+// scatter stores each active lane's x at its address, in lane order.
+func (g *gen) scatter(x, ptrs llvm.Value) {
+	name := "llvm.masked.scatter." + suffix(x.Type()) + "." + suffix(g.vec(llvm.Ptr))
+	g.intrinsic(name, llvm.Void, x, ptrs, i32(4), g.mask())
+}
+
+// pick returns lane i of x, or x when it is a scalar.
+func (g *gen) pick(x, lane llvm.Value) llvm.Value {
+	if isVec(x) {
+		return g.b.ExtractElement(x, lane)
+	}
+	return x
+}
+
+// perLane runs body once for each lane of the mask m, in lane order,
+// and returns the vector of its results (of element type t; nil for
+// none).
+func (g *gen) perLane(m llvm.Value, t llvm.Type, body func(lane llvm.Value) llvm.Value) llvm.Value {
+	b := g.b
+	bits := g.maskBits(m)
+	it := bits.Type().(*llvm.IntType)
+	pre := b.Block
+	head, bb, exit := b.NewBlock("lane"), b.NewBlock("lane.body"), b.NewBlock("lane.done")
+	b.Br(head)
+	b.SetBlock(head)
+	rest, rphi := b.Phi(it, llvm.Incoming{X: bits, From: pre})
+	var acc llvm.Value
+	var aphi *llvm.Phi
+	if t != nil {
+		acc, aphi = b.Phi(g.vec(t), llvm.Incoming{X: &llvm.Poison{T: g.vec(t)}, From: pre})
+	}
+	b.CondBr(b.ICmp(llvm.NE, rest, &llvm.Int{T: it}), bb, exit)
+	b.SetBlock(bb)
+	lane := g.intrinsic("llvm.cttz."+it.String(), it, rest, llvm.True)
+	switch {
+	case it.Bits > 32:
+		lane = b.Cast(llvm.Trunc, lane, llvm.I32)
+	case it.Bits < 32:
+		lane = b.Cast(llvm.ZExt, lane, llvm.I32)
+	}
+	r := body(lane)
+	next := b.And(rest, b.Sub(rest, llvm.ConstInt(it, 1)))
+	rphi.In = append(rphi.In, llvm.Incoming{X: next, From: b.Block})
+	if t != nil {
+		aphi.In = append(aphi.In, llvm.Incoming{X: b.InsertElement(acc, r, lane), From: b.Block})
+	}
+	b.Br(head)
+	b.SetBlock(exit)
+	return acc
+}

@@ -1,0 +1,231 @@
+package llvmgen
+
+// This file splits a kernel body at its barriers (loop fission): each
+// barrier-free run of statements is a segment, which runs as a loop over
+// the block's chunks; an if or loop around a barrier (uniform, as the
+// uniformity analysis requires) runs once per block around its segments.
+// Variables used in more than one piece live across the pieces in a slot
+// per chunk (a uniform one too: every chunk runs the statements that
+// update it).
+
+import "github.com/goxpu/xpu/codegen/ir"
+
+// piece is a part of the body as the block runs it.
+type piece interface{ piece() }
+
+// segment is barrier-free statements every work-item runs before the
+// block goes on.
+type segment struct {
+	id    int
+	stmts []ir.Stmt
+}
+
+// blockIf is an if around a barrier: its condition is uniform.
+type blockIf struct {
+	id        int
+	cond      ir.Expr
+	then, els []piece
+	pos       ir.Pos
+}
+
+// blockLoop is a loop around a barrier: its condition is uniform.
+type blockLoop struct {
+	id         int
+	cond       ir.Expr
+	body, post []piece
+	pos        ir.Pos
+}
+
+func (*segment) piece()   {}
+func (*blockIf) piece()   {}
+func (*blockLoop) piece() {}
+
+// planner splits one kernel body.
+type planner struct {
+	g      *gen
+	nextID int
+}
+
+// plan splits the kernel's body and finds the variables that cross
+// pieces.
+func (g *gen) plan() []piece {
+	p := &planner{g: g}
+	pieces := p.split(g.k.Body.Stmts)
+	uses := map[*ir.Var]map[int]bool{}
+	use := func(id int, v *ir.Var) {
+		if uses[v] == nil {
+			uses[v] = map[int]bool{}
+		}
+		uses[v][id] = true
+	}
+	exprUses := func(id int, x ir.Expr) {
+		ir.WalkExpr(x, func(e ir.Expr) bool {
+			if r, ok := e.(*ir.VarRef); ok {
+				use(id, r.Var)
+			}
+			return true
+		})
+	}
+	var walk func([]piece)
+	walk = func(ps []piece) {
+		for _, pc := range ps {
+			switch pc := pc.(type) {
+			case *segment:
+				ir.WalkStmts(&ir.Block{Stmts: pc.stmts}, func(s ir.Stmt) bool {
+					if d, ok := s.(*ir.Decl); ok {
+						use(pc.id, d.Var)
+					}
+					for _, x := range ir.StmtExprs(s) {
+						exprUses(pc.id, x)
+					}
+					return true
+				})
+			case *blockIf:
+				exprUses(pc.id, pc.cond)
+				walk(pc.then)
+				walk(pc.els)
+			case *blockLoop:
+				if pc.cond != nil {
+					exprUses(pc.id, pc.cond)
+				}
+				walk(pc.body)
+				walk(pc.post)
+			}
+		}
+	}
+	walk(pieces)
+	g.cross = map[*ir.Var]bool{}
+	for v, ids := range uses {
+		if len(ids) > 1 {
+			g.cross[v] = true
+		}
+	}
+	return pieces
+}
+
+func (p *planner) id() int {
+	p.nextID++
+	return p.nextID - 1
+}
+
+func (p *planner) split(stmts []ir.Stmt) []piece {
+	var out []piece
+	var cur []ir.Stmt
+	flush := func() {
+		if len(cur) > 0 {
+			p.checkSegment(cur)
+			out = append(out, &segment{id: p.id(), stmts: cur})
+			cur = nil
+		}
+	}
+	u := p.g.k.Uniform
+	for _, s := range stmts {
+		if !hasBarrier(s) {
+			cur = append(cur, s)
+			continue
+		}
+		flush()
+		p.g.pos = stmtPos(s)
+		if !u.Flow[s] {
+			p.g.fail("a barrier in non-uniform control flow")
+		}
+		switch s := s.(type) {
+		case *ir.Barrier:
+		case *ir.Block:
+			out = append(out, p.split(s.Stmts)...)
+		case *ir.If:
+			if !u.Value[s.Cond] {
+				p.g.fail("a barrier inside an if whose condition is not workgroup-uniform")
+			}
+			n := &blockIf{id: p.id(), cond: s.Cond, pos: s.Pos}
+			n.then = p.split(s.Then.Stmts)
+			if s.Else != nil {
+				n.els = p.split(s.Else.Stmts)
+			}
+			out = append(out, n)
+		case *ir.Loop:
+			if s.Cond != nil && !u.Value[s.Cond] {
+				p.g.fail("a barrier inside a loop whose condition is not workgroup-uniform")
+			}
+			if s.Post != nil && hasBarrier(s.Post) {
+				p.g.fail("a barrier in the post statement of a loop")
+			}
+			n := &blockLoop{id: p.id(), cond: s.Cond, pos: s.Pos}
+			n.body = p.split(s.Body.Stmts)
+			if s.Post != nil {
+				n.post = p.split(s.Post.Stmts)
+			}
+			out = append(out, n)
+		default:
+			p.g.fail("a barrier inside a %T", s)
+		}
+	}
+	flush()
+	return out
+}
+
+// checkSegment refuses a break or continue that leaves a loop with a
+// barrier inside: that loop runs around the chunk loops.
+func (p *planner) checkSegment(stmts []ir.Stmt) {
+	var visit func(stmts []ir.Stmt, depth int)
+	visit = func(stmts []ir.Stmt, depth int) {
+		for _, s := range stmts {
+			switch s := s.(type) {
+			case *ir.Break, *ir.Continue:
+				// At depth 0 it can only be of a loop around the
+				// segment, which holds a barrier.
+				if depth == 0 {
+					p.g.pos = stmtPos(s)
+					p.g.fail("a break or continue of a loop that contains a barrier")
+				}
+			case *ir.Block:
+				visit(s.Stmts, depth)
+			case *ir.If:
+				visit(s.Then.Stmts, depth)
+				if s.Else != nil {
+					visit(s.Else.Stmts, depth)
+				}
+			case *ir.Loop:
+				visit(s.Body.Stmts, depth+1)
+			}
+		}
+	}
+	visit(stmts, 0)
+}
+
+// hasBarrier reports whether s holds a barrier statement.
+func hasBarrier(s ir.Stmt) bool {
+	found := false
+	ir.WalkStmts(&ir.Block{Stmts: []ir.Stmt{s}}, func(t ir.Stmt) bool {
+		if _, ok := t.(*ir.Barrier); ok {
+			found = true
+		}
+		return !found
+	})
+	return found
+}
+
+// stmtPos returns a statement's position.
+func stmtPos(s ir.Stmt) ir.Pos {
+	switch s := s.(type) {
+	case *ir.Decl:
+		return s.Pos
+	case *ir.Assign:
+		return s.Pos
+	case *ir.If:
+		return s.Pos
+	case *ir.Loop:
+		return s.Pos
+	case *ir.Break:
+		return s.Pos
+	case *ir.Continue:
+		return s.Pos
+	case *ir.Return:
+		return s.Pos
+	case *ir.Barrier:
+		return s.Pos
+	case *ir.ExprStmt:
+		return s.Pos
+	}
+	return ir.Pos{}
+}

@@ -1,0 +1,166 @@
+// Package sidecar runs the LLVM 19 tools (opt, llc, ld.lld) that turn
+// LLVM IR text into a shared object for the host: it finds them, checks
+// their version, and runs them with deterministic options.
+//
+// Layering: this package knows no IR of ours and no lowering; it takes IR
+// text and a target and hands back bytes. It imports only the standard
+// library.
+package sidecar
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+)
+
+// ErrNotFound is the error Find returns when the LLVM 19 tools are not
+// there: the generator then writes no LLVM artifacts and says so.
+var ErrNotFound = errors.New("sidecar: LLVM 19 tools (opt-19, llc-19, ld.lld-19) not found")
+
+// Tools are the paths of the LLVM 19 tools.
+type Tools struct {
+	Opt, Llc, Lld string
+}
+
+// Target is what llc compiles for.
+type Target struct {
+	Triple   string // e.g. x86_64-unknown-linux-gnu
+	CPU      string // e.g. x86-64-v3
+	Features string // e.g. +avx2,+fma; "" for the CPU's own
+}
+
+// libDirs are where Link looks for the libraries it is told to link.
+var libDirs = []string{"/lib/x86_64-linux-gnu", "/usr/lib/x86_64-linux-gnu", "/lib64", "/usr/lib64"}
+
+// toolNames are the names Find looks for, in the order of Tools' fields.
+var toolNames = [...]string{"opt-19", "llc-19", "ld.lld-19"}
+
+// Find locates the tools in the folder named by XPU_LLVM, else on PATH,
+// and checks that llc is LLVM 19. A missing tool is ErrNotFound; a tool of
+// another version is an error naming it.
+func Find(ctx context.Context) (*Tools, error) {
+	var paths [3]string
+	dir := os.Getenv("XPU_LLVM")
+	for i, name := range toolNames {
+		var p string
+		var err error
+		if dir != "" {
+			p, err = exec.LookPath(filepath.Join(dir, name))
+		} else {
+			p, err = exec.LookPath(name)
+		}
+		if err != nil {
+			return nil, fmt.Errorf("%w: %s: %v", ErrNotFound, name, err)
+		}
+		paths[i] = p
+	}
+	t := &Tools{Opt: paths[0], Llc: paths[1], Lld: paths[2]}
+	out, err := run(ctx, t.Llc, nil, "--version")
+	if err != nil {
+		return nil, err
+	}
+	if !strings.Contains(string(out), "LLVM version 19.") {
+		return nil, fmt.Errorf("sidecar: %s is not LLVM 19: %s", t.Llc, firstLine(out))
+	}
+	return t, nil
+}
+
+func firstLine(b []byte) string {
+	s := strings.TrimSpace(string(b))
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		s = s[:i]
+	}
+	return s
+}
+
+// run runs tool with args and stdin, returning its stdout; a failure
+// names the tool and carries its stderr.
+func run(ctx context.Context, tool string, stdin []byte, args ...string) ([]byte, error) {
+	cmd := exec.CommandContext(ctx, tool, args...)
+	if stdin != nil {
+		cmd.Stdin = bytes.NewReader(stdin)
+	}
+	var out, errb bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	if err := cmd.Run(); err != nil {
+		if ctx.Err() != nil {
+			return nil, fmt.Errorf("sidecar: %s: %w", filepath.Base(tool), ctx.Err())
+		}
+		return nil, fmt.Errorf("sidecar: %s %s: %v\n%s", filepath.Base(tool), strings.Join(args, " "), err, strings.TrimSpace(errb.String()))
+	}
+	return out.Bytes(), nil
+}
+
+// Optimize runs opt -O3 on IR text and returns the optimized IR text.
+func (t *Tools) Optimize(ctx context.Context, ir []byte) ([]byte, error) {
+	return run(ctx, t.Opt, ir, "-O3", "-S", "-o", "-", "-")
+}
+
+// Object compiles IR text (optimized with opt -O3 first) to a
+// position-independent ELF object for tgt.
+func (t *Tools) Object(ctx context.Context, ir []byte, tgt Target) ([]byte, error) {
+	opt, err := t.Optimize(ctx, ir)
+	if err != nil {
+		return nil, err
+	}
+	args := []string{"-O3", "-filetype=obj", "-relocation-model=pic", "-mtriple=" + tgt.Triple, "-o", "-", "-"}
+	if tgt.CPU != "" {
+		args = append(args, "-mcpu="+tgt.CPU)
+	}
+	if tgt.Features != "" {
+		args = append(args, "-mattr="+tgt.Features)
+	}
+	return run(ctx, t.Llc, opt, args...)
+}
+
+// Link links objects into a shared object and returns its bytes. libs
+// are linker arguments for the libraries it needs (e.g. "-l:libm.so.6");
+// the output is the same for the same inputs (no build id, fixed hash
+// style), stripped of what the exported symbols do not need.
+func (t *Tools) Link(ctx context.Context, objects [][]byte, libs ...string) ([]byte, error) {
+	dir, err := os.MkdirTemp("", "xpu-sidecar-")
+	if err != nil {
+		return nil, fmt.Errorf("sidecar: %w", err)
+	}
+	defer os.RemoveAll(dir)
+	args := []string{"-shared", "--build-id=none", "--hash-style=gnu", "-z", "noseparate-code", "--strip-all",
+		"-z", "now", "-o", filepath.Join(dir, "out.so")}
+	for i, o := range objects {
+		p := filepath.Join(dir, fmt.Sprintf("in%d.o", i))
+		if err := os.WriteFile(p, o, 0o600); err != nil {
+			return nil, fmt.Errorf("sidecar: %w", err)
+		}
+		args = append(args, p)
+	}
+	if len(libs) > 0 {
+		// ld.lld has no default search path: name the system's library
+		// folders (Debian's multiarch ones, then the others).
+		for _, d := range libDirs {
+			args = append(args, "-L"+d)
+		}
+	}
+	args = append(args, libs...)
+	if _, err := run(ctx, t.Lld, nil, args...); err != nil {
+		return nil, err
+	}
+	so, err := os.ReadFile(filepath.Join(dir, "out.so"))
+	if err != nil {
+		return nil, fmt.Errorf("sidecar: %w", err)
+	}
+	return so, nil
+}
+
+// SharedObject compiles IR text for tgt and links it alone into a shared
+// object.
+func (t *Tools) SharedObject(ctx context.Context, ir []byte, tgt Target, libs ...string) ([]byte, error) {
+	obj, err := t.Object(ctx, ir, tgt)
+	if err != nil {
+		return nil, err
+	}
+	return t.Link(ctx, [][]byte{obj}, libs...)
+}
