@@ -66,6 +66,7 @@ func (refusal) Is(target error) bool { return target == ErrNoCode }
 var targets = []Target{
 	wgslTarget{},
 	goTarget{},
+	llvmHostTarget{},
 }
 
 // Backends returns the backends the build declares, those of the targets

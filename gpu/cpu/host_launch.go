@@ -135,7 +135,8 @@ func faultError(k *schema.Kernel, code uint32, f *schema.HostFault, mem [][]byte
 	case schema.HostFaultDivZero:
 		return fmt.Errorf("%s: integer division by zero", at)
 	case schema.HostFaultNegativeShift:
-		return fmt.Errorf("%s: shift by a negative count", at)
+		// The words of Go's run-time panic, as the Go tier reports it.
+		return fmt.Errorf("%s: negative shift amount", at)
 	case schema.HostFaultBarrier:
 		return fmt.Errorf("%s: a barrier or wave verb in control flow the block's work-items do not agree on", at)
 	case schema.HostStopped:

@@ -306,7 +306,7 @@ func TestHostFaultText(t *testing.T) {
 		{schema.HostFaultIndex, ^uint32(0), 64, "index 64 out of range of a shared or private array"},
 		{schema.HostFaultIndex, 2, 1, "parameter 2, which is no buffer of the kernel"},
 		{schema.HostFaultDivZero, 0, 0, "group {7 1 2}: work-item {3 0 1}: integer division by zero"},
-		{schema.HostFaultNegativeShift, 0, 0, "shift by a negative count"},
+		{schema.HostFaultNegativeShift, 0, 0, "negative shift amount"},
 		{schema.HostFaultBarrier, 0, 0, "do not agree on"},
 		{schema.HostStopped, 0, 0, "stop word clear"},
 		{99, 0, 0, "returned 99, no code"},
