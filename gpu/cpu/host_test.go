@@ -58,12 +58,16 @@ func hostCode(t testing.TB) string {
 
 func buildHostObject() {
 	o := &hostObject
-	for _, tool := range []string{"opt-19", "llc-19", "ld.lld-19"} {
+	for _, tool := range []string{"llc-19", "ld.lld-19"} {
 		if _, err := exec.LookPath(tool); err != nil {
 			o.skip = fmt.Sprintf("the host tier's tests need LLVM 19: %v", err)
 			return
 		}
 	}
+	// opt-19 -O2, where it is on PATH, optimizes the entries as the
+	// lowering's pipeline would (it would hoist an unordered load of the
+	// stop word out of xpu_forever's loop).
+	_, noOpt := exec.LookPath("opt-19")
 	dir, err := os.MkdirTemp("", "xpu-cpu-test-")
 	if err != nil {
 		o.err = err.Error()
@@ -76,11 +80,15 @@ func buildHostObject() {
 		return
 	}
 	bc, obj, so := filepath.Join(dir, "host.bc"), filepath.Join(dir, "host.o"), filepath.Join(dir, "host.so")
-	for _, cmd := range [][]string{
+	cmds := [][]string{
 		{"opt-19", "-O2", ll, "-o", bc},
 		{"llc-19", "-O2", "-mcpu=x86-64", "-filetype=obj", "-relocation-model=pic", bc, "-o", obj},
 		{"ld.lld-19", "-shared", obj, "-o", so},
-	} {
+	}
+	if noOpt != nil {
+		cmds, cmds[1][len(cmds[1])-3] = cmds[1:], ll
+	}
+	for _, cmd := range cmds {
 		if out, err := exec.Command(cmd[0], cmd[1:]...).CombinedOutput(); err != nil {
 			o.err = fmt.Sprintf("%s: %v\n%s", strings.Join(cmd, " "), err, out)
 			return
@@ -123,8 +131,8 @@ func withHost(k *driver.Kernel, code string) *driver.Kernel {
 }
 
 func hostArtifacts(code, short string) []schema.Artifact {
-	a := hostArtifactFor("x86-64-v3", code)
-	a.Symbol = schema.HostSymbol(short)
+	a := hostArtifactFor("x86-64-v3", "")
+	a.Code, a.Symbol = code, schema.HostSymbol(short)
 	return []schema.Artifact{a}
 }
 
@@ -387,24 +395,22 @@ func TestHostStop(t *testing.T) {
 func TestHostLoadErrors(t *testing.T) {
 	code := hostCode(t)
 	d := openHost(t, TierHost, 1)
-	bad := withHost(saxpyKernel, "no shared object "+strings.Repeat("x", 1000))
+	bad := withHost(saxpyKernel, "\x7fELF, and no shared object "+strings.Repeat("x", 1000))
 	missing := *saxpyKernel
 	missing.Name, missing.Artifacts = "cpu.missing", hostArtifacts(code, "missing")
-	empty := *saxpyKernel
-	empty.Name, empty.Artifacts = "cpu.empty", hostArtifacts("", "empty")
 	for _, c := range []struct {
 		k    *driver.Kernel
 		says []string
 	}{
-		{bad, []string{"cpu.saxpy", ".so", "invalid ELF header"}},
+		{bad, []string{"cpu.saxpy", ".so: ", "ELF"}},
 		{&missing, []string{"cpu.missing", ".so", "no entry xpu_missing", "undefined symbol"}},
-		{&empty, []string{"cpu.empty", "holds no code"}},
 	} {
 		_, err := d.Compile(c.k)
 		if !errors.Is(err, ErrNoLowering) || !errors.Is(err, ErrHostLoad) {
 			t.Errorf("Compile(%s): err = %v, want ErrNoLowering and ErrHostLoad", c.k.Name, err)
 			continue
 		}
+		t.Logf("Compile(%s): %v", c.k.Name, err)
 		for _, s := range c.says {
 			if !strings.Contains(err.Error(), s) {
 				t.Errorf("Compile(%s): %q does not say %q", c.k.Name, err, s)
@@ -505,7 +511,7 @@ func TestDriverHost(t *testing.T) {
 		Refusals: func(add *driver.Kernel) []drivertest.Refusal {
 			goOnly, bad := *add, *add
 			goOnly.Name, goOnly.Artifacts = "drivertest.goonly", goCode(addCPU)
-			bad.Name, bad.Artifacts = "drivertest.bad", hostArtifacts("not an object", "bad")
+			bad.Name, bad.Artifacts = "drivertest.bad", hostArtifacts("\x7fELF, not an object", "bad")
 			return append(refusals(add),
 				drivertest.Refusal{Why: "no host artifact", Kernel: &goOnly, Says: []string{goOnly.Name, "no llvm-host artifact"}},
 				drivertest.Refusal{Why: "host code that does not load", Kernel: &bad, Says: []string{bad.Name, "does not load"}},
