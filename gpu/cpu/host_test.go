@@ -36,7 +36,17 @@ var hostObject struct {
 	once      sync.Once
 	code      string
 	path      string // a copy of it, for the helper processes
+	dir       string // the folder it was built in
 	skip, err string
+}
+
+// TestMain removes the folder the test object was built in.
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if hostObject.dir != "" {
+		os.RemoveAll(hostObject.dir)
+	}
+	os.Exit(code)
 }
 
 // hostCode returns the bytes of the test shared object. It skips t where
@@ -73,7 +83,7 @@ func buildHostObject() {
 		o.err = err.Error()
 		return
 	}
-	// The folder stays for the helper processes (a few kilobytes per run).
+	o.dir = dir // for the helper processes; TestMain removes it
 	ll, err := filepath.Abs(filepath.Join("testdata", "host.ll"))
 	if err != nil {
 		o.err = err.Error()
