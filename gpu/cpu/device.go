@@ -22,27 +22,29 @@ var (
 	// ErrNoLowering: the kernel has no artifact the device runs (no Go
 	// artifact, or, at the host tier only, no host artifact the processor
 	// holds), carries a Refused reason, or its host code does not load
-	// (then the error also wraps ErrHostLoad).
+	// (ErrHostLoad, which is also ErrNoLowering).
 	ErrNoLowering = errors.New("cpu: kernel has no CPU lowering")
 	// ErrLaunch: a launch does not fit its kernel or the device.
 	ErrLaunch = errors.New("cpu: bad launch")
 	// ErrHostLoad: a kernel's host-tier shared object could not be
 	// written to the cache, loaded, or does not hold the kernel's entry.
-	ErrHostLoad = errors.New("cpu: host code does not load")
+	// It is also ErrNoLowering.
+	ErrHostLoad error = &alsoSentinel{"cpu: host code does not load", ErrNoLowering}
 	// ErrKernel: a block of the kernel failed while running (the Go
 	// lowering panicked, as the kernel's Go would; the host code returned
-	// a fault). It is also a
-	// driver.ErrFault (gpu.ErrFault), so that errors.Is tells a kernel
-	// fault the same way on every backend.
-	ErrKernel error = &kernelFault{"cpu: kernel failed"}
+	// a fault). It is also a driver.ErrFault (gpu.ErrFault), so that
+	// errors.Is tells a kernel fault the same way on every backend.
+	ErrKernel error = &alsoSentinel{"cpu: kernel failed", driver.ErrFault}
 )
 
-// kernelFault is the type of ErrKernel: a sentinel of its own that is
-// also driver.ErrFault.
-type kernelFault struct{ msg string }
+// alsoSentinel is a sentinel of its own that is also a broader one.
+type alsoSentinel struct {
+	msg  string
+	also error
+}
 
-func (e *kernelFault) Error() string        { return e.msg }
-func (e *kernelFault) Is(target error) bool { return target == driver.ErrFault }
+func (e *alsoSentinel) Error() string        { return e.msg }
+func (e *alsoSentinel) Is(target error) bool { return target == e.also }
 
 // unknownMemoryBound bounds a buffer where the machine's physical memory
 // cannot be read (Facts.Memory is 0): the address space of a wasm

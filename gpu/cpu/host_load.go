@@ -8,7 +8,9 @@ package cpu
 
 import (
 	"crypto/sha256"
+	"errors"
 	"fmt"
+	"runtime"
 	"strings"
 	"sync"
 
@@ -20,6 +22,20 @@ import (
 
 // hostLoads reports that this platform loads host-tier code.
 const hostLoads = true
+
+// loadable reports whether code is a shared object of the format this
+// platform's loader opens: ELF on linux, 64-bit Mach-O on darwin. The
+// selector names no system, so an artifact for another is told by its
+// bytes, and the Go tier runs instead.
+func loadable(code string) bool {
+	if runtime.GOOS == "darwin" {
+		return strings.HasPrefix(code, "\xcf\xfa\xed\xfe")
+	}
+	return strings.HasPrefix(code, "\x7fELF")
+}
+
+// objectFormat names the format loadable accepts.
+const objectFormat = "an ELF shared object on linux, a Mach-O one on darwin"
 
 // hostLibs are the shared objects this process has opened, by the hash of
 // their bytes. They are never closed: a program of any device may still
@@ -39,10 +55,7 @@ type hostLib struct {
 // a names, loading a's shared object first.
 func (d *device) loadEntry(k *driver.Kernel, a *schema.Artifact) (uintptr, error) {
 	fail := func(format string, args ...any) error {
-		return fmt.Errorf("%w: %s: %w: %s", ErrNoLowering, k.Name, ErrHostLoad, fmt.Sprintf(format, args...))
-	}
-	if a.Code == "" {
-		return 0, fail("its %s artifact for %s holds no code", a.Target, a.Selector.ISA)
+		return fmt.Errorf("%w: %s: %s", ErrHostLoad, k.Name, fmt.Sprintf(format, args...))
 	}
 	sym := a.Symbol
 	if sym == "" {
@@ -54,9 +67,21 @@ func (d *device) loadEntry(k *driver.Kernel, a *schema.Artifact) (uintptr, error
 	}
 	fn, err := purego.Dlsym(lib.handle, sym)
 	if err != nil || fn == 0 {
-		return 0, fail("file %s: no entry %s: %v", lib.path, sym, err)
+		return 0, fail("no entry %s: %s", sym, loaderText(lib.path, err))
 	}
 	return fn, nil
+}
+
+// loaderText is the loader's message err about the file path, with the
+// path where the message does not name it.
+func loaderText(path string, err error) string {
+	if err == nil {
+		return "file " + path + ": the entry's address is 0"
+	}
+	if msg := err.Error(); strings.Contains(msg, path) {
+		return msg
+	}
+	return "file " + path + ": " + err.Error()
 }
 
 // open returns the shared object whose bytes are code, writing it to the
@@ -75,7 +100,7 @@ func (d *device) open(code string) (hostLib, error) {
 	defer done()
 	h, err := purego.Dlopen(path, purego.RTLD_NOW|purego.RTLD_LOCAL)
 	if err != nil {
-		return hostLib{}, fmt.Errorf("file %s: %w", path, err)
+		return hostLib{}, errors.New(loaderText(path, err))
 	}
 	if hostLibs.m == nil {
 		hostLibs.m = map[[sha256.Size]byte]hostLib{}

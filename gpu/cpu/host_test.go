@@ -14,7 +14,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"regexp"
 	"strings"
 	"sync"
 	"syscall"
@@ -37,7 +36,17 @@ var hostObject struct {
 	once      sync.Once
 	code      string
 	path      string // a copy of it, for the helper processes
+	dir       string // the folder it was built in
 	skip, err string
+}
+
+// TestMain removes the folder the test object was built in.
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if hostObject.dir != "" {
+		os.RemoveAll(hostObject.dir)
+	}
+	os.Exit(code)
 }
 
 // hostCode returns the bytes of the test shared object. It skips t where
@@ -59,29 +68,37 @@ func hostCode(t testing.TB) string {
 
 func buildHostObject() {
 	o := &hostObject
-	for _, tool := range []string{"opt-19", "llc-19", "ld.lld-19"} {
+	for _, tool := range []string{"llc-19", "ld.lld-19"} {
 		if _, err := exec.LookPath(tool); err != nil {
 			o.skip = fmt.Sprintf("the host tier's tests need LLVM 19: %v", err)
 			return
 		}
 	}
+	// opt-19 -O2, where it is on PATH, optimizes the entries as the
+	// lowering's pipeline would (it would hoist an unordered load of the
+	// stop word out of xpu_forever's loop).
+	_, noOpt := exec.LookPath("opt-19")
 	dir, err := os.MkdirTemp("", "xpu-cpu-test-")
 	if err != nil {
 		o.err = err.Error()
 		return
 	}
-	// The folder stays for the helper processes (a few kilobytes per run).
+	o.dir = dir // for the helper processes; TestMain removes it
 	ll, err := filepath.Abs(filepath.Join("testdata", "host.ll"))
 	if err != nil {
 		o.err = err.Error()
 		return
 	}
 	bc, obj, so := filepath.Join(dir, "host.bc"), filepath.Join(dir, "host.o"), filepath.Join(dir, "host.so")
-	for _, cmd := range [][]string{
+	cmds := [][]string{
 		{"opt-19", "-O2", ll, "-o", bc},
 		{"llc-19", "-O2", "-mcpu=x86-64", "-filetype=obj", "-relocation-model=pic", bc, "-o", obj},
 		{"ld.lld-19", "-shared", obj, "-o", so},
-	} {
+	}
+	if noOpt != nil {
+		cmds, cmds[1][len(cmds[1])-3] = cmds[1:], ll
+	}
+	for _, cmd := range cmds {
 		if out, err := exec.Command(cmd[0], cmd[1:]...).CombinedOutput(); err != nil {
 			o.err = fmt.Sprintf("%s: %v\n%s", strings.Join(cmd, " "), err, out)
 			return
@@ -124,18 +141,20 @@ func withHost(k *driver.Kernel, code string) *driver.Kernel {
 }
 
 func hostArtifacts(code, short string) []schema.Artifact {
-	a := hostArtifactFor("x86-64-v3", code)
-	a.Symbol = schema.HostSymbol(short)
+	a := hostArtifactFor("x86-64-v3", "")
+	a.Code, a.Symbol = code, schema.HostSymbol(short)
 	return []schema.Artifact{a}
 }
 
-// shift: out[i+off] = in[i] for i below n; an off that takes i+off past
-// out's end is an index fault.
+// shift: out[i+off] = in[i] for i below n, i = 64 times the block's
+// place in the grid's linear order plus the work-item's; an off that
+// takes i+off past out's end is an index fault.
 func shiftCPU(b *driver.CPUBlock) {
 	out, in := driver.CPUView[int32](b.Buffers[0]), driver.CPUView[int32](b.Buffers[1])
 	off, n := driver.CPUUniform[uint32](b.Uniforms, 0), driver.CPUUniform[uint32](b.Uniforms, 4)
+	g, gs := b.Group, b.Groups
 	for lx := range uint32(64) {
-		if i := b.Group.X*64 + lx; i < n {
+		if i := ((g.Z*gs.Y+g.Y)*gs.X+g.X)*64 + lx; i < n {
 			out[i+off] = in[i]
 		}
 	}
@@ -237,55 +256,73 @@ func TestHostSaxpy(t *testing.T) {
 	}
 }
 
-// TestHostFault shifts past the end of out on a grid of several Y and Z:
-// the blocks of the last X fault at work-item 59, the others run, and the
-// error names the fault as the contract reports it; the Go tier's run of
-// the same launch leaves the same output.
+// TestHostFault runs shift on a grid of several X, Y and Z where it
+// faults: past the end of out, where only the grid's last block faults,
+// at work-item 59; and past the end of a short in, where every block
+// from the eleventh on faults, one worker taking chunks of three blocks,
+// so that it goes on after faults inside a chunk. The blocks that do not
+// fault run; the error names the first fault as the contract reports it;
+// and the Go tier's run of the same launch leaves the same output.
 func TestHostFault(t *testing.T) {
 	k := withHost(shiftKernel, hostCode(t))
-	const blocks, off = 23, 5
-	n := 64 * blocks
-	in := make([]int32, n)
-	for i := range in {
-		in[i] = rand.Int32()
-	}
+	groups := xpu.Dim3{X: 5, Y: 3, Z: 2}
+	n := 64 * int(groups.Count())
 	const poison = int32(-0x21524111)
-	want := make([]int32, n) // independent: out[i+off] = in[i] while i+off < n
-	for j := range want {
-		want[j] = poison
-		if j >= off {
-			want[j] = in[j-off]
+	for _, c := range []struct {
+		off, inLen, workers int
+		says                string
+	}{
+		{5, n, 4, fmt.Sprintf("group {4 2 1}: work-item {59 0 0}: index %d out of range of buffer out (length %d)", n, n)},
+		{0, 643, 1, "group {0 2 0}: work-item {3 0 0}: index 643 out of range of buffer in (length 643)"},
+		// An off of 2^32-100 wraps i+off to i-100 for i from 100 on: the
+		// first two blocks fault, and the blocks after them run.
+		{1<<32 - 100, n, 1, fmt.Sprintf("group {0 0 0}: work-item {0 0 0}: index 4294967196 (-100 as int32) out of range of buffer out (length %d)", n)},
+	} {
+		in := make([]int32, c.inLen)
+		for i := range in {
+			in[i] = rand.Int32()
 		}
-	}
-	groups := xpu.Dim3{X: blocks, Y: 3, Z: 2}
-	outs := map[Tier][]int32{}
-	for _, tier := range []Tier{TierAuto, TierGo} {
-		d := openHost(t, tier, 4)
-		out := make([]int32, n)
-		for i := range out {
-			out[i] = poison
+		// Independent: each block in turn, its work-items in order up to
+		// its first fault, i+off wrapping as uint32 arithmetic does.
+		want := make([]int32, n)
+		for j := range want {
+			want[j] = poison
 		}
-		bout := upload(t, d, out)
-		target := schema.TargetLLVMHost
-		if tier == TierGo {
-			target = schema.TargetGo
-		}
-		err := run(t, context.Background(), d, k, target, groups, uniforms(off, uint32(n)), bout, upload(t, d, in))
-		if !errors.Is(err, ErrKernel) || !errors.Is(err, driver.ErrFault) {
-			t.Fatalf("tier %v: err = %v, want ErrKernel and driver.ErrFault", tier, err)
-		}
-		if tier != TierGo {
-			re := fmt.Sprintf(`^cpu: kernel failed: cpu\.shift: group \{%d [0-2] [01]\}: work-item \{59 0 0\}: index %d out of range of buffer out \(length %d\)$`,
-				blocks-1, n, n)
-			if !regexp.MustCompile(re).MatchString(err.Error()) {
-				t.Errorf("err = %q, want it to match %s", err, re)
+		for b := range n / 64 {
+			for lx := range 64 {
+				i := b*64 + lx
+				j := int(uint32(i + c.off))
+				if i >= c.inLen || j >= n {
+					break
+				}
+				want[j] = in[i]
 			}
 		}
-		outs[tier] = download[int32](t, bout, n)
-	}
-	for j := range want {
-		if outs[TierAuto][j] != want[j] || outs[TierGo][j] != want[j] {
-			t.Fatalf("out[%d] = %d (host), %d (Go); want %d", j, outs[TierAuto][j], outs[TierGo][j], want[j])
+		outs := map[Tier][]int32{}
+		for _, tier := range []Tier{TierAuto, TierGo} {
+			d := openHost(t, tier, c.workers)
+			out := make([]int32, n)
+			for i := range out {
+				out[i] = poison
+			}
+			bout := upload(t, d, out)
+			target := schema.TargetLLVMHost
+			if tier == TierGo {
+				target = schema.TargetGo
+			}
+			err := run(t, context.Background(), d, k, target, groups, uniforms(uint32(c.off), uint32(n)), bout, upload(t, d, in))
+			if !errors.Is(err, ErrKernel) || !errors.Is(err, driver.ErrFault) {
+				t.Fatalf("off %d, tier %v: err = %v, want ErrKernel and driver.ErrFault", c.off, tier, err)
+			}
+			if want := "cpu: kernel failed: cpu.shift: " + c.says; tier != TierGo && err.Error() != want {
+				t.Errorf("off %d: err = %q, want %q", c.off, err, want)
+			}
+			outs[tier] = download[int32](t, bout, n)
+		}
+		for j := range want {
+			if outs[TierAuto][j] != want[j] || outs[TierGo][j] != want[j] {
+				t.Fatalf("off %d: out[%d] = %d (host), %d (Go); want %d", c.off, j, outs[TierAuto][j], outs[TierGo][j], want[j])
+			}
 		}
 	}
 }
@@ -368,24 +405,22 @@ func TestHostStop(t *testing.T) {
 func TestHostLoadErrors(t *testing.T) {
 	code := hostCode(t)
 	d := openHost(t, TierHost, 1)
-	bad := withHost(saxpyKernel, "no shared object "+strings.Repeat("x", 1000))
+	bad := withHost(saxpyKernel, "\x7fELF, and no shared object "+strings.Repeat("x", 1000))
 	missing := *saxpyKernel
 	missing.Name, missing.Artifacts = "cpu.missing", hostArtifacts(code, "missing")
-	empty := *saxpyKernel
-	empty.Name, empty.Artifacts = "cpu.empty", hostArtifacts("", "empty")
 	for _, c := range []struct {
 		k    *driver.Kernel
 		says []string
 	}{
-		{bad, []string{"cpu.saxpy", ".so", "invalid ELF header"}},
+		{bad, []string{"cpu.saxpy", ".so: ", "ELF"}},
 		{&missing, []string{"cpu.missing", ".so", "no entry xpu_missing", "undefined symbol"}},
-		{&empty, []string{"cpu.empty", "holds no code"}},
 	} {
 		_, err := d.Compile(c.k)
 		if !errors.Is(err, ErrNoLowering) || !errors.Is(err, ErrHostLoad) {
 			t.Errorf("Compile(%s): err = %v, want ErrNoLowering and ErrHostLoad", c.k.Name, err)
 			continue
 		}
+		t.Logf("Compile(%s): %v", c.k.Name, err)
 		for _, s := range c.says {
 			if !strings.Contains(err.Error(), s) {
 				t.Errorf("Compile(%s): %q does not say %q", c.k.Name, err, s)
@@ -486,7 +521,7 @@ func TestDriverHost(t *testing.T) {
 		Refusals: func(add *driver.Kernel) []drivertest.Refusal {
 			goOnly, bad := *add, *add
 			goOnly.Name, goOnly.Artifacts = "drivertest.goonly", goCode(addCPU)
-			bad.Name, bad.Artifacts = "drivertest.bad", hostArtifacts("not an object", "bad")
+			bad.Name, bad.Artifacts = "drivertest.bad", hostArtifacts("\x7fELF, not an object", "bad")
 			return append(refusals(add),
 				drivertest.Refusal{Why: "no host artifact", Kernel: &goOnly, Says: []string{goOnly.Name, "no llvm-host artifact"}},
 				drivertest.Refusal{Why: "host code that does not load", Kernel: &bad, Says: []string{bad.Name, "does not load"}},

@@ -34,13 +34,17 @@ func (p *pool) run(ctx context.Context, fn driver.CPUFunc, proto driver.CPUBlock
 	}
 	total := proto.Groups.Count()
 	workers, chunk := p.plan(total)
-	blocks := make([]driver.CPUBlock, workers) // each worker's own
+	// Each worker's own block, allocated apart: a worker writes its
+	// Group at every block, and neighbours in one array would share
+	// cache lines.
+	blocks := make([]*driver.CPUBlock, workers)
 	for w := range blocks {
-		blocks[w] = proto
+		b := proto
+		blocks[w] = &b
 	}
 	var first firstError
 	p.spread(total, workers, chunk, func(w int, lo, hi uint64) bool {
-		b := &blocks[w]
+		b := blocks[w]
 		for lo < hi {
 			var err error
 			lo, err = runBlocks(fn, b, lo, hi)

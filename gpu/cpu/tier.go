@@ -93,14 +93,15 @@ func (d *device) hostLevel() int {
 }
 
 // hostArtifact returns k's host artifact that d runs: of its cpu
-// llvm-host artifacts, the one of the widest level d runs, the first of
-// them on a tie; nil when there is none.
+// llvm-host artifacts whose code this platform loads, the one of the
+// widest level d runs, the first of them on a tie; nil when there is
+// none.
 func (d *device) hostArtifact(k *schema.Kernel) *schema.Artifact {
 	var a *schema.Artifact
 	have, best := d.hostLevel(), 0
 	for i := range k.Artifacts {
 		c := &k.Artifacts[i]
-		if l, ok := isaLevel(c.Selector.ISA); ok && isHost(c) && l <= have && l > best {
+		if l, ok := isaLevel(c.Selector.ISA); ok && isHost(c) && l <= have && l > best && loadable(c.Code) {
 			a, best = c, l
 		}
 	}
@@ -110,13 +111,17 @@ func (d *device) hostArtifact(k *schema.Kernel) *schema.Artifact {
 // noHostArtifact says why d runs none of k's host artifacts.
 func (d *device) noHostArtifact(k *schema.Kernel) string {
 	var needs []string
+	foreign := 0 // artifacts whose code this platform does not load
 	for i := range k.Artifacts {
-		if c := &k.Artifacts[i]; isHost(c) {
-			if _, ok := isaLevel(c.Selector.ISA); ok {
-				needs = append(needs, c.Selector.ISA)
-			} else {
-				needs = append(needs, fmt.Sprintf("%q (no x86-64 level)", c.Selector.ISA))
-			}
+		c := &k.Artifacts[i]
+		switch _, ok := isaLevel(c.Selector.ISA); {
+		case !isHost(c):
+		case !loadable(c.Code):
+			foreign++
+		case ok:
+			needs = append(needs, c.Selector.ISA)
+		default:
+			needs = append(needs, fmt.Sprintf("%q (no x86-64 level)", c.Selector.ISA))
 		}
 	}
 	have := d.hostLevel()
@@ -125,6 +130,8 @@ func (d *device) noHostArtifact(k *schema.Kernel) string {
 		return "this platform (" + runtime.GOOS + "/" + runtime.GOARCH + ") has no host tier"
 	case d.tier == TierGo:
 		return "the device runs the Go tier only"
+	case len(needs) == 0 && foreign > 0:
+		return fmt.Sprintf("its llvm-host code is not %s", objectFormat)
 	case len(needs) == 0:
 		return "it has no llvm-host artifact"
 	case have == 0:

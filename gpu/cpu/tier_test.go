@@ -2,6 +2,7 @@ package cpu
 
 import (
 	"errors"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -21,11 +22,39 @@ func tieredKernel() *driver.Kernel {
 	return &k
 }
 
-func hostArtifactFor(isa, code string) schema.Artifact {
+// hostArtifactFor returns a host artifact for isa whose code is rest
+// after the magic number of this platform's shared objects.
+func hostArtifactFor(isa, rest string) schema.Artifact {
 	return schema.Artifact{
 		Manifest: schema.Manifest{Backend: schema.BackendCPU, Target: schema.TargetLLVMHost},
 		Selector: schema.Selector{ISA: isa},
-		Code:     code,
+		Code:     objectMagic() + rest,
+	}
+}
+
+// objectMagic is the start of a shared object of this platform; of an
+// ELF object where the host tier loads none.
+func objectMagic() string {
+	if runtime.GOOS == "darwin" {
+		return "\xcf\xfa\xed\xfe"
+	}
+	return "\x7fELF"
+}
+
+// TestForeignObjectIsNotRun checks that host code in another platform's
+// object format (the selector names no system) is never chosen: auto
+// runs the Go artifact, and the host tier says why it runs none.
+func TestForeignObjectIsNotRun(t *testing.T) {
+	k := *saxpyKernel
+	foreign := hostArtifactFor("x86-64-v3", "")
+	foreign.Code = "\xca\xfe\xba\xbe not this platform's object"
+	k.Artifacts = append([]schema.Artifact{foreign}, saxpyKernel.Artifacts...)
+	if a := openWith(t, TierAuto, 4).Artifact(&k); a != &k.Artifacts[1] {
+		t.Errorf("auto runs %+v, want the Go artifact", a)
+	}
+	err := openWith(t, TierHost, 4).(driver.Refuser).Refusal(&k)
+	if err == nil || hostLoads && !strings.Contains(err.Error(), "code is not an ELF shared object on linux") {
+		t.Errorf("host tier: Refusal = %v, want it to name the object format", err)
 	}
 }
 

@@ -191,7 +191,8 @@ done:
   ret i32 0
 }
 
-; xpu_shift: block 64; out[i+off] = in[i] for i = X*64+lx below n.
+; xpu_shift: block 64; out[i+off] = in[i] for i = b*64+lx below n, where
+; b is the block's place in the grid's linear order.
 ; Parameters: out (0, buffer), in (1, buffer), off (uint32 at 0), n
 ; (uint32 at 4). An off that takes i+off past out's end is an index fault.
 define i32 @xpu_shift(ptr %l, i64 %first, i64 %last) {
@@ -214,8 +215,8 @@ poll:
   br i1 %s, label %stop, label %start
 
 start:
-  %gx = call i32 @groupX(ptr %l, i64 %b)
-  %first.i = mul i32 %gx, 64
+  %bt = trunc i64 %b to i32
+  %first.i = mul i32 %bt, 64
   br label %item
 
 item:
