@@ -117,12 +117,15 @@ func New(cfg Config) (driver.Device, error) {
 // Info describes the processor; absent facts are left out.
 func (d *device) Info() driver.Info {
 	mem := d.maxBuffer()
+	native, isa := d.hostTier()
 	return driver.Info{
 		Backend: schema.BackendCPU,
 		Name:    d.facts.Model,
 		Driver:  runtime.Version() + " " + runtime.GOOS + "/" + runtime.GOARCH,
 		Type:    "cpu",
 		Workers: d.pool.workers,
+		Native:  native,
+		ISA:     isa,
 		Limits: driver.Limits{
 			MaxInvocationsPerBlock: maxBlock,
 			MaxBlockSize:           xpu.Dim3{X: maxBlock, Y: maxBlock, Z: 64},
@@ -136,19 +139,8 @@ func (d *device) Info() driver.Info {
 			SubgroupMin:            d.facts.Lanes(),
 			SubgroupMax:            d.facts.Lanes(),
 		},
-		Facts: d.factMap(),
+		Facts: d.facts.Map(),
 	}
-}
-
-// factMap returns the processor's facts and host-tier, the tier of host
-// code the device runs ("llvm-host x86-64-v3": that level and those
-// below), absent when it runs none.
-func (d *device) factMap() map[string]string {
-	m := d.facts.Map()
-	if h := d.hostFact(); h != "" {
-		m["host-tier"] = h
-	}
-	return m
 }
 
 // maxBuffer returns the largest buffer the device allocates: the

@@ -529,8 +529,8 @@ func TestDriverHost(t *testing.T) {
 		},
 		CheckInfo: func(t *testing.T, d driver.Device) {
 			checkInfo(t, d)
-			if got := d.Info().Facts["host-tier"]; got != "llvm-host x86-64-v3" {
-				t.Errorf("fact host-tier = %q", got)
+			if info := d.Info(); info.Native != schema.TargetLLVMHost || info.ISA != "x86-64-v3" {
+				t.Errorf("Info: Native %q, ISA %q; want llvm-host, x86-64-v3", info.Native, info.ISA)
 			}
 		},
 		RunsOnRecord: true,

@@ -157,11 +157,12 @@ func goArtifact(k *schema.Kernel) *schema.Artifact {
 	return nil
 }
 
-// hostFact is the value of the device's fact host-tier: "llvm-host" and
-// the widest level whose host code it runs; "" when it runs none.
-func (d *device) hostFact() string {
+// hostTier is the native target whose code the device runs, llvm-host,
+// and the widest level of it that it runs; both empty when it runs none
+// (driver.Info's Native and ISA).
+func (d *device) hostTier() (schema.Target, string) {
 	if l := d.hostLevel(); l > 0 && isaName(l) != "" {
-		return string(schema.TargetLLVMHost) + " " + isaName(l)
+		return schema.TargetLLVMHost, isaName(l)
 	}
-	return ""
+	return "", ""
 }

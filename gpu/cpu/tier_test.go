@@ -187,28 +187,32 @@ func TestHostOnlyRefusals(t *testing.T) {
 	}
 }
 
-// TestHostTierFact checks the facts isa and host-tier: which host code
-// the device runs.
-func TestHostTierFact(t *testing.T) {
+// TestHostTierInfo checks the fact isa (the processor's level) and
+// Info's Native and ISA: which host code the device runs.
+func TestHostTierInfo(t *testing.T) {
 	for _, c := range []struct {
-		tier       Tier
-		level      int
-		isa, facts string
+		tier      Tier
+		level     int
+		isa, runs string
 	}{
-		{TierAuto, 3, "x86-64-v3", "llvm-host x86-64-v3"},
-		{TierHost, 4, "x86-64-v4", "llvm-host x86-64-v4"},
+		{TierAuto, 3, "x86-64-v3", "x86-64-v3"},
+		{TierHost, 4, "x86-64-v4", "x86-64-v4"},
 		{TierGo, 4, "x86-64-v4", ""},
 		{TierAuto, 0, "", ""},
 	} {
 		if !hostLoads {
-			c.facts = ""
+			c.runs = ""
 		}
-		f := openWith(t, c.tier, c.level).Info().Facts
-		if f["isa"] != c.isa || f["host-tier"] != c.facts {
-			t.Errorf("tier %v, level %d: isa %q, host-tier %q; want %q, %q", c.tier, c.level, f["isa"], f["host-tier"], c.isa, c.facts)
+		info := openWith(t, c.tier, c.level).Info()
+		if info.Facts["isa"] != c.isa || info.ISA != c.runs {
+			t.Errorf("tier %v, level %d: fact isa %q, Info.ISA %q; want %q, %q", c.tier, c.level, info.Facts["isa"], info.ISA, c.isa, c.runs)
 		}
-		if _, ok := f["host-tier"]; ok != (c.facts != "") {
-			t.Errorf("tier %v, level %d: host-tier present = %v", c.tier, c.level, ok)
+		var native schema.Target
+		if c.runs != "" {
+			native = schema.TargetLLVMHost
+		}
+		if info.Native != native {
+			t.Errorf("tier %v, level %d: Info.Native = %q, want %q", c.tier, c.level, info.Native, native)
 		}
 	}
 }

@@ -56,8 +56,14 @@ type Info struct {
 	// Workers is the number of blocks the device runs at once, where the
 	// driver decides it (the CPU's worker pool); 0 where it does not.
 	Workers int
-	Limits  Limits
-	Facts   map[string]string // further facts by name, in a stable spelling, for display
+	// Native is the native target whose code the device runs where a
+	// kernel carries it (the CPU's host tier: schema.TargetLLVMHost), and
+	// ISA the widest instruction set level of it that the device runs
+	// ("x86-64-v3"); both empty where the device runs no native code.
+	Native schema.Target
+	ISA    string
+	Limits Limits
+	Facts  map[string]string // further facts by name, in a stable spelling, for display
 }
 
 // Limits are the compute limits of a device; zero means absent.

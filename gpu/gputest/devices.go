@@ -59,6 +59,9 @@ func Devices(t testing.TB) []*gpu.Device {
 				t.Errorf("closing %s device: %v", name, err)
 			}
 		})
+		if name == schema.BackendCPU && Requires(string(schema.TargetLLVMHost)) && d.Info().Native != schema.TargetLLVMHost {
+			t.Fatalf("XPU_REQUIRE names llvm-host, and the CPU device runs no host code (its tier: XPU_CPU_TIER=%q)", os.Getenv("XPU_CPU_TIER"))
+		}
 		devs = append(devs, d)
 	}
 	return devs
