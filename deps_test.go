@@ -61,7 +61,7 @@ const depsRules = `
 	codegen/ir, llvm < codegen/llvmgen;
 	# Running the LLVM tools, which knows no IR of ours.
 	< codegen/sidecar;
-	codegen/frontend, codegen/wgslgen, codegen/golower, codegen/emit < codegen;
+	codegen/frontend, codegen/wgslgen, codegen/golower, codegen/llvmgen, codegen/sidecar, codegen/emit < codegen;
 	< codegen/internal/gobuild, codegen/fuzz;
 
 	# The generator, which every go generate runs: code generation alone,
@@ -72,7 +72,8 @@ const depsRules = `
 	# The driver contract, and the drivers that implement it. A driver
 	# knows neither the runtime nor codegen.
 	schema < gpu/driver;
-	gpu/driver, github.com/klauspost/cpuid/v2 < gpu/cpu;
+	# The CPU backend loads its host tier's machine code through purego.
+	gpu/driver, github.com/klauspost/cpuid/v2, github.com/ebitengine/purego < gpu/cpu;
 	gpu/driver < gpu/webgpu/internal/core;
 	gpu/webgpu/internal/core, github.com/cogentcore/webgpu/... < gpu/webgpu;
 	gpu/webgpu/internal/core, github.com/ebitengine/purego < gpu/webgpu/dawn;
@@ -110,7 +111,7 @@ const depsRules = `
 	xpu < codegen/llvmgen/internal/hostkernels;
 
 	# Benchmarks and the programs that print their figures.
-	bench/internal/kernels, gonum.org/v1/gonum/... < bench/cpubench;
+	bench/internal/kernels, kernels/conformance, gonum.org/v1/gonum/... < bench/cpubench;
 	bench/cpubench < bench/cpubench/cmd/cpubench;
 	bench/internal/kernels, kernels/wave < bench/devicebench;
 	< bench, bench/webgpubench;

@@ -8,11 +8,14 @@ package codegen
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 
 	"github.com/goxpu/xpu/codegen/emit"
 	"github.com/goxpu/xpu/codegen/frontend"
@@ -29,7 +32,10 @@ type Report struct {
 	Empty, Removed bool
 	Kernels        []string      // the kernels that have code, in module order
 	Refused        []*ir.Refusal // the template members refused by their requires clause
-	Notes          []string      // excused kernels without code for a backend, and demoted gate errors
+	Notes          []string      // excused kernels without code for a backend, demoted gate errors, absent tools
+	// Libraries are the native libraries the file embeds, by file name
+	// (in the file's folder): Run writes them beside it.
+	Libraries map[string][]byte
 	// Artifacts are those of each kernel, in the order of its kernels
 	// and their artifacts, with their manifests as the generated file
 	// registers them.
@@ -58,9 +64,25 @@ func Run(dir string) (*Report, error) {
 	}
 	if r.Empty {
 		r.Removed, err = removeGenerated(r.Path)
+		if err != nil {
+			return r, err
+		}
+		_, err = removeStaleLibraries(dir, nil)
 		return r, err
 	}
-	r.Changed, err = writeIfChanged(r.Path, src)
+	for _, name := range slices.Sorted(maps.Keys(r.Libraries)) {
+		changed, err := writeIfChanged(filepath.Join(dir, name), r.Libraries[name])
+		if err != nil {
+			return nil, err
+		}
+		r.Changed = r.Changed || changed
+	}
+	changed, err := writeIfChanged(r.Path, src)
+	if err != nil {
+		return nil, err
+	}
+	removed, err := removeStaleLibraries(dir, r.Libraries)
+	r.Changed = r.Changed || changed || removed
 	return r, err
 }
 
@@ -79,6 +101,10 @@ func Build(dir string) (*Report, []byte, error) {
 	if err != nil {
 		return nil, nil, err
 	}
+	libs, notes, err := link(context.Background(), ks)
+	if err != nil {
+		return nil, nil, err
+	}
 	warnings, err := gates(dir, ks)
 	if err != nil {
 		return nil, nil, err
@@ -94,7 +120,8 @@ func Build(dir string) (*Report, []byte, error) {
 	for _, k := range m.Kernels {
 		r.Kernels = append(r.Kernels, k.Name)
 	}
-	r.Notes = warnings
+	r.Notes = append(notes, warnings...)
+	r.Libraries = libs
 	for i := range ks {
 		s, err := emit.Spec(m.Package, &ks[i])
 		if err != nil {
@@ -152,6 +179,29 @@ func removeGenerated(path string) (bool, error) {
 		return false, fmt.Errorf("codegen: %w", err)
 	}
 	return true, nil
+}
+
+// removeStaleLibraries removes the library files in dir that a previous
+// generation wrote (named as emit.LibraryFile names them, which
+// emit.IsLibraryFile tells) and that libs no longer holds, and reports
+// whether it removed any.
+func removeStaleLibraries(dir string, libs map[string][]byte) (bool, error) {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return false, fmt.Errorf("codegen: %w", err)
+	}
+	removed := false
+	for _, e := range entries {
+		name := e.Name()
+		if _, ok := libs[name]; ok || !e.Type().IsRegular() || !emit.IsLibraryFile(name) {
+			continue
+		}
+		if err := os.Remove(filepath.Join(dir, name)); err != nil {
+			return removed, fmt.Errorf("codegen: %w", err)
+		}
+		removed = true
+	}
+	return removed, nil
 }
 
 // writeIfChanged writes src to path unless the file already holds it, so

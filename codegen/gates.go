@@ -7,7 +7,6 @@ package codegen
 import (
 	"bufio"
 	"bytes"
-	"cmp"
 	"errors"
 	"fmt"
 	"os"
@@ -108,7 +107,17 @@ func missing(l *emit.Lowered, backend schema.Backend) string {
 	if slices.ContainsFunc(l.Artifacts, func(a schema.Artifact) bool { return a.Backend == backend }) {
 		return ""
 	}
-	return strings.TrimSpace(cmp.Or(l.Refused[backend], "no code"))
+	var why []string
+	for f, reason := range l.Refused {
+		if f.Backend == backend {
+			why = append(why, strings.TrimSpace(reason))
+		}
+	}
+	if len(why) == 0 {
+		return "no code"
+	}
+	slices.Sort(why)
+	return strings.Join(why, "; ")
 }
 
 // readExcuses reads the excuses file of dir; a missing file excuses

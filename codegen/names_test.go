@@ -39,6 +39,9 @@ func TestEveryGeneratedFileBuilds(t *testing.T) {
 			continue
 		}
 		files[r.Path] = src
+		for name, lib := range r.Libraries {
+			files[filepath.Join(dir, name)] = lib
+		}
 		pkgs = append(pkgs, "./"+filepath.ToSlash(dir))
 	}
 	if len(pkgs) < len(generated)+3 {

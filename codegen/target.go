@@ -5,8 +5,10 @@ package codegen
 // lists its architectures.
 
 import (
+	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"slices"
 
 	"github.com/goxpu/xpu/codegen/emit"
@@ -31,6 +33,22 @@ type Target interface {
 	Lower(k *ir.Kernel, names *emit.Names) ([]schema.Artifact, error)
 }
 
+// A linker is a target whose artifacts (native ones, schema.Target.Native)
+// are built for a whole package at once: once every kernel is lowered,
+// Link builds the libraries its artifacts' code lives in, one per
+// selector, and returns each library's bytes by its file name
+// (emit.LibraryFile). A linker whose tools are absent here returns an
+// error wrapping ErrNoTools: its artifacts are then left out, with a note,
+// and the generation goes on.
+type linker interface {
+	Target
+	Link(ctx context.Context, arts []*schema.Artifact) (map[string][]byte, error)
+}
+
+// ErrNoTools is wrapped by a linker's error when the tools it builds with
+// are not installed.
+var ErrNoTools = errors.New("the target's tools are not installed")
+
 // ErrNoCode is wrapped by a target's refusal of a kernel it cannot carry.
 var ErrNoCode = errors.New("no code for the target")
 
@@ -48,6 +66,7 @@ func (refusal) Is(target error) bool { return target == ErrNoCode }
 var targets = []Target{
 	wgslTarget{},
 	goTarget{},
+	llvmHostTarget{},
 }
 
 // Backends returns the backends the build declares, those of the targets
@@ -81,9 +100,9 @@ func lowerAll(k *ir.Kernel, names *emit.Names) (emit.Lowered, error) {
 		switch {
 		case errors.Is(err, ErrNoCode):
 			if l.Refused == nil {
-				l.Refused = map[schema.Backend]string{}
+				l.Refused = map[emit.Form]string{}
 			}
-			l.Refused[f.Backend] = err.Error()
+			l.Refused[f] = err.Error()
 		case err != nil:
 			errs = append(errs, fmt.Errorf("codegen: kernel %s: %s: %w", k.Name, f.Target, err))
 		default:
@@ -91,4 +110,50 @@ func lowerAll(k *ir.Kernel, names *emit.Names) (emit.Lowered, error) {
 		}
 	}
 	return l, errors.Join(errs...)
+}
+
+// link runs the linkers of the targets table over the lowered kernels
+// ks, returning the libraries by file name and a note for each linker
+// whose tools are absent, whose artifacts it removes from ks.
+func link(ctx context.Context, ks []emit.Lowered) (map[string][]byte, []string, error) {
+	libs := map[string][]byte{}
+	var notes []string
+	for _, t := range targets {
+		l, ok := t.(linker)
+		if !ok {
+			continue
+		}
+		f := t.Form()
+		var arts []*schema.Artifact
+		for i := range ks {
+			for j := range ks[i].Artifacts {
+				if a := &ks[i].Artifacts[j]; a.Backend == f.Backend && a.Target == f.Target {
+					arts = append(arts, a)
+				}
+			}
+		}
+		if len(arts) == 0 {
+			continue
+		}
+		files, err := l.Link(ctx, arts)
+		if errors.Is(err, ErrNoTools) {
+			notes = append(notes, fmt.Sprintf("no %s code for the %s backend: %v", f.Target, f.Backend, err))
+			for i := range ks {
+				ks[i].Artifacts = slices.DeleteFunc(ks[i].Artifacts, func(a schema.Artifact) bool {
+					return a.Backend == f.Backend && a.Target == f.Target
+				})
+			}
+			continue
+		}
+		if err != nil {
+			return nil, nil, fmt.Errorf("codegen: %s: %w", f.Target, err)
+		}
+		for _, a := range arts {
+			if _, ok := files[emit.LibraryFile(a)]; !ok {
+				return nil, nil, fmt.Errorf("codegen: %s: the link made no %s, which holds %s", f.Target, emit.LibraryFile(a), a.Symbol)
+			}
+		}
+		maps.Copy(libs, files)
+	}
+	return libs, notes, nil
 }

@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"slices"
 
+	"github.com/goxpu/xpu/gpu/driver"
 	"github.com/goxpu/xpu/schema"
 )
 
@@ -26,14 +27,20 @@ func (d *Device) fits(k *Kernel) (*schema.Artifact, error) {
 }
 
 // artifact returns the artifact of k that d's driver runs, or an error
-// wrapping ErrNoCode when k has none for d's backend, or ErrWaveWidth
-// when it has some, but none for d's subgroup sizes.
+// wrapping ErrNoCode when k has none for d's backend or the driver says
+// why it runs none of them (driver.Refuser), or ErrWaveWidth when it has
+// some, but none for d's subgroup sizes.
 func (d *Device) artifact(k *Kernel) (*schema.Artifact, error) {
 	if a := d.drv.Artifact(&k.spec); a != nil {
 		return a, nil
 	}
 	if !slices.ContainsFunc(k.spec.Artifacts, func(a schema.Artifact) bool { return a.Backend == d.backend }) {
 		return nil, fmt.Errorf("gpu: kernel %s: no code for the %s backend: %w", k.spec.Name, d.backend, ErrNoCode)
+	}
+	if r, ok := d.drv.(driver.Refuser); ok {
+		if err := r.Refusal(&k.spec); err != nil {
+			return nil, fmt.Errorf("gpu: kernel %s on %s: %w: %w", k.spec.Name, d.backend, ErrNoCode, err)
+		}
 	}
 	lim := d.info.Limits
 	return nil, fmt.Errorf("gpu: kernel %s: wave=%d: no variant for subgroups of %d to %d lanes: %w",

@@ -27,9 +27,11 @@ type HostLaunch struct {
 	Uniforms uintptr   // the uniform block: each scalar parameter at its Binding offset
 	Buffers  uintptr   // a [n]HostBuffer, one per buffer parameter, in order
 	// Stop is the address of a uint32 that the driver sets to nonzero
-	// once the launch is to stop. The entry reads it (an unordered atomic
-	// load) before each block and at the top of each loop's body, and on a
-	// nonzero word returns HostStopped.
+	// once the launch is to stop. The entry reads it (a monotonic atomic
+	// load: LLVM may hoist an unordered one out of a loop that stores
+	// nothing, and the loop would never see the word set) before each
+	// block and at the top of each loop's body, and on a nonzero word
+	// returns HostStopped.
 	Stop uintptr
 	// Fault is the address of the worker's HostFault, which the entry
 	// writes before it returns a fault code.

@@ -16,7 +16,7 @@ type Manifest struct {
 	Kernel  string  // "importpath.Name"
 	Backend Backend // the backend that runs this code
 	Target  Target  // the code's form
-	Hash    string  // "sha256:" and the hex digest of the code
+	Hash    string  // "sha256:" and the hex digest of the code (of a native target: the kernel's own part, before the link)
 	Codegen string  // the version of the code generator that wrote it
 
 	// Footprint.

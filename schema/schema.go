@@ -24,19 +24,28 @@ const (
 // Target names the form of an artifact's code.
 type Target string
 
-// The targets. TargetLLVMHost, TargetPTX and TargetHSACO are reserved for
-// the native tiers; no lowering produces them yet.
+// The targets. TargetPTX and TargetHSACO are reserved for the GPU native
+// tiers; no lowering produces them yet.
 const (
 	TargetWGSL     Target = "wgsl"      // a WGSL module, entry point "main"
 	TargetGo       Target = "go"        // a Go block function (Artifact.Entry)
-	TargetLLVMHost Target = "llvm-host" // host machine code through LLVM
+	TargetLLVMHost Target = "llvm-host" // a shared object of host machine code, built through LLVM
 	TargetPTX      Target = "ptx"       // NVIDIA PTX
 	TargetHSACO    Target = "hsaco"     // an AMD code object
 )
 
-// Text reports whether an artifact of t carries its code as text
-// (Artifact.Code) rather than as a Go function (Artifact.Entry).
+// Text reports whether an artifact of t carries its code in
+// Artifact.Code (text, or a native target's object) rather than as a Go
+// function (Artifact.Entry).
 func (t Target) Text() bool { return t != TargetGo }
+
+// Native reports whether an artifact of t is machine code, or code the
+// device's driver finishes, built for the kernels of a whole package at
+// once: its Code is that object, shared by the package's artifacts of one
+// selector, and its Symbol names the kernel's entry in it.
+func (t Target) Native() bool {
+	return t == TargetLLVMHost || t == TargetPTX || t == TargetHSACO
+}
 
 // Tier is how a kernel's wave verbs run in one artifact.
 type Tier string

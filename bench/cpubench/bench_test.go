@@ -9,6 +9,9 @@ import (
 	"github.com/goxpu/xpu"
 	"github.com/goxpu/xpu/bench/internal/kernels"
 	"github.com/goxpu/xpu/gpu"
+	"github.com/goxpu/xpu/gpu/cpu"
+	"github.com/goxpu/xpu/gpu/gputest"
+	"github.com/goxpu/xpu/schema"
 )
 
 // quick is a configuration small enough for a test.
@@ -111,6 +114,30 @@ func TestAllRuns(t *testing.T) {
 	}
 }
 
+// TestTiersRun runs the host-tier measurements at their sizes, briefly:
+// each compares the two tiers' results before it measures them.
+func TestTiersRun(t *testing.T) {
+	dev, err := gpu.OpenCPU(cpu.Config{Tier: cpu.TierHost})
+	if err != nil {
+		t.Fatal(err)
+	}
+	native := dev.Info().Native
+	dev.Close()
+	if native == "" {
+		if gputest.Requires(string(schema.TargetLLVMHost)) {
+			t.Fatal("XPU_REQUIRE names llvm-host, and the CPU device runs no host code")
+		}
+		t.Skip("the CPU device runs no host code here")
+	}
+	rs, err := Tiers(quick)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rs) != 4 {
+		t.Fatalf("%d results, want 4", len(rs))
+	}
+}
+
 func report(b *testing.B, f func() (Result, error)) {
 	b.Helper()
 	var r Result
@@ -146,4 +173,17 @@ func BenchmarkSGEMM512(b *testing.B) {
 
 func BenchmarkSGEMM1024(b *testing.B) {
 	report(b, func() (Result, error) { return SGEMM(Default(), 1024) })
+}
+
+func BenchmarkTierSaxpy(b *testing.B) {
+	report(b, func() (Result, error) { return TierSaxpy(Default()) })
+}
+func BenchmarkTierBlackScholes(b *testing.B) {
+	report(b, func() (Result, error) { return TierBlackScholes(Default()) })
+}
+func BenchmarkTierMandelbrot(b *testing.B) {
+	report(b, func() (Result, error) { return TierMandelbrot(Default()) })
+}
+func BenchmarkTierNBody(b *testing.B) {
+	report(b, func() (Result, error) { return TierNBody(Default()) })
 }

@@ -37,13 +37,16 @@ type Lowered struct {
 	// with the facts its lowering reported in its manifest (the wave tier,
 	// private bytes, native operations, fault use) and its selector. The
 	// code of a text target is its Code; that of a Go function target is
-	// the Go source of the function (named by [Names.Code]) in Code.
+	// the Go source of the function (named by [Names.Code]) in Code; that
+	// of a native target is the kernel's own part of the package's library
+	// (for the host, its LLVM IR), which the hash is of, while the file
+	// embeds the library (see [Library]).
 	// [Spec] adds the hash and states the facts of the IR once, in the
 	// spec.
 	Artifacts []schema.Artifact
-	// Refused says, for a backend that has no artifact, why its lowering
-	// refused the kernel.
-	Refused map[schema.Backend]string
+	// Refused says, for each target (by its form) that made no artifact,
+	// why its lowering refused the kernel.
+	Refused map[Form]string
 }
 
 // File returns the formatted generated file for the package m, whose
@@ -75,7 +78,11 @@ func File(m *ir.Module, ks []Lowered) ([]byte, error) {
 	}
 	w := &writer{pkg: m.Package, pkgName: m.Name, names: names,
 		qual: strings.NewReplacer("gpuimpl.", names.GPUImpl+".", "gpu.", names.GPU+".", "xpu.", names.XPU+".")}
-	w.header(entries)
+	libs := libraries(ks)
+	for _, lib := range libs {
+		names.pickLibrary(lib)
+	}
+	w.header(entries, len(libs) > 0)
 	for _, e := range entries {
 		if e.refused != nil {
 			w.refused(e.refused)
@@ -83,6 +90,7 @@ func File(m *ir.Module, ks []Lowered) ([]byte, error) {
 			return nil, err
 		}
 	}
+	w.libraries(libs)
 	src, err := format.Source(w.buf.Bytes())
 	if err != nil {
 		return nil, fmt.Errorf("emit: formatting the generated file: %w", err)
@@ -121,12 +129,15 @@ func (w *writer) printf(format string, args ...any) {
 }
 
 // header writes the header, the package clause and the imports.
-func (w *writer) header(entries []entry) {
+func (w *writer) header(entries []entry, embeds bool) {
 	w.printf("%s\n\npackage %s\n\n", Header, w.pkgName)
 	// A kernel with code has a launcher, which names xpu and gpu; a
 	// refused member only registers its handle.
 	lowered := slices.ContainsFunc(entries, func(e entry) bool { return e.lowered != nil })
 	w.printf("import (\n")
+	if embeds {
+		w.printf("\t_ \"embed\"\n\n")
+	}
 	if lowered {
 		w.importSpec(w.names.XPU, "github.com/goxpu/xpu")
 		w.importSpec(w.names.GPU, "github.com/goxpu/xpu/gpu")

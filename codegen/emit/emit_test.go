@@ -59,11 +59,13 @@ func module() (*ir.Module, []emit.Lowered) {
 			{Manifest: web, Code: "@compute @workgroup_size(256, 1, 1)\nfn main() {}\n"},
 			{Manifest: schema.Manifest{Backend: schema.BackendCPU, Target: schema.TargetGo, NativeOps: []string{"xpu.Sqrt"}},
 				Code: "// saxpyCPU runs one block of Saxpy.\nfunc saxpyCPU(b *gpuimpl.CPUBlock) {\n\t_ = b\n}\n"},
+			{Manifest: schema.Manifest{Backend: schema.BackendCPU, Target: schema.TargetLLVMHost},
+				Selector: schema.Selector{ISA: "x86-64-v3"}, Symbol: "xpu_Saxpy", Code: "; the LLVM IR of Saxpy\n"},
 		}},
 		{Kernel: step, Artifacts: []schema.Artifact{
 			{Manifest: native, Selector: schema.Selector{SubgroupMin: 32, SubgroupMax: 32, Width: 32}, Code: "// a `quoted` WGSL\n"},
 			{Manifest: emulated, Selector: schema.Selector{Width: 32}, Code: "// emulated\n"},
-		}, Refused: map[schema.Backend]string{schema.BackendCPU: "k.go:3:4: [xpu-cpu-lowering] kernel Step: a reason"}},
+		}, Refused: map[emit.Form]string{{Backend: schema.BackendCPU, Target: schema.TargetGo}: "k.go:3:4: [xpu-cpu-lowering] kernel Step: a reason"}},
 		{Kernel: scale2, Artifacts: []schema.Artifact{{Manifest: web, Code: "fn main() {}\n"}}},
 	}
 }
@@ -133,7 +135,8 @@ func TestFileImportsOnlyXPUGPUAndGPUImpl(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	allowed := []string{"github.com/goxpu/xpu", "github.com/goxpu/xpu/gpu", "github.com/goxpu/xpu/gpu/gpuimpl"}
+	// embed, for the native libraries beside the file.
+	allowed := []string{"embed", "github.com/goxpu/xpu", "github.com/goxpu/xpu/gpu", "github.com/goxpu/xpu/gpu/gpuimpl"}
 	for _, imp := range f.Imports {
 		path, _ := strconv.Unquote(imp.Path.Value)
 		if !slices.Contains(allowed, path) {
@@ -147,5 +150,24 @@ func TestFileRejectsDuplicateNames(t *testing.T) {
 	m.Refused = append(m.Refused, &ir.Refusal{Name: "Saxpy", Reason: "twice"})
 	if _, err := emit.File(m, ks); err == nil {
 		t.Error("two kernels named Saxpy: no error")
+	}
+}
+
+// TestLibraryFiles: the file embeds each native library from the file
+// LibraryFile names, which IsLibraryFile recognizes as the generator's.
+func TestLibraryFiles(t *testing.T) {
+	_, ks := module()
+	if got, want := emit.LibraryFile(&ks[0].Artifacts[2]), "xpu_gen_llvm-host_x86-64-v3.so"; got != want {
+		t.Fatalf("LibraryFile = %q, want %q", got, want)
+	}
+	for _, name := range []string{"xpu_gen_llvm-host_x86-64-v3.so", "xpu_gen_ptx_sm_80.ptx", "xpu_gen_hsaco_gfx90a.hsaco"} {
+		if !emit.IsLibraryFile(name) {
+			t.Errorf("IsLibraryFile(%q) = false", name)
+		}
+	}
+	for _, name := range []string{"xpu_gen.go", "xpu_gen_llvm-host_.so", "xpu_gen_llvm-host_v3.go", "xpu_gen_wgsl_x.so", "my_xpu_gen_llvm-host_v3.so"} {
+		if emit.IsLibraryFile(name) {
+			t.Errorf("IsLibraryFile(%q) = true", name)
+		}
 	}
 }

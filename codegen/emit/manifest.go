@@ -4,9 +4,11 @@ package emit
 // writes the artifacts into it.
 
 import (
+	"cmp"
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
+	"maps"
 	"slices"
 	"strconv"
 	"strings"
@@ -100,24 +102,24 @@ func (w *writer) artifacts(l *Lowered, arts []schema.Artifact) {
 			}
 			w.printf("},\n")
 		}
-		name := w.names.Code(l.Kernel.Name, a)
-		if a.Target.Text() {
-			w.printf("Code: %s,\n", name)
-		} else {
-			w.printf("Entry: %s,\n", name)
+		switch {
+		case a.Target.Native():
+			w.printf("Code: %s,\nSymbol: %q,\n", w.names.library(libraryOf(a)), a.Symbol)
+		case a.Target.Text():
+			w.printf("Code: %s,\n", w.names.Code(l.Kernel.Name, a))
+		default:
+			w.printf("Entry: %s,\n", w.names.Code(l.Kernel.Name, a))
 		}
 		w.printf("},\n")
 	}
 	if len(arts) > 0 {
 		w.printf("},\n")
 	}
-	backends := make([]schema.Backend, 0, len(l.Refused))
-	for b := range l.Refused {
-		backends = append(backends, b)
-	}
-	slices.Sort(backends)
-	for _, b := range backends {
-		w.printf("// %s: none: %s\n", b, oneLine(l.Refused[b]))
+	forms := slices.SortedFunc(maps.Keys(l.Refused), func(a, b Form) int {
+		return cmp.Or(cmp.Compare(a.Backend, b.Backend), cmp.Compare(a.Target, b.Target))
+	})
+	for _, f := range forms {
+		w.printf("// %s, %s: none: %s\n", f.Backend, f.Target, oneLine(l.Refused[f]))
 	}
 }
 
@@ -155,6 +157,9 @@ func (w *writer) manifest(m schema.Manifest) {
 func (w *writer) code(l *Lowered) {
 	for i := range l.Artifacts {
 		a := &l.Artifacts[i]
+		if a.Target.Native() {
+			continue // in the package's library (library.go)
+		}
 		name := w.names.Code(l.Kernel.Name, a)
 		if !a.Target.Text() {
 			w.printf("\n%s", a.Code)

@@ -52,6 +52,8 @@ func (e *NameError) Unwrap() error { return ErrGeneratedName }
 type Names struct {
 	XPU, GPU, GPUImpl string // the import names of packages xpu, gpu and gpu/gpuimpl
 	stems             map[string]string
+	libs              map[libraryKey]string // the variables that embed the native libraries
+	pick              func(want string) string
 }
 
 // Form is the backend and target of a kind of artifact: the generated
@@ -172,6 +174,7 @@ func Plan(m *ir.Module, fs []Form) (*Names, error) {
 	}
 	one := func(s string) []string { return []string{s} }
 	n.XPU, n.GPU, n.GPUImpl = pick("xpu", one), pick("gpu", one), pick("gpuimpl", one)
+	n.pick = func(want string) string { return pick(want, one) }
 	for _, k := range byName {
 		n.stems[k.Name] = pick(lowerFirst(k.Name), func(stem string) []string {
 			var names []string

@@ -45,7 +45,8 @@ type importer struct{}
 func (importer) Import(path string) (*types.Package, error) {
 	imports.once.Do(func() {
 		cfg := &packages.Config{Mode: packages.NeedName | packages.NeedTypes}
-		pkgs, err := packages.Load(cfg, "github.com/goxpu/xpu", "github.com/goxpu/xpu/gpu", "github.com/goxpu/xpu/gpu/gpuimpl", "math")
+		// embed: the generated file embeds the native libraries.
+		pkgs, err := packages.Load(cfg, "github.com/goxpu/xpu", "github.com/goxpu/xpu/gpu", "github.com/goxpu/xpu/gpu/gpuimpl", "math", "embed")
 		if err != nil {
 			imports.err = err
 			return

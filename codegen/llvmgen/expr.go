@@ -3,7 +3,7 @@ package llvmgen
 // This file lowers expressions with Go's semantics: wrapping integer
 // arithmetic, faults for a division by zero and a negative shift count,
 // shifts by the width or more giving 0 or the sign, short-circuit && and
-// ||, saturating float-to-integer conversion.
+// ||, float-to-integer conversion as Go on amd64 converts.
 
 import (
 	"math"
@@ -105,6 +105,14 @@ func constLike(x llvm.Value, v int64) llvm.Value {
 		return &llvm.Splat{Len: n, X: i32(v)}
 	}
 	return i32(v)
+}
+
+// fconstLike returns the float32 constant v shaped as x.
+func fconstLike(x llvm.Value, v float32) llvm.Value {
+	if n := llvm.Lanes(x.Type()); n > 0 {
+		return &llvm.Splat{Len: n, X: llvm.ConstF32(v)}
+	}
+	return llvm.ConstF32(v)
 }
 
 // pure reports whether evaluating x has no effect and cannot fault, so
@@ -343,9 +351,18 @@ func (g *gen) convert(e *ir.Convert) value {
 	case from.Kind == e.T.Kind, ir.IsInteger(from) && ir.IsInteger(e.T):
 		return value{x: x, ramp: xv.ramp}
 	case from.Kind == ir.F32 && e.T.Kind == ir.I32:
-		return value{x: g.intrinsic("llvm.fptosi.sat."+suffix(lt)+"."+suffix(x.Type()), lt, x)}
+		// Go leaves an out-of-range conversion to the implementation; the
+		// reference runs where this code runs, on amd64, whose CVTTSS2SI
+		// gives the integer indefinite (MinInt32) for NaN and values out of
+		// range. fptosi of those is poison, which the select discards.
+		in := b.And(b.FCmp(llvm.OGE, x, fconstLike(x, -1<<31)), b.FCmp(llvm.OLT, x, fconstLike(x, 1<<31)))
+		return value{x: b.Select(in, b.Cast(llvm.FPToSI, x, lt), constLike(x, math.MinInt32))}
 	case from.Kind == ir.F32 && e.T.Kind == ir.U32:
-		return value{x: g.intrinsic("llvm.fptoui.sat."+suffix(lt)+"."+suffix(x.Type()), lt, x)}
+		// amd64 Go converts to int64 (CVTTSS2SQ) and keeps the low word:
+		// out of int64's range or NaN, that of the indefinite 1<<63, 0.
+		wide := llvm.Like(x.Type(), llvm.I64)
+		in := b.And(b.FCmp(llvm.OGE, x, fconstLike(x, -1<<63)), b.FCmp(llvm.OLT, x, fconstLike(x, 1<<63)))
+		return value{x: b.Cast(llvm.Trunc, b.Select(in, b.Cast(llvm.FPToSI, x, wide), &llvm.Zero{T: wide}), lt)}
 	case from.Kind == ir.I32 && e.T.Kind == ir.F32:
 		return value{x: b.Cast(llvm.SIToFP, x, lt)}
 	case from.Kind == ir.U32 && e.T.Kind == ir.F32:

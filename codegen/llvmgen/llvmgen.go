@@ -9,7 +9,7 @@
 // (the reference) and the Go lowering do: integer arithmetic wraps,
 // division by zero and negative shift counts fault, shifts by at least
 // the width give 0 or the sign, float32 arithmetic is IEEE without fast
-// math or contraction, float-to-integer conversion saturates, and every
+// math or contraction, float-to-integer conversion out of range gives what amd64 gives, and every
 // access to a buffer, shared or private array is bounds-checked for the
 // lanes that run it, an out-of-range one returning HostFaultIndex.
 // Transcendental functions are computed in double precision by the C

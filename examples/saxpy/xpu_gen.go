@@ -3,6 +3,8 @@
 package main
 
 import (
+	_ "embed"
+
 	"github.com/goxpu/xpu"
 	"github.com/goxpu/xpu/gpu"
 	"github.com/goxpu/xpu/gpu/gpuimpl"
@@ -31,6 +33,18 @@ var SaxpyKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 		{
 			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:11e6de81a433536ad5a71f8abade885a773927e809f93eafb028a9fa00c81b44"},
 			Entry:    saxpyCPU,
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:5089e747125340ad63f268d2a2e5f2de34bc67afbd3d05a671a1a6d931032cd9"},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v3"},
+			Code:     libLLVMHOSTX8664V3,
+			Symbol:   "xpu_Saxpy",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:6bd88431a0564afa70e3f3f84ec754a560e51717a0fc0016e0022a7361b0d36f"},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
+			Code:     libLLVMHOSTX8664V4,
+			Symbol:   "xpu_Saxpy",
 		},
 	},
 })
@@ -146,3 +160,13 @@ func saxpyCPU(b *gpuimpl.CPUBlock) {
 		}
 	}
 }
+
+// libLLVMHOSTX8664V3 is the llvm-host library of the package's kernels for the cpu backend at x86-64-v3.
+//
+//go:embed xpu_gen_llvm-host_x86-64-v3.so
+var libLLVMHOSTX8664V3 string
+
+// libLLVMHOSTX8664V4 is the llvm-host library of the package's kernels for the cpu backend at x86-64-v4.
+//
+//go:embed xpu_gen_llvm-host_x86-64-v4.so
+var libLLVMHOSTX8664V4 string

@@ -3,6 +3,7 @@ package cpu
 import (
 	"errors"
 	"fmt"
+	"os"
 	"runtime"
 
 	"github.com/goxpu/xpu"
@@ -10,29 +11,40 @@ import (
 	"github.com/goxpu/xpu/schema"
 )
 
-var _ driver.Device = (*device)(nil)
+var (
+	_ driver.Device  = (*device)(nil)
+	_ driver.Refuser = (*device)(nil)
+)
 
 // The errors of the CPU backend; each error it returns wraps one of them
 // (or driver.ErrUnavailable).
 var (
-	// ErrNoLowering: the kernel has no Go artifact (its Go lowering
-	// refused it) or carries a Refused reason.
+	// ErrNoLowering: the kernel has no artifact the device runs (no Go
+	// artifact, or, at the host tier only, no host artifact the processor
+	// holds), carries a Refused reason, or its host code does not load
+	// (ErrHostLoad, which is also ErrNoLowering).
 	ErrNoLowering = errors.New("cpu: kernel has no CPU lowering")
 	// ErrLaunch: a launch does not fit its kernel or the device.
 	ErrLaunch = errors.New("cpu: bad launch")
+	// ErrHostLoad: a kernel's host-tier shared object could not be
+	// written to the cache, loaded, or does not hold the kernel's entry.
+	// It is also ErrNoLowering.
+	ErrHostLoad error = &alsoSentinel{"cpu: host code does not load", ErrNoLowering}
 	// ErrKernel: a block of the kernel failed while running (the Go
-	// lowering panicked, as the kernel's Go would). It is also a
-	// driver.ErrFault (gpu.ErrFault), so that errors.Is tells a kernel
-	// fault the same way on every backend.
-	ErrKernel error = &kernelFault{"cpu: kernel failed"}
+	// lowering panicked, as the kernel's Go would; the host code returned
+	// a fault). It is also a driver.ErrFault (gpu.ErrFault), so that
+	// errors.Is tells a kernel fault the same way on every backend.
+	ErrKernel error = &alsoSentinel{"cpu: kernel failed", driver.ErrFault}
 )
 
-// kernelFault is the type of ErrKernel: a sentinel of its own that is
-// also driver.ErrFault.
-type kernelFault struct{ msg string }
+// alsoSentinel is a sentinel of its own that is also a broader one.
+type alsoSentinel struct {
+	msg  string
+	also error
+}
 
-func (e *kernelFault) Error() string        { return e.msg }
-func (e *kernelFault) Is(target error) bool { return target == driver.ErrFault }
+func (e *alsoSentinel) Error() string        { return e.msg }
+func (e *alsoSentinel) Is(target error) bool { return target == e.also }
 
 // unknownMemoryBound bounds a buffer where the machine's physical memory
 // cannot be read (Facts.Memory is 0): the address space of a wasm
@@ -43,27 +55,48 @@ const unknownMemoryBound = 4 << 30
 // and devices do.
 const maxBlock = 1024
 
-// Config chooses what a CPU device believes of its processor.
+// Config chooses what a CPU device believes of its processor and which
+// tier of a kernel it runs.
 type Config struct {
 	// Facts are the processor's facts; nil means Detect().
 	Facts *Facts
 	// Workers is the number of blocks run at once; 0 means GOMAXPROCS.
 	Workers int
+	// Tier is which of a kernel's artifacts the device runs (see Tier).
+	Tier Tier
+	// CacheDir is the folder host-tier code is written to, to be loaded
+	// from there; "" means the user's cache folder (os.UserCacheDir) and
+	// xpu/host under it. Where that cannot be written, each load writes
+	// to a temporary folder of its own and removes it once loaded.
+	CacheDir string
 }
+
+// cacheEnv is the environment variable Open reads Config.CacheDir from.
+const cacheEnv = "XPU_CPU_CACHE"
 
 // device is an open CPU device.
 type device struct {
 	facts Facts
 	pool  pool
+	tier  Tier
+	cache string
 }
 
 // Open opens the CPU device of this machine, sized by cpuid and
-// GOMAXPROCS. It always succeeds.
-func Open() (driver.Device, error) { return New(Config{}) }
+// GOMAXPROCS, at the tier $XPU_CPU_TIER names ("go", "llvm-host", or
+// empty for auto) and with its host code cached in $XPU_CPU_CACHE (empty:
+// the default). It fails only for a tier it does not know.
+func Open() (driver.Device, error) {
+	t, err := ParseTier(os.Getenv(tierEnv))
+	if err != nil {
+		return nil, fmt.Errorf("%w (from $%s)", err, tierEnv)
+	}
+	return New(Config{Tier: t, CacheDir: os.Getenv(cacheEnv)})
+}
 
 // New opens a CPU device configured by cfg.
 func New(cfg Config) (driver.Device, error) {
-	d := &device{pool: pool{workers: cfg.Workers}}
+	d := &device{pool: pool{workers: cfg.Workers}, tier: cfg.Tier, cache: cfg.CacheDir}
 	if cfg.Facts != nil {
 		d.facts = *cfg.Facts
 	} else {
@@ -71,6 +104,9 @@ func New(cfg Config) (driver.Device, error) {
 	}
 	if cfg.Workers < 0 {
 		return nil, fmt.Errorf("%w: %d workers", ErrLaunch, cfg.Workers)
+	}
+	if cfg.Tier < TierAuto || cfg.Tier > TierHost {
+		return nil, fmt.Errorf("cpu: Config.Tier: unknown %v", cfg.Tier)
 	}
 	if d.pool.workers == 0 {
 		d.pool.workers = runtime.GOMAXPROCS(0)
@@ -81,12 +117,15 @@ func New(cfg Config) (driver.Device, error) {
 // Info describes the processor; absent facts are left out.
 func (d *device) Info() driver.Info {
 	mem := d.maxBuffer()
+	native, isa := d.hostTier()
 	return driver.Info{
 		Backend: schema.BackendCPU,
 		Name:    d.facts.Model,
 		Driver:  runtime.Version() + " " + runtime.GOOS + "/" + runtime.GOARCH,
 		Type:    "cpu",
 		Workers: d.pool.workers,
+		Native:  native,
+		ISA:     isa,
 		Limits: driver.Limits{
 			MaxInvocationsPerBlock: maxBlock,
 			MaxBlockSize:           xpu.Dim3{X: maxBlock, Y: maxBlock, Z: 64},
@@ -125,40 +164,72 @@ func (d *device) wave(k *driver.Kernel, a *schema.Artifact) uint32 {
 	return d.facts.Lanes()
 }
 
-// program is a kernel ready to run on a device.
+// program is a kernel ready to run on a device: its Go block function,
+// or the address of its host-tier entry.
 type program struct {
 	dev     *device
 	k       *driver.Kernel
 	run     driver.CPUFunc
+	host    uintptr // the host-tier entry; 0 for the Go tier
 	wave    uint32
 	buffers int // buffer parameters
 }
 
 func (*program) Release() {}
 
-// Artifact returns k's Go artifact for the cpu backend: the CPU runs any
-// wave width, so it needs no selector.
+// Artifact returns the artifact of k the device runs: by its tier, the
+// host artifact of the widest level the processor holds, else the Go
+// artifact (which needs no selector: the CPU runs any wave width).
 func (d *device) Artifact(k *driver.Kernel) *schema.Artifact {
-	return driver.Pick(k, schema.BackendCPU, 0, 0)
+	if d.tier != TierGo {
+		if a := d.hostArtifact(k); a != nil {
+			return a
+		}
+	}
+	if d.tier == TierHost {
+		return nil
+	}
+	return goArtifact(k)
 }
 
-// Compile accepts k when it has a Go artifact.
+// Refusal says why Artifact(k) is nil (see driver.Refuser).
+func (d *device) Refusal(k *driver.Kernel) error {
+	if d.Artifact(k) != nil {
+		return nil
+	}
+	if d.tier == TierHost {
+		return fmt.Errorf("%w: %s: the device runs the llvm-host tier only, and %s", ErrNoLowering, k.Name, d.noHostArtifact(k))
+	}
+	return fmt.Errorf("%w: %s", ErrNoLowering, k.Name)
+}
+
+// Compile accepts k when it has an artifact the device runs: for the
+// host tier, once its shared object is loaded and holds its entry.
 func (d *device) Compile(k *driver.Kernel) (driver.Program, error) {
 	if k.Refused != "" {
 		return nil, fmt.Errorf("%w: %s: %s", ErrNoLowering, k.Name, k.Refused)
 	}
 	a := d.Artifact(k)
 	if a == nil {
-		return nil, fmt.Errorf("%w: %s", ErrNoLowering, k.Name)
-	}
-	run := entry(a)
-	if run == nil {
-		return nil, fmt.Errorf("%w: %s: its Go artifact's entry is a %T, not a block function", ErrNoLowering, k.Name, a.Entry)
+		return nil, d.Refusal(k)
 	}
 	if n := k.Block.Count(); n == 0 || n > maxBlock {
 		return nil, fmt.Errorf("%w: %s: block of %d work-items", ErrLaunch, k.Name, n)
 	}
-	p := &program{dev: d, k: k, run: run, wave: d.wave(k, a)}
+	p := &program{dev: d, k: k, wave: d.wave(k, a)}
+	if isHost(a) {
+		if a.Fault {
+			// The runtime would bind a fault word the entry never reads.
+			return nil, fmt.Errorf("%w: %s: its llvm-host artifact's manifest sets Fault, but host code returns its faults (schema/host.go) and binds no fault word", ErrNoLowering, k.Name)
+		}
+		fn, err := d.loadEntry(k, a)
+		if err != nil {
+			return nil, err
+		}
+		p.host = fn
+	} else if p.run = entry(a); p.run == nil {
+		return nil, fmt.Errorf("%w: %s: its Go artifact's entry is a %T, not a block function", ErrNoLowering, k.Name, a.Entry)
+	}
 	for _, prm := range k.Params {
 		if prm.Kind == schema.ParamBuffer {
 			p.buffers++

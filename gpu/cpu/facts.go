@@ -59,6 +59,10 @@ type Facts struct {
 	SIMD          SIMD
 	CacheLine     int // bytes
 	L1D, L2, L3   int // data cache sizes in bytes
+	// X64Level is the processor's x86-64 microarchitecture level, 1 to 4
+	// (x86-64, x86-64-v2, -v3, -v4), or 0 on another processor: the
+	// widest host-tier code it runs (Selector.ISA).
+	X64Level int
 	// Memory is the machine's physical memory in bytes (Linux); the
 	// device allocates no buffer larger (MaxBufferBytes), since Go
 	// cannot return an error for an allocation the system refuses.
@@ -77,6 +81,7 @@ func Detect() Facts {
 		L2:            positive(c.Cache.L2),
 		L3:            positive(c.Cache.L3),
 		SIMD:          detectSIMD(c),
+		X64Level:      c.X64Level(),
 		Memory:        physicalMemory(),
 	}
 	if c.VendorID != cpuid.VendorUnknown {
@@ -106,8 +111,9 @@ func positive(n int) int { return max(n, 0) }
 func (f Facts) Lanes() uint32 { return f.SIMD.Lanes() }
 
 // Map returns the facts that could be read, by stable names: vendor,
-// model, cores.physical, cores.logical, simd, lanes, cache.line,
-// cache.l1d, cache.l2, cache.l3, memory (sizes in bytes).
+// model, cores.physical, cores.logical, simd, lanes, isa (the x86-64
+// level, as Selector.ISA names it), cache.line, cache.l1d, cache.l2,
+// cache.l3, memory (sizes in bytes).
 func (f Facts) Map() map[string]string {
 	m := map[string]string{
 		"simd":  f.SIMD.String(),
@@ -125,6 +131,7 @@ func (f Facts) Map() map[string]string {
 	}
 	put("vendor", f.Vendor)
 	put("model", f.Model)
+	put("isa", isaName(f.X64Level))
 	num("cores.physical", f.PhysicalCores)
 	num("cores.logical", f.LogicalCores)
 	num("cache.line", f.CacheLine)

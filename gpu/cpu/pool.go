@@ -12,7 +12,9 @@ import (
 )
 
 // pool runs the blocks of a launch on up to workers goroutines, each
-// taking chunks of consecutive blocks from a shared counter.
+// taking chunks of consecutive blocks from a shared counter: one block
+// function call per block at the Go tier, one call of the host entry per
+// chunk at the host tier.
 type pool struct{ workers int }
 
 // chunksPerWorker balances the load of uneven blocks against the cost of
@@ -30,59 +32,93 @@ func (p *pool) run(ctx context.Context, fn driver.CPUFunc, proto driver.CPUBlock
 		proto.Stop = stop
 		defer context.AfterFunc(ctx, func() { stop.Store(true) })()
 	}
-	g := proto.Groups
-	total := g.Count()
-	workers := uint64(max(p.workers, 1))
-	chunk := max(total/(workers*chunksPerWorker), 1)
-	workers = min(workers, (total+chunk-1)/chunk)
-
-	var (
-		next  atomic.Uint64
-		mu    sync.Mutex
-		first error
-		wg    sync.WaitGroup
-	)
-	fail := func(err error) {
-		mu.Lock()
-		if first == nil {
-			first = err
-		}
-		mu.Unlock()
-	}
-	work := func() {
+	total := proto.Groups.Count()
+	workers, chunk := p.plan(total)
+	// Each worker's own block, allocated apart: a worker writes its
+	// Group at every block, and neighbours in one array would share
+	// cache lines.
+	blocks := make([]*driver.CPUBlock, workers)
+	for w := range blocks {
 		b := proto
+		blocks[w] = &b
+	}
+	var first firstError
+	p.spread(total, workers, chunk, func(w int, lo, hi uint64) bool {
+		b := blocks[w]
+		for lo < hi {
+			var err error
+			lo, err = runBlocks(fn, b, lo, hi)
+			if errors.Is(err, driver.ErrStopped) {
+				stopped.Store(true)
+				return false
+			}
+			first.set(err)
+		}
+		return true
+	})
+	if stopped.Load() {
+		return stoppedError(ctx)
+	}
+	return first.err
+}
+
+// stoppedError is the error of a launch that stopped because ctx was
+// done, the same at every tier.
+func stoppedError(ctx context.Context) error {
+	return fmt.Errorf("%w: the launch stopped before its end (%w)", driver.ErrTimeout, context.Cause(ctx))
+}
+
+// firstError keeps the first error set, of any worker.
+type firstError struct {
+	mu  sync.Mutex
+	err error
+}
+
+func (f *firstError) set(err error) {
+	if err == nil {
+		return
+	}
+	f.mu.Lock()
+	if f.err == nil {
+		f.err = err
+	}
+	f.mu.Unlock()
+}
+
+// plan returns how many workers run a launch of total blocks, and how
+// many consecutive blocks each takes at a time.
+func (p *pool) plan(total uint64) (workers int, chunk uint64) {
+	w := uint64(max(p.workers, 1))
+	chunk = max(total/(w*chunksPerWorker), 1)
+	return int(min(w, (total+chunk-1)/chunk)), chunk
+}
+
+// spread runs the blocks 0 to total-1 on workers goroutines (the caller's
+// among them), each taking chunks of chunk blocks from a shared counter:
+// work(w, lo, hi) runs the blocks lo to hi-1 on worker w, and returns
+// false when w is to take no more. It returns once every worker has.
+func (p *pool) spread(total uint64, workers int, chunk uint64, work func(w int, lo, hi uint64) bool) {
+	var (
+		next atomic.Uint64
+		wg   sync.WaitGroup
+	)
+	loop := func(w int) {
 		for {
 			lo := next.Add(chunk) - chunk
-			if lo >= total {
+			if lo >= total || !work(w, lo, min(lo+chunk, total)) {
 				return
-			}
-			hi := min(lo+chunk, total)
-			for lo < hi {
-				var err error
-				lo, err = runBlocks(fn, &b, lo, hi)
-				if errors.Is(err, driver.ErrStopped) {
-					stopped.Store(true)
-					return
-				}
-				if err != nil {
-					fail(err)
-				}
 			}
 		}
 	}
-	for range workers - 1 {
+	for w := 1; w < workers; w++ {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			work()
+			loop(w)
 		}()
 	}
-	work()
+	loop(0)
 	wg.Wait()
-	if stopped.Load() {
-		return fmt.Errorf("%w: the launch stopped before its end (%w)", driver.ErrTimeout, context.Cause(ctx))
-	}
-	return first
 }
 
 // runBlocks runs the blocks lo to hi-1 in order, stepping the group

@@ -14,8 +14,8 @@ import (
 // from deferring, and an error then comes back from Launch itself.
 type queue struct{ dev *device }
 
-// Launch checks the launch and runs it to completion on the pool, or
-// until ctx is done.
+// Launch checks the launch and runs it to completion on the pool, at its
+// program's tier, or until ctx is done.
 func (q *queue) Launch(ctx context.Context, p driver.Program, groups xpu.Dim3, bufs []driver.Buffer, uniforms []byte) error {
 	prog, ok := p.(*program)
 	if !ok || prog.dev != q.dev {
@@ -47,7 +47,12 @@ func (q *queue) Launch(ctx context.Context, p driver.Program, groups xpu.Dim3, b
 	// An aligned copy: the caller may reuse uniforms once Launch returns.
 	u := wordBytes(make([]uint64, (len(uniforms)+7)/8))[:len(uniforms)]
 	copy(u, uniforms)
-	err := q.dev.pool.run(ctx, prog.run, driver.CPUBlock{Groups: groups, Wave: prog.wave, Buffers: mem, Uniforms: u})
+	var err error
+	if prog.host != 0 {
+		err = q.dev.pool.runHost(ctx, prog, groups, mem, u)
+	} else {
+		err = q.dev.pool.run(ctx, prog.run, driver.CPUBlock{Groups: groups, Wave: prog.wave, Buffers: mem, Uniforms: u})
+	}
 	if errors.Is(err, driver.ErrTimeout) {
 		return fmt.Errorf("cpu: %w", err)
 	}

@@ -56,8 +56,14 @@ type Info struct {
 	// Workers is the number of blocks the device runs at once, where the
 	// driver decides it (the CPU's worker pool); 0 where it does not.
 	Workers int
-	Limits  Limits
-	Facts   map[string]string // further facts by name, in a stable spelling, for display
+	// Native is the native target whose code the device runs where a
+	// kernel carries it (the CPU's host tier: schema.TargetLLVMHost), and
+	// ISA the widest instruction set level of it that the device runs
+	// ("x86-64-v3"); both empty where the device runs no native code.
+	Native schema.Target
+	ISA    string
+	Limits Limits
+	Facts  map[string]string // further facts by name, in a stable spelling, for display
 }
 
 // Limits are the compute limits of a device; zero means absent.
@@ -96,6 +102,16 @@ type Device interface {
 	// without waiting for the work it still runs, abandoning what that
 	// work may still use.
 	Close() error
+}
+
+// Refuser is a Device that can say why it runs none of a kernel's
+// artifacts for its backend: a setting of the device, or a processor
+// without the instruction set the code needs. The runtime reports that
+// reason where Artifact returns nil, rather than guessing one.
+type Refuser interface {
+	// Refusal returns why Artifact(k) is nil, naming the kernel; nil when
+	// it is not.
+	Refusal(k *Kernel) error
 }
 
 // Program is a kernel compiled for a device.

@@ -24,8 +24,9 @@ func Required() []string {
 }
 
 // NotBackends are the names XPU_REQUIRE may hold that are not backends:
-// "browser" requires the headless-browser test of package wasm to run.
-var NotBackends = []string{"browser"}
+// "browser" requires the headless-browser test of package wasm to run,
+// "llvm-host" the CPU backend's host tier (and the LLVM sidecar's tests).
+var NotBackends = []string{"browser", "llvm-host"}
 
 // Requires reports whether XPU_REQUIRE names name.
 func Requires(name string) bool { return slices.Contains(Required(), name) }
@@ -58,6 +59,9 @@ func Devices(t testing.TB) []*gpu.Device {
 				t.Errorf("closing %s device: %v", name, err)
 			}
 		})
+		if name == schema.BackendCPU && Requires(string(schema.TargetLLVMHost)) && d.Info().Native != schema.TargetLLVMHost {
+			t.Fatalf("XPU_REQUIRE names llvm-host, and the CPU device runs no host code (its tier: XPU_CPU_TIER=%q)", os.Getenv("XPU_CPU_TIER"))
+		}
 		devs = append(devs, d)
 	}
 	return devs

@@ -3,6 +3,8 @@
 package conformance
 
 import (
+	_ "embed"
+
 	"github.com/goxpu/xpu"
 	"github.com/goxpu/xpu/gpu"
 	"github.com/goxpu/xpu/gpu/gpuimpl"
@@ -35,6 +37,18 @@ var AtomicAddKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 				NativeOps: []string{"xpu.AtomicAdd"},
 			},
 			Entry: atomicAddCPU,
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:0c84b7f8325bce6f8328cb5570f3fd24b546c123bfe62583d24931110181e0cf"},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v3"},
+			Code:     libLLVMHOSTX8664V3,
+			Symbol:   "xpu_AtomicAdd",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:b9ecb65b21d18d2b45927879ceeae67f8be27a7d5b2936142a0ecfd4951dd403"},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
+			Code:     libLLVMHOSTX8664V4,
+			Symbol:   "xpu_AtomicAdd",
 		},
 	},
 })
@@ -166,6 +180,18 @@ var AtomicAddFloatKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 				NativeOps: []string{"xpu.AtomicAddFloat32"},
 			},
 			Entry: atomicAddFloatCPU,
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:fcf0c869c51c789e3b1f374c5ccabbbbd97551081a1f9a6ec8591edfca0bebc8"},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v3"},
+			Code:     libLLVMHOSTX8664V3,
+			Symbol:   "xpu_AtomicAddFloat",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:5fabb00a1e8010e0fa6bf9018aa25625a9b86f946e5cbad1ebab25553cff503f"},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
+			Code:     libLLVMHOSTX8664V4,
+			Symbol:   "xpu_AtomicAddFloat",
 		},
 	},
 })
@@ -312,6 +338,18 @@ var AtomicBitsKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			},
 			Entry: atomicBitsCPU,
 		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:12a8608e55926a0ae742b9c5fdf8f222362d073fb894d0aac0297a097d60b554"},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v3"},
+			Code:     libLLVMHOSTX8664V3,
+			Symbol:   "xpu_AtomicBits",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:f13b2aae2c21c006c3ab6bef1beebaa682a5a61fb8dfd9bdec68c9e5733ce0bf"},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
+			Code:     libLLVMHOSTX8664V4,
+			Symbol:   "xpu_AtomicBits",
+		},
 	},
 })
 
@@ -453,6 +491,18 @@ var AtomicCompareExchangeKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 				NativeOps: []string{"xpu.AtomicCompareExchange"},
 			},
 			Entry: atomicCompareExchangeCPU,
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:112fc65cb8212a3b6eec4ae3646b310f57d08d757e708638468197f11b519fdb"},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v3"},
+			Code:     libLLVMHOSTX8664V3,
+			Symbol:   "xpu_AtomicCompareExchange",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:86d340d26598ea8bd3ffce3e809a7a51268f60de9cf752bfa5505f8804a6759e"},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
+			Code:     libLLVMHOSTX8664V4,
+			Symbol:   "xpu_AtomicCompareExchange",
 		},
 	},
 })
@@ -617,6 +667,18 @@ var AtomicExchangeKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			},
 			Entry: atomicExchangeCPU,
 		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:67b3f19342cd75842e2a6ec9952c2264c035dc05d31ec4cf1e773f95d5ead5cc"},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v3"},
+			Code:     libLLVMHOSTX8664V3,
+			Symbol:   "xpu_AtomicExchange",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:91e7ba616c404fe0578d1c13d8e8feaf21cfdf30e7833894512953111b69cde7"},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
+			Code:     libLLVMHOSTX8664V4,
+			Symbol:   "xpu_AtomicExchange",
+		},
 	},
 })
 
@@ -739,6 +801,18 @@ var AtomicMinMaxKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 				NativeOps: []string{"xpu.AtomicMax", "xpu.AtomicMin"},
 			},
 			Entry: atomicMinMaxCPU,
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:3646b652b56b7874825168841bf2b1372374523f867d297f62570f23b6746db5"},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v3"},
+			Code:     libLLVMHOSTX8664V3,
+			Symbol:   "xpu_AtomicMinMax",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:f1f0f5fc6271bd9bcb3ef0dc2fd5e2a8cf3c97ccd6e97945538b2b7e76288651"},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
+			Code:     libLLVMHOSTX8664V4,
+			Symbol:   "xpu_AtomicMinMax",
 		},
 	},
 })
@@ -880,6 +954,18 @@ var AtomicSubKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			},
 			Entry: atomicSubCPU,
 		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:6c1b1d4f0b6e97e951cc8133291592b38ced2c656e90d352c5c090deec282e85"},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v3"},
+			Code:     libLLVMHOSTX8664V3,
+			Symbol:   "xpu_AtomicSub",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:3b1bfd9c226b20986be258925f08965888cdfd6b7e73e2ea3342db4b922dbf23"},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
+			Code:     libLLVMHOSTX8664V4,
+			Symbol:   "xpu_AtomicSub",
+		},
 	},
 })
 
@@ -1007,6 +1093,18 @@ var BitOpsKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 		{
 			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:5939af460609ce18604a8a6febe83a92afcedfc14b547720918b43fa8608a284"},
 			Entry:    bitOpsCPU,
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:b3cb64de3d08e1be5a63eace78581dde7dc3262a815f548f2340844668bb0fac"},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v3"},
+			Code:     libLLVMHOSTX8664V3,
+			Symbol:   "xpu_BitOps",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:f6456d6321289668f54fa2a4164715f63ec2a35bda98d1aa60fc21674bea595c"},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
+			Code:     libLLVMHOSTX8664V4,
+			Symbol:   "xpu_BitOps",
 		},
 	},
 })
@@ -1152,6 +1250,179 @@ func bitOpsCPU(b *gpuimpl.CPUBlock) {
 	}
 }
 
+// BlackScholesKernel is the compiled form of the kernel BlackScholes (Go function BlackScholes).
+var BlackScholesKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
+	Name:    "github.com/goxpu/xpu/kernels/conformance.BlackScholes",
+	Codegen: "xpu-gen/1",
+	Block:   xpu.Dim3{X: 128, Y: 1, Z: 1},
+	Params: []gpuimpl.Param{
+		{Name: "call", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "float32"}, Size: 4, Access: gpuimpl.AccessWrite, Binding: 0},
+		{Name: "put", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "float32"}, Size: 4, Access: gpuimpl.AccessWrite, Binding: 1},
+		{Name: "s", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "float32"}, Size: 4, Access: gpuimpl.AccessRead, Binding: 2},
+		{Name: "x", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "float32"}, Size: 4, Access: gpuimpl.AccessRead, Binding: 3},
+		{Name: "t", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "float32"}, Size: 4, Access: gpuimpl.AccessRead, Binding: 4},
+		{Name: "r", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "float32"}, Size: 4, Binding: 0},
+		{Name: "v", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "float32"}, Size: 4, Binding: 4},
+		{Name: "n", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 8},
+	},
+	UniformSize: 16,
+	Func:        BlackScholes,
+	Artifacts: []gpuimpl.Artifact{
+		{
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:cb2cfc99937dce5c81f0adbbb64c2d4d2efd962fbc2684c763fe4b2d5ea7eb3c",
+				PrivateBytes: new(40),
+				NativeOps:    []string{"abs", "bitcast", "exp", "log", "max", "select", "sqrt"},
+			},
+			Code: blackScholesWGSL,
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:fd939a95fe927e327d545adff01ed9f73a78aac2d28c5059744e291d815b29c5",
+				NativeOps: []string{"xpu.Abs", "xpu.Exp", "xpu.Log", "xpu.Sqrt"},
+			},
+			Entry: blackScholesCPU,
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:3c85f24888bcdceaa01e422b74f162559ba19a74a66fb73b62368d4da626c049"},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v3"},
+			Code:     libLLVMHOSTX8664V3,
+			Symbol:   "xpu_BlackScholes",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:a9dda56924802dec99c410db6772cc8036c0ee1a8b667439fee02550fad4ac4e"},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
+			Code:     libLLVMHOSTX8664V4,
+			Symbol:   "xpu_BlackScholes",
+		},
+	},
+})
+
+// LaunchBlackScholes launches the kernel BlackScholes on the stream s1 over a grid of groups
+// blocks of 128x1x1 work-items, with the arguments of BlackScholes after its Thread.
+// Buffers are bound in this order; scalars are uniforms.
+func LaunchBlackScholes(s1 *gpu.Stream, groups xpu.Dim3, call *gpu.Buffer[float32], put *gpu.Buffer[float32], s *gpu.Buffer[float32], x *gpu.Buffer[float32], t *gpu.Buffer[float32], r float32, v float32, n uint32) error {
+	return s1.Launch(BlackScholesKernel, groups, call, put, s, x, t, r, v, n)
+}
+
+// blackScholesWGSL is the WGSL code of BlackScholes.
+const blackScholesWGSL = `struct xpu_Uniforms {
+    p_r: f32,
+    p_v: f32,
+    p_n: u32,
+}
+
+@group(0) @binding(0) var<storage, read_write> b_call: array<f32>;
+@group(0) @binding(1) var<storage, read_write> b_put: array<f32>;
+@group(0) @binding(2) var<storage, read> b_s: array<f32>;
+@group(0) @binding(3) var<storage, read> b_x: array<f32>;
+@group(0) @binding(4) var<storage, read> b_t: array<f32>;
+@group(0) @binding(5) var<uniform> xpu_u: xpu_Uniforms;
+
+// Go's comparison of the float32s of bits x and y: -1, 0 or 1, or 2 when either is NaN. Integer arithmetic, which no compiler may take for finite math.
+fn xpu_cmp_f32(x: u32, y: u32) -> i32 {
+    let a = select(i32(x & 2147483647u), -i32(x & 2147483647u), x > 2147483647u);
+    let b = select(i32(y & 2147483647u), -i32(y & 2147483647u), y > 2147483647u);
+    return select(select(select(-1i, 1i, a > b), 0i, a == b), 2i, max(x & 2147483647u, y & 2147483647u) > 2139095040u);
+}
+
+fn f_cnd(a_d: f32) -> f32 {
+    var v_d: f32 = a_d;
+    let v_k: f32 = 1.0f / (1.0f + (0x1.da6712p-3f * abs(v_d)));
+    var v_c: f32;
+    v_c = (0x1.988454p-2f * exp((-0.5f * v_d) * v_d)) * (v_k * (0x1.470bf4p-2f + (v_k * (-0x1.6d1f0ep-2f + (v_k * (0x1.c80efp0f + (v_k * (-0x1.d23dd4p0f + (v_k * 0x1.548cdep0f)))))))));
+    if xpu_cmp_f32(bitcast<u32>(v_d), 0u) == 1i {
+        v_c = 1.0f - v_c;
+    }
+    return v_c;
+}
+
+// main is kernel BlackScholes, block 128x1x1.
+@compute @workgroup_size(128, 1, 1)
+fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {
+    for (var v_i: u32 = gid.x; v_i < xpu_u.p_n; v_i = v_i + (128u * nwg.x)) {
+        let v_sqrtT: f32 = sqrt(b_t[v_i]);
+        let v_d1: f32 = (log(b_s[v_i] / b_x[v_i]) + ((xpu_u.p_r + ((0.5f * xpu_u.p_v) * xpu_u.p_v)) * b_t[v_i])) / (xpu_u.p_v * v_sqrtT);
+        let v_cndD1: f32 = f_cnd(v_d1);
+        let v_cndD2: f32 = f_cnd(v_d1 - (xpu_u.p_v * v_sqrtT));
+        let v_expRT: f32 = exp(-xpu_u.p_r * b_t[v_i]);
+        b_call[v_i] = (b_s[v_i] * v_cndD1) - ((b_x[v_i] * v_expRT) * v_cndD2);
+        b_put[v_i] = ((b_x[v_i] * v_expRT) * (1.0f - v_cndD2)) - (b_s[v_i] * (1.0f - v_cndD1));
+    }
+}
+`
+
+// blackScholesCPU runs one block of the kernel BlackScholes on the CPU.
+func blackScholesCPU(b *gpuimpl.CPUBlock) {
+	p_call := gpuimpl.CPUView[float32](b.Buffers[0])
+	p_put := gpuimpl.CPUView[float32](b.Buffers[1])
+	p_s := gpuimpl.CPUView[float32](b.Buffers[2])
+	p_x := gpuimpl.CPUView[float32](b.Buffers[3])
+	p_t := gpuimpl.CPUView[float32](b.Buffers[4])
+	p_r := gpuimpl.CPUUniform[float32](b.Uniforms, 0)
+	p_v := gpuimpl.CPUUniform[float32](b.Uniforms, 4)
+	p_n := gpuimpl.CPUUniform[uint32](b.Uniforms, 8)
+	gx0 := b.Group.X * 128
+	gy0 := b.Group.Y * 1
+	gz0 := b.Group.Z * 1
+	var ly uint32
+	var lz uint32
+	stop := b.Stopping()
+	_ = p_call
+	_ = p_put
+	_ = p_s
+	_ = p_x
+	_ = p_t
+	_ = p_r
+	_ = p_v
+	_ = p_n
+	_ = gx0
+	_ = gy0
+	_ = gz0
+	_ = ly
+	_ = lz
+	_ = stop
+	f_cnd := func(lx, ly, lz uint32, v_d float32) float32 {
+		var v_k float32 = (float32(1) / (float32(1) + (float32(0.2316419) * xpu.Abs(v_d))))
+		_ = v_k
+		var v_c float32 = ((float32(0.3989423) * xpu.Exp(((float32(-0.5) * v_d) * v_d))) * (v_k * (float32(0.31938154) + (v_k * (float32(-0.35656378) + (v_k * (float32(1.7814779) + (v_k * (float32(-1.8212559) + (v_k * float32(1.3302745)))))))))))
+		_ = v_c
+		if v_d > float32(0) {
+			v_c = (float32(1) - v_c)
+		}
+		return v_c
+	}
+	_ = f_cnd
+	for lx := uint32(0); lx < 128; lx++ {
+		li := lx
+		_ = li
+		{
+			var v_i uint32 = (gx0 + lx)
+			_ = v_i
+			for v_i < p_n {
+				if stop.Load() {
+					panic(gpuimpl.CPUStopped)
+				}
+				{
+					var v_sqrtT float32 = xpu.Sqrt(p_t[v_i])
+					_ = v_sqrtT
+					var v_d1 float32 = ((xpu.Log((p_s[v_i] / p_x[v_i])) + ((p_r + ((float32(0.5) * p_v) * p_v)) * p_t[v_i])) / (p_v * v_sqrtT))
+					_ = v_d1
+					var v_d2 float32 = (v_d1 - (p_v * v_sqrtT))
+					_ = v_d2
+					var v_cndD1 float32 = f_cnd(lx, ly, lz, v_d1)
+					_ = v_cndD1
+					var v_cndD2 float32 = f_cnd(lx, ly, lz, v_d2)
+					_ = v_cndD2
+					var v_expRT float32 = xpu.Exp(((-p_r) * p_t[v_i]))
+					_ = v_expRT
+					p_call[v_i] = ((p_s[v_i] * v_cndD1) - ((p_x[v_i] * v_expRT) * v_cndD2))
+					p_put[v_i] = (((p_x[v_i] * v_expRT) * (float32(1) - v_cndD2)) - (p_s[v_i] * (float32(1) - v_cndD1)))
+				}
+				v_i = (v_i + (uint32(128) * b.Groups.X))
+			}
+		}
+	}
+}
+
 // BlockReduceKernel is the compiled form of the kernel BlockReduce (Go function BlockReduce).
 var BlockReduceKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Name:    "github.com/goxpu/xpu/kernels/conformance.BlockReduce",
@@ -1176,6 +1447,18 @@ var BlockReduceKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 		{
 			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:94813773058a935ca997aec148cb5a422ed1aaa8e209ce16ec3cd64fd42f7a6f"},
 			Entry:    blockReduceCPU,
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:55ca4450ac336e1a7c2b6f8a6df7a11e107d5d11b0164f857cd67e659d6da2cc"},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v3"},
+			Code:     libLLVMHOSTX8664V3,
+			Symbol:   "xpu_BlockReduce",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:e61af2db4e038d1b31d2428d8c1d097d839cdf9bcaaac38a24fd5e93898adc5b"},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
+			Code:     libLLVMHOSTX8664V4,
+			Symbol:   "xpu_BlockReduce",
 		},
 	},
 })
@@ -1366,6 +1649,18 @@ var BranchesKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:a24c2e707ba835b569773016448b1ccfc1b1a30e563b4ea36395a853f72c1f76"},
 			Entry:    branchesCPU,
 		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:cdbe3f9550cb9db43371b66236c46581281d3054bf2cc041701638b2b7696e00"},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v3"},
+			Code:     libLLVMHOSTX8664V3,
+			Symbol:   "xpu_Branches",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:e07016523b1f3ec90a646e7a595f592a1539efdc63652cf2b40af07bc413593e"},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
+			Code:     libLLVMHOSTX8664V4,
+			Symbol:   "xpu_Branches",
+		},
 	},
 })
 
@@ -1533,6 +1828,18 @@ var CollatzKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 		{
 			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:eb41d68ec50123dc28578608f05252f74ae884509d82766af4946c30079cea60"},
 			Entry:    collatzCPU,
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:18690fbe891a0abcefcb48d4db7def06b6713367f613c16f0ab090e8dc0e2595"},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v3"},
+			Code:     libLLVMHOSTX8664V3,
+			Symbol:   "xpu_Collatz",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:6a88a0fe4dfab0741510eca6d217f2eecd7c045acf9537af13144a88247236b5"},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
+			Code:     libLLVMHOSTX8664V4,
+			Symbol:   "xpu_Collatz",
 		},
 	},
 })
@@ -1705,6 +2012,18 @@ var CompareKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 		{
 			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:60cb16c94874e17dbe58c493e0cfe4dc7d4cada42b64a9b444307c96c184d97f"},
 			Entry:    compareCPU,
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:bf2a60ca7bfd07d54c4ccd43b7da7433b65ab551c2698d9e0806562d2c73b529"},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v3"},
+			Code:     libLLVMHOSTX8664V3,
+			Symbol:   "xpu_Compare",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:37cdb1c377a32b19afeca0bef034e2c09d1ed1cb1291005a7c2b10fa2e496e24"},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
+			Code:     libLLVMHOSTX8664V4,
+			Symbol:   "xpu_Compare",
 		},
 	},
 })
@@ -1949,6 +2268,18 @@ var CompoundAssignKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:ec60ec717d2fe8df9e24a18fd654091503d67deab8323eb9216aed6ed1be28ff"},
 			Entry:    compoundAssignCPU,
 		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:e25540c63e37d25a08f4a55aff0f8e5ee86871aeb19edff6204dd2ae2cc3eb59"},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v3"},
+			Code:     libLLVMHOSTX8664V3,
+			Symbol:   "xpu_CompoundAssign",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:c823e02351e7c7fdcc198b4e4a3e44b05bf2b2bf97a49708fda4aef037f6c04d"},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
+			Code:     libLLVMHOSTX8664V4,
+			Symbol:   "xpu_CompoundAssign",
+		},
 	},
 })
 
@@ -2118,6 +2449,18 @@ var ConversionsKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 				NativeOps: []string{"xpu.Abs", "xpu.Float32Bits", "xpu.Float32FromBits"},
 			},
 			Entry: conversionsCPU,
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:99a15d6de3f7abda4eab7e4bd956884ab014770951b602abb435e7291758c008"},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v3"},
+			Code:     libLLVMHOSTX8664V3,
+			Symbol:   "xpu_Conversions",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:c05f77b37f801f0c721319f67561b8fae1f2e95927a7248676ab826174811306"},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
+			Code:     libLLVMHOSTX8664V4,
+			Symbol:   "xpu_Conversions",
 		},
 	},
 })
@@ -2321,6 +2664,18 @@ var EarlyReturnKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:7eede17421c4b8d4d0115400ce987df859632c1d99a454a02992057169d3fe8e"},
 			Entry:    earlyReturnCPU,
 		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:60cec11aed1cb395b0c94a04141771ab1f6da9081893e5fd625a5681d4e95871"},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v3"},
+			Code:     libLLVMHOSTX8664V3,
+			Symbol:   "xpu_EarlyReturn",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:268d9237317936ad67d7634ac44498b8f1c39cccdd72950879d583830bd80588"},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
+			Code:     libLLVMHOSTX8664V4,
+			Symbol:   "xpu_EarlyReturn",
+		},
 	},
 })
 
@@ -2468,6 +2823,18 @@ var FloatArithKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 		{
 			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:632bac624148189778c9c66dfe93c849fb9d12271482493ce2cacfd84427a5e4"},
 			Entry:    floatArithCPU,
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:de70fdae6a23419bf08e9dc91477aef6b300acb69be30c509b8d54e35d5812c4"},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v3"},
+			Code:     libLLVMHOSTX8664V3,
+			Symbol:   "xpu_FloatArith",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:a6bc3a462f87362b836e58c7b3067b8059380838a39460bfc76a73da1cb1e88c"},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
+			Code:     libLLVMHOSTX8664V4,
+			Symbol:   "xpu_FloatArith",
 		},
 	},
 })
@@ -2618,6 +2985,18 @@ var FloatCompareKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 				NativeOps: []string{"xpu.Clamp", "xpu.Float32Bits", "xpu.Float32FromBits", "xpu.Max", "xpu.Min"},
 			},
 			Entry: floatCompareCPU,
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:471f82e342e10e92e8995b8a6f67b517e37aa339712aba1de7d60837b7d49d37"},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v3"},
+			Code:     libLLVMHOSTX8664V3,
+			Symbol:   "xpu_FloatCompare",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:bd8239cbabb48088dd7c031496cb666e9a83d77ccb8f8760c6a22057d020efbd"},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
+			Code:     libLLVMHOSTX8664V4,
+			Symbol:   "xpu_FloatCompare",
 		},
 	},
 })
@@ -2863,6 +3242,18 @@ var FloatConvertKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:a772be306b62eb90a102f984f62e83f96852c7804b79f433f629036d7000845e"},
 			Entry:    floatConvertCPU,
 		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:11b4ef6d99f236a973259564489be2d94e5abf73862c0a7c7d44e9e6901040bb"},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v3"},
+			Code:     libLLVMHOSTX8664V3,
+			Symbol:   "xpu_FloatConvert",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:b8c2c14a8888d68c8f627594af4c76d9d790ca703104b9becb675049e5236cb7"},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
+			Code:     libLLVMHOSTX8664V4,
+			Symbol:   "xpu_FloatConvert",
+		},
 	},
 })
 
@@ -3053,6 +3444,18 @@ var FloatEdgesKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			},
 			Entry: floatEdgesCPU,
 		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:c02e5446a8aa1b5e8d6f743c1c098fd1b41ad2624861e0a47494dbf8c73f7f4f"},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v3"},
+			Code:     libLLVMHOSTX8664V3,
+			Symbol:   "xpu_FloatEdges",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:1ad94dc573d6969801c669d1f733463c39d96fa3a6a97ab3dc5bc7002ca12a80"},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
+			Code:     libLLVMHOSTX8664V4,
+			Symbol:   "xpu_FloatEdges",
+		},
 	},
 })
 
@@ -3239,6 +3642,18 @@ var FuncBufferKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:4d199140d3e14943f80f57745cb68bb50cc95a8247e6b6dfec47f5f9b7b1548b"},
 			Entry:    funcBufferCPU,
 		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:aca2a6667b0d2be2ef64db6bfca6fa4fabead402742c6ab1d3a3fb30656e513c"},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v3"},
+			Code:     libLLVMHOSTX8664V3,
+			Symbol:   "xpu_FuncBuffer",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:f8233264a77afe61844bb24f7061e8249be8b8f0ab6a3829f5ac71ade3059386"},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
+			Code:     libLLVMHOSTX8664V4,
+			Symbol:   "xpu_FuncBuffer",
+		},
 	},
 })
 
@@ -3406,6 +3821,18 @@ var FuncChainKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 		{
 			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:5873de60c93d0577786280473d54d4ddc45a7c7c8d12bc8f70bf2bf4bfc54cf5"},
 			Entry:    funcChainCPU,
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:9ded8a2bd46f77da81f0382c27445f38046cce167e7b6181f0cc8141a9a8bb6d"},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v3"},
+			Code:     libLLVMHOSTX8664V3,
+			Symbol:   "xpu_FuncChain",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:ef5099ced9ea01227583d567470d2aad9c5da16c2cd924d1ab5de34fbca27847"},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
+			Code:     libLLVMHOSTX8664V4,
+			Symbol:   "xpu_FuncChain",
 		},
 	},
 })
@@ -3583,6 +4010,18 @@ var Grid2DKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:e67faba2fc31d1c6f9b8091da3c8216b86d9b83244f6f1fca3536352e94fe152"},
 			Entry:    grid2DCPU,
 		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:b0d9ee906d1f3003200497409b672380aa312f7e310908393e66260efce8acd9"},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v3"},
+			Code:     libLLVMHOSTX8664V3,
+			Symbol:   "xpu_Grid2D",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:802a31c2d364f764a3930dcf65b1262ee64d4fb9f1361c1f1f6836c8a299786f"},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
+			Code:     libLLVMHOSTX8664V4,
+			Symbol:   "xpu_Grid2D",
+		},
 	},
 })
 
@@ -3679,6 +4118,18 @@ var Grid3DKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:d84dab78c770d38db3de7f3dc0bc854613a36c9c7cc0bd16032cb58a931a7376"},
 			Entry:    grid3DCPU,
 		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:ac1d11d6a914de0af6cbefcbec8a4edec04c3ab28c0f44767f0afba057b1940f"},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v3"},
+			Code:     libLLVMHOSTX8664V3,
+			Symbol:   "xpu_Grid3D",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:0bdafa9232b2ae7ee0de3ce4486358b0afbf127f733c8ae51fd6be43af085c19"},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
+			Code:     libLLVMHOSTX8664V4,
+			Symbol:   "xpu_Grid3D",
+		},
 	},
 })
 
@@ -3769,6 +4220,18 @@ var GridStrideKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 		{
 			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:a6cbd459eb60c63472099a5533cdee4463b5ff043b8fdb3549be433c0008efd2"},
 			Entry:    gridStrideCPU,
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:9890829cb541e5308f6107cea692455ed2d432f8759bd1acf38306cf3474d027"},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v3"},
+			Code:     libLLVMHOSTX8664V3,
+			Symbol:   "xpu_GridStride",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:f4df6d541353cb8746b759abebb732c2427199464467b2034664e18346019d6b"},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
+			Code:     libLLVMHOSTX8664V4,
+			Symbol:   "xpu_GridStride",
 		},
 	},
 })
@@ -3862,6 +4325,18 @@ var HistogramKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 				NativeOps: []string{"xpu.AtomicAdd"},
 			},
 			Entry: histogramCPU,
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:15aea84881d98c9dcd91b8dc1f9d2089e8a81139ece5927ba5e4a1c917731fc9"},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v3"},
+			Code:     libLLVMHOSTX8664V3,
+			Symbol:   "xpu_Histogram",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:beec59b461a3d257b2863afdc1997bacc37ae6266d7d307fdc881c26f90150ce"},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
+			Code:     libLLVMHOSTX8664V4,
+			Symbol:   "xpu_Histogram",
 		},
 	},
 })
@@ -3997,6 +4472,18 @@ var HistogramSharedKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 				NativeOps: []string{"xpu.AtomicAdd", "xpu.AtomicLoad", "xpu.AtomicStore"},
 			},
 			Entry: histogramSharedCPU,
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:7496bf3656dd9efc4478269aa05214586e7f0acd04fa249153a8a43000f61bf8"},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v3"},
+			Code:     libLLVMHOSTX8664V3,
+			Symbol:   "xpu_HistogramShared",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:84c15d2cec1fea58441d9e823b950590d5c311181e59a902e44d394d34433e75"},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
+			Code:     libLLVMHOSTX8664V4,
+			Symbol:   "xpu_HistogramShared",
 		},
 	},
 })
@@ -4163,6 +4650,18 @@ var IntArithKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 		{
 			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:9525db4f3d344ca45acef548966237a2c4f7215e186053648c2c9450914391fb"},
 			Entry:    intArithCPU,
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:7c8982c2a020db00dc76bbae91d730440e2b3efe5ac7ba397f4a96147d812083"},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v3"},
+			Code:     libLLVMHOSTX8664V3,
+			Symbol:   "xpu_IntArith",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:0c4adefcb3fa52467605c8b0155887973d7a2a01f68c42b7b69afa04934b7455"},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
+			Code:     libLLVMHOSTX8664V4,
+			Symbol:   "xpu_IntArith",
 		},
 	},
 })
@@ -4334,6 +4833,18 @@ var LenGuardKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:61b46c6a09b9d643c56f6702d8585cc36bd4452eaf3775fc5316f36cab38fabd"},
 			Entry:    lenGuardCPU,
 		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:de86d1a53fc7682360e980e227778d4ae9451121186b20bb982246bdece9b823"},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v3"},
+			Code:     libLLVMHOSTX8664V3,
+			Symbol:   "xpu_LenGuard",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:53e6edd440c6cf2db2efbd86c880746f16fa5fa9a93c8c45f43d302859dd6fb8"},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
+			Code:     libLLVMHOSTX8664V4,
+			Symbol:   "xpu_LenGuard",
+		},
 	},
 })
 
@@ -4461,6 +4972,18 @@ var LogicalInLoopKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 		{
 			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:edb382003da5d77b4086c51d28bb6515e79fe7097e1d1a717ae7671c95d2d1dc"},
 			Entry:    logicalInLoopCPU,
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:94280afc70e6602a73c438f3a511bdce3fd5290ae5ec3bca012d6e72676ecc5f"},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v3"},
+			Code:     libLLVMHOSTX8664V3,
+			Symbol:   "xpu_LogicalInLoop",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:7ef73cbba05403176e953304af9b3db10ea756d41233c2c9f6ca811765e3273a"},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
+			Code:     libLLVMHOSTX8664V4,
+			Symbol:   "xpu_LogicalInLoop",
 		},
 	},
 })
@@ -4691,6 +5214,18 @@ var LoopBreakContinueKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:f4bbbf6ee05caa1594bfd021310dad2c6a0ae2d58a3696f4be8232d0eca48cdc"},
 			Entry:    loopBreakContinueCPU,
 		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:9aded50ff4a3e394c4c40c33e0ca9b2fa4b26e03dbf18b0e14d0fbaf1a4ad76c"},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v3"},
+			Code:     libLLVMHOSTX8664V3,
+			Symbol:   "xpu_LoopBreakContinue",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:3a82a13c6b911d855371b86e691d0a02c0ecf2ad44e3af9b272c35bcb9fc34e3"},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
+			Code:     libLLVMHOSTX8664V4,
+			Symbol:   "xpu_LoopBreakContinue",
+		},
 	},
 })
 
@@ -4891,6 +5426,18 @@ var LoopLocalZeroKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:00840017bc6c5b2c1222a27b01583cb451787172c9628137dde7219880f4732e"},
 			Entry:    loopLocalZeroCPU,
 		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:efad7ba38fbbd89e89d44254f10892aff9a84dbdfe3592019ff16d79b34c6976"},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v3"},
+			Code:     libLLVMHOSTX8664V3,
+			Symbol:   "xpu_LoopLocalZero",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:175c6b2170bad553bbe1586aca8d5b596482f00e6a3ef8c7b0a3a4d20bf27539"},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
+			Code:     libLLVMHOSTX8664V4,
+			Symbol:   "xpu_LoopLocalZero",
+		},
 	},
 })
 
@@ -5027,6 +5574,185 @@ func loopLocalZeroCPU(b *gpuimpl.CPUBlock) {
 	}
 }
 
+// MandelbrotKernel is the compiled form of the kernel Mandelbrot (Go function Mandelbrot).
+var MandelbrotKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
+	Name:    "github.com/goxpu/xpu/kernels/conformance.Mandelbrot",
+	Codegen: "xpu-gen/1",
+	Block:   xpu.Dim3{X: 16, Y: 16, Z: 1},
+	Params: []gpuimpl.Param{
+		{Name: "out", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Access: gpuimpl.AccessWrite, Binding: 0},
+		{Name: "w", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 0},
+		{Name: "h", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 4},
+		{Name: "x0", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "float32"}, Size: 4, Binding: 8},
+		{Name: "y0", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "float32"}, Size: 4, Binding: 12},
+		{Name: "d", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "float32"}, Size: 4, Binding: 16},
+		{Name: "maxIter", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 20},
+	},
+	UniformSize: 32,
+	Func:        Mandelbrot,
+	Artifacts: []gpuimpl.Artifact{
+		{
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:36545a39c0999ab317871b19f2e98cd07cfcd5abaa53f11986befe4502f0ee1e",
+				PrivateBytes: new(36),
+				NativeOps:    []string{"bitcast", "max", "select"},
+			},
+			Code: mandelbrotWGSL,
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:bc1a94f68aab752fda41b04e32e97d419bca18d4be306727fbd9ce3bcdd2f362"},
+			Entry:    mandelbrotCPU,
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:e565c69facbe40c05fb9abbcc4820dd1199cc8dc82877b1bdb4a20640dd8a579"},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v3"},
+			Code:     libLLVMHOSTX8664V3,
+			Symbol:   "xpu_Mandelbrot",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:0eafed1e2fe683733841230a3b546e70a39c02bc957d0a41bd99a46fadf1250b"},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
+			Code:     libLLVMHOSTX8664V4,
+			Symbol:   "xpu_Mandelbrot",
+		},
+	},
+})
+
+// LaunchMandelbrot launches the kernel Mandelbrot on the stream s over a grid of groups
+// blocks of 16x16x1 work-items, with the arguments of Mandelbrot after its Thread.
+// Buffers are bound in this order; scalars are uniforms.
+func LaunchMandelbrot(s *gpu.Stream, groups xpu.Dim3, out *gpu.Buffer[uint32], w uint32, h uint32, x0 float32, y0 float32, d float32, maxIter uint32) error {
+	return s.Launch(MandelbrotKernel, groups, out, w, h, x0, y0, d, maxIter)
+}
+
+// mandelbrotWGSL is the WGSL code of Mandelbrot.
+const mandelbrotWGSL = `struct xpu_Uniforms {
+    p_w: u32,
+    p_h: u32,
+    p_x0: f32,
+    p_y0: f32,
+    p_d: f32,
+    p_maxIter: u32,
+}
+
+@group(0) @binding(0) var<storage, read_write> b_out: array<u32>;
+@group(0) @binding(1) var<uniform> xpu_u: xpu_Uniforms;
+
+// Go's comparison of the float32s of bits x and y: -1, 0 or 1, or 2 when either is NaN. Integer arithmetic, which no compiler may take for finite math.
+fn xpu_cmp_f32(x: u32, y: u32) -> i32 {
+    let a = select(i32(x & 2147483647u), -i32(x & 2147483647u), x > 2147483647u);
+    let b = select(i32(y & 2147483647u), -i32(y & 2147483647u), y > 2147483647u);
+    return select(select(select(-1i, 1i, a > b), 0i, a == b), 2i, max(x & 2147483647u, y & 2147483647u) > 2139095040u);
+}
+
+// main is kernel Mandelbrot, block 16x16x1.
+@compute @workgroup_size(16, 16, 1)
+fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
+    let v_px: u32 = gid.x;
+    let v_py: u32 = gid.y;
+    if (v_px >= xpu_u.p_w) || (v_py >= xpu_u.p_h) {
+        return;
+    }
+    let v_cr: f32 = xpu_u.p_x0 + (f32(v_px) * xpu_u.p_d);
+    let v_ci: f32 = xpu_u.p_y0 + (f32(v_py) * xpu_u.p_d);
+    var v_zr: f32;
+    v_zr = f32();
+    var v_zi: f32;
+    v_zi = f32();
+    var v_it: u32;
+    v_it = 0u;
+    {
+        loop {
+            if !(v_it < xpu_u.p_maxIter) {
+                break;
+            }
+            let v_zr2: f32 = v_zr * v_zr;
+            let v_zi2: f32 = v_zi * v_zi;
+            if xpu_cmp_f32(bitcast<u32>(v_zr2 + v_zi2), 1082130432u) == 1i {
+                break;
+            }
+            v_zi = ((2.0f * v_zr) * v_zi) + v_ci;
+            v_zr = (v_zr2 - v_zi2) + v_cr;
+            continuing {
+                v_it = v_it + 1u;
+            }
+        }
+    }
+    b_out[(v_py * xpu_u.p_w) + v_px] = v_it;
+}
+`
+
+// mandelbrotCPU runs one block of the kernel Mandelbrot on the CPU.
+func mandelbrotCPU(b *gpuimpl.CPUBlock) {
+	p_out := gpuimpl.CPUView[uint32](b.Buffers[0])
+	p_w := gpuimpl.CPUUniform[uint32](b.Uniforms, 0)
+	p_h := gpuimpl.CPUUniform[uint32](b.Uniforms, 4)
+	p_x0 := gpuimpl.CPUUniform[float32](b.Uniforms, 8)
+	p_y0 := gpuimpl.CPUUniform[float32](b.Uniforms, 12)
+	p_d := gpuimpl.CPUUniform[float32](b.Uniforms, 16)
+	p_maxIter := gpuimpl.CPUUniform[uint32](b.Uniforms, 20)
+	gx0 := b.Group.X * 16
+	gy0 := b.Group.Y * 16
+	gz0 := b.Group.Z * 1
+	var lz uint32
+	stop := b.Stopping()
+	_ = p_out
+	_ = p_w
+	_ = p_h
+	_ = p_x0
+	_ = p_y0
+	_ = p_d
+	_ = p_maxIter
+	_ = gx0
+	_ = gy0
+	_ = gz0
+	_ = lz
+	_ = stop
+	for ly := uint32(0); ly < 16; ly++ {
+	items0:
+		for lx := uint32(0); lx < 16; lx++ {
+			li := lx + 16*ly + 256*lz
+			_ = li
+			var v_px uint32 = (gx0 + lx)
+			_ = v_px
+			var v_py uint32 = (gy0 + ly)
+			_ = v_py
+			if (v_px >= p_w) || (v_py >= p_h) {
+				continue items0
+			}
+			var v_cr float32 = (p_x0 + (float32(v_px) * p_d))
+			_ = v_cr
+			var v_ci float32 = (p_y0 + (float32(v_py) * p_d))
+			_ = v_ci
+			var v_zr float32
+			_ = v_zr
+			var v_zi float32
+			_ = v_zi
+			var v_it uint32 = uint32(0)
+			_ = v_it
+			{
+				for v_it < p_maxIter {
+					if stop.Load() {
+						panic(gpuimpl.CPUStopped)
+					}
+					{
+						var v_zr2 float32 = (v_zr * v_zr)
+						_ = v_zr2
+						var v_zi2 float32 = (v_zi * v_zi)
+						_ = v_zi2
+						if (v_zr2 + v_zi2) > float32(4) {
+							break
+						}
+						v_zi = (((float32(2) * v_zr) * v_zi) + v_ci)
+						v_zr = ((v_zr2 - v_zi2) + v_cr)
+					}
+					v_it = (v_it + uint32(1))
+				}
+			}
+			p_out[((v_py * p_w) + v_px)] = v_it
+		}
+	}
+}
+
 // MathExactKernel is the compiled form of the kernel MathExact (Go function MathExact).
 var MathExactKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Name:    "github.com/goxpu/xpu/kernels/conformance.MathExact",
@@ -5059,6 +5785,18 @@ var MathExactKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 				NativeOps: []string{"xpu.Abs", "xpu.Ceil", "xpu.Clamp", "xpu.Floor", "xpu.Max", "xpu.Min", "xpu.Round", "xpu.Trunc"},
 			},
 			Entry: mathExactCPU,
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:c59cc78c6d58d4c9f8c6fbbae55708cc6dee8ba86fc9c1c09f7333d433f04a5d"},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v3"},
+			Code:     libLLVMHOSTX8664V3,
+			Symbol:   "xpu_MathExact",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:0d93ba2d2ac3e9e5e9c5f918ca8300c5a5a4eb138916fbb56175cd5a29d8d4ae"},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
+			Code:     libLLVMHOSTX8664V4,
+			Symbol:   "xpu_MathExact",
 		},
 	},
 })
@@ -5298,6 +6036,18 @@ var MathExpLogKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			},
 			Entry: mathExpLogCPU,
 		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:0d47a6f43acb9063ccafcd786dfa677f5330466bd39f6ac6f6ea5dab0f0e3881"},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v3"},
+			Code:     libLLVMHOSTX8664V3,
+			Symbol:   "xpu_MathExpLog",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:270da0fc0d746f71e9cd05d0ce2cf4eb235efb8570de626d3a2c58684d564006"},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
+			Code:     libLLVMHOSTX8664V4,
+			Symbol:   "xpu_MathExpLog",
+		},
 	},
 })
 
@@ -5448,6 +6198,18 @@ var MathSqrtFmaKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			},
 			Entry: mathSqrtFmaCPU,
 		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:3bd27430c16ae7a42735d5df48875e64c864838f55b315ce0a91f170aad4b989"},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v3"},
+			Code:     libLLVMHOSTX8664V3,
+			Symbol:   "xpu_MathSqrtFma",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:8fba4bd16772acc0c9153c8182300ff964b46dbc08e8438db60b4ae0d7e97e3b"},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
+			Code:     libLLVMHOSTX8664V4,
+			Symbol:   "xpu_MathSqrtFma",
+		},
 	},
 })
 
@@ -5579,6 +6341,18 @@ var MathTrigKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			},
 			Entry: mathTrigCPU,
 		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:efbf9d1383c725a23d7a0cd1aac302c5c9d37827a01e83ae8d5194db3b524f72"},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v3"},
+			Code:     libLLVMHOSTX8664V3,
+			Symbol:   "xpu_MathTrig",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:a1623c27e2d164ba02d14e0b6648621b7ade923a778644bfccfd75a9a78377c6"},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
+			Code:     libLLVMHOSTX8664V4,
+			Symbol:   "xpu_MathTrig",
+		},
 	},
 })
 
@@ -5686,6 +6460,400 @@ func mathTrigCPU(b *gpuimpl.CPUBlock) {
 	}
 }
 
+// NBodyKernel is the compiled form of the kernel NBody (Go function NBody).
+var NBodyKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
+	Name:    "github.com/goxpu/xpu/kernels/conformance.NBody",
+	Codegen: "xpu-gen/1",
+	Block:   xpu.Dim3{X: 64, Y: 1, Z: 1},
+	Params: []gpuimpl.Param{
+		{Name: "accel", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Pkg: "github.com/goxpu/xpu/kernels/conformance", Name: "Body"}, Size: 16, Access: gpuimpl.AccessWrite, Binding: 0},
+		{Name: "pos", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Pkg: "github.com/goxpu/xpu/kernels/conformance", Name: "Body"}, Size: 16, Access: gpuimpl.AccessRead, Binding: 1},
+		{Name: "n", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 0},
+		{Name: "eps2", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "float32"}, Size: 4, Binding: 4},
+	},
+	SharedBytes: 1024,
+	UniformSize: 16,
+	Func:        NBody,
+	Artifacts: []gpuimpl.Artifact{
+		{
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:3cec53431b7331bf7b25fa8fdb87f08bd1c06b0c2274b3f8ebe5a20eab401b02",
+				PrivateBytes: new(148),
+				NativeOps:    []string{"sqrt", "workgroupBarrier"},
+			},
+			Code: nBodyWGSL,
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:4a7f6122118a9a8f5df7f61399f94ea7786e88958ea3dc2503626bf4b7f76317",
+				NativeOps: []string{"xpu.Sqrt"},
+			},
+			Entry: nBodyCPU,
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:0da3490df579208ec7a94b82ef6e84104ae74c4ab90cbcfc1a4abd1ebb214511"},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v3"},
+			Code:     libLLVMHOSTX8664V3,
+			Symbol:   "xpu_NBody",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:d228489ac03d95c87e89596c215a596493e4659a28f16e7a29c5d215358aef89"},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
+			Code:     libLLVMHOSTX8664V4,
+			Symbol:   "xpu_NBody",
+		},
+	},
+})
+
+// LaunchNBody launches the kernel NBody on the stream s over a grid of groups
+// blocks of 64x1x1 work-items, with the arguments of NBody after its Thread.
+// Buffers are bound in this order; scalars are uniforms.
+func LaunchNBody(s *gpu.Stream, groups xpu.Dim3, accel *gpu.Buffer[Body], pos *gpu.Buffer[Body], n uint32, eps2 float32) error {
+	return s.Launch(NBodyKernel, groups, accel, pos, n, eps2)
+}
+
+// nBodyWGSL is the WGSL code of NBody.
+const nBodyWGSL = `struct S_Body {
+    m_X: f32,
+    m_Y: f32,
+    m_Z: f32,
+    m_W: f32,
+}
+
+struct xpu_Uniforms {
+    p_n: u32,
+    p_eps2: f32,
+}
+
+@group(0) @binding(0) var<storage, read_write> b_accel: array<S_Body>;
+@group(0) @binding(1) var<storage, read> b_pos: array<S_Body>;
+@group(0) @binding(2) var<uniform> xpu_u: xpu_Uniforms;
+var<workgroup> s_sx: array<f32, 64>;
+var<workgroup> s_sy: array<f32, 64>;
+var<workgroup> s_sz: array<f32, 64>;
+var<workgroup> s_sw: array<f32, 64>;
+
+// main is kernel NBody, block 64x1x1.
+@compute @workgroup_size(64, 1, 1)
+fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(local_invocation_id) lid: vec3<u32>) {
+    let v_i: u32 = gid.x;
+    var v_me: S_Body;
+    v_me = S_Body();
+    if v_i < xpu_u.p_n {
+        v_me = b_pos[v_i];
+    }
+    var v_ax: f32;
+    v_ax = f32();
+    var v_ay: f32;
+    v_ay = f32();
+    var v_az: f32;
+    v_az = f32();
+    for (var v_base: u32 = 0u; v_base < xpu_u.p_n; v_base = v_base + 64u) {
+        let v_j: u32 = v_base + lid.x;
+        if v_j < xpu_u.p_n {
+            var v_p: S_Body;
+            v_p = b_pos[v_j];
+            let v_tmp_4: f32 = v_p.m_X;
+            let v_tmp_5: f32 = v_p.m_Y;
+            let v_tmp_6: f32 = v_p.m_Z;
+            let v_tmp_7: f32 = v_p.m_W;
+            s_sx[lid.x] = v_tmp_4;
+            s_sy[lid.x] = v_tmp_5;
+            s_sz[lid.x] = v_tmp_6;
+            s_sw[lid.x] = v_tmp_7;
+        } else {
+            s_sx[lid.x] = 0.0f;
+            s_sy[lid.x] = 0.0f;
+            s_sz[lid.x] = 0.0f;
+            s_sw[lid.x] = 0.0f;
+        }
+        workgroupBarrier();
+        for (var v_k: u32 = 0u; v_k < 64u; v_k = v_k + 1u) {
+            let v_rx: f32 = s_sx[v_k] - v_me.m_X;
+            let v_ry: f32 = s_sy[v_k] - v_me.m_Y;
+            let v_rz: f32 = s_sz[v_k] - v_me.m_Z;
+            let v_inv: f32 = 1.0f / sqrt((((v_rx * v_rx) + (v_ry * v_ry)) + (v_rz * v_rz)) + xpu_u.p_eps2);
+            let v_s: f32 = ((s_sw[v_k] * v_inv) * v_inv) * v_inv;
+            v_ax = v_ax + (v_rx * v_s);
+            v_ay = v_ay + (v_ry * v_s);
+            v_az = v_az + (v_rz * v_s);
+        }
+        workgroupBarrier();
+    }
+    if v_i < xpu_u.p_n {
+        var v_lit: S_Body;
+        v_lit = S_Body();
+        v_lit.m_X = v_ax;
+        v_lit.m_Y = v_ay;
+        v_lit.m_Z = v_az;
+        b_accel[v_i] = v_lit;
+    }
+}
+`
+
+// nBodyCPU runs one block of the kernel NBody on the CPU.
+func nBodyCPU(b *gpuimpl.CPUBlock) {
+	p_accel := gpuimpl.CPUView[Body](b.Buffers[0])
+	p_pos := gpuimpl.CPUView[Body](b.Buffers[1])
+	p_n := gpuimpl.CPUUniform[uint32](b.Uniforms, 0)
+	p_eps2 := gpuimpl.CPUUniform[float32](b.Uniforms, 4)
+	var s_sx [64]float32
+	var s_sy [64]float32
+	var s_sz [64]float32
+	var s_sw [64]float32
+	var a_ax [64]float32
+	var a_ay [64]float32
+	var a_az [64]float32
+	var a_me [64]Body
+	var v_base uint32
+	gx0 := b.Group.X * 64
+	gy0 := b.Group.Y * 1
+	gz0 := b.Group.Z * 1
+	var ly uint32
+	var lz uint32
+	stop := b.Stopping()
+	_ = p_accel
+	_ = p_pos
+	_ = p_n
+	_ = p_eps2
+	_ = v_base
+	_ = gx0
+	_ = gy0
+	_ = gz0
+	_ = ly
+	_ = lz
+	_ = stop
+	{
+		lx := uint32(0)
+		li := uint32(0)
+		_, _ = lx, li
+		var v_i uint32 = (gx0 + lx)
+		_ = v_i
+		var w0 *[64]Body
+		if o := v_i; o <= 4294967232 && uint64(o)+64 <= uint64(len(p_pos)) {
+			w0 = (*[64]Body)(p_pos[o : uint64(o)+64])
+		}
+		if w0 != nil {
+			for lx := uint32(0); lx < 64; lx++ {
+				li := lx
+				_ = li
+				var v_ax float32
+				var v_ay float32
+				var v_az float32
+				var v_me Body
+				var v_i uint32 = (gx0 + lx)
+				_ = v_i
+				v_me = Body{}
+				if v_i < p_n {
+					v_me = w0[lx]
+				}
+				v_ax = 0
+				v_ay = 0
+				v_az = 0
+				a_ax[li] = v_ax
+				a_ay[li] = v_ay
+				a_az[li] = v_az
+				a_me[li] = v_me
+			}
+		} else {
+			for lx := uint32(0); lx < 64; lx++ {
+				li := lx
+				_ = li
+				var v_ax float32
+				var v_ay float32
+				var v_az float32
+				var v_me Body
+				var v_i uint32 = (gx0 + lx)
+				_ = v_i
+				v_me = Body{}
+				if v_i < p_n {
+					v_me = p_pos[v_i]
+				}
+				v_ax = 0
+				v_ay = 0
+				v_az = 0
+				a_ax[li] = v_ax
+				a_ay[li] = v_ay
+				a_az[li] = v_az
+				a_me[li] = v_me
+			}
+		}
+	}
+	v_base = uint32(0)
+	for {
+		if stop.Load() {
+			panic(gpuimpl.CPUStopped)
+		}
+		c2 := (v_base < p_n)
+		if !c2 {
+			break
+		}
+		for lx := uint32(0); lx < 64; lx++ {
+			li := lx
+			_ = li
+			var v_j uint32 = (v_base + lx)
+			_ = v_j
+			if v_j < p_n {
+				var v_p Body = p_pos[v_j]
+				_ = v_p
+				var v_tmp uint32 = lx
+				_ = v_tmp
+				var v_tmp_1 uint32 = lx
+				_ = v_tmp_1
+				var v_tmp_2 uint32 = lx
+				_ = v_tmp_2
+				var v_tmp_3 uint32 = lx
+				_ = v_tmp_3
+				var v_tmp_4 float32 = v_p.X
+				_ = v_tmp_4
+				var v_tmp_5 float32 = v_p.Y
+				_ = v_tmp_5
+				var v_tmp_6 float32 = v_p.Z
+				_ = v_tmp_6
+				var v_tmp_7 float32 = v_p.W
+				_ = v_tmp_7
+				s_sx[v_tmp] = v_tmp_4
+				s_sy[v_tmp_1] = v_tmp_5
+				s_sz[v_tmp_2] = v_tmp_6
+				s_sw[v_tmp_3] = v_tmp_7
+			} else {
+				var v_tmp_8 uint32 = lx
+				_ = v_tmp_8
+				var v_tmp_9 uint32 = lx
+				_ = v_tmp_9
+				var v_tmp_10 uint32 = lx
+				_ = v_tmp_10
+				var v_tmp_11 uint32 = lx
+				_ = v_tmp_11
+				s_sx[v_tmp_8] = float32(0)
+				s_sy[v_tmp_9] = float32(0)
+				s_sz[v_tmp_10] = float32(0)
+				s_sw[v_tmp_11] = float32(0)
+			}
+		}
+		for lx := uint32(0); lx < 64; lx++ {
+			li := lx
+			_ = li
+			v_ax := a_ax[li]
+			_ = v_ax
+			v_ay := a_ay[li]
+			_ = v_ay
+			v_az := a_az[li]
+			_ = v_az
+			v_me := a_me[li]
+			_ = v_me
+			{
+				var v_k uint32 = uint32(0)
+				_ = v_k
+				for v_k < uint32(64) {
+					{
+						var v_rx float32 = (s_sx[v_k] - v_me.X)
+						_ = v_rx
+						var v_ry float32 = (s_sy[v_k] - v_me.Y)
+						_ = v_ry
+						var v_rz float32 = (s_sz[v_k] - v_me.Z)
+						_ = v_rz
+						var v_d2 float32 = ((((v_rx * v_rx) + (v_ry * v_ry)) + (v_rz * v_rz)) + p_eps2)
+						_ = v_d2
+						var v_inv float32 = (float32(1) / xpu.Sqrt(v_d2))
+						_ = v_inv
+						var v_s float32 = (((s_sw[v_k] * v_inv) * v_inv) * v_inv)
+						_ = v_s
+						v_ax = (v_ax + (v_rx * v_s))
+						v_ay = (v_ay + (v_ry * v_s))
+						v_az = (v_az + (v_rz * v_s))
+					}
+					v_k = (v_k + uint32(1))
+				}
+			}
+			a_ax[li] = v_ax
+			a_ay[li] = v_ay
+			a_az[li] = v_az
+		}
+		v_base = (v_base + uint32(64))
+	}
+	{
+		lx := uint32(0)
+		li := uint32(0)
+		_, _ = lx, li
+		var v_i uint32 = (gx0 + lx)
+		_ = v_i
+		// The guard (v_i < p_n) holds for the lanes lo <= lx < hi; gok: v_i
+		// steps by one from lane to lane without wrapping.
+		lo, hi, gok := uint32(0), uint32(0), false
+		if e0, u0 := int64(v_i), int64(p_n); e0 <= 4294967232 {
+			gok = true
+			hi = uint32(min(max(u0-e0, 0), 64))
+		}
+		var w0 *[64]Body
+		if o := v_i; o <= 4294967232 && uint64(o)+64 <= uint64(len(p_accel)) {
+			w0 = (*[64]Body)(p_accel[o : uint64(o)+64])
+		}
+		if gok && w0 != nil && hi <= 64 {
+			for lx := lo; lx < hi; lx++ {
+				li := lx
+				_ = li
+				v_ax := a_ax[li]
+				_ = v_ax
+				v_ay := a_ay[li]
+				_ = v_ay
+				v_az := a_az[li]
+				_ = v_az
+				var v_i uint32 = (gx0 + lx)
+				_ = v_i
+				{ // (v_i < p_n) holds for lo <= lx < hi
+					var v_lit Body
+					_ = v_lit
+					v_lit.X = v_ax
+					v_lit.Y = v_ay
+					v_lit.Z = v_az
+					w0[lx] = v_lit
+				}
+			}
+		} else if gok {
+			for lx := lo; lx < hi; lx++ {
+				li := lx
+				_ = li
+				v_ax := a_ax[li]
+				_ = v_ax
+				v_ay := a_ay[li]
+				_ = v_ay
+				v_az := a_az[li]
+				_ = v_az
+				var v_i uint32 = (gx0 + lx)
+				_ = v_i
+				{ // (v_i < p_n) holds for lo <= lx < hi
+					var v_lit Body
+					_ = v_lit
+					v_lit.X = v_ax
+					v_lit.Y = v_ay
+					v_lit.Z = v_az
+					p_accel[v_i] = v_lit
+				}
+			}
+		} else {
+			for lx := uint32(0); lx < 64; lx++ {
+				li := lx
+				_ = li
+				v_ax := a_ax[li]
+				_ = v_ax
+				v_ay := a_ay[li]
+				_ = v_ay
+				v_az := a_az[li]
+				_ = v_az
+				var v_i uint32 = (gx0 + lx)
+				_ = v_i
+				if v_i < p_n {
+					var v_lit Body
+					_ = v_lit
+					v_lit.X = v_ax
+					v_lit.Y = v_ay
+					v_lit.Z = v_az
+					p_accel[v_i] = v_lit
+				}
+			}
+		}
+	}
+}
+
 // NestedLoopsKernel is the compiled form of the kernel NestedLoops (Go function NestedLoops).
 var NestedLoopsKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Name:    "github.com/goxpu/xpu/kernels/conformance.NestedLoops",
@@ -5710,6 +6878,18 @@ var NestedLoopsKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 		{
 			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:dff4fdb99a8f290c64a85faaa2b6b187f650ee42fe52ede8235d20ad76542c1d"},
 			Entry:    nestedLoopsCPU,
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:30e4e07785815e144b0add24f36326da4b8a9308f55f9902b9650bca450a2eb9"},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v3"},
+			Code:     libLLVMHOSTX8664V3,
+			Symbol:   "xpu_NestedLoops",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:4923469e1f478f43051c53d6ce38c4459a0ac4a10d7a91e4f90d28ef3d4bed3a"},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
+			Code:     libLLVMHOSTX8664V4,
+			Symbol:   "xpu_NestedLoops",
 		},
 	},
 })
@@ -5899,6 +7079,18 @@ var ParticlesAoSKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:b79b7df35437ac0fea90c070fb52a7d79d2776b31343bd2521e386396dac10e0"},
 			Entry:    particlesAoSCPU,
 		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:217c85cac7e21c47c58c5fa7b5af9360ce5fb035cb4ed519ef4021702df713c7"},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v3"},
+			Code:     libLLVMHOSTX8664V3,
+			Symbol:   "xpu_ParticlesAoS",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:2d328f3c300ca28caf4dbcc836bf606b491f1624d47adac6d5cb5180f596cb7e"},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
+			Code:     libLLVMHOSTX8664V4,
+			Symbol:   "xpu_ParticlesAoS",
+		},
 	},
 })
 
@@ -6069,6 +7261,18 @@ var ParticlesSoAKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:96ed416cc8a32eda4ada8a5453327e86afdeb22896d8f9cd8ad8c43c03fbde55"},
 			Entry:    particlesSoACPU,
 		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:e7476edc38f6fab3221d2748bdf0c69ce82d8508225b2cf2fca833c8e0314c87"},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v3"},
+			Code:     libLLVMHOSTX8664V3,
+			Symbol:   "xpu_ParticlesSoA",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:bdea2a1f35d2c2ab213452a853b23de7ff1fb745a8ebbd7beafec0bd503b2178"},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
+			Code:     libLLVMHOSTX8664V4,
+			Symbol:   "xpu_ParticlesSoA",
+		},
 	},
 })
 
@@ -6237,6 +7441,18 @@ var PrivateArrayKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 		{
 			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:46a3ab181fea747834cc78e2687262341b097d439db14fc6977d74ec4f20aae9"},
 			Entry:    privateArrayCPU,
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:842bfefcb12e411ac2fb4524ecaaa98e8ec4e0e31a2992f6b24a38e1ed48021b"},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v3"},
+			Code:     libLLVMHOSTX8664V3,
+			Symbol:   "xpu_PrivateArray",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:1709f322535c09b086d7849290c144b502a964289f711aa936250509e8eed46b"},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
+			Code:     libLLVMHOSTX8664V4,
+			Symbol:   "xpu_PrivateArray",
 		},
 	},
 })
@@ -6412,6 +7628,18 @@ var SaxpyKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:11e6de81a433536ad5a71f8abade885a773927e809f93eafb028a9fa00c81b44"},
 			Entry:    saxpyCPU,
 		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:5089e747125340ad63f268d2a2e5f2de34bc67afbd3d05a671a1a6d931032cd9"},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v3"},
+			Code:     libLLVMHOSTX8664V3,
+			Symbol:   "xpu_Saxpy",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:6bd88431a0564afa70e3f3f84ec754a560e51717a0fc0016e0022a7361b0d36f"},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
+			Code:     libLLVMHOSTX8664V4,
+			Symbol:   "xpu_Saxpy",
+		},
 	},
 })
 
@@ -6550,6 +7778,18 @@ var Scale2Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:e547a52f5e220add3711b6ba625c2b394ec41e593cf9009e3c1321295c3cf777"},
 			Entry:    scale2CPU,
 		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:7e3f0ca342d3ead998e8ca98442a1a9d264167027dd6390eeed4e0b817dbe9a9"},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v3"},
+			Code:     libLLVMHOSTX8664V3,
+			Symbol:   "xpu_Scale2",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:1318469e17c5798347a42a3bcbebbae78c3a7da016e4497f2f752295b7806c27"},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
+			Code:     libLLVMHOSTX8664V4,
+			Symbol:   "xpu_Scale2",
+		},
 	},
 })
 
@@ -6677,6 +7917,18 @@ var Scale3Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 		{
 			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:d752d70c4098e317903477ac1ebc9a2463801b533e3c2a0455a8f2e5c6aa50a0"},
 			Entry:    scale3CPU,
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:1e5b3f4ffe61a33460c2168a33c3f99d4483be41fbc06bf7eaa514f342d17442"},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v3"},
+			Code:     libLLVMHOSTX8664V3,
+			Symbol:   "xpu_Scale3",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:29b9ba908a597e1252520109e9d77bc5e4b8f3af51760a803be64d4d4fe0fa66"},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
+			Code:     libLLVMHOSTX8664V4,
+			Symbol:   "xpu_Scale3",
 		},
 	},
 })
@@ -6814,6 +8066,18 @@ var ScanKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 		{
 			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:7a9a628223f58ea842715dae699ce6f1cc70935a1fa73a03865d6b940c74538a"},
 			Entry:    scanCPU,
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:58c0ceb1f6a9aab0afab2e020c12a382025008dded2c34ec186e31fb461644ff"},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v3"},
+			Code:     libLLVMHOSTX8664V3,
+			Symbol:   "xpu_Scan",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:303785558ec52735f03fbf7677dd11e72a8f958d2be527d90896a826b577cf32"},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
+			Code:     libLLVMHOSTX8664V4,
+			Symbol:   "xpu_Scan",
 		},
 	},
 })
@@ -7058,6 +8322,18 @@ var SgemmKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:1af03c7b1f306a496c380423822bf68496d260638dc9786833883010ba1747ca"},
 			Entry:    sgemmCPU,
 		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:e1673a44f7c94a622563224e979fbffcb026efaa0b14ff0ed2f4faafd4086473"},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v3"},
+			Code:     libLLVMHOSTX8664V3,
+			Symbol:   "xpu_Sgemm",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:125f0626f340084138bf01d9aec36794955f7e452aa63b4247a1caeea628d6a7"},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
+			Code:     libLLVMHOSTX8664V4,
+			Symbol:   "xpu_Sgemm",
+		},
 	},
 })
 
@@ -7269,6 +8545,321 @@ func sgemmCPU(b *gpuimpl.CPUBlock) {
 	}
 }
 
+// SgemmTiledKernel is the compiled form of the kernel SgemmTiled (Go function SgemmTiled).
+var SgemmTiledKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
+	Name:    "github.com/goxpu/xpu/kernels/conformance.SgemmTiled",
+	Codegen: "xpu-gen/1",
+	Block:   xpu.Dim3{X: 16, Y: 16, Z: 1},
+	Params: []gpuimpl.Param{
+		{Name: "c", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "float32"}, Size: 4, Access: gpuimpl.AccessWrite, Binding: 0},
+		{Name: "a", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "float32"}, Size: 4, Access: gpuimpl.AccessRead, Binding: 1},
+		{Name: "b", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "float32"}, Size: 4, Access: gpuimpl.AccessRead, Binding: 2},
+		{Name: "m", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 0},
+		{Name: "n", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 4},
+		{Name: "k", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 8},
+	},
+	SharedBytes: 8192,
+	UniformSize: 16,
+	Func:        SgemmTiled,
+	Artifacts: []gpuimpl.Artifact{
+		{
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:6e798fbfb7b5f84ebacb98b6c7a7e7320be2381bc30bb21b5260e3e88a527a67",
+				PrivateBytes: new(160),
+				NativeOps:    []string{"workgroupBarrier"},
+			},
+			Code: sgemmTiledWGSL,
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:b6f7b3f0d7e40e9770e0251107dc7200396062c715e934fe5a5bd7dcbbeb1b6c"},
+			Entry:    sgemmTiledCPU,
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:944702edaeaa4d2f6b0ba5da96cda94329dc92a79240953bf15a027b059b9c05"},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v3"},
+			Code:     libLLVMHOSTX8664V3,
+			Symbol:   "xpu_SgemmTiled",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:387104c7e10facd6a612c0b5aad7a11b0f28ccf8d4954b64206029c58eab955c"},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
+			Code:     libLLVMHOSTX8664V4,
+			Symbol:   "xpu_SgemmTiled",
+		},
+	},
+})
+
+// LaunchSgemmTiled launches the kernel SgemmTiled on the stream s over a grid of groups
+// blocks of 16x16x1 work-items, with the arguments of SgemmTiled after its Thread.
+// Buffers are bound in this order; scalars are uniforms.
+func LaunchSgemmTiled(s *gpu.Stream, groups xpu.Dim3, c *gpu.Buffer[float32], a *gpu.Buffer[float32], b *gpu.Buffer[float32], m uint32, n uint32, k uint32) error {
+	return s.Launch(SgemmTiledKernel, groups, c, a, b, m, n, k)
+}
+
+// sgemmTiledWGSL is the WGSL code of SgemmTiled.
+const sgemmTiledWGSL = `struct xpu_Uniforms {
+    p_m: u32,
+    p_n: u32,
+    p_k: u32,
+}
+
+@group(0) @binding(0) var<storage, read_write> b_c: array<f32>;
+@group(0) @binding(1) var<storage, read> b_a: array<f32>;
+@group(0) @binding(2) var<storage, read> b_b: array<f32>;
+@group(0) @binding(3) var<uniform> xpu_u: xpu_Uniforms;
+var<workgroup> s_as: array<f32, 1024>;
+var<workgroup> s_bs: array<f32, 1024>;
+
+// main is kernel SgemmTiled, block 16x16x1.
+@compute @workgroup_size(16, 16, 1)
+fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid: vec3<u32>) {
+    let v_tx: u32 = lid.x;
+    let v_ty: u32 = lid.y;
+    let v_rowBase: u32 = (wid.y * 64u) + (v_ty * 4u);
+    let v_colBase: u32 = (wid.x * 64u) + (v_tx * 4u);
+    var v_acc: array<f32, 16>;
+    v_acc = array<f32, 16>();
+    for (var v_k0: u32 = 0u; v_k0 < xpu_u.p_k; v_k0 = v_k0 + 16u) {
+        for (var v_l: u32 = 0u; v_l < 4u; v_l = v_l + 1u) {
+            let v_r: u32 = (v_ty * 4u) + v_l;
+            let v_row: u32 = (wid.y * 64u) + v_r;
+            if (v_row < xpu_u.p_m) && ((v_k0 + v_tx) < xpu_u.p_k) {
+                s_as[(v_r * 16u) + v_tx] = b_a[((v_row * xpu_u.p_k) + v_k0) + v_tx];
+            } else {
+                s_as[(v_r * 16u) + v_tx] = 0.0f;
+            }
+            let v_q: u32 = (v_tx * 4u) + v_l;
+            let v_col: u32 = (wid.x * 64u) + v_q;
+            if ((v_k0 + v_ty) < xpu_u.p_k) && (v_col < xpu_u.p_n) {
+                s_bs[(v_ty * 64u) + v_q] = b_b[((v_k0 + v_ty) * xpu_u.p_n) + v_col];
+            } else {
+                s_bs[(v_ty * 64u) + v_q] = 0.0f;
+            }
+        }
+        workgroupBarrier();
+        for (var v_kk: u32 = 0u; v_kk < 16u; v_kk = v_kk + 1u) {
+            var v_ar: array<f32, 4>;
+            v_ar = array<f32, 4>();
+            var v_bc: array<f32, 4>;
+            v_bc = array<f32, 4>();
+            for (var v_l_1: u32 = 0u; v_l_1 < 4u; v_l_1 = v_l_1 + 1u) {
+                v_ar[v_l_1] = s_as[(((v_ty * 4u) + v_l_1) * 16u) + v_kk];
+                v_bc[v_l_1] = s_bs[((v_kk * 64u) + (v_tx * 4u)) + v_l_1];
+            }
+            for (var v_i: u32 = 0u; v_i < 4u; v_i = v_i + 1u) {
+                for (var v_j: u32 = 0u; v_j < 4u; v_j = v_j + 1u) {
+                    v_acc[(v_i * 4u) + v_j] = v_acc[(v_i * 4u) + v_j] + (v_ar[v_i] * v_bc[v_j]);
+                }
+            }
+        }
+        workgroupBarrier();
+    }
+    for (var v_i_1: u32 = 0u; v_i_1 < 4u; v_i_1 = v_i_1 + 1u) {
+        for (var v_j_1: u32 = 0u; v_j_1 < 4u; v_j_1 = v_j_1 + 1u) {
+            if ((v_rowBase + v_i_1) < xpu_u.p_m) && ((v_colBase + v_j_1) < xpu_u.p_n) {
+                b_c[(((v_rowBase + v_i_1) * xpu_u.p_n) + v_colBase) + v_j_1] = v_acc[(v_i_1 * 4u) + v_j_1];
+            }
+        }
+    }
+}
+`
+
+// sgemmTiledCPU runs one block of the kernel SgemmTiled on the CPU.
+func sgemmTiledCPU(b *gpuimpl.CPUBlock) {
+	p_c := gpuimpl.CPUView[float32](b.Buffers[0])
+	p_a := gpuimpl.CPUView[float32](b.Buffers[1])
+	p_b := gpuimpl.CPUView[float32](b.Buffers[2])
+	p_m := gpuimpl.CPUUniform[uint32](b.Uniforms, 0)
+	p_n := gpuimpl.CPUUniform[uint32](b.Uniforms, 4)
+	p_k := gpuimpl.CPUUniform[uint32](b.Uniforms, 8)
+	var s_as [1024]float32
+	var s_bs [1024]float32
+	var a_acc [4096]float32
+	var v_k0 uint32
+	gx0 := b.Group.X * 16
+	gy0 := b.Group.Y * 16
+	gz0 := b.Group.Z * 1
+	var lz uint32
+	stop := b.Stopping()
+	_ = p_c
+	_ = p_a
+	_ = p_b
+	_ = p_m
+	_ = p_n
+	_ = p_k
+	_ = v_k0
+	_ = gx0
+	_ = gy0
+	_ = gz0
+	_ = lz
+	_ = stop
+	for ly := uint32(0); ly < 16; ly++ {
+		for lx := uint32(0); lx < 16; lx++ {
+			li := lx + 16*ly + 256*lz
+			_ = li
+			var v_acc [16]float32
+			var v_tx uint32 = lx
+			_ = v_tx
+			var v_ty uint32 = ly
+			_ = v_ty
+			var v_rowBase uint32 = ((b.Group.Y * uint32(64)) + (v_ty * uint32(4)))
+			_ = v_rowBase
+			var v_colBase uint32 = ((b.Group.X * uint32(64)) + (v_tx * uint32(4)))
+			_ = v_colBase
+			v_acc = [16]float32{}
+			for e := range v_acc {
+				a_acc[e*256+int(li)] = v_acc[e]
+			}
+		}
+	}
+	v_k0 = uint32(0)
+	for {
+		if stop.Load() {
+			panic(gpuimpl.CPUStopped)
+		}
+		c2 := (v_k0 < p_k)
+		if !c2 {
+			break
+		}
+		for ly := uint32(0); ly < 16; ly++ {
+			for lx := uint32(0); lx < 16; lx++ {
+				li := lx + 16*ly + 256*lz
+				_ = li
+				var v_tx uint32 = lx
+				_ = v_tx
+				var v_ty uint32 = ly
+				_ = v_ty
+				{
+					var v_l uint32 = uint32(0)
+					_ = v_l
+					for v_l < uint32(4) {
+						{
+							var v_r uint32 = ((v_ty * uint32(4)) + v_l)
+							_ = v_r
+							var v_row uint32 = ((b.Group.Y * uint32(64)) + v_r)
+							_ = v_row
+							if (v_row < p_m) && ((v_k0 + v_tx) < p_k) {
+								s_as[((v_r * uint32(16)) + v_tx)] = p_a[(((v_row * p_k) + v_k0) + v_tx)]
+							} else {
+								s_as[((v_r * uint32(16)) + v_tx)] = float32(0)
+							}
+							var v_q uint32 = ((v_tx * uint32(4)) + v_l)
+							_ = v_q
+							var v_col uint32 = ((b.Group.X * uint32(64)) + v_q)
+							_ = v_col
+							if ((v_k0 + v_ty) < p_k) && (v_col < p_n) {
+								s_bs[((v_ty * uint32(64)) + v_q)] = p_b[(((v_k0 + v_ty) * p_n) + v_col)]
+							} else {
+								s_bs[((v_ty * uint32(64)) + v_q)] = float32(0)
+							}
+						}
+						v_l = (v_l + uint32(1))
+					}
+				}
+			}
+		}
+		for ly := uint32(0); ly < 16; ly++ {
+			for lx := uint32(0); lx < 16; lx++ {
+				li := lx + 16*ly + 256*lz
+				_ = li
+				var v_acc [16]float32
+				for e := range v_acc {
+					v_acc[e] = a_acc[e*256+int(li)]
+				}
+				var v_tx uint32 = lx
+				_ = v_tx
+				var v_ty uint32 = ly
+				_ = v_ty
+				{
+					var v_kk uint32 = uint32(0)
+					_ = v_kk
+					for v_kk < uint32(16) {
+						{
+							var v_ar [4]float32
+							_ = v_ar
+							var v_bc [4]float32
+							_ = v_bc
+							{
+								var v_l_1 uint32 = uint32(0)
+								_ = v_l_1
+								for v_l_1 < uint32(4) {
+									{
+										v_ar[v_l_1] = s_as[((((v_ty * uint32(4)) + v_l_1) * uint32(16)) + v_kk)]
+										v_bc[v_l_1] = s_bs[(((v_kk * uint32(64)) + (v_tx * uint32(4))) + v_l_1)]
+									}
+									v_l_1 = (v_l_1 + uint32(1))
+								}
+							}
+							{
+								var v_i uint32 = uint32(0)
+								_ = v_i
+								for v_i < uint32(4) {
+									{
+										{
+											var v_j uint32 = uint32(0)
+											_ = v_j
+											for v_j < uint32(4) {
+												{
+													v_acc[((v_i * uint32(4)) + v_j)] = (v_acc[((v_i*uint32(4))+v_j)] + (v_ar[v_i] * v_bc[v_j]))
+												}
+												v_j = (v_j + uint32(1))
+											}
+										}
+									}
+									v_i = (v_i + uint32(1))
+								}
+							}
+						}
+						v_kk = (v_kk + uint32(1))
+					}
+				}
+				for e := range v_acc {
+					a_acc[e*256+int(li)] = v_acc[e]
+				}
+			}
+		}
+		v_k0 = (v_k0 + uint32(16))
+	}
+	for ly := uint32(0); ly < 16; ly++ {
+		for lx := uint32(0); lx < 16; lx++ {
+			li := lx + 16*ly + 256*lz
+			_ = li
+			var v_acc [16]float32
+			for e := range v_acc {
+				v_acc[e] = a_acc[e*256+int(li)]
+			}
+			var v_tx uint32 = lx
+			_ = v_tx
+			var v_ty uint32 = ly
+			_ = v_ty
+			var v_rowBase uint32 = ((b.Group.Y * uint32(64)) + (v_ty * uint32(4)))
+			_ = v_rowBase
+			var v_colBase uint32 = ((b.Group.X * uint32(64)) + (v_tx * uint32(4)))
+			_ = v_colBase
+			{
+				var v_i_1 uint32 = uint32(0)
+				_ = v_i_1
+				for v_i_1 < uint32(4) {
+					{
+						{
+							var v_j_1 uint32 = uint32(0)
+							_ = v_j_1
+							for v_j_1 < uint32(4) {
+								{
+									if ((v_rowBase + v_i_1) < p_m) && ((v_colBase + v_j_1) < p_n) {
+										p_c[((((v_rowBase + v_i_1) * p_n) + v_colBase) + v_j_1)] = v_acc[((v_i_1 * uint32(4)) + v_j_1)]
+									}
+								}
+								v_j_1 = (v_j_1 + uint32(1))
+							}
+						}
+					}
+					v_i_1 = (v_i_1 + uint32(1))
+				}
+			}
+		}
+	}
+}
+
 // ShiftSignedKernel is the compiled form of the kernel ShiftSigned (Go function ShiftSigned).
 var ShiftSignedKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Name:    "github.com/goxpu/xpu/kernels/conformance.ShiftSigned",
@@ -7294,6 +8885,18 @@ var ShiftSignedKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 		{
 			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:01eb7b502799c95c543bf3e10a353fcb1cbdf8e1b7466d09ef54c5eae67425c1"},
 			Entry:    shiftSignedCPU,
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:b12e0a9e5bcf79b4cce86ea0dce88ceacd7c8db486bcb04ca0a11148811a7e30"},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v3"},
+			Code:     libLLVMHOSTX8664V3,
+			Symbol:   "xpu_ShiftSigned",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:43c25c8a6d17daf906c8b00e7e8ad01eb325e500705e6f988586510e8aab25b9"},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
+			Code:     libLLVMHOSTX8664V4,
+			Symbol:   "xpu_ShiftSigned",
 		},
 	},
 })
@@ -7500,6 +9103,18 @@ var ShiftsKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:2ef3dac821ee7524848d8e7f4df439309744a95b231f943728e265c16bdd1afa"},
 			Entry:    shiftsCPU,
 		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:c83825769d4a172b297b3d03b30601046f769e05a871b4cbc4a6cc65af9477df"},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v3"},
+			Code:     libLLVMHOSTX8664V3,
+			Symbol:   "xpu_Shifts",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:a10ffdd48028f1ca3980cdafcbf0ff07e06c4d4c512092db15199bb1e40a1e63"},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
+			Code:     libLLVMHOSTX8664V4,
+			Symbol:   "xpu_Shifts",
+		},
 	},
 })
 
@@ -7662,6 +9277,18 @@ var ShortCircuitKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:4ad60d96b27bef5f77ef1eed43f70bafbcf9e2a183b913298c25a7a29ae420c3"},
 			Entry:    shortCircuitCPU,
 		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:bfe052bd2f84f16e055c4be64ff4ef84760249fa4a9f1060e3ab6dd59dff0782"},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v3"},
+			Code:     libLLVMHOSTX8664V3,
+			Symbol:   "xpu_ShortCircuit",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:20487079deb98e987ff4c7bd023894e6125a629992a85b8b12fe5834b967e071"},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
+			Code:     libLLVMHOSTX8664V4,
+			Symbol:   "xpu_ShortCircuit",
+		},
 	},
 })
 
@@ -7796,6 +9423,18 @@ var SpinKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 		{
 			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:27d7be81ba3451015245302395ee15b0f4b06a1c80bcc08cfa164588be0ee929"},
 			Entry:    spinCPU,
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:be2a50c4d89b10a54f8eb4d7d4fa8e8f1108d9a565fa63e65f7e9ac0670a1a52"},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v3"},
+			Code:     libLLVMHOSTX8664V3,
+			Symbol:   "xpu_Spin",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:60ead8709e7e1d50d8627118abde14b4f4c6818429f32d6309cb3b2200669fb8"},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
+			Code:     libLLVMHOSTX8664V4,
+			Symbol:   "xpu_Spin",
 		},
 	},
 })
@@ -7974,6 +9613,18 @@ var StencilKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:7dc04c4030e621c16a5ffeea2abf3b55cffafab24ad6a97e455bcf9cb0441f0b"},
 			Entry:    stencilCPU,
 		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:4f885914c3b4ffd3003ecf39630d35695e12327794897f20a0f0540226af747f"},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v3"},
+			Code:     libLLVMHOSTX8664V3,
+			Symbol:   "xpu_Stencil",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:26c086430bc1a212aa195dd2207d29cefcbfaa9abc31b61984a58787b6f52953"},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
+			Code:     libLLVMHOSTX8664V4,
+			Symbol:   "xpu_Stencil",
+		},
 	},
 })
 
@@ -8144,6 +9795,18 @@ var ThreadCoordsKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:ed1b0cfc13c6ab0c4226e40ec4891ef7357f62062758c9e52fdc10ca1cb9bcab"},
 			Entry:    threadCoordsCPU,
 		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:9c0735b12bce49945acd876e10d4ca65a68660b3cc5226d5d89797025e6bc50b"},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v3"},
+			Code:     libLLVMHOSTX8664V3,
+			Symbol:   "xpu_ThreadCoords",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:0f839ee0f4f32f583476e508854d8396d4ba34e2e2d9a99f36936117afa5e231"},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
+			Code:     libLLVMHOSTX8664V4,
+			Symbol:   "xpu_ThreadCoords",
+		},
 	},
 })
 
@@ -8251,6 +9914,18 @@ var TransposeKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 		{
 			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:e969a9c615f01c13da90848c5ff7e0d768f43deac1afadf8c68d75285da55433"},
 			Entry:    transposeCPU,
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:69d7991f1dd96292964cacdc2e667f53015d1cb2eb3bd567eb115907fcdd881f"},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v3"},
+			Code:     libLLVMHOSTX8664V3,
+			Symbol:   "xpu_Transpose",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:7c8179463c9a5d5c85366f688f18152ac60fe233a51c068d8d3aedab6927b6f8"},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
+			Code:     libLLVMHOSTX8664V4,
+			Symbol:   "xpu_Transpose",
 		},
 	},
 })
@@ -8374,6 +10049,18 @@ var UintArithKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 		{
 			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:fec0f85f049cf2157068d6ebee3ab3d4e626cd297c0e561b4c5b121feeb27037"},
 			Entry:    uintArithCPU,
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:29732a3ff5e0c44d60eaf5737d7fd0e27e3090e79b5c462fc16e6b50bc3bb3a7"},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v3"},
+			Code:     libLLVMHOSTX8664V3,
+			Symbol:   "xpu_UintArith",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:313b5c0cf3fac2426d7fa404bc0d7953f7a275bd3f826e6fbf480efef3fc71f1"},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
+			Code:     libLLVMHOSTX8664V4,
+			Symbol:   "xpu_UintArith",
 		},
 	},
 })
@@ -8547,6 +10234,18 @@ var UniformsKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:5f125410ae84c454651d3cff7e4ff3c2c84a53740233578173e73f1d6eb20fc0"},
 			Entry:    uniformsCPU,
 		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:3a0adb35219c1ea717e5b3b6cad153596bf2ab626beb6999389fcdad93342071"},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v3"},
+			Code:     libLLVMHOSTX8664V3,
+			Symbol:   "xpu_Uniforms",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:4fe4409a39ba6a91a213e992f3db44e2e61f45a9baa0e0847aefbc6967743c61"},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
+			Code:     libLLVMHOSTX8664V4,
+			Symbol:   "xpu_Uniforms",
+		},
 	},
 })
 
@@ -8640,3 +10339,13 @@ func uniformsCPU(b *gpuimpl.CPUBlock) {
 		p_floats[((v_i * uint32(2)) + uint32(1))] = (p_d + float32(v_i))
 	}
 }
+
+// libLLVMHOSTX8664V3 is the llvm-host library of the package's kernels for the cpu backend at x86-64-v3.
+//
+//go:embed xpu_gen_llvm-host_x86-64-v3.so
+var libLLVMHOSTX8664V3 string
+
+// libLLVMHOSTX8664V4 is the llvm-host library of the package's kernels for the cpu backend at x86-64-v4.
+//
+//go:embed xpu_gen_llvm-host_x86-64-v4.so
+var libLLVMHOSTX8664V4 string

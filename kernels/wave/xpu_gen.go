@@ -3,6 +3,8 @@
 package wave
 
 import (
+	_ "embed"
+
 	"github.com/goxpu/xpu"
 	"github.com/goxpu/xpu/gpu"
 	"github.com/goxpu/xpu/gpu/gpuimpl"
@@ -32,6 +34,18 @@ var ReduceSharedKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 		{
 			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:4f732f9e4b28e835c3aa4fd02b05ccfd9da3c06a0d21c9b58d680311a3fb4e78"},
 			Entry:    reduceSharedCPU,
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:95758949f6a883d0c45c1ecd7e84147c58abf8ec57413c97d6b085037187b087"},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v3"},
+			Code:     libLLVMHOSTX8664V3,
+			Symbol:   "xpu_ReduceShared",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:0a6d53c280c8595dbcb5c421255a9ce9a599f77116be4afb69e8971a66a6b359"},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
+			Code:     libLLVMHOSTX8664V4,
+			Symbol:   "xpu_ReduceShared",
 		},
 	},
 })
@@ -241,6 +255,7 @@ var ReduceWaveKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Entry: reduceWaveCPU,
 		},
 	},
+	// cpu, llvm-host: none: [xpu-llvm-lowering] kernel ReduceWave: reduce.go:43:6: wave verbs and wave queries (WaveWidth, LaneIndex) are not lowered for the host yet
 })
 
 // LaunchReduceWave launches the kernel ReduceWave on the stream s over a grid of groups
@@ -564,6 +579,7 @@ var ReduceWave32Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Entry: reduceWave32CPU,
 		},
 	},
+	// cpu, llvm-host: none: [xpu-llvm-lowering] kernel ReduceWave32: reduce.go:73:6: wave verbs and wave queries (WaveWidth, LaneIndex) are not lowered for the host yet
 })
 
 // LaunchReduceWave32 launches the kernel ReduceWave32 on the stream s over a grid of groups
@@ -987,6 +1003,7 @@ var Wave16Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Entry: wave16CPU,
 		},
 	},
+	// cpu, llvm-host: none: [xpu-llvm-lowering] kernel Wave16: verbs.go:35:6: wave verbs and wave queries (WaveWidth, LaneIndex) are not lowered for the host yet
 })
 
 // LaunchWave16 launches the kernel Wave16 on the stream s over a grid of groups
@@ -2443,6 +2460,7 @@ var Wave32Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Entry: wave32CPU,
 		},
 	},
+	// cpu, llvm-host: none: [xpu-llvm-lowering] kernel Wave32: verbs.go:35:6: wave verbs and wave queries (WaveWidth, LaneIndex) are not lowered for the host yet
 })
 
 // LaunchWave32 launches the kernel Wave32 on the stream s over a grid of groups
@@ -3890,6 +3908,7 @@ var Wave4Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Entry: wave4CPU,
 		},
 	},
+	// cpu, llvm-host: none: [xpu-llvm-lowering] kernel Wave4: verbs.go:35:6: wave verbs and wave queries (WaveWidth, LaneIndex) are not lowered for the host yet
 })
 
 // LaunchWave4 launches the kernel Wave4 on the stream s over a grid of groups
@@ -5020,6 +5039,7 @@ var Wave64Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Entry: wave64CPU,
 		},
 	},
+	// cpu, llvm-host: none: [xpu-llvm-lowering] kernel Wave64: verbs.go:35:6: wave verbs and wave queries (WaveWidth, LaneIndex) are not lowered for the host yet
 })
 
 // LaunchWave64 launches the kernel Wave64 on the stream s over a grid of groups
@@ -6445,6 +6465,7 @@ var Wave8Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Entry: wave8CPU,
 		},
 	},
+	// cpu, llvm-host: none: [xpu-llvm-lowering] kernel Wave8: verbs.go:35:6: wave verbs and wave queries (WaveWidth, LaneIndex) are not lowered for the host yet
 })
 
 // LaunchWave8 launches the kernel Wave8 on the stream s over a grid of groups
@@ -7881,6 +7902,7 @@ var WaveAgnosticKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Entry: waveAgnosticCPU,
 		},
 	},
+	// cpu, llvm-host: none: [xpu-llvm-lowering] kernel WaveAgnostic: verbs.go:89:6: wave verbs and wave queries (WaveWidth, LaneIndex) are not lowered for the host yet
 })
 
 // LaunchWaveAgnostic launches the kernel WaveAgnostic on the stream s over a grid of groups
@@ -8679,3 +8701,13 @@ func waveAgnosticCPU(b *gpuimpl.CPUBlock) {
 		p_of[v_tmp_48] = v_tmp_51
 	}
 }
+
+// libLLVMHOSTX8664V3 is the llvm-host library of the package's kernels for the cpu backend at x86-64-v3.
+//
+//go:embed xpu_gen_llvm-host_x86-64-v3.so
+var libLLVMHOSTX8664V3 string
+
+// libLLVMHOSTX8664V4 is the llvm-host library of the package's kernels for the cpu backend at x86-64-v4.
+//
+//go:embed xpu_gen_llvm-host_x86-64-v4.so
+var libLLVMHOSTX8664V4 string

@@ -3,6 +3,8 @@
 package kernels
 
 import (
+	_ "embed"
+
 	"github.com/goxpu/xpu"
 	"github.com/goxpu/xpu/gpu"
 	"github.com/goxpu/xpu/gpu/gpuimpl"
@@ -35,6 +37,18 @@ var GemmKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 				NativeOps: []string{"gpuimpl.CPUCopyRow"},
 			},
 			Entry: gemmCPU,
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:ce201d4258f2a58faebcf086c47ea5ba12ef1f7e047bfbaa5d5051f1ef0ab386"},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v3"},
+			Code:     libLLVMHOSTX8664V3,
+			Symbol:   "xpu_Gemm",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:01af0a5af94857ee06e1298e550a754e4f22ccccfec8b9ea98c240b9ba3defc6"},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
+			Code:     libLLVMHOSTX8664V4,
+			Symbol:   "xpu_Gemm",
 		},
 	},
 })
@@ -325,6 +339,18 @@ var SaxpyKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:11e6de81a433536ad5a71f8abade885a773927e809f93eafb028a9fa00c81b44"},
 			Entry:    saxpyCPU,
 		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:5089e747125340ad63f268d2a2e5f2de34bc67afbd3d05a671a1a6d931032cd9"},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v3"},
+			Code:     libLLVMHOSTX8664V3,
+			Symbol:   "xpu_Saxpy",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:6bd88431a0564afa70e3f3f84ec754a560e51717a0fc0016e0022a7361b0d36f"},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
+			Code:     libLLVMHOSTX8664V4,
+			Symbol:   "xpu_Saxpy",
+		},
 	},
 })
 
@@ -464,6 +490,18 @@ var SumKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 		{
 			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:b753e13fcf8362526c00108ccc984827e039896e8810757ce2a6328534b92f5f"},
 			Entry:    sumCPU,
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:b961a1e8072dbfd3d67c3b7f2798c382228da3f9c0db9b001d985eaf919846da"},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v3"},
+			Code:     libLLVMHOSTX8664V3,
+			Symbol:   "xpu_Sum",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:c44a4cecdccb781475ea992b2307f4a0aeb3f854408f394647981d52be5ab36d"},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
+			Code:     libLLVMHOSTX8664V4,
+			Symbol:   "xpu_Sum",
 		},
 	},
 })
@@ -623,3 +661,13 @@ func sumCPU(b *gpuimpl.CPUBlock) {
 		}
 	}
 }
+
+// libLLVMHOSTX8664V3 is the llvm-host library of the package's kernels for the cpu backend at x86-64-v3.
+//
+//go:embed xpu_gen_llvm-host_x86-64-v3.so
+var libLLVMHOSTX8664V3 string
+
+// libLLVMHOSTX8664V4 is the llvm-host library of the package's kernels for the cpu backend at x86-64-v4.
+//
+//go:embed xpu_gen_llvm-host_x86-64-v4.so
+var libLLVMHOSTX8664V4 string

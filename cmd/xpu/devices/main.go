@@ -90,6 +90,9 @@ func printInfo(w io.Writer, info gpu.Info) {
 		row("subgroups", true)
 	}
 	rowIf("workers", uint64(info.Workers))
+	if info.Native != "" {
+		row("native code", fmt.Sprintf("%s, up to %s", info.Native, info.ISA))
+	}
 	l := info.Limits
 	rowIf("max invocations per block", uint64(l.MaxInvocationsPerBlock))
 	if b := l.MaxBlockSize; b != (gpu.Limits{}).MaxBlockSize {

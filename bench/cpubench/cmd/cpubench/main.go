@@ -19,6 +19,11 @@ func main() {
 	fmt.Printf("facts: %v\n", f.Map())
 	fmt.Printf("date: %s\n\n", time.Now().UTC().Format(time.DateOnly))
 	rs, err := cpubench.All(cpubench.Default())
+	if err == nil {
+		var tiers []cpubench.Result
+		tiers, err = cpubench.Tiers(cpubench.Default())
+		rs = append(rs, tiers...)
+	}
 	cpubench.Table(os.Stdout, rs)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "cpubench:", err)

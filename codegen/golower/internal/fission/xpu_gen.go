@@ -3,6 +3,8 @@
 package fission
 
 import (
+	_ "embed"
+
 	"github.com/goxpu/xpu"
 	"github.com/goxpu/xpu/gpu"
 	"github.com/goxpu/xpu/gpu/gpuimpl"
@@ -30,6 +32,18 @@ var ArrayInLoopKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 		{
 			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:b909e7937c01338101ce6d7b9a2cb648fe60e3643e2f2be87f67ba84e9b0f941"},
 			Entry:    arrayInLoopCPU,
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:ebdc8bb5fecd6ce069c3775ade68e9a64d8774988ab6f37ba0eb462df7c3ac5a"},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v3"},
+			Code:     libLLVMHOSTX8664V3,
+			Symbol:   "xpu_ArrayInLoop",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:1b700b0bfbdbdd862a187aeb8d813539508918dcb852de04d2e1c54609e9514d"},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
+			Code:     libLLVMHOSTX8664V4,
+			Symbol:   "xpu_ArrayInLoop",
 		},
 	},
 })
@@ -258,6 +272,18 @@ var ConstantFaultsKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:0fd0d6d71ce722b28fe7a4ee51b0431d4538b38ba7c344608d66527d2b68bbe4"},
 			Entry:    constantFaultsCPU,
 		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:c8b82e853c4e693a48eef8973ffddd9b9b8d2490eb80e6a70f866b821a03ae5f"},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v3"},
+			Code:     libLLVMHOSTX8664V3,
+			Symbol:   "xpu_ConstantFaults",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:b973fbd62ca0693865b095033452abf36ed40411c23f13276d2b667248a154b0"},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
+			Code:     libLLVMHOSTX8664V4,
+			Symbol:   "xpu_ConstantFaults",
+		},
 	},
 })
 
@@ -432,6 +458,7 @@ var ConstantIndexOutOfRangeKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Entry: constantIndexOutOfRangeCPU,
 		},
 	},
+	// cpu, llvm-host: none: [xpu-llvm-lowering] kernel ConstantIndexOutOfRange: index.go:29:2: a private array of [2]uint32 (only of int32, uint32 and float32)
 })
 
 // LaunchConstantIndexOutOfRange launches the kernel ConstantIndexOutOfRange on the stream s over a grid of groups
@@ -697,6 +724,18 @@ var DeclaredInIfKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 		{
 			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:17f3136aa09d04516e49c431607442d1ac51b5eb1f0049d06a7201436f3280f2"},
 			Entry:    declaredInIfCPU,
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:e130c844d8a92cd550f78652ce4e280d62eb6730e21d876925d513d0f01ad66b"},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v3"},
+			Code:     libLLVMHOSTX8664V3,
+			Symbol:   "xpu_DeclaredInIf",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:edbcb476ea89c76bc94a985bbcba1a06291616fcd157207e7c4b1260547f0619"},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
+			Code:     libLLVMHOSTX8664V4,
+			Symbol:   "xpu_DeclaredInIf",
 		},
 	},
 })
@@ -1055,6 +1094,18 @@ var MatMulKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:9bbe30c18001d0d588f026db1ebd0fc6fc11a24c6738e680ec0b97554c942ddb"},
 			Entry:    matMulCPU,
 		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:2602d71079d48ccf5f4f6447eb5849f8bbf6ac433b1bba01e016d26540336c98"},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v3"},
+			Code:     libLLVMHOSTX8664V3,
+			Symbol:   "xpu_MatMul",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:10f43a748bbd55afed840131c21591247f0736699515d8886b82bc0ad1bd121a"},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
+			Code:     libLLVMHOSTX8664V4,
+			Symbol:   "xpu_MatMul",
+		},
 	},
 })
 
@@ -1394,6 +1445,7 @@ var NestedArrayInLoopKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Entry:    nestedArrayInLoopCPU,
 		},
 	},
+	// cpu, llvm-host: none: [xpu-llvm-lowering] kernel NestedArrayInLoop: kernels.go:227:3: a private array of [2]uint32 (only of int32, uint32 and float32)
 })
 
 // LaunchNestedArrayInLoop launches the kernel NestedArrayInLoop on the stream s over a grid of groups
@@ -1615,6 +1667,18 @@ var NestedLoopsKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 		{
 			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:40c663106355c376819c53b0492e1f1526ae127a9153437f0ad9a8a0566d5751"},
 			Entry:    nestedLoopsCPU,
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:1a846c29afdabf4fe5dc1a2d6e4b3544b4a82d7a6fd769ee9ee08a879cc3103e"},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v3"},
+			Code:     libLLVMHOSTX8664V3,
+			Symbol:   "xpu_NestedLoops",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:cfb5c77f0657d963da94b47beb1ddf694ac8634bcec7a966862cb95c99cb6cb7"},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
+			Code:     libLLVMHOSTX8664V4,
+			Symbol:   "xpu_NestedLoops",
 		},
 	},
 })
@@ -1895,6 +1959,18 @@ var ScalarCopiedInLoopKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:5d3090f56c4993cab6a6a87cf98a222fe7020ab11c91c288cd2c4e3f2e2b20d6"},
 			Entry:    scalarCopiedInLoopCPU,
 		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:df64175fb1d906859edbc7f4484e84e8c07b30d8497cd36ca5ffcc97ea8f3a7d"},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v3"},
+			Code:     libLLVMHOSTX8664V3,
+			Symbol:   "xpu_ScalarCopiedInLoop",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:273cc2fc149988af7386ca9def85757dea4be8f93b1ab4bce68b3a92e6373fcc"},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
+			Code:     libLLVMHOSTX8664V4,
+			Symbol:   "xpu_ScalarCopiedInLoop",
+		},
 	},
 })
 
@@ -2090,6 +2166,7 @@ var StructArrayInLoopKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Entry:    structArrayInLoopCPU,
 		},
 	},
+	// cpu, llvm-host: none: [xpu-llvm-lowering] kernel StructArrayInLoop: kernels.go:102:3: a private array of Pair (only of int32, uint32 and float32)
 })
 
 // LaunchStructArrayInLoop launches the kernel StructArrayInLoop on the stream s over a grid of groups
@@ -2334,6 +2411,18 @@ var StructCopiedInLoopKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:12fd4fb53eef49a8b3b18a7d7c62ca9adb99586b462480d18e9e895593e73bae"},
 			Entry:    structCopiedInLoopCPU,
 		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:fa9d3b1acc348f55647437e7e47e93ac690a1c795dee761070535a24c821d46f"},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v3"},
+			Code:     libLLVMHOSTX8664V3,
+			Symbol:   "xpu_StructCopiedInLoop",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:e3f935ce490da39923f6e4afe36f7baaf73d47b623f9d2fd81e63a16ae0dbf94"},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
+			Code:     libLLVMHOSTX8664V4,
+			Symbol:   "xpu_StructCopiedInLoop",
+		},
 	},
 })
 
@@ -2539,6 +2628,18 @@ var StructFieldsInLoopKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:80eb7ace79f53eb8c9ddc74f34b4ae3bb27af92df03b72d1b273695aa7f69685"},
 			Entry:    structFieldsInLoopCPU,
 		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:0445385b7727934dce19c6cb7cce6133cfc2341f55f8df076332a301eb7bfbb3"},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v3"},
+			Code:     libLLVMHOSTX8664V3,
+			Symbol:   "xpu_StructFieldsInLoop",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:3192c6459aa679719c86e0293cd9ad4c6415ec441294d739a83611cceeae1fcf"},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
+			Code:     libLLVMHOSTX8664V4,
+			Symbol:   "xpu_StructFieldsInLoop",
+		},
 	},
 })
 
@@ -2735,6 +2836,7 @@ var WaveInLoopKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Entry: waveInLoopCPU,
 		},
 	},
+	// cpu, llvm-host: none: [xpu-llvm-lowering] kernel WaveInLoop: kernels.go:189:6: wave verbs and wave queries (WaveWidth, LaneIndex) are not lowered for the host yet
 })
 
 // LaunchWaveInLoop launches the kernel WaveInLoop on the stream s over a grid of groups
@@ -3011,3 +3113,13 @@ func waveInLoopCPU(b *gpuimpl.CPUBlock) {
 		}
 	}
 }
+
+// libLLVMHOSTX8664V3 is the llvm-host library of the package's kernels for the cpu backend at x86-64-v3.
+//
+//go:embed xpu_gen_llvm-host_x86-64-v3.so
+var libLLVMHOSTX8664V3 string
+
+// libLLVMHOSTX8664V4 is the llvm-host library of the package's kernels for the cpu backend at x86-64-v4.
+//
+//go:embed xpu_gen_llvm-host_x86-64-v4.so
+var libLLVMHOSTX8664V4 string

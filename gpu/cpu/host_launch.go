@@ -1,0 +1,174 @@
+//go:build (linux || darwin) && (amd64 || arm64)
+
+package cpu
+
+// This file runs a launch at the host tier: the kernel's entry in its
+// shared object (see schema/host.go), called once per chunk of blocks on
+// each worker, with the Go memory it reads pinned for the calls.
+
+import (
+	"context"
+	"fmt"
+	"runtime"
+	"sync/atomic"
+	"unsafe"
+
+	"github.com/ebitengine/purego"
+
+	"github.com/goxpu/xpu"
+	"github.com/goxpu/xpu/schema"
+)
+
+// runHost runs every block of groups through prog's host entry with the
+// buffers mem and the uniform block u, and returns the first fault of any
+// block after every block has run, as the Go tier does. When ctx is done
+// first, the entry sees its stop word at its next block or loop
+// iteration, and runHost returns the error the Go tier returns.
+func (p *pool) runHost(ctx context.Context, prog *program, groups xpu.Dim3, mem [][]byte, u []byte) error {
+	var pin runtime.Pinner
+	defer pin.Unpin()
+	addr := func(b []byte) uintptr {
+		if len(b) == 0 {
+			return 0
+		}
+		pin.Pin(unsafe.SliceData(b))
+		return uintptr(unsafe.Pointer(unsafe.SliceData(b)))
+	}
+	bufs := make([]schema.HostBuffer, max(len(mem), 1)) // never empty, so that it has an address
+	for i, m := range mem {
+		bufs[i] = schema.HostBuffer{Base: addr(m), Bytes: uint64(len(m))}
+	}
+	pin.Pin(&bufs[0])
+	stop := new(uint32)
+	pin.Pin(stop)
+	if ctx.Done() != nil {
+		defer context.AfterFunc(ctx, func() { atomic.StoreUint32(stop, 1) })()
+	}
+
+	total := groups.Count()
+	workers, chunk := p.plan(total)
+	ws := make([]hostWorker, workers)
+	pin.Pin(&ws[0])
+	proto := schema.HostLaunch{
+		Groups:   [3]uint32{groups.X, groups.Y, groups.Z},
+		Wave:     prog.wave,
+		Uniforms: addr(u),
+		Buffers:  uintptr(unsafe.Pointer(&bufs[0])),
+		Stop:     uintptr(unsafe.Pointer(stop)),
+	}
+	for w := range ws {
+		ws[w].launch = proto
+		ws[w].launch.Fault = uintptr(unsafe.Pointer(&ws[w].fault))
+	}
+
+	var (
+		stopped atomic.Bool
+		first   firstError
+	)
+	p.spread(total, workers, chunk, func(w int, lo, hi uint64) bool {
+		for lo < hi {
+			r, _, _ := purego.SyscallN(prog.host, uintptr(unsafe.Pointer(&ws[w].launch)), uintptr(lo), uintptr(hi))
+			code := uint32(r) // the entry returns a uint32; the register's upper half is unspecified
+			switch {
+			case code == schema.HostOK:
+				return true
+			case code == schema.HostStopped && atomic.LoadUint32(stop) != 0:
+				stopped.Store(true)
+				return false
+			}
+			f := ws[w].fault
+			first.set(faultError(prog.k, code, &f, mem))
+			// Go on after the block that faulted, as the Go tier does; a
+			// fault outside the range ends it, so that bad code cannot
+			// make this loop spin.
+			b, ok := linearBlock(f.Group, groups)
+			if !ok || b < lo || b >= hi || !isFault(code) {
+				return true
+			}
+			lo = b + 1
+		}
+		return true
+	})
+	runtime.KeepAlive(mem)
+	if stopped.Load() {
+		return stoppedError(ctx)
+	}
+	return first.err
+}
+
+// hostWorker is what one worker's calls of the entry read and write: its
+// launch, and the fault the entry reports there; one allocation, pinned
+// once, for both.
+type hostWorker struct {
+	launch schema.HostLaunch
+	fault  schema.HostFault
+}
+
+// isFault reports whether code is a fault of a block, after which the
+// entry may be called again for the blocks after it.
+func isFault(code uint32) bool {
+	switch code {
+	case schema.HostFaultIndex, schema.HostFaultDivZero, schema.HostFaultNegativeShift, schema.HostFaultBarrier:
+		return true
+	}
+	return false
+}
+
+// linearBlock returns the place of block g in the linear order of a grid
+// of groups (X fastest); ok is false when g lies outside the grid.
+func linearBlock(g [3]uint32, groups xpu.Dim3) (uint64, bool) {
+	if g[0] >= groups.X || g[1] >= groups.Y || g[2] >= groups.Z {
+		return 0, false
+	}
+	return uint64(g[0]) + uint64(groups.X)*(uint64(g[1])+uint64(groups.Y)*uint64(g[2])), true
+}
+
+// faultError describes the fault f of kernel k, whose entry returned
+// code with the buffers mem bound, as the Go tier names a failed block:
+// "group {x y z}: " and what went wrong.
+func faultError(k *schema.Kernel, code uint32, f *schema.HostFault, mem [][]byte) error {
+	at := fmt.Sprintf("group %v: work-item %v", xpu.Dim3{X: f.Group[0], Y: f.Group[1], Z: f.Group[2]},
+		xpu.Dim3{X: f.Local[0], Y: f.Local[1], Z: f.Local[2]})
+	switch code {
+	case schema.HostFaultIndex:
+		return fmt.Errorf("%s: index %s out of range of %s", at, indexText(f.Index), objectText(k, f.Object, mem))
+	case schema.HostFaultDivZero:
+		return fmt.Errorf("%s: integer division by zero", at)
+	case schema.HostFaultNegativeShift:
+		// The words of Go's run-time panic, as the Go tier reports it.
+		return fmt.Errorf("%s: negative shift amount", at)
+	case schema.HostFaultBarrier:
+		return fmt.Errorf("%s: a barrier or wave verb in control flow the block's work-items do not agree on", at)
+	case schema.HostStopped:
+		return fmt.Errorf("the host entry returned %d (stopped) with its launch's stop word clear", code)
+	}
+	return fmt.Errorf("the host entry returned %d, no code of schema/host.go", code)
+}
+
+// indexText spells an index as the kernel computed it: an int32 index
+// below zero reads as its two's-complement bits, so both are given.
+func indexText(i uint32) string {
+	if int32(i) < 0 {
+		return fmt.Sprintf("%d (%d as int32)", i, int32(i))
+	}
+	return fmt.Sprint(i)
+}
+
+// objectText names what HostFault.Object indexes: a buffer parameter of
+// k with its length in elements, or a shared or private array.
+func objectText(k *schema.Kernel, o uint32, mem [][]byte) string {
+	if o == ^uint32(0) {
+		return "a shared or private array"
+	}
+	j := 0 // the buffer's place among the buffers bound
+	for i, p := range k.Params {
+		if p.Kind != schema.ParamBuffer {
+			continue
+		}
+		if uint32(i) == o && j < len(mem) && p.Size > 0 {
+			return fmt.Sprintf("buffer %s (length %d)", p.Name, len(mem[j])/p.Size)
+		}
+		j++
+	}
+	return fmt.Sprintf("parameter %d, which is no buffer of the kernel", o)
+}

@@ -1,0 +1,168 @@
+package cpu
+
+// This file chooses the tier a kernel runs at on a CPU device: its host
+// artifact (machine code through LLVM, TargetLLVMHost) when it has one
+// whose instruction set level the processor holds, else its Go artifact
+// (the Go lowering, TargetGo), as the device's Tier setting allows.
+
+import (
+	"fmt"
+	"runtime"
+	"strings"
+
+	"github.com/goxpu/xpu/schema"
+)
+
+// Tier is which of a kernel's artifacts a CPU device runs.
+type Tier int
+
+// The tiers.
+const (
+	// TierAuto: the host artifact of the widest instruction set level
+	// the processor holds, else the Go artifact.
+	TierAuto Tier = iota
+	// TierGo: the Go artifact only.
+	TierGo
+	// TierHost: a host artifact only; a kernel without one the processor
+	// runs is refused by name, with the reason.
+	TierHost
+)
+
+// tierEnv is the environment variable Open reads the tier from.
+const tierEnv = "XPU_CPU_TIER"
+
+// String returns the tier as ParseTier reads it, "auto" for TierAuto.
+func (t Tier) String() string {
+	switch t {
+	case TierGo:
+		return string(schema.TargetGo)
+	case TierHost:
+		return string(schema.TargetLLVMHost)
+	case TierAuto:
+		return "auto"
+	}
+	return fmt.Sprintf("Tier(%d)", int(t))
+}
+
+// ParseTier reads a tier as XPU_CPU_TIER spells it: "go", "llvm-host",
+// or "" (and "auto") for TierAuto.
+func ParseTier(s string) (Tier, error) {
+	switch s {
+	case "", "auto":
+		return TierAuto, nil
+	case string(schema.TargetGo):
+		return TierGo, nil
+	case string(schema.TargetLLVMHost):
+		return TierHost, nil
+	}
+	return 0, fmt.Errorf("cpu: tier %q: want %q, %q or empty (auto)", s, schema.TargetGo, schema.TargetLLVMHost)
+}
+
+// isaNames are the x86-64 microarchitecture levels 1 to 4 as LLVM's
+// -mcpu and Selector.ISA name them.
+var isaNames = [...]string{1: "x86-64", 2: "x86-64-v2", 3: "x86-64-v3", 4: "x86-64-v4"}
+
+// isaName names x86-64 level l; "" for 0 (not x86-64) or a level it does
+// not know.
+func isaName(l int) string {
+	if l <= 0 || l >= len(isaNames) {
+		return ""
+	}
+	return isaNames[l]
+}
+
+// isaLevel returns the level Selector.ISA names; ok is false for a name
+// that is no x86-64 level.
+func isaLevel(name string) (level int, ok bool) {
+	for l, n := range isaNames {
+		if l > 0 && n == name {
+			return l, true
+		}
+	}
+	return 0, false
+}
+
+// hostLevel returns the widest x86-64 level whose host code d runs: the
+// processor's, or 0 when d runs none (TierGo, a processor that is not
+// x86-64, a platform without a loader).
+func (d *device) hostLevel() int {
+	if d.tier == TierGo || !hostLoads {
+		return 0
+	}
+	return d.facts.X64Level
+}
+
+// hostArtifact returns k's host artifact that d runs: of its cpu
+// llvm-host artifacts whose code this platform loads, the one of the
+// widest level d runs, the first of them on a tie; nil when there is
+// none.
+func (d *device) hostArtifact(k *schema.Kernel) *schema.Artifact {
+	var a *schema.Artifact
+	have, best := d.hostLevel(), 0
+	for i := range k.Artifacts {
+		c := &k.Artifacts[i]
+		if l, ok := isaLevel(c.Selector.ISA); ok && isHost(c) && l <= have && l > best && loadable(c.Code) {
+			a, best = c, l
+		}
+	}
+	return a
+}
+
+// noHostArtifact says why d runs none of k's host artifacts.
+func (d *device) noHostArtifact(k *schema.Kernel) string {
+	var needs []string
+	foreign := 0 // artifacts whose code this platform does not load
+	for i := range k.Artifacts {
+		c := &k.Artifacts[i]
+		switch _, ok := isaLevel(c.Selector.ISA); {
+		case !isHost(c):
+		case !loadable(c.Code):
+			foreign++
+		case ok:
+			needs = append(needs, c.Selector.ISA)
+		default:
+			needs = append(needs, fmt.Sprintf("%q (no x86-64 level)", c.Selector.ISA))
+		}
+	}
+	have := d.hostLevel()
+	switch {
+	case !hostLoads:
+		return "this platform (" + runtime.GOOS + "/" + runtime.GOARCH + ") has no host tier"
+	case d.tier == TierGo:
+		return "the device runs the Go tier only"
+	case len(needs) == 0 && foreign > 0:
+		return fmt.Sprintf("its llvm-host code is not %s", objectFormat)
+	case len(needs) == 0:
+		return "it has no llvm-host artifact"
+	case have == 0:
+		return "the processor is not x86-64; its llvm-host artifacts need " + strings.Join(needs, ", ")
+	}
+	return fmt.Sprintf("its llvm-host artifacts need %s; the processor is %s", strings.Join(needs, ", "), isaName(have))
+}
+
+// isHost reports whether a is host code of the cpu backend.
+func isHost(a *schema.Artifact) bool {
+	return a.Backend == schema.BackendCPU && a.Target == schema.TargetLLVMHost
+}
+
+// goArtifact returns k's Go artifact: its first cpu artifact for any
+// device that is not host code.
+func goArtifact(k *schema.Kernel) *schema.Artifact {
+	for i := range k.Artifacts {
+		a := &k.Artifacts[i]
+		if a.Backend == schema.BackendCPU && !isHost(a) && a.Selector.Holds(0, 0) {
+			return a
+		}
+	}
+	return nil
+}
+
+// hostTier is the native target whose code the device runs, llvm-host,
+// and the widest level of it that it runs; both empty when it runs none
+// (driver.Info's Native and ISA).
+func (d *device) hostTier() (schema.Target, string) {
+	if l := d.hostLevel(); l > 0 && isaName(l) != "" {
+		return schema.TargetLLVMHost, isaName(l)
+	}
+	return "", ""
+}

@@ -1,0 +1,79 @@
+package conformance
+
+import (
+	"math/rand/v2"
+
+	"github.com/goxpu/xpu"
+	"github.com/goxpu/xpu/gpu"
+	"github.com/goxpu/xpu/gpu/gputest"
+)
+
+// bodies returns n bodies at random in the cube [-1, 1)^3 with masses in
+// [0.5, 1.5).
+func bodies(r *rand.Rand, n int) []Body {
+	return gputest.FillFrom(n, func(int) Body {
+		return Body{X: r.Float32()*2 - 1, Y: r.Float32()*2 - 1, Z: r.Float32()*2 - 1, W: r.Float32() + 0.5}
+	})
+}
+
+func portedCases() []*gputest.Case {
+	return []*gputest.Case{{
+		Kernel: NBodyKernel,
+		Tol: gputest.Tolerance{Name: "sums of 320 interactions in the same order, each of a sqrt and a division " +
+			"(WGSL: 2.5 ulp each) and products that may be fused; the sum cancels", ULP: 64, Abs: 1e-3, Rel: 1e-4},
+		Setup: func(r *rand.Rand) gputest.Inputs {
+			const n = 300 // five tiles, the last one partial
+			return gputest.Inputs{Groups: line(n, 64), Args: []gputest.Arg{
+				gputest.Poisoned[Body](n), gputest.Buffer(bodies(r, n)), gputest.Scalar(uint32(n)), gputest.Scalar(float32(0.01)),
+			}}
+		},
+		Launch: func(s *gpu.Stream, g xpu.Dim3, a []any) error {
+			return LaunchNBody(s, g, buf[Body](a, 0), buf[Body](a, 1), gputest.At[uint32](a, 2), gputest.At[float32](a, 3))
+		},
+	}, {
+		Kernel: BlackScholesKernel,
+		Tol: gputest.Tolerance{Name: "exp, log and sqrt within a few ulp on WGSL, a polynomial that may be fused; " +
+			"prices up to 100 whose differences cancel", ULP: 16, Abs: 1e-4, Rel: 1e-5},
+		Setup: func(r *rand.Rand) gputest.Inputs {
+			const n = 1500 // a grid-stride loop: more options than work-items
+			return gputest.Inputs{Groups: xpu.Dim3{X: 4}, Args: []gputest.Arg{
+				gputest.Poisoned[float32](n), gputest.Poisoned[float32](n),
+				gputest.Buffer(gputest.Floats(r, n, 5, 30)), gputest.Buffer(gputest.Floats(r, n, 1, 100)), gputest.Buffer(gputest.Floats(r, n, 0.25, 10)),
+				gputest.Scalar(float32(0.02)), gputest.Scalar(float32(0.30)), gputest.Scalar(uint32(n)),
+			}}
+		},
+		Launch: func(s *gpu.Stream, g xpu.Dim3, a []any) error {
+			return LaunchBlackScholes(s, g, buf[float32](a, 0), buf[float32](a, 1), buf[float32](a, 2), buf[float32](a, 3), buf[float32](a, 4),
+				gputest.At[float32](a, 5), gputest.At[float32](a, 6), gputest.At[uint32](a, 7))
+		},
+	}, {
+		Kernel: MandelbrotKernel, Tol: gputest.Exact,
+		Setup: func(r *rand.Rand) gputest.Inputs {
+			const w, h = 72, 40 // partial blocks on both axes
+			d := float32(3.0 / w)
+			x0 := -2.25 + d*r.Float32() // a fresh offset of the pixel grid
+			return gputest.Inputs{Groups: xpu.Dim3{X: xpu.GroupsFor(w, 16), Y: xpu.GroupsFor(h, 16)}, Args: []gputest.Arg{
+				gputest.Poisoned[uint32](w * h), gputest.Scalar(uint32(w)), gputest.Scalar(uint32(h)),
+				gputest.Scalar(x0), gputest.Scalar(float32(-1.25)), gputest.Scalar(d), gputest.Scalar(uint32(48)),
+			}}
+		},
+		Launch: func(s *gpu.Stream, g xpu.Dim3, a []any) error {
+			return LaunchMandelbrot(s, g, buf[uint32](a, 0), gputest.At[uint32](a, 1), gputest.At[uint32](a, 2),
+				gputest.At[float32](a, 3), gputest.At[float32](a, 4), gputest.At[float32](a, 5), gputest.At[uint32](a, 6))
+		},
+	}, {
+		Kernel: SgemmTiledKernel,
+		Tol:    gputest.Tolerance{Name: "sums of 50 products in the same order, each may be fused", ULP: 4, Rel: 1e-5},
+		Setup: func(r *rand.Rand) gputest.Inputs {
+			const m, n, k = 70, 90, 50 // no size a multiple of a tile
+			return gputest.Inputs{Groups: xpu.Dim3{X: xpu.GroupsFor(n, 64), Y: xpu.GroupsFor(m, 64)}, Args: []gputest.Arg{
+				gputest.Poisoned[float32](m * n), gputest.Buffer(gputest.Floats(r, m*k, -1, 1)), gputest.Buffer(gputest.Floats(r, k*n, -1, 1)),
+				gputest.Scalar(uint32(m)), gputest.Scalar(uint32(n)), gputest.Scalar(uint32(k)),
+			}}
+		},
+		Launch: func(s *gpu.Stream, g xpu.Dim3, a []any) error {
+			return LaunchSgemmTiled(s, g, buf[float32](a, 0), buf[float32](a, 1), buf[float32](a, 2),
+				gputest.At[uint32](a, 3), gputest.At[uint32](a, 4), gputest.At[uint32](a, 5))
+		},
+	}}
+}
