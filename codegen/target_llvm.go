@@ -41,12 +41,23 @@ func (llvmHostTarget) Lower(k *ir.Kernel, _ *emit.Names) ([]schema.Artifact, err
 		if err != nil {
 			return nil, err
 		}
-		arts = append(arts, schema.Artifact{
+		a := schema.Artifact{
 			Manifest: schema.Manifest{Backend: schema.BackendCPU, Target: schema.TargetLLVMHost},
 			Selector: schema.Selector{ISA: h.ISA},
 			Symbol:   schema.HostSymbol(k.Name),
 			Code:     code,
-		})
+		}
+		if k.Wave != 0 || ir.UsesWaves(k) {
+			// A wave is a chunk of the vector's lanes (native) or an
+			// aligned part of one (narrow): the lowering refuses a wider
+			// declared width.
+			a.Selector.Width = llvmgen.Wave(k, h)
+			a.WaveTier = schema.TierNative
+			if int(a.Selector.Width) < h.Lanes {
+				a.WaveTier = schema.TierNarrow
+			}
+		}
+		arts = append(arts, a)
 	}
 	return arts, nil
 }

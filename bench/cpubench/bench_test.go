@@ -187,3 +187,7 @@ func BenchmarkTierMandelbrot(b *testing.B) {
 func BenchmarkTierNBody(b *testing.B) {
 	report(b, func() (Result, error) { return TierNBody(Default()) })
 }
+
+func BenchmarkTierSGEMMSpelling(b *testing.B) {
+	report(b, func() (Result, error) { return TierSGEMMSpelling(Default(), 1024) })
+}

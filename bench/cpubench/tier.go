@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/goxpu/xpu"
+	"github.com/goxpu/xpu/bench/internal/kernels"
 	"github.com/goxpu/xpu/gpu"
 	"github.com/goxpu/xpu/gpu/cpu"
 	"github.com/goxpu/xpu/kernels/conformance"
@@ -212,4 +213,79 @@ func Tiers(cfg Config) ([]Result, error) {
 		rs = append(rs, r)
 	}
 	return rs, nil
+}
+
+// gemmOn measures one SGEMM kernel, at n x n, on dev and returns its
+// product and its fastest time; launch launches it on c = a*b.
+func gemmOn(cfg Config, dev *gpu.Device, n int, a, b []float32, launch func(s *gpu.Stream, c, a, b *gpu.Buffer[float32]) error) ([]float32, time.Duration, error) {
+	bufs, err := uploads(dev, make([]float32, n*n), a, b)
+	if err != nil {
+		return nil, 0, err
+	}
+	defer release(bufs)
+	d, err := measure(cfg.MinTime, func() error {
+		if err := launch(dev.Stream(), bufs[0], bufs[1], bufs[2]); err != nil {
+			return err
+		}
+		return dev.Stream().Sync()
+	})
+	if err != nil {
+		return nil, 0, err
+	}
+	got, err := bufs[0].Download()
+	return got, d, err
+}
+
+// sgemmTiled launches the conformance suite's SgemmTiled, the tutorials'
+// spelling, on n x n matrices.
+func sgemmTiled(n int) func(s *gpu.Stream, c, a, b *gpu.Buffer[float32]) error {
+	groups := xpu.Dim3{X: xpu.GroupsFor(uint32(n), 64), Y: xpu.GroupsFor(uint32(n), 64)}
+	return func(s *gpu.Stream, c, a, b *gpu.Buffer[float32]) error {
+		return conformance.LaunchSgemmTiled(s, groups, c, a, b, uint32(n), uint32(n), uint32(n))
+	}
+}
+
+// TierSGEMMSpelling compares, on the host tier, the SGEMM the tutorials
+// write (guarded loads, any size) with the benchmark's own register-tiled
+// kernel (sizes multiples of 64, no guards): speed should not depend on
+// the spelling.
+func TierSGEMMSpelling(cfg Config, n int) (Result, error) {
+	r := Result{Name: fmt.Sprintf("SGEMM n=%d as the tutorials write it, host tier, %d cores", n, runtime.GOMAXPROCS(0)),
+		Ref: "the bench's tiled Gemm, host tier", Unit: "GFLOP/s", Goal: 0.5}
+	if n%64 != 0 {
+		return r, fmt.Errorf("cpubench: SGEMM size %d is not a multiple of 64", n)
+	}
+	dev, err := openTier(cpu.TierHost)
+	if err != nil {
+		return r, err
+	}
+	defer dev.Close()
+	a, b := randomFloats(n*n, 4), randomFloats(n*n, 5)
+	flops := 2 * float64(n) * float64(n) * float64(n)
+	want, d, err := gemmOn(cfg, dev, n, a, b, func(s *gpu.Stream, c, a, b *gpu.Buffer[float32]) error {
+		return kernels.LaunchGemm(s, xpu.Dim3{X: uint32(n / 64), Y: uint32(n / 64)}, c, a, b, uint32(n))
+	})
+	if err != nil {
+		return r, err
+	}
+	r.RefValue = flops / d.Seconds() / 1e9
+	got, d, err := gemmOn(cfg, dev, n, a, b, sgemmTiled(n))
+	if err != nil {
+		return r, err
+	}
+	if err := sameProduct(n, got, want); err != nil {
+		return r, err
+	}
+	r.Value = flops / d.Seconds() / 1e9
+	return r, nil
+}
+
+// sameProduct checks two n x n products of matrices in [0, 1) agree.
+func sameProduct(n int, got, want []float32) error {
+	for i := range want {
+		if math.Abs(float64(got[i]-want[i])) > 1e-4*float64(n) {
+			return fmt.Errorf("cpubench: SGEMM c[%d] = %v, the reference product %v", i, got[i], want[i])
+		}
+	}
+	return nil
 }

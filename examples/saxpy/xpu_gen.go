@@ -35,13 +35,13 @@ var SaxpyKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Entry:    saxpyCPU,
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:5089e747125340ad63f268d2a2e5f2de34bc67afbd3d05a671a1a6d931032cd9"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:729a424c14bec52b77c9b1295dc0686e5265e73dbc3857e027f9eff676175892"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v3"},
 			Code:     libLLVMHOSTX8664V3,
 			Symbol:   "xpu_Saxpy",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:6bd88431a0564afa70e3f3f84ec754a560e51717a0fc0016e0022a7361b0d36f"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:e57f4c627c607c1b330a34403420174c15e5f7e85f3b71d98d58dbc96c12a946"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
 			Code:     libLLVMHOSTX8664V4,
 			Symbol:   "xpu_Saxpy",

@@ -39,14 +39,25 @@ func TestWaveTiers(t *testing.T) {
 // expectedTier is the tier the design gives kernel k on device d: on a
 // WebGPU device with subgroups of one size S, native for a width-agnostic
 // kernel or a declared width of S, narrow below S and folded above it;
-// emulated without subgroups, and on the CPU backend, which runs waves
-// over lanes of its own.
+// emulated without subgroups. On the CPU backend's host tier, whose
+// waves are the lanes of its vectors (S = the processor's float32
+// lanes), native at S and narrow below it; above S, and on the Go tier,
+// emulated over lanes of its own.
 func expectedTier(d *gpu.Device, k *gpu.Kernel) schema.Tier {
 	m, ok := k.Manifest(schema.BackendCPU)
 	if !ok || !m.WaveOps {
 		return ""
 	}
 	l := d.Info().Limits
+	if d.Backend() == schema.BackendCPU && d.Info().Native == schema.TargetLLVMHost {
+		switch w, s := k.Spec().Wave, l.SubgroupMin; {
+		case w == 0 || w == s:
+			return schema.TierNative
+		case w < s && s%w == 0:
+			return schema.TierNarrow
+		}
+		return schema.TierEmulated
+	}
 	if d.Backend() != schema.BackendWebGPU || l.SubgroupMin == 0 || l.SubgroupMin != l.SubgroupMax {
 		return schema.TierEmulated
 	}

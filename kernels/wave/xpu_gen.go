@@ -36,13 +36,13 @@ var ReduceSharedKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Entry:    reduceSharedCPU,
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:95758949f6a883d0c45c1ecd7e84147c58abf8ec57413c97d6b085037187b087"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:ea188adefdf32d75ed78e725bd6f508b46ab16cd135ef60fec79802093c0d2ca"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v3"},
 			Code:     libLLVMHOSTX8664V3,
 			Symbol:   "xpu_ReduceShared",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:0a6d53c280c8595dbcb5c421255a9ce9a599f77116be4afb69e8971a66a6b359"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:8556cbd71c19811f38b9a489304cf08e020a3654cf0099ee332a0254beea1838"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
 			Code:     libLLVMHOSTX8664V4,
 			Symbol:   "xpu_ReduceShared",
@@ -254,8 +254,23 @@ var ReduceWaveKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			},
 			Entry: reduceWaveCPU,
 		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:b1ccb4b1db05165c9b85c09ae7fc960307cd0c8840cb866c951c58e420677410",
+				WaveTier: "native",
+			},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 8, ISA: "x86-64-v3"},
+			Code:     libLLVMHOSTX8664V3,
+			Symbol:   "xpu_ReduceWave",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:6c507a7921987c55489e6edc48ce1917789ed61be18c13125e8ad2e7dee6696a",
+				WaveTier: "native",
+			},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 16, ISA: "x86-64-v4"},
+			Code:     libLLVMHOSTX8664V4,
+			Symbol:   "xpu_ReduceWave",
+		},
 	},
-	// cpu, llvm-host: none: [xpu-llvm-lowering] kernel ReduceWave: reduce.go:43:6: wave verbs and wave queries (WaveWidth, LaneIndex) are not lowered for the host yet
 })
 
 // LaunchReduceWave launches the kernel ReduceWave on the stream s over a grid of groups
@@ -579,7 +594,7 @@ var ReduceWave32Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Entry: reduceWave32CPU,
 		},
 	},
-	// cpu, llvm-host: none: [xpu-llvm-lowering] kernel ReduceWave32: reduce.go:73:6: wave verbs and wave queries (WaveWidth, LaneIndex) are not lowered for the host yet
+	// cpu, llvm-host: none: [xpu-llvm-lowering] kernel ReduceWave32: reduce.go:73:6: the kernel declares wave=32; waves of x86-64-v3 are 8 lanes, or a width dividing it
 })
 
 // LaunchReduceWave32 launches the kernel ReduceWave32 on the stream s over a grid of groups
@@ -1003,7 +1018,7 @@ var Wave16Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Entry: wave16CPU,
 		},
 	},
-	// cpu, llvm-host: none: [xpu-llvm-lowering] kernel Wave16: verbs.go:35:6: wave verbs and wave queries (WaveWidth, LaneIndex) are not lowered for the host yet
+	// cpu, llvm-host: none: [xpu-llvm-lowering] kernel Wave16: verbs.go:35:6: the kernel declares wave=16; waves of x86-64-v3 are 8 lanes, or a width dividing it
 })
 
 // LaunchWave16 launches the kernel Wave16 on the stream s over a grid of groups
@@ -2460,7 +2475,7 @@ var Wave32Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Entry: wave32CPU,
 		},
 	},
-	// cpu, llvm-host: none: [xpu-llvm-lowering] kernel Wave32: verbs.go:35:6: wave verbs and wave queries (WaveWidth, LaneIndex) are not lowered for the host yet
+	// cpu, llvm-host: none: [xpu-llvm-lowering] kernel Wave32: verbs.go:35:6: the kernel declares wave=32; waves of x86-64-v3 are 8 lanes, or a width dividing it
 })
 
 // LaunchWave32 launches the kernel Wave32 on the stream s over a grid of groups
@@ -3907,8 +3922,23 @@ var Wave4Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			},
 			Entry: wave4CPU,
 		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:84e0402e72381f9b8a7cb2122cd075b997d4ef703dcdb38316f8774e8c3f98cd",
+				WaveTier: "narrow",
+			},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 4, ISA: "x86-64-v3"},
+			Code:     libLLVMHOSTX8664V3,
+			Symbol:   "xpu_Wave4",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:b7716637d03b03e991e88ce04291f82b9586e6577b6144f552ec0bcccdaf7ad0",
+				WaveTier: "narrow",
+			},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 4, ISA: "x86-64-v4"},
+			Code:     libLLVMHOSTX8664V4,
+			Symbol:   "xpu_Wave4",
+		},
 	},
-	// cpu, llvm-host: none: [xpu-llvm-lowering] kernel Wave4: verbs.go:35:6: wave verbs and wave queries (WaveWidth, LaneIndex) are not lowered for the host yet
 })
 
 // LaunchWave4 launches the kernel Wave4 on the stream s over a grid of groups
@@ -5039,7 +5069,7 @@ var Wave64Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Entry: wave64CPU,
 		},
 	},
-	// cpu, llvm-host: none: [xpu-llvm-lowering] kernel Wave64: verbs.go:35:6: wave verbs and wave queries (WaveWidth, LaneIndex) are not lowered for the host yet
+	// cpu, llvm-host: none: [xpu-llvm-lowering] kernel Wave64: verbs.go:35:6: the kernel declares wave=64; waves of x86-64-v3 are 8 lanes, or a width dividing it
 })
 
 // LaunchWave64 launches the kernel Wave64 on the stream s over a grid of groups
@@ -6464,8 +6494,23 @@ var Wave8Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			},
 			Entry: wave8CPU,
 		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:cb9c01f15c58f3e2b979ff1071c9e61fe2a9183dfdcd07a2648731fac944a07f",
+				WaveTier: "native",
+			},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 8, ISA: "x86-64-v3"},
+			Code:     libLLVMHOSTX8664V3,
+			Symbol:   "xpu_Wave8",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:5594b156960a338eeb4f12e582ba27b1835b86427ec5d14d282525659d6034d7",
+				WaveTier: "narrow",
+			},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 8, ISA: "x86-64-v4"},
+			Code:     libLLVMHOSTX8664V4,
+			Symbol:   "xpu_Wave8",
+		},
 	},
-	// cpu, llvm-host: none: [xpu-llvm-lowering] kernel Wave8: verbs.go:35:6: wave verbs and wave queries (WaveWidth, LaneIndex) are not lowered for the host yet
 })
 
 // LaunchWave8 launches the kernel Wave8 on the stream s over a grid of groups
@@ -7901,8 +7946,23 @@ var WaveAgnosticKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			},
 			Entry: waveAgnosticCPU,
 		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:ec76d158af9f6a5391592ee651e096a9ef940ce894a790140e5f79cc0828e26d",
+				WaveTier: "native",
+			},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 8, ISA: "x86-64-v3"},
+			Code:     libLLVMHOSTX8664V3,
+			Symbol:   "xpu_WaveAgnostic",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:88c9b414418a53a9002b28fed5ff8c35711d3c7753fea2138ca509d60739843e",
+				WaveTier: "native",
+			},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 16, ISA: "x86-64-v4"},
+			Code:     libLLVMHOSTX8664V4,
+			Symbol:   "xpu_WaveAgnostic",
+		},
 	},
-	// cpu, llvm-host: none: [xpu-llvm-lowering] kernel WaveAgnostic: verbs.go:89:6: wave verbs and wave queries (WaveWidth, LaneIndex) are not lowered for the host yet
 })
 
 // LaunchWaveAgnostic launches the kernel WaveAgnostic on the stream s over a grid of groups

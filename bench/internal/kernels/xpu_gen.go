@@ -39,13 +39,13 @@ var GemmKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Entry: gemmCPU,
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:ce201d4258f2a58faebcf086c47ea5ba12ef1f7e047bfbaa5d5051f1ef0ab386"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:885ddebfa1f703b18948db11e35c7b22cb66f12c2fa3a1c1e81d235e8f034cb9"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v3"},
 			Code:     libLLVMHOSTX8664V3,
 			Symbol:   "xpu_Gemm",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:01af0a5af94857ee06e1298e550a754e4f22ccccfec8b9ea98c240b9ba3defc6"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:4e1ec4996c8b309078a5d1e3ce886c3d2b9164af121245475f135438cbee830d"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
 			Code:     libLLVMHOSTX8664V4,
 			Symbol:   "xpu_Gemm",
@@ -340,13 +340,13 @@ var SaxpyKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Entry:    saxpyCPU,
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:5089e747125340ad63f268d2a2e5f2de34bc67afbd3d05a671a1a6d931032cd9"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:729a424c14bec52b77c9b1295dc0686e5265e73dbc3857e027f9eff676175892"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v3"},
 			Code:     libLLVMHOSTX8664V3,
 			Symbol:   "xpu_Saxpy",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:6bd88431a0564afa70e3f3f84ec754a560e51717a0fc0016e0022a7361b0d36f"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:e57f4c627c607c1b330a34403420174c15e5f7e85f3b71d98d58dbc96c12a946"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
 			Code:     libLLVMHOSTX8664V4,
 			Symbol:   "xpu_Saxpy",
@@ -492,13 +492,13 @@ var SumKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Entry:    sumCPU,
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:b961a1e8072dbfd3d67c3b7f2798c382228da3f9c0db9b001d985eaf919846da"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:d278de982abbc25d87a40e17f085274657e5992b261e333b20c6ec1152594d35"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v3"},
 			Code:     libLLVMHOSTX8664V3,
 			Symbol:   "xpu_Sum",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:c44a4cecdccb781475ea992b2307f4a0aeb3f854408f394647981d52be5ab36d"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:e04111fbac03392ff74711461ac04ccf9728860abb3d3a140772554d631a654c"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
 			Code:     libLLVMHOSTX8664V4,
 			Symbol:   "xpu_Sum",

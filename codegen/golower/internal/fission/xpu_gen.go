@@ -34,13 +34,13 @@ var ArrayInLoopKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Entry:    arrayInLoopCPU,
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:ebdc8bb5fecd6ce069c3775ade68e9a64d8774988ab6f37ba0eb462df7c3ac5a"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:f12ac53245484b8f90ef12dec813337a4a979e795d8a4794750c44e3ed1b4795"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v3"},
 			Code:     libLLVMHOSTX8664V3,
 			Symbol:   "xpu_ArrayInLoop",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:1b700b0bfbdbdd862a187aeb8d813539508918dcb852de04d2e1c54609e9514d"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:77627ac94a6c8fe67ac2ce13ad64b6e521cbbb4dd1477f27017213b81057aabd"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
 			Code:     libLLVMHOSTX8664V4,
 			Symbol:   "xpu_ArrayInLoop",
@@ -273,13 +273,13 @@ var ConstantFaultsKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Entry:    constantFaultsCPU,
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:c8b82e853c4e693a48eef8973ffddd9b9b8d2490eb80e6a70f866b821a03ae5f"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:986d18dc2f403e7dc02b143653cf4c4c6cd19b6a7b3dd754a0a7a975c9020ab5"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v3"},
 			Code:     libLLVMHOSTX8664V3,
 			Symbol:   "xpu_ConstantFaults",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:b973fbd62ca0693865b095033452abf36ed40411c23f13276d2b667248a154b0"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:6154a09cd811823d1e7636b058ec88d56341ca9c4ffd63b7bc93cf0c9893e2f5"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
 			Code:     libLLVMHOSTX8664V4,
 			Symbol:   "xpu_ConstantFaults",
@@ -458,7 +458,7 @@ var ConstantIndexOutOfRangeKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Entry: constantIndexOutOfRangeCPU,
 		},
 	},
-	// cpu, llvm-host: none: [xpu-llvm-lowering] kernel ConstantIndexOutOfRange: index.go:29:2: a private array of [2]uint32 (only of int32, uint32 and float32)
+	// cpu, llvm-host: none: [xpu-llvm-lowering] kernel ConstantIndexOutOfRange: index.go:29:2: a private array of [2]uint32 (only of scalars)
 })
 
 // LaunchConstantIndexOutOfRange launches the kernel ConstantIndexOutOfRange on the stream s over a grid of groups
@@ -726,13 +726,13 @@ var DeclaredInIfKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Entry:    declaredInIfCPU,
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:e130c844d8a92cd550f78652ce4e280d62eb6730e21d876925d513d0f01ad66b"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:75d246fc4128129f1b79f0b299c288fb77f95ab4c6efb3840ecd37f7968fbbfc"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v3"},
 			Code:     libLLVMHOSTX8664V3,
 			Symbol:   "xpu_DeclaredInIf",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:edbcb476ea89c76bc94a985bbcba1a06291616fcd157207e7c4b1260547f0619"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:b388be973389c64f2d31757555f1356011d27dc35dc8a39c2781d7177cfafdc4"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
 			Code:     libLLVMHOSTX8664V4,
 			Symbol:   "xpu_DeclaredInIf",
@@ -1095,13 +1095,13 @@ var MatMulKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Entry:    matMulCPU,
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:2602d71079d48ccf5f4f6447eb5849f8bbf6ac433b1bba01e016d26540336c98"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:56914a1a9744a33de32f0a5905625468f4073030562efdc09c848d3b02f531ff"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v3"},
 			Code:     libLLVMHOSTX8664V3,
 			Symbol:   "xpu_MatMul",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:10f43a748bbd55afed840131c21591247f0736699515d8886b82bc0ad1bd121a"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:94c43af23c05979298ad979186a0ae7a1884c0fcf672759c0e86247c910147b8"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
 			Code:     libLLVMHOSTX8664V4,
 			Symbol:   "xpu_MatMul",
@@ -1445,7 +1445,7 @@ var NestedArrayInLoopKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Entry:    nestedArrayInLoopCPU,
 		},
 	},
-	// cpu, llvm-host: none: [xpu-llvm-lowering] kernel NestedArrayInLoop: kernels.go:227:3: a private array of [2]uint32 (only of int32, uint32 and float32)
+	// cpu, llvm-host: none: [xpu-llvm-lowering] kernel NestedArrayInLoop: kernels.go:227:3: a private array of [2]uint32 (only of scalars)
 })
 
 // LaunchNestedArrayInLoop launches the kernel NestedArrayInLoop on the stream s over a grid of groups
@@ -1669,13 +1669,13 @@ var NestedLoopsKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Entry:    nestedLoopsCPU,
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:1a846c29afdabf4fe5dc1a2d6e4b3544b4a82d7a6fd769ee9ee08a879cc3103e"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:250e49ecd741933da096aa3c48cf587009f0a350cf905ecec09ad7868037b078"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v3"},
 			Code:     libLLVMHOSTX8664V3,
 			Symbol:   "xpu_NestedLoops",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:cfb5c77f0657d963da94b47beb1ddf694ac8634bcec7a966862cb95c99cb6cb7"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:50393473bd83aaa06e44ad1fad3232e624aac6cf790a166f5c44835ef6ba074e"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
 			Code:     libLLVMHOSTX8664V4,
 			Symbol:   "xpu_NestedLoops",
@@ -1960,13 +1960,13 @@ var ScalarCopiedInLoopKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Entry:    scalarCopiedInLoopCPU,
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:df64175fb1d906859edbc7f4484e84e8c07b30d8497cd36ca5ffcc97ea8f3a7d"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:553da4545d264283253328a95cfd228b7ce35b46d874fc8cbb8f38cd5aa9c239"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v3"},
 			Code:     libLLVMHOSTX8664V3,
 			Symbol:   "xpu_ScalarCopiedInLoop",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:273cc2fc149988af7386ca9def85757dea4be8f93b1ab4bce68b3a92e6373fcc"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:6c2c3d047c0e37d62416c4ff5dc3c250f764ca3280081e290a08d17202e5d84b"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
 			Code:     libLLVMHOSTX8664V4,
 			Symbol:   "xpu_ScalarCopiedInLoop",
@@ -2166,7 +2166,7 @@ var StructArrayInLoopKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Entry:    structArrayInLoopCPU,
 		},
 	},
-	// cpu, llvm-host: none: [xpu-llvm-lowering] kernel StructArrayInLoop: kernels.go:102:3: a private array of Pair (only of int32, uint32 and float32)
+	// cpu, llvm-host: none: [xpu-llvm-lowering] kernel StructArrayInLoop: kernels.go:102:3: a private array of Pair (only of scalars)
 })
 
 // LaunchStructArrayInLoop launches the kernel StructArrayInLoop on the stream s over a grid of groups
@@ -2412,13 +2412,13 @@ var StructCopiedInLoopKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Entry:    structCopiedInLoopCPU,
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:fa9d3b1acc348f55647437e7e47e93ac690a1c795dee761070535a24c821d46f"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:62a3aaecd75fdd1820f95a7704f044f11e65db5d0903a536c5acd8713c72845b"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v3"},
 			Code:     libLLVMHOSTX8664V3,
 			Symbol:   "xpu_StructCopiedInLoop",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:e3f935ce490da39923f6e4afe36f7baaf73d47b623f9d2fd81e63a16ae0dbf94"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:a04b9b41f7d18ed6b43ee6e61ae468c04cc22c991111dd838125ba8820aa7d03"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
 			Code:     libLLVMHOSTX8664V4,
 			Symbol:   "xpu_StructCopiedInLoop",
@@ -2629,13 +2629,13 @@ var StructFieldsInLoopKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Entry:    structFieldsInLoopCPU,
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:0445385b7727934dce19c6cb7cce6133cfc2341f55f8df076332a301eb7bfbb3"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:44ff5ff032b7f2da14b8454b201213f13dc684f8c065568e6f508d695c607770"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v3"},
 			Code:     libLLVMHOSTX8664V3,
 			Symbol:   "xpu_StructFieldsInLoop",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:3192c6459aa679719c86e0293cd9ad4c6415ec441294d739a83611cceeae1fcf"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:84392de68d9f527be33ad25b10d17d0435e3b41d92d999a6c96d1fe1145835a4"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
 			Code:     libLLVMHOSTX8664V4,
 			Symbol:   "xpu_StructFieldsInLoop",
@@ -2835,8 +2835,23 @@ var WaveInLoopKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			},
 			Entry: waveInLoopCPU,
 		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:a9ebf6685f0f96a2d4be1dd526e5d43573a7af95c422206c207952d1d76bbe87",
+				WaveTier: "native",
+			},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 8, ISA: "x86-64-v3"},
+			Code:     libLLVMHOSTX8664V3,
+			Symbol:   "xpu_WaveInLoop",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:870b35dba4372a3792eac6a413160664125f7c73c687aaf71512db010017aeaa",
+				WaveTier: "native",
+			},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 16, ISA: "x86-64-v4"},
+			Code:     libLLVMHOSTX8664V4,
+			Symbol:   "xpu_WaveInLoop",
+		},
 	},
-	// cpu, llvm-host: none: [xpu-llvm-lowering] kernel WaveInLoop: kernels.go:189:6: wave verbs and wave queries (WaveWidth, LaneIndex) are not lowered for the host yet
 })
 
 // LaunchWaveInLoop launches the kernel WaveInLoop on the stream s over a grid of groups
