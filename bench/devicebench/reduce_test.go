@@ -14,14 +14,16 @@ import (
 )
 
 // benchDevices are the devices the benchmarks run on when present: the
-// CPU backend and the WebGPU backend through each native driver
-// (XPU_WEBGPU picks it at open time).
+// CPU backend at its own tier and at the Go tier (XPU_CPU_TIER), and the
+// WebGPU backend through each native driver (XPU_WEBGPU picks it at open
+// time).
 var benchDevices = []struct {
 	name    string
 	backend schema.Backend
 	driver  string
 }{
 	{"cpu", "cpu", ""},
+	{"cpu-go", "cpu", "go"},
 	{"wgpu", "webgpu", "wgpu"},
 	{"dawn", "webgpu", "dawn"},
 }
@@ -38,7 +40,10 @@ const reduceN = 1 << 22
 func BenchmarkReduce(b *testing.B) {
 	for _, dev := range benchDevices {
 		b.Run(dev.name, func(b *testing.B) {
-			if dev.driver != "" {
+			switch {
+			case dev.backend == schema.BackendCPU && dev.driver != "":
+				b.Setenv("XPU_CPU_TIER", dev.driver)
+			case dev.driver != "":
 				b.Setenv("XPU_WEBGPU", dev.driver)
 			}
 			if !slices.Contains(gpu.Backends(), dev.backend) {
