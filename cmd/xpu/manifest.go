@@ -120,11 +120,14 @@ func printManifest(w io.Writer, m schema.Manifest, s schema.Selector) {
 	}
 }
 
-// selectorText describes the devices an artifact is for: the subgroup
-// sizes and the width it runs at.
+// selectorText describes the devices an artifact is for: the
+// instruction set level or the subgroup sizes, and the width it runs at.
 func selectorText(s schema.Selector) string {
 	sub := "any device"
-	if s.SubgroupMin != 0 {
+	switch {
+	case s.ISA != "":
+		sub = "instruction set " + s.ISA
+	case s.SubgroupMin != 0:
 		sub = fmt.Sprintf("subgroups of %d to %d lanes", s.SubgroupMin, s.SubgroupMax)
 	}
 	width := "the declared or the subgroup size"
