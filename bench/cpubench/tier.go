@@ -113,7 +113,7 @@ func TierSaxpy(cfg Config) (Result, error) {
 			return floatsOut(dev, 0, [][]float32{randomFloats(n, 1), randomFloats(n, 2)}, func(s *gpu.Stream, b []*gpu.Buffer[float32]) error {
 				// 64 launches a measurement, so that the launch floor is not measured.
 				for range 64 {
-					if err := conformance.LaunchSaxpy(s, xpu.Dim3{X: xpu.GroupsFor(n, 64)}, b[0], b[1], 0.5, n); err != nil {
+					if err := conformance.LaunchSaxpy(s, xpu.Dim3{X: xpu.GroupsFor(n, conformance.SaxpyKernel.Block().X)}, b[0], b[1], 0.5, n); err != nil {
 						return err
 					}
 				}

@@ -46,7 +46,7 @@ func (p *pool) runHost(ctx context.Context, prog *program, groups xpu.Dim3, mem 
 	}
 
 	total := groups.Count()
-	workers, chunk := p.plan(total)
+	workers, chunk := p.plan(total, max(hostChunkItems/uint64(prog.k.Block.Count()), 1))
 	ws := make([]hostWorker, workers)
 	pin.Pin(&ws[0])
 	proto := schema.HostLaunch{
@@ -95,6 +95,12 @@ func (p *pool) runHost(ctx context.Context, prog *program, groups xpu.Dim3, mem 
 	}
 	return first.err
 }
+
+// hostChunkItems is the fewest work-items a call of a host entry runs,
+// where a launch has them: a call into native code costs about a
+// microsecond (the pinned launch, the switch to the system stack), which
+// 16Ki work-items of the lightest kernel outlast.
+const hostChunkItems = 16 << 10
 
 // hostWorker is what one worker's calls of the entry read and write: its
 // launch, and the fault the entry reports there; one allocation, pinned

@@ -33,7 +33,7 @@ func (p *pool) run(ctx context.Context, fn driver.CPUFunc, proto driver.CPUBlock
 		defer context.AfterFunc(ctx, func() { stop.Store(true) })()
 	}
 	total := proto.Groups.Count()
-	workers, chunk := p.plan(total)
+	workers, chunk := p.plan(total, 1)
 	// Each worker's own block, allocated apart: a worker writes its
 	// Group at every block, and neighbours in one array would share
 	// cache lines.
@@ -86,10 +86,10 @@ func (f *firstError) set(err error) {
 }
 
 // plan returns how many workers run a launch of total blocks, and how
-// many consecutive blocks each takes at a time.
-func (p *pool) plan(total uint64) (workers int, chunk uint64) {
+// many consecutive blocks each takes at a time: at least least.
+func (p *pool) plan(total, least uint64) (workers int, chunk uint64) {
 	w := uint64(max(p.workers, 1))
-	chunk = max(total/(w*chunksPerWorker), 1)
+	chunk = max(total/(w*chunksPerWorker), least, 1)
 	return int(min(w, (total+chunk-1)/chunk)), chunk
 }
 
