@@ -41,12 +41,19 @@ func (llvmHostTarget) Lower(k *ir.Kernel, _ *emit.Names) ([]schema.Artifact, err
 		if err != nil {
 			return nil, err
 		}
-		arts = append(arts, schema.Artifact{
+		a := schema.Artifact{
 			Manifest: schema.Manifest{Backend: schema.BackendCPU, Target: schema.TargetLLVMHost},
 			Selector: schema.Selector{ISA: h.ISA},
 			Symbol:   schema.HostSymbol(k.Name),
 			Code:     code,
-		})
+		}
+		if k.Wave != 0 || ir.UsesWaves(k) {
+			// The host code's waves are the lanes of its vectors, at the
+			// width it was lowered for, whatever the processor's.
+			a.WaveTier = schema.TierEmulated
+			a.Selector.Width = llvmgen.Wave(k, h)
+		}
+		arts = append(arts, a)
 	}
 	return arts, nil
 }
