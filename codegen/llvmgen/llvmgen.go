@@ -127,8 +127,8 @@ func Lower(k *ir.Kernel, t Target) (m *llvm.Module, err error) {
 // refuse reports what the lowering does not carry: a declared wave width
 // other than the target's lanes, and barriers in device functions.
 func refuse(k *ir.Kernel, t Target) error {
-	if k.Wave != 0 && (int(k.Wave) > t.Lanes || t.Lanes%int(k.Wave) != 0) {
-		return &Error{Kernel: k.Name, Pos: k.Pos, Reason: fmt.Sprintf("the kernel declares wave=%d; waves of %s are %d lanes, or a width dividing it", k.Wave, t.ISA, t.Lanes)}
+	if w, n := int(k.Wave), t.Lanes; w != 0 && n%w != 0 && w%n != 0 {
+		return &Error{Kernel: k.Name, Pos: k.Pos, Reason: fmt.Sprintf("the kernel declares wave=%d; waves of %s are a divisor or a multiple of %d lanes", w, t.ISA, n)}
 	}
 	var bad *Error
 	see := func(b *ir.Block) {

@@ -101,7 +101,9 @@ func (g *gen) declare(v *ir.Var, init ir.Expr) {
 	}
 	if isArray {
 		if init == nil {
-			g.b.Store(&llvm.Zero{T: s.lt}, s.ptr, 32)
+			// A slot may be one chunk's of a [chunks x T]: aligned to
+			// its scalars only.
+			g.b.Store(&llvm.Zero{T: s.lt}, s.ptr, llvm.SizeOf(llvm.Elem(s.lt.(*llvm.ArrayType).Elem)))
 			return
 		}
 		g.copyArray(s, g.arrayOf(init), true)

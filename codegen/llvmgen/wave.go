@@ -170,3 +170,76 @@ func (g *gen) waveOp(e *ir.Wave, args []llvm.Value, src waveLanes) value {
 
 // waveWidth is WaveWidth().
 func (g *gen) waveWidth() int { return int(Wave(g.k, g.t)) }
+
+// wideWave lowers a wave verb whose wave spans k = WaveWidth/W chunks:
+// a loop over the chunks keeps each one's operands and active lanes, a
+// second computes each chunk's result from its wave's k chunks.
+func (g *gen) wideWave(st *waveStep) {
+	b := g.b
+	k := g.waveWidth() / g.W
+	// Room for whole waves: a partial last wave's missing chunks have
+	// no active lanes.
+	n := (int(g.nchunks) + k - 1) / k * k
+	keep := make([]llvm.Value, len(st.w.Args))
+	types := make([]llvm.Type, len(st.w.Args))
+	for i, a := range st.w.Args {
+		types[i] = g.vec(g.basic(a.Type()))
+		if ir.IsKind(a.Type(), ir.Bool) {
+			types[i] = g.vec(llvm.I8)
+		}
+		keep[i] = b.Alloca("wave.arg", &llvm.ArrayType{Len: n, Elem: types[i]}, 32)
+	}
+	onType := &llvm.ArrayType{Len: n, Elem: g.maskInt()}
+	active := b.Alloca("wave.on", onType, 8)
+	b.Store(&llvm.Zero{T: onType}, active, 8)
+	at := func(i int, c llvm.Value) llvm.Value { return b.GEP(types[i], keep[i], c) }
+	g.chunkLoop(func(c llvm.Value) {
+		for i, a := range st.w.Args {
+			x := g.splat(g.expr(a).x)
+			if ir.IsKind(a.Type(), ir.Bool) {
+				x = b.Cast(llvm.ZExt, x, types[i])
+			}
+			b.Store(x, at(i, c), llvm.SizeOf(llvm.Elem(types[i])))
+		}
+		b.Store(g.maskBits(g.mask()), b.GEP(g.maskInt(), active, c), 1)
+	})
+	g.chunkLoop(func(c llvm.Value) {
+		load := func(i int, c llvm.Value) llvm.Value {
+			x := b.Load(types[i], at(i, c), llvm.SizeOf(llvm.Elem(types[i])))
+			if ir.IsKind(st.w.Args[i].Type(), ir.Bool) {
+				x = b.ICmp(llvm.NE, x, zeroLike(x))
+			}
+			return x
+		}
+		args := make([]llvm.Value, len(keep))
+		for i := range keep {
+			args[i] = load(i, c)
+		}
+		pos := b.Bin(llvm.URem, c, i32(int64(k)), llvm.Flags{}) // the chunk's place in its wave
+		first := b.Sub(c, pos)
+		// The wave's chunks, and their lanes, loaded once.
+		vals := make([]llvm.Value, k)
+		ons := make([]llvm.Value, k)
+		for j := range k {
+			cj := b.Add(first, i32(int64(j)))
+			vals[j] = load(0, cj)
+			bits := b.Load(g.maskInt(), b.GEP(g.maskInt(), active, cj), 1)
+			ons[j] = b.Cast(llvm.Bitcast, bits, g.vec(llvm.I1))
+		}
+		src := waveLanes{
+			n: k * g.W,
+			value: func(l int) llvm.Value {
+				return b.Broadcast(g.W, b.ExtractElement(vals[l/g.W], i32(int64(l%g.W))))
+			},
+			on: func(l int) llvm.Value {
+				return b.Broadcast(g.W, b.ExtractElement(ons[l/g.W], i32(int64(l%g.W))))
+			},
+			index:  func(l int) int { return l },
+			inWave: b.Add(g.splat(b.Mul(pos, i32(int64(g.W)))), g.lanes()),
+		}
+		x := g.waveOp(st.w, args, src)
+		if v := g.vars[st.dst]; v != nil && v.ptr != nil {
+			g.storeSlot(v.ptr, v.lt, x, true)
+		}
+	})
+}
