@@ -88,7 +88,7 @@ func (g *gen) placeOf(x ir.Expr) place {
 		if !ok {
 			g.fail("an index of a %v variable", p.v.t)
 		}
-		g.checkIndex(idx.x, constBound(a.Len), signed, math.MaxUint32)
+		g.checkIndex(idx, constBound(a.Len), signed, math.MaxUint32)
 		p.elem = &idx
 		return p
 	}
@@ -118,8 +118,23 @@ func (g *gen) inRange(idx llvm.Value, n bound, signed bool) llvm.Value {
 }
 
 // checkIndex faults when an active lane's index is not below n.
-func (g *gen) checkIndex(idx llvm.Value, n bound, signed bool, object uint32) {
-	g.fault(g.active(g.not(g.inRange(idx, n, signed))), schema.HostFaultIndex, object, idx)
+func (g *gen) checkIndex(idx value, n bound, signed bool, object uint32) {
+	check := func() { g.fault(g.active(g.not(g.inRange(idx.x, n, signed))), schema.HostFaultIndex, object, idx.x) }
+	if idx.ramp == nil || !isVec(idx.x) {
+		check()
+		return
+	}
+	// A ramp r, r+1, ..., r+W-1 is in range, whichever lanes run, when
+	// r+W-1 is below the length without wrapping: one scalar test in the
+	// common case, the lanes' own only when it fails.
+	b := g.b
+	lim := n.u
+	if signed {
+		lim = n.s // a negative r reads as too large
+	}
+	w1 := i32(int64(g.W - 1))
+	fast := b.And(b.ICmp(llvm.UGE, lim, w1), b.ICmp(llvm.ULT, idx.ramp, b.Sub(lim, w1)))
+	g.ifThen(g.not(fast), "check", check)
 }
 
 // maybeSplat shapes the scalar n as like.
@@ -252,7 +267,7 @@ func (g *gen) fieldRefs(r *memRef) []*memRef {
 }
 
 func (g *gen) loadMem(r *memRef) value {
-	g.checkIndex(r.idx.x, r.n, r.signed, r.object)
+	g.checkIndex(r.idx, r.n, r.signed, r.object)
 	if _, ok := r.elem.(*ir.Struct); ok {
 		fs := g.fieldRefs(r)
 		vs := make([]value, len(fs))
@@ -265,7 +280,7 @@ func (g *gen) loadMem(r *memRef) value {
 }
 
 func (g *gen) storeMem(r *memRef, x value) {
-	g.checkIndex(r.idx.x, r.n, r.signed, r.object)
+	g.checkIndex(r.idx, r.n, r.signed, r.object)
 	if _, ok := r.elem.(*ir.Struct); ok {
 		for i, f := range g.fieldRefs(r) {
 			g.storeChecked(f, x.fields[i])
