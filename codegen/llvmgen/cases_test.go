@@ -239,6 +239,15 @@ var hostCases = []hostCase{
 		args: func(r *rand.Rand) []any { return wavesAtArgs(r, 3*40) }},
 	{name: "WavesAt32", fn: hostkernels.WavesAt, comptime: hostkernels.WaveAt{W: 32, Block: 80}, groups: groups1(3), tol: tolerance{ulps: 0},
 		args: func(r *rand.Rand) []any { return wavesAtArgs(r, 3*80) }},
+	{name: "Rows", fn: hostkernels.Rows, groups: groups1(3),
+		args: func(r *rand.Rand) []any {
+			n := 3*64 - 6
+			in := make([]uint32, n)
+			for i := range in {
+				in[i] = r.Uint32()
+			}
+			return []any{poisonU32(n), in, uint32(n)}
+		}},
 }
 
 func wavesAtArgs(r *rand.Rand, n int) []any {

@@ -498,3 +498,29 @@ func WavesAt(t xpu.Thread, c WaveAt, out []int32, in []int32, fin []float32, k u
 	out[o+7] = int32(t.WaveWidth()*100 + t.LaneIndex())
 	out[o+8] = int32(xpu.Float32Bits(sh))
 }
+
+// Pair is a private array's element.
+type Pair struct{ A, B uint32 }
+
+// Rows keeps a private array of structs and one of arrays, indexed by
+// uniform and by varying values.
+//
+//xpu:kernel block=64
+func Rows(t xpu.Thread, out []uint32, in []uint32, n uint32) {
+	i := t.GlobalX()
+	if i >= n {
+		return
+	}
+	var ps [4]Pair
+	var m [3][4]uint32
+	for k := uint32(0); k < 4; k++ {
+		ps[k] = Pair{A: in[(i+k)%n], B: k}
+		m[k%3][k] = in[(i*3+k)%n]
+		m[in[i]%3][k] += k
+	}
+	ps[in[i]%4].B += 7
+	row := m[1]
+	row[i%4] ^= 0xff
+	q := ps[i%4]
+	out[i] = q.A + q.B*3 + row[0] + row[i%4] + m[i%3][in[(i+1)%n]%4] + ps[2].B
+}
