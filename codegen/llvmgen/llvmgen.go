@@ -30,9 +30,10 @@
 //
 // What it cannot carry it refuses by name with an *Error wrapping
 // ErrUnsupported; it never writes wrong code: barriers in device
-// functions, private arrays of structs or arrays, a declared wave width
-// neither a divisor nor a multiple of W, a break out of a loop around a
-// barrier.
+// functions, a break or continue of a loop around a barrier, a declared
+// wave width neither a divisor nor a multiple of W, a row of a private
+// array of arrays chosen by an index that differs across lanes and used
+// as an array value.
 //
 // Layering: this package knows the kernel IR, the LLVM syntax tree and
 // the host contract of schema; it runs no tool (codegen/sidecar does).
