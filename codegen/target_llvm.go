@@ -48,13 +48,19 @@ func (llvmHostTarget) Lower(k *ir.Kernel, _ *emit.Names) ([]schema.Artifact, err
 			Code:     code,
 		}
 		if k.Wave != 0 || ir.UsesWaves(k) {
-			// A wave is a chunk of the vector's lanes (native) or an
-			// aligned part of one (narrow): the lowering refuses a wider
-			// declared width.
+			// A wave is a chunk of the vector's lanes (native), an aligned
+			// part of one (narrow, a declared width dividing the lanes) or
+			// several chunks (folded, a multiple of them), at the width
+			// the code was lowered for, as on a device whose subgroups
+			// are the vector's lanes.
 			a.Selector.Width = llvmgen.Wave(k, h)
-			a.WaveTier = schema.TierNative
-			if int(a.Selector.Width) < h.Lanes {
+			switch w := int(a.Selector.Width); {
+			case w < h.Lanes:
 				a.WaveTier = schema.TierNarrow
+			case w > h.Lanes:
+				a.WaveTier = schema.TierFolded
+			default:
+				a.WaveTier = schema.TierNative
 			}
 		}
 		arts = append(arts, a)

@@ -34,7 +34,7 @@ func (g *gen) atomic(e *ir.Atomic) value {
 	for i, a := range e.Args {
 		args[i] = g.expr(a).x
 	}
-	g.checkIndex(r.idx.x, r.n, r.signed, r.object)
+	g.checkIndex(r.idx, r.n, r.signed, r.object)
 	t := g.memType(r.elem)
 	b := g.b
 	var rt llvm.Type

@@ -50,8 +50,13 @@ func (g *gen) builtin(e *ir.CallBuiltin) value {
 	case ir.WaveWidth:
 		return value{x: i32(int64(g.waveWidth()))}
 	case ir.LaneIndex:
-		if ww := g.waveWidth(); ww < g.W {
+		switch ww := g.waveWidth(); {
+		case ww < g.W:
 			return value{x: b.Bin(llvm.URem, g.lanes(), constLike(g.lanes(), int64(ww)), llvm.Flags{})}
+		case ww > g.W:
+			// A wave spans chunks: the chunk's first lane's place in it, plus the lane.
+			r := b.Bin(llvm.URem, g.chunkBase, i32(int64(ww)), llvm.Flags{})
+			return value{x: b.Add(g.splat(r), g.lanes()), ramp: r}
 		}
 		return value{x: g.lanes(), ramp: i32(0)}
 	}

@@ -19,6 +19,9 @@ type hostCase struct {
 	// args returns fresh random arguments, output buffers poisoned.
 	args func(r *rand.Rand) []any
 	tol  tolerance
+	// comptime is a template member's comptime value, which the
+	// reference takes before args.
+	comptime any
 	// skip names the buffer arguments whose contents depend on the order
 	// blocks run in (compared by check instead, when set).
 	skip  map[int]bool
@@ -230,11 +233,31 @@ var hostCases = []hostCase{
 			}
 			return []any{poisonI32(14 * n), poisonF32(14 * n), in, special(r, n), uint32(r.IntN(20))}
 		}},
-	{name: "WavesNarrow", fn: hostkernels.WavesNarrow, groups: groups1(3), tol: tolerance{ulps: 0},
+	{name: "WavesAt4", fn: hostkernels.WavesAt, comptime: hostkernels.WaveAt{W: 4, Block: 30}, groups: groups1(3), tol: tolerance{ulps: 0},
+		args: func(r *rand.Rand) []any { return wavesAtArgs(r, 3*30) }},
+	{name: "WavesAt16", fn: hostkernels.WavesAt, comptime: hostkernels.WaveAt{W: 16, Block: 40}, groups: groups1(3), tol: tolerance{ulps: 0},
+		args: func(r *rand.Rand) []any { return wavesAtArgs(r, 3*40) }},
+	{name: "WavesAt32", fn: hostkernels.WavesAt, comptime: hostkernels.WaveAt{W: 32, Block: 80}, groups: groups1(3), tol: tolerance{ulps: 0},
+		args: func(r *rand.Rand) []any { return wavesAtArgs(r, 3*80) }},
+	{name: "Rows", fn: hostkernels.Rows, groups: groups1(3),
 		args: func(r *rand.Rand) []any {
-			n := 3 * 30
-			return []any{poisonI32(8 * n), randI32(r, n, -1000, 1000), special(r, n), uint32(r.IntN(9))}
+			n := 3*64 - 6
+			in := make([]uint32, n)
+			for i := range in {
+				in[i] = r.Uint32()
+			}
+			return []any{poisonU32(n), in, uint32(n)}
 		}},
+}
+
+func wavesAtArgs(r *rand.Rand, n int) []any {
+	in := randI32(r, n, -1000, 1000)
+	for i := range in {
+		if r.IntN(3) == 0 {
+			in[i] = r.Int32N(70) // a source lane for the shuffle
+		}
+	}
+	return []any{poisonI32(9 * n), in, special(r, n), uint32(r.IntN(40))}
 }
 
 // TestKernels runs every case on the widest target this machine runs
@@ -252,7 +275,11 @@ func TestKernels(t *testing.T) {
 					want, got := clone(args), clone(args)
 					cfg := xpu.Config{Groups: xpu.Dim3{X: c.groups[0], Y: c.groups[1], Z: c.groups[2]},
 						Block: xpu.Dim3{X: k.Block[0], Y: k.Block[1], Z: k.Block[2]}, WaveWidth: Wave(k, tgt)}
-					if err := xpu.Run(cfg, c.fn, want...); err != nil {
+					ref := want
+					if c.comptime != nil {
+						ref = append([]any{c.comptime}, want...)
+					}
+					if err := xpu.Run(cfg, c.fn, ref...); err != nil {
 						t.Fatalf("reference: %v", err)
 					}
 					var stop uint32

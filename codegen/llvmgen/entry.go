@@ -174,6 +174,9 @@ func (g *gen) pieces(ps []piece) {
 		switch p := p.(type) {
 		case *segment:
 			g.chunks(p.stmts)
+		case *waveStep:
+			g.pos = p.pos
+			g.wideWave(p)
 		case *blockIf:
 			g.pos = p.pos
 			c := g.blockCond(p.cond)
@@ -274,6 +277,12 @@ func (g *gen) coord(li llvm.Value, below, size int64) value {
 // chunks writes the loop over one block's chunks of W work-items that
 // runs the statements of a segment.
 func (g *gen) chunks(stmts []ir.Stmt) {
+	g.chunkLoop(func(llvm.Value) { g.block(&ir.Block{Stmts: stmts}) })
+}
+
+// chunkLoop writes a loop over one block's chunks that runs body for
+// chunk c.
+func (g *gen) chunkLoop(body func(c llvm.Value)) {
 	b := g.b
 	pre := b.Block
 	head, end := b.NewBlock("chunk"), b.NewBlock("chunk.end")
@@ -283,7 +292,7 @@ func (g *gen) chunks(stmts []ir.Stmt) {
 	g.setChunk(c)
 	g.ret = &retFrame{kernel: true, exit: end}
 	g.flow = true
-	g.block(&ir.Block{Stmts: stmts})
+	body(c)
 	if !b.Block.Terminated() {
 		b.Br(end)
 	}

@@ -9,27 +9,31 @@
 // (the reference) and the Go lowering do: integer arithmetic wraps,
 // division by zero and negative shift counts fault, shifts by at least
 // the width give 0 or the sign, float32 arithmetic is IEEE without fast
-// math or contraction, float-to-integer conversion out of range gives what amd64 gives, and every
-// access to a buffer, shared or private array is bounds-checked for the
-// lanes that run it, an out-of-range one returning HostFaultIndex.
-// Transcendental functions are computed in double precision by the C
-// library's libm (the reference computes them with Go's math package in
-// double and rounds), so a shared object must be linked with Libs.
+// math or contraction, float-to-integer conversion out of range gives
+// what amd64 gives, and every access to a buffer, shared or private array
+// is bounds-checked for the lanes that run it, an out-of-range one
+// returning HostFaultIndex. Transcendental functions are computed in
+// double precision by the C library's libm, lane by lane (the reference
+// computes them with Go's math package in double and rounds), so a shared
+// object must be linked with Libs.
 //
 // Barriers split the body (loop fission): each barrier-free segment runs
 // as a loop over the block's chunks, an if or loop around a barrier once
 // per block around its segments, and variables live across segments in
 // a slot per chunk (plan.go).
 //
+// A wave is a chunk, an aligned part of one (a declared width dividing
+// W) or aligned consecutive chunks (a declared multiple of W, where a
+// verb splits the body as a barrier does). WaveWidth() is the declared
+// width or W: the driver sets HostLaunch.Wave, and the width it runs the
+// reference at, to Wave(k, t).
+//
 // What it cannot carry it refuses by name with an *Error wrapping
 // ErrUnsupported; it never writes wrong code: barriers in device
-// functions, a declared wave width that does not divide W.
-//
-// A wave is a chunk, or an aligned part of one: WaveWidth() is the
-// kernel's declared width (a divisor of W) or W, so the driver sets
-// HostLaunch.Wave to WaveWidth (Wave of the lowering's result) and runs
-// the reference with that width; a wave verb is an operation across the
-// lanes of a vector.
+// functions, a break or continue of a loop around a barrier, a declared
+// wave width neither a divisor nor a multiple of W, a row of a private
+// array of arrays chosen by an index that differs across lanes and used
+// as an array value.
 //
 // Layering: this package knows the kernel IR, the LLVM syntax tree and
 // the host contract of schema; it runs no tool (codegen/sidecar does).
@@ -127,8 +131,8 @@ func Lower(k *ir.Kernel, t Target) (m *llvm.Module, err error) {
 // refuse reports what the lowering does not carry: a declared wave width
 // other than the target's lanes, and barriers in device functions.
 func refuse(k *ir.Kernel, t Target) error {
-	if k.Wave != 0 && (int(k.Wave) > t.Lanes || t.Lanes%int(k.Wave) != 0) {
-		return &Error{Kernel: k.Name, Pos: k.Pos, Reason: fmt.Sprintf("the kernel declares wave=%d; waves of %s are %d lanes, or a width dividing it", k.Wave, t.ISA, t.Lanes)}
+	if w, n := int(k.Wave), t.Lanes; w != 0 && n%w != 0 && w%n != 0 {
+		return &Error{Kernel: k.Name, Pos: k.Pos, Reason: fmt.Sprintf("the kernel declares wave=%d; waves of %s are a divisor or a multiple of %d lanes", w, t.ISA, n)}
 	}
 	var bad *Error
 	see := func(b *ir.Block) {

@@ -21,13 +21,28 @@ import (
 // element of it), an element of memory (a buffer or shared array, with
 // a field of a struct element), or a field of a value that is no place.
 type place struct {
-	v     *variable
-	field []int  // a variable's struct fields, outermost first
-	elem  *value // a private array's element index
+	v    *variable
+	path []step // a variable's fields and elements, outermost first
 
 	mem *memRef
 
 	val *value // a computed value
+}
+
+// step is a field (index nil) or an element of a variable's value.
+type step struct {
+	field int
+	index *value
+}
+
+// indexed reports whether a path selects an array element.
+func indexed(path []step) bool {
+	for _, s := range path {
+		if s.index != nil {
+			return true
+		}
+	}
+	return false
 }
 
 // memRef is an element of a buffer or shared array.
@@ -61,10 +76,8 @@ func (g *gen) placeOf(x ir.Expr) place {
 			p.mem.elem = st.Fields[e.Field].Type
 		case p.val != nil:
 			p.val = &p.val.fields[e.Field]
-		case p.elem != nil:
-			g.fail("a field of a private array's element")
 		default:
-			p.field = append(p.field, e.Field)
+			p.path = append(p.path, step{field: e.Field})
 		}
 		return p
 	case *ir.Index:
@@ -81,15 +94,12 @@ func (g *gen) placeOf(x ir.Expr) place {
 				stride: int64(e.T.Size()), elem: e.T, idx: idx, signed: signed}}
 		}
 		p := g.placeOf(e.X)
-		if p.v == nil || len(p.field) > 0 || p.elem != nil {
+		a, ok := e.X.Type().(*ir.Array)
+		if p.v == nil || !ok {
 			g.fail("an index of an array that is not a variable")
 		}
-		a, ok := p.v.t.(*ir.Array)
-		if !ok {
-			g.fail("an index of a %v variable", p.v.t)
-		}
-		g.checkIndex(idx.x, constBound(a.Len), signed, math.MaxUint32)
-		p.elem = &idx
+		g.checkIndex(idx, constBound(a.Len), signed, math.MaxUint32)
+		p.path = append(p.path, step{index: &idx})
 		return p
 	}
 	v := g.expr(x)
@@ -118,8 +128,23 @@ func (g *gen) inRange(idx llvm.Value, n bound, signed bool) llvm.Value {
 }
 
 // checkIndex faults when an active lane's index is not below n.
-func (g *gen) checkIndex(idx llvm.Value, n bound, signed bool, object uint32) {
-	g.fault(g.active(g.not(g.inRange(idx, n, signed))), schema.HostFaultIndex, object, idx)
+func (g *gen) checkIndex(idx value, n bound, signed bool, object uint32) {
+	check := func() { g.fault(g.active(g.not(g.inRange(idx.x, n, signed))), schema.HostFaultIndex, object, idx.x) }
+	if idx.ramp == nil || !isVec(idx.x) {
+		check()
+		return
+	}
+	// A ramp r, r+1, ..., r+W-1 is in range, whichever lanes run, when
+	// r+W-1 is below the length without wrapping: one scalar test in the
+	// common case, the lanes' own only when it fails.
+	b := g.b
+	lim := n.u
+	if signed {
+		lim = n.s // a negative r reads as too large
+	}
+	w1 := i32(int64(g.W - 1))
+	fast := b.And(b.ICmp(llvm.UGE, lim, w1), b.ICmp(llvm.ULT, idx.ramp, b.Sub(lim, w1)))
+	g.ifThen(g.not(fast), "check", check)
 }
 
 // maybeSplat shapes the scalar n as like.
@@ -136,16 +161,12 @@ func (g *gen) loadPlace(p place) value {
 		return *p.val
 	case p.mem != nil:
 		return g.loadMem(p.mem)
-	case p.elem != nil:
-		x := g.loadPrivate(p.v, *p.elem)
-		if ir.IsKind(p.v.t.(*ir.Array).Elem, ir.Bool) {
-			x = g.b.ICmp(llvm.NE, x, zeroLike(x))
-		}
-		return value{x: x}
+	case indexed(p.path):
+		return g.loadElem(p)
 	}
 	x := g.load(p.v)
-	for _, f := range p.field {
-		x = x.fields[f]
+	for _, s := range p.path {
+		x = x.fields[s.field]
 	}
 	return x
 }
@@ -155,69 +176,141 @@ func (g *gen) store(p place, x value) {
 	case p.mem != nil:
 		g.storeMem(p.mem, x)
 		return
-	case p.elem != nil:
-		v := x.x
-		if ir.IsKind(p.v.t.(*ir.Array).Elem, ir.Bool) {
-			v = g.b.Cast(llvm.ZExt, v, llvm.Like(v.Type(), llvm.I8))
-		}
-		g.storePrivate(p.v, *p.elem, v)
-		return
 	case p.val != nil || p.v.ssa != nil:
 		g.fail("an assignment to a value that is not a place")
+	case indexed(p.path):
+		g.storeElem(p, x)
+		return
 	}
 	ptr, t := p.v.ptr, p.v.lt
-	for _, f := range p.field {
+	for _, s := range p.path {
 		st := t.(*llvm.StructType)
-		ptr = g.b.GEP(st, ptr, i32(0), i32(int64(f)))
-		t = st.Fields[f]
+		ptr = g.b.GEP(st, ptr, i32(0), i32(int64(s.field)))
+		t = st.Fields[s.field]
 	}
 	g.storeSlot(ptr, t, x, false)
 }
 
 // ---- private arrays ----
 
-// privateAddrs returns the address of each lane's element idx of an
-// array of vectors.
-func (g *gen) privateAddrs(s *variable, idx llvm.Value) llvm.Value {
-	et := llvm.Elem(s.lt.(*llvm.ArrayType).Elem)
-	flat := g.b.Add(g.b.Mul(g.splat(idx), &llvm.Splat{Len: g.W, X: i32(int64(g.W))}), g.lanes())
-	return g.b.GEP(et, s.ptr, g.index64(flat, false))
+// elemAddr returns the address of the part of a variable's slot a path
+// with an array index names, its type and IR type, and whether the
+// address is per lane (an index differs across lanes): then it is each
+// lane's element's own (a slot of lanes holds lane l at l's place).
+func (g *gen) elemAddr(p place) (ptr llvm.Value, t llvm.Type, it ir.Type, lanes bool) {
+	b := g.b
+	t, it = p.v.lt, p.v.t
+	idx := []llvm.Value{i64(0)}
+	for _, s := range p.path {
+		if s.index == nil {
+			st, ok := t.(*llvm.StructType)
+			ist, isStruct := it.(*ir.Struct)
+			if !ok || !isStruct {
+				g.fail("a field of a non-struct value")
+			}
+			idx = append(idx, i32(int64(s.field)))
+			t, it = st.Fields[s.field], ist.Fields[s.field].Type
+			continue
+		}
+		at, ok := t.(*llvm.ArrayType)
+		iat, isArray := it.(*ir.Array)
+		if !ok || !isArray {
+			g.fail("an index of a non-array value")
+		}
+		i := s.index.x
+		if isVec(i) {
+			lanes = true
+		} else {
+			// Out of range only where no lane runs: element 0 then.
+			i = b.Select(b.ICmp(llvm.ULT, i, i32(int64(at.Len))), i, i32(0))
+		}
+		idx = append(idx, g.index64(i, false))
+		t, it = at.Elem, iat.Elem
+	}
+	ptr = b.GEP(p.v.lt, p.v.ptr, idx...)
+	if lanes {
+		if _, ok := it.(*ir.Basic); !ok {
+			g.fail("a %v chosen by an index that differs across lanes", it)
+		}
+		if p.v.vec {
+			ptr = b.GEP(llvm.Elem(t), ptr, g.index64(g.lanes(), false))
+			t = llvm.Elem(t)
+		}
+	}
+	return ptr, t, it, lanes
 }
 
-func (g *gen) loadPrivate(s *variable, idx value) llvm.Value {
-	at := s.lt.(*llvm.ArrayType)
-	b := g.b
-	if !isVec(idx.x) {
-		// Out of range only where no lane runs: read element 0 then.
-		i := b.Select(b.ICmp(llvm.ULT, idx.x, i32(int64(at.Len))), idx.x, i32(0))
-		return b.Load(at.Elem, b.GEP(at, s.ptr, i64(0), g.index64(i, false)), llvm.SizeOf(llvm.Elem(at.Elem)))
+// byField returns, for a struct that lanes choose with differing
+// indices, the places of its fields: such a struct is accessed field by
+// field.
+func (g *gen) byField(p place) []place {
+	it := p.v.t
+	varies := false
+	for _, s := range p.path {
+		switch t := it.(type) {
+		case *ir.Struct:
+			it = t.Fields[s.field].Type
+		case *ir.Array:
+			it = t.Elem
+			varies = varies || isVec(s.index.x)
+		}
 	}
-	if !s.vec {
-		return g.gather(b.GEP(at.Elem, s.ptr, g.index64(idx.x, false)), at.Elem)
+	st, ok := it.(*ir.Struct)
+	if !ok || !varies {
+		return nil
 	}
-	return g.gather(g.privateAddrs(s, idx.x), llvm.Elem(at.Elem))
+	out := make([]place, len(st.Fields))
+	for i := range st.Fields {
+		out[i] = p
+		out[i].path = append(append([]step(nil), p.path...), step{field: i})
+	}
+	return out
 }
 
-func (g *gen) storePrivate(s *variable, idx value, x llvm.Value) {
-	at := s.lt.(*llvm.ArrayType)
-	b := g.b
-	if !s.vec {
-		if isVec(x) || isVec(idx.x) {
+func (g *gen) loadElem(p place) value {
+	if fs := g.byField(p); fs != nil {
+		x := value{fields: make([]value, len(fs))}
+		for i, f := range fs {
+			x.fields[i] = g.loadElem(f)
+		}
+		return x
+	}
+	ptr, t, it, lanes := g.elemAddr(p)
+	var x value
+	if lanes {
+		x = value{x: g.gather(ptr, t)}
+	} else {
+		x = g.loadSlot(ptr, t)
+	}
+	if ir.IsKind(it, ir.Bool) {
+		x.x = g.b.ICmp(llvm.NE, x.x, zeroLike(x.x))
+	}
+	return x
+}
+
+func (g *gen) storeElem(p place, x value) {
+	if fs := g.byField(p); fs != nil {
+		for i, f := range fs {
+			g.storeElem(f, x.fields[i])
+		}
+		return
+	}
+	ptr, t, it, lanes := g.elemAddr(p)
+	if ir.IsKind(it, ir.Bool) {
+		x.x = g.b.Cast(llvm.ZExt, x.x, llvm.Like(x.x.Type(), llvm.I8))
+	}
+	switch {
+	case lanes:
+		if !p.v.vec {
 			g.fail("a varying store to a uniform private array (the uniformity analysis and the lowering disagree)")
 		}
-		i := b.Select(b.ICmp(llvm.ULT, idx.x, i32(int64(at.Len))), idx.x, i32(0))
-		g.ifThen(g.any(g.mask()), "store", func() {
-			b.Store(x, b.GEP(at, s.ptr, i64(0), g.index64(i, false)), llvm.SizeOf(at.Elem))
-		})
-		return
+		g.scatter(g.splat(x.x), ptr)
+	case !p.v.vec:
+		// Every lane stores the same value: once, when a lane runs.
+		g.ifThen(g.any(g.mask()), "store", func() { g.storeSlot(ptr, t, x, true) })
+	default:
+		g.storeSlot(ptr, t, x, false)
 	}
-	if !isVec(idx.x) {
-		i := b.Select(b.ICmp(llvm.ULT, idx.x, i32(int64(at.Len))), idx.x, i32(0))
-		p := b.GEP(at, s.ptr, i64(0), g.index64(i, false))
-		g.storeSlot(p, at.Elem, value{x: x}, false)
-		return
-	}
-	g.scatter(g.splat(x), g.privateAddrs(s, idx.x))
 }
 
 // ---- buffers and shared arrays ----
@@ -252,7 +345,7 @@ func (g *gen) fieldRefs(r *memRef) []*memRef {
 }
 
 func (g *gen) loadMem(r *memRef) value {
-	g.checkIndex(r.idx.x, r.n, r.signed, r.object)
+	g.checkIndex(r.idx, r.n, r.signed, r.object)
 	if _, ok := r.elem.(*ir.Struct); ok {
 		fs := g.fieldRefs(r)
 		vs := make([]value, len(fs))
@@ -265,7 +358,7 @@ func (g *gen) loadMem(r *memRef) value {
 }
 
 func (g *gen) storeMem(r *memRef, x value) {
-	g.checkIndex(r.idx.x, r.n, r.signed, r.object)
+	g.checkIndex(r.idx, r.n, r.signed, r.object)
 	if _, ok := r.elem.(*ir.Struct); ok {
 		for i, f := range g.fieldRefs(r) {
 			g.storeChecked(f, x.fields[i])

@@ -1,7 +1,8 @@
 package llvmgen
 
-// This file splits a kernel body at its barriers (loop fission): each
-// barrier-free run of statements is a segment, which runs as a loop over
+// This file splits a kernel body at its barriers (loop fission), and at
+// its wave verbs when a wave spans chunks: each barrier-free run of
+// statements is a segment, which runs as a loop over
 // the block's chunks; an if or loop around a barrier (uniform, as the
 // uniformity analysis requires) runs once per block around its segments.
 // Variables used in more than one piece live across the pieces in a slot
@@ -36,7 +37,18 @@ type blockLoop struct {
 	pos        ir.Pos
 }
 
+// waveStep is a wave verb whose wave spans chunks (a declared width
+// above W): the chunks first compute its operands, then each chunk its
+// result from its wave's.
+type waveStep struct {
+	id  int
+	w   *ir.Wave
+	dst *ir.Var
+	pos ir.Pos
+}
+
 func (*segment) piece()   {}
+func (*waveStep) piece()  {}
 func (*blockIf) piece()   {}
 func (*blockLoop) piece() {}
 
@@ -80,6 +92,11 @@ func (g *gen) plan() []piece {
 					}
 					return true
 				})
+			case *waveStep:
+				use(pc.id, pc.dst)
+				for _, a := range pc.w.Args {
+					exprUses(pc.id, a)
+				}
 			case *blockIf:
 				exprUses(pc.id, pc.cond)
 				walk(pc.then)
@@ -159,16 +176,19 @@ func (p *planner) split(stmts []ir.Stmt) []piece {
 	}
 	u := p.g.k.Uniform
 	for _, s := range stmts {
-		if !hasBarrier(s) {
+		if !p.splits(s) {
 			cur = append(cur, s)
 			continue
 		}
 		flush()
 		p.g.pos = stmtPos(s)
 		if !u.Flow[s] {
-			p.g.fail("a barrier in non-uniform control flow")
+			p.g.fail("a barrier or wave verb in non-uniform control flow")
 		}
 		switch s := s.(type) {
+		case *ir.Decl, *ir.Assign:
+			w, dst := ir.WaveStmt(s)
+			out = append(out, &waveStep{id: p.id(), w: w, dst: dst, pos: w.Pos})
 		case *ir.Barrier:
 		case *ir.Block:
 			out = append(out, p.split(s.Stmts)...)
@@ -186,7 +206,7 @@ func (p *planner) split(stmts []ir.Stmt) []piece {
 			if s.Cond != nil && !u.Value[s.Cond] {
 				p.g.fail("a barrier inside a loop whose condition is not workgroup-uniform")
 			}
-			if s.Post != nil && hasBarrier(s.Post) {
+			if s.Post != nil && p.splits(s.Post) {
 				p.g.fail("a barrier in the post statement of a loop")
 			}
 			n := &blockLoop{id: p.id(), cond: s.Cond, pos: s.Pos}
@@ -232,11 +252,16 @@ func (p *planner) checkSegment(stmts []ir.Stmt) {
 	visit(stmts, 0)
 }
 
-// hasBarrier reports whether s holds a barrier statement.
-func hasBarrier(s ir.Stmt) bool {
+// splits reports whether s holds a barrier statement or a wave verb
+// whose wave spans chunks: where the body splits.
+func (p *planner) splits(s ir.Stmt) bool {
 	found := false
+	wide := p.g.waveWidth() > p.g.W
 	ir.WalkStmts(&ir.Block{Stmts: []ir.Stmt{s}}, func(t ir.Stmt) bool {
 		if _, ok := t.(*ir.Barrier); ok {
+			found = true
+		}
+		if w, _ := ir.WaveStmt(t); w != nil && wide {
 			found = true
 		}
 		return !found

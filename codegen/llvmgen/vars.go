@@ -57,15 +57,10 @@ func (g *gen) slotType(t ir.Type, vec bool) llvm.Type {
 		}
 		return &llvm.StructType{Fields: fs}
 	case *ir.Array:
-		e, ok := t.Elem.(*ir.Basic)
-		if !ok {
-			g.fail("a private array of %v (only of scalars)", t.Elem)
+		if e, ok := t.Elem.(*ir.Basic); ok && e.Kind == ir.Bool {
+			return &llvm.ArrayType{Len: t.Len, Elem: lane(llvm.I8)} // an i1 lane has no address of its own
 		}
-		et := g.basic(e)
-		if e.Kind == ir.Bool {
-			et = llvm.I8 // an i1 lane has no address of its own
-		}
-		return &llvm.ArrayType{Len: t.Len, Elem: lane(et)}
+		return &llvm.ArrayType{Len: t.Len, Elem: g.slotType(t.Elem, vec)}
 	}
 	g.fail("a variable of type %v", t)
 	return nil
@@ -101,7 +96,9 @@ func (g *gen) declare(v *ir.Var, init ir.Expr) {
 	}
 	if isArray {
 		if init == nil {
-			g.b.Store(&llvm.Zero{T: s.lt}, s.ptr, 32)
+			// A slot may be one chunk's of a [chunks x T]: aligned to
+			// its scalars (4 bytes, or a bool's 1).
+			g.b.Store(&llvm.Zero{T: s.lt}, s.ptr, 1)
 			return
 		}
 		g.copyArray(s, g.arrayOf(init), true)
@@ -132,11 +129,22 @@ func (g *gen) zero(t ir.Type) value {
 
 // arrayOf returns the variable an array-valued expression names.
 func (g *gen) arrayOf(x ir.Expr) *variable {
-	r, ok := x.(*ir.VarRef)
-	if !ok {
-		g.fail("an array value that is not a variable (%T)", x)
+	switch e := x.(type) {
+	case *ir.VarRef:
+		return g.lookup(e.Var)
+	case *ir.Index, *ir.FieldOf:
+		// A row of a variable: its part of the slot, when every lane
+		// picks the same one.
+		p := g.placeOf(e)
+		if p.v != nil && p.v.ptr != nil && indexed(p.path) {
+			ptr, t, it, lanes := g.elemAddr(p)
+			if !lanes {
+				return &variable{t: it, vec: p.v.vec, lt: t, ptr: ptr}
+			}
+		}
 	}
-	return g.lookup(r.Var)
+	g.fail("an array value that is not a variable or a row of one the lanes share (%T)", x)
+	return nil
 }
 
 func (g *gen) lookup(v *ir.Var) *variable {
@@ -150,17 +158,67 @@ func (g *gen) lookup(v *ir.Var) *variable {
 // copyArray copies the array src into dst, lane by lane under the mask
 // unless all is set (a declaration: no lane has read dst yet).
 func (g *gen) copyArray(dst, src *variable, all bool) {
-	at, ok := dst.lt.(*llvm.ArrayType)
-	if st, same := src.lt.(*llvm.ArrayType); !ok || !same || st.Len != at.Len {
+	if !llvm.SameType(dst.lt, src.lt) {
+		if dst.vec && !src.vec && llvm.SameType(dst.lt, g.slotType(src.t, true)) {
+			g.copyWiden(dst.ptr, src.ptr, src.lt, all)
+			return
+		}
 		g.fail("an array assignment between %v and %v", dst.t, src.t)
 	}
-	for i := range at.Len {
-		p := g.b.GEP(src.lt, src.ptr, i64(0), i64(int64(i)))
-		et := src.lt.(*llvm.ArrayType).Elem
-		x := g.b.Load(et, p, llvm.SizeOf(llvm.Elem(et)))
-		q := g.b.GEP(dst.lt, dst.ptr, i64(0), i64(int64(i)))
-		g.storeSlot(q, at.Elem, value{x: x}, all)
+	g.copySlot(dst.ptr, src.ptr, dst.lt, all)
+}
+
+// copySlot copies a slot of type t, scalar by scalar (or vector by
+// vector).
+func (g *gen) copySlot(dst, src llvm.Value, t llvm.Type, all bool) {
+	switch t := t.(type) {
+	case *llvm.ArrayType:
+		for i := range t.Len {
+			at := func(p llvm.Value) llvm.Value { return g.b.GEP(t, p, i64(0), i64(int64(i))) }
+			g.copySlot(at(dst), at(src), t.Elem, all)
+		}
+	case *llvm.StructType:
+		for i := range t.Fields {
+			at := func(p llvm.Value) llvm.Value { return g.b.GEP(t, p, i32(0), i32(int64(i))) }
+			g.copySlot(at(dst), at(src), t.Fields[i], all)
+		}
+	default:
+		g.storeSlot(dst, t, value{x: g.b.Load(t, src, llvm.SizeOf(llvm.Elem(t)))}, all)
 	}
+}
+
+// copyWiden copies a uniform slot of type t into a varying one of the
+// same shape, every lane the same.
+func (g *gen) copyWiden(dst, src llvm.Value, t llvm.Type, all bool) {
+	vt := g.slotTypeOf(t)
+	switch t := t.(type) {
+	case *llvm.ArrayType:
+		for i := range t.Len {
+			g.copyWiden(g.b.GEP(vt, dst, i64(0), i64(int64(i))), g.b.GEP(t, src, i64(0), i64(int64(i))), t.Elem, all)
+		}
+	case *llvm.StructType:
+		for i := range t.Fields {
+			g.copyWiden(g.b.GEP(vt, dst, i32(0), i32(int64(i))), g.b.GEP(t, src, i32(0), i32(int64(i))), t.Fields[i], all)
+		}
+	default:
+		g.storeSlot(dst, vt, value{x: g.b.Load(t, src, llvm.SizeOf(t))}, all)
+	}
+}
+
+// slotTypeOf returns the varying slot type of the same shape as the
+// uniform one t.
+func (g *gen) slotTypeOf(t llvm.Type) llvm.Type {
+	switch t := t.(type) {
+	case *llvm.ArrayType:
+		return &llvm.ArrayType{Len: t.Len, Elem: g.slotTypeOf(t.Elem)}
+	case *llvm.StructType:
+		fs := make([]llvm.Type, len(t.Fields))
+		for i, f := range t.Fields {
+			fs[i] = g.slotTypeOf(f)
+		}
+		return &llvm.StructType{Fields: fs}
+	}
+	return g.vec(t)
 }
 
 // load returns the value of a variable.

@@ -16,25 +16,59 @@ import (
 )
 
 func (g *gen) wave(e *ir.Wave) value {
-	b := g.b
 	args := make([]llvm.Value, len(e.Args))
 	for i, a := range e.Args {
 		args[i] = g.splat(g.expr(a).x)
 	}
-	v := args[0]
-	m := g.mask()
+	return g.waveOp(e, args, g.chunkLanes(args[0], g.mask()))
+}
+
+// waveLanes is where a verb reads the lanes of the callers' waves.
+type waveLanes struct {
+	n      int                    // the lanes the verb visits, in lane order
+	value  func(l int) llvm.Value // lane l's operand, for every caller
+	on     func(l int) llvm.Value // lane l is active and in the caller's wave
+	index  func(l int) int        // lane l's index in its wave
+	inWave llvm.Value             // each caller's index in its wave
+}
+
+// chunkLanes are the lanes of a chunk holding whole waves (a width of W
+// or a divisor of it): v is the operand, m the active lanes.
+func (g *gen) chunkLanes(v, m llvm.Value) waveLanes {
+	b := g.b
 	ww := g.waveWidth()
-	pos := func(f func(p int) int64) llvm.Value { // a constant i32 vector over the lanes
-		e := make([]llvm.Value, g.W)
-		for p := range e {
-			e[p] = i32(f(p))
-		}
-		return &llvm.VectorConst{Elems: e}
+	wave := g.perLaneConst(func(p int) int64 { return int64(p / ww) })
+	return waveLanes{
+		n:     g.W,
+		value: func(l int) llvm.Value { return b.Broadcast(g.W, b.ExtractElement(v, i32(int64(l)))) },
+		on: func(l int) llvm.Value {
+			on := b.Broadcast(g.W, b.ExtractElement(m, i32(int64(l))))
+			if ww < g.W {
+				on = b.And(on, b.ICmp(llvm.EQ, wave, constLike(wave, int64(l/ww))))
+			}
+			return on
+		},
+		index:  func(l int) int { return l % ww },
+		inWave: g.perLaneConst(func(p int) int64 { return int64(p % ww) }),
 	}
-	wave := pos(func(p int) int64 { return int64(p / ww) })    // each lane's wave in the chunk
-	inWave := pos(func(p int) int64 { return int64(p % ww) })  // each lane's index in its wave
-	start := pos(func(p int) int64 { return int64(p - p%ww) }) // the first lane of its wave
-	float := ir.IsKind(e.T, ir.F32) || len(e.Args) > 0 && ir.IsKind(e.Args[0].Type(), ir.F32)
+}
+
+// perLaneConst returns the constant i32 vector of f over the lanes.
+func (g *gen) perLaneConst(f func(p int) int64) llvm.Value {
+	e := make([]llvm.Value, g.W)
+	for p := range e {
+		e[p] = i32(f(p))
+	}
+	return &llvm.VectorConst{Elems: e}
+}
+
+// waveOp computes the verb e for every lane of the chunk: args are the
+// callers' operands, src where the verb reads its wave's lanes.
+func (g *gen) waveOp(e *ir.Wave, args []llvm.Value, src waveLanes) value {
+	b := g.b
+	v := args[0]
+	ww := g.waveWidth()
+	float := ir.IsKind(e.Args[0].Type(), ir.F32)
 	signed := ir.IsKind(e.Args[0].Type(), ir.I32)
 	// identity is what an inactive lane adds: -0 is exact for floats.
 	identity := func() llvm.Value {
@@ -42,14 +76,6 @@ func (g *gen) wave(e *ir.Wave) value {
 			return &llvm.Splat{Len: g.W, X: llvm.ConstF32(negZero)}
 		}
 		return zeroLike(v)
-	}
-	lane := func(l int) (llvm.Value, llvm.Value) { // lane l's value (splat) and whether it is an active lane of each lane's wave
-		x := g.b.Broadcast(g.W, b.ExtractElement(v, i32(int64(l))))
-		on := g.b.Broadcast(g.W, b.ExtractElement(m, i32(int64(l))))
-		if ww < g.W {
-			on = b.And(on, b.ICmp(llvm.EQ, wave, constLike(wave, int64(l/ww))))
-		}
-		return x, on
 	}
 	add := func(x, y llvm.Value) llvm.Value {
 		if float {
@@ -69,80 +95,151 @@ func (g *gen) wave(e *ir.Wave) value {
 	switch e.Op {
 	case schema.WaveSum, schema.WavePrefixSum, schema.WaveExclusivePrefixSum:
 		var s llvm.Value = zeroLike(v)
-		for l := range g.W {
-			x, on := lane(l)
+		for l := range src.n {
+			on := src.on(l)
 			switch e.Op {
 			case schema.WavePrefixSum:
-				on = b.And(on, b.ICmp(llvm.UGE, inWave, constLike(inWave, int64(l%ww))))
+				on = b.And(on, b.ICmp(llvm.UGE, src.inWave, constLike(src.inWave, int64(src.index(l)))))
 			case schema.WaveExclusivePrefixSum:
-				on = b.And(on, b.ICmp(llvm.UGT, inWave, constLike(inWave, int64(l%ww))))
+				on = b.And(on, b.ICmp(llvm.UGT, src.inWave, constLike(src.inWave, int64(src.index(l)))))
 			}
-			s = add(s, b.Select(on, x, identity()))
+			s = add(s, b.Select(on, src.value(l), identity()))
 		}
 		return value{x: s}
 	case schema.WaveMin, schema.WaveMax:
 		acc := v
-		for l := range g.W {
-			x, on := lane(l)
+		for l := range src.n {
+			x := src.value(l)
 			var take llvm.Value
 			if e.Op == schema.WaveMin {
 				take = less(x, acc) // Min(acc, x): x < acc
 			} else {
 				take = less(acc, x) // Max(acc, x): x > acc
 			}
-			acc = b.Select(b.And(on, take), x, acc)
+			acc = b.Select(b.And(src.on(l), take), x, acc)
 		}
 		return value{x: acc}
 	case schema.WaveBallot, schema.WaveAny, schema.WaveAll:
-		p := b.And(m, v)
-		if e.Op == schema.WaveAll {
-			p = b.And(m, g.not(v))
+		if e.Op == schema.WaveBallot && ww > 32 {
+			g.fail("WaveBallot at a wave of %d lanes (at most 32)", ww)
 		}
-		// Each lane's wave's bits: the chunk's, shifted down to its
-		// wave's first lane and cut to the wave.
-		bits := b.Cast(llvm.ZExt, g.maskBits(p), llvm.I32)
-		mine := b.Bin(llvm.LShr, g.splat(bits), start, llvm.Flags{})
-		if ww < 32 {
-			mine = b.And(mine, constLike(mine, int64(1)<<ww-1))
+		// Each caller's wave's bits of the lanes that are active and
+		// whose predicate holds (fails, for WaveAll).
+		bits := zeroLike(g.splat(i64(0)))
+		for l := range src.n {
+			p := src.value(l)
+			if e.Op == schema.WaveAll {
+				p = g.not(p)
+			}
+			bit := &llvm.Splat{Len: g.W, X: i64(int64(1) << src.index(l))}
+			bits = b.Or(bits, b.Select(b.And(src.on(l), p), bit, zeroLike(bits)))
 		}
 		switch e.Op {
 		case schema.WaveAny:
-			return value{x: b.ICmp(llvm.NE, mine, zeroLike(mine))}
+			return value{x: b.ICmp(llvm.NE, bits, zeroLike(bits))}
 		case schema.WaveAll:
-			return value{x: b.ICmp(llvm.EQ, mine, zeroLike(mine))}
+			return value{x: b.ICmp(llvm.EQ, bits, zeroLike(bits))}
 		}
-		return value{x: mine}
+		return value{x: b.Cast(llvm.Trunc, bits, g.vec(llvm.I32))}
 	}
-	// Shuffles: the source lane of each lane, -1 for its own value.
-	// Shuffles: each lane's source lane in its wave, then in the chunk;
-	// -1 for its own value.
-	w := constLike(inWave, int64(ww))
-	var src llvm.Value
+	// Shuffles: each lane's source lane in its wave; -1 for its own value.
+	w := constLike(src.inWave, int64(ww))
+	var from llvm.Value
 	k := args[1]
 	switch e.Op {
 	case schema.WaveBroadcast, schema.WaveShuffle:
-		src = b.Bin(llvm.URem, k, w, llvm.Flags{})
+		from = b.Bin(llvm.URem, k, w, llvm.Flags{})
 	case schema.WaveShuffleXor:
-		src = b.Xor(inWave, b.Bin(llvm.URem, k, w, llvm.Flags{}))
+		from = b.Xor(src.inWave, b.Bin(llvm.URem, k, w, llvm.Flags{}))
 	case schema.WaveShuffleUp:
-		src = b.Select(b.ICmp(llvm.UGT, k, inWave), constLike(k, -1), b.Sub(inWave, k))
+		from = b.Select(b.ICmp(llvm.UGT, k, src.inWave), constLike(k, -1), b.Sub(src.inWave, k))
 	case schema.WaveShuffleDown:
-		s64 := b.Add(b.Cast(llvm.ZExt, inWave, g.vec(llvm.I64)), b.Cast(llvm.ZExt, k, g.vec(llvm.I64)))
+		s64 := b.Add(b.Cast(llvm.ZExt, src.inWave, g.vec(llvm.I64)), b.Cast(llvm.ZExt, k, g.vec(llvm.I64)))
 		past := b.ICmp(llvm.UGE, s64, &llvm.Splat{Len: g.W, X: i64(int64(ww))})
-		src = b.Select(past, constLike(k, -1), b.Add(inWave, k))
+		from = b.Select(past, constLike(k, -1), b.Add(src.inWave, k))
 	default:
 		g.fail("the wave verb %v", e.Op)
 	}
-	own := b.ICmp(llvm.EQ, src, constLike(src, -1))
-	src = b.Select(own, src, b.Add(src, start))
 	r := v
-	for l := range g.W {
-		x := g.b.Broadcast(g.W, b.ExtractElement(v, i32(int64(l))))
-		on := g.b.Broadcast(g.W, b.ExtractElement(m, i32(int64(l))))
-		r = b.Select(b.And(on, b.ICmp(llvm.EQ, src, constLike(src, int64(l)))), x, r)
+	for l := range src.n {
+		hit := b.And(src.on(l), b.ICmp(llvm.EQ, from, constLike(from, int64(src.index(l)))))
+		r = b.Select(hit, src.value(l), r)
 	}
 	return value{x: r}
 }
 
 // waveWidth is WaveWidth().
 func (g *gen) waveWidth() int { return int(Wave(g.k, g.t)) }
+
+// wideWave lowers a wave verb whose wave spans k = WaveWidth/W chunks:
+// a loop over the chunks keeps each one's operands and active lanes, a
+// second computes each chunk's result from its wave's k chunks.
+func (g *gen) wideWave(st *waveStep) {
+	b := g.b
+	k := g.waveWidth() / g.W
+	// Room for whole waves: a partial last wave's missing chunks have
+	// no active lanes.
+	n := (int(g.nchunks) + k - 1) / k * k
+	keep := make([]llvm.Value, len(st.w.Args))
+	types := make([]llvm.Type, len(st.w.Args))
+	for i, a := range st.w.Args {
+		types[i] = g.vec(g.basic(a.Type()))
+		if ir.IsKind(a.Type(), ir.Bool) {
+			types[i] = g.vec(llvm.I8)
+		}
+		keep[i] = b.Alloca("wave.arg", &llvm.ArrayType{Len: n, Elem: types[i]}, 32)
+	}
+	onType := &llvm.ArrayType{Len: n, Elem: g.maskInt()}
+	active := b.Alloca("wave.on", onType, 8)
+	b.Store(&llvm.Zero{T: onType}, active, 8)
+	at := func(i int, c llvm.Value) llvm.Value { return b.GEP(types[i], keep[i], c) }
+	g.chunkLoop(func(c llvm.Value) {
+		for i, a := range st.w.Args {
+			x := g.splat(g.expr(a).x)
+			if ir.IsKind(a.Type(), ir.Bool) {
+				x = b.Cast(llvm.ZExt, x, types[i])
+			}
+			b.Store(x, at(i, c), llvm.SizeOf(llvm.Elem(types[i])))
+		}
+		b.Store(g.maskBits(g.mask()), b.GEP(g.maskInt(), active, c), 1)
+	})
+	g.chunkLoop(func(c llvm.Value) {
+		load := func(i int, c llvm.Value) llvm.Value {
+			x := b.Load(types[i], at(i, c), llvm.SizeOf(llvm.Elem(types[i])))
+			if ir.IsKind(st.w.Args[i].Type(), ir.Bool) {
+				x = b.ICmp(llvm.NE, x, zeroLike(x))
+			}
+			return x
+		}
+		args := make([]llvm.Value, len(keep))
+		for i := range keep {
+			args[i] = load(i, c)
+		}
+		pos := b.Bin(llvm.URem, c, i32(int64(k)), llvm.Flags{}) // the chunk's place in its wave
+		first := b.Sub(c, pos)
+		// The wave's chunks, and their lanes, loaded once.
+		vals := make([]llvm.Value, k)
+		ons := make([]llvm.Value, k)
+		for j := range k {
+			cj := b.Add(first, i32(int64(j)))
+			vals[j] = load(0, cj)
+			bits := b.Load(g.maskInt(), b.GEP(g.maskInt(), active, cj), 1)
+			ons[j] = b.Cast(llvm.Bitcast, bits, g.vec(llvm.I1))
+		}
+		src := waveLanes{
+			n: k * g.W,
+			value: func(l int) llvm.Value {
+				return b.Broadcast(g.W, b.ExtractElement(vals[l/g.W], i32(int64(l%g.W))))
+			},
+			on: func(l int) llvm.Value {
+				return b.Broadcast(g.W, b.ExtractElement(ons[l/g.W], i32(int64(l%g.W))))
+			},
+			index:  func(l int) int { return l },
+			inWave: b.Add(g.splat(b.Mul(pos, i32(int64(g.W)))), g.lanes()),
+		}
+		x := g.waveOp(st.w, args, src)
+		if v := g.vars[st.dst]; v != nil && v.ptr != nil {
+			g.storeSlot(v.ptr, v.lt, x, true)
+		}
+	})
+}

@@ -35,13 +35,13 @@ var SaxpyKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Entry:    saxpyCPU,
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:729a424c14bec52b77c9b1295dc0686e5265e73dbc3857e027f9eff676175892"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:5fb6b7385ce95b85e4259d312a0b15cf28278972ae086cc5e0d0fa4e355c6673"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v3"},
 			Code:     libLLVMHOSTX8664V3,
 			Symbol:   "xpu_Saxpy",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:e57f4c627c607c1b330a34403420174c15e5f7e85f3b71d98d58dbc96c12a946"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:0cdf8c1c6864781aa76bda0458557e57e3082da5072bbac793b20a3aade71341"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
 			Code:     libLLVMHOSTX8664V4,
 			Symbol:   "xpu_Saxpy",

@@ -41,8 +41,8 @@ func TestWaveTiers(t *testing.T) {
 // kernel or a declared width of S, narrow below S and folded above it;
 // emulated without subgroups. On the CPU backend's host tier, whose
 // waves are the lanes of its vectors (S = the processor's float32
-// lanes), native at S and narrow below it; above S, and on the Go tier,
-// emulated over lanes of its own.
+// lanes), the same: native at S, narrow at a divisor of S, folded at a
+// multiple of it; on the Go tier, emulated over lanes of its own.
 func expectedTier(d *gpu.Device, k *gpu.Kernel) schema.Tier {
 	m, ok := k.Manifest(schema.BackendCPU)
 	if !ok || !m.WaveOps {
@@ -55,6 +55,8 @@ func expectedTier(d *gpu.Device, k *gpu.Kernel) schema.Tier {
 			return schema.TierNative
 		case w < s && s%w == 0:
 			return schema.TierNarrow
+		case w > s && w%s == 0:
+			return schema.TierFolded
 		}
 		return schema.TierEmulated
 	}

@@ -36,13 +36,13 @@ var ReduceSharedKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Entry:    reduceSharedCPU,
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:ea188adefdf32d75ed78e725bd6f508b46ab16cd135ef60fec79802093c0d2ca"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:1c52f5237a80194cf9aac7886ebb64f0370d8f3b917dceb48f4e830b0e316970"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v3"},
 			Code:     libLLVMHOSTX8664V3,
 			Symbol:   "xpu_ReduceShared",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:8556cbd71c19811f38b9a489304cf08e020a3654cf0099ee332a0254beea1838"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:a34644ab6ad459e0295a487162832dde6a834d982c07f3008b741ce14d1611d5"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
 			Code:     libLLVMHOSTX8664V4,
 			Symbol:   "xpu_ReduceShared",
@@ -255,7 +255,7 @@ var ReduceWaveKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Entry: reduceWaveCPU,
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:b1ccb4b1db05165c9b85c09ae7fc960307cd0c8840cb866c951c58e420677410",
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:bf21a7300363bce117a9ecf474fb4f1f05a8e8b21643d3647343ae354f715bf7",
 				WaveTier: "native",
 			},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 8, ISA: "x86-64-v3"},
@@ -263,7 +263,7 @@ var ReduceWaveKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_ReduceWave",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:6c507a7921987c55489e6edc48ce1917789ed61be18c13125e8ad2e7dee6696a",
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:0d8a1ed62f5f0cd4b7021ed0421a99cbe94cdbfeb177056194e4ad580b03c943",
 				WaveTier: "native",
 			},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 16, ISA: "x86-64-v4"},
@@ -593,8 +593,23 @@ var ReduceWave32Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			},
 			Entry: reduceWave32CPU,
 		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:e7497b5e295978cd6d3642fb81e129a984050d5d83bf7e89d59fb57514028093",
+				WaveTier: "folded",
+			},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 32, ISA: "x86-64-v3"},
+			Code:     libLLVMHOSTX8664V3,
+			Symbol:   "xpu_ReduceWave32",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:36d105ffdaf1ccd1a8cc58b45f9eb3995185fc67f38f1d8247c3b23b7d3cce9c",
+				WaveTier: "folded",
+			},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 32, ISA: "x86-64-v4"},
+			Code:     libLLVMHOSTX8664V4,
+			Symbol:   "xpu_ReduceWave32",
+		},
 	},
-	// cpu, llvm-host: none: [xpu-llvm-lowering] kernel ReduceWave32: reduce.go:73:6: the kernel declares wave=32; waves of x86-64-v3 are 8 lanes, or a width dividing it
 })
 
 // LaunchReduceWave32 launches the kernel ReduceWave32 on the stream s over a grid of groups
@@ -1017,8 +1032,23 @@ var Wave16Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			},
 			Entry: wave16CPU,
 		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:6cd1d1f94757e67a3dfa2c000f835c60ba7a6499cdd8b2fc9660f563323f8354",
+				WaveTier: "folded",
+			},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 16, ISA: "x86-64-v3"},
+			Code:     libLLVMHOSTX8664V3,
+			Symbol:   "xpu_Wave16",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:a9facb3aeff838869c4a356b30640ee51e12993ecda1cd47608bd7e90327aa9c",
+				WaveTier: "native",
+			},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 16, ISA: "x86-64-v4"},
+			Code:     libLLVMHOSTX8664V4,
+			Symbol:   "xpu_Wave16",
+		},
 	},
-	// cpu, llvm-host: none: [xpu-llvm-lowering] kernel Wave16: verbs.go:35:6: the kernel declares wave=16; waves of x86-64-v3 are 8 lanes, or a width dividing it
 })
 
 // LaunchWave16 launches the kernel Wave16 on the stream s over a grid of groups
@@ -2474,8 +2504,23 @@ var Wave32Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			},
 			Entry: wave32CPU,
 		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:1110da9dd1aa9de7af1edc2754881bd4c06d634e33f6cccbde7375b2eb6b3f7c",
+				WaveTier: "folded",
+			},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 32, ISA: "x86-64-v3"},
+			Code:     libLLVMHOSTX8664V3,
+			Symbol:   "xpu_Wave32",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:aeb79d1bbda5e0144567f9021a203beace65491d184f3180a579e48b36afec34",
+				WaveTier: "folded",
+			},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 32, ISA: "x86-64-v4"},
+			Code:     libLLVMHOSTX8664V4,
+			Symbol:   "xpu_Wave32",
+		},
 	},
-	// cpu, llvm-host: none: [xpu-llvm-lowering] kernel Wave32: verbs.go:35:6: the kernel declares wave=32; waves of x86-64-v3 are 8 lanes, or a width dividing it
 })
 
 // LaunchWave32 launches the kernel Wave32 on the stream s over a grid of groups
@@ -3923,7 +3968,7 @@ var Wave4Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Entry: wave4CPU,
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:84e0402e72381f9b8a7cb2122cd075b997d4ef703dcdb38316f8774e8c3f98cd",
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:87b9635b06eafab5db43ae0dce92e7069220840f0288de51bd85583b2dd67a87",
 				WaveTier: "narrow",
 			},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 4, ISA: "x86-64-v3"},
@@ -3931,7 +3976,7 @@ var Wave4Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_Wave4",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:b7716637d03b03e991e88ce04291f82b9586e6577b6144f552ec0bcccdaf7ad0",
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:4f1ba1c883cb4033f1400c5b7e2beabe1c332b09c9b889cf06d2bc15d1db127f",
 				WaveTier: "narrow",
 			},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 4, ISA: "x86-64-v4"},
@@ -5068,8 +5113,23 @@ var Wave64Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			},
 			Entry: wave64CPU,
 		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:301c98275fe2dff54d07b01ed7339ff8022e1ed7de217a3ed01fe1fb125dd02c",
+				WaveTier: "folded",
+			},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 64, ISA: "x86-64-v3"},
+			Code:     libLLVMHOSTX8664V3,
+			Symbol:   "xpu_Wave64",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:d70ef07e0b9f5f2d2f07323063a53c8dd251b7df4ba078c0e94fa47dad1deec2",
+				WaveTier: "folded",
+			},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 64, ISA: "x86-64-v4"},
+			Code:     libLLVMHOSTX8664V4,
+			Symbol:   "xpu_Wave64",
+		},
 	},
-	// cpu, llvm-host: none: [xpu-llvm-lowering] kernel Wave64: verbs.go:35:6: the kernel declares wave=64; waves of x86-64-v3 are 8 lanes, or a width dividing it
 })
 
 // LaunchWave64 launches the kernel Wave64 on the stream s over a grid of groups
@@ -6495,7 +6555,7 @@ var Wave8Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Entry: wave8CPU,
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:cb9c01f15c58f3e2b979ff1071c9e61fe2a9183dfdcd07a2648731fac944a07f",
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:17ff238879ba4eac8c0854198e7f654a9dafe940bede1ac6c7c169eec6e39a8c",
 				WaveTier: "native",
 			},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 8, ISA: "x86-64-v3"},
@@ -6503,7 +6563,7 @@ var Wave8Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_Wave8",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:5594b156960a338eeb4f12e582ba27b1835b86427ec5d14d282525659d6034d7",
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:0c39189f097f3138209d80c487ce1907a1ac8cd778f27553b91da07d6399e7fe",
 				WaveTier: "narrow",
 			},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 8, ISA: "x86-64-v4"},
@@ -7947,7 +8007,7 @@ var WaveAgnosticKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Entry: waveAgnosticCPU,
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:ec76d158af9f6a5391592ee651e096a9ef940ce894a790140e5f79cc0828e26d",
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:ba42f621434cbde211278ec1636fbc69e1d59c1d158e8f59cf1bdeb09320f43c",
 				WaveTier: "native",
 			},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 8, ISA: "x86-64-v3"},
@@ -7955,7 +8015,7 @@ var WaveAgnosticKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_WaveAgnostic",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:88c9b414418a53a9002b28fed5ff8c35711d3c7753fea2138ca509d60739843e",
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:3e80c1c8908e268cf6df89fb9b848c53d245f7ae2d1f5e85df4462043da929c8",
 				WaveTier: "native",
 			},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 16, ISA: "x86-64-v4"},

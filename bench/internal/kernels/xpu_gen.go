@@ -39,13 +39,13 @@ var GemmKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Entry: gemmCPU,
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:885ddebfa1f703b18948db11e35c7b22cb66f12c2fa3a1c1e81d235e8f034cb9"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:6efaef7bd1a121e292325657ac2eb64dba8dcfb88a476fcb03d08181ed467d60"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v3"},
 			Code:     libLLVMHOSTX8664V3,
 			Symbol:   "xpu_Gemm",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:4e1ec4996c8b309078a5d1e3ce886c3d2b9164af121245475f135438cbee830d"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:2e184ce97046ae84d5a47c278457bfbf9ab0d47b35fdeb95f3d2eab9d83a4126"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
 			Code:     libLLVMHOSTX8664V4,
 			Symbol:   "xpu_Gemm",
@@ -340,13 +340,13 @@ var SaxpyKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Entry:    saxpyCPU,
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:729a424c14bec52b77c9b1295dc0686e5265e73dbc3857e027f9eff676175892"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:5fb6b7385ce95b85e4259d312a0b15cf28278972ae086cc5e0d0fa4e355c6673"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v3"},
 			Code:     libLLVMHOSTX8664V3,
 			Symbol:   "xpu_Saxpy",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:e57f4c627c607c1b330a34403420174c15e5f7e85f3b71d98d58dbc96c12a946"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:0cdf8c1c6864781aa76bda0458557e57e3082da5072bbac793b20a3aade71341"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
 			Code:     libLLVMHOSTX8664V4,
 			Symbol:   "xpu_Saxpy",
@@ -492,13 +492,13 @@ var SumKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Entry:    sumCPU,
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:d278de982abbc25d87a40e17f085274657e5992b261e333b20c6ec1152594d35"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:ade20103e704a4486f40f009317eabe6962b3e2fc5be9bd0dd540e531a8752d4"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v3"},
 			Code:     libLLVMHOSTX8664V3,
 			Symbol:   "xpu_Sum",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:e04111fbac03392ff74711461ac04ccf9728860abb3d3a140772554d631a654c"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:5bb26e930544fa5fbba79d183532f62830b64307ef8ed5b132c91f64378c4242"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
 			Code:     libLLVMHOSTX8664V4,
 			Symbol:   "xpu_Sum",

@@ -34,13 +34,13 @@ var ArrayInLoopKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Entry:    arrayInLoopCPU,
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:f12ac53245484b8f90ef12dec813337a4a979e795d8a4794750c44e3ed1b4795"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:413003605faf1706ff60b2c79f7b2926dd6ff4060f3a1bd70493aa2a0eb62bd2"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v3"},
 			Code:     libLLVMHOSTX8664V3,
 			Symbol:   "xpu_ArrayInLoop",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:77627ac94a6c8fe67ac2ce13ad64b6e521cbbb4dd1477f27017213b81057aabd"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:09043d8cced31e715f43477b12ac07faa8e213610dd376698487526db4eb24f7"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
 			Code:     libLLVMHOSTX8664V4,
 			Symbol:   "xpu_ArrayInLoop",
@@ -273,13 +273,13 @@ var ConstantFaultsKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Entry:    constantFaultsCPU,
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:986d18dc2f403e7dc02b143653cf4c4c6cd19b6a7b3dd754a0a7a975c9020ab5"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:9324693175254e4811be7c04c4e5c73d5f482537736e9f286aac0b628fc97e52"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v3"},
 			Code:     libLLVMHOSTX8664V3,
 			Symbol:   "xpu_ConstantFaults",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:6154a09cd811823d1e7636b058ec88d56341ca9c4ffd63b7bc93cf0c9893e2f5"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:09640223e029396e50e6fdd62369c292ab25442e6005cf5bb086309c068a7ac2"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
 			Code:     libLLVMHOSTX8664V4,
 			Symbol:   "xpu_ConstantFaults",
@@ -457,8 +457,19 @@ var ConstantIndexOutOfRangeKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			},
 			Entry: constantIndexOutOfRangeCPU,
 		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:61b91b904dee3b3e65a4f08e6f6473f5812af3fe1ad218b5c5c7b77fed9ddd6b"},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v3"},
+			Code:     libLLVMHOSTX8664V3,
+			Symbol:   "xpu_ConstantIndexOutOfRange",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:71db88e34d9543a8fcc1aaf5e1239f255811c8789d20743654942f4e1681238d"},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
+			Code:     libLLVMHOSTX8664V4,
+			Symbol:   "xpu_ConstantIndexOutOfRange",
+		},
 	},
-	// cpu, llvm-host: none: [xpu-llvm-lowering] kernel ConstantIndexOutOfRange: index.go:29:2: a private array of [2]uint32 (only of scalars)
 })
 
 // LaunchConstantIndexOutOfRange launches the kernel ConstantIndexOutOfRange on the stream s over a grid of groups
@@ -726,13 +737,13 @@ var DeclaredInIfKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Entry:    declaredInIfCPU,
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:75d246fc4128129f1b79f0b299c288fb77f95ab4c6efb3840ecd37f7968fbbfc"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:e81a1ad55c7cc2aecc4bc62d71dc9ac0d34266d24ff81c059b9ceb7990af5bd2"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v3"},
 			Code:     libLLVMHOSTX8664V3,
 			Symbol:   "xpu_DeclaredInIf",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:b388be973389c64f2d31757555f1356011d27dc35dc8a39c2781d7177cfafdc4"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:a80c3b5ced7f7f388fd049124ded233cb402892f0095a7c930a1cbd0af62e884"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
 			Code:     libLLVMHOSTX8664V4,
 			Symbol:   "xpu_DeclaredInIf",
@@ -1095,13 +1106,13 @@ var MatMulKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Entry:    matMulCPU,
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:56914a1a9744a33de32f0a5905625468f4073030562efdc09c848d3b02f531ff"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:de1809576a39fcbad8f12b7fa13f69f9118522de23808e68e5d5dd96b20f14b6"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v3"},
 			Code:     libLLVMHOSTX8664V3,
 			Symbol:   "xpu_MatMul",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:94c43af23c05979298ad979186a0ae7a1884c0fcf672759c0e86247c910147b8"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:d0e28f5813bf5bc366efe3a6509a905a697255f1b31c1de560e910bf2d915910"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
 			Code:     libLLVMHOSTX8664V4,
 			Symbol:   "xpu_MatMul",
@@ -1444,8 +1455,19 @@ var NestedArrayInLoopKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:7d4c73d5ce7910dac36cbb081b844cd1692b2392d6b43974083ded56504f482f"},
 			Entry:    nestedArrayInLoopCPU,
 		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:8c2a8c7ee9b9db63de54271caea8188cdd493ffb9536687efa63d697f6a862c3"},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v3"},
+			Code:     libLLVMHOSTX8664V3,
+			Symbol:   "xpu_NestedArrayInLoop",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:e531ee9deefad895f05f65d4a16f1afbb30757b36c85b286c813ff3b2dd3e07b"},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
+			Code:     libLLVMHOSTX8664V4,
+			Symbol:   "xpu_NestedArrayInLoop",
+		},
 	},
-	// cpu, llvm-host: none: [xpu-llvm-lowering] kernel NestedArrayInLoop: kernels.go:227:3: a private array of [2]uint32 (only of scalars)
 })
 
 // LaunchNestedArrayInLoop launches the kernel NestedArrayInLoop on the stream s over a grid of groups
@@ -1669,13 +1691,13 @@ var NestedLoopsKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Entry:    nestedLoopsCPU,
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:250e49ecd741933da096aa3c48cf587009f0a350cf905ecec09ad7868037b078"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:cae6e6e65bbc8d337c685ed7d91887ebf33c006aa2ae0db1a232e6cabc1375af"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v3"},
 			Code:     libLLVMHOSTX8664V3,
 			Symbol:   "xpu_NestedLoops",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:50393473bd83aaa06e44ad1fad3232e624aac6cf790a166f5c44835ef6ba074e"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:df2af23a8a8358f1e9ac60d6d5866e3ba90a68cbd6efd4828f8a84d67ffc1c93"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
 			Code:     libLLVMHOSTX8664V4,
 			Symbol:   "xpu_NestedLoops",
@@ -1960,13 +1982,13 @@ var ScalarCopiedInLoopKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Entry:    scalarCopiedInLoopCPU,
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:553da4545d264283253328a95cfd228b7ce35b46d874fc8cbb8f38cd5aa9c239"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:11d20d4e0af2cf894ac3049c81ebeebace96dd9c658faf41536475945571e653"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v3"},
 			Code:     libLLVMHOSTX8664V3,
 			Symbol:   "xpu_ScalarCopiedInLoop",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:6c2c3d047c0e37d62416c4ff5dc3c250f764ca3280081e290a08d17202e5d84b"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:06d3c1baeadbcc8b56cf45c2a9fd053711fb0b5cf0e8a6fa67cfe08cb7ce8884"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
 			Code:     libLLVMHOSTX8664V4,
 			Symbol:   "xpu_ScalarCopiedInLoop",
@@ -2165,8 +2187,19 @@ var StructArrayInLoopKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:b4cea4b4d3dce3967659a21e1d2a10b1d8113f9b2220745defe79b901cfb3d01"},
 			Entry:    structArrayInLoopCPU,
 		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:eac974cdb4ea876a82cb67a2bc6780ecd9aedf2f155c20f0709ec038ef8138ec"},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v3"},
+			Code:     libLLVMHOSTX8664V3,
+			Symbol:   "xpu_StructArrayInLoop",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:c6310635c75928a5cfb5e79433704d9a518313f3d9fdae298bd6200e84180cc2"},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
+			Code:     libLLVMHOSTX8664V4,
+			Symbol:   "xpu_StructArrayInLoop",
+		},
 	},
-	// cpu, llvm-host: none: [xpu-llvm-lowering] kernel StructArrayInLoop: kernels.go:102:3: a private array of Pair (only of scalars)
 })
 
 // LaunchStructArrayInLoop launches the kernel StructArrayInLoop on the stream s over a grid of groups
@@ -2412,13 +2445,13 @@ var StructCopiedInLoopKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Entry:    structCopiedInLoopCPU,
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:62a3aaecd75fdd1820f95a7704f044f11e65db5d0903a536c5acd8713c72845b"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:ad52fef5a6017e7903152ac9e6d7a2dd9bcf626e3577f1fe43dc4a63aa29fc56"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v3"},
 			Code:     libLLVMHOSTX8664V3,
 			Symbol:   "xpu_StructCopiedInLoop",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:a04b9b41f7d18ed6b43ee6e61ae468c04cc22c991111dd838125ba8820aa7d03"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:829f13e769d5558fbb1ecf5b0197aa83bebdac6bd604df281b5eacc02a93d78d"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
 			Code:     libLLVMHOSTX8664V4,
 			Symbol:   "xpu_StructCopiedInLoop",
@@ -2629,13 +2662,13 @@ var StructFieldsInLoopKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Entry:    structFieldsInLoopCPU,
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:44ff5ff032b7f2da14b8454b201213f13dc684f8c065568e6f508d695c607770"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:248b117a7005b6d4ac105935f26794657a26ebf3e9207e595410963c29155da9"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v3"},
 			Code:     libLLVMHOSTX8664V3,
 			Symbol:   "xpu_StructFieldsInLoop",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:84392de68d9f527be33ad25b10d17d0435e3b41d92d999a6c96d1fe1145835a4"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:b0ba1b48ba6094eb31a0299b162b90e5c217584b434ccaaa522a8f23c7c1adc4"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
 			Code:     libLLVMHOSTX8664V4,
 			Symbol:   "xpu_StructFieldsInLoop",
@@ -2836,7 +2869,7 @@ var WaveInLoopKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Entry: waveInLoopCPU,
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:a9ebf6685f0f96a2d4be1dd526e5d43573a7af95c422206c207952d1d76bbe87",
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:aa7a6ddf56eec124fb273b4d96b5ad3ac9a106801033de8cc1f2232c5a849726",
 				WaveTier: "native",
 			},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 8, ISA: "x86-64-v3"},
@@ -2844,7 +2877,7 @@ var WaveInLoopKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_WaveInLoop",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:870b35dba4372a3792eac6a413160664125f7c73c687aaf71512db010017aeaa",
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:66596394ae64c0c92b7c7821c14e6903f278b050283aa60f811ad6e400f268dd",
 				WaveTier: "native",
 			},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 16, ISA: "x86-64-v4"},

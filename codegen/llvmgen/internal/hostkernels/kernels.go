@@ -462,14 +462,21 @@ func Gemm(t xpu.Thread, c, a, b []float32, n uint32) {
 	}
 }
 
-// WavesNarrow calls wave verbs at a declared width narrower than the
-// host's vectors, in a block whose last wave is partial.
+// WaveAt is the configuration of a WavesAt member: its declared wave
+// width and its block, no multiple of the width.
+type WaveAt struct{ W, Block uint32 }
+
+// WavesAt calls wave verbs at a declared width, narrower and wider than
+// the host's vectors, in blocks whose last wave is partial.
 //
-//xpu:kernel block=30 wave=4
-func WavesNarrow(t xpu.Thread, out []int32, in []int32, fin []float32, k uint32) {
+//xpu:kernel block=c.Block wave=c.W
+//xpu:instance WavesAt4 WaveAt{W: 4, Block: 30}
+//xpu:instance WavesAt16 WaveAt{W: 16, Block: 40}
+//xpu:instance WavesAt32 WaveAt{W: 32, Block: 80}
+func WavesAt(t xpu.Thread, c WaveAt, out []int32, in []int32, fin []float32, k uint32) {
 	g := t.GlobalX()
 	v, f := in[g], fin[g]
-	o := g * 8
+	o := g * 9
 	s := xpu.WaveSum(t, v)
 	ps := xpu.WavePrefixSum(t, v)
 	mn := xpu.WaveMin(t, f)
@@ -477,6 +484,7 @@ func WavesNarrow(t xpu.Thread, out []int32, in []int32, fin []float32, k uint32)
 	an := xpu.WaveAny(t, v > 500)
 	sx := xpu.WaveShuffleXor(t, v, k)
 	sd := xpu.WaveShuffleDown(t, v, k)
+	sh := xpu.WaveShuffle(t, f, uint32(v))
 	out[o] = s
 	out[o+1] = ps
 	out[o+2] = int32(xpu.Float32Bits(mn))
@@ -488,4 +496,31 @@ func WavesNarrow(t xpu.Thread, out []int32, in []int32, fin []float32, k uint32)
 	out[o+5] = sx
 	out[o+6] = sd
 	out[o+7] = int32(t.WaveWidth()*100 + t.LaneIndex())
+	out[o+8] = int32(xpu.Float32Bits(sh))
+}
+
+// Pair is a private array's element.
+type Pair struct{ A, B uint32 }
+
+// Rows keeps a private array of structs and one of arrays, indexed by
+// uniform and by varying values.
+//
+//xpu:kernel block=64
+func Rows(t xpu.Thread, out []uint32, in []uint32, n uint32) {
+	i := t.GlobalX()
+	if i >= n {
+		return
+	}
+	var ps [4]Pair
+	var m [3][4]uint32
+	for k := uint32(0); k < 4; k++ {
+		ps[k] = Pair{A: in[(i+k)%n], B: k}
+		m[k%3][k] = in[(i*3+k)%n]
+		m[in[i]%3][k] += k
+	}
+	ps[in[i]%4].B += 7
+	row := m[1]
+	row[i%4] ^= 0xff
+	q := ps[i%4]
+	out[i] = q.A + q.B*3 + row[0] + row[i%4] + m[i%3][in[(i+1)%n]%4] + ps[2].B
 }
