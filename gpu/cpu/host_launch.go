@@ -137,7 +137,8 @@ func faultError(k *schema.Kernel, code uint32, f *schema.HostFault, mem [][]byte
 		xpu.Dim3{X: f.Local[0], Y: f.Local[1], Z: f.Local[2]})
 	switch code {
 	case schema.HostFaultIndex:
-		return fmt.Errorf("%s: index %s out of range of %s", at, indexText(f.Index), objectText(k, f.Object, mem))
+		// In the words of Go's panic, as the Go tier reports it.
+		return fmt.Errorf("%s: index out of range [%s]%s", at, indexText(f.Index), objectText(k, f.Object, mem))
 	case schema.HostFaultDivZero:
 		return fmt.Errorf("%s: integer division by zero", at)
 	case schema.HostFaultNegativeShift:
@@ -164,7 +165,7 @@ func indexText(i uint32) string {
 // k with its length in elements, or a shared or private array.
 func objectText(k *schema.Kernel, o uint32, mem [][]byte) string {
 	if o == ^uint32(0) {
-		return "a shared or private array"
+		return " of a shared or private array"
 	}
 	j := 0 // the buffer's place among the buffers bound
 	for i, p := range k.Params {
@@ -172,9 +173,9 @@ func objectText(k *schema.Kernel, o uint32, mem [][]byte) string {
 			continue
 		}
 		if uint32(i) == o && j < len(mem) && p.Size > 0 {
-			return fmt.Sprintf("buffer %s (length %d)", p.Name, len(mem[j])/p.Size)
+			return fmt.Sprintf(" with length %d, buffer %s", len(mem[j])/p.Size, p.Name)
 		}
 		j++
 	}
-	return fmt.Sprintf("parameter %d, which is no buffer of the kernel", o)
+	return fmt.Sprintf(" of parameter %d, which is no buffer of the kernel", o)
 }

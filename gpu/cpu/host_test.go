@@ -272,11 +272,11 @@ func TestHostFault(t *testing.T) {
 		off, inLen, workers int
 		says                string
 	}{
-		{5, n, 4, fmt.Sprintf("group {4 2 1}: work-item {59 0 0}: index %d out of range of buffer out (length %d)", n, n)},
-		{0, 643, 1, "group {0 2 0}: work-item {3 0 0}: index 643 out of range of buffer in (length 643)"},
+		{5, n, 4, fmt.Sprintf("group {4 2 1}: work-item {59 0 0}: index out of range [%d] with length %d, buffer out", n, n)},
+		{0, 643, 1, "group {0 2 0}: work-item {3 0 0}: index out of range [643] with length 643, buffer in"},
 		// An off of 2^32-100 wraps i+off to i-100 for i from 100 on: the
 		// first two blocks fault, and the blocks after them run.
-		{1<<32 - 100, n, 1, fmt.Sprintf("group {0 0 0}: work-item {0 0 0}: index 4294967196 (-100 as int32) out of range of buffer out (length %d)", n)},
+		{1<<32 - 100, n, 1, fmt.Sprintf("group {0 0 0}: work-item {0 0 0}: index out of range [4294967196 (-100 as int32)] with length %d, buffer out", n)},
 	} {
 		in := make([]int32, c.inLen)
 		for i := range in {
@@ -338,9 +338,9 @@ func TestHostFaultText(t *testing.T) {
 		index  uint32
 		says   string
 	}{
-		{schema.HostFaultIndex, 1, 10, "group {7 1 2}: work-item {3 0 1}: index 10 out of range of buffer in (length 3)"},
-		{schema.HostFaultIndex, 0, ^uint32(0), "index 4294967295 (-1 as int32) out of range of buffer out (length 10)"},
-		{schema.HostFaultIndex, ^uint32(0), 64, "index 64 out of range of a shared or private array"},
+		{schema.HostFaultIndex, 1, 10, "group {7 1 2}: work-item {3 0 1}: index out of range [10] with length 3, buffer in"},
+		{schema.HostFaultIndex, 0, ^uint32(0), "index out of range [4294967295 (-1 as int32)] with length 10, buffer out"},
+		{schema.HostFaultIndex, ^uint32(0), 64, "index out of range [64] of a shared or private array"},
 		{schema.HostFaultIndex, 2, 1, "parameter 2, which is no buffer of the kernel"},
 		{schema.HostFaultDivZero, 0, 0, "group {7 1 2}: work-item {3 0 1}: integer division by zero"},
 		{schema.HostFaultNegativeShift, 0, 0, "negative shift amount"},
