@@ -16,8 +16,10 @@ package schema
 //
 // An entry's parameters are all .u64, in this order:
 //
-//   - one device address per buffer parameter, in order of the kernel's
-//     parameters: the buffer's first byte, or a view's first byte;
+//   - per buffer parameter, in order of the kernel's parameters, two:
+//     the device address of its first byte (a view's first byte,
+//     aligned to PTXBufferAlign), then its length in bytes (a view's),
+//     from which the code takes len(): HostBuffer's pair, as values;
 //   - when the kernel has scalars (Kernel.UniformSize > 0), the device
 //     address of its uniform block: UniformSize bytes, each scalar at its
 //     Binding offset, aligned to PTXUniformAlign;
@@ -42,6 +44,11 @@ import (
 	"strconv"
 	"strings"
 )
+
+// PTXBufferAlign is the alignment of a bound buffer's device address: the
+// widest vector load the lowering may use on a buffer. A device's
+// Limits.StorageOffsetAlignment is it, so that a view's window keeps it.
+const PTXBufferAlign = 16
 
 // PTXUniformAlign is the alignment of the uniform block's device address:
 // the widest scalar load the lowering may use on it.
