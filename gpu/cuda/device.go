@@ -52,6 +52,11 @@ type device struct {
 	info driver.Info
 	cc   [2]int // compute capability
 
+	// streams is held for reading by a wait on the streams of other
+	// queues than the caller's (a buffer's Read), and for writing by a
+	// queue's Release, so that no wait uses a stream destroyed under it.
+	streams sync.RWMutex
+
 	mu      sync.Mutex
 	lost    error // the wait that lost the device, or a sticky error; nil while it works
 	closed  bool

@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 	"sync"
 	"testing"
+	"unsafe"
 
 	"github.com/ebitengine/purego"
 )
@@ -83,3 +84,6 @@ func TestMain(m *testing.M) {
 	}
 	os.Exit(code)
 }
+
+// unsafePointer is the address a C function writes its answer to.
+func unsafePointer[T any](p *T) unsafe.Pointer { return unsafe.Pointer(p) }

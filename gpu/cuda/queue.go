@@ -146,6 +146,8 @@ func (q *queue) Sync(ctx context.Context) error {
 // and frees the uniform memory (cuMemFree waits for the work).
 func (q *queue) Release() {
 	d := q.d
+	d.streams.Lock()
+	defer d.streams.Unlock()
 	d.mu.Lock()
 	_, live := d.queues[q]
 	delete(d.queues, q)
@@ -168,6 +170,8 @@ func (q *queue) Release() {
 
 // waitAll waits for the work of every queue of the device.
 func (d *device) waitAll(ctx context.Context, call string) error {
+	d.streams.RLock()
+	defer d.streams.RUnlock()
 	d.mu.Lock()
 	qs := make([]*queue, 0, len(d.queues))
 	for q := range d.queues {
