@@ -23,7 +23,17 @@ import (
 // openFake opens a device of the fake library, closed when t ends.
 func openFake(t *testing.T) *device {
 	t.Helper()
-	d, err := New(Config{Library: fakeLibrary(t)})
+	return opened(t, Config{Library: fakeLibrary(t)})
+}
+
+// opened opens the device cfg names, closed when t ends; it skips t
+// where the device is unavailable.
+func opened(t *testing.T, cfg Config) *device {
+	t.Helper()
+	d, err := New(cfg)
+	if errors.Is(err, driver.ErrUnavailable) {
+		t.Skip(err)
+	}
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -33,6 +43,14 @@ func openFake(t *testing.T) *device {
 		}
 	})
 	return d.(*device)
+}
+
+// onDevices runs f on a device of the fake library ("fake") and on the
+// machine's own CUDA device ("device"), which is skipped where there is
+// none.
+func onDevices(t *testing.T, f func(t *testing.T, d *device)) {
+	t.Run("fake", func(t *testing.T) { f(t, openFake(t)) })
+	t.Run("device", func(t *testing.T) { f(t, opened(t, Config{})) })
 }
 
 // TestInfoFromAttributes sets the fake device's attributes to random
@@ -94,8 +112,9 @@ func TestInfoFromAttributes(t *testing.T) {
 
 // TestManifestFacts checks that Amend sets in a manifest the registers
 // and local bytes the library reports of the compiled entry, per entry.
-func TestManifestFacts(t *testing.T) {
-	d := openFake(t)
+func TestManifestFacts(t *testing.T) { onDevices(t, testManifestFacts) }
+
+func testManifestFacts(t *testing.T, d *device) {
 	for _, sym := range []string{"add", "spin", "divide"} {
 		k := drivertest.AddKernel()
 		k.Artifacts = ptxCode(suitePTX, sym, "sm_70")
@@ -161,8 +180,9 @@ func TestUnavailable(t *testing.T) {
 // TestFaultWord runs the faulting division: with a divisor, the quotients
 // on fresh inputs and a clear word; with zero, the word's FaultDivZero
 // bit, through the parameter after the uniform block.
-func TestFaultWord(t *testing.T) {
-	d := openFake(t)
+func TestFaultWord(t *testing.T) { onDevices(t, testFaultWord) }
+
+func testFaultWord(t *testing.T, d *device) {
 	k := &driver.Kernel{
 		Name:  "cuda.divide",
 		Block: xpu.Dim3{X: 64, Y: 1, Z: 1},
@@ -234,9 +254,11 @@ func TestFaultWord(t *testing.T) {
 
 // TestThreads launches from many goroutines at once, each on its own
 // queue: the fake refuses every call on a thread whose current context
-// is not set, so each call must set it on the thread it runs on.
-func TestThreads(t *testing.T) {
-	d := openFake(t)
+// is not set (CUDA_ERROR_INVALID_CONTEXT, as CUDA does), so each call
+// must set it on the thread it runs on.
+func TestThreads(t *testing.T) { onDevices(t, testThreads) }
+
+func testThreads(t *testing.T, d *device) {
 	k := drivertest.AddKernel()
 	k.Artifacts = ptxCode(suitePTX, "add", "sm_70")
 	p, err := d.Compile(k)

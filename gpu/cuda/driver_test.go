@@ -69,12 +69,13 @@ func refusals(add *driver.Kernel) []drivertest.Refusal {
 		{Why: "a refused kernel", Kernel: &refused, Says: []string{refused.Name, refused.Refused}},
 		{Why: "a block beyond the device's", Kernel: &wide, Says: []string{wide.Name, "block of 65536"}},
 		{Why: "a compute capability above the device's", Kernel: &above, Says: []string{above.Name, "sm_99"}},
-		{Why: "a module that does not load", Kernel: &bad, Says: []string{bad.Name, "does not load", "CUDA_ERROR_INVALID_PTX", "JIT log"}},
+		{Why: "a module that does not load", Kernel: &bad, Says: []string{bad.Name, "does not load", "CUDA_ERROR_INVALID_PTX", "JIT log", "near 'FAKECUDA_JIT_FAIL'"}},
 		{Why: "an entry the module lacks", Kernel: &missing, Says: []string{missing.Name, "no entry subtract", "CUDA_ERROR_NOT_FOUND"}},
 	}
 }
 
-// badPTX is a module that no JIT compiles; the fake fails on its marker.
+// badPTX is a module that no JIT compiles; the fake fails on its marker,
+// which its log quotes, as ptxas quotes the token it cannot parse.
 const badPTX = ".version 7.0\n.target sm_70\n.address_size 64\nFAKECUDA_JIT_FAIL\n"
 
 // TestDriverFake runs the driver-contract suite against the fake driver

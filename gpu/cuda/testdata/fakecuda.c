@@ -60,7 +60,7 @@ void fake_set_memory(uint64_t n) { pthread_mutex_lock(&mu); memory = n; pthread_
 static const char *names[][2] = {
 	{"0", "CUDA_SUCCESS"}, {"1", "CUDA_ERROR_INVALID_VALUE"}, {"2", "CUDA_ERROR_OUT_OF_MEMORY"},
 	{"3", "CUDA_ERROR_NOT_INITIALIZED"}, {"101", "CUDA_ERROR_INVALID_DEVICE"}, {"218", "CUDA_ERROR_INVALID_PTX"},
-	{"400", "CUDA_ERROR_INVALID_HANDLE"}, {"500", "CUDA_ERROR_NOT_FOUND"}, {"600", "CUDA_ERROR_NOT_READY"},
+	{"201", "CUDA_ERROR_INVALID_CONTEXT"}, {"400", "CUDA_ERROR_INVALID_HANDLE"}, {"500", "CUDA_ERROR_NOT_FOUND"}, {"600", "CUDA_ERROR_NOT_READY"},
 	{"801", "CUDA_ERROR_NOT_SUPPORTED"},
 };
 
@@ -80,6 +80,7 @@ CUresult cuGetErrorString(CUresult rc, const char **s) {
 	case ERR_INVALID_PTX: *s = "a PTX JIT compilation failed"; return OK;
 	case ERR_NOT_FOUND: *s = "named symbol not found"; return OK;
 	case ERR_NOT_SUPPORTED: *s = "operation not supported"; return OK;
+	case 201: *s = "invalid device context"; return OK;
 	}
 	*s = "fake error";
 	return OK;
