@@ -24,7 +24,7 @@ const (
 // Target names the form of an artifact's code.
 type Target string
 
-// The targets. TargetPTX and TargetHSACO are the GPU native tiers'; no
+// The targets. TargetPTX and TargetHSACO are the GPU native tiers; no
 // lowering produces them yet. The CUDA driver runs TargetPTX by the
 // calling contract of ptx.go.
 const (
