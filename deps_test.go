@@ -78,6 +78,8 @@ const depsRules = `
 	gpu/webgpu/internal/core, github.com/cogentcore/webgpu/... < gpu/webgpu;
 	gpu/webgpu/internal/core, github.com/ebitengine/purego < gpu/webgpu/dawn;
 	gpu/webgpu/internal/core, syscall/js < gpu/webgpu/jsgpu;
+	# The CUDA backend calls the CUDA driver API through purego.
+	gpu/driver, github.com/ebitengine/purego < gpu/cuda;
 
 	# The driver-contract suite every driver runs, and what the WebGPU
 	# drivers give it (their kernels' WGSL, their core's answers).
@@ -88,7 +90,7 @@ const depsRules = `
 	# codegen: kernels reach it as the specs generated code registers,
 	# through gpu/gpuimpl, whose handles gpu builds by gpu/internal/handle.
 	gpu/driver < gpu/internal/handle;
-	gpu/internal/handle, gpu/cpu, gpu/webgpu, gpu/webgpu/dawn, gpu/webgpu/jsgpu < gpu;
+	gpu/internal/handle, gpu/cpu, gpu/cuda, gpu/webgpu, gpu/webgpu/dawn, gpu/webgpu/jsgpu < gpu;
 
 	# What generated code alone calls: registration, the Go lowering's
 	# helpers.

@@ -97,3 +97,54 @@ func TestDeviceManifest(t *testing.T) {
 		t.Error("Kernel.Manifest shares its slices with the spec")
 	}
 }
+
+// amendingStub is a stub driver that, as CUDA's does, learns the
+// registers of a kernel's code when it compiles it: its program holds
+// them, and Amend copies them into the device's manifest.
+type amendingStub struct {
+	stubDevice
+	compiled *int // kernels compiled
+}
+
+type amendedProgram struct{ registers int }
+
+func (amendedProgram) Release() {}
+
+func (s amendingStub) Compile(k *driver.Kernel) (driver.Program, error) {
+	*s.compiled++
+	return amendedProgram{registers: 10 + len(k.Name)}, nil
+}
+
+func (amendingStub) Amend(p driver.Program, m *schema.Manifest) {
+	r := p.(amendedProgram).registers
+	m.Registers, m.SpillBytes = &r, new(int)
+}
+
+// TestDeviceManifestAmended checks that a driver that amends manifests
+// sets the facts of the code it compiled in the device's view, compiling
+// the kernel once for the manifest and its launches, and leaves the
+// kernel's own manifest as generated.
+func TestDeviceManifestAmended(t *testing.T) {
+	compiled := 0
+	info := driver.Info{Backend: schema.BackendCPU}
+	d, err := newDevice(schema.BackendCPU, amendingStub{stubDevice{info, &stubQueue{}}, &compiled})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Close()
+	for range 2 {
+		m, ok := d.Manifest(tieredKernel)
+		if !ok {
+			t.Fatal("no device manifest")
+		}
+		if want := 10 + len(tieredKernel.spec.Name); m.Registers == nil || *m.Registers != want || m.SpillBytes == nil || *m.SpillBytes != 0 {
+			t.Fatalf("device manifest: registers %v, spills %v; want %d and 0", m.Registers, m.SpillBytes, want)
+		}
+	}
+	if _, err := d.program(tieredKernel); err != nil || compiled != 1 {
+		t.Errorf("compiled %d times (%v), want once for the manifests and the launches", compiled, err)
+	}
+	if g, ok := tieredKernel.Manifest(schema.BackendCPU); !ok || g.Registers != nil {
+		t.Errorf("the generated manifest was amended: %+v", g)
+	}
+}

@@ -24,8 +24,9 @@ const (
 // Target names the form of an artifact's code.
 type Target string
 
-// The targets. TargetPTX and TargetHSACO are reserved for the GPU native
-// tiers; no lowering produces them yet.
+// The targets. TargetPTX and TargetHSACO are the GPU native tiers; no
+// lowering produces them yet. The CUDA driver runs TargetPTX by the
+// calling contract of ptx.go.
 const (
 	TargetWGSL     Target = "wgsl"      // a WGSL module, entry point "main"
 	TargetGo       Target = "go"        // a Go block function (Artifact.Entry)

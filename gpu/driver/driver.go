@@ -114,6 +114,17 @@ type Refuser interface {
 	Refusal(k *Kernel) error
 }
 
+// Amender is a Device whose compiler knows facts of a kernel's code that
+// its generator could not: a native tier's registers and spilled bytes
+// per work-item, which the device's driver learns when it compiles the
+// code for the device. The runtime calls Amend with p, a kernel compiled
+// by this device, and m, its device view of the manifest of the artifact
+// p was compiled from (gpu's Device.Manifest); Amend sets those facts in
+// m and leaves the rest as generated.
+type Amender interface {
+	Amend(p Program, m *schema.Manifest)
+}
+
 // Program is a kernel compiled for a device.
 type Program interface {
 	Release()

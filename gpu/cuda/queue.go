@@ -1,0 +1,222 @@
+//go:build linux && (amd64 || arm64)
+
+package cuda
+
+// This file launches kernels: a queue is a CUDA stream, on which each
+// launch copies its uniform block into the queue's device memory and
+// then runs, with the parameters of the PTX contract (schema/ptx.go). A
+// wait polls the streams, so that it ends when its context does.
+
+import (
+	"context"
+	"fmt"
+	"runtime"
+	"time"
+	"unsafe"
+
+	"github.com/goxpu/xpu"
+	"github.com/goxpu/xpu/gpu/driver"
+)
+
+// queue is a stream of the device.
+type queue struct {
+	d        *device
+	stream   uintptr
+	uniforms uintptr // maxUniformBytes of device memory
+	// params holds a launch's parameter values, then the addresses of
+	// each (kernelParams is an array of pointers to the values); it is
+	// reused from launch to launch, pinned for each.
+	params []uint64
+	timer  timer
+}
+
+var (
+	_ driver.Queue = (*queue)(nil)
+	_ driver.Timer = (*queue)(nil)
+)
+
+// NewQueue creates a stream and its uniform memory.
+func (d *device) NewQueue() (driver.Queue, error) {
+	if err := d.usable("NewQueue"); err != nil {
+		return nil, err
+	}
+	leave, err := d.enter()
+	if err != nil {
+		return nil, err
+	}
+	defer leave()
+	q := &queue{d: d}
+	// Flags 0: a blocking stream, which the legacy default stream (the
+	// buffers' copies) waits for and orders itself before.
+	if err := d.api.check("cuStreamCreate", d.api.streamCreate(unsafe.Pointer(&q.stream), 0)); err != nil {
+		return nil, d.failed(err)
+	}
+	if err := d.api.check("cuMemAlloc(uniforms)", d.api.memAlloc(unsafe.Pointer(&q.uniforms), maxUniformBytes)); err != nil {
+		d.api.streamDestroy(q.stream)
+		return nil, d.failed(err)
+	}
+	d.mu.Lock()
+	d.queues[q] = struct{}{}
+	d.mu.Unlock()
+	return q, nil
+}
+
+// Launch records a launch on the stream: the copy of its uniform block
+// (staged by CUDA from host memory before the call returns, and run in
+// stream order, after the launches before it have read the last one),
+// then the kernel.
+func (q *queue) Launch(ctx context.Context, p driver.Program, groups xpu.Dim3, bufs []driver.Buffer, uniforms []byte) error {
+	d := q.d
+	if err := d.usable("Launch"); err != nil {
+		return err
+	}
+	pr, ok := p.(*program)
+	if !ok || pr.d != d || pr.released {
+		return fmt.Errorf("cuda: Launch: a program released or not of this device")
+	}
+	want := pr.buffers
+	if pr.art.Fault {
+		want++ // the fault word, last
+	}
+	if len(bufs) != want || len(uniforms) < pr.uniformSize || pr.uniformSize > maxUniformBytes {
+		return fmt.Errorf("cuda: kernel %s: a launch of %d buffers and %d bytes of uniforms; the kernel takes %d and %d",
+			pr.name, len(bufs), len(uniforms), want, pr.uniformSize)
+	}
+	vals := q.params[:0]
+	var fault uint64
+	for i, b := range bufs {
+		ptr, n, err := d.bound(b)
+		if err != nil {
+			return fmt.Errorf("cuda: kernel %s: buffer %d: %v", pr.name, i, err)
+		}
+		if i == pr.buffers {
+			fault = uint64(ptr)
+			continue
+		}
+		vals = append(vals, uint64(ptr), uint64(n))
+	}
+	if pr.uniformSize > 0 {
+		vals = append(vals, uint64(q.uniforms))
+	}
+	if pr.art.Fault {
+		vals = append(vals, fault)
+	}
+	n := len(vals)
+	vals = append(vals, make([]uint64, n)...)
+	q.params = vals
+	var pin runtime.Pinner
+	pin.Pin(&vals[0])
+	defer pin.Unpin()
+	for i := range n {
+		vals[n+i] = uint64(uintptr(unsafe.Pointer(&vals[i])))
+	}
+	leave, err := d.enter()
+	if err != nil {
+		return err
+	}
+	defer leave()
+	if pr.uniformSize > 0 {
+		if err := d.api.check("cuMemcpyHtoDAsync(uniforms)", d.api.memcpyHtoDAsy(q.uniforms, unsafe.Pointer(&uniforms[0]), uintptr(pr.uniformSize), q.stream)); err != nil {
+			return d.failed(err)
+		}
+	}
+	if err := q.timer.begin(q); err != nil {
+		return err
+	}
+	b := pr.block
+	rc := d.api.launchKernel(pr.fn, groups.X, max(groups.Y, 1), max(groups.Z, 1), b.X, max(b.Y, 1), max(b.Z, 1), 0, q.stream, unsafe.Pointer(&vals[n]), nil)
+	if err := d.api.check("cuLaunchKernel", rc); err != nil {
+		return d.failed(fmt.Errorf("cuda: kernel %s over %dx%dx%d blocks: %w", pr.name, groups.X, groups.Y, groups.Z, err))
+	}
+	return q.timer.end(q)
+}
+
+// Flush submits nothing: CUDA submits each launch as it is recorded.
+func (q *queue) Flush(context.Context) error { return q.d.usable("Flush") }
+
+// Sync waits for the stream's launches, no longer than ctx allows.
+func (q *queue) Sync(ctx context.Context) error {
+	if err := q.d.usable("Sync"); err != nil {
+		return err
+	}
+	return q.d.wait(ctx, "Sync", []*queue{q})
+}
+
+// Release destroys the stream, which CUDA does once its work is done,
+// and frees the uniform memory (cuMemFree waits for the work).
+func (q *queue) Release() {
+	d := q.d
+	d.streams.Lock()
+	defer d.streams.Unlock()
+	d.mu.Lock()
+	_, live := d.queues[q]
+	delete(d.queues, q)
+	lost := d.lost != nil
+	d.mu.Unlock()
+	if !live {
+		return
+	}
+	leave, err := d.enter()
+	if err != nil {
+		return
+	}
+	defer leave()
+	q.timer.release(q)
+	d.api.streamDestroy(q.stream)
+	if !lost {
+		d.failed(d.api.check("cuMemFree(uniforms)", d.api.memFree(q.uniforms)))
+	}
+}
+
+// waitAll waits for the work of every queue of the device.
+func (d *device) waitAll(ctx context.Context, call string) error {
+	d.streams.RLock()
+	defer d.streams.RUnlock()
+	d.mu.Lock()
+	qs := make([]*queue, 0, len(d.queues))
+	for q := range d.queues {
+		qs = append(qs, q)
+	}
+	d.mu.Unlock()
+	return d.wait(ctx, call, qs)
+}
+
+// wait waits until the streams of qs are idle. Without a context that
+// can end, it blocks in cuStreamSynchronize; with one, it polls
+// cuStreamQuery, sleeping a little longer each time up to a millisecond,
+// and when ctx ends first the device is lost: CUDA cannot stop a kernel.
+func (d *device) wait(ctx context.Context, call string, qs []*queue) error {
+	leave, err := d.enter()
+	if err != nil {
+		return err
+	}
+	defer leave()
+	if ctx.Done() == nil {
+		for _, q := range qs {
+			if err := d.api.check("cuStreamSynchronize", d.api.streamSync(q.stream)); err != nil {
+				return d.failed(fmt.Errorf("cuda: %s: %w", call, err))
+			}
+		}
+		return nil
+	}
+	pause := 10 * time.Microsecond
+	for _, q := range qs {
+		for {
+			rc := d.api.streamQuery(q.stream)
+			if rc == cuSuccess {
+				break
+			}
+			if rc != cuErrNotReady {
+				return d.failed(fmt.Errorf("cuda: %s: %w", call, d.api.check("cuStreamQuery", rc)))
+			}
+			if err := ctx.Err(); err != nil {
+				lost := fmt.Errorf("cuda: %s: the device still runs work it cannot stop: %w: %w: %w", call, driver.ErrTimeout, driver.ErrLost, err)
+				d.lose(lost)
+				return lost
+			}
+			time.Sleep(pause)
+			pause = min(2*pause, time.Millisecond)
+		}
+	}
+	return nil
+}

@@ -1,0 +1,467 @@
+// fakecuda.c is a stand-in for libcuda.so.1 that the cuda driver's tests
+// build with gcc and point XPU_CUDA_LIB at. It implements the driver API
+// functions the driver calls on host memory (a device pointer is a host
+// address), for a made-up device whose attributes the tests may set
+// (fake_set_attr, fake_set_name, fake_set_memory). A module "loads" by
+// recording its .entry names; a launch runs, on a worker thread per
+// stream, a C version of the entries the tests name (add, spin, divide),
+// with the parameters of the PTX calling contract. The legacy default
+// stream's calls (the synchronous copies, cuMemsetD8, cuMemFree) wait for
+// every stream, as CUDA's do for blocking streams.
+
+#include <pthread.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+typedef int CUresult;
+typedef int CUdevice;
+
+enum {
+	OK = 0, ERR_INVALID_VALUE = 1, ERR_OOM = 2, ERR_NOT_INIT = 3, ERR_INVALID_PTX = 218,
+	ERR_INVALID_HANDLE = 400, ERR_NOT_FOUND = 500, ERR_NOT_READY = 600, ERR_NOT_SUPPORTED = 801,
+	ERR_INVALID_DEVICE = 101,
+};
+
+static pthread_mutex_t mu = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t cv = PTHREAD_COND_INITIALIZER;
+static int inited;
+
+// The device's attributes, by CUdevice_attribute.
+static int attrs[128];
+static char name[256] = "xpu fake CUDA device";
+static uint64_t memory = 1ull << 30;
+
+static void defaults(void) {
+	static int done;
+	if (done) return;
+	done = 1;
+	attrs[1] = 1024;                                    // max threads per block
+	attrs[2] = 1024; attrs[3] = 1024; attrs[4] = 64;    // max block
+	attrs[5] = 2147483647; attrs[6] = 65535; attrs[7] = 65535; // max grid
+	attrs[8] = 48 << 10;                                // shared per block
+	attrs[10] = 32;                                     // warp
+	attrs[13] = 1500000;                                // clock kHz
+	attrs[16] = 4;                                      // multiprocessors
+	attrs[18] = 0;                                      // integrated
+	attrs[36] = 5000000;                                // memory clock kHz
+	attrs[37] = 256;                                    // bus bits
+	attrs[38] = 4 << 20;                                // L2
+	attrs[75] = 7; attrs[76] = 5;                       // compute capability
+	attrs[97] = 64 << 10;                               // shared optin
+}
+
+void fake_set_attr(int id, int v) { pthread_mutex_lock(&mu); defaults(); if (id >= 0 && id < 128) attrs[id] = v; pthread_mutex_unlock(&mu); }
+void fake_set_name(const char *s) { pthread_mutex_lock(&mu); snprintf(name, sizeof name, "%s", s); pthread_mutex_unlock(&mu); }
+void fake_set_memory(uint64_t n) { pthread_mutex_lock(&mu); memory = n; pthread_mutex_unlock(&mu); }
+
+static const char *names[][2] = {
+	{"0", "CUDA_SUCCESS"}, {"1", "CUDA_ERROR_INVALID_VALUE"}, {"2", "CUDA_ERROR_OUT_OF_MEMORY"},
+	{"3", "CUDA_ERROR_NOT_INITIALIZED"}, {"101", "CUDA_ERROR_INVALID_DEVICE"}, {"218", "CUDA_ERROR_INVALID_PTX"},
+	{"201", "CUDA_ERROR_INVALID_CONTEXT"}, {"400", "CUDA_ERROR_INVALID_HANDLE"}, {"500", "CUDA_ERROR_NOT_FOUND"}, {"600", "CUDA_ERROR_NOT_READY"},
+	{"801", "CUDA_ERROR_NOT_SUPPORTED"},
+};
+
+CUresult cuGetErrorName(CUresult rc, const char **s) {
+	char buf[16];
+	snprintf(buf, sizeof buf, "%d", rc);
+	for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+		if (!strcmp(names[i][0], buf)) { *s = names[i][1]; return OK; }
+	*s = 0;
+	return ERR_INVALID_VALUE;
+}
+
+CUresult cuGetErrorString(CUresult rc, const char **s) {
+	switch (rc) {
+	case ERR_INVALID_VALUE: *s = "invalid argument"; return OK;
+	case ERR_OOM: *s = "out of memory"; return OK;
+	case ERR_INVALID_PTX: *s = "a PTX JIT compilation failed"; return OK;
+	case ERR_NOT_FOUND: *s = "named symbol not found"; return OK;
+	case ERR_NOT_SUPPORTED: *s = "operation not supported"; return OK;
+	case 201: *s = "invalid device context"; return OK;
+	}
+	*s = "fake error";
+	return OK;
+}
+
+CUresult cuInit(unsigned flags) { pthread_mutex_lock(&mu); defaults(); inited = 1; pthread_mutex_unlock(&mu); return flags ? ERR_INVALID_VALUE : OK; }
+CUresult cuDriverGetVersion(int *v) { *v = 13000; return OK; }
+CUresult cuDeviceGetCount(int *n) { *n = 1; return inited ? OK : ERR_NOT_INIT; }
+CUresult cuDeviceGet(CUdevice *d, int ordinal) { if (ordinal != 0) return ERR_INVALID_DEVICE; *d = 0; return OK; }
+CUresult cuDeviceGetName(char *s, int n, CUdevice d) { pthread_mutex_lock(&mu); snprintf(s, n, "%s", name); pthread_mutex_unlock(&mu); return d ? ERR_INVALID_DEVICE : OK; }
+CUresult cuDeviceGetAttribute(int *v, int id, CUdevice d) {
+	if (d || id < 0 || id >= 128) return ERR_INVALID_VALUE;
+	pthread_mutex_lock(&mu); defaults(); *v = attrs[id]; pthread_mutex_unlock(&mu);
+	return OK;
+}
+CUresult cuDeviceTotalMem_v2(size_t *n, CUdevice d) { pthread_mutex_lock(&mu); *n = memory; pthread_mutex_unlock(&mu); return d ? ERR_INVALID_DEVICE : OK; }
+
+// The primary context: a count of retains; the current context is the
+// thread's, and every other call checks that it is set.
+static int retains;
+static int ctxToken;
+static __thread void *current;
+CUresult cuDevicePrimaryCtxRetain(void **ctx, CUdevice d) { pthread_mutex_lock(&mu); retains++; pthread_mutex_unlock(&mu); *ctx = &ctxToken; return d ? ERR_INVALID_DEVICE : OK; }
+CUresult cuDevicePrimaryCtxRelease_v2(CUdevice d) { pthread_mutex_lock(&mu); retains--; pthread_mutex_unlock(&mu); return d ? ERR_INVALID_DEVICE : OK; }
+CUresult cuCtxSetCurrent(void *ctx) { current = ctx; return OK; }
+#define NEED_CTX do { if (current != &ctxToken) return 201; /* CUDA_ERROR_INVALID_CONTEXT */ } while (0)
+
+// Streams: each a worker thread running its operations in order.
+enum { OP_LAUNCH, OP_COPY, OP_MEMSET, OP_EVENT };
+struct fn;
+struct event { int state; struct timespec t; }; // state: 0 unrecorded, 1 pending, 2 done
+struct op {
+	int kind;
+	struct op *next;
+	struct fn *fn;
+	unsigned grid[3], block[3];
+	uint64_t params[16];
+	void *dst, *src;
+	size_t n;
+	unsigned char v;
+	struct event *ev;
+};
+struct stream {
+	struct op *head, *tail;
+	int busy, dying;
+	struct stream *next;
+};
+static struct stream *streams;
+static long live_allocs;
+
+static void run(struct stream *s, struct op *o);
+
+static void *worker(void *arg) {
+	struct stream *s = arg;
+	pthread_mutex_lock(&mu);
+	for (;;) {
+		while (!s->head && !s->dying) pthread_cond_wait(&cv, &mu);
+		if (!s->head) break;
+		struct op *o = s->head;
+		s->head = o->next;
+		if (!s->head) s->tail = 0;
+		s->busy = 1;
+		pthread_mutex_unlock(&mu);
+		run(s, o);
+		free(o->src);
+		free(o);
+		pthread_mutex_lock(&mu);
+		s->busy = 0;
+		pthread_cond_broadcast(&cv);
+	}
+	for (struct stream **p = &streams; *p; p = &(*p)->next)
+		if (*p == s) { *p = s->next; break; }
+	pthread_cond_broadcast(&cv);
+	pthread_mutex_unlock(&mu);
+	free(s);
+	return 0;
+}
+
+static int idle(struct stream *s) { return !s->head && !s->busy; }
+
+// wait_all waits, holding mu, until every stream is idle.
+static void wait_all(void) {
+	for (;;) {
+		int all = 1;
+		for (struct stream *s = streams; s; s = s->next) all &= idle(s);
+		if (all) return;
+		pthread_cond_wait(&cv, &mu);
+	}
+}
+
+static void push(struct stream *s, struct op *o) {
+	pthread_mutex_lock(&mu);
+	if (s->tail) s->tail->next = o; else s->head = o;
+	s->tail = o;
+	pthread_cond_broadcast(&cv);
+	pthread_mutex_unlock(&mu);
+}
+
+CUresult cuStreamCreate(struct stream **out, unsigned flags) {
+	NEED_CTX;
+	if (flags) return ERR_INVALID_VALUE; // the driver asks for blocking streams
+	struct stream *s = calloc(1, sizeof *s);
+	pthread_t t;
+	pthread_mutex_lock(&mu);
+	s->next = streams;
+	streams = s;
+	pthread_mutex_unlock(&mu);
+	pthread_create(&t, 0, worker, s);
+	pthread_detach(t);
+	*out = s;
+	return OK;
+}
+
+// cuStreamDestroy returns at once, as CUDA's does; the worker runs what
+// is queued and exits. A spin kernel of a destroyed stream stops, so that
+// work a test abandoned does not outlive it for long.
+CUresult cuStreamDestroy_v2(struct stream *s) {
+	NEED_CTX;
+	pthread_mutex_lock(&mu);
+	s->dying = 1;
+	pthread_cond_broadcast(&cv);
+	pthread_mutex_unlock(&mu);
+	return OK;
+}
+
+CUresult cuStreamQuery(struct stream *s) {
+	NEED_CTX;
+	pthread_mutex_lock(&mu);
+	int r = idle(s) ? OK : ERR_NOT_READY;
+	pthread_mutex_unlock(&mu);
+	return r;
+}
+
+CUresult cuStreamSynchronize(struct stream *s) {
+	NEED_CTX;
+	pthread_mutex_lock(&mu);
+	while (!idle(s)) pthread_cond_wait(&cv, &mu);
+	pthread_mutex_unlock(&mu);
+	return OK;
+}
+
+// Memory.
+CUresult cuMemAlloc_v2(uint64_t *p, size_t n) {
+	NEED_CTX;
+	void *m;
+	if (n == 0) return ERR_INVALID_VALUE;
+	if (n > memory || posix_memalign(&m, 256, n)) return ERR_OOM;
+	memset(m, 0xA5, n); // device memory is not zeroed
+	pthread_mutex_lock(&mu); live_allocs++; pthread_mutex_unlock(&mu);
+	*p = (uint64_t)(uintptr_t)m;
+	return OK;
+}
+CUresult cuMemFree_v2(uint64_t p) {
+	NEED_CTX;
+	pthread_mutex_lock(&mu); wait_all(); live_allocs--; pthread_mutex_unlock(&mu);
+	free((void *)(uintptr_t)p);
+	return OK;
+}
+long fake_live_allocs(void) { pthread_mutex_lock(&mu); long n = live_allocs; pthread_mutex_unlock(&mu); return n; }
+int fake_retains(void) { pthread_mutex_lock(&mu); int n = retains; pthread_mutex_unlock(&mu); return n; }
+
+CUresult cuMemcpyHtoD_v2(uint64_t dst, const void *src, size_t n) {
+	NEED_CTX;
+	pthread_mutex_lock(&mu); wait_all(); pthread_mutex_unlock(&mu);
+	memcpy((void *)(uintptr_t)dst, src, n);
+	return OK;
+}
+CUresult cuMemcpyDtoH_v2(void *dst, uint64_t src, size_t n) {
+	NEED_CTX;
+	pthread_mutex_lock(&mu); wait_all(); pthread_mutex_unlock(&mu);
+	memcpy(dst, (void *)(uintptr_t)src, n);
+	return OK;
+}
+CUresult cuMemsetD8_v2(uint64_t dst, unsigned char v, size_t n) {
+	NEED_CTX;
+	pthread_mutex_lock(&mu); wait_all(); pthread_mutex_unlock(&mu);
+	memset((void *)(uintptr_t)dst, v, n);
+	return OK;
+}
+// The asynchronous copy from pageable memory stages the bytes at once.
+CUresult cuMemcpyHtoDAsync_v2(uint64_t dst, const void *src, size_t n, struct stream *s) {
+	NEED_CTX;
+	struct op *o = calloc(1, sizeof *o);
+	o->kind = OP_COPY; o->dst = (void *)(uintptr_t)dst; o->src = malloc(n); o->n = n;
+	memcpy(o->src, src, n);
+	push(s, o);
+	return OK;
+}
+CUresult cuMemsetD8Async(uint64_t dst, unsigned char v, size_t n, struct stream *s) {
+	NEED_CTX;
+	struct op *o = calloc(1, sizeof *o);
+	o->kind = OP_MEMSET; o->dst = (void *)(uintptr_t)dst; o->v = v; o->n = n;
+	push(s, o);
+	return OK;
+}
+
+// Events.
+CUresult cuEventCreate(struct event **e, unsigned flags) { NEED_CTX; *e = calloc(1, sizeof **e); return flags ? ERR_INVALID_VALUE : OK; }
+CUresult cuEventDestroy_v2(struct event *e) { NEED_CTX; free(e); return OK; }
+CUresult cuEventRecord(struct event *e, struct stream *s) {
+	NEED_CTX;
+	struct op *o = calloc(1, sizeof *o);
+	o->kind = OP_EVENT; o->ev = e;
+	pthread_mutex_lock(&mu); e->state = 1; pthread_mutex_unlock(&mu);
+	push(s, o);
+	return OK;
+}
+CUresult cuEventSynchronize(struct event *e) {
+	NEED_CTX;
+	pthread_mutex_lock(&mu);
+	while (e->state == 1) pthread_cond_wait(&cv, &mu);
+	pthread_mutex_unlock(&mu);
+	return OK;
+}
+CUresult cuEventElapsedTime(float *ms, struct event *a, struct event *b) {
+	NEED_CTX;
+	pthread_mutex_lock(&mu);
+	int ready = a->state == 2 && b->state == 2;
+	pthread_mutex_unlock(&mu);
+	if (!ready) return ERR_NOT_READY;
+	*ms = (float)((b->t.tv_sec - a->t.tv_sec) * 1e3 + (b->t.tv_nsec - a->t.tv_nsec) / 1e6);
+	return OK;
+}
+
+// Modules: the entries of a PTX text, with the registers and local bytes
+// its declarations name.
+enum { K_UNKNOWN, K_ADD, K_SPIN, K_DIVIDE };
+struct fn { char name[128]; int kind, regs, local; };
+struct module { int n; struct fn fns[64]; };
+
+// count sums, over the lines of [p, end) that hold word, the numbers
+// that follow the character open on them.
+static int count(const char *p, const char *end, const char *word, char open) {
+	int sum = 0;
+	while (p < end) {
+		const char *nl = memchr(p, '\n', end - p);
+		if (!nl) nl = end;
+		char line[512];
+		size_t n = nl - p < 511 ? (size_t)(nl - p) : 511;
+		memcpy(line, p, n);
+		line[n] = 0;
+		char *at = strchr(line, open);
+		if (strstr(line, word) && at) sum += atoi(at + 1);
+		p = nl + 1;
+	}
+	return sum;
+}
+
+static void jitlog(char *buf, size_t n, const char *s) { if (buf && n) snprintf(buf, n, "%s", s); }
+
+CUresult cuModuleLoadDataEx(struct module **out, const void *image, unsigned nopts, int *opts, void **vals) {
+	NEED_CTX;
+	char *infoLog = 0, *errLog = 0;
+	size_t infoN = 0, errN = 0;
+	for (unsigned i = 0; i < nopts; i++) {
+		switch (opts[i]) {
+		case 3: infoLog = vals[i]; break;
+		case 4: infoN = (size_t)(uintptr_t)vals[i]; break;
+		case 5: errLog = vals[i]; break;
+		case 6: errN = (size_t)(uintptr_t)vals[i]; break;
+		}
+	}
+	const char *text = image;
+	const char *bad = strstr(text, "FAKECUDA_JIT_FAIL");
+	if (bad) {
+		int line = 1;
+		for (const char *p = text; p < bad; p++) line += *p == '\n';
+		char msg[256];
+		snprintf(msg, sizeof msg, "ptxas application ptx input, line %d; fatal   : Parsing error near 'FAKECUDA_JIT_FAIL': syntax error", line);
+		jitlog(errLog, errN, msg);
+		return ERR_INVALID_PTX;
+	}
+	struct module *m = calloc(1, sizeof *m);
+	const char *end = text + strlen(text);
+	for (const char *p = strstr(text, ".entry"); p && m->n < 64; ) {
+		p += 6;
+		while (*p == ' ' || *p == '\t') p++;
+		struct fn *f = &m->fns[m->n++];
+		size_t k = 0;
+		while (k < sizeof f->name - 1 && (p[k] == '_' || p[k] == '$' || (p[k] >= '0' && p[k] <= '9') || ((p[k] | 32) >= 'a' && (p[k] | 32) <= 'z'))) k++;
+		memcpy(f->name, p, k);
+		const char *next = strstr(p, ".entry");
+		const char *stop = next ? next : end;
+		f->regs = count(p, stop, ".reg", '<');
+		f->local = count(p, stop, ".local", '[');
+		f->kind = !strcmp(f->name, "add") ? K_ADD : !strcmp(f->name, "spin") ? K_SPIN : !strcmp(f->name, "divide") ? K_DIVIDE : K_UNKNOWN;
+		p = next;
+	}
+	char msg[64];
+	snprintf(msg, sizeof msg, "fake JIT: %d entries", m->n);
+	jitlog(infoLog, infoN, msg);
+	jitlog(errLog, errN, "");
+	*out = m;
+	return OK;
+}
+
+CUresult cuModuleUnload(struct module *m) { NEED_CTX; free(m); return OK; }
+
+CUresult cuModuleGetFunction(struct fn **out, struct module *m, const char *nm) {
+	NEED_CTX;
+	for (int i = 0; i < m->n; i++)
+		if (!strcmp(m->fns[i].name, nm)) { *out = &m->fns[i]; return OK; }
+	return ERR_NOT_FOUND;
+}
+
+CUresult cuFuncGetAttribute(int *v, int attr, struct fn *f) {
+	NEED_CTX;
+	switch (attr) {
+	case 0: { // as a multiprocessor of 65,536 registers would
+		int regs = f->regs > 0 ? f->regs : 1, t = 65536 / regs / 32 * 32;
+		*v = t > 1024 ? 1024 : t;
+		return OK;
+	}
+	case 1: *v = 0; return OK;
+	case 3: *v = f->local; return OK;
+	case 4: *v = f->regs; return OK;
+	}
+	return ERR_INVALID_VALUE;
+}
+
+// The parameters each entry the fake runs takes: two per buffer, the
+// uniform block, the fault word.
+static int nparams(int kind) { return kind == K_ADD ? 7 : kind == K_SPIN ? 3 : kind == K_DIVIDE ? 6 : -1; }
+
+CUresult cuLaunchKernel(struct fn *f, unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by, unsigned bz,
+                        unsigned shared, struct stream *s, void **params, void **extra) {
+	NEED_CTX;
+	int n = nparams(f->kind);
+	if (n < 0) return ERR_NOT_SUPPORTED;
+	if (!gx || !gy || !gz || gx > (unsigned)attrs[5] || gy > (unsigned)attrs[6] || gz > (unsigned)attrs[7] ||
+	    (unsigned long)bx * by * bz > (unsigned)attrs[1] || shared || extra || !params)
+		return ERR_INVALID_VALUE;
+	struct op *o = calloc(1, sizeof *o);
+	o->kind = OP_LAUNCH; o->fn = f;
+	o->grid[0] = gx; o->grid[1] = gy; o->grid[2] = gz;
+	o->block[0] = bx; o->block[1] = by; o->block[2] = bz;
+	for (int i = 0; i < n; i++) o->params[i] = *(uint64_t *)params[i];
+	push(s, o);
+	return OK;
+}
+
+static int dying(struct stream *s) { pthread_mutex_lock(&mu); int d = s->dying; pthread_mutex_unlock(&mu); return d; }
+
+static void run(struct stream *s, struct op *o) {
+	switch (o->kind) {
+	case OP_COPY: memcpy(o->dst, o->src, o->n); return;
+	case OP_MEMSET: memset(o->dst, o->v, o->n); return;
+	case OP_EVENT:
+		pthread_mutex_lock(&mu);
+		clock_gettime(CLOCK_MONOTONIC, &o->ev->t);
+		o->ev->state = 2;
+		pthread_cond_broadcast(&cv);
+		pthread_mutex_unlock(&mu);
+		return;
+	}
+	uint64_t *p = o->params;
+	uint64_t threads = (uint64_t)o->grid[0] * o->block[0];
+	switch (o->fn->kind) {
+	case K_ADD: { // out, in, unused, uniforms: out[i] = in[i] + k below in's length
+		uint32_t *out = (uint32_t *)(uintptr_t)p[0], *in = (uint32_t *)(uintptr_t)p[2];
+		uint32_t k = *(uint32_t *)(uintptr_t)p[6];
+		for (uint64_t i = 0; i < threads; i++)
+			if (i < p[3] / 4) out[i] = in[i] + k;
+		return;
+	}
+	case K_SPIN: { // out, uniforms {rounds, inner}
+		uint32_t *out = (uint32_t *)(uintptr_t)p[0], *u = (uint32_t *)(uintptr_t)p[2];
+		uint32_t x = 12345, i = 0;
+		for (; i < u[0] && !dying(s); i++)
+			for (uint32_t j = 0; j < u[1]; j++) x = x * 1664525u + 1013904223u;
+		out[0] = x; out[1] = i;
+		return;
+	}
+	case K_DIVIDE: { // out, in, uniforms {d}, fault: out[i] = in[i] / d
+		uint32_t *out = (uint32_t *)(uintptr_t)p[0], *in = (uint32_t *)(uintptr_t)p[2];
+		uint32_t d = *(uint32_t *)(uintptr_t)p[4], *fault = (uint32_t *)(uintptr_t)p[5];
+		for (uint64_t i = 0; i < threads && i < p[3] / 4; i++) {
+			if (d == 0) { __atomic_fetch_or(fault, 1u, __ATOMIC_RELAXED); out[i] = 0; }
+			else out[i] = in[i] / d;
+		}
+		return;
+	}
+	}
+}
