@@ -229,23 +229,7 @@ func gemm(cfg Config, n int, a, b []float32) ([]float32, time.Duration, error) {
 		return nil, 0, err
 	}
 	defer dev.Close()
-	bufs, err := uploads(dev, make([]float32, n*n), a, b)
-	if err != nil {
-		return nil, 0, err
-	}
-	defer release(bufs)
-	groups := xpu.Dim3{X: uint32(n / 64), Y: uint32(n / 64)}
-	d, err := measure(cfg.MinTime, func() error {
-		if err := kernels.LaunchGemm(dev.Stream(), groups, bufs[0], bufs[1], bufs[2], uint32(n)); err != nil {
-			return err
-		}
-		return dev.Stream().Sync()
-	})
-	if err != nil {
-		return nil, 0, err
-	}
-	got, err := bufs[0].Download()
-	return got, d, err
+	return gemmOn(cfg, dev, n, a, b, benchGemm(n))
 }
 
 // All runs every measurement.

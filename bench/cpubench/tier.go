@@ -236,6 +236,14 @@ func gemmOn(cfg Config, dev *gpu.Device, n int, a, b []float32, launch func(s *g
 	return got, d, err
 }
 
+// benchGemm launches the bench's Gemm on n x n matrices (n a multiple of
+// 64).
+func benchGemm(n int) func(s *gpu.Stream, c, a, b *gpu.Buffer[float32]) error {
+	return func(s *gpu.Stream, c, a, b *gpu.Buffer[float32]) error {
+		return kernels.LaunchGemm(s, xpu.Dim3{X: uint32(n / 64), Y: uint32(n / 64)}, c, a, b, uint32(n))
+	}
+}
+
 // sgemmTiled launches the conformance suite's SgemmTiled, the tutorials'
 // spelling, on n x n matrices.
 func sgemmTiled(n int) func(s *gpu.Stream, c, a, b *gpu.Buffer[float32]) error {
@@ -262,9 +270,7 @@ func TierSGEMMSpelling(cfg Config, n int) (Result, error) {
 	defer dev.Close()
 	a, b := randomFloats(n*n, 4), randomFloats(n*n, 5)
 	flops := 2 * float64(n) * float64(n) * float64(n)
-	want, d, err := gemmOn(cfg, dev, n, a, b, func(s *gpu.Stream, c, a, b *gpu.Buffer[float32]) error {
-		return kernels.LaunchGemm(s, xpu.Dim3{X: uint32(n / 64), Y: uint32(n / 64)}, c, a, b, uint32(n))
-	})
+	want, d, err := gemmOn(cfg, dev, n, a, b, benchGemm(n))
 	if err != nil {
 		return r, err
 	}

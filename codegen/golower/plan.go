@@ -227,33 +227,13 @@ func (g *gen) uniformCond(s ir.Stmt, cond ir.Expr, pos ir.Pos, what string) erro
 // checkSegment refuses a break or continue that would leave a loop with
 // a barrier inside (the loop runs around the work-item loops).
 func (g *gen) checkSegment(stmts []ir.Stmt) error {
-	var err error
-	var visit func(stmts []ir.Stmt, depth int)
-	visit = func(stmts []ir.Stmt, depth int) {
-		for _, s := range stmts {
-			switch s := s.(type) {
-			case *ir.Break:
-				if depth == 0 && err == nil {
-					err = g.refuse(s.Pos, "a break out of a loop that contains a barrier")
-				}
-			case *ir.Continue:
-				if depth == 0 && err == nil {
-					err = g.refuse(s.Pos, "a continue in a loop that contains a barrier")
-				}
-			case *ir.Block:
-				visit(s.Stmts, depth)
-			case *ir.If:
-				visit(s.Then.Stmts, depth)
-				if s.Else != nil {
-					visit(s.Else.Stmts, depth)
-				}
-			case *ir.Loop:
-				visit(s.Body.Stmts, depth+1)
-			}
-		}
+	switch s := ir.LeavingBranch(stmts).(type) {
+	case *ir.Break:
+		return g.refuse(s.Pos, "a break out of a loop that contains a barrier")
+	case *ir.Continue:
+		return g.refuse(s.Pos, "a continue in a loop that contains a barrier")
 	}
-	visit(stmts, 0)
-	return err
+	return nil
 }
 
 // hasBarrier reports whether s contains a barrier statement or a wave

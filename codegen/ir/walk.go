@@ -93,3 +93,27 @@ func StmtExprs(s Stmt) []Expr {
 	}
 	return out
 }
+
+// LeavingBranch returns the first Break or Continue of stmts, in order,
+// that leaves the loop around them (one not inside a Loop of stmts), or
+// nil. The CPU lowerings refuse one in a segment between barriers: the
+// loop it would leave runs around the segment's loop over the work-items.
+func LeavingBranch(stmts []Stmt) Stmt {
+	for _, s := range stmts {
+		var found Stmt
+		switch s := s.(type) {
+		case *Break, *Continue:
+			return s
+		case *Block:
+			found = LeavingBranch(s.Stmts)
+		case *If:
+			if found = LeavingBranch(s.Then.Stmts); found == nil && s.Else != nil {
+				found = LeavingBranch(s.Else.Stmts)
+			}
+		}
+		if found != nil {
+			return found
+		}
+	}
+	return nil
+}

@@ -226,30 +226,10 @@ func (p *planner) split(stmts []ir.Stmt) []piece {
 // checkSegment refuses a break or continue that leaves a loop with a
 // barrier inside: that loop runs around the chunk loops.
 func (p *planner) checkSegment(stmts []ir.Stmt) {
-	var visit func(stmts []ir.Stmt, depth int)
-	visit = func(stmts []ir.Stmt, depth int) {
-		for _, s := range stmts {
-			switch s := s.(type) {
-			case *ir.Break, *ir.Continue:
-				// At depth 0 it can only be of a loop around the
-				// segment, which holds a barrier.
-				if depth == 0 {
-					p.g.pos = stmtPos(s)
-					p.g.fail("a break or continue of a loop that contains a barrier")
-				}
-			case *ir.Block:
-				visit(s.Stmts, depth)
-			case *ir.If:
-				visit(s.Then.Stmts, depth)
-				if s.Else != nil {
-					visit(s.Else.Stmts, depth)
-				}
-			case *ir.Loop:
-				visit(s.Body.Stmts, depth+1)
-			}
-		}
+	if s := ir.LeavingBranch(stmts); s != nil {
+		p.g.pos = stmtPos(s)
+		p.g.fail("a break or continue of a loop that contains a barrier")
 	}
-	visit(stmts, 0)
 }
 
 // splits reports whether s holds a barrier statement or a wave verb
