@@ -28,6 +28,7 @@ import (
 	"strings"
 
 	"github.com/goxpu/xpu/codegen/ir"
+	"github.com/goxpu/xpu/codegen/ir/fission"
 	"github.com/goxpu/xpu/schema"
 )
 
@@ -111,7 +112,7 @@ type gen struct {
 	size     [3]uint32       // block size, at least 1 on each axis
 	out      strings.Builder
 
-	nodes  []node           // the kernel body, split at barriers
+	nodes  []fission.Node   // the kernel body, split at barriers
 	cross  map[*ir.Var]bool // variables kept in per-work-item arrays
 	store  storage          // where the other variables live
 	done   bool             // the kernel returns early and has barriers
