@@ -2,9 +2,10 @@
 // Generate turns a kernel into the Go source of one function that runs
 // every work-item of a block in a loop.
 //
-// Barriers split the kernel body into segments (loop fission): each
-// segment is a loop over the block's work-items, and a barrier is the end
-// of one loop and the start of the next. A barrier may sit inside an if or
+// Barriers split the kernel body into segments (loop fission, by package
+// fission, whose plan the host lowering runs too): each segment is a loop
+// over the block's work-items, and a barrier is the end of one loop and
+// the start of the next. A barrier may sit inside an if or
 // a loop whose condition is workgroup-uniform (the uniformity analysis of
 // package ir decides, and the generated code checks that every work-item
 // agrees); such an if or loop runs once per block around the work-item
