@@ -192,7 +192,7 @@ func (g *gen) pieces(ps []fission.Node) {
 			b.SetBlock(after)
 		case *fission.Loop:
 			g.pos = p.Pos
-			head, body, exit := b.NewBlock("bloop"), b.NewBlock("bloop.Body"), b.NewBlock("bloop.exit")
+			head, body, exit := b.NewBlock("bloop"), b.NewBlock("bloop.body"), b.NewBlock("bloop.exit")
 			b.Br(head)
 			b.SetBlock(head)
 			g.stopCheck()
