@@ -55,10 +55,13 @@ const depsRules = `
 	# generated-file writer. It knows no runtime, no driver and no kernel
 	# package; the IR knows no output language.
 	schema < codegen/ir;
+	# Loop fission, which the CPU lowerings share.
+	codegen/ir < codegen/ir/fission;
 	codegen/ir, golang.org/x/tools/go/packages < codegen/frontend;
 	codegen/ir, wgsl < codegen/wgslgen;
-	codegen/ir < codegen/golower, codegen/emit;
-	codegen/ir, llvm < codegen/llvmgen;
+	codegen/ir < codegen/emit;
+	codegen/ir/fission < codegen/golower;
+	codegen/ir/fission, llvm < codegen/llvmgen;
 	# Running the LLVM tools, which knows no IR of ours.
 	< codegen/sidecar;
 	codegen/frontend, codegen/wgslgen, codegen/golower, codegen/llvmgen, codegen/sidecar, codegen/emit < codegen;

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/goxpu/xpu/codegen/ir"
+	"github.com/goxpu/xpu/codegen/ir/fission"
 )
 
 // This file writes the block function: its prologue (buffer views,
@@ -119,34 +120,34 @@ func isReturn(s ir.Stmt) bool {
 	return ok
 }
 
-func (g *gen) nodes2(nodes []node) {
+func (g *gen) nodes2(nodes []fission.Node) {
 	for _, n := range nodes {
 		switch n := n.(type) {
-		case *segment:
+		case *fission.Segment:
 			g.segment(n)
-		case *waveNode:
+		case *fission.Wave:
 			g.wave(n)
-		case *uniformIf:
-			c := g.uniformCondition(n.id, n.cond)
+		case *fission.If:
+			c := g.uniformCondition(n.ID, n.Cond)
 			g.line("if %s {", c)
-			g.nest(func() { g.nodes2(n.then) })
-			if len(n.els) > 0 {
+			g.nest(func() { g.nodes2(n.Then) })
+			if len(n.Else) > 0 {
 				g.line("} else {")
-				g.nest(func() { g.nodes2(n.els) })
+				g.nest(func() { g.nodes2(n.Else) })
 			}
 			g.line("}")
-		case *uniformLoop:
+		case *fission.Loop:
 			g.line("for {")
 			g.nest(func() {
 				g.poll()
-				if n.cond != nil {
-					c := g.uniformCondition(n.id, n.cond)
+				if n.Cond != nil {
+					c := g.uniformCondition(n.ID, n.Cond)
 					g.line("if !%s {", c)
 					g.line("\tbreak")
 					g.line("}")
 				}
-				g.nodes2(n.body)
-				g.nodes2(n.post)
+				g.nodes2(n.Body)
+				g.nodes2(n.Post)
 			})
 			g.line("}")
 		}
@@ -155,8 +156,8 @@ func (g *gen) nodes2(nodes []node) {
 
 // segment writes the segment's uniform statements once and a loop over
 // the block's work-items that runs the rest for each.
-func (g *gen) segment(s *segment) {
-	stmts := s.stmts
+func (g *gen) segment(s *fission.Segment) {
+	stmts := s.Stmts
 	for len(stmts) > 0 && g.store.hoist[stmts[0]] {
 		g.stmt(stmts[0])
 		stmts = stmts[1:]
@@ -164,7 +165,7 @@ func (g *gen) segment(s *segment) {
 	if len(stmts) == 0 {
 		return
 	}
-	g.segLabel = fmt.Sprintf("items%d", s.id)
+	g.segLabel = fmt.Sprintf("items%d", s.ID)
 	g.usedLabel = false
 	vars := g.segmentVars(stmts)
 	write := func() {

@@ -2,9 +2,10 @@
 // Generate turns a kernel into the Go source of one function that runs
 // every work-item of a block in a loop.
 //
-// Barriers split the kernel body into segments (loop fission): each
-// segment is a loop over the block's work-items, and a barrier is the end
-// of one loop and the start of the next. A barrier may sit inside an if or
+// Barriers split the kernel body into segments (loop fission, by package
+// fission, whose plan the host lowering runs too): each segment is a loop
+// over the block's work-items, and a barrier is the end of one loop and
+// the start of the next. A barrier may sit inside an if or
 // a loop whose condition is workgroup-uniform (the uniformity analysis of
 // package ir decides, and the generated code checks that every work-item
 // agrees); such an if or loop runs once per block around the work-item
@@ -28,6 +29,7 @@ import (
 	"strings"
 
 	"github.com/goxpu/xpu/codegen/ir"
+	"github.com/goxpu/xpu/codegen/ir/fission"
 	"github.com/goxpu/xpu/schema"
 )
 
@@ -111,7 +113,7 @@ type gen struct {
 	size     [3]uint32       // block size, at least 1 on each axis
 	out      strings.Builder
 
-	nodes  []node           // the kernel body, split at barriers
+	nodes  []fission.Node   // the kernel body, split at barriers
 	cross  map[*ir.Var]bool // variables kept in per-work-item arrays
 	store  storage          // where the other variables live
 	done   bool             // the kernel returns early and has barriers

@@ -4,6 +4,7 @@ import (
 	"slices"
 
 	"github.com/goxpu/xpu/codegen/ir"
+	"github.com/goxpu/xpu/codegen/ir/fission"
 )
 
 // This file decides where a variable of the kernel body lives once the
@@ -37,7 +38,7 @@ func (g *gen) placeVars() {
 	writes := map[*ir.Var][]ir.Stmt{}
 	atomic := map[*ir.Var]bool{}
 	n := 0
-	walkNodes(g.nodes, func(_ int, s ir.Stmt, e ir.Expr) {
+	fission.Walk(g.nodes, func(_ int, s ir.Stmt, e ir.Expr) {
 		if e != nil {
 			if a, ok := e.(*ir.Atomic); ok {
 				atomic[rootVar(a.Ptr)] = true
@@ -107,13 +108,17 @@ func (g *gen) findScalars(writes map[*ir.Var][]ir.Stmt, atomic map[*ir.Var]bool)
 		}
 		cand[v] = ok
 	}
-	var segs []*segment
-	collectSegments(g.nodes, &segs)
+	var segs []*fission.Segment
+	fission.Visit(g.nodes, func(n fission.Node) {
+		if s, ok := n.(*fission.Segment); ok {
+			segs = append(segs, s)
+		}
+	})
 	for changed := true; changed; {
 		changed = false
 		hoist := map[ir.Stmt]bool{}
 		for _, sg := range segs {
-			for _, s := range sg.stmts {
+			for _, s := range sg.Stmts {
 				if !g.hoistable(s, cand) {
 					break
 				}
@@ -169,21 +174,6 @@ func allIn(ss []ir.Stmt, set map[ir.Stmt]bool) bool {
 		}
 	}
 	return true
-}
-
-func collectSegments(nodes []node, out *[]*segment) {
-	for _, n := range nodes {
-		switch n := n.(type) {
-		case *segment:
-			*out = append(*out, n)
-		case *uniformIf:
-			collectSegments(n.then, out)
-			collectSegments(n.els, out)
-		case *uniformLoop:
-			collectSegments(n.body, out)
-			collectSegments(n.post, out)
-		}
-	}
 }
 
 // pureExpr reports whether e reads nothing but constants, uniforms, block

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/goxpu/xpu/codegen/ir"
+	"github.com/goxpu/xpu/codegen/ir/fission"
 	"github.com/goxpu/xpu/schema"
 )
 
@@ -16,44 +17,18 @@ import (
 // computes every lane's result into d's per-work-item array. Waves run at
 // b.Wave lanes: the declared width, or the processor's lane width.
 
-// waveNode is a wave verb's statement, split out of the segments.
-type waveNode struct {
-	id   int
-	stmt ir.Stmt
-	w    *ir.Wave
-	dst  *ir.Var
-}
-
-func (*waveNode) node() {}
-
-// waveSplit makes the node of a wave verb's statement s, refusing it
-// outside uniform control flow.
-func (g *gen) waveSplit(s ir.Stmt) (node, error) {
-	w, dst := ir.WaveStmt(s)
-	if err := g.uniformFlow(s, w.Pos); err != nil {
-		return nil, err
-	}
-	return &waveNode{id: g.nextID(), stmt: s, w: w, dst: dst}, nil
-}
-
-// isWave reports whether s is a wave verb's statement.
-func isWave(s ir.Stmt) bool {
-	w, _ := ir.WaveStmt(s)
-	return w != nil
-}
-
 // wave writes a wave node: the gather loop and the combining call. An
 // operand that is a variable kept in a per-work-item array is passed as
 // that array, unless the verb writes its result there; when no work-item
 // has returned, every lane takes part (allLanes), so the loop gathers only
 // what is not such an array, and runs only when something is.
-func (g *gen) wave(n *waveNode) {
+func (g *gen) wave(n *fission.Wave) {
 	bn := g.blockCount()
-	x, lane, on := fmt.Sprintf("wx%d", n.id), fmt.Sprintf("wl%d", n.id), fmt.Sprintf("won%d", n.id)
-	shuffle := n.w.Op.IsShuffle()
+	x, lane, on := fmt.Sprintf("wx%d", n.ID), fmt.Sprintf("wl%d", n.ID), fmt.Sprintf("won%d", n.ID)
+	shuffle := n.Verb.Op.IsShuffle()
 	direct := func(e ir.Expr) (string, bool) {
 		r, ok := e.(*ir.VarRef)
-		if !ok || g.done || !g.cross[r.Var] || r.Var == n.dst {
+		if !ok || g.done || !g.cross[r.Var] || r.Var == n.Dst {
 			return "", false
 		}
 		if _, ok := laneMajor(r.Var); ok {
@@ -61,14 +36,14 @@ func (g *gen) wave(n *waveNode) {
 		}
 		return "a_" + r.Var.Name, true
 	}
-	xs, xDirect := direct(n.w.Args[0])
+	xs, xDirect := direct(n.Verb.Args[0])
 	ls, lDirect := "", !shuffle
 	if shuffle {
-		ls, lDirect = direct(n.w.Args[1])
+		ls, lDirect = direct(n.Verb.Args[1])
 	}
 	if !xDirect {
 		xs = x
-		g.line("var %s [%d]%s", x, bn, typeName(n.w.Args[0].Type()))
+		g.line("var %s [%d]%s", x, bn, typeName(n.Verb.Args[0].Type()))
 	}
 	if !lDirect {
 		ls = lane
@@ -80,7 +55,7 @@ func (g *gen) wave(n *waveNode) {
 		g.line("var %s [%d]bool", on, bn)
 	}
 	var vars []*ir.Var
-	for i, a := range n.w.Args {
+	for i, a := range n.Verb.Args {
 		if i == 0 && xDirect || i == 1 && lDirect {
 			continue
 		}
@@ -94,12 +69,12 @@ func (g *gen) wave(n *waveNode) {
 	if !xDirect || !lDirect || g.done {
 		body := g.capture(func() {
 			g.loadCross(vars, nil)
-			g.loadRemat(g.rematNeeded(nil, n.w.Args...))
+			g.loadRemat(g.rematNeeded(nil, n.Verb.Args...))
 			if !xDirect {
-				g.line("%s[li] = %s", x, g.expr(n.w.Args[0]))
+				g.line("%s[li] = %s", x, g.expr(n.Verb.Args[0]))
 			}
 			if !lDirect {
-				g.line("%s[li] = %s", lane, g.expr(n.w.Args[1]))
+				g.line("%s[li] = %s", lane, g.expr(n.Verb.Args[1]))
 			}
 			if g.done {
 				g.line("%s[li] = true", on)
@@ -107,18 +82,18 @@ func (g *gen) wave(n *waveNode) {
 		})
 		g.items(body, false)
 	}
-	out := "a_" + n.dst.Name + "[:]"
-	switch n.w.Op {
+	out := "a_" + n.Dst.Name + "[:]"
+	switch n.Verb.Op {
 	case schema.WaveBallot:
 		g.line("%s(%s[:], %s[:], b.Wave, %s)", g.call("gpuimpl", "CPUWaveBallot"), xs, ons, out)
 	case schema.WaveAny, schema.WaveAll:
-		g.line("%s(%v, %s[:], %s[:], b.Wave, %s)", g.call("gpuimpl", "CPUWaveVote"), n.w.Op == schema.WaveAll, xs, ons, out)
+		g.line("%s(%v, %s[:], %s[:], b.Wave, %s)", g.call("gpuimpl", "CPUWaveVote"), n.Verb.Op == schema.WaveAll, xs, ons, out)
 	default:
 		l := "nil"
 		if shuffle {
 			l = ls + "[:]"
 		}
-		g.line("%s(%s.%v, %s[:], %s, %s[:], b.Wave, %s)", g.call("gpuimpl", "CPUWave"), g.gpu, n.w.Op, xs, l, ons, out)
+		g.line("%s(%s.%v, %s[:], %s, %s[:], b.Wave, %s)", g.call("gpuimpl", "CPUWave"), g.gpu, n.Verb.Op, xs, l, ons, out)
 	}
 }
 
@@ -130,7 +105,7 @@ const allLanes = "wall"
 // declareAllLanes declares allLanes where the function needs it.
 func (g *gen) declareAllLanes() {
 	uses := false
-	walkWaves(g.nodes, func(*waveNode) { uses = true })
+	walkWaves(g.nodes, func(*fission.Wave) { uses = true })
 	if !uses || g.done {
 		return
 	}
@@ -141,17 +116,10 @@ func (g *gen) declareAllLanes() {
 }
 
 // walkWaves calls f for every wave node among nodes.
-func walkWaves(nodes []node, f func(*waveNode)) {
-	for _, n := range nodes {
-		switch n := n.(type) {
-		case *waveNode:
-			f(n)
-		case *uniformIf:
-			walkWaves(n.then, f)
-			walkWaves(n.els, f)
-		case *uniformLoop:
-			walkWaves(n.body, f)
-			walkWaves(n.post, f)
+func walkWaves(nodes []fission.Node, f func(*fission.Wave)) {
+	fission.Visit(nodes, func(n fission.Node) {
+		if w, ok := n.(*fission.Wave); ok {
+			f(w)
 		}
-	}
+	})
 }

@@ -6,7 +6,7 @@ package ir
 // values; control flow is uniform when every condition guarding it is
 // uniform and no early Return/Break/Continue under a non-uniform condition
 // precedes it. One analysis serves the WGSL barrier rule, the emulated
-// wave tier and the CPU lowering's loop fission.
+// wave tier and the CPU lowerings' loop fission (package fission).
 type Uniformity struct {
 	// Value reports the expressions that are workgroup-uniform.
 	Value map[Expr]bool

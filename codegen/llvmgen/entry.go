@@ -11,6 +11,7 @@ import (
 	"unsafe"
 
 	"github.com/goxpu/xpu/codegen/ir"
+	"github.com/goxpu/xpu/codegen/ir/fission"
 	"github.com/goxpu/xpu/llvm"
 	"github.com/goxpu/xpu/schema"
 )
@@ -143,7 +144,7 @@ func (g *gen) bufferBound(n llvm.Value) bound {
 // crossSlots makes the slots, one per chunk, of the variables that live
 // across pieces and, when the body has more than one piece, the record of the lanes
 // that have returned.
-func (g *gen) crossSlots(pieces []piece) {
+func (g *gen) crossSlots(pieces []fission.Node) {
 	g.perChunk = map[*ir.Var]llvm.Value{}
 	vars := make([]*ir.Var, 0, len(g.cross))
 	ir.WalkStmts(g.k.Body, func(s ir.Stmt) bool {
@@ -168,41 +169,41 @@ func (g *gen) crossSlots(pieces []piece) {
 func (g *gen) maskInt() *llvm.IntType { return &llvm.IntType{Bits: g.W} }
 
 // pieces runs the pieces of the body for one block.
-func (g *gen) pieces(ps []piece) {
+func (g *gen) pieces(ps []fission.Node) {
 	b := g.b
 	for _, p := range ps {
 		switch p := p.(type) {
-		case *segment:
-			g.chunks(p.stmts)
-		case *waveStep:
-			g.pos = p.pos
+		case *fission.Segment:
+			g.chunks(p.Stmts)
+		case *fission.Wave:
+			g.pos = p.Verb.Pos
 			g.wideWave(p)
-		case *blockIf:
-			g.pos = p.pos
-			c := g.blockCond(p.cond)
+		case *fission.If:
+			g.pos = p.Pos
+			c := g.blockCond(p.Cond)
 			tb, eb, after := b.NewBlock("bthen"), b.NewBlock("belse"), b.NewBlock("bendif")
 			b.CondBr(c, tb, eb)
 			b.SetBlock(tb)
-			g.pieces(p.then)
+			g.pieces(p.Then)
 			b.Br(after)
 			b.SetBlock(eb)
-			g.pieces(p.els)
+			g.pieces(p.Else)
 			b.Br(after)
 			b.SetBlock(after)
-		case *blockLoop:
-			g.pos = p.pos
+		case *fission.Loop:
+			g.pos = p.Pos
 			head, body, exit := b.NewBlock("bloop"), b.NewBlock("bloop.body"), b.NewBlock("bloop.exit")
 			b.Br(head)
 			b.SetBlock(head)
 			g.stopCheck()
-			if p.cond != nil {
-				b.CondBr(g.blockCond(p.cond), body, exit)
+			if p.Cond != nil {
+				b.CondBr(g.blockCond(p.Cond), body, exit)
 			} else {
 				b.Br(body)
 			}
 			b.SetBlock(body)
-			g.pieces(p.body)
-			g.pieces(p.post)
+			g.pieces(p.Body)
+			g.pieces(p.Post)
 			b.Br(head)
 			b.SetBlock(exit)
 		}

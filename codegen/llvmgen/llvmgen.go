@@ -20,7 +20,8 @@
 // Barriers split the body (loop fission): each barrier-free segment runs
 // as a loop over the block's chunks, an if or loop around a barrier once
 // per block around its segments, and variables live across segments in
-// a slot per chunk (plan.go).
+// a slot per chunk (plan.go; the split is package fission's, which the
+// Go lowering runs too).
 //
 // A wave is a chunk, an aligned part of one (a declared width dividing
 // W) or aligned consecutive chunks (a declared multiple of W, where a
@@ -35,8 +36,9 @@
 // array of arrays chosen by an index that differs across lanes and used
 // as an array value.
 //
-// Layering: this package knows the kernel IR, the LLVM syntax tree and
-// the host contract of schema; it runs no tool (codegen/sidecar does).
+// Layering: this package knows the kernel IR and its fission plan, the
+// LLVM syntax tree and the host contract of schema; it runs no tool
+// (codegen/sidecar does).
 package llvmgen
 
 import (

@@ -11,6 +11,7 @@ package llvmgen
 
 import (
 	"github.com/goxpu/xpu/codegen/ir"
+	"github.com/goxpu/xpu/codegen/ir/fission"
 	"github.com/goxpu/xpu/llvm"
 	"github.com/goxpu/xpu/schema"
 )
@@ -174,15 +175,15 @@ func (g *gen) waveWidth() int { return int(Wave(g.k, g.t)) }
 // wideWave lowers a wave verb whose wave spans k = WaveWidth/W chunks:
 // a loop over the chunks keeps each one's operands and active lanes, a
 // second computes each chunk's result from its wave's k chunks.
-func (g *gen) wideWave(st *waveStep) {
+func (g *gen) wideWave(st *fission.Wave) {
 	b := g.b
 	k := g.waveWidth() / g.W
 	// Room for whole waves: a partial last wave's missing chunks have
 	// no active lanes.
 	n := (int(g.nchunks) + k - 1) / k * k
-	keep := make([]llvm.Value, len(st.w.Args))
-	types := make([]llvm.Type, len(st.w.Args))
-	for i, a := range st.w.Args {
+	keep := make([]llvm.Value, len(st.Verb.Args))
+	types := make([]llvm.Type, len(st.Verb.Args))
+	for i, a := range st.Verb.Args {
 		types[i] = g.vec(g.basic(a.Type()))
 		if ir.IsKind(a.Type(), ir.Bool) {
 			types[i] = g.vec(llvm.I8)
@@ -194,7 +195,7 @@ func (g *gen) wideWave(st *waveStep) {
 	b.Store(&llvm.Zero{T: onType}, active, 8)
 	at := func(i int, c llvm.Value) llvm.Value { return b.GEP(types[i], keep[i], c) }
 	g.chunkLoop(func(c llvm.Value) {
-		for i, a := range st.w.Args {
+		for i, a := range st.Verb.Args {
 			x := g.splat(g.expr(a).x)
 			if ir.IsKind(a.Type(), ir.Bool) {
 				x = b.Cast(llvm.ZExt, x, types[i])
@@ -206,7 +207,7 @@ func (g *gen) wideWave(st *waveStep) {
 	g.chunkLoop(func(c llvm.Value) {
 		load := func(i int, c llvm.Value) llvm.Value {
 			x := b.Load(types[i], at(i, c), llvm.SizeOf(llvm.Elem(types[i])))
-			if ir.IsKind(st.w.Args[i].Type(), ir.Bool) {
+			if ir.IsKind(st.Verb.Args[i].Type(), ir.Bool) {
 				x = b.ICmp(llvm.NE, x, zeroLike(x))
 			}
 			return x
@@ -237,8 +238,8 @@ func (g *gen) wideWave(st *waveStep) {
 			index:  func(l int) int { return l },
 			inWave: b.Add(g.splat(b.Mul(pos, i32(int64(g.W)))), g.lanes()),
 		}
-		x := g.waveOp(st.w, args, src)
-		if v := g.vars[st.dst]; v != nil && v.ptr != nil {
+		x := g.waveOp(st.Verb, args, src)
+		if v := g.vars[st.Dst]; v != nil && v.ptr != nil {
 			g.storeSlot(v.ptr, v.lt, x, true)
 		}
 	})
