@@ -239,6 +239,11 @@ var hostCases = []hostCase{
 		args: func(r *rand.Rand) []any { return wavesAtArgs(r, 3*40) }},
 	{name: "WavesAt32", fn: hostkernels.WavesAt, comptime: hostkernels.WaveAt{W: 32, Block: 80}, groups: groups1(3), tol: tolerance{ulps: 0},
 		args: func(r *rand.Rand) []any { return wavesAtArgs(r, 3*80) }},
+	{name: "Strided", fn: hostkernels.Strided, groups: groups1(3),
+		args: func(r *rand.Rand) []any {
+			n := 3*64*3 - 5
+			return []any{poisonF32(2*3*64 - 3), poisonI32(3*3*64 - 7), randF32(r, n), uint32(n)}
+		}},
 	{name: "Rows", fn: hostkernels.Rows, groups: groups1(3),
 		args: func(r *rand.Rand) []any {
 			n := 3*64 - 6

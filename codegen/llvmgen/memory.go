@@ -5,8 +5,10 @@ package llvmgen
 // (an unsigned index below the length), an out-of-range one faulting
 // before any lane touches memory. An index the lanes share is a scalar
 // access; an index that is a uniform value plus the lane (a ramp) is a
-// contiguous vector access (masked unless every lane runs); any other is
-// a gather or scatter. Elements of a buffer that some work-item touches
+// contiguous vector access (masked unless every lane runs); a ramp whose
+// lanes are a small constant step apart is one wide access of step*W
+// elements, deinterleaved on a load and a masked store of the lanes'
+// places; any other is a gather or scatter. Elements of a buffer that some work-item touches
 // atomically are accessed atomically, lane by lane.
 
 import (
@@ -134,17 +136,22 @@ func (g *gen) checkIndex(idx value, n bound, signed bool, object uint32) {
 		check()
 		return
 	}
-	// A ramp r, r+1, ..., r+W-1 is in range, whichever lanes run, when
-	// r+W-1 is below the length without wrapping: one scalar test in the
-	// common case, the lanes' own only when it fails.
+	// A ramp r, r+s, ..., r+s(W-1) is in range, whichever lanes run,
+	// when its last element is below the length without wrapping: one
+	// scalar test in the common case, the lanes' own only when it fails.
+	g.ifThen(g.not(g.spanIn(idx.ramp, int64(idx.step)*int64(g.W-1), n, signed)), "check", check)
+}
+
+// spanIn returns whether the elements r to r+span are all below n, with
+// no index wrapping.
+func (g *gen) spanIn(r llvm.Value, span int64, n bound, signed bool) llvm.Value {
 	b := g.b
 	lim := n.u
 	if signed {
 		lim = n.s // a negative r reads as too large
 	}
-	w1 := i32(int64(g.W - 1))
-	fast := b.And(b.ICmp(llvm.UGE, lim, w1), b.ICmp(llvm.ULT, idx.ramp, b.Sub(lim, w1)))
-	g.ifThen(g.not(fast), "check", check)
+	w := i32(span)
+	return b.And(b.ICmp(llvm.UGE, lim, w), b.ICmp(llvm.ULT, r, b.Sub(lim, w)))
 }
 
 // maybeSplat shapes the scalar n as like.
@@ -371,7 +378,32 @@ func (g *gen) storeMem(r *memRef, x value) {
 // contiguous reports whether r's lanes read consecutive elements of
 // their scalar type.
 func (g *gen) contiguous(r *memRef) bool {
-	return r.idx.ramp != nil && r.stride == int64(llvm.SizeOf(g.memType(r.elem)))
+	return r.idx.ramp != nil && r.idx.step == 1 && r.stride == int64(llvm.SizeOf(g.memType(r.elem)))
+}
+
+// maxInterleave bounds the steps of a strided access done as one wide
+// one: a vector of step*W elements.
+const maxInterleave = 8
+
+// strided returns the step of r's lanes when they read elements of
+// their scalar type a few apart (2 to maxInterleave), and 0 else.
+func (g *gen) strided(r *memRef) int64 {
+	s := r.idx.step
+	if r.idx.ramp == nil || s < 2 || s > maxInterleave || r.stride != int64(llvm.SizeOf(g.memType(r.elem))) {
+		return 0
+	}
+	return s
+}
+
+// wide returns the vector type of s*W elements of t, and the mask or
+// shuffle indices that pick each lane's element of it: lane i's is
+// element s*i.
+func (g *gen) wide(t llvm.Type, s int64) (*llvm.VectorType, []int) {
+	pick := make([]int, g.W)
+	for i := range pick {
+		pick[i] = int(s) * i
+	}
+	return llvm.Vec(int(s)*g.W, t), pick
 }
 
 // noWrap returns whether a ramp of an unsigned index stays below 2^32
@@ -381,7 +413,7 @@ func (g *gen) noWrap(r *memRef) llvm.Value {
 	if r.signed {
 		return llvm.True
 	}
-	return g.b.ICmp(llvm.ULE, r.idx.ramp, i32(int64(math.MaxUint32-(g.W-1))))
+	return g.b.ICmp(llvm.ULE, r.idx.ramp, i32(int64(math.MaxUint32)-r.idx.step*int64(g.W-1)))
 }
 
 // allActive reports whether every lane is known to run: uniform flow in a
@@ -415,6 +447,31 @@ func (g *gen) loadChecked(r *memRef) value {
 		return value{x: v}
 	}
 	vt := g.vec(t)
+	if s := g.strided(r); s != 0 {
+		// Lanes s apart: one load of s*W elements holding theirs,
+		// deinterleaved (LLVM's interleaved-access lowering makes it a
+		// few loads and shuffles), when all of them are in range: those
+		// from the first lane's or, at the end of an array, those up to
+		// the last lane's.
+		wt, pick := g.wide(t, s)
+		span := s*int64(g.W) - 1
+		wideLoad := func(first llvm.Value, at int) llvm.Value {
+			p := make([]int, len(pick))
+			for i, j := range pick {
+				p[i] = j + at
+			}
+			return b.Shuffle(b.Load(wt, g.scalarAddr(r, first), 4), &llvm.Poison{T: wt}, p)
+		}
+		return value{x: g.choose(g.spanIn(r.idx.ramp, span, r.n, r.signed), vt, func() llvm.Value {
+			return wideLoad(r.idx.ramp, 0)
+		}, func() llvm.Value {
+			first := b.Sub(r.idx.ramp, i32(s-1))
+			back := b.And(b.ICmp(llvm.UGE, r.idx.ramp, i32(s-1)), g.spanIn(first, span, r.n, r.signed))
+			return g.choose(back, vt, func() llvm.Value { return wideLoad(first, int(s-1)) }, func() llvm.Value {
+				return g.gather(g.addrs(r, r.idx.x), t)
+			})
+		})}
+	}
 	if !g.contiguous(r) {
 		return value{x: g.gather(g.addrs(r, r.idx.x), t)}
 	}
@@ -467,6 +524,32 @@ func (g *gen) storeChecked(r *memRef, xv value) {
 	}
 	vt := g.vec(t)
 	x = g.splat(x)
+	if s := g.strided(r); s != 0 {
+		// Lanes s apart: one masked store of the s*W elements from the
+		// first lane's, each lane's value at its place and only the
+		// active lanes' stored (the others may be another work-item's
+		// to write, or out of range: a masked-off element is not
+		// touched).
+		wt, pick := g.wide(t, s)
+		spread := make([]int, wt.Len)
+		bits := make([]int, wt.Len)
+		for i := range spread {
+			spread[i], bits[i] = -1, g.W // bits: a lane of the zero mask
+		}
+		for i, j := range pick {
+			spread[j], bits[j] = i, i
+		}
+		m := g.mask()
+		g.choose(g.noWrap(r), nil, func() llvm.Value {
+			g.intrinsic("llvm.masked.store."+suffix(wt)+".p0", llvm.Void, b.Shuffle(x, &llvm.Poison{T: vt}, spread),
+				g.scalarAddr(r, r.idx.ramp), i32(4), b.Shuffle(m, g.noLanes(), bits))
+			return nil
+		}, func() llvm.Value {
+			g.scatter(x, g.addrs(r, r.idx.x))
+			return nil
+		})
+		return
+	}
 	if !g.contiguous(r) {
 		g.scatter(x, g.addrs(r, r.idx.x))
 		return
