@@ -448,28 +448,33 @@ func (g *gen) loadChecked(r *memRef) value {
 	}
 	vt := g.vec(t)
 	if s := g.strided(r); s != 0 {
-		// Lanes s apart: one load of s*W elements holding theirs,
-		// deinterleaved (LLVM's interleaved-access lowering makes it a
-		// few loads and shuffles), when all of them are in range: those
-		// from the first lane's or, at the end of an array, those up to
-		// the last lane's.
+		// Lanes s apart: one load of the s*W elements from the multiple
+		// of s at or below the first lane's, deinterleaved by a shuffle
+		// chosen by the first lane's offset from it, when all of them
+		// are in range. Once loops are unrolled LLVM knows the offset
+		// (the low bits of r when s is a power of two), so the accesses
+		// of a row's s columns load the same elements: one load, which
+		// its interleaved-access lowering makes a few loads and shuffles.
 		wt, pick := g.wide(t, s)
-		span := s*int64(g.W) - 1
-		wideLoad := func(first llvm.Value, at int) llvm.Value {
-			p := make([]int, len(pick))
-			for i, j := range pick {
-				p[i] = j + at
+		off := b.Bin(llvm.URem, r.idx.ramp, i32(s), llvm.Flags{})
+		first := b.Sub(r.idx.ramp, off)
+		return value{x: g.choose(g.spanIn(first, s*int64(g.W)-1, r.n, r.signed), vt, func() llvm.Value {
+			wide := b.Load(wt, g.scalarAddr(r, first), 4)
+			var at func(k int64) llvm.Value
+			at = func(k int64) llvm.Value {
+				p := make([]int, len(pick))
+				for i, j := range pick {
+					p[i] = j + int(k)
+				}
+				shuffle := func() llvm.Value { return b.Shuffle(wide, &llvm.Poison{T: wt}, p) }
+				if k == s-1 {
+					return shuffle()
+				}
+				return g.choose(b.ICmp(llvm.EQ, off, i32(k)), vt, shuffle, func() llvm.Value { return at(k + 1) })
 			}
-			return b.Shuffle(b.Load(wt, g.scalarAddr(r, first), 4), &llvm.Poison{T: wt}, p)
-		}
-		return value{x: g.choose(g.spanIn(r.idx.ramp, span, r.n, r.signed), vt, func() llvm.Value {
-			return wideLoad(r.idx.ramp, 0)
+			return at(0)
 		}, func() llvm.Value {
-			first := b.Sub(r.idx.ramp, i32(s-1))
-			back := b.And(b.ICmp(llvm.UGE, r.idx.ramp, i32(s-1)), g.spanIn(first, span, r.n, r.signed))
-			return g.choose(back, vt, func() llvm.Value { return wideLoad(first, int(s-1)) }, func() llvm.Value {
-				return g.gather(g.addrs(r, r.idx.x), t)
-			})
+			return g.gather(g.addrs(r, r.idx.x), t)
 		})}
 	}
 	if !g.contiguous(r) {

@@ -8574,13 +8574,13 @@ var SgemmTiledKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Entry:    sgemmTiledCPU,
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:ec57767c677f989b1223c23679aec78e9cd536e2f4df5104c3b7659c3dd6192c"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:65ee88d342c52abf21eb96d2016bdf335617f97d188a43575e9dda4342e34b44"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v3"},
 			Code:     libLLVMHOSTX8664V3,
 			Symbol:   "xpu_SgemmTiled",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:1dc9813d0482e85f37d491588c736c8c327bdca9067e2a304cbdab794e995d18"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:f8fbe7891ca8422f04a5358163474ab54fa4c3df08e4b3a2b039d251433218d5"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
 			Code:     libLLVMHOSTX8664V4,
 			Symbol:   "xpu_SgemmTiled",

@@ -302,6 +302,17 @@ func FaultShared(t xpu.Thread, out []uint32, k uint32) {
 	out[t.GlobalX()] = 1
 }
 
+// FaultStrided reads a buffer and writes a shared array at indices a
+// constant step apart across the work-items, which may leave them.
+//
+//xpu:kernel block=64
+func FaultStrided(t xpu.Thread, out []uint32, in []uint32, k, j uint32) {
+	s := xpu.Shared[uint32](t, 64*4)
+	l, g := t.LocalX(), t.GlobalX()
+	out[g] = in[g*3+k]
+	s[l*4+j] = l
+}
+
 // Spin loops for as long as it is told: the stop word ends it.
 //
 //xpu:kernel block=64
