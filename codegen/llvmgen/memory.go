@@ -459,14 +459,10 @@ func (g *gen) loadChecked(r *memRef) value {
 		off := b.Bin(llvm.URem, r.idx.ramp, i32(s), llvm.Flags{})
 		first := b.Sub(r.idx.ramp, off)
 		return value{x: g.choose(g.spanIn(first, s*int64(g.W)-1, r.n, r.signed), vt, func() llvm.Value {
-			wide := b.Load(wt, g.scalarAddr(r, first), 4)
+			column := g.deinterleave(r, first, t, s, wt, pick)
 			var at func(k int64) llvm.Value
 			at = func(k int64) llvm.Value {
-				p := make([]int, len(pick))
-				for i, j := range pick {
-					p[i] = j + int(k)
-				}
-				shuffle := func() llvm.Value { return b.Shuffle(wide, &llvm.Poison{T: wt}, p) }
+				shuffle := func() llvm.Value { return column(k) }
 				if k == s-1 {
 					return shuffle()
 				}
@@ -577,6 +573,74 @@ func (g *gen) storeChecked(r *memRef, xv value) {
 		g.scatter(x, g.addrs(r, r.idx.x))
 		return nil
 	})
+}
+
+// deinterleave loads the s*W elements of r from index first and
+// returns the function that picks lane i's element s*i+k of them. Four
+// 32-bit elements apart, it loads a 4x4 block per 128-bit part of a
+// vector and transposes it there with unpack shuffles (x86's own
+// shuffles within 128-bit lanes): LLVM lowers the one wide shuffle
+// instead to permutes across lanes and blends that cost twice as many
+// instructions and a register per index vector.
+func (g *gen) deinterleave(r *memRef, first llvm.Value, t llvm.Type, s int64, wt *llvm.VectorType, pick []int) func(k int64) llvm.Value {
+	b := g.b
+	if s != 4 || llvm.SizeOf(t) != 4 {
+		wide := b.Load(wt, g.scalarAddr(r, first), 4)
+		return func(k int64) llvm.Value {
+			p := make([]int, len(pick))
+			for i, j := range pick {
+				p[i] = j + int(k)
+			}
+			return b.Shuffle(wide, &llvm.Poison{T: wt}, p)
+		}
+	}
+	// Row q holds, in 128-bit part c, the elements of lane 4c+q.
+	var rows [4]llvm.Value
+	for q := range rows {
+		parts := make([]llvm.Value, g.W/4)
+		for c := range parts {
+			at := b.Add(first, i32(int64(16*c+4*q)))
+			parts[c] = b.Load(llvm.Vec(4, t), g.scalarAddr(r, at), 4)
+		}
+		for len(parts) > 1 {
+			n := llvm.Lanes(parts[0].Type())
+			cat := make([]int, 2*n)
+			for i := range cat {
+				cat[i] = i
+			}
+			next := make([]llvm.Value, 0, len(parts)/2)
+			for i := 0; i < len(parts); i += 2 {
+				next = append(next, b.Shuffle(parts[i], parts[i+1], cat))
+			}
+			parts = next
+		}
+		rows[q] = parts[0]
+	}
+	// unpack interleaves, per 128-bit part, the low or high halves of x
+	// and y in units of w elements (1: unpcklps/unpckhps, 2: unpcklpd/
+	// unpckhpd).
+	unpack := func(x, y llvm.Value, w int, high bool) llvm.Value {
+		m := make([]int, 0, g.W)
+		for c := 0; c < g.W; c += 4 {
+			h := 0
+			if high {
+				h = 2
+			}
+			for u := 0; u < 2/w; u++ {
+				for _, src := range []int{0, g.W} {
+					for e := 0; e < w; e++ {
+						m = append(m, src+c+h+u*w+e)
+					}
+				}
+			}
+		}
+		return b.Shuffle(x, y, m)
+	}
+	return func(k int64) llvm.Value {
+		lo := unpack(rows[0], rows[1], 1, k >= 2)
+		hi := unpack(rows[2], rows[3], 1, k >= 2)
+		return unpack(lo, hi, 2, k%2 == 1)
+	}
 }
 
 // choose runs yes or no as cond holds and returns the value they give

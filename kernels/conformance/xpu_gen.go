@@ -8574,13 +8574,13 @@ var SgemmTiledKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Entry:    sgemmTiledCPU,
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:65ee88d342c52abf21eb96d2016bdf335617f97d188a43575e9dda4342e34b44"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:8a0ef05c06860fee8a3e500f585faef787f94bae42fe677faa9551f3ce3fdf00"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v3"},
 			Code:     libLLVMHOSTX8664V3,
 			Symbol:   "xpu_SgemmTiled",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:f8fbe7891ca8422f04a5358163474ab54fa4c3df08e4b3a2b039d251433218d5"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:68d529f1f7622c337f4fe6fc5a4e7fbf330a8b8701d3469b2595378ed0a6ad78"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
 			Code:     libLLVMHOSTX8664V4,
 			Symbol:   "xpu_SgemmTiled",
