@@ -266,10 +266,11 @@ func wavesAtArgs(r *rand.Rand, n int) []any {
 }
 
 // TestKernels runs every case on the widest target this machine runs
-// (and on x86-64-v3 when that is narrower), split among three workers,
+// (and on x86-64-v3 when that is narrower, and at 16 lanes on v3's
+// instructions where v4 does not run), split among three workers,
 // against the reference runner.
 func TestKernels(t *testing.T) {
-	for _, tgt := range runnable() {
+	for _, tgt := range append(runnable(), wideOnV3()...) {
 		for _, c := range hostCases {
 			t.Run(tgt.ISA+"/"+c.name, func(t *testing.T) {
 				k := kernel(t, c.name)
@@ -314,6 +315,18 @@ func isSlice(a any) bool {
 	_, i := a.([]int32)
 	_, p := a.([]hostkernels.Particle)
 	return ok || u || i || p
+}
+
+// wideOnV3 returns, on a machine that runs x86-64-v3 but not v4, a
+// target of v3's instructions with v4's 16 lanes (LLVM splits each
+// vector in two), so that the lowering at v4's width runs here too.
+func wideOnV3() []Target {
+	if cpuid.CPU.X64Level() != 3 {
+		return nil
+	}
+	t := Hosts()[0]
+	t.ISA, t.Lanes = "x86-64-v3-16lanes", Hosts()[1].Lanes
+	return []Target{t}
 }
 
 // runnable returns the targets this machine can run.
