@@ -7,9 +7,11 @@ package llvmgen
 // access; an index that is a uniform value plus the lane (a ramp) is a
 // contiguous vector access (masked unless every lane runs); a ramp whose
 // lanes are a small constant step apart is one wide access of step*W
-// elements, deinterleaved on a load and a masked store of the lanes'
-// places; any other is a gather or scatter. Elements of a buffer that some work-item touches
-// atomically are accessed atomically, lane by lane.
+// elements, deinterleaved on a load, and on a store a masked store of
+// the lanes' places (or, to a shared array, the elements read, blended
+// and written back); any other is a gather or scatter. Elements of a
+// buffer that some work-item touches atomically are accessed
+// atomically, lane by lane.
 
 import (
 	"math"
@@ -58,6 +60,7 @@ type memRef struct {
 	idx    value      // the element index, i32
 	signed bool       // the index is an int32
 	atomic bool       // the element is touched atomically elsewhere
+	block  bool       // the block's own (a shared array): no other thread touches it
 }
 
 func (g *gen) placeOf(x ir.Expr) place {
@@ -93,7 +96,7 @@ func (g *gen) placeOf(x ir.Expr) place {
 				atomic: r.Param.Access == schema.AccessAtomic}}
 		case *ir.SharedRef:
 			return place{mem: &memRef{base: g.shared[r.Shared], n: constBound(r.Shared.Len), object: math.MaxUint32,
-				stride: int64(e.T.Size()), elem: e.T, idx: idx, signed: signed}}
+				stride: int64(e.T.Size()), elem: e.T, idx: idx, signed: signed, block: true}}
 		}
 		p := g.placeOf(e.X)
 		a, ok := e.X.Type().(*ir.Array)
@@ -541,14 +544,50 @@ func (g *gen) storeChecked(r *memRef, xv value) {
 			spread[j], bits[j] = i, i
 		}
 		m := g.mask()
-		g.choose(g.noWrap(r), nil, func() llvm.Value {
-			g.intrinsic("llvm.masked.store."+suffix(wt)+".p0", llvm.Void, b.Shuffle(x, &llvm.Poison{T: vt}, spread),
-				g.scalarAddr(r, r.idx.ramp), i32(4), b.Shuffle(m, g.noLanes(), bits))
-			return nil
-		}, func() llvm.Value {
-			g.scatter(x, g.addrs(r, r.idx.x))
-			return nil
-		})
+		masked := func() llvm.Value {
+			return g.choose(g.noWrap(r), nil, func() llvm.Value {
+				g.intrinsic("llvm.masked.store."+suffix(wt)+".p0", llvm.Void, b.Shuffle(x, &llvm.Poison{T: vt}, spread),
+					g.scalarAddr(r, r.idx.ramp), i32(4), b.Shuffle(m, g.noLanes(), bits))
+				return nil
+			}, func() llvm.Value {
+				g.scatter(x, g.addrs(r, r.idx.x))
+				return nil
+			})
+		}
+		if !r.block {
+			masked()
+			return
+		}
+		// The block's own array: the s*W elements from the multiple of
+		// s at or below the first lane's, read, blended with the active
+		// lanes' values and written back, as the loads above choose
+		// them (AMD's masked stores are slow; the stores of a row's s
+		// columns become one once loops unroll).
+		off := b.Bin(llvm.URem, r.idx.ramp, i32(s), llvm.Flags{})
+		first := b.Sub(r.idx.ramp, off)
+		g.choose(g.spanIn(first, s*int64(g.W)-1, r.n, r.signed), nil, func() llvm.Value {
+			p := g.scalarAddr(r, first)
+			old := b.Load(wt, p, 4)
+			var at func(k int64) llvm.Value
+			at = func(k int64) llvm.Value {
+				blend := func() llvm.Value {
+					sp, bt := make([]int, len(spread)), make([]int, len(bits))
+					for i := range sp {
+						sp[i], bt[i] = -1, g.W
+					}
+					for i, j := range pick {
+						sp[j+int(k)], bt[j+int(k)] = i, i
+					}
+					b.Store(b.Select(b.Shuffle(m, g.noLanes(), bt), b.Shuffle(x, &llvm.Poison{T: vt}, sp), old), p, 4)
+					return nil
+				}
+				if k == s-1 {
+					return blend()
+				}
+				return g.choose(b.ICmp(llvm.EQ, off, i32(k)), nil, blend, func() llvm.Value { return at(k + 1) })
+			}
+			return at(0)
+		}, masked)
 		return
 	}
 	if !g.contiguous(r) {

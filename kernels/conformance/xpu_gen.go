@@ -8574,13 +8574,13 @@ var SgemmTiledKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Entry:    sgemmTiledCPU,
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:8a0ef05c06860fee8a3e500f585faef787f94bae42fe677faa9551f3ce3fdf00"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:b8ea3a1bda9a9404e77e85186e24b6f82eec2af16c138d56968dfe47c3404a83"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v3"},
 			Code:     libLLVMHOSTX8664V3,
 			Symbol:   "xpu_SgemmTiled",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:68d529f1f7622c337f4fe6fc5a4e7fbf330a8b8701d3469b2595378ed0a6ad78"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:e43dc4a3a0011561996dbecd8597f817a64e6d65c3bd161c7fa26e7053c3e85f"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
 			Code:     libLLVMHOSTX8664V4,
 			Symbol:   "xpu_SgemmTiled",
