@@ -38,7 +38,7 @@ func (g *gen) builtin(e *ir.CallBuiltin) value {
 		x, y := g.widen(base, l.x)
 		v := value{x: b.Add(x, y)}
 		if l.ramp != nil {
-			v.ramp = b.Add(base, l.ramp)
+			v.ramp, v.step = b.Add(base, l.ramp), l.step
 		}
 		return v
 	case ir.GroupX, ir.GroupY, ir.GroupZ:
@@ -56,9 +56,9 @@ func (g *gen) builtin(e *ir.CallBuiltin) value {
 		case ww > g.W:
 			// A wave spans chunks: the chunk's first lane's place in it, plus the lane.
 			r := b.Bin(llvm.URem, g.chunkBase, i32(int64(ww)), llvm.Flags{})
-			return value{x: b.Add(g.splat(r), g.lanes()), ramp: r}
+			return rampOf(b.Add(g.splat(r), g.lanes()), r)
 		}
-		return value{x: g.lanes(), ramp: i32(0)}
+		return rampOf(g.lanes(), i32(0))
 	}
 	args := make([]llvm.Value, len(e.Args))
 	vec := false

@@ -239,6 +239,11 @@ var hostCases = []hostCase{
 		args: func(r *rand.Rand) []any { return wavesAtArgs(r, 3*40) }},
 	{name: "WavesAt32", fn: hostkernels.WavesAt, comptime: hostkernels.WaveAt{W: 32, Block: 80}, groups: groups1(3), tol: tolerance{ulps: 0},
 		args: func(r *rand.Rand) []any { return wavesAtArgs(r, 3*80) }},
+	{name: "Strided", fn: hostkernels.Strided, groups: groups1(3),
+		args: func(r *rand.Rand) []any {
+			n := 3*64*3 - 5
+			return []any{poisonF32(2*3*64 - 3), poisonI32(3*3*64 - 7), randF32(r, n), uint32(n)}
+		}},
 	{name: "Rows", fn: hostkernels.Rows, groups: groups1(3),
 		args: func(r *rand.Rand) []any {
 			n := 3*64 - 6
@@ -261,10 +266,11 @@ func wavesAtArgs(r *rand.Rand, n int) []any {
 }
 
 // TestKernels runs every case on the widest target this machine runs
-// (and on x86-64-v3 when that is narrower), split among three workers,
+// (and on x86-64-v3 when that is narrower, and at 16 lanes on v3's
+// instructions where v4 does not run), split among three workers,
 // against the reference runner.
 func TestKernels(t *testing.T) {
-	for _, tgt := range runnable() {
+	for _, tgt := range append(runnable(), wideOnV3()...) {
 		for _, c := range hostCases {
 			t.Run(tgt.ISA+"/"+c.name, func(t *testing.T) {
 				k := kernel(t, c.name)
@@ -309,6 +315,18 @@ func isSlice(a any) bool {
 	_, i := a.([]int32)
 	_, p := a.([]hostkernels.Particle)
 	return ok || u || i || p
+}
+
+// wideOnV3 returns, on a machine that runs x86-64-v3 but not v4, a
+// target of v3's instructions with v4's 16 lanes (LLVM splits each
+// vector in two), so that the lowering at v4's width runs here too.
+func wideOnV3() []Target {
+	if cpuid.CPU.X64Level() != 3 {
+		return nil
+	}
+	t := Hosts()[0]
+	t.ISA, t.Lanes = "x86-64-v3-16lanes", Hosts()[1].Lanes
+	return []Target{t}
 }
 
 // runnable returns the targets this machine can run.

@@ -240,7 +240,7 @@ func (g *gen) setChunk(c llvm.Value) {
 		valid = b.And(valid, b.Cast(llvm.Bitcast, bits, g.vec(llvm.I1)))
 	}
 	g.setMask(valid)
-	g.local = [4]value{g.coord(li, 1, bx), g.coord(li, bx, by), g.coord(li, bx*by, bz), {x: li, ramp: g.chunkBase}}
+	g.local = [4]value{g.coord(li, 1, bx), g.coord(li, bx, by), g.coord(li, bx*by, bz), rampOf(li, g.chunkBase)}
 	for _, d := range g.rematOrder {
 		x := g.expr(d.Init)
 		g.vars[d.Var] = &variable{t: d.Var.Type, ssa: &x}
@@ -268,8 +268,8 @@ func (g *gen) coord(li llvm.Value, below, size int64) value {
 		q := b.Bin(llvm.UDiv, g.chunkBase, i32(below), llvm.Flags{})
 		return value{x: b.Bin(llvm.URem, q, i32(size), llvm.Flags{})}
 	case below == 1 && size%w == 0:
-		return value{x: b.Bin(llvm.URem, li, &llvm.Splat{Len: g.W, X: i32(size)}, llvm.Flags{}),
-			ramp: b.Bin(llvm.URem, g.chunkBase, i32(size), llvm.Flags{})}
+		return rampOf(b.Bin(llvm.URem, li, &llvm.Splat{Len: g.W, X: i32(size)}, llvm.Flags{}),
+			b.Bin(llvm.URem, g.chunkBase, i32(size), llvm.Flags{}))
 	}
 	q := b.Bin(llvm.UDiv, li, &llvm.Splat{Len: g.W, X: i32(below)}, llvm.Flags{})
 	return value{x: b.Bin(llvm.URem, q, &llvm.Splat{Len: g.W, X: i32(size)}, llvm.Flags{})}

@@ -146,25 +146,15 @@ func (g *gen) binary(e *ir.Binary) value {
 	t := e.X.Type()
 	float := ir.IsKind(t, ir.F32)
 	signed := ir.IsKind(t, ir.I32)
-	var ramp llvm.Value
-	switch e.Op {
-	case ir.OpAdd:
-		switch {
-		case xv.ramp != nil && !isVec(yv.x):
-			ramp = b.Add(xv.ramp, yv.x)
-		case yv.ramp != nil && !isVec(xv.x):
-			ramp = b.Add(yv.ramp, xv.x)
-		}
-	case ir.OpSub:
-		if xv.ramp != nil && !isVec(yv.x) {
-			ramp = b.Sub(xv.ramp, yv.x)
-		}
+	var r value
+	if !float {
+		r = g.rampOf(e.Op, xv, yv)
 	}
 	arith := func(i, f llvm.BinOp) value {
 		if float {
 			return value{x: b.Bin(f, x, y, llvm.Flags{})}
 		}
-		return value{x: b.Bin(i, x, y, llvm.Flags{}), ramp: ramp}
+		return value{x: b.Bin(i, x, y, llvm.Flags{}), ramp: r.ramp, step: r.step}
 	}
 	switch e.Op {
 	case ir.OpAdd:
@@ -190,12 +180,63 @@ func (g *gen) binary(e *ir.Binary) value {
 	case ir.OpAndNot:
 		return value{x: b.And(x, b.Xor(y, onesLike(y)))}
 	case ir.OpShl, ir.OpShr:
-		return value{x: g.shift(e, x, y)}
+		return value{x: g.shift(e, x, y), ramp: r.ramp, step: r.step}
 	case ir.OpEq, ir.OpNe, ir.OpLt, ir.OpLe, ir.OpGt, ir.OpGe:
 		return value{x: g.compare(e.Op, t, x, y)}
 	}
 	g.fail("the binary operator %v", e.Op)
 	return value{}
+}
+
+// rampOf returns the ramp of x op y (integers) when it is one whose
+// step is a constant (and none, else): a ramp plus or minus a uniform
+// value, the sum or difference of ramps, a ramp times or shifted left
+// by a constant. Wrapping arithmetic keeps x = r + step*lanes exact.
+func (g *gen) rampOf(op ir.Op, xv, yv value) value {
+	b := g.b
+	uniform := func(v value) bool { return !isVec(v.x) }
+	// constant returns a constant operand's value.
+	constant := func(v value) (int64, bool) {
+		c, ok := v.x.(*llvm.Int)
+		if !ok {
+			return 0, false
+		}
+		return int64(uint32(c.Bits)), true
+	}
+	var r value
+	switch op {
+	case ir.OpAdd:
+		switch {
+		case xv.ramp != nil && uniform(yv):
+			r = value{ramp: b.Add(xv.ramp, yv.x), step: xv.step}
+		case yv.ramp != nil && uniform(xv):
+			r = value{ramp: b.Add(yv.ramp, xv.x), step: yv.step}
+		case xv.ramp != nil && yv.ramp != nil:
+			r = value{ramp: b.Add(xv.ramp, yv.ramp), step: xv.step + yv.step}
+		}
+	case ir.OpSub:
+		switch {
+		case xv.ramp != nil && uniform(yv):
+			r = value{ramp: b.Sub(xv.ramp, yv.x), step: xv.step}
+		case xv.ramp != nil && yv.ramp != nil && xv.step > yv.step:
+			r = value{ramp: b.Sub(xv.ramp, yv.ramp), step: xv.step - yv.step}
+		}
+	case ir.OpMul:
+		if yv.ramp != nil {
+			xv, yv = yv, xv
+		}
+		if c, ok := constant(yv); ok && xv.ramp != nil && c > 0 && c <= maxStep {
+			r = value{ramp: b.Mul(xv.ramp, yv.x), step: xv.step * c}
+		}
+	case ir.OpShl:
+		if c, ok := constant(yv); ok && xv.ramp != nil && c < 17 {
+			r = value{ramp: b.Bin(llvm.Shl, xv.ramp, yv.x, llvm.Flags{}), step: xv.step << c}
+		}
+	}
+	if r.step > maxStep {
+		return value{}
+	}
+	return r
 }
 
 // preds maps comparison operators to the predicates of float, signed
@@ -349,7 +390,7 @@ func (g *gen) convert(e *ir.Convert) value {
 	b := g.b
 	switch {
 	case from.Kind == e.T.Kind, ir.IsInteger(from) && ir.IsInteger(e.T):
-		return value{x: x, ramp: xv.ramp}
+		return value{x: x, ramp: xv.ramp, step: xv.step}
 	case from.Kind == ir.F32 && e.T.Kind == ir.I32:
 		// Go leaves an out-of-range conversion to the implementation; the
 		// reference runs where this code runs, on amd64, whose CVTTSS2SI

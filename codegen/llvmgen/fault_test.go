@@ -39,6 +39,10 @@ func TestFaults(t *testing.T) {
 			schema.HostFault{Code: schema.HostFaultIndex, Local: [3]uint32{4, 0, 0}, Object: math.MaxUint32, Index: 4}, 3},
 		{"FaultShared", hostkernels.FaultShared, []any{make([]uint32, n), uint32(40)},
 			schema.HostFault{Code: schema.HostFaultIndex, Local: [3]uint32{24, 0, 0}, Object: math.MaxUint32, Index: 64}, 3},
+		{"FaultStrided", hostkernels.FaultStrided, []any{make([]uint32, n), make([]uint32, 3*n), uint32(10), uint32(0)},
+			schema.HostFault{Code: schema.HostFaultIndex, Group: [3]uint32{2, 0, 0}, Local: [3]uint32{61, 0, 0}, Object: 1, Index: 3*n + 1}, 3},
+		{"FaultStrided", hostkernels.FaultStrided, []any{make([]uint32, n), make([]uint32, 3*n), uint32(0), uint32(5)},
+			schema.HostFault{Code: schema.HostFaultIndex, Local: [3]uint32{63, 0, 0}, Object: math.MaxUint32, Index: 257}, 3},
 	}
 	for _, tgt := range runnable() {
 		entries := map[string]*entry{}

@@ -73,12 +73,21 @@ func constBound(n int) bound {
 
 // value is a lowered value: x, a scalar (uniform) or <W x T> (varying)
 // of a basic type; or fields, of a struct. ramp, when set, is the scalar
-// i32 r with x = r + <0, 1, ..., W-1> (a contiguous index).
+// i32 r with x = r + step*<0, 1, ..., W-1> (wrapping): an index whose
+// lanes are step elements apart, contiguous when step is 1.
 type value struct {
 	x      llvm.Value
 	ramp   llvm.Value
+	step   int64 // > 0 when ramp is set
 	fields []value
 }
+
+// maxStep bounds the steps a ramp keeps: step*W stays far from
+// overflowing the i32 range checks.
+const maxStep = 1 << 16
+
+// rampOf returns the index x = r + <0, 1, ..., W-1>.
+func rampOf(x, r llvm.Value) value { return value{x: x, ramp: r, step: 1} }
 
 func newGen(k *ir.Kernel, t Target) *gen {
 	g := &gen{

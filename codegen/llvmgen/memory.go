@@ -5,9 +5,13 @@ package llvmgen
 // (an unsigned index below the length), an out-of-range one faulting
 // before any lane touches memory. An index the lanes share is a scalar
 // access; an index that is a uniform value plus the lane (a ramp) is a
-// contiguous vector access (masked unless every lane runs); any other is
-// a gather or scatter. Elements of a buffer that some work-item touches
-// atomically are accessed atomically, lane by lane.
+// contiguous vector access (masked unless every lane runs); a ramp whose
+// lanes are a small constant step apart is one wide access of step*W
+// elements, deinterleaved on a load, and on a store a masked store of
+// the lanes' places (or, to a shared array, the elements read, blended
+// and written back); any other is a gather or scatter. Elements of a
+// buffer that some work-item touches atomically are accessed
+// atomically, lane by lane.
 
 import (
 	"math"
@@ -56,6 +60,7 @@ type memRef struct {
 	idx    value      // the element index, i32
 	signed bool       // the index is an int32
 	atomic bool       // the element is touched atomically elsewhere
+	block  bool       // the block's own (a shared array): no other thread touches it
 }
 
 func (g *gen) placeOf(x ir.Expr) place {
@@ -91,7 +96,7 @@ func (g *gen) placeOf(x ir.Expr) place {
 				atomic: r.Param.Access == schema.AccessAtomic}}
 		case *ir.SharedRef:
 			return place{mem: &memRef{base: g.shared[r.Shared], n: constBound(r.Shared.Len), object: math.MaxUint32,
-				stride: int64(e.T.Size()), elem: e.T, idx: idx, signed: signed}}
+				stride: int64(e.T.Size()), elem: e.T, idx: idx, signed: signed, block: true}}
 		}
 		p := g.placeOf(e.X)
 		a, ok := e.X.Type().(*ir.Array)
@@ -134,17 +139,22 @@ func (g *gen) checkIndex(idx value, n bound, signed bool, object uint32) {
 		check()
 		return
 	}
-	// A ramp r, r+1, ..., r+W-1 is in range, whichever lanes run, when
-	// r+W-1 is below the length without wrapping: one scalar test in the
-	// common case, the lanes' own only when it fails.
+	// A ramp r, r+s, ..., r+s(W-1) is in range, whichever lanes run,
+	// when its last element is below the length without wrapping: one
+	// scalar test in the common case, the lanes' own only when it fails.
+	g.ifThen(g.not(g.spanIn(idx.ramp, int64(idx.step)*int64(g.W-1), n, signed)), "check", check)
+}
+
+// spanIn returns whether the elements r to r+span are all below n, with
+// no index wrapping.
+func (g *gen) spanIn(r llvm.Value, span int64, n bound, signed bool) llvm.Value {
 	b := g.b
 	lim := n.u
 	if signed {
 		lim = n.s // a negative r reads as too large
 	}
-	w1 := i32(int64(g.W - 1))
-	fast := b.And(b.ICmp(llvm.UGE, lim, w1), b.ICmp(llvm.ULT, idx.ramp, b.Sub(lim, w1)))
-	g.ifThen(g.not(fast), "check", check)
+	w := i32(span)
+	return b.And(b.ICmp(llvm.UGE, lim, w), b.ICmp(llvm.ULT, r, b.Sub(lim, w)))
 }
 
 // maybeSplat shapes the scalar n as like.
@@ -371,7 +381,32 @@ func (g *gen) storeMem(r *memRef, x value) {
 // contiguous reports whether r's lanes read consecutive elements of
 // their scalar type.
 func (g *gen) contiguous(r *memRef) bool {
-	return r.idx.ramp != nil && r.stride == int64(llvm.SizeOf(g.memType(r.elem)))
+	return r.idx.ramp != nil && r.idx.step == 1 && r.stride == int64(llvm.SizeOf(g.memType(r.elem)))
+}
+
+// maxInterleave bounds the steps of a strided access done as one wide
+// one: a vector of step*W elements.
+const maxInterleave = 8
+
+// strided returns the step of r's lanes when they read elements of
+// their scalar type a few apart (2 to maxInterleave), and 0 else.
+func (g *gen) strided(r *memRef) int64 {
+	s := r.idx.step
+	if r.idx.ramp == nil || s < 2 || s > maxInterleave || r.stride != int64(llvm.SizeOf(g.memType(r.elem))) {
+		return 0
+	}
+	return s
+}
+
+// wide returns the vector type of s*W elements of t, and the mask or
+// shuffle indices that pick each lane's element of it: lane i's is
+// element s*i.
+func (g *gen) wide(t llvm.Type, s int64) (*llvm.VectorType, []int) {
+	pick := make([]int, g.W)
+	for i := range pick {
+		pick[i] = int(s) * i
+	}
+	return llvm.Vec(int(s)*g.W, t), pick
 }
 
 // noWrap returns whether a ramp of an unsigned index stays below 2^32
@@ -381,7 +416,7 @@ func (g *gen) noWrap(r *memRef) llvm.Value {
 	if r.signed {
 		return llvm.True
 	}
-	return g.b.ICmp(llvm.ULE, r.idx.ramp, i32(int64(math.MaxUint32-(g.W-1))))
+	return g.b.ICmp(llvm.ULE, r.idx.ramp, i32(int64(math.MaxUint32)-r.idx.step*int64(g.W-1)))
 }
 
 // allActive reports whether every lane is known to run: uniform flow in a
@@ -415,6 +450,32 @@ func (g *gen) loadChecked(r *memRef) value {
 		return value{x: v}
 	}
 	vt := g.vec(t)
+	if s := g.strided(r); s != 0 {
+		// Lanes s apart: one load of the s*W elements from the multiple
+		// of s at or below the first lane's, deinterleaved by a shuffle
+		// chosen by the first lane's offset from it, when all of them
+		// are in range. Once loops are unrolled LLVM knows the offset
+		// (the low bits of r when s is a power of two), so the accesses
+		// of a row's s columns load the same elements: one load, which
+		// its interleaved-access lowering makes a few loads and shuffles.
+		wt, pick := g.wide(t, s)
+		off := b.Bin(llvm.URem, r.idx.ramp, i32(s), llvm.Flags{})
+		first := b.Sub(r.idx.ramp, off)
+		return value{x: g.choose(g.spanIn(first, s*int64(g.W)-1, r.n, r.signed), vt, func() llvm.Value {
+			column := g.deinterleave(r, first, t, s, wt, pick)
+			var at func(k int64) llvm.Value
+			at = func(k int64) llvm.Value {
+				shuffle := func() llvm.Value { return column(k) }
+				if k == s-1 {
+					return shuffle()
+				}
+				return g.choose(b.ICmp(llvm.EQ, off, i32(k)), vt, shuffle, func() llvm.Value { return at(k + 1) })
+			}
+			return at(0)
+		}, func() llvm.Value {
+			return g.gather(g.addrs(r, r.idx.x), t)
+		})}
+	}
 	if !g.contiguous(r) {
 		return value{x: g.gather(g.addrs(r, r.idx.x), t)}
 	}
@@ -467,6 +528,68 @@ func (g *gen) storeChecked(r *memRef, xv value) {
 	}
 	vt := g.vec(t)
 	x = g.splat(x)
+	if s := g.strided(r); s != 0 {
+		// Lanes s apart: one masked store of the s*W elements from the
+		// first lane's, each lane's value at its place and only the
+		// active lanes' stored (the others may be another work-item's
+		// to write, or out of range: a masked-off element is not
+		// touched).
+		wt, pick := g.wide(t, s)
+		spread := make([]int, wt.Len)
+		bits := make([]int, wt.Len)
+		for i := range spread {
+			spread[i], bits[i] = -1, g.W // bits: a lane of the zero mask
+		}
+		for i, j := range pick {
+			spread[j], bits[j] = i, i
+		}
+		m := g.mask()
+		masked := func() llvm.Value {
+			return g.choose(g.noWrap(r), nil, func() llvm.Value {
+				g.intrinsic("llvm.masked.store."+suffix(wt)+".p0", llvm.Void, b.Shuffle(x, &llvm.Poison{T: vt}, spread),
+					g.scalarAddr(r, r.idx.ramp), i32(4), b.Shuffle(m, g.noLanes(), bits))
+				return nil
+			}, func() llvm.Value {
+				g.scatter(x, g.addrs(r, r.idx.x))
+				return nil
+			})
+		}
+		if !r.block {
+			masked()
+			return
+		}
+		// The block's own array: the s*W elements from the multiple of
+		// s at or below the first lane's, read, blended with the active
+		// lanes' values and written back, as the loads above choose
+		// them (AMD's masked stores are slow; the stores of a row's s
+		// columns become one once loops unroll).
+		off := b.Bin(llvm.URem, r.idx.ramp, i32(s), llvm.Flags{})
+		first := b.Sub(r.idx.ramp, off)
+		g.choose(g.spanIn(first, s*int64(g.W)-1, r.n, r.signed), nil, func() llvm.Value {
+			p := g.scalarAddr(r, first)
+			old := b.Load(wt, p, 4)
+			var at func(k int64) llvm.Value
+			at = func(k int64) llvm.Value {
+				blend := func() llvm.Value {
+					sp, bt := make([]int, len(spread)), make([]int, len(bits))
+					for i := range sp {
+						sp[i], bt[i] = -1, g.W
+					}
+					for i, j := range pick {
+						sp[j+int(k)], bt[j+int(k)] = i, i
+					}
+					b.Store(b.Select(b.Shuffle(m, g.noLanes(), bt), b.Shuffle(x, &llvm.Poison{T: vt}, sp), old), p, 4)
+					return nil
+				}
+				if k == s-1 {
+					return blend()
+				}
+				return g.choose(b.ICmp(llvm.EQ, off, i32(k)), nil, blend, func() llvm.Value { return at(k + 1) })
+			}
+			return at(0)
+		}, masked)
+		return
+	}
 	if !g.contiguous(r) {
 		g.scatter(x, g.addrs(r, r.idx.x))
 		return
@@ -489,6 +612,74 @@ func (g *gen) storeChecked(r *memRef, xv value) {
 		g.scatter(x, g.addrs(r, r.idx.x))
 		return nil
 	})
+}
+
+// deinterleave loads the s*W elements of r from index first and
+// returns the function that picks lane i's element s*i+k of them. Four
+// 32-bit elements apart, it loads a 4x4 block per 128-bit part of a
+// vector and transposes it there with unpack shuffles (x86's own
+// shuffles within 128-bit lanes): LLVM lowers the one wide shuffle
+// instead to permutes across lanes and blends that cost twice as many
+// instructions and a register per index vector.
+func (g *gen) deinterleave(r *memRef, first llvm.Value, t llvm.Type, s int64, wt *llvm.VectorType, pick []int) func(k int64) llvm.Value {
+	b := g.b
+	if s != 4 || llvm.SizeOf(t) != 4 {
+		wide := b.Load(wt, g.scalarAddr(r, first), 4)
+		return func(k int64) llvm.Value {
+			p := make([]int, len(pick))
+			for i, j := range pick {
+				p[i] = j + int(k)
+			}
+			return b.Shuffle(wide, &llvm.Poison{T: wt}, p)
+		}
+	}
+	// Row q holds, in 128-bit part c, the elements of lane 4c+q.
+	var rows [4]llvm.Value
+	for q := range rows {
+		parts := make([]llvm.Value, g.W/4)
+		for c := range parts {
+			at := b.Add(first, i32(int64(16*c+4*q)))
+			parts[c] = b.Load(llvm.Vec(4, t), g.scalarAddr(r, at), 4)
+		}
+		for len(parts) > 1 {
+			n := llvm.Lanes(parts[0].Type())
+			cat := make([]int, 2*n)
+			for i := range cat {
+				cat[i] = i
+			}
+			next := make([]llvm.Value, 0, len(parts)/2)
+			for i := 0; i < len(parts); i += 2 {
+				next = append(next, b.Shuffle(parts[i], parts[i+1], cat))
+			}
+			parts = next
+		}
+		rows[q] = parts[0]
+	}
+	// unpack interleaves, per 128-bit part, the low or high halves of x
+	// and y in units of w elements (1: unpcklps/unpckhps, 2: unpcklpd/
+	// unpckhpd).
+	unpack := func(x, y llvm.Value, w int, high bool) llvm.Value {
+		m := make([]int, 0, g.W)
+		for c := 0; c < g.W; c += 4 {
+			h := 0
+			if high {
+				h = 2
+			}
+			for u := 0; u < 2/w; u++ {
+				for _, src := range []int{0, g.W} {
+					for e := 0; e < w; e++ {
+						m = append(m, src+c+h+u*w+e)
+					}
+				}
+			}
+		}
+		return b.Shuffle(x, y, m)
+	}
+	return func(k int64) llvm.Value {
+		lo := unpack(rows[0], rows[1], 1, k >= 2)
+		hi := unpack(rows[2], rows[3], 1, k >= 2)
+		return unpack(lo, hi, 2, k%2 == 1)
+	}
 }
 
 // choose runs yes or no as cond holds and returns the value they give

@@ -302,6 +302,17 @@ func FaultShared(t xpu.Thread, out []uint32, k uint32) {
 	out[t.GlobalX()] = 1
 }
 
+// FaultStrided reads a buffer and writes a shared array at indices a
+// constant step apart across the work-items, which may leave them.
+//
+//xpu:kernel block=64
+func FaultStrided(t xpu.Thread, out []uint32, in []uint32, k, j uint32) {
+	s := xpu.Shared[uint32](t, 64*4)
+	l, g := t.LocalX(), t.GlobalX()
+	out[g] = in[g*3+k]
+	s[l*4+j] = l
+}
+
 // Spin loops for as long as it is told: the stop word ends it.
 //
 //xpu:kernel block=64
@@ -523,4 +534,37 @@ func Rows(t xpu.Thread, out []uint32, in []uint32, n uint32) {
 	row[i%4] ^= 0xff
 	q := ps[i%4]
 	out[i] = q.A + q.B*3 + row[0] + row[i%4] + m[i%3][in[(i+1)%n]%4] + ps[2].B
+}
+
+// Strided reads and writes elements a constant step apart across the
+// work-items: buffers and a shared array at steps 2 to 4 and past
+// maxInterleave, with guards that leave lanes off at the buffers' ends
+// and indices both uint32 and int32.
+//
+//xpu:kernel block=64
+func Strided(t xpu.Thread, out []float32, iout []int32, in []float32, n uint32) {
+	sh := xpu.Shared[float32](t, 64*4)
+	i, g := t.LocalX(), t.GlobalX()
+	for l := uint32(0); l < 4; l++ {
+		v := float32(l)
+		if g*3+l < n {
+			v = in[g*3+l] // step 3, to the end of in
+		}
+		sh[i*4+l] = v // step 4, to the end of sh
+	}
+	t.Barrier()
+	s := sh[i<<2] + 2*sh[(i<<2)+3] - sh[i*3-i+1] + sh[i*2+i]/4 // steps 4, 4 (at the end), 2, 3
+	if i < 16 {
+		s += sh[i*16+9] // step 16: wider than one wide access
+	}
+	if g*2+1 < uint32(len(out)) {
+		out[g*2+1] = s // step 2, lanes off at the end
+	}
+	if g*2 < uint32(len(out)) {
+		out[g*2] = s * 3
+	}
+	j := int32(g)*3 - 2
+	if j >= 0 && j < int32(len(iout)) {
+		iout[j] = int32(i) // step 3, int32 index, lanes off at both ends
+	}
 }
