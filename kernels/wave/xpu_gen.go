@@ -1033,7 +1033,7 @@ var Wave16Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Entry: wave16CPU,
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:6cd1d1f94757e67a3dfa2c000f835c60ba7a6499cdd8b2fc9660f563323f8354",
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:14764feffbefa813d60c93d450376111039cc9abc6137925517934d2865b456a",
 				WaveTier: "folded",
 			},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 16, ISA: "x86-64-v3"},
@@ -2505,7 +2505,7 @@ var Wave32Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Entry: wave32CPU,
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:1110da9dd1aa9de7af1edc2754881bd4c06d634e33f6cccbde7375b2eb6b3f7c",
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:f6310fe4da14cea1e31f2b11ecb2cccbe673de0fe7ddb3630e46b55da60be05f",
 				WaveTier: "folded",
 			},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 32, ISA: "x86-64-v3"},
@@ -2513,7 +2513,7 @@ var Wave32Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_Wave32",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:aeb79d1bbda5e0144567f9021a203beace65491d184f3180a579e48b36afec34",
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:fc6858ef58f1eed9cfe382adbf1fec4662c5ffec428ccd9a7c3b89bc44cce0bb",
 				WaveTier: "folded",
 			},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 32, ISA: "x86-64-v4"},
@@ -5114,7 +5114,7 @@ var Wave64Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Entry: wave64CPU,
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:301c98275fe2dff54d07b01ed7339ff8022e1ed7de217a3ed01fe1fb125dd02c",
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:e0ab8ffd33028d3ce33ebb02f9f87352061af82629a5c826b5302982db8f8a21",
 				WaveTier: "folded",
 			},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 64, ISA: "x86-64-v3"},
@@ -5122,7 +5122,7 @@ var Wave64Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_Wave64",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:d70ef07e0b9f5f2d2f07323063a53c8dd251b7df4ba078c0e94fa47dad1deec2",
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:a0265d4390df28baf432ed453d23d6046cd5838f6d819a323967d93926589519",
 				WaveTier: "folded",
 			},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 64, ISA: "x86-64-v4"},

@@ -34,13 +34,13 @@ var ArrayInLoopKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Entry:    arrayInLoopCPU,
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:413003605faf1706ff60b2c79f7b2926dd6ff4060f3a1bd70493aa2a0eb62bd2"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:0e268435fd1872db2a79dba5a32d19fbd9adb0600ef04215e40a6a7e0860e51c"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v3"},
 			Code:     libLLVMHOSTX8664V3,
 			Symbol:   "xpu_ArrayInLoop",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:09043d8cced31e715f43477b12ac07faa8e213610dd376698487526db4eb24f7"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:9410b8bcc6fcd940f8cd65e85757032e736cab610bbb762942b19ddaa9f810f3"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
 			Code:     libLLVMHOSTX8664V4,
 			Symbol:   "xpu_ArrayInLoop",
@@ -2662,13 +2662,13 @@ var StructFieldsInLoopKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Entry:    structFieldsInLoopCPU,
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:248b117a7005b6d4ac105935f26794657a26ebf3e9207e595410963c29155da9"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:8cb71676972dfcc74e2482e3d990f80d8924e0b815e55f39f6f68ed521df3901"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v3"},
 			Code:     libLLVMHOSTX8664V3,
 			Symbol:   "xpu_StructFieldsInLoop",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:b0ba1b48ba6094eb31a0299b162b90e5c217584b434ccaaa522a8f23c7c1adc4"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:4b75059df30859ff66da87fce95f7fca4c6592157aebddc9ac9cc4f264b89a10"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
 			Code:     libLLVMHOSTX8664V4,
 			Symbol:   "xpu_StructFieldsInLoop",
