@@ -77,17 +77,8 @@ func (g *gen) builtin(e *ir.CallBuiltin) value {
 	if name, ok := libm[e.Fn]; ok {
 		return value{x: g.libmCall(name, args)}
 	}
-	float := ir.IsKind(e.T, ir.F32)
-	signed := ir.IsKind(e.T, ir.I32)
-	less := func(x, y llvm.Value) llvm.Value { // x < y as Go compares
-		switch {
-		case float:
-			return b.FCmp(llvm.OLT, x, y)
-		case signed:
-			return b.ICmp(llvm.SLT, x, y)
-		}
-		return b.ICmp(llvm.ULT, x, y)
-	}
+	float, signed := ir.IsKind(e.T, ir.F32), ir.IsKind(e.T, ir.I32)
+	less := func(x, y llvm.Value) llvm.Value { return g.less(e.T, x, y) }
 	minimum := func(x, y llvm.Value) llvm.Value { return b.Select(less(y, x), y, x) }
 	maximum := func(x, y llvm.Value) llvm.Value { return b.Select(less(x, y), y, x) }
 	switch e.Fn {
@@ -147,4 +138,16 @@ func (g *gen) libmCall(name string, args []llvm.Value) llvm.Value {
 		out = b.InsertElement(out, one(xs), i32(int64(l)))
 	}
 	return out
+}
+
+// less is x < y for values of the IR type t, as Go compares them: ordered
+// for floats (false with a NaN), signed for int32, unsigned otherwise.
+func (g *gen) less(t ir.Type, x, y llvm.Value) llvm.Value {
+	switch {
+	case ir.IsKind(t, ir.F32):
+		return g.b.FCmp(llvm.OLT, x, y)
+	case ir.IsKind(t, ir.I32):
+		return g.b.ICmp(llvm.SLT, x, y)
+	}
+	return g.b.ICmp(llvm.ULT, x, y)
 }

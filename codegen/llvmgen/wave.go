@@ -70,7 +70,6 @@ func (g *gen) waveOp(e *ir.Wave, args []llvm.Value, src waveLanes) value {
 	v := args[0]
 	ww := g.waveWidth()
 	float := ir.IsKind(e.Args[0].Type(), ir.F32)
-	signed := ir.IsKind(e.Args[0].Type(), ir.I32)
 	// identity is what an inactive lane adds: -0 is exact for floats.
 	identity := func() llvm.Value {
 		if float {
@@ -84,15 +83,7 @@ func (g *gen) waveOp(e *ir.Wave, args []llvm.Value, src waveLanes) value {
 		}
 		return b.Add(x, y)
 	}
-	less := func(x, y llvm.Value) llvm.Value {
-		switch {
-		case float:
-			return b.FCmp(llvm.OLT, x, y)
-		case signed:
-			return b.ICmp(llvm.SLT, x, y)
-		}
-		return b.ICmp(llvm.ULT, x, y)
-	}
+	less := func(x, y llvm.Value) llvm.Value { return g.less(e.Args[0].Type(), x, y) }
 	switch e.Op {
 	case schema.WaveSum, schema.WavePrefixSum, schema.WaveExclusivePrefixSum:
 		var s llvm.Value = zeroLike(v)
