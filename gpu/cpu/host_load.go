@@ -13,6 +13,7 @@ import (
 	"runtime"
 	"strings"
 	"sync"
+	"unsafe"
 
 	"github.com/ebitengine/purego"
 
@@ -38,11 +39,26 @@ func loadable(code string) bool {
 const objectFormat = "an ELF shared object on linux, a Mach-O one on darwin"
 
 // hostLibs are the shared objects this process has opened, by the hash of
-// their bytes. They are never closed: a program of any device may still
-// call into one, and the artifacts of one package share one.
+// their bytes, and by the string that holds them (seen), so that the
+// artifacts of one package, which share one Code, hash it once. They are
+// never closed: a program of any device may still call into one.
 var hostLibs struct {
 	sync.Mutex
-	m map[[sha256.Size]byte]hostLib
+	m    map[[sha256.Size]byte]hostLib
+	seen map[codeKey]seenCode
+}
+
+// codeKey names a string by its bytes' address and length; seenCode keeps
+// the string, so that the address is not another string's while the key
+// is in the map.
+type codeKey struct {
+	data *byte
+	n    int
+}
+
+type seenCode struct {
+	code string
+	lib  hostLib
 }
 
 // hostLib is an open shared object and the file it was opened from.
@@ -87,10 +103,18 @@ func loaderText(path string, err error) string {
 // open returns the shared object whose bytes are code, writing it to the
 // cache and opening it the first time.
 func (d *device) open(code string) (hostLib, error) {
-	sum := sha256.Sum256([]byte(code))
+	key := codeKey{unsafe.StringData(code), len(code)}
 	hostLibs.Lock()
 	defer hostLibs.Unlock()
+	if s, ok := hostLibs.seen[key]; ok {
+		return s.lib, nil
+	}
+	if hostLibs.seen == nil {
+		hostLibs.m, hostLibs.seen = map[[sha256.Size]byte]hostLib{}, map[codeKey]seenCode{}
+	}
+	sum := sha256.Sum256([]byte(code))
 	if lib, ok := hostLibs.m[sum]; ok {
+		hostLibs.seen[key] = seenCode{code, lib}
 		return lib, nil
 	}
 	path, done, err := d.hostFile(code, sum)
@@ -102,10 +126,8 @@ func (d *device) open(code string) (hostLib, error) {
 	if err != nil {
 		return hostLib{}, errors.New(loaderText(path, err))
 	}
-	if hostLibs.m == nil {
-		hostLibs.m = map[[sha256.Size]byte]hostLib{}
-	}
 	lib := hostLib{h, path}
 	hostLibs.m[sum] = lib
+	hostLibs.seen[key] = seenCode{code, lib}
 	return lib, nil
 }
