@@ -101,11 +101,11 @@ func Build(dir string) (*Report, []byte, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	libs, notes, err := link(context.Background(), ks)
+	libs, notes, ungated, err := link(context.Background(), ks)
 	if err != nil {
 		return nil, nil, err
 	}
-	warnings, err := gates(dir, ks)
+	warnings, err := gates(dir, ks, ungated)
 	if err != nil {
 		return nil, nil, err
 	}

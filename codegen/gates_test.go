@@ -36,7 +36,7 @@ func excusesIn(t *testing.T, text string) string {
 }
 
 func TestGateSkippedKernel(t *testing.T) {
-	_, err := gates(t.TempDir(), lowerCPUSkip(t))
+	_, err := gates(t.TempDir(), lowerCPUSkip(t), nil)
 	var g *GateError
 	if !errors.As(err, &g) || g.Rule != RuleKernelSkipped || g.Kernel != "BreakOut" || g.Backend != "cpu" {
 		t.Fatalf("gates = %v, want [%s] for BreakOut on cpu", err, RuleKernelSkipped)
@@ -51,7 +51,7 @@ func TestGateSkippedKernel(t *testing.T) {
 
 func TestGateExcused(t *testing.T) {
 	dir := excusesIn(t, "# excuses\nBreakOut cpu the Go lowering cannot leave a barrier loop early\n")
-	warnings, err := gates(dir, lowerCPUSkip(t))
+	warnings, err := gates(dir, lowerCPUSkip(t), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -63,7 +63,7 @@ func TestGateExcused(t *testing.T) {
 func TestGateStaleExcuse(t *testing.T) {
 	dir := excusesIn(t, "BreakOut cpu needed\nFill cpu not needed\nGone webgpu no such kernel\n")
 	t.Setenv(GatesEnv, "warn") // demotes skipped kernels, never stale excuses
-	_, err := gates(dir, lowerCPUSkip(t))
+	_, err := gates(dir, lowerCPUSkip(t), nil)
 	if err == nil || strings.Count(err.Error(), "["+RuleStaleExcuse+"]") != 2 {
 		t.Fatalf("gates = %v, want two stale excuses", err)
 	}
@@ -74,7 +74,7 @@ func TestGateStaleExcuse(t *testing.T) {
 
 func TestGateDemotedForASweep(t *testing.T) {
 	t.Setenv(GatesEnv, "warn")
-	warnings, err := gates(t.TempDir(), lowerCPUSkip(t))
+	warnings, err := gates(t.TempDir(), lowerCPUSkip(t), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -84,7 +84,7 @@ func TestGateDemotedForASweep(t *testing.T) {
 }
 
 func TestGateBadExcusesFile(t *testing.T) {
-	if _, err := gates(excusesIn(t, "BreakOut metal reason\n"), lowerCPUSkip(t)); err == nil || !strings.Contains(err.Error(), ":1:") {
+	if _, err := gates(excusesIn(t, "BreakOut metal reason\n"), lowerCPUSkip(t), nil); err == nil || !strings.Contains(err.Error(), ":1:") {
 		t.Errorf("gates = %v, want the malformed line named", err)
 	}
 }

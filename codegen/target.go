@@ -29,7 +29,8 @@ type Target interface {
 	// generated file's, for code that refers to them. A kernel the target
 	// cannot carry, through no fault of the kernel, gets an error wrapping
 	// ErrNoCode: it then has no code for the backend, which the build
-	// gates judge; any other error fails the generation.
+	// gates judge, but the artifacts returned beside it (for the devices
+	// it could build for); any other error fails the generation.
 	Lower(k *ir.Kernel, names *emit.Names) ([]schema.Artifact, error)
 }
 
@@ -66,7 +67,9 @@ func (refusal) Is(target error) bool { return target == ErrNoCode }
 var targets = []Target{
 	wgslTarget{},
 	goTarget{},
-	llvmHostTarget{},
+	llvmHostTarget,
+	llvmPTXTarget,
+	llvmHSACOTarget,
 }
 
 // Backends returns the backends the build declares, those of the targets
@@ -103,6 +106,7 @@ func lowerAll(k *ir.Kernel, names *emit.Names) (emit.Lowered, error) {
 				l.Refused = map[emit.Form]string{}
 			}
 			l.Refused[f] = err.Error()
+			l.Artifacts = append(l.Artifacts, arts...) // the machines it did not refuse
 		case err != nil:
 			errs = append(errs, fmt.Errorf("codegen: kernel %s: %s: %w", k.Name, f.Target, err))
 		default:
@@ -113,11 +117,24 @@ func lowerAll(k *ir.Kernel, names *emit.Names) (emit.Lowered, error) {
 }
 
 // link runs the linkers of the targets table over the lowered kernels
-// ks, returning the libraries by file name and a note for each linker
-// whose tools are absent, whose artifacts it removes from ks.
-func link(ctx context.Context, ks []emit.Lowered) (map[string][]byte, []string, error) {
-	libs := map[string][]byte{}
-	var notes []string
+// ks, returning the libraries by file name, a note for each linker whose
+// tools are absent, whose artifacts it removes from ks, and the backends
+// left without a target that ran (all theirs lacked tools), which the
+// gates do not judge.
+func link(ctx context.Context, ks []emit.Lowered) (libs map[string][]byte, notes []string, ungated []schema.Backend, err error) {
+	libs = map[string][]byte{}
+	untooled := map[emit.Form]bool{}
+	defer func() {
+		for _, b := range Backends() {
+			all := true
+			for _, t := range targets {
+				all = all && (t.Form().Backend != b || untooled[t.Form()])
+			}
+			if all {
+				ungated = append(ungated, b)
+			}
+		}
+	}()
 	for _, t := range targets {
 		l, ok := t.(linker)
 		if !ok {
@@ -137,6 +154,7 @@ func link(ctx context.Context, ks []emit.Lowered) (map[string][]byte, []string, 
 		}
 		files, err := l.Link(ctx, arts)
 		if errors.Is(err, ErrNoTools) {
+			untooled[f] = true
 			notes = append(notes, fmt.Sprintf("no %s code for the %s backend: %v", f.Target, f.Backend, err))
 			for i := range ks {
 				ks[i].Artifacts = slices.DeleteFunc(ks[i].Artifacts, func(a schema.Artifact) bool {
@@ -146,14 +164,14 @@ func link(ctx context.Context, ks []emit.Lowered) (map[string][]byte, []string, 
 			continue
 		}
 		if err != nil {
-			return nil, nil, fmt.Errorf("codegen: %s: %w", f.Target, err)
+			return nil, nil, nil, fmt.Errorf("codegen: %s: %w", f.Target, err)
 		}
 		for _, a := range arts {
 			if _, ok := files[emit.LibraryFile(a)]; !ok {
-				return nil, nil, fmt.Errorf("codegen: %s: the link made no %s, which holds %s", f.Target, emit.LibraryFile(a), a.Symbol)
+				return nil, nil, nil, fmt.Errorf("codegen: %s: the link made no %s, which holds %s", f.Target, emit.LibraryFile(a), a.Symbol)
 			}
 		}
 		maps.Copy(libs, files)
 	}
-	return libs, notes, nil
+	return libs, notes, nil, nil
 }

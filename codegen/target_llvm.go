@@ -15,24 +15,39 @@ import (
 	"github.com/goxpu/xpu/schema"
 )
 
-// llvmHostTarget is the LLVM lowering for the host, the CPU backend's
-// host tier: a kernel lowers to one LLVM module per instruction set level
-// of llvmgen.Hosts (its artifact's Code is the module's text, which its
-// hash is of), and the link compiles each with the LLVM sidecar and links
-// a package's objects of one level into one shared object. A kernel it
-// refuses keeps its Go lowering.
-type llvmHostTarget struct{}
-
-func (llvmHostTarget) Form() emit.Form {
-	return emit.Form{Backend: schema.BackendCPU, Target: schema.TargetLLVMHost}
+// llvmTarget is the LLVM lowering for one kind of machine: a kernel
+// lowers to one LLVM module per machine of the list (its artifact's Code
+// is the module's text, which its hash is of), and the link compiles the
+// modules with the LLVM sidecar into one library per machine holding the
+// package's kernels. A kernel the lowering refuses for some GPUs of the
+// list has the others' artifacts, and the refusal says why those have
+// none; one it refuses at some level of the host keeps its Go lowering.
+type llvmTarget struct {
+	backend  schema.Backend
+	target   schema.Target
+	machines func() []llvmgen.Target
 }
 
-func (llvmHostTarget) Lower(k *ir.Kernel, _ *emit.Names) ([]schema.Artifact, error) {
+// The LLVM rows of the targets table: the CPU backend's host tier (a
+// shared object per instruction set level; a kernel it refuses keeps its
+// Go lowering), NVIDIA's PTX (one module of PTX text per baseline) and
+// AMD's code objects (one per architecture).
+var (
+	llvmHostTarget  = llvmTarget{schema.BackendCPU, schema.TargetLLVMHost, llvmgen.Hosts}
+	llvmPTXTarget   = llvmTarget{schema.BackendCUDA, schema.TargetPTX, llvmgen.PTX}
+	llvmHSACOTarget = llvmTarget{schema.BackendHIP, schema.TargetHSACO, llvmgen.HSACO}
+)
+
+func (t llvmTarget) Form() emit.Form { return emit.Form{Backend: t.backend, Target: t.target} }
+
+func (t llvmTarget) Lower(k *ir.Kernel, _ *emit.Names) ([]schema.Artifact, error) {
 	var arts []schema.Artifact
-	for _, h := range llvmgen.Hosts() {
+	var refused []error
+	for _, h := range t.machines() {
 		m, err := llvmgen.Lower(k, h)
 		if errors.Is(err, llvmgen.ErrUnsupported) {
-			return nil, refusal{err}
+			refused = append(refused, err)
+			continue
 		}
 		if err != nil {
 			return nil, err
@@ -42,17 +57,23 @@ func (llvmHostTarget) Lower(k *ir.Kernel, _ *emit.Names) ([]schema.Artifact, err
 			return nil, err
 		}
 		a := schema.Artifact{
-			Manifest: schema.Manifest{Backend: schema.BackendCPU, Target: schema.TargetLLVMHost},
+			Manifest: schema.Manifest{Backend: t.backend, Target: t.target},
 			Selector: schema.Selector{ISA: h.ISA},
-			Symbol:   schema.HostSymbol(k.Name),
+			Symbol:   llvmgen.Symbol(k),
 			Code:     code,
 		}
+		if h.Arch != llvmgen.ArchHost {
+			// A GPU entry always takes the fault word (schema/ptx.go):
+			// its accesses are bounds-checked.
+			a.Fault = true
+		}
 		if k.Wave != 0 || ir.UsesWaves(k) {
-			// A wave is a chunk of the vector's lanes (native), an aligned
-			// part of one (narrow, a declared width dividing the lanes) or
-			// several chunks (folded, a multiple of them), at the width
-			// the code was lowered for, as on a device whose subgroups
-			// are the vector's lanes.
+			// On the host a wave is a chunk of the vector's lanes
+			// (native), an aligned part of one (narrow, a declared width
+			// dividing the lanes) or several chunks (folded, a multiple
+			// of them); on a GPU the hardware's wave or an aligned
+			// segment of it. Either way at the width the code was lowered
+			// for, as on a device whose subgroups are that many lanes.
 			a.Selector.Width = llvmgen.Wave(k, h)
 			switch w := int(a.Selector.Width); {
 			case w < h.Lanes:
@@ -65,12 +86,19 @@ func (llvmHostTarget) Lower(k *ir.Kernel, _ *emit.Names) ([]schema.Artifact, err
 		}
 		arts = append(arts, a)
 	}
+	if len(refused) > 0 {
+		if t.backend == schema.BackendCPU {
+			// The host's levels are one tier: all, or the Go lowering.
+			arts = nil
+		}
+		return arts, refusal{errors.Join(refused...)}
+	}
 	return arts, nil
 }
 
-// Link compiles every artifact's module and links those of each level
-// into the level's shared object, in the order of arts.
-func (llvmHostTarget) Link(ctx context.Context, arts []*schema.Artifact) (map[string][]byte, error) {
+// Link compiles every artifact's module and builds the library of each
+// machine, in the order of arts.
+func (t llvmTarget) Link(ctx context.Context, arts []*schema.Artifact) (map[string][]byte, error) {
 	tools, err := sidecar.Find(ctx)
 	if errors.Is(err, sidecar.ErrNotFound) {
 		return nil, fmt.Errorf("%w: %v", ErrNoTools, err)
@@ -78,23 +106,68 @@ func (llvmHostTarget) Link(ctx context.Context, arts []*schema.Artifact) (map[st
 	if err != nil {
 		return nil, err
 	}
-	hosts := map[string]llvmgen.Target{}
-	for _, h := range llvmgen.Hosts() {
-		hosts[h.ISA] = h
+	machines := map[string]llvmgen.Target{}
+	for _, h := range t.machines() {
+		machines[h.ISA] = h
 	}
-	objs := make([][]byte, len(arts))
-	errs := make([]error, len(arts))
+	byFile := map[string][]*schema.Artifact{}
+	var files []string
+	for _, a := range arts {
+		if _, ok := machines[a.Selector.ISA]; !ok {
+			return nil, fmt.Errorf("codegen: %s: no %s machine %q", a.Symbol, t.target, a.Selector.ISA)
+		}
+		f := emit.LibraryFile(a)
+		if byFile[f] == nil {
+			files = append(files, f)
+		}
+		byFile[f] = append(byFile[f], a)
+	}
+	libs := map[string][]byte{}
+	for _, f := range files {
+		group := byFile[f]
+		h := machines[group[0].Selector.ISA]
+		tgt := sidecar.Target{Triple: h.Triple, CPU: h.CPU, Features: h.Features}
+		var lib []byte
+		var err error
+		switch h.Arch {
+		case llvmgen.ArchNVPTX:
+			lib, err = t.ptx(ctx, tools, tgt, group)
+		default:
+			lib, err = t.objects(ctx, tools, tgt, h.Arch, group)
+		}
+		if err != nil {
+			return nil, fmt.Errorf("building %s: %w", f, err)
+		}
+		libs[f] = lib
+	}
+	return libs, nil
+}
+
+// ptx links the modules of group into one and compiles it to PTX text.
+func (llvmTarget) ptx(ctx context.Context, tools *sidecar.Tools, tgt sidecar.Target, group []*schema.Artifact) ([]byte, error) {
+	mods := make([][]byte, len(group))
+	for i, a := range group {
+		mods[i] = []byte(a.Code)
+	}
+	ir, err := tools.LinkIR(ctx, mods)
+	if err != nil {
+		return nil, err
+	}
+	return tools.Assembly(ctx, ir, tgt)
+}
+
+// objects compiles each module of group to an object, in parallel, and
+// links them: a shared object for the host, a code object for AMD.
+func (llvmTarget) objects(ctx context.Context, tools *sidecar.Tools, tgt sidecar.Target, arch llvmgen.Arch, group []*schema.Artifact) ([]byte, error) {
+	objs := make([][]byte, len(group))
+	errs := make([]error, len(group))
 	var wg sync.WaitGroup
 	sem := make(chan struct{}, runtime.GOMAXPROCS(0))
-	for i, a := range arts {
-		h, ok := hosts[a.Selector.ISA]
-		if !ok {
-			return nil, fmt.Errorf("codegen: %s: no host target for the ISA %q", a.Symbol, a.Selector.ISA)
-		}
+	for i, a := range group {
 		wg.Go(func() {
 			sem <- struct{}{}
 			defer func() { <-sem }()
-			objs[i], errs[i] = tools.Object(ctx, []byte(a.Code), sidecar.Target{Triple: h.Triple, CPU: h.CPU, Features: h.Features})
+			objs[i], errs[i] = tools.Object(ctx, []byte(a.Code), tgt)
 			if errs[i] != nil {
 				errs[i] = fmt.Errorf("%s at %s: %w", a.Symbol, a.Selector.ISA, errs[i])
 			}
@@ -104,22 +177,8 @@ func (llvmHostTarget) Link(ctx context.Context, arts []*schema.Artifact) (map[st
 	if err := errors.Join(errs...); err != nil {
 		return nil, err
 	}
-	byFile := map[string][][]byte{}
-	var files []string
-	for i, a := range arts {
-		f := emit.LibraryFile(a)
-		if byFile[f] == nil {
-			files = append(files, f)
-		}
-		byFile[f] = append(byFile[f], objs[i])
+	if arch == llvmgen.ArchAMDGCN {
+		return tools.CodeObject(ctx, objs)
 	}
-	libs := map[string][]byte{}
-	for _, f := range files {
-		so, err := tools.Link(ctx, byFile[f], llvmgen.Libs...)
-		if err != nil {
-			return nil, fmt.Errorf("linking %s: %w", f, err)
-		}
-		libs[f] = so
-	}
-	return libs, nil
+	return tools.Link(ctx, objs, llvmgen.Libs...)
 }

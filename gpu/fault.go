@@ -91,6 +91,7 @@ func faultText(bits uint32) string {
 	}{
 		{schema.FaultDivZero, "integer division by zero"},
 		{schema.FaultNegativeShift, "negative shift amount"},
+		{schema.FaultIndex, "index out of range"},
 	} {
 		if bits&f.bit != 0 {
 			what = append(what, f.text)

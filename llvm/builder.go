@@ -13,6 +13,10 @@ type Builder struct {
 	// the front of the entry block, where SROA wants them.
 	entry *Block
 	nallo int
+	// AllocaSpace is the address space of the target's stack (an AMD
+	// GPU's private memory: 5). Alloca casts a slot in another space
+	// than 0 to a generic pointer, so that callers see ptr alone.
+	AllocaSpace int
 }
 
 // NewBuilder returns a builder for f positioned at a new entry block.
@@ -126,14 +130,23 @@ func (b *Builder) Call(ret Type, callee string, args ...Value) *Local {
 // Alloca returns a stack slot of type t, placed at the front of the
 // entry block.
 func (b *Builder) Alloca(hint string, t Type, align int) *Local {
-	r := b.local(hint, Ptr)
-	in := &Alloca{Res: r, T: t, Align: align}
+	r := b.local(hint, PtrIn(b.AllocaSpace))
+	b.atEntry(&Alloca{Res: r, T: t, Align: align, Space: b.AllocaSpace})
+	if b.AllocaSpace == 0 {
+		return r
+	}
+	g := b.local(hint, Ptr)
+	b.atEntry(&Cast{Res: g, Op: AddrSpaceCast, X: r})
+	return g
+}
+
+// atEntry puts in after the allocas at the front of the entry block.
+func (b *Builder) atEntry(in Inst) {
 	e := b.entry
 	e.Insts = append(e.Insts, nil)
 	copy(e.Insts[b.nallo+1:], e.Insts[b.nallo:])
 	e.Insts[b.nallo] = in
 	b.nallo++
-	return r
 }
 
 // Load returns the t at ptr.
@@ -186,15 +199,21 @@ func (b *Builder) ExtractValue(agg Value, i int) *Local {
 }
 
 // Fence is a fence of order.
-func (b *Builder) Fence(order Ordering) { b.emit(&Fence{order}) }
+func (b *Builder) Fence(order Ordering) { b.emit(&Fence{Order: order}) }
+
+// ScopedFence is a fence of order in a target's synchronization scope.
+func (b *Builder) ScopedFence(order Ordering, scope string) {
+	b.emit(&Fence{Order: order, Scope: scope})
+}
 
 // GEP returns getelementptr inbounds elem, base, indices (a pointer, or a
 // vector of pointers when an index is a vector).
 func (b *Builder) GEP(elem Type, base Value, indices ...Value) *Local {
-	t := Type(Ptr)
+	p := Elem(base.Type())
+	t := p
 	for _, x := range append([]Value{base}, indices...) {
 		if n := Lanes(x.Type()); n > 0 {
-			t = Vec(n, Ptr)
+			t = Vec(n, p)
 		}
 	}
 	r := b.local("p", t)

@@ -141,6 +141,7 @@ type Alloca struct {
 	Res   *Local
 	T     Type
 	Align int
+	Space int // the address space (the data layout's alloca space)
 }
 
 // Ordering is an atomic memory ordering ("" for a plain access).
@@ -209,8 +210,11 @@ type CmpXchg struct {
 	Align            int
 }
 
-// Fence is fence Order.
-type Fence struct{ Order Ordering }
+// Fence is fence [syncscope(Scope)] Order.
+type Fence struct {
+	Order Ordering
+	Scope string // "" for the system; "workgroup", "agent", ... a target's
+}
 
 // GEP is Res = getelementptr [inbounds] Elem, ptr Base, Indices.
 type GEP struct {
@@ -238,6 +242,8 @@ const (
 	PtrToInt CastOp = "ptrtoint"
 	IntToPtr CastOp = "inttoptr"
 	Bitcast  CastOp = "bitcast"
+	// AddrSpaceCast converts a pointer between address spaces.
+	AddrSpaceCast CastOp = "addrspacecast"
 )
 
 // Cast is Res = Op X to Res.T.

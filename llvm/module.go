@@ -55,6 +55,7 @@ type Global struct {
 	T        Type
 	Init     Value // nil for an external declaration
 	Align    int
+	Space    int // the address space (a GPU's shared memory: 3)
 }
 
 // Param is a function parameter with its attributes (noalias,
@@ -71,6 +72,9 @@ type Func struct {
 	Visibility Visibility
 	Ret        Type
 	Params     []*Param
+	// CC is the calling convention ("" for C's; ptx_kernel,
+	// amdgpu_kernel for a GPU kernel's entry).
+	CC string
 	// AttrGroup indexes Module.AttrGroups; -1 for none.
 	AttrGroup int
 	Blocks    []*Block
@@ -84,7 +88,7 @@ type Block struct {
 }
 
 // Ref returns the address of g.
-func (g *Global) Ref() *GlobalRef { return &GlobalRef{g.Name} }
+func (g *Global) Ref() *GlobalRef { return &GlobalRef{Name: g.Name, Space: g.Space} }
 
 // NewFunc adds a function to m with the named parameters of the given
 // types; it has no attribute group until one is set.

@@ -94,11 +94,15 @@ func (p *printer) global(g *Global) {
 	if g.Linkage != External {
 		link = string(g.Linkage) + " "
 	}
+	space := ""
+	if g.Space != 0 {
+		space = "addrspace(" + strconv.Itoa(g.Space) + ") "
+	}
 	if g.Init == nil {
-		p.line("@", ident(g.Name), " = external ", kw, " ", g.T.String(), align(g.Align))
+		p.line("@", ident(g.Name), " = external ", space, kw, " ", g.T.String(), align(g.Align))
 		return
 	}
-	p.line("@", ident(g.Name), " = ", link, kw, " ", typed(g.Init), align(g.Align))
+	p.line("@", ident(g.Name), " = ", link, space, kw, " ", typed(g.Init), align(g.Align))
 }
 
 func align(a int) string {
@@ -139,6 +143,9 @@ func (p *printer) function(f *Func, groups int) {
 	}
 	if f.Visibility != Default {
 		pre += string(f.Visibility) + " "
+	}
+	if f.CC != "" {
+		pre += f.CC + " "
 	}
 	p.line("define ", pre, head, attrs, " {")
 	for i, b := range f.Blocks {
@@ -186,6 +193,14 @@ func ordered(o Ordering) string {
 		return ""
 	}
 	return " " + string(o)
+}
+
+// scoped spells a synchronization scope ("": the system's).
+func scoped(scope string) string {
+	if scope == "" {
+		return ""
+	}
+	return " syncscope(" + strconv.Quote(scope) + ")"
 }
 
 func (p *printer) inst(in Inst) string {
@@ -244,7 +259,11 @@ func (p *printer) inst(in Inst) string {
 		}
 		return s
 	case *Alloca:
-		return res(in.Res) + "alloca " + in.T.String() + align(in.Align)
+		space := ""
+		if in.Space != 0 {
+			space = ", addrspace(" + strconv.Itoa(in.Space) + ")"
+		}
+		return res(in.Res) + "alloca " + in.T.String() + align(in.Align) + space
 	case *Load:
 		at := ""
 		if in.Order != NotAtomic {
@@ -263,7 +282,7 @@ func (p *printer) inst(in Inst) string {
 		return res(in.Res) + "cmpxchg " + p.val(in.Ptr) + ", " + p.val(in.Cmp) + ", " + p.val(in.New) +
 			ordered(in.Success) + ordered(in.Failure) + align(in.Align)
 	case *Fence:
-		return "fence" + ordered(in.Order)
+		return "fence" + scoped(in.Scope) + ordered(in.Order)
 	case *GEP:
 		ib := ""
 		if in.InBounds {

@@ -30,8 +30,10 @@ type FloatType struct{ Kind FloatKind }
 // VoidType is void.
 type VoidType struct{}
 
-// PtrType is an opaque pointer in address space 0.
-type PtrType struct{}
+// PtrType is an opaque pointer in address space Space (0: the generic
+// one; a GPU's global, shared or private memory has a number of its
+// own).
+type PtrType struct{ Space int }
 
 // VectorType is <N x Elem>.
 type VectorType struct {
@@ -61,6 +63,14 @@ var (
 	Ptr  = &PtrType{}
 )
 
+// PtrIn returns the pointer type of address space space.
+func PtrIn(space int) *PtrType {
+	if space == 0 {
+		return Ptr
+	}
+	return &PtrType{Space: space}
+}
+
 // Vec returns <n x elem>.
 func Vec(n int, elem Type) *VectorType { return &VectorType{n, elem} }
 
@@ -71,8 +81,13 @@ func (t *FloatType) String() string {
 	}
 	return "float"
 }
-func (*VoidType) String() string     { return "void" }
-func (*PtrType) String() string      { return "ptr" }
+func (*VoidType) String() string { return "void" }
+func (t *PtrType) String() string {
+	if t.Space != 0 {
+		return fmt.Sprintf("ptr addrspace(%d)", t.Space)
+	}
+	return "ptr"
+}
 func (t *VectorType) String() string { return fmt.Sprintf("<%d x %v>", t.Len, t.Elem) }
 func (t *ArrayType) String() string  { return fmt.Sprintf("[%d x %v]", t.Len, t.Elem) }
 func (t *StructType) String() string {

@@ -22,8 +22,12 @@ type Local struct {
 	T    Type
 }
 
-// GlobalRef is the address of a global or a function.
-type GlobalRef struct{ Name string }
+// GlobalRef is the address of a global or a function, in address space
+// Space.
+type GlobalRef struct {
+	Name  string
+	Space int
+}
 
 // Int is an integer constant of type T (an IntType); Bits holds its value,
 // truncated to the width.
@@ -55,7 +59,7 @@ type Zero struct{ T Type }
 type Poison struct{ T Type }
 
 func (v *Local) Type() Type       { return v.T }
-func (*GlobalRef) Type() Type     { return Ptr }
+func (g *GlobalRef) Type() Type   { return PtrIn(g.Space) }
 func (c *Int) Type() Type         { return c.T }
 func (c *FloatConst) Type() Type  { return c.T }
 func (c *VectorConst) Type() Type { return Vec(len(c.Elems), c.Elems[0].Type()) }

@@ -59,6 +59,10 @@ type Manifest struct {
 const (
 	FaultDivZero       uint32 = 1 << iota // an integer division or remainder by zero
 	FaultNegativeShift                    // a shift by a negative signed count
+	// FaultIndex is an index out of range of a buffer, shared or private
+	// array: set by the GPU native tiers (PTX, HSACO), which skip the
+	// access; WGSL code keeps such an access in bounds instead.
+	FaultIndex
 )
 
 // Usage is how a kernel uses one buffer parameter, inferred from its body.

@@ -25,7 +25,8 @@ package schema
 //     Binding offset, aligned to PTXUniformAlign;
 //   - when the artifact's manifest sets Fault, the device address of the
 //     fault word: one u32 into which the kernel ORs (atom.global.or.b32)
-//     the bits FaultDivZero and FaultNegativeShift where Go would panic.
+//     the bits FaultDivZero, FaultNegativeShift and FaultIndex where Go
+//     would panic, the faulting thread then ending.
 //
 // The launch's grid is the launch's groups (gridDim), its block the
 // kernel's Block (blockDim), with no dynamic shared memory: a kernel's
@@ -36,8 +37,9 @@ package schema
 // fault to report its place as the host tier's entry does, and with the
 // same word the runtime binds it as the last of a launch's buffers and
 // reads it at the flush point, so that one path reports the faults of
-// every GPU tier. An index out of range is not a fault of the word: as
-// in WGSL, the lowering keeps every access in bounds of its buffer.
+// every GPU tier. An index out of range of a buffer, shared or private
+// array sets FaultIndex and the access is not made (WGSL code keeps it
+// in bounds instead, with no fault).
 
 import (
 	"fmt"

@@ -119,7 +119,11 @@ func (w *writer) artifacts(l *Lowered, arts []schema.Artifact) {
 		return cmp.Or(cmp.Compare(a.Backend, b.Backend), cmp.Compare(a.Target, b.Target))
 	})
 	for _, f := range forms {
-		w.printf("// %s, %s: none: %s\n", f.Backend, f.Target, oneLine(l.Refused[f]))
+		some := "none"
+		if slices.ContainsFunc(arts, func(a schema.Artifact) bool { return a.Backend == f.Backend && a.Target == f.Target }) {
+			some = "not all" // a machine's refusal beside the others' code
+		}
+		w.printf("// %s, %s: %s: %s\n", f.Backend, f.Target, some, oneLine(l.Refused[f]))
 	}
 }
 

@@ -50,8 +50,23 @@ func (g *gen) atomic(e *ir.Atomic) value {
 		}
 		switch e.Op {
 		case ir.AtomicLoad:
+			if g.t.Arch == ArchNVPTX {
+				// LLVM 19's NVPTX selects no ordered atomic load or
+				// store, nor a fence: membar.gl (fence.sc.gpu) around a
+				// relaxed one orders it as seq_cst would.
+				g.intrinsic("llvm.nvvm.membar.gl", llvm.Void)
+				x := b.AtomicLoad(t, ptr, llvm.Monotonic, 4)
+				g.intrinsic("llvm.nvvm.membar.gl", llvm.Void)
+				return x
+			}
 			return b.AtomicLoad(t, ptr, llvm.SeqCst, 4)
 		case ir.AtomicStore:
+			if g.t.Arch == ArchNVPTX {
+				g.intrinsic("llvm.nvvm.membar.gl", llvm.Void)
+				b.AtomicStore(a[0], ptr, llvm.Monotonic, 4)
+				g.intrinsic("llvm.nvvm.membar.gl", llvm.Void)
+				return nil
+			}
 			b.AtomicStore(a[0], ptr, llvm.SeqCst, 4)
 			return nil
 		case ir.AtomicCompareExchange:

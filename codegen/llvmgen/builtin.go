@@ -50,6 +50,9 @@ func (g *gen) builtin(e *ir.CallBuiltin) value {
 	case ir.WaveWidth:
 		return value{x: i32(int64(g.waveWidth()))}
 	case ir.LaneIndex:
+		if g.simt() {
+			return value{x: g.threadInWave()}
+		}
 		switch ww := g.waveWidth(); {
 		case ww < g.W:
 			return value{x: b.Bin(llvm.URem, g.lanes(), constLike(g.lanes(), int64(ww)), llvm.Flags{})}
@@ -73,6 +76,9 @@ func (g *gen) builtin(e *ir.CallBuiltin) value {
 	}
 	if name, ok := exact[e.Fn]; ok {
 		return value{x: g.intrinsic(name+"."+suffix(args[0].Type()), args[0].Type(), args[0])}
+	}
+	if _, ok := libm[e.Fn]; ok && g.simt() {
+		return value{x: g.gpuMath(e.Fn, args)}
 	}
 	if name, ok := libm[e.Fn]; ok {
 		return value{x: g.libmCall(name, args)}

@@ -16,9 +16,9 @@ func (g *gen) call(e *ir.Call) value {
 		g.fail("a call of %s with %d arguments for %d parameters", f.GoName, len(e.Args), len(f.Params))
 	}
 	u := g.k.Uniform
-	uniform := !g.forced && g.flow
+	uniform := g.simt() || !g.forced && g.flow
 	for _, a := range e.Args {
-		uniform = uniform && u.Value[a]
+		uniform = uniform && (g.simt() || u.Value[a])
 	}
 	type saved struct {
 		forced, flow bool
@@ -58,10 +58,13 @@ func (g *gen) call(e *ir.Call) value {
 		g.vars[p] = dst
 		g.storeSlot(dst.ptr, dst.lt, vals[i], true)
 	}
-	fr := &retFrame{exit: b.NewBlock("ret." + f.Name), retMask: b.Alloca("returned", g.vec(llvm.I1), 1)}
-	b.Store(g.noLanes(), fr.retMask, 1)
+	fr := &retFrame{exit: b.NewBlock("ret." + f.Name)}
+	if !g.simt() {
+		fr.retMask = b.Alloca("returned", g.vec(llvm.I1), 1)
+		b.Store(g.noLanes(), fr.retMask, 1)
+	}
 	if f.Result != nil {
-		vec := g.forced || !u.Value[e]
+		vec := !g.simt() && (g.forced || !u.Value[e])
 		lt := g.slotType(f.Result, vec)
 		fr.result = &variable{t: f.Result, vec: vec, lt: lt, ptr: b.Alloca("result."+f.Name, lt, 32)}
 		b.Store(&llvm.Zero{T: lt}, fr.result.ptr, 32)
@@ -72,7 +75,9 @@ func (g *gen) call(e *ir.Call) value {
 		b.Br(fr.exit)
 	}
 	b.SetBlock(fr.exit)
-	g.setMask(b.Or(g.mask(), b.Load(g.vec(llvm.I1), fr.retMask, 1)))
+	if !g.simt() {
+		g.setMask(b.Or(g.mask(), b.Load(g.vec(llvm.I1), fr.retMask, 1)))
+	}
 	g.forced, g.flow, g.loops, g.ret, g.pos = s.forced, s.flow, s.loops, s.ret, s.pos
 	if fr.result == nil {
 		return value{}

@@ -320,6 +320,10 @@ func itoa(n int) string { return strconv.Itoa(n) }
 
 // stopCheck returns HostStopped when the launch's Stop word is set.
 func (g *gen) stopCheck() {
+	if g.simt() {
+		// A GPU's launch has no stop word: its driver bounds it.
+		return
+	}
 	w := g.b.AtomicLoad(llvm.I32, g.stopPtr, llvm.Monotonic, 4)
 	g.ifThen(g.b.ICmp(llvm.NE, w, i32(0)), "stopped", func() {
 		g.b.Ret(i32(int64(schema.HostStopped)))
@@ -361,6 +365,10 @@ func (g *gen) faultFunc() {
 // first lane of bad (a mask, or an i1 for a uniform fault of the first
 // active lane) with the object and index (scalar or per lane).
 func (g *gen) fault(bad llvm.Value, code uint32, object uint32, index llvm.Value) {
+	if g.simt() {
+		g.threadFault(bad, code)
+		return
+	}
 	b := g.b
 	var m llvm.Value
 	if isVec(bad) {

@@ -329,6 +329,9 @@ func (g *gen) logical(e *ir.Binary) value {
 // active returns the lanes of the mask where bad holds (a vector), or
 // for a scalar bad whether it holds and a lane is active.
 func (g *gen) active(bad llvm.Value) llvm.Value {
+	if g.simt() {
+		return bad
+	}
 	if isVec(bad) {
 		return g.b.And(bad, g.mask())
 	}

@@ -23,6 +23,7 @@ type gen struct {
 	buffers           map[*ir.Param]*buffer
 	scalars           map[*ir.Param]llvm.Value
 	shared            map[*ir.Shared]llvm.Value // the block's arrays (allocas)
+	scratch           llvm.Value                // a GPU's shared array of folded wave verbs
 
 	// Of the block and chunk being run.
 	group     [3]llvm.Value // i32
@@ -95,7 +96,7 @@ func newGen(k *ir.Kernel, t Target) *gen {
 		buffers: map[*ir.Param]*buffer{}, scalars: map[*ir.Param]llvm.Value{},
 		shared: map[*ir.Shared]llvm.Value{}, vars: map[*ir.Var]*variable{},
 		assign: map[*ir.Var]int{}, varyU: map[*ir.Var]bool{},
-		m: &llvm.Module{SourceFilename: k.Name, Triple: t.Triple, DataLayout: x86DataLayout},
+		m: &llvm.Module{SourceFilename: k.Name, Triple: t.Triple, DataLayout: t.DataLayout},
 	}
 	g.survey()
 	return g
@@ -121,13 +122,17 @@ func (g *gen) survey() {
 					g.assign[r.Var]++
 				}
 			case *ir.Decl:
+				if g.simt() {
+					// A thread is one work-item: every value is its own.
+					break
+				}
 				if !g.k.Uniform.Flow[s] || s.Init != nil && !g.k.Uniform.Value[s.Init] {
 					g.varyU[s.Var] = true
 				}
 			}
 			for _, x := range ir.StmtExprs(s) {
 				ir.WalkExpr(x, func(x ir.Expr) bool {
-					if r, ok := x.(*ir.VarRef); ok && !g.k.Uniform.Value[r] {
+					if r, ok := x.(*ir.VarRef); ok && !g.simt() && !g.k.Uniform.Value[r] {
 						g.varyU[r.Var] = true
 					}
 					return true
@@ -210,11 +215,27 @@ func (g *gen) allOnes() llvm.Value { return &llvm.Splat{Len: g.W, X: llvm.True} 
 // noLanes returns the empty mask.
 func (g *gen) noLanes() llvm.Value { return &llvm.Zero{T: g.vec(llvm.I1)} }
 
-// mask returns the current execution mask.
-func (g *gen) mask() llvm.Value { return g.b.Load(g.vec(llvm.I1), g.cur, 1) }
+// simt reports whether the target runs a work-item per thread (a GPU):
+// then every value is a scalar, all control flow is branches and there
+// is no execution mask.
+func (g *gen) simt() bool { return g.t.Arch != ArchHost }
 
-// setMask sets the execution mask.
-func (g *gen) setMask(m llvm.Value) { g.b.Store(m, g.cur, 1) }
+// mask returns the current execution mask (on a GPU, true: the thread
+// runs).
+func (g *gen) mask() llvm.Value {
+	if g.simt() {
+		return llvm.True
+	}
+	return g.b.Load(g.vec(llvm.I1), g.cur, 1)
+}
+
+// setMask sets the execution mask (none on a GPU).
+func (g *gen) setMask(m llvm.Value) {
+	if g.simt() {
+		return
+	}
+	g.b.Store(m, g.cur, 1)
+}
 
 // maskBits returns the mask as an iW integer, lane i at bit i.
 func (g *gen) maskBits(m llvm.Value) llvm.Value {
@@ -223,11 +244,17 @@ func (g *gen) maskBits(m llvm.Value) llvm.Value {
 
 // any returns whether some lane of the mask m is set (i1).
 func (g *gen) any(m llvm.Value) llvm.Value {
+	if !isVec(m) {
+		return m
+	}
 	return g.b.ICmp(llvm.NE, g.maskBits(m), &llvm.Int{T: &llvm.IntType{Bits: g.W}})
 }
 
 // all returns whether every lane of the mask m is set (i1).
 func (g *gen) all(m llvm.Value) llvm.Value {
+	if !isVec(m) {
+		return m
+	}
 	return g.b.ICmp(llvm.EQ, g.maskBits(m), llvm.ConstInt(&llvm.IntType{Bits: g.W}, -1))
 }
 

@@ -70,14 +70,35 @@ func (e *Error) Unwrap() error { return ErrUnsupported }
 // Target is an instruction-set level of the host that the lowering
 // writes code for.
 type Target struct {
+	Arch     Arch
 	ISA      string // the selector's ISA (schema.Selector.ISA)
 	Triple   string
 	CPU      string
 	Features string // llc's -mattr and the functions' "target-features"
-	Lanes    int    // W: float32 lanes of a vector register
-	// VectorBits is the functions' "prefer-vector-width".
+	// Lanes is W: on the host the float32 lanes of a vector register, on
+	// a GPU the threads of its wave (warp).
+	Lanes int
+	// VectorBits is the host functions' "prefer-vector-width".
 	VectorBits int
+	DataLayout string
 }
+
+// Arch is the kind of machine a target is, which decides the shape of
+// the code.
+type Arch int
+
+// The kinds of target.
+const (
+	// ArchHost is a CPU: the entry of schema/host.go runs a block's
+	// work-items in chunks of W lanes.
+	ArchHost Arch = iota
+	// ArchNVPTX is an NVIDIA GPU (PTX, schema/ptx.go): a thread per
+	// work-item, a warp of 32 a wave.
+	ArchNVPTX
+	// ArchAMDGCN is an AMD GPU (HSACO, schema/hsaco.go): a thread per
+	// work-item, a wavefront of 32 or 64 a wave.
+	ArchAMDGCN
+)
 
 // String returns the ISA level.
 func (t Target) String() string { return t.ISA }
@@ -91,9 +112,9 @@ const x86DataLayout = "e-m:e-p270:32:32-p271:32:32-p272:64:64-i64:64-i128:128-f8
 func Hosts() []Target {
 	v3 := "+avx,+avx2,+bmi,+bmi2,+cx16,+f16c,+fma,+lzcnt,+movbe,+popcnt,+sse4.2,+xsave"
 	return []Target{
-		{ISA: "x86-64-v3", Triple: x86Triple, CPU: "x86-64-v3", Features: v3, Lanes: 8, VectorBits: 256},
+		{ISA: "x86-64-v3", Triple: x86Triple, CPU: "x86-64-v3", Features: v3, Lanes: 8, VectorBits: 256, DataLayout: x86DataLayout},
 		{ISA: "x86-64-v4", Triple: x86Triple, CPU: "x86-64-v4",
-			Features: v3 + ",+avx512f,+avx512bw,+avx512cd,+avx512dq,+avx512vl,+evex512", Lanes: 16, VectorBits: 512},
+			Features: v3 + ",+avx512f,+avx512bw,+avx512cd,+avx512dq,+avx512vl,+evex512", Lanes: 16, VectorBits: 512, DataLayout: x86DataLayout},
 	}
 }
 
@@ -126,13 +147,24 @@ func Lower(k *ir.Kernel, t Target) (m *llvm.Module, err error) {
 			m, err = nil, e
 		}
 	}()
-	g.entry()
+	if g.simt() {
+		g.kernelThread()
+	} else {
+		g.entry()
+	}
 	return g.m, nil
 }
 
 // refuse reports what the lowering does not carry: a declared wave width
 // other than the target's lanes, and barriers in device functions.
 func refuse(k *ir.Kernel, t Target) error {
+	if t.Arch != ArchHost {
+		// Barriers are the GPU's own, wherever the kernel calls them.
+		if w, n := int(k.Wave), t.Lanes; w != 0 && n%w != 0 && w%n != 0 {
+			return &Error{Kernel: k.Name, Pos: k.Pos, Reason: fmt.Sprintf("the kernel declares wave=%d; waves of %s are a divisor or a multiple of its %d-thread wave", w, t.ISA, n)}
+		}
+		return nil
+	}
 	if w, n := int(k.Wave), t.Lanes; w != 0 && n%w != 0 && w%n != 0 {
 		return &Error{Kernel: k.Name, Pos: k.Pos, Reason: fmt.Sprintf("the kernel declares wave=%d; waves of %s are a divisor or a multiple of %d lanes", w, t.ISA, n)}
 	}

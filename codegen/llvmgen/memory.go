@@ -735,6 +735,9 @@ func (g *gen) pick(x, lane llvm.Value) llvm.Value {
 // and returns the vector of its results (of element type t; nil for
 // none).
 func (g *gen) perLane(m llvm.Value, t llvm.Type, body func(lane llvm.Value) llvm.Value) llvm.Value {
+	if g.simt() {
+		return body(i32(0))
+	}
 	b := g.b
 	bits := g.maskBits(m)
 	it := bits.Type().(*llvm.IntType)

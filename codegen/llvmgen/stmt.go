@@ -44,8 +44,14 @@ func (g *gen) block(b *ir.Block) bool {
 }
 
 func (g *gen) stmt(s ir.Stmt) bool {
-	g.flow = !g.forced && g.k.Uniform.Flow[s]
+	g.flow = g.simt() || !g.forced && g.k.Uniform.Flow[s]
 	switch s := s.(type) {
+	case *ir.Barrier:
+		if !g.simt() {
+			g.fail("a barrier the loop fission did not split at")
+		}
+		g.pos = s.Pos
+		g.barrier()
 	case *ir.Block:
 		return g.block(s)
 	case *ir.Decl:
@@ -132,6 +138,9 @@ func (g *gen) ifStmt(s *ir.If) bool {
 // control flow, with a uniform condition and no break, continue or
 // return under a divergent one.
 func (g *gen) uniformLoop(s *ir.Loop) bool {
+	if g.simt() {
+		return true
+	}
 	u := g.k.Uniform
 	if g.forced || !u.Flow[s] || s.Cond != nil && !u.Value[s.Cond] {
 		return false

@@ -26,7 +26,7 @@ func TestSuites(t *testing.T) {
 			t.Fatal(err)
 		}
 		for _, k := range m.Kernels {
-			for _, tgt := range Hosts() {
+			for _, tgt := range append(Hosts(), append(PTX(), HSACO()...)...) {
 				mod, err := Lower(k, tgt)
 				if err != nil {
 					if !errors.Is(err, ErrUnsupported) {
@@ -39,7 +39,11 @@ func TestSuites(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				if _, err := tl.Object(context.Background(), []byte(text), sidecar.Target{Triple: tgt.Triple, CPU: tgt.CPU, Features: tgt.Features}); err != nil {
+				compile := tl.Object
+				if tgt.Arch == ArchNVPTX {
+					compile = tl.Assembly
+				}
+				if _, err := compile(context.Background(), []byte(text), sidecar.Target{Triple: tgt.Triple, CPU: tgt.CPU, Features: tgt.Features}); err != nil {
 					t.Errorf("%s %s: %v", k.Name, tgt.ISA, firstLines(err.Error(), 5))
 				}
 			}

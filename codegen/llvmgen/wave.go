@@ -17,6 +17,9 @@ import (
 )
 
 func (g *gen) wave(e *ir.Wave) value {
+	if g.simt() {
+		return g.threadWave(e)
+	}
 	args := make([]llvm.Value, len(e.Args))
 	for i, a := range e.Args {
 		args[i] = g.splat(g.expr(a).x)

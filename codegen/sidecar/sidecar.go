@@ -20,11 +20,11 @@ import (
 
 // ErrNotFound is the error Find returns when the LLVM 19 tools are not
 // there: the generator then writes no LLVM artifacts and says so.
-var ErrNotFound = errors.New("sidecar: LLVM 19 tools (opt-19, llc-19, ld.lld-19) not found")
+var ErrNotFound = errors.New("sidecar: LLVM 19 tools (opt-19, llc-19, ld.lld-19, llvm-link-19) not found")
 
 // Tools are the paths of the LLVM 19 tools.
 type Tools struct {
-	Opt, Llc, Lld string
+	Opt, Llc, Lld, IRLinker string
 }
 
 // Target is what llc compiles for.
@@ -38,13 +38,13 @@ type Target struct {
 var libDirs = []string{"/lib/x86_64-linux-gnu", "/usr/lib/x86_64-linux-gnu", "/lib64", "/usr/lib64"}
 
 // toolNames are the names Find looks for, in the order of Tools' fields.
-var toolNames = [...]string{"opt-19", "llc-19", "ld.lld-19"}
+var toolNames = [...]string{"opt-19", "llc-19", "ld.lld-19", "llvm-link-19"}
 
 // Find locates the tools in the folder named by XPU_LLVM, else on PATH,
 // and checks that llc is LLVM 19. A missing tool is ErrNotFound; a tool of
 // another version is an error naming it.
 func Find(ctx context.Context) (*Tools, error) {
-	var paths [3]string
+	var paths [len(toolNames)]string
 	dir := os.Getenv("XPU_LLVM")
 	for i, name := range toolNames {
 		var p string
@@ -59,7 +59,7 @@ func Find(ctx context.Context) (*Tools, error) {
 		}
 		paths[i] = p
 	}
-	t := &Tools{Opt: paths[0], Llc: paths[1], Lld: paths[2]}
+	t := &Tools{Opt: paths[0], Llc: paths[1], Lld: paths[2], IRLinker: paths[3]}
 	out, err := run(ctx, t.Llc, nil, "--version")
 	if err != nil {
 		return nil, err
@@ -118,6 +118,23 @@ func (t *Tools) Object(ctx context.Context, ir []byte, tgt Target) ([]byte, erro
 	return run(ctx, t.Llc, opt, args...)
 }
 
+// Assembly compiles IR text (optimized with opt -O3 first) to tgt's
+// assembly: for nvptx64, the PTX text a CUDA driver loads.
+func (t *Tools) Assembly(ctx context.Context, ir []byte, tgt Target) ([]byte, error) {
+	opt, err := t.Optimize(ctx, ir)
+	if err != nil {
+		return nil, err
+	}
+	args := []string{"-O3", "-filetype=asm", "-mtriple=" + tgt.Triple, "-o", "-", "-"}
+	if tgt.CPU != "" {
+		args = append(args, "-mcpu="+tgt.CPU)
+	}
+	if tgt.Features != "" {
+		args = append(args, "-mattr="+tgt.Features)
+	}
+	return run(ctx, t.Llc, opt, args...)
+}
+
 // Link links objects into a shared object and returns its bytes. libs
 // are linker arguments for the libraries it needs (e.g. "-l:libm.so.6");
 // the output is the same for the same inputs (no build id, fixed hash
@@ -153,6 +170,55 @@ func (t *Tools) Link(ctx context.Context, objects [][]byte, libs ...string) ([]b
 		return nil, fmt.Errorf("sidecar: %w", err)
 	}
 	return so, nil
+}
+
+// LinkIR links modules of IR text (of one triple) into one, with
+// llvm-link, and returns its text: internal names that clash are
+// renamed.
+func (t *Tools) LinkIR(ctx context.Context, modules [][]byte) ([]byte, error) {
+	dir, err := os.MkdirTemp("", "xpu-sidecar-")
+	if err != nil {
+		return nil, fmt.Errorf("sidecar: %w", err)
+	}
+	defer os.RemoveAll(dir)
+	args := []string{"-S", "-o", "-"}
+	for i, m := range modules {
+		p := filepath.Join(dir, fmt.Sprintf("in%d.ll", i))
+		if err := os.WriteFile(p, m, 0o600); err != nil {
+			return nil, fmt.Errorf("sidecar: %w", err)
+		}
+		args = append(args, p)
+	}
+	return run(ctx, t.IRLinker, nil, args...)
+}
+
+// CodeObject links AMDGPU objects into a code object (HSACO) and returns
+// its bytes: a shared object whose symbol tables the HIP loader reads,
+// so nothing is stripped; no build id, for the same output from the same
+// inputs.
+func (t *Tools) CodeObject(ctx context.Context, objects [][]byte) ([]byte, error) {
+	dir, err := os.MkdirTemp("", "xpu-sidecar-")
+	if err != nil {
+		return nil, fmt.Errorf("sidecar: %w", err)
+	}
+	defer os.RemoveAll(dir)
+	out := filepath.Join(dir, "out.hsaco")
+	args := []string{"-shared", "--no-undefined", "--build-id=none", "-o", out}
+	for i, o := range objects {
+		p := filepath.Join(dir, fmt.Sprintf("in%d.o", i))
+		if err := os.WriteFile(p, o, 0o600); err != nil {
+			return nil, fmt.Errorf("sidecar: %w", err)
+		}
+		args = append(args, p)
+	}
+	if _, err := run(ctx, t.Lld, nil, args...); err != nil {
+		return nil, err
+	}
+	co, err := os.ReadFile(out)
+	if err != nil {
+		return nil, fmt.Errorf("sidecar: %w", err)
+	}
+	return co, nil
 }
 
 // SharedObject compiles IR text for tgt and links it alone into a shared

@@ -46,6 +46,38 @@ var SaxpyKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Code:     libLLVMHOSTX8664V4,
 			Symbol:   "xpu_Saxpy",
 		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cuda", Target: "ptx", Hash: "sha256:2402d5a090e9757f605b40aab05b93000f4370a7d7b584ac3227bba253424695",
+				Fault: true,
+			},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "sm_70"},
+			Code:     libPTXSM70,
+			Symbol:   "xpu_Saxpy",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:110578a3668319361f2978211cce359dd8ef2beb8fcce4e0eede525613d64033",
+				Fault: true,
+			},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "gfx90a"},
+			Code:     libHSACOGFX90A,
+			Symbol:   "xpu_Saxpy",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:411d05beb063403bfca7e079ac2854d78ce97c9e8ba0a2e754c61f728ec38519",
+				Fault: true,
+			},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "gfx942"},
+			Code:     libHSACOGFX942,
+			Symbol:   "xpu_Saxpy",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:8f9457771d134518e84916460bf930e1e571dd03e3b084f559587dcead05c0ca",
+				Fault: true,
+			},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "gfx1100"},
+			Code:     libHSACOGFX1100,
+			Symbol:   "xpu_Saxpy",
+		},
 	},
 })
 
@@ -161,6 +193,21 @@ func saxpyCPU(b *gpuimpl.CPUBlock) {
 	}
 }
 
+// libHSACOGFX1100 is the hsaco library of the package's kernels for the hip backend at gfx1100.
+//
+//go:embed xpu_gen_hsaco_gfx1100.hsaco
+var libHSACOGFX1100 string
+
+// libHSACOGFX90A is the hsaco library of the package's kernels for the hip backend at gfx90a.
+//
+//go:embed xpu_gen_hsaco_gfx90a.hsaco
+var libHSACOGFX90A string
+
+// libHSACOGFX942 is the hsaco library of the package's kernels for the hip backend at gfx942.
+//
+//go:embed xpu_gen_hsaco_gfx942.hsaco
+var libHSACOGFX942 string
+
 // libLLVMHOSTX8664V3 is the llvm-host library of the package's kernels for the cpu backend at x86-64-v3.
 //
 //go:embed xpu_gen_llvm-host_x86-64-v3.so
@@ -170,3 +217,8 @@ var libLLVMHOSTX8664V3 string
 //
 //go:embed xpu_gen_llvm-host_x86-64-v4.so
 var libLLVMHOSTX8664V4 string
+
+// libPTXSM70 is the ptx library of the package's kernels for the cuda backend at sm_70.
+//
+//go:embed xpu_gen_ptx_sm_70.ptx
+var libPTXSM70 string

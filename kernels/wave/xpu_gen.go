@@ -47,6 +47,38 @@ var ReduceSharedKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Code:     libLLVMHOSTX8664V4,
 			Symbol:   "xpu_ReduceShared",
 		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cuda", Target: "ptx", Hash: "sha256:2bf9999e5922cb474640860440271eda0803a1b33665cca0548545065197aa1b",
+				Fault: true,
+			},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "sm_70"},
+			Code:     libPTXSM70,
+			Symbol:   "xpu_ReduceShared",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:353d29840807d19387f1a3cc927794a39f1eabbd487f72202484fefc4cb2669c",
+				Fault: true,
+			},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "gfx90a"},
+			Code:     libHSACOGFX90A,
+			Symbol:   "xpu_ReduceShared",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:27d50ca337d99d07db7112a1b2539cf1962257b0525b370a16f2248286823f83",
+				Fault: true,
+			},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "gfx942"},
+			Code:     libHSACOGFX942,
+			Symbol:   "xpu_ReduceShared",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:e960d6febc38b936be815e1859d6676bf7becdfae93660fee4fa55edc78743d6",
+				Fault: true,
+			},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "gfx1100"},
+			Code:     libHSACOGFX1100,
+			Symbol:   "xpu_ReduceShared",
+		},
 	},
 })
 
@@ -268,6 +300,42 @@ var ReduceWaveKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 16, ISA: "x86-64-v4"},
 			Code:     libLLVMHOSTX8664V4,
+			Symbol:   "xpu_ReduceWave",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cuda", Target: "ptx", Hash: "sha256:7b4422421845fe313af22bf70d9f8f7d03358b2459d9e8fff08b64dd11f674df",
+				WaveTier: "native",
+				Fault:    true,
+			},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 32, ISA: "sm_70"},
+			Code:     libPTXSM70,
+			Symbol:   "xpu_ReduceWave",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:fb99176ed26f1434ba374dcbc4d5c479260b3a90f28d0d91b3a79df8839789b0",
+				WaveTier: "native",
+				Fault:    true,
+			},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 64, ISA: "gfx90a"},
+			Code:     libHSACOGFX90A,
+			Symbol:   "xpu_ReduceWave",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:4d9ab84b5d763f13b8c7b76d2d41793c53a2b39b4f7962b006ec1cf190d61092",
+				WaveTier: "native",
+				Fault:    true,
+			},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 64, ISA: "gfx942"},
+			Code:     libHSACOGFX942,
+			Symbol:   "xpu_ReduceWave",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:0cfb0673a6ff2315df68221a5bf118ae4264d6ccce99e9af6bdd570cbe90a14a",
+				WaveTier: "native",
+				Fault:    true,
+			},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 32, ISA: "gfx1100"},
+			Code:     libHSACOGFX1100,
 			Symbol:   "xpu_ReduceWave",
 		},
 	},
@@ -607,6 +675,42 @@ var ReduceWave32Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 32, ISA: "x86-64-v4"},
 			Code:     libLLVMHOSTX8664V4,
+			Symbol:   "xpu_ReduceWave32",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cuda", Target: "ptx", Hash: "sha256:e29a3ea008339d04f298034a910c45663c8981325d900936fd0396221549aff1",
+				WaveTier: "native",
+				Fault:    true,
+			},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 32, ISA: "sm_70"},
+			Code:     libPTXSM70,
+			Symbol:   "xpu_ReduceWave32",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:64a27af54bb7551db52b7b4a1931e509c0e30ade81ab37f7dd4aebfea3204655",
+				WaveTier: "narrow",
+				Fault:    true,
+			},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 32, ISA: "gfx90a"},
+			Code:     libHSACOGFX90A,
+			Symbol:   "xpu_ReduceWave32",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:a149d6af0857c3f8b8863becbc1afe97ceb3af48e54d874790189c2d88d8bccb",
+				WaveTier: "narrow",
+				Fault:    true,
+			},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 32, ISA: "gfx942"},
+			Code:     libHSACOGFX942,
+			Symbol:   "xpu_ReduceWave32",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:44f949e386d60b2d662d61e53c3917be1c38f79b9d84a902b0f788b6126c0e52",
+				WaveTier: "native",
+				Fault:    true,
+			},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 32, ISA: "gfx1100"},
+			Code:     libHSACOGFX1100,
 			Symbol:   "xpu_ReduceWave32",
 		},
 	},
@@ -1046,6 +1150,42 @@ var Wave16Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 16, ISA: "x86-64-v4"},
 			Code:     libLLVMHOSTX8664V4,
+			Symbol:   "xpu_Wave16",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cuda", Target: "ptx", Hash: "sha256:059374cd074e52e40353cc069549bb13e12b715bf2bec10499e141745b3cab39",
+				WaveTier: "narrow",
+				Fault:    true,
+			},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 16, ISA: "sm_70"},
+			Code:     libPTXSM70,
+			Symbol:   "xpu_Wave16",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:2b5f572679941931e08dbc39976cad82b6ed5cb071d74f46996100cf502276b5",
+				WaveTier: "narrow",
+				Fault:    true,
+			},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 16, ISA: "gfx90a"},
+			Code:     libHSACOGFX90A,
+			Symbol:   "xpu_Wave16",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:51709a9c4b8cfd6fa04022a394c8979455f5992f655b8963722c7d44165be46c",
+				WaveTier: "narrow",
+				Fault:    true,
+			},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 16, ISA: "gfx942"},
+			Code:     libHSACOGFX942,
+			Symbol:   "xpu_Wave16",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:8123cc794621c01886ecb433d6714e8722cf40a8534e086217914a8dceb48b17",
+				WaveTier: "narrow",
+				Fault:    true,
+			},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 16, ISA: "gfx1100"},
+			Code:     libHSACOGFX1100,
 			Symbol:   "xpu_Wave16",
 		},
 	},
@@ -2520,6 +2660,42 @@ var Wave32Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Code:     libLLVMHOSTX8664V4,
 			Symbol:   "xpu_Wave32",
 		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cuda", Target: "ptx", Hash: "sha256:591ac50e28f590ba20c890129f49353bedfa62df7ba630c97a0fe702f29e6de7",
+				WaveTier: "native",
+				Fault:    true,
+			},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 32, ISA: "sm_70"},
+			Code:     libPTXSM70,
+			Symbol:   "xpu_Wave32",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:0830e92a20a0ba69366904ce3d80ca40783c000b51a7872563c8bbd9b988356f",
+				WaveTier: "narrow",
+				Fault:    true,
+			},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 32, ISA: "gfx90a"},
+			Code:     libHSACOGFX90A,
+			Symbol:   "xpu_Wave32",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:011f45ef6d47f5d6ded20f49d763ca95a4b457360eb6acc2ced14db0188a9c43",
+				WaveTier: "narrow",
+				Fault:    true,
+			},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 32, ISA: "gfx942"},
+			Code:     libHSACOGFX942,
+			Symbol:   "xpu_Wave32",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:c1cc3ae7ffe1fbe7e2f85a89c330d1d10d53785f0b830cc39c7207ed76d78afe",
+				WaveTier: "native",
+				Fault:    true,
+			},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 32, ISA: "gfx1100"},
+			Code:     libHSACOGFX1100,
+			Symbol:   "xpu_Wave32",
+		},
 	},
 })
 
@@ -3983,6 +4159,42 @@ var Wave4Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Code:     libLLVMHOSTX8664V4,
 			Symbol:   "xpu_Wave4",
 		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cuda", Target: "ptx", Hash: "sha256:8816e89eda446b055ca656760899f5482b3a707e797670853776a70cb408f576",
+				WaveTier: "narrow",
+				Fault:    true,
+			},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 4, ISA: "sm_70"},
+			Code:     libPTXSM70,
+			Symbol:   "xpu_Wave4",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:124090e43697e44758c2521d05464c4476ba24ca8db52f50027fbd91d43a7c48",
+				WaveTier: "narrow",
+				Fault:    true,
+			},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 4, ISA: "gfx90a"},
+			Code:     libHSACOGFX90A,
+			Symbol:   "xpu_Wave4",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:67424c0e625ef15f032e87178a175c7cd68fce100c20d8e5cb49066cd663ae76",
+				WaveTier: "narrow",
+				Fault:    true,
+			},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 4, ISA: "gfx942"},
+			Code:     libHSACOGFX942,
+			Symbol:   "xpu_Wave4",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:94c734b509890dc5599076039c1617a9fe80265031962404e52f72ea96f14191",
+				WaveTier: "narrow",
+				Fault:    true,
+			},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 4, ISA: "gfx1100"},
+			Code:     libHSACOGFX1100,
+			Symbol:   "xpu_Wave4",
+		},
 	},
 })
 
@@ -5127,6 +5339,42 @@ var Wave64Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 64, ISA: "x86-64-v4"},
 			Code:     libLLVMHOSTX8664V4,
+			Symbol:   "xpu_Wave64",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cuda", Target: "ptx", Hash: "sha256:670f94fcdc6f289d35111fce2435c806acd4121980d903bb53e7edee9a1e41ca",
+				WaveTier: "folded",
+				Fault:    true,
+			},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 64, ISA: "sm_70"},
+			Code:     libPTXSM70,
+			Symbol:   "xpu_Wave64",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:ac777e034404e74344ccf4ffd92f5d4aad74168930b3383fedef74af5fc8ca02",
+				WaveTier: "native",
+				Fault:    true,
+			},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 64, ISA: "gfx90a"},
+			Code:     libHSACOGFX90A,
+			Symbol:   "xpu_Wave64",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:e16a1988615f6901b565b2e0eb2082d4fb144a72292f0dcf9e692fdb145b38b2",
+				WaveTier: "native",
+				Fault:    true,
+			},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 64, ISA: "gfx942"},
+			Code:     libHSACOGFX942,
+			Symbol:   "xpu_Wave64",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:a10884ad57085d6463ac2c9c7bb9cd3f6efd6398aa3822924d84ae8000196b7b",
+				WaveTier: "folded",
+				Fault:    true,
+			},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 64, ISA: "gfx1100"},
+			Code:     libHSACOGFX1100,
 			Symbol:   "xpu_Wave64",
 		},
 	},
@@ -6568,6 +6816,42 @@ var Wave8Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 8, ISA: "x86-64-v4"},
 			Code:     libLLVMHOSTX8664V4,
+			Symbol:   "xpu_Wave8",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cuda", Target: "ptx", Hash: "sha256:ffc7f0c0c15f4f9988183ac181dd7145a9225df8710621687463933d992d46e6",
+				WaveTier: "narrow",
+				Fault:    true,
+			},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 8, ISA: "sm_70"},
+			Code:     libPTXSM70,
+			Symbol:   "xpu_Wave8",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:a1e0e8c689f20ac7d3f93c7006bccc911a18af862b4e7050c60a17303c22bf0b",
+				WaveTier: "narrow",
+				Fault:    true,
+			},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 8, ISA: "gfx90a"},
+			Code:     libHSACOGFX90A,
+			Symbol:   "xpu_Wave8",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:c79de5a77a3b0232e9280a046e14d125f7f5941bc2c8f3455358fb1175cd42df",
+				WaveTier: "narrow",
+				Fault:    true,
+			},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 8, ISA: "gfx942"},
+			Code:     libHSACOGFX942,
+			Symbol:   "xpu_Wave8",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:c18571971b9277503b937a16cc50bc189562b56996ef22cdeac6d3416442326b",
+				WaveTier: "narrow",
+				Fault:    true,
+			},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 8, ISA: "gfx1100"},
+			Code:     libHSACOGFX1100,
 			Symbol:   "xpu_Wave8",
 		},
 	},
@@ -8022,7 +8306,26 @@ var WaveAgnosticKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Code:     libLLVMHOSTX8664V4,
 			Symbol:   "xpu_WaveAgnostic",
 		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cuda", Target: "ptx", Hash: "sha256:5fafbb1a10135e6967e7ac1c95c795760dc0db3327cc402af3e0000294d901f4",
+				WaveTier: "native",
+				Fault:    true,
+			},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 32, ISA: "sm_70"},
+			Code:     libPTXSM70,
+			Symbol:   "xpu_WaveAgnostic",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:3643e66772f252eb5d5a7c431c49ffdae8ea48de74681604754163208cd99aba",
+				WaveTier: "native",
+				Fault:    true,
+			},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 32, ISA: "gfx1100"},
+			Code:     libHSACOGFX1100,
+			Symbol:   "xpu_WaveAgnostic",
+		},
 	},
+	// hip, hsaco: not all: [xpu-llvm-lowering] kernel WaveAgnostic: verbs.go:111:2: WaveBallot at a wave of 64 lanes (at most 32) [xpu-llvm-lowering] kernel WaveAgnostic: verbs.go:111:2: WaveBallot at a wave of 64 lanes (at most 32)
 })
 
 // LaunchWaveAgnostic launches the kernel WaveAgnostic on the stream s over a grid of groups
@@ -8822,6 +9125,21 @@ func waveAgnosticCPU(b *gpuimpl.CPUBlock) {
 	}
 }
 
+// libHSACOGFX1100 is the hsaco library of the package's kernels for the hip backend at gfx1100.
+//
+//go:embed xpu_gen_hsaco_gfx1100.hsaco
+var libHSACOGFX1100 string
+
+// libHSACOGFX90A is the hsaco library of the package's kernels for the hip backend at gfx90a.
+//
+//go:embed xpu_gen_hsaco_gfx90a.hsaco
+var libHSACOGFX90A string
+
+// libHSACOGFX942 is the hsaco library of the package's kernels for the hip backend at gfx942.
+//
+//go:embed xpu_gen_hsaco_gfx942.hsaco
+var libHSACOGFX942 string
+
 // libLLVMHOSTX8664V3 is the llvm-host library of the package's kernels for the cpu backend at x86-64-v3.
 //
 //go:embed xpu_gen_llvm-host_x86-64-v3.so
@@ -8831,3 +9149,8 @@ var libLLVMHOSTX8664V3 string
 //
 //go:embed xpu_gen_llvm-host_x86-64-v4.so
 var libLLVMHOSTX8664V4 string
+
+// libPTXSM70 is the ptx library of the package's kernels for the cuda backend at sm_70.
+//
+//go:embed xpu_gen_ptx_sm_70.ptx
+var libPTXSM70 string

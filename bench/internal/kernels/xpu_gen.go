@@ -50,6 +50,38 @@ var GemmKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Code:     libLLVMHOSTX8664V4,
 			Symbol:   "xpu_Gemm",
 		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cuda", Target: "ptx", Hash: "sha256:6016453368a21b5ef17e17290cf4a149237e8438d54c1d5a18cc81586b431b4c",
+				Fault: true,
+			},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "sm_70"},
+			Code:     libPTXSM70,
+			Symbol:   "xpu_Gemm",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:1b7ded44c63d1bce79df8748a802abd273f40fd15d1ab828fe16187d622f9fe1",
+				Fault: true,
+			},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "gfx90a"},
+			Code:     libHSACOGFX90A,
+			Symbol:   "xpu_Gemm",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:c79d600d489d5d42eb8f14880ffa6737a05c6f687a3d6a766275ed8426368e23",
+				Fault: true,
+			},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "gfx942"},
+			Code:     libHSACOGFX942,
+			Symbol:   "xpu_Gemm",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:3f65e3bb97d417797d82dc2b3522343cc8dacfaba5776867e0adc80e578f77f6",
+				Fault: true,
+			},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "gfx1100"},
+			Code:     libHSACOGFX1100,
+			Symbol:   "xpu_Gemm",
+		},
 	},
 })
 
@@ -351,6 +383,38 @@ var SaxpyKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Code:     libLLVMHOSTX8664V4,
 			Symbol:   "xpu_Saxpy",
 		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cuda", Target: "ptx", Hash: "sha256:2402d5a090e9757f605b40aab05b93000f4370a7d7b584ac3227bba253424695",
+				Fault: true,
+			},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "sm_70"},
+			Code:     libPTXSM70,
+			Symbol:   "xpu_Saxpy",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:110578a3668319361f2978211cce359dd8ef2beb8fcce4e0eede525613d64033",
+				Fault: true,
+			},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "gfx90a"},
+			Code:     libHSACOGFX90A,
+			Symbol:   "xpu_Saxpy",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:411d05beb063403bfca7e079ac2854d78ce97c9e8ba0a2e754c61f728ec38519",
+				Fault: true,
+			},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "gfx942"},
+			Code:     libHSACOGFX942,
+			Symbol:   "xpu_Saxpy",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:8f9457771d134518e84916460bf930e1e571dd03e3b084f559587dcead05c0ca",
+				Fault: true,
+			},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "gfx1100"},
+			Code:     libHSACOGFX1100,
+			Symbol:   "xpu_Saxpy",
+		},
 	},
 })
 
@@ -501,6 +565,38 @@ var SumKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:5bb26e930544fa5fbba79d183532f62830b64307ef8ed5b132c91f64378c4242"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
 			Code:     libLLVMHOSTX8664V4,
+			Symbol:   "xpu_Sum",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cuda", Target: "ptx", Hash: "sha256:15396a21bec5a87424d07a2ff4f9701af9521d61ded859b8a400655bcefe1527",
+				Fault: true,
+			},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "sm_70"},
+			Code:     libPTXSM70,
+			Symbol:   "xpu_Sum",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:6bcb2ee1a8d4355b27dc4612b662b718c54c07ee85e31199f45bcecca2008481",
+				Fault: true,
+			},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "gfx90a"},
+			Code:     libHSACOGFX90A,
+			Symbol:   "xpu_Sum",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:b7181a9097fd383c2c2a61bdcbe04e43389c85b5c16e05ff4e6ec2506c033281",
+				Fault: true,
+			},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "gfx942"},
+			Code:     libHSACOGFX942,
+			Symbol:   "xpu_Sum",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:ed73ef1918e1e2bded4ebf8feb3ff23ce5c4f2c9d40cd49f19b2fa42280d0be7",
+				Fault: true,
+			},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "gfx1100"},
+			Code:     libHSACOGFX1100,
 			Symbol:   "xpu_Sum",
 		},
 	},
@@ -662,6 +758,21 @@ func sumCPU(b *gpuimpl.CPUBlock) {
 	}
 }
 
+// libHSACOGFX1100 is the hsaco library of the package's kernels for the hip backend at gfx1100.
+//
+//go:embed xpu_gen_hsaco_gfx1100.hsaco
+var libHSACOGFX1100 string
+
+// libHSACOGFX90A is the hsaco library of the package's kernels for the hip backend at gfx90a.
+//
+//go:embed xpu_gen_hsaco_gfx90a.hsaco
+var libHSACOGFX90A string
+
+// libHSACOGFX942 is the hsaco library of the package's kernels for the hip backend at gfx942.
+//
+//go:embed xpu_gen_hsaco_gfx942.hsaco
+var libHSACOGFX942 string
+
 // libLLVMHOSTX8664V3 is the llvm-host library of the package's kernels for the cpu backend at x86-64-v3.
 //
 //go:embed xpu_gen_llvm-host_x86-64-v3.so
@@ -671,3 +782,8 @@ var libLLVMHOSTX8664V3 string
 //
 //go:embed xpu_gen_llvm-host_x86-64-v4.so
 var libLLVMHOSTX8664V4 string
+
+// libPTXSM70 is the ptx library of the package's kernels for the cuda backend at sm_70.
+//
+//go:embed xpu_gen_ptx_sm_70.ptx
+var libPTXSM70 string

@@ -45,6 +45,38 @@ var ArrayInLoopKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Code:     libLLVMHOSTX8664V4,
 			Symbol:   "xpu_ArrayInLoop",
 		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cuda", Target: "ptx", Hash: "sha256:94a9d86c9dac89a66067813d87b919ed341b19306a9ed560f0c866a98a3f423c",
+				Fault: true,
+			},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "sm_70"},
+			Code:     libPTXSM70,
+			Symbol:   "xpu_ArrayInLoop",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:a5ed9271c3441a1d4c3aa359b64824e01bb612596ceaee5658ab609dac8164ac",
+				Fault: true,
+			},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "gfx90a"},
+			Code:     libHSACOGFX90A,
+			Symbol:   "xpu_ArrayInLoop",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:b448914d4dcd7c516b6a1151f984ffd8f13b2dcad2077c7fd2609e35dc2e627e",
+				Fault: true,
+			},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "gfx942"},
+			Code:     libHSACOGFX942,
+			Symbol:   "xpu_ArrayInLoop",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:9c0ef31d9fe78aa9fc279a6054d7abffe505280b924d51a0017cf5c74c1e248a",
+				Fault: true,
+			},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "gfx1100"},
+			Code:     libHSACOGFX1100,
+			Symbol:   "xpu_ArrayInLoop",
+		},
 	},
 })
 
@@ -284,6 +316,38 @@ var ConstantFaultsKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Code:     libLLVMHOSTX8664V4,
 			Symbol:   "xpu_ConstantFaults",
 		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cuda", Target: "ptx", Hash: "sha256:0e24974ce806ac65a3f80462b9efaea3c7ec8dd991b41121ac88de949bd06ea6",
+				Fault: true,
+			},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "sm_70"},
+			Code:     libPTXSM70,
+			Symbol:   "xpu_ConstantFaults",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:cd4b22bb47dea4d72e2356f1204341d09f88344ea7fb2c4bd90f15a27f396598",
+				Fault: true,
+			},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "gfx90a"},
+			Code:     libHSACOGFX90A,
+			Symbol:   "xpu_ConstantFaults",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:d82240c2e94492ee17d018485912f4d629ddf374dd8c09e60f807650690efac4",
+				Fault: true,
+			},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "gfx942"},
+			Code:     libHSACOGFX942,
+			Symbol:   "xpu_ConstantFaults",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:846708b445f1ec2d7bcac8c52ded8325547e1b6ad820653dea8ae207a979a4d3",
+				Fault: true,
+			},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "gfx1100"},
+			Code:     libHSACOGFX1100,
+			Symbol:   "xpu_ConstantFaults",
+		},
 	},
 })
 
@@ -467,6 +531,38 @@ var ConstantIndexOutOfRangeKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:71db88e34d9543a8fcc1aaf5e1239f255811c8789d20743654942f4e1681238d"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
 			Code:     libLLVMHOSTX8664V4,
+			Symbol:   "xpu_ConstantIndexOutOfRange",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cuda", Target: "ptx", Hash: "sha256:16898bad097f00cbfddc72b68efc925d2a0d15e5b44296e25d93e35990e66fbc",
+				Fault: true,
+			},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "sm_70"},
+			Code:     libPTXSM70,
+			Symbol:   "xpu_ConstantIndexOutOfRange",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:0b4152fd39370e59983b18a491a5d5b62b448ab706db0cb823fdd112baa75d87",
+				Fault: true,
+			},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "gfx90a"},
+			Code:     libHSACOGFX90A,
+			Symbol:   "xpu_ConstantIndexOutOfRange",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:c0cfcbb8f799c3785ddac5e84b0e370aa2f2f99862e8231147f4f9ad4f4b9dc3",
+				Fault: true,
+			},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "gfx942"},
+			Code:     libHSACOGFX942,
+			Symbol:   "xpu_ConstantIndexOutOfRange",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:752c13f1a99f457d03ad587723b4cf04bd22a719cfde333b5efedca3ddf2f56b",
+				Fault: true,
+			},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "gfx1100"},
+			Code:     libHSACOGFX1100,
 			Symbol:   "xpu_ConstantIndexOutOfRange",
 		},
 	},
@@ -746,6 +842,38 @@ var DeclaredInIfKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:a80c3b5ced7f7f388fd049124ded233cb402892f0095a7c930a1cbd0af62e884"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
 			Code:     libLLVMHOSTX8664V4,
+			Symbol:   "xpu_DeclaredInIf",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cuda", Target: "ptx", Hash: "sha256:287579f050b5b6d1ab663305ef8e6f68f672d2084aa0391b848594528b133bb1",
+				Fault: true,
+			},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "sm_70"},
+			Code:     libPTXSM70,
+			Symbol:   "xpu_DeclaredInIf",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:e5dcd1ab5bc09547a0fc802b2851371fe1fc24620340c755d7ad0f276da18051",
+				Fault: true,
+			},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "gfx90a"},
+			Code:     libHSACOGFX90A,
+			Symbol:   "xpu_DeclaredInIf",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:18a6f99b75c3c5cf86f7614dd25edef94ff715a4f42660253f8f1aeab821ac24",
+				Fault: true,
+			},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "gfx942"},
+			Code:     libHSACOGFX942,
+			Symbol:   "xpu_DeclaredInIf",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:5b33ffc10498b6c65dbb4a74740103b792a3b4b5ff5e739869aea837bbe5deb8",
+				Fault: true,
+			},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "gfx1100"},
+			Code:     libHSACOGFX1100,
 			Symbol:   "xpu_DeclaredInIf",
 		},
 	},
@@ -1117,6 +1245,38 @@ var MatMulKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Code:     libLLVMHOSTX8664V4,
 			Symbol:   "xpu_MatMul",
 		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cuda", Target: "ptx", Hash: "sha256:9cc6b4885ebb3ee8b5364b85d0971653bfbe765d4137f38fa4468bb45983ac6b",
+				Fault: true,
+			},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "sm_70"},
+			Code:     libPTXSM70,
+			Symbol:   "xpu_MatMul",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:5ff6ae5d817528d1b0011fdb8e9f567729a60aab277ecffda62ab08e87f65090",
+				Fault: true,
+			},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "gfx90a"},
+			Code:     libHSACOGFX90A,
+			Symbol:   "xpu_MatMul",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:22cddc35c60acb1781f670c36da3361c5dbc34d9bb67f7e7f1c64ce2cdd038c5",
+				Fault: true,
+			},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "gfx942"},
+			Code:     libHSACOGFX942,
+			Symbol:   "xpu_MatMul",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:b9f37b9a040bcf57b123f040e4bf3e2d61b2b162b417456f5abe09cab08733a2",
+				Fault: true,
+			},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "gfx1100"},
+			Code:     libHSACOGFX1100,
+			Symbol:   "xpu_MatMul",
+		},
 	},
 })
 
@@ -1467,6 +1627,38 @@ var NestedArrayInLoopKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Code:     libLLVMHOSTX8664V4,
 			Symbol:   "xpu_NestedArrayInLoop",
 		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cuda", Target: "ptx", Hash: "sha256:23a208c11e4bfd94661975e5c726c02dfafb1592ede42ef100b36500f85f04e9",
+				Fault: true,
+			},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "sm_70"},
+			Code:     libPTXSM70,
+			Symbol:   "xpu_NestedArrayInLoop",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:d21a9438f3045da7024d2f65fd10e321870bf64cd2a54b08d975e01bd06f525e",
+				Fault: true,
+			},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "gfx90a"},
+			Code:     libHSACOGFX90A,
+			Symbol:   "xpu_NestedArrayInLoop",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:a2ca2f91bd97bbdf813c4db0e6ed73ff6f5065bb5ceaca24ec239f3859d9ba26",
+				Fault: true,
+			},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "gfx942"},
+			Code:     libHSACOGFX942,
+			Symbol:   "xpu_NestedArrayInLoop",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:9d75307312aa1e18c9211fc34df5db7f4e91ad1a5a555de28fec991edc18a2c1",
+				Fault: true,
+			},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "gfx1100"},
+			Code:     libHSACOGFX1100,
+			Symbol:   "xpu_NestedArrayInLoop",
+		},
 	},
 })
 
@@ -1700,6 +1892,38 @@ var NestedLoopsKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:df2af23a8a8358f1e9ac60d6d5866e3ba90a68cbd6efd4828f8a84d67ffc1c93"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
 			Code:     libLLVMHOSTX8664V4,
+			Symbol:   "xpu_NestedLoops",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cuda", Target: "ptx", Hash: "sha256:c178107538fcbda34129cec892d1a393ae24417588f6ab6c340f8b9795a3999a",
+				Fault: true,
+			},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "sm_70"},
+			Code:     libPTXSM70,
+			Symbol:   "xpu_NestedLoops",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:3aa760ebc0e618e0af74e275e6e6c69b42bc9d3749801c47df94a916444da863",
+				Fault: true,
+			},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "gfx90a"},
+			Code:     libHSACOGFX90A,
+			Symbol:   "xpu_NestedLoops",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:2f6493b6133d7a95560f54e6119995987087c63cfd6d55b932a2c5d4c7745b74",
+				Fault: true,
+			},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "gfx942"},
+			Code:     libHSACOGFX942,
+			Symbol:   "xpu_NestedLoops",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:6ab9bdf9422d5c7c855bd4c12ee5796e235b6be3cf0c9972d5531e0b6391df76",
+				Fault: true,
+			},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "gfx1100"},
+			Code:     libHSACOGFX1100,
 			Symbol:   "xpu_NestedLoops",
 		},
 	},
@@ -1993,6 +2217,38 @@ var ScalarCopiedInLoopKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Code:     libLLVMHOSTX8664V4,
 			Symbol:   "xpu_ScalarCopiedInLoop",
 		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cuda", Target: "ptx", Hash: "sha256:d9bccb18c0fa5702e5c3848f353a9120d3cef55d9c43677e1c95fba4f57e7eb3",
+				Fault: true,
+			},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "sm_70"},
+			Code:     libPTXSM70,
+			Symbol:   "xpu_ScalarCopiedInLoop",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:28e5d6a6fb619492b142d611abb3cac17a0bb73fa092998ee4cac957b4e76218",
+				Fault: true,
+			},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "gfx90a"},
+			Code:     libHSACOGFX90A,
+			Symbol:   "xpu_ScalarCopiedInLoop",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:3f51d636079bf6995fef424611bb056ef023370360c84301bef5257bf3291250",
+				Fault: true,
+			},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "gfx942"},
+			Code:     libHSACOGFX942,
+			Symbol:   "xpu_ScalarCopiedInLoop",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:0373c02e37e1ac92e781b372419026bdcb71f2c6b08c62738dd56b79e84c9c86",
+				Fault: true,
+			},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "gfx1100"},
+			Code:     libHSACOGFX1100,
+			Symbol:   "xpu_ScalarCopiedInLoop",
+		},
 	},
 })
 
@@ -2197,6 +2453,38 @@ var StructArrayInLoopKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:c6310635c75928a5cfb5e79433704d9a518313f3d9fdae298bd6200e84180cc2"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
 			Code:     libLLVMHOSTX8664V4,
+			Symbol:   "xpu_StructArrayInLoop",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cuda", Target: "ptx", Hash: "sha256:e45f26ab054f3139c0f55c084e2aea737790641874d3d7e1c4d6a214bf7a7efc",
+				Fault: true,
+			},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "sm_70"},
+			Code:     libPTXSM70,
+			Symbol:   "xpu_StructArrayInLoop",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:a5f4889cebd277be9bbe9735ce1bdbf90435364a9a777d0d6f6ba407b8a2c8e9",
+				Fault: true,
+			},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "gfx90a"},
+			Code:     libHSACOGFX90A,
+			Symbol:   "xpu_StructArrayInLoop",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:3177233e01baa157e26bc03d6b434fcc272815f042611f5fa955b23dfc185cac",
+				Fault: true,
+			},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "gfx942"},
+			Code:     libHSACOGFX942,
+			Symbol:   "xpu_StructArrayInLoop",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:38fe0220ee467d305f28e0614357c45fd036df40c4200c575094401accc6bb0a",
+				Fault: true,
+			},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "gfx1100"},
+			Code:     libHSACOGFX1100,
 			Symbol:   "xpu_StructArrayInLoop",
 		},
 	},
@@ -2456,6 +2744,38 @@ var StructCopiedInLoopKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Code:     libLLVMHOSTX8664V4,
 			Symbol:   "xpu_StructCopiedInLoop",
 		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cuda", Target: "ptx", Hash: "sha256:15c492c0b4fff33e08fd444b1ad03c8be4e2de60e6cd019b69aac1a5dbf22a1a",
+				Fault: true,
+			},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "sm_70"},
+			Code:     libPTXSM70,
+			Symbol:   "xpu_StructCopiedInLoop",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:53522e3520b68bd5e37439f97708d08e1025f4c67aa82a8b7f64401af927530d",
+				Fault: true,
+			},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "gfx90a"},
+			Code:     libHSACOGFX90A,
+			Symbol:   "xpu_StructCopiedInLoop",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:de40d5f5aecf320a92f212a0b8269d0edd0022765d25261b39845c1655e75b67",
+				Fault: true,
+			},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "gfx942"},
+			Code:     libHSACOGFX942,
+			Symbol:   "xpu_StructCopiedInLoop",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:78301fc283dfcd58822238632761a3ad51c1affbcac1f1c2db3aee904f58dcd0",
+				Fault: true,
+			},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "gfx1100"},
+			Code:     libHSACOGFX1100,
+			Symbol:   "xpu_StructCopiedInLoop",
+		},
 	},
 })
 
@@ -2673,6 +2993,38 @@ var StructFieldsInLoopKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Code:     libLLVMHOSTX8664V4,
 			Symbol:   "xpu_StructFieldsInLoop",
 		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cuda", Target: "ptx", Hash: "sha256:8222366457ccf26c3b3b14a68ea622f0455a754f0aaad0652d664682bce1f418",
+				Fault: true,
+			},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "sm_70"},
+			Code:     libPTXSM70,
+			Symbol:   "xpu_StructFieldsInLoop",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:33ef52a6e51dd2d978f54555efe3a16db0133e7c20d9c17adae4a040b6905721",
+				Fault: true,
+			},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "gfx90a"},
+			Code:     libHSACOGFX90A,
+			Symbol:   "xpu_StructFieldsInLoop",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:6195b2c2a9cefc2fca6ee0ad66571553538a4326576ef673f1f6e105e558882b",
+				Fault: true,
+			},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "gfx942"},
+			Code:     libHSACOGFX942,
+			Symbol:   "xpu_StructFieldsInLoop",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:49cccca814f0f3f703a57107d921a540558b4b160251a2e09b21faf246f0c4fa",
+				Fault: true,
+			},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "gfx1100"},
+			Code:     libHSACOGFX1100,
+			Symbol:   "xpu_StructFieldsInLoop",
+		},
 	},
 })
 
@@ -2882,6 +3234,42 @@ var WaveInLoopKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 16, ISA: "x86-64-v4"},
 			Code:     libLLVMHOSTX8664V4,
+			Symbol:   "xpu_WaveInLoop",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cuda", Target: "ptx", Hash: "sha256:925f77e966a8fae74c42c496ad2fe04eea2ed15bc114fce6e3e07407ed28ed8d",
+				WaveTier: "native",
+				Fault:    true,
+			},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 32, ISA: "sm_70"},
+			Code:     libPTXSM70,
+			Symbol:   "xpu_WaveInLoop",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:f46bda70900ad01e49c0546b4087af0fa15942a2df0309d113a379fe54fdb1f0",
+				WaveTier: "native",
+				Fault:    true,
+			},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 64, ISA: "gfx90a"},
+			Code:     libHSACOGFX90A,
+			Symbol:   "xpu_WaveInLoop",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:55ec4ca932250914f6e2a17ccffb3a096705e130bff20b7a9696bac8b70dc150",
+				WaveTier: "native",
+				Fault:    true,
+			},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 64, ISA: "gfx942"},
+			Code:     libHSACOGFX942,
+			Symbol:   "xpu_WaveInLoop",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:3a7be0b588b39b04157cc57d0a1ba1bea881d8c875242e3cd14e844fccfdf51b",
+				WaveTier: "native",
+				Fault:    true,
+			},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 32, ISA: "gfx1100"},
+			Code:     libHSACOGFX1100,
 			Symbol:   "xpu_WaveInLoop",
 		},
 	},
@@ -3162,6 +3550,21 @@ func waveInLoopCPU(b *gpuimpl.CPUBlock) {
 	}
 }
 
+// libHSACOGFX1100 is the hsaco library of the package's kernels for the hip backend at gfx1100.
+//
+//go:embed xpu_gen_hsaco_gfx1100.hsaco
+var libHSACOGFX1100 string
+
+// libHSACOGFX90A is the hsaco library of the package's kernels for the hip backend at gfx90a.
+//
+//go:embed xpu_gen_hsaco_gfx90a.hsaco
+var libHSACOGFX90A string
+
+// libHSACOGFX942 is the hsaco library of the package's kernels for the hip backend at gfx942.
+//
+//go:embed xpu_gen_hsaco_gfx942.hsaco
+var libHSACOGFX942 string
+
 // libLLVMHOSTX8664V3 is the llvm-host library of the package's kernels for the cpu backend at x86-64-v3.
 //
 //go:embed xpu_gen_llvm-host_x86-64-v3.so
@@ -3171,3 +3574,8 @@ var libLLVMHOSTX8664V3 string
 //
 //go:embed xpu_gen_llvm-host_x86-64-v4.so
 var libLLVMHOSTX8664V4 string
+
+// libPTXSM70 is the ptx library of the package's kernels for the cuda backend at sm_70.
+//
+//go:embed xpu_gen_ptx_sm_70.ptx
+var libPTXSM70 string
