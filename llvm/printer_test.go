@@ -115,16 +115,22 @@ func TestConstants(t *testing.T) {
 // TestVerify runs LLVM's verifier on the sample module when opt-19 is on
 // PATH; XPU_REQUIRE=llvm-host makes its absence a failure.
 func TestVerify(t *testing.T) {
+	text, err := Sprint(sample())
+	if err != nil {
+		t.Fatal(err)
+	}
+	verify(t, text)
+}
+
+// verify runs opt-19's verifier on text (TestVerify skips without it).
+func verify(t *testing.T, text string) {
+	t.Helper()
 	opt, err := exec.LookPath("opt-19")
 	if err != nil {
 		if strings.Contains(os.Getenv("XPU_REQUIRE"), "llvm-host") {
 			t.Fatal("opt-19 not found and XPU_REQUIRE names llvm-host")
 		}
 		t.Skip("opt-19 not on PATH")
-	}
-	text, err := Sprint(sample())
-	if err != nil {
-		t.Fatal(err)
 	}
 	path := filepath.Join(t.TempDir(), "m.ll")
 	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
@@ -134,4 +140,51 @@ func TestVerify(t *testing.T) {
 	if err != nil {
 		t.Fatalf("opt-19 -passes=verify: %v\n%s\n%s", err, out, text)
 	}
+}
+
+// gpuSample builds a module of a GPU's kind: a kernel calling convention,
+// a shared global, address-space casts, a stack in its own space and a
+// scoped fence.
+func gpuSample() *Module {
+	m := &Module{SourceFilename: "gpu", Triple: "amdgcn-amd-amdhsa",
+		DataLayout: "e-p:64:64-p1:64:64-p2:32:32-p3:32:32-p4:64:64-p5:32:32-p6:32:32-p7:160:256:256:32-p8:128:128-p9:192:256:256:32-i64:64-v16:16-v24:32-v32:32-v48:64-v96:128-v192:256-v256:256-v512:512-v1024:1024-v2048:2048-n32:64-S32-A5-G1-ni:7:8:9"}
+	t := &ArrayType{64, I32}
+	sh := &Global{Name: "shared.s", Linkage: Internal, T: t, Init: &Poison{t}, Align: 16, Space: 3}
+	m.Globals = append(m.Globals, sh)
+	a := NewParam("a", I64)
+	f := m.NewFunc("k", Void, a)
+	f.CC = "amdgpu_kernel"
+	b := NewBuilder(f)
+	b.AllocaSpace = 5
+	slot := b.Alloca("slot", I32, 4)
+	g := b.Cast(AddrSpaceCast, b.Cast(IntToPtr, a.Local, PtrIn(1)), Ptr)
+	s := b.Cast(AddrSpaceCast, sh.Ref(), Ptr)
+	b.Store(ConstInt(I32, 1), slot, 4)
+	b.Store(b.Load(I32, slot, 4), b.GEP(I32, s, ConstInt(I64, 3)), 4)
+	b.ScopedFence(Release, "workgroup")
+	b.Store(b.Load(I32, s, 4), g, 4)
+	b.Ret(nil)
+	return m
+}
+
+func TestGPUGolden(t *testing.T) {
+	text, err := Sprint(gpuSample())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{
+		`@shared.s = internal addrspace(3) global [64 x i32] poison, align 16`,
+		`define amdgpu_kernel void @k(i64 %a) {`,
+		`  %slot = alloca i32, align 4, addrspace(5)`,
+		`  %slot.1 = addrspacecast ptr addrspace(5) %slot to ptr`,
+		`  %v = inttoptr i64 %a to ptr addrspace(1)`,
+		`  %v.2 = addrspacecast ptr addrspace(3) @shared.s to ptr`,
+		`  fence syncscope("workgroup") release`,
+		`  ret void`,
+	} {
+		if !strings.Contains(text, want+"\n") {
+			t.Errorf("printed module lacks the line\n%s\nin\n%s", want, text)
+		}
+	}
+	verify(t, text)
 }
