@@ -64,6 +64,8 @@ const depsRules = `
 	codegen/ir/fission, llvm < codegen/llvmgen;
 	# Running the LLVM tools, which knows no IR of ours.
 	< codegen/sidecar;
+	# Reading AMDGPU code objects: their ELF and their metadata note.
+	github.com/vmihailenco/msgpack/v5 < hsaco;
 	codegen/frontend, codegen/wgslgen, codegen/golower, codegen/llvmgen, codegen/sidecar, codegen/emit < codegen;
 	< codegen/internal/gobuild, codegen/fuzz;
 
