@@ -241,7 +241,7 @@ func (d *device) readInfo() error {
 	}
 	d.info = driver.Info{
 		Backend:   schema.BackendCUDA,
-		Name:      cString(&name[0]),
+		Name:      native.CString(&name[0]),
 		Driver:    "cuda",
 		Type:      typ,
 		Software:  software,

@@ -186,7 +186,7 @@ func (d *device) load(k *driver.Kernel, a *schema.Artifact) (uintptr, error) {
 	runtime.KeepAlive(infoLog)
 	runtime.KeepAlive(errLog)
 	if rc != cuSuccess {
-		log := strings.TrimSpace(cString(&errLog[0]))
+		log := strings.TrimSpace(native.CString(&errLog[0]))
 		if log == "" {
 			log = "the JIT wrote no log"
 		}

@@ -251,7 +251,7 @@ func (d *device) readInfo() error {
 	}
 	d.info = driver.Info{
 		Backend:   schema.BackendHIP,
-		Name:      cString(&name[0]),
+		Name:      native.CString(&name[0]),
 		Driver:    "hip",
 		Type:      typ,
 		Software:  software,

@@ -14,6 +14,7 @@ import (
 	"github.com/ebitengine/purego"
 
 	"github.com/goxpu/xpu/gpu/driver"
+	"github.com/goxpu/xpu/gpu/internal/native"
 )
 
 // defaultLibrary is the runtime library the system's loader finds.
@@ -172,10 +173,10 @@ func sticky(rc uint32) bool {
 func (a *api) errorText(rc uint32) string {
 	text := fmt.Sprintf("hipError_t %d", rc)
 	if name := a.errorName(rc); name != nil {
-		text = cString(name)
+		text = native.CString(name)
 	}
 	if desc := a.errorString(rc); desc != nil {
-		text += " (" + cString(desc) + ")"
+		text += " (" + native.CString(desc) + ")"
 	}
 	return text
 }
@@ -191,14 +192,4 @@ func (a *api) check(call string, rc uint32) error {
 		return fmt.Errorf("%w: %w", err, driver.ErrLost)
 	}
 	return err
-}
-
-// cString copies the NUL-terminated string at p, memory the library
-// owns.
-func cString(p *byte) string {
-	n := 0
-	for *(*byte)(unsafe.Add(unsafe.Pointer(p), n)) != 0 {
-		n++
-	}
-	return string(unsafe.Slice(p, n))
 }

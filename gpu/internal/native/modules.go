@@ -8,9 +8,8 @@ import "sync"
 // Modules are a device's loaded modules by the hash of their code; the
 // zero Modules is empty.
 type Modules struct {
-	mu     sync.Mutex
-	m      map[[32]byte]*module
-	closed bool
+	mu sync.Mutex
+	m  map[[32]byte]*module
 }
 
 type module struct {
