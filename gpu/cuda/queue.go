@@ -163,42 +163,22 @@ func (d *device) waitAll(ctx context.Context, call string) error {
 	return d.wait(ctx, call, qs)
 }
 
-// wait waits until the streams of qs are idle. Without a context that
-// can end, it blocks in cuStreamSynchronize; with one, it polls
-// cuStreamQuery, and when ctx ends first the device is lost: CUDA cannot
-// stop a kernel.
+// wait waits until the streams of qs are idle (native.Wait): blocking
+// in cuStreamSynchronize without a context that can end, else
+// polling cuStreamQuery.
 func (d *device) wait(ctx context.Context, call string, qs []*queue) error {
 	leave, err := d.enter()
 	if err != nil {
 		return err
 	}
 	defer leave()
-	if ctx.Done() == nil {
-		for _, q := range qs {
-			if err := d.api.check("cuStreamSynchronize", d.api.streamSync(q.stream)); err != nil {
-				return d.failed(fmt.Errorf("cuda: %s: %w", call, err))
-			}
-		}
-		return nil
-	}
-	for _, q := range qs {
-		var failed error
-		err := native.Poll(ctx, func() (bool, error) {
+	return native.Wait(ctx, &d.health, call, qs,
+		func(q *queue) error { return d.api.check("cuStreamSynchronize", d.api.streamSync(q.stream)) },
+		func(q *queue) (bool, error) {
 			rc := d.api.streamQuery(q.stream)
-			if rc != cuSuccess && rc != cuErrNotReady {
-				failed = d.failed(fmt.Errorf("cuda: %s: %w", call, d.api.check("cuStreamQuery", rc)))
-				return false, failed
+			if rc == cuErrNotReady {
+				return false, nil
 			}
-			return rc == cuSuccess, nil
+			return rc == cuSuccess, d.api.check("cuStreamQuery", rc)
 		})
-		if failed != nil {
-			return failed
-		}
-		if err != nil {
-			lost := fmt.Errorf("cuda: %s: the device still runs work it cannot stop: %w: %w: %w", call, driver.ErrTimeout, driver.ErrLost, err)
-			d.health.Lose(lost)
-			return lost
-		}
-	}
-	return nil
 }

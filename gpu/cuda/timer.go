@@ -8,14 +8,13 @@ package cuda
 
 import (
 	"context"
-	"fmt"
 	"time"
 	"unsafe"
 
 	"github.com/goxpu/xpu/gpu/internal/native"
 )
 
-var _ native.Events = (*queue)(nil)
+var _ native.Clock = (*queue)(nil)
 
 // NewEvent creates an event; the caller has entered the context.
 func (q *queue) NewEvent() (uintptr, error) {
@@ -63,9 +62,8 @@ func (q *queue) StopTimer() (time.Duration, error) {
 	return q.timer.Stop(q)
 }
 
-// CalibrateClock times a fixed workload, memsets of device memory on a
-// stream of its own, by the device's events and by the host's clock from
-// submit to completion, growing it until it takes some milliseconds.
+// CalibrateClock times a fixed workload on a stream of its own
+// (native.Calibrate).
 func (d *device) CalibrateClock() (dev, host time.Duration, err error) {
 	qd, err := d.NewQueue()
 	if err != nil {
@@ -73,45 +71,22 @@ func (d *device) CalibrateClock() (dev, host time.Duration, err error) {
 	}
 	q := qd.(*queue)
 	defer q.Release()
-	return native.Calibrate(q.memsets)
+	return native.Calibrate(q, &q.timer)
 }
 
-// memsets times 8 memsets of size bytes on q.
-func (q *queue) memsets(size int) (dev, host time.Duration, err error) {
-	d := q.d
-	b, err := d.NewBuffer(size)
+// Enter makes the queue's device current on the calling thread.
+func (q *queue) Enter() (leave func(), err error) { return q.d.enter() }
+
+// Alloc allocates a buffer of size bytes.
+func (q *queue) Alloc(size int) (ptr uintptr, free func(), err error) {
+	b, err := q.d.NewBuffer(size)
 	if err != nil {
-		return 0, 0, err
+		return 0, nil, err
 	}
-	defer b.Release()
-	ptr := b.(*buffer).ptr
-	leave, err := d.enter()
-	if err != nil {
-		return 0, 0, err
-	}
-	t0 := time.Now()
-	start, err := q.timer.Stamp(q)
-	for i := 0; err == nil && i < 8; i++ {
-		err = d.failed(d.api.check("cuMemsetD8Async", d.api.memsetD8Async(ptr, uint8(i), uintptr(size), q.stream)))
-	}
-	var end uintptr
-	if err == nil {
-		end, err = q.timer.Stamp(q)
-	}
-	leave()
-	if err != nil {
-		return 0, 0, fmt.Errorf("cuda: calibrating the clock: %w", err)
-	}
-	if err := q.Sync(context.Background()); err != nil {
-		return 0, 0, err
-	}
-	host = time.Since(t0)
-	leave, err = d.enter()
-	if err != nil {
-		return 0, 0, err
-	}
-	defer leave()
-	dev, err = q.Elapsed(start, end)
-	q.timer.Reuse(start, end)
-	return dev, host, err
+	return b.(*buffer).ptr, b.Release, nil
+}
+
+// Fill records cuMemsetD8Async of n bytes at ptr on the queue's stream.
+func (q *queue) Fill(ptr uintptr, v byte, n int) error {
+	return q.d.failed(q.d.api.check("cuMemsetD8Async", q.d.api.memsetD8Async(ptr, v, uintptr(n), q.stream)))
 }

@@ -138,18 +138,18 @@ func TestModules(t *testing.T) {
 
 // TestPoll checks that a poll ends when its work does, fails with its
 // query, and ends with its context.
-func TestPoll(t *testing.T) {
+func Testpoll(t *testing.T) {
 	n := 0
-	if err := Poll(context.Background(), func() (bool, error) { n++; return n == 5, nil }); err != nil || n != 5 {
+	if err := poll(context.Background(), func() (bool, error) { n++; return n == 5, nil }); err != nil || n != 5 {
 		t.Fatal(err, n)
 	}
 	bad := errors.New("bad")
-	if err := Poll(context.Background(), func() (bool, error) { return false, bad }); err != bad {
+	if err := poll(context.Background(), func() (bool, error) { return false, bad }); err != bad {
 		t.Fatal(err)
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Millisecond)
 	defer cancel()
-	if err := Poll(ctx, func() (bool, error) { return false, nil }); !errors.Is(err, context.DeadlineExceeded) {
+	if err := poll(ctx, func() (bool, error) { return false, nil }); !errors.Is(err, context.DeadlineExceeded) {
 		t.Fatal(err)
 	}
 }

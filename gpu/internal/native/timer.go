@@ -4,7 +4,11 @@ package native
 // around each launch while a queue's timer runs, whose elapsed times it
 // sums.
 
-import "time"
+import (
+	"context"
+	"fmt"
+	"time"
+)
 
 // Events are a queue's events as its library makes them; an event is a
 // handle. The timer calls them with the device's context entered.
@@ -107,14 +111,68 @@ func (t *Timer) Release(e Events) {
 	*t = Timer{}
 }
 
-// Calibrate runs a fixed workload of growing size, from 16 MiB, until it
-// takes some milliseconds of the host's clock (or reaches 512 MiB), and
-// returns its last device and host times: a driver's ClockCalibrator.
-func Calibrate(run func(size int) (dev, host time.Duration, err error)) (dev, host time.Duration, err error) {
+// Clock is a queue that Calibrate times work on: its events, and fills
+// of device memory on its stream.
+type Clock interface {
+	Events
+	// Enter makes the queue's device current on the calling thread until
+	// leave runs.
+	Enter() (leave func(), err error)
+	// Alloc allocates size bytes of device memory, which free frees.
+	Alloc(size int) (ptr uintptr, free func(), err error)
+	// Fill records a fill of the n bytes at ptr with v on the stream.
+	Fill(ptr uintptr, v byte, n int) error
+	// Sync waits for the stream's work.
+	Sync(ctx context.Context) error
+}
+
+// Calibrate times a fixed workload, 8 fills of device memory on c's
+// stream, by the device's events (t's) and by the host's clock from
+// submit to completion, growing it from 16 MiB until it takes some
+// milliseconds (or reaches 512 MiB): a driver's ClockCalibrator.
+func Calibrate(c Clock, t *Timer) (dev, host time.Duration, err error) {
 	for size := 16 << 20; ; size *= 2 {
-		dev, host, err = run(size)
+		dev, host, err = fills(c, t, size)
 		if err != nil || host >= 2*time.Millisecond || size >= 512<<20 {
 			return dev, host, err
 		}
 	}
+}
+
+// fills times 8 fills of size bytes on c.
+func fills(c Clock, t *Timer, size int) (dev, host time.Duration, err error) {
+	ptr, free, err := c.Alloc(size)
+	if err != nil {
+		return 0, 0, err
+	}
+	defer free()
+	leave, err := c.Enter()
+	if err != nil {
+		return 0, 0, err
+	}
+	t0 := time.Now()
+	start, err := t.Stamp(c)
+	for i := 0; err == nil && i < 8; i++ {
+		err = c.Fill(ptr, byte(i), size)
+	}
+	var end uintptr
+	if err == nil {
+		end, err = t.Stamp(c)
+	}
+	leave()
+	if err != nil {
+		return 0, 0, fmt.Errorf("calibrating the clock: %w", err)
+	}
+	if err := c.Sync(context.Background()); err != nil {
+		return 0, 0, err
+	}
+	host = time.Since(t0)
+	leave, err = c.Enter()
+	if err != nil {
+		return 0, 0, err
+	}
+	defer leave()
+	dev, err = c.Elapsed(start, end)
+	t.Reuse(start, end)
+	return dev, host, err
 }
