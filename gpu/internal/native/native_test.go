@@ -138,7 +138,7 @@ func TestModules(t *testing.T) {
 
 // TestPoll checks that a poll ends when its work does, fails with its
 // query, and ends with its context.
-func Testpoll(t *testing.T) {
+func TestPoll(t *testing.T) {
 	n := 0
 	if err := poll(context.Background(), func() (bool, error) { n++; return n == 5, nil }); err != nil || n != 5 {
 		t.Fatal(err, n)
