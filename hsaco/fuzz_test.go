@@ -1,18 +1,19 @@
 package hsaco
 
 import (
+	"context"
 	"math/rand/v2"
 	"testing"
+
+	"github.com/goxpu/xpu/codegen/sidecar"
 )
 
 // FuzzRead checks that no input makes Read panic, and that what it reads
 // holds its own rules. Its seeds are the built objects.
 func FuzzRead(f *testing.F) {
 	f.Add([]byte("\x7fELF"))
-	if objs := seeds(f); objs != nil {
-		for _, b := range objs {
-			f.Add(b.obj)
-		}
+	for _, b := range seeds(f) {
+		f.Add(b.obj)
 	}
 	f.Fuzz(func(t *testing.T, obj []byte) {
 		o, err := Read(obj)
@@ -28,14 +29,13 @@ func FuzzRead(f *testing.F) {
 	})
 }
 
-// seeds is the built objects, or nil without the tools.
-func seeds(f *testing.F) (objs []build) {
+// seeds is the built objects, or nil without the LLVM tools: the fuzz
+// target then starts from its other seeds.
+func seeds(f *testing.F) []build {
 	f.Helper()
-	defer func() {
-		if recover() != nil {
-			objs = nil
-		}
-	}()
+	if tools, err := sidecar.Find(context.Background()); err != nil || tools == nil {
+		return nil
+	}
 	return objects(f)
 }
 
