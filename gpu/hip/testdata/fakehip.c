@@ -1,25 +1,17 @@
 // fakehip.c is a stand-in for libamdhip64.so that the hip driver's tests
-// build with gcc and point XPU_HIP_LIB at. It implements the HIP runtime
-// functions the driver calls on host memory (a device pointer is a host
-// address), for a made-up gfx90a device whose attributes and
-// architecture name the tests may set (fake_set_attr, fake_set_name,
-// fake_set_arch, fake_set_memory). A module "loads" by reading the code
-// object's ELF: its kernels (the dynamic symbol table's functions) and
-// each kernel's descriptor (name.kd), whose VGPR granules and private and
-// group segment sizes hipFuncGetAttribute reports; an object for another
-// processor than gfx90a (e_flags) does not load. A launch runs, on a
-// worker thread per stream, a C version of the entries the tests name
-// (add, spin, divide), with the kernel arguments of the HSACO calling
-// contract. The null stream's calls (the synchronous copies, hipMemsetD8,
-// hipFree) wait for every stream, as HIP's do for blocking streams.
+// build with gcc and point XPU_HIP_LIB at. It binds the HIP runtime
+// functions the driver calls to the fake device the native drivers'
+// fakes share (gpu/internal/native/testdata/fakegpu.h: memory on host
+// pages, streams on worker threads, C versions of the suite's entries),
+// for a made-up gfx90a device whose attributes and architecture name the
+// tests may set (fake_set_attr, fake_set_name, fake_set_arch,
+// fake_set_memory). A module "loads" by reading the code object's ELF:
+// its kernels (the dynamic symbol table's functions) and each kernel's
+// descriptor (name.kd), whose VGPR granules and private and group
+// segment sizes hipFuncGetAttribute reports; an object for another
+// processor than gfx90a (e_flags) does not load.
 
-#include <pthread.h>
-#include <stdint.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-#include <sys/mman.h>
-#include <time.h>
+#include "../../internal/native/testdata/fakegpu.h"
 
 typedef int hipError_t;
 
@@ -29,8 +21,6 @@ enum {
 	ERR_NOT_READY = 600, ERR_NOT_SUPPORTED = 801,
 };
 
-static pthread_mutex_t mu = PTHREAD_MUTEX_INITIALIZER;
-static pthread_cond_t cv = PTHREAD_COND_INITIALIZER;
 static int inited;
 
 // The device's attributes, by hipDeviceAttribute_t (ROCm 6).
@@ -126,220 +116,40 @@ static __thread int current = -1;
 hipError_t hipSetDevice(int d) { if (d) return ERR_INVALID_DEVICE; current = d; return OK; }
 #define NEED_DEV do { if (current != 0) return ERR_INVALID_DEVICE; } while (0)
 
-// Streams: each a worker thread running its operations in order.
-enum { OP_LAUNCH, OP_COPY, OP_MEMSET, OP_EVENT };
-struct fn;
-struct event { int state; struct timespec t; }; // state: 0 unrecorded, 1 pending, 2 done
-struct op {
-	int kind;
-	struct op *next;
-	struct fn *fn;
-	unsigned grid[3], block[3];
-	uint64_t params[16];
-	void *dst, *src;
-	size_t n;
-	unsigned char v;
-	struct event *ev;
-};
-struct stream {
-	struct op *head, *tail;
-	int busy, dying;
-	struct stream *next;
-};
-static struct stream *streams;
-static long live_allocs;
-
-static void run(struct stream *s, struct op *o);
-
-static void *worker(void *arg) {
-	struct stream *s = arg;
-	pthread_mutex_lock(&mu);
-	for (;;) {
-		while (!s->head && !s->dying) pthread_cond_wait(&cv, &mu);
-		if (!s->head) break;
-		struct op *o = s->head;
-		s->head = o->next;
-		if (!s->head) s->tail = 0;
-		s->busy = 1;
-		pthread_mutex_unlock(&mu);
-		run(s, o);
-		free(o->src);
-		free(o);
-		pthread_mutex_lock(&mu);
-		s->busy = 0;
-		pthread_cond_broadcast(&cv);
-	}
-	for (struct stream **p = &streams; *p; p = &(*p)->next)
-		if (*p == s) { *p = s->next; break; }
-	pthread_cond_broadcast(&cv);
-	pthread_mutex_unlock(&mu);
-	free(s);
-	return 0;
-}
-
-static int idle(struct stream *s) { return !s->head && !s->busy; }
-
-// wait_all waits, holding mu, until every stream is idle.
-static void wait_all(void) {
-	for (;;) {
-		int all = 1;
-		for (struct stream *s = streams; s; s = s->next) all &= idle(s);
-		if (all) return;
-		pthread_cond_wait(&cv, &mu);
-	}
-}
-
-static void push(struct stream *s, struct op *o) {
-	pthread_mutex_lock(&mu);
-	if (s->tail) s->tail->next = o; else s->head = o;
-	s->tail = o;
-	pthread_cond_broadcast(&cv);
-	pthread_mutex_unlock(&mu);
-}
-
+// Streams, memory and events: fakegpu.h's.
 hipError_t hipStreamCreateWithFlags(struct stream **out, unsigned flags) {
 	NEED_DEV;
 	if (flags) return ERR_INVALID_VALUE; // the driver asks for blocking streams
-	struct stream *s = calloc(1, sizeof *s);
-	pthread_t t;
-	pthread_mutex_lock(&mu);
-	s->next = streams;
-	streams = s;
-	pthread_mutex_unlock(&mu);
-	pthread_create(&t, 0, worker, s);
-	pthread_detach(t);
-	*out = s;
+	*out = stream_new();
 	return OK;
 }
+hipError_t hipStreamDestroy(struct stream *s) { NEED_DEV; stream_destroy(s); return OK; }
+hipError_t hipStreamQuery(struct stream *s) { NEED_DEV; return stream_idle(s) ? OK : ERR_NOT_READY; }
+hipError_t hipStreamSynchronize(struct stream *s) { NEED_DEV; stream_sync(s); return OK; }
 
-// hipStreamDestroy returns at once; the worker runs what is queued and
-// exits. A spin kernel of a destroyed stream stops, so that work a test
-// abandoned does not outlive it for long.
-hipError_t hipStreamDestroy(struct stream *s) {
-	NEED_DEV;
-	pthread_mutex_lock(&mu);
-	s->dying = 1;
-	pthread_cond_broadcast(&cv);
-	pthread_mutex_unlock(&mu);
-	return OK;
-}
-
-hipError_t hipStreamQuery(struct stream *s) {
-	NEED_DEV;
-	pthread_mutex_lock(&mu);
-	int r = idle(s) ? OK : ERR_NOT_READY;
-	pthread_mutex_unlock(&mu);
-	return r;
-}
-
-hipError_t hipStreamSynchronize(struct stream *s) {
-	NEED_DEV;
-	pthread_mutex_lock(&mu);
-	while (!idle(s)) pthread_cond_wait(&cv, &mu);
-	pthread_mutex_unlock(&mu);
-	return OK;
-}
-
-// Memory. Device memory is mapped pages of its own, handed back to the
-// system when freed, so that the leak tests read the process's resident
-// memory and not what malloc keeps of freed blocks.
-enum { HEADER = 256 }; // the mapping's size, before the 256-aligned memory
-static void *device_alloc(size_t n) {
-	unsigned char *m = mmap(0, n + HEADER, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	if (m == MAP_FAILED) return 0;
-	*(size_t *)m = n + HEADER;
-	memset(m + HEADER, 0xA5, n); // device memory is not zeroed
-	return m + HEADER;
-}
-static void device_free(void *p) {
-	unsigned char *m = (unsigned char *)p - HEADER;
-	munmap(m, *(size_t *)m);
-}
 hipError_t hipMalloc(void **p, size_t n) {
 	NEED_DEV;
 	if (n == 0) { *p = 0; return OK; }
 	void *m = n > memory ? 0 : device_alloc(n);
 	if (!m) return ERR_OOM;
-	pthread_mutex_lock(&mu); live_allocs++; pthread_mutex_unlock(&mu);
 	*p = m;
 	return OK;
 }
-hipError_t hipFree(void *p) {
-	NEED_DEV;
-	if (!p) return OK;
-	pthread_mutex_lock(&mu); wait_all(); live_allocs--; pthread_mutex_unlock(&mu);
-	device_free(p);
-	return OK;
-}
-long fake_live_allocs(void) { pthread_mutex_lock(&mu); long n = live_allocs; pthread_mutex_unlock(&mu); return n; }
+hipError_t hipFree(void *p) { NEED_DEV; if (p) device_free(p); return OK; }
+hipError_t hipMemcpyHtoD(void *dst, const void *src, size_t n) { NEED_DEV; sync_all(); memcpy(dst, src, n); return OK; }
+hipError_t hipMemcpyDtoH(void *dst, const void *src, size_t n) { NEED_DEV; sync_all(); memcpy(dst, src, n); return OK; }
+hipError_t hipMemsetD8(void *dst, unsigned char v, size_t n) { NEED_DEV; sync_all(); memset(dst, v, n); return OK; }
+hipError_t hipMemcpyHtoDAsync(void *dst, const void *src, size_t n, struct stream *s) { NEED_DEV; async_copy(s, dst, src, n); return OK; }
+hipError_t hipMemsetD8Async(void *dst, unsigned char v, size_t n, struct stream *s) { NEED_DEV; async_memset(s, dst, v, n); return OK; }
 
-hipError_t hipMemcpyHtoD(void *dst, const void *src, size_t n) {
-	NEED_DEV;
-	pthread_mutex_lock(&mu); wait_all(); pthread_mutex_unlock(&mu);
-	memcpy(dst, src, n);
-	return OK;
-}
-hipError_t hipMemcpyDtoH(void *dst, const void *src, size_t n) {
-	NEED_DEV;
-	pthread_mutex_lock(&mu); wait_all(); pthread_mutex_unlock(&mu);
-	memcpy(dst, src, n);
-	return OK;
-}
-hipError_t hipMemsetD8(void *dst, unsigned char v, size_t n) {
-	NEED_DEV;
-	pthread_mutex_lock(&mu); wait_all(); pthread_mutex_unlock(&mu);
-	memset(dst, v, n);
-	return OK;
-}
-// The asynchronous copy from pageable memory stages the bytes at once.
-hipError_t hipMemcpyHtoDAsync(void *dst, const void *src, size_t n, struct stream *s) {
-	NEED_DEV;
-	struct op *o = calloc(1, sizeof *o);
-	o->kind = OP_COPY; o->dst = dst; o->src = malloc(n); o->n = n;
-	memcpy(o->src, src, n);
-	push(s, o);
-	return OK;
-}
-hipError_t hipMemsetD8Async(void *dst, unsigned char v, size_t n, struct stream *s) {
-	NEED_DEV;
-	struct op *o = calloc(1, sizeof *o);
-	o->kind = OP_MEMSET; o->dst = dst; o->v = v; o->n = n;
-	push(s, o);
-	return OK;
-}
-
-// Events.
 hipError_t hipEventCreateWithFlags(struct event **e, unsigned flags) { NEED_DEV; *e = calloc(1, sizeof **e); return flags ? ERR_INVALID_VALUE : OK; }
 hipError_t hipEventDestroy(struct event *e) { NEED_DEV; free(e); return OK; }
-hipError_t hipEventRecord(struct event *e, struct stream *s) {
-	NEED_DEV;
-	struct op *o = calloc(1, sizeof *o);
-	o->kind = OP_EVENT; o->ev = e;
-	pthread_mutex_lock(&mu); e->state = 1; pthread_mutex_unlock(&mu);
-	push(s, o);
-	return OK;
-}
-hipError_t hipEventSynchronize(struct event *e) {
-	NEED_DEV;
-	pthread_mutex_lock(&mu);
-	while (e->state == 1) pthread_cond_wait(&cv, &mu);
-	pthread_mutex_unlock(&mu);
-	return OK;
-}
-hipError_t hipEventElapsedTime(float *ms, struct event *a, struct event *b) {
-	NEED_DEV;
-	pthread_mutex_lock(&mu);
-	int ready = a->state == 2 && b->state == 2;
-	pthread_mutex_unlock(&mu);
-	if (!ready) return ERR_NOT_READY;
-	*ms = (float)((b->t.tv_sec - a->t.tv_sec) * 1e3 + (b->t.tv_nsec - a->t.tv_nsec) / 1e6);
-	return OK;
-}
+hipError_t hipEventRecord(struct event *e, struct stream *s) { NEED_DEV; event_record(e, s); return OK; }
+hipError_t hipEventSynchronize(struct event *e) { NEED_DEV; event_sync(e); return OK; }
+hipError_t hipEventElapsedTime(float *ms, struct event *a, struct event *b) { NEED_DEV; return event_elapsed(ms, a, b) ? OK : ERR_NOT_READY; }
 
 // Modules: the kernels of a code object, with the facts of their
 // descriptors.
-enum { K_UNKNOWN, K_ADD, K_SPIN, K_DIVIDE };
-struct fn { char name[128]; int kind, vgprs, private_bytes, group_bytes; };
 struct module { int n; struct fn fns[64]; };
 
 // The ELF64 structures the fake reads, as the ELF specification lays
@@ -382,11 +192,11 @@ hipError_t hipModuleLoadData(struct module **out, const void *image) {
 				if (!d) { free(m); return ERR_INVALID_IMAGE; }
 				// group_segment_fixed_size, private_segment_fixed_size;
 				// compute_pgm_rsrc1's VGPR granules, of 8 on gfx90a.
-				f->group_bytes = u32(d);
-				f->private_bytes = u32(d + 4);
-				f->vgprs = ((u32(d + 48) & 0x3f) + 1) * 8;
+				f->shared_bytes = u32(d);
+				f->local_bytes = u32(d + 4);
+				f->regs = ((u32(d + 48) & 0x3f) + 1) * 8;
 			}
-			f->kind = !strcmp(f->name, "add") ? K_ADD : !strcmp(f->name, "spin") ? K_SPIN : !strcmp(f->name, "divide") ? K_DIVIDE : K_UNKNOWN;
+			f->kind = kind_of(f->name);
 		}
 	}
 	*out = m;
@@ -406,20 +216,16 @@ hipError_t hipFuncGetAttribute(int *v, int attr, struct fn *f) {
 	NEED_DEV;
 	switch (attr) {
 	case 0: { // as a compute unit of 512 VGPRs a lane would
-		int t = 512 / (f->vgprs > 0 ? f->vgprs : 1) * 4 * 64;
+		int t = 512 / (f->regs > 0 ? f->regs : 1) * 4 * 64;
 		*v = t > 1024 ? 1024 : t;
 		return OK;
 	}
-	case 1: *v = f->group_bytes; return OK;
-	case 3: *v = f->private_bytes; return OK;
-	case 4: *v = f->vgprs; return OK;
+	case 1: *v = f->shared_bytes; return OK;
+	case 3: *v = f->local_bytes; return OK;
+	case 4: *v = f->regs; return OK;
 	}
 	return ERR_INVALID_VALUE;
 }
-
-// The kernel arguments each entry the fake runs takes: two per buffer,
-// the uniform block, the fault word.
-static int nparams(int kind) { return kind == K_ADD ? 7 : kind == K_SPIN ? 3 : kind == K_DIVIDE ? 6 : -1; }
 
 hipError_t hipModuleLaunchKernel(struct fn *f, unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by, unsigned bz,
                                  unsigned shared, struct stream *s, void **params, void **extra) {
@@ -429,55 +235,7 @@ hipError_t hipModuleLaunchKernel(struct fn *f, unsigned gx, unsigned gy, unsigne
 	if (!gx || !gy || !gz || gx > (unsigned)attrs[29] || gy > (unsigned)attrs[30] || gz > (unsigned)attrs[31] ||
 	    (unsigned long)bx * by * bz > (unsigned)attrs[56] || shared || extra || !params)
 		return ERR_INVALID_VALUE;
-	struct op *o = calloc(1, sizeof *o);
-	o->kind = OP_LAUNCH; o->fn = f;
-	o->grid[0] = gx; o->grid[1] = gy; o->grid[2] = gz;
-	o->block[0] = bx; o->block[1] = by; o->block[2] = bz;
-	for (int i = 0; i < n; i++) o->params[i] = *(uint64_t *)params[i];
-	push(s, o);
+	unsigned grid[3] = {gx, gy, gz}, block[3] = {bx, by, bz};
+	launch(s, f, grid, block, params);
 	return OK;
-}
-
-static int dying(struct stream *s) { pthread_mutex_lock(&mu); int d = s->dying; pthread_mutex_unlock(&mu); return d; }
-
-static void run(struct stream *s, struct op *o) {
-	switch (o->kind) {
-	case OP_COPY: memcpy(o->dst, o->src, o->n); return;
-	case OP_MEMSET: memset(o->dst, o->v, o->n); return;
-	case OP_EVENT:
-		pthread_mutex_lock(&mu);
-		clock_gettime(CLOCK_MONOTONIC, &o->ev->t);
-		o->ev->state = 2;
-		pthread_cond_broadcast(&cv);
-		pthread_mutex_unlock(&mu);
-		return;
-	}
-	uint64_t *p = o->params;
-	uint64_t threads = (uint64_t)o->grid[0] * o->block[0];
-	switch (o->fn->kind) {
-	case K_ADD: { // out, in, unused, uniforms: out[i] = in[i] + k below in's length
-		uint32_t *out = (uint32_t *)(uintptr_t)p[0], *in = (uint32_t *)(uintptr_t)p[2];
-		uint32_t k = *(uint32_t *)(uintptr_t)p[6];
-		for (uint64_t i = 0; i < threads; i++)
-			if (i < p[3] / 4) out[i] = in[i] + k;
-		return;
-	}
-	case K_SPIN: { // out, uniforms {rounds, inner}
-		uint32_t *out = (uint32_t *)(uintptr_t)p[0], *u = (uint32_t *)(uintptr_t)p[2];
-		uint32_t x = 12345, i = 0;
-		for (; i < u[0] && !dying(s); i++)
-			for (uint32_t j = 0; j < u[1]; j++) x = x * 1664525u + 1013904223u;
-		out[0] = x; out[1] = i;
-		return;
-	}
-	case K_DIVIDE: { // out, in, uniforms {d}, fault: out[i] = in[i] / d
-		uint32_t *out = (uint32_t *)(uintptr_t)p[0], *in = (uint32_t *)(uintptr_t)p[2];
-		uint32_t d = *(uint32_t *)(uintptr_t)p[4], *fault = (uint32_t *)(uintptr_t)p[5];
-		for (uint64_t i = 0; i < threads && i < p[3] / 4; i++) {
-			if (d == 0) { __atomic_fetch_or(fault, 1u, __ATOMIC_RELAXED); out[i] = 0; }
-			else out[i] = in[i] / d;
-		}
-		return;
-	}
-	}
 }
