@@ -42,7 +42,9 @@ type Kernel struct {
 	Name   string `msgpack:".name"`
 	Symbol string `msgpack:".symbol"`
 
-	VGPRs *int `msgpack:".vgpr_count"` // vector registers per work-item
+	// VGPRs is the vector registers per work-item; on a processor of
+	// one file for VGPRs and AGPRs (gfx90a), both, as allocated.
+	VGPRs *int `msgpack:".vgpr_count"`
 	SGPRs *int `msgpack:".sgpr_count"` // scalar registers per wave
 	// AGPRs is the accumulation registers per work-item, on processors
 	// that have them (gfx90a: .agpr_count).

@@ -235,6 +235,8 @@ func checkKernel(t *testing.T, b build, k *Kernel, l listed) {
 		}
 		return &n
 	}
+	// On gfx90a the note's VGPRs are the unified file's, AGPRs
+	// included: the listing's total.
 	vgprs := num("TotalNumVgprs")
 	if vgprs == nil {
 		vgprs = num("NumVgprs")
