@@ -73,6 +73,7 @@ type metadata struct {
 // The ELF facts of an AMDGPU code object (LLVM's AMDGPUUsage).
 const (
 	osabiAMDGPUHSA = 64 // ELFOSABI_AMDGPU_HSA
+	abiV4          = 2  // ELFABIVERSION_AMDGPU_HSA_V4; V5 is 3
 	ntAMDGPUMeta   = 32 // NT_AMDGPU_METADATA
 	efMachMask     = 0xff
 )
@@ -93,6 +94,10 @@ func Read(obj []byte) (*Object, error) {
 	}
 	if f.OSABI != osabiAMDGPUHSA {
 		return nil, fmt.Errorf("hsaco: OS ABI %d, not AMDGPU HSA (%d)", f.OSABI, osabiAMDGPUHSA)
+	}
+	if f.ABIVersion < abiV4 {
+		// Version 3's e_flags state xnack and sramecc otherwise.
+		return nil, fmt.Errorf("hsaco: ELF ABI version %d: a code object of version 3 or older; want version 4 or later (ABI version %d or more)", f.ABIVersion, abiV4)
 	}
 	if f.Type != elf.ET_DYN {
 		return nil, fmt.Errorf("hsaco: an ELF %v; a code object is a shared object (ET_DYN: link with ld.lld -shared)", f.Type)

@@ -348,6 +348,8 @@ func TestRefusals(t *testing.T) {
 	noMach[48] = 0 // EF_AMDGPU_MACH
 	xnackOn := bytes.Clone(b.obj)
 	xnackOn[49] |= 0x3 // xnack on, which the target ID does not state
+	v3 := bytes.Clone(b.obj)
+	v3[8] = 1 // EI_ABIVERSION of code object version 3
 	noNote := bytes.Clone(b.obj)
 	f, err := elf.NewFile(bytes.NewReader(b.obj))
 	if err != nil {
@@ -364,6 +366,7 @@ func TestRefusals(t *testing.T) {
 		{"text", []byte("amdgcn-amd-amdhsa--gfx90a"), "not an ELF"},
 		{"the host's executable", host, "EM_AMDGPU"},
 		{"no processor", noMach, "EF_AMDGPU_MACH"},
+		{"code object version 3", v3, "version 3 or older"},
 		{"xnack on in e_flags", xnackOn, "disagrees with e_flags"},
 		{"no metadata note", noNote, "no NT_AMDGPU_METADATA"},
 		// Each object's note lists its kernels; a loader reads one.
