@@ -50,6 +50,7 @@ var built struct {
 	once   sync.Once
 	objs   []build
 	merged []byte // the objects of both IR files linked into one
+	rel    []byte // an object llc wrote, not linked
 	err    error
 }
 
@@ -114,6 +115,9 @@ func buildAll(tools *sidecar.Tools) error {
 			dotOs = append(dotOs, o)
 		}
 		if i == 0 {
+			if built.rel, err = os.ReadFile(dotOs[0]); err != nil {
+				return err
+			}
 			if built.merged, err = link(filepath.Join(dir, "merged.so"), dotOs...); err != nil {
 				return err
 			}
@@ -371,6 +375,7 @@ func TestRefusals(t *testing.T) {
 		{"no metadata note", noNote, "no NT_AMDGPU_METADATA"},
 		// Each object's note lists its kernels; a loader reads one.
 		{"two objects linked into one", built.merged, "two NT_AMDGPU_METADATA notes"},
+		{"an object not linked", built.rel, "ET_DYN"},
 	} {
 		_, err := Read(c.obj)
 		if err == nil || !strings.Contains(err.Error(), c.says) {
