@@ -64,6 +64,8 @@ const depsRules = `
 	codegen/ir/fission, llvm < codegen/llvmgen;
 	# Running the LLVM tools, which knows no IR of ours.
 	< codegen/sidecar;
+	# Reading AMDGPU code objects: their ELF and their metadata note.
+	github.com/vmihailenco/msgpack/v5 < hsaco;
 	codegen/frontend, codegen/wgslgen, codegen/golower, codegen/llvmgen, codegen/sidecar, codegen/emit < codegen;
 	< codegen/internal/gobuild, codegen/fuzz;
 
@@ -81,8 +83,11 @@ const depsRules = `
 	gpu/webgpu/internal/core, github.com/cogentcore/webgpu/... < gpu/webgpu;
 	gpu/webgpu/internal/core, github.com/ebitengine/purego < gpu/webgpu/dawn;
 	gpu/webgpu/internal/core, syscall/js < gpu/webgpu/jsgpu;
-	# The CUDA backend calls the CUDA driver API through purego.
-	gpu/driver, github.com/ebitengine/purego < gpu/cuda;
+	# What the native GPU drivers share, which calls no library; the CUDA
+	# backend calls the CUDA driver API, the HIP backend the HIP runtime,
+	# through purego.
+	gpu/driver < gpu/internal/native;
+	gpu/internal/native, github.com/ebitengine/purego < gpu/cuda, gpu/hip;
 
 	# The driver-contract suite every driver runs, and what the WebGPU
 	# drivers give it (their kernels' WGSL, their core's answers).
@@ -93,7 +98,7 @@ const depsRules = `
 	# codegen: kernels reach it as the specs generated code registers,
 	# through gpu/gpuimpl, whose handles gpu builds by gpu/internal/handle.
 	gpu/driver < gpu/internal/handle;
-	gpu/internal/handle, gpu/cpu, gpu/cuda, gpu/webgpu, gpu/webgpu/dawn, gpu/webgpu/jsgpu < gpu;
+	gpu/internal/handle, gpu/cpu, gpu/cuda, gpu/hip, gpu/webgpu, gpu/webgpu/dawn, gpu/webgpu/jsgpu < gpu;
 
 	# What generated code alone calls: registration, the Go lowering's
 	# helpers.

@@ -26,7 +26,8 @@ type Target string
 
 // The targets. TargetPTX and TargetHSACO are the GPU native tiers; no
 // lowering produces them yet. The CUDA driver runs TargetPTX by the
-// calling contract of ptx.go.
+// calling contract of ptx.go, the HIP driver TargetHSACO by that of
+// hsaco.go.
 const (
 	TargetWGSL     Target = "wgsl"      // a WGSL module, entry point "main"
 	TargetGo       Target = "go"        // a Go block function (Artifact.Entry)

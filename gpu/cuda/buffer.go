@@ -118,24 +118,15 @@ func (b *buffer) Release() {
 	b.ptr = 0
 }
 
-// bound returns the device address and length of a buffer a launch
-// binds: a buffer of this device, or a view's window of one.
-func (d *device) bound(buf driver.Buffer) (ptr uintptr, bytes int, err error) {
-	switch b := buf.(type) {
-	case *buffer:
-		if b.d != d || b.ptr == 0 {
-			return 0, 0, fmt.Errorf("a buffer released or of another device")
-		}
-		return b.ptr, b.size, nil
-	case *driver.View:
-		base, size, err := d.bound(b.Buffer)
-		if err != nil {
-			return 0, 0, err
-		}
-		if b.Offset < 0 || b.Bytes < 0 || b.Offset > size || b.Bytes > size-b.Offset {
-			return 0, 0, fmt.Errorf("a view of %d bytes at offset %d of a %d-byte buffer", b.Bytes, b.Offset, size)
-		}
-		return base + uintptr(b.Offset), b.Bytes, nil
+// base returns the device address and size of a buffer of this device,
+// which a launch binds (native.Bound: or a view's window of one).
+func (d *device) base(buf driver.Buffer) (ptr uint64, size int, err error) {
+	b, ok := buf.(*buffer)
+	if !ok {
+		return 0, 0, fmt.Errorf("a %T, not a buffer of the cuda driver", buf)
 	}
-	return 0, 0, fmt.Errorf("a %T, not a buffer of the cuda driver", buf)
+	if b.d != d || b.ptr == 0 {
+		return 0, 0, fmt.Errorf("a buffer released or of another device")
+	}
+	return uint64(b.ptr), b.size, nil
 }

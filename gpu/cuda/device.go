@@ -17,6 +17,7 @@ import (
 
 	"github.com/goxpu/xpu"
 	"github.com/goxpu/xpu/gpu/driver"
+	"github.com/goxpu/xpu/gpu/internal/native"
 	"github.com/goxpu/xpu/schema"
 )
 
@@ -57,11 +58,12 @@ type device struct {
 	// queue's Release, so that no wait uses a stream destroyed under it.
 	streams sync.RWMutex
 
-	mu      sync.Mutex
-	lost    error // the wait that lost the device, or a sticky error; nil while it works
-	closed  bool
-	queues  map[*queue]struct{}
-	modules map[[32]byte]*module // loaded PTX modules, by the hash of their text
+	health  native.Health  // lost by a wait that outlived its context, or a sticky error
+	modules native.Modules // loaded PTX modules, by the hash of their text
+
+	mu     sync.Mutex
+	closed bool
+	queues map[*queue]struct{}
 }
 
 var (
@@ -92,7 +94,7 @@ func New(cfg Config) (driver.Device, error) {
 	if cfg.Device < 0 || cfg.Device >= int(count) {
 		return nil, fmt.Errorf("cuda: device %d of %d: %w", cfg.Device, count, driver.ErrUnavailable)
 	}
-	d := &device{api: a, queues: map[*queue]struct{}{}, modules: map[[32]byte]*module{}}
+	d := &device{api: a, health: native.Health{Prefix: "cuda"}, queues: map[*queue]struct{}{}}
 	if err := a.check("cuDeviceGet", a.deviceGet(unsafe.Pointer(&d.dev), int32(cfg.Device))); err != nil {
 		return nil, err
 	}
@@ -121,32 +123,10 @@ func (d *device) enter() (leave func(), err error) {
 
 // usable returns the error of a call on a lost device, wrapping
 // driver.ErrLost; nil while the device works.
-func (d *device) usable(call string) error {
-	d.mu.Lock()
-	defer d.mu.Unlock()
-	if d.lost != nil {
-		return fmt.Errorf("cuda: %s: %w", call, d.lost)
-	}
-	return nil
-}
-
-// lose records that the device is lost by err (which wraps
-// driver.ErrLost); the first reason stays.
-func (d *device) lose(err error) {
-	d.mu.Lock()
-	if d.lost == nil {
-		d.lost = err
-	}
-	d.mu.Unlock()
-}
+func (d *device) usable(call string) error { return d.health.Usable(call) }
 
 // failed returns err, recording a lost device where it says so.
-func (d *device) failed(err error) error {
-	if err != nil && isLost(err) {
-		d.lose(err)
-	}
-	return err
-}
+func (d *device) failed(err error) error { return d.health.Failed(err) }
 
 func (d *device) Info() driver.Info { return d.info }
 
@@ -261,7 +241,7 @@ func (d *device) readInfo() error {
 	}
 	d.info = driver.Info{
 		Backend:   schema.BackendCUDA,
-		Name:      cString(&name[0]),
+		Name:      native.CString(&name[0]),
 		Driver:    "cuda",
 		Type:      typ,
 		Software:  software,
@@ -301,11 +281,9 @@ func (d *device) Close() error {
 		return nil
 	}
 	d.closed = true
-	lost := d.lost != nil
-	mods := d.modules
-	d.modules = nil
 	d.mu.Unlock()
-	if lost {
+	mods := d.modules.Drain()
+	if d.health.Lost() {
 		return nil
 	}
 	leave, err := d.enter()
@@ -314,8 +292,8 @@ func (d *device) Close() error {
 	}
 	defer leave()
 	var errs []error
-	for _, m := range mods {
-		if err := d.api.check("cuModuleUnload", d.api.moduleUnload(m.h)); err != nil {
+	for _, h := range mods {
+		if err := d.api.check("cuModuleUnload", d.api.moduleUnload(h)); err != nil {
 			errs = append(errs, err)
 		}
 	}
@@ -324,6 +302,3 @@ func (d *device) Close() error {
 	}
 	return errors.Join(errs...)
 }
-
-// isLost reports whether err says the device is lost.
-func isLost(err error) bool { return errors.Is(err, driver.ErrLost) }

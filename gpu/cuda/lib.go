@@ -14,6 +14,7 @@ import (
 	"github.com/ebitengine/purego"
 
 	"github.com/goxpu/xpu/gpu/driver"
+	"github.com/goxpu/xpu/gpu/internal/native"
 )
 
 // defaultLibrary is the driver library the system's loader finds.
@@ -176,10 +177,10 @@ func (a *api) errorText(rc uint32) string {
 	var name, desc *byte
 	text := fmt.Sprintf("CUresult %d", rc)
 	if a.getErrorName(rc, unsafe.Pointer(&name)) == cuSuccess && name != nil {
-		text = cString(name)
+		text = native.CString(name)
 	}
 	if a.getErrorString(rc, unsafe.Pointer(&desc)) == cuSuccess && desc != nil {
-		text += " (" + cString(desc) + ")"
+		text += " (" + native.CString(desc) + ")"
 	}
 	return text
 }
@@ -195,16 +196,6 @@ func (a *api) check(call string, rc uint32) error {
 		return fmt.Errorf("%w: %w", err, driver.ErrLost)
 	}
 	return err
-}
-
-// cString copies the NUL-terminated string at p, memory the library
-// owns.
-func cString(p *byte) string {
-	n := 0
-	for *(*byte)(unsafe.Add(unsafe.Pointer(p), n)) != 0 {
-		n++
-	}
-	return string(unsafe.Slice(p, n))
 }
 
 // zstring returns the bytes of s followed by a NUL, as C reads a string.

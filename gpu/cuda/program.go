@@ -16,14 +16,9 @@ import (
 
 	"github.com/goxpu/xpu"
 	"github.com/goxpu/xpu/gpu/driver"
+	"github.com/goxpu/xpu/gpu/internal/native"
 	"github.com/goxpu/xpu/schema"
 )
-
-// module is a loaded PTX module, shared by the programs of its text.
-type module struct {
-	h    uintptr
-	refs int
-}
 
 // program is a kernel's entry in a loaded module.
 type program struct {
@@ -131,14 +126,9 @@ func (d *device) Compile(k *driver.Kernel) (driver.Program, error) {
 	if a.Symbol == "" {
 		return nil, fmt.Errorf("cuda: kernel %s: its ptx artifact names no entry (Symbol)", k.Name)
 	}
-	b, l := k.Block, d.info.Limits
-	threads := uint64(b.X) * uint64(max(b.Y, 1)) * uint64(max(b.Z, 1))
-	if b.X == 0 {
-		return nil, fmt.Errorf("cuda: kernel %s: a block of no threads", k.Name)
-	}
-	if threads > uint64(l.MaxInvocationsPerBlock) || b.X > l.MaxBlockSize.X || b.Y > l.MaxBlockSize.Y || b.Z > l.MaxBlockSize.Z {
-		return nil, fmt.Errorf("cuda: kernel %s: a block of %d (%dx%dx%d) threads; the device runs %d, at most %dx%dx%d",
-			k.Name, threads, b.X, b.Y, b.Z, l.MaxInvocationsPerBlock, l.MaxBlockSize.X, l.MaxBlockSize.Y, l.MaxBlockSize.Z)
+	threads, err := native.CheckBlock("cuda", k.Name, k.Block, d.info.Limits)
+	if err != nil {
+		return nil, err
 	}
 	leave, err := d.enter()
 	if err != nil {
@@ -151,11 +141,11 @@ func (d *device) Compile(k *driver.Kernel) (driver.Program, error) {
 			p.buffers++
 		}
 	}
-	mod, err := d.module(k, a, p.sum)
+	mod, err := d.modules.Ref(p.sum, func() (uintptr, error) { return d.load(k, a) })
 	if err != nil {
 		return nil, err
 	}
-	if err := d.api.check("cuModuleGetFunction("+a.Symbol+")", d.api.moduleGetFunc(unsafe.Pointer(&p.fn), mod.h, a.Symbol)); err != nil {
+	if err := d.api.check("cuModuleGetFunction("+a.Symbol+")", d.api.moduleGetFunc(unsafe.Pointer(&p.fn), mod, a.Symbol)); err != nil {
 		d.unref(p.sum)
 		return nil, fmt.Errorf("cuda: kernel %s: no entry %s in its module: %w", k.Name, a.Symbol, err)
 	}
@@ -182,16 +172,9 @@ func (d *device) Compile(k *driver.Kernel) (driver.Program, error) {
 	return p, nil
 }
 
-// module returns the loaded module of a's text, loading it the first
-// time; the caller has entered the context and, on success, holds a
-// reference it drops with unref.
-func (d *device) module(k *driver.Kernel, a *schema.Artifact, sum [32]byte) (*module, error) {
-	d.mu.Lock()
-	defer d.mu.Unlock()
-	if m := d.modules[sum]; m != nil {
-		m.refs++
-		return m, nil
-	}
+// load loads the module of a's text; the caller has entered the
+// context.
+func (d *device) load(k *driver.Kernel, a *schema.Artifact) (uintptr, error) {
 	infoLog, errLog := make([]byte, jitLogBytes), make([]byte, jitLogBytes)
 	opts := []int32{jitInfoLog, jitInfoLogBytes, jitErrorLog, jitErrorLogBytes}
 	// The values are void*: the buffers' addresses and the sizes as
@@ -203,34 +186,20 @@ func (d *device) module(k *driver.Kernel, a *schema.Artifact, sum [32]byte) (*mo
 	runtime.KeepAlive(infoLog)
 	runtime.KeepAlive(errLog)
 	if rc != cuSuccess {
-		log := strings.TrimSpace(cString(&errLog[0]))
+		log := strings.TrimSpace(native.CString(&errLog[0]))
 		if log == "" {
 			log = "the JIT wrote no log"
 		}
-		return nil, fmt.Errorf("cuda: kernel %s: its %s module does not load: %w; JIT log: %s", k.Name, a.Selector.ISA, d.api.check("cuModuleLoadDataEx", rc), log)
+		return 0, fmt.Errorf("cuda: kernel %s: its %s module does not load: %w; JIT log: %s", k.Name, a.Selector.ISA, d.api.check("cuModuleLoadDataEx", rc), log)
 	}
-	m := &module{h: h, refs: 1}
-	d.modules[sum] = m
-	return m, nil
+	return h, nil
 }
 
 // unref drops a reference to the module of key sum, unloading it after
 // the last. The caller has entered the context.
 func (d *device) unref(sum [32]byte) {
-	d.mu.Lock()
-	m := d.modules[sum]
-	if m == nil {
-		d.mu.Unlock()
-		return
-	}
-	m.refs--
-	last := m.refs == 0 && d.lost == nil
-	if last {
-		delete(d.modules, sum)
-	}
-	d.mu.Unlock()
-	if last {
-		d.failed(d.api.check("cuModuleUnload", d.api.moduleUnload(m.h)))
+	if h, last := d.modules.Unref(sum); last && !d.health.Lost() {
+		d.failed(d.api.check("cuModuleUnload", d.api.moduleUnload(h)))
 	}
 }
 

@@ -10,12 +10,11 @@ package cuda
 import (
 	"context"
 	"fmt"
-	"runtime"
-	"time"
 	"unsafe"
 
 	"github.com/goxpu/xpu"
 	"github.com/goxpu/xpu/gpu/driver"
+	"github.com/goxpu/xpu/gpu/internal/native"
 )
 
 // queue is a stream of the device.
@@ -27,7 +26,7 @@ type queue struct {
 	// each (kernelParams is an array of pointers to the values); it is
 	// reused from launch to launch, pinned for each.
 	params []uint64
-	timer  timer
+	timer  native.Timer
 }
 
 var (
@@ -82,33 +81,13 @@ func (q *queue) Launch(ctx context.Context, p driver.Program, groups xpu.Dim3, b
 		return fmt.Errorf("cuda: kernel %s: a launch of %d buffers and %d bytes of uniforms; the kernel takes %d and %d",
 			pr.name, len(bufs), len(uniforms), want, pr.uniformSize)
 	}
-	vals := q.params[:0]
-	var fault uint64
-	for i, b := range bufs {
-		ptr, n, err := d.bound(b)
-		if err != nil {
-			return fmt.Errorf("cuda: kernel %s: buffer %d: %v", pr.name, i, err)
-		}
-		if i == pr.buffers {
-			fault = uint64(ptr)
-			continue
-		}
-		vals = append(vals, uint64(ptr), uint64(n))
-	}
+	l := native.Launch{Buffers: pr.buffers, Fault: pr.art.Fault}
 	if pr.uniformSize > 0 {
-		vals = append(vals, uint64(q.uniforms))
+		l.Uniforms = uint64(q.uniforms)
 	}
-	if pr.art.Fault {
-		vals = append(vals, fault)
-	}
-	n := len(vals)
-	vals = append(vals, make([]uint64, n)...)
-	q.params = vals
-	var pin runtime.Pinner
-	pin.Pin(&vals[0])
-	defer pin.Unpin()
-	for i := range n {
-		vals[n+i] = uint64(uintptr(unsafe.Pointer(&vals[i])))
+	vals, err := native.Args(q.params, l, bufs, d.base)
+	if err != nil {
+		return fmt.Errorf("cuda: kernel %s: %v", pr.name, err)
 	}
 	leave, err := d.enter()
 	if err != nil {
@@ -120,15 +99,18 @@ func (q *queue) Launch(ctx context.Context, p driver.Program, groups xpu.Dim3, b
 			return d.failed(err)
 		}
 	}
-	if err := q.timer.begin(q); err != nil {
+	if err := q.timer.Begin(q); err != nil {
 		return err
 	}
 	b := pr.block
-	rc := d.api.launchKernel(pr.fn, groups.X, max(groups.Y, 1), max(groups.Z, 1), b.X, max(b.Y, 1), max(b.Z, 1), 0, q.stream, unsafe.Pointer(&vals[n]), nil)
+	var rc uint32
+	q.params, rc = native.Call(vals, func(params unsafe.Pointer) uint32 {
+		return d.api.launchKernel(pr.fn, groups.X, max(groups.Y, 1), max(groups.Z, 1), b.X, max(b.Y, 1), max(b.Z, 1), 0, q.stream, params, nil)
+	})
 	if err := d.api.check("cuLaunchKernel", rc); err != nil {
 		return d.failed(fmt.Errorf("cuda: kernel %s over %dx%dx%d blocks: %w", pr.name, groups.X, groups.Y, groups.Z, err))
 	}
-	return q.timer.end(q)
+	return q.timer.End(q)
 }
 
 // Flush submits nothing: CUDA submits each launch as it is recorded.
@@ -151,8 +133,8 @@ func (q *queue) Release() {
 	d.mu.Lock()
 	_, live := d.queues[q]
 	delete(d.queues, q)
-	lost := d.lost != nil
 	d.mu.Unlock()
+	lost := d.health.Lost()
 	if !live {
 		return
 	}
@@ -161,7 +143,7 @@ func (q *queue) Release() {
 		return
 	}
 	defer leave()
-	q.timer.release(q)
+	q.timer.Release(q)
 	d.api.streamDestroy(q.stream)
 	if !lost {
 		d.failed(d.api.check("cuMemFree(uniforms)", d.api.memFree(q.uniforms)))
@@ -181,42 +163,22 @@ func (d *device) waitAll(ctx context.Context, call string) error {
 	return d.wait(ctx, call, qs)
 }
 
-// wait waits until the streams of qs are idle. Without a context that
-// can end, it blocks in cuStreamSynchronize; with one, it polls
-// cuStreamQuery, sleeping a little longer each time up to a millisecond,
-// and when ctx ends first the device is lost: CUDA cannot stop a kernel.
+// wait waits until the streams of qs are idle (native.Wait): blocking
+// in cuStreamSynchronize without a context that can end, else
+// polling cuStreamQuery.
 func (d *device) wait(ctx context.Context, call string, qs []*queue) error {
 	leave, err := d.enter()
 	if err != nil {
 		return err
 	}
 	defer leave()
-	if ctx.Done() == nil {
-		for _, q := range qs {
-			if err := d.api.check("cuStreamSynchronize", d.api.streamSync(q.stream)); err != nil {
-				return d.failed(fmt.Errorf("cuda: %s: %w", call, err))
-			}
-		}
-		return nil
-	}
-	pause := 10 * time.Microsecond
-	for _, q := range qs {
-		for {
+	return native.Wait(ctx, &d.health, call, qs,
+		func(q *queue) error { return d.api.check("cuStreamSynchronize", d.api.streamSync(q.stream)) },
+		func(q *queue) (bool, error) {
 			rc := d.api.streamQuery(q.stream)
-			if rc == cuSuccess {
-				break
+			if rc == cuErrNotReady {
+				return false, nil
 			}
-			if rc != cuErrNotReady {
-				return d.failed(fmt.Errorf("cuda: %s: %w", call, d.api.check("cuStreamQuery", rc)))
-			}
-			if err := ctx.Err(); err != nil {
-				lost := fmt.Errorf("cuda: %s: the device still runs work it cannot stop: %w: %w: %w", call, driver.ErrTimeout, driver.ErrLost, err)
-				d.lose(lost)
-				return lost
-			}
-			time.Sleep(pause)
-			pause = min(2*pause, time.Millisecond)
-		}
-	}
-	return nil
+			return rc == cuSuccess, d.api.check("cuStreamQuery", rc)
+		})
 }

@@ -2,94 +2,49 @@
 
 package cuda
 
-// This file times launches with the device's clock: a pair of CUDA events
-// around each launch while a queue's timer runs, whose elapsed times
-// (cuEventElapsedTime) it sums.
+// This file times launches with the device's clock: CUDA events around
+// each launch while a queue's timer runs (native.Timer), whose elapsed
+// times (cuEventElapsedTime) it sums.
 
 import (
 	"context"
-	"fmt"
 	"time"
 	"unsafe"
+
+	"github.com/goxpu/xpu/gpu/internal/native"
 )
 
-// timer is a queue's device timer.
-type timer struct {
-	on    bool
-	pairs [][2]uintptr // the events around each timed launch
-	open  uintptr      // the start event of the launch being recorded
-	free  []uintptr    // events to reuse
-}
+var _ native.Clock = (*queue)(nil)
 
-// event returns an event to record; the caller has entered the context.
-func (t *timer) event(q *queue) (uintptr, error) {
-	if n := len(t.free); n > 0 {
-		ev := t.free[n-1]
-		t.free = t.free[:n-1]
-		return ev, nil
-	}
+// NewEvent creates an event; the caller has entered the context.
+func (q *queue) NewEvent() (uintptr, error) {
 	var ev uintptr
 	return ev, q.d.failed(q.d.api.check("cuEventCreate", q.d.api.eventCreate(unsafe.Pointer(&ev), 0)))
 }
 
-// record records an event on the queue's stream.
-func (t *timer) record(q *queue) (uintptr, error) {
-	ev, err := t.event(q)
-	if err != nil {
-		return 0, err
-	}
-	if err := q.d.api.check("cuEventRecord", q.d.api.eventRecord(ev, q.stream)); err != nil {
-		t.free = append(t.free, ev)
+// Record records ev on the queue's stream.
+func (q *queue) Record(ev uintptr) error {
+	return q.d.failed(q.d.api.check("cuEventRecord", q.d.api.eventRecord(ev, q.stream)))
+}
+
+// Elapsed is the device time from start to end, both complete.
+func (q *queue) Elapsed(start, end uintptr) (time.Duration, error) {
+	var ms float32
+	if err := q.d.api.check("cuEventElapsedTime", q.d.api.eventElapsed(unsafe.Pointer(&ms), start, end)); err != nil {
 		return 0, q.d.failed(err)
 	}
-	return ev, nil
+	return time.Duration(float64(ms) * float64(time.Millisecond)), nil
 }
 
-// begin stamps the start of a launch while the timer runs.
-func (t *timer) begin(q *queue) error {
-	if !t.on {
-		return nil
-	}
-	ev, err := t.record(q)
-	t.open = ev
-	return err
-}
-
-// end stamps the end of the launch begin stamped.
-func (t *timer) end(q *queue) error {
-	if !t.on || t.open == 0 {
-		return nil
-	}
-	ev, err := t.record(q)
-	if err != nil {
-		return err
-	}
-	t.pairs = append(t.pairs, [2]uintptr{t.open, ev})
-	t.open = 0
-	return nil
-}
-
-// release destroys the timer's events; the caller has entered the
-// context.
-func (t *timer) release(q *queue) {
-	for _, p := range t.pairs {
-		t.free = append(t.free, p[0], p[1])
-	}
-	if t.open != 0 {
-		t.free = append(t.free, t.open)
-	}
-	for _, ev := range t.free {
-		q.d.api.eventDestroy(ev)
-	}
-	*t = timer{}
-}
+// DestroyEvent destroys ev.
+func (q *queue) DestroyEvent(ev uintptr) { q.d.api.eventDestroy(ev) }
 
 // StartTimer times the launches recorded from now on.
 func (q *queue) StartTimer() error {
 	if err := q.d.usable("StartTimer"); err != nil {
 		return err
 	}
-	q.timer.on = true
+	q.timer.Start()
 	return nil
 }
 
@@ -104,34 +59,11 @@ func (q *queue) StopTimer() (time.Duration, error) {
 		return 0, err
 	}
 	defer leave()
-	var sum time.Duration
-	for _, p := range q.timer.pairs {
-		ms, err := q.d.elapsed(p[0], p[1])
-		if err != nil {
-			return 0, err
-		}
-		// Stamps that go backwards are left out, as the contract says.
-		if ms > 0 {
-			sum += ms
-		}
-		q.timer.free = append(q.timer.free, p[0], p[1])
-	}
-	q.timer.pairs, q.timer.on = q.timer.pairs[:0], false
-	return sum, nil
+	return q.timer.Stop(q)
 }
 
-// elapsed is the device time from start to end, both complete.
-func (d *device) elapsed(start, end uintptr) (time.Duration, error) {
-	var ms float32
-	if err := d.api.check("cuEventElapsedTime", d.api.eventElapsed(unsafe.Pointer(&ms), start, end)); err != nil {
-		return 0, d.failed(err)
-	}
-	return time.Duration(float64(ms) * float64(time.Millisecond)), nil
-}
-
-// CalibrateClock times a fixed workload, memsets of device memory on a
-// stream of its own, by the device's events and by the host's clock from
-// submit to completion, growing it until it takes some milliseconds.
+// CalibrateClock times a fixed workload on a stream of its own
+// (native.Calibrate).
 func (d *device) CalibrateClock() (dev, host time.Duration, err error) {
 	qd, err := d.NewQueue()
 	if err != nil {
@@ -139,50 +71,22 @@ func (d *device) CalibrateClock() (dev, host time.Duration, err error) {
 	}
 	q := qd.(*queue)
 	defer q.Release()
-	for size := 16 << 20; ; size *= 2 {
-		dev, host, err = q.memsets(size)
-		if err != nil || host >= 2*time.Millisecond || size >= 512<<20 {
-			return dev, host, err
-		}
-	}
+	return native.Calibrate(q, &q.timer)
 }
 
-// memsets times 8 memsets of size bytes on q.
-func (q *queue) memsets(size int) (dev, host time.Duration, err error) {
-	d := q.d
-	b, err := d.NewBuffer(size)
+// Enter makes the queue's device current on the calling thread.
+func (q *queue) Enter() (leave func(), err error) { return q.d.enter() }
+
+// Alloc allocates a buffer of size bytes.
+func (q *queue) Alloc(size int) (ptr uintptr, free func(), err error) {
+	b, err := q.d.NewBuffer(size)
 	if err != nil {
-		return 0, 0, err
+		return 0, nil, err
 	}
-	defer b.Release()
-	ptr := b.(*buffer).ptr
-	leave, err := d.enter()
-	if err != nil {
-		return 0, 0, err
-	}
-	t0 := time.Now()
-	start, err := q.timer.record(q)
-	for i := 0; err == nil && i < 8; i++ {
-		err = d.failed(d.api.check("cuMemsetD8Async", d.api.memsetD8Async(ptr, uint8(i), uintptr(size), q.stream)))
-	}
-	var end uintptr
-	if err == nil {
-		end, err = q.timer.record(q)
-	}
-	leave()
-	if err != nil {
-		return 0, 0, fmt.Errorf("cuda: calibrating the clock: %w", err)
-	}
-	if err := q.Sync(context.Background()); err != nil {
-		return 0, 0, err
-	}
-	host = time.Since(t0)
-	leave, err = d.enter()
-	if err != nil {
-		return 0, 0, err
-	}
-	defer leave()
-	dev, err = d.elapsed(start, end)
-	q.timer.free = append(q.timer.free, start, end)
-	return dev, host, err
+	return b.(*buffer).ptr, b.Release, nil
+}
+
+// Fill records cuMemsetD8Async of n bytes at ptr on the queue's stream.
+func (q *queue) Fill(ptr uintptr, v byte, n int) error {
+	return q.d.failed(q.d.api.check("cuMemsetD8Async", q.d.api.memsetD8Async(ptr, v, uintptr(n), q.stream)))
 }

@@ -59,7 +59,9 @@ type Info struct {
 	// Native is the native target whose code the device runs where a
 	// kernel carries it (the CPU's host tier: schema.TargetLLVMHost), and
 	// ISA the widest instruction set level of it that the device runs
-	// ("x86-64-v3"); both empty where the device runs no native code.
+	// ("x86-64-v3", "sm_90"), or, for code that runs on its own
+	// processor alone (an AMDGPU code object), that processor
+	// ("gfx90a"); both empty where the device runs no native code.
 	Native schema.Target
 	ISA    string
 	Limits Limits

@@ -20,6 +20,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/goxpu/xpu/gpu"
+	"github.com/goxpu/xpu/schema"
 )
 
 func main() {
@@ -91,7 +92,12 @@ func printInfo(w io.Writer, info gpu.Info) {
 	}
 	rowIf("workers", uint64(info.Workers))
 	if info.Native != "" {
-		row("native code", fmt.Sprintf("%s, up to %s", info.Native, info.ISA))
+		// An AMDGPU code object runs on its own processor alone.
+		if info.Native == schema.TargetHSACO {
+			row("native code", fmt.Sprintf("%s, for %s", info.Native, info.ISA))
+		} else {
+			row("native code", fmt.Sprintf("%s, up to %s", info.Native, info.ISA))
+		}
 	}
 	l := info.Limits
 	rowIf("max invocations per block", uint64(l.MaxInvocationsPerBlock))
