@@ -9,10 +9,12 @@ package schema
 // object version 5) that holds the entries of every kernel of the
 // package built for one architecture and wave width, in Symbol the name
 // of this kernel's entry (a kernel symbol of the object, "name.kd" its
-// descriptor), in Selector.ISA that architecture as the object's
-// processor spells it ("gfx90a", "gfx1100"), and in Selector.Width the
-// wave width it was built for (64 or 32: the target feature
-// wavefrontsize64 or wavefrontsize32). A code object runs only on a
+// descriptor), and in Selector.ISA that architecture as the object's
+// processor spells it ("gfx90a", "gfx1100"). Each architecture is built
+// at one wave size, which its kernel descriptors state and the device
+// runs it at (the target feature wavefrontsize64 or wavefrontsize32: 64
+// for CDNA, 32 for RDNA); Selector.Width is, as for every artifact, the
+// width the kernel's wave verbs run at. A code object runs only on a
 // device of its exact architecture; the HIP driver refuses any other by
 // name.
 //

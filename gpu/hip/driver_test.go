@@ -47,12 +47,11 @@ func suiteConfig(open func() (driver.Device, error), required bool, obj, isa str
 
 // refusals are the kernels the HIP driver's Compile refuses.
 func refusals(add *driver.Kernel, obj, isa string, wave uint32) []drivertest.Refusal {
-	none, refused, wide, other, narrow, bad, missing := *add, *add, *add, *add, *add, *add, *add
+	none, refused, wide, other, bad, missing := *add, *add, *add, *add, *add, *add
 	none.Name, none.Artifacts = "drivertest.nohsaco", nil
 	refused.Name, refused.Refused = "drivertest.refused", "requires N%2 == 0"
 	wide.Name, wide.Block.X = "drivertest.wide", 1<<16
 	other.Name, other.Artifacts = "drivertest.other", hsacoCode(obj, "add", "gfx1100", wave)
-	narrow.Name, narrow.Artifacts = "drivertest.narrow", hsacoCode(obj, "add", isa, 96-wave)
 	bad.Name, bad.Artifacts = "drivertest.bad", hsacoCode(badObject, "add", isa, wave)
 	missing.Name, missing.Artifacts = "drivertest.missing", hsacoCode(obj, "subtract", isa, wave)
 	return []drivertest.Refusal{
@@ -60,7 +59,6 @@ func refusals(add *driver.Kernel, obj, isa string, wave uint32) []drivertest.Ref
 		{Why: "a refused kernel", Kernel: &refused, Says: []string{refused.Name, refused.Refused}},
 		{Why: "a block beyond the device's", Kernel: &wide, Says: []string{wide.Name, "block of 65536"}},
 		{Why: "another processor", Kernel: &other, Says: []string{other.Name, "gfx1100", isa}},
-		{Why: "another wave size", Kernel: &narrow, Says: []string{narrow.Name, "wave"}},
 		{Why: "a code object that does not load", Kernel: &bad, Says: []string{bad.Name, "does not load", "hipModuleLoadData"}},
 		{Why: "an entry the object lacks", Kernel: &missing, Says: []string{missing.Name, "no entry subtract", "hipErrorNotFound"}},
 	}

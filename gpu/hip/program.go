@@ -36,21 +36,23 @@ type program struct {
 }
 
 // Artifact returns k's HSACO artifact the device runs: the first of its
-// hip hsaco artifacts built for the device's processor (Selector.ISA)
-// and wave size (Selector.Width). A code object runs on its processor
-// only, so there is no best among others.
+// hip hsaco artifacts built for the device's processor (Selector.ISA).
+// A code object runs on its processor only, so there is no best among
+// others, and at the wave size its kernel descriptors state (the one it
+// was built for), whatever the device's default; Selector.Width is, as
+// for every artifact, the wave width the kernel's verbs run at.
 func (d *device) Artifact(k *driver.Kernel) *schema.Artifact {
 	for i := range k.Artifacts {
 		a := &k.Artifacts[i]
-		if a.Backend == schema.BackendHIP && a.Target == schema.TargetHSACO && a.Selector.ISA == d.info.ISA && a.Selector.Width == d.wave {
+		if a.Backend == schema.BackendHIP && a.Target == schema.TargetHSACO && a.Selector.ISA == d.info.ISA {
 			return a
 		}
 	}
 	return nil
 }
 
-// Refusal says why Artifact(k) is nil: the processors and wave sizes its
-// artifacts are built for, beside the device's.
+// Refusal says why Artifact(k) is nil: the processors its artifacts are
+// built for, beside the device's.
 func (d *device) Refusal(k *driver.Kernel) error {
 	if d.Artifact(k) != nil {
 		return nil
@@ -65,13 +67,13 @@ func (d *device) Refusal(k *driver.Kernel) error {
 			needs = append(needs, fmt.Sprintf("target %s (the driver runs %s)", a.Target, schema.TargetHSACO))
 			continue
 		}
-		needs = append(needs, fmt.Sprintf("%s wave%d", a.Selector.ISA, a.Selector.Width))
+		needs = append(needs, a.Selector.ISA)
 	}
 	if len(needs) == 0 {
 		return fmt.Errorf("hip: kernel %s: no hsaco artifact", k.Name)
 	}
-	return fmt.Errorf("hip: kernel %s: its hsaco artifacts are for %s; the device %s is %s wave%d",
-		k.Name, strings.Join(needs, ", "), d.info.Name, d.info.ISA, d.wave)
+	return fmt.Errorf("hip: kernel %s: its hsaco artifacts are for %s; the device %s is %s",
+		k.Name, strings.Join(needs, ", "), d.info.Name, d.info.ISA)
 }
 
 // The hipFunction_attribute values the driver reads.
