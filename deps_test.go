@@ -66,7 +66,7 @@ const depsRules = `
 	< codegen/sidecar;
 	# Reading AMDGPU code objects: their ELF and their metadata note.
 	github.com/vmihailenco/msgpack/v5 < hsaco;
-	codegen/frontend, codegen/wgslgen, codegen/golower, codegen/llvmgen, codegen/sidecar, codegen/emit < codegen;
+	codegen/frontend, codegen/wgslgen, codegen/golower, codegen/llvmgen, codegen/sidecar, codegen/emit, hsaco < codegen;
 	< codegen/internal/gobuild, codegen/fuzz;
 
 	# The generator, which every go generate runs: code generation alone,

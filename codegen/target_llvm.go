@@ -11,6 +11,7 @@ import (
 	"github.com/goxpu/xpu/codegen/ir"
 	"github.com/goxpu/xpu/codegen/llvmgen"
 	"github.com/goxpu/xpu/codegen/sidecar"
+	"github.com/goxpu/xpu/hsaco"
 	"github.com/goxpu/xpu/llvm"
 	"github.com/goxpu/xpu/schema"
 )
@@ -66,6 +67,7 @@ func (t llvmTarget) Lower(k *ir.Kernel, _ *emit.Names) ([]schema.Artifact, error
 			// A GPU entry always takes the fault word (schema/ptx.go):
 			// its accesses are bounds-checked.
 			a.Fault = true
+			a.PrivateBytes = new(ir.PrivateBytes(k))
 		}
 		if k.Wave != 0 || ir.UsesWaves(k) {
 			// On the host a wave is a chunk of the vector's lanes
@@ -132,8 +134,10 @@ func (t llvmTarget) Link(ctx context.Context, arts []*schema.Artifact) (map[stri
 		switch h.Arch {
 		case llvmgen.ArchNVPTX:
 			lib, err = t.ptx(ctx, tools, tgt, group)
+		case llvmgen.ArchAMDGCN:
+			lib, err = t.codeObject(ctx, tools, tgt, group)
 		default:
-			lib, err = t.objects(ctx, tools, tgt, h.Arch, group)
+			lib, err = t.sharedObject(ctx, tools, tgt, group)
 		}
 		if err != nil {
 			return nil, fmt.Errorf("building %s: %w", f, err)
@@ -143,22 +147,70 @@ func (t llvmTarget) Link(ctx context.Context, arts []*schema.Artifact) (map[stri
 	return libs, nil
 }
 
-// ptx links the modules of group into one and compiles it to PTX text.
-func (llvmTarget) ptx(ctx context.Context, tools *sidecar.Tools, tgt sidecar.Target, group []*schema.Artifact) ([]byte, error) {
+// linkIR links the modules of group into one.
+func linkIR(ctx context.Context, tools *sidecar.Tools, group []*schema.Artifact) ([]byte, error) {
 	mods := make([][]byte, len(group))
 	for i, a := range group {
 		mods[i] = []byte(a.Code)
 	}
-	ir, err := tools.LinkIR(ctx, mods)
+	return tools.LinkIR(ctx, mods)
+}
+
+// ptx links the modules of group into one and compiles it to PTX text.
+func (llvmTarget) ptx(ctx context.Context, tools *sidecar.Tools, tgt sidecar.Target, group []*schema.Artifact) ([]byte, error) {
+	m, err := linkIR(ctx, tools, group)
 	if err != nil {
 		return nil, err
 	}
-	return tools.Assembly(ctx, ir, tgt)
+	return tools.Assembly(ctx, m, tgt)
 }
 
-// objects compiles each module of group to an object, in parallel, and
-// links them: a shared object for the host, a code object for AMD.
-func (llvmTarget) objects(ctx context.Context, tools *sidecar.Tools, tgt sidecar.Target, arch llvmgen.Arch, group []*schema.Artifact) ([]byte, error) {
+// codeObject links the modules of group into one (a code object holds one
+// metadata note, of one module's kernels), compiles it and links the
+// object into a code object. It reads each kernel's registers and
+// private segment into its manifest, and fails a kernel that spills
+// (hsaco.Spill, the [xpu-kernel-spill] gate).
+func (llvmTarget) codeObject(ctx context.Context, tools *sidecar.Tools, tgt sidecar.Target, group []*schema.Artifact) ([]byte, error) {
+	m, err := linkIR(ctx, tools, group)
+	if err != nil {
+		return nil, err
+	}
+	obj, err := tools.Object(ctx, m, tgt)
+	if err != nil {
+		return nil, err
+	}
+	co, err := tools.CodeObject(ctx, [][]byte{obj})
+	if err != nil {
+		return nil, err
+	}
+	o, err := hsaco.Read(co)
+	if err != nil {
+		return nil, err
+	}
+	var errs []error
+	for _, a := range group {
+		k, ok := o.Kernel(a.Symbol)
+		if !ok {
+			return nil, fmt.Errorf("the code object has no kernel %s", a.Symbol)
+		}
+		a.Registers, a.SpillBytes = k.VGPRs, k.PrivateSegmentBytes
+		own := 0
+		if a.PrivateBytes != nil {
+			own = *a.PrivateBytes
+		}
+		if err := hsaco.Spill(k, own); err != nil {
+			errs = append(errs, fmt.Errorf("%s: %w", a.Selector.ISA, err))
+		}
+	}
+	if err := errors.Join(errs...); err != nil {
+		return nil, err
+	}
+	return co, nil
+}
+
+// sharedObject compiles each module of group to an object, in parallel,
+// and links them into a shared object for the host.
+func (llvmTarget) sharedObject(ctx context.Context, tools *sidecar.Tools, tgt sidecar.Target, group []*schema.Artifact) ([]byte, error) {
 	objs := make([][]byte, len(group))
 	errs := make([]error, len(group))
 	var wg sync.WaitGroup
@@ -176,9 +228,6 @@ func (llvmTarget) objects(ctx context.Context, tools *sidecar.Tools, tgt sidecar
 	wg.Wait()
 	if err := errors.Join(errs...); err != nil {
 		return nil, err
-	}
-	if arch == llvmgen.ArchAMDGCN {
-		return tools.CodeObject(ctx, objs)
 	}
 	return tools.Link(ctx, objs, llvmgen.Libs...)
 }

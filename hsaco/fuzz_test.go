@@ -24,7 +24,7 @@ func FuzzRead(f *testing.F) {
 			if k.Name == "" || k.Symbol == "" {
 				t.Fatalf("a kernel without a name or descriptor: %+v", k)
 			}
-			_ = Spill(&k)
+			_ = Spill(&k, 0)
 		}
 	})
 }
@@ -56,7 +56,7 @@ func TestMutations(t *testing.T) {
 			}
 			if o, err := Read(obj); err == nil {
 				for _, k := range o.Kernels {
-					_ = Spill(&k)
+					_ = Spill(&k, 0)
 				}
 			}
 		}

@@ -293,7 +293,7 @@ func TestSpillGate(t *testing.T) {
 		}
 		spills := listing(b.asm)["spill"]
 		for _, k := range o.Kernels {
-			err := Spill(&k)
+			err := Spill(&k, 0)
 			if k.Name != "spill" {
 				if err != nil {
 					t.Errorf("%s %s: %v", b.cpu, k.Name, err)
@@ -320,18 +320,31 @@ func TestSpillGate(t *testing.T) {
 func TestSpillGateAbsent(t *testing.T) {
 	zero := 0
 	k := Kernel{Name: "k", VGPRSpills: &zero, PrivateSegmentBytes: &zero}
-	err := Spill(&k)
+	err := Spill(&k, 0)
 	var se *SpillError
 	if err == nil || errors.As(err, &se) || !strings.Contains(err.Error(), ".sgpr_spill_count") {
 		t.Fatalf("%v", err)
 	}
 	k.SGPRSpills = &zero
-	if err := Spill(&k); err != nil {
+	if err := Spill(&k, 0); err != nil {
 		t.Fatal(err)
+	}
+	five := 5
+	k.SGPRSpills = &five
+	if err := Spill(&k, 0); err != nil {
+		t.Fatalf("scalar spills to vector lanes, no memory: %v", err)
+	}
+	sixteen := 16
+	k.PrivateSegmentBytes = &sixteen
+	if err := Spill(&k, 16); err != nil {
+		t.Fatalf("a private segment its variables take: %v", err)
+	}
+	if err := Spill(&k, 8); !errors.As(err, &se) || !strings.Contains(err.Error(), "private segment 16 bytes") || !strings.Contains(err.Error(), "at most 8") {
+		t.Fatalf("a private segment beyond its variables: %v", err)
 	}
 	yes := true
 	k.DynamicStack = &yes
-	if err := Spill(&k); !errors.As(err, &se) || !strings.Contains(err.Error(), "dynamic stack") {
+	if err := Spill(&k, 16); !errors.As(err, &se) || !strings.Contains(err.Error(), "dynamic stack") {
 		t.Fatal(err)
 	}
 }

@@ -1,7 +1,11 @@
 package hsaco
 
 // This file states the HSACO tier's spill gate: a kernel whose code
-// spills registers, or needs scratch at all, fails at generation.
+// spills vector registers, or needs scratch beyond its own variables,
+// fails at generation. Scalar registers spill to lanes of vector ones
+// (v_writelane), which costs instructions but no memory: such spills
+// fail the gate only when they reach memory, which the private segment
+// then shows.
 
 import (
 	"fmt"
@@ -15,6 +19,7 @@ type SpillError struct {
 	VGPRSpills   int  // vector registers spilled
 	SGPRSpills   int  // scalar registers spilled
 	PrivateBytes int  // the private segment's fixed size per work-item
+	Own          int  // of which the kernel's own variables may take
 	DynamicStack bool // a stack of a size known only at run time
 }
 
@@ -26,8 +31,8 @@ func (e *SpillError) Error() string {
 	if e.SGPRSpills > 0 {
 		why = append(why, fmt.Sprintf("SGPR spills %d", e.SGPRSpills))
 	}
-	if e.PrivateBytes > 0 {
-		why = append(why, fmt.Sprintf("private segment %d bytes from spills/stack", e.PrivateBytes))
+	if e.PrivateBytes > e.Own {
+		why = append(why, fmt.Sprintf("private segment %d bytes from spills/stack (its variables take at most %d)", e.PrivateBytes, e.Own))
 	}
 	if e.DynamicStack {
 		why = append(why, "a dynamic stack")
@@ -35,11 +40,13 @@ func (e *SpillError) Error() string {
 	return fmt.Sprintf("[xpu-kernel-spill] kernel %s: %s", e.Kernel, strings.Join(why, ", "))
 }
 
-// Spill is the spill gate: nil for a kernel that spills no register and
-// needs no private segment, else a *SpillError naming it and the cause.
-// A kernel whose note lacks a spill count or its private segment's size
-// cannot be shown not to spill: that is an error too, naming the fact.
-func Spill(k *Kernel) error {
+// Spill is the spill gate: nil for a kernel that spills no vector
+// register and needs no private segment beyond own bytes (what its variables take in
+// memory, an array indexed at run time kept in scratch), else a
+// *SpillError naming it and the cause. A kernel whose note lacks a spill
+// count or its private segment's size cannot be shown not to spill: that
+// is an error too, naming the fact.
+func Spill(k *Kernel, own int) error {
 	for _, f := range []struct {
 		v    *int
 		what string
@@ -48,9 +55,9 @@ func Spill(k *Kernel) error {
 			return fmt.Errorf("hsaco: kernel %s: the metadata states no %s, which the spill gate reads", k.Name, f.what)
 		}
 	}
-	e := &SpillError{Kernel: k.Name, VGPRSpills: *k.VGPRSpills, SGPRSpills: *k.SGPRSpills, PrivateBytes: *k.PrivateSegmentBytes}
+	e := &SpillError{Kernel: k.Name, VGPRSpills: *k.VGPRSpills, SGPRSpills: *k.SGPRSpills, PrivateBytes: *k.PrivateSegmentBytes, Own: own}
 	e.DynamicStack = k.DynamicStack != nil && *k.DynamicStack
-	if e.VGPRSpills == 0 && e.SGPRSpills == 0 && e.PrivateBytes == 0 && !e.DynamicStack {
+	if e.VGPRSpills == 0 && e.PrivateBytes <= own && !e.DynamicStack {
 		return nil
 	}
 	return e

@@ -135,6 +135,12 @@ func (w *writer) manifest(m schema.Manifest) {
 	if m.PrivateBytes != nil {
 		more = append(more, fmt.Sprintf("PrivateBytes: new(%d),", *m.PrivateBytes))
 	}
+	if m.Registers != nil {
+		more = append(more, fmt.Sprintf("Registers: new(%d),", *m.Registers))
+	}
+	if m.SpillBytes != nil {
+		more = append(more, fmt.Sprintf("SpillBytes: new(%d),", *m.SpillBytes))
+	}
 	if m.WaveTier != "" {
 		more = append(more, fmt.Sprintf("WaveTier: %q,", m.WaveTier))
 	}

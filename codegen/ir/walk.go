@@ -117,3 +117,28 @@ func LeavingBranch(stmts []Stmt) Stmt {
 	}
 	return nil
 }
+
+// PrivateBytes returns the private memory per work-item k's variables
+// take at most: those its body and functions declare, and the functions'
+// parameters.
+func PrivateBytes(k *Kernel) int {
+	n := declBytes(k.Body)
+	for _, f := range k.Funcs {
+		n += declBytes(f.Body)
+		for _, p := range f.Params {
+			n += p.Type.Size()
+		}
+	}
+	return n
+}
+
+func declBytes(b *Block) int {
+	n := 0
+	WalkStmts(b, func(s Stmt) bool {
+		if d, ok := s.(*Decl); ok {
+			n += d.Var.Type.Size()
+		}
+		return true
+	})
+	return n
+}

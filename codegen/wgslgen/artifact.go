@@ -36,7 +36,7 @@ func Artifacts(k *ir.Kernel) ([]schema.Artifact, error) {
 				Backend:      schema.BackendWebGPU,
 				Target:       schema.TargetWGSL,
 				WaveTier:     v.tier,
-				PrivateBytes: new(privateBytes(k)),
+				PrivateBytes: new(ir.PrivateBytes(k)),
 				Fault:        Faults(m),
 				NativeOps:    nativeOps(m),
 			},
@@ -65,30 +65,6 @@ func Faults(m *wgsl.Module) bool {
 		}
 	}
 	return false
-}
-
-// privateBytes is the memory one work-item declares: the variables of
-// the kernel's body and of the functions it calls, and their parameters.
-func privateBytes(k *ir.Kernel) int {
-	n := declBytes(k.Body)
-	for _, f := range k.Funcs {
-		n += declBytes(f.Body)
-		for _, p := range f.Params {
-			n += p.Type.Size()
-		}
-	}
-	return n
-}
-
-func declBytes(b *ir.Block) int {
-	n := 0
-	ir.WalkStmts(b, func(s ir.Stmt) bool {
-		if d, ok := s.(*ir.Decl); ok {
-			n += d.Var.Type.Size()
-		}
-		return true
-	})
-	return n
 }
 
 // nativeOps returns the builtins m calls, sorted: the functions it calls
