@@ -94,7 +94,7 @@ func (llvmHostTarget) Link(ctx context.Context, arts []*schema.Artifact) (map[st
 		wg.Go(func() {
 			sem <- struct{}{}
 			defer func() { <-sem }()
-			objs[i], errs[i] = tools.Object(ctx, []byte(a.Code), sidecar.Target{Triple: h.Triple, CPU: h.CPU, Features: h.Features})
+			objs[i], errs[i] = tools.Object(ctx, []byte(a.Code), sidecarTarget(h))
 			if errs[i] != nil {
 				errs[i] = fmt.Errorf("%s at %s: %w", a.Symbol, a.Selector.ISA, errs[i])
 			}
@@ -105,21 +105,28 @@ func (llvmHostTarget) Link(ctx context.Context, arts []*schema.Artifact) (map[st
 		return nil, err
 	}
 	byFile := map[string][][]byte{}
+	fileTarget := map[string]llvmgen.Target{}
 	var files []string
 	for i, a := range arts {
 		f := emit.LibraryFile(a)
 		if byFile[f] == nil {
 			files = append(files, f)
+			fileTarget[f] = hosts[a.Selector.ISA]
 		}
 		byFile[f] = append(byFile[f], objs[i])
 	}
 	libs := map[string][]byte{}
 	for _, f := range files {
-		so, err := tools.Link(ctx, byFile[f], llvmgen.Libs...)
+		so, err := tools.Link(ctx, sidecarTarget(fileTarget[f]), byFile[f], llvmgen.Libs...)
 		if err != nil {
 			return nil, fmt.Errorf("linking %s: %w", f, err)
 		}
 		libs[f] = so
 	}
 	return libs, nil
+}
+
+// sidecarTarget is what the sidecar compiles and links for at h.
+func sidecarTarget(h llvmgen.Target) sidecar.Target {
+	return sidecar.Target{Triple: h.Triple, CPU: h.CPU, Features: h.Features}
 }

@@ -95,7 +95,7 @@ func newGen(k *ir.Kernel, t Target) *gen {
 		buffers: map[*ir.Param]*buffer{}, scalars: map[*ir.Param]llvm.Value{},
 		shared: map[*ir.Shared]llvm.Value{}, vars: map[*ir.Var]*variable{},
 		assign: map[*ir.Var]int{}, varyU: map[*ir.Var]bool{},
-		m: &llvm.Module{SourceFilename: k.Name, Triple: t.Triple, DataLayout: x86DataLayout},
+		m: &llvm.Module{SourceFilename: k.Name, Triple: t.Triple, DataLayout: t.DataLayout},
 	}
 	g.survey()
 	return g
