@@ -166,7 +166,7 @@ func TestHostOnlyRefusals(t *testing.T) {
 	}{
 		{&goOnly, 4, []string{"cpu.saxpy", "llvm-host tier only", "no llvm-host artifact"}},
 		{&v4only, 3, []string{"cpu.v4only", "need x86-64-v4", "the processor is x86-64-v3"}},
-		{k, 0, []string{"cpu.saxpy", "not x86-64"}},
+		{k, 0, []string{"cpu.saxpy", "no x86-64 level"}},
 	}
 	for _, c := range cases {
 		d := openWith(t, TierHost, c.level)
@@ -228,6 +228,34 @@ func TestUnknownISAIsNotRun(t *testing.T) {
 	}
 	if err := d.(driver.Refuser).Refusal(k); hostLoads && (err == nil || !strings.Contains(err.Error(), `"armv9-a"`)) {
 		t.Errorf("Refusal = %v, want it to name the ISA", err)
+	}
+}
+
+// TestArchitectureChoice checks that a device of the processor's own
+// facts runs, of host artifacts for x86-64-v3 and armv8-a, the one of its
+// architecture (amd64 at v3 or above, arm64), and never the other's,
+// whose objects are ELF too.
+func TestArchitectureChoice(t *testing.T) {
+	k := *saxpyKernel
+	k.Artifacts = append([]schema.Artifact{hostArtifactFor("x86-64-v3", "unloaded"), hostArtifactFor("armv8-a", "unloaded")}, saxpyKernel.Artifacts...)
+	want := &k.Artifacts[2] // the Go artifact
+	switch f := Detect(); {
+	case !hostLoads:
+	case runtime.GOARCH == "amd64" && f.X64Level >= 3:
+		want = &k.Artifacts[0]
+	case runtime.GOARCH == "arm64":
+		want = &k.Artifacts[1]
+	}
+	d, err := New(Config{Tier: TierAuto, CacheDir: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Close()
+	if got := d.Artifact(&k); got != want {
+		t.Errorf("%s: runs %+v, want %+v", runtime.GOARCH, got, want)
+	}
+	if runtime.GOARCH == "arm64" && d.Info().Facts["isa"] != "armv8-a" {
+		t.Errorf("arm64: fact isa %q, want armv8-a", d.Info().Facts["isa"])
 	}
 }
 
