@@ -50,6 +50,12 @@ var AtomicAddKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Code:     libLLVMHOSTX8664V4,
 			Symbol:   "xpu_AtomicAdd",
 		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:681f41081b60cea39d75d28dfb0b2296f490b32005c612051cb28300f97fb75d"},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "armv8-a"},
+			Code:     libLLVMHOSTARMV8A,
+			Symbol:   "xpu_AtomicAdd",
+		},
 	},
 })
 
@@ -191,6 +197,12 @@ var AtomicAddFloatKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:8be87720dcb0f52903b6f78d08b2c948ee2727366e6ed3c387598d3845533c03"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
 			Code:     libLLVMHOSTX8664V4,
+			Symbol:   "xpu_AtomicAddFloat",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:11aa6c01f3db9d9a7354f8336129c1308f848cdafa24ff75f15a323874ef0780"},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "armv8-a"},
+			Code:     libLLVMHOSTARMV8A,
 			Symbol:   "xpu_AtomicAddFloat",
 		},
 	},
@@ -350,6 +362,12 @@ var AtomicBitsKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Code:     libLLVMHOSTX8664V4,
 			Symbol:   "xpu_AtomicBits",
 		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:26a76196b799363a1dc3af2fa8ab435ab6d400b8c6f22f404b1ae00942bc58b0"},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "armv8-a"},
+			Code:     libLLVMHOSTARMV8A,
+			Symbol:   "xpu_AtomicBits",
+		},
 	},
 })
 
@@ -502,6 +520,12 @@ var AtomicCompareExchangeKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:a7b9c43517c5dcc7cabbc6e92d4733ec77771aefb4432d170dc82691bc44e2c1"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
 			Code:     libLLVMHOSTX8664V4,
+			Symbol:   "xpu_AtomicCompareExchange",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:253b6acd814d994d8f2b65251a8e06931cd245864427f067b21e1c8e753fccaa"},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "armv8-a"},
+			Code:     libLLVMHOSTARMV8A,
 			Symbol:   "xpu_AtomicCompareExchange",
 		},
 	},
@@ -679,6 +703,12 @@ var AtomicExchangeKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Code:     libLLVMHOSTX8664V4,
 			Symbol:   "xpu_AtomicExchange",
 		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:6183661b0ad33dc8b67cd40708c258f637cc476144091c7863c1786370f2ddb3"},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "armv8-a"},
+			Code:     libLLVMHOSTARMV8A,
+			Symbol:   "xpu_AtomicExchange",
+		},
 	},
 })
 
@@ -812,6 +842,12 @@ var AtomicMinMaxKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:56909c7a02ced1ca9d3f5adc15a36a32c961d7b3bb67f3f7e9d0e85ce8879784"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
 			Code:     libLLVMHOSTX8664V4,
+			Symbol:   "xpu_AtomicMinMax",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:2f121cabd792a3f00bba5d0d8ef91570b0542f5fbe0aa5e6596337d0675a8c65"},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "armv8-a"},
+			Code:     libLLVMHOSTARMV8A,
 			Symbol:   "xpu_AtomicMinMax",
 		},
 	},
@@ -966,6 +1002,12 @@ var AtomicSubKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Code:     libLLVMHOSTX8664V4,
 			Symbol:   "xpu_AtomicSub",
 		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:ce96c69d164c73e56942aa03ebebe64dd01205a3c0a9b58f9f4106486d0c3a13"},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "armv8-a"},
+			Code:     libLLVMHOSTARMV8A,
+			Symbol:   "xpu_AtomicSub",
+		},
 	},
 })
 
@@ -1104,6 +1146,12 @@ var BitOpsKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:21894094dbe0c8874552c4db72d310e1302a3471cb4073a92048c3dac17e203b"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
 			Code:     libLLVMHOSTX8664V4,
+			Symbol:   "xpu_BitOps",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:2be0b728d4c6a33aa1114436a056d712b1f99d2678415828fae05cb0c07f200d"},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "armv8-a"},
+			Code:     libLLVMHOSTARMV8A,
 			Symbol:   "xpu_BitOps",
 		},
 	},
@@ -1293,6 +1341,12 @@ var BlackScholesKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Code:     libLLVMHOSTX8664V4,
 			Symbol:   "xpu_BlackScholes",
 		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:55ac2b1181babdc94a91e6004ca85270ebb35ce9a88b5c56a789acaf40713e0c"},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "armv8-a"},
+			Code:     libLLVMHOSTARMV8A,
+			Symbol:   "xpu_BlackScholes",
+		},
 	},
 })
 
@@ -1458,6 +1512,12 @@ var BlockReduceKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:63a388912b69e6362e73bfe33c8aec3e9a96c9fecb6f7803c7c2bd9ecc7c3ecf"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
 			Code:     libLLVMHOSTX8664V4,
+			Symbol:   "xpu_BlockReduce",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:e9ac6b8969e9010f5830f49f58c17a3786bac8d09cf7ce935203e14745050717"},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "armv8-a"},
+			Code:     libLLVMHOSTARMV8A,
 			Symbol:   "xpu_BlockReduce",
 		},
 	},
@@ -1661,6 +1721,12 @@ var BranchesKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Code:     libLLVMHOSTX8664V4,
 			Symbol:   "xpu_Branches",
 		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:8bdc71a3d38d87990c77b3b41c5f6911aafb3a8c9e5c0a291e43a239384a5d6d"},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "armv8-a"},
+			Code:     libLLVMHOSTARMV8A,
+			Symbol:   "xpu_Branches",
+		},
 	},
 })
 
@@ -1839,6 +1905,12 @@ var CollatzKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:5e1d444e541ac250d8a31b567ba754fc8ce780de14bd90d9390beb19bf216945"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
 			Code:     libLLVMHOSTX8664V4,
+			Symbol:   "xpu_Collatz",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:f37bcec3828ffd6a6617bc26d309e2ad084298a951134aa8cdc0318ec840a67a"},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "armv8-a"},
+			Code:     libLLVMHOSTARMV8A,
 			Symbol:   "xpu_Collatz",
 		},
 	},
@@ -2023,6 +2095,12 @@ var CompareKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:e1a7d3e2c5b9c2535d68d89d345aa5dbf063ed01ef4e4680a29a1b7e3e922440"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
 			Code:     libLLVMHOSTX8664V4,
+			Symbol:   "xpu_Compare",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:69825004a3b7682cd1762ada0ccc97255ac603736ec755136ff1b081bfa3c06c"},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "armv8-a"},
+			Code:     libLLVMHOSTARMV8A,
 			Symbol:   "xpu_Compare",
 		},
 	},
@@ -2280,6 +2358,12 @@ var CompoundAssignKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Code:     libLLVMHOSTX8664V4,
 			Symbol:   "xpu_CompoundAssign",
 		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:c6fb452b6b75242c5a9fa7f7a34a03170eb882dfd17d838b23be22d78d4ef787"},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "armv8-a"},
+			Code:     libLLVMHOSTARMV8A,
+			Symbol:   "xpu_CompoundAssign",
+		},
 	},
 })
 
@@ -2460,6 +2544,12 @@ var ConversionsKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:41c82bd50d39418d8659004a842543ac9e9b04f63bbce481a4fa51c8dbf0b949"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
 			Code:     libLLVMHOSTX8664V4,
+			Symbol:   "xpu_Conversions",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:32fd537522932122cfef47509a44ee7032a51c36c884ed23a0f7e527ae36c6a3"},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "armv8-a"},
+			Code:     libLLVMHOSTARMV8A,
 			Symbol:   "xpu_Conversions",
 		},
 	},
@@ -2676,6 +2766,12 @@ var EarlyReturnKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Code:     libLLVMHOSTX8664V4,
 			Symbol:   "xpu_EarlyReturn",
 		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:c614980be25784b52833c5586d4d6ecb7b14d62fb4f141947f005f9250299160"},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "armv8-a"},
+			Code:     libLLVMHOSTARMV8A,
+			Symbol:   "xpu_EarlyReturn",
+		},
 	},
 })
 
@@ -2834,6 +2930,12 @@ var FloatArithKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:90c80d4bcf68315f54e571ae5771236c6b2994275c9f475675651439c24ea8e7"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
 			Code:     libLLVMHOSTX8664V4,
+			Symbol:   "xpu_FloatArith",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:841942117ccabd731c77e8334adcc1af8ebafed9335a3c46cc9610c972acc320"},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "armv8-a"},
+			Code:     libLLVMHOSTARMV8A,
 			Symbol:   "xpu_FloatArith",
 		},
 	},
@@ -2996,6 +3098,12 @@ var FloatCompareKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:1d65f9b24c5b9192c17a8eec2ba6ededdb4681335d8a4f852a3a18068732201c"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
 			Code:     libLLVMHOSTX8664V4,
+			Symbol:   "xpu_FloatCompare",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:8b1e191764489e4b24347a727ec52dbd6f728988e1e4278663ea67bd4dac0e47"},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "armv8-a"},
+			Code:     libLLVMHOSTARMV8A,
 			Symbol:   "xpu_FloatCompare",
 		},
 	},
@@ -3254,6 +3362,12 @@ var FloatConvertKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Code:     libLLVMHOSTX8664V4,
 			Symbol:   "xpu_FloatConvert",
 		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:eb2fcf454faf689e35fc32f99db5fa1b2ac5e0be8164fb1d54f1edd4147942c2"},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "armv8-a"},
+			Code:     libLLVMHOSTARMV8A,
+			Symbol:   "xpu_FloatConvert",
+		},
 	},
 })
 
@@ -3456,6 +3570,12 @@ var FloatEdgesKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Code:     libLLVMHOSTX8664V4,
 			Symbol:   "xpu_FloatEdges",
 		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:8cda6456f41a18ecbe9e00956dfb7c888c1c2ab7d8bb4ef8f9b24186739862ac"},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "armv8-a"},
+			Code:     libLLVMHOSTARMV8A,
+			Symbol:   "xpu_FloatEdges",
+		},
 	},
 })
 
@@ -3654,6 +3774,12 @@ var FuncBufferKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Code:     libLLVMHOSTX8664V4,
 			Symbol:   "xpu_FuncBuffer",
 		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:997bf1117ee2e3eaec7b94bab777ef0631d3b3e4f64c2c24cde41d4024403d4c"},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "armv8-a"},
+			Code:     libLLVMHOSTARMV8A,
+			Symbol:   "xpu_FuncBuffer",
+		},
 	},
 })
 
@@ -3832,6 +3958,12 @@ var FuncChainKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:99c98c272bc50978f01105f988120e553d7de6f36a0c4b05e77d6354c50985a4"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
 			Code:     libLLVMHOSTX8664V4,
+			Symbol:   "xpu_FuncChain",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:b662dababe5c95416485e6ea891b48dccc893af28d734e55fc2cc8268eec5bf6"},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "armv8-a"},
+			Code:     libLLVMHOSTARMV8A,
 			Symbol:   "xpu_FuncChain",
 		},
 	},
@@ -4022,6 +4154,12 @@ var Grid2DKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Code:     libLLVMHOSTX8664V4,
 			Symbol:   "xpu_Grid2D",
 		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:fba9e9e95e442bc8ae54df25307d68121795661dc4984ddedc31267582c46af5"},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "armv8-a"},
+			Code:     libLLVMHOSTARMV8A,
+			Symbol:   "xpu_Grid2D",
+		},
 	},
 })
 
@@ -4130,6 +4268,12 @@ var Grid3DKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Code:     libLLVMHOSTX8664V4,
 			Symbol:   "xpu_Grid3D",
 		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:47e581beb89281526cc4464f110e6e6c4faf879301c0686c8be72c5fbe2c519b"},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "armv8-a"},
+			Code:     libLLVMHOSTARMV8A,
+			Symbol:   "xpu_Grid3D",
+		},
 	},
 })
 
@@ -4231,6 +4375,12 @@ var GridStrideKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:41fac5795d2dfcc308a4f5c0d05bc841cadef58f6dc3fba49bbde758252917d3"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
 			Code:     libLLVMHOSTX8664V4,
+			Symbol:   "xpu_GridStride",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:a59fe64ccfe6b6f143804e85ff376fb1d746d81c9fcb68f3bf00c79f6108a774"},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "armv8-a"},
+			Code:     libLLVMHOSTARMV8A,
 			Symbol:   "xpu_GridStride",
 		},
 	},
@@ -4336,6 +4486,12 @@ var HistogramKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:cd66322804a82d18615e701e1fd0aac6b91550da3fa2bf10e3ea1a5155f600c5"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
 			Code:     libLLVMHOSTX8664V4,
+			Symbol:   "xpu_Histogram",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:a7f57f46ad66d0885566637d5584357c97c0f003db93366dbc93e8ff936ff447"},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "armv8-a"},
+			Code:     libLLVMHOSTARMV8A,
 			Symbol:   "xpu_Histogram",
 		},
 	},
@@ -4483,6 +4639,12 @@ var HistogramSharedKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:a6b42ba29edd6d7d1ea94245871800d776594d9600bf55432c4c6a48f11c8fa6"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
 			Code:     libLLVMHOSTX8664V4,
+			Symbol:   "xpu_HistogramShared",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:398df64f5396e38f87b0d81682c46360daca1094fd86a2fe860d6fb58bcb8f2c"},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "armv8-a"},
+			Code:     libLLVMHOSTARMV8A,
 			Symbol:   "xpu_HistogramShared",
 		},
 	},
@@ -4661,6 +4823,12 @@ var IntArithKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:a4374d0be82e5ffe555c78d93e98ffe8028cf82a6fa9cbcf1a411f78e8585c8c"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
 			Code:     libLLVMHOSTX8664V4,
+			Symbol:   "xpu_IntArith",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:d5fac0d34bc3b9ca92a8f5cf51976418f8f4ffab447eef8714c817853c0f2ad1"},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "armv8-a"},
+			Code:     libLLVMHOSTARMV8A,
 			Symbol:   "xpu_IntArith",
 		},
 	},
@@ -4845,6 +5013,12 @@ var LenGuardKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Code:     libLLVMHOSTX8664V4,
 			Symbol:   "xpu_LenGuard",
 		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:801e3c104ffc96e759b1fe9522ee2d14cc8b74c8df71da0bb59c33cc9a6376d2"},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "armv8-a"},
+			Code:     libLLVMHOSTARMV8A,
+			Symbol:   "xpu_LenGuard",
+		},
 	},
 })
 
@@ -4983,6 +5157,12 @@ var LogicalInLoopKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:375d0a0197a1cd9ca88c0adb477bb1fb04096e6ed0b36a94d050d7ed4274ea7a"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
 			Code:     libLLVMHOSTX8664V4,
+			Symbol:   "xpu_LogicalInLoop",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:d6edbc1bbbcbb206f28fd6f0c64ce8826a59d2c7d3d62f82c7871a4efeae2130"},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "armv8-a"},
+			Code:     libLLVMHOSTARMV8A,
 			Symbol:   "xpu_LogicalInLoop",
 		},
 	},
@@ -5226,6 +5406,12 @@ var LoopBreakContinueKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Code:     libLLVMHOSTX8664V4,
 			Symbol:   "xpu_LoopBreakContinue",
 		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:67e842f64d69759dfa1d1ed53af9052afd64c5c818d8aac2d39e5c6227b3d07a"},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "armv8-a"},
+			Code:     libLLVMHOSTARMV8A,
+			Symbol:   "xpu_LoopBreakContinue",
+		},
 	},
 })
 
@@ -5438,6 +5624,12 @@ var LoopLocalZeroKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Code:     libLLVMHOSTX8664V4,
 			Symbol:   "xpu_LoopLocalZero",
 		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:015c850464034eb854e735eaf3c919b15a2994999809f5dfd0a946a9becc7a41"},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "armv8-a"},
+			Code:     libLLVMHOSTARMV8A,
+			Symbol:   "xpu_LoopLocalZero",
+		},
 	},
 })
 
@@ -5612,6 +5804,12 @@ var MandelbrotKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:459e20a092e27c67a6b9b6a07e3ba7a739dabc35a310ac4837f6f38da00d4b92"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
 			Code:     libLLVMHOSTX8664V4,
+			Symbol:   "xpu_Mandelbrot",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:c3cc45181bbc2b46bda3afe4e99b218cba3831d8f7d52c8694da7255d148e16f"},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "armv8-a"},
+			Code:     libLLVMHOSTARMV8A,
 			Symbol:   "xpu_Mandelbrot",
 		},
 	},
@@ -5796,6 +5994,12 @@ var MathExactKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:570897c631e009cc78a6257e01570b5c2cf61e04f92a06db2006a89704727da5"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
 			Code:     libLLVMHOSTX8664V4,
+			Symbol:   "xpu_MathExact",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:8cc909ade65be49f985a57851db0e537997d6b5b982ba252a1d13c69ab4cb14e"},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "armv8-a"},
+			Code:     libLLVMHOSTARMV8A,
 			Symbol:   "xpu_MathExact",
 		},
 	},
@@ -6048,6 +6252,12 @@ var MathExpLogKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Code:     libLLVMHOSTX8664V4,
 			Symbol:   "xpu_MathExpLog",
 		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:958abcc97730248650939f4a2c9e857563d8b617fd74f400392869ffbeb73ac2"},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "armv8-a"},
+			Code:     libLLVMHOSTARMV8A,
+			Symbol:   "xpu_MathExpLog",
+		},
 	},
 })
 
@@ -6210,6 +6420,12 @@ var MathSqrtFmaKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Code:     libLLVMHOSTX8664V4,
 			Symbol:   "xpu_MathSqrtFma",
 		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:87a0be17309271e7a72dc36aa7fbfe6dbe5fe7581d7515bfcbc8d7f13fc9d2cf"},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "armv8-a"},
+			Code:     libLLVMHOSTARMV8A,
+			Symbol:   "xpu_MathSqrtFma",
+		},
 	},
 })
 
@@ -6351,6 +6567,12 @@ var MathTrigKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:3142ac9d5ff075ac1b7673e6a2af16b42900f004b15c3a6f2a7b28bd9ad6e320"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
 			Code:     libLLVMHOSTX8664V4,
+			Symbol:   "xpu_MathTrig",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:0f7eecb21acdf062476a8e7fdab400ac88250d870649ff7782c20cac49776d19"},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "armv8-a"},
+			Code:     libLLVMHOSTARMV8A,
 			Symbol:   "xpu_MathTrig",
 		},
 	},
@@ -6498,6 +6720,12 @@ var NBodyKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:11cb083b98980653572314bb73f3933d8938bfd34ec1276f843f54d1ce68b0df"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
 			Code:     libLLVMHOSTX8664V4,
+			Symbol:   "xpu_NBody",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:4d3ee10a41fbc6bbd3d06486476bdf600a5d122e310a09dcab3385917b87ac41"},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "armv8-a"},
+			Code:     libLLVMHOSTARMV8A,
 			Symbol:   "xpu_NBody",
 		},
 	},
@@ -6891,6 +7119,12 @@ var NestedLoopsKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Code:     libLLVMHOSTX8664V4,
 			Symbol:   "xpu_NestedLoops",
 		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:2800ea15b9dfe779db44f1e5ce77635fafdb138fbb53dd6c7e1dba0f9a2552eb"},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "armv8-a"},
+			Code:     libLLVMHOSTARMV8A,
+			Symbol:   "xpu_NestedLoops",
+		},
 	},
 })
 
@@ -7091,6 +7325,12 @@ var ParticlesAoSKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Code:     libLLVMHOSTX8664V4,
 			Symbol:   "xpu_ParticlesAoS",
 		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:4010a2c97c5db545bcd28ed86034a8ba47309fcbdc37b773803fe48454721870"},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "armv8-a"},
+			Code:     libLLVMHOSTARMV8A,
+			Symbol:   "xpu_ParticlesAoS",
+		},
 	},
 })
 
@@ -7273,6 +7513,12 @@ var ParticlesSoAKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Code:     libLLVMHOSTX8664V4,
 			Symbol:   "xpu_ParticlesSoA",
 		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:360451036e02ad991d46085aec8700071dfcdfcaddd818d7f9c581ed605eac70"},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "armv8-a"},
+			Code:     libLLVMHOSTARMV8A,
+			Symbol:   "xpu_ParticlesSoA",
+		},
 	},
 })
 
@@ -7452,6 +7698,12 @@ var PrivateArrayKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:516f9332f081516f8e869629b284402094abf406641afcd1676c921e30c77684"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
 			Code:     libLLVMHOSTX8664V4,
+			Symbol:   "xpu_PrivateArray",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:26aff0de285d998e9398f65684cf6c08cc96d4a624c105dbc9326b82978542d8"},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "armv8-a"},
+			Code:     libLLVMHOSTARMV8A,
 			Symbol:   "xpu_PrivateArray",
 		},
 	},
@@ -7640,6 +7892,12 @@ var SaxpyKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Code:     libLLVMHOSTX8664V4,
 			Symbol:   "xpu_Saxpy",
 		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:04fe82a2eb9bf5a38a825c0c55311a54db42faef87a05c8390771663428ae929"},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "armv8-a"},
+			Code:     libLLVMHOSTARMV8A,
+			Symbol:   "xpu_Saxpy",
+		},
 	},
 })
 
@@ -7790,6 +8048,12 @@ var Scale2Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Code:     libLLVMHOSTX8664V4,
 			Symbol:   "xpu_Scale2",
 		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:0af87e6856de2d073829d20c954655533e22162fcd8c6f90c0fd699874e97ecf"},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "armv8-a"},
+			Code:     libLLVMHOSTARMV8A,
+			Symbol:   "xpu_Scale2",
+		},
 	},
 })
 
@@ -7928,6 +8192,12 @@ var Scale3Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:b633feaaa8f6e195fdd5068370e9e84ae7eb37946cb3ea224e37dc802dc785b9"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
 			Code:     libLLVMHOSTX8664V4,
+			Symbol:   "xpu_Scale3",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:d2e452e92f23f546c8b54688e8c1b38b6bea73dbff16ffc42896c939ce10a71c"},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "armv8-a"},
+			Code:     libLLVMHOSTARMV8A,
 			Symbol:   "xpu_Scale3",
 		},
 	},
@@ -8077,6 +8347,12 @@ var ScanKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:ca49241d90cb48f5afb8859aee2f76f94a76f13ba5540a9aab10679e825172e7"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
 			Code:     libLLVMHOSTX8664V4,
+			Symbol:   "xpu_Scan",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:69fe5b90c0632a5475a4afcdec102a6e98490cdf30c6fabc405b127df35128eb"},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "armv8-a"},
+			Code:     libLLVMHOSTARMV8A,
 			Symbol:   "xpu_Scan",
 		},
 	},
@@ -8334,6 +8610,12 @@ var SgemmKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Code:     libLLVMHOSTX8664V4,
 			Symbol:   "xpu_Sgemm",
 		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:388d33e304ed2175ce67c02761cef09dc9d66e1be96ffd0b438d4c95fb785296"},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "armv8-a"},
+			Code:     libLLVMHOSTARMV8A,
+			Symbol:   "xpu_Sgemm",
+		},
 	},
 })
 
@@ -8583,6 +8865,12 @@ var SgemmTiledKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:e43dc4a3a0011561996dbecd8597f817a64e6d65c3bd161c7fa26e7053c3e85f"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
 			Code:     libLLVMHOSTX8664V4,
+			Symbol:   "xpu_SgemmTiled",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:33cb00aed845257cb5adfea075979c708425892ef462b5e8d2422f8c81ee0d78"},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "armv8-a"},
+			Code:     libLLVMHOSTARMV8A,
 			Symbol:   "xpu_SgemmTiled",
 		},
 	},
@@ -8898,6 +9186,12 @@ var ShiftSignedKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Code:     libLLVMHOSTX8664V4,
 			Symbol:   "xpu_ShiftSigned",
 		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:7f00ef27b7b9d1119583d6765f5af2c32db4abf3bf3c870941acd021d722cdae"},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "armv8-a"},
+			Code:     libLLVMHOSTARMV8A,
+			Symbol:   "xpu_ShiftSigned",
+		},
 	},
 })
 
@@ -9115,6 +9409,12 @@ var ShiftsKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Code:     libLLVMHOSTX8664V4,
 			Symbol:   "xpu_Shifts",
 		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:cf3b86dd06db5696f268360ca47a94a281fcebfaae815507713fda26fd8d1e6a"},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "armv8-a"},
+			Code:     libLLVMHOSTARMV8A,
+			Symbol:   "xpu_Shifts",
+		},
 	},
 })
 
@@ -9289,6 +9589,12 @@ var ShortCircuitKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Code:     libLLVMHOSTX8664V4,
 			Symbol:   "xpu_ShortCircuit",
 		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:467f6fdfbf7f07a8d9c81ac1bd81e79a0411fda68e40ed850fbdb9dc927751f0"},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "armv8-a"},
+			Code:     libLLVMHOSTARMV8A,
+			Symbol:   "xpu_ShortCircuit",
+		},
 	},
 })
 
@@ -9434,6 +9740,12 @@ var SpinKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:820faa76673a52cae01991b67290b5bc615fd1fdb554ea18d3533cc70966cffe"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
 			Code:     libLLVMHOSTX8664V4,
+			Symbol:   "xpu_Spin",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:5b52654ae0bcc3f28beac4d49705bb53acb5c3b0edc19d7124f39fbd9783233a"},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "armv8-a"},
+			Code:     libLLVMHOSTARMV8A,
 			Symbol:   "xpu_Spin",
 		},
 	},
@@ -9625,6 +9937,12 @@ var StencilKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Code:     libLLVMHOSTX8664V4,
 			Symbol:   "xpu_Stencil",
 		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:1403e3e9f223d04b361789d65098ca609ac127160b1f97db8297fa7221d6e565"},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "armv8-a"},
+			Code:     libLLVMHOSTARMV8A,
+			Symbol:   "xpu_Stencil",
+		},
 	},
 })
 
@@ -9807,6 +10125,12 @@ var ThreadCoordsKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Code:     libLLVMHOSTX8664V4,
 			Symbol:   "xpu_ThreadCoords",
 		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:b0eff2e35f90ac0a87cdfbe88aabc6f98d97d34c363d182f4df5a0c9266cebbc"},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "armv8-a"},
+			Code:     libLLVMHOSTARMV8A,
+			Symbol:   "xpu_ThreadCoords",
+		},
 	},
 })
 
@@ -9925,6 +10249,12 @@ var TransposeKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:8b7c65e5b79886b1dd4d52aa801a669f50dea8e3ac4115dba1810ea5981cfc28"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
 			Code:     libLLVMHOSTX8664V4,
+			Symbol:   "xpu_Transpose",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:1856dcd71919e0f8f96a4584fc63c0f8a3940178743e409b381a8d4d529b7d4a"},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "armv8-a"},
+			Code:     libLLVMHOSTARMV8A,
 			Symbol:   "xpu_Transpose",
 		},
 	},
@@ -10060,6 +10390,12 @@ var UintArithKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:a0927ccc57d8a9ebc104f9055f803719237ddb5793540c5e0bd682a942611c96"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
 			Code:     libLLVMHOSTX8664V4,
+			Symbol:   "xpu_UintArith",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:2eb2c21ae40324dd5f9ccc480d30564e98c91f4d3a6c044b9cb86f8ef33f5199"},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "armv8-a"},
+			Code:     libLLVMHOSTARMV8A,
 			Symbol:   "xpu_UintArith",
 		},
 	},
@@ -10246,6 +10582,12 @@ var UniformsKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Code:     libLLVMHOSTX8664V4,
 			Symbol:   "xpu_Uniforms",
 		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:ac9bb48f108ebe617a1c68dc236f0cff06c8b17c6a0fb5aa17695f5668325471"},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "armv8-a"},
+			Code:     libLLVMHOSTARMV8A,
+			Symbol:   "xpu_Uniforms",
+		},
 	},
 })
 
@@ -10339,6 +10681,11 @@ func uniformsCPU(b *gpuimpl.CPUBlock) {
 		p_floats[((v_i * uint32(2)) + uint32(1))] = (p_d + float32(v_i))
 	}
 }
+
+// libLLVMHOSTARMV8A is the llvm-host library of the package's kernels for the cpu backend at armv8-a.
+//
+//go:embed xpu_gen_llvm-host_armv8-a.so
+var libLLVMHOSTARMV8A string
 
 // libLLVMHOSTX8664V3 is the llvm-host library of the package's kernels for the cpu backend at x86-64-v3.
 //
