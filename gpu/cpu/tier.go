@@ -8,6 +8,7 @@ package cpu
 import (
 	"fmt"
 	"runtime"
+	"slices"
 	"strings"
 
 	"github.com/goxpu/xpu/schema"
@@ -141,7 +142,7 @@ func (d *device) hostArtifact(k *schema.Kernel) *schema.Artifact {
 
 // noHostArtifact says why d runs none of k's host artifacts.
 func (d *device) noHostArtifact(k *schema.Kernel) string {
-	var needs []string
+	var needs, others []string
 	foreign := 0 // artifacts whose code this platform does not load
 	for i := range k.Artifacts {
 		c := &k.Artifacts[i]
@@ -151,6 +152,8 @@ func (d *device) noHostArtifact(k *schema.Kernel) string {
 			foreign++
 		case ok:
 			needs = append(needs, c.Selector.ISA)
+		case otherArch(c.Selector.ISA) != "":
+			others = append(others, c.Selector.ISA)
 		default:
 			needs = append(needs, fmt.Sprintf("%q (no %s level)", c.Selector.ISA, isaFamily))
 		}
@@ -161,6 +164,8 @@ func (d *device) noHostArtifact(k *schema.Kernel) string {
 		return "this platform (" + runtime.GOOS + "/" + runtime.GOARCH + ") has no host tier"
 	case d.tier == TierGo:
 		return "the device runs the Go tier only"
+	case len(needs) == 0 && len(others) > 0:
+		return fmt.Sprintf("its llvm-host artifacts are for another architecture (%s); this is %s", strings.Join(others, ", "), runtime.GOARCH)
 	case len(needs) == 0 && foreign > 0:
 		return fmt.Sprintf("its llvm-host code is not %s", objectFormat)
 	case len(needs) == 0:
@@ -169,6 +174,17 @@ func (d *device) noHostArtifact(k *schema.Kernel) string {
 		return fmt.Sprintf("the processor holds no %s level; its llvm-host artifacts need %s", isaFamily, strings.Join(needs, ", "))
 	}
 	return fmt.Sprintf("its llvm-host artifacts need %s; the processor is %s", strings.Join(needs, ", "), isaName(have))
+}
+
+// otherArch returns the Go architecture other than this one that isa is
+// a level of, or "".
+func otherArch(isa string) string {
+	for arch, levels := range hostISAs {
+		if arch != runtime.GOARCH && slices.Contains(levels.names[1:], isa) {
+			return arch
+		}
+	}
+	return ""
 }
 
 // isHost reports whether a is host code of the cpu backend.
