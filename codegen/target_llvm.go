@@ -128,7 +128,7 @@ func (t llvmTarget) Link(ctx context.Context, arts []*schema.Artifact) (map[stri
 	for _, f := range files {
 		group := byFile[f]
 		h := machines[group[0].Selector.ISA]
-		tgt := sidecar.Target{Triple: h.Triple, CPU: h.CPU, Features: h.Features}
+		tgt := sidecarTarget(h)
 		var lib []byte
 		var err error
 		switch h.Arch {
@@ -229,5 +229,10 @@ func (llvmTarget) sharedObject(ctx context.Context, tools *sidecar.Tools, tgt si
 	if err := errors.Join(errs...); err != nil {
 		return nil, err
 	}
-	return tools.Link(ctx, objs, llvmgen.Libs...)
+	return tools.Link(ctx, tgt, objs, llvmgen.Libs...)
+}
+
+// sidecarTarget is what the sidecar compiles and links for at h.
+func sidecarTarget(h llvmgen.Target) sidecar.Target {
+	return sidecar.Target{Triple: h.Triple, CPU: h.CPU, Features: h.Features}
 }

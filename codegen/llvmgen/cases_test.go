@@ -3,6 +3,7 @@ package llvmgen
 import (
 	"math"
 	"math/rand/v2"
+	"runtime"
 	"testing"
 
 	"github.com/goxpu/xpu"
@@ -340,6 +341,10 @@ func runnable() []Target {
 			}
 		case "x86-64-v4":
 			if cpuid.CPU.X64Level() >= 4 {
+				out = append(out, t)
+			}
+		case "armv8-a":
+			if runtime.GOARCH == "arm64" {
 				out = append(out, t)
 			}
 		}

@@ -3,7 +3,7 @@ package llvmgen
 // This file lowers expressions with Go's semantics: wrapping integer
 // arithmetic, faults for a division by zero and a negative shift count,
 // shifts by the width or more giving 0 or the sign, short-circuit && and
-// ||, float-to-integer conversion as Go on amd64 converts.
+// ||, float-to-integer conversion as Go on the target's GOARCH converts.
 
 import (
 	"math"
@@ -394,6 +394,19 @@ func (g *gen) convert(e *ir.Convert) value {
 	switch {
 	case from.Kind == e.T.Kind, ir.IsInteger(from) && ir.IsInteger(e.T):
 		return value{x: x, ramp: xv.ramp, step: xv.step}
+	case from.Kind == ir.F32 && g.t.GOARCH == "arm64" && (e.T.Kind == ir.I32 || e.T.Kind == ir.U32):
+		// arm64 Go converts with FCVTZS, which saturates and gives 0 for
+		// NaN, as fptosi.sat does: to int32 directly, to uint32 through
+		// int64, keeping the low word.
+		wide := lt
+		if e.T.Kind == ir.U32 {
+			wide = llvm.Like(x.Type(), llvm.I64)
+		}
+		r := g.intrinsic("llvm.fptosi.sat."+suffix(wide)+"."+suffix(x.Type()), wide, x)
+		if e.T.Kind == ir.U32 {
+			r = b.Cast(llvm.Trunc, r, lt)
+		}
+		return value{x: r}
 	case from.Kind == ir.F32 && e.T.Kind == ir.I32:
 		// Go leaves an out-of-range conversion to the implementation; the
 		// reference runs where this code runs, on amd64, whose CVTTSS2SI

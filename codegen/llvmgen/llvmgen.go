@@ -10,7 +10,7 @@
 // division by zero and negative shift counts fault, shifts by at least
 // the width give 0 or the sign, float32 arithmetic is IEEE without fast
 // math or contraction, float-to-integer conversion out of range gives
-// what amd64 gives, and every access to a buffer, shared or private array
+// what Go gives on the target's GOARCH, and every access to a buffer, shared or private array
 // is bounds-checked for the lanes that run it, an out-of-range one
 // returning HostFaultIndex. Transcendental functions are computed in
 // double precision by the C library's libm, lane by lane (the reference
@@ -70,9 +70,15 @@ func (e *Error) Unwrap() error { return ErrUnsupported }
 // Target is an instruction-set level of the host that the lowering
 // writes code for.
 type Target struct {
-	Arch     Arch
-	ISA      string // the selector's ISA (schema.Selector.ISA)
-	Triple   string
+	Arch       Arch
+	ISA        string // the selector's ISA (schema.Selector.ISA)
+	Triple     string
+	DataLayout string // the triple's, as LLVM 19 writes it
+	// GOARCH is the Go architecture whose processes run the code: its
+	// float-to-integer conversions are those of the reference there
+	// (amd64's where it is empty: a GPU's, whose reference runs on the
+	// host).
+	GOARCH   string
 	CPU      string
 	Features string // llc's -mattr and the functions' "target-features"
 	// Lanes is W: on the host the float32 lanes of a vector register, on
@@ -80,7 +86,6 @@ type Target struct {
 	Lanes int
 	// VectorBits is the host functions' "prefer-vector-width".
 	VectorBits int
-	DataLayout string
 }
 
 // Arch is the kind of machine a target is, which decides the shape of
@@ -108,13 +113,18 @@ const x86Triple = "x86_64-unknown-linux-gnu"
 // x86DataLayout is the data layout of x86_64 Linux.
 const x86DataLayout = "e-m:e-p270:32:32-p271:32:32-p272:64:64-i64:64-i128:128-f80:128-n8:16:32:64-S128"
 
-// Hosts lists the targets, the widest last.
+// Hosts lists the targets, the widest of an architecture after its
+// narrower ones: x86-64-v3 (AVX2) and v4 (AVX-512), and armv8-a, the
+// AArch64 baseline, whose Advanced SIMD (NEON, mandatory in AArch64) is
+// 128 bits wide.
 func Hosts() []Target {
 	v3 := "+avx,+avx2,+bmi,+bmi2,+cx16,+f16c,+fma,+lzcnt,+movbe,+popcnt,+sse4.2,+xsave"
 	return []Target{
-		{ISA: "x86-64-v3", Triple: x86Triple, CPU: "x86-64-v3", Features: v3, Lanes: 8, VectorBits: 256, DataLayout: x86DataLayout},
-		{ISA: "x86-64-v4", Triple: x86Triple, CPU: "x86-64-v4",
-			Features: v3 + ",+avx512f,+avx512bw,+avx512cd,+avx512dq,+avx512vl,+evex512", Lanes: 16, VectorBits: 512, DataLayout: x86DataLayout},
+		{ISA: "x86-64-v3", Triple: x86Triple, DataLayout: x86DataLayout, GOARCH: "amd64", CPU: "x86-64-v3", Features: v3, Lanes: 8, VectorBits: 256},
+		{ISA: "x86-64-v4", Triple: x86Triple, DataLayout: x86DataLayout, GOARCH: "amd64", CPU: "x86-64-v4",
+			Features: v3 + ",+avx512f,+avx512bw,+avx512cd,+avx512dq,+avx512vl,+evex512", Lanes: 16, VectorBits: 512},
+		{ISA: "armv8-a", Triple: "aarch64-unknown-linux-gnu", DataLayout: "e-m:e-i8:8:32-i16:16:32-i64:64-i128:128-n32:64-S128-Fn32",
+			GOARCH: "arm64", CPU: "generic", Features: "+v8a,+neon", Lanes: 4, VectorBits: 128},
 	}
 }
 

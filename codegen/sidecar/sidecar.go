@@ -15,6 +15,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strings"
 )
 
@@ -34,8 +35,26 @@ type Target struct {
 	Features string // e.g. +avx2,+fma; "" for the CPU's own
 }
 
-// libDirs are where Link looks for the libraries it is told to link.
-var libDirs = []string{"/lib/x86_64-linux-gnu", "/usr/lib/x86_64-linux-gnu", "/lib64", "/usr/lib64"}
+// libDirs are where Link looks for the libraries it is told to link for
+// triple (arch-vendor-linux-gnu): Debian's multiarch folders of the
+// architecture, then those of Debian's cross C library for it (e.g.
+// libc6-arm64-cross for aarch64), then, where arch is this machine's own,
+// the /lib64 folders of other distributions. ld.lld stops at the first
+// file of a name, and refuses one of another architecture, so a folder of
+// another's libraries is never named.
+func libDirs(triple string) []string {
+	arch, _, _ := strings.Cut(triple, "-")
+	tuple := arch + "-linux-gnu"
+	dirs := []string{"/lib/" + tuple, "/usr/lib/" + tuple, "/usr/" + tuple + "/lib"}
+	if goarch[arch] == runtime.GOARCH {
+		dirs = append(dirs, "/lib64", "/usr/lib64")
+	}
+	return dirs
+}
+
+// goarch names Go's architecture of a triple's, where Link may link for
+// it with the machine's own libraries.
+var goarch = map[string]string{"x86_64": "amd64", "aarch64": "arm64"}
 
 // toolNames are the names Find looks for, in the order of Tools' fields.
 var toolNames = [...]string{"opt-19", "llc-19", "ld.lld-19", "llvm-link-19"}
@@ -104,11 +123,16 @@ func (t *Tools) Optimize(ctx context.Context, ir []byte) ([]byte, error) {
 // Object compiles IR text (optimized with opt -O3 first) to a
 // position-independent ELF object for tgt.
 func (t *Tools) Object(ctx context.Context, ir []byte, tgt Target) ([]byte, error) {
+	return t.compile(ctx, ir, tgt, "-filetype=obj", "-relocation-model=pic")
+}
+
+// compile runs opt -O3 on IR text, then llc for tgt with args.
+func (t *Tools) compile(ctx context.Context, ir []byte, tgt Target, args ...string) ([]byte, error) {
 	opt, err := t.Optimize(ctx, ir)
 	if err != nil {
 		return nil, err
 	}
-	args := []string{"-O3", "-filetype=obj", "-relocation-model=pic", "-mtriple=" + tgt.Triple, "-o", "-", "-"}
+	args = append([]string{"-O3", "-mtriple=" + tgt.Triple, "-o", "-", "-"}, args...)
 	if tgt.CPU != "" {
 		args = append(args, "-mcpu="+tgt.CPU)
 	}
@@ -121,25 +145,15 @@ func (t *Tools) Object(ctx context.Context, ir []byte, tgt Target) ([]byte, erro
 // Assembly compiles IR text (optimized with opt -O3 first) to tgt's
 // assembly: for nvptx64, the PTX text a CUDA driver loads.
 func (t *Tools) Assembly(ctx context.Context, ir []byte, tgt Target) ([]byte, error) {
-	opt, err := t.Optimize(ctx, ir)
-	if err != nil {
-		return nil, err
-	}
-	args := []string{"-O3", "-filetype=asm", "-mtriple=" + tgt.Triple, "-o", "-", "-"}
-	if tgt.CPU != "" {
-		args = append(args, "-mcpu="+tgt.CPU)
-	}
-	if tgt.Features != "" {
-		args = append(args, "-mattr="+tgt.Features)
-	}
-	return run(ctx, t.Llc, opt, args...)
+	return t.compile(ctx, ir, tgt, "-filetype=asm")
 }
 
-// Link links objects into a shared object and returns its bytes. libs
-// are linker arguments for the libraries it needs (e.g. "-l:libm.so.6");
+// Link links objects compiled for tgt into a shared object and returns
+// its bytes. libs are linker arguments for the libraries it needs (e.g.
+// "-l:libm.so.6"), found in the system's folders of tgt's architecture;
 // the output is the same for the same inputs (no build id, fixed hash
 // style), stripped of what the exported symbols do not need.
-func (t *Tools) Link(ctx context.Context, objects [][]byte, libs ...string) ([]byte, error) {
+func (t *Tools) Link(ctx context.Context, tgt Target, objects [][]byte, libs ...string) ([]byte, error) {
 	dir, err := os.MkdirTemp("", "xpu-sidecar-")
 	if err != nil {
 		return nil, fmt.Errorf("sidecar: %w", err)
@@ -154,15 +168,20 @@ func (t *Tools) Link(ctx context.Context, objects [][]byte, libs ...string) ([]b
 		}
 		args = append(args, p)
 	}
+	var dirs []string
 	if len(libs) > 0 {
 		// ld.lld has no default search path: name the system's library
-		// folders (Debian's multiarch ones, then the others).
-		for _, d := range libDirs {
+		// folders of the target's architecture.
+		dirs = libDirs(tgt.Triple)
+		for _, d := range dirs {
 			args = append(args, "-L"+d)
 		}
 	}
 	args = append(args, libs...)
 	if _, err := run(ctx, t.Lld, nil, args...); err != nil {
+		if len(dirs) > 0 {
+			return nil, fmt.Errorf("%w\n(the libraries of %s are looked for in %s)", err, tgt.Triple, strings.Join(dirs, ", "))
+		}
 		return nil, err
 	}
 	so, err := os.ReadFile(filepath.Join(dir, "out.so"))
@@ -228,5 +247,5 @@ func (t *Tools) SharedObject(ctx context.Context, ir []byte, tgt Target, libs ..
 	if err != nil {
 		return nil, err
 	}
-	return t.Link(ctx, [][]byte{obj}, libs...)
+	return t.Link(ctx, tgt, [][]byte{obj}, libs...)
 }

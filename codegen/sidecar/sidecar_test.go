@@ -6,6 +6,7 @@ import (
 	"debug/elf"
 	"errors"
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -89,6 +90,57 @@ func TestSharedObject(t *testing.T) {
 	if len(libs) != 1 || libs[0] != "libm.so.6" {
 		t.Errorf("needed libraries %v, want [libm.so.6]", libs)
 	}
+}
+
+// TestSharedObjectAArch64 links the module for aarch64 with that
+// architecture's libm, where the system has one (Debian's
+// libc6-arm64-cross on another machine): the host tier's arm64 objects
+// are built on any machine.
+func TestSharedObjectAArch64(t *testing.T) {
+	tl := tools(t)
+	arm := Target{Triple: "aarch64-unknown-linux-gnu", CPU: "generic", Features: "+neon"}
+	if !hasLib(arm.Triple, "libm.so.6") {
+		msg := "no aarch64 libm.so.6 in " + strings.Join(libDirs(arm.Triple), ", ") + " (Debian: libc6-arm64-cross)"
+		if strings.Contains(os.Getenv("XPU_REQUIRE"), "llvm-host") {
+			t.Fatalf("%s, and XPU_REQUIRE=%s requires the host tier", msg, os.Getenv("XPU_REQUIRE"))
+		}
+		t.Skip(msg)
+	}
+	ir := strings.Replace(module, "x86_64-unknown-linux-gnu", arm.Triple, 1)
+	so, err := tl.SharedObject(context.Background(), []byte(ir), arm, "-l:libm.so.6")
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := elf.NewFile(bytes.NewReader(so))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if f.Machine != elf.EM_AARCH64 || f.Type != elf.ET_DYN {
+		t.Errorf("ELF machine %v, type %v; want EM_AARCH64, ET_DYN", f.Machine, f.Type)
+	}
+	if libs, _ := f.ImportedLibraries(); len(libs) != 1 || libs[0] != "libm.so.6" {
+		t.Errorf("needed libraries %v, want [libm.so.6]", libs)
+	}
+}
+
+// TestMissingLibrary checks that a library Link cannot find is an error
+// naming it and the folders it was looked for in.
+func TestMissingLibrary(t *testing.T) {
+	tl := tools(t)
+	_, err := tl.SharedObject(context.Background(), []byte(module), host, "-l:libxpu-none.so.1")
+	if err == nil || !strings.Contains(err.Error(), "libxpu-none.so.1") || !strings.Contains(err.Error(), "/usr/lib/x86_64-linux-gnu") {
+		t.Errorf("error %v, want one naming the library and the folders", err)
+	}
+}
+
+// hasLib reports whether one of triple's library folders holds name.
+func hasLib(triple, name string) bool {
+	for _, d := range libDirs(triple) {
+		if _, err := os.Stat(filepath.Join(d, name)); err == nil {
+			return true
+		}
+	}
+	return false
 }
 
 func TestToolError(t *testing.T) {

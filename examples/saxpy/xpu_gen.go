@@ -47,6 +47,12 @@ var SaxpyKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_Saxpy",
 		},
 		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:04fe82a2eb9bf5a38a825c0c55311a54db42faef87a05c8390771663428ae929"},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "armv8-a"},
+			Code:     libLLVMHOSTARMV8A,
+			Symbol:   "xpu_Saxpy",
+		},
+		{
 			Manifest: gpuimpl.Manifest{Backend: "cuda", Target: "ptx", Hash: "sha256:2402d5a090e9757f605b40aab05b93000f4370a7d7b584ac3227bba253424695",
 				PrivateBytes: new(4),
 				Fault:        true,
@@ -217,6 +223,11 @@ var libHSACOGFX90A string
 //
 //go:embed xpu_gen_hsaco_gfx942.hsaco
 var libHSACOGFX942 string
+
+// libLLVMHOSTARMV8A is the llvm-host library of the package's kernels for the cpu backend at armv8-a.
+//
+//go:embed xpu_gen_llvm-host_armv8-a.so
+var libLLVMHOSTARMV8A string
 
 // libLLVMHOSTX8664V3 is the llvm-host library of the package's kernels for the cpu backend at x86-64-v3.
 //

@@ -60,8 +60,9 @@ type Facts struct {
 	CacheLine     int // bytes
 	L1D, L2, L3   int // data cache sizes in bytes
 	// X64Level is the processor's x86-64 microarchitecture level, 1 to 4
-	// (x86-64, x86-64-v2, -v3, -v4), or 0 on another processor: the
-	// widest host-tier code it runs (Selector.ISA).
+	// (x86-64, x86-64-v2, -v3, -v4), or 0 on another processor: on amd64
+	// the widest host-tier code it runs (Selector.ISA). On arm64 that is
+	// armv8-a where SIMD is SIMDNEON.
 	X64Level int
 	// Memory is the machine's physical memory in bytes (Linux); the
 	// device allocates no buffer larger (MaxBufferBytes), since Go
@@ -111,9 +112,9 @@ func positive(n int) int { return max(n, 0) }
 func (f Facts) Lanes() uint32 { return f.SIMD.Lanes() }
 
 // Map returns the facts that could be read, by stable names: vendor,
-// model, cores.physical, cores.logical, simd, lanes, isa (the x86-64
-// level, as Selector.ISA names it), cache.line, cache.l1d, cache.l2,
-// cache.l3, memory (sizes in bytes).
+// model, cores.physical, cores.logical, simd, lanes, isa (the level of
+// host code it runs, as Selector.ISA names it), cache.line, cache.l1d,
+// cache.l2, cache.l3, memory (sizes in bytes).
 func (f Facts) Map() map[string]string {
 	m := map[string]string{
 		"simd":  f.SIMD.String(),
@@ -131,7 +132,7 @@ func (f Facts) Map() map[string]string {
 	}
 	put("vendor", f.Vendor)
 	put("model", f.Model)
-	put("isa", isaName(f.X64Level))
+	put("isa", isaName(f.level()))
 	num("cores.physical", f.PhysicalCores)
 	num("cores.logical", f.LogicalCores)
 	num("cache.line", f.CacheLine)

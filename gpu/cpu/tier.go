@@ -8,6 +8,7 @@ package cpu
 import (
 	"fmt"
 	"runtime"
+	"slices"
 	"strings"
 
 	"github.com/goxpu/xpu/schema"
@@ -58,12 +59,28 @@ func ParseTier(s string) (Tier, error) {
 	return 0, fmt.Errorf("cpu: tier %q: want %q, %q or empty (auto)", s, schema.TargetGo, schema.TargetLLVMHost)
 }
 
-// isaNames are the x86-64 microarchitecture levels 1 to 4 as LLVM's
-// -mcpu and Selector.ISA name them.
-var isaNames = [...]string{1: "x86-64", 2: "x86-64-v2", 3: "x86-64-v3", 4: "x86-64-v4"}
+// hostISAs are the instruction set levels of host code, by the Go
+// architecture whose processors run it, as Selector.ISA names them: level
+// l at index l, a wider level's code running on fewer processors. On
+// amd64 they are the x86-64 microarchitecture levels 1 to 4 (LLVM's
+// -mcpu); on arm64 armv8-a, the AArch64 baseline with Advanced SIMD
+// (NEON), which every AArch64 processor has.
+var hostISAs = map[string]struct {
+	family string // what the levels are levels of
+	names  []string
+}{
+	"amd64": {"x86-64", []string{1: "x86-64", 2: "x86-64-v2", 3: "x86-64-v3", 4: "x86-64-v4"}},
+	"arm64": {"AArch64", []string{1: "armv8-a"}},
+}
 
-// isaName names x86-64 level l; "" for 0 (not x86-64) or a level it does
-// not know.
+// isaNames are the levels of this architecture; isaFamily names them.
+var (
+	isaNames  = hostISAs[runtime.GOARCH].names
+	isaFamily = hostISAs[runtime.GOARCH].family
+)
+
+// isaName names level l of this architecture; "" for 0 (none) or a level
+// it does not know.
 func isaName(l int) string {
 	if l <= 0 || l >= len(isaNames) {
 		return ""
@@ -72,7 +89,7 @@ func isaName(l int) string {
 }
 
 // isaLevel returns the level Selector.ISA names; ok is false for a name
-// that is no x86-64 level.
+// that is no level of this architecture.
 func isaLevel(name string) (level int, ok bool) {
 	for l, n := range isaNames {
 		if l > 0 && n == name {
@@ -82,14 +99,29 @@ func isaLevel(name string) (level int, ok bool) {
 	return 0, false
 }
 
-// hostLevel returns the widest x86-64 level whose host code d runs: the
-// processor's, or 0 when d runs none (TierGo, a processor that is not
-// x86-64, a platform without a loader).
+// level returns the processor's level of host code: its x86-64 level on
+// amd64; on arm64 armv8-a's, where it has Advanced SIMD (AArch64 requires
+// it, and Detect says so); 0 elsewhere.
+func (f Facts) level() int {
+	switch runtime.GOARCH {
+	case "amd64":
+		return f.X64Level
+	case "arm64":
+		if f.SIMD == SIMDNEON {
+			return 1
+		}
+	}
+	return 0
+}
+
+// hostLevel returns the widest level whose host code d runs: the
+// processor's, or 0 when d runs none (TierGo, a processor without one, a
+// platform without a loader).
 func (d *device) hostLevel() int {
 	if d.tier == TierGo || !hostLoads {
 		return 0
 	}
-	return d.facts.X64Level
+	return d.facts.level()
 }
 
 // hostArtifact returns k's host artifact that d runs: of its cpu
@@ -110,7 +142,7 @@ func (d *device) hostArtifact(k *schema.Kernel) *schema.Artifact {
 
 // noHostArtifact says why d runs none of k's host artifacts.
 func (d *device) noHostArtifact(k *schema.Kernel) string {
-	var needs []string
+	var needs, others []string
 	foreign := 0 // artifacts whose code this platform does not load
 	for i := range k.Artifacts {
 		c := &k.Artifacts[i]
@@ -120,8 +152,10 @@ func (d *device) noHostArtifact(k *schema.Kernel) string {
 			foreign++
 		case ok:
 			needs = append(needs, c.Selector.ISA)
+		case otherArch(c.Selector.ISA) != "":
+			others = append(others, c.Selector.ISA)
 		default:
-			needs = append(needs, fmt.Sprintf("%q (no x86-64 level)", c.Selector.ISA))
+			needs = append(needs, fmt.Sprintf("%q (no %s level)", c.Selector.ISA, isaFamily))
 		}
 	}
 	have := d.hostLevel()
@@ -130,14 +164,27 @@ func (d *device) noHostArtifact(k *schema.Kernel) string {
 		return "this platform (" + runtime.GOOS + "/" + runtime.GOARCH + ") has no host tier"
 	case d.tier == TierGo:
 		return "the device runs the Go tier only"
+	case len(needs) == 0 && len(others) > 0:
+		return fmt.Sprintf("its llvm-host artifacts are for another architecture (%s); this is %s", strings.Join(others, ", "), runtime.GOARCH)
 	case len(needs) == 0 && foreign > 0:
 		return fmt.Sprintf("its llvm-host code is not %s", objectFormat)
 	case len(needs) == 0:
 		return "it has no llvm-host artifact"
 	case have == 0:
-		return "the processor is not x86-64; its llvm-host artifacts need " + strings.Join(needs, ", ")
+		return fmt.Sprintf("the processor holds no %s level; its llvm-host artifacts need %s", isaFamily, strings.Join(needs, ", "))
 	}
 	return fmt.Sprintf("its llvm-host artifacts need %s; the processor is %s", strings.Join(needs, ", "), isaName(have))
+}
+
+// otherArch returns the Go architecture other than this one that isa is
+// a level of, or "".
+func otherArch(isa string) string {
+	for arch, levels := range hostISAs {
+		if arch != runtime.GOARCH && slices.Contains(levels.names[1:], isa) {
+			return arch
+		}
+	}
+	return ""
 }
 
 // isHost reports whether a is host code of the cpu backend.

@@ -58,6 +58,16 @@ func TestForeignObjectIsNotRun(t *testing.T) {
 	}
 }
 
+// x86Levels skips t where the processor's levels are not x86-64's, which
+// the choice among levels is tested with (TestArchitectureChoice covers
+// the others).
+func x86Levels(t *testing.T) {
+	t.Helper()
+	if runtime.GOARCH != "amd64" {
+		t.Skipf("the tiers are tested with x86-64 levels; this is %s", runtime.GOARCH)
+	}
+}
+
 // openWith opens a device of tier on a processor of x86-64 level level.
 func openWith(t *testing.T, tier Tier, level int) driver.Device {
 	t.Helper()
@@ -109,6 +119,7 @@ func TestOpenReadsTier(t *testing.T) {
 // TestTierChoice checks which artifact each tier runs on processors of
 // each x86-64 level: the widest host artifact that fits, else Go code.
 func TestTierChoice(t *testing.T) {
+	x86Levels(t)
 	k := tieredKernel()
 	v3, v4, goArt := &k.Artifacts[0], &k.Artifacts[1], &k.Artifacts[2]
 	host := func(a *schema.Artifact) *schema.Artifact {
@@ -155,6 +166,7 @@ func TestTierChoice(t *testing.T) {
 // TestHostOnlyRefusals checks that the host tier refuses, by name and
 // with the reason, a kernel it has no host code for.
 func TestHostOnlyRefusals(t *testing.T) {
+	x86Levels(t)
 	k := tieredKernel()
 	v4only := *k
 	v4only.Name, v4only.Artifacts = "cpu.v4only", k.Artifacts[1:]
@@ -166,7 +178,7 @@ func TestHostOnlyRefusals(t *testing.T) {
 	}{
 		{&goOnly, 4, []string{"cpu.saxpy", "llvm-host tier only", "no llvm-host artifact"}},
 		{&v4only, 3, []string{"cpu.v4only", "need x86-64-v4", "the processor is x86-64-v3"}},
-		{k, 0, []string{"cpu.saxpy", "not x86-64"}},
+		{k, 0, []string{"cpu.saxpy", "no x86-64 level"}},
 	}
 	for _, c := range cases {
 		d := openWith(t, TierHost, c.level)
@@ -190,6 +202,7 @@ func TestHostOnlyRefusals(t *testing.T) {
 // TestHostTierInfo checks the fact isa (the processor's level) and
 // Info's Native and ISA: which host code the device runs.
 func TestHostTierInfo(t *testing.T) {
+	x86Levels(t)
 	for _, c := range []struct {
 		tier      Tier
 		level     int
@@ -231,6 +244,44 @@ func TestUnknownISAIsNotRun(t *testing.T) {
 	}
 }
 
+// TestArchitectureChoice checks that a device of the processor's own
+// facts runs, of host artifacts for x86-64-v3 and armv8-a, the one of its
+// architecture (amd64 at v3 or above, arm64), and never the other's,
+// whose objects are ELF too.
+func TestArchitectureChoice(t *testing.T) {
+	k := *saxpyKernel
+	k.Artifacts = append([]schema.Artifact{hostArtifactFor("x86-64-v3", "unloaded"), hostArtifactFor("armv8-a", "unloaded")}, saxpyKernel.Artifacts...)
+	want := &k.Artifacts[2] // the Go artifact
+	switch f := Detect(); {
+	case !hostLoads:
+	case runtime.GOARCH == "amd64" && f.X64Level >= 3:
+		want = &k.Artifacts[0]
+	case runtime.GOARCH == "arm64":
+		want = &k.Artifacts[1]
+	}
+	d, err := New(Config{Tier: TierAuto, CacheDir: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Close()
+	if got := d.Artifact(&k); got != want {
+		t.Errorf("%s: runs %+v, want %+v", runtime.GOARCH, got, want)
+	}
+	if runtime.GOARCH == "arm64" && d.Info().Facts["isa"] != "armv8-a" {
+		t.Errorf("arm64: fact isa %q, want armv8-a", d.Info().Facts["isa"])
+	}
+	// Of the other architecture's code alone, the host tier says whose it is.
+	other, isa := "armv8-a", "arm64"
+	if runtime.GOARCH == "arm64" {
+		other, isa = "x86-64-v3", "amd64"
+	}
+	k.Artifacts = append([]schema.Artifact{hostArtifactFor(other, "unloaded")}, saxpyKernel.Artifacts...)
+	err = openWith(t, TierHost, 4).(driver.Refuser).Refusal(&k)
+	if hostLoads && (err == nil || !strings.Contains(err.Error(), "for another architecture ("+other+")") || otherArch(other) != isa) {
+		t.Errorf("another architecture's code only: Refusal = %v, want it to name %s", err, other)
+	}
+}
+
 // TestHostFaultWordIsRefused checks that a host artifact whose manifest
 // asks for a fault word, which host code never reads, is refused.
 func TestHostFaultWordIsRefused(t *testing.T) {
@@ -238,7 +289,7 @@ func TestHostFaultWordIsRefused(t *testing.T) {
 		t.Skip("no host tier on this platform")
 	}
 	k := *saxpyKernel
-	a := hostArtifactFor("x86-64-v3", "never loaded")
+	a := hostArtifactFor(isaNames[1], "never loaded") // the processor's architecture's narrowest level
 	a.Fault = true
 	k.Artifacts = []schema.Artifact{a}
 	_, err := openWith(t, TierAuto, 3).Compile(&k)

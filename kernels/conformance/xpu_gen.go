@@ -51,6 +51,12 @@ var AtomicAddKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_AtomicAdd",
 		},
 		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:681f41081b60cea39d75d28dfb0b2296f490b32005c612051cb28300f97fb75d"},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "armv8-a"},
+			Code:     libLLVMHOSTARMV8A,
+			Symbol:   "xpu_AtomicAdd",
+		},
+		{
 			Manifest: gpuimpl.Manifest{Backend: "cuda", Target: "ptx", Hash: "sha256:7903b6b47bffaef0332bd33fa149a98927192fd5c5b390bfc7098ad6608caf02",
 				PrivateBytes: new(8),
 				Fault:        true,
@@ -233,6 +239,12 @@ var AtomicAddFloatKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:8be87720dcb0f52903b6f78d08b2c948ee2727366e6ed3c387598d3845533c03"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
 			Code:     libLLVMHOSTX8664V4,
+			Symbol:   "xpu_AtomicAddFloat",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:11aa6c01f3db9d9a7354f8336129c1308f848cdafa24ff75f15a323874ef0780"},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "armv8-a"},
+			Code:     libLLVMHOSTARMV8A,
 			Symbol:   "xpu_AtomicAddFloat",
 		},
 		{
@@ -435,6 +447,12 @@ var AtomicBitsKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_AtomicBits",
 		},
 		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:26a76196b799363a1dc3af2fa8ab435ab6d400b8c6f22f404b1ae00942bc58b0"},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "armv8-a"},
+			Code:     libLLVMHOSTARMV8A,
+			Symbol:   "xpu_AtomicBits",
+		},
+		{
 			Manifest: gpuimpl.Manifest{Backend: "cuda", Target: "ptx", Hash: "sha256:355970212f503d9e647306d62f65639654a2a1c3a7d15fbd3b906fe4f4d7bd9e",
 				PrivateBytes: new(4),
 				Fault:        true,
@@ -628,6 +646,12 @@ var AtomicCompareExchangeKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:a7b9c43517c5dcc7cabbc6e92d4733ec77771aefb4432d170dc82691bc44e2c1"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
 			Code:     libLLVMHOSTX8664V4,
+			Symbol:   "xpu_AtomicCompareExchange",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:253b6acd814d994d8f2b65251a8e06931cd245864427f067b21e1c8e753fccaa"},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "armv8-a"},
+			Code:     libLLVMHOSTARMV8A,
 			Symbol:   "xpu_AtomicCompareExchange",
 		},
 		{
@@ -848,6 +872,12 @@ var AtomicExchangeKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_AtomicExchange",
 		},
 		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:6183661b0ad33dc8b67cd40708c258f637cc476144091c7863c1786370f2ddb3"},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "armv8-a"},
+			Code:     libLLVMHOSTARMV8A,
+			Symbol:   "xpu_AtomicExchange",
+		},
+		{
 			Manifest: gpuimpl.Manifest{Backend: "cuda", Target: "ptx", Hash: "sha256:fb8b71eb3b6ca027d13e84e9c686f6f8ccba087e34ff13abcbb4e03611f00421",
 				PrivateBytes: new(4),
 				Fault:        true,
@@ -1022,6 +1052,12 @@ var AtomicMinMaxKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:56909c7a02ced1ca9d3f5adc15a36a32c961d7b3bb67f3f7e9d0e85ce8879784"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
 			Code:     libLLVMHOSTX8664V4,
+			Symbol:   "xpu_AtomicMinMax",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:2f121cabd792a3f00bba5d0d8ef91570b0542f5fbe0aa5e6596337d0675a8c65"},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "armv8-a"},
+			Code:     libLLVMHOSTARMV8A,
 			Symbol:   "xpu_AtomicMinMax",
 		},
 		{
@@ -1219,6 +1255,12 @@ var AtomicSubKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_AtomicSub",
 		},
 		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:ce96c69d164c73e56942aa03ebebe64dd01205a3c0a9b58f9f4106486d0c3a13"},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "armv8-a"},
+			Code:     libLLVMHOSTARMV8A,
+			Symbol:   "xpu_AtomicSub",
+		},
+		{
 			Manifest: gpuimpl.Manifest{Backend: "cuda", Target: "ptx", Hash: "sha256:a102212c0ba686401b6761853b910ef83c91eb2768732bf5e7a2e643c028e5e5",
 				PrivateBytes: new(4),
 				Fault:        true,
@@ -1398,6 +1440,12 @@ var BitOpsKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:21894094dbe0c8874552c4db72d310e1302a3471cb4073a92048c3dac17e203b"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
 			Code:     libLLVMHOSTX8664V4,
+			Symbol:   "xpu_BitOps",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:2be0b728d4c6a33aa1114436a056d712b1f99d2678415828fae05cb0c07f200d"},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "armv8-a"},
+			Code:     libLLVMHOSTARMV8A,
 			Symbol:   "xpu_BitOps",
 		},
 		{
@@ -1630,6 +1678,12 @@ var BlackScholesKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_BlackScholes",
 		},
 		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:55ac2b1181babdc94a91e6004ca85270ebb35ce9a88b5c56a789acaf40713e0c"},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "armv8-a"},
+			Code:     libLLVMHOSTARMV8A,
+			Symbol:   "xpu_BlackScholes",
+		},
+		{
 			Manifest: gpuimpl.Manifest{Backend: "cuda", Target: "ptx", Hash: "sha256:381bf7c85b96ff877b1f677f0efd5aab9ddafb57f792d4f87d5507825ed2602a",
 				PrivateBytes: new(40),
 				Fault:        true,
@@ -1836,6 +1890,12 @@ var BlockReduceKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:63a388912b69e6362e73bfe33c8aec3e9a96c9fecb6f7803c7c2bd9ecc7c3ecf"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
 			Code:     libLLVMHOSTX8664V4,
+			Symbol:   "xpu_BlockReduce",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:e9ac6b8969e9010f5830f49f58c17a3786bac8d09cf7ce935203e14745050717"},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "armv8-a"},
+			Code:     libLLVMHOSTARMV8A,
 			Symbol:   "xpu_BlockReduce",
 		},
 		{
@@ -2082,6 +2142,12 @@ var BranchesKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_Branches",
 		},
 		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:8bdc71a3d38d87990c77b3b41c5f6911aafb3a8c9e5c0a291e43a239384a5d6d"},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "armv8-a"},
+			Code:     libLLVMHOSTARMV8A,
+			Symbol:   "xpu_Branches",
+		},
+		{
 			Manifest: gpuimpl.Manifest{Backend: "cuda", Target: "ptx", Hash: "sha256:e76bc41c823da63dc701d2c9ddb5b5116aab00d3e83b32aeec091ecf4c7e6f02",
 				PrivateBytes: new(12),
 				Fault:        true,
@@ -2301,6 +2367,12 @@ var CollatzKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:5e1d444e541ac250d8a31b567ba754fc8ce780de14bd90d9390beb19bf216945"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
 			Code:     libLLVMHOSTX8664V4,
+			Symbol:   "xpu_Collatz",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:f37bcec3828ffd6a6617bc26d309e2ad084298a951134aa8cdc0318ec840a67a"},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "armv8-a"},
+			Code:     libLLVMHOSTARMV8A,
 			Symbol:   "xpu_Collatz",
 		},
 		{
@@ -2527,6 +2599,12 @@ var CompareKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:e1a7d3e2c5b9c2535d68d89d345aa5dbf063ed01ef4e4680a29a1b7e3e922440"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
 			Code:     libLLVMHOSTX8664V4,
+			Symbol:   "xpu_Compare",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:69825004a3b7682cd1762ada0ccc97255ac603736ec755136ff1b081bfa3c06c"},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "armv8-a"},
+			Code:     libLLVMHOSTARMV8A,
 			Symbol:   "xpu_Compare",
 		},
 		{
@@ -2827,6 +2905,12 @@ var CompoundAssignKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_CompoundAssign",
 		},
 		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:c6fb452b6b75242c5a9fa7f7a34a03170eb882dfd17d838b23be22d78d4ef787"},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "armv8-a"},
+			Code:     libLLVMHOSTARMV8A,
+			Symbol:   "xpu_CompoundAssign",
+		},
+		{
 			Manifest: gpuimpl.Manifest{Backend: "cuda", Target: "ptx", Hash: "sha256:a20f6eb3c3cdd26cd1a88b1d5e81d49cb5ea21dc113e86a3726eaa475989cdb7",
 				PrivateBytes: new(8),
 				Fault:        true,
@@ -3048,6 +3132,12 @@ var ConversionsKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:41c82bd50d39418d8659004a842543ac9e9b04f63bbce481a4fa51c8dbf0b949"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
 			Code:     libLLVMHOSTX8664V4,
+			Symbol:   "xpu_Conversions",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:32fd537522932122cfef47509a44ee7032a51c36c884ed23a0f7e527ae36c6a3"},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "armv8-a"},
+			Code:     libLLVMHOSTARMV8A,
 			Symbol:   "xpu_Conversions",
 		},
 		{
@@ -3307,6 +3397,12 @@ var EarlyReturnKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_EarlyReturn",
 		},
 		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:c614980be25784b52833c5586d4d6ecb7b14d62fb4f141947f005f9250299160"},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "armv8-a"},
+			Code:     libLLVMHOSTARMV8A,
+			Symbol:   "xpu_EarlyReturn",
+		},
+		{
 			Manifest: gpuimpl.Manifest{Backend: "cuda", Target: "ptx", Hash: "sha256:3b2f8de4de0b5ecc7474db2236591d9eb220252acce8c766f8e2576e85519068",
 				PrivateBytes: new(8),
 				Fault:        true,
@@ -3506,6 +3602,12 @@ var FloatArithKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:90c80d4bcf68315f54e571ae5771236c6b2994275c9f475675651439c24ea8e7"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
 			Code:     libLLVMHOSTX8664V4,
+			Symbol:   "xpu_FloatArith",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:841942117ccabd731c77e8334adcc1af8ebafed9335a3c46cc9610c972acc320"},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "armv8-a"},
+			Code:     libLLVMHOSTARMV8A,
 			Symbol:   "xpu_FloatArith",
 		},
 		{
@@ -3710,6 +3812,12 @@ var FloatCompareKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:1d65f9b24c5b9192c17a8eec2ba6ededdb4681335d8a4f852a3a18068732201c"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
 			Code:     libLLVMHOSTX8664V4,
+			Symbol:   "xpu_FloatCompare",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:8b1e191764489e4b24347a727ec52dbd6f728988e1e4278663ea67bd4dac0e47"},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "armv8-a"},
+			Code:     libLLVMHOSTARMV8A,
 			Symbol:   "xpu_FloatCompare",
 		},
 		{
@@ -4011,6 +4119,12 @@ var FloatConvertKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_FloatConvert",
 		},
 		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:eb2fcf454faf689e35fc32f99db5fa1b2ac5e0be8164fb1d54f1edd4147942c2"},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "armv8-a"},
+			Code:     libLLVMHOSTARMV8A,
+			Symbol:   "xpu_FloatConvert",
+		},
+		{
 			Manifest: gpuimpl.Manifest{Backend: "cuda", Target: "ptx", Hash: "sha256:a2b91f18f0a498078f8831bdf121f98835b0ed679a0c822b7c8efcc6d2513a4f",
 				PrivateBytes: new(4),
 				Fault:        true,
@@ -4255,6 +4369,12 @@ var FloatEdgesKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_FloatEdges",
 		},
 		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:8cda6456f41a18ecbe9e00956dfb7c888c1c2ab7d8bb4ef8f9b24186739862ac"},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "armv8-a"},
+			Code:     libLLVMHOSTARMV8A,
+			Symbol:   "xpu_FloatEdges",
+		},
+		{
 			Manifest: gpuimpl.Manifest{Backend: "cuda", Target: "ptx", Hash: "sha256:afbf63196cfeeeea0a819ddfe457130862d94d34aac3bd5e75d32b0115f59386",
 				PrivateBytes: new(16),
 				Fault:        true,
@@ -4495,6 +4615,12 @@ var FuncBufferKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_FuncBuffer",
 		},
 		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:997bf1117ee2e3eaec7b94bab777ef0631d3b3e4f64c2c24cde41d4024403d4c"},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "armv8-a"},
+			Code:     libLLVMHOSTARMV8A,
+			Symbol:   "xpu_FuncBuffer",
+		},
+		{
 			Manifest: gpuimpl.Manifest{Backend: "cuda", Target: "ptx", Hash: "sha256:7c29a5d6444ca02fda49f9042637c9bd5070c54bf72ffaacdbfc39be9718d54f",
 				PrivateBytes: new(28),
 				Fault:        true,
@@ -4714,6 +4840,12 @@ var FuncChainKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:99c98c272bc50978f01105f988120e553d7de6f36a0c4b05e77d6354c50985a4"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
 			Code:     libLLVMHOSTX8664V4,
+			Symbol:   "xpu_FuncChain",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:b662dababe5c95416485e6ea891b48dccc893af28d734e55fc2cc8268eec5bf6"},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "armv8-a"},
+			Code:     libLLVMHOSTARMV8A,
 			Symbol:   "xpu_FuncChain",
 		},
 		{
@@ -4947,6 +5079,12 @@ var Grid2DKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_Grid2D",
 		},
 		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:fba9e9e95e442bc8ae54df25307d68121795661dc4984ddedc31267582c46af5"},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "armv8-a"},
+			Code:     libLLVMHOSTARMV8A,
+			Symbol:   "xpu_Grid2D",
+		},
+		{
 			Manifest: gpuimpl.Manifest{Backend: "cuda", Target: "ptx", Hash: "sha256:e00d5d008a6075e64b6435926fc5cc3dabab30f3b09ebca4be8a3c3a77cf779e",
 				PrivateBytes: new(12),
 				Fault:        true,
@@ -5097,6 +5235,12 @@ var Grid3DKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_Grid3D",
 		},
 		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:47e581beb89281526cc4464f110e6e6c4faf879301c0686c8be72c5fbe2c519b"},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "armv8-a"},
+			Code:     libLLVMHOSTARMV8A,
+			Symbol:   "xpu_Grid3D",
+		},
+		{
 			Manifest: gpuimpl.Manifest{Backend: "cuda", Target: "ptx", Hash: "sha256:2c8b6cd9e6ea540641456ab84e18a9a8aefb107bb377a37db2dd4b6a8d15be31",
 				PrivateBytes: new(12),
 				Fault:        true,
@@ -5239,6 +5383,12 @@ var GridStrideKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:41fac5795d2dfcc308a4f5c0d05bc841cadef58f6dc3fba49bbde758252917d3"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
 			Code:     libLLVMHOSTX8664V4,
+			Symbol:   "xpu_GridStride",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:a59fe64ccfe6b6f143804e85ff376fb1d746d81c9fcb68f3bf00c79f6108a774"},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "armv8-a"},
+			Code:     libLLVMHOSTARMV8A,
 			Symbol:   "xpu_GridStride",
 		},
 		{
@@ -5386,6 +5536,12 @@ var HistogramKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:cd66322804a82d18615e701e1fd0aac6b91550da3fa2bf10e3ea1a5155f600c5"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
 			Code:     libLLVMHOSTX8664V4,
+			Symbol:   "xpu_Histogram",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:a7f57f46ad66d0885566637d5584357c97c0f003db93366dbc93e8ff936ff447"},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "armv8-a"},
+			Code:     libLLVMHOSTARMV8A,
 			Symbol:   "xpu_Histogram",
 		},
 		{
@@ -5575,6 +5731,12 @@ var HistogramSharedKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:a6b42ba29edd6d7d1ea94245871800d776594d9600bf55432c4c6a48f11c8fa6"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
 			Code:     libLLVMHOSTX8664V4,
+			Symbol:   "xpu_HistogramShared",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:398df64f5396e38f87b0d81682c46360daca1094fd86a2fe860d6fb58bcb8f2c"},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "armv8-a"},
+			Code:     libLLVMHOSTARMV8A,
 			Symbol:   "xpu_HistogramShared",
 		},
 		{
@@ -5795,6 +5957,12 @@ var IntArithKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:a4374d0be82e5ffe555c78d93e98ffe8028cf82a6fa9cbcf1a411f78e8585c8c"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
 			Code:     libLLVMHOSTX8664V4,
+			Symbol:   "xpu_IntArith",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:d5fac0d34bc3b9ca92a8f5cf51976418f8f4ffab447eef8714c817853c0f2ad1"},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "armv8-a"},
+			Code:     libLLVMHOSTARMV8A,
 			Symbol:   "xpu_IntArith",
 		},
 		{
@@ -6022,6 +6190,12 @@ var LenGuardKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_LenGuard",
 		},
 		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:801e3c104ffc96e759b1fe9522ee2d14cc8b74c8df71da0bb59c33cc9a6376d2"},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "armv8-a"},
+			Code:     libLLVMHOSTARMV8A,
+			Symbol:   "xpu_LenGuard",
+		},
+		{
 			Manifest: gpuimpl.Manifest{Backend: "cuda", Target: "ptx", Hash: "sha256:42f8433fd770886467a424b2574792ab04c584e3ffd6f561320bdfa5a5ae3bdf",
 				PrivateBytes: new(4),
 				Fault:        true,
@@ -6201,6 +6375,12 @@ var LogicalInLoopKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:375d0a0197a1cd9ca88c0adb477bb1fb04096e6ed0b36a94d050d7ed4274ea7a"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
 			Code:     libLLVMHOSTX8664V4,
+			Symbol:   "xpu_LogicalInLoop",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:d6edbc1bbbcbb206f28fd6f0c64ce8826a59d2c7d3d62f82c7871a4efeae2130"},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "armv8-a"},
+			Code:     libLLVMHOSTARMV8A,
 			Symbol:   "xpu_LogicalInLoop",
 		},
 		{
@@ -6487,6 +6667,12 @@ var LoopBreakContinueKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_LoopBreakContinue",
 		},
 		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:67e842f64d69759dfa1d1ed53af9052afd64c5c818d8aac2d39e5c6227b3d07a"},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "armv8-a"},
+			Code:     libLLVMHOSTARMV8A,
+			Symbol:   "xpu_LoopBreakContinue",
+		},
+		{
 			Manifest: gpuimpl.Manifest{Backend: "cuda", Target: "ptx", Hash: "sha256:b4bb95cdf4d6a6d4bc4d8fbeb4a7bfe5397012188fa4ecb6e1040fa2456d16e7",
 				PrivateBytes: new(16),
 				Fault:        true,
@@ -6741,6 +6927,12 @@ var LoopLocalZeroKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_LoopLocalZero",
 		},
 		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:015c850464034eb854e735eaf3c919b15a2994999809f5dfd0a946a9becc7a41"},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "armv8-a"},
+			Code:     libLLVMHOSTARMV8A,
+			Symbol:   "xpu_LoopLocalZero",
+		},
+		{
 			Manifest: gpuimpl.Manifest{Backend: "cuda", Target: "ptx", Hash: "sha256:8660f2ddb2f32715b249b194e4d39f7614a9fbbd93bf80c4ff2207cf595df732",
 				PrivateBytes: new(16),
 				Fault:        true,
@@ -6956,6 +7148,12 @@ var MandelbrotKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:459e20a092e27c67a6b9b6a07e3ba7a739dabc35a310ac4837f6f38da00d4b92"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
 			Code:     libLLVMHOSTX8664V4,
+			Symbol:   "xpu_Mandelbrot",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:c3cc45181bbc2b46bda3afe4e99b218cba3831d8f7d52c8694da7255d148e16f"},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "armv8-a"},
+			Code:     libLLVMHOSTARMV8A,
 			Symbol:   "xpu_Mandelbrot",
 		},
 		{
@@ -7182,6 +7380,12 @@ var MathExactKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:570897c631e009cc78a6257e01570b5c2cf61e04f92a06db2006a89704727da5"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
 			Code:     libLLVMHOSTX8664V4,
+			Symbol:   "xpu_MathExact",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:8cc909ade65be49f985a57851db0e537997d6b5b982ba252a1d13c69ab4cb14e"},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "armv8-a"},
+			Code:     libLLVMHOSTARMV8A,
 			Symbol:   "xpu_MathExact",
 		},
 		{
@@ -7477,6 +7681,12 @@ var MathExpLogKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_MathExpLog",
 		},
 		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:958abcc97730248650939f4a2c9e857563d8b617fd74f400392869ffbeb73ac2"},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "armv8-a"},
+			Code:     libLLVMHOSTARMV8A,
+			Symbol:   "xpu_MathExpLog",
+		},
+		{
 			Manifest: gpuimpl.Manifest{Backend: "cuda", Target: "ptx", Hash: "sha256:14add549330781b32939134e29c80da482c87d6ee3f6875359e244fa651261cb",
 				PrivateBytes: new(16),
 				Fault:        true,
@@ -7681,6 +7891,12 @@ var MathSqrtFmaKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_MathSqrtFma",
 		},
 		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:87a0be17309271e7a72dc36aa7fbfe6dbe5fe7581d7515bfcbc8d7f13fc9d2cf"},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "armv8-a"},
+			Code:     libLLVMHOSTARMV8A,
+			Symbol:   "xpu_MathSqrtFma",
+		},
+		{
 			Manifest: gpuimpl.Manifest{Backend: "cuda", Target: "ptx", Hash: "sha256:30413f06b0b0b032c2d30c4855ea29e841029ff8977581a5b717dc6e10cd1627",
 				PrivateBytes: new(4),
 				Fault:        true,
@@ -7863,6 +8079,12 @@ var MathTrigKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:3142ac9d5ff075ac1b7673e6a2af16b42900f004b15c3a6f2a7b28bd9ad6e320"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
 			Code:     libLLVMHOSTX8664V4,
+			Symbol:   "xpu_MathTrig",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:0f7eecb21acdf062476a8e7fdab400ac88250d870649ff7782c20cac49776d19"},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "armv8-a"},
+			Code:     libLLVMHOSTARMV8A,
 			Symbol:   "xpu_MathTrig",
 		},
 		{
@@ -8052,6 +8274,12 @@ var NBodyKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:11cb083b98980653572314bb73f3933d8938bfd34ec1276f843f54d1ce68b0df"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
 			Code:     libLLVMHOSTX8664V4,
+			Symbol:   "xpu_NBody",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:4d3ee10a41fbc6bbd3d06486476bdf600a5d122e310a09dcab3385917b87ac41"},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "armv8-a"},
+			Code:     libLLVMHOSTARMV8A,
 			Symbol:   "xpu_NBody",
 		},
 		{
@@ -8488,6 +8716,12 @@ var NestedLoopsKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_NestedLoops",
 		},
 		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:2800ea15b9dfe779db44f1e5ce77635fafdb138fbb53dd6c7e1dba0f9a2552eb"},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "armv8-a"},
+			Code:     libLLVMHOSTARMV8A,
+			Symbol:   "xpu_NestedLoops",
+		},
+		{
 			Manifest: gpuimpl.Manifest{Backend: "cuda", Target: "ptx", Hash: "sha256:6519de005900f5f49aea1e9638303b4524c2dbc2032ce7926c8c7f22c4edb69b",
 				PrivateBytes: new(20),
 				Fault:        true,
@@ -8730,6 +8964,12 @@ var ParticlesAoSKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_ParticlesAoS",
 		},
 		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:4010a2c97c5db545bcd28ed86034a8ba47309fcbdc37b773803fe48454721870"},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "armv8-a"},
+			Code:     libLLVMHOSTARMV8A,
+			Symbol:   "xpu_ParticlesAoS",
+		},
+		{
 			Manifest: gpuimpl.Manifest{Backend: "cuda", Target: "ptx", Hash: "sha256:532fb9f7f3bf2a99714fb90847e3023a50a1c996450773c815ddb62e76cd53ee",
 				PrivateBytes: new(36),
 				Fault:        true,
@@ -8954,6 +9194,12 @@ var ParticlesSoAKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_ParticlesSoA",
 		},
 		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:360451036e02ad991d46085aec8700071dfcdfcaddd818d7f9c581ed605eac70"},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "armv8-a"},
+			Code:     libLLVMHOSTARMV8A,
+			Symbol:   "xpu_ParticlesSoA",
+		},
+		{
 			Manifest: gpuimpl.Manifest{Backend: "cuda", Target: "ptx", Hash: "sha256:3fd196d20ca3456b852d2bdec478e9ae834cc787c87b68a57aeda4fb3303f134",
 				PrivateBytes: new(4),
 				Fault:        true,
@@ -9174,6 +9420,12 @@ var PrivateArrayKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:516f9332f081516f8e869629b284402094abf406641afcd1676c921e30c77684"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
 			Code:     libLLVMHOSTX8664V4,
+			Symbol:   "xpu_PrivateArray",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:26aff0de285d998e9398f65684cf6c08cc96d4a624c105dbc9326b82978542d8"},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "armv8-a"},
+			Code:     libLLVMHOSTARMV8A,
 			Symbol:   "xpu_PrivateArray",
 		},
 		{
@@ -9405,6 +9657,12 @@ var SaxpyKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_Saxpy",
 		},
 		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:04fe82a2eb9bf5a38a825c0c55311a54db42faef87a05c8390771663428ae929"},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "armv8-a"},
+			Code:     libLLVMHOSTARMV8A,
+			Symbol:   "xpu_Saxpy",
+		},
+		{
 			Manifest: gpuimpl.Manifest{Backend: "cuda", Target: "ptx", Hash: "sha256:2402d5a090e9757f605b40aab05b93000f4370a7d7b584ac3227bba253424695",
 				PrivateBytes: new(4),
 				Fault:        true,
@@ -9597,6 +9855,12 @@ var Scale2Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_Scale2",
 		},
 		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:0af87e6856de2d073829d20c954655533e22162fcd8c6f90c0fd699874e97ecf"},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "armv8-a"},
+			Code:     libLLVMHOSTARMV8A,
+			Symbol:   "xpu_Scale2",
+		},
+		{
 			Manifest: gpuimpl.Manifest{Backend: "cuda", Target: "ptx", Hash: "sha256:8cb08b3083ed2a6aaf95821fbedc213b3dfee4d99e215adf836ab7bc61d5a1cb",
 				PrivateBytes: new(4),
 				Fault:        true,
@@ -9776,6 +10040,12 @@ var Scale3Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:b633feaaa8f6e195fdd5068370e9e84ae7eb37946cb3ea224e37dc802dc785b9"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
 			Code:     libLLVMHOSTX8664V4,
+			Symbol:   "xpu_Scale3",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:d2e452e92f23f546c8b54688e8c1b38b6bea73dbff16ffc42896c939ce10a71c"},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "armv8-a"},
+			Code:     libLLVMHOSTARMV8A,
 			Symbol:   "xpu_Scale3",
 		},
 		{
@@ -9967,6 +10237,12 @@ var ScanKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:ca49241d90cb48f5afb8859aee2f76f94a76f13ba5540a9aab10679e825172e7"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
 			Code:     libLLVMHOSTX8664V4,
+			Symbol:   "xpu_Scan",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:69fe5b90c0632a5475a4afcdec102a6e98490cdf30c6fabc405b127df35128eb"},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "armv8-a"},
+			Code:     libLLVMHOSTARMV8A,
 			Symbol:   "xpu_Scan",
 		},
 		{
@@ -10267,6 +10543,12 @@ var SgemmKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_Sgemm",
 		},
 		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:388d33e304ed2175ce67c02761cef09dc9d66e1be96ffd0b438d4c95fb785296"},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "armv8-a"},
+			Code:     libLLVMHOSTARMV8A,
+			Symbol:   "xpu_Sgemm",
+		},
+		{
 			Manifest: gpuimpl.Manifest{Backend: "cuda", Target: "ptx", Hash: "sha256:f53117ebc9ae1e392a6e942c1e688f1ec3b5e200b5981f13e73141b3daa77a24",
 				PrivateBytes: new(36),
 				Fault:        true,
@@ -10557,6 +10839,12 @@ var SgemmTiledKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:e43dc4a3a0011561996dbecd8597f817a64e6d65c3bd161c7fa26e7053c3e85f"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
 			Code:     libLLVMHOSTX8664V4,
+			Symbol:   "xpu_SgemmTiled",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:33cb00aed845257cb5adfea075979c708425892ef462b5e8d2422f8c81ee0d78"},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "armv8-a"},
+			Code:     libLLVMHOSTARMV8A,
 			Symbol:   "xpu_SgemmTiled",
 		},
 		{
@@ -10915,6 +11203,12 @@ var ShiftSignedKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_ShiftSigned",
 		},
 		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:7f00ef27b7b9d1119583d6765f5af2c32db4abf3bf3c870941acd021d722cdae"},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "armv8-a"},
+			Code:     libLLVMHOSTARMV8A,
+			Symbol:   "xpu_ShiftSigned",
+		},
+		{
 			Manifest: gpuimpl.Manifest{Backend: "cuda", Target: "ptx", Hash: "sha256:d532bdad1f1b79681cc632e0683b99ea4c8d4fc3997dd709bc14184e55c93cdd",
 				PrivateBytes: new(24),
 				Fault:        true,
@@ -11174,6 +11468,12 @@ var ShiftsKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_Shifts",
 		},
 		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:cf3b86dd06db5696f268360ca47a94a281fcebfaae815507713fda26fd8d1e6a"},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "armv8-a"},
+			Code:     libLLVMHOSTARMV8A,
+			Symbol:   "xpu_Shifts",
+		},
+		{
 			Manifest: gpuimpl.Manifest{Backend: "cuda", Target: "ptx", Hash: "sha256:5ca419cc0a46d4f4ee56fb183c14394246eac351e4c28398f8be4331ca9ddad1",
 				PrivateBytes: new(8),
 				Fault:        true,
@@ -11390,6 +11690,12 @@ var ShortCircuitKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_ShortCircuit",
 		},
 		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:467f6fdfbf7f07a8d9c81ac1bd81e79a0411fda68e40ed850fbdb9dc927751f0"},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "armv8-a"},
+			Code:     libLLVMHOSTARMV8A,
+			Symbol:   "xpu_ShortCircuit",
+		},
+		{
 			Manifest: gpuimpl.Manifest{Backend: "cuda", Target: "ptx", Hash: "sha256:5158835d300435ae9850698f7801e8453e2f710c846f02bf7dab4fc8a682b224",
 				PrivateBytes: new(8),
 				Fault:        true,
@@ -11576,6 +11882,12 @@ var SpinKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:820faa76673a52cae01991b67290b5bc615fd1fdb554ea18d3533cc70966cffe"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
 			Code:     libLLVMHOSTX8664V4,
+			Symbol:   "xpu_Spin",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:5b52654ae0bcc3f28beac4d49705bb53acb5c3b0edc19d7124f39fbd9783233a"},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "armv8-a"},
+			Code:     libLLVMHOSTARMV8A,
 			Symbol:   "xpu_Spin",
 		},
 		{
@@ -11810,6 +12122,12 @@ var StencilKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_Stencil",
 		},
 		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:1403e3e9f223d04b361789d65098ca609ac127160b1f97db8297fa7221d6e565"},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "armv8-a"},
+			Code:     libLLVMHOSTARMV8A,
+			Symbol:   "xpu_Stencil",
+		},
+		{
 			Manifest: gpuimpl.Manifest{Backend: "cuda", Target: "ptx", Hash: "sha256:ee6f4aa53da98dd537cd995ddda77582fd46f5217dfb300b3e8a7055b1ca0ac1",
 				PrivateBytes: new(24),
 				Fault:        true,
@@ -12034,6 +12352,12 @@ var ThreadCoordsKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_ThreadCoords",
 		},
 		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:b0eff2e35f90ac0a87cdfbe88aabc6f98d97d34c363d182f4df5a0c9266cebbc"},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "armv8-a"},
+			Code:     libLLVMHOSTARMV8A,
+			Symbol:   "xpu_ThreadCoords",
+		},
+		{
 			Manifest: gpuimpl.Manifest{Backend: "cuda", Target: "ptx", Hash: "sha256:f75c8b34679127d6b5e1d47ecc05be8ca97a039f662f4535247cbbc5d4cb7323",
 				PrivateBytes: new(16),
 				Fault:        true,
@@ -12193,6 +12517,12 @@ var TransposeKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:8b7c65e5b79886b1dd4d52aa801a669f50dea8e3ac4115dba1810ea5981cfc28"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
 			Code:     libLLVMHOSTX8664V4,
+			Symbol:   "xpu_Transpose",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:1856dcd71919e0f8f96a4584fc63c0f8a3940178743e409b381a8d4d529b7d4a"},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "armv8-a"},
+			Code:     libLLVMHOSTARMV8A,
 			Symbol:   "xpu_Transpose",
 		},
 		{
@@ -12370,6 +12700,12 @@ var UintArithKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:a0927ccc57d8a9ebc104f9055f803719237ddb5793540c5e0bd682a942611c96"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
 			Code:     libLLVMHOSTX8664V4,
+			Symbol:   "xpu_UintArith",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:2eb2c21ae40324dd5f9ccc480d30564e98c91f4d3a6c044b9cb86f8ef33f5199"},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "armv8-a"},
+			Code:     libLLVMHOSTARMV8A,
 			Symbol:   "xpu_UintArith",
 		},
 		{
@@ -12599,6 +12935,12 @@ var UniformsKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_Uniforms",
 		},
 		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:ac9bb48f108ebe617a1c68dc236f0cff06c8b17c6a0fb5aa17695f5668325471"},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "armv8-a"},
+			Code:     libLLVMHOSTARMV8A,
+			Symbol:   "xpu_Uniforms",
+		},
+		{
 			Manifest: gpuimpl.Manifest{Backend: "cuda", Target: "ptx", Hash: "sha256:8e07dc743b2ec31ba089d93879436ed07317cc2795d684e5150a690c2544e2a5",
 				PrivateBytes: new(4),
 				Fault:        true,
@@ -12748,6 +13090,11 @@ var libHSACOGFX90A string
 //
 //go:embed xpu_gen_hsaco_gfx942.hsaco
 var libHSACOGFX942 string
+
+// libLLVMHOSTARMV8A is the llvm-host library of the package's kernels for the cpu backend at armv8-a.
+//
+//go:embed xpu_gen_llvm-host_armv8-a.so
+var libLLVMHOSTARMV8A string
 
 // libLLVMHOSTX8664V3 is the llvm-host library of the package's kernels for the cpu backend at x86-64-v3.
 //

@@ -48,6 +48,12 @@ var ReduceSharedKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_ReduceShared",
 		},
 		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:07abedc43fad372de7e112679151f8bd8ce1161d9e28988190ca3e5f05049263"},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "armv8-a"},
+			Code:     libLLVMHOSTARMV8A,
+			Symbol:   "xpu_ReduceShared",
+		},
+		{
 			Manifest: gpuimpl.Manifest{Backend: "cuda", Target: "ptx", Hash: "sha256:2bf9999e5922cb474640860440271eda0803a1b33665cca0548545065197aa1b",
 				PrivateBytes: new(16),
 				Fault:        true,
@@ -310,6 +316,14 @@ var ReduceWaveKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 16, ISA: "x86-64-v4"},
 			Code:     libLLVMHOSTX8664V4,
+			Symbol:   "xpu_ReduceWave",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:8d64d7ff6e1fe37824163d004c6085693261cd4fe035f1100257b14d5389bdb8",
+				WaveTier: "native",
+			},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 4, ISA: "armv8-a"},
+			Code:     libLLVMHOSTARMV8A,
 			Symbol:   "xpu_ReduceWave",
 		},
 		{
@@ -695,6 +709,14 @@ var ReduceWave32Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 32, ISA: "x86-64-v4"},
 			Code:     libLLVMHOSTX8664V4,
+			Symbol:   "xpu_ReduceWave32",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:59aa9e038e949dc6019cc44ee854c6dc1d00322734d132ff83d6904b3be2d99e",
+				WaveTier: "folded",
+			},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 32, ISA: "armv8-a"},
+			Code:     libLLVMHOSTARMV8A,
 			Symbol:   "xpu_ReduceWave32",
 		},
 		{
@@ -1180,6 +1202,14 @@ var Wave16Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 16, ISA: "x86-64-v4"},
 			Code:     libLLVMHOSTX8664V4,
+			Symbol:   "xpu_Wave16",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:2bba761c55583fa1dca1b4a80633cd433be9513c158cc7711492283a3b37fd17",
+				WaveTier: "folded",
+			},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 16, ISA: "armv8-a"},
+			Code:     libLLVMHOSTARMV8A,
 			Symbol:   "xpu_Wave16",
 		},
 		{
@@ -2701,6 +2731,14 @@ var Wave32Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_Wave32",
 		},
 		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:f5e29f30b799bd3b006298cca9879bdb6c9515a7706ce92b462eb4c5a69682df",
+				WaveTier: "folded",
+			},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 32, ISA: "armv8-a"},
+			Code:     libLLVMHOSTARMV8A,
+			Symbol:   "xpu_Wave32",
+		},
+		{
 			Manifest: gpuimpl.Manifest{Backend: "cuda", Target: "ptx", Hash: "sha256:591ac50e28f590ba20c890129f49353bedfa62df7ba630c97a0fe702f29e6de7",
 				PrivateBytes: new(332),
 				WaveTier:     "native",
@@ -4210,6 +4248,14 @@ var Wave4Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_Wave4",
 		},
 		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:cc95ceefc68bccd3c36ce0a977f78a9b362549084e1f521bac4ef2e5d48b022a",
+				WaveTier: "native",
+			},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 4, ISA: "armv8-a"},
+			Code:     libLLVMHOSTARMV8A,
+			Symbol:   "xpu_Wave4",
+		},
+		{
 			Manifest: gpuimpl.Manifest{Backend: "cuda", Target: "ptx", Hash: "sha256:8816e89eda446b055ca656760899f5482b3a707e797670853776a70cb408f576",
 				PrivateBytes: new(332),
 				WaveTier:     "narrow",
@@ -5399,6 +5445,14 @@ var Wave64Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 64, ISA: "x86-64-v4"},
 			Code:     libLLVMHOSTX8664V4,
+			Symbol:   "xpu_Wave64",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:94368f2da5cf6cf8c46a9c4b592b9f9301489b0cb95707a072710827d5fbec62",
+				WaveTier: "folded",
+			},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 64, ISA: "armv8-a"},
+			Code:     libLLVMHOSTARMV8A,
 			Symbol:   "xpu_Wave64",
 		},
 		{
@@ -6886,6 +6940,14 @@ var Wave8Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 8, ISA: "x86-64-v4"},
 			Code:     libLLVMHOSTX8664V4,
+			Symbol:   "xpu_Wave8",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:ff9ccda71dc68ffc368c7bf75051f9f5e1f1e6ef6c7d8971476340442c5a3e40",
+				WaveTier: "folded",
+			},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 8, ISA: "armv8-a"},
+			Code:     libLLVMHOSTARMV8A,
 			Symbol:   "xpu_Wave8",
 		},
 		{
@@ -8387,6 +8449,14 @@ var WaveAgnosticKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_WaveAgnostic",
 		},
 		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:a953d80855005fb6a53df78ed869704d5119f443c8aa50936692223322cc82c2",
+				WaveTier: "native",
+			},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 4, ISA: "armv8-a"},
+			Code:     libLLVMHOSTARMV8A,
+			Symbol:   "xpu_WaveAgnostic",
+		},
+		{
 			Manifest: gpuimpl.Manifest{Backend: "cuda", Target: "ptx", Hash: "sha256:5fafbb1a10135e6967e7ac1c95c795760dc0db3327cc402af3e0000294d901f4",
 				PrivateBytes: new(332),
 				WaveTier:     "native",
@@ -9223,6 +9293,11 @@ var libHSACOGFX90A string
 //
 //go:embed xpu_gen_hsaco_gfx942.hsaco
 var libHSACOGFX942 string
+
+// libLLVMHOSTARMV8A is the llvm-host library of the package's kernels for the cpu backend at armv8-a.
+//
+//go:embed xpu_gen_llvm-host_armv8-a.so
+var libLLVMHOSTARMV8A string
 
 // libLLVMHOSTX8664V3 is the llvm-host library of the package's kernels for the cpu backend at x86-64-v3.
 //

@@ -51,6 +51,12 @@ var GemmKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_Gemm",
 		},
 		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:a81d38318aa6fbc08a7f4b599a69852b30a373577d0181f7bf4b4d1c4cc7f337"},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "armv8-a"},
+			Code:     libLLVMHOSTARMV8A,
+			Symbol:   "xpu_Gemm",
+		},
+		{
 			Manifest: gpuimpl.Manifest{Backend: "cuda", Target: "ptx", Hash: "sha256:6016453368a21b5ef17e17290cf4a149237e8438d54c1d5a18cc81586b431b4c",
 				PrivateBytes: new(108),
 				Fault:        true,
@@ -394,6 +400,12 @@ var SaxpyKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_Saxpy",
 		},
 		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:04fe82a2eb9bf5a38a825c0c55311a54db42faef87a05c8390771663428ae929"},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "armv8-a"},
+			Code:     libLLVMHOSTARMV8A,
+			Symbol:   "xpu_Saxpy",
+		},
+		{
 			Manifest: gpuimpl.Manifest{Backend: "cuda", Target: "ptx", Hash: "sha256:2402d5a090e9757f605b40aab05b93000f4370a7d7b584ac3227bba253424695",
 				PrivateBytes: new(4),
 				Fault:        true,
@@ -585,6 +597,12 @@ var SumKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:5bb26e930544fa5fbba79d183532f62830b64307ef8ed5b132c91f64378c4242"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
 			Code:     libLLVMHOSTX8664V4,
+			Symbol:   "xpu_Sum",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:b11c5a76ee4bf4f2010c2fb636d1ee2d8b8f05a4c043907d2f3ea57d06407f3a"},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "armv8-a"},
+			Code:     libLLVMHOSTARMV8A,
 			Symbol:   "xpu_Sum",
 		},
 		{
@@ -802,6 +820,11 @@ var libHSACOGFX90A string
 //
 //go:embed xpu_gen_hsaco_gfx942.hsaco
 var libHSACOGFX942 string
+
+// libLLVMHOSTARMV8A is the llvm-host library of the package's kernels for the cpu backend at armv8-a.
+//
+//go:embed xpu_gen_llvm-host_armv8-a.so
+var libLLVMHOSTARMV8A string
 
 // libLLVMHOSTX8664V3 is the llvm-host library of the package's kernels for the cpu backend at x86-64-v3.
 //

@@ -46,6 +46,12 @@ var ArrayInLoopKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_ArrayInLoop",
 		},
 		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:18ff28d696910b7afa5e73941c6718537e9391d1aa05e046f364eff1948892cd"},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "armv8-a"},
+			Code:     libLLVMHOSTARMV8A,
+			Symbol:   "xpu_ArrayInLoop",
+		},
+		{
 			Manifest: gpuimpl.Manifest{Backend: "cuda", Target: "ptx", Hash: "sha256:94a9d86c9dac89a66067813d87b919ed341b19306a9ed560f0c866a98a3f423c",
 				PrivateBytes: new(88),
 				Fault:        true,
@@ -327,6 +333,12 @@ var ConstantFaultsKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_ConstantFaults",
 		},
 		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:294327dbcabc8af67d1fe6097532d62522c58cec02a2b229b94005a0bf825ac8"},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "armv8-a"},
+			Code:     libLLVMHOSTARMV8A,
+			Symbol:   "xpu_ConstantFaults",
+		},
+		{
 			Manifest: gpuimpl.Manifest{Backend: "cuda", Target: "ptx", Hash: "sha256:0e24974ce806ac65a3f80462b9efaea3c7ec8dd991b41121ac88de949bd06ea6",
 				PrivateBytes: new(8),
 				Fault:        true,
@@ -551,6 +563,12 @@ var ConstantIndexOutOfRangeKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:71db88e34d9543a8fcc1aaf5e1239f255811c8789d20743654942f4e1681238d"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
 			Code:     libLLVMHOSTX8664V4,
+			Symbol:   "xpu_ConstantIndexOutOfRange",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:de479f01bf83d6fd216212423628e29fdeb9e78650c52dc5ae0be6b8805ddd78"},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "armv8-a"},
+			Code:     libLLVMHOSTARMV8A,
 			Symbol:   "xpu_ConstantIndexOutOfRange",
 		},
 		{
@@ -872,6 +890,12 @@ var DeclaredInIfKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:a80c3b5ced7f7f388fd049124ded233cb402892f0095a7c930a1cbd0af62e884"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
 			Code:     libLLVMHOSTX8664V4,
+			Symbol:   "xpu_DeclaredInIf",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:81cf9a7584f6e7ad524e0db1be229ea617afa38213f82377b0f4e9df6e9a8ba1"},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "armv8-a"},
+			Code:     libLLVMHOSTARMV8A,
 			Symbol:   "xpu_DeclaredInIf",
 		},
 		{
@@ -1286,6 +1310,12 @@ var MatMulKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_MatMul",
 		},
 		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:add377ef85a9c7fc724f94c8334656316951bfcc7fe368392bf5a8fe1096c5e6"},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "armv8-a"},
+			Code:     libLLVMHOSTARMV8A,
+			Symbol:   "xpu_MatMul",
+		},
+		{
 			Manifest: gpuimpl.Manifest{Backend: "cuda", Target: "ptx", Hash: "sha256:9cc6b4885ebb3ee8b5364b85d0971653bfbe765d4137f38fa4468bb45983ac6b",
 				PrivateBytes: new(288),
 				Fault:        true,
@@ -1678,6 +1708,12 @@ var NestedArrayInLoopKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_NestedArrayInLoop",
 		},
 		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:9e66933ed2eeb3b240fda1f9305ce21d458823f1ef93ef249ac0437b1d4f626a"},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "armv8-a"},
+			Code:     libLLVMHOSTARMV8A,
+			Symbol:   "xpu_NestedArrayInLoop",
+		},
+		{
 			Manifest: gpuimpl.Manifest{Backend: "cuda", Target: "ptx", Hash: "sha256:23a208c11e4bfd94661975e5c726c02dfafb1592ede42ef100b36500f85f04e9",
 				PrivateBytes: new(40),
 				Fault:        true,
@@ -1952,6 +1988,12 @@ var NestedLoopsKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:df2af23a8a8358f1e9ac60d6d5866e3ba90a68cbd6efd4828f8a84d67ffc1c93"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
 			Code:     libLLVMHOSTX8664V4,
+			Symbol:   "xpu_NestedLoops",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:bcc68b7d3751307c469824b90d32c69611c777f431575a2102067f21deb805e4"},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "armv8-a"},
+			Code:     libLLVMHOSTARMV8A,
 			Symbol:   "xpu_NestedLoops",
 		},
 		{
@@ -2288,6 +2330,12 @@ var ScalarCopiedInLoopKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_ScalarCopiedInLoop",
 		},
 		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:2344bcb6b1a1e0ab824297d96c6d6bcf35a87e6046cda6719354f2ce078ca4f5"},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "armv8-a"},
+			Code:     libLLVMHOSTARMV8A,
+			Symbol:   "xpu_ScalarCopiedInLoop",
+		},
+		{
 			Manifest: gpuimpl.Manifest{Backend: "cuda", Target: "ptx", Hash: "sha256:d9bccb18c0fa5702e5c3848f353a9120d3cef55d9c43677e1c95fba4f57e7eb3",
 				PrivateBytes: new(24),
 				Fault:        true,
@@ -2533,6 +2581,12 @@ var StructArrayInLoopKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:c6310635c75928a5cfb5e79433704d9a518313f3d9fdae298bd6200e84180cc2"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
 			Code:     libLLVMHOSTX8664V4,
+			Symbol:   "xpu_StructArrayInLoop",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:0c3cef16b2e85dd89f831ada40f21c028e320fb06b8bb6fcfae4399ca44db6e7"},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "armv8-a"},
+			Code:     libLLVMHOSTARMV8A,
 			Symbol:   "xpu_StructArrayInLoop",
 		},
 		{
@@ -2835,6 +2889,12 @@ var StructCopiedInLoopKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_StructCopiedInLoop",
 		},
 		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:1fd716b143ffc22fa89cbb6f5a52665bfbc99c4819a6ec24304606fc3cc27e9c"},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "armv8-a"},
+			Code:     libLLVMHOSTARMV8A,
+			Symbol:   "xpu_StructCopiedInLoop",
+		},
+		{
 			Manifest: gpuimpl.Manifest{Backend: "cuda", Target: "ptx", Hash: "sha256:15c492c0b4fff33e08fd444b1ad03c8be4e2de60e6cd019b69aac1a5dbf22a1a",
 				PrivateBytes: new(36),
 				Fault:        true,
@@ -3094,6 +3154,12 @@ var StructFieldsInLoopKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_StructFieldsInLoop",
 		},
 		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:ee61bb214887ac8ac17a8bb2869ebdebbe82d32ec2ff384c0208d950c0d6b859"},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "armv8-a"},
+			Code:     libLLVMHOSTARMV8A,
+			Symbol:   "xpu_StructFieldsInLoop",
+		},
+		{
 			Manifest: gpuimpl.Manifest{Backend: "cuda", Target: "ptx", Hash: "sha256:8222366457ccf26c3b3b14a68ea622f0455a754f0aaad0652d664682bce1f418",
 				PrivateBytes: new(24),
 				Fault:        true,
@@ -3344,6 +3410,14 @@ var WaveInLoopKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 16, ISA: "x86-64-v4"},
 			Code:     libLLVMHOSTX8664V4,
+			Symbol:   "xpu_WaveInLoop",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:5902ffa78accbb40ec192f9eb228d361175f3a96801f303f4c4500b510521f42",
+				WaveTier: "native",
+			},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 4, ISA: "armv8-a"},
+			Code:     libLLVMHOSTARMV8A,
 			Symbol:   "xpu_WaveInLoop",
 		},
 		{
@@ -3684,6 +3758,11 @@ var libHSACOGFX90A string
 //
 //go:embed xpu_gen_hsaco_gfx942.hsaco
 var libHSACOGFX942 string
+
+// libLLVMHOSTARMV8A is the llvm-host library of the package's kernels for the cpu backend at armv8-a.
+//
+//go:embed xpu_gen_llvm-host_armv8-a.so
+var libLLVMHOSTARMV8A string
 
 // libLLVMHOSTX8664V3 is the llvm-host library of the package's kernels for the cpu backend at x86-64-v3.
 //
