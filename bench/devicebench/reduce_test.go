@@ -26,6 +26,8 @@ var benchDevices = []struct {
 	{"cpu-go", "cpu", "go"},
 	{"wgpu", "webgpu", "wgpu"},
 	{"dawn", "webgpu", "dawn"},
+	{"cuda", "cuda", ""},
+	{"hip", "hip", ""},
 }
 
 // reduceN is the length the benchmark reduces: 16 MiB of floats.

@@ -19,6 +19,16 @@ func Saxpy(t xpu.Thread, y, x []float32, a float32, n uint32) {
 	}
 }
 
+// Copy copies x into y: the device's memory bandwidth, as a kernel
+// reaches it, beside the driver's own copy.
+//
+//xpu:kernel block=256 len(y)=n len(x)=n
+func Copy(t xpu.Thread, y, x []float32, n uint32) {
+	if i := t.GlobalX(); i < n {
+		y[i] = x[i]
+	}
+}
+
 // Sum writes one partial sum of x per block: each work-item adds a run of
 // per consecutive elements, and the block adds its work-items' sums by a
 // tree in shared memory.

@@ -43,6 +43,18 @@ func cases() []*gputest.Case {
 			return kernels.LaunchSaxpy(s, g, buf(a, 0), buf(a, 1), gputest.At[float32](a, 2), gputest.At[uint32](a, 3))
 		},
 	}, {
+		Kernel: kernels.CopyKernel,
+		Tol:    gputest.Exact,
+		Setup: func(r *rand.Rand) gputest.Inputs {
+			const n = 3000
+			return gputest.Inputs{Groups: xpu.Dim3{X: xpu.GroupsFor(n, 256)}, Args: []gputest.Arg{
+				gputest.Poisoned[float32](n), gputest.Buffer(gputest.Floats(r, n, -1, 1)), gputest.Scalar(uint32(n)),
+			}}
+		},
+		Launch: func(s *gpu.Stream, g xpu.Dim3, a []any) error {
+			return kernels.LaunchCopy(s, g, buf(a, 0), buf(a, 1), gputest.At[uint32](a, 2))
+		},
+	}, {
 		Kernel: kernels.SumKernel,
 		Tol:    gputest.Exact, // the same additions in the same order as the reference
 		Setup: func(r *rand.Rand) gputest.Inputs {

@@ -10,6 +10,201 @@ import (
 	"github.com/goxpu/xpu/gpu/gpuimpl"
 )
 
+// CopyKernel is the compiled form of the kernel Copy (Go function Copy).
+var CopyKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
+	Name:    "github.com/goxpu/xpu/bench/internal/kernels.Copy",
+	Codegen: "xpu-gen/1",
+	Block:   xpu.Dim3{X: 256, Y: 1, Z: 1},
+	Params: []gpuimpl.Param{
+		{Name: "y", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "float32"}, Size: 4, Access: gpuimpl.AccessWrite, Binding: 0, MinLen: "n"},
+		{Name: "x", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "float32"}, Size: 4, Access: gpuimpl.AccessRead, Binding: 1, MinLen: "n"},
+		{Name: "n", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 0},
+	},
+	UniformSize: 16,
+	Func:        Copy,
+	Artifacts: []gpuimpl.Artifact{
+		{
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:4a842f2100c05f852c78efe8fd449ca4d4698cc5fd9c289b80ec98ee69c21006",
+				PrivateBytes: new(4),
+			},
+			Code: copyWGSL,
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:fc69b35bb2f787efd566323c4cbaf2006dcb654f73f719d0474c01c4c3fdabd7"},
+			Entry:    copyCPU,
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:d3ab9d43863a98e9cf438635b0685fbb5274b79b87f4146c8c693d87af94c6b1"},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v3"},
+			Code:     libLLVMHOSTX8664V3,
+			Symbol:   "xpu_Copy",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:19923b9d3c259bdf567e856dab69245e9332b5a71e0297a68ed598763b8bfcdf"},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
+			Code:     libLLVMHOSTX8664V4,
+			Symbol:   "xpu_Copy",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:6a0c5affe87365e4cd536fcb57a0d9cca23c827e78f8683738f961b4cd1f3106"},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "armv8-a"},
+			Code:     libLLVMHOSTARMV8A,
+			Symbol:   "xpu_Copy",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cuda", Target: "ptx", Hash: "sha256:4f695aad7029ba2f53b072b545c4869a44b8868b80fe64a8cbf4882ce2089f8b",
+				PrivateBytes: new(4),
+				Fault:        true,
+			},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "sm_70"},
+			Code:     libPTXSM70,
+			Symbol:   "xpu_Copy",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:291710c588b1b2d9ae92a4443e1485c791dc8be501e38f32789b865663382966",
+				PrivateBytes: new(4),
+				Registers:    new(6),
+				SpillBytes:   new(0),
+				Fault:        true,
+			},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "gfx90a"},
+			Code:     libHSACOGFX90A,
+			Symbol:   "xpu_Copy",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:75e87871a30672632d4880c182fa13c80bc29797455df6d551fe5db62dd637ac",
+				PrivateBytes: new(4),
+				Registers:    new(6),
+				SpillBytes:   new(0),
+				Fault:        true,
+			},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "gfx942"},
+			Code:     libHSACOGFX942,
+			Symbol:   "xpu_Copy",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:b0ade66d2b053f918d6f0a18b51d92626d9e93f64ff595122a708fffde48fed8",
+				PrivateBytes: new(4),
+				Registers:    new(4),
+				SpillBytes:   new(0),
+				Fault:        true,
+			},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "gfx1100"},
+			Code:     libHSACOGFX1100,
+			Symbol:   "xpu_Copy",
+		},
+	},
+})
+
+// LaunchCopy launches the kernel Copy on the stream s over a grid of groups
+// blocks of 256x1x1 work-items, with the arguments of Copy after its Thread.
+// Buffers are bound in this order; scalars are uniforms.
+func LaunchCopy(s *gpu.Stream, groups xpu.Dim3, y *gpu.Buffer[float32], x *gpu.Buffer[float32], n uint32) error {
+	return s.Launch(CopyKernel, groups, y, x, n)
+}
+
+// copyWGSL is the WGSL code of Copy.
+const copyWGSL = `struct xpu_Uniforms {
+    p_n: u32,
+}
+
+@group(0) @binding(0) var<storage, read_write> b_y: array<f32>;
+@group(0) @binding(1) var<storage, read> b_x: array<f32>;
+@group(0) @binding(2) var<uniform> xpu_u: xpu_Uniforms;
+
+// main is kernel Copy, block 256x1x1.
+@compute @workgroup_size(256, 1, 1)
+fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
+    {
+        let v_i: u32 = gid.x;
+        if v_i < xpu_u.p_n {
+            b_y[v_i] = b_x[v_i];
+        }
+    }
+}
+`
+
+// copyCPU runs one block of the kernel Copy on the CPU.
+func copyCPU(b *gpuimpl.CPUBlock) {
+	p_y := gpuimpl.CPUView[float32](b.Buffers[0])
+	p_x := gpuimpl.CPUView[float32](b.Buffers[1])
+	p_n := gpuimpl.CPUUniform[uint32](b.Uniforms, 0)
+	gx0 := b.Group.X * 256
+	gy0 := b.Group.Y * 1
+	gz0 := b.Group.Z * 1
+	var ly uint32
+	var lz uint32
+	stop := b.Stopping()
+	_ = p_y
+	_ = p_x
+	_ = p_n
+	_ = gx0
+	_ = gy0
+	_ = gz0
+	_ = ly
+	_ = lz
+	_ = stop
+	{
+		lx := uint32(0)
+		li := uint32(0)
+		_, _ = lx, li
+		var v_i uint32 = (gx0 + lx)
+		_ = v_i
+		// The guard (v_i < p_n) holds for the lanes lo <= lx < hi; gok: v_i
+		// steps by one from lane to lane without wrapping.
+		lo, hi, gok := uint32(0), uint32(0), false
+		if e0, u0 := int64(v_i), int64(p_n); e0 <= 4294967040 {
+			gok = true
+			hi = uint32(min(max(u0-e0, 0), 256))
+		}
+		var w0 *[256]float32
+		if o := v_i; o <= 4294967040 && uint64(o)+256 <= uint64(len(p_y)) {
+			w0 = (*[256]float32)(p_y[o : uint64(o)+256])
+		}
+		var w1 *[256]float32
+		if o := v_i; o <= 4294967040 && uint64(o)+256 <= uint64(len(p_x)) {
+			w1 = (*[256]float32)(p_x[o : uint64(o)+256])
+		}
+		if gok && w0 != nil && w1 != nil && hi <= 256 {
+			for lx := lo; lx < hi; lx++ {
+				li := lx
+				_ = li
+				{
+					var v_i uint32 = (gx0 + lx)
+					_ = v_i
+					{ // (v_i < p_n) holds for lo <= lx < hi
+						w0[lx] = w1[lx]
+					}
+				}
+			}
+		} else if gok {
+			for lx := lo; lx < hi; lx++ {
+				li := lx
+				_ = li
+				{
+					var v_i uint32 = (gx0 + lx)
+					_ = v_i
+					{ // (v_i < p_n) holds for lo <= lx < hi
+						p_y[v_i] = p_x[v_i]
+					}
+				}
+			}
+		} else {
+			for lx := uint32(0); lx < 256; lx++ {
+				li := lx
+				_ = li
+				{
+					var v_i uint32 = (gx0 + lx)
+					_ = v_i
+					if v_i < p_n {
+						p_y[v_i] = p_x[v_i]
+					}
+				}
+			}
+		}
+	}
+}
+
 // GemmKernel is the compiled form of the kernel Gemm (Go function Gemm).
 var GemmKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Name:    "github.com/goxpu/xpu/bench/internal/kernels.Gemm",
