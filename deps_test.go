@@ -65,8 +65,8 @@ const depsRules = `
 	# Running the LLVM tools, which knows no IR of ours.
 	< codegen/sidecar;
 	# Reading AMDGPU code objects: their ELF and their metadata note.
-	github.com/vmihailenco/msgpack/v5 < hsaco;
-	codegen/frontend, codegen/wgslgen, codegen/golower, codegen/llvmgen, codegen/sidecar, codegen/emit, hsaco < codegen;
+	github.com/vmihailenco/msgpack/v5 < codegen/hsaco;
+	codegen/frontend, codegen/wgslgen, codegen/golower, codegen/llvmgen, codegen/sidecar, codegen/emit, codegen/hsaco < codegen;
 	< codegen/internal/gobuild, codegen/fuzz;
 
 	# The generator, which every go generate runs: code generation alone,

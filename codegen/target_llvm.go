@@ -11,7 +11,7 @@ import (
 	"github.com/goxpu/xpu/codegen/ir"
 	"github.com/goxpu/xpu/codegen/llvmgen"
 	"github.com/goxpu/xpu/codegen/sidecar"
-	"github.com/goxpu/xpu/hsaco"
+	"github.com/goxpu/xpu/codegen/hsaco"
 	"github.com/goxpu/xpu/llvm"
 	"github.com/goxpu/xpu/schema"
 )
