@@ -21,12 +21,12 @@ func (g *gen) call(e *ir.Call) value {
 		uniform = uniform && (g.simt() || u.Value[a])
 	}
 	type saved struct {
-		forced, flow bool
-		loops        []*loopFrame
-		ret          *retFrame
-		pos          ir.Pos
+		forced, flow, full bool
+		loops              []*loopFrame
+		ret                *retFrame
+		pos                ir.Pos
 	}
-	s := saved{g.forced, g.flow, g.loops, g.ret, g.pos}
+	s := saved{g.forced, g.flow, g.full, g.loops, g.ret, g.pos}
 	// Arguments are evaluated in the caller's mode.
 	vals := make([]value, len(e.Args))
 	arrays := make([]*variable, len(e.Args))
@@ -38,6 +38,7 @@ func (g *gen) call(e *ir.Call) value {
 		vals[i] = g.expr(a)
 	}
 	g.forced = !uniform
+	g.full = g.full && uniform
 	b := g.b
 	for i, p := range f.Params {
 		if arrays[i] != nil {
@@ -78,7 +79,7 @@ func (g *gen) call(e *ir.Call) value {
 	if !g.simt() {
 		g.setMask(b.Or(g.mask(), b.Load(g.vec(llvm.I1), fr.retMask, 1)))
 	}
-	g.forced, g.flow, g.loops, g.ret, g.pos = s.forced, s.flow, s.loops, s.ret, s.pos
+	g.forced, g.flow, g.full, g.loops, g.ret, g.pos = s.forced, s.flow, s.full, s.loops, s.ret, s.pos
 	if fr.result == nil {
 		return value{}
 	}

@@ -182,7 +182,7 @@ func (g *gen) binary(e *ir.Binary) value {
 	case ir.OpShl, ir.OpShr:
 		return value{x: g.shift(e, x, y), ramp: r.ramp, step: r.step}
 	case ir.OpEq, ir.OpNe, ir.OpLt, ir.OpLe, ir.OpGt, ir.OpGe:
-		return value{x: g.compare(e.Op, t, x, y)}
+		return value{x: g.compare(e.Op, t, x, y), all: g.rampAll(e.Op, t, xv, yv)}
 	}
 	g.fail("the binary operator %v", e.Op)
 	return value{}
@@ -239,6 +239,53 @@ func (g *gen) rampOf(op ir.Op, xv, yv value) value {
 	return r
 }
 
+// rampAll returns, for a comparison of a ramp of integers with a uniform
+// value (i < n, i <= n, n > i, n >= i), the scalar test that it holds in
+// every lane: the ramp's last lane does not wrap and compares so. nil for
+// any other comparison.
+func (g *gen) rampAll(op ir.Op, t ir.Type, xv, yv value) llvm.Value {
+	if !ir.IsInteger(t) {
+		return nil
+	}
+	switch op {
+	case ir.OpGt:
+		op, xv, yv = ir.OpLt, yv, xv
+	case ir.OpGe:
+		op, xv, yv = ir.OpLe, yv, xv
+	}
+	if op != ir.OpLt && op != ir.OpLe || xv.ramp == nil || isVec(yv.x) {
+		return nil
+	}
+	b := g.b
+	span := xv.step * int64(g.W-1)
+	signed := ir.IsKind(t, ir.I32)
+	lim, less := int64(math.MaxUint32), llvm.ULT
+	if signed {
+		lim, less = math.MaxInt32, llvm.SLT
+	}
+	if op == ir.OpLe {
+		less = llvm.ULE
+		if signed {
+			less = llvm.SLE
+		}
+	}
+	noWrap := llvm.ULE
+	if signed {
+		noWrap = llvm.SLE
+	}
+	last := b.Add(xv.ramp, i32(span))
+	return b.And(b.ICmp(noWrap, xv.ramp, i32(lim-span)), b.ICmp(less, last, yv.x))
+}
+
+// everyLane returns the scalar test that the bool v holds in every lane:
+// v itself when uniform, a ramp comparison's test, or nil.
+func everyLane(v value) llvm.Value {
+	if !isVec(v.x) {
+		return v.x
+	}
+	return v.all
+}
+
 // preds maps comparison operators to the predicates of float, signed
 // and unsigned (or bool) operands.
 var preds = map[ir.Op][3]llvm.Pred{
@@ -265,13 +312,19 @@ func (g *gen) compare(op ir.Op, t ir.Type, x, y llvm.Value) llvm.Value {
 // the left one does not decide.
 func (g *gen) logical(e *ir.Binary) value {
 	and := e.Op == ir.OpLAnd
-	x := g.expr(e.X).x
+	xv := g.expr(e.X)
+	x := xv.x
 	b := g.b
 	if pure(e.Y) {
-		y := g.expr(e.Y).x
+		yv := g.expr(e.Y)
+		y := yv.x
 		x, y = g.widen(x, y)
 		if and {
-			return value{x: b.Select(x, y, zeroLike(y))}
+			r := value{x: b.Select(x, y, zeroLike(y))}
+			if ax, ay := everyLane(xv), everyLane(yv); ax != nil && ay != nil {
+				r.all = b.And(ax, ay) // x < w && y < h: both guards' tests
+			}
+			return r
 		}
 		return value{x: b.Select(x, onesLike(y), y)}
 	}
@@ -306,16 +359,16 @@ func (g *gen) logical(e *ir.Binary) value {
 	if !and {
 		need = b.And(m0, g.not(x))
 	}
-	flow := g.flow
+	flow, full := g.flow, g.full
 	pre := b.Block
 	rb, after := b.NewBlock("rhs"), b.NewBlock("rhs.end")
 	b.CondBr(g.any(need), rb, after)
 	b.SetBlock(rb)
 	g.setMask(need)
-	g.flow = false
+	g.flow, g.full = false, false
 	y := g.splat(g.expr(e.Y).x)
 	g.setMask(m0)
-	g.flow = flow
+	g.flow, g.full = flow, full
 	end := b.Block
 	b.Br(after)
 	b.SetBlock(after)

@@ -37,6 +37,7 @@ type gen struct {
 	forced bool   // inside a device function inlined with varying arguments: all is varying
 	pos    ir.Pos // of the statement being lowered, for refusals
 	flow   bool   // the statement being lowered runs in uniform control flow
+	full   bool   // every lane of the chunk runs it (a coherent if's copy)
 	assign map[*ir.Var]int
 	varyU  map[*ir.Var]bool // variables the uniformity analysis calls varying
 
@@ -73,7 +74,7 @@ func constBound(n int) bound {
 }
 
 // value is a lowered value: x, a scalar (uniform) or <W x T> (varying)
-// of a basic type; or fields, of a struct. ramp, when set, is the scalar
+// of a basic type; or fields, of a struct; all, for some comparisons. ramp, when set, is the scalar
 // i32 r with x = r + step*<0, 1, ..., W-1> (wrapping): an index whose
 // lanes are step elements apart, contiguous when step is 1.
 type value struct {
@@ -81,6 +82,9 @@ type value struct {
 	ramp   llvm.Value
 	step   int64 // > 0 when ramp is set
 	fields []value
+	// all, when set, is the scalar i1 "x holds in every lane" of a
+	// comparison of a ramp with a uniform value.
+	all llvm.Value
 }
 
 // maxStep bounds the steps a ramp keeps: step*W stays far from

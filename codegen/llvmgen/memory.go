@@ -419,11 +419,12 @@ func (g *gen) noWrap(r *memRef) llvm.Value {
 	return g.b.ICmp(llvm.ULE, r.idx.ramp, i32(int64(math.MaxUint32)-r.idx.step*int64(g.W-1)))
 }
 
-// allActive reports whether every lane is known to run: uniform flow in a
+// allActive reports whether every lane is known to run: a copy of a
+// then-part for a chunk whose lanes all take it, or uniform flow in a
 // block whose size is a multiple of W.
 func (g *gen) allActive() bool {
 	n := int(g.k.Block[0] * g.k.Block[1] * g.k.Block[2])
-	return g.flow && n%g.W == 0
+	return g.full || g.flow && n%g.W == 0
 }
 
 // loadChecked loads a scalar place whose index is in range for every

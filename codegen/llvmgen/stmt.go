@@ -44,7 +44,7 @@ func (g *gen) block(b *ir.Block) bool {
 }
 
 func (g *gen) stmt(s ir.Stmt) bool {
-	g.flow = g.simt() || !g.forced && g.k.Uniform.Flow[s]
+	g.flow = g.simt() || !g.forced && (g.full || g.k.Uniform.Flow[s])
 	switch s := s.(type) {
 	case *ir.Barrier:
 		if !g.simt() {
@@ -96,7 +96,8 @@ func (g *gen) assignStmt(s *ir.Assign) {
 }
 
 func (g *gen) ifStmt(s *ir.If) bool {
-	c := g.expr(s.Cond).x
+	cv := g.expr(s.Cond)
+	c := cv.x
 	b := g.b
 	if !isVec(c) {
 		tb, eb, after := b.NewBlock("then"), b.NewBlock("else"), b.NewBlock("endif")
@@ -115,6 +116,64 @@ func (g *gen) ifStmt(s *ir.If) bool {
 		return lt && le
 	}
 	m0 := g.mask()
+	if !g.coherent(s) {
+		return g.maskedIf(s, m0, c)
+	}
+	// Every lane of the chunk taking the then-part (the guard of a
+	// work-item in range, but in the last chunk) runs a copy of it lowered
+	// for all lanes: unmasked accesses, no blends, no tests of the mask.
+	every := cv.all // a ramp's guard: one scalar test
+	switch {
+	case every == nil:
+		every = g.all(b.And(m0, c))
+	case !g.allActive():
+		every = b.And(every, g.all(m0))
+	}
+	all, some, join := b.NewBlock("then.all"), b.NewBlock("then.some"), b.NewBlock("endif.all")
+	b.CondBr(every, all, some)
+	b.SetBlock(all)
+	full, flow := g.full, g.flow
+	g.full = true
+	g.block(s.Then)
+	g.full = full
+	if !b.Block.Terminated() {
+		b.Br(join)
+	}
+	b.SetBlock(some)
+	g.flow = flow
+	g.maskedIf(s, m0, c)
+	if !b.Block.Terminated() {
+		b.Br(join)
+	}
+	b.SetBlock(join)
+	g.flow = false
+	return false
+}
+
+// maxCoherent bounds the statements of a then-part lowered twice.
+const maxCoherent = 64
+
+// coherent reports whether the divergent if s has its then-part lowered
+// a second time for a chunk whose lanes all take it: an if without an
+// else, of a then-part of at most maxCoherent statements, outside such a
+// copy (so that nested ones do not double again) and outside a device
+// function inlined for varying arguments.
+func (g *gen) coherent(s *ir.If) bool {
+	if g.full || g.forced || s.Else != nil && len(s.Else.Stmts) > 0 {
+		return false
+	}
+	n := 0
+	ir.WalkStmts(s.Then, func(ir.Stmt) bool { n++; return n <= maxCoherent })
+	return n <= maxCoherent
+}
+
+// maskedIf lowers the divergent if s under the mask: m0 the lanes that
+// reach it, c its condition per lane.
+func (g *gen) maskedIf(s *ir.If, m0, c llvm.Value) bool {
+	b := g.b
+	full := g.full
+	g.full = false
+	defer func() { g.full = full }()
 	mt := b.And(m0, c)
 	me := b.And(m0, g.not(c))
 	g.setMask(mt)
@@ -208,6 +267,9 @@ func (g *gen) loop(s *ir.Loop) {
 		b.SetBlock(exit)
 		return
 	}
+	full := g.full // a masked loop's lanes leave it one by one
+	g.full = false
+	defer func() { g.full = full }()
 	done := b.Alloca("done", g.vec(llvm.I1), 1)
 	cont := b.Alloca("cont", g.vec(llvm.I1), 1)
 	b.Store(g.noLanes(), done, 1)

@@ -35,19 +35,19 @@ var SaxpyKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Entry:    saxpyCPU,
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:5fb6b7385ce95b85e4259d312a0b15cf28278972ae086cc5e0d0fa4e355c6673"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:3fd7a438cfef524aad5bd683f47a7c2a0952aeb68e5977a67f05cd1e160612f5"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v3"},
 			Code:     libLLVMHOSTX8664V3,
 			Symbol:   "xpu_Saxpy",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:0cdf8c1c6864781aa76bda0458557e57e3082da5072bbac793b20a3aade71341"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:8c4b056627854d20769941fa18ae493cee18fae448ad4eba77dafd3907cba283"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
 			Code:     libLLVMHOSTX8664V4,
 			Symbol:   "xpu_Saxpy",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:04fe82a2eb9bf5a38a825c0c55311a54db42faef87a05c8390771663428ae929"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:6e7923ba4844bbbeed576101e315a97cd9f503ca59b33e3a8bb46a6a8b4add55"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "armv8-a"},
 			Code:     libLLVMHOSTARMV8A,
 			Symbol:   "xpu_Saxpy",

@@ -36,19 +36,19 @@ var ReduceSharedKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Entry:    reduceSharedCPU,
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:1c52f5237a80194cf9aac7886ebb64f0370d8f3b917dceb48f4e830b0e316970"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:e71b28ef84b150b5e9e12e252c085ee3612bae85cc20653d2bdff6464afa1c62"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v3"},
 			Code:     libLLVMHOSTX8664V3,
 			Symbol:   "xpu_ReduceShared",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:a34644ab6ad459e0295a487162832dde6a834d982c07f3008b741ce14d1611d5"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:3bce06304dbbece8d2350020d8bf422fa5b805fe7546af164e74a891234cf9dd"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
 			Code:     libLLVMHOSTX8664V4,
 			Symbol:   "xpu_ReduceShared",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:07abedc43fad372de7e112679151f8bd8ce1161d9e28988190ca3e5f05049263"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:07b1ac22ca9c36b7035545ca92723aa8676e97625e8e5daa16e9dc7a546fe836"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "armv8-a"},
 			Code:     libLLVMHOSTARMV8A,
 			Symbol:   "xpu_ReduceShared",
@@ -303,7 +303,7 @@ var ReduceWaveKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Entry: reduceWaveCPU,
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:bf21a7300363bce117a9ecf474fb4f1f05a8e8b21643d3647343ae354f715bf7",
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:f833260437a1c2fdd9df95c6a1ca0b86a2c91e58fbd288ea3ab54822e9fc38f3",
 				WaveTier: "native",
 			},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 8, ISA: "x86-64-v3"},
@@ -311,7 +311,7 @@ var ReduceWaveKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_ReduceWave",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:0d8a1ed62f5f0cd4b7021ed0421a99cbe94cdbfeb177056194e4ad580b03c943",
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:d31cffdc567edee60874dedc68692c27dc0d9ed2897505d2940a95a05fa8c8fa",
 				WaveTier: "native",
 			},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 16, ISA: "x86-64-v4"},
@@ -319,7 +319,7 @@ var ReduceWaveKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_ReduceWave",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:8d64d7ff6e1fe37824163d004c6085693261cd4fe035f1100257b14d5389bdb8",
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:d6469a0534217a12f893bcaf2bc238c3c0c7e38be55949bfab250ad318803e4f",
 				WaveTier: "native",
 			},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 4, ISA: "armv8-a"},
@@ -696,7 +696,7 @@ var ReduceWave32Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Entry: reduceWave32CPU,
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:e7497b5e295978cd6d3642fb81e129a984050d5d83bf7e89d59fb57514028093",
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:af87a1d058e2d1016ab86b7569af548547864915eb926f91ae89cd7d9a7d362e",
 				WaveTier: "folded",
 			},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 32, ISA: "x86-64-v3"},
@@ -704,7 +704,7 @@ var ReduceWave32Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_ReduceWave32",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:36d105ffdaf1ccd1a8cc58b45f9eb3995185fc67f38f1d8247c3b23b7d3cce9c",
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:2b8559e6edd06f9d9a8c462ffdd29eedbcb9a5b6dff1c25d750985cff6dc951b",
 				WaveTier: "folded",
 			},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 32, ISA: "x86-64-v4"},
@@ -712,7 +712,7 @@ var ReduceWave32Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_ReduceWave32",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:59aa9e038e949dc6019cc44ee854c6dc1d00322734d132ff83d6904b3be2d99e",
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:169ee228c88c79062c2bb788eef0fee75227c714cec66e67b7e0bf15ed7a7f2f",
 				WaveTier: "folded",
 			},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 32, ISA: "armv8-a"},
@@ -1189,7 +1189,7 @@ var Wave16Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Entry: wave16CPU,
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:14764feffbefa813d60c93d450376111039cc9abc6137925517934d2865b456a",
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:2b668200926d104114c8b7fff28688421abb8050c0f2a92ff5e76b8cf43d91ca",
 				WaveTier: "folded",
 			},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 16, ISA: "x86-64-v3"},
@@ -1197,7 +1197,7 @@ var Wave16Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_Wave16",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:a9facb3aeff838869c4a356b30640ee51e12993ecda1cd47608bd7e90327aa9c",
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:ca0bc6c324c0802e2ebc59031f50abbf92ada154dce7a03375325809566321d5",
 				WaveTier: "native",
 			},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 16, ISA: "x86-64-v4"},
@@ -1205,7 +1205,7 @@ var Wave16Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_Wave16",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:2bba761c55583fa1dca1b4a80633cd433be9513c158cc7711492283a3b37fd17",
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:4290d298ecdac1203f74dbd576ff29579f42ea8fd1fd1105e058bf1ccc2b1b3e",
 				WaveTier: "folded",
 			},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 16, ISA: "armv8-a"},
@@ -2715,7 +2715,7 @@ var Wave32Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Entry: wave32CPU,
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:f6310fe4da14cea1e31f2b11ecb2cccbe673de0fe7ddb3630e46b55da60be05f",
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:a3e2eeff1402fdaf9d0c74205585ea3232a18f8afc4f1eafc67a6a0c96f8a28c",
 				WaveTier: "folded",
 			},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 32, ISA: "x86-64-v3"},
@@ -2723,7 +2723,7 @@ var Wave32Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_Wave32",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:fc6858ef58f1eed9cfe382adbf1fec4662c5ffec428ccd9a7c3b89bc44cce0bb",
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:fb2419755994419f0785dd64675a8239e7653ad4e59a5c172ec4c252e9e27c17",
 				WaveTier: "folded",
 			},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 32, ISA: "x86-64-v4"},
@@ -2731,7 +2731,7 @@ var Wave32Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_Wave32",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:f5e29f30b799bd3b006298cca9879bdb6c9515a7706ce92b462eb4c5a69682df",
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:10563d6b9f13ebf33574e6308e1875e198ad5a628949fe409c628ae31ea098a4",
 				WaveTier: "folded",
 			},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 32, ISA: "armv8-a"},
@@ -4232,7 +4232,7 @@ var Wave4Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Entry: wave4CPU,
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:87b9635b06eafab5db43ae0dce92e7069220840f0288de51bd85583b2dd67a87",
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:0fa0ac5ac7ff4a630f87af38c7e02ba36640fe0511aab00fb157fb551908e3a0",
 				WaveTier: "narrow",
 			},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 4, ISA: "x86-64-v3"},
@@ -4240,7 +4240,7 @@ var Wave4Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_Wave4",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:4f1ba1c883cb4033f1400c5b7e2beabe1c332b09c9b889cf06d2bc15d1db127f",
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:d4b1e4f9f2181e855517dc0f2dcf5debcb7d95d40eec3a435aa80fbf53a6b6ca",
 				WaveTier: "narrow",
 			},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 4, ISA: "x86-64-v4"},
@@ -4248,7 +4248,7 @@ var Wave4Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_Wave4",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:cc95ceefc68bccd3c36ce0a977f78a9b362549084e1f521bac4ef2e5d48b022a",
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:6a451308a7407f39600cd4d117010b4ad7fb35ab8ce2805fa3515567d024dda5",
 				WaveTier: "native",
 			},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 4, ISA: "armv8-a"},
@@ -5432,7 +5432,7 @@ var Wave64Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Entry: wave64CPU,
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:e0ab8ffd33028d3ce33ebb02f9f87352061af82629a5c826b5302982db8f8a21",
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:bf0fe85a0ba6c9f1af811853cfd219f83f2cd56cf19481901b85ba357a4aa1cf",
 				WaveTier: "folded",
 			},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 64, ISA: "x86-64-v3"},
@@ -5440,7 +5440,7 @@ var Wave64Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_Wave64",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:a0265d4390df28baf432ed453d23d6046cd5838f6d819a323967d93926589519",
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:b703c1ad5f6d80808fc858aaed25a5f0c3d57ed424299abbb9a23d05c44b0559",
 				WaveTier: "folded",
 			},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 64, ISA: "x86-64-v4"},
@@ -5448,7 +5448,7 @@ var Wave64Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_Wave64",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:94368f2da5cf6cf8c46a9c4b592b9f9301489b0cb95707a072710827d5fbec62",
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:7edccbc8165119911f20d61b41c5389d579b3cccfaca5018432a6755786735e5",
 				WaveTier: "folded",
 			},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 64, ISA: "armv8-a"},
@@ -6927,7 +6927,7 @@ var Wave8Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Entry: wave8CPU,
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:17ff238879ba4eac8c0854198e7f654a9dafe940bede1ac6c7c169eec6e39a8c",
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:b236854aa63c4906f6300b8fbd0e9daf11c9aa54418cbff6e755d459ca5d5c38",
 				WaveTier: "native",
 			},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 8, ISA: "x86-64-v3"},
@@ -6935,7 +6935,7 @@ var Wave8Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_Wave8",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:0c39189f097f3138209d80c487ce1907a1ac8cd778f27553b91da07d6399e7fe",
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:ccb83c7c15860f025da24dcc31e06219233db6a311fd800c1657a2f38081a88e",
 				WaveTier: "narrow",
 			},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 8, ISA: "x86-64-v4"},
@@ -6943,7 +6943,7 @@ var Wave8Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_Wave8",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:ff9ccda71dc68ffc368c7bf75051f9f5e1f1e6ef6c7d8971476340442c5a3e40",
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:bdd2129ee0d820495ef348f8e8510816018387443ace091408150a6fe6b5d4ed",
 				WaveTier: "folded",
 			},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 8, ISA: "armv8-a"},
@@ -8433,7 +8433,7 @@ var WaveAgnosticKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Entry: waveAgnosticCPU,
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:ba42f621434cbde211278ec1636fbc69e1d59c1d158e8f59cf1bdeb09320f43c",
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:ee4a077b8ceae9485a5461c201c8a30b036be89766487c62a010385d1baea6a3",
 				WaveTier: "native",
 			},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 8, ISA: "x86-64-v3"},
@@ -8441,7 +8441,7 @@ var WaveAgnosticKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_WaveAgnostic",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:3e80c1c8908e268cf6df89fb9b848c53d245f7ae2d1f5e85df4462043da929c8",
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:77a19194a367071ccb25a1086bf8d59f8a278caf258e6327646c0ae080f20da5",
 				WaveTier: "native",
 			},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 16, ISA: "x86-64-v4"},
@@ -8449,7 +8449,7 @@ var WaveAgnosticKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_WaveAgnostic",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:a953d80855005fb6a53df78ed869704d5119f443c8aa50936692223322cc82c2",
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:a6d0267233e1fbf25625d9d600569f40ffbf616d986f529919c445840bd3e395",
 				WaveTier: "native",
 			},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 4, ISA: "armv8-a"},
