@@ -8,10 +8,10 @@ import (
 	"sync"
 
 	"github.com/goxpu/xpu/codegen/emit"
+	"github.com/goxpu/xpu/codegen/hsaco"
 	"github.com/goxpu/xpu/codegen/ir"
 	"github.com/goxpu/xpu/codegen/llvmgen"
 	"github.com/goxpu/xpu/codegen/sidecar"
-	"github.com/goxpu/xpu/codegen/hsaco"
 	"github.com/goxpu/xpu/llvm"
 	"github.com/goxpu/xpu/schema"
 )
