@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"runtime"
 	"sync"
 	"sync/atomic"
 
@@ -93,32 +94,57 @@ func (p *pool) plan(total, least uint64) (workers int, chunk uint64) {
 	return int(min(w, (total+chunk-1)/chunk)), chunk
 }
 
-// spread runs the blocks 0 to total-1 on workers goroutines (the caller's
-// among them), each taking chunks of chunk blocks from a shared counter:
-// work(w, lo, hi) runs the blocks lo to hi-1 on worker w, and returns
-// false when w is to take no more. It returns once every worker has.
+// spread runs the blocks 0 to total-1 on up to workers goroutines (the
+// caller's among them), each taking chunks of chunk blocks from a shared
+// counter: work(w, lo, hi) runs the blocks lo to hi-1 on worker w, and
+// returns false when w is to take no more. It returns once every worker
+// that took a chunk is done.
+//
+// The other workers are helpers (helper.go): a goroutine that has run a
+// launch's share waits a little for the next launch's, so that launches
+// in a row find it running instead of waking a new one, which can take
+// longer than a small launch's blocks. A helper that comes late, after
+// the caller has taken every chunk, does nothing.
 func (p *pool) spread(total uint64, workers int, chunk uint64, work func(w int, lo, hi uint64) bool) {
-	var (
-		next atomic.Uint64
-		wg   sync.WaitGroup
-	)
-	loop := func(w int) {
-		for {
-			lo := next.Add(chunk) - chunk
-			if lo >= total || !work(w, lo, min(lo+chunk, total)) {
-				return
-			}
+	s := &share{total: total, chunk: chunk, work: work}
+	for w := 1; w < workers; w++ {
+		hand(func() { s.join(w) })
+	}
+	s.loop(0)
+	s.done.Store(true)
+	for s.active.Load() != 0 {
+		runtime.Gosched()
+	}
+}
+
+// share is one launch's blocks, which its workers take chunk by chunk.
+type share struct {
+	next         atomic.Uint64
+	total, chunk uint64
+	work         func(w int, lo, hi uint64) bool
+	// active counts the helpers taking chunks; done is set once the
+	// caller took its last, after which a helper takes none.
+	active atomic.Int32
+	done   atomic.Bool
+}
+
+func (s *share) loop(w int) {
+	for {
+		lo := s.next.Add(s.chunk) - s.chunk
+		if lo >= s.total || !s.work(w, lo, min(lo+s.chunk, s.total)) {
+			return
 		}
 	}
-	for w := 1; w < workers; w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			loop(w)
-		}()
+}
+
+// join runs worker w's chunks, unless the launch is over: the caller
+// waits for a helper that counted itself active before it saw done.
+func (s *share) join(w int) {
+	s.active.Add(1)
+	defer s.active.Add(-1)
+	if !s.done.Load() {
+		s.loop(w)
 	}
-	loop(0)
-	wg.Wait()
 }
 
 // runBlocks runs the blocks lo to hi-1 in order, stepping the group
