@@ -17,6 +17,7 @@ import (
 	"github.com/goxpu/xpu"
 	"github.com/goxpu/xpu/gpu/driver"
 	"github.com/goxpu/xpu/gpu/driver/drivertest"
+	"github.com/goxpu/xpu/gpu/internal/native"
 	"github.com/goxpu/xpu/schema"
 )
 
@@ -125,13 +126,13 @@ func testManifestFacts(t *testing.T, d *device) {
 		var m schema.Manifest
 		d.Amend(p, &m)
 		var regs, local int32
-		fn := p.(*program).fn
-		leave, err := d.enter()
+		fn, _ := native.Entry(p)
+		leave, err := d.Enter()
 		if err != nil {
 			t.Fatal(err)
 		}
-		d.api.funcAttribute(unsafePointer(&regs), funcNumRegs, fn)
-		d.api.funcAttribute(unsafePointer(&local), funcLocalBytes, fn)
+		d.api.FuncGetAttribute.Call(unsafePointer(&regs), native.FuncNumRegs, fn)
+		d.api.FuncGetAttribute.Call(unsafePointer(&local), native.FuncLocalBytes, fn)
 		leave()
 		if m.Registers == nil || m.SpillBytes == nil || *m.Registers != int(regs) || *m.SpillBytes != int(local) || regs == 0 {
 			t.Errorf("%s: manifest registers %v spills %v; the library reports %d and %d", sym, m.Registers, m.SpillBytes, regs, local)
@@ -148,7 +149,7 @@ func TestRefusedBelowISA(t *testing.T) {
 	k := drivertest.AddKernel()
 	k.Artifacts = append(ptxCode(suitePTX, "add", "sm_80"), ptxCode(suitePTX, "add", "sm_90")...)
 	if a := d.Artifact(k); a != nil {
-		t.Fatalf("a device of %s runs an artifact for %s", d.info.ISA, a.Selector.ISA)
+		t.Fatalf("a device of %s runs an artifact for %s", d.Info().ISA, a.Selector.ISA)
 	}
 	err := d.Refusal(k)
 	if err == nil || !strings.Contains(err.Error(), k.Name) || !strings.Contains(err.Error(), "sm_80, sm_90") || !strings.Contains(err.Error(), "sm_75") {
