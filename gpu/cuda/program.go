@@ -106,4 +106,3 @@ func (d *device) Load(k *driver.Kernel, a *schema.Artifact) (uintptr, error) {
 	}
 	return h, nil
 }
-

@@ -17,6 +17,7 @@ import (
 	"github.com/goxpu/xpu"
 	"github.com/goxpu/xpu/gpu/driver"
 	"github.com/goxpu/xpu/gpu/driver/drivertest"
+	"github.com/goxpu/xpu/gpu/internal/native"
 	"github.com/goxpu/xpu/schema"
 )
 
@@ -51,11 +52,11 @@ func opened(t *testing.T, cfg Config) *device {
 func onDevices(t *testing.T, f func(t *testing.T, d *device, obj string)) {
 	t.Run("fake", func(t *testing.T) {
 		d := openFake(t)
-		f(t, d, suiteObject(t, d.info.ISA, d.wave))
+		f(t, d, suiteObject(t, d.Info().ISA, d.wave))
 	})
 	t.Run("device", func(t *testing.T) {
 		d := opened(t, Config{})
-		f(t, d, suiteObject(t, d.info.ISA, d.wave))
+		f(t, d, suiteObject(t, d.Info().ISA, d.wave))
 	})
 }
 
@@ -140,7 +141,7 @@ func TestManifestFacts(t *testing.T) { onDevices(t, testManifestFacts) }
 func testManifestFacts(t *testing.T, d *device, obj string) {
 	for _, sym := range []string{"add", "spin", "divide"} {
 		k := drivertest.AddKernel()
-		k.Artifacts = hsacoCode(obj, sym, d.info.ISA, d.wave)
+		k.Artifacts = hsacoCode(obj, sym, d.Info().ISA, d.wave)
 		p, err := d.Compile(k)
 		if err != nil {
 			t.Fatal(err)
@@ -148,13 +149,13 @@ func testManifestFacts(t *testing.T, d *device, obj string) {
 		var m schema.Manifest
 		d.Amend(p, &m)
 		var regs, private int32
-		fn := p.(*program).fn
-		leave, err := d.enter()
+		fn, _ := native.Entry(p)
+		leave, err := d.Enter()
 		if err != nil {
 			t.Fatal(err)
 		}
-		d.api.funcAttribute(unsafePointer(&regs), funcNumRegs, fn)
-		d.api.funcAttribute(unsafePointer(&private), funcPrivateBytes, fn)
+		d.api.FuncGetAttribute.Call(unsafePointer(&regs), native.FuncNumRegs, fn)
+		d.api.FuncGetAttribute.Call(unsafePointer(&private), native.FuncLocalBytes, fn)
 		leave()
 		if m.Registers == nil || m.SpillBytes == nil || *m.Registers != int(regs) || *m.SpillBytes != int(private) || regs == 0 {
 			t.Errorf("%s: manifest registers %v spills %v; the library reports %d and %d", sym, m.Registers, m.SpillBytes, regs, private)
@@ -172,7 +173,7 @@ func TestRefusedOtherISA(t *testing.T) {
 	k := drivertest.AddKernel()
 	k.Artifacts = append(hsacoCode(obj, "add", "gfx1100", 32), hsacoCode(obj, "add", "gfx908", 64)...)
 	if a := d.Artifact(k); a != nil {
-		t.Fatalf("a device of %s runs an artifact for %s", d.info.ISA, a.Selector.ISA)
+		t.Fatalf("a device of %s runs an artifact for %s", d.Info().ISA, a.Selector.ISA)
 	}
 	err := d.Refusal(k)
 	if err == nil || !strings.Contains(err.Error(), k.Name) || !strings.Contains(err.Error(), "gfx1100, gfx908") ||
@@ -191,7 +192,7 @@ func TestRefusedOtherISA(t *testing.T) {
 func TestObjectForAnotherProcessor(t *testing.T) {
 	d := openFake(t)
 	k := drivertest.AddKernel()
-	k.Artifacts = hsacoCode(suiteObject(t, "gfx1100", 32), "add", d.info.ISA, d.wave)
+	k.Artifacts = hsacoCode(suiteObject(t, "gfx1100", 32), "add", d.Info().ISA, d.wave)
 	_, err := d.Compile(k)
 	if err == nil || !strings.Contains(err.Error(), "hipErrorNoBinaryForGpu") || !strings.Contains(err.Error(), d.arch) {
 		t.Fatalf("a gfx1100 object on a %s: %v", d.arch, err)
@@ -233,7 +234,7 @@ func testFaultWord(t *testing.T, d *device, obj string) {
 			{Name: "d", Kind: schema.ParamScalar, Type: schema.TypeName{Name: "uint32"}, Size: 4},
 		},
 		UniformSize: 16,
-		Artifacts:   hsacoCode(obj, "divide", d.info.ISA, d.wave),
+		Artifacts:   hsacoCode(obj, "divide", d.Info().ISA, d.wave),
 	}
 	k.Artifacts[0].Fault = true
 	p, err := d.Compile(k)
@@ -300,7 +301,7 @@ func TestThreads(t *testing.T) { onDevices(t, testThreads) }
 
 func testThreads(t *testing.T, d *device, obj string) {
 	k := drivertest.AddKernel()
-	k.Artifacts = hsacoCode(obj, "add", d.info.ISA, d.wave)
+	k.Artifacts = hsacoCode(obj, "add", d.Info().ISA, d.wave)
 	p, err := d.Compile(k)
 	if err != nil {
 		t.Fatal(err)
