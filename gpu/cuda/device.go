@@ -9,7 +9,6 @@ package cuda
 import (
 	"fmt"
 	"os"
-	"strconv"
 	"unsafe"
 
 	"github.com/goxpu/xpu/gpu/driver"
@@ -30,15 +29,11 @@ type Config struct {
 // Open opens the device the environment names: XPU_CUDA_LIB (the
 // library's path) and XPU_CUDA_DEVICE (the device's ordinal).
 func Open() (driver.Device, error) {
-	cfg := Config{Library: os.Getenv("XPU_CUDA_LIB")}
-	if s := os.Getenv("XPU_CUDA_DEVICE"); s != "" {
-		n, err := strconv.Atoi(s)
-		if err != nil || n < 0 {
-			return nil, fmt.Errorf("cuda: XPU_CUDA_DEVICE=%q: want a device ordinal, 0 or more", s)
-		}
-		cfg.Device = n
+	n, err := native.Ordinal("cuda", "XPU_CUDA_DEVICE")
+	if err != nil {
+		return nil, err
 	}
-	return New(cfg)
+	return New(Config{Library: os.Getenv("XPU_CUDA_LIB"), Device: n})
 }
 
 // device is an open CUDA device (the shared driver's, native.Device) and

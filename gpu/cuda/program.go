@@ -49,28 +49,15 @@ func (d *device) Refusal(k *driver.Kernel) error {
 	if d.Artifact(k) != nil {
 		return nil
 	}
-	var needs []string
-	for i := range k.Artifacts {
-		a := &k.Artifacts[i]
-		if a.Backend != schema.BackendCUDA {
-			continue
+	return native.Refusal("cuda", d.Info(), k, "need", func(a *schema.Artifact) string {
+		if _, _, err := schema.ParsePTXTarget(a.Selector.ISA); err != nil {
+			return err.Error()
 		}
-		switch _, _, err := schema.ParsePTXTarget(a.Selector.ISA); {
-		case a.Target != schema.TargetPTX:
-			needs = append(needs, fmt.Sprintf("target %s (the driver runs %s)", a.Target, schema.TargetPTX))
-		case err != nil:
-			needs = append(needs, err.Error())
-		case !d.warps(a.Selector):
-			needs = append(needs, fmt.Sprintf("warps of %d to %d lanes", a.Selector.SubgroupMin, a.Selector.SubgroupMax))
-		default:
-			needs = append(needs, a.Selector.ISA)
+		if !d.warps(a.Selector) {
+			return fmt.Sprintf("warps of %d to %d lanes", a.Selector.SubgroupMin, a.Selector.SubgroupMax)
 		}
-	}
-	if len(needs) == 0 {
-		return fmt.Errorf("cuda: kernel %s: no ptx artifact", k.Name)
-	}
-	return fmt.Errorf("cuda: kernel %s: its ptx artifacts need %s; the device %s is %s",
-		k.Name, strings.Join(needs, ", "), d.Info().Name, d.Info().ISA)
+		return a.Selector.ISA
+	})
 }
 
 // The CUjit_option values of a module's load.

@@ -10,7 +10,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"strconv"
 	"strings"
 	"unsafe"
 
@@ -32,15 +31,11 @@ type Config struct {
 // Open opens the device the environment names: XPU_HIP_LIB (the
 // library's path) and XPU_HIP_DEVICE (the device's ordinal).
 func Open() (driver.Device, error) {
-	cfg := Config{Library: os.Getenv("XPU_HIP_LIB")}
-	if s := os.Getenv("XPU_HIP_DEVICE"); s != "" {
-		n, err := strconv.Atoi(s)
-		if err != nil || n < 0 {
-			return nil, fmt.Errorf("hip: XPU_HIP_DEVICE=%q: want a device ordinal, 0 or more", s)
-		}
-		cfg.Device = n
+	n, err := native.Ordinal("hip", "XPU_HIP_DEVICE")
+	if err != nil {
+		return nil, err
 	}
-	return New(cfg)
+	return New(Config{Library: os.Getenv("XPU_HIP_LIB"), Device: n})
 }
 
 // device is an open HIP device (the shared driver's, native.Device).

@@ -9,10 +9,10 @@ package hip
 import (
 	"fmt"
 	"runtime"
-	"strings"
 	"unsafe"
 
 	"github.com/goxpu/xpu/gpu/driver"
+	"github.com/goxpu/xpu/gpu/internal/native"
 	"github.com/goxpu/xpu/schema"
 )
 
@@ -38,23 +38,7 @@ func (d *device) Refusal(k *driver.Kernel) error {
 	if d.Artifact(k) != nil {
 		return nil
 	}
-	var needs []string
-	for i := range k.Artifacts {
-		a := &k.Artifacts[i]
-		if a.Backend != schema.BackendHIP {
-			continue
-		}
-		if a.Target != schema.TargetHSACO {
-			needs = append(needs, fmt.Sprintf("target %s (the driver runs %s)", a.Target, schema.TargetHSACO))
-			continue
-		}
-		needs = append(needs, a.Selector.ISA)
-	}
-	if len(needs) == 0 {
-		return fmt.Errorf("hip: kernel %s: no hsaco artifact", k.Name)
-	}
-	return fmt.Errorf("hip: kernel %s: its hsaco artifacts are for %s; the device %s is %s",
-		k.Name, strings.Join(needs, ", "), d.Info().Name, d.Info().ISA)
+	return native.Refusal("hip", d.Info(), k, "are for", func(a *schema.Artifact) string { return a.Selector.ISA })
 }
 
 // Load loads the code object of a; the caller has entered the device.

@@ -7,7 +7,9 @@ package native
 import (
 	"errors"
 	"fmt"
+	"os"
 	"runtime"
+	"strconv"
 	"sync"
 	"unsafe"
 
@@ -143,4 +145,18 @@ func (d *Device) Close() error {
 		errs = append(errs, err)
 	}
 	return errors.Join(errs...)
+}
+
+// Ordinal is the device ordinal the environment variable name sets, for
+// a driver of prefix: 0 where it is unset.
+func Ordinal(prefix, name string) (int, error) {
+	s := os.Getenv(name)
+	if s == "" {
+		return 0, nil
+	}
+	n, err := strconv.Atoi(s)
+	if err != nil || n < 0 {
+		return 0, fmt.Errorf("%s: %s=%q: want a device ordinal, 0 or more", prefix, name, s)
+	}
+	return n, nil
 }
