@@ -88,6 +88,8 @@ const depsRules = `
 	# through purego.
 	gpu/driver < gpu/internal/native;
 	gpu/internal/native, github.com/ebitengine/purego < gpu/cuda, gpu/hip;
+	# The tests both native drivers run alike.
+	gpu/driver, testing < gpu/internal/native/nativetest;
 
 	# The driver-contract suite every driver runs, and what the WebGPU
 	# drivers give it (their kernels' WGSL, their core's answers).
