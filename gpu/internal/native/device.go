@@ -36,9 +36,9 @@ type Driver interface {
 }
 
 // Device is an open device of a library, which a driver package's
-// device embeds: it is the driver.Device but for Artifact, with
-// driver.Refuser (Refusal), driver.Amender and
-// driver.ClockCalibrator.
+// device embeds: it is a driver.Device, driver.Amender and
+// driver.ClockCalibrator but for Artifact (and driver.Refuser's
+// Refusal), which the embedding device gives as its Driver.
 type Device struct {
 	lib  *Library
 	drv  Driver
@@ -108,9 +108,6 @@ func (d *Device) usable(call string) error { return d.health.Usable(call) }
 
 // failed returns err, recording a lost device where it says so.
 func (d *Device) failed(err error) error { return d.health.Failed(err) }
-
-// Lost reports whether the device is lost.
-func (d *Device) Lost() bool { return d.health.Lost() }
 
 func (d *Device) Info() driver.Info { return d.info }
 
