@@ -29,7 +29,7 @@ func openFake(t *testing.T) *device {
 // where the device is unavailable.
 func opened(t *testing.T, cfg Config) *device {
 	t.Helper()
-	return nativetest.Open(t, func() (driver.Device, error) { return New(cfg) }).(*device)
+	return drivertest.Open(t, func() (driver.Device, error) { return New(cfg) }, false).(*device)
 }
 
 // onDevices runs f on a device of the fake library ("fake") and on the

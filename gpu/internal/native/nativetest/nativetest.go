@@ -10,30 +10,10 @@
 package nativetest
 
 import (
-	"errors"
 	"testing"
 
 	"github.com/goxpu/xpu/gpu/driver"
 )
-
-// Open opens a device by open, closed when t ends; it skips t where the
-// device is unavailable.
-func Open(t *testing.T, open func() (driver.Device, error)) driver.Device {
-	t.Helper()
-	d, err := open()
-	if errors.Is(err, driver.ErrUnavailable) {
-		t.Skip(err)
-	}
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		if err := d.Close(); err != nil {
-			t.Error(err)
-		}
-	})
-	return d
-}
 
 // Buffer allocates size bytes of d, released when t ends.
 func Buffer(t *testing.T, d driver.Device, size int) driver.Buffer {
