@@ -83,11 +83,13 @@ const depsRules = `
 	gpu/webgpu/internal/core, github.com/cogentcore/webgpu/... < gpu/webgpu;
 	gpu/webgpu/internal/core, github.com/ebitengine/purego < gpu/webgpu/dawn;
 	gpu/webgpu/internal/core, syscall/js < gpu/webgpu/jsgpu;
-	# What the native GPU drivers share, which calls no library; the CUDA
-	# backend calls the CUDA driver API, the HIP backend the HIP runtime,
-	# through purego.
+	# The native GPU drivers' shared driver, which binds no library but
+	# calls the functions its drivers bind; the CUDA backend binds the
+	# CUDA driver API, the HIP backend the HIP runtime, through purego.
 	gpu/driver < gpu/internal/native;
 	gpu/internal/native, github.com/ebitengine/purego < gpu/cuda, gpu/hip;
+	# The tests both native drivers run alike.
+	gpu/driver, testing < gpu/internal/native/nativetest;
 
 	# The driver-contract suite every driver runs, and what the WebGPU
 	# drivers give it (their kernels' WGSL, their core's answers).

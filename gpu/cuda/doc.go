@@ -14,7 +14,11 @@
 // package holds this comment alone, and the runtime registers no CUDA
 // backend.
 //
-// Layering: a driver; it imports the driver contract (gpu/driver),
-// schema, xpu, purego and the standard library, never the runtime or
-// codegen.
+// The driver's logic is the native drivers' (gpu/internal/native); this
+// package binds the driver API's functions to it, reads the device's
+// facts and compute capability, and chooses and loads a kernel's PTX.
+//
+// Layering: a driver; it imports the driver contract (gpu/driver), what
+// the native drivers share (gpu/internal/native), schema, purego and the
+// standard library, never the runtime or codegen.
 package cuda

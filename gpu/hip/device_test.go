@@ -3,20 +3,19 @@
 package hip
 
 import (
-	"context"
-	"encoding/binary"
 	"errors"
 	"fmt"
 	"math/rand/v2"
 	"strconv"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/goxpu/xpu"
 	"github.com/goxpu/xpu/gpu/driver"
 	"github.com/goxpu/xpu/gpu/driver/drivertest"
+	"github.com/goxpu/xpu/gpu/internal/native"
+	"github.com/goxpu/xpu/gpu/internal/native/nativetest"
 	"github.com/goxpu/xpu/schema"
 )
 
@@ -30,19 +29,7 @@ func openFake(t *testing.T) *device {
 // where the device is unavailable.
 func opened(t *testing.T, cfg Config) *device {
 	t.Helper()
-	d, err := New(cfg)
-	if errors.Is(err, driver.ErrUnavailable) {
-		t.Skip(err)
-	}
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		if err := d.Close(); err != nil {
-			t.Error(err)
-		}
-	})
-	return d.(*device)
+	return drivertest.Open(t, func() (driver.Device, error) { return New(cfg) }, false).(*device)
 }
 
 // onDevices runs f on a device of the fake library ("fake") and on the
@@ -51,11 +38,11 @@ func opened(t *testing.T, cfg Config) *device {
 func onDevices(t *testing.T, f func(t *testing.T, d *device, obj string)) {
 	t.Run("fake", func(t *testing.T) {
 		d := openFake(t)
-		f(t, d, suiteObject(t, d.info.ISA, d.wave))
+		f(t, d, suiteObject(t, d.Info().ISA, d.wave))
 	})
 	t.Run("device", func(t *testing.T) {
 		d := opened(t, Config{})
-		f(t, d, suiteObject(t, d.info.ISA, d.wave))
+		f(t, d, suiteObject(t, d.Info().ISA, d.wave))
 	})
 }
 
@@ -140,7 +127,7 @@ func TestManifestFacts(t *testing.T) { onDevices(t, testManifestFacts) }
 func testManifestFacts(t *testing.T, d *device, obj string) {
 	for _, sym := range []string{"add", "spin", "divide"} {
 		k := drivertest.AddKernel()
-		k.Artifacts = hsacoCode(obj, sym, d.info.ISA, d.wave)
+		k.Artifacts = hsacoCode(obj, sym, d.Info().ISA, d.wave)
 		p, err := d.Compile(k)
 		if err != nil {
 			t.Fatal(err)
@@ -148,13 +135,13 @@ func testManifestFacts(t *testing.T, d *device, obj string) {
 		var m schema.Manifest
 		d.Amend(p, &m)
 		var regs, private int32
-		fn := p.(*program).fn
-		leave, err := d.enter()
+		fn, _ := native.Entry(p)
+		leave, err := d.Enter()
 		if err != nil {
 			t.Fatal(err)
 		}
-		d.api.funcAttribute(unsafePointer(&regs), funcNumRegs, fn)
-		d.api.funcAttribute(unsafePointer(&private), funcPrivateBytes, fn)
+		d.api.FuncGetAttribute.Call(unsafePointer(&regs), native.FuncNumRegs, fn)
+		d.api.FuncGetAttribute.Call(unsafePointer(&private), native.FuncLocalBytes, fn)
 		leave()
 		if m.Registers == nil || m.SpillBytes == nil || *m.Registers != int(regs) || *m.SpillBytes != int(private) || regs == 0 {
 			t.Errorf("%s: manifest registers %v spills %v; the library reports %d and %d", sym, m.Registers, m.SpillBytes, regs, private)
@@ -172,7 +159,7 @@ func TestRefusedOtherISA(t *testing.T) {
 	k := drivertest.AddKernel()
 	k.Artifacts = append(hsacoCode(obj, "add", "gfx1100", 32), hsacoCode(obj, "add", "gfx908", 64)...)
 	if a := d.Artifact(k); a != nil {
-		t.Fatalf("a device of %s runs an artifact for %s", d.info.ISA, a.Selector.ISA)
+		t.Fatalf("a device of %s runs an artifact for %s", d.Info().ISA, a.Selector.ISA)
 	}
 	err := d.Refusal(k)
 	if err == nil || !strings.Contains(err.Error(), k.Name) || !strings.Contains(err.Error(), "gfx1100, gfx908") ||
@@ -191,7 +178,7 @@ func TestRefusedOtherISA(t *testing.T) {
 func TestObjectForAnotherProcessor(t *testing.T) {
 	d := openFake(t)
 	k := drivertest.AddKernel()
-	k.Artifacts = hsacoCode(suiteObject(t, "gfx1100", 32), "add", d.info.ISA, d.wave)
+	k.Artifacts = hsacoCode(suiteObject(t, "gfx1100", 32), "add", d.Info().ISA, d.wave)
 	_, err := d.Compile(k)
 	if err == nil || !strings.Contains(err.Error(), "hipErrorNoBinaryForGpu") || !strings.Contains(err.Error(), d.arch) {
 		t.Fatalf("a gfx1100 object on a %s: %v", d.arch, err)
@@ -218,173 +205,20 @@ func TestUnavailable(t *testing.T) {
 	}
 }
 
-// TestFaultWord runs the faulting division: with a divisor, the quotients
-// on fresh inputs and a clear word; with zero, the word's FaultDivZero
-// bit, through the argument after the uniform block.
-func TestFaultWord(t *testing.T) { onDevices(t, testFaultWord) }
-
-func testFaultWord(t *testing.T, d *device, obj string) {
-	k := &driver.Kernel{
-		Name:  "hip.divide",
-		Block: xpu.Dim3{X: 64, Y: 1, Z: 1},
-		Params: []schema.Param{
-			{Name: "out", Kind: schema.ParamBuffer, Type: schema.TypeName{Name: "uint32"}, Size: 4, Access: schema.AccessWrite},
-			{Name: "in", Kind: schema.ParamBuffer, Type: schema.TypeName{Name: "uint32"}, Size: 4, Access: schema.AccessRead, Binding: 1},
-			{Name: "d", Kind: schema.ParamScalar, Type: schema.TypeName{Name: "uint32"}, Size: 4},
-		},
-		UniformSize: 16,
-		Artifacts:   hsacoCode(obj, "divide", d.info.ISA, d.wave),
-	}
-	k.Artifacts[0].Fault = true
-	p, err := d.Compile(k)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer p.Release()
-	q, err := d.NewQueue()
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer q.Release()
-	const n = 200
-	out, in, word := mustBuf(t, d, 4*n), mustBuf(t, d, 4*n), mustBuf(t, d, 4)
-	src := make([]byte, 4*n)
-	for i := range n {
-		binary.LittleEndian.PutUint32(src[4*i:], rand.Uint32())
-	}
-	for _, div := range []uint32{1 + rand.Uint32N(1000), 0} {
-		if err := out.Write(0, bytesOf(0xDEADBEEF, n)); err != nil {
-			t.Fatal(err)
-		}
-		if err := in.Write(0, src); err != nil {
-			t.Fatal(err)
-		}
-		u := make([]byte, 16)
-		binary.LittleEndian.PutUint32(u, div)
-		if err := q.Launch(context.Background(), p, xpu.Dim3{X: (n + 63) / 64, Y: 1, Z: 1}, []driver.Buffer{out, in, word}, u); err != nil {
-			t.Fatal(err)
-		}
-		if err := q.Sync(context.Background()); err != nil {
-			t.Fatal(err)
-		}
-		got, w := make([]byte, 4*n), make([]byte, 4)
-		if err := out.Read(context.Background(), 0, got); err != nil {
-			t.Fatal(err)
-		}
-		if err := word.Read(context.Background(), 0, w); err != nil {
-			t.Fatal(err)
-		}
-		wantWord := uint32(0)
-		if div == 0 {
-			wantWord = schema.FaultDivZero
-		}
-		if bits := binary.LittleEndian.Uint32(w); bits != wantWord {
-			t.Fatalf("divisor %d: fault word %#x, want %#x", div, bits, wantWord)
-		}
-		for i := range n {
-			want := uint32(0)
-			if div != 0 {
-				want = binary.LittleEndian.Uint32(src[4*i:]) / div
-			}
-			if g := binary.LittleEndian.Uint32(got[4*i:]); g != want {
-				t.Fatalf("divisor %d: out[%d] = %d, want %d", div, i, g, want)
-			}
-		}
-	}
+// TestFaultWord runs the faulting division (nativetest.FaultWord).
+func TestFaultWord(t *testing.T) {
+	onDevices(t, func(t *testing.T, d *device, obj string) {
+		nativetest.FaultWord(t, d, "hip.divide", hsacoCode(obj, "divide", d.Info().ISA, d.wave))
+	})
 }
 
-// TestThreads launches from many goroutines at once, each on its own
-// queue: the fake refuses every call on a thread whose current device is
-// not set, so each call must set it on the thread it runs on.
-func TestThreads(t *testing.T) { onDevices(t, testThreads) }
-
-func testThreads(t *testing.T, d *device, obj string) {
-	k := drivertest.AddKernel()
-	k.Artifacts = hsacoCode(obj, "add", d.info.ISA, d.wave)
-	p, err := d.Compile(k)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer p.Release()
-	var wg sync.WaitGroup
-	errs := make(chan error, 8)
-	for g := range 8 {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			errs <- addOnce(d, p, uint32(g))
-		}()
-	}
-	wg.Wait()
-	close(errs)
-	for err := range errs {
-		if err != nil {
-			t.Error(err)
-		}
-	}
-}
-
-// addOnce runs the Add kernel on a queue of its own over fresh inputs and
-// checks the sums.
-func addOnce(d *device, p driver.Program, k uint32) error {
-	q, err := d.NewQueue()
-	if err != nil {
-		return err
-	}
-	defer q.Release()
-	const n = 640
-	bufs := make([]driver.Buffer, 3)
-	for i := range bufs {
-		if bufs[i], err = d.NewBuffer(4 * n); err != nil {
-			return err
-		}
-		defer bufs[i].Release()
-	}
-	src := make([]byte, 4*n)
-	for i := range n {
-		binary.LittleEndian.PutUint32(src[4*i:], rand.Uint32())
-	}
-	if err := bufs[1].Write(0, src); err != nil {
-		return err
-	}
-	if err := bufs[0].Write(0, bytesOf(0xDEADBEEF, n)); err != nil {
-		return err
-	}
-	for range 20 {
-		if err := q.Launch(context.Background(), p, xpu.Dim3{X: n / 64, Y: 1, Z: 1}, bufs, bytesOf(k, 4)); err != nil {
-			return err
-		}
-	}
-	if err := q.Sync(context.Background()); err != nil {
-		return err
-	}
-	got := make([]byte, 4*n)
-	if err := bufs[0].Read(context.Background(), 0, got); err != nil {
-		return err
-	}
-	for i := range n {
-		if g, w := binary.LittleEndian.Uint32(got[4*i:]), binary.LittleEndian.Uint32(src[4*i:])+k; g != w {
-			return fmt.Errorf("k=%d: out[%d] = %#x, want %#x", k, i, g, w)
-		}
-	}
-	return nil
-}
-
-func mustBuf(t *testing.T, d *device, size int) driver.Buffer {
-	t.Helper()
-	b, err := d.NewBuffer(size)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(b.Release)
-	return b
-}
-
-// bytesOf is n copies of v, little-endian.
-func bytesOf(v uint32, n int) []byte {
-	b := make([]byte, 4*n)
-	for i := range n {
-		binary.LittleEndian.PutUint32(b[4*i:], v)
-	}
-	return b
+// TestThreads launches from many goroutines at once (nativetest.Threads):
+// the fake refuses every call on a thread whose current device is not
+// set.
+func TestThreads(t *testing.T) {
+	onDevices(t, func(t *testing.T, d *device, obj string) {
+		k := drivertest.AddKernel()
+		k.Artifacts = hsacoCode(obj, "add", d.Info().ISA, d.wave)
+		nativetest.Threads(t, d, k)
+	})
 }

@@ -22,7 +22,11 @@
 // package holds this comment alone, and the runtime registers no HIP
 // backend.
 //
+// The driver's logic is the native drivers' (gpu/internal/native); this
+// package binds the runtime's functions to it, reads the device's facts
+// and architecture, and chooses and loads a kernel's code object.
+//
 // Layering: a driver; it imports the driver contract (gpu/driver), what
-// the native drivers share (gpu/internal/native), schema, xpu, purego
-// and the standard library, never the runtime or codegen.
+// the native drivers share (gpu/internal/native), schema, purego and the
+// standard library, never the runtime or codegen.
 package hip

@@ -2,9 +2,9 @@
 
 package hip
 
-// This file builds the fake runtime library (testdata/fakehip.c) with
-// gcc, once per test process, and binds the functions by which a test
-// sets its device's facts; and it builds the suite's code objects
+// This file builds the fake runtime library (testdata/fakehip.c), once
+// per test process (nativetest.Fake), and binds the functions by which a
+// test sets its device's facts; and it builds the suite's code objects
 // (testdata/suite.ll) with the LLVM 19 tools, once per processor and
 // wave size.
 
@@ -23,14 +23,12 @@ import (
 	"github.com/ebitengine/purego"
 
 	"github.com/goxpu/xpu/codegen/sidecar"
+	"github.com/goxpu/xpu/gpu/internal/native/nativetest"
 	"github.com/goxpu/xpu/schema"
 )
 
 var fake struct {
-	once sync.Once
-	dir  string
-	path string
-	err  error
+	lib nativetest.Fake
 
 	setAttr    func(id, v int32)
 	setName    func(name string)
@@ -43,48 +41,19 @@ var fake struct {
 // it skips t where gcc is missing.
 func fakeLibrary(t testing.TB) string {
 	t.Helper()
-	fake.once.Do(func() {
-		gcc, err := exec.LookPath("gcc")
+	return fake.lib.Build(t, "testdata/fakehip.c", "libamdhip64.so", func(path string) error {
+		lib, err := purego.Dlopen(path, purego.RTLD_NOW|purego.RTLD_LOCAL)
 		if err != nil {
-			fake.err = err
-			return
-		}
-		if fake.dir, err = os.MkdirTemp("", "fakehip"); err != nil {
-			fake.err = err
-			return
-		}
-		fake.path = filepath.Join(fake.dir, "libamdhip64.so")
-		out, err := exec.Command(gcc, "-shared", "-fPIC", "-O2", "-Wall", "-o", fake.path, "testdata/fakehip.c", "-lpthread").CombinedOutput()
-		if err != nil {
-			fake.err = &buildError{err, string(out)}
-			return
-		}
-		lib, err := purego.Dlopen(fake.path, purego.RTLD_NOW|purego.RTLD_LOCAL)
-		if err != nil {
-			fake.err = err
-			return
+			return err
 		}
 		purego.RegisterLibFunc(&fake.setAttr, lib, "fake_set_attr")
 		purego.RegisterLibFunc(&fake.setName, lib, "fake_set_name")
 		purego.RegisterLibFunc(&fake.setArch, lib, "fake_set_arch")
 		purego.RegisterLibFunc(&fake.setMemory, lib, "fake_set_memory")
 		purego.RegisterLibFunc(&fake.liveAllocs, lib, "fake_live_allocs")
+		return nil
 	})
-	if _, ok := fake.err.(*exec.Error); ok {
-		t.Skipf("no gcc to build the fake runtime library: %v", fake.err)
-	}
-	if fake.err != nil {
-		t.Fatalf("building the fake runtime library: %v", fake.err)
-	}
-	return fake.path
 }
-
-type buildError struct {
-	err error
-	out string
-}
-
-func (e *buildError) Error() string { return e.err.Error() + "\n" + e.out }
 
 // objects are the suite's code objects built so far, by processor and
 // wave size.
@@ -154,9 +123,7 @@ func hsacoCode(code, sym, isa string, wave uint32) []schema.Artifact {
 
 func TestMain(m *testing.M) {
 	code := m.Run()
-	if fake.dir != "" {
-		os.RemoveAll(fake.dir)
-	}
+	fake.lib.Remove()
 	os.Exit(code)
 }
 

@@ -8,7 +8,6 @@ package hip
 import (
 	"errors"
 	"fmt"
-	"sync"
 	"unsafe"
 
 	"github.com/ebitengine/purego"
@@ -20,140 +19,89 @@ import (
 // defaultLibrary is the runtime library the system's loader finds.
 const defaultLibrary = "libamdhip64.so"
 
-// api is one opened runtime library's functions. Handles (hipModule_t,
+// api is one opened runtime library's functions: those of the shared
+// driver (native.Library), and HIP's own. Handles (hipModule_t,
 // hipFunction_t, hipStream_t, hipEvent_t) and device pointers are
 // uintptr; a hipError_t is a uint32; a device is its ordinal.
 type api struct {
-	path string
+	native.Library
 
 	errorName      func(rc uint32) *byte
 	errorString    func(rc uint32) *byte
-	init           func(flags uint32) uint32
 	runtimeVersion func(v unsafe.Pointer) uint32
 
-	deviceGetCount  func(n unsafe.Pointer) uint32
-	deviceGet       func(dev unsafe.Pointer, ordinal int32) uint32
-	deviceGetName   func(name unsafe.Pointer, n int32, dev int32) uint32
-	deviceAttribute func(v unsafe.Pointer, attr int32, dev int32) uint32
-	deviceTotalMem  func(bytes unsafe.Pointer, dev int32) uint32
-	deviceProps     func(props unsafe.Pointer, dev int32) uint32
-	setDevice       func(dev int32) uint32
-
-	malloc        func(ptr unsafe.Pointer, bytes uintptr) uint32
-	free          func(ptr uintptr) uint32
-	memcpyHtoD    func(dst uintptr, src unsafe.Pointer, n uintptr) uint32
-	memcpyHtoDAsy func(dst uintptr, src unsafe.Pointer, n uintptr, stream uintptr) uint32
-	memcpyDtoH    func(dst unsafe.Pointer, src uintptr, n uintptr) uint32
-	memsetD8      func(dst uintptr, v uint8, n uintptr) uint32
-	memsetD8Async func(dst uintptr, v uint8, n uintptr, stream uintptr) uint32
+	deviceProps func(props unsafe.Pointer, dev int32) uint32
+	setDevice   func(dev int32) uint32
 
 	moduleLoadData func(mod unsafe.Pointer, image unsafe.Pointer) uint32
-	moduleUnload   func(mod uintptr) uint32
-	moduleGetFunc  func(fn unsafe.Pointer, mod uintptr, name string) uint32
-	funcAttribute  func(v unsafe.Pointer, attr int32, fn uintptr) uint32
-	launchKernel   func(fn uintptr, gx, gy, gz, bx, by, bz, shared uint32, stream uintptr, params unsafe.Pointer, extra unsafe.Pointer) uint32
-
-	streamCreate  func(stream unsafe.Pointer, flags uint32) uint32
-	streamDestroy func(stream uintptr) uint32
-	streamQuery   func(stream uintptr) uint32
-	streamSync    func(stream uintptr) uint32
-
-	eventCreate  func(ev unsafe.Pointer, flags uint32) uint32
-	eventDestroy func(ev uintptr) uint32
-	eventRecord  func(ev uintptr, stream uintptr) uint32
-	eventElapsed func(ms unsafe.Pointer, start, end uintptr) uint32
 }
 
-// apis are the libraries opened so far, by path, with the error of one
-// that did not open; a library is never closed, since a device of it may
-// be open.
-var apis struct {
-	sync.Mutex
-	m map[string]apiOrErr
-}
-
-type apiOrErr struct {
-	a   *api
-	err error
-}
+// apis are the libraries opened so far.
+var apis native.Libraries[*api]
 
 // load returns the functions of the library at path, opening it the
 // first time. Its error wraps driver.ErrUnavailable: no library, or one
 // without the runtime's functions, is a machine without the backend.
-func load(path string) (*api, error) {
-	apis.Lock()
-	defer apis.Unlock()
-	if r, ok := apis.m[path]; ok {
-		return r.a, r.err
-	}
-	a, err := bind(path)
-	if apis.m == nil {
-		apis.m = map[string]apiOrErr{}
-	}
-	apis.m[path] = apiOrErr{a, err}
-	return a, err
-}
+func load(path string) (*api, error) { return apis.Load(path, bind) }
 
 func bind(path string) (*api, error) {
 	lib, err := purego.Dlopen(path, purego.RTLD_NOW|purego.RTLD_LOCAL)
 	if err != nil {
 		return nil, fmt.Errorf("hip: no runtime library (%v; set XPU_HIP_LIB to its path): %w", err, driver.ErrUnavailable)
 	}
-	a := &api{path: path}
-	sym := func(fptr any, name string) {
-		if err != nil {
-			return
-		}
-		var addr uintptr
-		if addr, err = purego.Dlsym(lib, name); err != nil {
-			err = fmt.Errorf("hip: %s lacks %s (not a HIP runtime of ROCm 6 or later?): %w", path, name, driver.ErrUnavailable)
-			return
-		}
-		purego.RegisterFunc(fptr, addr)
+	a := &api{}
+	a.Prefix, a.Check, a.NotReady = "hip", a.check, hipErrNotReady
+	a.Module, a.Groups, a.Registers = "code object", "workgroups", "VGPRs a work-item"
+	s := &native.Symbols{
+		Find:     func(name string) (uintptr, error) { return purego.Dlsym(lib, name) },
+		Register: purego.RegisterFunc,
+		Missing: func(name string) error {
+			return fmt.Errorf("hip: %s lacks %s (not a HIP runtime of ROCm 6 or later?): %w", path, name, driver.ErrUnavailable)
+		},
 	}
-	sym(&a.errorName, "hipGetErrorName")
-	sym(&a.errorString, "hipGetErrorString")
-	sym(&a.init, "hipInit")
-	sym(&a.runtimeVersion, "hipRuntimeGetVersion")
-	sym(&a.deviceGetCount, "hipGetDeviceCount")
-	sym(&a.deviceGet, "hipDeviceGet")
-	sym(&a.deviceGetName, "hipDeviceGetName")
-	sym(&a.deviceAttribute, "hipDeviceGetAttribute")
-	sym(&a.deviceTotalMem, "hipDeviceTotalMem")
-	sym(&a.deviceProps, "hipGetDevicePropertiesR0600")
-	sym(&a.setDevice, "hipSetDevice")
-	sym(&a.malloc, "hipMalloc")
-	sym(&a.free, "hipFree")
-	sym(&a.memcpyHtoD, "hipMemcpyHtoD")
-	sym(&a.memcpyHtoDAsy, "hipMemcpyHtoDAsync")
-	sym(&a.memcpyDtoH, "hipMemcpyDtoH")
-	sym(&a.memsetD8, "hipMemsetD8")
-	sym(&a.memsetD8Async, "hipMemsetD8Async")
-	sym(&a.moduleLoadData, "hipModuleLoadData")
-	sym(&a.moduleUnload, "hipModuleUnload")
-	sym(&a.moduleGetFunc, "hipModuleGetFunction")
-	sym(&a.funcAttribute, "hipFuncGetAttribute")
-	sym(&a.launchKernel, "hipModuleLaunchKernel")
-	sym(&a.streamCreate, "hipStreamCreateWithFlags")
-	sym(&a.streamDestroy, "hipStreamDestroy")
-	sym(&a.streamQuery, "hipStreamQuery")
-	sym(&a.streamSync, "hipStreamSynchronize")
-	sym(&a.eventCreate, "hipEventCreateWithFlags")
-	sym(&a.eventDestroy, "hipEventDestroy")
-	sym(&a.eventRecord, "hipEventRecord")
-	sym(&a.eventElapsed, "hipEventElapsedTime")
-	if err != nil {
-		return nil, err
+	s.Bind(&a.errorName, "hipGetErrorName")
+	s.Bind(&a.errorString, "hipGetErrorString")
+	s.Bind(&a.runtimeVersion, "hipRuntimeGetVersion")
+	s.Bind(&a.deviceProps, "hipGetDevicePropertiesR0600")
+	s.Bind(&a.setDevice, "hipSetDevice")
+	s.Bind(&a.moduleLoadData, "hipModuleLoadData")
+	l := &a.Library
+	native.BindFn(s, &l.Init, "hipInit")
+	native.BindFn(s, &l.DeviceGetCount, "hipGetDeviceCount")
+	native.BindFn(s, &l.DeviceGet, "hipDeviceGet")
+	native.BindFn(s, &l.DeviceGetName, "hipDeviceGetName")
+	native.BindFn(s, &l.DeviceAttribute, "hipDeviceGetAttribute")
+	native.BindFn(s, &l.DeviceTotalMem, "hipDeviceTotalMem")
+	native.BindFn(s, &l.MemAlloc, "hipMalloc")
+	native.BindFn(s, &l.MemFree, "hipFree")
+	native.BindFn(s, &l.MemcpyHtoD, "hipMemcpyHtoD")
+	native.BindFn(s, &l.MemcpyHtoDAsync, "hipMemcpyHtoDAsync")
+	native.BindFn(s, &l.MemcpyDtoH, "hipMemcpyDtoH")
+	native.BindFn(s, &l.MemsetD8, "hipMemsetD8")
+	native.BindFn(s, &l.MemsetD8Async, "hipMemsetD8Async")
+	native.BindFn(s, &l.ModuleUnload, "hipModuleUnload")
+	native.BindFn(s, &l.ModuleGetFunction, "hipModuleGetFunction")
+	native.BindFn(s, &l.FuncGetAttribute, "hipFuncGetAttribute")
+	native.BindFn(s, &l.LaunchKernel, "hipModuleLaunchKernel")
+	native.BindFn(s, &l.StreamCreate, "hipStreamCreateWithFlags")
+	native.BindFn(s, &l.StreamDestroy, "hipStreamDestroy")
+	native.BindFn(s, &l.StreamQuery, "hipStreamQuery")
+	native.BindFn(s, &l.StreamSynchronize, "hipStreamSynchronize")
+	native.BindFn(s, &l.EventCreate, "hipEventCreateWithFlags")
+	native.BindFn(s, &l.EventDestroy, "hipEventDestroy")
+	native.BindFn(s, &l.EventRecord, "hipEventRecord")
+	native.BindFn(s, &l.EventElapsedTime, "hipEventElapsedTime")
+	if s.Err != nil {
+		return nil, s.Err
 	}
 	return a, nil
 }
 
 // The hipError_t values the driver tells apart.
 const (
-	hipSuccess       = 0
-	hipErrNotReady   = 600
-	hipErrNoBinary   = 209 // hipErrorNoBinaryForGpu
-	hipErrorNotFound = 500
+	hipSuccess     = 0
+	hipErrNotReady = 600
+	hipErrNoBinary = 209 // hipErrorNoBinaryForGpu
 )
 
 // sticky reports whether rc is an error after which the device cannot

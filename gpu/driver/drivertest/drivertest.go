@@ -177,12 +177,19 @@ func SpinKernel() *driver.Kernel {
 	}
 }
 
-// open opens a device for t and closes it when t ends, failing t when
-// Close reports an error.
+// open opens a device for t and closes it when t ends (Open).
 func (c Config) open(t testing.TB) driver.Device {
 	t.Helper()
-	d, err := c.Open()
-	if errors.Is(err, driver.ErrUnavailable) && !c.Required {
+	return Open(t, c.Open, c.Required)
+}
+
+// Open opens a device by open for t and closes it when t ends, failing t
+// when Close reports an error. Where the device is unavailable it skips
+// t, unless required.
+func Open(t testing.TB, open func() (driver.Device, error), required bool) driver.Device {
+	t.Helper()
+	d, err := open()
+	if errors.Is(err, driver.ErrUnavailable) && !required {
 		t.Skip(err)
 	}
 	if err != nil {

@@ -1,10 +1,8 @@
-//go:build linux && (amd64 || arm64)
+package native
 
-package hip
-
-// This file holds device memory: hipMalloc'd bytes, written and read
-// through the null stream, which HIP orders after the work of every
-// queue's (blocking) stream submitted before it.
+// This file holds device memory, written and read through the library's
+// default (null) stream, which the library orders after the work of
+// every queue's (blocking) stream submitted before it.
 
 import (
 	"context"
@@ -16,7 +14,7 @@ import (
 
 // buffer is device memory of the device d.
 type buffer struct {
-	d    *device
+	d    *Device
 	ptr  uintptr // the device address
 	size int
 }
@@ -24,27 +22,29 @@ type buffer struct {
 var _ driver.Buffer = (*buffer)(nil)
 
 // NewBuffer allocates size bytes, zeroed.
-func (d *device) NewBuffer(size int) (driver.Buffer, error) {
+func (d *Device) NewBuffer(size int) (driver.Buffer, error) {
 	if err := d.usable("NewBuffer"); err != nil {
 		return nil, err
 	}
+	l := d.lib
 	if size < 0 || uint64(size) > d.info.Limits.MaxBufferBytes {
-		return nil, fmt.Errorf("hip: a buffer of %d bytes: the device holds %d", size, d.info.Limits.MaxBufferBytes)
+		return nil, fmt.Errorf("%s: a buffer of %d bytes: the device holds %d", l.Prefix, size, d.info.Limits.MaxBufferBytes)
 	}
-	leave, err := d.enter()
+	leave, err := d.Enter()
 	if err != nil {
 		return nil, err
 	}
 	defer leave()
 	b := &buffer{d: d, size: size}
-	// hipMalloc of 0 bytes returns no memory; an empty buffer holds one
-	// word, so that every buffer has an address.
+	// An allocation of 0 bytes is refused (CUDA) or returns no memory
+	// (HIP); an empty buffer holds one word, so that every buffer has an
+	// address.
 	n := uintptr(max(size, 4))
-	if err := d.api.check(fmt.Sprintf("hipMalloc(%d)", n), d.api.malloc(unsafe.Pointer(&b.ptr), n)); err != nil {
+	if err := d.check(fmt.Sprintf("%s(%d)", l.MemAlloc.Name, n), l.MemAlloc.Call(unsafe.Pointer(&b.ptr), n)); err != nil {
 		return nil, d.failed(err)
 	}
-	if err := d.api.check("hipMemsetD8", d.api.memsetD8(b.ptr, 0, n)); err != nil {
-		d.api.free(b.ptr)
+	if err := d.check(l.MemsetD8.Name, l.MemsetD8.Call(b.ptr, 0, n)); err != nil {
+		l.MemFree.Call(b.ptr)
 		return nil, d.failed(err)
 	}
 	return b, nil
@@ -54,14 +54,14 @@ func (b *buffer) Size() int { return b.size }
 
 func (b *buffer) span(offset, n int) error {
 	if offset < 0 || n < 0 || offset > b.size || n > b.size-offset {
-		return fmt.Errorf("hip: %d bytes at offset %d of a %d-byte buffer", n, offset, b.size)
+		return fmt.Errorf("%s: %d bytes at offset %d of a %d-byte buffer", b.d.lib.Prefix, n, offset, b.size)
 	}
 	return nil
 }
 
-// Write copies data at offset: hipMemcpyHtoD on the null stream, which
-// waits for the launches already submitted on every queue (their streams
-// are blocking ones), and returns once data is copied.
+// Write copies data at offset on the default stream, which waits for the
+// launches already submitted on every queue (their streams are blocking
+// ones), and returns once data is copied.
 func (b *buffer) Write(offset int, data []byte) error {
 	if err := b.span(offset, len(data)); err != nil {
 		return err
@@ -72,12 +72,13 @@ func (b *buffer) Write(offset int, data []byte) error {
 	if len(data) == 0 {
 		return nil
 	}
-	leave, err := b.d.enter()
+	leave, err := b.d.Enter()
 	if err != nil {
 		return err
 	}
 	defer leave()
-	return b.d.failed(b.d.api.check("hipMemcpyHtoD", b.d.api.memcpyHtoD(b.ptr+uintptr(offset), unsafe.Pointer(&data[0]), uintptr(len(data)))))
+	l := b.d.lib
+	return b.d.failed(b.d.check(l.MemcpyHtoD.Name, l.MemcpyHtoD.Call(b.ptr+uintptr(offset), unsafe.Pointer(&data[0]), uintptr(len(data)))))
 }
 
 // Read waits, no longer than ctx allows, for the launches already
@@ -95,36 +96,38 @@ func (b *buffer) Read(ctx context.Context, offset int, dst []byte) error {
 	if len(dst) == 0 {
 		return nil
 	}
-	leave, err := b.d.enter()
+	leave, err := b.d.Enter()
 	if err != nil {
 		return err
 	}
 	defer leave()
-	return b.d.failed(b.d.api.check("hipMemcpyDtoH", b.d.api.memcpyDtoH(unsafe.Pointer(&dst[0]), b.ptr+uintptr(offset), uintptr(len(dst)))))
+	l := b.d.lib
+	return b.d.failed(b.d.check(l.MemcpyDtoH.Name, l.MemcpyDtoH.Call(unsafe.Pointer(&dst[0]), b.ptr+uintptr(offset), uintptr(len(dst)))))
 }
 
-// Release frees the memory. hipFree waits until the device no longer
+// Release frees the memory. The free waits until the device no longer
 // runs work that may use it; on a lost device the memory is left to that
 // work.
 func (b *buffer) Release() {
 	if b.ptr == 0 || b.d.usable("Release") != nil {
 		return
 	}
-	leave, err := b.d.enter()
+	leave, err := b.d.Enter()
 	if err != nil {
 		return
 	}
 	defer leave()
-	b.d.failed(b.d.api.check("hipFree", b.d.api.free(b.ptr)))
+	l := b.d.lib
+	b.d.failed(b.d.check(l.MemFree.Name, l.MemFree.Call(b.ptr)))
 	b.ptr = 0
 }
 
 // base returns the device address and size of a buffer of this device,
-// which a launch binds (native.Bound: or a view's window of one).
-func (d *device) base(buf driver.Buffer) (ptr uint64, size int, err error) {
+// which a launch binds (Bound: or a view's window of one).
+func (d *Device) base(buf driver.Buffer) (ptr uint64, size int, err error) {
 	b, ok := buf.(*buffer)
 	if !ok {
-		return 0, 0, fmt.Errorf("a %T, not a buffer of the hip driver", buf)
+		return 0, 0, fmt.Errorf("a %T, not a buffer of the %s driver", buf, d.lib.Prefix)
 	}
 	if b.d != d || b.ptr == 0 {
 		return 0, 0, fmt.Errorf("a buffer released or of another device")
