@@ -1,8 +1,6 @@
 package devicebench_test
 
 import (
-	"errors"
-	"slices"
 	"testing"
 	"time"
 
@@ -15,32 +13,13 @@ import (
 // every device's caches.
 const copyN = 1 << 24
 
-// BenchmarkCopy measures the copy kernel on each device in GB/s moved
+// BenchmarkCopy measures the copy kernel on each device (at each tier or
+// driver) in GB/s moved
 // (read and written). On the CPU the reference point is Go's copy of the
 // same slices in the same run (copy/go, the kernel's rate over it); on a
 // GPU it is the driver's device-to-device copy, which scripts/device-check
 // measures beside it.
-func BenchmarkCopy(b *testing.B) {
-	for _, dev := range benchDevices {
-		b.Run(dev.name, func(b *testing.B) {
-			if dev.driver != "" {
-				b.Skip("one driver per backend")
-			}
-			if !slices.Contains(gpu.Backends(), dev.backend) {
-				b.Skipf("backend %s is not compiled in", dev.backend)
-			}
-			d, err := gpu.OpenBackend(dev.backend)
-			if errors.Is(err, gpu.ErrUnavailable) {
-				b.Skip(err)
-			}
-			if err != nil {
-				b.Fatal(err)
-			}
-			defer d.Close()
-			benchCopy(b, d)
-		})
-	}
-}
+func BenchmarkCopy(b *testing.B) { onBenchDevices(b, benchCopy) }
 
 func benchCopy(b *testing.B, d *gpu.Device) {
 	x, err := gpu.Upload(d, make([]float32, copyN))

@@ -39,7 +39,11 @@ const reduceN = 1 << 22
 // at a declared width of 32). It reports each one's rate in GB/s read and
 // wave/shared and wave32/shared, the wave reductions' speed over the
 // shared one's (above 1 the wave reduction is faster).
-func BenchmarkReduce(b *testing.B) {
+func BenchmarkReduce(b *testing.B) { onBenchDevices(b, benchReduce) }
+
+// onBenchDevices runs bench as a sub-benchmark on each of benchDevices
+// present (XPU_CPU_TIER or XPU_WEBGPU set to its driver).
+func onBenchDevices(b *testing.B, bench func(*testing.B, *gpu.Device)) {
 	for _, dev := range benchDevices {
 		b.Run(dev.name, func(b *testing.B) {
 			switch {
@@ -59,7 +63,7 @@ func BenchmarkReduce(b *testing.B) {
 				b.Fatal(err)
 			}
 			defer d.Close()
-			benchReduce(b, d)
+			bench(b, d)
 		})
 	}
 }

@@ -111,18 +111,23 @@ func (g *gen) ballot(s segment, p llvm.Value) llvm.Value {
 	return bits
 }
 
+// waveArgs evaluates the verb e's operands; t is the first's type.
+func (g *gen) waveArgs(e *ir.Wave) (args []llvm.Value, t ir.Type) {
+	args = make([]llvm.Value, len(e.Args))
+	for i, a := range e.Args {
+		args[i] = g.expr(a).x
+	}
+	return args, e.Args[0].Type()
+}
+
 func (g *gen) threadWave(e *ir.Wave) value {
 	if g.waveWidth() > g.t.Lanes {
 		return g.foldedWave(e)
 	}
 	b := g.b
 	s := g.segment()
-	args := make([]llvm.Value, len(e.Args))
-	for i, a := range e.Args {
-		args[i] = g.expr(a).x
-	}
+	args, t := g.waveArgs(e)
 	v := args[0]
-	t := e.Args[0].Type()
 	float := ir.IsKind(t, ir.F32)
 	add := func(x, y llvm.Value) llvm.Value {
 		if float {
@@ -181,26 +186,28 @@ func (g *gen) threadWave(e *ir.Wave) value {
 		}
 		return value{x: b.Cast(llvm.Trunc, bits, llvm.I32)}
 	}
-	// Shuffles: the lane each caller reads; one past the wave for its
-	// own value.
-	k := args[1]
-	ww := i32(s.ww)
-	var src llvm.Value
-	switch e.Op {
+	return value{x: g.read(s, v, g.shuffleSource(e.Op, args[1], s.inWave, s.ww))}
+}
+
+// shuffleSource returns the lane of its wave of ww lanes that a caller
+// at lane inWave reads for the shuffle op with lane operand k: ww (one
+// past the wave) where it reads its own value.
+func (g *gen) shuffleSource(op schema.WaveOp, k, inWave llvm.Value, ww int64) llvm.Value {
+	b := g.b
+	switch op {
 	case schema.WaveBroadcast, schema.WaveShuffle:
-		src = b.And(k, i32(s.ww-1))
+		return b.And(k, i32(ww-1))
 	case schema.WaveShuffleXor:
-		src = b.Xor(s.inWave, b.And(k, i32(s.ww-1)))
+		return b.Xor(inWave, b.And(k, i32(ww-1)))
 	case schema.WaveShuffleUp:
-		src = b.Select(b.ICmp(llvm.UGT, k, s.inWave), ww, b.Sub(s.inWave, k))
+		return b.Select(b.ICmp(llvm.UGT, k, inWave), i32(ww), b.Sub(inWave, k))
 	case schema.WaveShuffleDown:
 		// inWave + k without wrapping: k at most ww - 1 - inWave.
-		past := b.ICmp(llvm.UGT, k, b.Sub(i32(s.ww-1), s.inWave))
-		src = b.Select(past, ww, b.Add(s.inWave, k))
-	default:
-		g.fail("the wave verb %v", e.Op)
+		past := b.ICmp(llvm.UGT, k, b.Sub(i32(ww-1), inWave))
+		return b.Select(past, i32(ww), b.Add(inWave, k))
 	}
-	return value{x: g.read(s, v, src)}
+	g.fail("the wave verb %v", op)
+	return nil
 }
 
 // foldedWave lowers the verb e for a wave wider than the hardware's (a
@@ -215,12 +222,8 @@ func (g *gen) foldedWave(e *ir.Wave) value {
 	if e.Op == schema.WaveBallot && ww > 32 {
 		g.fail("WaveBallot at a wave of %d lanes (at most 32)", ww)
 	}
-	args := make([]llvm.Value, len(e.Args))
-	for i, a := range e.Args {
-		args[i] = g.expr(a).x
-	}
+	args, t := g.waveArgs(e)
 	v := args[0]
-	t := e.Args[0].Type()
 	float := ir.IsKind(t, ir.F32)
 	count := int64(g.k.Block[0]) * int64(g.k.Block[1]) * int64(g.k.Block[2])
 	li := g.local[3].x
@@ -295,21 +298,7 @@ func (g *gen) foldedWave(e *ir.Wave) value {
 			r = b.Cast(llvm.Trunc, bits, llvm.I32)
 		}
 	default:
-		k := args[1]
-		var src llvm.Value
-		switch e.Op {
-		case schema.WaveBroadcast, schema.WaveShuffle:
-			src = b.And(k, i32(ww-1))
-		case schema.WaveShuffleXor:
-			src = b.Xor(inWave, b.And(k, i32(ww-1)))
-		case schema.WaveShuffleUp:
-			src = b.Select(b.ICmp(llvm.UGT, k, inWave), i32(ww), b.Sub(inWave, k))
-		case schema.WaveShuffleDown:
-			past := b.ICmp(llvm.UGT, k, b.Sub(i32(ww-1), inWave))
-			src = b.Select(past, i32(ww), b.Add(inWave, k))
-		default:
-			g.fail("the wave verb %v", e.Op)
-		}
+		src := g.shuffleSource(e.Op, args[1], inWave, ww)
 		in := b.ICmp(llvm.ULT, src, n)
 		safe := b.Select(in, src, i32(0))
 		r = b.Select(in, lane(safe), v)
