@@ -31,15 +31,16 @@ type gen struct {
 	local     [4]value      // lx, ly, lz, li
 	cur       llvm.Value    // the execution mask's slot: <W x i1>
 
-	vars   map[*ir.Var]*variable
-	loops  []*loopFrame
-	ret    *retFrame
-	forced bool   // inside a device function inlined with varying arguments: all is varying
-	pos    ir.Pos // of the statement being lowered, for refusals
-	flow   bool   // the statement being lowered runs in uniform control flow
-	full   bool   // every lane of the chunk runs it (a coherent if's copy)
-	assign map[*ir.Var]int
-	varyU  map[*ir.Var]bool // variables the uniformity analysis calls varying
+	vars    map[*ir.Var]*variable
+	loops   []*loopFrame
+	ret     *retFrame
+	forced  bool   // inside a device function inlined with varying arguments: all is varying
+	pos     ir.Pos // of the statement being lowered, for refusals
+	flow    bool   // the statement being lowered runs in uniform control flow
+	full    bool   // every lane of the chunk runs it (a coherent if's copy)
+	copying bool   // it is in a coherent if's copy, masked parts of it included
+	assign  map[*ir.Var]int
+	varyU   map[*ir.Var]bool // variables the uniformity analysis calls varying
 
 	// Of loop fission (plan.go).
 	cross      map[*ir.Var]bool       // variables that live across pieces

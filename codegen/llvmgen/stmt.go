@@ -133,9 +133,9 @@ func (g *gen) ifStmt(s *ir.If) bool {
 	b.CondBr(every, all, some)
 	b.SetBlock(all)
 	full, flow := g.full, g.flow
-	g.full = true
+	g.full, g.copying = true, true
 	g.block(s.Then)
-	g.full = full
+	g.full, g.copying = full, false
 	if !b.Block.Terminated() {
 		b.Br(join)
 	}
@@ -155,11 +155,12 @@ const maxCoherent = 64
 
 // coherent reports whether the divergent if s has its then-part lowered
 // a second time for a chunk whose lanes all take it: an if without an
-// else, of a then-part of at most maxCoherent statements, outside such a
-// copy (so that nested ones do not double again) and outside a device
-// function inlined for varying arguments.
+// else, of a then-part of at most maxCoherent statements, anywhere
+// outside such a copy (masked code within one included: copies in copies
+// would double the code at each depth) and outside a device function
+// inlined for varying arguments.
 func (g *gen) coherent(s *ir.If) bool {
-	if g.full || g.forced || s.Else != nil && len(s.Else.Stmts) > 0 {
+	if g.copying || g.forced || s.Else != nil && len(s.Else.Stmts) > 0 {
 		return false
 	}
 	n := 0
