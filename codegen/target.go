@@ -124,17 +124,6 @@ func lowerAll(k *ir.Kernel, names *emit.Names) (emit.Lowered, error) {
 func link(ctx context.Context, ks []emit.Lowered) (libs map[string][]byte, notes []string, ungated []schema.Backend, err error) {
 	libs = map[string][]byte{}
 	untooled := map[emit.Form]bool{}
-	defer func() {
-		for _, b := range Backends() {
-			all := true
-			for _, t := range targets {
-				all = all && (t.Form().Backend != b || untooled[t.Form()])
-			}
-			if all {
-				ungated = append(ungated, b)
-			}
-		}
-	}()
 	for _, t := range targets {
 		l, ok := t.(linker)
 		if !ok {
@@ -173,5 +162,14 @@ func link(ctx context.Context, ks []emit.Lowered) (libs map[string][]byte, notes
 		}
 		maps.Copy(libs, files)
 	}
-	return libs, notes, nil, nil
+	for _, b := range Backends() {
+		all := true
+		for _, t := range targets {
+			all = all && (t.Form().Backend != b || untooled[t.Form()])
+		}
+		if all {
+			ungated = append(ungated, b)
+		}
+	}
+	return libs, notes, ungated, nil
 }

@@ -154,61 +154,22 @@ func (t *Tools) Assembly(ctx context.Context, ir []byte, tgt Target) ([]byte, er
 // the output is the same for the same inputs (no build id, fixed hash
 // style), stripped of what the exported symbols do not need.
 func (t *Tools) Link(ctx context.Context, tgt Target, objects [][]byte, libs ...string) ([]byte, error) {
-	dir, err := os.MkdirTemp("", "xpu-sidecar-")
-	if err != nil {
-		return nil, fmt.Errorf("sidecar: %w", err)
-	}
-	defer os.RemoveAll(dir)
-	args := []string{"-shared", "--build-id=none", "--hash-style=gnu", "-z", "noseparate-code", "--strip-all",
-		"-z", "now", "-o", filepath.Join(dir, "out.so")}
-	for i, o := range objects {
-		p := filepath.Join(dir, fmt.Sprintf("in%d.o", i))
-		if err := os.WriteFile(p, o, 0o600); err != nil {
-			return nil, fmt.Errorf("sidecar: %w", err)
-		}
-		args = append(args, p)
-	}
 	var dirs []string
+	var extra []string
 	if len(libs) > 0 {
 		// ld.lld has no default search path: name the system's library
 		// folders of the target's architecture.
 		dirs = libDirs(tgt.Triple)
 		for _, d := range dirs {
-			args = append(args, "-L"+d)
+			extra = append(extra, "-L"+d)
 		}
 	}
-	args = append(args, libs...)
-	if _, err := run(ctx, t.Lld, nil, args...); err != nil {
-		if len(dirs) > 0 {
-			return nil, fmt.Errorf("%w\n(the libraries of %s are looked for in %s)", err, tgt.Triple, strings.Join(dirs, ", "))
-		}
-		return nil, err
+	extra = append(extra, libs...)
+	so, err := t.lld(ctx, objects, []string{"--hash-style=gnu", "-z", "noseparate-code", "--strip-all", "-z", "now"}, extra)
+	if err != nil && len(dirs) > 0 {
+		return nil, fmt.Errorf("%w\n(the libraries of %s are looked for in %s)", err, tgt.Triple, strings.Join(dirs, ", "))
 	}
-	so, err := os.ReadFile(filepath.Join(dir, "out.so"))
-	if err != nil {
-		return nil, fmt.Errorf("sidecar: %w", err)
-	}
-	return so, nil
-}
-
-// LinkIR links modules of IR text (of one triple) into one, with
-// llvm-link, and returns its text: internal names that clash are
-// renamed.
-func (t *Tools) LinkIR(ctx context.Context, modules [][]byte) ([]byte, error) {
-	dir, err := os.MkdirTemp("", "xpu-sidecar-")
-	if err != nil {
-		return nil, fmt.Errorf("sidecar: %w", err)
-	}
-	defer os.RemoveAll(dir)
-	args := []string{"-S", "-o", "-"}
-	for i, m := range modules {
-		p := filepath.Join(dir, fmt.Sprintf("in%d.ll", i))
-		if err := os.WriteFile(p, m, 0o600); err != nil {
-			return nil, fmt.Errorf("sidecar: %w", err)
-		}
-		args = append(args, p)
-	}
-	return run(ctx, t.IRLinker, nil, args...)
+	return so, err
 }
 
 // CodeObject links AMDGPU objects into a code object (HSACO) and returns
@@ -216,28 +177,52 @@ func (t *Tools) LinkIR(ctx context.Context, modules [][]byte) ([]byte, error) {
 // so nothing is stripped; no build id, for the same output from the same
 // inputs.
 func (t *Tools) CodeObject(ctx context.Context, objects [][]byte) ([]byte, error) {
+	return t.lld(ctx, objects, []string{"--no-undefined"}, nil)
+}
+
+// lld links objects into a shared object with no build id, with flags
+// before the objects and extra after them, and returns its bytes.
+func (t *Tools) lld(ctx context.Context, objects [][]byte, flags, extra []string) ([]byte, error) {
+	return withFiles(objects, ".o", func(dir string, paths []string) ([]byte, error) {
+		out := filepath.Join(dir, "out.so")
+		args := append(append([]string{"-shared", "--build-id=none", "-o", out}, flags...), paths...)
+		if _, err := run(ctx, t.Lld, nil, append(args, extra...)...); err != nil {
+			return nil, err
+		}
+		b, err := os.ReadFile(out)
+		if err != nil {
+			return nil, fmt.Errorf("sidecar: %w", err)
+		}
+		return b, nil
+	})
+}
+
+// LinkIR links modules of IR text (of one triple) into one, with
+// llvm-link, and returns its text: internal names that clash are
+// renamed.
+func (t *Tools) LinkIR(ctx context.Context, modules [][]byte) ([]byte, error) {
+	return withFiles(modules, ".ll", func(_ string, paths []string) ([]byte, error) {
+		return run(ctx, t.IRLinker, nil, append([]string{"-S", "-o", "-"}, paths...)...)
+	})
+}
+
+// withFiles writes each of inputs to a file of a new temporary folder
+// (in0.ext, in1.ext, ...), calls f with the folder and the files' paths,
+// and removes the folder.
+func withFiles(inputs [][]byte, ext string, f func(dir string, paths []string) ([]byte, error)) ([]byte, error) {
 	dir, err := os.MkdirTemp("", "xpu-sidecar-")
 	if err != nil {
 		return nil, fmt.Errorf("sidecar: %w", err)
 	}
 	defer os.RemoveAll(dir)
-	out := filepath.Join(dir, "out.hsaco")
-	args := []string{"-shared", "--no-undefined", "--build-id=none", "-o", out}
-	for i, o := range objects {
-		p := filepath.Join(dir, fmt.Sprintf("in%d.o", i))
-		if err := os.WriteFile(p, o, 0o600); err != nil {
+	paths := make([]string, len(inputs))
+	for i, in := range inputs {
+		paths[i] = filepath.Join(dir, fmt.Sprintf("in%d%s", i, ext))
+		if err := os.WriteFile(paths[i], in, 0o600); err != nil {
 			return nil, fmt.Errorf("sidecar: %w", err)
 		}
-		args = append(args, p)
 	}
-	if _, err := run(ctx, t.Lld, nil, args...); err != nil {
-		return nil, err
-	}
-	co, err := os.ReadFile(out)
-	if err != nil {
-		return nil, fmt.Errorf("sidecar: %w", err)
-	}
-	return co, nil
+	return f(dir, paths)
 }
 
 // SharedObject compiles IR text for tgt and links it alone into a shared
