@@ -1,9 +1,18 @@
-// Package llvmgen lowers a kernel of the IR to LLVM IR for the host CPU,
-// vectorized SPMD-style: the work-items of a block run in chunks of W
-// lanes (W the target's float32 lanes), uniform values as scalars and
-// varying ones as <W x T> vectors, divergent control flow under an
-// execution mask. The entry it writes has the calling contract of
-// schema/host.go (HostLaunch, HostFault, the Host codes, HostSymbol).
+// Package llvmgen lowers a kernel of the IR to LLVM IR, in one of two
+// shapes that share the lowering of expressions, places, calls and
+// statements.
+//
+// For the host CPU (Hosts) it is vectorized SPMD-style: the work-items
+// of a block run in chunks of W lanes (W the target's float32 lanes),
+// uniform values as scalars and varying ones as <W x T> vectors,
+// divergent control flow under an execution mask. The entry it writes has
+// the calling contract of schema/host.go (HostLaunch, HostFault, the Host
+// codes, HostSymbol).
+//
+// For a GPU (PTX, HSACO) a thread runs one work-item: every value is a
+// scalar and all control flow branches (thread.go). The entry has the
+// contract of schema/ptx.go and schema/hsaco.go; a fault sets its bit of
+// the fault word and ends the thread, where the host's entry returns it.
 //
 // The lowering carries Go's semantics, as the kernel's own Go function
 // (the reference) and the Go lowering do: integer arithmetic wraps,
@@ -12,12 +21,13 @@
 // math or contraction, float-to-integer conversion out of range gives
 // what Go gives on the target's GOARCH, and every access to a buffer, shared or private array
 // is bounds-checked for the lanes that run it, an out-of-range one
-// returning HostFaultIndex. Transcendental functions are computed in
-// double precision by the C library's libm, lane by lane (the reference
-// computes them with Go's math package in double and rounds), so a shared
-// object must be linked with Libs.
+// returning HostFaultIndex. On the host, transcendental functions are
+// computed in double precision by the C library's libm, lane by lane (the
+// reference computes them with Go's math package in double and rounds),
+// so a shared object must be linked with Libs; on a GPU, in float32
+// within WGSL's bounds (threadmath.go).
 //
-// Barriers split the body (loop fission): each barrier-free segment runs
+// On the host, barriers split the body (loop fission): each barrier-free segment runs
 // as a loop over the block's chunks, an if or loop around a barrier once
 // per block around its segments, and variables live across segments in
 // a slot per chunk (plan.go; the split is package fission's, which the
@@ -29,21 +39,27 @@
 // width or W: the driver sets HostLaunch.Wave, and the width it runs the
 // reference at, to Wave(k, t).
 //
+// On a GPU a wave is the hardware's (a warp), an aligned segment of it,
+// or, for a declared multiple of it, waves folded through shared memory
+// (threadwave.go).
+//
 // What it cannot carry it refuses by name with an *Error wrapping
-// ErrUnsupported; it never writes wrong code: barriers in device
-// functions, a break or continue of a loop around a barrier, a declared
-// wave width neither a divisor nor a multiple of W, a row of a private
-// array of arrays chosen by an index that differs across lanes and used
-// as an array value.
+// ErrUnsupported; it never writes wrong code: on the host, barriers in
+// device functions, a break or continue of a loop around a barrier, a
+// declared wave width neither a divisor nor a multiple of W, a row of a
+// private array of arrays chosen by an index that differs across lanes
+// and used as an array value; anywhere, WaveBallot at a wave of more than
+// 32 lanes.
 //
 // Layering: this package knows the kernel IR and its fission plan, the
-// LLVM syntax tree and the host contract of schema; it runs no tool
+// LLVM syntax tree and the calling contracts of schema; it runs no tool
 // (codegen/sidecar does).
 package llvmgen
 
 import (
 	"errors"
 	"fmt"
+	"strconv"
 
 	"github.com/goxpu/xpu/codegen/ir"
 	"github.com/goxpu/xpu/llvm"
@@ -51,7 +67,7 @@ import (
 )
 
 // ErrUnsupported is wrapped by every refusal of the lowering.
-var ErrUnsupported = errors.New("not supported by the LLVM host lowering")
+var ErrUnsupported = errors.New("not supported by the LLVM lowering")
 
 // Error is a kernel the lowering refuses, with the reason.
 type Error struct {
@@ -126,6 +142,27 @@ func Hosts() []Target {
 		{ISA: "armv8-a", Triple: "aarch64-unknown-linux-gnu", DataLayout: "e-m:e-i8:8:32-i16:16:32-i64:64-i128:128-n32:64-S128-Fn32",
 			GOARCH: "arm64", CPU: "generic", Features: "+v8a,+neon", Lanes: 4, VectorBits: 128},
 	}
+}
+
+const nvptxDataLayout = "e-i64:64-i128:128-v16:16-v32:32-n16:32:64"
+
+const amdgcnDataLayout = "e-p:64:64-p1:64:64-p2:32:32-p3:32:32-p4:64:64-p5:32:32-p6:32:32-p7:160:256:256:32-p8:128:128-p9:192:256:256:32-i64:64-v16:16-v24:32-v32:32-v48:64-v96:128-v192:256-v256:256-v512:512-v1024:1024-v2048:2048-n32:64-S32-A5-G1-ni:7:8:9"
+
+// PTX lists the NVIDIA targets: one baseline, compute capability 7.0
+// (Volta), whose PTX the driver compiles for any later device.
+func PTX() []Target {
+	return []Target{{Arch: ArchNVPTX, ISA: schema.PTXTarget(7, 0), Triple: "nvptx64-nvidia-cuda", CPU: "sm_70",
+		Features: "+ptx64", Lanes: 32, DataLayout: nvptxDataLayout}}
+}
+
+// HSACO lists the AMD targets: a code object runs on its architecture
+// alone, so each is one. CDNA's run waves of 64 threads, RDNA's of 32.
+func HSACO() []Target {
+	amd := func(gfx string, wave int) Target {
+		return Target{Arch: ArchAMDGCN, ISA: gfx, Triple: schema.HSACOTriple, CPU: gfx,
+			Features: "+wavefrontsize" + strconv.Itoa(wave), Lanes: wave, DataLayout: amdgcnDataLayout}
+	}
+	return []Target{amd("gfx90a", 64), amd("gfx942", 64), amd("gfx1100", 32)}
 }
 
 // Libs are the linker arguments of the libraries the lowered code calls

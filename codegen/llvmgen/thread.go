@@ -25,27 +25,6 @@ const (
 	spaceAMDPrivate  = 5 // the stack
 )
 
-const nvptxDataLayout = "e-i64:64-i128:128-v16:16-v32:32-n16:32:64"
-
-const amdgcnDataLayout = "e-p:64:64-p1:64:64-p2:32:32-p3:32:32-p4:64:64-p5:32:32-p6:32:32-p7:160:256:256:32-p8:128:128-p9:192:256:256:32-i64:64-v16:16-v24:32-v32:32-v48:64-v96:128-v192:256-v256:256-v512:512-v1024:1024-v2048:2048-n32:64-S32-A5-G1-ni:7:8:9"
-
-// PTX lists the NVIDIA targets: one baseline, compute capability 7.0
-// (Volta), whose PTX the driver compiles for any later device.
-func PTX() []Target {
-	return []Target{{Arch: ArchNVPTX, ISA: schema.PTXTarget(7, 0), Triple: "nvptx64-nvidia-cuda", CPU: "sm_70",
-		Features: "+ptx64", Lanes: 32, DataLayout: nvptxDataLayout}}
-}
-
-// HSACO lists the AMD targets: a code object runs on its architecture
-// alone, so each is one. CDNA's run waves of 64 threads, RDNA's of 32.
-func HSACO() []Target {
-	amd := func(gfx string, wave int) Target {
-		return Target{Arch: ArchAMDGCN, ISA: gfx, Triple: schema.HSACOTriple, CPU: gfx,
-			Features: "+wavefrontsize" + strconv.Itoa(wave), Lanes: wave, DataLayout: amdgcnDataLayout}
-	}
-	return []Target{amd("gfx90a", 64), amd("gfx942", 64), amd("gfx1100", 32)}
-}
-
 // kernelThread writes the entry of a GPU target.
 func (g *gen) kernelThread() {
 	k := g.k

@@ -78,7 +78,8 @@ func (g *gen) expf(x llvm.Value) llvm.Value {
 	l = g.fma(x, f32c(lo), l)
 	// An infinite x has no l (inf - inf): 2^h alone.
 	l = g.b.Select(g.b.FCmp(llvm.UNO, l, l), f32c(0), l)
-	return g.fma(g.exp2(h), g.fmul(l, f32c(math.Ln2)), g.exp2(h))
+	e := g.exp2(h)
+	return g.fma(e, g.fmul(l, f32c(math.Ln2)), e)
 }
 
 // pow is x^y as exp2(y*log2|x|) with Go's rules for a negative x (a sign

@@ -1684,7 +1684,7 @@ var BlackScholesKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_BlackScholes",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cuda", Target: "ptx", Hash: "sha256:381bf7c85b96ff877b1f677f0efd5aab9ddafb57f792d4f87d5507825ed2602a",
+			Manifest: gpuimpl.Manifest{Backend: "cuda", Target: "ptx", Hash: "sha256:b8fbd4434e6ef463473b5634ff41cbc380898556d1dcbe060adda9fc15dd850a",
 				PrivateBytes: new(40),
 				Fault:        true,
 			},
@@ -1693,7 +1693,7 @@ var BlackScholesKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_BlackScholes",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:165f2552316cb32084553e04010767455a4daa45bd22e2bb4ef01c7fa15e7c91",
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:131d78688a948ecb0409fcb68c85b119a361f3a9b57fd24b1349674b4b7d1e4a",
 				PrivateBytes: new(40),
 				Registers:    new(38),
 				SpillBytes:   new(0),
@@ -1704,7 +1704,7 @@ var BlackScholesKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_BlackScholes",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:573304e9a0d47d4f973423af346037479392185112bbf091ae78ad3c9bb2faf9",
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:96fabce251abb6339bbd583126a19db990fa2dbe68a60eba78f5454be6ca393d",
 				PrivateBytes: new(40),
 				Registers:    new(36),
 				SpillBytes:   new(0),
@@ -1715,7 +1715,7 @@ var BlackScholesKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_BlackScholes",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:2c604a6eefe52ec6f10518d7cc8cc848c90c025d200469a331a18866eb5e3067",
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:c13a2ca27082d4c3db9e9d376c22f74bd12ce4e0567a342c42fd251bbc8898c4",
 				PrivateBytes: new(40),
 				Registers:    new(29),
 				SpillBytes:   new(0),
@@ -4375,7 +4375,7 @@ var FloatEdgesKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_FloatEdges",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cuda", Target: "ptx", Hash: "sha256:afbf63196cfeeeea0a819ddfe457130862d94d34aac3bd5e75d32b0115f59386",
+			Manifest: gpuimpl.Manifest{Backend: "cuda", Target: "ptx", Hash: "sha256:9368277df64495b06f3a2c376b0ea553c95d9217112e31bf64594f44e419b20f",
 				PrivateBytes: new(16),
 				Fault:        true,
 			},
@@ -4384,7 +4384,7 @@ var FloatEdgesKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_FloatEdges",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:68aadcd4eb39198c301c76f36d339f50053346ebfdc6223a93205ed0fd974851",
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:6d70e29cab384a08cd5a2bc11d1e7200a3a4f06f1c62cb160fb37cfb59fab9e7",
 				PrivateBytes: new(16),
 				Registers:    new(18),
 				SpillBytes:   new(0),
@@ -4395,7 +4395,7 @@ var FloatEdgesKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_FloatEdges",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:baee8ac77ecaecbd5e62b606d231c87b7e529cbdff22466f9a2ee329dea82b34",
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:476db791d16362e576a0e80bf862838aabc06f46b7ebe85778dcf307f8d34086",
 				PrivateBytes: new(16),
 				Registers:    new(17),
 				SpillBytes:   new(0),
@@ -4406,7 +4406,7 @@ var FloatEdgesKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_FloatEdges",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:6fdb460953d877094bf94cfee6a9c8a609b1e2b6ff99f1fe1270d03154e8975e",
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:00b49ab4d81faf162d95182faf0f6327b5f03d742f7602ca5e4e951195a030a1",
 				PrivateBytes: new(16),
 				Registers:    new(16),
 				SpillBytes:   new(0),
@@ -7687,7 +7687,7 @@ var MathExpLogKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_MathExpLog",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cuda", Target: "ptx", Hash: "sha256:14add549330781b32939134e29c80da482c87d6ee3f6875359e244fa651261cb",
+			Manifest: gpuimpl.Manifest{Backend: "cuda", Target: "ptx", Hash: "sha256:5ac5737d00aee10328cdaf7193e9ef5aedb8c0328e95f50cfd8dab757daff10e",
 				PrivateBytes: new(16),
 				Fault:        true,
 			},
@@ -7696,7 +7696,7 @@ var MathExpLogKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_MathExpLog",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:485ae65b0af8ef759b8e009485c374526662b4785ad2908fb6edcc7d676a66c2",
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:40fa742f59395b28a16e7bacd413989b74e604a45b0a31dff2f6d6f8b70fa083",
 				PrivateBytes: new(16),
 				Registers:    new(11),
 				SpillBytes:   new(0),
@@ -7707,7 +7707,7 @@ var MathExpLogKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_MathExpLog",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:4fa1b1427799ed2fcefae4c5596f6d09cdb55a226972b457677007404eb0002a",
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:46f6528038bcab2b29c9651e1134aa84b8e3d07a2161d57ee6a5b9e2ed81fdb4",
 				PrivateBytes: new(16),
 				Registers:    new(10),
 				SpillBytes:   new(0),
@@ -7718,7 +7718,7 @@ var MathExpLogKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_MathExpLog",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:aae2ace007ea647aa364a4846352f6c14ea38230e6efa5b6141356abf01c5cc1",
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:2362668fe17c7bd4a06a3e73ec209ac7b9d74b5aa0a909e421d86309a7f09b29",
 				PrivateBytes: new(16),
 				Registers:    new(9),
 				SpillBytes:   new(0),
@@ -8088,7 +8088,7 @@ var MathTrigKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_MathTrig",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cuda", Target: "ptx", Hash: "sha256:41c4c1651ed48e935a26f9deb1a4b314ad7f1f645adb8ebb4cfe5dd1f893aee2",
+			Manifest: gpuimpl.Manifest{Backend: "cuda", Target: "ptx", Hash: "sha256:d7c58268f7160f1b5cb372c90551fc53159147c4c9c91bd092dbbf54979295dc",
 				PrivateBytes: new(12),
 				Fault:        true,
 			},
@@ -8097,7 +8097,7 @@ var MathTrigKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_MathTrig",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:a9fd9aaf66e69023eb0af3902e758146e41e7754f6d25c70038e5df8c9f83a7f",
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:00447b604e6be9c99222eac7f5796373b71159c2fd19d974e7d25221295b976c",
 				PrivateBytes: new(12),
 				Registers:    new(16),
 				SpillBytes:   new(0),
@@ -8108,7 +8108,7 @@ var MathTrigKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_MathTrig",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:d26bb9c9d939f86d110097ce940e0b882105165ad83e0b530630417b4251e4f5",
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:3915936f2eaac90f8580d182c4e706c6e2164e03e8655ebbe205cf86219e310c",
 				PrivateBytes: new(12),
 				Registers:    new(14),
 				SpillBytes:   new(0),
@@ -8119,7 +8119,7 @@ var MathTrigKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_MathTrig",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:39579de84469c282d5e9742b430f2aa5b39b50ce5b830bc30753aeaba30ed221",
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:3ef79fe7fdb49de834840090ff2432d34fbc099e55f5be9098e5bf096c3a424f",
 				PrivateBytes: new(12),
 				Registers:    new(12),
 				SpillBytes:   new(0),
