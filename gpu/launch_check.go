@@ -81,37 +81,55 @@ func checkGrid(k *Kernel, groups xpu.Dim3, lim Limits) (xpu.Dim3, error) {
 }
 
 // checkLimits returns an ErrLimits error when k, running its artifact a,
-// does not fit a device with limits lim (a zero limit is absent and not
-// checked).
+// does not fit a device with limits lim: the first limit [Exceeds]
+// reports.
 func checkLimits(k *Kernel, a *schema.Artifact, lim Limits) error {
-	b := k.spec.Block.Norm()
-	fail := func(what string, need, have uint64) error {
-		return fmt.Errorf("gpu: kernel %s: %s %d exceeds the device's %d: %w", k.spec.Name, what, need, have, ErrLimits)
-	}
-	if m := lim.MaxInvocationsPerBlock; m != 0 && b.Count() > uint64(m) {
-		return fail("threads per block", b.Count(), uint64(m))
-	}
-	mb := lim.MaxBlockSize
-	for _, ax := range [...]struct {
-		name      string
-		need, max uint32
-	}{{"block X", b.X, mb.X}, {"block Y", b.Y, mb.Y}, {"block Z", b.Z, mb.Z}} {
-		if ax.max != 0 && ax.need > ax.max {
-			return fail(ax.name, uint64(ax.need), uint64(ax.max))
-		}
-	}
-	if m := lim.MaxSharedBytes; m != 0 && k.spec.SharedBytes > int(m) {
-		return fail("shared bytes", uint64(k.spec.SharedBytes), uint64(m))
-	}
-	nbuf := k.buffers
-	if a.Fault {
-		nbuf++ // the fault word is a storage buffer too
-	}
-	if m := lim.MaxStorageBuffers; m != 0 && nbuf > int(m) {
-		return fail("storage buffers", uint64(nbuf), uint64(m))
-	}
-	if m := lim.MaxUniformBytes; m != 0 && k.spec.UniformSize > int(m) {
-		return fail("uniform bytes", uint64(k.spec.UniformSize), uint64(m))
+	if ex := Exceeds(&a.Manifest, lim); len(ex) > 0 {
+		return fmt.Errorf("gpu: kernel %s: %v: %w", k.spec.Name, ex[0], ErrLimits)
 	}
 	return nil
+}
+
+// An Excess is one limit of a device that a kernel's code exceeds.
+type Excess struct {
+	// Limit names the limit as refusals and the tuner's verdicts spell
+	// it: "threads per block", "block X" (Y, Z), "shared bytes",
+	// "storage buffers", "uniform bytes", "registers per block" (where
+	// the manifest says the registers per work-item).
+	Limit      string
+	Need, Have uint64
+}
+
+func (e Excess) String() string {
+	return fmt.Sprintf("%s %d exceeds the device's %d", e.Limit, e.Need, e.Have)
+}
+
+// Exceeds returns each limit of lim that the code m describes exceeds,
+// in the order of Excess.Limit's list; none when it fits. m is a
+// completed manifest (an artifact's as registered, or a device's view
+// of it: [Device.Manifest]); its storage buffers count the fault word
+// where the code has one. A zero limit is absent and exceeds nothing.
+func Exceeds(m *schema.Manifest, lim Limits) []Excess {
+	var ex []Excess
+	check := func(limit string, need uint64, have uint64) {
+		if have != 0 && need > have {
+			ex = append(ex, Excess{Limit: limit, Need: need, Have: have})
+		}
+	}
+	b, mb := m.Block.Norm(), lim.MaxBlockSize
+	check("threads per block", b.Count(), uint64(lim.MaxInvocationsPerBlock))
+	check("block X", uint64(b.X), uint64(mb.X))
+	check("block Y", uint64(b.Y), uint64(mb.Y))
+	check("block Z", uint64(b.Z), uint64(mb.Z))
+	check("shared bytes", uint64(max(m.SharedBytes, 0)), uint64(lim.MaxSharedBytes))
+	nbuf := m.StorageBindings
+	if m.Fault {
+		nbuf++ // the fault word is a storage buffer too
+	}
+	check("storage buffers", uint64(nbuf), uint64(lim.MaxStorageBuffers))
+	check("uniform bytes", uint64(max(m.UniformBytes, 0)), uint64(lim.MaxUniformBytes))
+	if m.Registers != nil {
+		check("registers per block", uint64(max(*m.Registers, 0))*b.Count(), uint64(lim.MaxRegistersPerBlock))
+	}
+	return ex
 }

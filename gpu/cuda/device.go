@@ -96,6 +96,7 @@ const (
 	attrMaxBlockDimX       = 2
 	attrMaxGridDimX        = 5
 	attrMaxSharedPerBlock  = 8
+	attrMaxRegsPerBlock    = 12
 	attrWarpSize           = 10
 	attrClockRate          = 13 // kHz
 	attrMultiprocessors    = 16
@@ -128,6 +129,7 @@ func (d *device) readInfo() (driver.Info, error) {
 		Units: attrMultiprocessors, UnitsName: "multiprocessors",
 		Integrated: attrIntegrated, ClockRate: attrClockRate, MemoryClockRate: attrMemoryClockRate,
 		MemoryBusWidth: attrMemoryBusWidth, L2CacheSize: attrL2CacheSize, MaxSharedOptin: attrMaxSharedOptin,
+		MaxRegistersPerBlock: attrMaxRegsPerBlock,
 	})
 	if err != nil {
 		return driver.Info{}, err

@@ -70,10 +70,14 @@ type Info struct {
 
 // Limits are the compute limits of a device; zero means absent.
 type Limits struct {
-	MaxInvocationsPerBlock   uint32
-	MaxBlockSize             xpu.Dim3
-	MaxGroups                uint32 // per dimension
-	MaxSharedBytes           uint32
+	MaxInvocationsPerBlock uint32
+	MaxBlockSize           xpu.Dim3
+	MaxGroups              uint32 // per dimension
+	MaxSharedBytes         uint32
+	// MaxRegistersPerBlock is the registers a block's work-items share,
+	// where a native tier reports them: a kernel's registers per
+	// work-item (its device manifest's) times its block must fit.
+	MaxRegistersPerBlock     uint32
 	MaxStorageBuffers        uint32 // per kernel
 	MaxStorageBufferBytes    uint64
 	MaxBufferBytes           uint64

@@ -98,6 +98,7 @@ const (
 	attrMemoryBusWidth    = 59 // bits
 	attrMemoryClockRate   = 60 // kHz
 	attrMultiprocessors   = 63
+	attrMaxRegsPerBlock   = 71
 	attrMaxSharedPerBlock = 74
 	attrMaxSharedOptin    = 75
 	attrWarpSize          = 87
@@ -123,6 +124,7 @@ func (d *device) readInfo() (driver.Info, error) {
 		Units: attrMultiprocessors, UnitsName: "compute units",
 		Integrated: attrIntegrated, ClockRate: attrClockRate, MemoryClockRate: attrMemoryClockRate,
 		MemoryBusWidth: attrMemoryBusWidth, L2CacheSize: attrL2CacheSize, MaxSharedOptin: attrMaxSharedOptin,
+		MaxRegistersPerBlock: attrMaxRegsPerBlock,
 	})
 	if err != nil {
 		return driver.Info{}, err

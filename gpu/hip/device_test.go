@@ -56,7 +56,7 @@ func TestInfoFromAttributes(t *testing.T) {
 		attrMaxThreadsPerBlk: 256 << r.Int32N(3),
 		attrMaxBlockDimX:     512 + r.Int32N(512), attrMaxBlockDimX + 1: 512 + r.Int32N(512), attrMaxBlockDimX + 2: 1 + r.Int32N(1024),
 		attrMaxGridDimX: 1<<20 + r.Int32N(1<<20), attrMaxGridDimX + 1: 1000 + r.Int32N(60000), attrMaxGridDimX + 2: 1000 + r.Int32N(60000),
-		attrMaxSharedPerBlock: 16<<10 + 4*r.Int32N(8192), attrWarpSize: 32 << r.Int32N(2), attrMultiprocessors: 1 + r.Int32N(200),
+		attrMaxSharedPerBlock: 16<<10 + 4*r.Int32N(8192), attrMaxRegsPerBlock: 65536 << r.Int32N(2), attrWarpSize: 32 << r.Int32N(2), attrMultiprocessors: 1 + r.Int32N(200),
 		attrClockRate: 1e6 + r.Int32N(1e6), attrMemoryBusWidth: 64 << r.Int32N(6), attrMaxSharedOptin: 64<<10 + r.Int32N(1<<16),
 	}
 	proc := fmt.Sprintf("gfx%d", 900+r.IntN(300))
@@ -93,7 +93,7 @@ func TestInfoFromAttributes(t *testing.T) {
 	if l.MaxInvocationsPerBlock != u(attrMaxThreadsPerBlk) ||
 		l.MaxBlockSize != (xpu.Dim3{X: u(attrMaxBlockDimX), Y: u(attrMaxBlockDimX + 1), Z: u(attrMaxBlockDimX + 2)}) ||
 		l.MaxGroups != min(u(attrMaxGridDimX), u(attrMaxGridDimX+1), u(attrMaxGridDimX+2)) ||
-		l.MaxSharedBytes != u(attrMaxSharedPerBlock) || l.SubgroupMin != u(attrWarpSize) || l.SubgroupMax != u(attrWarpSize) ||
+		l.MaxSharedBytes != u(attrMaxSharedPerBlock) || l.MaxRegistersPerBlock != u(attrMaxRegsPerBlock) || l.SubgroupMin != u(attrWarpSize) || l.SubgroupMax != u(attrWarpSize) ||
 		l.MaxBufferBytes != mem || l.MaxStorageBufferBytes != mem {
 		t.Errorf("limits %+v from attributes %v and %d bytes of memory", l, want, mem)
 	}

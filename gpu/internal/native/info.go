@@ -23,6 +23,9 @@ type Attributes struct {
 	UnitsName string
 	// Integrated, and the facts a device may leave unreported.
 	Integrated, ClockRate, MemoryClockRate, MemoryBusWidth, L2CacheSize, MaxSharedOptin int32
+	// MaxRegistersPerBlock, where the device reports it, bounds a
+	// block's registers (Limits.MaxRegistersPerBlock).
+	MaxRegistersPerBlock int32
 }
 
 // maxUniformBytes is the uniform block a queue's device memory holds:
@@ -126,6 +129,7 @@ func (l *Library) ReadInfo(dev int32, at Attributes) (driver.Info, error) {
 			// WebGPU's; the facts hold each.
 			MaxGroups:              min(vals[4], vals[5], vals[6]),
 			MaxSharedBytes:         vals[7],
+			MaxRegistersPerBlock:   uint32(max(optional(at.MaxRegistersPerBlock), 0)),
 			MaxStorageBuffers:      maxBufferParams,
 			MaxStorageBufferBytes:  uint64(total),
 			MaxBufferBytes:         uint64(total),
