@@ -114,6 +114,10 @@ const depsRules = `
 	# reference runner.
 	gpu, testing < gpu/gputest;
 
+	# The tuner: families of kernels, the feasibility filter, the measured
+	# choice and its store, above the runtime.
+	gpu < tune;
+
 	# Kernel packages: kernels in the kernel language, their generated
 	# code and their cases. The two under codegen are the Go lowering's
 	# test kernels.
