@@ -14,9 +14,9 @@ import (
 // A race of fake contenders: each run adds its cost to what the fake
 // clock reads, so that the tests state the timings.
 type fakeRace struct {
-	costs  []time.Duration // per launch, by contender
+	costs  []time.Duration                 // per launch, by contender
 	jitter func(i, tick int) time.Duration // added to each launch of contender i in the tick-th bracket
-	calls  []int                            // launches run, by contender
+	calls  []int                           // launches run, by contender
 	now    time.Duration
 	ticks  int // brackets timed
 }
