@@ -117,6 +117,9 @@ const depsRules = `
 	# The tuner: families of kernels, the feasibility filter, the measured
 	# choice and its store, above the runtime.
 	gpu < tune;
+	# The body of the program xpu tune writes, which links the packages
+	# whose families it tunes.
+	tune < tune/tunecmd;
 
 	# Kernel packages: kernels in the kernel language, their generated
 	# code and their cases. The two under codegen are the Go lowering's

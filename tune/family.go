@@ -168,6 +168,8 @@ func (f *Family[P]) check() error {
 type Tunable interface {
 	// FamilyName returns the family's name.
 	FamilyName() string
+	// NumShapes returns how many shapes TuneShapes runs.
+	NumShapes() int
 	// TuneShapes chooses the family's member for each of its Shapes on
 	// s with t, calling report with the shape, spelled with %v, and its
 	// choice or error.
@@ -176,6 +178,9 @@ type Tunable interface {
 
 // FamilyName returns f.Name.
 func (f *Family[P]) FamilyName() string { return f.Name }
+
+// NumShapes returns len(f.Shapes).
+func (f *Family[P]) NumShapes() int { return len(f.Shapes) }
 
 // TuneShapes implements [Tunable].
 func (f *Family[P]) TuneShapes(t *Tuner, s *gpu.Stream, report func(shape string, c *Choice, err error)) {

@@ -10,14 +10,21 @@
 //	              picks the tier, each wave variant and its hash), native operations
 //	xpu bench cpu measure the CPU backend beside its reference points
 //	              (runs bench/cpubench/cmd/cpubench)
+//	xpu tune [-store dir] [-backend name] packages...
+//	              tune the kernel families the packages register over their
+//	              shapes: per shape the survivors, the verdicts of the pruned,
+//	              the winner and its margin; the choices go to the store
+//	xpu tune -show
+//	              print the store's entries
 //
 // A kernel package runs the generator from go generate:
 //
 //	//go:generate go run github.com/goxpu/xpu/cmd/xpu gen
 //
 // Errors go to standard error. The exit status is 0 on success, 1 when a
-// command fails and 2 on a usage error. devices and bench build and run a
-// program of their own (programs.go), whose exit status is xpu's.
+// command fails and 2 on a usage error. devices, bench and tune build and
+// run a program of their own (programs.go, tune.go), whose exit status
+// is xpu's.
 package main
 
 import (
@@ -40,6 +47,7 @@ var commands = []command{
 	{name: "devices", summary: "list the devices of every backend present", run: runDevices},
 	{name: "manifest", summary: "print a kernel's manifests (xpu manifest <importpath>.<Kernel>)", run: runManifest},
 	{name: "bench", summary: "measure a backend's kernels beside their reference points (xpu bench cpu)", run: runBench},
+	{name: "tune", summary: "tune packages' kernel families and write the store (xpu tune [-store dir] [-backend b] pkgs; xpu tune -show)", run: runTune},
 }
 
 // errUsage is wrapped by errors that call for the usage text.

@@ -17,6 +17,7 @@ func TestUsageErrors(t *testing.T) {
 		{[]string{"bogus"}, 2, `unknown command "bogus"`},
 		{[]string{"gen", "extra"}, 2, "gen takes no arguments"},
 		{[]string{"devices", "extra"}, 2, "xpu devices: takes no arguments"},
+		{[]string{"tune"}, 2, "xpu tune: usage: xpu tune"},
 		{[]string{"help"}, 0, "usage: xpu"},
 	} {
 		var stdout, stderr bytes.Buffer

@@ -1,7 +1,7 @@
 package main
 
 // This file implements the commands that run a program of their own:
-// `xpu devices` and `xpu bench`.
+// `xpu devices` and `xpu bench` (and `xpu tune`, tune.go, writes one).
 //
 // They touch devices, so their programs link the runtime and its drivers
 // (cgo WebGPU, purego) and launch generated kernels. This command is the
@@ -63,13 +63,19 @@ func runProgram(pkg string, args []string, stdout, stderr io.Writer) error {
 	if err := build.Run(); err != nil {
 		return fmt.Errorf("go build %s: %w", pkg, err)
 	}
+	return runBinary(bin, args, stdout, stderr)
+}
+
+// runBinary runs the program bin with args, its output going to stdout
+// and stderr; its exit status is xpu's.
+func runBinary(bin string, args []string, stdout, stderr io.Writer) error {
 	cmd := exec.Command(bin, args...)
 	cmd.Stdout, cmd.Stderr = stdout, stderr
 	var exit *exec.ExitError
 	if err := cmd.Run(); errors.As(err, &exit) {
 		return exitStatus(exit.ExitCode())
 	} else if err != nil {
-		return fmt.Errorf("%s: %w", pkg, err)
+		return fmt.Errorf("%s: %w", filepath.Base(bin), err)
 	}
 	return nil
 }
