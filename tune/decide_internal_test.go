@@ -66,7 +66,7 @@ var (
 
 const family = "example.com/kernels.Tiled"
 
-func choose(t *testing.T, tu *Tuner, r *fakeRace, dev gpu.DeviceKey, q question, members ...string) (*Choice, string) {
+func decideFake(t *testing.T, tu *Tuner, r *fakeRace, dev gpu.DeviceKey, q question, members ...string) (*Choice, string) {
 	t.Helper()
 	if len(members) == 0 {
 		members = q.names
@@ -94,7 +94,7 @@ func TestMeasureAndStore(t *testing.T) {
 	st := openStore(t)
 	key := KeyOf(Dim{"M", 64}, Dim{"N", 128})
 	r := &fakeRace{costs: []time.Duration{300 * time.Microsecond, 200 * time.Microsecond, 250 * time.Microsecond}}
-	c, got := choose(t, &Tuner{Store: st}, r, deviceA, r.question(family, key, "p.A", "p.B", "p.C"))
+	c, got := decideFake(t, &Tuner{Store: st}, r, deviceA, r.question(family, key, "p.A", "p.B", "p.C"))
 	if got != "p.B" || c.Source != Measured || !c.Stable || !c.Saved || c.Ties != nil || len(c.Timings) != 3 {
 		t.Fatalf("chose %s: %+v", got, c)
 	}
@@ -107,7 +107,7 @@ func TestMeasureAndStore(t *testing.T) {
 		}
 	}
 	r2 := &fakeRace{costs: r.costs}
-	c2, got2 := choose(t, &Tuner{Store: st}, r2, deviceA, r2.question(family, key, "p.A", "p.B", "p.C"))
+	c2, got2 := decideFake(t, &Tuner{Store: st}, r2, deviceA, r2.question(family, key, "p.A", "p.B", "p.C"))
 	if got2 != "p.B" || c2.Source != Stored || r2.launches() != 0 {
 		t.Errorf("second tuner: %s from %v after %d launches; want p.B from the store, none", got2, c2.Source, r2.launches())
 	}
@@ -117,9 +117,9 @@ func TestMeasureAndStore(t *testing.T) {
 	}
 	// The tuner that measured remembers for its process.
 	tu := &Tuner{}
-	choose(t, tu, r, deviceA, r.question(family, key, "p.A", "p.B"))
+	decideFake(t, tu, r, deviceA, r.question(family, key, "p.A", "p.B"))
 	r3 := &fakeRace{costs: r.costs}
-	if c3, _ := choose(t, tu, r3, deviceA, r3.question(family, key, "p.A", "p.B")); c3.Source != Remembered || r3.launches() != 0 {
+	if c3, _ := decideFake(t, tu, r3, deviceA, r3.question(family, key, "p.A", "p.B")); c3.Source != Remembered || r3.launches() != 0 {
 		t.Errorf("the same tuner again: %v after %d launches", c3.Source, r3.launches())
 	}
 }
@@ -130,13 +130,13 @@ func TestCopiedStore(t *testing.T) {
 	st := openStore(t)
 	key := KeyOf(Dim{"n", 1})
 	r := &fakeRace{costs: []time.Duration{time.Millisecond, 2 * time.Millisecond}}
-	choose(t, &Tuner{Store: st}, r, deviceA, r.question(family, key, "p.A", "p.B"))
+	decideFake(t, &Tuner{Store: st}, r, deviceA, r.question(family, key, "p.A", "p.B"))
 	copied := openStore(t)
 	if err := os.CopyFS(copied.Dir(), os.DirFS(st.Dir())); err != nil {
 		t.Fatal(err)
 	}
 	r2 := &fakeRace{costs: r.costs}
-	if c, _ := choose(t, &Tuner{Store: copied}, r2, deviceB, r2.question(family, key, "p.A", "p.B")); c.Source != Measured {
+	if c, _ := decideFake(t, &Tuner{Store: copied}, r2, deviceB, r2.question(family, key, "p.A", "p.B")); c.Source != Measured {
 		t.Errorf("device B read device A's copied store: %v", c.Source)
 	}
 	// A device folder whose device file names another device is not read.
@@ -145,7 +145,7 @@ func TestCopiedStore(t *testing.T) {
 		t.Fatal(err)
 	}
 	r3 := &fakeRace{costs: r.costs}
-	c, _ := choose(t, &Tuner{Store: copied}, r3, deviceA, r3.question(family, key, "p.A", "p.B"))
+	c, _ := decideFake(t, &Tuner{Store: copied}, r3, deviceA, r3.question(family, key, "p.A", "p.B"))
 	if c.Source != Measured || c.Saved || len(c.Notes) != 1 || !strings.Contains(c.Notes[0], "another device") {
 		t.Errorf("a folder of another device's: %v, saved %t, notes %q", c.Source, c.Saved, c.Notes)
 	}
@@ -157,10 +157,10 @@ func TestStaleBuild(t *testing.T) {
 	st := openStore(t)
 	key := KeyOf(Dim{"n", 1})
 	r := &fakeRace{costs: []time.Duration{time.Millisecond, 2 * time.Millisecond}}
-	c1, _ := choose(t, &Tuner{Store: st}, r, deviceA, r.question(family, key, "p.A", "p.B"))
+	c1, _ := decideFake(t, &Tuner{Store: st}, r, deviceA, r.question(family, key, "p.A", "p.B"))
 	q := r.question(family, key, "p.A", "p.B")
 	q.hashes[1] = "sha256:rebuilt"
-	c2, _ := choose(t, &Tuner{Store: st}, r, deviceA, q)
+	c2, _ := decideFake(t, &Tuner{Store: st}, r, deviceA, q)
 	if c2.Build == c1.Build || c2.Source != Measured || len(c2.Notes) != 1 || !strings.Contains(c2.Notes[0], "another build is removed") {
 		t.Errorf("after the rebuild: build %s (was %s), %v, notes %q", c2.Build, c1.Build, c2.Source, c2.Notes)
 	}
@@ -175,11 +175,11 @@ func TestRemovedMember(t *testing.T) {
 	st := openStore(t)
 	key := KeyOf(Dim{"n", 1})
 	r := &fakeRace{costs: []time.Duration{3 * time.Millisecond, time.Millisecond, 2 * time.Millisecond}}
-	if _, got := choose(t, &Tuner{Store: st}, r, deviceA, r.question(family, key, "p.A", "p.B", "p.C")); got != "p.B" {
+	if _, got := decideFake(t, &Tuner{Store: st}, r, deviceA, r.question(family, key, "p.A", "p.B", "p.C")); got != "p.B" {
 		t.Fatalf("chose %s, want p.B", got)
 	}
 	// p.B's code is deleted: the family is p.A and p.C.
-	c, got := choose(t, &Tuner{Store: st}, r, deviceA, r.question(family, key, "p.A", "p.C"))
+	c, got := decideFake(t, &Tuner{Store: st}, r, deviceA, r.question(family, key, "p.A", "p.C"))
 	if got != "p.C" || c.Source != Measured || len(c.Notes) != 1 || !strings.Contains(c.Notes[0], "the hint B for n=1 is dropped: no such member") {
 		t.Errorf("after removing p.B: %s, %v, notes %q", got, c.Source, c.Notes)
 	}
@@ -198,7 +198,7 @@ func TestUnstable(t *testing.T) {
 		return 0
 	}
 	tu := &Tuner{Store: st}
-	c, got := choose(t, tu, r, deviceA, r.question(family, key, "p.A", "p.B"))
+	c, got := decideFake(t, tu, r, deviceA, r.question(family, key, "p.A", "p.B"))
 	if got != "p.A" || c.Stable || c.Saved || c.Timings[0].Spread <= MaxSpread {
 		t.Fatalf("chose %s, stable %t, saved %t, spread %.2f", got, c.Stable, c.Saved, c.Timings[0].Spread)
 	}
@@ -206,7 +206,7 @@ func TestUnstable(t *testing.T) {
 		t.Errorf("an unstable measurement was stored: %+v", es)
 	}
 	r2 := &fakeRace{costs: r.costs}
-	if c, _ := choose(t, tu, r2, deviceA, r2.question(family, key, "p.A", "p.B")); c.Source != Remembered {
+	if c, _ := decideFake(t, tu, r2, deviceA, r2.question(family, key, "p.A", "p.B")); c.Source != Remembered {
 		t.Errorf("the same process again: %v, want remembered", c.Source)
 	}
 }
@@ -227,12 +227,12 @@ func TestUnwritableStore(t *testing.T) {
 	}
 	r := &fakeRace{costs: []time.Duration{2 * time.Millisecond, time.Millisecond}}
 	tu := &Tuner{Store: st}
-	c, got := choose(t, tu, r, deviceA, r.question(family, key, "p.A", "p.B"))
+	c, got := decideFake(t, tu, r, deviceA, r.question(family, key, "p.A", "p.B"))
 	if got != "p.B" || c.Saved || len(c.Notes) != 1 || !strings.Contains(c.Notes[0], "remembered for this process only") {
 		t.Fatalf("chose %s, saved %t, notes %q", got, c.Saved, c.Notes)
 	}
 	r2 := &fakeRace{costs: r.costs}
-	if c, _ := choose(t, tu, r2, deviceA, r2.question(family, key, "p.A", "p.B")); c.Source != Remembered || r2.launches() != 0 {
+	if c, _ := decideFake(t, tu, r2, deviceA, r2.question(family, key, "p.A", "p.B")); c.Source != Remembered || r2.launches() != 0 {
 		t.Errorf("again: %v after %d launches", c.Source, r2.launches())
 	}
 	if _, err := OpenStore(filepath.Join(famDir, "below")); err == nil {
@@ -244,7 +244,7 @@ func TestUnwritableStore(t *testing.T) {
 // earlier member.
 func TestTie(t *testing.T) {
 	r := &fakeRace{costs: []time.Duration{1020 * time.Microsecond, 1000 * time.Microsecond, 1500 * time.Microsecond}}
-	c, got := choose(t, &Tuner{}, r, deviceA, r.question(family, KeyOf(Dim{"n", 1}), "p.A", "p.B", "p.C"))
+	c, got := decideFake(t, &Tuner{}, r, deviceA, r.question(family, KeyOf(Dim{"n", 1}), "p.A", "p.B", "p.C"))
 	if got != "p.A" || !slices.Equal(c.Ties, []string{"p.A", "p.B"}) {
 		t.Errorf("chose %s, ties %v; want p.A, tied with p.B", got, c.Ties)
 	}
@@ -255,11 +255,11 @@ func TestTie(t *testing.T) {
 func TestPinnedAndForced(t *testing.T) {
 	r := &fakeRace{costs: []time.Duration{2 * time.Millisecond, time.Millisecond}}
 	key := KeyOf(Dim{"n", 1})
-	if c, got := choose(t, &Tuner{Pinned: true}, r, deviceA, r.question(family, key, "p.A", "p.B")); got != "p.A" || c.Source != Pinned || r.launches() != 0 {
+	if c, got := decideFake(t, &Tuner{Pinned: true}, r, deviceA, r.question(family, key, "p.A", "p.B")); got != "p.A" || c.Source != Pinned || r.launches() != 0 {
 		t.Errorf("pinned: %s, %v after %d launches", got, c.Source, r.launches())
 	}
 	tu := &Tuner{Force: map[string]string{family: "p.B"}}
-	if c, got := choose(t, tu, r, deviceA, r.question(family, key, "p.A", "p.B")); got != "p.B" || c.Source != Forced || r.launches() != 0 {
+	if c, got := decideFake(t, tu, r, deviceA, r.question(family, key, "p.A", "p.B")); got != "p.B" || c.Source != Forced || r.launches() != 0 {
 		t.Errorf("forced: %s, %v after %d launches", got, c.Source, r.launches())
 	}
 	tu.clock = r.clock

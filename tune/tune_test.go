@@ -143,3 +143,24 @@ func TestPays(t *testing.T) {
 		}
 	})
 }
+
+// TestSweep checks that a sweep times every survivor and leaves the
+// tuner's store alone.
+func TestSweep(t *testing.T) {
+	gputest.ForEach(t, func(t *testing.T, d *gpu.Device) {
+		st, err := tune.OpenStore(t.TempDir())
+		if err != nil {
+			t.Fatal(err)
+		}
+		c, err := tune.Sweep(&tune.Tuner{Store: st}, d.Stream(), scale(scaleMembers...), 5000)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if c.Source != tune.Measured || len(c.Timings) != 2 || c.Saved {
+			t.Errorf("sweep: %v, %d timings, saved %t", c.Source, len(c.Timings), c.Saved)
+		}
+		if es, err := st.Entries(); err != nil || len(es) != 0 {
+			t.Errorf("a sweep stored %+v (%v)", es, err)
+		}
+	})
+}

@@ -161,6 +161,28 @@ func Default() *Tuner {
 // f.Probe at p, remembered and, when stable, stored. A problem no member
 // fits is a [*RefusalError]; a nil t is [Default].
 func Choose[P any](t *Tuner, s *gpu.Stream, f *Family[P], p P) (*Choice, error) {
+	return choose(t, s, f, p, (*Tuner).decide)
+}
+
+// Sweep times every member of f that survives the filter at p on s's
+// device, as a measured choice does, and returns the result as a Choice
+// with every survivor's Timing: an exhaustive sweep, to check a choice
+// against. It neither reads nor writes what t remembers or stores; a
+// nil t is [Default].
+func Sweep[P any](t *Tuner, s *gpu.Stream, f *Family[P], p P) (*Choice, error) {
+	return choose(t, s, f, p, func(t *Tuner, s *gpu.Stream, c *Choice, q question, _ []string) (int, error) {
+		c.Survivors, c.Build = q.names, q.build()
+		if len(q.names) == 1 && q.prepare == nil {
+			c.Source = Only
+			return 0, nil
+		}
+		return t.measure(s, c, q)
+	})
+}
+
+// choose filters f's members at p and has decide choose among the
+// survivors.
+func choose[P any](t *Tuner, s *gpu.Stream, f *Family[P], p P, decide func(*Tuner, *gpu.Stream, *Choice, question, []string) (int, error)) (*Choice, error) {
 	start := time.Now()
 	if t == nil {
 		t = Default()
@@ -208,7 +230,7 @@ func Choose[P any](t *Tuner, s *gpu.Stream, f *Family[P], p P) (*Choice, error) 
 	for i, k := range f.Members {
 		members[i] = k.Name()
 	}
-	i, err := t.decide(s, c, q, members)
+	i, err := decide(t, s, c, q, members)
 	if err != nil {
 		return nil, err
 	}
