@@ -87,10 +87,22 @@ func (v Verdict) String() string {
 	return fmt.Sprintf("%s: %s %d exceeds the device's %d", short(v.Member), v.Rule, v.Need, v.Limit)
 }
 
-// short returns a kernel's name without its import path.
-func short(name string) string {
+// Short returns a kernel's name without its import path: "Tiled64"
+// for "example.com/linalg.Tiled64".
+func Short(name string) string {
 	return name[strings.LastIndexByte(name, '.')+1:]
 }
+
+// Shorts returns the names without their import paths.
+func Shorts(names []string) []string {
+	out := make([]string, len(names))
+	for i, n := range names {
+		out[i] = Short(n)
+	}
+	return out
+}
+
+func short(name string) string { return Short(name) }
 
 // unavailable returns the verdict on a candidate that cannot run.
 func unavailable(c Candidate) Verdict {

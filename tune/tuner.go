@@ -130,13 +130,7 @@ func (c *Choice) String() string {
 	return b.String()
 }
 
-func shortAll(names []string) string {
-	s := make([]string, len(names))
-	for i, n := range names {
-		s[i] = short(n)
-	}
-	return strings.Join(s, "=")
-}
+func shortAll(names []string) string { return strings.Join(Shorts(names), "=") }
 
 var (
 	defaultOnce  sync.Once

@@ -155,9 +155,9 @@ func report(w io.Writer, shape string, c *tune.Choice) {
 	var surv []string
 	for _, s := range c.Survivors {
 		if m, ok := medians[s]; ok {
-			surv = append(surv, fmt.Sprintf("%s %v", short(s), m.Round(time.Microsecond/10)))
+			surv = append(surv, fmt.Sprintf("%s %v", tune.Short(s), m.Round(time.Microsecond/10)))
 		} else {
-			surv = append(surv, short(s))
+			surv = append(surv, tune.Short(s))
 		}
 	}
 	fmt.Fprintf(w, "    survivors: %s\n", strings.Join(surv, ", "))
@@ -168,7 +168,7 @@ func report(w io.Writer, shape string, c *tune.Choice) {
 	switch {
 	case c.Source != tune.Measured:
 	case len(c.Ties) > 0:
-		how += ", a tie of " + strings.Join(shortAll(c.Ties), " = ")
+		how += ", a tie of " + strings.Join(tune.Shorts(c.Ties), " = ")
 	default:
 		how += fmt.Sprintf(", by %.1f%%", 100*c.Margin)
 	}
@@ -178,7 +178,7 @@ func report(w io.Writer, shape string, c *tune.Choice) {
 	if c.Saved {
 		how += ", stored"
 	}
-	fmt.Fprintf(w, "    winner:    %s (%s; %v)\n", short(c.Chosen), how, c.Cost.Round(time.Millisecond))
+	fmt.Fprintf(w, "    winner:    %s (%s; %v)\n", tune.Short(c.Chosen), how, c.Cost.Round(time.Millisecond))
 	for _, n := range c.Notes {
 		fmt.Fprintf(w, "    note:      %s\n", n)
 	}
@@ -201,7 +201,7 @@ func showStore(w io.Writer, st *tune.Store) error {
 			fam = e.Family
 			fmt.Fprintf(w, "  %s\n", e.Family)
 		}
-		fmt.Fprintf(w, "    %-24s %-20s build %s  %s\n", e.Key, short(e.Member), e.Build, e.Detail)
+		fmt.Fprintf(w, "    %-24s %-20s build %s  %s\n", e.Key, tune.Short(e.Member), e.Build, e.Detail)
 	}
 	return nil
 }
@@ -211,14 +211,4 @@ func orNone(dev string) string {
 		return "(a device folder without its device file)"
 	}
 	return dev
-}
-
-func short(name string) string { return name[strings.LastIndexByte(name, '.')+1:] }
-
-func shortAll(names []string) []string {
-	s := make([]string, len(names))
-	for i, n := range names {
-		s[i] = short(n)
-	}
-	return s
 }
