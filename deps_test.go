@@ -134,6 +134,7 @@ const depsRules = `
 	bench/cpubench < bench/cpubench/cmd/cpubench;
 	bench/internal/kernels, kernels/wave < bench/devicebench;
 	< bench, bench/webgpubench;
+	tune < bench/tunebench;
 
 	# Programs that touch devices.
 	gpu < cmd/xpu/devices;
