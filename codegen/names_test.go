@@ -124,10 +124,11 @@ func TestStaleGeneratedFileIgnored(t *testing.T) {
 }
 
 // TestGeneratedNameCollisionRefused checks the packages that declare a
-// name their generated file needs: a kernel's handle or launcher (taken
-// by a declaration or by another kernel), a name Go predeclares that the
-// file uses, a struct type that a local of the CPU code hides. Each is
-// refused by name at its declaration, and nothing is written.
+// name their generated file needs: a kernel's handle or launcher or a
+// template's handle (taken by a declaration or by another's API), a name
+// Go predeclares that the file uses, a struct type that a local of the
+// CPU code hides. Each is refused by name at its declaration, and nothing
+// is written.
 func TestGeneratedNameCollisionRefused(t *testing.T) {
 	for _, c := range []struct {
 		dir  string
@@ -137,6 +138,8 @@ func TestGeneratedNameCollisionRefused(t *testing.T) {
 			"k.go:13:6: [xpu-generated-name] FooKernel is the handle of the kernel Foo (k.go:10:6); rename this declaration or the kernel",
 			"k.go:16:7: [xpu-generated-name] LaunchBaz is the launcher of the kernel Baz",
 			"k.go:27:6: [xpu-generated-name] LaunchQuxKernel is the launcher of the kernel QuxKernel (k.go:27:6) and the handle of the kernel LaunchQux (k.go:24:6); rename one of the kernels",
+			"k.go:33:5: [xpu-generated-name] ScaleTemplate is the handle of the template Scale (k.go:37:6); rename this declaration or the template",
+			"k.go:44:6: [xpu-generated-name] LaunchWideTemplate is the handle of the template LaunchWide (k.go:44:6) and the launcher of the kernel WideTemplate (k.go:47:6); rename the kernel or the template",
 		}},
 		{"shadowed", []string{
 			"k.go:9:6: [xpu-generated-name] error is predeclared by Go, and the generated file uses it as Go's own; rename this declaration",

@@ -73,7 +73,7 @@ func callAll(recv reflect.Value) map[string]error {
 }
 
 // TestNilReceivers calls every exported method of Device, Stream,
-// Buffer and Kernel on nil and zero values, and the functions that take
+// Buffer, Kernel and Template on nil and zero values, and the functions that take
 // a device with a nil or zero one: none may panic, and each error must
 // wrap ErrArgs (ErrNoCode for a kernel), the runtime's word for a call
 // it cannot make sense of. The method sets are read by reflection, so
@@ -84,6 +84,7 @@ func TestNilReceivers(t *testing.T) {
 		reflect.ValueOf((*gpu.Stream)(nil)), reflect.ValueOf(&gpu.Stream{}),
 		reflect.ValueOf((*gpu.Buffer[float32])(nil)), reflect.ValueOf(&gpu.Buffer[float32]{}),
 		reflect.ValueOf((*gpu.Kernel)(nil)), reflect.ValueOf(&gpu.Kernel{}),
+		reflect.ValueOf((*gpu.Template)(nil)), reflect.ValueOf(&gpu.Template{}),
 	} {
 		what := fmt.Sprintf("%s (nil %v)", recv.Type(), recv.IsNil())
 		want := gpu.ErrArgs

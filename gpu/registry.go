@@ -17,19 +17,24 @@ import (
 type Kernel struct {
 	spec       driver.Kernel
 	registered bool
-	refused    string // why it cannot launch; empty when it can
-	buffers    int    // buffer parameters
+	refused    string    // why it cannot launch; empty when it can
+	buffers    int       // buffer parameters
+	template   *Template // the template k is a member of; set under registry's lock
 }
 
-// registry holds every kernel registered by name.
+// registry holds every kernel and every template registered by name.
 var registry struct {
 	sync.RWMutex
-	byName map[string]*Kernel
+	byName    map[string]*Kernel
+	templates map[string]*Template
 }
 
-// The constructor of handles, for package gpuimpl, whose Register
-// generated code calls.
-func init() { handle.New = func(spec *driver.Kernel) any { return register(spec) } }
+// The constructors of handles, for package gpuimpl, whose Register and
+// RegisterTemplate generated code calls.
+func init() {
+	handle.New = func(spec *driver.Kernel) any { return register(spec) }
+	handle.NewTemplate = registerTemplate
+}
 
 // register records the compiled form of a kernel under spec.Name
 // ("importpath.Name") and returns its handle. Generated code calls it,

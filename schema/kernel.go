@@ -36,8 +36,9 @@ type Kernel struct {
 
 	// Func is the kernel's Go function, which the reference runner runs
 	// (gpu.Kernel.Reference); Comptime is a template member's comptime
-	// value, passed to Func as its comptime parameter. Both are nil for a
-	// spec written by hand.
+	// value, passed to Func as its comptime parameter (gpu.Kernel.Comptime
+	// returns it). Both are nil for a spec written by hand; a refused
+	// member has its Comptime and no Func.
 	Func     any
 	Comptime any
 

@@ -1,7 +1,8 @@
 // Package emit writes the generated Go file of a kernel package: for each
 // kernel, its registration with the runtime (a handle), its embedded
 // artifacts and a typed launcher; for each refused template member, a
-// handle whose launches report the refusal.
+// handle whose launches report the refusal; for each template, the
+// registration of its members as one family (a template handle).
 //
 // Layering: emit reads the IR and the artifacts the lowerings produced; it
 // knows no go/ast of the kernel source and no output language. The file it
@@ -82,12 +83,19 @@ func File(m *ir.Module, ks []Lowered) ([]byte, error) {
 	for _, lib := range libs {
 		names.pickLibrary(lib)
 	}
+	after, err := templatesAfter(m, entries)
+	if err != nil {
+		return nil, err
+	}
 	w.header(entries, len(libs) > 0)
-	for _, e := range entries {
+	for i, e := range entries {
 		if e.refused != nil {
 			w.refused(e.refused)
 		} else if err := w.kernel(e.lowered); err != nil {
 			return nil, err
+		}
+		for _, t := range after[i] {
+			w.template(t, entries)
 		}
 	}
 	w.libraries(libs)
@@ -106,6 +114,46 @@ type entry struct {
 	name    string
 	lowered *Lowered
 	refused *ir.Refusal
+}
+
+// templatesAfter returns m's templates by the index of the entry each
+// follows in the file: its last member. Go initializes a package's
+// variables in the order of their dependencies, so the place is for the
+// reader, who finds a template after its members.
+func templatesAfter(m *ir.Module, entries []entry) (map[int][]*ir.Template, error) {
+	after := map[int][]*ir.Template{}
+	member := map[string]string{} // member to its template
+	for _, t := range sortedTemplates(m) {
+		if len(t.Members) == 0 {
+			return nil, fmt.Errorf("emit: template %s has no members", t.Name)
+		}
+		last := -1
+		for _, name := range t.Members {
+			i, found := entryIndex(entries, name)
+			switch {
+			case !found:
+				return nil, fmt.Errorf("emit: member %s of the template %s is no kernel of the module", name, t.Name)
+			case member[name] != "":
+				return nil, fmt.Errorf("emit: %s is a member of the templates %s and %s", name, member[name], t.Name)
+			}
+			member[name] = t.Name
+			last = max(last, i)
+		}
+		after[last] = append(after[last], t)
+	}
+	return after, nil
+}
+
+// entryIndex finds the entry named name among entries, sorted by name.
+func entryIndex(entries []entry, name string) (int, bool) {
+	return slices.BinarySearchFunc(entries, name, func(e entry, name string) int { return cmp.Compare(e.name, name) })
+}
+
+// sortedTemplates returns m's templates sorted by name.
+func sortedTemplates(m *ir.Module) []*ir.Template {
+	ts := slices.Clone(m.Templates)
+	slices.SortFunc(ts, func(a, b *ir.Template) int { return cmp.Compare(a.Name, b.Name) })
+	return ts
 }
 
 // ErrNoKernels is returned by File for a module without kernels: a
@@ -162,8 +210,27 @@ func (w *writer) refused(r *ir.Refusal) {
 	w.printf("// returns an error wrapping gpu.ErrRefused with this reason.\n")
 	w.printf("var %s = gpuimpl.Register(&gpuimpl.KernelSpec{\n", handleName(r.Name))
 	w.printf("Name: %q,\n", w.pkg+"."+r.Name)
+	if r.Comptime != "" {
+		w.printf("Comptime: %s,\n", r.Comptime)
+	}
 	w.printf("Refused: %q,\n", r.Reason)
 	w.printf("})\n")
+}
+
+// template writes the handle of the template t, whose members are among
+// entries (sorted by name).
+func (w *writer) template(t *ir.Template, entries []entry) {
+	var members, handles []string
+	for _, name := range t.Members {
+		handles = append(handles, handleName(name))
+		if i, _ := entryIndex(entries, name); entries[i].refused != nil {
+			name += " (refused)"
+		}
+		members = append(members, name)
+	}
+	w.printf("\n// %s is the template %s (Go function %s): its members, in the\n", templateName(t.Name), t.Name, t.Name)
+	w.printf("// order of its //xpu:instance lines, are %s.\n", andList(members))
+	w.printf("var %s = gpuimpl.RegisterTemplate(%q, %s)\n", templateName(t.Name), w.pkg+"."+t.Name, strings.Join(handles, ", "))
 }
 
 // kernel writes the handle, the launcher and the artifacts of one kernel.
@@ -320,8 +387,9 @@ func accessName(a schema.Access) string {
 }
 
 // Declares returns the exported names the generated file of m declares:
-// each kernel's handle and launcher, and each refused member's handle.
-// The package's own code may use them before the file exists.
+// each kernel's handle and launcher, each refused member's handle and
+// each template's handle. The package's own code may use them before the
+// file exists.
 func Declares(m *ir.Module) []string {
 	var names []string
 	for _, k := range m.Kernels {
@@ -330,11 +398,17 @@ func Declares(m *ir.Module) []string {
 	for _, r := range m.Refused {
 		names = append(names, handleName(r.Name))
 	}
+	for _, t := range m.Templates {
+		names = append(names, templateName(t.Name))
+	}
 	return names
 }
 
 // handleName is the name of a kernel's handle variable.
 func handleName(kernel string) string { return kernel + "Kernel" }
+
+// templateName is the name of a template's handle variable.
+func templateName(template string) string { return template + "Template" }
 
 // launcherName is the name of a kernel's launcher: exported when the
 // kernel's name is.
@@ -371,6 +445,14 @@ func freeName(want string, taken []string) string {
 		name = fmt.Sprintf("%s%d", want, i)
 	}
 	return name
+}
+
+// andList joins words as a list in English: "a", "a and b", "a, b and c".
+func andList(words []string) string {
+	if len(words) < 2 {
+		return strings.Join(words, "")
+	}
+	return strings.Join(words[:len(words)-1], ", ") + " and " + words[len(words)-1]
 }
 
 // oneLine joins the lines of s for a line comment.

@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/goxpu/xpu/codegen/emit"
@@ -21,7 +22,7 @@ var update = flag.Bool("update", false, "rewrite the golden files in testdata")
 
 // module returns a small module: a plain kernel with buffers and scalars,
 // a kernel on a struct buffer with shared memory and a declared wave width,
-// a template member and a refused member.
+// a template of a member and a refused member.
 func module() (*ir.Module, []emit.Lowered) {
 	particle := &ir.Struct{Name: "Particle", Fields: []ir.Field{{Name: "X", Type: ir.F32Type}, {Name: "Hits", Type: ir.U32Type}}}
 	saxpy := &ir.Kernel{
@@ -43,13 +44,16 @@ func module() (*ir.Module, []emit.Lowered) {
 		Structs: []*ir.Struct{particle},
 	}
 	scale2 := &ir.Kernel{
-		Name: "Scale2", Func: "Scale", Instance: "Scale2", Block: [3]uint32{64, 1, 1},
+		Name: "Scale2", Func: "Scale", Instance: "Scale2", Comptime: "ScaleParams{Factor: 2}", Block: [3]uint32{64, 1, 1},
 		Params: []*ir.Param{{Name: "y", Kind: ir.BufferParam, Type: ir.I32Type, Access: schema.AccessWrite}},
 	}
 	m := &ir.Module{
 		Package: "example.com/k", Name: "k",
 		Kernels: []*ir.Kernel{saxpy, step, scale2},
-		Refused: []*ir.Refusal{{Name: "ScaleNeg", Reason: "[xpu-requires] member ScaleNeg: requires c.Factor > 0 is false"}},
+		Refused: []*ir.Refusal{{Name: "ScaleNeg", Reason: "[xpu-requires] member ScaleNeg: requires c.Factor > 0 is false",
+			Comptime: "ScaleParams{Factor: -1}"}},
+		// Its members in //xpu:instance order, which is not the file's.
+		Templates: []*ir.Template{{Name: "Scale", Members: []string{"ScaleNeg", "Scale2"}}},
 	}
 	web := schema.Manifest{Backend: schema.BackendWebGPU, Target: schema.TargetWGSL, PrivateBytes: new(4), NativeOps: []string{"min"}}
 	native, emulated := web, web
@@ -150,6 +154,38 @@ func TestFileRejectsDuplicateNames(t *testing.T) {
 	m.Refused = append(m.Refused, &ir.Refusal{Name: "Saxpy", Reason: "twice"})
 	if _, err := emit.File(m, ks); err == nil {
 		t.Error("two kernels named Saxpy: no error")
+	}
+}
+
+// TestFileRejectsBadTemplates: a template whose members are not the
+// module's kernels, each once, is a bug of the front end, which File
+// says rather than write a file that does not build.
+func TestFileRejectsBadTemplates(t *testing.T) {
+	for _, c := range []struct {
+		name      string
+		templates []*ir.Template
+		want      string
+	}{
+		{"unknown member", []*ir.Template{{Name: "Scale", Members: []string{"Scale2", "Scale9"}}},
+			"member Scale9 of the template Scale is no kernel of the module"},
+		{"member twice", []*ir.Template{{Name: "Scale", Members: []string{"Scale2"}}, {Name: "Twin", Members: []string{"Scale2"}}},
+			"Scale2 is a member of the templates Scale and Twin"},
+		{"no members", []*ir.Template{{Name: "Scale"}}, "template Scale has no members"},
+	} {
+		m, ks := module()
+		m.Templates = c.templates
+		if _, err := emit.File(m, ks); err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: err = %v, want one saying %q", c.name, err, c.want)
+		}
+	}
+}
+
+// TestDeclaresTemplates: the package's own code may name a template's
+// handle before the file exists.
+func TestDeclaresTemplates(t *testing.T) {
+	m, _ := module()
+	if got := emit.Declares(m); !slices.Contains(got, "ScaleTemplate") {
+		t.Errorf("Declares = %v, without ScaleTemplate", got)
 	}
 }
 

@@ -1,9 +1,10 @@
 package emit
 
 // This file chooses the package-level names of the generated file. A
-// kernel's handle and launcher are its API, named after the kernel: a name
-// the package declares already, or that another kernel's API takes,
-// refuses the generation by name (RuleGeneratedName). The file's other
+// kernel's handle and launcher, and a template's handle, are their API,
+// named after the kernel or the template: a name the package declares
+// already, or that another's API takes, refuses the generation by name
+// (RuleGeneratedName). The file's other
 // names (the constants of text artifacts, the Go functions, the import
 // names of xpu, gpu and gpuimpl) are its own business: each is chosen free of every name of the
 // package and of the file.
@@ -25,16 +26,16 @@ import (
 )
 
 // RuleGeneratedName names the refusal of a package that declares a name
-// the generated file must declare (a kernel's handle or launcher) or use
-// (a name Go predeclares, a struct type that a local of the file would
-// hide).
+// the generated file must declare (a kernel's handle or launcher, a
+// template's handle) or use (a name Go predeclares, a struct type that a
+// local of the file would hide).
 const RuleGeneratedName = "xpu-generated-name"
 
 // ErrGeneratedName is wrapped by every [NameError].
 var ErrGeneratedName = errors.New("a name the generated file needs is taken")
 
 // NameError is a name the generated file needs that is taken: declared
-// by the package at Pos, or by another kernel's API.
+// by the package at Pos, or by another kernel's or template's API.
 type NameError struct {
 	Pos  ir.Pos // the declaration that takes the name
 	Name string
@@ -126,19 +127,24 @@ func Plan(m *ir.Module, fs []Form) (*Names, error) {
 		}
 		taken[name] = true
 	}
-	api := map[string]string{} // handle and launcher names, to what they name
-	claim := func(name, what, kernel string, pos ir.Pos) {
-		need := fmt.Sprintf("the %s of the kernel %s (%v)", what, kernel, pos)
-		switch {
-		case api[name] != "":
-			errs = append(errs, &NameError{Pos: pos, Name: name, Need: need + " and " + api[name],
-				Fix: "rename one of the kernels"})
+	type claimant struct{ need, kind string }
+	api := map[string]claimant{} // handle and launcher names, to what they name
+	// claim takes name for the API of owner, a kernel or a template.
+	claim := func(name, what, kind, owner string, pos ir.Pos) {
+		need := fmt.Sprintf("the %s of the %s %s (%v)", what, kind, owner, pos)
+		switch prev, ok := api[name]; {
+		case ok:
+			fix := "rename one of the " + kind + "s"
+			if prev.kind != kind {
+				fix = "rename the kernel or the template"
+			}
+			errs = append(errs, &NameError{Pos: pos, Name: name, Need: need + " and " + prev.need, Fix: fix})
 		case taken[name]:
 			errs = append(errs, &NameError{Pos: m.Scope[name], Name: name, Need: need,
-				Fix: fmt.Sprintf("rename this declaration or the kernel (the generated file declares %s and %s for a kernel K)",
-					handleName("K"), launcherName("K"))})
+				Fix: fmt.Sprintf("rename this declaration or the %s (the generated file declares %s and %s for a kernel K, %s for a template T)",
+					kind, handleName("K"), launcherName("K"), templateName("T"))})
 		}
-		api[name] = need
+		api[name] = claimant{need, kind}
 		taken[name] = true
 	}
 	byName := slices.Clone(m.Kernels)
@@ -146,11 +152,14 @@ func Plan(m *ir.Module, fs []Form) (*Names, error) {
 	refused := slices.Clone(m.Refused)
 	slices.SortFunc(refused, func(a, b *ir.Refusal) int { return cmp.Compare(a.Name, b.Name) })
 	for _, k := range byName {
-		claim(handleName(k.Name), "handle", k.Name, k.Pos)
-		claim(launcherName(k.Name), "launcher", k.Name, k.Pos)
+		claim(handleName(k.Name), "handle", "kernel", k.Name, k.Pos)
+		claim(launcherName(k.Name), "launcher", "kernel", k.Name, k.Pos)
 	}
 	for _, r := range refused {
-		claim(handleName(r.Name), "handle", r.Name, r.Pos)
+		claim(handleName(r.Name), "handle", "kernel", r.Name, r.Pos)
+	}
+	for _, t := range sortedTemplates(m) {
+		claim(templateName(t.Name), "handle", "template", t.Name, t.Pos)
 	}
 	if len(errs) > 0 {
 		return nil, joinByPos(errs)

@@ -2,6 +2,7 @@ package frontend
 
 import (
 	"errors"
+	"slices"
 	"strings"
 	"testing"
 
@@ -139,6 +140,14 @@ func TestFeatures(t *testing.T) {
 	}
 	if len(m.Refused) != 1 || m.Refused[0].Reason != "[xpu-requires] Tile64: requires c.Tile*c.Tile <= 1024 is false" {
 		t.Fatalf("refused: %+v", m.Refused)
+	}
+	// The refused member keeps its comptime value, and the template its
+	// members in //xpu:instance order, the refused one included.
+	if got := m.Refused[0].Comptime; got != "Cfg{Tile: 64}" {
+		t.Errorf("refused member's comptime %q", got)
+	}
+	if len(m.Templates) != 1 || m.Templates[0].Name != "Tile" || !slices.Equal(m.Templates[0].Members, []string{"Tile8", "Tile64"}) {
+		t.Errorf("templates: %+v", m.Templates)
 	}
 	if got := m.Kernels[1].Shared[0].Len; got != 64 {
 		t.Errorf("Tile8 shared len %d", got)

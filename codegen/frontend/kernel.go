@@ -54,7 +54,10 @@ func (c *checker) kernel(fd *ast.FuncDecl) {
 		c.errorf(d.pos, RuleDirective, "template kernel %s has no //xpu:instance lines", fd.Name.Name)
 		return
 	}
+	tmpl := &ir.Template{Name: fd.Name.Name, Pos: c.pos(fd.Name.Pos())}
+	c.mod.Templates = append(c.mod.Templates, tmpl)
 	for _, in := range d.instances {
+		tmpl.Members = append(tmpl.Members, in.name)
 		vals, ok := c.instanceValues(in, sig.ctType)
 		if !ok {
 			continue

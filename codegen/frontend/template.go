@@ -95,11 +95,15 @@ func (c *checker) requiresHold(member string, d *directives, ct *comptime, param
 			return false
 		}
 		if !constant.BoolVal(v) {
-			c.mod.Refused = append(c.mod.Refused, &ir.Refusal{
+			ref := &ir.Refusal{
 				Name:   member,
 				Reason: fmt.Sprintf("[%s] %s: requires %s is false", RuleRequires, member, r.text),
 				Pos:    c.pos(p),
-			})
+			}
+			if ct != nil {
+				ref.Comptime = ct.lit
+			}
+			c.mod.Refused = append(c.mod.Refused, ref)
 			return false
 		}
 	}

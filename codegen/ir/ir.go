@@ -41,7 +41,10 @@ type Module struct {
 	Package string // import path
 	Name    string // package name
 	Kernels []*Kernel
-	Refused []*Refusal // template members whose requires clause failed
+	Refused []*Refusal // kernels and template members whose requires clause failed
+	// Templates are the module's templates; each member is one of
+	// Kernels or of Refused.
+	Templates []*Template
 	// Scope maps each package-level name the package declares (its
 	// generated file aside) to its declaration, so that the generated
 	// file can declare names of its own that are free.
@@ -51,9 +54,18 @@ type Module struct {
 // Refusal records a kernel that is deliberately not built, with the reason
 // a launch of it reports.
 type Refusal struct {
-	Name   string // the member's kernel name, e.g. "ScaleBad"
-	Reason string // e.g. `[xpu-requires] member ScaleBad: requires c.Factor > 0 is false`
-	Pos    Pos
+	Name     string // the member's kernel name, e.g. "ScaleBad"
+	Reason   string // e.g. `[xpu-requires] member ScaleBad: requires c.Factor > 0 is false`
+	Comptime string // a member's comptime value as Go source in the kernel's package; "" for a plain kernel
+	Pos      Pos
+}
+
+// Template is a kernel with a comptime parameter, whose members are
+// kernels of their own.
+type Template struct {
+	Name    string   // the Go function, e.g. "Scale"
+	Members []string // the members' kernel names, in the order of the //xpu:instance lines
+	Pos     Pos
 }
 
 // Kernel is one compiled entry point.

@@ -53,3 +53,14 @@ const (
 // before) still yields a Kernel, whose launches fail with gpu.ErrRefused
 // and the reason.
 func Register(spec *KernelSpec) *gpu.Kernel { return handle.New(spec).(*gpu.Kernel) }
+
+// RegisterTemplate records the template name ("importpath.Func", after
+// the template's Go function) with its members, the handles Register
+// returned for them, in the order of its //xpu:instance lines, refused
+// members included. Generated code calls it from init functions, after
+// registering the members. A registration that is wrong (a name
+// registered before, a member that is no registered kernel or a member of
+// another template) still yields a Template, whose Refused says why.
+func RegisterTemplate(name string, members ...*gpu.Kernel) *gpu.Template {
+	return handle.NewTemplate.(func(string, ...*gpu.Kernel) *gpu.Template)(name, members...)
+}

@@ -10198,9 +10198,14 @@ func scale3CPU(b *gpuimpl.CPUBlock) {
 // ScaleNegKernel is the refused kernel ScaleNeg: it has no code, and launching it
 // returns an error wrapping gpu.ErrRefused with this reason.
 var ScaleNegKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
-	Name:    "github.com/goxpu/xpu/kernels/conformance.ScaleNeg",
-	Refused: "[xpu-requires] ScaleNeg: requires c.Factor > 0 is false",
+	Name:     "github.com/goxpu/xpu/kernels/conformance.ScaleNeg",
+	Comptime: ScaleParams{Factor: -1, Offset: 0},
+	Refused:  "[xpu-requires] ScaleNeg: requires c.Factor > 0 is false",
 })
+
+// ScaleTemplate is the template Scale (Go function Scale): its members, in the
+// order of its //xpu:instance lines, are Scale2, Scale3 and ScaleNeg (refused).
+var ScaleTemplate = gpuimpl.RegisterTemplate("github.com/goxpu/xpu/kernels/conformance.Scale", Scale2Kernel, Scale3Kernel, ScaleNegKernel)
 
 // ScanKernel is the compiled form of the kernel Scan (Go function Scan).
 var ScanKernel = gpuimpl.Register(&gpuimpl.KernelSpec{

@@ -8386,6 +8386,10 @@ func wave8CPU(b *gpuimpl.CPUBlock) {
 	}
 }
 
+// VerbsTemplate is the template Verbs (Go function Verbs): its members, in the
+// order of its //xpu:instance lines, are Wave4, Wave8, Wave16, Wave32 and Wave64.
+var VerbsTemplate = gpuimpl.RegisterTemplate("github.com/goxpu/xpu/kernels/wave.Verbs", Wave4Kernel, Wave8Kernel, Wave16Kernel, Wave32Kernel, Wave64Kernel)
+
 // WaveAgnosticKernel is the compiled form of the kernel WaveAgnostic (Go function WaveAgnostic).
 var WaveAgnosticKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Name:    "github.com/goxpu/xpu/kernels/wave.WaveAgnostic",

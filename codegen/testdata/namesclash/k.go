@@ -1,5 +1,5 @@
-// Package namesclash declares names that its kernels' handles and
-// launchers need: the generation is refused by name.
+// Package namesclash declares names that the handles and launchers of its
+// kernels and templates need: the generation is refused by name.
 package namesclash
 
 import "github.com/goxpu/xpu"
@@ -25,3 +25,23 @@ func LaunchQux(t xpu.Thread, out []uint32) { out[t.GlobalX()] = 4 }
 
 //xpu:kernel block=64
 func QuxKernel(t xpu.Thread, out []uint32) { out[t.GlobalX()] = 5 }
+
+// Cfg is the comptime parameter of the templates below.
+type Cfg struct{ F uint32 }
+
+// ScaleTemplate is the name the handle of the template Scale needs.
+var ScaleTemplate = 6
+
+//xpu:kernel block=64
+//xpu:instance Scale1 Cfg{F: 1}
+func Scale(t xpu.Thread, c Cfg, out []uint32) { out[t.GlobalX()] = c.F }
+
+// The handle of the template LaunchWide is the launcher of the kernel
+// WideTemplate: LaunchWideTemplate.
+//
+//xpu:kernel block=64
+//xpu:instance Wide1 Cfg{F: 1}
+func LaunchWide(t xpu.Thread, c Cfg, out []uint32) { out[t.GlobalX()] = c.F }
+
+//xpu:kernel block=64
+func WideTemplate(t xpu.Thread, out []uint32) { out[t.GlobalX()] = 7 }

@@ -1,6 +1,6 @@
 // Package k is the package of the module the emit tests write
 // (module.golden): TestFileBuilds builds it with that file, so it
-// declares the struct and the functions the file names.
+// declares the structs and the functions the file names.
 package k
 
 import "github.com/goxpu/xpu"
@@ -19,7 +19,10 @@ func Saxpy(t xpu.Thread, y, x []float32, a float32, n uint32) {
 	}
 }
 
-func Scale(t xpu.Thread, y []int32) { y[t.GlobalX()] *= 2 }
+// ScaleParams is the comptime parameter of the template Scale.
+type ScaleParams struct{ Factor int32 }
+
+func Scale(t xpu.Thread, c ScaleParams, y []int32) { y[t.GlobalX()] *= c.Factor }
 
 func Step(t xpu.Thread, s []Particle, groups int32) {
 	s[t.GlobalX()].X += float32(groups)
