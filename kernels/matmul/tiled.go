@@ -10,10 +10,14 @@ const maxMicro = 8
 
 // maxShared bounds a member's shared memory in bytes: 16 KiB, the least
 // a WebGPU device offers, so that every member runs on every device.
+//
+//lint:ignore U1000 read by the //xpu:requires clauses of Tiled
 const maxShared = 16384
 
 // maxBlock bounds a member's block in work-items: 256, the least a
 // WebGPU device offers.
+//
+//lint:ignore U1000 read by the //xpu:requires clauses of Tiled
 const maxBlock = 256
 
 // Tile is the comptime configuration of a member of Tiled.
