@@ -17,12 +17,18 @@ var benchShapes = []shape{{64, 64, 64}, {512, 512, 512}, {1024, 1024, 1024}, {64
 // BenchmarkTiled times every member of Tiled on every device present at
 // each of benchShapes, in GFLOP/s of device time (Stream.Time): the
 // members are each other's reference point, and which one is fastest
-// differs by device and shape.
+// differs by device and shape. A software adapter takes minutes over
+// the large shapes (pick with -bench, raise -timeout); short mode times
+// the smallest alone.
 func BenchmarkTiled(b *testing.B) {
+	ss := benchShapes
+	if testing.Short() {
+		ss = ss[:1]
+	}
 	for _, d := range gputest.Devices(b) {
-		for _, s := range benchShapes {
+		for _, s := range ss {
 			for _, mb := range members {
-				b.Run(fmt.Sprintf("%s/%s/%s", d.Backend(), s, mb.kernel.Name()[len("github.com/goxpu/xpu/kernels/matmul."):]), func(b *testing.B) {
+				b.Run(fmt.Sprintf("%s/%s/%s", d.Backend(), s, mb.name()), func(b *testing.B) {
 					benchMember(b, d, mb, s)
 				})
 			}
@@ -33,10 +39,7 @@ func BenchmarkTiled(b *testing.B) {
 // benchMember times one member at one shape on d, after one launch that
 // warms the device and the kernel's pipeline up.
 func benchMember(b *testing.B, d *gpu.Device, mb member, s shape) {
-	c, ok := mb.kernel.Spec().Comptime.(matmul.Tile)
-	if !ok {
-		b.Fatalf("%s: comptime value is not a matmul.Tile", mb.kernel.Name())
-	}
+	c := tile(b, mb.kernel)
 	buf := func(n uint32, v float32) *gpu.Buffer[float32] {
 		data := make([]float32, n)
 		for i := range data {

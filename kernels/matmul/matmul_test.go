@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"os"
+	"strings"
 	"testing"
 
 	"github.com/goxpu/xpu"
@@ -16,8 +17,11 @@ import (
 // member a tuner may choose must compute what its reference does on every
 // backend it runs on.
 func TestMain(m *testing.M) {
-	os.Exit(gputest.RunWithCensus(m, "github.com/goxpu/xpu/kernels/matmul", nil))
+	os.Exit(gputest.RunWithCensus(m, pkg, nil))
 }
+
+// pkg is the import path of the package, which prefixes its kernels' names.
+const pkg = "github.com/goxpu/xpu/kernels/matmul"
 
 // launcher is the signature every member's generated launcher shares.
 type launcher func(s *gpu.Stream, groups xpu.Dim3, C, A, B *gpu.Buffer[float32], m, n, k uint32) error
@@ -27,6 +31,9 @@ type member struct {
 	kernel *gpu.Kernel
 	launch launcher
 }
+
+// name returns the member's name without the package path.
+func (mb member) name() string { return strings.TrimPrefix(mb.kernel.Name(), pkg+".") }
 
 // members are every member of Tiled.
 var members = []member{
@@ -53,7 +60,7 @@ func (s shape) String() string { return fmt.Sprintf("%dx%dx%d", s.m, s.n, s.k) }
 var shapes = []shape{{1, 1, 1}, {67, 45, 33}, {128, 64, 96}, {203, 190, 37}}
 
 // tile returns the member's comptime value as its handle carries it.
-func tile(t *testing.T, k *gpu.Kernel) matmul.Tile {
+func tile(t testing.TB, k *gpu.Kernel) matmul.Tile {
 	t.Helper()
 	c, ok := k.Spec().Comptime.(matmul.Tile)
 	if !ok {

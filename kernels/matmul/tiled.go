@@ -43,6 +43,12 @@ func Groups(c Tile, m, n uint32) xpu.Dim3 {
 // work-item loading an equal share; elements past the matrices' edges are
 // staged as zeros, and only elements of C inside it are stored.
 //
+// The requires clauses admit a member whose micro-tile fits the private
+// arrays (each side at most maxMicro, so TM*TN sums at most
+// maxMicro*maxMicro), whose block tile is whole micro-tiles, whose block
+// and shared tiles fit every WebGPU device (maxBlock, maxShared), and
+// whose tiles split into equal shares of its work-items.
+//
 //xpu:kernel block=c.BN/c.TN,c.BM/c.TM
 //xpu:instance Tile8x8 Tile{BM: 8, BN: 8, BK: 8, TM: 1, TN: 1}
 //xpu:instance Tile16x16 Tile{BM: 16, BN: 16, BK: 16, TM: 1, TN: 1}
