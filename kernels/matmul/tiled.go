@@ -41,7 +41,8 @@ func Groups(c Tile, m, n uint32) xpu.Dim3 {
 // neighbouring work-items read neighbouring columns of the shared tile of
 // B. The block stages BM x BK of A and BK x BN of B at a time, each
 // work-item loading an equal share; elements past the matrices' edges are
-// staged as zeros, and only elements of C inside it are stored.
+// staged as zeros, and only elements of C inside it are stored. Indices
+// are uint32: m*k, k*n and m*n stay below 2^32.
 //
 // The requires clauses admit a member whose micro-tile fits the private
 // arrays (each side at most maxMicro, so TM*TN sums at most
