@@ -127,6 +127,9 @@ const depsRules = `
 	gpu/gpuimpl < examples/saxpy, bench/internal/kernels,
 	      codegen/golower/internal/fission, codegen/golower/internal/lowered;
 	gpu/gputest, gpu/gpuimpl < kernels/conformance, kernels/wave;
+	# The library's kernels: they import the vocabulary alone, their
+	# generated code the runtime.
+	gpu/gpuimpl < kernels/matmul;
 	xpu < codegen/llvmgen/internal/hostkernels;
 
 	# Benchmarks and the programs that print their figures.

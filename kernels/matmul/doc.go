@@ -1,0 +1,38 @@
+// Package matmul is dense single-precision matrix multiplication written
+// in the kernel language: C = A*B for row-major C (m x n), A (m x k) and
+// B (k x n), as one template kernel, Tiled, whose members differ in their
+// block tile (BM x BN elements of C per block, staged BK columns of A and
+// rows of B at a time through shared memory) and micro-tile (TM x TN
+// elements of C per work-item, in registers). The members are the family
+// a tuner chooses among per device and shape; each is correct for every
+// m, n, k >= 1, tile multiple or not.
+//
+// The members and the shapes each is meant for:
+//
+//	member      BMxBN    BK  TMxTN  block   meant for
+//	Tile8x8     8x8      8   1x1    8x8     tiny products (m, n <= 32), where bigger tiles are mostly padding
+//	Tile16x16   16x16    16  1x1    16x16   small products on devices with many cores or few registers
+//	Tile32x32   32x32    16  2x2    16x16   mid-sized products (about 64 to 512)
+//	Tile64x64   64x64    16  4x4    16x16   large square products
+//	Tile64x32   64x32    16  4x2    16x16   tall products (m much larger than n)
+//	Tile32x64   32x64    16  2x4    16x16   wide products (n much larger than m), e.g. 64x2048
+//	Tile128x64  128x64   16  8x4    16x16   very large products on devices with many registers
+//	Tile64x128  64x128   16  4x8    16x16   very large wide products
+//
+// The small members give a small product more blocks than the large
+// ones do, which a device with many cores needs to keep them busy; the
+// large ones reuse each staged element more and win where the product
+// fills the device. On the CPU and on lavapipe the winners were Tile32x64,
+// Tile64x64 and Tile64x128, by shape (BenchmarkTiled).
+//
+// A member's launch grid for a shape is [Groups] of its Tile, which host
+// code reads from the member's handle: Tile64x64Kernel.Spec().Comptime
+// holds its Tile value.
+//
+// Layering: the kernels import only package xpu, the kernel vocabulary;
+// xpu_gen.go, their generated code (xpu gen), imports xpu and the runtime
+// (gpu, gpu/gpuimpl). The tests check every member on every device
+// present against the reference runner.
+package matmul
+
+//go:generate go run github.com/goxpu/xpu/cmd/xpu gen

@@ -1,0 +1,141 @@
+package matmul_test
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/goxpu/xpu"
+	"github.com/goxpu/xpu/gpu"
+	"github.com/goxpu/xpu/gpu/gputest"
+	"github.com/goxpu/xpu/kernels/matmul"
+)
+
+// TestMain runs the tests, then the kernel census of the package: a
+// member a tuner may choose must compute what its reference does on every
+// backend it runs on.
+func TestMain(m *testing.M) {
+	os.Exit(gputest.RunWithCensus(m, pkg, nil))
+}
+
+// pkg is the import path of the package, which prefixes its kernels' names.
+const pkg = "github.com/goxpu/xpu/kernels/matmul"
+
+// launcher is the signature every member's generated launcher shares.
+type launcher func(s *gpu.Stream, groups xpu.Dim3, C, A, B *gpu.Buffer[float32], m, n, k uint32) error
+
+// member is one member of Tiled: its handle and its launcher.
+type member struct {
+	kernel *gpu.Kernel
+	launch launcher
+}
+
+// name returns the member's name without the package path.
+func (mb member) name() string { return strings.TrimPrefix(mb.kernel.Name(), pkg+".") }
+
+// members are every member of Tiled.
+var members = []member{
+	{matmul.Tile8x8Kernel, matmul.LaunchTile8x8},
+	{matmul.Tile16x16Kernel, matmul.LaunchTile16x16},
+	{matmul.Tile32x32Kernel, matmul.LaunchTile32x32},
+	{matmul.Tile64x64Kernel, matmul.LaunchTile64x64},
+	{matmul.Tile64x32Kernel, matmul.LaunchTile64x32},
+	{matmul.Tile32x64Kernel, matmul.LaunchTile32x64},
+	{matmul.Tile128x64Kernel, matmul.LaunchTile128x64},
+	{matmul.Tile64x128Kernel, matmul.LaunchTile64x128},
+}
+
+// shape is the size of a product: C is m x n, A m x k, B k x n.
+type shape struct{ m, n, k uint32 }
+
+func (s shape) String() string { return fmt.Sprintf("%dx%dx%d", s.m, s.n, s.k) }
+
+// shapes are the products every member is checked at: a single element,
+// sizes that are multiples of no tile, multiples of some tiles only, and
+// one of about 200 whose grid holds several blocks of every member. The
+// reference runner runs a goroutine per work-item, so they stay modest.
+// Short mode keeps the first two.
+var shapes = []shape{{1, 1, 1}, {67, 45, 33}, {128, 64, 96}, {203, 190, 37}}
+
+// tile returns the member's comptime value as its handle carries it.
+func tile(t testing.TB, k *gpu.Kernel) matmul.Tile {
+	t.Helper()
+	c, ok := k.Spec().Comptime.(matmul.Tile)
+	if !ok {
+		t.Fatalf("%s: comptime value %#v is not a matmul.Tile", k.Name(), k.Spec().Comptime)
+	}
+	return c
+}
+
+// tolerance bounds the difference of one element of C from the
+// reference's. Both add the same k products in the same order (the
+// staged zeros add nothing), but a device may fuse each multiply-add
+// where the reference rounds the product first: a rounding of at most
+// half an ulp of one product per step, which the sum carries on. On
+// operands in [0, 1) every term is positive and nothing cancels, so the
+// difference stays within k units of 2^-23 relative to the result.
+func tolerance(k uint32) gputest.Tolerance {
+	return gputest.Tolerance{
+		Name: fmt.Sprintf("sums of %d positive products in the reference's order, each may be fused: k*2^-23 relative", k),
+		ULP:  1,
+		Rel:  float64(k) * 0x1p-23,
+	}
+}
+
+// cases are the cases of every member at s.
+func cases(t *testing.T, s shape) []*gputest.Case {
+	var cs []*gputest.Case
+	for _, mb := range members {
+		c := tile(t, mb.kernel)
+		cs = append(cs, &gputest.Case{
+			Kernel: mb.kernel,
+			Tol:    tolerance(s.k),
+			Setup: func(r *rand.Rand) gputest.Inputs {
+				return gputest.Inputs{Groups: matmul.Groups(c, s.m, s.n), Args: []gputest.Arg{
+					gputest.Poisoned[float32](int(s.m * s.n)),
+					gputest.Buffer(gputest.Floats(r, int(s.m*s.k), 0, 1)),
+					gputest.Buffer(gputest.Floats(r, int(s.k*s.n), 0, 1)),
+					gputest.Scalar(s.m), gputest.Scalar(s.n), gputest.Scalar(s.k),
+				}}
+			},
+			Launch: func(st *gpu.Stream, g xpu.Dim3, a []any) error {
+				buf := func(i int) *gpu.Buffer[float32] { return gputest.At[*gpu.Buffer[float32]](a, i) }
+				return mb.launch(st, g, buf(0), buf(1), buf(2), gputest.At[uint32](a, 3), gputest.At[uint32](a, 4), gputest.At[uint32](a, 5))
+			},
+		})
+	}
+	return cs
+}
+
+// TestTiled checks every member of Tiled on every device present against
+// the reference runner, at every shape.
+func TestTiled(t *testing.T) {
+	ss := shapes
+	if testing.Short() {
+		ss = ss[:2]
+	}
+	gputest.ForEach(t, func(t *testing.T, d *gpu.Device) {
+		for _, s := range ss {
+			t.Run(s.String(), func(t *testing.T) { gputest.Check(t, d, cases(t, s)) })
+		}
+	})
+}
+
+// TestMembers checks that every member is launchable and that its block
+// is the micro-tiling of its block tile, (BN/TN, BM/TM), which Groups and
+// the kernel's indexing assume.
+func TestMembers(t *testing.T) {
+	for _, mb := range members {
+		if r := mb.kernel.Refused(); r != "" {
+			t.Errorf("%s is refused: %s", mb.kernel.Name(), r)
+			continue
+		}
+		c := tile(t, mb.kernel)
+		want := xpu.Dim3{X: c.BN / c.TN, Y: c.BM / c.TM, Z: 1}
+		if got := mb.kernel.Block(); got != want {
+			t.Errorf("%s: block %v, want %v for %+v", mb.kernel.Name(), got, want, c)
+		}
+	}
+}
