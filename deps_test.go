@@ -127,9 +127,9 @@ const depsRules = `
 	gpu/gpuimpl < examples/saxpy, bench/internal/kernels,
 	      codegen/golower/internal/fission, codegen/golower/internal/lowered;
 	gpu/gputest, gpu/gpuimpl < kernels/conformance, kernels/wave;
-	# The library's kernels: they import the vocabulary alone, their
-	# generated code the runtime.
-	gpu/gpuimpl < kernels/matmul;
+	# The library's kernels: the kernels import the vocabulary alone,
+	# their generated code the runtime, their families the tuner.
+	tune, gpu/gpuimpl < kernels/matmul;
 	xpu < codegen/llvmgen/internal/hostkernels;
 
 	# Benchmarks and the programs that print their figures.
@@ -138,6 +138,7 @@ const depsRules = `
 	bench/internal/kernels, kernels/wave < bench/devicebench;
 	< bench, bench/webgpubench;
 	tune < bench/tunebench;
+	bench/tunebench, kernels/matmul < bench/tunebench/cmd/tunebench;
 
 	# Programs that touch devices.
 	gpu < cmd/xpu/devices;

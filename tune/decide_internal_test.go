@@ -190,7 +190,7 @@ func TestRemovedMember(t *testing.T) {
 func TestUnstable(t *testing.T) {
 	st := openStore(t)
 	key := KeyOf(Dim{"n", 1})
-	r := &fakeRace{costs: []time.Duration{time.Millisecond, 3 * time.Millisecond}}
+	r := &fakeRace{costs: []time.Duration{time.Millisecond, 3 * time.Millisecond / 2}}
 	r.jitter = func(i, tick int) time.Duration { // contender 0 slows by half in every other bracket
 		if i == 0 && tick%2 == 1 {
 			return time.Millisecond / 2
@@ -266,5 +266,29 @@ func TestPinnedAndForced(t *testing.T) {
 	c := &Choice{Device: deviceA}
 	if _, err := tu.decide(nil, c, r.question(family, key, "p.A", "p.C"), nil); err == nil || !strings.Contains(err.Error(), "[tune-force]") {
 		t.Errorf("forcing a member that does not survive: %v", err)
+	}
+}
+
+// TestScreen checks that a contender whose calibration is over
+// ScreenFactor behind is left out of a choice's rounds, and timed in a
+// sweep's.
+func TestScreen(t *testing.T) {
+	r := &fakeRace{costs: []time.Duration{time.Millisecond, 5 * time.Millisecond, 1200 * time.Microsecond}}
+	c, got := decideFake(t, &Tuner{}, r, deviceA, r.question(family, KeyOf(Dim{"n", 1}), "p.A", "p.B", "p.C"))
+	slow := c.Timings[1]
+	if got != "p.A" || !slow.Screened || slow.Rounds != nil || slow.Median/time.Microsecond != 5000 || c.Timings[0].Screened || len(c.Timings[2].Rounds) != Rounds {
+		t.Fatalf("chose %s; timings %+v", got, c.Timings)
+	}
+	// p.B ran its warm-up and its calibration's bursts alone.
+	if n := r.calls[1]; n > 1+1+4 {
+		t.Errorf("the screened contender launched %d times", n)
+	}
+	tu := &Tuner{clock: r.clock}
+	sw := &Choice{Device: deviceA}
+	if _, err := tu.measure(nil, sw, r.question(family, KeyOf(Dim{"n", 1}), "p.A", "p.B", "p.C"), false); err != nil {
+		t.Fatal(err)
+	}
+	if sw.Timings[1].Screened || len(sw.Timings[1].Rounds) != Rounds {
+		t.Errorf("a sweep screened: %+v", sw.Timings[1])
 	}
 }

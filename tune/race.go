@@ -22,6 +22,11 @@ const (
 	// rounds over their median. A measurement whose winner or runner-up
 	// spreads more is used for the process and not stored.
 	MaxSpread = 0.10
+	// ScreenFactor is how many times slower than the fastest a
+	// contender's calibration must say it is to be left out of a
+	// choice's rounds: so far behind that no round would change the
+	// order, and its rounds would cost the most.
+	ScreenFactor = 2.0
 	// floorTimes is how many times the floor (an empty bracket) is timed.
 	floorTimes = 3
 	// floorFactor is how many launch floors a burst lasts at least.
@@ -30,17 +35,21 @@ const (
 	maxBurst = 1 << 16
 )
 
-// DefaultBracket is the shortest burst a [Tuner] with no Bracket times.
-const DefaultBracket = 5 * time.Millisecond
+// DefaultBracket is the shortest burst a [Tuner] with no Bracket times:
+// long enough that a host clock on a shared machine reads rounds within
+// a few percent of each other.
+const DefaultBracket = 20 * time.Millisecond
 
 // A Timing is one contender's measurement: the time per launch in each
-// round, in round order, their median and spread.
+// round, in round order, their median and spread. A contender Screened
+// out of the rounds has none: its Median is its calibration's estimate.
 type Timing struct {
 	Member   string
 	Launches int             // per burst
 	Rounds   []time.Duration // per launch
 	Median   time.Duration
 	Spread   float64
+	Screened bool
 }
 
 // A clock times f, which records launches, from before them to their
@@ -49,8 +58,10 @@ type clock func(f func() error) (time.Duration, error)
 
 // race times each run of runs, named by names, in bursts that last at
 // least bracket and floorFactor empty brackets, and returns their
-// timings in order.
-func race(clk clock, names []string, runs []func() error, bracket time.Duration) ([]Timing, error) {
+// timings in order. With screen, a run whose burst's calibration says it
+// is over ScreenFactor times slower than the fastest's is left out of
+// the rounds: its Timing holds that estimate, Screened.
+func race(clk clock, names []string, runs []func() error, bracket time.Duration, screen bool) ([]Timing, error) {
 	var floors []time.Duration
 	for range floorTimes {
 		d, err := clk(func() error { return nil })
@@ -61,16 +72,36 @@ func race(clk clock, names []string, runs []func() error, bracket time.Duration)
 	}
 	bracket = max(bracket, floorFactor*median(floors))
 	ts := make([]Timing, len(runs))
+	fastest := time.Duration(-1)
 	for i, run := range runs {
-		n, err := burstSize(clk, run, bracket)
+		n, est, err := burstSize(clk, run, bracket)
 		if err != nil {
 			return nil, err
 		}
-		ts[i] = Timing{Member: names[i], Launches: n, Rounds: make([]time.Duration, Rounds)}
+		ts[i] = Timing{Member: names[i], Launches: n, Median: est}
+		if fastest < 0 || est < fastest {
+			fastest = est
+		}
+	}
+	var timed []int
+	for i := range ts {
+		if screen && float64(ts[i].Median) > ScreenFactor*float64(fastest) {
+			ts[i].Screened = true
+		} else {
+			timed = append(timed, i)
+		}
+	}
+	if len(timed) == 1 {
+		return ts, nil // the others are over ScreenFactor slower: no round can change the order
+	}
+	for i := range ts {
+		if !ts[i].Screened {
+			ts[i].Rounds = make([]time.Duration, Rounds)
+		}
 	}
 	for r := range Rounds {
-		for j := range runs {
-			i := (j + r) % len(runs) // each round starts one later
+		for j := range timed {
+			i := timed[(j+r)%len(timed)] // each round starts one later
 			d, err := clk(burst(runs[i], ts[i].Launches))
 			if err != nil {
 				return nil, err
@@ -78,7 +109,7 @@ func race(clk clock, names []string, runs []func() error, bracket time.Duration)
 			ts[i].Rounds[r] = d / time.Duration(ts[i].Launches)
 		}
 	}
-	for i := range ts {
+	for _, i := range timed {
 		ts[i].Median = median(ts[i].Rounds)
 		ts[i].Spread = spread(ts[i].Rounds)
 	}
@@ -86,19 +117,25 @@ func race(clk clock, names []string, runs []func() error, bracket time.Duration)
 }
 
 // burstSize warms run up (its first launch compiles and fills caches)
-// and returns how many launches last at least bracket.
-func burstSize(clk clock, run func() error, bracket time.Duration) (int, error) {
-	if _, err := clk(run); err != nil {
-		return 0, err
+// and returns how many launches last at least bracket, and the time per
+// launch of that burst. A warm-up that lasts four brackets is taken as
+// the burst of one launch.
+func burstSize(clk clock, run func() error, bracket time.Duration) (int, time.Duration, error) {
+	d, err := clk(run)
+	if err != nil {
+		return 0, 0, err
+	}
+	if d >= 4*bracket {
+		return 1, d, nil
 	}
 	n := 1
-	for n < maxBurst {
+	for {
 		d, err := clk(burst(run, n))
 		if err != nil {
-			return 0, err
+			return 0, 0, err
 		}
-		if d >= bracket {
-			break
+		if d >= bracket || n >= maxBurst {
+			return n, d / time.Duration(n), nil
 		}
 		// Aim a fifth past the bracket, growing at least twofold.
 		grow := 2.0
@@ -107,7 +144,6 @@ func burstSize(clk clock, run func() error, bracket time.Duration) (int, error) 
 		}
 		n = min(int(float64(n)*grow), maxBurst)
 	}
-	return n, nil
 }
 
 // burst returns a function that runs run n times.
@@ -160,6 +196,8 @@ func winner(ts []Timing) (best int, ties []string, margin float64) {
 			fastest = i
 		}
 	}
+	// A screened contender is over ScreenFactor behind: it neither wins
+	// nor ties.
 	limit := float64(ts[fastest].Median) * (1 + TieMargin)
 	best = -1
 	for i, t := range ts {
@@ -177,4 +215,16 @@ func winner(ts []Timing) (best int, ties []string, margin float64) {
 		margin = float64(ts[r].Median)/float64(ts[best].Median) - 1
 	}
 	return best, ties, margin
+}
+
+// runnerUp returns the index of the fastest timing but best's; -1 when
+// there is none.
+func runnerUp(ts []Timing, best int) int {
+	r := -1
+	for i, t := range ts {
+		if i != best && (r < 0 || t.Median < ts[r].Median) {
+			r = i
+		}
+	}
+	return r
 }

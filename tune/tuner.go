@@ -170,7 +170,7 @@ func Sweep[P any](t *Tuner, s *gpu.Stream, f *Family[P], p P) (*Choice, error) {
 			c.Source = Only
 			return 0, nil
 		}
-		return t.measure(s, c, q)
+		return t.measure(s, c, q, false)
 	})
 }
 
@@ -296,7 +296,7 @@ func (t *Tuner) decide(s *gpu.Stream, c *Choice, q question, members []string) (
 		c.Source = Pinned
 		return 0, nil
 	}
-	i, err := t.measure(s, c, q)
+	i, err := t.measure(s, c, q, true)
 	if err != nil {
 		return 0, err
 	}
@@ -322,7 +322,7 @@ func (t *Tuner) remember(mk memoryKey, member string) {
 }
 
 // measure races q's survivors on s and returns the winner's index.
-func (t *Tuner) measure(s *gpu.Stream, c *Choice, q question) (int, error) {
+func (t *Tuner) measure(s *gpu.Stream, c *Choice, q question, screen bool) (int, error) {
 	if q.prepare == nil {
 		return 0, fmt.Errorf("tune: [tune-probe] family %s has %d survivors at %s and no probe to time them", q.family, len(q.names), q.key)
 	}
@@ -341,7 +341,7 @@ func (t *Tuner) measure(s *gpu.Stream, c *Choice, q question) (int, error) {
 	if bracket <= 0 {
 		bracket = DefaultBracket
 	}
-	ts, err := race(func(f func() error) (time.Duration, error) { return clk(s, f) }, q.names, runs, bracket)
+	ts, err := race(func(f func() error) (time.Duration, error) { return clk(s, f) }, q.names, runs, bracket, screen)
 	if err != nil {
 		return 0, fmt.Errorf("tune: family %s at %s: %w", q.family, q.key, err)
 	}
@@ -352,16 +352,4 @@ func (t *Tuner) measure(s *gpu.Stream, c *Choice, q question) (int, error) {
 		c.Stable = false
 	}
 	return best, nil
-}
-
-// runnerUp returns the index of the fastest timing but best's; -1 when
-// there is none.
-func runnerUp(ts []Timing, best int) int {
-	r := -1
-	for i, t := range ts {
-		if i != best && (r < 0 || t.Median < ts[r].Median) {
-			r = i
-		}
-	}
-	return r
 }

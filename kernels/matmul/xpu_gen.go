@@ -3618,6 +3618,10 @@ func tile8x8CPU(b *gpuimpl.CPUBlock) {
 	}
 }
 
+// TiledTemplate is the template Tiled (Go function Tiled): its members, in the
+// order of its //xpu:instance lines, are Tile8x8, Tile16x16, Tile32x32, Tile64x64, Tile64x32, Tile32x64, Tile128x64 and Tile64x128.
+var TiledTemplate = gpuimpl.RegisterTemplate("github.com/goxpu/xpu/kernels/matmul.Tiled", Tile8x8Kernel, Tile16x16Kernel, Tile32x32Kernel, Tile64x64Kernel, Tile64x32Kernel, Tile32x64Kernel, Tile128x64Kernel, Tile64x128Kernel)
+
 // libHSACOGFX1100 is the hsaco library of the package's kernels for the hip backend at gfx1100.
 //
 //go:embed xpu_gen_hsaco_gfx1100.hsaco

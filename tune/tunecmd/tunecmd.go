@@ -148,16 +148,20 @@ func bar(done, n, width int) string {
 // verdicts on the pruned, the winner, its margin and where it came from.
 func report(w io.Writer, shape string, c *tune.Choice) {
 	fmt.Fprintf(w, "  %s (bucket %s)\n", shape, c.Key)
-	medians := map[string]time.Duration{}
+	timings := map[string]tune.Timing{}
 	for _, t := range c.Timings {
-		medians[t.Member] = t.Median
+		timings[t.Member] = t
 	}
 	var surv []string
 	for _, s := range c.Survivors {
-		if m, ok := medians[s]; ok {
-			surv = append(surv, fmt.Sprintf("%s %v", tune.Short(s), m.Round(time.Microsecond/10)))
-		} else {
+		t, ok := timings[s]
+		switch {
+		case !ok:
 			surv = append(surv, tune.Short(s))
+		case t.Screened:
+			surv = append(surv, fmt.Sprintf("%s ~%v (screened)", tune.Short(s), t.Median.Round(time.Microsecond/10)))
+		default:
+			surv = append(surv, fmt.Sprintf("%s %v", tune.Short(s), t.Median.Round(time.Microsecond/10)))
 		}
 	}
 	fmt.Fprintf(w, "    survivors: %s\n", strings.Join(surv, ", "))

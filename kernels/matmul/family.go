@@ -1,0 +1,116 @@
+package matmul
+
+// This file declares Tiled's members as a family the tuner chooses among
+// (package tune), and Multiply, which launches the member it chooses.
+
+import (
+	"fmt"
+
+	"github.com/goxpu/xpu/gpu"
+	"github.com/goxpu/xpu/tune"
+)
+
+// Shape is the sizes of a product C = A*B: C is M x N, A is M x K and B
+// is K x N.
+type Shape struct{ M, N, K int }
+
+func (p Shape) String() string { return fmt.Sprintf("%dx%dx%d", p.M, p.N, p.K) }
+
+// Family is Tiled's members as a tuner chooses among them, per device
+// and bucket of shapes: M, N and K each rounded up to a power of two.
+// Its Shapes, which `xpu tune` and the tuning benchmark run, go from 64
+// to 2048, square and not, multiples of the tiles and not.
+var Family = tune.Register(&tune.Family[Shape]{
+	Name:    TiledTemplate.Name(),
+	Members: TiledTemplate.Members(),
+	Key: func(p Shape) tune.Key {
+		return tune.KeyOf(tune.Dim{Name: "M", Size: tune.Pow2(p.M)}, tune.Dim{Name: "N", Size: tune.Pow2(p.N)}, tune.Dim{Name: "K", Size: tune.Pow2(p.K)})
+	},
+	Need: func(k *gpu.Kernel, p Shape) tune.Need {
+		tile, _ := k.Comptime().(Tile)
+		largest := 4 * uint64(max(p.M*p.K, p.K*p.N, p.M*p.N))
+		return tune.Need{Groups: Groups(tile, uint32(p.M), uint32(p.N)), BufferBytes: largest}
+	},
+	Probe: probe,
+	Shapes: []Shape{
+		{64, 64, 64}, {100, 100, 100}, {128, 128, 128}, {256, 256, 256},
+		{300, 200, 500}, {512, 512, 512}, {64, 2048, 512}, {2048, 64, 512},
+		{1000, 1000, 1000}, {1024, 1024, 1024}, {1536, 768, 1024}, {2048, 2048, 2048},
+	},
+})
+
+// probe allocates the operands of a product of shape p on s's device, A
+// and B filled with small values, and returns what launches a member on
+// them.
+func probe(s *gpu.Stream, p Shape) (func(k *gpu.Kernel) error, func(), error) {
+	if err := p.check(); err != nil {
+		return nil, nil, err
+	}
+	d := s.Device()
+	fill := func(n int) (*gpu.Buffer[float32], error) {
+		v := make([]float32, n)
+		for i := range v {
+			v[i] = float32(i%17) / 17
+		}
+		return gpu.Upload(d, v)
+	}
+	var bufs []*gpu.Buffer[float32]
+	release := func() {
+		for _, b := range bufs {
+			b.Release()
+		}
+	}
+	for _, n := range []int{p.M * p.N, p.M * p.K, p.K * p.N} {
+		b, err := fill(n)
+		if err != nil {
+			release()
+			return nil, nil, err
+		}
+		bufs = append(bufs, b)
+	}
+	run := func(k *gpu.Kernel) error { return launch(s, k, bufs[0], bufs[1], bufs[2], p) }
+	return run, release, nil
+}
+
+// launch launches member k on s for C = A*B of shape p.
+func launch(s *gpu.Stream, k *gpu.Kernel, C, A, B *gpu.Buffer[float32], p Shape) error {
+	tile, ok := k.Comptime().(Tile)
+	if !ok {
+		return fmt.Errorf("matmul: %s is no member of Tiled: %w", k.Name(), gpu.ErrArgs)
+	}
+	m, n, kk := uint32(p.M), uint32(p.N), uint32(p.K)
+	return s.Launch(k, Groups(tile, m, n), C, A, B, m, n, kk)
+}
+
+// check returns an error naming the rule when p is no product's shape.
+func (p Shape) check() error {
+	if p.M < 1 || p.N < 1 || p.K < 1 || p.M > 1<<16 || p.N > 1<<16 || p.K > 1<<16 || uint64(p.M)*uint64(max(p.N, p.K)) > 1<<31 || uint64(p.K)*uint64(p.N) > 1<<31 {
+		return fmt.Errorf("matmul: shape %v: each size from 1 to 65536 and each matrix under 2^31 elements: %w", p, gpu.ErrArgs)
+	}
+	return nil
+}
+
+// Multiply launches on s the member of Tiled that t chooses for shape p
+// (a nil t is tune.Default) to compute C = A*B, C of p.M x p.N, A of p.M
+// x p.K and B of p.K x p.N elements, row-major; it returns the choice.
+// A product no member can run on the device is refused with the tuner's
+// *tune.RefusalError.
+func Multiply(t *tune.Tuner, s *gpu.Stream, C, A, B *gpu.Buffer[float32], p Shape) (*tune.Choice, error) {
+	if err := p.check(); err != nil {
+		return nil, err
+	}
+	for _, b := range []struct {
+		name string
+		buf  *gpu.Buffer[float32]
+		need int
+	}{{"C", C, p.M * p.N}, {"A", A, p.M * p.K}, {"B", B, p.K * p.N}} {
+		if b.buf == nil || b.buf.Len() < b.need {
+			return nil, fmt.Errorf("matmul: Multiply %v: %s holds %d elements, the product needs %d: %w", p, b.name, b.buf.Len(), b.need, gpu.ErrBufferLen)
+		}
+	}
+	c, err := tune.Choose(t, s, Family, p)
+	if err != nil {
+		return nil, err
+	}
+	return c, launch(s, c.Member, C, A, B, p)
+}
