@@ -142,6 +142,7 @@ const depsRules = `
 
 	# Programs that touch devices.
 	gpu < cmd/xpu/devices;
+	kernels/matmul < examples/tune;
 
 	# The browser harness: it builds and serves a program, and the demo
 	# program runs the suites and the benchmarks on the browser's device.

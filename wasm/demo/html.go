@@ -110,6 +110,25 @@ func renderHTML(r *Report) string {
 			}
 		}
 	}
+	if len(r.Tune) > 0 {
+		b.WriteString(`<h2>Tuning: the SGEMM member per shape, measured on this device</h2><table><tr><th>shape</th><th>bucket</th><th>chosen</th><th>how</th><th>survivors (µs per launch)</th></tr>`)
+		for _, t := range r.Tune {
+			if t.Error != "" {
+				fmt.Fprintf(&b, `<tr><td>%s</td><td colspan="4">%s</td></tr>`, esc(t.Shape), esc(t.Error))
+				continue
+			}
+			var surv []string
+			for _, s := range t.Survivors {
+				if m, ok := t.Medians[s]; ok {
+					s = fmt.Sprintf("%s %.0f", s, m)
+				}
+				surv = append(surv, s)
+			}
+			fmt.Fprintf(&b, `<tr><td>%s</td><td>%s</td><td>%s</td><td>%s, lead %.1f%%, %.0f ms; again: %s</td><td>%s</td></tr>`,
+				esc(t.Shape), esc(t.Key), esc(t.Chosen), esc(t.Source), 100*t.Margin, t.CostMS, esc(t.Again), esc(strings.Join(surv, ", ")))
+		}
+		b.WriteString("</table>")
+	}
 	return b.String()
 }
 

@@ -21,6 +21,7 @@ type Report struct {
 	Seed     uint64               `json:"seed"`
 	Suites   []SuiteReport        `json:"suites"`
 	Bench    []devicebench.Result `json:"bench,omitempty"`
+	Tune     []TuneReport         `json:"tune,omitempty"`
 	Error    string               `json:"error,omitempty"` // what stopped the run
 	Done     bool                 `json:"done"`
 }
@@ -45,6 +46,11 @@ func (r *Report) OK() bool {
 	if r.Error != "" || !r.Done {
 		return false
 	}
+	for _, t := range r.Tune {
+		if t.Error != "" {
+			return false
+		}
+	}
 	for _, s := range r.Suites {
 		for _, o := range s.Outcomes {
 			if !o.OK() {
@@ -55,8 +61,8 @@ func (r *Report) OK() bool {
 	return true
 }
 
-// run opens the device and runs the suites and the benchmark, calling
-// show with the report after every step.
+// run opens the device and runs the suites, the benchmark and the
+// tuning step, calling show with the report after every step.
 func run(show func(*Report)) *Report {
 	r := &Report{}
 	show(r)
@@ -97,6 +103,7 @@ func run(show func(*Report)) *Report {
 		r.Bench = append(r.Bench, res)
 		show(r)
 	}
+	r.Tune = tuneOn(d)
 	r.Done = true
 	return r
 }

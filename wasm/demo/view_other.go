@@ -37,4 +37,11 @@ func (*view) done(r *Report) {
 	for _, b := range r.Bench {
 		fmt.Printf("%s: %.2f %s on the device, %.2f in a Go loop (%.2f×)\n", b.Name, b.Device, b.Unit, b.Reference, b.Device/b.Reference)
 	}
+	for _, t := range r.Tune {
+		if t.Error != "" {
+			fmt.Fprintf(os.Stderr, "tune %s: %s\n", t.Shape, t.Error)
+			continue
+		}
+		fmt.Printf("tune %s (%s): %s, %s; again: %s\n", t.Shape, t.Key, t.Chosen, t.Source, t.Again)
+	}
 }

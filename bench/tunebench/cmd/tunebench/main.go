@@ -13,6 +13,7 @@ import (
 	"flag"
 	"fmt"
 	"os"
+	"strings"
 
 	"github.com/goxpu/xpu/bench/tunebench"
 	"github.com/goxpu/xpu/gpu"
@@ -46,6 +47,6 @@ func run(backend string) error {
 	if err != nil {
 		return err
 	}
-	tunebench.Print(os.Stdout, fmt.Sprintf("%s %q (%s %s)", info.Backend, info.Name, info.Software, info.Driver), rows)
+	tunebench.Print(os.Stdout, fmt.Sprintf("%s %q (%s)", info.Backend, info.Name, strings.TrimSpace(info.Software+" "+info.Driver)), rows)
 	return nil
 }
