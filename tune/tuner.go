@@ -36,7 +36,7 @@ type Tuner struct {
 	Log func(*Choice)
 
 	mu     sync.Mutex
-	memory map[memoryKey]remembered
+	memory map[memoryKey]string // the member chosen
 	// clock times launches on a stream; Stream.Time when nil (tests set
 	// it).
 	clock func(s *gpu.Stream, f func() error) (time.Duration, error)
@@ -47,10 +47,6 @@ type memoryKey struct {
 	family string
 	key    Key
 	build  string
-}
-
-type remembered struct {
-	member string
 }
 
 // Source says where a choice came from.
@@ -279,7 +275,7 @@ func (t *Tuner) decide(s *gpu.Stream, c *Choice, q question, members []string) (
 	t.mu.Lock()
 	got, ok := t.memory[mk]
 	t.mu.Unlock()
-	if i := slices.Index(q.names, got.member); ok && i >= 0 {
+	if i := slices.Index(q.names, got); ok && i >= 0 {
 		c.Source = Remembered
 		return i, nil
 	}
@@ -316,9 +312,9 @@ func (t *Tuner) remember(mk memoryKey, member string) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	if t.memory == nil {
-		t.memory = make(map[memoryKey]remembered)
+		t.memory = make(map[memoryKey]string)
 	}
-	t.memory[mk] = remembered{member: member}
+	t.memory[mk] = member
 }
 
 // measure races q's survivors on s and returns the winner's index.

@@ -9,6 +9,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -48,6 +49,16 @@ type report struct {
 		Reference float64 `json:"reference"`
 		Against   string  `json:"against"`
 	} `json:"bench"`
+	Tune []struct {
+		Shape     string             `json:"shape"`
+		Key       string             `json:"key"`
+		Survivors []string           `json:"survivors"`
+		Chosen    string             `json:"chosen"`
+		Source    string             `json:"source"`
+		Medians   map[string]float64 `json:"medians_us"`
+		Again     string             `json:"again"`
+		Error     string             `json:"error"`
+	} `json:"tune"`
 	Error string `json:"error"`
 	Done  bool   `json:"done"`
 }
@@ -259,6 +270,29 @@ func check(t *testing.T, r *report, seed uint64) {
 	checkTiers(t, r)
 	for _, x := range r.Bench {
 		t.Logf("bench %s: device %.3g, %s %.3g (ratio %.2f)", x.Name, x.Device, x.Against, x.Reference, x.Device/x.Reference)
+	}
+	checkTune(t, r)
+}
+
+// checkTune checks the demo's tuning step on the browser's device: each
+// shape's SGEMM member chosen by measurement among the survivors, every
+// timed survivor's median positive, the choice remembered when asked
+// again.
+func checkTune(t *testing.T, r *report) {
+	t.Helper()
+	if len(r.Tune) == 0 {
+		t.Error("the page tuned no shape")
+	}
+	for _, x := range r.Tune {
+		if x.Error != "" || x.Source != "measured" || !slices.Contains(x.Survivors, x.Chosen) || x.Again != "remembered" || len(x.Medians) == 0 {
+			t.Errorf("tuning %s on %s: %+v", x.Shape, r.Backend, x)
+		}
+		for m, us := range x.Medians {
+			if !(us > 0) || !slices.Contains(x.Survivors, m) {
+				t.Errorf("tuning %s: median of %s is %g µs", x.Shape, m, us)
+			}
+		}
+		t.Logf("tune %s (%s) on %s: %s, %s, medians %v", x.Shape, x.Key, r.Backend, x.Chosen, x.Source, x.Medians)
 	}
 }
 
