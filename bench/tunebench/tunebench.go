@@ -41,8 +41,9 @@ func (r Row) Ratio() float64 {
 
 // Compare chooses a member of f for each of shapes on d with a tuner of
 // its own (no store: every shape is measured), then sweeps every
-// survivor at that shape.
-func Compare[P any](d *gpu.Device, f *tune.Family[P], shapes []P) ([]Row, error) {
+// survivor at that shape; each, when not nil, is given every row as it
+// is made.
+func Compare[P any](d *gpu.Device, f *tune.Family[P], shapes []P, each func(Row)) ([]Row, error) {
 	var rows []Row
 	s := d.Stream()
 	for _, p := range shapes {
@@ -67,6 +68,9 @@ func Compare[P any](d *gpu.Device, f *tune.Family[P], shapes []P) ([]Row, error)
 			r.Sweep[r.Best] = 1
 		}
 		rows = append(rows, r)
+		if each != nil {
+			each(r)
+		}
 	}
 	return rows, nil
 }

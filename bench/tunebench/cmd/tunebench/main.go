@@ -14,11 +14,13 @@ import (
 	"fmt"
 	"os"
 	"strings"
+	"time"
 
 	"github.com/goxpu/xpu/bench/tunebench"
 	"github.com/goxpu/xpu/gpu"
 	"github.com/goxpu/xpu/kernels/matmul"
 	"github.com/goxpu/xpu/schema"
+	"github.com/goxpu/xpu/tune"
 )
 
 func main() {
@@ -43,7 +45,9 @@ func run(backend string) error {
 	}
 	defer d.Close()
 	info := d.Info()
-	rows, err := tunebench.Compare(d, matmul.Family, matmul.Family.Shapes)
+	rows, err := tunebench.Compare(d, matmul.Family, matmul.Family.Shapes, func(r tunebench.Row) {
+		fmt.Fprintf(os.Stderr, "%s: tuned %s, the sweep's best %s (%.3f), %v\n", r.Shape, tune.Short(r.Tuned), tune.Short(r.Best), r.Ratio(), r.Cost.Round(time.Millisecond))
+	})
 	if err != nil {
 		return err
 	}
