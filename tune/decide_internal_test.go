@@ -292,3 +292,13 @@ func TestScreen(t *testing.T) {
 		t.Errorf("a sweep screened: %+v", sw.Timings[1])
 	}
 }
+
+// TestRefine checks that contenders within RefineMargin of the fastest
+// race Rounds more among themselves, and the others do not.
+func TestRefine(t *testing.T) {
+	r := &fakeRace{costs: []time.Duration{1050 * time.Microsecond, 1000 * time.Microsecond, 1300 * time.Microsecond}}
+	c, got := decideFake(t, &Tuner{}, r, deviceA, r.question(family, KeyOf(Dim{"n", 1}), "p.A", "p.B", "p.C"))
+	if got != "p.B" || len(c.Timings[0].Rounds) != 2*Rounds || len(c.Timings[1].Rounds) != 2*Rounds || len(c.Timings[2].Rounds) != Rounds {
+		t.Errorf("chose %s; rounds %d, %d, %d", got, len(c.Timings[0].Rounds), len(c.Timings[1].Rounds), len(c.Timings[2].Rounds))
+	}
+}

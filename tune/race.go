@@ -27,6 +27,10 @@ const (
 	// choice's rounds: so far behind that no round would change the
 	// order, and its rounds would cost the most.
 	ScreenFactor = 2.0
+	// RefineMargin is how close to the fastest median a contender of a
+	// choice must be after the rounds to race Rounds more among the
+	// close ones.
+	RefineMargin = 0.10
 	// floorTimes is how many times the floor (an empty bracket) is timed.
 	floorTimes = 3
 	// floorFactor is how many launch floors a burst lasts at least.
@@ -58,9 +62,11 @@ type clock func(f func() error) (time.Duration, error)
 
 // race times each run of runs, named by names, in bursts that last at
 // least bracket and floorFactor empty brackets, and returns their
-// timings in order. With screen, a run whose burst's calibration says it
-// is over ScreenFactor times slower than the fastest's is left out of
-// the rounds: its Timing holds that estimate, Screened.
+// timings in order. With screen (a choice, not a sweep), a run whose
+// burst's calibration says it is over ScreenFactor times slower than the
+// fastest's is left out of the rounds, its Timing holding that estimate,
+// Screened; and the runs within RefineMargin of the fastest after the
+// rounds race Rounds more.
 func race(clk clock, names []string, runs []func() error, bracket time.Duration, screen bool) ([]Timing, error) {
 	var floors []time.Duration
 	for range floorTimes {
@@ -94,26 +100,57 @@ func race(clk clock, names []string, runs []func() error, bracket time.Duration,
 	if len(timed) == 1 {
 		return ts, nil // the others are over ScreenFactor slower: no round can change the order
 	}
-	for i := range ts {
-		if !ts[i].Screened {
-			ts[i].Rounds = make([]time.Duration, Rounds)
+	if err := rounds(clk, runs, ts, timed); err != nil {
+		return nil, err
+	}
+	if !screen {
+		return ts, nil
+	}
+	// A close contest is run again: the contenders within RefineMargin
+	// of the fastest race five more rounds among themselves, so that
+	// the noise of five rounds does not decide between near equals.
+	var close []int
+	for _, i := range timed {
+		if float64(ts[i].Median) <= (1+RefineMargin)*float64(fastestMedian(ts, timed)) {
+			close = append(close, i)
 		}
 	}
+	if len(close) > 1 {
+		if err := rounds(clk, runs, ts, close); err != nil {
+			return nil, err
+		}
+	}
+	return ts, nil
+}
+
+// rounds times the contenders which of ts in Rounds interleaved rounds,
+// each round starting one later, adding to their rounds and setting
+// their medians and spreads.
+func rounds(clk clock, runs []func() error, ts []Timing, which []int) error {
 	for r := range Rounds {
-		for j := range timed {
-			i := timed[(j+r)%len(timed)] // each round starts one later
+		for j := range which {
+			i := which[(j+r)%len(which)]
 			d, err := clk(burst(runs[i], ts[i].Launches))
 			if err != nil {
-				return nil, err
+				return err
 			}
-			ts[i].Rounds[r] = d / time.Duration(ts[i].Launches)
+			ts[i].Rounds = append(ts[i].Rounds, d/time.Duration(ts[i].Launches))
 		}
 	}
-	for _, i := range timed {
+	for _, i := range which {
 		ts[i].Median = median(ts[i].Rounds)
 		ts[i].Spread = spread(ts[i].Rounds)
 	}
-	return ts, nil
+	return nil
+}
+
+// fastestMedian returns the least median among which of ts.
+func fastestMedian(ts []Timing, which []int) time.Duration {
+	m := ts[which[0]].Median
+	for _, i := range which {
+		m = min(m, ts[i].Median)
+	}
+	return m
 }
 
 // burstSize warms run up (its first launch compiles and fills caches)
@@ -171,12 +208,14 @@ func median(ds []time.Duration) time.Duration {
 }
 
 // spread returns the range of the middle rounds (all but the fastest and
-// the slowest, of five or more) over their median.
+// the slowest, of five or more; all but the fastest and slowest fifth of
+// more) over their median.
 func spread(ds []time.Duration) float64 {
 	s := slices.Clone(ds)
 	slices.Sort(s)
 	if len(s) >= 5 {
-		s = s[1 : len(s)-1]
+		cut := len(s) / 5
+		s = s[cut : len(s)-cut]
 	}
 	m := median(s)
 	if m <= 0 {

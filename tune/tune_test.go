@@ -62,7 +62,7 @@ func TestChoose(t *testing.T) {
 			t.Fatalf("source %v, timings %+v, log %q", c.Source, c.Timings, logged)
 		}
 		for _, tm := range c.Timings {
-			if len(tm.Rounds) != tune.Rounds || tm.Median <= 0 || tm.Launches < 1 {
+			if n := len(tm.Rounds); n != tune.Rounds && n != 2*tune.Rounds || tm.Median <= 0 || tm.Launches < 1 { // a close race runs twice the rounds
 				t.Errorf("timing %+v", tm)
 			}
 		}

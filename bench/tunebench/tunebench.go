@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"slices"
 	"strings"
 	"time"
 
@@ -41,9 +42,11 @@ func (r Row) Ratio() float64 {
 
 // Compare chooses a member of f for each of shapes on d with a tuner of
 // its own (no store: every shape is measured), then sweeps every
-// survivor at that shape; each, when not nil, is given every row as it
-// is made.
-func Compare[P any](d *gpu.Device, f *tune.Family[P], shapes []P, each func(Row)) ([]Row, error) {
+// survivor at that shape sweeps times, taking each survivor's median
+// over all the sweeps' rounds, so that the reference is steadier than
+// the choice it judges; each, when not nil, is given every row as it is
+// made.
+func Compare[P any](d *gpu.Device, f *tune.Family[P], shapes []P, sweeps int, each func(Row)) ([]Row, error) {
 	var rows []Row
 	s := d.Stream()
 	for _, p := range shapes {
@@ -51,21 +54,27 @@ func Compare[P any](d *gpu.Device, f *tune.Family[P], shapes []P, each func(Row)
 		if err != nil {
 			return nil, err
 		}
-		sw, err := tune.Sweep(&tune.Tuner{}, s, f, p)
-		if err != nil {
-			return nil, err
-		}
 		r := Row{Shape: fmt.Sprintf("%v", p), Key: c.Key, Survivors: len(c.Survivors), Tuned: c.Chosen, Cost: c.Cost, Ties: c.Ties,
 			Sweep: map[string]time.Duration{}}
-		for _, t := range sw.Timings {
-			r.Sweep[t.Member] = t.Median
-			if r.Best == "" || t.Median < r.Sweep[r.Best] {
-				r.Best = t.Member
+		rounds := map[string][]time.Duration{}
+		for range max(sweeps, 1) {
+			sw, err := tune.Sweep(&tune.Tuner{}, s, f, p)
+			if err != nil {
+				return nil, err
+			}
+			if sw.Source != tune.Measured { // one survivor
+				rounds[sw.Chosen] = []time.Duration{1}
+				break
+			}
+			for _, t := range sw.Timings {
+				rounds[t.Member] = append(rounds[t.Member], t.Rounds...)
 			}
 		}
-		if sw.Source != tune.Measured { // one survivor
-			r.Best = sw.Chosen
-			r.Sweep[r.Best] = 1
+		for m, rs := range rounds {
+			r.Sweep[m] = median(rs)
+			if r.Best == "" || r.Sweep[m] < r.Sweep[r.Best] || r.Sweep[m] == r.Sweep[r.Best] && m < r.Best {
+				r.Best = m
+			}
 		}
 		rows = append(rows, r)
 		if each != nil {
@@ -138,4 +147,13 @@ func Print(w io.Writer, device string, rows []Row) {
 	s := Summarize(rows)
 	fmt.Fprintf(w, "\nwithin 5%% of the sweep's best: %d of %d shapes (%.0f%%); best fixed member %s: its geometric mean over the tuned one's %.3f; tuning cost %v in all\n",
 		s.Within, s.Shapes, 100*float64(s.Within)/float64(s.Shapes), tune.Short(s.Fixed), s.FixedOverTuned, s.Cost.Round(time.Millisecond))
+}
+
+func median(ds []time.Duration) time.Duration {
+	s := slices.Clone(ds)
+	slices.Sort(s)
+	if len(s)%2 == 1 {
+		return s[len(s)/2]
+	}
+	return (s[len(s)/2-1] + s[len(s)/2]) / 2
 }

@@ -4,7 +4,7 @@
 // how many shapes' choice is within 5% of the sweep's best, and the best
 // single fixed member's geometric mean over the tuned one's.
 //
-//	go run ./bench/tunebench/cmd/tunebench [-backend cpu|webgpu]
+//	go run ./bench/tunebench/cmd/tunebench [-backend cpu|webgpu] [-sweeps 3]
 //
 // XPU_WEBGPU=dawn picks Dawn for the webgpu backend.
 package main
@@ -25,14 +25,15 @@ import (
 
 func main() {
 	backend := flag.String("backend", "", "the backend (default: the one gpu.Open picks)")
+	sweeps := flag.Int("sweeps", 3, "the sweeps per shape whose rounds make the reference")
 	flag.Parse()
-	if err := run(*backend); err != nil {
+	if err := run(*backend, *sweeps); err != nil {
 		fmt.Fprintln(os.Stderr, "tunebench:", err)
 		os.Exit(1)
 	}
 }
 
-func run(backend string) error {
+func run(backend string, sweeps int) error {
 	var d *gpu.Device
 	var err error
 	if backend == "" {
@@ -45,7 +46,7 @@ func run(backend string) error {
 	}
 	defer d.Close()
 	info := d.Info()
-	rows, err := tunebench.Compare(d, matmul.Family, matmul.Family.Shapes, func(r tunebench.Row) {
+	rows, err := tunebench.Compare(d, matmul.Family, matmul.Family.Shapes, sweeps, func(r tunebench.Row) {
 		fmt.Fprintf(os.Stderr, "%s: tuned %s, the sweep's best %s (%.3f), %v\n", r.Shape, tune.Short(r.Tuned), tune.Short(r.Best), r.Ratio(), r.Cost.Round(time.Millisecond))
 	})
 	if err != nil {
