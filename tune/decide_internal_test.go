@@ -14,22 +14,26 @@ import (
 // A race of fake contenders: each run adds its cost to what the fake
 // clock reads, so that the tests state the timings.
 type fakeRace struct {
-	costs  []time.Duration                 // per launch, by contender
-	jitter func(i, tick int) time.Duration // added to each launch of contender i in the tick-th bracket
-	calls  []int                           // launches run, by contender
-	now    time.Duration
-	ticks  int // brackets timed
+	costs    []time.Duration                    // per launch, by contender
+	jitter   func(i, bracket int) time.Duration // added to each launch of contender i in its bracket-th bracket
+	calls    []int                              // launches run, by contender
+	brackets []int                              // brackets timed, by contender
+	last     int                                // the contender the bracket being timed ran; -1 for none
+	now      time.Duration
 }
 
 func (r *fakeRace) clock(_ *gpu.Stream, f func() error) (time.Duration, error) {
 	start := r.now
-	r.ticks++
+	r.last = -1
 	err := f()
+	if r.last >= 0 {
+		r.brackets[r.last]++
+	}
 	return r.now - start + time.Microsecond, err // an empty bracket costs a microsecond
 }
 
 func (r *fakeRace) question(family string, key Key, names ...string) question {
-	r.calls = make([]int, len(names))
+	r.calls, r.brackets = make([]int, len(names)), make([]int, len(names))
 	q := question{family: family, key: key, names: names}
 	for _, n := range names {
 		q.hashes = append(q.hashes, "sha256:"+n)
@@ -39,9 +43,10 @@ func (r *fakeRace) question(family string, key Key, names ...string) question {
 		for i := range names {
 			runs[i] = func() error {
 				r.calls[i]++
+				r.last = i
 				r.now += r.costs[i]
 				if r.jitter != nil {
-					r.now += r.jitter(i, r.ticks)
+					r.now += r.jitter(i, r.brackets[i])
 				}
 				return nil
 			}
@@ -190,17 +195,19 @@ func TestRemovedMember(t *testing.T) {
 func TestUnstable(t *testing.T) {
 	st := openStore(t)
 	key := KeyOf(Dim{"n", 1})
-	r := &fakeRace{costs: []time.Duration{time.Millisecond, 3 * time.Millisecond / 2}}
-	r.jitter = func(i, tick int) time.Duration { // contender 0 slows by half in every other bracket
-		if i == 0 && tick%2 == 1 {
-			return time.Millisecond / 2
+	// Contender 0's brackets take 0.8, 1.2 and 1.6 ms a launch in turn,
+	// contender 1's 1.2 ms: a spread of 67% about a lead of a few.
+	r := &fakeRace{costs: []time.Duration{800 * time.Microsecond, 1200 * time.Microsecond}}
+	r.jitter = func(i, bracket int) time.Duration {
+		if i == 0 {
+			return time.Duration(bracket%3) * 400 * time.Microsecond
 		}
 		return 0
 	}
 	tu := &Tuner{Store: st}
 	c, got := decideFake(t, tu, r, deviceA, r.question(family, key, "p.A", "p.B"))
-	if got != "p.A" || c.Stable || c.Saved || c.Timings[0].Spread <= MaxSpread {
-		t.Fatalf("chose %s, stable %t, saved %t, spread %.2f", got, c.Stable, c.Saved, c.Timings[0].Spread)
+	if c.Stable || c.Saved {
+		t.Fatalf("chose %s, stable %t, saved %t, spread %.2f, lead %.2f", got, c.Stable, c.Saved, c.Timings[0].Spread, c.Margin)
 	}
 	if es, _ := st.Entries(); len(es) != 0 {
 		t.Errorf("an unstable measurement was stored: %+v", es)
@@ -208,6 +215,17 @@ func TestUnstable(t *testing.T) {
 	r2 := &fakeRace{costs: r.costs}
 	if c, _ := decideFake(t, tu, r2, deviceA, r2.question(family, key, "p.A", "p.B")); c.Source != Remembered {
 		t.Errorf("the same process again: %v, want remembered", c.Source)
+	}
+	// A spread of 20% under a lead of 67% or more stands.
+	steady := &fakeRace{costs: []time.Duration{time.Millisecond, 2 * time.Millisecond}}
+	steady.jitter = func(i, bracket int) time.Duration {
+		if i == 0 && bracket%2 == 1 {
+			return time.Millisecond / 5
+		}
+		return 0
+	}
+	if c, _ := decideFake(t, &Tuner{Store: st}, steady, deviceA, steady.question(family, KeyOf(Dim{"n", 2}), "p.A", "p.B")); !c.Stable || !c.Saved || c.Timings[0].Spread < 0.15 {
+		t.Errorf("a lead of %.2f over a spread of %.2f: stable %t, saved %t", c.Margin, c.Timings[0].Spread, c.Stable, c.Saved)
 	}
 }
 

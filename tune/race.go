@@ -18,9 +18,11 @@ const (
 	// earlier member among those it ties is the winner.
 	TieMargin = 0.03
 	// MaxSpread bounds how unsteady a measurement may be and still be
-	// stored: the spread of a contender is the range of its middle three
-	// rounds over their median. A measurement whose winner or runner-up
-	// spreads more is used for the process and not stored.
+	// stored: the spread of a contender is the range of its rounds but
+	// the fastest and slowest fifth, over their median. A measurement
+	// whose winner or runner-up spreads more than MaxSpread and more
+	// than the winner's lead is used for the process and not stored: a
+	// lead wider than the noise stands, one within it does not.
 	MaxSpread = 0.10
 	// ScreenFactor is how many times slower than the fastest a
 	// contender's calibration must say it is to be left out of a

@@ -96,7 +96,8 @@ type Choice struct {
 	Margin float64
 	Ties   []string
 	// Stable is false when the winner's or the runner-up's spread passed
-	// MaxSpread: the choice serves this process and is not stored.
+	// MaxSpread and the winner's lead: the choice serves this process and
+	// is not stored.
 	Stable bool
 	// Saved is true when the choice was written to the store.
 	Saved bool
@@ -298,7 +299,7 @@ func (t *Tuner) decide(s *gpu.Stream, c *Choice, q question, members []string) (
 	}
 	t.remember(mk, q.names[i])
 	if c.Stable && t.Store != nil {
-		detail := fmt.Sprintf("# %s over %s: lead %.1f%%, %d rounds", short(q.names[i]), shortAll(q.names), 100*c.Margin, Rounds)
+		detail := fmt.Sprintf("# %s over %s: lead %.1f%%, %d rounds", short(q.names[i]), shortAll(q.names), 100*c.Margin, len(c.Timings[i].Rounds))
 		if err := t.Store.save(c.Device, q.family, q.key, c.Build, q.names[i], detail); err != nil {
 			c.Notes = append(c.Notes, err.Error()+": remembered for this process only")
 		} else {
@@ -343,8 +344,9 @@ func (t *Tuner) measure(s *gpu.Stream, c *Choice, q question, screen bool) (int,
 	}
 	best, ties, margin := winner(ts)
 	c.Source, c.Timings, c.Ties, c.Margin = Measured, ts, ties, margin
-	c.Stable = ts[best].Spread <= MaxSpread
-	if second := runnerUp(ts, best); second >= 0 && ts[second].Spread > MaxSpread {
+	bound := max(MaxSpread, margin)
+	c.Stable = ts[best].Spread <= bound
+	if second := runnerUp(ts, best); second >= 0 && ts[second].Spread > bound {
 		c.Stable = false
 	}
 	return best, nil
