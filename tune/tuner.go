@@ -299,7 +299,7 @@ func (t *Tuner) decide(s *gpu.Stream, c *Choice, q question, members []string) (
 	}
 	t.remember(mk, q.names[i])
 	if c.Stable && t.Store != nil {
-		detail := fmt.Sprintf("# %s over %s: lead %.1f%%, %d rounds", short(q.names[i]), shortAll(q.names), 100*c.Margin, len(c.Timings[i].Rounds))
+		detail := fmt.Sprintf("# %s among %s: lead %.1f%%, %d rounds", short(q.names[i]), strings.Join(Shorts(q.names), ", "), 100*c.Margin, len(c.Timings[i].Rounds))
 		if err := t.Store.save(c.Device, q.family, q.key, c.Build, q.names[i], detail); err != nil {
 			c.Notes = append(c.Notes, err.Error()+": remembered for this process only")
 		} else {

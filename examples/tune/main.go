@@ -38,7 +38,12 @@ func run() error {
 	if err != nil {
 		return err
 	}
-	tu := &tune.Tuner{Store: st, Log: func(c *tune.Choice) { fmt.Println("  choice:", c) }}
+	tu := &tune.Tuner{Store: st, Log: func(c *tune.Choice) {
+		fmt.Println("  choice:", c)
+		for _, n := range c.Notes {
+			fmt.Println("  note:", n)
+		}
+	}}
 	where := "off"
 	if st != nil {
 		where = st.Dir()
