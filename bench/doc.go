@@ -8,6 +8,9 @@
 //     what `xpu bench cpu` runs.
 //   - bench/webgpubench: the WebGPU backend beside raw calls of its
 //     drivers' own bindings (wgpu-native, Dawn), and the launch cost.
+//   - bench/tunebench: the tuner's choice of an SGEMM member per shape
+//     beside an exhaustive sweep of every member and the best fixed one;
+//     its command (cmd/tunebench) prints the table.
 //   - bench/devicebench: any device beside a Go loop or another kernel
 //     (the figures the browser demo shows, the wave reductions), and the
 //     reference runner's race check.
