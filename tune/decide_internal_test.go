@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -318,5 +319,34 @@ func TestRefine(t *testing.T) {
 	c, got := decideFake(t, &Tuner{}, r, deviceA, r.question(family, KeyOf(Dim{"n", 1}), "p.A", "p.B", "p.C"))
 	if got != "p.B" || len(c.Timings[0].Rounds) != 2*Rounds || len(c.Timings[1].Rounds) != 2*Rounds || len(c.Timings[2].Rounds) != Rounds {
 		t.Errorf("chose %s; rounds %d, %d, %d", got, len(c.Timings[0].Rounds), len(c.Timings[1].Rounds), len(c.Timings[2].Rounds))
+	}
+}
+
+// TestConcurrent checks that goroutines choosing one problem at once
+// measure it once: the others wait and take the remembered answer.
+func TestConcurrent(t *testing.T) {
+	r := &fakeRace{costs: []time.Duration{time.Millisecond, 2 * time.Millisecond}}
+	q := r.question(family, KeyOf(Dim{"n", 1}), "p.A", "p.B")
+	tu := &Tuner{clock: r.clock}
+	var mu sync.Mutex
+	sources := map[Source]int{}
+	var wg sync.WaitGroup
+	for range 4 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			c := &Choice{Device: deviceA, Stable: true}
+			if _, err := tu.decide(nil, c, q, q.names); err != nil {
+				t.Error(err)
+				return
+			}
+			mu.Lock()
+			sources[c.Source]++
+			mu.Unlock()
+		}()
+	}
+	wg.Wait()
+	if sources[Measured] != 1 || sources[Remembered] != 3 {
+		t.Errorf("sources %v; want one measured, three remembered", sources)
 	}
 }

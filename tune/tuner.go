@@ -35,8 +35,9 @@ type Tuner struct {
 	// Log, when not nil, is given every choice as it is made.
 	Log func(*Choice)
 
-	mu     sync.Mutex
-	memory map[memoryKey]string // the member chosen
+	mu       sync.Mutex
+	memory   map[memoryKey]string      // the member chosen
+	deciding map[memoryKey]*sync.Mutex // held while a problem is decided
 	// clock times launches on a stream; Stream.Time when nil (tests set
 	// it).
 	clock func(s *gpu.Stream, f func() error) (time.Duration, error)
@@ -273,6 +274,11 @@ func (t *Tuner) decide(s *gpu.Stream, c *Choice, q question, members []string) (
 		return 0, nil
 	}
 	mk := memoryKey{device: c.Device, family: q.family, key: q.key, build: c.Build}
+	// One problem is decided once at a time: a second goroutine waits
+	// for the first's answer rather than timing beside it, which would
+	// disturb both measurements.
+	unlock := t.lockProblem(mk)
+	defer unlock()
 	t.mu.Lock()
 	got, ok := t.memory[mk]
 	t.mu.Unlock()
@@ -307,6 +313,22 @@ func (t *Tuner) decide(s *gpu.Stream, c *Choice, q question, members []string) (
 		}
 	}
 	return i, nil
+}
+
+// lockProblem locks the decision of mk and returns its unlock.
+func (t *Tuner) lockProblem(mk memoryKey) (unlock func()) {
+	t.mu.Lock()
+	if t.deciding == nil {
+		t.deciding = make(map[memoryKey]*sync.Mutex)
+	}
+	m := t.deciding[mk]
+	if m == nil {
+		m = new(sync.Mutex)
+		t.deciding[mk] = m
+	}
+	t.mu.Unlock()
+	m.Lock()
+	return m.Unlock
 }
 
 func (t *Tuner) remember(mk memoryKey, member string) {
