@@ -16,7 +16,9 @@ import (
 
 // A Tuner chooses members and remembers its choices: for the process, and
 // in its Store. Its zero value tunes without a store; set its fields
-// before its first use.
+// before its first use. It is safe for concurrent use, and decides one
+// problem once at a time: a second goroutine asking for it waits for the
+// first's answer.
 type Tuner struct {
 	// Store remembers choices across processes; nil for none. A store
 	// that cannot be written leaves the choices to the process.
