@@ -350,3 +350,16 @@ func TestConcurrent(t *testing.T) {
 		t.Errorf("sources %v; want one measured, three remembered", sources)
 	}
 }
+
+// TestSweepOne checks that a sweep of one contender times its rounds.
+func TestSweepOne(t *testing.T) {
+	r := &fakeRace{costs: []time.Duration{time.Millisecond}}
+	tu := &Tuner{clock: r.clock}
+	c := &Choice{Device: deviceA}
+	if _, err := tu.measure(nil, c, r.question(family, KeyOf(Dim{"n", 1}), "p.A"), false); err != nil {
+		t.Fatal(err)
+	}
+	if len(c.Timings) != 1 || len(c.Timings[0].Rounds) != Rounds {
+		t.Errorf("timings %+v", c.Timings)
+	}
+}

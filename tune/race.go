@@ -99,7 +99,7 @@ func race(clk clock, names []string, runs []func() error, bracket time.Duration,
 			timed = append(timed, i)
 		}
 	}
-	if len(timed) == 1 {
+	if screen && len(timed) == 1 {
 		return ts, nil // the others are over ScreenFactor slower: no round can change the order
 	}
 	if err := rounds(clk, runs, ts, timed); err != nil {
@@ -111,14 +111,14 @@ func race(clk clock, names []string, runs []func() error, bracket time.Duration,
 	// A close contest is run again: the contenders within RefineMargin
 	// of the fastest race five more rounds among themselves, so that
 	// the noise of five rounds does not decide between near equals.
-	var close []int
+	var near []int
 	for _, i := range timed {
 		if float64(ts[i].Median) <= (1+RefineMargin)*float64(fastestMedian(ts, timed)) {
-			close = append(close, i)
+			near = append(near, i)
 		}
 	}
-	if len(close) > 1 {
-		if err := rounds(clk, runs, ts, close); err != nil {
+	if len(near) > 1 {
+		if err := rounds(clk, runs, ts, near); err != nil {
 			return nil, err
 		}
 	}
