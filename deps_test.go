@@ -148,7 +148,7 @@ const depsRules = `
 	# program runs the suites and the benchmarks on the browser's device.
 	< wasm, wasm/internal/devtools;
 	wasm < wasm/serve;
-	bench/devicebench, kernels/conformance, syscall/js < wasm/demo;
+	bench/devicebench, kernels/conformance, kernels/matmul, syscall/js < wasm/demo;
 `
 
 // module is the module's path.
