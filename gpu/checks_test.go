@@ -52,9 +52,15 @@ var (
 		editManifests(s, func(m *schema.Manifest) { m.WaveTier = schema.TierNative })
 	})
 	boundedSaxpy = specLike("BoundedSaxpy", func(s *gpuimpl.KernelSpec) {
-		s.Params[0].MinLen, s.Params[1].MinLen = "n", "n"
+		s.Params[0].MinLen, s.Params[1].MinLen = []string{"n"}, []string{"n"}
 	})
-	badBound = specLike("BadBound", func(s *gpuimpl.KernelSpec) { s.Params[0].MinLen = "a" })
+	badBound = specLike("BadBound", func(s *gpuimpl.KernelSpec) { s.Params[0].MinLen = []string{"a"} })
+	// squareSaxpy declares that x holds n*n elements and y n*n*n: products
+	// that wrap in 32 bits and, for y, in 64.
+	squareSaxpy = specLike("SquareSaxpy", func(s *gpuimpl.KernelSpec) {
+		s.Params[0].MinLen, s.Params[1].MinLen = []string{"n", "n", "n"}, []string{"n", "n"}
+	})
+	badProduct = specLike("BadProduct", func(s *gpuimpl.KernelSpec) { s.Params[1].MinLen = []string{"n", "a"} })
 )
 
 // saxpyArgs returns fresh buffers of n elements for saxpyKernel.
@@ -197,6 +203,31 @@ func TestBufferShorterThanDeclared(t *testing.T) {
 		}
 		err = d.Stream().Launch(badBound, xpu.Dim3{X: 1}, y, x, float32(1), uint32(64))
 		wantRefusal(t, err, gpu.ErrNoCode, "length bound")
+	})
+}
+
+// TestBufferShorterThanProduct checks a bound that is a product of
+// scalars: computed in 64 bits, an overflow of those refused as more than
+// any buffer holds.
+func TestBufferShorterThanProduct(t *testing.T) {
+	gputest.ForEach(t, func(t *testing.T, d *gpu.Device) {
+		y, x := newBuf[float32](t, d, 1000), newBuf[float32](t, d, 99)
+		err := d.Stream().Launch(squareSaxpy, xpu.Dim3{X: 1}, y, x, float32(1), uint32(10))
+		wantRefusal(t, err, gpu.ErrBufferLen, squareSaxpy.Name(), "parameter x", "99 elements", "n*n = 100")
+		// 2^16 cubed is 0 in 32 bits; 2^22 cubed is past 2^64.
+		err = d.Stream().Launch(squareSaxpy, xpu.Dim3{X: 1}, y, x, float32(1), uint32(1<<16))
+		wantRefusal(t, err, gpu.ErrBufferLen, "parameter y", "n*n*n = 281474976710656")
+		err = d.Stream().Launch(squareSaxpy, xpu.Dim3{X: 1}, y, x, float32(1), uint32(1<<22))
+		wantRefusal(t, err, gpu.ErrBufferLen, "parameter y", "n*n*n = more than 2^64-1")
+		// A product of zero binds any buffer.
+		if err := d.Stream().Launch(squareSaxpy, xpu.Dim3{X: 1}, y, x, float32(1), uint32(0)); err != nil {
+			t.Fatalf("a launch with n = 0 is refused: %v", err)
+		}
+		if err := d.Stream().Launch(squareSaxpy, xpu.Dim3{X: 1}, y, x, float32(1), uint32(9)); err != nil {
+			t.Fatalf("a launch within the bound is refused: %v", err)
+		}
+		err = d.Stream().Launch(badProduct, xpu.Dim3{X: 1}, y, x, float32(1), uint32(9))
+		wantRefusal(t, err, gpu.ErrNoCode, "length bound n*a", `"a" is no uint32 or int32 scalar`)
 	})
 }
 

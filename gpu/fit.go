@@ -7,7 +7,10 @@ package gpu
 
 import (
 	"fmt"
+	"math/bits"
 	"slices"
+	"strconv"
+	"strings"
 
 	"github.com/goxpu/xpu/gpu/driver"
 	"github.com/goxpu/xpu/schema"
@@ -59,8 +62,9 @@ func checkAlignment(k *Kernel, p *schema.Param, st *bufferState, lim Limits) err
 }
 
 // checkLengths returns an ErrBufferLen error when a buffer holds fewer
-// elements than the scalar its parameter's MinLen names. elems(j) is the
-// length of the j-th buffer bound, in order of k's buffer parameters.
+// elements than the product of the scalars its parameter's MinLen names.
+// elems(j) is the length of the j-th buffer bound, in order of k's buffer
+// parameters.
 func checkLengths(k *Kernel, elems func(j int) int, args []any) error {
 	j := 0
 	for _, p := range k.spec.Params {
@@ -69,24 +73,45 @@ func checkLengths(k *Kernel, elems func(j int) int, args []any) error {
 		}
 		have := elems(j)
 		j++
-		if p.MinLen == "" {
+		if p.MinLen == nil {
 			continue
 		}
-		need, ok := scalarArg(k, p.MinLen, args)
-		if !ok {
+		need, over, ok := product(k, p.MinLen, args)
+		if !ok || !over && uint64(have) >= need {
 			continue
 		}
-		if uint64(have) < need {
-			return fmt.Errorf("gpu: kernel %s: parameter %s: a buffer of %d elements, the kernel needs %s = %d: %w",
-				k.spec.Name, p.Name, have, p.MinLen, need, ErrBufferLen)
+		want := strconv.FormatUint(need, 10)
+		if over {
+			want = "more than 2^64-1" // more than any buffer holds
 		}
+		return fmt.Errorf("gpu: kernel %s: parameter %s: a buffer of %d elements, the kernel needs %s = %s: %w",
+			k.spec.Name, p.Name, have, strings.Join(p.MinLen, "*"), want, ErrBufferLen)
 	}
 	return nil
 }
 
+// product returns the product of the integer scalar parameters factors
+// among args, which bind already checked; over is true when it exceeds
+// 2^64-1. ok is false when a factor is no such parameter or is negative:
+// then the bound says nothing.
+func product(k *Kernel, factors []string, args []any) (need uint64, over, ok bool) {
+	need = 1
+	for _, f := range factors {
+		v, found := scalarArg(k, f, args)
+		switch {
+		case !found:
+			return 0, false, false
+		case v == 0: // whatever overflowed before it
+			return 0, false, true
+		}
+		hi, lo := bits.Mul64(need, v)
+		need, over = lo, over || hi != 0
+	}
+	return need, over, true
+}
+
 // scalarArg returns the value of the integer scalar parameter name among
-// args, which bind already checked; ok is false when there is none or it
-// is negative.
+// args; ok is false when there is none or it is negative.
 func scalarArg(k *Kernel, name string, args []any) (uint64, bool) {
 	i := slices.IndexFunc(k.spec.Params, func(p schema.Param) bool { return p.Name == name && p.Kind == schema.ParamScalar })
 	if i < 0 {

@@ -16,7 +16,7 @@ var stagedKernel = register(&driver.Kernel{
 	Name:  "github.com/goxpu/xpu/gpu.staged",
 	Block: xpu.Dim3{X: 64},
 	Params: []schema.Param{
-		{Name: "y", Kind: schema.ParamBuffer, Type: f32, Size: 4, Access: schema.AccessReadWrite, Binding: 0, MinLen: "n"},
+		{Name: "y", Kind: schema.ParamBuffer, Type: f32, Size: 4, Access: schema.AccessReadWrite, Binding: 0, MinLen: []string{"n"}},
 		{Name: "x", Kind: schema.ParamBuffer, Type: f32, Size: 4, Access: schema.AccessRead, Binding: 1},
 		{Name: "a", Kind: schema.ParamScalar, Type: f32, Size: 4, Binding: 0},
 		{Name: "n", Kind: schema.ParamScalar, Type: schema.TypeName{Name: "uint32"}, Size: 4, Binding: 4},

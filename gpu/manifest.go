@@ -53,6 +53,9 @@ func cloneArtifacts(arts []schema.Artifact) []schema.Artifact {
 // pointers are its own.
 func cloneManifest(m schema.Manifest) schema.Manifest {
 	m.Buffers = slices.Clone(m.Buffers)
+	for i := range m.Buffers {
+		m.Buffers[i].MinLen = slices.Clone(m.Buffers[i].MinLen)
+	}
 	m.NativeOps = slices.Clone(m.NativeOps)
 	m.PrivateBytes = cloneInt(m.PrivateBytes)
 	m.Registers = cloneInt(m.Registers)

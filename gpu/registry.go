@@ -47,7 +47,7 @@ func register(spec *driver.Kernel) *Kernel {
 		return &Kernel{registered: true, refused: "nil kernel spec"}
 	}
 	k := &Kernel{spec: *spec, registered: true}
-	k.spec.Params = slices.Clone(spec.Params)
+	k.spec.Params = cloneParams(spec.Params)
 	k.spec.Artifacts = cloneArtifacts(spec.Artifacts)
 	// Generated code states the kernel's facts once, in the spec; its
 	// manifests hold what differs per artifact.
@@ -117,10 +117,12 @@ func checkParam(spec *driver.Kernel, p schema.Param, buffer int) string {
 		if p.Access < schema.AccessNone || p.Access > schema.AccessAtomic {
 			return fmt.Sprintf("unknown access %d", int(p.Access))
 		}
-		if p.MinLen != "" && !slices.ContainsFunc(spec.Params, func(q schema.Param) bool {
-			return q.Name == p.MinLen && q.Kind == schema.ParamScalar && (q.Type == schema.TypeName{Name: "uint32"} || q.Type == schema.TypeName{Name: "int32"})
-		}) {
-			return fmt.Sprintf("its length bound %q is no uint32 or int32 scalar parameter", p.MinLen)
+		for _, f := range p.MinLen {
+			if !slices.ContainsFunc(spec.Params, func(q schema.Param) bool {
+				return q.Name == f && q.Kind == schema.ParamScalar && (q.Type == schema.TypeName{Name: "uint32"} || q.Type == schema.TypeName{Name: "int32"})
+			}) {
+				return fmt.Sprintf("its length bound %s: %q is no uint32 or int32 scalar parameter", strings.Join(p.MinLen, "*"), f)
+			}
 		}
 	case schema.ParamScalar:
 		if p.Size != 4 {
@@ -178,9 +180,19 @@ func (k *Kernel) Spec() *driver.Kernel {
 		return nil
 	}
 	s := k.spec
-	s.Params = slices.Clone(k.spec.Params)
+	s.Params = cloneParams(k.spec.Params)
 	s.Artifacts = cloneArtifacts(k.spec.Artifacts)
 	return &s
+}
+
+// cloneParams copies params deeply enough that the copy's length bounds
+// are its own.
+func cloneParams(params []schema.Param) []schema.Param {
+	params = slices.Clone(params)
+	for i := range params {
+		params[i].MinLen = slices.Clone(params[i].MinLen)
+	}
+	return params
 }
 
 // Refused returns why the kernel cannot be launched, or "" when it can.

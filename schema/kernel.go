@@ -3,7 +3,11 @@ package schema
 // This file defines a kernel as generated code registers it, and the one
 // place its kernel-level facts enter its artifacts' manifests.
 
-import "github.com/goxpu/xpu"
+import (
+	"slices"
+
+	"github.com/goxpu/xpu"
+)
 
 // Kernel is the compiled form of one kernel, as generated code registers
 // it (gpu/gpuimpl.KernelSpec) and the drivers read it (gpu/driver.Kernel).
@@ -69,7 +73,7 @@ func (k *Kernel) CompleteManifests() {
 		for _, p := range k.Params {
 			if p.Kind == ParamBuffer {
 				m.StorageBindings++
-				m.Buffers = append(m.Buffers, Usage{Name: p.Name, Access: p.Access, MinLen: p.MinLen})
+				m.Buffers = append(m.Buffers, Usage{Name: p.Name, Access: p.Access, MinLen: slices.Clone(p.MinLen)})
 			}
 		}
 	}

@@ -9,12 +9,12 @@ import (
 
 // TestCompleteManifests checks that the kernel's facts reach every
 // manifest, that the facts of the code stay each artifact's, and that no
-// two manifests share their buffers.
+// two manifests share their buffers or length bounds.
 func TestCompleteManifests(t *testing.T) {
 	k := &Kernel{
 		Name: "example.com/k.Step", Codegen: "xpu-gen/1", Block: xpu.Dim3{X: 64, Y: 2, Z: 1}, Wave: 32, WaveOps: true,
 		Params: []Param{
-			{Name: "out", Kind: ParamBuffer, Access: AccessWrite, MinLen: "n", Binding: 0},
+			{Name: "out", Kind: ParamBuffer, Access: AccessWrite, MinLen: []string{"n", "n"}, Binding: 0},
 			{Name: "n", Kind: ParamScalar, Binding: 0},
 			{Name: "in", Kind: ParamBuffer, Access: AccessRead, Binding: 1},
 		},
@@ -29,11 +29,11 @@ func TestCompleteManifests(t *testing.T) {
 	for i, want := range []Manifest{
 		{Kernel: k.Name, Backend: BackendWebGPU, Target: TargetWGSL, Hash: "sha256:a", Codegen: "xpu-gen/1",
 			Block: k.Block, SharedBytes: 256, StorageBindings: 2, UniformBytes: 16,
-			Buffers: []Usage{{Name: "out", Access: AccessWrite, MinLen: "n"}, {Name: "in", Access: AccessRead}},
+			Buffers: []Usage{{Name: "out", Access: AccessWrite, MinLen: []string{"n", "n"}}, {Name: "in", Access: AccessRead}},
 			Wave:    32, WaveOps: true, WaveTier: TierNative, Fault: true},
 		{Kernel: k.Name, Backend: BackendCPU, Target: TargetGo, Hash: "sha256:b", Codegen: "xpu-gen/1",
 			Block: k.Block, SharedBytes: 256, StorageBindings: 2, UniformBytes: 16,
-			Buffers: []Usage{{Name: "out", Access: AccessWrite, MinLen: "n"}, {Name: "in", Access: AccessRead}},
+			Buffers: []Usage{{Name: "out", Access: AccessWrite, MinLen: []string{"n", "n"}}, {Name: "in", Access: AccessRead}},
 			Wave:    32, WaveOps: true, WaveTier: TierEmulated},
 	} {
 		if got := k.Artifacts[i].Manifest; !reflect.DeepEqual(got, want) {
@@ -43,5 +43,9 @@ func TestCompleteManifests(t *testing.T) {
 	k.Artifacts[0].Buffers[0].Name = "changed"
 	if k.Artifacts[1].Buffers[0].Name != "out" {
 		t.Error("two manifests share their buffers")
+	}
+	k.Artifacts[0].Buffers[0].MinLen[0] = "changed"
+	if k.Artifacts[1].Buffers[0].MinLen[0] != "n" || k.Params[0].MinLen[0] != "n" {
+		t.Error("a manifest shares its length bound")
 	}
 }

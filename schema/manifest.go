@@ -69,7 +69,7 @@ const (
 type Usage struct {
 	Name   string
 	Access Access
-	// MinLen, when not empty, names the scalar parameter whose value is
-	// the fewest elements the buffer must hold.
-	MinLen string
+	// MinLen, when not empty, names the scalar parameters whose product
+	// is the fewest elements the buffer must hold.
+	MinLen []string
 }

@@ -58,8 +58,8 @@ type Param struct {
 	// Binding is the binding index of a buffer, or the byte offset of a
 	// scalar in the uniform block.
 	Binding int
-	// MinLen, for a buffer, names the scalar parameter (uint32 or int32)
-	// whose value is the fewest elements the buffer must hold; a launch
-	// with a shorter buffer is refused. Empty: no bound is declared.
-	MinLen string
+	// MinLen, for a buffer, names the scalar parameters (uint32 or int32)
+	// whose product is the fewest elements the buffer must hold; a launch
+	// with a shorter buffer is refused. Nil: no bound is declared.
+	MinLen []string
 }

@@ -5,6 +5,8 @@ import (
 	"os"
 	"strings"
 	"testing"
+
+	"github.com/goxpu/xpu/schema"
 )
 
 func TestUsageErrors(t *testing.T) {
@@ -85,6 +87,28 @@ func TestManifestPrintsAccessAndFootprint(t *testing.T) {
 	}
 	if strings.Contains(stdout.String(), "registers") || strings.Contains(stdout.String(), "spill") {
 		t.Errorf("manifest prints facts no target reports:\n%s", stdout.String())
+	}
+}
+
+// TestManifestPrintsProductBounds prints a manifest whose buffers are
+// bounded by a product of scalars, by one scalar and not at all.
+func TestManifestPrintsProductBounds(t *testing.T) {
+	var out bytes.Buffer
+	printManifest(&out, schema.Manifest{Kernel: "k.MatMul", Backend: schema.BackendCPU, Buffers: []schema.Usage{
+		{Name: "A", Access: schema.AccessRead, MinLen: []string{"m", "k"}},
+		{Name: "y", Access: schema.AccessWrite, MinLen: []string{"n"}},
+		{Name: "free", Access: schema.AccessRead},
+	}}, schema.Selector{})
+	rows := map[string]string{}
+	for _, line := range strings.Split(out.String(), "\n") {
+		if name, v, ok := strings.Cut(strings.TrimSpace(line), "  "); ok {
+			rows[name] = strings.TrimSpace(v)
+		}
+	}
+	for name, want := range map[string]string{"buffer A": "read, len >= m*k", "buffer y": "write, len >= n", "buffer free": "read"} {
+		if rows[name] != want {
+			t.Errorf("row %q = %q, want %q:\n%s", name, rows[name], want, out.String())
+		}
 	}
 }
 

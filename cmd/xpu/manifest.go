@@ -98,8 +98,8 @@ func printManifest(w io.Writer, m schema.Manifest, s schema.Selector) {
 	}
 	for _, u := range m.Buffers {
 		v := u.Access.String()
-		if u.MinLen != "" {
-			v += fmt.Sprintf(", len >= %s", u.MinLen)
+		if u.MinLen != nil {
+			v += ", len >= " + strings.Join(u.MinLen, "*")
 		}
 		row("buffer "+u.Name, v)
 	}

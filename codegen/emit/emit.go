@@ -281,8 +281,8 @@ func (w *writer) param(p schema.Param) {
 	if p.Kind == schema.ParamBuffer {
 		w.printf("{Name: %q, Kind: gpuimpl.ParamBuffer, Type: %s, Size: %d, Access: gpuimpl.%s, Binding: %d",
 			p.Name, w.typeName(p.Type), p.Size, accessName(p.Access), p.Binding)
-		if p.MinLen != "" {
-			w.printf(", MinLen: %q", p.MinLen)
+		if p.MinLen != nil {
+			w.printf(", MinLen: %#v", p.MinLen) // []string{"m", "k"}
 		}
 		w.printf("},\n")
 		return

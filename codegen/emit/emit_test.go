@@ -20,7 +20,8 @@ import (
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata")
 
-// module returns a small module: a plain kernel with buffers and scalars,
+// module returns a small module: a plain kernel with buffers and scalars
+// and length bounds of one scalar and of a product,
 // a kernel on a struct buffer with shared memory and a declared wave width,
 // a template of a member and a refused member.
 func module() (*ir.Module, []emit.Lowered) {
@@ -28,8 +29,8 @@ func module() (*ir.Module, []emit.Lowered) {
 	saxpy := &ir.Kernel{
 		Name: "Saxpy", Func: "Saxpy", Block: [3]uint32{256, 1, 1},
 		Params: []*ir.Param{
-			{Name: "y", Kind: ir.BufferParam, Type: ir.F32Type, Access: schema.AccessReadWrite, Binding: 0},
-			{Name: "x", Kind: ir.BufferParam, Type: ir.F32Type, Access: schema.AccessRead, Binding: 1},
+			{Name: "y", Kind: ir.BufferParam, Type: ir.F32Type, Access: schema.AccessReadWrite, Binding: 0, MinLen: []string{"n"}},
+			{Name: "x", Kind: ir.BufferParam, Type: ir.F32Type, Access: schema.AccessRead, Binding: 1, MinLen: []string{"n", "n"}},
 			{Name: "a", Kind: ir.ScalarParam, Type: ir.F32Type, Binding: 0},
 			{Name: "n", Kind: ir.ScalarParam, Type: ir.U32Type, Binding: 4},
 		},

@@ -6,6 +6,7 @@ import (
 	"go/ast"
 	"go/parser"
 	"go/token"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -29,11 +30,13 @@ type directives struct {
 	requires  []*requiresDirective
 }
 
-// minLenDirective is one len(buffer)=scalar argument of //xpu:kernel: the
-// buffer holds at least as many elements as the scalar's value.
+// minLenDirective is one len(buffer)=a*b argument of //xpu:kernel: the
+// buffer holds at least as many elements as the product of the scalars
+// named by factors (one name for len(buffer)=n).
 type minLenDirective struct {
-	pos            token.Pos
-	buffer, scalar string
+	pos     token.Pos
+	buffer  string
+	factors []string
 }
 
 // instanceDirective is one //xpu:instance Name Type{Field: value, ...}.
@@ -215,12 +218,13 @@ func (c *checker) kernelDirective(d *directives, rest string, base token.Pos) bo
 			d.wave = uint32(v)
 		case strings.HasPrefix(key, "len(") && strings.HasSuffix(key, ")"):
 			buf := key[len("len(") : len(key)-1]
-			if !token.IsIdentifier(buf) || !token.IsIdentifier(val) {
-				c.errorf(p, RuleDirective, "length bound %q is not len(buffer)=scalar", f.text)
+			factors := strings.Split(val, "*")
+			if !token.IsIdentifier(buf) || slices.ContainsFunc(factors, func(s string) bool { return !token.IsIdentifier(s) }) {
+				c.errorf(p, RuleDirective, "length bound %q is not len(buffer)=n or a product of scalar names, len(buffer)=m*k", f.text)
 				ok = false
 				continue
 			}
-			d.minLen = append(d.minLen, minLenDirective{pos: p, buffer: buf, scalar: val})
+			d.minLen = append(d.minLen, minLenDirective{pos: p, buffer: buf, factors: factors})
 		default:
 			c.errorf(p, RuleDirective, "unknown //xpu:kernel argument %q", key)
 			ok = false

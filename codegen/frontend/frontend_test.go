@@ -191,6 +191,30 @@ func TestTypeCheckReportsGeneratedFileErrors(t *testing.T) {
 	}
 }
 
+const lengthBounds = `package k
+
+import "github.com/goxpu/xpu"
+
+//xpu:kernel block=64 len(C)=m*n len(y)=n len(D)=m*n*m
+func Bounded(t xpu.Thread, C, y, D, free []float32, m int32, n uint32) {}
+`
+
+// TestLengthBounds checks that each len(buffer)= bound reaches its
+// buffer parameter as the list of its factors, and that an unbounded
+// buffer has none.
+func TestLengthBounds(t *testing.T) {
+	m, err := checkSource(t, lengthBounds)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string][]string{"C": {"m", "n"}, "y": {"n"}, "D": {"m", "n", "m"}}
+	for _, p := range m.Kernels[0].Params {
+		if !slices.Equal(p.MinLen, want[p.Name]) || (p.MinLen == nil) != (want[p.Name] == nil) {
+			t.Errorf("parameter %s: MinLen %q, want %q", p.Name, p.MinLen, want[p.Name])
+		}
+	}
+}
+
 const lowering = `package k
 
 import "github.com/goxpu/xpu"

@@ -109,10 +109,10 @@ type Param struct {
 	// AtomicAddFloat32 is an atomic U32 array, read through bitcasts).
 	AtomicElem Type
 	Binding    int // storage binding index (buffers, in order), or uniform offset in bytes (scalars)
-	// MinLen, for a buffer, names the U32 or I32 scalar parameter whose
-	// value is the fewest elements the buffer must hold (the kernel
-	// directive's len(buffer)=scalar); "" when none is declared.
-	MinLen string
+	// MinLen, for a buffer, names the U32 or I32 scalar parameters whose
+	// product is the fewest elements the buffer must hold (the kernel
+	// directive's len(buffer)=a*b); nil when none is declared.
+	MinLen []string
 }
 
 // Shared is a workgroup array requested by xpu.Shared.

@@ -9626,8 +9626,8 @@ var SaxpyKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Codegen: "xpu-gen/1",
 	Block:   xpu.Dim3{X: 256, Y: 1, Z: 1},
 	Params: []gpuimpl.Param{
-		{Name: "y", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "float32"}, Size: 4, Access: gpuimpl.AccessReadWrite, Binding: 0, MinLen: "n"},
-		{Name: "x", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "float32"}, Size: 4, Access: gpuimpl.AccessRead, Binding: 1, MinLen: "n"},
+		{Name: "y", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "float32"}, Size: 4, Access: gpuimpl.AccessReadWrite, Binding: 0, MinLen: []string{"n"}},
+		{Name: "x", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "float32"}, Size: 4, Access: gpuimpl.AccessRead, Binding: 1, MinLen: []string{"n"}},
 		{Name: "a", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "float32"}, Size: 4, Binding: 0},
 		{Name: "n", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 4},
 	},

@@ -50,7 +50,7 @@ func Groups(c Tile, m, n uint32) xpu.Dim3 {
 // and shared tiles fit every WebGPU device (maxBlock, maxShared), and
 // whose tiles split into equal shares of its work-items.
 //
-//xpu:kernel block=c.BN/c.TN,c.BM/c.TM
+//xpu:kernel block=c.BN/c.TN,c.BM/c.TM len(C)=m*n len(A)=m*k len(B)=k*n
 //xpu:instance Tile8x8 Tile{BM: 8, BN: 8, BK: 8, TM: 1, TN: 1}
 //xpu:instance Tile16x16 Tile{BM: 16, BN: 16, BK: 16, TM: 1, TN: 1}
 //xpu:instance Tile32x32 Tile{BM: 32, BN: 32, BK: 16, TM: 2, TN: 2}

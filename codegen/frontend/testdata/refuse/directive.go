@@ -98,6 +98,36 @@ func LenTwice(t xpu.Thread, y []float32, n uint32) {}
 //xpu:kernel block=64 len(y+1)=n
 func LenMalformed(t xpu.Thread, y []float32, n uint32) {}
 
+// ERROR +2:23 "[xpu-directive] len(y)=n*q: q is no uint32 or int32 scalar parameter"
+//
+//xpu:kernel block=64 len(y)=n*q
+func LenProductBuffer(t xpu.Thread, y, q []float32, n uint32) {}
+
+// ERROR +2:23 "[xpu-directive] len(y)=m*a: a is no uint32 or int32 scalar parameter"
+//
+//xpu:kernel block=64 len(y)=m*a
+func LenProductFloat(t xpu.Thread, y []float32, m uint32, a float32) {}
+
+// ERROR +2:23 "[xpu-directive] len(y)=m*z: z is no uint32 or int32 scalar parameter"
+//
+//xpu:kernel block=64 len(y)=m*z
+func LenProductUnknown(t xpu.Thread, y []float32, m, k uint32) {}
+
+// ERROR +2:23 "[xpu-directive] length bound \"len(y)=m+k\""
+//
+//xpu:kernel block=64 len(y)=m+k
+func LenSum(t xpu.Thread, y []float32, m, k uint32) {}
+
+// ERROR +2:23 "[xpu-directive] length bound \"len(y)=m*\""
+//
+//xpu:kernel block=64 len(y)=m*
+func LenProductOpen(t xpu.Thread, y []float32, m uint32) {}
+
+// ERROR +2:23 "[xpu-directive] length bound \"len(y)=m**k\""
+//
+//xpu:kernel block=64 len(y)=m**k
+func LenProductDoubled(t xpu.Thread, y []float32, m, k uint32) {}
+
 type Lanes struct{ W, B int32 }
 
 // A member whose expression gives no wave width or block is refused by
