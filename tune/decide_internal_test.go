@@ -298,8 +298,9 @@ func TestScreen(t *testing.T) {
 	if got != "p.A" || !slow.Screened || slow.Rounds != nil || slow.Median/time.Microsecond != 5000 || c.Timings[0].Screened || len(c.Timings[2].Rounds) != Rounds {
 		t.Fatalf("chose %s; timings %+v", got, c.Timings)
 	}
-	// p.B ran its warm-up and its calibration's bursts alone.
-	if n := r.calls[1]; n > 1+1+4 {
+	// p.B ran its warm-up, its calibration's bursts and one burst that
+	// confirmed it slow, no round.
+	if n := r.calls[1]; n > 1+1+4+4 {
 		t.Errorf("the screened contender launched %d times", n)
 	}
 	tu := &Tuner{clock: r.clock}
@@ -361,5 +362,21 @@ func TestSweepOne(t *testing.T) {
 	}
 	if len(c.Timings) != 1 || len(c.Timings[0].Rounds) != Rounds {
 		t.Errorf("timings %+v", c.Timings)
+	}
+}
+
+// TestScreenConfirms checks that one slow calibration burst does not
+// screen a contender out: a second burst that is not slow keeps it in.
+func TestScreenConfirms(t *testing.T) {
+	r := &fakeRace{costs: []time.Duration{time.Millisecond, time.Millisecond}}
+	r.jitter = func(i, bracket int) time.Duration { // p.B's last calibration burst (its third bracket) is 4 times as slow
+		if i == 1 && bracket == 2 {
+			return 3 * time.Millisecond
+		}
+		return 0
+	}
+	c, _ := decideFake(t, &Tuner{}, r, deviceA, r.question(family, KeyOf(Dim{"n", 1}), "p.A", "p.B"))
+	if c.Timings[1].Screened || len(c.Timings[1].Rounds) < Rounds {
+		t.Errorf("an equal contender was screened out on one slow burst: %+v", c.Timings[1])
 	}
 }
