@@ -110,6 +110,9 @@ func Read(obj []byte) (*Object, error) {
 	if err != nil {
 		return nil, err
 	}
+	if err := checkSizes(note); err != nil {
+		return nil, err
+	}
 	var md metadata
 	if err := msgpack.Unmarshal(note, &md); err != nil {
 		return nil, fmt.Errorf("hsaco: the metadata note is not the MessagePack map of amdhsa.kernels: %w", err)
