@@ -1,9 +1,10 @@
 package hsaco
 
 // This file checks the sizes a MessagePack value states before it is
-// decoded: msgpack v5.4.1 makes a slice of an array's stated length
-// before it reads the elements, so a note that states 2^31 elements
-// would take gigabytes before the decoder finds it short.
+// decoded: msgpack v5.4.0 and v5.4.1 make a slice of an array's stated
+// length before they read the elements (their allocation limit is never
+// applied: vmihailenco/msgpack issue 401), so a note that states 2^31
+// elements would take gigabytes before the decoder finds it short.
 
 import (
 	"encoding/binary"
