@@ -59,7 +59,8 @@ func (s shape) String() string { return fmt.Sprintf("%dx%dx%d", s.m, s.n, s.k) }
 // sizes that are multiples of no tile, multiples of some tiles only, and
 // one of about 200 whose grid holds several blocks of every member. The
 // reference runner runs a goroutine per work-item, so they stay modest.
-// Short mode keeps the first two.
+// Short mode, and a binary built with the race detector, keep the first
+// two.
 var shapes = []shape{{1, 1, 1}, {67, 45, 33}, {128, 64, 96}, {203, 190, 37}}
 
 // tile returns the member's comptime value as its handle carries it.
@@ -116,7 +117,7 @@ func cases(t *testing.T, s shape) []*gputest.Case {
 // the reference runner, at every shape.
 func TestTiled(t *testing.T) {
 	ss := shapes
-	if testing.Short() {
+	if testing.Short() || underRace {
 		ss = ss[:2]
 	}
 	gputest.ForEach(t, func(t *testing.T, d *gpu.Device) {

@@ -1,0 +1,8 @@
+//go:build race
+
+package matmul_test
+
+// underRace is true in a test binary built with the race detector, where
+// the reference runner's goroutine per work-item runs some ten times
+// slower: TestTiled checks the smaller shapes alone there.
+const underRace = true
