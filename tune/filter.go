@@ -82,9 +82,9 @@ type Verdict struct {
 
 func (v Verdict) String() string {
 	if v.Reason != "" {
-		return fmt.Sprintf("%s: %s: %s", short(v.Member), v.Rule, v.Reason)
+		return fmt.Sprintf("%s: %s: %s", Short(v.Member), v.Rule, v.Reason)
 	}
-	return fmt.Sprintf("%s: %s %d exceeds the device's %d", short(v.Member), v.Rule, v.Need, v.Limit)
+	return fmt.Sprintf("%s: %s %d exceeds the device's %d", Short(v.Member), v.Rule, v.Need, v.Limit)
 }
 
 // Short returns a kernel's name without its import path: "Tiled64"
@@ -101,8 +101,6 @@ func Shorts(names []string) []string {
 	}
 	return out
 }
-
-func short(name string) string { return Short(name) }
 
 // unavailable returns the verdict on a candidate that cannot run.
 func unavailable(c Candidate) Verdict {

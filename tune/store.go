@@ -107,7 +107,7 @@ func (s *Store) lookup(dev gpu.DeviceKey, family string, key Key, build string, 
 		old := firstLine(p)
 		switch {
 		case old != "" && !slices.Contains(members, old):
-			notes = append(notes, fmt.Sprintf("store: the hint %s for %s is dropped: no such member", short(old), key))
+			notes = append(notes, fmt.Sprintf("store: the hint %s for %s is dropped: no such member", Short(old), key))
 		default:
 			notes = append(notes, fmt.Sprintf("store: the entry for %s of another build is removed", key))
 		}
@@ -117,7 +117,7 @@ func (s *Store) lookup(dev gpu.DeviceKey, family string, key Key, build string, 
 	}
 	member = firstLine(want)
 	if member != "" && !slices.Contains(members, member) {
-		notes = append(notes, fmt.Sprintf("store: the hint %s for %s is dropped: no such member", short(member), key))
+		notes = append(notes, fmt.Sprintf("store: the hint %s for %s is dropped: no such member", Short(member), key))
 		os.Remove(want)
 		return "", notes
 	}

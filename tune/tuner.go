@@ -115,7 +115,7 @@ type Choice struct {
 // String spells c as one line for a log.
 func (c *Choice) String() string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "%s %s: %s (%s", c.Family, c.Key, short(c.Chosen), c.Source)
+	fmt.Fprintf(&b, "%s %s: %s (%s", c.Family, c.Key, Short(c.Chosen), c.Source)
 	if c.Source == Measured {
 		if len(c.Ties) > 0 {
 			fmt.Fprintf(&b, ", tie of %s", shortAll(c.Ties))
@@ -307,7 +307,7 @@ func (t *Tuner) decide(s *gpu.Stream, c *Choice, q question, members []string) (
 	}
 	t.remember(mk, q.names[i])
 	if c.Stable && t.Store != nil {
-		detail := fmt.Sprintf("# %s among %s: lead %.1f%%, %d rounds", short(q.names[i]), strings.Join(Shorts(q.names), ", "), 100*c.Margin, len(c.Timings[i].Rounds))
+		detail := fmt.Sprintf("# %s among %s: lead %.1f%%, %d rounds", Short(q.names[i]), strings.Join(Shorts(q.names), ", "), 100*c.Margin, len(c.Timings[i].Rounds))
 		if err := t.Store.save(c.Device, q.family, q.key, c.Build, q.names[i], detail); err != nil {
 			c.Notes = append(c.Notes, err.Error()+": remembered for this process only")
 		} else {
