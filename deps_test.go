@@ -130,6 +130,10 @@ const depsRules = `
 	# The library's kernels: the kernels import the vocabulary alone,
 	# their generated code the runtime, their families the tuner.
 	tune, gpu/gpuimpl < kernels/matmul;
+	# The library's operands, and the registry that picks the kernel for
+	# an operation by its operands' descriptors.
+	gpu < kernels/tensor;
+	kernels/tensor, tune < kernels/dispatch;
 	xpu < codegen/llvmgen/internal/hostkernels;
 
 	# Benchmarks and the programs that print their figures.
