@@ -134,6 +134,8 @@ const depsRules = `
 	# an operation by its operands' descriptors.
 	gpu < kernels/tensor;
 	kernels/tensor, tune < kernels/dispatch;
+	# The library's front: its operations, dispatched over its packages.
+	kernels/dispatch, kernels/matmul < kernels;
 	xpu < codegen/llvmgen/internal/hostkernels;
 
 	# Benchmarks and the programs that print their figures.

@@ -2,6 +2,7 @@ package dispatch_test
 
 import (
 	"errors"
+	"fmt"
 	"slices"
 	"strings"
 	"sync"
@@ -60,7 +61,12 @@ func (f *fixture) take() []string {
 func (f *fixture) ops() []dispatch.Op {
 	return []dispatch.Op{
 		{Name: "matvec", Operands: []string{"y", "w", "x"}, Outputs: 1, Reference: f.run("matvec reference")},
-		{Name: "sum", Operands: []string{"s", "x"}, Outputs: 1},
+		{Name: "sum", Operands: []string{"s", "x"}, Outputs: 1, Check: func(ts []tensor.Tensor, _ any) error {
+			if ts[0].Len() != 1 {
+				return fmt.Errorf("sum: s has %d elements, not 1: %w", ts[0].Len(), gpu.ErrSize)
+			}
+			return nil
+		}},
 	}
 }
 
@@ -134,10 +140,7 @@ func blocked(t *testing.T, d *gpu.Device, f tensor.Format, l tensor.Layout, rows
 func TestSelect(t *testing.T) {
 	d := cpu(t)
 	var f fixture
-	r, err := dispatch.New(f.ops(), f.auto)
-	if err != nil {
-		t.Fatal(err)
-	}
+	r := dispatch.New(f.ops(), f.auto)
 	y, x := dense[float32](t, d, 4), dense[float32](t, d, 16)
 	w := dense[float32](t, d, 4, 16)
 	p, err := r.Lookup(d, "matvec", nil, y, w, x)
@@ -169,6 +172,7 @@ func TestSelect(t *testing.T) {
 		{"an undefined operation", "gemm", []tensor.Tensor{y, w, x}, gpu.ErrArgs},
 		{"too few operands", "matvec", []tensor.Tensor{y, w}, gpu.ErrArgs},
 		{"a zero tensor", "matvec", []tensor.Tensor{y, {}, x}, gpu.ErrArgs},
+		{"a sum of two elements", "sum", []tensor.Tensor{dense[uint32](t, d, 2), dense[uint32](t, d, 8)}, gpu.ErrSize},
 		{"another device's operand", "matvec", []tensor.Tensor{y, w, dense[float32](t, cpu(t), 16)}, gpu.ErrForeignBuffer},
 	} {
 		if _, err := r.Lookup(d, c.op, nil, c.ts...); !errors.Is(err, c.want) {
@@ -183,10 +187,7 @@ func TestSelect(t *testing.T) {
 func TestAdapters(t *testing.T) {
 	d := cpu(t)
 	var f fixture
-	r, err := dispatch.New(f.ops(), f.auto)
-	if err != nil {
-		t.Fatal(err)
-	}
+	r := dispatch.New(f.ops(), f.auto)
 	var events []dispatch.Event
 	r.Trace = func(e dispatch.Event) { events = append(events, e) }
 	y, x := dense[float32](t, d, 4), dense[float32](t, d, 64)
@@ -243,7 +244,7 @@ func TestAdapters(t *testing.T) {
 
 	// With packing per call allowed, the adapter runs inside the call.
 	var g fixture
-	r2, _ := dispatch.New(g.ops(), g.auto)
+	r2 := dispatch.New(g.ops(), g.auto)
 	r2.PackPerCall = true
 	if err := r2.Run(d.Stream(), sc, "matvec", nil, y, w, x); err != nil || !slices.Equal(g.take(), []string{"pack", "q8 input-major"}) {
 		t.Errorf("packing per call: %v, ran %v", err, g.ran)
@@ -255,7 +256,7 @@ func TestAdapters(t *testing.T) {
 func TestRefusal(t *testing.T) {
 	d := cpu(t)
 	var f fixture
-	r, _ := dispatch.New(f.ops(), f.auto)
+	r := dispatch.New(f.ops(), f.auto)
 	var events []dispatch.Event
 	r.Trace = func(e dispatch.Event) { events = append(events, e) }
 	s, x := dense[float32](t, d, 1), dense[float32](t, d, 8)
@@ -268,7 +269,7 @@ func TestRefusal(t *testing.T) {
 	if len(events) != 1 || events[0].Kind != dispatch.Refused {
 		t.Errorf("events %+v", events)
 	}
-	r2, _ := dispatch.New(f.ops(), f.auto)
+	r2 := dispatch.New(f.ops(), f.auto)
 	r2.NoFallback = true
 	w := blocked(t, d, tensor.Q8_0, tensor.BlockedRowMajor, 4, 64)
 	if _, err := r2.Lookup(d, "matvec", nil, dense[float32](t, d, 4), w, dense[float32](t, d, 64)); !errors.Is(err, dispatch.ErrNoKernel) {
@@ -281,7 +282,7 @@ func TestRefusal(t *testing.T) {
 // that cannot be is refused.
 func TestExplicit(t *testing.T) {
 	var f fixture
-	r, _ := dispatch.New(f.ops(), f.auto)
+	r := dispatch.New(f.ops(), f.auto)
 	if err := r.Register(dispatch.Kernel{Name: "mine", Op: "sum", Operands: []tensor.Descriptor{f32, f32}, Run: f.run("mine")}); err != nil {
 		t.Fatal(err)
 	}
@@ -289,7 +290,7 @@ func TestExplicit(t *testing.T) {
 	if err != nil || len(ks) != 1 || ks[0].Name != "mine" {
 		t.Errorf("an explicit set: %v, %v", ks, err)
 	}
-	r2, _ := dispatch.New(f.ops(), f.auto)
+	r2 := dispatch.New(f.ops(), f.auto)
 	if err := r2.RegisterAutomatic(); err != nil {
 		t.Fatal(err)
 	}
@@ -308,12 +309,13 @@ func TestExplicit(t *testing.T) {
 		{"an operand short", dispatch.Kernel{Name: "x", Op: "sum", Operands: []tensor.Descriptor{f32}, Run: f.run("x")}},
 		{"a blocked scalar", dispatch.Kernel{Name: "x", Op: "sum", Operands: []tensor.Descriptor{f32, {Format: tensor.F32, Layout: tensor.BlockedRowMajor}}, Run: f.run("x")}},
 	} {
-		r, _ := dispatch.New(f.ops(), f.auto)
+		r := dispatch.New(f.ops(), f.auto)
 		if err := r.Register(c.k); !errors.Is(err, gpu.ErrArgs) {
 			t.Errorf("%s: %v", c.name, err)
 		}
 	}
-	if _, err := dispatch.New([]dispatch.Op{{Name: "a", Operands: []string{"x"}}, {Name: "a", Operands: []string{"x"}}}, nil); !errors.Is(err, gpu.ErrArgs) {
+	twice := dispatch.New([]dispatch.Op{{Name: "a", Operands: []string{"x"}}, {Name: "a", Operands: []string{"x"}}}, nil)
+	if _, err := twice.Kernels(); !errors.Is(err, gpu.ErrArgs) {
 		t.Errorf("an operation defined twice: %v", err)
 	}
 }
@@ -321,7 +323,7 @@ func TestExplicit(t *testing.T) {
 // TestMatrix checks the support matrix of the fixture's registrations.
 func TestMatrix(t *testing.T) {
 	var f fixture
-	r, _ := dispatch.New(f.ops(), f.auto)
+	r := dispatch.New(f.ops(), f.auto)
 	m, err := r.Matrix()
 	if err != nil {
 		t.Fatal(err)

@@ -17,6 +17,10 @@ type Op struct {
 	Name     string   // "matmul", "matvec", ...
 	Operands []string // e.g. {"c", "a", "b"}
 	Outputs  int      // how many of the operands, from the first, are written
+	// Check, if set, is the operation's rule for its operands whatever
+	// kernel runs it (shapes that agree): nil, or an error naming the
+	// rule broken, which a lookup returns before it selects.
+	Check func(ts []tensor.Tensor, params any) error
 	// Reference runs the operation on the host, for any operands it can
 	// read: the fallback when no kernel matches. Nil: the operation has
 	// none, and an unmatched lookup is refused.
@@ -26,7 +30,7 @@ type Op struct {
 // A Call is what a kernel's Run is given beside its operands.
 type Call struct {
 	Stream *gpu.Stream
-	Tuner  *tune.Tuner // the registry's; nil runs untuned (each family's first feasible member)
+	Tuner  *tune.Tuner // the registry's; nil is tune.Default()
 	Params any         // the operation's parameters, as its front defines them; nil for none
 	Scope  *Scope      // the caller's, for temporaries; may be nil
 }

@@ -87,7 +87,8 @@ func (e *NoKernelError) Unwrap() error { return ErrNoKernel }
 // operation's, as its front defines them. It is an error wrapping
 // gpu.ErrArgs for an undefined operation, a wrong number of operands or
 // a zero tensor, gpu.ErrForeignBuffer for an operand of another device,
-// and a [*NoKernelError] when nothing takes the operands and no
+// the operation's Check's error for operands it does not take, and a
+// [*NoKernelError] when nothing takes the operands and no
 // reference stands in.
 func (r *Registry) Lookup(d *gpu.Device, op string, params any, ts ...tensor.Tensor) (*Plan, error) {
 	if err := r.install(); err != nil {
@@ -109,6 +110,11 @@ func (r *Registry) Lookup(d *gpu.Device, op string, params any, ts ...tensor.Ten
 			return nil, fmt.Errorf("dispatch: %s: operand %s is of another device than the call's: %w", op, o.Operands[i], gpu.ErrForeignBuffer)
 		}
 		descs[i] = t.Descriptor()
+	}
+	if o.Check != nil {
+		if err := o.Check(ts, params); err != nil {
+			return nil, err
+		}
 	}
 	p := &Plan{Key: Key{Op: op, Operands: signature(descs), Backend: d.Backend()}, op: o}
 	if k := r.pick(p, d, descs, ts, params); k != nil {

@@ -25,8 +25,7 @@ type Set struct {
 // adapters between operand descriptors. Its fields are set before its
 // first use; after that it is safe for concurrent use.
 type Registry struct {
-	// Tuner is handed to every kernel it runs; nil runs untuned, each
-	// family's first feasible member.
+	// Tuner is handed to every kernel it runs; nil is tune.Default().
 	Tuner *tune.Tuner
 	// Trace, if set, sees every adapter a call inserts, every fallback
 	// and every refusal.
@@ -43,6 +42,7 @@ type Registry struct {
 
 	ops  map[string]*Op
 	auto func() Set
+	err  error // what is wrong with the operations New was given
 
 	mu       sync.Mutex
 	used     bool // a lookup or a listing has run: the set is final
@@ -53,21 +53,25 @@ type Registry struct {
 
 // New returns a registry of the operations ops, whose automatic set is
 // what auto returns (nil: none), installed at first use unless kernels
-// are registered before.
-func New(ops []Op, auto func() Set) (*Registry, error) {
+// are registered before. Operations that do not check (a name twice, no
+// operands) make every use of the registry an error wrapping
+// gpu.ErrArgs.
+func New(ops []Op, auto func() Set) *Registry {
 	r := &Registry{ops: map[string]*Op{}, auto: auto}
 	for i := range ops {
 		op := ops[i]
 		if op.Name == "" || len(op.Operands) == 0 || op.Outputs < 0 || op.Outputs > len(op.Operands) {
-			return nil, fmt.Errorf("dispatch: operation %q: a name, operands, and no more outputs than operands: %w", op.Name, gpu.ErrArgs)
+			r.err = errors.Join(r.err, fmt.Errorf("dispatch: operation %q: a name, operands, and no more outputs than operands: %w", op.Name, gpu.ErrArgs))
+			continue
 		}
 		if r.ops[op.Name] != nil {
-			return nil, fmt.Errorf("dispatch: operation %q defined twice: %w", op.Name, gpu.ErrArgs)
+			r.err = errors.Join(r.err, fmt.Errorf("dispatch: operation %q defined twice: %w", op.Name, gpu.ErrArgs))
+			continue
 		}
 		op.Operands = slices.Clone(op.Operands)
 		r.ops[op.Name] = &op
 	}
-	return r, nil
+	return r
 }
 
 // Register adds kernels before the registry's first use, which then
@@ -97,6 +101,9 @@ func (r *Registry) RegisterAutomatic() error {
 func (r *Registry) add(s Set) error {
 	r.mu.Lock()
 	defer r.mu.Unlock()
+	if r.err != nil {
+		return r.err
+	}
 	if r.used {
 		return fmt.Errorf("dispatch: registering after the registry's first lookup, which fixed its set: %w", ErrInUse)
 	}
@@ -138,6 +145,9 @@ func (r *Registry) addLocked(s Set) error {
 func (r *Registry) install() error {
 	r.mu.Lock()
 	defer r.mu.Unlock()
+	if r.err != nil {
+		return r.err
+	}
 	if r.used {
 		return nil
 	}
