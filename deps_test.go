@@ -134,8 +134,10 @@ const depsRules = `
 	# an operation by its operands' descriptors.
 	gpu < kernels/tensor;
 	kernels/tensor, tune < kernels/dispatch;
+	# Library packages whose host entry points take tensors.
+	gpu/gpuimpl, kernels/tensor < kernels/layout;
 	# The library's front: its operations, dispatched over its packages.
-	kernels/dispatch, kernels/matmul < kernels;
+	kernels/dispatch, kernels/matmul, kernels/layout < kernels;
 	xpu < codegen/llvmgen/internal/hostkernels;
 
 	# Benchmarks and the programs that print their figures.

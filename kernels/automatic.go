@@ -3,13 +3,15 @@ package kernels
 import (
 	"github.com/goxpu/xpu/gpu"
 	"github.com/goxpu/xpu/kernels/dispatch"
+	"github.com/goxpu/xpu/kernels/layout"
 	"github.com/goxpu/xpu/kernels/matmul"
 	"github.com/goxpu/xpu/kernels/tensor"
 )
 
 // Descriptors the automatic set is written with.
 var (
-	f32 = tensor.Descriptor{Format: tensor.F32, Layout: tensor.Contiguous}
+	f32        = tensor.Descriptor{Format: tensor.F32, Layout: tensor.Contiguous}
+	f32Strided = tensor.Descriptor{Format: tensor.F32, Layout: tensor.Strided}
 )
 
 // automatic is the library's automatic set: one entry per provider and
@@ -21,6 +23,9 @@ func automatic() dispatch.Set {
 			// A product of one column: the tiled GEMM's narrow members
 			// take it until a mat-vec kernel of its own does.
 			{Name: "kernels/matmul.Multiply", Op: OpMatVec, Operands: []tensor.Descriptor{f32, f32, f32}, Priority: dispatch.Portable, Run: runMultiplyVector},
+		},
+		Adapters: []dispatch.Adapter{
+			{Name: "kernels/layout.Contiguous", From: f32Strided, To: f32, Kind: dispatch.PerCall, Run: runContiguous},
 		},
 	}
 }
@@ -43,6 +48,11 @@ func runMultiplyVector(c *dispatch.Call, ts []tensor.Tensor) error {
 	}
 	_, err = matmul.Multiply(c.Tuner, c.Stream, y, w, x, matmul.Shape{M: ts[1].Dim(0), N: 1, K: ts[1].Dim(1)})
 	return err
+}
+
+// runContiguous gathers a strided float32 operand into a contiguous one.
+func runContiguous(c *dispatch.Call, dst, src tensor.Tensor) error {
+	return layout.Contiguous(c.Stream, dst, src)
 }
 
 // buffers3 returns the float32 buffers of three operands.

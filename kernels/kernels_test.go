@@ -131,9 +131,11 @@ func TestMatMul(t *testing.T) {
 	})
 }
 
-// TestFallback checks that a call no kernel takes runs the operation's
-// host reference, correctly, with a warning once.
-func TestFallback(t *testing.T) {
+// TestStrided checks that a strided input is gathered by the layout
+// adapter, visibly (it needs the caller's scope), and that a strided
+// output, which no adapter converts, runs the operation's host reference:
+// both correct.
+func TestStrided(t *testing.T) {
 	gputest.ForEach(t, func(t *testing.T, d *gpu.Device) {
 		r := rand.New(rand.NewPCG(3, 4))
 		const m, n, k = 9, 7, 11
@@ -151,14 +153,41 @@ func TestFallback(t *testing.T) {
 		b, bv := matrix(t, d, r, k, n)
 		c := poisoned(t, d, m, n)
 		p, err := kernels.Registry.Lookup(d, kernels.OpMatMul, nil, c, a, b)
-		if err != nil || !p.Fallback {
+		if err != nil || p.Adapter == nil || p.Adapter.Name != "kernels/layout.Contiguous" || p.Operand != 1 || p.Kernel.Name != "kernels/matmul.Multiply" {
 			t.Fatalf("a strided a: %+v, %v", p, err)
+		}
+		if err := kernels.MatMul(d.Stream(), nil, c, a, b); !errors.Is(err, gpu.ErrArgs) || !strings.Contains(err.Error(), "no Scope") {
+			t.Errorf("an adapted call without a scope: %v", err)
 		}
 		sc := dispatch.NewScope()
 		defer sc.Release()
 		if err := kernels.MatMul(d.Stream(), sc, c, a, b); err != nil {
 			t.Fatal(err)
 		}
-		agree(t, fmt.Sprintf("matmul of %s", a), c, product(av, bv, m, n, k), k)
+		if err := d.Stream().Sync(); err != nil {
+			t.Fatal(err)
+		}
+		want := product(av, bv, m, n, k)
+		agree(t, fmt.Sprintf("matmul of %s", a), c, want, k)
+
+		// c transposed: the reference writes through its strides.
+		ct := poisoned(t, d, n, m)
+		cs, err := ct.Transpose()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if p, err := kernels.Registry.Lookup(d, kernels.OpMatMul, nil, cs, a, b); err != nil || !p.Fallback {
+			t.Fatalf("a strided c: %+v, %v", p, err)
+		}
+		if err := kernels.MatMul(d.Stream(), sc, cs, a, b); err != nil {
+			t.Fatal(err)
+		}
+		wantT := make([]float64, m*n)
+		for i := range m {
+			for j := range n {
+				wantT[j*m+i] = want[i*n+j]
+			}
+		}
+		agree(t, "matmul into a transposed c", ct, wantT, k)
 	})
 }
