@@ -130,6 +130,7 @@ const depsRules = `
 	# The library's kernels: the kernels import the vocabulary alone,
 	# their generated code the runtime, their families the tuner.
 	tune, gpu/gpuimpl < kernels/matmul;
+	gpu/gpuimpl < kernels/nn;
 	# The library's operands, and the registry that picks the kernel for
 	# an operation by its operands' descriptors.
 	gpu < kernels/tensor;

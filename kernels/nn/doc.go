@@ -1,0 +1,23 @@
+// Package nn is the neural-network layers of the kernel library, in the
+// kernel language, over row-major float32 matrices: the row-wise
+// Softmax, RMSNorm and LayerNorm, the activations SiLU and GELU, and the
+// rotary position embedding RoPE, as llama.cpp computes them.
+//
+// A row-wise kernel gives each row a block of rowBlock work-items, which
+// stride through its columns and combine their partials by a tree in
+// shared memory: any number of columns, the row read twice and written
+// once (LayerNorm reads it three times, for its centred variance);
+// Softmax keeps the online softmax's running maximum and sum. Rows go over
+// a grid of up to 65535 blocks in X and as many rows of such in Y
+// ([RowGroups]), every work-item of a block reaching every barrier.
+//
+// Semantics at the edges: a row holding a NaN gives NaN throughout
+// (Softmax), as its norms do; an infinity in Softmax's row gives NaN
+// where exp(inf - inf) is taken, as IEEE arithmetic does.
+//
+// Layering: the kernels import only package xpu; the host entry points
+// the runtime; xpu_gen.go, their generated code (xpu gen), imports xpu
+// and the runtime.
+package nn
+
+//go:generate go run github.com/goxpu/xpu/cmd/xpu gen
