@@ -138,7 +138,7 @@ const depsRules = `
 	# Library packages whose host entry points take tensors.
 	gpu/gpuimpl, kernels/tensor < kernels/layout;
 	# The library's front: its operations, dispatched over its packages.
-	kernels/dispatch, kernels/matmul, kernels/layout < kernels;
+	kernels/dispatch, kernels/matmul, kernels/layout, kernels/nn < kernels;
 	xpu < codegen/llvmgen/internal/hostkernels;
 
 	# Benchmarks and the programs that print their figures.

@@ -18,12 +18,12 @@ var (
 // operand descriptors, the portable kernels first.
 func automatic() dispatch.Set {
 	return dispatch.Set{
-		Kernels: []dispatch.Kernel{
+		Kernels: append([]dispatch.Kernel{
 			{Name: "kernels/matmul.Multiply", Op: OpMatMul, Operands: []tensor.Descriptor{f32, f32, f32}, Priority: dispatch.Portable, Run: runMultiply},
 			// A product of one column: the tiled GEMM's narrow members
 			// take it until a mat-vec kernel of its own does.
 			{Name: "kernels/matmul.Multiply", Op: OpMatVec, Operands: []tensor.Descriptor{f32, f32, f32}, Priority: dispatch.Portable, Run: runMultiplyVector},
-		},
+		}, nnKernels()...),
 		Adapters: []dispatch.Adapter{
 			{Name: "kernels/layout.Contiguous", From: f32Strided, To: f32, Kind: dispatch.PerCall, Run: runContiguous},
 		},

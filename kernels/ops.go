@@ -17,10 +17,10 @@ const (
 
 // ops are the library's operations: their operands, their rules and
 // their host references.
-var ops = []dispatch.Op{
+var ops = append([]dispatch.Op{
 	{Name: OpMatMul, Operands: []string{"c", "a", "b"}, Outputs: 1, Check: checkMatMul, Reference: referenceMatMul},
 	{Name: OpMatVec, Operands: []string{"y", "w", "x"}, Outputs: 1, Check: checkMatVec, Reference: referenceMatVec},
-}
+}, nnOps...)
 
 // Registry is the library's registry: its operations and, unless a
 // program registers its own kernels before the first call, the

@@ -1,0 +1,205 @@
+package kernels
+
+import (
+	"fmt"
+	"slices"
+
+	"github.com/goxpu/xpu/gpu"
+	"github.com/goxpu/xpu/kernels/dispatch"
+	"github.com/goxpu/xpu/kernels/nn"
+	"github.com/goxpu/xpu/kernels/tensor"
+)
+
+// This file is the neural-network layers of package nn as operations:
+// row-wise ones over a tensor's last dimension (its rows the product of
+// the others), element-wise ones over any shape.
+
+// The layers' operations.
+const (
+	OpSoftmax   = "softmax"
+	OpRMSNorm   = "rmsnorm"
+	OpLayerNorm = "layernorm"
+	OpSiLU      = "silu"
+	OpGELU      = "gelu"
+	OpRoPE      = "rope"
+)
+
+// NormParams are the parameters of RMSNorm and LayerNorm.
+type NormParams struct{ Eps float32 }
+
+// RoPEParams are the parameters of RoPE.
+type RoPEParams struct{ Theta float32 }
+
+var nnOps = []dispatch.Op{
+	{Name: OpSoftmax, Operands: []string{"y", "x"}, Outputs: 1, Check: sameShapes},
+	{Name: OpRMSNorm, Operands: []string{"y", "x", "w"}, Outputs: 1, Check: checkNorm},
+	{Name: OpLayerNorm, Operands: []string{"y", "x", "w", "b"}, Outputs: 1, Check: checkNorm},
+	{Name: OpSiLU, Operands: []string{"y", "x"}, Outputs: 1, Check: sameShapes},
+	{Name: OpGELU, Operands: []string{"y", "x"}, Outputs: 1, Check: sameShapes},
+	{Name: OpRoPE, Operands: []string{"y", "x", "pos"}, Outputs: 1, Check: checkRoPE},
+}
+
+// Softmax stores in y the softmax of each row of x (its last dimension).
+func Softmax(s *gpu.Stream, sc *dispatch.Scope, y, x tensor.Tensor) error {
+	return Registry.Run(s, sc, OpSoftmax, nil, y, x)
+}
+
+// RMSNorm stores in y each row of x divided by its root mean square
+// (plus eps) and scaled by w, a vector of the rows' length.
+func RMSNorm(s *gpu.Stream, sc *dispatch.Scope, y, x, w tensor.Tensor, eps float32) error {
+	return Registry.Run(s, sc, OpRMSNorm, NormParams{eps}, y, x, w)
+}
+
+// LayerNorm stores in y each row of x centred on its mean, divided by
+// its standard deviation (plus eps), scaled by w and shifted by b.
+func LayerNorm(s *gpu.Stream, sc *dispatch.Scope, y, x, w, b tensor.Tensor, eps float32) error {
+	return Registry.Run(s, sc, OpLayerNorm, NormParams{eps}, y, x, w, b)
+}
+
+// SiLU stores x / (1 + exp(-x)) in y.
+func SiLU(s *gpu.Stream, sc *dispatch.Scope, y, x tensor.Tensor) error {
+	return Registry.Run(s, sc, OpSiLU, nil, y, x)
+}
+
+// GELU stores the tanh approximation of x's Gaussian error linear unit
+// in y.
+func GELU(s *gpu.Stream, sc *dispatch.Scope, y, x tensor.Tensor) error {
+	return Registry.Run(s, sc, OpGELU, nil, y, x)
+}
+
+// RoPE rotates each head of x (tokens x heads x dim) by its token's
+// position in pos (tokens, uint32) into y, the pairs of a head turning
+// by pos * theta^(-2i/dim).
+func RoPE(s *gpu.Stream, sc *dispatch.Scope, y, x, pos tensor.Tensor, theta float32) error {
+	return Registry.Run(s, sc, OpRoPE, RoPEParams{theta}, y, x, pos)
+}
+
+// sameShapes is the rule of an operation whose output has its input's
+// shape.
+func sameShapes(ts []tensor.Tensor, _ any) error {
+	if !slices.Equal(ts[0].Shape(), ts[1].Shape()) {
+		return fmt.Errorf("kernels: y %v and x %v: the output has the input's shape: %w", ts[0].Shape(), ts[1].Shape(), gpu.ErrSize)
+	}
+	return nil
+}
+
+// checkNorm is the norms' rule: y of x's shape, the weight (and bias) a
+// vector of a row's length, and the parameters' type.
+func checkNorm(ts []tensor.Tensor, p any) error {
+	if err := sameShapes(ts, p); err != nil {
+		return err
+	}
+	if _, ok := p.(NormParams); !ok {
+		return fmt.Errorf("kernels: a norm's parameters are a NormParams, not %T: %w", p, gpu.ErrArgs)
+	}
+	cols := ts[1].Dim(ts[1].Rank() - 1)
+	for _, v := range ts[2:] {
+		if v.Rank() != 1 || v.Dim(0) != cols {
+			return fmt.Errorf("kernels: a norm of x %v takes vectors of %d, not %v: %w", ts[1].Shape(), cols, v.Shape(), gpu.ErrSize)
+		}
+	}
+	return nil
+}
+
+// checkRoPE is RoPE's rule: x of three dimensions with an even last one,
+// y of its shape, a position per token.
+func checkRoPE(ts []tensor.Tensor, p any) error {
+	if err := sameShapes(ts, p); err != nil {
+		return err
+	}
+	if _, ok := p.(RoPEParams); !ok {
+		return fmt.Errorf("kernels: RoPE's parameters are a RoPEParams, not %T: %w", p, gpu.ErrArgs)
+	}
+	x, pos := ts[1], ts[2]
+	if x.Rank() != 3 || x.Dim(2)%2 != 0 || pos.Rank() != 1 || pos.Dim(0) != x.Dim(0) {
+		return fmt.Errorf("kernels: RoPE of x %v, pos %v: x is tokens x heads x dim, dim even, pos a position per token: %w", x.Shape(), pos.Shape(), gpu.ErrSize)
+	}
+	return nil
+}
+
+// rowsCols returns x's rows (the product of all but its last dimension)
+// and columns, as uint32.
+func rowsCols(x tensor.Tensor) (rows, cols uint32, err error) {
+	c := x.Dim(x.Rank() - 1)
+	if x.Rank() == 0 {
+		c = 1
+	}
+	r := x.Len() / c
+	if r*c >= 1<<32 {
+		return 0, 0, fmt.Errorf("kernels: %s: the layers index below 2^32 elements: %w", x, gpu.ErrSize)
+	}
+	return uint32(r), uint32(c), nil
+}
+
+// f32s returns the float32 buffers of ts.
+func f32s(ts []tensor.Tensor) ([]*gpu.Buffer[float32], error) {
+	bs := make([]*gpu.Buffer[float32], len(ts))
+	for i, t := range ts {
+		b, err := tensor.Buffer[float32](t)
+		if err != nil {
+			return nil, err
+		}
+		bs[i] = b
+	}
+	return bs, nil
+}
+
+// nnKernels are the automatic set's entries of package nn.
+func nnKernels() []dispatch.Kernel {
+	u32 := tensor.Descriptor{Format: tensor.U32, Layout: tensor.Contiguous}
+	k := func(name, op string, run func(c *dispatch.Call, ts []tensor.Tensor) error, ds ...tensor.Descriptor) dispatch.Kernel {
+		return dispatch.Kernel{Name: "kernels/nn." + name, Op: op, Operands: ds, Priority: dispatch.Portable, Run: run}
+	}
+	return []dispatch.Kernel{
+		k("Softmax", OpSoftmax, runRows(func(c *dispatch.Call, b []*gpu.Buffer[float32], rows, cols uint32) error {
+			return nn.LaunchSoftmax(c.Stream, nn.RowGroups(rows), b[0], b[1], rows, cols)
+		}), f32, f32),
+		k("RMSNorm", OpRMSNorm, runRows(func(c *dispatch.Call, b []*gpu.Buffer[float32], rows, cols uint32) error {
+			return nn.LaunchRMSNorm(c.Stream, nn.RowGroups(rows), b[0], b[1], b[2], rows, cols, c.Params.(NormParams).Eps)
+		}), f32, f32, f32),
+		k("LayerNorm", OpLayerNorm, runRows(func(c *dispatch.Call, b []*gpu.Buffer[float32], rows, cols uint32) error {
+			return nn.LaunchLayerNorm(c.Stream, nn.RowGroups(rows), b[0], b[1], b[2], b[3], rows, cols, c.Params.(NormParams).Eps)
+		}), f32, f32, f32, f32),
+		k("SiLU", OpSiLU, runRows(func(c *dispatch.Call, b []*gpu.Buffer[float32], rows, cols uint32) error {
+			return nn.LaunchSiLU(c.Stream, nn.ElemGroups(rows*cols), b[0], b[1], rows*cols)
+		}), f32, f32),
+		k("GELU", OpGELU, runRows(func(c *dispatch.Call, b []*gpu.Buffer[float32], rows, cols uint32) error {
+			return nn.LaunchGELU(c.Stream, nn.ElemGroups(rows*cols), b[0], b[1], rows*cols)
+		}), f32, f32),
+		k("RoPE", OpRoPE, runRoPE, f32, f32, u32),
+	}
+}
+
+// runRows runs a layer over its input's rows and columns on the float32
+// buffers of its operands.
+func runRows(f func(c *dispatch.Call, b []*gpu.Buffer[float32], rows, cols uint32) error) func(*dispatch.Call, []tensor.Tensor) error {
+	return func(c *dispatch.Call, ts []tensor.Tensor) error {
+		rows, cols, err := rowsCols(ts[1])
+		if err != nil {
+			return err
+		}
+		bs, err := f32s(ts)
+		if err != nil {
+			return err
+		}
+		return f(c, bs, rows, cols)
+	}
+}
+
+// runRoPE runs nn.RoPE.
+func runRoPE(c *dispatch.Call, ts []tensor.Tensor) error {
+	bs, err := f32s(ts[:2])
+	if err != nil {
+		return err
+	}
+	pos, err := tensor.Buffer[uint32](ts[2])
+	if err != nil {
+		return err
+	}
+	x := ts[1]
+	if x.Len() >= 1<<32 {
+		return fmt.Errorf("kernels: RoPE of %s: it indexes below 2^32 elements: %w", x, gpu.ErrSize)
+	}
+	tokens, heads, dim := uint32(x.Dim(0)), uint32(x.Dim(1)), uint32(x.Dim(2))
+	return nn.LaunchRoPE(c.Stream, nn.ElemGroups(tokens*heads*dim/2), bs[0], bs[1], pos, tokens, heads, dim, c.Params.(RoPEParams).Theta)
+}
