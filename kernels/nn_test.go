@@ -48,7 +48,9 @@ func TestLayers(t *testing.T) {
 			direct func(y *gpu.Buffer[float32]) error
 		}{
 			{"softmax", func(y tensor.Tensor) error { return kernels.Softmax(s, nil, y, x) },
-				func(y *gpu.Buffer[float32]) error { return nn.LaunchSoftmax(s, nn.RowGroups(rows), y, buf(x), rows, dim) }},
+				func(y *gpu.Buffer[float32]) error {
+					return nn.LaunchSoftmax(s, nn.RowGroups(rows), y, buf(x), rows, dim)
+				}},
 			{"rmsnorm", func(y tensor.Tensor) error { return kernels.RMSNorm(s, nil, y, x, w, 1e-6) },
 				func(y *gpu.Buffer[float32]) error {
 					return nn.LaunchRMSNorm(s, nn.RowGroups(rows), y, buf(x), buf(w), rows, dim, 1e-6)
