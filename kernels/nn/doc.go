@@ -1,7 +1,9 @@
 // Package nn is the neural-network layers of the kernel library, in the
 // kernel language, over row-major float32 matrices: the row-wise
-// Softmax, RMSNorm and LayerNorm, the activations SiLU and GELU, and the
-// rotary position embedding RoPE, as llama.cpp computes them.
+// Softmax, RMSNorm and LayerNorm, the activations SiLU and GELU, the
+// rotary position embedding RoPE, as llama.cpp computes them, and causal
+// Attention of queries over a KV cache, flash-style (an online softmax
+// over tiles of positions), with grouped-query heads ([Attend]).
 //
 // A row-wise kernel gives each row a block of rowBlock work-items, which
 // stride through its columns and combine their partials by a tree in

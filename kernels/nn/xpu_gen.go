@@ -10,6 +10,635 @@ import (
 	"github.com/goxpu/xpu/gpu/gpuimpl"
 )
 
+// AttentionKernel is the compiled form of the kernel Attention (Go function Attention).
+var AttentionKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
+	Name:    "github.com/goxpu/xpu/kernels/nn.Attention",
+	Codegen: "xpu-gen/1",
+	Block:   xpu.Dim3{X: 128, Y: 1, Z: 1},
+	Params: []gpuimpl.Param{
+		{Name: "o", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "float32"}, Size: 4, Access: gpuimpl.AccessWrite, Binding: 0, MinLen: []string{"tokens", "heads", "dim"}},
+		{Name: "q", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "float32"}, Size: 4, Access: gpuimpl.AccessRead, Binding: 1, MinLen: []string{"tokens", "heads", "dim"}},
+		{Name: "k", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "float32"}, Size: 4, Access: gpuimpl.AccessRead, Binding: 2, MinLen: []string{"ctx", "kvHeads", "dim"}},
+		{Name: "v", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "float32"}, Size: 4, Access: gpuimpl.AccessRead, Binding: 3, MinLen: []string{"ctx", "kvHeads", "dim"}},
+		{Name: "tokens", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 0},
+		{Name: "heads", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 4},
+		{Name: "kvHeads", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 8},
+		{Name: "dim", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 12},
+		{Name: "ctx", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 16},
+		{Name: "start", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 20},
+		{Name: "scale", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "float32"}, Size: 4, Binding: 24},
+	},
+	SharedBytes: 1536,
+	UniformSize: 32,
+	Func:        Attention,
+	Artifacts: []gpuimpl.Artifact{
+		{
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:3b09a6a44a4cf69c0b985e02723a4231e571331545cec9d7cbaaa58a8baf421a",
+				PrivateBytes: new(112),
+				Fault:        true,
+				NativeOps:    []string{"atomicOr", "bitcast", "exp", "max", "min", "select", "workgroupBarrier"},
+			},
+			Code: attentionWGSL,
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:6c540de7f3a77e4cfd9bf4d65589e0565d50c98e558a54ef0b332dad79b1b088",
+				NativeOps: []string{"xpu.Exp", "xpu.Float32FromBits", "xpu.Min"},
+			},
+			Entry: attentionCPU,
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:fec745a74784b22cc58a98f970b5503a389f03266bd35b911159a162ca4755be"},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v3"},
+			Code:     libLLVMHOSTX8664V3,
+			Symbol:   "xpu_Attention",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:307af2876f33254e5ad969969d86954cb798714157433c0dbc8a883f8a5cbbbe"},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
+			Code:     libLLVMHOSTX8664V4,
+			Symbol:   "xpu_Attention",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:0d62de7c4b0316b6732cfe30fc0c9683a49d840ce521d53c75d959faa47549e5"},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "armv8-a"},
+			Code:     libLLVMHOSTARMV8A,
+			Symbol:   "xpu_Attention",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cuda", Target: "ptx", Hash: "sha256:109ce7b6f8f70825c9f6a82ed9f100d49bb7ff2c46b3084ddf4ee823a1bca3f1",
+				PrivateBytes: new(112),
+				Fault:        true,
+			},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "sm_70"},
+			Code:     libPTXSM70,
+			Symbol:   "xpu_Attention",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:4b93f7f60c672522019de525cb64d218d70d2d87f95f9211016fa9cdadee9c34",
+				PrivateBytes: new(112),
+				Registers:    new(26),
+				SpillBytes:   new(0),
+				Fault:        true,
+			},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "gfx90a"},
+			Code:     libHSACOGFX90A,
+			Symbol:   "xpu_Attention",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:345653e17784a74d3c476106a7c75456d844418958a0bc5fa72444d41bdb5533",
+				PrivateBytes: new(112),
+				Registers:    new(24),
+				SpillBytes:   new(0),
+				Fault:        true,
+			},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "gfx942"},
+			Code:     libHSACOGFX942,
+			Symbol:   "xpu_Attention",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:36f2fc7945a68451cdb1b96b937146fac1cecf43591fa41de7825f4c093ee5eb",
+				PrivateBytes: new(112),
+				Registers:    new(21),
+				SpillBytes:   new(0),
+				Fault:        true,
+			},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "gfx1100"},
+			Code:     libHSACOGFX1100,
+			Symbol:   "xpu_Attention",
+		},
+	},
+})
+
+// LaunchAttention launches the kernel Attention on the stream s over a grid of groups
+// blocks of 128x1x1 work-items, with the arguments of Attention after its Thread.
+// Buffers are bound in this order; scalars are uniforms.
+func LaunchAttention(s *gpu.Stream, groups xpu.Dim3, o *gpu.Buffer[float32], q *gpu.Buffer[float32], k *gpu.Buffer[float32], v *gpu.Buffer[float32], tokens uint32, heads uint32, kvHeads uint32, dim uint32, ctx uint32, start uint32, scale float32) error {
+	return s.Launch(AttentionKernel, groups, o, q, k, v, tokens, heads, kvHeads, dim, ctx, start, scale)
+}
+
+// attentionWGSL is the WGSL code of Attention.
+const attentionWGSL = `struct xpu_Uniforms {
+    p_tokens: u32,
+    p_heads: u32,
+    p_kvHeads: u32,
+    p_dim: u32,
+    p_ctx: u32,
+    p_start: u32,
+    p_scale: f32,
+}
+
+@group(0) @binding(0) var<storage, read_write> b_o: array<f32>;
+@group(0) @binding(1) var<storage, read> b_q: array<f32>;
+@group(0) @binding(2) var<storage, read> b_k: array<f32>;
+@group(0) @binding(3) var<storage, read> b_v: array<f32>;
+@group(0) @binding(4) var<uniform> xpu_u: xpu_Uniforms;
+var<workgroup> s_qs: array<f32, 256>;
+var<workgroup> s_ss: array<f32, 128>;
+@group(0) @binding(5) var<storage, read_write> xpu_fault: atomic<u32>;
+
+// Go's comparison of the float32s of bits x and y: -1, 0 or 1, or 2 when either is NaN. Integer arithmetic, which no compiler may take for finite math.
+fn xpu_cmp_f32(x: u32, y: u32) -> i32 {
+    let a = select(i32(x & 2147483647u), -i32(x & 2147483647u), x > 2147483647u);
+    let b = select(i32(y & 2147483647u), -i32(y & 2147483647u), y > 2147483647u);
+    return select(select(select(-1i, 1i, a > b), 0i, a == b), 2i, max(x & 2147483647u, y & 2147483647u) > 2139095040u);
+}
+
+// Go's uint32 x / y; x / 0 records the fault Go panics with.
+fn xpu_div_u32(x: u32, y: u32) -> u32 {
+    if y == 0u {
+        atomicOr(&xpu_fault, 1u);
+        return x;
+    }
+    return x / y;
+}
+
+// The float32 with bits x, made at run time: an infinity or a NaN in a const-expression makes Tint refuse the shader.
+fn xpu_f32_of_bits(x: u32) -> f32 {
+    return bitcast<f32>(x);
+}
+
+fn f_maxNaN(a_a: f32, a_b: f32) -> f32 {
+    var v_a: f32 = a_a;
+    var v_b: f32 = a_b;
+    if (xpu_cmp_f32(bitcast<u32>(v_b), bitcast<u32>(v_b)) != 0i) || (xpu_cmp_f32(bitcast<u32>(v_b), bitcast<u32>(v_a)) == 1i) {
+        return v_b;
+    }
+    return v_a;
+}
+
+fn f_rescale(a_m_1: f32, a_n: f32) -> f32 {
+    var v_m_1: f32 = a_m_1;
+    var v_n: f32 = a_n;
+    if xpu_cmp_f32(bitcast<u32>(v_m_1), bitcast<u32>(v_n)) == 0i {
+        return 1.0f;
+    }
+    return exp(v_m_1 - v_n);
+}
+
+// main is kernel Attention, block 128x1x1.
+@compute @workgroup_size(128, 1, 1)
+fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid: vec3<u32>) {
+    let v_l: u32 = lid.x;
+    let v_h: u32 = wid.x;
+    let v_tok: u32 = wid.y;
+    let v_kvh: u32 = xpu_div_u32(v_h, xpu_div_u32(xpu_u.p_heads, xpu_u.p_kvHeads));
+    let v_qbase: u32 = ((v_tok * xpu_u.p_heads) + v_h) * xpu_u.p_dim;
+    for (var v_d: u32 = v_l; v_d < xpu_u.p_dim; v_d = v_d + 128u) {
+        s_qs[v_d] = b_q[v_qbase + v_d];
+    }
+    workgroupBarrier();
+    let v_keys: u32 = min((xpu_u.p_start + v_tok) + 1u, xpu_u.p_ctx);
+    var v_m: f32;
+    v_m = xpu_f32_of_bits(4286578688u);
+    var v_sum: f32;
+    v_sum = f32();
+    var v_acc0: f32;
+    v_acc0 = f32();
+    var v_acc1: f32;
+    v_acc1 = f32();
+    for (var v_k0: u32 = 0u; v_k0 < v_keys; v_k0 = v_k0 + 128u) {
+        let v_p: u32 = v_k0 + v_l;
+        var v_s: f32;
+        v_s = xpu_f32_of_bits(4286578688u);
+        if v_p < v_keys {
+            let v_kbase: u32 = ((v_p * xpu_u.p_kvHeads) + v_kvh) * xpu_u.p_dim;
+            var v_dot: f32;
+            v_dot = f32();
+            for (var v_d_1: u32 = 0u; v_d_1 < xpu_u.p_dim; v_d_1 = v_d_1 + 1u) {
+                v_dot = v_dot + (s_qs[v_d_1] * b_k[v_kbase + v_d_1]);
+            }
+            v_s = v_dot * xpu_u.p_scale;
+        }
+        s_ss[v_l] = v_s;
+        workgroupBarrier();
+        var v_n: f32;
+        v_n = v_m;
+        let v_count: u32 = min(v_keys - v_k0, 128u);
+        for (var v_j: u32 = 0u; v_j < v_count; v_j = v_j + 1u) {
+            v_n = f_maxNaN(v_n, s_ss[v_j]);
+        }
+        workgroupBarrier();
+        if v_p < v_keys {
+            s_ss[v_l] = f_rescale(v_s, v_n);
+        } else {
+            s_ss[v_l] = 0.0f;
+        }
+        workgroupBarrier();
+        let v_c: f32 = f_rescale(v_m, v_n);
+        v_sum = v_sum * v_c;
+        v_acc0 = v_acc0 * v_c;
+        v_acc1 = v_acc1 * v_c;
+        for (var v_j_1: u32 = 0u; v_j_1 < v_count; v_j_1 = v_j_1 + 1u) {
+            let v_w: f32 = s_ss[v_j_1];
+            v_sum = v_sum + v_w;
+            let v_vbase: u32 = (((v_k0 + v_j_1) * xpu_u.p_kvHeads) + v_kvh) * xpu_u.p_dim;
+            if v_l < xpu_u.p_dim {
+                v_acc0 = v_acc0 + (v_w * b_v[v_vbase + v_l]);
+            }
+            if (v_l + 128u) < xpu_u.p_dim {
+                v_acc1 = v_acc1 + (v_w * b_v[(v_vbase + v_l) + 128u]);
+            }
+        }
+        v_m = v_n;
+        workgroupBarrier();
+    }
+    if v_l < xpu_u.p_dim {
+        b_o[v_qbase + v_l] = v_acc0 / v_sum;
+    }
+    if (v_l + 128u) < xpu_u.p_dim {
+        b_o[(v_qbase + v_l) + 128u] = v_acc1 / v_sum;
+    }
+}
+`
+
+// attentionCPU runs one block of the kernel Attention on the CPU.
+func attentionCPU(b *gpuimpl.CPUBlock) {
+	p_o := gpuimpl.CPUView[float32](b.Buffers[0])
+	p_q := gpuimpl.CPUView[float32](b.Buffers[1])
+	p_k := gpuimpl.CPUView[float32](b.Buffers[2])
+	p_v := gpuimpl.CPUView[float32](b.Buffers[3])
+	p_tokens := gpuimpl.CPUUniform[uint32](b.Uniforms, 0)
+	p_heads := gpuimpl.CPUUniform[uint32](b.Uniforms, 4)
+	p_kvHeads := gpuimpl.CPUUniform[uint32](b.Uniforms, 8)
+	p_dim := gpuimpl.CPUUniform[uint32](b.Uniforms, 12)
+	p_ctx := gpuimpl.CPUUniform[uint32](b.Uniforms, 16)
+	p_start := gpuimpl.CPUUniform[uint32](b.Uniforms, 20)
+	p_scale := gpuimpl.CPUUniform[float32](b.Uniforms, 24)
+	var s_qs [256]float32
+	var s_ss [128]float32
+	var a_acc0 [128]float32
+	var a_acc1 [128]float32
+	var a_count [128]uint32
+	var a_keys [128]uint32
+	var a_kvh [128]uint32
+	var a_m [128]float32
+	var a_n [128]float32
+	var a_p [128]uint32
+	var a_s [128]float32
+	var a_sum [128]float32
+	var v_k0 uint32
+	gx0 := b.Group.X * 128
+	gy0 := b.Group.Y * 1
+	gz0 := b.Group.Z * 1
+	var ly uint32
+	var lz uint32
+	stop := b.Stopping()
+	_ = p_o
+	_ = p_q
+	_ = p_k
+	_ = p_v
+	_ = p_tokens
+	_ = p_heads
+	_ = p_kvHeads
+	_ = p_dim
+	_ = p_ctx
+	_ = p_start
+	_ = p_scale
+	_ = v_k0
+	_ = gx0
+	_ = gy0
+	_ = gz0
+	_ = ly
+	_ = lz
+	_ = stop
+	f_maxNaN := func(lx, ly, lz uint32, v_a float32, v_b float32) float32 {
+		if (v_b != v_b) || (v_b > v_a) {
+			return v_b
+		}
+		return v_a
+	}
+	_ = f_maxNaN
+	f_rescale := func(lx, ly, lz uint32, v_m_1 float32, v_n float32) float32 {
+		if v_m_1 == v_n {
+			return float32(1)
+		}
+		return xpu.Exp((v_m_1 - v_n))
+	}
+	_ = f_rescale
+	for lx := uint32(0); lx < 128; lx++ {
+		li := lx
+		_ = li
+		var v_kvh uint32
+		var v_l uint32 = lx
+		_ = v_l
+		var v_h uint32 = b.Group.X
+		_ = v_h
+		var v_tok uint32 = b.Group.Y
+		_ = v_tok
+		v_kvh = (v_h / (p_heads / p_kvHeads))
+		var v_qbase uint32 = (((v_tok * p_heads) + v_h) * p_dim)
+		_ = v_qbase
+		{
+			var v_d uint32 = v_l
+			_ = v_d
+			for v_d < p_dim {
+				if stop.Load() {
+					panic(gpuimpl.CPUStopped)
+				}
+				{
+					s_qs[v_d] = p_q[(v_qbase + v_d)]
+				}
+				v_d = (v_d + uint32(128))
+			}
+		}
+		a_kvh[li] = v_kvh
+	}
+	for lx := uint32(0); lx < 128; lx++ {
+		li := lx
+		_ = li
+		var v_acc0 float32
+		var v_acc1 float32
+		var v_keys uint32
+		var v_m float32
+		var v_sum float32
+		var v_tok uint32 = b.Group.Y
+		_ = v_tok
+		v_keys = xpu.Min(((p_start + v_tok) + uint32(1)), p_ctx)
+		v_m = xpu.Float32FromBits(uint32(uint32(4286578688)))
+		v_sum = 0
+		v_acc0 = 0
+		v_acc1 = 0
+		a_acc0[li] = v_acc0
+		a_acc1[li] = v_acc1
+		a_keys[li] = v_keys
+		a_m[li] = v_m
+		a_sum[li] = v_sum
+	}
+	v_k0 = uint32(0)
+	for {
+		if stop.Load() {
+			panic(gpuimpl.CPUStopped)
+		}
+		c3, first3 := false, true
+		for lx := uint32(0); lx < 128; lx++ {
+			li := lx
+			_ = li
+			v_keys := a_keys[li]
+			_ = v_keys
+			if v := (v_k0 < v_keys); first3 {
+				c3, first3 = v, false
+			} else if v != c3 {
+				panic("xpu: kernel Attention: work-items disagree on the condition around a barrier")
+			}
+		}
+		if !c3 {
+			break
+		}
+		for lx := uint32(0); lx < 128; lx++ {
+			li := lx
+			_ = li
+			v_keys := a_keys[li]
+			_ = v_keys
+			v_kvh := a_kvh[li]
+			_ = v_kvh
+			var v_p uint32
+			var v_s float32
+			var v_l uint32 = lx
+			_ = v_l
+			v_p = (v_k0 + v_l)
+			v_s = xpu.Float32FromBits(uint32(uint32(4286578688)))
+			if v_p < v_keys {
+				var v_kbase uint32 = (((v_p * p_kvHeads) + v_kvh) * p_dim)
+				_ = v_kbase
+				var v_dot float32
+				_ = v_dot
+				{
+					var v_d_1 uint32 = uint32(0)
+					_ = v_d_1
+					if p_dim-v_d_1 > 1024 {
+						for v_d_1 < p_dim {
+							if stop.Load() {
+								panic(gpuimpl.CPUStopped)
+							}
+							for end11 := v_d_1 + min(p_dim-v_d_1, 1024); v_d_1 < end11; {
+								{
+									v_dot = (v_dot + (s_qs[v_d_1] * p_k[(v_kbase+v_d_1)]))
+								}
+								v_d_1 = (v_d_1 + uint32(1))
+							}
+						}
+					} else {
+						for v_d_1 < p_dim {
+							{
+								v_dot = (v_dot + (s_qs[v_d_1] * p_k[(v_kbase+v_d_1)]))
+							}
+							v_d_1 = (v_d_1 + uint32(1))
+						}
+					}
+				}
+				v_s = (v_dot * p_scale)
+			}
+			s_ss[v_l] = v_s
+			a_p[li] = v_p
+			a_s[li] = v_s
+		}
+		for lx := uint32(0); lx < 128; lx++ {
+			li := lx
+			_ = li
+			var v_count uint32
+			v_keys := a_keys[li]
+			_ = v_keys
+			v_m := a_m[li]
+			_ = v_m
+			var v_n float32
+			v_n = v_m
+			v_count = xpu.Min((v_keys - v_k0), uint32(128))
+			{
+				var v_j uint32 = uint32(0)
+				_ = v_j
+				if v_count-v_j > 1024 {
+					for v_j < v_count {
+						if stop.Load() {
+							panic(gpuimpl.CPUStopped)
+						}
+						for end14 := v_j + min(v_count-v_j, 1024); v_j < end14; {
+							{
+								v_n = f_maxNaN(lx, ly, lz, v_n, s_ss[v_j])
+							}
+							v_j = (v_j + uint32(1))
+						}
+					}
+				} else {
+					for v_j < v_count {
+						{
+							v_n = f_maxNaN(lx, ly, lz, v_n, s_ss[v_j])
+						}
+						v_j = (v_j + uint32(1))
+					}
+				}
+			}
+			a_count[li] = v_count
+			a_n[li] = v_n
+		}
+		for lx := uint32(0); lx < 128; lx++ {
+			li := lx
+			_ = li
+			v_keys := a_keys[li]
+			_ = v_keys
+			v_n := a_n[li]
+			_ = v_n
+			v_p := a_p[li]
+			_ = v_p
+			v_s := a_s[li]
+			_ = v_s
+			var v_l uint32 = lx
+			_ = v_l
+			if v_p < v_keys {
+				s_ss[v_l] = f_rescale(lx, ly, lz, v_s, v_n)
+			} else {
+				s_ss[v_l] = float32(0)
+			}
+		}
+		for lx := uint32(0); lx < 128; lx++ {
+			li := lx
+			_ = li
+			v_acc0 := a_acc0[li]
+			_ = v_acc0
+			v_acc1 := a_acc1[li]
+			_ = v_acc1
+			v_count := a_count[li]
+			_ = v_count
+			v_kvh := a_kvh[li]
+			_ = v_kvh
+			v_m := a_m[li]
+			_ = v_m
+			v_n := a_n[li]
+			_ = v_n
+			v_sum := a_sum[li]
+			_ = v_sum
+			var v_l uint32 = lx
+			_ = v_l
+			var v_c float32 = f_rescale(lx, ly, lz, v_m, v_n)
+			_ = v_c
+			v_sum = (v_sum * v_c)
+			v_acc0 = (v_acc0 * v_c)
+			v_acc1 = (v_acc1 * v_c)
+			{
+				var v_j_1 uint32 = uint32(0)
+				_ = v_j_1
+				if v_count-v_j_1 > 1024 {
+					for v_j_1 < v_count {
+						if stop.Load() {
+							panic(gpuimpl.CPUStopped)
+						}
+						for end17 := v_j_1 + min(v_count-v_j_1, 1024); v_j_1 < end17; {
+							{
+								var v_w float32 = s_ss[v_j_1]
+								_ = v_w
+								v_sum = (v_sum + v_w)
+								var v_vbase uint32 = ((((v_k0 + v_j_1) * p_kvHeads) + v_kvh) * p_dim)
+								_ = v_vbase
+								if v_l < p_dim {
+									v_acc0 = (v_acc0 + (v_w * p_v[(v_vbase+v_l)]))
+								}
+								if (v_l + uint32(128)) < p_dim {
+									v_acc1 = (v_acc1 + (v_w * p_v[((v_vbase+v_l)+uint32(128))]))
+								}
+							}
+							v_j_1 = (v_j_1 + uint32(1))
+						}
+					}
+				} else {
+					for v_j_1 < v_count {
+						{
+							var v_w float32 = s_ss[v_j_1]
+							_ = v_w
+							v_sum = (v_sum + v_w)
+							var v_vbase uint32 = ((((v_k0 + v_j_1) * p_kvHeads) + v_kvh) * p_dim)
+							_ = v_vbase
+							if v_l < p_dim {
+								v_acc0 = (v_acc0 + (v_w * p_v[(v_vbase+v_l)]))
+							}
+							if (v_l + uint32(128)) < p_dim {
+								v_acc1 = (v_acc1 + (v_w * p_v[((v_vbase+v_l)+uint32(128))]))
+							}
+						}
+						v_j_1 = (v_j_1 + uint32(1))
+					}
+				}
+			}
+			v_m = v_n
+			a_acc0[li] = v_acc0
+			a_acc1[li] = v_acc1
+			a_m[li] = v_m
+			a_sum[li] = v_sum
+		}
+		v_k0 = (v_k0 + uint32(128))
+	}
+	{
+		lx := uint32(0)
+		li := uint32(0)
+		_, _ = lx, li
+		var v_l uint32 = lx
+		_ = v_l
+		var v_h uint32 = b.Group.X
+		_ = v_h
+		var v_tok uint32 = b.Group.Y
+		_ = v_tok
+		var v_qbase uint32 = (((v_tok * p_heads) + v_h) * p_dim)
+		_ = v_qbase
+		var w0 *[128]float32
+		if o := (v_qbase + v_l); o <= 4294967168 && uint64(o)+128 <= uint64(len(p_o)) {
+			w0 = (*[128]float32)(p_o[o : uint64(o)+128])
+		}
+		var w1 *[128]float32
+		if o := ((v_qbase + v_l) + uint32(128)); o <= 4294967168 && uint64(o)+128 <= uint64(len(p_o)) {
+			w1 = (*[128]float32)(p_o[o : uint64(o)+128])
+		}
+		if w0 != nil && w1 != nil {
+			for lx := uint32(0); lx < 128; lx++ {
+				li := lx
+				_ = li
+				v_acc0 := a_acc0[li]
+				_ = v_acc0
+				v_acc1 := a_acc1[li]
+				_ = v_acc1
+				v_sum := a_sum[li]
+				_ = v_sum
+				var v_l uint32 = lx
+				_ = v_l
+				var v_h uint32 = b.Group.X
+				_ = v_h
+				var v_tok uint32 = b.Group.Y
+				_ = v_tok
+				var v_qbase uint32 = (((v_tok * p_heads) + v_h) * p_dim)
+				_ = v_qbase
+				if v_l < p_dim {
+					w0[lx] = (v_acc0 / v_sum)
+				}
+				if (v_l + uint32(128)) < p_dim {
+					w1[lx] = (v_acc1 / v_sum)
+				}
+			}
+		} else {
+			for lx := uint32(0); lx < 128; lx++ {
+				li := lx
+				_ = li
+				v_acc0 := a_acc0[li]
+				_ = v_acc0
+				v_acc1 := a_acc1[li]
+				_ = v_acc1
+				v_sum := a_sum[li]
+				_ = v_sum
+				var v_l uint32 = lx
+				_ = v_l
+				var v_h uint32 = b.Group.X
+				_ = v_h
+				var v_tok uint32 = b.Group.Y
+				_ = v_tok
+				var v_qbase uint32 = (((v_tok * p_heads) + v_h) * p_dim)
+				_ = v_qbase
+				if v_l < p_dim {
+					p_o[(v_qbase + v_l)] = (v_acc0 / v_sum)
+				}
+				if (v_l + uint32(128)) < p_dim {
+					p_o[((v_qbase + v_l) + uint32(128))] = (v_acc1 / v_sum)
+				}
+			}
+		}
+	}
+}
+
 // GELUKernel is the compiled form of the kernel GELU (Go function GELU).
 var GELUKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Name:    "github.com/goxpu/xpu/kernels/nn.GELU",
@@ -1256,38 +1885,38 @@ var SoftmaxKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Func:        Softmax,
 	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:b168b8e137cf5200d6c1a3f69d0e85fb2688ff83125f275e9c60015f82597fb9",
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:0085d232084d68e17cbe10ee358f94a72252eb13826960d767c9356d8e649e13",
 				PrivateBytes: new(96),
 				NativeOps:    []string{"bitcast", "exp", "max", "select", "workgroupBarrier"},
 			},
 			Code: softmaxWGSL,
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:275704f01650fe9ff96eb2a50d0ab0eafbfd15798ecf8a2f26d5a057afbb03af",
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:35ddb86363b3ebc54eb023aa67e3d0a8e034aac75f04df5474dac1b3b289d392",
 				NativeOps: []string{"xpu.Exp", "xpu.Float32FromBits"},
 			},
 			Entry: softmaxCPU,
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:1a0c09771f4fd49f1c2ddd9b3cd3932241050223d6a32316ddc5295a5a9b4b87"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:1847d8d217fdff018eb0c521aef752b226ec6a46050ceef8b56d7e2362d03490"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v3"},
 			Code:     libLLVMHOSTX8664V3,
 			Symbol:   "xpu_Softmax",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:d07dc244eb59e9e18eff582dd337beb44060e009d12f9f92f520daf64beb89ae"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:0969cb20224c5f84d8f34272f3eff6ca0ed113f98b9a84e260fbe824cab6283f"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
 			Code:     libLLVMHOSTX8664V4,
 			Symbol:   "xpu_Softmax",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:5e23150c558b65b8d46c2bfdc5d30a96f82a57dab8636ebb5de37c4d2df3f38d"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:91a0c43e78079a9e6acc68a5eec415c6582ee31de9861b30cf101ba6229ca69a"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "armv8-a"},
 			Code:     libLLVMHOSTARMV8A,
 			Symbol:   "xpu_Softmax",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cuda", Target: "ptx", Hash: "sha256:cdc31dadcb1573e0cfae129d4e3abfe8b60f348f0602480d5ff2fd98a742c46a",
+			Manifest: gpuimpl.Manifest{Backend: "cuda", Target: "ptx", Hash: "sha256:153caeada1bcc9ee3aca880ad7199ba5ba1e04c4f4fc953cd4ae0c2b605d0bbe",
 				PrivateBytes: new(96),
 				Fault:        true,
 			},
@@ -1296,7 +1925,7 @@ var SoftmaxKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_Softmax",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:7fef8b828e4333e0d728493569da87e275de4cadd2d75ac6d8557af5d0100f97",
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:4382909f8f84f90d2a26b07cf4d21551421821bb77cc6c09c9d2b26926325ea8",
 				PrivateBytes: new(96),
 				Registers:    new(12),
 				SpillBytes:   new(0),
@@ -1307,7 +1936,7 @@ var SoftmaxKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_Softmax",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:dad1e8c2a94822df79fbfc3b26dfe30576c972e1665537a0483658fff2cea1ce",
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:e3c4dfebc5d49122e1ec77a51ffce87a6da51f6ba4b8ff46db68d8008e6cc2f3",
 				PrivateBytes: new(96),
 				Registers:    new(12),
 				SpillBytes:   new(0),
@@ -1318,7 +1947,7 @@ var SoftmaxKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_Softmax",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:bb9b47e49deb1d6721a312721b94fb6c24ab509e8a55336cc20b1254da2cca6c",
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:ab501058c9fc798d558094566f6188c22b17b49bd7e1cf895958d911dee8ba71",
 				PrivateBytes: new(96),
 				Registers:    new(11),
 				SpillBytes:   new(0),
@@ -1368,7 +1997,7 @@ fn f_rowOf() -> u32 {
     return (xpu_wid.y * xpu_nwg.x) + xpu_wid.x;
 }
 
-fn f_maxNaN(a_a: f32, a_b: f32) -> f32 {
+fn f_maxNaN_1(a_a: f32, a_b: f32) -> f32 {
     var v_a: f32 = a_a;
     var v_b: f32 = a_b;
     if (xpu_cmp_f32(bitcast<u32>(v_b), bitcast<u32>(v_b)) != 0i) || (xpu_cmp_f32(bitcast<u32>(v_b), bitcast<u32>(v_a)) == 1i) {
@@ -1377,7 +2006,7 @@ fn f_maxNaN(a_a: f32, a_b: f32) -> f32 {
     return v_a;
 }
 
-fn f_rescale(a_m_1: f32, a_n: f32) -> f32 {
+fn f_rescale_1(a_m_1: f32, a_n: f32) -> f32 {
     var v_m_1: f32 = a_m_1;
     var v_n: f32 = a_n;
     if xpu_cmp_f32(bitcast<u32>(v_m_1), bitcast<u32>(v_n)) == 0i {
@@ -1401,8 +2030,8 @@ fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid
     if v_row < xpu_u.p_rows {
         for (var v_j: u32 = v_l; v_j < xpu_u.p_cols; v_j = v_j + 256u) {
             let v_v: f32 = b_x[v_base + v_j];
-            let v_n: f32 = f_maxNaN(v_m, v_v);
-            v_s = (v_s * f_rescale(v_m, v_n)) + f_rescale(v_v, v_n);
+            let v_n: f32 = f_maxNaN_1(v_m, v_v);
+            v_s = (v_s * f_rescale_1(v_m, v_n)) + f_rescale_1(v_v, v_n);
             v_m = v_n;
         }
     }
@@ -1415,8 +2044,8 @@ fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid
         if v_l < v_step {
             let v_a: f32 = s_ms[v_l];
             let v_b: f32 = s_ms[v_l + v_step];
-            let v_n_1: f32 = f_maxNaN(v_a, v_b);
-            s_ss[v_l] = (s_ss[v_l] * f_rescale(v_a, v_n_1)) + (s_ss[v_l + v_step] * f_rescale(v_b, v_n_1));
+            let v_n_1: f32 = f_maxNaN_1(v_a, v_b);
+            s_ss[v_l] = (s_ss[v_l] * f_rescale_1(v_a, v_n_1)) + (s_ss[v_l + v_step] * f_rescale_1(v_b, v_n_1));
             s_ms[v_l] = v_n_1;
         }
         workgroupBarrier();
@@ -1467,20 +2096,20 @@ func softmaxCPU(b *gpuimpl.CPUBlock) {
 		return ((b.Group.Y * b.Groups.X) + b.Group.X)
 	}
 	_ = f_rowOf
-	f_maxNaN := func(lx, ly, lz uint32, v_a float32, v_b float32) float32 {
+	f_maxNaN_1 := func(lx, ly, lz uint32, v_a float32, v_b float32) float32 {
 		if (v_b != v_b) || (v_b > v_a) {
 			return v_b
 		}
 		return v_a
 	}
-	_ = f_maxNaN
-	f_rescale := func(lx, ly, lz uint32, v_m_1 float32, v_n float32) float32 {
+	_ = f_maxNaN_1
+	f_rescale_1 := func(lx, ly, lz uint32, v_m_1 float32, v_n float32) float32 {
 		if v_m_1 == v_n {
 			return float32(1)
 		}
 		return xpu.Exp((v_m_1 - v_n))
 	}
-	_ = f_rescale
+	_ = f_rescale_1
 	for lx := uint32(0); lx < 256; lx++ {
 		li := lx
 		_ = li
@@ -1505,9 +2134,9 @@ func softmaxCPU(b *gpuimpl.CPUBlock) {
 					{
 						var v_v float32 = p_x[(v_base + v_j)]
 						_ = v_v
-						var v_n float32 = f_maxNaN(lx, ly, lz, v_m, v_v)
+						var v_n float32 = f_maxNaN_1(lx, ly, lz, v_m, v_v)
 						_ = v_n
-						v_s = ((v_s * f_rescale(lx, ly, lz, v_m, v_n)) + f_rescale(lx, ly, lz, v_v, v_n))
+						v_s = ((v_s * f_rescale_1(lx, ly, lz, v_m, v_n)) + f_rescale_1(lx, ly, lz, v_v, v_n))
 						v_m = v_n
 					}
 					v_j = (v_j + uint32(256))
@@ -1567,9 +2196,9 @@ func softmaxCPU(b *gpuimpl.CPUBlock) {
 				_ = v_a
 				var v_b float32 = s_ms[(v_l + v_step)]
 				_ = v_b
-				var v_n_1 float32 = f_maxNaN(lx, ly, lz, v_a, v_b)
+				var v_n_1 float32 = f_maxNaN_1(lx, ly, lz, v_a, v_b)
 				_ = v_n_1
-				s_ss[v_l] = ((s_ss[v_l] * f_rescale(lx, ly, lz, v_a, v_n_1)) + (s_ss[(v_l+v_step)] * f_rescale(lx, ly, lz, v_b, v_n_1)))
+				s_ss[v_l] = ((s_ss[v_l] * f_rescale_1(lx, ly, lz, v_a, v_n_1)) + (s_ss[(v_l+v_step)] * f_rescale_1(lx, ly, lz, v_b, v_n_1)))
 				s_ms[v_l] = v_n_1
 			}
 		}

@@ -1,0 +1,114 @@
+package nn_test
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/goxpu/xpu"
+	"github.com/goxpu/xpu/gpu"
+	"github.com/goxpu/xpu/gpu/gputest"
+	"github.com/goxpu/xpu/kernels/nn"
+)
+
+// attentionShapes are a decode step over three tiles of positions with
+// two query heads a KV head, a prefill of a head dimension past the
+// block (each work-item owns two), and a first step of one position.
+var attentionShapes = []nn.AttentionShape{
+	{Tokens: 1, Heads: 4, KVHeads: 2, Dim: 64, Ctx: 300, Start: 299},
+	{Tokens: 5, Heads: 2, KVHeads: 2, Dim: 200, Ctx: 12, Start: 5},
+	{Tokens: 3, Heads: 3, KVHeads: 1, Dim: 8, Ctx: 3, Start: 0},
+}
+
+// attentionTol: the output is a convex combination of values below 1;
+// its weights differ from the reference's by exp's error at scores of
+// order 1 (a few ulp) and by dot products perhaps fused (dim roundings
+// of 2^-24 each), and the sums add in the reference's order.
+var attentionTol = gputest.Tolerance{Name: "convex combinations of values below 1, weights within exp's and dim fused roundings: 2^-16 absolute", ULP: 16, Abs: 0x1p-16}
+
+func TestAttention(t *testing.T) {
+	var cs []*gputest.Case
+	for _, a := range attentionShapes {
+		qn, kn := int(a.Tokens*a.Heads*a.Dim), int(a.Ctx*a.KVHeads*a.Dim)
+		scale := float32(1 / math.Sqrt(float64(a.Dim)))
+		cs = append(cs, &gputest.Case{
+			Kernel: nn.AttentionKernel, Tol: attentionTol,
+			Setup: func(r *rand.Rand) gputest.Inputs {
+				return gputest.Inputs{Groups: xpu.Dim3{X: a.Heads, Y: a.Tokens, Z: 1}, Args: []gputest.Arg{
+					gputest.Poisoned[float32](qn), gputest.Buffer(gputest.Floats(r, qn, -1, 1)),
+					gputest.Buffer(gputest.Floats(r, kn, -1, 1)), gputest.Buffer(gputest.Floats(r, kn, -1, 1)),
+					gputest.Scalar(a.Tokens), gputest.Scalar(a.Heads), gputest.Scalar(a.KVHeads), gputest.Scalar(a.Dim),
+					gputest.Scalar(a.Ctx), gputest.Scalar(a.Start), gputest.Scalar(scale)}}
+			},
+			Launch: func(st *gpu.Stream, g xpu.Dim3, x []any) error {
+				return nn.LaunchAttention(st, g, buf(x, 0), buf(x, 1), buf(x, 2), buf(x, 3), u32(x, 4), u32(x, 5), u32(x, 6), u32(x, 7), u32(x, 8), u32(x, 9), gputest.At[float32](x, 10))
+			},
+		})
+	}
+	gputest.ForEach(t, func(t *testing.T, d *gpu.Device) { gputest.Check(t, d, cs) })
+}
+
+// TestAttend checks the entry point against attention in float64, and
+// its rules.
+func TestAttend(t *testing.T) {
+	gputest.ForEach(t, func(t *testing.T, d *gpu.Device) {
+		r := rand.New(rand.NewPCG(11, 12))
+		s := d.Stream()
+		for _, a := range attentionShapes {
+			qn, kn := int(a.Tokens*a.Heads*a.Dim), int(a.Ctx*a.KVHeads*a.Dim)
+			q, k, v := gputest.Floats(r, qn, -1, 1), gputest.Floats(r, kn, -1, 1), gputest.Floats(r, kn, -1, 1)
+			o := upload(t, d, make([]float32, qn))
+			scale := 1 / math.Sqrt(float64(a.Dim))
+			if err := nn.Attend(s, o, upload(t, d, q), upload(t, d, k), upload(t, d, v), a, float32(scale)); err != nil {
+				t.Fatal(err)
+			}
+			near(t, fmt.Sprintf("attention %+v", a), download(t, s, o), attention(q, k, v, a, scale), 0, 1e-5)
+		}
+		b := upload(t, d, make([]float32, 1<<12))
+		for _, a := range []nn.AttentionShape{
+			{Tokens: 1, Heads: 3, KVHeads: 2, Dim: 8, Ctx: 4},
+			{Tokens: 1, Heads: 1, KVHeads: 1, Dim: 300, Ctx: 4},
+			{Tokens: 2, Heads: 1, KVHeads: 1, Dim: 8, Ctx: 4, Start: 3},
+			{Tokens: 0, Heads: 1, KVHeads: 1, Dim: 8, Ctx: 4},
+		} {
+			if err := nn.Attend(s, b, b, b, b, a, 1); !errors.Is(err, gpu.ErrSize) {
+				t.Errorf("attention %+v: %v, want gpu.ErrSize", a, err)
+			}
+		}
+	})
+}
+
+// attention is causal attention in float64.
+func attention(q, k, v []float32, a nn.AttentionShape, scale float64) []float64 {
+	dim, heads, kvh := int(a.Dim), int(a.Heads), int(a.KVHeads)
+	o := make([]float64, len(q))
+	for tok := range int(a.Tokens) {
+		keys := int(a.Start) + tok + 1
+		for h := range heads {
+			g := h / (heads / kvh)
+			qb := (tok*heads + h) * dim
+			ss := make([]float64, keys)
+			m := math.Inf(-1)
+			for p := range keys {
+				for i := range dim {
+					ss[p] += float64(q[qb+i]) * float64(k[(p*kvh+g)*dim+i])
+				}
+				ss[p] *= scale
+				m = math.Max(m, ss[p])
+			}
+			var sum float64
+			for p := range keys {
+				ss[p] = math.Exp(ss[p] - m)
+				sum += ss[p]
+			}
+			for p := range keys {
+				for i := range dim {
+					o[qb+i] += ss[p] / sum * float64(v[(p*kvh+g)*dim+i])
+				}
+			}
+		}
+	}
+	return o
+}
