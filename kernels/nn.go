@@ -2,6 +2,7 @@ package kernels
 
 import (
 	"fmt"
+	"math"
 	"slices"
 
 	"github.com/goxpu/xpu/gpu"
@@ -22,6 +23,7 @@ const (
 	OpSiLU      = "silu"
 	OpGELU      = "gelu"
 	OpRoPE      = "rope"
+	OpAttention = "attention"
 )
 
 // NormParams are the parameters of RMSNorm and LayerNorm.
@@ -30,6 +32,14 @@ type NormParams struct{ Eps float32 }
 // RoPEParams are the parameters of RoPE.
 type RoPEParams struct{ Theta float32 }
 
+// AttentionParams are the parameters of Attention: the first query
+// token's position in the cache, and the scores' scale (0 for
+// 1/sqrt(dim)).
+type AttentionParams struct {
+	Start int
+	Scale float32
+}
+
 var nnOps = []dispatch.Op{
 	{Name: OpSoftmax, Operands: []string{"y", "x"}, Outputs: 1, Check: sameShapes},
 	{Name: OpRMSNorm, Operands: []string{"y", "x", "w"}, Outputs: 1, Check: checkNorm},
@@ -37,6 +47,7 @@ var nnOps = []dispatch.Op{
 	{Name: OpSiLU, Operands: []string{"y", "x"}, Outputs: 1, Check: sameShapes},
 	{Name: OpGELU, Operands: []string{"y", "x"}, Outputs: 1, Check: sameShapes},
 	{Name: OpRoPE, Operands: []string{"y", "x", "pos"}, Outputs: 1, Check: checkRoPE},
+	{Name: OpAttention, Operands: []string{"o", "q", "k", "v"}, Outputs: 1, Check: checkAttention},
 }
 
 // Softmax stores in y the softmax of each row of x (its last dimension).
@@ -72,6 +83,15 @@ func GELU(s *gpu.Stream, sc *dispatch.Scope, y, x tensor.Tensor) error {
 // by pos * theta^(-2i/dim).
 func RoPE(s *gpu.Stream, sc *dispatch.Scope, y, x, pos tensor.Tensor, theta float32) error {
 	return Registry.Run(s, sc, OpRoPE, RoPEParams{theta}, y, x, pos)
+}
+
+// Attention stores in o (tokens x heads x dim) the causal attention of the
+// queries q (of o's shape) over the KV caches k and v (ctx x kvHeads x
+// dim), query token i at position start+i seeing positions 0 through
+// start+i, heads a multiple of kvHeads (grouped-query attention). A
+// scale of 0 scales the scores by 1/sqrt(dim).
+func Attention(s *gpu.Stream, sc *dispatch.Scope, o, q, k, v tensor.Tensor, start int, scale float32) error {
+	return Registry.Run(s, sc, OpAttention, AttentionParams{Start: start, Scale: scale}, o, q, k, v)
 }
 
 // sameShapes is the rule of an operation whose output has its input's
@@ -115,6 +135,42 @@ func checkRoPE(ts []tensor.Tensor, p any) error {
 		return fmt.Errorf("kernels: RoPE of x %v, pos %v: x is tokens x heads x dim, dim even, pos a position per token: %w", x.Shape(), pos.Shape(), gpu.ErrSize)
 	}
 	return nil
+}
+
+// attentionShape returns the shape of an attention's operands.
+func attentionShape(ts []tensor.Tensor, p AttentionParams) nn.AttentionShape {
+	q, k := ts[1], ts[2]
+	u := func(n int) uint32 { return uint32(min(max(n, 0), 1<<32-1)) }
+	return nn.AttentionShape{Tokens: u(q.Dim(0)), Heads: u(q.Dim(1)), KVHeads: u(k.Dim(1)), Dim: u(q.Dim(2)), Ctx: u(k.Dim(0)), Start: u(p.Start)}
+}
+
+// checkAttention is attention's rule: o and q of one shape, k and v of
+// another, of the head dimension; the rest is nn's.
+func checkAttention(ts []tensor.Tensor, p any) error {
+	ap, ok := p.(AttentionParams)
+	if !ok {
+		return fmt.Errorf("kernels: attention's parameters are an AttentionParams, not %T: %w", p, gpu.ErrArgs)
+	}
+	o, q, k, v := ts[0], ts[1], ts[2], ts[3]
+	if q.Rank() != 3 || k.Rank() != 3 || !slices.Equal(o.Shape(), q.Shape()) || !slices.Equal(k.Shape(), v.Shape()) || k.Dim(2) != q.Dim(2) || ap.Start < 0 {
+		return fmt.Errorf("kernels: attention of o %v, q %v, k %v, v %v from position %d: o and q are tokens x heads x dim, k and v ctx x kvHeads x dim: %w", o.Shape(), q.Shape(), k.Shape(), v.Shape(), ap.Start, gpu.ErrSize)
+	}
+	return nil
+}
+
+// runAttention runs nn.Attend.
+func runAttention(c *dispatch.Call, ts []tensor.Tensor) error {
+	bs, err := f32s(ts)
+	if err != nil {
+		return err
+	}
+	p := c.Params.(AttentionParams)
+	a := attentionShape(ts, p)
+	scale := p.Scale
+	if scale == 0 {
+		scale = float32(1 / math.Sqrt(float64(a.Dim)))
+	}
+	return nn.Attend(c.Stream, bs[0], bs[1], bs[2], bs[3], a, scale)
 }
 
 // rowsCols returns x's rows (the product of all but its last dimension)
@@ -167,6 +223,7 @@ func nnKernels() []dispatch.Kernel {
 			return nn.LaunchGELU(c.Stream, nn.ElemGroups(rows*cols), b[0], b[1], rows*cols)
 		}), f32, f32),
 		k("RoPE", OpRoPE, runRoPE, f32, f32, u32),
+		k("Attention", OpAttention, runAttention, f32, f32, f32, f32),
 	}
 }
 

@@ -2,6 +2,7 @@ package kernels_test
 
 import (
 	"errors"
+	"math"
 	"math/rand/v2"
 	"slices"
 	"testing"
@@ -130,4 +131,36 @@ func download(t *testing.T, s *gpu.Stream, v tensor.Tensor) []float32 {
 		t.Fatal(err)
 	}
 	return got
+}
+
+// TestAttention checks the attention operation against nn.Attend, bit
+// for bit, on a KV cache filled at positions up to the queries' own, and
+// its rule.
+func TestAttention(t *testing.T) {
+	gputest.ForEach(t, func(t *testing.T, d *gpu.Device) {
+		r := rand.New(rand.NewPCG(13, 14))
+		const tokens, heads, kvHeads, dim, ctx, start = 2, 4, 2, 32, 40, 30
+		q, _ := matrix(t, d, r, tokens, heads, dim)
+		k, _ := matrix(t, d, r, ctx, kvHeads, dim)
+		v, _ := matrix(t, d, r, ctx, kvHeads, dim)
+		o, want := poisoned(t, d, tokens, heads, dim), poisoned(t, d, tokens, heads, dim)
+		s := d.Stream()
+		if err := kernels.Attention(s, nil, o, q, k, v, start, 0); err != nil {
+			t.Fatal(err)
+		}
+		buf := func(v tensor.Tensor) *gpu.Buffer[float32] { b, _ := tensor.Buffer[float32](v); return b }
+		a := nn.AttentionShape{Tokens: tokens, Heads: heads, KVHeads: kvHeads, Dim: dim, Ctx: ctx, Start: start}
+		if err := nn.Attend(s, buf(want), buf(q), buf(k), buf(v), a, float32(1/math.Sqrt(dim))); err != nil {
+			t.Fatal(err)
+		}
+		if !slices.Equal(download(t, s, o), download(t, s, want)) {
+			t.Error("the operation's attention differs from nn.Attend's")
+		}
+		if err := kernels.Attention(s, nil, o, q, k, v, ctx-1, 0); !errors.Is(err, gpu.ErrSize) {
+			t.Errorf("queries past the cache: %v", err)
+		}
+		if err := kernels.Attention(s, nil, o, q, q, v, 0, 0); !errors.Is(err, gpu.ErrSize) {
+			t.Errorf("k of another shape than v: %v", err)
+		}
+	})
 }
