@@ -24,6 +24,8 @@ const (
 	OpGELU      = "gelu"
 	OpRoPE      = "rope"
 	OpAttention = "attention"
+	OpAdd       = "add"
+	OpMul       = "mul"
 )
 
 // NormParams are the parameters of RMSNorm and LayerNorm.
@@ -48,6 +50,8 @@ var nnOps = []dispatch.Op{
 	{Name: OpGELU, Operands: []string{"y", "x"}, Outputs: 1, Check: sameShapes},
 	{Name: OpRoPE, Operands: []string{"y", "x", "pos"}, Outputs: 1, Check: checkRoPE},
 	{Name: OpAttention, Operands: []string{"o", "q", "k", "v"}, Outputs: 1, Check: checkAttention},
+	{Name: OpAdd, Operands: []string{"y", "a", "b"}, Outputs: 1, Check: allShapes},
+	{Name: OpMul, Operands: []string{"y", "a", "b"}, Outputs: 1, Check: allShapes},
 }
 
 // Softmax stores in y the softmax of each row of x (its last dimension).
@@ -94,11 +98,32 @@ func Attention(s *gpu.Stream, sc *dispatch.Scope, o, q, k, v tensor.Tensor, star
 	return Registry.Run(s, sc, OpAttention, AttentionParams{Start: start, Scale: scale}, o, q, k, v)
 }
 
-// sameShapes is the rule of an operation whose output has its input's
-// shape.
+// Add stores a + b in y, element by element; the three of one shape.
+func Add(s *gpu.Stream, sc *dispatch.Scope, y, a, b tensor.Tensor) error {
+	return Registry.Run(s, sc, OpAdd, nil, y, a, b)
+}
+
+// Mul stores a * b in y, element by element; the three of one shape.
+func Mul(s *gpu.Stream, sc *dispatch.Scope, y, a, b tensor.Tensor) error {
+	return Registry.Run(s, sc, OpMul, nil, y, a, b)
+}
+
+// sameShapes is the rule of an operation whose output, its first
+// operand, has the shape of its first input, its second.
 func sameShapes(ts []tensor.Tensor, _ any) error {
 	if !slices.Equal(ts[0].Shape(), ts[1].Shape()) {
-		return fmt.Errorf("kernels: y %v and x %v: the output has the input's shape: %w", ts[0].Shape(), ts[1].Shape(), gpu.ErrSize)
+		return fmt.Errorf("kernels: an output %v of an input %v: the output has the input's shape: %w", ts[0].Shape(), ts[1].Shape(), gpu.ErrSize)
+	}
+	return nil
+}
+
+// allShapes is the rule of an element-wise operation: every operand of
+// one shape.
+func allShapes(ts []tensor.Tensor, p any) error {
+	for i := 1; i < len(ts); i++ {
+		if err := sameShapes([]tensor.Tensor{ts[0], ts[i]}, p); err != nil {
+			return err
+		}
 	}
 	return nil
 }
@@ -224,6 +249,12 @@ func nnKernels() []dispatch.Kernel {
 		}), f32, f32),
 		k("RoPE", OpRoPE, runRoPE, f32, f32, u32),
 		k("Attention", OpAttention, runAttention, f32, f32, f32, f32),
+		k("Add", OpAdd, runRows(func(c *dispatch.Call, b []*gpu.Buffer[float32], rows, cols uint32) error {
+			return nn.LaunchAdd(c.Stream, nn.ElemGroups(rows*cols), b[0], b[1], b[2], rows*cols)
+		}), f32, f32, f32),
+		k("Mul", OpMul, runRows(func(c *dispatch.Call, b []*gpu.Buffer[float32], rows, cols uint32) error {
+			return nn.LaunchMul(c.Stream, nn.ElemGroups(rows*cols), b[0], b[1], b[2], rows*cols)
+		}), f32, f32, f32),
 	}
 }
 

@@ -64,6 +64,10 @@ func TestLayers(t *testing.T) {
 				func(y *gpu.Buffer[float32]) error { return nn.LaunchSiLU(s, nn.ElemGroups(n), y, buf(x), n) }},
 			{"gelu", func(y tensor.Tensor) error { return kernels.GELU(s, nil, y, x) },
 				func(y *gpu.Buffer[float32]) error { return nn.LaunchGELU(s, nn.ElemGroups(n), y, buf(x), n) }},
+			{"add", func(y tensor.Tensor) error { return kernels.Add(s, nil, y, x, x) },
+				func(y *gpu.Buffer[float32]) error { return nn.LaunchAdd(s, nn.ElemGroups(n), y, buf(x), buf(x), n) }},
+			{"mul", func(y tensor.Tensor) error { return kernels.Mul(s, nil, y, x, x) },
+				func(y *gpu.Buffer[float32]) error { return nn.LaunchMul(s, nn.ElemGroups(n), y, buf(x), buf(x), n) }},
 			{"rope", func(y tensor.Tensor) error { return kernels.RoPE(s, nil, y, x, pos, 10000) },
 				func(y *gpu.Buffer[float32]) error {
 					return nn.LaunchRoPE(s, nn.ElemGroups(n/2), y, buf(x), pb, tokens, heads, dim, 10000)
@@ -110,6 +114,9 @@ func TestLayers(t *testing.T) {
 		}
 		if err := kernels.RMSNorm(s, nil, poisoned(t, d, tokens, heads, dim), x, x, 1e-6); !errors.Is(err, gpu.ErrSize) {
 			t.Errorf("a weight of x's shape: %v", err)
+		}
+		if err := kernels.Add(s, nil, poisoned(t, d, tokens, heads, dim), x, upload(t, d, xv, rows, dim)); !errors.Is(err, gpu.ErrSize) {
+			t.Errorf("an addend of another shape: %v", err)
 		}
 		if err := kernels.RoPE(s, nil, poisoned(t, d, rows, dim), upload(t, d, xv, rows, dim), pos, 1e4); !errors.Is(err, gpu.ErrSize) {
 			t.Errorf("RoPE of a matrix: %v", err)

@@ -1,6 +1,7 @@
 // Package nn is the neural-network layers of the kernel library, in the
 // kernel language, over row-major float32 matrices: the row-wise
 // Softmax, RMSNorm and LayerNorm, the activations SiLU and GELU, the
+// element-wise Add and Mul of residuals and gates, the
 // rotary position embedding RoPE, as llama.cpp computes them, and causal
 // Attention of queries over a KV cache, flash-style (an online softmax
 // over tiles of positions), with grouped-query heads ([Attend]).

@@ -65,3 +65,21 @@ func RoPE(t xpu.Thread, y, x []float32, pos []uint32, tokens, heads, dim uint32,
 		y[at+1] = a*s + b*c
 	}
 }
+
+// Add stores a + b in y, element by element: a residual connection.
+//
+//xpu:kernel block=256 len(y)=n len(a)=n len(b)=n
+func Add(t xpu.Thread, y, a, b []float32, n uint32) {
+	for i := t.GlobalX(); i < n; i += t.NumGroupsX() * elemBlock {
+		y[i] = a[i] + b[i]
+	}
+}
+
+// Mul stores a * b in y, element by element: a gate applied.
+//
+//xpu:kernel block=256 len(y)=n len(a)=n len(b)=n
+func Mul(t xpu.Thread, y, a, b []float32, n uint32) {
+	for i := t.GlobalX(); i < n; i += t.NumGroupsX() * elemBlock {
+		y[i] = a[i] * b[i]
+	}
+}

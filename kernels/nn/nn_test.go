@@ -136,9 +136,19 @@ func elemCases(n int, groups uint32) []*gputest.Case {
 			},
 			Launch: launch2(f)}
 	}
+	binary := func(k *gpu.Kernel, f func(*gpu.Stream, xpu.Dim3, *gpu.Buffer[float32], *gpu.Buffer[float32], *gpu.Buffer[float32], uint32) error) *gputest.Case {
+		return &gputest.Case{Kernel: k, Tol: gputest.Tolerance{Name: "one IEEE operation, correctly rounded: exact"},
+			Setup: func(r *rand.Rand) gputest.Inputs {
+				return gputest.Inputs{Groups: g, Args: []gputest.Arg{gputest.Poisoned[float32](n),
+					gputest.Buffer(gputest.Floats(r, n, -8, 8)), gputest.Buffer(gputest.Floats(r, n, -8, 8)), gputest.Scalar(uint32(n))}}
+			},
+			Launch: func(st *gpu.Stream, g xpu.Dim3, a []any) error { return f(st, g, buf(a, 0), buf(a, 1), buf(a, 2), u32(a, 3)) }}
+	}
 	const heads, dim = 2, 8
 	tokens := max(1, n/(heads*dim))
 	return []*gputest.Case{
+		binary(nn.AddKernel, nn.LaunchAdd),
+		binary(nn.MulKernel, nn.LaunchMul),
 		unary(nn.SiLUKernel, gputest.Tolerance{Name: "WGSL exp: 3+2|x| ulp for |x| <= 8, and a division: 24 ulp", ULP: 24}, nn.LaunchSiLU),
 		// 1 + tanh cancels where tanh nears -1: tanh's absolute error (a
 		// few ulp of 1, as WGSL inherits it from sinh/cosh) times |x| <= 8.

@@ -10,6 +10,160 @@ import (
 	"github.com/goxpu/xpu/gpu/gpuimpl"
 )
 
+// AddKernel is the compiled form of the kernel Add (Go function Add).
+var AddKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
+	Name:    "github.com/goxpu/xpu/kernels/nn.Add",
+	Codegen: "xpu-gen/1",
+	Block:   xpu.Dim3{X: 256, Y: 1, Z: 1},
+	Params: []gpuimpl.Param{
+		{Name: "y", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "float32"}, Size: 4, Access: gpuimpl.AccessWrite, Binding: 0, MinLen: []string{"n"}},
+		{Name: "a", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "float32"}, Size: 4, Access: gpuimpl.AccessRead, Binding: 1, MinLen: []string{"n"}},
+		{Name: "b", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "float32"}, Size: 4, Access: gpuimpl.AccessRead, Binding: 2, MinLen: []string{"n"}},
+		{Name: "n", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 0},
+	},
+	UniformSize: 16,
+	Func:        Add,
+	Artifacts: []gpuimpl.Artifact{
+		{
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:425970ba512a81670c71d42e68bb6041e2ce123e7c1a320bd3deb5e76f0e64dd",
+				PrivateBytes: new(4),
+			},
+			Code: addWGSL,
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:1a6d281f8729fb889149a76a8f23f4c63d8227f898dde32fd1099dc862f1f6e8"},
+			Entry:    addCPU,
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:37f0790b373be2a98943a4a0ffb8b8ed4f0d8d406519ee10c1dbe5ddf5ca25cf"},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v3"},
+			Code:     libLLVMHOSTX8664V3,
+			Symbol:   "xpu_Add",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:99623c760adc42020c841dec471fadf6b54bb4103c07049a609919857bdc3270"},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
+			Code:     libLLVMHOSTX8664V4,
+			Symbol:   "xpu_Add",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:b78379b872dd9dd3e9ada9709a6845266773e1b4922effc7c3285a5998ac8e9d"},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "armv8-a"},
+			Code:     libLLVMHOSTARMV8A,
+			Symbol:   "xpu_Add",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cuda", Target: "ptx", Hash: "sha256:02ce47b30d7bba2ebbb7441d785385add4b95f218b908bd9aa7153962731895b",
+				PrivateBytes: new(4),
+				Fault:        true,
+			},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "sm_70"},
+			Code:     libPTXSM70,
+			Symbol:   "xpu_Add",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:d6d787654b48bd959e4a5a954f461397d8cc0ffc110b08117315efe9b3ba68d5",
+				PrivateBytes: new(4),
+				Registers:    new(7),
+				SpillBytes:   new(0),
+				Fault:        true,
+			},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "gfx90a"},
+			Code:     libHSACOGFX90A,
+			Symbol:   "xpu_Add",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:b3c1c6b262abbabb7b77b7581b21f96f2c737fdfc5c2743a366dd7435ac37372",
+				PrivateBytes: new(4),
+				Registers:    new(7),
+				SpillBytes:   new(0),
+				Fault:        true,
+			},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "gfx942"},
+			Code:     libHSACOGFX942,
+			Symbol:   "xpu_Add",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:6e8941e4b5ae4b7d3e0b6852edb01c52204d20c528a88b52f0e86185d0f7fadf",
+				PrivateBytes: new(4),
+				Registers:    new(8),
+				SpillBytes:   new(0),
+				Fault:        true,
+			},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "gfx1100"},
+			Code:     libHSACOGFX1100,
+			Symbol:   "xpu_Add",
+		},
+	},
+})
+
+// LaunchAdd launches the kernel Add on the stream s over a grid of groups
+// blocks of 256x1x1 work-items, with the arguments of Add after its Thread.
+// Buffers are bound in this order; scalars are uniforms.
+func LaunchAdd(s *gpu.Stream, groups xpu.Dim3, y *gpu.Buffer[float32], a *gpu.Buffer[float32], b *gpu.Buffer[float32], n uint32) error {
+	return s.Launch(AddKernel, groups, y, a, b, n)
+}
+
+// addWGSL is the WGSL code of Add.
+const addWGSL = `struct xpu_Uniforms {
+    p_n: u32,
+}
+
+@group(0) @binding(0) var<storage, read_write> b_y: array<f32>;
+@group(0) @binding(1) var<storage, read> b_a: array<f32>;
+@group(0) @binding(2) var<storage, read> b_b: array<f32>;
+@group(0) @binding(3) var<uniform> xpu_u: xpu_Uniforms;
+
+// main is kernel Add, block 256x1x1.
+@compute @workgroup_size(256, 1, 1)
+fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {
+    for (var v_i: u32 = gid.x; v_i < xpu_u.p_n; v_i = v_i + (nwg.x * 256u)) {
+        b_y[v_i] = b_a[v_i] + b_b[v_i];
+    }
+}
+`
+
+// addCPU runs one block of the kernel Add on the CPU.
+func addCPU(b *gpuimpl.CPUBlock) {
+	p_y := gpuimpl.CPUView[float32](b.Buffers[0])
+	p_a := gpuimpl.CPUView[float32](b.Buffers[1])
+	p_b := gpuimpl.CPUView[float32](b.Buffers[2])
+	p_n := gpuimpl.CPUUniform[uint32](b.Uniforms, 0)
+	gx0 := b.Group.X * 256
+	gy0 := b.Group.Y * 1
+	gz0 := b.Group.Z * 1
+	var ly uint32
+	var lz uint32
+	stop := b.Stopping()
+	_ = p_y
+	_ = p_a
+	_ = p_b
+	_ = p_n
+	_ = gx0
+	_ = gy0
+	_ = gz0
+	_ = ly
+	_ = lz
+	_ = stop
+	for lx := uint32(0); lx < 256; lx++ {
+		li := lx
+		_ = li
+		{
+			var v_i uint32 = (gx0 + lx)
+			_ = v_i
+			for v_i < p_n {
+				if stop.Load() {
+					panic(gpuimpl.CPUStopped)
+				}
+				{
+					p_y[v_i] = (p_a[v_i] + p_b[v_i])
+				}
+				v_i = (v_i + (b.Groups.X * uint32(256)))
+			}
+		}
+	}
+}
+
 // AttentionKernel is the compiled form of the kernel Attention (Go function Attention).
 var AttentionKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Name:    "github.com/goxpu/xpu/kernels/nn.Attention",
@@ -1191,6 +1345,160 @@ func layerNormCPU(b *gpuimpl.CPUBlock) {
 					}
 					v_j_2 = (v_j_2 + uint32(256))
 				}
+			}
+		}
+	}
+}
+
+// MulKernel is the compiled form of the kernel Mul (Go function Mul).
+var MulKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
+	Name:    "github.com/goxpu/xpu/kernels/nn.Mul",
+	Codegen: "xpu-gen/1",
+	Block:   xpu.Dim3{X: 256, Y: 1, Z: 1},
+	Params: []gpuimpl.Param{
+		{Name: "y", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "float32"}, Size: 4, Access: gpuimpl.AccessWrite, Binding: 0, MinLen: []string{"n"}},
+		{Name: "a", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "float32"}, Size: 4, Access: gpuimpl.AccessRead, Binding: 1, MinLen: []string{"n"}},
+		{Name: "b", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "float32"}, Size: 4, Access: gpuimpl.AccessRead, Binding: 2, MinLen: []string{"n"}},
+		{Name: "n", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 0},
+	},
+	UniformSize: 16,
+	Func:        Mul,
+	Artifacts: []gpuimpl.Artifact{
+		{
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:fb567272dd2ec54f489bb271120f75a0c395e2aa5b87694587ae0cf83fe248c7",
+				PrivateBytes: new(4),
+			},
+			Code: mulWGSL,
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:14a458d067859f63e9f4aa469e8a917d2d672bd2b97b74ac49dc31d26c17cd20"},
+			Entry:    mulCPU,
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:410ce3650aaf6f4a73eab82c75c5c9e1061c71356faf24a3bc477495c52f0f23"},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v3"},
+			Code:     libLLVMHOSTX8664V3,
+			Symbol:   "xpu_Mul",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:93409ad5d94471fb58ef451eb3447188f899cc8f192f373a44b88caa0ac95212"},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
+			Code:     libLLVMHOSTX8664V4,
+			Symbol:   "xpu_Mul",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:09c802f25eee16aa08afd9339554202b142571003e5c13ae7cb8aa6941c1b992"},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "armv8-a"},
+			Code:     libLLVMHOSTARMV8A,
+			Symbol:   "xpu_Mul",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cuda", Target: "ptx", Hash: "sha256:a04324970c355c1f7b02d8dec0bcff63fddab886efc720b2c2796be6a57db9e9",
+				PrivateBytes: new(4),
+				Fault:        true,
+			},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "sm_70"},
+			Code:     libPTXSM70,
+			Symbol:   "xpu_Mul",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:129124c6d43187874e3e5ff2547b0e8154858a7c8e38385beb0e5d0c9b254727",
+				PrivateBytes: new(4),
+				Registers:    new(7),
+				SpillBytes:   new(0),
+				Fault:        true,
+			},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "gfx90a"},
+			Code:     libHSACOGFX90A,
+			Symbol:   "xpu_Mul",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:5aeede9b55317ca2aad2ba3d1e14c35381759a4d78c754e136912dc6a33f963c",
+				PrivateBytes: new(4),
+				Registers:    new(7),
+				SpillBytes:   new(0),
+				Fault:        true,
+			},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "gfx942"},
+			Code:     libHSACOGFX942,
+			Symbol:   "xpu_Mul",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:cdc6cee0c1c92f0958a3c5330ce7461374c09dc2ea0050d7f89d0b825a03a6cb",
+				PrivateBytes: new(4),
+				Registers:    new(8),
+				SpillBytes:   new(0),
+				Fault:        true,
+			},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "gfx1100"},
+			Code:     libHSACOGFX1100,
+			Symbol:   "xpu_Mul",
+		},
+	},
+})
+
+// LaunchMul launches the kernel Mul on the stream s over a grid of groups
+// blocks of 256x1x1 work-items, with the arguments of Mul after its Thread.
+// Buffers are bound in this order; scalars are uniforms.
+func LaunchMul(s *gpu.Stream, groups xpu.Dim3, y *gpu.Buffer[float32], a *gpu.Buffer[float32], b *gpu.Buffer[float32], n uint32) error {
+	return s.Launch(MulKernel, groups, y, a, b, n)
+}
+
+// mulWGSL is the WGSL code of Mul.
+const mulWGSL = `struct xpu_Uniforms {
+    p_n: u32,
+}
+
+@group(0) @binding(0) var<storage, read_write> b_y: array<f32>;
+@group(0) @binding(1) var<storage, read> b_a: array<f32>;
+@group(0) @binding(2) var<storage, read> b_b: array<f32>;
+@group(0) @binding(3) var<uniform> xpu_u: xpu_Uniforms;
+
+// main is kernel Mul, block 256x1x1.
+@compute @workgroup_size(256, 1, 1)
+fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {
+    for (var v_i: u32 = gid.x; v_i < xpu_u.p_n; v_i = v_i + (nwg.x * 256u)) {
+        b_y[v_i] = b_a[v_i] * b_b[v_i];
+    }
+}
+`
+
+// mulCPU runs one block of the kernel Mul on the CPU.
+func mulCPU(b *gpuimpl.CPUBlock) {
+	p_y := gpuimpl.CPUView[float32](b.Buffers[0])
+	p_a := gpuimpl.CPUView[float32](b.Buffers[1])
+	p_b := gpuimpl.CPUView[float32](b.Buffers[2])
+	p_n := gpuimpl.CPUUniform[uint32](b.Uniforms, 0)
+	gx0 := b.Group.X * 256
+	gy0 := b.Group.Y * 1
+	gz0 := b.Group.Z * 1
+	var ly uint32
+	var lz uint32
+	stop := b.Stopping()
+	_ = p_y
+	_ = p_a
+	_ = p_b
+	_ = p_n
+	_ = gx0
+	_ = gy0
+	_ = gz0
+	_ = ly
+	_ = lz
+	_ = stop
+	for lx := uint32(0); lx < 256; lx++ {
+		li := lx
+		_ = li
+		{
+			var v_i uint32 = (gx0 + lx)
+			_ = v_i
+			for v_i < p_n {
+				if stop.Load() {
+					panic(gpuimpl.CPUStopped)
+				}
+				{
+					p_y[v_i] = (p_a[v_i] * p_b[v_i])
+				}
+				v_i = (v_i + (b.Groups.X * uint32(256)))
 			}
 		}
 	}
