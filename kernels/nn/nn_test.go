@@ -142,7 +142,9 @@ func elemCases(n int, groups uint32) []*gputest.Case {
 				return gputest.Inputs{Groups: g, Args: []gputest.Arg{gputest.Poisoned[float32](n),
 					gputest.Buffer(gputest.Floats(r, n, -8, 8)), gputest.Buffer(gputest.Floats(r, n, -8, 8)), gputest.Scalar(uint32(n))}}
 			},
-			Launch: func(st *gpu.Stream, g xpu.Dim3, a []any) error { return f(st, g, buf(a, 0), buf(a, 1), buf(a, 2), u32(a, 3)) }}
+			Launch: func(st *gpu.Stream, g xpu.Dim3, a []any) error {
+				return f(st, g, buf(a, 0), buf(a, 1), buf(a, 2), u32(a, 3))
+			}}
 	}
 	const heads, dim = 2, 8
 	tokens := max(1, n/(heads*dim))
