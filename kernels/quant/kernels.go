@@ -1,0 +1,180 @@
+package quant
+
+import "github.com/goxpu/xpu"
+
+// dequantBlock is the block of the dequantize kernels: one work-item per
+// value, so that neighbouring work-items write neighbouring floats.
+const dequantBlock = 256
+
+// matVecBlock is the block of the mat-vec kernels: the work-items that
+// share one row of W (see MatVecQ8_0).
+const matVecBlock = 128
+
+// The byte offsets within a block: the scale, then the quants.
+const quantsAt = 2
+
+// byteAt returns byte o of the little-endian bytes that w holds.
+func byteAt(w []uint32, o uint32) uint32 {
+	return (w[o>>2] >> ((o & 3) * 8)) & 0xFF
+}
+
+// halfAt returns the 16 bits at byte o of w, little-endian, for an even
+// o: a block's size is even and its scale comes first, so a scale is
+// the low or the high half of one word and never straddles two.
+func halfAt(w []uint32, o uint32) uint32 {
+	return (w[o>>2] >> ((o & 2) * 8)) & 0xFFFF
+}
+
+// int8At returns byte o of w as a signed value.
+func int8At(w []uint32, o uint32) int32 {
+	return int32(byteAt(w, o)<<24) >> 24
+}
+
+// halfBits returns the float32 value of the float16 bits h, exactly, by
+// integer operations alone: the device's float16 support (where there
+// is any) is not needed, and every device gives the same bits.
+func halfBits(h uint32) float32 {
+	sign := (h & 0x8000) << 16
+	exp := (h >> 10) & 0x1F
+	man := h & 0x3FF
+	if exp == 0x1F { // infinity or NaN, payload kept
+		return xpu.Float32FromBits(sign | 0x7F800000 | man<<13)
+	}
+	if exp != 0 { // normal: rebias the exponent from 15 to 127
+		return xpu.Float32FromBits(sign | (exp+112)<<23 | man<<13)
+	}
+	if man == 0 {
+		return xpu.Float32FromBits(sign)
+	}
+	// A subnormal, man*2^-24, is a normal float32: shift its leading one
+	// up to the implicit bit (at most ten steps).
+	exp = 113
+	for man&0x400 == 0 {
+		man = man << 1
+		exp--
+	}
+	return xpu.Float32FromBits(sign | exp<<23 | (man&0x3FF)<<13)
+}
+
+// DequantizeQ8_0 writes the n values of the Q8_0 blocks in w (their
+// bytes, little-endian, in words words) to y, one work-item per value,
+// striding by the grid so that any n fits a bounded grid.
+//
+//xpu:kernel block=256 len(y)=n len(w)=words
+func DequantizeQ8_0(t xpu.Thread, y []float32, w []uint32, n, words uint32) {
+	stride := t.NumGroupsX() * dequantBlock
+	for i := t.GlobalX(); i < n; i += stride {
+		o := (i / 32) * 34
+		d := halfBits(halfAt(w, o))
+		y[i] = float32(int8At(w, o+quantsAt+i%32)) * d
+	}
+}
+
+// DequantizeQ4_0 writes the n values of the Q4_0 blocks in w (their
+// bytes, little-endian, in words words) to y, one work-item per value,
+// striding by the grid: value j of a block is the low nibble of its
+// quant byte j%16 for j < 16 and the high nibble for j >= 16.
+//
+//xpu:kernel block=256 len(y)=n len(w)=words
+func DequantizeQ4_0(t xpu.Thread, y []float32, w []uint32, n, words uint32) {
+	stride := t.NumGroupsX() * dequantBlock
+	for i := t.GlobalX(); i < n; i += stride {
+		o := (i / 32) * 18
+		j := i % 32
+		d := halfBits(halfAt(w, o))
+		q := (byteAt(w, o+quantsAt+j%16) >> ((j / 16) * 4)) & 0xF
+		y[i] = float32(int32(q)-8) * d
+	}
+}
+
+// MatVecQ8_0 computes y = W x for W of rows x cols values in Q8_0 blocks
+// (w, words words), row-major: row r is its cols/32 blocks, consecutive.
+//
+// A block of matVecBlock work-items computes a row, striding by the grid
+// over rows so that any number fits a bounded grid. Mat-vec reads each
+// weight once, so its speed is the rate W streams in: the row's work is
+// split into quarters of quant blocks (8 values each), work-item li
+// taking quarters li, li+matVecBlock, ..., so that neighbouring
+// work-items read neighbouring bytes; each multiplies its quants by x in
+// float32, scales the sum by the block's scale once, and the block adds
+// the work-items' sums in shared memory by halving. A
+// block per row needs no atomics and writes y once; a row of fewer than
+// matVecBlock quarters leaves work-items idle, which only small products
+// see.
+//
+//xpu:kernel block=128 len(y)=rows len(x)=cols len(w)=words
+func MatVecQ8_0(t xpu.Thread, y, x []float32, w []uint32, rows, cols, words uint32) {
+	part := xpu.Shared[float32](t, matVecBlock)
+	li := t.LocalIndex()
+	nb := cols / 32
+	for r := t.GroupX(); r < rows; r += t.NumGroupsX() {
+		acc := float32(0)
+		for u := li; u < nb*4; u += matVecBlock {
+			b, p := u/4, u%4
+			o := (r*nb + b) * 34
+			s := float32(0)
+			for j := p * 8; j < p*8+8; j++ {
+				s += float32(int8At(w, o+quantsAt+j)) * x[b*32+j]
+			}
+			acc += halfBits(halfAt(w, o)) * s
+		}
+		// The block's sum, by halving through part with a barrier after
+		// each step (in the kernel body: the CPU and LLVM lowerings take
+		// barriers there only). The next row's stores to part need no
+		// barrier of their own: after the last step's, only work-item 0
+		// reads part, and only its own element.
+		part[li] = acc
+		t.Barrier()
+		for h := uint32(matVecBlock / 2); h > 0; h /= 2 {
+			if li < h {
+				part[li] += part[li+h]
+			}
+			t.Barrier()
+		}
+		if li == 0 {
+			y[r] = part[0]
+		}
+	}
+}
+
+// MatVecQ4_0 computes y = W x for W of rows x cols values in Q4_0 blocks
+// (w, words words), row-major, as MatVecQ8_0 does: a quarter of a block
+// is its quant bytes 4p to 4p+3, which hold values 4p to 4p+3 (low
+// nibbles) and 4p+16 to 4p+19 (high nibbles).
+//
+//xpu:kernel block=128 len(y)=rows len(x)=cols len(w)=words
+func MatVecQ4_0(t xpu.Thread, y, x []float32, w []uint32, rows, cols, words uint32) {
+	part := xpu.Shared[float32](t, matVecBlock)
+	li := t.LocalIndex()
+	nb := cols / 32
+	for r := t.GroupX(); r < rows; r += t.NumGroupsX() {
+		acc := float32(0)
+		for u := li; u < nb*4; u += matVecBlock {
+			b, p := u/4, u%4
+			o := (r*nb + b) * 18
+			s := float32(0)
+			for j := p * 4; j < p*4+4; j++ {
+				q := byteAt(w, o+quantsAt+j)
+				s += float32(int32(q&0xF)-8) * x[b*32+j]
+				s += float32(int32(q>>4)-8) * x[b*32+j+16]
+			}
+			acc += halfBits(halfAt(w, o)) * s
+		}
+		// The block's sum, by halving through part with a barrier after
+		// each step (in the kernel body: the CPU and LLVM lowerings take
+		// barriers there only). The next row's stores to part need no
+		// barrier of their own: after the last step's, only work-item 0
+		// reads part, and only its own element.
+		part[li] = acc
+		t.Barrier()
+		for h := uint32(matVecBlock / 2); h > 0; h /= 2 {
+			if li < h {
+				part[li] += part[li+h]
+			}
+			t.Barrier()
+		}
+		if li == 0 {
+			y[r] = part[0]
+		}
+	}
+}
