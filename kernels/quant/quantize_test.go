@@ -39,7 +39,7 @@ func TestQuantizeByHand(t *testing.T) {
 		want []byte
 	}{
 		{"Q8_0 zeros", quant.Q8_0, make([]float32, 32), repeat(0, 34)},
-		{"Q8_0 one max", quant.Q8_0, oneAt(5, 127), cat([]byte{0x00, 0x3C}, repeat(0, 5), []byte{0x7F}, repeat(0, 26))},       // d = 1
+		{"Q8_0 one max", quant.Q8_0, oneAt(5, 127), cat([]byte{0x00, 0x3C}, repeat(0, 5), []byte{0x7F}, repeat(0, 26))},           // d = 1
 		{"Q8_0 one negative max", quant.Q8_0, oneAt(3, -254), cat([]byte{0x00, 0x40}, repeat(0, 3), []byte{0x81}, repeat(0, 28))}, // d = 2, q = -127
 		{"Q8_0 roundings", quant.Q8_0, roundings, cat([]byte{0x00, 0x3C, 0x7F, 0x01, 0xFF, 0x02, 0x03, 0xFD, 0x00, 0x7F}, repeat(0, 24))},
 		// max = 0, so d = 0/-8 = -0 (f16 0x8000), and every value 0*0 + 8.5 truncates to 8.
