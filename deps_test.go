@@ -130,7 +130,7 @@ const depsRules = `
 	# The library's kernels: the kernels import the vocabulary alone,
 	# their generated code the runtime, their families the tuner.
 	tune, gpu/gpuimpl < kernels/matmul;
-	gpu/gpuimpl < kernels/quant;
+	gpu/gpuimpl < kernels/quant, kernels/quant/internal/bandwidth;
 	xpu < codegen/llvmgen/internal/hostkernels;
 
 	# Benchmarks and the programs that print their figures.
