@@ -25,6 +25,17 @@ func halfAt(w []uint32, o uint32) uint32 {
 	return (w[o>>2] >> ((o & 2) * 8)) & 0xFFFF
 }
 
+// wordAt returns the 4 bytes at byte o of w, little-endian, for an even
+// o: one word where o is a multiple of 4, else the high half of one and
+// the low half of the next.
+func wordAt(w []uint32, o uint32) uint32 {
+	i := o >> 2
+	if o&2 == 0 {
+		return w[i]
+	}
+	return (w[i] >> 16) | (w[i+1] << 16)
+}
+
 // int8At returns byte o of w as a signed value.
 func int8At(w []uint32, o uint32) int32 {
 	return int32(byteAt(w, o)<<24) >> 24
@@ -112,9 +123,16 @@ func MatVecQ8_0(t xpu.Thread, y, x []float32, w []uint32, rows, cols, words uint
 		for u := li; u < nb*4; u += matVecBlock {
 			b, p := u/4, u%4
 			o := (r*nb + b) * 34
+			// The quarter's 8 quants are two words' worth at an even
+			// offset: two or three loads, not eight.
 			s := float32(0)
-			for j := p * 8; j < p*8+8; j++ {
-				s += float32(int8At(w, o+quantsAt+j)) * x[b*32+j]
+			for k := uint32(0); k < 2; k++ {
+				q := wordAt(w, o+quantsAt+p*8+k*4)
+				xi := b*32 + p*8 + k*4
+				s += float32(int32(q<<24)>>24) * x[xi]
+				s += float32(int32(q<<16)>>24) * x[xi+1]
+				s += float32(int32(q<<8)>>24) * x[xi+2]
+				s += float32(int32(q)>>24) * x[xi+3]
 			}
 			acc += halfBits(halfAt(w, o)) * s
 		}
@@ -152,11 +170,15 @@ func MatVecQ4_0(t xpu.Thread, y, x []float32, w []uint32, rows, cols, words uint
 		for u := li; u < nb*4; u += matVecBlock {
 			b, p := u/4, u%4
 			o := (r*nb + b) * 18
+			// The quarter's 4 quant bytes are one word's worth at an
+			// even offset: one or two loads, not four.
+			q := wordAt(w, o+quantsAt+p*4)
 			s := float32(0)
-			for j := p * 4; j < p*4+4; j++ {
-				q := byteAt(w, o+quantsAt+j)
-				s += float32(int32(q&0xF)-8) * x[b*32+j]
-				s += float32(int32(q>>4)-8) * x[b*32+j+16]
+			for j := uint32(0); j < 4; j++ {
+				v := q >> (j * 8)
+				xi := b*32 + p*4 + j
+				s += float32(int32(v&0xF)-8) * x[xi]
+				s += float32(int32((v>>4)&0xF)-8) * x[xi+16]
 			}
 			acc += halfBits(halfAt(w, o)) * s
 		}

@@ -537,39 +537,39 @@ var MatVecQ4_0Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Func:        MatVecQ4_0,
 	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:4fcc8c552c8a37c20622a5fc1b83f1c9941c715e48206137faecb6fdc8d6b959",
-				PrivateBytes: new(72),
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:d48c723aa1e8106861289f813976e3faf7ec1cd527f0a1b3f479667aa8c46430",
+				PrivateBytes: new(84),
 				NativeOps:    []string{"bitcast", "select", "storageBarrier", "workgroupBarrier"},
 			},
 			Code: matVecQ4_0WGSL,
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:7f4a823cd9eda3259b3dbe82352369a28942daf1e38f9dcb58704e5c80aead0b",
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:ed069d0c3f235ba50b03b803875594d710af58d19bc227e3b38b5d1e89fd7e14",
 				NativeOps: []string{"xpu.Float32FromBits"},
 			},
 			Entry: matVecQ4_0CPU,
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:9ce2ab835fe44140632015cffe073d494610dcd8349313cc1188651f7c3ebc4e"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:e8f0f063d9d0b2ae98605aa6a7b2141eac30efaa16016e4fb2d5398800dcb19c"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v3"},
 			Code:     libLLVMHOSTX8664V3,
 			Symbol:   "xpu_MatVecQ4_0",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:9b0a37305a6a348debe954a273f6769b7cee70b154d57e0e09eaf00ba805fde6"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:dbe17f989f96fcec8292ff13ba3878aea11fa079436745943ca2901d153a8618"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
 			Code:     libLLVMHOSTX8664V4,
 			Symbol:   "xpu_MatVecQ4_0",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:f81be9d5ce1ec9018615df4990d04b70ec9d3dbdb087c6fea788faf25f88b85b"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:58f8723f9b2d44509f24a2ee0921200c548cec5efd914ab1da33e064c52a608c"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "armv8-a"},
 			Code:     libLLVMHOSTARMV8A,
 			Symbol:   "xpu_MatVecQ4_0",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cuda", Target: "ptx", Hash: "sha256:45d2fadda33db88e20a3d3118cfb911aadb3eab61761e583ab4c11a652b04815",
-				PrivateBytes: new(72),
+			Manifest: gpuimpl.Manifest{Backend: "cuda", Target: "ptx", Hash: "sha256:97320bc7f6ba922f838c900fc2e3b6792abd5538cd05f9c0d519538836ac8a82",
+				PrivateBytes: new(84),
 				Fault:        true,
 			},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "sm_70"},
@@ -577,9 +577,9 @@ var MatVecQ4_0Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_MatVecQ4_0",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:7be5d5599ff0d098d42e3b785c1a403a19a78961bf54a7c2df0542c449ab36dc",
-				PrivateBytes: new(72),
-				Registers:    new(39),
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:7dcfcf8daf0fa0bc14e62b0ee180549eec360f7c5dfa9ed8a17b6bf52405e13e",
+				PrivateBytes: new(84),
+				Registers:    new(32),
 				SpillBytes:   new(0),
 				Fault:        true,
 			},
@@ -588,9 +588,9 @@ var MatVecQ4_0Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_MatVecQ4_0",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:39c3ff077b225ee9119f59e831a79604b35b5f015d4ac042e2c467d09a0afbdc",
-				PrivateBytes: new(72),
-				Registers:    new(38),
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:ee0fd972e438d9b7d2647ff29664f6ad8d068acda8ed292f1e5a952c9c89d46d",
+				PrivateBytes: new(84),
+				Registers:    new(30),
 				SpillBytes:   new(0),
 				Fault:        true,
 			},
@@ -599,9 +599,9 @@ var MatVecQ4_0Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_MatVecQ4_0",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:2413970e9c929a25a4e99b43c0d3814a47c4c55ccaf0c41d496ae338fbb2bfe3",
-				PrivateBytes: new(72),
-				Registers:    new(40),
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:cc2422ae08cc1e320f66ba8201fb51a5599b8396c15eb63c52e4eafe21b0c0d9",
+				PrivateBytes: new(84),
+				Registers:    new(32),
 				SpillBytes:   new(0),
 				Fault:        true,
 			},
@@ -637,9 +637,13 @@ fn xpu_shr_u32(x: u32, y: u32) -> u32 {
     return select(0u, x >> (y & 31u), y < 32u);
 }
 
-fn f_byteAt_3(a_o: u32) -> u32 {
+fn f_wordAt_1(a_o: u32) -> u32 {
     var v_o: u32 = a_o;
-    return xpu_shr_u32(b_w[v_o >> 2u], (v_o & 3u) * 8u) & 255u;
+    let v_i: u32 = v_o >> 2u;
+    if (v_o & 2u) == 0u {
+        return b_w[v_i];
+    }
+    return (b_w[v_i] >> 16u) | (b_w[v_i + 1u] << 16u);
 }
 
 fn f_halfAt_3(a_o: u32) -> u32 {
@@ -688,12 +692,14 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec
             let v_b: u32 = v_u / 4u;
             let v_p: u32 = v_u % 4u;
             let v_o: u32 = ((v_r * v_nb) + v_b) * 18u;
+            let v_q: u32 = f_wordAt_1((v_o + 2u) + (v_p * 4u));
             var v_s: f32;
             v_s = 0.0f;
-            for (var v_j: u32 = v_p * 4u; v_j < ((v_p * 4u) + 4u); v_j = v_j + 1u) {
-                let v_q: u32 = f_byteAt_3((v_o + 2u) + v_j);
-                v_s = v_s + (f32(i32(v_q & 15u) - 8i) * b_x[(v_b * 32u) + v_j]);
-                v_s = v_s + (f32(i32(v_q >> 4u) - 8i) * b_x[((v_b * 32u) + v_j) + 16u]);
+            for (var v_j: u32 = 0u; v_j < 4u; v_j = v_j + 1u) {
+                let v_v: u32 = xpu_shr_u32(v_q, v_j * 8u);
+                let v_xi: u32 = ((v_b * 32u) + (v_p * 4u)) + v_j;
+                v_s = v_s + (f32(i32(v_v & 15u) - 8i) * b_x[v_xi]);
+                v_s = v_s + (f32(i32((v_v >> 4u) & 15u) - 8i) * b_x[v_xi + 16u]);
             }
             v_acc = v_acc + (f_halfBits_3(f_halfAt_3(v_o)) * v_s);
         }
@@ -745,10 +751,15 @@ func matVecQ4_0CPU(b *gpuimpl.CPUBlock) {
 	_ = ly
 	_ = lz
 	_ = stop
-	f_byteAt_3 := func(lx, ly, lz uint32, v_o uint32) uint32 {
-		return ((p_w[(v_o>>uint32(2))] >> ((v_o & uint32(3)) * uint32(8))) & uint32(255))
+	f_wordAt_1 := func(lx, ly, lz uint32, v_o uint32) uint32 {
+		var v_i uint32 = (v_o >> uint32(2))
+		_ = v_i
+		if (v_o & uint32(2)) == uint32(0) {
+			return p_w[v_i]
+		}
+		return ((p_w[v_i] >> uint32(16)) | (p_w[(v_i+uint32(1))] << uint32(16)))
 	}
-	_ = f_byteAt_3
+	_ = f_wordAt_1
 	f_halfAt_3 := func(lx, ly, lz uint32, v_o uint32) uint32 {
 		return ((p_w[(v_o>>uint32(2))] >> ((v_o & uint32(2)) * uint32(8))) & uint32(65535))
 	}
@@ -823,20 +834,21 @@ func matVecQ4_0CPU(b *gpuimpl.CPUBlock) {
 						_ = v_p
 						var v_o uint32 = (((v_r * v_nb) + v_b) * uint32(18))
 						_ = v_o
+						var v_q uint32 = f_wordAt_1(lx, ly, lz, ((v_o + uint32(2)) + (v_p * uint32(4))))
+						_ = v_q
 						var v_s float32 = float32(0)
 						_ = v_s
 						{
-							var v_j uint32 = (v_p * uint32(4))
+							var v_j uint32 = uint32(0)
 							_ = v_j
-							for v_j < ((v_p * uint32(4)) + uint32(4)) {
-								if stop.Load() {
-									panic(gpuimpl.CPUStopped)
-								}
+							for v_j < uint32(4) {
 								{
-									var v_q uint32 = f_byteAt_3(lx, ly, lz, ((v_o + uint32(2)) + v_j))
-									_ = v_q
-									v_s = (v_s + (float32((int32((v_q & uint32(15))) - int32(8))) * p_x[((v_b*uint32(32))+v_j)]))
-									v_s = (v_s + (float32((int32((v_q >> uint32(4))) - int32(8))) * p_x[(((v_b*uint32(32))+v_j)+uint32(16))]))
+									var v_v uint32 = (v_q >> (v_j * uint32(8)))
+									_ = v_v
+									var v_xi uint32 = (((v_b * uint32(32)) + (v_p * uint32(4))) + v_j)
+									_ = v_xi
+									v_s = (v_s + (float32((int32((v_v & uint32(15))) - int32(8))) * p_x[v_xi]))
+									v_s = (v_s + (float32((int32(((v_v >> uint32(4)) & uint32(15))) - int32(8))) * p_x[(v_xi+uint32(16))]))
 								}
 								v_j = (v_j + uint32(1))
 							}
@@ -925,39 +937,39 @@ var MatVecQ8_0Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Func:        MatVecQ8_0,
 	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:4418178184cf0b0e3a0214dc19d8d86d4886f77456ff83e28d4e927e0addb606",
-				PrivateBytes: new(72),
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:6250e054d014d5f7c5a6c4c56bc9e42971fed93682cb630c96e5b5c9cdc73031",
+				PrivateBytes: new(80),
 				NativeOps:    []string{"bitcast", "select", "storageBarrier", "workgroupBarrier"},
 			},
 			Code: matVecQ8_0WGSL,
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:0f3abf9cfa4da7cf666d4a3d9793d1aecb1cd431ca412f5afc10cef410e66fce",
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:1229dee781adc2db96366d9a847067e33fc12cc781de08b6c65c9edd2957d5ab",
 				NativeOps: []string{"xpu.Float32FromBits"},
 			},
 			Entry: matVecQ8_0CPU,
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:dd99c8238150f928b67997d3527e01ba76f4ba64efe70f23309d14a6355e69e2"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:79af2684224fa5843c43bd6740ec5d5082ac2183dbef002505ad3b6bc06414d8"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v3"},
 			Code:     libLLVMHOSTX8664V3,
 			Symbol:   "xpu_MatVecQ8_0",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:fb5f750a62bd0d1bb0af7fa9b57d0f077a9ca3f7889d322691cc434a7cbb7a82"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:48c410bb81a46ec393e7b3ae830dd4ed37e76c720a352f8ef0398263176c577f"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
 			Code:     libLLVMHOSTX8664V4,
 			Symbol:   "xpu_MatVecQ8_0",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:8fc92ca5362e8f97468d4820935896729ce76f592f14c9a1e185a979e6d57a7f"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:032bd92782ace3daa0d709548a6a64b047575ba25954c506afd5cbb16818d13f"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "armv8-a"},
 			Code:     libLLVMHOSTARMV8A,
 			Symbol:   "xpu_MatVecQ8_0",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cuda", Target: "ptx", Hash: "sha256:08c19fc23b0e69b46a999dcd75bd824a7219de756978d171aaafff210e502410",
-				PrivateBytes: new(72),
+			Manifest: gpuimpl.Manifest{Backend: "cuda", Target: "ptx", Hash: "sha256:7b97180a9d3f6a8ad19a3c4809627005c1ad4f8cf7e8bda6dff07bff34772f3d",
+				PrivateBytes: new(80),
 				Fault:        true,
 			},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "sm_70"},
@@ -965,9 +977,9 @@ var MatVecQ8_0Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_MatVecQ8_0",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:3673fb09390cf676574bf828471cf59058564d10135d6e6db13a20076bf91249",
-				PrivateBytes: new(72),
-				Registers:    new(41),
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:72a097da122d218f8244275d3c0be6dedb3cf2523c2c349335ad9da1e4b8ed03",
+				PrivateBytes: new(80),
+				Registers:    new(33),
 				SpillBytes:   new(0),
 				Fault:        true,
 			},
@@ -976,9 +988,9 @@ var MatVecQ8_0Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_MatVecQ8_0",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:020c65db2a6f2716184a61e52da0e54f4f00638edc062e12a0e7bcf61c722eea",
-				PrivateBytes: new(72),
-				Registers:    new(41),
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:a51db0f258c199788a4a63d3db0053ebef21dffa1624a3bde77a3a00c57cf903",
+				PrivateBytes: new(80),
+				Registers:    new(32),
 				SpillBytes:   new(0),
 				Fault:        true,
 			},
@@ -987,9 +999,9 @@ var MatVecQ8_0Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_MatVecQ8_0",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:6cc70615efa8764dc0ab0334d01ce369d1fa7c5d40ce77dc0add992956bb2f7e",
-				PrivateBytes: new(72),
-				Registers:    new(40),
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:815dfa3fd46c9c85b9819e92484bfc202bfee119f4375de92414b5dd839b6388",
+				PrivateBytes: new(80),
+				Registers:    new(33),
 				SpillBytes:   new(0),
 				Fault:        true,
 			},
@@ -1025,14 +1037,13 @@ fn xpu_shr_u32(x: u32, y: u32) -> u32 {
     return select(0u, x >> (y & 31u), y < 32u);
 }
 
-fn f_byteAt_2(a_o: u32) -> u32 {
+fn f_wordAt(a_o: u32) -> u32 {
     var v_o: u32 = a_o;
-    return xpu_shr_u32(b_w[v_o >> 2u], (v_o & 3u) * 8u) & 255u;
-}
-
-fn f_int8At_1(a_o: u32) -> i32 {
-    var v_o: u32 = a_o;
-    return i32(f_byteAt_2(v_o) << 24u) >> 24u;
+    let v_i: u32 = v_o >> 2u;
+    if (v_o & 2u) == 0u {
+        return b_w[v_i];
+    }
+    return (b_w[v_i] >> 16u) | (b_w[v_i + 1u] << 16u);
 }
 
 fn f_halfAt_2(a_o: u32) -> u32 {
@@ -1083,8 +1094,13 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec
             let v_o: u32 = ((v_r * v_nb) + v_b) * 34u;
             var v_s: f32;
             v_s = 0.0f;
-            for (var v_j: u32 = v_p * 8u; v_j < ((v_p * 8u) + 8u); v_j = v_j + 1u) {
-                v_s = v_s + (f32(f_int8At_1((v_o + 2u) + v_j)) * b_x[(v_b * 32u) + v_j]);
+            for (var v_k: u32 = 0u; v_k < 2u; v_k = v_k + 1u) {
+                let v_q: u32 = f_wordAt(((v_o + 2u) + (v_p * 8u)) + (v_k * 4u));
+                let v_xi: u32 = ((v_b * 32u) + (v_p * 8u)) + (v_k * 4u);
+                v_s = v_s + (f32(i32(v_q << 24u) >> 24u) * b_x[v_xi]);
+                v_s = v_s + (f32(i32(v_q << 16u) >> 24u) * b_x[v_xi + 1u]);
+                v_s = v_s + (f32(i32(v_q << 8u) >> 24u) * b_x[v_xi + 2u]);
+                v_s = v_s + (f32(i32(v_q) >> 24u) * b_x[v_xi + 3u]);
             }
             v_acc = v_acc + (f_halfBits_2(f_halfAt_2(v_o)) * v_s);
         }
@@ -1136,14 +1152,15 @@ func matVecQ8_0CPU(b *gpuimpl.CPUBlock) {
 	_ = ly
 	_ = lz
 	_ = stop
-	f_byteAt_2 := func(lx, ly, lz uint32, v_o uint32) uint32 {
-		return ((p_w[(v_o>>uint32(2))] >> ((v_o & uint32(3)) * uint32(8))) & uint32(255))
+	f_wordAt := func(lx, ly, lz uint32, v_o uint32) uint32 {
+		var v_i uint32 = (v_o >> uint32(2))
+		_ = v_i
+		if (v_o & uint32(2)) == uint32(0) {
+			return p_w[v_i]
+		}
+		return ((p_w[v_i] >> uint32(16)) | (p_w[(v_i+uint32(1))] << uint32(16)))
 	}
-	_ = f_byteAt_2
-	f_int8At_1 := func(lx, ly, lz uint32, v_o uint32) int32 {
-		return (int32((f_byteAt_2(lx, ly, lz, v_o) << uint32(24))) >> uint32(24))
-	}
-	_ = f_int8At_1
+	_ = f_wordAt
 	f_halfAt_2 := func(lx, ly, lz uint32, v_o uint32) uint32 {
 		return ((p_w[(v_o>>uint32(2))] >> ((v_o & uint32(2)) * uint32(8))) & uint32(65535))
 	}
@@ -1221,16 +1238,20 @@ func matVecQ8_0CPU(b *gpuimpl.CPUBlock) {
 						var v_s float32 = float32(0)
 						_ = v_s
 						{
-							var v_j uint32 = (v_p * uint32(8))
-							_ = v_j
-							for v_j < ((v_p * uint32(8)) + uint32(8)) {
-								if stop.Load() {
-									panic(gpuimpl.CPUStopped)
-								}
+							var v_k uint32 = uint32(0)
+							_ = v_k
+							for v_k < uint32(2) {
 								{
-									v_s = (v_s + (float32(f_int8At_1(lx, ly, lz, ((v_o+uint32(2))+v_j))) * p_x[((v_b*uint32(32))+v_j)]))
+									var v_q uint32 = f_wordAt(lx, ly, lz, (((v_o + uint32(2)) + (v_p * uint32(8))) + (v_k * uint32(4))))
+									_ = v_q
+									var v_xi uint32 = (((v_b * uint32(32)) + (v_p * uint32(8))) + (v_k * uint32(4)))
+									_ = v_xi
+									v_s = (v_s + (float32((int32((v_q << uint32(24))) >> uint32(24))) * p_x[v_xi]))
+									v_s = (v_s + (float32((int32((v_q << uint32(16))) >> uint32(24))) * p_x[(v_xi+uint32(1))]))
+									v_s = (v_s + (float32((int32((v_q << uint32(8))) >> uint32(24))) * p_x[(v_xi+uint32(2))]))
+									v_s = (v_s + (float32((int32(v_q) >> uint32(24))) * p_x[(v_xi+uint32(3))]))
 								}
-								v_j = (v_j + uint32(1))
+								v_k = (v_k + uint32(1))
 							}
 						}
 						v_acc = (v_acc + (f_halfBits_2(lx, ly, lz, f_halfAt_2(lx, ly, lz, v_o)) * v_s))
