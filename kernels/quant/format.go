@@ -9,9 +9,10 @@ type Format uint8
 const (
 	Q8_0 Format = iota + 1 // 32 int8 values and a float16 scale per block
 	Q4_0                   // 32 4-bit values, offset by 8, and a float16 scale per block
+	Q4_K                   // 256 4-bit values in 8 sub-blocks with 6-bit scales and mins per super-block
 )
 
-// blockValues is the number of values in a block of every format here.
+// blockValues is the number of values in a block of Q8_0 and Q4_0.
 const blockValues = 32
 
 // BlockSize returns the number of values a block of f holds, or 0 for a
@@ -20,6 +21,8 @@ func (f Format) BlockSize() int {
 	switch f {
 	case Q8_0, Q4_0:
 		return blockValues
+	case Q4_K:
+		return q4KValues
 	}
 	return 0
 }
@@ -32,6 +35,8 @@ func (f Format) BlockBytes() int {
 		return q8_0Bytes
 	case Q4_0:
 		return q4_0Bytes
+	case Q4_K:
+		return q4KBytes
 	}
 	return 0
 }
@@ -43,6 +48,8 @@ func (f Format) String() string {
 		return "Q8_0"
 	case Q4_0:
 		return "Q4_0"
+	case Q4_K:
+		return "Q4_K"
 	}
 	return fmt.Sprintf("Format(%d)", uint8(f))
 }

@@ -200,3 +200,96 @@ func MatVecQ4_0(t xpu.Thread, y, x []float32, w []uint32, rows, cols, words uint
 		}
 	}
 }
+
+// The byte offsets within a Q4_K super-block: d and dmin (one word, the
+// block's size being a multiple of 4), the packed scales, the quants.
+const (
+	q4KScalesAt = 4
+	q4KQuantsAt = 16
+)
+
+// scaleK4 returns the 6-bit scale of sub-block j of the Q4_K block at
+// byte o of w (ggml's get_scale_min_k4).
+func scaleK4(w []uint32, o, j uint32) uint32 {
+	s := o + q4KScalesAt
+	if j < 4 {
+		return byteAt(w, s+j) & 63
+	}
+	return (byteAt(w, s+j+4) & 0xF) | ((byteAt(w, s+j-4) >> 6) << 4)
+}
+
+// minK4 returns the 6-bit min of sub-block j of the Q4_K block at byte o
+// of w (ggml's get_scale_min_k4).
+func minK4(w []uint32, o, j uint32) uint32 {
+	s := o + q4KScalesAt
+	if j < 4 {
+		return byteAt(w, s+j+4) & 63
+	}
+	return (byteAt(w, s+j+4) >> 4) | ((byteAt(w, s+j) >> 6) << 4)
+}
+
+// DequantizeQ4_K writes the n values of the Q4_K super-blocks in w
+// (their bytes, little-endian, in words words) to y, one work-item per
+// value, striding by the grid: value k of a super-block lies in
+// sub-block k/32, whose quants are the low (even sub-blocks) or high
+// (odd) nibbles of quant bytes 32*(k/64) to 32*(k/64)+31. The products
+// d*sc*q are exact, so the result is the subtraction's rounding alone,
+// fused or not.
+//
+//xpu:kernel block=256 len(y)=n len(w)=words
+func DequantizeQ4_K(t xpu.Thread, y []float32, w []uint32, n, words uint32) {
+	stride := t.NumGroupsX() * dequantBlock
+	for i := t.GlobalX(); i < n; i += stride {
+		o := (i / 256) * 144
+		k := i % 256
+		j := k / 32
+		d := halfBits(halfAt(w, o)) * float32(scaleK4(w, o, j))
+		dm := halfBits(halfAt(w, o+2)) * float32(minK4(w, o, j))
+		q := (byteAt(w, o+q4KQuantsAt+(k/64)*32+k%32) >> ((j % 2) * 4)) & 0xF
+		y[i] = d*float32(q) - dm
+	}
+}
+
+// MatVecQ4_K computes y = W x for W of rows x cols values in Q4_K
+// super-blocks (w, words words), row-major, as MatVecQ8_0 does: a unit
+// of work is a quarter of a sub-block (8 values, two aligned words of
+// quants), which adds d*sc*sum(q*x) - dmin*m*sum(x).
+//
+//xpu:kernel block=128 len(y)=rows len(x)=cols len(w)=words
+func MatVecQ4_K(t xpu.Thread, y, x []float32, w []uint32, rows, cols, words uint32) {
+	part := xpu.Shared[float32](t, matVecBlock)
+	li := t.LocalIndex()
+	nb := cols / 256
+	for r := t.GroupX(); r < rows; r += t.NumGroupsX() {
+		acc := float32(0)
+		for u := li; u < nb*32; u += matVecBlock {
+			b, j, p := u/32, (u/4)%8, u%4
+			o := (r*nb + b) * 144
+			shift := (j % 2) * 4
+			s, sx := float32(0), float32(0)
+			for k := uint32(0); k < 2; k++ {
+				q := w[(o+q4KQuantsAt+(j/2)*32+p*8+k*4)>>2] >> shift
+				xi := b*256 + j*32 + p*8 + k*4
+				for e := uint32(0); e < 4; e++ {
+					xv := x[xi+e]
+					s += float32((q>>(e*8))&0xF) * xv
+					sx += xv
+				}
+			}
+			d := halfBits(halfAt(w, o)) * float32(scaleK4(w, o, j))
+			dm := halfBits(halfAt(w, o+2)) * float32(minK4(w, o, j))
+			acc += d*s - dm*sx
+		}
+		part[li] = acc
+		t.Barrier()
+		for h := uint32(matVecBlock / 2); h > 0; h /= 2 {
+			if li < h {
+				part[li] += part[li+h]
+			}
+			t.Barrier()
+		}
+		if li == 0 {
+			y[r] = part[0]
+		}
+	}
+}

@@ -12,20 +12,26 @@ import (
 )
 
 // formats are the formats every kernel test runs.
-var formats = []quant.Format{quant.Q8_0, quant.Q4_0}
+var formats = []quant.Format{quant.Q8_0, quant.Q4_0, quant.Q4_K}
 
 // dequantKernel returns the dequantize kernel of f and its launcher.
 func dequantKernel(f quant.Format) (*gpu.Kernel, func(*gpu.Stream, xpu.Dim3, *gpu.Buffer[float32], *gpu.Buffer[uint32], uint32, uint32) error) {
-	if f == quant.Q4_0 {
+	switch f {
+	case quant.Q4_0:
 		return quant.DequantizeQ4_0Kernel, quant.LaunchDequantizeQ4_0
+	case quant.Q4_K:
+		return quant.DequantizeQ4_KKernel, quant.LaunchDequantizeQ4_K
 	}
 	return quant.DequantizeQ8_0Kernel, quant.LaunchDequantizeQ8_0
 }
 
 // matVecKernel returns the mat-vec kernel of f and its launcher.
 func matVecKernel(f quant.Format) (*gpu.Kernel, func(*gpu.Stream, xpu.Dim3, *gpu.Buffer[float32], *gpu.Buffer[float32], *gpu.Buffer[uint32], uint32, uint32, uint32) error) {
-	if f == quant.Q4_0 {
+	switch f {
+	case quant.Q4_0:
 		return quant.MatVecQ4_0Kernel, quant.LaunchMatVecQ4_0
+	case quant.Q4_K:
+		return quant.MatVecQ4_KKernel, quant.LaunchMatVecQ4_K
 	}
 	return quant.MatVecQ8_0Kernel, quant.LaunchMatVecQ8_0
 }
@@ -34,7 +40,7 @@ func matVecKernel(f quant.Format) (*gpu.Kernel, func(*gpu.Stream, xpu.Dim3, *gpu
 // quantized from random rows, the second random bytes, so that the
 // scales take every kind of float16 (subnormals, infinities, NaNs).
 func randomBlocks(t testing.TB, r *rand.Rand, f quant.Format, n int) []byte {
-	b, err := f.Quantize(rows(r, 32*(n/2)))
+	b, err := f.Quantize(rows(r, f.BlockSize()*(n/2)))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -44,12 +50,14 @@ func randomBlocks(t testing.TB, r *rand.Rand, f quant.Format, n int) []byte {
 	return b
 }
 
-// exact is the tolerance of the dequantize kernels: each value is an
-// integer of at most 8 bits times a float16 scale, one float32 product
-// of an exact integer and an exact scale, which every device rounds the
-// same (the product is never subnormal: the least scale is 2^-24), so
-// the kernels are bit-exact with the reference and with the plain-Go
-// Dequantize (NaNs compare equal whatever their payload).
+// exact is the tolerance of the dequantize kernels: a Q8_0 or Q4_0 value
+// is an integer of at most 8 bits times a float16 scale, one float32
+// product of exact operands, which every device rounds the same (the
+// product is never subnormal: the least scale is 2^-24); a Q4_K value is
+// d*sc*q - dmin*m whose products are exact (at most 21 significant
+// bits), so only the subtraction rounds, fused or not. The kernels are
+// bit-exact with the reference and with the plain-Go Dequantize (NaNs
+// compare equal whatever their payload).
 var exact = gputest.Tolerance{Name: "bit-exact: one rounded product of exact operands"}
 
 // dequantCases are the dequantize kernels' cases at blocks blocks,
@@ -59,7 +67,8 @@ func dequantCases(t *testing.T, blocks int, groups uint32) []*gputest.Case {
 	var cs []*gputest.Case
 	for _, f := range formats {
 		k, launch := dequantKernel(f)
-		n := uint32(32 * blocks)
+		nb := max(1, blocks*32/f.BlockSize()) // about as many values in every format
+		n := uint32(f.BlockSize() * nb)
 		g := groups
 		if g == 0 {
 			g = xpu.GroupsFor(n, 256)
@@ -68,7 +77,7 @@ func dequantCases(t *testing.T, blocks int, groups uint32) []*gputest.Case {
 			Kernel: k,
 			Tol:    exact,
 			Setup: func(r *rand.Rand) gputest.Inputs {
-				w := quant.Words(randomBlocks(t, r, f, blocks))
+				w := quant.Words(randomBlocks(t, r, f, nb))
 				return gputest.Inputs{Groups: xpu.Dim3{X: g}, Args: []gputest.Arg{
 					gputest.Poisoned[float32](int(n)),
 					gputest.Buffer(w),
@@ -91,12 +100,17 @@ func dequantCases(t *testing.T, blocks int, groups uint32) []*gputest.Case {
 // may then round differently, by at most half an ulp of a partial sum,
 // and every partial sum is at most the sum of |w||x| over the row: at
 // most cols, for weights quantized from [-1, 1] (a scale's rounding
-// adds 2^-11, a whole step under 1/8) and x in [-1, 1].
-func matVecTolerance(cols uint32) gputest.Tolerance {
+// adds 2^-11, a whole step under 1/8) and x in [-1, 1]; Q4_K sums
+// d*sc*q*x and dmin*m*x apart, terms of at most 2 and 1, so 3*cols.
+func matVecTolerance(f quant.Format, cols uint32) gputest.Tolerance {
+	mag := float64(cols)
+	if f == quant.Q4_K {
+		mag *= 3
+	}
 	return gputest.Tolerance{
-		Name: fmt.Sprintf("%d fusable float32 operations on partial sums up to %d: 2*cols*cols*2^-24 absolute", 2*cols, cols),
+		Name: fmt.Sprintf("%d fusable float32 operations on partial sums up to %g: 2*cols*%g*2^-24 absolute", 2*cols, mag, mag),
 		ULP:  1,
-		Abs:  2 * float64(cols) * float64(cols) * 1.2 * 0x1p-24,
+		Abs:  2 * float64(cols) * mag * 1.2 * 0x1p-24,
 	}
 }
 
@@ -106,16 +120,23 @@ type shape struct{ rows, cols, groups uint32 }
 
 func (s shape) String() string { return fmt.Sprintf("%dx%d/%d", s.rows, s.cols, s.groups) }
 
-// matVecShapes are the mat-vec cases' shapes: one block, rows whose
-// quarters fill less than one block of work-items, rows that take each
-// work-item several turns, and a grid of fewer blocks than rows. Short
-// mode and the race detector keep the first two.
-var matVecShapes = []shape{{1, 32, 0}, {5, 96, 0}, {37, 1056, 0}, {70, 160, 16}}
+// matVecShapes are the mat-vec cases' shapes by block size: one block,
+// rows whose units fill less than one block of work-items, rows that
+// take each work-item several turns, and a grid of fewer blocks than
+// rows. Short mode and the race detector keep the first two.
+var matVecShapes = map[int][]shape{
+	32:  {{1, 32, 0}, {5, 96, 0}, {37, 1056, 0}, {70, 160, 16}},
+	256: {{1, 256, 0}, {5, 512, 0}, {37, 1280, 0}, {70, 256, 16}},
+}
 
-// matVecCases are the mat-vec kernels' cases at s.
-func matVecCases(t *testing.T, s shape) []*gputest.Case {
+// matVecCases are the cases of the mat-vec kernels of block size bs at
+// s.
+func matVecCases(t *testing.T, bs int, s shape) []*gputest.Case {
 	var cs []*gputest.Case
 	for _, f := range formats {
+		if f.BlockSize() != bs {
+			continue
+		}
 		k, launch := matVecKernel(f)
 		g := s.groups
 		if g == 0 {
@@ -123,7 +144,7 @@ func matVecCases(t *testing.T, s shape) []*gputest.Case {
 		}
 		cs = append(cs, &gputest.Case{
 			Kernel: k,
-			Tol:    matVecTolerance(s.cols),
+			Tol:    matVecTolerance(f, s.cols),
 			Setup: func(r *rand.Rand) gputest.Inputs {
 				wb, err := f.Quantize(gputest.Floats(r, int(s.rows*s.cols), -1, 1))
 				if err != nil {
@@ -163,13 +184,15 @@ func TestDequantizeKernels(t *testing.T) {
 // TestMatVecKernels checks both mat-vec kernels on every device present
 // against the reference runner, at every shape.
 func TestMatVecKernels(t *testing.T) {
-	ss := matVecShapes
-	if testing.Short() || underRace {
-		ss = ss[:2]
-	}
 	gputest.ForEach(t, func(t *testing.T, d *gpu.Device) {
-		for _, s := range ss {
-			t.Run(s.String(), func(t *testing.T) { gputest.Check(t, d, matVecCases(t, s)) })
+		for _, bs := range []int{32, 256} {
+			ss := matVecShapes[bs]
+			if testing.Short() || underRace {
+				ss = ss[:2]
+			}
+			for _, s := range ss {
+				t.Run(s.String(), func(t *testing.T) { gputest.Check(t, d, matVecCases(t, bs, s)) })
+			}
 		}
 	})
 }

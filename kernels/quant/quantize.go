@@ -8,8 +8,8 @@ import (
 )
 
 // Quantize returns the blocks of f that llama.cpp's reference quantizer
-// of f (quantize_row_q8_0_ref, quantize_row_q4_0_ref) writes for x, as
-// bytes. len(x) must be a whole number of blocks.
+// of f (quantize_row_q8_0_ref, quantize_row_q4_0_ref,
+// quantize_row_q4_K_ref) writes for x, as bytes. len(x) must be a whole number of blocks.
 //
 // The arithmetic is the quantizer's, in float32, step by step, each
 // operation rounded as the C source reads (an explicit conversion keeps
@@ -25,8 +25,9 @@ func (f Format) Quantize(x []float32) ([]byte, error) {
 		return nil, err
 	}
 	b := make([]byte, 0, n*f.BlockBytes())
+	bs := f.BlockSize()
 	for i := range n {
-		row := x[i*blockValues : (i+1)*blockValues]
+		row := x[i*bs : (i+1)*bs]
 		switch f {
 		case Q8_0:
 			k := quantizeQ8_0(row)
@@ -34,38 +35,50 @@ func (f Format) Quantize(x []float32) ([]byte, error) {
 		case Q4_0:
 			k := quantizeQ4_0(row)
 			b, _ = k.AppendBinary(b)
+		case Q4_K:
+			k := quantizeQ4_K(row)
+			b, _ = k.AppendBinary(b)
 		}
 	}
 	return b, nil
 }
 
 // Dequantize returns the values of the blocks of f in b, as llama.cpp's
-// dequantize_row_q8_0 and dequantize_row_q4_0 compute them. len(b) must
+// dequantize_row_q8_0, dequantize_row_q4_0 and dequantize_row_q4_K
+// compute them. len(b) must
 // be a whole number of blocks.
 func (f Format) Dequantize(b []byte) ([]float32, error) {
 	n, err := f.blocks(len(b), "bytes")
 	if err != nil {
 		return nil, err
 	}
-	x := make([]float32, 0, n*blockValues)
+	x := make([]float32, 0, n*f.BlockSize())
 	bb := f.BlockBytes()
 	for i := range n {
-		var v [blockValues]float32
+		blk := b[i*bb : (i+1)*bb]
 		switch f {
 		case Q8_0:
 			var k BlockQ8_0
-			if err := k.UnmarshalBinary(b[i*bb : (i+1)*bb]); err != nil {
+			if err := k.UnmarshalBinary(blk); err != nil {
 				return nil, err
 			}
-			v = k.Values()
+			v := k.Values()
+			x = append(x, v[:]...)
 		case Q4_0:
 			var k BlockQ4_0
-			if err := k.UnmarshalBinary(b[i*bb : (i+1)*bb]); err != nil {
+			if err := k.UnmarshalBinary(blk); err != nil {
 				return nil, err
 			}
-			v = k.Values()
+			v := k.Values()
+			x = append(x, v[:]...)
+		case Q4_K:
+			var k BlockQ4_K
+			if err := k.UnmarshalBinary(blk); err != nil {
+				return nil, err
+			}
+			v := k.Values()
+			x = append(x, v[:]...)
 		}
-		x = append(x, v[:]...)
 	}
 	return x, nil
 }

@@ -194,8 +194,8 @@ func TestRoundTrip(t *testing.T) {
 // refused with gpu.ErrSize naming the rule, and unknown formats with
 // gpu.ErrArgs.
 func TestWholeBlocks(t *testing.T) {
-	for _, f := range []quant.Format{quant.Q8_0, quant.Q4_0} {
-		if _, err := f.Quantize(make([]float32, 33)); !errors.Is(err, gpu.ErrSize) || !strings.Contains(err.Error(), "33 values is not a whole number of blocks of 32 values") {
+	for _, f := range []quant.Format{quant.Q8_0, quant.Q4_0, quant.Q4_K} {
+		if _, err := f.Quantize(make([]float32, 33)); !errors.Is(err, gpu.ErrSize) || !strings.Contains(err.Error(), fmt.Sprintf("33 values is not a whole number of blocks of %d values", f.BlockSize())) {
 			t.Errorf("%v: Quantize of 33 values: %v", f, err)
 		}
 		nb := f.BlockBytes()*2 + 1
@@ -218,7 +218,7 @@ func TestFormat(t *testing.T) {
 		f            quant.Format
 		name         string
 		values, size int
-	}{{quant.Q8_0, "Q8_0", 32, 34}, {quant.Q4_0, "Q4_0", 32, 18}, {quant.Format(0), "Format(0)", 0, 0}} {
+	}{{quant.Q8_0, "Q8_0", 32, 34}, {quant.Q4_0, "Q4_0", 32, 18}, {quant.Q4_K, "Q4_K", 256, 144}, {quant.Format(0), "Format(0)", 0, 0}} {
 		if c.f.String() != c.name || c.f.BlockSize() != c.values || c.f.BlockBytes() != c.size {
 			t.Errorf("%v: %d values, %d bytes; want %s, %d, %d", c.f, c.f.BlockSize(), c.f.BlockBytes(), c.name, c.values, c.size)
 		}
@@ -230,5 +230,62 @@ func TestWords(t *testing.T) {
 	got := quant.Words([]byte{1, 2, 3, 4, 5, 6})
 	if want := []uint32{0x04030201, 0x0605}; len(got) != 2 || got[0] != want[0] || got[1] != want[1] {
 		t.Errorf("Words: %#x, want %#x", got, want)
+	}
+}
+
+// TestQuantizeQ4_KByHand checks a super-block whose bytes follow from
+// the format's definition: all zeros, where every sub-block's range is
+// empty, so its scale and min are 0 and so are d, dmin and the quants.
+func TestQuantizeQ4_KByHand(t *testing.T) {
+	got, err := quant.Q4_K.Quantize(make([]float32, 256))
+	if err != nil || !bytes.Equal(got, make([]byte, 144)) {
+		t.Errorf("zeros: % x, %v; want 144 zero bytes", got, err)
+	}
+}
+
+// TestQuantizeQ4_KLayout checks random super-blocks against the layout,
+// read here from the bytes: d and dmin little-endian at 0 and 2, the
+// 6-bit scales and mins packed in bytes 4 to 15 as get_scale_min_k4
+// unpacks them, and the quants in the nibbles of bytes 16 on. Dequantize
+// gives (d*sc)*q - dmin*m exactly; a quant strictly inside 0..15 is the
+// nearest to its value, so it is within half a step d*sc of it (plus the
+// rounding of the float32 arithmetic).
+func TestQuantizeQ4_KLayout(t *testing.T) {
+	r := rand.New(rand.NewPCG(13, 14))
+	x := rows(r, 256*60)
+	b, err := quant.Q4_K.Quantize(x)
+	if err != nil {
+		t.Fatal(err)
+	}
+	deq, err := quant.Q4_K.Dequantize(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for k := range len(x) / 256 {
+		blk := b[144*k : 144*k+144]
+		d, dmin := half(binary.LittleEndian.Uint16(blk)), half(binary.LittleEndian.Uint16(blk[2:]))
+		s := blk[4:16]
+		for j := range 8 {
+			var sc, m byte
+			if j < 4 {
+				sc, m = s[j]&63, s[j+4]&63
+			} else {
+				sc, m = s[j+4]&0xF|s[j-4]>>6<<4, s[j+4]>>4|s[j]>>6<<4
+			}
+			step, off := float32(d)*float32(sc), float32(dmin)*float32(m)
+			for l := range 32 {
+				q := blk[16+32*(j/2)+l] >> (4 * (j % 2)) & 0xF
+				i := 256*k + 32*j + l
+				if want := step*float32(q) - off; deq[i] != want {
+					t.Fatalf("block %d sub-block %d value %d: dequantized %g, want %g", k, j, l, deq[i], want)
+				}
+				if q == 0 || q == 15 || step == 0 {
+					continue
+				}
+				if e := math.Abs(float64(x[i]) - float64(deq[i])); e > float64(step)/2*(1+1e-5)+math.Abs(float64(x[i]))*0x1p-20 {
+					t.Fatalf("block %d sub-block %d value %d: %g comes back %g, off by %g, over half the step %g", k, j, l, x[i], deq[i], e, step)
+				}
+			}
+		}
 	}
 }

@@ -263,6 +263,303 @@ func dequantizeQ4_0CPU(b *gpuimpl.CPUBlock) {
 	}
 }
 
+// DequantizeQ4_KKernel is the compiled form of the kernel DequantizeQ4_K (Go function DequantizeQ4_K).
+var DequantizeQ4_KKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
+	Name:    "github.com/goxpu/xpu/kernels/quant.DequantizeQ4_K",
+	Codegen: "xpu-gen/1",
+	Block:   xpu.Dim3{X: 256, Y: 1, Z: 1},
+	Params: []gpuimpl.Param{
+		{Name: "y", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "float32"}, Size: 4, Access: gpuimpl.AccessWrite, Binding: 0, MinLen: []string{"n"}},
+		{Name: "w", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Access: gpuimpl.AccessRead, Binding: 1, MinLen: []string{"words"}},
+		{Name: "n", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 0},
+		{Name: "words", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 4},
+	},
+	UniformSize: 16,
+	Func:        DequantizeQ4_K,
+	Artifacts: []gpuimpl.Artifact{
+		{
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:a00f14569ebbd38ef0be47fb5285389cb83cf6a291e581a6d676bfead06f983f",
+				PrivateBytes: new(80),
+				NativeOps:    []string{"bitcast", "select"},
+			},
+			Code: dequantizeQ4_KWGSL,
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:27bfc779f9cabfda739dc90a32a74d72ba1ac97f28acf400f60c2479d3403a92",
+				NativeOps: []string{"xpu.Float32FromBits"},
+			},
+			Entry: dequantizeQ4_KCPU,
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:3d4c189f6b768d7a9028f09d4503ff76fdfeaa2304e8fb6188e88cc87cab2592"},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v3"},
+			Code:     libLLVMHOSTX8664V3,
+			Symbol:   "xpu_DequantizeQ4_K",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:a629f80d294918aa9bbbec3fa0e4c09e10f2a3f500bfc17013efce9ad3a16a70"},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
+			Code:     libLLVMHOSTX8664V4,
+			Symbol:   "xpu_DequantizeQ4_K",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:043ecd8b48c184df5e7ecdc6d3096948bccfdae7d097fd10a97886cb953349f5"},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "armv8-a"},
+			Code:     libLLVMHOSTARMV8A,
+			Symbol:   "xpu_DequantizeQ4_K",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cuda", Target: "ptx", Hash: "sha256:7d2d1a72ba51532a9fda0e7f1c85077518855a683b9a4ddd24dcc2e0c8e8e8a5",
+				PrivateBytes: new(80),
+				Fault:        true,
+			},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "sm_70"},
+			Code:     libPTXSM70,
+			Symbol:   "xpu_DequantizeQ4_K",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:2efe148717eef1cb8b07b2066d486d43789f7a6d79864e7bd26b130852b4a278",
+				PrivateBytes: new(80),
+				Registers:    new(18),
+				SpillBytes:   new(0),
+				Fault:        true,
+			},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "gfx90a"},
+			Code:     libHSACOGFX90A,
+			Symbol:   "xpu_DequantizeQ4_K",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:fdf644b3fb6aaf30b32ff317e238869d38c083787493a8edec46485bd20491df",
+				PrivateBytes: new(80),
+				Registers:    new(19),
+				SpillBytes:   new(0),
+				Fault:        true,
+			},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "gfx942"},
+			Code:     libHSACOGFX942,
+			Symbol:   "xpu_DequantizeQ4_K",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:d8a1b7cae25475ae5e3a90663a88f5e8f6445f4cc89e6eca2e5e4d32889f2cae",
+				PrivateBytes: new(80),
+				Registers:    new(16),
+				SpillBytes:   new(0),
+				Fault:        true,
+			},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "gfx1100"},
+			Code:     libHSACOGFX1100,
+			Symbol:   "xpu_DequantizeQ4_K",
+		},
+	},
+})
+
+// LaunchDequantizeQ4_K launches the kernel DequantizeQ4_K on the stream s over a grid of groups
+// blocks of 256x1x1 work-items, with the arguments of DequantizeQ4_K after its Thread.
+// Buffers are bound in this order; scalars are uniforms.
+func LaunchDequantizeQ4_K(s *gpu.Stream, groups xpu.Dim3, y *gpu.Buffer[float32], w *gpu.Buffer[uint32], n uint32, words uint32) error {
+	return s.Launch(DequantizeQ4_KKernel, groups, y, w, n, words)
+}
+
+// dequantizeQ4_KWGSL is the WGSL code of DequantizeQ4_K.
+const dequantizeQ4_KWGSL = `struct xpu_Uniforms {
+    p_n: u32,
+    p_words: u32,
+}
+
+@group(0) @binding(0) var<storage, read_write> b_y: array<f32>;
+@group(0) @binding(1) var<storage, read> b_w: array<u32>;
+@group(0) @binding(2) var<uniform> xpu_u: xpu_Uniforms;
+
+// Go's uint32 x >> y: 0 when y >= 32 (WGSL takes y modulo 32).
+fn xpu_shr_u32(x: u32, y: u32) -> u32 {
+    return select(0u, x >> (y & 31u), y < 32u);
+}
+
+fn f_halfAt_4(a_o: u32) -> u32 {
+    var v_o: u32 = a_o;
+    return xpu_shr_u32(b_w[v_o >> 2u], (v_o & 2u) * 8u) & 65535u;
+}
+
+fn f_halfBits_4(a_h: u32) -> f32 {
+    var v_h: u32 = a_h;
+    let v_sign: u32 = (v_h & 32768u) << 16u;
+    var v_exp: u32;
+    v_exp = (v_h >> 10u) & 31u;
+    var v_man: u32;
+    v_man = v_h & 1023u;
+    if v_exp == 31u {
+        return bitcast<f32>((v_sign | 2139095040u) | (v_man << 13u));
+    }
+    if v_exp != 0u {
+        return bitcast<f32>((v_sign | ((v_exp + 112u) << 23u)) | (v_man << 13u));
+    }
+    if v_man == 0u {
+        return bitcast<f32>(v_sign);
+    }
+    v_exp = 113u;
+    {
+        loop {
+            if !((v_man & 1024u) == 0u) {
+                break;
+            }
+            v_man = v_man << 1u;
+            v_exp = v_exp - 1u;
+        }
+    }
+    return bitcast<f32>((v_sign | (v_exp << 23u)) | ((v_man & 1023u) << 13u));
+}
+
+fn f_byteAt_2(a_o: u32) -> u32 {
+    var v_o: u32 = a_o;
+    return xpu_shr_u32(b_w[v_o >> 2u], (v_o & 3u) * 8u) & 255u;
+}
+
+fn f_scaleK4(a_o: u32, a_j: u32) -> u32 {
+    var v_o: u32 = a_o;
+    var v_j: u32 = a_j;
+    let v_s: u32 = v_o + 4u;
+    if v_j < 4u {
+        return f_byteAt_2(v_s + v_j) & 63u;
+    }
+    return (f_byteAt_2((v_s + v_j) + 4u) & 15u) | ((f_byteAt_2((v_s + v_j) - 4u) >> 6u) << 4u);
+}
+
+fn f_minK4(a_o: u32, a_j: u32) -> u32 {
+    var v_o: u32 = a_o;
+    var v_j: u32 = a_j;
+    let v_s: u32 = v_o + 4u;
+    if v_j < 4u {
+        return f_byteAt_2((v_s + v_j) + 4u) & 63u;
+    }
+    return (f_byteAt_2((v_s + v_j) + 4u) >> 4u) | ((f_byteAt_2(v_s + v_j) >> 6u) << 4u);
+}
+
+// main is kernel DequantizeQ4_K, block 256x1x1.
+@compute @workgroup_size(256, 1, 1)
+fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {
+    let v_stride: u32 = nwg.x * 256u;
+    for (var v_i: u32 = gid.x; v_i < xpu_u.p_n; v_i = v_i + v_stride) {
+        let v_o: u32 = (v_i / 256u) * 144u;
+        let v_k: u32 = v_i % 256u;
+        let v_j: u32 = v_k / 32u;
+        let v_d: f32 = f_halfBits_4(f_halfAt_4(v_o)) * f32(f_scaleK4(v_o, v_j));
+        let v_dm: f32 = f_halfBits_4(f_halfAt_4(v_o + 2u)) * f32(f_minK4(v_o, v_j));
+        let v_q: u32 = xpu_shr_u32(f_byteAt_2(((v_o + 16u) + ((v_k / 64u) * 32u)) + (v_k % 32u)), (v_j % 2u) * 4u) & 15u;
+        b_y[v_i] = (v_d * f32(v_q)) - v_dm;
+    }
+}
+`
+
+// dequantizeQ4_KCPU runs one block of the kernel DequantizeQ4_K on the CPU.
+func dequantizeQ4_KCPU(b *gpuimpl.CPUBlock) {
+	p_y := gpuimpl.CPUView[float32](b.Buffers[0])
+	p_w := gpuimpl.CPUView[uint32](b.Buffers[1])
+	p_n := gpuimpl.CPUUniform[uint32](b.Uniforms, 0)
+	p_words := gpuimpl.CPUUniform[uint32](b.Uniforms, 4)
+	gx0 := b.Group.X * 256
+	gy0 := b.Group.Y * 1
+	gz0 := b.Group.Z * 1
+	var ly uint32
+	var lz uint32
+	stop := b.Stopping()
+	_ = p_y
+	_ = p_w
+	_ = p_n
+	_ = p_words
+	_ = gx0
+	_ = gy0
+	_ = gz0
+	_ = ly
+	_ = lz
+	_ = stop
+	f_halfAt_4 := func(lx, ly, lz uint32, v_o uint32) uint32 {
+		return ((p_w[(v_o>>uint32(2))] >> ((v_o & uint32(2)) * uint32(8))) & uint32(65535))
+	}
+	_ = f_halfAt_4
+	f_halfBits_4 := func(lx, ly, lz uint32, v_h uint32) float32 {
+		var v_sign uint32 = ((v_h & uint32(32768)) << uint32(16))
+		_ = v_sign
+		var v_exp uint32 = ((v_h >> uint32(10)) & uint32(31))
+		_ = v_exp
+		var v_man uint32 = (v_h & uint32(1023))
+		_ = v_man
+		if v_exp == uint32(31) {
+			return xpu.Float32FromBits(uint32(((v_sign | uint32(2139095040)) | (v_man << uint32(13)))))
+		}
+		if v_exp != uint32(0) {
+			return xpu.Float32FromBits(uint32(((v_sign | ((v_exp + uint32(112)) << uint32(23))) | (v_man << uint32(13)))))
+		}
+		if v_man == uint32(0) {
+			return xpu.Float32FromBits(uint32(v_sign))
+		}
+		v_exp = uint32(113)
+		{
+			for (v_man & uint32(1024)) == uint32(0) {
+				if stop.Load() {
+					panic(gpuimpl.CPUStopped)
+				}
+				v_man = (v_man << uint32(1))
+				v_exp = (v_exp - uint32(1))
+			}
+		}
+		return xpu.Float32FromBits(uint32(((v_sign | (v_exp << uint32(23))) | ((v_man & uint32(1023)) << uint32(13)))))
+	}
+	_ = f_halfBits_4
+	f_byteAt_2 := func(lx, ly, lz uint32, v_o uint32) uint32 {
+		return ((p_w[(v_o>>uint32(2))] >> ((v_o & uint32(3)) * uint32(8))) & uint32(255))
+	}
+	_ = f_byteAt_2
+	f_scaleK4 := func(lx, ly, lz uint32, v_o uint32, v_j uint32) uint32 {
+		var v_s uint32 = (v_o + uint32(4))
+		_ = v_s
+		if v_j < uint32(4) {
+			return (f_byteAt_2(lx, ly, lz, (v_s+v_j)) & uint32(63))
+		}
+		return ((f_byteAt_2(lx, ly, lz, ((v_s+v_j)+uint32(4))) & uint32(15)) | ((f_byteAt_2(lx, ly, lz, ((v_s+v_j)-uint32(4))) >> uint32(6)) << uint32(4)))
+	}
+	_ = f_scaleK4
+	f_minK4 := func(lx, ly, lz uint32, v_o uint32, v_j uint32) uint32 {
+		var v_s uint32 = (v_o + uint32(4))
+		_ = v_s
+		if v_j < uint32(4) {
+			return (f_byteAt_2(lx, ly, lz, ((v_s+v_j)+uint32(4))) & uint32(63))
+		}
+		return ((f_byteAt_2(lx, ly, lz, ((v_s+v_j)+uint32(4))) >> uint32(4)) | ((f_byteAt_2(lx, ly, lz, (v_s+v_j)) >> uint32(6)) << uint32(4)))
+	}
+	_ = f_minK4
+	for lx := uint32(0); lx < 256; lx++ {
+		li := lx
+		_ = li
+		var v_stride uint32 = (b.Groups.X * uint32(256))
+		_ = v_stride
+		{
+			var v_i uint32 = (gx0 + lx)
+			_ = v_i
+			for v_i < p_n {
+				if stop.Load() {
+					panic(gpuimpl.CPUStopped)
+				}
+				{
+					var v_o uint32 = ((v_i / uint32(256)) * uint32(144))
+					_ = v_o
+					var v_k uint32 = (v_i % uint32(256))
+					_ = v_k
+					var v_j uint32 = (v_k / uint32(32))
+					_ = v_j
+					var v_d float32 = (f_halfBits_4(lx, ly, lz, f_halfAt_4(lx, ly, lz, v_o)) * float32(f_scaleK4(lx, ly, lz, v_o, v_j)))
+					_ = v_d
+					var v_dm float32 = (f_halfBits_4(lx, ly, lz, f_halfAt_4(lx, ly, lz, (v_o+uint32(2)))) * float32(f_minK4(lx, ly, lz, v_o, v_j)))
+					_ = v_dm
+					var v_q uint32 = ((f_byteAt_2(lx, ly, lz, (((v_o+uint32(16))+((v_k/uint32(64))*uint32(32)))+(v_k%uint32(32)))) >> ((v_j % uint32(2)) * uint32(4))) & uint32(15))
+					_ = v_q
+					p_y[v_i] = ((v_d * float32(v_q)) - v_dm)
+				}
+				v_i = (v_i + v_stride)
+			}
+		}
+	}
+}
+
 // DequantizeQ8_0Kernel is the compiled form of the kernel DequantizeQ8_0 (Go function DequantizeQ8_0).
 var DequantizeQ8_0Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Name:    "github.com/goxpu/xpu/kernels/quant.DequantizeQ8_0",
@@ -881,6 +1178,462 @@ func matVecQ4_0CPU(b *gpuimpl.CPUBlock) {
 					c5, first5 = v, false
 				} else if v != c5 {
 					panic("xpu: kernel MatVecQ4_0: work-items disagree on the condition around a barrier")
+				}
+			}
+			if !c5 {
+				break
+			}
+			for lx := uint32(0); lx < 128; lx++ {
+				li := lx
+				_ = li
+				v_h := a_h[li]
+				_ = v_h
+				var v_li uint32 = li
+				_ = v_li
+				if v_li < v_h {
+					s_part[v_li] = (s_part[v_li] + s_part[(v_li+v_h)])
+				}
+			}
+			for lx := uint32(0); lx < 128; lx++ {
+				li := lx
+				_ = li
+				v_h := a_h[li]
+				_ = v_h
+				v_h = (v_h / uint32(2))
+				a_h[li] = v_h
+			}
+		}
+		for lx := uint32(0); lx < 128; lx++ {
+			li := lx
+			_ = li
+			var v_li uint32 = li
+			_ = v_li
+			if v_li == uint32(0) {
+				p_y[v_r] = s_part[uint32(0)]
+			}
+		}
+		v_r = (v_r + b.Groups.X)
+	}
+}
+
+// MatVecQ4_KKernel is the compiled form of the kernel MatVecQ4_K (Go function MatVecQ4_K).
+var MatVecQ4_KKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
+	Name:    "github.com/goxpu/xpu/kernels/quant.MatVecQ4_K",
+	Codegen: "xpu-gen/1",
+	Block:   xpu.Dim3{X: 128, Y: 1, Z: 1},
+	Params: []gpuimpl.Param{
+		{Name: "y", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "float32"}, Size: 4, Access: gpuimpl.AccessWrite, Binding: 0, MinLen: []string{"rows"}},
+		{Name: "x", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "float32"}, Size: 4, Access: gpuimpl.AccessRead, Binding: 1, MinLen: []string{"cols"}},
+		{Name: "w", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Access: gpuimpl.AccessRead, Binding: 2, MinLen: []string{"words"}},
+		{Name: "rows", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 0},
+		{Name: "cols", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 4},
+		{Name: "words", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 8},
+	},
+	SharedBytes: 512,
+	UniformSize: 16,
+	Func:        MatVecQ4_K,
+	Artifacts: []gpuimpl.Artifact{
+		{
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:b9dcbb6f4a641c23af2600692b6e2c41c51d07a76b36ee701a4d5c645c3fbb43",
+				PrivateBytes: new(128),
+				NativeOps:    []string{"bitcast", "select", "storageBarrier", "workgroupBarrier"},
+			},
+			Code: matVecQ4_KWGSL,
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:a3717560f0a6b4436af3d6ffa267ecffab83f60f4fc670e9d31f0bad94c71d17",
+				NativeOps: []string{"xpu.Float32FromBits"},
+			},
+			Entry: matVecQ4_KCPU,
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:244d5dfa00c6539f1257480972ac1fdf0f43098bb2a8b088ac8e500e6c7a5374"},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v3"},
+			Code:     libLLVMHOSTX8664V3,
+			Symbol:   "xpu_MatVecQ4_K",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:a7488aea092c400b652d61204f303f2db1df2868918fcf97ec56b8428ac1f72c"},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
+			Code:     libLLVMHOSTX8664V4,
+			Symbol:   "xpu_MatVecQ4_K",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:fe4e39f37dea141d2ff8e95df5bae95b36e73e6760ec018e38d71a828539f37c"},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "armv8-a"},
+			Code:     libLLVMHOSTARMV8A,
+			Symbol:   "xpu_MatVecQ4_K",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cuda", Target: "ptx", Hash: "sha256:b5eb37766460d2510fd6f19d7672ead8ced3d385cd6255c1aac500776d94d9d3",
+				PrivateBytes: new(128),
+				Fault:        true,
+			},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "sm_70"},
+			Code:     libPTXSM70,
+			Symbol:   "xpu_MatVecQ4_K",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:848dfad6342a35224186a39bd5da06317b35316a90a93b67f86afb5013e27a77",
+				PrivateBytes: new(128),
+				Registers:    new(40),
+				SpillBytes:   new(0),
+				Fault:        true,
+			},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "gfx90a"},
+			Code:     libHSACOGFX90A,
+			Symbol:   "xpu_MatVecQ4_K",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:dae9a649ff30dc451d13299c603744e149e218706210429a5812fe9b6b3b8a9f",
+				PrivateBytes: new(128),
+				Registers:    new(39),
+				SpillBytes:   new(0),
+				Fault:        true,
+			},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "gfx942"},
+			Code:     libHSACOGFX942,
+			Symbol:   "xpu_MatVecQ4_K",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:981ec85f45073e365b602abbf0e15e9663e7c1119bc052bf5076d1fc19f00280",
+				PrivateBytes: new(128),
+				Registers:    new(35),
+				SpillBytes:   new(0),
+				Fault:        true,
+			},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "gfx1100"},
+			Code:     libHSACOGFX1100,
+			Symbol:   "xpu_MatVecQ4_K",
+		},
+	},
+})
+
+// LaunchMatVecQ4_K launches the kernel MatVecQ4_K on the stream s over a grid of groups
+// blocks of 128x1x1 work-items, with the arguments of MatVecQ4_K after its Thread.
+// Buffers are bound in this order; scalars are uniforms.
+func LaunchMatVecQ4_K(s *gpu.Stream, groups xpu.Dim3, y *gpu.Buffer[float32], x *gpu.Buffer[float32], w *gpu.Buffer[uint32], rows uint32, cols uint32, words uint32) error {
+	return s.Launch(MatVecQ4_KKernel, groups, y, x, w, rows, cols, words)
+}
+
+// matVecQ4_KWGSL is the WGSL code of MatVecQ4_K.
+const matVecQ4_KWGSL = `struct xpu_Uniforms {
+    p_rows: u32,
+    p_cols: u32,
+    p_words: u32,
+}
+
+@group(0) @binding(0) var<storage, read_write> b_y: array<f32>;
+@group(0) @binding(1) var<storage, read> b_x: array<f32>;
+@group(0) @binding(2) var<storage, read> b_w: array<u32>;
+@group(0) @binding(3) var<uniform> xpu_u: xpu_Uniforms;
+var<workgroup> s_part: array<f32, 128>;
+
+// Go's uint32 x >> y: 0 when y >= 32 (WGSL takes y modulo 32).
+fn xpu_shr_u32(x: u32, y: u32) -> u32 {
+    return select(0u, x >> (y & 31u), y < 32u);
+}
+
+fn f_halfAt_5(a_o: u32) -> u32 {
+    var v_o: u32 = a_o;
+    return xpu_shr_u32(b_w[v_o >> 2u], (v_o & 2u) * 8u) & 65535u;
+}
+
+fn f_halfBits_5(a_h: u32) -> f32 {
+    var v_h: u32 = a_h;
+    let v_sign: u32 = (v_h & 32768u) << 16u;
+    var v_exp: u32;
+    v_exp = (v_h >> 10u) & 31u;
+    var v_man: u32;
+    v_man = v_h & 1023u;
+    if v_exp == 31u {
+        return bitcast<f32>((v_sign | 2139095040u) | (v_man << 13u));
+    }
+    if v_exp != 0u {
+        return bitcast<f32>((v_sign | ((v_exp + 112u) << 23u)) | (v_man << 13u));
+    }
+    if v_man == 0u {
+        return bitcast<f32>(v_sign);
+    }
+    v_exp = 113u;
+    {
+        loop {
+            if !((v_man & 1024u) == 0u) {
+                break;
+            }
+            v_man = v_man << 1u;
+            v_exp = v_exp - 1u;
+        }
+    }
+    return bitcast<f32>((v_sign | (v_exp << 23u)) | ((v_man & 1023u) << 13u));
+}
+
+fn f_byteAt_3(a_o: u32) -> u32 {
+    var v_o: u32 = a_o;
+    return xpu_shr_u32(b_w[v_o >> 2u], (v_o & 3u) * 8u) & 255u;
+}
+
+fn f_scaleK4_1(a_o: u32, a_j: u32) -> u32 {
+    var v_o: u32 = a_o;
+    var v_j: u32 = a_j;
+    let v_s: u32 = v_o + 4u;
+    if v_j < 4u {
+        return f_byteAt_3(v_s + v_j) & 63u;
+    }
+    return (f_byteAt_3((v_s + v_j) + 4u) & 15u) | ((f_byteAt_3((v_s + v_j) - 4u) >> 6u) << 4u);
+}
+
+fn f_minK4_1(a_o: u32, a_j: u32) -> u32 {
+    var v_o: u32 = a_o;
+    var v_j: u32 = a_j;
+    let v_s: u32 = v_o + 4u;
+    if v_j < 4u {
+        return f_byteAt_3((v_s + v_j) + 4u) & 63u;
+    }
+    return (f_byteAt_3((v_s + v_j) + 4u) >> 4u) | ((f_byteAt_3(v_s + v_j) >> 6u) << 4u);
+}
+
+// main is kernel MatVecQ4_K, block 128x1x1.
+@compute @workgroup_size(128, 1, 1)
+fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>, @builtin(local_invocation_index) lidx: u32) {
+    let v_li: u32 = lidx;
+    let v_nb: u32 = xpu_u.p_cols / 256u;
+    for (var v_r: u32 = wid.x; v_r < xpu_u.p_rows; v_r = v_r + nwg.x) {
+        var v_acc: f32;
+        v_acc = 0.0f;
+        for (var v_u: u32 = v_li; v_u < (v_nb * 32u); v_u = v_u + 128u) {
+            let v_b: u32 = v_u / 32u;
+            let v_j: u32 = (v_u / 4u) % 8u;
+            let v_p: u32 = v_u % 4u;
+            let v_o: u32 = ((v_r * v_nb) + v_b) * 144u;
+            let v_shift: u32 = (v_j % 2u) * 4u;
+            var v_s: f32;
+            v_s = 0.0f;
+            var v_sx: f32;
+            v_sx = 0.0f;
+            for (var v_k: u32 = 0u; v_k < 2u; v_k = v_k + 1u) {
+                let v_q: u32 = xpu_shr_u32(b_w[((((v_o + 16u) + ((v_j / 2u) * 32u)) + (v_p * 8u)) + (v_k * 4u)) >> 2u], v_shift);
+                let v_xi: u32 = (((v_b * 256u) + (v_j * 32u)) + (v_p * 8u)) + (v_k * 4u);
+                for (var v_e: u32 = 0u; v_e < 4u; v_e = v_e + 1u) {
+                    let v_xv: f32 = b_x[v_xi + v_e];
+                    v_s = v_s + (f32(xpu_shr_u32(v_q, v_e * 8u) & 15u) * v_xv);
+                    v_sx = v_sx + v_xv;
+                }
+            }
+            let v_d: f32 = f_halfBits_5(f_halfAt_5(v_o)) * f32(f_scaleK4_1(v_o, v_j));
+            let v_dm: f32 = f_halfBits_5(f_halfAt_5(v_o + 2u)) * f32(f_minK4_1(v_o, v_j));
+            v_acc = v_acc + ((v_d * v_s) - (v_dm * v_sx));
+        }
+        s_part[v_li] = v_acc;
+        storageBarrier();
+        workgroupBarrier();
+        for (var v_h: u32 = 64u; v_h > 0u; v_h = v_h / 2u) {
+            if v_li < v_h {
+                s_part[v_li] = s_part[v_li] + s_part[v_li + v_h];
+            }
+            storageBarrier();
+            workgroupBarrier();
+        }
+        if v_li == 0u {
+            b_y[v_r] = s_part[0u];
+        }
+    }
+}
+`
+
+// matVecQ4_KCPU runs one block of the kernel MatVecQ4_K on the CPU.
+func matVecQ4_KCPU(b *gpuimpl.CPUBlock) {
+	p_y := gpuimpl.CPUView[float32](b.Buffers[0])
+	p_x := gpuimpl.CPUView[float32](b.Buffers[1])
+	p_w := gpuimpl.CPUView[uint32](b.Buffers[2])
+	p_rows := gpuimpl.CPUUniform[uint32](b.Uniforms, 0)
+	p_cols := gpuimpl.CPUUniform[uint32](b.Uniforms, 4)
+	p_words := gpuimpl.CPUUniform[uint32](b.Uniforms, 8)
+	var s_part [128]float32
+	var a_h [128]uint32
+	var a_nb [128]uint32
+	var v_r uint32
+	gx0 := b.Group.X * 128
+	gy0 := b.Group.Y * 1
+	gz0 := b.Group.Z * 1
+	var ly uint32
+	var lz uint32
+	stop := b.Stopping()
+	_ = p_y
+	_ = p_x
+	_ = p_w
+	_ = p_rows
+	_ = p_cols
+	_ = p_words
+	_ = v_r
+	_ = gx0
+	_ = gy0
+	_ = gz0
+	_ = ly
+	_ = lz
+	_ = stop
+	f_halfAt_5 := func(lx, ly, lz uint32, v_o uint32) uint32 {
+		return ((p_w[(v_o>>uint32(2))] >> ((v_o & uint32(2)) * uint32(8))) & uint32(65535))
+	}
+	_ = f_halfAt_5
+	f_halfBits_5 := func(lx, ly, lz uint32, v_h uint32) float32 {
+		var v_sign uint32 = ((v_h & uint32(32768)) << uint32(16))
+		_ = v_sign
+		var v_exp uint32 = ((v_h >> uint32(10)) & uint32(31))
+		_ = v_exp
+		var v_man uint32 = (v_h & uint32(1023))
+		_ = v_man
+		if v_exp == uint32(31) {
+			return xpu.Float32FromBits(uint32(((v_sign | uint32(2139095040)) | (v_man << uint32(13)))))
+		}
+		if v_exp != uint32(0) {
+			return xpu.Float32FromBits(uint32(((v_sign | ((v_exp + uint32(112)) << uint32(23))) | (v_man << uint32(13)))))
+		}
+		if v_man == uint32(0) {
+			return xpu.Float32FromBits(uint32(v_sign))
+		}
+		v_exp = uint32(113)
+		{
+			for (v_man & uint32(1024)) == uint32(0) {
+				if stop.Load() {
+					panic(gpuimpl.CPUStopped)
+				}
+				v_man = (v_man << uint32(1))
+				v_exp = (v_exp - uint32(1))
+			}
+		}
+		return xpu.Float32FromBits(uint32(((v_sign | (v_exp << uint32(23))) | ((v_man & uint32(1023)) << uint32(13)))))
+	}
+	_ = f_halfBits_5
+	f_byteAt_3 := func(lx, ly, lz uint32, v_o uint32) uint32 {
+		return ((p_w[(v_o>>uint32(2))] >> ((v_o & uint32(3)) * uint32(8))) & uint32(255))
+	}
+	_ = f_byteAt_3
+	f_scaleK4_1 := func(lx, ly, lz uint32, v_o uint32, v_j uint32) uint32 {
+		var v_s uint32 = (v_o + uint32(4))
+		_ = v_s
+		if v_j < uint32(4) {
+			return (f_byteAt_3(lx, ly, lz, (v_s+v_j)) & uint32(63))
+		}
+		return ((f_byteAt_3(lx, ly, lz, ((v_s+v_j)+uint32(4))) & uint32(15)) | ((f_byteAt_3(lx, ly, lz, ((v_s+v_j)-uint32(4))) >> uint32(6)) << uint32(4)))
+	}
+	_ = f_scaleK4_1
+	f_minK4_1 := func(lx, ly, lz uint32, v_o uint32, v_j uint32) uint32 {
+		var v_s uint32 = (v_o + uint32(4))
+		_ = v_s
+		if v_j < uint32(4) {
+			return (f_byteAt_3(lx, ly, lz, ((v_s+v_j)+uint32(4))) & uint32(63))
+		}
+		return ((f_byteAt_3(lx, ly, lz, ((v_s+v_j)+uint32(4))) >> uint32(4)) | ((f_byteAt_3(lx, ly, lz, (v_s+v_j)) >> uint32(6)) << uint32(4)))
+	}
+	_ = f_minK4_1
+	for lx := uint32(0); lx < 128; lx++ {
+		li := lx
+		_ = li
+		var v_nb uint32
+		var v_li uint32 = li
+		_ = v_li
+		v_nb = (p_cols / uint32(256))
+		a_nb[li] = v_nb
+	}
+	v_r = b.Group.X
+	for {
+		if stop.Load() {
+			panic(gpuimpl.CPUStopped)
+		}
+		c2 := (v_r < p_rows)
+		if !c2 {
+			break
+		}
+		for lx := uint32(0); lx < 128; lx++ {
+			li := lx
+			_ = li
+			v_nb := a_nb[li]
+			_ = v_nb
+			var v_li uint32 = li
+			_ = v_li
+			var v_acc float32 = float32(0)
+			_ = v_acc
+			{
+				var v_u uint32 = v_li
+				_ = v_u
+				for v_u < (v_nb * uint32(32)) {
+					if stop.Load() {
+						panic(gpuimpl.CPUStopped)
+					}
+					{
+						var v_b uint32 = (v_u / uint32(32))
+						_ = v_b
+						var v_j uint32 = ((v_u / uint32(4)) % uint32(8))
+						_ = v_j
+						var v_p uint32 = (v_u % uint32(4))
+						_ = v_p
+						var v_o uint32 = (((v_r * v_nb) + v_b) * uint32(144))
+						_ = v_o
+						var v_shift uint32 = ((v_j % uint32(2)) * uint32(4))
+						_ = v_shift
+						var v_s float32 = float32(0)
+						_ = v_s
+						var v_sx float32 = float32(0)
+						_ = v_sx
+						{
+							var v_k uint32 = uint32(0)
+							_ = v_k
+							for v_k < uint32(2) {
+								{
+									var v_q uint32 = (p_w[(((((v_o+uint32(16))+((v_j/uint32(2))*uint32(32)))+(v_p*uint32(8)))+(v_k*uint32(4)))>>uint32(2))] >> v_shift)
+									_ = v_q
+									var v_xi uint32 = ((((v_b * uint32(256)) + (v_j * uint32(32))) + (v_p * uint32(8))) + (v_k * uint32(4)))
+									_ = v_xi
+									{
+										var v_e uint32 = uint32(0)
+										_ = v_e
+										for v_e < uint32(4) {
+											{
+												var v_xv float32 = p_x[(v_xi + v_e)]
+												_ = v_xv
+												v_s = (v_s + (float32(((v_q >> (v_e * uint32(8))) & uint32(15))) * v_xv))
+												v_sx = (v_sx + v_xv)
+											}
+											v_e = (v_e + uint32(1))
+										}
+									}
+								}
+								v_k = (v_k + uint32(1))
+							}
+						}
+						var v_d float32 = (f_halfBits_5(lx, ly, lz, f_halfAt_5(lx, ly, lz, v_o)) * float32(f_scaleK4_1(lx, ly, lz, v_o, v_j)))
+						_ = v_d
+						var v_dm float32 = (f_halfBits_5(lx, ly, lz, f_halfAt_5(lx, ly, lz, (v_o+uint32(2)))) * float32(f_minK4_1(lx, ly, lz, v_o, v_j)))
+						_ = v_dm
+						v_acc = (v_acc + ((v_d * v_s) - (v_dm * v_sx)))
+					}
+					v_u = (v_u + uint32(128))
+				}
+			}
+			s_part[v_li] = v_acc
+		}
+		for lx := uint32(0); lx < 128; lx++ {
+			li := lx
+			_ = li
+			var v_h uint32
+			v_h = uint32(64)
+			a_h[li] = v_h
+		}
+		for {
+			if stop.Load() {
+				panic(gpuimpl.CPUStopped)
+			}
+			c5, first5 := false, true
+			for lx := uint32(0); lx < 128; lx++ {
+				li := lx
+				_ = li
+				v_h := a_h[li]
+				_ = v_h
+				if v := (v_h > uint32(0)); first5 {
+					c5, first5 = v, false
+				} else if v != c5 {
+					panic("xpu: kernel MatVecQ4_K: work-items disagree on the condition around a barrier")
 				}
 			}
 			if !c5 {
