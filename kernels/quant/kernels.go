@@ -251,9 +251,12 @@ func DequantizeQ4_K(t xpu.Thread, y []float32, w []uint32, n, words uint32) {
 }
 
 // MatVecQ4_K computes y = W x for W of rows x cols values in Q4_K
-// super-blocks (w, words words), row-major, as MatVecQ8_0 does: a unit
-// of work is a quarter of a sub-block (8 values, two aligned words of
-// quants), which adds d*sc*sum(q*x) - dmin*m*sum(x).
+// super-blocks (w, words words), row-major, as MatVecQ8_0 does. A unit
+// of work is half of a pair of sub-blocks: 16 quant bytes (four aligned
+// words), whose low nibbles are 16 values of sub-block 2p and whose high
+// nibbles the same 16 of sub-block 2p+1, so that the scales, mins and
+// float16 conversions a unit needs are spread over 32 values; it adds
+// d*sc*sum(q*x) - dmin*m*sum(x) for each of the two sub-blocks.
 //
 //xpu:kernel block=128 len(y)=rows len(x)=cols len(w)=words
 func MatVecQ4_K(t xpu.Thread, y, x []float32, w []uint32, rows, cols, words uint32) {
@@ -262,23 +265,26 @@ func MatVecQ4_K(t xpu.Thread, y, x []float32, w []uint32, rows, cols, words uint
 	nb := cols / 256
 	for r := t.GroupX(); r < rows; r += t.NumGroupsX() {
 		acc := float32(0)
-		for u := li; u < nb*32; u += matVecBlock {
-			b, j, p := u/32, (u/4)%8, u%4
+		for u := li; u < nb*8; u += matVecBlock {
+			b, p, hf := u/8, (u/2)%4, u%2
 			o := (r*nb + b) * 144
-			shift := (j % 2) * 4
-			s, sx := float32(0), float32(0)
-			for k := uint32(0); k < 2; k++ {
-				q := w[(o+q4KQuantsAt+(j/2)*32+p*8+k*4)>>2] >> shift
-				xi := b*256 + j*32 + p*8 + k*4
+			s0, s1, x0, x1 := float32(0), float32(0), float32(0), float32(0)
+			for k := uint32(0); k < 4; k++ {
+				q := w[(o+q4KQuantsAt+p*32+hf*16+k*4)>>2]
+				xi := b*256 + p*64 + hf*16 + k*4
 				for e := uint32(0); e < 4; e++ {
-					xv := x[xi+e]
-					s += float32((q>>(e*8))&0xF) * xv
-					sx += xv
+					v := q >> (e * 8)
+					xa, xb := x[xi+e], x[xi+e+32]
+					s0 += float32(v&0xF) * xa
+					x0 += xa
+					s1 += float32((v>>4)&0xF) * xb
+					x1 += xb
 				}
 			}
-			d := halfBits(halfAt(w, o)) * float32(scaleK4(w, o, j))
-			dm := halfBits(halfAt(w, o+2)) * float32(minK4(w, o, j))
-			acc += d*s - dm*sx
+			d, dmin := halfBits(halfAt(w, o)), halfBits(halfAt(w, o+2))
+			d0, m0 := d*float32(scaleK4(w, o, 2*p)), dmin*float32(minK4(w, o, 2*p))
+			d1, m1 := d*float32(scaleK4(w, o, 2*p+1)), dmin*float32(minK4(w, o, 2*p+1))
+			acc += (d0*s0 - m0*x0) + (d1*s1 - m1*x1)
 		}
 		part[li] = acc
 		t.Barrier()

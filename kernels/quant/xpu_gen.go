@@ -1234,39 +1234,39 @@ var MatVecQ4_KKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Func:        MatVecQ4_K,
 	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:b9dcbb6f4a641c23af2600692b6e2c41c51d07a76b36ee701a4d5c645c3fbb43",
-				PrivateBytes: new(128),
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:bfa1c06f3b0f77c5006765c59470c9bd0d41ec1e0acd127927febfcfb1f87e3c",
+				PrivateBytes: new(156),
 				NativeOps:    []string{"bitcast", "select", "storageBarrier", "workgroupBarrier"},
 			},
 			Code: matVecQ4_KWGSL,
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:a3717560f0a6b4436af3d6ffa267ecffab83f60f4fc670e9d31f0bad94c71d17",
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:f5a6f2ed61cf2a76231f140e34872404a6e0860b6bfe152a6494222e970e5f2e",
 				NativeOps: []string{"xpu.Float32FromBits"},
 			},
 			Entry: matVecQ4_KCPU,
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:244d5dfa00c6539f1257480972ac1fdf0f43098bb2a8b088ac8e500e6c7a5374"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:fcd16c912652f33226fe2aa34d619ab20ddce0f87a9d33797b3e68e170a4f7be"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v3"},
 			Code:     libLLVMHOSTX8664V3,
 			Symbol:   "xpu_MatVecQ4_K",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:a7488aea092c400b652d61204f303f2db1df2868918fcf97ec56b8428ac1f72c"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:6b0c03dfa60a728375ad6b3ca62b26507debc419563928c01d258cb3d7099724"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
 			Code:     libLLVMHOSTX8664V4,
 			Symbol:   "xpu_MatVecQ4_K",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:fe4e39f37dea141d2ff8e95df5bae95b36e73e6760ec018e38d71a828539f37c"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:ebc1f32066ceb2687d1451707c05c0e459da0394ffe128fae1c58051d5472c30"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "armv8-a"},
 			Code:     libLLVMHOSTARMV8A,
 			Symbol:   "xpu_MatVecQ4_K",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cuda", Target: "ptx", Hash: "sha256:b5eb37766460d2510fd6f19d7672ead8ced3d385cd6255c1aac500776d94d9d3",
-				PrivateBytes: new(128),
+			Manifest: gpuimpl.Manifest{Backend: "cuda", Target: "ptx", Hash: "sha256:2ec5872aa9a6acdcca4d7fd4081963c5a7784026d600ea1afcae75c7888cbc68",
+				PrivateBytes: new(156),
 				Fault:        true,
 			},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "sm_70"},
@@ -1274,9 +1274,9 @@ var MatVecQ4_KKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_MatVecQ4_K",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:848dfad6342a35224186a39bd5da06317b35316a90a93b67f86afb5013e27a77",
-				PrivateBytes: new(128),
-				Registers:    new(40),
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:f75cbf6b034350bd431f40b941fe748a17ab506f1c3601c15666f3f3903feb99",
+				PrivateBytes: new(156),
+				Registers:    new(53),
 				SpillBytes:   new(0),
 				Fault:        true,
 			},
@@ -1285,9 +1285,9 @@ var MatVecQ4_KKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_MatVecQ4_K",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:dae9a649ff30dc451d13299c603744e149e218706210429a5812fe9b6b3b8a9f",
-				PrivateBytes: new(128),
-				Registers:    new(39),
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:24025c1c64196dc263e5c9db69fbae59323e8c1aed56ff5592de2f94ae6804c9",
+				PrivateBytes: new(156),
+				Registers:    new(54),
 				SpillBytes:   new(0),
 				Fault:        true,
 			},
@@ -1296,9 +1296,9 @@ var MatVecQ4_KKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_MatVecQ4_K",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:981ec85f45073e365b602abbf0e15e9663e7c1119bc052bf5076d1fc19f00280",
-				PrivateBytes: new(128),
-				Registers:    new(35),
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:916d1dd83806799f286ca4980c01ef3342cccd233de765148023e992d5319619",
+				PrivateBytes: new(156),
+				Registers:    new(49),
 				SpillBytes:   new(0),
 				Fault:        true,
 			},
@@ -1401,28 +1401,39 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec
     for (var v_r: u32 = wid.x; v_r < xpu_u.p_rows; v_r = v_r + nwg.x) {
         var v_acc: f32;
         v_acc = 0.0f;
-        for (var v_u: u32 = v_li; v_u < (v_nb * 32u); v_u = v_u + 128u) {
-            let v_b: u32 = v_u / 32u;
-            let v_j: u32 = (v_u / 4u) % 8u;
-            let v_p: u32 = v_u % 4u;
+        for (var v_u: u32 = v_li; v_u < (v_nb * 8u); v_u = v_u + 128u) {
+            let v_b: u32 = v_u / 8u;
+            let v_p: u32 = (v_u / 2u) % 4u;
+            let v_hf: u32 = v_u % 2u;
             let v_o: u32 = ((v_r * v_nb) + v_b) * 144u;
-            let v_shift: u32 = (v_j % 2u) * 4u;
-            var v_s: f32;
-            v_s = 0.0f;
-            var v_sx: f32;
-            v_sx = 0.0f;
-            for (var v_k: u32 = 0u; v_k < 2u; v_k = v_k + 1u) {
-                let v_q: u32 = xpu_shr_u32(b_w[((((v_o + 16u) + ((v_j / 2u) * 32u)) + (v_p * 8u)) + (v_k * 4u)) >> 2u], v_shift);
-                let v_xi: u32 = (((v_b * 256u) + (v_j * 32u)) + (v_p * 8u)) + (v_k * 4u);
+            var v_s0: f32;
+            v_s0 = 0.0f;
+            var v_s1: f32;
+            v_s1 = 0.0f;
+            var v_x0: f32;
+            v_x0 = 0.0f;
+            var v_x1: f32;
+            v_x1 = 0.0f;
+            for (var v_k: u32 = 0u; v_k < 4u; v_k = v_k + 1u) {
+                let v_q: u32 = b_w[((((v_o + 16u) + (v_p * 32u)) + (v_hf * 16u)) + (v_k * 4u)) >> 2u];
+                let v_xi: u32 = (((v_b * 256u) + (v_p * 64u)) + (v_hf * 16u)) + (v_k * 4u);
                 for (var v_e: u32 = 0u; v_e < 4u; v_e = v_e + 1u) {
-                    let v_xv: f32 = b_x[v_xi + v_e];
-                    v_s = v_s + (f32(xpu_shr_u32(v_q, v_e * 8u) & 15u) * v_xv);
-                    v_sx = v_sx + v_xv;
+                    let v_v: u32 = xpu_shr_u32(v_q, v_e * 8u);
+                    let v_xa: f32 = b_x[v_xi + v_e];
+                    let v_xb: f32 = b_x[(v_xi + v_e) + 32u];
+                    v_s0 = v_s0 + (f32(v_v & 15u) * v_xa);
+                    v_x0 = v_x0 + v_xa;
+                    v_s1 = v_s1 + (f32((v_v >> 4u) & 15u) * v_xb);
+                    v_x1 = v_x1 + v_xb;
                 }
             }
-            let v_d: f32 = f_halfBits_5(f_halfAt_5(v_o)) * f32(f_scaleK4_1(v_o, v_j));
-            let v_dm: f32 = f_halfBits_5(f_halfAt_5(v_o + 2u)) * f32(f_minK4_1(v_o, v_j));
-            v_acc = v_acc + ((v_d * v_s) - (v_dm * v_sx));
+            let v_d: f32 = f_halfBits_5(f_halfAt_5(v_o));
+            let v_dmin: f32 = f_halfBits_5(f_halfAt_5(v_o + 2u));
+            let v_d0: f32 = v_d * f32(f_scaleK4_1(v_o, 2u * v_p));
+            let v_m0: f32 = v_dmin * f32(f_minK4_1(v_o, 2u * v_p));
+            let v_d1: f32 = v_d * f32(f_scaleK4_1(v_o, (2u * v_p) + 1u));
+            let v_m1: f32 = v_dmin * f32(f_minK4_1(v_o, (2u * v_p) + 1u));
+            v_acc = v_acc + (((v_d0 * v_s0) - (v_m0 * v_x0)) + ((v_d1 * v_s1) - (v_m1 * v_x1)));
         }
         s_part[v_li] = v_acc;
         storageBarrier();
@@ -1557,43 +1568,51 @@ func matVecQ4_KCPU(b *gpuimpl.CPUBlock) {
 			{
 				var v_u uint32 = v_li
 				_ = v_u
-				for v_u < (v_nb * uint32(32)) {
+				for v_u < (v_nb * uint32(8)) {
 					if stop.Load() {
 						panic(gpuimpl.CPUStopped)
 					}
 					{
-						var v_b uint32 = (v_u / uint32(32))
+						var v_b uint32 = (v_u / uint32(8))
 						_ = v_b
-						var v_j uint32 = ((v_u / uint32(4)) % uint32(8))
-						_ = v_j
-						var v_p uint32 = (v_u % uint32(4))
+						var v_p uint32 = ((v_u / uint32(2)) % uint32(4))
 						_ = v_p
+						var v_hf uint32 = (v_u % uint32(2))
+						_ = v_hf
 						var v_o uint32 = (((v_r * v_nb) + v_b) * uint32(144))
 						_ = v_o
-						var v_shift uint32 = ((v_j % uint32(2)) * uint32(4))
-						_ = v_shift
-						var v_s float32 = float32(0)
-						_ = v_s
-						var v_sx float32 = float32(0)
-						_ = v_sx
+						var v_s0 float32 = float32(0)
+						_ = v_s0
+						var v_s1 float32 = float32(0)
+						_ = v_s1
+						var v_x0 float32 = float32(0)
+						_ = v_x0
+						var v_x1 float32 = float32(0)
+						_ = v_x1
 						{
 							var v_k uint32 = uint32(0)
 							_ = v_k
-							for v_k < uint32(2) {
+							for v_k < uint32(4) {
 								{
-									var v_q uint32 = (p_w[(((((v_o+uint32(16))+((v_j/uint32(2))*uint32(32)))+(v_p*uint32(8)))+(v_k*uint32(4)))>>uint32(2))] >> v_shift)
+									var v_q uint32 = p_w[(((((v_o + uint32(16)) + (v_p * uint32(32))) + (v_hf * uint32(16))) + (v_k * uint32(4))) >> uint32(2))]
 									_ = v_q
-									var v_xi uint32 = ((((v_b * uint32(256)) + (v_j * uint32(32))) + (v_p * uint32(8))) + (v_k * uint32(4)))
+									var v_xi uint32 = ((((v_b * uint32(256)) + (v_p * uint32(64))) + (v_hf * uint32(16))) + (v_k * uint32(4)))
 									_ = v_xi
 									{
 										var v_e uint32 = uint32(0)
 										_ = v_e
 										for v_e < uint32(4) {
 											{
-												var v_xv float32 = p_x[(v_xi + v_e)]
-												_ = v_xv
-												v_s = (v_s + (float32(((v_q >> (v_e * uint32(8))) & uint32(15))) * v_xv))
-												v_sx = (v_sx + v_xv)
+												var v_v uint32 = (v_q >> (v_e * uint32(8)))
+												_ = v_v
+												var v_xa float32 = p_x[(v_xi + v_e)]
+												_ = v_xa
+												var v_xb float32 = p_x[((v_xi + v_e) + uint32(32))]
+												_ = v_xb
+												v_s0 = (v_s0 + (float32((v_v & uint32(15))) * v_xa))
+												v_x0 = (v_x0 + v_xa)
+												v_s1 = (v_s1 + (float32(((v_v >> uint32(4)) & uint32(15))) * v_xb))
+												v_x1 = (v_x1 + v_xb)
 											}
 											v_e = (v_e + uint32(1))
 										}
@@ -1602,11 +1621,19 @@ func matVecQ4_KCPU(b *gpuimpl.CPUBlock) {
 								v_k = (v_k + uint32(1))
 							}
 						}
-						var v_d float32 = (f_halfBits_5(lx, ly, lz, f_halfAt_5(lx, ly, lz, v_o)) * float32(f_scaleK4_1(lx, ly, lz, v_o, v_j)))
+						var v_d float32 = f_halfBits_5(lx, ly, lz, f_halfAt_5(lx, ly, lz, v_o))
 						_ = v_d
-						var v_dm float32 = (f_halfBits_5(lx, ly, lz, f_halfAt_5(lx, ly, lz, (v_o+uint32(2)))) * float32(f_minK4_1(lx, ly, lz, v_o, v_j)))
-						_ = v_dm
-						v_acc = (v_acc + ((v_d * v_s) - (v_dm * v_sx)))
+						var v_dmin float32 = f_halfBits_5(lx, ly, lz, f_halfAt_5(lx, ly, lz, (v_o+uint32(2))))
+						_ = v_dmin
+						var v_d0 float32 = (v_d * float32(f_scaleK4_1(lx, ly, lz, v_o, (uint32(2)*v_p))))
+						_ = v_d0
+						var v_m0 float32 = (v_dmin * float32(f_minK4_1(lx, ly, lz, v_o, (uint32(2)*v_p))))
+						_ = v_m0
+						var v_d1 float32 = (v_d * float32(f_scaleK4_1(lx, ly, lz, v_o, ((uint32(2)*v_p)+uint32(1)))))
+						_ = v_d1
+						var v_m1 float32 = (v_dmin * float32(f_minK4_1(lx, ly, lz, v_o, ((uint32(2)*v_p)+uint32(1)))))
+						_ = v_m1
+						v_acc = (v_acc + (((v_d0 * v_s0) - (v_m0 * v_x0)) + ((v_d1 * v_s1) - (v_m1 * v_x1))))
 					}
 					v_u = (v_u + uint32(128))
 				}
