@@ -27,9 +27,10 @@ func halfToFloat32(h uint16) float32 {
 }
 
 // float32ToHalf returns f rounded to the nearest float16, ties to even,
-// as ggml's GGML_FP32_TO_FP16 does (F16C's conversion and its portable
-// fallback agree): magnitudes from 65520 up become infinity, and a NaN
-// becomes the quiet NaN 0x7E00 with f's sign.
+// as ggml's GGML_FP32_TO_FP16 (the portable ggml_compute_fp32_to_fp16,
+// which the reference quantizers call) does: magnitudes from 65520 up
+// become infinity, and a NaN becomes the quiet NaN 0x7E00 with f's sign
+// (F16C's conversion agrees but for a NaN, whose payload it keeps).
 func float32ToHalf(f float32) uint16 {
 	b := math.Float32bits(f)
 	sign := uint16(b>>16) & 0x8000

@@ -278,38 +278,38 @@ var DequantizeQ4_KKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Func:        DequantizeQ4_K,
 	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:a00f14569ebbd38ef0be47fb5285389cb83cf6a291e581a6d676bfead06f983f",
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:5ce29b900d62c2a66f4a48d381c1c7bca0caed1698889f0a02eb17734a431b4a",
 				PrivateBytes: new(80),
 				NativeOps:    []string{"bitcast", "select"},
 			},
 			Code: dequantizeQ4_KWGSL,
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:27bfc779f9cabfda739dc90a32a74d72ba1ac97f28acf400f60c2479d3403a92",
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:2a783566100fcc884c4489c01e542f0f6c6b739204a5b80c6d82e837efb72dfc",
 				NativeOps: []string{"xpu.Float32FromBits"},
 			},
 			Entry: dequantizeQ4_KCPU,
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:3d4c189f6b768d7a9028f09d4503ff76fdfeaa2304e8fb6188e88cc87cab2592"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:640f7d87b5029406d7117e975d12f81267e2470a074150bf11d78eece95d84cb"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v3"},
 			Code:     libLLVMHOSTX8664V3,
 			Symbol:   "xpu_DequantizeQ4_K",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:a629f80d294918aa9bbbec3fa0e4c09e10f2a3f500bfc17013efce9ad3a16a70"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:e999573efee5a2a91ae796310a2942d97e42b66fdd6f73e507a562f89d2b0ba5"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
 			Code:     libLLVMHOSTX8664V4,
 			Symbol:   "xpu_DequantizeQ4_K",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:043ecd8b48c184df5e7ecdc6d3096948bccfdae7d097fd10a97886cb953349f5"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:ef18e12bfb62c51e564fad5dbbcbcc200007d89b234762b4f638f9456f136309"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "armv8-a"},
 			Code:     libLLVMHOSTARMV8A,
 			Symbol:   "xpu_DequantizeQ4_K",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cuda", Target: "ptx", Hash: "sha256:7d2d1a72ba51532a9fda0e7f1c85077518855a683b9a4ddd24dcc2e0c8e8e8a5",
+			Manifest: gpuimpl.Manifest{Backend: "cuda", Target: "ptx", Hash: "sha256:eb4773f74898f1532d0ecca06e2f561c326a6f5e7932b5c3d89002ff7b69aaf2",
 				PrivateBytes: new(80),
 				Fault:        true,
 			},
@@ -318,7 +318,7 @@ var DequantizeQ4_KKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_DequantizeQ4_K",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:2efe148717eef1cb8b07b2066d486d43789f7a6d79864e7bd26b130852b4a278",
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:a2b33cdf1ac349a1416c968f4daf7fca5018112a0166d37febf660a37b0872e8",
 				PrivateBytes: new(80),
 				Registers:    new(18),
 				SpillBytes:   new(0),
@@ -329,7 +329,7 @@ var DequantizeQ4_KKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_DequantizeQ4_K",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:fdf644b3fb6aaf30b32ff317e238869d38c083787493a8edec46485bd20491df",
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:6631b84a4687b8d8425e5685cabcacbb39c8218d2726a725a4c32bfba9db7689",
 				PrivateBytes: new(80),
 				Registers:    new(19),
 				SpillBytes:   new(0),
@@ -340,7 +340,7 @@ var DequantizeQ4_KKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_DequantizeQ4_K",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:d8a1b7cae25475ae5e3a90663a88f5e8f6445f4cc89e6eca2e5e4d32889f2cae",
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:c2a049fc18e984f699157aeab7814630ff74400d058b65d003bc63c517af070a",
 				PrivateBytes: new(80),
 				Registers:    new(16),
 				SpillBytes:   new(0),
@@ -375,12 +375,12 @@ fn xpu_shr_u32(x: u32, y: u32) -> u32 {
     return select(0u, x >> (y & 31u), y < 32u);
 }
 
-fn f_halfAt_4(a_o: u32) -> u32 {
+fn f_halfAt_2(a_o: u32) -> u32 {
     var v_o: u32 = a_o;
     return xpu_shr_u32(b_w[v_o >> 2u], (v_o & 2u) * 8u) & 65535u;
 }
 
-fn f_halfBits_4(a_h: u32) -> f32 {
+fn f_halfBits_2(a_h: u32) -> f32 {
     var v_h: u32 = a_h;
     let v_sign: u32 = (v_h & 32768u) << 16u;
     var v_exp: u32;
@@ -442,8 +442,8 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) 
         let v_o: u32 = (v_i / 256u) * 144u;
         let v_k: u32 = v_i % 256u;
         let v_j: u32 = v_k / 32u;
-        let v_d: f32 = f_halfBits_4(f_halfAt_4(v_o)) * f32(f_scaleK4(v_o, v_j));
-        let v_dm: f32 = f_halfBits_4(f_halfAt_4(v_o + 2u)) * f32(f_minK4(v_o, v_j));
+        let v_d: f32 = f_halfBits_2(f_halfAt_2(v_o)) * f32(f_scaleK4(v_o, v_j));
+        let v_dm: f32 = f_halfBits_2(f_halfAt_2(v_o + 2u)) * f32(f_minK4(v_o, v_j));
         let v_q: u32 = xpu_shr_u32(f_byteAt_2(((v_o + 16u) + ((v_k / 64u) * 32u)) + (v_k % 32u)), (v_j % 2u) * 4u) & 15u;
         b_y[v_i] = (v_d * f32(v_q)) - v_dm;
     }
@@ -472,11 +472,11 @@ func dequantizeQ4_KCPU(b *gpuimpl.CPUBlock) {
 	_ = ly
 	_ = lz
 	_ = stop
-	f_halfAt_4 := func(lx, ly, lz uint32, v_o uint32) uint32 {
+	f_halfAt_2 := func(lx, ly, lz uint32, v_o uint32) uint32 {
 		return ((p_w[(v_o>>uint32(2))] >> ((v_o & uint32(2)) * uint32(8))) & uint32(65535))
 	}
-	_ = f_halfAt_4
-	f_halfBits_4 := func(lx, ly, lz uint32, v_h uint32) float32 {
+	_ = f_halfAt_2
+	f_halfBits_2 := func(lx, ly, lz uint32, v_h uint32) float32 {
 		var v_sign uint32 = ((v_h & uint32(32768)) << uint32(16))
 		_ = v_sign
 		var v_exp uint32 = ((v_h >> uint32(10)) & uint32(31))
@@ -504,7 +504,7 @@ func dequantizeQ4_KCPU(b *gpuimpl.CPUBlock) {
 		}
 		return xpu.Float32FromBits(uint32(((v_sign | (v_exp << uint32(23))) | ((v_man & uint32(1023)) << uint32(13)))))
 	}
-	_ = f_halfBits_4
+	_ = f_halfBits_2
 	f_byteAt_2 := func(lx, ly, lz uint32, v_o uint32) uint32 {
 		return ((p_w[(v_o>>uint32(2))] >> ((v_o & uint32(3)) * uint32(8))) & uint32(255))
 	}
@@ -546,9 +546,9 @@ func dequantizeQ4_KCPU(b *gpuimpl.CPUBlock) {
 					_ = v_k
 					var v_j uint32 = (v_k / uint32(32))
 					_ = v_j
-					var v_d float32 = (f_halfBits_4(lx, ly, lz, f_halfAt_4(lx, ly, lz, v_o)) * float32(f_scaleK4(lx, ly, lz, v_o, v_j)))
+					var v_d float32 = (f_halfBits_2(lx, ly, lz, f_halfAt_2(lx, ly, lz, v_o)) * float32(f_scaleK4(lx, ly, lz, v_o, v_j)))
 					_ = v_d
-					var v_dm float32 = (f_halfBits_4(lx, ly, lz, f_halfAt_4(lx, ly, lz, (v_o+uint32(2)))) * float32(f_minK4(lx, ly, lz, v_o, v_j)))
+					var v_dm float32 = (f_halfBits_2(lx, ly, lz, f_halfAt_2(lx, ly, lz, (v_o+uint32(2)))) * float32(f_minK4(lx, ly, lz, v_o, v_j)))
 					_ = v_dm
 					var v_q uint32 = ((f_byteAt_2(lx, ly, lz, (((v_o+uint32(16))+((v_k/uint32(64))*uint32(32)))+(v_k%uint32(32)))) >> ((v_j % uint32(2)) * uint32(4))) & uint32(15))
 					_ = v_q
@@ -834,38 +834,38 @@ var MatVecQ4_0Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Func:        MatVecQ4_0,
 	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:d48c723aa1e8106861289f813976e3faf7ec1cd527f0a1b3f479667aa8c46430",
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:091d7ff94915a5fb82dd6556a903d54b147dbe04f820f301044df47c35c66368",
 				PrivateBytes: new(84),
 				NativeOps:    []string{"bitcast", "select", "storageBarrier", "workgroupBarrier"},
 			},
 			Code: matVecQ4_0WGSL,
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:ed069d0c3f235ba50b03b803875594d710af58d19bc227e3b38b5d1e89fd7e14",
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:469948d75e57e741a563ba3344cc3e35ed81e5e651448e9057a3dd1ad514ea94",
 				NativeOps: []string{"xpu.Float32FromBits"},
 			},
 			Entry: matVecQ4_0CPU,
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:e8f0f063d9d0b2ae98605aa6a7b2141eac30efaa16016e4fb2d5398800dcb19c"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:5ab74c05505ab7e3d16a404aec70d1a4a6644f5071f1d7dc2feaa358a9dbf00e"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v3"},
 			Code:     libLLVMHOSTX8664V3,
 			Symbol:   "xpu_MatVecQ4_0",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:dbe17f989f96fcec8292ff13ba3878aea11fa079436745943ca2901d153a8618"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:1f9555650b4499ef8c01dfccb9010b0076b4c42680b4cef898f37421713bd010"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
 			Code:     libLLVMHOSTX8664V4,
 			Symbol:   "xpu_MatVecQ4_0",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:58f8723f9b2d44509f24a2ee0921200c548cec5efd914ab1da33e064c52a608c"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:7a9812cb6bb541be414d86f8fddc599372959fc7b5ed6e5c5cd14d8741aab49d"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "armv8-a"},
 			Code:     libLLVMHOSTARMV8A,
 			Symbol:   "xpu_MatVecQ4_0",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cuda", Target: "ptx", Hash: "sha256:97320bc7f6ba922f838c900fc2e3b6792abd5538cd05f9c0d519538836ac8a82",
+			Manifest: gpuimpl.Manifest{Backend: "cuda", Target: "ptx", Hash: "sha256:b582f72c2b05e63ad20c9c5523429654bdb53fa14cd781c189c5686b63f1398a",
 				PrivateBytes: new(84),
 				Fault:        true,
 			},
@@ -874,7 +874,7 @@ var MatVecQ4_0Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_MatVecQ4_0",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:7dcfcf8daf0fa0bc14e62b0ee180549eec360f7c5dfa9ed8a17b6bf52405e13e",
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:a9e67818641dc16af7756990b86f3d05ebc0a033248f5e3b93b9879495ae7abe",
 				PrivateBytes: new(84),
 				Registers:    new(32),
 				SpillBytes:   new(0),
@@ -885,7 +885,7 @@ var MatVecQ4_0Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_MatVecQ4_0",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:ee0fd972e438d9b7d2647ff29664f6ad8d068acda8ed292f1e5a952c9c89d46d",
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:5854f892499fca1e33282f39d51569cc61f865a87c96bd533db583505a06e74f",
 				PrivateBytes: new(84),
 				Registers:    new(30),
 				SpillBytes:   new(0),
@@ -896,7 +896,7 @@ var MatVecQ4_0Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_MatVecQ4_0",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:cc2422ae08cc1e320f66ba8201fb51a5599b8396c15eb63c52e4eafe21b0c0d9",
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:b5b20aecbbb3fb67f98182120249b9084c8ecde14b131bdb1f4134740411eba3",
 				PrivateBytes: new(84),
 				Registers:    new(32),
 				SpillBytes:   new(0),
@@ -943,12 +943,12 @@ fn f_wordAt_1(a_o: u32) -> u32 {
     return (b_w[v_i] >> 16u) | (b_w[v_i + 1u] << 16u);
 }
 
-fn f_halfAt_3(a_o: u32) -> u32 {
+fn f_halfAt_4(a_o: u32) -> u32 {
     var v_o: u32 = a_o;
     return xpu_shr_u32(b_w[v_o >> 2u], (v_o & 2u) * 8u) & 65535u;
 }
 
-fn f_halfBits_3(a_h: u32) -> f32 {
+fn f_halfBits_4(a_h: u32) -> f32 {
     var v_h: u32 = a_h;
     let v_sign: u32 = (v_h & 32768u) << 16u;
     var v_exp: u32;
@@ -998,7 +998,7 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec
                 v_s = v_s + (f32(i32(v_v & 15u) - 8i) * b_x[v_xi]);
                 v_s = v_s + (f32(i32((v_v >> 4u) & 15u) - 8i) * b_x[v_xi + 16u]);
             }
-            v_acc = v_acc + (f_halfBits_3(f_halfAt_3(v_o)) * v_s);
+            v_acc = v_acc + (f_halfBits_4(f_halfAt_4(v_o)) * v_s);
         }
         s_part[v_li] = v_acc;
         storageBarrier();
@@ -1057,11 +1057,11 @@ func matVecQ4_0CPU(b *gpuimpl.CPUBlock) {
 		return ((p_w[v_i] >> uint32(16)) | (p_w[(v_i+uint32(1))] << uint32(16)))
 	}
 	_ = f_wordAt_1
-	f_halfAt_3 := func(lx, ly, lz uint32, v_o uint32) uint32 {
+	f_halfAt_4 := func(lx, ly, lz uint32, v_o uint32) uint32 {
 		return ((p_w[(v_o>>uint32(2))] >> ((v_o & uint32(2)) * uint32(8))) & uint32(65535))
 	}
-	_ = f_halfAt_3
-	f_halfBits_3 := func(lx, ly, lz uint32, v_h uint32) float32 {
+	_ = f_halfAt_4
+	f_halfBits_4 := func(lx, ly, lz uint32, v_h uint32) float32 {
 		var v_sign uint32 = ((v_h & uint32(32768)) << uint32(16))
 		_ = v_sign
 		var v_exp uint32 = ((v_h >> uint32(10)) & uint32(31))
@@ -1089,7 +1089,7 @@ func matVecQ4_0CPU(b *gpuimpl.CPUBlock) {
 		}
 		return xpu.Float32FromBits(uint32(((v_sign | (v_exp << uint32(23))) | ((v_man & uint32(1023)) << uint32(13)))))
 	}
-	_ = f_halfBits_3
+	_ = f_halfBits_4
 	for lx := uint32(0); lx < 128; lx++ {
 		li := lx
 		_ = li
@@ -1150,7 +1150,7 @@ func matVecQ4_0CPU(b *gpuimpl.CPUBlock) {
 								v_j = (v_j + uint32(1))
 							}
 						}
-						v_acc = (v_acc + (f_halfBits_3(lx, ly, lz, f_halfAt_3(lx, ly, lz, v_o)) * v_s))
+						v_acc = (v_acc + (f_halfBits_4(lx, ly, lz, f_halfAt_4(lx, ly, lz, v_o)) * v_s))
 					}
 					v_u = (v_u + uint32(128))
 				}
@@ -1717,38 +1717,38 @@ var MatVecQ8_0Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Func:        MatVecQ8_0,
 	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:6250e054d014d5f7c5a6c4c56bc9e42971fed93682cb630c96e5b5c9cdc73031",
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:91ba4f224e1ca9683e05987e082eb61955f584ab1400bfb432314a85fba2fb59",
 				PrivateBytes: new(80),
 				NativeOps:    []string{"bitcast", "select", "storageBarrier", "workgroupBarrier"},
 			},
 			Code: matVecQ8_0WGSL,
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:1229dee781adc2db96366d9a847067e33fc12cc781de08b6c65c9edd2957d5ab",
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:3753cc172f7a3a81e02763a3101a7c4b41cf4f904d1738933a3e0cefa5838e4a",
 				NativeOps: []string{"xpu.Float32FromBits"},
 			},
 			Entry: matVecQ8_0CPU,
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:79af2684224fa5843c43bd6740ec5d5082ac2183dbef002505ad3b6bc06414d8"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:f548a722c8fd0e118a50e922a0d2b373c46d52528df0209eacb3f7a5e94559f9"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v3"},
 			Code:     libLLVMHOSTX8664V3,
 			Symbol:   "xpu_MatVecQ8_0",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:48c410bb81a46ec393e7b3ae830dd4ed37e76c720a352f8ef0398263176c577f"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:55b65069c604ab8759b5e1f6254936896b172488756423b73840c8846a01af8c"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
 			Code:     libLLVMHOSTX8664V4,
 			Symbol:   "xpu_MatVecQ8_0",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:032bd92782ace3daa0d709548a6a64b047575ba25954c506afd5cbb16818d13f"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:eb1a6a5c9eedea99320c75fc3bf8675f53f729979556cf1d6a056f7dc1665b16"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "armv8-a"},
 			Code:     libLLVMHOSTARMV8A,
 			Symbol:   "xpu_MatVecQ8_0",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cuda", Target: "ptx", Hash: "sha256:7b97180a9d3f6a8ad19a3c4809627005c1ad4f8cf7e8bda6dff07bff34772f3d",
+			Manifest: gpuimpl.Manifest{Backend: "cuda", Target: "ptx", Hash: "sha256:f0abe6467749cf29dc184651a0ab59cfd2a0cb30443c3230f90110b6ff6537c2",
 				PrivateBytes: new(80),
 				Fault:        true,
 			},
@@ -1757,7 +1757,7 @@ var MatVecQ8_0Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_MatVecQ8_0",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:72a097da122d218f8244275d3c0be6dedb3cf2523c2c349335ad9da1e4b8ed03",
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:f2621842b6dbd9d0c7fcac7f31a7909114d02e090d79736ce807a41308531833",
 				PrivateBytes: new(80),
 				Registers:    new(33),
 				SpillBytes:   new(0),
@@ -1768,7 +1768,7 @@ var MatVecQ8_0Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_MatVecQ8_0",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:a51db0f258c199788a4a63d3db0053ebef21dffa1624a3bde77a3a00c57cf903",
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:090144e758807352d1d66ab4fda953566f71b196e59c4a6562826acf82cb79f4",
 				PrivateBytes: new(80),
 				Registers:    new(32),
 				SpillBytes:   new(0),
@@ -1779,7 +1779,7 @@ var MatVecQ8_0Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_MatVecQ8_0",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:815dfa3fd46c9c85b9819e92484bfc202bfee119f4375de92414b5dd839b6388",
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:b4073d686b92e7136c9a5eed3ed46b9c4c982e3535ff6474c708ffc462f03b97",
 				PrivateBytes: new(80),
 				Registers:    new(33),
 				SpillBytes:   new(0),
@@ -1826,12 +1826,12 @@ fn f_wordAt(a_o: u32) -> u32 {
     return (b_w[v_i] >> 16u) | (b_w[v_i + 1u] << 16u);
 }
 
-fn f_halfAt_2(a_o: u32) -> u32 {
+fn f_halfAt_3(a_o: u32) -> u32 {
     var v_o: u32 = a_o;
     return xpu_shr_u32(b_w[v_o >> 2u], (v_o & 2u) * 8u) & 65535u;
 }
 
-fn f_halfBits_2(a_h: u32) -> f32 {
+fn f_halfBits_3(a_h: u32) -> f32 {
     var v_h: u32 = a_h;
     let v_sign: u32 = (v_h & 32768u) << 16u;
     var v_exp: u32;
@@ -1882,7 +1882,7 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec
                 v_s = v_s + (f32(i32(v_q << 8u) >> 24u) * b_x[v_xi + 2u]);
                 v_s = v_s + (f32(i32(v_q) >> 24u) * b_x[v_xi + 3u]);
             }
-            v_acc = v_acc + (f_halfBits_2(f_halfAt_2(v_o)) * v_s);
+            v_acc = v_acc + (f_halfBits_3(f_halfAt_3(v_o)) * v_s);
         }
         s_part[v_li] = v_acc;
         storageBarrier();
@@ -1941,11 +1941,11 @@ func matVecQ8_0CPU(b *gpuimpl.CPUBlock) {
 		return ((p_w[v_i] >> uint32(16)) | (p_w[(v_i+uint32(1))] << uint32(16)))
 	}
 	_ = f_wordAt
-	f_halfAt_2 := func(lx, ly, lz uint32, v_o uint32) uint32 {
+	f_halfAt_3 := func(lx, ly, lz uint32, v_o uint32) uint32 {
 		return ((p_w[(v_o>>uint32(2))] >> ((v_o & uint32(2)) * uint32(8))) & uint32(65535))
 	}
-	_ = f_halfAt_2
-	f_halfBits_2 := func(lx, ly, lz uint32, v_h uint32) float32 {
+	_ = f_halfAt_3
+	f_halfBits_3 := func(lx, ly, lz uint32, v_h uint32) float32 {
 		var v_sign uint32 = ((v_h & uint32(32768)) << uint32(16))
 		_ = v_sign
 		var v_exp uint32 = ((v_h >> uint32(10)) & uint32(31))
@@ -1973,7 +1973,7 @@ func matVecQ8_0CPU(b *gpuimpl.CPUBlock) {
 		}
 		return xpu.Float32FromBits(uint32(((v_sign | (v_exp << uint32(23))) | ((v_man & uint32(1023)) << uint32(13)))))
 	}
-	_ = f_halfBits_2
+	_ = f_halfBits_3
 	for lx := uint32(0); lx < 128; lx++ {
 		li := lx
 		_ = li
@@ -2034,7 +2034,7 @@ func matVecQ8_0CPU(b *gpuimpl.CPUBlock) {
 								v_k = (v_k + uint32(1))
 							}
 						}
-						v_acc = (v_acc + (f_halfBits_2(lx, ly, lz, f_halfAt_2(lx, ly, lz, v_o)) * v_s))
+						v_acc = (v_acc + (f_halfBits_3(lx, ly, lz, f_halfAt_3(lx, ly, lz, v_o)) * v_s))
 					}
 					v_u = (v_u + uint32(128))
 				}
