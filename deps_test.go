@@ -131,14 +131,16 @@ const depsRules = `
 	# their generated code the runtime, their families the tuner.
 	tune, gpu/gpuimpl < kernels/matmul;
 	gpu/gpuimpl < kernels/nn;
+	gpu/gpuimpl < kernels/quant/internal/bandwidth;
 	# The library's operands, and the registry that picks the kernel for
 	# an operation by its operands' descriptors.
 	gpu < kernels/tensor;
 	kernels/tensor, tune < kernels/dispatch;
-	# Library packages whose host entry points take tensors.
-	gpu/gpuimpl, kernels/tensor < kernels/layout;
+	# Library packages whose host entry points take tensors or their
+	# formats.
+	gpu/gpuimpl, kernels/tensor < kernels/layout, kernels/quant;
 	# The library's front: its operations, dispatched over its packages.
-	kernels/dispatch, kernels/matmul, kernels/layout, kernels/nn < kernels;
+	kernels/dispatch, kernels/matmul, kernels/layout, kernels/nn, kernels/quant < kernels;
 	xpu < codegen/llvmgen/internal/hostkernels;
 
 	# Benchmarks and the programs that print their figures.

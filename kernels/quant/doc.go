@@ -1,0 +1,37 @@
+// Package quant is GGUF block quantization as llama.cpp writes it (its
+// ggml-common.h and ggml-quants.c), bit for bit, with dequantize and
+// mat-vec kernels in the kernel language.
+//
+// Three formats are supported, each a run of fixed-size blocks:
+//
+//	format  values  bytes  layout (little-endian)                  value i of the block
+//	Q8_0    32      34     f16 d, 32 int8 qs                        qs[i]*d
+//	Q4_0    32      18     f16 d, 16 bytes qs                       ((qs[i] & 0x0F) - 8)*d for i < 16,
+//	                                                                ((qs[i-16] >> 4) - 8)*d for i >= 16
+//	Q4_K    256     144    f16 d, f16 dmin, 12 bytes of 6-bit       d*sc(j)*q - dmin*m(j), j = i/32 its
+//	                       scales and mins, 128 bytes qs            sub-block (see BlockQ4_K)
+//
+// The host side is plain Go: the blocks' types and byte layouts,
+// [Format.Quantize] following llama.cpp's reference quantizers
+// (quantize_row_q8_0_ref, quantize_row_q4_0_ref, quantize_row_q4_K_ref:
+// the same arithmetic in float32 and the same rounding, so the bytes are
+// the ones llama.cpp writes), [Format.Dequantize] and an exact float16
+// conversion.
+//
+// The device side holds a tensor's bytes in a gpu.Buffer[uint32] (see
+// [Words]): buffers carry 32-bit elements only, so a block of 34 or 18
+// bytes straddles words, and the kernels pick bytes and halves out of
+// words with shifts and masks and convert float16 to float32 with
+// integer operations. Every block size is even and every block starts
+// with its scale, so a scale always lies within one word, at its low or
+// high half; a Q4_K block (144 bytes) starts on a word. [Dequantize] and
+// [MatVec] record launches on a stream without waiting for them.
+//
+// Layering: the kernels import only package xpu, the kernel vocabulary;
+// xpu_gen.go, their generated code (xpu gen), imports xpu and the runtime
+// (gpu, gpu/gpuimpl); the host entry points import gpu. The tests check
+// every kernel on every device present against the reference runner, and
+// the entry points against the plain-Go dequantize.
+package quant
+
+//go:generate go run github.com/goxpu/xpu/cmd/xpu gen
