@@ -30,7 +30,7 @@ func BenchmarkMatVec(b *testing.B) {
 	for _, d := range gputest.Devices(b) {
 		for _, f := range formats {
 			b.Run(fmt.Sprintf("%s/%v/%dx%d", d.Backend(), f, rows, cols), func(b *testing.B) {
-				wb, err := f.Quantize(w32)
+				wb, err := quant.Encode(f, w32)
 				if err != nil {
 					b.Fatal(err)
 				}

@@ -2,7 +2,8 @@
 // ggml-common.h and ggml-quants.c), bit for bit, with dequantize and
 // mat-vec kernels in the kernel language.
 //
-// Three formats are supported, each a run of fixed-size blocks:
+// Three formats are supported, each a run of fixed-size blocks, named by
+// package tensor's formats (tensor.Q8_0, tensor.Q4_0, tensor.Q4_K):
 //
 //	format  values  bytes  layout (little-endian)                  value i of the block
 //	Q8_0    32      34     f16 d, 32 int8 qs                        qs[i]*d
@@ -12,10 +13,10 @@
 //	                       scales and mins, 128 bytes qs            sub-block (see BlockQ4_K)
 //
 // The host side is plain Go: the blocks' types and byte layouts,
-// [Format.Quantize] following llama.cpp's reference quantizers
+// [Encode] following llama.cpp's reference quantizers
 // (quantize_row_q8_0_ref, quantize_row_q4_0_ref, quantize_row_q4_K_ref:
 // the same arithmetic in float32 and the same rounding, so the bytes are
-// the ones llama.cpp writes), [Format.Dequantize] and an exact float16
+// the ones llama.cpp writes), [Decode] and an exact float16
 // conversion.
 //
 // The device side holds a tensor's bytes in a gpu.Buffer[uint32] (see
@@ -29,7 +30,8 @@
 //
 // Layering: the kernels import only package xpu, the kernel vocabulary;
 // xpu_gen.go, their generated code (xpu gen), imports xpu and the runtime
-// (gpu, gpu/gpuimpl); the host entry points import gpu. The tests check
+// (gpu, gpu/gpuimpl); the host entry points import gpu and tensor, whose
+// formats they take. The tests check
 // every kernel on every device present against the reference runner, and
 // the entry points against the plain-Go dequantize.
 package quant

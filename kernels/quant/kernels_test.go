@@ -2,6 +2,7 @@ package quant_test
 
 import (
 	"fmt"
+	"github.com/goxpu/xpu/kernels/tensor"
 	"math/rand/v2"
 	"testing"
 
@@ -12,25 +13,25 @@ import (
 )
 
 // formats are the formats every kernel test runs.
-var formats = []quant.Format{quant.Q8_0, quant.Q4_0, quant.Q4_K}
+var formats = []tensor.Format{tensor.Q8_0, tensor.Q4_0, tensor.Q4_K}
 
 // dequantKernel returns the dequantize kernel of f and its launcher.
-func dequantKernel(f quant.Format) (*gpu.Kernel, func(*gpu.Stream, xpu.Dim3, *gpu.Buffer[float32], *gpu.Buffer[uint32], uint32, uint32) error) {
+func dequantKernel(f tensor.Format) (*gpu.Kernel, func(*gpu.Stream, xpu.Dim3, *gpu.Buffer[float32], *gpu.Buffer[uint32], uint32, uint32) error) {
 	switch f {
-	case quant.Q4_0:
+	case tensor.Q4_0:
 		return quant.DequantizeQ4_0Kernel, quant.LaunchDequantizeQ4_0
-	case quant.Q4_K:
+	case tensor.Q4_K:
 		return quant.DequantizeQ4_KKernel, quant.LaunchDequantizeQ4_K
 	}
 	return quant.DequantizeQ8_0Kernel, quant.LaunchDequantizeQ8_0
 }
 
 // matVecKernel returns the mat-vec kernel of f and its launcher.
-func matVecKernel(f quant.Format) (*gpu.Kernel, func(*gpu.Stream, xpu.Dim3, *gpu.Buffer[float32], *gpu.Buffer[float32], *gpu.Buffer[uint32], uint32, uint32, uint32) error) {
+func matVecKernel(f tensor.Format) (*gpu.Kernel, func(*gpu.Stream, xpu.Dim3, *gpu.Buffer[float32], *gpu.Buffer[float32], *gpu.Buffer[uint32], uint32, uint32, uint32) error) {
 	switch f {
-	case quant.Q4_0:
+	case tensor.Q4_0:
 		return quant.MatVecQ4_0Kernel, quant.LaunchMatVecQ4_0
-	case quant.Q4_K:
+	case tensor.Q4_K:
 		return quant.MatVecQ4_KKernel, quant.LaunchMatVecQ4_K
 	}
 	return quant.MatVecQ8_0Kernel, quant.LaunchMatVecQ8_0
@@ -39,8 +40,8 @@ func matVecKernel(f quant.Format) (*gpu.Kernel, func(*gpu.Stream, xpu.Dim3, *gpu
 // randomBlocks returns the bytes of n blocks of f: the first half
 // quantized from random rows, the second random bytes, so that the
 // scales take every kind of float16 (subnormals, infinities, NaNs).
-func randomBlocks(t testing.TB, r *rand.Rand, f quant.Format, n int) []byte {
-	b, err := f.Quantize(rows(r, f.BlockSize()*(n/2)))
+func randomBlocks(t testing.TB, r *rand.Rand, f tensor.Format, n int) []byte {
+	b, err := quant.Encode(f, rows(r, f.BlockSize()*(n/2)))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -102,9 +103,9 @@ func dequantCases(t *testing.T, blocks int, groups uint32) []*gputest.Case {
 // most cols, for weights quantized from [-1, 1] (a scale's rounding
 // adds 2^-11, a whole step under 1/8) and x in [-1, 1]; Q4_K sums
 // d*sc*q*x and dmin*m*x apart, terms of at most 2 and 1, so 3*cols.
-func matVecTolerance(f quant.Format, cols uint32) gputest.Tolerance {
+func matVecTolerance(f tensor.Format, cols uint32) gputest.Tolerance {
 	mag := float64(cols)
-	if f == quant.Q4_K {
+	if f == tensor.Q4_K {
 		mag *= 3
 	}
 	return gputest.Tolerance{
@@ -146,7 +147,7 @@ func matVecCases(t *testing.T, bs int, s shape) []*gputest.Case {
 			Kernel: k,
 			Tol:    matVecTolerance(f, s.cols),
 			Setup: func(r *rand.Rand) gputest.Inputs {
-				wb, err := f.Quantize(gputest.Floats(r, int(s.rows*s.cols), -1, 1))
+				wb, err := quant.Encode(f, gputest.Floats(r, int(s.rows*s.cols), -1, 1))
 				if err != nil {
 					t.Fatal(err)
 				}

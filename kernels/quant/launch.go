@@ -2,6 +2,7 @@ package quant
 
 import (
 	"fmt"
+	"github.com/goxpu/xpu/kernels/tensor"
 
 	"github.com/goxpu/xpu"
 	"github.com/goxpu/xpu/gpu"
@@ -20,7 +21,7 @@ const maxValues = 1 << 31
 // the tensor of blocks of f in src (its bytes, as [Words] packs them)
 // into dst, without waiting for it. n must be a whole number of blocks;
 // dst must hold n values and src the bytes of their n/BlockSize blocks.
-func Dequantize(s *gpu.Stream, f Format, dst *gpu.Buffer[float32], src *gpu.Buffer[uint32], n int) error {
+func Dequantize(s *gpu.Stream, f tensor.Format, dst *gpu.Buffer[float32], src *gpu.Buffer[uint32], n int) error {
 	const where = "quant.Dequantize"
 	if err := checkCommon(where, s, f, dst, src); err != nil {
 		return err
@@ -35,9 +36,9 @@ func Dequantize(s *gpu.Stream, f Format, dst *gpu.Buffer[float32], src *gpu.Buff
 	groups := xpu.Dim3{X: min(xpu.GroupsFor(uint32(n), dequantBlock), maxGroups)}
 	launch := LaunchDequantizeQ8_0
 	switch f {
-	case Q4_0:
+	case tensor.Q4_0:
 		launch = LaunchDequantizeQ4_0
-	case Q4_K:
+	case tensor.Q4_K:
 		launch = LaunchDequantizeQ4_K
 	}
 	return launch(s, groups, dst, src, uint32(n), uint32(words))
@@ -50,7 +51,7 @@ func Dequantize(s *gpu.Stream, f Format, dst *gpu.Buffer[float32], src *gpu.Buff
 // least 1 and cols a positive multiple of f's block size; y must hold
 // rows values, x cols values and w the bytes of the rows*cols/BlockSize
 // blocks.
-func MatVec(s *gpu.Stream, f Format, y *gpu.Buffer[float32], w *gpu.Buffer[uint32], x *gpu.Buffer[float32], rows, cols int) error {
+func MatVec(s *gpu.Stream, f tensor.Format, y *gpu.Buffer[float32], w *gpu.Buffer[uint32], x *gpu.Buffer[float32], rows, cols int) error {
 	const where = "quant.MatVec"
 	if err := checkCommon(where, s, f, y, w); err != nil {
 		return err
@@ -77,9 +78,9 @@ func MatVec(s *gpu.Stream, f Format, y *gpu.Buffer[float32], w *gpu.Buffer[uint3
 	groups := xpu.Dim3{X: uint32(min(rows, maxGroups))}
 	launch := LaunchMatVecQ8_0
 	switch f {
-	case Q4_0:
+	case tensor.Q4_0:
 		launch = LaunchMatVecQ4_0
-	case Q4_K:
+	case tensor.Q4_K:
 		launch = LaunchMatVecQ4_K
 	}
 	return launch(s, groups, y, x, w, uint32(rows), uint32(cols), uint32(words))
@@ -87,18 +88,18 @@ func MatVec(s *gpu.Stream, f Format, y *gpu.Buffer[float32], w *gpu.Buffer[uint3
 
 // wordsOf returns the number of 32-bit words that hold the blocks of n
 // values of f: their bytes, the last word padded.
-func wordsOf(f Format, n int) int {
+func wordsOf(f tensor.Format, n int) int {
 	return (n/f.BlockSize()*f.BlockBytes() + 3) / 4
 }
 
 // checkCommon checks the arguments the entry points share: a stream, a
 // known format, and the output and the blocks' buffers.
-func checkCommon(where string, s *gpu.Stream, f Format, out *gpu.Buffer[float32], blocks *gpu.Buffer[uint32]) error {
+func checkCommon(where string, s *gpu.Stream, f tensor.Format, out *gpu.Buffer[float32], blocks *gpu.Buffer[uint32]) error {
 	switch {
 	case s == nil:
 		return fmt.Errorf("%s: the stream is nil: %w", where, gpu.ErrArgs)
-	case !f.valid():
-		return fmt.Errorf("%s: unknown format %v: %w", where, f, gpu.ErrArgs)
+	case !quantized(f):
+		return fmt.Errorf("%s: %v is no block format of this package (q8_0, q4_0, q4_k): %w", where, f, gpu.ErrArgs)
 	case out == nil:
 		return fmt.Errorf("%s: the output buffer is nil: %w", where, gpu.ErrArgs)
 	case blocks == nil:

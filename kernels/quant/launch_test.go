@@ -2,6 +2,7 @@ package quant_test
 
 import (
 	"errors"
+	"github.com/goxpu/xpu/kernels/tensor"
 	"math"
 	"math/rand/v2"
 	"strings"
@@ -71,17 +72,17 @@ func TestDequantizeEntry(t *testing.T) {
 		}
 		every, _ = blk.AppendBinary(every)
 	}
-	type tensor struct {
-		f     quant.Format
+	type encoded struct {
+		f     tensor.Format
 		bytes []byte
 	}
-	tensors := []tensor{{quant.Q8_0, every}}
+	tensors := []encoded{{tensor.Q8_0, every}}
 	for _, f := range formats {
-		tensors = append(tensors, tensor{f, randomBlocks(t, r, f, 501)})
+		tensors = append(tensors, encoded{f, randomBlocks(t, r, f, 501)})
 	}
 	gputest.ForEach(t, func(t *testing.T, d *gpu.Device) {
 		for _, c := range tensors {
-			want, err := c.f.Dequantize(c.bytes)
+			want, err := quant.Decode(c.f, c.bytes)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -110,7 +111,7 @@ func TestDequantizeEntry(t *testing.T) {
 // For Q4_K, whose kernel sums d*sc*q*x and dmin*m*x apart, the
 // magnitude is the sum of both terms' (|d*sc*q| + |dmin*m|)|x|, from
 // the blocks' bytes.
-func dot64(f quant.Format, wb []byte, w []float32, x []float32, rows, cols int) (y, mag []float64) {
+func dot64(f tensor.Format, wb []byte, w []float32, x []float32, rows, cols int) (y, mag []float64) {
 	y, mag = make([]float64, rows), make([]float64, rows)
 	for r := range rows {
 		for c := range cols {
@@ -119,7 +120,7 @@ func dot64(f quant.Format, wb []byte, w []float32, x []float32, rows, cols int) 
 			mag[r] += math.Abs(p)
 		}
 	}
-	if f != quant.Q4_K {
+	if f != tensor.Q4_K {
 		return y, mag
 	}
 	for r := range rows {
@@ -158,14 +159,14 @@ func TestMatVecEntry(t *testing.T) {
 		for _, f := range formats {
 			for _, sh := range shapes {
 				rows, cols := sh[0], sh[1]*f.BlockSize() // cols in blocks
-				if rows > 65535 && f == quant.Q4_K {
+				if rows > 65535 && f == tensor.Q4_K {
 					continue // its quantizer takes seconds over 2^24 values; the kernel case 70x256/16 strides over rows
 				}
-				wb, err := f.Quantize(gputest.Floats(r, rows*cols, -1, 1))
+				wb, err := quant.Encode(f, gputest.Floats(r, rows*cols, -1, 1))
 				if err != nil {
 					t.Fatal(err)
 				}
-				wf, err := f.Dequantize(wb)
+				wf, err := quant.Decode(f, wb)
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -204,24 +205,25 @@ func TestEntryRefusals(t *testing.T) {
 			want error
 			text string
 		}{
-			{"n not whole blocks", quant.Dequantize(s, quant.Q8_0, f32(64), u32(100), 33), gpu.ErrSize, "n = 33 values, want a positive multiple of 32"},
-			{"n zero", quant.Dequantize(s, quant.Q4_0, f32(64), u32(100), 0), gpu.ErrSize, "n = 0 values"},
-			{"short output", quant.Dequantize(s, quant.Q8_0, f32(63), u32(100), 64), gpu.ErrBufferLen, "the output holds 63 values, want 64"},
-			{"short blocks Q8_0", quant.Dequantize(s, quant.Q8_0, f32(64), u32(16), 64), gpu.ErrBufferLen, "holds 16 words, want 17"},
-			{"short blocks Q4_0", quant.Dequantize(s, quant.Q4_0, f32(96), u32(13), 96), gpu.ErrBufferLen, "holds 13 words, want 14"},
-			{"unknown format", quant.Dequantize(s, quant.Format(7), f32(64), u32(100), 64), gpu.ErrArgs, "unknown format Format(7)"},
-			{"nil stream", quant.Dequantize(nil, quant.Q8_0, f32(64), u32(100), 64), gpu.ErrArgs, "the stream is nil"},
-			{"nil source", quant.Dequantize(s, quant.Q8_0, f32(64), nil, 64), gpu.ErrArgs, "the blocks' buffer is nil"},
-			{"zero rows", quant.MatVec(s, quant.Q8_0, f32(4), u32(100), f32(64), 0, 64), gpu.ErrSize, "rows = 0, want at least 1"},
-			{"cols not whole blocks", quant.MatVec(s, quant.Q8_0, f32(4), u32(100), f32(64), 1, 48), gpu.ErrSize, "cols = 48, want a positive multiple of the block size 32"},
-			{"short y", quant.MatVec(s, quant.Q4_0, f32(1), u32(100), f32(64), 2, 64), gpu.ErrBufferLen, "the output holds 1 values, want 2"},
-			{"short x", quant.MatVec(s, quant.Q4_0, f32(2), u32(100), f32(63), 2, 64), gpu.ErrBufferLen, "x holds 63 values, want cols = 64"},
-			{"short w", quant.MatVec(s, quant.Q8_0, f32(2), u32(33), f32(64), 2, 64), gpu.ErrBufferLen, "holds 33 words, want 34"},
-			{"nil x", quant.MatVec(s, quant.Q8_0, f32(2), u32(34), nil, 2, 64), gpu.ErrArgs, "x is nil"},
-			{"Q4_K cols", quant.MatVec(s, quant.Q4_K, f32(2), u32(100), f32(512), 1, 288), gpu.ErrSize, "cols = 288, want a positive multiple of the block size 256"},
-			{"Q4_K n", quant.Dequantize(s, quant.Q4_K, f32(512), u32(100), 288), gpu.ErrSize, "n = 288 values, want a positive multiple of 256"},
-			{"short blocks Q4_K", quant.Dequantize(s, quant.Q4_K, f32(512), u32(71), 512), gpu.ErrBufferLen, "holds 71 words, want 72"},
-			{"too large", quant.MatVec(s, quant.Q8_0, f32(2), u32(34), f32(64), 1<<26, 64), gpu.ErrSize, "more than 2^31"},
+			{"n not whole blocks", quant.Dequantize(s, tensor.Q8_0, f32(64), u32(100), 33), gpu.ErrSize, "n = 33 values, want a positive multiple of 32"},
+			{"n zero", quant.Dequantize(s, tensor.Q4_0, f32(64), u32(100), 0), gpu.ErrSize, "n = 0 values"},
+			{"short output", quant.Dequantize(s, tensor.Q8_0, f32(63), u32(100), 64), gpu.ErrBufferLen, "the output holds 63 values, want 64"},
+			{"short blocks Q8_0", quant.Dequantize(s, tensor.Q8_0, f32(64), u32(16), 64), gpu.ErrBufferLen, "holds 16 words, want 17"},
+			{"short blocks Q4_0", quant.Dequantize(s, tensor.Q4_0, f32(96), u32(13), 96), gpu.ErrBufferLen, "holds 13 words, want 14"},
+			{"unknown format", quant.Dequantize(s, tensor.Format(7), f32(64), u32(100), 64), gpu.ErrArgs, "Format(7) is no block format"},
+			{"a scalar format", quant.Dequantize(s, tensor.F32, f32(64), u32(100), 64), gpu.ErrArgs, "f32 is no block format"},
+			{"nil stream", quant.Dequantize(nil, tensor.Q8_0, f32(64), u32(100), 64), gpu.ErrArgs, "the stream is nil"},
+			{"nil source", quant.Dequantize(s, tensor.Q8_0, f32(64), nil, 64), gpu.ErrArgs, "the blocks' buffer is nil"},
+			{"zero rows", quant.MatVec(s, tensor.Q8_0, f32(4), u32(100), f32(64), 0, 64), gpu.ErrSize, "rows = 0, want at least 1"},
+			{"cols not whole blocks", quant.MatVec(s, tensor.Q8_0, f32(4), u32(100), f32(64), 1, 48), gpu.ErrSize, "cols = 48, want a positive multiple of the block size 32"},
+			{"short y", quant.MatVec(s, tensor.Q4_0, f32(1), u32(100), f32(64), 2, 64), gpu.ErrBufferLen, "the output holds 1 values, want 2"},
+			{"short x", quant.MatVec(s, tensor.Q4_0, f32(2), u32(100), f32(63), 2, 64), gpu.ErrBufferLen, "x holds 63 values, want cols = 64"},
+			{"short w", quant.MatVec(s, tensor.Q8_0, f32(2), u32(33), f32(64), 2, 64), gpu.ErrBufferLen, "holds 33 words, want 34"},
+			{"nil x", quant.MatVec(s, tensor.Q8_0, f32(2), u32(34), nil, 2, 64), gpu.ErrArgs, "x is nil"},
+			{"Q4_K cols", quant.MatVec(s, tensor.Q4_K, f32(2), u32(100), f32(512), 1, 288), gpu.ErrSize, "cols = 288, want a positive multiple of the block size 256"},
+			{"Q4_K n", quant.Dequantize(s, tensor.Q4_K, f32(512), u32(100), 288), gpu.ErrSize, "n = 288 values, want a positive multiple of 256"},
+			{"short blocks Q4_K", quant.Dequantize(s, tensor.Q4_K, f32(512), u32(71), 512), gpu.ErrBufferLen, "holds 71 words, want 72"},
+			{"too large", quant.MatVec(s, tensor.Q8_0, f32(2), u32(34), f32(64), 1<<26, 64), gpu.ErrSize, "more than 2^31"},
 		} {
 			if !errors.Is(c.err, c.want) || !strings.Contains(c.err.Error(), c.text) {
 				t.Errorf("%s: %v, want %v naming %q", c.name, c.err, c.want, c.text)

@@ -2,12 +2,13 @@ package quant
 
 import (
 	"fmt"
+	"github.com/goxpu/xpu/kernels/tensor"
 	"math"
 
 	"github.com/goxpu/xpu/gpu"
 )
 
-// Quantize returns the blocks of f that llama.cpp's reference quantizer
+// Encode returns the blocks of f that llama.cpp's reference quantizer
 // of f (quantize_row_q8_0_ref, quantize_row_q4_0_ref,
 // quantize_row_q4_K_ref) writes for x, as bytes. len(x) must be a whole number of blocks.
 //
@@ -19,8 +20,8 @@ import (
 // small that its reciprocal overflows, or a NaN in x), the quants are
 // what x86-64 builds give: the conversion's 0x80000000, whose low byte is
 // 0.
-func (f Format) Quantize(x []float32) ([]byte, error) {
-	n, err := f.blocks(len(x), "values")
+func Encode(f tensor.Format, x []float32) ([]byte, error) {
+	n, err := blocks(f, len(x), "values")
 	if err != nil {
 		return nil, err
 	}
@@ -29,13 +30,13 @@ func (f Format) Quantize(x []float32) ([]byte, error) {
 	for i := range n {
 		row := x[i*bs : (i+1)*bs]
 		switch f {
-		case Q8_0:
+		case tensor.Q8_0:
 			k := quantizeQ8_0(row)
 			b, _ = k.AppendBinary(b)
-		case Q4_0:
+		case tensor.Q4_0:
 			k := quantizeQ4_0(row)
 			b, _ = k.AppendBinary(b)
-		case Q4_K:
+		case tensor.Q4_K:
 			k := quantizeQ4_K(row)
 			b, _ = k.AppendBinary(b)
 		}
@@ -43,12 +44,12 @@ func (f Format) Quantize(x []float32) ([]byte, error) {
 	return b, nil
 }
 
-// Dequantize returns the values of the blocks of f in b, as llama.cpp's
+// Decode returns the values of the blocks of f in b, as llama.cpp's
 // dequantize_row_q8_0, dequantize_row_q4_0 and dequantize_row_q4_K
 // compute them. len(b) must
 // be a whole number of blocks.
-func (f Format) Dequantize(b []byte) ([]float32, error) {
-	n, err := f.blocks(len(b), "bytes")
+func Decode(f tensor.Format, b []byte) ([]float32, error) {
+	n, err := blocks(f, len(b), "bytes")
 	if err != nil {
 		return nil, err
 	}
@@ -57,21 +58,21 @@ func (f Format) Dequantize(b []byte) ([]float32, error) {
 	for i := range n {
 		blk := b[i*bb : (i+1)*bb]
 		switch f {
-		case Q8_0:
+		case tensor.Q8_0:
 			var k BlockQ8_0
 			if err := k.UnmarshalBinary(blk); err != nil {
 				return nil, err
 			}
 			v := k.Values()
 			x = append(x, v[:]...)
-		case Q4_0:
+		case tensor.Q4_0:
 			var k BlockQ4_0
 			if err := k.UnmarshalBinary(blk); err != nil {
 				return nil, err
 			}
 			v := k.Values()
 			x = append(x, v[:]...)
-		case Q4_K:
+		case tensor.Q4_K:
 			var k BlockQ4_K
 			if err := k.UnmarshalBinary(blk); err != nil {
 				return nil, err
@@ -85,9 +86,9 @@ func (f Format) Dequantize(b []byte) ([]float32, error) {
 
 // blocks returns how many blocks of f a length of n values or bytes
 // (unit) makes, or an error naming the rule when it is not whole blocks.
-func (f Format) blocks(n int, unit string) (int, error) {
-	if !f.valid() {
-		return 0, fmt.Errorf("quant: unknown format %v: %w", f, gpu.ErrArgs)
+func blocks(f tensor.Format, n int, unit string) (int, error) {
+	if !quantized(f) {
+		return 0, fmt.Errorf("quant: %v is no block format of this package (q8_0, q4_0, q4_k): %w", f, gpu.ErrArgs)
 	}
 	per := f.BlockSize()
 	if unit == "bytes" {

@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"github.com/goxpu/xpu/kernels/tensor"
 	"math"
 	"math/rand/v2"
 	"strings"
@@ -34,22 +35,22 @@ func TestQuantizeByHand(t *testing.T) {
 	q4pair[0], q4pair[1] = -8, 8
 	for _, c := range []struct {
 		name string
-		f    quant.Format
+		f    tensor.Format
 		x    []float32
 		want []byte
 	}{
-		{"Q8_0 zeros", quant.Q8_0, make([]float32, 32), repeat(0, 34)},
-		{"Q8_0 one max", quant.Q8_0, oneAt(5, 127), cat([]byte{0x00, 0x3C}, repeat(0, 5), []byte{0x7F}, repeat(0, 26))},           // d = 1
-		{"Q8_0 one negative max", quant.Q8_0, oneAt(3, -254), cat([]byte{0x00, 0x40}, repeat(0, 3), []byte{0x81}, repeat(0, 28))}, // d = 2, q = -127
-		{"Q8_0 roundings", quant.Q8_0, roundings, cat([]byte{0x00, 0x3C, 0x7F, 0x01, 0xFF, 0x02, 0x03, 0xFD, 0x00, 0x7F}, repeat(0, 24))},
+		{"Q8_0 zeros", tensor.Q8_0, make([]float32, 32), repeat(0, 34)},
+		{"Q8_0 one max", tensor.Q8_0, oneAt(5, 127), cat([]byte{0x00, 0x3C}, repeat(0, 5), []byte{0x7F}, repeat(0, 26))},           // d = 1
+		{"Q8_0 one negative max", tensor.Q8_0, oneAt(3, -254), cat([]byte{0x00, 0x40}, repeat(0, 3), []byte{0x81}, repeat(0, 28))}, // d = 2, q = -127
+		{"Q8_0 roundings", tensor.Q8_0, roundings, cat([]byte{0x00, 0x3C, 0x7F, 0x01, 0xFF, 0x02, 0x03, 0xFD, 0x00, 0x7F}, repeat(0, 24))},
 		// max = 0, so d = 0/-8 = -0 (f16 0x8000), and every value 0*0 + 8.5 truncates to 8.
-		{"Q4_0 zeros", quant.Q4_0, make([]float32, 32), cat([]byte{0x00, 0x80}, repeat(0x88, 16))},
+		{"Q4_0 zeros", tensor.Q4_0, make([]float32, 32), cat([]byte{0x00, 0x80}, repeat(0x88, 16))},
 		// max = 8, d = -1 (0xBC00): value 20 (high nibble of byte 4) is 8*-1 + 8.5 -> 0.
-		{"Q4_0 one max", quant.Q4_0, oneAt(20, 8), cat([]byte{0x00, 0xBC}, repeat(0x88, 4), []byte{0x08}, repeat(0x88, 11))},
+		{"Q4_0 one max", tensor.Q4_0, oneAt(20, 8), cat([]byte{0x00, 0xBC}, repeat(0x88, 4), []byte{0x08}, repeat(0x88, 11))},
 		// max = -8 (the first), d = 1: -8 -> 0, 8 -> 16.5 -> 16, capped at 15.
-		{"Q4_0 both signs", quant.Q4_0, q4pair, cat([]byte{0x00, 0x3C, 0x80, 0x8F}, repeat(0x88, 14))},
+		{"Q4_0 both signs", tensor.Q4_0, q4pair, cat([]byte{0x00, 0x3C, 0x80, 0x8F}, repeat(0x88, 14))},
 	} {
-		got, err := c.f.Quantize(c.x)
+		got, err := quant.Encode(c.f, c.x)
 		if err != nil || !bytes.Equal(got, c.want) {
 			t.Errorf("%s: % x, %v\nwant % x", c.name, got, err, c.want)
 		}
@@ -93,15 +94,15 @@ func TestQuantizeLayout(t *testing.T) {
 	r := rand.New(rand.NewPCG(3, 4))
 	const n = 32 * 400
 	x := rows(r, n)
-	for _, f := range []quant.Format{quant.Q8_0, quant.Q4_0} {
-		b, err := f.Quantize(x)
+	for _, f := range []tensor.Format{tensor.Q8_0, tensor.Q4_0} {
+		b, err := quant.Encode(f, x)
 		if err != nil {
 			t.Fatal(err)
 		}
 		if len(b) != n/32*f.BlockBytes() {
 			t.Fatalf("%v: %d bytes, want %d", f, len(b), n/32*f.BlockBytes())
 		}
-		deq, err := f.Dequantize(b)
+		deq, err := quant.Decode(f, b)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -115,7 +116,7 @@ func TestQuantizeLayout(t *testing.T) {
 				}
 			}
 			d32 := amax / 127
-			if f == quant.Q4_0 {
+			if f == tensor.Q4_0 {
 				d32 = max / -8
 			}
 			if d := half(dBits); math.Abs(d-d32) > math.Max(math.Abs(d32)*0x1p-11, 0x1p-25)*(1+1e-6) {
@@ -123,7 +124,7 @@ func TestQuantizeLayout(t *testing.T) {
 			}
 			for i, v := range xs {
 				var q int
-				if f == quant.Q8_0 {
+				if f == tensor.Q8_0 {
 					q = int(int8(blk[2+i]))
 				} else {
 					q = int(blk[2+i%16]>>(4*(i/16))&0xF) - 8
@@ -135,7 +136,7 @@ func TestQuantizeLayout(t *testing.T) {
 					continue
 				}
 				e := float64(v)/d32 - float64(q)
-				if f == quant.Q4_0 && q == 7 && e > 0 { // capped at 15
+				if f == tensor.Q4_0 && q == 7 && e > 0 { // capped at 15
 					continue
 				}
 				if math.Abs(e) > 0.5+1e-5 {
@@ -156,12 +157,12 @@ func TestQuantizeLayout(t *testing.T) {
 func TestRoundTrip(t *testing.T) {
 	r := rand.New(rand.NewPCG(5, 6))
 	x := rows(r, 32*300)
-	for _, f := range []quant.Format{quant.Q8_0, quant.Q4_0} {
-		b, err := f.Quantize(x)
+	for _, f := range []tensor.Format{tensor.Q8_0, tensor.Q4_0} {
+		b, err := quant.Encode(f, x)
 		if err != nil {
 			t.Fatal(err)
 		}
-		y, err := f.Dequantize(b)
+		y, err := quant.Decode(f, b)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -171,7 +172,7 @@ func TestRoundTrip(t *testing.T) {
 			d := math.Abs(half(binary.LittleEndian.Uint16(blk)))
 			scaleErr := math.Max(d*0x1p-11, 0x1p-25)
 			bound := d/2 + 128*scaleErr
-			if f == quant.Q4_0 {
+			if f == tensor.Q4_0 {
 				bound = d + 8*scaleErr
 			}
 			for i := 32 * k; i < 32*k+32; i++ {
@@ -182,7 +183,7 @@ func TestRoundTrip(t *testing.T) {
 			if d == 0 {
 				continue
 			}
-			again, err := f.Quantize(y[32*k : 32*k+32])
+			again, err := quant.Encode(f, y[32*k:32*k+32])
 			if err != nil || !bytes.Equal(again, blk) {
 				t.Fatalf("%v block %d: % x quantizes again to % x, %v", f, k, blk, again, err)
 			}
@@ -194,34 +195,21 @@ func TestRoundTrip(t *testing.T) {
 // refused with gpu.ErrSize naming the rule, and unknown formats with
 // gpu.ErrArgs.
 func TestWholeBlocks(t *testing.T) {
-	for _, f := range []quant.Format{quant.Q8_0, quant.Q4_0, quant.Q4_K} {
-		if _, err := f.Quantize(make([]float32, 33)); !errors.Is(err, gpu.ErrSize) || !strings.Contains(err.Error(), fmt.Sprintf("33 values is not a whole number of blocks of %d values", f.BlockSize())) {
+	for _, f := range []tensor.Format{tensor.Q8_0, tensor.Q4_0, tensor.Q4_K} {
+		if _, err := quant.Encode(f, make([]float32, 33)); !errors.Is(err, gpu.ErrSize) || !strings.Contains(err.Error(), fmt.Sprintf("33 values is not a whole number of blocks of %d values", f.BlockSize())) {
 			t.Errorf("%v: Quantize of 33 values: %v", f, err)
 		}
 		nb := f.BlockBytes()*2 + 1
-		if _, err := f.Dequantize(make([]byte, nb)); !errors.Is(err, gpu.ErrSize) || !strings.Contains(err.Error(), fmt.Sprintf("%d bytes is not a whole number of blocks of %d bytes", nb, f.BlockBytes())) {
+		if _, err := quant.Decode(f, make([]byte, nb)); !errors.Is(err, gpu.ErrSize) || !strings.Contains(err.Error(), fmt.Sprintf("%d bytes is not a whole number of blocks of %d bytes", nb, f.BlockBytes())) {
 			t.Errorf("%v: Dequantize of %d bytes: %v", f, nb, err)
 		}
 	}
-	if _, err := quant.Format(9).Quantize(nil); !errors.Is(err, gpu.ErrArgs) {
+	if _, err := quant.Encode(tensor.Format(9), nil); !errors.Is(err, gpu.ErrArgs) {
 		t.Errorf("an unknown format: %v", err)
 	}
 	var k quant.BlockQ8_0
 	if err := k.UnmarshalBinary(make([]byte, 33)); !errors.Is(err, gpu.ErrSize) {
 		t.Errorf("a Q8_0 block of 33 bytes: %v", err)
-	}
-}
-
-// TestFormat checks the formats' sizes against ggml-common.h.
-func TestFormat(t *testing.T) {
-	for _, c := range []struct {
-		f            quant.Format
-		name         string
-		values, size int
-	}{{quant.Q8_0, "Q8_0", 32, 34}, {quant.Q4_0, "Q4_0", 32, 18}, {quant.Q4_K, "Q4_K", 256, 144}, {quant.Format(0), "Format(0)", 0, 0}} {
-		if c.f.String() != c.name || c.f.BlockSize() != c.values || c.f.BlockBytes() != c.size {
-			t.Errorf("%v: %d values, %d bytes; want %s, %d, %d", c.f, c.f.BlockSize(), c.f.BlockBytes(), c.name, c.values, c.size)
-		}
 	}
 }
 
@@ -237,7 +225,7 @@ func TestWords(t *testing.T) {
 // the format's definition: all zeros, where every sub-block's range is
 // empty, so its scale and min are 0 and so are d, dmin and the quants.
 func TestQuantizeQ4_KByHand(t *testing.T) {
-	got, err := quant.Q4_K.Quantize(make([]float32, 256))
+	got, err := quant.Encode(tensor.Q4_K, make([]float32, 256))
 	if err != nil || !bytes.Equal(got, make([]byte, 144)) {
 		t.Errorf("zeros: % x, %v; want 144 zero bytes", got, err)
 	}
@@ -253,11 +241,11 @@ func TestQuantizeQ4_KByHand(t *testing.T) {
 func TestQuantizeQ4_KLayout(t *testing.T) {
 	r := rand.New(rand.NewPCG(13, 14))
 	x := rows(r, 256*60)
-	b, err := quant.Q4_K.Quantize(x)
+	b, err := quant.Encode(tensor.Q4_K, x)
 	if err != nil {
 		t.Fatal(err)
 	}
-	deq, err := quant.Q4_K.Dequantize(b)
+	deq, err := quant.Decode(tensor.Q4_K, b)
 	if err != nil {
 		t.Fatal(err)
 	}
