@@ -23,10 +23,10 @@ func automatic() dispatch.Set {
 			// A product of one column: the tiled GEMM's narrow members
 			// take it until a mat-vec kernel of its own does.
 			{Name: "kernels/matmul.Multiply", Op: OpMatVec, Operands: []tensor.Descriptor{f32, f32, f32}, Priority: dispatch.Portable, Run: runMultiplyVector},
-		}, nnKernels()...),
-		Adapters: []dispatch.Adapter{
+		}, append(nnKernels(), quantKernels()...)...),
+		Adapters: append([]dispatch.Adapter{
 			{Name: "kernels/layout.Contiguous", From: f32Strided, To: f32, Kind: dispatch.PerCall, Run: runContiguous},
-		},
+		}, quantAdapters()...),
 	}
 }
 

@@ -6,16 +6,21 @@ package kernels
 // their output through its strides.
 
 import (
+	"encoding/binary"
 	"fmt"
 
 	"github.com/goxpu/xpu/gpu"
 	"github.com/goxpu/xpu/kernels/dispatch"
+	"github.com/goxpu/xpu/kernels/quant"
 	"github.com/goxpu/xpu/kernels/tensor"
 )
 
 // read returns t's elements in row-major order, after the stream's work
 // is done.
 func read(t tensor.Tensor) ([]float32, error) {
+	if t.Layout() == tensor.BlockedRowMajor {
+		return readBlocks(t)
+	}
 	if t.Format() != tensor.F32 {
 		return nil, fmt.Errorf("kernels: the host reference reads no %s tensor: %w", t.Format(), gpu.ErrType)
 	}
@@ -30,6 +35,25 @@ func read(t tensor.Tensor) ([]float32, error) {
 	out := make([]float32, t.Len())
 	offsets(t, func(i, off int) { out[i] = all[off] })
 	return out, nil
+}
+
+// readBlocks returns the values of a tensor of row-major blocks, decoded
+// on the host.
+func readBlocks(t tensor.Tensor) ([]float32, error) {
+	b, err := tensor.Buffer[uint32](t)
+	if err != nil {
+		return nil, err
+	}
+	words, err := b.Download()
+	if err != nil {
+		return nil, err
+	}
+	n, _ := t.Format().Bytes(t.Len())
+	bytes := make([]byte, 0, 4*len(words))
+	for _, w := range words {
+		bytes = binary.LittleEndian.AppendUint32(bytes, w)
+	}
+	return quant.Decode(t.Format(), bytes[:n])
 }
 
 // write stores vals, t's elements in row-major order, through its
