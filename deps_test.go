@@ -141,6 +141,8 @@ const depsRules = `
 	gpu/gpuimpl, kernels/tensor < kernels/layout, kernels/quant;
 	# The library's front: its operations, dispatched over its packages.
 	kernels/dispatch, kernels/matmul, kernels/layout, kernels/nn, kernels/quant < kernels;
+	# Models built from the library's operations.
+	kernels, github.com/gpustack/gguf-parser-go < models/llama;
 	xpu < codegen/llvmgen/internal/hostkernels;
 
 	# Benchmarks and the programs that print their figures.
