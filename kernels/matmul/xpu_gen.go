@@ -16,50 +16,57 @@ var Tile128x64Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Codegen: "xpu-gen/1",
 	Block:   xpu.Dim3{X: 16, Y: 16, Z: 1},
 	Params: []gpuimpl.Param{
-		{Name: "C", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "float32"}, Size: 4, Access: gpuimpl.AccessWrite, Binding: 0, MinLen: []string{"m", "n"}},
+		{Name: "C", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "float32"}, Size: 4, Access: gpuimpl.AccessReadWrite, Binding: 0, MinLen: []string{"m", "n"}},
 		{Name: "A", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "float32"}, Size: 4, Access: gpuimpl.AccessRead, Binding: 1, MinLen: []string{"m", "k"}},
 		{Name: "B", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "float32"}, Size: 4, Access: gpuimpl.AccessRead, Binding: 2, MinLen: []string{"k", "n"}},
-		{Name: "m", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 0},
-		{Name: "n", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 4},
-		{Name: "k", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 8},
+		{Name: "transA", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 0},
+		{Name: "transB", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 4},
+		{Name: "m", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 8},
+		{Name: "n", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 12},
+		{Name: "k", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 16},
+		{Name: "lda", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 20},
+		{Name: "ldb", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 24},
+		{Name: "ldc", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 28},
+		{Name: "alpha", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "float32"}, Size: 4, Binding: 32},
+		{Name: "beta", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "float32"}, Size: 4, Binding: 36},
 	},
 	SharedBytes: 12288,
-	UniformSize: 16,
+	UniformSize: 48,
 	Func:        Tiled,
 	Comptime:    Tile{BM: 128, BN: 64, BK: 16, TM: 8, TN: 4},
 	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:75b67cc13d47723cad2d1867af4058cafb7e71113a92d5dd53f958619b042595",
-				PrivateBytes: new(428),
-				NativeOps:    []string{"workgroupBarrier"},
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:4ad45e6d09091ff18f240d0f95f949b16d1ab9ac84aa255a41842f639fa73b00",
+				PrivateBytes: new(448),
+				NativeOps:    []string{"bitcast", "max", "select", "workgroupBarrier"},
 			},
 			Code: tile128x64WGSL,
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:8ddd34b942827c7d35dd6fb78e1e2d8ebbc1aec3b4c72d7672692c84214ffa20"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:915fad56c90851d8cd57c87ec41b41b5c61333fd048607e23177f4b6b0995af3"},
 			Entry:    tile128x64CPU,
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:f752224e9368eb2f57b1ff46f1927e792c2ea2f8194b8006f29cb097ef66dbe8"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:02cdf6b2e748478897a945f9b3555f3a100681a082f55d693932781d8268b642"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v3"},
 			Code:     libLLVMHOSTX8664V3,
 			Symbol:   "xpu_Tile128x64",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:a8ed9d3ecf017a43c03b0846d117c4725496c9201b4f6d80fa0f0b3c0c52d08e"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:5af093e6781e7504b195fd2bc7a6bbf5ae7d58c6b047d00f4c0246764a5572cd"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
 			Code:     libLLVMHOSTX8664V4,
 			Symbol:   "xpu_Tile128x64",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:01cec10c76a95164af20fd5183e30feaeb10f04d11539ca5f78236fb25824d22"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:0dbdbc0d37baa4f29daac62d3236f4c36227163af48d7dcc4bc86b69ee12d247"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "armv8-a"},
 			Code:     libLLVMHOSTARMV8A,
 			Symbol:   "xpu_Tile128x64",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cuda", Target: "ptx", Hash: "sha256:dcfc4c0d412d18d0bcb1eca4f6ef37348f9e7eac88c542613385cf7c81fc2cd5",
-				PrivateBytes: new(428),
+			Manifest: gpuimpl.Manifest{Backend: "cuda", Target: "ptx", Hash: "sha256:36fb55fd1fb24e0a1fffb658af6be0a909d3edf1617eff7eedb13dc1274a9d74",
+				PrivateBytes: new(448),
 				Fault:        true,
 			},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "sm_70"},
@@ -67,9 +74,9 @@ var Tile128x64Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_Tile128x64",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:90f62549d376bd542d36f7204ce0bed057bf0e068ebfdf430ae954874b95ab47",
-				PrivateBytes: new(428),
-				Registers:    new(84),
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:6755281b44b650a1f3f2cdaf330a632bc5bc5b1889b05347556301b45a13ad4e",
+				PrivateBytes: new(448),
+				Registers:    new(104),
 				SpillBytes:   new(0),
 				Fault:        true,
 			},
@@ -78,9 +85,9 @@ var Tile128x64Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_Tile128x64",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:16de31f9e829df51b7e8064f168d6a9ccda9ebb2b2c81d97e8c68c24d13c37c4",
-				PrivateBytes: new(428),
-				Registers:    new(84),
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:e6b567c314334ffd8ae1857629d991aa3b55681e908ac154da16b4b8c9e4104c",
+				PrivateBytes: new(448),
+				Registers:    new(104),
 				SpillBytes:   new(0),
 				Fault:        true,
 			},
@@ -89,9 +96,9 @@ var Tile128x64Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_Tile128x64",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:69288d760c2eb465d917ff034d018e3c777bd22cedfd0c6a062da52dcbb5a2ac",
-				PrivateBytes: new(428),
-				Registers:    new(88),
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:9e6219e7e9eed51c094689f735918069f12afa82ef65e5039d5fd093b5a0e6dc",
+				PrivateBytes: new(448),
+				Registers:    new(119),
 				SpillBytes:   new(0),
 				Fault:        true,
 			},
@@ -105,15 +112,22 @@ var Tile128x64Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 // LaunchTile128x64 launches the kernel Tile128x64 on the stream s over a grid of groups
 // blocks of 16x16x1 work-items, with the arguments of Tiled after its Thread and its comptime parameter.
 // Buffers are bound in this order; scalars are uniforms.
-func LaunchTile128x64(s *gpu.Stream, groups xpu.Dim3, C *gpu.Buffer[float32], A *gpu.Buffer[float32], B *gpu.Buffer[float32], m uint32, n uint32, k uint32) error {
-	return s.Launch(Tile128x64Kernel, groups, C, A, B, m, n, k)
+func LaunchTile128x64(s *gpu.Stream, groups xpu.Dim3, C *gpu.Buffer[float32], A *gpu.Buffer[float32], B *gpu.Buffer[float32], transA uint32, transB uint32, m uint32, n uint32, k uint32, lda uint32, ldb uint32, ldc uint32, alpha float32, beta float32) error {
+	return s.Launch(Tile128x64Kernel, groups, C, A, B, transA, transB, m, n, k, lda, ldb, ldc, alpha, beta)
 }
 
 // tile128x64WGSL is the WGSL code of Tile128x64.
 const tile128x64WGSL = `struct xpu_Uniforms {
+    p_transA: u32,
+    p_transB: u32,
     p_m: u32,
     p_n: u32,
     p_k: u32,
+    p_lda: u32,
+    p_ldb: u32,
+    p_ldc: u32,
+    p_alpha: f32,
+    p_beta: f32,
 }
 
 @group(0) @binding(0) var<storage, read_write> b_C: array<f32>;
@@ -122,6 +136,13 @@ const tile128x64WGSL = `struct xpu_Uniforms {
 @group(0) @binding(3) var<uniform> xpu_u: xpu_Uniforms;
 var<workgroup> s_as: array<f32, 2048>;
 var<workgroup> s_bs: array<f32, 1024>;
+
+// Go's comparison of the float32s of bits x and y: -1, 0 or 1, or 2 when either is NaN. Integer arithmetic, which no compiler may take for finite math.
+fn xpu_cmp_f32(x: u32, y: u32) -> i32 {
+    let a = select(i32(x & 2147483647u), -i32(x & 2147483647u), x > 2147483647u);
+    let b = select(i32(y & 2147483647u), -i32(y & 2147483647u), y > 2147483647u);
+    return select(select(select(-1i, 1i, a > b), 0i, a == b), 2i, max(x & 2147483647u, y & 2147483647u) > 2139095040u);
+}
 
 // main is kernel Tile128x64, block 16x16x1.
 @compute @workgroup_size(16, 16, 1)
@@ -142,25 +163,45 @@ fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid
     for (var v_k0: u32 = 0u; v_k0 < xpu_u.p_k; v_k0 = v_k0 + 16u) {
         for (var v_s: u32 = 0u; v_s < 8u; v_s = v_s + 1u) {
             let v_e: u32 = v_li + ((v_s * v_wx) * v_wy);
-            let v_r: u32 = v_e / 16u;
-            let v_q: u32 = v_e % 16u;
+            var v_r: u32;
+            v_r = v_e / 16u;
+            var v_q: u32;
+            v_q = v_e % 16u;
+            if xpu_u.p_transA != 0u {
+                v_r = v_e % 128u;
+                v_q = v_e / 128u;
+            }
             var v_v: f32;
             v_v = 0.0f;
             if ((v_row0 + v_r) < xpu_u.p_m) && ((v_k0 + v_q) < xpu_u.p_k) {
-                v_v = b_A[(((v_row0 + v_r) * xpu_u.p_k) + v_k0) + v_q];
+                if xpu_u.p_transA != 0u {
+                    v_v = b_A[(((v_k0 + v_q) * xpu_u.p_lda) + v_row0) + v_r];
+                } else {
+                    v_v = b_A[(((v_row0 + v_r) * xpu_u.p_lda) + v_k0) + v_q];
+                }
             }
-            s_as[v_e] = v_v;
+            s_as[(v_r * 16u) + v_q] = v_v;
         }
         for (var v_s_1: u32 = 0u; v_s_1 < 4u; v_s_1 = v_s_1 + 1u) {
             let v_e_1: u32 = v_li + ((v_s_1 * v_wx) * v_wy);
-            let v_r_1: u32 = v_e_1 / 64u;
-            let v_q_1: u32 = v_e_1 % 64u;
+            var v_r_1: u32;
+            v_r_1 = v_e_1 / 64u;
+            var v_q_1: u32;
+            v_q_1 = v_e_1 % 64u;
+            if xpu_u.p_transB != 0u {
+                v_r_1 = v_e_1 % 16u;
+                v_q_1 = v_e_1 / 16u;
+            }
             var v_v_1: f32;
             v_v_1 = 0.0f;
             if ((v_k0 + v_r_1) < xpu_u.p_k) && ((v_col0 + v_q_1) < xpu_u.p_n) {
-                v_v_1 = b_B[(((v_k0 + v_r_1) * xpu_u.p_n) + v_col0) + v_q_1];
+                if xpu_u.p_transB != 0u {
+                    v_v_1 = b_B[(((v_col0 + v_q_1) * xpu_u.p_ldb) + v_k0) + v_r_1];
+                } else {
+                    v_v_1 = b_B[(((v_k0 + v_r_1) * xpu_u.p_ldb) + v_col0) + v_q_1];
+                }
             }
-            s_bs[v_e_1] = v_v_1;
+            s_bs[(v_r_1 * 64u) + v_q_1] = v_v_1;
         }
         workgroupBarrier();
         for (var v_kk: u32 = 0u; v_kk < 16u; v_kk = v_kk + 1u) {
@@ -184,7 +225,12 @@ fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid
                 let v_r_2: u32 = (v_row0 + v_ty) + (v_i_2 * v_wy);
                 let v_q_2: u32 = (v_col0 + v_tx) + (v_j_2 * v_wx);
                 if (v_r_2 < xpu_u.p_m) && (v_q_2 < xpu_u.p_n) {
-                    b_C[(v_r_2 * xpu_u.p_n) + v_q_2] = v_acc[(v_i_2 * 4u) + v_j_2];
+                    var v_v_2: f32;
+                    v_v_2 = xpu_u.p_alpha * v_acc[(v_i_2 * 4u) + v_j_2];
+                    if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                        v_v_2 = v_v_2 + (xpu_u.p_beta * b_C[(v_r_2 * xpu_u.p_ldc) + v_q_2]);
+                    }
+                    b_C[(v_r_2 * xpu_u.p_ldc) + v_q_2] = v_v_2;
                 }
             }
         }
@@ -197,9 +243,16 @@ func tile128x64CPU(b *gpuimpl.CPUBlock) {
 	p_C := gpuimpl.CPUView[float32](b.Buffers[0])
 	p_A := gpuimpl.CPUView[float32](b.Buffers[1])
 	p_B := gpuimpl.CPUView[float32](b.Buffers[2])
-	p_m := gpuimpl.CPUUniform[uint32](b.Uniforms, 0)
-	p_n := gpuimpl.CPUUniform[uint32](b.Uniforms, 4)
-	p_k := gpuimpl.CPUUniform[uint32](b.Uniforms, 8)
+	p_transA := gpuimpl.CPUUniform[uint32](b.Uniforms, 0)
+	p_transB := gpuimpl.CPUUniform[uint32](b.Uniforms, 4)
+	p_m := gpuimpl.CPUUniform[uint32](b.Uniforms, 8)
+	p_n := gpuimpl.CPUUniform[uint32](b.Uniforms, 12)
+	p_k := gpuimpl.CPUUniform[uint32](b.Uniforms, 16)
+	p_lda := gpuimpl.CPUUniform[uint32](b.Uniforms, 20)
+	p_ldb := gpuimpl.CPUUniform[uint32](b.Uniforms, 24)
+	p_ldc := gpuimpl.CPUUniform[uint32](b.Uniforms, 28)
+	p_alpha := gpuimpl.CPUUniform[float32](b.Uniforms, 32)
+	p_beta := gpuimpl.CPUUniform[float32](b.Uniforms, 36)
 	var s_as [2048]float32
 	var s_bs [1024]float32
 	var a_a [2048]float32
@@ -214,9 +267,16 @@ func tile128x64CPU(b *gpuimpl.CPUBlock) {
 	_ = p_C
 	_ = p_A
 	_ = p_B
+	_ = p_transA
+	_ = p_transB
 	_ = p_m
 	_ = p_n
 	_ = p_k
+	_ = p_lda
+	_ = p_ldb
+	_ = p_ldc
+	_ = p_alpha
+	_ = p_beta
 	_ = v_k0
 	_ = gx0
 	_ = gy0
@@ -292,12 +352,24 @@ func tile128x64CPU(b *gpuimpl.CPUBlock) {
 							_ = v_r
 							var v_q uint32 = (v_e % uint32(16))
 							_ = v_q
+							if p_transA != uint32(0) {
+								var v_tmp uint32 = (v_e % uint32(128))
+								_ = v_tmp
+								var v_tmp_1 uint32 = (v_e / uint32(128))
+								_ = v_tmp_1
+								v_r = v_tmp
+								v_q = v_tmp_1
+							}
 							var v_v float32 = float32(0)
 							_ = v_v
 							if ((v_row0 + v_r) < p_m) && ((v_k0 + v_q) < p_k) {
-								v_v = p_A[((((v_row0 + v_r) * p_k) + v_k0) + v_q)]
+								if p_transA != uint32(0) {
+									v_v = p_A[((((v_k0 + v_q) * p_lda) + v_row0) + v_r)]
+								} else {
+									v_v = p_A[((((v_row0 + v_r) * p_lda) + v_k0) + v_q)]
+								}
 							}
-							s_as[v_e] = v_v
+							s_as[((v_r * uint32(16)) + v_q)] = v_v
 						}
 						v_s = (v_s + uint32(1))
 					}
@@ -313,12 +385,24 @@ func tile128x64CPU(b *gpuimpl.CPUBlock) {
 							_ = v_r_1
 							var v_q_1 uint32 = (v_e_1 % uint32(64))
 							_ = v_q_1
+							if p_transB != uint32(0) {
+								var v_tmp_2 uint32 = (v_e_1 % uint32(16))
+								_ = v_tmp_2
+								var v_tmp_3 uint32 = (v_e_1 / uint32(16))
+								_ = v_tmp_3
+								v_r_1 = v_tmp_2
+								v_q_1 = v_tmp_3
+							}
 							var v_v_1 float32 = float32(0)
 							_ = v_v_1
 							if ((v_k0 + v_r_1) < p_k) && ((v_col0 + v_q_1) < p_n) {
-								v_v_1 = p_B[((((v_k0 + v_r_1) * p_n) + v_col0) + v_q_1)]
+								if p_transB != uint32(0) {
+									v_v_1 = p_B[((((v_col0 + v_q_1) * p_ldb) + v_k0) + v_r_1)]
+								} else {
+									v_v_1 = p_B[((((v_k0 + v_r_1) * p_ldb) + v_col0) + v_q_1)]
+								}
 							}
-							s_bs[v_e_1] = v_v_1
+							s_bs[((v_r_1 * uint32(64)) + v_q_1)] = v_v_1
 						}
 						v_s_1 = (v_s_1 + uint32(1))
 					}
@@ -446,7 +530,12 @@ func tile128x64CPU(b *gpuimpl.CPUBlock) {
 										var v_q_2 uint32 = ((v_col0 + v_tx) + (v_j_2 * v_wx))
 										_ = v_q_2
 										if (v_r_2 < p_m) && (v_q_2 < p_n) {
-											p_C[((v_r_2 * p_n) + v_q_2)] = v_acc[((v_i_2 * uint32(4)) + v_j_2)]
+											var v_v_2 float32 = (p_alpha * v_acc[((v_i_2*uint32(4))+v_j_2)])
+											_ = v_v_2
+											if p_beta != float32(0) {
+												v_v_2 = (v_v_2 + (p_beta * p_C[((v_r_2*p_ldc)+v_q_2)]))
+											}
+											p_C[((v_r_2 * p_ldc) + v_q_2)] = v_v_2
 										}
 									}
 								}
@@ -467,50 +556,57 @@ var Tile16x16Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Codegen: "xpu-gen/1",
 	Block:   xpu.Dim3{X: 16, Y: 16, Z: 1},
 	Params: []gpuimpl.Param{
-		{Name: "C", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "float32"}, Size: 4, Access: gpuimpl.AccessWrite, Binding: 0, MinLen: []string{"m", "n"}},
+		{Name: "C", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "float32"}, Size: 4, Access: gpuimpl.AccessReadWrite, Binding: 0, MinLen: []string{"m", "n"}},
 		{Name: "A", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "float32"}, Size: 4, Access: gpuimpl.AccessRead, Binding: 1, MinLen: []string{"m", "k"}},
 		{Name: "B", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "float32"}, Size: 4, Access: gpuimpl.AccessRead, Binding: 2, MinLen: []string{"k", "n"}},
-		{Name: "m", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 0},
-		{Name: "n", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 4},
-		{Name: "k", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 8},
+		{Name: "transA", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 0},
+		{Name: "transB", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 4},
+		{Name: "m", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 8},
+		{Name: "n", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 12},
+		{Name: "k", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 16},
+		{Name: "lda", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 20},
+		{Name: "ldb", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 24},
+		{Name: "ldc", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 28},
+		{Name: "alpha", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "float32"}, Size: 4, Binding: 32},
+		{Name: "beta", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "float32"}, Size: 4, Binding: 36},
 	},
 	SharedBytes: 2048,
-	UniformSize: 16,
+	UniformSize: 48,
 	Func:        Tiled,
 	Comptime:    Tile{BM: 16, BN: 16, BK: 16, TM: 1, TN: 1},
 	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:04c01f4a118f4e9fa7dd3e6b38cdb3de4a9198826a7905177d03d54c25ea78b1",
-				PrivateBytes: new(428),
-				NativeOps:    []string{"workgroupBarrier"},
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:b601e7c6942abe5823c57db86b992b066fa93f1c00039e343410be213e3be70f",
+				PrivateBytes: new(448),
+				NativeOps:    []string{"bitcast", "max", "select", "workgroupBarrier"},
 			},
 			Code: tile16x16WGSL,
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:6f17851dd918913e66ffffbe8034ce66bfb363c920a883e3daac8bfec2202965"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:f7d143d3e8c3fa9043ec64f2d512ff9eddf690d15e331eafa9b19c50a8fa2656"},
 			Entry:    tile16x16CPU,
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:98581accd7106197fe4836a8ee55b0ae7169849ecff751b5045934efa9255599"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:97b8bdcf9c3e77baa45150733c102c8f22a510030de3a2aa0db1d57caf9268fa"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v3"},
 			Code:     libLLVMHOSTX8664V3,
 			Symbol:   "xpu_Tile16x16",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:27c303152e7305ce58c2c4bb202ba71e501188987d46df73bfc51f4662903cb9"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:82638e04b42817be167c0146f307c956ce78835651c969b3b6be1ddcaac9dd28"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
 			Code:     libLLVMHOSTX8664V4,
 			Symbol:   "xpu_Tile16x16",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:dada2dd2f1cf7e6c4da345e1a5df2a023ae208883f0ce21d1c20f0eceaf3bf9d"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:d0713bcae428540ef2dbe5aa0abf0d08cebd2df6765814b77bd36517d2edd211"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "armv8-a"},
 			Code:     libLLVMHOSTARMV8A,
 			Symbol:   "xpu_Tile16x16",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cuda", Target: "ptx", Hash: "sha256:bb62922e9c492bbdb7443d2a48b008f2d40c301d1813b53776ec30e90457eb0f",
-				PrivateBytes: new(428),
+			Manifest: gpuimpl.Manifest{Backend: "cuda", Target: "ptx", Hash: "sha256:d25578250bf7df280ee69a8f4639b6c8e6059a2de3b563a69edaa85fb1ac6bbe",
+				PrivateBytes: new(448),
 				Fault:        true,
 			},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "sm_70"},
@@ -518,9 +614,9 @@ var Tile16x16Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_Tile16x16",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:41faee7de9a33e9624b33c42eb5fc263bd9059183d0e494cc4018d7e4b85c1ca",
-				PrivateBytes: new(428),
-				Registers:    new(34),
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:e40bf90abf93da59a72a8fcdf4b8b3ed42c1124ce05b8d69348a25577a63c959",
+				PrivateBytes: new(448),
+				Registers:    new(38),
 				SpillBytes:   new(0),
 				Fault:        true,
 			},
@@ -529,9 +625,9 @@ var Tile16x16Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_Tile16x16",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:79f1b59438312b2794d907bfed5cf6b7434588223265c1cf9010e28fa3469ef1",
-				PrivateBytes: new(428),
-				Registers:    new(34),
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:a2b4f5d6f379c67c8a7eb0ae5c18710a92bfdf0513130a1a2a5ab56328b91174",
+				PrivateBytes: new(448),
+				Registers:    new(38),
 				SpillBytes:   new(0),
 				Fault:        true,
 			},
@@ -540,9 +636,9 @@ var Tile16x16Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_Tile16x16",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:29c573f89b0fcd33140f46e314c7f3da95699fdf92ddf74278c333f5b47e62be",
-				PrivateBytes: new(428),
-				Registers:    new(27),
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:b8b98a0fbc359449cb2f45741406eea6c255b81400bdcaa096dd2197f8106c79",
+				PrivateBytes: new(448),
+				Registers:    new(32),
 				SpillBytes:   new(0),
 				Fault:        true,
 			},
@@ -556,15 +652,22 @@ var Tile16x16Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 // LaunchTile16x16 launches the kernel Tile16x16 on the stream s over a grid of groups
 // blocks of 16x16x1 work-items, with the arguments of Tiled after its Thread and its comptime parameter.
 // Buffers are bound in this order; scalars are uniforms.
-func LaunchTile16x16(s *gpu.Stream, groups xpu.Dim3, C *gpu.Buffer[float32], A *gpu.Buffer[float32], B *gpu.Buffer[float32], m uint32, n uint32, k uint32) error {
-	return s.Launch(Tile16x16Kernel, groups, C, A, B, m, n, k)
+func LaunchTile16x16(s *gpu.Stream, groups xpu.Dim3, C *gpu.Buffer[float32], A *gpu.Buffer[float32], B *gpu.Buffer[float32], transA uint32, transB uint32, m uint32, n uint32, k uint32, lda uint32, ldb uint32, ldc uint32, alpha float32, beta float32) error {
+	return s.Launch(Tile16x16Kernel, groups, C, A, B, transA, transB, m, n, k, lda, ldb, ldc, alpha, beta)
 }
 
 // tile16x16WGSL is the WGSL code of Tile16x16.
 const tile16x16WGSL = `struct xpu_Uniforms {
+    p_transA: u32,
+    p_transB: u32,
     p_m: u32,
     p_n: u32,
     p_k: u32,
+    p_lda: u32,
+    p_ldb: u32,
+    p_ldc: u32,
+    p_alpha: f32,
+    p_beta: f32,
 }
 
 @group(0) @binding(0) var<storage, read_write> b_C: array<f32>;
@@ -573,6 +676,13 @@ const tile16x16WGSL = `struct xpu_Uniforms {
 @group(0) @binding(3) var<uniform> xpu_u: xpu_Uniforms;
 var<workgroup> s_as: array<f32, 256>;
 var<workgroup> s_bs: array<f32, 256>;
+
+// Go's comparison of the float32s of bits x and y: -1, 0 or 1, or 2 when either is NaN. Integer arithmetic, which no compiler may take for finite math.
+fn xpu_cmp_f32(x: u32, y: u32) -> i32 {
+    let a = select(i32(x & 2147483647u), -i32(x & 2147483647u), x > 2147483647u);
+    let b = select(i32(y & 2147483647u), -i32(y & 2147483647u), y > 2147483647u);
+    return select(select(select(-1i, 1i, a > b), 0i, a == b), 2i, max(x & 2147483647u, y & 2147483647u) > 2139095040u);
+}
 
 // main is kernel Tile16x16, block 16x16x1.
 @compute @workgroup_size(16, 16, 1)
@@ -593,25 +703,45 @@ fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid
     for (var v_k0: u32 = 0u; v_k0 < xpu_u.p_k; v_k0 = v_k0 + 16u) {
         for (var v_s: u32 = 0u; v_s < 1u; v_s = v_s + 1u) {
             let v_e: u32 = v_li + ((v_s * v_wx) * v_wy);
-            let v_r: u32 = v_e / 16u;
-            let v_q: u32 = v_e % 16u;
+            var v_r: u32;
+            v_r = v_e / 16u;
+            var v_q: u32;
+            v_q = v_e % 16u;
+            if xpu_u.p_transA != 0u {
+                v_r = v_e % 16u;
+                v_q = v_e / 16u;
+            }
             var v_v: f32;
             v_v = 0.0f;
             if ((v_row0 + v_r) < xpu_u.p_m) && ((v_k0 + v_q) < xpu_u.p_k) {
-                v_v = b_A[(((v_row0 + v_r) * xpu_u.p_k) + v_k0) + v_q];
+                if xpu_u.p_transA != 0u {
+                    v_v = b_A[(((v_k0 + v_q) * xpu_u.p_lda) + v_row0) + v_r];
+                } else {
+                    v_v = b_A[(((v_row0 + v_r) * xpu_u.p_lda) + v_k0) + v_q];
+                }
             }
-            s_as[v_e] = v_v;
+            s_as[(v_r * 16u) + v_q] = v_v;
         }
         for (var v_s_1: u32 = 0u; v_s_1 < 1u; v_s_1 = v_s_1 + 1u) {
             let v_e_1: u32 = v_li + ((v_s_1 * v_wx) * v_wy);
-            let v_r_1: u32 = v_e_1 / 16u;
-            let v_q_1: u32 = v_e_1 % 16u;
+            var v_r_1: u32;
+            v_r_1 = v_e_1 / 16u;
+            var v_q_1: u32;
+            v_q_1 = v_e_1 % 16u;
+            if xpu_u.p_transB != 0u {
+                v_r_1 = v_e_1 % 16u;
+                v_q_1 = v_e_1 / 16u;
+            }
             var v_v_1: f32;
             v_v_1 = 0.0f;
             if ((v_k0 + v_r_1) < xpu_u.p_k) && ((v_col0 + v_q_1) < xpu_u.p_n) {
-                v_v_1 = b_B[(((v_k0 + v_r_1) * xpu_u.p_n) + v_col0) + v_q_1];
+                if xpu_u.p_transB != 0u {
+                    v_v_1 = b_B[(((v_col0 + v_q_1) * xpu_u.p_ldb) + v_k0) + v_r_1];
+                } else {
+                    v_v_1 = b_B[(((v_k0 + v_r_1) * xpu_u.p_ldb) + v_col0) + v_q_1];
+                }
             }
-            s_bs[v_e_1] = v_v_1;
+            s_bs[(v_r_1 * 16u) + v_q_1] = v_v_1;
         }
         workgroupBarrier();
         for (var v_kk: u32 = 0u; v_kk < 16u; v_kk = v_kk + 1u) {
@@ -635,7 +765,12 @@ fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid
                 let v_r_2: u32 = (v_row0 + v_ty) + (v_i_2 * v_wy);
                 let v_q_2: u32 = (v_col0 + v_tx) + (v_j_2 * v_wx);
                 if (v_r_2 < xpu_u.p_m) && (v_q_2 < xpu_u.p_n) {
-                    b_C[(v_r_2 * xpu_u.p_n) + v_q_2] = v_acc[(v_i_2 * 1u) + v_j_2];
+                    var v_v_2: f32;
+                    v_v_2 = xpu_u.p_alpha * v_acc[(v_i_2 * 1u) + v_j_2];
+                    if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                        v_v_2 = v_v_2 + (xpu_u.p_beta * b_C[(v_r_2 * xpu_u.p_ldc) + v_q_2]);
+                    }
+                    b_C[(v_r_2 * xpu_u.p_ldc) + v_q_2] = v_v_2;
                 }
             }
         }
@@ -648,9 +783,16 @@ func tile16x16CPU(b *gpuimpl.CPUBlock) {
 	p_C := gpuimpl.CPUView[float32](b.Buffers[0])
 	p_A := gpuimpl.CPUView[float32](b.Buffers[1])
 	p_B := gpuimpl.CPUView[float32](b.Buffers[2])
-	p_m := gpuimpl.CPUUniform[uint32](b.Uniforms, 0)
-	p_n := gpuimpl.CPUUniform[uint32](b.Uniforms, 4)
-	p_k := gpuimpl.CPUUniform[uint32](b.Uniforms, 8)
+	p_transA := gpuimpl.CPUUniform[uint32](b.Uniforms, 0)
+	p_transB := gpuimpl.CPUUniform[uint32](b.Uniforms, 4)
+	p_m := gpuimpl.CPUUniform[uint32](b.Uniforms, 8)
+	p_n := gpuimpl.CPUUniform[uint32](b.Uniforms, 12)
+	p_k := gpuimpl.CPUUniform[uint32](b.Uniforms, 16)
+	p_lda := gpuimpl.CPUUniform[uint32](b.Uniforms, 20)
+	p_ldb := gpuimpl.CPUUniform[uint32](b.Uniforms, 24)
+	p_ldc := gpuimpl.CPUUniform[uint32](b.Uniforms, 28)
+	p_alpha := gpuimpl.CPUUniform[float32](b.Uniforms, 32)
+	p_beta := gpuimpl.CPUUniform[float32](b.Uniforms, 36)
 	var s_as [256]float32
 	var s_bs [256]float32
 	var a_a [2048]float32
@@ -665,9 +807,16 @@ func tile16x16CPU(b *gpuimpl.CPUBlock) {
 	_ = p_C
 	_ = p_A
 	_ = p_B
+	_ = p_transA
+	_ = p_transB
 	_ = p_m
 	_ = p_n
 	_ = p_k
+	_ = p_lda
+	_ = p_ldb
+	_ = p_ldc
+	_ = p_alpha
+	_ = p_beta
 	_ = v_k0
 	_ = gx0
 	_ = gy0
@@ -743,12 +892,24 @@ func tile16x16CPU(b *gpuimpl.CPUBlock) {
 							_ = v_r
 							var v_q uint32 = (v_e % uint32(16))
 							_ = v_q
+							if p_transA != uint32(0) {
+								var v_tmp uint32 = (v_e % uint32(16))
+								_ = v_tmp
+								var v_tmp_1 uint32 = (v_e / uint32(16))
+								_ = v_tmp_1
+								v_r = v_tmp
+								v_q = v_tmp_1
+							}
 							var v_v float32 = float32(0)
 							_ = v_v
 							if ((v_row0 + v_r) < p_m) && ((v_k0 + v_q) < p_k) {
-								v_v = p_A[((((v_row0 + v_r) * p_k) + v_k0) + v_q)]
+								if p_transA != uint32(0) {
+									v_v = p_A[((((v_k0 + v_q) * p_lda) + v_row0) + v_r)]
+								} else {
+									v_v = p_A[((((v_row0 + v_r) * p_lda) + v_k0) + v_q)]
+								}
 							}
-							s_as[v_e] = v_v
+							s_as[((v_r * uint32(16)) + v_q)] = v_v
 						}
 						v_s = (v_s + uint32(1))
 					}
@@ -764,12 +925,24 @@ func tile16x16CPU(b *gpuimpl.CPUBlock) {
 							_ = v_r_1
 							var v_q_1 uint32 = (v_e_1 % uint32(16))
 							_ = v_q_1
+							if p_transB != uint32(0) {
+								var v_tmp_2 uint32 = (v_e_1 % uint32(16))
+								_ = v_tmp_2
+								var v_tmp_3 uint32 = (v_e_1 / uint32(16))
+								_ = v_tmp_3
+								v_r_1 = v_tmp_2
+								v_q_1 = v_tmp_3
+							}
 							var v_v_1 float32 = float32(0)
 							_ = v_v_1
 							if ((v_k0 + v_r_1) < p_k) && ((v_col0 + v_q_1) < p_n) {
-								v_v_1 = p_B[((((v_k0 + v_r_1) * p_n) + v_col0) + v_q_1)]
+								if p_transB != uint32(0) {
+									v_v_1 = p_B[((((v_col0 + v_q_1) * p_ldb) + v_k0) + v_r_1)]
+								} else {
+									v_v_1 = p_B[((((v_k0 + v_r_1) * p_ldb) + v_col0) + v_q_1)]
+								}
 							}
-							s_bs[v_e_1] = v_v_1
+							s_bs[((v_r_1 * uint32(16)) + v_q_1)] = v_v_1
 						}
 						v_s_1 = (v_s_1 + uint32(1))
 					}
@@ -897,7 +1070,12 @@ func tile16x16CPU(b *gpuimpl.CPUBlock) {
 										var v_q_2 uint32 = ((v_col0 + v_tx) + (v_j_2 * v_wx))
 										_ = v_q_2
 										if (v_r_2 < p_m) && (v_q_2 < p_n) {
-											p_C[((v_r_2 * p_n) + v_q_2)] = v_acc[((v_i_2 * uint32(1)) + v_j_2)]
+											var v_v_2 float32 = (p_alpha * v_acc[((v_i_2*uint32(1))+v_j_2)])
+											_ = v_v_2
+											if p_beta != float32(0) {
+												v_v_2 = (v_v_2 + (p_beta * p_C[((v_r_2*p_ldc)+v_q_2)]))
+											}
+											p_C[((v_r_2 * p_ldc) + v_q_2)] = v_v_2
 										}
 									}
 								}
@@ -918,50 +1096,57 @@ var Tile32x32Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Codegen: "xpu-gen/1",
 	Block:   xpu.Dim3{X: 16, Y: 16, Z: 1},
 	Params: []gpuimpl.Param{
-		{Name: "C", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "float32"}, Size: 4, Access: gpuimpl.AccessWrite, Binding: 0, MinLen: []string{"m", "n"}},
+		{Name: "C", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "float32"}, Size: 4, Access: gpuimpl.AccessReadWrite, Binding: 0, MinLen: []string{"m", "n"}},
 		{Name: "A", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "float32"}, Size: 4, Access: gpuimpl.AccessRead, Binding: 1, MinLen: []string{"m", "k"}},
 		{Name: "B", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "float32"}, Size: 4, Access: gpuimpl.AccessRead, Binding: 2, MinLen: []string{"k", "n"}},
-		{Name: "m", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 0},
-		{Name: "n", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 4},
-		{Name: "k", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 8},
+		{Name: "transA", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 0},
+		{Name: "transB", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 4},
+		{Name: "m", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 8},
+		{Name: "n", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 12},
+		{Name: "k", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 16},
+		{Name: "lda", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 20},
+		{Name: "ldb", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 24},
+		{Name: "ldc", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 28},
+		{Name: "alpha", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "float32"}, Size: 4, Binding: 32},
+		{Name: "beta", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "float32"}, Size: 4, Binding: 36},
 	},
 	SharedBytes: 4096,
-	UniformSize: 16,
+	UniformSize: 48,
 	Func:        Tiled,
 	Comptime:    Tile{BM: 32, BN: 32, BK: 16, TM: 2, TN: 2},
 	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:9f9050a0a51609e0a14e18bb72fbaee8e7c78f276b5548e704d42a91460842e7",
-				PrivateBytes: new(428),
-				NativeOps:    []string{"workgroupBarrier"},
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:832ae50f8f9ffb80571fd381ea65394f923b15b123908b0f9c5939e1947b1cb5",
+				PrivateBytes: new(448),
+				NativeOps:    []string{"bitcast", "max", "select", "workgroupBarrier"},
 			},
 			Code: tile32x32WGSL,
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:bb0266983ef6de9e90b130b4edf76e5dc7e9b2cd7f935c90645dd33231fb6086"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:9ad2e65f816fb3192a3e0c56ea068c4be3da58efd324059c9f84c76fb5f3fb41"},
 			Entry:    tile32x32CPU,
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:0da54e6bc91401f0bc676aa86337ce690d2f43deafb6020717a0966b0a8b07a9"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:abcafa1dc6749f10c399449e65e5af1bcf016af9616b211eea489c2b7d532b7f"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v3"},
 			Code:     libLLVMHOSTX8664V3,
 			Symbol:   "xpu_Tile32x32",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:a00a6acbe8546186b656ad6b00c215759ce7d9946a92b2f8e146db9a30e84635"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:662f2e323d28b44e36cfcb40909397305ea8890bf2e037ca75d8ae82633bfadc"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
 			Code:     libLLVMHOSTX8664V4,
 			Symbol:   "xpu_Tile32x32",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:2476f45276eae824ae9aef2965bca0fc40cb2edd2e26a6ac2dec8fdaf6b9462f"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:02717eca44117c3c0edd07a4ac54f7b5b1e10f0178868ac65d43c1ce8b8ec073"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "armv8-a"},
 			Code:     libLLVMHOSTARMV8A,
 			Symbol:   "xpu_Tile32x32",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cuda", Target: "ptx", Hash: "sha256:de68869b3f8cf409f95692eb2e99fdcf931ba97cee32236fb8504acf4165d0d7",
-				PrivateBytes: new(428),
+			Manifest: gpuimpl.Manifest{Backend: "cuda", Target: "ptx", Hash: "sha256:d6290dee3c29d72f62ffc4252f16507b0ee77fae0ce2b3974b6df6df1844849d",
+				PrivateBytes: new(448),
 				Fault:        true,
 			},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "sm_70"},
@@ -969,9 +1154,9 @@ var Tile32x32Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_Tile32x32",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:27bd866bf2310cb0cb1b4cababd00339dd80415daf496904e903af808f84045b",
-				PrivateBytes: new(428),
-				Registers:    new(82),
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:66cc3a9e029d7dc1b19c54a72b23a4ad7b58372faf6237b9df14c9a65f2e9a67",
+				PrivateBytes: new(448),
+				Registers:    new(110),
 				SpillBytes:   new(0),
 				Fault:        true,
 			},
@@ -980,9 +1165,9 @@ var Tile32x32Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_Tile32x32",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:9f38f57c574d1437ee6ac817f4056f6bdef4e18fad173519ee3774596684cde9",
-				PrivateBytes: new(428),
-				Registers:    new(82),
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:1daba07e7254ba825646c3e8442a50cc5ca7f46815d34fa90233e06c46c47e19",
+				PrivateBytes: new(448),
+				Registers:    new(110),
 				SpillBytes:   new(0),
 				Fault:        true,
 			},
@@ -991,9 +1176,9 @@ var Tile32x32Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_Tile32x32",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:5bd8d6ae6ec2558e7b84ea1b54eb8da0e9577a5c7241a211e5ae40a5de692d2e",
-				PrivateBytes: new(428),
-				Registers:    new(65),
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:9b28f5a9f36b075c848cbe469a2e2ae31ec61ec9c559113d68ea885638f39969",
+				PrivateBytes: new(448),
+				Registers:    new(78),
 				SpillBytes:   new(0),
 				Fault:        true,
 			},
@@ -1007,15 +1192,22 @@ var Tile32x32Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 // LaunchTile32x32 launches the kernel Tile32x32 on the stream s over a grid of groups
 // blocks of 16x16x1 work-items, with the arguments of Tiled after its Thread and its comptime parameter.
 // Buffers are bound in this order; scalars are uniforms.
-func LaunchTile32x32(s *gpu.Stream, groups xpu.Dim3, C *gpu.Buffer[float32], A *gpu.Buffer[float32], B *gpu.Buffer[float32], m uint32, n uint32, k uint32) error {
-	return s.Launch(Tile32x32Kernel, groups, C, A, B, m, n, k)
+func LaunchTile32x32(s *gpu.Stream, groups xpu.Dim3, C *gpu.Buffer[float32], A *gpu.Buffer[float32], B *gpu.Buffer[float32], transA uint32, transB uint32, m uint32, n uint32, k uint32, lda uint32, ldb uint32, ldc uint32, alpha float32, beta float32) error {
+	return s.Launch(Tile32x32Kernel, groups, C, A, B, transA, transB, m, n, k, lda, ldb, ldc, alpha, beta)
 }
 
 // tile32x32WGSL is the WGSL code of Tile32x32.
 const tile32x32WGSL = `struct xpu_Uniforms {
+    p_transA: u32,
+    p_transB: u32,
     p_m: u32,
     p_n: u32,
     p_k: u32,
+    p_lda: u32,
+    p_ldb: u32,
+    p_ldc: u32,
+    p_alpha: f32,
+    p_beta: f32,
 }
 
 @group(0) @binding(0) var<storage, read_write> b_C: array<f32>;
@@ -1024,6 +1216,13 @@ const tile32x32WGSL = `struct xpu_Uniforms {
 @group(0) @binding(3) var<uniform> xpu_u: xpu_Uniforms;
 var<workgroup> s_as: array<f32, 512>;
 var<workgroup> s_bs: array<f32, 512>;
+
+// Go's comparison of the float32s of bits x and y: -1, 0 or 1, or 2 when either is NaN. Integer arithmetic, which no compiler may take for finite math.
+fn xpu_cmp_f32(x: u32, y: u32) -> i32 {
+    let a = select(i32(x & 2147483647u), -i32(x & 2147483647u), x > 2147483647u);
+    let b = select(i32(y & 2147483647u), -i32(y & 2147483647u), y > 2147483647u);
+    return select(select(select(-1i, 1i, a > b), 0i, a == b), 2i, max(x & 2147483647u, y & 2147483647u) > 2139095040u);
+}
 
 // main is kernel Tile32x32, block 16x16x1.
 @compute @workgroup_size(16, 16, 1)
@@ -1044,25 +1243,45 @@ fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid
     for (var v_k0: u32 = 0u; v_k0 < xpu_u.p_k; v_k0 = v_k0 + 16u) {
         for (var v_s: u32 = 0u; v_s < 2u; v_s = v_s + 1u) {
             let v_e: u32 = v_li + ((v_s * v_wx) * v_wy);
-            let v_r: u32 = v_e / 16u;
-            let v_q: u32 = v_e % 16u;
+            var v_r: u32;
+            v_r = v_e / 16u;
+            var v_q: u32;
+            v_q = v_e % 16u;
+            if xpu_u.p_transA != 0u {
+                v_r = v_e % 32u;
+                v_q = v_e / 32u;
+            }
             var v_v: f32;
             v_v = 0.0f;
             if ((v_row0 + v_r) < xpu_u.p_m) && ((v_k0 + v_q) < xpu_u.p_k) {
-                v_v = b_A[(((v_row0 + v_r) * xpu_u.p_k) + v_k0) + v_q];
+                if xpu_u.p_transA != 0u {
+                    v_v = b_A[(((v_k0 + v_q) * xpu_u.p_lda) + v_row0) + v_r];
+                } else {
+                    v_v = b_A[(((v_row0 + v_r) * xpu_u.p_lda) + v_k0) + v_q];
+                }
             }
-            s_as[v_e] = v_v;
+            s_as[(v_r * 16u) + v_q] = v_v;
         }
         for (var v_s_1: u32 = 0u; v_s_1 < 2u; v_s_1 = v_s_1 + 1u) {
             let v_e_1: u32 = v_li + ((v_s_1 * v_wx) * v_wy);
-            let v_r_1: u32 = v_e_1 / 32u;
-            let v_q_1: u32 = v_e_1 % 32u;
+            var v_r_1: u32;
+            v_r_1 = v_e_1 / 32u;
+            var v_q_1: u32;
+            v_q_1 = v_e_1 % 32u;
+            if xpu_u.p_transB != 0u {
+                v_r_1 = v_e_1 % 16u;
+                v_q_1 = v_e_1 / 16u;
+            }
             var v_v_1: f32;
             v_v_1 = 0.0f;
             if ((v_k0 + v_r_1) < xpu_u.p_k) && ((v_col0 + v_q_1) < xpu_u.p_n) {
-                v_v_1 = b_B[(((v_k0 + v_r_1) * xpu_u.p_n) + v_col0) + v_q_1];
+                if xpu_u.p_transB != 0u {
+                    v_v_1 = b_B[(((v_col0 + v_q_1) * xpu_u.p_ldb) + v_k0) + v_r_1];
+                } else {
+                    v_v_1 = b_B[(((v_k0 + v_r_1) * xpu_u.p_ldb) + v_col0) + v_q_1];
+                }
             }
-            s_bs[v_e_1] = v_v_1;
+            s_bs[(v_r_1 * 32u) + v_q_1] = v_v_1;
         }
         workgroupBarrier();
         for (var v_kk: u32 = 0u; v_kk < 16u; v_kk = v_kk + 1u) {
@@ -1086,7 +1305,12 @@ fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid
                 let v_r_2: u32 = (v_row0 + v_ty) + (v_i_2 * v_wy);
                 let v_q_2: u32 = (v_col0 + v_tx) + (v_j_2 * v_wx);
                 if (v_r_2 < xpu_u.p_m) && (v_q_2 < xpu_u.p_n) {
-                    b_C[(v_r_2 * xpu_u.p_n) + v_q_2] = v_acc[(v_i_2 * 2u) + v_j_2];
+                    var v_v_2: f32;
+                    v_v_2 = xpu_u.p_alpha * v_acc[(v_i_2 * 2u) + v_j_2];
+                    if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                        v_v_2 = v_v_2 + (xpu_u.p_beta * b_C[(v_r_2 * xpu_u.p_ldc) + v_q_2]);
+                    }
+                    b_C[(v_r_2 * xpu_u.p_ldc) + v_q_2] = v_v_2;
                 }
             }
         }
@@ -1099,9 +1323,16 @@ func tile32x32CPU(b *gpuimpl.CPUBlock) {
 	p_C := gpuimpl.CPUView[float32](b.Buffers[0])
 	p_A := gpuimpl.CPUView[float32](b.Buffers[1])
 	p_B := gpuimpl.CPUView[float32](b.Buffers[2])
-	p_m := gpuimpl.CPUUniform[uint32](b.Uniforms, 0)
-	p_n := gpuimpl.CPUUniform[uint32](b.Uniforms, 4)
-	p_k := gpuimpl.CPUUniform[uint32](b.Uniforms, 8)
+	p_transA := gpuimpl.CPUUniform[uint32](b.Uniforms, 0)
+	p_transB := gpuimpl.CPUUniform[uint32](b.Uniforms, 4)
+	p_m := gpuimpl.CPUUniform[uint32](b.Uniforms, 8)
+	p_n := gpuimpl.CPUUniform[uint32](b.Uniforms, 12)
+	p_k := gpuimpl.CPUUniform[uint32](b.Uniforms, 16)
+	p_lda := gpuimpl.CPUUniform[uint32](b.Uniforms, 20)
+	p_ldb := gpuimpl.CPUUniform[uint32](b.Uniforms, 24)
+	p_ldc := gpuimpl.CPUUniform[uint32](b.Uniforms, 28)
+	p_alpha := gpuimpl.CPUUniform[float32](b.Uniforms, 32)
+	p_beta := gpuimpl.CPUUniform[float32](b.Uniforms, 36)
 	var s_as [512]float32
 	var s_bs [512]float32
 	var a_a [2048]float32
@@ -1116,9 +1347,16 @@ func tile32x32CPU(b *gpuimpl.CPUBlock) {
 	_ = p_C
 	_ = p_A
 	_ = p_B
+	_ = p_transA
+	_ = p_transB
 	_ = p_m
 	_ = p_n
 	_ = p_k
+	_ = p_lda
+	_ = p_ldb
+	_ = p_ldc
+	_ = p_alpha
+	_ = p_beta
 	_ = v_k0
 	_ = gx0
 	_ = gy0
@@ -1194,12 +1432,24 @@ func tile32x32CPU(b *gpuimpl.CPUBlock) {
 							_ = v_r
 							var v_q uint32 = (v_e % uint32(16))
 							_ = v_q
+							if p_transA != uint32(0) {
+								var v_tmp uint32 = (v_e % uint32(32))
+								_ = v_tmp
+								var v_tmp_1 uint32 = (v_e / uint32(32))
+								_ = v_tmp_1
+								v_r = v_tmp
+								v_q = v_tmp_1
+							}
 							var v_v float32 = float32(0)
 							_ = v_v
 							if ((v_row0 + v_r) < p_m) && ((v_k0 + v_q) < p_k) {
-								v_v = p_A[((((v_row0 + v_r) * p_k) + v_k0) + v_q)]
+								if p_transA != uint32(0) {
+									v_v = p_A[((((v_k0 + v_q) * p_lda) + v_row0) + v_r)]
+								} else {
+									v_v = p_A[((((v_row0 + v_r) * p_lda) + v_k0) + v_q)]
+								}
 							}
-							s_as[v_e] = v_v
+							s_as[((v_r * uint32(16)) + v_q)] = v_v
 						}
 						v_s = (v_s + uint32(1))
 					}
@@ -1215,12 +1465,24 @@ func tile32x32CPU(b *gpuimpl.CPUBlock) {
 							_ = v_r_1
 							var v_q_1 uint32 = (v_e_1 % uint32(32))
 							_ = v_q_1
+							if p_transB != uint32(0) {
+								var v_tmp_2 uint32 = (v_e_1 % uint32(16))
+								_ = v_tmp_2
+								var v_tmp_3 uint32 = (v_e_1 / uint32(16))
+								_ = v_tmp_3
+								v_r_1 = v_tmp_2
+								v_q_1 = v_tmp_3
+							}
 							var v_v_1 float32 = float32(0)
 							_ = v_v_1
 							if ((v_k0 + v_r_1) < p_k) && ((v_col0 + v_q_1) < p_n) {
-								v_v_1 = p_B[((((v_k0 + v_r_1) * p_n) + v_col0) + v_q_1)]
+								if p_transB != uint32(0) {
+									v_v_1 = p_B[((((v_col0 + v_q_1) * p_ldb) + v_k0) + v_r_1)]
+								} else {
+									v_v_1 = p_B[((((v_k0 + v_r_1) * p_ldb) + v_col0) + v_q_1)]
+								}
 							}
-							s_bs[v_e_1] = v_v_1
+							s_bs[((v_r_1 * uint32(32)) + v_q_1)] = v_v_1
 						}
 						v_s_1 = (v_s_1 + uint32(1))
 					}
@@ -1348,7 +1610,12 @@ func tile32x32CPU(b *gpuimpl.CPUBlock) {
 										var v_q_2 uint32 = ((v_col0 + v_tx) + (v_j_2 * v_wx))
 										_ = v_q_2
 										if (v_r_2 < p_m) && (v_q_2 < p_n) {
-											p_C[((v_r_2 * p_n) + v_q_2)] = v_acc[((v_i_2 * uint32(2)) + v_j_2)]
+											var v_v_2 float32 = (p_alpha * v_acc[((v_i_2*uint32(2))+v_j_2)])
+											_ = v_v_2
+											if p_beta != float32(0) {
+												v_v_2 = (v_v_2 + (p_beta * p_C[((v_r_2*p_ldc)+v_q_2)]))
+											}
+											p_C[((v_r_2 * p_ldc) + v_q_2)] = v_v_2
 										}
 									}
 								}
@@ -1369,50 +1636,57 @@ var Tile32x64Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Codegen: "xpu-gen/1",
 	Block:   xpu.Dim3{X: 16, Y: 16, Z: 1},
 	Params: []gpuimpl.Param{
-		{Name: "C", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "float32"}, Size: 4, Access: gpuimpl.AccessWrite, Binding: 0, MinLen: []string{"m", "n"}},
+		{Name: "C", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "float32"}, Size: 4, Access: gpuimpl.AccessReadWrite, Binding: 0, MinLen: []string{"m", "n"}},
 		{Name: "A", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "float32"}, Size: 4, Access: gpuimpl.AccessRead, Binding: 1, MinLen: []string{"m", "k"}},
 		{Name: "B", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "float32"}, Size: 4, Access: gpuimpl.AccessRead, Binding: 2, MinLen: []string{"k", "n"}},
-		{Name: "m", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 0},
-		{Name: "n", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 4},
-		{Name: "k", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 8},
+		{Name: "transA", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 0},
+		{Name: "transB", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 4},
+		{Name: "m", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 8},
+		{Name: "n", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 12},
+		{Name: "k", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 16},
+		{Name: "lda", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 20},
+		{Name: "ldb", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 24},
+		{Name: "ldc", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 28},
+		{Name: "alpha", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "float32"}, Size: 4, Binding: 32},
+		{Name: "beta", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "float32"}, Size: 4, Binding: 36},
 	},
 	SharedBytes: 6144,
-	UniformSize: 16,
+	UniformSize: 48,
 	Func:        Tiled,
 	Comptime:    Tile{BM: 32, BN: 64, BK: 16, TM: 2, TN: 4},
 	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:54ef4670dcbcb2be467671152a6853da4cb63ede3a0477f7bcd3c2ab8f915cce",
-				PrivateBytes: new(428),
-				NativeOps:    []string{"workgroupBarrier"},
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:4c6a9d005fbd4e3659e27b7fc62ee80da4ac40778827a960fa30e3991af3e8eb",
+				PrivateBytes: new(448),
+				NativeOps:    []string{"bitcast", "max", "select", "workgroupBarrier"},
 			},
 			Code: tile32x64WGSL,
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:712bbc4ae3890c0d969b85329b3d6e76dab1f8fc977e8dc67cbd88b4664c8d7a"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:d13336f04828d704a11a3c11a036b0e4daccdd85fcd75b761efde0076c9d1d64"},
 			Entry:    tile32x64CPU,
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:99e7e894886b4dd772b51546f65d02c4a7c84b0552a66ea5b558f959ca8f7675"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:97599bed26a4a42694e25ac0de9f7680a3ab473a9603d330d1d34e6eab878ce1"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v3"},
 			Code:     libLLVMHOSTX8664V3,
 			Symbol:   "xpu_Tile32x64",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:484567af857e3b4c8443fead6482dc9bf2ad34248bd38b9790d0031d8062f54b"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:0efa30b655974ecb2b7e2b01229b64e3ef964b251f674803f8f706d62321e9d5"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
 			Code:     libLLVMHOSTX8664V4,
 			Symbol:   "xpu_Tile32x64",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:f64092a4f8d84b16b1bfbf09cf8d51e883d8f4ee3c48a06a3039d0c7544a6996"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:386c6d87d5734692850db8659b77e0d641c9fb2ce74f5c826a5501f8a7c752da"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "armv8-a"},
 			Code:     libLLVMHOSTARMV8A,
 			Symbol:   "xpu_Tile32x64",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cuda", Target: "ptx", Hash: "sha256:2b851fe6f85da7ae894c6428eead24508df4514beb28bb6ac05de2d5dd6f68c9",
-				PrivateBytes: new(428),
+			Manifest: gpuimpl.Manifest{Backend: "cuda", Target: "ptx", Hash: "sha256:6938d52db93db508201b9836a24672bfcad576280e41060887dcc9e75dcd4d71",
+				PrivateBytes: new(448),
 				Fault:        true,
 			},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "sm_70"},
@@ -1420,9 +1694,9 @@ var Tile32x64Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_Tile32x64",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:434075b81eccbe0afb40ddea4c063c19807637a95c3fe46e7c48ed93ef915161",
-				PrivateBytes: new(428),
-				Registers:    new(144),
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:7f0e8f6dbe9cf3eecaf5bdfeba709fe4b44ef463c69722bdff87e33dfb48b9e6",
+				PrivateBytes: new(448),
+				Registers:    new(160),
 				SpillBytes:   new(0),
 				Fault:        true,
 			},
@@ -1431,9 +1705,9 @@ var Tile32x64Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_Tile32x64",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:b73ea68b48144ef388ab13a8788e8dbd2d4babf103f79aff45c162e07044cee6",
-				PrivateBytes: new(428),
-				Registers:    new(144),
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:77582a0b5ecc64a8296a2c5f15ebf215ad50a37f013e6495ccda164c92371856",
+				PrivateBytes: new(448),
+				Registers:    new(160),
 				SpillBytes:   new(0),
 				Fault:        true,
 			},
@@ -1442,9 +1716,9 @@ var Tile32x64Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_Tile32x64",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:8612f6e80b50dad7f2be5e85023545f7f17926df2aff1ba63862b9895da18758",
-				PrivateBytes: new(428),
-				Registers:    new(174),
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:4dc9f324232689136348ab6060588e107f70af2aa4f10e766d0e5929171927aa",
+				PrivateBytes: new(448),
+				Registers:    new(192),
 				SpillBytes:   new(0),
 				Fault:        true,
 			},
@@ -1458,15 +1732,22 @@ var Tile32x64Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 // LaunchTile32x64 launches the kernel Tile32x64 on the stream s over a grid of groups
 // blocks of 16x16x1 work-items, with the arguments of Tiled after its Thread and its comptime parameter.
 // Buffers are bound in this order; scalars are uniforms.
-func LaunchTile32x64(s *gpu.Stream, groups xpu.Dim3, C *gpu.Buffer[float32], A *gpu.Buffer[float32], B *gpu.Buffer[float32], m uint32, n uint32, k uint32) error {
-	return s.Launch(Tile32x64Kernel, groups, C, A, B, m, n, k)
+func LaunchTile32x64(s *gpu.Stream, groups xpu.Dim3, C *gpu.Buffer[float32], A *gpu.Buffer[float32], B *gpu.Buffer[float32], transA uint32, transB uint32, m uint32, n uint32, k uint32, lda uint32, ldb uint32, ldc uint32, alpha float32, beta float32) error {
+	return s.Launch(Tile32x64Kernel, groups, C, A, B, transA, transB, m, n, k, lda, ldb, ldc, alpha, beta)
 }
 
 // tile32x64WGSL is the WGSL code of Tile32x64.
 const tile32x64WGSL = `struct xpu_Uniforms {
+    p_transA: u32,
+    p_transB: u32,
     p_m: u32,
     p_n: u32,
     p_k: u32,
+    p_lda: u32,
+    p_ldb: u32,
+    p_ldc: u32,
+    p_alpha: f32,
+    p_beta: f32,
 }
 
 @group(0) @binding(0) var<storage, read_write> b_C: array<f32>;
@@ -1475,6 +1756,13 @@ const tile32x64WGSL = `struct xpu_Uniforms {
 @group(0) @binding(3) var<uniform> xpu_u: xpu_Uniforms;
 var<workgroup> s_as: array<f32, 512>;
 var<workgroup> s_bs: array<f32, 1024>;
+
+// Go's comparison of the float32s of bits x and y: -1, 0 or 1, or 2 when either is NaN. Integer arithmetic, which no compiler may take for finite math.
+fn xpu_cmp_f32(x: u32, y: u32) -> i32 {
+    let a = select(i32(x & 2147483647u), -i32(x & 2147483647u), x > 2147483647u);
+    let b = select(i32(y & 2147483647u), -i32(y & 2147483647u), y > 2147483647u);
+    return select(select(select(-1i, 1i, a > b), 0i, a == b), 2i, max(x & 2147483647u, y & 2147483647u) > 2139095040u);
+}
 
 // main is kernel Tile32x64, block 16x16x1.
 @compute @workgroup_size(16, 16, 1)
@@ -1495,25 +1783,45 @@ fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid
     for (var v_k0: u32 = 0u; v_k0 < xpu_u.p_k; v_k0 = v_k0 + 16u) {
         for (var v_s: u32 = 0u; v_s < 2u; v_s = v_s + 1u) {
             let v_e: u32 = v_li + ((v_s * v_wx) * v_wy);
-            let v_r: u32 = v_e / 16u;
-            let v_q: u32 = v_e % 16u;
+            var v_r: u32;
+            v_r = v_e / 16u;
+            var v_q: u32;
+            v_q = v_e % 16u;
+            if xpu_u.p_transA != 0u {
+                v_r = v_e % 32u;
+                v_q = v_e / 32u;
+            }
             var v_v: f32;
             v_v = 0.0f;
             if ((v_row0 + v_r) < xpu_u.p_m) && ((v_k0 + v_q) < xpu_u.p_k) {
-                v_v = b_A[(((v_row0 + v_r) * xpu_u.p_k) + v_k0) + v_q];
+                if xpu_u.p_transA != 0u {
+                    v_v = b_A[(((v_k0 + v_q) * xpu_u.p_lda) + v_row0) + v_r];
+                } else {
+                    v_v = b_A[(((v_row0 + v_r) * xpu_u.p_lda) + v_k0) + v_q];
+                }
             }
-            s_as[v_e] = v_v;
+            s_as[(v_r * 16u) + v_q] = v_v;
         }
         for (var v_s_1: u32 = 0u; v_s_1 < 4u; v_s_1 = v_s_1 + 1u) {
             let v_e_1: u32 = v_li + ((v_s_1 * v_wx) * v_wy);
-            let v_r_1: u32 = v_e_1 / 64u;
-            let v_q_1: u32 = v_e_1 % 64u;
+            var v_r_1: u32;
+            v_r_1 = v_e_1 / 64u;
+            var v_q_1: u32;
+            v_q_1 = v_e_1 % 64u;
+            if xpu_u.p_transB != 0u {
+                v_r_1 = v_e_1 % 16u;
+                v_q_1 = v_e_1 / 16u;
+            }
             var v_v_1: f32;
             v_v_1 = 0.0f;
             if ((v_k0 + v_r_1) < xpu_u.p_k) && ((v_col0 + v_q_1) < xpu_u.p_n) {
-                v_v_1 = b_B[(((v_k0 + v_r_1) * xpu_u.p_n) + v_col0) + v_q_1];
+                if xpu_u.p_transB != 0u {
+                    v_v_1 = b_B[(((v_col0 + v_q_1) * xpu_u.p_ldb) + v_k0) + v_r_1];
+                } else {
+                    v_v_1 = b_B[(((v_k0 + v_r_1) * xpu_u.p_ldb) + v_col0) + v_q_1];
+                }
             }
-            s_bs[v_e_1] = v_v_1;
+            s_bs[(v_r_1 * 64u) + v_q_1] = v_v_1;
         }
         workgroupBarrier();
         for (var v_kk: u32 = 0u; v_kk < 16u; v_kk = v_kk + 1u) {
@@ -1537,7 +1845,12 @@ fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid
                 let v_r_2: u32 = (v_row0 + v_ty) + (v_i_2 * v_wy);
                 let v_q_2: u32 = (v_col0 + v_tx) + (v_j_2 * v_wx);
                 if (v_r_2 < xpu_u.p_m) && (v_q_2 < xpu_u.p_n) {
-                    b_C[(v_r_2 * xpu_u.p_n) + v_q_2] = v_acc[(v_i_2 * 4u) + v_j_2];
+                    var v_v_2: f32;
+                    v_v_2 = xpu_u.p_alpha * v_acc[(v_i_2 * 4u) + v_j_2];
+                    if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                        v_v_2 = v_v_2 + (xpu_u.p_beta * b_C[(v_r_2 * xpu_u.p_ldc) + v_q_2]);
+                    }
+                    b_C[(v_r_2 * xpu_u.p_ldc) + v_q_2] = v_v_2;
                 }
             }
         }
@@ -1550,9 +1863,16 @@ func tile32x64CPU(b *gpuimpl.CPUBlock) {
 	p_C := gpuimpl.CPUView[float32](b.Buffers[0])
 	p_A := gpuimpl.CPUView[float32](b.Buffers[1])
 	p_B := gpuimpl.CPUView[float32](b.Buffers[2])
-	p_m := gpuimpl.CPUUniform[uint32](b.Uniforms, 0)
-	p_n := gpuimpl.CPUUniform[uint32](b.Uniforms, 4)
-	p_k := gpuimpl.CPUUniform[uint32](b.Uniforms, 8)
+	p_transA := gpuimpl.CPUUniform[uint32](b.Uniforms, 0)
+	p_transB := gpuimpl.CPUUniform[uint32](b.Uniforms, 4)
+	p_m := gpuimpl.CPUUniform[uint32](b.Uniforms, 8)
+	p_n := gpuimpl.CPUUniform[uint32](b.Uniforms, 12)
+	p_k := gpuimpl.CPUUniform[uint32](b.Uniforms, 16)
+	p_lda := gpuimpl.CPUUniform[uint32](b.Uniforms, 20)
+	p_ldb := gpuimpl.CPUUniform[uint32](b.Uniforms, 24)
+	p_ldc := gpuimpl.CPUUniform[uint32](b.Uniforms, 28)
+	p_alpha := gpuimpl.CPUUniform[float32](b.Uniforms, 32)
+	p_beta := gpuimpl.CPUUniform[float32](b.Uniforms, 36)
 	var s_as [512]float32
 	var s_bs [1024]float32
 	var a_a [2048]float32
@@ -1567,9 +1887,16 @@ func tile32x64CPU(b *gpuimpl.CPUBlock) {
 	_ = p_C
 	_ = p_A
 	_ = p_B
+	_ = p_transA
+	_ = p_transB
 	_ = p_m
 	_ = p_n
 	_ = p_k
+	_ = p_lda
+	_ = p_ldb
+	_ = p_ldc
+	_ = p_alpha
+	_ = p_beta
 	_ = v_k0
 	_ = gx0
 	_ = gy0
@@ -1645,12 +1972,24 @@ func tile32x64CPU(b *gpuimpl.CPUBlock) {
 							_ = v_r
 							var v_q uint32 = (v_e % uint32(16))
 							_ = v_q
+							if p_transA != uint32(0) {
+								var v_tmp uint32 = (v_e % uint32(32))
+								_ = v_tmp
+								var v_tmp_1 uint32 = (v_e / uint32(32))
+								_ = v_tmp_1
+								v_r = v_tmp
+								v_q = v_tmp_1
+							}
 							var v_v float32 = float32(0)
 							_ = v_v
 							if ((v_row0 + v_r) < p_m) && ((v_k0 + v_q) < p_k) {
-								v_v = p_A[((((v_row0 + v_r) * p_k) + v_k0) + v_q)]
+								if p_transA != uint32(0) {
+									v_v = p_A[((((v_k0 + v_q) * p_lda) + v_row0) + v_r)]
+								} else {
+									v_v = p_A[((((v_row0 + v_r) * p_lda) + v_k0) + v_q)]
+								}
 							}
-							s_as[v_e] = v_v
+							s_as[((v_r * uint32(16)) + v_q)] = v_v
 						}
 						v_s = (v_s + uint32(1))
 					}
@@ -1666,12 +2005,24 @@ func tile32x64CPU(b *gpuimpl.CPUBlock) {
 							_ = v_r_1
 							var v_q_1 uint32 = (v_e_1 % uint32(64))
 							_ = v_q_1
+							if p_transB != uint32(0) {
+								var v_tmp_2 uint32 = (v_e_1 % uint32(16))
+								_ = v_tmp_2
+								var v_tmp_3 uint32 = (v_e_1 / uint32(16))
+								_ = v_tmp_3
+								v_r_1 = v_tmp_2
+								v_q_1 = v_tmp_3
+							}
 							var v_v_1 float32 = float32(0)
 							_ = v_v_1
 							if ((v_k0 + v_r_1) < p_k) && ((v_col0 + v_q_1) < p_n) {
-								v_v_1 = p_B[((((v_k0 + v_r_1) * p_n) + v_col0) + v_q_1)]
+								if p_transB != uint32(0) {
+									v_v_1 = p_B[((((v_col0 + v_q_1) * p_ldb) + v_k0) + v_r_1)]
+								} else {
+									v_v_1 = p_B[((((v_k0 + v_r_1) * p_ldb) + v_col0) + v_q_1)]
+								}
 							}
-							s_bs[v_e_1] = v_v_1
+							s_bs[((v_r_1 * uint32(64)) + v_q_1)] = v_v_1
 						}
 						v_s_1 = (v_s_1 + uint32(1))
 					}
@@ -1799,7 +2150,12 @@ func tile32x64CPU(b *gpuimpl.CPUBlock) {
 										var v_q_2 uint32 = ((v_col0 + v_tx) + (v_j_2 * v_wx))
 										_ = v_q_2
 										if (v_r_2 < p_m) && (v_q_2 < p_n) {
-											p_C[((v_r_2 * p_n) + v_q_2)] = v_acc[((v_i_2 * uint32(4)) + v_j_2)]
+											var v_v_2 float32 = (p_alpha * v_acc[((v_i_2*uint32(4))+v_j_2)])
+											_ = v_v_2
+											if p_beta != float32(0) {
+												v_v_2 = (v_v_2 + (p_beta * p_C[((v_r_2*p_ldc)+v_q_2)]))
+											}
+											p_C[((v_r_2 * p_ldc) + v_q_2)] = v_v_2
 										}
 									}
 								}
@@ -1820,50 +2176,57 @@ var Tile64x128Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Codegen: "xpu-gen/1",
 	Block:   xpu.Dim3{X: 16, Y: 16, Z: 1},
 	Params: []gpuimpl.Param{
-		{Name: "C", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "float32"}, Size: 4, Access: gpuimpl.AccessWrite, Binding: 0, MinLen: []string{"m", "n"}},
+		{Name: "C", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "float32"}, Size: 4, Access: gpuimpl.AccessReadWrite, Binding: 0, MinLen: []string{"m", "n"}},
 		{Name: "A", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "float32"}, Size: 4, Access: gpuimpl.AccessRead, Binding: 1, MinLen: []string{"m", "k"}},
 		{Name: "B", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "float32"}, Size: 4, Access: gpuimpl.AccessRead, Binding: 2, MinLen: []string{"k", "n"}},
-		{Name: "m", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 0},
-		{Name: "n", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 4},
-		{Name: "k", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 8},
+		{Name: "transA", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 0},
+		{Name: "transB", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 4},
+		{Name: "m", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 8},
+		{Name: "n", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 12},
+		{Name: "k", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 16},
+		{Name: "lda", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 20},
+		{Name: "ldb", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 24},
+		{Name: "ldc", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 28},
+		{Name: "alpha", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "float32"}, Size: 4, Binding: 32},
+		{Name: "beta", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "float32"}, Size: 4, Binding: 36},
 	},
 	SharedBytes: 12288,
-	UniformSize: 16,
+	UniformSize: 48,
 	Func:        Tiled,
 	Comptime:    Tile{BM: 64, BN: 128, BK: 16, TM: 4, TN: 8},
 	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:eec45cb1a14905a480fd2e4473138f43a6c9cff76b5bcf6ec7a08317e94c8005",
-				PrivateBytes: new(428),
-				NativeOps:    []string{"workgroupBarrier"},
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:36b777bf2e71e3fe247e48fce56aa364625d61a1bccbabb1ccdef459e06ac4ab",
+				PrivateBytes: new(448),
+				NativeOps:    []string{"bitcast", "max", "select", "workgroupBarrier"},
 			},
 			Code: tile64x128WGSL,
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:11c46dd9303d2c36b40d1bfd82f0d895d368e8cf0a7a8fa950b32c4a64ea188d"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:e88edd2259d1fc36968057b8c5c62dc1266dfa81671d7fe510e23efcc3f4d6be"},
 			Entry:    tile64x128CPU,
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:27911b072ee984562b3ebc5ea49caca2474153631a2fa8e02443723cefb9e88e"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:de185933ac10bc0755fea3af377577cca32eb0cbc1e7c24c19cedd1c8e425144"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v3"},
 			Code:     libLLVMHOSTX8664V3,
 			Symbol:   "xpu_Tile64x128",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:33df39a64324b97b160b783a6a52a24c42436afd0b722d2782f1a9b66fbedc62"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:418424f6fc9c8001f691f7418c5d4a72fbc83005c3cf8f85e984969390401f09"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
 			Code:     libLLVMHOSTX8664V4,
 			Symbol:   "xpu_Tile64x128",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:9cf219224302ca789de1ac1d748274de96c2d351c4cabb4f4c1d8740e7c699e2"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:00ebc4a208bcf67913e690810f25124f2e6f82717f8475a3d07731782a4fe3db"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "armv8-a"},
 			Code:     libLLVMHOSTARMV8A,
 			Symbol:   "xpu_Tile64x128",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cuda", Target: "ptx", Hash: "sha256:b6b8524ad24743949eb701f754ce40f87b62d96c6b7b723126380583cd032992",
-				PrivateBytes: new(428),
+			Manifest: gpuimpl.Manifest{Backend: "cuda", Target: "ptx", Hash: "sha256:3bc011e45c1503cd319c1d4ebaa0272fc3bd0c4a6be693cf895b8fdd9d782a52",
+				PrivateBytes: new(448),
 				Fault:        true,
 			},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "sm_70"},
@@ -1871,9 +2234,9 @@ var Tile64x128Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_Tile64x128",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:42a844dd217e5ef77b9b2f9b69f0d8b1c7d9143372910a6f225a98209c5fd37e",
-				PrivateBytes: new(428),
-				Registers:    new(84),
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:6e42e394f7be79a83cdad1e538b415e3edcdeb6128492c11e06f69f5c92f4d62",
+				PrivateBytes: new(448),
+				Registers:    new(104),
 				SpillBytes:   new(0),
 				Fault:        true,
 			},
@@ -1882,9 +2245,9 @@ var Tile64x128Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_Tile64x128",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:b3d4e37d1379cf9f2cdd1f720b97935904a29fff52b39bedb56d6f032ee5acd6",
-				PrivateBytes: new(428),
-				Registers:    new(84),
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:67014ad5609470f82ef642db851feb2a0bbbc0ac2b84314b4ff34ed9e4a2d18e",
+				PrivateBytes: new(448),
+				Registers:    new(104),
 				SpillBytes:   new(0),
 				Fault:        true,
 			},
@@ -1893,9 +2256,9 @@ var Tile64x128Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_Tile64x128",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:5f6c4638a52ed2d44e800ce6de6a534d6a7f2c882069a2f72abbc72d521ec12d",
-				PrivateBytes: new(428),
-				Registers:    new(90),
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:0a5d72ffc43c47f12d866696ded6910bbef7e37c750cd7d139a800baca840d50",
+				PrivateBytes: new(448),
+				Registers:    new(119),
 				SpillBytes:   new(0),
 				Fault:        true,
 			},
@@ -1909,15 +2272,22 @@ var Tile64x128Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 // LaunchTile64x128 launches the kernel Tile64x128 on the stream s over a grid of groups
 // blocks of 16x16x1 work-items, with the arguments of Tiled after its Thread and its comptime parameter.
 // Buffers are bound in this order; scalars are uniforms.
-func LaunchTile64x128(s *gpu.Stream, groups xpu.Dim3, C *gpu.Buffer[float32], A *gpu.Buffer[float32], B *gpu.Buffer[float32], m uint32, n uint32, k uint32) error {
-	return s.Launch(Tile64x128Kernel, groups, C, A, B, m, n, k)
+func LaunchTile64x128(s *gpu.Stream, groups xpu.Dim3, C *gpu.Buffer[float32], A *gpu.Buffer[float32], B *gpu.Buffer[float32], transA uint32, transB uint32, m uint32, n uint32, k uint32, lda uint32, ldb uint32, ldc uint32, alpha float32, beta float32) error {
+	return s.Launch(Tile64x128Kernel, groups, C, A, B, transA, transB, m, n, k, lda, ldb, ldc, alpha, beta)
 }
 
 // tile64x128WGSL is the WGSL code of Tile64x128.
 const tile64x128WGSL = `struct xpu_Uniforms {
+    p_transA: u32,
+    p_transB: u32,
     p_m: u32,
     p_n: u32,
     p_k: u32,
+    p_lda: u32,
+    p_ldb: u32,
+    p_ldc: u32,
+    p_alpha: f32,
+    p_beta: f32,
 }
 
 @group(0) @binding(0) var<storage, read_write> b_C: array<f32>;
@@ -1926,6 +2296,13 @@ const tile64x128WGSL = `struct xpu_Uniforms {
 @group(0) @binding(3) var<uniform> xpu_u: xpu_Uniforms;
 var<workgroup> s_as: array<f32, 1024>;
 var<workgroup> s_bs: array<f32, 2048>;
+
+// Go's comparison of the float32s of bits x and y: -1, 0 or 1, or 2 when either is NaN. Integer arithmetic, which no compiler may take for finite math.
+fn xpu_cmp_f32(x: u32, y: u32) -> i32 {
+    let a = select(i32(x & 2147483647u), -i32(x & 2147483647u), x > 2147483647u);
+    let b = select(i32(y & 2147483647u), -i32(y & 2147483647u), y > 2147483647u);
+    return select(select(select(-1i, 1i, a > b), 0i, a == b), 2i, max(x & 2147483647u, y & 2147483647u) > 2139095040u);
+}
 
 // main is kernel Tile64x128, block 16x16x1.
 @compute @workgroup_size(16, 16, 1)
@@ -1946,25 +2323,45 @@ fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid
     for (var v_k0: u32 = 0u; v_k0 < xpu_u.p_k; v_k0 = v_k0 + 16u) {
         for (var v_s: u32 = 0u; v_s < 4u; v_s = v_s + 1u) {
             let v_e: u32 = v_li + ((v_s * v_wx) * v_wy);
-            let v_r: u32 = v_e / 16u;
-            let v_q: u32 = v_e % 16u;
+            var v_r: u32;
+            v_r = v_e / 16u;
+            var v_q: u32;
+            v_q = v_e % 16u;
+            if xpu_u.p_transA != 0u {
+                v_r = v_e % 64u;
+                v_q = v_e / 64u;
+            }
             var v_v: f32;
             v_v = 0.0f;
             if ((v_row0 + v_r) < xpu_u.p_m) && ((v_k0 + v_q) < xpu_u.p_k) {
-                v_v = b_A[(((v_row0 + v_r) * xpu_u.p_k) + v_k0) + v_q];
+                if xpu_u.p_transA != 0u {
+                    v_v = b_A[(((v_k0 + v_q) * xpu_u.p_lda) + v_row0) + v_r];
+                } else {
+                    v_v = b_A[(((v_row0 + v_r) * xpu_u.p_lda) + v_k0) + v_q];
+                }
             }
-            s_as[v_e] = v_v;
+            s_as[(v_r * 16u) + v_q] = v_v;
         }
         for (var v_s_1: u32 = 0u; v_s_1 < 8u; v_s_1 = v_s_1 + 1u) {
             let v_e_1: u32 = v_li + ((v_s_1 * v_wx) * v_wy);
-            let v_r_1: u32 = v_e_1 / 128u;
-            let v_q_1: u32 = v_e_1 % 128u;
+            var v_r_1: u32;
+            v_r_1 = v_e_1 / 128u;
+            var v_q_1: u32;
+            v_q_1 = v_e_1 % 128u;
+            if xpu_u.p_transB != 0u {
+                v_r_1 = v_e_1 % 16u;
+                v_q_1 = v_e_1 / 16u;
+            }
             var v_v_1: f32;
             v_v_1 = 0.0f;
             if ((v_k0 + v_r_1) < xpu_u.p_k) && ((v_col0 + v_q_1) < xpu_u.p_n) {
-                v_v_1 = b_B[(((v_k0 + v_r_1) * xpu_u.p_n) + v_col0) + v_q_1];
+                if xpu_u.p_transB != 0u {
+                    v_v_1 = b_B[(((v_col0 + v_q_1) * xpu_u.p_ldb) + v_k0) + v_r_1];
+                } else {
+                    v_v_1 = b_B[(((v_k0 + v_r_1) * xpu_u.p_ldb) + v_col0) + v_q_1];
+                }
             }
-            s_bs[v_e_1] = v_v_1;
+            s_bs[(v_r_1 * 128u) + v_q_1] = v_v_1;
         }
         workgroupBarrier();
         for (var v_kk: u32 = 0u; v_kk < 16u; v_kk = v_kk + 1u) {
@@ -1988,7 +2385,12 @@ fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid
                 let v_r_2: u32 = (v_row0 + v_ty) + (v_i_2 * v_wy);
                 let v_q_2: u32 = (v_col0 + v_tx) + (v_j_2 * v_wx);
                 if (v_r_2 < xpu_u.p_m) && (v_q_2 < xpu_u.p_n) {
-                    b_C[(v_r_2 * xpu_u.p_n) + v_q_2] = v_acc[(v_i_2 * 8u) + v_j_2];
+                    var v_v_2: f32;
+                    v_v_2 = xpu_u.p_alpha * v_acc[(v_i_2 * 8u) + v_j_2];
+                    if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                        v_v_2 = v_v_2 + (xpu_u.p_beta * b_C[(v_r_2 * xpu_u.p_ldc) + v_q_2]);
+                    }
+                    b_C[(v_r_2 * xpu_u.p_ldc) + v_q_2] = v_v_2;
                 }
             }
         }
@@ -2001,9 +2403,16 @@ func tile64x128CPU(b *gpuimpl.CPUBlock) {
 	p_C := gpuimpl.CPUView[float32](b.Buffers[0])
 	p_A := gpuimpl.CPUView[float32](b.Buffers[1])
 	p_B := gpuimpl.CPUView[float32](b.Buffers[2])
-	p_m := gpuimpl.CPUUniform[uint32](b.Uniforms, 0)
-	p_n := gpuimpl.CPUUniform[uint32](b.Uniforms, 4)
-	p_k := gpuimpl.CPUUniform[uint32](b.Uniforms, 8)
+	p_transA := gpuimpl.CPUUniform[uint32](b.Uniforms, 0)
+	p_transB := gpuimpl.CPUUniform[uint32](b.Uniforms, 4)
+	p_m := gpuimpl.CPUUniform[uint32](b.Uniforms, 8)
+	p_n := gpuimpl.CPUUniform[uint32](b.Uniforms, 12)
+	p_k := gpuimpl.CPUUniform[uint32](b.Uniforms, 16)
+	p_lda := gpuimpl.CPUUniform[uint32](b.Uniforms, 20)
+	p_ldb := gpuimpl.CPUUniform[uint32](b.Uniforms, 24)
+	p_ldc := gpuimpl.CPUUniform[uint32](b.Uniforms, 28)
+	p_alpha := gpuimpl.CPUUniform[float32](b.Uniforms, 32)
+	p_beta := gpuimpl.CPUUniform[float32](b.Uniforms, 36)
 	var s_as [1024]float32
 	var s_bs [2048]float32
 	var a_a [2048]float32
@@ -2018,9 +2427,16 @@ func tile64x128CPU(b *gpuimpl.CPUBlock) {
 	_ = p_C
 	_ = p_A
 	_ = p_B
+	_ = p_transA
+	_ = p_transB
 	_ = p_m
 	_ = p_n
 	_ = p_k
+	_ = p_lda
+	_ = p_ldb
+	_ = p_ldc
+	_ = p_alpha
+	_ = p_beta
 	_ = v_k0
 	_ = gx0
 	_ = gy0
@@ -2096,12 +2512,24 @@ func tile64x128CPU(b *gpuimpl.CPUBlock) {
 							_ = v_r
 							var v_q uint32 = (v_e % uint32(16))
 							_ = v_q
+							if p_transA != uint32(0) {
+								var v_tmp uint32 = (v_e % uint32(64))
+								_ = v_tmp
+								var v_tmp_1 uint32 = (v_e / uint32(64))
+								_ = v_tmp_1
+								v_r = v_tmp
+								v_q = v_tmp_1
+							}
 							var v_v float32 = float32(0)
 							_ = v_v
 							if ((v_row0 + v_r) < p_m) && ((v_k0 + v_q) < p_k) {
-								v_v = p_A[((((v_row0 + v_r) * p_k) + v_k0) + v_q)]
+								if p_transA != uint32(0) {
+									v_v = p_A[((((v_k0 + v_q) * p_lda) + v_row0) + v_r)]
+								} else {
+									v_v = p_A[((((v_row0 + v_r) * p_lda) + v_k0) + v_q)]
+								}
 							}
-							s_as[v_e] = v_v
+							s_as[((v_r * uint32(16)) + v_q)] = v_v
 						}
 						v_s = (v_s + uint32(1))
 					}
@@ -2117,12 +2545,24 @@ func tile64x128CPU(b *gpuimpl.CPUBlock) {
 							_ = v_r_1
 							var v_q_1 uint32 = (v_e_1 % uint32(128))
 							_ = v_q_1
+							if p_transB != uint32(0) {
+								var v_tmp_2 uint32 = (v_e_1 % uint32(16))
+								_ = v_tmp_2
+								var v_tmp_3 uint32 = (v_e_1 / uint32(16))
+								_ = v_tmp_3
+								v_r_1 = v_tmp_2
+								v_q_1 = v_tmp_3
+							}
 							var v_v_1 float32 = float32(0)
 							_ = v_v_1
 							if ((v_k0 + v_r_1) < p_k) && ((v_col0 + v_q_1) < p_n) {
-								v_v_1 = p_B[((((v_k0 + v_r_1) * p_n) + v_col0) + v_q_1)]
+								if p_transB != uint32(0) {
+									v_v_1 = p_B[((((v_col0 + v_q_1) * p_ldb) + v_k0) + v_r_1)]
+								} else {
+									v_v_1 = p_B[((((v_k0 + v_r_1) * p_ldb) + v_col0) + v_q_1)]
+								}
 							}
-							s_bs[v_e_1] = v_v_1
+							s_bs[((v_r_1 * uint32(128)) + v_q_1)] = v_v_1
 						}
 						v_s_1 = (v_s_1 + uint32(1))
 					}
@@ -2250,7 +2690,12 @@ func tile64x128CPU(b *gpuimpl.CPUBlock) {
 										var v_q_2 uint32 = ((v_col0 + v_tx) + (v_j_2 * v_wx))
 										_ = v_q_2
 										if (v_r_2 < p_m) && (v_q_2 < p_n) {
-											p_C[((v_r_2 * p_n) + v_q_2)] = v_acc[((v_i_2 * uint32(8)) + v_j_2)]
+											var v_v_2 float32 = (p_alpha * v_acc[((v_i_2*uint32(8))+v_j_2)])
+											_ = v_v_2
+											if p_beta != float32(0) {
+												v_v_2 = (v_v_2 + (p_beta * p_C[((v_r_2*p_ldc)+v_q_2)]))
+											}
+											p_C[((v_r_2 * p_ldc) + v_q_2)] = v_v_2
 										}
 									}
 								}
@@ -2271,50 +2716,57 @@ var Tile64x32Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Codegen: "xpu-gen/1",
 	Block:   xpu.Dim3{X: 16, Y: 16, Z: 1},
 	Params: []gpuimpl.Param{
-		{Name: "C", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "float32"}, Size: 4, Access: gpuimpl.AccessWrite, Binding: 0, MinLen: []string{"m", "n"}},
+		{Name: "C", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "float32"}, Size: 4, Access: gpuimpl.AccessReadWrite, Binding: 0, MinLen: []string{"m", "n"}},
 		{Name: "A", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "float32"}, Size: 4, Access: gpuimpl.AccessRead, Binding: 1, MinLen: []string{"m", "k"}},
 		{Name: "B", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "float32"}, Size: 4, Access: gpuimpl.AccessRead, Binding: 2, MinLen: []string{"k", "n"}},
-		{Name: "m", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 0},
-		{Name: "n", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 4},
-		{Name: "k", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 8},
+		{Name: "transA", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 0},
+		{Name: "transB", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 4},
+		{Name: "m", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 8},
+		{Name: "n", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 12},
+		{Name: "k", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 16},
+		{Name: "lda", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 20},
+		{Name: "ldb", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 24},
+		{Name: "ldc", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 28},
+		{Name: "alpha", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "float32"}, Size: 4, Binding: 32},
+		{Name: "beta", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "float32"}, Size: 4, Binding: 36},
 	},
 	SharedBytes: 6144,
-	UniformSize: 16,
+	UniformSize: 48,
 	Func:        Tiled,
 	Comptime:    Tile{BM: 64, BN: 32, BK: 16, TM: 4, TN: 2},
 	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:b579610225e72c3dda6b0884bf5117df412ca85c6859fc2834c03cb3e09fb416",
-				PrivateBytes: new(428),
-				NativeOps:    []string{"workgroupBarrier"},
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:2adfe852403deae8229a21b4325237394f313e4519516c74a75ef87a58a1b6b0",
+				PrivateBytes: new(448),
+				NativeOps:    []string{"bitcast", "max", "select", "workgroupBarrier"},
 			},
 			Code: tile64x32WGSL,
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:ef58213a05c3ac0ae4ff7a247693612cb59a4c612fcf427fe8489a09f9a10dbf"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:edf4d2e2b5cbc76f449664723ce439823567699808dd7d698cb10a5731caf505"},
 			Entry:    tile64x32CPU,
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:76cd2cbdce1042296c20bcbb15bff89635abb929d6bf64a57c07d221cbb7ab3a"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:5e8d7c8fa0cea4a1363e782b46680c2884ef890339e7d65fe994ab5f6597471a"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v3"},
 			Code:     libLLVMHOSTX8664V3,
 			Symbol:   "xpu_Tile64x32",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:7524ef781115fbe1e10622576fc5c7eef0462266d3a8548464b5937d23b386ef"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:48d4d828f826c6d29f5d33cbdceaa7c25161007b9c39831069979d4254180a90"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
 			Code:     libLLVMHOSTX8664V4,
 			Symbol:   "xpu_Tile64x32",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:16399477436e159daae5d93362f3265d5729c7467df6c61a461847e1b2fea48e"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:d216e5bba980aaa40560abfc5b92b4679e688e228335d5b30df52dc7c83e3fab"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "armv8-a"},
 			Code:     libLLVMHOSTARMV8A,
 			Symbol:   "xpu_Tile64x32",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cuda", Target: "ptx", Hash: "sha256:330700b832e96bd27ed74d0b28c7fe0cfac9789c6e290a1d7a6f95336eff1de3",
-				PrivateBytes: new(428),
+			Manifest: gpuimpl.Manifest{Backend: "cuda", Target: "ptx", Hash: "sha256:7ae526a16dab6d6b309ecb033ec6438d41677c77c698facc9803b7c9a15cd631",
+				PrivateBytes: new(448),
 				Fault:        true,
 			},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "sm_70"},
@@ -2322,9 +2774,9 @@ var Tile64x32Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_Tile64x32",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:ea3d459fd8ce6f907a99275364f66d2aedcfe623694726e132e396f6005a8e94",
-				PrivateBytes: new(428),
-				Registers:    new(112),
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:491c68f47af08ca6855c9e08fddd5b7ace2cecaf58409a8e91eafeec8982371a",
+				PrivateBytes: new(448),
+				Registers:    new(154),
 				SpillBytes:   new(0),
 				Fault:        true,
 			},
@@ -2333,9 +2785,9 @@ var Tile64x32Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_Tile64x32",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:800090eed1b8f0065b71ae52e8791cbcaac29127a117f761a9c111618b985387",
-				PrivateBytes: new(428),
-				Registers:    new(112),
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:379c4c4126916656b456afe7912fbc6bd15967ca7ac4caadcb1fe7a22e1b5272",
+				PrivateBytes: new(448),
+				Registers:    new(154),
 				SpillBytes:   new(0),
 				Fault:        true,
 			},
@@ -2344,9 +2796,9 @@ var Tile64x32Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_Tile64x32",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:02aef3d3695fabdcd9225e46174a1e79fc2feb047ec915f6a4c4601c75752bc4",
-				PrivateBytes: new(428),
-				Registers:    new(172),
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:4cd48ef148297efec2355f8451f841108b26eb1e5c6c9c4f491a2be341532a32",
+				PrivateBytes: new(448),
+				Registers:    new(192),
 				SpillBytes:   new(0),
 				Fault:        true,
 			},
@@ -2360,15 +2812,22 @@ var Tile64x32Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 // LaunchTile64x32 launches the kernel Tile64x32 on the stream s over a grid of groups
 // blocks of 16x16x1 work-items, with the arguments of Tiled after its Thread and its comptime parameter.
 // Buffers are bound in this order; scalars are uniforms.
-func LaunchTile64x32(s *gpu.Stream, groups xpu.Dim3, C *gpu.Buffer[float32], A *gpu.Buffer[float32], B *gpu.Buffer[float32], m uint32, n uint32, k uint32) error {
-	return s.Launch(Tile64x32Kernel, groups, C, A, B, m, n, k)
+func LaunchTile64x32(s *gpu.Stream, groups xpu.Dim3, C *gpu.Buffer[float32], A *gpu.Buffer[float32], B *gpu.Buffer[float32], transA uint32, transB uint32, m uint32, n uint32, k uint32, lda uint32, ldb uint32, ldc uint32, alpha float32, beta float32) error {
+	return s.Launch(Tile64x32Kernel, groups, C, A, B, transA, transB, m, n, k, lda, ldb, ldc, alpha, beta)
 }
 
 // tile64x32WGSL is the WGSL code of Tile64x32.
 const tile64x32WGSL = `struct xpu_Uniforms {
+    p_transA: u32,
+    p_transB: u32,
     p_m: u32,
     p_n: u32,
     p_k: u32,
+    p_lda: u32,
+    p_ldb: u32,
+    p_ldc: u32,
+    p_alpha: f32,
+    p_beta: f32,
 }
 
 @group(0) @binding(0) var<storage, read_write> b_C: array<f32>;
@@ -2377,6 +2836,13 @@ const tile64x32WGSL = `struct xpu_Uniforms {
 @group(0) @binding(3) var<uniform> xpu_u: xpu_Uniforms;
 var<workgroup> s_as: array<f32, 1024>;
 var<workgroup> s_bs: array<f32, 512>;
+
+// Go's comparison of the float32s of bits x and y: -1, 0 or 1, or 2 when either is NaN. Integer arithmetic, which no compiler may take for finite math.
+fn xpu_cmp_f32(x: u32, y: u32) -> i32 {
+    let a = select(i32(x & 2147483647u), -i32(x & 2147483647u), x > 2147483647u);
+    let b = select(i32(y & 2147483647u), -i32(y & 2147483647u), y > 2147483647u);
+    return select(select(select(-1i, 1i, a > b), 0i, a == b), 2i, max(x & 2147483647u, y & 2147483647u) > 2139095040u);
+}
 
 // main is kernel Tile64x32, block 16x16x1.
 @compute @workgroup_size(16, 16, 1)
@@ -2397,25 +2863,45 @@ fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid
     for (var v_k0: u32 = 0u; v_k0 < xpu_u.p_k; v_k0 = v_k0 + 16u) {
         for (var v_s: u32 = 0u; v_s < 4u; v_s = v_s + 1u) {
             let v_e: u32 = v_li + ((v_s * v_wx) * v_wy);
-            let v_r: u32 = v_e / 16u;
-            let v_q: u32 = v_e % 16u;
+            var v_r: u32;
+            v_r = v_e / 16u;
+            var v_q: u32;
+            v_q = v_e % 16u;
+            if xpu_u.p_transA != 0u {
+                v_r = v_e % 64u;
+                v_q = v_e / 64u;
+            }
             var v_v: f32;
             v_v = 0.0f;
             if ((v_row0 + v_r) < xpu_u.p_m) && ((v_k0 + v_q) < xpu_u.p_k) {
-                v_v = b_A[(((v_row0 + v_r) * xpu_u.p_k) + v_k0) + v_q];
+                if xpu_u.p_transA != 0u {
+                    v_v = b_A[(((v_k0 + v_q) * xpu_u.p_lda) + v_row0) + v_r];
+                } else {
+                    v_v = b_A[(((v_row0 + v_r) * xpu_u.p_lda) + v_k0) + v_q];
+                }
             }
-            s_as[v_e] = v_v;
+            s_as[(v_r * 16u) + v_q] = v_v;
         }
         for (var v_s_1: u32 = 0u; v_s_1 < 2u; v_s_1 = v_s_1 + 1u) {
             let v_e_1: u32 = v_li + ((v_s_1 * v_wx) * v_wy);
-            let v_r_1: u32 = v_e_1 / 32u;
-            let v_q_1: u32 = v_e_1 % 32u;
+            var v_r_1: u32;
+            v_r_1 = v_e_1 / 32u;
+            var v_q_1: u32;
+            v_q_1 = v_e_1 % 32u;
+            if xpu_u.p_transB != 0u {
+                v_r_1 = v_e_1 % 16u;
+                v_q_1 = v_e_1 / 16u;
+            }
             var v_v_1: f32;
             v_v_1 = 0.0f;
             if ((v_k0 + v_r_1) < xpu_u.p_k) && ((v_col0 + v_q_1) < xpu_u.p_n) {
-                v_v_1 = b_B[(((v_k0 + v_r_1) * xpu_u.p_n) + v_col0) + v_q_1];
+                if xpu_u.p_transB != 0u {
+                    v_v_1 = b_B[(((v_col0 + v_q_1) * xpu_u.p_ldb) + v_k0) + v_r_1];
+                } else {
+                    v_v_1 = b_B[(((v_k0 + v_r_1) * xpu_u.p_ldb) + v_col0) + v_q_1];
+                }
             }
-            s_bs[v_e_1] = v_v_1;
+            s_bs[(v_r_1 * 32u) + v_q_1] = v_v_1;
         }
         workgroupBarrier();
         for (var v_kk: u32 = 0u; v_kk < 16u; v_kk = v_kk + 1u) {
@@ -2439,7 +2925,12 @@ fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid
                 let v_r_2: u32 = (v_row0 + v_ty) + (v_i_2 * v_wy);
                 let v_q_2: u32 = (v_col0 + v_tx) + (v_j_2 * v_wx);
                 if (v_r_2 < xpu_u.p_m) && (v_q_2 < xpu_u.p_n) {
-                    b_C[(v_r_2 * xpu_u.p_n) + v_q_2] = v_acc[(v_i_2 * 2u) + v_j_2];
+                    var v_v_2: f32;
+                    v_v_2 = xpu_u.p_alpha * v_acc[(v_i_2 * 2u) + v_j_2];
+                    if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                        v_v_2 = v_v_2 + (xpu_u.p_beta * b_C[(v_r_2 * xpu_u.p_ldc) + v_q_2]);
+                    }
+                    b_C[(v_r_2 * xpu_u.p_ldc) + v_q_2] = v_v_2;
                 }
             }
         }
@@ -2452,9 +2943,16 @@ func tile64x32CPU(b *gpuimpl.CPUBlock) {
 	p_C := gpuimpl.CPUView[float32](b.Buffers[0])
 	p_A := gpuimpl.CPUView[float32](b.Buffers[1])
 	p_B := gpuimpl.CPUView[float32](b.Buffers[2])
-	p_m := gpuimpl.CPUUniform[uint32](b.Uniforms, 0)
-	p_n := gpuimpl.CPUUniform[uint32](b.Uniforms, 4)
-	p_k := gpuimpl.CPUUniform[uint32](b.Uniforms, 8)
+	p_transA := gpuimpl.CPUUniform[uint32](b.Uniforms, 0)
+	p_transB := gpuimpl.CPUUniform[uint32](b.Uniforms, 4)
+	p_m := gpuimpl.CPUUniform[uint32](b.Uniforms, 8)
+	p_n := gpuimpl.CPUUniform[uint32](b.Uniforms, 12)
+	p_k := gpuimpl.CPUUniform[uint32](b.Uniforms, 16)
+	p_lda := gpuimpl.CPUUniform[uint32](b.Uniforms, 20)
+	p_ldb := gpuimpl.CPUUniform[uint32](b.Uniforms, 24)
+	p_ldc := gpuimpl.CPUUniform[uint32](b.Uniforms, 28)
+	p_alpha := gpuimpl.CPUUniform[float32](b.Uniforms, 32)
+	p_beta := gpuimpl.CPUUniform[float32](b.Uniforms, 36)
 	var s_as [1024]float32
 	var s_bs [512]float32
 	var a_a [2048]float32
@@ -2469,9 +2967,16 @@ func tile64x32CPU(b *gpuimpl.CPUBlock) {
 	_ = p_C
 	_ = p_A
 	_ = p_B
+	_ = p_transA
+	_ = p_transB
 	_ = p_m
 	_ = p_n
 	_ = p_k
+	_ = p_lda
+	_ = p_ldb
+	_ = p_ldc
+	_ = p_alpha
+	_ = p_beta
 	_ = v_k0
 	_ = gx0
 	_ = gy0
@@ -2547,12 +3052,24 @@ func tile64x32CPU(b *gpuimpl.CPUBlock) {
 							_ = v_r
 							var v_q uint32 = (v_e % uint32(16))
 							_ = v_q
+							if p_transA != uint32(0) {
+								var v_tmp uint32 = (v_e % uint32(64))
+								_ = v_tmp
+								var v_tmp_1 uint32 = (v_e / uint32(64))
+								_ = v_tmp_1
+								v_r = v_tmp
+								v_q = v_tmp_1
+							}
 							var v_v float32 = float32(0)
 							_ = v_v
 							if ((v_row0 + v_r) < p_m) && ((v_k0 + v_q) < p_k) {
-								v_v = p_A[((((v_row0 + v_r) * p_k) + v_k0) + v_q)]
+								if p_transA != uint32(0) {
+									v_v = p_A[((((v_k0 + v_q) * p_lda) + v_row0) + v_r)]
+								} else {
+									v_v = p_A[((((v_row0 + v_r) * p_lda) + v_k0) + v_q)]
+								}
 							}
-							s_as[v_e] = v_v
+							s_as[((v_r * uint32(16)) + v_q)] = v_v
 						}
 						v_s = (v_s + uint32(1))
 					}
@@ -2568,12 +3085,24 @@ func tile64x32CPU(b *gpuimpl.CPUBlock) {
 							_ = v_r_1
 							var v_q_1 uint32 = (v_e_1 % uint32(32))
 							_ = v_q_1
+							if p_transB != uint32(0) {
+								var v_tmp_2 uint32 = (v_e_1 % uint32(16))
+								_ = v_tmp_2
+								var v_tmp_3 uint32 = (v_e_1 / uint32(16))
+								_ = v_tmp_3
+								v_r_1 = v_tmp_2
+								v_q_1 = v_tmp_3
+							}
 							var v_v_1 float32 = float32(0)
 							_ = v_v_1
 							if ((v_k0 + v_r_1) < p_k) && ((v_col0 + v_q_1) < p_n) {
-								v_v_1 = p_B[((((v_k0 + v_r_1) * p_n) + v_col0) + v_q_1)]
+								if p_transB != uint32(0) {
+									v_v_1 = p_B[((((v_col0 + v_q_1) * p_ldb) + v_k0) + v_r_1)]
+								} else {
+									v_v_1 = p_B[((((v_k0 + v_r_1) * p_ldb) + v_col0) + v_q_1)]
+								}
 							}
-							s_bs[v_e_1] = v_v_1
+							s_bs[((v_r_1 * uint32(32)) + v_q_1)] = v_v_1
 						}
 						v_s_1 = (v_s_1 + uint32(1))
 					}
@@ -2701,7 +3230,12 @@ func tile64x32CPU(b *gpuimpl.CPUBlock) {
 										var v_q_2 uint32 = ((v_col0 + v_tx) + (v_j_2 * v_wx))
 										_ = v_q_2
 										if (v_r_2 < p_m) && (v_q_2 < p_n) {
-											p_C[((v_r_2 * p_n) + v_q_2)] = v_acc[((v_i_2 * uint32(2)) + v_j_2)]
+											var v_v_2 float32 = (p_alpha * v_acc[((v_i_2*uint32(2))+v_j_2)])
+											_ = v_v_2
+											if p_beta != float32(0) {
+												v_v_2 = (v_v_2 + (p_beta * p_C[((v_r_2*p_ldc)+v_q_2)]))
+											}
+											p_C[((v_r_2 * p_ldc) + v_q_2)] = v_v_2
 										}
 									}
 								}
@@ -2722,50 +3256,57 @@ var Tile64x64Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Codegen: "xpu-gen/1",
 	Block:   xpu.Dim3{X: 16, Y: 16, Z: 1},
 	Params: []gpuimpl.Param{
-		{Name: "C", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "float32"}, Size: 4, Access: gpuimpl.AccessWrite, Binding: 0, MinLen: []string{"m", "n"}},
+		{Name: "C", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "float32"}, Size: 4, Access: gpuimpl.AccessReadWrite, Binding: 0, MinLen: []string{"m", "n"}},
 		{Name: "A", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "float32"}, Size: 4, Access: gpuimpl.AccessRead, Binding: 1, MinLen: []string{"m", "k"}},
 		{Name: "B", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "float32"}, Size: 4, Access: gpuimpl.AccessRead, Binding: 2, MinLen: []string{"k", "n"}},
-		{Name: "m", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 0},
-		{Name: "n", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 4},
-		{Name: "k", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 8},
+		{Name: "transA", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 0},
+		{Name: "transB", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 4},
+		{Name: "m", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 8},
+		{Name: "n", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 12},
+		{Name: "k", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 16},
+		{Name: "lda", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 20},
+		{Name: "ldb", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 24},
+		{Name: "ldc", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 28},
+		{Name: "alpha", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "float32"}, Size: 4, Binding: 32},
+		{Name: "beta", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "float32"}, Size: 4, Binding: 36},
 	},
 	SharedBytes: 8192,
-	UniformSize: 16,
+	UniformSize: 48,
 	Func:        Tiled,
 	Comptime:    Tile{BM: 64, BN: 64, BK: 16, TM: 4, TN: 4},
 	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:f4b721b4a30e740f2b4e233738f211332b86c4b827af24e1787c8272a6d81a1a",
-				PrivateBytes: new(428),
-				NativeOps:    []string{"workgroupBarrier"},
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:72d2555b6eb0a2cb386df9fe725bbf2b5ab6539d1389a3d9a7a95f52fe69fea1",
+				PrivateBytes: new(448),
+				NativeOps:    []string{"bitcast", "max", "select", "workgroupBarrier"},
 			},
 			Code: tile64x64WGSL,
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:f22c014acdade5251637998e353ced1809781a9ca986da4127ea3560b95823d9"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:029b87c6432a3df982ec54c8b6c5c8daf2da67173c025ba2983c3eda5be69ed1"},
 			Entry:    tile64x64CPU,
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:7dbc09010c4dce214ef471b644b0bba3cd7bbddef909007d53804b5a3c6ac90e"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:f16d75c41e6747e17ba43d05d51b74d6a36c70d74030d3f2ae20fea770a08b37"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v3"},
 			Code:     libLLVMHOSTX8664V3,
 			Symbol:   "xpu_Tile64x64",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:ac844f9b66034fa6e229856289d819e55a43a5369b83c94230e596003e1c0bc0"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:2c55a082fcaf14dba7151240797572edbaf32415de2e4c4cc1ae78164e4b113c"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
 			Code:     libLLVMHOSTX8664V4,
 			Symbol:   "xpu_Tile64x64",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:c56da2fe4d295ff7a22b75abf1e9fd15759d59385783364638a5c49ec31c04d1"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:577ff046f921344c96504f227cee469c77cefda16393c1609d1e3a496816c0fb"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "armv8-a"},
 			Code:     libLLVMHOSTARMV8A,
 			Symbol:   "xpu_Tile64x64",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cuda", Target: "ptx", Hash: "sha256:0804a5ccf7892a5ff2ae64c7f6c1499586de15c7c7f08bb9d049ffeb0f139407",
-				PrivateBytes: new(428),
+			Manifest: gpuimpl.Manifest{Backend: "cuda", Target: "ptx", Hash: "sha256:db625b2dffb4f13cc6cbddec01399dae0668c95bd206267dd00e80bbdcd50fea",
+				PrivateBytes: new(448),
 				Fault:        true,
 			},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "sm_70"},
@@ -2773,9 +3314,9 @@ var Tile64x64Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_Tile64x64",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:3dade31cb292954bc379f038d57115946ad954f932fb6decb141735359dae6a0",
-				PrivateBytes: new(428),
-				Registers:    new(119),
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:5148ec352816870e7d137f7b4af9d6b474bbb8033c7f6157511ad46cc502b699",
+				PrivateBytes: new(448),
+				Registers:    new(210),
 				SpillBytes:   new(0),
 				Fault:        true,
 			},
@@ -2784,9 +3325,9 @@ var Tile64x64Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_Tile64x64",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:f9f6e45b4eb5f6fc09b921fee55234db63436197da62965f91a924d83c91e684",
-				PrivateBytes: new(428),
-				Registers:    new(119),
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:ce1e941b4281fd4251c4c27589eae249f079ab1506bb44f6f94b4a58b98e00e9",
+				PrivateBytes: new(448),
+				Registers:    new(210),
 				SpillBytes:   new(0),
 				Fault:        true,
 			},
@@ -2795,9 +3336,9 @@ var Tile64x64Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_Tile64x64",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:c7966e988bb97be0085bef2442b7bde2ad44a9a4ed9efb485a569163bc850c3b",
-				PrivateBytes: new(428),
-				Registers:    new(60),
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:21d7eb914b98d3595a0d213ac44376d8f73811c7af056608999d40d6466adeb6",
+				PrivateBytes: new(448),
+				Registers:    new(74),
 				SpillBytes:   new(0),
 				Fault:        true,
 			},
@@ -2811,15 +3352,22 @@ var Tile64x64Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 // LaunchTile64x64 launches the kernel Tile64x64 on the stream s over a grid of groups
 // blocks of 16x16x1 work-items, with the arguments of Tiled after its Thread and its comptime parameter.
 // Buffers are bound in this order; scalars are uniforms.
-func LaunchTile64x64(s *gpu.Stream, groups xpu.Dim3, C *gpu.Buffer[float32], A *gpu.Buffer[float32], B *gpu.Buffer[float32], m uint32, n uint32, k uint32) error {
-	return s.Launch(Tile64x64Kernel, groups, C, A, B, m, n, k)
+func LaunchTile64x64(s *gpu.Stream, groups xpu.Dim3, C *gpu.Buffer[float32], A *gpu.Buffer[float32], B *gpu.Buffer[float32], transA uint32, transB uint32, m uint32, n uint32, k uint32, lda uint32, ldb uint32, ldc uint32, alpha float32, beta float32) error {
+	return s.Launch(Tile64x64Kernel, groups, C, A, B, transA, transB, m, n, k, lda, ldb, ldc, alpha, beta)
 }
 
 // tile64x64WGSL is the WGSL code of Tile64x64.
 const tile64x64WGSL = `struct xpu_Uniforms {
+    p_transA: u32,
+    p_transB: u32,
     p_m: u32,
     p_n: u32,
     p_k: u32,
+    p_lda: u32,
+    p_ldb: u32,
+    p_ldc: u32,
+    p_alpha: f32,
+    p_beta: f32,
 }
 
 @group(0) @binding(0) var<storage, read_write> b_C: array<f32>;
@@ -2828,6 +3376,13 @@ const tile64x64WGSL = `struct xpu_Uniforms {
 @group(0) @binding(3) var<uniform> xpu_u: xpu_Uniforms;
 var<workgroup> s_as: array<f32, 1024>;
 var<workgroup> s_bs: array<f32, 1024>;
+
+// Go's comparison of the float32s of bits x and y: -1, 0 or 1, or 2 when either is NaN. Integer arithmetic, which no compiler may take for finite math.
+fn xpu_cmp_f32(x: u32, y: u32) -> i32 {
+    let a = select(i32(x & 2147483647u), -i32(x & 2147483647u), x > 2147483647u);
+    let b = select(i32(y & 2147483647u), -i32(y & 2147483647u), y > 2147483647u);
+    return select(select(select(-1i, 1i, a > b), 0i, a == b), 2i, max(x & 2147483647u, y & 2147483647u) > 2139095040u);
+}
 
 // main is kernel Tile64x64, block 16x16x1.
 @compute @workgroup_size(16, 16, 1)
@@ -2848,25 +3403,45 @@ fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid
     for (var v_k0: u32 = 0u; v_k0 < xpu_u.p_k; v_k0 = v_k0 + 16u) {
         for (var v_s: u32 = 0u; v_s < 4u; v_s = v_s + 1u) {
             let v_e: u32 = v_li + ((v_s * v_wx) * v_wy);
-            let v_r: u32 = v_e / 16u;
-            let v_q: u32 = v_e % 16u;
+            var v_r: u32;
+            v_r = v_e / 16u;
+            var v_q: u32;
+            v_q = v_e % 16u;
+            if xpu_u.p_transA != 0u {
+                v_r = v_e % 64u;
+                v_q = v_e / 64u;
+            }
             var v_v: f32;
             v_v = 0.0f;
             if ((v_row0 + v_r) < xpu_u.p_m) && ((v_k0 + v_q) < xpu_u.p_k) {
-                v_v = b_A[(((v_row0 + v_r) * xpu_u.p_k) + v_k0) + v_q];
+                if xpu_u.p_transA != 0u {
+                    v_v = b_A[(((v_k0 + v_q) * xpu_u.p_lda) + v_row0) + v_r];
+                } else {
+                    v_v = b_A[(((v_row0 + v_r) * xpu_u.p_lda) + v_k0) + v_q];
+                }
             }
-            s_as[v_e] = v_v;
+            s_as[(v_r * 16u) + v_q] = v_v;
         }
         for (var v_s_1: u32 = 0u; v_s_1 < 4u; v_s_1 = v_s_1 + 1u) {
             let v_e_1: u32 = v_li + ((v_s_1 * v_wx) * v_wy);
-            let v_r_1: u32 = v_e_1 / 64u;
-            let v_q_1: u32 = v_e_1 % 64u;
+            var v_r_1: u32;
+            v_r_1 = v_e_1 / 64u;
+            var v_q_1: u32;
+            v_q_1 = v_e_1 % 64u;
+            if xpu_u.p_transB != 0u {
+                v_r_1 = v_e_1 % 16u;
+                v_q_1 = v_e_1 / 16u;
+            }
             var v_v_1: f32;
             v_v_1 = 0.0f;
             if ((v_k0 + v_r_1) < xpu_u.p_k) && ((v_col0 + v_q_1) < xpu_u.p_n) {
-                v_v_1 = b_B[(((v_k0 + v_r_1) * xpu_u.p_n) + v_col0) + v_q_1];
+                if xpu_u.p_transB != 0u {
+                    v_v_1 = b_B[(((v_col0 + v_q_1) * xpu_u.p_ldb) + v_k0) + v_r_1];
+                } else {
+                    v_v_1 = b_B[(((v_k0 + v_r_1) * xpu_u.p_ldb) + v_col0) + v_q_1];
+                }
             }
-            s_bs[v_e_1] = v_v_1;
+            s_bs[(v_r_1 * 64u) + v_q_1] = v_v_1;
         }
         workgroupBarrier();
         for (var v_kk: u32 = 0u; v_kk < 16u; v_kk = v_kk + 1u) {
@@ -2890,7 +3465,12 @@ fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid
                 let v_r_2: u32 = (v_row0 + v_ty) + (v_i_2 * v_wy);
                 let v_q_2: u32 = (v_col0 + v_tx) + (v_j_2 * v_wx);
                 if (v_r_2 < xpu_u.p_m) && (v_q_2 < xpu_u.p_n) {
-                    b_C[(v_r_2 * xpu_u.p_n) + v_q_2] = v_acc[(v_i_2 * 4u) + v_j_2];
+                    var v_v_2: f32;
+                    v_v_2 = xpu_u.p_alpha * v_acc[(v_i_2 * 4u) + v_j_2];
+                    if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                        v_v_2 = v_v_2 + (xpu_u.p_beta * b_C[(v_r_2 * xpu_u.p_ldc) + v_q_2]);
+                    }
+                    b_C[(v_r_2 * xpu_u.p_ldc) + v_q_2] = v_v_2;
                 }
             }
         }
@@ -2903,9 +3483,16 @@ func tile64x64CPU(b *gpuimpl.CPUBlock) {
 	p_C := gpuimpl.CPUView[float32](b.Buffers[0])
 	p_A := gpuimpl.CPUView[float32](b.Buffers[1])
 	p_B := gpuimpl.CPUView[float32](b.Buffers[2])
-	p_m := gpuimpl.CPUUniform[uint32](b.Uniforms, 0)
-	p_n := gpuimpl.CPUUniform[uint32](b.Uniforms, 4)
-	p_k := gpuimpl.CPUUniform[uint32](b.Uniforms, 8)
+	p_transA := gpuimpl.CPUUniform[uint32](b.Uniforms, 0)
+	p_transB := gpuimpl.CPUUniform[uint32](b.Uniforms, 4)
+	p_m := gpuimpl.CPUUniform[uint32](b.Uniforms, 8)
+	p_n := gpuimpl.CPUUniform[uint32](b.Uniforms, 12)
+	p_k := gpuimpl.CPUUniform[uint32](b.Uniforms, 16)
+	p_lda := gpuimpl.CPUUniform[uint32](b.Uniforms, 20)
+	p_ldb := gpuimpl.CPUUniform[uint32](b.Uniforms, 24)
+	p_ldc := gpuimpl.CPUUniform[uint32](b.Uniforms, 28)
+	p_alpha := gpuimpl.CPUUniform[float32](b.Uniforms, 32)
+	p_beta := gpuimpl.CPUUniform[float32](b.Uniforms, 36)
 	var s_as [1024]float32
 	var s_bs [1024]float32
 	var a_a [2048]float32
@@ -2920,9 +3507,16 @@ func tile64x64CPU(b *gpuimpl.CPUBlock) {
 	_ = p_C
 	_ = p_A
 	_ = p_B
+	_ = p_transA
+	_ = p_transB
 	_ = p_m
 	_ = p_n
 	_ = p_k
+	_ = p_lda
+	_ = p_ldb
+	_ = p_ldc
+	_ = p_alpha
+	_ = p_beta
 	_ = v_k0
 	_ = gx0
 	_ = gy0
@@ -2998,12 +3592,24 @@ func tile64x64CPU(b *gpuimpl.CPUBlock) {
 							_ = v_r
 							var v_q uint32 = (v_e % uint32(16))
 							_ = v_q
+							if p_transA != uint32(0) {
+								var v_tmp uint32 = (v_e % uint32(64))
+								_ = v_tmp
+								var v_tmp_1 uint32 = (v_e / uint32(64))
+								_ = v_tmp_1
+								v_r = v_tmp
+								v_q = v_tmp_1
+							}
 							var v_v float32 = float32(0)
 							_ = v_v
 							if ((v_row0 + v_r) < p_m) && ((v_k0 + v_q) < p_k) {
-								v_v = p_A[((((v_row0 + v_r) * p_k) + v_k0) + v_q)]
+								if p_transA != uint32(0) {
+									v_v = p_A[((((v_k0 + v_q) * p_lda) + v_row0) + v_r)]
+								} else {
+									v_v = p_A[((((v_row0 + v_r) * p_lda) + v_k0) + v_q)]
+								}
 							}
-							s_as[v_e] = v_v
+							s_as[((v_r * uint32(16)) + v_q)] = v_v
 						}
 						v_s = (v_s + uint32(1))
 					}
@@ -3019,12 +3625,24 @@ func tile64x64CPU(b *gpuimpl.CPUBlock) {
 							_ = v_r_1
 							var v_q_1 uint32 = (v_e_1 % uint32(64))
 							_ = v_q_1
+							if p_transB != uint32(0) {
+								var v_tmp_2 uint32 = (v_e_1 % uint32(16))
+								_ = v_tmp_2
+								var v_tmp_3 uint32 = (v_e_1 / uint32(16))
+								_ = v_tmp_3
+								v_r_1 = v_tmp_2
+								v_q_1 = v_tmp_3
+							}
 							var v_v_1 float32 = float32(0)
 							_ = v_v_1
 							if ((v_k0 + v_r_1) < p_k) && ((v_col0 + v_q_1) < p_n) {
-								v_v_1 = p_B[((((v_k0 + v_r_1) * p_n) + v_col0) + v_q_1)]
+								if p_transB != uint32(0) {
+									v_v_1 = p_B[((((v_col0 + v_q_1) * p_ldb) + v_k0) + v_r_1)]
+								} else {
+									v_v_1 = p_B[((((v_k0 + v_r_1) * p_ldb) + v_col0) + v_q_1)]
+								}
 							}
-							s_bs[v_e_1] = v_v_1
+							s_bs[((v_r_1 * uint32(64)) + v_q_1)] = v_v_1
 						}
 						v_s_1 = (v_s_1 + uint32(1))
 					}
@@ -3152,7 +3770,12 @@ func tile64x64CPU(b *gpuimpl.CPUBlock) {
 										var v_q_2 uint32 = ((v_col0 + v_tx) + (v_j_2 * v_wx))
 										_ = v_q_2
 										if (v_r_2 < p_m) && (v_q_2 < p_n) {
-											p_C[((v_r_2 * p_n) + v_q_2)] = v_acc[((v_i_2 * uint32(4)) + v_j_2)]
+											var v_v_2 float32 = (p_alpha * v_acc[((v_i_2*uint32(4))+v_j_2)])
+											_ = v_v_2
+											if p_beta != float32(0) {
+												v_v_2 = (v_v_2 + (p_beta * p_C[((v_r_2*p_ldc)+v_q_2)]))
+											}
+											p_C[((v_r_2 * p_ldc) + v_q_2)] = v_v_2
 										}
 									}
 								}
@@ -3173,50 +3796,57 @@ var Tile8x8Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Codegen: "xpu-gen/1",
 	Block:   xpu.Dim3{X: 8, Y: 8, Z: 1},
 	Params: []gpuimpl.Param{
-		{Name: "C", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "float32"}, Size: 4, Access: gpuimpl.AccessWrite, Binding: 0, MinLen: []string{"m", "n"}},
+		{Name: "C", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "float32"}, Size: 4, Access: gpuimpl.AccessReadWrite, Binding: 0, MinLen: []string{"m", "n"}},
 		{Name: "A", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "float32"}, Size: 4, Access: gpuimpl.AccessRead, Binding: 1, MinLen: []string{"m", "k"}},
 		{Name: "B", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "float32"}, Size: 4, Access: gpuimpl.AccessRead, Binding: 2, MinLen: []string{"k", "n"}},
-		{Name: "m", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 0},
-		{Name: "n", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 4},
-		{Name: "k", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 8},
+		{Name: "transA", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 0},
+		{Name: "transB", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 4},
+		{Name: "m", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 8},
+		{Name: "n", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 12},
+		{Name: "k", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 16},
+		{Name: "lda", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 20},
+		{Name: "ldb", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 24},
+		{Name: "ldc", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 28},
+		{Name: "alpha", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "float32"}, Size: 4, Binding: 32},
+		{Name: "beta", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "float32"}, Size: 4, Binding: 36},
 	},
 	SharedBytes: 512,
-	UniformSize: 16,
+	UniformSize: 48,
 	Func:        Tiled,
 	Comptime:    Tile{BM: 8, BN: 8, BK: 8, TM: 1, TN: 1},
 	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:565ff142c4f42cefcdd88a27189b467b75b9419eb04b01a6f41691c9668cdb74",
-				PrivateBytes: new(428),
-				NativeOps:    []string{"workgroupBarrier"},
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:2a32dae339f1d7eb15fb5188b95e46d4274e95e2a1fdfa985d59eb280258d428",
+				PrivateBytes: new(448),
+				NativeOps:    []string{"bitcast", "max", "select", "workgroupBarrier"},
 			},
 			Code: tile8x8WGSL,
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:decba4ebe18ff0cc9ffcb07258ffada4e94fa40daeb96d57e41d56fd937d0560"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:7e21264c0d8efc30c3bfb9eae0883d48ccd81854f51be11eb52e976edd14d1ac"},
 			Entry:    tile8x8CPU,
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:a3eff4a0bbaf12d2bfb2ad08037776fd5d2295c48162a34b416bd8645f9f91bd"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:d37bee178cae0394df8e1d9b6411e5e764924a963cd932ab974f6213e41687e1"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v3"},
 			Code:     libLLVMHOSTX8664V3,
 			Symbol:   "xpu_Tile8x8",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:6116c61d66cb9ad9ea3c6edf52310c327822f031ad0ac7427da99b1976c63a05"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:e093abb0acad6f2d6b0e48078570a0d2136e47fefcbbd67d903cfa3cd3543710"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
 			Code:     libLLVMHOSTX8664V4,
 			Symbol:   "xpu_Tile8x8",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:1f03cd326ce34d266e2beb7fd1768aff36e0c795ebe2adaf0db2be4a6a7e8f54"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:31be32c19190f1ee79eaa4f4f79e4a23503074ccad5230f8621fce1d3b3d9961"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "armv8-a"},
 			Code:     libLLVMHOSTARMV8A,
 			Symbol:   "xpu_Tile8x8",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cuda", Target: "ptx", Hash: "sha256:f0bc805ea3577b27d6360a33cc03e7337dcd054237e81a52addfbb6a6b0592f0",
-				PrivateBytes: new(428),
+			Manifest: gpuimpl.Manifest{Backend: "cuda", Target: "ptx", Hash: "sha256:0f5aa1bf9e6a016264aaa934499713679d07eeb16bc547cef1ffa3be12411be1",
+				PrivateBytes: new(448),
 				Fault:        true,
 			},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "sm_70"},
@@ -3224,9 +3854,9 @@ var Tile8x8Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_Tile8x8",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:e75b469aa788bc987b9f81a6fbf03d7bfe4ea0ca735eaf033b93a9d6f26af406",
-				PrivateBytes: new(428),
-				Registers:    new(28),
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:e58ea3c0868e0cf4d5e1fc0e3807017520c50fe53e72b0e8706d7a2981241734",
+				PrivateBytes: new(448),
+				Registers:    new(32),
 				SpillBytes:   new(0),
 				Fault:        true,
 			},
@@ -3235,9 +3865,9 @@ var Tile8x8Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_Tile8x8",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:3b2aa2b2c88c22a04a0948c74a1ac295220d904164d9250b34cbe5fdf910de14",
-				PrivateBytes: new(428),
-				Registers:    new(28),
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:fe2143ea1539bc2c0a3a9238d23d0b0ef4d5223075a9d0df93d640f13c4560e5",
+				PrivateBytes: new(448),
+				Registers:    new(32),
 				SpillBytes:   new(0),
 				Fault:        true,
 			},
@@ -3246,9 +3876,9 @@ var Tile8x8Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_Tile8x8",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:42fdec560f550e853ebe751a23e13fbc5c2c1a5c3fb91f7aae1ac2964ca63206",
-				PrivateBytes: new(428),
-				Registers:    new(27),
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:8f17de3fd3ef44d111d375289169420af33b3f8cebd2b6441d5d7da8b035e0b7",
+				PrivateBytes: new(448),
+				Registers:    new(31),
 				SpillBytes:   new(0),
 				Fault:        true,
 			},
@@ -3262,15 +3892,22 @@ var Tile8x8Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 // LaunchTile8x8 launches the kernel Tile8x8 on the stream s over a grid of groups
 // blocks of 8x8x1 work-items, with the arguments of Tiled after its Thread and its comptime parameter.
 // Buffers are bound in this order; scalars are uniforms.
-func LaunchTile8x8(s *gpu.Stream, groups xpu.Dim3, C *gpu.Buffer[float32], A *gpu.Buffer[float32], B *gpu.Buffer[float32], m uint32, n uint32, k uint32) error {
-	return s.Launch(Tile8x8Kernel, groups, C, A, B, m, n, k)
+func LaunchTile8x8(s *gpu.Stream, groups xpu.Dim3, C *gpu.Buffer[float32], A *gpu.Buffer[float32], B *gpu.Buffer[float32], transA uint32, transB uint32, m uint32, n uint32, k uint32, lda uint32, ldb uint32, ldc uint32, alpha float32, beta float32) error {
+	return s.Launch(Tile8x8Kernel, groups, C, A, B, transA, transB, m, n, k, lda, ldb, ldc, alpha, beta)
 }
 
 // tile8x8WGSL is the WGSL code of Tile8x8.
 const tile8x8WGSL = `struct xpu_Uniforms {
+    p_transA: u32,
+    p_transB: u32,
     p_m: u32,
     p_n: u32,
     p_k: u32,
+    p_lda: u32,
+    p_ldb: u32,
+    p_ldc: u32,
+    p_alpha: f32,
+    p_beta: f32,
 }
 
 @group(0) @binding(0) var<storage, read_write> b_C: array<f32>;
@@ -3279,6 +3916,13 @@ const tile8x8WGSL = `struct xpu_Uniforms {
 @group(0) @binding(3) var<uniform> xpu_u: xpu_Uniforms;
 var<workgroup> s_as: array<f32, 64>;
 var<workgroup> s_bs: array<f32, 64>;
+
+// Go's comparison of the float32s of bits x and y: -1, 0 or 1, or 2 when either is NaN. Integer arithmetic, which no compiler may take for finite math.
+fn xpu_cmp_f32(x: u32, y: u32) -> i32 {
+    let a = select(i32(x & 2147483647u), -i32(x & 2147483647u), x > 2147483647u);
+    let b = select(i32(y & 2147483647u), -i32(y & 2147483647u), y > 2147483647u);
+    return select(select(select(-1i, 1i, a > b), 0i, a == b), 2i, max(x & 2147483647u, y & 2147483647u) > 2139095040u);
+}
 
 // main is kernel Tile8x8, block 8x8x1.
 @compute @workgroup_size(8, 8, 1)
@@ -3299,25 +3943,45 @@ fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid
     for (var v_k0: u32 = 0u; v_k0 < xpu_u.p_k; v_k0 = v_k0 + 8u) {
         for (var v_s: u32 = 0u; v_s < 1u; v_s = v_s + 1u) {
             let v_e: u32 = v_li + ((v_s * v_wx) * v_wy);
-            let v_r: u32 = v_e / 8u;
-            let v_q: u32 = v_e % 8u;
+            var v_r: u32;
+            v_r = v_e / 8u;
+            var v_q: u32;
+            v_q = v_e % 8u;
+            if xpu_u.p_transA != 0u {
+                v_r = v_e % 8u;
+                v_q = v_e / 8u;
+            }
             var v_v: f32;
             v_v = 0.0f;
             if ((v_row0 + v_r) < xpu_u.p_m) && ((v_k0 + v_q) < xpu_u.p_k) {
-                v_v = b_A[(((v_row0 + v_r) * xpu_u.p_k) + v_k0) + v_q];
+                if xpu_u.p_transA != 0u {
+                    v_v = b_A[(((v_k0 + v_q) * xpu_u.p_lda) + v_row0) + v_r];
+                } else {
+                    v_v = b_A[(((v_row0 + v_r) * xpu_u.p_lda) + v_k0) + v_q];
+                }
             }
-            s_as[v_e] = v_v;
+            s_as[(v_r * 8u) + v_q] = v_v;
         }
         for (var v_s_1: u32 = 0u; v_s_1 < 1u; v_s_1 = v_s_1 + 1u) {
             let v_e_1: u32 = v_li + ((v_s_1 * v_wx) * v_wy);
-            let v_r_1: u32 = v_e_1 / 8u;
-            let v_q_1: u32 = v_e_1 % 8u;
+            var v_r_1: u32;
+            v_r_1 = v_e_1 / 8u;
+            var v_q_1: u32;
+            v_q_1 = v_e_1 % 8u;
+            if xpu_u.p_transB != 0u {
+                v_r_1 = v_e_1 % 8u;
+                v_q_1 = v_e_1 / 8u;
+            }
             var v_v_1: f32;
             v_v_1 = 0.0f;
             if ((v_k0 + v_r_1) < xpu_u.p_k) && ((v_col0 + v_q_1) < xpu_u.p_n) {
-                v_v_1 = b_B[(((v_k0 + v_r_1) * xpu_u.p_n) + v_col0) + v_q_1];
+                if xpu_u.p_transB != 0u {
+                    v_v_1 = b_B[(((v_col0 + v_q_1) * xpu_u.p_ldb) + v_k0) + v_r_1];
+                } else {
+                    v_v_1 = b_B[(((v_k0 + v_r_1) * xpu_u.p_ldb) + v_col0) + v_q_1];
+                }
             }
-            s_bs[v_e_1] = v_v_1;
+            s_bs[(v_r_1 * 8u) + v_q_1] = v_v_1;
         }
         workgroupBarrier();
         for (var v_kk: u32 = 0u; v_kk < 8u; v_kk = v_kk + 1u) {
@@ -3341,7 +4005,12 @@ fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid
                 let v_r_2: u32 = (v_row0 + v_ty) + (v_i_2 * v_wy);
                 let v_q_2: u32 = (v_col0 + v_tx) + (v_j_2 * v_wx);
                 if (v_r_2 < xpu_u.p_m) && (v_q_2 < xpu_u.p_n) {
-                    b_C[(v_r_2 * xpu_u.p_n) + v_q_2] = v_acc[(v_i_2 * 1u) + v_j_2];
+                    var v_v_2: f32;
+                    v_v_2 = xpu_u.p_alpha * v_acc[(v_i_2 * 1u) + v_j_2];
+                    if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                        v_v_2 = v_v_2 + (xpu_u.p_beta * b_C[(v_r_2 * xpu_u.p_ldc) + v_q_2]);
+                    }
+                    b_C[(v_r_2 * xpu_u.p_ldc) + v_q_2] = v_v_2;
                 }
             }
         }
@@ -3354,9 +4023,16 @@ func tile8x8CPU(b *gpuimpl.CPUBlock) {
 	p_C := gpuimpl.CPUView[float32](b.Buffers[0])
 	p_A := gpuimpl.CPUView[float32](b.Buffers[1])
 	p_B := gpuimpl.CPUView[float32](b.Buffers[2])
-	p_m := gpuimpl.CPUUniform[uint32](b.Uniforms, 0)
-	p_n := gpuimpl.CPUUniform[uint32](b.Uniforms, 4)
-	p_k := gpuimpl.CPUUniform[uint32](b.Uniforms, 8)
+	p_transA := gpuimpl.CPUUniform[uint32](b.Uniforms, 0)
+	p_transB := gpuimpl.CPUUniform[uint32](b.Uniforms, 4)
+	p_m := gpuimpl.CPUUniform[uint32](b.Uniforms, 8)
+	p_n := gpuimpl.CPUUniform[uint32](b.Uniforms, 12)
+	p_k := gpuimpl.CPUUniform[uint32](b.Uniforms, 16)
+	p_lda := gpuimpl.CPUUniform[uint32](b.Uniforms, 20)
+	p_ldb := gpuimpl.CPUUniform[uint32](b.Uniforms, 24)
+	p_ldc := gpuimpl.CPUUniform[uint32](b.Uniforms, 28)
+	p_alpha := gpuimpl.CPUUniform[float32](b.Uniforms, 32)
+	p_beta := gpuimpl.CPUUniform[float32](b.Uniforms, 36)
 	var s_as [64]float32
 	var s_bs [64]float32
 	var a_a [512]float32
@@ -3371,9 +4047,16 @@ func tile8x8CPU(b *gpuimpl.CPUBlock) {
 	_ = p_C
 	_ = p_A
 	_ = p_B
+	_ = p_transA
+	_ = p_transB
 	_ = p_m
 	_ = p_n
 	_ = p_k
+	_ = p_lda
+	_ = p_ldb
+	_ = p_ldc
+	_ = p_alpha
+	_ = p_beta
 	_ = v_k0
 	_ = gx0
 	_ = gy0
@@ -3449,12 +4132,24 @@ func tile8x8CPU(b *gpuimpl.CPUBlock) {
 							_ = v_r
 							var v_q uint32 = (v_e % uint32(8))
 							_ = v_q
+							if p_transA != uint32(0) {
+								var v_tmp uint32 = (v_e % uint32(8))
+								_ = v_tmp
+								var v_tmp_1 uint32 = (v_e / uint32(8))
+								_ = v_tmp_1
+								v_r = v_tmp
+								v_q = v_tmp_1
+							}
 							var v_v float32 = float32(0)
 							_ = v_v
 							if ((v_row0 + v_r) < p_m) && ((v_k0 + v_q) < p_k) {
-								v_v = p_A[((((v_row0 + v_r) * p_k) + v_k0) + v_q)]
+								if p_transA != uint32(0) {
+									v_v = p_A[((((v_k0 + v_q) * p_lda) + v_row0) + v_r)]
+								} else {
+									v_v = p_A[((((v_row0 + v_r) * p_lda) + v_k0) + v_q)]
+								}
 							}
-							s_as[v_e] = v_v
+							s_as[((v_r * uint32(8)) + v_q)] = v_v
 						}
 						v_s = (v_s + uint32(1))
 					}
@@ -3470,12 +4165,24 @@ func tile8x8CPU(b *gpuimpl.CPUBlock) {
 							_ = v_r_1
 							var v_q_1 uint32 = (v_e_1 % uint32(8))
 							_ = v_q_1
+							if p_transB != uint32(0) {
+								var v_tmp_2 uint32 = (v_e_1 % uint32(8))
+								_ = v_tmp_2
+								var v_tmp_3 uint32 = (v_e_1 / uint32(8))
+								_ = v_tmp_3
+								v_r_1 = v_tmp_2
+								v_q_1 = v_tmp_3
+							}
 							var v_v_1 float32 = float32(0)
 							_ = v_v_1
 							if ((v_k0 + v_r_1) < p_k) && ((v_col0 + v_q_1) < p_n) {
-								v_v_1 = p_B[((((v_k0 + v_r_1) * p_n) + v_col0) + v_q_1)]
+								if p_transB != uint32(0) {
+									v_v_1 = p_B[((((v_col0 + v_q_1) * p_ldb) + v_k0) + v_r_1)]
+								} else {
+									v_v_1 = p_B[((((v_k0 + v_r_1) * p_ldb) + v_col0) + v_q_1)]
+								}
 							}
-							s_bs[v_e_1] = v_v_1
+							s_bs[((v_r_1 * uint32(8)) + v_q_1)] = v_v_1
 						}
 						v_s_1 = (v_s_1 + uint32(1))
 					}
@@ -3603,7 +4310,12 @@ func tile8x8CPU(b *gpuimpl.CPUBlock) {
 										var v_q_2 uint32 = ((v_col0 + v_tx) + (v_j_2 * v_wx))
 										_ = v_q_2
 										if (v_r_2 < p_m) && (v_q_2 < p_n) {
-											p_C[((v_r_2 * p_n) + v_q_2)] = v_acc[((v_i_2 * uint32(1)) + v_j_2)]
+											var v_v_2 float32 = (p_alpha * v_acc[((v_i_2*uint32(1))+v_j_2)])
+											_ = v_v_2
+											if p_beta != float32(0) {
+												v_v_2 = (v_v_2 + (p_beta * p_C[((v_r_2*p_ldc)+v_q_2)]))
+											}
+											p_C[((v_r_2 * p_ldc) + v_q_2)] = v_v_2
 										}
 									}
 								}
