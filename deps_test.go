@@ -130,6 +130,7 @@ const depsRules = `
 	# The library's kernels: the kernels import the vocabulary alone,
 	# their generated code the runtime, their families the tuner.
 	tune, gpu/gpuimpl, gonum.org/v1/gonum/blas < kernels/matmul;
+	gpu/gpuimpl, gonum.org/v1/gonum/blas < kernels/blas;
 	xpu < codegen/llvmgen/internal/hostkernels;
 
 	# Benchmarks and the programs that print their figures.
