@@ -53,9 +53,9 @@ func Groups(c Tile, m, n uint32) xpu.Dim3 {
 // each matrix's last element lies below 2^32.
 //
 // The transposes are uniform arguments, not comptime members: they change
-// only the address of each staged element, one branch every work-item of
-// the block takes alike, outside the inner loop over the shared tiles
-// where the time goes; as comptime fields they would make the family's 8
+// only how the tiles are staged, a branch every work-item of the block
+// takes alike, around the staging loops and outside the inner loop over
+// the shared tiles where the time goes; as comptime fields they would make the family's 8
 // members 32, with four times the generated code and native artifacts,
 // and make the tuner measure tiles four times over for the same choice.
 //
@@ -98,38 +98,50 @@ func Tiled(t xpu.Thread, c Tile, C, A, B []float32, transA, transB, m, n, k, lda
 		// Each work-item stages an equal share of each tile, its count
 		// spelled in comptime fields alone so that it folds to a constant.
 		// Share element e walks the tile along the stored rows, so that
-		// neighbouring work-items load neighbouring addresses.
-		for s := uint32(0); s < c.BM*c.BK/(c.BN/c.TN*(c.BM/c.TM)); s++ {
-			e := li + s*wx*wy
-			r, q := e/c.BK, e%c.BK
-			if transA != 0 {
-				r, q = e%c.BM, e/c.BM
-			}
-			v := float32(0)
-			if row0+r < m && k0+q < k {
-				if transA != 0 {
+		// neighbouring work-items load neighbouring addresses; untransposed,
+		// it is also the shared index, which keeps the store contiguous
+		// where work-items are a vector's lanes (the CPU's host tier).
+		if transA != 0 {
+			for s := uint32(0); s < c.BM*c.BK/(c.BN/c.TN*(c.BM/c.TM)); s++ {
+				e := li + s*wx*wy
+				r, q := e%c.BM, e/c.BM
+				v := float32(0)
+				if row0+r < m && k0+q < k {
 					v = A[(k0+q)*lda+row0+r]
-				} else {
+				}
+				as[r*c.BK+q] = v
+			}
+		} else {
+			for s := uint32(0); s < c.BM*c.BK/(c.BN/c.TN*(c.BM/c.TM)); s++ {
+				e := li + s*wx*wy
+				r, q := e/c.BK, e%c.BK
+				v := float32(0)
+				if row0+r < m && k0+q < k {
 					v = A[(row0+r)*lda+k0+q]
 				}
+				as[e] = v
 			}
-			as[r*c.BK+q] = v
 		}
-		for s := uint32(0); s < c.BK*c.BN/(c.BN/c.TN*(c.BM/c.TM)); s++ {
-			e := li + s*wx*wy
-			r, q := e/c.BN, e%c.BN
-			if transB != 0 {
-				r, q = e%c.BK, e/c.BK
-			}
-			v := float32(0)
-			if k0+r < k && col0+q < n {
-				if transB != 0 {
+		if transB != 0 {
+			for s := uint32(0); s < c.BK*c.BN/(c.BN/c.TN*(c.BM/c.TM)); s++ {
+				e := li + s*wx*wy
+				r, q := e%c.BK, e/c.BK
+				v := float32(0)
+				if k0+r < k && col0+q < n {
 					v = B[(col0+q)*ldb+k0+r]
-				} else {
+				}
+				bs[r*c.BN+q] = v
+			}
+		} else {
+			for s := uint32(0); s < c.BK*c.BN/(c.BN/c.TN*(c.BM/c.TM)); s++ {
+				e := li + s*wx*wy
+				r, q := e/c.BN, e%c.BN
+				v := float32(0)
+				if k0+r < k && col0+q < n {
 					v = B[(k0+r)*ldb+col0+q]
 				}
+				bs[e] = v
 			}
-			bs[r*c.BN+q] = v
 		}
 		t.Barrier()
 		for kk := uint32(0); kk < c.BK; kk++ {

@@ -36,37 +36,37 @@ var Tile128x64Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Comptime:    Tile{BM: 128, BN: 64, BK: 16, TM: 8, TN: 4},
 	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:4ad45e6d09091ff18f240d0f95f949b16d1ab9ac84aa255a41842f639fa73b00",
-				PrivateBytes: new(448),
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:e6c6dba62bf26a04bd0b7bf8ecde1b23fb9f43420d5a3193ca017dd9042b7636",
+				PrivateBytes: new(472),
 				NativeOps:    []string{"bitcast", "max", "select", "workgroupBarrier"},
 			},
 			Code: tile128x64WGSL,
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:915fad56c90851d8cd57c87ec41b41b5c61333fd048607e23177f4b6b0995af3"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:1107e7c7df562e074ab9f118e355dd8de6629eceefd4d9c28cafa8fda0f4f17e"},
 			Entry:    tile128x64CPU,
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:02cdf6b2e748478897a945f9b3555f3a100681a082f55d693932781d8268b642"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:c163f31a20908d00d20a81f70888100e00f3d9bc9d29e473a7bbb9d5dabb7efe"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v3"},
 			Code:     libLLVMHOSTX8664V3,
 			Symbol:   "xpu_Tile128x64",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:5af093e6781e7504b195fd2bc7a6bbf5ae7d58c6b047d00f4c0246764a5572cd"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:f2aa6c0ab703b601dfe317ae7304633077abb50d09700247f6176a55420cd1e2"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
 			Code:     libLLVMHOSTX8664V4,
 			Symbol:   "xpu_Tile128x64",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:0dbdbc0d37baa4f29daac62d3236f4c36227163af48d7dcc4bc86b69ee12d247"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:9e36b79a4bfaa3e818182d44d98866f942cf76350a38c8408cf39c760dc9bc3b"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "armv8-a"},
 			Code:     libLLVMHOSTARMV8A,
 			Symbol:   "xpu_Tile128x64",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cuda", Target: "ptx", Hash: "sha256:36fb55fd1fb24e0a1fffb658af6be0a909d3edf1617eff7eedb13dc1274a9d74",
-				PrivateBytes: new(448),
+			Manifest: gpuimpl.Manifest{Backend: "cuda", Target: "ptx", Hash: "sha256:7ad19a6bf59b6225a0198f2d28c3ba2dc3a8a7e1398c2048df026cf1f101f85c",
+				PrivateBytes: new(472),
 				Fault:        true,
 			},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "sm_70"},
@@ -74,9 +74,9 @@ var Tile128x64Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_Tile128x64",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:6755281b44b650a1f3f2cdaf330a632bc5bc5b1889b05347556301b45a13ad4e",
-				PrivateBytes: new(448),
-				Registers:    new(104),
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:27490279cb9a15646323f029fbd1c99cc65181a248a4dd9d42730912278e8409",
+				PrivateBytes: new(472),
+				Registers:    new(110),
 				SpillBytes:   new(0),
 				Fault:        true,
 			},
@@ -85,9 +85,9 @@ var Tile128x64Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_Tile128x64",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:e6b567c314334ffd8ae1857629d991aa3b55681e908ac154da16b4b8c9e4104c",
-				PrivateBytes: new(448),
-				Registers:    new(104),
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:ba3a9d79e0614982abdfc9a5ea8bd9e2491bb57796a9965307fda24e55e5307f",
+				PrivateBytes: new(472),
+				Registers:    new(110),
 				SpillBytes:   new(0),
 				Fault:        true,
 			},
@@ -96,9 +96,9 @@ var Tile128x64Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_Tile128x64",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:9e6219e7e9eed51c094689f735918069f12afa82ef65e5039d5fd093b5a0e6dc",
-				PrivateBytes: new(448),
-				Registers:    new(119),
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:507111e55a2eab07af23f6f39c5319677158a10f317ce42c55fe4974a0438e93",
+				PrivateBytes: new(472),
+				Registers:    new(126),
 				SpillBytes:   new(0),
 				Fault:        true,
 			},
@@ -161,47 +161,55 @@ fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid
     var v_b: array<f32, 8>;
     v_b = array<f32, 8>();
     for (var v_k0: u32 = 0u; v_k0 < xpu_u.p_k; v_k0 = v_k0 + 16u) {
-        for (var v_s: u32 = 0u; v_s < 8u; v_s = v_s + 1u) {
-            let v_e: u32 = v_li + ((v_s * v_wx) * v_wy);
-            var v_r: u32;
-            v_r = v_e / 16u;
-            var v_q: u32;
-            v_q = v_e % 16u;
-            if xpu_u.p_transA != 0u {
-                v_r = v_e % 128u;
-                v_q = v_e / 128u;
-            }
-            var v_v: f32;
-            v_v = 0.0f;
-            if ((v_row0 + v_r) < xpu_u.p_m) && ((v_k0 + v_q) < xpu_u.p_k) {
-                if xpu_u.p_transA != 0u {
+        if xpu_u.p_transA != 0u {
+            for (var v_s: u32 = 0u; v_s < 8u; v_s = v_s + 1u) {
+                let v_e: u32 = v_li + ((v_s * v_wx) * v_wy);
+                let v_r: u32 = v_e % 128u;
+                let v_q: u32 = v_e / 128u;
+                var v_v: f32;
+                v_v = 0.0f;
+                if ((v_row0 + v_r) < xpu_u.p_m) && ((v_k0 + v_q) < xpu_u.p_k) {
                     v_v = b_A[(((v_k0 + v_q) * xpu_u.p_lda) + v_row0) + v_r];
-                } else {
-                    v_v = b_A[(((v_row0 + v_r) * xpu_u.p_lda) + v_k0) + v_q];
                 }
+                s_as[(v_r * 16u) + v_q] = v_v;
             }
-            s_as[(v_r * 16u) + v_q] = v_v;
+        } else {
+            for (var v_s_1: u32 = 0u; v_s_1 < 8u; v_s_1 = v_s_1 + 1u) {
+                let v_e_1: u32 = v_li + ((v_s_1 * v_wx) * v_wy);
+                let v_r_1: u32 = v_e_1 / 16u;
+                let v_q_1: u32 = v_e_1 % 16u;
+                var v_v_1: f32;
+                v_v_1 = 0.0f;
+                if ((v_row0 + v_r_1) < xpu_u.p_m) && ((v_k0 + v_q_1) < xpu_u.p_k) {
+                    v_v_1 = b_A[(((v_row0 + v_r_1) * xpu_u.p_lda) + v_k0) + v_q_1];
+                }
+                s_as[v_e_1] = v_v_1;
+            }
         }
-        for (var v_s_1: u32 = 0u; v_s_1 < 4u; v_s_1 = v_s_1 + 1u) {
-            let v_e_1: u32 = v_li + ((v_s_1 * v_wx) * v_wy);
-            var v_r_1: u32;
-            v_r_1 = v_e_1 / 64u;
-            var v_q_1: u32;
-            v_q_1 = v_e_1 % 64u;
-            if xpu_u.p_transB != 0u {
-                v_r_1 = v_e_1 % 16u;
-                v_q_1 = v_e_1 / 16u;
-            }
-            var v_v_1: f32;
-            v_v_1 = 0.0f;
-            if ((v_k0 + v_r_1) < xpu_u.p_k) && ((v_col0 + v_q_1) < xpu_u.p_n) {
-                if xpu_u.p_transB != 0u {
-                    v_v_1 = b_B[(((v_col0 + v_q_1) * xpu_u.p_ldb) + v_k0) + v_r_1];
-                } else {
-                    v_v_1 = b_B[(((v_k0 + v_r_1) * xpu_u.p_ldb) + v_col0) + v_q_1];
+        if xpu_u.p_transB != 0u {
+            for (var v_s_2: u32 = 0u; v_s_2 < 4u; v_s_2 = v_s_2 + 1u) {
+                let v_e_2: u32 = v_li + ((v_s_2 * v_wx) * v_wy);
+                let v_r_2: u32 = v_e_2 % 16u;
+                let v_q_2: u32 = v_e_2 / 16u;
+                var v_v_2: f32;
+                v_v_2 = 0.0f;
+                if ((v_k0 + v_r_2) < xpu_u.p_k) && ((v_col0 + v_q_2) < xpu_u.p_n) {
+                    v_v_2 = b_B[(((v_col0 + v_q_2) * xpu_u.p_ldb) + v_k0) + v_r_2];
                 }
+                s_bs[(v_r_2 * 64u) + v_q_2] = v_v_2;
             }
-            s_bs[(v_r_1 * 64u) + v_q_1] = v_v_1;
+        } else {
+            for (var v_s_3: u32 = 0u; v_s_3 < 4u; v_s_3 = v_s_3 + 1u) {
+                let v_e_3: u32 = v_li + ((v_s_3 * v_wx) * v_wy);
+                let v_r_3: u32 = v_e_3 / 64u;
+                let v_q_3: u32 = v_e_3 % 64u;
+                var v_v_3: f32;
+                v_v_3 = 0.0f;
+                if ((v_k0 + v_r_3) < xpu_u.p_k) && ((v_col0 + v_q_3) < xpu_u.p_n) {
+                    v_v_3 = b_B[(((v_k0 + v_r_3) * xpu_u.p_ldb) + v_col0) + v_q_3];
+                }
+                s_bs[v_e_3] = v_v_3;
+            }
         }
         workgroupBarrier();
         for (var v_kk: u32 = 0u; v_kk < 16u; v_kk = v_kk + 1u) {
@@ -222,15 +230,15 @@ fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid
     for (var v_i_2: u32 = 0u; v_i_2 < 8u; v_i_2 = v_i_2 + 1u) {
         for (var v_j_2: u32 = 0u; v_j_2 < 4u; v_j_2 = v_j_2 + 1u) {
             {
-                let v_r_2: u32 = (v_row0 + v_ty) + (v_i_2 * v_wy);
-                let v_q_2: u32 = (v_col0 + v_tx) + (v_j_2 * v_wx);
-                if (v_r_2 < xpu_u.p_m) && (v_q_2 < xpu_u.p_n) {
-                    var v_v_2: f32;
-                    v_v_2 = xpu_u.p_alpha * v_acc[(v_i_2 * 4u) + v_j_2];
+                let v_r_4: u32 = (v_row0 + v_ty) + (v_i_2 * v_wy);
+                let v_q_4: u32 = (v_col0 + v_tx) + (v_j_2 * v_wx);
+                if (v_r_4 < xpu_u.p_m) && (v_q_4 < xpu_u.p_n) {
+                    var v_v_4: f32;
+                    v_v_4 = xpu_u.p_alpha * v_acc[(v_i_2 * 4u) + v_j_2];
                     if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
-                        v_v_2 = v_v_2 + (xpu_u.p_beta * b_C[(v_r_2 * xpu_u.p_ldc) + v_q_2]);
+                        v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_4 * xpu_u.p_ldc) + v_q_4]);
                     }
-                    b_C[(v_r_2 * xpu_u.p_ldc) + v_q_2] = v_v_2;
+                    b_C[(v_r_4 * xpu_u.p_ldc) + v_q_4] = v_v_4;
                 }
             }
         }
@@ -341,70 +349,94 @@ func tile128x64CPU(b *gpuimpl.CPUBlock) {
 				_ = v_row0
 				var v_col0 uint32 = (b.Group.X * uint32(64))
 				_ = v_col0
-				{
-					var v_s uint32 = uint32(0)
-					_ = v_s
-					for v_s < uint32(8) {
-						{
-							var v_e uint32 = (v_li + ((v_s * v_wx) * v_wy))
-							_ = v_e
-							var v_r uint32 = (v_e / uint32(16))
-							_ = v_r
-							var v_q uint32 = (v_e % uint32(16))
-							_ = v_q
-							if p_transA != uint32(0) {
-								var v_tmp uint32 = (v_e % uint32(128))
-								_ = v_tmp
-								var v_tmp_1 uint32 = (v_e / uint32(128))
-								_ = v_tmp_1
-								v_r = v_tmp
-								v_q = v_tmp_1
-							}
-							var v_v float32 = float32(0)
-							_ = v_v
-							if ((v_row0 + v_r) < p_m) && ((v_k0 + v_q) < p_k) {
-								if p_transA != uint32(0) {
+				if p_transA != uint32(0) {
+					{
+						var v_s uint32 = uint32(0)
+						_ = v_s
+						for v_s < uint32(8) {
+							{
+								var v_e uint32 = (v_li + ((v_s * v_wx) * v_wy))
+								_ = v_e
+								var v_r uint32 = (v_e % uint32(128))
+								_ = v_r
+								var v_q uint32 = (v_e / uint32(128))
+								_ = v_q
+								var v_v float32 = float32(0)
+								_ = v_v
+								if ((v_row0 + v_r) < p_m) && ((v_k0 + v_q) < p_k) {
 									v_v = p_A[((((v_k0 + v_q) * p_lda) + v_row0) + v_r)]
-								} else {
-									v_v = p_A[((((v_row0 + v_r) * p_lda) + v_k0) + v_q)]
 								}
+								s_as[((v_r * uint32(16)) + v_q)] = v_v
 							}
-							s_as[((v_r * uint32(16)) + v_q)] = v_v
+							v_s = (v_s + uint32(1))
 						}
-						v_s = (v_s + uint32(1))
+					}
+				} else {
+					{
+						var v_s_1 uint32 = uint32(0)
+						_ = v_s_1
+						for v_s_1 < uint32(8) {
+							{
+								var v_e_1 uint32 = (v_li + ((v_s_1 * v_wx) * v_wy))
+								_ = v_e_1
+								var v_r_1 uint32 = (v_e_1 / uint32(16))
+								_ = v_r_1
+								var v_q_1 uint32 = (v_e_1 % uint32(16))
+								_ = v_q_1
+								var v_v_1 float32 = float32(0)
+								_ = v_v_1
+								if ((v_row0 + v_r_1) < p_m) && ((v_k0 + v_q_1) < p_k) {
+									v_v_1 = p_A[((((v_row0 + v_r_1) * p_lda) + v_k0) + v_q_1)]
+								}
+								s_as[v_e_1] = v_v_1
+							}
+							v_s_1 = (v_s_1 + uint32(1))
+						}
 					}
 				}
-				{
-					var v_s_1 uint32 = uint32(0)
-					_ = v_s_1
-					for v_s_1 < uint32(4) {
-						{
-							var v_e_1 uint32 = (v_li + ((v_s_1 * v_wx) * v_wy))
-							_ = v_e_1
-							var v_r_1 uint32 = (v_e_1 / uint32(64))
-							_ = v_r_1
-							var v_q_1 uint32 = (v_e_1 % uint32(64))
-							_ = v_q_1
-							if p_transB != uint32(0) {
-								var v_tmp_2 uint32 = (v_e_1 % uint32(16))
-								_ = v_tmp_2
-								var v_tmp_3 uint32 = (v_e_1 / uint32(16))
-								_ = v_tmp_3
-								v_r_1 = v_tmp_2
-								v_q_1 = v_tmp_3
-							}
-							var v_v_1 float32 = float32(0)
-							_ = v_v_1
-							if ((v_k0 + v_r_1) < p_k) && ((v_col0 + v_q_1) < p_n) {
-								if p_transB != uint32(0) {
-									v_v_1 = p_B[((((v_col0 + v_q_1) * p_ldb) + v_k0) + v_r_1)]
-								} else {
-									v_v_1 = p_B[((((v_k0 + v_r_1) * p_ldb) + v_col0) + v_q_1)]
+				if p_transB != uint32(0) {
+					{
+						var v_s_2 uint32 = uint32(0)
+						_ = v_s_2
+						for v_s_2 < uint32(4) {
+							{
+								var v_e_2 uint32 = (v_li + ((v_s_2 * v_wx) * v_wy))
+								_ = v_e_2
+								var v_r_2 uint32 = (v_e_2 % uint32(16))
+								_ = v_r_2
+								var v_q_2 uint32 = (v_e_2 / uint32(16))
+								_ = v_q_2
+								var v_v_2 float32 = float32(0)
+								_ = v_v_2
+								if ((v_k0 + v_r_2) < p_k) && ((v_col0 + v_q_2) < p_n) {
+									v_v_2 = p_B[((((v_col0 + v_q_2) * p_ldb) + v_k0) + v_r_2)]
 								}
+								s_bs[((v_r_2 * uint32(64)) + v_q_2)] = v_v_2
 							}
-							s_bs[((v_r_1 * uint32(64)) + v_q_1)] = v_v_1
+							v_s_2 = (v_s_2 + uint32(1))
 						}
-						v_s_1 = (v_s_1 + uint32(1))
+					}
+				} else {
+					{
+						var v_s_3 uint32 = uint32(0)
+						_ = v_s_3
+						for v_s_3 < uint32(4) {
+							{
+								var v_e_3 uint32 = (v_li + ((v_s_3 * v_wx) * v_wy))
+								_ = v_e_3
+								var v_r_3 uint32 = (v_e_3 / uint32(64))
+								_ = v_r_3
+								var v_q_3 uint32 = (v_e_3 % uint32(64))
+								_ = v_q_3
+								var v_v_3 float32 = float32(0)
+								_ = v_v_3
+								if ((v_k0 + v_r_3) < p_k) && ((v_col0 + v_q_3) < p_n) {
+									v_v_3 = p_B[((((v_k0 + v_r_3) * p_ldb) + v_col0) + v_q_3)]
+								}
+								s_bs[v_e_3] = v_v_3
+							}
+							v_s_3 = (v_s_3 + uint32(1))
+						}
 					}
 				}
 			}
@@ -525,17 +557,17 @@ func tile128x64CPU(b *gpuimpl.CPUBlock) {
 							for v_j_2 < uint32(4) {
 								{
 									{
-										var v_r_2 uint32 = ((v_row0 + v_ty) + (v_i_2 * v_wy))
-										_ = v_r_2
-										var v_q_2 uint32 = ((v_col0 + v_tx) + (v_j_2 * v_wx))
-										_ = v_q_2
-										if (v_r_2 < p_m) && (v_q_2 < p_n) {
-											var v_v_2 float32 = (p_alpha * v_acc[((v_i_2*uint32(4))+v_j_2)])
-											_ = v_v_2
+										var v_r_4 uint32 = ((v_row0 + v_ty) + (v_i_2 * v_wy))
+										_ = v_r_4
+										var v_q_4 uint32 = ((v_col0 + v_tx) + (v_j_2 * v_wx))
+										_ = v_q_4
+										if (v_r_4 < p_m) && (v_q_4 < p_n) {
+											var v_v_4 float32 = (p_alpha * v_acc[((v_i_2*uint32(4))+v_j_2)])
+											_ = v_v_4
 											if p_beta != float32(0) {
-												v_v_2 = (v_v_2 + (p_beta * p_C[((v_r_2*p_ldc)+v_q_2)]))
+												v_v_4 = (v_v_4 + (p_beta * p_C[((v_r_4*p_ldc)+v_q_4)]))
 											}
-											p_C[((v_r_2 * p_ldc) + v_q_2)] = v_v_2
+											p_C[((v_r_4 * p_ldc) + v_q_4)] = v_v_4
 										}
 									}
 								}
@@ -576,37 +608,37 @@ var Tile16x16Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Comptime:    Tile{BM: 16, BN: 16, BK: 16, TM: 1, TN: 1},
 	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:b601e7c6942abe5823c57db86b992b066fa93f1c00039e343410be213e3be70f",
-				PrivateBytes: new(448),
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:a3b51d192150c226dc04e22e3db77de0d42d183898e17db113162579089d26fb",
+				PrivateBytes: new(472),
 				NativeOps:    []string{"bitcast", "max", "select", "workgroupBarrier"},
 			},
 			Code: tile16x16WGSL,
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:f7d143d3e8c3fa9043ec64f2d512ff9eddf690d15e331eafa9b19c50a8fa2656"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:51b98982caa15ba914be4c69ee7f13d7aab88630b9570fb17ac9135bae93f2b9"},
 			Entry:    tile16x16CPU,
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:97b8bdcf9c3e77baa45150733c102c8f22a510030de3a2aa0db1d57caf9268fa"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:81125dc02c19d5c8735bbaea897164da98e82a28e0a3132c37c2d1c703deeecd"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v3"},
 			Code:     libLLVMHOSTX8664V3,
 			Symbol:   "xpu_Tile16x16",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:82638e04b42817be167c0146f307c956ce78835651c969b3b6be1ddcaac9dd28"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:87e7bcd767c4dcfd335d8810979d5332851f8a8fdf0f92521351b9353939c484"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
 			Code:     libLLVMHOSTX8664V4,
 			Symbol:   "xpu_Tile16x16",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:d0713bcae428540ef2dbe5aa0abf0d08cebd2df6765814b77bd36517d2edd211"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:9ae89aaa6fce3f70b3f0262e38101833db7c9f03b1e291d1c17b781661e1784e"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "armv8-a"},
 			Code:     libLLVMHOSTARMV8A,
 			Symbol:   "xpu_Tile16x16",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cuda", Target: "ptx", Hash: "sha256:d25578250bf7df280ee69a8f4639b6c8e6059a2de3b563a69edaa85fb1ac6bbe",
-				PrivateBytes: new(448),
+			Manifest: gpuimpl.Manifest{Backend: "cuda", Target: "ptx", Hash: "sha256:38695e0001f2bdbe75f146b5d1fb58f6ab67a2df8e21ddeeee8fc84ee4c24611",
+				PrivateBytes: new(472),
 				Fault:        true,
 			},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "sm_70"},
@@ -614,8 +646,8 @@ var Tile16x16Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_Tile16x16",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:e40bf90abf93da59a72a8fcdf4b8b3ed42c1124ce05b8d69348a25577a63c959",
-				PrivateBytes: new(448),
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:e12993e11b606078c57c8aa396290d74e98e440b7cc806841859342c49d02074",
+				PrivateBytes: new(472),
 				Registers:    new(38),
 				SpillBytes:   new(0),
 				Fault:        true,
@@ -625,8 +657,8 @@ var Tile16x16Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_Tile16x16",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:a2b4f5d6f379c67c8a7eb0ae5c18710a92bfdf0513130a1a2a5ab56328b91174",
-				PrivateBytes: new(448),
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:754a50e550202dd2f854d97b0590bb8849c61a1d38708fbe6dbc1f0e6aa069d8",
+				PrivateBytes: new(472),
 				Registers:    new(38),
 				SpillBytes:   new(0),
 				Fault:        true,
@@ -636,9 +668,9 @@ var Tile16x16Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_Tile16x16",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:b8b98a0fbc359449cb2f45741406eea6c255b81400bdcaa096dd2197f8106c79",
-				PrivateBytes: new(448),
-				Registers:    new(32),
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:cfeedc0e0768c79769c8ec09478f1c4c0dc4daa469a100ac1284b3ab916b0112",
+				PrivateBytes: new(472),
+				Registers:    new(30),
 				SpillBytes:   new(0),
 				Fault:        true,
 			},
@@ -701,47 +733,55 @@ fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid
     var v_b: array<f32, 8>;
     v_b = array<f32, 8>();
     for (var v_k0: u32 = 0u; v_k0 < xpu_u.p_k; v_k0 = v_k0 + 16u) {
-        for (var v_s: u32 = 0u; v_s < 1u; v_s = v_s + 1u) {
-            let v_e: u32 = v_li + ((v_s * v_wx) * v_wy);
-            var v_r: u32;
-            v_r = v_e / 16u;
-            var v_q: u32;
-            v_q = v_e % 16u;
-            if xpu_u.p_transA != 0u {
-                v_r = v_e % 16u;
-                v_q = v_e / 16u;
-            }
-            var v_v: f32;
-            v_v = 0.0f;
-            if ((v_row0 + v_r) < xpu_u.p_m) && ((v_k0 + v_q) < xpu_u.p_k) {
-                if xpu_u.p_transA != 0u {
+        if xpu_u.p_transA != 0u {
+            for (var v_s: u32 = 0u; v_s < 1u; v_s = v_s + 1u) {
+                let v_e: u32 = v_li + ((v_s * v_wx) * v_wy);
+                let v_r: u32 = v_e % 16u;
+                let v_q: u32 = v_e / 16u;
+                var v_v: f32;
+                v_v = 0.0f;
+                if ((v_row0 + v_r) < xpu_u.p_m) && ((v_k0 + v_q) < xpu_u.p_k) {
                     v_v = b_A[(((v_k0 + v_q) * xpu_u.p_lda) + v_row0) + v_r];
-                } else {
-                    v_v = b_A[(((v_row0 + v_r) * xpu_u.p_lda) + v_k0) + v_q];
                 }
+                s_as[(v_r * 16u) + v_q] = v_v;
             }
-            s_as[(v_r * 16u) + v_q] = v_v;
+        } else {
+            for (var v_s_1: u32 = 0u; v_s_1 < 1u; v_s_1 = v_s_1 + 1u) {
+                let v_e_1: u32 = v_li + ((v_s_1 * v_wx) * v_wy);
+                let v_r_1: u32 = v_e_1 / 16u;
+                let v_q_1: u32 = v_e_1 % 16u;
+                var v_v_1: f32;
+                v_v_1 = 0.0f;
+                if ((v_row0 + v_r_1) < xpu_u.p_m) && ((v_k0 + v_q_1) < xpu_u.p_k) {
+                    v_v_1 = b_A[(((v_row0 + v_r_1) * xpu_u.p_lda) + v_k0) + v_q_1];
+                }
+                s_as[v_e_1] = v_v_1;
+            }
         }
-        for (var v_s_1: u32 = 0u; v_s_1 < 1u; v_s_1 = v_s_1 + 1u) {
-            let v_e_1: u32 = v_li + ((v_s_1 * v_wx) * v_wy);
-            var v_r_1: u32;
-            v_r_1 = v_e_1 / 16u;
-            var v_q_1: u32;
-            v_q_1 = v_e_1 % 16u;
-            if xpu_u.p_transB != 0u {
-                v_r_1 = v_e_1 % 16u;
-                v_q_1 = v_e_1 / 16u;
-            }
-            var v_v_1: f32;
-            v_v_1 = 0.0f;
-            if ((v_k0 + v_r_1) < xpu_u.p_k) && ((v_col0 + v_q_1) < xpu_u.p_n) {
-                if xpu_u.p_transB != 0u {
-                    v_v_1 = b_B[(((v_col0 + v_q_1) * xpu_u.p_ldb) + v_k0) + v_r_1];
-                } else {
-                    v_v_1 = b_B[(((v_k0 + v_r_1) * xpu_u.p_ldb) + v_col0) + v_q_1];
+        if xpu_u.p_transB != 0u {
+            for (var v_s_2: u32 = 0u; v_s_2 < 1u; v_s_2 = v_s_2 + 1u) {
+                let v_e_2: u32 = v_li + ((v_s_2 * v_wx) * v_wy);
+                let v_r_2: u32 = v_e_2 % 16u;
+                let v_q_2: u32 = v_e_2 / 16u;
+                var v_v_2: f32;
+                v_v_2 = 0.0f;
+                if ((v_k0 + v_r_2) < xpu_u.p_k) && ((v_col0 + v_q_2) < xpu_u.p_n) {
+                    v_v_2 = b_B[(((v_col0 + v_q_2) * xpu_u.p_ldb) + v_k0) + v_r_2];
                 }
+                s_bs[(v_r_2 * 16u) + v_q_2] = v_v_2;
             }
-            s_bs[(v_r_1 * 16u) + v_q_1] = v_v_1;
+        } else {
+            for (var v_s_3: u32 = 0u; v_s_3 < 1u; v_s_3 = v_s_3 + 1u) {
+                let v_e_3: u32 = v_li + ((v_s_3 * v_wx) * v_wy);
+                let v_r_3: u32 = v_e_3 / 16u;
+                let v_q_3: u32 = v_e_3 % 16u;
+                var v_v_3: f32;
+                v_v_3 = 0.0f;
+                if ((v_k0 + v_r_3) < xpu_u.p_k) && ((v_col0 + v_q_3) < xpu_u.p_n) {
+                    v_v_3 = b_B[(((v_k0 + v_r_3) * xpu_u.p_ldb) + v_col0) + v_q_3];
+                }
+                s_bs[v_e_3] = v_v_3;
+            }
         }
         workgroupBarrier();
         for (var v_kk: u32 = 0u; v_kk < 16u; v_kk = v_kk + 1u) {
@@ -762,15 +802,15 @@ fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid
     for (var v_i_2: u32 = 0u; v_i_2 < 1u; v_i_2 = v_i_2 + 1u) {
         for (var v_j_2: u32 = 0u; v_j_2 < 1u; v_j_2 = v_j_2 + 1u) {
             {
-                let v_r_2: u32 = (v_row0 + v_ty) + (v_i_2 * v_wy);
-                let v_q_2: u32 = (v_col0 + v_tx) + (v_j_2 * v_wx);
-                if (v_r_2 < xpu_u.p_m) && (v_q_2 < xpu_u.p_n) {
-                    var v_v_2: f32;
-                    v_v_2 = xpu_u.p_alpha * v_acc[(v_i_2 * 1u) + v_j_2];
+                let v_r_4: u32 = (v_row0 + v_ty) + (v_i_2 * v_wy);
+                let v_q_4: u32 = (v_col0 + v_tx) + (v_j_2 * v_wx);
+                if (v_r_4 < xpu_u.p_m) && (v_q_4 < xpu_u.p_n) {
+                    var v_v_4: f32;
+                    v_v_4 = xpu_u.p_alpha * v_acc[(v_i_2 * 1u) + v_j_2];
                     if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
-                        v_v_2 = v_v_2 + (xpu_u.p_beta * b_C[(v_r_2 * xpu_u.p_ldc) + v_q_2]);
+                        v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_4 * xpu_u.p_ldc) + v_q_4]);
                     }
-                    b_C[(v_r_2 * xpu_u.p_ldc) + v_q_2] = v_v_2;
+                    b_C[(v_r_4 * xpu_u.p_ldc) + v_q_4] = v_v_4;
                 }
             }
         }
@@ -881,70 +921,94 @@ func tile16x16CPU(b *gpuimpl.CPUBlock) {
 				_ = v_row0
 				var v_col0 uint32 = (b.Group.X * uint32(16))
 				_ = v_col0
-				{
-					var v_s uint32 = uint32(0)
-					_ = v_s
-					for v_s < uint32(1) {
-						{
-							var v_e uint32 = (v_li + ((v_s * v_wx) * v_wy))
-							_ = v_e
-							var v_r uint32 = (v_e / uint32(16))
-							_ = v_r
-							var v_q uint32 = (v_e % uint32(16))
-							_ = v_q
-							if p_transA != uint32(0) {
-								var v_tmp uint32 = (v_e % uint32(16))
-								_ = v_tmp
-								var v_tmp_1 uint32 = (v_e / uint32(16))
-								_ = v_tmp_1
-								v_r = v_tmp
-								v_q = v_tmp_1
-							}
-							var v_v float32 = float32(0)
-							_ = v_v
-							if ((v_row0 + v_r) < p_m) && ((v_k0 + v_q) < p_k) {
-								if p_transA != uint32(0) {
+				if p_transA != uint32(0) {
+					{
+						var v_s uint32 = uint32(0)
+						_ = v_s
+						for v_s < uint32(1) {
+							{
+								var v_e uint32 = (v_li + ((v_s * v_wx) * v_wy))
+								_ = v_e
+								var v_r uint32 = (v_e % uint32(16))
+								_ = v_r
+								var v_q uint32 = (v_e / uint32(16))
+								_ = v_q
+								var v_v float32 = float32(0)
+								_ = v_v
+								if ((v_row0 + v_r) < p_m) && ((v_k0 + v_q) < p_k) {
 									v_v = p_A[((((v_k0 + v_q) * p_lda) + v_row0) + v_r)]
-								} else {
-									v_v = p_A[((((v_row0 + v_r) * p_lda) + v_k0) + v_q)]
 								}
+								s_as[((v_r * uint32(16)) + v_q)] = v_v
 							}
-							s_as[((v_r * uint32(16)) + v_q)] = v_v
+							v_s = (v_s + uint32(1))
 						}
-						v_s = (v_s + uint32(1))
+					}
+				} else {
+					{
+						var v_s_1 uint32 = uint32(0)
+						_ = v_s_1
+						for v_s_1 < uint32(1) {
+							{
+								var v_e_1 uint32 = (v_li + ((v_s_1 * v_wx) * v_wy))
+								_ = v_e_1
+								var v_r_1 uint32 = (v_e_1 / uint32(16))
+								_ = v_r_1
+								var v_q_1 uint32 = (v_e_1 % uint32(16))
+								_ = v_q_1
+								var v_v_1 float32 = float32(0)
+								_ = v_v_1
+								if ((v_row0 + v_r_1) < p_m) && ((v_k0 + v_q_1) < p_k) {
+									v_v_1 = p_A[((((v_row0 + v_r_1) * p_lda) + v_k0) + v_q_1)]
+								}
+								s_as[v_e_1] = v_v_1
+							}
+							v_s_1 = (v_s_1 + uint32(1))
+						}
 					}
 				}
-				{
-					var v_s_1 uint32 = uint32(0)
-					_ = v_s_1
-					for v_s_1 < uint32(1) {
-						{
-							var v_e_1 uint32 = (v_li + ((v_s_1 * v_wx) * v_wy))
-							_ = v_e_1
-							var v_r_1 uint32 = (v_e_1 / uint32(16))
-							_ = v_r_1
-							var v_q_1 uint32 = (v_e_1 % uint32(16))
-							_ = v_q_1
-							if p_transB != uint32(0) {
-								var v_tmp_2 uint32 = (v_e_1 % uint32(16))
-								_ = v_tmp_2
-								var v_tmp_3 uint32 = (v_e_1 / uint32(16))
-								_ = v_tmp_3
-								v_r_1 = v_tmp_2
-								v_q_1 = v_tmp_3
-							}
-							var v_v_1 float32 = float32(0)
-							_ = v_v_1
-							if ((v_k0 + v_r_1) < p_k) && ((v_col0 + v_q_1) < p_n) {
-								if p_transB != uint32(0) {
-									v_v_1 = p_B[((((v_col0 + v_q_1) * p_ldb) + v_k0) + v_r_1)]
-								} else {
-									v_v_1 = p_B[((((v_k0 + v_r_1) * p_ldb) + v_col0) + v_q_1)]
+				if p_transB != uint32(0) {
+					{
+						var v_s_2 uint32 = uint32(0)
+						_ = v_s_2
+						for v_s_2 < uint32(1) {
+							{
+								var v_e_2 uint32 = (v_li + ((v_s_2 * v_wx) * v_wy))
+								_ = v_e_2
+								var v_r_2 uint32 = (v_e_2 % uint32(16))
+								_ = v_r_2
+								var v_q_2 uint32 = (v_e_2 / uint32(16))
+								_ = v_q_2
+								var v_v_2 float32 = float32(0)
+								_ = v_v_2
+								if ((v_k0 + v_r_2) < p_k) && ((v_col0 + v_q_2) < p_n) {
+									v_v_2 = p_B[((((v_col0 + v_q_2) * p_ldb) + v_k0) + v_r_2)]
 								}
+								s_bs[((v_r_2 * uint32(16)) + v_q_2)] = v_v_2
 							}
-							s_bs[((v_r_1 * uint32(16)) + v_q_1)] = v_v_1
+							v_s_2 = (v_s_2 + uint32(1))
 						}
-						v_s_1 = (v_s_1 + uint32(1))
+					}
+				} else {
+					{
+						var v_s_3 uint32 = uint32(0)
+						_ = v_s_3
+						for v_s_3 < uint32(1) {
+							{
+								var v_e_3 uint32 = (v_li + ((v_s_3 * v_wx) * v_wy))
+								_ = v_e_3
+								var v_r_3 uint32 = (v_e_3 / uint32(16))
+								_ = v_r_3
+								var v_q_3 uint32 = (v_e_3 % uint32(16))
+								_ = v_q_3
+								var v_v_3 float32 = float32(0)
+								_ = v_v_3
+								if ((v_k0 + v_r_3) < p_k) && ((v_col0 + v_q_3) < p_n) {
+									v_v_3 = p_B[((((v_k0 + v_r_3) * p_ldb) + v_col0) + v_q_3)]
+								}
+								s_bs[v_e_3] = v_v_3
+							}
+							v_s_3 = (v_s_3 + uint32(1))
+						}
 					}
 				}
 			}
@@ -1065,17 +1129,17 @@ func tile16x16CPU(b *gpuimpl.CPUBlock) {
 							for v_j_2 < uint32(1) {
 								{
 									{
-										var v_r_2 uint32 = ((v_row0 + v_ty) + (v_i_2 * v_wy))
-										_ = v_r_2
-										var v_q_2 uint32 = ((v_col0 + v_tx) + (v_j_2 * v_wx))
-										_ = v_q_2
-										if (v_r_2 < p_m) && (v_q_2 < p_n) {
-											var v_v_2 float32 = (p_alpha * v_acc[((v_i_2*uint32(1))+v_j_2)])
-											_ = v_v_2
+										var v_r_4 uint32 = ((v_row0 + v_ty) + (v_i_2 * v_wy))
+										_ = v_r_4
+										var v_q_4 uint32 = ((v_col0 + v_tx) + (v_j_2 * v_wx))
+										_ = v_q_4
+										if (v_r_4 < p_m) && (v_q_4 < p_n) {
+											var v_v_4 float32 = (p_alpha * v_acc[((v_i_2*uint32(1))+v_j_2)])
+											_ = v_v_4
 											if p_beta != float32(0) {
-												v_v_2 = (v_v_2 + (p_beta * p_C[((v_r_2*p_ldc)+v_q_2)]))
+												v_v_4 = (v_v_4 + (p_beta * p_C[((v_r_4*p_ldc)+v_q_4)]))
 											}
-											p_C[((v_r_2 * p_ldc) + v_q_2)] = v_v_2
+											p_C[((v_r_4 * p_ldc) + v_q_4)] = v_v_4
 										}
 									}
 								}
@@ -1116,37 +1180,37 @@ var Tile32x32Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Comptime:    Tile{BM: 32, BN: 32, BK: 16, TM: 2, TN: 2},
 	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:832ae50f8f9ffb80571fd381ea65394f923b15b123908b0f9c5939e1947b1cb5",
-				PrivateBytes: new(448),
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:b244ba5094b7cc12839a47647a701ca4050c1a4dd183bf090c561511fba0cd8c",
+				PrivateBytes: new(472),
 				NativeOps:    []string{"bitcast", "max", "select", "workgroupBarrier"},
 			},
 			Code: tile32x32WGSL,
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:9ad2e65f816fb3192a3e0c56ea068c4be3da58efd324059c9f84c76fb5f3fb41"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:89756766ffd8637814cf3c5c33a6db7838855ff26177742acc55b7e9dd239a36"},
 			Entry:    tile32x32CPU,
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:abcafa1dc6749f10c399449e65e5af1bcf016af9616b211eea489c2b7d532b7f"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:033f05fe338f5643eef30d2cf7349e1ddd9b9e9657e01db439518bb1178c82e3"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v3"},
 			Code:     libLLVMHOSTX8664V3,
 			Symbol:   "xpu_Tile32x32",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:662f2e323d28b44e36cfcb40909397305ea8890bf2e037ca75d8ae82633bfadc"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:f637956799db1048309d9610e4cd265ec162602632c8d6bc2302f52dcda7dc96"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
 			Code:     libLLVMHOSTX8664V4,
 			Symbol:   "xpu_Tile32x32",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:02717eca44117c3c0edd07a4ac54f7b5b1e10f0178868ac65d43c1ce8b8ec073"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:5a909690c9c53981abac0ec50fdf326b701e1fad9a03abbd0fca2eae079d8534"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "armv8-a"},
 			Code:     libLLVMHOSTARMV8A,
 			Symbol:   "xpu_Tile32x32",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cuda", Target: "ptx", Hash: "sha256:d6290dee3c29d72f62ffc4252f16507b0ee77fae0ce2b3974b6df6df1844849d",
-				PrivateBytes: new(448),
+			Manifest: gpuimpl.Manifest{Backend: "cuda", Target: "ptx", Hash: "sha256:387ef6e99eadaeba3f6cc9773fe04386822b861bd55cc4d116af6c92e7d71199",
+				PrivateBytes: new(472),
 				Fault:        true,
 			},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "sm_70"},
@@ -1154,8 +1218,8 @@ var Tile32x32Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_Tile32x32",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:66cc3a9e029d7dc1b19c54a72b23a4ad7b58372faf6237b9df14c9a65f2e9a67",
-				PrivateBytes: new(448),
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:c042cd50b8c6b42497ee90158d4a67786381d401b267a55dfbed4ec4816586ab",
+				PrivateBytes: new(472),
 				Registers:    new(110),
 				SpillBytes:   new(0),
 				Fault:        true,
@@ -1165,8 +1229,8 @@ var Tile32x32Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_Tile32x32",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:1daba07e7254ba825646c3e8442a50cc5ca7f46815d34fa90233e06c46c47e19",
-				PrivateBytes: new(448),
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:ba7eab1d43ba79ab269cd0ae97c430a1766df670016af1c047167229190570f7",
+				PrivateBytes: new(472),
 				Registers:    new(110),
 				SpillBytes:   new(0),
 				Fault:        true,
@@ -1176,9 +1240,9 @@ var Tile32x32Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_Tile32x32",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:9b28f5a9f36b075c848cbe469a2e2ae31ec61ec9c559113d68ea885638f39969",
-				PrivateBytes: new(448),
-				Registers:    new(78),
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:dc995b594995b3842b6a1efacafd5222c8f13f373cd5d223ef8d3ce0198cf664",
+				PrivateBytes: new(472),
+				Registers:    new(75),
 				SpillBytes:   new(0),
 				Fault:        true,
 			},
@@ -1241,47 +1305,55 @@ fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid
     var v_b: array<f32, 8>;
     v_b = array<f32, 8>();
     for (var v_k0: u32 = 0u; v_k0 < xpu_u.p_k; v_k0 = v_k0 + 16u) {
-        for (var v_s: u32 = 0u; v_s < 2u; v_s = v_s + 1u) {
-            let v_e: u32 = v_li + ((v_s * v_wx) * v_wy);
-            var v_r: u32;
-            v_r = v_e / 16u;
-            var v_q: u32;
-            v_q = v_e % 16u;
-            if xpu_u.p_transA != 0u {
-                v_r = v_e % 32u;
-                v_q = v_e / 32u;
-            }
-            var v_v: f32;
-            v_v = 0.0f;
-            if ((v_row0 + v_r) < xpu_u.p_m) && ((v_k0 + v_q) < xpu_u.p_k) {
-                if xpu_u.p_transA != 0u {
+        if xpu_u.p_transA != 0u {
+            for (var v_s: u32 = 0u; v_s < 2u; v_s = v_s + 1u) {
+                let v_e: u32 = v_li + ((v_s * v_wx) * v_wy);
+                let v_r: u32 = v_e % 32u;
+                let v_q: u32 = v_e / 32u;
+                var v_v: f32;
+                v_v = 0.0f;
+                if ((v_row0 + v_r) < xpu_u.p_m) && ((v_k0 + v_q) < xpu_u.p_k) {
                     v_v = b_A[(((v_k0 + v_q) * xpu_u.p_lda) + v_row0) + v_r];
-                } else {
-                    v_v = b_A[(((v_row0 + v_r) * xpu_u.p_lda) + v_k0) + v_q];
                 }
+                s_as[(v_r * 16u) + v_q] = v_v;
             }
-            s_as[(v_r * 16u) + v_q] = v_v;
+        } else {
+            for (var v_s_1: u32 = 0u; v_s_1 < 2u; v_s_1 = v_s_1 + 1u) {
+                let v_e_1: u32 = v_li + ((v_s_1 * v_wx) * v_wy);
+                let v_r_1: u32 = v_e_1 / 16u;
+                let v_q_1: u32 = v_e_1 % 16u;
+                var v_v_1: f32;
+                v_v_1 = 0.0f;
+                if ((v_row0 + v_r_1) < xpu_u.p_m) && ((v_k0 + v_q_1) < xpu_u.p_k) {
+                    v_v_1 = b_A[(((v_row0 + v_r_1) * xpu_u.p_lda) + v_k0) + v_q_1];
+                }
+                s_as[v_e_1] = v_v_1;
+            }
         }
-        for (var v_s_1: u32 = 0u; v_s_1 < 2u; v_s_1 = v_s_1 + 1u) {
-            let v_e_1: u32 = v_li + ((v_s_1 * v_wx) * v_wy);
-            var v_r_1: u32;
-            v_r_1 = v_e_1 / 32u;
-            var v_q_1: u32;
-            v_q_1 = v_e_1 % 32u;
-            if xpu_u.p_transB != 0u {
-                v_r_1 = v_e_1 % 16u;
-                v_q_1 = v_e_1 / 16u;
-            }
-            var v_v_1: f32;
-            v_v_1 = 0.0f;
-            if ((v_k0 + v_r_1) < xpu_u.p_k) && ((v_col0 + v_q_1) < xpu_u.p_n) {
-                if xpu_u.p_transB != 0u {
-                    v_v_1 = b_B[(((v_col0 + v_q_1) * xpu_u.p_ldb) + v_k0) + v_r_1];
-                } else {
-                    v_v_1 = b_B[(((v_k0 + v_r_1) * xpu_u.p_ldb) + v_col0) + v_q_1];
+        if xpu_u.p_transB != 0u {
+            for (var v_s_2: u32 = 0u; v_s_2 < 2u; v_s_2 = v_s_2 + 1u) {
+                let v_e_2: u32 = v_li + ((v_s_2 * v_wx) * v_wy);
+                let v_r_2: u32 = v_e_2 % 16u;
+                let v_q_2: u32 = v_e_2 / 16u;
+                var v_v_2: f32;
+                v_v_2 = 0.0f;
+                if ((v_k0 + v_r_2) < xpu_u.p_k) && ((v_col0 + v_q_2) < xpu_u.p_n) {
+                    v_v_2 = b_B[(((v_col0 + v_q_2) * xpu_u.p_ldb) + v_k0) + v_r_2];
                 }
+                s_bs[(v_r_2 * 32u) + v_q_2] = v_v_2;
             }
-            s_bs[(v_r_1 * 32u) + v_q_1] = v_v_1;
+        } else {
+            for (var v_s_3: u32 = 0u; v_s_3 < 2u; v_s_3 = v_s_3 + 1u) {
+                let v_e_3: u32 = v_li + ((v_s_3 * v_wx) * v_wy);
+                let v_r_3: u32 = v_e_3 / 32u;
+                let v_q_3: u32 = v_e_3 % 32u;
+                var v_v_3: f32;
+                v_v_3 = 0.0f;
+                if ((v_k0 + v_r_3) < xpu_u.p_k) && ((v_col0 + v_q_3) < xpu_u.p_n) {
+                    v_v_3 = b_B[(((v_k0 + v_r_3) * xpu_u.p_ldb) + v_col0) + v_q_3];
+                }
+                s_bs[v_e_3] = v_v_3;
+            }
         }
         workgroupBarrier();
         for (var v_kk: u32 = 0u; v_kk < 16u; v_kk = v_kk + 1u) {
@@ -1302,15 +1374,15 @@ fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid
     for (var v_i_2: u32 = 0u; v_i_2 < 2u; v_i_2 = v_i_2 + 1u) {
         for (var v_j_2: u32 = 0u; v_j_2 < 2u; v_j_2 = v_j_2 + 1u) {
             {
-                let v_r_2: u32 = (v_row0 + v_ty) + (v_i_2 * v_wy);
-                let v_q_2: u32 = (v_col0 + v_tx) + (v_j_2 * v_wx);
-                if (v_r_2 < xpu_u.p_m) && (v_q_2 < xpu_u.p_n) {
-                    var v_v_2: f32;
-                    v_v_2 = xpu_u.p_alpha * v_acc[(v_i_2 * 2u) + v_j_2];
+                let v_r_4: u32 = (v_row0 + v_ty) + (v_i_2 * v_wy);
+                let v_q_4: u32 = (v_col0 + v_tx) + (v_j_2 * v_wx);
+                if (v_r_4 < xpu_u.p_m) && (v_q_4 < xpu_u.p_n) {
+                    var v_v_4: f32;
+                    v_v_4 = xpu_u.p_alpha * v_acc[(v_i_2 * 2u) + v_j_2];
                     if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
-                        v_v_2 = v_v_2 + (xpu_u.p_beta * b_C[(v_r_2 * xpu_u.p_ldc) + v_q_2]);
+                        v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_4 * xpu_u.p_ldc) + v_q_4]);
                     }
-                    b_C[(v_r_2 * xpu_u.p_ldc) + v_q_2] = v_v_2;
+                    b_C[(v_r_4 * xpu_u.p_ldc) + v_q_4] = v_v_4;
                 }
             }
         }
@@ -1421,70 +1493,94 @@ func tile32x32CPU(b *gpuimpl.CPUBlock) {
 				_ = v_row0
 				var v_col0 uint32 = (b.Group.X * uint32(32))
 				_ = v_col0
-				{
-					var v_s uint32 = uint32(0)
-					_ = v_s
-					for v_s < uint32(2) {
-						{
-							var v_e uint32 = (v_li + ((v_s * v_wx) * v_wy))
-							_ = v_e
-							var v_r uint32 = (v_e / uint32(16))
-							_ = v_r
-							var v_q uint32 = (v_e % uint32(16))
-							_ = v_q
-							if p_transA != uint32(0) {
-								var v_tmp uint32 = (v_e % uint32(32))
-								_ = v_tmp
-								var v_tmp_1 uint32 = (v_e / uint32(32))
-								_ = v_tmp_1
-								v_r = v_tmp
-								v_q = v_tmp_1
-							}
-							var v_v float32 = float32(0)
-							_ = v_v
-							if ((v_row0 + v_r) < p_m) && ((v_k0 + v_q) < p_k) {
-								if p_transA != uint32(0) {
+				if p_transA != uint32(0) {
+					{
+						var v_s uint32 = uint32(0)
+						_ = v_s
+						for v_s < uint32(2) {
+							{
+								var v_e uint32 = (v_li + ((v_s * v_wx) * v_wy))
+								_ = v_e
+								var v_r uint32 = (v_e % uint32(32))
+								_ = v_r
+								var v_q uint32 = (v_e / uint32(32))
+								_ = v_q
+								var v_v float32 = float32(0)
+								_ = v_v
+								if ((v_row0 + v_r) < p_m) && ((v_k0 + v_q) < p_k) {
 									v_v = p_A[((((v_k0 + v_q) * p_lda) + v_row0) + v_r)]
-								} else {
-									v_v = p_A[((((v_row0 + v_r) * p_lda) + v_k0) + v_q)]
 								}
+								s_as[((v_r * uint32(16)) + v_q)] = v_v
 							}
-							s_as[((v_r * uint32(16)) + v_q)] = v_v
+							v_s = (v_s + uint32(1))
 						}
-						v_s = (v_s + uint32(1))
+					}
+				} else {
+					{
+						var v_s_1 uint32 = uint32(0)
+						_ = v_s_1
+						for v_s_1 < uint32(2) {
+							{
+								var v_e_1 uint32 = (v_li + ((v_s_1 * v_wx) * v_wy))
+								_ = v_e_1
+								var v_r_1 uint32 = (v_e_1 / uint32(16))
+								_ = v_r_1
+								var v_q_1 uint32 = (v_e_1 % uint32(16))
+								_ = v_q_1
+								var v_v_1 float32 = float32(0)
+								_ = v_v_1
+								if ((v_row0 + v_r_1) < p_m) && ((v_k0 + v_q_1) < p_k) {
+									v_v_1 = p_A[((((v_row0 + v_r_1) * p_lda) + v_k0) + v_q_1)]
+								}
+								s_as[v_e_1] = v_v_1
+							}
+							v_s_1 = (v_s_1 + uint32(1))
+						}
 					}
 				}
-				{
-					var v_s_1 uint32 = uint32(0)
-					_ = v_s_1
-					for v_s_1 < uint32(2) {
-						{
-							var v_e_1 uint32 = (v_li + ((v_s_1 * v_wx) * v_wy))
-							_ = v_e_1
-							var v_r_1 uint32 = (v_e_1 / uint32(32))
-							_ = v_r_1
-							var v_q_1 uint32 = (v_e_1 % uint32(32))
-							_ = v_q_1
-							if p_transB != uint32(0) {
-								var v_tmp_2 uint32 = (v_e_1 % uint32(16))
-								_ = v_tmp_2
-								var v_tmp_3 uint32 = (v_e_1 / uint32(16))
-								_ = v_tmp_3
-								v_r_1 = v_tmp_2
-								v_q_1 = v_tmp_3
-							}
-							var v_v_1 float32 = float32(0)
-							_ = v_v_1
-							if ((v_k0 + v_r_1) < p_k) && ((v_col0 + v_q_1) < p_n) {
-								if p_transB != uint32(0) {
-									v_v_1 = p_B[((((v_col0 + v_q_1) * p_ldb) + v_k0) + v_r_1)]
-								} else {
-									v_v_1 = p_B[((((v_k0 + v_r_1) * p_ldb) + v_col0) + v_q_1)]
+				if p_transB != uint32(0) {
+					{
+						var v_s_2 uint32 = uint32(0)
+						_ = v_s_2
+						for v_s_2 < uint32(2) {
+							{
+								var v_e_2 uint32 = (v_li + ((v_s_2 * v_wx) * v_wy))
+								_ = v_e_2
+								var v_r_2 uint32 = (v_e_2 % uint32(16))
+								_ = v_r_2
+								var v_q_2 uint32 = (v_e_2 / uint32(16))
+								_ = v_q_2
+								var v_v_2 float32 = float32(0)
+								_ = v_v_2
+								if ((v_k0 + v_r_2) < p_k) && ((v_col0 + v_q_2) < p_n) {
+									v_v_2 = p_B[((((v_col0 + v_q_2) * p_ldb) + v_k0) + v_r_2)]
 								}
+								s_bs[((v_r_2 * uint32(32)) + v_q_2)] = v_v_2
 							}
-							s_bs[((v_r_1 * uint32(32)) + v_q_1)] = v_v_1
+							v_s_2 = (v_s_2 + uint32(1))
 						}
-						v_s_1 = (v_s_1 + uint32(1))
+					}
+				} else {
+					{
+						var v_s_3 uint32 = uint32(0)
+						_ = v_s_3
+						for v_s_3 < uint32(2) {
+							{
+								var v_e_3 uint32 = (v_li + ((v_s_3 * v_wx) * v_wy))
+								_ = v_e_3
+								var v_r_3 uint32 = (v_e_3 / uint32(32))
+								_ = v_r_3
+								var v_q_3 uint32 = (v_e_3 % uint32(32))
+								_ = v_q_3
+								var v_v_3 float32 = float32(0)
+								_ = v_v_3
+								if ((v_k0 + v_r_3) < p_k) && ((v_col0 + v_q_3) < p_n) {
+									v_v_3 = p_B[((((v_k0 + v_r_3) * p_ldb) + v_col0) + v_q_3)]
+								}
+								s_bs[v_e_3] = v_v_3
+							}
+							v_s_3 = (v_s_3 + uint32(1))
+						}
 					}
 				}
 			}
@@ -1605,17 +1701,17 @@ func tile32x32CPU(b *gpuimpl.CPUBlock) {
 							for v_j_2 < uint32(2) {
 								{
 									{
-										var v_r_2 uint32 = ((v_row0 + v_ty) + (v_i_2 * v_wy))
-										_ = v_r_2
-										var v_q_2 uint32 = ((v_col0 + v_tx) + (v_j_2 * v_wx))
-										_ = v_q_2
-										if (v_r_2 < p_m) && (v_q_2 < p_n) {
-											var v_v_2 float32 = (p_alpha * v_acc[((v_i_2*uint32(2))+v_j_2)])
-											_ = v_v_2
+										var v_r_4 uint32 = ((v_row0 + v_ty) + (v_i_2 * v_wy))
+										_ = v_r_4
+										var v_q_4 uint32 = ((v_col0 + v_tx) + (v_j_2 * v_wx))
+										_ = v_q_4
+										if (v_r_4 < p_m) && (v_q_4 < p_n) {
+											var v_v_4 float32 = (p_alpha * v_acc[((v_i_2*uint32(2))+v_j_2)])
+											_ = v_v_4
 											if p_beta != float32(0) {
-												v_v_2 = (v_v_2 + (p_beta * p_C[((v_r_2*p_ldc)+v_q_2)]))
+												v_v_4 = (v_v_4 + (p_beta * p_C[((v_r_4*p_ldc)+v_q_4)]))
 											}
-											p_C[((v_r_2 * p_ldc) + v_q_2)] = v_v_2
+											p_C[((v_r_4 * p_ldc) + v_q_4)] = v_v_4
 										}
 									}
 								}
@@ -1656,37 +1752,37 @@ var Tile32x64Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Comptime:    Tile{BM: 32, BN: 64, BK: 16, TM: 2, TN: 4},
 	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:4c6a9d005fbd4e3659e27b7fc62ee80da4ac40778827a960fa30e3991af3e8eb",
-				PrivateBytes: new(448),
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:51aa107bc5cbb6577fb502d3ba76d46eaf517516385a9c2f28ed76ebe26a156b",
+				PrivateBytes: new(472),
 				NativeOps:    []string{"bitcast", "max", "select", "workgroupBarrier"},
 			},
 			Code: tile32x64WGSL,
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:d13336f04828d704a11a3c11a036b0e4daccdd85fcd75b761efde0076c9d1d64"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:f659d58c0b935d834463b0b819b2b5e4c8d3917ac99c2bf2280e7599ead33d47"},
 			Entry:    tile32x64CPU,
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:97599bed26a4a42694e25ac0de9f7680a3ab473a9603d330d1d34e6eab878ce1"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:3faae202e746fd6f580f9eb940cd11e423d621587291b1cba428722236acd224"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v3"},
 			Code:     libLLVMHOSTX8664V3,
 			Symbol:   "xpu_Tile32x64",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:0efa30b655974ecb2b7e2b01229b64e3ef964b251f674803f8f706d62321e9d5"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:cb1062e4f408685a20c511338c6f1da898c129ed254a45dc2de75d9fb56301fc"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
 			Code:     libLLVMHOSTX8664V4,
 			Symbol:   "xpu_Tile32x64",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:386c6d87d5734692850db8659b77e0d641c9fb2ce74f5c826a5501f8a7c752da"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:c54f774c6fe01d0938ce8e805b287121bc141d4aa7c3ae006f5fb78e70a7187f"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "armv8-a"},
 			Code:     libLLVMHOSTARMV8A,
 			Symbol:   "xpu_Tile32x64",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cuda", Target: "ptx", Hash: "sha256:6938d52db93db508201b9836a24672bfcad576280e41060887dcc9e75dcd4d71",
-				PrivateBytes: new(448),
+			Manifest: gpuimpl.Manifest{Backend: "cuda", Target: "ptx", Hash: "sha256:c43580ed3214c18a890cb30353c753c11bca6119b9197fecc88f60b23cabf5d7",
+				PrivateBytes: new(472),
 				Fault:        true,
 			},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "sm_70"},
@@ -1694,9 +1790,9 @@ var Tile32x64Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_Tile32x64",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:7f0e8f6dbe9cf3eecaf5bdfeba709fe4b44ef463c69722bdff87e33dfb48b9e6",
-				PrivateBytes: new(448),
-				Registers:    new(160),
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:018835eed3d53fd0eafdfe8de69d5de36556f79a89b8294df8968b8e6a2ade6d",
+				PrivateBytes: new(472),
+				Registers:    new(162),
 				SpillBytes:   new(0),
 				Fault:        true,
 			},
@@ -1705,9 +1801,9 @@ var Tile32x64Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_Tile32x64",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:77582a0b5ecc64a8296a2c5f15ebf215ad50a37f013e6495ccda164c92371856",
-				PrivateBytes: new(448),
-				Registers:    new(160),
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:3d9ac99299da11900440321e7efde9ea54ccc994ebd90859b32992044ce3b6a4",
+				PrivateBytes: new(472),
+				Registers:    new(162),
 				SpillBytes:   new(0),
 				Fault:        true,
 			},
@@ -1716,9 +1812,9 @@ var Tile32x64Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_Tile32x64",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:4dc9f324232689136348ab6060588e107f70af2aa4f10e766d0e5929171927aa",
-				PrivateBytes: new(448),
-				Registers:    new(192),
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:7c76f0267c09424fbcef408866113770fbcf2b0b69123be9ab50007f9daf33ec",
+				PrivateBytes: new(472),
+				Registers:    new(190),
 				SpillBytes:   new(0),
 				Fault:        true,
 			},
@@ -1781,47 +1877,55 @@ fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid
     var v_b: array<f32, 8>;
     v_b = array<f32, 8>();
     for (var v_k0: u32 = 0u; v_k0 < xpu_u.p_k; v_k0 = v_k0 + 16u) {
-        for (var v_s: u32 = 0u; v_s < 2u; v_s = v_s + 1u) {
-            let v_e: u32 = v_li + ((v_s * v_wx) * v_wy);
-            var v_r: u32;
-            v_r = v_e / 16u;
-            var v_q: u32;
-            v_q = v_e % 16u;
-            if xpu_u.p_transA != 0u {
-                v_r = v_e % 32u;
-                v_q = v_e / 32u;
-            }
-            var v_v: f32;
-            v_v = 0.0f;
-            if ((v_row0 + v_r) < xpu_u.p_m) && ((v_k0 + v_q) < xpu_u.p_k) {
-                if xpu_u.p_transA != 0u {
+        if xpu_u.p_transA != 0u {
+            for (var v_s: u32 = 0u; v_s < 2u; v_s = v_s + 1u) {
+                let v_e: u32 = v_li + ((v_s * v_wx) * v_wy);
+                let v_r: u32 = v_e % 32u;
+                let v_q: u32 = v_e / 32u;
+                var v_v: f32;
+                v_v = 0.0f;
+                if ((v_row0 + v_r) < xpu_u.p_m) && ((v_k0 + v_q) < xpu_u.p_k) {
                     v_v = b_A[(((v_k0 + v_q) * xpu_u.p_lda) + v_row0) + v_r];
-                } else {
-                    v_v = b_A[(((v_row0 + v_r) * xpu_u.p_lda) + v_k0) + v_q];
                 }
+                s_as[(v_r * 16u) + v_q] = v_v;
             }
-            s_as[(v_r * 16u) + v_q] = v_v;
+        } else {
+            for (var v_s_1: u32 = 0u; v_s_1 < 2u; v_s_1 = v_s_1 + 1u) {
+                let v_e_1: u32 = v_li + ((v_s_1 * v_wx) * v_wy);
+                let v_r_1: u32 = v_e_1 / 16u;
+                let v_q_1: u32 = v_e_1 % 16u;
+                var v_v_1: f32;
+                v_v_1 = 0.0f;
+                if ((v_row0 + v_r_1) < xpu_u.p_m) && ((v_k0 + v_q_1) < xpu_u.p_k) {
+                    v_v_1 = b_A[(((v_row0 + v_r_1) * xpu_u.p_lda) + v_k0) + v_q_1];
+                }
+                s_as[v_e_1] = v_v_1;
+            }
         }
-        for (var v_s_1: u32 = 0u; v_s_1 < 4u; v_s_1 = v_s_1 + 1u) {
-            let v_e_1: u32 = v_li + ((v_s_1 * v_wx) * v_wy);
-            var v_r_1: u32;
-            v_r_1 = v_e_1 / 64u;
-            var v_q_1: u32;
-            v_q_1 = v_e_1 % 64u;
-            if xpu_u.p_transB != 0u {
-                v_r_1 = v_e_1 % 16u;
-                v_q_1 = v_e_1 / 16u;
-            }
-            var v_v_1: f32;
-            v_v_1 = 0.0f;
-            if ((v_k0 + v_r_1) < xpu_u.p_k) && ((v_col0 + v_q_1) < xpu_u.p_n) {
-                if xpu_u.p_transB != 0u {
-                    v_v_1 = b_B[(((v_col0 + v_q_1) * xpu_u.p_ldb) + v_k0) + v_r_1];
-                } else {
-                    v_v_1 = b_B[(((v_k0 + v_r_1) * xpu_u.p_ldb) + v_col0) + v_q_1];
+        if xpu_u.p_transB != 0u {
+            for (var v_s_2: u32 = 0u; v_s_2 < 4u; v_s_2 = v_s_2 + 1u) {
+                let v_e_2: u32 = v_li + ((v_s_2 * v_wx) * v_wy);
+                let v_r_2: u32 = v_e_2 % 16u;
+                let v_q_2: u32 = v_e_2 / 16u;
+                var v_v_2: f32;
+                v_v_2 = 0.0f;
+                if ((v_k0 + v_r_2) < xpu_u.p_k) && ((v_col0 + v_q_2) < xpu_u.p_n) {
+                    v_v_2 = b_B[(((v_col0 + v_q_2) * xpu_u.p_ldb) + v_k0) + v_r_2];
                 }
+                s_bs[(v_r_2 * 64u) + v_q_2] = v_v_2;
             }
-            s_bs[(v_r_1 * 64u) + v_q_1] = v_v_1;
+        } else {
+            for (var v_s_3: u32 = 0u; v_s_3 < 4u; v_s_3 = v_s_3 + 1u) {
+                let v_e_3: u32 = v_li + ((v_s_3 * v_wx) * v_wy);
+                let v_r_3: u32 = v_e_3 / 64u;
+                let v_q_3: u32 = v_e_3 % 64u;
+                var v_v_3: f32;
+                v_v_3 = 0.0f;
+                if ((v_k0 + v_r_3) < xpu_u.p_k) && ((v_col0 + v_q_3) < xpu_u.p_n) {
+                    v_v_3 = b_B[(((v_k0 + v_r_3) * xpu_u.p_ldb) + v_col0) + v_q_3];
+                }
+                s_bs[v_e_3] = v_v_3;
+            }
         }
         workgroupBarrier();
         for (var v_kk: u32 = 0u; v_kk < 16u; v_kk = v_kk + 1u) {
@@ -1842,15 +1946,15 @@ fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid
     for (var v_i_2: u32 = 0u; v_i_2 < 2u; v_i_2 = v_i_2 + 1u) {
         for (var v_j_2: u32 = 0u; v_j_2 < 4u; v_j_2 = v_j_2 + 1u) {
             {
-                let v_r_2: u32 = (v_row0 + v_ty) + (v_i_2 * v_wy);
-                let v_q_2: u32 = (v_col0 + v_tx) + (v_j_2 * v_wx);
-                if (v_r_2 < xpu_u.p_m) && (v_q_2 < xpu_u.p_n) {
-                    var v_v_2: f32;
-                    v_v_2 = xpu_u.p_alpha * v_acc[(v_i_2 * 4u) + v_j_2];
+                let v_r_4: u32 = (v_row0 + v_ty) + (v_i_2 * v_wy);
+                let v_q_4: u32 = (v_col0 + v_tx) + (v_j_2 * v_wx);
+                if (v_r_4 < xpu_u.p_m) && (v_q_4 < xpu_u.p_n) {
+                    var v_v_4: f32;
+                    v_v_4 = xpu_u.p_alpha * v_acc[(v_i_2 * 4u) + v_j_2];
                     if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
-                        v_v_2 = v_v_2 + (xpu_u.p_beta * b_C[(v_r_2 * xpu_u.p_ldc) + v_q_2]);
+                        v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_4 * xpu_u.p_ldc) + v_q_4]);
                     }
-                    b_C[(v_r_2 * xpu_u.p_ldc) + v_q_2] = v_v_2;
+                    b_C[(v_r_4 * xpu_u.p_ldc) + v_q_4] = v_v_4;
                 }
             }
         }
@@ -1961,70 +2065,94 @@ func tile32x64CPU(b *gpuimpl.CPUBlock) {
 				_ = v_row0
 				var v_col0 uint32 = (b.Group.X * uint32(64))
 				_ = v_col0
-				{
-					var v_s uint32 = uint32(0)
-					_ = v_s
-					for v_s < uint32(2) {
-						{
-							var v_e uint32 = (v_li + ((v_s * v_wx) * v_wy))
-							_ = v_e
-							var v_r uint32 = (v_e / uint32(16))
-							_ = v_r
-							var v_q uint32 = (v_e % uint32(16))
-							_ = v_q
-							if p_transA != uint32(0) {
-								var v_tmp uint32 = (v_e % uint32(32))
-								_ = v_tmp
-								var v_tmp_1 uint32 = (v_e / uint32(32))
-								_ = v_tmp_1
-								v_r = v_tmp
-								v_q = v_tmp_1
-							}
-							var v_v float32 = float32(0)
-							_ = v_v
-							if ((v_row0 + v_r) < p_m) && ((v_k0 + v_q) < p_k) {
-								if p_transA != uint32(0) {
+				if p_transA != uint32(0) {
+					{
+						var v_s uint32 = uint32(0)
+						_ = v_s
+						for v_s < uint32(2) {
+							{
+								var v_e uint32 = (v_li + ((v_s * v_wx) * v_wy))
+								_ = v_e
+								var v_r uint32 = (v_e % uint32(32))
+								_ = v_r
+								var v_q uint32 = (v_e / uint32(32))
+								_ = v_q
+								var v_v float32 = float32(0)
+								_ = v_v
+								if ((v_row0 + v_r) < p_m) && ((v_k0 + v_q) < p_k) {
 									v_v = p_A[((((v_k0 + v_q) * p_lda) + v_row0) + v_r)]
-								} else {
-									v_v = p_A[((((v_row0 + v_r) * p_lda) + v_k0) + v_q)]
 								}
+								s_as[((v_r * uint32(16)) + v_q)] = v_v
 							}
-							s_as[((v_r * uint32(16)) + v_q)] = v_v
+							v_s = (v_s + uint32(1))
 						}
-						v_s = (v_s + uint32(1))
+					}
+				} else {
+					{
+						var v_s_1 uint32 = uint32(0)
+						_ = v_s_1
+						for v_s_1 < uint32(2) {
+							{
+								var v_e_1 uint32 = (v_li + ((v_s_1 * v_wx) * v_wy))
+								_ = v_e_1
+								var v_r_1 uint32 = (v_e_1 / uint32(16))
+								_ = v_r_1
+								var v_q_1 uint32 = (v_e_1 % uint32(16))
+								_ = v_q_1
+								var v_v_1 float32 = float32(0)
+								_ = v_v_1
+								if ((v_row0 + v_r_1) < p_m) && ((v_k0 + v_q_1) < p_k) {
+									v_v_1 = p_A[((((v_row0 + v_r_1) * p_lda) + v_k0) + v_q_1)]
+								}
+								s_as[v_e_1] = v_v_1
+							}
+							v_s_1 = (v_s_1 + uint32(1))
+						}
 					}
 				}
-				{
-					var v_s_1 uint32 = uint32(0)
-					_ = v_s_1
-					for v_s_1 < uint32(4) {
-						{
-							var v_e_1 uint32 = (v_li + ((v_s_1 * v_wx) * v_wy))
-							_ = v_e_1
-							var v_r_1 uint32 = (v_e_1 / uint32(64))
-							_ = v_r_1
-							var v_q_1 uint32 = (v_e_1 % uint32(64))
-							_ = v_q_1
-							if p_transB != uint32(0) {
-								var v_tmp_2 uint32 = (v_e_1 % uint32(16))
-								_ = v_tmp_2
-								var v_tmp_3 uint32 = (v_e_1 / uint32(16))
-								_ = v_tmp_3
-								v_r_1 = v_tmp_2
-								v_q_1 = v_tmp_3
-							}
-							var v_v_1 float32 = float32(0)
-							_ = v_v_1
-							if ((v_k0 + v_r_1) < p_k) && ((v_col0 + v_q_1) < p_n) {
-								if p_transB != uint32(0) {
-									v_v_1 = p_B[((((v_col0 + v_q_1) * p_ldb) + v_k0) + v_r_1)]
-								} else {
-									v_v_1 = p_B[((((v_k0 + v_r_1) * p_ldb) + v_col0) + v_q_1)]
+				if p_transB != uint32(0) {
+					{
+						var v_s_2 uint32 = uint32(0)
+						_ = v_s_2
+						for v_s_2 < uint32(4) {
+							{
+								var v_e_2 uint32 = (v_li + ((v_s_2 * v_wx) * v_wy))
+								_ = v_e_2
+								var v_r_2 uint32 = (v_e_2 % uint32(16))
+								_ = v_r_2
+								var v_q_2 uint32 = (v_e_2 / uint32(16))
+								_ = v_q_2
+								var v_v_2 float32 = float32(0)
+								_ = v_v_2
+								if ((v_k0 + v_r_2) < p_k) && ((v_col0 + v_q_2) < p_n) {
+									v_v_2 = p_B[((((v_col0 + v_q_2) * p_ldb) + v_k0) + v_r_2)]
 								}
+								s_bs[((v_r_2 * uint32(64)) + v_q_2)] = v_v_2
 							}
-							s_bs[((v_r_1 * uint32(64)) + v_q_1)] = v_v_1
+							v_s_2 = (v_s_2 + uint32(1))
 						}
-						v_s_1 = (v_s_1 + uint32(1))
+					}
+				} else {
+					{
+						var v_s_3 uint32 = uint32(0)
+						_ = v_s_3
+						for v_s_3 < uint32(4) {
+							{
+								var v_e_3 uint32 = (v_li + ((v_s_3 * v_wx) * v_wy))
+								_ = v_e_3
+								var v_r_3 uint32 = (v_e_3 / uint32(64))
+								_ = v_r_3
+								var v_q_3 uint32 = (v_e_3 % uint32(64))
+								_ = v_q_3
+								var v_v_3 float32 = float32(0)
+								_ = v_v_3
+								if ((v_k0 + v_r_3) < p_k) && ((v_col0 + v_q_3) < p_n) {
+									v_v_3 = p_B[((((v_k0 + v_r_3) * p_ldb) + v_col0) + v_q_3)]
+								}
+								s_bs[v_e_3] = v_v_3
+							}
+							v_s_3 = (v_s_3 + uint32(1))
+						}
 					}
 				}
 			}
@@ -2145,17 +2273,17 @@ func tile32x64CPU(b *gpuimpl.CPUBlock) {
 							for v_j_2 < uint32(4) {
 								{
 									{
-										var v_r_2 uint32 = ((v_row0 + v_ty) + (v_i_2 * v_wy))
-										_ = v_r_2
-										var v_q_2 uint32 = ((v_col0 + v_tx) + (v_j_2 * v_wx))
-										_ = v_q_2
-										if (v_r_2 < p_m) && (v_q_2 < p_n) {
-											var v_v_2 float32 = (p_alpha * v_acc[((v_i_2*uint32(4))+v_j_2)])
-											_ = v_v_2
+										var v_r_4 uint32 = ((v_row0 + v_ty) + (v_i_2 * v_wy))
+										_ = v_r_4
+										var v_q_4 uint32 = ((v_col0 + v_tx) + (v_j_2 * v_wx))
+										_ = v_q_4
+										if (v_r_4 < p_m) && (v_q_4 < p_n) {
+											var v_v_4 float32 = (p_alpha * v_acc[((v_i_2*uint32(4))+v_j_2)])
+											_ = v_v_4
 											if p_beta != float32(0) {
-												v_v_2 = (v_v_2 + (p_beta * p_C[((v_r_2*p_ldc)+v_q_2)]))
+												v_v_4 = (v_v_4 + (p_beta * p_C[((v_r_4*p_ldc)+v_q_4)]))
 											}
-											p_C[((v_r_2 * p_ldc) + v_q_2)] = v_v_2
+											p_C[((v_r_4 * p_ldc) + v_q_4)] = v_v_4
 										}
 									}
 								}
@@ -2196,37 +2324,37 @@ var Tile64x128Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Comptime:    Tile{BM: 64, BN: 128, BK: 16, TM: 4, TN: 8},
 	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:36b777bf2e71e3fe247e48fce56aa364625d61a1bccbabb1ccdef459e06ac4ab",
-				PrivateBytes: new(448),
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:9695f4c6eea49c31b62012f3e4002b7d4ad99741092a47d20e22cb52690413db",
+				PrivateBytes: new(472),
 				NativeOps:    []string{"bitcast", "max", "select", "workgroupBarrier"},
 			},
 			Code: tile64x128WGSL,
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:e88edd2259d1fc36968057b8c5c62dc1266dfa81671d7fe510e23efcc3f4d6be"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:6dbd77276cd9eac0316b0268eef71e60135cd030199b3f403d199c15323794b3"},
 			Entry:    tile64x128CPU,
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:de185933ac10bc0755fea3af377577cca32eb0cbc1e7c24c19cedd1c8e425144"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:8ce1c0e972bb558cee8949db5877f6bcf386b0524f3ef46566fab08a0dfb05f6"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v3"},
 			Code:     libLLVMHOSTX8664V3,
 			Symbol:   "xpu_Tile64x128",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:418424f6fc9c8001f691f7418c5d4a72fbc83005c3cf8f85e984969390401f09"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:c773a7f4fde1de09a99ff1d4b8a883c097680a920892fcf6726322f49e7aeefc"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
 			Code:     libLLVMHOSTX8664V4,
 			Symbol:   "xpu_Tile64x128",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:00ebc4a208bcf67913e690810f25124f2e6f82717f8475a3d07731782a4fe3db"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:5e8394191f97c384c80d03155d9c44b8e3acd25398e734326d68006f70c5921a"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "armv8-a"},
 			Code:     libLLVMHOSTARMV8A,
 			Symbol:   "xpu_Tile64x128",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cuda", Target: "ptx", Hash: "sha256:3bc011e45c1503cd319c1d4ebaa0272fc3bd0c4a6be693cf895b8fdd9d782a52",
-				PrivateBytes: new(448),
+			Manifest: gpuimpl.Manifest{Backend: "cuda", Target: "ptx", Hash: "sha256:732c12e1f68f265ef580d3fbfedfbbbc53f8660e9f15ece1bda983bef3dcfd97",
+				PrivateBytes: new(472),
 				Fault:        true,
 			},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "sm_70"},
@@ -2234,9 +2362,9 @@ var Tile64x128Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_Tile64x128",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:6e42e394f7be79a83cdad1e538b415e3edcdeb6128492c11e06f69f5c92f4d62",
-				PrivateBytes: new(448),
-				Registers:    new(104),
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:d39be0622cf370ed9f3243c8d5eaa9a14a503658482360d71e11b1a07dc9ea48",
+				PrivateBytes: new(472),
+				Registers:    new(112),
 				SpillBytes:   new(0),
 				Fault:        true,
 			},
@@ -2245,9 +2373,9 @@ var Tile64x128Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_Tile64x128",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:67014ad5609470f82ef642db851feb2a0bbbc0ac2b84314b4ff34ed9e4a2d18e",
-				PrivateBytes: new(448),
-				Registers:    new(104),
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:c1b5c831c768bb8e08b6b8a9458e5aaaa1dd3c4cb5f2d9d583d84edf9196e901",
+				PrivateBytes: new(472),
+				Registers:    new(112),
 				SpillBytes:   new(0),
 				Fault:        true,
 			},
@@ -2256,9 +2384,9 @@ var Tile64x128Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_Tile64x128",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:0a5d72ffc43c47f12d866696ded6910bbef7e37c750cd7d139a800baca840d50",
-				PrivateBytes: new(448),
-				Registers:    new(119),
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:7bddcda85cb1a41e54e72d763638bf8cb7ee4a5d82d11b942f28724fa7028846",
+				PrivateBytes: new(472),
+				Registers:    new(126),
 				SpillBytes:   new(0),
 				Fault:        true,
 			},
@@ -2321,47 +2449,55 @@ fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid
     var v_b: array<f32, 8>;
     v_b = array<f32, 8>();
     for (var v_k0: u32 = 0u; v_k0 < xpu_u.p_k; v_k0 = v_k0 + 16u) {
-        for (var v_s: u32 = 0u; v_s < 4u; v_s = v_s + 1u) {
-            let v_e: u32 = v_li + ((v_s * v_wx) * v_wy);
-            var v_r: u32;
-            v_r = v_e / 16u;
-            var v_q: u32;
-            v_q = v_e % 16u;
-            if xpu_u.p_transA != 0u {
-                v_r = v_e % 64u;
-                v_q = v_e / 64u;
-            }
-            var v_v: f32;
-            v_v = 0.0f;
-            if ((v_row0 + v_r) < xpu_u.p_m) && ((v_k0 + v_q) < xpu_u.p_k) {
-                if xpu_u.p_transA != 0u {
+        if xpu_u.p_transA != 0u {
+            for (var v_s: u32 = 0u; v_s < 4u; v_s = v_s + 1u) {
+                let v_e: u32 = v_li + ((v_s * v_wx) * v_wy);
+                let v_r: u32 = v_e % 64u;
+                let v_q: u32 = v_e / 64u;
+                var v_v: f32;
+                v_v = 0.0f;
+                if ((v_row0 + v_r) < xpu_u.p_m) && ((v_k0 + v_q) < xpu_u.p_k) {
                     v_v = b_A[(((v_k0 + v_q) * xpu_u.p_lda) + v_row0) + v_r];
-                } else {
-                    v_v = b_A[(((v_row0 + v_r) * xpu_u.p_lda) + v_k0) + v_q];
                 }
+                s_as[(v_r * 16u) + v_q] = v_v;
             }
-            s_as[(v_r * 16u) + v_q] = v_v;
+        } else {
+            for (var v_s_1: u32 = 0u; v_s_1 < 4u; v_s_1 = v_s_1 + 1u) {
+                let v_e_1: u32 = v_li + ((v_s_1 * v_wx) * v_wy);
+                let v_r_1: u32 = v_e_1 / 16u;
+                let v_q_1: u32 = v_e_1 % 16u;
+                var v_v_1: f32;
+                v_v_1 = 0.0f;
+                if ((v_row0 + v_r_1) < xpu_u.p_m) && ((v_k0 + v_q_1) < xpu_u.p_k) {
+                    v_v_1 = b_A[(((v_row0 + v_r_1) * xpu_u.p_lda) + v_k0) + v_q_1];
+                }
+                s_as[v_e_1] = v_v_1;
+            }
         }
-        for (var v_s_1: u32 = 0u; v_s_1 < 8u; v_s_1 = v_s_1 + 1u) {
-            let v_e_1: u32 = v_li + ((v_s_1 * v_wx) * v_wy);
-            var v_r_1: u32;
-            v_r_1 = v_e_1 / 128u;
-            var v_q_1: u32;
-            v_q_1 = v_e_1 % 128u;
-            if xpu_u.p_transB != 0u {
-                v_r_1 = v_e_1 % 16u;
-                v_q_1 = v_e_1 / 16u;
-            }
-            var v_v_1: f32;
-            v_v_1 = 0.0f;
-            if ((v_k0 + v_r_1) < xpu_u.p_k) && ((v_col0 + v_q_1) < xpu_u.p_n) {
-                if xpu_u.p_transB != 0u {
-                    v_v_1 = b_B[(((v_col0 + v_q_1) * xpu_u.p_ldb) + v_k0) + v_r_1];
-                } else {
-                    v_v_1 = b_B[(((v_k0 + v_r_1) * xpu_u.p_ldb) + v_col0) + v_q_1];
+        if xpu_u.p_transB != 0u {
+            for (var v_s_2: u32 = 0u; v_s_2 < 8u; v_s_2 = v_s_2 + 1u) {
+                let v_e_2: u32 = v_li + ((v_s_2 * v_wx) * v_wy);
+                let v_r_2: u32 = v_e_2 % 16u;
+                let v_q_2: u32 = v_e_2 / 16u;
+                var v_v_2: f32;
+                v_v_2 = 0.0f;
+                if ((v_k0 + v_r_2) < xpu_u.p_k) && ((v_col0 + v_q_2) < xpu_u.p_n) {
+                    v_v_2 = b_B[(((v_col0 + v_q_2) * xpu_u.p_ldb) + v_k0) + v_r_2];
                 }
+                s_bs[(v_r_2 * 128u) + v_q_2] = v_v_2;
             }
-            s_bs[(v_r_1 * 128u) + v_q_1] = v_v_1;
+        } else {
+            for (var v_s_3: u32 = 0u; v_s_3 < 8u; v_s_3 = v_s_3 + 1u) {
+                let v_e_3: u32 = v_li + ((v_s_3 * v_wx) * v_wy);
+                let v_r_3: u32 = v_e_3 / 128u;
+                let v_q_3: u32 = v_e_3 % 128u;
+                var v_v_3: f32;
+                v_v_3 = 0.0f;
+                if ((v_k0 + v_r_3) < xpu_u.p_k) && ((v_col0 + v_q_3) < xpu_u.p_n) {
+                    v_v_3 = b_B[(((v_k0 + v_r_3) * xpu_u.p_ldb) + v_col0) + v_q_3];
+                }
+                s_bs[v_e_3] = v_v_3;
+            }
         }
         workgroupBarrier();
         for (var v_kk: u32 = 0u; v_kk < 16u; v_kk = v_kk + 1u) {
@@ -2382,15 +2518,15 @@ fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid
     for (var v_i_2: u32 = 0u; v_i_2 < 4u; v_i_2 = v_i_2 + 1u) {
         for (var v_j_2: u32 = 0u; v_j_2 < 8u; v_j_2 = v_j_2 + 1u) {
             {
-                let v_r_2: u32 = (v_row0 + v_ty) + (v_i_2 * v_wy);
-                let v_q_2: u32 = (v_col0 + v_tx) + (v_j_2 * v_wx);
-                if (v_r_2 < xpu_u.p_m) && (v_q_2 < xpu_u.p_n) {
-                    var v_v_2: f32;
-                    v_v_2 = xpu_u.p_alpha * v_acc[(v_i_2 * 8u) + v_j_2];
+                let v_r_4: u32 = (v_row0 + v_ty) + (v_i_2 * v_wy);
+                let v_q_4: u32 = (v_col0 + v_tx) + (v_j_2 * v_wx);
+                if (v_r_4 < xpu_u.p_m) && (v_q_4 < xpu_u.p_n) {
+                    var v_v_4: f32;
+                    v_v_4 = xpu_u.p_alpha * v_acc[(v_i_2 * 8u) + v_j_2];
                     if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
-                        v_v_2 = v_v_2 + (xpu_u.p_beta * b_C[(v_r_2 * xpu_u.p_ldc) + v_q_2]);
+                        v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_4 * xpu_u.p_ldc) + v_q_4]);
                     }
-                    b_C[(v_r_2 * xpu_u.p_ldc) + v_q_2] = v_v_2;
+                    b_C[(v_r_4 * xpu_u.p_ldc) + v_q_4] = v_v_4;
                 }
             }
         }
@@ -2501,70 +2637,94 @@ func tile64x128CPU(b *gpuimpl.CPUBlock) {
 				_ = v_row0
 				var v_col0 uint32 = (b.Group.X * uint32(128))
 				_ = v_col0
-				{
-					var v_s uint32 = uint32(0)
-					_ = v_s
-					for v_s < uint32(4) {
-						{
-							var v_e uint32 = (v_li + ((v_s * v_wx) * v_wy))
-							_ = v_e
-							var v_r uint32 = (v_e / uint32(16))
-							_ = v_r
-							var v_q uint32 = (v_e % uint32(16))
-							_ = v_q
-							if p_transA != uint32(0) {
-								var v_tmp uint32 = (v_e % uint32(64))
-								_ = v_tmp
-								var v_tmp_1 uint32 = (v_e / uint32(64))
-								_ = v_tmp_1
-								v_r = v_tmp
-								v_q = v_tmp_1
-							}
-							var v_v float32 = float32(0)
-							_ = v_v
-							if ((v_row0 + v_r) < p_m) && ((v_k0 + v_q) < p_k) {
-								if p_transA != uint32(0) {
+				if p_transA != uint32(0) {
+					{
+						var v_s uint32 = uint32(0)
+						_ = v_s
+						for v_s < uint32(4) {
+							{
+								var v_e uint32 = (v_li + ((v_s * v_wx) * v_wy))
+								_ = v_e
+								var v_r uint32 = (v_e % uint32(64))
+								_ = v_r
+								var v_q uint32 = (v_e / uint32(64))
+								_ = v_q
+								var v_v float32 = float32(0)
+								_ = v_v
+								if ((v_row0 + v_r) < p_m) && ((v_k0 + v_q) < p_k) {
 									v_v = p_A[((((v_k0 + v_q) * p_lda) + v_row0) + v_r)]
-								} else {
-									v_v = p_A[((((v_row0 + v_r) * p_lda) + v_k0) + v_q)]
 								}
+								s_as[((v_r * uint32(16)) + v_q)] = v_v
 							}
-							s_as[((v_r * uint32(16)) + v_q)] = v_v
+							v_s = (v_s + uint32(1))
 						}
-						v_s = (v_s + uint32(1))
+					}
+				} else {
+					{
+						var v_s_1 uint32 = uint32(0)
+						_ = v_s_1
+						for v_s_1 < uint32(4) {
+							{
+								var v_e_1 uint32 = (v_li + ((v_s_1 * v_wx) * v_wy))
+								_ = v_e_1
+								var v_r_1 uint32 = (v_e_1 / uint32(16))
+								_ = v_r_1
+								var v_q_1 uint32 = (v_e_1 % uint32(16))
+								_ = v_q_1
+								var v_v_1 float32 = float32(0)
+								_ = v_v_1
+								if ((v_row0 + v_r_1) < p_m) && ((v_k0 + v_q_1) < p_k) {
+									v_v_1 = p_A[((((v_row0 + v_r_1) * p_lda) + v_k0) + v_q_1)]
+								}
+								s_as[v_e_1] = v_v_1
+							}
+							v_s_1 = (v_s_1 + uint32(1))
+						}
 					}
 				}
-				{
-					var v_s_1 uint32 = uint32(0)
-					_ = v_s_1
-					for v_s_1 < uint32(8) {
-						{
-							var v_e_1 uint32 = (v_li + ((v_s_1 * v_wx) * v_wy))
-							_ = v_e_1
-							var v_r_1 uint32 = (v_e_1 / uint32(128))
-							_ = v_r_1
-							var v_q_1 uint32 = (v_e_1 % uint32(128))
-							_ = v_q_1
-							if p_transB != uint32(0) {
-								var v_tmp_2 uint32 = (v_e_1 % uint32(16))
-								_ = v_tmp_2
-								var v_tmp_3 uint32 = (v_e_1 / uint32(16))
-								_ = v_tmp_3
-								v_r_1 = v_tmp_2
-								v_q_1 = v_tmp_3
-							}
-							var v_v_1 float32 = float32(0)
-							_ = v_v_1
-							if ((v_k0 + v_r_1) < p_k) && ((v_col0 + v_q_1) < p_n) {
-								if p_transB != uint32(0) {
-									v_v_1 = p_B[((((v_col0 + v_q_1) * p_ldb) + v_k0) + v_r_1)]
-								} else {
-									v_v_1 = p_B[((((v_k0 + v_r_1) * p_ldb) + v_col0) + v_q_1)]
+				if p_transB != uint32(0) {
+					{
+						var v_s_2 uint32 = uint32(0)
+						_ = v_s_2
+						for v_s_2 < uint32(8) {
+							{
+								var v_e_2 uint32 = (v_li + ((v_s_2 * v_wx) * v_wy))
+								_ = v_e_2
+								var v_r_2 uint32 = (v_e_2 % uint32(16))
+								_ = v_r_2
+								var v_q_2 uint32 = (v_e_2 / uint32(16))
+								_ = v_q_2
+								var v_v_2 float32 = float32(0)
+								_ = v_v_2
+								if ((v_k0 + v_r_2) < p_k) && ((v_col0 + v_q_2) < p_n) {
+									v_v_2 = p_B[((((v_col0 + v_q_2) * p_ldb) + v_k0) + v_r_2)]
 								}
+								s_bs[((v_r_2 * uint32(128)) + v_q_2)] = v_v_2
 							}
-							s_bs[((v_r_1 * uint32(128)) + v_q_1)] = v_v_1
+							v_s_2 = (v_s_2 + uint32(1))
 						}
-						v_s_1 = (v_s_1 + uint32(1))
+					}
+				} else {
+					{
+						var v_s_3 uint32 = uint32(0)
+						_ = v_s_3
+						for v_s_3 < uint32(8) {
+							{
+								var v_e_3 uint32 = (v_li + ((v_s_3 * v_wx) * v_wy))
+								_ = v_e_3
+								var v_r_3 uint32 = (v_e_3 / uint32(128))
+								_ = v_r_3
+								var v_q_3 uint32 = (v_e_3 % uint32(128))
+								_ = v_q_3
+								var v_v_3 float32 = float32(0)
+								_ = v_v_3
+								if ((v_k0 + v_r_3) < p_k) && ((v_col0 + v_q_3) < p_n) {
+									v_v_3 = p_B[((((v_k0 + v_r_3) * p_ldb) + v_col0) + v_q_3)]
+								}
+								s_bs[v_e_3] = v_v_3
+							}
+							v_s_3 = (v_s_3 + uint32(1))
+						}
 					}
 				}
 			}
@@ -2685,17 +2845,17 @@ func tile64x128CPU(b *gpuimpl.CPUBlock) {
 							for v_j_2 < uint32(8) {
 								{
 									{
-										var v_r_2 uint32 = ((v_row0 + v_ty) + (v_i_2 * v_wy))
-										_ = v_r_2
-										var v_q_2 uint32 = ((v_col0 + v_tx) + (v_j_2 * v_wx))
-										_ = v_q_2
-										if (v_r_2 < p_m) && (v_q_2 < p_n) {
-											var v_v_2 float32 = (p_alpha * v_acc[((v_i_2*uint32(8))+v_j_2)])
-											_ = v_v_2
+										var v_r_4 uint32 = ((v_row0 + v_ty) + (v_i_2 * v_wy))
+										_ = v_r_4
+										var v_q_4 uint32 = ((v_col0 + v_tx) + (v_j_2 * v_wx))
+										_ = v_q_4
+										if (v_r_4 < p_m) && (v_q_4 < p_n) {
+											var v_v_4 float32 = (p_alpha * v_acc[((v_i_2*uint32(8))+v_j_2)])
+											_ = v_v_4
 											if p_beta != float32(0) {
-												v_v_2 = (v_v_2 + (p_beta * p_C[((v_r_2*p_ldc)+v_q_2)]))
+												v_v_4 = (v_v_4 + (p_beta * p_C[((v_r_4*p_ldc)+v_q_4)]))
 											}
-											p_C[((v_r_2 * p_ldc) + v_q_2)] = v_v_2
+											p_C[((v_r_4 * p_ldc) + v_q_4)] = v_v_4
 										}
 									}
 								}
@@ -2736,37 +2896,37 @@ var Tile64x32Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Comptime:    Tile{BM: 64, BN: 32, BK: 16, TM: 4, TN: 2},
 	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:2adfe852403deae8229a21b4325237394f313e4519516c74a75ef87a58a1b6b0",
-				PrivateBytes: new(448),
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:30722f71ac87a5cfa1cc18d0fab7da3aaebeb6ae33d3616f5f4de5fcc809bf9e",
+				PrivateBytes: new(472),
 				NativeOps:    []string{"bitcast", "max", "select", "workgroupBarrier"},
 			},
 			Code: tile64x32WGSL,
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:edf4d2e2b5cbc76f449664723ce439823567699808dd7d698cb10a5731caf505"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:23aee4b959a1b5365a59cee36f1c5e8e87d4c4e2797d7c34e06991993eba1d50"},
 			Entry:    tile64x32CPU,
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:5e8d7c8fa0cea4a1363e782b46680c2884ef890339e7d65fe994ab5f6597471a"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:e499958bf631a61454842b0db71b0b3e2521e770c21e2026be32dc6ae0cdae4a"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v3"},
 			Code:     libLLVMHOSTX8664V3,
 			Symbol:   "xpu_Tile64x32",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:48d4d828f826c6d29f5d33cbdceaa7c25161007b9c39831069979d4254180a90"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:f58b247b86cf3ea0bff8bebabe0721e327df083c6a5443e50565897696b6a688"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
 			Code:     libLLVMHOSTX8664V4,
 			Symbol:   "xpu_Tile64x32",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:d216e5bba980aaa40560abfc5b92b4679e688e228335d5b30df52dc7c83e3fab"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:daad664ce3115e67f299201c1b5a041cc39bebc1dad1f9c402d214987a90557c"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "armv8-a"},
 			Code:     libLLVMHOSTARMV8A,
 			Symbol:   "xpu_Tile64x32",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cuda", Target: "ptx", Hash: "sha256:7ae526a16dab6d6b309ecb033ec6438d41677c77c698facc9803b7c9a15cd631",
-				PrivateBytes: new(448),
+			Manifest: gpuimpl.Manifest{Backend: "cuda", Target: "ptx", Hash: "sha256:cb40803c6ad816ec56decc7998fa37c2a9bde89e8f64f1af01b65060d39beb33",
+				PrivateBytes: new(472),
 				Fault:        true,
 			},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "sm_70"},
@@ -2774,9 +2934,9 @@ var Tile64x32Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_Tile64x32",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:491c68f47af08ca6855c9e08fddd5b7ace2cecaf58409a8e91eafeec8982371a",
-				PrivateBytes: new(448),
-				Registers:    new(154),
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:042b4b9e9e35e947f7d3bca38080ebe1331436cebddb43f351c1312283cf896f",
+				PrivateBytes: new(472),
+				Registers:    new(166),
 				SpillBytes:   new(0),
 				Fault:        true,
 			},
@@ -2785,9 +2945,9 @@ var Tile64x32Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_Tile64x32",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:379c4c4126916656b456afe7912fbc6bd15967ca7ac4caadcb1fe7a22e1b5272",
-				PrivateBytes: new(448),
-				Registers:    new(154),
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:83085541f37742449460a01277b8e77bc93b1508a0416e8860555168fa877e6a",
+				PrivateBytes: new(472),
+				Registers:    new(158),
 				SpillBytes:   new(0),
 				Fault:        true,
 			},
@@ -2796,9 +2956,9 @@ var Tile64x32Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_Tile64x32",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:4cd48ef148297efec2355f8451f841108b26eb1e5c6c9c4f491a2be341532a32",
-				PrivateBytes: new(448),
-				Registers:    new(192),
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:3be6273e271b984e74f453a196742fa9f37c15c4c77daead843a2ddcd91777a2",
+				PrivateBytes: new(472),
+				Registers:    new(190),
 				SpillBytes:   new(0),
 				Fault:        true,
 			},
@@ -2861,47 +3021,55 @@ fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid
     var v_b: array<f32, 8>;
     v_b = array<f32, 8>();
     for (var v_k0: u32 = 0u; v_k0 < xpu_u.p_k; v_k0 = v_k0 + 16u) {
-        for (var v_s: u32 = 0u; v_s < 4u; v_s = v_s + 1u) {
-            let v_e: u32 = v_li + ((v_s * v_wx) * v_wy);
-            var v_r: u32;
-            v_r = v_e / 16u;
-            var v_q: u32;
-            v_q = v_e % 16u;
-            if xpu_u.p_transA != 0u {
-                v_r = v_e % 64u;
-                v_q = v_e / 64u;
-            }
-            var v_v: f32;
-            v_v = 0.0f;
-            if ((v_row0 + v_r) < xpu_u.p_m) && ((v_k0 + v_q) < xpu_u.p_k) {
-                if xpu_u.p_transA != 0u {
+        if xpu_u.p_transA != 0u {
+            for (var v_s: u32 = 0u; v_s < 4u; v_s = v_s + 1u) {
+                let v_e: u32 = v_li + ((v_s * v_wx) * v_wy);
+                let v_r: u32 = v_e % 64u;
+                let v_q: u32 = v_e / 64u;
+                var v_v: f32;
+                v_v = 0.0f;
+                if ((v_row0 + v_r) < xpu_u.p_m) && ((v_k0 + v_q) < xpu_u.p_k) {
                     v_v = b_A[(((v_k0 + v_q) * xpu_u.p_lda) + v_row0) + v_r];
-                } else {
-                    v_v = b_A[(((v_row0 + v_r) * xpu_u.p_lda) + v_k0) + v_q];
                 }
+                s_as[(v_r * 16u) + v_q] = v_v;
             }
-            s_as[(v_r * 16u) + v_q] = v_v;
+        } else {
+            for (var v_s_1: u32 = 0u; v_s_1 < 4u; v_s_1 = v_s_1 + 1u) {
+                let v_e_1: u32 = v_li + ((v_s_1 * v_wx) * v_wy);
+                let v_r_1: u32 = v_e_1 / 16u;
+                let v_q_1: u32 = v_e_1 % 16u;
+                var v_v_1: f32;
+                v_v_1 = 0.0f;
+                if ((v_row0 + v_r_1) < xpu_u.p_m) && ((v_k0 + v_q_1) < xpu_u.p_k) {
+                    v_v_1 = b_A[(((v_row0 + v_r_1) * xpu_u.p_lda) + v_k0) + v_q_1];
+                }
+                s_as[v_e_1] = v_v_1;
+            }
         }
-        for (var v_s_1: u32 = 0u; v_s_1 < 2u; v_s_1 = v_s_1 + 1u) {
-            let v_e_1: u32 = v_li + ((v_s_1 * v_wx) * v_wy);
-            var v_r_1: u32;
-            v_r_1 = v_e_1 / 32u;
-            var v_q_1: u32;
-            v_q_1 = v_e_1 % 32u;
-            if xpu_u.p_transB != 0u {
-                v_r_1 = v_e_1 % 16u;
-                v_q_1 = v_e_1 / 16u;
-            }
-            var v_v_1: f32;
-            v_v_1 = 0.0f;
-            if ((v_k0 + v_r_1) < xpu_u.p_k) && ((v_col0 + v_q_1) < xpu_u.p_n) {
-                if xpu_u.p_transB != 0u {
-                    v_v_1 = b_B[(((v_col0 + v_q_1) * xpu_u.p_ldb) + v_k0) + v_r_1];
-                } else {
-                    v_v_1 = b_B[(((v_k0 + v_r_1) * xpu_u.p_ldb) + v_col0) + v_q_1];
+        if xpu_u.p_transB != 0u {
+            for (var v_s_2: u32 = 0u; v_s_2 < 2u; v_s_2 = v_s_2 + 1u) {
+                let v_e_2: u32 = v_li + ((v_s_2 * v_wx) * v_wy);
+                let v_r_2: u32 = v_e_2 % 16u;
+                let v_q_2: u32 = v_e_2 / 16u;
+                var v_v_2: f32;
+                v_v_2 = 0.0f;
+                if ((v_k0 + v_r_2) < xpu_u.p_k) && ((v_col0 + v_q_2) < xpu_u.p_n) {
+                    v_v_2 = b_B[(((v_col0 + v_q_2) * xpu_u.p_ldb) + v_k0) + v_r_2];
                 }
+                s_bs[(v_r_2 * 32u) + v_q_2] = v_v_2;
             }
-            s_bs[(v_r_1 * 32u) + v_q_1] = v_v_1;
+        } else {
+            for (var v_s_3: u32 = 0u; v_s_3 < 2u; v_s_3 = v_s_3 + 1u) {
+                let v_e_3: u32 = v_li + ((v_s_3 * v_wx) * v_wy);
+                let v_r_3: u32 = v_e_3 / 32u;
+                let v_q_3: u32 = v_e_3 % 32u;
+                var v_v_3: f32;
+                v_v_3 = 0.0f;
+                if ((v_k0 + v_r_3) < xpu_u.p_k) && ((v_col0 + v_q_3) < xpu_u.p_n) {
+                    v_v_3 = b_B[(((v_k0 + v_r_3) * xpu_u.p_ldb) + v_col0) + v_q_3];
+                }
+                s_bs[v_e_3] = v_v_3;
+            }
         }
         workgroupBarrier();
         for (var v_kk: u32 = 0u; v_kk < 16u; v_kk = v_kk + 1u) {
@@ -2922,15 +3090,15 @@ fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid
     for (var v_i_2: u32 = 0u; v_i_2 < 4u; v_i_2 = v_i_2 + 1u) {
         for (var v_j_2: u32 = 0u; v_j_2 < 2u; v_j_2 = v_j_2 + 1u) {
             {
-                let v_r_2: u32 = (v_row0 + v_ty) + (v_i_2 * v_wy);
-                let v_q_2: u32 = (v_col0 + v_tx) + (v_j_2 * v_wx);
-                if (v_r_2 < xpu_u.p_m) && (v_q_2 < xpu_u.p_n) {
-                    var v_v_2: f32;
-                    v_v_2 = xpu_u.p_alpha * v_acc[(v_i_2 * 2u) + v_j_2];
+                let v_r_4: u32 = (v_row0 + v_ty) + (v_i_2 * v_wy);
+                let v_q_4: u32 = (v_col0 + v_tx) + (v_j_2 * v_wx);
+                if (v_r_4 < xpu_u.p_m) && (v_q_4 < xpu_u.p_n) {
+                    var v_v_4: f32;
+                    v_v_4 = xpu_u.p_alpha * v_acc[(v_i_2 * 2u) + v_j_2];
                     if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
-                        v_v_2 = v_v_2 + (xpu_u.p_beta * b_C[(v_r_2 * xpu_u.p_ldc) + v_q_2]);
+                        v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_4 * xpu_u.p_ldc) + v_q_4]);
                     }
-                    b_C[(v_r_2 * xpu_u.p_ldc) + v_q_2] = v_v_2;
+                    b_C[(v_r_4 * xpu_u.p_ldc) + v_q_4] = v_v_4;
                 }
             }
         }
@@ -3041,70 +3209,94 @@ func tile64x32CPU(b *gpuimpl.CPUBlock) {
 				_ = v_row0
 				var v_col0 uint32 = (b.Group.X * uint32(32))
 				_ = v_col0
-				{
-					var v_s uint32 = uint32(0)
-					_ = v_s
-					for v_s < uint32(4) {
-						{
-							var v_e uint32 = (v_li + ((v_s * v_wx) * v_wy))
-							_ = v_e
-							var v_r uint32 = (v_e / uint32(16))
-							_ = v_r
-							var v_q uint32 = (v_e % uint32(16))
-							_ = v_q
-							if p_transA != uint32(0) {
-								var v_tmp uint32 = (v_e % uint32(64))
-								_ = v_tmp
-								var v_tmp_1 uint32 = (v_e / uint32(64))
-								_ = v_tmp_1
-								v_r = v_tmp
-								v_q = v_tmp_1
-							}
-							var v_v float32 = float32(0)
-							_ = v_v
-							if ((v_row0 + v_r) < p_m) && ((v_k0 + v_q) < p_k) {
-								if p_transA != uint32(0) {
+				if p_transA != uint32(0) {
+					{
+						var v_s uint32 = uint32(0)
+						_ = v_s
+						for v_s < uint32(4) {
+							{
+								var v_e uint32 = (v_li + ((v_s * v_wx) * v_wy))
+								_ = v_e
+								var v_r uint32 = (v_e % uint32(64))
+								_ = v_r
+								var v_q uint32 = (v_e / uint32(64))
+								_ = v_q
+								var v_v float32 = float32(0)
+								_ = v_v
+								if ((v_row0 + v_r) < p_m) && ((v_k0 + v_q) < p_k) {
 									v_v = p_A[((((v_k0 + v_q) * p_lda) + v_row0) + v_r)]
-								} else {
-									v_v = p_A[((((v_row0 + v_r) * p_lda) + v_k0) + v_q)]
 								}
+								s_as[((v_r * uint32(16)) + v_q)] = v_v
 							}
-							s_as[((v_r * uint32(16)) + v_q)] = v_v
+							v_s = (v_s + uint32(1))
 						}
-						v_s = (v_s + uint32(1))
+					}
+				} else {
+					{
+						var v_s_1 uint32 = uint32(0)
+						_ = v_s_1
+						for v_s_1 < uint32(4) {
+							{
+								var v_e_1 uint32 = (v_li + ((v_s_1 * v_wx) * v_wy))
+								_ = v_e_1
+								var v_r_1 uint32 = (v_e_1 / uint32(16))
+								_ = v_r_1
+								var v_q_1 uint32 = (v_e_1 % uint32(16))
+								_ = v_q_1
+								var v_v_1 float32 = float32(0)
+								_ = v_v_1
+								if ((v_row0 + v_r_1) < p_m) && ((v_k0 + v_q_1) < p_k) {
+									v_v_1 = p_A[((((v_row0 + v_r_1) * p_lda) + v_k0) + v_q_1)]
+								}
+								s_as[v_e_1] = v_v_1
+							}
+							v_s_1 = (v_s_1 + uint32(1))
+						}
 					}
 				}
-				{
-					var v_s_1 uint32 = uint32(0)
-					_ = v_s_1
-					for v_s_1 < uint32(2) {
-						{
-							var v_e_1 uint32 = (v_li + ((v_s_1 * v_wx) * v_wy))
-							_ = v_e_1
-							var v_r_1 uint32 = (v_e_1 / uint32(32))
-							_ = v_r_1
-							var v_q_1 uint32 = (v_e_1 % uint32(32))
-							_ = v_q_1
-							if p_transB != uint32(0) {
-								var v_tmp_2 uint32 = (v_e_1 % uint32(16))
-								_ = v_tmp_2
-								var v_tmp_3 uint32 = (v_e_1 / uint32(16))
-								_ = v_tmp_3
-								v_r_1 = v_tmp_2
-								v_q_1 = v_tmp_3
-							}
-							var v_v_1 float32 = float32(0)
-							_ = v_v_1
-							if ((v_k0 + v_r_1) < p_k) && ((v_col0 + v_q_1) < p_n) {
-								if p_transB != uint32(0) {
-									v_v_1 = p_B[((((v_col0 + v_q_1) * p_ldb) + v_k0) + v_r_1)]
-								} else {
-									v_v_1 = p_B[((((v_k0 + v_r_1) * p_ldb) + v_col0) + v_q_1)]
+				if p_transB != uint32(0) {
+					{
+						var v_s_2 uint32 = uint32(0)
+						_ = v_s_2
+						for v_s_2 < uint32(2) {
+							{
+								var v_e_2 uint32 = (v_li + ((v_s_2 * v_wx) * v_wy))
+								_ = v_e_2
+								var v_r_2 uint32 = (v_e_2 % uint32(16))
+								_ = v_r_2
+								var v_q_2 uint32 = (v_e_2 / uint32(16))
+								_ = v_q_2
+								var v_v_2 float32 = float32(0)
+								_ = v_v_2
+								if ((v_k0 + v_r_2) < p_k) && ((v_col0 + v_q_2) < p_n) {
+									v_v_2 = p_B[((((v_col0 + v_q_2) * p_ldb) + v_k0) + v_r_2)]
 								}
+								s_bs[((v_r_2 * uint32(32)) + v_q_2)] = v_v_2
 							}
-							s_bs[((v_r_1 * uint32(32)) + v_q_1)] = v_v_1
+							v_s_2 = (v_s_2 + uint32(1))
 						}
-						v_s_1 = (v_s_1 + uint32(1))
+					}
+				} else {
+					{
+						var v_s_3 uint32 = uint32(0)
+						_ = v_s_3
+						for v_s_3 < uint32(2) {
+							{
+								var v_e_3 uint32 = (v_li + ((v_s_3 * v_wx) * v_wy))
+								_ = v_e_3
+								var v_r_3 uint32 = (v_e_3 / uint32(32))
+								_ = v_r_3
+								var v_q_3 uint32 = (v_e_3 % uint32(32))
+								_ = v_q_3
+								var v_v_3 float32 = float32(0)
+								_ = v_v_3
+								if ((v_k0 + v_r_3) < p_k) && ((v_col0 + v_q_3) < p_n) {
+									v_v_3 = p_B[((((v_k0 + v_r_3) * p_ldb) + v_col0) + v_q_3)]
+								}
+								s_bs[v_e_3] = v_v_3
+							}
+							v_s_3 = (v_s_3 + uint32(1))
+						}
 					}
 				}
 			}
@@ -3225,17 +3417,17 @@ func tile64x32CPU(b *gpuimpl.CPUBlock) {
 							for v_j_2 < uint32(2) {
 								{
 									{
-										var v_r_2 uint32 = ((v_row0 + v_ty) + (v_i_2 * v_wy))
-										_ = v_r_2
-										var v_q_2 uint32 = ((v_col0 + v_tx) + (v_j_2 * v_wx))
-										_ = v_q_2
-										if (v_r_2 < p_m) && (v_q_2 < p_n) {
-											var v_v_2 float32 = (p_alpha * v_acc[((v_i_2*uint32(2))+v_j_2)])
-											_ = v_v_2
+										var v_r_4 uint32 = ((v_row0 + v_ty) + (v_i_2 * v_wy))
+										_ = v_r_4
+										var v_q_4 uint32 = ((v_col0 + v_tx) + (v_j_2 * v_wx))
+										_ = v_q_4
+										if (v_r_4 < p_m) && (v_q_4 < p_n) {
+											var v_v_4 float32 = (p_alpha * v_acc[((v_i_2*uint32(2))+v_j_2)])
+											_ = v_v_4
 											if p_beta != float32(0) {
-												v_v_2 = (v_v_2 + (p_beta * p_C[((v_r_2*p_ldc)+v_q_2)]))
+												v_v_4 = (v_v_4 + (p_beta * p_C[((v_r_4*p_ldc)+v_q_4)]))
 											}
-											p_C[((v_r_2 * p_ldc) + v_q_2)] = v_v_2
+											p_C[((v_r_4 * p_ldc) + v_q_4)] = v_v_4
 										}
 									}
 								}
@@ -3276,37 +3468,37 @@ var Tile64x64Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Comptime:    Tile{BM: 64, BN: 64, BK: 16, TM: 4, TN: 4},
 	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:72d2555b6eb0a2cb386df9fe725bbf2b5ab6539d1389a3d9a7a95f52fe69fea1",
-				PrivateBytes: new(448),
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:8d96ecf4fa4223446d8c9f696cc9c5672a16cc3427c56cd2cbb2768c8c0f8fb0",
+				PrivateBytes: new(472),
 				NativeOps:    []string{"bitcast", "max", "select", "workgroupBarrier"},
 			},
 			Code: tile64x64WGSL,
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:029b87c6432a3df982ec54c8b6c5c8daf2da67173c025ba2983c3eda5be69ed1"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:e2ecffac87da2365faea3b8d976b23f4e350dea714cb6cccf2d9a4e7910f2846"},
 			Entry:    tile64x64CPU,
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:f16d75c41e6747e17ba43d05d51b74d6a36c70d74030d3f2ae20fea770a08b37"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:7a5ae6e9c5b3fcd91ad4f0a36aa1064f49ad58b78a99cb124539ddbf4c395ef3"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v3"},
 			Code:     libLLVMHOSTX8664V3,
 			Symbol:   "xpu_Tile64x64",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:2c55a082fcaf14dba7151240797572edbaf32415de2e4c4cc1ae78164e4b113c"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:a9cba0d1ea4159f6a764e1c0fc6646796835cf30fb5c501ebbf6dc9cc61acc24"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
 			Code:     libLLVMHOSTX8664V4,
 			Symbol:   "xpu_Tile64x64",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:577ff046f921344c96504f227cee469c77cefda16393c1609d1e3a496816c0fb"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:23797c53daafcfa3f584e4ffeae566b7ce7d3aef05202f073bd6d2540c56d848"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "armv8-a"},
 			Code:     libLLVMHOSTARMV8A,
 			Symbol:   "xpu_Tile64x64",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cuda", Target: "ptx", Hash: "sha256:db625b2dffb4f13cc6cbddec01399dae0668c95bd206267dd00e80bbdcd50fea",
-				PrivateBytes: new(448),
+			Manifest: gpuimpl.Manifest{Backend: "cuda", Target: "ptx", Hash: "sha256:f9f1fceb5f950090a7c3bb6716e3538fb0e6bc9f51abaaf572390173393f7359",
+				PrivateBytes: new(472),
 				Fault:        true,
 			},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "sm_70"},
@@ -3314,8 +3506,8 @@ var Tile64x64Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_Tile64x64",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:5148ec352816870e7d137f7b4af9d6b474bbb8033c7f6157511ad46cc502b699",
-				PrivateBytes: new(448),
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:2577099cd8e14535cbfab92f3bac402f1365d06dde87e426e3390371f67b5e32",
+				PrivateBytes: new(472),
 				Registers:    new(210),
 				SpillBytes:   new(0),
 				Fault:        true,
@@ -3325,9 +3517,9 @@ var Tile64x64Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_Tile64x64",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:ce1e941b4281fd4251c4c27589eae249f079ab1506bb44f6f94b4a58b98e00e9",
-				PrivateBytes: new(448),
-				Registers:    new(210),
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:fa64dbd1ee9d494e5a4cd70c465207a4f304d6b5efb6b1cdb6a1415cec1d1c5e",
+				PrivateBytes: new(472),
+				Registers:    new(182),
 				SpillBytes:   new(0),
 				Fault:        true,
 			},
@@ -3336,9 +3528,9 @@ var Tile64x64Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_Tile64x64",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:21d7eb914b98d3595a0d213ac44376d8f73811c7af056608999d40d6466adeb6",
-				PrivateBytes: new(448),
-				Registers:    new(74),
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:436ef29bece34596bc3a9c2dcb119ed91ca844270f7754e6acb2b9bc78366ba5",
+				PrivateBytes: new(472),
+				Registers:    new(73),
 				SpillBytes:   new(0),
 				Fault:        true,
 			},
@@ -3401,47 +3593,55 @@ fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid
     var v_b: array<f32, 8>;
     v_b = array<f32, 8>();
     for (var v_k0: u32 = 0u; v_k0 < xpu_u.p_k; v_k0 = v_k0 + 16u) {
-        for (var v_s: u32 = 0u; v_s < 4u; v_s = v_s + 1u) {
-            let v_e: u32 = v_li + ((v_s * v_wx) * v_wy);
-            var v_r: u32;
-            v_r = v_e / 16u;
-            var v_q: u32;
-            v_q = v_e % 16u;
-            if xpu_u.p_transA != 0u {
-                v_r = v_e % 64u;
-                v_q = v_e / 64u;
-            }
-            var v_v: f32;
-            v_v = 0.0f;
-            if ((v_row0 + v_r) < xpu_u.p_m) && ((v_k0 + v_q) < xpu_u.p_k) {
-                if xpu_u.p_transA != 0u {
+        if xpu_u.p_transA != 0u {
+            for (var v_s: u32 = 0u; v_s < 4u; v_s = v_s + 1u) {
+                let v_e: u32 = v_li + ((v_s * v_wx) * v_wy);
+                let v_r: u32 = v_e % 64u;
+                let v_q: u32 = v_e / 64u;
+                var v_v: f32;
+                v_v = 0.0f;
+                if ((v_row0 + v_r) < xpu_u.p_m) && ((v_k0 + v_q) < xpu_u.p_k) {
                     v_v = b_A[(((v_k0 + v_q) * xpu_u.p_lda) + v_row0) + v_r];
-                } else {
-                    v_v = b_A[(((v_row0 + v_r) * xpu_u.p_lda) + v_k0) + v_q];
                 }
+                s_as[(v_r * 16u) + v_q] = v_v;
             }
-            s_as[(v_r * 16u) + v_q] = v_v;
+        } else {
+            for (var v_s_1: u32 = 0u; v_s_1 < 4u; v_s_1 = v_s_1 + 1u) {
+                let v_e_1: u32 = v_li + ((v_s_1 * v_wx) * v_wy);
+                let v_r_1: u32 = v_e_1 / 16u;
+                let v_q_1: u32 = v_e_1 % 16u;
+                var v_v_1: f32;
+                v_v_1 = 0.0f;
+                if ((v_row0 + v_r_1) < xpu_u.p_m) && ((v_k0 + v_q_1) < xpu_u.p_k) {
+                    v_v_1 = b_A[(((v_row0 + v_r_1) * xpu_u.p_lda) + v_k0) + v_q_1];
+                }
+                s_as[v_e_1] = v_v_1;
+            }
         }
-        for (var v_s_1: u32 = 0u; v_s_1 < 4u; v_s_1 = v_s_1 + 1u) {
-            let v_e_1: u32 = v_li + ((v_s_1 * v_wx) * v_wy);
-            var v_r_1: u32;
-            v_r_1 = v_e_1 / 64u;
-            var v_q_1: u32;
-            v_q_1 = v_e_1 % 64u;
-            if xpu_u.p_transB != 0u {
-                v_r_1 = v_e_1 % 16u;
-                v_q_1 = v_e_1 / 16u;
-            }
-            var v_v_1: f32;
-            v_v_1 = 0.0f;
-            if ((v_k0 + v_r_1) < xpu_u.p_k) && ((v_col0 + v_q_1) < xpu_u.p_n) {
-                if xpu_u.p_transB != 0u {
-                    v_v_1 = b_B[(((v_col0 + v_q_1) * xpu_u.p_ldb) + v_k0) + v_r_1];
-                } else {
-                    v_v_1 = b_B[(((v_k0 + v_r_1) * xpu_u.p_ldb) + v_col0) + v_q_1];
+        if xpu_u.p_transB != 0u {
+            for (var v_s_2: u32 = 0u; v_s_2 < 4u; v_s_2 = v_s_2 + 1u) {
+                let v_e_2: u32 = v_li + ((v_s_2 * v_wx) * v_wy);
+                let v_r_2: u32 = v_e_2 % 16u;
+                let v_q_2: u32 = v_e_2 / 16u;
+                var v_v_2: f32;
+                v_v_2 = 0.0f;
+                if ((v_k0 + v_r_2) < xpu_u.p_k) && ((v_col0 + v_q_2) < xpu_u.p_n) {
+                    v_v_2 = b_B[(((v_col0 + v_q_2) * xpu_u.p_ldb) + v_k0) + v_r_2];
                 }
+                s_bs[(v_r_2 * 64u) + v_q_2] = v_v_2;
             }
-            s_bs[(v_r_1 * 64u) + v_q_1] = v_v_1;
+        } else {
+            for (var v_s_3: u32 = 0u; v_s_3 < 4u; v_s_3 = v_s_3 + 1u) {
+                let v_e_3: u32 = v_li + ((v_s_3 * v_wx) * v_wy);
+                let v_r_3: u32 = v_e_3 / 64u;
+                let v_q_3: u32 = v_e_3 % 64u;
+                var v_v_3: f32;
+                v_v_3 = 0.0f;
+                if ((v_k0 + v_r_3) < xpu_u.p_k) && ((v_col0 + v_q_3) < xpu_u.p_n) {
+                    v_v_3 = b_B[(((v_k0 + v_r_3) * xpu_u.p_ldb) + v_col0) + v_q_3];
+                }
+                s_bs[v_e_3] = v_v_3;
+            }
         }
         workgroupBarrier();
         for (var v_kk: u32 = 0u; v_kk < 16u; v_kk = v_kk + 1u) {
@@ -3462,15 +3662,15 @@ fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid
     for (var v_i_2: u32 = 0u; v_i_2 < 4u; v_i_2 = v_i_2 + 1u) {
         for (var v_j_2: u32 = 0u; v_j_2 < 4u; v_j_2 = v_j_2 + 1u) {
             {
-                let v_r_2: u32 = (v_row0 + v_ty) + (v_i_2 * v_wy);
-                let v_q_2: u32 = (v_col0 + v_tx) + (v_j_2 * v_wx);
-                if (v_r_2 < xpu_u.p_m) && (v_q_2 < xpu_u.p_n) {
-                    var v_v_2: f32;
-                    v_v_2 = xpu_u.p_alpha * v_acc[(v_i_2 * 4u) + v_j_2];
+                let v_r_4: u32 = (v_row0 + v_ty) + (v_i_2 * v_wy);
+                let v_q_4: u32 = (v_col0 + v_tx) + (v_j_2 * v_wx);
+                if (v_r_4 < xpu_u.p_m) && (v_q_4 < xpu_u.p_n) {
+                    var v_v_4: f32;
+                    v_v_4 = xpu_u.p_alpha * v_acc[(v_i_2 * 4u) + v_j_2];
                     if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
-                        v_v_2 = v_v_2 + (xpu_u.p_beta * b_C[(v_r_2 * xpu_u.p_ldc) + v_q_2]);
+                        v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_4 * xpu_u.p_ldc) + v_q_4]);
                     }
-                    b_C[(v_r_2 * xpu_u.p_ldc) + v_q_2] = v_v_2;
+                    b_C[(v_r_4 * xpu_u.p_ldc) + v_q_4] = v_v_4;
                 }
             }
         }
@@ -3581,70 +3781,94 @@ func tile64x64CPU(b *gpuimpl.CPUBlock) {
 				_ = v_row0
 				var v_col0 uint32 = (b.Group.X * uint32(64))
 				_ = v_col0
-				{
-					var v_s uint32 = uint32(0)
-					_ = v_s
-					for v_s < uint32(4) {
-						{
-							var v_e uint32 = (v_li + ((v_s * v_wx) * v_wy))
-							_ = v_e
-							var v_r uint32 = (v_e / uint32(16))
-							_ = v_r
-							var v_q uint32 = (v_e % uint32(16))
-							_ = v_q
-							if p_transA != uint32(0) {
-								var v_tmp uint32 = (v_e % uint32(64))
-								_ = v_tmp
-								var v_tmp_1 uint32 = (v_e / uint32(64))
-								_ = v_tmp_1
-								v_r = v_tmp
-								v_q = v_tmp_1
-							}
-							var v_v float32 = float32(0)
-							_ = v_v
-							if ((v_row0 + v_r) < p_m) && ((v_k0 + v_q) < p_k) {
-								if p_transA != uint32(0) {
+				if p_transA != uint32(0) {
+					{
+						var v_s uint32 = uint32(0)
+						_ = v_s
+						for v_s < uint32(4) {
+							{
+								var v_e uint32 = (v_li + ((v_s * v_wx) * v_wy))
+								_ = v_e
+								var v_r uint32 = (v_e % uint32(64))
+								_ = v_r
+								var v_q uint32 = (v_e / uint32(64))
+								_ = v_q
+								var v_v float32 = float32(0)
+								_ = v_v
+								if ((v_row0 + v_r) < p_m) && ((v_k0 + v_q) < p_k) {
 									v_v = p_A[((((v_k0 + v_q) * p_lda) + v_row0) + v_r)]
-								} else {
-									v_v = p_A[((((v_row0 + v_r) * p_lda) + v_k0) + v_q)]
 								}
+								s_as[((v_r * uint32(16)) + v_q)] = v_v
 							}
-							s_as[((v_r * uint32(16)) + v_q)] = v_v
+							v_s = (v_s + uint32(1))
 						}
-						v_s = (v_s + uint32(1))
+					}
+				} else {
+					{
+						var v_s_1 uint32 = uint32(0)
+						_ = v_s_1
+						for v_s_1 < uint32(4) {
+							{
+								var v_e_1 uint32 = (v_li + ((v_s_1 * v_wx) * v_wy))
+								_ = v_e_1
+								var v_r_1 uint32 = (v_e_1 / uint32(16))
+								_ = v_r_1
+								var v_q_1 uint32 = (v_e_1 % uint32(16))
+								_ = v_q_1
+								var v_v_1 float32 = float32(0)
+								_ = v_v_1
+								if ((v_row0 + v_r_1) < p_m) && ((v_k0 + v_q_1) < p_k) {
+									v_v_1 = p_A[((((v_row0 + v_r_1) * p_lda) + v_k0) + v_q_1)]
+								}
+								s_as[v_e_1] = v_v_1
+							}
+							v_s_1 = (v_s_1 + uint32(1))
+						}
 					}
 				}
-				{
-					var v_s_1 uint32 = uint32(0)
-					_ = v_s_1
-					for v_s_1 < uint32(4) {
-						{
-							var v_e_1 uint32 = (v_li + ((v_s_1 * v_wx) * v_wy))
-							_ = v_e_1
-							var v_r_1 uint32 = (v_e_1 / uint32(64))
-							_ = v_r_1
-							var v_q_1 uint32 = (v_e_1 % uint32(64))
-							_ = v_q_1
-							if p_transB != uint32(0) {
-								var v_tmp_2 uint32 = (v_e_1 % uint32(16))
-								_ = v_tmp_2
-								var v_tmp_3 uint32 = (v_e_1 / uint32(16))
-								_ = v_tmp_3
-								v_r_1 = v_tmp_2
-								v_q_1 = v_tmp_3
-							}
-							var v_v_1 float32 = float32(0)
-							_ = v_v_1
-							if ((v_k0 + v_r_1) < p_k) && ((v_col0 + v_q_1) < p_n) {
-								if p_transB != uint32(0) {
-									v_v_1 = p_B[((((v_col0 + v_q_1) * p_ldb) + v_k0) + v_r_1)]
-								} else {
-									v_v_1 = p_B[((((v_k0 + v_r_1) * p_ldb) + v_col0) + v_q_1)]
+				if p_transB != uint32(0) {
+					{
+						var v_s_2 uint32 = uint32(0)
+						_ = v_s_2
+						for v_s_2 < uint32(4) {
+							{
+								var v_e_2 uint32 = (v_li + ((v_s_2 * v_wx) * v_wy))
+								_ = v_e_2
+								var v_r_2 uint32 = (v_e_2 % uint32(16))
+								_ = v_r_2
+								var v_q_2 uint32 = (v_e_2 / uint32(16))
+								_ = v_q_2
+								var v_v_2 float32 = float32(0)
+								_ = v_v_2
+								if ((v_k0 + v_r_2) < p_k) && ((v_col0 + v_q_2) < p_n) {
+									v_v_2 = p_B[((((v_col0 + v_q_2) * p_ldb) + v_k0) + v_r_2)]
 								}
+								s_bs[((v_r_2 * uint32(64)) + v_q_2)] = v_v_2
 							}
-							s_bs[((v_r_1 * uint32(64)) + v_q_1)] = v_v_1
+							v_s_2 = (v_s_2 + uint32(1))
 						}
-						v_s_1 = (v_s_1 + uint32(1))
+					}
+				} else {
+					{
+						var v_s_3 uint32 = uint32(0)
+						_ = v_s_3
+						for v_s_3 < uint32(4) {
+							{
+								var v_e_3 uint32 = (v_li + ((v_s_3 * v_wx) * v_wy))
+								_ = v_e_3
+								var v_r_3 uint32 = (v_e_3 / uint32(64))
+								_ = v_r_3
+								var v_q_3 uint32 = (v_e_3 % uint32(64))
+								_ = v_q_3
+								var v_v_3 float32 = float32(0)
+								_ = v_v_3
+								if ((v_k0 + v_r_3) < p_k) && ((v_col0 + v_q_3) < p_n) {
+									v_v_3 = p_B[((((v_k0 + v_r_3) * p_ldb) + v_col0) + v_q_3)]
+								}
+								s_bs[v_e_3] = v_v_3
+							}
+							v_s_3 = (v_s_3 + uint32(1))
+						}
 					}
 				}
 			}
@@ -3765,17 +3989,17 @@ func tile64x64CPU(b *gpuimpl.CPUBlock) {
 							for v_j_2 < uint32(4) {
 								{
 									{
-										var v_r_2 uint32 = ((v_row0 + v_ty) + (v_i_2 * v_wy))
-										_ = v_r_2
-										var v_q_2 uint32 = ((v_col0 + v_tx) + (v_j_2 * v_wx))
-										_ = v_q_2
-										if (v_r_2 < p_m) && (v_q_2 < p_n) {
-											var v_v_2 float32 = (p_alpha * v_acc[((v_i_2*uint32(4))+v_j_2)])
-											_ = v_v_2
+										var v_r_4 uint32 = ((v_row0 + v_ty) + (v_i_2 * v_wy))
+										_ = v_r_4
+										var v_q_4 uint32 = ((v_col0 + v_tx) + (v_j_2 * v_wx))
+										_ = v_q_4
+										if (v_r_4 < p_m) && (v_q_4 < p_n) {
+											var v_v_4 float32 = (p_alpha * v_acc[((v_i_2*uint32(4))+v_j_2)])
+											_ = v_v_4
 											if p_beta != float32(0) {
-												v_v_2 = (v_v_2 + (p_beta * p_C[((v_r_2*p_ldc)+v_q_2)]))
+												v_v_4 = (v_v_4 + (p_beta * p_C[((v_r_4*p_ldc)+v_q_4)]))
 											}
-											p_C[((v_r_2 * p_ldc) + v_q_2)] = v_v_2
+											p_C[((v_r_4 * p_ldc) + v_q_4)] = v_v_4
 										}
 									}
 								}
@@ -3816,37 +4040,37 @@ var Tile8x8Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Comptime:    Tile{BM: 8, BN: 8, BK: 8, TM: 1, TN: 1},
 	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:2a32dae339f1d7eb15fb5188b95e46d4274e95e2a1fdfa985d59eb280258d428",
-				PrivateBytes: new(448),
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:f2fb4704c442c78110dc534973658651b22e31bdedd7a4ac1db08e96b0c20cd1",
+				PrivateBytes: new(472),
 				NativeOps:    []string{"bitcast", "max", "select", "workgroupBarrier"},
 			},
 			Code: tile8x8WGSL,
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:7e21264c0d8efc30c3bfb9eae0883d48ccd81854f51be11eb52e976edd14d1ac"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:87b4859567da6c378e4e55d58c2ffc974c7b962f00756006c8c5f11464452530"},
 			Entry:    tile8x8CPU,
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:d37bee178cae0394df8e1d9b6411e5e764924a963cd932ab974f6213e41687e1"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:341274ea09c42370b6afda7cff461b1f5ac40f200a0ae4888521d6225673a557"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v3"},
 			Code:     libLLVMHOSTX8664V3,
 			Symbol:   "xpu_Tile8x8",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:e093abb0acad6f2d6b0e48078570a0d2136e47fefcbbd67d903cfa3cd3543710"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:c21009e6ea0cf94c47da1964f62bdfb9f01b97c22cdbb35cfc8c0c31b54f0981"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
 			Code:     libLLVMHOSTX8664V4,
 			Symbol:   "xpu_Tile8x8",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:31be32c19190f1ee79eaa4f4f79e4a23503074ccad5230f8621fce1d3b3d9961"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:d76b80eb4f01fd0272c93ba12c251114c447c4f994da7f9c6804103502420c6b"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "armv8-a"},
 			Code:     libLLVMHOSTARMV8A,
 			Symbol:   "xpu_Tile8x8",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cuda", Target: "ptx", Hash: "sha256:0f5aa1bf9e6a016264aaa934499713679d07eeb16bc547cef1ffa3be12411be1",
-				PrivateBytes: new(448),
+			Manifest: gpuimpl.Manifest{Backend: "cuda", Target: "ptx", Hash: "sha256:ae4a4c4f323fb2204fd2f602c0116c69ad1259f68405742e45fab050bc2b2a99",
+				PrivateBytes: new(472),
 				Fault:        true,
 			},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "sm_70"},
@@ -3854,8 +4078,8 @@ var Tile8x8Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_Tile8x8",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:e58ea3c0868e0cf4d5e1fc0e3807017520c50fe53e72b0e8706d7a2981241734",
-				PrivateBytes: new(448),
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:04a7cd62ec4f83982e4f971acb91ecc47f96b869d66076ed0ffc8473ff17feab",
+				PrivateBytes: new(472),
 				Registers:    new(32),
 				SpillBytes:   new(0),
 				Fault:        true,
@@ -3865,8 +4089,8 @@ var Tile8x8Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_Tile8x8",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:fe2143ea1539bc2c0a3a9238d23d0b0ef4d5223075a9d0df93d640f13c4560e5",
-				PrivateBytes: new(448),
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:be91823119dec059b2480d7443d681b5da83a2cb67187cbabfb6a411413c1b34",
+				PrivateBytes: new(472),
 				Registers:    new(32),
 				SpillBytes:   new(0),
 				Fault:        true,
@@ -3876,9 +4100,9 @@ var Tile8x8Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_Tile8x8",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:8f17de3fd3ef44d111d375289169420af33b3f8cebd2b6441d5d7da8b035e0b7",
-				PrivateBytes: new(448),
-				Registers:    new(31),
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:1d979abf94d4018487c3eb3237c239f554922177b09b6846f9fe3b50c7bb2160",
+				PrivateBytes: new(472),
+				Registers:    new(29),
 				SpillBytes:   new(0),
 				Fault:        true,
 			},
@@ -3941,47 +4165,55 @@ fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid
     var v_b: array<f32, 8>;
     v_b = array<f32, 8>();
     for (var v_k0: u32 = 0u; v_k0 < xpu_u.p_k; v_k0 = v_k0 + 8u) {
-        for (var v_s: u32 = 0u; v_s < 1u; v_s = v_s + 1u) {
-            let v_e: u32 = v_li + ((v_s * v_wx) * v_wy);
-            var v_r: u32;
-            v_r = v_e / 8u;
-            var v_q: u32;
-            v_q = v_e % 8u;
-            if xpu_u.p_transA != 0u {
-                v_r = v_e % 8u;
-                v_q = v_e / 8u;
-            }
-            var v_v: f32;
-            v_v = 0.0f;
-            if ((v_row0 + v_r) < xpu_u.p_m) && ((v_k0 + v_q) < xpu_u.p_k) {
-                if xpu_u.p_transA != 0u {
+        if xpu_u.p_transA != 0u {
+            for (var v_s: u32 = 0u; v_s < 1u; v_s = v_s + 1u) {
+                let v_e: u32 = v_li + ((v_s * v_wx) * v_wy);
+                let v_r: u32 = v_e % 8u;
+                let v_q: u32 = v_e / 8u;
+                var v_v: f32;
+                v_v = 0.0f;
+                if ((v_row0 + v_r) < xpu_u.p_m) && ((v_k0 + v_q) < xpu_u.p_k) {
                     v_v = b_A[(((v_k0 + v_q) * xpu_u.p_lda) + v_row0) + v_r];
-                } else {
-                    v_v = b_A[(((v_row0 + v_r) * xpu_u.p_lda) + v_k0) + v_q];
                 }
+                s_as[(v_r * 8u) + v_q] = v_v;
             }
-            s_as[(v_r * 8u) + v_q] = v_v;
+        } else {
+            for (var v_s_1: u32 = 0u; v_s_1 < 1u; v_s_1 = v_s_1 + 1u) {
+                let v_e_1: u32 = v_li + ((v_s_1 * v_wx) * v_wy);
+                let v_r_1: u32 = v_e_1 / 8u;
+                let v_q_1: u32 = v_e_1 % 8u;
+                var v_v_1: f32;
+                v_v_1 = 0.0f;
+                if ((v_row0 + v_r_1) < xpu_u.p_m) && ((v_k0 + v_q_1) < xpu_u.p_k) {
+                    v_v_1 = b_A[(((v_row0 + v_r_1) * xpu_u.p_lda) + v_k0) + v_q_1];
+                }
+                s_as[v_e_1] = v_v_1;
+            }
         }
-        for (var v_s_1: u32 = 0u; v_s_1 < 1u; v_s_1 = v_s_1 + 1u) {
-            let v_e_1: u32 = v_li + ((v_s_1 * v_wx) * v_wy);
-            var v_r_1: u32;
-            v_r_1 = v_e_1 / 8u;
-            var v_q_1: u32;
-            v_q_1 = v_e_1 % 8u;
-            if xpu_u.p_transB != 0u {
-                v_r_1 = v_e_1 % 8u;
-                v_q_1 = v_e_1 / 8u;
-            }
-            var v_v_1: f32;
-            v_v_1 = 0.0f;
-            if ((v_k0 + v_r_1) < xpu_u.p_k) && ((v_col0 + v_q_1) < xpu_u.p_n) {
-                if xpu_u.p_transB != 0u {
-                    v_v_1 = b_B[(((v_col0 + v_q_1) * xpu_u.p_ldb) + v_k0) + v_r_1];
-                } else {
-                    v_v_1 = b_B[(((v_k0 + v_r_1) * xpu_u.p_ldb) + v_col0) + v_q_1];
+        if xpu_u.p_transB != 0u {
+            for (var v_s_2: u32 = 0u; v_s_2 < 1u; v_s_2 = v_s_2 + 1u) {
+                let v_e_2: u32 = v_li + ((v_s_2 * v_wx) * v_wy);
+                let v_r_2: u32 = v_e_2 % 8u;
+                let v_q_2: u32 = v_e_2 / 8u;
+                var v_v_2: f32;
+                v_v_2 = 0.0f;
+                if ((v_k0 + v_r_2) < xpu_u.p_k) && ((v_col0 + v_q_2) < xpu_u.p_n) {
+                    v_v_2 = b_B[(((v_col0 + v_q_2) * xpu_u.p_ldb) + v_k0) + v_r_2];
                 }
+                s_bs[(v_r_2 * 8u) + v_q_2] = v_v_2;
             }
-            s_bs[(v_r_1 * 8u) + v_q_1] = v_v_1;
+        } else {
+            for (var v_s_3: u32 = 0u; v_s_3 < 1u; v_s_3 = v_s_3 + 1u) {
+                let v_e_3: u32 = v_li + ((v_s_3 * v_wx) * v_wy);
+                let v_r_3: u32 = v_e_3 / 8u;
+                let v_q_3: u32 = v_e_3 % 8u;
+                var v_v_3: f32;
+                v_v_3 = 0.0f;
+                if ((v_k0 + v_r_3) < xpu_u.p_k) && ((v_col0 + v_q_3) < xpu_u.p_n) {
+                    v_v_3 = b_B[(((v_k0 + v_r_3) * xpu_u.p_ldb) + v_col0) + v_q_3];
+                }
+                s_bs[v_e_3] = v_v_3;
+            }
         }
         workgroupBarrier();
         for (var v_kk: u32 = 0u; v_kk < 8u; v_kk = v_kk + 1u) {
@@ -4002,15 +4234,15 @@ fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid
     for (var v_i_2: u32 = 0u; v_i_2 < 1u; v_i_2 = v_i_2 + 1u) {
         for (var v_j_2: u32 = 0u; v_j_2 < 1u; v_j_2 = v_j_2 + 1u) {
             {
-                let v_r_2: u32 = (v_row0 + v_ty) + (v_i_2 * v_wy);
-                let v_q_2: u32 = (v_col0 + v_tx) + (v_j_2 * v_wx);
-                if (v_r_2 < xpu_u.p_m) && (v_q_2 < xpu_u.p_n) {
-                    var v_v_2: f32;
-                    v_v_2 = xpu_u.p_alpha * v_acc[(v_i_2 * 1u) + v_j_2];
+                let v_r_4: u32 = (v_row0 + v_ty) + (v_i_2 * v_wy);
+                let v_q_4: u32 = (v_col0 + v_tx) + (v_j_2 * v_wx);
+                if (v_r_4 < xpu_u.p_m) && (v_q_4 < xpu_u.p_n) {
+                    var v_v_4: f32;
+                    v_v_4 = xpu_u.p_alpha * v_acc[(v_i_2 * 1u) + v_j_2];
                     if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
-                        v_v_2 = v_v_2 + (xpu_u.p_beta * b_C[(v_r_2 * xpu_u.p_ldc) + v_q_2]);
+                        v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_4 * xpu_u.p_ldc) + v_q_4]);
                     }
-                    b_C[(v_r_2 * xpu_u.p_ldc) + v_q_2] = v_v_2;
+                    b_C[(v_r_4 * xpu_u.p_ldc) + v_q_4] = v_v_4;
                 }
             }
         }
@@ -4121,70 +4353,94 @@ func tile8x8CPU(b *gpuimpl.CPUBlock) {
 				_ = v_row0
 				var v_col0 uint32 = (b.Group.X * uint32(8))
 				_ = v_col0
-				{
-					var v_s uint32 = uint32(0)
-					_ = v_s
-					for v_s < uint32(1) {
-						{
-							var v_e uint32 = (v_li + ((v_s * v_wx) * v_wy))
-							_ = v_e
-							var v_r uint32 = (v_e / uint32(8))
-							_ = v_r
-							var v_q uint32 = (v_e % uint32(8))
-							_ = v_q
-							if p_transA != uint32(0) {
-								var v_tmp uint32 = (v_e % uint32(8))
-								_ = v_tmp
-								var v_tmp_1 uint32 = (v_e / uint32(8))
-								_ = v_tmp_1
-								v_r = v_tmp
-								v_q = v_tmp_1
-							}
-							var v_v float32 = float32(0)
-							_ = v_v
-							if ((v_row0 + v_r) < p_m) && ((v_k0 + v_q) < p_k) {
-								if p_transA != uint32(0) {
+				if p_transA != uint32(0) {
+					{
+						var v_s uint32 = uint32(0)
+						_ = v_s
+						for v_s < uint32(1) {
+							{
+								var v_e uint32 = (v_li + ((v_s * v_wx) * v_wy))
+								_ = v_e
+								var v_r uint32 = (v_e % uint32(8))
+								_ = v_r
+								var v_q uint32 = (v_e / uint32(8))
+								_ = v_q
+								var v_v float32 = float32(0)
+								_ = v_v
+								if ((v_row0 + v_r) < p_m) && ((v_k0 + v_q) < p_k) {
 									v_v = p_A[((((v_k0 + v_q) * p_lda) + v_row0) + v_r)]
-								} else {
-									v_v = p_A[((((v_row0 + v_r) * p_lda) + v_k0) + v_q)]
 								}
+								s_as[((v_r * uint32(8)) + v_q)] = v_v
 							}
-							s_as[((v_r * uint32(8)) + v_q)] = v_v
+							v_s = (v_s + uint32(1))
 						}
-						v_s = (v_s + uint32(1))
+					}
+				} else {
+					{
+						var v_s_1 uint32 = uint32(0)
+						_ = v_s_1
+						for v_s_1 < uint32(1) {
+							{
+								var v_e_1 uint32 = (v_li + ((v_s_1 * v_wx) * v_wy))
+								_ = v_e_1
+								var v_r_1 uint32 = (v_e_1 / uint32(8))
+								_ = v_r_1
+								var v_q_1 uint32 = (v_e_1 % uint32(8))
+								_ = v_q_1
+								var v_v_1 float32 = float32(0)
+								_ = v_v_1
+								if ((v_row0 + v_r_1) < p_m) && ((v_k0 + v_q_1) < p_k) {
+									v_v_1 = p_A[((((v_row0 + v_r_1) * p_lda) + v_k0) + v_q_1)]
+								}
+								s_as[v_e_1] = v_v_1
+							}
+							v_s_1 = (v_s_1 + uint32(1))
+						}
 					}
 				}
-				{
-					var v_s_1 uint32 = uint32(0)
-					_ = v_s_1
-					for v_s_1 < uint32(1) {
-						{
-							var v_e_1 uint32 = (v_li + ((v_s_1 * v_wx) * v_wy))
-							_ = v_e_1
-							var v_r_1 uint32 = (v_e_1 / uint32(8))
-							_ = v_r_1
-							var v_q_1 uint32 = (v_e_1 % uint32(8))
-							_ = v_q_1
-							if p_transB != uint32(0) {
-								var v_tmp_2 uint32 = (v_e_1 % uint32(8))
-								_ = v_tmp_2
-								var v_tmp_3 uint32 = (v_e_1 / uint32(8))
-								_ = v_tmp_3
-								v_r_1 = v_tmp_2
-								v_q_1 = v_tmp_3
-							}
-							var v_v_1 float32 = float32(0)
-							_ = v_v_1
-							if ((v_k0 + v_r_1) < p_k) && ((v_col0 + v_q_1) < p_n) {
-								if p_transB != uint32(0) {
-									v_v_1 = p_B[((((v_col0 + v_q_1) * p_ldb) + v_k0) + v_r_1)]
-								} else {
-									v_v_1 = p_B[((((v_k0 + v_r_1) * p_ldb) + v_col0) + v_q_1)]
+				if p_transB != uint32(0) {
+					{
+						var v_s_2 uint32 = uint32(0)
+						_ = v_s_2
+						for v_s_2 < uint32(1) {
+							{
+								var v_e_2 uint32 = (v_li + ((v_s_2 * v_wx) * v_wy))
+								_ = v_e_2
+								var v_r_2 uint32 = (v_e_2 % uint32(8))
+								_ = v_r_2
+								var v_q_2 uint32 = (v_e_2 / uint32(8))
+								_ = v_q_2
+								var v_v_2 float32 = float32(0)
+								_ = v_v_2
+								if ((v_k0 + v_r_2) < p_k) && ((v_col0 + v_q_2) < p_n) {
+									v_v_2 = p_B[((((v_col0 + v_q_2) * p_ldb) + v_k0) + v_r_2)]
 								}
+								s_bs[((v_r_2 * uint32(8)) + v_q_2)] = v_v_2
 							}
-							s_bs[((v_r_1 * uint32(8)) + v_q_1)] = v_v_1
+							v_s_2 = (v_s_2 + uint32(1))
 						}
-						v_s_1 = (v_s_1 + uint32(1))
+					}
+				} else {
+					{
+						var v_s_3 uint32 = uint32(0)
+						_ = v_s_3
+						for v_s_3 < uint32(1) {
+							{
+								var v_e_3 uint32 = (v_li + ((v_s_3 * v_wx) * v_wy))
+								_ = v_e_3
+								var v_r_3 uint32 = (v_e_3 / uint32(8))
+								_ = v_r_3
+								var v_q_3 uint32 = (v_e_3 % uint32(8))
+								_ = v_q_3
+								var v_v_3 float32 = float32(0)
+								_ = v_v_3
+								if ((v_k0 + v_r_3) < p_k) && ((v_col0 + v_q_3) < p_n) {
+									v_v_3 = p_B[((((v_k0 + v_r_3) * p_ldb) + v_col0) + v_q_3)]
+								}
+								s_bs[v_e_3] = v_v_3
+							}
+							v_s_3 = (v_s_3 + uint32(1))
+						}
 					}
 				}
 			}
@@ -4305,17 +4561,17 @@ func tile8x8CPU(b *gpuimpl.CPUBlock) {
 							for v_j_2 < uint32(1) {
 								{
 									{
-										var v_r_2 uint32 = ((v_row0 + v_ty) + (v_i_2 * v_wy))
-										_ = v_r_2
-										var v_q_2 uint32 = ((v_col0 + v_tx) + (v_j_2 * v_wx))
-										_ = v_q_2
-										if (v_r_2 < p_m) && (v_q_2 < p_n) {
-											var v_v_2 float32 = (p_alpha * v_acc[((v_i_2*uint32(1))+v_j_2)])
-											_ = v_v_2
+										var v_r_4 uint32 = ((v_row0 + v_ty) + (v_i_2 * v_wy))
+										_ = v_r_4
+										var v_q_4 uint32 = ((v_col0 + v_tx) + (v_j_2 * v_wx))
+										_ = v_q_4
+										if (v_r_4 < p_m) && (v_q_4 < p_n) {
+											var v_v_4 float32 = (p_alpha * v_acc[((v_i_2*uint32(1))+v_j_2)])
+											_ = v_v_4
 											if p_beta != float32(0) {
-												v_v_2 = (v_v_2 + (p_beta * p_C[((v_r_2*p_ldc)+v_q_2)]))
+												v_v_4 = (v_v_4 + (p_beta * p_C[((v_r_4*p_ldc)+v_q_4)]))
 											}
-											p_C[((v_r_2 * p_ldc) + v_q_2)] = v_v_2
+											p_C[((v_r_4 * p_ldc) + v_q_4)] = v_v_4
 										}
 									}
 								}
