@@ -129,7 +129,8 @@ const depsRules = `
 	gpu/gputest, gpu/gpuimpl < kernels/conformance, kernels/wave;
 	# The library's kernels: the kernels import the vocabulary alone,
 	# their generated code the runtime, their families the tuner.
-	tune, gpu/gpuimpl < kernels/matmul;
+	tune, gpu/gpuimpl, gonum.org/v1/gonum/blas < kernels/matmul;
+	gpu/gpuimpl, gonum.org/v1/gonum/blas < kernels/blas;
 	gpu/gpuimpl < kernels/nn;
 	gpu/gpuimpl < kernels/quant/internal/bandwidth;
 	# The library's operands, and the registry that picks the kernel for

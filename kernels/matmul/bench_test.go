@@ -55,7 +55,7 @@ func benchMember(b *testing.B, d *gpu.Device, mb member, s shape) {
 	C, A, B := buf(s.m*s.n, 0), buf(s.m*s.k, 0.5), buf(s.k*s.n, 0.25)
 	st := d.Stream()
 	g := matmul.Groups(c, s.m, s.n)
-	launch := func() error { return mb.launch(st, g, C, A, B, s.m, s.n, s.k) }
+	launch := func() error { return mb.launch(st, g, C, A, B, 0, 0, s.m, s.n, s.k, s.k, s.n, s.n, 1, 0) }
 	if err := launch(); err != nil {
 		b.Fatal(err)
 	}

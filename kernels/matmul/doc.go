@@ -1,11 +1,18 @@
 // Package matmul is dense single-precision matrix multiplication written
-// in the kernel language: C = A*B for row-major C (m x n), A (m x k) and
-// B (k x n), as one template kernel, Tiled, whose members differ in their
-// block tile (BM x BN elements of C per block, staged BK columns of A and
-// rows of B at a time through shared memory) and micro-tile (TM x TN
+// in the kernel language: the BLAS SGEMM, C = alpha*op(A)*op(B) + beta*C
+// for row-major C (m x n), op(A) (m x k) and op(B) (k x n), op a
+// transpose or not, each matrix's rows its leading dimension apart, as
+// one template kernel, Tiled, whose members differ in their block tile
+// (BM x BN elements of C per block, staged BK columns of op(A) and rows
+// of op(B) at a time through shared memory) and micro-tile (TM x TN
 // elements of C per work-item, in registers). The members are the family
 // a tuner chooses among per device and shape; each is correct for every
-// m, n, k >= 1, tile multiple or not.
+// m, n, k >= 1, tile multiple or not, in every layout.
+//
+// Two entry points launch the member the tuner chooses: Sgemm, shaped
+// as gonum's blas32 Sgemm (gonum.org/v1/gonum/blas's Transpose, lda, ldb,
+// ldc, alpha, beta), which checks BLAS's rules on the host, and Multiply,
+// the packed product C = A*B, a call of the same path.
 //
 // The members and the shapes each is meant for:
 //
@@ -31,8 +38,10 @@
 //
 // Layering: the kernels import only package xpu, the kernel vocabulary;
 // xpu_gen.go, their generated code (xpu gen), imports xpu and the runtime
-// (gpu, gpu/gpuimpl). The tests check every member on every device
-// present against the reference runner.
+// (gpu, gpu/gpuimpl); the entry points import the tuner and gonum's blas
+// package for its Transpose alone. The tests check every member on every
+// device present against the reference runner, in every layout, and
+// Sgemm against gonum's pure-Go Sgemm.
 package matmul
 
 //go:generate go run github.com/goxpu/xpu/cmd/xpu gen

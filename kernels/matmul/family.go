@@ -1,7 +1,8 @@
 package matmul
 
 // This file declares Tiled's members as a family the tuner chooses among
-// (package tune), and Multiply, which launches the member it chooses.
+// (package tune), and Multiply, the plain product C = A*B, which launches
+// the member it chooses through Sgemm's path.
 
 import (
 	"fmt"
@@ -11,7 +12,9 @@ import (
 )
 
 // Shape is the sizes of a product C = A*B: C is M x N, A is M x K and B
-// is K x N.
+// is K x N. It is the family's problem for every layout of Sgemm too: the
+// transposes change only how the staged tiles are loaded, not which tile
+// suits the shape, so the tuner measures the plain product.
 type Shape struct{ M, N, K int }
 
 func (p Shape) String() string { return fmt.Sprintf("%dx%dx%d", p.M, p.N, p.K) }
@@ -70,18 +73,9 @@ func probe(s *gpu.Stream, p Shape) (func(k *gpu.Kernel) error, func(), error) {
 		}
 		bufs = append(bufs, b)
 	}
-	run := func(k *gpu.Kernel) error { return launch(s, k, bufs[0], bufs[1], bufs[2], p) }
+	g := product(p, bufs[0], bufs[1], bufs[2])
+	run := func(k *gpu.Kernel) error { return g.launch(s, k) }
 	return run, release, nil
-}
-
-// launch launches member k on s for C = A*B of shape p.
-func launch(s *gpu.Stream, k *gpu.Kernel, C, A, B *gpu.Buffer[float32], p Shape) error {
-	tile, ok := k.Comptime().(Tile)
-	if !ok {
-		return fmt.Errorf("matmul: %s is no member of Tiled: %w", k.Name(), gpu.ErrArgs)
-	}
-	m, n, kk := uint32(p.M), uint32(p.N), uint32(p.K)
-	return s.Launch(k, Groups(tile, m, n), C, A, B, m, n, kk)
 }
 
 // check returns an error naming the rule when p is no product's shape.
@@ -94,25 +88,13 @@ func (p Shape) check() error {
 
 // Multiply launches on s the member of Tiled that t chooses for shape p
 // (a nil t is tune.Default) to compute C = A*B, C of p.M x p.N, A of p.M
-// x p.K and B of p.K x p.N elements, row-major; it returns the choice.
-// A product no member can run on the device is refused with the tuner's
-// *tune.RefusalError.
+// x p.K and B of p.K x p.N elements, row-major and packed (each row's
+// leading dimension its length); it returns the choice. It is Sgemm with
+// neither matrix transposed, alpha 1 and beta 0. A product no member can
+// run on the device is refused with the tuner's *tune.RefusalError.
 func Multiply(t *tune.Tuner, s *gpu.Stream, C, A, B *gpu.Buffer[float32], p Shape) (*tune.Choice, error) {
 	if err := p.check(); err != nil {
 		return nil, err
 	}
-	for _, b := range []struct {
-		name string
-		buf  *gpu.Buffer[float32]
-		need int
-	}{{"C", C, p.M * p.N}, {"A", A, p.M * p.K}, {"B", B, p.K * p.N}} {
-		if b.buf == nil || b.buf.Len() < b.need {
-			return nil, fmt.Errorf("matmul: Multiply %v: %s holds %d elements, the product needs %d: %w", p, b.name, b.buf.Len(), b.need, gpu.ErrBufferLen)
-		}
-	}
-	c, err := tune.Choose(t, s, Family, p)
-	if err != nil {
-		return nil, err
-	}
-	return c, launch(s, c.Member, C, A, B, p)
+	return product(p, C, A, B).run(t, s, "Multiply")
 }

@@ -34,15 +34,35 @@ func Groups(c Tile, m, n uint32) xpu.Dim3 {
 	return xpu.Dim3{X: xpu.GroupsFor(n, c.BN), Y: xpu.GroupsFor(m, c.BM), Z: 1}
 }
 
-// Tiled computes C = A*B for row-major C (m x n), A (m x k) and B (k x n),
-// launched over [Groups] of its Tile. Block (x, y) computes the BM x BN
-// tile of C at rows y*BM, columns x*BN; its work-item (tx, ty) computes
-// the rows ty+i*(BM/TM) and columns tx+j*(BN/TN), i < TM, j < TN, so that
-// neighbouring work-items read neighbouring columns of the shared tile of
-// B. The block stages BM x BK of A and BK x BN of B at a time, each
-// work-item loading an equal share; elements past the matrices' edges are
-// staged as zeros, and only elements of C inside it are stored. Indices
-// are uint32: m*k, k*n and m*n stay below 2^32.
+// Tiled computes C = alpha*op(A)*op(B) + beta*C, the BLAS SGEMM, for
+// row-major C (m x n, rows ldc apart), op(A) (m x k) and op(B) (k x n),
+// launched over [Groups] of its Tile. op(A) is A, m x k with rows lda
+// apart, when transA is 0, and the transpose of A, k x m with rows lda
+// apart, otherwise; op(B) likewise by transB and ldb. When beta is 0, C
+// is not read, so that NaN or garbage in it is overwritten, as BLAS
+// specifies.
+//
+// Block (x, y) computes the BM x BN tile of C at rows y*BM, columns
+// x*BN; its work-item (tx, ty) computes the rows ty+i*(BM/TM) and columns
+// tx+j*(BN/TN), i < TM, j < TN, so that neighbouring work-items read
+// neighbouring columns of the shared tile of B. The block stages BM x BK
+// of op(A) and BK x BN of op(B) at a time, each work-item loading an
+// equal share, neighbouring work-items neighbouring elements of memory
+// whichever the layout; elements past the matrices' edges are staged as
+// zeros, and only elements of C inside it are stored. Indices are uint32:
+// each matrix's last element lies below 2^32.
+//
+// The transposes are uniform arguments, not comptime members: they change
+// only how the tiles are staged, a branch every work-item of the block
+// takes alike, around the staging loops and outside the inner loop over
+// the shared tiles where the time goes; as comptime fields they would make the family's 8
+// members 32, with four times the generated code and native artifacts,
+// and make the tuner measure tiles four times over for the same choice.
+//
+// The lengths declared below are those every layout needs (ld is at least
+// the row, so (rows-1)*ld+cols is at least rows*cols); the exact rule,
+// which depends on ld and the transposes, is a sum the directive cannot
+// state, and [Sgemm] checks it.
 //
 // The requires clauses admit a member whose micro-tile fits the private
 // arrays (each side at most maxMicro, so TM*TN sums at most
@@ -66,9 +86,9 @@ func Groups(c Tile, m, n uint32) xpu.Dim3 {
 //xpu:requires (c.BM*c.BK)%((c.BN/c.TN)*(c.BM/c.TM)) == 0
 //xpu:requires (c.BK*c.BN)%((c.BN/c.TN)*(c.BM/c.TM)) == 0
 //xpu:requires (c.BM+c.BN)*c.BK*4 <= maxShared
-func Tiled(t xpu.Thread, c Tile, C, A, B []float32, m, n, k uint32) {
-	as := xpu.Shared[float32](t, int(c.BM*c.BK)) // as[r*BK+q] = A[row0+r, k0+q]
-	bs := xpu.Shared[float32](t, int(c.BK*c.BN)) // bs[r*BN+q] = B[k0+r, col0+q]
+func Tiled(t xpu.Thread, c Tile, C, A, B []float32, transA, transB, m, n, k, lda, ldb, ldc uint32, alpha, beta float32) {
+	as := xpu.Shared[float32](t, int(c.BM*c.BK)) // as[r*BK+q] = op(A)[row0+r, k0+q]
+	bs := xpu.Shared[float32](t, int(c.BK*c.BN)) // bs[r*BN+q] = op(B)[k0+r, col0+q]
 	wx, wy := c.BN/c.TN, c.BM/c.TM               // the block
 	tx, ty, li := t.LocalX(), t.LocalY(), t.LocalIndex()
 	row0, col0 := t.GroupY()*c.BM, t.GroupX()*c.BN
@@ -77,23 +97,51 @@ func Tiled(t xpu.Thread, c Tile, C, A, B []float32, m, n, k uint32) {
 	for k0 := uint32(0); k0 < k; k0 += c.BK {
 		// Each work-item stages an equal share of each tile, its count
 		// spelled in comptime fields alone so that it folds to a constant.
-		for s := uint32(0); s < c.BM*c.BK/(c.BN/c.TN*(c.BM/c.TM)); s++ {
-			e := li + s*wx*wy
-			r, q := e/c.BK, e%c.BK
-			v := float32(0)
-			if row0+r < m && k0+q < k {
-				v = A[(row0+r)*k+k0+q]
+		// Share element e walks the tile along the stored rows, so that
+		// neighbouring work-items load neighbouring addresses; untransposed,
+		// it is also the shared index, which keeps the store contiguous
+		// where work-items are a vector's lanes (the CPU's host tier).
+		if transA != 0 {
+			for s := uint32(0); s < c.BM*c.BK/(c.BN/c.TN*(c.BM/c.TM)); s++ {
+				e := li + s*wx*wy
+				r, q := e%c.BM, e/c.BM
+				v := float32(0)
+				if row0+r < m && k0+q < k {
+					v = A[(k0+q)*lda+row0+r]
+				}
+				as[r*c.BK+q] = v
 			}
-			as[e] = v
+		} else {
+			for s := uint32(0); s < c.BM*c.BK/(c.BN/c.TN*(c.BM/c.TM)); s++ {
+				e := li + s*wx*wy
+				r, q := e/c.BK, e%c.BK
+				v := float32(0)
+				if row0+r < m && k0+q < k {
+					v = A[(row0+r)*lda+k0+q]
+				}
+				as[e] = v
+			}
 		}
-		for s := uint32(0); s < c.BK*c.BN/(c.BN/c.TN*(c.BM/c.TM)); s++ {
-			e := li + s*wx*wy
-			r, q := e/c.BN, e%c.BN
-			v := float32(0)
-			if k0+r < k && col0+q < n {
-				v = B[(k0+r)*n+col0+q]
+		if transB != 0 {
+			for s := uint32(0); s < c.BK*c.BN/(c.BN/c.TN*(c.BM/c.TM)); s++ {
+				e := li + s*wx*wy
+				r, q := e%c.BK, e/c.BK
+				v := float32(0)
+				if k0+r < k && col0+q < n {
+					v = B[(col0+q)*ldb+k0+r]
+				}
+				bs[r*c.BN+q] = v
 			}
-			bs[e] = v
+		} else {
+			for s := uint32(0); s < c.BK*c.BN/(c.BN/c.TN*(c.BM/c.TM)); s++ {
+				e := li + s*wx*wy
+				r, q := e/c.BN, e%c.BN
+				v := float32(0)
+				if k0+r < k && col0+q < n {
+					v = B[(k0+r)*ldb+col0+q]
+				}
+				bs[e] = v
+			}
 		}
 		t.Barrier()
 		for kk := uint32(0); kk < c.BK; kk++ {
@@ -114,7 +162,11 @@ func Tiled(t xpu.Thread, c Tile, C, A, B []float32, m, n, k uint32) {
 	for i := uint32(0); i < c.TM; i++ {
 		for j := uint32(0); j < c.TN; j++ {
 			if r, q := row0+ty+i*wy, col0+tx+j*wx; r < m && q < n {
-				C[r*n+q] = acc[i*c.TN+j]
+				v := alpha * acc[i*c.TN+j]
+				if beta != 0 {
+					v += beta * C[r*ldc+q]
+				}
+				C[r*ldc+q] = v
 			}
 		}
 	}

@@ -16,50 +16,57 @@ var Tile128x64Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Codegen: "xpu-gen/1",
 	Block:   xpu.Dim3{X: 16, Y: 16, Z: 1},
 	Params: []gpuimpl.Param{
-		{Name: "C", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "float32"}, Size: 4, Access: gpuimpl.AccessWrite, Binding: 0, MinLen: []string{"m", "n"}},
+		{Name: "C", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "float32"}, Size: 4, Access: gpuimpl.AccessReadWrite, Binding: 0, MinLen: []string{"m", "n"}},
 		{Name: "A", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "float32"}, Size: 4, Access: gpuimpl.AccessRead, Binding: 1, MinLen: []string{"m", "k"}},
 		{Name: "B", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "float32"}, Size: 4, Access: gpuimpl.AccessRead, Binding: 2, MinLen: []string{"k", "n"}},
-		{Name: "m", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 0},
-		{Name: "n", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 4},
-		{Name: "k", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 8},
+		{Name: "transA", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 0},
+		{Name: "transB", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 4},
+		{Name: "m", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 8},
+		{Name: "n", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 12},
+		{Name: "k", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 16},
+		{Name: "lda", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 20},
+		{Name: "ldb", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 24},
+		{Name: "ldc", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 28},
+		{Name: "alpha", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "float32"}, Size: 4, Binding: 32},
+		{Name: "beta", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "float32"}, Size: 4, Binding: 36},
 	},
 	SharedBytes: 12288,
-	UniformSize: 16,
+	UniformSize: 48,
 	Func:        Tiled,
 	Comptime:    Tile{BM: 128, BN: 64, BK: 16, TM: 8, TN: 4},
 	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:75b67cc13d47723cad2d1867af4058cafb7e71113a92d5dd53f958619b042595",
-				PrivateBytes: new(428),
-				NativeOps:    []string{"workgroupBarrier"},
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:e6c6dba62bf26a04bd0b7bf8ecde1b23fb9f43420d5a3193ca017dd9042b7636",
+				PrivateBytes: new(472),
+				NativeOps:    []string{"bitcast", "max", "select", "workgroupBarrier"},
 			},
 			Code: tile128x64WGSL,
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:8ddd34b942827c7d35dd6fb78e1e2d8ebbc1aec3b4c72d7672692c84214ffa20"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:1107e7c7df562e074ab9f118e355dd8de6629eceefd4d9c28cafa8fda0f4f17e"},
 			Entry:    tile128x64CPU,
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:f752224e9368eb2f57b1ff46f1927e792c2ea2f8194b8006f29cb097ef66dbe8"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:c163f31a20908d00d20a81f70888100e00f3d9bc9d29e473a7bbb9d5dabb7efe"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v3"},
 			Code:     libLLVMHOSTX8664V3,
 			Symbol:   "xpu_Tile128x64",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:a8ed9d3ecf017a43c03b0846d117c4725496c9201b4f6d80fa0f0b3c0c52d08e"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:f2aa6c0ab703b601dfe317ae7304633077abb50d09700247f6176a55420cd1e2"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
 			Code:     libLLVMHOSTX8664V4,
 			Symbol:   "xpu_Tile128x64",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:01cec10c76a95164af20fd5183e30feaeb10f04d11539ca5f78236fb25824d22"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:9e36b79a4bfaa3e818182d44d98866f942cf76350a38c8408cf39c760dc9bc3b"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "armv8-a"},
 			Code:     libLLVMHOSTARMV8A,
 			Symbol:   "xpu_Tile128x64",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cuda", Target: "ptx", Hash: "sha256:dcfc4c0d412d18d0bcb1eca4f6ef37348f9e7eac88c542613385cf7c81fc2cd5",
-				PrivateBytes: new(428),
+			Manifest: gpuimpl.Manifest{Backend: "cuda", Target: "ptx", Hash: "sha256:7ad19a6bf59b6225a0198f2d28c3ba2dc3a8a7e1398c2048df026cf1f101f85c",
+				PrivateBytes: new(472),
 				Fault:        true,
 			},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "sm_70"},
@@ -67,9 +74,9 @@ var Tile128x64Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_Tile128x64",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:90f62549d376bd542d36f7204ce0bed057bf0e068ebfdf430ae954874b95ab47",
-				PrivateBytes: new(428),
-				Registers:    new(84),
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:27490279cb9a15646323f029fbd1c99cc65181a248a4dd9d42730912278e8409",
+				PrivateBytes: new(472),
+				Registers:    new(110),
 				SpillBytes:   new(0),
 				Fault:        true,
 			},
@@ -78,9 +85,9 @@ var Tile128x64Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_Tile128x64",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:16de31f9e829df51b7e8064f168d6a9ccda9ebb2b2c81d97e8c68c24d13c37c4",
-				PrivateBytes: new(428),
-				Registers:    new(84),
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:ba3a9d79e0614982abdfc9a5ea8bd9e2491bb57796a9965307fda24e55e5307f",
+				PrivateBytes: new(472),
+				Registers:    new(110),
 				SpillBytes:   new(0),
 				Fault:        true,
 			},
@@ -89,9 +96,9 @@ var Tile128x64Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_Tile128x64",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:69288d760c2eb465d917ff034d018e3c777bd22cedfd0c6a062da52dcbb5a2ac",
-				PrivateBytes: new(428),
-				Registers:    new(88),
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:507111e55a2eab07af23f6f39c5319677158a10f317ce42c55fe4974a0438e93",
+				PrivateBytes: new(472),
+				Registers:    new(126),
 				SpillBytes:   new(0),
 				Fault:        true,
 			},
@@ -105,15 +112,22 @@ var Tile128x64Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 // LaunchTile128x64 launches the kernel Tile128x64 on the stream s over a grid of groups
 // blocks of 16x16x1 work-items, with the arguments of Tiled after its Thread and its comptime parameter.
 // Buffers are bound in this order; scalars are uniforms.
-func LaunchTile128x64(s *gpu.Stream, groups xpu.Dim3, C *gpu.Buffer[float32], A *gpu.Buffer[float32], B *gpu.Buffer[float32], m uint32, n uint32, k uint32) error {
-	return s.Launch(Tile128x64Kernel, groups, C, A, B, m, n, k)
+func LaunchTile128x64(s *gpu.Stream, groups xpu.Dim3, C *gpu.Buffer[float32], A *gpu.Buffer[float32], B *gpu.Buffer[float32], transA uint32, transB uint32, m uint32, n uint32, k uint32, lda uint32, ldb uint32, ldc uint32, alpha float32, beta float32) error {
+	return s.Launch(Tile128x64Kernel, groups, C, A, B, transA, transB, m, n, k, lda, ldb, ldc, alpha, beta)
 }
 
 // tile128x64WGSL is the WGSL code of Tile128x64.
 const tile128x64WGSL = `struct xpu_Uniforms {
+    p_transA: u32,
+    p_transB: u32,
     p_m: u32,
     p_n: u32,
     p_k: u32,
+    p_lda: u32,
+    p_ldb: u32,
+    p_ldc: u32,
+    p_alpha: f32,
+    p_beta: f32,
 }
 
 @group(0) @binding(0) var<storage, read_write> b_C: array<f32>;
@@ -122,6 +136,13 @@ const tile128x64WGSL = `struct xpu_Uniforms {
 @group(0) @binding(3) var<uniform> xpu_u: xpu_Uniforms;
 var<workgroup> s_as: array<f32, 2048>;
 var<workgroup> s_bs: array<f32, 1024>;
+
+// Go's comparison of the float32s of bits x and y: -1, 0 or 1, or 2 when either is NaN. Integer arithmetic, which no compiler may take for finite math.
+fn xpu_cmp_f32(x: u32, y: u32) -> i32 {
+    let a = select(i32(x & 2147483647u), -i32(x & 2147483647u), x > 2147483647u);
+    let b = select(i32(y & 2147483647u), -i32(y & 2147483647u), y > 2147483647u);
+    return select(select(select(-1i, 1i, a > b), 0i, a == b), 2i, max(x & 2147483647u, y & 2147483647u) > 2139095040u);
+}
 
 // main is kernel Tile128x64, block 16x16x1.
 @compute @workgroup_size(16, 16, 1)
@@ -140,27 +161,55 @@ fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid
     var v_b: array<f32, 8>;
     v_b = array<f32, 8>();
     for (var v_k0: u32 = 0u; v_k0 < xpu_u.p_k; v_k0 = v_k0 + 16u) {
-        for (var v_s: u32 = 0u; v_s < 8u; v_s = v_s + 1u) {
-            let v_e: u32 = v_li + ((v_s * v_wx) * v_wy);
-            let v_r: u32 = v_e / 16u;
-            let v_q: u32 = v_e % 16u;
-            var v_v: f32;
-            v_v = 0.0f;
-            if ((v_row0 + v_r) < xpu_u.p_m) && ((v_k0 + v_q) < xpu_u.p_k) {
-                v_v = b_A[(((v_row0 + v_r) * xpu_u.p_k) + v_k0) + v_q];
+        if xpu_u.p_transA != 0u {
+            for (var v_s: u32 = 0u; v_s < 8u; v_s = v_s + 1u) {
+                let v_e: u32 = v_li + ((v_s * v_wx) * v_wy);
+                let v_r: u32 = v_e % 128u;
+                let v_q: u32 = v_e / 128u;
+                var v_v: f32;
+                v_v = 0.0f;
+                if ((v_row0 + v_r) < xpu_u.p_m) && ((v_k0 + v_q) < xpu_u.p_k) {
+                    v_v = b_A[(((v_k0 + v_q) * xpu_u.p_lda) + v_row0) + v_r];
+                }
+                s_as[(v_r * 16u) + v_q] = v_v;
             }
-            s_as[v_e] = v_v;
+        } else {
+            for (var v_s_1: u32 = 0u; v_s_1 < 8u; v_s_1 = v_s_1 + 1u) {
+                let v_e_1: u32 = v_li + ((v_s_1 * v_wx) * v_wy);
+                let v_r_1: u32 = v_e_1 / 16u;
+                let v_q_1: u32 = v_e_1 % 16u;
+                var v_v_1: f32;
+                v_v_1 = 0.0f;
+                if ((v_row0 + v_r_1) < xpu_u.p_m) && ((v_k0 + v_q_1) < xpu_u.p_k) {
+                    v_v_1 = b_A[(((v_row0 + v_r_1) * xpu_u.p_lda) + v_k0) + v_q_1];
+                }
+                s_as[v_e_1] = v_v_1;
+            }
         }
-        for (var v_s_1: u32 = 0u; v_s_1 < 4u; v_s_1 = v_s_1 + 1u) {
-            let v_e_1: u32 = v_li + ((v_s_1 * v_wx) * v_wy);
-            let v_r_1: u32 = v_e_1 / 64u;
-            let v_q_1: u32 = v_e_1 % 64u;
-            var v_v_1: f32;
-            v_v_1 = 0.0f;
-            if ((v_k0 + v_r_1) < xpu_u.p_k) && ((v_col0 + v_q_1) < xpu_u.p_n) {
-                v_v_1 = b_B[(((v_k0 + v_r_1) * xpu_u.p_n) + v_col0) + v_q_1];
+        if xpu_u.p_transB != 0u {
+            for (var v_s_2: u32 = 0u; v_s_2 < 4u; v_s_2 = v_s_2 + 1u) {
+                let v_e_2: u32 = v_li + ((v_s_2 * v_wx) * v_wy);
+                let v_r_2: u32 = v_e_2 % 16u;
+                let v_q_2: u32 = v_e_2 / 16u;
+                var v_v_2: f32;
+                v_v_2 = 0.0f;
+                if ((v_k0 + v_r_2) < xpu_u.p_k) && ((v_col0 + v_q_2) < xpu_u.p_n) {
+                    v_v_2 = b_B[(((v_col0 + v_q_2) * xpu_u.p_ldb) + v_k0) + v_r_2];
+                }
+                s_bs[(v_r_2 * 64u) + v_q_2] = v_v_2;
             }
-            s_bs[v_e_1] = v_v_1;
+        } else {
+            for (var v_s_3: u32 = 0u; v_s_3 < 4u; v_s_3 = v_s_3 + 1u) {
+                let v_e_3: u32 = v_li + ((v_s_3 * v_wx) * v_wy);
+                let v_r_3: u32 = v_e_3 / 64u;
+                let v_q_3: u32 = v_e_3 % 64u;
+                var v_v_3: f32;
+                v_v_3 = 0.0f;
+                if ((v_k0 + v_r_3) < xpu_u.p_k) && ((v_col0 + v_q_3) < xpu_u.p_n) {
+                    v_v_3 = b_B[(((v_k0 + v_r_3) * xpu_u.p_ldb) + v_col0) + v_q_3];
+                }
+                s_bs[v_e_3] = v_v_3;
+            }
         }
         workgroupBarrier();
         for (var v_kk: u32 = 0u; v_kk < 16u; v_kk = v_kk + 1u) {
@@ -181,10 +230,15 @@ fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid
     for (var v_i_2: u32 = 0u; v_i_2 < 8u; v_i_2 = v_i_2 + 1u) {
         for (var v_j_2: u32 = 0u; v_j_2 < 4u; v_j_2 = v_j_2 + 1u) {
             {
-                let v_r_2: u32 = (v_row0 + v_ty) + (v_i_2 * v_wy);
-                let v_q_2: u32 = (v_col0 + v_tx) + (v_j_2 * v_wx);
-                if (v_r_2 < xpu_u.p_m) && (v_q_2 < xpu_u.p_n) {
-                    b_C[(v_r_2 * xpu_u.p_n) + v_q_2] = v_acc[(v_i_2 * 4u) + v_j_2];
+                let v_r_4: u32 = (v_row0 + v_ty) + (v_i_2 * v_wy);
+                let v_q_4: u32 = (v_col0 + v_tx) + (v_j_2 * v_wx);
+                if (v_r_4 < xpu_u.p_m) && (v_q_4 < xpu_u.p_n) {
+                    var v_v_4: f32;
+                    v_v_4 = xpu_u.p_alpha * v_acc[(v_i_2 * 4u) + v_j_2];
+                    if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                        v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_4 * xpu_u.p_ldc) + v_q_4]);
+                    }
+                    b_C[(v_r_4 * xpu_u.p_ldc) + v_q_4] = v_v_4;
                 }
             }
         }
@@ -197,9 +251,16 @@ func tile128x64CPU(b *gpuimpl.CPUBlock) {
 	p_C := gpuimpl.CPUView[float32](b.Buffers[0])
 	p_A := gpuimpl.CPUView[float32](b.Buffers[1])
 	p_B := gpuimpl.CPUView[float32](b.Buffers[2])
-	p_m := gpuimpl.CPUUniform[uint32](b.Uniforms, 0)
-	p_n := gpuimpl.CPUUniform[uint32](b.Uniforms, 4)
-	p_k := gpuimpl.CPUUniform[uint32](b.Uniforms, 8)
+	p_transA := gpuimpl.CPUUniform[uint32](b.Uniforms, 0)
+	p_transB := gpuimpl.CPUUniform[uint32](b.Uniforms, 4)
+	p_m := gpuimpl.CPUUniform[uint32](b.Uniforms, 8)
+	p_n := gpuimpl.CPUUniform[uint32](b.Uniforms, 12)
+	p_k := gpuimpl.CPUUniform[uint32](b.Uniforms, 16)
+	p_lda := gpuimpl.CPUUniform[uint32](b.Uniforms, 20)
+	p_ldb := gpuimpl.CPUUniform[uint32](b.Uniforms, 24)
+	p_ldc := gpuimpl.CPUUniform[uint32](b.Uniforms, 28)
+	p_alpha := gpuimpl.CPUUniform[float32](b.Uniforms, 32)
+	p_beta := gpuimpl.CPUUniform[float32](b.Uniforms, 36)
 	var s_as [2048]float32
 	var s_bs [1024]float32
 	var a_a [2048]float32
@@ -214,9 +275,16 @@ func tile128x64CPU(b *gpuimpl.CPUBlock) {
 	_ = p_C
 	_ = p_A
 	_ = p_B
+	_ = p_transA
+	_ = p_transB
 	_ = p_m
 	_ = p_n
 	_ = p_k
+	_ = p_lda
+	_ = p_ldb
+	_ = p_ldc
+	_ = p_alpha
+	_ = p_beta
 	_ = v_k0
 	_ = gx0
 	_ = gy0
@@ -281,46 +349,94 @@ func tile128x64CPU(b *gpuimpl.CPUBlock) {
 				_ = v_row0
 				var v_col0 uint32 = (b.Group.X * uint32(64))
 				_ = v_col0
-				{
-					var v_s uint32 = uint32(0)
-					_ = v_s
-					for v_s < uint32(8) {
-						{
-							var v_e uint32 = (v_li + ((v_s * v_wx) * v_wy))
-							_ = v_e
-							var v_r uint32 = (v_e / uint32(16))
-							_ = v_r
-							var v_q uint32 = (v_e % uint32(16))
-							_ = v_q
-							var v_v float32 = float32(0)
-							_ = v_v
-							if ((v_row0 + v_r) < p_m) && ((v_k0 + v_q) < p_k) {
-								v_v = p_A[((((v_row0 + v_r) * p_k) + v_k0) + v_q)]
+				if p_transA != uint32(0) {
+					{
+						var v_s uint32 = uint32(0)
+						_ = v_s
+						for v_s < uint32(8) {
+							{
+								var v_e uint32 = (v_li + ((v_s * v_wx) * v_wy))
+								_ = v_e
+								var v_r uint32 = (v_e % uint32(128))
+								_ = v_r
+								var v_q uint32 = (v_e / uint32(128))
+								_ = v_q
+								var v_v float32 = float32(0)
+								_ = v_v
+								if ((v_row0 + v_r) < p_m) && ((v_k0 + v_q) < p_k) {
+									v_v = p_A[((((v_k0 + v_q) * p_lda) + v_row0) + v_r)]
+								}
+								s_as[((v_r * uint32(16)) + v_q)] = v_v
 							}
-							s_as[v_e] = v_v
+							v_s = (v_s + uint32(1))
 						}
-						v_s = (v_s + uint32(1))
+					}
+				} else {
+					{
+						var v_s_1 uint32 = uint32(0)
+						_ = v_s_1
+						for v_s_1 < uint32(8) {
+							{
+								var v_e_1 uint32 = (v_li + ((v_s_1 * v_wx) * v_wy))
+								_ = v_e_1
+								var v_r_1 uint32 = (v_e_1 / uint32(16))
+								_ = v_r_1
+								var v_q_1 uint32 = (v_e_1 % uint32(16))
+								_ = v_q_1
+								var v_v_1 float32 = float32(0)
+								_ = v_v_1
+								if ((v_row0 + v_r_1) < p_m) && ((v_k0 + v_q_1) < p_k) {
+									v_v_1 = p_A[((((v_row0 + v_r_1) * p_lda) + v_k0) + v_q_1)]
+								}
+								s_as[v_e_1] = v_v_1
+							}
+							v_s_1 = (v_s_1 + uint32(1))
+						}
 					}
 				}
-				{
-					var v_s_1 uint32 = uint32(0)
-					_ = v_s_1
-					for v_s_1 < uint32(4) {
-						{
-							var v_e_1 uint32 = (v_li + ((v_s_1 * v_wx) * v_wy))
-							_ = v_e_1
-							var v_r_1 uint32 = (v_e_1 / uint32(64))
-							_ = v_r_1
-							var v_q_1 uint32 = (v_e_1 % uint32(64))
-							_ = v_q_1
-							var v_v_1 float32 = float32(0)
-							_ = v_v_1
-							if ((v_k0 + v_r_1) < p_k) && ((v_col0 + v_q_1) < p_n) {
-								v_v_1 = p_B[((((v_k0 + v_r_1) * p_n) + v_col0) + v_q_1)]
+				if p_transB != uint32(0) {
+					{
+						var v_s_2 uint32 = uint32(0)
+						_ = v_s_2
+						for v_s_2 < uint32(4) {
+							{
+								var v_e_2 uint32 = (v_li + ((v_s_2 * v_wx) * v_wy))
+								_ = v_e_2
+								var v_r_2 uint32 = (v_e_2 % uint32(16))
+								_ = v_r_2
+								var v_q_2 uint32 = (v_e_2 / uint32(16))
+								_ = v_q_2
+								var v_v_2 float32 = float32(0)
+								_ = v_v_2
+								if ((v_k0 + v_r_2) < p_k) && ((v_col0 + v_q_2) < p_n) {
+									v_v_2 = p_B[((((v_col0 + v_q_2) * p_ldb) + v_k0) + v_r_2)]
+								}
+								s_bs[((v_r_2 * uint32(64)) + v_q_2)] = v_v_2
 							}
-							s_bs[v_e_1] = v_v_1
+							v_s_2 = (v_s_2 + uint32(1))
 						}
-						v_s_1 = (v_s_1 + uint32(1))
+					}
+				} else {
+					{
+						var v_s_3 uint32 = uint32(0)
+						_ = v_s_3
+						for v_s_3 < uint32(4) {
+							{
+								var v_e_3 uint32 = (v_li + ((v_s_3 * v_wx) * v_wy))
+								_ = v_e_3
+								var v_r_3 uint32 = (v_e_3 / uint32(64))
+								_ = v_r_3
+								var v_q_3 uint32 = (v_e_3 % uint32(64))
+								_ = v_q_3
+								var v_v_3 float32 = float32(0)
+								_ = v_v_3
+								if ((v_k0 + v_r_3) < p_k) && ((v_col0 + v_q_3) < p_n) {
+									v_v_3 = p_B[((((v_k0 + v_r_3) * p_ldb) + v_col0) + v_q_3)]
+								}
+								s_bs[v_e_3] = v_v_3
+							}
+							v_s_3 = (v_s_3 + uint32(1))
+						}
 					}
 				}
 			}
@@ -441,12 +557,17 @@ func tile128x64CPU(b *gpuimpl.CPUBlock) {
 							for v_j_2 < uint32(4) {
 								{
 									{
-										var v_r_2 uint32 = ((v_row0 + v_ty) + (v_i_2 * v_wy))
-										_ = v_r_2
-										var v_q_2 uint32 = ((v_col0 + v_tx) + (v_j_2 * v_wx))
-										_ = v_q_2
-										if (v_r_2 < p_m) && (v_q_2 < p_n) {
-											p_C[((v_r_2 * p_n) + v_q_2)] = v_acc[((v_i_2 * uint32(4)) + v_j_2)]
+										var v_r_4 uint32 = ((v_row0 + v_ty) + (v_i_2 * v_wy))
+										_ = v_r_4
+										var v_q_4 uint32 = ((v_col0 + v_tx) + (v_j_2 * v_wx))
+										_ = v_q_4
+										if (v_r_4 < p_m) && (v_q_4 < p_n) {
+											var v_v_4 float32 = (p_alpha * v_acc[((v_i_2*uint32(4))+v_j_2)])
+											_ = v_v_4
+											if p_beta != float32(0) {
+												v_v_4 = (v_v_4 + (p_beta * p_C[((v_r_4*p_ldc)+v_q_4)]))
+											}
+											p_C[((v_r_4 * p_ldc) + v_q_4)] = v_v_4
 										}
 									}
 								}
@@ -467,50 +588,57 @@ var Tile16x16Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Codegen: "xpu-gen/1",
 	Block:   xpu.Dim3{X: 16, Y: 16, Z: 1},
 	Params: []gpuimpl.Param{
-		{Name: "C", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "float32"}, Size: 4, Access: gpuimpl.AccessWrite, Binding: 0, MinLen: []string{"m", "n"}},
+		{Name: "C", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "float32"}, Size: 4, Access: gpuimpl.AccessReadWrite, Binding: 0, MinLen: []string{"m", "n"}},
 		{Name: "A", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "float32"}, Size: 4, Access: gpuimpl.AccessRead, Binding: 1, MinLen: []string{"m", "k"}},
 		{Name: "B", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "float32"}, Size: 4, Access: gpuimpl.AccessRead, Binding: 2, MinLen: []string{"k", "n"}},
-		{Name: "m", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 0},
-		{Name: "n", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 4},
-		{Name: "k", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 8},
+		{Name: "transA", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 0},
+		{Name: "transB", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 4},
+		{Name: "m", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 8},
+		{Name: "n", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 12},
+		{Name: "k", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 16},
+		{Name: "lda", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 20},
+		{Name: "ldb", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 24},
+		{Name: "ldc", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 28},
+		{Name: "alpha", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "float32"}, Size: 4, Binding: 32},
+		{Name: "beta", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "float32"}, Size: 4, Binding: 36},
 	},
 	SharedBytes: 2048,
-	UniformSize: 16,
+	UniformSize: 48,
 	Func:        Tiled,
 	Comptime:    Tile{BM: 16, BN: 16, BK: 16, TM: 1, TN: 1},
 	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:04c01f4a118f4e9fa7dd3e6b38cdb3de4a9198826a7905177d03d54c25ea78b1",
-				PrivateBytes: new(428),
-				NativeOps:    []string{"workgroupBarrier"},
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:a3b51d192150c226dc04e22e3db77de0d42d183898e17db113162579089d26fb",
+				PrivateBytes: new(472),
+				NativeOps:    []string{"bitcast", "max", "select", "workgroupBarrier"},
 			},
 			Code: tile16x16WGSL,
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:6f17851dd918913e66ffffbe8034ce66bfb363c920a883e3daac8bfec2202965"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:51b98982caa15ba914be4c69ee7f13d7aab88630b9570fb17ac9135bae93f2b9"},
 			Entry:    tile16x16CPU,
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:98581accd7106197fe4836a8ee55b0ae7169849ecff751b5045934efa9255599"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:81125dc02c19d5c8735bbaea897164da98e82a28e0a3132c37c2d1c703deeecd"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v3"},
 			Code:     libLLVMHOSTX8664V3,
 			Symbol:   "xpu_Tile16x16",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:27c303152e7305ce58c2c4bb202ba71e501188987d46df73bfc51f4662903cb9"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:87e7bcd767c4dcfd335d8810979d5332851f8a8fdf0f92521351b9353939c484"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
 			Code:     libLLVMHOSTX8664V4,
 			Symbol:   "xpu_Tile16x16",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:dada2dd2f1cf7e6c4da345e1a5df2a023ae208883f0ce21d1c20f0eceaf3bf9d"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:9ae89aaa6fce3f70b3f0262e38101833db7c9f03b1e291d1c17b781661e1784e"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "armv8-a"},
 			Code:     libLLVMHOSTARMV8A,
 			Symbol:   "xpu_Tile16x16",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cuda", Target: "ptx", Hash: "sha256:bb62922e9c492bbdb7443d2a48b008f2d40c301d1813b53776ec30e90457eb0f",
-				PrivateBytes: new(428),
+			Manifest: gpuimpl.Manifest{Backend: "cuda", Target: "ptx", Hash: "sha256:38695e0001f2bdbe75f146b5d1fb58f6ab67a2df8e21ddeeee8fc84ee4c24611",
+				PrivateBytes: new(472),
 				Fault:        true,
 			},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "sm_70"},
@@ -518,9 +646,9 @@ var Tile16x16Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_Tile16x16",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:41faee7de9a33e9624b33c42eb5fc263bd9059183d0e494cc4018d7e4b85c1ca",
-				PrivateBytes: new(428),
-				Registers:    new(34),
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:e12993e11b606078c57c8aa396290d74e98e440b7cc806841859342c49d02074",
+				PrivateBytes: new(472),
+				Registers:    new(38),
 				SpillBytes:   new(0),
 				Fault:        true,
 			},
@@ -529,9 +657,9 @@ var Tile16x16Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_Tile16x16",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:79f1b59438312b2794d907bfed5cf6b7434588223265c1cf9010e28fa3469ef1",
-				PrivateBytes: new(428),
-				Registers:    new(34),
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:754a50e550202dd2f854d97b0590bb8849c61a1d38708fbe6dbc1f0e6aa069d8",
+				PrivateBytes: new(472),
+				Registers:    new(38),
 				SpillBytes:   new(0),
 				Fault:        true,
 			},
@@ -540,9 +668,9 @@ var Tile16x16Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_Tile16x16",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:29c573f89b0fcd33140f46e314c7f3da95699fdf92ddf74278c333f5b47e62be",
-				PrivateBytes: new(428),
-				Registers:    new(27),
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:cfeedc0e0768c79769c8ec09478f1c4c0dc4daa469a100ac1284b3ab916b0112",
+				PrivateBytes: new(472),
+				Registers:    new(30),
 				SpillBytes:   new(0),
 				Fault:        true,
 			},
@@ -556,15 +684,22 @@ var Tile16x16Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 // LaunchTile16x16 launches the kernel Tile16x16 on the stream s over a grid of groups
 // blocks of 16x16x1 work-items, with the arguments of Tiled after its Thread and its comptime parameter.
 // Buffers are bound in this order; scalars are uniforms.
-func LaunchTile16x16(s *gpu.Stream, groups xpu.Dim3, C *gpu.Buffer[float32], A *gpu.Buffer[float32], B *gpu.Buffer[float32], m uint32, n uint32, k uint32) error {
-	return s.Launch(Tile16x16Kernel, groups, C, A, B, m, n, k)
+func LaunchTile16x16(s *gpu.Stream, groups xpu.Dim3, C *gpu.Buffer[float32], A *gpu.Buffer[float32], B *gpu.Buffer[float32], transA uint32, transB uint32, m uint32, n uint32, k uint32, lda uint32, ldb uint32, ldc uint32, alpha float32, beta float32) error {
+	return s.Launch(Tile16x16Kernel, groups, C, A, B, transA, transB, m, n, k, lda, ldb, ldc, alpha, beta)
 }
 
 // tile16x16WGSL is the WGSL code of Tile16x16.
 const tile16x16WGSL = `struct xpu_Uniforms {
+    p_transA: u32,
+    p_transB: u32,
     p_m: u32,
     p_n: u32,
     p_k: u32,
+    p_lda: u32,
+    p_ldb: u32,
+    p_ldc: u32,
+    p_alpha: f32,
+    p_beta: f32,
 }
 
 @group(0) @binding(0) var<storage, read_write> b_C: array<f32>;
@@ -573,6 +708,13 @@ const tile16x16WGSL = `struct xpu_Uniforms {
 @group(0) @binding(3) var<uniform> xpu_u: xpu_Uniforms;
 var<workgroup> s_as: array<f32, 256>;
 var<workgroup> s_bs: array<f32, 256>;
+
+// Go's comparison of the float32s of bits x and y: -1, 0 or 1, or 2 when either is NaN. Integer arithmetic, which no compiler may take for finite math.
+fn xpu_cmp_f32(x: u32, y: u32) -> i32 {
+    let a = select(i32(x & 2147483647u), -i32(x & 2147483647u), x > 2147483647u);
+    let b = select(i32(y & 2147483647u), -i32(y & 2147483647u), y > 2147483647u);
+    return select(select(select(-1i, 1i, a > b), 0i, a == b), 2i, max(x & 2147483647u, y & 2147483647u) > 2139095040u);
+}
 
 // main is kernel Tile16x16, block 16x16x1.
 @compute @workgroup_size(16, 16, 1)
@@ -591,27 +733,55 @@ fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid
     var v_b: array<f32, 8>;
     v_b = array<f32, 8>();
     for (var v_k0: u32 = 0u; v_k0 < xpu_u.p_k; v_k0 = v_k0 + 16u) {
-        for (var v_s: u32 = 0u; v_s < 1u; v_s = v_s + 1u) {
-            let v_e: u32 = v_li + ((v_s * v_wx) * v_wy);
-            let v_r: u32 = v_e / 16u;
-            let v_q: u32 = v_e % 16u;
-            var v_v: f32;
-            v_v = 0.0f;
-            if ((v_row0 + v_r) < xpu_u.p_m) && ((v_k0 + v_q) < xpu_u.p_k) {
-                v_v = b_A[(((v_row0 + v_r) * xpu_u.p_k) + v_k0) + v_q];
+        if xpu_u.p_transA != 0u {
+            for (var v_s: u32 = 0u; v_s < 1u; v_s = v_s + 1u) {
+                let v_e: u32 = v_li + ((v_s * v_wx) * v_wy);
+                let v_r: u32 = v_e % 16u;
+                let v_q: u32 = v_e / 16u;
+                var v_v: f32;
+                v_v = 0.0f;
+                if ((v_row0 + v_r) < xpu_u.p_m) && ((v_k0 + v_q) < xpu_u.p_k) {
+                    v_v = b_A[(((v_k0 + v_q) * xpu_u.p_lda) + v_row0) + v_r];
+                }
+                s_as[(v_r * 16u) + v_q] = v_v;
             }
-            s_as[v_e] = v_v;
+        } else {
+            for (var v_s_1: u32 = 0u; v_s_1 < 1u; v_s_1 = v_s_1 + 1u) {
+                let v_e_1: u32 = v_li + ((v_s_1 * v_wx) * v_wy);
+                let v_r_1: u32 = v_e_1 / 16u;
+                let v_q_1: u32 = v_e_1 % 16u;
+                var v_v_1: f32;
+                v_v_1 = 0.0f;
+                if ((v_row0 + v_r_1) < xpu_u.p_m) && ((v_k0 + v_q_1) < xpu_u.p_k) {
+                    v_v_1 = b_A[(((v_row0 + v_r_1) * xpu_u.p_lda) + v_k0) + v_q_1];
+                }
+                s_as[v_e_1] = v_v_1;
+            }
         }
-        for (var v_s_1: u32 = 0u; v_s_1 < 1u; v_s_1 = v_s_1 + 1u) {
-            let v_e_1: u32 = v_li + ((v_s_1 * v_wx) * v_wy);
-            let v_r_1: u32 = v_e_1 / 16u;
-            let v_q_1: u32 = v_e_1 % 16u;
-            var v_v_1: f32;
-            v_v_1 = 0.0f;
-            if ((v_k0 + v_r_1) < xpu_u.p_k) && ((v_col0 + v_q_1) < xpu_u.p_n) {
-                v_v_1 = b_B[(((v_k0 + v_r_1) * xpu_u.p_n) + v_col0) + v_q_1];
+        if xpu_u.p_transB != 0u {
+            for (var v_s_2: u32 = 0u; v_s_2 < 1u; v_s_2 = v_s_2 + 1u) {
+                let v_e_2: u32 = v_li + ((v_s_2 * v_wx) * v_wy);
+                let v_r_2: u32 = v_e_2 % 16u;
+                let v_q_2: u32 = v_e_2 / 16u;
+                var v_v_2: f32;
+                v_v_2 = 0.0f;
+                if ((v_k0 + v_r_2) < xpu_u.p_k) && ((v_col0 + v_q_2) < xpu_u.p_n) {
+                    v_v_2 = b_B[(((v_col0 + v_q_2) * xpu_u.p_ldb) + v_k0) + v_r_2];
+                }
+                s_bs[(v_r_2 * 16u) + v_q_2] = v_v_2;
             }
-            s_bs[v_e_1] = v_v_1;
+        } else {
+            for (var v_s_3: u32 = 0u; v_s_3 < 1u; v_s_3 = v_s_3 + 1u) {
+                let v_e_3: u32 = v_li + ((v_s_3 * v_wx) * v_wy);
+                let v_r_3: u32 = v_e_3 / 16u;
+                let v_q_3: u32 = v_e_3 % 16u;
+                var v_v_3: f32;
+                v_v_3 = 0.0f;
+                if ((v_k0 + v_r_3) < xpu_u.p_k) && ((v_col0 + v_q_3) < xpu_u.p_n) {
+                    v_v_3 = b_B[(((v_k0 + v_r_3) * xpu_u.p_ldb) + v_col0) + v_q_3];
+                }
+                s_bs[v_e_3] = v_v_3;
+            }
         }
         workgroupBarrier();
         for (var v_kk: u32 = 0u; v_kk < 16u; v_kk = v_kk + 1u) {
@@ -632,10 +802,15 @@ fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid
     for (var v_i_2: u32 = 0u; v_i_2 < 1u; v_i_2 = v_i_2 + 1u) {
         for (var v_j_2: u32 = 0u; v_j_2 < 1u; v_j_2 = v_j_2 + 1u) {
             {
-                let v_r_2: u32 = (v_row0 + v_ty) + (v_i_2 * v_wy);
-                let v_q_2: u32 = (v_col0 + v_tx) + (v_j_2 * v_wx);
-                if (v_r_2 < xpu_u.p_m) && (v_q_2 < xpu_u.p_n) {
-                    b_C[(v_r_2 * xpu_u.p_n) + v_q_2] = v_acc[(v_i_2 * 1u) + v_j_2];
+                let v_r_4: u32 = (v_row0 + v_ty) + (v_i_2 * v_wy);
+                let v_q_4: u32 = (v_col0 + v_tx) + (v_j_2 * v_wx);
+                if (v_r_4 < xpu_u.p_m) && (v_q_4 < xpu_u.p_n) {
+                    var v_v_4: f32;
+                    v_v_4 = xpu_u.p_alpha * v_acc[(v_i_2 * 1u) + v_j_2];
+                    if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                        v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_4 * xpu_u.p_ldc) + v_q_4]);
+                    }
+                    b_C[(v_r_4 * xpu_u.p_ldc) + v_q_4] = v_v_4;
                 }
             }
         }
@@ -648,9 +823,16 @@ func tile16x16CPU(b *gpuimpl.CPUBlock) {
 	p_C := gpuimpl.CPUView[float32](b.Buffers[0])
 	p_A := gpuimpl.CPUView[float32](b.Buffers[1])
 	p_B := gpuimpl.CPUView[float32](b.Buffers[2])
-	p_m := gpuimpl.CPUUniform[uint32](b.Uniforms, 0)
-	p_n := gpuimpl.CPUUniform[uint32](b.Uniforms, 4)
-	p_k := gpuimpl.CPUUniform[uint32](b.Uniforms, 8)
+	p_transA := gpuimpl.CPUUniform[uint32](b.Uniforms, 0)
+	p_transB := gpuimpl.CPUUniform[uint32](b.Uniforms, 4)
+	p_m := gpuimpl.CPUUniform[uint32](b.Uniforms, 8)
+	p_n := gpuimpl.CPUUniform[uint32](b.Uniforms, 12)
+	p_k := gpuimpl.CPUUniform[uint32](b.Uniforms, 16)
+	p_lda := gpuimpl.CPUUniform[uint32](b.Uniforms, 20)
+	p_ldb := gpuimpl.CPUUniform[uint32](b.Uniforms, 24)
+	p_ldc := gpuimpl.CPUUniform[uint32](b.Uniforms, 28)
+	p_alpha := gpuimpl.CPUUniform[float32](b.Uniforms, 32)
+	p_beta := gpuimpl.CPUUniform[float32](b.Uniforms, 36)
 	var s_as [256]float32
 	var s_bs [256]float32
 	var a_a [2048]float32
@@ -665,9 +847,16 @@ func tile16x16CPU(b *gpuimpl.CPUBlock) {
 	_ = p_C
 	_ = p_A
 	_ = p_B
+	_ = p_transA
+	_ = p_transB
 	_ = p_m
 	_ = p_n
 	_ = p_k
+	_ = p_lda
+	_ = p_ldb
+	_ = p_ldc
+	_ = p_alpha
+	_ = p_beta
 	_ = v_k0
 	_ = gx0
 	_ = gy0
@@ -732,46 +921,94 @@ func tile16x16CPU(b *gpuimpl.CPUBlock) {
 				_ = v_row0
 				var v_col0 uint32 = (b.Group.X * uint32(16))
 				_ = v_col0
-				{
-					var v_s uint32 = uint32(0)
-					_ = v_s
-					for v_s < uint32(1) {
-						{
-							var v_e uint32 = (v_li + ((v_s * v_wx) * v_wy))
-							_ = v_e
-							var v_r uint32 = (v_e / uint32(16))
-							_ = v_r
-							var v_q uint32 = (v_e % uint32(16))
-							_ = v_q
-							var v_v float32 = float32(0)
-							_ = v_v
-							if ((v_row0 + v_r) < p_m) && ((v_k0 + v_q) < p_k) {
-								v_v = p_A[((((v_row0 + v_r) * p_k) + v_k0) + v_q)]
+				if p_transA != uint32(0) {
+					{
+						var v_s uint32 = uint32(0)
+						_ = v_s
+						for v_s < uint32(1) {
+							{
+								var v_e uint32 = (v_li + ((v_s * v_wx) * v_wy))
+								_ = v_e
+								var v_r uint32 = (v_e % uint32(16))
+								_ = v_r
+								var v_q uint32 = (v_e / uint32(16))
+								_ = v_q
+								var v_v float32 = float32(0)
+								_ = v_v
+								if ((v_row0 + v_r) < p_m) && ((v_k0 + v_q) < p_k) {
+									v_v = p_A[((((v_k0 + v_q) * p_lda) + v_row0) + v_r)]
+								}
+								s_as[((v_r * uint32(16)) + v_q)] = v_v
 							}
-							s_as[v_e] = v_v
+							v_s = (v_s + uint32(1))
 						}
-						v_s = (v_s + uint32(1))
+					}
+				} else {
+					{
+						var v_s_1 uint32 = uint32(0)
+						_ = v_s_1
+						for v_s_1 < uint32(1) {
+							{
+								var v_e_1 uint32 = (v_li + ((v_s_1 * v_wx) * v_wy))
+								_ = v_e_1
+								var v_r_1 uint32 = (v_e_1 / uint32(16))
+								_ = v_r_1
+								var v_q_1 uint32 = (v_e_1 % uint32(16))
+								_ = v_q_1
+								var v_v_1 float32 = float32(0)
+								_ = v_v_1
+								if ((v_row0 + v_r_1) < p_m) && ((v_k0 + v_q_1) < p_k) {
+									v_v_1 = p_A[((((v_row0 + v_r_1) * p_lda) + v_k0) + v_q_1)]
+								}
+								s_as[v_e_1] = v_v_1
+							}
+							v_s_1 = (v_s_1 + uint32(1))
+						}
 					}
 				}
-				{
-					var v_s_1 uint32 = uint32(0)
-					_ = v_s_1
-					for v_s_1 < uint32(1) {
-						{
-							var v_e_1 uint32 = (v_li + ((v_s_1 * v_wx) * v_wy))
-							_ = v_e_1
-							var v_r_1 uint32 = (v_e_1 / uint32(16))
-							_ = v_r_1
-							var v_q_1 uint32 = (v_e_1 % uint32(16))
-							_ = v_q_1
-							var v_v_1 float32 = float32(0)
-							_ = v_v_1
-							if ((v_k0 + v_r_1) < p_k) && ((v_col0 + v_q_1) < p_n) {
-								v_v_1 = p_B[((((v_k0 + v_r_1) * p_n) + v_col0) + v_q_1)]
+				if p_transB != uint32(0) {
+					{
+						var v_s_2 uint32 = uint32(0)
+						_ = v_s_2
+						for v_s_2 < uint32(1) {
+							{
+								var v_e_2 uint32 = (v_li + ((v_s_2 * v_wx) * v_wy))
+								_ = v_e_2
+								var v_r_2 uint32 = (v_e_2 % uint32(16))
+								_ = v_r_2
+								var v_q_2 uint32 = (v_e_2 / uint32(16))
+								_ = v_q_2
+								var v_v_2 float32 = float32(0)
+								_ = v_v_2
+								if ((v_k0 + v_r_2) < p_k) && ((v_col0 + v_q_2) < p_n) {
+									v_v_2 = p_B[((((v_col0 + v_q_2) * p_ldb) + v_k0) + v_r_2)]
+								}
+								s_bs[((v_r_2 * uint32(16)) + v_q_2)] = v_v_2
 							}
-							s_bs[v_e_1] = v_v_1
+							v_s_2 = (v_s_2 + uint32(1))
 						}
-						v_s_1 = (v_s_1 + uint32(1))
+					}
+				} else {
+					{
+						var v_s_3 uint32 = uint32(0)
+						_ = v_s_3
+						for v_s_3 < uint32(1) {
+							{
+								var v_e_3 uint32 = (v_li + ((v_s_3 * v_wx) * v_wy))
+								_ = v_e_3
+								var v_r_3 uint32 = (v_e_3 / uint32(16))
+								_ = v_r_3
+								var v_q_3 uint32 = (v_e_3 % uint32(16))
+								_ = v_q_3
+								var v_v_3 float32 = float32(0)
+								_ = v_v_3
+								if ((v_k0 + v_r_3) < p_k) && ((v_col0 + v_q_3) < p_n) {
+									v_v_3 = p_B[((((v_k0 + v_r_3) * p_ldb) + v_col0) + v_q_3)]
+								}
+								s_bs[v_e_3] = v_v_3
+							}
+							v_s_3 = (v_s_3 + uint32(1))
+						}
 					}
 				}
 			}
@@ -892,12 +1129,17 @@ func tile16x16CPU(b *gpuimpl.CPUBlock) {
 							for v_j_2 < uint32(1) {
 								{
 									{
-										var v_r_2 uint32 = ((v_row0 + v_ty) + (v_i_2 * v_wy))
-										_ = v_r_2
-										var v_q_2 uint32 = ((v_col0 + v_tx) + (v_j_2 * v_wx))
-										_ = v_q_2
-										if (v_r_2 < p_m) && (v_q_2 < p_n) {
-											p_C[((v_r_2 * p_n) + v_q_2)] = v_acc[((v_i_2 * uint32(1)) + v_j_2)]
+										var v_r_4 uint32 = ((v_row0 + v_ty) + (v_i_2 * v_wy))
+										_ = v_r_4
+										var v_q_4 uint32 = ((v_col0 + v_tx) + (v_j_2 * v_wx))
+										_ = v_q_4
+										if (v_r_4 < p_m) && (v_q_4 < p_n) {
+											var v_v_4 float32 = (p_alpha * v_acc[((v_i_2*uint32(1))+v_j_2)])
+											_ = v_v_4
+											if p_beta != float32(0) {
+												v_v_4 = (v_v_4 + (p_beta * p_C[((v_r_4*p_ldc)+v_q_4)]))
+											}
+											p_C[((v_r_4 * p_ldc) + v_q_4)] = v_v_4
 										}
 									}
 								}
@@ -918,50 +1160,57 @@ var Tile32x32Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Codegen: "xpu-gen/1",
 	Block:   xpu.Dim3{X: 16, Y: 16, Z: 1},
 	Params: []gpuimpl.Param{
-		{Name: "C", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "float32"}, Size: 4, Access: gpuimpl.AccessWrite, Binding: 0, MinLen: []string{"m", "n"}},
+		{Name: "C", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "float32"}, Size: 4, Access: gpuimpl.AccessReadWrite, Binding: 0, MinLen: []string{"m", "n"}},
 		{Name: "A", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "float32"}, Size: 4, Access: gpuimpl.AccessRead, Binding: 1, MinLen: []string{"m", "k"}},
 		{Name: "B", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "float32"}, Size: 4, Access: gpuimpl.AccessRead, Binding: 2, MinLen: []string{"k", "n"}},
-		{Name: "m", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 0},
-		{Name: "n", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 4},
-		{Name: "k", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 8},
+		{Name: "transA", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 0},
+		{Name: "transB", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 4},
+		{Name: "m", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 8},
+		{Name: "n", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 12},
+		{Name: "k", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 16},
+		{Name: "lda", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 20},
+		{Name: "ldb", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 24},
+		{Name: "ldc", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 28},
+		{Name: "alpha", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "float32"}, Size: 4, Binding: 32},
+		{Name: "beta", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "float32"}, Size: 4, Binding: 36},
 	},
 	SharedBytes: 4096,
-	UniformSize: 16,
+	UniformSize: 48,
 	Func:        Tiled,
 	Comptime:    Tile{BM: 32, BN: 32, BK: 16, TM: 2, TN: 2},
 	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:9f9050a0a51609e0a14e18bb72fbaee8e7c78f276b5548e704d42a91460842e7",
-				PrivateBytes: new(428),
-				NativeOps:    []string{"workgroupBarrier"},
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:b244ba5094b7cc12839a47647a701ca4050c1a4dd183bf090c561511fba0cd8c",
+				PrivateBytes: new(472),
+				NativeOps:    []string{"bitcast", "max", "select", "workgroupBarrier"},
 			},
 			Code: tile32x32WGSL,
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:bb0266983ef6de9e90b130b4edf76e5dc7e9b2cd7f935c90645dd33231fb6086"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:89756766ffd8637814cf3c5c33a6db7838855ff26177742acc55b7e9dd239a36"},
 			Entry:    tile32x32CPU,
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:0da54e6bc91401f0bc676aa86337ce690d2f43deafb6020717a0966b0a8b07a9"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:033f05fe338f5643eef30d2cf7349e1ddd9b9e9657e01db439518bb1178c82e3"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v3"},
 			Code:     libLLVMHOSTX8664V3,
 			Symbol:   "xpu_Tile32x32",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:a00a6acbe8546186b656ad6b00c215759ce7d9946a92b2f8e146db9a30e84635"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:f637956799db1048309d9610e4cd265ec162602632c8d6bc2302f52dcda7dc96"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
 			Code:     libLLVMHOSTX8664V4,
 			Symbol:   "xpu_Tile32x32",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:2476f45276eae824ae9aef2965bca0fc40cb2edd2e26a6ac2dec8fdaf6b9462f"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:5a909690c9c53981abac0ec50fdf326b701e1fad9a03abbd0fca2eae079d8534"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "armv8-a"},
 			Code:     libLLVMHOSTARMV8A,
 			Symbol:   "xpu_Tile32x32",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cuda", Target: "ptx", Hash: "sha256:de68869b3f8cf409f95692eb2e99fdcf931ba97cee32236fb8504acf4165d0d7",
-				PrivateBytes: new(428),
+			Manifest: gpuimpl.Manifest{Backend: "cuda", Target: "ptx", Hash: "sha256:387ef6e99eadaeba3f6cc9773fe04386822b861bd55cc4d116af6c92e7d71199",
+				PrivateBytes: new(472),
 				Fault:        true,
 			},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "sm_70"},
@@ -969,9 +1218,9 @@ var Tile32x32Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_Tile32x32",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:27bd866bf2310cb0cb1b4cababd00339dd80415daf496904e903af808f84045b",
-				PrivateBytes: new(428),
-				Registers:    new(82),
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:c042cd50b8c6b42497ee90158d4a67786381d401b267a55dfbed4ec4816586ab",
+				PrivateBytes: new(472),
+				Registers:    new(110),
 				SpillBytes:   new(0),
 				Fault:        true,
 			},
@@ -980,9 +1229,9 @@ var Tile32x32Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_Tile32x32",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:9f38f57c574d1437ee6ac817f4056f6bdef4e18fad173519ee3774596684cde9",
-				PrivateBytes: new(428),
-				Registers:    new(82),
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:ba7eab1d43ba79ab269cd0ae97c430a1766df670016af1c047167229190570f7",
+				PrivateBytes: new(472),
+				Registers:    new(110),
 				SpillBytes:   new(0),
 				Fault:        true,
 			},
@@ -991,9 +1240,9 @@ var Tile32x32Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_Tile32x32",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:5bd8d6ae6ec2558e7b84ea1b54eb8da0e9577a5c7241a211e5ae40a5de692d2e",
-				PrivateBytes: new(428),
-				Registers:    new(65),
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:dc995b594995b3842b6a1efacafd5222c8f13f373cd5d223ef8d3ce0198cf664",
+				PrivateBytes: new(472),
+				Registers:    new(75),
 				SpillBytes:   new(0),
 				Fault:        true,
 			},
@@ -1007,15 +1256,22 @@ var Tile32x32Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 // LaunchTile32x32 launches the kernel Tile32x32 on the stream s over a grid of groups
 // blocks of 16x16x1 work-items, with the arguments of Tiled after its Thread and its comptime parameter.
 // Buffers are bound in this order; scalars are uniforms.
-func LaunchTile32x32(s *gpu.Stream, groups xpu.Dim3, C *gpu.Buffer[float32], A *gpu.Buffer[float32], B *gpu.Buffer[float32], m uint32, n uint32, k uint32) error {
-	return s.Launch(Tile32x32Kernel, groups, C, A, B, m, n, k)
+func LaunchTile32x32(s *gpu.Stream, groups xpu.Dim3, C *gpu.Buffer[float32], A *gpu.Buffer[float32], B *gpu.Buffer[float32], transA uint32, transB uint32, m uint32, n uint32, k uint32, lda uint32, ldb uint32, ldc uint32, alpha float32, beta float32) error {
+	return s.Launch(Tile32x32Kernel, groups, C, A, B, transA, transB, m, n, k, lda, ldb, ldc, alpha, beta)
 }
 
 // tile32x32WGSL is the WGSL code of Tile32x32.
 const tile32x32WGSL = `struct xpu_Uniforms {
+    p_transA: u32,
+    p_transB: u32,
     p_m: u32,
     p_n: u32,
     p_k: u32,
+    p_lda: u32,
+    p_ldb: u32,
+    p_ldc: u32,
+    p_alpha: f32,
+    p_beta: f32,
 }
 
 @group(0) @binding(0) var<storage, read_write> b_C: array<f32>;
@@ -1024,6 +1280,13 @@ const tile32x32WGSL = `struct xpu_Uniforms {
 @group(0) @binding(3) var<uniform> xpu_u: xpu_Uniforms;
 var<workgroup> s_as: array<f32, 512>;
 var<workgroup> s_bs: array<f32, 512>;
+
+// Go's comparison of the float32s of bits x and y: -1, 0 or 1, or 2 when either is NaN. Integer arithmetic, which no compiler may take for finite math.
+fn xpu_cmp_f32(x: u32, y: u32) -> i32 {
+    let a = select(i32(x & 2147483647u), -i32(x & 2147483647u), x > 2147483647u);
+    let b = select(i32(y & 2147483647u), -i32(y & 2147483647u), y > 2147483647u);
+    return select(select(select(-1i, 1i, a > b), 0i, a == b), 2i, max(x & 2147483647u, y & 2147483647u) > 2139095040u);
+}
 
 // main is kernel Tile32x32, block 16x16x1.
 @compute @workgroup_size(16, 16, 1)
@@ -1042,27 +1305,55 @@ fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid
     var v_b: array<f32, 8>;
     v_b = array<f32, 8>();
     for (var v_k0: u32 = 0u; v_k0 < xpu_u.p_k; v_k0 = v_k0 + 16u) {
-        for (var v_s: u32 = 0u; v_s < 2u; v_s = v_s + 1u) {
-            let v_e: u32 = v_li + ((v_s * v_wx) * v_wy);
-            let v_r: u32 = v_e / 16u;
-            let v_q: u32 = v_e % 16u;
-            var v_v: f32;
-            v_v = 0.0f;
-            if ((v_row0 + v_r) < xpu_u.p_m) && ((v_k0 + v_q) < xpu_u.p_k) {
-                v_v = b_A[(((v_row0 + v_r) * xpu_u.p_k) + v_k0) + v_q];
+        if xpu_u.p_transA != 0u {
+            for (var v_s: u32 = 0u; v_s < 2u; v_s = v_s + 1u) {
+                let v_e: u32 = v_li + ((v_s * v_wx) * v_wy);
+                let v_r: u32 = v_e % 32u;
+                let v_q: u32 = v_e / 32u;
+                var v_v: f32;
+                v_v = 0.0f;
+                if ((v_row0 + v_r) < xpu_u.p_m) && ((v_k0 + v_q) < xpu_u.p_k) {
+                    v_v = b_A[(((v_k0 + v_q) * xpu_u.p_lda) + v_row0) + v_r];
+                }
+                s_as[(v_r * 16u) + v_q] = v_v;
             }
-            s_as[v_e] = v_v;
+        } else {
+            for (var v_s_1: u32 = 0u; v_s_1 < 2u; v_s_1 = v_s_1 + 1u) {
+                let v_e_1: u32 = v_li + ((v_s_1 * v_wx) * v_wy);
+                let v_r_1: u32 = v_e_1 / 16u;
+                let v_q_1: u32 = v_e_1 % 16u;
+                var v_v_1: f32;
+                v_v_1 = 0.0f;
+                if ((v_row0 + v_r_1) < xpu_u.p_m) && ((v_k0 + v_q_1) < xpu_u.p_k) {
+                    v_v_1 = b_A[(((v_row0 + v_r_1) * xpu_u.p_lda) + v_k0) + v_q_1];
+                }
+                s_as[v_e_1] = v_v_1;
+            }
         }
-        for (var v_s_1: u32 = 0u; v_s_1 < 2u; v_s_1 = v_s_1 + 1u) {
-            let v_e_1: u32 = v_li + ((v_s_1 * v_wx) * v_wy);
-            let v_r_1: u32 = v_e_1 / 32u;
-            let v_q_1: u32 = v_e_1 % 32u;
-            var v_v_1: f32;
-            v_v_1 = 0.0f;
-            if ((v_k0 + v_r_1) < xpu_u.p_k) && ((v_col0 + v_q_1) < xpu_u.p_n) {
-                v_v_1 = b_B[(((v_k0 + v_r_1) * xpu_u.p_n) + v_col0) + v_q_1];
+        if xpu_u.p_transB != 0u {
+            for (var v_s_2: u32 = 0u; v_s_2 < 2u; v_s_2 = v_s_2 + 1u) {
+                let v_e_2: u32 = v_li + ((v_s_2 * v_wx) * v_wy);
+                let v_r_2: u32 = v_e_2 % 16u;
+                let v_q_2: u32 = v_e_2 / 16u;
+                var v_v_2: f32;
+                v_v_2 = 0.0f;
+                if ((v_k0 + v_r_2) < xpu_u.p_k) && ((v_col0 + v_q_2) < xpu_u.p_n) {
+                    v_v_2 = b_B[(((v_col0 + v_q_2) * xpu_u.p_ldb) + v_k0) + v_r_2];
+                }
+                s_bs[(v_r_2 * 32u) + v_q_2] = v_v_2;
             }
-            s_bs[v_e_1] = v_v_1;
+        } else {
+            for (var v_s_3: u32 = 0u; v_s_3 < 2u; v_s_3 = v_s_3 + 1u) {
+                let v_e_3: u32 = v_li + ((v_s_3 * v_wx) * v_wy);
+                let v_r_3: u32 = v_e_3 / 32u;
+                let v_q_3: u32 = v_e_3 % 32u;
+                var v_v_3: f32;
+                v_v_3 = 0.0f;
+                if ((v_k0 + v_r_3) < xpu_u.p_k) && ((v_col0 + v_q_3) < xpu_u.p_n) {
+                    v_v_3 = b_B[(((v_k0 + v_r_3) * xpu_u.p_ldb) + v_col0) + v_q_3];
+                }
+                s_bs[v_e_3] = v_v_3;
+            }
         }
         workgroupBarrier();
         for (var v_kk: u32 = 0u; v_kk < 16u; v_kk = v_kk + 1u) {
@@ -1083,10 +1374,15 @@ fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid
     for (var v_i_2: u32 = 0u; v_i_2 < 2u; v_i_2 = v_i_2 + 1u) {
         for (var v_j_2: u32 = 0u; v_j_2 < 2u; v_j_2 = v_j_2 + 1u) {
             {
-                let v_r_2: u32 = (v_row0 + v_ty) + (v_i_2 * v_wy);
-                let v_q_2: u32 = (v_col0 + v_tx) + (v_j_2 * v_wx);
-                if (v_r_2 < xpu_u.p_m) && (v_q_2 < xpu_u.p_n) {
-                    b_C[(v_r_2 * xpu_u.p_n) + v_q_2] = v_acc[(v_i_2 * 2u) + v_j_2];
+                let v_r_4: u32 = (v_row0 + v_ty) + (v_i_2 * v_wy);
+                let v_q_4: u32 = (v_col0 + v_tx) + (v_j_2 * v_wx);
+                if (v_r_4 < xpu_u.p_m) && (v_q_4 < xpu_u.p_n) {
+                    var v_v_4: f32;
+                    v_v_4 = xpu_u.p_alpha * v_acc[(v_i_2 * 2u) + v_j_2];
+                    if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                        v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_4 * xpu_u.p_ldc) + v_q_4]);
+                    }
+                    b_C[(v_r_4 * xpu_u.p_ldc) + v_q_4] = v_v_4;
                 }
             }
         }
@@ -1099,9 +1395,16 @@ func tile32x32CPU(b *gpuimpl.CPUBlock) {
 	p_C := gpuimpl.CPUView[float32](b.Buffers[0])
 	p_A := gpuimpl.CPUView[float32](b.Buffers[1])
 	p_B := gpuimpl.CPUView[float32](b.Buffers[2])
-	p_m := gpuimpl.CPUUniform[uint32](b.Uniforms, 0)
-	p_n := gpuimpl.CPUUniform[uint32](b.Uniforms, 4)
-	p_k := gpuimpl.CPUUniform[uint32](b.Uniforms, 8)
+	p_transA := gpuimpl.CPUUniform[uint32](b.Uniforms, 0)
+	p_transB := gpuimpl.CPUUniform[uint32](b.Uniforms, 4)
+	p_m := gpuimpl.CPUUniform[uint32](b.Uniforms, 8)
+	p_n := gpuimpl.CPUUniform[uint32](b.Uniforms, 12)
+	p_k := gpuimpl.CPUUniform[uint32](b.Uniforms, 16)
+	p_lda := gpuimpl.CPUUniform[uint32](b.Uniforms, 20)
+	p_ldb := gpuimpl.CPUUniform[uint32](b.Uniforms, 24)
+	p_ldc := gpuimpl.CPUUniform[uint32](b.Uniforms, 28)
+	p_alpha := gpuimpl.CPUUniform[float32](b.Uniforms, 32)
+	p_beta := gpuimpl.CPUUniform[float32](b.Uniforms, 36)
 	var s_as [512]float32
 	var s_bs [512]float32
 	var a_a [2048]float32
@@ -1116,9 +1419,16 @@ func tile32x32CPU(b *gpuimpl.CPUBlock) {
 	_ = p_C
 	_ = p_A
 	_ = p_B
+	_ = p_transA
+	_ = p_transB
 	_ = p_m
 	_ = p_n
 	_ = p_k
+	_ = p_lda
+	_ = p_ldb
+	_ = p_ldc
+	_ = p_alpha
+	_ = p_beta
 	_ = v_k0
 	_ = gx0
 	_ = gy0
@@ -1183,46 +1493,94 @@ func tile32x32CPU(b *gpuimpl.CPUBlock) {
 				_ = v_row0
 				var v_col0 uint32 = (b.Group.X * uint32(32))
 				_ = v_col0
-				{
-					var v_s uint32 = uint32(0)
-					_ = v_s
-					for v_s < uint32(2) {
-						{
-							var v_e uint32 = (v_li + ((v_s * v_wx) * v_wy))
-							_ = v_e
-							var v_r uint32 = (v_e / uint32(16))
-							_ = v_r
-							var v_q uint32 = (v_e % uint32(16))
-							_ = v_q
-							var v_v float32 = float32(0)
-							_ = v_v
-							if ((v_row0 + v_r) < p_m) && ((v_k0 + v_q) < p_k) {
-								v_v = p_A[((((v_row0 + v_r) * p_k) + v_k0) + v_q)]
+				if p_transA != uint32(0) {
+					{
+						var v_s uint32 = uint32(0)
+						_ = v_s
+						for v_s < uint32(2) {
+							{
+								var v_e uint32 = (v_li + ((v_s * v_wx) * v_wy))
+								_ = v_e
+								var v_r uint32 = (v_e % uint32(32))
+								_ = v_r
+								var v_q uint32 = (v_e / uint32(32))
+								_ = v_q
+								var v_v float32 = float32(0)
+								_ = v_v
+								if ((v_row0 + v_r) < p_m) && ((v_k0 + v_q) < p_k) {
+									v_v = p_A[((((v_k0 + v_q) * p_lda) + v_row0) + v_r)]
+								}
+								s_as[((v_r * uint32(16)) + v_q)] = v_v
 							}
-							s_as[v_e] = v_v
+							v_s = (v_s + uint32(1))
 						}
-						v_s = (v_s + uint32(1))
+					}
+				} else {
+					{
+						var v_s_1 uint32 = uint32(0)
+						_ = v_s_1
+						for v_s_1 < uint32(2) {
+							{
+								var v_e_1 uint32 = (v_li + ((v_s_1 * v_wx) * v_wy))
+								_ = v_e_1
+								var v_r_1 uint32 = (v_e_1 / uint32(16))
+								_ = v_r_1
+								var v_q_1 uint32 = (v_e_1 % uint32(16))
+								_ = v_q_1
+								var v_v_1 float32 = float32(0)
+								_ = v_v_1
+								if ((v_row0 + v_r_1) < p_m) && ((v_k0 + v_q_1) < p_k) {
+									v_v_1 = p_A[((((v_row0 + v_r_1) * p_lda) + v_k0) + v_q_1)]
+								}
+								s_as[v_e_1] = v_v_1
+							}
+							v_s_1 = (v_s_1 + uint32(1))
+						}
 					}
 				}
-				{
-					var v_s_1 uint32 = uint32(0)
-					_ = v_s_1
-					for v_s_1 < uint32(2) {
-						{
-							var v_e_1 uint32 = (v_li + ((v_s_1 * v_wx) * v_wy))
-							_ = v_e_1
-							var v_r_1 uint32 = (v_e_1 / uint32(32))
-							_ = v_r_1
-							var v_q_1 uint32 = (v_e_1 % uint32(32))
-							_ = v_q_1
-							var v_v_1 float32 = float32(0)
-							_ = v_v_1
-							if ((v_k0 + v_r_1) < p_k) && ((v_col0 + v_q_1) < p_n) {
-								v_v_1 = p_B[((((v_k0 + v_r_1) * p_n) + v_col0) + v_q_1)]
+				if p_transB != uint32(0) {
+					{
+						var v_s_2 uint32 = uint32(0)
+						_ = v_s_2
+						for v_s_2 < uint32(2) {
+							{
+								var v_e_2 uint32 = (v_li + ((v_s_2 * v_wx) * v_wy))
+								_ = v_e_2
+								var v_r_2 uint32 = (v_e_2 % uint32(16))
+								_ = v_r_2
+								var v_q_2 uint32 = (v_e_2 / uint32(16))
+								_ = v_q_2
+								var v_v_2 float32 = float32(0)
+								_ = v_v_2
+								if ((v_k0 + v_r_2) < p_k) && ((v_col0 + v_q_2) < p_n) {
+									v_v_2 = p_B[((((v_col0 + v_q_2) * p_ldb) + v_k0) + v_r_2)]
+								}
+								s_bs[((v_r_2 * uint32(32)) + v_q_2)] = v_v_2
 							}
-							s_bs[v_e_1] = v_v_1
+							v_s_2 = (v_s_2 + uint32(1))
 						}
-						v_s_1 = (v_s_1 + uint32(1))
+					}
+				} else {
+					{
+						var v_s_3 uint32 = uint32(0)
+						_ = v_s_3
+						for v_s_3 < uint32(2) {
+							{
+								var v_e_3 uint32 = (v_li + ((v_s_3 * v_wx) * v_wy))
+								_ = v_e_3
+								var v_r_3 uint32 = (v_e_3 / uint32(32))
+								_ = v_r_3
+								var v_q_3 uint32 = (v_e_3 % uint32(32))
+								_ = v_q_3
+								var v_v_3 float32 = float32(0)
+								_ = v_v_3
+								if ((v_k0 + v_r_3) < p_k) && ((v_col0 + v_q_3) < p_n) {
+									v_v_3 = p_B[((((v_k0 + v_r_3) * p_ldb) + v_col0) + v_q_3)]
+								}
+								s_bs[v_e_3] = v_v_3
+							}
+							v_s_3 = (v_s_3 + uint32(1))
+						}
 					}
 				}
 			}
@@ -1343,12 +1701,17 @@ func tile32x32CPU(b *gpuimpl.CPUBlock) {
 							for v_j_2 < uint32(2) {
 								{
 									{
-										var v_r_2 uint32 = ((v_row0 + v_ty) + (v_i_2 * v_wy))
-										_ = v_r_2
-										var v_q_2 uint32 = ((v_col0 + v_tx) + (v_j_2 * v_wx))
-										_ = v_q_2
-										if (v_r_2 < p_m) && (v_q_2 < p_n) {
-											p_C[((v_r_2 * p_n) + v_q_2)] = v_acc[((v_i_2 * uint32(2)) + v_j_2)]
+										var v_r_4 uint32 = ((v_row0 + v_ty) + (v_i_2 * v_wy))
+										_ = v_r_4
+										var v_q_4 uint32 = ((v_col0 + v_tx) + (v_j_2 * v_wx))
+										_ = v_q_4
+										if (v_r_4 < p_m) && (v_q_4 < p_n) {
+											var v_v_4 float32 = (p_alpha * v_acc[((v_i_2*uint32(2))+v_j_2)])
+											_ = v_v_4
+											if p_beta != float32(0) {
+												v_v_4 = (v_v_4 + (p_beta * p_C[((v_r_4*p_ldc)+v_q_4)]))
+											}
+											p_C[((v_r_4 * p_ldc) + v_q_4)] = v_v_4
 										}
 									}
 								}
@@ -1369,50 +1732,57 @@ var Tile32x64Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Codegen: "xpu-gen/1",
 	Block:   xpu.Dim3{X: 16, Y: 16, Z: 1},
 	Params: []gpuimpl.Param{
-		{Name: "C", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "float32"}, Size: 4, Access: gpuimpl.AccessWrite, Binding: 0, MinLen: []string{"m", "n"}},
+		{Name: "C", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "float32"}, Size: 4, Access: gpuimpl.AccessReadWrite, Binding: 0, MinLen: []string{"m", "n"}},
 		{Name: "A", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "float32"}, Size: 4, Access: gpuimpl.AccessRead, Binding: 1, MinLen: []string{"m", "k"}},
 		{Name: "B", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "float32"}, Size: 4, Access: gpuimpl.AccessRead, Binding: 2, MinLen: []string{"k", "n"}},
-		{Name: "m", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 0},
-		{Name: "n", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 4},
-		{Name: "k", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 8},
+		{Name: "transA", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 0},
+		{Name: "transB", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 4},
+		{Name: "m", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 8},
+		{Name: "n", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 12},
+		{Name: "k", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 16},
+		{Name: "lda", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 20},
+		{Name: "ldb", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 24},
+		{Name: "ldc", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 28},
+		{Name: "alpha", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "float32"}, Size: 4, Binding: 32},
+		{Name: "beta", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "float32"}, Size: 4, Binding: 36},
 	},
 	SharedBytes: 6144,
-	UniformSize: 16,
+	UniformSize: 48,
 	Func:        Tiled,
 	Comptime:    Tile{BM: 32, BN: 64, BK: 16, TM: 2, TN: 4},
 	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:54ef4670dcbcb2be467671152a6853da4cb63ede3a0477f7bcd3c2ab8f915cce",
-				PrivateBytes: new(428),
-				NativeOps:    []string{"workgroupBarrier"},
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:51aa107bc5cbb6577fb502d3ba76d46eaf517516385a9c2f28ed76ebe26a156b",
+				PrivateBytes: new(472),
+				NativeOps:    []string{"bitcast", "max", "select", "workgroupBarrier"},
 			},
 			Code: tile32x64WGSL,
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:712bbc4ae3890c0d969b85329b3d6e76dab1f8fc977e8dc67cbd88b4664c8d7a"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:f659d58c0b935d834463b0b819b2b5e4c8d3917ac99c2bf2280e7599ead33d47"},
 			Entry:    tile32x64CPU,
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:99e7e894886b4dd772b51546f65d02c4a7c84b0552a66ea5b558f959ca8f7675"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:3faae202e746fd6f580f9eb940cd11e423d621587291b1cba428722236acd224"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v3"},
 			Code:     libLLVMHOSTX8664V3,
 			Symbol:   "xpu_Tile32x64",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:484567af857e3b4c8443fead6482dc9bf2ad34248bd38b9790d0031d8062f54b"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:cb1062e4f408685a20c511338c6f1da898c129ed254a45dc2de75d9fb56301fc"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
 			Code:     libLLVMHOSTX8664V4,
 			Symbol:   "xpu_Tile32x64",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:f64092a4f8d84b16b1bfbf09cf8d51e883d8f4ee3c48a06a3039d0c7544a6996"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:c54f774c6fe01d0938ce8e805b287121bc141d4aa7c3ae006f5fb78e70a7187f"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "armv8-a"},
 			Code:     libLLVMHOSTARMV8A,
 			Symbol:   "xpu_Tile32x64",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cuda", Target: "ptx", Hash: "sha256:2b851fe6f85da7ae894c6428eead24508df4514beb28bb6ac05de2d5dd6f68c9",
-				PrivateBytes: new(428),
+			Manifest: gpuimpl.Manifest{Backend: "cuda", Target: "ptx", Hash: "sha256:c43580ed3214c18a890cb30353c753c11bca6119b9197fecc88f60b23cabf5d7",
+				PrivateBytes: new(472),
 				Fault:        true,
 			},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "sm_70"},
@@ -1420,9 +1790,9 @@ var Tile32x64Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_Tile32x64",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:434075b81eccbe0afb40ddea4c063c19807637a95c3fe46e7c48ed93ef915161",
-				PrivateBytes: new(428),
-				Registers:    new(144),
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:018835eed3d53fd0eafdfe8de69d5de36556f79a89b8294df8968b8e6a2ade6d",
+				PrivateBytes: new(472),
+				Registers:    new(162),
 				SpillBytes:   new(0),
 				Fault:        true,
 			},
@@ -1431,9 +1801,9 @@ var Tile32x64Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_Tile32x64",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:b73ea68b48144ef388ab13a8788e8dbd2d4babf103f79aff45c162e07044cee6",
-				PrivateBytes: new(428),
-				Registers:    new(144),
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:3d9ac99299da11900440321e7efde9ea54ccc994ebd90859b32992044ce3b6a4",
+				PrivateBytes: new(472),
+				Registers:    new(162),
 				SpillBytes:   new(0),
 				Fault:        true,
 			},
@@ -1442,9 +1812,9 @@ var Tile32x64Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_Tile32x64",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:8612f6e80b50dad7f2be5e85023545f7f17926df2aff1ba63862b9895da18758",
-				PrivateBytes: new(428),
-				Registers:    new(174),
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:7c76f0267c09424fbcef408866113770fbcf2b0b69123be9ab50007f9daf33ec",
+				PrivateBytes: new(472),
+				Registers:    new(190),
 				SpillBytes:   new(0),
 				Fault:        true,
 			},
@@ -1458,15 +1828,22 @@ var Tile32x64Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 // LaunchTile32x64 launches the kernel Tile32x64 on the stream s over a grid of groups
 // blocks of 16x16x1 work-items, with the arguments of Tiled after its Thread and its comptime parameter.
 // Buffers are bound in this order; scalars are uniforms.
-func LaunchTile32x64(s *gpu.Stream, groups xpu.Dim3, C *gpu.Buffer[float32], A *gpu.Buffer[float32], B *gpu.Buffer[float32], m uint32, n uint32, k uint32) error {
-	return s.Launch(Tile32x64Kernel, groups, C, A, B, m, n, k)
+func LaunchTile32x64(s *gpu.Stream, groups xpu.Dim3, C *gpu.Buffer[float32], A *gpu.Buffer[float32], B *gpu.Buffer[float32], transA uint32, transB uint32, m uint32, n uint32, k uint32, lda uint32, ldb uint32, ldc uint32, alpha float32, beta float32) error {
+	return s.Launch(Tile32x64Kernel, groups, C, A, B, transA, transB, m, n, k, lda, ldb, ldc, alpha, beta)
 }
 
 // tile32x64WGSL is the WGSL code of Tile32x64.
 const tile32x64WGSL = `struct xpu_Uniforms {
+    p_transA: u32,
+    p_transB: u32,
     p_m: u32,
     p_n: u32,
     p_k: u32,
+    p_lda: u32,
+    p_ldb: u32,
+    p_ldc: u32,
+    p_alpha: f32,
+    p_beta: f32,
 }
 
 @group(0) @binding(0) var<storage, read_write> b_C: array<f32>;
@@ -1475,6 +1852,13 @@ const tile32x64WGSL = `struct xpu_Uniforms {
 @group(0) @binding(3) var<uniform> xpu_u: xpu_Uniforms;
 var<workgroup> s_as: array<f32, 512>;
 var<workgroup> s_bs: array<f32, 1024>;
+
+// Go's comparison of the float32s of bits x and y: -1, 0 or 1, or 2 when either is NaN. Integer arithmetic, which no compiler may take for finite math.
+fn xpu_cmp_f32(x: u32, y: u32) -> i32 {
+    let a = select(i32(x & 2147483647u), -i32(x & 2147483647u), x > 2147483647u);
+    let b = select(i32(y & 2147483647u), -i32(y & 2147483647u), y > 2147483647u);
+    return select(select(select(-1i, 1i, a > b), 0i, a == b), 2i, max(x & 2147483647u, y & 2147483647u) > 2139095040u);
+}
 
 // main is kernel Tile32x64, block 16x16x1.
 @compute @workgroup_size(16, 16, 1)
@@ -1493,27 +1877,55 @@ fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid
     var v_b: array<f32, 8>;
     v_b = array<f32, 8>();
     for (var v_k0: u32 = 0u; v_k0 < xpu_u.p_k; v_k0 = v_k0 + 16u) {
-        for (var v_s: u32 = 0u; v_s < 2u; v_s = v_s + 1u) {
-            let v_e: u32 = v_li + ((v_s * v_wx) * v_wy);
-            let v_r: u32 = v_e / 16u;
-            let v_q: u32 = v_e % 16u;
-            var v_v: f32;
-            v_v = 0.0f;
-            if ((v_row0 + v_r) < xpu_u.p_m) && ((v_k0 + v_q) < xpu_u.p_k) {
-                v_v = b_A[(((v_row0 + v_r) * xpu_u.p_k) + v_k0) + v_q];
+        if xpu_u.p_transA != 0u {
+            for (var v_s: u32 = 0u; v_s < 2u; v_s = v_s + 1u) {
+                let v_e: u32 = v_li + ((v_s * v_wx) * v_wy);
+                let v_r: u32 = v_e % 32u;
+                let v_q: u32 = v_e / 32u;
+                var v_v: f32;
+                v_v = 0.0f;
+                if ((v_row0 + v_r) < xpu_u.p_m) && ((v_k0 + v_q) < xpu_u.p_k) {
+                    v_v = b_A[(((v_k0 + v_q) * xpu_u.p_lda) + v_row0) + v_r];
+                }
+                s_as[(v_r * 16u) + v_q] = v_v;
             }
-            s_as[v_e] = v_v;
+        } else {
+            for (var v_s_1: u32 = 0u; v_s_1 < 2u; v_s_1 = v_s_1 + 1u) {
+                let v_e_1: u32 = v_li + ((v_s_1 * v_wx) * v_wy);
+                let v_r_1: u32 = v_e_1 / 16u;
+                let v_q_1: u32 = v_e_1 % 16u;
+                var v_v_1: f32;
+                v_v_1 = 0.0f;
+                if ((v_row0 + v_r_1) < xpu_u.p_m) && ((v_k0 + v_q_1) < xpu_u.p_k) {
+                    v_v_1 = b_A[(((v_row0 + v_r_1) * xpu_u.p_lda) + v_k0) + v_q_1];
+                }
+                s_as[v_e_1] = v_v_1;
+            }
         }
-        for (var v_s_1: u32 = 0u; v_s_1 < 4u; v_s_1 = v_s_1 + 1u) {
-            let v_e_1: u32 = v_li + ((v_s_1 * v_wx) * v_wy);
-            let v_r_1: u32 = v_e_1 / 64u;
-            let v_q_1: u32 = v_e_1 % 64u;
-            var v_v_1: f32;
-            v_v_1 = 0.0f;
-            if ((v_k0 + v_r_1) < xpu_u.p_k) && ((v_col0 + v_q_1) < xpu_u.p_n) {
-                v_v_1 = b_B[(((v_k0 + v_r_1) * xpu_u.p_n) + v_col0) + v_q_1];
+        if xpu_u.p_transB != 0u {
+            for (var v_s_2: u32 = 0u; v_s_2 < 4u; v_s_2 = v_s_2 + 1u) {
+                let v_e_2: u32 = v_li + ((v_s_2 * v_wx) * v_wy);
+                let v_r_2: u32 = v_e_2 % 16u;
+                let v_q_2: u32 = v_e_2 / 16u;
+                var v_v_2: f32;
+                v_v_2 = 0.0f;
+                if ((v_k0 + v_r_2) < xpu_u.p_k) && ((v_col0 + v_q_2) < xpu_u.p_n) {
+                    v_v_2 = b_B[(((v_col0 + v_q_2) * xpu_u.p_ldb) + v_k0) + v_r_2];
+                }
+                s_bs[(v_r_2 * 64u) + v_q_2] = v_v_2;
             }
-            s_bs[v_e_1] = v_v_1;
+        } else {
+            for (var v_s_3: u32 = 0u; v_s_3 < 4u; v_s_3 = v_s_3 + 1u) {
+                let v_e_3: u32 = v_li + ((v_s_3 * v_wx) * v_wy);
+                let v_r_3: u32 = v_e_3 / 64u;
+                let v_q_3: u32 = v_e_3 % 64u;
+                var v_v_3: f32;
+                v_v_3 = 0.0f;
+                if ((v_k0 + v_r_3) < xpu_u.p_k) && ((v_col0 + v_q_3) < xpu_u.p_n) {
+                    v_v_3 = b_B[(((v_k0 + v_r_3) * xpu_u.p_ldb) + v_col0) + v_q_3];
+                }
+                s_bs[v_e_3] = v_v_3;
+            }
         }
         workgroupBarrier();
         for (var v_kk: u32 = 0u; v_kk < 16u; v_kk = v_kk + 1u) {
@@ -1534,10 +1946,15 @@ fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid
     for (var v_i_2: u32 = 0u; v_i_2 < 2u; v_i_2 = v_i_2 + 1u) {
         for (var v_j_2: u32 = 0u; v_j_2 < 4u; v_j_2 = v_j_2 + 1u) {
             {
-                let v_r_2: u32 = (v_row0 + v_ty) + (v_i_2 * v_wy);
-                let v_q_2: u32 = (v_col0 + v_tx) + (v_j_2 * v_wx);
-                if (v_r_2 < xpu_u.p_m) && (v_q_2 < xpu_u.p_n) {
-                    b_C[(v_r_2 * xpu_u.p_n) + v_q_2] = v_acc[(v_i_2 * 4u) + v_j_2];
+                let v_r_4: u32 = (v_row0 + v_ty) + (v_i_2 * v_wy);
+                let v_q_4: u32 = (v_col0 + v_tx) + (v_j_2 * v_wx);
+                if (v_r_4 < xpu_u.p_m) && (v_q_4 < xpu_u.p_n) {
+                    var v_v_4: f32;
+                    v_v_4 = xpu_u.p_alpha * v_acc[(v_i_2 * 4u) + v_j_2];
+                    if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                        v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_4 * xpu_u.p_ldc) + v_q_4]);
+                    }
+                    b_C[(v_r_4 * xpu_u.p_ldc) + v_q_4] = v_v_4;
                 }
             }
         }
@@ -1550,9 +1967,16 @@ func tile32x64CPU(b *gpuimpl.CPUBlock) {
 	p_C := gpuimpl.CPUView[float32](b.Buffers[0])
 	p_A := gpuimpl.CPUView[float32](b.Buffers[1])
 	p_B := gpuimpl.CPUView[float32](b.Buffers[2])
-	p_m := gpuimpl.CPUUniform[uint32](b.Uniforms, 0)
-	p_n := gpuimpl.CPUUniform[uint32](b.Uniforms, 4)
-	p_k := gpuimpl.CPUUniform[uint32](b.Uniforms, 8)
+	p_transA := gpuimpl.CPUUniform[uint32](b.Uniforms, 0)
+	p_transB := gpuimpl.CPUUniform[uint32](b.Uniforms, 4)
+	p_m := gpuimpl.CPUUniform[uint32](b.Uniforms, 8)
+	p_n := gpuimpl.CPUUniform[uint32](b.Uniforms, 12)
+	p_k := gpuimpl.CPUUniform[uint32](b.Uniforms, 16)
+	p_lda := gpuimpl.CPUUniform[uint32](b.Uniforms, 20)
+	p_ldb := gpuimpl.CPUUniform[uint32](b.Uniforms, 24)
+	p_ldc := gpuimpl.CPUUniform[uint32](b.Uniforms, 28)
+	p_alpha := gpuimpl.CPUUniform[float32](b.Uniforms, 32)
+	p_beta := gpuimpl.CPUUniform[float32](b.Uniforms, 36)
 	var s_as [512]float32
 	var s_bs [1024]float32
 	var a_a [2048]float32
@@ -1567,9 +1991,16 @@ func tile32x64CPU(b *gpuimpl.CPUBlock) {
 	_ = p_C
 	_ = p_A
 	_ = p_B
+	_ = p_transA
+	_ = p_transB
 	_ = p_m
 	_ = p_n
 	_ = p_k
+	_ = p_lda
+	_ = p_ldb
+	_ = p_ldc
+	_ = p_alpha
+	_ = p_beta
 	_ = v_k0
 	_ = gx0
 	_ = gy0
@@ -1634,46 +2065,94 @@ func tile32x64CPU(b *gpuimpl.CPUBlock) {
 				_ = v_row0
 				var v_col0 uint32 = (b.Group.X * uint32(64))
 				_ = v_col0
-				{
-					var v_s uint32 = uint32(0)
-					_ = v_s
-					for v_s < uint32(2) {
-						{
-							var v_e uint32 = (v_li + ((v_s * v_wx) * v_wy))
-							_ = v_e
-							var v_r uint32 = (v_e / uint32(16))
-							_ = v_r
-							var v_q uint32 = (v_e % uint32(16))
-							_ = v_q
-							var v_v float32 = float32(0)
-							_ = v_v
-							if ((v_row0 + v_r) < p_m) && ((v_k0 + v_q) < p_k) {
-								v_v = p_A[((((v_row0 + v_r) * p_k) + v_k0) + v_q)]
+				if p_transA != uint32(0) {
+					{
+						var v_s uint32 = uint32(0)
+						_ = v_s
+						for v_s < uint32(2) {
+							{
+								var v_e uint32 = (v_li + ((v_s * v_wx) * v_wy))
+								_ = v_e
+								var v_r uint32 = (v_e % uint32(32))
+								_ = v_r
+								var v_q uint32 = (v_e / uint32(32))
+								_ = v_q
+								var v_v float32 = float32(0)
+								_ = v_v
+								if ((v_row0 + v_r) < p_m) && ((v_k0 + v_q) < p_k) {
+									v_v = p_A[((((v_k0 + v_q) * p_lda) + v_row0) + v_r)]
+								}
+								s_as[((v_r * uint32(16)) + v_q)] = v_v
 							}
-							s_as[v_e] = v_v
+							v_s = (v_s + uint32(1))
 						}
-						v_s = (v_s + uint32(1))
+					}
+				} else {
+					{
+						var v_s_1 uint32 = uint32(0)
+						_ = v_s_1
+						for v_s_1 < uint32(2) {
+							{
+								var v_e_1 uint32 = (v_li + ((v_s_1 * v_wx) * v_wy))
+								_ = v_e_1
+								var v_r_1 uint32 = (v_e_1 / uint32(16))
+								_ = v_r_1
+								var v_q_1 uint32 = (v_e_1 % uint32(16))
+								_ = v_q_1
+								var v_v_1 float32 = float32(0)
+								_ = v_v_1
+								if ((v_row0 + v_r_1) < p_m) && ((v_k0 + v_q_1) < p_k) {
+									v_v_1 = p_A[((((v_row0 + v_r_1) * p_lda) + v_k0) + v_q_1)]
+								}
+								s_as[v_e_1] = v_v_1
+							}
+							v_s_1 = (v_s_1 + uint32(1))
+						}
 					}
 				}
-				{
-					var v_s_1 uint32 = uint32(0)
-					_ = v_s_1
-					for v_s_1 < uint32(4) {
-						{
-							var v_e_1 uint32 = (v_li + ((v_s_1 * v_wx) * v_wy))
-							_ = v_e_1
-							var v_r_1 uint32 = (v_e_1 / uint32(64))
-							_ = v_r_1
-							var v_q_1 uint32 = (v_e_1 % uint32(64))
-							_ = v_q_1
-							var v_v_1 float32 = float32(0)
-							_ = v_v_1
-							if ((v_k0 + v_r_1) < p_k) && ((v_col0 + v_q_1) < p_n) {
-								v_v_1 = p_B[((((v_k0 + v_r_1) * p_n) + v_col0) + v_q_1)]
+				if p_transB != uint32(0) {
+					{
+						var v_s_2 uint32 = uint32(0)
+						_ = v_s_2
+						for v_s_2 < uint32(4) {
+							{
+								var v_e_2 uint32 = (v_li + ((v_s_2 * v_wx) * v_wy))
+								_ = v_e_2
+								var v_r_2 uint32 = (v_e_2 % uint32(16))
+								_ = v_r_2
+								var v_q_2 uint32 = (v_e_2 / uint32(16))
+								_ = v_q_2
+								var v_v_2 float32 = float32(0)
+								_ = v_v_2
+								if ((v_k0 + v_r_2) < p_k) && ((v_col0 + v_q_2) < p_n) {
+									v_v_2 = p_B[((((v_col0 + v_q_2) * p_ldb) + v_k0) + v_r_2)]
+								}
+								s_bs[((v_r_2 * uint32(64)) + v_q_2)] = v_v_2
 							}
-							s_bs[v_e_1] = v_v_1
+							v_s_2 = (v_s_2 + uint32(1))
 						}
-						v_s_1 = (v_s_1 + uint32(1))
+					}
+				} else {
+					{
+						var v_s_3 uint32 = uint32(0)
+						_ = v_s_3
+						for v_s_3 < uint32(4) {
+							{
+								var v_e_3 uint32 = (v_li + ((v_s_3 * v_wx) * v_wy))
+								_ = v_e_3
+								var v_r_3 uint32 = (v_e_3 / uint32(64))
+								_ = v_r_3
+								var v_q_3 uint32 = (v_e_3 % uint32(64))
+								_ = v_q_3
+								var v_v_3 float32 = float32(0)
+								_ = v_v_3
+								if ((v_k0 + v_r_3) < p_k) && ((v_col0 + v_q_3) < p_n) {
+									v_v_3 = p_B[((((v_k0 + v_r_3) * p_ldb) + v_col0) + v_q_3)]
+								}
+								s_bs[v_e_3] = v_v_3
+							}
+							v_s_3 = (v_s_3 + uint32(1))
+						}
 					}
 				}
 			}
@@ -1794,12 +2273,17 @@ func tile32x64CPU(b *gpuimpl.CPUBlock) {
 							for v_j_2 < uint32(4) {
 								{
 									{
-										var v_r_2 uint32 = ((v_row0 + v_ty) + (v_i_2 * v_wy))
-										_ = v_r_2
-										var v_q_2 uint32 = ((v_col0 + v_tx) + (v_j_2 * v_wx))
-										_ = v_q_2
-										if (v_r_2 < p_m) && (v_q_2 < p_n) {
-											p_C[((v_r_2 * p_n) + v_q_2)] = v_acc[((v_i_2 * uint32(4)) + v_j_2)]
+										var v_r_4 uint32 = ((v_row0 + v_ty) + (v_i_2 * v_wy))
+										_ = v_r_4
+										var v_q_4 uint32 = ((v_col0 + v_tx) + (v_j_2 * v_wx))
+										_ = v_q_4
+										if (v_r_4 < p_m) && (v_q_4 < p_n) {
+											var v_v_4 float32 = (p_alpha * v_acc[((v_i_2*uint32(4))+v_j_2)])
+											_ = v_v_4
+											if p_beta != float32(0) {
+												v_v_4 = (v_v_4 + (p_beta * p_C[((v_r_4*p_ldc)+v_q_4)]))
+											}
+											p_C[((v_r_4 * p_ldc) + v_q_4)] = v_v_4
 										}
 									}
 								}
@@ -1820,50 +2304,57 @@ var Tile64x128Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Codegen: "xpu-gen/1",
 	Block:   xpu.Dim3{X: 16, Y: 16, Z: 1},
 	Params: []gpuimpl.Param{
-		{Name: "C", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "float32"}, Size: 4, Access: gpuimpl.AccessWrite, Binding: 0, MinLen: []string{"m", "n"}},
+		{Name: "C", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "float32"}, Size: 4, Access: gpuimpl.AccessReadWrite, Binding: 0, MinLen: []string{"m", "n"}},
 		{Name: "A", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "float32"}, Size: 4, Access: gpuimpl.AccessRead, Binding: 1, MinLen: []string{"m", "k"}},
 		{Name: "B", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "float32"}, Size: 4, Access: gpuimpl.AccessRead, Binding: 2, MinLen: []string{"k", "n"}},
-		{Name: "m", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 0},
-		{Name: "n", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 4},
-		{Name: "k", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 8},
+		{Name: "transA", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 0},
+		{Name: "transB", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 4},
+		{Name: "m", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 8},
+		{Name: "n", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 12},
+		{Name: "k", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 16},
+		{Name: "lda", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 20},
+		{Name: "ldb", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 24},
+		{Name: "ldc", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 28},
+		{Name: "alpha", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "float32"}, Size: 4, Binding: 32},
+		{Name: "beta", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "float32"}, Size: 4, Binding: 36},
 	},
 	SharedBytes: 12288,
-	UniformSize: 16,
+	UniformSize: 48,
 	Func:        Tiled,
 	Comptime:    Tile{BM: 64, BN: 128, BK: 16, TM: 4, TN: 8},
 	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:eec45cb1a14905a480fd2e4473138f43a6c9cff76b5bcf6ec7a08317e94c8005",
-				PrivateBytes: new(428),
-				NativeOps:    []string{"workgroupBarrier"},
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:9695f4c6eea49c31b62012f3e4002b7d4ad99741092a47d20e22cb52690413db",
+				PrivateBytes: new(472),
+				NativeOps:    []string{"bitcast", "max", "select", "workgroupBarrier"},
 			},
 			Code: tile64x128WGSL,
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:11c46dd9303d2c36b40d1bfd82f0d895d368e8cf0a7a8fa950b32c4a64ea188d"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:6dbd77276cd9eac0316b0268eef71e60135cd030199b3f403d199c15323794b3"},
 			Entry:    tile64x128CPU,
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:27911b072ee984562b3ebc5ea49caca2474153631a2fa8e02443723cefb9e88e"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:8ce1c0e972bb558cee8949db5877f6bcf386b0524f3ef46566fab08a0dfb05f6"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v3"},
 			Code:     libLLVMHOSTX8664V3,
 			Symbol:   "xpu_Tile64x128",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:33df39a64324b97b160b783a6a52a24c42436afd0b722d2782f1a9b66fbedc62"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:c773a7f4fde1de09a99ff1d4b8a883c097680a920892fcf6726322f49e7aeefc"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
 			Code:     libLLVMHOSTX8664V4,
 			Symbol:   "xpu_Tile64x128",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:9cf219224302ca789de1ac1d748274de96c2d351c4cabb4f4c1d8740e7c699e2"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:5e8394191f97c384c80d03155d9c44b8e3acd25398e734326d68006f70c5921a"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "armv8-a"},
 			Code:     libLLVMHOSTARMV8A,
 			Symbol:   "xpu_Tile64x128",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cuda", Target: "ptx", Hash: "sha256:b6b8524ad24743949eb701f754ce40f87b62d96c6b7b723126380583cd032992",
-				PrivateBytes: new(428),
+			Manifest: gpuimpl.Manifest{Backend: "cuda", Target: "ptx", Hash: "sha256:732c12e1f68f265ef580d3fbfedfbbbc53f8660e9f15ece1bda983bef3dcfd97",
+				PrivateBytes: new(472),
 				Fault:        true,
 			},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "sm_70"},
@@ -1871,9 +2362,9 @@ var Tile64x128Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_Tile64x128",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:42a844dd217e5ef77b9b2f9b69f0d8b1c7d9143372910a6f225a98209c5fd37e",
-				PrivateBytes: new(428),
-				Registers:    new(84),
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:d39be0622cf370ed9f3243c8d5eaa9a14a503658482360d71e11b1a07dc9ea48",
+				PrivateBytes: new(472),
+				Registers:    new(112),
 				SpillBytes:   new(0),
 				Fault:        true,
 			},
@@ -1882,9 +2373,9 @@ var Tile64x128Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_Tile64x128",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:b3d4e37d1379cf9f2cdd1f720b97935904a29fff52b39bedb56d6f032ee5acd6",
-				PrivateBytes: new(428),
-				Registers:    new(84),
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:c1b5c831c768bb8e08b6b8a9458e5aaaa1dd3c4cb5f2d9d583d84edf9196e901",
+				PrivateBytes: new(472),
+				Registers:    new(112),
 				SpillBytes:   new(0),
 				Fault:        true,
 			},
@@ -1893,9 +2384,9 @@ var Tile64x128Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_Tile64x128",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:5f6c4638a52ed2d44e800ce6de6a534d6a7f2c882069a2f72abbc72d521ec12d",
-				PrivateBytes: new(428),
-				Registers:    new(90),
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:7bddcda85cb1a41e54e72d763638bf8cb7ee4a5d82d11b942f28724fa7028846",
+				PrivateBytes: new(472),
+				Registers:    new(126),
 				SpillBytes:   new(0),
 				Fault:        true,
 			},
@@ -1909,15 +2400,22 @@ var Tile64x128Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 // LaunchTile64x128 launches the kernel Tile64x128 on the stream s over a grid of groups
 // blocks of 16x16x1 work-items, with the arguments of Tiled after its Thread and its comptime parameter.
 // Buffers are bound in this order; scalars are uniforms.
-func LaunchTile64x128(s *gpu.Stream, groups xpu.Dim3, C *gpu.Buffer[float32], A *gpu.Buffer[float32], B *gpu.Buffer[float32], m uint32, n uint32, k uint32) error {
-	return s.Launch(Tile64x128Kernel, groups, C, A, B, m, n, k)
+func LaunchTile64x128(s *gpu.Stream, groups xpu.Dim3, C *gpu.Buffer[float32], A *gpu.Buffer[float32], B *gpu.Buffer[float32], transA uint32, transB uint32, m uint32, n uint32, k uint32, lda uint32, ldb uint32, ldc uint32, alpha float32, beta float32) error {
+	return s.Launch(Tile64x128Kernel, groups, C, A, B, transA, transB, m, n, k, lda, ldb, ldc, alpha, beta)
 }
 
 // tile64x128WGSL is the WGSL code of Tile64x128.
 const tile64x128WGSL = `struct xpu_Uniforms {
+    p_transA: u32,
+    p_transB: u32,
     p_m: u32,
     p_n: u32,
     p_k: u32,
+    p_lda: u32,
+    p_ldb: u32,
+    p_ldc: u32,
+    p_alpha: f32,
+    p_beta: f32,
 }
 
 @group(0) @binding(0) var<storage, read_write> b_C: array<f32>;
@@ -1926,6 +2424,13 @@ const tile64x128WGSL = `struct xpu_Uniforms {
 @group(0) @binding(3) var<uniform> xpu_u: xpu_Uniforms;
 var<workgroup> s_as: array<f32, 1024>;
 var<workgroup> s_bs: array<f32, 2048>;
+
+// Go's comparison of the float32s of bits x and y: -1, 0 or 1, or 2 when either is NaN. Integer arithmetic, which no compiler may take for finite math.
+fn xpu_cmp_f32(x: u32, y: u32) -> i32 {
+    let a = select(i32(x & 2147483647u), -i32(x & 2147483647u), x > 2147483647u);
+    let b = select(i32(y & 2147483647u), -i32(y & 2147483647u), y > 2147483647u);
+    return select(select(select(-1i, 1i, a > b), 0i, a == b), 2i, max(x & 2147483647u, y & 2147483647u) > 2139095040u);
+}
 
 // main is kernel Tile64x128, block 16x16x1.
 @compute @workgroup_size(16, 16, 1)
@@ -1944,27 +2449,55 @@ fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid
     var v_b: array<f32, 8>;
     v_b = array<f32, 8>();
     for (var v_k0: u32 = 0u; v_k0 < xpu_u.p_k; v_k0 = v_k0 + 16u) {
-        for (var v_s: u32 = 0u; v_s < 4u; v_s = v_s + 1u) {
-            let v_e: u32 = v_li + ((v_s * v_wx) * v_wy);
-            let v_r: u32 = v_e / 16u;
-            let v_q: u32 = v_e % 16u;
-            var v_v: f32;
-            v_v = 0.0f;
-            if ((v_row0 + v_r) < xpu_u.p_m) && ((v_k0 + v_q) < xpu_u.p_k) {
-                v_v = b_A[(((v_row0 + v_r) * xpu_u.p_k) + v_k0) + v_q];
+        if xpu_u.p_transA != 0u {
+            for (var v_s: u32 = 0u; v_s < 4u; v_s = v_s + 1u) {
+                let v_e: u32 = v_li + ((v_s * v_wx) * v_wy);
+                let v_r: u32 = v_e % 64u;
+                let v_q: u32 = v_e / 64u;
+                var v_v: f32;
+                v_v = 0.0f;
+                if ((v_row0 + v_r) < xpu_u.p_m) && ((v_k0 + v_q) < xpu_u.p_k) {
+                    v_v = b_A[(((v_k0 + v_q) * xpu_u.p_lda) + v_row0) + v_r];
+                }
+                s_as[(v_r * 16u) + v_q] = v_v;
             }
-            s_as[v_e] = v_v;
+        } else {
+            for (var v_s_1: u32 = 0u; v_s_1 < 4u; v_s_1 = v_s_1 + 1u) {
+                let v_e_1: u32 = v_li + ((v_s_1 * v_wx) * v_wy);
+                let v_r_1: u32 = v_e_1 / 16u;
+                let v_q_1: u32 = v_e_1 % 16u;
+                var v_v_1: f32;
+                v_v_1 = 0.0f;
+                if ((v_row0 + v_r_1) < xpu_u.p_m) && ((v_k0 + v_q_1) < xpu_u.p_k) {
+                    v_v_1 = b_A[(((v_row0 + v_r_1) * xpu_u.p_lda) + v_k0) + v_q_1];
+                }
+                s_as[v_e_1] = v_v_1;
+            }
         }
-        for (var v_s_1: u32 = 0u; v_s_1 < 8u; v_s_1 = v_s_1 + 1u) {
-            let v_e_1: u32 = v_li + ((v_s_1 * v_wx) * v_wy);
-            let v_r_1: u32 = v_e_1 / 128u;
-            let v_q_1: u32 = v_e_1 % 128u;
-            var v_v_1: f32;
-            v_v_1 = 0.0f;
-            if ((v_k0 + v_r_1) < xpu_u.p_k) && ((v_col0 + v_q_1) < xpu_u.p_n) {
-                v_v_1 = b_B[(((v_k0 + v_r_1) * xpu_u.p_n) + v_col0) + v_q_1];
+        if xpu_u.p_transB != 0u {
+            for (var v_s_2: u32 = 0u; v_s_2 < 8u; v_s_2 = v_s_2 + 1u) {
+                let v_e_2: u32 = v_li + ((v_s_2 * v_wx) * v_wy);
+                let v_r_2: u32 = v_e_2 % 16u;
+                let v_q_2: u32 = v_e_2 / 16u;
+                var v_v_2: f32;
+                v_v_2 = 0.0f;
+                if ((v_k0 + v_r_2) < xpu_u.p_k) && ((v_col0 + v_q_2) < xpu_u.p_n) {
+                    v_v_2 = b_B[(((v_col0 + v_q_2) * xpu_u.p_ldb) + v_k0) + v_r_2];
+                }
+                s_bs[(v_r_2 * 128u) + v_q_2] = v_v_2;
             }
-            s_bs[v_e_1] = v_v_1;
+        } else {
+            for (var v_s_3: u32 = 0u; v_s_3 < 8u; v_s_3 = v_s_3 + 1u) {
+                let v_e_3: u32 = v_li + ((v_s_3 * v_wx) * v_wy);
+                let v_r_3: u32 = v_e_3 / 128u;
+                let v_q_3: u32 = v_e_3 % 128u;
+                var v_v_3: f32;
+                v_v_3 = 0.0f;
+                if ((v_k0 + v_r_3) < xpu_u.p_k) && ((v_col0 + v_q_3) < xpu_u.p_n) {
+                    v_v_3 = b_B[(((v_k0 + v_r_3) * xpu_u.p_ldb) + v_col0) + v_q_3];
+                }
+                s_bs[v_e_3] = v_v_3;
+            }
         }
         workgroupBarrier();
         for (var v_kk: u32 = 0u; v_kk < 16u; v_kk = v_kk + 1u) {
@@ -1985,10 +2518,15 @@ fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid
     for (var v_i_2: u32 = 0u; v_i_2 < 4u; v_i_2 = v_i_2 + 1u) {
         for (var v_j_2: u32 = 0u; v_j_2 < 8u; v_j_2 = v_j_2 + 1u) {
             {
-                let v_r_2: u32 = (v_row0 + v_ty) + (v_i_2 * v_wy);
-                let v_q_2: u32 = (v_col0 + v_tx) + (v_j_2 * v_wx);
-                if (v_r_2 < xpu_u.p_m) && (v_q_2 < xpu_u.p_n) {
-                    b_C[(v_r_2 * xpu_u.p_n) + v_q_2] = v_acc[(v_i_2 * 8u) + v_j_2];
+                let v_r_4: u32 = (v_row0 + v_ty) + (v_i_2 * v_wy);
+                let v_q_4: u32 = (v_col0 + v_tx) + (v_j_2 * v_wx);
+                if (v_r_4 < xpu_u.p_m) && (v_q_4 < xpu_u.p_n) {
+                    var v_v_4: f32;
+                    v_v_4 = xpu_u.p_alpha * v_acc[(v_i_2 * 8u) + v_j_2];
+                    if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                        v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_4 * xpu_u.p_ldc) + v_q_4]);
+                    }
+                    b_C[(v_r_4 * xpu_u.p_ldc) + v_q_4] = v_v_4;
                 }
             }
         }
@@ -2001,9 +2539,16 @@ func tile64x128CPU(b *gpuimpl.CPUBlock) {
 	p_C := gpuimpl.CPUView[float32](b.Buffers[0])
 	p_A := gpuimpl.CPUView[float32](b.Buffers[1])
 	p_B := gpuimpl.CPUView[float32](b.Buffers[2])
-	p_m := gpuimpl.CPUUniform[uint32](b.Uniforms, 0)
-	p_n := gpuimpl.CPUUniform[uint32](b.Uniforms, 4)
-	p_k := gpuimpl.CPUUniform[uint32](b.Uniforms, 8)
+	p_transA := gpuimpl.CPUUniform[uint32](b.Uniforms, 0)
+	p_transB := gpuimpl.CPUUniform[uint32](b.Uniforms, 4)
+	p_m := gpuimpl.CPUUniform[uint32](b.Uniforms, 8)
+	p_n := gpuimpl.CPUUniform[uint32](b.Uniforms, 12)
+	p_k := gpuimpl.CPUUniform[uint32](b.Uniforms, 16)
+	p_lda := gpuimpl.CPUUniform[uint32](b.Uniforms, 20)
+	p_ldb := gpuimpl.CPUUniform[uint32](b.Uniforms, 24)
+	p_ldc := gpuimpl.CPUUniform[uint32](b.Uniforms, 28)
+	p_alpha := gpuimpl.CPUUniform[float32](b.Uniforms, 32)
+	p_beta := gpuimpl.CPUUniform[float32](b.Uniforms, 36)
 	var s_as [1024]float32
 	var s_bs [2048]float32
 	var a_a [2048]float32
@@ -2018,9 +2563,16 @@ func tile64x128CPU(b *gpuimpl.CPUBlock) {
 	_ = p_C
 	_ = p_A
 	_ = p_B
+	_ = p_transA
+	_ = p_transB
 	_ = p_m
 	_ = p_n
 	_ = p_k
+	_ = p_lda
+	_ = p_ldb
+	_ = p_ldc
+	_ = p_alpha
+	_ = p_beta
 	_ = v_k0
 	_ = gx0
 	_ = gy0
@@ -2085,46 +2637,94 @@ func tile64x128CPU(b *gpuimpl.CPUBlock) {
 				_ = v_row0
 				var v_col0 uint32 = (b.Group.X * uint32(128))
 				_ = v_col0
-				{
-					var v_s uint32 = uint32(0)
-					_ = v_s
-					for v_s < uint32(4) {
-						{
-							var v_e uint32 = (v_li + ((v_s * v_wx) * v_wy))
-							_ = v_e
-							var v_r uint32 = (v_e / uint32(16))
-							_ = v_r
-							var v_q uint32 = (v_e % uint32(16))
-							_ = v_q
-							var v_v float32 = float32(0)
-							_ = v_v
-							if ((v_row0 + v_r) < p_m) && ((v_k0 + v_q) < p_k) {
-								v_v = p_A[((((v_row0 + v_r) * p_k) + v_k0) + v_q)]
+				if p_transA != uint32(0) {
+					{
+						var v_s uint32 = uint32(0)
+						_ = v_s
+						for v_s < uint32(4) {
+							{
+								var v_e uint32 = (v_li + ((v_s * v_wx) * v_wy))
+								_ = v_e
+								var v_r uint32 = (v_e % uint32(64))
+								_ = v_r
+								var v_q uint32 = (v_e / uint32(64))
+								_ = v_q
+								var v_v float32 = float32(0)
+								_ = v_v
+								if ((v_row0 + v_r) < p_m) && ((v_k0 + v_q) < p_k) {
+									v_v = p_A[((((v_k0 + v_q) * p_lda) + v_row0) + v_r)]
+								}
+								s_as[((v_r * uint32(16)) + v_q)] = v_v
 							}
-							s_as[v_e] = v_v
+							v_s = (v_s + uint32(1))
 						}
-						v_s = (v_s + uint32(1))
+					}
+				} else {
+					{
+						var v_s_1 uint32 = uint32(0)
+						_ = v_s_1
+						for v_s_1 < uint32(4) {
+							{
+								var v_e_1 uint32 = (v_li + ((v_s_1 * v_wx) * v_wy))
+								_ = v_e_1
+								var v_r_1 uint32 = (v_e_1 / uint32(16))
+								_ = v_r_1
+								var v_q_1 uint32 = (v_e_1 % uint32(16))
+								_ = v_q_1
+								var v_v_1 float32 = float32(0)
+								_ = v_v_1
+								if ((v_row0 + v_r_1) < p_m) && ((v_k0 + v_q_1) < p_k) {
+									v_v_1 = p_A[((((v_row0 + v_r_1) * p_lda) + v_k0) + v_q_1)]
+								}
+								s_as[v_e_1] = v_v_1
+							}
+							v_s_1 = (v_s_1 + uint32(1))
+						}
 					}
 				}
-				{
-					var v_s_1 uint32 = uint32(0)
-					_ = v_s_1
-					for v_s_1 < uint32(8) {
-						{
-							var v_e_1 uint32 = (v_li + ((v_s_1 * v_wx) * v_wy))
-							_ = v_e_1
-							var v_r_1 uint32 = (v_e_1 / uint32(128))
-							_ = v_r_1
-							var v_q_1 uint32 = (v_e_1 % uint32(128))
-							_ = v_q_1
-							var v_v_1 float32 = float32(0)
-							_ = v_v_1
-							if ((v_k0 + v_r_1) < p_k) && ((v_col0 + v_q_1) < p_n) {
-								v_v_1 = p_B[((((v_k0 + v_r_1) * p_n) + v_col0) + v_q_1)]
+				if p_transB != uint32(0) {
+					{
+						var v_s_2 uint32 = uint32(0)
+						_ = v_s_2
+						for v_s_2 < uint32(8) {
+							{
+								var v_e_2 uint32 = (v_li + ((v_s_2 * v_wx) * v_wy))
+								_ = v_e_2
+								var v_r_2 uint32 = (v_e_2 % uint32(16))
+								_ = v_r_2
+								var v_q_2 uint32 = (v_e_2 / uint32(16))
+								_ = v_q_2
+								var v_v_2 float32 = float32(0)
+								_ = v_v_2
+								if ((v_k0 + v_r_2) < p_k) && ((v_col0 + v_q_2) < p_n) {
+									v_v_2 = p_B[((((v_col0 + v_q_2) * p_ldb) + v_k0) + v_r_2)]
+								}
+								s_bs[((v_r_2 * uint32(128)) + v_q_2)] = v_v_2
 							}
-							s_bs[v_e_1] = v_v_1
+							v_s_2 = (v_s_2 + uint32(1))
 						}
-						v_s_1 = (v_s_1 + uint32(1))
+					}
+				} else {
+					{
+						var v_s_3 uint32 = uint32(0)
+						_ = v_s_3
+						for v_s_3 < uint32(8) {
+							{
+								var v_e_3 uint32 = (v_li + ((v_s_3 * v_wx) * v_wy))
+								_ = v_e_3
+								var v_r_3 uint32 = (v_e_3 / uint32(128))
+								_ = v_r_3
+								var v_q_3 uint32 = (v_e_3 % uint32(128))
+								_ = v_q_3
+								var v_v_3 float32 = float32(0)
+								_ = v_v_3
+								if ((v_k0 + v_r_3) < p_k) && ((v_col0 + v_q_3) < p_n) {
+									v_v_3 = p_B[((((v_k0 + v_r_3) * p_ldb) + v_col0) + v_q_3)]
+								}
+								s_bs[v_e_3] = v_v_3
+							}
+							v_s_3 = (v_s_3 + uint32(1))
+						}
 					}
 				}
 			}
@@ -2245,12 +2845,17 @@ func tile64x128CPU(b *gpuimpl.CPUBlock) {
 							for v_j_2 < uint32(8) {
 								{
 									{
-										var v_r_2 uint32 = ((v_row0 + v_ty) + (v_i_2 * v_wy))
-										_ = v_r_2
-										var v_q_2 uint32 = ((v_col0 + v_tx) + (v_j_2 * v_wx))
-										_ = v_q_2
-										if (v_r_2 < p_m) && (v_q_2 < p_n) {
-											p_C[((v_r_2 * p_n) + v_q_2)] = v_acc[((v_i_2 * uint32(8)) + v_j_2)]
+										var v_r_4 uint32 = ((v_row0 + v_ty) + (v_i_2 * v_wy))
+										_ = v_r_4
+										var v_q_4 uint32 = ((v_col0 + v_tx) + (v_j_2 * v_wx))
+										_ = v_q_4
+										if (v_r_4 < p_m) && (v_q_4 < p_n) {
+											var v_v_4 float32 = (p_alpha * v_acc[((v_i_2*uint32(8))+v_j_2)])
+											_ = v_v_4
+											if p_beta != float32(0) {
+												v_v_4 = (v_v_4 + (p_beta * p_C[((v_r_4*p_ldc)+v_q_4)]))
+											}
+											p_C[((v_r_4 * p_ldc) + v_q_4)] = v_v_4
 										}
 									}
 								}
@@ -2271,50 +2876,57 @@ var Tile64x32Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Codegen: "xpu-gen/1",
 	Block:   xpu.Dim3{X: 16, Y: 16, Z: 1},
 	Params: []gpuimpl.Param{
-		{Name: "C", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "float32"}, Size: 4, Access: gpuimpl.AccessWrite, Binding: 0, MinLen: []string{"m", "n"}},
+		{Name: "C", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "float32"}, Size: 4, Access: gpuimpl.AccessReadWrite, Binding: 0, MinLen: []string{"m", "n"}},
 		{Name: "A", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "float32"}, Size: 4, Access: gpuimpl.AccessRead, Binding: 1, MinLen: []string{"m", "k"}},
 		{Name: "B", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "float32"}, Size: 4, Access: gpuimpl.AccessRead, Binding: 2, MinLen: []string{"k", "n"}},
-		{Name: "m", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 0},
-		{Name: "n", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 4},
-		{Name: "k", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 8},
+		{Name: "transA", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 0},
+		{Name: "transB", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 4},
+		{Name: "m", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 8},
+		{Name: "n", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 12},
+		{Name: "k", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 16},
+		{Name: "lda", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 20},
+		{Name: "ldb", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 24},
+		{Name: "ldc", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 28},
+		{Name: "alpha", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "float32"}, Size: 4, Binding: 32},
+		{Name: "beta", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "float32"}, Size: 4, Binding: 36},
 	},
 	SharedBytes: 6144,
-	UniformSize: 16,
+	UniformSize: 48,
 	Func:        Tiled,
 	Comptime:    Tile{BM: 64, BN: 32, BK: 16, TM: 4, TN: 2},
 	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:b579610225e72c3dda6b0884bf5117df412ca85c6859fc2834c03cb3e09fb416",
-				PrivateBytes: new(428),
-				NativeOps:    []string{"workgroupBarrier"},
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:30722f71ac87a5cfa1cc18d0fab7da3aaebeb6ae33d3616f5f4de5fcc809bf9e",
+				PrivateBytes: new(472),
+				NativeOps:    []string{"bitcast", "max", "select", "workgroupBarrier"},
 			},
 			Code: tile64x32WGSL,
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:ef58213a05c3ac0ae4ff7a247693612cb59a4c612fcf427fe8489a09f9a10dbf"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:23aee4b959a1b5365a59cee36f1c5e8e87d4c4e2797d7c34e06991993eba1d50"},
 			Entry:    tile64x32CPU,
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:76cd2cbdce1042296c20bcbb15bff89635abb929d6bf64a57c07d221cbb7ab3a"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:e499958bf631a61454842b0db71b0b3e2521e770c21e2026be32dc6ae0cdae4a"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v3"},
 			Code:     libLLVMHOSTX8664V3,
 			Symbol:   "xpu_Tile64x32",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:7524ef781115fbe1e10622576fc5c7eef0462266d3a8548464b5937d23b386ef"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:f58b247b86cf3ea0bff8bebabe0721e327df083c6a5443e50565897696b6a688"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
 			Code:     libLLVMHOSTX8664V4,
 			Symbol:   "xpu_Tile64x32",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:16399477436e159daae5d93362f3265d5729c7467df6c61a461847e1b2fea48e"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:daad664ce3115e67f299201c1b5a041cc39bebc1dad1f9c402d214987a90557c"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "armv8-a"},
 			Code:     libLLVMHOSTARMV8A,
 			Symbol:   "xpu_Tile64x32",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cuda", Target: "ptx", Hash: "sha256:330700b832e96bd27ed74d0b28c7fe0cfac9789c6e290a1d7a6f95336eff1de3",
-				PrivateBytes: new(428),
+			Manifest: gpuimpl.Manifest{Backend: "cuda", Target: "ptx", Hash: "sha256:cb40803c6ad816ec56decc7998fa37c2a9bde89e8f64f1af01b65060d39beb33",
+				PrivateBytes: new(472),
 				Fault:        true,
 			},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "sm_70"},
@@ -2322,9 +2934,9 @@ var Tile64x32Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_Tile64x32",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:ea3d459fd8ce6f907a99275364f66d2aedcfe623694726e132e396f6005a8e94",
-				PrivateBytes: new(428),
-				Registers:    new(112),
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:042b4b9e9e35e947f7d3bca38080ebe1331436cebddb43f351c1312283cf896f",
+				PrivateBytes: new(472),
+				Registers:    new(166),
 				SpillBytes:   new(0),
 				Fault:        true,
 			},
@@ -2333,9 +2945,9 @@ var Tile64x32Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_Tile64x32",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:800090eed1b8f0065b71ae52e8791cbcaac29127a117f761a9c111618b985387",
-				PrivateBytes: new(428),
-				Registers:    new(112),
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:83085541f37742449460a01277b8e77bc93b1508a0416e8860555168fa877e6a",
+				PrivateBytes: new(472),
+				Registers:    new(158),
 				SpillBytes:   new(0),
 				Fault:        true,
 			},
@@ -2344,9 +2956,9 @@ var Tile64x32Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_Tile64x32",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:02aef3d3695fabdcd9225e46174a1e79fc2feb047ec915f6a4c4601c75752bc4",
-				PrivateBytes: new(428),
-				Registers:    new(172),
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:3be6273e271b984e74f453a196742fa9f37c15c4c77daead843a2ddcd91777a2",
+				PrivateBytes: new(472),
+				Registers:    new(190),
 				SpillBytes:   new(0),
 				Fault:        true,
 			},
@@ -2360,15 +2972,22 @@ var Tile64x32Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 // LaunchTile64x32 launches the kernel Tile64x32 on the stream s over a grid of groups
 // blocks of 16x16x1 work-items, with the arguments of Tiled after its Thread and its comptime parameter.
 // Buffers are bound in this order; scalars are uniforms.
-func LaunchTile64x32(s *gpu.Stream, groups xpu.Dim3, C *gpu.Buffer[float32], A *gpu.Buffer[float32], B *gpu.Buffer[float32], m uint32, n uint32, k uint32) error {
-	return s.Launch(Tile64x32Kernel, groups, C, A, B, m, n, k)
+func LaunchTile64x32(s *gpu.Stream, groups xpu.Dim3, C *gpu.Buffer[float32], A *gpu.Buffer[float32], B *gpu.Buffer[float32], transA uint32, transB uint32, m uint32, n uint32, k uint32, lda uint32, ldb uint32, ldc uint32, alpha float32, beta float32) error {
+	return s.Launch(Tile64x32Kernel, groups, C, A, B, transA, transB, m, n, k, lda, ldb, ldc, alpha, beta)
 }
 
 // tile64x32WGSL is the WGSL code of Tile64x32.
 const tile64x32WGSL = `struct xpu_Uniforms {
+    p_transA: u32,
+    p_transB: u32,
     p_m: u32,
     p_n: u32,
     p_k: u32,
+    p_lda: u32,
+    p_ldb: u32,
+    p_ldc: u32,
+    p_alpha: f32,
+    p_beta: f32,
 }
 
 @group(0) @binding(0) var<storage, read_write> b_C: array<f32>;
@@ -2377,6 +2996,13 @@ const tile64x32WGSL = `struct xpu_Uniforms {
 @group(0) @binding(3) var<uniform> xpu_u: xpu_Uniforms;
 var<workgroup> s_as: array<f32, 1024>;
 var<workgroup> s_bs: array<f32, 512>;
+
+// Go's comparison of the float32s of bits x and y: -1, 0 or 1, or 2 when either is NaN. Integer arithmetic, which no compiler may take for finite math.
+fn xpu_cmp_f32(x: u32, y: u32) -> i32 {
+    let a = select(i32(x & 2147483647u), -i32(x & 2147483647u), x > 2147483647u);
+    let b = select(i32(y & 2147483647u), -i32(y & 2147483647u), y > 2147483647u);
+    return select(select(select(-1i, 1i, a > b), 0i, a == b), 2i, max(x & 2147483647u, y & 2147483647u) > 2139095040u);
+}
 
 // main is kernel Tile64x32, block 16x16x1.
 @compute @workgroup_size(16, 16, 1)
@@ -2395,27 +3021,55 @@ fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid
     var v_b: array<f32, 8>;
     v_b = array<f32, 8>();
     for (var v_k0: u32 = 0u; v_k0 < xpu_u.p_k; v_k0 = v_k0 + 16u) {
-        for (var v_s: u32 = 0u; v_s < 4u; v_s = v_s + 1u) {
-            let v_e: u32 = v_li + ((v_s * v_wx) * v_wy);
-            let v_r: u32 = v_e / 16u;
-            let v_q: u32 = v_e % 16u;
-            var v_v: f32;
-            v_v = 0.0f;
-            if ((v_row0 + v_r) < xpu_u.p_m) && ((v_k0 + v_q) < xpu_u.p_k) {
-                v_v = b_A[(((v_row0 + v_r) * xpu_u.p_k) + v_k0) + v_q];
+        if xpu_u.p_transA != 0u {
+            for (var v_s: u32 = 0u; v_s < 4u; v_s = v_s + 1u) {
+                let v_e: u32 = v_li + ((v_s * v_wx) * v_wy);
+                let v_r: u32 = v_e % 64u;
+                let v_q: u32 = v_e / 64u;
+                var v_v: f32;
+                v_v = 0.0f;
+                if ((v_row0 + v_r) < xpu_u.p_m) && ((v_k0 + v_q) < xpu_u.p_k) {
+                    v_v = b_A[(((v_k0 + v_q) * xpu_u.p_lda) + v_row0) + v_r];
+                }
+                s_as[(v_r * 16u) + v_q] = v_v;
             }
-            s_as[v_e] = v_v;
+        } else {
+            for (var v_s_1: u32 = 0u; v_s_1 < 4u; v_s_1 = v_s_1 + 1u) {
+                let v_e_1: u32 = v_li + ((v_s_1 * v_wx) * v_wy);
+                let v_r_1: u32 = v_e_1 / 16u;
+                let v_q_1: u32 = v_e_1 % 16u;
+                var v_v_1: f32;
+                v_v_1 = 0.0f;
+                if ((v_row0 + v_r_1) < xpu_u.p_m) && ((v_k0 + v_q_1) < xpu_u.p_k) {
+                    v_v_1 = b_A[(((v_row0 + v_r_1) * xpu_u.p_lda) + v_k0) + v_q_1];
+                }
+                s_as[v_e_1] = v_v_1;
+            }
         }
-        for (var v_s_1: u32 = 0u; v_s_1 < 2u; v_s_1 = v_s_1 + 1u) {
-            let v_e_1: u32 = v_li + ((v_s_1 * v_wx) * v_wy);
-            let v_r_1: u32 = v_e_1 / 32u;
-            let v_q_1: u32 = v_e_1 % 32u;
-            var v_v_1: f32;
-            v_v_1 = 0.0f;
-            if ((v_k0 + v_r_1) < xpu_u.p_k) && ((v_col0 + v_q_1) < xpu_u.p_n) {
-                v_v_1 = b_B[(((v_k0 + v_r_1) * xpu_u.p_n) + v_col0) + v_q_1];
+        if xpu_u.p_transB != 0u {
+            for (var v_s_2: u32 = 0u; v_s_2 < 2u; v_s_2 = v_s_2 + 1u) {
+                let v_e_2: u32 = v_li + ((v_s_2 * v_wx) * v_wy);
+                let v_r_2: u32 = v_e_2 % 16u;
+                let v_q_2: u32 = v_e_2 / 16u;
+                var v_v_2: f32;
+                v_v_2 = 0.0f;
+                if ((v_k0 + v_r_2) < xpu_u.p_k) && ((v_col0 + v_q_2) < xpu_u.p_n) {
+                    v_v_2 = b_B[(((v_col0 + v_q_2) * xpu_u.p_ldb) + v_k0) + v_r_2];
+                }
+                s_bs[(v_r_2 * 32u) + v_q_2] = v_v_2;
             }
-            s_bs[v_e_1] = v_v_1;
+        } else {
+            for (var v_s_3: u32 = 0u; v_s_3 < 2u; v_s_3 = v_s_3 + 1u) {
+                let v_e_3: u32 = v_li + ((v_s_3 * v_wx) * v_wy);
+                let v_r_3: u32 = v_e_3 / 32u;
+                let v_q_3: u32 = v_e_3 % 32u;
+                var v_v_3: f32;
+                v_v_3 = 0.0f;
+                if ((v_k0 + v_r_3) < xpu_u.p_k) && ((v_col0 + v_q_3) < xpu_u.p_n) {
+                    v_v_3 = b_B[(((v_k0 + v_r_3) * xpu_u.p_ldb) + v_col0) + v_q_3];
+                }
+                s_bs[v_e_3] = v_v_3;
+            }
         }
         workgroupBarrier();
         for (var v_kk: u32 = 0u; v_kk < 16u; v_kk = v_kk + 1u) {
@@ -2436,10 +3090,15 @@ fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid
     for (var v_i_2: u32 = 0u; v_i_2 < 4u; v_i_2 = v_i_2 + 1u) {
         for (var v_j_2: u32 = 0u; v_j_2 < 2u; v_j_2 = v_j_2 + 1u) {
             {
-                let v_r_2: u32 = (v_row0 + v_ty) + (v_i_2 * v_wy);
-                let v_q_2: u32 = (v_col0 + v_tx) + (v_j_2 * v_wx);
-                if (v_r_2 < xpu_u.p_m) && (v_q_2 < xpu_u.p_n) {
-                    b_C[(v_r_2 * xpu_u.p_n) + v_q_2] = v_acc[(v_i_2 * 2u) + v_j_2];
+                let v_r_4: u32 = (v_row0 + v_ty) + (v_i_2 * v_wy);
+                let v_q_4: u32 = (v_col0 + v_tx) + (v_j_2 * v_wx);
+                if (v_r_4 < xpu_u.p_m) && (v_q_4 < xpu_u.p_n) {
+                    var v_v_4: f32;
+                    v_v_4 = xpu_u.p_alpha * v_acc[(v_i_2 * 2u) + v_j_2];
+                    if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                        v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_4 * xpu_u.p_ldc) + v_q_4]);
+                    }
+                    b_C[(v_r_4 * xpu_u.p_ldc) + v_q_4] = v_v_4;
                 }
             }
         }
@@ -2452,9 +3111,16 @@ func tile64x32CPU(b *gpuimpl.CPUBlock) {
 	p_C := gpuimpl.CPUView[float32](b.Buffers[0])
 	p_A := gpuimpl.CPUView[float32](b.Buffers[1])
 	p_B := gpuimpl.CPUView[float32](b.Buffers[2])
-	p_m := gpuimpl.CPUUniform[uint32](b.Uniforms, 0)
-	p_n := gpuimpl.CPUUniform[uint32](b.Uniforms, 4)
-	p_k := gpuimpl.CPUUniform[uint32](b.Uniforms, 8)
+	p_transA := gpuimpl.CPUUniform[uint32](b.Uniforms, 0)
+	p_transB := gpuimpl.CPUUniform[uint32](b.Uniforms, 4)
+	p_m := gpuimpl.CPUUniform[uint32](b.Uniforms, 8)
+	p_n := gpuimpl.CPUUniform[uint32](b.Uniforms, 12)
+	p_k := gpuimpl.CPUUniform[uint32](b.Uniforms, 16)
+	p_lda := gpuimpl.CPUUniform[uint32](b.Uniforms, 20)
+	p_ldb := gpuimpl.CPUUniform[uint32](b.Uniforms, 24)
+	p_ldc := gpuimpl.CPUUniform[uint32](b.Uniforms, 28)
+	p_alpha := gpuimpl.CPUUniform[float32](b.Uniforms, 32)
+	p_beta := gpuimpl.CPUUniform[float32](b.Uniforms, 36)
 	var s_as [1024]float32
 	var s_bs [512]float32
 	var a_a [2048]float32
@@ -2469,9 +3135,16 @@ func tile64x32CPU(b *gpuimpl.CPUBlock) {
 	_ = p_C
 	_ = p_A
 	_ = p_B
+	_ = p_transA
+	_ = p_transB
 	_ = p_m
 	_ = p_n
 	_ = p_k
+	_ = p_lda
+	_ = p_ldb
+	_ = p_ldc
+	_ = p_alpha
+	_ = p_beta
 	_ = v_k0
 	_ = gx0
 	_ = gy0
@@ -2536,46 +3209,94 @@ func tile64x32CPU(b *gpuimpl.CPUBlock) {
 				_ = v_row0
 				var v_col0 uint32 = (b.Group.X * uint32(32))
 				_ = v_col0
-				{
-					var v_s uint32 = uint32(0)
-					_ = v_s
-					for v_s < uint32(4) {
-						{
-							var v_e uint32 = (v_li + ((v_s * v_wx) * v_wy))
-							_ = v_e
-							var v_r uint32 = (v_e / uint32(16))
-							_ = v_r
-							var v_q uint32 = (v_e % uint32(16))
-							_ = v_q
-							var v_v float32 = float32(0)
-							_ = v_v
-							if ((v_row0 + v_r) < p_m) && ((v_k0 + v_q) < p_k) {
-								v_v = p_A[((((v_row0 + v_r) * p_k) + v_k0) + v_q)]
+				if p_transA != uint32(0) {
+					{
+						var v_s uint32 = uint32(0)
+						_ = v_s
+						for v_s < uint32(4) {
+							{
+								var v_e uint32 = (v_li + ((v_s * v_wx) * v_wy))
+								_ = v_e
+								var v_r uint32 = (v_e % uint32(64))
+								_ = v_r
+								var v_q uint32 = (v_e / uint32(64))
+								_ = v_q
+								var v_v float32 = float32(0)
+								_ = v_v
+								if ((v_row0 + v_r) < p_m) && ((v_k0 + v_q) < p_k) {
+									v_v = p_A[((((v_k0 + v_q) * p_lda) + v_row0) + v_r)]
+								}
+								s_as[((v_r * uint32(16)) + v_q)] = v_v
 							}
-							s_as[v_e] = v_v
+							v_s = (v_s + uint32(1))
 						}
-						v_s = (v_s + uint32(1))
+					}
+				} else {
+					{
+						var v_s_1 uint32 = uint32(0)
+						_ = v_s_1
+						for v_s_1 < uint32(4) {
+							{
+								var v_e_1 uint32 = (v_li + ((v_s_1 * v_wx) * v_wy))
+								_ = v_e_1
+								var v_r_1 uint32 = (v_e_1 / uint32(16))
+								_ = v_r_1
+								var v_q_1 uint32 = (v_e_1 % uint32(16))
+								_ = v_q_1
+								var v_v_1 float32 = float32(0)
+								_ = v_v_1
+								if ((v_row0 + v_r_1) < p_m) && ((v_k0 + v_q_1) < p_k) {
+									v_v_1 = p_A[((((v_row0 + v_r_1) * p_lda) + v_k0) + v_q_1)]
+								}
+								s_as[v_e_1] = v_v_1
+							}
+							v_s_1 = (v_s_1 + uint32(1))
+						}
 					}
 				}
-				{
-					var v_s_1 uint32 = uint32(0)
-					_ = v_s_1
-					for v_s_1 < uint32(2) {
-						{
-							var v_e_1 uint32 = (v_li + ((v_s_1 * v_wx) * v_wy))
-							_ = v_e_1
-							var v_r_1 uint32 = (v_e_1 / uint32(32))
-							_ = v_r_1
-							var v_q_1 uint32 = (v_e_1 % uint32(32))
-							_ = v_q_1
-							var v_v_1 float32 = float32(0)
-							_ = v_v_1
-							if ((v_k0 + v_r_1) < p_k) && ((v_col0 + v_q_1) < p_n) {
-								v_v_1 = p_B[((((v_k0 + v_r_1) * p_n) + v_col0) + v_q_1)]
+				if p_transB != uint32(0) {
+					{
+						var v_s_2 uint32 = uint32(0)
+						_ = v_s_2
+						for v_s_2 < uint32(2) {
+							{
+								var v_e_2 uint32 = (v_li + ((v_s_2 * v_wx) * v_wy))
+								_ = v_e_2
+								var v_r_2 uint32 = (v_e_2 % uint32(16))
+								_ = v_r_2
+								var v_q_2 uint32 = (v_e_2 / uint32(16))
+								_ = v_q_2
+								var v_v_2 float32 = float32(0)
+								_ = v_v_2
+								if ((v_k0 + v_r_2) < p_k) && ((v_col0 + v_q_2) < p_n) {
+									v_v_2 = p_B[((((v_col0 + v_q_2) * p_ldb) + v_k0) + v_r_2)]
+								}
+								s_bs[((v_r_2 * uint32(32)) + v_q_2)] = v_v_2
 							}
-							s_bs[v_e_1] = v_v_1
+							v_s_2 = (v_s_2 + uint32(1))
 						}
-						v_s_1 = (v_s_1 + uint32(1))
+					}
+				} else {
+					{
+						var v_s_3 uint32 = uint32(0)
+						_ = v_s_3
+						for v_s_3 < uint32(2) {
+							{
+								var v_e_3 uint32 = (v_li + ((v_s_3 * v_wx) * v_wy))
+								_ = v_e_3
+								var v_r_3 uint32 = (v_e_3 / uint32(32))
+								_ = v_r_3
+								var v_q_3 uint32 = (v_e_3 % uint32(32))
+								_ = v_q_3
+								var v_v_3 float32 = float32(0)
+								_ = v_v_3
+								if ((v_k0 + v_r_3) < p_k) && ((v_col0 + v_q_3) < p_n) {
+									v_v_3 = p_B[((((v_k0 + v_r_3) * p_ldb) + v_col0) + v_q_3)]
+								}
+								s_bs[v_e_3] = v_v_3
+							}
+							v_s_3 = (v_s_3 + uint32(1))
+						}
 					}
 				}
 			}
@@ -2696,12 +3417,17 @@ func tile64x32CPU(b *gpuimpl.CPUBlock) {
 							for v_j_2 < uint32(2) {
 								{
 									{
-										var v_r_2 uint32 = ((v_row0 + v_ty) + (v_i_2 * v_wy))
-										_ = v_r_2
-										var v_q_2 uint32 = ((v_col0 + v_tx) + (v_j_2 * v_wx))
-										_ = v_q_2
-										if (v_r_2 < p_m) && (v_q_2 < p_n) {
-											p_C[((v_r_2 * p_n) + v_q_2)] = v_acc[((v_i_2 * uint32(2)) + v_j_2)]
+										var v_r_4 uint32 = ((v_row0 + v_ty) + (v_i_2 * v_wy))
+										_ = v_r_4
+										var v_q_4 uint32 = ((v_col0 + v_tx) + (v_j_2 * v_wx))
+										_ = v_q_4
+										if (v_r_4 < p_m) && (v_q_4 < p_n) {
+											var v_v_4 float32 = (p_alpha * v_acc[((v_i_2*uint32(2))+v_j_2)])
+											_ = v_v_4
+											if p_beta != float32(0) {
+												v_v_4 = (v_v_4 + (p_beta * p_C[((v_r_4*p_ldc)+v_q_4)]))
+											}
+											p_C[((v_r_4 * p_ldc) + v_q_4)] = v_v_4
 										}
 									}
 								}
@@ -2722,50 +3448,57 @@ var Tile64x64Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Codegen: "xpu-gen/1",
 	Block:   xpu.Dim3{X: 16, Y: 16, Z: 1},
 	Params: []gpuimpl.Param{
-		{Name: "C", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "float32"}, Size: 4, Access: gpuimpl.AccessWrite, Binding: 0, MinLen: []string{"m", "n"}},
+		{Name: "C", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "float32"}, Size: 4, Access: gpuimpl.AccessReadWrite, Binding: 0, MinLen: []string{"m", "n"}},
 		{Name: "A", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "float32"}, Size: 4, Access: gpuimpl.AccessRead, Binding: 1, MinLen: []string{"m", "k"}},
 		{Name: "B", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "float32"}, Size: 4, Access: gpuimpl.AccessRead, Binding: 2, MinLen: []string{"k", "n"}},
-		{Name: "m", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 0},
-		{Name: "n", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 4},
-		{Name: "k", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 8},
+		{Name: "transA", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 0},
+		{Name: "transB", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 4},
+		{Name: "m", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 8},
+		{Name: "n", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 12},
+		{Name: "k", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 16},
+		{Name: "lda", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 20},
+		{Name: "ldb", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 24},
+		{Name: "ldc", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 28},
+		{Name: "alpha", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "float32"}, Size: 4, Binding: 32},
+		{Name: "beta", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "float32"}, Size: 4, Binding: 36},
 	},
 	SharedBytes: 8192,
-	UniformSize: 16,
+	UniformSize: 48,
 	Func:        Tiled,
 	Comptime:    Tile{BM: 64, BN: 64, BK: 16, TM: 4, TN: 4},
 	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:f4b721b4a30e740f2b4e233738f211332b86c4b827af24e1787c8272a6d81a1a",
-				PrivateBytes: new(428),
-				NativeOps:    []string{"workgroupBarrier"},
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:8d96ecf4fa4223446d8c9f696cc9c5672a16cc3427c56cd2cbb2768c8c0f8fb0",
+				PrivateBytes: new(472),
+				NativeOps:    []string{"bitcast", "max", "select", "workgroupBarrier"},
 			},
 			Code: tile64x64WGSL,
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:f22c014acdade5251637998e353ced1809781a9ca986da4127ea3560b95823d9"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:e2ecffac87da2365faea3b8d976b23f4e350dea714cb6cccf2d9a4e7910f2846"},
 			Entry:    tile64x64CPU,
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:7dbc09010c4dce214ef471b644b0bba3cd7bbddef909007d53804b5a3c6ac90e"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:7a5ae6e9c5b3fcd91ad4f0a36aa1064f49ad58b78a99cb124539ddbf4c395ef3"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v3"},
 			Code:     libLLVMHOSTX8664V3,
 			Symbol:   "xpu_Tile64x64",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:ac844f9b66034fa6e229856289d819e55a43a5369b83c94230e596003e1c0bc0"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:a9cba0d1ea4159f6a764e1c0fc6646796835cf30fb5c501ebbf6dc9cc61acc24"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
 			Code:     libLLVMHOSTX8664V4,
 			Symbol:   "xpu_Tile64x64",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:c56da2fe4d295ff7a22b75abf1e9fd15759d59385783364638a5c49ec31c04d1"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:23797c53daafcfa3f584e4ffeae566b7ce7d3aef05202f073bd6d2540c56d848"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "armv8-a"},
 			Code:     libLLVMHOSTARMV8A,
 			Symbol:   "xpu_Tile64x64",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cuda", Target: "ptx", Hash: "sha256:0804a5ccf7892a5ff2ae64c7f6c1499586de15c7c7f08bb9d049ffeb0f139407",
-				PrivateBytes: new(428),
+			Manifest: gpuimpl.Manifest{Backend: "cuda", Target: "ptx", Hash: "sha256:f9f1fceb5f950090a7c3bb6716e3538fb0e6bc9f51abaaf572390173393f7359",
+				PrivateBytes: new(472),
 				Fault:        true,
 			},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "sm_70"},
@@ -2773,9 +3506,9 @@ var Tile64x64Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_Tile64x64",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:3dade31cb292954bc379f038d57115946ad954f932fb6decb141735359dae6a0",
-				PrivateBytes: new(428),
-				Registers:    new(119),
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:2577099cd8e14535cbfab92f3bac402f1365d06dde87e426e3390371f67b5e32",
+				PrivateBytes: new(472),
+				Registers:    new(210),
 				SpillBytes:   new(0),
 				Fault:        true,
 			},
@@ -2784,9 +3517,9 @@ var Tile64x64Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_Tile64x64",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:f9f6e45b4eb5f6fc09b921fee55234db63436197da62965f91a924d83c91e684",
-				PrivateBytes: new(428),
-				Registers:    new(119),
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:fa64dbd1ee9d494e5a4cd70c465207a4f304d6b5efb6b1cdb6a1415cec1d1c5e",
+				PrivateBytes: new(472),
+				Registers:    new(182),
 				SpillBytes:   new(0),
 				Fault:        true,
 			},
@@ -2795,9 +3528,9 @@ var Tile64x64Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_Tile64x64",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:c7966e988bb97be0085bef2442b7bde2ad44a9a4ed9efb485a569163bc850c3b",
-				PrivateBytes: new(428),
-				Registers:    new(60),
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:436ef29bece34596bc3a9c2dcb119ed91ca844270f7754e6acb2b9bc78366ba5",
+				PrivateBytes: new(472),
+				Registers:    new(73),
 				SpillBytes:   new(0),
 				Fault:        true,
 			},
@@ -2811,15 +3544,22 @@ var Tile64x64Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 // LaunchTile64x64 launches the kernel Tile64x64 on the stream s over a grid of groups
 // blocks of 16x16x1 work-items, with the arguments of Tiled after its Thread and its comptime parameter.
 // Buffers are bound in this order; scalars are uniforms.
-func LaunchTile64x64(s *gpu.Stream, groups xpu.Dim3, C *gpu.Buffer[float32], A *gpu.Buffer[float32], B *gpu.Buffer[float32], m uint32, n uint32, k uint32) error {
-	return s.Launch(Tile64x64Kernel, groups, C, A, B, m, n, k)
+func LaunchTile64x64(s *gpu.Stream, groups xpu.Dim3, C *gpu.Buffer[float32], A *gpu.Buffer[float32], B *gpu.Buffer[float32], transA uint32, transB uint32, m uint32, n uint32, k uint32, lda uint32, ldb uint32, ldc uint32, alpha float32, beta float32) error {
+	return s.Launch(Tile64x64Kernel, groups, C, A, B, transA, transB, m, n, k, lda, ldb, ldc, alpha, beta)
 }
 
 // tile64x64WGSL is the WGSL code of Tile64x64.
 const tile64x64WGSL = `struct xpu_Uniforms {
+    p_transA: u32,
+    p_transB: u32,
     p_m: u32,
     p_n: u32,
     p_k: u32,
+    p_lda: u32,
+    p_ldb: u32,
+    p_ldc: u32,
+    p_alpha: f32,
+    p_beta: f32,
 }
 
 @group(0) @binding(0) var<storage, read_write> b_C: array<f32>;
@@ -2828,6 +3568,13 @@ const tile64x64WGSL = `struct xpu_Uniforms {
 @group(0) @binding(3) var<uniform> xpu_u: xpu_Uniforms;
 var<workgroup> s_as: array<f32, 1024>;
 var<workgroup> s_bs: array<f32, 1024>;
+
+// Go's comparison of the float32s of bits x and y: -1, 0 or 1, or 2 when either is NaN. Integer arithmetic, which no compiler may take for finite math.
+fn xpu_cmp_f32(x: u32, y: u32) -> i32 {
+    let a = select(i32(x & 2147483647u), -i32(x & 2147483647u), x > 2147483647u);
+    let b = select(i32(y & 2147483647u), -i32(y & 2147483647u), y > 2147483647u);
+    return select(select(select(-1i, 1i, a > b), 0i, a == b), 2i, max(x & 2147483647u, y & 2147483647u) > 2139095040u);
+}
 
 // main is kernel Tile64x64, block 16x16x1.
 @compute @workgroup_size(16, 16, 1)
@@ -2846,27 +3593,55 @@ fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid
     var v_b: array<f32, 8>;
     v_b = array<f32, 8>();
     for (var v_k0: u32 = 0u; v_k0 < xpu_u.p_k; v_k0 = v_k0 + 16u) {
-        for (var v_s: u32 = 0u; v_s < 4u; v_s = v_s + 1u) {
-            let v_e: u32 = v_li + ((v_s * v_wx) * v_wy);
-            let v_r: u32 = v_e / 16u;
-            let v_q: u32 = v_e % 16u;
-            var v_v: f32;
-            v_v = 0.0f;
-            if ((v_row0 + v_r) < xpu_u.p_m) && ((v_k0 + v_q) < xpu_u.p_k) {
-                v_v = b_A[(((v_row0 + v_r) * xpu_u.p_k) + v_k0) + v_q];
+        if xpu_u.p_transA != 0u {
+            for (var v_s: u32 = 0u; v_s < 4u; v_s = v_s + 1u) {
+                let v_e: u32 = v_li + ((v_s * v_wx) * v_wy);
+                let v_r: u32 = v_e % 64u;
+                let v_q: u32 = v_e / 64u;
+                var v_v: f32;
+                v_v = 0.0f;
+                if ((v_row0 + v_r) < xpu_u.p_m) && ((v_k0 + v_q) < xpu_u.p_k) {
+                    v_v = b_A[(((v_k0 + v_q) * xpu_u.p_lda) + v_row0) + v_r];
+                }
+                s_as[(v_r * 16u) + v_q] = v_v;
             }
-            s_as[v_e] = v_v;
+        } else {
+            for (var v_s_1: u32 = 0u; v_s_1 < 4u; v_s_1 = v_s_1 + 1u) {
+                let v_e_1: u32 = v_li + ((v_s_1 * v_wx) * v_wy);
+                let v_r_1: u32 = v_e_1 / 16u;
+                let v_q_1: u32 = v_e_1 % 16u;
+                var v_v_1: f32;
+                v_v_1 = 0.0f;
+                if ((v_row0 + v_r_1) < xpu_u.p_m) && ((v_k0 + v_q_1) < xpu_u.p_k) {
+                    v_v_1 = b_A[(((v_row0 + v_r_1) * xpu_u.p_lda) + v_k0) + v_q_1];
+                }
+                s_as[v_e_1] = v_v_1;
+            }
         }
-        for (var v_s_1: u32 = 0u; v_s_1 < 4u; v_s_1 = v_s_1 + 1u) {
-            let v_e_1: u32 = v_li + ((v_s_1 * v_wx) * v_wy);
-            let v_r_1: u32 = v_e_1 / 64u;
-            let v_q_1: u32 = v_e_1 % 64u;
-            var v_v_1: f32;
-            v_v_1 = 0.0f;
-            if ((v_k0 + v_r_1) < xpu_u.p_k) && ((v_col0 + v_q_1) < xpu_u.p_n) {
-                v_v_1 = b_B[(((v_k0 + v_r_1) * xpu_u.p_n) + v_col0) + v_q_1];
+        if xpu_u.p_transB != 0u {
+            for (var v_s_2: u32 = 0u; v_s_2 < 4u; v_s_2 = v_s_2 + 1u) {
+                let v_e_2: u32 = v_li + ((v_s_2 * v_wx) * v_wy);
+                let v_r_2: u32 = v_e_2 % 16u;
+                let v_q_2: u32 = v_e_2 / 16u;
+                var v_v_2: f32;
+                v_v_2 = 0.0f;
+                if ((v_k0 + v_r_2) < xpu_u.p_k) && ((v_col0 + v_q_2) < xpu_u.p_n) {
+                    v_v_2 = b_B[(((v_col0 + v_q_2) * xpu_u.p_ldb) + v_k0) + v_r_2];
+                }
+                s_bs[(v_r_2 * 64u) + v_q_2] = v_v_2;
             }
-            s_bs[v_e_1] = v_v_1;
+        } else {
+            for (var v_s_3: u32 = 0u; v_s_3 < 4u; v_s_3 = v_s_3 + 1u) {
+                let v_e_3: u32 = v_li + ((v_s_3 * v_wx) * v_wy);
+                let v_r_3: u32 = v_e_3 / 64u;
+                let v_q_3: u32 = v_e_3 % 64u;
+                var v_v_3: f32;
+                v_v_3 = 0.0f;
+                if ((v_k0 + v_r_3) < xpu_u.p_k) && ((v_col0 + v_q_3) < xpu_u.p_n) {
+                    v_v_3 = b_B[(((v_k0 + v_r_3) * xpu_u.p_ldb) + v_col0) + v_q_3];
+                }
+                s_bs[v_e_3] = v_v_3;
+            }
         }
         workgroupBarrier();
         for (var v_kk: u32 = 0u; v_kk < 16u; v_kk = v_kk + 1u) {
@@ -2887,10 +3662,15 @@ fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid
     for (var v_i_2: u32 = 0u; v_i_2 < 4u; v_i_2 = v_i_2 + 1u) {
         for (var v_j_2: u32 = 0u; v_j_2 < 4u; v_j_2 = v_j_2 + 1u) {
             {
-                let v_r_2: u32 = (v_row0 + v_ty) + (v_i_2 * v_wy);
-                let v_q_2: u32 = (v_col0 + v_tx) + (v_j_2 * v_wx);
-                if (v_r_2 < xpu_u.p_m) && (v_q_2 < xpu_u.p_n) {
-                    b_C[(v_r_2 * xpu_u.p_n) + v_q_2] = v_acc[(v_i_2 * 4u) + v_j_2];
+                let v_r_4: u32 = (v_row0 + v_ty) + (v_i_2 * v_wy);
+                let v_q_4: u32 = (v_col0 + v_tx) + (v_j_2 * v_wx);
+                if (v_r_4 < xpu_u.p_m) && (v_q_4 < xpu_u.p_n) {
+                    var v_v_4: f32;
+                    v_v_4 = xpu_u.p_alpha * v_acc[(v_i_2 * 4u) + v_j_2];
+                    if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                        v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_4 * xpu_u.p_ldc) + v_q_4]);
+                    }
+                    b_C[(v_r_4 * xpu_u.p_ldc) + v_q_4] = v_v_4;
                 }
             }
         }
@@ -2903,9 +3683,16 @@ func tile64x64CPU(b *gpuimpl.CPUBlock) {
 	p_C := gpuimpl.CPUView[float32](b.Buffers[0])
 	p_A := gpuimpl.CPUView[float32](b.Buffers[1])
 	p_B := gpuimpl.CPUView[float32](b.Buffers[2])
-	p_m := gpuimpl.CPUUniform[uint32](b.Uniforms, 0)
-	p_n := gpuimpl.CPUUniform[uint32](b.Uniforms, 4)
-	p_k := gpuimpl.CPUUniform[uint32](b.Uniforms, 8)
+	p_transA := gpuimpl.CPUUniform[uint32](b.Uniforms, 0)
+	p_transB := gpuimpl.CPUUniform[uint32](b.Uniforms, 4)
+	p_m := gpuimpl.CPUUniform[uint32](b.Uniforms, 8)
+	p_n := gpuimpl.CPUUniform[uint32](b.Uniforms, 12)
+	p_k := gpuimpl.CPUUniform[uint32](b.Uniforms, 16)
+	p_lda := gpuimpl.CPUUniform[uint32](b.Uniforms, 20)
+	p_ldb := gpuimpl.CPUUniform[uint32](b.Uniforms, 24)
+	p_ldc := gpuimpl.CPUUniform[uint32](b.Uniforms, 28)
+	p_alpha := gpuimpl.CPUUniform[float32](b.Uniforms, 32)
+	p_beta := gpuimpl.CPUUniform[float32](b.Uniforms, 36)
 	var s_as [1024]float32
 	var s_bs [1024]float32
 	var a_a [2048]float32
@@ -2920,9 +3707,16 @@ func tile64x64CPU(b *gpuimpl.CPUBlock) {
 	_ = p_C
 	_ = p_A
 	_ = p_B
+	_ = p_transA
+	_ = p_transB
 	_ = p_m
 	_ = p_n
 	_ = p_k
+	_ = p_lda
+	_ = p_ldb
+	_ = p_ldc
+	_ = p_alpha
+	_ = p_beta
 	_ = v_k0
 	_ = gx0
 	_ = gy0
@@ -2987,46 +3781,94 @@ func tile64x64CPU(b *gpuimpl.CPUBlock) {
 				_ = v_row0
 				var v_col0 uint32 = (b.Group.X * uint32(64))
 				_ = v_col0
-				{
-					var v_s uint32 = uint32(0)
-					_ = v_s
-					for v_s < uint32(4) {
-						{
-							var v_e uint32 = (v_li + ((v_s * v_wx) * v_wy))
-							_ = v_e
-							var v_r uint32 = (v_e / uint32(16))
-							_ = v_r
-							var v_q uint32 = (v_e % uint32(16))
-							_ = v_q
-							var v_v float32 = float32(0)
-							_ = v_v
-							if ((v_row0 + v_r) < p_m) && ((v_k0 + v_q) < p_k) {
-								v_v = p_A[((((v_row0 + v_r) * p_k) + v_k0) + v_q)]
+				if p_transA != uint32(0) {
+					{
+						var v_s uint32 = uint32(0)
+						_ = v_s
+						for v_s < uint32(4) {
+							{
+								var v_e uint32 = (v_li + ((v_s * v_wx) * v_wy))
+								_ = v_e
+								var v_r uint32 = (v_e % uint32(64))
+								_ = v_r
+								var v_q uint32 = (v_e / uint32(64))
+								_ = v_q
+								var v_v float32 = float32(0)
+								_ = v_v
+								if ((v_row0 + v_r) < p_m) && ((v_k0 + v_q) < p_k) {
+									v_v = p_A[((((v_k0 + v_q) * p_lda) + v_row0) + v_r)]
+								}
+								s_as[((v_r * uint32(16)) + v_q)] = v_v
 							}
-							s_as[v_e] = v_v
+							v_s = (v_s + uint32(1))
 						}
-						v_s = (v_s + uint32(1))
+					}
+				} else {
+					{
+						var v_s_1 uint32 = uint32(0)
+						_ = v_s_1
+						for v_s_1 < uint32(4) {
+							{
+								var v_e_1 uint32 = (v_li + ((v_s_1 * v_wx) * v_wy))
+								_ = v_e_1
+								var v_r_1 uint32 = (v_e_1 / uint32(16))
+								_ = v_r_1
+								var v_q_1 uint32 = (v_e_1 % uint32(16))
+								_ = v_q_1
+								var v_v_1 float32 = float32(0)
+								_ = v_v_1
+								if ((v_row0 + v_r_1) < p_m) && ((v_k0 + v_q_1) < p_k) {
+									v_v_1 = p_A[((((v_row0 + v_r_1) * p_lda) + v_k0) + v_q_1)]
+								}
+								s_as[v_e_1] = v_v_1
+							}
+							v_s_1 = (v_s_1 + uint32(1))
+						}
 					}
 				}
-				{
-					var v_s_1 uint32 = uint32(0)
-					_ = v_s_1
-					for v_s_1 < uint32(4) {
-						{
-							var v_e_1 uint32 = (v_li + ((v_s_1 * v_wx) * v_wy))
-							_ = v_e_1
-							var v_r_1 uint32 = (v_e_1 / uint32(64))
-							_ = v_r_1
-							var v_q_1 uint32 = (v_e_1 % uint32(64))
-							_ = v_q_1
-							var v_v_1 float32 = float32(0)
-							_ = v_v_1
-							if ((v_k0 + v_r_1) < p_k) && ((v_col0 + v_q_1) < p_n) {
-								v_v_1 = p_B[((((v_k0 + v_r_1) * p_n) + v_col0) + v_q_1)]
+				if p_transB != uint32(0) {
+					{
+						var v_s_2 uint32 = uint32(0)
+						_ = v_s_2
+						for v_s_2 < uint32(4) {
+							{
+								var v_e_2 uint32 = (v_li + ((v_s_2 * v_wx) * v_wy))
+								_ = v_e_2
+								var v_r_2 uint32 = (v_e_2 % uint32(16))
+								_ = v_r_2
+								var v_q_2 uint32 = (v_e_2 / uint32(16))
+								_ = v_q_2
+								var v_v_2 float32 = float32(0)
+								_ = v_v_2
+								if ((v_k0 + v_r_2) < p_k) && ((v_col0 + v_q_2) < p_n) {
+									v_v_2 = p_B[((((v_col0 + v_q_2) * p_ldb) + v_k0) + v_r_2)]
+								}
+								s_bs[((v_r_2 * uint32(64)) + v_q_2)] = v_v_2
 							}
-							s_bs[v_e_1] = v_v_1
+							v_s_2 = (v_s_2 + uint32(1))
 						}
-						v_s_1 = (v_s_1 + uint32(1))
+					}
+				} else {
+					{
+						var v_s_3 uint32 = uint32(0)
+						_ = v_s_3
+						for v_s_3 < uint32(4) {
+							{
+								var v_e_3 uint32 = (v_li + ((v_s_3 * v_wx) * v_wy))
+								_ = v_e_3
+								var v_r_3 uint32 = (v_e_3 / uint32(64))
+								_ = v_r_3
+								var v_q_3 uint32 = (v_e_3 % uint32(64))
+								_ = v_q_3
+								var v_v_3 float32 = float32(0)
+								_ = v_v_3
+								if ((v_k0 + v_r_3) < p_k) && ((v_col0 + v_q_3) < p_n) {
+									v_v_3 = p_B[((((v_k0 + v_r_3) * p_ldb) + v_col0) + v_q_3)]
+								}
+								s_bs[v_e_3] = v_v_3
+							}
+							v_s_3 = (v_s_3 + uint32(1))
+						}
 					}
 				}
 			}
@@ -3147,12 +3989,17 @@ func tile64x64CPU(b *gpuimpl.CPUBlock) {
 							for v_j_2 < uint32(4) {
 								{
 									{
-										var v_r_2 uint32 = ((v_row0 + v_ty) + (v_i_2 * v_wy))
-										_ = v_r_2
-										var v_q_2 uint32 = ((v_col0 + v_tx) + (v_j_2 * v_wx))
-										_ = v_q_2
-										if (v_r_2 < p_m) && (v_q_2 < p_n) {
-											p_C[((v_r_2 * p_n) + v_q_2)] = v_acc[((v_i_2 * uint32(4)) + v_j_2)]
+										var v_r_4 uint32 = ((v_row0 + v_ty) + (v_i_2 * v_wy))
+										_ = v_r_4
+										var v_q_4 uint32 = ((v_col0 + v_tx) + (v_j_2 * v_wx))
+										_ = v_q_4
+										if (v_r_4 < p_m) && (v_q_4 < p_n) {
+											var v_v_4 float32 = (p_alpha * v_acc[((v_i_2*uint32(4))+v_j_2)])
+											_ = v_v_4
+											if p_beta != float32(0) {
+												v_v_4 = (v_v_4 + (p_beta * p_C[((v_r_4*p_ldc)+v_q_4)]))
+											}
+											p_C[((v_r_4 * p_ldc) + v_q_4)] = v_v_4
 										}
 									}
 								}
@@ -3173,50 +4020,57 @@ var Tile8x8Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Codegen: "xpu-gen/1",
 	Block:   xpu.Dim3{X: 8, Y: 8, Z: 1},
 	Params: []gpuimpl.Param{
-		{Name: "C", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "float32"}, Size: 4, Access: gpuimpl.AccessWrite, Binding: 0, MinLen: []string{"m", "n"}},
+		{Name: "C", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "float32"}, Size: 4, Access: gpuimpl.AccessReadWrite, Binding: 0, MinLen: []string{"m", "n"}},
 		{Name: "A", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "float32"}, Size: 4, Access: gpuimpl.AccessRead, Binding: 1, MinLen: []string{"m", "k"}},
 		{Name: "B", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "float32"}, Size: 4, Access: gpuimpl.AccessRead, Binding: 2, MinLen: []string{"k", "n"}},
-		{Name: "m", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 0},
-		{Name: "n", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 4},
-		{Name: "k", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 8},
+		{Name: "transA", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 0},
+		{Name: "transB", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 4},
+		{Name: "m", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 8},
+		{Name: "n", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 12},
+		{Name: "k", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 16},
+		{Name: "lda", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 20},
+		{Name: "ldb", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 24},
+		{Name: "ldc", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 28},
+		{Name: "alpha", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "float32"}, Size: 4, Binding: 32},
+		{Name: "beta", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "float32"}, Size: 4, Binding: 36},
 	},
 	SharedBytes: 512,
-	UniformSize: 16,
+	UniformSize: 48,
 	Func:        Tiled,
 	Comptime:    Tile{BM: 8, BN: 8, BK: 8, TM: 1, TN: 1},
 	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:565ff142c4f42cefcdd88a27189b467b75b9419eb04b01a6f41691c9668cdb74",
-				PrivateBytes: new(428),
-				NativeOps:    []string{"workgroupBarrier"},
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:f2fb4704c442c78110dc534973658651b22e31bdedd7a4ac1db08e96b0c20cd1",
+				PrivateBytes: new(472),
+				NativeOps:    []string{"bitcast", "max", "select", "workgroupBarrier"},
 			},
 			Code: tile8x8WGSL,
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:decba4ebe18ff0cc9ffcb07258ffada4e94fa40daeb96d57e41d56fd937d0560"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:87b4859567da6c378e4e55d58c2ffc974c7b962f00756006c8c5f11464452530"},
 			Entry:    tile8x8CPU,
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:a3eff4a0bbaf12d2bfb2ad08037776fd5d2295c48162a34b416bd8645f9f91bd"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:341274ea09c42370b6afda7cff461b1f5ac40f200a0ae4888521d6225673a557"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v3"},
 			Code:     libLLVMHOSTX8664V3,
 			Symbol:   "xpu_Tile8x8",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:6116c61d66cb9ad9ea3c6edf52310c327822f031ad0ac7427da99b1976c63a05"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:c21009e6ea0cf94c47da1964f62bdfb9f01b97c22cdbb35cfc8c0c31b54f0981"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
 			Code:     libLLVMHOSTX8664V4,
 			Symbol:   "xpu_Tile8x8",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:1f03cd326ce34d266e2beb7fd1768aff36e0c795ebe2adaf0db2be4a6a7e8f54"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:d76b80eb4f01fd0272c93ba12c251114c447c4f994da7f9c6804103502420c6b"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "armv8-a"},
 			Code:     libLLVMHOSTARMV8A,
 			Symbol:   "xpu_Tile8x8",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cuda", Target: "ptx", Hash: "sha256:f0bc805ea3577b27d6360a33cc03e7337dcd054237e81a52addfbb6a6b0592f0",
-				PrivateBytes: new(428),
+			Manifest: gpuimpl.Manifest{Backend: "cuda", Target: "ptx", Hash: "sha256:ae4a4c4f323fb2204fd2f602c0116c69ad1259f68405742e45fab050bc2b2a99",
+				PrivateBytes: new(472),
 				Fault:        true,
 			},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "sm_70"},
@@ -3224,9 +4078,9 @@ var Tile8x8Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_Tile8x8",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:e75b469aa788bc987b9f81a6fbf03d7bfe4ea0ca735eaf033b93a9d6f26af406",
-				PrivateBytes: new(428),
-				Registers:    new(28),
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:04a7cd62ec4f83982e4f971acb91ecc47f96b869d66076ed0ffc8473ff17feab",
+				PrivateBytes: new(472),
+				Registers:    new(32),
 				SpillBytes:   new(0),
 				Fault:        true,
 			},
@@ -3235,9 +4089,9 @@ var Tile8x8Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_Tile8x8",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:3b2aa2b2c88c22a04a0948c74a1ac295220d904164d9250b34cbe5fdf910de14",
-				PrivateBytes: new(428),
-				Registers:    new(28),
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:be91823119dec059b2480d7443d681b5da83a2cb67187cbabfb6a411413c1b34",
+				PrivateBytes: new(472),
+				Registers:    new(32),
 				SpillBytes:   new(0),
 				Fault:        true,
 			},
@@ -3246,9 +4100,9 @@ var Tile8x8Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_Tile8x8",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:42fdec560f550e853ebe751a23e13fbc5c2c1a5c3fb91f7aae1ac2964ca63206",
-				PrivateBytes: new(428),
-				Registers:    new(27),
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:1d979abf94d4018487c3eb3237c239f554922177b09b6846f9fe3b50c7bb2160",
+				PrivateBytes: new(472),
+				Registers:    new(29),
 				SpillBytes:   new(0),
 				Fault:        true,
 			},
@@ -3262,15 +4116,22 @@ var Tile8x8Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 // LaunchTile8x8 launches the kernel Tile8x8 on the stream s over a grid of groups
 // blocks of 8x8x1 work-items, with the arguments of Tiled after its Thread and its comptime parameter.
 // Buffers are bound in this order; scalars are uniforms.
-func LaunchTile8x8(s *gpu.Stream, groups xpu.Dim3, C *gpu.Buffer[float32], A *gpu.Buffer[float32], B *gpu.Buffer[float32], m uint32, n uint32, k uint32) error {
-	return s.Launch(Tile8x8Kernel, groups, C, A, B, m, n, k)
+func LaunchTile8x8(s *gpu.Stream, groups xpu.Dim3, C *gpu.Buffer[float32], A *gpu.Buffer[float32], B *gpu.Buffer[float32], transA uint32, transB uint32, m uint32, n uint32, k uint32, lda uint32, ldb uint32, ldc uint32, alpha float32, beta float32) error {
+	return s.Launch(Tile8x8Kernel, groups, C, A, B, transA, transB, m, n, k, lda, ldb, ldc, alpha, beta)
 }
 
 // tile8x8WGSL is the WGSL code of Tile8x8.
 const tile8x8WGSL = `struct xpu_Uniforms {
+    p_transA: u32,
+    p_transB: u32,
     p_m: u32,
     p_n: u32,
     p_k: u32,
+    p_lda: u32,
+    p_ldb: u32,
+    p_ldc: u32,
+    p_alpha: f32,
+    p_beta: f32,
 }
 
 @group(0) @binding(0) var<storage, read_write> b_C: array<f32>;
@@ -3279,6 +4140,13 @@ const tile8x8WGSL = `struct xpu_Uniforms {
 @group(0) @binding(3) var<uniform> xpu_u: xpu_Uniforms;
 var<workgroup> s_as: array<f32, 64>;
 var<workgroup> s_bs: array<f32, 64>;
+
+// Go's comparison of the float32s of bits x and y: -1, 0 or 1, or 2 when either is NaN. Integer arithmetic, which no compiler may take for finite math.
+fn xpu_cmp_f32(x: u32, y: u32) -> i32 {
+    let a = select(i32(x & 2147483647u), -i32(x & 2147483647u), x > 2147483647u);
+    let b = select(i32(y & 2147483647u), -i32(y & 2147483647u), y > 2147483647u);
+    return select(select(select(-1i, 1i, a > b), 0i, a == b), 2i, max(x & 2147483647u, y & 2147483647u) > 2139095040u);
+}
 
 // main is kernel Tile8x8, block 8x8x1.
 @compute @workgroup_size(8, 8, 1)
@@ -3297,27 +4165,55 @@ fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid
     var v_b: array<f32, 8>;
     v_b = array<f32, 8>();
     for (var v_k0: u32 = 0u; v_k0 < xpu_u.p_k; v_k0 = v_k0 + 8u) {
-        for (var v_s: u32 = 0u; v_s < 1u; v_s = v_s + 1u) {
-            let v_e: u32 = v_li + ((v_s * v_wx) * v_wy);
-            let v_r: u32 = v_e / 8u;
-            let v_q: u32 = v_e % 8u;
-            var v_v: f32;
-            v_v = 0.0f;
-            if ((v_row0 + v_r) < xpu_u.p_m) && ((v_k0 + v_q) < xpu_u.p_k) {
-                v_v = b_A[(((v_row0 + v_r) * xpu_u.p_k) + v_k0) + v_q];
+        if xpu_u.p_transA != 0u {
+            for (var v_s: u32 = 0u; v_s < 1u; v_s = v_s + 1u) {
+                let v_e: u32 = v_li + ((v_s * v_wx) * v_wy);
+                let v_r: u32 = v_e % 8u;
+                let v_q: u32 = v_e / 8u;
+                var v_v: f32;
+                v_v = 0.0f;
+                if ((v_row0 + v_r) < xpu_u.p_m) && ((v_k0 + v_q) < xpu_u.p_k) {
+                    v_v = b_A[(((v_k0 + v_q) * xpu_u.p_lda) + v_row0) + v_r];
+                }
+                s_as[(v_r * 8u) + v_q] = v_v;
             }
-            s_as[v_e] = v_v;
+        } else {
+            for (var v_s_1: u32 = 0u; v_s_1 < 1u; v_s_1 = v_s_1 + 1u) {
+                let v_e_1: u32 = v_li + ((v_s_1 * v_wx) * v_wy);
+                let v_r_1: u32 = v_e_1 / 8u;
+                let v_q_1: u32 = v_e_1 % 8u;
+                var v_v_1: f32;
+                v_v_1 = 0.0f;
+                if ((v_row0 + v_r_1) < xpu_u.p_m) && ((v_k0 + v_q_1) < xpu_u.p_k) {
+                    v_v_1 = b_A[(((v_row0 + v_r_1) * xpu_u.p_lda) + v_k0) + v_q_1];
+                }
+                s_as[v_e_1] = v_v_1;
+            }
         }
-        for (var v_s_1: u32 = 0u; v_s_1 < 1u; v_s_1 = v_s_1 + 1u) {
-            let v_e_1: u32 = v_li + ((v_s_1 * v_wx) * v_wy);
-            let v_r_1: u32 = v_e_1 / 8u;
-            let v_q_1: u32 = v_e_1 % 8u;
-            var v_v_1: f32;
-            v_v_1 = 0.0f;
-            if ((v_k0 + v_r_1) < xpu_u.p_k) && ((v_col0 + v_q_1) < xpu_u.p_n) {
-                v_v_1 = b_B[(((v_k0 + v_r_1) * xpu_u.p_n) + v_col0) + v_q_1];
+        if xpu_u.p_transB != 0u {
+            for (var v_s_2: u32 = 0u; v_s_2 < 1u; v_s_2 = v_s_2 + 1u) {
+                let v_e_2: u32 = v_li + ((v_s_2 * v_wx) * v_wy);
+                let v_r_2: u32 = v_e_2 % 8u;
+                let v_q_2: u32 = v_e_2 / 8u;
+                var v_v_2: f32;
+                v_v_2 = 0.0f;
+                if ((v_k0 + v_r_2) < xpu_u.p_k) && ((v_col0 + v_q_2) < xpu_u.p_n) {
+                    v_v_2 = b_B[(((v_col0 + v_q_2) * xpu_u.p_ldb) + v_k0) + v_r_2];
+                }
+                s_bs[(v_r_2 * 8u) + v_q_2] = v_v_2;
             }
-            s_bs[v_e_1] = v_v_1;
+        } else {
+            for (var v_s_3: u32 = 0u; v_s_3 < 1u; v_s_3 = v_s_3 + 1u) {
+                let v_e_3: u32 = v_li + ((v_s_3 * v_wx) * v_wy);
+                let v_r_3: u32 = v_e_3 / 8u;
+                let v_q_3: u32 = v_e_3 % 8u;
+                var v_v_3: f32;
+                v_v_3 = 0.0f;
+                if ((v_k0 + v_r_3) < xpu_u.p_k) && ((v_col0 + v_q_3) < xpu_u.p_n) {
+                    v_v_3 = b_B[(((v_k0 + v_r_3) * xpu_u.p_ldb) + v_col0) + v_q_3];
+                }
+                s_bs[v_e_3] = v_v_3;
+            }
         }
         workgroupBarrier();
         for (var v_kk: u32 = 0u; v_kk < 8u; v_kk = v_kk + 1u) {
@@ -3338,10 +4234,15 @@ fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid
     for (var v_i_2: u32 = 0u; v_i_2 < 1u; v_i_2 = v_i_2 + 1u) {
         for (var v_j_2: u32 = 0u; v_j_2 < 1u; v_j_2 = v_j_2 + 1u) {
             {
-                let v_r_2: u32 = (v_row0 + v_ty) + (v_i_2 * v_wy);
-                let v_q_2: u32 = (v_col0 + v_tx) + (v_j_2 * v_wx);
-                if (v_r_2 < xpu_u.p_m) && (v_q_2 < xpu_u.p_n) {
-                    b_C[(v_r_2 * xpu_u.p_n) + v_q_2] = v_acc[(v_i_2 * 1u) + v_j_2];
+                let v_r_4: u32 = (v_row0 + v_ty) + (v_i_2 * v_wy);
+                let v_q_4: u32 = (v_col0 + v_tx) + (v_j_2 * v_wx);
+                if (v_r_4 < xpu_u.p_m) && (v_q_4 < xpu_u.p_n) {
+                    var v_v_4: f32;
+                    v_v_4 = xpu_u.p_alpha * v_acc[(v_i_2 * 1u) + v_j_2];
+                    if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                        v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_4 * xpu_u.p_ldc) + v_q_4]);
+                    }
+                    b_C[(v_r_4 * xpu_u.p_ldc) + v_q_4] = v_v_4;
                 }
             }
         }
@@ -3354,9 +4255,16 @@ func tile8x8CPU(b *gpuimpl.CPUBlock) {
 	p_C := gpuimpl.CPUView[float32](b.Buffers[0])
 	p_A := gpuimpl.CPUView[float32](b.Buffers[1])
 	p_B := gpuimpl.CPUView[float32](b.Buffers[2])
-	p_m := gpuimpl.CPUUniform[uint32](b.Uniforms, 0)
-	p_n := gpuimpl.CPUUniform[uint32](b.Uniforms, 4)
-	p_k := gpuimpl.CPUUniform[uint32](b.Uniforms, 8)
+	p_transA := gpuimpl.CPUUniform[uint32](b.Uniforms, 0)
+	p_transB := gpuimpl.CPUUniform[uint32](b.Uniforms, 4)
+	p_m := gpuimpl.CPUUniform[uint32](b.Uniforms, 8)
+	p_n := gpuimpl.CPUUniform[uint32](b.Uniforms, 12)
+	p_k := gpuimpl.CPUUniform[uint32](b.Uniforms, 16)
+	p_lda := gpuimpl.CPUUniform[uint32](b.Uniforms, 20)
+	p_ldb := gpuimpl.CPUUniform[uint32](b.Uniforms, 24)
+	p_ldc := gpuimpl.CPUUniform[uint32](b.Uniforms, 28)
+	p_alpha := gpuimpl.CPUUniform[float32](b.Uniforms, 32)
+	p_beta := gpuimpl.CPUUniform[float32](b.Uniforms, 36)
 	var s_as [64]float32
 	var s_bs [64]float32
 	var a_a [512]float32
@@ -3371,9 +4279,16 @@ func tile8x8CPU(b *gpuimpl.CPUBlock) {
 	_ = p_C
 	_ = p_A
 	_ = p_B
+	_ = p_transA
+	_ = p_transB
 	_ = p_m
 	_ = p_n
 	_ = p_k
+	_ = p_lda
+	_ = p_ldb
+	_ = p_ldc
+	_ = p_alpha
+	_ = p_beta
 	_ = v_k0
 	_ = gx0
 	_ = gy0
@@ -3438,46 +4353,94 @@ func tile8x8CPU(b *gpuimpl.CPUBlock) {
 				_ = v_row0
 				var v_col0 uint32 = (b.Group.X * uint32(8))
 				_ = v_col0
-				{
-					var v_s uint32 = uint32(0)
-					_ = v_s
-					for v_s < uint32(1) {
-						{
-							var v_e uint32 = (v_li + ((v_s * v_wx) * v_wy))
-							_ = v_e
-							var v_r uint32 = (v_e / uint32(8))
-							_ = v_r
-							var v_q uint32 = (v_e % uint32(8))
-							_ = v_q
-							var v_v float32 = float32(0)
-							_ = v_v
-							if ((v_row0 + v_r) < p_m) && ((v_k0 + v_q) < p_k) {
-								v_v = p_A[((((v_row0 + v_r) * p_k) + v_k0) + v_q)]
+				if p_transA != uint32(0) {
+					{
+						var v_s uint32 = uint32(0)
+						_ = v_s
+						for v_s < uint32(1) {
+							{
+								var v_e uint32 = (v_li + ((v_s * v_wx) * v_wy))
+								_ = v_e
+								var v_r uint32 = (v_e % uint32(8))
+								_ = v_r
+								var v_q uint32 = (v_e / uint32(8))
+								_ = v_q
+								var v_v float32 = float32(0)
+								_ = v_v
+								if ((v_row0 + v_r) < p_m) && ((v_k0 + v_q) < p_k) {
+									v_v = p_A[((((v_k0 + v_q) * p_lda) + v_row0) + v_r)]
+								}
+								s_as[((v_r * uint32(8)) + v_q)] = v_v
 							}
-							s_as[v_e] = v_v
+							v_s = (v_s + uint32(1))
 						}
-						v_s = (v_s + uint32(1))
+					}
+				} else {
+					{
+						var v_s_1 uint32 = uint32(0)
+						_ = v_s_1
+						for v_s_1 < uint32(1) {
+							{
+								var v_e_1 uint32 = (v_li + ((v_s_1 * v_wx) * v_wy))
+								_ = v_e_1
+								var v_r_1 uint32 = (v_e_1 / uint32(8))
+								_ = v_r_1
+								var v_q_1 uint32 = (v_e_1 % uint32(8))
+								_ = v_q_1
+								var v_v_1 float32 = float32(0)
+								_ = v_v_1
+								if ((v_row0 + v_r_1) < p_m) && ((v_k0 + v_q_1) < p_k) {
+									v_v_1 = p_A[((((v_row0 + v_r_1) * p_lda) + v_k0) + v_q_1)]
+								}
+								s_as[v_e_1] = v_v_1
+							}
+							v_s_1 = (v_s_1 + uint32(1))
+						}
 					}
 				}
-				{
-					var v_s_1 uint32 = uint32(0)
-					_ = v_s_1
-					for v_s_1 < uint32(1) {
-						{
-							var v_e_1 uint32 = (v_li + ((v_s_1 * v_wx) * v_wy))
-							_ = v_e_1
-							var v_r_1 uint32 = (v_e_1 / uint32(8))
-							_ = v_r_1
-							var v_q_1 uint32 = (v_e_1 % uint32(8))
-							_ = v_q_1
-							var v_v_1 float32 = float32(0)
-							_ = v_v_1
-							if ((v_k0 + v_r_1) < p_k) && ((v_col0 + v_q_1) < p_n) {
-								v_v_1 = p_B[((((v_k0 + v_r_1) * p_n) + v_col0) + v_q_1)]
+				if p_transB != uint32(0) {
+					{
+						var v_s_2 uint32 = uint32(0)
+						_ = v_s_2
+						for v_s_2 < uint32(1) {
+							{
+								var v_e_2 uint32 = (v_li + ((v_s_2 * v_wx) * v_wy))
+								_ = v_e_2
+								var v_r_2 uint32 = (v_e_2 % uint32(8))
+								_ = v_r_2
+								var v_q_2 uint32 = (v_e_2 / uint32(8))
+								_ = v_q_2
+								var v_v_2 float32 = float32(0)
+								_ = v_v_2
+								if ((v_k0 + v_r_2) < p_k) && ((v_col0 + v_q_2) < p_n) {
+									v_v_2 = p_B[((((v_col0 + v_q_2) * p_ldb) + v_k0) + v_r_2)]
+								}
+								s_bs[((v_r_2 * uint32(8)) + v_q_2)] = v_v_2
 							}
-							s_bs[v_e_1] = v_v_1
+							v_s_2 = (v_s_2 + uint32(1))
 						}
-						v_s_1 = (v_s_1 + uint32(1))
+					}
+				} else {
+					{
+						var v_s_3 uint32 = uint32(0)
+						_ = v_s_3
+						for v_s_3 < uint32(1) {
+							{
+								var v_e_3 uint32 = (v_li + ((v_s_3 * v_wx) * v_wy))
+								_ = v_e_3
+								var v_r_3 uint32 = (v_e_3 / uint32(8))
+								_ = v_r_3
+								var v_q_3 uint32 = (v_e_3 % uint32(8))
+								_ = v_q_3
+								var v_v_3 float32 = float32(0)
+								_ = v_v_3
+								if ((v_k0 + v_r_3) < p_k) && ((v_col0 + v_q_3) < p_n) {
+									v_v_3 = p_B[((((v_k0 + v_r_3) * p_ldb) + v_col0) + v_q_3)]
+								}
+								s_bs[v_e_3] = v_v_3
+							}
+							v_s_3 = (v_s_3 + uint32(1))
+						}
 					}
 				}
 			}
@@ -3598,12 +4561,17 @@ func tile8x8CPU(b *gpuimpl.CPUBlock) {
 							for v_j_2 < uint32(1) {
 								{
 									{
-										var v_r_2 uint32 = ((v_row0 + v_ty) + (v_i_2 * v_wy))
-										_ = v_r_2
-										var v_q_2 uint32 = ((v_col0 + v_tx) + (v_j_2 * v_wx))
-										_ = v_q_2
-										if (v_r_2 < p_m) && (v_q_2 < p_n) {
-											p_C[((v_r_2 * p_n) + v_q_2)] = v_acc[((v_i_2 * uint32(1)) + v_j_2)]
+										var v_r_4 uint32 = ((v_row0 + v_ty) + (v_i_2 * v_wy))
+										_ = v_r_4
+										var v_q_4 uint32 = ((v_col0 + v_tx) + (v_j_2 * v_wx))
+										_ = v_q_4
+										if (v_r_4 < p_m) && (v_q_4 < p_n) {
+											var v_v_4 float32 = (p_alpha * v_acc[((v_i_2*uint32(1))+v_j_2)])
+											_ = v_v_4
+											if p_beta != float32(0) {
+												v_v_4 = (v_v_4 + (p_beta * p_C[((v_r_4*p_ldc)+v_q_4)]))
+											}
+											p_C[((v_r_4 * p_ldc) + v_q_4)] = v_v_4
 										}
 									}
 								}
