@@ -1,0 +1,91 @@
+package reduce
+
+// This file is the two forms of the kernels, the shared-memory and the
+// wave one, and the choice between them: a tuner's measured answer
+// (tune.Tuner.Pays), where the device runs the wave form at all.
+
+import (
+	"fmt"
+
+	"github.com/goxpu/xpu"
+	"github.com/goxpu/xpu/gpu"
+	"github.com/goxpu/xpu/tune"
+)
+
+// A form is one combine within a block: the kernels that use it, as
+// handles and launchers.
+type form struct {
+	name                                     string
+	sumK, dotK, maxK, argMaxK, pairsK, scanK *gpu.Kernel
+
+	sum, max    func(s *gpu.Stream, groups xpu.Dim3, out, x *gpu.Buffer[float32], n, chunk uint32) error
+	dot         func(s *gpu.Stream, groups xpu.Dim3, out, x, y *gpu.Buffer[float32], n, chunk uint32) error
+	argMax      func(s *gpu.Stream, groups xpu.Dim3, keys, indices *gpu.Buffer[uint32], x *gpu.Buffer[float32], n, chunk uint32) error
+	argMaxPairs func(s *gpu.Stream, groups xpu.Dim3, keys, indices, inKeys, inIndices *gpu.Buffer[uint32], n, chunk uint32) error
+	scan        func(s *gpu.Stream, groups xpu.Dim3, out, x, offsets *gpu.Buffer[float32], n, chunk, exclusive uint32) error
+}
+
+// shared is the form of the trees in shared memory: every device runs it.
+var shared = &form{
+	name: "shared",
+	sumK: SumSharedKernel, dotK: DotSharedKernel, maxK: MaxSharedKernel,
+	argMaxK: ArgMaxSharedKernel, pairsK: ArgMaxPairsSharedKernel, scanK: ScanSharedKernel,
+	sum: LaunchSumShared, max: LaunchMaxShared, dot: LaunchDotShared,
+	argMax: LaunchArgMaxShared, argMaxPairs: LaunchArgMaxPairsShared, scan: LaunchScanShared,
+}
+
+// wave is the form of wave verbs, at the device's own width.
+var wave = &form{
+	name: "wave",
+	sumK: SumWaveKernel, dotK: DotWaveKernel, maxK: MaxWaveKernel,
+	argMaxK: ArgMaxWaveKernel, pairsK: ArgMaxPairsWaveKernel, scanK: ScanWaveKernel,
+	sum: LaunchSumWave, max: LaunchMaxWave, dot: LaunchDotWave,
+	argMax: LaunchArgMaxWave, argMaxPairs: LaunchArgMaxPairsWave, scan: LaunchScanWave,
+}
+
+// PaysName is the question a Reducer asks its tuner for operation op
+// (sum, dot, max, argmax, scan): whether the wave form beats the shared
+// one, per device and length rounded up to a power of two ("n=4096").
+// The tuner's store files the answer under "pays/" and the name, and
+// tune.Tuner.Force["pays/"+PaysName(op)] = "wave" (or "shared") forces
+// a form.
+func PaysName(op string) string { return "kernels/reduce.wave/" + op }
+
+// runs reports whether d runs every one of kernels: code for d's backend
+// that fits it, at a wave width d has.
+func runs(d *gpu.Device, kernels ...*gpu.Kernel) bool {
+	for _, k := range kernels {
+		if k.Refused() != "" {
+			return false
+		}
+		if ok, err := d.KernelAvailable(k); !ok || err != nil {
+			return false
+		}
+		if _, ok := d.Manifest(k); !ok {
+			return false
+		}
+	}
+	return true
+}
+
+// launch records operation op over n elements on s in the form r's tuner
+// chooses: the shared one with no tuner, a pinned one, or a device that
+// does not run the wave kernels the operation uses (uses names them);
+// otherwise the one tune.Tuner.Pays answers, measured (on these
+// buffers) the first time the device and length's bucket are asked.
+func (r *Reducer) launch(s *gpu.Stream, op string, n int, uses func(f *form) []*gpu.Kernel, run func(f *form) error) error {
+	if r.tu == nil || !runs(r.d, uses(wave)...) {
+		return run(shared)
+	}
+	variant := func(f *form) tune.Variant {
+		return tune.Variant{Name: f.name, Hash: tune.CodeHash(r.d, uses(f)...), Run: func() error { return run(f) }}
+	}
+	pays, _, err := r.tu.Pays(s, PaysName(op), tune.KeyOf(tune.Dim{Name: "n", Size: tune.Pow2(n)}), variant(wave), variant(shared))
+	if err != nil {
+		return fmt.Errorf("reduce: %s: %w", op, err)
+	}
+	if pays {
+		return run(wave)
+	}
+	return run(shared)
+}
