@@ -129,7 +129,7 @@ const depsRules = `
 	gpu/gputest, gpu/gpuimpl < kernels/conformance, kernels/wave;
 	# The library's kernels: the kernels import the vocabulary alone,
 	# their generated code the runtime, their families the tuner.
-	tune, gpu/gpuimpl < kernels/matmul;
+	tune, gpu/gpuimpl < kernels/matmul, kernels/reduce;
 	xpu < codegen/llvmgen/internal/hostkernels;
 
 	# Benchmarks and the programs that print their figures.
