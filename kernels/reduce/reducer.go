@@ -21,7 +21,7 @@ const MaxLen = 1<<32 - block
 
 // A Reducer launches the package's reductions and scans on one device. It
 // owns the scratch of the passes (the partials of at most MaxBlocks
-// blocks: some 12 KiB, whatever the length), made once by [New] so that
+// blocks: some 16 KiB, whatever the length), made once by [New] so that
 // a loop of calls allocates nothing; its methods record launches on the
 // stream they are given and never sync. Launches of one Reducer share
 // its scratch: record them on one stream (or on streams whose work does

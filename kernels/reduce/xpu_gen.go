@@ -5188,6 +5188,201 @@ func sumWaveCPU(b *gpuimpl.CPUBlock) {
 	}
 }
 
+// bandwidthCopyKernel is the compiled form of the kernel bandwidthCopy (Go function bandwidthCopy).
+var bandwidthCopyKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
+	Name:    "github.com/goxpu/xpu/kernels/reduce.bandwidthCopy",
+	Codegen: "xpu-gen/1",
+	Block:   xpu.Dim3{X: 256, Y: 1, Z: 1},
+	Params: []gpuimpl.Param{
+		{Name: "y", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "float32"}, Size: 4, Access: gpuimpl.AccessWrite, Binding: 0, MinLen: []string{"n"}},
+		{Name: "x", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "float32"}, Size: 4, Access: gpuimpl.AccessRead, Binding: 1, MinLen: []string{"n"}},
+		{Name: "n", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 0},
+	},
+	UniformSize: 16,
+	Func:        bandwidthCopy,
+	Artifacts: []gpuimpl.Artifact{
+		{
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:148aadd2b5f820ccd4d17a7bb6d2ab00d13325feeff6a2f85619c034d51759e5",
+				PrivateBytes: new(4),
+			},
+			Code: bandwidthCopyWGSL,
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:b54e050f0de00eacaed5e69c7f36c11b21b5e4af4dcc8898c12ad8e321027504"},
+			Entry:    bandwidthCopyCPU,
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:413468d273919b2040c01fcaea61add5dd6db14850ff13bb387ab0204cef08b8"},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v3"},
+			Code:     libLLVMHOSTX8664V3,
+			Symbol:   "xpu_bandwidthCopy",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:c427fb1f58fb56f95deec6089cf7db52e43b18cd66590a384f2d7547484077cc"},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
+			Code:     libLLVMHOSTX8664V4,
+			Symbol:   "xpu_bandwidthCopy",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:f2d426dec4a22bd10cf0e5101499b984f0e2a1c00faeb16fef14aa506e8b1e73"},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "armv8-a"},
+			Code:     libLLVMHOSTARMV8A,
+			Symbol:   "xpu_bandwidthCopy",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cuda", Target: "ptx", Hash: "sha256:5bdd0e9b9b75dfb2f0f4f539ec592a69eed6dee6796bd613604a407cf0fcdad0",
+				PrivateBytes: new(4),
+				Fault:        true,
+			},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "sm_70"},
+			Code:     libPTXSM70,
+			Symbol:   "xpu_bandwidthCopy",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:525c8afea68b3b1c88f682278f389ceb3a04febb559dc729cb5927af57714e63",
+				PrivateBytes: new(4),
+				Registers:    new(6),
+				SpillBytes:   new(0),
+				Fault:        true,
+			},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "gfx90a"},
+			Code:     libHSACOGFX90A,
+			Symbol:   "xpu_bandwidthCopy",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:675c90e17e34f3ac5dee99dde3bdbb85e966d4332b7df878533871b13c1fe229",
+				PrivateBytes: new(4),
+				Registers:    new(6),
+				SpillBytes:   new(0),
+				Fault:        true,
+			},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "gfx942"},
+			Code:     libHSACOGFX942,
+			Symbol:   "xpu_bandwidthCopy",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:a1d26d71ef06a9b4597a456abfdcb917da2b27ba6299de96c8c7fe4751d9bc12",
+				PrivateBytes: new(4),
+				Registers:    new(4),
+				SpillBytes:   new(0),
+				Fault:        true,
+			},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "gfx1100"},
+			Code:     libHSACOGFX1100,
+			Symbol:   "xpu_bandwidthCopy",
+		},
+	},
+})
+
+// launchBandwidthCopy launches the kernel bandwidthCopy on the stream s over a grid of groups
+// blocks of 256x1x1 work-items, with the arguments of bandwidthCopy after its Thread.
+// Buffers are bound in this order; scalars are uniforms.
+func launchBandwidthCopy(s *gpu.Stream, groups xpu.Dim3, y *gpu.Buffer[float32], x *gpu.Buffer[float32], n uint32) error {
+	return s.Launch(bandwidthCopyKernel, groups, y, x, n)
+}
+
+// bandwidthCopyWGSL is the WGSL code of bandwidthCopy.
+const bandwidthCopyWGSL = `struct xpu_Uniforms {
+    p_n: u32,
+}
+
+@group(0) @binding(0) var<storage, read_write> b_y: array<f32>;
+@group(0) @binding(1) var<storage, read> b_x: array<f32>;
+@group(0) @binding(2) var<uniform> xpu_u: xpu_Uniforms;
+
+// main is kernel bandwidthCopy, block 256x1x1.
+@compute @workgroup_size(256, 1, 1)
+fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
+    {
+        let v_i: u32 = gid.x;
+        if v_i < xpu_u.p_n {
+            b_y[v_i] = b_x[v_i];
+        }
+    }
+}
+`
+
+// bandwidthCopyCPU runs one block of the kernel bandwidthCopy on the CPU.
+func bandwidthCopyCPU(b *gpuimpl.CPUBlock) {
+	p_y := gpuimpl.CPUView[float32](b.Buffers[0])
+	p_x := gpuimpl.CPUView[float32](b.Buffers[1])
+	p_n := gpuimpl.CPUUniform[uint32](b.Uniforms, 0)
+	gx0 := b.Group.X * 256
+	gy0 := b.Group.Y * 1
+	gz0 := b.Group.Z * 1
+	var ly uint32
+	var lz uint32
+	stop := b.Stopping()
+	_ = p_y
+	_ = p_x
+	_ = p_n
+	_ = gx0
+	_ = gy0
+	_ = gz0
+	_ = ly
+	_ = lz
+	_ = stop
+	{
+		lx := uint32(0)
+		li := uint32(0)
+		_, _ = lx, li
+		var v_i uint32 = (gx0 + lx)
+		_ = v_i
+		// The guard (v_i < p_n) holds for the lanes lo <= lx < hi; gok: v_i
+		// steps by one from lane to lane without wrapping.
+		lo, hi, gok := uint32(0), uint32(0), false
+		if e0, u0 := int64(v_i), int64(p_n); e0 <= 4294967040 {
+			gok = true
+			hi = uint32(min(max(u0-e0, 0), 256))
+		}
+		var w0 *[256]float32
+		if o := v_i; o <= 4294967040 && uint64(o)+256 <= uint64(len(p_y)) {
+			w0 = (*[256]float32)(p_y[o : uint64(o)+256])
+		}
+		var w1 *[256]float32
+		if o := v_i; o <= 4294967040 && uint64(o)+256 <= uint64(len(p_x)) {
+			w1 = (*[256]float32)(p_x[o : uint64(o)+256])
+		}
+		if gok && w0 != nil && w1 != nil && hi <= 256 {
+			for lx := lo; lx < hi; lx++ {
+				li := lx
+				_ = li
+				{
+					var v_i uint32 = (gx0 + lx)
+					_ = v_i
+					{ // (v_i < p_n) holds for lo <= lx < hi
+						w0[lx] = w1[lx]
+					}
+				}
+			}
+		} else if gok {
+			for lx := lo; lx < hi; lx++ {
+				li := lx
+				_ = li
+				{
+					var v_i uint32 = (gx0 + lx)
+					_ = v_i
+					{ // (v_i < p_n) holds for lo <= lx < hi
+						p_y[v_i] = p_x[v_i]
+					}
+				}
+			}
+		} else {
+			for lx := uint32(0); lx < 256; lx++ {
+				li := lx
+				_ = li
+				{
+					var v_i uint32 = (gx0 + lx)
+					_ = v_i
+					if v_i < p_n {
+						p_y[v_i] = p_x[v_i]
+					}
+				}
+			}
+		}
+	}
+}
+
 // libHSACOGFX1100 is the hsaco library of the package's kernels for the hip backend at gfx1100.
 //
 //go:embed xpu_gen_hsaco_gfx1100.hsaco
