@@ -17,13 +17,13 @@ import (
 // lengths are the lengths the entry points are checked at: one element,
 // less than a tile, several blocks of one tile each (two passes), and
 // lengths past MaxBlocks tiles, where each block's chunk holds several
-// tiles. The devices run them without the reference runner; short mode
-// keeps the first three.
-var lengths = []int{1, 255, 256*5 + 3, 100003, 1<<19 + 17}
+// tiles (300007: two, 2^20+17: five). The devices run them without the
+// reference runner; short mode keeps the first four.
+var lengths = []int{1, 255, 256*5 + 3, 300007, 100003, 1<<20 + 17}
 
 func checkedLengths() []int {
 	if testing.Short() {
-		return lengths[:3]
+		return lengths[:4]
 	}
 	return lengths
 }
@@ -175,10 +175,13 @@ type semanticCase struct {
 }
 
 // semanticCases are the rules of Max and ArgMax that random inputs rarely
-// meet, at a length of several blocks: NaN wins at its first index (and
-// Max gives the quiet NaN), +0 beats -0, the first of equal maxima wins.
+// meet, at a length whose blocks' chunks hold two tiles (512 elements):
+// NaN wins at its first index (and Max gives the quiet NaN), +0 beats
+// -0, the first of equal maxima wins, also where the later one is the
+// same work-item's in the next tile (51210 and 51466: 256 apart, in one
+// chunk).
 func semanticCases() []semanticCase {
-	const n = 70000
+	const n = 300000
 	fill := func(v float32, set map[int]float32) []float32 {
 		x := make([]float32, n)
 		for i := range x {
@@ -193,11 +196,11 @@ func semanticCases() []semanticCase {
 	negZero := float32(math.Copysign(0, -1))
 	inf := float32(math.Inf(1))
 	return []semanticCase{
-		{"NaN at its first index", fill(1, map[int]float32{40000: nan, 60000: nan, 3: inf}), 40000, qnan},
+		{"NaN at its first index", fill(1, map[int]float32{51466: nan, 51210: nan, 200000: nan, 3: inf}), 51210, qnan},
 		{"a negative NaN", fill(1, map[int]float32{65000: math.Float32frombits(0xffc00001)}), 65000, qnan},
-		{"+0 beats -0", fill(negZero, map[int]float32{50001: 0}), 50001, 0},
+		{"+0 beats -0", fill(negZero, map[int]float32{150277: 0, 150021: 0}), 150021, 0},
 		{"all -0", fill(negZero, nil), 0, negZero},
-		{"the first of equal maxima", fill(2, map[int]float32{30000: 5, 30001: 5, 69999: 5}), 30000, 5},
+		{"the first of equal maxima", fill(2, map[int]float32{51466: 5, 51210: 5, 51211: 5, n - 1: 5}), 51210, 5},
 		{"all -Inf", fill(-inf, nil), 0, -inf},
 		{"the last element", fill(-1, map[int]float32{n - 1: 0}), n - 1, 0},
 	}
