@@ -1,6 +1,8 @@
 // Package reduce is reductions and scans of float32 buffers of any
 // length, written in the kernel language: Sum, Dot (the sum of x[i]*y[i]),
-// Max and ArgMax, and inclusive and exclusive prefix sums (Scan).
+// Max and ArgMax, and inclusive and exclusive prefix sums (Scan); and the
+// sum and scans of uint32 buffers (SumUint32, ScanUint32), which wrap
+// modulo 2^32 and so are exact.
 //
 // Every operation runs in passes over one block size (256 work-items) and
 // at most MaxBlocks blocks. The input is cut into at most MaxBlocks

@@ -17,12 +17,15 @@ import (
 type form struct {
 	name                                     string
 	sumK, dotK, maxK, argMaxK, pairsK, scanK *gpu.Kernel
+	sumUK, scanUK                            *gpu.Kernel // over uint32
 
 	sum, max    func(s *gpu.Stream, groups xpu.Dim3, out, x *gpu.Buffer[float32], n, chunk uint32) error
 	dot         func(s *gpu.Stream, groups xpu.Dim3, out, x, y *gpu.Buffer[float32], n, chunk uint32) error
 	argMax      func(s *gpu.Stream, groups xpu.Dim3, keys, indices *gpu.Buffer[uint32], x *gpu.Buffer[float32], n, chunk uint32) error
 	argMaxPairs func(s *gpu.Stream, groups xpu.Dim3, keys, indices, inKeys, inIndices *gpu.Buffer[uint32], n, chunk uint32) error
 	scan        func(s *gpu.Stream, groups xpu.Dim3, out, x, offsets *gpu.Buffer[float32], n, chunk, exclusive uint32) error
+	sumU        func(s *gpu.Stream, groups xpu.Dim3, out, x *gpu.Buffer[uint32], n, chunk uint32) error
+	scanU       func(s *gpu.Stream, groups xpu.Dim3, out, x, offsets *gpu.Buffer[uint32], n, chunk, exclusive uint32) error
 }
 
 // shared is the form of the trees in shared memory: every device runs it.
@@ -32,6 +35,7 @@ var shared = &form{
 	argMaxK: ArgMaxSharedKernel, pairsK: ArgMaxPairsSharedKernel, scanK: ScanSharedKernel,
 	sum: LaunchSumShared, max: LaunchMaxShared, dot: LaunchDotShared,
 	argMax: LaunchArgMaxShared, argMaxPairs: LaunchArgMaxPairsShared, scan: LaunchScanShared,
+	sumUK: SumUint32SharedKernel, scanUK: ScanUint32SharedKernel, sumU: LaunchSumUint32Shared, scanU: LaunchScanUint32Shared,
 }
 
 // wave is the form of wave verbs, at the device's own width.
@@ -41,10 +45,11 @@ var wave = &form{
 	argMaxK: ArgMaxWaveKernel, pairsK: ArgMaxPairsWaveKernel, scanK: ScanWaveKernel,
 	sum: LaunchSumWave, max: LaunchMaxWave, dot: LaunchDotWave,
 	argMax: LaunchArgMaxWave, argMaxPairs: LaunchArgMaxPairsWave, scan: LaunchScanWave,
+	sumUK: SumUint32WaveKernel, scanUK: ScanUint32WaveKernel, sumU: LaunchSumUint32Wave, scanU: LaunchScanUint32Wave,
 }
 
 // PaysName is the question a Reducer asks its tuner for operation op
-// (sum, dot, max, argmax, scan): whether the wave form beats the shared
+// (sum, dot, max, argmax, scan, sum-uint32, scan-uint32): whether the wave form beats the shared
 // one, per device and length rounded up to a power of two ("n=4096").
 // The tuner's store files the answer under "pays/" and the name, and
 // tune.Tuner.Force["pays/"+PaysName(op)] = "wave" (or "shared") forces

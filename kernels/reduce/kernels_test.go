@@ -2,7 +2,6 @@ package reduce_test
 
 import (
 	"fmt"
-	"math"
 	"math/rand/v2"
 	"testing"
 
@@ -218,6 +217,48 @@ func cases(p pass) []*gputest.Case {
 		scanCase(reduce.ScanSharedKernel, reduce.LaunchScanShared, p, gputest.Exact, 1),
 		scanCase(reduce.ScanWaveKernel, reduce.LaunchScanWave, p, scanTol(p), 0),
 		scanCase(reduce.ScanWaveKernel, reduce.LaunchScanWave, p, scanTol(p), 1),
+		sumUintCase(reduce.SumUint32SharedKernel, reduce.LaunchSumUint32Shared, p),
+		sumUintCase(reduce.SumUint32WaveKernel, reduce.LaunchSumUint32Wave, p),
+		scanUintCase(reduce.ScanUint32SharedKernel, reduce.LaunchScanUint32Shared, p, 0),
+		scanUintCase(reduce.ScanUint32SharedKernel, reduce.LaunchScanUint32Shared, p, 1),
+		scanUintCase(reduce.ScanUint32WaveKernel, reduce.LaunchScanUint32Wave, p, 0),
+		scanUintCase(reduce.ScanUint32WaveKernel, reduce.LaunchScanUint32Wave, p, 1),
+	}
+}
+
+type sumUintLauncher func(s *gpu.Stream, groups xpu.Dim3, out, x *gpu.Buffer[uint32], n, chunk uint32) error
+
+// sumUintCase checks a uint32 sum over any uint32s, whose sums wrap:
+// exact in any order.
+func sumUintCase(k *gpu.Kernel, launch sumUintLauncher, p pass) *gputest.Case {
+	return &gputest.Case{
+		Kernel: k, Tol: gputest.Exact,
+		Setup: func(r *rand.Rand) gputest.Inputs {
+			return gputest.Inputs{Groups: xpu.Dim3{X: p.groups()}, Args: []gputest.Arg{
+				gputest.Poisoned[uint32](int(p.groups())), gputest.Buffer(gputest.AnyUints(r, int(p.n))),
+				gputest.Scalar(p.n), gputest.Scalar(p.chunk),
+			}}
+		},
+		Launch: func(s *gpu.Stream, g xpu.Dim3, a []any) error {
+			return launch(s, g, u32(a, 0), u32(a, 1), num(a, 2), num(a, 3))
+		},
+	}
+}
+
+type scanUintLauncher func(s *gpu.Stream, groups xpu.Dim3, out, x, offsets *gpu.Buffer[uint32], n, chunk, exclusive uint32) error
+
+func scanUintCase(k *gpu.Kernel, launch scanUintLauncher, p pass, exclusive uint32) *gputest.Case {
+	return &gputest.Case{
+		Kernel: k, Tol: gputest.Exact,
+		Setup: func(r *rand.Rand) gputest.Inputs {
+			return gputest.Inputs{Groups: xpu.Dim3{X: p.groups()}, Args: []gputest.Arg{
+				gputest.Poisoned[uint32](int(p.n)), gputest.Buffer(gputest.AnyUints(r, int(p.n))), gputest.Buffer(gputest.AnyUints(r, int(p.groups()))),
+				gputest.Scalar(p.n), gputest.Scalar(p.chunk), gputest.Scalar(exclusive),
+			}}
+		},
+		Launch: func(s *gpu.Stream, g xpu.Dim3, a []any) error {
+			return launch(s, g, u32(a, 0), u32(a, 1), u32(a, 2), num(a, 3), num(a, 4), num(a, 5))
+		},
 	}
 }
 
@@ -235,5 +276,3 @@ func TestKernels(t *testing.T) {
 		}
 	})
 }
-
-var _ = math.Inf

@@ -8,6 +8,7 @@ import (
 
 	"github.com/goxpu/xpu"
 	"github.com/goxpu/xpu/gpu"
+	"github.com/goxpu/xpu/gpu/gputest"
 	"github.com/goxpu/xpu/kernels/reduce"
 )
 
@@ -20,15 +21,18 @@ type modelForm struct {
 	name                               string
 	o                                  gpu.ReferenceOptions
 	sum, dot, max, argMax, pairs, scan *gpu.Kernel
+	sumU, scanU                        *gpu.Kernel
 }
 
 // modelForms are the shared form and the wave form at every wave width.
 func modelForms() []modelForm {
 	fs := []modelForm{{"shared", gpu.ReferenceOptions{}, reduce.SumSharedKernel, reduce.DotSharedKernel, reduce.MaxSharedKernel,
-		reduce.ArgMaxSharedKernel, reduce.ArgMaxPairsSharedKernel, reduce.ScanSharedKernel}}
+		reduce.ArgMaxSharedKernel, reduce.ArgMaxPairsSharedKernel, reduce.ScanSharedKernel,
+		reduce.SumUint32SharedKernel, reduce.ScanUint32SharedKernel}}
 	for _, w := range waveWidths {
 		fs = append(fs, modelForm{fmt.Sprintf("wave=%d", w), gpu.ReferenceOptions{Wave: w}, reduce.SumWaveKernel, reduce.DotWaveKernel,
-			reduce.MaxWaveKernel, reduce.ArgMaxWaveKernel, reduce.ArgMaxPairsWaveKernel, reduce.ScanWaveKernel})
+			reduce.MaxWaveKernel, reduce.ArgMaxWaveKernel, reduce.ArgMaxPairsWaveKernel, reduce.ScanWaveKernel,
+			reduce.SumUint32WaveKernel, reduce.ScanUint32WaveKernel})
 	}
 	return fs
 }
@@ -126,6 +130,37 @@ func TestModel(t *testing.T) {
 							want += float64(x[i])
 							abs += math.Abs(float64(x[i]))
 						}
+					}
+				}
+			}
+			u := gputest.AnyUints(r, int(p.n))
+			uoff := gputest.AnyUints(r, int(p.groups()))
+			usums := make([]uint32, p.groups())
+			if err := f.sumU.ReferenceWith(o, g, usums, u, p.n, p.chunk); err != nil {
+				t.Fatal(err)
+			}
+			for _, exclusive := range []uint32{0, 1} {
+				uscan := make([]uint32, p.n)
+				if err := f.scanU.ReferenceWith(o, g, uscan, u, uoff, p.n, p.chunk, exclusive); err != nil {
+					t.Fatal(err)
+				}
+				for b := range p.groups() {
+					var sum uint32
+					acc := uoff[b]
+					for i := b * p.chunk; i < min((b+1)*p.chunk, p.n); i++ {
+						sum += u[i]
+						if exclusive == 0 {
+							acc += u[i]
+						}
+						if uscan[i] != acc {
+							t.Fatalf("ScanUint32 exclusive=%d, element %d: %d, want %d", exclusive, i, uscan[i], acc)
+						}
+						if exclusive != 0 {
+							acc += u[i]
+						}
+					}
+					if usums[b] != sum {
+						t.Errorf("SumUint32 block %d: %d, want %d", b, usums[b], sum)
 					}
 				}
 			}

@@ -128,3 +128,51 @@ func (r *Reducer) Scan(s *gpu.Stream, dst, x *gpu.Buffer[float32], exclusive boo
 		return f.scan(s, xpu.Dim3{X: g}, dst, x, r.offsets, uint32(n), chunk, excl)
 	})
 }
+
+// SumUint32 records on s the launches that write to dst[0] the sum of
+// x's elements (1 to MaxLen of them) modulo 2^32: exact, in any order. It
+// does not sync.
+func (r *Reducer) SumUint32(s *gpu.Stream, dst, x *gpu.Buffer[uint32]) error {
+	if err := r.check("SumUint32", s, u32("x", x), []buffer{u32("dst", dst)}, nil); err != nil {
+		return err
+	}
+	n := x.Len()
+	g, chunk := plan(n)
+	uses := func(f *form) []*gpu.Kernel { return []*gpu.Kernel{f.sumUK} }
+	return r.launch(s, "sum-uint32", n, uses, func(f *form) error {
+		if g == 1 {
+			return f.sumU(s, one, dst, x, uint32(n), chunk)
+		}
+		if err := f.sumU(s, xpu.Dim3{X: g}, r.keys, x, uint32(n), chunk); err != nil {
+			return err
+		}
+		return f.sumU(s, one, dst, r.keys, g, tiled(g))
+	})
+}
+
+// ScanUint32 is Scan over uint32: prefix sums modulo 2^32, exact. It does
+// not sync.
+func (r *Reducer) ScanUint32(s *gpu.Stream, dst, x *gpu.Buffer[uint32], exclusive bool) error {
+	if err := r.check("ScanUint32", s, u32("x", x), []buffer{u32("dst", dst)}, map[string]int{"dst": x.Len()}); err != nil {
+		return err
+	}
+	n := x.Len()
+	var excl uint32
+	if exclusive {
+		excl = 1
+	}
+	g, chunk := plan(n)
+	uses := func(f *form) []*gpu.Kernel { return []*gpu.Kernel{f.sumUK, f.scanUK} }
+	return r.launch(s, "scan-uint32", n, uses, func(f *form) error {
+		if g == 1 {
+			return f.scanU(s, one, dst, x, r.zeroU, uint32(n), chunk, excl)
+		}
+		if err := f.sumU(s, xpu.Dim3{X: g}, r.keys, x, uint32(n), chunk); err != nil {
+			return err
+		}
+		if err := f.scanU(s, one, r.indices, r.keys, r.zeroU, g, tiled(g), 1); err != nil {
+			return err
+		}
+		return f.scanU(s, xpu.Dim3{X: g}, dst, x, r.indices, uint32(n), chunk, excl)
+	})
+}

@@ -33,9 +33,10 @@ type Reducer struct {
 	sums    *gpu.Buffer[float32] // the partial sums of a pass
 	offsets *gpu.Buffer[float32] // a scan's exclusive scan of sums
 	zero    *gpu.Buffer[float32] // the offset of a scan of one chunk
-	keys    *gpu.Buffer[uint32]  // the partial keys of ArgMax
-	indices *gpu.Buffer[uint32]  // their indices
+	keys    *gpu.Buffer[uint32]  // the partial keys of ArgMax, or sums of uint32
+	indices *gpu.Buffer[uint32]  // their indices, or a uint32 scan's offsets
 	key     *gpu.Buffer[uint32]  // ArgMax's final key, which no caller reads
+	zeroU   *gpu.Buffer[uint32]  // the offset of a uint32 scan of one chunk
 }
 
 // New returns a Reducer for d whose entry points choose between the wave
@@ -58,7 +59,7 @@ func New(d *gpu.Device, tu *tune.Tuner) (*Reducer, error) {
 		return b
 	}
 	r.sums, r.offsets, r.zero = alloc(MaxBlocks), alloc(MaxBlocks), alloc(1)
-	r.keys, r.indices, r.key = allocU(MaxBlocks), allocU(MaxBlocks), allocU(1)
+	r.keys, r.indices, r.key, r.zeroU = allocU(MaxBlocks), allocU(MaxBlocks), allocU(1), allocU(1)
 	if err != nil {
 		r.Release()
 		return nil, fmt.Errorf("reduce: New: scratch: %w", err)
@@ -73,7 +74,7 @@ func (r *Reducer) Release() {
 			b.Release()
 		}
 	}
-	for _, b := range []*gpu.Buffer[uint32]{r.keys, r.indices, r.key} {
+	for _, b := range []*gpu.Buffer[uint32]{r.keys, r.indices, r.key, r.zeroU} {
 		if b != nil {
 			b.Release()
 		}

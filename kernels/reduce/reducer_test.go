@@ -41,7 +41,7 @@ func height(n int) int {
 // every operation.
 func forced(form string) *tune.Tuner {
 	f := map[string]string{}
-	for _, op := range []string{"sum", "dot", "max", "argmax", "scan"} {
+	for _, op := range []string{"sum", "dot", "max", "argmax", "scan", "sum-uint32", "scan-uint32"} {
 		f["pays/"+reduce.PaysName(op)] = form
 	}
 	return &tune.Tuner{Force: f}
@@ -142,6 +142,36 @@ func checkEntryPoints(t *testing.T, d *gpu.Device, red *reduce.Reducer, r *rand.
 		}
 		if got, want := download(t, idx)[0], argMaxOf(vs); int(got) != want {
 			t.Errorf("ArgMax of %s: %d, want %d (x[%d] = %v)", name, got, want, want, vs[want])
+		}
+	}
+	us := gputest.AnyUints(r, n)
+	u, uout, usum := upload(t, d, us), upload(t, d, make([]uint32, n)), upload(t, d, []uint32{0xdeadbeef})
+	if err := red.SumUint32(s, usum, u); err != nil {
+		t.Fatal(err)
+	}
+	var want uint32
+	for _, v := range us {
+		want += v
+	}
+	if got := download(t, usum)[0]; got != want {
+		t.Errorf("SumUint32: %d, want %d", got, want)
+	}
+	for _, exclusive := range []bool{false, true} {
+		if err := red.ScanUint32(s, uout, u, exclusive); err != nil {
+			t.Fatal(err)
+		}
+		got := download(t, uout)
+		var acc uint32
+		for i, v := range us {
+			if !exclusive {
+				acc += v
+			}
+			if got[i] != acc {
+				t.Fatalf("ScanUint32 exclusive=%v: element %d: %d, want %d", exclusive, i, got[i], acc)
+			}
+			if exclusive {
+				acc += v
+			}
 		}
 	}
 	for _, exclusive := range []bool{false, true} {
@@ -316,6 +346,8 @@ func TestBadInput(t *testing.T) {
 		{"Dot of two lengths", red.Dot(s, dst, x, y), gpu.ErrSize, "of one length"},
 		{"Dot of a short y", red.Dot(s, dst, y, x), gpu.ErrBufferLen, "y holds 10 elements, it needs 11"},
 		{"Scan into a short dst", red.Scan(s, short, x, true), gpu.ErrBufferLen, "dst holds 9 elements, it needs 10"},
+		{"ScanUint32 of an empty buffer", red.ScanUint32(s, upload(t, d, make([]uint32, 1)), upload(t, d, []uint32{}), false), gpu.ErrSize, "ScanUint32: x holds 0 elements"},
+		{"SumUint32 into nil", red.SumUint32(s, nil, upload(t, d, make([]uint32, 3))), gpu.ErrArgs, "SumUint32: dst is nil"},
 		{"Sum into an empty dst", red.Sum(s, empty, x), gpu.ErrBufferLen, "dst holds 0 elements, it needs 1"},
 		{"Sum into nil", red.Sum(s, nil, x), gpu.ErrArgs, "dst is nil"},
 		{"Sum of nil", red.Sum(s, dst, nil), gpu.ErrArgs, "x is nil"},

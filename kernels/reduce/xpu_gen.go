@@ -3982,6 +3982,851 @@ func scanSharedCPU(b *gpuimpl.CPUBlock) {
 	}
 }
 
+// ScanUint32SharedKernel is the compiled form of the kernel ScanUint32Shared (Go function ScanUint32Shared).
+var ScanUint32SharedKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
+	Name:    "github.com/goxpu/xpu/kernels/reduce.ScanUint32Shared",
+	Codegen: "xpu-gen/1",
+	Block:   xpu.Dim3{X: 256, Y: 1, Z: 1},
+	Params: []gpuimpl.Param{
+		{Name: "out", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Access: gpuimpl.AccessWrite, Binding: 0, MinLen: []string{"n"}},
+		{Name: "x", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Access: gpuimpl.AccessRead, Binding: 1, MinLen: []string{"n"}},
+		{Name: "offsets", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Access: gpuimpl.AccessRead, Binding: 2},
+		{Name: "n", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 0},
+		{Name: "chunk", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 4},
+		{Name: "exclusive", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 8},
+	},
+	SharedBytes: 1024,
+	UniformSize: 16,
+	Func:        ScanUint32Shared,
+	Artifacts: []gpuimpl.Artifact{
+		{
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:ebd2076a72f6b0b50dd24dc1cf259fba59148d6d42f64a5324efebbd700a58b3",
+				PrivateBytes: new(36),
+				NativeOps:    []string{"storageBarrier", "workgroupBarrier"},
+			},
+			Code: scanUint32SharedWGSL,
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:bd23b2cc7a981c74ec8b22f2a6bf6707e2ce9fb5ede2234b621d0cd442099bf5"},
+			Entry:    scanUint32SharedCPU,
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:aff9fbec51f6cff5174175bedd9e3d3703933754afb6233228f0f4505d042c35"},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v3"},
+			Code:     libLLVMHOSTX8664V3,
+			Symbol:   "xpu_ScanUint32Shared",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:f343272205e21611dd0ca6a48781f8e2bc33dac603c3960f5f3e89520db12ca1"},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
+			Code:     libLLVMHOSTX8664V4,
+			Symbol:   "xpu_ScanUint32Shared",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:749abd9cf653519b64c672203421368f1bf100f92647faddcb900f64323ca4d9"},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "armv8-a"},
+			Code:     libLLVMHOSTARMV8A,
+			Symbol:   "xpu_ScanUint32Shared",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cuda", Target: "ptx", Hash: "sha256:1503bf619b4ad008327939ead08678594744a655019d2aa0d3b151014fdcfb77",
+				PrivateBytes: new(36),
+				Fault:        true,
+			},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "sm_70"},
+			Code:     libPTXSM70,
+			Symbol:   "xpu_ScanUint32Shared",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:c6cfca1e2b03373a26954d2385d23132979d159085bed765e5fe7b9ff2ccd77d",
+				PrivateBytes: new(36),
+				Registers:    new(16),
+				SpillBytes:   new(0),
+				Fault:        true,
+			},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "gfx90a"},
+			Code:     libHSACOGFX90A,
+			Symbol:   "xpu_ScanUint32Shared",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:e7fedf2f7612b61a22c4af0cb63cf68268c5d55ce9ff7e380630bc367dcdffb8",
+				PrivateBytes: new(36),
+				Registers:    new(16),
+				SpillBytes:   new(0),
+				Fault:        true,
+			},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "gfx942"},
+			Code:     libHSACOGFX942,
+			Symbol:   "xpu_ScanUint32Shared",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:76d310355dc0944e3e2e93bd4531a5085322f107fbb7fed09025bd96694eb266",
+				PrivateBytes: new(36),
+				Registers:    new(16),
+				SpillBytes:   new(0),
+				Fault:        true,
+			},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "gfx1100"},
+			Code:     libHSACOGFX1100,
+			Symbol:   "xpu_ScanUint32Shared",
+		},
+	},
+})
+
+// LaunchScanUint32Shared launches the kernel ScanUint32Shared on the stream s over a grid of groups
+// blocks of 256x1x1 work-items, with the arguments of ScanUint32Shared after its Thread.
+// Buffers are bound in this order; scalars are uniforms.
+func LaunchScanUint32Shared(s *gpu.Stream, groups xpu.Dim3, out *gpu.Buffer[uint32], x *gpu.Buffer[uint32], offsets *gpu.Buffer[uint32], n uint32, chunk uint32, exclusive uint32) error {
+	return s.Launch(ScanUint32SharedKernel, groups, out, x, offsets, n, chunk, exclusive)
+}
+
+// scanUint32SharedWGSL is the WGSL code of ScanUint32Shared.
+const scanUint32SharedWGSL = `struct xpu_Uniforms {
+    p_n: u32,
+    p_chunk: u32,
+    p_exclusive: u32,
+}
+
+@group(0) @binding(0) var<storage, read_write> b_out: array<u32>;
+@group(0) @binding(1) var<storage, read> b_x: array<u32>;
+@group(0) @binding(2) var<storage, read> b_offsets: array<u32>;
+@group(0) @binding(3) var<uniform> xpu_u: xpu_Uniforms;
+var<workgroup> s_s: array<u32, 256>;
+
+// main is kernel ScanUint32Shared, block 256x1x1.
+@compute @workgroup_size(256, 1, 1)
+fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid: vec3<u32>) {
+    let v_l: u32 = lid.x;
+    let v_start: u32 = wid.x * xpu_u.p_chunk;
+    var v_end: u32;
+    v_end = xpu_u.p_n;
+    if (xpu_u.p_n - v_start) > xpu_u.p_chunk {
+        v_end = v_start + xpu_u.p_chunk;
+    }
+    var v_carry: u32;
+    v_carry = b_offsets[wid.x];
+    for (var v_base: u32 = v_start; v_base < v_end; v_base = v_base + 256u) {
+        let v_i: u32 = v_base + v_l;
+        var v_v: u32;
+        v_v = u32();
+        if v_i < v_end {
+            v_v = b_x[v_i];
+        }
+        s_s[v_l] = v_v;
+        storageBarrier();
+        workgroupBarrier();
+        for (var v_d: u32 = 1u; v_d < 256u; v_d = v_d * 2u) {
+            var v_a: u32;
+            v_a = u32();
+            if v_l >= v_d {
+                v_a = s_s[v_l - v_d];
+            }
+            storageBarrier();
+            workgroupBarrier();
+            s_s[v_l] = s_s[v_l] + v_a;
+            storageBarrier();
+            workgroupBarrier();
+        }
+        if v_i < v_end {
+            if xpu_u.p_exclusive == 0u {
+                b_out[v_i] = v_carry + s_s[v_l];
+            } else if v_l == 0u {
+                b_out[v_i] = v_carry;
+            } else {
+                b_out[v_i] = v_carry + s_s[v_l - 1u];
+            }
+        }
+        v_carry = v_carry + s_s[255u];
+        storageBarrier();
+        workgroupBarrier();
+    }
+}
+`
+
+// scanUint32SharedCPU runs one block of the kernel ScanUint32Shared on the CPU.
+func scanUint32SharedCPU(b *gpuimpl.CPUBlock) {
+	p_out := gpuimpl.CPUView[uint32](b.Buffers[0])
+	p_x := gpuimpl.CPUView[uint32](b.Buffers[1])
+	p_offsets := gpuimpl.CPUView[uint32](b.Buffers[2])
+	p_n := gpuimpl.CPUUniform[uint32](b.Uniforms, 0)
+	p_chunk := gpuimpl.CPUUniform[uint32](b.Uniforms, 4)
+	p_exclusive := gpuimpl.CPUUniform[uint32](b.Uniforms, 8)
+	var s_s [256]uint32
+	var a_a [256]uint32
+	var a_base [256]uint32
+	var a_carry [256]uint32
+	var a_end [256]uint32
+	var a_i [256]uint32
+	var v_d uint32
+	gx0 := b.Group.X * 256
+	gy0 := b.Group.Y * 1
+	gz0 := b.Group.Z * 1
+	var ly uint32
+	var lz uint32
+	stop := b.Stopping()
+	_ = p_out
+	_ = p_x
+	_ = p_offsets
+	_ = p_n
+	_ = p_chunk
+	_ = p_exclusive
+	_ = v_d
+	_ = gx0
+	_ = gy0
+	_ = gz0
+	_ = ly
+	_ = lz
+	_ = stop
+	for lx := uint32(0); lx < 256; lx++ {
+		li := lx
+		_ = li
+		var v_carry uint32
+		var v_end uint32
+		var v_l uint32 = lx
+		_ = v_l
+		var v_start uint32 = (b.Group.X * p_chunk)
+		_ = v_start
+		v_end = p_n
+		if (p_n - v_start) > p_chunk {
+			v_end = (v_start + p_chunk)
+		}
+		v_carry = p_offsets[b.Group.X]
+		a_carry[li] = v_carry
+		a_end[li] = v_end
+	}
+	for lx := uint32(0); lx < 256; lx++ {
+		li := lx
+		_ = li
+		var v_base uint32
+		var v_start uint32 = (b.Group.X * p_chunk)
+		_ = v_start
+		v_base = v_start
+		a_base[li] = v_base
+	}
+	for {
+		if stop.Load() {
+			panic(gpuimpl.CPUStopped)
+		}
+		c2, first2 := false, true
+		for lx := uint32(0); lx < 256; lx++ {
+			li := lx
+			_ = li
+			v_base := a_base[li]
+			_ = v_base
+			v_end := a_end[li]
+			_ = v_end
+			if v := (v_base < v_end); first2 {
+				c2, first2 = v, false
+			} else if v != c2 {
+				panic("xpu: kernel ScanUint32Shared: work-items disagree on the condition around a barrier")
+			}
+		}
+		if !c2 {
+			break
+		}
+		for lx := uint32(0); lx < 256; lx++ {
+			li := lx
+			_ = li
+			v_base := a_base[li]
+			_ = v_base
+			v_end := a_end[li]
+			_ = v_end
+			var v_i uint32
+			var v_l uint32 = lx
+			_ = v_l
+			v_i = (v_base + v_l)
+			var v_v uint32
+			_ = v_v
+			if v_i < v_end {
+				v_v = p_x[v_i]
+			}
+			s_s[v_l] = v_v
+			a_i[li] = v_i
+		}
+		v_d = uint32(1)
+		for {
+			if stop.Load() {
+				panic(gpuimpl.CPUStopped)
+			}
+			c5 := (v_d < uint32(256))
+			if !c5 {
+				break
+			}
+			for lx := uint32(0); lx < 256; lx++ {
+				li := lx
+				_ = li
+				var v_a uint32
+				var v_l uint32 = lx
+				_ = v_l
+				v_a = 0
+				if v_l >= v_d {
+					v_a = s_s[(v_l - v_d)]
+				}
+				a_a[li] = v_a
+			}
+			for lx := uint32(0); lx < 256; lx++ {
+				li := lx
+				_ = li
+				v_a := a_a[li]
+				_ = v_a
+				var v_l uint32 = lx
+				_ = v_l
+				s_s[v_l] = (s_s[v_l] + v_a)
+			}
+			v_d = (v_d * uint32(2))
+		}
+		for lx := uint32(0); lx < 256; lx++ {
+			li := lx
+			_ = li
+			v_carry := a_carry[li]
+			_ = v_carry
+			v_end := a_end[li]
+			_ = v_end
+			v_i := a_i[li]
+			_ = v_i
+			var v_l uint32 = lx
+			_ = v_l
+			if v_i < v_end {
+				if p_exclusive == uint32(0) {
+					p_out[v_i] = (v_carry + s_s[v_l])
+				} else {
+					if v_l == uint32(0) {
+						p_out[v_i] = v_carry
+					} else {
+						p_out[v_i] = (v_carry + s_s[(v_l-uint32(1))])
+					}
+				}
+			}
+			v_carry = (v_carry + s_s[uint32(255)])
+			a_carry[li] = v_carry
+		}
+		for lx := uint32(0); lx < 256; lx++ {
+			li := lx
+			_ = li
+			v_base := a_base[li]
+			_ = v_base
+			v_base = (v_base + uint32(256))
+			a_base[li] = v_base
+		}
+	}
+}
+
+// ScanUint32WaveKernel is the compiled form of the kernel ScanUint32Wave (Go function ScanUint32Wave).
+var ScanUint32WaveKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
+	Name:    "github.com/goxpu/xpu/kernels/reduce.ScanUint32Wave",
+	Codegen: "xpu-gen/1",
+	Block:   xpu.Dim3{X: 256, Y: 1, Z: 1},
+	WaveOps: true,
+	Params: []gpuimpl.Param{
+		{Name: "out", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Access: gpuimpl.AccessWrite, Binding: 0, MinLen: []string{"n"}},
+		{Name: "x", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Access: gpuimpl.AccessRead, Binding: 1, MinLen: []string{"n"}},
+		{Name: "offsets", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Access: gpuimpl.AccessRead, Binding: 2},
+		{Name: "n", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 0},
+		{Name: "chunk", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 4},
+		{Name: "exclusive", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 8},
+	},
+	SharedBytes: 1028,
+	UniformSize: 16,
+	Func:        ScanUint32Wave,
+	Artifacts: []gpuimpl.Artifact{
+		{
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:98e68d671574687128ec3ad35a5f37d0b9472d36b750f1b5b580d504984f7114",
+				PrivateBytes: new(56),
+				WaveTier:     "native",
+				Fault:        true,
+				NativeOps:    []string{"atomicOr", "storageBarrier", "subgroupExclusiveAdd", "subgroupInclusiveAdd", "workgroupBarrier"},
+			},
+			Selector: gpuimpl.Selector{SubgroupMin: 4, SubgroupMax: 128, Width: 0},
+			Code:     scanUint32WaveWGSLNative,
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:90270b50a0df21be622279eab965d2bb9254f2fab0ecc62e5ef272e549c6ac34",
+				PrivateBytes: new(56),
+				WaveTier:     "emulated",
+				Fault:        true,
+				NativeOps:    []string{"atomicOr", "storageBarrier", "workgroupBarrier"},
+			},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 32},
+			Code:     scanUint32WaveWGSLEmulated,
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:a11bdc710b80eb3118bdb04a775c4e98b681d45185eb00082ff943dad69dffd7",
+				WaveTier:  "emulated",
+				NativeOps: []string{"gpuimpl.CPUWave"},
+			},
+			Entry: scanUint32WaveCPU,
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:8993f267575798bce2fadc6e9ddda43b9580b3198d9f5272c616b9007c72801e",
+				WaveTier: "native",
+			},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 8, ISA: "x86-64-v3"},
+			Code:     libLLVMHOSTX8664V3,
+			Symbol:   "xpu_ScanUint32Wave",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:2ec433d7e3e8cbe7b35c930ec850aa23b04fdf5830720fec1ae772df54f38b33",
+				WaveTier: "native",
+			},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 16, ISA: "x86-64-v4"},
+			Code:     libLLVMHOSTX8664V4,
+			Symbol:   "xpu_ScanUint32Wave",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:517abc49de52cc7849be32f94331a55cbfdff5c2b45add94aac568afeea77472",
+				WaveTier: "native",
+			},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 4, ISA: "armv8-a"},
+			Code:     libLLVMHOSTARMV8A,
+			Symbol:   "xpu_ScanUint32Wave",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cuda", Target: "ptx", Hash: "sha256:06225f8b10fe01cf365907587939adf23a1e80bc6b196f27d428c9723a8ece5e",
+				PrivateBytes: new(56),
+				WaveTier:     "native",
+				Fault:        true,
+			},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 32, ISA: "sm_70"},
+			Code:     libPTXSM70,
+			Symbol:   "xpu_ScanUint32Wave",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:95f3322d3e68021b61a9768e4b809870834049d1395babce66c093fa5cc8b145",
+				PrivateBytes: new(56),
+				Registers:    new(22),
+				SpillBytes:   new(0),
+				WaveTier:     "native",
+				Fault:        true,
+			},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 64, ISA: "gfx90a"},
+			Code:     libHSACOGFX90A,
+			Symbol:   "xpu_ScanUint32Wave",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:38c4f862f4b67f16198b136470a701f6c126109075f1d68d34cc92b0d23ae7eb",
+				PrivateBytes: new(56),
+				Registers:    new(22),
+				SpillBytes:   new(0),
+				WaveTier:     "native",
+				Fault:        true,
+			},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 64, ISA: "gfx942"},
+			Code:     libHSACOGFX942,
+			Symbol:   "xpu_ScanUint32Wave",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:60e679284cad74f25e38cac379b8fdd05e506914033446e45183c90fd43a3187",
+				PrivateBytes: new(56),
+				Registers:    new(24),
+				SpillBytes:   new(0),
+				WaveTier:     "native",
+				Fault:        true,
+			},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 32, ISA: "gfx1100"},
+			Code:     libHSACOGFX1100,
+			Symbol:   "xpu_ScanUint32Wave",
+		},
+	},
+})
+
+// LaunchScanUint32Wave launches the kernel ScanUint32Wave on the stream s over a grid of groups
+// blocks of 256x1x1 work-items, with the arguments of ScanUint32Wave after its Thread.
+// Buffers are bound in this order; scalars are uniforms.
+func LaunchScanUint32Wave(s *gpu.Stream, groups xpu.Dim3, out *gpu.Buffer[uint32], x *gpu.Buffer[uint32], offsets *gpu.Buffer[uint32], n uint32, chunk uint32, exclusive uint32) error {
+	return s.Launch(ScanUint32WaveKernel, groups, out, x, offsets, n, chunk, exclusive)
+}
+
+// scanUint32WaveWGSLNative is the WGSL code of ScanUint32Wave at the native wave tier (subgroups of 4 to 128 lanes).
+const scanUint32WaveWGSLNative = `enable subgroups;
+
+struct xpu_Uniforms {
+    p_n: u32,
+    p_chunk: u32,
+    p_exclusive: u32,
+}
+
+@group(0) @binding(0) var<storage, read_write> b_out: array<u32>;
+@group(0) @binding(1) var<storage, read> b_x: array<u32>;
+@group(0) @binding(2) var<storage, read> b_offsets: array<u32>;
+@group(0) @binding(3) var<uniform> xpu_u: xpu_Uniforms;
+var<workgroup> s_s: array<u32, 257>;
+@group(0) @binding(4) var<storage, read_write> xpu_fault: atomic<u32>;
+
+// Go's uint32 x / y; x / 0 records the fault Go panics with.
+fn xpu_div_u32(x: u32, y: u32) -> u32 {
+    if y == 0u {
+        atomicOr(&xpu_fault, 1u);
+        return x;
+    }
+    return x / y;
+}
+
+// main is kernel ScanUint32Wave, block 256x1x1.
+@compute @workgroup_size(256, 1, 1)
+fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid: vec3<u32>, @builtin(subgroup_invocation_id) sgid: u32, @builtin(subgroup_size) sgsize: u32) {
+    let v_l: u32 = lid.x;
+    let v_width: u32 = sgsize;
+    let v_waves: u32 = xpu_div_u32(256u, v_width);
+    let v_start: u32 = wid.x * xpu_u.p_chunk;
+    var v_end: u32;
+    v_end = xpu_u.p_n;
+    if (xpu_u.p_n - v_start) > xpu_u.p_chunk {
+        v_end = v_start + xpu_u.p_chunk;
+    }
+    var v_carry: u32;
+    v_carry = b_offsets[wid.x];
+    for (var v_base: u32 = v_start; v_base < v_end; v_base = v_base + 256u) {
+        let v_i: u32 = v_base + v_l;
+        var v_v: u32;
+        v_v = u32();
+        if v_i < v_end {
+            v_v = b_x[v_i];
+        }
+        let v_incl: u32 = subgroupInclusiveAdd(v_v);
+        let v_excl: u32 = subgroupExclusiveAdd(v_v);
+        if sgid == (v_width - 1u) {
+            s_s[xpu_div_u32(v_l, v_width)] = v_incl;
+        }
+        storageBarrier();
+        workgroupBarrier();
+        if v_l == 0u {
+            var v_acc: u32;
+            v_acc = u32();
+            for (var v_j: u32 = 0u; v_j < v_waves; v_j = v_j + 1u) {
+                let v_w: u32 = s_s[v_j];
+                s_s[v_j] = v_acc;
+                v_acc = v_acc + v_w;
+            }
+            s_s[v_waves] = v_acc;
+        }
+        storageBarrier();
+        workgroupBarrier();
+        if v_i < v_end {
+            if xpu_u.p_exclusive == 0u {
+                b_out[v_i] = v_carry + (s_s[xpu_div_u32(v_l, v_width)] + v_incl);
+            } else {
+                b_out[v_i] = v_carry + (s_s[xpu_div_u32(v_l, v_width)] + v_excl);
+            }
+        }
+        v_carry = v_carry + s_s[v_waves];
+        storageBarrier();
+        workgroupBarrier();
+    }
+}
+`
+
+// scanUint32WaveWGSLEmulated is the WGSL code of ScanUint32Wave at the emulated wave tier.
+const scanUint32WaveWGSLEmulated = `struct xpu_Uniforms {
+    p_n: u32,
+    p_chunk: u32,
+    p_exclusive: u32,
+}
+
+@group(0) @binding(0) var<storage, read_write> b_out: array<u32>;
+@group(0) @binding(1) var<storage, read> b_x: array<u32>;
+@group(0) @binding(2) var<storage, read> b_offsets: array<u32>;
+@group(0) @binding(3) var<uniform> xpu_u: xpu_Uniforms;
+var<workgroup> s_s: array<u32, 257>;
+var<workgroup> xpu_wave: array<u32, 256>;
+@group(0) @binding(4) var<storage, read_write> xpu_fault: atomic<u32>;
+var<private> xpu_lidx: u32;
+
+// Go's uint32 x / y; x / 0 records the fault Go panics with.
+fn xpu_div_u32(x: u32, y: u32) -> u32 {
+    if y == 0u {
+        atomicOr(&xpu_fault, 1u);
+        return x;
+    }
+    return x / y;
+}
+
+// xpu_wave_reduce_u32 is the verb op of x, one of WavePrefixSum, WaveExclusivePrefixSum, at the emulated tier.
+fn xpu_wave_reduce_u32(x: u32, op: u32) -> u32 {
+    let xpu_t1 = xpu_lidx % 32u;
+    let xpu_t2 = xpu_lidx - xpu_t1;
+    workgroupBarrier();
+    xpu_wave[xpu_lidx] = x;
+    workgroupBarrier();
+    var xpu_t3: u32 = u32();
+    var xpu_t4: u32 = 0u;
+    loop {
+        if xpu_t4 >= 32u {
+            break;
+        }
+        let xpu_t5 = xpu_wave[xpu_t2 + xpu_t4];
+        if (((xpu_t2 + xpu_t4) < 256u) && ((xpu_t4 <= xpu_t1) || (op != 3u))) && ((xpu_t4 < xpu_t1) || (op != 4u)) {
+            xpu_t3 = xpu_t3 + xpu_t5;
+        }
+        continuing {
+            xpu_t4 = xpu_t4 + 1u;
+        }
+    }
+    return xpu_t3;
+}
+
+// main is kernel ScanUint32Wave, block 256x1x1.
+@compute @workgroup_size(256, 1, 1)
+fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) lidx: u32) {
+    xpu_lidx = lidx;
+    let v_l: u32 = lid.x;
+    let v_width: u32 = 32u;
+    let v_waves: u32 = xpu_div_u32(256u, v_width);
+    let v_start: u32 = wid.x * xpu_u.p_chunk;
+    var v_end: u32;
+    v_end = xpu_u.p_n;
+    if (xpu_u.p_n - v_start) > xpu_u.p_chunk {
+        v_end = v_start + xpu_u.p_chunk;
+    }
+    var v_carry: u32;
+    v_carry = b_offsets[wid.x];
+    for (var v_base: u32 = v_start; v_base < v_end; v_base = v_base + 256u) {
+        let v_i: u32 = v_base + v_l;
+        var v_v: u32;
+        v_v = u32();
+        if v_i < v_end {
+            v_v = b_x[v_i];
+        }
+        let v_incl: u32 = xpu_wave_reduce_u32(v_v, 3u);
+        let v_excl: u32 = xpu_wave_reduce_u32(v_v, 4u);
+        if (lidx % 32u) == (v_width - 1u) {
+            s_s[xpu_div_u32(v_l, v_width)] = v_incl;
+        }
+        storageBarrier();
+        workgroupBarrier();
+        if v_l == 0u {
+            var v_acc: u32;
+            v_acc = u32();
+            for (var v_j: u32 = 0u; v_j < v_waves; v_j = v_j + 1u) {
+                let v_w: u32 = s_s[v_j];
+                s_s[v_j] = v_acc;
+                v_acc = v_acc + v_w;
+            }
+            s_s[v_waves] = v_acc;
+        }
+        storageBarrier();
+        workgroupBarrier();
+        if v_i < v_end {
+            if xpu_u.p_exclusive == 0u {
+                b_out[v_i] = v_carry + (s_s[xpu_div_u32(v_l, v_width)] + v_incl);
+            } else {
+                b_out[v_i] = v_carry + (s_s[xpu_div_u32(v_l, v_width)] + v_excl);
+            }
+        }
+        v_carry = v_carry + s_s[v_waves];
+        storageBarrier();
+        workgroupBarrier();
+    }
+}
+`
+
+// scanUint32WaveCPU runs one block of the kernel ScanUint32Wave on the CPU.
+func scanUint32WaveCPU(b *gpuimpl.CPUBlock) {
+	p_out := gpuimpl.CPUView[uint32](b.Buffers[0])
+	p_x := gpuimpl.CPUView[uint32](b.Buffers[1])
+	p_offsets := gpuimpl.CPUView[uint32](b.Buffers[2])
+	p_n := gpuimpl.CPUUniform[uint32](b.Uniforms, 0)
+	p_chunk := gpuimpl.CPUUniform[uint32](b.Uniforms, 4)
+	p_exclusive := gpuimpl.CPUUniform[uint32](b.Uniforms, 8)
+	var s_s [257]uint32
+	var a_base [256]uint32
+	var a_carry [256]uint32
+	var a_end [256]uint32
+	var a_excl [256]uint32
+	var a_i [256]uint32
+	var a_incl [256]uint32
+	var a_v [256]uint32
+	var a_waves [256]uint32
+	var wall [256]bool
+	for i := range wall {
+		wall[i] = true
+	}
+	gx0 := b.Group.X * 256
+	gy0 := b.Group.Y * 1
+	gz0 := b.Group.Z * 1
+	var ly uint32
+	var lz uint32
+	stop := b.Stopping()
+	_ = p_out
+	_ = p_x
+	_ = p_offsets
+	_ = p_n
+	_ = p_chunk
+	_ = p_exclusive
+	_ = gx0
+	_ = gy0
+	_ = gz0
+	_ = ly
+	_ = lz
+	_ = stop
+	for lx := uint32(0); lx < 256; lx++ {
+		li := lx
+		_ = li
+		var v_carry uint32
+		var v_end uint32
+		var v_waves uint32
+		var v_l uint32 = lx
+		_ = v_l
+		var v_width uint32 = b.Wave
+		_ = v_width
+		v_waves = (uint32(256) / v_width)
+		var v_start uint32 = (b.Group.X * p_chunk)
+		_ = v_start
+		v_end = p_n
+		if (p_n - v_start) > p_chunk {
+			v_end = (v_start + p_chunk)
+		}
+		v_carry = p_offsets[b.Group.X]
+		a_carry[li] = v_carry
+		a_end[li] = v_end
+		a_waves[li] = v_waves
+	}
+	for lx := uint32(0); lx < 256; lx++ {
+		li := lx
+		_ = li
+		var v_base uint32
+		var v_start uint32 = (b.Group.X * p_chunk)
+		_ = v_start
+		v_base = v_start
+		a_base[li] = v_base
+	}
+	for {
+		if stop.Load() {
+			panic(gpuimpl.CPUStopped)
+		}
+		c2, first2 := false, true
+		for lx := uint32(0); lx < 256; lx++ {
+			li := lx
+			_ = li
+			v_base := a_base[li]
+			_ = v_base
+			v_end := a_end[li]
+			_ = v_end
+			if v := (v_base < v_end); first2 {
+				c2, first2 = v, false
+			} else if v != c2 {
+				panic("xpu: kernel ScanUint32Wave: work-items disagree on the condition around a barrier")
+			}
+		}
+		if !c2 {
+			break
+		}
+		for lx := uint32(0); lx < 256; lx++ {
+			li := lx
+			_ = li
+			v_base := a_base[li]
+			_ = v_base
+			v_end := a_end[li]
+			_ = v_end
+			var v_i uint32
+			var v_v uint32
+			var v_l uint32 = lx
+			_ = v_l
+			v_i = (v_base + v_l)
+			v_v = 0
+			if v_i < v_end {
+				v_v = p_x[v_i]
+			}
+			a_i[li] = v_i
+			a_v[li] = v_v
+		}
+		gpuimpl.CPUWave(gpuimpl.WavePrefixSum, a_v[:], nil, wall[:], b.Wave, a_incl[:])
+		gpuimpl.CPUWave(gpuimpl.WaveExclusivePrefixSum, a_v[:], nil, wall[:], b.Wave, a_excl[:])
+		for lx := uint32(0); lx < 256; lx++ {
+			li := lx
+			_ = li
+			v_incl := a_incl[li]
+			_ = v_incl
+			var v_l uint32 = lx
+			_ = v_l
+			var v_width uint32 = b.Wave
+			_ = v_width
+			if (li % b.Wave) == (v_width - uint32(1)) {
+				s_s[(v_l / v_width)] = v_incl
+			}
+		}
+		for lx := uint32(0); lx < 256; lx++ {
+			li := lx
+			_ = li
+			v_waves := a_waves[li]
+			_ = v_waves
+			var v_l uint32 = lx
+			_ = v_l
+			if v_l == uint32(0) {
+				var v_acc uint32
+				_ = v_acc
+				{
+					var v_j uint32 = uint32(0)
+					_ = v_j
+					if v_waves-v_j > 1024 {
+						for v_j < v_waves {
+							if stop.Load() {
+								panic(gpuimpl.CPUStopped)
+							}
+							for end10 := v_j + min(v_waves-v_j, 1024); v_j < end10; {
+								{
+									var v_w uint32 = s_s[v_j]
+									_ = v_w
+									s_s[v_j] = v_acc
+									v_acc = (v_acc + v_w)
+								}
+								v_j = (v_j + uint32(1))
+							}
+						}
+					} else {
+						for v_j < v_waves {
+							{
+								var v_w uint32 = s_s[v_j]
+								_ = v_w
+								s_s[v_j] = v_acc
+								v_acc = (v_acc + v_w)
+							}
+							v_j = (v_j + uint32(1))
+						}
+					}
+				}
+				s_s[v_waves] = v_acc
+			}
+		}
+		for lx := uint32(0); lx < 256; lx++ {
+			li := lx
+			_ = li
+			v_carry := a_carry[li]
+			_ = v_carry
+			v_end := a_end[li]
+			_ = v_end
+			v_excl := a_excl[li]
+			_ = v_excl
+			v_i := a_i[li]
+			_ = v_i
+			v_incl := a_incl[li]
+			_ = v_incl
+			v_waves := a_waves[li]
+			_ = v_waves
+			var v_l uint32 = lx
+			_ = v_l
+			var v_width uint32 = b.Wave
+			_ = v_width
+			if v_i < v_end {
+				if p_exclusive == uint32(0) {
+					p_out[v_i] = (v_carry + (s_s[(v_l/v_width)] + v_incl))
+				} else {
+					p_out[v_i] = (v_carry + (s_s[(v_l/v_width)] + v_excl))
+				}
+			}
+			v_carry = (v_carry + s_s[v_waves])
+			a_carry[li] = v_carry
+		}
+		for lx := uint32(0); lx < 256; lx++ {
+			li := lx
+			_ = li
+			v_base := a_base[li]
+			_ = v_base
+			v_base = (v_base + uint32(256))
+			a_base[li] = v_base
+		}
+	}
+}
+
 // ScanWaveKernel is the compiled form of the kernel ScanWave (Go function ScanWave).
 var ScanWaveKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Name:    "github.com/goxpu/xpu/kernels/reduce.ScanWave",
@@ -4764,6 +5609,696 @@ func sumSharedCPU(b *gpuimpl.CPUBlock) {
 		_ = v_l
 		if v_l == uint32(0) {
 			p_out[b.Group.X] = s_s[uint32(0)]
+		}
+	}
+}
+
+// SumUint32SharedKernel is the compiled form of the kernel SumUint32Shared (Go function SumUint32Shared).
+var SumUint32SharedKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
+	Name:    "github.com/goxpu/xpu/kernels/reduce.SumUint32Shared",
+	Codegen: "xpu-gen/1",
+	Block:   xpu.Dim3{X: 256, Y: 1, Z: 1},
+	Params: []gpuimpl.Param{
+		{Name: "out", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Access: gpuimpl.AccessWrite, Binding: 0},
+		{Name: "x", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Access: gpuimpl.AccessRead, Binding: 1, MinLen: []string{"n"}},
+		{Name: "n", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 0},
+		{Name: "chunk", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 4},
+	},
+	SharedBytes: 1024,
+	UniformSize: 16,
+	Func:        SumUint32Shared,
+	Artifacts: []gpuimpl.Artifact{
+		{
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:4fec922d10f8e86b305d1cfd3c60438b51a7f7d8e4671044a74e1b4f25d85781",
+				PrivateBytes: new(44),
+				NativeOps:    []string{"workgroupBarrier"},
+			},
+			Code: sumUint32SharedWGSL,
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:dba35907bf740ed3b6232e3f43c588ce357f5749f8a8012fc87db030a70c6a7c"},
+			Entry:    sumUint32SharedCPU,
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:27a65fae83704e8d5ca33b3c30d88c52dec4f4cddbb4baaed90b6ad1e1af41f5"},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v3"},
+			Code:     libLLVMHOSTX8664V3,
+			Symbol:   "xpu_SumUint32Shared",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:3d5eef7f82295971007b5afc7f419b8dce932c595e0c553f1b20ff5207b105e8"},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
+			Code:     libLLVMHOSTX8664V4,
+			Symbol:   "xpu_SumUint32Shared",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:15646bb65209fa855573b33061aa511ee523e91cc66bab19220ce8adcbeb5c49"},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "armv8-a"},
+			Code:     libLLVMHOSTARMV8A,
+			Symbol:   "xpu_SumUint32Shared",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cuda", Target: "ptx", Hash: "sha256:ad1c525ca1bce43d11bb2eb12994ac1ce708b259cac0a1156abbb9b202a1e64c",
+				PrivateBytes: new(44),
+				Fault:        true,
+			},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "sm_70"},
+			Code:     libPTXSM70,
+			Symbol:   "xpu_SumUint32Shared",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:fa93dbece1c4782eb1b6f7bfb6a8c336b183bcfd695d88f760afdf7d589f0db8",
+				PrivateBytes: new(44),
+				Registers:    new(8),
+				SpillBytes:   new(0),
+				Fault:        true,
+			},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "gfx90a"},
+			Code:     libHSACOGFX90A,
+			Symbol:   "xpu_SumUint32Shared",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:e16338b458392c1cd734630db6039ef50958aa951fdadad11276997779daa03d",
+				PrivateBytes: new(44),
+				Registers:    new(8),
+				SpillBytes:   new(0),
+				Fault:        true,
+			},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "gfx942"},
+			Code:     libHSACOGFX942,
+			Symbol:   "xpu_SumUint32Shared",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:80ea1d14ff3568a3f7b4e19b82b6f51d6bc9297d1e999af21689eb2ad28cb0f7",
+				PrivateBytes: new(44),
+				Registers:    new(6),
+				SpillBytes:   new(0),
+				Fault:        true,
+			},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "gfx1100"},
+			Code:     libHSACOGFX1100,
+			Symbol:   "xpu_SumUint32Shared",
+		},
+	},
+})
+
+// LaunchSumUint32Shared launches the kernel SumUint32Shared on the stream s over a grid of groups
+// blocks of 256x1x1 work-items, with the arguments of SumUint32Shared after its Thread.
+// Buffers are bound in this order; scalars are uniforms.
+func LaunchSumUint32Shared(s *gpu.Stream, groups xpu.Dim3, out *gpu.Buffer[uint32], x *gpu.Buffer[uint32], n uint32, chunk uint32) error {
+	return s.Launch(SumUint32SharedKernel, groups, out, x, n, chunk)
+}
+
+// sumUint32SharedWGSL is the WGSL code of SumUint32Shared.
+const sumUint32SharedWGSL = `struct xpu_Uniforms {
+    p_n: u32,
+    p_chunk: u32,
+}
+
+@group(0) @binding(0) var<storage, read_write> b_out: array<u32>;
+@group(0) @binding(1) var<storage, read> b_x: array<u32>;
+@group(0) @binding(2) var<uniform> xpu_u: xpu_Uniforms;
+var<workgroup> s_s: array<u32, 256>;
+var<private> xpu_lid: vec3<u32>;
+var<private> xpu_wid: vec3<u32>;
+
+fn f_chunkEnd_10(a_start: u32, a_n_1: u32, a_chunk_1: u32) -> u32 {
+    var v_start: u32 = a_start;
+    var v_n_1: u32 = a_n_1;
+    var v_chunk_1: u32 = a_chunk_1;
+    if (v_n_1 - v_start) > v_chunk_1 {
+        return v_start + v_chunk_1;
+    }
+    return v_n_1;
+}
+
+fn f_chunkSumUint32(a_n_1: u32, a_chunk_1: u32) -> u32 {
+    var v_n_1: u32 = a_n_1;
+    var v_chunk_1: u32 = a_chunk_1;
+    let v_start: u32 = xpu_wid.x * v_chunk_1;
+    let v_end: u32 = f_chunkEnd_10(v_start, v_n_1, v_chunk_1);
+    var v_v: u32;
+    v_v = u32();
+    for (var v_i: u32 = v_start + xpu_lid.x; v_i < v_end; v_i = v_i + 256u) {
+        v_v = v_v + b_x[v_i];
+    }
+    return v_v;
+}
+
+// main is kernel SumUint32Shared, block 256x1x1.
+@compute @workgroup_size(256, 1, 1)
+fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid: vec3<u32>) {
+    xpu_lid = lid;
+    xpu_wid = wid;
+    let v_l: u32 = lid.x;
+    s_s[v_l] = f_chunkSumUint32(xpu_u.p_n, xpu_u.p_chunk);
+    workgroupBarrier();
+    for (var v_step: u32 = 128u; v_step > 0u; v_step = v_step / 2u) {
+        if v_l < v_step {
+            s_s[v_l] = s_s[v_l] + s_s[v_l + v_step];
+        }
+        workgroupBarrier();
+    }
+    if v_l == 0u {
+        b_out[wid.x] = s_s[0u];
+    }
+}
+`
+
+// sumUint32SharedCPU runs one block of the kernel SumUint32Shared on the CPU.
+func sumUint32SharedCPU(b *gpuimpl.CPUBlock) {
+	p_out := gpuimpl.CPUView[uint32](b.Buffers[0])
+	p_x := gpuimpl.CPUView[uint32](b.Buffers[1])
+	p_n := gpuimpl.CPUUniform[uint32](b.Uniforms, 0)
+	p_chunk := gpuimpl.CPUUniform[uint32](b.Uniforms, 4)
+	var s_s [256]uint32
+	var a_step [256]uint32
+	gx0 := b.Group.X * 256
+	gy0 := b.Group.Y * 1
+	gz0 := b.Group.Z * 1
+	var ly uint32
+	var lz uint32
+	stop := b.Stopping()
+	_ = p_out
+	_ = p_x
+	_ = p_n
+	_ = p_chunk
+	_ = gx0
+	_ = gy0
+	_ = gz0
+	_ = ly
+	_ = lz
+	_ = stop
+	f_chunkEnd_10 := func(lx, ly, lz uint32, v_start uint32, v_n_1 uint32, v_chunk_1 uint32) uint32 {
+		if (v_n_1 - v_start) > v_chunk_1 {
+			return (v_start + v_chunk_1)
+		}
+		return v_n_1
+	}
+	_ = f_chunkEnd_10
+	f_chunkSumUint32 := func(lx, ly, lz uint32, v_n_1 uint32, v_chunk_1 uint32) uint32 {
+		var v_start uint32 = (b.Group.X * v_chunk_1)
+		_ = v_start
+		var v_end uint32 = f_chunkEnd_10(lx, ly, lz, v_start, v_n_1, v_chunk_1)
+		_ = v_end
+		var v_v uint32
+		_ = v_v
+		{
+			var v_i uint32 = (v_start + lx)
+			_ = v_i
+			for v_i < v_end {
+				if stop.Load() {
+					panic(gpuimpl.CPUStopped)
+				}
+				{
+					v_v = (v_v + p_x[v_i])
+				}
+				v_i = (v_i + uint32(256))
+			}
+		}
+		return v_v
+	}
+	_ = f_chunkSumUint32
+	for lx := uint32(0); lx < 256; lx++ {
+		li := lx
+		_ = li
+		var v_l uint32 = lx
+		_ = v_l
+		s_s[v_l] = f_chunkSumUint32(lx, ly, lz, p_n, p_chunk)
+	}
+	for lx := uint32(0); lx < 256; lx++ {
+		li := lx
+		_ = li
+		var v_step uint32
+		v_step = uint32(128)
+		a_step[li] = v_step
+	}
+	for {
+		if stop.Load() {
+			panic(gpuimpl.CPUStopped)
+		}
+		c2, first2 := false, true
+		for lx := uint32(0); lx < 256; lx++ {
+			li := lx
+			_ = li
+			v_step := a_step[li]
+			_ = v_step
+			if v := (v_step > uint32(0)); first2 {
+				c2, first2 = v, false
+			} else if v != c2 {
+				panic("xpu: kernel SumUint32Shared: work-items disagree on the condition around a barrier")
+			}
+		}
+		if !c2 {
+			break
+		}
+		for lx := uint32(0); lx < 256; lx++ {
+			li := lx
+			_ = li
+			v_step := a_step[li]
+			_ = v_step
+			var v_l uint32 = lx
+			_ = v_l
+			if v_l < v_step {
+				s_s[v_l] = (s_s[v_l] + s_s[(v_l+v_step)])
+			}
+		}
+		for lx := uint32(0); lx < 256; lx++ {
+			li := lx
+			_ = li
+			v_step := a_step[li]
+			_ = v_step
+			v_step = (v_step / uint32(2))
+			a_step[li] = v_step
+		}
+	}
+	for lx := uint32(0); lx < 256; lx++ {
+		li := lx
+		_ = li
+		var v_l uint32 = lx
+		_ = v_l
+		if v_l == uint32(0) {
+			p_out[b.Group.X] = s_s[uint32(0)]
+		}
+	}
+}
+
+// SumUint32WaveKernel is the compiled form of the kernel SumUint32Wave (Go function SumUint32Wave).
+var SumUint32WaveKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
+	Name:    "github.com/goxpu/xpu/kernels/reduce.SumUint32Wave",
+	Codegen: "xpu-gen/1",
+	Block:   xpu.Dim3{X: 256, Y: 1, Z: 1},
+	WaveOps: true,
+	Params: []gpuimpl.Param{
+		{Name: "out", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Access: gpuimpl.AccessWrite, Binding: 0},
+		{Name: "x", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Access: gpuimpl.AccessRead, Binding: 1, MinLen: []string{"n"}},
+		{Name: "n", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 0},
+		{Name: "chunk", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 4},
+	},
+	SharedBytes: 1024,
+	UniformSize: 16,
+	Func:        SumUint32Wave,
+	Artifacts: []gpuimpl.Artifact{
+		{
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:87485393daf9b4de811ee60874c79298d8eef876ebcc99694daeb75a569b253e",
+				PrivateBytes: new(64),
+				WaveTier:     "native",
+				Fault:        true,
+				NativeOps:    []string{"atomicOr", "subgroupAdd", "workgroupBarrier"},
+			},
+			Selector: gpuimpl.Selector{SubgroupMin: 4, SubgroupMax: 128, Width: 0},
+			Code:     sumUint32WaveWGSLNative,
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:934a5f3cf7f5dc8b7dbe8a0894f25fdec0d058f25f60e97657bc732a7bf0dac8",
+				PrivateBytes: new(64),
+				WaveTier:     "emulated",
+				Fault:        true,
+				NativeOps:    []string{"atomicOr", "workgroupBarrier"},
+			},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 32},
+			Code:     sumUint32WaveWGSLEmulated,
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:76f40fb6b3615e5d08acda3f2b371365e2c5dfc9bbeb973ebd957be2671ef74a",
+				WaveTier:  "emulated",
+				NativeOps: []string{"gpuimpl.CPUWave"},
+			},
+			Entry: sumUint32WaveCPU,
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:3fa7004de63d059a41fd0d985c9b9de4516cec97b7e6b3913c6d9f544818030a",
+				WaveTier: "native",
+			},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 8, ISA: "x86-64-v3"},
+			Code:     libLLVMHOSTX8664V3,
+			Symbol:   "xpu_SumUint32Wave",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:e402d9e6d7cf0bc4e953d422e917ef2563816398f6767d4026d971790e6c9619",
+				WaveTier: "native",
+			},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 16, ISA: "x86-64-v4"},
+			Code:     libLLVMHOSTX8664V4,
+			Symbol:   "xpu_SumUint32Wave",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:a94eeb773d71db44c52f7530d4a320626b57af669a806d3c8ac4a70ea1200a43",
+				WaveTier: "native",
+			},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 4, ISA: "armv8-a"},
+			Code:     libLLVMHOSTARMV8A,
+			Symbol:   "xpu_SumUint32Wave",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cuda", Target: "ptx", Hash: "sha256:343f709ec507d02072b89ae3ec47e067e315c0e33e31a66a8ad001799a77506c",
+				PrivateBytes: new(64),
+				WaveTier:     "native",
+				Fault:        true,
+			},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 32, ISA: "sm_70"},
+			Code:     libPTXSM70,
+			Symbol:   "xpu_SumUint32Wave",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:be6ad9507006151ae09fdb6fc5c2685cc1e8f610094ba01fae8c1c4b57c5a215",
+				PrivateBytes: new(64),
+				Registers:    new(11),
+				SpillBytes:   new(0),
+				WaveTier:     "native",
+				Fault:        true,
+			},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 64, ISA: "gfx90a"},
+			Code:     libHSACOGFX90A,
+			Symbol:   "xpu_SumUint32Wave",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:9fa36471c6d401a0f39165154c0fd0286f624619e180a8cebaa347ed3003a65b",
+				PrivateBytes: new(64),
+				Registers:    new(11),
+				SpillBytes:   new(0),
+				WaveTier:     "native",
+				Fault:        true,
+			},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 64, ISA: "gfx942"},
+			Code:     libHSACOGFX942,
+			Symbol:   "xpu_SumUint32Wave",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:06749ab6ca68b5bcbcfcd17db47a7a734a4abad9123963e6dbf0213a3b6ba113",
+				PrivateBytes: new(64),
+				Registers:    new(11),
+				SpillBytes:   new(0),
+				WaveTier:     "native",
+				Fault:        true,
+			},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 32, ISA: "gfx1100"},
+			Code:     libHSACOGFX1100,
+			Symbol:   "xpu_SumUint32Wave",
+		},
+	},
+})
+
+// LaunchSumUint32Wave launches the kernel SumUint32Wave on the stream s over a grid of groups
+// blocks of 256x1x1 work-items, with the arguments of SumUint32Wave after its Thread.
+// Buffers are bound in this order; scalars are uniforms.
+func LaunchSumUint32Wave(s *gpu.Stream, groups xpu.Dim3, out *gpu.Buffer[uint32], x *gpu.Buffer[uint32], n uint32, chunk uint32) error {
+	return s.Launch(SumUint32WaveKernel, groups, out, x, n, chunk)
+}
+
+// sumUint32WaveWGSLNative is the WGSL code of SumUint32Wave at the native wave tier (subgroups of 4 to 128 lanes).
+const sumUint32WaveWGSLNative = `enable subgroups;
+
+struct xpu_Uniforms {
+    p_n: u32,
+    p_chunk: u32,
+}
+
+@group(0) @binding(0) var<storage, read_write> b_out: array<u32>;
+@group(0) @binding(1) var<storage, read> b_x: array<u32>;
+@group(0) @binding(2) var<uniform> xpu_u: xpu_Uniforms;
+var<workgroup> s_s: array<u32, 256>;
+@group(0) @binding(3) var<storage, read_write> xpu_fault: atomic<u32>;
+var<private> xpu_lid: vec3<u32>;
+var<private> xpu_wid: vec3<u32>;
+
+// Go's uint32 x / y; x / 0 records the fault Go panics with.
+fn xpu_div_u32(x: u32, y: u32) -> u32 {
+    if y == 0u {
+        atomicOr(&xpu_fault, 1u);
+        return x;
+    }
+    return x / y;
+}
+
+fn f_chunkEnd_11(a_start: u32, a_n_1: u32, a_chunk_1: u32) -> u32 {
+    var v_start: u32 = a_start;
+    var v_n_1: u32 = a_n_1;
+    var v_chunk_1: u32 = a_chunk_1;
+    if (v_n_1 - v_start) > v_chunk_1 {
+        return v_start + v_chunk_1;
+    }
+    return v_n_1;
+}
+
+fn f_chunkSumUint32_1(a_n_1: u32, a_chunk_1: u32) -> u32 {
+    var v_n_1: u32 = a_n_1;
+    var v_chunk_1: u32 = a_chunk_1;
+    let v_start: u32 = xpu_wid.x * v_chunk_1;
+    let v_end: u32 = f_chunkEnd_11(v_start, v_n_1, v_chunk_1);
+    var v_v_1: u32;
+    v_v_1 = u32();
+    for (var v_i: u32 = v_start + xpu_lid.x; v_i < v_end; v_i = v_i + 256u) {
+        v_v_1 = v_v_1 + b_x[v_i];
+    }
+    return v_v_1;
+}
+
+// main is kernel SumUint32Wave, block 256x1x1.
+@compute @workgroup_size(256, 1, 1)
+fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid: vec3<u32>, @builtin(subgroup_invocation_id) sgid: u32, @builtin(subgroup_size) sgsize: u32) {
+    xpu_lid = lid;
+    xpu_wid = wid;
+    let v_v: u32 = f_chunkSumUint32_1(xpu_u.p_n, xpu_u.p_chunk);
+    let v_w: u32 = subgroupAdd(v_v);
+    let v_width: u32 = sgsize;
+    let v_l: u32 = lid.x;
+    if sgid == 0u {
+        s_s[xpu_div_u32(v_l, v_width)] = v_w;
+    }
+    workgroupBarrier();
+    var v_u: u32;
+    v_u = u32();
+    if v_l < v_width {
+        for (var v_j: u32 = v_l; v_j < xpu_div_u32(256u, v_width); v_j = v_j + v_width) {
+            v_u = v_u + s_s[v_j];
+        }
+    }
+    let v_total: u32 = subgroupAdd(v_u);
+    if v_l == 0u {
+        b_out[wid.x] = v_total;
+    }
+}
+`
+
+// sumUint32WaveWGSLEmulated is the WGSL code of SumUint32Wave at the emulated wave tier.
+const sumUint32WaveWGSLEmulated = `struct xpu_Uniforms {
+    p_n: u32,
+    p_chunk: u32,
+}
+
+@group(0) @binding(0) var<storage, read_write> b_out: array<u32>;
+@group(0) @binding(1) var<storage, read> b_x: array<u32>;
+@group(0) @binding(2) var<uniform> xpu_u: xpu_Uniforms;
+var<workgroup> s_s: array<u32, 256>;
+var<workgroup> xpu_wave: array<u32, 256>;
+@group(0) @binding(3) var<storage, read_write> xpu_fault: atomic<u32>;
+var<private> xpu_lid: vec3<u32>;
+var<private> xpu_wid: vec3<u32>;
+var<private> xpu_lidx: u32;
+
+// Go's uint32 x / y; x / 0 records the fault Go panics with.
+fn xpu_div_u32(x: u32, y: u32) -> u32 {
+    if y == 0u {
+        atomicOr(&xpu_fault, 1u);
+        return x;
+    }
+    return x / y;
+}
+
+// xpu_wave_reduce_u32 is the verb op of x, one of WaveSum, at the emulated tier.
+fn xpu_wave_reduce_u32(x: u32, op: u32) -> u32 {
+    let xpu_t1 = xpu_lidx % 32u;
+    let xpu_t2 = xpu_lidx - xpu_t1;
+    workgroupBarrier();
+    xpu_wave[xpu_lidx] = x;
+    workgroupBarrier();
+    var xpu_t3: u32 = u32();
+    var xpu_t4: u32 = 0u;
+    loop {
+        if xpu_t4 >= 32u {
+            break;
+        }
+        let xpu_t5 = xpu_wave[xpu_t2 + xpu_t4];
+        if (xpu_t2 + xpu_t4) < 256u {
+            xpu_t3 = xpu_t3 + xpu_t5;
+        }
+        continuing {
+            xpu_t4 = xpu_t4 + 1u;
+        }
+    }
+    return xpu_t3;
+}
+
+fn f_chunkEnd_11(a_start: u32, a_n_1: u32, a_chunk_1: u32) -> u32 {
+    var v_start: u32 = a_start;
+    var v_n_1: u32 = a_n_1;
+    var v_chunk_1: u32 = a_chunk_1;
+    if (v_n_1 - v_start) > v_chunk_1 {
+        return v_start + v_chunk_1;
+    }
+    return v_n_1;
+}
+
+fn f_chunkSumUint32_1(a_n_1: u32, a_chunk_1: u32) -> u32 {
+    var v_n_1: u32 = a_n_1;
+    var v_chunk_1: u32 = a_chunk_1;
+    let v_start: u32 = xpu_wid.x * v_chunk_1;
+    let v_end: u32 = f_chunkEnd_11(v_start, v_n_1, v_chunk_1);
+    var v_v_1: u32;
+    v_v_1 = u32();
+    for (var v_i: u32 = v_start + xpu_lid.x; v_i < v_end; v_i = v_i + 256u) {
+        v_v_1 = v_v_1 + b_x[v_i];
+    }
+    return v_v_1;
+}
+
+// main is kernel SumUint32Wave, block 256x1x1.
+@compute @workgroup_size(256, 1, 1)
+fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) lidx: u32) {
+    xpu_lid = lid;
+    xpu_wid = wid;
+    xpu_lidx = lidx;
+    let v_v: u32 = f_chunkSumUint32_1(xpu_u.p_n, xpu_u.p_chunk);
+    let v_w: u32 = xpu_wave_reduce_u32(v_v, 0u);
+    let v_width: u32 = 32u;
+    let v_l: u32 = lid.x;
+    if (lidx % 32u) == 0u {
+        s_s[xpu_div_u32(v_l, v_width)] = v_w;
+    }
+    workgroupBarrier();
+    var v_u: u32;
+    v_u = u32();
+    if v_l < v_width {
+        for (var v_j: u32 = v_l; v_j < xpu_div_u32(256u, v_width); v_j = v_j + v_width) {
+            v_u = v_u + s_s[v_j];
+        }
+    }
+    let v_total: u32 = xpu_wave_reduce_u32(v_u, 0u);
+    if v_l == 0u {
+        b_out[wid.x] = v_total;
+    }
+}
+`
+
+// sumUint32WaveCPU runs one block of the kernel SumUint32Wave on the CPU.
+func sumUint32WaveCPU(b *gpuimpl.CPUBlock) {
+	p_out := gpuimpl.CPUView[uint32](b.Buffers[0])
+	p_x := gpuimpl.CPUView[uint32](b.Buffers[1])
+	p_n := gpuimpl.CPUUniform[uint32](b.Uniforms, 0)
+	p_chunk := gpuimpl.CPUUniform[uint32](b.Uniforms, 4)
+	var s_s [256]uint32
+	var a_total [256]uint32
+	var a_u [256]uint32
+	var a_v [256]uint32
+	var a_w [256]uint32
+	var wall [256]bool
+	for i := range wall {
+		wall[i] = true
+	}
+	gx0 := b.Group.X * 256
+	gy0 := b.Group.Y * 1
+	gz0 := b.Group.Z * 1
+	var ly uint32
+	var lz uint32
+	stop := b.Stopping()
+	_ = p_out
+	_ = p_x
+	_ = p_n
+	_ = p_chunk
+	_ = gx0
+	_ = gy0
+	_ = gz0
+	_ = ly
+	_ = lz
+	_ = stop
+	f_chunkEnd_11 := func(lx, ly, lz uint32, v_start uint32, v_n_1 uint32, v_chunk_1 uint32) uint32 {
+		if (v_n_1 - v_start) > v_chunk_1 {
+			return (v_start + v_chunk_1)
+		}
+		return v_n_1
+	}
+	_ = f_chunkEnd_11
+	f_chunkSumUint32_1 := func(lx, ly, lz uint32, v_n_1 uint32, v_chunk_1 uint32) uint32 {
+		var v_start uint32 = (b.Group.X * v_chunk_1)
+		_ = v_start
+		var v_end uint32 = f_chunkEnd_11(lx, ly, lz, v_start, v_n_1, v_chunk_1)
+		_ = v_end
+		var v_v_1 uint32
+		_ = v_v_1
+		{
+			var v_i uint32 = (v_start + lx)
+			_ = v_i
+			for v_i < v_end {
+				if stop.Load() {
+					panic(gpuimpl.CPUStopped)
+				}
+				{
+					v_v_1 = (v_v_1 + p_x[v_i])
+				}
+				v_i = (v_i + uint32(256))
+			}
+		}
+		return v_v_1
+	}
+	_ = f_chunkSumUint32_1
+	for lx := uint32(0); lx < 256; lx++ {
+		li := lx
+		_ = li
+		var v_v uint32
+		v_v = f_chunkSumUint32_1(lx, ly, lz, p_n, p_chunk)
+		a_v[li] = v_v
+	}
+	gpuimpl.CPUWave(gpuimpl.WaveSum, a_v[:], nil, wall[:], b.Wave, a_w[:])
+	for lx := uint32(0); lx < 256; lx++ {
+		li := lx
+		_ = li
+		v_w := a_w[li]
+		_ = v_w
+		var v_width uint32 = b.Wave
+		_ = v_width
+		var v_l uint32 = lx
+		_ = v_l
+		if (li % b.Wave) == uint32(0) {
+			s_s[(v_l / v_width)] = v_w
+		}
+	}
+	for lx := uint32(0); lx < 256; lx++ {
+		li := lx
+		_ = li
+		var v_u uint32
+		var v_width uint32 = b.Wave
+		_ = v_width
+		var v_l uint32 = lx
+		_ = v_l
+		v_u = 0
+		if v_l < v_width {
+			{
+				var v_j uint32 = v_l
+				_ = v_j
+				for v_j < (uint32(256) / v_width) {
+					if stop.Load() {
+						panic(gpuimpl.CPUStopped)
+					}
+					{
+						v_u = (v_u + s_s[v_j])
+					}
+					v_j = (v_j + v_width)
+				}
+			}
+		}
+		a_u[li] = v_u
+	}
+	gpuimpl.CPUWave(gpuimpl.WaveSum, a_u[:], nil, wall[:], b.Wave, a_total[:])
+	for lx := uint32(0); lx < 256; lx++ {
+		li := lx
+		_ = li
+		v_total := a_total[li]
+		_ = v_total
+		var v_l uint32 = lx
+		_ = v_l
+		if v_l == uint32(0) {
+			p_out[b.Group.X] = v_total
 		}
 	}
 }
