@@ -73,19 +73,47 @@ func runs(d *gpu.Device, kernels ...*gpu.Kernel) bool {
 	return true
 }
 
+// uses names the kernels each operation launches in form f.
+var uses = map[string]func(f *form) []*gpu.Kernel{
+	"sum":         func(f *form) []*gpu.Kernel { return []*gpu.Kernel{f.sumK} },
+	"dot":         func(f *form) []*gpu.Kernel { return []*gpu.Kernel{f.dotK, f.sumK} },
+	"max":         func(f *form) []*gpu.Kernel { return []*gpu.Kernel{f.maxK} },
+	"argmax":      func(f *form) []*gpu.Kernel { return []*gpu.Kernel{f.argMaxK, f.pairsK} },
+	"scan":        func(f *form) []*gpu.Kernel { return []*gpu.Kernel{f.sumK, f.scanK} },
+	"sum-uint32":  func(f *form) []*gpu.Kernel { return []*gpu.Kernel{f.sumUK} },
+	"scan-uint32": func(f *form) []*gpu.Kernel { return []*gpu.Kernel{f.sumUK, f.scanUK} },
+}
+
+// contest is what a Reducer with a tuner learns once, in New, of an
+// operation on its device: whether the device runs its wave form, and
+// the code hashes of the two forms, the variants' builds.
+type contest struct {
+	waveRuns           bool
+	waveHash, baseHash string
+}
+
+// contests returns the contest of every operation on d.
+func contests(d *gpu.Device) map[string]contest {
+	cs := make(map[string]contest, len(uses))
+	for op, u := range uses {
+		cs[op] = contest{runs(d, u(wave)...), tune.CodeHash(d, u(wave)...), tune.CodeHash(d, u(shared)...)}
+	}
+	return cs
+}
+
 // launch records operation op over n elements on s in the form r's tuner
 // chooses: the shared one with no tuner, a pinned one, or a device that
-// does not run the wave kernels the operation uses (uses names them);
-// otherwise the one tune.Tuner.Pays answers, measured (on these
-// buffers) the first time the device and length's bucket are asked.
-func (r *Reducer) launch(s *gpu.Stream, op string, n int, uses func(f *form) []*gpu.Kernel, run func(f *form) error) error {
-	if r.tu == nil || !runs(r.d, uses(wave)...) {
+// does not run the operation's wave kernels; otherwise the one
+// tune.Tuner.Pays answers, measured (on these buffers) the first time the
+// device and length's bucket are asked.
+func (r *Reducer) launch(s *gpu.Stream, op string, n int, run func(f *form) error) error {
+	c := r.contests[op]
+	if r.tu == nil || !c.waveRuns {
 		return run(shared)
 	}
-	variant := func(f *form) tune.Variant {
-		return tune.Variant{Name: f.name, Hash: tune.CodeHash(r.d, uses(f)...), Run: func() error { return run(f) }}
-	}
-	pays, _, err := r.tu.Pays(s, PaysName(op), tune.KeyOf(tune.Dim{Name: "n", Size: tune.Pow2(n)}), variant(wave), variant(shared))
+	a := tune.Variant{Name: wave.name, Hash: c.waveHash, Run: func() error { return run(wave) }}
+	b := tune.Variant{Name: shared.name, Hash: c.baseHash, Run: func() error { return run(shared) }}
+	pays, _, err := r.tu.Pays(s, PaysName(op), tune.KeyOf(tune.Dim{Name: "n", Size: tune.Pow2(n)}), a, b)
 	if err != nil {
 		return fmt.Errorf("reduce: %s: %w", op, err)
 	}

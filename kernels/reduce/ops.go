@@ -22,8 +22,7 @@ func (r *Reducer) Sum(s *gpu.Stream, dst, x *gpu.Buffer[float32]) error {
 	}
 	n := x.Len()
 	g, chunk := plan(n)
-	uses := func(f *form) []*gpu.Kernel { return []*gpu.Kernel{f.sumK} }
-	return r.launch(s, "sum", n, uses, func(f *form) error {
+	return r.launch(s, "sum", n, func(f *form) error {
 		if g == 1 {
 			return f.sum(s, one, dst, x, uint32(n), chunk)
 		}
@@ -46,8 +45,7 @@ func (r *Reducer) Dot(s *gpu.Stream, dst, x, y *gpu.Buffer[float32]) error {
 	}
 	n := x.Len()
 	g, chunk := plan(n)
-	uses := func(f *form) []*gpu.Kernel { return []*gpu.Kernel{f.dotK, f.sumK} }
-	return r.launch(s, "dot", n, uses, func(f *form) error {
+	return r.launch(s, "dot", n, func(f *form) error {
 		if g == 1 {
 			return f.dot(s, one, dst, x, y, uint32(n), chunk)
 		}
@@ -68,8 +66,7 @@ func (r *Reducer) Max(s *gpu.Stream, dst, x *gpu.Buffer[float32]) error {
 	}
 	n := x.Len()
 	g, chunk := plan(n)
-	uses := func(f *form) []*gpu.Kernel { return []*gpu.Kernel{f.maxK} }
-	return r.launch(s, "max", n, uses, func(f *form) error {
+	return r.launch(s, "max", n, func(f *form) error {
 		if g == 1 {
 			return f.max(s, one, dst, x, uint32(n), chunk)
 		}
@@ -90,8 +87,7 @@ func (r *Reducer) ArgMax(s *gpu.Stream, dst *gpu.Buffer[uint32], x *gpu.Buffer[f
 	}
 	n := x.Len()
 	g, chunk := plan(n)
-	uses := func(f *form) []*gpu.Kernel { return []*gpu.Kernel{f.argMaxK, f.pairsK} }
-	return r.launch(s, "argmax", n, uses, func(f *form) error {
+	return r.launch(s, "argmax", n, func(f *form) error {
 		if err := f.argMax(s, xpu.Dim3{X: g}, r.keys, r.indices, x, uint32(n), chunk); err != nil {
 			return err
 		}
@@ -114,8 +110,7 @@ func (r *Reducer) Scan(s *gpu.Stream, dst, x *gpu.Buffer[float32], exclusive boo
 		excl = 1
 	}
 	g, chunk := plan(n)
-	uses := func(f *form) []*gpu.Kernel { return []*gpu.Kernel{f.sumK, f.scanK} }
-	return r.launch(s, "scan", n, uses, func(f *form) error {
+	return r.launch(s, "scan", n, func(f *form) error {
 		if g == 1 {
 			return f.scan(s, one, dst, x, r.zero, uint32(n), chunk, excl)
 		}
@@ -138,8 +133,7 @@ func (r *Reducer) SumUint32(s *gpu.Stream, dst, x *gpu.Buffer[uint32]) error {
 	}
 	n := x.Len()
 	g, chunk := plan(n)
-	uses := func(f *form) []*gpu.Kernel { return []*gpu.Kernel{f.sumUK} }
-	return r.launch(s, "sum-uint32", n, uses, func(f *form) error {
+	return r.launch(s, "sum-uint32", n, func(f *form) error {
 		if g == 1 {
 			return f.sumU(s, one, dst, x, uint32(n), chunk)
 		}
@@ -162,8 +156,7 @@ func (r *Reducer) ScanUint32(s *gpu.Stream, dst, x *gpu.Buffer[uint32], exclusiv
 		excl = 1
 	}
 	g, chunk := plan(n)
-	uses := func(f *form) []*gpu.Kernel { return []*gpu.Kernel{f.sumUK, f.scanUK} }
-	return r.launch(s, "scan-uint32", n, uses, func(f *form) error {
+	return r.launch(s, "scan-uint32", n, func(f *form) error {
 		if g == 1 {
 			return f.scanU(s, one, dst, x, r.zeroU, uint32(n), chunk, excl)
 		}

@@ -27,8 +27,9 @@ const MaxLen = 1<<32 - block
 // its scratch: record them on one stream (or on streams whose work does
 // not overlap), as a stream runs its launches in order.
 type Reducer struct {
-	d  *gpu.Device
-	tu *tune.Tuner
+	d        *gpu.Device
+	tu       *tune.Tuner
+	contests map[string]contest // by operation; nil without a tuner
 
 	sums    *gpu.Buffer[float32] // the partial sums of a pass
 	offsets *gpu.Buffer[float32] // a scan's exclusive scan of sums
@@ -40,13 +41,19 @@ type Reducer struct {
 }
 
 // New returns a Reducer for d whose entry points choose between the wave
-// and the shared-memory form of each kernel with tu (see [Reducer.Sum]);
-// a nil tu always takes the shared form.
+// and the shared-memory form of each operation with tu, where d runs the
+// wave form (tune.Tuner.Pays, asked [PaysName]); a nil tu always takes
+// the shared form. With a tuner, New asks d once whether it runs each
+// wave kernel and what code it runs for each kernel (a device that
+// compiles at first use compiles them here).
 func New(d *gpu.Device, tu *tune.Tuner) (*Reducer, error) {
 	if d == nil {
 		return nil, fmt.Errorf("reduce: New: a nil device: %w", gpu.ErrArgs)
 	}
 	r := &Reducer{d: d, tu: tu}
+	if tu != nil {
+		r.contests = contests(d)
+	}
 	var err error
 	alloc := func(n int) *gpu.Buffer[float32] {
 		b, e := gpu.Upload(d, make([]float32, n))
