@@ -34,11 +34,14 @@
 //   - Sum, Dot and Scan add in a tree order (a chain per work-item over
 //     its tiles, then a tree or a wave's order in the block, then the
 //     same over the partials), not the sequential one. The order a wave
-//     sum or scan adds its lanes in is the device's. A result is within
-//     h*2^-24*sum|terms| of the exact sum (h the height of the addition
-//     tree, at most the chunk's tiles plus 2*255, for any order of the
-//     combines), the bound of any summation tree of height h; Dot adds the
-//     rounding of each product (or fuses it).
+//     sum or scan adds its lanes in is the device's. Each term passes
+//     through at most h additions, h the tiles of a chunk (n/262144
+//     rounded up) plus 255 in the block, plus 4 + 255 in the last pass,
+//     whatever order the combines take; so a sum is within about
+//     h*2^-24*sum|terms| of the exact one, the bound of any summation tree
+//     of height h (a sequential sum's h is n-1). Dot adds one rounding per
+//     product, unless the device fuses it. A scan's element adds the
+//     chunks' offsets: at most twice that height.
 //
 // Layering: the kernels import only package xpu, the kernel vocabulary;
 // xpu_gen.go, their generated code (xpu gen), imports xpu and the runtime

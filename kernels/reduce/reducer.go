@@ -17,7 +17,7 @@ const MaxBlocks = 1024
 
 // MaxLen is the longest input: indices are uint32, and a work-item's index
 // steps by the block (256) past the end of its chunk without wrapping.
-const MaxLen = 1<<32 - block
+const MaxLen = 1<<32 - 256
 
 // A Reducer launches the package's reductions and scans on one device. It
 // owns the scratch of the passes (the partials of at most MaxBlocks
