@@ -103,10 +103,10 @@ func tiled(n uint32) uint32 { return (n + block - 1) / block * block }
 
 // buffer is one argument of an entry point as the checks see it.
 type buffer struct {
-	name string
-	dev  *gpu.Device
-	len  int
-	nil  bool
+	name    string
+	dev     *gpu.Device
+	len     int
+	missing bool // a nil buffer
 }
 
 func f32(name string, b *gpu.Buffer[float32]) buffer {
@@ -133,7 +133,7 @@ func (r *Reducer) check(op string, s *gpu.Stream, x buffer, others []buffer, nee
 	}
 	for _, b := range append([]buffer{x}, others...) {
 		switch {
-		case b.nil:
+		case b.missing:
 			return fmt.Errorf("reduce: %s: %s is nil: %w", op, b.name, gpu.ErrArgs)
 		case b.dev != r.d:
 			return fmt.Errorf("reduce: %s: %s is a buffer of another device than the Reducer's: %w", op, b.name, gpu.ErrForeignBuffer)
