@@ -131,6 +131,7 @@ const depsRules = `
 	# their generated code the runtime, their families the tuner.
 	tune, gpu/gpuimpl, gonum.org/v1/gonum/blas < kernels/matmul;
 	gpu/gpuimpl, gonum.org/v1/gonum/blas < kernels/blas;
+	tune, gpu/gpuimpl < kernels/reduce;
 	gpu/gpuimpl < kernels/nn;
 	gpu/gpuimpl < kernels/quant/internal/bandwidth;
 	# The library's operands, and the registry that picks the kernel for

@@ -1,0 +1,99 @@
+package reduce
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"testing"
+	"time"
+
+	"github.com/goxpu/xpu"
+	"github.com/goxpu/xpu/gpu"
+	"github.com/goxpu/xpu/gpu/gputest"
+	"github.com/goxpu/xpu/tune"
+)
+
+// TestBandwidthCopy checks the benchmark's copy kernel on every device
+// present against the reference runner, so that the census counts it.
+func TestBandwidthCopy(t *testing.T) {
+	const n = 1000
+	c := &gputest.Case{
+		Kernel: bandwidthCopyKernel, Tol: gputest.Exact,
+		Setup: func(r *rand.Rand) gputest.Inputs {
+			return gputest.Inputs{Groups: xpu.Dim3{X: xpu.GroupsFor(n, block)}, Args: []gputest.Arg{
+				gputest.Poisoned[float32](n), gputest.Buffer(gputest.Seasoned(r, n)), gputest.Scalar(uint32(n)),
+			}}
+		},
+		Launch: func(s *gpu.Stream, g xpu.Dim3, a []any) error {
+			return launchBandwidthCopy(s, g, gputest.At[*gpu.Buffer[float32]](a, 0), gputest.At[*gpu.Buffer[float32]](a, 1), gputest.At[uint32](a, 2))
+		},
+	}
+	gputest.ForEach(t, func(t *testing.T, d *gpu.Device) { gputest.Check(t, d, []*gputest.Case{c}) })
+}
+
+// benchN is the length the benchmark sums: 16 MiB of floats.
+const benchN = 1 << 22
+
+// BenchmarkSum times Sum of benchN floats on every device present, in
+// each form, beside a copy kernel over the same buffer in the same run:
+// sum-GB/s is the bytes Sum reads per second of device time, copy-GB/s
+// the bytes the copy reads and writes, and sum/copy the ratio of the two,
+// how near Sum comes to the bandwidth the device gives a kernel.
+func BenchmarkSum(b *testing.B) {
+	for _, d := range gputest.Devices(b) {
+		for _, form := range []string{"shared", "wave"} {
+			b.Run(fmt.Sprintf("%s/%s", d.Backend(), form), func(b *testing.B) { benchSum(b, d, form) })
+		}
+	}
+}
+
+func benchSum(b *testing.B, d *gpu.Device, form string) {
+	if !runs(d, SumWaveKernel) && form == "wave" {
+		b.Skipf("%s runs no wave form", d.Backend())
+	}
+	buf := func(n int) *gpu.Buffer[float32] {
+		v := make([]float32, n)
+		for i := range v {
+			v[i] = float32(i%7) - 3
+		}
+		x, err := gpu.Upload(d, v)
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.Cleanup(x.Release)
+		return x
+	}
+	x, y, dst := buf(benchN), buf(benchN), buf(1)
+	r, err := New(d, &tune.Tuner{Force: map[string]string{"pays/" + PaysName("sum"): form}})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer r.Release()
+	s := d.Stream()
+	sum := func() error { return r.Sum(s, dst, x) }
+	cp := func() error { return launchBandwidthCopy(s, xpu.Dim3{X: benchN / block}, y, x, benchN) }
+	for _, f := range []func() error{sum, cp} {
+		if err := f(); err != nil {
+			b.Fatal(err)
+		}
+	}
+	if err := s.Sync(); err != nil {
+		b.Fatal(err)
+	}
+	var ts, tc time.Duration
+	for b.Loop() {
+		t, err := s.Time(sum)
+		if err != nil {
+			b.Fatal(err)
+		}
+		ts += t
+		if t, err = s.Time(cp); err != nil {
+			b.Fatal(err)
+		}
+		tc += t
+	}
+	sumGBs := 4 * benchN * float64(b.N) / ts.Seconds() / 1e9
+	copyGBs := 8 * benchN * float64(b.N) / tc.Seconds() / 1e9
+	b.ReportMetric(sumGBs, "sum-GB/s")
+	b.ReportMetric(copyGBs, "copy-GB/s")
+	b.ReportMetric(sumGBs/copyGBs, "sum/copy")
+}
