@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
 
@@ -103,7 +104,7 @@ func TestMatMul(t *testing.T) {
 		b, bv := matrix(t, d, r, k, n)
 		c := poisoned(t, d, m, n)
 		p, err := kernels.Registry.Lookup(d, kernels.OpMatMul, nil, c, a, b)
-		if err != nil || p.Kernel == nil || p.Kernel.Name != "kernels/matmul.Multiply" {
+		if err != nil || p.Kernel == nil || p.Kernel.Name != "kernels/matmul.Sgemm" {
 			t.Fatalf("lookup: %+v, %v", p, err)
 		}
 		s := d.Stream()
@@ -131,10 +132,11 @@ func TestMatMul(t *testing.T) {
 	})
 }
 
-// TestStrided checks that a strided input is gathered by the layout
-// adapter, visibly (it needs the caller's scope), and that a strided
-// output, which no adapter converts, runs the operation's host reference:
-// both correct.
+// TestStrided checks the strided operands: a transposed a runs Sgemm
+// directly; a broadcast one (stride 0), which BLAS stores no way, is
+// gathered by the layout adapter first, visibly (it needs the caller's
+// scope); and a transposed c, which no adapter converts (it is an
+// output), runs the operation's host reference. All three are correct.
 func TestStrided(t *testing.T) {
 	gputest.ForEach(t, func(t *testing.T, d *gpu.Device) {
 		r := rand.New(rand.NewPCG(3, 4))
@@ -151,24 +153,38 @@ func TestStrided(t *testing.T) {
 			}
 		}
 		b, bv := matrix(t, d, r, k, n)
+		want := product(av, bv, m, n, k)
 		c := poisoned(t, d, m, n)
+		s := d.Stream()
 		p, err := kernels.Registry.Lookup(d, kernels.OpMatMul, nil, c, a, b)
-		if err != nil || p.Adapter == nil || p.Adapter.Name != "kernels/layout.Contiguous" || p.Operand != 1 || p.Kernel.Name != "kernels/matmul.Multiply" {
-			t.Fatalf("a strided a: %+v, %v", p, err)
+		if err != nil || p.Adapter != nil || p.Kernel.Name != "kernels/matmul.Sgemm" {
+			t.Fatalf("a transposed a: %+v, %v", p, err)
 		}
-		if err := kernels.MatMul(d.Stream(), nil, c, a, b); !errors.Is(err, gpu.ErrArgs) || !strings.Contains(err.Error(), "no Scope") {
+		if err := kernels.MatMul(s, nil, c, a, b); err != nil {
+			t.Fatal(err)
+		}
+		agree(t, fmt.Sprintf("matmul of %s", a), c, want, k)
+
+		// Every row of a the same row: stride 0.
+		rowb, row := matrix(t, d, r, k)
+		rb, _ := tensor.Buffer[float32](rowb)
+		ab, err := tensor.View(rb, []int{m, k}, []int{0, 1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		p, err = kernels.Registry.Lookup(d, kernels.OpMatMul, nil, c, ab, b)
+		if err != nil || p.Adapter == nil || p.Adapter.Name != "kernels/layout.Contiguous" || p.Operand != 1 || p.Kernel.Name != "kernels/matmul.Sgemm" {
+			t.Fatalf("a broadcast a: %+v, %v", p, err)
+		}
+		if err := kernels.MatMul(s, nil, c, ab, b); !errors.Is(err, gpu.ErrArgs) || !strings.Contains(err.Error(), "no Scope") {
 			t.Errorf("an adapted call without a scope: %v", err)
 		}
 		sc := dispatch.NewScope()
 		defer sc.Release()
-		if err := kernels.MatMul(d.Stream(), sc, c, a, b); err != nil {
+		if err := kernels.MatMul(s, sc, c, ab, b); err != nil {
 			t.Fatal(err)
 		}
-		if err := d.Stream().Sync(); err != nil {
-			t.Fatal(err)
-		}
-		want := product(av, bv, m, n, k)
-		agree(t, fmt.Sprintf("matmul of %s", a), c, want, k)
+		agree(t, "matmul of a broadcast a", c, product(slices.Repeat(row, m), bv, m, n, k), k)
 
 		// c transposed: the reference writes through its strides.
 		ct := poisoned(t, d, n, m)
@@ -179,7 +195,7 @@ func TestStrided(t *testing.T) {
 		if p, err := kernels.Registry.Lookup(d, kernels.OpMatMul, nil, cs, a, b); err != nil || !p.Fallback {
 			t.Fatalf("a strided c: %+v, %v", p, err)
 		}
-		if err := kernels.MatMul(d.Stream(), sc, cs, a, b); err != nil {
+		if err := kernels.MatMul(s, sc, cs, a, b); err != nil {
 			t.Fatal(err)
 		}
 		wantT := make([]float64, m*n)
@@ -189,5 +205,13 @@ func TestStrided(t *testing.T) {
 			}
 		}
 		agree(t, "matmul into a transposed c", ct, wantT, k)
+
+		// A matvec of a transposed w runs Sgemv on its stored matrix.
+		x, xv := matrix(t, d, r, k)
+		y := poisoned(t, d, m)
+		if err := kernels.MatVec(s, nil, y, a, x); err != nil {
+			t.Fatal(err)
+		}
+		agree(t, "matvec of a transposed w", y, product(av, xv, m, 1, k), k)
 	})
 }

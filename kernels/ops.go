@@ -20,7 +20,7 @@ const (
 var ops = append([]dispatch.Op{
 	{Name: OpMatMul, Operands: []string{"c", "a", "b"}, Outputs: 1, Check: checkMatMul, Reference: referenceMatMul},
 	{Name: OpMatVec, Operands: []string{"y", "w", "x"}, Outputs: 1, Check: checkMatVec, Reference: referenceMatVec},
-}, nnOps...)
+}, append(nnOps, reduceOps...)...)
 
 // Registry is the library's registry: its operations and, unless a
 // program registers its own kernels before the first call, the

@@ -158,11 +158,11 @@ func (r *Registry) pick(p *Plan, d *gpu.Device, descs []tensor.Descriptor, ts []
 
 // adapt looks for a kernel that takes the operands after one adapter
 // converts one input, and sets p's kernel and adapter to the one of the
-// highest kernel priority, a per-call adapter before one meant for
-// load among equals. An adapter meant for load is passed over, with its reason, unless the registry
-// packs per call. An adapted operand's tensor is the one before
-// conversion when a kernel's Accept sees it: its shape is the
-// converted one's.
+// highest kernel priority, a per-call adapter before one meant for load
+// among equals. An adapter meant for load is passed over, with its
+// reason, unless the registry packs per call. A kernel's Accept sees the
+// adapted operand as the temporary it would be: tensor.Describe of its
+// descriptor and shape.
 func (r *Registry) adapt(p *Plan, d *gpu.Device, descs []tensor.Descriptor, ts []tensor.Tensor, params any) {
 	best := func(k *Kernel, a *Adapter) bool {
 		return p.Kernel == nil || k.Priority > p.Kernel.Priority || k.Priority == p.Kernel.Priority && a.Kind < p.Adapter.Kind
@@ -174,7 +174,9 @@ func (r *Registry) adapt(p *Plan, d *gpu.Device, descs []tensor.Descriptor, ts [
 			}
 			alt := slices.Clone(descs)
 			alt[i] = a.To
-			k := r.pick(p, d, alt, ts, params)
+			ats := slices.Clone(ts)
+			ats[i] = tensor.Describe(a.To, ts[i].Shape()...)
+			k := r.pick(p, d, alt, ats, params)
 			if k == nil {
 				continue
 			}

@@ -135,7 +135,7 @@ func checkBuffer[T any](b *gpu.Buffer[T], f Format) error {
 // uint32 words), [gpu.ErrArgs] for the zero Tensor.
 func Buffer[T Scalar](t Tensor) (*gpu.Buffer[T], error) {
 	if t.buf == nil {
-		return nil, fmt.Errorf("tensor: the buffer of the zero Tensor: %w", gpu.ErrArgs)
+		return nil, fmt.Errorf("tensor: the buffer of %s, which views none: %w", t, gpu.ErrArgs)
 	}
 	b, ok := t.buf.(*gpu.Buffer[T])
 	if !ok {
@@ -148,7 +148,7 @@ func Buffer[T Scalar](t Tensor) (*gpu.Buffer[T], error) {
 // format) with its dimensions and strides swapped: a Strided view of the
 // same elements, unless a dimension is 1.
 func (t Tensor) Transpose() (Tensor, error) {
-	if len(t.shape) != 2 || t.layout.Blocked() || t.buf == nil {
+	if len(t.shape) != 2 || t.layout.Blocked() || t.IsZero() {
 		return Tensor{}, fmt.Errorf("tensor: Transpose of %s: only a matrix of a scalar format transposes: %w", t, gpu.ErrArgs)
 	}
 	u := t
@@ -174,8 +174,21 @@ func (t *Tensor) classify() {
 	t.strides = rm
 }
 
+// Describe returns a tensor of descriptor d and the given shape that
+// views no buffer: contiguous or blocked as d says, with row-major
+// strides for a scalar format. It stands for a tensor yet to be made
+// (a temporary an adapter will write) where a rule reads only the
+// descriptor, the shape and the strides; [Buffer] of it is an error.
+func Describe(d Descriptor, shape ...int) Tensor {
+	t := Tensor{format: d.Format, layout: d.Layout, shape: slices.Clone(shape)}
+	if !d.Layout.Blocked() {
+		t.layout, t.strides = Contiguous, RowMajor(shape)
+	}
+	return t
+}
+
 // IsZero reports whether t is the zero Tensor.
-func (t Tensor) IsZero() bool { return t.buf == nil }
+func (t Tensor) IsZero() bool { return t.format == 0 }
 
 // Format returns the tensor's format.
 func (t Tensor) Format() Format { return t.format }
@@ -209,7 +222,7 @@ func (t Tensor) Strides() []int { return slices.Clone(t.strides) }
 
 // Len returns the number of elements: the product of the dimensions.
 func (t Tensor) Len() int {
-	if t.buf == nil {
+	if t.IsZero() {
 		return 0
 	}
 	n := 1
@@ -222,7 +235,7 @@ func (t Tensor) Len() int {
 // String describes the tensor: "f32[64 32] contiguous",
 // "f32[32 64] strided [1 32]".
 func (t Tensor) String() string {
-	if t.buf == nil {
+	if t.IsZero() {
 		return "tensor.Tensor{}"
 	}
 	var b strings.Builder

@@ -149,3 +149,20 @@ func TestFormats(t *testing.T) {
 		t.Errorf("valid descriptors %v", valid)
 	}
 }
+
+func TestDescribe(t *testing.T) {
+	d := tensor.Describe(tensor.Descriptor{Format: tensor.F32, Layout: tensor.Strided}, 3, 4)
+	if d.IsZero() || d.Layout() != tensor.Contiguous || !slices.Equal(d.Strides(), []int{4, 1}) || d.Len() != 12 {
+		t.Errorf("a described matrix: %v, strides %v", d, d.Strides())
+	}
+	if _, err := tensor.Buffer[float32](d); !errors.Is(err, gpu.ErrArgs) {
+		t.Errorf("the buffer of a described tensor: %v", err)
+	}
+	q := tensor.Describe(tensor.Descriptor{Format: tensor.Q8_0, Layout: tensor.BlockedInputMajor}, 2, 64)
+	if q.Descriptor() != (tensor.Descriptor{Format: tensor.Q8_0, Layout: tensor.BlockedInputMajor}) || q.Strides() != nil {
+		t.Errorf("a described blocked matrix: %v", q)
+	}
+	if !(tensor.Tensor{}).IsZero() {
+		t.Error("the zero Tensor is not zero")
+	}
+}
