@@ -158,6 +158,7 @@ const depsRules = `
 	# Programs that touch devices.
 	gpu < cmd/xpu/devices;
 	kernels/matmul < examples/tune;
+	models/llama < examples/llama;
 
 	# The browser harness: it builds and serves a program, and the demo
 	# program runs the suites and the benchmarks on the browser's device.
