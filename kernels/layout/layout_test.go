@@ -165,3 +165,36 @@ func TestContiguous(t *testing.T) {
 		}
 	})
 }
+
+// TestCopy checks Copy and CopyWords on every device against the
+// reference runner: one element, a partial block, and a grid of two
+// blocks for 3000 elements, so that the work-items stride.
+func TestCopy(t *testing.T) {
+	var cs []*gputest.Case
+	for _, c := range []struct{ n, groups uint32 }{{1, 0}, {1000, 0}, {3000, 2}} {
+		g := layout.CopyGroups(c.n)
+		if c.groups != 0 {
+			g.X = c.groups
+		}
+		cs = append(cs,
+			&gputest.Case{Kernel: layout.CopyKernel, Tol: exact,
+				Setup: func(r *rand.Rand) gputest.Inputs {
+					return gputest.Inputs{Groups: g, Args: []gputest.Arg{gputest.Poisoned[float32](int(c.n)), gputest.Buffer(gputest.Seasoned(r, int(c.n))), gputest.Scalar(c.n)}}
+				},
+				Launch: func(s *gpu.Stream, g xpu.Dim3, a []any) error {
+					return layout.LaunchCopy(s, g, gputest.At[*gpu.Buffer[float32]](a, 0), gputest.At[*gpu.Buffer[float32]](a, 1), gputest.At[uint32](a, 2))
+				}},
+			&gputest.Case{Kernel: layout.CopyWordsKernel, Tol: exact,
+				Setup: func(r *rand.Rand) gputest.Inputs {
+					w := make([]uint32, c.n)
+					for i := range w {
+						w[i] = r.Uint32()
+					}
+					return gputest.Inputs{Groups: g, Args: []gputest.Arg{gputest.Poisoned[uint32](int(c.n)), gputest.Buffer(w), gputest.Scalar(c.n)}}
+				},
+				Launch: func(s *gpu.Stream, g xpu.Dim3, a []any) error {
+					return layout.LaunchCopyWords(s, g, gputest.At[*gpu.Buffer[uint32]](a, 0), gputest.At[*gpu.Buffer[uint32]](a, 1), gputest.At[uint32](a, 2))
+				}})
+	}
+	gputest.ForEach(t, func(t *testing.T, d *gpu.Device) { gputest.Check(t, d, cs) })
+}

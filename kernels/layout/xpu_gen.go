@@ -10,6 +10,306 @@ import (
 	"github.com/goxpu/xpu/gpu/gpuimpl"
 )
 
+// CopyKernel is the compiled form of the kernel Copy (Go function Copy).
+var CopyKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
+	Name:    "github.com/goxpu/xpu/kernels/layout.Copy",
+	Codegen: "xpu-gen/1",
+	Block:   xpu.Dim3{X: 256, Y: 1, Z: 1},
+	Params: []gpuimpl.Param{
+		{Name: "y", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "float32"}, Size: 4, Access: gpuimpl.AccessWrite, Binding: 0, MinLen: []string{"n"}},
+		{Name: "x", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "float32"}, Size: 4, Access: gpuimpl.AccessRead, Binding: 1, MinLen: []string{"n"}},
+		{Name: "n", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 0},
+	},
+	UniformSize: 16,
+	Func:        Copy,
+	Artifacts: []gpuimpl.Artifact{
+		{
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:6afd709d19a8d99374dcd380d1d66fb1c9691b5db707d200ff3166163c9214be",
+				PrivateBytes: new(4),
+			},
+			Code: copyWGSL,
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:16cb9d1907da71f56ab73767700c394f885ef80413234746bd14345bd2fbbefe"},
+			Entry:    copyCPU,
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:bdf9da79302d061e3466624a5e0cb95308243ef900570a63af67a66bebf20c52"},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v3"},
+			Code:     libLLVMHOSTX8664V3,
+			Symbol:   "xpu_Copy",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:dfa641722af9bdd9b82a97f4c56059a6a416a276a5a05bfa4e32d6480ab49c56"},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
+			Code:     libLLVMHOSTX8664V4,
+			Symbol:   "xpu_Copy",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:ba6f52d293e9d0e9141440182112218c2c31d80ee17bbc33f7d7e09448093b0e"},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "armv8-a"},
+			Code:     libLLVMHOSTARMV8A,
+			Symbol:   "xpu_Copy",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cuda", Target: "ptx", Hash: "sha256:1c2eb87c939a722cd0c2cee4a67ad16b87d2db506204e3dee87d5f529b56284a",
+				PrivateBytes: new(4),
+				Fault:        true,
+			},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "sm_70"},
+			Code:     libPTXSM70,
+			Symbol:   "xpu_Copy",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:2548f509a7955de4366049527b7ed94a91e58d8ad2291d39cacd072aa829e5d0",
+				PrivateBytes: new(4),
+				Registers:    new(6),
+				SpillBytes:   new(0),
+				Fault:        true,
+			},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "gfx90a"},
+			Code:     libHSACOGFX90A,
+			Symbol:   "xpu_Copy",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:7347e707091e1988f1c0feaea0877fa27b37c47c6349632bbc7a59a8cb883d8f",
+				PrivateBytes: new(4),
+				Registers:    new(6),
+				SpillBytes:   new(0),
+				Fault:        true,
+			},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "gfx942"},
+			Code:     libHSACOGFX942,
+			Symbol:   "xpu_Copy",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:6d123ffa0c29b8df3a711a36349b427b59fb514aaa335c5ad3463c44da975338",
+				PrivateBytes: new(4),
+				Registers:    new(6),
+				SpillBytes:   new(0),
+				Fault:        true,
+			},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "gfx1100"},
+			Code:     libHSACOGFX1100,
+			Symbol:   "xpu_Copy",
+		},
+	},
+})
+
+// LaunchCopy launches the kernel Copy on the stream s over a grid of groups
+// blocks of 256x1x1 work-items, with the arguments of Copy after its Thread.
+// Buffers are bound in this order; scalars are uniforms.
+func LaunchCopy(s *gpu.Stream, groups xpu.Dim3, y *gpu.Buffer[float32], x *gpu.Buffer[float32], n uint32) error {
+	return s.Launch(CopyKernel, groups, y, x, n)
+}
+
+// copyWGSL is the WGSL code of Copy.
+const copyWGSL = `struct xpu_Uniforms {
+    p_n: u32,
+}
+
+@group(0) @binding(0) var<storage, read_write> b_y: array<f32>;
+@group(0) @binding(1) var<storage, read> b_x: array<f32>;
+@group(0) @binding(2) var<uniform> xpu_u: xpu_Uniforms;
+
+// main is kernel Copy, block 256x1x1.
+@compute @workgroup_size(256, 1, 1)
+fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {
+    for (var v_i: u32 = gid.x; v_i < xpu_u.p_n; v_i = v_i + (nwg.x * 256u)) {
+        b_y[v_i] = b_x[v_i];
+    }
+}
+`
+
+// copyCPU runs one block of the kernel Copy on the CPU.
+func copyCPU(b *gpuimpl.CPUBlock) {
+	p_y := gpuimpl.CPUView[float32](b.Buffers[0])
+	p_x := gpuimpl.CPUView[float32](b.Buffers[1])
+	p_n := gpuimpl.CPUUniform[uint32](b.Uniforms, 0)
+	gx0 := b.Group.X * 256
+	gy0 := b.Group.Y * 1
+	gz0 := b.Group.Z * 1
+	var ly uint32
+	var lz uint32
+	stop := b.Stopping()
+	_ = p_y
+	_ = p_x
+	_ = p_n
+	_ = gx0
+	_ = gy0
+	_ = gz0
+	_ = ly
+	_ = lz
+	_ = stop
+	for lx := uint32(0); lx < 256; lx++ {
+		li := lx
+		_ = li
+		{
+			var v_i uint32 = (gx0 + lx)
+			_ = v_i
+			for v_i < p_n {
+				if stop.Load() {
+					panic(gpuimpl.CPUStopped)
+				}
+				{
+					p_y[v_i] = p_x[v_i]
+				}
+				v_i = (v_i + (b.Groups.X * uint32(256)))
+			}
+		}
+	}
+}
+
+// CopyWordsKernel is the compiled form of the kernel CopyWords (Go function CopyWords).
+var CopyWordsKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
+	Name:    "github.com/goxpu/xpu/kernels/layout.CopyWords",
+	Codegen: "xpu-gen/1",
+	Block:   xpu.Dim3{X: 256, Y: 1, Z: 1},
+	Params: []gpuimpl.Param{
+		{Name: "y", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Access: gpuimpl.AccessWrite, Binding: 0, MinLen: []string{"n"}},
+		{Name: "x", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Access: gpuimpl.AccessRead, Binding: 1, MinLen: []string{"n"}},
+		{Name: "n", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 0},
+	},
+	UniformSize: 16,
+	Func:        CopyWords,
+	Artifacts: []gpuimpl.Artifact{
+		{
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:4fb6434cc9d9dfb21bcf74b2ef3f618b8ec5baf7ab92428121c8065fe73e9077",
+				PrivateBytes: new(4),
+			},
+			Code: copyWordsWGSL,
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:331b6bcaee5a4f61ec67764bb1a52754817307559da4475a78ebb34cd7bb6d02"},
+			Entry:    copyWordsCPU,
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:5a43a00ccedc65d24e66521d747713d40559005a3b807819de1967956a33d632"},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v3"},
+			Code:     libLLVMHOSTX8664V3,
+			Symbol:   "xpu_CopyWords",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:1d9d06c360d3d60e6aa1d258e7203e5ffdaf4496c32a18bc725635391802eef4"},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
+			Code:     libLLVMHOSTX8664V4,
+			Symbol:   "xpu_CopyWords",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:ea7229d6994433ea76d4bbc9974445f8cc45bf7c559ae917b99a5305397c34b7"},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "armv8-a"},
+			Code:     libLLVMHOSTARMV8A,
+			Symbol:   "xpu_CopyWords",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cuda", Target: "ptx", Hash: "sha256:8a928ad67e35be8c93864d1bbfdee7303842f43a4189c59c52ee5443d9736a49",
+				PrivateBytes: new(4),
+				Fault:        true,
+			},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "sm_70"},
+			Code:     libPTXSM70,
+			Symbol:   "xpu_CopyWords",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:67bb649e4bf047176d1b1945d56a79b75be0bb21f321b4b7e2ed440d6cd8e82e",
+				PrivateBytes: new(4),
+				Registers:    new(6),
+				SpillBytes:   new(0),
+				Fault:        true,
+			},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "gfx90a"},
+			Code:     libHSACOGFX90A,
+			Symbol:   "xpu_CopyWords",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:ccf4ea9f8f4f4f5123e4ff862bf12d23ee42515a0fa0222c27d76f1323042b6a",
+				PrivateBytes: new(4),
+				Registers:    new(6),
+				SpillBytes:   new(0),
+				Fault:        true,
+			},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "gfx942"},
+			Code:     libHSACOGFX942,
+			Symbol:   "xpu_CopyWords",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:f5b544e88caef2b3b6e88466369ea4f3c3c1cfd9076fcf61400d6c3ed1c2865b",
+				PrivateBytes: new(4),
+				Registers:    new(6),
+				SpillBytes:   new(0),
+				Fault:        true,
+			},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "gfx1100"},
+			Code:     libHSACOGFX1100,
+			Symbol:   "xpu_CopyWords",
+		},
+	},
+})
+
+// LaunchCopyWords launches the kernel CopyWords on the stream s over a grid of groups
+// blocks of 256x1x1 work-items, with the arguments of CopyWords after its Thread.
+// Buffers are bound in this order; scalars are uniforms.
+func LaunchCopyWords(s *gpu.Stream, groups xpu.Dim3, y *gpu.Buffer[uint32], x *gpu.Buffer[uint32], n uint32) error {
+	return s.Launch(CopyWordsKernel, groups, y, x, n)
+}
+
+// copyWordsWGSL is the WGSL code of CopyWords.
+const copyWordsWGSL = `struct xpu_Uniforms {
+    p_n: u32,
+}
+
+@group(0) @binding(0) var<storage, read_write> b_y: array<u32>;
+@group(0) @binding(1) var<storage, read> b_x: array<u32>;
+@group(0) @binding(2) var<uniform> xpu_u: xpu_Uniforms;
+
+// main is kernel CopyWords, block 256x1x1.
+@compute @workgroup_size(256, 1, 1)
+fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {
+    for (var v_i: u32 = gid.x; v_i < xpu_u.p_n; v_i = v_i + (nwg.x * 256u)) {
+        b_y[v_i] = b_x[v_i];
+    }
+}
+`
+
+// copyWordsCPU runs one block of the kernel CopyWords on the CPU.
+func copyWordsCPU(b *gpuimpl.CPUBlock) {
+	p_y := gpuimpl.CPUView[uint32](b.Buffers[0])
+	p_x := gpuimpl.CPUView[uint32](b.Buffers[1])
+	p_n := gpuimpl.CPUUniform[uint32](b.Uniforms, 0)
+	gx0 := b.Group.X * 256
+	gy0 := b.Group.Y * 1
+	gz0 := b.Group.Z * 1
+	var ly uint32
+	var lz uint32
+	stop := b.Stopping()
+	_ = p_y
+	_ = p_x
+	_ = p_n
+	_ = gx0
+	_ = gy0
+	_ = gz0
+	_ = ly
+	_ = lz
+	_ = stop
+	for lx := uint32(0); lx < 256; lx++ {
+		li := lx
+		_ = li
+		{
+			var v_i uint32 = (gx0 + lx)
+			_ = v_i
+			for v_i < p_n {
+				if stop.Load() {
+					panic(gpuimpl.CPUStopped)
+				}
+				{
+					p_y[v_i] = p_x[v_i]
+				}
+				v_i = (v_i + (b.Groups.X * uint32(256)))
+			}
+		}
+	}
+}
+
 // GatherKernel is the compiled form of the kernel Gather (Go function Gather).
 var GatherKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Name:    "github.com/goxpu/xpu/kernels/layout.Gather",

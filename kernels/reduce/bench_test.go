@@ -2,33 +2,14 @@ package reduce
 
 import (
 	"fmt"
-	"math/rand/v2"
 	"testing"
 	"time"
 
-	"github.com/goxpu/xpu"
 	"github.com/goxpu/xpu/gpu"
 	"github.com/goxpu/xpu/gpu/gputest"
+	"github.com/goxpu/xpu/kernels/layout"
 	"github.com/goxpu/xpu/tune"
 )
-
-// TestBandwidthCopy checks the benchmark's copy kernel on every device
-// present against the reference runner, so that the census counts it.
-func TestBandwidthCopy(t *testing.T) {
-	const n = 1000
-	c := &gputest.Case{
-		Kernel: bandwidthCopyKernel, Tol: gputest.Exact,
-		Setup: func(r *rand.Rand) gputest.Inputs {
-			return gputest.Inputs{Groups: xpu.Dim3{X: xpu.GroupsFor(n, block)}, Args: []gputest.Arg{
-				gputest.Poisoned[float32](n), gputest.Buffer(gputest.Seasoned(r, n)), gputest.Scalar(uint32(n)),
-			}}
-		},
-		Launch: func(s *gpu.Stream, g xpu.Dim3, a []any) error {
-			return launchBandwidthCopy(s, g, gputest.At[*gpu.Buffer[float32]](a, 0), gputest.At[*gpu.Buffer[float32]](a, 1), gputest.At[uint32](a, 2))
-		},
-	}
-	gputest.ForEach(t, func(t *testing.T, d *gpu.Device) { gputest.Check(t, d, []*gputest.Case{c}) })
-}
 
 // benchN is the length the benchmark sums: 16 MiB of floats.
 const benchN = 1 << 22
@@ -36,7 +17,7 @@ const benchN = 1 << 22
 // BenchmarkSum times Sum of benchN floats on every device present, in
 // each form, beside a copy kernel over the same buffer in the same run:
 // sum-GB/s is the bytes Sum reads per second of device time, copy-GB/s
-// the bytes the copy reads and writes, and sum/copy the ratio of the two,
+// the bytes layout.Copy reads and writes, and sum/copy the ratio of the two,
 // how near Sum comes to the bandwidth the device gives a kernel.
 func BenchmarkSum(b *testing.B) {
 	for _, d := range gputest.Devices(b) {
@@ -70,7 +51,7 @@ func benchSum(b *testing.B, d *gpu.Device, form string) {
 	defer r.Release()
 	s := d.Stream()
 	sum := func() error { return r.Sum(s, dst, x) }
-	cp := func() error { return launchBandwidthCopy(s, xpu.Dim3{X: benchN / block}, y, x, benchN) }
+	cp := func() error { return layout.LaunchCopy(s, layout.CopyGroups(benchN), y, x, benchN) }
 	for _, f := range []func() error{sum, cp} {
 		if err := f(); err != nil {
 			b.Fatal(err)
