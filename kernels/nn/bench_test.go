@@ -1,0 +1,78 @@
+package nn_test
+
+import (
+	"fmt"
+	"testing"
+	"time"
+
+	"github.com/goxpu/xpu/gpu"
+	"github.com/goxpu/xpu/gpu/gputest"
+	"github.com/goxpu/xpu/kernels/layout"
+	"github.com/goxpu/xpu/kernels/nn"
+)
+
+// The row-wise layers' benchmark shape: 4096 columns, as a model's
+// width, and rows enough for 16 MiB.
+const benchRows, benchCols = 1024, 4096
+
+// BenchmarkRows times Softmax, RMSNorm and LayerNorm of benchRows x
+// benchCols on every device present beside layout.Copy of the same
+// elements in the same rounds. Each layer reads its input and writes
+// its output at least once, the bytes the copy moves, so layer/copy, the
+// copy's time over the layer's, is the share of the device's copy
+// bandwidth the layer reaches.
+func BenchmarkRows(b *testing.B) {
+	for _, d := range gputest.Devices(b) {
+		s := d.Stream()
+		buf := func(n int) *gpu.Buffer[float32] {
+			v := make([]float32, n)
+			for i := range v {
+				v[i] = float32(i%13)/13 - 0.5
+			}
+			x, err := gpu.Upload(d, v)
+			if err != nil {
+				b.Fatal(err)
+			}
+			b.Cleanup(x.Release)
+			return x
+		}
+		const n = benchRows * benchCols
+		x, y, w, bias := buf(n), buf(n), buf(benchCols), buf(benchCols)
+		g := nn.RowGroups(benchRows)
+		for _, l := range []struct {
+			name string
+			run  func() error
+		}{
+			{"softmax", func() error { return nn.LaunchSoftmax(s, g, y, x, benchRows, benchCols) }},
+			{"rmsnorm", func() error { return nn.LaunchRMSNorm(s, g, y, x, w, benchRows, benchCols, 1e-5) }},
+			{"layernorm", func() error { return nn.LaunchLayerNorm(s, g, y, x, w, bias, benchRows, benchCols, 1e-5) }},
+		} {
+			b.Run(fmt.Sprintf("%s/%s", d.Backend(), l.name), func(b *testing.B) {
+				cp := func() error { return layout.LaunchCopy(s, layout.CopyGroups(n), y, x, n) }
+				for _, f := range []func() error{l.run, cp} {
+					if err := f(); err != nil {
+						b.Fatal(err)
+					}
+				}
+				if err := s.Sync(); err != nil {
+					b.Fatal(err)
+				}
+				var tl, tc time.Duration
+				for b.Loop() {
+					t, err := s.Time(l.run)
+					if err != nil {
+						b.Fatal(err)
+					}
+					tl += t
+					if t, err = s.Time(cp); err != nil {
+						b.Fatal(err)
+					}
+					tc += t
+				}
+				b.ReportMetric(8*n*float64(b.N)/tl.Seconds()/1e9, "layer-GB/s")
+				b.ReportMetric(8*n*float64(b.N)/tc.Seconds()/1e9, "copy-GB/s")
+				b.ReportMetric(tc.Seconds()/tl.Seconds(), "layer/copy")
+			})
+		}
+	}
+}
