@@ -3,7 +3,6 @@ package nn_test
 import (
 	"fmt"
 	"testing"
-	"time"
 
 	"github.com/goxpu/xpu/gpu"
 	"github.com/goxpu/xpu/gpu/gputest"
@@ -49,26 +48,8 @@ func BenchmarkRows(b *testing.B) {
 		} {
 			b.Run(fmt.Sprintf("%s/%s", d.Backend(), l.name), func(b *testing.B) {
 				cp := func() error { return layout.LaunchCopy(s, layout.CopyGroups(n), y, x, n) }
-				for _, f := range []func() error{l.run, cp} {
-					if err := f(); err != nil {
-						b.Fatal(err)
-					}
-				}
-				if err := s.Sync(); err != nil {
-					b.Fatal(err)
-				}
-				var tl, tc time.Duration
-				for b.Loop() {
-					t, err := s.Time(l.run)
-					if err != nil {
-						b.Fatal(err)
-					}
-					tl += t
-					if t, err = s.Time(cp); err != nil {
-						b.Fatal(err)
-					}
-					tc += t
-				}
+				ts := gputest.Beside(b, s, l.run, cp)
+				tl, tc := ts[0], ts[1]
 				b.ReportMetric(8*n*float64(b.N)/tl.Seconds()/1e9, "layer-GB/s")
 				b.ReportMetric(8*n*float64(b.N)/tc.Seconds()/1e9, "copy-GB/s")
 				b.ReportMetric(tc.Seconds()/tl.Seconds(), "layer/copy")

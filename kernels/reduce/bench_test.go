@@ -3,7 +3,6 @@ package reduce
 import (
 	"fmt"
 	"testing"
-	"time"
 
 	"github.com/goxpu/xpu/gpu"
 	"github.com/goxpu/xpu/gpu/gputest"
@@ -52,27 +51,9 @@ func benchSum(b *testing.B, d *gpu.Device, form string) {
 	s := d.Stream()
 	sum := func() error { return r.Sum(s, dst, x) }
 	cp := func() error { return layout.LaunchCopy(s, layout.CopyGroups(benchN), y, x, benchN) }
-	for _, f := range []func() error{sum, cp} {
-		if err := f(); err != nil {
-			b.Fatal(err)
-		}
-	}
-	if err := s.Sync(); err != nil {
-		b.Fatal(err)
-	}
-	var ts, tc time.Duration
-	for b.Loop() {
-		t, err := s.Time(sum)
-		if err != nil {
-			b.Fatal(err)
-		}
-		ts += t
-		if t, err = s.Time(cp); err != nil {
-			b.Fatal(err)
-		}
-		tc += t
-	}
-	sumGBs := 4 * benchN * float64(b.N) / ts.Seconds() / 1e9
+	ts := gputest.Beside(b, s, sum, cp)
+	tsum, tc := ts[0], ts[1]
+	sumGBs := 4 * benchN * float64(b.N) / tsum.Seconds() / 1e9
 	copyGBs := 8 * benchN * float64(b.N) / tc.Seconds() / 1e9
 	b.ReportMetric(sumGBs, "sum-GB/s")
 	b.ReportMetric(copyGBs, "copy-GB/s")
