@@ -195,7 +195,7 @@ func runAttention(c *dispatch.Call, ts []tensor.Tensor) error {
 	if scale == 0 {
 		scale = float32(1 / math.Sqrt(float64(a.Dim)))
 	}
-	return nn.Attend(c.Stream, bs[0], bs[1], bs[2], bs[3], a, scale)
+	return nn.Attend(c.Tuner, c.Stream, bs[0], bs[1], bs[2], bs[3], a, scale)
 }
 
 // rowsCols returns x's rows (the product of all but its last dimension)

@@ -140,9 +140,11 @@ func download(t *testing.T, s *gpu.Stream, v tensor.Tensor) []float32 {
 	return got
 }
 
-// TestAttention checks the attention operation against nn.Attend, bit
-// for bit, on a KV cache filled at positions up to the queries' own, and
-// its rule.
+// TestAttention checks the attention operation against nn.Attend (which
+// nn's tests check against float64 attention) on a KV cache filled at
+// positions up to the queries' own, within nn's bound: the two may run
+// different members, whose tiles group the online softmax's sums apart,
+// when a measuring tuner's close race goes either way. And its rule.
 func TestAttention(t *testing.T) {
 	gputest.ForEach(t, func(t *testing.T, d *gpu.Device) {
 		r := rand.New(rand.NewPCG(13, 14))
@@ -157,11 +159,14 @@ func TestAttention(t *testing.T) {
 		}
 		buf := func(v tensor.Tensor) *gpu.Buffer[float32] { b, _ := tensor.Buffer[float32](v); return b }
 		a := nn.AttentionShape{Tokens: tokens, Heads: heads, KVHeads: kvHeads, Dim: dim, Ctx: ctx, Start: start}
-		if err := nn.Attend(s, buf(want), buf(q), buf(k), buf(v), a, float32(1/math.Sqrt(dim))); err != nil {
+		if err := nn.Attend(nil, s, buf(want), buf(q), buf(k), buf(v), a, float32(1/math.Sqrt(dim))); err != nil {
 			t.Fatal(err)
 		}
-		if !slices.Equal(download(t, s, o), download(t, s, want)) {
-			t.Error("the operation's attention differs from nn.Attend's")
+		got, w := download(t, s, o), download(t, s, want)
+		for i := range got {
+			if d := math.Abs(float64(got[i] - w[i])); !(d <= 0x1p-16) {
+				t.Fatalf("element %d: the operation's attention %v, nn.Attend's %v", i, got[i], w[i])
+			}
 		}
 		if err := kernels.Attention(s, nil, o, q, k, v, ctx-1, 0); !errors.Is(err, gpu.ErrSize) {
 			t.Errorf("queries past the cache: %v", err)

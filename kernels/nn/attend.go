@@ -2,9 +2,11 @@ package nn
 
 import (
 	"fmt"
+	"math"
 
 	"github.com/goxpu/xpu"
 	"github.com/goxpu/xpu/gpu"
+	"github.com/goxpu/xpu/tune"
 )
 
 // An AttentionShape is the sizes of an Attention launch.
@@ -33,12 +35,74 @@ func (a AttentionShape) check() error {
 	return nil
 }
 
-// Attend records Attention's launch for o, the attention of queries q
-// over the caches k and v at shape a, scaled by scale, on s: the shape's
-// rules checked first, errors naming them.
-func Attend(s *gpu.Stream, o, q, k, v *gpu.Buffer[float32], a AttentionShape, scale float32) error {
+// Attend records the launch of the member of Attention that tu chooses
+// for shape a (a nil tu is tune.Default) for o, the attention of queries
+// q over the caches k and v, scaled by scale, on s: the shape's rules
+// checked first, errors naming them.
+func Attend(tu *tune.Tuner, s *gpu.Stream, o, q, k, v *gpu.Buffer[float32], a AttentionShape, scale float32) error {
 	if err := a.check(); err != nil {
 		return err
 	}
-	return LaunchAttention(s, xpu.Dim3{X: a.Heads, Y: a.Tokens, Z: 1}, o, q, k, v, a.Tokens, a.Heads, a.KVHeads, a.Dim, a.Ctx, a.Start, scale)
+	c, err := tune.Choose(tu, s, Family, a)
+	if err != nil {
+		return err
+	}
+	return a.launch(s, c.Member, o, q, k, v, scale)
+}
+
+// launch launches member m at shape a.
+func (a AttentionShape) launch(s *gpu.Stream, m *gpu.Kernel, o, q, k, v *gpu.Buffer[float32], scale float32) error {
+	return s.Launch(m, xpu.Dim3{X: a.Heads, Y: a.Tokens, Z: 1}, o, q, k, v, a.Tokens, a.Heads, a.KVHeads, a.Dim, a.Ctx, a.Start, scale)
+}
+
+// Family is Attention's members as a tuner chooses among them, per
+// device and bucket of shapes: the positions the last token sees, the
+// tokens and the head dimension, each rounded up to a power of two.
+var Family = tune.Register(&tune.Family[AttentionShape]{
+	Name:    AttentionTemplate.Name(),
+	Members: AttentionTemplate.Members(),
+	Key: func(a AttentionShape) tune.Key {
+		return tune.KeyOf(tune.Dim{Name: "keys", Size: tune.Pow2(int(a.Start + a.Tokens))}, tune.Dim{Name: "tokens", Size: tune.Pow2(int(a.Tokens))},
+			tune.Dim{Name: "dim", Size: tune.Pow2(int(a.Dim))})
+	},
+	Need: func(_ *gpu.Kernel, a AttentionShape) tune.Need {
+		return tune.Need{Groups: xpu.Dim3{X: a.Heads, Y: a.Tokens, Z: 1}, BufferBytes: 4 * max(uint64(a.Tokens)*uint64(a.Heads)*uint64(a.Dim), uint64(a.Ctx)*uint64(a.KVHeads)*uint64(a.Dim))}
+	},
+	Probe: probe,
+	Shapes: []AttentionShape{
+		{Tokens: 1, Heads: 32, KVHeads: 4, Dim: 64, Ctx: 128, Start: 127},
+		{Tokens: 1, Heads: 32, KVHeads: 4, Dim: 64, Ctx: 2048, Start: 2047},
+		{Tokens: 1, Heads: 32, KVHeads: 8, Dim: 128, Ctx: 1024, Start: 1023},
+		{Tokens: 64, Heads: 32, KVHeads: 4, Dim: 64, Ctx: 64, Start: 0},
+	},
+})
+
+// probe allocates the operands of an attention of shape a on s's device
+// and returns what launches a member on them.
+func probe(s *gpu.Stream, a AttentionShape) (func(k *gpu.Kernel) error, func(), error) {
+	if err := a.check(); err != nil {
+		return nil, nil, err
+	}
+	d := s.Device()
+	var bufs []*gpu.Buffer[float32]
+	release := func() {
+		for _, b := range bufs {
+			b.Release()
+		}
+	}
+	qn, kn := int(a.Tokens*a.Heads*a.Dim), int(a.Ctx*a.KVHeads*a.Dim)
+	for _, n := range []int{qn, qn, kn, kn} {
+		v := make([]float32, n)
+		for i := range v {
+			v[i] = float32(i%17)/17 - 0.5
+		}
+		b, err := gpu.Upload(d, v)
+		if err != nil {
+			release()
+			return nil, nil, err
+		}
+		bufs = append(bufs, b)
+	}
+	scale := 1 / float32(math.Sqrt(float64(a.Dim)))
+	return func(k *gpu.Kernel) error { return a.launch(s, k, bufs[0], bufs[1], bufs[2], bufs[3], scale) }, release, nil
 }

@@ -2,14 +2,19 @@ package nn
 
 import "github.com/goxpu/xpu"
 
-// attnBlock is Attention's block: a key of a tile, and one or two
-// dimensions of the output, a work-item.
-const attnBlock = 128
+// MaxHeadDim bounds Attention's head dimension: the query sits in
+// shared memory, and each work-item accumulates the output dimensions
+// it owns, MaxHeadDim/Block of them, in a private array.
+const MaxHeadDim = 256
 
-// MaxHeadDim bounds Attention's head dimension: each work-item
-// accumulates two of the output's dimensions, and the query sits in
-// shared memory.
-const MaxHeadDim = 2 * attnBlock
+// maxOwned is the most output dimensions a work-item owns: those of
+// the smallest member's block.
+const maxOwned = MaxHeadDim / 32
+
+// A Tile is the comptime configuration of a member of Attention: Block
+// work-items a block, each scoring one position of a tile of Block
+// positions and owning every Block-th output dimension.
+type Tile struct{ Block uint32 }
 
 // Attention computes causal scaled dot-product attention of queries
 // against a KV cache, one block per (head, query token), launched over
@@ -21,31 +26,39 @@ const MaxHeadDim = 2 * attnBlock
 // h / (heads/kvHeads) (grouped-query attention; heads a multiple of
 // kvHeads). dim is at most MaxHeadDim, which the host checks.
 //
-// It is the flash-style online softmax over tiles of attnBlock
-// positions: each work-item scores one position of the tile against the
-// query (the scores scaled by scale, 1/sqrt(dim) for the usual
-// attention), the tile's maximum updates the running one, each
-// work-item turns its score into its weight exp(s - max), and each
-// work-item then adds the tile's weighted values into the output
-// dimensions it owns, the running sum and accumulators rescaled when
-// the maximum grows. Nothing of the size of the context is stored.
+// It is the flash-style online softmax over tiles of c.Block positions:
+// each work-item scores one position of the tile against the query (the
+// scores scaled by scale, 1/sqrt(dim) for the usual attention), the
+// tile's maximum updates the running one, each work-item turns its
+// score into its weight exp(s - max), and each work-item then adds the
+// tile's weighted values into the output dimensions it owns, the
+// running sum and accumulators rescaled when the maximum grows. Nothing
+// of the size of the context is stored. The members differ in the tile:
+// a small one wastes less of a short context and leaves each work-item
+// more dimensions, a large one takes more positions a barrier.
 //
-//xpu:kernel block=128 len(o)=tokens*heads*dim len(q)=tokens*heads*dim len(k)=ctx*kvHeads*dim len(v)=ctx*kvHeads*dim
-func Attention(t xpu.Thread, o, q, k, v []float32, tokens, heads, kvHeads, dim, ctx, start uint32, scale float32) {
+//xpu:kernel block=c.Block len(o)=tokens*heads*dim len(q)=tokens*heads*dim len(k)=ctx*kvHeads*dim len(v)=ctx*kvHeads*dim
+//xpu:instance Attn32 Tile{Block: 32}
+//xpu:instance Attn64 Tile{Block: 64}
+//xpu:instance Attn128 Tile{Block: 128}
+//xpu:instance Attn256 Tile{Block: 256}
+//xpu:requires c.Block >= 32 && c.Block <= MaxHeadDim && MaxHeadDim%c.Block == 0
+func Attention(t xpu.Thread, c Tile, o, q, k, v []float32, tokens, heads, kvHeads, dim, ctx, start uint32, scale float32) {
 	qs := xpu.Shared[float32](t, MaxHeadDim)
-	ss := xpu.Shared[float32](t, attnBlock) // the tile's scores, then weights
+	ss := xpu.Shared[float32](t, int(c.Block)) // the tile's scores, then weights
 	l := t.LocalX()
 	h, tok := t.GroupX(), t.GroupY()
 	kvh := h / (heads / kvHeads)
 	qbase := (tok*heads + h) * dim
-	for d := l; d < dim; d += attnBlock {
+	for d := l; d < dim; d += c.Block {
 		qs[d] = q[qbase+d]
 	}
 	t.Barrier()
 	keys := min(start+tok+1, ctx) // the positions the token sees
 	m := xpu.Float32FromBits(negInf)
-	var sum, acc0, acc1 float32
-	for k0 := uint32(0); k0 < keys; k0 += attnBlock {
+	var sum float32
+	var acc [maxOwned]float32 // acc[j]: output dimension l + j*Block
+	for k0 := uint32(0); k0 < keys; k0 += c.Block {
 		p := k0 + l
 		s := xpu.Float32FromBits(negInf)
 		if p < keys {
@@ -61,7 +74,7 @@ func Attention(t xpu.Thread, o, q, k, v []float32, tokens, heads, kvHeads, dim, 
 		// Every work-item takes the tile's maximum, in the same order, so
 		// that all hold the same running maximum.
 		n := m
-		count := min(keys-k0, attnBlock)
+		count := min(keys-k0, c.Block)
 		for j := uint32(0); j < count; j++ {
 			n = maxNaN(n, ss[j])
 		}
@@ -72,28 +85,27 @@ func Attention(t xpu.Thread, o, q, k, v []float32, tokens, heads, kvHeads, dim, 
 			ss[l] = 0
 		}
 		t.Barrier()
-		c := rescale(m, n)
-		sum *= c
-		acc0 *= c
-		acc1 *= c
+		r := rescale(m, n)
+		sum *= r
+		for j := uint32(0); j < MaxHeadDim/c.Block; j++ {
+			acc[j] *= r
+		}
 		for j := uint32(0); j < count; j++ {
 			w := ss[j]
 			sum += w
 			vbase := ((k0+j)*kvHeads + kvh) * dim
-			if l < dim {
-				acc0 += w * v[vbase+l]
-			}
-			if l+attnBlock < dim {
-				acc1 += w * v[vbase+l+attnBlock]
+			for o := uint32(0); o < MaxHeadDim/c.Block; o++ {
+				if d := l + o*c.Block; d < dim {
+					acc[o] += w * v[vbase+d]
+				}
 			}
 		}
 		m = n
 		t.Barrier()
 	}
-	if l < dim {
-		o[qbase+l] = acc0 / sum
-	}
-	if l+attnBlock < dim {
-		o[qbase+l+attnBlock] = acc1 / sum
+	for j := uint32(0); j < MaxHeadDim/c.Block; j++ {
+		if d := l + j*c.Block; d < dim {
+			o[qbase+d] = acc[j] / sum
+		}
 	}
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/goxpu/xpu/gpu"
 	"github.com/goxpu/xpu/gpu/gputest"
 	"github.com/goxpu/xpu/kernels/nn"
+	"github.com/goxpu/xpu/tune"
 )
 
 // attentionShapes are a decode step over three tiles of positions with
@@ -30,41 +31,64 @@ var attentionTol = gputest.Tolerance{Name: "convex combinations of values below 
 
 func TestAttention(t *testing.T) {
 	var cs []*gputest.Case
-	for _, a := range attentionShapes {
-		qn, kn := int(a.Tokens*a.Heads*a.Dim), int(a.Ctx*a.KVHeads*a.Dim)
-		scale := float32(1 / math.Sqrt(float64(a.Dim)))
-		cs = append(cs, &gputest.Case{
-			Kernel: nn.AttentionKernel, Tol: attentionTol,
-			Setup: func(r *rand.Rand) gputest.Inputs {
-				return gputest.Inputs{Groups: xpu.Dim3{X: a.Heads, Y: a.Tokens, Z: 1}, Args: []gputest.Arg{
-					gputest.Poisoned[float32](qn), gputest.Buffer(gputest.Floats(r, qn, -1, 1)),
-					gputest.Buffer(gputest.Floats(r, kn, -1, 1)), gputest.Buffer(gputest.Floats(r, kn, -1, 1)),
-					gputest.Scalar(a.Tokens), gputest.Scalar(a.Heads), gputest.Scalar(a.KVHeads), gputest.Scalar(a.Dim),
-					gputest.Scalar(a.Ctx), gputest.Scalar(a.Start), gputest.Scalar(scale)}}
-			},
-			Launch: func(st *gpu.Stream, g xpu.Dim3, x []any) error {
-				return nn.LaunchAttention(st, g, buf(x, 0), buf(x, 1), buf(x, 2), buf(x, 3), u32(x, 4), u32(x, 5), u32(x, 6), u32(x, 7), u32(x, 8), u32(x, 9), gputest.At[float32](x, 10))
-			},
-		})
+	for _, m := range nn.AttentionTemplate.Members() {
+		for _, a := range attentionShapes {
+			qn, kn := int(a.Tokens*a.Heads*a.Dim), int(a.Ctx*a.KVHeads*a.Dim)
+			scale := float32(1 / math.Sqrt(float64(a.Dim)))
+			cs = append(cs, &gputest.Case{
+				Kernel: m, Tol: attentionTol,
+				Setup: func(r *rand.Rand) gputest.Inputs {
+					return gputest.Inputs{Groups: xpu.Dim3{X: a.Heads, Y: a.Tokens, Z: 1}, Args: []gputest.Arg{
+						gputest.Poisoned[float32](qn), gputest.Buffer(gputest.Floats(r, qn, -1, 1)),
+						gputest.Buffer(gputest.Floats(r, kn, -1, 1)), gputest.Buffer(gputest.Floats(r, kn, -1, 1)),
+						gputest.Scalar(a.Tokens), gputest.Scalar(a.Heads), gputest.Scalar(a.KVHeads), gputest.Scalar(a.Dim),
+						gputest.Scalar(a.Ctx), gputest.Scalar(a.Start), gputest.Scalar(scale)}}
+				},
+				Launch: func(st *gpu.Stream, g xpu.Dim3, x []any) error {
+					return st.Launch(m, g, x...)
+				},
+			})
+		}
 	}
 	gputest.ForEach(t, func(t *testing.T, d *gpu.Device) { gputest.Check(t, d, cs) })
 }
 
-// TestAttend checks the entry point against attention in float64, and
-// its rules.
+// TestMembers checks that every member of Attention is launchable, its
+// block its tile's.
+func TestMembers(t *testing.T) {
+	ms := nn.AttentionTemplate.Members()
+	if len(ms) != 4 {
+		t.Fatalf("%d members", len(ms))
+	}
+	for _, m := range ms {
+		c, ok := m.Comptime().(nn.Tile)
+		if r := m.Refused(); r != "" || !ok || m.Block().X != c.Block {
+			t.Errorf("%s: refused %q, comptime %#v, block %v", m.Name(), r, m.Comptime(), m.Block())
+		}
+	}
+}
+
+// TestAttend checks the entry point, with a measuring tuner and with each
+// member forced, against attention in float64, and its rules.
 func TestAttend(t *testing.T) {
 	gputest.ForEach(t, func(t *testing.T, d *gpu.Device) {
 		r := rand.New(rand.NewPCG(11, 12))
 		s := d.Stream()
-		for _, a := range attentionShapes {
-			qn, kn := int(a.Tokens*a.Heads*a.Dim), int(a.Ctx*a.KVHeads*a.Dim)
-			q, k, v := gputest.Floats(r, qn, -1, 1), gputest.Floats(r, kn, -1, 1), gputest.Floats(r, kn, -1, 1)
-			o := upload(t, d, make([]float32, qn))
-			scale := 1 / math.Sqrt(float64(a.Dim))
-			if err := nn.Attend(s, o, upload(t, d, q), upload(t, d, k), upload(t, d, v), a, float32(scale)); err != nil {
-				t.Fatal(err)
+		tuners := []*tune.Tuner{nil}
+		for _, m := range nn.AttentionTemplate.Members() {
+			tuners = append(tuners, &tune.Tuner{Force: map[string]string{nn.Family.Name: m.Name()}})
+		}
+		for _, tu := range tuners {
+			for _, a := range attentionShapes {
+				qn, kn := int(a.Tokens*a.Heads*a.Dim), int(a.Ctx*a.KVHeads*a.Dim)
+				q, k, v := gputest.Floats(r, qn, -1, 1), gputest.Floats(r, kn, -1, 1), gputest.Floats(r, kn, -1, 1)
+				o := upload(t, d, make([]float32, qn))
+				scale := 1 / math.Sqrt(float64(a.Dim))
+				if err := nn.Attend(tu, s, o, upload(t, d, q), upload(t, d, k), upload(t, d, v), a, float32(scale)); err != nil {
+					t.Fatal(err)
+				}
+				near(t, fmt.Sprintf("attention %+v", a), download(t, s, o), attention(q, k, v, a, scale), 0, 1e-5)
 			}
-			near(t, fmt.Sprintf("attention %+v", a), download(t, s, o), attention(q, k, v, a, scale), 0, 1e-5)
 		}
 		b := upload(t, d, make([]float32, 1<<12))
 		for _, a := range []nn.AttentionShape{
@@ -73,7 +97,7 @@ func TestAttend(t *testing.T) {
 			{Tokens: 2, Heads: 1, KVHeads: 1, Dim: 8, Ctx: 4, Start: 3},
 			{Tokens: 0, Heads: 1, KVHeads: 1, Dim: 8, Ctx: 4},
 		} {
-			if err := nn.Attend(s, b, b, b, b, a, 1); !errors.Is(err, gpu.ErrSize) {
+			if err := nn.Attend(nil, s, b, b, b, b, a, 1); !errors.Is(err, gpu.ErrSize) {
 				t.Errorf("attention %+v: %v, want gpu.ErrSize", a, err)
 			}
 		}

@@ -164,9 +164,9 @@ func addCPU(b *gpuimpl.CPUBlock) {
 	}
 }
 
-// AttentionKernel is the compiled form of the kernel Attention (Go function Attention).
-var AttentionKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
-	Name:    "github.com/goxpu/xpu/kernels/nn.Attention",
+// Attn128Kernel is the compiled form of Attn128, member of the template Attention (Go function Attention).
+var Attn128Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
+	Name:    "github.com/goxpu/xpu/kernels/nn.Attn128",
 	Codegen: "xpu-gen/1",
 	Block:   xpu.Dim3{X: 128, Y: 1, Z: 1},
 	Params: []gpuimpl.Param{
@@ -185,93 +185,94 @@ var AttentionKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	SharedBytes: 1536,
 	UniformSize: 32,
 	Func:        Attention,
+	Comptime:    Tile{Block: 128},
 	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:3b09a6a44a4cf69c0b985e02723a4231e571331545cec9d7cbaaa58a8baf421a",
-				PrivateBytes: new(112),
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:cfa16a7d1b268cb61aada93a73d67c6901e128bc19e6d37cb4eb49970298e0c7",
+				PrivateBytes: new(156),
 				Fault:        true,
 				NativeOps:    []string{"atomicOr", "bitcast", "exp", "max", "min", "select", "workgroupBarrier"},
 			},
-			Code: attentionWGSL,
+			Code: attn128WGSL,
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:6c540de7f3a77e4cfd9bf4d65589e0565d50c98e558a54ef0b332dad79b1b088",
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:c2b72c4a5fb5c90ac2c025cbb6b45b20a2109cef83070f605f1346325c58e7f3",
 				NativeOps: []string{"xpu.Exp", "xpu.Float32FromBits", "xpu.Min"},
 			},
-			Entry: attentionCPU,
+			Entry: attn128CPU,
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:fec745a74784b22cc58a98f970b5503a389f03266bd35b911159a162ca4755be"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:ab1c04b8eebb76a39dea59273ecfa3270630105e5945afd407208655f5ba91b4"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v3"},
 			Code:     libLLVMHOSTX8664V3,
-			Symbol:   "xpu_Attention",
+			Symbol:   "xpu_Attn128",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:307af2876f33254e5ad969969d86954cb798714157433c0dbc8a883f8a5cbbbe"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:fa408070dd2ce2abda266931d3e8cbd44f605f1ef217ef7ec0c83bf8fdd4544c"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
 			Code:     libLLVMHOSTX8664V4,
-			Symbol:   "xpu_Attention",
+			Symbol:   "xpu_Attn128",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:0d62de7c4b0316b6732cfe30fc0c9683a49d840ce521d53c75d959faa47549e5"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:9d72d141e06e12d60c7582648dab6170b553cea5e3e773a894b4d998363a79b7"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "armv8-a"},
 			Code:     libLLVMHOSTARMV8A,
-			Symbol:   "xpu_Attention",
+			Symbol:   "xpu_Attn128",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cuda", Target: "ptx", Hash: "sha256:109ce7b6f8f70825c9f6a82ed9f100d49bb7ff2c46b3084ddf4ee823a1bca3f1",
-				PrivateBytes: new(112),
+			Manifest: gpuimpl.Manifest{Backend: "cuda", Target: "ptx", Hash: "sha256:b57bfc53519a86a8528e023c13b24a5b26fde570b1c495a1b5719425088bef6f",
+				PrivateBytes: new(156),
 				Fault:        true,
 			},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "sm_70"},
 			Code:     libPTXSM70,
-			Symbol:   "xpu_Attention",
+			Symbol:   "xpu_Attn128",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:4b93f7f60c672522019de525cb64d218d70d2d87f95f9211016fa9cdadee9c34",
-				PrivateBytes: new(112),
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:689079df3c851bc254163188537d12352107f06bbc7dbde739d29697ab35f3af",
+				PrivateBytes: new(156),
 				Registers:    new(26),
 				SpillBytes:   new(0),
 				Fault:        true,
 			},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "gfx90a"},
 			Code:     libHSACOGFX90A,
-			Symbol:   "xpu_Attention",
+			Symbol:   "xpu_Attn128",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:345653e17784a74d3c476106a7c75456d844418958a0bc5fa72444d41bdb5533",
-				PrivateBytes: new(112),
-				Registers:    new(24),
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:19c726a39275be2589541f9514a336c054bfe4ea71a51a648ae71291fc843b88",
+				PrivateBytes: new(156),
+				Registers:    new(26),
 				SpillBytes:   new(0),
 				Fault:        true,
 			},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "gfx942"},
 			Code:     libHSACOGFX942,
-			Symbol:   "xpu_Attention",
+			Symbol:   "xpu_Attn128",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:36f2fc7945a68451cdb1b96b937146fac1cecf43591fa41de7825f4c093ee5eb",
-				PrivateBytes: new(112),
-				Registers:    new(21),
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:424d8075640bb9d8fdcb7cf806917491ca9cfaec31364be9fa60dfcacd9877a7",
+				PrivateBytes: new(156),
+				Registers:    new(23),
 				SpillBytes:   new(0),
 				Fault:        true,
 			},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "gfx1100"},
 			Code:     libHSACOGFX1100,
-			Symbol:   "xpu_Attention",
+			Symbol:   "xpu_Attn128",
 		},
 	},
 })
 
-// LaunchAttention launches the kernel Attention on the stream s over a grid of groups
-// blocks of 128x1x1 work-items, with the arguments of Attention after its Thread.
+// LaunchAttn128 launches the kernel Attn128 on the stream s over a grid of groups
+// blocks of 128x1x1 work-items, with the arguments of Attention after its Thread and its comptime parameter.
 // Buffers are bound in this order; scalars are uniforms.
-func LaunchAttention(s *gpu.Stream, groups xpu.Dim3, o *gpu.Buffer[float32], q *gpu.Buffer[float32], k *gpu.Buffer[float32], v *gpu.Buffer[float32], tokens uint32, heads uint32, kvHeads uint32, dim uint32, ctx uint32, start uint32, scale float32) error {
-	return s.Launch(AttentionKernel, groups, o, q, k, v, tokens, heads, kvHeads, dim, ctx, start, scale)
+func LaunchAttn128(s *gpu.Stream, groups xpu.Dim3, o *gpu.Buffer[float32], q *gpu.Buffer[float32], k *gpu.Buffer[float32], v *gpu.Buffer[float32], tokens uint32, heads uint32, kvHeads uint32, dim uint32, ctx uint32, start uint32, scale float32) error {
+	return s.Launch(Attn128Kernel, groups, o, q, k, v, tokens, heads, kvHeads, dim, ctx, start, scale)
 }
 
-// attentionWGSL is the WGSL code of Attention.
-const attentionWGSL = `struct xpu_Uniforms {
+// attn128WGSL is the WGSL code of Attn128.
+const attn128WGSL = `struct xpu_Uniforms {
     p_tokens: u32,
     p_heads: u32,
     p_kvHeads: u32,
@@ -311,7 +312,7 @@ fn xpu_f32_of_bits(x: u32) -> f32 {
     return bitcast<f32>(x);
 }
 
-fn f_maxNaN(a_a: f32, a_b: f32) -> f32 {
+fn f_maxNaN_2(a_a: f32, a_b: f32) -> f32 {
     var v_a: f32 = a_a;
     var v_b: f32 = a_b;
     if (xpu_cmp_f32(bitcast<u32>(v_b), bitcast<u32>(v_b)) != 0i) || (xpu_cmp_f32(bitcast<u32>(v_b), bitcast<u32>(v_a)) == 1i) {
@@ -320,7 +321,7 @@ fn f_maxNaN(a_a: f32, a_b: f32) -> f32 {
     return v_a;
 }
 
-fn f_rescale(a_m_1: f32, a_n: f32) -> f32 {
+fn f_rescale_2(a_m_1: f32, a_n: f32) -> f32 {
     var v_m_1: f32 = a_m_1;
     var v_n: f32 = a_n;
     if xpu_cmp_f32(bitcast<u32>(v_m_1), bitcast<u32>(v_n)) == 0i {
@@ -329,7 +330,7 @@ fn f_rescale(a_m_1: f32, a_n: f32) -> f32 {
     return exp(v_m_1 - v_n);
 }
 
-// main is kernel Attention, block 128x1x1.
+// main is kernel Attn128, block 128x1x1.
 @compute @workgroup_size(128, 1, 1)
 fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid: vec3<u32>) {
     let v_l: u32 = lid.x;
@@ -346,10 +347,8 @@ fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid
     v_m = xpu_f32_of_bits(4286578688u);
     var v_sum: f32;
     v_sum = f32();
-    var v_acc0: f32;
-    v_acc0 = f32();
-    var v_acc1: f32;
-    v_acc1 = f32();
+    var v_acc: array<f32, 8>;
+    v_acc = array<f32, 8>();
     for (var v_k0: u32 = 0u; v_k0 < v_keys; v_k0 = v_k0 + 128u) {
         let v_p: u32 = v_k0 + v_l;
         var v_s: f32;
@@ -369,44 +368,49 @@ fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid
         v_n = v_m;
         let v_count: u32 = min(v_keys - v_k0, 128u);
         for (var v_j: u32 = 0u; v_j < v_count; v_j = v_j + 1u) {
-            v_n = f_maxNaN(v_n, s_ss[v_j]);
+            v_n = f_maxNaN_2(v_n, s_ss[v_j]);
         }
         workgroupBarrier();
         if v_p < v_keys {
-            s_ss[v_l] = f_rescale(v_s, v_n);
+            s_ss[v_l] = f_rescale_2(v_s, v_n);
         } else {
             s_ss[v_l] = 0.0f;
         }
         workgroupBarrier();
-        let v_c: f32 = f_rescale(v_m, v_n);
-        v_sum = v_sum * v_c;
-        v_acc0 = v_acc0 * v_c;
-        v_acc1 = v_acc1 * v_c;
-        for (var v_j_1: u32 = 0u; v_j_1 < v_count; v_j_1 = v_j_1 + 1u) {
-            let v_w: f32 = s_ss[v_j_1];
+        let v_r: f32 = f_rescale_2(v_m, v_n);
+        v_sum = v_sum * v_r;
+        for (var v_j_1: u32 = 0u; v_j_1 < 2u; v_j_1 = v_j_1 + 1u) {
+            v_acc[v_j_1] = v_acc[v_j_1] * v_r;
+        }
+        for (var v_j_2: u32 = 0u; v_j_2 < v_count; v_j_2 = v_j_2 + 1u) {
+            let v_w: f32 = s_ss[v_j_2];
             v_sum = v_sum + v_w;
-            let v_vbase: u32 = (((v_k0 + v_j_1) * xpu_u.p_kvHeads) + v_kvh) * xpu_u.p_dim;
-            if v_l < xpu_u.p_dim {
-                v_acc0 = v_acc0 + (v_w * b_v[v_vbase + v_l]);
-            }
-            if (v_l + 128u) < xpu_u.p_dim {
-                v_acc1 = v_acc1 + (v_w * b_v[(v_vbase + v_l) + 128u]);
+            let v_vbase: u32 = (((v_k0 + v_j_2) * xpu_u.p_kvHeads) + v_kvh) * xpu_u.p_dim;
+            for (var v_o_1: u32 = 0u; v_o_1 < 2u; v_o_1 = v_o_1 + 1u) {
+                {
+                    let v_d_2: u32 = v_l + (v_o_1 * 128u);
+                    if v_d_2 < xpu_u.p_dim {
+                        v_acc[v_o_1] = v_acc[v_o_1] + (v_w * b_v[v_vbase + v_d_2]);
+                    }
+                }
             }
         }
         v_m = v_n;
         workgroupBarrier();
     }
-    if v_l < xpu_u.p_dim {
-        b_o[v_qbase + v_l] = v_acc0 / v_sum;
-    }
-    if (v_l + 128u) < xpu_u.p_dim {
-        b_o[(v_qbase + v_l) + 128u] = v_acc1 / v_sum;
+    for (var v_j_3: u32 = 0u; v_j_3 < 2u; v_j_3 = v_j_3 + 1u) {
+        {
+            let v_d_3: u32 = v_l + (v_j_3 * 128u);
+            if v_d_3 < xpu_u.p_dim {
+                b_o[v_qbase + v_d_3] = v_acc[v_j_3] / v_sum;
+            }
+        }
     }
 }
 `
 
-// attentionCPU runs one block of the kernel Attention on the CPU.
-func attentionCPU(b *gpuimpl.CPUBlock) {
+// attn128CPU runs one block of the kernel Attn128 on the CPU.
+func attn128CPU(b *gpuimpl.CPUBlock) {
 	p_o := gpuimpl.CPUView[float32](b.Buffers[0])
 	p_q := gpuimpl.CPUView[float32](b.Buffers[1])
 	p_k := gpuimpl.CPUView[float32](b.Buffers[2])
@@ -420,8 +424,7 @@ func attentionCPU(b *gpuimpl.CPUBlock) {
 	p_scale := gpuimpl.CPUUniform[float32](b.Uniforms, 24)
 	var s_qs [256]float32
 	var s_ss [128]float32
-	var a_acc0 [128]float32
-	var a_acc1 [128]float32
+	var a_acc [1024]float32
 	var a_count [128]uint32
 	var a_keys [128]uint32
 	var a_kvh [128]uint32
@@ -455,20 +458,20 @@ func attentionCPU(b *gpuimpl.CPUBlock) {
 	_ = ly
 	_ = lz
 	_ = stop
-	f_maxNaN := func(lx, ly, lz uint32, v_a float32, v_b float32) float32 {
+	f_maxNaN_2 := func(lx, ly, lz uint32, v_a float32, v_b float32) float32 {
 		if (v_b != v_b) || (v_b > v_a) {
 			return v_b
 		}
 		return v_a
 	}
-	_ = f_maxNaN
-	f_rescale := func(lx, ly, lz uint32, v_m_1 float32, v_n float32) float32 {
+	_ = f_maxNaN_2
+	f_rescale_2 := func(lx, ly, lz uint32, v_m_1 float32, v_n float32) float32 {
 		if v_m_1 == v_n {
 			return float32(1)
 		}
 		return xpu.Exp((v_m_1 - v_n))
 	}
-	_ = f_rescale
+	_ = f_rescale_2
 	for lx := uint32(0); lx < 128; lx++ {
 		li := lx
 		_ = li
@@ -500,8 +503,7 @@ func attentionCPU(b *gpuimpl.CPUBlock) {
 	for lx := uint32(0); lx < 128; lx++ {
 		li := lx
 		_ = li
-		var v_acc0 float32
-		var v_acc1 float32
+		var v_acc [8]float32
 		var v_keys uint32
 		var v_m float32
 		var v_sum float32
@@ -510,10 +512,10 @@ func attentionCPU(b *gpuimpl.CPUBlock) {
 		v_keys = xpu.Min(((p_start + v_tok) + uint32(1)), p_ctx)
 		v_m = xpu.Float32FromBits(uint32(uint32(4286578688)))
 		v_sum = 0
-		v_acc0 = 0
-		v_acc1 = 0
-		a_acc0[li] = v_acc0
-		a_acc1[li] = v_acc1
+		v_acc = [8]float32{}
+		for e := range v_acc {
+			a_acc[e*128+int(li)] = v_acc[e]
+		}
 		a_keys[li] = v_keys
 		a_m[li] = v_m
 		a_sum[li] = v_sum
@@ -532,7 +534,7 @@ func attentionCPU(b *gpuimpl.CPUBlock) {
 			if v := (v_k0 < v_keys); first3 {
 				c3, first3 = v, false
 			} else if v != c3 {
-				panic("xpu: kernel Attention: work-items disagree on the condition around a barrier")
+				panic("xpu: kernel Attn128: work-items disagree on the condition around a barrier")
 			}
 		}
 		if !c3 {
@@ -607,7 +609,7 @@ func attentionCPU(b *gpuimpl.CPUBlock) {
 						}
 						for end14 := v_j + min(v_count-v_j, 1024); v_j < end14; {
 							{
-								v_n = f_maxNaN(lx, ly, lz, v_n, s_ss[v_j])
+								v_n = f_maxNaN_2(lx, ly, lz, v_n, s_ss[v_j])
 							}
 							v_j = (v_j + uint32(1))
 						}
@@ -615,7 +617,7 @@ func attentionCPU(b *gpuimpl.CPUBlock) {
 				} else {
 					for v_j < v_count {
 						{
-							v_n = f_maxNaN(lx, ly, lz, v_n, s_ss[v_j])
+							v_n = f_maxNaN_2(lx, ly, lz, v_n, s_ss[v_j])
 						}
 						v_j = (v_j + uint32(1))
 					}
@@ -638,7 +640,7 @@ func attentionCPU(b *gpuimpl.CPUBlock) {
 			var v_l uint32 = lx
 			_ = v_l
 			if v_p < v_keys {
-				s_ss[v_l] = f_rescale(lx, ly, lz, v_s, v_n)
+				s_ss[v_l] = f_rescale_2(lx, ly, lz, v_s, v_n)
 			} else {
 				s_ss[v_l] = float32(0)
 			}
@@ -646,10 +648,10 @@ func attentionCPU(b *gpuimpl.CPUBlock) {
 		for lx := uint32(0); lx < 128; lx++ {
 			li := lx
 			_ = li
-			v_acc0 := a_acc0[li]
-			_ = v_acc0
-			v_acc1 := a_acc1[li]
-			_ = v_acc1
+			var v_acc [8]float32
+			for e := range v_acc {
+				v_acc[e] = a_acc[e*128+int(li)]
+			}
 			v_count := a_count[li]
 			_ = v_count
 			v_kvh := a_kvh[li]
@@ -662,67 +664,101 @@ func attentionCPU(b *gpuimpl.CPUBlock) {
 			_ = v_sum
 			var v_l uint32 = lx
 			_ = v_l
-			var v_c float32 = f_rescale(lx, ly, lz, v_m, v_n)
-			_ = v_c
-			v_sum = (v_sum * v_c)
-			v_acc0 = (v_acc0 * v_c)
-			v_acc1 = (v_acc1 * v_c)
+			var v_r float32 = f_rescale_2(lx, ly, lz, v_m, v_n)
+			_ = v_r
+			v_sum = (v_sum * v_r)
 			{
 				var v_j_1 uint32 = uint32(0)
 				_ = v_j_1
-				if v_count-v_j_1 > 1024 {
-					for v_j_1 < v_count {
+				for v_j_1 < uint32(2) {
+					{
+						v_acc[v_j_1] = (v_acc[v_j_1] * v_r)
+					}
+					v_j_1 = (v_j_1 + uint32(1))
+				}
+			}
+			{
+				var v_j_2 uint32 = uint32(0)
+				_ = v_j_2
+				if v_count-v_j_2 > 1024 {
+					for v_j_2 < v_count {
 						if stop.Load() {
 							panic(gpuimpl.CPUStopped)
 						}
-						for end17 := v_j_1 + min(v_count-v_j_1, 1024); v_j_1 < end17; {
+						for end18 := v_j_2 + min(v_count-v_j_2, 1024); v_j_2 < end18; {
 							{
-								var v_w float32 = s_ss[v_j_1]
+								var v_w float32 = s_ss[v_j_2]
 								_ = v_w
 								v_sum = (v_sum + v_w)
-								var v_vbase uint32 = ((((v_k0 + v_j_1) * p_kvHeads) + v_kvh) * p_dim)
+								var v_vbase uint32 = ((((v_k0 + v_j_2) * p_kvHeads) + v_kvh) * p_dim)
 								_ = v_vbase
-								if v_l < p_dim {
-									v_acc0 = (v_acc0 + (v_w * p_v[(v_vbase+v_l)]))
-								}
-								if (v_l + uint32(128)) < p_dim {
-									v_acc1 = (v_acc1 + (v_w * p_v[((v_vbase+v_l)+uint32(128))]))
+								{
+									var v_o_1 uint32 = uint32(0)
+									_ = v_o_1
+									for v_o_1 < uint32(2) {
+										{
+											{
+												var v_d_2 uint32 = (v_l + (v_o_1 * uint32(128)))
+												_ = v_d_2
+												if v_d_2 < p_dim {
+													v_acc[v_o_1] = (v_acc[v_o_1] + (v_w * p_v[(v_vbase+v_d_2)]))
+												}
+											}
+										}
+										v_o_1 = (v_o_1 + uint32(1))
+									}
 								}
 							}
-							v_j_1 = (v_j_1 + uint32(1))
+							v_j_2 = (v_j_2 + uint32(1))
 						}
 					}
 				} else {
-					for v_j_1 < v_count {
+					for v_j_2 < v_count {
 						{
-							var v_w float32 = s_ss[v_j_1]
+							var v_w float32 = s_ss[v_j_2]
 							_ = v_w
 							v_sum = (v_sum + v_w)
-							var v_vbase uint32 = ((((v_k0 + v_j_1) * p_kvHeads) + v_kvh) * p_dim)
+							var v_vbase uint32 = ((((v_k0 + v_j_2) * p_kvHeads) + v_kvh) * p_dim)
 							_ = v_vbase
-							if v_l < p_dim {
-								v_acc0 = (v_acc0 + (v_w * p_v[(v_vbase+v_l)]))
-							}
-							if (v_l + uint32(128)) < p_dim {
-								v_acc1 = (v_acc1 + (v_w * p_v[((v_vbase+v_l)+uint32(128))]))
+							{
+								var v_o_1 uint32 = uint32(0)
+								_ = v_o_1
+								for v_o_1 < uint32(2) {
+									{
+										{
+											var v_d_2 uint32 = (v_l + (v_o_1 * uint32(128)))
+											_ = v_d_2
+											if v_d_2 < p_dim {
+												v_acc[v_o_1] = (v_acc[v_o_1] + (v_w * p_v[(v_vbase+v_d_2)]))
+											}
+										}
+									}
+									v_o_1 = (v_o_1 + uint32(1))
+								}
 							}
 						}
-						v_j_1 = (v_j_1 + uint32(1))
+						v_j_2 = (v_j_2 + uint32(1))
 					}
 				}
 			}
 			v_m = v_n
-			a_acc0[li] = v_acc0
-			a_acc1[li] = v_acc1
+			for e := range v_acc {
+				a_acc[e*128+int(li)] = v_acc[e]
+			}
 			a_m[li] = v_m
 			a_sum[li] = v_sum
 		}
 		v_k0 = (v_k0 + uint32(128))
 	}
-	{
-		lx := uint32(0)
-		li := uint32(0)
-		_, _ = lx, li
+	for lx := uint32(0); lx < 128; lx++ {
+		li := lx
+		_ = li
+		var v_acc [8]float32
+		for e := range v_acc {
+			v_acc[e] = a_acc[e*128+int(li)]
+		}
+		v_sum := a_sum[li]
+		_ = v_sum
 		var v_l uint32 = lx
 		_ = v_l
 		var v_h uint32 = b.Group.X
@@ -731,67 +767,1894 @@ func attentionCPU(b *gpuimpl.CPUBlock) {
 		_ = v_tok
 		var v_qbase uint32 = (((v_tok * p_heads) + v_h) * p_dim)
 		_ = v_qbase
-		var w0 *[128]float32
-		if o := (v_qbase + v_l); o <= 4294967168 && uint64(o)+128 <= uint64(len(p_o)) {
-			w0 = (*[128]float32)(p_o[o : uint64(o)+128])
-		}
-		var w1 *[128]float32
-		if o := ((v_qbase + v_l) + uint32(128)); o <= 4294967168 && uint64(o)+128 <= uint64(len(p_o)) {
-			w1 = (*[128]float32)(p_o[o : uint64(o)+128])
-		}
-		if w0 != nil && w1 != nil {
-			for lx := uint32(0); lx < 128; lx++ {
-				li := lx
-				_ = li
-				v_acc0 := a_acc0[li]
-				_ = v_acc0
-				v_acc1 := a_acc1[li]
-				_ = v_acc1
-				v_sum := a_sum[li]
-				_ = v_sum
-				var v_l uint32 = lx
-				_ = v_l
-				var v_h uint32 = b.Group.X
-				_ = v_h
-				var v_tok uint32 = b.Group.Y
-				_ = v_tok
-				var v_qbase uint32 = (((v_tok * p_heads) + v_h) * p_dim)
-				_ = v_qbase
-				if v_l < p_dim {
-					w0[lx] = (v_acc0 / v_sum)
+		{
+			var v_j_3 uint32 = uint32(0)
+			_ = v_j_3
+			for v_j_3 < uint32(2) {
+				{
+					{
+						var v_d_3 uint32 = (v_l + (v_j_3 * uint32(128)))
+						_ = v_d_3
+						if v_d_3 < p_dim {
+							p_o[(v_qbase + v_d_3)] = (v_acc[v_j_3] / v_sum)
+						}
+					}
 				}
-				if (v_l + uint32(128)) < p_dim {
-					w1[lx] = (v_acc1 / v_sum)
-				}
-			}
-		} else {
-			for lx := uint32(0); lx < 128; lx++ {
-				li := lx
-				_ = li
-				v_acc0 := a_acc0[li]
-				_ = v_acc0
-				v_acc1 := a_acc1[li]
-				_ = v_acc1
-				v_sum := a_sum[li]
-				_ = v_sum
-				var v_l uint32 = lx
-				_ = v_l
-				var v_h uint32 = b.Group.X
-				_ = v_h
-				var v_tok uint32 = b.Group.Y
-				_ = v_tok
-				var v_qbase uint32 = (((v_tok * p_heads) + v_h) * p_dim)
-				_ = v_qbase
-				if v_l < p_dim {
-					p_o[(v_qbase + v_l)] = (v_acc0 / v_sum)
-				}
-				if (v_l + uint32(128)) < p_dim {
-					p_o[((v_qbase + v_l) + uint32(128))] = (v_acc1 / v_sum)
-				}
+				v_j_3 = (v_j_3 + uint32(1))
 			}
 		}
 	}
 }
+
+// Attn256Kernel is the compiled form of Attn256, member of the template Attention (Go function Attention).
+var Attn256Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
+	Name:    "github.com/goxpu/xpu/kernels/nn.Attn256",
+	Codegen: "xpu-gen/1",
+	Block:   xpu.Dim3{X: 256, Y: 1, Z: 1},
+	Params: []gpuimpl.Param{
+		{Name: "o", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "float32"}, Size: 4, Access: gpuimpl.AccessWrite, Binding: 0, MinLen: []string{"tokens", "heads", "dim"}},
+		{Name: "q", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "float32"}, Size: 4, Access: gpuimpl.AccessRead, Binding: 1, MinLen: []string{"tokens", "heads", "dim"}},
+		{Name: "k", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "float32"}, Size: 4, Access: gpuimpl.AccessRead, Binding: 2, MinLen: []string{"ctx", "kvHeads", "dim"}},
+		{Name: "v", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "float32"}, Size: 4, Access: gpuimpl.AccessRead, Binding: 3, MinLen: []string{"ctx", "kvHeads", "dim"}},
+		{Name: "tokens", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 0},
+		{Name: "heads", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 4},
+		{Name: "kvHeads", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 8},
+		{Name: "dim", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 12},
+		{Name: "ctx", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 16},
+		{Name: "start", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 20},
+		{Name: "scale", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "float32"}, Size: 4, Binding: 24},
+	},
+	SharedBytes: 2048,
+	UniformSize: 32,
+	Func:        Attention,
+	Comptime:    Tile{Block: 256},
+	Artifacts: []gpuimpl.Artifact{
+		{
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:7b9d064c6f2e000625fe3977946851cd7a9d9929d7f608f398e718c6e61bab49",
+				PrivateBytes: new(156),
+				Fault:        true,
+				NativeOps:    []string{"atomicOr", "bitcast", "exp", "max", "min", "select", "workgroupBarrier"},
+			},
+			Code: attn256WGSL,
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:a27c8ed4f5bf8a57e0e15d5b29ea09523597c4f42b5ec1f327087e4a73b861e1",
+				NativeOps: []string{"xpu.Exp", "xpu.Float32FromBits", "xpu.Min"},
+			},
+			Entry: attn256CPU,
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:3fe54e4b0fff186a28d18b3a5a942037cff7fb5be468862a70c97cedb4a2c32c"},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v3"},
+			Code:     libLLVMHOSTX8664V3,
+			Symbol:   "xpu_Attn256",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:2a21552448debeb711ff40aaa23ab1c775131c6edb169e725fdaaf8c7a3a6a07"},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
+			Code:     libLLVMHOSTX8664V4,
+			Symbol:   "xpu_Attn256",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:4e8f0049f3d065fdcf2032f4a4fa1fe2a6eb19346e4dc976a7c29a6083eecf8c"},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "armv8-a"},
+			Code:     libLLVMHOSTARMV8A,
+			Symbol:   "xpu_Attn256",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cuda", Target: "ptx", Hash: "sha256:443a446c40e094d5216fcca1c5f72e63b96a3fbd885b6fc7295bdee997a72db7",
+				PrivateBytes: new(156),
+				Fault:        true,
+			},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "sm_70"},
+			Code:     libPTXSM70,
+			Symbol:   "xpu_Attn256",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:e2345782f56d8a227a9bcd45f09d404cdb4fc72dc71a6f3a0ae037007c7a3437",
+				PrivateBytes: new(156),
+				Registers:    new(26),
+				SpillBytes:   new(0),
+				Fault:        true,
+			},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "gfx90a"},
+			Code:     libHSACOGFX90A,
+			Symbol:   "xpu_Attn256",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:6b40f7424e0b32f82c4d132632b9a1733c283bf5d77802fd9b0940eaee77daff",
+				PrivateBytes: new(156),
+				Registers:    new(26),
+				SpillBytes:   new(0),
+				Fault:        true,
+			},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "gfx942"},
+			Code:     libHSACOGFX942,
+			Symbol:   "xpu_Attn256",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:3e70960d1d87355a6868aa275ecac1b0872de0f8c457dedbe144c7dffa794ea7",
+				PrivateBytes: new(156),
+				Registers:    new(23),
+				SpillBytes:   new(0),
+				Fault:        true,
+			},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "gfx1100"},
+			Code:     libHSACOGFX1100,
+			Symbol:   "xpu_Attn256",
+		},
+	},
+})
+
+// LaunchAttn256 launches the kernel Attn256 on the stream s over a grid of groups
+// blocks of 256x1x1 work-items, with the arguments of Attention after its Thread and its comptime parameter.
+// Buffers are bound in this order; scalars are uniforms.
+func LaunchAttn256(s *gpu.Stream, groups xpu.Dim3, o *gpu.Buffer[float32], q *gpu.Buffer[float32], k *gpu.Buffer[float32], v *gpu.Buffer[float32], tokens uint32, heads uint32, kvHeads uint32, dim uint32, ctx uint32, start uint32, scale float32) error {
+	return s.Launch(Attn256Kernel, groups, o, q, k, v, tokens, heads, kvHeads, dim, ctx, start, scale)
+}
+
+// attn256WGSL is the WGSL code of Attn256.
+const attn256WGSL = `struct xpu_Uniforms {
+    p_tokens: u32,
+    p_heads: u32,
+    p_kvHeads: u32,
+    p_dim: u32,
+    p_ctx: u32,
+    p_start: u32,
+    p_scale: f32,
+}
+
+@group(0) @binding(0) var<storage, read_write> b_o: array<f32>;
+@group(0) @binding(1) var<storage, read> b_q: array<f32>;
+@group(0) @binding(2) var<storage, read> b_k: array<f32>;
+@group(0) @binding(3) var<storage, read> b_v: array<f32>;
+@group(0) @binding(4) var<uniform> xpu_u: xpu_Uniforms;
+var<workgroup> s_qs: array<f32, 256>;
+var<workgroup> s_ss: array<f32, 256>;
+@group(0) @binding(5) var<storage, read_write> xpu_fault: atomic<u32>;
+
+// Go's comparison of the float32s of bits x and y: -1, 0 or 1, or 2 when either is NaN. Integer arithmetic, which no compiler may take for finite math.
+fn xpu_cmp_f32(x: u32, y: u32) -> i32 {
+    let a = select(i32(x & 2147483647u), -i32(x & 2147483647u), x > 2147483647u);
+    let b = select(i32(y & 2147483647u), -i32(y & 2147483647u), y > 2147483647u);
+    return select(select(select(-1i, 1i, a > b), 0i, a == b), 2i, max(x & 2147483647u, y & 2147483647u) > 2139095040u);
+}
+
+// Go's uint32 x / y; x / 0 records the fault Go panics with.
+fn xpu_div_u32(x: u32, y: u32) -> u32 {
+    if y == 0u {
+        atomicOr(&xpu_fault, 1u);
+        return x;
+    }
+    return x / y;
+}
+
+// The float32 with bits x, made at run time: an infinity or a NaN in a const-expression makes Tint refuse the shader.
+fn xpu_f32_of_bits(x: u32) -> f32 {
+    return bitcast<f32>(x);
+}
+
+fn f_maxNaN_3(a_a: f32, a_b: f32) -> f32 {
+    var v_a: f32 = a_a;
+    var v_b: f32 = a_b;
+    if (xpu_cmp_f32(bitcast<u32>(v_b), bitcast<u32>(v_b)) != 0i) || (xpu_cmp_f32(bitcast<u32>(v_b), bitcast<u32>(v_a)) == 1i) {
+        return v_b;
+    }
+    return v_a;
+}
+
+fn f_rescale_3(a_m_1: f32, a_n: f32) -> f32 {
+    var v_m_1: f32 = a_m_1;
+    var v_n: f32 = a_n;
+    if xpu_cmp_f32(bitcast<u32>(v_m_1), bitcast<u32>(v_n)) == 0i {
+        return 1.0f;
+    }
+    return exp(v_m_1 - v_n);
+}
+
+// main is kernel Attn256, block 256x1x1.
+@compute @workgroup_size(256, 1, 1)
+fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid: vec3<u32>) {
+    let v_l: u32 = lid.x;
+    let v_h: u32 = wid.x;
+    let v_tok: u32 = wid.y;
+    let v_kvh: u32 = xpu_div_u32(v_h, xpu_div_u32(xpu_u.p_heads, xpu_u.p_kvHeads));
+    let v_qbase: u32 = ((v_tok * xpu_u.p_heads) + v_h) * xpu_u.p_dim;
+    for (var v_d: u32 = v_l; v_d < xpu_u.p_dim; v_d = v_d + 256u) {
+        s_qs[v_d] = b_q[v_qbase + v_d];
+    }
+    workgroupBarrier();
+    let v_keys: u32 = min((xpu_u.p_start + v_tok) + 1u, xpu_u.p_ctx);
+    var v_m: f32;
+    v_m = xpu_f32_of_bits(4286578688u);
+    var v_sum: f32;
+    v_sum = f32();
+    var v_acc: array<f32, 8>;
+    v_acc = array<f32, 8>();
+    for (var v_k0: u32 = 0u; v_k0 < v_keys; v_k0 = v_k0 + 256u) {
+        let v_p: u32 = v_k0 + v_l;
+        var v_s: f32;
+        v_s = xpu_f32_of_bits(4286578688u);
+        if v_p < v_keys {
+            let v_kbase: u32 = ((v_p * xpu_u.p_kvHeads) + v_kvh) * xpu_u.p_dim;
+            var v_dot: f32;
+            v_dot = f32();
+            for (var v_d_1: u32 = 0u; v_d_1 < xpu_u.p_dim; v_d_1 = v_d_1 + 1u) {
+                v_dot = v_dot + (s_qs[v_d_1] * b_k[v_kbase + v_d_1]);
+            }
+            v_s = v_dot * xpu_u.p_scale;
+        }
+        s_ss[v_l] = v_s;
+        workgroupBarrier();
+        var v_n: f32;
+        v_n = v_m;
+        let v_count: u32 = min(v_keys - v_k0, 256u);
+        for (var v_j: u32 = 0u; v_j < v_count; v_j = v_j + 1u) {
+            v_n = f_maxNaN_3(v_n, s_ss[v_j]);
+        }
+        workgroupBarrier();
+        if v_p < v_keys {
+            s_ss[v_l] = f_rescale_3(v_s, v_n);
+        } else {
+            s_ss[v_l] = 0.0f;
+        }
+        workgroupBarrier();
+        let v_r: f32 = f_rescale_3(v_m, v_n);
+        v_sum = v_sum * v_r;
+        for (var v_j_1: u32 = 0u; v_j_1 < 1u; v_j_1 = v_j_1 + 1u) {
+            v_acc[v_j_1] = v_acc[v_j_1] * v_r;
+        }
+        for (var v_j_2: u32 = 0u; v_j_2 < v_count; v_j_2 = v_j_2 + 1u) {
+            let v_w: f32 = s_ss[v_j_2];
+            v_sum = v_sum + v_w;
+            let v_vbase: u32 = (((v_k0 + v_j_2) * xpu_u.p_kvHeads) + v_kvh) * xpu_u.p_dim;
+            for (var v_o_1: u32 = 0u; v_o_1 < 1u; v_o_1 = v_o_1 + 1u) {
+                {
+                    let v_d_2: u32 = v_l + (v_o_1 * 256u);
+                    if v_d_2 < xpu_u.p_dim {
+                        v_acc[v_o_1] = v_acc[v_o_1] + (v_w * b_v[v_vbase + v_d_2]);
+                    }
+                }
+            }
+        }
+        v_m = v_n;
+        workgroupBarrier();
+    }
+    for (var v_j_3: u32 = 0u; v_j_3 < 1u; v_j_3 = v_j_3 + 1u) {
+        {
+            let v_d_3: u32 = v_l + (v_j_3 * 256u);
+            if v_d_3 < xpu_u.p_dim {
+                b_o[v_qbase + v_d_3] = v_acc[v_j_3] / v_sum;
+            }
+        }
+    }
+}
+`
+
+// attn256CPU runs one block of the kernel Attn256 on the CPU.
+func attn256CPU(b *gpuimpl.CPUBlock) {
+	p_o := gpuimpl.CPUView[float32](b.Buffers[0])
+	p_q := gpuimpl.CPUView[float32](b.Buffers[1])
+	p_k := gpuimpl.CPUView[float32](b.Buffers[2])
+	p_v := gpuimpl.CPUView[float32](b.Buffers[3])
+	p_tokens := gpuimpl.CPUUniform[uint32](b.Uniforms, 0)
+	p_heads := gpuimpl.CPUUniform[uint32](b.Uniforms, 4)
+	p_kvHeads := gpuimpl.CPUUniform[uint32](b.Uniforms, 8)
+	p_dim := gpuimpl.CPUUniform[uint32](b.Uniforms, 12)
+	p_ctx := gpuimpl.CPUUniform[uint32](b.Uniforms, 16)
+	p_start := gpuimpl.CPUUniform[uint32](b.Uniforms, 20)
+	p_scale := gpuimpl.CPUUniform[float32](b.Uniforms, 24)
+	var s_qs [256]float32
+	var s_ss [256]float32
+	var a_acc [2048]float32
+	var a_count [256]uint32
+	var a_keys [256]uint32
+	var a_kvh [256]uint32
+	var a_m [256]float32
+	var a_n [256]float32
+	var a_p [256]uint32
+	var a_s [256]float32
+	var a_sum [256]float32
+	var v_k0 uint32
+	gx0 := b.Group.X * 256
+	gy0 := b.Group.Y * 1
+	gz0 := b.Group.Z * 1
+	var ly uint32
+	var lz uint32
+	stop := b.Stopping()
+	_ = p_o
+	_ = p_q
+	_ = p_k
+	_ = p_v
+	_ = p_tokens
+	_ = p_heads
+	_ = p_kvHeads
+	_ = p_dim
+	_ = p_ctx
+	_ = p_start
+	_ = p_scale
+	_ = v_k0
+	_ = gx0
+	_ = gy0
+	_ = gz0
+	_ = ly
+	_ = lz
+	_ = stop
+	f_maxNaN_3 := func(lx, ly, lz uint32, v_a float32, v_b float32) float32 {
+		if (v_b != v_b) || (v_b > v_a) {
+			return v_b
+		}
+		return v_a
+	}
+	_ = f_maxNaN_3
+	f_rescale_3 := func(lx, ly, lz uint32, v_m_1 float32, v_n float32) float32 {
+		if v_m_1 == v_n {
+			return float32(1)
+		}
+		return xpu.Exp((v_m_1 - v_n))
+	}
+	_ = f_rescale_3
+	for lx := uint32(0); lx < 256; lx++ {
+		li := lx
+		_ = li
+		var v_kvh uint32
+		var v_l uint32 = lx
+		_ = v_l
+		var v_h uint32 = b.Group.X
+		_ = v_h
+		var v_tok uint32 = b.Group.Y
+		_ = v_tok
+		v_kvh = (v_h / (p_heads / p_kvHeads))
+		var v_qbase uint32 = (((v_tok * p_heads) + v_h) * p_dim)
+		_ = v_qbase
+		{
+			var v_d uint32 = v_l
+			_ = v_d
+			for v_d < p_dim {
+				if stop.Load() {
+					panic(gpuimpl.CPUStopped)
+				}
+				{
+					s_qs[v_d] = p_q[(v_qbase + v_d)]
+				}
+				v_d = (v_d + uint32(256))
+			}
+		}
+		a_kvh[li] = v_kvh
+	}
+	for lx := uint32(0); lx < 256; lx++ {
+		li := lx
+		_ = li
+		var v_acc [8]float32
+		var v_keys uint32
+		var v_m float32
+		var v_sum float32
+		var v_tok uint32 = b.Group.Y
+		_ = v_tok
+		v_keys = xpu.Min(((p_start + v_tok) + uint32(1)), p_ctx)
+		v_m = xpu.Float32FromBits(uint32(uint32(4286578688)))
+		v_sum = 0
+		v_acc = [8]float32{}
+		for e := range v_acc {
+			a_acc[e*256+int(li)] = v_acc[e]
+		}
+		a_keys[li] = v_keys
+		a_m[li] = v_m
+		a_sum[li] = v_sum
+	}
+	v_k0 = uint32(0)
+	for {
+		if stop.Load() {
+			panic(gpuimpl.CPUStopped)
+		}
+		c3, first3 := false, true
+		for lx := uint32(0); lx < 256; lx++ {
+			li := lx
+			_ = li
+			v_keys := a_keys[li]
+			_ = v_keys
+			if v := (v_k0 < v_keys); first3 {
+				c3, first3 = v, false
+			} else if v != c3 {
+				panic("xpu: kernel Attn256: work-items disagree on the condition around a barrier")
+			}
+		}
+		if !c3 {
+			break
+		}
+		for lx := uint32(0); lx < 256; lx++ {
+			li := lx
+			_ = li
+			v_keys := a_keys[li]
+			_ = v_keys
+			v_kvh := a_kvh[li]
+			_ = v_kvh
+			var v_p uint32
+			var v_s float32
+			var v_l uint32 = lx
+			_ = v_l
+			v_p = (v_k0 + v_l)
+			v_s = xpu.Float32FromBits(uint32(uint32(4286578688)))
+			if v_p < v_keys {
+				var v_kbase uint32 = (((v_p * p_kvHeads) + v_kvh) * p_dim)
+				_ = v_kbase
+				var v_dot float32
+				_ = v_dot
+				{
+					var v_d_1 uint32 = uint32(0)
+					_ = v_d_1
+					if p_dim-v_d_1 > 1024 {
+						for v_d_1 < p_dim {
+							if stop.Load() {
+								panic(gpuimpl.CPUStopped)
+							}
+							for end11 := v_d_1 + min(p_dim-v_d_1, 1024); v_d_1 < end11; {
+								{
+									v_dot = (v_dot + (s_qs[v_d_1] * p_k[(v_kbase+v_d_1)]))
+								}
+								v_d_1 = (v_d_1 + uint32(1))
+							}
+						}
+					} else {
+						for v_d_1 < p_dim {
+							{
+								v_dot = (v_dot + (s_qs[v_d_1] * p_k[(v_kbase+v_d_1)]))
+							}
+							v_d_1 = (v_d_1 + uint32(1))
+						}
+					}
+				}
+				v_s = (v_dot * p_scale)
+			}
+			s_ss[v_l] = v_s
+			a_p[li] = v_p
+			a_s[li] = v_s
+		}
+		for lx := uint32(0); lx < 256; lx++ {
+			li := lx
+			_ = li
+			var v_count uint32
+			v_keys := a_keys[li]
+			_ = v_keys
+			v_m := a_m[li]
+			_ = v_m
+			var v_n float32
+			v_n = v_m
+			v_count = xpu.Min((v_keys - v_k0), uint32(256))
+			{
+				var v_j uint32 = uint32(0)
+				_ = v_j
+				if v_count-v_j > 1024 {
+					for v_j < v_count {
+						if stop.Load() {
+							panic(gpuimpl.CPUStopped)
+						}
+						for end14 := v_j + min(v_count-v_j, 1024); v_j < end14; {
+							{
+								v_n = f_maxNaN_3(lx, ly, lz, v_n, s_ss[v_j])
+							}
+							v_j = (v_j + uint32(1))
+						}
+					}
+				} else {
+					for v_j < v_count {
+						{
+							v_n = f_maxNaN_3(lx, ly, lz, v_n, s_ss[v_j])
+						}
+						v_j = (v_j + uint32(1))
+					}
+				}
+			}
+			a_count[li] = v_count
+			a_n[li] = v_n
+		}
+		for lx := uint32(0); lx < 256; lx++ {
+			li := lx
+			_ = li
+			v_keys := a_keys[li]
+			_ = v_keys
+			v_n := a_n[li]
+			_ = v_n
+			v_p := a_p[li]
+			_ = v_p
+			v_s := a_s[li]
+			_ = v_s
+			var v_l uint32 = lx
+			_ = v_l
+			if v_p < v_keys {
+				s_ss[v_l] = f_rescale_3(lx, ly, lz, v_s, v_n)
+			} else {
+				s_ss[v_l] = float32(0)
+			}
+		}
+		for lx := uint32(0); lx < 256; lx++ {
+			li := lx
+			_ = li
+			var v_acc [8]float32
+			for e := range v_acc {
+				v_acc[e] = a_acc[e*256+int(li)]
+			}
+			v_count := a_count[li]
+			_ = v_count
+			v_kvh := a_kvh[li]
+			_ = v_kvh
+			v_m := a_m[li]
+			_ = v_m
+			v_n := a_n[li]
+			_ = v_n
+			v_sum := a_sum[li]
+			_ = v_sum
+			var v_l uint32 = lx
+			_ = v_l
+			var v_r float32 = f_rescale_3(lx, ly, lz, v_m, v_n)
+			_ = v_r
+			v_sum = (v_sum * v_r)
+			{
+				var v_j_1 uint32 = uint32(0)
+				_ = v_j_1
+				for v_j_1 < uint32(1) {
+					{
+						v_acc[v_j_1] = (v_acc[v_j_1] * v_r)
+					}
+					v_j_1 = (v_j_1 + uint32(1))
+				}
+			}
+			{
+				var v_j_2 uint32 = uint32(0)
+				_ = v_j_2
+				if v_count-v_j_2 > 1024 {
+					for v_j_2 < v_count {
+						if stop.Load() {
+							panic(gpuimpl.CPUStopped)
+						}
+						for end18 := v_j_2 + min(v_count-v_j_2, 1024); v_j_2 < end18; {
+							{
+								var v_w float32 = s_ss[v_j_2]
+								_ = v_w
+								v_sum = (v_sum + v_w)
+								var v_vbase uint32 = ((((v_k0 + v_j_2) * p_kvHeads) + v_kvh) * p_dim)
+								_ = v_vbase
+								{
+									var v_o_1 uint32 = uint32(0)
+									_ = v_o_1
+									for v_o_1 < uint32(1) {
+										{
+											{
+												var v_d_2 uint32 = (v_l + (v_o_1 * uint32(256)))
+												_ = v_d_2
+												if v_d_2 < p_dim {
+													v_acc[v_o_1] = (v_acc[v_o_1] + (v_w * p_v[(v_vbase+v_d_2)]))
+												}
+											}
+										}
+										v_o_1 = (v_o_1 + uint32(1))
+									}
+								}
+							}
+							v_j_2 = (v_j_2 + uint32(1))
+						}
+					}
+				} else {
+					for v_j_2 < v_count {
+						{
+							var v_w float32 = s_ss[v_j_2]
+							_ = v_w
+							v_sum = (v_sum + v_w)
+							var v_vbase uint32 = ((((v_k0 + v_j_2) * p_kvHeads) + v_kvh) * p_dim)
+							_ = v_vbase
+							{
+								var v_o_1 uint32 = uint32(0)
+								_ = v_o_1
+								for v_o_1 < uint32(1) {
+									{
+										{
+											var v_d_2 uint32 = (v_l + (v_o_1 * uint32(256)))
+											_ = v_d_2
+											if v_d_2 < p_dim {
+												v_acc[v_o_1] = (v_acc[v_o_1] + (v_w * p_v[(v_vbase+v_d_2)]))
+											}
+										}
+									}
+									v_o_1 = (v_o_1 + uint32(1))
+								}
+							}
+						}
+						v_j_2 = (v_j_2 + uint32(1))
+					}
+				}
+			}
+			v_m = v_n
+			for e := range v_acc {
+				a_acc[e*256+int(li)] = v_acc[e]
+			}
+			a_m[li] = v_m
+			a_sum[li] = v_sum
+		}
+		v_k0 = (v_k0 + uint32(256))
+	}
+	for lx := uint32(0); lx < 256; lx++ {
+		li := lx
+		_ = li
+		var v_acc [8]float32
+		for e := range v_acc {
+			v_acc[e] = a_acc[e*256+int(li)]
+		}
+		v_sum := a_sum[li]
+		_ = v_sum
+		var v_l uint32 = lx
+		_ = v_l
+		var v_h uint32 = b.Group.X
+		_ = v_h
+		var v_tok uint32 = b.Group.Y
+		_ = v_tok
+		var v_qbase uint32 = (((v_tok * p_heads) + v_h) * p_dim)
+		_ = v_qbase
+		{
+			var v_j_3 uint32 = uint32(0)
+			_ = v_j_3
+			for v_j_3 < uint32(1) {
+				{
+					{
+						var v_d_3 uint32 = (v_l + (v_j_3 * uint32(256)))
+						_ = v_d_3
+						if v_d_3 < p_dim {
+							p_o[(v_qbase + v_d_3)] = (v_acc[v_j_3] / v_sum)
+						}
+					}
+				}
+				v_j_3 = (v_j_3 + uint32(1))
+			}
+		}
+	}
+}
+
+// Attn32Kernel is the compiled form of Attn32, member of the template Attention (Go function Attention).
+var Attn32Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
+	Name:    "github.com/goxpu/xpu/kernels/nn.Attn32",
+	Codegen: "xpu-gen/1",
+	Block:   xpu.Dim3{X: 32, Y: 1, Z: 1},
+	Params: []gpuimpl.Param{
+		{Name: "o", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "float32"}, Size: 4, Access: gpuimpl.AccessWrite, Binding: 0, MinLen: []string{"tokens", "heads", "dim"}},
+		{Name: "q", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "float32"}, Size: 4, Access: gpuimpl.AccessRead, Binding: 1, MinLen: []string{"tokens", "heads", "dim"}},
+		{Name: "k", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "float32"}, Size: 4, Access: gpuimpl.AccessRead, Binding: 2, MinLen: []string{"ctx", "kvHeads", "dim"}},
+		{Name: "v", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "float32"}, Size: 4, Access: gpuimpl.AccessRead, Binding: 3, MinLen: []string{"ctx", "kvHeads", "dim"}},
+		{Name: "tokens", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 0},
+		{Name: "heads", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 4},
+		{Name: "kvHeads", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 8},
+		{Name: "dim", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 12},
+		{Name: "ctx", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 16},
+		{Name: "start", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 20},
+		{Name: "scale", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "float32"}, Size: 4, Binding: 24},
+	},
+	SharedBytes: 1152,
+	UniformSize: 32,
+	Func:        Attention,
+	Comptime:    Tile{Block: 32},
+	Artifacts: []gpuimpl.Artifact{
+		{
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:29e0b9c1c104f8dd170f58478d2694c72934c9bb81d6958cbdd3a3bb9bb69060",
+				PrivateBytes: new(156),
+				Fault:        true,
+				NativeOps:    []string{"atomicOr", "bitcast", "exp", "max", "min", "select", "workgroupBarrier"},
+			},
+			Code: attn32WGSL,
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:e880978d1c98c12acc04051864f4b72ca070383f663e55200cc8ca7f7979f3f2",
+				NativeOps: []string{"xpu.Exp", "xpu.Float32FromBits", "xpu.Min"},
+			},
+			Entry: attn32CPU,
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:7b4c1fa8379a08b1e96293a66335668b1bdde889c6c5a2d725eba3748c282d3f"},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v3"},
+			Code:     libLLVMHOSTX8664V3,
+			Symbol:   "xpu_Attn32",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:3a6460480b5b39b5f509c7b4836a0b1fe48c2baccac41e3eed12f5415d6b2afd"},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
+			Code:     libLLVMHOSTX8664V4,
+			Symbol:   "xpu_Attn32",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:126026eb2d8f03f2ec1fb9e9a267254577d021c99c515f8f4d822f56d0d4aa82"},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "armv8-a"},
+			Code:     libLLVMHOSTARMV8A,
+			Symbol:   "xpu_Attn32",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cuda", Target: "ptx", Hash: "sha256:ef87995b0f767b558e4a2d8ca372caa224d4aaa177a27d967421e5f33791ccf4",
+				PrivateBytes: new(156),
+				Fault:        true,
+			},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "sm_70"},
+			Code:     libPTXSM70,
+			Symbol:   "xpu_Attn32",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:b243a4383eaf955c3ddd6c4349abca072da8019181021a0d6bcc5b0cf510238e",
+				PrivateBytes: new(156),
+				Registers:    new(30),
+				SpillBytes:   new(0),
+				Fault:        true,
+			},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "gfx90a"},
+			Code:     libHSACOGFX90A,
+			Symbol:   "xpu_Attn32",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:9266717997f398ab7477c975f67a4a0107f8b44750efd654abd95a7f8be64901",
+				PrivateBytes: new(156),
+				Registers:    new(32),
+				SpillBytes:   new(0),
+				Fault:        true,
+			},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "gfx942"},
+			Code:     libHSACOGFX942,
+			Symbol:   "xpu_Attn32",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:52783911cd94543c9af59b59fb56341d51f1fc9a587f8ab99b8f522d635e4220",
+				PrivateBytes: new(156),
+				Registers:    new(27),
+				SpillBytes:   new(0),
+				Fault:        true,
+			},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "gfx1100"},
+			Code:     libHSACOGFX1100,
+			Symbol:   "xpu_Attn32",
+		},
+	},
+})
+
+// LaunchAttn32 launches the kernel Attn32 on the stream s over a grid of groups
+// blocks of 32x1x1 work-items, with the arguments of Attention after its Thread and its comptime parameter.
+// Buffers are bound in this order; scalars are uniforms.
+func LaunchAttn32(s *gpu.Stream, groups xpu.Dim3, o *gpu.Buffer[float32], q *gpu.Buffer[float32], k *gpu.Buffer[float32], v *gpu.Buffer[float32], tokens uint32, heads uint32, kvHeads uint32, dim uint32, ctx uint32, start uint32, scale float32) error {
+	return s.Launch(Attn32Kernel, groups, o, q, k, v, tokens, heads, kvHeads, dim, ctx, start, scale)
+}
+
+// attn32WGSL is the WGSL code of Attn32.
+const attn32WGSL = `struct xpu_Uniforms {
+    p_tokens: u32,
+    p_heads: u32,
+    p_kvHeads: u32,
+    p_dim: u32,
+    p_ctx: u32,
+    p_start: u32,
+    p_scale: f32,
+}
+
+@group(0) @binding(0) var<storage, read_write> b_o: array<f32>;
+@group(0) @binding(1) var<storage, read> b_q: array<f32>;
+@group(0) @binding(2) var<storage, read> b_k: array<f32>;
+@group(0) @binding(3) var<storage, read> b_v: array<f32>;
+@group(0) @binding(4) var<uniform> xpu_u: xpu_Uniforms;
+var<workgroup> s_qs: array<f32, 256>;
+var<workgroup> s_ss: array<f32, 32>;
+@group(0) @binding(5) var<storage, read_write> xpu_fault: atomic<u32>;
+
+// Go's comparison of the float32s of bits x and y: -1, 0 or 1, or 2 when either is NaN. Integer arithmetic, which no compiler may take for finite math.
+fn xpu_cmp_f32(x: u32, y: u32) -> i32 {
+    let a = select(i32(x & 2147483647u), -i32(x & 2147483647u), x > 2147483647u);
+    let b = select(i32(y & 2147483647u), -i32(y & 2147483647u), y > 2147483647u);
+    return select(select(select(-1i, 1i, a > b), 0i, a == b), 2i, max(x & 2147483647u, y & 2147483647u) > 2139095040u);
+}
+
+// Go's uint32 x / y; x / 0 records the fault Go panics with.
+fn xpu_div_u32(x: u32, y: u32) -> u32 {
+    if y == 0u {
+        atomicOr(&xpu_fault, 1u);
+        return x;
+    }
+    return x / y;
+}
+
+// The float32 with bits x, made at run time: an infinity or a NaN in a const-expression makes Tint refuse the shader.
+fn xpu_f32_of_bits(x: u32) -> f32 {
+    return bitcast<f32>(x);
+}
+
+fn f_maxNaN(a_a: f32, a_b: f32) -> f32 {
+    var v_a: f32 = a_a;
+    var v_b: f32 = a_b;
+    if (xpu_cmp_f32(bitcast<u32>(v_b), bitcast<u32>(v_b)) != 0i) || (xpu_cmp_f32(bitcast<u32>(v_b), bitcast<u32>(v_a)) == 1i) {
+        return v_b;
+    }
+    return v_a;
+}
+
+fn f_rescale(a_m_1: f32, a_n: f32) -> f32 {
+    var v_m_1: f32 = a_m_1;
+    var v_n: f32 = a_n;
+    if xpu_cmp_f32(bitcast<u32>(v_m_1), bitcast<u32>(v_n)) == 0i {
+        return 1.0f;
+    }
+    return exp(v_m_1 - v_n);
+}
+
+// main is kernel Attn32, block 32x1x1.
+@compute @workgroup_size(32, 1, 1)
+fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid: vec3<u32>) {
+    let v_l: u32 = lid.x;
+    let v_h: u32 = wid.x;
+    let v_tok: u32 = wid.y;
+    let v_kvh: u32 = xpu_div_u32(v_h, xpu_div_u32(xpu_u.p_heads, xpu_u.p_kvHeads));
+    let v_qbase: u32 = ((v_tok * xpu_u.p_heads) + v_h) * xpu_u.p_dim;
+    for (var v_d: u32 = v_l; v_d < xpu_u.p_dim; v_d = v_d + 32u) {
+        s_qs[v_d] = b_q[v_qbase + v_d];
+    }
+    workgroupBarrier();
+    let v_keys: u32 = min((xpu_u.p_start + v_tok) + 1u, xpu_u.p_ctx);
+    var v_m: f32;
+    v_m = xpu_f32_of_bits(4286578688u);
+    var v_sum: f32;
+    v_sum = f32();
+    var v_acc: array<f32, 8>;
+    v_acc = array<f32, 8>();
+    for (var v_k0: u32 = 0u; v_k0 < v_keys; v_k0 = v_k0 + 32u) {
+        let v_p: u32 = v_k0 + v_l;
+        var v_s: f32;
+        v_s = xpu_f32_of_bits(4286578688u);
+        if v_p < v_keys {
+            let v_kbase: u32 = ((v_p * xpu_u.p_kvHeads) + v_kvh) * xpu_u.p_dim;
+            var v_dot: f32;
+            v_dot = f32();
+            for (var v_d_1: u32 = 0u; v_d_1 < xpu_u.p_dim; v_d_1 = v_d_1 + 1u) {
+                v_dot = v_dot + (s_qs[v_d_1] * b_k[v_kbase + v_d_1]);
+            }
+            v_s = v_dot * xpu_u.p_scale;
+        }
+        s_ss[v_l] = v_s;
+        workgroupBarrier();
+        var v_n: f32;
+        v_n = v_m;
+        let v_count: u32 = min(v_keys - v_k0, 32u);
+        for (var v_j: u32 = 0u; v_j < v_count; v_j = v_j + 1u) {
+            v_n = f_maxNaN(v_n, s_ss[v_j]);
+        }
+        workgroupBarrier();
+        if v_p < v_keys {
+            s_ss[v_l] = f_rescale(v_s, v_n);
+        } else {
+            s_ss[v_l] = 0.0f;
+        }
+        workgroupBarrier();
+        let v_r: f32 = f_rescale(v_m, v_n);
+        v_sum = v_sum * v_r;
+        for (var v_j_1: u32 = 0u; v_j_1 < 8u; v_j_1 = v_j_1 + 1u) {
+            v_acc[v_j_1] = v_acc[v_j_1] * v_r;
+        }
+        for (var v_j_2: u32 = 0u; v_j_2 < v_count; v_j_2 = v_j_2 + 1u) {
+            let v_w: f32 = s_ss[v_j_2];
+            v_sum = v_sum + v_w;
+            let v_vbase: u32 = (((v_k0 + v_j_2) * xpu_u.p_kvHeads) + v_kvh) * xpu_u.p_dim;
+            for (var v_o_1: u32 = 0u; v_o_1 < 8u; v_o_1 = v_o_1 + 1u) {
+                {
+                    let v_d_2: u32 = v_l + (v_o_1 * 32u);
+                    if v_d_2 < xpu_u.p_dim {
+                        v_acc[v_o_1] = v_acc[v_o_1] + (v_w * b_v[v_vbase + v_d_2]);
+                    }
+                }
+            }
+        }
+        v_m = v_n;
+        workgroupBarrier();
+    }
+    for (var v_j_3: u32 = 0u; v_j_3 < 8u; v_j_3 = v_j_3 + 1u) {
+        {
+            let v_d_3: u32 = v_l + (v_j_3 * 32u);
+            if v_d_3 < xpu_u.p_dim {
+                b_o[v_qbase + v_d_3] = v_acc[v_j_3] / v_sum;
+            }
+        }
+    }
+}
+`
+
+// attn32CPU runs one block of the kernel Attn32 on the CPU.
+func attn32CPU(b *gpuimpl.CPUBlock) {
+	p_o := gpuimpl.CPUView[float32](b.Buffers[0])
+	p_q := gpuimpl.CPUView[float32](b.Buffers[1])
+	p_k := gpuimpl.CPUView[float32](b.Buffers[2])
+	p_v := gpuimpl.CPUView[float32](b.Buffers[3])
+	p_tokens := gpuimpl.CPUUniform[uint32](b.Uniforms, 0)
+	p_heads := gpuimpl.CPUUniform[uint32](b.Uniforms, 4)
+	p_kvHeads := gpuimpl.CPUUniform[uint32](b.Uniforms, 8)
+	p_dim := gpuimpl.CPUUniform[uint32](b.Uniforms, 12)
+	p_ctx := gpuimpl.CPUUniform[uint32](b.Uniforms, 16)
+	p_start := gpuimpl.CPUUniform[uint32](b.Uniforms, 20)
+	p_scale := gpuimpl.CPUUniform[float32](b.Uniforms, 24)
+	var s_qs [256]float32
+	var s_ss [32]float32
+	var a_acc [256]float32
+	var a_count [32]uint32
+	var a_keys [32]uint32
+	var a_kvh [32]uint32
+	var a_m [32]float32
+	var a_n [32]float32
+	var a_p [32]uint32
+	var a_s [32]float32
+	var a_sum [32]float32
+	var v_k0 uint32
+	gx0 := b.Group.X * 32
+	gy0 := b.Group.Y * 1
+	gz0 := b.Group.Z * 1
+	var ly uint32
+	var lz uint32
+	stop := b.Stopping()
+	_ = p_o
+	_ = p_q
+	_ = p_k
+	_ = p_v
+	_ = p_tokens
+	_ = p_heads
+	_ = p_kvHeads
+	_ = p_dim
+	_ = p_ctx
+	_ = p_start
+	_ = p_scale
+	_ = v_k0
+	_ = gx0
+	_ = gy0
+	_ = gz0
+	_ = ly
+	_ = lz
+	_ = stop
+	f_maxNaN := func(lx, ly, lz uint32, v_a float32, v_b float32) float32 {
+		if (v_b != v_b) || (v_b > v_a) {
+			return v_b
+		}
+		return v_a
+	}
+	_ = f_maxNaN
+	f_rescale := func(lx, ly, lz uint32, v_m_1 float32, v_n float32) float32 {
+		if v_m_1 == v_n {
+			return float32(1)
+		}
+		return xpu.Exp((v_m_1 - v_n))
+	}
+	_ = f_rescale
+	for lx := uint32(0); lx < 32; lx++ {
+		li := lx
+		_ = li
+		var v_kvh uint32
+		var v_l uint32 = lx
+		_ = v_l
+		var v_h uint32 = b.Group.X
+		_ = v_h
+		var v_tok uint32 = b.Group.Y
+		_ = v_tok
+		v_kvh = (v_h / (p_heads / p_kvHeads))
+		var v_qbase uint32 = (((v_tok * p_heads) + v_h) * p_dim)
+		_ = v_qbase
+		{
+			var v_d uint32 = v_l
+			_ = v_d
+			for v_d < p_dim {
+				if stop.Load() {
+					panic(gpuimpl.CPUStopped)
+				}
+				{
+					s_qs[v_d] = p_q[(v_qbase + v_d)]
+				}
+				v_d = (v_d + uint32(32))
+			}
+		}
+		a_kvh[li] = v_kvh
+	}
+	for lx := uint32(0); lx < 32; lx++ {
+		li := lx
+		_ = li
+		var v_acc [8]float32
+		var v_keys uint32
+		var v_m float32
+		var v_sum float32
+		var v_tok uint32 = b.Group.Y
+		_ = v_tok
+		v_keys = xpu.Min(((p_start + v_tok) + uint32(1)), p_ctx)
+		v_m = xpu.Float32FromBits(uint32(uint32(4286578688)))
+		v_sum = 0
+		v_acc = [8]float32{}
+		for e := range v_acc {
+			a_acc[e*32+int(li)] = v_acc[e]
+		}
+		a_keys[li] = v_keys
+		a_m[li] = v_m
+		a_sum[li] = v_sum
+	}
+	v_k0 = uint32(0)
+	for {
+		if stop.Load() {
+			panic(gpuimpl.CPUStopped)
+		}
+		c3, first3 := false, true
+		for lx := uint32(0); lx < 32; lx++ {
+			li := lx
+			_ = li
+			v_keys := a_keys[li]
+			_ = v_keys
+			if v := (v_k0 < v_keys); first3 {
+				c3, first3 = v, false
+			} else if v != c3 {
+				panic("xpu: kernel Attn32: work-items disagree on the condition around a barrier")
+			}
+		}
+		if !c3 {
+			break
+		}
+		for lx := uint32(0); lx < 32; lx++ {
+			li := lx
+			_ = li
+			v_keys := a_keys[li]
+			_ = v_keys
+			v_kvh := a_kvh[li]
+			_ = v_kvh
+			var v_p uint32
+			var v_s float32
+			var v_l uint32 = lx
+			_ = v_l
+			v_p = (v_k0 + v_l)
+			v_s = xpu.Float32FromBits(uint32(uint32(4286578688)))
+			if v_p < v_keys {
+				var v_kbase uint32 = (((v_p * p_kvHeads) + v_kvh) * p_dim)
+				_ = v_kbase
+				var v_dot float32
+				_ = v_dot
+				{
+					var v_d_1 uint32 = uint32(0)
+					_ = v_d_1
+					if p_dim-v_d_1 > 1024 {
+						for v_d_1 < p_dim {
+							if stop.Load() {
+								panic(gpuimpl.CPUStopped)
+							}
+							for end11 := v_d_1 + min(p_dim-v_d_1, 1024); v_d_1 < end11; {
+								{
+									v_dot = (v_dot + (s_qs[v_d_1] * p_k[(v_kbase+v_d_1)]))
+								}
+								v_d_1 = (v_d_1 + uint32(1))
+							}
+						}
+					} else {
+						for v_d_1 < p_dim {
+							{
+								v_dot = (v_dot + (s_qs[v_d_1] * p_k[(v_kbase+v_d_1)]))
+							}
+							v_d_1 = (v_d_1 + uint32(1))
+						}
+					}
+				}
+				v_s = (v_dot * p_scale)
+			}
+			s_ss[v_l] = v_s
+			a_p[li] = v_p
+			a_s[li] = v_s
+		}
+		for lx := uint32(0); lx < 32; lx++ {
+			li := lx
+			_ = li
+			var v_count uint32
+			v_keys := a_keys[li]
+			_ = v_keys
+			v_m := a_m[li]
+			_ = v_m
+			var v_n float32
+			v_n = v_m
+			v_count = xpu.Min((v_keys - v_k0), uint32(32))
+			{
+				var v_j uint32 = uint32(0)
+				_ = v_j
+				if v_count-v_j > 1024 {
+					for v_j < v_count {
+						if stop.Load() {
+							panic(gpuimpl.CPUStopped)
+						}
+						for end14 := v_j + min(v_count-v_j, 1024); v_j < end14; {
+							{
+								v_n = f_maxNaN(lx, ly, lz, v_n, s_ss[v_j])
+							}
+							v_j = (v_j + uint32(1))
+						}
+					}
+				} else {
+					for v_j < v_count {
+						{
+							v_n = f_maxNaN(lx, ly, lz, v_n, s_ss[v_j])
+						}
+						v_j = (v_j + uint32(1))
+					}
+				}
+			}
+			a_count[li] = v_count
+			a_n[li] = v_n
+		}
+		for lx := uint32(0); lx < 32; lx++ {
+			li := lx
+			_ = li
+			v_keys := a_keys[li]
+			_ = v_keys
+			v_n := a_n[li]
+			_ = v_n
+			v_p := a_p[li]
+			_ = v_p
+			v_s := a_s[li]
+			_ = v_s
+			var v_l uint32 = lx
+			_ = v_l
+			if v_p < v_keys {
+				s_ss[v_l] = f_rescale(lx, ly, lz, v_s, v_n)
+			} else {
+				s_ss[v_l] = float32(0)
+			}
+		}
+		for lx := uint32(0); lx < 32; lx++ {
+			li := lx
+			_ = li
+			var v_acc [8]float32
+			for e := range v_acc {
+				v_acc[e] = a_acc[e*32+int(li)]
+			}
+			v_count := a_count[li]
+			_ = v_count
+			v_kvh := a_kvh[li]
+			_ = v_kvh
+			v_m := a_m[li]
+			_ = v_m
+			v_n := a_n[li]
+			_ = v_n
+			v_sum := a_sum[li]
+			_ = v_sum
+			var v_l uint32 = lx
+			_ = v_l
+			var v_r float32 = f_rescale(lx, ly, lz, v_m, v_n)
+			_ = v_r
+			v_sum = (v_sum * v_r)
+			{
+				var v_j_1 uint32 = uint32(0)
+				_ = v_j_1
+				for v_j_1 < uint32(8) {
+					{
+						v_acc[v_j_1] = (v_acc[v_j_1] * v_r)
+					}
+					v_j_1 = (v_j_1 + uint32(1))
+				}
+			}
+			{
+				var v_j_2 uint32 = uint32(0)
+				_ = v_j_2
+				if v_count-v_j_2 > 1024 {
+					for v_j_2 < v_count {
+						if stop.Load() {
+							panic(gpuimpl.CPUStopped)
+						}
+						for end18 := v_j_2 + min(v_count-v_j_2, 1024); v_j_2 < end18; {
+							{
+								var v_w float32 = s_ss[v_j_2]
+								_ = v_w
+								v_sum = (v_sum + v_w)
+								var v_vbase uint32 = ((((v_k0 + v_j_2) * p_kvHeads) + v_kvh) * p_dim)
+								_ = v_vbase
+								{
+									var v_o_1 uint32 = uint32(0)
+									_ = v_o_1
+									for v_o_1 < uint32(8) {
+										{
+											{
+												var v_d_2 uint32 = (v_l + (v_o_1 * uint32(32)))
+												_ = v_d_2
+												if v_d_2 < p_dim {
+													v_acc[v_o_1] = (v_acc[v_o_1] + (v_w * p_v[(v_vbase+v_d_2)]))
+												}
+											}
+										}
+										v_o_1 = (v_o_1 + uint32(1))
+									}
+								}
+							}
+							v_j_2 = (v_j_2 + uint32(1))
+						}
+					}
+				} else {
+					for v_j_2 < v_count {
+						{
+							var v_w float32 = s_ss[v_j_2]
+							_ = v_w
+							v_sum = (v_sum + v_w)
+							var v_vbase uint32 = ((((v_k0 + v_j_2) * p_kvHeads) + v_kvh) * p_dim)
+							_ = v_vbase
+							{
+								var v_o_1 uint32 = uint32(0)
+								_ = v_o_1
+								for v_o_1 < uint32(8) {
+									{
+										{
+											var v_d_2 uint32 = (v_l + (v_o_1 * uint32(32)))
+											_ = v_d_2
+											if v_d_2 < p_dim {
+												v_acc[v_o_1] = (v_acc[v_o_1] + (v_w * p_v[(v_vbase+v_d_2)]))
+											}
+										}
+									}
+									v_o_1 = (v_o_1 + uint32(1))
+								}
+							}
+						}
+						v_j_2 = (v_j_2 + uint32(1))
+					}
+				}
+			}
+			v_m = v_n
+			for e := range v_acc {
+				a_acc[e*32+int(li)] = v_acc[e]
+			}
+			a_m[li] = v_m
+			a_sum[li] = v_sum
+		}
+		v_k0 = (v_k0 + uint32(32))
+	}
+	for lx := uint32(0); lx < 32; lx++ {
+		li := lx
+		_ = li
+		var v_acc [8]float32
+		for e := range v_acc {
+			v_acc[e] = a_acc[e*32+int(li)]
+		}
+		v_sum := a_sum[li]
+		_ = v_sum
+		var v_l uint32 = lx
+		_ = v_l
+		var v_h uint32 = b.Group.X
+		_ = v_h
+		var v_tok uint32 = b.Group.Y
+		_ = v_tok
+		var v_qbase uint32 = (((v_tok * p_heads) + v_h) * p_dim)
+		_ = v_qbase
+		{
+			var v_j_3 uint32 = uint32(0)
+			_ = v_j_3
+			for v_j_3 < uint32(8) {
+				{
+					{
+						var v_d_3 uint32 = (v_l + (v_j_3 * uint32(32)))
+						_ = v_d_3
+						if v_d_3 < p_dim {
+							p_o[(v_qbase + v_d_3)] = (v_acc[v_j_3] / v_sum)
+						}
+					}
+				}
+				v_j_3 = (v_j_3 + uint32(1))
+			}
+		}
+	}
+}
+
+// Attn64Kernel is the compiled form of Attn64, member of the template Attention (Go function Attention).
+var Attn64Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
+	Name:    "github.com/goxpu/xpu/kernels/nn.Attn64",
+	Codegen: "xpu-gen/1",
+	Block:   xpu.Dim3{X: 64, Y: 1, Z: 1},
+	Params: []gpuimpl.Param{
+		{Name: "o", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "float32"}, Size: 4, Access: gpuimpl.AccessWrite, Binding: 0, MinLen: []string{"tokens", "heads", "dim"}},
+		{Name: "q", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "float32"}, Size: 4, Access: gpuimpl.AccessRead, Binding: 1, MinLen: []string{"tokens", "heads", "dim"}},
+		{Name: "k", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "float32"}, Size: 4, Access: gpuimpl.AccessRead, Binding: 2, MinLen: []string{"ctx", "kvHeads", "dim"}},
+		{Name: "v", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "float32"}, Size: 4, Access: gpuimpl.AccessRead, Binding: 3, MinLen: []string{"ctx", "kvHeads", "dim"}},
+		{Name: "tokens", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 0},
+		{Name: "heads", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 4},
+		{Name: "kvHeads", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 8},
+		{Name: "dim", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 12},
+		{Name: "ctx", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 16},
+		{Name: "start", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 20},
+		{Name: "scale", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "float32"}, Size: 4, Binding: 24},
+	},
+	SharedBytes: 1280,
+	UniformSize: 32,
+	Func:        Attention,
+	Comptime:    Tile{Block: 64},
+	Artifacts: []gpuimpl.Artifact{
+		{
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:dfc06e938557d354568d2cf83a5e02a7e0c7bac5c6123452f590fb16f93ab779",
+				PrivateBytes: new(156),
+				Fault:        true,
+				NativeOps:    []string{"atomicOr", "bitcast", "exp", "max", "min", "select", "workgroupBarrier"},
+			},
+			Code: attn64WGSL,
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:423581927ec27fba55fd03690d73880ca93909f98a7d3bea9e98c99fd13f9e92",
+				NativeOps: []string{"xpu.Exp", "xpu.Float32FromBits", "xpu.Min"},
+			},
+			Entry: attn64CPU,
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:2505d6055d47ab310b02f201b26612d0ec26121615b5c9c6aaac40c950368872"},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v3"},
+			Code:     libLLVMHOSTX8664V3,
+			Symbol:   "xpu_Attn64",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:4c1cc55eaca902eac2349c1fcb641a0ba4260cfe7e2f7e62fff93102e27bc6a7"},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
+			Code:     libLLVMHOSTX8664V4,
+			Symbol:   "xpu_Attn64",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:5400662822664cbb08bba91dd177bbec5558251374be4d49ac4d446d7955acf3"},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "armv8-a"},
+			Code:     libLLVMHOSTARMV8A,
+			Symbol:   "xpu_Attn64",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cuda", Target: "ptx", Hash: "sha256:629830006a6838d6496cbbe77a65f8341ee245439fafdcd5cab1a7bee669ca20",
+				PrivateBytes: new(156),
+				Fault:        true,
+			},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "sm_70"},
+			Code:     libPTXSM70,
+			Symbol:   "xpu_Attn64",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:ff972d9e3d7b687e5a059b5bd20a0a5a79d87c4763e23f9504e42897560ba86d",
+				PrivateBytes: new(156),
+				Registers:    new(30),
+				SpillBytes:   new(0),
+				Fault:        true,
+			},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "gfx90a"},
+			Code:     libHSACOGFX90A,
+			Symbol:   "xpu_Attn64",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:ab9395ddee78199de25545c15f214b06438f7f659bc6c6344a341d888c00f055",
+				PrivateBytes: new(156),
+				Registers:    new(30),
+				SpillBytes:   new(0),
+				Fault:        true,
+			},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "gfx942"},
+			Code:     libHSACOGFX942,
+			Symbol:   "xpu_Attn64",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:203a9f76ced35e4e2ab26cd4d51995a09900d89866c306f826b83052fb7fc672",
+				PrivateBytes: new(156),
+				Registers:    new(27),
+				SpillBytes:   new(0),
+				Fault:        true,
+			},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "gfx1100"},
+			Code:     libHSACOGFX1100,
+			Symbol:   "xpu_Attn64",
+		},
+	},
+})
+
+// LaunchAttn64 launches the kernel Attn64 on the stream s over a grid of groups
+// blocks of 64x1x1 work-items, with the arguments of Attention after its Thread and its comptime parameter.
+// Buffers are bound in this order; scalars are uniforms.
+func LaunchAttn64(s *gpu.Stream, groups xpu.Dim3, o *gpu.Buffer[float32], q *gpu.Buffer[float32], k *gpu.Buffer[float32], v *gpu.Buffer[float32], tokens uint32, heads uint32, kvHeads uint32, dim uint32, ctx uint32, start uint32, scale float32) error {
+	return s.Launch(Attn64Kernel, groups, o, q, k, v, tokens, heads, kvHeads, dim, ctx, start, scale)
+}
+
+// attn64WGSL is the WGSL code of Attn64.
+const attn64WGSL = `struct xpu_Uniforms {
+    p_tokens: u32,
+    p_heads: u32,
+    p_kvHeads: u32,
+    p_dim: u32,
+    p_ctx: u32,
+    p_start: u32,
+    p_scale: f32,
+}
+
+@group(0) @binding(0) var<storage, read_write> b_o: array<f32>;
+@group(0) @binding(1) var<storage, read> b_q: array<f32>;
+@group(0) @binding(2) var<storage, read> b_k: array<f32>;
+@group(0) @binding(3) var<storage, read> b_v: array<f32>;
+@group(0) @binding(4) var<uniform> xpu_u: xpu_Uniforms;
+var<workgroup> s_qs: array<f32, 256>;
+var<workgroup> s_ss: array<f32, 64>;
+@group(0) @binding(5) var<storage, read_write> xpu_fault: atomic<u32>;
+
+// Go's comparison of the float32s of bits x and y: -1, 0 or 1, or 2 when either is NaN. Integer arithmetic, which no compiler may take for finite math.
+fn xpu_cmp_f32(x: u32, y: u32) -> i32 {
+    let a = select(i32(x & 2147483647u), -i32(x & 2147483647u), x > 2147483647u);
+    let b = select(i32(y & 2147483647u), -i32(y & 2147483647u), y > 2147483647u);
+    return select(select(select(-1i, 1i, a > b), 0i, a == b), 2i, max(x & 2147483647u, y & 2147483647u) > 2139095040u);
+}
+
+// Go's uint32 x / y; x / 0 records the fault Go panics with.
+fn xpu_div_u32(x: u32, y: u32) -> u32 {
+    if y == 0u {
+        atomicOr(&xpu_fault, 1u);
+        return x;
+    }
+    return x / y;
+}
+
+// The float32 with bits x, made at run time: an infinity or a NaN in a const-expression makes Tint refuse the shader.
+fn xpu_f32_of_bits(x: u32) -> f32 {
+    return bitcast<f32>(x);
+}
+
+fn f_maxNaN_1(a_a: f32, a_b: f32) -> f32 {
+    var v_a: f32 = a_a;
+    var v_b: f32 = a_b;
+    if (xpu_cmp_f32(bitcast<u32>(v_b), bitcast<u32>(v_b)) != 0i) || (xpu_cmp_f32(bitcast<u32>(v_b), bitcast<u32>(v_a)) == 1i) {
+        return v_b;
+    }
+    return v_a;
+}
+
+fn f_rescale_1(a_m_1: f32, a_n: f32) -> f32 {
+    var v_m_1: f32 = a_m_1;
+    var v_n: f32 = a_n;
+    if xpu_cmp_f32(bitcast<u32>(v_m_1), bitcast<u32>(v_n)) == 0i {
+        return 1.0f;
+    }
+    return exp(v_m_1 - v_n);
+}
+
+// main is kernel Attn64, block 64x1x1.
+@compute @workgroup_size(64, 1, 1)
+fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid: vec3<u32>) {
+    let v_l: u32 = lid.x;
+    let v_h: u32 = wid.x;
+    let v_tok: u32 = wid.y;
+    let v_kvh: u32 = xpu_div_u32(v_h, xpu_div_u32(xpu_u.p_heads, xpu_u.p_kvHeads));
+    let v_qbase: u32 = ((v_tok * xpu_u.p_heads) + v_h) * xpu_u.p_dim;
+    for (var v_d: u32 = v_l; v_d < xpu_u.p_dim; v_d = v_d + 64u) {
+        s_qs[v_d] = b_q[v_qbase + v_d];
+    }
+    workgroupBarrier();
+    let v_keys: u32 = min((xpu_u.p_start + v_tok) + 1u, xpu_u.p_ctx);
+    var v_m: f32;
+    v_m = xpu_f32_of_bits(4286578688u);
+    var v_sum: f32;
+    v_sum = f32();
+    var v_acc: array<f32, 8>;
+    v_acc = array<f32, 8>();
+    for (var v_k0: u32 = 0u; v_k0 < v_keys; v_k0 = v_k0 + 64u) {
+        let v_p: u32 = v_k0 + v_l;
+        var v_s: f32;
+        v_s = xpu_f32_of_bits(4286578688u);
+        if v_p < v_keys {
+            let v_kbase: u32 = ((v_p * xpu_u.p_kvHeads) + v_kvh) * xpu_u.p_dim;
+            var v_dot: f32;
+            v_dot = f32();
+            for (var v_d_1: u32 = 0u; v_d_1 < xpu_u.p_dim; v_d_1 = v_d_1 + 1u) {
+                v_dot = v_dot + (s_qs[v_d_1] * b_k[v_kbase + v_d_1]);
+            }
+            v_s = v_dot * xpu_u.p_scale;
+        }
+        s_ss[v_l] = v_s;
+        workgroupBarrier();
+        var v_n: f32;
+        v_n = v_m;
+        let v_count: u32 = min(v_keys - v_k0, 64u);
+        for (var v_j: u32 = 0u; v_j < v_count; v_j = v_j + 1u) {
+            v_n = f_maxNaN_1(v_n, s_ss[v_j]);
+        }
+        workgroupBarrier();
+        if v_p < v_keys {
+            s_ss[v_l] = f_rescale_1(v_s, v_n);
+        } else {
+            s_ss[v_l] = 0.0f;
+        }
+        workgroupBarrier();
+        let v_r: f32 = f_rescale_1(v_m, v_n);
+        v_sum = v_sum * v_r;
+        for (var v_j_1: u32 = 0u; v_j_1 < 4u; v_j_1 = v_j_1 + 1u) {
+            v_acc[v_j_1] = v_acc[v_j_1] * v_r;
+        }
+        for (var v_j_2: u32 = 0u; v_j_2 < v_count; v_j_2 = v_j_2 + 1u) {
+            let v_w: f32 = s_ss[v_j_2];
+            v_sum = v_sum + v_w;
+            let v_vbase: u32 = (((v_k0 + v_j_2) * xpu_u.p_kvHeads) + v_kvh) * xpu_u.p_dim;
+            for (var v_o_1: u32 = 0u; v_o_1 < 4u; v_o_1 = v_o_1 + 1u) {
+                {
+                    let v_d_2: u32 = v_l + (v_o_1 * 64u);
+                    if v_d_2 < xpu_u.p_dim {
+                        v_acc[v_o_1] = v_acc[v_o_1] + (v_w * b_v[v_vbase + v_d_2]);
+                    }
+                }
+            }
+        }
+        v_m = v_n;
+        workgroupBarrier();
+    }
+    for (var v_j_3: u32 = 0u; v_j_3 < 4u; v_j_3 = v_j_3 + 1u) {
+        {
+            let v_d_3: u32 = v_l + (v_j_3 * 64u);
+            if v_d_3 < xpu_u.p_dim {
+                b_o[v_qbase + v_d_3] = v_acc[v_j_3] / v_sum;
+            }
+        }
+    }
+}
+`
+
+// attn64CPU runs one block of the kernel Attn64 on the CPU.
+func attn64CPU(b *gpuimpl.CPUBlock) {
+	p_o := gpuimpl.CPUView[float32](b.Buffers[0])
+	p_q := gpuimpl.CPUView[float32](b.Buffers[1])
+	p_k := gpuimpl.CPUView[float32](b.Buffers[2])
+	p_v := gpuimpl.CPUView[float32](b.Buffers[3])
+	p_tokens := gpuimpl.CPUUniform[uint32](b.Uniforms, 0)
+	p_heads := gpuimpl.CPUUniform[uint32](b.Uniforms, 4)
+	p_kvHeads := gpuimpl.CPUUniform[uint32](b.Uniforms, 8)
+	p_dim := gpuimpl.CPUUniform[uint32](b.Uniforms, 12)
+	p_ctx := gpuimpl.CPUUniform[uint32](b.Uniforms, 16)
+	p_start := gpuimpl.CPUUniform[uint32](b.Uniforms, 20)
+	p_scale := gpuimpl.CPUUniform[float32](b.Uniforms, 24)
+	var s_qs [256]float32
+	var s_ss [64]float32
+	var a_acc [512]float32
+	var a_count [64]uint32
+	var a_keys [64]uint32
+	var a_kvh [64]uint32
+	var a_m [64]float32
+	var a_n [64]float32
+	var a_p [64]uint32
+	var a_s [64]float32
+	var a_sum [64]float32
+	var v_k0 uint32
+	gx0 := b.Group.X * 64
+	gy0 := b.Group.Y * 1
+	gz0 := b.Group.Z * 1
+	var ly uint32
+	var lz uint32
+	stop := b.Stopping()
+	_ = p_o
+	_ = p_q
+	_ = p_k
+	_ = p_v
+	_ = p_tokens
+	_ = p_heads
+	_ = p_kvHeads
+	_ = p_dim
+	_ = p_ctx
+	_ = p_start
+	_ = p_scale
+	_ = v_k0
+	_ = gx0
+	_ = gy0
+	_ = gz0
+	_ = ly
+	_ = lz
+	_ = stop
+	f_maxNaN_1 := func(lx, ly, lz uint32, v_a float32, v_b float32) float32 {
+		if (v_b != v_b) || (v_b > v_a) {
+			return v_b
+		}
+		return v_a
+	}
+	_ = f_maxNaN_1
+	f_rescale_1 := func(lx, ly, lz uint32, v_m_1 float32, v_n float32) float32 {
+		if v_m_1 == v_n {
+			return float32(1)
+		}
+		return xpu.Exp((v_m_1 - v_n))
+	}
+	_ = f_rescale_1
+	for lx := uint32(0); lx < 64; lx++ {
+		li := lx
+		_ = li
+		var v_kvh uint32
+		var v_l uint32 = lx
+		_ = v_l
+		var v_h uint32 = b.Group.X
+		_ = v_h
+		var v_tok uint32 = b.Group.Y
+		_ = v_tok
+		v_kvh = (v_h / (p_heads / p_kvHeads))
+		var v_qbase uint32 = (((v_tok * p_heads) + v_h) * p_dim)
+		_ = v_qbase
+		{
+			var v_d uint32 = v_l
+			_ = v_d
+			for v_d < p_dim {
+				if stop.Load() {
+					panic(gpuimpl.CPUStopped)
+				}
+				{
+					s_qs[v_d] = p_q[(v_qbase + v_d)]
+				}
+				v_d = (v_d + uint32(64))
+			}
+		}
+		a_kvh[li] = v_kvh
+	}
+	for lx := uint32(0); lx < 64; lx++ {
+		li := lx
+		_ = li
+		var v_acc [8]float32
+		var v_keys uint32
+		var v_m float32
+		var v_sum float32
+		var v_tok uint32 = b.Group.Y
+		_ = v_tok
+		v_keys = xpu.Min(((p_start + v_tok) + uint32(1)), p_ctx)
+		v_m = xpu.Float32FromBits(uint32(uint32(4286578688)))
+		v_sum = 0
+		v_acc = [8]float32{}
+		for e := range v_acc {
+			a_acc[e*64+int(li)] = v_acc[e]
+		}
+		a_keys[li] = v_keys
+		a_m[li] = v_m
+		a_sum[li] = v_sum
+	}
+	v_k0 = uint32(0)
+	for {
+		if stop.Load() {
+			panic(gpuimpl.CPUStopped)
+		}
+		c3, first3 := false, true
+		for lx := uint32(0); lx < 64; lx++ {
+			li := lx
+			_ = li
+			v_keys := a_keys[li]
+			_ = v_keys
+			if v := (v_k0 < v_keys); first3 {
+				c3, first3 = v, false
+			} else if v != c3 {
+				panic("xpu: kernel Attn64: work-items disagree on the condition around a barrier")
+			}
+		}
+		if !c3 {
+			break
+		}
+		for lx := uint32(0); lx < 64; lx++ {
+			li := lx
+			_ = li
+			v_keys := a_keys[li]
+			_ = v_keys
+			v_kvh := a_kvh[li]
+			_ = v_kvh
+			var v_p uint32
+			var v_s float32
+			var v_l uint32 = lx
+			_ = v_l
+			v_p = (v_k0 + v_l)
+			v_s = xpu.Float32FromBits(uint32(uint32(4286578688)))
+			if v_p < v_keys {
+				var v_kbase uint32 = (((v_p * p_kvHeads) + v_kvh) * p_dim)
+				_ = v_kbase
+				var v_dot float32
+				_ = v_dot
+				{
+					var v_d_1 uint32 = uint32(0)
+					_ = v_d_1
+					if p_dim-v_d_1 > 1024 {
+						for v_d_1 < p_dim {
+							if stop.Load() {
+								panic(gpuimpl.CPUStopped)
+							}
+							for end11 := v_d_1 + min(p_dim-v_d_1, 1024); v_d_1 < end11; {
+								{
+									v_dot = (v_dot + (s_qs[v_d_1] * p_k[(v_kbase+v_d_1)]))
+								}
+								v_d_1 = (v_d_1 + uint32(1))
+							}
+						}
+					} else {
+						for v_d_1 < p_dim {
+							{
+								v_dot = (v_dot + (s_qs[v_d_1] * p_k[(v_kbase+v_d_1)]))
+							}
+							v_d_1 = (v_d_1 + uint32(1))
+						}
+					}
+				}
+				v_s = (v_dot * p_scale)
+			}
+			s_ss[v_l] = v_s
+			a_p[li] = v_p
+			a_s[li] = v_s
+		}
+		for lx := uint32(0); lx < 64; lx++ {
+			li := lx
+			_ = li
+			var v_count uint32
+			v_keys := a_keys[li]
+			_ = v_keys
+			v_m := a_m[li]
+			_ = v_m
+			var v_n float32
+			v_n = v_m
+			v_count = xpu.Min((v_keys - v_k0), uint32(64))
+			{
+				var v_j uint32 = uint32(0)
+				_ = v_j
+				if v_count-v_j > 1024 {
+					for v_j < v_count {
+						if stop.Load() {
+							panic(gpuimpl.CPUStopped)
+						}
+						for end14 := v_j + min(v_count-v_j, 1024); v_j < end14; {
+							{
+								v_n = f_maxNaN_1(lx, ly, lz, v_n, s_ss[v_j])
+							}
+							v_j = (v_j + uint32(1))
+						}
+					}
+				} else {
+					for v_j < v_count {
+						{
+							v_n = f_maxNaN_1(lx, ly, lz, v_n, s_ss[v_j])
+						}
+						v_j = (v_j + uint32(1))
+					}
+				}
+			}
+			a_count[li] = v_count
+			a_n[li] = v_n
+		}
+		for lx := uint32(0); lx < 64; lx++ {
+			li := lx
+			_ = li
+			v_keys := a_keys[li]
+			_ = v_keys
+			v_n := a_n[li]
+			_ = v_n
+			v_p := a_p[li]
+			_ = v_p
+			v_s := a_s[li]
+			_ = v_s
+			var v_l uint32 = lx
+			_ = v_l
+			if v_p < v_keys {
+				s_ss[v_l] = f_rescale_1(lx, ly, lz, v_s, v_n)
+			} else {
+				s_ss[v_l] = float32(0)
+			}
+		}
+		for lx := uint32(0); lx < 64; lx++ {
+			li := lx
+			_ = li
+			var v_acc [8]float32
+			for e := range v_acc {
+				v_acc[e] = a_acc[e*64+int(li)]
+			}
+			v_count := a_count[li]
+			_ = v_count
+			v_kvh := a_kvh[li]
+			_ = v_kvh
+			v_m := a_m[li]
+			_ = v_m
+			v_n := a_n[li]
+			_ = v_n
+			v_sum := a_sum[li]
+			_ = v_sum
+			var v_l uint32 = lx
+			_ = v_l
+			var v_r float32 = f_rescale_1(lx, ly, lz, v_m, v_n)
+			_ = v_r
+			v_sum = (v_sum * v_r)
+			{
+				var v_j_1 uint32 = uint32(0)
+				_ = v_j_1
+				for v_j_1 < uint32(4) {
+					{
+						v_acc[v_j_1] = (v_acc[v_j_1] * v_r)
+					}
+					v_j_1 = (v_j_1 + uint32(1))
+				}
+			}
+			{
+				var v_j_2 uint32 = uint32(0)
+				_ = v_j_2
+				if v_count-v_j_2 > 1024 {
+					for v_j_2 < v_count {
+						if stop.Load() {
+							panic(gpuimpl.CPUStopped)
+						}
+						for end18 := v_j_2 + min(v_count-v_j_2, 1024); v_j_2 < end18; {
+							{
+								var v_w float32 = s_ss[v_j_2]
+								_ = v_w
+								v_sum = (v_sum + v_w)
+								var v_vbase uint32 = ((((v_k0 + v_j_2) * p_kvHeads) + v_kvh) * p_dim)
+								_ = v_vbase
+								{
+									var v_o_1 uint32 = uint32(0)
+									_ = v_o_1
+									for v_o_1 < uint32(4) {
+										{
+											{
+												var v_d_2 uint32 = (v_l + (v_o_1 * uint32(64)))
+												_ = v_d_2
+												if v_d_2 < p_dim {
+													v_acc[v_o_1] = (v_acc[v_o_1] + (v_w * p_v[(v_vbase+v_d_2)]))
+												}
+											}
+										}
+										v_o_1 = (v_o_1 + uint32(1))
+									}
+								}
+							}
+							v_j_2 = (v_j_2 + uint32(1))
+						}
+					}
+				} else {
+					for v_j_2 < v_count {
+						{
+							var v_w float32 = s_ss[v_j_2]
+							_ = v_w
+							v_sum = (v_sum + v_w)
+							var v_vbase uint32 = ((((v_k0 + v_j_2) * p_kvHeads) + v_kvh) * p_dim)
+							_ = v_vbase
+							{
+								var v_o_1 uint32 = uint32(0)
+								_ = v_o_1
+								for v_o_1 < uint32(4) {
+									{
+										{
+											var v_d_2 uint32 = (v_l + (v_o_1 * uint32(64)))
+											_ = v_d_2
+											if v_d_2 < p_dim {
+												v_acc[v_o_1] = (v_acc[v_o_1] + (v_w * p_v[(v_vbase+v_d_2)]))
+											}
+										}
+									}
+									v_o_1 = (v_o_1 + uint32(1))
+								}
+							}
+						}
+						v_j_2 = (v_j_2 + uint32(1))
+					}
+				}
+			}
+			v_m = v_n
+			for e := range v_acc {
+				a_acc[e*64+int(li)] = v_acc[e]
+			}
+			a_m[li] = v_m
+			a_sum[li] = v_sum
+		}
+		v_k0 = (v_k0 + uint32(64))
+	}
+	for lx := uint32(0); lx < 64; lx++ {
+		li := lx
+		_ = li
+		var v_acc [8]float32
+		for e := range v_acc {
+			v_acc[e] = a_acc[e*64+int(li)]
+		}
+		v_sum := a_sum[li]
+		_ = v_sum
+		var v_l uint32 = lx
+		_ = v_l
+		var v_h uint32 = b.Group.X
+		_ = v_h
+		var v_tok uint32 = b.Group.Y
+		_ = v_tok
+		var v_qbase uint32 = (((v_tok * p_heads) + v_h) * p_dim)
+		_ = v_qbase
+		{
+			var v_j_3 uint32 = uint32(0)
+			_ = v_j_3
+			for v_j_3 < uint32(4) {
+				{
+					{
+						var v_d_3 uint32 = (v_l + (v_j_3 * uint32(64)))
+						_ = v_d_3
+						if v_d_3 < p_dim {
+							p_o[(v_qbase + v_d_3)] = (v_acc[v_j_3] / v_sum)
+						}
+					}
+				}
+				v_j_3 = (v_j_3 + uint32(1))
+			}
+		}
+	}
+}
+
+// AttentionTemplate is the template Attention (Go function Attention): its members, in the
+// order of its //xpu:instance lines, are Attn32, Attn64, Attn128 and Attn256.
+var AttentionTemplate = gpuimpl.RegisterTemplate("github.com/goxpu/xpu/kernels/nn.Attention", Attn32Kernel, Attn64Kernel, Attn128Kernel, Attn256Kernel)
 
 // GELUKernel is the compiled form of the kernel GELU (Go function GELU).
 var GELUKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
@@ -2193,38 +4056,38 @@ var SoftmaxKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Func:        Softmax,
 	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:0085d232084d68e17cbe10ee358f94a72252eb13826960d767c9356d8e649e13",
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:72e973551c742431baaaba4e8354915537642b7781cc2e52458db8ef6c3b9029",
 				PrivateBytes: new(96),
 				NativeOps:    []string{"bitcast", "exp", "max", "select", "workgroupBarrier"},
 			},
 			Code: softmaxWGSL,
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:35ddb86363b3ebc54eb023aa67e3d0a8e034aac75f04df5474dac1b3b289d392",
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:7170b12cbda41c0523c1682594adab70802914ecb0945fe0c0f05eb36b826265",
 				NativeOps: []string{"xpu.Exp", "xpu.Float32FromBits"},
 			},
 			Entry: softmaxCPU,
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:1847d8d217fdff018eb0c521aef752b226ec6a46050ceef8b56d7e2362d03490"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:d9a3c52aca36ab11c3af98c484dc553c8be4027d8f7faa467a4bd45c4df5ba20"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v3"},
 			Code:     libLLVMHOSTX8664V3,
 			Symbol:   "xpu_Softmax",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:0969cb20224c5f84d8f34272f3eff6ca0ed113f98b9a84e260fbe824cab6283f"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:f6b14257a67a449295b14ffab386fb351ebd4a88c6bb9fa36ebda4c96a4a4079"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
 			Code:     libLLVMHOSTX8664V4,
 			Symbol:   "xpu_Softmax",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:91a0c43e78079a9e6acc68a5eec415c6582ee31de9861b30cf101ba6229ca69a"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:2cea0571b40d1137d0929a8b85bd9545bef10677fa88613cc80b24df5f3be66c"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "armv8-a"},
 			Code:     libLLVMHOSTARMV8A,
 			Symbol:   "xpu_Softmax",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cuda", Target: "ptx", Hash: "sha256:153caeada1bcc9ee3aca880ad7199ba5ba1e04c4f4fc953cd4ae0c2b605d0bbe",
+			Manifest: gpuimpl.Manifest{Backend: "cuda", Target: "ptx", Hash: "sha256:66561c27924997d24d6c28dfaa866e41464953cf48d51ef122e4ff309277b6a0",
 				PrivateBytes: new(96),
 				Fault:        true,
 			},
@@ -2233,7 +4096,7 @@ var SoftmaxKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_Softmax",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:4382909f8f84f90d2a26b07cf4d21551421821bb77cc6c09c9d2b26926325ea8",
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:860d5a86715ba03db440e3980f5ce22ac3a3f1dd2915e00e733a65efb401a7a6",
 				PrivateBytes: new(96),
 				Registers:    new(12),
 				SpillBytes:   new(0),
@@ -2244,7 +4107,7 @@ var SoftmaxKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_Softmax",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:e3c4dfebc5d49122e1ec77a51ffce87a6da51f6ba4b8ff46db68d8008e6cc2f3",
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:2744184edb0dcef625ca1cb93a2a86b01c42f39685bcdf964ea23fe68a94df6a",
 				PrivateBytes: new(96),
 				Registers:    new(12),
 				SpillBytes:   new(0),
@@ -2255,7 +4118,7 @@ var SoftmaxKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_Softmax",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:ab501058c9fc798d558094566f6188c22b17b49bd7e1cf895958d911dee8ba71",
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:fc5341289a84b17be8b349cb90b30f3a63888d6c0c1268e465906a2417b9376e",
 				PrivateBytes: new(96),
 				Registers:    new(11),
 				SpillBytes:   new(0),
@@ -2305,7 +4168,7 @@ fn f_rowOf() -> u32 {
     return (xpu_wid.y * xpu_nwg.x) + xpu_wid.x;
 }
 
-fn f_maxNaN_1(a_a: f32, a_b: f32) -> f32 {
+fn f_maxNaN_4(a_a: f32, a_b: f32) -> f32 {
     var v_a: f32 = a_a;
     var v_b: f32 = a_b;
     if (xpu_cmp_f32(bitcast<u32>(v_b), bitcast<u32>(v_b)) != 0i) || (xpu_cmp_f32(bitcast<u32>(v_b), bitcast<u32>(v_a)) == 1i) {
@@ -2314,7 +4177,7 @@ fn f_maxNaN_1(a_a: f32, a_b: f32) -> f32 {
     return v_a;
 }
 
-fn f_rescale_1(a_m_1: f32, a_n: f32) -> f32 {
+fn f_rescale_4(a_m_1: f32, a_n: f32) -> f32 {
     var v_m_1: f32 = a_m_1;
     var v_n: f32 = a_n;
     if xpu_cmp_f32(bitcast<u32>(v_m_1), bitcast<u32>(v_n)) == 0i {
@@ -2338,8 +4201,8 @@ fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid
     if v_row < xpu_u.p_rows {
         for (var v_j: u32 = v_l; v_j < xpu_u.p_cols; v_j = v_j + 256u) {
             let v_v: f32 = b_x[v_base + v_j];
-            let v_n: f32 = f_maxNaN_1(v_m, v_v);
-            v_s = (v_s * f_rescale_1(v_m, v_n)) + f_rescale_1(v_v, v_n);
+            let v_n: f32 = f_maxNaN_4(v_m, v_v);
+            v_s = (v_s * f_rescale_4(v_m, v_n)) + f_rescale_4(v_v, v_n);
             v_m = v_n;
         }
     }
@@ -2352,8 +4215,8 @@ fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid
         if v_l < v_step {
             let v_a: f32 = s_ms[v_l];
             let v_b: f32 = s_ms[v_l + v_step];
-            let v_n_1: f32 = f_maxNaN_1(v_a, v_b);
-            s_ss[v_l] = (s_ss[v_l] * f_rescale_1(v_a, v_n_1)) + (s_ss[v_l + v_step] * f_rescale_1(v_b, v_n_1));
+            let v_n_1: f32 = f_maxNaN_4(v_a, v_b);
+            s_ss[v_l] = (s_ss[v_l] * f_rescale_4(v_a, v_n_1)) + (s_ss[v_l + v_step] * f_rescale_4(v_b, v_n_1));
             s_ms[v_l] = v_n_1;
         }
         workgroupBarrier();
@@ -2404,20 +4267,20 @@ func softmaxCPU(b *gpuimpl.CPUBlock) {
 		return ((b.Group.Y * b.Groups.X) + b.Group.X)
 	}
 	_ = f_rowOf
-	f_maxNaN_1 := func(lx, ly, lz uint32, v_a float32, v_b float32) float32 {
+	f_maxNaN_4 := func(lx, ly, lz uint32, v_a float32, v_b float32) float32 {
 		if (v_b != v_b) || (v_b > v_a) {
 			return v_b
 		}
 		return v_a
 	}
-	_ = f_maxNaN_1
-	f_rescale_1 := func(lx, ly, lz uint32, v_m_1 float32, v_n float32) float32 {
+	_ = f_maxNaN_4
+	f_rescale_4 := func(lx, ly, lz uint32, v_m_1 float32, v_n float32) float32 {
 		if v_m_1 == v_n {
 			return float32(1)
 		}
 		return xpu.Exp((v_m_1 - v_n))
 	}
-	_ = f_rescale_1
+	_ = f_rescale_4
 	for lx := uint32(0); lx < 256; lx++ {
 		li := lx
 		_ = li
@@ -2442,9 +4305,9 @@ func softmaxCPU(b *gpuimpl.CPUBlock) {
 					{
 						var v_v float32 = p_x[(v_base + v_j)]
 						_ = v_v
-						var v_n float32 = f_maxNaN_1(lx, ly, lz, v_m, v_v)
+						var v_n float32 = f_maxNaN_4(lx, ly, lz, v_m, v_v)
 						_ = v_n
-						v_s = ((v_s * f_rescale_1(lx, ly, lz, v_m, v_n)) + f_rescale_1(lx, ly, lz, v_v, v_n))
+						v_s = ((v_s * f_rescale_4(lx, ly, lz, v_m, v_n)) + f_rescale_4(lx, ly, lz, v_v, v_n))
 						v_m = v_n
 					}
 					v_j = (v_j + uint32(256))
@@ -2504,9 +4367,9 @@ func softmaxCPU(b *gpuimpl.CPUBlock) {
 				_ = v_a
 				var v_b float32 = s_ms[(v_l + v_step)]
 				_ = v_b
-				var v_n_1 float32 = f_maxNaN_1(lx, ly, lz, v_a, v_b)
+				var v_n_1 float32 = f_maxNaN_4(lx, ly, lz, v_a, v_b)
 				_ = v_n_1
-				s_ss[v_l] = ((s_ss[v_l] * f_rescale_1(lx, ly, lz, v_a, v_n_1)) + (s_ss[(v_l+v_step)] * f_rescale_1(lx, ly, lz, v_b, v_n_1)))
+				s_ss[v_l] = ((s_ss[v_l] * f_rescale_4(lx, ly, lz, v_a, v_n_1)) + (s_ss[(v_l+v_step)] * f_rescale_4(lx, ly, lz, v_b, v_n_1)))
 				s_ms[v_l] = v_n_1
 			}
 		}
