@@ -40,16 +40,26 @@ func MatVecInputMajorQ8_0(t xpu.Thread, y, x []float32, w []uint32, rows, cols, 
 		if r < rows {
 			for b := ly; b < nb; b += imPhases {
 				o := (b*rows + r) * 34
+				// The block's 34 bytes at an even offset lie in nine
+				// words whichever half it starts on: nine loads, the
+				// same for every work-item, and shifts by sh (0 or 16)
+				// in place of wordAt's branch, which neighbouring
+				// blocks would take both ways.
+				var v [9]uint32
+				for k := uint32(0); k < 9; k++ {
+					v[k] = w[o>>2+k]
+				}
+				sh := (o & 2) * 8
 				s := float32(0)
 				for k := uint32(0); k < 8; k++ {
-					q := wordAt(w, o+quantsAt+k*4)
+					q := v[k]>>16>>sh | v[k+1]<<(16-sh)
 					xi := b*32 + k*4
 					s += float32(int32(q<<24)>>24) * x[xi]
 					s += float32(int32(q<<16)>>24) * x[xi+1]
 					s += float32(int32(q<<8)>>24) * x[xi+2]
 					s += float32(int32(q)>>24) * x[xi+3]
 				}
-				acc += halfBits(halfAt(w, o)) * s
+				acc += halfBits((v[0]>>sh)&0xFFFF) * s
 			}
 		}
 		// The phases' sums, added by phase 0's work-item in phase order
@@ -85,9 +95,16 @@ func MatVecInputMajorQ4_0(t xpu.Thread, y, x []float32, w []uint32, rows, cols, 
 		if r < rows {
 			for b := ly; b < nb; b += imPhases {
 				o := (b*rows + r) * 18
+				// The block's 18 bytes lie in five words (see
+				// MatVecInputMajorQ8_0).
+				var v [5]uint32
+				for k := uint32(0); k < 5; k++ {
+					v[k] = w[o>>2+k]
+				}
+				sh := (o & 2) * 8
 				s := float32(0)
 				for k := uint32(0); k < 4; k++ {
-					q := wordAt(w, o+quantsAt+k*4)
+					q := v[k]>>16>>sh | v[k+1]<<(16-sh)
 					for j := uint32(0); j < 4; j++ {
 						v := q >> (j * 8)
 						xi := b*32 + k*4 + j
@@ -95,7 +112,7 @@ func MatVecInputMajorQ4_0(t xpu.Thread, y, x []float32, w []uint32, rows, cols, 
 						s += float32(int32((v>>4)&0xF)-8) * x[xi+16]
 					}
 				}
-				acc += halfBits(halfAt(w, o)) * s
+				acc += halfBits((v[0]>>sh)&0xFFFF) * s
 			}
 		}
 		// The phases' sums, added by phase 0's work-item in phase order

@@ -2630,39 +2630,39 @@ var MatVecInputMajorQ4_0Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Func:        MatVecInputMajorQ4_0,
 	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:63378e3c77900aa0ea559e87352496d7a3bb17ccf4905b569307bc99ed0c5ffc",
-				PrivateBytes: new(92),
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:f4436ac0bbaee52edca036bc4dbf444c6b41d6a14671a1c1abf39b560eff8863",
+				PrivateBytes: new(108),
 				NativeOps:    []string{"bitcast", "select", "storageBarrier", "workgroupBarrier"},
 			},
 			Code: matVecInputMajorQ4_0WGSL,
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:cb0552692a1b2ad1c5bf4aa4f45880995b4869b798802a041a1bcecdd8477492",
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:c6d95e2918a9c74e23263c5a3576288c3fdbce2af747fe7bdddf849a6af1920b",
 				NativeOps: []string{"xpu.Float32FromBits"},
 			},
 			Entry: matVecInputMajorQ4_0CPU,
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:b12c13d33218b50d3a620d10cd6a3debb43b4708de1cd0b08a742787dd0e2245"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:407061cd82c6700e81a8933f6272e97485ffde2be22c7c686f8b56591d0f4fc8"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v3"},
 			Code:     libLLVMHOSTX8664V3,
 			Symbol:   "xpu_MatVecInputMajorQ4_0",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:64bc32fba751e2290556304ca2a2a88bca748ad161a239e8253043b2176495db"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:6ae8785faa2de5422595e89c30ef8b67ae16b8122bbbf2e1eada787cda51262a"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
 			Code:     libLLVMHOSTX8664V4,
 			Symbol:   "xpu_MatVecInputMajorQ4_0",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:4b2c5abdb3f2659bb44a38dbd5bce1e091a78e195ec62bdd4145f80d4b1a6e0f"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:dd8b7e6aa468b5255822bec775997888913bf59c81adf6544920dd4a7c438c0c"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "armv8-a"},
 			Code:     libLLVMHOSTARMV8A,
 			Symbol:   "xpu_MatVecInputMajorQ4_0",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cuda", Target: "ptx", Hash: "sha256:4c14f48222dc44c5e2c84f56bd0ea6611d322b6a4de3e2382aade060b6e87a9f",
-				PrivateBytes: new(92),
+			Manifest: gpuimpl.Manifest{Backend: "cuda", Target: "ptx", Hash: "sha256:851a628be37fb9389c622cffb611046aa494a774f22a421d9d72a970df1605e8",
+				PrivateBytes: new(108),
 				Fault:        true,
 			},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "sm_70"},
@@ -2670,9 +2670,9 @@ var MatVecInputMajorQ4_0Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_MatVecInputMajorQ4_0",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:86e34e1f60f80f16f06a67bdee6fe259f6bd3d6cb1a6e1b7d0468fba99817307",
-				PrivateBytes: new(92),
-				Registers:    new(61),
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:867c727a71bbde0a9a01e7efc649efe3435da34691c6d50ee9c572bfd0ce1152",
+				PrivateBytes: new(108),
+				Registers:    new(55),
 				SpillBytes:   new(0),
 				Fault:        true,
 			},
@@ -2681,9 +2681,9 @@ var MatVecInputMajorQ4_0Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_MatVecInputMajorQ4_0",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:abec80108a8c7e42a9fb9d920463dd1a08fc0211be14b66074560aed07faf3a8",
-				PrivateBytes: new(92),
-				Registers:    new(60),
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:4488c544022d14cda608e71696f3ad37e1c0d613052a220bbe7a252d5f72f506",
+				PrivateBytes: new(108),
+				Registers:    new(54),
 				SpillBytes:   new(0),
 				Fault:        true,
 			},
@@ -2692,9 +2692,9 @@ var MatVecInputMajorQ4_0Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_MatVecInputMajorQ4_0",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:01dbeb3e66a9f4ef4d3a5e61612c0e963eced72e8826ee55144ed0fc4f433318",
-				PrivateBytes: new(92),
-				Registers:    new(62),
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:a181c7540649eb9b11a13818831d70e3d5ec0413b1ad853db74e5a3d005cdcf5",
+				PrivateBytes: new(108),
+				Registers:    new(50),
 				SpillBytes:   new(0),
 				Fault:        true,
 			},
@@ -2725,23 +2725,14 @@ const matVecInputMajorQ4_0WGSL = `struct xpu_Uniforms {
 @group(0) @binding(3) var<uniform> xpu_u: xpu_Uniforms;
 var<workgroup> s_part: array<f32, 256>;
 
+// Go's uint32 x << y: 0 when y >= 32 (WGSL takes y modulo 32).
+fn xpu_shl_u32(x: u32, y: u32) -> u32 {
+    return select(0u, x << (y & 31u), y < 32u);
+}
+
 // Go's uint32 x >> y: 0 when y >= 32 (WGSL takes y modulo 32).
 fn xpu_shr_u32(x: u32, y: u32) -> u32 {
     return select(0u, x >> (y & 31u), y < 32u);
-}
-
-fn f_wordAt_5(a_o: u32) -> u32 {
-    var v_o: u32 = a_o;
-    let v_i: u32 = v_o >> 2u;
-    if (v_o & 2u) == 0u {
-        return b_w[v_i];
-    }
-    return (b_w[v_i] >> 16u) | (b_w[v_i + 1u] << 16u);
-}
-
-fn f_halfAt_10(a_o: u32) -> u32 {
-    var v_o: u32 = a_o;
-    return xpu_shr_u32(b_w[v_o >> 2u], (v_o & 2u) * 8u) & 65535u;
 }
 
 fn f_halfBits_10(a_h: u32) -> f32 {
@@ -2786,18 +2777,24 @@ fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid
         if v_r < xpu_u.p_rows {
             for (var v_b: u32 = v_ly; v_b < v_nb; v_b = v_b + 8u) {
                 let v_o: u32 = ((v_b * xpu_u.p_rows) + v_r) * 18u;
+                var v_v: array<u32, 5>;
+                v_v = array<u32, 5>();
+                for (var v_k: u32 = 0u; v_k < 5u; v_k = v_k + 1u) {
+                    v_v[v_k] = b_w[(v_o >> 2u) + v_k];
+                }
+                let v_sh: u32 = (v_o & 2u) * 8u;
                 var v_s: f32;
                 v_s = 0.0f;
-                for (var v_k: u32 = 0u; v_k < 4u; v_k = v_k + 1u) {
-                    let v_q: u32 = f_wordAt_5((v_o + 2u) + (v_k * 4u));
+                for (var v_k_1: u32 = 0u; v_k_1 < 4u; v_k_1 = v_k_1 + 1u) {
+                    let v_q: u32 = xpu_shr_u32(v_v[v_k_1] >> 16u, v_sh) | xpu_shl_u32(v_v[v_k_1 + 1u], 16u - v_sh);
                     for (var v_j: u32 = 0u; v_j < 4u; v_j = v_j + 1u) {
-                        let v_v: u32 = xpu_shr_u32(v_q, v_j * 8u);
-                        let v_xi: u32 = ((v_b * 32u) + (v_k * 4u)) + v_j;
-                        v_s = v_s + (f32(i32(v_v & 15u) - 8i) * b_x[v_xi]);
-                        v_s = v_s + (f32(i32((v_v >> 4u) & 15u) - 8i) * b_x[v_xi + 16u]);
+                        let v_v_1: u32 = xpu_shr_u32(v_q, v_j * 8u);
+                        let v_xi: u32 = ((v_b * 32u) + (v_k_1 * 4u)) + v_j;
+                        v_s = v_s + (f32(i32(v_v_1 & 15u) - 8i) * b_x[v_xi]);
+                        v_s = v_s + (f32(i32((v_v_1 >> 4u) & 15u) - 8i) * b_x[v_xi + 16u]);
                     }
                 }
-                v_acc = v_acc + (f_halfBits_10(f_halfAt_10(v_o)) * v_s);
+                v_acc = v_acc + (f_halfBits_10(xpu_shr_u32(v_v[0u], v_sh) & 65535u) * v_s);
             }
         }
         s_part[(v_ly * 32u) + v_lx] = v_acc;
@@ -2846,19 +2843,6 @@ func matVecInputMajorQ4_0CPU(b *gpuimpl.CPUBlock) {
 	_ = gz0
 	_ = lz
 	_ = stop
-	f_wordAt_5 := func(lx, ly, lz uint32, v_o uint32) uint32 {
-		var v_i uint32 = (v_o >> uint32(2))
-		_ = v_i
-		if (v_o & uint32(2)) == uint32(0) {
-			return p_w[v_i]
-		}
-		return ((p_w[v_i] >> uint32(16)) | (p_w[(v_i+uint32(1))] << uint32(16)))
-	}
-	_ = f_wordAt_5
-	f_halfAt_10 := func(lx, ly, lz uint32, v_o uint32) uint32 {
-		return ((p_w[(v_o>>uint32(2))] >> ((v_o & uint32(2)) * uint32(8))) & uint32(65535))
-	}
-	_ = f_halfAt_10
 	f_halfBits_10 := func(lx, ly, lz uint32, v_h uint32) float32 {
 		var v_sign uint32 = ((v_h & uint32(32768)) << uint32(16))
 		_ = v_sign
@@ -2935,35 +2919,49 @@ func matVecInputMajorQ4_0CPU(b *gpuimpl.CPUBlock) {
 							{
 								var v_o uint32 = (((v_b * p_rows) + v_r) * uint32(18))
 								_ = v_o
-								var v_s float32 = float32(0)
-								_ = v_s
+								var v_v [5]uint32
+								_ = v_v
 								{
 									var v_k uint32 = uint32(0)
 									_ = v_k
-									for v_k < uint32(4) {
+									for v_k < uint32(5) {
 										{
-											var v_q uint32 = f_wordAt_5(lx, ly, lz, ((v_o + uint32(2)) + (v_k * uint32(4))))
+											v_v[v_k] = p_w[((v_o >> uint32(2)) + v_k)]
+										}
+										v_k = (v_k + uint32(1))
+									}
+								}
+								var v_sh uint32 = ((v_o & uint32(2)) * uint32(8))
+								_ = v_sh
+								var v_s float32 = float32(0)
+								_ = v_s
+								{
+									var v_k_1 uint32 = uint32(0)
+									_ = v_k_1
+									for v_k_1 < uint32(4) {
+										{
+											var v_q uint32 = (((v_v[v_k_1] >> uint32(16)) >> v_sh) | (v_v[(v_k_1+uint32(1))] << (uint32(16) - v_sh)))
 											_ = v_q
 											{
 												var v_j uint32 = uint32(0)
 												_ = v_j
 												for v_j < uint32(4) {
 													{
-														var v_v uint32 = (v_q >> (v_j * uint32(8)))
-														_ = v_v
-														var v_xi uint32 = (((v_b * uint32(32)) + (v_k * uint32(4))) + v_j)
+														var v_v_1 uint32 = (v_q >> (v_j * uint32(8)))
+														_ = v_v_1
+														var v_xi uint32 = (((v_b * uint32(32)) + (v_k_1 * uint32(4))) + v_j)
 														_ = v_xi
-														v_s = (v_s + (float32((int32((v_v & uint32(15))) - int32(8))) * p_x[v_xi]))
-														v_s = (v_s + (float32((int32(((v_v >> uint32(4)) & uint32(15))) - int32(8))) * p_x[(v_xi+uint32(16))]))
+														v_s = (v_s + (float32((int32((v_v_1 & uint32(15))) - int32(8))) * p_x[v_xi]))
+														v_s = (v_s + (float32((int32(((v_v_1 >> uint32(4)) & uint32(15))) - int32(8))) * p_x[(v_xi+uint32(16))]))
 													}
 													v_j = (v_j + uint32(1))
 												}
 											}
 										}
-										v_k = (v_k + uint32(1))
+										v_k_1 = (v_k_1 + uint32(1))
 									}
 								}
-								v_acc = (v_acc + (f_halfBits_10(lx, ly, lz, f_halfAt_10(lx, ly, lz, v_o)) * v_s))
+								v_acc = (v_acc + (f_halfBits_10(lx, ly, lz, ((v_v[uint32(0)]>>v_sh)&uint32(65535))) * v_s))
 							}
 							v_b = (v_b + uint32(8))
 						}
@@ -3022,38 +3020,38 @@ var MatVecInputMajorQ4_KKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Func:        MatVecInputMajorQ4_K,
 	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:dd71c3c0f8e2abaf3c78ac87da1c6497e408ad720a8071e18803286e5338f4d8",
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:123f89868cfa3b88777297b5500d6fca46686acd3a8f45e0672980c382e3c5f9",
 				PrivateBytes: new(164),
 				NativeOps:    []string{"bitcast", "select", "storageBarrier", "workgroupBarrier"},
 			},
 			Code: matVecInputMajorQ4_KWGSL,
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:bcc9a0e227465a0b2a67d78b051ac3101c36f01eab49682f7ca88f3e66c1030e",
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:3c6c9af15126749844b8b0ce4f947a9f14657670b09e440c7bf5fa487ebcf832",
 				NativeOps: []string{"xpu.Float32FromBits"},
 			},
 			Entry: matVecInputMajorQ4_KCPU,
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:9a012aef58951af29f94a042ea7311651ef13136e113cd8cc447c4ad8f2f3023"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:cf688a8ef715e2a243920592aeaf8bd3ad204bf3ad6e5725ed7b3c07c85f1781"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v3"},
 			Code:     libLLVMHOSTX8664V3,
 			Symbol:   "xpu_MatVecInputMajorQ4_K",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:0adb447a855851c4a63c6adb159ee404806b8b75db42186789f9f75ad251f71b"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:964ae86744f236ee11b94b97692c52af707220097446f324977fe35fe3ad3b5a"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
 			Code:     libLLVMHOSTX8664V4,
 			Symbol:   "xpu_MatVecInputMajorQ4_K",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:50c97f90ea1247e65617e8ad4c902e2c2beaac79014c86f55e346a48b6423867"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:c8766d999076fa8771925e9107daa040c535a7f1d759e93b19842cf593b32e57"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "armv8-a"},
 			Code:     libLLVMHOSTARMV8A,
 			Symbol:   "xpu_MatVecInputMajorQ4_K",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cuda", Target: "ptx", Hash: "sha256:8bfa80a494ad42ae350c89fff2724001dca94ebcb19e0da7e9217d9c26dc03be",
+			Manifest: gpuimpl.Manifest{Backend: "cuda", Target: "ptx", Hash: "sha256:f8bcedd4a814a6f5413d549fb6e75b0760c52632bd3ce2318544e90a14ec1d71",
 				PrivateBytes: new(164),
 				Fault:        true,
 			},
@@ -3062,7 +3060,7 @@ var MatVecInputMajorQ4_KKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_MatVecInputMajorQ4_K",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:5471afbe9d7cc1601c991b4e43ba35f2efbf91ecc89ad5246c2656baf60aa0d7",
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:880ecca5e24a220036e8c173b495f386d93f78d1039b053c8fd64533acc57bf6",
 				PrivateBytes: new(164),
 				Registers:    new(52),
 				SpillBytes:   new(0),
@@ -3073,7 +3071,7 @@ var MatVecInputMajorQ4_KKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_MatVecInputMajorQ4_K",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:03c871af47827cddae8e17c62864863bd13147b325e94222af0d677d1c5ecb29",
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:b632aa080c8a1c774d218847c4171cdbec16cf96c6be122af5bbb18623c2c88d",
 				PrivateBytes: new(164),
 				Registers:    new(52),
 				SpillBytes:   new(0),
@@ -3084,7 +3082,7 @@ var MatVecInputMajorQ4_KKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_MatVecInputMajorQ4_K",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:8e3a74f1f35f65fe792a34a936f0e51cd8dfdded15a8ab1371f43a099bd596e5",
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:8c61dbd260d66259a82d384eb17a55d9d48891af8d9413e0c6ffed86672a239e",
 				PrivateBytes: new(164),
 				Registers:    new(47),
 				SpillBytes:   new(0),
@@ -3122,7 +3120,7 @@ fn xpu_shr_u32(x: u32, y: u32) -> u32 {
     return select(0u, x >> (y & 31u), y < 32u);
 }
 
-fn f_halfAt_11(a_o: u32) -> u32 {
+fn f_halfAt_9(a_o: u32) -> u32 {
     var v_o: u32 = a_o;
     return xpu_shr_u32(b_w[v_o >> 2u], (v_o & 2u) * 8u) & 65535u;
 }
@@ -3217,8 +3215,8 @@ fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid
                         v_x1 = v_x1 + v_xb;
                     }
                 }
-                let v_d: f32 = f_halfBits_11(f_halfAt_11(v_o));
-                let v_dmin: f32 = f_halfBits_11(f_halfAt_11(v_o + 2u));
+                let v_d: f32 = f_halfBits_11(f_halfAt_9(v_o));
+                let v_dmin: f32 = f_halfBits_11(f_halfAt_9(v_o + 2u));
                 let v_d0: f32 = v_d * f32(f_scaleK4_3(v_o, 2u * v_p));
                 let v_m0: f32 = v_dmin * f32(f_minK4_3(v_o, 2u * v_p));
                 let v_d1: f32 = v_d * f32(f_scaleK4_3(v_o, (2u * v_p) + 1u));
@@ -3272,10 +3270,10 @@ func matVecInputMajorQ4_KCPU(b *gpuimpl.CPUBlock) {
 	_ = gz0
 	_ = lz
 	_ = stop
-	f_halfAt_11 := func(lx, ly, lz uint32, v_o uint32) uint32 {
+	f_halfAt_9 := func(lx, ly, lz uint32, v_o uint32) uint32 {
 		return ((p_w[(v_o>>uint32(2))] >> ((v_o & uint32(2)) * uint32(8))) & uint32(65535))
 	}
-	_ = f_halfAt_11
+	_ = f_halfAt_9
 	f_halfBits_11 := func(lx, ly, lz uint32, v_h uint32) float32 {
 		var v_sign uint32 = ((v_h & uint32(32768)) << uint32(16))
 		_ = v_sign
@@ -3418,9 +3416,9 @@ func matVecInputMajorQ4_KCPU(b *gpuimpl.CPUBlock) {
 										v_k = (v_k + uint32(1))
 									}
 								}
-								var v_d float32 = f_halfBits_11(lx, ly, lz, f_halfAt_11(lx, ly, lz, v_o))
+								var v_d float32 = f_halfBits_11(lx, ly, lz, f_halfAt_9(lx, ly, lz, v_o))
 								_ = v_d
-								var v_dmin float32 = f_halfBits_11(lx, ly, lz, f_halfAt_11(lx, ly, lz, (v_o+uint32(2))))
+								var v_dmin float32 = f_halfBits_11(lx, ly, lz, f_halfAt_9(lx, ly, lz, (v_o+uint32(2))))
 								_ = v_dmin
 								var v_d0 float32 = (v_d * float32(f_scaleK4_3(lx, ly, lz, v_o, (uint32(2)*v_p))))
 								_ = v_d0
@@ -3489,39 +3487,39 @@ var MatVecInputMajorQ8_0Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Func:        MatVecInputMajorQ8_0,
 	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:102e5d4f1730be4c7b15d313521b4aee6be3b659923152620d58ebfb04302cb8",
-				PrivateBytes: new(84),
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:cb703711de41645be234d5d09202f0560d50611bb29837aea42aa15679969aa6",
+				PrivateBytes: new(116),
 				NativeOps:    []string{"bitcast", "select", "storageBarrier", "workgroupBarrier"},
 			},
 			Code: matVecInputMajorQ8_0WGSL,
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:f9cf8609c9b18fed2aa9e33bf7ae3d5ef8613b910f8c3183ea7f425b43f8c5f8",
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:4d37c1ff430eb8b2d0888a11819023fa555123b5e2dc49f3b88c4c05e59fd0d1",
 				NativeOps: []string{"xpu.Float32FromBits"},
 			},
 			Entry: matVecInputMajorQ8_0CPU,
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:2ac378f0ec29aa342796796b349899623f85adb11f66471d2b7d8bb6cc5006b3"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:7eef75acfa8af8ac35fead86ae86b1d334a957a2abb61a27bb1090ce545ee5af"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v3"},
 			Code:     libLLVMHOSTX8664V3,
 			Symbol:   "xpu_MatVecInputMajorQ8_0",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:e27ec1ce195cac16e2eb883967ae8909344a48bf50591b6f540849e3f8dc617b"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:30c5d88c25ce775d320b3d0198e0d36d06d2a2478043af2a1a7733b0008302a4"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
 			Code:     libLLVMHOSTX8664V4,
 			Symbol:   "xpu_MatVecInputMajorQ8_0",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:6bb739650d20b15068b0e62dbd651ebd2e71a5239adada7e264d5ad0146b45c7"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:aab439f529aa5dcf5ff3057606bde5a7ad4df6ab364db326a072460aa23182a6"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "armv8-a"},
 			Code:     libLLVMHOSTARMV8A,
 			Symbol:   "xpu_MatVecInputMajorQ8_0",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cuda", Target: "ptx", Hash: "sha256:766cd22339c56664155bda86c0b4b84d10639ffacac93be09710c71f69f17c60",
-				PrivateBytes: new(84),
+			Manifest: gpuimpl.Manifest{Backend: "cuda", Target: "ptx", Hash: "sha256:c438086cad1f74b287128579c4cd2713ab2930db337c31cf40e8ce0866dc6cd5",
+				PrivateBytes: new(116),
 				Fault:        true,
 			},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "sm_70"},
@@ -3529,9 +3527,9 @@ var MatVecInputMajorQ8_0Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_MatVecInputMajorQ8_0",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:90c0844fec8db6917ca68dffae54a2ca76d397482cba018763f8d5ae005fbc69",
-				PrivateBytes: new(84),
-				Registers:    new(65),
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:ceca81ab747eeb3c95a1a4f89bf301059e2ef3c8a621cb610bc264c8a60d138c",
+				PrivateBytes: new(116),
+				Registers:    new(56),
 				SpillBytes:   new(0),
 				Fault:        true,
 			},
@@ -3540,9 +3538,9 @@ var MatVecInputMajorQ8_0Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_MatVecInputMajorQ8_0",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:51ecd7825957c898aa5e8d247c07fbffa81181b8faf5737ee4185da5295492c9",
-				PrivateBytes: new(84),
-				Registers:    new(65),
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:e6950c3ead9c84e45375f3c40dd9231b1490f3a2287059037cd57916371dc418",
+				PrivateBytes: new(116),
+				Registers:    new(56),
 				SpillBytes:   new(0),
 				Fault:        true,
 			},
@@ -3551,9 +3549,9 @@ var MatVecInputMajorQ8_0Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_MatVecInputMajorQ8_0",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:d8e8c6d31b3254b3c89bcd1c9c8ff7e9f3a39125fcebba07b7074e1da0d60649",
-				PrivateBytes: new(84),
-				Registers:    new(27),
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:6c6bf6eec274e2527889b96b4dba23028785d557f4ab03212d656c5cd73cc227",
+				PrivateBytes: new(116),
+				Registers:    new(46),
 				SpillBytes:   new(0),
 				Fault:        true,
 			},
@@ -3584,23 +3582,14 @@ const matVecInputMajorQ8_0WGSL = `struct xpu_Uniforms {
 @group(0) @binding(3) var<uniform> xpu_u: xpu_Uniforms;
 var<workgroup> s_part: array<f32, 256>;
 
+// Go's uint32 x << y: 0 when y >= 32 (WGSL takes y modulo 32).
+fn xpu_shl_u32(x: u32, y: u32) -> u32 {
+    return select(0u, x << (y & 31u), y < 32u);
+}
+
 // Go's uint32 x >> y: 0 when y >= 32 (WGSL takes y modulo 32).
 fn xpu_shr_u32(x: u32, y: u32) -> u32 {
     return select(0u, x >> (y & 31u), y < 32u);
-}
-
-fn f_wordAt_4(a_o: u32) -> u32 {
-    var v_o: u32 = a_o;
-    let v_i: u32 = v_o >> 2u;
-    if (v_o & 2u) == 0u {
-        return b_w[v_i];
-    }
-    return (b_w[v_i] >> 16u) | (b_w[v_i + 1u] << 16u);
-}
-
-fn f_halfAt_9(a_o: u32) -> u32 {
-    var v_o: u32 = a_o;
-    return xpu_shr_u32(b_w[v_o >> 2u], (v_o & 2u) * 8u) & 65535u;
 }
 
 fn f_halfBits_9(a_h: u32) -> f32 {
@@ -3645,17 +3634,23 @@ fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid
         if v_r < xpu_u.p_rows {
             for (var v_b: u32 = v_ly; v_b < v_nb; v_b = v_b + 8u) {
                 let v_o: u32 = ((v_b * xpu_u.p_rows) + v_r) * 34u;
+                var v_v: array<u32, 9>;
+                v_v = array<u32, 9>();
+                for (var v_k: u32 = 0u; v_k < 9u; v_k = v_k + 1u) {
+                    v_v[v_k] = b_w[(v_o >> 2u) + v_k];
+                }
+                let v_sh: u32 = (v_o & 2u) * 8u;
                 var v_s: f32;
                 v_s = 0.0f;
-                for (var v_k: u32 = 0u; v_k < 8u; v_k = v_k + 1u) {
-                    let v_q: u32 = f_wordAt_4((v_o + 2u) + (v_k * 4u));
-                    let v_xi: u32 = (v_b * 32u) + (v_k * 4u);
+                for (var v_k_1: u32 = 0u; v_k_1 < 8u; v_k_1 = v_k_1 + 1u) {
+                    let v_q: u32 = xpu_shr_u32(v_v[v_k_1] >> 16u, v_sh) | xpu_shl_u32(v_v[v_k_1 + 1u], 16u - v_sh);
+                    let v_xi: u32 = (v_b * 32u) + (v_k_1 * 4u);
                     v_s = v_s + (f32(i32(v_q << 24u) >> 24u) * b_x[v_xi]);
                     v_s = v_s + (f32(i32(v_q << 16u) >> 24u) * b_x[v_xi + 1u]);
                     v_s = v_s + (f32(i32(v_q << 8u) >> 24u) * b_x[v_xi + 2u]);
                     v_s = v_s + (f32(i32(v_q) >> 24u) * b_x[v_xi + 3u]);
                 }
-                v_acc = v_acc + (f_halfBits_9(f_halfAt_9(v_o)) * v_s);
+                v_acc = v_acc + (f_halfBits_9(xpu_shr_u32(v_v[0u], v_sh) & 65535u) * v_s);
             }
         }
         s_part[(v_ly * 32u) + v_lx] = v_acc;
@@ -3704,19 +3699,6 @@ func matVecInputMajorQ8_0CPU(b *gpuimpl.CPUBlock) {
 	_ = gz0
 	_ = lz
 	_ = stop
-	f_wordAt_4 := func(lx, ly, lz uint32, v_o uint32) uint32 {
-		var v_i uint32 = (v_o >> uint32(2))
-		_ = v_i
-		if (v_o & uint32(2)) == uint32(0) {
-			return p_w[v_i]
-		}
-		return ((p_w[v_i] >> uint32(16)) | (p_w[(v_i+uint32(1))] << uint32(16)))
-	}
-	_ = f_wordAt_4
-	f_halfAt_9 := func(lx, ly, lz uint32, v_o uint32) uint32 {
-		return ((p_w[(v_o>>uint32(2))] >> ((v_o & uint32(2)) * uint32(8))) & uint32(65535))
-	}
-	_ = f_halfAt_9
 	f_halfBits_9 := func(lx, ly, lz uint32, v_h uint32) float32 {
 		var v_sign uint32 = ((v_h & uint32(32768)) << uint32(16))
 		_ = v_sign
@@ -3793,26 +3775,40 @@ func matVecInputMajorQ8_0CPU(b *gpuimpl.CPUBlock) {
 							{
 								var v_o uint32 = (((v_b * p_rows) + v_r) * uint32(34))
 								_ = v_o
-								var v_s float32 = float32(0)
-								_ = v_s
+								var v_v [9]uint32
+								_ = v_v
 								{
 									var v_k uint32 = uint32(0)
 									_ = v_k
-									for v_k < uint32(8) {
+									for v_k < uint32(9) {
 										{
-											var v_q uint32 = f_wordAt_4(lx, ly, lz, ((v_o + uint32(2)) + (v_k * uint32(4))))
+											v_v[v_k] = p_w[((v_o >> uint32(2)) + v_k)]
+										}
+										v_k = (v_k + uint32(1))
+									}
+								}
+								var v_sh uint32 = ((v_o & uint32(2)) * uint32(8))
+								_ = v_sh
+								var v_s float32 = float32(0)
+								_ = v_s
+								{
+									var v_k_1 uint32 = uint32(0)
+									_ = v_k_1
+									for v_k_1 < uint32(8) {
+										{
+											var v_q uint32 = (((v_v[v_k_1] >> uint32(16)) >> v_sh) | (v_v[(v_k_1+uint32(1))] << (uint32(16) - v_sh)))
 											_ = v_q
-											var v_xi uint32 = ((v_b * uint32(32)) + (v_k * uint32(4)))
+											var v_xi uint32 = ((v_b * uint32(32)) + (v_k_1 * uint32(4)))
 											_ = v_xi
 											v_s = (v_s + (float32((int32((v_q << uint32(24))) >> uint32(24))) * p_x[v_xi]))
 											v_s = (v_s + (float32((int32((v_q << uint32(16))) >> uint32(24))) * p_x[(v_xi+uint32(1))]))
 											v_s = (v_s + (float32((int32((v_q << uint32(8))) >> uint32(24))) * p_x[(v_xi+uint32(2))]))
 											v_s = (v_s + (float32((int32(v_q) >> uint32(24))) * p_x[(v_xi+uint32(3))]))
 										}
-										v_k = (v_k + uint32(1))
+										v_k_1 = (v_k_1 + uint32(1))
 									}
 								}
-								v_acc = (v_acc + (f_halfBits_9(lx, ly, lz, f_halfAt_9(lx, ly, lz, v_o)) * v_s))
+								v_acc = (v_acc + (f_halfBits_9(lx, ly, lz, ((v_v[uint32(0)]>>v_sh)&uint32(65535))) * v_s))
 							}
 							v_b = (v_b + uint32(8))
 						}
@@ -5154,7 +5150,7 @@ var PackInputMajorKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Func:        PackInputMajor,
 	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:18c099d85784c9bc7ac4057b2c490bb11218ee6d40e42434be5c160278029cd8",
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:ae087eea84d1ae46c3ee3bd891ed3410433e7a9a4e25dc7f53e677bfb25fb6e0",
 				PrivateBytes: new(56),
 				Fault:        true,
 				NativeOps:    []string{"atomicOr", "select"},
@@ -5162,29 +5158,29 @@ var PackInputMajorKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Code: packInputMajorWGSL,
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:eebf9c64b7b91f66e7b3ef23328319c0535bcc72cb93427744c5e405092e90be"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:4f679501324b33bf591b7fc54f78e02cc69ccf9366a4c51eb34d5259c3234655"},
 			Entry:    packInputMajorCPU,
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:dccd82f97a9c5abb6b042aa81d3f386922a6f0eca601a438343dd0b9f3d7a3ec"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:ae9f43e096bdf61d952aaed68604a918c873ffecb4e41aaaa98004061f496530"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v3"},
 			Code:     libLLVMHOSTX8664V3,
 			Symbol:   "xpu_PackInputMajor",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:5d3b8f9a00a1813e3961f2c97891e7441690593453b0782356880ad2db03ac31"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:7adebfcf3f70a79886b724bb80854bf47f0ae7b2a61bcbb04800991da7b42c84"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
 			Code:     libLLVMHOSTX8664V4,
 			Symbol:   "xpu_PackInputMajor",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:ccac0251baa283aa15624714f7be4f04fe04431b1838d07b105e580f4f06e294"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:8f6c352e1e88d9c1d448ab6f384b94444988336d63b364a663b3d6dc45d6db5e"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "armv8-a"},
 			Code:     libLLVMHOSTARMV8A,
 			Symbol:   "xpu_PackInputMajor",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cuda", Target: "ptx", Hash: "sha256:29ae3cca427e3810a6341862406e10bdcbb3178448065d2fa5749faf005a3d64",
+			Manifest: gpuimpl.Manifest{Backend: "cuda", Target: "ptx", Hash: "sha256:b55799c1f0f7d38832225d045a5357488ed4137685602dd93fc651d6ff188951",
 				PrivateBytes: new(56),
 				Fault:        true,
 			},
@@ -5193,7 +5189,7 @@ var PackInputMajorKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_PackInputMajor",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:83f3bc84d62517456fcd591d6eef94316b97a786e068082bb8b6ab083cc82c0c",
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:9beb3251f5806375b0d8dd8a52cb1d320441e6da691e0512450e713825a29f98",
 				PrivateBytes: new(56),
 				Registers:    new(11),
 				SpillBytes:   new(0),
@@ -5204,7 +5200,7 @@ var PackInputMajorKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_PackInputMajor",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:ae279b34ab0c5d0fe5e9bb7928d75df7aac402b562db32cb83abb9c82e3778b0",
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:5e5ae96f7d0aa5584bd78efddc8822b925bca06513ea850cde2ab132fc4a471f",
 				PrivateBytes: new(56),
 				Registers:    new(11),
 				SpillBytes:   new(0),
@@ -5215,7 +5211,7 @@ var PackInputMajorKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_PackInputMajor",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:90d8131987de19d61cfb1a4f0bac62a065a9414ab05c603b3b3098b1e0e83bbc",
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:3c7d5a8f61aeaffe1e05117d6e3e5956e4050251b4b3a7fd72ab339ce6d49812",
 				PrivateBytes: new(56),
 				Registers:    new(12),
 				SpillBytes:   new(0),
@@ -5283,7 +5279,7 @@ fn f_rowMajorAt(a_o: u32, a_rows_1: u32, a_nb_1: u32, a_size_1: u32) -> u32 {
     return (((v_r * v_nb_1) + v_j) * v_size_1) + v_e;
 }
 
-fn f_halfAt_12(a_o: u32) -> u32 {
+fn f_halfAt_10(a_o: u32) -> u32 {
     var v_o: u32 = a_o;
     return xpu_shr_u32(b_src[v_o >> 2u], (v_o & 2u) * 8u) & 65535u;
 }
@@ -5300,9 +5296,9 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) 
             continue;
         }
         var v_v: u32;
-        v_v = f_halfAt_12(f_rowMajorAt(v_o, xpu_u.p_rows, xpu_u.p_nb, xpu_u.p_size));
+        v_v = f_halfAt_10(f_rowMajorAt(v_o, xpu_u.p_rows, xpu_u.p_nb, xpu_u.p_size));
         if (v_o + 2u) < v_total {
-            v_v = v_v | (f_halfAt_12(f_rowMajorAt(v_o + 2u, xpu_u.p_rows, xpu_u.p_nb, xpu_u.p_size)) << 16u);
+            v_v = v_v | (f_halfAt_10(f_rowMajorAt(v_o + 2u, xpu_u.p_rows, xpu_u.p_nb, xpu_u.p_size)) << 16u);
         }
         b_dst[v_i] = v_v;
     }
@@ -5347,10 +5343,10 @@ func packInputMajorCPU(b *gpuimpl.CPUBlock) {
 		return ((((v_r * v_nb_1) + v_j) * v_size_1) + v_e)
 	}
 	_ = f_rowMajorAt
-	f_halfAt_12 := func(lx, ly, lz uint32, v_o uint32) uint32 {
+	f_halfAt_10 := func(lx, ly, lz uint32, v_o uint32) uint32 {
 		return ((p_src[(v_o>>uint32(2))] >> ((v_o & uint32(2)) * uint32(8))) & uint32(65535))
 	}
-	_ = f_halfAt_12
+	_ = f_halfAt_10
 	for lx := uint32(0); lx < 256; lx++ {
 		li := lx
 		_ = li
@@ -5372,10 +5368,10 @@ func packInputMajorCPU(b *gpuimpl.CPUBlock) {
 						p_dst[v_i] = p_src[(f_rowMajorAt(lx, ly, lz, v_o, p_rows, p_nb, p_size) >> uint32(2))]
 						goto next1
 					}
-					var v_v uint32 = f_halfAt_12(lx, ly, lz, f_rowMajorAt(lx, ly, lz, v_o, p_rows, p_nb, p_size))
+					var v_v uint32 = f_halfAt_10(lx, ly, lz, f_rowMajorAt(lx, ly, lz, v_o, p_rows, p_nb, p_size))
 					_ = v_v
 					if (v_o + uint32(2)) < v_total {
-						v_v = (v_v | (f_halfAt_12(lx, ly, lz, f_rowMajorAt(lx, ly, lz, (v_o+uint32(2)), p_rows, p_nb, p_size)) << uint32(16)))
+						v_v = (v_v | (f_halfAt_10(lx, ly, lz, f_rowMajorAt(lx, ly, lz, (v_o+uint32(2)), p_rows, p_nb, p_size)) << uint32(16)))
 					}
 					p_dst[v_i] = v_v
 				}
