@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/goxpu/xpu"
+	"github.com/goxpu/xpu/gpu"
 	"github.com/goxpu/xpu/gpu/gputest"
 	"github.com/goxpu/xpu/kernels/quant"
 	"github.com/goxpu/xpu/kernels/quant/internal/bandwidth"
@@ -75,6 +76,75 @@ func BenchmarkMatVec(b *testing.B) {
 				b.ReportMetric(tc.Seconds()/tm.Seconds(), "matvec/copy")
 				b.ReportMetric(tc.Seconds()/ti.Seconds(), "inputmajor/copy")
 				b.ReportMetric(tm.Seconds()/ti.Seconds(), "inputmajor/rowmajor")
+			})
+		}
+	}
+}
+
+// BenchmarkMatMul times quant.MatMul of a 2048 x 2048 W in each format by
+// a batch of 16 activations (a prefill of 16 tokens) on every device
+// present, beside quant.MatVec run once per activation in the same
+// rounds, the way a decoder without a batched kernel would run the
+// prefill. It reports both in GB/s of W's bytes times the batch (the
+// rate W would have to stream at if each activation read it) and the
+// speed-up, mat-vecs' time over mat-mul's. Short mode takes 1024 x 1024.
+func BenchmarkMatMul(b *testing.B) {
+	rows, cols, batch := 2048, 2048, 16
+	if testing.Short() {
+		rows, cols = 1024, 1024
+	}
+	r := rand.New(rand.NewPCG(13, 14))
+	w32 := gputest.Floats(r, rows*cols, -1, 1)
+	x := gputest.Floats(r, cols*batch, -1, 1)
+	for _, d := range gputest.Devices(b) {
+		for _, f := range formats {
+			b.Run(fmt.Sprintf("%s/%v/%dx%dx%d", d.Backend(), f, rows, cols, batch), func(b *testing.B) {
+				wb, err := quant.Encode(f, w32)
+				if err != nil {
+					b.Fatal(err)
+				}
+				wBuf, xBuf, yBuf := upload(b, d, quant.Words(wb)), upload(b, d, x), upload(b, d, make([]float32, rows*batch))
+				// The mat-vecs' activations, one buffer each: column n of X.
+				xs := make([]*gpu.Buffer[float32], batch)
+				for n := range xs {
+					col := make([]float32, cols)
+					for c := range col {
+						col[c] = x[c*batch+n]
+					}
+					xs[n] = upload(b, d, col)
+				}
+				ys := upload(b, d, make([]float32, rows))
+				st := d.Stream()
+				matMul := func() error { return quant.MatMul(st, f, yBuf, wBuf, xBuf, rows, cols, batch) }
+				matVecs := func() error {
+					for _, xn := range xs {
+						if err := quant.MatVec(st, f, ys, wBuf, xn, rows, cols); err != nil {
+							return err
+						}
+					}
+					return nil
+				}
+				for _, warm := range []func() error{matMul, matVecs} {
+					if err := warm(); err != nil {
+						b.Fatal(err)
+					}
+				}
+				var tm, tv time.Duration
+				for b.Loop() {
+					m, err := st.Time(matMul)
+					if err != nil {
+						b.Fatal(err)
+					}
+					v, err := st.Time(matVecs)
+					if err != nil {
+						b.Fatal(err)
+					}
+					tm, tv = tm+m, tv+v
+				}
+				bytes := float64(len(wb)) * float64(batch) * float64(b.N)
+				b.ReportMetric(bytes/tm.Seconds()/1e9, "matmul-GB/s")
+				b.ReportMetric(bytes/tv.Seconds()/1e9, "matvecs-GB/s")
+				b.ReportMetric(tv.Seconds()/tm.Seconds(), "matvecs/matmul")
 			})
 		}
 	}

@@ -19,10 +19,10 @@ const (
 // block must then add its work-items' sums by a shared-memory halving of
 // seven steps per row. Input-major order puts side by side the blocks of
 // one column slice for neighbouring rows instead, so here a work-item
-// owns a row: the imRows work-items of a wave (LocalX) take consecutive
-// rows and read consecutive blocks of the same column slice, each a
-// whole block, and all read the same 32 values of x (one address, a
-// broadcast). A row alone would give a 4096-row matrix only 4096
+// owns a row: the imRows work-items along X, a wave of 32 (or half of
+// one of 64), take consecutive rows and read consecutive blocks of the
+// same column slice, each a whole block, and all read the same 32
+// values of x (one address, a broadcast). A row alone would give a 4096-row matrix only 4096
 // work-items, too few to fill a large device, so the block adds imPhases
 // work-items per row along Y, phase p walking the column blocks p,
 // p+imPhases, ...; the phases' sums meet in shared memory once per row,
