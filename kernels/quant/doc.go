@@ -25,15 +25,30 @@
 // words with shifts and masks and convert float16 to float32 with
 // integer operations. Every block size is even and every block starts
 // with its scale, so a scale always lies within one word, at its low or
-// high half; a Q4_K block (144 bytes) starts on a word. [Dequantize] and
-// [MatVec] record launches on a stream without waiting for them.
+// high half; a Q4_K block (144 bytes) starts on a word.
+//
+// A weight's blocks come in two orders, package tensor's layout classes:
+// row-major (BlockedRowMajor, block (r, j) of a rows x cols matrix at
+// r*cols/BlockSize + j, as GGUF stores it) and input-major
+// (BlockedInputMajor, block (r, j) at j*rows + r). [Pack] moves a weight
+// from the first to the second on a device, once at load, and
+// [InputMajor] is the same on the host. The two orders suit two mat-vec
+// designs: [MatVec] gives a row a block of work-items that read the
+// row's consecutive blocks and add their sums in shared memory;
+// [MatVecInputMajor] gives a row one work-item, so that a wave's
+// work-items read consecutive blocks of one column slice and need no
+// reduction but a short one across column phases. [MatMul] multiplies
+// a row-major weight by a batch of activations (a prefill), decoding
+// each block of W once per tile of 16 activations. The entry points
+// record launches on a stream without waiting for them.
 //
 // Layering: the kernels import only package xpu, the kernel vocabulary;
 // xpu_gen.go, their generated code (xpu gen), imports xpu and the runtime
 // (gpu, gpu/gpuimpl); the host entry points import gpu and tensor, whose
 // formats they take. The tests check
-// every kernel on every device present against the reference runner, and
-// the entry points against the plain-Go dequantize.
+// every kernel on every device present against the reference runner, the
+// packing kernel against the plain-Go packer byte for byte, and the
+// other entry points against the plain-Go dequantize and a float64 dot.
 package quant
 
 //go:generate go run github.com/goxpu/xpu/cmd/xpu gen

@@ -56,24 +56,9 @@ func MatVec(s *gpu.Stream, f tensor.Format, y *gpu.Buffer[float32], w *gpu.Buffe
 	if err := checkCommon(where, s, f, y, w); err != nil {
 		return err
 	}
-	if x == nil {
-		return fmt.Errorf("%s: x is nil: %w", where, gpu.ErrArgs)
-	}
-	if rows < 1 {
-		return fmt.Errorf("%s: %v: rows = %d, want at least 1: %w", where, f, rows, gpu.ErrSize)
-	}
-	if bs := f.BlockSize(); cols <= 0 || cols%bs != 0 {
-		return fmt.Errorf("%s: %v: cols = %d, want a positive multiple of the block size %d: %w", where, f, cols, bs, gpu.ErrSize)
-	}
-	if rows > maxValues/cols {
-		return fmt.Errorf("%s: %v: rows*cols = %d*%d values, more than 2^31: %w", where, f, rows, cols, gpu.ErrSize)
-	}
-	words := wordsOf(f, rows*cols)
-	if err := checkLens(where, y, rows, w, words); err != nil {
+	words, err := checkMatVec(where, f, y, w, x, rows, cols)
+	if err != nil {
 		return err
-	}
-	if x.Len() < cols {
-		return fmt.Errorf("%s: x holds %d values, want cols = %d: %w", where, x.Len(), cols, gpu.ErrBufferLen)
 	}
 	groups := xpu.Dim3{X: uint32(min(rows, maxGroups))}
 	launch := LaunchMatVecQ8_0
@@ -84,6 +69,143 @@ func MatVec(s *gpu.Stream, f tensor.Format, y *gpu.Buffer[float32], w *gpu.Buffe
 		launch = LaunchMatVecQ4_K
 	}
 	return launch(s, groups, y, x, w, uint32(rows), uint32(cols), uint32(words))
+}
+
+// MatVecInputMajor records on s the product y = W x without waiting for
+// it, as [MatVec] does, for W in input-major block order (package
+// tensor's BlockedInputMajor, block (r, j) at j*rows + r, as [Pack]
+// writes it). Its kernels give a work-item a row, so that a wave reads
+// neighbouring blocks of one column slice (see MatVecInputMajorQ8_0).
+func MatVecInputMajor(s *gpu.Stream, f tensor.Format, y *gpu.Buffer[float32], w *gpu.Buffer[uint32], x *gpu.Buffer[float32], rows, cols int) error {
+	const where = "quant.MatVecInputMajor"
+	if err := checkCommon(where, s, f, y, w); err != nil {
+		return err
+	}
+	words, err := checkMatVec(where, f, y, w, x, rows, cols)
+	if err != nil {
+		return err
+	}
+	groups := xpu.Dim3{X: min(xpu.GroupsFor(uint32(rows), imRows), maxGroups)}
+	launch := LaunchMatVecInputMajorQ8_0
+	switch f {
+	case tensor.Q4_0:
+		launch = LaunchMatVecInputMajorQ4_0
+	case tensor.Q4_K:
+		launch = LaunchMatVecInputMajorQ4_K
+	}
+	return launch(s, groups, y, x, w, uint32(rows), uint32(cols), uint32(words))
+}
+
+// MatMul records on s the product Y = W X without waiting for it, for W
+// of rows x cols values in blocks of f in w, row-major as [MatVec] takes
+// it, X of cols x batch values in x and Y of rows x batch in y, both
+// row-major float32: column n of X is the n-th activation, as the
+// library's matmul (c = a·b, b of k x n) takes its right operand. Its
+// kernels read each block of W once per 16 columns of X (see
+// MatMulQ8_0), so a prefill of several tokens streams W once, not once a
+// token. batch must be at least 1; y must hold rows*batch values and x
+// cols*batch.
+func MatMul(s *gpu.Stream, f tensor.Format, y *gpu.Buffer[float32], w *gpu.Buffer[uint32], x *gpu.Buffer[float32], rows, cols, batch int) error {
+	const where = "quant.MatMul"
+	if err := checkCommon(where, s, f, y, w); err != nil {
+		return err
+	}
+	if x == nil {
+		return fmt.Errorf("%s: x is nil: %w", where, gpu.ErrArgs)
+	}
+	if err := checkShape(where, f, rows, cols); err != nil {
+		return err
+	}
+	if batch < 1 || batch > maxValues/rows || batch > maxValues/cols {
+		return fmt.Errorf("%s: %v: batch = %d, want at least 1, with rows*batch and cols*batch at most 2^31: %w", where, f, batch, gpu.ErrSize)
+	}
+	words := wordsOf(f, rows*cols)
+	if err := checkLens(where, y, rows*batch, w, words); err != nil {
+		return err
+	}
+	if x.Len() < cols*batch {
+		return fmt.Errorf("%s: x holds %d values, want cols*batch = %d: %w", where, x.Len(), cols*batch, gpu.ErrBufferLen)
+	}
+	groups := xpu.Dim3{
+		X: min(xpu.GroupsFor(uint32(rows), mmRows), maxGroups),
+		Y: min(xpu.GroupsFor(uint32(batch), mmBatch), maxGroups),
+	}
+	launch := LaunchMatMulQ8_0
+	switch f {
+	case tensor.Q4_0:
+		launch = LaunchMatMulQ4_0
+	case tensor.Q4_K:
+		launch = LaunchMatMulQ4_K
+	}
+	return launch(s, groups, y, x, w, uint32(rows), uint32(cols), uint32(batch), uint32(words))
+}
+
+// Pack records on s the packing of the rows x cols matrix of blocks of f
+// in src, row-major (as [MatVec] takes it), into dst in input-major order
+// (as [MatVecInputMajor] takes it), byte for byte, without waiting for
+// it: [InputMajor] on a device, done once when a weight is loaded. dst
+// and src must each hold the blocks' words and must not overlap.
+func Pack(s *gpu.Stream, f tensor.Format, dst, src *gpu.Buffer[uint32], rows, cols int) error {
+	const where = "quant.Pack"
+	switch {
+	case s == nil:
+		return fmt.Errorf("%s: the stream is nil: %w", where, gpu.ErrArgs)
+	case !quantized(f):
+		return fmt.Errorf("%s: %v is no block format of this package (q8_0, q4_0, q4_k): %w", where, f, gpu.ErrArgs)
+	case dst == nil || src == nil:
+		return fmt.Errorf("%s: a blocks' buffer is nil: %w", where, gpu.ErrArgs)
+	case dst == src:
+		return fmt.Errorf("%s: dst is src: packing moves blocks across the buffer, so it cannot be done in place: %w", where, gpu.ErrArgs)
+	}
+	if err := checkShape(where, f, rows, cols); err != nil {
+		return err
+	}
+	words := wordsOf(f, rows*cols)
+	for _, b := range []struct {
+		name string
+		buf  *gpu.Buffer[uint32]
+	}{{"dst", dst}, {"src", src}} {
+		if b.buf.Len() < words {
+			return fmt.Errorf("%s: %s holds %d words, want %d (the blocks' bytes, padded to whole words): %w", where, b.name, b.buf.Len(), words, gpu.ErrBufferLen)
+		}
+	}
+	groups := xpu.Dim3{X: min(xpu.GroupsFor(uint32(words), packBlock), maxGroups)}
+	nb := cols / f.BlockSize()
+	return LaunchPackInputMajor(s, groups, dst, src, uint32(rows), uint32(nb), uint32(f.BlockBytes()), uint32(words))
+}
+
+// checkShape checks a matrix of blocks: at least one row, whole blocks
+// per row, at most 2^31 values.
+func checkShape(where string, f tensor.Format, rows, cols int) error {
+	if rows < 1 {
+		return fmt.Errorf("%s: %v: rows = %d, want at least 1: %w", where, f, rows, gpu.ErrSize)
+	}
+	if bs := f.BlockSize(); cols <= 0 || cols%bs != 0 {
+		return fmt.Errorf("%s: %v: cols = %d, want a positive multiple of the block size %d: %w", where, f, cols, bs, gpu.ErrSize)
+	}
+	if rows > maxValues/cols {
+		return fmt.Errorf("%s: %v: rows*cols = %d*%d values, more than 2^31: %w", where, f, rows, cols, gpu.ErrSize)
+	}
+	return nil
+}
+
+// checkMatVec checks a mat-vec's x, shape and lengths, and returns the
+// words of W's blocks.
+func checkMatVec(where string, f tensor.Format, y *gpu.Buffer[float32], w *gpu.Buffer[uint32], x *gpu.Buffer[float32], rows, cols int) (int, error) {
+	if x == nil {
+		return 0, fmt.Errorf("%s: x is nil: %w", where, gpu.ErrArgs)
+	}
+	if err := checkShape(where, f, rows, cols); err != nil {
+		return 0, err
+	}
+	words := wordsOf(f, rows*cols)
+	if err := checkLens(where, y, rows, w, words); err != nil {
+		return 0, err
+	}
+	if x.Len() < cols {
+		return 0, fmt.Errorf("%s: x holds %d values, want cols = %d: %w", where, x.Len(), cols, gpu.ErrBufferLen)
+	}
+	return words, nil
 }
 
 // wordsOf returns the number of 32-bit words that hold the blocks of n

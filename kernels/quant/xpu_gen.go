@@ -816,6 +816,3039 @@ func dequantizeQ8_0CPU(b *gpuimpl.CPUBlock) {
 	}
 }
 
+// MatMulQ4_0Kernel is the compiled form of the kernel MatMulQ4_0 (Go function MatMulQ4_0).
+var MatMulQ4_0Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
+	Name:    "github.com/goxpu/xpu/kernels/quant.MatMulQ4_0",
+	Codegen: "xpu-gen/1",
+	Block:   xpu.Dim3{X: 256, Y: 1, Z: 1},
+	Params: []gpuimpl.Param{
+		{Name: "y", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "float32"}, Size: 4, Access: gpuimpl.AccessWrite, Binding: 0, MinLen: []string{"rows", "batch"}},
+		{Name: "x", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "float32"}, Size: 4, Access: gpuimpl.AccessRead, Binding: 1, MinLen: []string{"cols", "batch"}},
+		{Name: "w", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Access: gpuimpl.AccessRead, Binding: 2, MinLen: []string{"words"}},
+		{Name: "rows", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 0},
+		{Name: "cols", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 4},
+		{Name: "batch", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 8},
+		{Name: "words", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 12},
+	},
+	SharedBytes: 10496,
+	UniformSize: 16,
+	Func:        MatMulQ4_0,
+	Artifacts: []gpuimpl.Artifact{
+		{
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:8be2ae20b179bee232ce8621c80df2ef59262d1ec805ca800f6526d3a96700e2",
+				PrivateBytes: new(152),
+				NativeOps:    []string{"bitcast", "select", "storageBarrier", "workgroupBarrier"},
+			},
+			Code: matMulQ4_0WGSL,
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:feca7ec84ae9ac8619d42142fffa5fadf164dc192879b487099ea096b36f648f",
+				NativeOps: []string{"xpu.Float32FromBits"},
+			},
+			Entry: matMulQ4_0CPU,
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:3a2b98507f2f8af5bcfa978dfa82f207f349a45c1fbb2f3a910bb2c6139d25fb"},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v3"},
+			Code:     libLLVMHOSTX8664V3,
+			Symbol:   "xpu_MatMulQ4_0",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:e1a7559fd9da3a77bd39dc88959a544222b2dd8b141b120aacea714617465d5f"},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
+			Code:     libLLVMHOSTX8664V4,
+			Symbol:   "xpu_MatMulQ4_0",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:1fe7e269e88a0b61c021f961a5d2196e33398dd6bdf4676f60d0a0f76ac1c0bc"},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "armv8-a"},
+			Code:     libLLVMHOSTARMV8A,
+			Symbol:   "xpu_MatMulQ4_0",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cuda", Target: "ptx", Hash: "sha256:ef3a910c76ca159c7bb855bc5d7959b4b21ae2e4edd2b90fc28e2d10bae7fb38",
+				PrivateBytes: new(152),
+				Fault:        true,
+			},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "sm_70"},
+			Code:     libPTXSM70,
+			Symbol:   "xpu_MatMulQ4_0",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:45ef64a95f795001d2ae15ecfb75ef84d041472fb45a479d307f72858ef367df",
+				PrivateBytes: new(152),
+				Registers:    new(54),
+				SpillBytes:   new(0),
+				Fault:        true,
+			},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "gfx90a"},
+			Code:     libHSACOGFX90A,
+			Symbol:   "xpu_MatMulQ4_0",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:c523308419d12c7cc79aef49210d150574c0ee54ed8889d6f357ea0adbc5c301",
+				PrivateBytes: new(152),
+				Registers:    new(54),
+				SpillBytes:   new(0),
+				Fault:        true,
+			},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "gfx942"},
+			Code:     libHSACOGFX942,
+			Symbol:   "xpu_MatMulQ4_0",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:69bb08af8ce26953ad867fc8c90cafe835597aa735efccc728f837b0269c7d95",
+				PrivateBytes: new(152),
+				Registers:    new(44),
+				SpillBytes:   new(0),
+				Fault:        true,
+			},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "gfx1100"},
+			Code:     libHSACOGFX1100,
+			Symbol:   "xpu_MatMulQ4_0",
+		},
+	},
+})
+
+// LaunchMatMulQ4_0 launches the kernel MatMulQ4_0 on the stream s over a grid of groups
+// blocks of 256x1x1 work-items, with the arguments of MatMulQ4_0 after its Thread.
+// Buffers are bound in this order; scalars are uniforms.
+func LaunchMatMulQ4_0(s *gpu.Stream, groups xpu.Dim3, y *gpu.Buffer[float32], x *gpu.Buffer[float32], w *gpu.Buffer[uint32], rows uint32, cols uint32, batch uint32, words uint32) error {
+	return s.Launch(MatMulQ4_0Kernel, groups, y, x, w, rows, cols, batch, words)
+}
+
+// matMulQ4_0WGSL is the WGSL code of MatMulQ4_0.
+const matMulQ4_0WGSL = `struct xpu_Uniforms {
+    p_rows: u32,
+    p_cols: u32,
+    p_batch: u32,
+    p_words: u32,
+}
+
+@group(0) @binding(0) var<storage, read_write> b_y: array<f32>;
+@group(0) @binding(1) var<storage, read> b_x: array<f32>;
+@group(0) @binding(2) var<storage, read> b_w: array<u32>;
+@group(0) @binding(3) var<uniform> xpu_u: xpu_Uniforms;
+var<workgroup> s_ws: array<f32, 2112>;
+var<workgroup> s_xs: array<f32, 512>;
+
+// Go's uint32 x >> y: 0 when y >= 32 (WGSL takes y modulo 32).
+fn xpu_shr_u32(x: u32, y: u32) -> u32 {
+    return select(0u, x >> (y & 31u), y < 32u);
+}
+
+fn f_halfAt_4(a_o: u32) -> u32 {
+    var v_o: u32 = a_o;
+    return xpu_shr_u32(b_w[v_o >> 2u], (v_o & 2u) * 8u) & 65535u;
+}
+
+fn f_halfBits_4(a_h: u32) -> f32 {
+    var v_h: u32 = a_h;
+    let v_sign: u32 = (v_h & 32768u) << 16u;
+    var v_exp: u32;
+    v_exp = (v_h >> 10u) & 31u;
+    var v_man: u32;
+    v_man = v_h & 1023u;
+    if v_exp == 31u {
+        return bitcast<f32>((v_sign | 2139095040u) | (v_man << 13u));
+    }
+    if v_exp != 0u {
+        return bitcast<f32>((v_sign | ((v_exp + 112u) << 23u)) | (v_man << 13u));
+    }
+    if v_man == 0u {
+        return bitcast<f32>(v_sign);
+    }
+    v_exp = 113u;
+    {
+        loop {
+            if !((v_man & 1024u) == 0u) {
+                break;
+            }
+            v_man = v_man << 1u;
+            v_exp = v_exp - 1u;
+        }
+    }
+    return bitcast<f32>((v_sign | (v_exp << 23u)) | ((v_man & 1023u) << 13u));
+}
+
+fn f_wordAt_1(a_o: u32) -> u32 {
+    var v_o: u32 = a_o;
+    let v_i: u32 = v_o >> 2u;
+    if (v_o & 2u) == 0u {
+        return b_w[v_i];
+    }
+    return (b_w[v_i] >> 16u) | (b_w[v_i + 1u] << 16u);
+}
+
+// main is kernel MatMulQ4_0, block 256x1x1.
+@compute @workgroup_size(256, 1, 1)
+fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>, @builtin(local_invocation_index) lidx: u32) {
+    let v_li: u32 = lidx;
+    let v_tb: u32 = v_li % 16u;
+    let v_tr: u32 = v_li / 16u;
+    let v_lr: u32 = v_li / 4u;
+    let v_lq: u32 = v_li % 4u;
+    let v_nb: u32 = xpu_u.p_cols / 32u;
+    for (var v_r0: u32 = wid.x * 64u; v_r0 < xpu_u.p_rows; v_r0 = v_r0 + (nwg.x * 64u)) {
+        for (var v_n0: u32 = wid.y * 16u; v_n0 < xpu_u.p_batch; v_n0 = v_n0 + (nwg.y * 16u)) {
+            var v_a0: f32;
+            v_a0 = 0.0f;
+            var v_a1: f32;
+            v_a1 = 0.0f;
+            var v_a2: f32;
+            v_a2 = 0.0f;
+            var v_a3: f32;
+            v_a3 = 0.0f;
+            for (var v_b: u32 = 0u; v_b < v_nb; v_b = v_b + 1u) {
+                {
+                    let v_r: u32 = v_r0 + v_lr;
+                    if v_r < xpu_u.p_rows {
+                        let v_o: u32 = ((v_r * v_nb) + v_b) * 18u;
+                        let v_d: f32 = f_halfBits_4(f_halfAt_4(v_o));
+                        let v_q: u32 = f_wordAt_1((v_o + 2u) + (v_lq * 4u));
+                        for (var v_j: u32 = 0u; v_j < 4u; v_j = v_j + 1u) {
+                            let v_v: u32 = xpu_shr_u32(v_q, v_j * 8u);
+                            s_ws[((v_lr * 33u) + (v_lq * 4u)) + v_j] = f32(i32(v_v & 15u) - 8i) * v_d;
+                            s_ws[(((v_lr * 33u) + (v_lq * 4u)) + v_j) + 16u] = f32(i32((v_v >> 4u) & 15u) - 8i) * v_d;
+                        }
+                    } else {
+                        for (var v_j_1: u32 = 0u; v_j_1 < 4u; v_j_1 = v_j_1 + 1u) {
+                            s_ws[((v_lr * 33u) + (v_lq * 4u)) + v_j_1] = 0.0f;
+                            s_ws[(((v_lr * 33u) + (v_lq * 4u)) + v_j_1) + 16u] = 0.0f;
+                        }
+                    }
+                }
+                for (var v_e: u32 = v_li; v_e < 512u; v_e = v_e + 256u) {
+                    let v_kk: u32 = v_e / 16u;
+                    let v_nn: u32 = v_e % 16u;
+                    var v_v_1: f32;
+                    v_v_1 = 0.0f;
+                    if (v_n0 + v_nn) < xpu_u.p_batch {
+                        v_v_1 = b_x[((((v_b * 32u) + v_kk) * xpu_u.p_batch) + v_n0) + v_nn];
+                    }
+                    s_xs[v_e] = v_v_1;
+                }
+                storageBarrier();
+                workgroupBarrier();
+                for (var v_kk_1: u32 = 0u; v_kk_1 < 32u; v_kk_1 = v_kk_1 + 1u) {
+                    let v_xv: f32 = s_xs[(v_kk_1 * 16u) + v_tb];
+                    v_a0 = v_a0 + (s_ws[(v_tr * 33u) + v_kk_1] * v_xv);
+                    v_a1 = v_a1 + (s_ws[((v_tr + 16u) * 33u) + v_kk_1] * v_xv);
+                    v_a2 = v_a2 + (s_ws[((v_tr + 32u) * 33u) + v_kk_1] * v_xv);
+                    v_a3 = v_a3 + (s_ws[((v_tr + 48u) * 33u) + v_kk_1] * v_xv);
+                }
+                storageBarrier();
+                workgroupBarrier();
+            }
+            {
+                let v_n: u32 = v_n0 + v_tb;
+                if v_n < xpu_u.p_batch {
+                    {
+                        let v_r_1: u32 = v_r0 + v_tr;
+                        if v_r_1 < xpu_u.p_rows {
+                            b_y[(v_r_1 * xpu_u.p_batch) + v_n] = v_a0;
+                        }
+                    }
+                    {
+                        let v_r_2: u32 = (v_r0 + v_tr) + 16u;
+                        if v_r_2 < xpu_u.p_rows {
+                            b_y[(v_r_2 * xpu_u.p_batch) + v_n] = v_a1;
+                        }
+                    }
+                    {
+                        let v_r_3: u32 = (v_r0 + v_tr) + 32u;
+                        if v_r_3 < xpu_u.p_rows {
+                            b_y[(v_r_3 * xpu_u.p_batch) + v_n] = v_a2;
+                        }
+                    }
+                    {
+                        let v_r_4: u32 = (v_r0 + v_tr) + 48u;
+                        if v_r_4 < xpu_u.p_rows {
+                            b_y[(v_r_4 * xpu_u.p_batch) + v_n] = v_a3;
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+`
+
+// matMulQ4_0CPU runs one block of the kernel MatMulQ4_0 on the CPU.
+func matMulQ4_0CPU(b *gpuimpl.CPUBlock) {
+	p_y := gpuimpl.CPUView[float32](b.Buffers[0])
+	p_x := gpuimpl.CPUView[float32](b.Buffers[1])
+	p_w := gpuimpl.CPUView[uint32](b.Buffers[2])
+	p_rows := gpuimpl.CPUUniform[uint32](b.Uniforms, 0)
+	p_cols := gpuimpl.CPUUniform[uint32](b.Uniforms, 4)
+	p_batch := gpuimpl.CPUUniform[uint32](b.Uniforms, 8)
+	p_words := gpuimpl.CPUUniform[uint32](b.Uniforms, 12)
+	var s_ws [2112]float32
+	var s_xs [512]float32
+	var a_a0 [256]float32
+	var a_a1 [256]float32
+	var a_a2 [256]float32
+	var a_a3 [256]float32
+	var a_lq [256]uint32
+	var a_lr [256]uint32
+	var a_nb [256]uint32
+	var a_tb [256]uint32
+	var a_tr [256]uint32
+	var v_b uint32
+	var v_n0 uint32
+	var v_r0 uint32
+	gx0 := b.Group.X * 256
+	gy0 := b.Group.Y * 1
+	gz0 := b.Group.Z * 1
+	var ly uint32
+	var lz uint32
+	stop := b.Stopping()
+	_ = p_y
+	_ = p_x
+	_ = p_w
+	_ = p_rows
+	_ = p_cols
+	_ = p_batch
+	_ = p_words
+	_ = v_b
+	_ = v_n0
+	_ = v_r0
+	_ = gx0
+	_ = gy0
+	_ = gz0
+	_ = ly
+	_ = lz
+	_ = stop
+	f_halfAt_4 := func(lx, ly, lz uint32, v_o uint32) uint32 {
+		return ((p_w[(v_o>>uint32(2))] >> ((v_o & uint32(2)) * uint32(8))) & uint32(65535))
+	}
+	_ = f_halfAt_4
+	f_halfBits_4 := func(lx, ly, lz uint32, v_h uint32) float32 {
+		var v_sign uint32 = ((v_h & uint32(32768)) << uint32(16))
+		_ = v_sign
+		var v_exp uint32 = ((v_h >> uint32(10)) & uint32(31))
+		_ = v_exp
+		var v_man uint32 = (v_h & uint32(1023))
+		_ = v_man
+		if v_exp == uint32(31) {
+			return xpu.Float32FromBits(uint32(((v_sign | uint32(2139095040)) | (v_man << uint32(13)))))
+		}
+		if v_exp != uint32(0) {
+			return xpu.Float32FromBits(uint32(((v_sign | ((v_exp + uint32(112)) << uint32(23))) | (v_man << uint32(13)))))
+		}
+		if v_man == uint32(0) {
+			return xpu.Float32FromBits(uint32(v_sign))
+		}
+		v_exp = uint32(113)
+		{
+			for (v_man & uint32(1024)) == uint32(0) {
+				if stop.Load() {
+					panic(gpuimpl.CPUStopped)
+				}
+				v_man = (v_man << uint32(1))
+				v_exp = (v_exp - uint32(1))
+			}
+		}
+		return xpu.Float32FromBits(uint32(((v_sign | (v_exp << uint32(23))) | ((v_man & uint32(1023)) << uint32(13)))))
+	}
+	_ = f_halfBits_4
+	f_wordAt_1 := func(lx, ly, lz uint32, v_o uint32) uint32 {
+		var v_i uint32 = (v_o >> uint32(2))
+		_ = v_i
+		if (v_o & uint32(2)) == uint32(0) {
+			return p_w[v_i]
+		}
+		return ((p_w[v_i] >> uint32(16)) | (p_w[(v_i+uint32(1))] << uint32(16)))
+	}
+	_ = f_wordAt_1
+	for lx := uint32(0); lx < 256; lx++ {
+		li := lx
+		_ = li
+		var v_lq uint32
+		var v_lr uint32
+		var v_nb uint32
+		var v_tb uint32
+		var v_tr uint32
+		var v_li uint32 = li
+		_ = v_li
+		v_tb = (v_li % uint32(16))
+		v_tr = (v_li / uint32(16))
+		v_lr = (v_li / uint32(4))
+		v_lq = (v_li % uint32(4))
+		v_nb = (p_cols / uint32(32))
+		a_lq[li] = v_lq
+		a_lr[li] = v_lr
+		a_nb[li] = v_nb
+		a_tb[li] = v_tb
+		a_tr[li] = v_tr
+	}
+	v_r0 = (b.Group.X * uint32(64))
+	for {
+		if stop.Load() {
+			panic(gpuimpl.CPUStopped)
+		}
+		c2 := (v_r0 < p_rows)
+		if !c2 {
+			break
+		}
+		v_n0 = (b.Group.Y * uint32(16))
+		for {
+			if stop.Load() {
+				panic(gpuimpl.CPUStopped)
+			}
+			c4 := (v_n0 < p_batch)
+			if !c4 {
+				break
+			}
+			for lx := uint32(0); lx < 256; lx++ {
+				li := lx
+				_ = li
+				var v_a0 float32
+				var v_a1 float32
+				var v_a2 float32
+				var v_a3 float32
+				v_a0 = float32(0)
+				v_a1 = float32(0)
+				v_a2 = float32(0)
+				v_a3 = float32(0)
+				a_a0[li] = v_a0
+				a_a1[li] = v_a1
+				a_a2[li] = v_a2
+				a_a3[li] = v_a3
+			}
+			v_b = uint32(0)
+			for {
+				if stop.Load() {
+					panic(gpuimpl.CPUStopped)
+				}
+				c7, first7 := false, true
+				for lx := uint32(0); lx < 256; lx++ {
+					li := lx
+					_ = li
+					v_nb := a_nb[li]
+					_ = v_nb
+					if v := (v_b < v_nb); first7 {
+						c7, first7 = v, false
+					} else if v != c7 {
+						panic("xpu: kernel MatMulQ4_0: work-items disagree on the condition around a barrier")
+					}
+				}
+				if !c7 {
+					break
+				}
+				for lx := uint32(0); lx < 256; lx++ {
+					li := lx
+					_ = li
+					v_lq := a_lq[li]
+					_ = v_lq
+					v_lr := a_lr[li]
+					_ = v_lr
+					v_nb := a_nb[li]
+					_ = v_nb
+					var v_li uint32 = li
+					_ = v_li
+					{
+						var v_r uint32 = (v_r0 + v_lr)
+						_ = v_r
+						if v_r < p_rows {
+							var v_o uint32 = (((v_r * v_nb) + v_b) * uint32(18))
+							_ = v_o
+							var v_d float32 = f_halfBits_4(lx, ly, lz, f_halfAt_4(lx, ly, lz, v_o))
+							_ = v_d
+							var v_q uint32 = f_wordAt_1(lx, ly, lz, ((v_o + uint32(2)) + (v_lq * uint32(4))))
+							_ = v_q
+							{
+								var v_j uint32 = uint32(0)
+								_ = v_j
+								for v_j < uint32(4) {
+									{
+										var v_v uint32 = (v_q >> (v_j * uint32(8)))
+										_ = v_v
+										s_ws[(((v_lr * uint32(33)) + (v_lq * uint32(4))) + v_j)] = (float32((int32((v_v & uint32(15))) - int32(8))) * v_d)
+										s_ws[((((v_lr * uint32(33)) + (v_lq * uint32(4))) + v_j) + uint32(16))] = (float32((int32(((v_v >> uint32(4)) & uint32(15))) - int32(8))) * v_d)
+									}
+									v_j = (v_j + uint32(1))
+								}
+							}
+						} else {
+							{
+								var v_j_1 uint32 = uint32(0)
+								_ = v_j_1
+								for v_j_1 < uint32(4) {
+									{
+										s_ws[(((v_lr * uint32(33)) + (v_lq * uint32(4))) + v_j_1)] = float32(0)
+										s_ws[((((v_lr * uint32(33)) + (v_lq * uint32(4))) + v_j_1) + uint32(16))] = float32(0)
+									}
+									v_j_1 = (v_j_1 + uint32(1))
+								}
+							}
+						}
+					}
+					{
+						var v_e uint32 = v_li
+						_ = v_e
+						for v_e < uint32(512) {
+							if stop.Load() {
+								panic(gpuimpl.CPUStopped)
+							}
+							{
+								var v_kk uint32 = (v_e / uint32(16))
+								_ = v_kk
+								var v_nn uint32 = (v_e % uint32(16))
+								_ = v_nn
+								var v_v_1 float32 = float32(0)
+								_ = v_v_1
+								if (v_n0 + v_nn) < p_batch {
+									v_v_1 = p_x[(((((v_b * uint32(32)) + v_kk) * p_batch) + v_n0) + v_nn)]
+								}
+								s_xs[v_e] = v_v_1
+							}
+							v_e = (v_e + uint32(256))
+						}
+					}
+				}
+				for lx := uint32(0); lx < 256; lx++ {
+					li := lx
+					_ = li
+					v_a0 := a_a0[li]
+					_ = v_a0
+					v_a1 := a_a1[li]
+					_ = v_a1
+					v_a2 := a_a2[li]
+					_ = v_a2
+					v_a3 := a_a3[li]
+					_ = v_a3
+					v_tb := a_tb[li]
+					_ = v_tb
+					v_tr := a_tr[li]
+					_ = v_tr
+					{
+						var v_kk_1 uint32 = uint32(0)
+						_ = v_kk_1
+						for v_kk_1 < uint32(32) {
+							{
+								var v_xv float32 = s_xs[((v_kk_1 * uint32(16)) + v_tb)]
+								_ = v_xv
+								v_a0 = (v_a0 + (s_ws[((v_tr*uint32(33))+v_kk_1)] * v_xv))
+								v_a1 = (v_a1 + (s_ws[(((v_tr+uint32(16))*uint32(33))+v_kk_1)] * v_xv))
+								v_a2 = (v_a2 + (s_ws[(((v_tr+uint32(32))*uint32(33))+v_kk_1)] * v_xv))
+								v_a3 = (v_a3 + (s_ws[(((v_tr+uint32(48))*uint32(33))+v_kk_1)] * v_xv))
+							}
+							v_kk_1 = (v_kk_1 + uint32(1))
+						}
+					}
+					a_a0[li] = v_a0
+					a_a1[li] = v_a1
+					a_a2[li] = v_a2
+					a_a3[li] = v_a3
+				}
+				v_b = (v_b + uint32(1))
+			}
+			for lx := uint32(0); lx < 256; lx++ {
+				li := lx
+				_ = li
+				v_a0 := a_a0[li]
+				_ = v_a0
+				v_a1 := a_a1[li]
+				_ = v_a1
+				v_a2 := a_a2[li]
+				_ = v_a2
+				v_a3 := a_a3[li]
+				_ = v_a3
+				v_tb := a_tb[li]
+				_ = v_tb
+				v_tr := a_tr[li]
+				_ = v_tr
+				{
+					var v_n uint32 = (v_n0 + v_tb)
+					_ = v_n
+					if v_n < p_batch {
+						{
+							var v_r_1 uint32 = (v_r0 + v_tr)
+							_ = v_r_1
+							if v_r_1 < p_rows {
+								p_y[((v_r_1 * p_batch) + v_n)] = v_a0
+							}
+						}
+						{
+							var v_r_2 uint32 = ((v_r0 + v_tr) + uint32(16))
+							_ = v_r_2
+							if v_r_2 < p_rows {
+								p_y[((v_r_2 * p_batch) + v_n)] = v_a1
+							}
+						}
+						{
+							var v_r_3 uint32 = ((v_r0 + v_tr) + uint32(32))
+							_ = v_r_3
+							if v_r_3 < p_rows {
+								p_y[((v_r_3 * p_batch) + v_n)] = v_a2
+							}
+						}
+						{
+							var v_r_4 uint32 = ((v_r0 + v_tr) + uint32(48))
+							_ = v_r_4
+							if v_r_4 < p_rows {
+								p_y[((v_r_4 * p_batch) + v_n)] = v_a3
+							}
+						}
+					}
+				}
+			}
+			v_n0 = (v_n0 + (b.Groups.Y * uint32(16)))
+		}
+		v_r0 = (v_r0 + (b.Groups.X * uint32(64)))
+	}
+}
+
+// MatMulQ4_KKernel is the compiled form of the kernel MatMulQ4_K (Go function MatMulQ4_K).
+var MatMulQ4_KKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
+	Name:    "github.com/goxpu/xpu/kernels/quant.MatMulQ4_K",
+	Codegen: "xpu-gen/1",
+	Block:   xpu.Dim3{X: 256, Y: 1, Z: 1},
+	Params: []gpuimpl.Param{
+		{Name: "y", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "float32"}, Size: 4, Access: gpuimpl.AccessWrite, Binding: 0, MinLen: []string{"rows", "batch"}},
+		{Name: "x", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "float32"}, Size: 4, Access: gpuimpl.AccessRead, Binding: 1, MinLen: []string{"cols", "batch"}},
+		{Name: "w", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Access: gpuimpl.AccessRead, Binding: 2, MinLen: []string{"words"}},
+		{Name: "rows", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 0},
+		{Name: "cols", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 4},
+		{Name: "batch", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 8},
+		{Name: "words", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 12},
+	},
+	SharedBytes: 10496,
+	UniformSize: 16,
+	Func:        MatMulQ4_K,
+	Artifacts: []gpuimpl.Artifact{
+		{
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:8cb8799c76ed601360e6480389bf95b0a2d33503d59ac57da74389a81e9733ba",
+				PrivateBytes: new(184),
+				NativeOps:    []string{"bitcast", "select", "storageBarrier", "workgroupBarrier"},
+			},
+			Code: matMulQ4_KWGSL,
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:3fd6f85e2fa03b805618b5ba8650766e397d1423ef7e17c9d694fba8581311a8",
+				NativeOps: []string{"xpu.Float32FromBits"},
+			},
+			Entry: matMulQ4_KCPU,
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:3346a7d5dedd571f3c470e5725cb901ba9118008077b6d2cff656b01150e0912"},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v3"},
+			Code:     libLLVMHOSTX8664V3,
+			Symbol:   "xpu_MatMulQ4_K",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:8ca688b43772aa3f5f1cd12264003214916c14b0f9f7c055ae243cff796d3789"},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
+			Code:     libLLVMHOSTX8664V4,
+			Symbol:   "xpu_MatMulQ4_K",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:a1f45cfb787edf7f56e8031ac40d12db3d881ca335b4f57c02a9fca756fceaf2"},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "armv8-a"},
+			Code:     libLLVMHOSTARMV8A,
+			Symbol:   "xpu_MatMulQ4_K",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cuda", Target: "ptx", Hash: "sha256:1cbe3a21f2e2aa16d0c0536bf241ab2e73a6c533d167c0aa1da0f36587e4f143",
+				PrivateBytes: new(184),
+				Fault:        true,
+			},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "sm_70"},
+			Code:     libPTXSM70,
+			Symbol:   "xpu_MatMulQ4_K",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:7ccd28cd759ca56f4ff54c76ac2954f7be87bbd8334f75e8560a277e8acdebbf",
+				PrivateBytes: new(184),
+				Registers:    new(54),
+				SpillBytes:   new(0),
+				Fault:        true,
+			},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "gfx90a"},
+			Code:     libHSACOGFX90A,
+			Symbol:   "xpu_MatMulQ4_K",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:dcdd8705790b6d9a66227adb8643df47e6091081df4607bbf82fcdbb3eec2617",
+				PrivateBytes: new(184),
+				Registers:    new(54),
+				SpillBytes:   new(0),
+				Fault:        true,
+			},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "gfx942"},
+			Code:     libHSACOGFX942,
+			Symbol:   "xpu_MatMulQ4_K",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:cac97015776ed14ecc5efbacfa4830f1e01274c524357d91d412c2de304131fd",
+				PrivateBytes: new(184),
+				Registers:    new(44),
+				SpillBytes:   new(0),
+				Fault:        true,
+			},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "gfx1100"},
+			Code:     libHSACOGFX1100,
+			Symbol:   "xpu_MatMulQ4_K",
+		},
+	},
+})
+
+// LaunchMatMulQ4_K launches the kernel MatMulQ4_K on the stream s over a grid of groups
+// blocks of 256x1x1 work-items, with the arguments of MatMulQ4_K after its Thread.
+// Buffers are bound in this order; scalars are uniforms.
+func LaunchMatMulQ4_K(s *gpu.Stream, groups xpu.Dim3, y *gpu.Buffer[float32], x *gpu.Buffer[float32], w *gpu.Buffer[uint32], rows uint32, cols uint32, batch uint32, words uint32) error {
+	return s.Launch(MatMulQ4_KKernel, groups, y, x, w, rows, cols, batch, words)
+}
+
+// matMulQ4_KWGSL is the WGSL code of MatMulQ4_K.
+const matMulQ4_KWGSL = `struct xpu_Uniforms {
+    p_rows: u32,
+    p_cols: u32,
+    p_batch: u32,
+    p_words: u32,
+}
+
+@group(0) @binding(0) var<storage, read_write> b_y: array<f32>;
+@group(0) @binding(1) var<storage, read> b_x: array<f32>;
+@group(0) @binding(2) var<storage, read> b_w: array<u32>;
+@group(0) @binding(3) var<uniform> xpu_u: xpu_Uniforms;
+var<workgroup> s_ws: array<f32, 2112>;
+var<workgroup> s_xs: array<f32, 512>;
+
+// Go's uint32 x >> y: 0 when y >= 32 (WGSL takes y modulo 32).
+fn xpu_shr_u32(x: u32, y: u32) -> u32 {
+    return select(0u, x >> (y & 31u), y < 32u);
+}
+
+fn f_halfAt_5(a_o: u32) -> u32 {
+    var v_o: u32 = a_o;
+    return xpu_shr_u32(b_w[v_o >> 2u], (v_o & 2u) * 8u) & 65535u;
+}
+
+fn f_halfBits_5(a_h: u32) -> f32 {
+    var v_h: u32 = a_h;
+    let v_sign: u32 = (v_h & 32768u) << 16u;
+    var v_exp: u32;
+    v_exp = (v_h >> 10u) & 31u;
+    var v_man: u32;
+    v_man = v_h & 1023u;
+    if v_exp == 31u {
+        return bitcast<f32>((v_sign | 2139095040u) | (v_man << 13u));
+    }
+    if v_exp != 0u {
+        return bitcast<f32>((v_sign | ((v_exp + 112u) << 23u)) | (v_man << 13u));
+    }
+    if v_man == 0u {
+        return bitcast<f32>(v_sign);
+    }
+    v_exp = 113u;
+    {
+        loop {
+            if !((v_man & 1024u) == 0u) {
+                break;
+            }
+            v_man = v_man << 1u;
+            v_exp = v_exp - 1u;
+        }
+    }
+    return bitcast<f32>((v_sign | (v_exp << 23u)) | ((v_man & 1023u) << 13u));
+}
+
+fn f_byteAt_3(a_o: u32) -> u32 {
+    var v_o: u32 = a_o;
+    return xpu_shr_u32(b_w[v_o >> 2u], (v_o & 3u) * 8u) & 255u;
+}
+
+fn f_scaleK4_1(a_o: u32, a_j: u32) -> u32 {
+    var v_o: u32 = a_o;
+    var v_j: u32 = a_j;
+    let v_s: u32 = v_o + 4u;
+    if v_j < 4u {
+        return f_byteAt_3(v_s + v_j) & 63u;
+    }
+    return (f_byteAt_3((v_s + v_j) + 4u) & 15u) | ((f_byteAt_3((v_s + v_j) - 4u) >> 6u) << 4u);
+}
+
+fn f_minK4_1(a_o: u32, a_j: u32) -> u32 {
+    var v_o: u32 = a_o;
+    var v_j: u32 = a_j;
+    let v_s: u32 = v_o + 4u;
+    if v_j < 4u {
+        return f_byteAt_3((v_s + v_j) + 4u) & 63u;
+    }
+    return (f_byteAt_3((v_s + v_j) + 4u) >> 4u) | ((f_byteAt_3(v_s + v_j) >> 6u) << 4u);
+}
+
+// main is kernel MatMulQ4_K, block 256x1x1.
+@compute @workgroup_size(256, 1, 1)
+fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>, @builtin(local_invocation_index) lidx: u32) {
+    let v_li: u32 = lidx;
+    let v_tb: u32 = v_li % 16u;
+    let v_tr: u32 = v_li / 16u;
+    let v_lr: u32 = v_li / 4u;
+    let v_lq: u32 = v_li % 4u;
+    let v_nb: u32 = xpu_u.p_cols / 256u;
+    for (var v_r0: u32 = wid.x * 64u; v_r0 < xpu_u.p_rows; v_r0 = v_r0 + (nwg.x * 64u)) {
+        for (var v_n0: u32 = wid.y * 16u; v_n0 < xpu_u.p_batch; v_n0 = v_n0 + (nwg.y * 16u)) {
+            var v_a0: f32;
+            v_a0 = 0.0f;
+            var v_a1: f32;
+            v_a1 = 0.0f;
+            var v_a2: f32;
+            v_a2 = 0.0f;
+            var v_a3: f32;
+            v_a3 = 0.0f;
+            for (var v_s: u32 = 0u; v_s < (v_nb * 8u); v_s = v_s + 1u) {
+                {
+                    let v_r: u32 = v_r0 + v_lr;
+                    if v_r < xpu_u.p_rows {
+                        let v_b: u32 = v_s / 8u;
+                        let v_j: u32 = v_s % 8u;
+                        let v_o: u32 = ((v_r * v_nb) + v_b) * 144u;
+                        let v_d: f32 = f_halfBits_5(f_halfAt_5(v_o)) * f32(f_scaleK4_1(v_o, v_j));
+                        let v_dm: f32 = f_halfBits_5(f_halfAt_5(v_o + 2u)) * f32(f_minK4_1(v_o, v_j));
+                        for (var v_k: u32 = 0u; v_k < 2u; v_k = v_k + 1u) {
+                            let v_q: u32 = xpu_shr_u32(b_w[((((v_o + 16u) + (32u * (v_j / 2u))) + (v_lq * 8u)) + (v_k * 4u)) >> 2u], (v_j % 2u) * 4u);
+                            for (var v_e: u32 = 0u; v_e < 4u; v_e = v_e + 1u) {
+                                s_ws[(((v_lr * 33u) + (v_lq * 8u)) + (v_k * 4u)) + v_e] = (v_d * f32(xpu_shr_u32(v_q, v_e * 8u) & 15u)) - v_dm;
+                            }
+                        }
+                    } else {
+                        for (var v_e_1: u32 = 0u; v_e_1 < 8u; v_e_1 = v_e_1 + 1u) {
+                            s_ws[((v_lr * 33u) + (v_lq * 8u)) + v_e_1] = 0.0f;
+                        }
+                    }
+                }
+                for (var v_e_2: u32 = v_li; v_e_2 < 512u; v_e_2 = v_e_2 + 256u) {
+                    let v_kk: u32 = v_e_2 / 16u;
+                    let v_nn: u32 = v_e_2 % 16u;
+                    var v_v: f32;
+                    v_v = 0.0f;
+                    if (v_n0 + v_nn) < xpu_u.p_batch {
+                        v_v = b_x[((((v_s * 32u) + v_kk) * xpu_u.p_batch) + v_n0) + v_nn];
+                    }
+                    s_xs[v_e_2] = v_v;
+                }
+                storageBarrier();
+                workgroupBarrier();
+                for (var v_kk_1: u32 = 0u; v_kk_1 < 32u; v_kk_1 = v_kk_1 + 1u) {
+                    let v_xv: f32 = s_xs[(v_kk_1 * 16u) + v_tb];
+                    v_a0 = v_a0 + (s_ws[(v_tr * 33u) + v_kk_1] * v_xv);
+                    v_a1 = v_a1 + (s_ws[((v_tr + 16u) * 33u) + v_kk_1] * v_xv);
+                    v_a2 = v_a2 + (s_ws[((v_tr + 32u) * 33u) + v_kk_1] * v_xv);
+                    v_a3 = v_a3 + (s_ws[((v_tr + 48u) * 33u) + v_kk_1] * v_xv);
+                }
+                storageBarrier();
+                workgroupBarrier();
+            }
+            {
+                let v_n: u32 = v_n0 + v_tb;
+                if v_n < xpu_u.p_batch {
+                    {
+                        let v_r_1: u32 = v_r0 + v_tr;
+                        if v_r_1 < xpu_u.p_rows {
+                            b_y[(v_r_1 * xpu_u.p_batch) + v_n] = v_a0;
+                        }
+                    }
+                    {
+                        let v_r_2: u32 = (v_r0 + v_tr) + 16u;
+                        if v_r_2 < xpu_u.p_rows {
+                            b_y[(v_r_2 * xpu_u.p_batch) + v_n] = v_a1;
+                        }
+                    }
+                    {
+                        let v_r_3: u32 = (v_r0 + v_tr) + 32u;
+                        if v_r_3 < xpu_u.p_rows {
+                            b_y[(v_r_3 * xpu_u.p_batch) + v_n] = v_a2;
+                        }
+                    }
+                    {
+                        let v_r_4: u32 = (v_r0 + v_tr) + 48u;
+                        if v_r_4 < xpu_u.p_rows {
+                            b_y[(v_r_4 * xpu_u.p_batch) + v_n] = v_a3;
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+`
+
+// matMulQ4_KCPU runs one block of the kernel MatMulQ4_K on the CPU.
+func matMulQ4_KCPU(b *gpuimpl.CPUBlock) {
+	p_y := gpuimpl.CPUView[float32](b.Buffers[0])
+	p_x := gpuimpl.CPUView[float32](b.Buffers[1])
+	p_w := gpuimpl.CPUView[uint32](b.Buffers[2])
+	p_rows := gpuimpl.CPUUniform[uint32](b.Uniforms, 0)
+	p_cols := gpuimpl.CPUUniform[uint32](b.Uniforms, 4)
+	p_batch := gpuimpl.CPUUniform[uint32](b.Uniforms, 8)
+	p_words := gpuimpl.CPUUniform[uint32](b.Uniforms, 12)
+	var s_ws [2112]float32
+	var s_xs [512]float32
+	var a_a0 [256]float32
+	var a_a1 [256]float32
+	var a_a2 [256]float32
+	var a_a3 [256]float32
+	var a_lq [256]uint32
+	var a_lr [256]uint32
+	var a_nb [256]uint32
+	var a_tb [256]uint32
+	var a_tr [256]uint32
+	var v_n0 uint32
+	var v_r0 uint32
+	var v_s uint32
+	gx0 := b.Group.X * 256
+	gy0 := b.Group.Y * 1
+	gz0 := b.Group.Z * 1
+	var ly uint32
+	var lz uint32
+	stop := b.Stopping()
+	_ = p_y
+	_ = p_x
+	_ = p_w
+	_ = p_rows
+	_ = p_cols
+	_ = p_batch
+	_ = p_words
+	_ = v_n0
+	_ = v_r0
+	_ = v_s
+	_ = gx0
+	_ = gy0
+	_ = gz0
+	_ = ly
+	_ = lz
+	_ = stop
+	f_halfAt_5 := func(lx, ly, lz uint32, v_o uint32) uint32 {
+		return ((p_w[(v_o>>uint32(2))] >> ((v_o & uint32(2)) * uint32(8))) & uint32(65535))
+	}
+	_ = f_halfAt_5
+	f_halfBits_5 := func(lx, ly, lz uint32, v_h uint32) float32 {
+		var v_sign uint32 = ((v_h & uint32(32768)) << uint32(16))
+		_ = v_sign
+		var v_exp uint32 = ((v_h >> uint32(10)) & uint32(31))
+		_ = v_exp
+		var v_man uint32 = (v_h & uint32(1023))
+		_ = v_man
+		if v_exp == uint32(31) {
+			return xpu.Float32FromBits(uint32(((v_sign | uint32(2139095040)) | (v_man << uint32(13)))))
+		}
+		if v_exp != uint32(0) {
+			return xpu.Float32FromBits(uint32(((v_sign | ((v_exp + uint32(112)) << uint32(23))) | (v_man << uint32(13)))))
+		}
+		if v_man == uint32(0) {
+			return xpu.Float32FromBits(uint32(v_sign))
+		}
+		v_exp = uint32(113)
+		{
+			for (v_man & uint32(1024)) == uint32(0) {
+				if stop.Load() {
+					panic(gpuimpl.CPUStopped)
+				}
+				v_man = (v_man << uint32(1))
+				v_exp = (v_exp - uint32(1))
+			}
+		}
+		return xpu.Float32FromBits(uint32(((v_sign | (v_exp << uint32(23))) | ((v_man & uint32(1023)) << uint32(13)))))
+	}
+	_ = f_halfBits_5
+	f_byteAt_3 := func(lx, ly, lz uint32, v_o uint32) uint32 {
+		return ((p_w[(v_o>>uint32(2))] >> ((v_o & uint32(3)) * uint32(8))) & uint32(255))
+	}
+	_ = f_byteAt_3
+	f_scaleK4_1 := func(lx, ly, lz uint32, v_o uint32, v_j uint32) uint32 {
+		var v_s uint32 = (v_o + uint32(4))
+		_ = v_s
+		if v_j < uint32(4) {
+			return (f_byteAt_3(lx, ly, lz, (v_s+v_j)) & uint32(63))
+		}
+		return ((f_byteAt_3(lx, ly, lz, ((v_s+v_j)+uint32(4))) & uint32(15)) | ((f_byteAt_3(lx, ly, lz, ((v_s+v_j)-uint32(4))) >> uint32(6)) << uint32(4)))
+	}
+	_ = f_scaleK4_1
+	f_minK4_1 := func(lx, ly, lz uint32, v_o uint32, v_j uint32) uint32 {
+		var v_s uint32 = (v_o + uint32(4))
+		_ = v_s
+		if v_j < uint32(4) {
+			return (f_byteAt_3(lx, ly, lz, ((v_s+v_j)+uint32(4))) & uint32(63))
+		}
+		return ((f_byteAt_3(lx, ly, lz, ((v_s+v_j)+uint32(4))) >> uint32(4)) | ((f_byteAt_3(lx, ly, lz, (v_s+v_j)) >> uint32(6)) << uint32(4)))
+	}
+	_ = f_minK4_1
+	for lx := uint32(0); lx < 256; lx++ {
+		li := lx
+		_ = li
+		var v_lq uint32
+		var v_lr uint32
+		var v_nb uint32
+		var v_tb uint32
+		var v_tr uint32
+		var v_li uint32 = li
+		_ = v_li
+		v_tb = (v_li % uint32(16))
+		v_tr = (v_li / uint32(16))
+		v_lr = (v_li / uint32(4))
+		v_lq = (v_li % uint32(4))
+		v_nb = (p_cols / uint32(256))
+		a_lq[li] = v_lq
+		a_lr[li] = v_lr
+		a_nb[li] = v_nb
+		a_tb[li] = v_tb
+		a_tr[li] = v_tr
+	}
+	v_r0 = (b.Group.X * uint32(64))
+	for {
+		if stop.Load() {
+			panic(gpuimpl.CPUStopped)
+		}
+		c2 := (v_r0 < p_rows)
+		if !c2 {
+			break
+		}
+		v_n0 = (b.Group.Y * uint32(16))
+		for {
+			if stop.Load() {
+				panic(gpuimpl.CPUStopped)
+			}
+			c4 := (v_n0 < p_batch)
+			if !c4 {
+				break
+			}
+			for lx := uint32(0); lx < 256; lx++ {
+				li := lx
+				_ = li
+				var v_a0 float32
+				var v_a1 float32
+				var v_a2 float32
+				var v_a3 float32
+				v_a0 = float32(0)
+				v_a1 = float32(0)
+				v_a2 = float32(0)
+				v_a3 = float32(0)
+				a_a0[li] = v_a0
+				a_a1[li] = v_a1
+				a_a2[li] = v_a2
+				a_a3[li] = v_a3
+			}
+			v_s = uint32(0)
+			for {
+				if stop.Load() {
+					panic(gpuimpl.CPUStopped)
+				}
+				c7, first7 := false, true
+				for lx := uint32(0); lx < 256; lx++ {
+					li := lx
+					_ = li
+					v_nb := a_nb[li]
+					_ = v_nb
+					if v := (v_s < (v_nb * uint32(8))); first7 {
+						c7, first7 = v, false
+					} else if v != c7 {
+						panic("xpu: kernel MatMulQ4_K: work-items disagree on the condition around a barrier")
+					}
+				}
+				if !c7 {
+					break
+				}
+				for lx := uint32(0); lx < 256; lx++ {
+					li := lx
+					_ = li
+					v_lq := a_lq[li]
+					_ = v_lq
+					v_lr := a_lr[li]
+					_ = v_lr
+					v_nb := a_nb[li]
+					_ = v_nb
+					var v_li uint32 = li
+					_ = v_li
+					{
+						var v_r uint32 = (v_r0 + v_lr)
+						_ = v_r
+						if v_r < p_rows {
+							var v_b uint32 = (v_s / uint32(8))
+							_ = v_b
+							var v_j uint32 = (v_s % uint32(8))
+							_ = v_j
+							var v_o uint32 = (((v_r * v_nb) + v_b) * uint32(144))
+							_ = v_o
+							var v_d float32 = (f_halfBits_5(lx, ly, lz, f_halfAt_5(lx, ly, lz, v_o)) * float32(f_scaleK4_1(lx, ly, lz, v_o, v_j)))
+							_ = v_d
+							var v_dm float32 = (f_halfBits_5(lx, ly, lz, f_halfAt_5(lx, ly, lz, (v_o+uint32(2)))) * float32(f_minK4_1(lx, ly, lz, v_o, v_j)))
+							_ = v_dm
+							{
+								var v_k uint32 = uint32(0)
+								_ = v_k
+								for v_k < uint32(2) {
+									{
+										var v_q uint32 = (p_w[(((((v_o+uint32(16))+(uint32(32)*(v_j/uint32(2))))+(v_lq*uint32(8)))+(v_k*uint32(4)))>>uint32(2))] >> ((v_j % uint32(2)) * uint32(4)))
+										_ = v_q
+										{
+											var v_e uint32 = uint32(0)
+											_ = v_e
+											for v_e < uint32(4) {
+												{
+													s_ws[((((v_lr * uint32(33)) + (v_lq * uint32(8))) + (v_k * uint32(4))) + v_e)] = ((v_d * float32(((v_q >> (v_e * uint32(8))) & uint32(15)))) - v_dm)
+												}
+												v_e = (v_e + uint32(1))
+											}
+										}
+									}
+									v_k = (v_k + uint32(1))
+								}
+							}
+						} else {
+							{
+								var v_e_1 uint32 = uint32(0)
+								_ = v_e_1
+								for v_e_1 < uint32(8) {
+									{
+										s_ws[(((v_lr * uint32(33)) + (v_lq * uint32(8))) + v_e_1)] = float32(0)
+									}
+									v_e_1 = (v_e_1 + uint32(1))
+								}
+							}
+						}
+					}
+					{
+						var v_e_2 uint32 = v_li
+						_ = v_e_2
+						for v_e_2 < uint32(512) {
+							if stop.Load() {
+								panic(gpuimpl.CPUStopped)
+							}
+							{
+								var v_kk uint32 = (v_e_2 / uint32(16))
+								_ = v_kk
+								var v_nn uint32 = (v_e_2 % uint32(16))
+								_ = v_nn
+								var v_v float32 = float32(0)
+								_ = v_v
+								if (v_n0 + v_nn) < p_batch {
+									v_v = p_x[(((((v_s * uint32(32)) + v_kk) * p_batch) + v_n0) + v_nn)]
+								}
+								s_xs[v_e_2] = v_v
+							}
+							v_e_2 = (v_e_2 + uint32(256))
+						}
+					}
+				}
+				for lx := uint32(0); lx < 256; lx++ {
+					li := lx
+					_ = li
+					v_a0 := a_a0[li]
+					_ = v_a0
+					v_a1 := a_a1[li]
+					_ = v_a1
+					v_a2 := a_a2[li]
+					_ = v_a2
+					v_a3 := a_a3[li]
+					_ = v_a3
+					v_tb := a_tb[li]
+					_ = v_tb
+					v_tr := a_tr[li]
+					_ = v_tr
+					{
+						var v_kk_1 uint32 = uint32(0)
+						_ = v_kk_1
+						for v_kk_1 < uint32(32) {
+							{
+								var v_xv float32 = s_xs[((v_kk_1 * uint32(16)) + v_tb)]
+								_ = v_xv
+								v_a0 = (v_a0 + (s_ws[((v_tr*uint32(33))+v_kk_1)] * v_xv))
+								v_a1 = (v_a1 + (s_ws[(((v_tr+uint32(16))*uint32(33))+v_kk_1)] * v_xv))
+								v_a2 = (v_a2 + (s_ws[(((v_tr+uint32(32))*uint32(33))+v_kk_1)] * v_xv))
+								v_a3 = (v_a3 + (s_ws[(((v_tr+uint32(48))*uint32(33))+v_kk_1)] * v_xv))
+							}
+							v_kk_1 = (v_kk_1 + uint32(1))
+						}
+					}
+					a_a0[li] = v_a0
+					a_a1[li] = v_a1
+					a_a2[li] = v_a2
+					a_a3[li] = v_a3
+				}
+				v_s = (v_s + uint32(1))
+			}
+			for lx := uint32(0); lx < 256; lx++ {
+				li := lx
+				_ = li
+				v_a0 := a_a0[li]
+				_ = v_a0
+				v_a1 := a_a1[li]
+				_ = v_a1
+				v_a2 := a_a2[li]
+				_ = v_a2
+				v_a3 := a_a3[li]
+				_ = v_a3
+				v_tb := a_tb[li]
+				_ = v_tb
+				v_tr := a_tr[li]
+				_ = v_tr
+				{
+					var v_n uint32 = (v_n0 + v_tb)
+					_ = v_n
+					if v_n < p_batch {
+						{
+							var v_r_1 uint32 = (v_r0 + v_tr)
+							_ = v_r_1
+							if v_r_1 < p_rows {
+								p_y[((v_r_1 * p_batch) + v_n)] = v_a0
+							}
+						}
+						{
+							var v_r_2 uint32 = ((v_r0 + v_tr) + uint32(16))
+							_ = v_r_2
+							if v_r_2 < p_rows {
+								p_y[((v_r_2 * p_batch) + v_n)] = v_a1
+							}
+						}
+						{
+							var v_r_3 uint32 = ((v_r0 + v_tr) + uint32(32))
+							_ = v_r_3
+							if v_r_3 < p_rows {
+								p_y[((v_r_3 * p_batch) + v_n)] = v_a2
+							}
+						}
+						{
+							var v_r_4 uint32 = ((v_r0 + v_tr) + uint32(48))
+							_ = v_r_4
+							if v_r_4 < p_rows {
+								p_y[((v_r_4 * p_batch) + v_n)] = v_a3
+							}
+						}
+					}
+				}
+			}
+			v_n0 = (v_n0 + (b.Groups.Y * uint32(16)))
+		}
+		v_r0 = (v_r0 + (b.Groups.X * uint32(64)))
+	}
+}
+
+// MatMulQ8_0Kernel is the compiled form of the kernel MatMulQ8_0 (Go function MatMulQ8_0).
+var MatMulQ8_0Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
+	Name:    "github.com/goxpu/xpu/kernels/quant.MatMulQ8_0",
+	Codegen: "xpu-gen/1",
+	Block:   xpu.Dim3{X: 256, Y: 1, Z: 1},
+	Params: []gpuimpl.Param{
+		{Name: "y", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "float32"}, Size: 4, Access: gpuimpl.AccessWrite, Binding: 0, MinLen: []string{"rows", "batch"}},
+		{Name: "x", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "float32"}, Size: 4, Access: gpuimpl.AccessRead, Binding: 1, MinLen: []string{"cols", "batch"}},
+		{Name: "w", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Access: gpuimpl.AccessRead, Binding: 2, MinLen: []string{"words"}},
+		{Name: "rows", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 0},
+		{Name: "cols", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 4},
+		{Name: "batch", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 8},
+		{Name: "words", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 12},
+	},
+	SharedBytes: 10496,
+	UniformSize: 16,
+	Func:        MatMulQ8_0,
+	Artifacts: []gpuimpl.Artifact{
+		{
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:0b94f59a2b148116a5e8ae0a68adb38eb3403c09effa3af6bd5e51870b4a3cb7",
+				PrivateBytes: new(152),
+				NativeOps:    []string{"bitcast", "select", "storageBarrier", "workgroupBarrier"},
+			},
+			Code: matMulQ8_0WGSL,
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:0f69378546ee2e5e9a150e7f1bb7d67c0bcd30d6cf4e35a181e03508c616236b",
+				NativeOps: []string{"xpu.Float32FromBits"},
+			},
+			Entry: matMulQ8_0CPU,
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:142103d6b6fba95a46c896ba65f9b605f650b08dcc32bd7f598673eeec1498aa"},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v3"},
+			Code:     libLLVMHOSTX8664V3,
+			Symbol:   "xpu_MatMulQ8_0",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:91ac3e205142c4144df8ce04b971b9e4defc0ccff5c0549e838ee315a00e101c"},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
+			Code:     libLLVMHOSTX8664V4,
+			Symbol:   "xpu_MatMulQ8_0",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:df692a268c6c0fb9d352f5aca47c6b1ce46b923941c0a3f5bddcbdfe83f486c6"},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "armv8-a"},
+			Code:     libLLVMHOSTARMV8A,
+			Symbol:   "xpu_MatMulQ8_0",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cuda", Target: "ptx", Hash: "sha256:a780f97c39efaaab2310fcad394aa90f5f055fe3f1011d181cf9fbca943036d8",
+				PrivateBytes: new(152),
+				Fault:        true,
+			},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "sm_70"},
+			Code:     libPTXSM70,
+			Symbol:   "xpu_MatMulQ8_0",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:57b83bd7ff2e944d3ae807095b55f84c844ab636485c9ea4d4217edf7e63497b",
+				PrivateBytes: new(152),
+				Registers:    new(54),
+				SpillBytes:   new(0),
+				Fault:        true,
+			},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "gfx90a"},
+			Code:     libHSACOGFX90A,
+			Symbol:   "xpu_MatMulQ8_0",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:ffd5a690d2ec93559ff80ba171ad77e6361af831b0a892e2dafdd3b89b5ff58e",
+				PrivateBytes: new(152),
+				Registers:    new(54),
+				SpillBytes:   new(0),
+				Fault:        true,
+			},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "gfx942"},
+			Code:     libHSACOGFX942,
+			Symbol:   "xpu_MatMulQ8_0",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:5004176cdfc7e2d70db1c3136280d89bcd9e559de4cd1aa9d412c64fea6991bb",
+				PrivateBytes: new(152),
+				Registers:    new(45),
+				SpillBytes:   new(0),
+				Fault:        true,
+			},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "gfx1100"},
+			Code:     libHSACOGFX1100,
+			Symbol:   "xpu_MatMulQ8_0",
+		},
+	},
+})
+
+// LaunchMatMulQ8_0 launches the kernel MatMulQ8_0 on the stream s over a grid of groups
+// blocks of 256x1x1 work-items, with the arguments of MatMulQ8_0 after its Thread.
+// Buffers are bound in this order; scalars are uniforms.
+func LaunchMatMulQ8_0(s *gpu.Stream, groups xpu.Dim3, y *gpu.Buffer[float32], x *gpu.Buffer[float32], w *gpu.Buffer[uint32], rows uint32, cols uint32, batch uint32, words uint32) error {
+	return s.Launch(MatMulQ8_0Kernel, groups, y, x, w, rows, cols, batch, words)
+}
+
+// matMulQ8_0WGSL is the WGSL code of MatMulQ8_0.
+const matMulQ8_0WGSL = `struct xpu_Uniforms {
+    p_rows: u32,
+    p_cols: u32,
+    p_batch: u32,
+    p_words: u32,
+}
+
+@group(0) @binding(0) var<storage, read_write> b_y: array<f32>;
+@group(0) @binding(1) var<storage, read> b_x: array<f32>;
+@group(0) @binding(2) var<storage, read> b_w: array<u32>;
+@group(0) @binding(3) var<uniform> xpu_u: xpu_Uniforms;
+var<workgroup> s_ws: array<f32, 2112>;
+var<workgroup> s_xs: array<f32, 512>;
+
+// Go's uint32 x >> y: 0 when y >= 32 (WGSL takes y modulo 32).
+fn xpu_shr_u32(x: u32, y: u32) -> u32 {
+    return select(0u, x >> (y & 31u), y < 32u);
+}
+
+fn f_halfAt_3(a_o: u32) -> u32 {
+    var v_o: u32 = a_o;
+    return xpu_shr_u32(b_w[v_o >> 2u], (v_o & 2u) * 8u) & 65535u;
+}
+
+fn f_halfBits_3(a_h: u32) -> f32 {
+    var v_h: u32 = a_h;
+    let v_sign: u32 = (v_h & 32768u) << 16u;
+    var v_exp: u32;
+    v_exp = (v_h >> 10u) & 31u;
+    var v_man: u32;
+    v_man = v_h & 1023u;
+    if v_exp == 31u {
+        return bitcast<f32>((v_sign | 2139095040u) | (v_man << 13u));
+    }
+    if v_exp != 0u {
+        return bitcast<f32>((v_sign | ((v_exp + 112u) << 23u)) | (v_man << 13u));
+    }
+    if v_man == 0u {
+        return bitcast<f32>(v_sign);
+    }
+    v_exp = 113u;
+    {
+        loop {
+            if !((v_man & 1024u) == 0u) {
+                break;
+            }
+            v_man = v_man << 1u;
+            v_exp = v_exp - 1u;
+        }
+    }
+    return bitcast<f32>((v_sign | (v_exp << 23u)) | ((v_man & 1023u) << 13u));
+}
+
+fn f_wordAt(a_o: u32) -> u32 {
+    var v_o: u32 = a_o;
+    let v_i: u32 = v_o >> 2u;
+    if (v_o & 2u) == 0u {
+        return b_w[v_i];
+    }
+    return (b_w[v_i] >> 16u) | (b_w[v_i + 1u] << 16u);
+}
+
+// main is kernel MatMulQ8_0, block 256x1x1.
+@compute @workgroup_size(256, 1, 1)
+fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>, @builtin(local_invocation_index) lidx: u32) {
+    let v_li: u32 = lidx;
+    let v_tb: u32 = v_li % 16u;
+    let v_tr: u32 = v_li / 16u;
+    let v_lr: u32 = v_li / 4u;
+    let v_lq: u32 = v_li % 4u;
+    let v_nb: u32 = xpu_u.p_cols / 32u;
+    for (var v_r0: u32 = wid.x * 64u; v_r0 < xpu_u.p_rows; v_r0 = v_r0 + (nwg.x * 64u)) {
+        for (var v_n0: u32 = wid.y * 16u; v_n0 < xpu_u.p_batch; v_n0 = v_n0 + (nwg.y * 16u)) {
+            var v_a0: f32;
+            v_a0 = 0.0f;
+            var v_a1: f32;
+            v_a1 = 0.0f;
+            var v_a2: f32;
+            v_a2 = 0.0f;
+            var v_a3: f32;
+            v_a3 = 0.0f;
+            for (var v_b: u32 = 0u; v_b < v_nb; v_b = v_b + 1u) {
+                {
+                    let v_r: u32 = v_r0 + v_lr;
+                    if v_r < xpu_u.p_rows {
+                        let v_o: u32 = ((v_r * v_nb) + v_b) * 34u;
+                        let v_d: f32 = f_halfBits_3(f_halfAt_3(v_o));
+                        for (var v_k: u32 = 0u; v_k < 2u; v_k = v_k + 1u) {
+                            let v_q: u32 = f_wordAt(((v_o + 2u) + (v_lq * 8u)) + (v_k * 4u));
+                            let v_at: u32 = ((v_lr * 33u) + (v_lq * 8u)) + (v_k * 4u);
+                            s_ws[v_at] = f32(i32(v_q << 24u) >> 24u) * v_d;
+                            s_ws[v_at + 1u] = f32(i32(v_q << 16u) >> 24u) * v_d;
+                            s_ws[v_at + 2u] = f32(i32(v_q << 8u) >> 24u) * v_d;
+                            s_ws[v_at + 3u] = f32(i32(v_q) >> 24u) * v_d;
+                        }
+                    } else {
+                        for (var v_e: u32 = 0u; v_e < 8u; v_e = v_e + 1u) {
+                            s_ws[((v_lr * 33u) + (v_lq * 8u)) + v_e] = 0.0f;
+                        }
+                    }
+                }
+                for (var v_e_1: u32 = v_li; v_e_1 < 512u; v_e_1 = v_e_1 + 256u) {
+                    let v_kk: u32 = v_e_1 / 16u;
+                    let v_nn: u32 = v_e_1 % 16u;
+                    var v_v: f32;
+                    v_v = 0.0f;
+                    if (v_n0 + v_nn) < xpu_u.p_batch {
+                        v_v = b_x[((((v_b * 32u) + v_kk) * xpu_u.p_batch) + v_n0) + v_nn];
+                    }
+                    s_xs[v_e_1] = v_v;
+                }
+                storageBarrier();
+                workgroupBarrier();
+                for (var v_kk_1: u32 = 0u; v_kk_1 < 32u; v_kk_1 = v_kk_1 + 1u) {
+                    let v_xv: f32 = s_xs[(v_kk_1 * 16u) + v_tb];
+                    v_a0 = v_a0 + (s_ws[(v_tr * 33u) + v_kk_1] * v_xv);
+                    v_a1 = v_a1 + (s_ws[((v_tr + 16u) * 33u) + v_kk_1] * v_xv);
+                    v_a2 = v_a2 + (s_ws[((v_tr + 32u) * 33u) + v_kk_1] * v_xv);
+                    v_a3 = v_a3 + (s_ws[((v_tr + 48u) * 33u) + v_kk_1] * v_xv);
+                }
+                storageBarrier();
+                workgroupBarrier();
+            }
+            {
+                let v_n: u32 = v_n0 + v_tb;
+                if v_n < xpu_u.p_batch {
+                    {
+                        let v_r_1: u32 = v_r0 + v_tr;
+                        if v_r_1 < xpu_u.p_rows {
+                            b_y[(v_r_1 * xpu_u.p_batch) + v_n] = v_a0;
+                        }
+                    }
+                    {
+                        let v_r_2: u32 = (v_r0 + v_tr) + 16u;
+                        if v_r_2 < xpu_u.p_rows {
+                            b_y[(v_r_2 * xpu_u.p_batch) + v_n] = v_a1;
+                        }
+                    }
+                    {
+                        let v_r_3: u32 = (v_r0 + v_tr) + 32u;
+                        if v_r_3 < xpu_u.p_rows {
+                            b_y[(v_r_3 * xpu_u.p_batch) + v_n] = v_a2;
+                        }
+                    }
+                    {
+                        let v_r_4: u32 = (v_r0 + v_tr) + 48u;
+                        if v_r_4 < xpu_u.p_rows {
+                            b_y[(v_r_4 * xpu_u.p_batch) + v_n] = v_a3;
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+`
+
+// matMulQ8_0CPU runs one block of the kernel MatMulQ8_0 on the CPU.
+func matMulQ8_0CPU(b *gpuimpl.CPUBlock) {
+	p_y := gpuimpl.CPUView[float32](b.Buffers[0])
+	p_x := gpuimpl.CPUView[float32](b.Buffers[1])
+	p_w := gpuimpl.CPUView[uint32](b.Buffers[2])
+	p_rows := gpuimpl.CPUUniform[uint32](b.Uniforms, 0)
+	p_cols := gpuimpl.CPUUniform[uint32](b.Uniforms, 4)
+	p_batch := gpuimpl.CPUUniform[uint32](b.Uniforms, 8)
+	p_words := gpuimpl.CPUUniform[uint32](b.Uniforms, 12)
+	var s_ws [2112]float32
+	var s_xs [512]float32
+	var a_a0 [256]float32
+	var a_a1 [256]float32
+	var a_a2 [256]float32
+	var a_a3 [256]float32
+	var a_lq [256]uint32
+	var a_lr [256]uint32
+	var a_nb [256]uint32
+	var a_tb [256]uint32
+	var a_tr [256]uint32
+	var v_b uint32
+	var v_n0 uint32
+	var v_r0 uint32
+	gx0 := b.Group.X * 256
+	gy0 := b.Group.Y * 1
+	gz0 := b.Group.Z * 1
+	var ly uint32
+	var lz uint32
+	stop := b.Stopping()
+	_ = p_y
+	_ = p_x
+	_ = p_w
+	_ = p_rows
+	_ = p_cols
+	_ = p_batch
+	_ = p_words
+	_ = v_b
+	_ = v_n0
+	_ = v_r0
+	_ = gx0
+	_ = gy0
+	_ = gz0
+	_ = ly
+	_ = lz
+	_ = stop
+	f_halfAt_3 := func(lx, ly, lz uint32, v_o uint32) uint32 {
+		return ((p_w[(v_o>>uint32(2))] >> ((v_o & uint32(2)) * uint32(8))) & uint32(65535))
+	}
+	_ = f_halfAt_3
+	f_halfBits_3 := func(lx, ly, lz uint32, v_h uint32) float32 {
+		var v_sign uint32 = ((v_h & uint32(32768)) << uint32(16))
+		_ = v_sign
+		var v_exp uint32 = ((v_h >> uint32(10)) & uint32(31))
+		_ = v_exp
+		var v_man uint32 = (v_h & uint32(1023))
+		_ = v_man
+		if v_exp == uint32(31) {
+			return xpu.Float32FromBits(uint32(((v_sign | uint32(2139095040)) | (v_man << uint32(13)))))
+		}
+		if v_exp != uint32(0) {
+			return xpu.Float32FromBits(uint32(((v_sign | ((v_exp + uint32(112)) << uint32(23))) | (v_man << uint32(13)))))
+		}
+		if v_man == uint32(0) {
+			return xpu.Float32FromBits(uint32(v_sign))
+		}
+		v_exp = uint32(113)
+		{
+			for (v_man & uint32(1024)) == uint32(0) {
+				if stop.Load() {
+					panic(gpuimpl.CPUStopped)
+				}
+				v_man = (v_man << uint32(1))
+				v_exp = (v_exp - uint32(1))
+			}
+		}
+		return xpu.Float32FromBits(uint32(((v_sign | (v_exp << uint32(23))) | ((v_man & uint32(1023)) << uint32(13)))))
+	}
+	_ = f_halfBits_3
+	f_wordAt := func(lx, ly, lz uint32, v_o uint32) uint32 {
+		var v_i uint32 = (v_o >> uint32(2))
+		_ = v_i
+		if (v_o & uint32(2)) == uint32(0) {
+			return p_w[v_i]
+		}
+		return ((p_w[v_i] >> uint32(16)) | (p_w[(v_i+uint32(1))] << uint32(16)))
+	}
+	_ = f_wordAt
+	for lx := uint32(0); lx < 256; lx++ {
+		li := lx
+		_ = li
+		var v_lq uint32
+		var v_lr uint32
+		var v_nb uint32
+		var v_tb uint32
+		var v_tr uint32
+		var v_li uint32 = li
+		_ = v_li
+		v_tb = (v_li % uint32(16))
+		v_tr = (v_li / uint32(16))
+		v_lr = (v_li / uint32(4))
+		v_lq = (v_li % uint32(4))
+		v_nb = (p_cols / uint32(32))
+		a_lq[li] = v_lq
+		a_lr[li] = v_lr
+		a_nb[li] = v_nb
+		a_tb[li] = v_tb
+		a_tr[li] = v_tr
+	}
+	v_r0 = (b.Group.X * uint32(64))
+	for {
+		if stop.Load() {
+			panic(gpuimpl.CPUStopped)
+		}
+		c2 := (v_r0 < p_rows)
+		if !c2 {
+			break
+		}
+		v_n0 = (b.Group.Y * uint32(16))
+		for {
+			if stop.Load() {
+				panic(gpuimpl.CPUStopped)
+			}
+			c4 := (v_n0 < p_batch)
+			if !c4 {
+				break
+			}
+			for lx := uint32(0); lx < 256; lx++ {
+				li := lx
+				_ = li
+				var v_a0 float32
+				var v_a1 float32
+				var v_a2 float32
+				var v_a3 float32
+				v_a0 = float32(0)
+				v_a1 = float32(0)
+				v_a2 = float32(0)
+				v_a3 = float32(0)
+				a_a0[li] = v_a0
+				a_a1[li] = v_a1
+				a_a2[li] = v_a2
+				a_a3[li] = v_a3
+			}
+			v_b = uint32(0)
+			for {
+				if stop.Load() {
+					panic(gpuimpl.CPUStopped)
+				}
+				c7, first7 := false, true
+				for lx := uint32(0); lx < 256; lx++ {
+					li := lx
+					_ = li
+					v_nb := a_nb[li]
+					_ = v_nb
+					if v := (v_b < v_nb); first7 {
+						c7, first7 = v, false
+					} else if v != c7 {
+						panic("xpu: kernel MatMulQ8_0: work-items disagree on the condition around a barrier")
+					}
+				}
+				if !c7 {
+					break
+				}
+				for lx := uint32(0); lx < 256; lx++ {
+					li := lx
+					_ = li
+					v_lq := a_lq[li]
+					_ = v_lq
+					v_lr := a_lr[li]
+					_ = v_lr
+					v_nb := a_nb[li]
+					_ = v_nb
+					var v_li uint32 = li
+					_ = v_li
+					{
+						var v_r uint32 = (v_r0 + v_lr)
+						_ = v_r
+						if v_r < p_rows {
+							var v_o uint32 = (((v_r * v_nb) + v_b) * uint32(34))
+							_ = v_o
+							var v_d float32 = f_halfBits_3(lx, ly, lz, f_halfAt_3(lx, ly, lz, v_o))
+							_ = v_d
+							{
+								var v_k uint32 = uint32(0)
+								_ = v_k
+								for v_k < uint32(2) {
+									{
+										var v_q uint32 = f_wordAt(lx, ly, lz, (((v_o + uint32(2)) + (v_lq * uint32(8))) + (v_k * uint32(4))))
+										_ = v_q
+										var v_at uint32 = (((v_lr * uint32(33)) + (v_lq * uint32(8))) + (v_k * uint32(4)))
+										_ = v_at
+										s_ws[v_at] = (float32((int32((v_q << uint32(24))) >> uint32(24))) * v_d)
+										s_ws[(v_at + uint32(1))] = (float32((int32((v_q << uint32(16))) >> uint32(24))) * v_d)
+										s_ws[(v_at + uint32(2))] = (float32((int32((v_q << uint32(8))) >> uint32(24))) * v_d)
+										s_ws[(v_at + uint32(3))] = (float32((int32(v_q) >> uint32(24))) * v_d)
+									}
+									v_k = (v_k + uint32(1))
+								}
+							}
+						} else {
+							{
+								var v_e uint32 = uint32(0)
+								_ = v_e
+								for v_e < uint32(8) {
+									{
+										s_ws[(((v_lr * uint32(33)) + (v_lq * uint32(8))) + v_e)] = float32(0)
+									}
+									v_e = (v_e + uint32(1))
+								}
+							}
+						}
+					}
+					{
+						var v_e_1 uint32 = v_li
+						_ = v_e_1
+						for v_e_1 < uint32(512) {
+							if stop.Load() {
+								panic(gpuimpl.CPUStopped)
+							}
+							{
+								var v_kk uint32 = (v_e_1 / uint32(16))
+								_ = v_kk
+								var v_nn uint32 = (v_e_1 % uint32(16))
+								_ = v_nn
+								var v_v float32 = float32(0)
+								_ = v_v
+								if (v_n0 + v_nn) < p_batch {
+									v_v = p_x[(((((v_b * uint32(32)) + v_kk) * p_batch) + v_n0) + v_nn)]
+								}
+								s_xs[v_e_1] = v_v
+							}
+							v_e_1 = (v_e_1 + uint32(256))
+						}
+					}
+				}
+				for lx := uint32(0); lx < 256; lx++ {
+					li := lx
+					_ = li
+					v_a0 := a_a0[li]
+					_ = v_a0
+					v_a1 := a_a1[li]
+					_ = v_a1
+					v_a2 := a_a2[li]
+					_ = v_a2
+					v_a3 := a_a3[li]
+					_ = v_a3
+					v_tb := a_tb[li]
+					_ = v_tb
+					v_tr := a_tr[li]
+					_ = v_tr
+					{
+						var v_kk_1 uint32 = uint32(0)
+						_ = v_kk_1
+						for v_kk_1 < uint32(32) {
+							{
+								var v_xv float32 = s_xs[((v_kk_1 * uint32(16)) + v_tb)]
+								_ = v_xv
+								v_a0 = (v_a0 + (s_ws[((v_tr*uint32(33))+v_kk_1)] * v_xv))
+								v_a1 = (v_a1 + (s_ws[(((v_tr+uint32(16))*uint32(33))+v_kk_1)] * v_xv))
+								v_a2 = (v_a2 + (s_ws[(((v_tr+uint32(32))*uint32(33))+v_kk_1)] * v_xv))
+								v_a3 = (v_a3 + (s_ws[(((v_tr+uint32(48))*uint32(33))+v_kk_1)] * v_xv))
+							}
+							v_kk_1 = (v_kk_1 + uint32(1))
+						}
+					}
+					a_a0[li] = v_a0
+					a_a1[li] = v_a1
+					a_a2[li] = v_a2
+					a_a3[li] = v_a3
+				}
+				v_b = (v_b + uint32(1))
+			}
+			for lx := uint32(0); lx < 256; lx++ {
+				li := lx
+				_ = li
+				v_a0 := a_a0[li]
+				_ = v_a0
+				v_a1 := a_a1[li]
+				_ = v_a1
+				v_a2 := a_a2[li]
+				_ = v_a2
+				v_a3 := a_a3[li]
+				_ = v_a3
+				v_tb := a_tb[li]
+				_ = v_tb
+				v_tr := a_tr[li]
+				_ = v_tr
+				{
+					var v_n uint32 = (v_n0 + v_tb)
+					_ = v_n
+					if v_n < p_batch {
+						{
+							var v_r_1 uint32 = (v_r0 + v_tr)
+							_ = v_r_1
+							if v_r_1 < p_rows {
+								p_y[((v_r_1 * p_batch) + v_n)] = v_a0
+							}
+						}
+						{
+							var v_r_2 uint32 = ((v_r0 + v_tr) + uint32(16))
+							_ = v_r_2
+							if v_r_2 < p_rows {
+								p_y[((v_r_2 * p_batch) + v_n)] = v_a1
+							}
+						}
+						{
+							var v_r_3 uint32 = ((v_r0 + v_tr) + uint32(32))
+							_ = v_r_3
+							if v_r_3 < p_rows {
+								p_y[((v_r_3 * p_batch) + v_n)] = v_a2
+							}
+						}
+						{
+							var v_r_4 uint32 = ((v_r0 + v_tr) + uint32(48))
+							_ = v_r_4
+							if v_r_4 < p_rows {
+								p_y[((v_r_4 * p_batch) + v_n)] = v_a3
+							}
+						}
+					}
+				}
+			}
+			v_n0 = (v_n0 + (b.Groups.Y * uint32(16)))
+		}
+		v_r0 = (v_r0 + (b.Groups.X * uint32(64)))
+	}
+}
+
+// MatVecInputMajorQ4_0Kernel is the compiled form of the kernel MatVecInputMajorQ4_0 (Go function MatVecInputMajorQ4_0).
+var MatVecInputMajorQ4_0Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
+	Name:    "github.com/goxpu/xpu/kernels/quant.MatVecInputMajorQ4_0",
+	Codegen: "xpu-gen/1",
+	Block:   xpu.Dim3{X: 32, Y: 8, Z: 1},
+	Params: []gpuimpl.Param{
+		{Name: "y", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "float32"}, Size: 4, Access: gpuimpl.AccessWrite, Binding: 0, MinLen: []string{"rows"}},
+		{Name: "x", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "float32"}, Size: 4, Access: gpuimpl.AccessRead, Binding: 1, MinLen: []string{"cols"}},
+		{Name: "w", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Access: gpuimpl.AccessRead, Binding: 2, MinLen: []string{"words"}},
+		{Name: "rows", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 0},
+		{Name: "cols", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 4},
+		{Name: "words", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 8},
+	},
+	SharedBytes: 1024,
+	UniformSize: 16,
+	Func:        MatVecInputMajorQ4_0,
+	Artifacts: []gpuimpl.Artifact{
+		{
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:f4436ac0bbaee52edca036bc4dbf444c6b41d6a14671a1c1abf39b560eff8863",
+				PrivateBytes: new(108),
+				NativeOps:    []string{"bitcast", "select", "storageBarrier", "workgroupBarrier"},
+			},
+			Code: matVecInputMajorQ4_0WGSL,
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:c6d95e2918a9c74e23263c5a3576288c3fdbce2af747fe7bdddf849a6af1920b",
+				NativeOps: []string{"xpu.Float32FromBits"},
+			},
+			Entry: matVecInputMajorQ4_0CPU,
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:407061cd82c6700e81a8933f6272e97485ffde2be22c7c686f8b56591d0f4fc8"},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v3"},
+			Code:     libLLVMHOSTX8664V3,
+			Symbol:   "xpu_MatVecInputMajorQ4_0",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:6ae8785faa2de5422595e89c30ef8b67ae16b8122bbbf2e1eada787cda51262a"},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
+			Code:     libLLVMHOSTX8664V4,
+			Symbol:   "xpu_MatVecInputMajorQ4_0",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:dd8b7e6aa468b5255822bec775997888913bf59c81adf6544920dd4a7c438c0c"},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "armv8-a"},
+			Code:     libLLVMHOSTARMV8A,
+			Symbol:   "xpu_MatVecInputMajorQ4_0",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cuda", Target: "ptx", Hash: "sha256:851a628be37fb9389c622cffb611046aa494a774f22a421d9d72a970df1605e8",
+				PrivateBytes: new(108),
+				Fault:        true,
+			},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "sm_70"},
+			Code:     libPTXSM70,
+			Symbol:   "xpu_MatVecInputMajorQ4_0",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:867c727a71bbde0a9a01e7efc649efe3435da34691c6d50ee9c572bfd0ce1152",
+				PrivateBytes: new(108),
+				Registers:    new(55),
+				SpillBytes:   new(0),
+				Fault:        true,
+			},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "gfx90a"},
+			Code:     libHSACOGFX90A,
+			Symbol:   "xpu_MatVecInputMajorQ4_0",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:4488c544022d14cda608e71696f3ad37e1c0d613052a220bbe7a252d5f72f506",
+				PrivateBytes: new(108),
+				Registers:    new(54),
+				SpillBytes:   new(0),
+				Fault:        true,
+			},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "gfx942"},
+			Code:     libHSACOGFX942,
+			Symbol:   "xpu_MatVecInputMajorQ4_0",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:a181c7540649eb9b11a13818831d70e3d5ec0413b1ad853db74e5a3d005cdcf5",
+				PrivateBytes: new(108),
+				Registers:    new(50),
+				SpillBytes:   new(0),
+				Fault:        true,
+			},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "gfx1100"},
+			Code:     libHSACOGFX1100,
+			Symbol:   "xpu_MatVecInputMajorQ4_0",
+		},
+	},
+})
+
+// LaunchMatVecInputMajorQ4_0 launches the kernel MatVecInputMajorQ4_0 on the stream s over a grid of groups
+// blocks of 32x8x1 work-items, with the arguments of MatVecInputMajorQ4_0 after its Thread.
+// Buffers are bound in this order; scalars are uniforms.
+func LaunchMatVecInputMajorQ4_0(s *gpu.Stream, groups xpu.Dim3, y *gpu.Buffer[float32], x *gpu.Buffer[float32], w *gpu.Buffer[uint32], rows uint32, cols uint32, words uint32) error {
+	return s.Launch(MatVecInputMajorQ4_0Kernel, groups, y, x, w, rows, cols, words)
+}
+
+// matVecInputMajorQ4_0WGSL is the WGSL code of MatVecInputMajorQ4_0.
+const matVecInputMajorQ4_0WGSL = `struct xpu_Uniforms {
+    p_rows: u32,
+    p_cols: u32,
+    p_words: u32,
+}
+
+@group(0) @binding(0) var<storage, read_write> b_y: array<f32>;
+@group(0) @binding(1) var<storage, read> b_x: array<f32>;
+@group(0) @binding(2) var<storage, read> b_w: array<u32>;
+@group(0) @binding(3) var<uniform> xpu_u: xpu_Uniforms;
+var<workgroup> s_part: array<f32, 256>;
+
+// Go's uint32 x << y: 0 when y >= 32 (WGSL takes y modulo 32).
+fn xpu_shl_u32(x: u32, y: u32) -> u32 {
+    return select(0u, x << (y & 31u), y < 32u);
+}
+
+// Go's uint32 x >> y: 0 when y >= 32 (WGSL takes y modulo 32).
+fn xpu_shr_u32(x: u32, y: u32) -> u32 {
+    return select(0u, x >> (y & 31u), y < 32u);
+}
+
+fn f_halfBits_10(a_h: u32) -> f32 {
+    var v_h: u32 = a_h;
+    let v_sign: u32 = (v_h & 32768u) << 16u;
+    var v_exp: u32;
+    v_exp = (v_h >> 10u) & 31u;
+    var v_man: u32;
+    v_man = v_h & 1023u;
+    if v_exp == 31u {
+        return bitcast<f32>((v_sign | 2139095040u) | (v_man << 13u));
+    }
+    if v_exp != 0u {
+        return bitcast<f32>((v_sign | ((v_exp + 112u) << 23u)) | (v_man << 13u));
+    }
+    if v_man == 0u {
+        return bitcast<f32>(v_sign);
+    }
+    v_exp = 113u;
+    {
+        loop {
+            if !((v_man & 1024u) == 0u) {
+                break;
+            }
+            v_man = v_man << 1u;
+            v_exp = v_exp - 1u;
+        }
+    }
+    return bitcast<f32>((v_sign | (v_exp << 23u)) | ((v_man & 1023u) << 13u));
+}
+
+// main is kernel MatVecInputMajorQ4_0, block 32x8x1.
+@compute @workgroup_size(32, 8, 1)
+fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {
+    let v_lx: u32 = lid.x;
+    let v_ly: u32 = lid.y;
+    let v_nb: u32 = xpu_u.p_cols / 32u;
+    for (var v_r0: u32 = wid.x * 32u; v_r0 < xpu_u.p_rows; v_r0 = v_r0 + (nwg.x * 32u)) {
+        let v_r: u32 = v_r0 + v_lx;
+        var v_acc: f32;
+        v_acc = 0.0f;
+        if v_r < xpu_u.p_rows {
+            for (var v_b: u32 = v_ly; v_b < v_nb; v_b = v_b + 8u) {
+                let v_o: u32 = ((v_b * xpu_u.p_rows) + v_r) * 18u;
+                var v_v: array<u32, 5>;
+                v_v = array<u32, 5>();
+                for (var v_k: u32 = 0u; v_k < 5u; v_k = v_k + 1u) {
+                    v_v[v_k] = b_w[(v_o >> 2u) + v_k];
+                }
+                let v_sh: u32 = (v_o & 2u) * 8u;
+                var v_s: f32;
+                v_s = 0.0f;
+                for (var v_k_1: u32 = 0u; v_k_1 < 4u; v_k_1 = v_k_1 + 1u) {
+                    let v_q: u32 = xpu_shr_u32(v_v[v_k_1] >> 16u, v_sh) | xpu_shl_u32(v_v[v_k_1 + 1u], 16u - v_sh);
+                    for (var v_j: u32 = 0u; v_j < 4u; v_j = v_j + 1u) {
+                        let v_v_1: u32 = xpu_shr_u32(v_q, v_j * 8u);
+                        let v_xi: u32 = ((v_b * 32u) + (v_k_1 * 4u)) + v_j;
+                        v_s = v_s + (f32(i32(v_v_1 & 15u) - 8i) * b_x[v_xi]);
+                        v_s = v_s + (f32(i32((v_v_1 >> 4u) & 15u) - 8i) * b_x[v_xi + 16u]);
+                    }
+                }
+                v_acc = v_acc + (f_halfBits_10(xpu_shr_u32(v_v[0u], v_sh) & 65535u) * v_s);
+            }
+        }
+        s_part[(v_ly * 32u) + v_lx] = v_acc;
+        storageBarrier();
+        workgroupBarrier();
+        if (v_ly == 0u) && (v_r < xpu_u.p_rows) {
+            var v_s_1: f32;
+            v_s_1 = s_part[v_lx];
+            for (var v_p: u32 = 1u; v_p < 8u; v_p = v_p + 1u) {
+                v_s_1 = v_s_1 + s_part[(v_p * 32u) + v_lx];
+            }
+            b_y[v_r] = v_s_1;
+        }
+        storageBarrier();
+        workgroupBarrier();
+    }
+}
+`
+
+// matVecInputMajorQ4_0CPU runs one block of the kernel MatVecInputMajorQ4_0 on the CPU.
+func matVecInputMajorQ4_0CPU(b *gpuimpl.CPUBlock) {
+	p_y := gpuimpl.CPUView[float32](b.Buffers[0])
+	p_x := gpuimpl.CPUView[float32](b.Buffers[1])
+	p_w := gpuimpl.CPUView[uint32](b.Buffers[2])
+	p_rows := gpuimpl.CPUUniform[uint32](b.Uniforms, 0)
+	p_cols := gpuimpl.CPUUniform[uint32](b.Uniforms, 4)
+	p_words := gpuimpl.CPUUniform[uint32](b.Uniforms, 8)
+	var s_part [256]float32
+	var a_nb [256]uint32
+	var a_r [256]uint32
+	var v_r0 uint32
+	gx0 := b.Group.X * 32
+	gy0 := b.Group.Y * 8
+	gz0 := b.Group.Z * 1
+	var lz uint32
+	stop := b.Stopping()
+	_ = p_y
+	_ = p_x
+	_ = p_w
+	_ = p_rows
+	_ = p_cols
+	_ = p_words
+	_ = v_r0
+	_ = gx0
+	_ = gy0
+	_ = gz0
+	_ = lz
+	_ = stop
+	f_halfBits_10 := func(lx, ly, lz uint32, v_h uint32) float32 {
+		var v_sign uint32 = ((v_h & uint32(32768)) << uint32(16))
+		_ = v_sign
+		var v_exp uint32 = ((v_h >> uint32(10)) & uint32(31))
+		_ = v_exp
+		var v_man uint32 = (v_h & uint32(1023))
+		_ = v_man
+		if v_exp == uint32(31) {
+			return xpu.Float32FromBits(uint32(((v_sign | uint32(2139095040)) | (v_man << uint32(13)))))
+		}
+		if v_exp != uint32(0) {
+			return xpu.Float32FromBits(uint32(((v_sign | ((v_exp + uint32(112)) << uint32(23))) | (v_man << uint32(13)))))
+		}
+		if v_man == uint32(0) {
+			return xpu.Float32FromBits(uint32(v_sign))
+		}
+		v_exp = uint32(113)
+		{
+			for (v_man & uint32(1024)) == uint32(0) {
+				if stop.Load() {
+					panic(gpuimpl.CPUStopped)
+				}
+				v_man = (v_man << uint32(1))
+				v_exp = (v_exp - uint32(1))
+			}
+		}
+		return xpu.Float32FromBits(uint32(((v_sign | (v_exp << uint32(23))) | ((v_man & uint32(1023)) << uint32(13)))))
+	}
+	_ = f_halfBits_10
+	for ly := uint32(0); ly < 8; ly++ {
+		for lx := uint32(0); lx < 32; lx++ {
+			li := lx + 32*ly + 256*lz
+			_ = li
+			var v_nb uint32
+			var v_lx uint32 = lx
+			_ = v_lx
+			var v_ly uint32 = ly
+			_ = v_ly
+			v_nb = (p_cols / uint32(32))
+			a_nb[li] = v_nb
+		}
+	}
+	v_r0 = (b.Group.X * uint32(32))
+	for {
+		if stop.Load() {
+			panic(gpuimpl.CPUStopped)
+		}
+		c2 := (v_r0 < p_rows)
+		if !c2 {
+			break
+		}
+		for ly := uint32(0); ly < 8; ly++ {
+			for lx := uint32(0); lx < 32; lx++ {
+				li := lx + 32*ly + 256*lz
+				_ = li
+				v_nb := a_nb[li]
+				_ = v_nb
+				var v_r uint32
+				var v_lx uint32 = lx
+				_ = v_lx
+				var v_ly uint32 = ly
+				_ = v_ly
+				v_r = (v_r0 + v_lx)
+				var v_acc float32 = float32(0)
+				_ = v_acc
+				if v_r < p_rows {
+					{
+						var v_b uint32 = v_ly
+						_ = v_b
+						for v_b < v_nb {
+							if stop.Load() {
+								panic(gpuimpl.CPUStopped)
+							}
+							{
+								var v_o uint32 = (((v_b * p_rows) + v_r) * uint32(18))
+								_ = v_o
+								var v_v [5]uint32
+								_ = v_v
+								{
+									var v_k uint32 = uint32(0)
+									_ = v_k
+									for v_k < uint32(5) {
+										{
+											v_v[v_k] = p_w[((v_o >> uint32(2)) + v_k)]
+										}
+										v_k = (v_k + uint32(1))
+									}
+								}
+								var v_sh uint32 = ((v_o & uint32(2)) * uint32(8))
+								_ = v_sh
+								var v_s float32 = float32(0)
+								_ = v_s
+								{
+									var v_k_1 uint32 = uint32(0)
+									_ = v_k_1
+									for v_k_1 < uint32(4) {
+										{
+											var v_q uint32 = (((v_v[v_k_1] >> uint32(16)) >> v_sh) | (v_v[(v_k_1+uint32(1))] << (uint32(16) - v_sh)))
+											_ = v_q
+											{
+												var v_j uint32 = uint32(0)
+												_ = v_j
+												for v_j < uint32(4) {
+													{
+														var v_v_1 uint32 = (v_q >> (v_j * uint32(8)))
+														_ = v_v_1
+														var v_xi uint32 = (((v_b * uint32(32)) + (v_k_1 * uint32(4))) + v_j)
+														_ = v_xi
+														v_s = (v_s + (float32((int32((v_v_1 & uint32(15))) - int32(8))) * p_x[v_xi]))
+														v_s = (v_s + (float32((int32(((v_v_1 >> uint32(4)) & uint32(15))) - int32(8))) * p_x[(v_xi+uint32(16))]))
+													}
+													v_j = (v_j + uint32(1))
+												}
+											}
+										}
+										v_k_1 = (v_k_1 + uint32(1))
+									}
+								}
+								v_acc = (v_acc + (f_halfBits_10(lx, ly, lz, ((v_v[uint32(0)]>>v_sh)&uint32(65535))) * v_s))
+							}
+							v_b = (v_b + uint32(8))
+						}
+					}
+				}
+				s_part[((v_ly * uint32(32)) + v_lx)] = v_acc
+				a_r[li] = v_r
+			}
+		}
+		for ly := uint32(0); ly < 8; ly++ {
+			for lx := uint32(0); lx < 32; lx++ {
+				li := lx + 32*ly + 256*lz
+				_ = li
+				v_r := a_r[li]
+				_ = v_r
+				var v_lx uint32 = lx
+				_ = v_lx
+				var v_ly uint32 = ly
+				_ = v_ly
+				if (v_ly == uint32(0)) && (v_r < p_rows) {
+					var v_s_1 float32 = s_part[v_lx]
+					_ = v_s_1
+					{
+						var v_p uint32 = uint32(1)
+						_ = v_p
+						for v_p < uint32(8) {
+							{
+								v_s_1 = (v_s_1 + s_part[((v_p*uint32(32))+v_lx)])
+							}
+							v_p = (v_p + uint32(1))
+						}
+					}
+					p_y[v_r] = v_s_1
+				}
+			}
+		}
+		v_r0 = (v_r0 + (b.Groups.X * uint32(32)))
+	}
+}
+
+// MatVecInputMajorQ4_KKernel is the compiled form of the kernel MatVecInputMajorQ4_K (Go function MatVecInputMajorQ4_K).
+var MatVecInputMajorQ4_KKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
+	Name:    "github.com/goxpu/xpu/kernels/quant.MatVecInputMajorQ4_K",
+	Codegen: "xpu-gen/1",
+	Block:   xpu.Dim3{X: 32, Y: 8, Z: 1},
+	Params: []gpuimpl.Param{
+		{Name: "y", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "float32"}, Size: 4, Access: gpuimpl.AccessWrite, Binding: 0, MinLen: []string{"rows"}},
+		{Name: "x", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "float32"}, Size: 4, Access: gpuimpl.AccessRead, Binding: 1, MinLen: []string{"cols"}},
+		{Name: "w", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Access: gpuimpl.AccessRead, Binding: 2, MinLen: []string{"words"}},
+		{Name: "rows", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 0},
+		{Name: "cols", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 4},
+		{Name: "words", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 8},
+	},
+	SharedBytes: 1024,
+	UniformSize: 16,
+	Func:        MatVecInputMajorQ4_K,
+	Artifacts: []gpuimpl.Artifact{
+		{
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:123f89868cfa3b88777297b5500d6fca46686acd3a8f45e0672980c382e3c5f9",
+				PrivateBytes: new(164),
+				NativeOps:    []string{"bitcast", "select", "storageBarrier", "workgroupBarrier"},
+			},
+			Code: matVecInputMajorQ4_KWGSL,
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:3c6c9af15126749844b8b0ce4f947a9f14657670b09e440c7bf5fa487ebcf832",
+				NativeOps: []string{"xpu.Float32FromBits"},
+			},
+			Entry: matVecInputMajorQ4_KCPU,
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:cf688a8ef715e2a243920592aeaf8bd3ad204bf3ad6e5725ed7b3c07c85f1781"},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v3"},
+			Code:     libLLVMHOSTX8664V3,
+			Symbol:   "xpu_MatVecInputMajorQ4_K",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:964ae86744f236ee11b94b97692c52af707220097446f324977fe35fe3ad3b5a"},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
+			Code:     libLLVMHOSTX8664V4,
+			Symbol:   "xpu_MatVecInputMajorQ4_K",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:c8766d999076fa8771925e9107daa040c535a7f1d759e93b19842cf593b32e57"},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "armv8-a"},
+			Code:     libLLVMHOSTARMV8A,
+			Symbol:   "xpu_MatVecInputMajorQ4_K",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cuda", Target: "ptx", Hash: "sha256:f8bcedd4a814a6f5413d549fb6e75b0760c52632bd3ce2318544e90a14ec1d71",
+				PrivateBytes: new(164),
+				Fault:        true,
+			},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "sm_70"},
+			Code:     libPTXSM70,
+			Symbol:   "xpu_MatVecInputMajorQ4_K",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:880ecca5e24a220036e8c173b495f386d93f78d1039b053c8fd64533acc57bf6",
+				PrivateBytes: new(164),
+				Registers:    new(52),
+				SpillBytes:   new(0),
+				Fault:        true,
+			},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "gfx90a"},
+			Code:     libHSACOGFX90A,
+			Symbol:   "xpu_MatVecInputMajorQ4_K",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:b632aa080c8a1c774d218847c4171cdbec16cf96c6be122af5bbb18623c2c88d",
+				PrivateBytes: new(164),
+				Registers:    new(52),
+				SpillBytes:   new(0),
+				Fault:        true,
+			},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "gfx942"},
+			Code:     libHSACOGFX942,
+			Symbol:   "xpu_MatVecInputMajorQ4_K",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:8c61dbd260d66259a82d384eb17a55d9d48891af8d9413e0c6ffed86672a239e",
+				PrivateBytes: new(164),
+				Registers:    new(47),
+				SpillBytes:   new(0),
+				Fault:        true,
+			},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "gfx1100"},
+			Code:     libHSACOGFX1100,
+			Symbol:   "xpu_MatVecInputMajorQ4_K",
+		},
+	},
+})
+
+// LaunchMatVecInputMajorQ4_K launches the kernel MatVecInputMajorQ4_K on the stream s over a grid of groups
+// blocks of 32x8x1 work-items, with the arguments of MatVecInputMajorQ4_K after its Thread.
+// Buffers are bound in this order; scalars are uniforms.
+func LaunchMatVecInputMajorQ4_K(s *gpu.Stream, groups xpu.Dim3, y *gpu.Buffer[float32], x *gpu.Buffer[float32], w *gpu.Buffer[uint32], rows uint32, cols uint32, words uint32) error {
+	return s.Launch(MatVecInputMajorQ4_KKernel, groups, y, x, w, rows, cols, words)
+}
+
+// matVecInputMajorQ4_KWGSL is the WGSL code of MatVecInputMajorQ4_K.
+const matVecInputMajorQ4_KWGSL = `struct xpu_Uniforms {
+    p_rows: u32,
+    p_cols: u32,
+    p_words: u32,
+}
+
+@group(0) @binding(0) var<storage, read_write> b_y: array<f32>;
+@group(0) @binding(1) var<storage, read> b_x: array<f32>;
+@group(0) @binding(2) var<storage, read> b_w: array<u32>;
+@group(0) @binding(3) var<uniform> xpu_u: xpu_Uniforms;
+var<workgroup> s_part: array<f32, 256>;
+
+// Go's uint32 x >> y: 0 when y >= 32 (WGSL takes y modulo 32).
+fn xpu_shr_u32(x: u32, y: u32) -> u32 {
+    return select(0u, x >> (y & 31u), y < 32u);
+}
+
+fn f_halfAt_9(a_o: u32) -> u32 {
+    var v_o: u32 = a_o;
+    return xpu_shr_u32(b_w[v_o >> 2u], (v_o & 2u) * 8u) & 65535u;
+}
+
+fn f_halfBits_11(a_h: u32) -> f32 {
+    var v_h: u32 = a_h;
+    let v_sign: u32 = (v_h & 32768u) << 16u;
+    var v_exp: u32;
+    v_exp = (v_h >> 10u) & 31u;
+    var v_man: u32;
+    v_man = v_h & 1023u;
+    if v_exp == 31u {
+        return bitcast<f32>((v_sign | 2139095040u) | (v_man << 13u));
+    }
+    if v_exp != 0u {
+        return bitcast<f32>((v_sign | ((v_exp + 112u) << 23u)) | (v_man << 13u));
+    }
+    if v_man == 0u {
+        return bitcast<f32>(v_sign);
+    }
+    v_exp = 113u;
+    {
+        loop {
+            if !((v_man & 1024u) == 0u) {
+                break;
+            }
+            v_man = v_man << 1u;
+            v_exp = v_exp - 1u;
+        }
+    }
+    return bitcast<f32>((v_sign | (v_exp << 23u)) | ((v_man & 1023u) << 13u));
+}
+
+fn f_byteAt_5(a_o: u32) -> u32 {
+    var v_o: u32 = a_o;
+    return xpu_shr_u32(b_w[v_o >> 2u], (v_o & 3u) * 8u) & 255u;
+}
+
+fn f_scaleK4_3(a_o: u32, a_j: u32) -> u32 {
+    var v_o: u32 = a_o;
+    var v_j: u32 = a_j;
+    let v_s: u32 = v_o + 4u;
+    if v_j < 4u {
+        return f_byteAt_5(v_s + v_j) & 63u;
+    }
+    return (f_byteAt_5((v_s + v_j) + 4u) & 15u) | ((f_byteAt_5((v_s + v_j) - 4u) >> 6u) << 4u);
+}
+
+fn f_minK4_3(a_o: u32, a_j: u32) -> u32 {
+    var v_o: u32 = a_o;
+    var v_j: u32 = a_j;
+    let v_s: u32 = v_o + 4u;
+    if v_j < 4u {
+        return f_byteAt_5((v_s + v_j) + 4u) & 63u;
+    }
+    return (f_byteAt_5((v_s + v_j) + 4u) >> 4u) | ((f_byteAt_5(v_s + v_j) >> 6u) << 4u);
+}
+
+// main is kernel MatVecInputMajorQ4_K, block 32x8x1.
+@compute @workgroup_size(32, 8, 1)
+fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {
+    let v_lx: u32 = lid.x;
+    let v_ly: u32 = lid.y;
+    let v_nb: u32 = xpu_u.p_cols / 256u;
+    for (var v_r0: u32 = wid.x * 32u; v_r0 < xpu_u.p_rows; v_r0 = v_r0 + (nwg.x * 32u)) {
+        let v_r: u32 = v_r0 + v_lx;
+        var v_acc: f32;
+        v_acc = 0.0f;
+        if v_r < xpu_u.p_rows {
+            for (var v_u: u32 = v_ly; v_u < (v_nb * 4u); v_u = v_u + 8u) {
+                let v_b: u32 = v_u / 4u;
+                let v_p: u32 = v_u % 4u;
+                let v_o: u32 = ((v_b * xpu_u.p_rows) + v_r) * 144u;
+                var v_s0: f32;
+                v_s0 = 0.0f;
+                var v_s1: f32;
+                v_s1 = 0.0f;
+                var v_x0: f32;
+                v_x0 = 0.0f;
+                var v_x1: f32;
+                v_x1 = 0.0f;
+                for (var v_k: u32 = 0u; v_k < 8u; v_k = v_k + 1u) {
+                    let v_q: u32 = b_w[(((v_o + 16u) + (v_p * 32u)) + (v_k * 4u)) >> 2u];
+                    let v_xi: u32 = ((v_b * 256u) + (v_p * 64u)) + (v_k * 4u);
+                    for (var v_e: u32 = 0u; v_e < 4u; v_e = v_e + 1u) {
+                        let v_v: u32 = xpu_shr_u32(v_q, v_e * 8u);
+                        let v_xa: f32 = b_x[v_xi + v_e];
+                        let v_xb: f32 = b_x[(v_xi + v_e) + 32u];
+                        v_s0 = v_s0 + (f32(v_v & 15u) * v_xa);
+                        v_x0 = v_x0 + v_xa;
+                        v_s1 = v_s1 + (f32((v_v >> 4u) & 15u) * v_xb);
+                        v_x1 = v_x1 + v_xb;
+                    }
+                }
+                let v_d: f32 = f_halfBits_11(f_halfAt_9(v_o));
+                let v_dmin: f32 = f_halfBits_11(f_halfAt_9(v_o + 2u));
+                let v_d0: f32 = v_d * f32(f_scaleK4_3(v_o, 2u * v_p));
+                let v_m0: f32 = v_dmin * f32(f_minK4_3(v_o, 2u * v_p));
+                let v_d1: f32 = v_d * f32(f_scaleK4_3(v_o, (2u * v_p) + 1u));
+                let v_m1: f32 = v_dmin * f32(f_minK4_3(v_o, (2u * v_p) + 1u));
+                v_acc = v_acc + (((v_d0 * v_s0) - (v_m0 * v_x0)) + ((v_d1 * v_s1) - (v_m1 * v_x1)));
+            }
+        }
+        s_part[(v_ly * 32u) + v_lx] = v_acc;
+        storageBarrier();
+        workgroupBarrier();
+        if (v_ly == 0u) && (v_r < xpu_u.p_rows) {
+            var v_s: f32;
+            v_s = s_part[v_lx];
+            for (var v_p_1: u32 = 1u; v_p_1 < 8u; v_p_1 = v_p_1 + 1u) {
+                v_s = v_s + s_part[(v_p_1 * 32u) + v_lx];
+            }
+            b_y[v_r] = v_s;
+        }
+        storageBarrier();
+        workgroupBarrier();
+    }
+}
+`
+
+// matVecInputMajorQ4_KCPU runs one block of the kernel MatVecInputMajorQ4_K on the CPU.
+func matVecInputMajorQ4_KCPU(b *gpuimpl.CPUBlock) {
+	p_y := gpuimpl.CPUView[float32](b.Buffers[0])
+	p_x := gpuimpl.CPUView[float32](b.Buffers[1])
+	p_w := gpuimpl.CPUView[uint32](b.Buffers[2])
+	p_rows := gpuimpl.CPUUniform[uint32](b.Uniforms, 0)
+	p_cols := gpuimpl.CPUUniform[uint32](b.Uniforms, 4)
+	p_words := gpuimpl.CPUUniform[uint32](b.Uniforms, 8)
+	var s_part [256]float32
+	var a_nb [256]uint32
+	var a_r [256]uint32
+	var v_r0 uint32
+	gx0 := b.Group.X * 32
+	gy0 := b.Group.Y * 8
+	gz0 := b.Group.Z * 1
+	var lz uint32
+	stop := b.Stopping()
+	_ = p_y
+	_ = p_x
+	_ = p_w
+	_ = p_rows
+	_ = p_cols
+	_ = p_words
+	_ = v_r0
+	_ = gx0
+	_ = gy0
+	_ = gz0
+	_ = lz
+	_ = stop
+	f_halfAt_9 := func(lx, ly, lz uint32, v_o uint32) uint32 {
+		return ((p_w[(v_o>>uint32(2))] >> ((v_o & uint32(2)) * uint32(8))) & uint32(65535))
+	}
+	_ = f_halfAt_9
+	f_halfBits_11 := func(lx, ly, lz uint32, v_h uint32) float32 {
+		var v_sign uint32 = ((v_h & uint32(32768)) << uint32(16))
+		_ = v_sign
+		var v_exp uint32 = ((v_h >> uint32(10)) & uint32(31))
+		_ = v_exp
+		var v_man uint32 = (v_h & uint32(1023))
+		_ = v_man
+		if v_exp == uint32(31) {
+			return xpu.Float32FromBits(uint32(((v_sign | uint32(2139095040)) | (v_man << uint32(13)))))
+		}
+		if v_exp != uint32(0) {
+			return xpu.Float32FromBits(uint32(((v_sign | ((v_exp + uint32(112)) << uint32(23))) | (v_man << uint32(13)))))
+		}
+		if v_man == uint32(0) {
+			return xpu.Float32FromBits(uint32(v_sign))
+		}
+		v_exp = uint32(113)
+		{
+			for (v_man & uint32(1024)) == uint32(0) {
+				if stop.Load() {
+					panic(gpuimpl.CPUStopped)
+				}
+				v_man = (v_man << uint32(1))
+				v_exp = (v_exp - uint32(1))
+			}
+		}
+		return xpu.Float32FromBits(uint32(((v_sign | (v_exp << uint32(23))) | ((v_man & uint32(1023)) << uint32(13)))))
+	}
+	_ = f_halfBits_11
+	f_byteAt_5 := func(lx, ly, lz uint32, v_o uint32) uint32 {
+		return ((p_w[(v_o>>uint32(2))] >> ((v_o & uint32(3)) * uint32(8))) & uint32(255))
+	}
+	_ = f_byteAt_5
+	f_scaleK4_3 := func(lx, ly, lz uint32, v_o uint32, v_j uint32) uint32 {
+		var v_s uint32 = (v_o + uint32(4))
+		_ = v_s
+		if v_j < uint32(4) {
+			return (f_byteAt_5(lx, ly, lz, (v_s+v_j)) & uint32(63))
+		}
+		return ((f_byteAt_5(lx, ly, lz, ((v_s+v_j)+uint32(4))) & uint32(15)) | ((f_byteAt_5(lx, ly, lz, ((v_s+v_j)-uint32(4))) >> uint32(6)) << uint32(4)))
+	}
+	_ = f_scaleK4_3
+	f_minK4_3 := func(lx, ly, lz uint32, v_o uint32, v_j uint32) uint32 {
+		var v_s uint32 = (v_o + uint32(4))
+		_ = v_s
+		if v_j < uint32(4) {
+			return (f_byteAt_5(lx, ly, lz, ((v_s+v_j)+uint32(4))) & uint32(63))
+		}
+		return ((f_byteAt_5(lx, ly, lz, ((v_s+v_j)+uint32(4))) >> uint32(4)) | ((f_byteAt_5(lx, ly, lz, (v_s+v_j)) >> uint32(6)) << uint32(4)))
+	}
+	_ = f_minK4_3
+	for ly := uint32(0); ly < 8; ly++ {
+		for lx := uint32(0); lx < 32; lx++ {
+			li := lx + 32*ly + 256*lz
+			_ = li
+			var v_nb uint32
+			var v_lx uint32 = lx
+			_ = v_lx
+			var v_ly uint32 = ly
+			_ = v_ly
+			v_nb = (p_cols / uint32(256))
+			a_nb[li] = v_nb
+		}
+	}
+	v_r0 = (b.Group.X * uint32(32))
+	for {
+		if stop.Load() {
+			panic(gpuimpl.CPUStopped)
+		}
+		c2 := (v_r0 < p_rows)
+		if !c2 {
+			break
+		}
+		for ly := uint32(0); ly < 8; ly++ {
+			for lx := uint32(0); lx < 32; lx++ {
+				li := lx + 32*ly + 256*lz
+				_ = li
+				v_nb := a_nb[li]
+				_ = v_nb
+				var v_r uint32
+				var v_lx uint32 = lx
+				_ = v_lx
+				var v_ly uint32 = ly
+				_ = v_ly
+				v_r = (v_r0 + v_lx)
+				var v_acc float32 = float32(0)
+				_ = v_acc
+				if v_r < p_rows {
+					{
+						var v_u uint32 = v_ly
+						_ = v_u
+						for v_u < (v_nb * uint32(4)) {
+							if stop.Load() {
+								panic(gpuimpl.CPUStopped)
+							}
+							{
+								var v_b uint32 = (v_u / uint32(4))
+								_ = v_b
+								var v_p uint32 = (v_u % uint32(4))
+								_ = v_p
+								var v_o uint32 = (((v_b * p_rows) + v_r) * uint32(144))
+								_ = v_o
+								var v_s0 float32 = float32(0)
+								_ = v_s0
+								var v_s1 float32 = float32(0)
+								_ = v_s1
+								var v_x0 float32 = float32(0)
+								_ = v_x0
+								var v_x1 float32 = float32(0)
+								_ = v_x1
+								{
+									var v_k uint32 = uint32(0)
+									_ = v_k
+									for v_k < uint32(8) {
+										{
+											var v_q uint32 = p_w[((((v_o + uint32(16)) + (v_p * uint32(32))) + (v_k * uint32(4))) >> uint32(2))]
+											_ = v_q
+											var v_xi uint32 = (((v_b * uint32(256)) + (v_p * uint32(64))) + (v_k * uint32(4)))
+											_ = v_xi
+											{
+												var v_e uint32 = uint32(0)
+												_ = v_e
+												for v_e < uint32(4) {
+													{
+														var v_v uint32 = (v_q >> (v_e * uint32(8)))
+														_ = v_v
+														var v_xa float32 = p_x[(v_xi + v_e)]
+														_ = v_xa
+														var v_xb float32 = p_x[((v_xi + v_e) + uint32(32))]
+														_ = v_xb
+														v_s0 = (v_s0 + (float32((v_v & uint32(15))) * v_xa))
+														v_x0 = (v_x0 + v_xa)
+														v_s1 = (v_s1 + (float32(((v_v >> uint32(4)) & uint32(15))) * v_xb))
+														v_x1 = (v_x1 + v_xb)
+													}
+													v_e = (v_e + uint32(1))
+												}
+											}
+										}
+										v_k = (v_k + uint32(1))
+									}
+								}
+								var v_d float32 = f_halfBits_11(lx, ly, lz, f_halfAt_9(lx, ly, lz, v_o))
+								_ = v_d
+								var v_dmin float32 = f_halfBits_11(lx, ly, lz, f_halfAt_9(lx, ly, lz, (v_o+uint32(2))))
+								_ = v_dmin
+								var v_d0 float32 = (v_d * float32(f_scaleK4_3(lx, ly, lz, v_o, (uint32(2)*v_p))))
+								_ = v_d0
+								var v_m0 float32 = (v_dmin * float32(f_minK4_3(lx, ly, lz, v_o, (uint32(2)*v_p))))
+								_ = v_m0
+								var v_d1 float32 = (v_d * float32(f_scaleK4_3(lx, ly, lz, v_o, ((uint32(2)*v_p)+uint32(1)))))
+								_ = v_d1
+								var v_m1 float32 = (v_dmin * float32(f_minK4_3(lx, ly, lz, v_o, ((uint32(2)*v_p)+uint32(1)))))
+								_ = v_m1
+								v_acc = (v_acc + (((v_d0 * v_s0) - (v_m0 * v_x0)) + ((v_d1 * v_s1) - (v_m1 * v_x1))))
+							}
+							v_u = (v_u + uint32(8))
+						}
+					}
+				}
+				s_part[((v_ly * uint32(32)) + v_lx)] = v_acc
+				a_r[li] = v_r
+			}
+		}
+		for ly := uint32(0); ly < 8; ly++ {
+			for lx := uint32(0); lx < 32; lx++ {
+				li := lx + 32*ly + 256*lz
+				_ = li
+				v_r := a_r[li]
+				_ = v_r
+				var v_lx uint32 = lx
+				_ = v_lx
+				var v_ly uint32 = ly
+				_ = v_ly
+				if (v_ly == uint32(0)) && (v_r < p_rows) {
+					var v_s float32 = s_part[v_lx]
+					_ = v_s
+					{
+						var v_p_1 uint32 = uint32(1)
+						_ = v_p_1
+						for v_p_1 < uint32(8) {
+							{
+								v_s = (v_s + s_part[((v_p_1*uint32(32))+v_lx)])
+							}
+							v_p_1 = (v_p_1 + uint32(1))
+						}
+					}
+					p_y[v_r] = v_s
+				}
+			}
+		}
+		v_r0 = (v_r0 + (b.Groups.X * uint32(32)))
+	}
+}
+
+// MatVecInputMajorQ8_0Kernel is the compiled form of the kernel MatVecInputMajorQ8_0 (Go function MatVecInputMajorQ8_0).
+var MatVecInputMajorQ8_0Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
+	Name:    "github.com/goxpu/xpu/kernels/quant.MatVecInputMajorQ8_0",
+	Codegen: "xpu-gen/1",
+	Block:   xpu.Dim3{X: 32, Y: 8, Z: 1},
+	Params: []gpuimpl.Param{
+		{Name: "y", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "float32"}, Size: 4, Access: gpuimpl.AccessWrite, Binding: 0, MinLen: []string{"rows"}},
+		{Name: "x", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "float32"}, Size: 4, Access: gpuimpl.AccessRead, Binding: 1, MinLen: []string{"cols"}},
+		{Name: "w", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Access: gpuimpl.AccessRead, Binding: 2, MinLen: []string{"words"}},
+		{Name: "rows", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 0},
+		{Name: "cols", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 4},
+		{Name: "words", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 8},
+	},
+	SharedBytes: 1024,
+	UniformSize: 16,
+	Func:        MatVecInputMajorQ8_0,
+	Artifacts: []gpuimpl.Artifact{
+		{
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:cb703711de41645be234d5d09202f0560d50611bb29837aea42aa15679969aa6",
+				PrivateBytes: new(116),
+				NativeOps:    []string{"bitcast", "select", "storageBarrier", "workgroupBarrier"},
+			},
+			Code: matVecInputMajorQ8_0WGSL,
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:4d37c1ff430eb8b2d0888a11819023fa555123b5e2dc49f3b88c4c05e59fd0d1",
+				NativeOps: []string{"xpu.Float32FromBits"},
+			},
+			Entry: matVecInputMajorQ8_0CPU,
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:7eef75acfa8af8ac35fead86ae86b1d334a957a2abb61a27bb1090ce545ee5af"},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v3"},
+			Code:     libLLVMHOSTX8664V3,
+			Symbol:   "xpu_MatVecInputMajorQ8_0",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:30c5d88c25ce775d320b3d0198e0d36d06d2a2478043af2a1a7733b0008302a4"},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
+			Code:     libLLVMHOSTX8664V4,
+			Symbol:   "xpu_MatVecInputMajorQ8_0",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:aab439f529aa5dcf5ff3057606bde5a7ad4df6ab364db326a072460aa23182a6"},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "armv8-a"},
+			Code:     libLLVMHOSTARMV8A,
+			Symbol:   "xpu_MatVecInputMajorQ8_0",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cuda", Target: "ptx", Hash: "sha256:c438086cad1f74b287128579c4cd2713ab2930db337c31cf40e8ce0866dc6cd5",
+				PrivateBytes: new(116),
+				Fault:        true,
+			},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "sm_70"},
+			Code:     libPTXSM70,
+			Symbol:   "xpu_MatVecInputMajorQ8_0",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:ceca81ab747eeb3c95a1a4f89bf301059e2ef3c8a621cb610bc264c8a60d138c",
+				PrivateBytes: new(116),
+				Registers:    new(56),
+				SpillBytes:   new(0),
+				Fault:        true,
+			},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "gfx90a"},
+			Code:     libHSACOGFX90A,
+			Symbol:   "xpu_MatVecInputMajorQ8_0",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:e6950c3ead9c84e45375f3c40dd9231b1490f3a2287059037cd57916371dc418",
+				PrivateBytes: new(116),
+				Registers:    new(56),
+				SpillBytes:   new(0),
+				Fault:        true,
+			},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "gfx942"},
+			Code:     libHSACOGFX942,
+			Symbol:   "xpu_MatVecInputMajorQ8_0",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:6c6bf6eec274e2527889b96b4dba23028785d557f4ab03212d656c5cd73cc227",
+				PrivateBytes: new(116),
+				Registers:    new(46),
+				SpillBytes:   new(0),
+				Fault:        true,
+			},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "gfx1100"},
+			Code:     libHSACOGFX1100,
+			Symbol:   "xpu_MatVecInputMajorQ8_0",
+		},
+	},
+})
+
+// LaunchMatVecInputMajorQ8_0 launches the kernel MatVecInputMajorQ8_0 on the stream s over a grid of groups
+// blocks of 32x8x1 work-items, with the arguments of MatVecInputMajorQ8_0 after its Thread.
+// Buffers are bound in this order; scalars are uniforms.
+func LaunchMatVecInputMajorQ8_0(s *gpu.Stream, groups xpu.Dim3, y *gpu.Buffer[float32], x *gpu.Buffer[float32], w *gpu.Buffer[uint32], rows uint32, cols uint32, words uint32) error {
+	return s.Launch(MatVecInputMajorQ8_0Kernel, groups, y, x, w, rows, cols, words)
+}
+
+// matVecInputMajorQ8_0WGSL is the WGSL code of MatVecInputMajorQ8_0.
+const matVecInputMajorQ8_0WGSL = `struct xpu_Uniforms {
+    p_rows: u32,
+    p_cols: u32,
+    p_words: u32,
+}
+
+@group(0) @binding(0) var<storage, read_write> b_y: array<f32>;
+@group(0) @binding(1) var<storage, read> b_x: array<f32>;
+@group(0) @binding(2) var<storage, read> b_w: array<u32>;
+@group(0) @binding(3) var<uniform> xpu_u: xpu_Uniforms;
+var<workgroup> s_part: array<f32, 256>;
+
+// Go's uint32 x << y: 0 when y >= 32 (WGSL takes y modulo 32).
+fn xpu_shl_u32(x: u32, y: u32) -> u32 {
+    return select(0u, x << (y & 31u), y < 32u);
+}
+
+// Go's uint32 x >> y: 0 when y >= 32 (WGSL takes y modulo 32).
+fn xpu_shr_u32(x: u32, y: u32) -> u32 {
+    return select(0u, x >> (y & 31u), y < 32u);
+}
+
+fn f_halfBits_9(a_h: u32) -> f32 {
+    var v_h: u32 = a_h;
+    let v_sign: u32 = (v_h & 32768u) << 16u;
+    var v_exp: u32;
+    v_exp = (v_h >> 10u) & 31u;
+    var v_man: u32;
+    v_man = v_h & 1023u;
+    if v_exp == 31u {
+        return bitcast<f32>((v_sign | 2139095040u) | (v_man << 13u));
+    }
+    if v_exp != 0u {
+        return bitcast<f32>((v_sign | ((v_exp + 112u) << 23u)) | (v_man << 13u));
+    }
+    if v_man == 0u {
+        return bitcast<f32>(v_sign);
+    }
+    v_exp = 113u;
+    {
+        loop {
+            if !((v_man & 1024u) == 0u) {
+                break;
+            }
+            v_man = v_man << 1u;
+            v_exp = v_exp - 1u;
+        }
+    }
+    return bitcast<f32>((v_sign | (v_exp << 23u)) | ((v_man & 1023u) << 13u));
+}
+
+// main is kernel MatVecInputMajorQ8_0, block 32x8x1.
+@compute @workgroup_size(32, 8, 1)
+fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {
+    let v_lx: u32 = lid.x;
+    let v_ly: u32 = lid.y;
+    let v_nb: u32 = xpu_u.p_cols / 32u;
+    for (var v_r0: u32 = wid.x * 32u; v_r0 < xpu_u.p_rows; v_r0 = v_r0 + (nwg.x * 32u)) {
+        let v_r: u32 = v_r0 + v_lx;
+        var v_acc: f32;
+        v_acc = 0.0f;
+        if v_r < xpu_u.p_rows {
+            for (var v_b: u32 = v_ly; v_b < v_nb; v_b = v_b + 8u) {
+                let v_o: u32 = ((v_b * xpu_u.p_rows) + v_r) * 34u;
+                var v_v: array<u32, 9>;
+                v_v = array<u32, 9>();
+                for (var v_k: u32 = 0u; v_k < 9u; v_k = v_k + 1u) {
+                    v_v[v_k] = b_w[(v_o >> 2u) + v_k];
+                }
+                let v_sh: u32 = (v_o & 2u) * 8u;
+                var v_s: f32;
+                v_s = 0.0f;
+                for (var v_k_1: u32 = 0u; v_k_1 < 8u; v_k_1 = v_k_1 + 1u) {
+                    let v_q: u32 = xpu_shr_u32(v_v[v_k_1] >> 16u, v_sh) | xpu_shl_u32(v_v[v_k_1 + 1u], 16u - v_sh);
+                    let v_xi: u32 = (v_b * 32u) + (v_k_1 * 4u);
+                    v_s = v_s + (f32(i32(v_q << 24u) >> 24u) * b_x[v_xi]);
+                    v_s = v_s + (f32(i32(v_q << 16u) >> 24u) * b_x[v_xi + 1u]);
+                    v_s = v_s + (f32(i32(v_q << 8u) >> 24u) * b_x[v_xi + 2u]);
+                    v_s = v_s + (f32(i32(v_q) >> 24u) * b_x[v_xi + 3u]);
+                }
+                v_acc = v_acc + (f_halfBits_9(xpu_shr_u32(v_v[0u], v_sh) & 65535u) * v_s);
+            }
+        }
+        s_part[(v_ly * 32u) + v_lx] = v_acc;
+        storageBarrier();
+        workgroupBarrier();
+        if (v_ly == 0u) && (v_r < xpu_u.p_rows) {
+            var v_s_1: f32;
+            v_s_1 = s_part[v_lx];
+            for (var v_p: u32 = 1u; v_p < 8u; v_p = v_p + 1u) {
+                v_s_1 = v_s_1 + s_part[(v_p * 32u) + v_lx];
+            }
+            b_y[v_r] = v_s_1;
+        }
+        storageBarrier();
+        workgroupBarrier();
+    }
+}
+`
+
+// matVecInputMajorQ8_0CPU runs one block of the kernel MatVecInputMajorQ8_0 on the CPU.
+func matVecInputMajorQ8_0CPU(b *gpuimpl.CPUBlock) {
+	p_y := gpuimpl.CPUView[float32](b.Buffers[0])
+	p_x := gpuimpl.CPUView[float32](b.Buffers[1])
+	p_w := gpuimpl.CPUView[uint32](b.Buffers[2])
+	p_rows := gpuimpl.CPUUniform[uint32](b.Uniforms, 0)
+	p_cols := gpuimpl.CPUUniform[uint32](b.Uniforms, 4)
+	p_words := gpuimpl.CPUUniform[uint32](b.Uniforms, 8)
+	var s_part [256]float32
+	var a_nb [256]uint32
+	var a_r [256]uint32
+	var v_r0 uint32
+	gx0 := b.Group.X * 32
+	gy0 := b.Group.Y * 8
+	gz0 := b.Group.Z * 1
+	var lz uint32
+	stop := b.Stopping()
+	_ = p_y
+	_ = p_x
+	_ = p_w
+	_ = p_rows
+	_ = p_cols
+	_ = p_words
+	_ = v_r0
+	_ = gx0
+	_ = gy0
+	_ = gz0
+	_ = lz
+	_ = stop
+	f_halfBits_9 := func(lx, ly, lz uint32, v_h uint32) float32 {
+		var v_sign uint32 = ((v_h & uint32(32768)) << uint32(16))
+		_ = v_sign
+		var v_exp uint32 = ((v_h >> uint32(10)) & uint32(31))
+		_ = v_exp
+		var v_man uint32 = (v_h & uint32(1023))
+		_ = v_man
+		if v_exp == uint32(31) {
+			return xpu.Float32FromBits(uint32(((v_sign | uint32(2139095040)) | (v_man << uint32(13)))))
+		}
+		if v_exp != uint32(0) {
+			return xpu.Float32FromBits(uint32(((v_sign | ((v_exp + uint32(112)) << uint32(23))) | (v_man << uint32(13)))))
+		}
+		if v_man == uint32(0) {
+			return xpu.Float32FromBits(uint32(v_sign))
+		}
+		v_exp = uint32(113)
+		{
+			for (v_man & uint32(1024)) == uint32(0) {
+				if stop.Load() {
+					panic(gpuimpl.CPUStopped)
+				}
+				v_man = (v_man << uint32(1))
+				v_exp = (v_exp - uint32(1))
+			}
+		}
+		return xpu.Float32FromBits(uint32(((v_sign | (v_exp << uint32(23))) | ((v_man & uint32(1023)) << uint32(13)))))
+	}
+	_ = f_halfBits_9
+	for ly := uint32(0); ly < 8; ly++ {
+		for lx := uint32(0); lx < 32; lx++ {
+			li := lx + 32*ly + 256*lz
+			_ = li
+			var v_nb uint32
+			var v_lx uint32 = lx
+			_ = v_lx
+			var v_ly uint32 = ly
+			_ = v_ly
+			v_nb = (p_cols / uint32(32))
+			a_nb[li] = v_nb
+		}
+	}
+	v_r0 = (b.Group.X * uint32(32))
+	for {
+		if stop.Load() {
+			panic(gpuimpl.CPUStopped)
+		}
+		c2 := (v_r0 < p_rows)
+		if !c2 {
+			break
+		}
+		for ly := uint32(0); ly < 8; ly++ {
+			for lx := uint32(0); lx < 32; lx++ {
+				li := lx + 32*ly + 256*lz
+				_ = li
+				v_nb := a_nb[li]
+				_ = v_nb
+				var v_r uint32
+				var v_lx uint32 = lx
+				_ = v_lx
+				var v_ly uint32 = ly
+				_ = v_ly
+				v_r = (v_r0 + v_lx)
+				var v_acc float32 = float32(0)
+				_ = v_acc
+				if v_r < p_rows {
+					{
+						var v_b uint32 = v_ly
+						_ = v_b
+						for v_b < v_nb {
+							if stop.Load() {
+								panic(gpuimpl.CPUStopped)
+							}
+							{
+								var v_o uint32 = (((v_b * p_rows) + v_r) * uint32(34))
+								_ = v_o
+								var v_v [9]uint32
+								_ = v_v
+								{
+									var v_k uint32 = uint32(0)
+									_ = v_k
+									for v_k < uint32(9) {
+										{
+											v_v[v_k] = p_w[((v_o >> uint32(2)) + v_k)]
+										}
+										v_k = (v_k + uint32(1))
+									}
+								}
+								var v_sh uint32 = ((v_o & uint32(2)) * uint32(8))
+								_ = v_sh
+								var v_s float32 = float32(0)
+								_ = v_s
+								{
+									var v_k_1 uint32 = uint32(0)
+									_ = v_k_1
+									for v_k_1 < uint32(8) {
+										{
+											var v_q uint32 = (((v_v[v_k_1] >> uint32(16)) >> v_sh) | (v_v[(v_k_1+uint32(1))] << (uint32(16) - v_sh)))
+											_ = v_q
+											var v_xi uint32 = ((v_b * uint32(32)) + (v_k_1 * uint32(4)))
+											_ = v_xi
+											v_s = (v_s + (float32((int32((v_q << uint32(24))) >> uint32(24))) * p_x[v_xi]))
+											v_s = (v_s + (float32((int32((v_q << uint32(16))) >> uint32(24))) * p_x[(v_xi+uint32(1))]))
+											v_s = (v_s + (float32((int32((v_q << uint32(8))) >> uint32(24))) * p_x[(v_xi+uint32(2))]))
+											v_s = (v_s + (float32((int32(v_q) >> uint32(24))) * p_x[(v_xi+uint32(3))]))
+										}
+										v_k_1 = (v_k_1 + uint32(1))
+									}
+								}
+								v_acc = (v_acc + (f_halfBits_9(lx, ly, lz, ((v_v[uint32(0)]>>v_sh)&uint32(65535))) * v_s))
+							}
+							v_b = (v_b + uint32(8))
+						}
+					}
+				}
+				s_part[((v_ly * uint32(32)) + v_lx)] = v_acc
+				a_r[li] = v_r
+			}
+		}
+		for ly := uint32(0); ly < 8; ly++ {
+			for lx := uint32(0); lx < 32; lx++ {
+				li := lx + 32*ly + 256*lz
+				_ = li
+				v_r := a_r[li]
+				_ = v_r
+				var v_lx uint32 = lx
+				_ = v_lx
+				var v_ly uint32 = ly
+				_ = v_ly
+				if (v_ly == uint32(0)) && (v_r < p_rows) {
+					var v_s_1 float32 = s_part[v_lx]
+					_ = v_s_1
+					{
+						var v_p uint32 = uint32(1)
+						_ = v_p
+						for v_p < uint32(8) {
+							{
+								v_s_1 = (v_s_1 + s_part[((v_p*uint32(32))+v_lx)])
+							}
+							v_p = (v_p + uint32(1))
+						}
+					}
+					p_y[v_r] = v_s_1
+				}
+			}
+		}
+		v_r0 = (v_r0 + (b.Groups.X * uint32(32)))
+	}
+}
+
 // MatVecQ4_0Kernel is the compiled form of the kernel MatVecQ4_0 (Go function MatVecQ4_0).
 var MatVecQ4_0Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Name:    "github.com/goxpu/xpu/kernels/quant.MatVecQ4_0",
@@ -834,38 +3867,38 @@ var MatVecQ4_0Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Func:        MatVecQ4_0,
 	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:091d7ff94915a5fb82dd6556a903d54b147dbe04f820f301044df47c35c66368",
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:a97fe36ad6e21eac4c0f2ac6813a7800dfaf17f787e68f7b8def5994614de050",
 				PrivateBytes: new(84),
 				NativeOps:    []string{"bitcast", "select", "storageBarrier", "workgroupBarrier"},
 			},
 			Code: matVecQ4_0WGSL,
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:469948d75e57e741a563ba3344cc3e35ed81e5e651448e9057a3dd1ad514ea94",
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:681b661e3943cfdb80535416338be62de175d424d47b8e964a28e518fde00b15",
 				NativeOps: []string{"xpu.Float32FromBits"},
 			},
 			Entry: matVecQ4_0CPU,
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:5ab74c05505ab7e3d16a404aec70d1a4a6644f5071f1d7dc2feaa358a9dbf00e"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:bd32446e100bdcf28c4b682775858c4d7045775387f18047587077feef787e5f"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v3"},
 			Code:     libLLVMHOSTX8664V3,
 			Symbol:   "xpu_MatVecQ4_0",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:1f9555650b4499ef8c01dfccb9010b0076b4c42680b4cef898f37421713bd010"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:086e36cde3c21b1c8c25649ae1b617461b1cd51ba2607b3a861afb07d772cb8a"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
 			Code:     libLLVMHOSTX8664V4,
 			Symbol:   "xpu_MatVecQ4_0",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:7a9812cb6bb541be414d86f8fddc599372959fc7b5ed6e5c5cd14d8741aab49d"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:0d7067d383d5beefe055480afb013fc1dce264624b505770255f00af02353331"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "armv8-a"},
 			Code:     libLLVMHOSTARMV8A,
 			Symbol:   "xpu_MatVecQ4_0",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cuda", Target: "ptx", Hash: "sha256:b582f72c2b05e63ad20c9c5523429654bdb53fa14cd781c189c5686b63f1398a",
+			Manifest: gpuimpl.Manifest{Backend: "cuda", Target: "ptx", Hash: "sha256:7c123cb4123d15e34dbf96b263a1bb4cee914b486f9ee1fb783d5879bb18bedd",
 				PrivateBytes: new(84),
 				Fault:        true,
 			},
@@ -874,7 +3907,7 @@ var MatVecQ4_0Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_MatVecQ4_0",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:a9e67818641dc16af7756990b86f3d05ebc0a033248f5e3b93b9879495ae7abe",
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:0184316dee4994d8a79c70b399b35a939367fc4feaf20e25a2b848094e274a05",
 				PrivateBytes: new(84),
 				Registers:    new(32),
 				SpillBytes:   new(0),
@@ -885,7 +3918,7 @@ var MatVecQ4_0Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_MatVecQ4_0",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:5854f892499fca1e33282f39d51569cc61f865a87c96bd533db583505a06e74f",
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:ce5d2e200c97ae15823613073bf1e358277d67a28a5fa937a6b1d9a6a425e61a",
 				PrivateBytes: new(84),
 				Registers:    new(30),
 				SpillBytes:   new(0),
@@ -896,7 +3929,7 @@ var MatVecQ4_0Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_MatVecQ4_0",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:b5b20aecbbb3fb67f98182120249b9084c8ecde14b131bdb1f4134740411eba3",
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:66b6737680c218150c64984f079554fc057cdbee1ad81b8f1a1a4340a43f16e9",
 				PrivateBytes: new(84),
 				Registers:    new(32),
 				SpillBytes:   new(0),
@@ -934,7 +3967,7 @@ fn xpu_shr_u32(x: u32, y: u32) -> u32 {
     return select(0u, x >> (y & 31u), y < 32u);
 }
 
-fn f_wordAt_1(a_o: u32) -> u32 {
+fn f_wordAt_3(a_o: u32) -> u32 {
     var v_o: u32 = a_o;
     let v_i: u32 = v_o >> 2u;
     if (v_o & 2u) == 0u {
@@ -943,12 +3976,12 @@ fn f_wordAt_1(a_o: u32) -> u32 {
     return (b_w[v_i] >> 16u) | (b_w[v_i + 1u] << 16u);
 }
 
-fn f_halfAt_4(a_o: u32) -> u32 {
+fn f_halfAt_7(a_o: u32) -> u32 {
     var v_o: u32 = a_o;
     return xpu_shr_u32(b_w[v_o >> 2u], (v_o & 2u) * 8u) & 65535u;
 }
 
-fn f_halfBits_4(a_h: u32) -> f32 {
+fn f_halfBits_7(a_h: u32) -> f32 {
     var v_h: u32 = a_h;
     let v_sign: u32 = (v_h & 32768u) << 16u;
     var v_exp: u32;
@@ -989,7 +4022,7 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec
             let v_b: u32 = v_u / 4u;
             let v_p: u32 = v_u % 4u;
             let v_o: u32 = ((v_r * v_nb) + v_b) * 18u;
-            let v_q: u32 = f_wordAt_1((v_o + 2u) + (v_p * 4u));
+            let v_q: u32 = f_wordAt_3((v_o + 2u) + (v_p * 4u));
             var v_s: f32;
             v_s = 0.0f;
             for (var v_j: u32 = 0u; v_j < 4u; v_j = v_j + 1u) {
@@ -998,7 +4031,7 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec
                 v_s = v_s + (f32(i32(v_v & 15u) - 8i) * b_x[v_xi]);
                 v_s = v_s + (f32(i32((v_v >> 4u) & 15u) - 8i) * b_x[v_xi + 16u]);
             }
-            v_acc = v_acc + (f_halfBits_4(f_halfAt_4(v_o)) * v_s);
+            v_acc = v_acc + (f_halfBits_7(f_halfAt_7(v_o)) * v_s);
         }
         s_part[v_li] = v_acc;
         storageBarrier();
@@ -1048,7 +4081,7 @@ func matVecQ4_0CPU(b *gpuimpl.CPUBlock) {
 	_ = ly
 	_ = lz
 	_ = stop
-	f_wordAt_1 := func(lx, ly, lz uint32, v_o uint32) uint32 {
+	f_wordAt_3 := func(lx, ly, lz uint32, v_o uint32) uint32 {
 		var v_i uint32 = (v_o >> uint32(2))
 		_ = v_i
 		if (v_o & uint32(2)) == uint32(0) {
@@ -1056,12 +4089,12 @@ func matVecQ4_0CPU(b *gpuimpl.CPUBlock) {
 		}
 		return ((p_w[v_i] >> uint32(16)) | (p_w[(v_i+uint32(1))] << uint32(16)))
 	}
-	_ = f_wordAt_1
-	f_halfAt_4 := func(lx, ly, lz uint32, v_o uint32) uint32 {
+	_ = f_wordAt_3
+	f_halfAt_7 := func(lx, ly, lz uint32, v_o uint32) uint32 {
 		return ((p_w[(v_o>>uint32(2))] >> ((v_o & uint32(2)) * uint32(8))) & uint32(65535))
 	}
-	_ = f_halfAt_4
-	f_halfBits_4 := func(lx, ly, lz uint32, v_h uint32) float32 {
+	_ = f_halfAt_7
+	f_halfBits_7 := func(lx, ly, lz uint32, v_h uint32) float32 {
 		var v_sign uint32 = ((v_h & uint32(32768)) << uint32(16))
 		_ = v_sign
 		var v_exp uint32 = ((v_h >> uint32(10)) & uint32(31))
@@ -1089,7 +4122,7 @@ func matVecQ4_0CPU(b *gpuimpl.CPUBlock) {
 		}
 		return xpu.Float32FromBits(uint32(((v_sign | (v_exp << uint32(23))) | ((v_man & uint32(1023)) << uint32(13)))))
 	}
-	_ = f_halfBits_4
+	_ = f_halfBits_7
 	for lx := uint32(0); lx < 128; lx++ {
 		li := lx
 		_ = li
@@ -1131,7 +4164,7 @@ func matVecQ4_0CPU(b *gpuimpl.CPUBlock) {
 						_ = v_p
 						var v_o uint32 = (((v_r * v_nb) + v_b) * uint32(18))
 						_ = v_o
-						var v_q uint32 = f_wordAt_1(lx, ly, lz, ((v_o + uint32(2)) + (v_p * uint32(4))))
+						var v_q uint32 = f_wordAt_3(lx, ly, lz, ((v_o + uint32(2)) + (v_p * uint32(4))))
 						_ = v_q
 						var v_s float32 = float32(0)
 						_ = v_s
@@ -1150,7 +4183,7 @@ func matVecQ4_0CPU(b *gpuimpl.CPUBlock) {
 								v_j = (v_j + uint32(1))
 							}
 						}
-						v_acc = (v_acc + (f_halfBits_4(lx, ly, lz, f_halfAt_4(lx, ly, lz, v_o)) * v_s))
+						v_acc = (v_acc + (f_halfBits_7(lx, ly, lz, f_halfAt_7(lx, ly, lz, v_o)) * v_s))
 					}
 					v_u = (v_u + uint32(128))
 				}
@@ -1234,38 +4267,38 @@ var MatVecQ4_KKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Func:        MatVecQ4_K,
 	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:bfa1c06f3b0f77c5006765c59470c9bd0d41ec1e0acd127927febfcfb1f87e3c",
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:b121fe30b5ac7847298bd1207976106c5b73e29bffebcfe8fa8a9c31468b2777",
 				PrivateBytes: new(156),
 				NativeOps:    []string{"bitcast", "select", "storageBarrier", "workgroupBarrier"},
 			},
 			Code: matVecQ4_KWGSL,
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:f5a6f2ed61cf2a76231f140e34872404a6e0860b6bfe152a6494222e970e5f2e",
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:fe26d299f603a930c2ab93fe1871da3847296e0146dbeea4a89ce5484ff7e443",
 				NativeOps: []string{"xpu.Float32FromBits"},
 			},
 			Entry: matVecQ4_KCPU,
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:fcd16c912652f33226fe2aa34d619ab20ddce0f87a9d33797b3e68e170a4f7be"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:9e1bd20ff18ad64d9f76c6ab32ada935207e8582f7be5e7d1fb68e63d8acb0c2"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v3"},
 			Code:     libLLVMHOSTX8664V3,
 			Symbol:   "xpu_MatVecQ4_K",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:6b0c03dfa60a728375ad6b3ca62b26507debc419563928c01d258cb3d7099724"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:41d1221d695a3310e74de98b373efbeed41d8bd97bfb17bb66c93301fdcf4595"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
 			Code:     libLLVMHOSTX8664V4,
 			Symbol:   "xpu_MatVecQ4_K",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:ebc1f32066ceb2687d1451707c05c0e459da0394ffe128fae1c58051d5472c30"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:b990a20fc8ed0157b86d5b08d40fca734ffb2b56f7b530ef5feb709579fe806f"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "armv8-a"},
 			Code:     libLLVMHOSTARMV8A,
 			Symbol:   "xpu_MatVecQ4_K",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cuda", Target: "ptx", Hash: "sha256:2ec5872aa9a6acdcca4d7fd4081963c5a7784026d600ea1afcae75c7888cbc68",
+			Manifest: gpuimpl.Manifest{Backend: "cuda", Target: "ptx", Hash: "sha256:52a6fd01deaa5dfc884db0ed419fe4801507bf9ae94386d1590f8620560b9990",
 				PrivateBytes: new(156),
 				Fault:        true,
 			},
@@ -1274,7 +4307,7 @@ var MatVecQ4_KKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_MatVecQ4_K",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:f75cbf6b034350bd431f40b941fe748a17ab506f1c3601c15666f3f3903feb99",
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:e040f8b4545edfa3eda70534630dd2c7e490de12f7f8261bf801855af89cd278",
 				PrivateBytes: new(156),
 				Registers:    new(53),
 				SpillBytes:   new(0),
@@ -1285,7 +4318,7 @@ var MatVecQ4_KKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_MatVecQ4_K",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:24025c1c64196dc263e5c9db69fbae59323e8c1aed56ff5592de2f94ae6804c9",
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:2efd5e2107921044562bf1c2072afd536cf9086ba6875f997cf946137eaeaf62",
 				PrivateBytes: new(156),
 				Registers:    new(54),
 				SpillBytes:   new(0),
@@ -1296,7 +4329,7 @@ var MatVecQ4_KKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_MatVecQ4_K",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:916d1dd83806799f286ca4980c01ef3342cccd233de765148023e992d5319619",
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:e1057d5b1c089e9bbd03ce28470368e2d95affa9e973a04388e9c54d734d5ee6",
 				PrivateBytes: new(156),
 				Registers:    new(49),
 				SpillBytes:   new(0),
@@ -1334,12 +4367,12 @@ fn xpu_shr_u32(x: u32, y: u32) -> u32 {
     return select(0u, x >> (y & 31u), y < 32u);
 }
 
-fn f_halfAt_5(a_o: u32) -> u32 {
+fn f_halfAt_8(a_o: u32) -> u32 {
     var v_o: u32 = a_o;
     return xpu_shr_u32(b_w[v_o >> 2u], (v_o & 2u) * 8u) & 65535u;
 }
 
-fn f_halfBits_5(a_h: u32) -> f32 {
+fn f_halfBits_8(a_h: u32) -> f32 {
     var v_h: u32 = a_h;
     let v_sign: u32 = (v_h & 32768u) << 16u;
     var v_exp: u32;
@@ -1368,29 +4401,29 @@ fn f_halfBits_5(a_h: u32) -> f32 {
     return bitcast<f32>((v_sign | (v_exp << 23u)) | ((v_man & 1023u) << 13u));
 }
 
-fn f_byteAt_3(a_o: u32) -> u32 {
+fn f_byteAt_4(a_o: u32) -> u32 {
     var v_o: u32 = a_o;
     return xpu_shr_u32(b_w[v_o >> 2u], (v_o & 3u) * 8u) & 255u;
 }
 
-fn f_scaleK4_1(a_o: u32, a_j: u32) -> u32 {
+fn f_scaleK4_2(a_o: u32, a_j: u32) -> u32 {
     var v_o: u32 = a_o;
     var v_j: u32 = a_j;
     let v_s: u32 = v_o + 4u;
     if v_j < 4u {
-        return f_byteAt_3(v_s + v_j) & 63u;
+        return f_byteAt_4(v_s + v_j) & 63u;
     }
-    return (f_byteAt_3((v_s + v_j) + 4u) & 15u) | ((f_byteAt_3((v_s + v_j) - 4u) >> 6u) << 4u);
+    return (f_byteAt_4((v_s + v_j) + 4u) & 15u) | ((f_byteAt_4((v_s + v_j) - 4u) >> 6u) << 4u);
 }
 
-fn f_minK4_1(a_o: u32, a_j: u32) -> u32 {
+fn f_minK4_2(a_o: u32, a_j: u32) -> u32 {
     var v_o: u32 = a_o;
     var v_j: u32 = a_j;
     let v_s: u32 = v_o + 4u;
     if v_j < 4u {
-        return f_byteAt_3((v_s + v_j) + 4u) & 63u;
+        return f_byteAt_4((v_s + v_j) + 4u) & 63u;
     }
-    return (f_byteAt_3((v_s + v_j) + 4u) >> 4u) | ((f_byteAt_3(v_s + v_j) >> 6u) << 4u);
+    return (f_byteAt_4((v_s + v_j) + 4u) >> 4u) | ((f_byteAt_4(v_s + v_j) >> 6u) << 4u);
 }
 
 // main is kernel MatVecQ4_K, block 128x1x1.
@@ -1427,12 +4460,12 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec
                     v_x1 = v_x1 + v_xb;
                 }
             }
-            let v_d: f32 = f_halfBits_5(f_halfAt_5(v_o));
-            let v_dmin: f32 = f_halfBits_5(f_halfAt_5(v_o + 2u));
-            let v_d0: f32 = v_d * f32(f_scaleK4_1(v_o, 2u * v_p));
-            let v_m0: f32 = v_dmin * f32(f_minK4_1(v_o, 2u * v_p));
-            let v_d1: f32 = v_d * f32(f_scaleK4_1(v_o, (2u * v_p) + 1u));
-            let v_m1: f32 = v_dmin * f32(f_minK4_1(v_o, (2u * v_p) + 1u));
+            let v_d: f32 = f_halfBits_8(f_halfAt_8(v_o));
+            let v_dmin: f32 = f_halfBits_8(f_halfAt_8(v_o + 2u));
+            let v_d0: f32 = v_d * f32(f_scaleK4_2(v_o, 2u * v_p));
+            let v_m0: f32 = v_dmin * f32(f_minK4_2(v_o, 2u * v_p));
+            let v_d1: f32 = v_d * f32(f_scaleK4_2(v_o, (2u * v_p) + 1u));
+            let v_m1: f32 = v_dmin * f32(f_minK4_2(v_o, (2u * v_p) + 1u));
             v_acc = v_acc + (((v_d0 * v_s0) - (v_m0 * v_x0)) + ((v_d1 * v_s1) - (v_m1 * v_x1)));
         }
         s_part[v_li] = v_acc;
@@ -1483,11 +4516,11 @@ func matVecQ4_KCPU(b *gpuimpl.CPUBlock) {
 	_ = ly
 	_ = lz
 	_ = stop
-	f_halfAt_5 := func(lx, ly, lz uint32, v_o uint32) uint32 {
+	f_halfAt_8 := func(lx, ly, lz uint32, v_o uint32) uint32 {
 		return ((p_w[(v_o>>uint32(2))] >> ((v_o & uint32(2)) * uint32(8))) & uint32(65535))
 	}
-	_ = f_halfAt_5
-	f_halfBits_5 := func(lx, ly, lz uint32, v_h uint32) float32 {
+	_ = f_halfAt_8
+	f_halfBits_8 := func(lx, ly, lz uint32, v_h uint32) float32 {
 		var v_sign uint32 = ((v_h & uint32(32768)) << uint32(16))
 		_ = v_sign
 		var v_exp uint32 = ((v_h >> uint32(10)) & uint32(31))
@@ -1515,29 +4548,29 @@ func matVecQ4_KCPU(b *gpuimpl.CPUBlock) {
 		}
 		return xpu.Float32FromBits(uint32(((v_sign | (v_exp << uint32(23))) | ((v_man & uint32(1023)) << uint32(13)))))
 	}
-	_ = f_halfBits_5
-	f_byteAt_3 := func(lx, ly, lz uint32, v_o uint32) uint32 {
+	_ = f_halfBits_8
+	f_byteAt_4 := func(lx, ly, lz uint32, v_o uint32) uint32 {
 		return ((p_w[(v_o>>uint32(2))] >> ((v_o & uint32(3)) * uint32(8))) & uint32(255))
 	}
-	_ = f_byteAt_3
-	f_scaleK4_1 := func(lx, ly, lz uint32, v_o uint32, v_j uint32) uint32 {
+	_ = f_byteAt_4
+	f_scaleK4_2 := func(lx, ly, lz uint32, v_o uint32, v_j uint32) uint32 {
 		var v_s uint32 = (v_o + uint32(4))
 		_ = v_s
 		if v_j < uint32(4) {
-			return (f_byteAt_3(lx, ly, lz, (v_s+v_j)) & uint32(63))
+			return (f_byteAt_4(lx, ly, lz, (v_s+v_j)) & uint32(63))
 		}
-		return ((f_byteAt_3(lx, ly, lz, ((v_s+v_j)+uint32(4))) & uint32(15)) | ((f_byteAt_3(lx, ly, lz, ((v_s+v_j)-uint32(4))) >> uint32(6)) << uint32(4)))
+		return ((f_byteAt_4(lx, ly, lz, ((v_s+v_j)+uint32(4))) & uint32(15)) | ((f_byteAt_4(lx, ly, lz, ((v_s+v_j)-uint32(4))) >> uint32(6)) << uint32(4)))
 	}
-	_ = f_scaleK4_1
-	f_minK4_1 := func(lx, ly, lz uint32, v_o uint32, v_j uint32) uint32 {
+	_ = f_scaleK4_2
+	f_minK4_2 := func(lx, ly, lz uint32, v_o uint32, v_j uint32) uint32 {
 		var v_s uint32 = (v_o + uint32(4))
 		_ = v_s
 		if v_j < uint32(4) {
-			return (f_byteAt_3(lx, ly, lz, ((v_s+v_j)+uint32(4))) & uint32(63))
+			return (f_byteAt_4(lx, ly, lz, ((v_s+v_j)+uint32(4))) & uint32(63))
 		}
-		return ((f_byteAt_3(lx, ly, lz, ((v_s+v_j)+uint32(4))) >> uint32(4)) | ((f_byteAt_3(lx, ly, lz, (v_s+v_j)) >> uint32(6)) << uint32(4)))
+		return ((f_byteAt_4(lx, ly, lz, ((v_s+v_j)+uint32(4))) >> uint32(4)) | ((f_byteAt_4(lx, ly, lz, (v_s+v_j)) >> uint32(6)) << uint32(4)))
 	}
-	_ = f_minK4_1
+	_ = f_minK4_2
 	for lx := uint32(0); lx < 128; lx++ {
 		li := lx
 		_ = li
@@ -1621,17 +4654,17 @@ func matVecQ4_KCPU(b *gpuimpl.CPUBlock) {
 								v_k = (v_k + uint32(1))
 							}
 						}
-						var v_d float32 = f_halfBits_5(lx, ly, lz, f_halfAt_5(lx, ly, lz, v_o))
+						var v_d float32 = f_halfBits_8(lx, ly, lz, f_halfAt_8(lx, ly, lz, v_o))
 						_ = v_d
-						var v_dmin float32 = f_halfBits_5(lx, ly, lz, f_halfAt_5(lx, ly, lz, (v_o+uint32(2))))
+						var v_dmin float32 = f_halfBits_8(lx, ly, lz, f_halfAt_8(lx, ly, lz, (v_o+uint32(2))))
 						_ = v_dmin
-						var v_d0 float32 = (v_d * float32(f_scaleK4_1(lx, ly, lz, v_o, (uint32(2)*v_p))))
+						var v_d0 float32 = (v_d * float32(f_scaleK4_2(lx, ly, lz, v_o, (uint32(2)*v_p))))
 						_ = v_d0
-						var v_m0 float32 = (v_dmin * float32(f_minK4_1(lx, ly, lz, v_o, (uint32(2)*v_p))))
+						var v_m0 float32 = (v_dmin * float32(f_minK4_2(lx, ly, lz, v_o, (uint32(2)*v_p))))
 						_ = v_m0
-						var v_d1 float32 = (v_d * float32(f_scaleK4_1(lx, ly, lz, v_o, ((uint32(2)*v_p)+uint32(1)))))
+						var v_d1 float32 = (v_d * float32(f_scaleK4_2(lx, ly, lz, v_o, ((uint32(2)*v_p)+uint32(1)))))
 						_ = v_d1
-						var v_m1 float32 = (v_dmin * float32(f_minK4_1(lx, ly, lz, v_o, ((uint32(2)*v_p)+uint32(1)))))
+						var v_m1 float32 = (v_dmin * float32(f_minK4_2(lx, ly, lz, v_o, ((uint32(2)*v_p)+uint32(1)))))
 						_ = v_m1
 						v_acc = (v_acc + (((v_d0 * v_s0) - (v_m0 * v_x0)) + ((v_d1 * v_s1) - (v_m1 * v_x1))))
 					}
@@ -1717,38 +4750,38 @@ var MatVecQ8_0Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Func:        MatVecQ8_0,
 	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:91ba4f224e1ca9683e05987e082eb61955f584ab1400bfb432314a85fba2fb59",
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:d234a35bcb4152b2c6c9288e2775f4f10a436532eb92edde6c55bcbbc61faa2e",
 				PrivateBytes: new(80),
 				NativeOps:    []string{"bitcast", "select", "storageBarrier", "workgroupBarrier"},
 			},
 			Code: matVecQ8_0WGSL,
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:3753cc172f7a3a81e02763a3101a7c4b41cf4f904d1738933a3e0cefa5838e4a",
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:04dfc7730cbb97c8352d84664b084b7e23a4c5192929a1a4be70bd40ce883ef7",
 				NativeOps: []string{"xpu.Float32FromBits"},
 			},
 			Entry: matVecQ8_0CPU,
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:f548a722c8fd0e118a50e922a0d2b373c46d52528df0209eacb3f7a5e94559f9"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:4c1ab365a78cd186c273567edf6af53e12a59f1fd5c7f1246f878fbba9b70b01"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v3"},
 			Code:     libLLVMHOSTX8664V3,
 			Symbol:   "xpu_MatVecQ8_0",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:55b65069c604ab8759b5e1f6254936896b172488756423b73840c8846a01af8c"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:9b52019dd3c8597eeb55a8a35b9fde30749e775c3907d03f64196f87730f609b"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
 			Code:     libLLVMHOSTX8664V4,
 			Symbol:   "xpu_MatVecQ8_0",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:eb1a6a5c9eedea99320c75fc3bf8675f53f729979556cf1d6a056f7dc1665b16"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:11a648c771d5a8c66a6ff292129ea4d7ea136b276bea7651cd1cba8812a73ae8"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "armv8-a"},
 			Code:     libLLVMHOSTARMV8A,
 			Symbol:   "xpu_MatVecQ8_0",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cuda", Target: "ptx", Hash: "sha256:f0abe6467749cf29dc184651a0ab59cfd2a0cb30443c3230f90110b6ff6537c2",
+			Manifest: gpuimpl.Manifest{Backend: "cuda", Target: "ptx", Hash: "sha256:0abb647d111a9985a4b5a52dcf7a132ed88d8be7bec8dd084d201ac213203780",
 				PrivateBytes: new(80),
 				Fault:        true,
 			},
@@ -1757,7 +4790,7 @@ var MatVecQ8_0Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_MatVecQ8_0",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:f2621842b6dbd9d0c7fcac7f31a7909114d02e090d79736ce807a41308531833",
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:0a8bdda18333c203b2efa66995342f6ea5b11fc63002f65d4cf3f7fd8950118e",
 				PrivateBytes: new(80),
 				Registers:    new(33),
 				SpillBytes:   new(0),
@@ -1768,7 +4801,7 @@ var MatVecQ8_0Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_MatVecQ8_0",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:090144e758807352d1d66ab4fda953566f71b196e59c4a6562826acf82cb79f4",
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:93737e12ca3e7b85043f5a21386126258fcbd8a56d928e3869d0a9bb54f0f0ec",
 				PrivateBytes: new(80),
 				Registers:    new(32),
 				SpillBytes:   new(0),
@@ -1779,7 +4812,7 @@ var MatVecQ8_0Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_MatVecQ8_0",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:b4073d686b92e7136c9a5eed3ed46b9c4c982e3535ff6474c708ffc462f03b97",
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:50479004cb7ff7948f66650e996d5abd55e3ecd9a7ecfae571cb6f046cbeffb8",
 				PrivateBytes: new(80),
 				Registers:    new(33),
 				SpillBytes:   new(0),
@@ -1817,7 +4850,7 @@ fn xpu_shr_u32(x: u32, y: u32) -> u32 {
     return select(0u, x >> (y & 31u), y < 32u);
 }
 
-fn f_wordAt(a_o: u32) -> u32 {
+fn f_wordAt_2(a_o: u32) -> u32 {
     var v_o: u32 = a_o;
     let v_i: u32 = v_o >> 2u;
     if (v_o & 2u) == 0u {
@@ -1826,12 +4859,12 @@ fn f_wordAt(a_o: u32) -> u32 {
     return (b_w[v_i] >> 16u) | (b_w[v_i + 1u] << 16u);
 }
 
-fn f_halfAt_3(a_o: u32) -> u32 {
+fn f_halfAt_6(a_o: u32) -> u32 {
     var v_o: u32 = a_o;
     return xpu_shr_u32(b_w[v_o >> 2u], (v_o & 2u) * 8u) & 65535u;
 }
 
-fn f_halfBits_3(a_h: u32) -> f32 {
+fn f_halfBits_6(a_h: u32) -> f32 {
     var v_h: u32 = a_h;
     let v_sign: u32 = (v_h & 32768u) << 16u;
     var v_exp: u32;
@@ -1875,14 +4908,14 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec
             var v_s: f32;
             v_s = 0.0f;
             for (var v_k: u32 = 0u; v_k < 2u; v_k = v_k + 1u) {
-                let v_q: u32 = f_wordAt(((v_o + 2u) + (v_p * 8u)) + (v_k * 4u));
+                let v_q: u32 = f_wordAt_2(((v_o + 2u) + (v_p * 8u)) + (v_k * 4u));
                 let v_xi: u32 = ((v_b * 32u) + (v_p * 8u)) + (v_k * 4u);
                 v_s = v_s + (f32(i32(v_q << 24u) >> 24u) * b_x[v_xi]);
                 v_s = v_s + (f32(i32(v_q << 16u) >> 24u) * b_x[v_xi + 1u]);
                 v_s = v_s + (f32(i32(v_q << 8u) >> 24u) * b_x[v_xi + 2u]);
                 v_s = v_s + (f32(i32(v_q) >> 24u) * b_x[v_xi + 3u]);
             }
-            v_acc = v_acc + (f_halfBits_3(f_halfAt_3(v_o)) * v_s);
+            v_acc = v_acc + (f_halfBits_6(f_halfAt_6(v_o)) * v_s);
         }
         s_part[v_li] = v_acc;
         storageBarrier();
@@ -1932,7 +4965,7 @@ func matVecQ8_0CPU(b *gpuimpl.CPUBlock) {
 	_ = ly
 	_ = lz
 	_ = stop
-	f_wordAt := func(lx, ly, lz uint32, v_o uint32) uint32 {
+	f_wordAt_2 := func(lx, ly, lz uint32, v_o uint32) uint32 {
 		var v_i uint32 = (v_o >> uint32(2))
 		_ = v_i
 		if (v_o & uint32(2)) == uint32(0) {
@@ -1940,12 +4973,12 @@ func matVecQ8_0CPU(b *gpuimpl.CPUBlock) {
 		}
 		return ((p_w[v_i] >> uint32(16)) | (p_w[(v_i+uint32(1))] << uint32(16)))
 	}
-	_ = f_wordAt
-	f_halfAt_3 := func(lx, ly, lz uint32, v_o uint32) uint32 {
+	_ = f_wordAt_2
+	f_halfAt_6 := func(lx, ly, lz uint32, v_o uint32) uint32 {
 		return ((p_w[(v_o>>uint32(2))] >> ((v_o & uint32(2)) * uint32(8))) & uint32(65535))
 	}
-	_ = f_halfAt_3
-	f_halfBits_3 := func(lx, ly, lz uint32, v_h uint32) float32 {
+	_ = f_halfAt_6
+	f_halfBits_6 := func(lx, ly, lz uint32, v_h uint32) float32 {
 		var v_sign uint32 = ((v_h & uint32(32768)) << uint32(16))
 		_ = v_sign
 		var v_exp uint32 = ((v_h >> uint32(10)) & uint32(31))
@@ -1973,7 +5006,7 @@ func matVecQ8_0CPU(b *gpuimpl.CPUBlock) {
 		}
 		return xpu.Float32FromBits(uint32(((v_sign | (v_exp << uint32(23))) | ((v_man & uint32(1023)) << uint32(13)))))
 	}
-	_ = f_halfBits_3
+	_ = f_halfBits_6
 	for lx := uint32(0); lx < 128; lx++ {
 		li := lx
 		_ = li
@@ -2022,7 +5055,7 @@ func matVecQ8_0CPU(b *gpuimpl.CPUBlock) {
 							_ = v_k
 							for v_k < uint32(2) {
 								{
-									var v_q uint32 = f_wordAt(lx, ly, lz, (((v_o + uint32(2)) + (v_p * uint32(8))) + (v_k * uint32(4))))
+									var v_q uint32 = f_wordAt_2(lx, ly, lz, (((v_o + uint32(2)) + (v_p * uint32(8))) + (v_k * uint32(4))))
 									_ = v_q
 									var v_xi uint32 = (((v_b * uint32(32)) + (v_p * uint32(8))) + (v_k * uint32(4)))
 									_ = v_xi
@@ -2034,7 +5067,7 @@ func matVecQ8_0CPU(b *gpuimpl.CPUBlock) {
 								v_k = (v_k + uint32(1))
 							}
 						}
-						v_acc = (v_acc + (f_halfBits_3(lx, ly, lz, f_halfAt_3(lx, ly, lz, v_o)) * v_s))
+						v_acc = (v_acc + (f_halfBits_6(lx, ly, lz, f_halfAt_6(lx, ly, lz, v_o)) * v_s))
 					}
 					v_u = (v_u + uint32(128))
 				}
@@ -2097,6 +5130,255 @@ func matVecQ8_0CPU(b *gpuimpl.CPUBlock) {
 			}
 		}
 		v_r = (v_r + b.Groups.X)
+	}
+}
+
+// PackInputMajorKernel is the compiled form of the kernel PackInputMajor (Go function PackInputMajor).
+var PackInputMajorKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
+	Name:    "github.com/goxpu/xpu/kernels/quant.PackInputMajor",
+	Codegen: "xpu-gen/1",
+	Block:   xpu.Dim3{X: 256, Y: 1, Z: 1},
+	Params: []gpuimpl.Param{
+		{Name: "dst", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Access: gpuimpl.AccessWrite, Binding: 0, MinLen: []string{"words"}},
+		{Name: "src", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Access: gpuimpl.AccessRead, Binding: 1, MinLen: []string{"words"}},
+		{Name: "rows", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 0},
+		{Name: "nb", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 4},
+		{Name: "size", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 8},
+		{Name: "words", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 12},
+	},
+	UniformSize: 16,
+	Func:        PackInputMajor,
+	Artifacts: []gpuimpl.Artifact{
+		{
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:ae087eea84d1ae46c3ee3bd891ed3410433e7a9a4e25dc7f53e677bfb25fb6e0",
+				PrivateBytes: new(56),
+				Fault:        true,
+				NativeOps:    []string{"atomicOr", "select"},
+			},
+			Code: packInputMajorWGSL,
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:4f679501324b33bf591b7fc54f78e02cc69ccf9366a4c51eb34d5259c3234655"},
+			Entry:    packInputMajorCPU,
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:ae9f43e096bdf61d952aaed68604a918c873ffecb4e41aaaa98004061f496530"},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v3"},
+			Code:     libLLVMHOSTX8664V3,
+			Symbol:   "xpu_PackInputMajor",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:7adebfcf3f70a79886b724bb80854bf47f0ae7b2a61bcbb04800991da7b42c84"},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
+			Code:     libLLVMHOSTX8664V4,
+			Symbol:   "xpu_PackInputMajor",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:8f6c352e1e88d9c1d448ab6f384b94444988336d63b364a663b3d6dc45d6db5e"},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "armv8-a"},
+			Code:     libLLVMHOSTARMV8A,
+			Symbol:   "xpu_PackInputMajor",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cuda", Target: "ptx", Hash: "sha256:b55799c1f0f7d38832225d045a5357488ed4137685602dd93fc651d6ff188951",
+				PrivateBytes: new(56),
+				Fault:        true,
+			},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "sm_70"},
+			Code:     libPTXSM70,
+			Symbol:   "xpu_PackInputMajor",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:9beb3251f5806375b0d8dd8a52cb1d320441e6da691e0512450e713825a29f98",
+				PrivateBytes: new(56),
+				Registers:    new(11),
+				SpillBytes:   new(0),
+				Fault:        true,
+			},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "gfx90a"},
+			Code:     libHSACOGFX90A,
+			Symbol:   "xpu_PackInputMajor",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:5e5ae96f7d0aa5584bd78efddc8822b925bca06513ea850cde2ab132fc4a471f",
+				PrivateBytes: new(56),
+				Registers:    new(11),
+				SpillBytes:   new(0),
+				Fault:        true,
+			},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "gfx942"},
+			Code:     libHSACOGFX942,
+			Symbol:   "xpu_PackInputMajor",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:3c7d5a8f61aeaffe1e05117d6e3e5956e4050251b4b3a7fd72ab339ce6d49812",
+				PrivateBytes: new(56),
+				Registers:    new(12),
+				SpillBytes:   new(0),
+				Fault:        true,
+			},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "gfx1100"},
+			Code:     libHSACOGFX1100,
+			Symbol:   "xpu_PackInputMajor",
+		},
+	},
+})
+
+// LaunchPackInputMajor launches the kernel PackInputMajor on the stream s over a grid of groups
+// blocks of 256x1x1 work-items, with the arguments of PackInputMajor after its Thread.
+// Buffers are bound in this order; scalars are uniforms.
+func LaunchPackInputMajor(s *gpu.Stream, groups xpu.Dim3, dst *gpu.Buffer[uint32], src *gpu.Buffer[uint32], rows uint32, nb uint32, size uint32, words uint32) error {
+	return s.Launch(PackInputMajorKernel, groups, dst, src, rows, nb, size, words)
+}
+
+// packInputMajorWGSL is the WGSL code of PackInputMajor.
+const packInputMajorWGSL = `struct xpu_Uniforms {
+    p_rows: u32,
+    p_nb: u32,
+    p_size: u32,
+    p_words: u32,
+}
+
+@group(0) @binding(0) var<storage, read_write> b_dst: array<u32>;
+@group(0) @binding(1) var<storage, read> b_src: array<u32>;
+@group(0) @binding(2) var<uniform> xpu_u: xpu_Uniforms;
+@group(0) @binding(3) var<storage, read_write> xpu_fault: atomic<u32>;
+
+// Go's uint32 x / y; x / 0 records the fault Go panics with.
+fn xpu_div_u32(x: u32, y: u32) -> u32 {
+    if y == 0u {
+        atomicOr(&xpu_fault, 1u);
+        return x;
+    }
+    return x / y;
+}
+
+// Go's uint32 x % y; x % 0 records the fault Go panics with.
+fn xpu_rem_u32(x: u32, y: u32) -> u32 {
+    if y == 0u {
+        atomicOr(&xpu_fault, 1u);
+        return 0u;
+    }
+    return x % y;
+}
+
+// Go's uint32 x >> y: 0 when y >= 32 (WGSL takes y modulo 32).
+fn xpu_shr_u32(x: u32, y: u32) -> u32 {
+    return select(0u, x >> (y & 31u), y < 32u);
+}
+
+fn f_rowMajorAt(a_o: u32, a_rows_1: u32, a_nb_1: u32, a_size_1: u32) -> u32 {
+    var v_o: u32 = a_o;
+    var v_rows_1: u32 = a_rows_1;
+    var v_nb_1: u32 = a_nb_1;
+    var v_size_1: u32 = a_size_1;
+    let v_q: u32 = xpu_div_u32(v_o, v_size_1);
+    let v_e: u32 = xpu_rem_u32(v_o, v_size_1);
+    let v_j: u32 = xpu_div_u32(v_q, v_rows_1);
+    let v_r: u32 = xpu_rem_u32(v_q, v_rows_1);
+    return (((v_r * v_nb_1) + v_j) * v_size_1) + v_e;
+}
+
+fn f_halfAt_10(a_o: u32) -> u32 {
+    var v_o: u32 = a_o;
+    return xpu_shr_u32(b_src[v_o >> 2u], (v_o & 2u) * 8u) & 65535u;
+}
+
+// main is kernel PackInputMajor, block 256x1x1.
+@compute @workgroup_size(256, 1, 1)
+fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {
+    let v_total: u32 = (xpu_u.p_rows * xpu_u.p_nb) * xpu_u.p_size;
+    let v_stride: u32 = nwg.x * 256u;
+    for (var v_i: u32 = gid.x; v_i < xpu_u.p_words; v_i = v_i + v_stride) {
+        let v_o: u32 = v_i * 4u;
+        if (xpu_u.p_size % 4u) == 0u {
+            b_dst[v_i] = b_src[f_rowMajorAt(v_o, xpu_u.p_rows, xpu_u.p_nb, xpu_u.p_size) >> 2u];
+            continue;
+        }
+        var v_v: u32;
+        v_v = f_halfAt_10(f_rowMajorAt(v_o, xpu_u.p_rows, xpu_u.p_nb, xpu_u.p_size));
+        if (v_o + 2u) < v_total {
+            v_v = v_v | (f_halfAt_10(f_rowMajorAt(v_o + 2u, xpu_u.p_rows, xpu_u.p_nb, xpu_u.p_size)) << 16u);
+        }
+        b_dst[v_i] = v_v;
+    }
+}
+`
+
+// packInputMajorCPU runs one block of the kernel PackInputMajor on the CPU.
+func packInputMajorCPU(b *gpuimpl.CPUBlock) {
+	p_dst := gpuimpl.CPUView[uint32](b.Buffers[0])
+	p_src := gpuimpl.CPUView[uint32](b.Buffers[1])
+	p_rows := gpuimpl.CPUUniform[uint32](b.Uniforms, 0)
+	p_nb := gpuimpl.CPUUniform[uint32](b.Uniforms, 4)
+	p_size := gpuimpl.CPUUniform[uint32](b.Uniforms, 8)
+	p_words := gpuimpl.CPUUniform[uint32](b.Uniforms, 12)
+	gx0 := b.Group.X * 256
+	gy0 := b.Group.Y * 1
+	gz0 := b.Group.Z * 1
+	var ly uint32
+	var lz uint32
+	stop := b.Stopping()
+	_ = p_dst
+	_ = p_src
+	_ = p_rows
+	_ = p_nb
+	_ = p_size
+	_ = p_words
+	_ = gx0
+	_ = gy0
+	_ = gz0
+	_ = ly
+	_ = lz
+	_ = stop
+	f_rowMajorAt := func(lx, ly, lz uint32, v_o uint32, v_rows_1 uint32, v_nb_1 uint32, v_size_1 uint32) uint32 {
+		var v_q uint32 = (v_o / v_size_1)
+		_ = v_q
+		var v_e uint32 = (v_o % v_size_1)
+		_ = v_e
+		var v_j uint32 = (v_q / v_rows_1)
+		_ = v_j
+		var v_r uint32 = (v_q % v_rows_1)
+		_ = v_r
+		return ((((v_r * v_nb_1) + v_j) * v_size_1) + v_e)
+	}
+	_ = f_rowMajorAt
+	f_halfAt_10 := func(lx, ly, lz uint32, v_o uint32) uint32 {
+		return ((p_src[(v_o>>uint32(2))] >> ((v_o & uint32(2)) * uint32(8))) & uint32(65535))
+	}
+	_ = f_halfAt_10
+	for lx := uint32(0); lx < 256; lx++ {
+		li := lx
+		_ = li
+		var v_total uint32 = ((p_rows * p_nb) * p_size)
+		_ = v_total
+		var v_stride uint32 = (b.Groups.X * uint32(256))
+		_ = v_stride
+		{
+			var v_i uint32 = (gx0 + lx)
+			_ = v_i
+			for v_i < p_words {
+				if stop.Load() {
+					panic(gpuimpl.CPUStopped)
+				}
+				{
+					var v_o uint32 = (v_i * uint32(4))
+					_ = v_o
+					if (p_size % uint32(4)) == uint32(0) {
+						p_dst[v_i] = p_src[(f_rowMajorAt(lx, ly, lz, v_o, p_rows, p_nb, p_size) >> uint32(2))]
+						goto next1
+					}
+					var v_v uint32 = f_halfAt_10(lx, ly, lz, f_rowMajorAt(lx, ly, lz, v_o, p_rows, p_nb, p_size))
+					_ = v_v
+					if (v_o + uint32(2)) < v_total {
+						v_v = (v_v | (f_halfAt_10(lx, ly, lz, f_rowMajorAt(lx, ly, lz, (v_o+uint32(2)), p_rows, p_nb, p_size)) << uint32(16)))
+					}
+					p_dst[v_i] = v_v
+				}
+			next1:
+				v_i = (v_i + v_stride)
+			}
+		}
 	}
 }
 
