@@ -1,6 +1,7 @@
 package kernels_test
 
 import (
+	"fmt"
 	"math/rand/v2"
 	"slices"
 	"strings"
@@ -40,18 +41,24 @@ func quantized(t *testing.T, d *gpu.Device, r *rand.Rand, f tensor.Format, rows,
 
 // TestQuantized checks the quantized operands: a mat-vec of each block
 // format runs quant.MatVec, bit for bit what it computes when launched
-// directly; a product with a quantized left operand, which no kernel
-// takes, runs the reference rather than dequantize the weight every
-// call, with the plan naming Convert; and the weight converted once runs
-// the float32 product. Both agree with plain Go on the decoded values.
+// directly, and the weight packed once into input-major blocks
+// (Registry.Convert) runs quant.MatVecInputMajor; a product with a
+// quantized left operand runs quant.MatMul; one with a quantized right
+// operand, which no kernel takes, runs the reference rather than
+// dequantize the weight every call, the plan naming Convert, and the
+// weight converted once runs Sgemm; a product of input-major blocks,
+// which nothing takes or converts, runs the reference too, which reads
+// them. All agree with plain Go on the decoded values.
 func TestQuantized(t *testing.T) {
 	gputest.ForEach(t, func(t *testing.T, d *gpu.Device) {
 		r := rand.New(rand.NewPCG(15, 16))
 		s := d.Stream()
+		sc := dispatch.NewScope()
+		defer sc.Release()
 		const rows, cols = 20, 512
-		x, _ := matrix(t, d, r, cols)
+		x, xv := matrix(t, d, r, cols)
 		for _, f := range []tensor.Format{tensor.Q8_0, tensor.Q4_0, tensor.Q4_K} {
-			w, _ := quantized(t, d, r, f, rows, cols)
+			w, wv := quantized(t, d, r, f, rows, cols)
 			y, want := poisoned(t, d, rows), poisoned(t, d, rows)
 			if err := kernels.MatVec(s, nil, y, w, x); err != nil {
 				t.Fatalf("%s: %v", f, err)
@@ -65,32 +72,67 @@ func TestQuantized(t *testing.T) {
 			if !slices.Equal(download(t, s, y), download(t, s, want)) {
 				t.Errorf("%s: the operation's mat-vec differs from quant.MatVec's", f)
 			}
+			wi, err := kernels.Registry.Convert(s, sc, tensor.Descriptor{Format: f, Layout: tensor.BlockedInputMajor}, w)
+			if err != nil {
+				t.Fatal(err)
+			}
+			p, err := kernels.Registry.Lookup(d, kernels.OpMatVec, nil, y, wi, x)
+			if err != nil || p.Kernel == nil || p.Kernel.Name != "kernels/quant.MatVecInputMajor" {
+				t.Fatalf("%s input-major: %+v, %v", f, p, err)
+			}
+			if err := kernels.MatVec(s, nil, y, wi, x); err != nil {
+				t.Fatal(err)
+			}
+			agreeSigned(t, fmt.Sprintf("%s input-major mat-vec", f), y, product(wv, xv, rows, 1, cols), wv, xv, rows, 1, cols)
 		}
 
 		const m, n, k = 6, 5, 64
 		a, av := quantized(t, d, r, tensor.Q4_0, m, k)
 		b, bv := matrix(t, d, r, k, n)
 		c := poisoned(t, d, m, n)
-		p, err := kernels.Registry.Lookup(d, kernels.OpMatMul, nil, c, a, b)
-		if err != nil || !p.Fallback || len(p.Why) != 1 || !strings.Contains(p.Why[0], "convert it once at load (Registry.Convert to f32/contiguous)") {
+		if p, err := kernels.Registry.Lookup(d, kernels.OpMatMul, nil, c, a, b); err != nil || p.Kernel == nil || p.Kernel.Name != "kernels/quant.MatMul" {
 			t.Fatalf("a Q4_0 left operand: %+v, %v", p, err)
 		}
-		sc := dispatch.NewScope()
-		defer sc.Release()
-		if err := kernels.MatMul(s, sc, c, a, b); err != nil {
+		if err := kernels.MatMul(s, nil, c, a, b); err != nil {
 			t.Fatal(err)
 		}
-		want := product(av, bv, m, n, k)
-		agreeSigned(t, "the reference's product of a Q4_0 a", c, want, av, bv, m, n, k)
-		af, err := kernels.Registry.Convert(s, sc, tensor.Descriptor{Format: tensor.F32, Layout: tensor.Contiguous}, a)
+		agreeSigned(t, "quant.MatMul's product of a Q4_0 a", c, product(av, bv, m, n, k), av, bv, m, n, k)
+
+		a2, a2v := matrix(t, d, r, m, k)
+		bq, bqv := quantized(t, d, r, tensor.Q8_0, k, 32) // b is k x 32: whole blocks a row
+		c2 := poisoned(t, d, m, 32)
+		p, err := kernels.Registry.Lookup(d, kernels.OpMatMul, nil, c2, a2, bq)
+		if err != nil || !p.Fallback || !slices.ContainsFunc(p.Why, func(w string) bool {
+			return strings.Contains(w, "convert it once at load (Registry.Convert to f32/contiguous)")
+		}) {
+			t.Fatalf("a Q8_0 right operand: %+v, %v", p, err)
+		}
+		if err := kernels.MatMul(s, sc, c2, a2, bq); err != nil {
+			t.Fatal(err)
+		}
+		want := product(a2v, bqv, m, 32, k)
+		agreeSigned(t, "the reference's product of a Q8_0 b", c2, want, a2v, bqv, m, 32, k)
+		bf, err := kernels.Registry.Convert(s, sc, tensor.Descriptor{Format: tensor.F32, Layout: tensor.Contiguous}, bq)
 		if err != nil {
 			t.Fatal(err)
 		}
-		c2 := poisoned(t, d, m, n)
-		if err := kernels.MatMul(s, sc, c2, af, b); err != nil {
+		c3 := poisoned(t, d, m, 32)
+		if err := kernels.MatMul(s, sc, c3, a2, bf); err != nil {
 			t.Fatal(err)
 		}
-		agreeSigned(t, "the product of a converted at load", c2, want, av, bv, m, n, k)
+		agreeSigned(t, "the product of b converted at load", c3, want, a2v, bqv, m, 32, k)
+
+		ai, err := kernels.Registry.Convert(s, sc, tensor.Descriptor{Format: tensor.Q4_0, Layout: tensor.BlockedInputMajor}, a)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if p, err := kernels.Registry.Lookup(d, kernels.OpMatMul, nil, c, ai, b); err != nil || !p.Fallback {
+			t.Fatalf("an input-major a: %+v, %v", p, err)
+		}
+		if err := kernels.MatMul(s, sc, c, ai, b); err != nil {
+			t.Fatal(err)
+		}
+		agreeSigned(t, "the reference's product of an input-major a", c, product(av, bv, m, n, k), av, bv, m, n, k)
 	})
 }
 

@@ -18,7 +18,7 @@ import (
 // read returns t's elements in row-major order, after the stream's work
 // is done.
 func read(t tensor.Tensor) ([]float32, error) {
-	if t.Layout() == tensor.BlockedRowMajor {
+	if t.Layout().Blocked() {
 		return readBlocks(t)
 	}
 	if t.Format() != tensor.F32 {
@@ -37,8 +37,8 @@ func read(t tensor.Tensor) ([]float32, error) {
 	return out, nil
 }
 
-// readBlocks returns the values of a tensor of row-major blocks, decoded
-// on the host.
+// readBlocks returns the values of a tensor of blocks, decoded on the
+// host: input-major blocks are put back in row-major order first.
 func readBlocks(t tensor.Tensor) ([]float32, error) {
 	b, err := tensor.Buffer[uint32](t)
 	if err != nil {
@@ -53,7 +53,24 @@ func readBlocks(t tensor.Tensor) ([]float32, error) {
 	for _, w := range words {
 		bytes = binary.LittleEndian.AppendUint32(bytes, w)
 	}
-	return quant.Decode(t.Format(), bytes[:n])
+	bytes = bytes[:n]
+	if t.Layout() == tensor.BlockedInputMajor {
+		bytes = rowMajor(t.Format(), bytes, t.Dim(0), t.Dim(1))
+	}
+	return quant.Decode(t.Format(), bytes)
+}
+
+// rowMajor returns the blocks of a rows x cols matrix in input-major
+// order (block (r, j) at j*rows + r) in row-major order (at r*nb + j).
+func rowMajor(f tensor.Format, b []byte, rows, cols int) []byte {
+	size, nb := f.BlockBytes(), cols/f.BlockSize()
+	out := make([]byte, len(b))
+	for r := range rows {
+		for j := range nb {
+			copy(out[(r*nb+j)*size:(r*nb+j+1)*size], b[(j*rows+r)*size:])
+		}
+	}
+	return out
 }
 
 // write stores vals, t's elements in row-major order, through its

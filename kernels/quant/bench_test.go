@@ -4,18 +4,16 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"testing"
-	"time"
 
-	"github.com/goxpu/xpu"
 	"github.com/goxpu/xpu/gpu"
 	"github.com/goxpu/xpu/gpu/gputest"
 	"github.com/goxpu/xpu/kernels/quant"
-	"github.com/goxpu/xpu/kernels/quant/internal/bandwidth"
+	"github.com/goxpu/xpu/kernels/layout"
 )
 
 // BenchmarkMatVec times quant.MatVec of a 4096 x 4096 W in each format
 // on every device present, beside a copy of a buffer of the same bytes
-// as W (bandwidth.Copy, 32-bit words) and quant.MatVecInputMajor of the
+// as W (layout.CopyWords) and quant.MatVecInputMajor of the
 // same W packed input-major (quant.Pack), timed in the same rounds: a
 // mat-vec reads each weight once, so the copy's rate of reading is the
 // mark it can approach. It reports the three rates in GB/s of W's bytes
@@ -47,28 +45,9 @@ func BenchmarkMatVec(b *testing.B) {
 				matVec := func() error { return quant.MatVec(st, f, yBuf, wBuf, xBuf, rows, cols) }
 				inputMajor := func() error { return quant.MatVecInputMajor(st, f, yBuf, packed, xBuf, rows, cols) }
 				n := uint32(len(words))
-				copyWords := func() error { return bandwidth.LaunchCopy(st, xpu.Dim3{X: xpu.GroupsFor(n, 256)}, dst, src, n) }
-				for _, warm := range []func() error{matVec, inputMajor, copyWords} {
-					if err := warm(); err != nil {
-						b.Fatal(err)
-					}
-				}
-				if err := st.Sync(); err != nil {
-					b.Fatal(err)
-				}
-				var tm, ti, tc time.Duration
-				for b.Loop() {
-					for _, run := range []struct {
-						f   func() error
-						sum *time.Duration
-					}{{matVec, &tm}, {inputMajor, &ti}, {copyWords, &tc}} {
-						e, err := st.Time(run.f)
-						if err != nil {
-							b.Fatal(err)
-						}
-						*run.sum += e
-					}
-				}
+				copyWords := func() error { return layout.LaunchCopyWords(st, layout.CopyGroups(n), dst, src, n) }
+				ts := gputest.Beside(b, st, matVec, inputMajor, copyWords)
+				tm, ti, tc := ts[0], ts[1], ts[2]
 				bytes := float64(len(wb)) * float64(b.N)
 				b.ReportMetric(bytes/tm.Seconds()/1e9, "matvec-GB/s")
 				b.ReportMetric(bytes/ti.Seconds()/1e9, "inputmajor-GB/s")
@@ -124,23 +103,8 @@ func BenchmarkMatMul(b *testing.B) {
 					}
 					return nil
 				}
-				for _, warm := range []func() error{matMul, matVecs} {
-					if err := warm(); err != nil {
-						b.Fatal(err)
-					}
-				}
-				var tm, tv time.Duration
-				for b.Loop() {
-					m, err := st.Time(matMul)
-					if err != nil {
-						b.Fatal(err)
-					}
-					v, err := st.Time(matVecs)
-					if err != nil {
-						b.Fatal(err)
-					}
-					tm, tv = tm+m, tv+v
-				}
+				ts := gputest.Beside(b, st, matMul, matVecs)
+				tm, tv := ts[0], ts[1]
 				bytes := float64(len(wb)) * float64(batch) * float64(b.N)
 				b.ReportMetric(bytes/tm.Seconds()/1e9, "matmul-GB/s")
 				b.ReportMetric(bytes/tv.Seconds()/1e9, "matvecs-GB/s")
