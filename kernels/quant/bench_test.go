@@ -7,8 +7,8 @@ import (
 
 	"github.com/goxpu/xpu/gpu"
 	"github.com/goxpu/xpu/gpu/gputest"
-	"github.com/goxpu/xpu/kernels/quant"
 	"github.com/goxpu/xpu/kernels/layout"
+	"github.com/goxpu/xpu/kernels/quant"
 )
 
 // BenchmarkMatVec times quant.MatVec of a 4096 x 4096 W in each format
