@@ -10,11 +10,13 @@ import (
 )
 
 // A Layer is a decoder layer on a device: its weights, its KV cache and
-// the temporaries of a step, all owned by it until Release.
+// the temporaries of a step, all owned by it until Release. A matrix in
+// a block format is packed into input-major blocks when it is opened.
 type Layer struct {
 	cfg Config
-	sc  *dispatch.Scope
-	w   map[string]tensor.Tensor
+	sc  *dispatch.Scope          // the packed weights and the temporaries
+	w   map[string]tensor.Tensor // by tensor name suffix
+	own []func()                 // releases the weights uploaded as they are
 
 	kcache, vcache *gpu.Buffer[float32] // Ctx x KVHeads x HeadDim
 	pos            *gpu.Buffer[uint32]  // the step's position, for RoPE
@@ -50,6 +52,23 @@ func newLayer(d *gpu.Device, c Config, ts map[string]raw) (l *Layer, err error) 
 		t, err := upload(d, r)
 		if err != nil {
 			return nil, fmt.Errorf("llama: %s: %w", name, err)
+		}
+		if t.Layout() == tensor.BlockedRowMajor {
+			// Packed once into input-major blocks, which the mat-vec
+			// reads with neighbouring work-items on neighbouring bytes.
+			packed, err := kernels.Registry.Convert(d.Stream(), l.sc, tensor.Descriptor{Format: t.Format(), Layout: tensor.BlockedInputMajor}, t)
+			if err == nil {
+				err = d.Stream().Sync()
+			}
+			b, _ := tensor.Buffer[uint32](t)
+			b.Release()
+			if err != nil {
+				return nil, fmt.Errorf("llama: %s: %w", name, err)
+			}
+			t = packed
+		} else {
+			b, _ := tensor.Buffer[float32](t)
+			l.own = append(l.own, b.Release)
 		}
 		l.w[name] = t
 	}
@@ -186,12 +205,8 @@ func (l *Layer) Step(s *gpu.Stream, out, in tensor.Tensor, pos int) error {
 // Release frees the layer's weights, cache and temporaries; its work
 // must be done.
 func (l *Layer) Release() {
-	for _, t := range l.w {
-		if b, err := tensor.Buffer[float32](t); err == nil {
-			b.Release()
-		} else if b, err := tensor.Buffer[uint32](t); err == nil {
-			b.Release()
-		}
+	for _, release := range l.own {
+		release()
 	}
 	for _, b := range []*gpu.Buffer[float32]{l.kcache, l.vcache} {
 		if b != nil {
