@@ -132,6 +132,7 @@ const depsRules = `
 	tune, gpu/gpuimpl, gonum.org/v1/gonum/blas < kernels/matmul;
 	gpu/gpuimpl, gonum.org/v1/gonum/blas < kernels/blas;
 	tune, gpu/gpuimpl < kernels/reduce;
+	gpu/gpuimpl, kernels/reduce < kernels/sort;
 	gpu/gpuimpl < kernels/nn;
 	gpu/gpuimpl < kernels/quant/internal/bandwidth;
 	# The library's operands, and the registry that picks the kernel for

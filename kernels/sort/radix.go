@@ -1,0 +1,180 @@
+package sort
+
+import "github.com/goxpu/xpu"
+
+// The radix sort's kernels: a pass's digit histogram per block and its
+// stable scatter (see the package doc).
+
+const (
+	block  = 256        // work-items of a block
+	bits   = 4          // bits of a digit
+	digits = 1 << bits  // values of a digit
+	words  = digits / 2 // words of a work-item's packed counters
+	run    = 16         // consecutive keys a work-item owns in a tile
+	tile   = block * run
+)
+
+// digit returns the digit of k at shift.
+func digit(k, shift uint32) uint32 { return (k >> shift) & (digits - 1) }
+
+// unit returns the packed counter word of digit d holding one: digit d
+// counts in the half d%2 of word d/2.
+func unit(d uint32) uint32 { return uint32(1) << (16 * (d & 1)) }
+
+// half returns the count of digit d in its packed word w.
+func half(w, d uint32) uint32 { return (w >> (16 * (d & 1))) & 0xffff }
+
+// chunkEnd returns the end of the chunk that starts at start.
+func chunkEnd(start, n, chunk uint32) uint32 {
+	if n-start > chunk {
+		return start + chunk
+	}
+	return n
+}
+
+// Histogram writes to hist[d*groups+g] the number of keys of block g's
+// chunk of keys whose digit at shift is d, groups the blocks of the
+// launch.
+//
+//xpu:kernel block=256 len(keys)=n
+func Histogram(t xpu.Thread, hist, keys []uint32, n, chunk, shift uint32) {
+	s := xpu.Shared[uint32](t, digits)
+	l := t.LocalX()
+	g := t.GroupX()
+	if l < digits {
+		s[l] = 0
+	}
+	t.Barrier()
+	var c [digits]uint32
+	start := g * chunk
+	end := chunkEnd(start, n, chunk)
+	for i := start + l; i < end; i += block {
+		c[digit(keys[i], shift)]++
+	}
+	for d := uint32(0); d < digits; d++ {
+		if c[d] != 0 {
+			xpu.AtomicAdd(&s[d], c[d])
+		}
+	}
+	t.Barrier()
+	if l < digits {
+		hist[l*t.NumGroupsX()+g] = s[l]
+	}
+}
+
+// ScatterKeys writes block g's chunk of keys to out, each key k at
+// offsets[digit(k)*groups+g] plus the keys of its digit before it in the
+// chunk (see the package doc): one pass of a stable radix sort.
+//
+//xpu:kernel block=256 len(keys)=n len(out)=n
+func ScatterKeys(t xpu.Thread, out, keys, offsets []uint32, n, chunk, shift uint32) {
+	s := xpu.Shared[uint32](t, words*block) // packed counters, word w of work-item l at w*block+l
+	base := xpu.Shared[uint32](t, digits)   // where the tile's first key of each digit goes
+	l := t.LocalX()
+	g := t.GroupX()
+	if l < digits {
+		base[l] = offsets[l*t.NumGroupsX()+g]
+	}
+	start := g * chunk
+	end := chunkEnd(start, n, chunk)
+	for at := start; at < end; at += tile {
+		lo := at + l*run
+		hi := min(lo+run, end)
+		var c [words]uint32
+		for i := lo; i < hi; i++ {
+			d := digit(keys[i], shift)
+			c[d/2] += unit(d)
+		}
+		for w := uint32(0); w < words; w++ {
+			s[w*block+l] = c[w]
+		}
+		t.Barrier()
+		for step := uint32(1); step < block; step *= 2 {
+			var a [words]uint32
+			if l >= step {
+				for w := uint32(0); w < words; w++ {
+					a[w] = s[w*block+l-step]
+				}
+			}
+			t.Barrier()
+			for w := uint32(0); w < words; w++ {
+				s[w*block+l] += a[w]
+			}
+			t.Barrier()
+		}
+		var e [words]uint32 // the keys of each digit before this work-item's next one
+		for w := uint32(0); w < words; w++ {
+			e[w] = s[w*block+l] - c[w]
+		}
+		for i := lo; i < hi; i++ {
+			k := keys[i]
+			d := digit(k, shift)
+			out[base[d]+half(e[d/2], d)] = k
+			e[d/2] += unit(d)
+		}
+		t.Barrier() // every work-item has read base and s
+		if l < digits {
+			base[l] += half(s[(l/2)*block+block-1], l)
+		}
+		t.Barrier()
+	}
+}
+
+// ScatterPairs is ScatterKeys carrying values: the value at each key's
+// index goes to outValues at the key's place.
+//
+//xpu:kernel block=256 len(keys)=n len(out)=n len(values)=n len(outValues)=n
+func ScatterPairs(t xpu.Thread, out, outValues, keys, values, offsets []uint32, n, chunk, shift uint32) {
+	s := xpu.Shared[uint32](t, words*block)
+	base := xpu.Shared[uint32](t, digits)
+	l := t.LocalX()
+	g := t.GroupX()
+	if l < digits {
+		base[l] = offsets[l*t.NumGroupsX()+g]
+	}
+	start := g * chunk
+	end := chunkEnd(start, n, chunk)
+	for at := start; at < end; at += tile {
+		lo := at + l*run
+		hi := min(lo+run, end)
+		var c [words]uint32
+		for i := lo; i < hi; i++ {
+			d := digit(keys[i], shift)
+			c[d/2] += unit(d)
+		}
+		for w := uint32(0); w < words; w++ {
+			s[w*block+l] = c[w]
+		}
+		t.Barrier()
+		for step := uint32(1); step < block; step *= 2 {
+			var a [words]uint32
+			if l >= step {
+				for w := uint32(0); w < words; w++ {
+					a[w] = s[w*block+l-step]
+				}
+			}
+			t.Barrier()
+			for w := uint32(0); w < words; w++ {
+				s[w*block+l] += a[w]
+			}
+			t.Barrier()
+		}
+		var e [words]uint32
+		for w := uint32(0); w < words; w++ {
+			e[w] = s[w*block+l] - c[w]
+		}
+		for i := lo; i < hi; i++ {
+			k := keys[i]
+			d := digit(k, shift)
+			p := base[d] + half(e[d/2], d)
+			out[p] = k
+			outValues[p] = values[i]
+			e[d/2] += unit(d)
+		}
+		t.Barrier()
+		if l < digits {
+			base[l] += half(s[(l/2)*block+block-1], l)
+		}
+		t.Barrier()
+	}
+}
