@@ -8,7 +8,7 @@
 // the other of a pair (the caller's and a scratch buffer the [Sorter]
 // owns), so that the sorted keys end in the caller's buffer. A pass cuts
 // the keys into at most MaxBlocks contiguous chunks, each a whole number
-// of tiles of 4096 keys, and launches three steps:
+// of tiles of 8192 keys, and launches three steps:
 //
 //   - Histogram: block g counts the digits of its chunk into hist[d*G+g],
 //     digit-major, G the blocks of the pass;
@@ -17,9 +17,9 @@
 //     smaller digit, plus those of digit d in the chunks before g, which
 //     is where block g's first key of digit d goes;
 //   - Scatter: block g walks its chunk a tile at a time; in a tile
-//     work-item l owns the 16 consecutive keys from l*16 and counts their
+//     work-item l owns the 32 consecutive keys from l*32 and counts their
 //     digits in packed 16-bit counters (two digits a word; a tile holds
-//     4096 keys, so no count overflows its half), the block scans the
+//     8192 keys, so no count overflows its half), the block scans the
 //     counters across work-items in shared memory, and each work-item then
 //     writes its keys, in order, to the chunk's offset of the digit plus
 //     the keys of that digit in the tiles before, in the work-items

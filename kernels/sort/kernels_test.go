@@ -12,7 +12,7 @@ import (
 )
 
 // pass is one radix pass over n keys in chunks of chunk (a whole number
-// of 4096-key tiles), a block per chunk, at the digit of shift.
+// of 8192-key tiles), a block per chunk, at the digit of shift.
 type pass struct{ n, chunk, shift uint32 }
 
 func (p pass) groups() uint32 { return (p.n + p.chunk - 1) / p.chunk }
@@ -26,7 +26,7 @@ func (p pass) String() string {
 // and the highest digit. Short mode, and a binary built with the race
 // detector, keep the first three: the reference runner runs a goroutine
 // per work-item.
-var kernelPasses = []pass{{1, 4096, 0}, {1000, 4096, 4}, {5000, 4096, 28}, {20000, 4096, 0}, {21000, 8192, 12}}
+var kernelPasses = []pass{{1, 8192, 0}, {1000, 8192, 4}, {9000, 8192, 28}, {20000, 8192, 0}, {40000, 16384, 12}}
 
 func checkedPasses() []pass {
 	if testing.Short() || underRace {

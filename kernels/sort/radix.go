@@ -10,7 +10,7 @@ const (
 	bits   = 4          // bits of a digit
 	digits = 1 << bits  // values of a digit
 	words  = digits / 2 // words of a work-item's packed counters
-	run    = 16         // consecutive keys a work-item owns in a tile
+	run    = 32         // consecutive keys a work-item owns in a tile
 	tile   = block * run
 )
 

@@ -16,7 +16,7 @@ import (
 const MaxBlocks = 1024
 
 // MaxLen is the longest input: indices are uint32, and a work-item's
-// index steps a tile (4096) past the end of its chunk without wrapping.
+// index steps a tile (8192) past the end of its chunk without wrapping.
 const MaxLen = 1<<32 - tile
 
 // A Sorter sorts uint32 buffers of up to the length it was made for on

@@ -709,38 +709,38 @@ var ScatterKeysKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Func:        ScatterKeys,
 	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:7c26f43bd472e8cdfbc7fb5641a36c9022626824e4acb0734fa57ec92a9da577",
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:5df9dccbf574a90fb91026dfe20d51e95e05c419269e74b12282f1f175b26ccf",
 				PrivateBytes: new(196),
 				NativeOps:    []string{"min", "select", "storageBarrier", "workgroupBarrier"},
 			},
 			Code: scatterKeysWGSL,
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:1f0029ad9ec6739cee2271a6e26968a5d7235d2d97b6027d36996aaa07f2a16b",
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:efcea04f78848d871fb32d15568ba3a400d20c3067cf8778ce57e43026047f69",
 				NativeOps: []string{"xpu.Min"},
 			},
 			Entry: scatterKeysCPU,
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:3fe4feb7cfbe4cabb698670134f0c4449047cc1fc46f158da6d40d407ae86ee6"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:96cbbbcb0f5547dff7ef249a134668ecc4d04b3511d33ebe41a7b73e2e193b37"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v3"},
 			Code:     libLLVMHOSTX8664V3,
 			Symbol:   "xpu_ScatterKeys",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:53d044541083bbd30d9e5bdbcc6247c39baa8d1dc9ee6ced3b57cf9026f3654c"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:293226ed453c42c0906e78af44f30a84f7145e0e52dd57584e29b4dad444c164"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
 			Code:     libLLVMHOSTX8664V4,
 			Symbol:   "xpu_ScatterKeys",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:c0294bcc76342d78ea819384a827cec0a27601bd1190f3dde19fe8bce9abeb54"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:3138058034580906239a264d844d376f4a16e2e844259c6dc30783d931d97ac8"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "armv8-a"},
 			Code:     libLLVMHOSTARMV8A,
 			Symbol:   "xpu_ScatterKeys",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cuda", Target: "ptx", Hash: "sha256:1be293b51fde2d66879afe1f2bc59506078a1ab95fda8100271196818e0a4fdb",
+			Manifest: gpuimpl.Manifest{Backend: "cuda", Target: "ptx", Hash: "sha256:97fb37ff57f21afda8801a6f2bf0642d9fc23722a80617e60ef985a6d2ee1918",
 				PrivateBytes: new(196),
 				Fault:        true,
 			},
@@ -749,7 +749,7 @@ var ScatterKeysKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_ScatterKeys",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:7bc3dee4707ed76ca66f152d85b970f0efc51ad4773b0a677dbc574485dc46ed",
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:c4cff6e03470516aeb80f7b5288b42c701d9c4917b5cf130f80109fe80b50b79",
 				PrivateBytes: new(196),
 				Registers:    new(42),
 				SpillBytes:   new(0),
@@ -760,7 +760,7 @@ var ScatterKeysKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_ScatterKeys",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:f02b1ebadc5f19ea63bd3726e71a639ebde0112a2e7f239ea0af55563bcb2421",
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:6c064502b7db7ad30fa5278be26b965100311f693cbda45feda3f7ddbcaf4701",
 				PrivateBytes: new(196),
 				Registers:    new(40),
 				SpillBytes:   new(0),
@@ -771,7 +771,7 @@ var ScatterKeysKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_ScatterKeys",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:a9c2f1b703c19979dadf87fa013dff615e332c63a8e6620004c32cb975d1c0f5",
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:4987e39852d24b5ee96446c79be5f376c1a104a57ac4a7121bbbc99d75cd4453",
 				PrivateBytes: new(196),
 				Registers:    new(51),
 				SpillBytes:   new(0),
@@ -852,9 +852,9 @@ fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid
     }
     let v_start: u32 = v_g * xpu_u.p_chunk;
     let v_end: u32 = f_chunkEnd_1(v_start, xpu_u.p_n, xpu_u.p_chunk);
-    for (var v_at: u32 = v_start; v_at < v_end; v_at = v_at + 4096u) {
-        let v_lo: u32 = v_at + (v_l * 16u);
-        let v_hi: u32 = min(v_lo + 16u, v_end);
+    for (var v_at: u32 = v_start; v_at < v_end; v_at = v_at + 8192u) {
+        let v_lo: u32 = v_at + (v_l * 32u);
+        let v_hi: u32 = min(v_lo + 32u, v_end);
         var v_c: array<u32, 8>;
         v_c = array<u32, 8>();
         for (var v_i: u32 = v_lo; v_i < v_hi; v_i = v_i + 1u) {
@@ -1020,8 +1020,8 @@ func scatterKeysCPU(b *gpuimpl.CPUBlock) {
 			var v_lo uint32
 			var v_l uint32 = lx
 			_ = v_l
-			v_lo = (v_at + (v_l * uint32(16)))
-			v_hi = xpu.Min((v_lo + uint32(16)), v_end)
+			v_lo = (v_at + (v_l * uint32(32)))
+			v_hi = xpu.Min((v_lo + uint32(32)), v_end)
 			v_c = [8]uint32{}
 			{
 				var v_i uint32 = v_lo
@@ -1221,7 +1221,7 @@ func scatterKeysCPU(b *gpuimpl.CPUBlock) {
 			_ = li
 			v_at := a_at[li]
 			_ = v_at
-			v_at = (v_at + uint32(4096))
+			v_at = (v_at + uint32(8192))
 			a_at[li] = v_at
 		}
 	}
@@ -1247,38 +1247,38 @@ var ScatterPairsKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Func:        ScatterPairs,
 	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:d0ab4d6584ee27e7cd3dd02ff8f47f2220018cac9e0ab5c4a9fd79428728b9ce",
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:f78c2822723de0488c50edfbc304a5fd716eb8d6a2f6ea0565e1b61a8c65e649",
 				PrivateBytes: new(200),
 				NativeOps:    []string{"min", "select", "storageBarrier", "workgroupBarrier"},
 			},
 			Code: scatterPairsWGSL,
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:57e2577381a5a8d3c82a10b915456f305a54a156dc1c82d7cb70adfd518b8585",
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:17738f28ba2cbf54b27d1de32ea64bda5062176f77c2adf862006054c0d41185",
 				NativeOps: []string{"xpu.Min"},
 			},
 			Entry: scatterPairsCPU,
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:0e59dde71030ae82329becd9a1c315c0b70aeb9534dcff7ae99a16c763ec3cf8"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:c1b74f7954c6169ddcc464386a58785fbd52c4faddddc37d3588ef2e9d269a6c"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v3"},
 			Code:     libLLVMHOSTX8664V3,
 			Symbol:   "xpu_ScatterPairs",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:5b389c393147aae0d83a66e92e516e4b30b005d656af9a92f94937a47f0d4be9"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:15b8a013f929626ba3fbfa4b7c2373a04d5450e8e71d6670b6a671f18f873bbf"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
 			Code:     libLLVMHOSTX8664V4,
 			Symbol:   "xpu_ScatterPairs",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:83173e876a2073a1db46669295fe809e0cc5bded44085781ca8ada6d0a35e62c"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:61df7fd3444304365e1dc74937419764ec727b0373420f09a71c6dc09310e395"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "armv8-a"},
 			Code:     libLLVMHOSTARMV8A,
 			Symbol:   "xpu_ScatterPairs",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cuda", Target: "ptx", Hash: "sha256:dee0fd7789f6bc13d2ca1d0d887dc1f853b8c514297b985292b8257392ac85f6",
+			Manifest: gpuimpl.Manifest{Backend: "cuda", Target: "ptx", Hash: "sha256:96129e1da820012feca48854327c813850c616895809a6d15ed818b5c78e2f8c",
 				PrivateBytes: new(200),
 				Fault:        true,
 			},
@@ -1287,7 +1287,7 @@ var ScatterPairsKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_ScatterPairs",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:d9e616be02c3a9f4332d71d63453cf72f9a402defc50cd2bd22714cd52eba74a",
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:ed0130133f84ff080d7e99a810815e153b1188808e937e93397d2388161151ef",
 				PrivateBytes: new(200),
 				Registers:    new(44),
 				SpillBytes:   new(0),
@@ -1298,7 +1298,7 @@ var ScatterPairsKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_ScatterPairs",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:bc696b9bd32cf7fec6395e3397a591db47cabf2cc0546eae773c14b9c294caac",
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:cf2115d082ab0334d5cbc47d5e6f0dd10f1ae305bf3368225d3b25be533bf103",
 				PrivateBytes: new(200),
 				Registers:    new(42),
 				SpillBytes:   new(0),
@@ -1309,7 +1309,7 @@ var ScatterPairsKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_ScatterPairs",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:3a193e2a9348a20da700bf968a4a0b80a459c7cef9aee5239008e3c340b60197",
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:a1ef1a1aa76ceb7ff39bf2e227fb2eaa394a32703af91a038372b258c3d953e5",
 				PrivateBytes: new(200),
 				Registers:    new(53),
 				SpillBytes:   new(0),
@@ -1392,9 +1392,9 @@ fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid
     }
     let v_start: u32 = v_g * xpu_u.p_chunk;
     let v_end: u32 = f_chunkEnd_2(v_start, xpu_u.p_n, xpu_u.p_chunk);
-    for (var v_at: u32 = v_start; v_at < v_end; v_at = v_at + 4096u) {
-        let v_lo: u32 = v_at + (v_l * 16u);
-        let v_hi: u32 = min(v_lo + 16u, v_end);
+    for (var v_at: u32 = v_start; v_at < v_end; v_at = v_at + 8192u) {
+        let v_lo: u32 = v_at + (v_l * 32u);
+        let v_hi: u32 = min(v_lo + 32u, v_end);
         var v_c: array<u32, 8>;
         v_c = array<u32, 8>();
         for (var v_i: u32 = v_lo; v_i < v_hi; v_i = v_i + 1u) {
@@ -1565,8 +1565,8 @@ func scatterPairsCPU(b *gpuimpl.CPUBlock) {
 			var v_lo uint32
 			var v_l uint32 = lx
 			_ = v_l
-			v_lo = (v_at + (v_l * uint32(16)))
-			v_hi = xpu.Min((v_lo + uint32(16)), v_end)
+			v_lo = (v_at + (v_l * uint32(32)))
+			v_hi = xpu.Min((v_lo + uint32(32)), v_end)
 			v_c = [8]uint32{}
 			{
 				var v_i uint32 = v_lo
@@ -1772,7 +1772,7 @@ func scatterPairsCPU(b *gpuimpl.CPUBlock) {
 			_ = li
 			v_at := a_at[li]
 			_ = v_at
-			v_at = (v_at + uint32(4096))
+			v_at = (v_at + uint32(8192))
 			a_at[li] = v_at
 		}
 	}
