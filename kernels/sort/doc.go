@@ -11,7 +11,8 @@
 // of tiles of 8192 keys, and launches three steps:
 //
 //   - Histogram: block g counts the digits of its chunk into hist[d*G+g],
-//     digit-major, G the blocks of the pass;
+//     digit-major, G the blocks of the pass (each work-item into packed
+//     16-bit counters of its own, which 16 work-items then sum);
 //   - an exclusive scan of hist (kernels/reduce's ScanUint32): since the
 //     counts are digit-major, offsets[d*G+g] is the number of keys of a
 //     smaller digit, plus those of digit d in the chunks before g, which

@@ -34,31 +34,34 @@ func chunkEnd(start, n, chunk uint32) uint32 {
 
 // Histogram writes to hist[d*groups+g] the number of keys of block g's
 // chunk of keys whose digit at shift is d, groups the blocks of the
-// launch.
+// launch. Each work-item counts its keys in a column of packed counters
+// of its own in shared memory (a work-item counts at most
+// MaxLen/MaxBlocks/block keys, 16Ki, which a half holds), and 16 sum the
+// columns: no atomics, and no private array indexed by the digit, which
+// where work-items run as a vector's lanes (the CPU) is a gather and a
+// scatter per key.
 //
 //xpu:kernel block=256 len(keys)=n
 func Histogram(t xpu.Thread, hist, keys []uint32, n, chunk, shift uint32) {
-	s := xpu.Shared[uint32](t, digits)
+	s := xpu.Shared[uint32](t, words*block)
 	l := t.LocalX()
 	g := t.GroupX()
-	if l < digits {
-		s[l] = 0
+	for w := uint32(0); w < words; w++ {
+		s[w*block+l] = 0
 	}
-	t.Barrier()
-	var c [digits]uint32
 	start := g * chunk
 	end := chunkEnd(start, n, chunk)
 	for i := start + l; i < end; i += block {
-		c[digit(keys[i], shift)]++
-	}
-	for d := uint32(0); d < digits; d++ {
-		if c[d] != 0 {
-			xpu.AtomicAdd(&s[d], c[d])
-		}
+		d := digit(keys[i], shift)
+		s[(d/2)*block+l] += unit(d)
 	}
 	t.Barrier()
 	if l < digits {
-		hist[l*t.NumGroupsX()+g] = s[l]
+		var v uint32
+		for j := uint32(0); j < block; j++ {
+			v += half(s[(l/2)*block+j], l)
+		}
+		hist[l*t.NumGroupsX()+g] = v
 	}
 }
 
@@ -68,8 +71,11 @@ func Histogram(t xpu.Thread, hist, keys []uint32, n, chunk, shift uint32) {
 //
 //xpu:kernel block=256 len(keys)=n len(out)=n
 func ScatterKeys(t xpu.Thread, out, keys, offsets []uint32, n, chunk, shift uint32) {
-	s := xpu.Shared[uint32](t, words*block) // packed counters, word w of work-item l at w*block+l
-	base := xpu.Shared[uint32](t, digits)   // where the tile's first key of each digit goes
+	// Packed counters, word w of work-item l at w*block+l: its keys of
+	// each digit, then their scan over the work-items, then the keys of
+	// each digit before its next one.
+	s := xpu.Shared[uint32](t, words*block)
+	base := xpu.Shared[uint32](t, digits) // where the tile's first key of each digit goes
 	l := t.LocalX()
 	g := t.GroupX()
 	if l < digits {
@@ -80,13 +86,16 @@ func ScatterKeys(t xpu.Thread, out, keys, offsets []uint32, n, chunk, shift uint
 	for at := start; at < end; at += tile {
 		lo := at + l*run
 		hi := min(lo+run, end)
-		var c [words]uint32
+		for w := uint32(0); w < words; w++ {
+			s[w*block+l] = 0
+		}
 		for i := lo; i < hi; i++ {
 			d := digit(keys[i], shift)
-			c[d/2] += unit(d)
+			s[(d/2)*block+l] += unit(d)
 		}
+		var c [words]uint32
 		for w := uint32(0); w < words; w++ {
-			s[w*block+l] = c[w]
+			c[w] = s[w*block+l]
 		}
 		t.Barrier()
 		for step := uint32(1); step < block; step *= 2 {
@@ -102,19 +111,24 @@ func ScatterKeys(t xpu.Thread, out, keys, offsets []uint32, n, chunk, shift uint
 			}
 			t.Barrier()
 		}
-		var e [words]uint32 // the keys of each digit before this work-item's next one
+		var total uint32 // the tile's keys of digit l
+		if l < digits {
+			total = half(s[(l/2)*block+block-1], l)
+		}
+		t.Barrier() // the totals are read before the columns turn exclusive
 		for w := uint32(0); w < words; w++ {
-			e[w] = s[w*block+l] - c[w]
+			s[w*block+l] -= c[w] // the keys of each digit before this work-item's next one
 		}
 		for i := lo; i < hi; i++ {
 			k := keys[i]
 			d := digit(k, shift)
-			out[base[d]+half(e[d/2], d)] = k
-			e[d/2] += unit(d)
+			col := (d/2)*block + l
+			out[base[d]+half(s[col], d)] = k
+			s[col] += unit(d)
 		}
-		t.Barrier() // every work-item has read base and s
+		t.Barrier() // every work-item has read base
 		if l < digits {
-			base[l] += half(s[(l/2)*block+block-1], l)
+			base[l] += total
 		}
 		t.Barrier()
 	}
@@ -137,13 +151,16 @@ func ScatterPairs(t xpu.Thread, out, outValues, keys, values, offsets []uint32, 
 	for at := start; at < end; at += tile {
 		lo := at + l*run
 		hi := min(lo+run, end)
-		var c [words]uint32
+		for w := uint32(0); w < words; w++ {
+			s[w*block+l] = 0
+		}
 		for i := lo; i < hi; i++ {
 			d := digit(keys[i], shift)
-			c[d/2] += unit(d)
+			s[(d/2)*block+l] += unit(d)
 		}
+		var c [words]uint32
 		for w := uint32(0); w < words; w++ {
-			s[w*block+l] = c[w]
+			c[w] = s[w*block+l]
 		}
 		t.Barrier()
 		for step := uint32(1); step < block; step *= 2 {
@@ -159,21 +176,26 @@ func ScatterPairs(t xpu.Thread, out, outValues, keys, values, offsets []uint32, 
 			}
 			t.Barrier()
 		}
-		var e [words]uint32
+		var total uint32
+		if l < digits {
+			total = half(s[(l/2)*block+block-1], l)
+		}
+		t.Barrier()
 		for w := uint32(0); w < words; w++ {
-			e[w] = s[w*block+l] - c[w]
+			s[w*block+l] -= c[w]
 		}
 		for i := lo; i < hi; i++ {
 			k := keys[i]
 			d := digit(k, shift)
-			p := base[d] + half(e[d/2], d)
+			col := (d/2)*block + l
+			p := base[d] + half(s[col], d)
 			out[p] = k
 			outValues[p] = values[i]
-			e[d/2] += unit(d)
+			s[col] += unit(d)
 		}
 		t.Barrier()
 		if l < digits {
-			base[l] += half(s[(l/2)*block+block-1], l)
+			base[l] += total
 		}
 		t.Barrier()
 	}

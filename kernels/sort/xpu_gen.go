@@ -385,44 +385,42 @@ var HistogramKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 		{Name: "chunk", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 4},
 		{Name: "shift", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 8},
 	},
-	SharedBytes: 64,
+	SharedBytes: 8192,
 	UniformSize: 16,
 	Func:        Histogram,
 	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:bdf47a9437609ff7a0460fae73a082b6ea7db3372693e92edf84cf7c7dcacffd",
-				PrivateBytes: new(112),
-				NativeOps:    []string{"atomicAdd", "atomicLoad", "atomicStore", "select", "workgroupBarrier"},
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:c415037e98aa781335027c2f16c51dbbd31e8167ea7daf94d1dd6812eb2604ca",
+				PrivateBytes: new(68),
+				NativeOps:    []string{"select", "workgroupBarrier"},
 			},
 			Code: histogramWGSL,
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:a7efe7ec7fc780d400f86270c68a780ae64f83fa8eca5c15dc212f97c68820bd",
-				NativeOps: []string{"xpu.AtomicAdd"},
-			},
-			Entry: histogramCPU,
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:2effee8444f9c8c0bc3b6b921c0ce8ac53818a42e689cf7c7070b7e4a1fb73db"},
+			Entry:    histogramCPU,
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:0e61d63f285ae8072895f815b9bd09df444a0a3a870e898f96129b9c7657079f"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:af86b4e2892630fee8bdca22e3fc6b99347a863dac1498eab475572d0d268828"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v3"},
 			Code:     libLLVMHOSTX8664V3,
 			Symbol:   "xpu_Histogram",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:7f0cb4176f40247628eafc635372b09400f19aff9dfa55edc43e95162cf3f600"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:2049302d832707fcde4923abdba31e34a33ff4fcd21cf3ac6d821dacfcf21b24"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
 			Code:     libLLVMHOSTX8664V4,
 			Symbol:   "xpu_Histogram",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:7a19fe3ed12b9af02becfee13b493d046e8bebe095cd540f8f4bf1b2170b34a2"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:c051f77c8b2cf9b1b263b6b82efd945b7772beca1b91e6e46ee2758c3ba68f28"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "armv8-a"},
 			Code:     libLLVMHOSTARMV8A,
 			Symbol:   "xpu_Histogram",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cuda", Target: "ptx", Hash: "sha256:88f54a95db009b52faf586020c8aca14c2ccc840d9217077709b17622ec8e19d",
-				PrivateBytes: new(112),
+			Manifest: gpuimpl.Manifest{Backend: "cuda", Target: "ptx", Hash: "sha256:dc456e4e04f3cb611fdce068f2f456e596c59d382ad664e8dfad6754ba22c600",
+				PrivateBytes: new(68),
 				Fault:        true,
 			},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "sm_70"},
@@ -430,9 +428,9 @@ var HistogramKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_Histogram",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:1f2f004f3b3cf17b728926ecdf57979497a2adf6e24c92d8a0fac88def5c5343",
-				PrivateBytes: new(112),
-				Registers:    new(22),
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:1506a2dea7668f2af2f32a69e503f6618d69339549daa45c79fe7e9b106cba55",
+				PrivateBytes: new(68),
+				Registers:    new(24),
 				SpillBytes:   new(0),
 				Fault:        true,
 			},
@@ -441,9 +439,9 @@ var HistogramKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_Histogram",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:86a4045bb971ab3a948d1e59e91082190fae6ebd2402618f5fef5eb961d51247",
-				PrivateBytes: new(112),
-				Registers:    new(22),
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:d667570a216985f3cb7969c51d9173665a773942beda262cf44b0963786ef6f7",
+				PrivateBytes: new(68),
+				Registers:    new(24),
 				SpillBytes:   new(0),
 				Fault:        true,
 			},
@@ -452,9 +450,9 @@ var HistogramKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_Histogram",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:75dafe408c4e833964a230c7d44484a1813fb81e56b924a38b18c68ce1f5de95",
-				PrivateBytes: new(112),
-				Registers:    new(21),
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:635477c99ba0678d0bf892eafea6aa8eb34530c3eda5855c579c7c4702b19c9f",
+				PrivateBytes: new(68),
+				Registers:    new(19),
 				SpillBytes:   new(0),
 				Fault:        true,
 			},
@@ -482,7 +480,12 @@ const histogramWGSL = `struct xpu_Uniforms {
 @group(0) @binding(0) var<storage, read_write> b_hist: array<u32>;
 @group(0) @binding(1) var<storage, read> b_keys: array<u32>;
 @group(0) @binding(2) var<uniform> xpu_u: xpu_Uniforms;
-var<workgroup> s_s: array<atomic<u32>, 16>;
+var<workgroup> s_s: array<u32, 2048>;
+
+// Go's uint32 x << y: 0 when y >= 32 (WGSL takes y modulo 32).
+fn xpu_shl_u32(x: u32, y: u32) -> u32 {
+    return select(0u, x << (y & 31u), y < 32u);
+}
 
 // Go's uint32 x >> y: 0 when y >= 32 (WGSL takes y modulo 32).
 fn xpu_shr_u32(x: u32, y: u32) -> u32 {
@@ -505,31 +508,39 @@ fn f_digit(a_k: u32, a_shift_1: u32) -> u32 {
     return xpu_shr_u32(v_k, v_shift_1) & 15u;
 }
 
+fn f_unit(a_d: u32) -> u32 {
+    var v_d: u32 = a_d;
+    return xpu_shl_u32(1u, 16u * (v_d & 1u));
+}
+
+fn f_half(a_w: u32, a_d: u32) -> u32 {
+    var v_w: u32 = a_w;
+    var v_d: u32 = a_d;
+    return xpu_shr_u32(v_w, 16u * (v_d & 1u)) & 65535u;
+}
+
 // main is kernel Histogram, block 256x1x1.
 @compute @workgroup_size(256, 1, 1)
 fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {
     let v_l: u32 = lid.x;
     let v_g: u32 = wid.x;
-    if v_l < 16u {
-        atomicStore(&s_s[v_l], 0u);
+    for (var v_w: u32 = 0u; v_w < 8u; v_w = v_w + 1u) {
+        s_s[(v_w * 256u) + v_l] = 0u;
     }
-    workgroupBarrier();
-    var v_c: array<u32, 16>;
-    v_c = array<u32, 16>();
     let v_start: u32 = v_g * xpu_u.p_chunk;
     let v_end: u32 = f_chunkEnd(v_start, xpu_u.p_n, xpu_u.p_chunk);
     for (var v_i: u32 = v_start + v_l; v_i < v_end; v_i = v_i + 256u) {
-        let v_tmp: u32 = f_digit(b_keys[v_i], xpu_u.p_shift);
-        v_c[v_tmp] = v_c[v_tmp] + 1u;
-    }
-    for (var v_d: u32 = 0u; v_d < 16u; v_d = v_d + 1u) {
-        if v_c[v_d] != 0u {
-            atomicAdd(&s_s[v_d], v_c[v_d]);
-        }
+        let v_d: u32 = f_digit(b_keys[v_i], xpu_u.p_shift);
+        s_s[((v_d / 2u) * 256u) + v_l] = s_s[((v_d / 2u) * 256u) + v_l] + f_unit(v_d);
     }
     workgroupBarrier();
     if v_l < 16u {
-        b_hist[(v_l * nwg.x) + v_g] = atomicLoad(&s_s[v_l]);
+        var v_v: u32;
+        v_v = u32();
+        for (var v_j: u32 = 0u; v_j < 256u; v_j = v_j + 1u) {
+            v_v = v_v + f_half(s_s[((v_l / 2u) * 256u) + v_j], v_l);
+        }
+        b_hist[(v_l * nwg.x) + v_g] = v_v;
     }
 }
 `
@@ -541,7 +552,7 @@ func histogramCPU(b *gpuimpl.CPUBlock) {
 	p_n := gpuimpl.CPUUniform[uint32](b.Uniforms, 0)
 	p_chunk := gpuimpl.CPUUniform[uint32](b.Uniforms, 4)
 	p_shift := gpuimpl.CPUUniform[uint32](b.Uniforms, 8)
-	var s_s [16]uint32
+	var s_s [2048]uint32
 	gx0 := b.Group.X * 256
 	gy0 := b.Group.Y * 1
 	gz0 := b.Group.Z * 1
@@ -570,45 +581,14 @@ func histogramCPU(b *gpuimpl.CPUBlock) {
 		return ((v_k >> v_shift_1) & uint32(15))
 	}
 	_ = f_digit
-	{
-		lx := uint32(0)
-		li := uint32(0)
-		_, _ = lx, li
-		var v_l uint32 = lx
-		_ = v_l
-		// The guard (v_l < uint32(16)) holds for the lanes lo <= lx < hi; gok: v_l
-		// steps by one from lane to lane without wrapping.
-		lo, hi, gok := uint32(0), uint32(0), false
-		if e0, u0 := int64(v_l), int64(uint32(16)); e0 <= 4294967040 {
-			gok = true
-			hi = uint32(min(max(u0-e0, 0), 256))
-		}
-		if gok {
-			for lx := lo; lx < hi; lx++ {
-				li := lx
-				_ = li
-				var v_l uint32 = lx
-				_ = v_l
-				var v_g uint32 = b.Group.X
-				_ = v_g
-				{ // (v_l < uint32(16)) holds for lo <= lx < hi
-					s_s[v_l] = uint32(0)
-				}
-			}
-		} else {
-			for lx := uint32(0); lx < 256; lx++ {
-				li := lx
-				_ = li
-				var v_l uint32 = lx
-				_ = v_l
-				var v_g uint32 = b.Group.X
-				_ = v_g
-				if v_l < uint32(16) {
-					s_s[v_l] = uint32(0)
-				}
-			}
-		}
+	f_unit := func(lx, ly, lz uint32, v_d uint32) uint32 {
+		return (uint32(1) << (uint32(16) * (v_d & uint32(1))))
 	}
+	_ = f_unit
+	f_half := func(lx, ly, lz uint32, v_w uint32, v_d uint32) uint32 {
+		return ((v_w >> (uint32(16) * (v_d & uint32(1)))) & uint32(65535))
+	}
+	_ = f_half
 	for lx := uint32(0); lx < 256; lx++ {
 		li := lx
 		_ = li
@@ -616,8 +596,16 @@ func histogramCPU(b *gpuimpl.CPUBlock) {
 		_ = v_l
 		var v_g uint32 = b.Group.X
 		_ = v_g
-		var v_c [16]uint32
-		_ = v_c
+		{
+			var v_w uint32 = uint32(0)
+			_ = v_w
+			for v_w < uint32(8) {
+				{
+					s_s[((v_w * uint32(256)) + v_l)] = uint32(0)
+				}
+				v_w = (v_w + uint32(1))
+			}
+		}
 		var v_start uint32 = (v_g * p_chunk)
 		_ = v_start
 		var v_end uint32 = f_chunkEnd(lx, ly, lz, v_start, p_n, p_chunk)
@@ -630,23 +618,11 @@ func histogramCPU(b *gpuimpl.CPUBlock) {
 					panic(gpuimpl.CPUStopped)
 				}
 				{
-					var v_tmp uint32 = f_digit(lx, ly, lz, p_keys[v_i], p_shift)
-					_ = v_tmp
-					v_c[v_tmp] = (v_c[v_tmp] + uint32(1))
+					var v_d uint32 = f_digit(lx, ly, lz, p_keys[v_i], p_shift)
+					_ = v_d
+					s_s[(((v_d / uint32(2)) * uint32(256)) + v_l)] = (s_s[(((v_d/uint32(2))*uint32(256))+v_l)] + f_unit(lx, ly, lz, v_d))
 				}
 				v_i = (v_i + uint32(256))
-			}
-		}
-		{
-			var v_d uint32 = uint32(0)
-			_ = v_d
-			for v_d < uint32(16) {
-				{
-					if v_c[v_d] != uint32(0) {
-						xpu.AtomicAdd(&s_s[v_d], v_c[v_d])
-					}
-				}
-				v_d = (v_d + uint32(1))
 			}
 		}
 	}
@@ -672,7 +648,19 @@ func histogramCPU(b *gpuimpl.CPUBlock) {
 				var v_g uint32 = b.Group.X
 				_ = v_g
 				{ // (v_l < uint32(16)) holds for lo <= lx < hi
-					p_hist[((v_l * b.Groups.X) + v_g)] = s_s[v_l]
+					var v_v uint32
+					_ = v_v
+					{
+						var v_j uint32 = uint32(0)
+						_ = v_j
+						for v_j < uint32(256) {
+							{
+								v_v = (v_v + f_half(lx, ly, lz, s_s[(((v_l/uint32(2))*uint32(256))+v_j)], v_l))
+							}
+							v_j = (v_j + uint32(1))
+						}
+					}
+					p_hist[((v_l * b.Groups.X) + v_g)] = v_v
 				}
 			}
 		} else {
@@ -684,7 +672,19 @@ func histogramCPU(b *gpuimpl.CPUBlock) {
 				var v_g uint32 = b.Group.X
 				_ = v_g
 				if v_l < uint32(16) {
-					p_hist[((v_l * b.Groups.X) + v_g)] = s_s[v_l]
+					var v_v uint32
+					_ = v_v
+					{
+						var v_j uint32 = uint32(0)
+						_ = v_j
+						for v_j < uint32(256) {
+							{
+								v_v = (v_v + f_half(lx, ly, lz, s_s[(((v_l/uint32(2))*uint32(256))+v_j)], v_l))
+							}
+							v_j = (v_j + uint32(1))
+						}
+					}
+					p_hist[((v_l * b.Groups.X) + v_g)] = v_v
 				}
 			}
 		}
@@ -709,39 +709,39 @@ var ScatterKeysKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Func:        ScatterKeys,
 	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:5df9dccbf574a90fb91026dfe20d51e95e05c419269e74b12282f1f175b26ccf",
-				PrivateBytes: new(196),
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:801fedd43824192a906d99aa33d634ffa4486a8a2a9c32f891b9e51145dc2484",
+				PrivateBytes: new(176),
 				NativeOps:    []string{"min", "select", "storageBarrier", "workgroupBarrier"},
 			},
 			Code: scatterKeysWGSL,
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:efcea04f78848d871fb32d15568ba3a400d20c3067cf8778ce57e43026047f69",
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:1f29a158f2826c20f9ab47da4252a0eb2b48e333ba9a1d1b4477e7d3df9ce79f",
 				NativeOps: []string{"xpu.Min"},
 			},
 			Entry: scatterKeysCPU,
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:96cbbbcb0f5547dff7ef249a134668ecc4d04b3511d33ebe41a7b73e2e193b37"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:998ae2fccab469985eb4e23360e8401b7fe2426fb4b1b93c08f98970982c0a08"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v3"},
 			Code:     libLLVMHOSTX8664V3,
 			Symbol:   "xpu_ScatterKeys",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:293226ed453c42c0906e78af44f30a84f7145e0e52dd57584e29b4dad444c164"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:80cd4d39ddd87f2fa78c2d68039f1b7fcb7762a133933edac598f710e5aac8d0"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
 			Code:     libLLVMHOSTX8664V4,
 			Symbol:   "xpu_ScatterKeys",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:3138058034580906239a264d844d376f4a16e2e844259c6dc30783d931d97ac8"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:8b7695c8ac7295f6d13e9ae114e9bc101b0f78e0fbee009a5337b666cfc1bcdd"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "armv8-a"},
 			Code:     libLLVMHOSTARMV8A,
 			Symbol:   "xpu_ScatterKeys",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cuda", Target: "ptx", Hash: "sha256:97fb37ff57f21afda8801a6f2bf0642d9fc23722a80617e60ef985a6d2ee1918",
-				PrivateBytes: new(196),
+			Manifest: gpuimpl.Manifest{Backend: "cuda", Target: "ptx", Hash: "sha256:b00607b6792b3348d50db2bd8e8588fa458256a88bdd1bf45ed25688deaece3a",
+				PrivateBytes: new(176),
 				Fault:        true,
 			},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "sm_70"},
@@ -749,8 +749,8 @@ var ScatterKeysKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_ScatterKeys",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:c4cff6e03470516aeb80f7b5288b42c701d9c4917b5cf130f80109fe80b50b79",
-				PrivateBytes: new(196),
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:1d6e767aaa1ce05f557d77090849c852ef4bb9c31de35c76ab7bb29c6eb89c7b",
+				PrivateBytes: new(176),
 				Registers:    new(42),
 				SpillBytes:   new(0),
 				Fault:        true,
@@ -760,9 +760,9 @@ var ScatterKeysKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_ScatterKeys",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:6c064502b7db7ad30fa5278be26b965100311f693cbda45feda3f7ddbcaf4701",
-				PrivateBytes: new(196),
-				Registers:    new(40),
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:c30b73694bb838790a212095d442f071ec7e2e0689ac04dea72a379b0159f463",
+				PrivateBytes: new(176),
+				Registers:    new(42),
 				SpillBytes:   new(0),
 				Fault:        true,
 			},
@@ -771,9 +771,9 @@ var ScatterKeysKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_ScatterKeys",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:4987e39852d24b5ee96446c79be5f376c1a104a57ac4a7121bbbc99d75cd4453",
-				PrivateBytes: new(196),
-				Registers:    new(51),
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:c50cae77ae06bfb76153f82430036cfa96a3adcd384a0080364b1e0b5e23703d",
+				PrivateBytes: new(176),
+				Registers:    new(49),
 				SpillBytes:   new(0),
 				Fault:        true,
 			},
@@ -831,12 +831,12 @@ fn f_digit_1(a_k: u32, a_shift_1: u32) -> u32 {
     return xpu_shr_u32(v_k, v_shift_1) & 15u;
 }
 
-fn f_unit(a_d: u32) -> u32 {
+fn f_unit_1(a_d: u32) -> u32 {
     var v_d: u32 = a_d;
     return xpu_shl_u32(1u, 16u * (v_d & 1u));
 }
 
-fn f_half(a_w: u32, a_d: u32) -> u32 {
+fn f_half_1(a_w: u32, a_d: u32) -> u32 {
     var v_w: u32 = a_w;
     var v_d: u32 = a_d;
     return xpu_shr_u32(v_w, 16u * (v_d & 1u)) & 65535u;
@@ -855,14 +855,17 @@ fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid
     for (var v_at: u32 = v_start; v_at < v_end; v_at = v_at + 8192u) {
         let v_lo: u32 = v_at + (v_l * 32u);
         let v_hi: u32 = min(v_lo + 32u, v_end);
-        var v_c: array<u32, 8>;
-        v_c = array<u32, 8>();
+        for (var v_w: u32 = 0u; v_w < 8u; v_w = v_w + 1u) {
+            s_s[(v_w * 256u) + v_l] = 0u;
+        }
         for (var v_i: u32 = v_lo; v_i < v_hi; v_i = v_i + 1u) {
             let v_d: u32 = f_digit_1(b_keys[v_i], xpu_u.p_shift);
-            v_c[v_d / 2u] = v_c[v_d / 2u] + f_unit(v_d);
+            s_s[((v_d / 2u) * 256u) + v_l] = s_s[((v_d / 2u) * 256u) + v_l] + f_unit_1(v_d);
         }
-        for (var v_w: u32 = 0u; v_w < 8u; v_w = v_w + 1u) {
-            s_s[(v_w * 256u) + v_l] = v_c[v_w];
+        var v_c: array<u32, 8>;
+        v_c = array<u32, 8>();
+        for (var v_w_1: u32 = 0u; v_w_1 < 8u; v_w_1 = v_w_1 + 1u) {
+            v_c[v_w_1] = s_s[(v_w_1 * 256u) + v_l];
         }
         storageBarrier();
         workgroupBarrier();
@@ -870,34 +873,40 @@ fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid
             var v_a: array<u32, 8>;
             v_a = array<u32, 8>();
             if v_l >= v_step {
-                for (var v_w_1: u32 = 0u; v_w_1 < 8u; v_w_1 = v_w_1 + 1u) {
-                    v_a[v_w_1] = s_s[((v_w_1 * 256u) + v_l) - v_step];
+                for (var v_w_2: u32 = 0u; v_w_2 < 8u; v_w_2 = v_w_2 + 1u) {
+                    v_a[v_w_2] = s_s[((v_w_2 * 256u) + v_l) - v_step];
                 }
             }
             storageBarrier();
             workgroupBarrier();
-            for (var v_w_2: u32 = 0u; v_w_2 < 8u; v_w_2 = v_w_2 + 1u) {
-                s_s[(v_w_2 * 256u) + v_l] = s_s[(v_w_2 * 256u) + v_l] + v_a[v_w_2];
+            for (var v_w_3: u32 = 0u; v_w_3 < 8u; v_w_3 = v_w_3 + 1u) {
+                s_s[(v_w_3 * 256u) + v_l] = s_s[(v_w_3 * 256u) + v_l] + v_a[v_w_3];
             }
             storageBarrier();
             workgroupBarrier();
         }
-        var v_e: array<u32, 8>;
-        v_e = array<u32, 8>();
-        for (var v_w_3: u32 = 0u; v_w_3 < 8u; v_w_3 = v_w_3 + 1u) {
-            v_e[v_w_3] = s_s[(v_w_3 * 256u) + v_l] - v_c[v_w_3];
+        var v_total: u32;
+        v_total = u32();
+        if v_l < 16u {
+            v_total = f_half_1(s_s[(((v_l / 2u) * 256u) + 256u) - 1u], v_l);
+        }
+        storageBarrier();
+        workgroupBarrier();
+        for (var v_w_4: u32 = 0u; v_w_4 < 8u; v_w_4 = v_w_4 + 1u) {
+            s_s[(v_w_4 * 256u) + v_l] = s_s[(v_w_4 * 256u) + v_l] - v_c[v_w_4];
         }
         for (var v_i_1: u32 = v_lo; v_i_1 < v_hi; v_i_1 = v_i_1 + 1u) {
             let v_k: u32 = b_keys[v_i_1];
             let v_d_1: u32 = f_digit_1(v_k, xpu_u.p_shift);
-            let xpu_t1 = s_base[v_d_1] + f_half(v_e[v_d_1 / 2u], v_d_1);
+            let v_col: u32 = ((v_d_1 / 2u) * 256u) + v_l;
+            let xpu_t1 = s_base[v_d_1] + f_half_1(s_s[v_col], v_d_1);
             b_out[xpu_t1] = v_k;
-            v_e[v_d_1 / 2u] = v_e[v_d_1 / 2u] + f_unit(v_d_1);
+            s_s[v_col] = s_s[v_col] + f_unit_1(v_d_1);
         }
         storageBarrier();
         workgroupBarrier();
         if v_l < 16u {
-            s_base[v_l] = s_base[v_l] + f_half(s_s[(((v_l / 2u) * 256u) + 256u) - 1u], v_l);
+            s_base[v_l] = s_base[v_l] + v_total;
         }
         storageBarrier();
         workgroupBarrier();
@@ -921,6 +930,7 @@ func scatterKeysCPU(b *gpuimpl.CPUBlock) {
 	var a_end [256]uint32
 	var a_hi [256]uint32
 	var a_lo [256]uint32
+	var a_total [256]uint32
 	var v_step uint32
 	gx0 := b.Group.X * 256
 	gy0 := b.Group.Y * 1
@@ -952,14 +962,14 @@ func scatterKeysCPU(b *gpuimpl.CPUBlock) {
 		return ((v_k >> v_shift_1) & uint32(15))
 	}
 	_ = f_digit_1
-	f_unit := func(lx, ly, lz uint32, v_d uint32) uint32 {
+	f_unit_1 := func(lx, ly, lz uint32, v_d uint32) uint32 {
 		return (uint32(1) << (uint32(16) * (v_d & uint32(1))))
 	}
-	_ = f_unit
-	f_half := func(lx, ly, lz uint32, v_w uint32, v_d uint32) uint32 {
+	_ = f_unit_1
+	f_half_1 := func(lx, ly, lz uint32, v_w uint32, v_d uint32) uint32 {
 		return ((v_w >> (uint32(16) * (v_d & uint32(1)))) & uint32(65535))
 	}
-	_ = f_half
+	_ = f_half_1
 	for lx := uint32(0); lx < 256; lx++ {
 		li := lx
 		_ = li
@@ -1022,7 +1032,16 @@ func scatterKeysCPU(b *gpuimpl.CPUBlock) {
 			_ = v_l
 			v_lo = (v_at + (v_l * uint32(32)))
 			v_hi = xpu.Min((v_lo + uint32(32)), v_end)
-			v_c = [8]uint32{}
+			{
+				var v_w uint32 = uint32(0)
+				_ = v_w
+				for v_w < uint32(8) {
+					{
+						s_s[((v_w * uint32(256)) + v_l)] = uint32(0)
+					}
+					v_w = (v_w + uint32(1))
+				}
+			}
 			{
 				var v_i uint32 = v_lo
 				_ = v_i
@@ -1031,11 +1050,11 @@ func scatterKeysCPU(b *gpuimpl.CPUBlock) {
 						if stop.Load() {
 							panic(gpuimpl.CPUStopped)
 						}
-						for end12 := v_i + min(v_hi-v_i, 1024); v_i < end12; {
+						for end14 := v_i + min(v_hi-v_i, 1024); v_i < end14; {
 							{
 								var v_d uint32 = f_digit_1(lx, ly, lz, p_keys[v_i], p_shift)
 								_ = v_d
-								v_c[(v_d / uint32(2))] = (v_c[(v_d/uint32(2))] + f_unit(lx, ly, lz, v_d))
+								s_s[(((v_d / uint32(2)) * uint32(256)) + v_l)] = (s_s[(((v_d/uint32(2))*uint32(256))+v_l)] + f_unit_1(lx, ly, lz, v_d))
 							}
 							v_i = (v_i + uint32(1))
 						}
@@ -1045,20 +1064,21 @@ func scatterKeysCPU(b *gpuimpl.CPUBlock) {
 						{
 							var v_d uint32 = f_digit_1(lx, ly, lz, p_keys[v_i], p_shift)
 							_ = v_d
-							v_c[(v_d / uint32(2))] = (v_c[(v_d/uint32(2))] + f_unit(lx, ly, lz, v_d))
+							s_s[(((v_d / uint32(2)) * uint32(256)) + v_l)] = (s_s[(((v_d/uint32(2))*uint32(256))+v_l)] + f_unit_1(lx, ly, lz, v_d))
 						}
 						v_i = (v_i + uint32(1))
 					}
 				}
 			}
+			v_c = [8]uint32{}
 			{
-				var v_w uint32 = uint32(0)
-				_ = v_w
-				for v_w < uint32(8) {
+				var v_w_1 uint32 = uint32(0)
+				_ = v_w_1
+				for v_w_1 < uint32(8) {
 					{
-						s_s[((v_w * uint32(256)) + v_l)] = v_c[v_w]
+						v_c[v_w_1] = s_s[((v_w_1 * uint32(256)) + v_l)]
 					}
-					v_w = (v_w + uint32(1))
+					v_w_1 = (v_w_1 + uint32(1))
 				}
 			}
 			for e := range v_c {
@@ -1085,13 +1105,13 @@ func scatterKeysCPU(b *gpuimpl.CPUBlock) {
 				v_a = [8]uint32{}
 				if v_l >= v_step {
 					{
-						var v_w_1 uint32 = uint32(0)
-						_ = v_w_1
-						for v_w_1 < uint32(8) {
+						var v_w_2 uint32 = uint32(0)
+						_ = v_w_2
+						for v_w_2 < uint32(8) {
 							{
-								v_a[v_w_1] = s_s[(((v_w_1 * uint32(256)) + v_l) - v_step)]
+								v_a[v_w_2] = s_s[(((v_w_2 * uint32(256)) + v_l) - v_step)]
 							}
-							v_w_1 = (v_w_1 + uint32(1))
+							v_w_2 = (v_w_2 + uint32(1))
 						}
 					}
 				}
@@ -1109,17 +1129,29 @@ func scatterKeysCPU(b *gpuimpl.CPUBlock) {
 				var v_l uint32 = lx
 				_ = v_l
 				{
-					var v_w_2 uint32 = uint32(0)
-					_ = v_w_2
-					for v_w_2 < uint32(8) {
+					var v_w_3 uint32 = uint32(0)
+					_ = v_w_3
+					for v_w_3 < uint32(8) {
 						{
-							s_s[((v_w_2 * uint32(256)) + v_l)] = (s_s[((v_w_2*uint32(256))+v_l)] + v_a[v_w_2])
+							s_s[((v_w_3 * uint32(256)) + v_l)] = (s_s[((v_w_3*uint32(256))+v_l)] + v_a[v_w_3])
 						}
-						v_w_2 = (v_w_2 + uint32(1))
+						v_w_3 = (v_w_3 + uint32(1))
 					}
 				}
 			}
 			v_step = (v_step * uint32(2))
+		}
+		for lx := uint32(0); lx < 256; lx++ {
+			li := lx
+			_ = li
+			var v_total uint32
+			var v_l uint32 = lx
+			_ = v_l
+			v_total = 0
+			if v_l < uint32(16) {
+				v_total = f_half_1(lx, ly, lz, s_s[((((v_l/uint32(2))*uint32(256))+uint32(256))-uint32(1))], v_l)
+			}
+			a_total[li] = v_total
 		}
 		for lx := uint32(0); lx < 256; lx++ {
 			li := lx
@@ -1134,16 +1166,14 @@ func scatterKeysCPU(b *gpuimpl.CPUBlock) {
 			_ = v_lo
 			var v_l uint32 = lx
 			_ = v_l
-			var v_e [8]uint32
-			_ = v_e
 			{
-				var v_w_3 uint32 = uint32(0)
-				_ = v_w_3
-				for v_w_3 < uint32(8) {
+				var v_w_4 uint32 = uint32(0)
+				_ = v_w_4
+				for v_w_4 < uint32(8) {
 					{
-						v_e[v_w_3] = (s_s[((v_w_3*uint32(256))+v_l)] - v_c[v_w_3])
+						s_s[((v_w_4 * uint32(256)) + v_l)] = (s_s[((v_w_4*uint32(256))+v_l)] - v_c[v_w_4])
 					}
-					v_w_3 = (v_w_3 + uint32(1))
+					v_w_4 = (v_w_4 + uint32(1))
 				}
 			}
 			{
@@ -1154,14 +1184,16 @@ func scatterKeysCPU(b *gpuimpl.CPUBlock) {
 						if stop.Load() {
 							panic(gpuimpl.CPUStopped)
 						}
-						for end19 := v_i_1 + min(v_hi-v_i_1, 1024); v_i_1 < end19; {
+						for end21 := v_i_1 + min(v_hi-v_i_1, 1024); v_i_1 < end21; {
 							{
 								var v_k uint32 = p_keys[v_i_1]
 								_ = v_k
 								var v_d_1 uint32 = f_digit_1(lx, ly, lz, v_k, p_shift)
 								_ = v_d_1
-								p_out[(s_base[v_d_1] + f_half(lx, ly, lz, v_e[(v_d_1/uint32(2))], v_d_1))] = v_k
-								v_e[(v_d_1 / uint32(2))] = (v_e[(v_d_1/uint32(2))] + f_unit(lx, ly, lz, v_d_1))
+								var v_col uint32 = (((v_d_1 / uint32(2)) * uint32(256)) + v_l)
+								_ = v_col
+								p_out[(s_base[v_d_1] + f_half_1(lx, ly, lz, s_s[v_col], v_d_1))] = v_k
+								s_s[v_col] = (s_s[v_col] + f_unit_1(lx, ly, lz, v_d_1))
 							}
 							v_i_1 = (v_i_1 + uint32(1))
 						}
@@ -1173,8 +1205,10 @@ func scatterKeysCPU(b *gpuimpl.CPUBlock) {
 							_ = v_k
 							var v_d_1 uint32 = f_digit_1(lx, ly, lz, v_k, p_shift)
 							_ = v_d_1
-							p_out[(s_base[v_d_1] + f_half(lx, ly, lz, v_e[(v_d_1/uint32(2))], v_d_1))] = v_k
-							v_e[(v_d_1 / uint32(2))] = (v_e[(v_d_1/uint32(2))] + f_unit(lx, ly, lz, v_d_1))
+							var v_col uint32 = (((v_d_1 / uint32(2)) * uint32(256)) + v_l)
+							_ = v_col
+							p_out[(s_base[v_d_1] + f_half_1(lx, ly, lz, s_s[v_col], v_d_1))] = v_k
+							s_s[v_col] = (s_s[v_col] + f_unit_1(lx, ly, lz, v_d_1))
 						}
 						v_i_1 = (v_i_1 + uint32(1))
 					}
@@ -1198,20 +1232,24 @@ func scatterKeysCPU(b *gpuimpl.CPUBlock) {
 				for lx := lo; lx < hi; lx++ {
 					li := lx
 					_ = li
+					v_total := a_total[li]
+					_ = v_total
 					var v_l uint32 = lx
 					_ = v_l
 					{ // (v_l < uint32(16)) holds for lo <= lx < hi
-						s_base[v_l] = (s_base[v_l] + f_half(lx, ly, lz, s_s[((((v_l/uint32(2))*uint32(256))+uint32(256))-uint32(1))], v_l))
+						s_base[v_l] = (s_base[v_l] + v_total)
 					}
 				}
 			} else {
 				for lx := uint32(0); lx < 256; lx++ {
 					li := lx
 					_ = li
+					v_total := a_total[li]
+					_ = v_total
 					var v_l uint32 = lx
 					_ = v_l
 					if v_l < uint32(16) {
-						s_base[v_l] = (s_base[v_l] + f_half(lx, ly, lz, s_s[((((v_l/uint32(2))*uint32(256))+uint32(256))-uint32(1))], v_l))
+						s_base[v_l] = (s_base[v_l] + v_total)
 					}
 				}
 			}
@@ -1247,39 +1285,39 @@ var ScatterPairsKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Func:        ScatterPairs,
 	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:f78c2822723de0488c50edfbc304a5fd716eb8d6a2f6ea0565e1b61a8c65e649",
-				PrivateBytes: new(200),
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:f4ed133fe00d41eadadc2cbe8d6da86be08ef78ed29d1d7de85629232327841b",
+				PrivateBytes: new(180),
 				NativeOps:    []string{"min", "select", "storageBarrier", "workgroupBarrier"},
 			},
 			Code: scatterPairsWGSL,
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:17738f28ba2cbf54b27d1de32ea64bda5062176f77c2adf862006054c0d41185",
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:e8f760fa4f7bf7683859d10faa448f6e5f4dbfa693872b13dbd8c8bcbf6230e7",
 				NativeOps: []string{"xpu.Min"},
 			},
 			Entry: scatterPairsCPU,
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:c1b74f7954c6169ddcc464386a58785fbd52c4faddddc37d3588ef2e9d269a6c"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:bf0bbd643579eae00603b4259869c590e5715937bd790fdc294d3d030ecbdca3"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v3"},
 			Code:     libLLVMHOSTX8664V3,
 			Symbol:   "xpu_ScatterPairs",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:15b8a013f929626ba3fbfa4b7c2373a04d5450e8e71d6670b6a671f18f873bbf"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:394a170cddaf7b0713984736616faf441f29adea91e13a85f60185c5e6b60730"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
 			Code:     libLLVMHOSTX8664V4,
 			Symbol:   "xpu_ScatterPairs",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:61df7fd3444304365e1dc74937419764ec727b0373420f09a71c6dc09310e395"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:41a9e4634744493a87bf5a1168f8b93b6a98253d2bc1476ec4527b415dbb4ea8"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "armv8-a"},
 			Code:     libLLVMHOSTARMV8A,
 			Symbol:   "xpu_ScatterPairs",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cuda", Target: "ptx", Hash: "sha256:96129e1da820012feca48854327c813850c616895809a6d15ed818b5c78e2f8c",
-				PrivateBytes: new(200),
+			Manifest: gpuimpl.Manifest{Backend: "cuda", Target: "ptx", Hash: "sha256:57764a6900696030d9f63778ef256a1033daa13310f3ddb537efb692f521b958",
+				PrivateBytes: new(180),
 				Fault:        true,
 			},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "sm_70"},
@@ -1287,8 +1325,8 @@ var ScatterPairsKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_ScatterPairs",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:ed0130133f84ff080d7e99a810815e153b1188808e937e93397d2388161151ef",
-				PrivateBytes: new(200),
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:4a6b9dae6bbcba97c2bbb7bf4c8735990d02557a84641d2fe95481e727e9dff6",
+				PrivateBytes: new(180),
 				Registers:    new(44),
 				SpillBytes:   new(0),
 				Fault:        true,
@@ -1298,9 +1336,9 @@ var ScatterPairsKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_ScatterPairs",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:cf2115d082ab0334d5cbc47d5e6f0dd10f1ae305bf3368225d3b25be533bf103",
-				PrivateBytes: new(200),
-				Registers:    new(42),
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:04a821523f711e1a42c24b3a2aebf7bb0cf23f4ef6b4c01b2e9cf0a3485636da",
+				PrivateBytes: new(180),
+				Registers:    new(44),
 				SpillBytes:   new(0),
 				Fault:        true,
 			},
@@ -1309,9 +1347,9 @@ var ScatterPairsKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_ScatterPairs",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:a1ef1a1aa76ceb7ff39bf2e227fb2eaa394a32703af91a038372b258c3d953e5",
-				PrivateBytes: new(200),
-				Registers:    new(53),
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:6cd971f50f9b1596068ba6c40d961f45d03f313abdb843b8accb1ee5b8d274a7",
+				PrivateBytes: new(180),
+				Registers:    new(51),
 				SpillBytes:   new(0),
 				Fault:        true,
 			},
@@ -1371,12 +1409,12 @@ fn f_digit_2(a_k: u32, a_shift_1: u32) -> u32 {
     return xpu_shr_u32(v_k, v_shift_1) & 15u;
 }
 
-fn f_unit_1(a_d: u32) -> u32 {
+fn f_unit_2(a_d: u32) -> u32 {
     var v_d: u32 = a_d;
     return xpu_shl_u32(1u, 16u * (v_d & 1u));
 }
 
-fn f_half_1(a_w: u32, a_d: u32) -> u32 {
+fn f_half_2(a_w: u32, a_d: u32) -> u32 {
     var v_w: u32 = a_w;
     var v_d: u32 = a_d;
     return xpu_shr_u32(v_w, 16u * (v_d & 1u)) & 65535u;
@@ -1395,14 +1433,17 @@ fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid
     for (var v_at: u32 = v_start; v_at < v_end; v_at = v_at + 8192u) {
         let v_lo: u32 = v_at + (v_l * 32u);
         let v_hi: u32 = min(v_lo + 32u, v_end);
-        var v_c: array<u32, 8>;
-        v_c = array<u32, 8>();
+        for (var v_w: u32 = 0u; v_w < 8u; v_w = v_w + 1u) {
+            s_s[(v_w * 256u) + v_l] = 0u;
+        }
         for (var v_i: u32 = v_lo; v_i < v_hi; v_i = v_i + 1u) {
             let v_d: u32 = f_digit_2(b_keys[v_i], xpu_u.p_shift);
-            v_c[v_d / 2u] = v_c[v_d / 2u] + f_unit_1(v_d);
+            s_s[((v_d / 2u) * 256u) + v_l] = s_s[((v_d / 2u) * 256u) + v_l] + f_unit_2(v_d);
         }
-        for (var v_w: u32 = 0u; v_w < 8u; v_w = v_w + 1u) {
-            s_s[(v_w * 256u) + v_l] = v_c[v_w];
+        var v_c: array<u32, 8>;
+        v_c = array<u32, 8>();
+        for (var v_w_1: u32 = 0u; v_w_1 < 8u; v_w_1 = v_w_1 + 1u) {
+            v_c[v_w_1] = s_s[(v_w_1 * 256u) + v_l];
         }
         storageBarrier();
         workgroupBarrier();
@@ -1410,35 +1451,41 @@ fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid
             var v_a: array<u32, 8>;
             v_a = array<u32, 8>();
             if v_l >= v_step {
-                for (var v_w_1: u32 = 0u; v_w_1 < 8u; v_w_1 = v_w_1 + 1u) {
-                    v_a[v_w_1] = s_s[((v_w_1 * 256u) + v_l) - v_step];
+                for (var v_w_2: u32 = 0u; v_w_2 < 8u; v_w_2 = v_w_2 + 1u) {
+                    v_a[v_w_2] = s_s[((v_w_2 * 256u) + v_l) - v_step];
                 }
             }
             storageBarrier();
             workgroupBarrier();
-            for (var v_w_2: u32 = 0u; v_w_2 < 8u; v_w_2 = v_w_2 + 1u) {
-                s_s[(v_w_2 * 256u) + v_l] = s_s[(v_w_2 * 256u) + v_l] + v_a[v_w_2];
+            for (var v_w_3: u32 = 0u; v_w_3 < 8u; v_w_3 = v_w_3 + 1u) {
+                s_s[(v_w_3 * 256u) + v_l] = s_s[(v_w_3 * 256u) + v_l] + v_a[v_w_3];
             }
             storageBarrier();
             workgroupBarrier();
         }
-        var v_e: array<u32, 8>;
-        v_e = array<u32, 8>();
-        for (var v_w_3: u32 = 0u; v_w_3 < 8u; v_w_3 = v_w_3 + 1u) {
-            v_e[v_w_3] = s_s[(v_w_3 * 256u) + v_l] - v_c[v_w_3];
+        var v_total: u32;
+        v_total = u32();
+        if v_l < 16u {
+            v_total = f_half_2(s_s[(((v_l / 2u) * 256u) + 256u) - 1u], v_l);
+        }
+        storageBarrier();
+        workgroupBarrier();
+        for (var v_w_4: u32 = 0u; v_w_4 < 8u; v_w_4 = v_w_4 + 1u) {
+            s_s[(v_w_4 * 256u) + v_l] = s_s[(v_w_4 * 256u) + v_l] - v_c[v_w_4];
         }
         for (var v_i_1: u32 = v_lo; v_i_1 < v_hi; v_i_1 = v_i_1 + 1u) {
             let v_k: u32 = b_keys[v_i_1];
             let v_d_1: u32 = f_digit_2(v_k, xpu_u.p_shift);
-            let v_p: u32 = s_base[v_d_1] + f_half_1(v_e[v_d_1 / 2u], v_d_1);
+            let v_col: u32 = ((v_d_1 / 2u) * 256u) + v_l;
+            let v_p: u32 = s_base[v_d_1] + f_half_2(s_s[v_col], v_d_1);
             b_out[v_p] = v_k;
             b_outValues[v_p] = b_values[v_i_1];
-            v_e[v_d_1 / 2u] = v_e[v_d_1 / 2u] + f_unit_1(v_d_1);
+            s_s[v_col] = s_s[v_col] + f_unit_2(v_d_1);
         }
         storageBarrier();
         workgroupBarrier();
         if v_l < 16u {
-            s_base[v_l] = s_base[v_l] + f_half_1(s_s[(((v_l / 2u) * 256u) + 256u) - 1u], v_l);
+            s_base[v_l] = s_base[v_l] + v_total;
         }
         storageBarrier();
         workgroupBarrier();
@@ -1464,6 +1511,7 @@ func scatterPairsCPU(b *gpuimpl.CPUBlock) {
 	var a_end [256]uint32
 	var a_hi [256]uint32
 	var a_lo [256]uint32
+	var a_total [256]uint32
 	var v_step uint32
 	gx0 := b.Group.X * 256
 	gy0 := b.Group.Y * 1
@@ -1497,14 +1545,14 @@ func scatterPairsCPU(b *gpuimpl.CPUBlock) {
 		return ((v_k >> v_shift_1) & uint32(15))
 	}
 	_ = f_digit_2
-	f_unit_1 := func(lx, ly, lz uint32, v_d uint32) uint32 {
+	f_unit_2 := func(lx, ly, lz uint32, v_d uint32) uint32 {
 		return (uint32(1) << (uint32(16) * (v_d & uint32(1))))
 	}
-	_ = f_unit_1
-	f_half_1 := func(lx, ly, lz uint32, v_w uint32, v_d uint32) uint32 {
+	_ = f_unit_2
+	f_half_2 := func(lx, ly, lz uint32, v_w uint32, v_d uint32) uint32 {
 		return ((v_w >> (uint32(16) * (v_d & uint32(1)))) & uint32(65535))
 	}
-	_ = f_half_1
+	_ = f_half_2
 	for lx := uint32(0); lx < 256; lx++ {
 		li := lx
 		_ = li
@@ -1567,7 +1615,16 @@ func scatterPairsCPU(b *gpuimpl.CPUBlock) {
 			_ = v_l
 			v_lo = (v_at + (v_l * uint32(32)))
 			v_hi = xpu.Min((v_lo + uint32(32)), v_end)
-			v_c = [8]uint32{}
+			{
+				var v_w uint32 = uint32(0)
+				_ = v_w
+				for v_w < uint32(8) {
+					{
+						s_s[((v_w * uint32(256)) + v_l)] = uint32(0)
+					}
+					v_w = (v_w + uint32(1))
+				}
+			}
 			{
 				var v_i uint32 = v_lo
 				_ = v_i
@@ -1576,11 +1633,11 @@ func scatterPairsCPU(b *gpuimpl.CPUBlock) {
 						if stop.Load() {
 							panic(gpuimpl.CPUStopped)
 						}
-						for end12 := v_i + min(v_hi-v_i, 1024); v_i < end12; {
+						for end14 := v_i + min(v_hi-v_i, 1024); v_i < end14; {
 							{
 								var v_d uint32 = f_digit_2(lx, ly, lz, p_keys[v_i], p_shift)
 								_ = v_d
-								v_c[(v_d / uint32(2))] = (v_c[(v_d/uint32(2))] + f_unit_1(lx, ly, lz, v_d))
+								s_s[(((v_d / uint32(2)) * uint32(256)) + v_l)] = (s_s[(((v_d/uint32(2))*uint32(256))+v_l)] + f_unit_2(lx, ly, lz, v_d))
 							}
 							v_i = (v_i + uint32(1))
 						}
@@ -1590,20 +1647,21 @@ func scatterPairsCPU(b *gpuimpl.CPUBlock) {
 						{
 							var v_d uint32 = f_digit_2(lx, ly, lz, p_keys[v_i], p_shift)
 							_ = v_d
-							v_c[(v_d / uint32(2))] = (v_c[(v_d/uint32(2))] + f_unit_1(lx, ly, lz, v_d))
+							s_s[(((v_d / uint32(2)) * uint32(256)) + v_l)] = (s_s[(((v_d/uint32(2))*uint32(256))+v_l)] + f_unit_2(lx, ly, lz, v_d))
 						}
 						v_i = (v_i + uint32(1))
 					}
 				}
 			}
+			v_c = [8]uint32{}
 			{
-				var v_w uint32 = uint32(0)
-				_ = v_w
-				for v_w < uint32(8) {
+				var v_w_1 uint32 = uint32(0)
+				_ = v_w_1
+				for v_w_1 < uint32(8) {
 					{
-						s_s[((v_w * uint32(256)) + v_l)] = v_c[v_w]
+						v_c[v_w_1] = s_s[((v_w_1 * uint32(256)) + v_l)]
 					}
-					v_w = (v_w + uint32(1))
+					v_w_1 = (v_w_1 + uint32(1))
 				}
 			}
 			for e := range v_c {
@@ -1630,13 +1688,13 @@ func scatterPairsCPU(b *gpuimpl.CPUBlock) {
 				v_a = [8]uint32{}
 				if v_l >= v_step {
 					{
-						var v_w_1 uint32 = uint32(0)
-						_ = v_w_1
-						for v_w_1 < uint32(8) {
+						var v_w_2 uint32 = uint32(0)
+						_ = v_w_2
+						for v_w_2 < uint32(8) {
 							{
-								v_a[v_w_1] = s_s[(((v_w_1 * uint32(256)) + v_l) - v_step)]
+								v_a[v_w_2] = s_s[(((v_w_2 * uint32(256)) + v_l) - v_step)]
 							}
-							v_w_1 = (v_w_1 + uint32(1))
+							v_w_2 = (v_w_2 + uint32(1))
 						}
 					}
 				}
@@ -1654,17 +1712,29 @@ func scatterPairsCPU(b *gpuimpl.CPUBlock) {
 				var v_l uint32 = lx
 				_ = v_l
 				{
-					var v_w_2 uint32 = uint32(0)
-					_ = v_w_2
-					for v_w_2 < uint32(8) {
+					var v_w_3 uint32 = uint32(0)
+					_ = v_w_3
+					for v_w_3 < uint32(8) {
 						{
-							s_s[((v_w_2 * uint32(256)) + v_l)] = (s_s[((v_w_2*uint32(256))+v_l)] + v_a[v_w_2])
+							s_s[((v_w_3 * uint32(256)) + v_l)] = (s_s[((v_w_3*uint32(256))+v_l)] + v_a[v_w_3])
 						}
-						v_w_2 = (v_w_2 + uint32(1))
+						v_w_3 = (v_w_3 + uint32(1))
 					}
 				}
 			}
 			v_step = (v_step * uint32(2))
+		}
+		for lx := uint32(0); lx < 256; lx++ {
+			li := lx
+			_ = li
+			var v_total uint32
+			var v_l uint32 = lx
+			_ = v_l
+			v_total = 0
+			if v_l < uint32(16) {
+				v_total = f_half_2(lx, ly, lz, s_s[((((v_l/uint32(2))*uint32(256))+uint32(256))-uint32(1))], v_l)
+			}
+			a_total[li] = v_total
 		}
 		for lx := uint32(0); lx < 256; lx++ {
 			li := lx
@@ -1679,16 +1749,14 @@ func scatterPairsCPU(b *gpuimpl.CPUBlock) {
 			_ = v_lo
 			var v_l uint32 = lx
 			_ = v_l
-			var v_e [8]uint32
-			_ = v_e
 			{
-				var v_w_3 uint32 = uint32(0)
-				_ = v_w_3
-				for v_w_3 < uint32(8) {
+				var v_w_4 uint32 = uint32(0)
+				_ = v_w_4
+				for v_w_4 < uint32(8) {
 					{
-						v_e[v_w_3] = (s_s[((v_w_3*uint32(256))+v_l)] - v_c[v_w_3])
+						s_s[((v_w_4 * uint32(256)) + v_l)] = (s_s[((v_w_4*uint32(256))+v_l)] - v_c[v_w_4])
 					}
-					v_w_3 = (v_w_3 + uint32(1))
+					v_w_4 = (v_w_4 + uint32(1))
 				}
 			}
 			{
@@ -1699,17 +1767,19 @@ func scatterPairsCPU(b *gpuimpl.CPUBlock) {
 						if stop.Load() {
 							panic(gpuimpl.CPUStopped)
 						}
-						for end19 := v_i_1 + min(v_hi-v_i_1, 1024); v_i_1 < end19; {
+						for end21 := v_i_1 + min(v_hi-v_i_1, 1024); v_i_1 < end21; {
 							{
 								var v_k uint32 = p_keys[v_i_1]
 								_ = v_k
 								var v_d_1 uint32 = f_digit_2(lx, ly, lz, v_k, p_shift)
 								_ = v_d_1
-								var v_p uint32 = (s_base[v_d_1] + f_half_1(lx, ly, lz, v_e[(v_d_1/uint32(2))], v_d_1))
+								var v_col uint32 = (((v_d_1 / uint32(2)) * uint32(256)) + v_l)
+								_ = v_col
+								var v_p uint32 = (s_base[v_d_1] + f_half_2(lx, ly, lz, s_s[v_col], v_d_1))
 								_ = v_p
 								p_out[v_p] = v_k
 								p_outValues[v_p] = p_values[v_i_1]
-								v_e[(v_d_1 / uint32(2))] = (v_e[(v_d_1/uint32(2))] + f_unit_1(lx, ly, lz, v_d_1))
+								s_s[v_col] = (s_s[v_col] + f_unit_2(lx, ly, lz, v_d_1))
 							}
 							v_i_1 = (v_i_1 + uint32(1))
 						}
@@ -1721,11 +1791,13 @@ func scatterPairsCPU(b *gpuimpl.CPUBlock) {
 							_ = v_k
 							var v_d_1 uint32 = f_digit_2(lx, ly, lz, v_k, p_shift)
 							_ = v_d_1
-							var v_p uint32 = (s_base[v_d_1] + f_half_1(lx, ly, lz, v_e[(v_d_1/uint32(2))], v_d_1))
+							var v_col uint32 = (((v_d_1 / uint32(2)) * uint32(256)) + v_l)
+							_ = v_col
+							var v_p uint32 = (s_base[v_d_1] + f_half_2(lx, ly, lz, s_s[v_col], v_d_1))
 							_ = v_p
 							p_out[v_p] = v_k
 							p_outValues[v_p] = p_values[v_i_1]
-							v_e[(v_d_1 / uint32(2))] = (v_e[(v_d_1/uint32(2))] + f_unit_1(lx, ly, lz, v_d_1))
+							s_s[v_col] = (s_s[v_col] + f_unit_2(lx, ly, lz, v_d_1))
 						}
 						v_i_1 = (v_i_1 + uint32(1))
 					}
@@ -1749,20 +1821,24 @@ func scatterPairsCPU(b *gpuimpl.CPUBlock) {
 				for lx := lo; lx < hi; lx++ {
 					li := lx
 					_ = li
+					v_total := a_total[li]
+					_ = v_total
 					var v_l uint32 = lx
 					_ = v_l
 					{ // (v_l < uint32(16)) holds for lo <= lx < hi
-						s_base[v_l] = (s_base[v_l] + f_half_1(lx, ly, lz, s_s[((((v_l/uint32(2))*uint32(256))+uint32(256))-uint32(1))], v_l))
+						s_base[v_l] = (s_base[v_l] + v_total)
 					}
 				}
 			} else {
 				for lx := uint32(0); lx < 256; lx++ {
 					li := lx
 					_ = li
+					v_total := a_total[li]
+					_ = v_total
 					var v_l uint32 = lx
 					_ = v_l
 					if v_l < uint32(16) {
-						s_base[v_l] = (s_base[v_l] + f_half_1(lx, ly, lz, s_s[((((v_l/uint32(2))*uint32(256))+uint32(256))-uint32(1))], v_l))
+						s_base[v_l] = (s_base[v_l] + v_total)
 					}
 				}
 			}
