@@ -12,6 +12,9 @@ const (
 	words  = digits / 2 // words of a work-item's packed counters
 	run    = 32         // consecutive keys a work-item owns in a tile
 	tile   = block * run
+
+	segments = block / words    // segments of a row of counters in the scan
+	segment  = block / segments // counters of a segment
 )
 
 // digit returns the digit of k at shift.
@@ -75,6 +78,7 @@ func ScatterKeys(t xpu.Thread, out, keys, offsets []uint32, n, chunk, shift uint
 	// each digit, then their scan over the work-items, then the keys of
 	// each digit before its next one.
 	s := xpu.Shared[uint32](t, words*block)
+	sums := xpu.Shared[uint32](t, block)  // the totals of the scan's segments, then their offsets
 	base := xpu.Shared[uint32](t, digits) // where the tile's first key of each digit goes
 	l := t.LocalX()
 	g := t.GroupX()
@@ -98,19 +102,32 @@ func ScatterKeys(t xpu.Thread, out, keys, offsets []uint32, n, chunk, shift uint
 			c[w] = s[w*block+l]
 		}
 		t.Barrier()
-		for step := uint32(1); step < block; step *= 2 {
-			var a [words]uint32
-			if l >= step {
-				for w := uint32(0); w < words; w++ {
-					a[w] = s[w*block+l-step]
-				}
-			}
-			t.Barrier()
-			for w := uint32(0); w < words; w++ {
-				s[w*block+l] += a[w]
-			}
-			t.Barrier()
+		// The inclusive scan of each row of s over the work-items: work-item
+		// l scans segment l%segments of row l/segments, then a work-item a
+		// row scans the row's segment totals, and each adds its segment's
+		// offset.
+		row := l / segments
+		first := row*block + (l%segments)*segment
+		var acc uint32
+		for j := uint32(0); j < segment; j++ {
+			acc += s[first+j]
+			s[first+j] = acc
 		}
+		sums[l] = acc
+		t.Barrier()
+		if l < words {
+			var off uint32
+			for j := l * segments; j < (l+1)*segments; j++ {
+				v := sums[j]
+				sums[j] = off
+				off += v
+			}
+		}
+		t.Barrier()
+		for j := uint32(0); j < segment; j++ {
+			s[first+j] += sums[l]
+		}
+		t.Barrier()
 		var total uint32 // the tile's keys of digit l
 		if l < digits {
 			total = half(s[(l/2)*block+block-1], l)
@@ -140,6 +157,7 @@ func ScatterKeys(t xpu.Thread, out, keys, offsets []uint32, n, chunk, shift uint
 //xpu:kernel block=256 len(keys)=n len(out)=n len(values)=n len(outValues)=n
 func ScatterPairs(t xpu.Thread, out, outValues, keys, values, offsets []uint32, n, chunk, shift uint32) {
 	s := xpu.Shared[uint32](t, words*block)
+	sums := xpu.Shared[uint32](t, block)
 	base := xpu.Shared[uint32](t, digits)
 	l := t.LocalX()
 	g := t.GroupX()
@@ -163,19 +181,32 @@ func ScatterPairs(t xpu.Thread, out, outValues, keys, values, offsets []uint32, 
 			c[w] = s[w*block+l]
 		}
 		t.Barrier()
-		for step := uint32(1); step < block; step *= 2 {
-			var a [words]uint32
-			if l >= step {
-				for w := uint32(0); w < words; w++ {
-					a[w] = s[w*block+l-step]
-				}
-			}
-			t.Barrier()
-			for w := uint32(0); w < words; w++ {
-				s[w*block+l] += a[w]
-			}
-			t.Barrier()
+		// The inclusive scan of each row of s over the work-items: work-item
+		// l scans segment l%segments of row l/segments, then a work-item a
+		// row scans the row's segment totals, and each adds its segment's
+		// offset.
+		row := l / segments
+		first := row*block + (l%segments)*segment
+		var acc uint32
+		for j := uint32(0); j < segment; j++ {
+			acc += s[first+j]
+			s[first+j] = acc
 		}
+		sums[l] = acc
+		t.Barrier()
+		if l < words {
+			var off uint32
+			for j := l * segments; j < (l+1)*segments; j++ {
+				v := sums[j]
+				sums[j] = off
+				off += v
+			}
+		}
+		t.Barrier()
+		for j := uint32(0); j < segment; j++ {
+			s[first+j] += sums[l]
+		}
+		t.Barrier()
 		var total uint32
 		if l < digits {
 			total = half(s[(l/2)*block+block-1], l)

@@ -704,44 +704,44 @@ var ScatterKeysKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 		{Name: "chunk", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 4},
 		{Name: "shift", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 8},
 	},
-	SharedBytes: 8256,
+	SharedBytes: 9280,
 	UniformSize: 16,
 	Func:        ScatterKeys,
 	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:801fedd43824192a906d99aa33d634ffa4486a8a2a9c32f891b9e51145dc2484",
-				PrivateBytes: new(176),
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:4d58f47f6b2eefa81d1dffc418a8f1e12f1e51148e854ecef721396a0b0ebae5",
+				PrivateBytes: new(164),
 				NativeOps:    []string{"min", "select", "storageBarrier", "workgroupBarrier"},
 			},
 			Code: scatterKeysWGSL,
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:1f29a158f2826c20f9ab47da4252a0eb2b48e333ba9a1d1b4477e7d3df9ce79f",
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:898b9640b76f5bc9ec0db454426d796d975b52bcf44f2a48604c77155f54fe68",
 				NativeOps: []string{"xpu.Min"},
 			},
 			Entry: scatterKeysCPU,
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:998ae2fccab469985eb4e23360e8401b7fe2426fb4b1b93c08f98970982c0a08"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:8bfea062fc058db40565a2c0877af3754abe2bfd05ee9ffee4fc2238a22811ec"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v3"},
 			Code:     libLLVMHOSTX8664V3,
 			Symbol:   "xpu_ScatterKeys",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:80cd4d39ddd87f2fa78c2d68039f1b7fcb7762a133933edac598f710e5aac8d0"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:a06305ee6f159fc487e7736a7cefb0cf2e996d939499b9056bff82470f52036f"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
 			Code:     libLLVMHOSTX8664V4,
 			Symbol:   "xpu_ScatterKeys",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:8b7695c8ac7295f6d13e9ae114e9bc101b0f78e0fbee009a5337b666cfc1bcdd"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:eef2bcc25c7ad78246b0fc4ae172250a8b4b7a9f95acfe4a163aeebdb3128fb7"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "armv8-a"},
 			Code:     libLLVMHOSTARMV8A,
 			Symbol:   "xpu_ScatterKeys",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cuda", Target: "ptx", Hash: "sha256:b00607b6792b3348d50db2bd8e8588fa458256a88bdd1bf45ed25688deaece3a",
-				PrivateBytes: new(176),
+			Manifest: gpuimpl.Manifest{Backend: "cuda", Target: "ptx", Hash: "sha256:1c63fc6db68d493d1b8d0937b94023eb629ee2b6d60a8aa8c198259d493c8e83",
+				PrivateBytes: new(164),
 				Fault:        true,
 			},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "sm_70"},
@@ -749,9 +749,9 @@ var ScatterKeysKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_ScatterKeys",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:1d6e767aaa1ce05f557d77090849c852ef4bb9c31de35c76ab7bb29c6eb89c7b",
-				PrivateBytes: new(176),
-				Registers:    new(42),
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:651aa4157275b193a1505115159ef36d8c1ac6e785f53da11223d9197abe35eb",
+				PrivateBytes: new(164),
+				Registers:    new(44),
 				SpillBytes:   new(0),
 				Fault:        true,
 			},
@@ -760,8 +760,8 @@ var ScatterKeysKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_ScatterKeys",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:c30b73694bb838790a212095d442f071ec7e2e0689ac04dea72a379b0159f463",
-				PrivateBytes: new(176),
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:d68a33930e9e4557d9ae8f994daa88cc21c5ac51361de168609d9cb10149b266",
+				PrivateBytes: new(164),
 				Registers:    new(42),
 				SpillBytes:   new(0),
 				Fault:        true,
@@ -771,9 +771,9 @@ var ScatterKeysKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_ScatterKeys",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:c50cae77ae06bfb76153f82430036cfa96a3adcd384a0080364b1e0b5e23703d",
-				PrivateBytes: new(176),
-				Registers:    new(49),
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:82c12fefd3e4c3c4e151d6e67dc4884291f07d6ff3ca302c25171b76f6870963",
+				PrivateBytes: new(164),
+				Registers:    new(59),
 				SpillBytes:   new(0),
 				Fault:        true,
 			},
@@ -803,6 +803,7 @@ const scatterKeysWGSL = `struct xpu_Uniforms {
 @group(0) @binding(2) var<storage, read> b_offsets: array<u32>;
 @group(0) @binding(3) var<uniform> xpu_u: xpu_Uniforms;
 var<workgroup> s_s: array<u32, 2048>;
+var<workgroup> s_sums: array<u32, 256>;
 var<workgroup> s_base: array<u32, 16>;
 
 // Go's uint32 x << y: 0 when y >= 32 (WGSL takes y modulo 32).
@@ -869,22 +870,32 @@ fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid
         }
         storageBarrier();
         workgroupBarrier();
-        for (var v_step: u32 = 1u; v_step < 256u; v_step = v_step * 2u) {
-            var v_a: array<u32, 8>;
-            v_a = array<u32, 8>();
-            if v_l >= v_step {
-                for (var v_w_2: u32 = 0u; v_w_2 < 8u; v_w_2 = v_w_2 + 1u) {
-                    v_a[v_w_2] = s_s[((v_w_2 * 256u) + v_l) - v_step];
-                }
-            }
-            storageBarrier();
-            workgroupBarrier();
-            for (var v_w_3: u32 = 0u; v_w_3 < 8u; v_w_3 = v_w_3 + 1u) {
-                s_s[(v_w_3 * 256u) + v_l] = s_s[(v_w_3 * 256u) + v_l] + v_a[v_w_3];
-            }
-            storageBarrier();
-            workgroupBarrier();
+        let v_first: u32 = ((v_l / 32u) * 256u) + ((v_l % 32u) * 8u);
+        var v_acc: u32;
+        v_acc = u32();
+        for (var v_j: u32 = 0u; v_j < 8u; v_j = v_j + 1u) {
+            v_acc = v_acc + s_s[v_first + v_j];
+            s_s[v_first + v_j] = v_acc;
         }
+        s_sums[v_l] = v_acc;
+        storageBarrier();
+        workgroupBarrier();
+        if v_l < 8u {
+            var v_off: u32;
+            v_off = u32();
+            for (var v_j_1: u32 = v_l * 32u; v_j_1 < ((v_l + 1u) * 32u); v_j_1 = v_j_1 + 1u) {
+                let v_v: u32 = s_sums[v_j_1];
+                s_sums[v_j_1] = v_off;
+                v_off = v_off + v_v;
+            }
+        }
+        storageBarrier();
+        workgroupBarrier();
+        for (var v_j_2: u32 = 0u; v_j_2 < 8u; v_j_2 = v_j_2 + 1u) {
+            s_s[v_first + v_j_2] = s_s[v_first + v_j_2] + s_sums[v_l];
+        }
+        storageBarrier();
+        workgroupBarrier();
         var v_total: u32;
         v_total = u32();
         if v_l < 16u {
@@ -892,8 +903,8 @@ fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid
         }
         storageBarrier();
         workgroupBarrier();
-        for (var v_w_4: u32 = 0u; v_w_4 < 8u; v_w_4 = v_w_4 + 1u) {
-            s_s[(v_w_4 * 256u) + v_l] = s_s[(v_w_4 * 256u) + v_l] - v_c[v_w_4];
+        for (var v_w_2: u32 = 0u; v_w_2 < 8u; v_w_2 = v_w_2 + 1u) {
+            s_s[(v_w_2 * 256u) + v_l] = s_s[(v_w_2 * 256u) + v_l] - v_c[v_w_2];
         }
         for (var v_i_1: u32 = v_lo; v_i_1 < v_hi; v_i_1 = v_i_1 + 1u) {
             let v_k: u32 = b_keys[v_i_1];
@@ -923,15 +934,15 @@ func scatterKeysCPU(b *gpuimpl.CPUBlock) {
 	p_chunk := gpuimpl.CPUUniform[uint32](b.Uniforms, 4)
 	p_shift := gpuimpl.CPUUniform[uint32](b.Uniforms, 8)
 	var s_s [2048]uint32
+	var s_sums [256]uint32
 	var s_base [16]uint32
-	var a_a [2048]uint32
 	var a_at [256]uint32
 	var a_c [2048]uint32
 	var a_end [256]uint32
+	var a_first [256]uint32
 	var a_hi [256]uint32
 	var a_lo [256]uint32
 	var a_total [256]uint32
-	var v_step uint32
 	gx0 := b.Group.X * 256
 	gy0 := b.Group.Y * 1
 	gz0 := b.Group.Z * 1
@@ -944,7 +955,6 @@ func scatterKeysCPU(b *gpuimpl.CPUBlock) {
 	_ = p_n
 	_ = p_chunk
 	_ = p_shift
-	_ = v_step
 	_ = gx0
 	_ = gy0
 	_ = gz0
@@ -1050,7 +1060,7 @@ func scatterKeysCPU(b *gpuimpl.CPUBlock) {
 						if stop.Load() {
 							panic(gpuimpl.CPUStopped)
 						}
-						for end14 := v_i + min(v_hi-v_i, 1024); v_i < end14; {
+						for end12 := v_i + min(v_hi-v_i, 1024); v_i < end12; {
 							{
 								var v_d uint32 = f_digit_1(lx, ly, lz, p_keys[v_i], p_shift)
 								_ = v_d
@@ -1087,59 +1097,117 @@ func scatterKeysCPU(b *gpuimpl.CPUBlock) {
 			a_hi[li] = v_hi
 			a_lo[li] = v_lo
 		}
-		v_step = uint32(1)
-		for {
-			if stop.Load() {
-				panic(gpuimpl.CPUStopped)
-			}
-			c5 := (v_step < uint32(256))
-			if !c5 {
-				break
-			}
-			for lx := uint32(0); lx < 256; lx++ {
-				li := lx
-				_ = li
-				var v_a [8]uint32
-				var v_l uint32 = lx
-				_ = v_l
-				v_a = [8]uint32{}
-				if v_l >= v_step {
+		for lx := uint32(0); lx < 256; lx++ {
+			li := lx
+			_ = li
+			var v_first uint32
+			var v_l uint32 = lx
+			_ = v_l
+			var v_row uint32 = (v_l / uint32(32))
+			_ = v_row
+			v_first = ((v_row * uint32(256)) + ((v_l % uint32(32)) * uint32(8)))
+			var v_acc uint32
+			_ = v_acc
+			{
+				var v_j uint32 = uint32(0)
+				_ = v_j
+				for v_j < uint32(8) {
 					{
-						var v_w_2 uint32 = uint32(0)
-						_ = v_w_2
-						for v_w_2 < uint32(8) {
-							{
-								v_a[v_w_2] = s_s[(((v_w_2 * uint32(256)) + v_l) - v_step)]
-							}
-							v_w_2 = (v_w_2 + uint32(1))
-						}
+						v_acc = (v_acc + s_s[(v_first+v_j)])
+						s_s[(v_first + v_j)] = v_acc
 					}
-				}
-				for e := range v_a {
-					a_a[e*256+int(li)] = v_a[e]
+					v_j = (v_j + uint32(1))
 				}
 			}
-			for lx := uint32(0); lx < 256; lx++ {
-				li := lx
-				_ = li
-				var v_a [8]uint32
-				for e := range v_a {
-					v_a[e] = a_a[e*256+int(li)]
-				}
-				var v_l uint32 = lx
-				_ = v_l
-				{
-					var v_w_3 uint32 = uint32(0)
-					_ = v_w_3
-					for v_w_3 < uint32(8) {
+			s_sums[v_l] = v_acc
+			a_first[li] = v_first
+		}
+		{
+			lx := uint32(0)
+			li := uint32(0)
+			_, _ = lx, li
+			var v_l uint32 = lx
+			_ = v_l
+			// The guard (v_l < uint32(8)) holds for the lanes lo <= lx < hi; gok: v_l
+			// steps by one from lane to lane without wrapping.
+			lo, hi, gok := uint32(0), uint32(0), false
+			if e0, u0 := int64(v_l), int64(uint32(8)); e0 <= 4294967040 {
+				gok = true
+				hi = uint32(min(max(u0-e0, 0), 256))
+			}
+			if gok {
+				for lx := lo; lx < hi; lx++ {
+					li := lx
+					_ = li
+					var v_l uint32 = lx
+					_ = v_l
+					{ // (v_l < uint32(8)) holds for lo <= lx < hi
+						var v_off uint32
+						_ = v_off
 						{
-							s_s[((v_w_3 * uint32(256)) + v_l)] = (s_s[((v_w_3*uint32(256))+v_l)] + v_a[v_w_3])
+							var v_j_1 uint32 = (v_l * uint32(32))
+							_ = v_j_1
+							for v_j_1 < ((v_l + uint32(1)) * uint32(32)) {
+								if stop.Load() {
+									panic(gpuimpl.CPUStopped)
+								}
+								{
+									var v_v uint32 = s_sums[v_j_1]
+									_ = v_v
+									s_sums[v_j_1] = v_off
+									v_off = (v_off + v_v)
+								}
+								v_j_1 = (v_j_1 + uint32(1))
+							}
 						}
-						v_w_3 = (v_w_3 + uint32(1))
+					}
+				}
+			} else {
+				for lx := uint32(0); lx < 256; lx++ {
+					li := lx
+					_ = li
+					var v_l uint32 = lx
+					_ = v_l
+					if v_l < uint32(8) {
+						var v_off uint32
+						_ = v_off
+						{
+							var v_j_1 uint32 = (v_l * uint32(32))
+							_ = v_j_1
+							for v_j_1 < ((v_l + uint32(1)) * uint32(32)) {
+								if stop.Load() {
+									panic(gpuimpl.CPUStopped)
+								}
+								{
+									var v_v uint32 = s_sums[v_j_1]
+									_ = v_v
+									s_sums[v_j_1] = v_off
+									v_off = (v_off + v_v)
+								}
+								v_j_1 = (v_j_1 + uint32(1))
+							}
+						}
 					}
 				}
 			}
-			v_step = (v_step * uint32(2))
+		}
+		for lx := uint32(0); lx < 256; lx++ {
+			li := lx
+			_ = li
+			v_first := a_first[li]
+			_ = v_first
+			var v_l uint32 = lx
+			_ = v_l
+			{
+				var v_j_2 uint32 = uint32(0)
+				_ = v_j_2
+				for v_j_2 < uint32(8) {
+					{
+						s_s[(v_first + v_j_2)] = (s_s[(v_first+v_j_2)] + s_sums[v_l])
+					}
+					v_j_2 = (v_j_2 + uint32(1))
+				}
+			}
 		}
 		for lx := uint32(0); lx < 256; lx++ {
 			li := lx
@@ -1167,13 +1235,13 @@ func scatterKeysCPU(b *gpuimpl.CPUBlock) {
 			var v_l uint32 = lx
 			_ = v_l
 			{
-				var v_w_4 uint32 = uint32(0)
-				_ = v_w_4
-				for v_w_4 < uint32(8) {
+				var v_w_2 uint32 = uint32(0)
+				_ = v_w_2
+				for v_w_2 < uint32(8) {
 					{
-						s_s[((v_w_4 * uint32(256)) + v_l)] = (s_s[((v_w_4*uint32(256))+v_l)] - v_c[v_w_4])
+						s_s[((v_w_2 * uint32(256)) + v_l)] = (s_s[((v_w_2*uint32(256))+v_l)] - v_c[v_w_2])
 					}
-					v_w_4 = (v_w_4 + uint32(1))
+					v_w_2 = (v_w_2 + uint32(1))
 				}
 			}
 			{
@@ -1184,7 +1252,7 @@ func scatterKeysCPU(b *gpuimpl.CPUBlock) {
 						if stop.Load() {
 							panic(gpuimpl.CPUStopped)
 						}
-						for end21 := v_i_1 + min(v_hi-v_i_1, 1024); v_i_1 < end21; {
+						for end22 := v_i_1 + min(v_hi-v_i_1, 1024); v_i_1 < end22; {
 							{
 								var v_k uint32 = p_keys[v_i_1]
 								_ = v_k
@@ -1280,44 +1348,44 @@ var ScatterPairsKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 		{Name: "chunk", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 4},
 		{Name: "shift", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 8},
 	},
-	SharedBytes: 8256,
+	SharedBytes: 9280,
 	UniformSize: 16,
 	Func:        ScatterPairs,
 	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:f4ed133fe00d41eadadc2cbe8d6da86be08ef78ed29d1d7de85629232327841b",
-				PrivateBytes: new(180),
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:82db193474af109506e413693e0a49cbef34e77e85c44a7127fe51f0bc1481ff",
+				PrivateBytes: new(168),
 				NativeOps:    []string{"min", "select", "storageBarrier", "workgroupBarrier"},
 			},
 			Code: scatterPairsWGSL,
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:e8f760fa4f7bf7683859d10faa448f6e5f4dbfa693872b13dbd8c8bcbf6230e7",
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:d3e31c5af94d0e84fce79e15fcb4f7fbc910ca6f58c82d25167ec9a4b6dce6f3",
 				NativeOps: []string{"xpu.Min"},
 			},
 			Entry: scatterPairsCPU,
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:bf0bbd643579eae00603b4259869c590e5715937bd790fdc294d3d030ecbdca3"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:2e3c39adad0c92be65fb4964e12e9463b3d4a7bdfb8c3c18ce345d88aa241071"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v3"},
 			Code:     libLLVMHOSTX8664V3,
 			Symbol:   "xpu_ScatterPairs",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:394a170cddaf7b0713984736616faf441f29adea91e13a85f60185c5e6b60730"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:af90744620a32ea00cc3601dcc5ca90dac13c4615093b5bfa0fe3b4cbe23e4a6"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
 			Code:     libLLVMHOSTX8664V4,
 			Symbol:   "xpu_ScatterPairs",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:41a9e4634744493a87bf5a1168f8b93b6a98253d2bc1476ec4527b415dbb4ea8"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:790c6b961f85469403a97c441ec88f3b853ea1f39245782329197566cb238c63"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "armv8-a"},
 			Code:     libLLVMHOSTARMV8A,
 			Symbol:   "xpu_ScatterPairs",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cuda", Target: "ptx", Hash: "sha256:57764a6900696030d9f63778ef256a1033daa13310f3ddb537efb692f521b958",
-				PrivateBytes: new(180),
+			Manifest: gpuimpl.Manifest{Backend: "cuda", Target: "ptx", Hash: "sha256:9f1c22a41e515190a566b975b2f38dd4e5ee6faf15a8441a9417a78c23b186f5",
+				PrivateBytes: new(168),
 				Fault:        true,
 			},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "sm_70"},
@@ -1325,9 +1393,9 @@ var ScatterPairsKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_ScatterPairs",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:4a6b9dae6bbcba97c2bbb7bf4c8735990d02557a84641d2fe95481e727e9dff6",
-				PrivateBytes: new(180),
-				Registers:    new(44),
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:8277b1e90de3150c87d9141fe490abe79918d1e1732d212293ddeae7507c2b74",
+				PrivateBytes: new(168),
+				Registers:    new(46),
 				SpillBytes:   new(0),
 				Fault:        true,
 			},
@@ -1336,9 +1404,9 @@ var ScatterPairsKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_ScatterPairs",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:04a821523f711e1a42c24b3a2aebf7bb0cf23f4ef6b4c01b2e9cf0a3485636da",
-				PrivateBytes: new(180),
-				Registers:    new(44),
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:924f2f73b2f1f53256251c32ac96c14ca82431f6bebee4af6ed77d3b081d90e6",
+				PrivateBytes: new(168),
+				Registers:    new(46),
 				SpillBytes:   new(0),
 				Fault:        true,
 			},
@@ -1347,9 +1415,9 @@ var ScatterPairsKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_ScatterPairs",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:6cd971f50f9b1596068ba6c40d961f45d03f313abdb843b8accb1ee5b8d274a7",
-				PrivateBytes: new(180),
-				Registers:    new(51),
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:1c004392347f53ed249c2a426e00b3cd0e827c10e803a69014763010510e5721",
+				PrivateBytes: new(168),
+				Registers:    new(61),
 				SpillBytes:   new(0),
 				Fault:        true,
 			},
@@ -1381,6 +1449,7 @@ const scatterPairsWGSL = `struct xpu_Uniforms {
 @group(0) @binding(4) var<storage, read> b_offsets: array<u32>;
 @group(0) @binding(5) var<uniform> xpu_u: xpu_Uniforms;
 var<workgroup> s_s: array<u32, 2048>;
+var<workgroup> s_sums: array<u32, 256>;
 var<workgroup> s_base: array<u32, 16>;
 
 // Go's uint32 x << y: 0 when y >= 32 (WGSL takes y modulo 32).
@@ -1447,22 +1516,32 @@ fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid
         }
         storageBarrier();
         workgroupBarrier();
-        for (var v_step: u32 = 1u; v_step < 256u; v_step = v_step * 2u) {
-            var v_a: array<u32, 8>;
-            v_a = array<u32, 8>();
-            if v_l >= v_step {
-                for (var v_w_2: u32 = 0u; v_w_2 < 8u; v_w_2 = v_w_2 + 1u) {
-                    v_a[v_w_2] = s_s[((v_w_2 * 256u) + v_l) - v_step];
-                }
-            }
-            storageBarrier();
-            workgroupBarrier();
-            for (var v_w_3: u32 = 0u; v_w_3 < 8u; v_w_3 = v_w_3 + 1u) {
-                s_s[(v_w_3 * 256u) + v_l] = s_s[(v_w_3 * 256u) + v_l] + v_a[v_w_3];
-            }
-            storageBarrier();
-            workgroupBarrier();
+        let v_first: u32 = ((v_l / 32u) * 256u) + ((v_l % 32u) * 8u);
+        var v_acc: u32;
+        v_acc = u32();
+        for (var v_j: u32 = 0u; v_j < 8u; v_j = v_j + 1u) {
+            v_acc = v_acc + s_s[v_first + v_j];
+            s_s[v_first + v_j] = v_acc;
         }
+        s_sums[v_l] = v_acc;
+        storageBarrier();
+        workgroupBarrier();
+        if v_l < 8u {
+            var v_off: u32;
+            v_off = u32();
+            for (var v_j_1: u32 = v_l * 32u; v_j_1 < ((v_l + 1u) * 32u); v_j_1 = v_j_1 + 1u) {
+                let v_v: u32 = s_sums[v_j_1];
+                s_sums[v_j_1] = v_off;
+                v_off = v_off + v_v;
+            }
+        }
+        storageBarrier();
+        workgroupBarrier();
+        for (var v_j_2: u32 = 0u; v_j_2 < 8u; v_j_2 = v_j_2 + 1u) {
+            s_s[v_first + v_j_2] = s_s[v_first + v_j_2] + s_sums[v_l];
+        }
+        storageBarrier();
+        workgroupBarrier();
         var v_total: u32;
         v_total = u32();
         if v_l < 16u {
@@ -1470,8 +1549,8 @@ fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid
         }
         storageBarrier();
         workgroupBarrier();
-        for (var v_w_4: u32 = 0u; v_w_4 < 8u; v_w_4 = v_w_4 + 1u) {
-            s_s[(v_w_4 * 256u) + v_l] = s_s[(v_w_4 * 256u) + v_l] - v_c[v_w_4];
+        for (var v_w_2: u32 = 0u; v_w_2 < 8u; v_w_2 = v_w_2 + 1u) {
+            s_s[(v_w_2 * 256u) + v_l] = s_s[(v_w_2 * 256u) + v_l] - v_c[v_w_2];
         }
         for (var v_i_1: u32 = v_lo; v_i_1 < v_hi; v_i_1 = v_i_1 + 1u) {
             let v_k: u32 = b_keys[v_i_1];
@@ -1504,15 +1583,15 @@ func scatterPairsCPU(b *gpuimpl.CPUBlock) {
 	p_chunk := gpuimpl.CPUUniform[uint32](b.Uniforms, 4)
 	p_shift := gpuimpl.CPUUniform[uint32](b.Uniforms, 8)
 	var s_s [2048]uint32
+	var s_sums [256]uint32
 	var s_base [16]uint32
-	var a_a [2048]uint32
 	var a_at [256]uint32
 	var a_c [2048]uint32
 	var a_end [256]uint32
+	var a_first [256]uint32
 	var a_hi [256]uint32
 	var a_lo [256]uint32
 	var a_total [256]uint32
-	var v_step uint32
 	gx0 := b.Group.X * 256
 	gy0 := b.Group.Y * 1
 	gz0 := b.Group.Z * 1
@@ -1527,7 +1606,6 @@ func scatterPairsCPU(b *gpuimpl.CPUBlock) {
 	_ = p_n
 	_ = p_chunk
 	_ = p_shift
-	_ = v_step
 	_ = gx0
 	_ = gy0
 	_ = gz0
@@ -1633,7 +1711,7 @@ func scatterPairsCPU(b *gpuimpl.CPUBlock) {
 						if stop.Load() {
 							panic(gpuimpl.CPUStopped)
 						}
-						for end14 := v_i + min(v_hi-v_i, 1024); v_i < end14; {
+						for end12 := v_i + min(v_hi-v_i, 1024); v_i < end12; {
 							{
 								var v_d uint32 = f_digit_2(lx, ly, lz, p_keys[v_i], p_shift)
 								_ = v_d
@@ -1670,59 +1748,117 @@ func scatterPairsCPU(b *gpuimpl.CPUBlock) {
 			a_hi[li] = v_hi
 			a_lo[li] = v_lo
 		}
-		v_step = uint32(1)
-		for {
-			if stop.Load() {
-				panic(gpuimpl.CPUStopped)
-			}
-			c5 := (v_step < uint32(256))
-			if !c5 {
-				break
-			}
-			for lx := uint32(0); lx < 256; lx++ {
-				li := lx
-				_ = li
-				var v_a [8]uint32
-				var v_l uint32 = lx
-				_ = v_l
-				v_a = [8]uint32{}
-				if v_l >= v_step {
+		for lx := uint32(0); lx < 256; lx++ {
+			li := lx
+			_ = li
+			var v_first uint32
+			var v_l uint32 = lx
+			_ = v_l
+			var v_row uint32 = (v_l / uint32(32))
+			_ = v_row
+			v_first = ((v_row * uint32(256)) + ((v_l % uint32(32)) * uint32(8)))
+			var v_acc uint32
+			_ = v_acc
+			{
+				var v_j uint32 = uint32(0)
+				_ = v_j
+				for v_j < uint32(8) {
 					{
-						var v_w_2 uint32 = uint32(0)
-						_ = v_w_2
-						for v_w_2 < uint32(8) {
-							{
-								v_a[v_w_2] = s_s[(((v_w_2 * uint32(256)) + v_l) - v_step)]
-							}
-							v_w_2 = (v_w_2 + uint32(1))
-						}
+						v_acc = (v_acc + s_s[(v_first+v_j)])
+						s_s[(v_first + v_j)] = v_acc
 					}
-				}
-				for e := range v_a {
-					a_a[e*256+int(li)] = v_a[e]
+					v_j = (v_j + uint32(1))
 				}
 			}
-			for lx := uint32(0); lx < 256; lx++ {
-				li := lx
-				_ = li
-				var v_a [8]uint32
-				for e := range v_a {
-					v_a[e] = a_a[e*256+int(li)]
-				}
-				var v_l uint32 = lx
-				_ = v_l
-				{
-					var v_w_3 uint32 = uint32(0)
-					_ = v_w_3
-					for v_w_3 < uint32(8) {
+			s_sums[v_l] = v_acc
+			a_first[li] = v_first
+		}
+		{
+			lx := uint32(0)
+			li := uint32(0)
+			_, _ = lx, li
+			var v_l uint32 = lx
+			_ = v_l
+			// The guard (v_l < uint32(8)) holds for the lanes lo <= lx < hi; gok: v_l
+			// steps by one from lane to lane without wrapping.
+			lo, hi, gok := uint32(0), uint32(0), false
+			if e0, u0 := int64(v_l), int64(uint32(8)); e0 <= 4294967040 {
+				gok = true
+				hi = uint32(min(max(u0-e0, 0), 256))
+			}
+			if gok {
+				for lx := lo; lx < hi; lx++ {
+					li := lx
+					_ = li
+					var v_l uint32 = lx
+					_ = v_l
+					{ // (v_l < uint32(8)) holds for lo <= lx < hi
+						var v_off uint32
+						_ = v_off
 						{
-							s_s[((v_w_3 * uint32(256)) + v_l)] = (s_s[((v_w_3*uint32(256))+v_l)] + v_a[v_w_3])
+							var v_j_1 uint32 = (v_l * uint32(32))
+							_ = v_j_1
+							for v_j_1 < ((v_l + uint32(1)) * uint32(32)) {
+								if stop.Load() {
+									panic(gpuimpl.CPUStopped)
+								}
+								{
+									var v_v uint32 = s_sums[v_j_1]
+									_ = v_v
+									s_sums[v_j_1] = v_off
+									v_off = (v_off + v_v)
+								}
+								v_j_1 = (v_j_1 + uint32(1))
+							}
 						}
-						v_w_3 = (v_w_3 + uint32(1))
+					}
+				}
+			} else {
+				for lx := uint32(0); lx < 256; lx++ {
+					li := lx
+					_ = li
+					var v_l uint32 = lx
+					_ = v_l
+					if v_l < uint32(8) {
+						var v_off uint32
+						_ = v_off
+						{
+							var v_j_1 uint32 = (v_l * uint32(32))
+							_ = v_j_1
+							for v_j_1 < ((v_l + uint32(1)) * uint32(32)) {
+								if stop.Load() {
+									panic(gpuimpl.CPUStopped)
+								}
+								{
+									var v_v uint32 = s_sums[v_j_1]
+									_ = v_v
+									s_sums[v_j_1] = v_off
+									v_off = (v_off + v_v)
+								}
+								v_j_1 = (v_j_1 + uint32(1))
+							}
+						}
 					}
 				}
 			}
-			v_step = (v_step * uint32(2))
+		}
+		for lx := uint32(0); lx < 256; lx++ {
+			li := lx
+			_ = li
+			v_first := a_first[li]
+			_ = v_first
+			var v_l uint32 = lx
+			_ = v_l
+			{
+				var v_j_2 uint32 = uint32(0)
+				_ = v_j_2
+				for v_j_2 < uint32(8) {
+					{
+						s_s[(v_first + v_j_2)] = (s_s[(v_first+v_j_2)] + s_sums[v_l])
+					}
+					v_j_2 = (v_j_2 + uint32(1))
+				}
+			}
 		}
 		for lx := uint32(0); lx < 256; lx++ {
 			li := lx
@@ -1750,13 +1886,13 @@ func scatterPairsCPU(b *gpuimpl.CPUBlock) {
 			var v_l uint32 = lx
 			_ = v_l
 			{
-				var v_w_4 uint32 = uint32(0)
-				_ = v_w_4
-				for v_w_4 < uint32(8) {
+				var v_w_2 uint32 = uint32(0)
+				_ = v_w_2
+				for v_w_2 < uint32(8) {
 					{
-						s_s[((v_w_4 * uint32(256)) + v_l)] = (s_s[((v_w_4*uint32(256))+v_l)] - v_c[v_w_4])
+						s_s[((v_w_2 * uint32(256)) + v_l)] = (s_s[((v_w_2*uint32(256))+v_l)] - v_c[v_w_2])
 					}
-					v_w_4 = (v_w_4 + uint32(1))
+					v_w_2 = (v_w_2 + uint32(1))
 				}
 			}
 			{
@@ -1767,7 +1903,7 @@ func scatterPairsCPU(b *gpuimpl.CPUBlock) {
 						if stop.Load() {
 							panic(gpuimpl.CPUStopped)
 						}
-						for end21 := v_i_1 + min(v_hi-v_i_1, 1024); v_i_1 < end21; {
+						for end22 := v_i_1 + min(v_hi-v_i_1, 1024); v_i_1 < end22; {
 							{
 								var v_k uint32 = p_keys[v_i_1]
 								_ = v_k
