@@ -89,8 +89,10 @@ func SortSmall(s *gpu.Stream, keys *gpu.Buffer[uint32]) error {
 
 // SortRuns records on s the launch that sorts, in place, each run of
 // length keys of keys (the last one shorter when length does not divide
-// the buffer's length), length 1 to MaxSmall: a block per run. It does
-// not sync.
+// the buffer's length), length 1 to MaxSmall: a block per run, so at
+// most as many runs as the device takes groups on an axis (65535 on
+// WebGPU; more is the launch's error, wrapping gpu.ErrGrid). It does not
+// sync.
 func SortRuns(s *gpu.Stream, keys *gpu.Buffer[uint32], length int) error {
 	if length < 1 || length > MaxSmall {
 		return fmt.Errorf("sort: SortRuns: a run of %d keys, not 1 to MaxSmall (%d): %w", length, MaxSmall, gpu.ErrSize)
