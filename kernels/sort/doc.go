@@ -28,9 +28,10 @@
 //     order: the sort is stable.
 //
 // The histogram's scan is reduce's rather than a kernel of this package:
-// it is a scan of at most 16*MaxBlocks uint32s that reduce already
-// checks, and it costs three small launches a pass, nothing beside the
-// passes over the keys.
+// it is a scan of 16*MaxBlocks uint32s that reduce already checks, and it
+// costs three small launches a pass, nothing beside the passes over the
+// keys. It scans the whole histogram buffer: the counts past 16*G, left
+// by a sort of more blocks, change only offsets past those a pass reads.
 //
 // The bitonic sort sorts each run of up to MaxSmall keys in one block's
 // shared memory, padded with the greatest key, 0xffffffff, to a power of

@@ -60,6 +60,8 @@ func (so *Sorter) radix(s *gpu.Stream, keys, values *gpu.Buffer[uint32]) error {
 		if err := LaunchHistogram(s, grid, so.hist, from, uint32(n), chunk, shift); err != nil {
 			return err
 		}
+		// The whole buffer: the counts past digits*g are stale, and an
+		// exclusive scan's first digits*g offsets do not read them.
 		if err := so.scan.ScanUint32(s, so.offsets, so.hist, true); err != nil {
 			return err
 		}
