@@ -210,3 +210,27 @@ func TestRefusals(t *testing.T) {
 }
 
 func second[T any](_ T, err error) error { return err }
+
+// TestReuse checks a Sorter that sorts a long buffer, then shorter ones of
+// fewer blocks, whose passes leave the long one's counts in the
+// histogram's tail.
+func TestReuse(t *testing.T) {
+	gputest.ForEach(t, func(t *testing.T, d *gpu.Device) {
+		so, err := sort.New(d, 100003)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer so.Release()
+		r := rand.New(rand.NewPCG(7, 8))
+		for _, n := range []int{100003, 9000, 1025, 30000} {
+			keys := gputest.AnyUints(r, n)
+			b := upload(t, d, keys)
+			if err := so.Keys(d.Stream(), b); err != nil {
+				t.Fatal(err)
+			}
+			want := slices.Clone(keys)
+			slices.Sort(want)
+			firstDiff(t, fmt.Sprintf("n=%d: keys", n), download(t, b), want)
+		}
+	})
+}
