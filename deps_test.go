@@ -133,6 +133,7 @@ const depsRules = `
 	gpu/gpuimpl, gonum.org/v1/gonum/blas < kernels/blas;
 	tune, gpu/gpuimpl < kernels/reduce;
 	tune, gpu/gpuimpl < kernels/nn;
+	gpu/gpuimpl, kernels/reduce < kernels/sort;
 	# The library's operands, and the registry that picks the kernel for
 	# an operation by its operands' descriptors.
 	gpu < kernels/tensor;

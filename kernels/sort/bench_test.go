@@ -1,0 +1,79 @@
+package sort_test
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/goxpu/xpu/gpu"
+	"github.com/goxpu/xpu/gpu/gputest"
+	"github.com/goxpu/xpu/kernels/sort"
+)
+
+// benchLengths are the lengths the benchmark sorts: 4M and 16M keys.
+var benchLengths = []int{1 << 22, 1 << 24}
+
+// BenchmarkKeys times Keys of random keys on every device present beside
+// slices.Sort of the same keys on the host in the same run: keys/s is the
+// keys Keys sorts per second of device time, host-keys/s slices.Sort's,
+// and device/host the ratio. Each round writes the unsorted keys afresh,
+// outside the timing.
+func BenchmarkKeys(b *testing.B) {
+	for _, d := range gputest.Devices(b) {
+		for _, n := range benchLengths {
+			b.Run(fmt.Sprintf("%s/n=%d", d.Backend(), n), func(b *testing.B) { benchKeys(b, d, n) })
+		}
+	}
+}
+
+func benchKeys(b *testing.B, d *gpu.Device, n int) {
+	keys := gputest.AnyUints(rand.New(rand.NewPCG(5, 6)), n)
+	buf, err := gpu.Upload(d, keys)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer buf.Release()
+	so, err := sort.New(d, n)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer so.Release()
+	s := d.Stream()
+	run := func() error { return so.Keys(s, buf) }
+	if err := run(); err != nil { // compiles and warms up
+		b.Fatal(err)
+	}
+	host := make([]uint32, n)
+	var td, th time.Duration
+	for b.Loop() {
+		if err := buf.Write(keys); err != nil {
+			b.Fatal(err)
+		}
+		if err := s.Sync(); err != nil {
+			b.Fatal(err)
+		}
+		t, err := s.Time(run)
+		if err != nil {
+			b.Fatal(err)
+		}
+		td += t
+		copy(host, keys)
+		start := time.Now()
+		slices.Sort(host)
+		th += time.Since(start)
+	}
+	got, err := buf.Download()
+	if err != nil {
+		b.Fatal(err)
+	}
+	if !slices.Equal(got, host) {
+		b.Fatal("Keys and slices.Sort differ")
+	}
+	dev := float64(n) * float64(b.N) / td.Seconds()
+	hostRate := float64(n) * float64(b.N) / th.Seconds()
+	b.ReportMetric(dev, "keys/s")
+	b.ReportMetric(hostRate, "host-keys/s")
+	b.ReportMetric(dev/hostRate, "device/host")
+}
