@@ -2,6 +2,7 @@ package kernels
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/goxpu/xpu/gpu"
 	"github.com/goxpu/xpu/kernels/dispatch"
@@ -20,7 +21,7 @@ const (
 var ops = append([]dispatch.Op{
 	{Name: OpMatMul, Operands: []string{"c", "a", "b"}, Outputs: 1, Check: checkMatMul, Reference: referenceMatMul},
 	{Name: OpMatVec, Operands: []string{"y", "w", "x"}, Outputs: 1, Check: checkMatVec, Reference: referenceMatVec},
-}, append(nnOps, reduceOps...)...)
+}, slices.Concat(nnOps, reduceOps, sortOps)...)
 
 // Registry is the library's registry: its operations and, unless a
 // program registers its own kernels before the first call, the

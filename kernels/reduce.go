@@ -2,9 +2,6 @@ package kernels
 
 import (
 	"fmt"
-	"runtime"
-	"sync"
-	"weak"
 
 	"github.com/goxpu/xpu/gpu"
 	"github.com/goxpu/xpu/kernels/dispatch"
@@ -91,15 +88,9 @@ func checkScan(ts []tensor.Tensor, p any) error {
 	return sameShapes(ts, p)
 }
 
-// reducerKey names the Reducer of a stream and a tuner.
-type reducerKey struct {
-	s  weak.Pointer[gpu.Stream]
-	tu *tune.Tuner
-}
-
 // reducers holds a Reducer for each stream and tuner, whose scratch a
-// stream's reductions share in order; it goes with its stream.
-var reducers sync.Map // reducerKey -> *reduce.Reducer
+// stream's reductions share in order.
+var reducers = perStream[*reduce.Reducer]{release: (*reduce.Reducer).Release}
 
 // reducerFor returns the Reducer of c's stream and tuner (the registry's,
 // or tune.Default()).
@@ -108,24 +99,9 @@ func reducerFor(c *dispatch.Call) (*reduce.Reducer, error) {
 	if tu == nil {
 		tu = tune.Default()
 	}
-	key := reducerKey{weak.Make(c.Stream), tu}
-	if r, ok := reducers.Load(key); ok {
-		return r.(*reduce.Reducer), nil
-	}
-	r, err := reduce.New(c.Stream.Device(), tu)
-	if err != nil {
-		return nil, err
-	}
-	if prev, loaded := reducers.LoadOrStore(key, r); loaded {
-		r.Release()
-		return prev.(*reduce.Reducer), nil
-	}
-	runtime.AddCleanup(c.Stream, func(k reducerKey) {
-		if r, ok := reducers.LoadAndDelete(k); ok {
-			r.(*reduce.Reducer).Release()
-		}
-	}, key)
-	return r, nil
+	return reducers.get(c.Stream, tu, func(*reduce.Reducer) bool { return true }, func() (*reduce.Reducer, error) {
+		return reduce.New(c.Stream.Device(), tu)
+	})
 }
 
 // flatOf returns t's buffer of T as a vector of its elements; t is

@@ -64,6 +64,9 @@ func New(d *gpu.Device, maxN int) (*Sorter, error) {
 	return s, nil
 }
 
+// MaxN returns the most keys the Sorter sorts.
+func (s *Sorter) MaxN() int { return s.maxN }
+
 // Release releases the scratch. The Sorter is unusable afterwards.
 func (s *Sorter) Release() {
 	for _, b := range []*gpu.Buffer[uint32]{s.keys, s.values, s.hist, s.offsets} {
