@@ -23,7 +23,8 @@ type streamKey struct {
 }
 
 // get returns the value of s and tag, made by make when there is none or
-// fits says the one there does not fit.
+// fits says the one there does not fit; the one it replaces is released
+// after the stream's work, which may use its scratch, is done.
 func (c *perStream[V]) get(s *gpu.Stream, tag any, fits func(V) bool, make func() (V, error)) (V, error) {
 	key := streamKey{weak.Make(s), tag}
 	if v, ok := c.m.Load(key); ok && fits(v.(V)) {
@@ -35,6 +36,12 @@ func (c *perStream[V]) get(s *gpu.Stream, tag any, fits func(V) bool, make func(
 	}
 	old, had := c.m.Swap(key, v)
 	if had {
+		if err := s.Sync(); err != nil {
+			c.m.CompareAndSwap(key, v, old)
+			c.release(v)
+			var none V
+			return none, err
+		}
 		c.release(old.(V))
 	} else {
 		runtime.AddCleanup(s, func(k streamKey) {
