@@ -58,6 +58,10 @@ func (b *buffer) Release() { b.mem = nil }
 // bytesOf returns the bytes a launch binds for b: a buffer of d, or the
 // window of a driver.View of one, which starts at a multiple of 4 bytes
 // and so is aligned for every element type.
+// HostBytes lends host code a buffer's memory (driver.HostMemory): the
+// CPU's buffers are host memory, and its launches complete when recorded.
+func (d *device) HostBytes(b driver.Buffer) ([]byte, error) { return d.bytesOf(b) }
+
 func (d *device) bytesOf(b driver.Buffer) ([]byte, error) {
 	off, n := 0, -1
 	if v, ok := b.(*driver.View); ok {

@@ -195,3 +195,13 @@ var ErrUnavailable = errors.New("backend unavailable")
 
 // Opener opens the first device of a backend.
 type Opener func() (Device, error)
+
+// HostMemory is implemented by a device whose buffers live in the host's
+// memory (the CPU backend), which host code may then read and write in
+// place, in stream order, instead of launching a kernel: a provider of
+// an operation in Go assembly, say.
+type HostMemory interface {
+	// HostBytes returns the memory of b (a buffer of the device or a
+	// View of one): its bytes, which stay valid until b is released.
+	HostBytes(b Buffer) ([]byte, error)
+}
