@@ -11,7 +11,8 @@ import (
 
 // A Layer is a decoder layer on a device: its weights, its KV cache and
 // the temporaries of a step, all owned by it until Release. A matrix in
-// a block format is packed into input-major blocks when it is opened.
+// a block format is packed into input-major blocks when it is opened,
+// unless a provider above the portable kernels takes it as it is.
 type Layer struct {
 	cfg Config
 	sc  *dispatch.Scope          // the packed weights and the temporaries
@@ -53,9 +54,13 @@ func newLayer(d *gpu.Device, c Config, ts map[string]raw) (l *Layer, err error) 
 		if err != nil {
 			return nil, fmt.Errorf("llama: %s: %w", name, err)
 		}
+		pack := false
 		if t.Layout() == tensor.BlockedRowMajor {
-			// Packed once into input-major blocks, which the mat-vec
-			// reads with neighbouring work-items on neighbouring bytes.
+			if pack, err = l.packs(d, t); err != nil {
+				return nil, fmt.Errorf("llama: %s: %w", name, err)
+			}
+		}
+		if pack {
 			packed, err := kernels.Registry.Convert(d.Stream(), l.sc, tensor.Descriptor{Format: t.Format(), Layout: tensor.BlockedInputMajor}, t)
 			if err == nil {
 				err = d.Stream().Sync()
@@ -66,8 +71,9 @@ func newLayer(d *gpu.Device, c Config, ts map[string]raw) (l *Layer, err error) 
 				return nil, fmt.Errorf("llama: %s: %w", name, err)
 			}
 			t = packed
-		} else {
-			b, _ := tensor.Buffer[float32](t)
+		} else if b, err := tensor.Buffer[float32](t); err == nil {
+			l.own = append(l.own, b.Release)
+		} else if b, err := tensor.Buffer[uint32](t); err == nil {
 			l.own = append(l.own, b.Release)
 		}
 		l.w[name] = t
@@ -101,6 +107,29 @@ func newLayer(d *gpu.Device, c Config, ts map[string]raw) (l *Layer, err error) 
 		return nil, err
 	}
 	return l, nil
+}
+
+// packs reports whether the matrix w, in row-major blocks, is to be
+// packed into input-major blocks on d: whether the mat-vec that takes it
+// as it is would be the portable kernel, which reads input-major blocks
+// faster, its neighbouring work-items on neighbouring bytes. A provider
+// above the portable kernels (a SIMD one on the CPU) takes the row-major
+// blocks as they are.
+func (l *Layer) packs(d *gpu.Device, w tensor.Tensor) (bool, error) {
+	f32 := tensor.Descriptor{Format: tensor.F32, Layout: tensor.Contiguous}
+	y, err := l.sc.Tensor(d, f32, []int{w.Dim(0)})
+	if err != nil {
+		return false, err
+	}
+	x, err := l.sc.Tensor(d, f32, []int{w.Dim(1)})
+	if err != nil {
+		return false, err
+	}
+	p, err := kernels.Registry.Lookup(d, kernels.OpMatVec, nil, y, w, x)
+	if err != nil {
+		return false, err
+	}
+	return p.Kernel != nil && p.Kernel.Priority <= dispatch.Portable, nil
 }
 
 // upload puts a tensor of the file on d: a matrix in its format (in
