@@ -151,7 +151,7 @@ const depsRules = `
 	bench/internal/kernels, kernels/conformance, gonum.org/v1/gonum/... < bench/cpubench;
 	bench/cpubench < bench/cpubench/cmd/cpubench;
 	bench/internal/kernels, kernels/wave < bench/devicebench;
-	< bench, bench/webgpubench;
+	< bench, bench/webgpubench, bench/kernelbench;
 	tune < bench/tunebench;
 	bench/tunebench, kernels/matmul < bench/tunebench/cmd/tunebench;
 

@@ -14,6 +14,9 @@
 //   - bench/devicebench: any device beside a Go loop or another kernel
 //     (the figures the browser demo shows, the wave reductions), and the
 //     reference runner's race check.
+//   - bench/kernelbench: the kernel library's packages (kernels/...),
+//     each kernel beside a copy of the same bytes, a host implementation
+//     (gonum, slices.Sort) or its family's other members.
 //   - bench/internal/kernels: the kernels they run, checked on every
 //     device against the reference runner.
 //

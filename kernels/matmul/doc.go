@@ -30,7 +30,7 @@
 // ones do, which a device with many cores needs to keep them busy; the
 // large ones reuse each staged element more and win where the product
 // fills the device. On the CPU and on lavapipe the winners were Tile32x64,
-// Tile64x64 and Tile64x128, by shape (BenchmarkTiled).
+// Tile64x64 and Tile64x128, by shape (BenchmarkTiled, in bench/kernelbench).
 //
 // A member's launch grid for a shape is [Groups] of its Tile, which host
 // code reads from the member's handle: Tile64x64Kernel.Spec().Comptime

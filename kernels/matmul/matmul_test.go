@@ -35,9 +35,6 @@ type member struct {
 	launch launcher
 }
 
-// name returns the member's name without the package path.
-func (mb member) name() string { return strings.TrimPrefix(mb.kernel.Name(), pkg+".") }
-
 // members are every member of Tiled.
 var members = []member{
 	{matmul.Tile8x8Kernel, matmul.LaunchTile8x8},

@@ -1,11 +1,10 @@
-package blas_test
+package kernelbench_test
 
 import (
 	"fmt"
 	"testing"
 	"time"
 
-	"github.com/goxpu/xpu/gpu"
 	"github.com/goxpu/xpu/gpu/gputest"
 	"github.com/goxpu/xpu/kernels/blas"
 	gblas "gonum.org/v1/gonum/blas"
@@ -21,9 +20,10 @@ func benchGemv() (m, n int) {
 	return 1024, 1024
 }
 
-// BenchmarkSgemv times Sgemv in both transposes on every device present,
-// in GB/s of A read a second of device time (Stream.Time), beside gonum's
-// pure-Go Sgemv on the host (wall time), the reference point.
+// BenchmarkSgemv times blas.Sgemv in both transposes on every device
+// present, in GB/s of A read a second of device time (Stream.Time),
+// beside gonum's pure-Go Sgemv on the host (wall time), the reference
+// point.
 func BenchmarkSgemv(b *testing.B) {
 	m, n := benchGemv()
 	a, x, y := make([]float32, m*n), make([]float32, max(m, n)), make([]float32, max(m, n))
@@ -40,34 +40,12 @@ func BenchmarkSgemv(b *testing.B) {
 		})
 		for _, d := range gputest.Devices(b) {
 			b.Run(fmt.Sprintf("%s/%c/%dx%d", d.Backend(), tA, m, n), func(b *testing.B) {
-				A, X, Y := benchUpload(b, d, a), benchUpload(b, d, x), benchUpload(b, d, y)
+				A, X, Y := upload(b, d, a), upload(b, d, x), upload(b, d, y)
 				s := d.Stream()
 				call := func() error { return blas.Sgemv(s, tA, m, n, 1, A, n, X, 1, 0, Y, 1) }
-				if err := call(); err != nil {
-					b.Fatal(err)
-				}
-				if err := s.Sync(); err != nil {
-					b.Fatal(err)
-				}
-				var total time.Duration
-				for b.Loop() {
-					t, err := s.Time(call)
-					if err != nil {
-						b.Fatal(err)
-					}
-					total += t
-				}
+				total := gputest.Beside(b, s, call)[0]
 				b.ReportMetric(4*float64(m*n)*float64(b.N)/total.Seconds()/1e9, "GB/s")
 			})
 		}
 	}
-}
-
-func benchUpload(b *testing.B, d *gpu.Device, v []float32) *gpu.Buffer[float32] {
-	x, err := gpu.Upload(d, v)
-	if err != nil {
-		b.Fatal(err)
-	}
-	b.Cleanup(x.Release)
-	return x
 }

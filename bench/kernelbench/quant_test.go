@@ -1,4 +1,4 @@
-package quant_test
+package kernelbench_test
 
 import (
 	"fmt"
@@ -9,7 +9,11 @@ import (
 	"github.com/goxpu/xpu/gpu/gputest"
 	"github.com/goxpu/xpu/kernels/layout"
 	"github.com/goxpu/xpu/kernels/quant"
+	"github.com/goxpu/xpu/kernels/tensor"
 )
+
+// quantFormats are the formats the benchmarks time each kernel in.
+var quantFormats = []tensor.Format{tensor.Q8_0, tensor.Q4_0, tensor.Q4_K}
 
 // BenchmarkMatVec times quant.MatVec of a 4096 x 4096 W in each format
 // on every device present, beside a copy of a buffer of the same bytes
@@ -28,7 +32,7 @@ func BenchmarkMatVec(b *testing.B) {
 	w32 := gputest.Floats(r, rows*cols, -1, 1)
 	x := gputest.Floats(r, cols, -1, 1)
 	for _, d := range gputest.Devices(b) {
-		for _, f := range formats {
+		for _, f := range quantFormats {
 			b.Run(fmt.Sprintf("%s/%v/%dx%d", d.Backend(), f, rows, cols), func(b *testing.B) {
 				wb, err := quant.Encode(f, w32)
 				if err != nil {
@@ -76,7 +80,7 @@ func BenchmarkMatMul(b *testing.B) {
 	w32 := gputest.Floats(r, rows*cols, -1, 1)
 	x := gputest.Floats(r, cols*batch, -1, 1)
 	for _, d := range gputest.Devices(b) {
-		for _, f := range formats {
+		for _, f := range quantFormats {
 			b.Run(fmt.Sprintf("%s/%v/%dx%dx%d", d.Backend(), f, rows, cols, batch), func(b *testing.B) {
 				wb, err := quant.Encode(f, w32)
 				if err != nil {

@@ -1,4 +1,4 @@
-package nn_test
+package kernelbench_test
 
 import (
 	"fmt"
@@ -14,7 +14,7 @@ import (
 // width, and rows enough for 16 MiB.
 const benchRows, benchCols = 1024, 4096
 
-// BenchmarkRows times Softmax, RMSNorm and LayerNorm of benchRows x
+// BenchmarkRows times nn's Softmax, RMSNorm and LayerNorm of benchRows x
 // benchCols on every device present beside layout.Copy of the same
 // elements in the same rounds. Each layer reads its input and writes
 // its output at least once, the bytes the copy moves, so layer/copy, the
@@ -24,16 +24,7 @@ func BenchmarkRows(b *testing.B) {
 	for _, d := range gputest.Devices(b) {
 		s := d.Stream()
 		buf := func(n int) *gpu.Buffer[float32] {
-			v := make([]float32, n)
-			for i := range v {
-				v[i] = float32(i%13)/13 - 0.5
-			}
-			x, err := gpu.Upload(d, v)
-			if err != nil {
-				b.Fatal(err)
-			}
-			b.Cleanup(x.Release)
-			return x
+			return upload(b, d, gputest.FillFrom(n, func(i int) float32 { return float32(i%13)/13 - 0.5 }))
 		}
 		const n = benchRows * benchCols
 		x, y, w, bias := buf(n), buf(n), buf(benchCols), buf(benchCols)
