@@ -1,0 +1,232 @@
+//go:build !noasm
+
+#include "textflag.h"
+
+// Registers of every routine: SI the block, DI its 32 floats, CX the
+// blocks left, X8/Y8/Z8 the block's scale, Y0/Z0 and Y1/Z1 the
+// accumulators of even and odd blocks.
+
+// SCALE broadcasts the f16 scale at boff(SI) as float32 to V8.
+#define SCALE(boff, V8) \
+	MOVWLZX      boff(SI), AX; \
+	VMOVD        AX, X8;       \
+	VCVTPH2PS    X8, X8;       \
+	VBROADCASTSS X8, V8
+
+// Q8AVX2 adds the Q8_0 block at boff(SI) times the floats at xoff(DI)
+// to acc.
+#define Q8AVX2(boff, xoff, acc) \
+	SCALE(boff, Y8);                      \
+	VPMOVSXBD   (boff+2)(SI), Y2;         \
+	VPMOVSXBD   (boff+10)(SI), Y3;        \
+	VPMOVSXBD   (boff+18)(SI), Y4;        \
+	VPMOVSXBD   (boff+26)(SI), Y5;        \
+	VCVTDQ2PS   Y2, Y2;                   \
+	VCVTDQ2PS   Y3, Y3;                   \
+	VCVTDQ2PS   Y4, Y4;                   \
+	VCVTDQ2PS   Y5, Y5;                   \
+	VMULPS      (xoff)(DI), Y2, Y2;       \
+	VMULPS      (xoff+64)(DI), Y4, Y4;    \
+	VFMADD231PS (xoff+32)(DI), Y3, Y2;    \
+	VFMADD231PS (xoff+96)(DI), Y5, Y4;    \
+	VADDPS      Y4, Y2, Y2;               \
+	VFMADD231PS Y8, Y2, acc
+
+// Q4AVX2 is Q8AVX2 for the Q4_0 block at boff(SI); Y14 holds 0x0F and
+// Y15 holds 8 in every lane.
+#define Q4AVX2(boff, xoff, acc) \
+	SCALE(boff, Y8);                      \
+	VPMOVZXBD   (boff+2)(SI), Y2;         \
+	VPMOVZXBD   (boff+10)(SI), Y3;        \
+	VPSRLD      $4, Y2, Y4;               \
+	VPSRLD      $4, Y3, Y5;               \
+	VPAND       Y14, Y2, Y2;              \
+	VPAND       Y14, Y3, Y3;              \
+	VPSUBD      Y15, Y2, Y2;              \
+	VPSUBD      Y15, Y3, Y3;              \
+	VPSUBD      Y15, Y4, Y4;              \
+	VPSUBD      Y15, Y5, Y5;              \
+	VCVTDQ2PS   Y2, Y2;                   \
+	VCVTDQ2PS   Y3, Y3;                   \
+	VCVTDQ2PS   Y4, Y4;                   \
+	VCVTDQ2PS   Y5, Y5;                   \
+	VMULPS      (xoff)(DI), Y2, Y2;       \
+	VMULPS      (xoff+64)(DI), Y4, Y4;    \
+	VFMADD231PS (xoff+32)(DI), Y3, Y2;    \
+	VFMADD231PS (xoff+96)(DI), Y5, Y4;    \
+	VADDPS      Y4, Y2, Y2;               \
+	VFMADD231PS Y8, Y2, acc
+
+// Q8AVX512 adds the Q8_0 block at boff(SI) times the floats at
+// xoff(DI) to acc, 16 lanes.
+#define Q8AVX512(boff, xoff, acc) \
+	SCALE(boff, Z8);                      \
+	VPMOVSXBD   (boff+2)(SI), Z2;         \
+	VPMOVSXBD   (boff+18)(SI), Z3;        \
+	VCVTDQ2PS   Z2, Z2;                   \
+	VCVTDQ2PS   Z3, Z3;                   \
+	VMULPS      (xoff)(DI), Z2, Z2;       \
+	VFMADD231PS (xoff+64)(DI), Z3, Z2;    \
+	VFMADD231PS Z8, Z2, acc
+
+// Q4AVX512 is Q8AVX512 for the Q4_0 block at boff(SI); Z14 holds 0x0F
+// and Z15 holds 8 in every lane.
+#define Q4AVX512(boff, xoff, acc) \
+	SCALE(boff, Z8);                      \
+	VPMOVZXBD   (boff+2)(SI), Z2;         \
+	VPSRLD      $4, Z2, Z3;               \
+	VPANDD      Z14, Z2, Z2;              \
+	VPSUBD      Z15, Z2, Z2;              \
+	VPSUBD      Z15, Z3, Z3;              \
+	VCVTDQ2PS   Z2, Z2;                   \
+	VCVTDQ2PS   Z3, Z3;                   \
+	VMULPS      (xoff)(DI), Z2, Z2;       \
+	VFMADD231PS (xoff+64)(DI), Z3, Z2;    \
+	VFMADD231PS Z8, Z2, acc
+
+// HSUM8 adds the 8 lanes of Y0 into X0's lowest.
+#define HSUM8 \
+	VEXTRACTF128 $1, Y0, X1; \
+	VADDPS       X1, X0, X0; \
+	VMOVHLPS     X0, X0, X1; \
+	VADDPS       X1, X0, X0; \
+	VMOVSHDUP    X0, X1;     \
+	VADDSS       X1, X0, X0
+
+// func dotQ8_0AVX2(b *byte, x *float32, n int) float32
+TEXT ·dotQ8_0AVX2(SB), NOSPLIT, $0-28
+	MOVQ   b+0(FP), SI
+	MOVQ   x+8(FP), DI
+	MOVQ   n+16(FP), CX
+	VXORPS Y0, Y0, Y0
+	VXORPS Y1, Y1, Y1
+	CMPQ   CX, $2
+	JB     q8tail
+
+q8pair:
+	Q8AVX2(0, 0, Y0)
+	Q8AVX2(34, 128, Y1)
+	ADDQ $68, SI
+	ADDQ $256, DI
+	SUBQ $2, CX
+	CMPQ CX, $2
+	JAE  q8pair
+
+q8tail:
+	TESTQ CX, CX
+	JZ    q8done
+	Q8AVX2(0, 0, Y0)
+
+q8done:
+	VADDPS Y1, Y0, Y0
+	HSUM8
+	VZEROUPPER
+	MOVSS  X0, ret+24(FP)
+	RET
+
+// func dotQ4_0AVX2(b *byte, x *float32, n int) float32
+TEXT ·dotQ4_0AVX2(SB), NOSPLIT, $0-28
+	MOVQ         b+0(FP), SI
+	MOVQ         x+8(FP), DI
+	MOVQ         n+16(FP), CX
+	MOVL         $0x0F, AX
+	VMOVD        AX, X14
+	VPBROADCASTD X14, Y14
+	MOVL         $8, AX
+	VMOVD        AX, X15
+	VPBROADCASTD X15, Y15
+	VXORPS       Y0, Y0, Y0
+	VXORPS       Y1, Y1, Y1
+	CMPQ         CX, $2
+	JB           q4tail
+
+q4pair:
+	Q4AVX2(0, 0, Y0)
+	Q4AVX2(18, 128, Y1)
+	ADDQ $36, SI
+	ADDQ $256, DI
+	SUBQ $2, CX
+	CMPQ CX, $2
+	JAE  q4pair
+
+q4tail:
+	TESTQ CX, CX
+	JZ    q4done
+	Q4AVX2(0, 0, Y0)
+
+q4done:
+	VADDPS Y1, Y0, Y0
+	HSUM8
+	VZEROUPPER
+	MOVSS  X0, ret+24(FP)
+	RET
+
+// func dotQ8_0AVX512(b *byte, x *float32, n int) float32
+TEXT ·dotQ8_0AVX512(SB), NOSPLIT, $0-28
+	MOVQ   b+0(FP), SI
+	MOVQ   x+8(FP), DI
+	MOVQ   n+16(FP), CX
+	VPXORD Z0, Z0, Z0
+	VPXORD Z1, Z1, Z1
+	CMPQ   CX, $2
+	JB     z8tail
+
+z8pair:
+	Q8AVX512(0, 0, Z0)
+	Q8AVX512(34, 128, Z1)
+	ADDQ $68, SI
+	ADDQ $256, DI
+	SUBQ $2, CX
+	CMPQ CX, $2
+	JAE  z8pair
+
+z8tail:
+	TESTQ CX, CX
+	JZ    z8done
+	Q8AVX512(0, 0, Z0)
+
+z8done:
+	VADDPS        Z1, Z0, Z0
+	VEXTRACTF64X4 $1, Z0, Y1
+	VADDPS        Y1, Y0, Y0
+	HSUM8
+	VZEROUPPER
+	MOVSS         X0, ret+24(FP)
+	RET
+
+// func dotQ4_0AVX512(b *byte, x *float32, n int) float32
+TEXT ·dotQ4_0AVX512(SB), NOSPLIT, $0-28
+	MOVQ         b+0(FP), SI
+	MOVQ         x+8(FP), DI
+	MOVQ         n+16(FP), CX
+	MOVL         $0x0F, AX
+	VPBROADCASTD AX, Z14
+	MOVL         $8, AX
+	VPBROADCASTD AX, Z15
+	VPXORD       Z0, Z0, Z0
+	VPXORD       Z1, Z1, Z1
+	CMPQ         CX, $2
+	JB           z4tail
+
+z4pair:
+	Q4AVX512(0, 0, Z0)
+	Q4AVX512(18, 128, Z1)
+	ADDQ $36, SI
+	ADDQ $256, DI
+	SUBQ $2, CX
+	CMPQ CX, $2
+	JAE  z4pair
+
+z4tail:
+	TESTQ CX, CX
+	JZ    z4done
+	Q4AVX512(0, 0, Z0)
+
+z4done:
+	VADDPS        Z1, Z0, Z0
+	VEXTRACTF64X4 $1, Z0, Y1
+	VADDPS        Y1, Y0, Y0
+	HSUM8
+	VZEROUPPER
+	MOVSS         X0, ret+24(FP)
+	RET
