@@ -2,28 +2,22 @@
 
 package simd
 
-import "testing"
+// pathNames are the paths this processor has, pure Go first.
+func pathNames() []string {
+	names := []string{"go"}
+	if useAVX2 {
+		names = append(names, "avx2")
+	}
+	if useAVX512 {
+		names = append(names, "avx512")
+	}
+	return names
+}
 
-// forEachPath runs f once per path the processor has, pure Go first,
-// with the package's switches set to it.
-func forEachPath(t *testing.T, f func(t *testing.T)) {
+// usePath sets the package's switches to the path named and returns
+// what puts them back.
+func usePath(name string) (restore func()) {
 	avx2, avx512 := useAVX2, useAVX512
-	defer func() { useAVX2, useAVX512 = avx2, avx512 }()
-	paths := []struct {
-		name         string
-		avx2, avx512 bool
-		have         bool
-	}{
-		{"go", false, false, true},
-		{"avx2", true, false, avx2},
-		{"avx512", true, true, avx512},
-	}
-	for _, p := range paths {
-		if !p.have {
-			t.Logf("%s: not supported by this processor", p.name)
-			continue
-		}
-		useAVX2, useAVX512 = p.avx2, p.avx512
-		t.Run(p.name, f)
-	}
+	useAVX2, useAVX512 = name != "go", name == "avx512"
+	return func() { useAVX2, useAVX512 = avx2, avx512 }
 }
