@@ -68,3 +68,23 @@ func TestDotTail(t *testing.T) {
 		}
 	})
 }
+
+// TestDotShortBlocks checks that blocks shorter than x asks for panic
+// before the assembly could read past them.
+func TestDotShortBlocks(t *testing.T) {
+	forEachPath(t, func(t *testing.T) {
+		r := rand.New(rand.NewPCG(13, 14))
+		for _, f := range formats {
+			b := f.blocks(r, 2, modest)
+			x := floats(r, 3*BlockValues)
+			func() {
+				defer func() {
+					if recover() == nil {
+						t.Errorf("%s: 2 blocks for 3 blocks' floats: no panic", f.name)
+					}
+				}()
+				f.dot(b, x)
+			}()
+		}
+	})
+}

@@ -47,22 +47,40 @@ func matVec(y []float32, w []byte, x []float32, rows, cols, size int, name strin
 	if rows > 0 && rowBytes > math.MaxInt/rows || len(w) < rows*rowBytes {
 		return fmt.Errorf("%w: %s: len(w) %d is less than rows %d x %d blocks of %d bytes", ErrArgs, name, len(w), rows, cols/BlockValues, size)
 	}
-	x = x[:cols]
-	run := func(lo, hi int) {
-		for r := lo; r < hi; r++ {
-			y[r] = dot(w[r*rowBytes:(r+1)*rowBytes], x)
-		}
+	m := matrix{y: y, w: w, x: x[:cols], rowBytes: rowBytes, dot: dot}
+	if parts := min(runtime.GOMAXPROCS(0), rows); parts > 1 {
+		m.split(rows, parts)
+	} else {
+		m.rows(0, rows)
 	}
-	parts := min(runtime.GOMAXPROCS(0), rows)
-	if parts <= 1 {
-		run(0, rows)
-		return nil
+	return nil
+}
+
+// matrix is a checked mat-vec's operands: row r of w is
+// w[r*rowBytes:(r+1)*rowBytes].
+type matrix struct {
+	y        []float32
+	w        []byte
+	x        []float32
+	rowBytes int
+	dot      func([]byte, []float32) float32
+}
+
+// rows sets y[r] for lo <= r < hi.
+func (m matrix) rows(lo, hi int) {
+	for r := lo; r < hi; r++ {
+		m.y[r] = m.dot(m.w[r*m.rowBytes:(r+1)*m.rowBytes], m.x)
 	}
+}
+
+// split runs rows 0 to n in parts contiguous ranges, the first on the
+// caller's goroutine; a method of its own so that the one-goroutine path
+// allocates nothing.
+func (m matrix) split(n, parts int) {
 	var wg sync.WaitGroup
 	for p := 1; p < parts; p++ {
-		wg.Go(func() { run(rows*p/parts, rows*(p+1)/parts) })
+		wg.Go(func() { m.rows(n*p/parts, n*(p+1)/parts) })
 	}
-	run(0, rows/parts)
+	m.rows(0, n/parts)
 	wg.Wait()
-	return nil
 }
