@@ -42,3 +42,25 @@ func reportGBs(b *testing.B, n int) {
 	b.SetBytes(int64(n))
 	b.ReportMetric(float64(n)*float64(b.N)/b.Elapsed().Seconds()/1e9, "GB/s")
 }
+
+// BenchmarkDot times one 4096-value dot product per path, its blocks and
+// floats in L1: the kernels' arithmetic, apart from memory.
+func BenchmarkDot(b *testing.B) {
+	const n = 4096
+	r := rand.New(rand.NewPCG(11, 12))
+	x := floats(r, n)
+	for _, f := range formats {
+		blocks := f.blocks(r, n/BlockValues, modest)
+		for _, name := range pathNames() {
+			b.Run(f.name+"/"+name, func(b *testing.B) {
+				defer usePath(name)()
+				var sink float32
+				for b.Loop() {
+					sink += f.dot(blocks, x)
+				}
+				reportGBs(b, len(blocks))
+				_ = sink
+			})
+		}
+	}
+}

@@ -3,7 +3,8 @@
 #include "textflag.h"
 
 // Registers of every routine: SI the block, DI its 32 floats, CX the
-// blocks left, X8/Y8/Z8 the block's scale, Y0/Z0 and Y1/Z1 the
+// blocks left, X8/Y8/Z8 the block's scale, 0(SP) the
+// scales of 8 blocks, Y0/Z0 and Y1/Z1 the
 // accumulators of even and odd blocks.
 
 // SCALE broadcasts the f16 scale at boff(SI) as float32 to V8.
@@ -13,10 +14,25 @@
 	VCVTPH2PS    X8, X8;       \
 	VBROADCASTSS X8, V8
 
-// Q8AVX2 adds the Q8_0 block at boff(SI) times the floats at xoff(DI)
-// to acc.
+// SCALES8 converts the f16 scales of the 8 blocks stride bytes apart
+// from 0(SI) to float32 at 0(SP) to 28(SP): one conversion for 8 blocks,
+// after which each block's broadcast is a load.
+#define SCALES8(stride) \
+	MOVWLZX   0(SI), AX;                      \
+	VMOVD     AX, X8;                         \
+	VPINSRW   $1, (1*stride)(SI), X8, X8;     \
+	VPINSRW   $2, (2*stride)(SI), X8, X8;     \
+	VPINSRW   $3, (3*stride)(SI), X8, X8;     \
+	VPINSRW   $4, (4*stride)(SI), X8, X8;     \
+	VPINSRW   $5, (5*stride)(SI), X8, X8;     \
+	VPINSRW   $6, (6*stride)(SI), X8, X8;     \
+	VPINSRW   $7, (7*stride)(SI), X8, X8;     \
+	VCVTPH2PS X8, Y8;                         \
+	VMOVUPS   Y8, 0(SP)
+
+// Q8AVX2 adds the Q8_0 block at boff(SI) times the floats at xoff(DI),
+// times the scale in Y8, to acc.
 #define Q8AVX2(boff, xoff, acc) \
-	SCALE(boff, Y8);                      \
 	VPMOVSXBD   (boff+2)(SI), Y2;         \
 	VPMOVSXBD   (boff+10)(SI), Y3;        \
 	VPMOVSXBD   (boff+18)(SI), Y4;        \
@@ -35,7 +51,6 @@
 // Q4AVX2 is Q8AVX2 for the Q4_0 block at boff(SI); Y14 holds 0x0F and
 // Y15 holds 8 in every lane.
 #define Q4AVX2(boff, xoff, acc) \
-	SCALE(boff, Y8);                      \
 	VPMOVZXBD   (boff+2)(SI), Y2;         \
 	VPMOVZXBD   (boff+10)(SI), Y3;        \
 	VPSRLD      $4, Y2, Y4;               \
@@ -58,9 +73,8 @@
 	VFMADD231PS Y8, Y2, acc
 
 // Q8AVX512 adds the Q8_0 block at boff(SI) times the floats at
-// xoff(DI) to acc, 16 lanes.
+// xoff(DI), times the scale in Z8, to acc, 16 lanes.
 #define Q8AVX512(boff, xoff, acc) \
-	SCALE(boff, Z8);                      \
 	VPMOVSXBD   (boff+2)(SI), Z2;         \
 	VPMOVSXBD   (boff+18)(SI), Z3;        \
 	VCVTDQ2PS   Z2, Z2;                   \
@@ -72,7 +86,6 @@
 // Q4AVX512 is Q8AVX512 for the Q4_0 block at boff(SI); Z14 holds 0x0F
 // and Z15 holds 8 in every lane.
 #define Q4AVX512(boff, xoff, acc) \
-	SCALE(boff, Z8);                      \
 	VPMOVZXBD   (boff+2)(SI), Z2;         \
 	VPSRLD      $4, Z2, Z3;               \
 	VPANDD      Z14, Z2, Z2;              \
@@ -94,17 +107,47 @@
 	VADDSS       X1, X0, X0
 
 // func dotQ8_0AVX2(b *byte, x *float32, n int) float32
-TEXT ·dotQ8_0AVX2(SB), NOSPLIT, $0-28
+TEXT ·dotQ8_0AVX2(SB), NOSPLIT, $32-28
 	MOVQ   b+0(FP), SI
 	MOVQ   x+8(FP), DI
 	MOVQ   n+16(FP), CX
 	VXORPS Y0, Y0, Y0
 	VXORPS Y1, Y1, Y1
+	CMPQ CX, $8
+	JB   q8pairs
+
+q8oct:
+	SCALES8(34)
+	VBROADCASTSS 0(SP), Y8
+	Q8AVX2(0, 0, Y0)
+	VBROADCASTSS 4(SP), Y8
+	Q8AVX2(34, 128, Y1)
+	VBROADCASTSS 8(SP), Y8
+	Q8AVX2(68, 256, Y0)
+	VBROADCASTSS 12(SP), Y8
+	Q8AVX2(102, 384, Y1)
+	VBROADCASTSS 16(SP), Y8
+	Q8AVX2(136, 512, Y0)
+	VBROADCASTSS 20(SP), Y8
+	Q8AVX2(170, 640, Y1)
+	VBROADCASTSS 24(SP), Y8
+	Q8AVX2(204, 768, Y0)
+	VBROADCASTSS 28(SP), Y8
+	Q8AVX2(238, 896, Y1)
+	ADDQ $272, SI
+	ADDQ $1024, DI
+	SUBQ $8, CX
+	CMPQ CX, $8
+	JAE  q8oct
+
+q8pairs:
 	CMPQ   CX, $2
 	JB     q8tail
 
 q8pair:
+	SCALE(0, Y8)
 	Q8AVX2(0, 0, Y0)
+	SCALE(34, Y8)
 	Q8AVX2(34, 128, Y1)
 	ADDQ $68, SI
 	ADDQ $256, DI
@@ -115,6 +158,7 @@ q8pair:
 q8tail:
 	TESTQ CX, CX
 	JZ    q8done
+	SCALE(0, Y8)
 	Q8AVX2(0, 0, Y0)
 
 q8done:
@@ -125,7 +169,7 @@ q8done:
 	RET
 
 // func dotQ4_0AVX2(b *byte, x *float32, n int) float32
-TEXT ·dotQ4_0AVX2(SB), NOSPLIT, $0-28
+TEXT ·dotQ4_0AVX2(SB), NOSPLIT, $32-28
 	MOVQ         b+0(FP), SI
 	MOVQ         x+8(FP), DI
 	MOVQ         n+16(FP), CX
@@ -137,11 +181,41 @@ TEXT ·dotQ4_0AVX2(SB), NOSPLIT, $0-28
 	VPBROADCASTD X15, Y15
 	VXORPS       Y0, Y0, Y0
 	VXORPS       Y1, Y1, Y1
+	CMPQ CX, $8
+	JB   q4pairs
+
+q4oct:
+	SCALES8(18)
+	VBROADCASTSS 0(SP), Y8
+	Q4AVX2(0, 0, Y0)
+	VBROADCASTSS 4(SP), Y8
+	Q4AVX2(18, 128, Y1)
+	VBROADCASTSS 8(SP), Y8
+	Q4AVX2(36, 256, Y0)
+	VBROADCASTSS 12(SP), Y8
+	Q4AVX2(54, 384, Y1)
+	VBROADCASTSS 16(SP), Y8
+	Q4AVX2(72, 512, Y0)
+	VBROADCASTSS 20(SP), Y8
+	Q4AVX2(90, 640, Y1)
+	VBROADCASTSS 24(SP), Y8
+	Q4AVX2(108, 768, Y0)
+	VBROADCASTSS 28(SP), Y8
+	Q4AVX2(126, 896, Y1)
+	ADDQ $144, SI
+	ADDQ $1024, DI
+	SUBQ $8, CX
+	CMPQ CX, $8
+	JAE  q4oct
+
+q4pairs:
 	CMPQ         CX, $2
 	JB           q4tail
 
 q4pair:
+	SCALE(0, Y8)
 	Q4AVX2(0, 0, Y0)
+	SCALE(18, Y8)
 	Q4AVX2(18, 128, Y1)
 	ADDQ $36, SI
 	ADDQ $256, DI
@@ -152,6 +226,7 @@ q4pair:
 q4tail:
 	TESTQ CX, CX
 	JZ    q4done
+	SCALE(0, Y8)
 	Q4AVX2(0, 0, Y0)
 
 q4done:
@@ -162,17 +237,47 @@ q4done:
 	RET
 
 // func dotQ8_0AVX512(b *byte, x *float32, n int) float32
-TEXT ·dotQ8_0AVX512(SB), NOSPLIT, $0-28
+TEXT ·dotQ8_0AVX512(SB), NOSPLIT, $32-28
 	MOVQ   b+0(FP), SI
 	MOVQ   x+8(FP), DI
 	MOVQ   n+16(FP), CX
 	VPXORD Z0, Z0, Z0
 	VPXORD Z1, Z1, Z1
+	CMPQ CX, $8
+	JB   z8pairs
+
+z8oct:
+	SCALES8(34)
+	VBROADCASTSS 0(SP), Z8
+	Q8AVX512(0, 0, Z0)
+	VBROADCASTSS 4(SP), Z8
+	Q8AVX512(34, 128, Z1)
+	VBROADCASTSS 8(SP), Z8
+	Q8AVX512(68, 256, Z0)
+	VBROADCASTSS 12(SP), Z8
+	Q8AVX512(102, 384, Z1)
+	VBROADCASTSS 16(SP), Z8
+	Q8AVX512(136, 512, Z0)
+	VBROADCASTSS 20(SP), Z8
+	Q8AVX512(170, 640, Z1)
+	VBROADCASTSS 24(SP), Z8
+	Q8AVX512(204, 768, Z0)
+	VBROADCASTSS 28(SP), Z8
+	Q8AVX512(238, 896, Z1)
+	ADDQ $272, SI
+	ADDQ $1024, DI
+	SUBQ $8, CX
+	CMPQ CX, $8
+	JAE  z8oct
+
+z8pairs:
 	CMPQ   CX, $2
 	JB     z8tail
 
 z8pair:
+	SCALE(0, Z8)
 	Q8AVX512(0, 0, Z0)
+	SCALE(34, Z8)
 	Q8AVX512(34, 128, Z1)
 	ADDQ $68, SI
 	ADDQ $256, DI
@@ -183,6 +288,7 @@ z8pair:
 z8tail:
 	TESTQ CX, CX
 	JZ    z8done
+	SCALE(0, Z8)
 	Q8AVX512(0, 0, Z0)
 
 z8done:
@@ -195,7 +301,7 @@ z8done:
 	RET
 
 // func dotQ4_0AVX512(b *byte, x *float32, n int) float32
-TEXT ·dotQ4_0AVX512(SB), NOSPLIT, $0-28
+TEXT ·dotQ4_0AVX512(SB), NOSPLIT, $32-28
 	MOVQ         b+0(FP), SI
 	MOVQ         x+8(FP), DI
 	MOVQ         n+16(FP), CX
@@ -205,11 +311,41 @@ TEXT ·dotQ4_0AVX512(SB), NOSPLIT, $0-28
 	VPBROADCASTD AX, Z15
 	VPXORD       Z0, Z0, Z0
 	VPXORD       Z1, Z1, Z1
+	CMPQ CX, $8
+	JB   z4pairs
+
+z4oct:
+	SCALES8(18)
+	VBROADCASTSS 0(SP), Z8
+	Q4AVX512(0, 0, Z0)
+	VBROADCASTSS 4(SP), Z8
+	Q4AVX512(18, 128, Z1)
+	VBROADCASTSS 8(SP), Z8
+	Q4AVX512(36, 256, Z0)
+	VBROADCASTSS 12(SP), Z8
+	Q4AVX512(54, 384, Z1)
+	VBROADCASTSS 16(SP), Z8
+	Q4AVX512(72, 512, Z0)
+	VBROADCASTSS 20(SP), Z8
+	Q4AVX512(90, 640, Z1)
+	VBROADCASTSS 24(SP), Z8
+	Q4AVX512(108, 768, Z0)
+	VBROADCASTSS 28(SP), Z8
+	Q4AVX512(126, 896, Z1)
+	ADDQ $144, SI
+	ADDQ $1024, DI
+	SUBQ $8, CX
+	CMPQ CX, $8
+	JAE  z4oct
+
+z4pairs:
 	CMPQ         CX, $2
 	JB           z4tail
 
 z4pair:
+	SCALE(0, Z8)
 	Q4AVX512(0, 0, Z0)
+	SCALE(18, Z8)
 	Q4AVX512(18, 128, Z1)
 	ADDQ $36, SI
 	ADDQ $256, DI
@@ -220,6 +356,7 @@ z4pair:
 z4tail:
 	TESTQ CX, CX
 	JZ    z4done
+	SCALE(0, Z8)
 	Q4AVX512(0, 0, Z0)
 
 z4done:
