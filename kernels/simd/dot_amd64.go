@@ -70,7 +70,8 @@ func dotQ4_0AVX2(b *byte, x *float32, n int) float32
 func dotQ8_0AVX512(b *byte, x *float32, n int) float32
 
 // dotQ4_0AVX512 is dotQ8_0AVX512 for Q4_0 blocks: lane l < 16 holds the
-// low nibble of byte l (value l) and its high nibble (value l+16).
+// low nibble of byte l (value l) and its high nibble (value l+16), each
+// nibble's value looked up in a table of -8 to 7 rather than computed.
 //
 //go:noescape
 func dotQ4_0AVX512(b *byte, x *float32, n int) float32

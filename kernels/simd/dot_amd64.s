@@ -83,19 +83,37 @@
 	VFMADD231PS (xoff+64)(DI), Z3, Z2;    \
 	VFMADD231PS Z8, Z2, acc
 
-// Q4AVX512 is Q8AVX512 for the Q4_0 block at boff(SI); Z14 holds 0x0F
-// and Z15 holds 8 in every lane.
+// Q4AVX512 is Q8AVX512 for the Q4_0 block at boff(SI): Z13 holds the
+// values -8 to 7 of the 16 nibbles as float32, and VPERMPS, which reads
+// the low 4 bits of each index, looks a nibble's value up there, so
+// that neither a mask, nor a subtraction, nor a conversion is needed.
 #define Q4AVX512(boff, xoff, acc) \
 	VPMOVZXBD   (boff+2)(SI), Z2;         \
 	VPSRLD      $4, Z2, Z3;               \
-	VPANDD      Z14, Z2, Z2;              \
-	VPSUBD      Z15, Z2, Z2;              \
-	VPSUBD      Z15, Z3, Z3;              \
-	VCVTDQ2PS   Z2, Z2;                   \
-	VCVTDQ2PS   Z3, Z3;                   \
+	VPERMPS     Z13, Z2, Z2;              \
+	VPERMPS     Z13, Z3, Z3;              \
 	VMULPS      (xoff)(DI), Z2, Z2;       \
 	VFMADD231PS (xoff+64)(DI), Z3, Z2;    \
 	VFMADD231PS Z8, Z2, acc
+
+// nibbles are the values -8 to 7 of a Q4_0 nibble 0 to 15, as float32.
+DATA nibbles<>+0(SB)/4, $0xc1000000
+DATA nibbles<>+4(SB)/4, $0xc0e00000
+DATA nibbles<>+8(SB)/4, $0xc0c00000
+DATA nibbles<>+12(SB)/4, $0xc0a00000
+DATA nibbles<>+16(SB)/4, $0xc0800000
+DATA nibbles<>+20(SB)/4, $0xc0400000
+DATA nibbles<>+24(SB)/4, $0xc0000000
+DATA nibbles<>+28(SB)/4, $0xbf800000
+DATA nibbles<>+32(SB)/4, $0x00000000
+DATA nibbles<>+36(SB)/4, $0x3f800000
+DATA nibbles<>+40(SB)/4, $0x40000000
+DATA nibbles<>+44(SB)/4, $0x40400000
+DATA nibbles<>+48(SB)/4, $0x40800000
+DATA nibbles<>+52(SB)/4, $0x40a00000
+DATA nibbles<>+56(SB)/4, $0x40c00000
+DATA nibbles<>+60(SB)/4, $0x40e00000
+GLOBL nibbles<>(SB), RODATA|NOPTR, $64
 
 // HSUM8 adds the 8 lanes of Y0 into X0's lowest.
 #define HSUM8 \
@@ -305,10 +323,7 @@ TEXT ·dotQ4_0AVX512(SB), NOSPLIT, $32-28
 	MOVQ         b+0(FP), SI
 	MOVQ         x+8(FP), DI
 	MOVQ         n+16(FP), CX
-	MOVL         $0x0F, AX
-	VPBROADCASTD AX, Z14
-	MOVL         $8, AX
-	VPBROADCASTD AX, Z15
+	VMOVUPS      nibbles<>(SB), Z13
 	VPXORD       Z0, Z0, Z0
 	VPXORD       Z1, Z1, Z1
 	CMPQ CX, $8
