@@ -9,8 +9,9 @@ import (
 	"testing"
 )
 
-// shapes are rows x cols: no columns, one row, cols of one block, rows fewer than
-// and not a multiple of the goroutines, odd block counts per row.
+// shapes are rows x cols: no columns, one row, cols of one block, rows
+// fewer than and not a multiple of the goroutines, odd block counts per
+// row.
 var shapes = [][2]int{{3, 0}, {1, 32}, {1, 224}, {2, 32}, {3, 96}, {5, 32}, {7, 160}, {17, 256}, {64, 1024}}
 
 func TestMatVec(t *testing.T) {
