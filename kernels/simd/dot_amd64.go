@@ -13,6 +13,18 @@ var (
 	useAVX512 = useAVX2 && cpuid.CPU.Supports(cpuid.AVX512F)
 )
 
+// Path names the path the dot products take on this processor:
+// "avx512", "avx2" or "go".
+func Path() string {
+	switch {
+	case useAVX512:
+		return "avx512"
+	case useAVX2:
+		return "avx2"
+	}
+	return "go"
+}
+
 // dotQ8_0 runs the widest path the processor has over exactly len(x)/32
 // blocks, which the caller has sliced to their length.
 func dotQ8_0(blocks []byte, x []float32) float32 {

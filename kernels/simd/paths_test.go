@@ -11,3 +11,12 @@ func forEachPath(t *testing.T, f func(t *testing.T)) {
 		restore()
 	}
 }
+
+// TestPath checks that Path names each path as the tests switch to it.
+func TestPath(t *testing.T) {
+	forEachPath(t, func(t *testing.T) {
+		if got, want := Path(), t.Name()[len("TestPath/"):]; got != want {
+			t.Errorf("Path() = %q, want %q", got, want)
+		}
+	})
+}
