@@ -3,9 +3,10 @@
 #include "textflag.h"
 
 // Registers of every routine: SI the block, DI its 32 floats, CX the
-// blocks left, X8/Y8/Z8 the block's scale, 0(SP) the
-// scales of 8 blocks, Y0/Z0 and Y1/Z1 the
-// accumulators of even and odd blocks.
+// blocks left, X8/Y8/Z8 the block's scale, Y0/Z0 and Y1/Z1 the
+// accumulators of even and odd blocks, Y2-Y5/Z2-Z3 the block's values;
+// Y14, Y15 and Z13 the Q4_0 constants. The frame's 32 bytes at 0(SP)
+// hold the scales of 8 blocks as float32.
 
 // SCALE broadcasts the f16 scale at boff(SI) as float32 to V8.
 #define SCALE(boff, V8) \
