@@ -134,6 +134,9 @@ const depsRules = `
 	tune, gpu/gpuimpl < kernels/reduce;
 	tune, gpu/gpuimpl < kernels/nn;
 	gpu/gpuimpl, kernels/reduce < kernels/sort;
+	# Host code for the CPU: quantized dot products in assembly behind a
+	# pure-Go fallback, below any provider that wires them in.
+	github.com/klauspost/cpuid/v2 < kernels/simd;
 	# The library's operands, and the registry that picks the kernel for
 	# an operation by its operands' descriptors.
 	gpu < kernels/tensor;

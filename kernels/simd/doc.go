@@ -1,0 +1,28 @@
+// Package simd is host code for the CPU: the dot products of llama.cpp's
+// GGUF quantized blocks (Q8_0 and Q4_0, laid out as in its
+// ggml-common.h) against float32 activations, and the mat-vecs built on
+// them, in Go assembly for amd64 chosen at run time from cpuid, behind a
+// pure-Go fallback that every other architecture (and the noasm build
+// tag) gets.
+//
+//	format  values  bytes  layout (little-endian)  value i of the block
+//	Q8_0    32      34     f16 d, 32 int8 q         q[i]*d
+//	Q4_0    32      18     f16 d, 16 bytes b        ((b[i]&0xF)-8)*d for i < 16,
+//	                                                ((b[i-16]>>4)-8)*d for i >= 16
+//
+// The paths, fastest the processor supports first: AVX-512 (AVX512F;
+// 16 lanes), AVX2 with FMA and F16C (8 lanes), pure Go. Each block's sum
+// of q[i]*x[i] is taken in float32 across the lanes with fused
+// multiply-adds, multiplied by the block's scale and accumulated per
+// lane; the lanes are added at the end. The order of the additions so
+// differs from a sequential sum, and from path to path: each result is
+// within about n roundings (n = len(x) plus the number of blocks, u =
+// 2^-24 each) of the exact dot product, relative to the sum of the
+// absolute values of its terms q[i]*d*x[i].
+//
+// Layering: the package is plain Go over byte and float32 slices; it
+// knows no kernel language, runtime, tensor or buffer, and imports
+// cpuid alone. A provider above it checks its operands and calls the
+// mat-vecs, which check their shapes again and return an error wrapping
+// [ErrArgs] naming the rule broken.
+package simd
