@@ -145,7 +145,7 @@ const depsRules = `
 	# formats.
 	gpu/gpuimpl, kernels/tensor < kernels/layout, kernels/quant;
 	# The library's front: its operations, dispatched over its packages.
-	kernels/dispatch, kernels/matmul, kernels/blas, kernels/layout, kernels/nn, kernels/quant, kernels/reduce, kernels/sort < kernels;
+	kernels/dispatch, kernels/matmul, kernels/blas, kernels/layout, kernels/nn, kernels/quant, kernels/reduce, kernels/sort, kernels/simd < kernels;
 	# Models built from the library's operations.
 	kernels, github.com/gpustack/gguf-parser-go < models/llama;
 	xpu < codegen/llvmgen/internal/hostkernels;

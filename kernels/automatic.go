@@ -18,7 +18,7 @@ var (
 // operand descriptors, the portable kernels first.
 func automatic() dispatch.Set {
 	return dispatch.Set{
-		Kernels: slices.Concat(denseKernels(), nnKernels(), quantKernels(), reduceKernels(), sortKernels()),
+		Kernels: slices.Concat(denseKernels(), nnKernels(), quantKernels(), reduceKernels(), sortKernels(), simdKernels()),
 		Adapters: append([]dispatch.Adapter{
 			{Name: "kernels/layout.Contiguous", From: f32Strided, To: f32, Kind: dispatch.PerCall, Run: runContiguous},
 		}, quantAdapters()...),

@@ -13,6 +13,7 @@ import (
 	"github.com/goxpu/xpu/kernels/dispatch"
 	"github.com/goxpu/xpu/kernels/quant"
 	"github.com/goxpu/xpu/kernels/tensor"
+	"github.com/goxpu/xpu/schema"
 )
 
 // quantized uploads rows x cols random values in [-1, 1) encoded in f,
@@ -41,7 +42,9 @@ func quantized(t *testing.T, d *gpu.Device, r *rand.Rand, f tensor.Format, rows,
 
 // TestQuantized checks the quantized operands: a mat-vec of each block
 // format runs quant.MatVec, bit for bit what it computes when launched
-// directly, and the weight packed once into input-major blocks
+// directly, or on the CPU backend, for Q8_0 and Q4_0, package simd's
+// provider (within the bound of its order of additions), and the weight
+// packed once into input-major blocks
 // (Registry.Convert) runs quant.MatVecInputMajor; a product with a
 // quantized left operand runs quant.MatMul; one with a quantized right
 // operand, which no kernel takes, runs the reference rather than
@@ -69,14 +72,24 @@ func TestQuantized(t *testing.T) {
 			if err := quant.MatVec(s, f, yb, wb, xb, rows, cols); err != nil {
 				t.Fatal(err)
 			}
-			if !slices.Equal(download(t, s, y), download(t, s, want)) {
+			p, err := kernels.Registry.Lookup(d, kernels.OpMatVec, nil, y, w, x)
+			if err != nil {
+				t.Fatal(err)
+			}
+			simd := d.Backend() == schema.BackendCPU && f != tensor.Q4_K
+			if got := p.Kernel.Name; simd != strings.HasPrefix(got, "kernels/simd.") {
+				t.Errorf("%s on %s runs %s", f, d.Backend(), got)
+			}
+			if simd { // the provider adds in its own order
+				agreeSigned(t, fmt.Sprintf("%s SIMD mat-vec", f), y, product(wv, xv, rows, 1, cols), wv, xv, rows, 1, cols)
+			} else if !slices.Equal(download(t, s, y), download(t, s, want)) {
 				t.Errorf("%s: the operation's mat-vec differs from quant.MatVec's", f)
 			}
 			wi, err := kernels.Registry.Convert(s, sc, tensor.Descriptor{Format: f, Layout: tensor.BlockedInputMajor}, w)
 			if err != nil {
 				t.Fatal(err)
 			}
-			p, err := kernels.Registry.Lookup(d, kernels.OpMatVec, nil, y, wi, x)
+			p, err = kernels.Registry.Lookup(d, kernels.OpMatVec, nil, y, wi, x)
 			if err != nil || p.Kernel == nil || p.Kernel.Name != "kernels/quant.MatVecInputMajor" {
 				t.Fatalf("%s input-major: %+v, %v", f, p, err)
 			}

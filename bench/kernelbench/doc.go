@@ -11,6 +11,8 @@
 //   - BenchmarkMatVec and BenchmarkMatMul (quant_test.go): quant.MatVec
 //     in each format beside a copy of W's bytes and quant.MatVecInputMajor,
 //     and quant.MatMul of a batch beside one quant.MatVec per activation.
+//   - BenchmarkSIMDMatVec (simd_test.go): simd's quantized mat-vecs on
+//     the host beside a copy of the weight's bytes.
 //   - BenchmarkSum (reduce_test.go): a reduce.Reducer's Sum in each form
 //     beside layout.Copy of the same buffer.
 //   - BenchmarkKeys (sort_test.go): sort.Sorter.Keys beside slices.Sort

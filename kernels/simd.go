@@ -1,0 +1,48 @@
+package kernels
+
+import (
+	"github.com/goxpu/xpu/gpu"
+	"github.com/goxpu/xpu/kernels/dispatch"
+	"github.com/goxpu/xpu/kernels/simd"
+	"github.com/goxpu/xpu/kernels/tensor"
+	"github.com/goxpu/xpu/schema"
+)
+
+// This file is package simd's part of the automatic set: on the CPU
+// backend, whose buffers are host memory, the quantized mat-vecs of
+// row-major Q8_0 and Q4_0 blocks in Go assembly (AVX-512 or AVX2, as
+// cpuid finds; pure Go elsewhere), above the portable kernels.
+
+func simdKernels() []dispatch.Kernel {
+	k := func(name string, f tensor.Format) dispatch.Kernel {
+		w := tensor.Descriptor{Format: f, Layout: tensor.BlockedRowMajor}
+		return dispatch.Kernel{Name: "kernels/simd." + name, Op: OpMatVec, Operands: []tensor.Descriptor{f32, w, f32},
+			Backends: []schema.Backend{schema.BackendCPU}, Priority: dispatch.SIMD, Run: runSIMDMatVec}
+	}
+	return []dispatch.Kernel{k("MatVecQ8_0", tensor.Q8_0), k("MatVecQ4_0", tensor.Q4_0)}
+}
+
+// runSIMDMatVec runs simd's mat-vec of the weight's format on the host,
+// in stream order, over the CPU device's buffers.
+func runSIMDMatVec(c *dispatch.Call, ts []tensor.Tensor) error {
+	y, err := tensor.Buffer[float32](ts[0])
+	if err != nil {
+		return err
+	}
+	w, err := tensor.Buffer[uint32](ts[1])
+	if err != nil {
+		return err
+	}
+	x, err := tensor.Buffer[float32](ts[2])
+	if err != nil {
+		return err
+	}
+	rows, cols := ts[1].Dim(0), ts[1].Dim(1)
+	matVec := simd.MatVecQ8_0
+	if ts[1].Format() == tensor.Q4_0 {
+		matVec = simd.MatVecQ4_0
+	}
+	return c.Stream.RunHost(func(mem [][]byte) error {
+		return matVec(gpu.HostSlice[float32](mem[0]), mem[1], gpu.HostSlice[float32](mem[2]), rows, cols)
+	}, y, w, x)
+}
