@@ -1,6 +1,7 @@
 package kernels
 
 import (
+	"github.com/goxpu/xpu/gpu"
 	"github.com/goxpu/xpu/kernels/dispatch"
 	"github.com/goxpu/xpu/kernels/quant"
 	"github.com/goxpu/xpu/kernels/tensor"
@@ -40,18 +41,23 @@ func quantAdapters() []dispatch.Adapter {
 	return as
 }
 
+// weighted returns the buffers of a product by a block weight: the
+// float32 output, the weight's words and the float32 input.
+func weighted(ts []tensor.Tensor) (y *gpu.Buffer[float32], w *gpu.Buffer[uint32], x *gpu.Buffer[float32], err error) {
+	if y, err = tensor.Buffer[float32](ts[0]); err != nil {
+		return
+	}
+	if w, err = tensor.Buffer[uint32](ts[1]); err != nil {
+		return
+	}
+	x, err = tensor.Buffer[float32](ts[2])
+	return
+}
+
 // runQuantMatVec runs quant.MatVec or, for a weight in input-major
 // blocks, quant.MatVecInputMajor.
 func runQuantMatVec(c *dispatch.Call, ts []tensor.Tensor) error {
-	y, err := tensor.Buffer[float32](ts[0])
-	if err != nil {
-		return err
-	}
-	w, err := tensor.Buffer[uint32](ts[1])
-	if err != nil {
-		return err
-	}
-	x, err := tensor.Buffer[float32](ts[2])
+	y, w, x, err := weighted(ts)
 	if err != nil {
 		return err
 	}
@@ -64,15 +70,7 @@ func runQuantMatVec(c *dispatch.Call, ts []tensor.Tensor) error {
 // runQuantMatMul runs quant.MatMul: c (rows x batch) = a (rows x cols, in
 // row-major blocks) · b (cols x batch).
 func runQuantMatMul(c *dispatch.Call, ts []tensor.Tensor) error {
-	y, err := tensor.Buffer[float32](ts[0])
-	if err != nil {
-		return err
-	}
-	w, err := tensor.Buffer[uint32](ts[1])
-	if err != nil {
-		return err
-	}
-	x, err := tensor.Buffer[float32](ts[2])
+	y, w, x, err := weighted(ts)
 	if err != nil {
 		return err
 	}

@@ -25,15 +25,7 @@ func simdKernels() []dispatch.Kernel {
 // runSIMDMatVec runs simd's mat-vec of the weight's format on the host,
 // in stream order, over the CPU device's buffers.
 func runSIMDMatVec(c *dispatch.Call, ts []tensor.Tensor) error {
-	y, err := tensor.Buffer[float32](ts[0])
-	if err != nil {
-		return err
-	}
-	w, err := tensor.Buffer[uint32](ts[1])
-	if err != nil {
-		return err
-	}
-	x, err := tensor.Buffer[float32](ts[2])
+	y, w, x, err := weighted(ts)
 	if err != nil {
 		return err
 	}

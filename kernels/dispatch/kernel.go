@@ -71,6 +71,18 @@ func runsOn(backends []schema.Backend, b schema.Backend) bool {
 	return len(backends) == 0 || slices.Contains(backends, b)
 }
 
+// backendsOf names the backends a kernel or adapter of backends runs on.
+func backendsOf(backends []schema.Backend) string {
+	if len(backends) == 0 {
+		return "every backend"
+	}
+	bs := make([]string, len(backends))
+	for i, b := range backends {
+		bs[i] = string(b)
+	}
+	return strings.Join(bs, ", ")
+}
+
 // signature formats descriptors as a key does: "(f32/contiguous, ...)".
 func signature(ds []tensor.Descriptor) string {
 	s := make([]string, len(ds))

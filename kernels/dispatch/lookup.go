@@ -199,15 +199,7 @@ func (r *Registry) registered(op *Op) []string {
 		if k.Op != op.Name {
 			continue
 		}
-		on := "every backend"
-		if len(k.Backends) > 0 {
-			bs := make([]string, len(k.Backends))
-			for i, b := range k.Backends {
-				bs[i] = string(b)
-			}
-			on = strings.Join(bs, ", ")
-		}
-		out = append(out, fmt.Sprintf("%s%s on %s", k.Name, signature(k.Operands), on))
+		out = append(out, fmt.Sprintf("%s%s on %s", k.Name, signature(k.Operands), backendsOf(k.Backends)))
 	}
 	return out
 }

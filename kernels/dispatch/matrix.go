@@ -77,15 +77,7 @@ func (r *Registry) Matrix() (string, error) {
 			return cmp.Or(cmp.Compare(x.From.String(), y.From.String()), cmp.Compare(x.To.String(), y.To.String()))
 		})
 		for _, a := range as {
-			on := "every backend"
-			if len(a.Backends) > 0 {
-				bs := make([]string, len(a.Backends))
-				for i, be := range a.Backends {
-					bs[i] = string(be)
-				}
-				on = strings.Join(bs, ", ")
-			}
-			fmt.Fprintf(&b, "| %s | %s | %s | %s | %s |\n", a.Name, a.From, a.To, a.Kind, on)
+			fmt.Fprintf(&b, "| %s | %s | %s | %s | %s |\n", a.Name, a.From, a.To, a.Kind, backendsOf(a.Backends))
 		}
 	}
 	return b.String(), nil
