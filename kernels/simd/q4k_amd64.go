@@ -4,8 +4,7 @@ package simd
 
 // dotQ4_K runs DotQ4_K's widest path over exactly len(x)/256
 // super-blocks: the scales and mins are unpacked here, one super-block
-// at a time, and the assembly sums its values. The AVX-512 path has no
-// Q4_K routine of its own and takes the AVX2 one.
+// at a time, and the assembly sums its values.
 func dotQ4_K(blocks []byte, x []float32) float32 {
 	if !useAVX2 {
 		return dotQ4_KGo(blocks, x)
@@ -17,7 +16,12 @@ func dotQ4_K(blocks []byte, x []float32) float32 {
 	for len(x) >= SuperBlockValues {
 		b := blocks[:BlockQ4_K]
 		q4KScales(b, &s)
-		sum += dotQ4_KAVX2(&b[q4KQuants], &x[0], &s)
+		// A branch, not a func value: through one, s would escape.
+		if useAVX512 {
+			sum += dotQ4_KAVX512(&b[q4KQuants], &x[0], &s)
+		} else {
+			sum += dotQ4_KAVX2(&b[q4KQuants], &x[0], &s)
+		}
 		blocks, x = blocks[BlockQ4_K:], x[SuperBlockValues:]
 	}
 	return sum
@@ -38,3 +42,11 @@ func dotQ4_K(blocks []byte, x []float32) float32 {
 //
 //go:noescape
 func dotQ4_KAVX2(q *byte, x *float32, s *[16]float32) float32
+
+// dotQ4_KAVX512 is dotQ4_KAVX2 with 16 lanes: per sub-block
+// u = qj[l]*xj[l] + qj[l+16]*xj[l+16], w = xj[l] + xj[l+16] and
+// acc[l] = fma(-w, s[8+j], fma(u, s[j], acc[l])), the nibbles' values
+// looked up in a table of 0 to 15 rather than masked and converted.
+//
+//go:noescape
+func dotQ4_KAVX512(q *byte, x *float32, s *[16]float32) float32
