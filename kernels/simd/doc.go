@@ -14,10 +14,10 @@
 //	                       128 bytes b              for even j, the high for odd
 //
 // Q4_K's 8 sub-blocks of 32 values each have a 6-bit scale sc(j) and
-// min m(j), packed as llama.cpp's get_scale_min_k4 reads them; the
-// scales and mins are unpacked in Go a super-block at a time, and each
-// sub-block's sums of q*x and of x go through the lanes as below. Its
-// bound is given at [DotQ4_K].
+// min m(j), packed as llama.cpp's get_scale_min_k4 reads them; each
+// super-block's are unpacked and multiplied by d and dmin (exactly)
+// before its values, and each sub-block's sums of q*x and of x go
+// through the lanes as below. Its bound is given at [DotQ4_K].
 //
 // The paths, fastest the processor supports first: AVX-512 (AVX512F;
 // 16 lanes), AVX2 with FMA and F16C (8 lanes), pure Go. Each block's sum
