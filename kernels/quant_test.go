@@ -76,7 +76,7 @@ func TestQuantized(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			simd := d.Backend() == schema.BackendCPU && f != tensor.Q4_K
+			simd := d.Backend() == schema.BackendCPU
 			if got := p.Kernel.Name; simd != strings.HasPrefix(got, "kernels/simd.") {
 				t.Errorf("%s on %s runs %s", f, d.Backend(), got)
 			}

@@ -10,7 +10,7 @@ import (
 
 // This file is package simd's part of the automatic set: on the CPU
 // backend, whose buffers are host memory, the quantized mat-vecs of
-// row-major Q8_0 and Q4_0 blocks in Go assembly (AVX-512 or AVX2, as
+// row-major Q8_0, Q4_0 and Q4_K blocks in Go assembly (AVX-512 or AVX2, as
 // cpuid finds; pure Go elsewhere), above the portable kernels.
 
 func simdKernels() []dispatch.Kernel {
@@ -19,7 +19,7 @@ func simdKernels() []dispatch.Kernel {
 		return dispatch.Kernel{Name: "kernels/simd." + name, Op: OpMatVec, Operands: []tensor.Descriptor{f32, w, f32},
 			Backends: []schema.Backend{schema.BackendCPU}, Priority: dispatch.SIMD, Run: runSIMDMatVec}
 	}
-	return []dispatch.Kernel{k("MatVecQ8_0", tensor.Q8_0), k("MatVecQ4_0", tensor.Q4_0)}
+	return []dispatch.Kernel{k("MatVecQ8_0", tensor.Q8_0), k("MatVecQ4_0", tensor.Q4_0), k("MatVecQ4_K", tensor.Q4_K)}
 }
 
 // runSIMDMatVec runs simd's mat-vec of the weight's format on the host,
@@ -31,8 +31,11 @@ func runSIMDMatVec(c *dispatch.Call, ts []tensor.Tensor) error {
 	}
 	rows, cols := ts[1].Dim(0), ts[1].Dim(1)
 	matVec := simd.MatVecQ8_0
-	if ts[1].Format() == tensor.Q4_0 {
+	switch ts[1].Format() {
+	case tensor.Q4_0:
 		matVec = simd.MatVecQ4_0
+	case tensor.Q4_K:
+		matVec = simd.MatVecQ4_K
 	}
 	return c.Stream.RunHost(func(mem [][]byte) error {
 		return matVec(gpu.HostSlice[float32](mem[0]), mem[1], gpu.HostSlice[float32](mem[2]), rows, cols)

@@ -13,7 +13,7 @@ import (
 )
 
 // BenchmarkSIMDMatVec times simd's mat-vec of a 4096 x 4096 weight in
-// Q8_0 and Q4_0 on the host, at the path cpuid chose (simd.Path), beside
+// Q8_0, Q4_0 and Q4_K on the host, at the path cpuid chose (simd.Path), beside
 // a copy of the weight's bytes (copy, one goroutine) in the same rounds:
 // matvec/copy is the mat-vec's rate of reading W over the copy's rate of
 // reading and writing it. It is what the CPU backend's registry runs for
@@ -24,15 +24,18 @@ func BenchmarkSIMDMatVec(b *testing.B) {
 	w32 := gputest.Floats(r, rows*cols, -1, 1)
 	x := gputest.Floats(r, cols, -1, 1)
 	y := make([]float32, rows)
-	for _, f := range []tensor.Format{tensor.Q8_0, tensor.Q4_0} {
+	for _, f := range []tensor.Format{tensor.Q8_0, tensor.Q4_0, tensor.Q4_K} {
 		b.Run(fmt.Sprintf("%s/%v/%dx%d", simd.Path(), f, rows, cols), func(b *testing.B) {
 			w, err := quant.Encode(f, w32)
 			if err != nil {
 				b.Fatal(err)
 			}
 			matVec := simd.MatVecQ8_0
-			if f == tensor.Q4_0 {
+			switch f {
+			case tensor.Q4_0:
 				matVec = simd.MatVecQ4_0
+			case tensor.Q4_K:
+				matVec = simd.MatVecQ4_K
 			}
 			dst := make([]byte, len(w))
 			var tm, tc time.Duration

@@ -1,5 +1,5 @@
 // Package simd is host code for the CPU: the dot products of llama.cpp's
-// GGUF quantized blocks (Q8_0 and Q4_0, laid out as in its
+// GGUF quantized blocks (Q8_0, Q4_0 and Q4_K, laid out as in its
 // ggml-common.h) against float32 activations, and the mat-vecs built on
 // them, in Go assembly for amd64 chosen at run time from cpuid, behind a
 // pure-Go fallback that every other architecture (and the noasm build
@@ -9,6 +9,15 @@
 //	Q8_0    32      34     f16 d, 32 int8 q         q[i]*d
 //	Q4_0    32      18     f16 d, 16 bytes b        ((b[i]&0xF)-8)*d for i < 16,
 //	                                                ((b[i-16]>>4)-8)*d for i >= 16
+//	Q4_K    256     144    f16 d, f16 dmin,         d*sc(j)*q - dmin*m(j), j = i/32,
+//	                       12 bytes sc and m,       q the low nibble of b[32*(j/2)+i%32]
+//	                       128 bytes b              for even j, the high for odd
+//
+// Q4_K's 8 sub-blocks of 32 values each have a 6-bit scale sc(j) and
+// min m(j), packed as llama.cpp's get_scale_min_k4 reads them; each
+// super-block's are unpacked and multiplied by d and dmin (exactly)
+// before its values, and each sub-block's sums of q*x and of x go
+// through the lanes as below. Its bound is given at [DotQ4_K].
 //
 // The paths, fastest the processor supports first: AVX-512 (AVX512F;
 // 16 lanes), AVX2 with FMA and F16C (8 lanes), pure Go. Each block's sum

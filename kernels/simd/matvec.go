@@ -22,30 +22,30 @@ var ErrArgs = errors.New("simd: bad arguments")
 // multiple of 32; len(y) >= rows, len(x) >= cols and len(w) >=
 // rows*cols/32*34. y is written where they hold, nothing where not.
 func MatVecQ8_0(y []float32, w []byte, x []float32, rows, cols int) error {
-	return matVec(y, w, x, rows, cols, BlockQ8_0, "MatVecQ8_0", dotQ8_0)
+	return matVec(y, w, x, rows, cols, BlockValues, BlockQ8_0, "MatVecQ8_0", dotQ8_0)
 }
 
 // MatVecQ4_0 is MatVecQ8_0 for a Q4_0 matrix: len(w) >= rows*cols/32*18.
 func MatVecQ4_0(y []float32, w []byte, x []float32, rows, cols int) error {
-	return matVec(y, w, x, rows, cols, BlockQ4_0, "MatVecQ4_0", dotQ4_0)
+	return matVec(y, w, x, rows, cols, BlockValues, BlockQ4_0, "MatVecQ4_0", dotQ4_0)
 }
 
-// matVec checks the rules of MatVecQ8_0 for blocks of size bytes and
-// runs dot on each row.
-func matVec(y []float32, w []byte, x []float32, rows, cols, size int, name string, dot func([]byte, []float32) float32) error {
+// matVec checks the rules of MatVecQ8_0 for blocks of values values in
+// size bytes and runs dot on each row.
+func matVec(y []float32, w []byte, x []float32, rows, cols, values, size int, name string, dot func([]byte, []float32) float32) error {
 	switch {
 	case rows < 0 || cols < 0:
 		return fmt.Errorf("%w: %s: rows %d and cols %d must not be negative", ErrArgs, name, rows, cols)
-	case cols%BlockValues != 0:
-		return fmt.Errorf("%w: %s: cols %d is not a multiple of %d", ErrArgs, name, cols, BlockValues)
+	case cols%values != 0:
+		return fmt.Errorf("%w: %s: cols %d is not a multiple of %d", ErrArgs, name, cols, values)
 	case len(y) < rows:
 		return fmt.Errorf("%w: %s: len(y) %d is less than rows %d", ErrArgs, name, len(y), rows)
 	case len(x) < cols:
 		return fmt.Errorf("%w: %s: len(x) %d is less than cols %d", ErrArgs, name, len(x), cols)
 	}
-	rowBytes := cols / BlockValues * size
+	rowBytes := cols / values * size
 	if rows > 0 && rowBytes > math.MaxInt/rows || len(w) < rows*rowBytes {
-		return fmt.Errorf("%w: %s: len(w) %d is less than rows %d x %d blocks of %d bytes", ErrArgs, name, len(w), rows, cols/BlockValues, size)
+		return fmt.Errorf("%w: %s: len(w) %d is less than rows %d x %d blocks of %d bytes", ErrArgs, name, len(w), rows, cols/values, size)
 	}
 	m := matrix{y: y, w: w, x: x[:cols], rowBytes: rowBytes, dot: dot}
 	if parts := min(runtime.GOMAXPROCS(0), rows); parts > 1 {
