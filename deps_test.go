@@ -136,14 +136,17 @@ const depsRules = `
 	gpu/gpuimpl, kernels/reduce < kernels/sort;
 	# Host code for the CPU: quantized dot products in assembly behind a
 	# pure-Go fallback, below any provider that wires them in.
-	github.com/klauspost/cpuid/v2 < kernels/simd;
+	# float16 on the host, for the quantized blocks' scales.
+	< kernels/internal/f16;
+	github.com/klauspost/cpuid/v2, kernels/internal/f16 < kernels/simd;
 	# The library's operands, and the registry that picks the kernel for
 	# an operation by its operands' descriptors.
 	gpu < kernels/tensor;
 	kernels/tensor, tune < kernels/dispatch;
 	# Library packages whose host entry points take tensors or their
 	# formats.
-	gpu/gpuimpl, kernels/tensor < kernels/layout, kernels/quant;
+	gpu/gpuimpl, kernels/tensor < kernels/layout;
+	gpu/gpuimpl, kernels/tensor, kernels/internal/f16 < kernels/quant;
 	# The library's front: its operations, dispatched over its packages.
 	kernels/dispatch, kernels/matmul, kernels/blas, kernels/layout, kernels/nn, kernels/quant, kernels/reduce, kernels/sort, kernels/simd < kernels;
 	# Models built from the library's operations.

@@ -3,6 +3,7 @@ package quant
 import (
 	"encoding/binary"
 	"fmt"
+	"github.com/goxpu/xpu/kernels/internal/f16"
 
 	"github.com/goxpu/xpu/gpu"
 )
@@ -55,7 +56,7 @@ func (k *BlockQ8_0) UnmarshalBinary(b []byte) error {
 // Values returns the block's 32 values.
 func (k *BlockQ8_0) Values() [blockValues]float32 {
 	var v [blockValues]float32
-	d := halfToFloat32(k.D)
+	d := f16.ToFloat32(k.D)
 	for i, q := range k.Qs {
 		v[i] = float32(q) * d
 	}
@@ -82,7 +83,7 @@ func (k *BlockQ4_0) UnmarshalBinary(b []byte) error {
 // Values returns the block's 32 values.
 func (k *BlockQ4_0) Values() [blockValues]float32 {
 	var v [blockValues]float32
-	d := halfToFloat32(k.D)
+	d := f16.ToFloat32(k.D)
 	for j, q := range k.Qs {
 		v[j] = float32(int32(q&0x0F)-8) * d
 		v[j+blockValues/2] = float32(int32(q>>4)-8) * d

@@ -3,6 +3,7 @@ package quant
 import (
 	"encoding/binary"
 	"fmt"
+	"github.com/goxpu/xpu/kernels/internal/f16"
 	"math"
 
 	"github.com/goxpu/xpu/gpu"
@@ -68,7 +69,7 @@ func (k *BlockQ4_K) UnmarshalBinary(b []byte) error {
 // same bits.
 func (k *BlockQ4_K) Values() [q4KValues]float32 {
 	var v [q4KValues]float32
-	d, dmin := halfToFloat32(k.D), halfToFloat32(k.Dmin)
+	d, dmin := f16.ToFloat32(k.D), f16.ToFloat32(k.Dmin)
 	for p := range 4 {
 		sc0, m0 := k.ScaleMin(2 * p)
 		sc1, m1 := k.ScaleMin(2*p + 1)
@@ -138,15 +139,15 @@ func quantizeQ4_K(x []float32) BlockQ4_K {
 			k.Scales[j] |= (lm >> 4) << 6
 		}
 	}
-	k.D = float32ToHalf(maxScale / 63)
-	k.Dmin = float32ToHalf(maxM / 63)
+	k.D = f16.FromFloat32(maxScale / 63)
+	k.Dmin = f16.FromFloat32(maxM / 63)
 	for j := range 8 {
 		sc, m := k.ScaleMin(j)
-		d := halfToFloat32(k.D) * float32(sc)
+		d := f16.ToFloat32(k.D) * float32(sc)
 		if d == 0 {
 			continue
 		}
-		dm := halfToFloat32(k.Dmin) * float32(m)
+		dm := f16.ToFloat32(k.Dmin) * float32(m)
 		for i := range 32 {
 			l := nearestInt((x[32*j+i] + dm) / d)
 			L[32*j+i] = uint8(max(0, min(15, l)))

@@ -2,6 +2,7 @@ package quant
 
 import (
 	"fmt"
+	"github.com/goxpu/xpu/kernels/internal/f16"
 	"github.com/goxpu/xpu/kernels/tensor"
 	"math"
 
@@ -113,7 +114,7 @@ func quantizeQ8_0(x []float32) BlockQ8_0 {
 	if d != 0 {
 		id = 1 / d
 	}
-	k := BlockQ8_0{D: float32ToHalf(d)}
+	k := BlockQ8_0{D: f16.FromFloat32(d)}
 	for j, v := range x {
 		k.Qs[j] = int8(cInt32(float32(math.Round(float64(v * id)))))
 	}
@@ -136,7 +137,7 @@ func quantizeQ4_0(x []float32) BlockQ4_0 {
 	if d != 0 {
 		id = 1 / d
 	}
-	k := BlockQ4_0{D: float32ToHalf(d)}
+	k := BlockQ4_0{D: f16.FromFloat32(d)}
 	for j := range blockValues / 2 {
 		x0 := float32(x[j] * id) // rounded here, as the C statement does
 		x1 := float32(x[j+blockValues/2] * id)

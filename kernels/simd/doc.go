@@ -31,7 +31,7 @@
 //
 // Layering: the package is plain Go over byte and float32 slices; it
 // knows no kernel language, runtime, tensor or buffer, and imports
-// cpuid alone. A provider above it checks its operands and calls the
+// cpuid and kernels/internal/f16 (the scales) alone. A provider above it checks its operands and calls the
 // mat-vecs, which check their shapes again and return an error wrapping
 // [ErrArgs] naming the rule broken.
 package simd

@@ -1,5 +1,7 @@
 package simd
 
+import "github.com/goxpu/xpu/kernels/internal/f16"
+
 // Block sizes in bytes and values per block of the two formats.
 const (
 	BlockValues = 32 // values per block, both formats
@@ -30,7 +32,7 @@ func dotQ8_0Go(blocks []byte, x []float32) float32 {
 	var sum float32
 	for len(x) >= BlockValues {
 		b := blocks[:BlockQ8_0]
-		d := halfToFloat(uint16(b[0]) | uint16(b[1])<<8)
+		d := f16.ToFloat32(uint16(b[0]) | uint16(b[1])<<8)
 		q := b[2:BlockQ8_0]
 		xs := x[:BlockValues]
 		var s float32
@@ -48,7 +50,7 @@ func dotQ4_0Go(blocks []byte, x []float32) float32 {
 	var sum float32
 	for len(x) >= BlockValues {
 		b := blocks[:BlockQ4_0]
-		d := halfToFloat(uint16(b[0]) | uint16(b[1])<<8)
+		d := f16.ToFloat32(uint16(b[0]) | uint16(b[1])<<8)
 		q := b[2:BlockQ4_0]
 		lo, hi := x[:16], x[16:BlockValues]
 		var s float32

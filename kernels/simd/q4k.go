@@ -1,5 +1,7 @@
 package simd
 
+import "github.com/goxpu/xpu/kernels/internal/f16"
+
 // The shape of a Q4_K super-block (llama.cpp's block_q4_K): f16 d, f16
 // dmin, 12 bytes of packed 6-bit scales and mins, 128 bytes of quants.
 const (
@@ -27,8 +29,8 @@ func DotQ4_K(blocks []byte, x []float32) float32 {
 // products are exact in float32: 11 significant bits of the f16 times 6
 // of the scale or min.
 func q4KScales(b []byte, s *[16]float32) {
-	d := halfToFloat(uint16(b[0]) | uint16(b[1])<<8)
-	dmin := halfToFloat(uint16(b[2]) | uint16(b[3])<<8)
+	d := f16.ToFloat32(uint16(b[0]) | uint16(b[1])<<8)
+	dmin := f16.ToFloat32(uint16(b[2]) | uint16(b[3])<<8)
 	q := b[4:16]
 	for j := range 4 {
 		s[j] = d * float32(q[j]&63)

@@ -6,6 +6,7 @@ import (
 	"github.com/goxpu/xpu/gpu"
 	"github.com/goxpu/xpu/kernels"
 	"github.com/goxpu/xpu/kernels/dispatch"
+	"github.com/goxpu/xpu/kernels/quant"
 	"github.com/goxpu/xpu/kernels/tensor"
 )
 
@@ -149,11 +150,7 @@ func upload(d *gpu.Device, r raw) (tensor.Tensor, error) {
 		}
 		return tensor.Dense(b, r.rows, r.cols)
 	}
-	words := make([]uint32, (len(r.data)+3)/4)
-	for i, x := range r.data {
-		words[i/4] |= uint32(x) << (8 * (i % 4))
-	}
-	b, err := gpu.Upload(d, words)
+	b, err := gpu.Upload(d, quant.Words(r.data))
 	if err != nil {
 		return tensor.Tensor{}, err
 	}

@@ -1,4 +1,4 @@
-package quant
+package f16
 
 import (
 	"math"
@@ -35,7 +35,7 @@ func halfValue(h uint16) (*big.Float, bool) {
 func TestHalfToFloat32(t *testing.T) {
 	for i := range 1 << 16 {
 		h := uint16(i)
-		got := halfToFloat32(h)
+		got := ToFloat32(h)
 		want, finite := halfValue(h)
 		if !finite {
 			wantBits := uint32(h&0x8000)<<16 | 0x7F800000 | uint32(h&0x3FF)<<13
@@ -100,18 +100,18 @@ var positiveHalves = func() []float64 {
 // neighbours (where ties and carries happen), and random float32 bits.
 func TestFloat32ToHalf(t *testing.T) {
 	check := func(f float32) {
-		if got, want := float32ToHalf(f), nearestHalf(f); got != want {
+		if got, want := FromFloat32(f), nearestHalf(f); got != want {
 			t.Fatalf("%g (%#08x): %#04x, want %#04x", f, math.Float32bits(f), got, want)
 		}
 	}
 	for i := range 1 << 16 {
 		h := uint16(i)
-		f := halfToFloat32(h)
+		f := ToFloat32(h)
 		check(f)
 		if f != f {
 			continue
 		}
-		if got := float32ToHalf(f); got != h {
+		if got := FromFloat32(f); got != h {
 			t.Fatalf("half %#04x does not come back: %#04x", h, got)
 		}
 	}

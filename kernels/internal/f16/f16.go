@@ -1,10 +1,16 @@
-package quant
+// Package f16 converts between IEEE 754 binary16 and float32 on the
+// host, exactly one way and rounding to nearest even the other, as
+// ggml's portable conversions do: the scales of GGUF's quantized blocks,
+// which kernels/quant encodes and kernels/simd reads.
+//
+// Layering: a leaf of the standard library.
+package f16
 
 import "math"
 
-// halfToFloat32 returns the value of the IEEE binary16 number h, exactly
+// ToFloat32 returns the value of the IEEE binary16 number h, exactly
 // (every float16 is a float32). A NaN keeps its sign and payload.
-func halfToFloat32(h uint16) float32 {
+func ToFloat32(h uint16) float32 {
 	sign := uint32(h&0x8000) << 16
 	exp := uint32(h>>10) & 0x1F
 	man := uint32(h & 0x3FF)
@@ -26,12 +32,12 @@ func halfToFloat32(h uint16) float32 {
 	return math.Float32frombits(sign | exp<<23 | (man&0x3FF)<<13)
 }
 
-// float32ToHalf returns f rounded to the nearest float16, ties to even,
+// FromFloat32 returns f rounded to the nearest float16, ties to even,
 // as ggml's GGML_FP32_TO_FP16 (the portable ggml_compute_fp32_to_fp16,
 // which the reference quantizers call) does: magnitudes from 65520 up
 // become infinity, and a NaN becomes the quiet NaN 0x7E00 with f's sign
 // (F16C's conversion agrees but for a NaN, whose payload it keeps).
-func float32ToHalf(f float32) uint16 {
+func FromFloat32(f float32) uint16 {
 	b := math.Float32bits(f)
 	sign := uint16(b>>16) & 0x8000
 	exp := int32(b>>23) & 0xFF
