@@ -100,7 +100,10 @@ const depsRules = `
 	# codegen: kernels reach it as the specs generated code registers,
 	# through gpu/gpuimpl, whose handles gpu builds by gpu/internal/handle.
 	gpu/driver < gpu/internal/handle;
-	gpu/internal/handle, gpu/cpu, gpu/cuda, gpu/hip, gpu/webgpu, gpu/webgpu/dawn, gpu/webgpu/jsgpu < gpu;
+	# What a run reports of itself: events, their sinks and a picture of
+	# them, below the runtime and the library, which both report to one sink.
+	< gpu/trace;
+	gpu/internal/handle, gpu/cpu, gpu/cuda, gpu/hip, gpu/webgpu, gpu/webgpu/dawn, gpu/webgpu/jsgpu, gpu/trace < gpu;
 
 	# What generated code alone calls: registration, the Go lowering's
 	# helpers.

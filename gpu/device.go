@@ -37,6 +37,9 @@ type Device struct {
 	clock clock // how Stream.Time measures
 
 	waitLimit atomic.Int64 // nanoseconds; 0: none (SetWaitLimit)
+
+	sink   atomic.Pointer[sinkBox] // the trace sink (SetTrace); nil: none
+	lastID int                     // the number of the last stream made, under mu
 }
 
 // program is a kernel compiled for a device, once.
@@ -112,6 +115,8 @@ func (d *Device) NewStream() (*Stream, error) {
 	}
 	s := &Stream{dev: d, q: q}
 	d.mu.Lock()
+	d.lastID++
+	s.id = d.lastID
 	d.streams = append(d.streams, s)
 	d.mu.Unlock()
 	return s, nil

@@ -11,6 +11,7 @@ import (
 	"unsafe"
 
 	"github.com/goxpu/xpu/gpu/driver"
+	"github.com/goxpu/xpu/gpu/trace"
 )
 
 // A HostBuffer is a buffer host code may be lent: any *Buffer[T].
@@ -91,7 +92,7 @@ func (s *Stream) RunHost(f func(mem [][]byte) error, bufs ...HostBuffer) error {
 		}
 		mem[i] = m
 	}
-	return f(mem)
+	return s.traced(trace.Host, 0, "RunHost", func() error { return f(mem) })
 }
 
 // HostSlice returns mem, a buffer's memory that [Stream.RunHost] lends,

@@ -21,9 +21,11 @@ package gpu
 
 import (
 	"context"
+	"time"
 
 	"github.com/goxpu/xpu"
 	"github.com/goxpu/xpu/gpu/driver"
+	"github.com/goxpu/xpu/gpu/trace"
 	"github.com/goxpu/xpu/schema"
 )
 
@@ -87,6 +89,22 @@ func (s *Stream) launch(ctx context.Context, l *launch, args []any) error {
 	if err := s.usable("Stream.Launch"); err != nil {
 		return err
 	}
+	if s.dev.Trace() == nil {
+		return s.run(ctx, l, args)
+	}
+	start := time.Now()
+	err := s.run(ctx, l, args)
+	if err != nil {
+		s.Report(trace.Event{Kind: trace.Refusal, Name: l.kernel.Name(), Start: start, Detail: err.Error()})
+		return err
+	}
+	s.Report(trace.Event{Kind: trace.Launch, Name: l.kernel.Name(), Tier: tier(l), Start: start, Dur: time.Since(start),
+		Grid: dim(l.grid), Block: dim(l.kernel.spec.Block.Norm())})
+	return nil
+}
+
+// run is launch on a usable stream, untraced.
+func (s *Stream) run(ctx context.Context, l *launch, args []any) error {
 	if err := l.kernel.launchable(); err != nil {
 		return err
 	}

@@ -5,8 +5,10 @@ import (
 	"errors"
 	"fmt"
 	"sync"
+	"time"
 
 	"github.com/goxpu/xpu/gpu/driver"
+	"github.com/goxpu/xpu/gpu/trace"
 )
 
 // Stream is an ordered queue of launches on one device. A backend may
@@ -19,6 +21,7 @@ import (
 // recorded in some order.
 type Stream struct {
 	dev *Device
+	id  int // the stream's number on its device (ID)
 
 	mu      sync.Mutex
 	q       driver.Queue
@@ -128,7 +131,7 @@ func (s *Stream) flush(ctx context.Context) error {
 		return nil
 	}
 	s.pending = false
-	if err := s.q.Flush(ctx); err != nil {
+	if err := s.traced(trace.Flush, 0, "flush", func() error { return s.q.Flush(ctx) }); err != nil {
 		return fmt.Errorf("gpu: %s: flush: %w", s.dev.backend, err)
 	}
 	return nil
@@ -141,10 +144,14 @@ func (s *Stream) sync(ctx context.Context) error {
 		return s.errClosed()
 	}
 	s.pending = false
-	if err := s.q.Sync(ctx); err != nil {
+	if err := s.traced(trace.Wait, 0, "wait", func() error { return s.q.Sync(ctx) }); err != nil {
 		return fmt.Errorf("gpu: %s: sync: %w", s.dev.backend, err)
 	}
-	return s.checkFault(ctx)
+	err := s.checkFault(ctx)
+	if errors.Is(err, ErrFault) {
+		s.Report(trace.Event{Kind: trace.Fault, Name: "fault", Start: time.Now(), Detail: err.Error()})
+	}
+	return err
 }
 
 // close syncs and releases the queue; the caller holds d.life. On a lost

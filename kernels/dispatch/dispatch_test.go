@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/goxpu/xpu/gpu"
+	"github.com/goxpu/xpu/gpu/trace"
 	"github.com/goxpu/xpu/kernels/dispatch"
 	"github.com/goxpu/xpu/kernels/tensor"
 	"github.com/goxpu/xpu/schema"
@@ -188,8 +189,7 @@ func TestAdapters(t *testing.T) {
 	d := cpu(t)
 	var f fixture
 	r := dispatch.New(f.ops(), f.auto)
-	var events []dispatch.Event
-	r.Trace = func(e dispatch.Event) { events = append(events, e) }
+	events := sink(d)
 	y, x := dense[float32](t, d, 4), dense[float32](t, d, 64)
 	wb := dense[float32](t, d, 8, 64)
 	ws, err := wb.Transpose() // 64 x 8, strided
@@ -205,8 +205,8 @@ func TestAdapters(t *testing.T) {
 	if err := r.Run(d.Stream(), sc, "matvec", nil, y64, ws, x8); err != nil || !slices.Equal(f.take(), []string{"dense", "simd"}) {
 		t.Fatalf("a strided weight: %v, ran %v", err, f.ran)
 	}
-	if len(events) != 1 || events[0].Kind != dispatch.Adapted || events[0].Adapter != "dense" || events[0].Operand != "w" || events[0].Kernel != "simd" {
-		t.Errorf("events %+v", events)
+	if es := events(); len(es) != 1 || es[0].Kind != trace.Adapter || es[0].Name != "dense" || !strings.Contains(es[0].Detail, "runs simd after dense") || !strings.Contains(es[0].Detail, "converts operand w") {
+		t.Errorf("events %+v", es)
 	}
 
 	// A Q8_0 weight in row-major blocks: the kernel takes input-major
@@ -257,8 +257,7 @@ func TestRefusal(t *testing.T) {
 	d := cpu(t)
 	var f fixture
 	r := dispatch.New(f.ops(), f.auto)
-	var events []dispatch.Event
-	r.Trace = func(e dispatch.Event) { events = append(events, e) }
+	events := sink(d)
 	s, x := dense[float32](t, d, 1), dense[float32](t, d, 8)
 	err := r.Run(d.Stream(), nil, "sum", nil, s, x)
 	var nk *dispatch.NoKernelError
@@ -266,8 +265,8 @@ func TestRefusal(t *testing.T) {
 		err.Error() != "dispatch: no kernel takes sum(f32/contiguous, f32/contiguous) on cpu; registered for sum: sum u32(u32/contiguous, u32/contiguous) on every backend" {
 		t.Errorf("a float sum: %v", err)
 	}
-	if len(events) != 1 || events[0].Kind != dispatch.Refused {
-		t.Errorf("events %+v", events)
+	if es := events(); len(es) != 1 || es[0].Kind != trace.Refusal || es[0].Detail != err.Error() {
+		t.Errorf("events %+v", es)
 	}
 	r2 := dispatch.New(f.ops(), f.auto)
 	r2.NoFallback = true
@@ -341,5 +340,21 @@ func TestMatrix(t *testing.T) {
 `
 	if m != want {
 		t.Errorf("matrix:\n%s\nwant:\n%s", m, want)
+	}
+}
+
+// sink sets a trace sink on d and returns what it has seen so far.
+func sink(d *gpu.Device) func() []trace.Event {
+	var mu sync.Mutex
+	var es []trace.Event
+	d.SetTrace(trace.Func(func(e trace.Event) {
+		mu.Lock()
+		es = append(es, e)
+		mu.Unlock()
+	}))
+	return func() []trace.Event {
+		mu.Lock()
+		defer mu.Unlock()
+		return slices.Clone(es)
 	}
 }

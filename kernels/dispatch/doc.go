@@ -10,7 +10,7 @@
 // [Adapter] converts one input (an activation requantized, a weight
 // dequantized or packed into another layout), the plan inserts the
 // adapter visibly: its temporary lives in the caller's [Scope], the
-// trace sink sees it, and an adapter that packs a weight runs per call
+// device's trace sink (package gpu/trace) sees it, and an adapter that packs a weight runs per call
 // only when the registry is told to allow it, packing once at load
 // ([Registry.Convert]) being the path the error names. When nothing
 // matches at all, the operation's reference, a host implementation,

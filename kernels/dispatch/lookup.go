@@ -5,8 +5,10 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/goxpu/xpu/gpu"
+	"github.com/goxpu/xpu/gpu/trace"
 	"github.com/goxpu/xpu/kernels/tensor"
 	"github.com/goxpu/xpu/schema"
 )
@@ -207,9 +209,9 @@ func (r *Registry) registered(op *Op) []string {
 // Run runs the operation op on operands ts on stream s, by the plan
 // [Registry.Lookup] returns, recording its launches without syncing. A
 // plan that inserts an adapter allocates the adapter's output in sc,
-// and is refused without one; the trace sink sees the adapter, a
-// fallback or a refusal, and a fallback is reported once per process
-// and key.
+// and is refused without one; the device's trace sink
+// ([gpu.Device.SetTrace]) sees the adapter, a fallback or a refusal as
+// an event of s, and a fallback is reported once per process and key.
 func (r *Registry) Run(s *gpu.Stream, sc *Scope, op string, params any, ts ...tensor.Tensor) error {
 	if s == nil {
 		return fmt.Errorf("dispatch: %s on a nil stream: %w", op, gpu.ErrArgs)
@@ -218,14 +220,14 @@ func (r *Registry) Run(s *gpu.Stream, sc *Scope, op string, params any, ts ...te
 	if err != nil {
 		var nk *NoKernelError
 		if errors.As(err, &nk) {
-			r.trace(Event{Kind: Refused, Key: nk.Key, Detail: err.Error()})
+			s.Report(trace.Event{Kind: trace.Refusal, Name: nk.Key.String(), Start: time.Now(), Detail: err.Error()})
 		}
 		return err
 	}
 	c := &Call{Stream: s, Tuner: r.Tuner, Params: params, Scope: sc}
 	switch {
 	case p.Fallback:
-		r.trace(Event{Kind: FellBack, Key: p.Key, Detail: p.Detail()})
+		s.Report(trace.Event{Kind: trace.Fallback, Name: p.Key.String(), Start: time.Now(), Detail: p.Detail()})
 		r.warnOnce(p)
 		return p.op.Reference(c, ts)
 	case p.Adapter != nil:
@@ -237,7 +239,7 @@ func (r *Registry) Run(s *gpu.Stream, sc *Scope, op string, params any, ts ...te
 		if err != nil {
 			return err
 		}
-		r.trace(Event{Kind: Adapted, Key: p.Key, Kernel: p.Kernel.Name, Adapter: p.Adapter.Name, Operand: p.op.Operands[p.Operand], Detail: p.Detail()})
+		s.Report(trace.Event{Kind: trace.Adapter, Name: p.Adapter.Name, Start: time.Now(), Detail: p.Detail()})
 		if err := p.Adapter.Run(c, tmp, src); err != nil {
 			return fmt.Errorf("dispatch: %s: %w", p.Adapter.Name, err)
 		}
@@ -280,10 +282,4 @@ func (r *Registry) Convert(s *gpu.Stream, sc *Scope, to tensor.Descriptor, src t
 		from = []string{"none"}
 	}
 	return tensor.Tensor{}, fmt.Errorf("dispatch: no adapter converts %s to %s on %s (from %s: %s): %w", src, to, s.Device().Backend(), src.Descriptor(), strings.Join(from, "; "), ErrNoKernel)
-}
-
-func (r *Registry) trace(e Event) {
-	if r.Trace != nil {
-		r.Trace(e)
-	}
 }

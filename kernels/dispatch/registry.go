@@ -27,9 +27,6 @@ type Set struct {
 type Registry struct {
 	// Tuner is handed to every kernel it runs; nil is tune.Default().
 	Tuner *tune.Tuner
-	// Trace, if set, sees every adapter a call inserts, every fallback
-	// and every refusal.
-	Trace func(Event)
 	// Warn reports a fallback to an operation's reference, once per
 	// process for each key; nil writes it to the standard logger.
 	Warn func(msg string)
