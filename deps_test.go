@@ -69,10 +69,15 @@ const depsRules = `
 	codegen/frontend, codegen/wgslgen, codegen/golower, codegen/llvmgen, codegen/sidecar, codegen/emit, codegen/hsaco < codegen;
 	< codegen/internal/gobuild, codegen/fuzz;
 
+	# What a run reports of itself: events, their sinks and a picture of
+	# them, below the runtime and the library, which both report to one
+	# sink, and xpu trace, which reads and draws it.
+	< gpu/trace;
+
 	# The generator, which every go generate runs: code generation alone,
 	# so that it builds without a C toolchain and from kernel sources
 	# alone, even while a generated file is missing or stale.
-	codegen < cmd/xpu;
+	codegen, gpu/trace < cmd/xpu;
 
 	# The driver contract, and the drivers that implement it. A driver
 	# knows neither the runtime nor codegen.
@@ -100,9 +105,6 @@ const depsRules = `
 	# codegen: kernels reach it as the specs generated code registers,
 	# through gpu/gpuimpl, whose handles gpu builds by gpu/internal/handle.
 	gpu/driver < gpu/internal/handle;
-	# What a run reports of itself: events, their sinks and a picture of
-	# them, below the runtime and the library, which both report to one sink.
-	< gpu/trace;
 	gpu/internal/handle, gpu/cpu, gpu/cuda, gpu/hip, gpu/webgpu, gpu/webgpu/dawn, gpu/webgpu/jsgpu, gpu/trace < gpu;
 
 	# What generated code alone calls: registration, the Go lowering's
@@ -159,7 +161,7 @@ const depsRules = `
 	# Benchmarks and the programs that print their figures.
 	bench/internal/kernels, kernels/conformance, gonum.org/v1/gonum/... < bench/cpubench;
 	bench/cpubench < bench/cpubench/cmd/cpubench;
-	bench/internal/kernels, kernels/wave < bench/devicebench;
+	bench/internal/kernels, kernels/wave, gpu/trace < bench/devicebench;
 	< bench, bench/webgpubench, bench/kernelbench;
 	tune < bench/tunebench;
 	bench/tunebench, kernels/matmul < bench/tunebench/cmd/tunebench;
@@ -225,7 +227,8 @@ func TestDependencies(t *testing.T) {
 
 // TestGeneratorLinks checks what the generator links: code generation,
 // the schema it writes (with the kernel vocabulary's Dim3, which the
-// schema names) and the standard library's and x/tools' packages, and
+// schema names), gpu/trace (the standard library's alone, for xpu trace),
+// the standard library's and x/tools' packages, and
 // nothing of the runtime, no driver, no cgo, no purego and no package holding generated
 // code, whose staleness would stop it from building.
 func TestGeneratorLinks(t *testing.T) {
@@ -241,7 +244,7 @@ func TestGeneratorLinks(t *testing.T) {
 		pk := g.pkgs[name]
 		switch local := pk.name(); {
 		case pk.module() == module && !(local == "cmd/xpu" || local == "wgsl" || local == "llvm" || local == "schema" || local == "xpu" ||
-			local == "codegen" || strings.HasPrefix(local, "codegen/")):
+			local == "codegen" || strings.HasPrefix(local, "codegen/") || local == "gpu/trace"):
 			t.Errorf("cmd/xpu links %s: the generator links code generation only", local)
 		case pk.module() == module && len(pk.generatedFiles()) > 0:
 			t.Errorf("cmd/xpu links %s, which holds generated code", local)

@@ -8,6 +8,7 @@ import (
 	"unsafe"
 
 	"github.com/goxpu/xpu/gpu/driver"
+	"github.com/goxpu/xpu/gpu/trace"
 )
 
 // Buffer is device memory holding Len elements of T. T is a 32-bit scalar
@@ -130,7 +131,7 @@ func (b *Buffer[T]) write(data []T, flush bool) error {
 	}
 	ctx, cancel := b.st.dev.bound(context.Background())
 	defer cancel()
-	return b.st.access(ctx, flush, func(drv driver.Buffer, offset int) error {
+	return b.st.access(ctx, flush, "Buffer.Write", func(drv driver.Buffer, offset int) error {
 		return drv.Write(offset, bytesOf(data))
 	})
 }
@@ -158,7 +159,7 @@ func (b *Buffer[T]) ReadContext(ctx context.Context, dst []T) error {
 	}
 	ctx, cancel := b.st.dev.bound(ctx)
 	defer cancel()
-	return b.st.access(ctx, true, func(drv driver.Buffer, offset int) error {
+	return b.st.access(ctx, true, "Buffer.Read", func(drv driver.Buffer, offset int) error {
 		return drv.Read(ctx, offset, bytesOf(dst))
 	})
 }
@@ -187,10 +188,11 @@ func (b *Buffer[T]) Release() {
 	b.st.release()
 }
 
-// access runs f on the allocation's driver buffer and the buffer's offset
-// into it, after flushing the device's streams when flush is set; ctx
-// bounds the wait for the fault words.
-func (st *bufferState) access(ctx context.Context, flush bool, f func(drv driver.Buffer, offset int) error) error {
+// access runs f, the transfer named name, on the allocation's driver
+// buffer and the buffer's offset into it, after flushing the device's
+// streams when flush is set; ctx bounds the wait for the fault words.
+// The trace sees it as a span of the default stream.
+func (st *bufferState) access(ctx context.Context, flush bool, name string, f func(drv driver.Buffer, offset int) error) error {
 	d := st.dev
 	d.life.RLock()
 	defer d.life.RUnlock()
@@ -217,7 +219,7 @@ func (st *bufferState) access(ctx context.Context, flush bool, f func(drv driver
 	if st.bytes == 0 {
 		return nil
 	}
-	return f(st.drv, st.offset)
+	return d.def.traced(trace.Transfer, 0, name, func() error { return f(st.drv, st.offset) })
 }
 
 // live returns an ErrReleased error when the buffer or, for a view, its

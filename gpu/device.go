@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/goxpu/xpu/gpu/driver"
+	"github.com/goxpu/xpu/gpu/trace"
 	"github.com/goxpu/xpu/schema"
 )
 
@@ -207,7 +208,11 @@ func (d *Device) program(k *Kernel) (driver.Program, error) {
 			p.err = err
 			return
 		}
-		prog, err := d.drv.Compile(&k.spec)
+		var prog driver.Program
+		err = d.def.traced(trace.Compile, 0, k.spec.Name, func() (err error) {
+			prog, err = d.drv.Compile(&k.spec)
+			return err
+		})
 		if err != nil {
 			p.err = fmt.Errorf("gpu: kernel %s on %s: %w: %w", k.spec.Name, d.backend, ErrCompile, err)
 			return

@@ -7,8 +7,10 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/goxpu/xpu/gpu/driver"
+	"github.com/goxpu/xpu/gpu/trace"
 	"github.com/goxpu/xpu/schema"
 )
 
@@ -62,7 +64,9 @@ func (s *Stream) checkFault(ctx context.Context) error {
 	names := s.faulty
 	s.faulty = nil
 	var w [faultWordBytes]byte
-	if err := s.fault.Read(ctx, 0, w[:]); err != nil {
+	// Reading the word waits for the launches that may set it: a wait
+	// the trace shows as one.
+	if err := s.traced(trace.Wait, 0, "fault check", func() error { return s.fault.Read(ctx, 0, w[:]) }); err != nil {
 		return fmt.Errorf("gpu: %s: reading the fault word: %w", s.dev.backend, err)
 	}
 	bits := binary.LittleEndian.Uint32(w[:])
@@ -78,7 +82,9 @@ func (s *Stream) checkFault(ctx context.Context) error {
 		// may have set it.
 		what = "one of kernels " + strings.Join(names, ", ")
 	}
-	return fmt.Errorf("gpu: %s on %s: %s: %w", what, s.dev.backend, faultText(bits), ErrFault)
+	err := fmt.Errorf("gpu: %s on %s: %s: %w", what, s.dev.backend, faultText(bits), ErrFault)
+	s.Report(trace.Event{Kind: trace.Fault, Name: strings.Join(names, ", "), Start: time.Now(), Detail: err.Error()})
+	return err
 }
 
 // faultText says what the bits of a fault word mean, in Go's words for

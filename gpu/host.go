@@ -8,6 +8,9 @@ package gpu
 import (
 	"context"
 	"fmt"
+	"reflect"
+	"runtime"
+	"strings"
 	"unsafe"
 
 	"github.com/goxpu/xpu/gpu/driver"
@@ -92,7 +95,10 @@ func (s *Stream) RunHost(f func(mem [][]byte) error, bufs ...HostBuffer) error {
 		}
 		mem[i] = m
 	}
-	return s.traced(trace.Host, 0, "RunHost", func() error { return f(mem) })
+	if s.dev.Trace() == nil {
+		return f(mem)
+	}
+	return s.traced(trace.Host, 0, hostName(f), func() error { return f(mem) })
 }
 
 // HostSlice returns mem, a buffer's memory that [Stream.RunHost] lends,
@@ -104,4 +110,21 @@ func HostSlice[T any](mem []byte) []T {
 		return nil
 	}
 	return unsafe.Slice((*T)(unsafe.Pointer(&mem[0])), len(mem)/size)
+}
+
+// hostName names host function f in a trace: its package path and name,
+// a closure by the function it is in.
+func hostName(f func([][]byte) error) string {
+	fn := runtime.FuncForPC(reflect.ValueOf(f).Pointer())
+	if fn == nil {
+		return "Stream.RunHost"
+	}
+	name := fn.Name()
+	for {
+		i := strings.LastIndex(name, ".func")
+		if i < 0 || strings.Trim(name[i+len(".func"):], "0123456789.") != "" {
+			return name
+		}
+		name = name[:i]
+	}
 }

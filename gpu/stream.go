@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"sync"
-	"time"
 
 	"github.com/goxpu/xpu/gpu/driver"
 	"github.com/goxpu/xpu/gpu/trace"
@@ -147,11 +146,7 @@ func (s *Stream) sync(ctx context.Context) error {
 	if err := s.traced(trace.Wait, 0, "wait", func() error { return s.q.Sync(ctx) }); err != nil {
 		return fmt.Errorf("gpu: %s: sync: %w", s.dev.backend, err)
 	}
-	err := s.checkFault(ctx)
-	if errors.Is(err, ErrFault) {
-		s.Report(trace.Event{Kind: trace.Fault, Name: "fault", Start: time.Now(), Detail: err.Error()})
-	}
-	return err
+	return s.checkFault(ctx)
 }
 
 // close syncs and releases the queue; the caller holds d.life. On a lost

@@ -134,6 +134,17 @@ func TestTrace(t *testing.T) {
 		if d.HostMemory() != (kinds[trace.Host] == 1) {
 			t.Errorf("%d host calls traced on %s", kinds[trace.Host], d.Backend())
 		}
+		for _, e := range es {
+			if e.Kind == trace.Host && e.Name != "github.com/goxpu/xpu/gpu_test.TestTrace" {
+				t.Errorf("the host call is named %q, not by the function it is in", e.Name)
+			}
+		}
+		if kinds[trace.Compile] != 1 {
+			t.Errorf("%d compiles traced; the kernel was compiled once", kinds[trace.Compile])
+		}
+		if kinds[trace.Transfer] != 2 {
+			t.Errorf("%d transfers traced; two uploads were made", kinds[trace.Transfer])
+		}
 		if kinds[trace.Flush] != 1 {
 			t.Errorf("%d flushes traced, one was made: %v", kinds[trace.Flush], es)
 		}

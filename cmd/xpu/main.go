@@ -16,6 +16,10 @@
 //	              the winner and its margin; the choices go to the store
 //	xpu tune -show
 //	              print the store's entries
+//	xpu trace [-svg out.svg] trace.json
+//	              summarize a trace a program wrote (gpu/trace.Chrome): the
+//	              time of each kernel, host call, flush and wait, then the
+//	              adapters, fallbacks, refusals and faults; -svg draws its tracks
 //
 // A kernel package runs the generator from go generate:
 //
@@ -48,6 +52,7 @@ var commands = []command{
 	{name: "manifest", summary: "print a kernel's manifests (xpu manifest <importpath>.<Kernel>)", run: runManifest},
 	{name: "bench", summary: "measure a backend's kernels beside their reference points (xpu bench cpu)", run: runBench},
 	{name: "tune", summary: "tune packages' kernel families and write the store (xpu tune [-store dir] [-backend b] pkgs; xpu tune -show)", run: runTune},
+	{name: "trace", summary: "summarize a program's trace and draw it (xpu trace [-svg out.svg] trace.json)", run: runTrace},
 }
 
 // errUsage is wrapped by errors that call for the usage text.

@@ -20,6 +20,8 @@ func TestUsageErrors(t *testing.T) {
 		{[]string{"gen", "extra"}, 2, "gen takes no arguments"},
 		{[]string{"devices", "extra"}, 2, "xpu devices: takes no arguments"},
 		{[]string{"tune"}, 2, "xpu tune: usage: xpu tune"},
+		{[]string{"trace"}, 2, "usage: xpu trace"},
+		{[]string{"trace", "no-such-file.json"}, 1, "no-such-file.json"},
 		{[]string{"help"}, 0, "usage: xpu"},
 	} {
 		var stdout, stderr bytes.Buffer

@@ -10,6 +10,13 @@
 //	go run ./examples/llama                          # a TinyLlama-sized layer in Q4_0
 //	go run ./examples/llama -format q8_0 -steps 64
 //	go run ./examples/llama -dim 4096 -hidden 11008 -heads 32 -kvheads 32  # a 7B layer
+//
+// With -trace, the timed sequences of every device are traced (package
+// gpu/trace) into one Chrome trace-event file, which Perfetto opens and
+// `xpu trace` summarizes and draws:
+//
+//	go run ./examples/llama -backend webgpu -steps 4 -trace /tmp/llama.json
+//	go run ./cmd/xpu trace -svg docs/trace.svg /tmp/llama.json
 package main
 
 import (
@@ -23,6 +30,7 @@ import (
 	"time"
 
 	"github.com/goxpu/xpu/gpu"
+	"github.com/goxpu/xpu/gpu/trace"
 	"github.com/goxpu/xpu/kernels/tensor"
 	"github.com/goxpu/xpu/models/llama"
 )
@@ -42,6 +50,8 @@ func run() error {
 	flag.IntVar(&c.Hidden, "hidden", 5632, "the MLP's width")
 	steps := flag.Int("steps", 32, "tokens to decode")
 	format := flag.String("format", "q4_0", "the matrices' format: f32, q8_0, q4_0 or q4_k")
+	traceTo := flag.String("trace", "", "write a Chrome trace of the timed sequences to this file")
+	only := flag.String("backend", "", "run on this backend alone (cpu, webgpu, ...)")
 	flag.Parse()
 	c.Ctx, c.Eps, c.Theta = *steps, 1e-5, 10000
 	var f tensor.Format
@@ -72,24 +82,39 @@ func run() error {
 	if err != nil {
 		return err
 	}
+	var sink *trace.Chrome
+	if *traceTo != "" {
+		tf, err := os.Create(*traceTo)
+		if err != nil {
+			return err
+		}
+		defer tf.Close()
+		sink = trace.NewChrome(tf)
+	}
 	for _, b := range gpu.Backends() {
+		if *only != "" && string(b) != *only {
+			continue
+		}
 		d, err := gpu.OpenBackend(b)
 		if err != nil {
 			fmt.Printf("%-7s unavailable: %v\n", b, err)
 			continue
 		}
-		err = decode(d, path, c, host, *steps)
+		err = decode(d, path, c, host, *steps, sink)
 		d.Close()
 		if err != nil {
 			return fmt.Errorf("%s: %w", b, err)
 		}
 	}
+	if sink != nil {
+		return sink.Close()
+	}
 	return nil
 }
 
 // decode runs two sequences of steps tokens on d and prints the rate of
-// the second.
-func decode(d *gpu.Device, path string, c llama.Config, host llama.Host, steps int) error {
+// the second, which sink, if not nil, traces.
+func decode(d *gpu.Device, path string, c llama.Config, host llama.Host, steps int, sink *trace.Chrome) error {
 	l, err := llama.Open(d, path)
 	if err != nil {
 		return err
@@ -122,6 +147,10 @@ func decode(d *gpu.Device, path string, c llama.Config, host llama.Host, steps i
 		if seq == 1 {
 			if err := s.Sync(); err != nil {
 				return err
+			}
+			if sink != nil {
+				d.SetTrace(sink)
+				defer d.SetTrace(nil)
 			}
 			start = time.Now()
 		}

@@ -11,8 +11,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strconv"
 	"sync"
 	"time"
+	"unicode/utf8"
 )
 
 // chromeEvent is one entry of traceEvents.
@@ -50,6 +52,7 @@ type Chrome struct {
 	n       int
 	err     error
 	closed  bool
+	buf     []byte // put's encoding, reused
 }
 
 // NewChrome returns a Chrome that writes to w.
@@ -81,7 +84,7 @@ func (c *Chrome) Record(e Event) {
 	}
 	ce := chromeEvent{Name: e.Name, Cat: e.Kind.String(), Ph: "X", Pid: pid, Tid: e.Stream,
 		Ts: micros(e.Start.Sub(c.origin)), Dur: micros(e.Dur)}
-	if e.Dur == 0 && e.Kind != Launch && e.Kind != Host {
+	if !e.span() {
 		ce.Ph, ce.Scope = "i", "t"
 	}
 	a := chromeArgs{Tier: e.Tier, Detail: e.Detail}
@@ -118,25 +121,97 @@ func (c *Chrome) Close() error {
 	return c.err
 }
 
-// put appends one entry of traceEvents; the caller holds c.mu.
+// put appends one entry of traceEvents; the caller holds c.mu. It
+// encodes by hand, not by reflection: it runs on the launch path.
 func (c *Chrome) put(ce chromeEvent) {
 	if c.err != nil {
 		return
 	}
-	b, err := json.Marshal(ce)
-	if err != nil {
-		c.err = err
-		return
-	}
+	b := c.buf[:0]
 	if c.n > 0 {
-		c.err = c.raw(",\n")
-	} else {
-		c.err = c.raw("\n")
+		b = append(b, ',')
 	}
-	if c.err == nil {
-		_, c.err = c.w.Write(b)
+	b = append(b, "\n{\"name\":"...)
+	b = appendString(b, ce.Name)
+	if ce.Cat != "" {
+		b = append(b, `,"cat":`...)
+		b = appendString(b, ce.Cat)
 	}
+	b = append(b, `,"ph":`...)
+	b = appendString(b, ce.Ph)
+	if ce.Scope != "" {
+		b = append(b, `,"s":`...)
+		b = appendString(b, ce.Scope)
+	}
+	b = append(b, `,"pid":`...)
+	b = strconv.AppendInt(b, int64(ce.Pid), 10)
+	b = append(b, `,"tid":`...)
+	b = strconv.AppendInt(b, int64(ce.Tid), 10)
+	b = append(b, `,"ts":`...)
+	b = strconv.AppendFloat(b, ce.Ts, 'f', -1, 64)
+	if ce.Dur != 0 {
+		b = append(b, `,"dur":`...)
+		b = strconv.AppendFloat(b, ce.Dur, 'f', -1, 64)
+	}
+	if a := ce.Args; a != nil {
+		b = append(b, `,"args":{`...)
+		sep := ""
+		field := func(name, v string) {
+			if v != "" {
+				b = append(b, sep...)
+				b = appendString(b, name)
+				b = append(b, ':')
+				b = appendString(b, v)
+				sep = ","
+			}
+		}
+		field("name", a.Name)
+		field("tier", a.Tier)
+		for _, d := range []struct {
+			name string
+			v    *[3]uint32
+		}{{"grid", a.Grid}, {"block", a.Block}} {
+			if d.v != nil {
+				b = append(b, sep...)
+				b = append(b, '"')
+				b = append(b, d.name...)
+				b = append(b, `":[`...)
+				for i, x := range d.v {
+					if i > 0 {
+						b = append(b, ',')
+					}
+					b = strconv.AppendUint(b, uint64(x), 10)
+				}
+				b = append(b, ']')
+				sep = ","
+			}
+		}
+		field("detail", a.Detail)
+		b = append(b, '}')
+	}
+	b = append(b, '}')
+	c.buf = b
+	_, c.err = c.w.Write(b)
 	c.n++
+}
+
+// appendString appends s as a JSON string.
+func appendString(b []byte, s string) []byte {
+	const hex = "0123456789abcdef"
+	b = append(b, '"')
+	for _, r := range s {
+		switch {
+		case r == '"' || r == '\\':
+			b = append(b, '\\', byte(r))
+		case r < 0x20:
+			b = append(b, '\\', 'u', '0', '0', hex[r>>4], hex[r&15])
+		case r == utf8.RuneError:
+			b = append(b, `\ufffd`...)
+		default:
+			b = utf8.AppendRune(b, r)
+		}
+	}
+	return append(b, '"')
 }
 
 func (c *Chrome) raw(s string) error {

@@ -26,9 +26,14 @@ const (
 	Refusal
 	// Fault: a kernel reported a fault (an out-of-bounds access, a trap).
 	Fault
+	// Transfer: a buffer was written from the host or read back (after
+	// the device's streams were flushed and, for a read, waited for).
+	Transfer
+	// Compile: the device compiled a kernel, on its first use there.
+	Compile
 )
 
-var kindNames = [...]string{Launch: "launch", Host: "host", Flush: "flush", Wait: "wait", Adapter: "adapter", Fallback: "fallback", Refusal: "refusal", Fault: "fault"}
+var kindNames = [...]string{Launch: "launch", Host: "host", Flush: "flush", Wait: "wait", Adapter: "adapter", Fallback: "fallback", Refusal: "refusal", Fault: "fault", Transfer: "transfer", Compile: "compile"}
 
 func (k Kind) String() string {
 	if int(k) < len(kindNames) && kindNames[k] != "" {
@@ -53,7 +58,7 @@ type Event struct {
 	Kind   Kind
 	Device string // the device's backend and name: "webgpu llvmpipe (LLVM 15.0.6, 256 bits)"
 	Stream int    // the stream's number on its device; 0 is the default stream
-	Name   string // the kernel, the adapter, or the operation's key
+	Name   string // the kernel, host function, transfer or adapter, or the operation's key
 	Tier   string // the code the device ran: "wgsl", "go", "llvm-host x86-64-v4", ...
 	Grid   [3]uint32
 	Block  [3]uint32

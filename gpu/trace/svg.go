@@ -1,16 +1,16 @@
 package trace
 
 // This file draws events as a picture: a track per stream of each device,
-// time running right, a box per span coloured by its name, a mark per
-// instant, and beneath them the kernels that took the most time.
+// time running right, a box per span coloured and labelled by its name
+// without its import path, a mark per instant, and beneath them the
+// names that took the most time.
 
 import (
-	"cmp"
 	"fmt"
 	"hash/fnv"
 	"html"
 	"io"
-	"slices"
+	"path"
 	"strings"
 	"time"
 )
@@ -51,8 +51,6 @@ func DrawSVG(w io.Writer, es []Event) error {
 	scale := float64(svgWidth-svgLeft-20) / float64(span)
 	x := func(t time.Time) float64 { return svgLeft + float64(t.Sub(t0))*scale }
 
-	totals := map[string]time.Duration{}
-	counts := map[string]int{}
 	var b strings.Builder
 	height := svgTop + len(tracks)*svgTrack + 40 + svgLegend*18
 	fmt.Fprintf(&b, `<svg xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" font-family="sans-serif" font-size="11">`+"\n", svgWidth, height)
@@ -70,17 +68,12 @@ func DrawSVG(w io.Writer, es []Event) error {
 	for _, e := range es {
 		y := svgTop + row[track{e.Device, e.Stream}]*svgTrack
 		x0 := x(e.Start)
-		if e.Dur == 0 && e.Kind != Launch && e.Kind != Host {
+		if !e.span() {
 			fmt.Fprintf(&b, `<path d="M%.1f %d l-4 -7 h8 z" fill="%s"><title>%s</title></path>`+"\n", x0, y+svgTrack-2, instantColor(e.Kind), esc(e.Kind.String()+": "+e.Name+" "+e.Detail))
 			continue
 		}
 		wd := max(float64(e.Dur)*scale, 0.5)
-		label := e.Name
-		if e.Kind == Flush || e.Kind == Wait {
-			label = e.Kind.String()
-		}
-		totals[label] += e.Dur
-		counts[label]++
+		label := shorten(e.label())
 		fmt.Fprintf(&b, `<rect x="%.1f" y="%d" width="%.1f" height="%d" fill="%s"><title>%s</title></rect>`+"\n", x0, y+4, wd, svgTrack-8, color(label), esc(fmt.Sprintf("%s %s: %v %s", e.Kind, e.Name, e.Dur, e.Tier)))
 		if wd > 7*float64(len(label)) {
 			fmt.Fprintf(&b, `<text x="%.1f" y="%d" fill="white">%s</text>`+"\n", x0+3, y+18, esc(label))
@@ -92,15 +85,11 @@ func DrawSVG(w io.Writer, es []Event) error {
 		tx := svgLeft + i*(svgWidth-svgLeft-20)/4
 		fmt.Fprintf(&b, `<text x="%d" y="%d" text-anchor="middle">%v</text>`+"\n", tx, axis+16, (span * time.Duration(i) / 4).Round(time.Microsecond))
 	}
-	names := make([]string, 0, len(totals))
-	for n := range totals {
-		names = append(names, n)
-	}
-	slices.SortFunc(names, func(a, b string) int { return cmp.Or(cmp.Compare(totals[b], totals[a]), cmp.Compare(a, b)) })
-	for i, n := range names[:min(len(names), svgLegend)] {
+	ts := Totals(es)
+	for i, t := range ts[:min(len(ts), svgLegend)] {
 		y := axis + 40 + i*18
-		fmt.Fprintf(&b, `<rect x="10" y="%d" width="12" height="12" fill="%s"/>`, y-10, color(n))
-		fmt.Fprintf(&b, `<text x="28" y="%d">%s: %d, %v in all</text>`+"\n", y, esc(n), counts[n], totals[n].Round(time.Microsecond))
+		fmt.Fprintf(&b, `<rect x="10" y="%d" width="12" height="12" fill="%s"/>`, y-10, color(shorten(t.Name)))
+		fmt.Fprintf(&b, `<text x="28" y="%d">%s: %d, %v in all</text>`+"\n", y, esc(t.Name), t.Count, t.Time.Round(time.Microsecond))
 	}
 	b.WriteString("</svg>\n")
 	_, err := io.WriteString(w, b.String())
@@ -132,3 +121,10 @@ func clip(s string, n int) string {
 }
 
 func esc(s string) string { return html.EscapeString(s) }
+
+// shorten drops the import path of a label's last word:
+// "compile github.com/goxpu/xpu/kernels/nn.RMSNorm" is "compile nn.RMSNorm".
+func shorten(label string) string {
+	i := strings.LastIndex(label, " ") + 1
+	return label[:i] + path.Base(label[i:])
+}

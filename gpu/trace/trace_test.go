@@ -5,6 +5,7 @@ import (
 	"encoding/xml"
 	"errors"
 	"io"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -158,12 +159,45 @@ func TestDrawSVG(t *testing.T) {
 
 // TestKindString names every kind.
 func TestKindString(t *testing.T) {
-	for k := trace.Launch; k <= trace.Fault; k++ {
+	for k := trace.Launch; k <= trace.Compile; k++ {
 		if s := k.String(); strings.HasPrefix(s, "Kind(") {
 			t.Errorf("kind %d has no name", k)
 		}
 	}
 	if s := trace.Kind(99).String(); s != "Kind(99)" {
 		t.Errorf("Kind(99).String() = %q", s)
+	}
+}
+
+// TestTotals sums spans by name, most time first, and skips instants.
+func TestTotals(t *testing.T) {
+	es := events()
+	es = append(es, es[0], es[2]) // a second launch and a second wait
+	got := trace.Totals(es)
+	want := []trace.Total{
+		{Name: "wait", Count: 2, Time: 1800 * time.Microsecond},
+		{Name: "kernels/simd.MatVecQ8_0", Count: 1, Time: 70 * time.Microsecond},
+		{Name: "matmul.Tile64x64", Count: 2, Time: 60 * time.Microsecond},
+		{Name: "nn.Softmax", Count: 1, Time: 12 * time.Microsecond},
+		{Name: "flush", Count: 1, Time: 5 * time.Microsecond},
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("Totals:\n got %+v\nwant %+v", got, want)
+	}
+}
+
+// TestChromeEscapes writes names and details that JSON must escape and
+// reads them back unchanged.
+func TestChromeEscapes(t *testing.T) {
+	odd := "a \"quoted\" \\ back\nslash\t\x01 é ☃ </script>"
+	var buf bytes.Buffer
+	c := trace.NewChrome(&buf)
+	c.Record(trace.Event{Kind: trace.Refusal, Device: odd, Name: odd, Detail: odd, Start: time.Now()})
+	if err := c.Close(); err != nil {
+		t.Fatal(err)
+	}
+	es, err := trace.Read(&buf)
+	if err != nil || len(es) != 1 || es[0].Name != odd || es[0].Detail != odd || es[0].Device != odd {
+		t.Fatalf("read back %+v, %v", es, err)
 	}
 }
