@@ -23,6 +23,11 @@ func runEnd(start, n, run uint32) uint32 {
 	return n
 }
 
+// whole reports whether every run of t's block is whole: then the
+// work-items' loops over their runs share a trip count, which the CPU
+// runs without an execution mask.
+func whole(t xpu.Thread, n, run uint32) bool { return t.GroupX() < n/(block*run) }
+
 // Histogram writes to hist[d*items+w] the number of keys of work-item w's
 // run whose digit at shift is d, items the work-items of the launch:
 // work-item w counts keys[w*run : (w+1)*run] (cut at n; empty past it)
@@ -41,9 +46,14 @@ func Histogram(t xpu.Thread, hist, keys []uint32, n, run, shift uint32) {
 		s[d*block+l] = 0
 	}
 	lo := min(w*run, n)
-	hi := runEnd(lo, n, run)
-	for i := lo; i < hi; i++ {
-		s[digit(keys[i], shift)*block+l]++
+	if whole(t, n, run) {
+		for j := uint32(0); j < run; j++ {
+			s[digit(keys[lo+j], shift)*block+l]++
+		}
+	} else {
+		for i := lo; i < runEnd(lo, n, run); i++ {
+			s[digit(keys[i], shift)*block+l]++
+		}
 	}
 	for d := uint32(0); d < digits; d++ {
 		hist[d*items+w] = s[d*block+l]
@@ -65,13 +75,22 @@ func ScatterKeys(t xpu.Thread, out, keys, offsets []uint32, n, run, shift uint32
 		s[d*block+l] = offsets[d*items+w]
 	}
 	lo := min(w*run, n)
-	hi := runEnd(lo, n, run)
-	for i := lo; i < hi; i++ {
-		k := keys[i]
-		c := digit(k, shift)*block + l
-		p := s[c]
-		out[p] = k
-		s[c] = p + 1
+	if whole(t, n, run) {
+		for j := uint32(0); j < run; j++ {
+			k := keys[lo+j]
+			c := digit(k, shift)*block + l
+			p := s[c]
+			out[p] = k
+			s[c] = p + 1
+		}
+	} else {
+		for i := lo; i < runEnd(lo, n, run); i++ {
+			k := keys[i]
+			c := digit(k, shift)*block + l
+			p := s[c]
+			out[p] = k
+			s[c] = p + 1
+		}
 	}
 }
 
@@ -88,13 +107,23 @@ func ScatterPairs(t xpu.Thread, out, outValues, keys, values, offsets []uint32, 
 		s[d*block+l] = offsets[d*items+w]
 	}
 	lo := min(w*run, n)
-	hi := runEnd(lo, n, run)
-	for i := lo; i < hi; i++ {
-		k := keys[i]
-		c := digit(k, shift)*block + l
-		p := s[c]
-		out[p] = k
-		outValues[p] = values[i]
-		s[c] = p + 1
+	if whole(t, n, run) {
+		for j := uint32(0); j < run; j++ {
+			k := keys[lo+j]
+			c := digit(k, shift)*block + l
+			p := s[c]
+			out[p] = k
+			outValues[p] = values[lo+j]
+			s[c] = p + 1
+		}
+	} else {
+		for i := lo; i < runEnd(lo, n, run); i++ {
+			k := keys[i]
+			c := digit(k, shift)*block + l
+			p := s[c]
+			out[p] = k
+			outValues[p] = values[i]
+			s[c] = p + 1
+		}
 	}
 }

@@ -402,39 +402,40 @@ var HistogramKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Func:        Histogram,
 	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:6de03edb6d37f362a3817510c74459c3ac81c821d39bff31e6bbebcfd2f6638c",
-				PrivateBytes: new(56),
-				NativeOps:    []string{"min", "select"},
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:9da4bdedcb81af1f08c218e7e46908c727e0b85cc15cec68c1a465450abac270",
+				PrivateBytes: new(68),
+				Fault:        true,
+				NativeOps:    []string{"atomicOr", "min", "select"},
 			},
 			Code: histogramWGSL,
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:7232fb4bef39b7cf99b08e0a0489778f265f7183a26edaf0da520dc874f11f95",
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:018ec3c27c92b2107b86bb3c0c779e7d783c8a714a0f4729f484858f9530343b",
 				NativeOps: []string{"xpu.Min"},
 			},
 			Entry: histogramCPU,
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:b1d780a188143abd93e41a02d7b252620f98e62e489b99cacbea7cf6162fc9f1"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:9db4cfd729fc97b8c73023458c2e78fbf4fd73b7b315e91223d91e3dae38eb40"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v3"},
 			Code:     libLLVMHOSTX8664V3,
 			Symbol:   "xpu_Histogram",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:740cb291c799b3cdd96a1f2bf3438269d4f0f9c8bd4a96a312c8490e80d48a76"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:44bf64ffb95f65f0e66ab427b7744d520281efa8bf0f36cb5263bd4176411ac4"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
 			Code:     libLLVMHOSTX8664V4,
 			Symbol:   "xpu_Histogram",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:f44e894a173e1e9a8ead866b6028278b206b910e0b9f1bd0324b24eb16e50b07"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:d004ef8ebf4d5157d4bffc6c32aa5e550ef4866c9a8f39ac81e67ade1b024b60"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "armv8-a"},
 			Code:     libLLVMHOSTARMV8A,
 			Symbol:   "xpu_Histogram",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cuda", Target: "ptx", Hash: "sha256:1aa0154050f12e85061a97fd97202ad6b8db440835b281182d142ab96d57a98f",
-				PrivateBytes: new(56),
+			Manifest: gpuimpl.Manifest{Backend: "cuda", Target: "ptx", Hash: "sha256:a2e406d1e072fd8431dc316b218828f5302ba7139af47ed3e813754cda538101",
+				PrivateBytes: new(68),
 				Fault:        true,
 			},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "sm_70"},
@@ -442,8 +443,8 @@ var HistogramKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_Histogram",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:74dd202009907267c2a453e8477f7da6f248c1e6ec0b99fb9694ffecabb81a19",
-				PrivateBytes: new(56),
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:0027f9c53dbe57d43868d3c5c798a7609264cb29e31b13ccf18988a428c93464",
+				PrivateBytes: new(68),
 				Registers:    new(40),
 				SpillBytes:   new(0),
 				Fault:        true,
@@ -453,8 +454,8 @@ var HistogramKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_Histogram",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:07f486749fcf24acb26a735076e3e33cedac43c881fa4ba8ab2a6924ac208620",
-				PrivateBytes: new(56),
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:180a119827ecec40708e461f60e89ce4f9541e51f556359510d05023ed6380f9",
+				PrivateBytes: new(68),
 				Registers:    new(40),
 				SpillBytes:   new(0),
 				Fault:        true,
@@ -464,9 +465,9 @@ var HistogramKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_Histogram",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:a3370d201441dea068bf60790cb1c25153b21f300f733e39810316882af585c3",
-				PrivateBytes: new(56),
-				Registers:    new(9),
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:45e2084a6883953322ede34b90d7ba60faa6940a4ca115f3e214fcaba00ad01c",
+				PrivateBytes: new(68),
+				Registers:    new(10),
 				SpillBytes:   new(0),
 				Fault:        true,
 			},
@@ -495,10 +496,33 @@ const histogramWGSL = `struct xpu_Uniforms {
 @group(0) @binding(1) var<storage, read> b_keys: array<u32>;
 @group(0) @binding(2) var<uniform> xpu_u: xpu_Uniforms;
 var<workgroup> s_s: array<u32, 2048>;
+@group(0) @binding(3) var<storage, read_write> xpu_fault: atomic<u32>;
+var<private> xpu_wid: vec3<u32>;
+
+// Go's uint32 x / y; x / 0 records the fault Go panics with.
+fn xpu_div_u32(x: u32, y: u32) -> u32 {
+    if y == 0u {
+        atomicOr(&xpu_fault, 1u);
+        return x;
+    }
+    return x / y;
+}
 
 // Go's uint32 x >> y: 0 when y >= 32 (WGSL takes y modulo 32).
 fn xpu_shr_u32(x: u32, y: u32) -> u32 {
     return select(0u, x >> (y & 31u), y < 32u);
+}
+
+fn f_whole(a_n_1: u32, a_run_1: u32) -> bool {
+    var v_n_1: u32 = a_n_1;
+    var v_run_1: u32 = a_run_1;
+    return xpu_wid.x < xpu_div_u32(v_n_1, 8u * v_run_1);
+}
+
+fn f_digit(a_k: u32, a_shift_1: u32) -> u32 {
+    var v_k: u32 = a_k;
+    var v_shift_1: u32 = a_shift_1;
+    return xpu_shr_u32(v_k, v_shift_1) & 255u;
 }
 
 fn f_runEnd(a_start: u32, a_n_1: u32, a_run_1: u32) -> u32 {
@@ -511,15 +535,10 @@ fn f_runEnd(a_start: u32, a_n_1: u32, a_run_1: u32) -> u32 {
     return v_n_1;
 }
 
-fn f_digit(a_k: u32, a_shift_1: u32) -> u32 {
-    var v_k: u32 = a_k;
-    var v_shift_1: u32 = a_shift_1;
-    return xpu_shr_u32(v_k, v_shift_1) & 255u;
-}
-
 // main is kernel Histogram, block 8x1x1.
 @compute @workgroup_size(8, 1, 1)
 fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {
+    xpu_wid = wid;
     let v_l: u32 = lid.x;
     let v_w: u32 = (wid.x * 8u) + v_l;
     let v_items: u32 = nwg.x * 8u;
@@ -527,10 +546,16 @@ fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid
         s_s[(v_d * 8u) + v_l] = 0u;
     }
     let v_lo: u32 = min(v_w * xpu_u.p_run, xpu_u.p_n);
-    let v_hi: u32 = f_runEnd(v_lo, xpu_u.p_n, xpu_u.p_run);
-    for (var v_i: u32 = v_lo; v_i < v_hi; v_i = v_i + 1u) {
-        let v_tmp: u32 = (f_digit(b_keys[v_i], xpu_u.p_shift) * 8u) + v_l;
-        s_s[v_tmp] = s_s[v_tmp] + 1u;
+    if f_whole(xpu_u.p_n, xpu_u.p_run) {
+        for (var v_j: u32 = 0u; v_j < xpu_u.p_run; v_j = v_j + 1u) {
+            let v_tmp: u32 = (f_digit(b_keys[v_lo + v_j], xpu_u.p_shift) * 8u) + v_l;
+            s_s[v_tmp] = s_s[v_tmp] + 1u;
+        }
+    } else {
+        for (var v_i: u32 = v_lo; v_i < f_runEnd(v_lo, xpu_u.p_n, xpu_u.p_run); v_i = v_i + 1u) {
+            let v_tmp_1: u32 = (f_digit(b_keys[v_i], xpu_u.p_shift) * 8u) + v_l;
+            s_s[v_tmp_1] = s_s[v_tmp_1] + 1u;
+        }
     }
     for (var v_d_1: u32 = 0u; v_d_1 < 256u; v_d_1 = v_d_1 + 1u) {
         b_hist[(v_d_1 * v_items) + v_w] = s_s[(v_d_1 * 8u) + v_l];
@@ -563,6 +588,14 @@ func histogramCPU(b *gpuimpl.CPUBlock) {
 	_ = ly
 	_ = lz
 	_ = stop
+	f_whole := func(lx, ly, lz uint32, v_n_1 uint32, v_run_1 uint32) bool {
+		return (b.Group.X < (v_n_1 / (uint32(8) * v_run_1)))
+	}
+	_ = f_whole
+	f_digit := func(lx, ly, lz uint32, v_k uint32, v_shift_1 uint32) uint32 {
+		return ((v_k >> v_shift_1) & uint32(255))
+	}
+	_ = f_digit
 	f_runEnd := func(lx, ly, lz uint32, v_start uint32, v_n_1 uint32, v_run_1 uint32) uint32 {
 		if (v_n_1 - v_start) > v_run_1 {
 			return (v_start + v_run_1)
@@ -570,10 +603,6 @@ func histogramCPU(b *gpuimpl.CPUBlock) {
 		return v_n_1
 	}
 	_ = f_runEnd
-	f_digit := func(lx, ly, lz uint32, v_k uint32, v_shift_1 uint32) uint32 {
-		return ((v_k >> v_shift_1) & uint32(255))
-	}
-	_ = f_digit
 	for lx := uint32(0); lx < 8; lx++ {
 		li := lx
 		_ = li
@@ -595,31 +624,47 @@ func histogramCPU(b *gpuimpl.CPUBlock) {
 		}
 		var v_lo uint32 = xpu.Min((v_w * p_run), p_n)
 		_ = v_lo
-		var v_hi uint32 = f_runEnd(lx, ly, lz, v_lo, p_n, p_run)
-		_ = v_hi
-		{
-			var v_i uint32 = v_lo
-			_ = v_i
-			if v_hi-v_i > 1024 {
-				for v_i < v_hi {
-					if stop.Load() {
-						panic(gpuimpl.CPUStopped)
+		if f_whole(lx, ly, lz, p_n, p_run) {
+			{
+				var v_j uint32 = uint32(0)
+				_ = v_j
+				if p_run-v_j > 1024 {
+					for v_j < p_run {
+						if stop.Load() {
+							panic(gpuimpl.CPUStopped)
+						}
+						for end2 := v_j + min(p_run-v_j, 1024); v_j < end2; {
+							{
+								var v_tmp uint32 = ((f_digit(lx, ly, lz, p_keys[(v_lo+v_j)], p_shift) * uint32(8)) + v_l)
+								_ = v_tmp
+								s_s[v_tmp] = (s_s[v_tmp] + uint32(1))
+							}
+							v_j = (v_j + uint32(1))
+						}
 					}
-					for end2 := v_i + min(v_hi-v_i, 1024); v_i < end2; {
+				} else {
+					for v_j < p_run {
 						{
-							var v_tmp uint32 = ((f_digit(lx, ly, lz, p_keys[v_i], p_shift) * uint32(8)) + v_l)
+							var v_tmp uint32 = ((f_digit(lx, ly, lz, p_keys[(v_lo+v_j)], p_shift) * uint32(8)) + v_l)
 							_ = v_tmp
 							s_s[v_tmp] = (s_s[v_tmp] + uint32(1))
 						}
-						v_i = (v_i + uint32(1))
+						v_j = (v_j + uint32(1))
 					}
 				}
-			} else {
-				for v_i < v_hi {
+			}
+		} else {
+			{
+				var v_i uint32 = v_lo
+				_ = v_i
+				for v_i < f_runEnd(lx, ly, lz, v_lo, p_n, p_run) {
+					if stop.Load() {
+						panic(gpuimpl.CPUStopped)
+					}
 					{
-						var v_tmp uint32 = ((f_digit(lx, ly, lz, p_keys[v_i], p_shift) * uint32(8)) + v_l)
-						_ = v_tmp
-						s_s[v_tmp] = (s_s[v_tmp] + uint32(1))
+						var v_tmp_1 uint32 = ((f_digit(lx, ly, lz, p_keys[v_i], p_shift) * uint32(8)) + v_l)
+						_ = v_tmp_1
+						s_s[v_tmp_1] = (s_s[v_tmp_1] + uint32(1))
 					}
 					v_i = (v_i + uint32(1))
 				}
@@ -656,39 +701,40 @@ var ScatterKeysKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Func:        ScatterKeys,
 	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:33d24425e2db309399882359613d81fdd95ab0fb4b54638acff5a671ee7d9b22",
-				PrivateBytes: new(60),
-				NativeOps:    []string{"min", "select"},
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:d892eac563126d43a63cac9470a253de143659313d6472f6e2b02bcd5eef6184",
+				PrivateBytes: new(80),
+				Fault:        true,
+				NativeOps:    []string{"atomicOr", "min", "select"},
 			},
 			Code: scatterKeysWGSL,
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:4f9a65cd977338c58a156024e5f89ce68128d5687f0563dacf4fcc1728ebb678",
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:0db619f6acb79c602d9bfacae167ce8ccd9c1b6cf39a2414d713a8c8942468d3",
 				NativeOps: []string{"xpu.Min"},
 			},
 			Entry: scatterKeysCPU,
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:1d6135d8d2c74722f88e7c82e28745a4da48498b504abaf85378c40c564e2e8c"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:e60468ea7c4ed5ce50e6ddd634ae1d2cb8e9ee46a0f48a9cbf5f0560c5145e0b"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v3"},
 			Code:     libLLVMHOSTX8664V3,
 			Symbol:   "xpu_ScatterKeys",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:e5b135d93ce1395cfc383c605a2f07fcd7403b39da4517b69a4fa5ac751615e5"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:6a8543b2c3b92c29c2849dee2514cb1755ec42cbbf3005fe69b12de88119751f"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
 			Code:     libLLVMHOSTX8664V4,
 			Symbol:   "xpu_ScatterKeys",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:e949bdd9469bdbda2b859be74fb147c219f62ff7a9ac17cee917f3b6ac623363"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:5212e1eb73a630c15fc5b99426b2e765d3a170c559baab5be2cbd323aa96c987"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "armv8-a"},
 			Code:     libLLVMHOSTARMV8A,
 			Symbol:   "xpu_ScatterKeys",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cuda", Target: "ptx", Hash: "sha256:6cb507fee296278b39b5b010193a085cbdb250832284c796491c8feb137eb6de",
-				PrivateBytes: new(60),
+			Manifest: gpuimpl.Manifest{Backend: "cuda", Target: "ptx", Hash: "sha256:8f2827acba764682f88a2b7ba84b64321652d17bba655e10cf1798607dbbe99c",
+				PrivateBytes: new(80),
 				Fault:        true,
 			},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "sm_70"},
@@ -696,9 +742,9 @@ var ScatterKeysKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_ScatterKeys",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:3d68d154594f27008a8938a5fff0d9dc3c86e0472180953ded31a311ba1574e8",
-				PrivateBytes: new(60),
-				Registers:    new(10),
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:646adfcfbf423a04122c474f9b34d96d96d1bfa8b0fdc9eb798901710d826419",
+				PrivateBytes: new(80),
+				Registers:    new(12),
 				SpillBytes:   new(0),
 				Fault:        true,
 			},
@@ -707,9 +753,9 @@ var ScatterKeysKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_ScatterKeys",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:be5fea0c3a2de424afc0630301c7e13f23fc683314b12c0e17015dbc79e91117",
-				PrivateBytes: new(60),
-				Registers:    new(10),
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:342da4c171ef1e22c7f39b5f18ef3ff4adafd38ab1448780944e2bcdf77e2829",
+				PrivateBytes: new(80),
+				Registers:    new(12),
 				SpillBytes:   new(0),
 				Fault:        true,
 			},
@@ -718,9 +764,9 @@ var ScatterKeysKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_ScatterKeys",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:84c97825548e8bc7bd68a105089244b7c5f3e7095cc426df2c32daf0d3da1eaa",
-				PrivateBytes: new(60),
-				Registers:    new(10),
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:963c4bfb73a04f24410c483f975f9694b1071ae02fb56c049968abf575dea7ed",
+				PrivateBytes: new(80),
+				Registers:    new(11),
 				SpillBytes:   new(0),
 				Fault:        true,
 			},
@@ -750,10 +796,33 @@ const scatterKeysWGSL = `struct xpu_Uniforms {
 @group(0) @binding(2) var<storage, read> b_offsets: array<u32>;
 @group(0) @binding(3) var<uniform> xpu_u: xpu_Uniforms;
 var<workgroup> s_s: array<u32, 2048>;
+@group(0) @binding(4) var<storage, read_write> xpu_fault: atomic<u32>;
+var<private> xpu_wid: vec3<u32>;
+
+// Go's uint32 x / y; x / 0 records the fault Go panics with.
+fn xpu_div_u32(x: u32, y: u32) -> u32 {
+    if y == 0u {
+        atomicOr(&xpu_fault, 1u);
+        return x;
+    }
+    return x / y;
+}
 
 // Go's uint32 x >> y: 0 when y >= 32 (WGSL takes y modulo 32).
 fn xpu_shr_u32(x: u32, y: u32) -> u32 {
     return select(0u, x >> (y & 31u), y < 32u);
+}
+
+fn f_whole_1(a_n_1: u32, a_run_1: u32) -> bool {
+    var v_n_1: u32 = a_n_1;
+    var v_run_1: u32 = a_run_1;
+    return xpu_wid.x < xpu_div_u32(v_n_1, 8u * v_run_1);
+}
+
+fn f_digit_1(a_k: u32, a_shift_1: u32) -> u32 {
+    var v_k: u32 = a_k;
+    var v_shift_1: u32 = a_shift_1;
+    return xpu_shr_u32(v_k, v_shift_1) & 255u;
 }
 
 fn f_runEnd_1(a_start: u32, a_n_1: u32, a_run_1: u32) -> u32 {
@@ -766,15 +835,10 @@ fn f_runEnd_1(a_start: u32, a_n_1: u32, a_run_1: u32) -> u32 {
     return v_n_1;
 }
 
-fn f_digit_1(a_k: u32, a_shift_1: u32) -> u32 {
-    var v_k: u32 = a_k;
-    var v_shift_1: u32 = a_shift_1;
-    return xpu_shr_u32(v_k, v_shift_1) & 255u;
-}
-
 // main is kernel ScatterKeys, block 8x1x1.
 @compute @workgroup_size(8, 1, 1)
 fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {
+    xpu_wid = wid;
     let v_l: u32 = lid.x;
     let v_w: u32 = (wid.x * 8u) + v_l;
     let v_items: u32 = nwg.x * 8u;
@@ -782,13 +846,22 @@ fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid
         s_s[(v_d * 8u) + v_l] = b_offsets[(v_d * v_items) + v_w];
     }
     let v_lo: u32 = min(v_w * xpu_u.p_run, xpu_u.p_n);
-    let v_hi: u32 = f_runEnd_1(v_lo, xpu_u.p_n, xpu_u.p_run);
-    for (var v_i: u32 = v_lo; v_i < v_hi; v_i = v_i + 1u) {
-        let v_k: u32 = b_keys[v_i];
-        let v_c: u32 = (f_digit_1(v_k, xpu_u.p_shift) * 8u) + v_l;
-        let v_p: u32 = s_s[v_c];
-        b_out[v_p] = v_k;
-        s_s[v_c] = v_p + 1u;
+    if f_whole_1(xpu_u.p_n, xpu_u.p_run) {
+        for (var v_j: u32 = 0u; v_j < xpu_u.p_run; v_j = v_j + 1u) {
+            let v_k: u32 = b_keys[v_lo + v_j];
+            let v_c: u32 = (f_digit_1(v_k, xpu_u.p_shift) * 8u) + v_l;
+            let v_p: u32 = s_s[v_c];
+            b_out[v_p] = v_k;
+            s_s[v_c] = v_p + 1u;
+        }
+    } else {
+        for (var v_i: u32 = v_lo; v_i < f_runEnd_1(v_lo, xpu_u.p_n, xpu_u.p_run); v_i = v_i + 1u) {
+            let v_k_1: u32 = b_keys[v_i];
+            let v_c_1: u32 = (f_digit_1(v_k_1, xpu_u.p_shift) * 8u) + v_l;
+            let v_p_1: u32 = s_s[v_c_1];
+            b_out[v_p_1] = v_k_1;
+            s_s[v_c_1] = v_p_1 + 1u;
+        }
     }
 }
 `
@@ -820,6 +893,14 @@ func scatterKeysCPU(b *gpuimpl.CPUBlock) {
 	_ = ly
 	_ = lz
 	_ = stop
+	f_whole_1 := func(lx, ly, lz uint32, v_n_1 uint32, v_run_1 uint32) bool {
+		return (b.Group.X < (v_n_1 / (uint32(8) * v_run_1)))
+	}
+	_ = f_whole_1
+	f_digit_1 := func(lx, ly, lz uint32, v_k uint32, v_shift_1 uint32) uint32 {
+		return ((v_k >> v_shift_1) & uint32(255))
+	}
+	_ = f_digit_1
 	f_runEnd_1 := func(lx, ly, lz uint32, v_start uint32, v_n_1 uint32, v_run_1 uint32) uint32 {
 		if (v_n_1 - v_start) > v_run_1 {
 			return (v_start + v_run_1)
@@ -827,10 +908,6 @@ func scatterKeysCPU(b *gpuimpl.CPUBlock) {
 		return v_n_1
 	}
 	_ = f_runEnd_1
-	f_digit_1 := func(lx, ly, lz uint32, v_k uint32, v_shift_1 uint32) uint32 {
-		return ((v_k >> v_shift_1) & uint32(255))
-	}
-	_ = f_digit_1
 	for lx := uint32(0); lx < 8; lx++ {
 		li := lx
 		_ = li
@@ -852,19 +929,33 @@ func scatterKeysCPU(b *gpuimpl.CPUBlock) {
 		}
 		var v_lo uint32 = xpu.Min((v_w * p_run), p_n)
 		_ = v_lo
-		var v_hi uint32 = f_runEnd_1(lx, ly, lz, v_lo, p_n, p_run)
-		_ = v_hi
-		{
-			var v_i uint32 = v_lo
-			_ = v_i
-			if v_hi-v_i > 1024 {
-				for v_i < v_hi {
-					if stop.Load() {
-						panic(gpuimpl.CPUStopped)
+		if f_whole_1(lx, ly, lz, p_n, p_run) {
+			{
+				var v_j uint32 = uint32(0)
+				_ = v_j
+				if p_run-v_j > 1024 {
+					for v_j < p_run {
+						if stop.Load() {
+							panic(gpuimpl.CPUStopped)
+						}
+						for end2 := v_j + min(p_run-v_j, 1024); v_j < end2; {
+							{
+								var v_k uint32 = p_keys[(v_lo + v_j)]
+								_ = v_k
+								var v_c uint32 = ((f_digit_1(lx, ly, lz, v_k, p_shift) * uint32(8)) + v_l)
+								_ = v_c
+								var v_p uint32 = s_s[v_c]
+								_ = v_p
+								p_out[v_p] = v_k
+								s_s[v_c] = (v_p + uint32(1))
+							}
+							v_j = (v_j + uint32(1))
+						}
 					}
-					for end2 := v_i + min(v_hi-v_i, 1024); v_i < end2; {
+				} else {
+					for v_j < p_run {
 						{
-							var v_k uint32 = p_keys[v_i]
+							var v_k uint32 = p_keys[(v_lo + v_j)]
 							_ = v_k
 							var v_c uint32 = ((f_digit_1(lx, ly, lz, v_k, p_shift) * uint32(8)) + v_l)
 							_ = v_c
@@ -873,20 +964,27 @@ func scatterKeysCPU(b *gpuimpl.CPUBlock) {
 							p_out[v_p] = v_k
 							s_s[v_c] = (v_p + uint32(1))
 						}
-						v_i = (v_i + uint32(1))
+						v_j = (v_j + uint32(1))
 					}
 				}
-			} else {
-				for v_i < v_hi {
+			}
+		} else {
+			{
+				var v_i uint32 = v_lo
+				_ = v_i
+				for v_i < f_runEnd_1(lx, ly, lz, v_lo, p_n, p_run) {
+					if stop.Load() {
+						panic(gpuimpl.CPUStopped)
+					}
 					{
-						var v_k uint32 = p_keys[v_i]
-						_ = v_k
-						var v_c uint32 = ((f_digit_1(lx, ly, lz, v_k, p_shift) * uint32(8)) + v_l)
-						_ = v_c
-						var v_p uint32 = s_s[v_c]
-						_ = v_p
-						p_out[v_p] = v_k
-						s_s[v_c] = (v_p + uint32(1))
+						var v_k_1 uint32 = p_keys[v_i]
+						_ = v_k_1
+						var v_c_1 uint32 = ((f_digit_1(lx, ly, lz, v_k_1, p_shift) * uint32(8)) + v_l)
+						_ = v_c_1
+						var v_p_1 uint32 = s_s[v_c_1]
+						_ = v_p_1
+						p_out[v_p_1] = v_k_1
+						s_s[v_c_1] = (v_p_1 + uint32(1))
 					}
 					v_i = (v_i + uint32(1))
 				}
@@ -915,39 +1013,40 @@ var ScatterPairsKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Func:        ScatterPairs,
 	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:4672fb6e267f845664557a4cc70a2400cd2322476c2ed8c57203e80f6ccc3e92",
-				PrivateBytes: new(60),
-				NativeOps:    []string{"min", "select"},
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:7681a386bb81d86f71b6513ec3a244ed6baf3f40383e4e8eac6bf189c0920aee",
+				PrivateBytes: new(80),
+				Fault:        true,
+				NativeOps:    []string{"atomicOr", "min", "select"},
 			},
 			Code: scatterPairsWGSL,
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:e0eb3db6e4a376c1bf13417b1f1754e61e9f75fcd0a9d038e30f752b25ed850b",
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:cc412f1db80f00b6452ac4ad6c7fe549f56282764ff713d17d9f97f1e492f50f",
 				NativeOps: []string{"xpu.Min"},
 			},
 			Entry: scatterPairsCPU,
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:620617224c268e073a4ca533bd2b8f410295b1fa69ecce192619da0e650ea4d1"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:e424b09e764895c89b81bf325afb620fbee9320ffd4a75756f815dc0a35f9adc"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v3"},
 			Code:     libLLVMHOSTX8664V3,
 			Symbol:   "xpu_ScatterPairs",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:79d7da8df64113cb6c0ebdbfd63971d94dd88eadb28dcddb2557c04d913b8eaf"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:2105e04e13c20dac6da68f5318cd89593764556d69e411a6f6f248bac542a86d"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
 			Code:     libLLVMHOSTX8664V4,
 			Symbol:   "xpu_ScatterPairs",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:c083b9071d6ea06b23aedd945937ce0e5f0b872db45875419eda78a0f5ecef38"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:bac4f40f5f84d98a28c4fb891b2b765524fb964ddc2c91145a859245964252d3"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "armv8-a"},
 			Code:     libLLVMHOSTARMV8A,
 			Symbol:   "xpu_ScatterPairs",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cuda", Target: "ptx", Hash: "sha256:68b13b5efcdeda064d402137238c1d35cac36031ba68ea4fa95ff329fefdb5ba",
-				PrivateBytes: new(60),
+			Manifest: gpuimpl.Manifest{Backend: "cuda", Target: "ptx", Hash: "sha256:23617fe8a5ad840c8a8af994f6945e387c74f425f04dd0fcaed1d2326d6db574",
+				PrivateBytes: new(80),
 				Fault:        true,
 			},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "sm_70"},
@@ -955,9 +1054,9 @@ var ScatterPairsKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_ScatterPairs",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:451a167f958fa2cf0eb2d3ca0a21d7bc8b0953c40a527a27644991a0152f7d0a",
-				PrivateBytes: new(60),
-				Registers:    new(14),
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:c33e75be7c43d3d6d6100899ccd35709f38b06f4f403a51e065d3f4ea850430c",
+				PrivateBytes: new(80),
+				Registers:    new(16),
 				SpillBytes:   new(0),
 				Fault:        true,
 			},
@@ -966,9 +1065,9 @@ var ScatterPairsKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_ScatterPairs",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:46b762f6da33e24a1ade9966125dbf3c1b51bf2b04dce9c165a75f1442bb36cc",
-				PrivateBytes: new(60),
-				Registers:    new(14),
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:1b75920822b2b8d84238e2ab3fff267fe1b9feceacc0857076a0319d43fddab6",
+				PrivateBytes: new(80),
+				Registers:    new(16),
 				SpillBytes:   new(0),
 				Fault:        true,
 			},
@@ -977,9 +1076,9 @@ var ScatterPairsKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_ScatterPairs",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:614b78071b0ca2aad422eb7d4060e585c9c07e72bb65c22cd9eefb178e6c1e6b",
-				PrivateBytes: new(60),
-				Registers:    new(13),
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:771112594816e921d87f80291de83dc00530581300487aaf53cdc03aed60cfd7",
+				PrivateBytes: new(80),
+				Registers:    new(14),
 				SpillBytes:   new(0),
 				Fault:        true,
 			},
@@ -1011,10 +1110,33 @@ const scatterPairsWGSL = `struct xpu_Uniforms {
 @group(0) @binding(4) var<storage, read> b_offsets: array<u32>;
 @group(0) @binding(5) var<uniform> xpu_u: xpu_Uniforms;
 var<workgroup> s_s: array<u32, 2048>;
+@group(0) @binding(6) var<storage, read_write> xpu_fault: atomic<u32>;
+var<private> xpu_wid: vec3<u32>;
+
+// Go's uint32 x / y; x / 0 records the fault Go panics with.
+fn xpu_div_u32(x: u32, y: u32) -> u32 {
+    if y == 0u {
+        atomicOr(&xpu_fault, 1u);
+        return x;
+    }
+    return x / y;
+}
 
 // Go's uint32 x >> y: 0 when y >= 32 (WGSL takes y modulo 32).
 fn xpu_shr_u32(x: u32, y: u32) -> u32 {
     return select(0u, x >> (y & 31u), y < 32u);
+}
+
+fn f_whole_2(a_n_1: u32, a_run_1: u32) -> bool {
+    var v_n_1: u32 = a_n_1;
+    var v_run_1: u32 = a_run_1;
+    return xpu_wid.x < xpu_div_u32(v_n_1, 8u * v_run_1);
+}
+
+fn f_digit_2(a_k: u32, a_shift_1: u32) -> u32 {
+    var v_k: u32 = a_k;
+    var v_shift_1: u32 = a_shift_1;
+    return xpu_shr_u32(v_k, v_shift_1) & 255u;
 }
 
 fn f_runEnd_2(a_start: u32, a_n_1: u32, a_run_1: u32) -> u32 {
@@ -1027,15 +1149,10 @@ fn f_runEnd_2(a_start: u32, a_n_1: u32, a_run_1: u32) -> u32 {
     return v_n_1;
 }
 
-fn f_digit_2(a_k: u32, a_shift_1: u32) -> u32 {
-    var v_k: u32 = a_k;
-    var v_shift_1: u32 = a_shift_1;
-    return xpu_shr_u32(v_k, v_shift_1) & 255u;
-}
-
 // main is kernel ScatterPairs, block 8x1x1.
 @compute @workgroup_size(8, 1, 1)
 fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {
+    xpu_wid = wid;
     let v_l: u32 = lid.x;
     let v_w: u32 = (wid.x * 8u) + v_l;
     let v_items: u32 = nwg.x * 8u;
@@ -1043,14 +1160,24 @@ fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid
         s_s[(v_d * 8u) + v_l] = b_offsets[(v_d * v_items) + v_w];
     }
     let v_lo: u32 = min(v_w * xpu_u.p_run, xpu_u.p_n);
-    let v_hi: u32 = f_runEnd_2(v_lo, xpu_u.p_n, xpu_u.p_run);
-    for (var v_i: u32 = v_lo; v_i < v_hi; v_i = v_i + 1u) {
-        let v_k: u32 = b_keys[v_i];
-        let v_c: u32 = (f_digit_2(v_k, xpu_u.p_shift) * 8u) + v_l;
-        let v_p: u32 = s_s[v_c];
-        b_out[v_p] = v_k;
-        b_outValues[v_p] = b_values[v_i];
-        s_s[v_c] = v_p + 1u;
+    if f_whole_2(xpu_u.p_n, xpu_u.p_run) {
+        for (var v_j: u32 = 0u; v_j < xpu_u.p_run; v_j = v_j + 1u) {
+            let v_k: u32 = b_keys[v_lo + v_j];
+            let v_c: u32 = (f_digit_2(v_k, xpu_u.p_shift) * 8u) + v_l;
+            let v_p: u32 = s_s[v_c];
+            b_out[v_p] = v_k;
+            b_outValues[v_p] = b_values[v_lo + v_j];
+            s_s[v_c] = v_p + 1u;
+        }
+    } else {
+        for (var v_i: u32 = v_lo; v_i < f_runEnd_2(v_lo, xpu_u.p_n, xpu_u.p_run); v_i = v_i + 1u) {
+            let v_k_1: u32 = b_keys[v_i];
+            let v_c_1: u32 = (f_digit_2(v_k_1, xpu_u.p_shift) * 8u) + v_l;
+            let v_p_1: u32 = s_s[v_c_1];
+            b_out[v_p_1] = v_k_1;
+            b_outValues[v_p_1] = b_values[v_i];
+            s_s[v_c_1] = v_p_1 + 1u;
+        }
     }
 }
 `
@@ -1086,6 +1213,14 @@ func scatterPairsCPU(b *gpuimpl.CPUBlock) {
 	_ = ly
 	_ = lz
 	_ = stop
+	f_whole_2 := func(lx, ly, lz uint32, v_n_1 uint32, v_run_1 uint32) bool {
+		return (b.Group.X < (v_n_1 / (uint32(8) * v_run_1)))
+	}
+	_ = f_whole_2
+	f_digit_2 := func(lx, ly, lz uint32, v_k uint32, v_shift_1 uint32) uint32 {
+		return ((v_k >> v_shift_1) & uint32(255))
+	}
+	_ = f_digit_2
 	f_runEnd_2 := func(lx, ly, lz uint32, v_start uint32, v_n_1 uint32, v_run_1 uint32) uint32 {
 		if (v_n_1 - v_start) > v_run_1 {
 			return (v_start + v_run_1)
@@ -1093,10 +1228,6 @@ func scatterPairsCPU(b *gpuimpl.CPUBlock) {
 		return v_n_1
 	}
 	_ = f_runEnd_2
-	f_digit_2 := func(lx, ly, lz uint32, v_k uint32, v_shift_1 uint32) uint32 {
-		return ((v_k >> v_shift_1) & uint32(255))
-	}
-	_ = f_digit_2
 	for lx := uint32(0); lx < 8; lx++ {
 		li := lx
 		_ = li
@@ -1118,43 +1249,65 @@ func scatterPairsCPU(b *gpuimpl.CPUBlock) {
 		}
 		var v_lo uint32 = xpu.Min((v_w * p_run), p_n)
 		_ = v_lo
-		var v_hi uint32 = f_runEnd_2(lx, ly, lz, v_lo, p_n, p_run)
-		_ = v_hi
-		{
-			var v_i uint32 = v_lo
-			_ = v_i
-			if v_hi-v_i > 1024 {
-				for v_i < v_hi {
-					if stop.Load() {
-						panic(gpuimpl.CPUStopped)
+		if f_whole_2(lx, ly, lz, p_n, p_run) {
+			{
+				var v_j uint32 = uint32(0)
+				_ = v_j
+				if p_run-v_j > 1024 {
+					for v_j < p_run {
+						if stop.Load() {
+							panic(gpuimpl.CPUStopped)
+						}
+						for end2 := v_j + min(p_run-v_j, 1024); v_j < end2; {
+							{
+								var v_k uint32 = p_keys[(v_lo + v_j)]
+								_ = v_k
+								var v_c uint32 = ((f_digit_2(lx, ly, lz, v_k, p_shift) * uint32(8)) + v_l)
+								_ = v_c
+								var v_p uint32 = s_s[v_c]
+								_ = v_p
+								p_out[v_p] = v_k
+								p_outValues[v_p] = p_values[(v_lo + v_j)]
+								s_s[v_c] = (v_p + uint32(1))
+							}
+							v_j = (v_j + uint32(1))
+						}
 					}
-					for end2 := v_i + min(v_hi-v_i, 1024); v_i < end2; {
+				} else {
+					for v_j < p_run {
 						{
-							var v_k uint32 = p_keys[v_i]
+							var v_k uint32 = p_keys[(v_lo + v_j)]
 							_ = v_k
 							var v_c uint32 = ((f_digit_2(lx, ly, lz, v_k, p_shift) * uint32(8)) + v_l)
 							_ = v_c
 							var v_p uint32 = s_s[v_c]
 							_ = v_p
 							p_out[v_p] = v_k
-							p_outValues[v_p] = p_values[v_i]
+							p_outValues[v_p] = p_values[(v_lo + v_j)]
 							s_s[v_c] = (v_p + uint32(1))
 						}
-						v_i = (v_i + uint32(1))
+						v_j = (v_j + uint32(1))
 					}
 				}
-			} else {
-				for v_i < v_hi {
+			}
+		} else {
+			{
+				var v_i uint32 = v_lo
+				_ = v_i
+				for v_i < f_runEnd_2(lx, ly, lz, v_lo, p_n, p_run) {
+					if stop.Load() {
+						panic(gpuimpl.CPUStopped)
+					}
 					{
-						var v_k uint32 = p_keys[v_i]
-						_ = v_k
-						var v_c uint32 = ((f_digit_2(lx, ly, lz, v_k, p_shift) * uint32(8)) + v_l)
-						_ = v_c
-						var v_p uint32 = s_s[v_c]
-						_ = v_p
-						p_out[v_p] = v_k
-						p_outValues[v_p] = p_values[v_i]
-						s_s[v_c] = (v_p + uint32(1))
+						var v_k_1 uint32 = p_keys[v_i]
+						_ = v_k_1
+						var v_c_1 uint32 = ((f_digit_2(lx, ly, lz, v_k_1, p_shift) * uint32(8)) + v_l)
+						_ = v_c_1
+						var v_p_1 uint32 = s_s[v_c_1]
+						_ = v_p_1
+						p_out[v_p_1] = v_k_1
+						p_outValues[v_p_1] = p_values[v_i]
+						s_s[v_c_1] = (v_p_1 + uint32(1))
 					}
 					v_i = (v_i + uint32(1))
 				}
