@@ -16,7 +16,8 @@ import (
 const MaxItems = 2048
 
 // minRun is the shortest run of keys a work-item takes: the histogram,
-// digits counts a run, is then at most a quarter of the keys.
+// digits counts a run, is then at most a quarter of the keys (but for a
+// last block's empty runs).
 const minRun = 1024
 
 // MaxLen is the longest input: indices are uint32, and the start of a
