@@ -33,8 +33,9 @@
 // which the CPU runs without an execution mask.
 //
 // The histogram's scan is reduce's rather than a kernel of this package:
-// it is a scan of 256 counts a run of at least 1024 keys (512Ki counts
-// at 16M keys, a thirty-second of them), that reduce already checks. It
+// it is a scan of 256 counts a run of at least 1024 keys (128Ki counts
+// at 16M keys, a hundred-and-twenty-eighth of them), that reduce already
+// checks. It
 // scans the pass's counts only, a view of the Sorter's histogram.
 //
 // The bitonic sort sorts each run of up to MaxSmall keys in one block's

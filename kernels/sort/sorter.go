@@ -13,7 +13,7 @@ import (
 
 // MaxItems is the most work-items a radix pass launches, each a run of
 // keys: the histogram holds digits*MaxItems counts.
-const MaxItems = 2048
+const MaxItems = 512
 
 // minRun is the shortest run of keys a work-item takes: the histogram,
 // digits counts a run, is then at most a quarter of the keys (but for a
@@ -22,8 +22,8 @@ const minRun = 1024
 
 // MaxLen is the longest input: indices are uint32, and the start of a
 // run past the end of the keys, at most a block of runs (of at most
-// 2^21 keys) past it, does not wrap.
-const MaxLen = 1<<32 - 1<<25
+// 2^23 keys) past it, does not wrap.
+const MaxLen = 1<<32 - 1<<27
 
 // A Sorter sorts uint32 buffers of up to the length it was made for on
 // one device. It owns its scratch (a second buffer of keys and one of
@@ -44,7 +44,7 @@ type Sorter struct {
 
 // New returns a Sorter for buffers of 1 to maxN elements on d (maxN at
 // most MaxLen). Its scratch takes 8*maxN bytes, and the histogram and its
-// scan at most 2*maxN bytes (4 MiB) more.
+// scan at most 2*maxN bytes (1 MiB) more.
 func New(d *gpu.Device, maxN int) (*Sorter, error) {
 	if d == nil {
 		return nil, fmt.Errorf("sort: New: a nil device: %w", gpu.ErrArgs)

@@ -19,7 +19,7 @@ import (
 // a dozen blocks, and one of MaxItems runs of more than the shortest run).
 // The devices run them without the reference runner; short mode keeps
 // lengths up to some runs.
-var lengths = []int{1, 2, 255, 1000, 1024, 1025, 4000, 4096*3 + 7, 100003, 1<<21 + 3}
+var lengths = []int{1, 2, 255, 1000, 1024, 1025, 4000, 4096*3 + 7, 100003, 1<<19 + 3}
 
 func checkedLengths() []int {
 	if testing.Short() {
