@@ -30,13 +30,14 @@
 // block-local ranking of tiles (wave ballots, or a local sort) would suit
 // it better; that is a design of its own, left for now. A block's runs
 // are whole but for the last block's, so its loops share a trip count,
-// which the CPU runs without an execution mask.
+// which the CPU runs as one loop rather than under an execution mask
+// that each step narrows.
 //
 // The histogram's scan is reduce's rather than a kernel of this package:
 // it is a scan of 256 counts a run of at least 1024 keys (128Ki counts
 // at 16M keys, a hundred-and-twenty-eighth of them), that reduce already
-// checks. It
-// scans the pass's counts only, a view of the Sorter's histogram.
+// checks. It scans the pass's counts only, a view of the Sorter's
+// histogram.
 //
 // The bitonic sort sorts each run of up to MaxSmall keys in one block's
 // shared memory, padded with the greatest key, 0xffffffff, to a power of

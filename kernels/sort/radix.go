@@ -25,7 +25,7 @@ func runEnd(start, n, run uint32) uint32 {
 
 // whole reports whether every run of t's block is whole: then the
 // work-items' loops over their runs share a trip count, which the CPU
-// runs without an execution mask.
+// runs as one loop rather than under an execution mask each step narrows.
 func whole(t xpu.Thread, n, run uint32) bool { return t.GroupX() < n/(block*run) }
 
 // Histogram writes to hist[d*items+w] the number of keys of work-item w's
