@@ -4,39 +4,47 @@
 // key ([Sorter.Pairs]), and a bitonic sort of short runs within one block
 // ([SortSmall], [SortRuns]).
 //
-// The radix sort takes eight passes of four bits, each from one buffer to
-// the other of a pair (the caller's and a scratch buffer the [Sorter]
+// The radix sort takes four passes of 8-bit digits, each from one buffer
+// to the other of a pair (the caller's and a scratch buffer the [Sorter]
 // owns), so that the sorted keys end in the caller's buffer. A pass cuts
-// the keys into at most MaxBlocks contiguous chunks, each a whole number
-// of tiles of 8192 keys, and launches three steps:
+// the keys into runs of at least 1024 keys, at most MaxItems of them, a
+// work-item each, in blocks of 8 work-items, and launches three steps:
 //
-//   - Histogram: block g counts the digits of its chunk into hist[d*G+g],
-//     digit-major, G the blocks of the pass (each work-item into packed
-//     16-bit counters of its own, which 16 work-items then sum);
+//   - Histogram: work-item w counts the digits of its run into hist[d*P+w],
+//     digit-major, P the work-items of the pass, through a column of 256
+//     counters of its own in shared memory;
 //   - an exclusive scan of hist (kernels/reduce's ScanUint32): since the
-//     counts are digit-major, offsets[d*G+g] is the number of keys of a
-//     smaller digit, plus those of digit d in the chunks before g, which
-//     is where block g's first key of digit d goes;
-//   - Scatter: block g walks its chunk a tile at a time; in a tile
-//     work-item l owns the 32 consecutive keys from l*32 and counts their
-//     digits in packed 16-bit counters (two digits a word; a tile holds
-//     8192 keys, so no count overflows its half), the block scans the
-//     counters across work-items in shared memory, and each work-item then
-//     writes its keys, in order, to the chunk's offset of the digit plus
-//     the keys of that digit in the tiles before, in the work-items
-//     before and in its own run before. Keys of one digit keep their
-//     order: the sort is stable.
+//     counts are digit-major, offsets[d*P+w] is the number of keys of a
+//     smaller digit, plus those of digit d in the runs before w, which is
+//     where work-item w's first key of digit d goes;
+//   - Scatter: work-item w loads its offsets into its column and walks
+//     its run, writing each key to its digit's offset and stepping it.
+//     Keys of one digit keep their order: the sort is stable.
+//
+// This is the shape of a radix sort on a processor's cores, each sorting
+// a run into the others' gaps: no work-item reads another's counters, so
+// there are no barriers, atomics or ranking within a block, and a pass
+// reads the keys twice and writes them once. On the CPU the work-items of
+// a block are the lanes of a vector, each reading its own run; on a GPU
+// the work-items' reads are far apart and there are few of them, so a
+// block-local ranking of tiles (wave ballots, or a local sort) would suit
+// it better; that is a design of its own, left for now. A block's runs
+// are whole but for the last block's, so its loops share a trip count,
+// which the CPU runs as one loop rather than under an execution mask
+// that each step narrows.
 //
 // The histogram's scan is reduce's rather than a kernel of this package:
-// it is a scan of 16*MaxBlocks uint32s that reduce already checks, and it
-// costs three small launches a pass, nothing beside the passes over the
-// keys. It scans the whole histogram buffer: the counts past 16*G, left
-// by a sort of more blocks, change only offsets past those a pass reads.
+// it is a scan of 256 counts a run of at least 1024 keys (128Ki counts
+// at 16M keys, a hundred-and-twenty-eighth of them), that reduce already
+// checks. It scans the pass's counts only, a view of the Sorter's
+// histogram.
 //
 // The bitonic sort sorts each run of up to MaxSmall keys in one block's
 // shared memory, padded with the greatest key, 0xffffffff, to a power of
-// two. It is not stable, which keys alone cannot tell: Keys takes it for
-// lengths up to MaxSmall, where one launch beats the radix sort's 40.
+// two; its grid has rows of at most 65535 blocks, so that any number of
+// runs fits any device's grid. It is not stable, which keys alone cannot
+// tell: Keys takes it for lengths up to MaxSmall, where one launch beats
+// the radix sort's twenty.
 //
 // Layering: the kernels import only package xpu, the kernel vocabulary;
 // xpu_gen.go, their generated code (xpu gen), imports xpu and the runtime

@@ -11,22 +11,23 @@ import (
 	"github.com/goxpu/xpu/kernels/sort"
 )
 
-// pass is one radix pass over n keys in chunks of chunk (a whole number
-// of 8192-key tiles), a block per chunk, at the digit of shift.
-type pass struct{ n, chunk, shift uint32 }
+// pass is one radix pass over n keys in runs of run, a work-item per
+// run and blocks of 8 work-items, at the digit of shift.
+type pass struct{ n, run, shift uint32 }
 
-func (p pass) groups() uint32 { return (p.n + p.chunk - 1) / p.chunk }
+func (p pass) groups() uint32 { return ((p.n+p.run-1)/p.run + 7) / 8 }
+func (p pass) items() uint32  { return 8 * p.groups() }
 func (p pass) String() string {
-	return fmt.Sprintf("n=%d,chunk=%d,shift=%d", p.n, p.chunk, p.shift)
+	return fmt.Sprintf("n=%d,run=%d,shift=%d", p.n, p.run, p.shift)
 }
 
 // kernelPasses are the passes the radix kernels are checked at: one key;
-// part of a tile; over a tile, into a second block; several blocks; and
-// chunks of several tiles, the last one partial; at the lowest, a middle
-// and the highest digit. Short mode, and a binary built with the race
-// detector, keep the first three: the reference runner runs a goroutine
-// per work-item.
-var kernelPasses = []pass{{1, 8192, 0}, {1000, 8192, 4}, {9000, 8192, 28}, {20000, 8192, 0}, {40000, 16384, 12}}
+// part of a block's runs; runs into a second block, the last partial;
+// many blocks of short runs of no power of two; and the Sorter's runs of
+// 1024 over several blocks; at the lowest, middle and highest digits.
+// Short mode, and a binary built with the race detector, keep the first
+// three: the reference runner runs a goroutine per work-item.
+var kernelPasses = []pass{{1, 1024, 0}, {1000, 300, 8}, {9000, 1024, 24}, {5000, 37, 16}, {40000, 1024, 0}}
 
 func checkedPasses() []pass {
 	if testing.Short() || underRace {
@@ -39,7 +40,7 @@ func u32(a []any, i int) *gpu.Buffer[uint32] { return gputest.At[*gpu.Buffer[uin
 func num(a []any, i int) uint32              { return gputest.At[uint32](a, i) }
 
 // fewKeys returns n keys whose digits repeat a lot: each key is one of
-// eight, so that runs of equal digits cross work-items and tiles.
+// eight, so that runs of equal digits cross work-items and blocks.
 func fewKeys(r *rand.Rand, n uint32) []uint32 {
 	few := make([]uint32, 8)
 	for i := range few {
@@ -55,12 +56,13 @@ func fewKeys(r *rand.Rand, n uint32) []uint32 {
 func anyKeys(r *rand.Rand, n uint32) []uint32 { return gputest.AnyUints(r, int(n)) }
 
 // offsets returns a pass's scatter offsets as the Sorter computes them,
-// in plain Go: the exclusive scan of the digit-major histogram of keys.
+// in plain Go: the exclusive scan of the digit-major histogram of the
+// runs of keys.
 func offsets(keys []uint32, p pass) []uint32 {
-	g := p.groups()
-	hist := make([]uint32, 16*g)
+	items := p.items()
+	hist := make([]uint32, 256*items)
 	for i, k := range keys {
-		hist[((k>>p.shift)&15)*g+uint32(i)/p.chunk]++
+		hist[((k>>p.shift)&255)*items+uint32(i)/p.run]++
 	}
 	var acc uint32
 	for i, h := range hist {
@@ -75,8 +77,8 @@ func histogramCase(p pass, keys func(*rand.Rand, uint32) []uint32) *gputest.Case
 		Kernel: sort.HistogramKernel, Tol: gputest.Exact,
 		Setup: func(r *rand.Rand) gputest.Inputs {
 			return gputest.Inputs{Groups: xpu.Dim3{X: p.groups()}, Args: []gputest.Arg{
-				gputest.Poisoned[uint32](int(16 * p.groups())), gputest.Buffer(keys(r, p.n)),
-				gputest.Scalar(p.n), gputest.Scalar(p.chunk), gputest.Scalar(p.shift),
+				gputest.Poisoned[uint32](int(256 * p.items())), gputest.Buffer(keys(r, p.n)),
+				gputest.Scalar(p.n), gputest.Scalar(p.run), gputest.Scalar(p.shift),
 			}}
 		},
 		Launch: func(s *gpu.Stream, g xpu.Dim3, a []any) error {
@@ -92,7 +94,7 @@ func scatterKeysCase(p pass, keys func(*rand.Rand, uint32) []uint32) *gputest.Ca
 			k := keys(r, p.n)
 			return gputest.Inputs{Groups: xpu.Dim3{X: p.groups()}, Args: []gputest.Arg{
 				gputest.Poisoned[uint32](int(p.n)), gputest.Buffer(k), gputest.Buffer(offsets(k, p)),
-				gputest.Scalar(p.n), gputest.Scalar(p.chunk), gputest.Scalar(p.shift),
+				gputest.Scalar(p.n), gputest.Scalar(p.run), gputest.Scalar(p.shift),
 			}}
 		},
 		Launch: func(s *gpu.Stream, g xpu.Dim3, a []any) error {
@@ -113,7 +115,7 @@ func scatterPairsCase(p pass, keys func(*rand.Rand, uint32) []uint32) *gputest.C
 			return gputest.Inputs{Groups: xpu.Dim3{X: p.groups()}, Args: []gputest.Arg{
 				gputest.Poisoned[uint32](int(p.n)), gputest.Poisoned[uint32](int(p.n)),
 				gputest.Buffer(k), gputest.Buffer(v), gputest.Buffer(offsets(k, p)),
-				gputest.Scalar(p.n), gputest.Scalar(p.chunk), gputest.Scalar(p.shift),
+				gputest.Scalar(p.n), gputest.Scalar(p.run), gputest.Scalar(p.shift),
 			}}
 		},
 		Launch: func(s *gpu.Stream, g xpu.Dim3, a []any) error {
@@ -122,13 +124,24 @@ func scatterPairsCase(p pass, keys func(*rand.Rand, uint32) []uint32) *gputest.C
 	}
 }
 
-// run is a launch of the bitonic sort: n keys in runs of length.
-type run struct{ n, length uint32 }
+// run is a launch of the bitonic sort: n keys in runs of length, on a
+// grid of rows of x blocks (all of them on one row when x is 0).
+type run struct{ n, length, x uint32 }
+
+func (b run) grid() xpu.Dim3 {
+	g := (b.n + b.length - 1) / b.length
+	if b.x == 0 {
+		return xpu.Dim3{X: g}
+	}
+	return xpu.Dim3{X: b.x, Y: (g + b.x - 1) / b.x}
+}
 
 // runs are the bitonic sort's launches: one key; a power of two; one run
 // padded to 1024; several runs of 1024, the last partial; runs of a
-// length no power of two. Short mode and the race detector keep three.
-var runs = []run{{1, 1}, {256, 256}, {1000, 1000}, {1024*3 + 5, 1024}, {2000, 300}}
+// length no power of two; and runs on rows of blocks, the last row with
+// blocks past the last run, as SortRuns launches more than 65535 runs.
+// Short mode and the race detector keep three.
+var runs = []run{{1, 1, 0}, {256, 256, 0}, {1000, 1000, 0}, {1024*3 + 5, 1024, 0}, {2000, 300, 0}, {2000, 100, 3}}
 
 func checkedRuns() []run {
 	if testing.Short() || underRace {
@@ -141,7 +154,7 @@ func bitonicCase(b run, keys func(*rand.Rand, uint32) []uint32) *gputest.Case {
 	return &gputest.Case{
 		Kernel: sort.BitonicKernel, Tol: gputest.Exact,
 		Setup: func(r *rand.Rand) gputest.Inputs {
-			return gputest.Inputs{Groups: xpu.Dim3{X: (b.n + b.length - 1) / b.length}, Args: []gputest.Arg{
+			return gputest.Inputs{Groups: b.grid(), Args: []gputest.Arg{
 				gputest.Buffer(keys(r, b.n)), gputest.Scalar(b.n), gputest.Scalar(b.length),
 			}}
 		},
@@ -166,7 +179,7 @@ func TestKernels(t *testing.T) {
 			})
 		}
 		for _, b := range checkedRuns() {
-			t.Run(fmt.Sprintf("bitonic,n=%d,length=%d", b.n, b.length), func(t *testing.T) {
+			t.Run(fmt.Sprintf("bitonic,n=%d,length=%d,x=%d", b.n, b.length, b.x), func(t *testing.T) {
 				gputest.Check(t, d, []*gputest.Case{bitonicCase(b, anyKeys), bitonicCase(b, fewKeys)})
 			})
 		}

@@ -51,25 +51,32 @@ func (so *Sorter) Pairs(s *gpu.Stream, keys, values *gpu.Buffer[uint32]) error {
 // them when values is not nil.
 func (so *Sorter) radix(s *gpu.Stream, keys, values *gpu.Buffer[uint32]) error {
 	n := keys.Len()
-	g, chunk := plan(n)
+	g, items, run := plan(n)
 	grid := xpu.Dim3{X: g}
+	// The pass's counts only: a longer input's plan, the Sorter's, has
+	// more.
+	hist, err := so.hist.Slice(0, int(digits*items))
+	if err != nil {
+		return err
+	}
+	offsets, err := so.offsets.Slice(0, int(digits*items))
+	if err != nil {
+		return err
+	}
 	from, to := keys, so.keys
 	vfrom, vto := values, so.values
 	for p := range uint32(passes) {
 		shift := p * bits
-		if err := LaunchHistogram(s, grid, so.hist, from, uint32(n), chunk, shift); err != nil {
+		if err := LaunchHistogram(s, grid, hist, from, uint32(n), run, shift); err != nil {
 			return err
 		}
-		// The whole buffer: the counts past digits*g are stale, and an
-		// exclusive scan's first digits*g offsets do not read them.
-		if err := so.scan.ScanUint32(s, so.offsets, so.hist, true); err != nil {
+		if err := so.scan.ScanUint32(s, offsets, hist, true); err != nil {
 			return err
 		}
-		var err error
 		if values == nil {
-			err = LaunchScatterKeys(s, grid, to, from, so.offsets, uint32(n), chunk, shift)
+			err = LaunchScatterKeys(s, grid, to, from, offsets, uint32(n), run, shift)
 		} else {
-			err = LaunchScatterPairs(s, grid, to, vto, from, vfrom, so.offsets, uint32(n), chunk, shift)
+			err = LaunchScatterPairs(s, grid, to, vto, from, vfrom, offsets, uint32(n), run, shift)
 			vfrom, vto = vto, vfrom
 		}
 		if err != nil {
@@ -91,10 +98,9 @@ func SortSmall(s *gpu.Stream, keys *gpu.Buffer[uint32]) error {
 
 // SortRuns records on s the launch that sorts, in place, each run of
 // length keys of keys (the last one shorter when length does not divide
-// the buffer's length), length 1 to MaxSmall: a block per run, so at
-// most as many runs as the device takes groups on an axis (65535 on
-// WebGPU; more is the launch's error, wrapping gpu.ErrGrid). It does not
-// sync.
+// the buffer's length), length 1 to MaxSmall: a block per run, on a grid
+// of rows of at most 65535 blocks (WebGPU's least limit on an axis). It
+// does not sync.
 func SortRuns(s *gpu.Stream, keys *gpu.Buffer[uint32], length int) error {
 	if length < 1 || length > MaxSmall {
 		return fmt.Errorf("sort: SortRuns: a run of %d keys, not 1 to MaxSmall (%d): %w", length, MaxSmall, gpu.ErrSize)
@@ -115,6 +121,12 @@ func runs(op string, s *gpu.Stream, keys *gpu.Buffer[uint32], length int) error 
 	if n < 1 || uint64(n) > MaxLen {
 		return fmt.Errorf("sort: %s: keys holds %d elements, not 1 to %d: %w", op, n, uint64(MaxLen), gpu.ErrSize)
 	}
-	g := (n + length - 1) / length
-	return LaunchBitonic(s, xpu.Dim3{X: uint32(g)}, keys, uint32(n), uint32(length))
+	return LaunchBitonic(s, runGrid((n+length-1)/length), keys, uint32(n), uint32(length))
+}
+
+// runGrid returns a grid of at least g blocks in rows of at most
+// maxRow.
+func runGrid(g int) xpu.Dim3 {
+	x := min(g, maxRow)
+	return xpu.Dim3{X: uint32(x), Y: uint32((g + x - 1) / x)}
 }

@@ -11,13 +11,19 @@ import (
 	"github.com/goxpu/xpu/kernels/reduce"
 )
 
-// MaxBlocks is the most blocks a radix pass launches: the histogram holds
-// digits*MaxBlocks counts.
-const MaxBlocks = 1024
+// MaxItems is the most work-items a radix pass launches, each a run of
+// keys: the histogram holds digits*MaxItems counts.
+const MaxItems = 512
 
-// MaxLen is the longest input: indices are uint32, and a work-item's
-// index steps a tile (8192) past the end of its chunk without wrapping.
-const MaxLen = 1<<32 - tile
+// minRun is the shortest run of keys a work-item takes: the histogram,
+// digits counts a run, is then at most a quarter of the keys (but for a
+// last block's empty runs).
+const minRun = 1024
+
+// MaxLen is the longest input: indices are uint32, and the start of a
+// run past the end of the keys, at most a block of runs (of at most
+// 2^23 keys) past it, does not wrap.
+const MaxLen = 1<<32 - 1<<27
 
 // A Sorter sorts uint32 buffers of up to the length it was made for on
 // one device. It owns its scratch (a second buffer of keys and one of
@@ -37,7 +43,8 @@ type Sorter struct {
 }
 
 // New returns a Sorter for buffers of 1 to maxN elements on d (maxN at
-// most MaxLen). Its scratch takes 8*maxN bytes and some 128 KiB more.
+// most MaxLen). Its scratch takes 8*maxN bytes, and the histogram and its
+// scan at most 2*maxN bytes (1 MiB) more.
 func New(d *gpu.Device, maxN int) (*Sorter, error) {
 	if d == nil {
 		return nil, fmt.Errorf("sort: New: a nil device: %w", gpu.ErrArgs)
@@ -53,7 +60,8 @@ func New(d *gpu.Device, maxN int) (*Sorter, error) {
 		return b
 	}
 	s.keys, s.values = alloc(maxN), alloc(maxN)
-	s.hist, s.offsets = alloc(digits*MaxBlocks), alloc(digits*MaxBlocks)
+	_, items, _ := plan(maxN)
+	s.hist, s.offsets = alloc(int(digits*items)), alloc(int(digits*items))
 	if err == nil {
 		s.scan, err = reduce.New(d, nil)
 	}
@@ -79,12 +87,14 @@ func (s *Sorter) Release() {
 	}
 }
 
-// plan returns a pass over n keys: its blocks and the chunk of each, a
-// whole number of tiles, so that there are at most MaxBlocks chunks.
-func plan(n int) (groups, chunk uint32) {
-	tiles := (uint64(n) + tile - 1) / tile
-	c := (tiles + MaxBlocks - 1) / MaxBlocks * tile
-	return uint32((uint64(n) + c - 1) / c), uint32(c)
+// plan returns a pass over n keys: its blocks, their work-items (a
+// whole number of blocks, at most MaxItems) and the run of keys each
+// takes, at least minRun. A Sorter's histogram holds the counts of the
+// plan of its maxN, which no shorter input's exceeds.
+func plan(n int) (groups, items, run uint32) {
+	r := max(minRun, (uint64(n)+MaxItems-1)/MaxItems)
+	g := ((uint64(n)+r-1)/r + block - 1) / block
+	return uint32(g), uint32(g * block), uint32(r)
 }
 
 // check returns an error naming the rule when the arguments of entry

@@ -15,10 +15,11 @@ import (
 
 // lengths are the lengths the entry points are checked at: one key, the
 // bitonic sort's lengths (short of a block, past it, MaxSmall) and the
-// radix sort's (MaxSmall+1, part of a tile, tiles and a part, and a
-// length over 25 blocks). The devices run them without the reference
-// runner; short mode keeps lengths up to some tiles.
-var lengths = []int{1, 2, 255, 1000, 1024, 1025, 4000, 4096*3 + 7, 100003}
+// radix sort's (MaxSmall+1, over a run, runs and a part, a length over
+// a dozen blocks, and one of MaxItems runs of more than the shortest run).
+// The devices run them without the reference runner; short mode keeps
+// lengths up to some runs.
+var lengths = []int{1, 2, 255, 1000, 1024, 1025, 4000, 4096*3 + 7, 100003, 1<<19 + 3}
 
 func checkedLengths() []int {
 	if testing.Short() {
@@ -141,11 +142,11 @@ func TestPairs(t *testing.T) {
 }
 
 // TestSortRuns checks SortSmall and SortRuns against slices.Sort of each
-// run.
+// run, and SortRuns of more runs than a row of its grid holds.
 func TestSortRuns(t *testing.T) {
 	gputest.ForEach(t, func(t *testing.T, d *gpu.Device) {
 		r := rand.New(rand.NewPCG(3, 4))
-		for _, c := range []struct{ n, length int }{{1, 1}, {3, 3}, {700, 700}, {1024, 1024}, {5000, 1024}, {999, 100}, {17, 1}} {
+		for _, c := range []struct{ n, length int }{{1, 1}, {3, 3}, {700, 700}, {1024, 1024}, {5000, 1024}, {999, 100}, {17, 1}, {140001, 2}} {
 			for _, k := range kinds {
 				t.Run(fmt.Sprintf("n=%d,length=%d,%s", c.n, c.length, k.name), func(t *testing.T) {
 					keys := k.make(r, c.n)

@@ -25,40 +25,40 @@ var BitonicKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Func:        Bitonic,
 	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:15e1c1cf9bb559a0e27b6f8ae13bd391d6d931edb8429f2a2e5e834e1944494e",
-				PrivateBytes: new(68),
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:a9cd04846923c1bb4632c2a5157b593aa0e2cce190c9a03dd74161070a5d0851",
+				PrivateBytes: new(72),
 				Fault:        true,
 				NativeOps:    []string{"atomicOr", "min", "storageBarrier", "workgroupBarrier"},
 			},
 			Code: bitonicWGSL,
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:294b1499f194c1ebde8d6547a0a53b57b725f5b2261ba6e8aa36477d19a4f051",
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:32157038ab6369f8577e579196e07c62f0adb2e6be0b3e474fb43a0fa679d6f3",
 				NativeOps: []string{"xpu.Min"},
 			},
 			Entry: bitonicCPU,
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:c2373a7ccb4669338308cd1aa2800a189a0d109469fbeaa385dc5fbee97c6582"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:cc09c23978641f34425e8dc41bf6e2a05766502f32d83a8567673942aaaf3733"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v3"},
 			Code:     libLLVMHOSTX8664V3,
 			Symbol:   "xpu_Bitonic",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:8905fa8e4e9d2f4ddaa5ef57eae5bdf6a89bbce6d492a78b91fdde5199dae9a6"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:43df98c35cb94f8c93d306a76ce1ada0901c413e48fcea3705e39748a9b3c9a5"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
 			Code:     libLLVMHOSTX8664V4,
 			Symbol:   "xpu_Bitonic",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:0395b60c6a8c47a235881148457879e161cdd75c40fd03439c6c2de35772e039"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:5d9ddef29c1b428cd85b14a587fd3e8fda6454600c22ea88b743ff816dc99c38"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "armv8-a"},
 			Code:     libLLVMHOSTARMV8A,
 			Symbol:   "xpu_Bitonic",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cuda", Target: "ptx", Hash: "sha256:afca29bd6c23fa8b173c2d95172847e4cf1b9e56fbffcf9e8ecc7f95742b40f0",
-				PrivateBytes: new(68),
+			Manifest: gpuimpl.Manifest{Backend: "cuda", Target: "ptx", Hash: "sha256:15baaac596350dfe8b139ea64bfb0e6c0d4b68431bccbafa6bb4ca732cc4033e",
+				PrivateBytes: new(72),
 				Fault:        true,
 			},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "sm_70"},
@@ -66,8 +66,8 @@ var BitonicKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_Bitonic",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:569be026d945c19156baf5b93620d3d667a22d674b3ccd365a32ef2c9e0c91c7",
-				PrivateBytes: new(68),
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:cd24286730e036b774fa0f7fde2f233bd0178ea48eedbd189f927cd06fe7f3ed",
+				PrivateBytes: new(72),
 				Registers:    new(12),
 				SpillBytes:   new(0),
 				Fault:        true,
@@ -77,8 +77,8 @@ var BitonicKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_Bitonic",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:cdf626ec112ebf5ea8399f766d129a0a9faca9d784209c07ae5a91739f6545ee",
-				PrivateBytes: new(68),
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:dd26a40e5f9a46455eb99796d5c2f1f8e713023c26fd38015dcbf8d28867be7c",
+				PrivateBytes: new(72),
 				Registers:    new(12),
 				SpillBytes:   new(0),
 				Fault:        true,
@@ -88,8 +88,8 @@ var BitonicKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_Bitonic",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:3c464003f055475cc59f0bdf44c86498308d3a5d2c1054657c2297f3a0568dd1",
-				PrivateBytes: new(68),
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:31179b55ce409421b600acf69aad86dcd64a375f0bfed4bfb94b7e140fd3dbb4",
+				PrivateBytes: new(72),
 				Registers:    new(12),
 				SpillBytes:   new(0),
 				Fault:        true,
@@ -139,10 +139,15 @@ fn xpu_rem_u32(x: u32, y: u32) -> u32 {
 
 // main is kernel Bitonic, block 256x1x1.
 @compute @workgroup_size(256, 1, 1)
-fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid: vec3<u32>) {
+fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {
     let v_l: u32 = lid.x;
-    let v_start: u32 = wid.x * xpu_u.p_length;
-    let v_m: u32 = min(xpu_u.p_length, xpu_u.p_n - v_start);
+    let v_b: u32 = (wid.y * nwg.x) + wid.x;
+    let v_start: u32 = v_b * xpu_u.p_length;
+    var v_m: u32;
+    v_m = u32();
+    if v_b <= xpu_div_u32(xpu_u.p_n - 1u, xpu_u.p_length) {
+        v_m = min(xpu_u.p_length, xpu_u.p_n - v_start);
+    }
     var v_size: u32;
     v_size = 2u;
     {
@@ -168,10 +173,10 @@ fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid
             for (var v_p: u32 = v_l; v_p < (v_size / 2u); v_p = v_p + 256u) {
                 let v_i: u32 = ((2u * v_d) * xpu_div_u32(v_p, v_d)) + xpu_rem_u32(v_p, v_d);
                 let v_a: u32 = s_s[v_i];
-                let v_b: u32 = s_s[v_i + v_d];
-                if (v_a > v_b) == ((v_i & v_k) == 0u) {
+                let v_b_1: u32 = s_s[v_i + v_d];
+                if (v_a > v_b_1) == ((v_i & v_k) == 0u) {
                     let v_tmp_1: u32 = v_i + v_d;
-                    s_s[v_i] = v_b;
+                    s_s[v_i] = v_b_1;
                     s_s[v_tmp_1] = v_a;
                 }
             }
@@ -218,9 +223,14 @@ func bitonicCPU(b *gpuimpl.CPUBlock) {
 		var v_size uint32
 		var v_l uint32 = lx
 		_ = v_l
-		var v_start uint32 = (b.Group.X * p_length)
+		var v_b uint32 = ((b.Group.Y * b.Groups.X) + b.Group.X)
+		_ = v_b
+		var v_start uint32 = (v_b * p_length)
 		_ = v_start
-		v_m = xpu.Min(p_length, (p_n - v_start))
+		v_m = 0
+		if v_b <= ((p_n - uint32(1)) / p_length) {
+			v_m = xpu.Min(p_length, (p_n - v_start))
+		}
 		v_size = uint32(2)
 		{
 			for v_size < v_m {
@@ -318,14 +328,14 @@ func bitonicCPU(b *gpuimpl.CPUBlock) {
 							_ = v_i
 							var v_a uint32 = s_s[v_i]
 							_ = v_a
-							var v_b uint32 = s_s[(v_i + v_d)]
-							_ = v_b
-							if (v_a > v_b) == ((v_i & v_k) == uint32(0)) {
+							var v_b_1 uint32 = s_s[(v_i + v_d)]
+							_ = v_b_1
+							if (v_a > v_b_1) == ((v_i & v_k) == uint32(0)) {
 								var v_tmp uint32 = v_i
 								_ = v_tmp
 								var v_tmp_1 uint32 = (v_i + v_d)
 								_ = v_tmp_1
-								var v_tmp_2 uint32 = v_b
+								var v_tmp_2 uint32 = v_b_1
 								_ = v_tmp_2
 								var v_tmp_3 uint32 = v_a
 								_ = v_tmp_3
@@ -355,7 +365,9 @@ func bitonicCPU(b *gpuimpl.CPUBlock) {
 		_ = v_m
 		var v_l uint32 = lx
 		_ = v_l
-		var v_start uint32 = (b.Group.X * p_length)
+		var v_b uint32 = ((b.Group.Y * b.Groups.X) + b.Group.X)
+		_ = v_b
+		var v_start uint32 = (v_b * p_length)
 		_ = v_start
 		{
 			var v_j_1 uint32 = v_l
@@ -377,12 +389,12 @@ func bitonicCPU(b *gpuimpl.CPUBlock) {
 var HistogramKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Name:    "github.com/goxpu/xpu/kernels/sort.Histogram",
 	Codegen: "xpu-gen/1",
-	Block:   xpu.Dim3{X: 256, Y: 1, Z: 1},
+	Block:   xpu.Dim3{X: 8, Y: 1, Z: 1},
 	Params: []gpuimpl.Param{
 		{Name: "hist", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Access: gpuimpl.AccessWrite, Binding: 0},
 		{Name: "keys", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Access: gpuimpl.AccessRead, Binding: 1, MinLen: []string{"n"}},
 		{Name: "n", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 0},
-		{Name: "chunk", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 4},
+		{Name: "run", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 4},
 		{Name: "shift", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 8},
 	},
 	SharedBytes: 8192,
@@ -390,36 +402,39 @@ var HistogramKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Func:        Histogram,
 	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:c415037e98aa781335027c2f16c51dbbd31e8167ea7daf94d1dd6812eb2604ca",
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:9da4bdedcb81af1f08c218e7e46908c727e0b85cc15cec68c1a465450abac270",
 				PrivateBytes: new(68),
-				NativeOps:    []string{"select", "workgroupBarrier"},
+				Fault:        true,
+				NativeOps:    []string{"atomicOr", "min", "select"},
 			},
 			Code: histogramWGSL,
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:2effee8444f9c8c0bc3b6b921c0ce8ac53818a42e689cf7c7070b7e4a1fb73db"},
-			Entry:    histogramCPU,
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:018ec3c27c92b2107b86bb3c0c779e7d783c8a714a0f4729f484858f9530343b",
+				NativeOps: []string{"xpu.Min"},
+			},
+			Entry: histogramCPU,
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:af86b4e2892630fee8bdca22e3fc6b99347a863dac1498eab475572d0d268828"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:9db4cfd729fc97b8c73023458c2e78fbf4fd73b7b315e91223d91e3dae38eb40"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v3"},
 			Code:     libLLVMHOSTX8664V3,
 			Symbol:   "xpu_Histogram",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:2049302d832707fcde4923abdba31e34a33ff4fcd21cf3ac6d821dacfcf21b24"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:44bf64ffb95f65f0e66ab427b7744d520281efa8bf0f36cb5263bd4176411ac4"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
 			Code:     libLLVMHOSTX8664V4,
 			Symbol:   "xpu_Histogram",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:c051f77c8b2cf9b1b263b6b82efd945b7772beca1b91e6e46ee2758c3ba68f28"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:d004ef8ebf4d5157d4bffc6c32aa5e550ef4866c9a8f39ac81e67ade1b024b60"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "armv8-a"},
 			Code:     libLLVMHOSTARMV8A,
 			Symbol:   "xpu_Histogram",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cuda", Target: "ptx", Hash: "sha256:dc456e4e04f3cb611fdce068f2f456e596c59d382ad664e8dfad6754ba22c600",
+			Manifest: gpuimpl.Manifest{Backend: "cuda", Target: "ptx", Hash: "sha256:a2e406d1e072fd8431dc316b218828f5302ba7139af47ed3e813754cda538101",
 				PrivateBytes: new(68),
 				Fault:        true,
 			},
@@ -428,9 +443,9 @@ var HistogramKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_Histogram",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:1506a2dea7668f2af2f32a69e503f6618d69339549daa45c79fe7e9b106cba55",
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:0027f9c53dbe57d43868d3c5c798a7609264cb29e31b13ccf18988a428c93464",
 				PrivateBytes: new(68),
-				Registers:    new(24),
+				Registers:    new(40),
 				SpillBytes:   new(0),
 				Fault:        true,
 			},
@@ -439,9 +454,9 @@ var HistogramKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_Histogram",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:d667570a216985f3cb7969c51d9173665a773942beda262cf44b0963786ef6f7",
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:180a119827ecec40708e461f60e89ce4f9541e51f556359510d05023ed6380f9",
 				PrivateBytes: new(68),
-				Registers:    new(24),
+				Registers:    new(40),
 				SpillBytes:   new(0),
 				Fault:        true,
 			},
@@ -450,9 +465,9 @@ var HistogramKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_Histogram",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:635477c99ba0678d0bf892eafea6aa8eb34530c3eda5855c579c7c4702b19c9f",
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:45e2084a6883953322ede34b90d7ba60faa6940a4ca115f3e214fcaba00ad01c",
 				PrivateBytes: new(68),
-				Registers:    new(19),
+				Registers:    new(10),
 				SpillBytes:   new(0),
 				Fault:        true,
 			},
@@ -464,16 +479,16 @@ var HistogramKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 })
 
 // LaunchHistogram launches the kernel Histogram on the stream s over a grid of groups
-// blocks of 256x1x1 work-items, with the arguments of Histogram after its Thread.
+// blocks of 8x1x1 work-items, with the arguments of Histogram after its Thread.
 // Buffers are bound in this order; scalars are uniforms.
-func LaunchHistogram(s *gpu.Stream, groups xpu.Dim3, hist *gpu.Buffer[uint32], keys *gpu.Buffer[uint32], n uint32, chunk uint32, shift uint32) error {
-	return s.Launch(HistogramKernel, groups, hist, keys, n, chunk, shift)
+func LaunchHistogram(s *gpu.Stream, groups xpu.Dim3, hist *gpu.Buffer[uint32], keys *gpu.Buffer[uint32], n uint32, run uint32, shift uint32) error {
+	return s.Launch(HistogramKernel, groups, hist, keys, n, run, shift)
 }
 
 // histogramWGSL is the WGSL code of Histogram.
 const histogramWGSL = `struct xpu_Uniforms {
     p_n: u32,
-    p_chunk: u32,
+    p_run: u32,
     p_shift: u32,
 }
 
@@ -481,10 +496,16 @@ const histogramWGSL = `struct xpu_Uniforms {
 @group(0) @binding(1) var<storage, read> b_keys: array<u32>;
 @group(0) @binding(2) var<uniform> xpu_u: xpu_Uniforms;
 var<workgroup> s_s: array<u32, 2048>;
+@group(0) @binding(3) var<storage, read_write> xpu_fault: atomic<u32>;
+var<private> xpu_wid: vec3<u32>;
 
-// Go's uint32 x << y: 0 when y >= 32 (WGSL takes y modulo 32).
-fn xpu_shl_u32(x: u32, y: u32) -> u32 {
-    return select(0u, x << (y & 31u), y < 32u);
+// Go's uint32 x / y; x / 0 records the fault Go panics with.
+fn xpu_div_u32(x: u32, y: u32) -> u32 {
+    if y == 0u {
+        atomicOr(&xpu_fault, 1u);
+        return x;
+    }
+    return x / y;
 }
 
 // Go's uint32 x >> y: 0 when y >= 32 (WGSL takes y modulo 32).
@@ -492,55 +513,52 @@ fn xpu_shr_u32(x: u32, y: u32) -> u32 {
     return select(0u, x >> (y & 31u), y < 32u);
 }
 
-fn f_chunkEnd(a_start_1: u32, a_n_1: u32, a_chunk_1: u32) -> u32 {
-    var v_start_1: u32 = a_start_1;
+fn f_whole(a_n_1: u32, a_run_1: u32) -> bool {
     var v_n_1: u32 = a_n_1;
-    var v_chunk_1: u32 = a_chunk_1;
-    if (v_n_1 - v_start_1) > v_chunk_1 {
-        return v_start_1 + v_chunk_1;
-    }
-    return v_n_1;
+    var v_run_1: u32 = a_run_1;
+    return xpu_wid.x < xpu_div_u32(v_n_1, 8u * v_run_1);
 }
 
 fn f_digit(a_k: u32, a_shift_1: u32) -> u32 {
     var v_k: u32 = a_k;
     var v_shift_1: u32 = a_shift_1;
-    return xpu_shr_u32(v_k, v_shift_1) & 15u;
+    return xpu_shr_u32(v_k, v_shift_1) & 255u;
 }
 
-fn f_unit(a_d: u32) -> u32 {
-    var v_d: u32 = a_d;
-    return xpu_shl_u32(1u, 16u * (v_d & 1u));
+fn f_runEnd(a_start: u32, a_n_1: u32, a_run_1: u32) -> u32 {
+    var v_start: u32 = a_start;
+    var v_n_1: u32 = a_n_1;
+    var v_run_1: u32 = a_run_1;
+    if (v_n_1 - v_start) > v_run_1 {
+        return v_start + v_run_1;
+    }
+    return v_n_1;
 }
 
-fn f_half(a_w: u32, a_d: u32) -> u32 {
-    var v_w: u32 = a_w;
-    var v_d: u32 = a_d;
-    return xpu_shr_u32(v_w, 16u * (v_d & 1u)) & 65535u;
-}
-
-// main is kernel Histogram, block 256x1x1.
-@compute @workgroup_size(256, 1, 1)
+// main is kernel Histogram, block 8x1x1.
+@compute @workgroup_size(8, 1, 1)
 fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {
+    xpu_wid = wid;
     let v_l: u32 = lid.x;
-    let v_g: u32 = wid.x;
-    for (var v_w: u32 = 0u; v_w < 8u; v_w = v_w + 1u) {
-        s_s[(v_w * 256u) + v_l] = 0u;
+    let v_w: u32 = (wid.x * 8u) + v_l;
+    let v_items: u32 = nwg.x * 8u;
+    for (var v_d: u32 = 0u; v_d < 256u; v_d = v_d + 1u) {
+        s_s[(v_d * 8u) + v_l] = 0u;
     }
-    let v_start: u32 = v_g * xpu_u.p_chunk;
-    let v_end: u32 = f_chunkEnd(v_start, xpu_u.p_n, xpu_u.p_chunk);
-    for (var v_i: u32 = v_start + v_l; v_i < v_end; v_i = v_i + 256u) {
-        let v_d: u32 = f_digit(b_keys[v_i], xpu_u.p_shift);
-        s_s[((v_d / 2u) * 256u) + v_l] = s_s[((v_d / 2u) * 256u) + v_l] + f_unit(v_d);
-    }
-    workgroupBarrier();
-    if v_l < 16u {
-        var v_v: u32;
-        v_v = u32();
-        for (var v_j: u32 = 0u; v_j < 256u; v_j = v_j + 1u) {
-            v_v = v_v + f_half(s_s[((v_l / 2u) * 256u) + v_j], v_l);
+    let v_lo: u32 = min(v_w * xpu_u.p_run, xpu_u.p_n);
+    if f_whole(xpu_u.p_n, xpu_u.p_run) {
+        for (var v_j: u32 = 0u; v_j < xpu_u.p_run; v_j = v_j + 1u) {
+            let v_tmp: u32 = (f_digit(b_keys[v_lo + v_j], xpu_u.p_shift) * 8u) + v_l;
+            s_s[v_tmp] = s_s[v_tmp] + 1u;
         }
-        b_hist[(v_l * nwg.x) + v_g] = v_v;
+    } else {
+        for (var v_i: u32 = v_lo; v_i < f_runEnd(v_lo, xpu_u.p_n, xpu_u.p_run); v_i = v_i + 1u) {
+            let v_tmp_1: u32 = (f_digit(b_keys[v_i], xpu_u.p_shift) * 8u) + v_l;
+            s_s[v_tmp_1] = s_s[v_tmp_1] + 1u;
+        }
+    }
+    for (var v_d_1: u32 = 0u; v_d_1 < 256u; v_d_1 = v_d_1 + 1u) {
+        b_hist[(v_d_1 * v_items) + v_w] = s_s[(v_d_1 * 8u) + v_l];
     }
 }
 `
@@ -550,10 +568,10 @@ func histogramCPU(b *gpuimpl.CPUBlock) {
 	p_hist := gpuimpl.CPUView[uint32](b.Buffers[0])
 	p_keys := gpuimpl.CPUView[uint32](b.Buffers[1])
 	p_n := gpuimpl.CPUUniform[uint32](b.Uniforms, 0)
-	p_chunk := gpuimpl.CPUUniform[uint32](b.Uniforms, 4)
+	p_run := gpuimpl.CPUUniform[uint32](b.Uniforms, 4)
 	p_shift := gpuimpl.CPUUniform[uint32](b.Uniforms, 8)
 	var s_s [2048]uint32
-	gx0 := b.Group.X * 256
+	gx0 := b.Group.X * 8
 	gy0 := b.Group.Y * 1
 	gz0 := b.Group.Z * 1
 	var ly uint32
@@ -562,7 +580,7 @@ func histogramCPU(b *gpuimpl.CPUBlock) {
 	_ = p_hist
 	_ = p_keys
 	_ = p_n
-	_ = p_chunk
+	_ = p_run
 	_ = p_shift
 	_ = gx0
 	_ = gy0
@@ -570,122 +588,96 @@ func histogramCPU(b *gpuimpl.CPUBlock) {
 	_ = ly
 	_ = lz
 	_ = stop
-	f_chunkEnd := func(lx, ly, lz uint32, v_start_1 uint32, v_n_1 uint32, v_chunk_1 uint32) uint32 {
-		if (v_n_1 - v_start_1) > v_chunk_1 {
-			return (v_start_1 + v_chunk_1)
+	f_whole := func(lx, ly, lz uint32, v_n_1 uint32, v_run_1 uint32) bool {
+		return (b.Group.X < (v_n_1 / (uint32(8) * v_run_1)))
+	}
+	_ = f_whole
+	f_digit := func(lx, ly, lz uint32, v_k uint32, v_shift_1 uint32) uint32 {
+		return ((v_k >> v_shift_1) & uint32(255))
+	}
+	_ = f_digit
+	f_runEnd := func(lx, ly, lz uint32, v_start uint32, v_n_1 uint32, v_run_1 uint32) uint32 {
+		if (v_n_1 - v_start) > v_run_1 {
+			return (v_start + v_run_1)
 		}
 		return v_n_1
 	}
-	_ = f_chunkEnd
-	f_digit := func(lx, ly, lz uint32, v_k uint32, v_shift_1 uint32) uint32 {
-		return ((v_k >> v_shift_1) & uint32(15))
-	}
-	_ = f_digit
-	f_unit := func(lx, ly, lz uint32, v_d uint32) uint32 {
-		return (uint32(1) << (uint32(16) * (v_d & uint32(1))))
-	}
-	_ = f_unit
-	f_half := func(lx, ly, lz uint32, v_w uint32, v_d uint32) uint32 {
-		return ((v_w >> (uint32(16) * (v_d & uint32(1)))) & uint32(65535))
-	}
-	_ = f_half
-	for lx := uint32(0); lx < 256; lx++ {
+	_ = f_runEnd
+	for lx := uint32(0); lx < 8; lx++ {
 		li := lx
 		_ = li
 		var v_l uint32 = lx
 		_ = v_l
-		var v_g uint32 = b.Group.X
-		_ = v_g
+		var v_w uint32 = ((b.Group.X * uint32(8)) + v_l)
+		_ = v_w
+		var v_items uint32 = (b.Groups.X * uint32(8))
+		_ = v_items
 		{
-			var v_w uint32 = uint32(0)
-			_ = v_w
-			for v_w < uint32(8) {
+			var v_d uint32 = uint32(0)
+			_ = v_d
+			for v_d < uint32(256) {
 				{
-					s_s[((v_w * uint32(256)) + v_l)] = uint32(0)
+					s_s[((v_d * uint32(8)) + v_l)] = uint32(0)
 				}
-				v_w = (v_w + uint32(1))
+				v_d = (v_d + uint32(1))
 			}
 		}
-		var v_start uint32 = (v_g * p_chunk)
-		_ = v_start
-		var v_end uint32 = f_chunkEnd(lx, ly, lz, v_start, p_n, p_chunk)
-		_ = v_end
-		{
-			var v_i uint32 = (v_start + v_l)
-			_ = v_i
-			for v_i < v_end {
-				if stop.Load() {
-					panic(gpuimpl.CPUStopped)
-				}
-				{
-					var v_d uint32 = f_digit(lx, ly, lz, p_keys[v_i], p_shift)
-					_ = v_d
-					s_s[(((v_d / uint32(2)) * uint32(256)) + v_l)] = (s_s[(((v_d/uint32(2))*uint32(256))+v_l)] + f_unit(lx, ly, lz, v_d))
-				}
-				v_i = (v_i + uint32(256))
-			}
-		}
-	}
-	{
-		lx := uint32(0)
-		li := uint32(0)
-		_, _ = lx, li
-		var v_l uint32 = lx
-		_ = v_l
-		// The guard (v_l < uint32(16)) holds for the lanes lo <= lx < hi; gok: v_l
-		// steps by one from lane to lane without wrapping.
-		lo, hi, gok := uint32(0), uint32(0), false
-		if e0, u0 := int64(v_l), int64(uint32(16)); e0 <= 4294967040 {
-			gok = true
-			hi = uint32(min(max(u0-e0, 0), 256))
-		}
-		if gok {
-			for lx := lo; lx < hi; lx++ {
-				li := lx
-				_ = li
-				var v_l uint32 = lx
-				_ = v_l
-				var v_g uint32 = b.Group.X
-				_ = v_g
-				{ // (v_l < uint32(16)) holds for lo <= lx < hi
-					var v_v uint32
-					_ = v_v
-					{
-						var v_j uint32 = uint32(0)
-						_ = v_j
-						for v_j < uint32(256) {
+		var v_lo uint32 = xpu.Min((v_w * p_run), p_n)
+		_ = v_lo
+		if f_whole(lx, ly, lz, p_n, p_run) {
+			{
+				var v_j uint32 = uint32(0)
+				_ = v_j
+				if p_run-v_j > 1024 {
+					for v_j < p_run {
+						if stop.Load() {
+							panic(gpuimpl.CPUStopped)
+						}
+						for end2 := v_j + min(p_run-v_j, 1024); v_j < end2; {
 							{
-								v_v = (v_v + f_half(lx, ly, lz, s_s[(((v_l/uint32(2))*uint32(256))+v_j)], v_l))
+								var v_tmp uint32 = ((f_digit(lx, ly, lz, p_keys[(v_lo+v_j)], p_shift) * uint32(8)) + v_l)
+								_ = v_tmp
+								s_s[v_tmp] = (s_s[v_tmp] + uint32(1))
 							}
 							v_j = (v_j + uint32(1))
 						}
 					}
-					p_hist[((v_l * b.Groups.X) + v_g)] = v_v
+				} else {
+					for v_j < p_run {
+						{
+							var v_tmp uint32 = ((f_digit(lx, ly, lz, p_keys[(v_lo+v_j)], p_shift) * uint32(8)) + v_l)
+							_ = v_tmp
+							s_s[v_tmp] = (s_s[v_tmp] + uint32(1))
+						}
+						v_j = (v_j + uint32(1))
+					}
 				}
 			}
 		} else {
-			for lx := uint32(0); lx < 256; lx++ {
-				li := lx
-				_ = li
-				var v_l uint32 = lx
-				_ = v_l
-				var v_g uint32 = b.Group.X
-				_ = v_g
-				if v_l < uint32(16) {
-					var v_v uint32
-					_ = v_v
-					{
-						var v_j uint32 = uint32(0)
-						_ = v_j
-						for v_j < uint32(256) {
-							{
-								v_v = (v_v + f_half(lx, ly, lz, s_s[(((v_l/uint32(2))*uint32(256))+v_j)], v_l))
-							}
-							v_j = (v_j + uint32(1))
-						}
+			{
+				var v_i uint32 = v_lo
+				_ = v_i
+				for v_i < f_runEnd(lx, ly, lz, v_lo, p_n, p_run) {
+					if stop.Load() {
+						panic(gpuimpl.CPUStopped)
 					}
-					p_hist[((v_l * b.Groups.X) + v_g)] = v_v
+					{
+						var v_tmp_1 uint32 = ((f_digit(lx, ly, lz, p_keys[v_i], p_shift) * uint32(8)) + v_l)
+						_ = v_tmp_1
+						s_s[v_tmp_1] = (s_s[v_tmp_1] + uint32(1))
+					}
+					v_i = (v_i + uint32(1))
 				}
+			}
+		}
+		{
+			var v_d_1 uint32 = uint32(0)
+			_ = v_d_1
+			for v_d_1 < uint32(256) {
+				{
+					p_hist[((v_d_1 * v_items) + v_w)] = s_s[((v_d_1 * uint32(8)) + v_l)]
+				}
+				v_d_1 = (v_d_1 + uint32(1))
 			}
 		}
 	}
@@ -695,53 +687,54 @@ func histogramCPU(b *gpuimpl.CPUBlock) {
 var ScatterKeysKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Name:    "github.com/goxpu/xpu/kernels/sort.ScatterKeys",
 	Codegen: "xpu-gen/1",
-	Block:   xpu.Dim3{X: 256, Y: 1, Z: 1},
+	Block:   xpu.Dim3{X: 8, Y: 1, Z: 1},
 	Params: []gpuimpl.Param{
 		{Name: "out", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Access: gpuimpl.AccessWrite, Binding: 0, MinLen: []string{"n"}},
 		{Name: "keys", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Access: gpuimpl.AccessRead, Binding: 1, MinLen: []string{"n"}},
 		{Name: "offsets", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Access: gpuimpl.AccessRead, Binding: 2},
 		{Name: "n", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 0},
-		{Name: "chunk", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 4},
+		{Name: "run", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 4},
 		{Name: "shift", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 8},
 	},
-	SharedBytes: 9280,
+	SharedBytes: 8192,
 	UniformSize: 16,
 	Func:        ScatterKeys,
 	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:4d58f47f6b2eefa81d1dffc418a8f1e12f1e51148e854ecef721396a0b0ebae5",
-				PrivateBytes: new(164),
-				NativeOps:    []string{"min", "select", "storageBarrier", "workgroupBarrier"},
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:d892eac563126d43a63cac9470a253de143659313d6472f6e2b02bcd5eef6184",
+				PrivateBytes: new(80),
+				Fault:        true,
+				NativeOps:    []string{"atomicOr", "min", "select"},
 			},
 			Code: scatterKeysWGSL,
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:898b9640b76f5bc9ec0db454426d796d975b52bcf44f2a48604c77155f54fe68",
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:0db619f6acb79c602d9bfacae167ce8ccd9c1b6cf39a2414d713a8c8942468d3",
 				NativeOps: []string{"xpu.Min"},
 			},
 			Entry: scatterKeysCPU,
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:8bfea062fc058db40565a2c0877af3754abe2bfd05ee9ffee4fc2238a22811ec"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:e60468ea7c4ed5ce50e6ddd634ae1d2cb8e9ee46a0f48a9cbf5f0560c5145e0b"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v3"},
 			Code:     libLLVMHOSTX8664V3,
 			Symbol:   "xpu_ScatterKeys",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:a06305ee6f159fc487e7736a7cefb0cf2e996d939499b9056bff82470f52036f"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:6a8543b2c3b92c29c2849dee2514cb1755ec42cbbf3005fe69b12de88119751f"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
 			Code:     libLLVMHOSTX8664V4,
 			Symbol:   "xpu_ScatterKeys",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:eef2bcc25c7ad78246b0fc4ae172250a8b4b7a9f95acfe4a163aeebdb3128fb7"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:5212e1eb73a630c15fc5b99426b2e765d3a170c559baab5be2cbd323aa96c987"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "armv8-a"},
 			Code:     libLLVMHOSTARMV8A,
 			Symbol:   "xpu_ScatterKeys",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cuda", Target: "ptx", Hash: "sha256:1c63fc6db68d493d1b8d0937b94023eb629ee2b6d60a8aa8c198259d493c8e83",
-				PrivateBytes: new(164),
+			Manifest: gpuimpl.Manifest{Backend: "cuda", Target: "ptx", Hash: "sha256:8f2827acba764682f88a2b7ba84b64321652d17bba655e10cf1798607dbbe99c",
+				PrivateBytes: new(80),
 				Fault:        true,
 			},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "sm_70"},
@@ -749,9 +742,9 @@ var ScatterKeysKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_ScatterKeys",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:651aa4157275b193a1505115159ef36d8c1ac6e785f53da11223d9197abe35eb",
-				PrivateBytes: new(164),
-				Registers:    new(44),
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:646adfcfbf423a04122c474f9b34d96d96d1bfa8b0fdc9eb798901710d826419",
+				PrivateBytes: new(80),
+				Registers:    new(12),
 				SpillBytes:   new(0),
 				Fault:        true,
 			},
@@ -760,9 +753,9 @@ var ScatterKeysKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_ScatterKeys",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:d68a33930e9e4557d9ae8f994daa88cc21c5ac51361de168609d9cb10149b266",
-				PrivateBytes: new(164),
-				Registers:    new(42),
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:342da4c171ef1e22c7f39b5f18ef3ff4adafd38ab1448780944e2bcdf77e2829",
+				PrivateBytes: new(80),
+				Registers:    new(12),
 				SpillBytes:   new(0),
 				Fault:        true,
 			},
@@ -771,9 +764,9 @@ var ScatterKeysKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_ScatterKeys",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:82c12fefd3e4c3c4e151d6e67dc4884291f07d6ff3ca302c25171b76f6870963",
-				PrivateBytes: new(164),
-				Registers:    new(59),
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:963c4bfb73a04f24410c483f975f9694b1071ae02fb56c049968abf575dea7ed",
+				PrivateBytes: new(80),
+				Registers:    new(11),
 				SpillBytes:   new(0),
 				Fault:        true,
 			},
@@ -785,16 +778,16 @@ var ScatterKeysKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 })
 
 // LaunchScatterKeys launches the kernel ScatterKeys on the stream s over a grid of groups
-// blocks of 256x1x1 work-items, with the arguments of ScatterKeys after its Thread.
+// blocks of 8x1x1 work-items, with the arguments of ScatterKeys after its Thread.
 // Buffers are bound in this order; scalars are uniforms.
-func LaunchScatterKeys(s *gpu.Stream, groups xpu.Dim3, out *gpu.Buffer[uint32], keys *gpu.Buffer[uint32], offsets *gpu.Buffer[uint32], n uint32, chunk uint32, shift uint32) error {
-	return s.Launch(ScatterKeysKernel, groups, out, keys, offsets, n, chunk, shift)
+func LaunchScatterKeys(s *gpu.Stream, groups xpu.Dim3, out *gpu.Buffer[uint32], keys *gpu.Buffer[uint32], offsets *gpu.Buffer[uint32], n uint32, run uint32, shift uint32) error {
+	return s.Launch(ScatterKeysKernel, groups, out, keys, offsets, n, run, shift)
 }
 
 // scatterKeysWGSL is the WGSL code of ScatterKeys.
 const scatterKeysWGSL = `struct xpu_Uniforms {
     p_n: u32,
-    p_chunk: u32,
+    p_run: u32,
     p_shift: u32,
 }
 
@@ -803,12 +796,16 @@ const scatterKeysWGSL = `struct xpu_Uniforms {
 @group(0) @binding(2) var<storage, read> b_offsets: array<u32>;
 @group(0) @binding(3) var<uniform> xpu_u: xpu_Uniforms;
 var<workgroup> s_s: array<u32, 2048>;
-var<workgroup> s_sums: array<u32, 256>;
-var<workgroup> s_base: array<u32, 16>;
+@group(0) @binding(4) var<storage, read_write> xpu_fault: atomic<u32>;
+var<private> xpu_wid: vec3<u32>;
 
-// Go's uint32 x << y: 0 when y >= 32 (WGSL takes y modulo 32).
-fn xpu_shl_u32(x: u32, y: u32) -> u32 {
-    return select(0u, x << (y & 31u), y < 32u);
+// Go's uint32 x / y; x / 0 records the fault Go panics with.
+fn xpu_div_u32(x: u32, y: u32) -> u32 {
+    if y == 0u {
+        atomicOr(&xpu_fault, 1u);
+        return x;
+    }
+    return x / y;
 }
 
 // Go's uint32 x >> y: 0 when y >= 32 (WGSL takes y modulo 32).
@@ -816,111 +813,55 @@ fn xpu_shr_u32(x: u32, y: u32) -> u32 {
     return select(0u, x >> (y & 31u), y < 32u);
 }
 
-fn f_chunkEnd_1(a_start_1: u32, a_n_1: u32, a_chunk_1: u32) -> u32 {
-    var v_start_1: u32 = a_start_1;
+fn f_whole_1(a_n_1: u32, a_run_1: u32) -> bool {
     var v_n_1: u32 = a_n_1;
-    var v_chunk_1: u32 = a_chunk_1;
-    if (v_n_1 - v_start_1) > v_chunk_1 {
-        return v_start_1 + v_chunk_1;
-    }
-    return v_n_1;
+    var v_run_1: u32 = a_run_1;
+    return xpu_wid.x < xpu_div_u32(v_n_1, 8u * v_run_1);
 }
 
 fn f_digit_1(a_k: u32, a_shift_1: u32) -> u32 {
     var v_k: u32 = a_k;
     var v_shift_1: u32 = a_shift_1;
-    return xpu_shr_u32(v_k, v_shift_1) & 15u;
+    return xpu_shr_u32(v_k, v_shift_1) & 255u;
 }
 
-fn f_unit_1(a_d: u32) -> u32 {
-    var v_d: u32 = a_d;
-    return xpu_shl_u32(1u, 16u * (v_d & 1u));
-}
-
-fn f_half_1(a_w: u32, a_d: u32) -> u32 {
-    var v_w: u32 = a_w;
-    var v_d: u32 = a_d;
-    return xpu_shr_u32(v_w, 16u * (v_d & 1u)) & 65535u;
-}
-
-// main is kernel ScatterKeys, block 256x1x1.
-@compute @workgroup_size(256, 1, 1)
-fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {
-    let v_l: u32 = lid.x;
-    let v_g: u32 = wid.x;
-    if v_l < 16u {
-        s_base[v_l] = b_offsets[(v_l * nwg.x) + v_g];
+fn f_runEnd_1(a_start: u32, a_n_1: u32, a_run_1: u32) -> u32 {
+    var v_start: u32 = a_start;
+    var v_n_1: u32 = a_n_1;
+    var v_run_1: u32 = a_run_1;
+    if (v_n_1 - v_start) > v_run_1 {
+        return v_start + v_run_1;
     }
-    let v_start: u32 = v_g * xpu_u.p_chunk;
-    let v_end: u32 = f_chunkEnd_1(v_start, xpu_u.p_n, xpu_u.p_chunk);
-    for (var v_at: u32 = v_start; v_at < v_end; v_at = v_at + 8192u) {
-        let v_lo: u32 = v_at + (v_l * 32u);
-        let v_hi: u32 = min(v_lo + 32u, v_end);
-        for (var v_w: u32 = 0u; v_w < 8u; v_w = v_w + 1u) {
-            s_s[(v_w * 256u) + v_l] = 0u;
+    return v_n_1;
+}
+
+// main is kernel ScatterKeys, block 8x1x1.
+@compute @workgroup_size(8, 1, 1)
+fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {
+    xpu_wid = wid;
+    let v_l: u32 = lid.x;
+    let v_w: u32 = (wid.x * 8u) + v_l;
+    let v_items: u32 = nwg.x * 8u;
+    for (var v_d: u32 = 0u; v_d < 256u; v_d = v_d + 1u) {
+        s_s[(v_d * 8u) + v_l] = b_offsets[(v_d * v_items) + v_w];
+    }
+    let v_lo: u32 = min(v_w * xpu_u.p_run, xpu_u.p_n);
+    if f_whole_1(xpu_u.p_n, xpu_u.p_run) {
+        for (var v_j: u32 = 0u; v_j < xpu_u.p_run; v_j = v_j + 1u) {
+            let v_k: u32 = b_keys[v_lo + v_j];
+            let v_c: u32 = (f_digit_1(v_k, xpu_u.p_shift) * 8u) + v_l;
+            let v_p: u32 = s_s[v_c];
+            b_out[v_p] = v_k;
+            s_s[v_c] = v_p + 1u;
         }
-        for (var v_i: u32 = v_lo; v_i < v_hi; v_i = v_i + 1u) {
-            let v_d: u32 = f_digit_1(b_keys[v_i], xpu_u.p_shift);
-            s_s[((v_d / 2u) * 256u) + v_l] = s_s[((v_d / 2u) * 256u) + v_l] + f_unit_1(v_d);
+    } else {
+        for (var v_i: u32 = v_lo; v_i < f_runEnd_1(v_lo, xpu_u.p_n, xpu_u.p_run); v_i = v_i + 1u) {
+            let v_k_1: u32 = b_keys[v_i];
+            let v_c_1: u32 = (f_digit_1(v_k_1, xpu_u.p_shift) * 8u) + v_l;
+            let v_p_1: u32 = s_s[v_c_1];
+            b_out[v_p_1] = v_k_1;
+            s_s[v_c_1] = v_p_1 + 1u;
         }
-        var v_c: array<u32, 8>;
-        v_c = array<u32, 8>();
-        for (var v_w_1: u32 = 0u; v_w_1 < 8u; v_w_1 = v_w_1 + 1u) {
-            v_c[v_w_1] = s_s[(v_w_1 * 256u) + v_l];
-        }
-        storageBarrier();
-        workgroupBarrier();
-        let v_first: u32 = ((v_l / 32u) * 256u) + ((v_l % 32u) * 8u);
-        var v_acc: u32;
-        v_acc = u32();
-        for (var v_j: u32 = 0u; v_j < 8u; v_j = v_j + 1u) {
-            v_acc = v_acc + s_s[v_first + v_j];
-            s_s[v_first + v_j] = v_acc;
-        }
-        s_sums[v_l] = v_acc;
-        storageBarrier();
-        workgroupBarrier();
-        if v_l < 8u {
-            var v_off: u32;
-            v_off = u32();
-            for (var v_j_1: u32 = v_l * 32u; v_j_1 < ((v_l + 1u) * 32u); v_j_1 = v_j_1 + 1u) {
-                let v_v: u32 = s_sums[v_j_1];
-                s_sums[v_j_1] = v_off;
-                v_off = v_off + v_v;
-            }
-        }
-        storageBarrier();
-        workgroupBarrier();
-        for (var v_j_2: u32 = 0u; v_j_2 < 8u; v_j_2 = v_j_2 + 1u) {
-            s_s[v_first + v_j_2] = s_s[v_first + v_j_2] + s_sums[v_l];
-        }
-        storageBarrier();
-        workgroupBarrier();
-        var v_total: u32;
-        v_total = u32();
-        if v_l < 16u {
-            v_total = f_half_1(s_s[(((v_l / 2u) * 256u) + 256u) - 1u], v_l);
-        }
-        storageBarrier();
-        workgroupBarrier();
-        for (var v_w_2: u32 = 0u; v_w_2 < 8u; v_w_2 = v_w_2 + 1u) {
-            s_s[(v_w_2 * 256u) + v_l] = s_s[(v_w_2 * 256u) + v_l] - v_c[v_w_2];
-        }
-        for (var v_i_1: u32 = v_lo; v_i_1 < v_hi; v_i_1 = v_i_1 + 1u) {
-            let v_k: u32 = b_keys[v_i_1];
-            let v_d_1: u32 = f_digit_1(v_k, xpu_u.p_shift);
-            let v_col: u32 = ((v_d_1 / 2u) * 256u) + v_l;
-            let xpu_t1 = s_base[v_d_1] + f_half_1(s_s[v_col], v_d_1);
-            b_out[xpu_t1] = v_k;
-            s_s[v_col] = s_s[v_col] + f_unit_1(v_d_1);
-        }
-        storageBarrier();
-        workgroupBarrier();
-        if v_l < 16u {
-            s_base[v_l] = s_base[v_l] + v_total;
-        }
-        storageBarrier();
-        workgroupBarrier();
     }
 }
 `
@@ -931,19 +872,10 @@ func scatterKeysCPU(b *gpuimpl.CPUBlock) {
 	p_keys := gpuimpl.CPUView[uint32](b.Buffers[1])
 	p_offsets := gpuimpl.CPUView[uint32](b.Buffers[2])
 	p_n := gpuimpl.CPUUniform[uint32](b.Uniforms, 0)
-	p_chunk := gpuimpl.CPUUniform[uint32](b.Uniforms, 4)
+	p_run := gpuimpl.CPUUniform[uint32](b.Uniforms, 4)
 	p_shift := gpuimpl.CPUUniform[uint32](b.Uniforms, 8)
 	var s_s [2048]uint32
-	var s_sums [256]uint32
-	var s_base [16]uint32
-	var a_at [256]uint32
-	var a_c [2048]uint32
-	var a_end [256]uint32
-	var a_first [256]uint32
-	var a_hi [256]uint32
-	var a_lo [256]uint32
-	var a_total [256]uint32
-	gx0 := b.Group.X * 256
+	gx0 := b.Group.X * 8
 	gy0 := b.Group.Y * 1
 	gz0 := b.Group.Z * 1
 	var ly uint32
@@ -953,7 +885,7 @@ func scatterKeysCPU(b *gpuimpl.CPUBlock) {
 	_ = p_keys
 	_ = p_offsets
 	_ = p_n
-	_ = p_chunk
+	_ = p_run
 	_ = p_shift
 	_ = gx0
 	_ = gy0
@@ -961,374 +893,102 @@ func scatterKeysCPU(b *gpuimpl.CPUBlock) {
 	_ = ly
 	_ = lz
 	_ = stop
-	f_chunkEnd_1 := func(lx, ly, lz uint32, v_start_1 uint32, v_n_1 uint32, v_chunk_1 uint32) uint32 {
-		if (v_n_1 - v_start_1) > v_chunk_1 {
-			return (v_start_1 + v_chunk_1)
+	f_whole_1 := func(lx, ly, lz uint32, v_n_1 uint32, v_run_1 uint32) bool {
+		return (b.Group.X < (v_n_1 / (uint32(8) * v_run_1)))
+	}
+	_ = f_whole_1
+	f_digit_1 := func(lx, ly, lz uint32, v_k uint32, v_shift_1 uint32) uint32 {
+		return ((v_k >> v_shift_1) & uint32(255))
+	}
+	_ = f_digit_1
+	f_runEnd_1 := func(lx, ly, lz uint32, v_start uint32, v_n_1 uint32, v_run_1 uint32) uint32 {
+		if (v_n_1 - v_start) > v_run_1 {
+			return (v_start + v_run_1)
 		}
 		return v_n_1
 	}
-	_ = f_chunkEnd_1
-	f_digit_1 := func(lx, ly, lz uint32, v_k uint32, v_shift_1 uint32) uint32 {
-		return ((v_k >> v_shift_1) & uint32(15))
-	}
-	_ = f_digit_1
-	f_unit_1 := func(lx, ly, lz uint32, v_d uint32) uint32 {
-		return (uint32(1) << (uint32(16) * (v_d & uint32(1))))
-	}
-	_ = f_unit_1
-	f_half_1 := func(lx, ly, lz uint32, v_w uint32, v_d uint32) uint32 {
-		return ((v_w >> (uint32(16) * (v_d & uint32(1)))) & uint32(65535))
-	}
-	_ = f_half_1
-	for lx := uint32(0); lx < 256; lx++ {
+	_ = f_runEnd_1
+	for lx := uint32(0); lx < 8; lx++ {
 		li := lx
 		_ = li
-		var v_end uint32
 		var v_l uint32 = lx
 		_ = v_l
-		var v_g uint32 = b.Group.X
-		_ = v_g
-		if v_l < uint32(16) {
-			s_base[v_l] = p_offsets[((v_l * b.Groups.X) + v_g)]
-		}
-		var v_start uint32 = (v_g * p_chunk)
-		_ = v_start
-		v_end = f_chunkEnd_1(lx, ly, lz, v_start, p_n, p_chunk)
-		a_end[li] = v_end
-	}
-	for lx := uint32(0); lx < 256; lx++ {
-		li := lx
-		_ = li
-		var v_at uint32
-		var v_g uint32 = b.Group.X
-		_ = v_g
-		var v_start uint32 = (v_g * p_chunk)
-		_ = v_start
-		v_at = v_start
-		a_at[li] = v_at
-	}
-	for {
-		if stop.Load() {
-			panic(gpuimpl.CPUStopped)
-		}
-		c2, first2 := false, true
-		for lx := uint32(0); lx < 256; lx++ {
-			li := lx
-			_ = li
-			v_at := a_at[li]
-			_ = v_at
-			v_end := a_end[li]
-			_ = v_end
-			if v := (v_at < v_end); first2 {
-				c2, first2 = v, false
-			} else if v != c2 {
-				panic("xpu: kernel ScatterKeys: work-items disagree on the condition around a barrier")
-			}
-		}
-		if !c2 {
-			break
-		}
-		for lx := uint32(0); lx < 256; lx++ {
-			li := lx
-			_ = li
-			v_at := a_at[li]
-			_ = v_at
-			var v_c [8]uint32
-			v_end := a_end[li]
-			_ = v_end
-			var v_hi uint32
-			var v_lo uint32
-			var v_l uint32 = lx
-			_ = v_l
-			v_lo = (v_at + (v_l * uint32(32)))
-			v_hi = xpu.Min((v_lo + uint32(32)), v_end)
-			{
-				var v_w uint32 = uint32(0)
-				_ = v_w
-				for v_w < uint32(8) {
-					{
-						s_s[((v_w * uint32(256)) + v_l)] = uint32(0)
-					}
-					v_w = (v_w + uint32(1))
+		var v_w uint32 = ((b.Group.X * uint32(8)) + v_l)
+		_ = v_w
+		var v_items uint32 = (b.Groups.X * uint32(8))
+		_ = v_items
+		{
+			var v_d uint32 = uint32(0)
+			_ = v_d
+			for v_d < uint32(256) {
+				{
+					s_s[((v_d * uint32(8)) + v_l)] = p_offsets[((v_d * v_items) + v_w)]
 				}
+				v_d = (v_d + uint32(1))
 			}
-			{
-				var v_i uint32 = v_lo
-				_ = v_i
-				if v_hi-v_i > 1024 {
-					for v_i < v_hi {
-						if stop.Load() {
-							panic(gpuimpl.CPUStopped)
-						}
-						for end12 := v_i + min(v_hi-v_i, 1024); v_i < end12; {
-							{
-								var v_d uint32 = f_digit_1(lx, ly, lz, p_keys[v_i], p_shift)
-								_ = v_d
-								s_s[(((v_d / uint32(2)) * uint32(256)) + v_l)] = (s_s[(((v_d/uint32(2))*uint32(256))+v_l)] + f_unit_1(lx, ly, lz, v_d))
-							}
-							v_i = (v_i + uint32(1))
-						}
-					}
-				} else {
-					for v_i < v_hi {
-						{
-							var v_d uint32 = f_digit_1(lx, ly, lz, p_keys[v_i], p_shift)
-							_ = v_d
-							s_s[(((v_d / uint32(2)) * uint32(256)) + v_l)] = (s_s[(((v_d/uint32(2))*uint32(256))+v_l)] + f_unit_1(lx, ly, lz, v_d))
-						}
-						v_i = (v_i + uint32(1))
-					}
-				}
-			}
-			v_c = [8]uint32{}
-			{
-				var v_w_1 uint32 = uint32(0)
-				_ = v_w_1
-				for v_w_1 < uint32(8) {
-					{
-						v_c[v_w_1] = s_s[((v_w_1 * uint32(256)) + v_l)]
-					}
-					v_w_1 = (v_w_1 + uint32(1))
-				}
-			}
-			for e := range v_c {
-				a_c[e*256+int(li)] = v_c[e]
-			}
-			a_hi[li] = v_hi
-			a_lo[li] = v_lo
 		}
-		for lx := uint32(0); lx < 256; lx++ {
-			li := lx
-			_ = li
-			var v_first uint32
-			var v_l uint32 = lx
-			_ = v_l
-			var v_row uint32 = (v_l / uint32(32))
-			_ = v_row
-			v_first = ((v_row * uint32(256)) + ((v_l % uint32(32)) * uint32(8)))
-			var v_acc uint32
-			_ = v_acc
+		var v_lo uint32 = xpu.Min((v_w * p_run), p_n)
+		_ = v_lo
+		if f_whole_1(lx, ly, lz, p_n, p_run) {
 			{
 				var v_j uint32 = uint32(0)
 				_ = v_j
-				for v_j < uint32(8) {
-					{
-						v_acc = (v_acc + s_s[(v_first+v_j)])
-						s_s[(v_first + v_j)] = v_acc
-					}
-					v_j = (v_j + uint32(1))
-				}
-			}
-			s_sums[v_l] = v_acc
-			a_first[li] = v_first
-		}
-		{
-			lx := uint32(0)
-			li := uint32(0)
-			_, _ = lx, li
-			var v_l uint32 = lx
-			_ = v_l
-			// The guard (v_l < uint32(8)) holds for the lanes lo <= lx < hi; gok: v_l
-			// steps by one from lane to lane without wrapping.
-			lo, hi, gok := uint32(0), uint32(0), false
-			if e0, u0 := int64(v_l), int64(uint32(8)); e0 <= 4294967040 {
-				gok = true
-				hi = uint32(min(max(u0-e0, 0), 256))
-			}
-			if gok {
-				for lx := lo; lx < hi; lx++ {
-					li := lx
-					_ = li
-					var v_l uint32 = lx
-					_ = v_l
-					{ // (v_l < uint32(8)) holds for lo <= lx < hi
-						var v_off uint32
-						_ = v_off
-						{
-							var v_j_1 uint32 = (v_l * uint32(32))
-							_ = v_j_1
-							for v_j_1 < ((v_l + uint32(1)) * uint32(32)) {
-								if stop.Load() {
-									panic(gpuimpl.CPUStopped)
-								}
-								{
-									var v_v uint32 = s_sums[v_j_1]
-									_ = v_v
-									s_sums[v_j_1] = v_off
-									v_off = (v_off + v_v)
-								}
-								v_j_1 = (v_j_1 + uint32(1))
-							}
-						}
-					}
-				}
-			} else {
-				for lx := uint32(0); lx < 256; lx++ {
-					li := lx
-					_ = li
-					var v_l uint32 = lx
-					_ = v_l
-					if v_l < uint32(8) {
-						var v_off uint32
-						_ = v_off
-						{
-							var v_j_1 uint32 = (v_l * uint32(32))
-							_ = v_j_1
-							for v_j_1 < ((v_l + uint32(1)) * uint32(32)) {
-								if stop.Load() {
-									panic(gpuimpl.CPUStopped)
-								}
-								{
-									var v_v uint32 = s_sums[v_j_1]
-									_ = v_v
-									s_sums[v_j_1] = v_off
-									v_off = (v_off + v_v)
-								}
-								v_j_1 = (v_j_1 + uint32(1))
-							}
-						}
-					}
-				}
-			}
-		}
-		for lx := uint32(0); lx < 256; lx++ {
-			li := lx
-			_ = li
-			v_first := a_first[li]
-			_ = v_first
-			var v_l uint32 = lx
-			_ = v_l
-			{
-				var v_j_2 uint32 = uint32(0)
-				_ = v_j_2
-				for v_j_2 < uint32(8) {
-					{
-						s_s[(v_first + v_j_2)] = (s_s[(v_first+v_j_2)] + s_sums[v_l])
-					}
-					v_j_2 = (v_j_2 + uint32(1))
-				}
-			}
-		}
-		for lx := uint32(0); lx < 256; lx++ {
-			li := lx
-			_ = li
-			var v_total uint32
-			var v_l uint32 = lx
-			_ = v_l
-			v_total = 0
-			if v_l < uint32(16) {
-				v_total = f_half_1(lx, ly, lz, s_s[((((v_l/uint32(2))*uint32(256))+uint32(256))-uint32(1))], v_l)
-			}
-			a_total[li] = v_total
-		}
-		for lx := uint32(0); lx < 256; lx++ {
-			li := lx
-			_ = li
-			var v_c [8]uint32
-			for e := range v_c {
-				v_c[e] = a_c[e*256+int(li)]
-			}
-			v_hi := a_hi[li]
-			_ = v_hi
-			v_lo := a_lo[li]
-			_ = v_lo
-			var v_l uint32 = lx
-			_ = v_l
-			{
-				var v_w_2 uint32 = uint32(0)
-				_ = v_w_2
-				for v_w_2 < uint32(8) {
-					{
-						s_s[((v_w_2 * uint32(256)) + v_l)] = (s_s[((v_w_2*uint32(256))+v_l)] - v_c[v_w_2])
-					}
-					v_w_2 = (v_w_2 + uint32(1))
-				}
-			}
-			{
-				var v_i_1 uint32 = v_lo
-				_ = v_i_1
-				if v_hi-v_i_1 > 1024 {
-					for v_i_1 < v_hi {
+				if p_run-v_j > 1024 {
+					for v_j < p_run {
 						if stop.Load() {
 							panic(gpuimpl.CPUStopped)
 						}
-						for end22 := v_i_1 + min(v_hi-v_i_1, 1024); v_i_1 < end22; {
+						for end2 := v_j + min(p_run-v_j, 1024); v_j < end2; {
 							{
-								var v_k uint32 = p_keys[v_i_1]
+								var v_k uint32 = p_keys[(v_lo + v_j)]
 								_ = v_k
-								var v_d_1 uint32 = f_digit_1(lx, ly, lz, v_k, p_shift)
-								_ = v_d_1
-								var v_col uint32 = (((v_d_1 / uint32(2)) * uint32(256)) + v_l)
-								_ = v_col
-								p_out[(s_base[v_d_1] + f_half_1(lx, ly, lz, s_s[v_col], v_d_1))] = v_k
-								s_s[v_col] = (s_s[v_col] + f_unit_1(lx, ly, lz, v_d_1))
+								var v_c uint32 = ((f_digit_1(lx, ly, lz, v_k, p_shift) * uint32(8)) + v_l)
+								_ = v_c
+								var v_p uint32 = s_s[v_c]
+								_ = v_p
+								p_out[v_p] = v_k
+								s_s[v_c] = (v_p + uint32(1))
 							}
-							v_i_1 = (v_i_1 + uint32(1))
+							v_j = (v_j + uint32(1))
 						}
 					}
 				} else {
-					for v_i_1 < v_hi {
+					for v_j < p_run {
 						{
-							var v_k uint32 = p_keys[v_i_1]
+							var v_k uint32 = p_keys[(v_lo + v_j)]
 							_ = v_k
-							var v_d_1 uint32 = f_digit_1(lx, ly, lz, v_k, p_shift)
-							_ = v_d_1
-							var v_col uint32 = (((v_d_1 / uint32(2)) * uint32(256)) + v_l)
-							_ = v_col
-							p_out[(s_base[v_d_1] + f_half_1(lx, ly, lz, s_s[v_col], v_d_1))] = v_k
-							s_s[v_col] = (s_s[v_col] + f_unit_1(lx, ly, lz, v_d_1))
+							var v_c uint32 = ((f_digit_1(lx, ly, lz, v_k, p_shift) * uint32(8)) + v_l)
+							_ = v_c
+							var v_p uint32 = s_s[v_c]
+							_ = v_p
+							p_out[v_p] = v_k
+							s_s[v_c] = (v_p + uint32(1))
 						}
-						v_i_1 = (v_i_1 + uint32(1))
+						v_j = (v_j + uint32(1))
 					}
 				}
 			}
-		}
-		{
-			lx := uint32(0)
-			li := uint32(0)
-			_, _ = lx, li
-			var v_l uint32 = lx
-			_ = v_l
-			// The guard (v_l < uint32(16)) holds for the lanes lo <= lx < hi; gok: v_l
-			// steps by one from lane to lane without wrapping.
-			lo, hi, gok := uint32(0), uint32(0), false
-			if e0, u0 := int64(v_l), int64(uint32(16)); e0 <= 4294967040 {
-				gok = true
-				hi = uint32(min(max(u0-e0, 0), 256))
-			}
-			if gok {
-				for lx := lo; lx < hi; lx++ {
-					li := lx
-					_ = li
-					v_total := a_total[li]
-					_ = v_total
-					var v_l uint32 = lx
-					_ = v_l
-					{ // (v_l < uint32(16)) holds for lo <= lx < hi
-						s_base[v_l] = (s_base[v_l] + v_total)
+		} else {
+			{
+				var v_i uint32 = v_lo
+				_ = v_i
+				for v_i < f_runEnd_1(lx, ly, lz, v_lo, p_n, p_run) {
+					if stop.Load() {
+						panic(gpuimpl.CPUStopped)
 					}
-				}
-			} else {
-				for lx := uint32(0); lx < 256; lx++ {
-					li := lx
-					_ = li
-					v_total := a_total[li]
-					_ = v_total
-					var v_l uint32 = lx
-					_ = v_l
-					if v_l < uint32(16) {
-						s_base[v_l] = (s_base[v_l] + v_total)
+					{
+						var v_k_1 uint32 = p_keys[v_i]
+						_ = v_k_1
+						var v_c_1 uint32 = ((f_digit_1(lx, ly, lz, v_k_1, p_shift) * uint32(8)) + v_l)
+						_ = v_c_1
+						var v_p_1 uint32 = s_s[v_c_1]
+						_ = v_p_1
+						p_out[v_p_1] = v_k_1
+						s_s[v_c_1] = (v_p_1 + uint32(1))
 					}
+					v_i = (v_i + uint32(1))
 				}
 			}
-		}
-		for lx := uint32(0); lx < 256; lx++ {
-			li := lx
-			_ = li
-			v_at := a_at[li]
-			_ = v_at
-			v_at = (v_at + uint32(8192))
-			a_at[li] = v_at
 		}
 	}
 }
@@ -1337,7 +997,7 @@ func scatterKeysCPU(b *gpuimpl.CPUBlock) {
 var ScatterPairsKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Name:    "github.com/goxpu/xpu/kernels/sort.ScatterPairs",
 	Codegen: "xpu-gen/1",
-	Block:   xpu.Dim3{X: 256, Y: 1, Z: 1},
+	Block:   xpu.Dim3{X: 8, Y: 1, Z: 1},
 	Params: []gpuimpl.Param{
 		{Name: "out", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Access: gpuimpl.AccessWrite, Binding: 0, MinLen: []string{"n"}},
 		{Name: "outValues", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Access: gpuimpl.AccessWrite, Binding: 1, MinLen: []string{"n"}},
@@ -1345,47 +1005,48 @@ var ScatterPairsKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 		{Name: "values", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Access: gpuimpl.AccessRead, Binding: 3, MinLen: []string{"n"}},
 		{Name: "offsets", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Access: gpuimpl.AccessRead, Binding: 4},
 		{Name: "n", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 0},
-		{Name: "chunk", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 4},
+		{Name: "run", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 4},
 		{Name: "shift", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 8},
 	},
-	SharedBytes: 9280,
+	SharedBytes: 8192,
 	UniformSize: 16,
 	Func:        ScatterPairs,
 	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:82db193474af109506e413693e0a49cbef34e77e85c44a7127fe51f0bc1481ff",
-				PrivateBytes: new(168),
-				NativeOps:    []string{"min", "select", "storageBarrier", "workgroupBarrier"},
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:7681a386bb81d86f71b6513ec3a244ed6baf3f40383e4e8eac6bf189c0920aee",
+				PrivateBytes: new(80),
+				Fault:        true,
+				NativeOps:    []string{"atomicOr", "min", "select"},
 			},
 			Code: scatterPairsWGSL,
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:d3e31c5af94d0e84fce79e15fcb4f7fbc910ca6f58c82d25167ec9a4b6dce6f3",
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:cc412f1db80f00b6452ac4ad6c7fe549f56282764ff713d17d9f97f1e492f50f",
 				NativeOps: []string{"xpu.Min"},
 			},
 			Entry: scatterPairsCPU,
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:2e3c39adad0c92be65fb4964e12e9463b3d4a7bdfb8c3c18ce345d88aa241071"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:e424b09e764895c89b81bf325afb620fbee9320ffd4a75756f815dc0a35f9adc"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v3"},
 			Code:     libLLVMHOSTX8664V3,
 			Symbol:   "xpu_ScatterPairs",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:af90744620a32ea00cc3601dcc5ca90dac13c4615093b5bfa0fe3b4cbe23e4a6"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:2105e04e13c20dac6da68f5318cd89593764556d69e411a6f6f248bac542a86d"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
 			Code:     libLLVMHOSTX8664V4,
 			Symbol:   "xpu_ScatterPairs",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:790c6b961f85469403a97c441ec88f3b853ea1f39245782329197566cb238c63"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:bac4f40f5f84d98a28c4fb891b2b765524fb964ddc2c91145a859245964252d3"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "armv8-a"},
 			Code:     libLLVMHOSTARMV8A,
 			Symbol:   "xpu_ScatterPairs",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cuda", Target: "ptx", Hash: "sha256:9f1c22a41e515190a566b975b2f38dd4e5ee6faf15a8441a9417a78c23b186f5",
-				PrivateBytes: new(168),
+			Manifest: gpuimpl.Manifest{Backend: "cuda", Target: "ptx", Hash: "sha256:23617fe8a5ad840c8a8af994f6945e387c74f425f04dd0fcaed1d2326d6db574",
+				PrivateBytes: new(80),
 				Fault:        true,
 			},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "sm_70"},
@@ -1393,9 +1054,9 @@ var ScatterPairsKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_ScatterPairs",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:8277b1e90de3150c87d9141fe490abe79918d1e1732d212293ddeae7507c2b74",
-				PrivateBytes: new(168),
-				Registers:    new(46),
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:c33e75be7c43d3d6d6100899ccd35709f38b06f4f403a51e065d3f4ea850430c",
+				PrivateBytes: new(80),
+				Registers:    new(16),
 				SpillBytes:   new(0),
 				Fault:        true,
 			},
@@ -1404,9 +1065,9 @@ var ScatterPairsKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_ScatterPairs",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:924f2f73b2f1f53256251c32ac96c14ca82431f6bebee4af6ed77d3b081d90e6",
-				PrivateBytes: new(168),
-				Registers:    new(46),
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:1b75920822b2b8d84238e2ab3fff267fe1b9feceacc0857076a0319d43fddab6",
+				PrivateBytes: new(80),
+				Registers:    new(16),
 				SpillBytes:   new(0),
 				Fault:        true,
 			},
@@ -1415,9 +1076,9 @@ var ScatterPairsKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_ScatterPairs",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:1c004392347f53ed249c2a426e00b3cd0e827c10e803a69014763010510e5721",
-				PrivateBytes: new(168),
-				Registers:    new(61),
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:771112594816e921d87f80291de83dc00530581300487aaf53cdc03aed60cfd7",
+				PrivateBytes: new(80),
+				Registers:    new(14),
 				SpillBytes:   new(0),
 				Fault:        true,
 			},
@@ -1429,16 +1090,16 @@ var ScatterPairsKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 })
 
 // LaunchScatterPairs launches the kernel ScatterPairs on the stream s over a grid of groups
-// blocks of 256x1x1 work-items, with the arguments of ScatterPairs after its Thread.
+// blocks of 8x1x1 work-items, with the arguments of ScatterPairs after its Thread.
 // Buffers are bound in this order; scalars are uniforms.
-func LaunchScatterPairs(s *gpu.Stream, groups xpu.Dim3, out *gpu.Buffer[uint32], outValues *gpu.Buffer[uint32], keys *gpu.Buffer[uint32], values *gpu.Buffer[uint32], offsets *gpu.Buffer[uint32], n uint32, chunk uint32, shift uint32) error {
-	return s.Launch(ScatterPairsKernel, groups, out, outValues, keys, values, offsets, n, chunk, shift)
+func LaunchScatterPairs(s *gpu.Stream, groups xpu.Dim3, out *gpu.Buffer[uint32], outValues *gpu.Buffer[uint32], keys *gpu.Buffer[uint32], values *gpu.Buffer[uint32], offsets *gpu.Buffer[uint32], n uint32, run uint32, shift uint32) error {
+	return s.Launch(ScatterPairsKernel, groups, out, outValues, keys, values, offsets, n, run, shift)
 }
 
 // scatterPairsWGSL is the WGSL code of ScatterPairs.
 const scatterPairsWGSL = `struct xpu_Uniforms {
     p_n: u32,
-    p_chunk: u32,
+    p_run: u32,
     p_shift: u32,
 }
 
@@ -1449,12 +1110,16 @@ const scatterPairsWGSL = `struct xpu_Uniforms {
 @group(0) @binding(4) var<storage, read> b_offsets: array<u32>;
 @group(0) @binding(5) var<uniform> xpu_u: xpu_Uniforms;
 var<workgroup> s_s: array<u32, 2048>;
-var<workgroup> s_sums: array<u32, 256>;
-var<workgroup> s_base: array<u32, 16>;
+@group(0) @binding(6) var<storage, read_write> xpu_fault: atomic<u32>;
+var<private> xpu_wid: vec3<u32>;
 
-// Go's uint32 x << y: 0 when y >= 32 (WGSL takes y modulo 32).
-fn xpu_shl_u32(x: u32, y: u32) -> u32 {
-    return select(0u, x << (y & 31u), y < 32u);
+// Go's uint32 x / y; x / 0 records the fault Go panics with.
+fn xpu_div_u32(x: u32, y: u32) -> u32 {
+    if y == 0u {
+        atomicOr(&xpu_fault, 1u);
+        return x;
+    }
+    return x / y;
 }
 
 // Go's uint32 x >> y: 0 when y >= 32 (WGSL takes y modulo 32).
@@ -1462,112 +1127,57 @@ fn xpu_shr_u32(x: u32, y: u32) -> u32 {
     return select(0u, x >> (y & 31u), y < 32u);
 }
 
-fn f_chunkEnd_2(a_start_1: u32, a_n_1: u32, a_chunk_1: u32) -> u32 {
-    var v_start_1: u32 = a_start_1;
+fn f_whole_2(a_n_1: u32, a_run_1: u32) -> bool {
     var v_n_1: u32 = a_n_1;
-    var v_chunk_1: u32 = a_chunk_1;
-    if (v_n_1 - v_start_1) > v_chunk_1 {
-        return v_start_1 + v_chunk_1;
-    }
-    return v_n_1;
+    var v_run_1: u32 = a_run_1;
+    return xpu_wid.x < xpu_div_u32(v_n_1, 8u * v_run_1);
 }
 
 fn f_digit_2(a_k: u32, a_shift_1: u32) -> u32 {
     var v_k: u32 = a_k;
     var v_shift_1: u32 = a_shift_1;
-    return xpu_shr_u32(v_k, v_shift_1) & 15u;
+    return xpu_shr_u32(v_k, v_shift_1) & 255u;
 }
 
-fn f_unit_2(a_d: u32) -> u32 {
-    var v_d: u32 = a_d;
-    return xpu_shl_u32(1u, 16u * (v_d & 1u));
-}
-
-fn f_half_2(a_w: u32, a_d: u32) -> u32 {
-    var v_w: u32 = a_w;
-    var v_d: u32 = a_d;
-    return xpu_shr_u32(v_w, 16u * (v_d & 1u)) & 65535u;
-}
-
-// main is kernel ScatterPairs, block 256x1x1.
-@compute @workgroup_size(256, 1, 1)
-fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {
-    let v_l: u32 = lid.x;
-    let v_g: u32 = wid.x;
-    if v_l < 16u {
-        s_base[v_l] = b_offsets[(v_l * nwg.x) + v_g];
+fn f_runEnd_2(a_start: u32, a_n_1: u32, a_run_1: u32) -> u32 {
+    var v_start: u32 = a_start;
+    var v_n_1: u32 = a_n_1;
+    var v_run_1: u32 = a_run_1;
+    if (v_n_1 - v_start) > v_run_1 {
+        return v_start + v_run_1;
     }
-    let v_start: u32 = v_g * xpu_u.p_chunk;
-    let v_end: u32 = f_chunkEnd_2(v_start, xpu_u.p_n, xpu_u.p_chunk);
-    for (var v_at: u32 = v_start; v_at < v_end; v_at = v_at + 8192u) {
-        let v_lo: u32 = v_at + (v_l * 32u);
-        let v_hi: u32 = min(v_lo + 32u, v_end);
-        for (var v_w: u32 = 0u; v_w < 8u; v_w = v_w + 1u) {
-            s_s[(v_w * 256u) + v_l] = 0u;
-        }
-        for (var v_i: u32 = v_lo; v_i < v_hi; v_i = v_i + 1u) {
-            let v_d: u32 = f_digit_2(b_keys[v_i], xpu_u.p_shift);
-            s_s[((v_d / 2u) * 256u) + v_l] = s_s[((v_d / 2u) * 256u) + v_l] + f_unit_2(v_d);
-        }
-        var v_c: array<u32, 8>;
-        v_c = array<u32, 8>();
-        for (var v_w_1: u32 = 0u; v_w_1 < 8u; v_w_1 = v_w_1 + 1u) {
-            v_c[v_w_1] = s_s[(v_w_1 * 256u) + v_l];
-        }
-        storageBarrier();
-        workgroupBarrier();
-        let v_first: u32 = ((v_l / 32u) * 256u) + ((v_l % 32u) * 8u);
-        var v_acc: u32;
-        v_acc = u32();
-        for (var v_j: u32 = 0u; v_j < 8u; v_j = v_j + 1u) {
-            v_acc = v_acc + s_s[v_first + v_j];
-            s_s[v_first + v_j] = v_acc;
-        }
-        s_sums[v_l] = v_acc;
-        storageBarrier();
-        workgroupBarrier();
-        if v_l < 8u {
-            var v_off: u32;
-            v_off = u32();
-            for (var v_j_1: u32 = v_l * 32u; v_j_1 < ((v_l + 1u) * 32u); v_j_1 = v_j_1 + 1u) {
-                let v_v: u32 = s_sums[v_j_1];
-                s_sums[v_j_1] = v_off;
-                v_off = v_off + v_v;
-            }
-        }
-        storageBarrier();
-        workgroupBarrier();
-        for (var v_j_2: u32 = 0u; v_j_2 < 8u; v_j_2 = v_j_2 + 1u) {
-            s_s[v_first + v_j_2] = s_s[v_first + v_j_2] + s_sums[v_l];
-        }
-        storageBarrier();
-        workgroupBarrier();
-        var v_total: u32;
-        v_total = u32();
-        if v_l < 16u {
-            v_total = f_half_2(s_s[(((v_l / 2u) * 256u) + 256u) - 1u], v_l);
-        }
-        storageBarrier();
-        workgroupBarrier();
-        for (var v_w_2: u32 = 0u; v_w_2 < 8u; v_w_2 = v_w_2 + 1u) {
-            s_s[(v_w_2 * 256u) + v_l] = s_s[(v_w_2 * 256u) + v_l] - v_c[v_w_2];
-        }
-        for (var v_i_1: u32 = v_lo; v_i_1 < v_hi; v_i_1 = v_i_1 + 1u) {
-            let v_k: u32 = b_keys[v_i_1];
-            let v_d_1: u32 = f_digit_2(v_k, xpu_u.p_shift);
-            let v_col: u32 = ((v_d_1 / 2u) * 256u) + v_l;
-            let v_p: u32 = s_base[v_d_1] + f_half_2(s_s[v_col], v_d_1);
+    return v_n_1;
+}
+
+// main is kernel ScatterPairs, block 8x1x1.
+@compute @workgroup_size(8, 1, 1)
+fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {
+    xpu_wid = wid;
+    let v_l: u32 = lid.x;
+    let v_w: u32 = (wid.x * 8u) + v_l;
+    let v_items: u32 = nwg.x * 8u;
+    for (var v_d: u32 = 0u; v_d < 256u; v_d = v_d + 1u) {
+        s_s[(v_d * 8u) + v_l] = b_offsets[(v_d * v_items) + v_w];
+    }
+    let v_lo: u32 = min(v_w * xpu_u.p_run, xpu_u.p_n);
+    if f_whole_2(xpu_u.p_n, xpu_u.p_run) {
+        for (var v_j: u32 = 0u; v_j < xpu_u.p_run; v_j = v_j + 1u) {
+            let v_k: u32 = b_keys[v_lo + v_j];
+            let v_c: u32 = (f_digit_2(v_k, xpu_u.p_shift) * 8u) + v_l;
+            let v_p: u32 = s_s[v_c];
             b_out[v_p] = v_k;
-            b_outValues[v_p] = b_values[v_i_1];
-            s_s[v_col] = s_s[v_col] + f_unit_2(v_d_1);
+            b_outValues[v_p] = b_values[v_lo + v_j];
+            s_s[v_c] = v_p + 1u;
         }
-        storageBarrier();
-        workgroupBarrier();
-        if v_l < 16u {
-            s_base[v_l] = s_base[v_l] + v_total;
+    } else {
+        for (var v_i: u32 = v_lo; v_i < f_runEnd_2(v_lo, xpu_u.p_n, xpu_u.p_run); v_i = v_i + 1u) {
+            let v_k_1: u32 = b_keys[v_i];
+            let v_c_1: u32 = (f_digit_2(v_k_1, xpu_u.p_shift) * 8u) + v_l;
+            let v_p_1: u32 = s_s[v_c_1];
+            b_out[v_p_1] = v_k_1;
+            b_outValues[v_p_1] = b_values[v_i];
+            s_s[v_c_1] = v_p_1 + 1u;
         }
-        storageBarrier();
-        workgroupBarrier();
     }
 }
 `
@@ -1580,19 +1190,10 @@ func scatterPairsCPU(b *gpuimpl.CPUBlock) {
 	p_values := gpuimpl.CPUView[uint32](b.Buffers[3])
 	p_offsets := gpuimpl.CPUView[uint32](b.Buffers[4])
 	p_n := gpuimpl.CPUUniform[uint32](b.Uniforms, 0)
-	p_chunk := gpuimpl.CPUUniform[uint32](b.Uniforms, 4)
+	p_run := gpuimpl.CPUUniform[uint32](b.Uniforms, 4)
 	p_shift := gpuimpl.CPUUniform[uint32](b.Uniforms, 8)
 	var s_s [2048]uint32
-	var s_sums [256]uint32
-	var s_base [16]uint32
-	var a_at [256]uint32
-	var a_c [2048]uint32
-	var a_end [256]uint32
-	var a_first [256]uint32
-	var a_hi [256]uint32
-	var a_lo [256]uint32
-	var a_total [256]uint32
-	gx0 := b.Group.X * 256
+	gx0 := b.Group.X * 8
 	gy0 := b.Group.Y * 1
 	gz0 := b.Group.Z * 1
 	var ly uint32
@@ -1604,7 +1205,7 @@ func scatterPairsCPU(b *gpuimpl.CPUBlock) {
 	_ = p_values
 	_ = p_offsets
 	_ = p_n
-	_ = p_chunk
+	_ = p_run
 	_ = p_shift
 	_ = gx0
 	_ = gy0
@@ -1612,380 +1213,105 @@ func scatterPairsCPU(b *gpuimpl.CPUBlock) {
 	_ = ly
 	_ = lz
 	_ = stop
-	f_chunkEnd_2 := func(lx, ly, lz uint32, v_start_1 uint32, v_n_1 uint32, v_chunk_1 uint32) uint32 {
-		if (v_n_1 - v_start_1) > v_chunk_1 {
-			return (v_start_1 + v_chunk_1)
+	f_whole_2 := func(lx, ly, lz uint32, v_n_1 uint32, v_run_1 uint32) bool {
+		return (b.Group.X < (v_n_1 / (uint32(8) * v_run_1)))
+	}
+	_ = f_whole_2
+	f_digit_2 := func(lx, ly, lz uint32, v_k uint32, v_shift_1 uint32) uint32 {
+		return ((v_k >> v_shift_1) & uint32(255))
+	}
+	_ = f_digit_2
+	f_runEnd_2 := func(lx, ly, lz uint32, v_start uint32, v_n_1 uint32, v_run_1 uint32) uint32 {
+		if (v_n_1 - v_start) > v_run_1 {
+			return (v_start + v_run_1)
 		}
 		return v_n_1
 	}
-	_ = f_chunkEnd_2
-	f_digit_2 := func(lx, ly, lz uint32, v_k uint32, v_shift_1 uint32) uint32 {
-		return ((v_k >> v_shift_1) & uint32(15))
-	}
-	_ = f_digit_2
-	f_unit_2 := func(lx, ly, lz uint32, v_d uint32) uint32 {
-		return (uint32(1) << (uint32(16) * (v_d & uint32(1))))
-	}
-	_ = f_unit_2
-	f_half_2 := func(lx, ly, lz uint32, v_w uint32, v_d uint32) uint32 {
-		return ((v_w >> (uint32(16) * (v_d & uint32(1)))) & uint32(65535))
-	}
-	_ = f_half_2
-	for lx := uint32(0); lx < 256; lx++ {
+	_ = f_runEnd_2
+	for lx := uint32(0); lx < 8; lx++ {
 		li := lx
 		_ = li
-		var v_end uint32
 		var v_l uint32 = lx
 		_ = v_l
-		var v_g uint32 = b.Group.X
-		_ = v_g
-		if v_l < uint32(16) {
-			s_base[v_l] = p_offsets[((v_l * b.Groups.X) + v_g)]
-		}
-		var v_start uint32 = (v_g * p_chunk)
-		_ = v_start
-		v_end = f_chunkEnd_2(lx, ly, lz, v_start, p_n, p_chunk)
-		a_end[li] = v_end
-	}
-	for lx := uint32(0); lx < 256; lx++ {
-		li := lx
-		_ = li
-		var v_at uint32
-		var v_g uint32 = b.Group.X
-		_ = v_g
-		var v_start uint32 = (v_g * p_chunk)
-		_ = v_start
-		v_at = v_start
-		a_at[li] = v_at
-	}
-	for {
-		if stop.Load() {
-			panic(gpuimpl.CPUStopped)
-		}
-		c2, first2 := false, true
-		for lx := uint32(0); lx < 256; lx++ {
-			li := lx
-			_ = li
-			v_at := a_at[li]
-			_ = v_at
-			v_end := a_end[li]
-			_ = v_end
-			if v := (v_at < v_end); first2 {
-				c2, first2 = v, false
-			} else if v != c2 {
-				panic("xpu: kernel ScatterPairs: work-items disagree on the condition around a barrier")
-			}
-		}
-		if !c2 {
-			break
-		}
-		for lx := uint32(0); lx < 256; lx++ {
-			li := lx
-			_ = li
-			v_at := a_at[li]
-			_ = v_at
-			var v_c [8]uint32
-			v_end := a_end[li]
-			_ = v_end
-			var v_hi uint32
-			var v_lo uint32
-			var v_l uint32 = lx
-			_ = v_l
-			v_lo = (v_at + (v_l * uint32(32)))
-			v_hi = xpu.Min((v_lo + uint32(32)), v_end)
-			{
-				var v_w uint32 = uint32(0)
-				_ = v_w
-				for v_w < uint32(8) {
-					{
-						s_s[((v_w * uint32(256)) + v_l)] = uint32(0)
-					}
-					v_w = (v_w + uint32(1))
+		var v_w uint32 = ((b.Group.X * uint32(8)) + v_l)
+		_ = v_w
+		var v_items uint32 = (b.Groups.X * uint32(8))
+		_ = v_items
+		{
+			var v_d uint32 = uint32(0)
+			_ = v_d
+			for v_d < uint32(256) {
+				{
+					s_s[((v_d * uint32(8)) + v_l)] = p_offsets[((v_d * v_items) + v_w)]
 				}
+				v_d = (v_d + uint32(1))
 			}
-			{
-				var v_i uint32 = v_lo
-				_ = v_i
-				if v_hi-v_i > 1024 {
-					for v_i < v_hi {
-						if stop.Load() {
-							panic(gpuimpl.CPUStopped)
-						}
-						for end12 := v_i + min(v_hi-v_i, 1024); v_i < end12; {
-							{
-								var v_d uint32 = f_digit_2(lx, ly, lz, p_keys[v_i], p_shift)
-								_ = v_d
-								s_s[(((v_d / uint32(2)) * uint32(256)) + v_l)] = (s_s[(((v_d/uint32(2))*uint32(256))+v_l)] + f_unit_2(lx, ly, lz, v_d))
-							}
-							v_i = (v_i + uint32(1))
-						}
-					}
-				} else {
-					for v_i < v_hi {
-						{
-							var v_d uint32 = f_digit_2(lx, ly, lz, p_keys[v_i], p_shift)
-							_ = v_d
-							s_s[(((v_d / uint32(2)) * uint32(256)) + v_l)] = (s_s[(((v_d/uint32(2))*uint32(256))+v_l)] + f_unit_2(lx, ly, lz, v_d))
-						}
-						v_i = (v_i + uint32(1))
-					}
-				}
-			}
-			v_c = [8]uint32{}
-			{
-				var v_w_1 uint32 = uint32(0)
-				_ = v_w_1
-				for v_w_1 < uint32(8) {
-					{
-						v_c[v_w_1] = s_s[((v_w_1 * uint32(256)) + v_l)]
-					}
-					v_w_1 = (v_w_1 + uint32(1))
-				}
-			}
-			for e := range v_c {
-				a_c[e*256+int(li)] = v_c[e]
-			}
-			a_hi[li] = v_hi
-			a_lo[li] = v_lo
 		}
-		for lx := uint32(0); lx < 256; lx++ {
-			li := lx
-			_ = li
-			var v_first uint32
-			var v_l uint32 = lx
-			_ = v_l
-			var v_row uint32 = (v_l / uint32(32))
-			_ = v_row
-			v_first = ((v_row * uint32(256)) + ((v_l % uint32(32)) * uint32(8)))
-			var v_acc uint32
-			_ = v_acc
+		var v_lo uint32 = xpu.Min((v_w * p_run), p_n)
+		_ = v_lo
+		if f_whole_2(lx, ly, lz, p_n, p_run) {
 			{
 				var v_j uint32 = uint32(0)
 				_ = v_j
-				for v_j < uint32(8) {
-					{
-						v_acc = (v_acc + s_s[(v_first+v_j)])
-						s_s[(v_first + v_j)] = v_acc
-					}
-					v_j = (v_j + uint32(1))
-				}
-			}
-			s_sums[v_l] = v_acc
-			a_first[li] = v_first
-		}
-		{
-			lx := uint32(0)
-			li := uint32(0)
-			_, _ = lx, li
-			var v_l uint32 = lx
-			_ = v_l
-			// The guard (v_l < uint32(8)) holds for the lanes lo <= lx < hi; gok: v_l
-			// steps by one from lane to lane without wrapping.
-			lo, hi, gok := uint32(0), uint32(0), false
-			if e0, u0 := int64(v_l), int64(uint32(8)); e0 <= 4294967040 {
-				gok = true
-				hi = uint32(min(max(u0-e0, 0), 256))
-			}
-			if gok {
-				for lx := lo; lx < hi; lx++ {
-					li := lx
-					_ = li
-					var v_l uint32 = lx
-					_ = v_l
-					{ // (v_l < uint32(8)) holds for lo <= lx < hi
-						var v_off uint32
-						_ = v_off
-						{
-							var v_j_1 uint32 = (v_l * uint32(32))
-							_ = v_j_1
-							for v_j_1 < ((v_l + uint32(1)) * uint32(32)) {
-								if stop.Load() {
-									panic(gpuimpl.CPUStopped)
-								}
-								{
-									var v_v uint32 = s_sums[v_j_1]
-									_ = v_v
-									s_sums[v_j_1] = v_off
-									v_off = (v_off + v_v)
-								}
-								v_j_1 = (v_j_1 + uint32(1))
-							}
-						}
-					}
-				}
-			} else {
-				for lx := uint32(0); lx < 256; lx++ {
-					li := lx
-					_ = li
-					var v_l uint32 = lx
-					_ = v_l
-					if v_l < uint32(8) {
-						var v_off uint32
-						_ = v_off
-						{
-							var v_j_1 uint32 = (v_l * uint32(32))
-							_ = v_j_1
-							for v_j_1 < ((v_l + uint32(1)) * uint32(32)) {
-								if stop.Load() {
-									panic(gpuimpl.CPUStopped)
-								}
-								{
-									var v_v uint32 = s_sums[v_j_1]
-									_ = v_v
-									s_sums[v_j_1] = v_off
-									v_off = (v_off + v_v)
-								}
-								v_j_1 = (v_j_1 + uint32(1))
-							}
-						}
-					}
-				}
-			}
-		}
-		for lx := uint32(0); lx < 256; lx++ {
-			li := lx
-			_ = li
-			v_first := a_first[li]
-			_ = v_first
-			var v_l uint32 = lx
-			_ = v_l
-			{
-				var v_j_2 uint32 = uint32(0)
-				_ = v_j_2
-				for v_j_2 < uint32(8) {
-					{
-						s_s[(v_first + v_j_2)] = (s_s[(v_first+v_j_2)] + s_sums[v_l])
-					}
-					v_j_2 = (v_j_2 + uint32(1))
-				}
-			}
-		}
-		for lx := uint32(0); lx < 256; lx++ {
-			li := lx
-			_ = li
-			var v_total uint32
-			var v_l uint32 = lx
-			_ = v_l
-			v_total = 0
-			if v_l < uint32(16) {
-				v_total = f_half_2(lx, ly, lz, s_s[((((v_l/uint32(2))*uint32(256))+uint32(256))-uint32(1))], v_l)
-			}
-			a_total[li] = v_total
-		}
-		for lx := uint32(0); lx < 256; lx++ {
-			li := lx
-			_ = li
-			var v_c [8]uint32
-			for e := range v_c {
-				v_c[e] = a_c[e*256+int(li)]
-			}
-			v_hi := a_hi[li]
-			_ = v_hi
-			v_lo := a_lo[li]
-			_ = v_lo
-			var v_l uint32 = lx
-			_ = v_l
-			{
-				var v_w_2 uint32 = uint32(0)
-				_ = v_w_2
-				for v_w_2 < uint32(8) {
-					{
-						s_s[((v_w_2 * uint32(256)) + v_l)] = (s_s[((v_w_2*uint32(256))+v_l)] - v_c[v_w_2])
-					}
-					v_w_2 = (v_w_2 + uint32(1))
-				}
-			}
-			{
-				var v_i_1 uint32 = v_lo
-				_ = v_i_1
-				if v_hi-v_i_1 > 1024 {
-					for v_i_1 < v_hi {
+				if p_run-v_j > 1024 {
+					for v_j < p_run {
 						if stop.Load() {
 							panic(gpuimpl.CPUStopped)
 						}
-						for end22 := v_i_1 + min(v_hi-v_i_1, 1024); v_i_1 < end22; {
+						for end2 := v_j + min(p_run-v_j, 1024); v_j < end2; {
 							{
-								var v_k uint32 = p_keys[v_i_1]
+								var v_k uint32 = p_keys[(v_lo + v_j)]
 								_ = v_k
-								var v_d_1 uint32 = f_digit_2(lx, ly, lz, v_k, p_shift)
-								_ = v_d_1
-								var v_col uint32 = (((v_d_1 / uint32(2)) * uint32(256)) + v_l)
-								_ = v_col
-								var v_p uint32 = (s_base[v_d_1] + f_half_2(lx, ly, lz, s_s[v_col], v_d_1))
+								var v_c uint32 = ((f_digit_2(lx, ly, lz, v_k, p_shift) * uint32(8)) + v_l)
+								_ = v_c
+								var v_p uint32 = s_s[v_c]
 								_ = v_p
 								p_out[v_p] = v_k
-								p_outValues[v_p] = p_values[v_i_1]
-								s_s[v_col] = (s_s[v_col] + f_unit_2(lx, ly, lz, v_d_1))
+								p_outValues[v_p] = p_values[(v_lo + v_j)]
+								s_s[v_c] = (v_p + uint32(1))
 							}
-							v_i_1 = (v_i_1 + uint32(1))
+							v_j = (v_j + uint32(1))
 						}
 					}
 				} else {
-					for v_i_1 < v_hi {
+					for v_j < p_run {
 						{
-							var v_k uint32 = p_keys[v_i_1]
+							var v_k uint32 = p_keys[(v_lo + v_j)]
 							_ = v_k
-							var v_d_1 uint32 = f_digit_2(lx, ly, lz, v_k, p_shift)
-							_ = v_d_1
-							var v_col uint32 = (((v_d_1 / uint32(2)) * uint32(256)) + v_l)
-							_ = v_col
-							var v_p uint32 = (s_base[v_d_1] + f_half_2(lx, ly, lz, s_s[v_col], v_d_1))
+							var v_c uint32 = ((f_digit_2(lx, ly, lz, v_k, p_shift) * uint32(8)) + v_l)
+							_ = v_c
+							var v_p uint32 = s_s[v_c]
 							_ = v_p
 							p_out[v_p] = v_k
-							p_outValues[v_p] = p_values[v_i_1]
-							s_s[v_col] = (s_s[v_col] + f_unit_2(lx, ly, lz, v_d_1))
+							p_outValues[v_p] = p_values[(v_lo + v_j)]
+							s_s[v_c] = (v_p + uint32(1))
 						}
-						v_i_1 = (v_i_1 + uint32(1))
+						v_j = (v_j + uint32(1))
 					}
 				}
 			}
-		}
-		{
-			lx := uint32(0)
-			li := uint32(0)
-			_, _ = lx, li
-			var v_l uint32 = lx
-			_ = v_l
-			// The guard (v_l < uint32(16)) holds for the lanes lo <= lx < hi; gok: v_l
-			// steps by one from lane to lane without wrapping.
-			lo, hi, gok := uint32(0), uint32(0), false
-			if e0, u0 := int64(v_l), int64(uint32(16)); e0 <= 4294967040 {
-				gok = true
-				hi = uint32(min(max(u0-e0, 0), 256))
-			}
-			if gok {
-				for lx := lo; lx < hi; lx++ {
-					li := lx
-					_ = li
-					v_total := a_total[li]
-					_ = v_total
-					var v_l uint32 = lx
-					_ = v_l
-					{ // (v_l < uint32(16)) holds for lo <= lx < hi
-						s_base[v_l] = (s_base[v_l] + v_total)
+		} else {
+			{
+				var v_i uint32 = v_lo
+				_ = v_i
+				for v_i < f_runEnd_2(lx, ly, lz, v_lo, p_n, p_run) {
+					if stop.Load() {
+						panic(gpuimpl.CPUStopped)
 					}
-				}
-			} else {
-				for lx := uint32(0); lx < 256; lx++ {
-					li := lx
-					_ = li
-					v_total := a_total[li]
-					_ = v_total
-					var v_l uint32 = lx
-					_ = v_l
-					if v_l < uint32(16) {
-						s_base[v_l] = (s_base[v_l] + v_total)
+					{
+						var v_k_1 uint32 = p_keys[v_i]
+						_ = v_k_1
+						var v_c_1 uint32 = ((f_digit_2(lx, ly, lz, v_k_1, p_shift) * uint32(8)) + v_l)
+						_ = v_c_1
+						var v_p_1 uint32 = s_s[v_c_1]
+						_ = v_p_1
+						p_out[v_p_1] = v_k_1
+						p_outValues[v_p_1] = p_values[v_i]
+						s_s[v_c_1] = (v_p_1 + uint32(1))
 					}
+					v_i = (v_i + uint32(1))
 				}
 			}
-		}
-		for lx := uint32(0); lx < 256; lx++ {
-			li := lx
-			_ = li
-			v_at := a_at[li]
-			_ = v_at
-			v_at = (v_at + uint32(8192))
-			a_at[li] = v_at
 		}
 	}
 }
