@@ -16,6 +16,7 @@ import (
 
 	"github.com/goxpu/xpu/gpu/gputest"
 	"github.com/goxpu/xpu/kernels/conformance"
+	"github.com/goxpu/xpu/kernels/librarytest"
 	"github.com/goxpu/xpu/kernels/wave"
 	"github.com/goxpu/xpu/schema"
 	"github.com/goxpu/xpu/wasm"
@@ -246,17 +247,20 @@ func check(t *testing.T, r *report, seed uint64) {
 	if r.Error != "" || !r.Done {
 		t.Errorf("the page stopped: %s", r.Error)
 	}
-	want := map[string][]*gputest.Case{"conformance": conformance.Cases(), "wave": wave.Cases()}
+	want := map[string][]*gputest.Case{"conformance": conformance.Cases(), "wave": wave.Cases(), "library": librarytest.Cases(true)}
 	ran := map[string][]gputest.Outcome{}
 	for _, s := range r.Suites {
 		ran[s.Name] = s.Outcomes
+		var took time.Duration
 		for _, o := range s.Outcomes {
+			took += o.Elapsed
 			if !o.OK() {
 				t.Errorf("%s suite, %s on %s: %s\n%s\n(seed %d: rerun with %s=%d)", s.Name, o.Case, r.Backend, o.Status, o.Error, seed, gputest.SeedEnv, seed)
 			}
 		}
+		t.Logf("%s suite: %d cases in %v on %s", s.Name, len(s.Outcomes), took.Round(time.Millisecond), r.Backend)
 	}
-	for _, name := range []string{"conformance", "wave"} {
+	for _, name := range []string{"conformance", "wave", "library"} {
 		suite, cases := ran[name], want[name]
 		if len(suite) != len(cases) {
 			t.Errorf("the page ran %d %s cases, want %d", len(suite), name, len(cases))

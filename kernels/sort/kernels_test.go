@@ -1,174 +1,18 @@
 package sort_test
 
 import (
-	"fmt"
-	"math/rand/v2"
 	"testing"
 
-	"github.com/goxpu/xpu"
 	"github.com/goxpu/xpu/gpu"
 	"github.com/goxpu/xpu/gpu/gputest"
-	"github.com/goxpu/xpu/kernels/sort"
+	"github.com/goxpu/xpu/kernels/sort/sorttest"
 )
 
-// pass is one radix pass over n keys in chunks of chunk (a whole number
-// of 8192-key tiles), a block per chunk, at the digit of shift.
-type pass struct{ n, chunk, shift uint32 }
-
-func (p pass) groups() uint32 { return (p.n + p.chunk - 1) / p.chunk }
-func (p pass) String() string {
-	return fmt.Sprintf("n=%d,chunk=%d,shift=%d", p.n, p.chunk, p.shift)
-}
-
-// kernelPasses are the passes the radix kernels are checked at: one key;
-// part of a tile; over a tile, into a second block; several blocks; and
-// chunks of several tiles, the last one partial; at the lowest, a middle
-// and the highest digit. Short mode, and a binary built with the race
-// detector, keep the first three: the reference runner runs a goroutine
-// per work-item.
-var kernelPasses = []pass{{1, 8192, 0}, {1000, 8192, 4}, {9000, 8192, 28}, {20000, 8192, 0}, {40000, 16384, 12}}
-
-func checkedPasses() []pass {
-	if testing.Short() || underRace {
-		return kernelPasses[:3]
-	}
-	return kernelPasses
-}
-
-func u32(a []any, i int) *gpu.Buffer[uint32] { return gputest.At[*gpu.Buffer[uint32]](a, i) }
-func num(a []any, i int) uint32              { return gputest.At[uint32](a, i) }
-
-// fewKeys returns n keys whose digits repeat a lot: each key is one of
-// eight, so that runs of equal digits cross work-items and tiles.
-func fewKeys(r *rand.Rand, n uint32) []uint32 {
-	few := make([]uint32, 8)
-	for i := range few {
-		few[i] = r.Uint32()
-	}
-	k := make([]uint32, n)
-	for i := range k {
-		k[i] = few[r.IntN(len(few))]
-	}
-	return k
-}
-
-func anyKeys(r *rand.Rand, n uint32) []uint32 { return gputest.AnyUints(r, int(n)) }
-
-// offsets returns a pass's scatter offsets as the Sorter computes them,
-// in plain Go: the exclusive scan of the digit-major histogram of keys.
-func offsets(keys []uint32, p pass) []uint32 {
-	g := p.groups()
-	hist := make([]uint32, 16*g)
-	for i, k := range keys {
-		hist[((k>>p.shift)&15)*g+uint32(i)/p.chunk]++
-	}
-	var acc uint32
-	for i, h := range hist {
-		hist[i] = acc
-		acc += h
-	}
-	return hist
-}
-
-func histogramCase(p pass, keys func(*rand.Rand, uint32) []uint32) *gputest.Case {
-	return &gputest.Case{
-		Kernel: sort.HistogramKernel, Tol: gputest.Exact,
-		Setup: func(r *rand.Rand) gputest.Inputs {
-			return gputest.Inputs{Groups: xpu.Dim3{X: p.groups()}, Args: []gputest.Arg{
-				gputest.Poisoned[uint32](int(16 * p.groups())), gputest.Buffer(keys(r, p.n)),
-				gputest.Scalar(p.n), gputest.Scalar(p.chunk), gputest.Scalar(p.shift),
-			}}
-		},
-		Launch: func(s *gpu.Stream, g xpu.Dim3, a []any) error {
-			return sort.LaunchHistogram(s, g, u32(a, 0), u32(a, 1), num(a, 2), num(a, 3), num(a, 4))
-		},
-	}
-}
-
-func scatterKeysCase(p pass, keys func(*rand.Rand, uint32) []uint32) *gputest.Case {
-	return &gputest.Case{
-		Kernel: sort.ScatterKeysKernel, Tol: gputest.Exact,
-		Setup: func(r *rand.Rand) gputest.Inputs {
-			k := keys(r, p.n)
-			return gputest.Inputs{Groups: xpu.Dim3{X: p.groups()}, Args: []gputest.Arg{
-				gputest.Poisoned[uint32](int(p.n)), gputest.Buffer(k), gputest.Buffer(offsets(k, p)),
-				gputest.Scalar(p.n), gputest.Scalar(p.chunk), gputest.Scalar(p.shift),
-			}}
-		},
-		Launch: func(s *gpu.Stream, g xpu.Dim3, a []any) error {
-			return sort.LaunchScatterKeys(s, g, u32(a, 0), u32(a, 1), u32(a, 2), num(a, 3), num(a, 4), num(a, 5))
-		},
-	}
-}
-
-// scatterPairsCase carries each key's index as its value, so that a
-// value that lands at another place than its key's is caught, as is an
-// order among equal digits other than the reference's.
-func scatterPairsCase(p pass, keys func(*rand.Rand, uint32) []uint32) *gputest.Case {
-	return &gputest.Case{
-		Kernel: sort.ScatterPairsKernel, Tol: gputest.Exact,
-		Setup: func(r *rand.Rand) gputest.Inputs {
-			k := keys(r, p.n)
-			v := gputest.FillFrom(int(p.n), func(i int) uint32 { return uint32(i) })
-			return gputest.Inputs{Groups: xpu.Dim3{X: p.groups()}, Args: []gputest.Arg{
-				gputest.Poisoned[uint32](int(p.n)), gputest.Poisoned[uint32](int(p.n)),
-				gputest.Buffer(k), gputest.Buffer(v), gputest.Buffer(offsets(k, p)),
-				gputest.Scalar(p.n), gputest.Scalar(p.chunk), gputest.Scalar(p.shift),
-			}}
-		},
-		Launch: func(s *gpu.Stream, g xpu.Dim3, a []any) error {
-			return sort.LaunchScatterPairs(s, g, u32(a, 0), u32(a, 1), u32(a, 2), u32(a, 3), u32(a, 4), num(a, 5), num(a, 6), num(a, 7))
-		},
-	}
-}
-
-// run is a launch of the bitonic sort: n keys in runs of length.
-type run struct{ n, length uint32 }
-
-// runs are the bitonic sort's launches: one key; a power of two; one run
-// padded to 1024; several runs of 1024, the last partial; runs of a
-// length no power of two. Short mode and the race detector keep three.
-var runs = []run{{1, 1}, {256, 256}, {1000, 1000}, {1024*3 + 5, 1024}, {2000, 300}}
-
-func checkedRuns() []run {
-	if testing.Short() || underRace {
-		return runs[:3]
-	}
-	return runs
-}
-
-func bitonicCase(b run, keys func(*rand.Rand, uint32) []uint32) *gputest.Case {
-	return &gputest.Case{
-		Kernel: sort.BitonicKernel, Tol: gputest.Exact,
-		Setup: func(r *rand.Rand) gputest.Inputs {
-			return gputest.Inputs{Groups: xpu.Dim3{X: (b.n + b.length - 1) / b.length}, Args: []gputest.Arg{
-				gputest.Buffer(keys(r, b.n)), gputest.Scalar(b.n), gputest.Scalar(b.length),
-			}}
-		},
-		Launch: func(s *gpu.Stream, g xpu.Dim3, a []any) error {
-			return sort.LaunchBitonic(s, g, u32(a, 0), num(a, 1), num(a, 2))
-		},
-	}
-}
-
 // TestKernels checks every kernel on every device present against the
-// reference runner, bit for bit, at every pass of checkedPasses and run
-// of checkedRuns, on keys of any value and keys of few values.
+// reference runner, bit for bit, at every pass and run of sorttest.Cases,
+// on keys of any value and keys of few values.
 func TestKernels(t *testing.T) {
 	gputest.ForEach(t, func(t *testing.T, d *gpu.Device) {
-		for _, p := range checkedPasses() {
-			t.Run(p.String(), func(t *testing.T) {
-				var cs []*gputest.Case
-				for _, keys := range []func(*rand.Rand, uint32) []uint32{anyKeys, fewKeys} {
-					cs = append(cs, histogramCase(p, keys), scatterKeysCase(p, keys), scatterPairsCase(p, keys))
-				}
-				gputest.Check(t, d, cs)
-			})
-		}
-		for _, b := range checkedRuns() {
-			t.Run(fmt.Sprintf("bitonic,n=%d,length=%d", b.n, b.length), func(t *testing.T) {
-				gputest.Check(t, d, []*gputest.Case{bitonicCase(b, anyKeys), bitonicCase(b, fewKeys)})
-			})
-		}
+		gputest.Check(t, d, sorttest.Cases(testing.Short() || underRace))
 	})
 }
