@@ -173,6 +173,10 @@ const depsRules = `
 	< bench, bench/webgpubench, bench/kernelbench;
 	tune < bench/tunebench;
 	bench/tunebench, kernels/matmul < bench/tunebench/cmd/tunebench;
+	# The browser's SGEMM beside tfjs: the page program, and the package
+	# whose benchmark (a test) serves it.
+	< bench/browserbench;
+	kernels/matmul, syscall/js < bench/browserbench/page;
 
 	# Programs that touch devices.
 	gpu < cmd/xpu/devices;
@@ -181,7 +185,7 @@ const depsRules = `
 
 	# The browser harness: it builds and serves a program, and the demo
 	# program runs the suites and the benchmarks on the browser's device.
-	< wasm, wasm/internal/devtools;
+	< wasm, wasm/devtools;
 	wasm < wasm/serve;
 	bench/devicebench, kernels/conformance, kernels/librarytest, kernels/matmul, syscall/js < wasm/demo;
 `

@@ -20,7 +20,7 @@ import (
 	"github.com/goxpu/xpu/kernels/wave"
 	"github.com/goxpu/xpu/schema"
 	"github.com/goxpu/xpu/wasm"
-	"github.com/goxpu/xpu/wasm/internal/devtools"
+	"github.com/goxpu/xpu/wasm/devtools"
 )
 
 var update = flag.Bool("update", false, "write the screenshot of the demo page to docs/browser.png")
@@ -216,28 +216,16 @@ type pageState struct {
 	ExitCode *int   `json:"exitCode"`
 }
 
-// wait polls the page until its program is done. It rides out a few
-// failed polls in a row, as while the page is still loading.
+// done is the page's state once its program is done (see page/loader.js).
+const done = "globalThis.xpu && globalThis.xpu.done ? globalThis.xpu : null"
+
+// wait waits until the page's program is done.
 func wait(ctx context.Context, page *devtools.Page) (*pageState, error) {
-	for failed := 0; ; {
-		var state *pageState
-		err := page.Eval(ctx, "globalThis.xpu || null", &state)
-		switch {
-		case err != nil && (ctx.Err() != nil || failed == 25):
-			return nil, err
-		case err != nil:
-			failed++
-		case state != nil && state.Done:
-			return state, nil
-		default:
-			failed = 0
-		}
-		select {
-		case <-ctx.Done():
-			return nil, fmt.Errorf("waiting for the page: %w", ctx.Err())
-		case <-time.After(200 * time.Millisecond):
-		}
+	var state pageState
+	if err := page.Await(ctx, done, &state); err != nil {
+		return nil, err
 	}
+	return &state, nil
 }
 
 // check fails the test on an error, a missing case or a case that
