@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"net/http/httptest"
 	"os"
+	"path"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -77,7 +78,9 @@ func TestBrowser(t *testing.T) {
 		}
 		t.Skipf("no Chromium: %v", err)
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+	// About 3.5 minutes on a quiet 2-core machine, with a software
+	// WebGPU device; under load the pages take up to twice as long.
+	ctx, cancel := context.WithTimeout(context.Background(), 8*time.Minute)
 	defer cancel()
 	b, err := devtools.Launch(ctx, path)
 	if err != nil {
@@ -246,7 +249,7 @@ func check(t *testing.T, r *report, seed uint64) {
 				t.Errorf("%s suite, %s on %s: %s\n%s\n(seed %d: rerun with %s=%d)", s.Name, o.Case, r.Backend, o.Status, o.Error, seed, gputest.SeedEnv, seed)
 			}
 		}
-		t.Logf("%s suite: %d cases in %v on %s", s.Name, len(s.Outcomes), took.Round(time.Millisecond), r.Backend)
+		t.Logf("%s suite: %d cases in %v on %s%s", s.Name, len(s.Outcomes), took.Round(time.Millisecond), r.Backend, byPackage(want[s.Name], s.Outcomes))
 	}
 	for _, name := range []string{"conformance", "wave", "library"} {
 		suite, cases := ran[name], want[name]
@@ -264,6 +267,30 @@ func check(t *testing.T, r *report, seed uint64) {
 		t.Logf("bench %s: device %.3g, %s %.3g (ratio %.2f)", x.Name, x.Device, x.Against, x.Reference, x.Device/x.Reference)
 	}
 	checkTune(t, r)
+}
+
+// byPackage says how long the outcomes of cases took, package by
+// package, in the order the packages first come, when the cases come
+// from more than one package.
+func byPackage(cases []*gputest.Case, outs []gputest.Outcome) string {
+	var pkgs []string
+	took := map[string]time.Duration{}
+	for i := range min(len(cases), len(outs)) {
+		n := cases[i].Kernel.Name()
+		p := path.Base(n[:strings.LastIndexByte(n, '.')])
+		if _, ok := took[p]; !ok {
+			pkgs = append(pkgs, p)
+		}
+		took[p] += outs[i].Elapsed
+	}
+	if len(pkgs) < 2 {
+		return ""
+	}
+	var b strings.Builder
+	for _, p := range pkgs {
+		fmt.Fprintf(&b, ", %s %v", p, took[p].Round(time.Millisecond))
+	}
+	return b.String()
 }
 
 // checkTune checks the demo's tuning step on the browser's device: each
