@@ -139,6 +139,14 @@ const depsRules = `
 	tune, gpu/gpuimpl < kernels/reduce;
 	tune, gpu/gpuimpl < kernels/nn;
 	gpu/gpuimpl, kernels/reduce < kernels/sort;
+	# The library's cases: each package's kernels beside the reference
+	# runner, and their list for programs that check the library outside
+	# go test.
+	gpu/gputest, kernels/matmul < kernels/matmul/matmultest;
+	gpu/gputest, kernels/blas < kernels/blas/blastest;
+	gpu/gputest, kernels/reduce < kernels/reduce/reducetest;
+	gpu/gputest, kernels/sort < kernels/sort/sorttest;
+	gpu/gputest, kernels/nn < kernels/nn/nntest;
 	# Host code for the CPU: quantized dot products in assembly behind a
 	# pure-Go fallback, below any provider that wires them in.
 	# float16 on the host, for the quantized blocks' scales.
@@ -152,6 +160,11 @@ const depsRules = `
 	# formats.
 	gpu/gpuimpl, kernels/tensor < kernels/layout;
 	gpu/gpuimpl, kernels/tensor, kernels/internal/f16 < kernels/quant;
+	# Their cases, and the list of every library package's cases.
+	gpu/gputest, kernels/layout < kernels/layout/layouttest;
+	gpu/gputest, kernels/quant < kernels/quant/quanttest;
+	kernels/matmul/matmultest, kernels/blas/blastest, kernels/reduce/reducetest, kernels/sort/sorttest,
+	      kernels/nn/nntest, kernels/quant/quanttest, kernels/layout/layouttest < kernels/librarytest;
 	# The library's front: its operations, dispatched over its packages.
 	kernels/dispatch, kernels/matmul, kernels/blas, kernels/layout, kernels/nn, kernels/quant, kernels/reduce, kernels/sort, kernels/simd < kernels;
 	# Models built from the library's operations.
@@ -165,6 +178,10 @@ const depsRules = `
 	< bench, bench/webgpubench, bench/kernelbench;
 	tune < bench/tunebench;
 	bench/tunebench, kernels/matmul < bench/tunebench/cmd/tunebench;
+	# The browser's SGEMM beside tfjs: the page program, and the package
+	# whose benchmark (a test) serves it.
+	< bench/browserbench;
+	kernels/matmul, syscall/js < bench/browserbench/page;
 
 	# Programs that touch devices.
 	gpu < cmd/xpu/devices;
@@ -173,9 +190,9 @@ const depsRules = `
 
 	# The browser harness: it builds and serves a program, and the demo
 	# program runs the suites and the benchmarks on the browser's device.
-	< wasm, wasm/internal/devtools;
+	< wasm, wasm/devtools;
 	wasm < wasm/serve;
-	bench/devicebench, kernels/conformance, kernels/matmul, syscall/js < wasm/demo;
+	bench/devicebench, kernels/conformance, kernels/librarytest, kernels/matmul, syscall/js < wasm/demo;
 `
 
 // module is the module's path.

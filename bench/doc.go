@@ -17,6 +17,8 @@
 //   - bench/kernelbench: the kernel library's packages (kernels/...),
 //     each kernel beside a copy of the same bytes, a host implementation
 //     (gonum, slices.Sort) or its family's other members.
+//   - bench/browserbench: kernels/matmul's SGEMM on a headless Chromium's
+//     WebGPU beside tfjs-backend-webgpu's tf.matMul in the same page.
 //   - bench/internal/kernels: the kernels they run, checked on every
 //     device against the reference runner.
 //

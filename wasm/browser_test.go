@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"net/http/httptest"
 	"os"
+	"path"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -16,10 +17,11 @@ import (
 
 	"github.com/goxpu/xpu/gpu/gputest"
 	"github.com/goxpu/xpu/kernels/conformance"
+	"github.com/goxpu/xpu/kernels/librarytest"
 	"github.com/goxpu/xpu/kernels/wave"
 	"github.com/goxpu/xpu/schema"
 	"github.com/goxpu/xpu/wasm"
-	"github.com/goxpu/xpu/wasm/internal/devtools"
+	"github.com/goxpu/xpu/wasm/devtools"
 )
 
 var update = flag.Bool("update", false, "write the screenshot of the demo page to docs/browser.png")
@@ -76,7 +78,9 @@ func TestBrowser(t *testing.T) {
 		}
 		t.Skipf("no Chromium: %v", err)
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+	// About 3.5 minutes on a quiet 2-core machine, with a software
+	// WebGPU device; under load the pages take up to twice as long.
+	ctx, cancel := context.WithTimeout(context.Background(), 8*time.Minute)
 	defer cancel()
 	b, err := devtools.Launch(ctx, path)
 	if err != nil {
@@ -215,28 +219,16 @@ type pageState struct {
 	ExitCode *int   `json:"exitCode"`
 }
 
-// wait polls the page until its program is done. It rides out a few
-// failed polls in a row, as while the page is still loading.
+// done is the page's state once its program is done (see page/loader.js).
+const done = "globalThis.xpu && globalThis.xpu.done ? globalThis.xpu : null"
+
+// wait waits until the page's program is done.
 func wait(ctx context.Context, page *devtools.Page) (*pageState, error) {
-	for failed := 0; ; {
-		var state *pageState
-		err := page.Eval(ctx, "globalThis.xpu || null", &state)
-		switch {
-		case err != nil && (ctx.Err() != nil || failed == 25):
-			return nil, err
-		case err != nil:
-			failed++
-		case state != nil && state.Done:
-			return state, nil
-		default:
-			failed = 0
-		}
-		select {
-		case <-ctx.Done():
-			return nil, fmt.Errorf("waiting for the page: %w", ctx.Err())
-		case <-time.After(200 * time.Millisecond):
-		}
+	var state pageState
+	if err := page.Await(ctx, done, &state); err != nil {
+		return nil, err
 	}
+	return &state, nil
 }
 
 // check fails the test on an error, a missing case or a case that
@@ -246,17 +238,20 @@ func check(t *testing.T, r *report, seed uint64) {
 	if r.Error != "" || !r.Done {
 		t.Errorf("the page stopped: %s", r.Error)
 	}
-	want := map[string][]*gputest.Case{"conformance": conformance.Cases(), "wave": wave.Cases()}
+	want := map[string][]*gputest.Case{"conformance": conformance.Cases(), "wave": wave.Cases(), "library": librarytest.Cases(true)}
 	ran := map[string][]gputest.Outcome{}
 	for _, s := range r.Suites {
 		ran[s.Name] = s.Outcomes
+		var took time.Duration
 		for _, o := range s.Outcomes {
+			took += o.Elapsed
 			if !o.OK() {
 				t.Errorf("%s suite, %s on %s: %s\n%s\n(seed %d: rerun with %s=%d)", s.Name, o.Case, r.Backend, o.Status, o.Error, seed, gputest.SeedEnv, seed)
 			}
 		}
+		t.Logf("%s suite: %d cases in %v on %s%s", s.Name, len(s.Outcomes), took.Round(time.Millisecond), r.Backend, byPackage(want[s.Name], s.Outcomes))
 	}
-	for _, name := range []string{"conformance", "wave"} {
+	for _, name := range []string{"conformance", "wave", "library"} {
 		suite, cases := ran[name], want[name]
 		if len(suite) != len(cases) {
 			t.Errorf("the page ran %d %s cases, want %d", len(suite), name, len(cases))
@@ -272,6 +267,30 @@ func check(t *testing.T, r *report, seed uint64) {
 		t.Logf("bench %s: device %.3g, %s %.3g (ratio %.2f)", x.Name, x.Device, x.Against, x.Reference, x.Device/x.Reference)
 	}
 	checkTune(t, r)
+}
+
+// byPackage says how long the outcomes of cases took, package by
+// package, in the order the packages first come, when the cases come
+// from more than one package.
+func byPackage(cases []*gputest.Case, outs []gputest.Outcome) string {
+	var pkgs []string
+	took := map[string]time.Duration{}
+	for i := range min(len(cases), len(outs)) {
+		n := cases[i].Kernel.Name()
+		p := path.Base(n[:strings.LastIndexByte(n, '.')])
+		if _, ok := took[p]; !ok {
+			pkgs = append(pkgs, p)
+		}
+		took[p] += outs[i].Elapsed
+	}
+	if len(pkgs) < 2 {
+		return ""
+	}
+	var b strings.Builder
+	for _, p := range pkgs {
+		fmt.Fprintf(&b, ", %s %v", p, took[p].Round(time.Millisecond))
+	}
+	return b.String()
 }
 
 // checkTune checks the demo's tuning step on the browser's device: each

@@ -11,6 +11,7 @@ import (
 	"github.com/goxpu/xpu/gpu"
 	"github.com/goxpu/xpu/gpu/gputest"
 	"github.com/goxpu/xpu/kernels/blas"
+	"github.com/goxpu/xpu/kernels/blas/blastest"
 	gblas "gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/blas/blas32"
 )
@@ -54,7 +55,7 @@ func download(t *testing.T, b *gpu.Buffer[float32]) []float32 {
 // which the test adds up in float64), every transpose in every layout of
 // TestGemv, and alpha 0 over NaN A and x, which neither may read.
 func TestSgemv(t *testing.T) {
-	ls := append(gemvLayouts(), gemvLayout{m: 20, n: 30, pad: 2, incX: 1, incY: -1, alpha: 0, beta: 3})
+	ls := append(blastest.GemvLayouts(testing.Short() || underRace), blastest.GemvLayout{M: 20, N: 30, Pad: 2, IncX: 1, IncY: -1, Alpha: 0, Beta: 3})
 	gputest.ForEach(t, func(t *testing.T, d *gpu.Device) {
 		seed, err := gputest.Seed()
 		if err != nil {
@@ -70,42 +71,42 @@ func TestSgemv(t *testing.T) {
 }
 
 // checkSgemv runs one Sgemv on d and on gonum and compares y.
-func checkSgemv(t *testing.T, d *gpu.Device, r *rand.Rand, tA gblas.Transpose, l gemvLayout) {
-	lenX, lenY := l.n, l.m
+func checkSgemv(t *testing.T, d *gpu.Device, r *rand.Rand, tA gblas.Transpose, l blastest.GemvLayout) {
+	lenX, lenY := l.N, l.M
 	if tA != gblas.NoTrans {
-		lenX, lenY = l.m, l.n
+		lenX, lenY = l.M, l.N
 	}
-	lda := l.n + l.pad
-	a, x := matrix(r, l.m, l.n, lda, -1), strided(r, lenX, l.incX, -1, false)
-	if l.alpha == 0 {
-		a, x = strided(r, len(a), 1, 0, true), strided(r, len(x), 1, 0, true)
+	lda := l.N + l.Pad
+	a, x := blastest.Matrix(r, l.M, l.N, lda, -1), blastest.Strided(r, lenX, l.IncX, -1, false)
+	if l.Alpha == 0 {
+		a, x = blastest.Strided(r, len(a), 1, 0, true), blastest.Strided(r, len(x), 1, 0, true)
 	}
-	y := strided(r, lenY, l.incY, -1, l.beta == 0)
+	y := blastest.Strided(r, lenY, l.IncY, -1, l.Beta == 0)
 	want := append([]float32(nil), y...)
-	blas32.Implementation().Sgemv(tA, l.m, l.n, l.alpha, a, lda, x, l.incX, l.beta, want, l.incY)
+	blas32.Implementation().Sgemv(tA, l.M, l.N, l.Alpha, a, lda, x, l.IncX, l.Beta, want, l.IncY)
 
 	Y := upload(t, d, y)
-	if err := blas.Sgemv(d.Stream(), tA, l.m, l.n, l.alpha, upload(t, d, a), lda, upload(t, d, x), l.incX, l.beta, Y, l.incY); err != nil {
+	if err := blas.Sgemv(d.Stream(), tA, l.M, l.N, l.Alpha, upload(t, d, a), lda, upload(t, d, x), l.IncX, l.Beta, Y, l.IncY); err != nil {
 		t.Fatal(err)
 	}
 	got := download(t, Y)
 	for i := range lenY {
 		var mag float64
-		if l.alpha != 0 {
+		if l.Alpha != 0 {
 			for j := range lenX {
 				row, col := i, j
 				if tA != gblas.NoTrans {
 					row, col = j, i
 				}
 				aij := a[row*lda+col]
-				mag += math.Abs(float64(aij) * float64(element(x, lenX, l.incX, j)))
+				mag += math.Abs(float64(aij) * float64(element(x, lenX, l.IncX, j)))
 			}
-			mag *= math.Abs(float64(l.alpha))
+			mag *= math.Abs(float64(l.Alpha))
 		}
-		if l.beta != 0 {
-			mag += math.Abs(float64(l.beta) * float64(element(y, lenY, l.incY, i)))
+		if l.Beta != 0 {
+			mag += math.Abs(float64(l.Beta) * float64(element(y, lenY, l.IncY, i)))
 		}
-		if g, w := element(got, lenY, l.incY, i), element(want, lenY, l.incY, i); !within(g, w, mag, lenX+2) {
+		if g, w := element(got, lenY, l.IncY, i), element(want, lenY, l.IncY, i); !within(g, w, mag, lenX+2) {
 			t.Fatalf("y[%d] = %g, gonum's %g", i, g, w)
 		}
 	}
@@ -126,13 +127,13 @@ func TestLevel1Entries(t *testing.T) {
 			t.Fatal(err)
 		}
 		r := rand.New(rand.NewPCG(seed, 17))
-		for _, l := range vectorLayouts {
+		for _, l := range blastest.VectorLayouts {
 			t.Run(l.String(), func(t *testing.T) {
-				x, y := strided(r, l.n, l.incX, -1, false), strided(r, l.n, l.incY, -1, false)
+				x, y := blastest.Strided(r, l.N, l.IncX, -1, false), blastest.Strided(r, l.N, l.IncY, -1, false)
 				want := append([]float32(nil), y...)
-				blas32.Implementation().Saxpy(l.n, l.alpha, x, l.incX, want, l.incY)
+				blas32.Implementation().Saxpy(l.N, l.Alpha, x, l.IncX, want, l.IncY)
 				Y := upload(t, d, y)
-				if err := blas.Saxpy(d.Stream(), l.n, l.alpha, upload(t, d, x), l.incX, Y, l.incY); err != nil {
+				if err := blas.Saxpy(d.Stream(), l.N, l.Alpha, upload(t, d, x), l.IncX, Y, l.IncY); err != nil {
 					t.Fatal(err)
 				}
 				for e, g := range download(t, Y) {
@@ -140,12 +141,12 @@ func TestLevel1Entries(t *testing.T) {
 						t.Fatalf("Saxpy: y's element %d = %g, gonum's %g", e, g, want[e])
 					}
 				}
-				inc := max(l.incX, -l.incX) // gonum's Sscal does nothing for a negative increment
-				x = strided(r, l.n, inc, -1, l.alpha == 0)
+				inc := max(l.IncX, -l.IncX) // gonum's Sscal does nothing for a negative increment
+				x = blastest.Strided(r, l.N, inc, -1, l.Alpha == 0)
 				want = append([]float32(nil), x...)
-				blas32.Implementation().Sscal(l.n, l.alpha, want, inc)
+				blas32.Implementation().Sscal(l.N, l.Alpha, want, inc)
 				X := upload(t, d, x)
-				if err := blas.Sscal(d.Stream(), l.n, l.alpha, X, inc); err != nil {
+				if err := blas.Sscal(d.Stream(), l.N, l.Alpha, X, inc); err != nil {
 					t.Fatal(err)
 				}
 				for e, g := range download(t, X) {

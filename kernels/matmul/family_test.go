@@ -10,6 +10,7 @@ import (
 	"github.com/goxpu/xpu/gpu"
 	"github.com/goxpu/xpu/gpu/gputest"
 	"github.com/goxpu/xpu/kernels/matmul"
+	"github.com/goxpu/xpu/kernels/matmul/matmultest"
 	"github.com/goxpu/xpu/tune"
 )
 
@@ -17,7 +18,7 @@ import (
 // under the template's name, with a shape of every kind it claims.
 func TestFamily(t *testing.T) {
 	f := matmul.Family
-	if f.Name != matmul.TiledTemplate.Name() || !slices.Equal(f.Members, matmul.TiledTemplate.Members()) || len(f.Members) != len(members) {
+	if f.Name != matmul.TiledTemplate.Name() || !slices.Equal(f.Members, matmul.TiledTemplate.Members()) || len(f.Members) != len(matmultest.Members) {
 		t.Fatalf("family %s of %d members; template %s", f.Name, len(f.Members), matmul.TiledTemplate.Name())
 	}
 	var square, other, odd bool
@@ -64,7 +65,7 @@ func TestMultiply(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			tol := tolerance(uint32(p.K))
+			tol := matmultest.Tolerance(uint32(p.K))
 			for i := range p.M {
 				for j := range p.N {
 					var want float32

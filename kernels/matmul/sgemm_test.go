@@ -11,6 +11,7 @@ import (
 	"github.com/goxpu/xpu/gpu"
 	"github.com/goxpu/xpu/gpu/gputest"
 	"github.com/goxpu/xpu/kernels/matmul"
+	"github.com/goxpu/xpu/kernels/matmul/matmultest"
 	"github.com/goxpu/xpu/tune"
 	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/blas/blas32"
@@ -90,7 +91,7 @@ func checkSgemm(t *testing.T, d *gpu.Device, r *rand.Rand, c sgemmCall) {
 		if rows == 0 {
 			return []float32{}
 		}
-		v := stored(r, uint32(rows), uint32(cols), uint32(ld))
+		v := matmultest.Stored(r, uint32(rows), uint32(cols), uint32(ld))
 		for i := range v {
 			if nan {
 				v[i] = float32(math.NaN())

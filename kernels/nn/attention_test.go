@@ -7,51 +7,12 @@ import (
 	"math/rand/v2"
 	"testing"
 
-	"github.com/goxpu/xpu"
 	"github.com/goxpu/xpu/gpu"
 	"github.com/goxpu/xpu/gpu/gputest"
 	"github.com/goxpu/xpu/kernels/nn"
+	"github.com/goxpu/xpu/kernels/nn/nntest"
 	"github.com/goxpu/xpu/tune"
 )
-
-// attentionShapes are a decode step over three tiles of positions with
-// two query heads a KV head, a prefill of a head dimension past the
-// block (each work-item owns two), and a first step of one position.
-var attentionShapes = []nn.AttentionShape{
-	{Tokens: 1, Heads: 4, KVHeads: 2, Dim: 64, Ctx: 300, Start: 299},
-	{Tokens: 5, Heads: 2, KVHeads: 2, Dim: 200, Ctx: 12, Start: 5},
-	{Tokens: 3, Heads: 3, KVHeads: 1, Dim: 8, Ctx: 3, Start: 0},
-}
-
-// attentionTol: the output is a convex combination of values below 1;
-// its weights differ from the reference's by exp's error at scores of
-// order 1 (a few ulp) and by dot products perhaps fused (dim roundings
-// of 2^-24 each), and the sums add in the reference's order.
-var attentionTol = gputest.Tolerance{Name: "convex combinations of values below 1, weights within exp's and dim fused roundings: 2^-16 absolute", ULP: 16, Abs: 0x1p-16}
-
-func TestAttention(t *testing.T) {
-	var cs []*gputest.Case
-	for _, m := range nn.AttentionTemplate.Members() {
-		for _, a := range attentionShapes {
-			qn, kn := int(a.Tokens*a.Heads*a.Dim), int(a.Ctx*a.KVHeads*a.Dim)
-			scale := float32(1 / math.Sqrt(float64(a.Dim)))
-			cs = append(cs, &gputest.Case{
-				Kernel: m, Tol: attentionTol,
-				Setup: func(r *rand.Rand) gputest.Inputs {
-					return gputest.Inputs{Groups: xpu.Dim3{X: a.Heads, Y: a.Tokens, Z: 1}, Args: []gputest.Arg{
-						gputest.Poisoned[float32](qn), gputest.Buffer(gputest.Floats(r, qn, -1, 1)),
-						gputest.Buffer(gputest.Floats(r, kn, -1, 1)), gputest.Buffer(gputest.Floats(r, kn, -1, 1)),
-						gputest.Scalar(a.Tokens), gputest.Scalar(a.Heads), gputest.Scalar(a.KVHeads), gputest.Scalar(a.Dim),
-						gputest.Scalar(a.Ctx), gputest.Scalar(a.Start), gputest.Scalar(scale)}}
-				},
-				Launch: func(st *gpu.Stream, g xpu.Dim3, x []any) error {
-					return st.Launch(m, g, x...)
-				},
-			})
-		}
-	}
-	gputest.ForEach(t, func(t *testing.T, d *gpu.Device) { gputest.Check(t, d, cs) })
-}
 
 // TestMembers checks that every member of Attention is launchable, its
 // block its tile's.
@@ -79,7 +40,7 @@ func TestAttend(t *testing.T) {
 			tuners = append(tuners, &tune.Tuner{Force: map[string]string{nn.Family.Name: m.Name()}})
 		}
 		for _, tu := range tuners {
-			for _, a := range attentionShapes {
+			for _, a := range nntest.AttentionShapes {
 				qn, kn := int(a.Tokens*a.Heads*a.Dim), int(a.Ctx*a.KVHeads*a.Dim)
 				q, k, v := gputest.Floats(r, qn, -1, 1), gputest.Floats(r, kn, -1, 1), gputest.Floats(r, kn, -1, 1)
 				o := upload(t, d, make([]float32, qn))

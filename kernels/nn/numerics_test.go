@@ -8,6 +8,7 @@ import (
 	"github.com/goxpu/xpu/gpu"
 	"github.com/goxpu/xpu/gpu/gputest"
 	"github.com/goxpu/xpu/kernels/nn"
+	"github.com/goxpu/xpu/kernels/nn/nntest"
 )
 
 // This file checks the layers against plain-Go definitions computed in
@@ -63,7 +64,7 @@ func TestNumerics(t *testing.T) {
 		r := rand.New(rand.NewPCG(7, 8))
 		s := d.Stream()
 		const rows, cols = 5, 600
-		x := seasoned(r, rows*cols, cols, -4, 4)
+		x := nntest.Seasoned(r, rows*cols, cols, -4, 4)
 		y := upload(t, d, make([]float32, rows*cols))
 		if err := nn.LaunchSoftmax(s, nn.RowGroups(rows), y, upload(t, d, x), rows, cols); err != nil {
 			t.Fatal(err)

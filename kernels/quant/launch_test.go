@@ -11,6 +11,7 @@ import (
 	"github.com/goxpu/xpu/gpu"
 	"github.com/goxpu/xpu/gpu/gputest"
 	"github.com/goxpu/xpu/kernels/quant"
+	"github.com/goxpu/xpu/kernels/quant/quanttest"
 )
 
 // upload uploads data to d or fails the test.
@@ -77,8 +78,8 @@ func TestDequantizeEntry(t *testing.T) {
 		bytes []byte
 	}
 	tensors := []encoded{{tensor.Q8_0, every}}
-	for _, f := range formats {
-		tensors = append(tensors, encoded{f, randomBlocks(t, r, f, 501)})
+	for _, f := range quanttest.Formats {
+		tensors = append(tensors, encoded{f, quanttest.RandomBlocks(r, f, 501)})
 	}
 	gputest.ForEach(t, func(t *testing.T, d *gpu.Device) {
 		for _, c := range tensors {
@@ -156,7 +157,7 @@ func TestMatVecEntry(t *testing.T) {
 	}
 	r := rand.New(rand.NewPCG(9, 10))
 	gputest.ForEach(t, func(t *testing.T, d *gpu.Device) {
-		for _, f := range formats {
+		for _, f := range quanttest.Formats {
 			for _, sh := range shapes {
 				rows, cols := sh[0], sh[1]*f.BlockSize() // cols in blocks
 				if rows > 65535 && f == tensor.Q4_K {

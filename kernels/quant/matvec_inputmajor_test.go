@@ -5,90 +5,11 @@ import (
 	"math/rand/v2"
 	"testing"
 
-	"github.com/goxpu/xpu"
 	"github.com/goxpu/xpu/gpu"
 	"github.com/goxpu/xpu/gpu/gputest"
 	"github.com/goxpu/xpu/kernels/quant"
-	"github.com/goxpu/xpu/kernels/tensor"
+	"github.com/goxpu/xpu/kernels/quant/quanttest"
 )
-
-// inputMajorKernel returns the input-major mat-vec kernel of f and its
-// launcher.
-func inputMajorKernel(f tensor.Format) (*gpu.Kernel, func(*gpu.Stream, xpu.Dim3, *gpu.Buffer[float32], *gpu.Buffer[float32], *gpu.Buffer[uint32], uint32, uint32, uint32) error) {
-	switch f {
-	case tensor.Q4_0:
-		return quant.MatVecInputMajorQ4_0Kernel, quant.LaunchMatVecInputMajorQ4_0
-	case tensor.Q4_K:
-		return quant.MatVecInputMajorQ4_KKernel, quant.LaunchMatVecInputMajorQ4_K
-	}
-	return quant.MatVecInputMajorQ8_0Kernel, quant.LaunchMatVecInputMajorQ8_0
-}
-
-// inputMajorShapes are the input-major mat-vec cases' shapes by block
-// size (groups 0: a block per 32 rows): one block; odd rows under one
-// block's 32; rows over one block and not a multiple of 32, with more
-// column blocks than the 8 phases; and a grid of fewer blocks than row
-// tiles. Short mode and the race detector keep the first two.
-var inputMajorShapes = map[int][]shape{
-	32:  {{1, 32, 0}, {5, 96, 0}, {37, 1056, 0}, {70, 160, 1}},
-	256: {{1, 256, 0}, {5, 512, 0}, {37, 2560, 0}, {70, 256, 1}},
-}
-
-// inputMajorCases are the cases of the input-major mat-vec kernels of
-// block size bs at s, on weights packed by the plain-Go packer. The
-// kernels' sums are of the same kind as the row-major kernels', split
-// differently over work-items, so matVecTolerance bounds them too.
-func inputMajorCases(t *testing.T, bs int, s shape) []*gputest.Case {
-	var cs []*gputest.Case
-	for _, f := range formats {
-		if f.BlockSize() != bs {
-			continue
-		}
-		k, launch := inputMajorKernel(f)
-		g := s.groups
-		if g == 0 {
-			g = xpu.GroupsFor(s.rows, 32)
-		}
-		cs = append(cs, &gputest.Case{
-			Kernel: k,
-			Tol:    matVecTolerance(f, s.cols),
-			Setup: func(r *rand.Rand) gputest.Inputs {
-				wb, err := quant.Encode(f, gputest.Floats(r, int(s.rows*s.cols), -1, 1))
-				if err != nil {
-					t.Fatal(err)
-				}
-				w := packedWords(t, f, wb, int(s.rows), int(s.cols))
-				return gputest.Inputs{Groups: xpu.Dim3{X: g}, Args: []gputest.Arg{
-					gputest.Poisoned[float32](int(s.rows)),
-					gputest.Buffer(gputest.Floats(r, int(s.cols), -1, 1)),
-					gputest.Buffer(w),
-					gputest.Scalar(s.rows), gputest.Scalar(s.cols), gputest.Scalar(uint32(len(w))),
-				}}
-			},
-			Launch: func(st *gpu.Stream, g xpu.Dim3, a []any) error {
-				buf := func(i int) *gpu.Buffer[float32] { return gputest.At[*gpu.Buffer[float32]](a, i) }
-				return launch(st, g, buf(0), buf(1), gputest.At[*gpu.Buffer[uint32]](a, 2), gputest.At[uint32](a, 3), gputest.At[uint32](a, 4), gputest.At[uint32](a, 5))
-			},
-		})
-	}
-	return cs
-}
-
-// TestMatVecInputMajorKernels checks the input-major mat-vec kernels on
-// every device present against the reference runner, at every shape.
-func TestMatVecInputMajorKernels(t *testing.T) {
-	gputest.ForEach(t, func(t *testing.T, d *gpu.Device) {
-		for _, bs := range []int{32, 256} {
-			ss := inputMajorShapes[bs]
-			if testing.Short() || underRace {
-				ss = ss[:2]
-			}
-			for _, s := range ss {
-				t.Run(s.String(), func(t *testing.T) { gputest.Check(t, d, inputMajorCases(t, bs, s)) })
-			}
-		}
-	})
-}
 
 // TestMatVecInputMajorEntry checks quant.MatVecInputMajor on every device
 // present, on weights packed on the device by quant.Pack, against the
@@ -100,7 +21,7 @@ func TestMatVecInputMajorEntry(t *testing.T) {
 	r := rand.New(rand.NewPCG(17, 18))
 	gputest.ForEach(t, func(t *testing.T, d *gpu.Device) {
 		s := d.Stream()
-		for _, f := range formats {
+		for _, f := range quanttest.Formats {
 			for _, sh := range shapes {
 				rows, cols := sh[0], sh[1]*f.BlockSize()
 				wb, err := quant.Encode(f, gputest.Floats(r, rows*cols, -1, 1))

@@ -13,6 +13,7 @@ import (
 
 	"github.com/goxpu/xpu/gpu"
 	"github.com/goxpu/xpu/kernels/quant"
+	"github.com/goxpu/xpu/kernels/quant/quanttest"
 )
 
 // repeat returns n copies of b.
@@ -57,20 +58,6 @@ func TestQuantizeByHand(t *testing.T) {
 	}
 }
 
-// rows returns n random values in [-1, 1], some blocks scaled down or up
-// by powers of two so that scales run over float16's range, its
-// subnormals included.
-func rows(r *rand.Rand, n int) []float32 {
-	x := make([]float32, n)
-	for b := 0; b < n; b += 32 {
-		scale := float32(math.Ldexp(1, r.IntN(40)-30))
-		for i := b; i < b+32; i++ {
-			x[i] = (2*r.Float32() - 1) * scale
-		}
-	}
-	return x
-}
-
 // half is the value of float16 bits, by the definition.
 func half(h uint16) float64 {
 	s, e, m := h>>15, int(h>>10)&0x1F, float64(h&0x3FF)
@@ -93,7 +80,7 @@ func half(h uint16) float64 {
 func TestQuantizeLayout(t *testing.T) {
 	r := rand.New(rand.NewPCG(3, 4))
 	const n = 32 * 400
-	x := rows(r, n)
+	x := quanttest.Rows(r, n)
 	for _, f := range []tensor.Format{tensor.Q8_0, tensor.Q4_0} {
 		b, err := quant.Encode(f, x)
 		if err != nil {
@@ -156,7 +143,7 @@ func TestQuantizeLayout(t *testing.T) {
 // again: its largest magnitude is the scale times 127 (or -8), exactly.
 func TestRoundTrip(t *testing.T) {
 	r := rand.New(rand.NewPCG(5, 6))
-	x := rows(r, 32*300)
+	x := quanttest.Rows(r, 32*300)
 	for _, f := range []tensor.Format{tensor.Q8_0, tensor.Q4_0} {
 		b, err := quant.Encode(f, x)
 		if err != nil {
@@ -240,7 +227,7 @@ func TestQuantizeQ4_KByHand(t *testing.T) {
 // rounding of the float32 arithmetic).
 func TestQuantizeQ4_KLayout(t *testing.T) {
 	r := rand.New(rand.NewPCG(13, 14))
-	x := rows(r, 256*60)
+	x := quanttest.Rows(r, 256*60)
 	b, err := quant.Encode(tensor.Q4_K, x)
 	if err != nil {
 		t.Fatal(err)

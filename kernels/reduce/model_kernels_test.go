@@ -10,6 +10,7 @@ import (
 	"github.com/goxpu/xpu/gpu"
 	"github.com/goxpu/xpu/gpu/gputest"
 	"github.com/goxpu/xpu/kernels/reduce"
+	"github.com/goxpu/xpu/kernels/reduce/reducetest"
 )
 
 // waveWidths are the wave widths a device may run the wave kernels at.
@@ -44,20 +45,20 @@ func modelForms() []modelForm {
 // the widths of the devices here, and a work-item's chain over its tiles
 // must keep the model's rules (the first of equal maxima).
 func TestModel(t *testing.T) {
-	p := pass{5000, 1024}
+	p := reducetest.Pass{N: 5000, Chunk: 1024}
 	if testing.Short() || underRace {
-		p = pass{1000, 512}
+		p = reducetest.Pass{N: 1000, Chunk: 512}
 	}
 	r := rand.New(rand.NewPCG(1, 2))
-	g := xpu.Dim3{X: p.groups()}
-	chunkOf := func(x []float32, b uint32) []float32 { return x[b*p.chunk : min((b+1)*p.chunk, p.n)] }
-	h := int(p.tiles() + 255)
+	g := xpu.Dim3{X: p.Groups()}
+	chunkOf := func(x []float32, b uint32) []float32 { return x[b*p.Chunk : min((b+1)*p.Chunk, p.N)] }
+	h := int(p.Tiles() + 255)
 	for _, f := range modelForms() {
 		o := f.o
 		t.Run(f.name, func(t *testing.T) {
-			x, y := unitFloats(r, p.n), unitFloats(r, p.n)
-			out := make([]float32, p.groups())
-			if err := f.sum.ReferenceWith(o, g, out, x, p.n, p.chunk); err != nil {
+			x, y := reducetest.UnitFloats(r, p.N), reducetest.UnitFloats(r, p.N)
+			out := make([]float32, p.Groups())
+			if err := f.sum.ReferenceWith(o, g, out, x, p.N, p.Chunk); err != nil {
 				t.Fatal(err)
 			}
 			for b, got := range out {
@@ -65,22 +66,22 @@ func TestModel(t *testing.T) {
 					t.Errorf("Sum block %d: %v, want %v within %d*2^-24*%v", b, got, want, h, abs)
 				}
 			}
-			if err := f.dot.ReferenceWith(o, g, out, x, y, p.n, p.chunk); err != nil {
+			if err := f.dot.ReferenceWith(o, g, out, x, y, p.N, p.Chunk); err != nil {
 				t.Fatal(err)
 			}
 			for b, got := range out {
-				s := b * int(p.chunk)
+				s := b * int(p.Chunk)
 				e := s + len(chunkOf(x, uint32(b)))
 				if want, abs := dot64(x[s:e], y[s:e]); !within(got, want, abs, h+1) {
 					t.Errorf("Dot block %d: %v, want %v", b, got, want)
 				}
 			}
-			for _, x := range [][]float32{seasoned(r, p.n), noNaN(r, p.n), ties(r, p.n)} {
-				if err := f.max.ReferenceWith(o, g, out, x, p.n, p.chunk); err != nil {
+			for _, x := range [][]float32{reducetest.Seasoned(r, p.N), reducetest.NoNaN(r, p.N), reducetest.Ties(r, p.N)} {
+				if err := f.max.ReferenceWith(o, g, out, x, p.N, p.Chunk); err != nil {
 					t.Fatal(err)
 				}
-				keys, indices := make([]uint32, p.groups()), make([]uint32, p.groups())
-				if err := f.argMax.ReferenceWith(o, g, keys, indices, x, p.n, p.chunk); err != nil {
+				keys, indices := make([]uint32, p.Groups()), make([]uint32, p.Groups())
+				if err := f.argMax.ReferenceWith(o, g, keys, indices, x, p.N, p.Chunk); err != nil {
 					t.Fatal(err)
 				}
 				for b := range out {
@@ -88,18 +89,18 @@ func TestModel(t *testing.T) {
 					if want := maxOf(c); !sameFloat(out[b], want) {
 						t.Errorf("Max block %d: %v (%#x), want %v (%#x)", b, out[b], math.Float32bits(out[b]), want, math.Float32bits(want))
 					}
-					if want := uint32(b)*p.chunk + uint32(argMaxOf(c)); indices[b] != want {
+					if want := uint32(b)*p.Chunk + uint32(argMaxOf(c)); indices[b] != want {
 						t.Errorf("ArgMax block %d: index %d (x=%v), want %d (x=%v)", b, indices[b], x[indices[b]], want, x[want])
 					}
 				}
 			}
-			keys, indices := pairs(r, p.n)
-			ok, oi := make([]uint32, p.groups()), make([]uint32, p.groups())
-			if err := f.pairs.ReferenceWith(o, g, ok, oi, keys, indices, p.n, p.chunk); err != nil {
+			keys, indices := reducetest.Pairs(r, p.N)
+			ok, oi := make([]uint32, p.Groups()), make([]uint32, p.Groups())
+			if err := f.pairs.ReferenceWith(o, g, ok, oi, keys, indices, p.N, p.Chunk); err != nil {
 				t.Fatal(err)
 			}
 			for b := range ok {
-				s, e := uint32(b)*p.chunk, min(uint32(b+1)*p.chunk, p.n)
+				s, e := uint32(b)*p.Chunk, min(uint32(b+1)*p.Chunk, p.N)
 				bk, bi := keys[s], indices[s]
 				for i := s; i < e; i++ {
 					if keys[i] > bk || keys[i] == bk && indices[i] < bi {
@@ -110,15 +111,15 @@ func TestModel(t *testing.T) {
 					t.Errorf("ArgMaxPairs block %d: (%#x, %d), want (%#x, %d)", b, ok[b], oi[b], bk, bi)
 				}
 			}
-			offsets := unitFloats(r, p.groups())
+			offsets := reducetest.UnitFloats(r, p.Groups())
 			for _, exclusive := range []uint32{0, 1} {
-				scanned := make([]float32, p.n)
-				if err := f.scan.ReferenceWith(o, g, scanned, x, offsets, p.n, p.chunk, exclusive); err != nil {
+				scanned := make([]float32, p.N)
+				if err := f.scan.ReferenceWith(o, g, scanned, x, offsets, p.N, p.Chunk, exclusive); err != nil {
 					t.Fatal(err)
 				}
-				for b := range p.groups() {
+				for b := range p.Groups() {
 					want, abs := float64(offsets[b]), math.Abs(float64(offsets[b]))
-					for i := b * p.chunk; i < min((b+1)*p.chunk, p.n); i++ {
+					for i := b * p.Chunk; i < min((b+1)*p.Chunk, p.N); i++ {
 						if exclusive == 0 {
 							want += float64(x[i])
 							abs += math.Abs(float64(x[i]))
@@ -133,21 +134,21 @@ func TestModel(t *testing.T) {
 					}
 				}
 			}
-			u := gputest.AnyUints(r, int(p.n))
-			uoff := gputest.AnyUints(r, int(p.groups()))
-			usums := make([]uint32, p.groups())
-			if err := f.sumU.ReferenceWith(o, g, usums, u, p.n, p.chunk); err != nil {
+			u := gputest.AnyUints(r, int(p.N))
+			uoff := gputest.AnyUints(r, int(p.Groups()))
+			usums := make([]uint32, p.Groups())
+			if err := f.sumU.ReferenceWith(o, g, usums, u, p.N, p.Chunk); err != nil {
 				t.Fatal(err)
 			}
 			for _, exclusive := range []uint32{0, 1} {
-				uscan := make([]uint32, p.n)
-				if err := f.scanU.ReferenceWith(o, g, uscan, u, uoff, p.n, p.chunk, exclusive); err != nil {
+				uscan := make([]uint32, p.N)
+				if err := f.scanU.ReferenceWith(o, g, uscan, u, uoff, p.N, p.Chunk, exclusive); err != nil {
 					t.Fatal(err)
 				}
-				for b := range p.groups() {
+				for b := range p.Groups() {
 					var sum uint32
 					acc := uoff[b]
-					for i := b * p.chunk; i < min((b+1)*p.chunk, p.n); i++ {
+					for i := b * p.Chunk; i < min((b+1)*p.Chunk, p.N); i++ {
 						sum += u[i]
 						if exclusive == 0 {
 							acc += u[i]

@@ -8,6 +8,7 @@ import (
 	"github.com/goxpu/xpu/gpu"
 	"github.com/goxpu/xpu/gpu/gputest"
 	"github.com/goxpu/xpu/kernels/conformance"
+	"github.com/goxpu/xpu/kernels/librarytest"
 	"github.com/goxpu/xpu/kernels/wave"
 	"github.com/goxpu/xpu/schema"
 )
@@ -137,4 +138,9 @@ type suite struct {
 var suites = []suite{
 	{name: "conformance", cases: conformance.Cases},
 	{name: "wave", cases: wave.Cases},
+	{name: "library", cases: libraryCases},
 }
+
+// libraryCases are the library's cases at their small shapes: the
+// reference runner is slow in a page.
+func libraryCases() []*gputest.Case { return librarytest.Cases(true) }

@@ -5,7 +5,9 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"math"
+	"time"
 )
 
 // Page is a tab of the browser, attached to as a session.
@@ -88,6 +90,31 @@ func (p *Page) Eval(ctx context.Context, expr string, v any) error {
 		return json.Unmarshal([]byte("null"), v)
 	}
 	return json.Unmarshal(r.Result.Value, v)
+}
+
+// Await evaluates expr in the page every 200 ms until its value is not
+// null, and decodes that value into v. It rides out a few failed
+// evaluations in a row, as while the page is still loading.
+func (p *Page) Await(ctx context.Context, expr string, v any) error {
+	for failed := 0; ; {
+		var raw json.RawMessage
+		err := p.Eval(ctx, expr, &raw)
+		switch {
+		case err != nil && (ctx.Err() != nil || failed == 25):
+			return err
+		case err != nil:
+			failed++
+		case len(raw) > 0 && string(raw) != "null":
+			return json.Unmarshal(raw, v)
+		default:
+			failed = 0
+		}
+		select {
+		case <-ctx.Done():
+			return fmt.Errorf("devtools: waiting for %s: %w", expr, ctx.Err())
+		case <-time.After(200 * time.Millisecond):
+		}
+	}
 }
 
 // Screenshot captures the whole page as PNG.
