@@ -149,6 +149,10 @@ func (g gemm) packA(dst []float32, ic, mc, pc, kc int) {
 		if g.transA { // op(A)[i][p] = a[p*lda+i]: a panel's column is a stored row
 			for p := range kc {
 				d := panel[p*mr : p*mr+mr]
+				if rows == mr {
+					*(*[mr]float32)(d) = *(*[mr]float32)(g.a[(pc+p)*g.lda+ic+q:])
+					continue
+				}
 				copy(d, g.a[(pc+p)*g.lda+ic+q:][:rows])
 				clear(d[rows:])
 			}
@@ -178,21 +182,30 @@ func (g gemm) packA(dst []float32, ic, mc, pc, kc int) {
 
 // packB copies rows pc to pc+kc and columns jc to jc+nc of op(B) into
 // dst as panels of NR columns, each k-major (element p*NR+j is row p,
-// column j of the panel), columns past nc zero.
+// column j of the panel), columns past nc zero. A stored row is read
+// whole, in order, and dealt out to the panels: read panel by panel,
+// B's rows a leading dimension apart would each be a cache miss.
 func (g gemm) packB(dst []float32, pc, kc, jc, nc int) {
 	const nr = sgemmNR
+	full := nc / nr * nr
+	if !g.transB {
+		for p := range kc {
+			src := g.b[(pc+p)*g.ldb+jc:][:nc]
+			for q := 0; q < full; q += nr {
+				*(*[nr]float32)(dst[q*kc+p*nr:]) = *(*[nr]float32)(src[q:])
+			}
+			if full < nc {
+				d := dst[full*kc+p*nr:][:nr]
+				copy(d, src[full:])
+				clear(d[nc-full:])
+			}
+		}
+		return
+	}
+	// op(B)[p][j] = b[j*ldb+p]: a panel's row is a stored column.
 	for q := 0; q < nc; q += nr {
 		cols := min(nr, nc-q)
 		panel := dst[q*kc : (q+nr)*kc]
-		if !g.transB {
-			for p := range kc {
-				d := panel[p*nr : p*nr+nr]
-				copy(d, g.b[(pc+p)*g.ldb+jc+q:][:cols])
-				clear(d[cols:])
-			}
-			continue
-		}
-		// op(B)[p][j] = b[j*ldb+p]: a panel's row is a stored column.
 		if cols < nr {
 			clear(panel)
 		}
