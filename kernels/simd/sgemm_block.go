@@ -33,18 +33,24 @@ type sgemmBuffers struct {
 
 var sgemmPool = sync.Pool{New: func() any { return new(sgemmBuffers) }}
 
-// run computes C = alpha*op(A)*op(B) + beta*C for alpha and k not 0,
-// splitting the larger of C's dimensions, in whole tiles, over the
-// goroutines the product is large enough for.
+// run computes C = alpha*op(A)*op(B) + beta*C for alpha and k not 0 on
+// the goroutines the product is large enough for: as a team sharing
+// packed B (sgemmTeam) where C has rows enough for each goroutine to
+// take blocks of MC of them in turn, else splitting the larger of C's
+// dimensions, in whole tiles, each goroutine packing its own.
 func (g gemm) run() {
+	work := float64(g.m) * float64(g.n) * float64(g.k)
+	parts := min(runtime.GOMAXPROCS(0), int(min(work/sgemmGrain, 1<<20)))
+	if parts > 1 && (g.m+sgemmMC-1)/sgemmMC >= 2*parts {
+		g.team(parts)
+		return
+	}
 	size, step := g.n, sgemmNR
 	if g.m > g.n {
 		size, step = g.m, sgemmMR
 	}
 	tiles := (size + step - 1) / step
-	work := float64(g.m) * float64(g.n) * float64(g.k)
-	parts := min(runtime.GOMAXPROCS(0), tiles, int(min(work/sgemmGrain, 1<<20)))
-	if parts <= 1 {
+	if parts = min(parts, tiles); parts <= 1 {
 		g.block(0, g.m, 0, g.n)
 		return
 	}
@@ -91,7 +97,7 @@ func (g gemm) block(i0, i1, j0, j1 int) {
 			for ic := i0; ic < i1; ic += sgemmMC {
 				mc := min(sgemmMC, i1-ic)
 				g.packA(buf.a, ic, mc, pc, kc)
-				g.tiles(buf, ic, mc, jc, nc, kc, beta)
+				g.tiles(buf, buf.b, ic, mc, jc, nc, kc, beta)
 			}
 		}
 	}
@@ -108,12 +114,13 @@ func grow(s []float32, n int) []float32 {
 }
 
 // tiles runs the micro-kernel over the mc x nc block of C at row ic,
-// column jc, from the packed panels of depth kc, adding beta*C.
-func (g gemm) tiles(buf *sgemmBuffers, ic, mc, jc, nc, kc int, beta float32) {
+// column jc, from the packed panels of depth kc, A's in buf and B's in
+// pb, adding beta*C.
+func (g gemm) tiles(buf *sgemmBuffers, pb []float32, ic, mc, jc, nc, kc int, beta float32) {
 	const mr, nr = sgemmMR, sgemmNR
 	for jr := 0; jr < nc; jr += nr {
 		cols := min(nr, nc-jr)
-		bp := buf.b[jr*kc : (jr+nr)*kc]
+		bp := pb[jr*kc : (jr+nr)*kc]
 		for ir := 0; ir < mc; ir += mr {
 			rows := min(mr, mc-ir)
 			ap := buf.a[ir*kc : (ir+mr)*kc]
