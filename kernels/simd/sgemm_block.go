@@ -33,15 +33,18 @@ type sgemmBuffers struct {
 
 var sgemmPool = sync.Pool{New: func() any { return new(sgemmBuffers) }}
 
+// sgemmTeamRows is the fewest rows of C a goroutine of a team is given.
+const sgemmTeamRows = 4 * sgemmMR
+
 // run computes C = alpha*op(A)*op(B) + beta*C for alpha and k not 0 on
 // the goroutines the product is large enough for: as a team sharing
 // packed B (sgemmTeam) where C has rows enough for each goroutine to
-// take blocks of MC of them in turn, else splitting the larger of C's
-// dimensions, in whole tiles, each goroutine packing its own.
+// take a block of them, else splitting the larger of C's dimensions, in
+// whole tiles, each goroutine packing its own.
 func (g gemm) run() {
 	work := float64(g.m) * float64(g.n) * float64(g.k)
 	parts := min(runtime.GOMAXPROCS(0), int(min(work/sgemmGrain, 1<<20)))
-	if parts > 1 && (g.m+sgemmMC-1)/sgemmMC >= 2*parts {
+	if parts > 1 && g.m >= parts*sgemmTeamRows {
 		g.team(parts)
 		return
 	}
