@@ -14,7 +14,8 @@ import (
 // blas.Trans or blas.ConjTrans, so that a transposed A is stored k x m.
 // When beta is 0, C is not read (NaN in it does not propagate); when
 // alpha is 0 or k is 0, neither A nor B is read and C is only scaled by
-// beta. The work is split over runtime.GOMAXPROCS goroutines, the
+// beta, as reference BLAS does (gonum multiplies A and B by an alpha of
+// 0, so that NaN in them reaches C). The work is split over runtime.GOMAXPROCS goroutines, the
 // caller's among them, when the product is large enough to pay for them.
 //
 // Each element of C is within about k+k/256+4 roundings (u = 2^-24 each)
