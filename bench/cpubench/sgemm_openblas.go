@@ -4,8 +4,8 @@ package cpubench
 
 import (
 	"fmt"
-	"math"
 	"runtime"
+	"slices"
 	"time"
 
 	"github.com/goxpu/xpu/kernels"
@@ -27,7 +27,7 @@ import (
 // a round, and returns three rows: simd.Sgemm against OpenBLAS (goal
 // 1.0) and against gonum (goal 6), and the registry's call against
 // simd.Sgemm's (goal 0.95: the dispatch costs little). Each figure is its
-// fastest round.
+// median round.
 func SIMDSGEMM(cfg Config, n int) ([]Result, error) {
 	a, b := randomFloats(n*n, 4), randomFloats(n*n, 5)
 	want, got, ref := make([]float32, n*n), make([]float32, n*n), make([]float32, n*n)
@@ -64,7 +64,7 @@ func SIMDSGEMM(cfg Config, n int) ([]Result, error) {
 			return s.Sync()
 		},
 	}
-	best, err := interleaved(cfg.MinTime, runs)
+	med, err := interleaved(cfg.MinTime, runs)
 	if err != nil {
 		return nil, err
 	}
@@ -81,33 +81,38 @@ func SIMDSGEMM(cfg Config, n int) ([]Result, error) {
 	rate := func(d time.Duration) float64 { return flops / d.Seconds() / 1e9 }
 	name := fmt.Sprintf("SGEMM n=%d, simd.Sgemm (%s), %d cores", n, simd.Path(), runtime.GOMAXPROCS(0))
 	return []Result{
-		{Name: name, Value: rate(best[0]), Ref: "OpenBLAS cblas_sgemm", RefValue: rate(best[1]), Unit: "GFLOP/s", Goal: 1.0},
-		{Name: name, Value: rate(best[0]), Ref: "gonum Sgemm", RefValue: rate(best[2]), Unit: "GFLOP/s", Goal: 6.0},
-		{Name: fmt.Sprintf("SGEMM n=%d, kernels.MatMul on cpu", n), Value: rate(best[3]), Ref: "simd.Sgemm", RefValue: rate(best[0]), Unit: "GFLOP/s", Goal: 0.95},
+		{Name: name, Value: rate(med[0]), Ref: "OpenBLAS cblas_sgemm", RefValue: rate(med[1]), Unit: "GFLOP/s", Goal: 1.0},
+		{Name: name, Value: rate(med[0]), Ref: "gonum Sgemm", RefValue: rate(med[2]), Unit: "GFLOP/s", Goal: 6.0},
+		{Name: fmt.Sprintf("SGEMM n=%d, kernels.MatMul on cpu", n), Value: rate(med[3]), Ref: "simd.Sgemm", RefValue: rate(med[0]), Unit: "GFLOP/s", Goal: 0.95},
 	}, nil
 }
 
 // interleaved runs each of runs once (a warm-up), then all of them in
-// turn, round after round, until minTime has passed and at least three
-// rounds, and returns each one's fastest run: a load on the machine that
-// comes and goes falls on all of them alike.
+// turn, round after round, until minTime has passed and at least five
+// rounds, and returns each one's median run: a load on the machine that
+// comes and goes falls on all of them alike, and the median keeps a
+// round that one of them lost to it from deciding.
 func interleaved(minTime time.Duration, runs []func() error) ([]time.Duration, error) {
-	best := make([]time.Duration, len(runs))
-	for i, f := range runs {
+	times := make([][]time.Duration, len(runs))
+	for _, f := range runs {
 		if err := f(); err != nil {
 			return nil, err
 		}
-		best[i] = math.MaxInt64
 	}
 	start := time.Now()
-	for round := 0; round < 3 || time.Since(start) < minTime; round++ {
+	for round := 0; round < 5 || time.Since(start) < minTime; round++ {
 		for i, f := range runs {
 			t := time.Now()
 			if err := f(); err != nil {
 				return nil, err
 			}
-			best[i] = min(best[i], time.Since(t))
+			times[i] = append(times[i], time.Since(t))
 		}
 	}
-	return best, nil
+	med := make([]time.Duration, len(runs))
+	for i, ts := range times {
+		slices.Sort(ts)
+		med[i] = ts[len(ts)/2]
+	}
+	return med, nil
 }
