@@ -151,7 +151,7 @@ const depsRules = `
 	# pure-Go fallback, below any provider that wires them in.
 	# float16 on the host, for the quantized blocks' scales.
 	< kernels/internal/f16;
-	github.com/klauspost/cpuid/v2, kernels/internal/f16 < kernels/simd;
+	github.com/klauspost/cpuid/v2, kernels/internal/f16, gonum.org/v1/gonum/blas < kernels/simd;
 	# The library's operands, and the registry that picks the kernel for
 	# an operation by its operands' descriptors.
 	gpu < kernels/tensor;

@@ -45,6 +45,6 @@ func Example() {
 	got, _ := c.Download()
 	fmt.Println(got)
 	// Output:
-	// matmul(f32/contiguous, f32/contiguous, f32/strided) on cpu runs kernels/matmul.Sgemm
+	// matmul(f32/contiguous, f32/contiguous, f32/strided) on cpu runs kernels/simd.Sgemm
 	// [1 6 4 15]
 }

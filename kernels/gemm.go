@@ -22,16 +22,28 @@ import (
 // stores.
 func denseKernels() []dispatch.Kernel {
 	var ks []dispatch.Kernel
+	for _, ds := range blasOperands() {
+		ks = append(ks,
+			dispatch.Kernel{Name: "kernels/matmul.Sgemm", Op: OpMatMul, Operands: ds, Priority: dispatch.Portable, Accept: acceptGemm, Run: runSgemm},
+			dispatch.Kernel{Name: "kernels/blas.Sgemv", Op: OpMatVec, Operands: ds, Priority: dispatch.Portable, Accept: acceptGemv, Run: runSgemv})
+	}
+	return ks
+}
+
+// blasOperands are every combination of contiguous and strided float32
+// operands of a product, output first: the descriptors a BLAS-shaped
+// kernel registers under, its Accept narrowing strided to what BLAS
+// stores.
+func blasOperands() [][]tensor.Descriptor {
+	var dss [][]tensor.Descriptor
 	for _, c := range []tensor.Descriptor{f32, f32Strided} {
 		for _, a := range []tensor.Descriptor{f32, f32Strided} {
 			for _, b := range []tensor.Descriptor{f32, f32Strided} {
-				ks = append(ks,
-					dispatch.Kernel{Name: "kernels/matmul.Sgemm", Op: OpMatMul, Operands: []tensor.Descriptor{c, a, b}, Priority: dispatch.Portable, Accept: acceptGemm, Run: runSgemm},
-					dispatch.Kernel{Name: "kernels/blas.Sgemv", Op: OpMatVec, Operands: []tensor.Descriptor{c, a, b}, Priority: dispatch.Portable, Accept: acceptGemv, Run: runSgemv})
+				dss = append(dss, []tensor.Descriptor{c, a, b})
 			}
 		}
 	}
-	return ks
+	return dss
 }
 
 // stored describes a matrix as BLAS takes it: transposed or not, and its
@@ -80,17 +92,28 @@ func trans(t bool) gonum.Transpose {
 	return gonum.NoTrans
 }
 
+// product is c = a·b as BLAS takes it: the three matrices as stored and
+// the sizes m, n, k, for operands acceptGemm has taken.
+type product struct {
+	c, a, b stored
+	m, n, k int
+}
+
+func blasProduct(ts []tensor.Tensor) product {
+	sc, _ := blasMatrix("c", ts[0], false)
+	sa, _ := blasMatrix("a", ts[1], true)
+	sb, _ := blasMatrix("b", ts[2], true)
+	return product{c: sc, a: sa, b: sb, m: ts[1].Dim(0), n: ts[2].Dim(1), k: ts[1].Dim(1)}
+}
+
 // runSgemm runs c = a·b as matmul.Sgemm.
 func runSgemm(c *dispatch.Call, ts []tensor.Tensor) error {
 	bs, err := f32s(ts)
 	if err != nil {
 		return err
 	}
-	sc, _ := blasMatrix("c", ts[0], false)
-	sa, _ := blasMatrix("a", ts[1], true)
-	sb, _ := blasMatrix("b", ts[2], true)
-	m, n, k := ts[1].Dim(0), ts[2].Dim(1), ts[1].Dim(1)
-	return matmul.Sgemm(c.Tuner, c.Stream, trans(sa.trans), trans(sb.trans), m, n, k, 1, bs[1], sa.ld, bs[2], sb.ld, 0, bs[0], sc.ld)
+	p := blasProduct(ts)
+	return matmul.Sgemm(c.Tuner, c.Stream, trans(p.a.trans), trans(p.b.trans), p.m, p.n, p.k, 1, bs[1], p.a.ld, bs[2], p.b.ld, 0, bs[0], p.c.ld)
 }
 
 // runSgemv runs y = w·x as blas.Sgemv; a transposed w is its stored

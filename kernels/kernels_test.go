@@ -14,6 +14,7 @@ import (
 	"github.com/goxpu/xpu/kernels"
 	"github.com/goxpu/xpu/kernels/dispatch"
 	"github.com/goxpu/xpu/kernels/tensor"
+	"github.com/goxpu/xpu/schema"
 )
 
 // matrix uploads rows x cols random values in [0, 1) as a contiguous
@@ -94,6 +95,16 @@ func agree(t *testing.T, what string, c tensor.Tensor, want []float64, k int) {
 	}
 }
 
+// sgemmOn is the kernel the registry picks for a matmul of float32
+// matrices BLAS stores on d: package simd's provider on the CPU backend,
+// the portable kernel elsewhere.
+func sgemmOn(d *gpu.Device) string {
+	if d.Backend() == schema.BackendCPU {
+		return "kernels/simd.Sgemm"
+	}
+	return "kernels/matmul.Sgemm"
+}
+
 // TestMatMul runs the library's matmul and matvec through the registry
 // on every device against plain Go.
 func TestMatMul(t *testing.T) {
@@ -104,7 +115,7 @@ func TestMatMul(t *testing.T) {
 		b, bv := matrix(t, d, r, k, n)
 		c := poisoned(t, d, m, n)
 		p, err := kernels.Registry.Lookup(d, kernels.OpMatMul, nil, c, a, b)
-		if err != nil || p.Kernel == nil || p.Kernel.Name != "kernels/matmul.Sgemm" {
+		if err != nil || p.Kernel == nil || p.Kernel.Name != sgemmOn(d) {
 			t.Fatalf("lookup: %+v, %v", p, err)
 		}
 		s := d.Stream()
@@ -133,9 +144,9 @@ func TestMatMul(t *testing.T) {
 }
 
 // TestStrided checks the strided operands: a transposed a runs Sgemm
-// directly; a broadcast one (stride 0), which BLAS stores no way, is
-// gathered by the layout adapter first, visibly (it needs the caller's
-// scope); and a transposed c, which no adapter converts (it is an
+// (sgemmOn) directly; a broadcast one (stride 0), which BLAS stores no
+// way, is gathered by the layout adapter first, visibly (it needs the
+// caller's scope); and a transposed c, which no adapter converts (it is an
 // output), runs the operation's host reference. All three are correct.
 func TestStrided(t *testing.T) {
 	gputest.ForEach(t, func(t *testing.T, d *gpu.Device) {
@@ -157,7 +168,7 @@ func TestStrided(t *testing.T) {
 		c := poisoned(t, d, m, n)
 		s := d.Stream()
 		p, err := kernels.Registry.Lookup(d, kernels.OpMatMul, nil, c, a, b)
-		if err != nil || p.Adapter != nil || p.Kernel.Name != "kernels/matmul.Sgemm" {
+		if err != nil || p.Adapter != nil || p.Kernel.Name != sgemmOn(d) {
 			t.Fatalf("a transposed a: %+v, %v", p, err)
 		}
 		if err := kernels.MatMul(s, nil, c, a, b); err != nil {
@@ -173,7 +184,7 @@ func TestStrided(t *testing.T) {
 			t.Fatal(err)
 		}
 		p, err = kernels.Registry.Lookup(d, kernels.OpMatMul, nil, c, ab, b)
-		if err != nil || p.Adapter == nil || p.Adapter.Name != "kernels/layout.Contiguous" || p.Operand != 1 || p.Kernel.Name != "kernels/matmul.Sgemm" {
+		if err != nil || p.Adapter == nil || p.Adapter.Name != "kernels/layout.Contiguous" || p.Operand != 1 || p.Kernel.Name != sgemmOn(d) {
 			t.Fatalf("a broadcast a: %+v, %v", p, err)
 		}
 		if err := kernels.MatMul(s, nil, c, ab, b); !errors.Is(err, gpu.ErrArgs) || !strings.Contains(err.Error(), "no Scope") {

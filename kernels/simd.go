@@ -11,7 +11,9 @@ import (
 // This file is package simd's part of the automatic set: on the CPU
 // backend, whose buffers are host memory, the quantized mat-vecs of
 // row-major Q8_0, Q4_0 and Q4_K blocks in Go assembly (AVX-512 or AVX2, as
-// cpuid finds; pure Go elsewhere), above the portable kernels.
+// cpuid finds; pure Go elsewhere), and Sgemm (AVX2 with FMA, else pure
+// Go) for matmul on the operands kernels/matmul.Sgemm takes, above the
+// portable kernels.
 
 func simdKernels() []dispatch.Kernel {
 	k := func(name string, f tensor.Format) dispatch.Kernel {
@@ -19,7 +21,26 @@ func simdKernels() []dispatch.Kernel {
 		return dispatch.Kernel{Name: "kernels/simd." + name, Op: OpMatVec, Operands: []tensor.Descriptor{f32, w, f32},
 			Backends: []schema.Backend{schema.BackendCPU}, Priority: dispatch.SIMD, Run: runSIMDMatVec}
 	}
-	return []dispatch.Kernel{k("MatVecQ8_0", tensor.Q8_0), k("MatVecQ4_0", tensor.Q4_0), k("MatVecQ4_K", tensor.Q4_K)}
+	ks := []dispatch.Kernel{k("MatVecQ8_0", tensor.Q8_0), k("MatVecQ4_0", tensor.Q4_0), k("MatVecQ4_K", tensor.Q4_K)}
+	for _, ds := range blasOperands() {
+		ks = append(ks, dispatch.Kernel{Name: "kernels/simd.Sgemm", Op: OpMatMul, Operands: ds,
+			Backends: []schema.Backend{schema.BackendCPU}, Priority: dispatch.SIMD, Accept: acceptGemm, Run: runSIMDSgemm})
+	}
+	return ks
+}
+
+// runSIMDSgemm runs c = a·b as simd.Sgemm on the host, in stream order,
+// over the CPU device's buffers.
+func runSIMDSgemm(c *dispatch.Call, ts []tensor.Tensor) error {
+	bs, err := f32s(ts)
+	if err != nil {
+		return err
+	}
+	p := blasProduct(ts)
+	return c.Stream.RunHost(func(mem [][]byte) error {
+		return simd.Sgemm(trans(p.a.trans), trans(p.b.trans), p.m, p.n, p.k, 1, gpu.HostSlice[float32](mem[1]), p.a.ld,
+			gpu.HostSlice[float32](mem[2]), p.b.ld, 0, gpu.HostSlice[float32](mem[0]), p.c.ld)
+	}, bs[0], bs[1], bs[2])
 }
 
 // runSIMDMatVec runs simd's mat-vec of the weight's format on the host,

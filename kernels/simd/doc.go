@@ -1,9 +1,9 @@
 // Package simd is host code for the CPU: the dot products of llama.cpp's
 // GGUF quantized blocks (Q8_0, Q4_0 and Q4_K, laid out as in its
-// ggml-common.h) against float32 activations, and the mat-vecs built on
-// them, in Go assembly for amd64 chosen at run time from cpuid, behind a
-// pure-Go fallback that every other architecture (and the noasm build
-// tag) gets.
+// ggml-common.h) against float32 activations, the mat-vecs built on
+// them, and a float32 matrix product, Sgemm, in Go assembly for amd64
+// chosen at run time from cpuid, behind a pure-Go fallback that every
+// other architecture (and the noasm build tag) gets.
 //
 //	format  values  bytes  layout (little-endian)  value i of the block
 //	Q8_0    32      34     f16 d, 32 int8 q         q[i]*d
@@ -29,9 +29,23 @@
 // 2^-24 each) of the exact dot product, relative to the sum of the
 // absolute values of its terms q[i]*d*x[i].
 //
+// [Sgemm] is gonum's Sgemm over row-major slices, computed as GotoBLAS
+// and BLIS compute it: op(B) packed KC = 256 rows by NC = 4096 columns at
+// a time into panels of 16 columns, op(A) MC = 144 rows by KC into
+// panels of 6 rows (a transpose is undone in the packing), and a
+// micro-kernel that keeps a 6x16 tile of C in 12 registers of 8 lanes,
+// broadcasting A and loading B's row in two vectors each step of k. An
+// edge tile is computed whole from zero-padded panels into a scratch
+// tile and only its part inside C written. The paths are AVX2 with FMA
+// (the avx2 and avx512 paths: there is no AVX-512 micro-kernel) and pure
+// Go. On several goroutines, where C has rows enough, they pack B
+// together and take blocks of C's rows as they can (sgemmTeam); else
+// they split C's larger dimension and each packs its own.
+//
 // Layering: the package is plain Go over byte and float32 slices; it
 // knows no kernel language, runtime, tensor or buffer, and imports
-// cpuid and kernels/internal/f16 (the scales) alone. A provider above it checks its operands and calls the
-// mat-vecs, which check their shapes again and return an error wrapping
-// [ErrArgs] naming the rule broken.
+// cpuid, kernels/internal/f16 (the scales) and gonum's blas (Sgemm's
+// transposes) alone. A provider above it checks its operands and calls
+// the mat-vecs and Sgemm, which check their shapes again and return an
+// error wrapping [ErrArgs] naming the rule broken.
 package simd

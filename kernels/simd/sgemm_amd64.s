@@ -1,0 +1,157 @@
+//go:build !noasm
+
+#include "textflag.h"
+
+// Registers of sgemmTileAVX2: SI the packed panel of A (6 floats a step
+// of k), DI that of B (16 floats a step), CX the steps left, DX the
+// tile's row of C, R8 ldc in bytes; Y0-Y11 the accumulators, row i in
+// Y(2i) (columns 0-7) and Y(2i+1) (8-15); Y12, Y13 B's row; Y14, Y15
+// A's broadcasts, alternating so that each broadcast's two
+// multiply-adds need not wait on the next.
+
+// STEP adds step s (from the panels' start) of the product.
+#define STEP(s) \
+	VMOVUPS      (s*64)(DI), Y12;      \
+	VMOVUPS      (s*64+32)(DI), Y13;   \
+	VBROADCASTSS (s*24)(SI), Y14;      \
+	VFMADD231PS  Y12, Y14, Y0;         \
+	VFMADD231PS  Y13, Y14, Y1;         \
+	VBROADCASTSS (s*24+4)(SI), Y15;    \
+	VFMADD231PS  Y12, Y15, Y2;         \
+	VFMADD231PS  Y13, Y15, Y3;         \
+	VBROADCASTSS (s*24+8)(SI), Y14;    \
+	VFMADD231PS  Y12, Y14, Y4;         \
+	VFMADD231PS  Y13, Y14, Y5;         \
+	VBROADCASTSS (s*24+12)(SI), Y15;   \
+	VFMADD231PS  Y12, Y15, Y6;         \
+	VFMADD231PS  Y13, Y15, Y7;         \
+	VBROADCASTSS (s*24+16)(SI), Y14;   \
+	VFMADD231PS  Y12, Y14, Y8;         \
+	VFMADD231PS  Y13, Y14, Y9;         \
+	VBROADCASTSS (s*24+20)(SI), Y15;   \
+	VFMADD231PS  Y12, Y15, Y10;        \
+	VFMADD231PS  Y13, Y15, Y11
+
+// ROWBETA writes row lo, hi of the tile as acc + beta*c (Y15 beta; the
+// accumulators already times alpha) and moves DX to the next row.
+#define ROWBETA(lo, hi) \
+	VFMADD231PS (DX), Y15, lo;   \
+	VFMADD231PS 32(DX), Y15, hi; \
+	VMOVUPS     lo, (DX);        \
+	VMOVUPS     hi, 32(DX);      \
+	ADDQ        R8, DX
+
+// ROW writes row lo, hi of the tile as acc, not reading c.
+#define ROW(lo, hi) \
+	VMOVUPS lo, (DX);    \
+	VMOVUPS hi, 32(DX);  \
+	ADDQ    R8, DX
+
+// func sgemmTileAVX2(kc int, a, b, c *float32, ldc int, alpha, beta float32)
+TEXT ·sgemmTileAVX2(SB), NOSPLIT, $0-48
+	MOVQ kc+0(FP), CX
+	MOVQ a+8(FP), SI
+	MOVQ b+16(FP), DI
+	MOVQ c+24(FP), DX
+	MOVQ ldc+32(FP), R8
+	SHLQ $2, R8
+
+	// The tile's rows of C are wanted at the end: fetch them now.
+	MOVQ        DX, AX
+	PREFETCHT0  (AX)
+	PREFETCHT0  60(AX)
+	ADDQ        R8, AX
+	PREFETCHT0  (AX)
+	PREFETCHT0  60(AX)
+	ADDQ        R8, AX
+	PREFETCHT0  (AX)
+	PREFETCHT0  60(AX)
+	ADDQ        R8, AX
+	PREFETCHT0  (AX)
+	PREFETCHT0  60(AX)
+	ADDQ        R8, AX
+	PREFETCHT0  (AX)
+	PREFETCHT0  60(AX)
+	ADDQ        R8, AX
+	PREFETCHT0  (AX)
+	PREFETCHT0  60(AX)
+
+	VXORPS Y0, Y0, Y0
+	VXORPS Y1, Y1, Y1
+	VXORPS Y2, Y2, Y2
+	VXORPS Y3, Y3, Y3
+	VXORPS Y4, Y4, Y4
+	VXORPS Y5, Y5, Y5
+	VXORPS Y6, Y6, Y6
+	VXORPS Y7, Y7, Y7
+	VXORPS Y8, Y8, Y8
+	VXORPS Y9, Y9, Y9
+	VXORPS Y10, Y10, Y10
+	VXORPS Y11, Y11, Y11
+
+	CMPQ CX, $4
+	JLT  tail
+
+loop4:
+	PREFETCHT0 512(DI)
+	STEP(0)
+	STEP(1)
+	PREFETCHT0 576(DI)
+	STEP(2)
+	STEP(3)
+	ADDQ $96, SI
+	ADDQ $256, DI
+	SUBQ $4, CX
+	CMPQ CX, $4
+	JGE  loop4
+
+tail:
+	TESTQ CX, CX
+	JEQ   store
+
+tail1:
+	STEP(0)
+	ADDQ $24, SI
+	ADDQ $64, DI
+	DECQ CX
+	JNE  tail1
+
+store:
+	VBROADCASTSS alpha+40(FP), Y14
+	VMULPS       Y14, Y0, Y0
+	VMULPS       Y14, Y1, Y1
+	VMULPS       Y14, Y2, Y2
+	VMULPS       Y14, Y3, Y3
+	VMULPS       Y14, Y4, Y4
+	VMULPS       Y14, Y5, Y5
+	VMULPS       Y14, Y6, Y6
+	VMULPS       Y14, Y7, Y7
+	VMULPS       Y14, Y8, Y8
+	VMULPS       Y14, Y9, Y9
+	VMULPS       Y14, Y10, Y10
+	VMULPS       Y14, Y11, Y11
+
+	// beta of 0 (either sign) must not read c.
+	MOVL beta+44(FP), AX
+	ANDL $0x7fffffff, AX
+	JEQ  nobeta
+
+	VBROADCASTSS beta+44(FP), Y15
+	ROWBETA(Y0, Y1)
+	ROWBETA(Y2, Y3)
+	ROWBETA(Y4, Y5)
+	ROWBETA(Y6, Y7)
+	ROWBETA(Y8, Y9)
+	ROWBETA(Y10, Y11)
+	VZEROUPPER
+	RET
+
+nobeta:
+	ROW(Y0, Y1)
+	ROW(Y2, Y3)
+	ROW(Y4, Y5)
+	ROW(Y6, Y7)
+	ROW(Y8, Y9)
+	ROW(Y10, Y11)
+	VZEROUPPER
+	RET
