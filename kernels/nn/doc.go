@@ -7,10 +7,11 @@
 // over tiles of positions), with grouped-query heads ([Attend]).
 //
 // A row-wise kernel gives each row a block of rowBlock work-items, which
-// stride through its columns and combine their partials by a tree in
-// shared memory: any number of columns, the row read twice and written
-// once (LayerNorm reads it three times, for its centred variance);
-// Softmax keeps the online softmax's running maximum and sum. Rows go over
+// stride through its columns and combine their partials in shared memory
+// in two folds of 16 (two barriers): any number of columns, the row read
+// twice and written once (LayerNorm reads it three times, for its
+// centred variance); Softmax takes one exponential an element, stored in
+// the output as it is summed and scaled there after. Rows go over
 // a grid of up to 65535 blocks in X and as many rows of such in Y
 // ([RowGroups]), every work-item of a block reaching every barrier.
 //

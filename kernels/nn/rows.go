@@ -19,10 +19,18 @@ func RowGroups(rows uint32) xpu.Dim3 {
 // rowOf returns the row of t's block.
 func rowOf(t xpu.Thread) uint32 { return t.GroupY()*t.NumGroupsX() + t.GroupX() }
 
-// The row-wise kernels combine their work-items' partials by a tree in
-// shared memory written out in each kernel body: the CPU backend's
-// lowerings take barriers in the kernel body only, not in a device
-// function.
+// The row-wise kernels combine their work-items' partials in two steps
+// of rowFan (rowFan^2 = rowBlock) in shared memory, written out in each
+// kernel body (the CPU backend's lowerings take barriers in the kernel
+// body only, not in a device function): each of the first rowFan
+// work-items folds the partials rowFan apart from its own, then every
+// work-item folds those rowFan, in the same order. Two barriers, where a
+// tree takes eight; the fold's loads are contiguous across work-items.
+const rowFan = 16
+
+// Each work-item strides through a row's columns at j0 + l, j0 a
+// multiple of rowBlock that is the same in every work-item: a uniform
+// loop, whose accesses the host tier loads as vectors.
 
 // maxNaN is the larger of a and b, NaN when either is.
 func maxNaN(a, b float32) float32 {
@@ -45,10 +53,11 @@ func rescale(m, n float32) float32 {
 const negInf = 0xff800000
 
 // Softmax stores in each row of y (rows x cols) the softmax of x's row:
-// exp(x - max) / sum(exp(x - max)), launched over RowGroups(rows). Each
-// work-item keeps a running maximum and the sum of exponentials below
-// it, rescaled when the maximum grows (the online softmax), and the
-// tree combines those pairs: x is read twice, y written once.
+// exp(x - max) / sum(exp(x - max)), launched over RowGroups(rows). One
+// exponential an element: the row's maximum first, then each
+// exponential stored in y as it is summed, then y scaled by the sum's
+// inverse (x read twice, y written twice and read once, the row in
+// cache on a CPU).
 //
 //xpu:kernel block=256 len(y)=rows*cols len(x)=rows*cols
 func Softmax(t xpu.Thread, y, x []float32, rows, cols uint32) {
@@ -58,31 +67,58 @@ func Softmax(t xpu.Thread, y, x []float32, rows, cols uint32) {
 	l := t.LocalX()
 	base := row * cols
 	m := xpu.Float32FromBits(negInf)
+	if row < rows {
+		for j0 := uint32(0); j0 < cols; j0 += rowBlock {
+			j := j0 + l
+			if j < cols {
+				m = maxNaN(m, x[base+j])
+			}
+		}
+	}
+	ms[l] = m
+	t.Barrier()
+	if l < rowFan {
+		for k := uint32(1); k < rowFan; k++ {
+			m = maxNaN(m, ms[l+k*rowFan])
+		}
+		ms[l] = m
+	}
+	t.Barrier()
+	m = ms[0]
+	for k := uint32(1); k < rowFan; k++ {
+		m = maxNaN(m, ms[k])
+	}
 	var s float32
 	if row < rows {
-		for j := l; j < cols; j += rowBlock {
-			v := x[base+j]
-			n := maxNaN(m, v)
-			s = s*rescale(m, n) + rescale(v, n)
-			m = n
+		for j0 := uint32(0); j0 < cols; j0 += rowBlock {
+			j := j0 + l
+			if j < cols {
+				e := xpu.Exp(x[base+j] - m)
+				y[base+j] = e
+				s += e
+			}
 		}
 	}
-	ms[l], ss[l] = m, s
+	ss[l] = s
 	t.Barrier()
-	for step := uint32(rowBlock / 2); step > 0; step /= 2 {
-		if l < step {
-			a, b := ms[l], ms[l+step]
-			n := maxNaN(a, b)
-			ss[l] = ss[l]*rescale(a, n) + ss[l+step]*rescale(b, n)
-			ms[l] = n
+	if l < rowFan {
+		for k := uint32(1); k < rowFan; k++ {
+			s += ss[l+k*rowFan]
 		}
-		t.Barrier()
+		ss[l] = s
 	}
-	m, s = ms[0], ss[0]
+	t.Barrier()
+	s = ss[0]
+	for k := uint32(1); k < rowFan; k++ {
+		s += ss[k]
+	}
 	if row < rows {
 		inv := 1 / s
-		for j := l; j < cols; j += rowBlock {
-			y[base+j] = xpu.Exp(x[base+j]-m) * inv
+		for j0 := uint32(0); j0 < cols; j0 += rowBlock {
+			j := j0 + l
+			if j < cols {
+				y[base+j] *= inv
+			}
 		}
 	}
 }
@@ -100,23 +136,34 @@ func RMSNorm(t xpu.Thread, y, x, w []float32, rows, cols uint32, eps float32) {
 	base := row * cols
 	var s float32
 	if row < rows {
-		for j := l; j < cols; j += rowBlock {
-			v := x[base+j]
-			s += v * v
+		for j0 := uint32(0); j0 < cols; j0 += rowBlock {
+			j := j0 + l
+			if j < cols {
+				v := x[base+j]
+				s += v * v
+			}
 		}
 	}
 	sh[l] = s
 	t.Barrier()
-	for step := uint32(rowBlock / 2); step > 0; step /= 2 {
-		if l < step {
-			sh[l] += sh[l+step]
+	if l < rowFan {
+		for k := uint32(1); k < rowFan; k++ {
+			s += sh[l+k*rowFan]
 		}
-		t.Barrier()
+		sh[l] = s
+	}
+	t.Barrier()
+	s = sh[0]
+	for k := uint32(1); k < rowFan; k++ {
+		s += sh[k]
 	}
 	if row < rows {
-		scale := 1 / xpu.Sqrt(sh[0]/float32(cols)+eps)
-		for j := l; j < cols; j += rowBlock {
-			y[base+j] = x[base+j] * scale * w[j]
+		scale := 1 / xpu.Sqrt(s/float32(cols)+eps)
+		for j0 := uint32(0); j0 < cols; j0 += rowBlock {
+			j := j0 + l
+			if j < cols {
+				y[base+j] = x[base+j] * scale * w[j]
+			}
 		}
 	}
 }
@@ -129,45 +176,64 @@ func RMSNorm(t xpu.Thread, y, x, w []float32, rows, cols uint32, eps float32) {
 //
 //xpu:kernel block=256 len(y)=rows*cols len(x)=rows*cols len(w)=cols len(b)=cols
 func LayerNorm(t xpu.Thread, y, x, w, b []float32, rows, cols uint32, eps float32) {
-	sh := xpu.Shared[float32](t, rowBlock)
+	ms := xpu.Shared[float32](t, rowBlock)
+	qs := xpu.Shared[float32](t, rowBlock)
 	row := rowOf(t)
 	l := t.LocalX()
 	base := row * cols
 	var s float32
 	if row < rows {
-		for j := l; j < cols; j += rowBlock {
-			s += x[base+j]
+		for j0 := uint32(0); j0 < cols; j0 += rowBlock {
+			j := j0 + l
+			if j < cols {
+				s += x[base+j]
+			}
 		}
 	}
-	sh[l] = s
+	ms[l] = s
 	t.Barrier()
-	for step := uint32(rowBlock / 2); step > 0; step /= 2 {
-		if l < step {
-			sh[l] += sh[l+step]
+	if l < rowFan {
+		for k := uint32(1); k < rowFan; k++ {
+			s += ms[l+k*rowFan]
 		}
-		t.Barrier()
+		ms[l] = s
 	}
-	mean := sh[0] / float32(cols)
-	t.Barrier() // every work-item has read the sum before sh is reused
+	t.Barrier()
+	s = ms[0]
+	for k := uint32(1); k < rowFan; k++ {
+		s += ms[k]
+	}
+	mean := s / float32(cols)
 	var q float32
 	if row < rows {
-		for j := l; j < cols; j += rowBlock {
-			d := x[base+j] - mean
-			q += d * d
+		for j0 := uint32(0); j0 < cols; j0 += rowBlock {
+			j := j0 + l
+			if j < cols {
+				d := x[base+j] - mean
+				q += d * d
+			}
 		}
 	}
-	sh[l] = q
+	qs[l] = q
 	t.Barrier()
-	for step := uint32(rowBlock / 2); step > 0; step /= 2 {
-		if l < step {
-			sh[l] += sh[l+step]
+	if l < rowFan {
+		for k := uint32(1); k < rowFan; k++ {
+			q += qs[l+k*rowFan]
 		}
-		t.Barrier()
+		qs[l] = q
+	}
+	t.Barrier()
+	q = qs[0]
+	for k := uint32(1); k < rowFan; k++ {
+		q += qs[k]
 	}
 	if row < rows {
-		scale := 1 / xpu.Sqrt(sh[0]/float32(cols)+eps)
-		for j := l; j < cols; j += rowBlock {
-			y[base+j] = (x[base+j]-mean)*scale*w[j] + b[j]
+		scale := 1 / xpu.Sqrt(q/float32(cols)+eps)
+		for j0 := uint32(0); j0 < cols; j0 += rowBlock {
+			j := j0 + l
+			if j < cols {
+				y[base+j] = (x[base+j]-mean)*scale*w[j] + b[j]
+			}
 		}
 	}
 }
