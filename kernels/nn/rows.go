@@ -19,18 +19,39 @@ func RowGroups(rows uint32) xpu.Dim3 {
 // rowOf returns the row of t's block.
 func rowOf(t xpu.Thread) uint32 { return t.GroupY()*t.NumGroupsX() + t.GroupX() }
 
-// The row-wise kernels combine their work-items' partials in two steps
-// of rowFan (rowFan^2 = rowBlock) in shared memory, written out in each
-// kernel body (the CPU backend's lowerings take barriers in the kernel
-// body only, not in a device function): each of the first rowFan
-// work-items folds the partials rowFan apart from its own, then every
-// work-item folds those rowFan, in the same order. Two barriers, where a
-// tree takes eight; the fold's loads are contiguous across work-items.
+// The row-wise kernels combine their work-items' partials in shared
+// memory in two folds of rowFan (rowFan^2 = rowBlock), written out in
+// each kernel body (the CPU backend's lowerings take barriers in the
+// kernel body only, not in a device function): each of the first rowFan
+// work-items folds the partials rowFan apart from its own, then the
+// first folds those rowFan, and every work-item reads the result. Three
+// barriers, where a tree takes eight, and on the host tier the folds run
+// in one or two chunks of lanes, not in all.
 const rowFan = 16
 
 // Each work-item strides through a row's columns at j0 + l, j0 a
 // multiple of rowBlock that is the same in every work-item: a uniform
 // loop, whose accesses the host tier loads as vectors.
+
+// sumOf is the sum of sh[at + k*step] for k < rowFan, in k's order.
+func sumOf(sh []float32, at, step uint32) float32 {
+	var s float32
+	for k := uint32(0); k < rowFan; k++ {
+		s += sh[at+k*step]
+	}
+	return s
+}
+
+// maxOf is the largest of sh[at + k*step] for k < rowFan, as xpu.Max
+// takes it (a NaN in sh[at] wins, a later one loses: Softmax's sum
+// carries a NaN of the row instead).
+func maxOf(sh []float32, at, step uint32) float32 {
+	m := sh[at]
+	for k := uint32(1); k < rowFan; k++ {
+		m = xpu.Max(m, sh[at+k*step])
+	}
+	return m
+}
 
 // maxNaN is the larger of a and b, NaN when either is.
 func maxNaN(a, b float32) float32 {
@@ -57,7 +78,8 @@ const negInf = 0xff800000
 // exponential an element: the row's maximum first, then each
 // exponential stored in y as it is summed, then y scaled by the sum's
 // inverse (x read twice, y written twice and read once, the row in
-// cache on a CPU).
+// cache on a CPU). The maximum is xpu.Max's, which may pass over a NaN:
+// the sum takes it, and every element of its row.
 //
 //xpu:kernel block=256 len(y)=rows*cols len(x)=rows*cols
 func Softmax(t xpu.Thread, y, x []float32, rows, cols uint32) {
@@ -71,23 +93,21 @@ func Softmax(t xpu.Thread, y, x []float32, rows, cols uint32) {
 		for j0 := uint32(0); j0 < cols; j0 += rowBlock {
 			j := j0 + l
 			if j < cols {
-				m = maxNaN(m, x[base+j])
+				m = xpu.Max(m, x[base+j])
 			}
 		}
 	}
 	ms[l] = m
 	t.Barrier()
 	if l < rowFan {
-		for k := uint32(1); k < rowFan; k++ {
-			m = maxNaN(m, ms[l+k*rowFan])
-		}
-		ms[l] = m
+		ms[l] = maxOf(ms, l, rowFan)
+	}
+	t.Barrier()
+	if l == 0 {
+		ms[0] = maxOf(ms, 0, 1)
 	}
 	t.Barrier()
 	m = ms[0]
-	for k := uint32(1); k < rowFan; k++ {
-		m = maxNaN(m, ms[k])
-	}
 	var s float32
 	if row < rows {
 		for j0 := uint32(0); j0 < cols; j0 += rowBlock {
@@ -102,16 +122,14 @@ func Softmax(t xpu.Thread, y, x []float32, rows, cols uint32) {
 	ss[l] = s
 	t.Barrier()
 	if l < rowFan {
-		for k := uint32(1); k < rowFan; k++ {
-			s += ss[l+k*rowFan]
-		}
-		ss[l] = s
+		ss[l] = sumOf(ss, l, rowFan)
+	}
+	t.Barrier()
+	if l == 0 {
+		ss[0] = sumOf(ss, 0, 1)
 	}
 	t.Barrier()
 	s = ss[0]
-	for k := uint32(1); k < rowFan; k++ {
-		s += ss[k]
-	}
 	if row < rows {
 		inv := 1 / s
 		for j0 := uint32(0); j0 < cols; j0 += rowBlock {
@@ -147,16 +165,14 @@ func RMSNorm(t xpu.Thread, y, x, w []float32, rows, cols uint32, eps float32) {
 	sh[l] = s
 	t.Barrier()
 	if l < rowFan {
-		for k := uint32(1); k < rowFan; k++ {
-			s += sh[l+k*rowFan]
-		}
-		sh[l] = s
+		sh[l] = sumOf(sh, l, rowFan)
+	}
+	t.Barrier()
+	if l == 0 {
+		sh[0] = sumOf(sh, 0, 1)
 	}
 	t.Barrier()
 	s = sh[0]
-	for k := uint32(1); k < rowFan; k++ {
-		s += sh[k]
-	}
 	if row < rows {
 		scale := 1 / xpu.Sqrt(s/float32(cols)+eps)
 		for j0 := uint32(0); j0 < cols; j0 += rowBlock {
@@ -193,16 +209,14 @@ func LayerNorm(t xpu.Thread, y, x, w, b []float32, rows, cols uint32, eps float3
 	ms[l] = s
 	t.Barrier()
 	if l < rowFan {
-		for k := uint32(1); k < rowFan; k++ {
-			s += ms[l+k*rowFan]
-		}
-		ms[l] = s
+		ms[l] = sumOf(ms, l, rowFan)
+	}
+	t.Barrier()
+	if l == 0 {
+		ms[0] = sumOf(ms, 0, 1)
 	}
 	t.Barrier()
 	s = ms[0]
-	for k := uint32(1); k < rowFan; k++ {
-		s += ms[k]
-	}
 	mean := s / float32(cols)
 	var q float32
 	if row < rows {
@@ -217,16 +231,14 @@ func LayerNorm(t xpu.Thread, y, x, w, b []float32, rows, cols uint32, eps float3
 	qs[l] = q
 	t.Barrier()
 	if l < rowFan {
-		for k := uint32(1); k < rowFan; k++ {
-			q += qs[l+k*rowFan]
-		}
-		qs[l] = q
+		qs[l] = sumOf(qs, l, rowFan)
+	}
+	t.Barrier()
+	if l == 0 {
+		qs[0] = sumOf(qs, 0, 1)
 	}
 	t.Barrier()
 	q = qs[0]
-	for k := uint32(1); k < rowFan; k++ {
-		q += qs[k]
-	}
 	if row < rows {
 		scale := 1 / xpu.Sqrt(q/float32(cols)+eps)
 		for j0 := uint32(0); j0 < cols; j0 += rowBlock {
