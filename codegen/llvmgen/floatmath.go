@@ -24,11 +24,22 @@ func fc(x llvm.Value, v float64) llvm.Value { return fconstLike(x, float32(v)) }
 // above expHigh to +Inf, and n stays within [-150, 128].
 const expLow, expHigh = -104, 89
 
+// roundMagic is 1.5 * 2^23: a float32 within 2^22 of it has an ulp of 1,
+// so adding it rounds to an integer (to even), and the integer is the
+// low bits of the sum's.
+const roundMagic = 0x1.8p23
+
 // expReduce returns n (as an i32 of x's shape) and e^r - 1 for x = n ln 2
-// + r, x finite and within [-150 ln 2, 128 ln 2].
+// + r, x within [-150 ln 2, 128 ln 2]. A NaN x gives a NaN e^r - 1 (and
+// some n): the rounding is by roundMagic's addition, not a conversion,
+// which LLVM makes poison for NaN.
 func (g *gen) expReduce(x llvm.Value) (n, t llvm.Value) {
 	b := g.b
-	nf := g.intrinsic("llvm.roundeven."+suffix(x.Type()), x.Type(), g.fmul(x, fc(x, math.Log2E)))
+	// n = roundeven(x log2 e), the product exact inside the fma.
+	s := g.fma(x, fc(x, math.Log2E), fc(x, roundMagic))
+	nf := b.Bin(llvm.FSub, s, fc(x, roundMagic), llvm.Flags{})
+	it := llvm.Like(x.Type(), llvm.I32)
+	n = b.Sub(b.Cast(llvm.Bitcast, s, it), constLike(x, int64(math.Float32bits(roundMagic))))
 	hi := float32(math.Ln2)
 	lo := math.Ln2 - float64(hi)
 	neg := b.FNeg(nf)
@@ -39,8 +50,7 @@ func (g *gen) expReduce(x llvm.Value) (n, t llvm.Value) {
 	for _, c := range []float64{1.0 / 720, 1.0 / 120, 1.0 / 24, 1.0 / 6, 1.0 / 2} {
 		q = g.fma(q, r, fc(x, c))
 	}
-	t = g.fma(g.fmul(r, r), q, r)
-	return b.Cast(llvm.FPToSI, nf, llvm.Like(x.Type(), llvm.I32)), t
+	return n, g.fma(g.fmul(r, r), q, r)
 }
 
 // pow2 is 2^n for an i32 n within [-126, 127], from its exponent bits.
@@ -53,18 +63,16 @@ func (g *gen) pow2(n llvm.Value) llvm.Value {
 // hostExp is e^x: +Inf above expHigh, 0 below expLow, NaN for NaN.
 func (g *gen) hostExp(x llvm.Value) llvm.Value {
 	b := g.b
-	// Clamped by ordered comparisons, so that NaN takes expLow (and the
-	// select below), never an integer conversion of NaN.
-	c := b.Select(b.FCmp(llvm.OGT, x, fc(x, expLow)), x, fc(x, expLow))
-	c = b.Select(b.FCmp(llvm.OLT, c, fc(x, expHigh)), c, fc(x, expHigh))
+	// Clamped so that a NaN passes, to give NaN through the arithmetic.
+	c := b.Select(b.FCmp(llvm.OLT, x, fc(x, expLow)), fc(x, expLow), x)
+	c = b.Select(b.FCmp(llvm.OGT, c, fc(x, expHigh)), fc(x, expHigh), c)
 	n, t := g.expReduce(c)
 	p := g.fadd(t, fc(x, 1))
 	// 2^n in two factors, each a normal float32 for n in [-150, 128]: the
 	// second product rounds once, to a subnormal, 0 or +Inf as e^x does.
 	n1 := b.Bin(llvm.AShr, n, constLike(n, 1), llvm.Flags{})
 	n2 := b.Sub(n, n1)
-	r := g.fmul(g.fmul(p, g.pow2(n1)), g.pow2(n2))
-	return b.Select(b.FCmp(llvm.UNO, x, x), x, r)
+	return g.fmul(g.fmul(p, g.pow2(n1)), g.pow2(n2))
 }
 
 // tanhLow bounds -2|x| below: past it, e^{-2|x|} - 1 is -1 in float32.
