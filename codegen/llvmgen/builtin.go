@@ -4,18 +4,21 @@ package llvmgen
 // semantics of xpu's math.go: Min, Max, Abs and Clamp as its comparisons
 // define them (NaN and -0 included), Round to even, Fma and the
 // transcendental functions computed in double precision and rounded, as
-// the reference computes them with Go's math package. The transcendental
-// ones call the C library's libm, lane by lane.
+// the reference computes them with Go's math package. On the host, exp
+// and tanh are float32 IR of the lanes' shape (floatmath.go), the other
+// transcendental functions calls of the C library's libm, lane by lane;
+// on a GPU all are float32 IR (threadmath.go).
 
 import (
 	"github.com/goxpu/xpu/codegen/ir"
 	"github.com/goxpu/xpu/llvm"
 )
 
-// libm names the double-precision C functions of the transcendentals.
+// libm names the double-precision C functions of the transcendentals the
+// host computes by calls.
 var libm = map[ir.Builtin]string{
-	ir.Exp: "exp", ir.Exp2: "exp2", ir.Log: "log", ir.Log2: "log2", ir.Pow: "pow",
-	ir.Sin: "sin", ir.Cos: "cos", ir.Tan: "tan", ir.Tanh: "tanh",
+	ir.Exp2: "exp2", ir.Log: "log", ir.Log2: "log2", ir.Pow: "pow",
+	ir.Sin: "sin", ir.Cos: "cos", ir.Tan: "tan",
 }
 
 // exact names the intrinsics whose float32 result is the reference's
@@ -77,11 +80,16 @@ func (g *gen) builtin(e *ir.CallBuiltin) value {
 	if name, ok := exact[e.Fn]; ok {
 		return value{x: g.intrinsic(name+"."+suffix(args[0].Type()), args[0].Type(), args[0])}
 	}
-	if _, ok := libm[e.Fn]; ok && g.simt() {
+	_, called := libm[e.Fn]
+	switch {
+	case (called || e.Fn == ir.Exp || e.Fn == ir.Tanh) && g.simt():
 		return value{x: g.gpuMath(e.Fn, args)}
-	}
-	if name, ok := libm[e.Fn]; ok {
-		return value{x: g.libmCall(name, args)}
+	case e.Fn == ir.Exp:
+		return value{x: g.hostExp(args[0])}
+	case e.Fn == ir.Tanh:
+		return value{x: g.tanh(args[0])}
+	case called:
+		return value{x: g.libmCall(libm[e.Fn], args)}
 	}
 	float, signed := ir.IsKind(e.T, ir.F32), ir.IsKind(e.T, ir.I32)
 	less := func(x, y llvm.Value) llvm.Value { return g.less(e.T, x, y) }

@@ -21,11 +21,12 @@
 // math or contraction, float-to-integer conversion out of range gives
 // what Go gives on the target's GOARCH, and every access to a buffer, shared or private array
 // is bounds-checked for the lanes that run it, an out-of-range one
-// returning HostFaultIndex. On the host, transcendental functions are
-// computed in double precision by the C library's libm, lane by lane (the
-// reference computes them with Go's math package in double and rounds),
-// so a shared object must be linked with Libs; on a GPU, in float32
-// within WGSL's bounds (threadmath.go).
+// returning HostFaultIndex. On the host, exp and tanh are computed in
+// float32 by vector IR within 1 and 2 ulp (floatmath.go), the other
+// transcendental functions in double precision by the C library's libm,
+// lane by lane (the reference computes them with Go's math package in
+// double and rounds), so a shared object must be linked with Libs; on a
+// GPU, in float32 within WGSL's bounds (threadmath.go).
 //
 // On the host, barriers split the body (loop fission): each barrier-free segment runs
 // as a loop over the block's chunks, an if or loop around a barrier once

@@ -5,10 +5,10 @@ package llvmgen
 // logarithm (NVIDIA's ex2.approx and lg2.approx, about 2 ulp; AMD's
 // v_exp_f32 and v_log_f32, 1 ulp) and, for the trigonometric ones, a
 // reduction by multiples of pi/2 in three parts and minimax polynomials
-// on [-pi/4, pi/4]. They are within the bounds WGSL states for its own
-// (exp and exp2 3+2|x| ulp, log and log2 3 ulp or 2^-21 absolute near
-// 1, pow as exp2(y*log2(x))), the tolerance the suites already allow a
-// GPU; Go's special values (NaN, infinities, signed zeros of pow) are
+// on [-pi/4, pi/4]; tanh as on the host (floatmath.go). They are within
+// the bounds WGSL states for its own (exp and exp2 3+2|x| ulp, log and
+// log2 3 ulp or 2^-21 absolute near 1, pow as exp2(y*log2(x))), the
+// tolerance the suites already allow a GPU; Go's special values (NaN, infinities, signed zeros of pow) are
 // kept where the formulas would lose them.
 
 import (
@@ -49,7 +49,7 @@ func f32c(v float64) llvm.Value { return llvm.ConstF32(float32(v)) }
 func (g *gen) fmul(x, y llvm.Value) llvm.Value { return g.b.Bin(llvm.FMul, x, y, llvm.Flags{}) }
 func (g *gen) fadd(x, y llvm.Value) llvm.Value { return g.b.Bin(llvm.FAdd, x, y, llvm.Flags{}) }
 func (g *gen) fma(x, y, z llvm.Value) llvm.Value {
-	return g.intrinsic("llvm.fma.f32", llvm.F32, x, y, z)
+	return g.intrinsic("llvm.fma."+suffix(x.Type()), x.Type(), x, y, z)
 }
 
 // exp2 is the hardware's 2^x.
@@ -132,16 +132,4 @@ func (g *gen) sinCos(x llvm.Value, cos bool) llvm.Value {
 	v = b.Select(flip, b.FNeg(v), v)
 	// An infinite x: NaN, as r is.
 	return b.Select(b.FCmp(llvm.UNO, r, r), r, v)
-}
-
-// tanh is 1 - 2/(e^{2|x|} + 1) with x's sign; x itself where that
-// cancels below an ulp (|x| < 2^-12), the sign of 1 past 9.
-func (g *gen) tanh(x llvm.Value) llvm.Value {
-	b := g.b
-	ax := g.intrinsic("llvm.fabs.f32", llvm.F32, x)
-	e := g.expf(g.fmul(ax, f32c(2)))
-	var t llvm.Value = b.Bin(llvm.FSub, f32c(1), b.Bin(llvm.FDiv, f32c(2), g.fadd(e, f32c(1)), llvm.Flags{}), llvm.Flags{})
-	t = b.Select(b.FCmp(llvm.OGT, ax, f32c(9)), f32c(1), t)
-	t = g.intrinsic("llvm.copysign.f32", llvm.F32, t, x)
-	return b.Select(b.FCmp(llvm.OLT, ax, f32c(1.0/4096)), x, t)
 }

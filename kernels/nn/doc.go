@@ -6,17 +6,22 @@
 // Attention of queries over a KV cache, flash-style (an online softmax
 // over tiles of positions), with grouped-query heads ([Attend]).
 //
-// A row-wise kernel gives each row a block of rowBlock work-items, which
-// stride through its columns and combine their partials by a tree in
-// shared memory: any number of columns, the row read twice and written
-// once (LayerNorm reads it three times, for its centred variance);
-// Softmax keeps the online softmax's running maximum and sum. Rows go over
+// A row-wise kernel gives each row a block of rowBlock (32) work-items,
+// which stride through its columns and combine their partials in shared
+// memory in two folds (three barriers): any number of columns, the row
+// read twice and written once (Softmax rereads and rewrites its output,
+// in cache). Softmax takes one exponential an element,
+// stored in the output as it is summed and scaled there after; LayerNorm
+// keeps Welford's running moments and merges them. A small block suits
+// the CPU devices, the host tier and lavapipe, where a block's work-items
+// run in a few vectors that stride through the row: a row of 4096
+// columns is 128 columns a work-item. Rows go over
 // a grid of up to 65535 blocks in X and as many rows of such in Y
 // ([RowGroups]), every work-item of a block reaching every barrier.
 //
 // Semantics at the edges: a row holding a NaN gives NaN throughout
-// (Softmax), as its norms do; an infinity in Softmax's row gives NaN
-// where exp(inf - inf) is taken, as IEEE arithmetic does.
+// (Softmax), as its norms do; so does +Inf in Softmax's row, whose
+// exp(inf - inf) enters the sum, as IEEE arithmetic has it.
 //
 // Layering: the kernels import only package xpu; the host entry points
 // the runtime; xpu_gen.go, their generated code (xpu gen), imports xpu

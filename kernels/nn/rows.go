@@ -3,7 +3,7 @@ package nn
 import "github.com/goxpu/xpu"
 
 // rowBlock is the block of the row-wise kernels: one row a block.
-const rowBlock = 256
+const rowBlock = 32
 
 // maxGroupsX bounds a grid's X: the least a WebGPU device offers.
 const maxGroupsX = 65535
@@ -19,10 +19,48 @@ func RowGroups(rows uint32) xpu.Dim3 {
 // rowOf returns the row of t's block.
 func rowOf(t xpu.Thread) uint32 { return t.GroupY()*t.NumGroupsX() + t.GroupX() }
 
-// The row-wise kernels combine their work-items' partials by a tree in
-// shared memory written out in each kernel body: the CPU backend's
-// lowerings take barriers in the kernel body only, not in a device
-// function.
+// The row-wise kernels combine their work-items' partials in shared
+// memory in two folds, written out in each kernel body (the CPU
+// backend's lowerings take barriers in the kernel body only, not in a
+// device function): each of the first rowFan work-items folds the
+// partials rowFan apart from its own (rowBlock/rowFan of them), then the
+// first folds those rowFan, and every work-item reads the result. Three
+// barriers, where a tree takes five, and on the host tier the folds run
+// in one chunk of lanes, not in all.
+const rowFan = 8
+
+// Each work-item strides through a row's columns at j0 + l, j0 a
+// multiple of rowBlock that is the same in every work-item: a uniform
+// loop, whose accesses the host tier loads as vectors.
+
+// sumOf is the sum of sh[at + k*step] for k < n, in k's order.
+func sumOf(sh []float32, at, step, n uint32) float32 {
+	var s float32
+	for k := uint32(0); k < n; k++ {
+		s += sh[at+k*step]
+	}
+	return s
+}
+
+// maxOf is the largest of sh[at + k*step] for k < n.
+func maxOf(sh []int32, at, step, n uint32) int32 {
+	m := sh[at]
+	for k := uint32(1); k < n; k++ {
+		m = xpu.Max(m, sh[at+k*step])
+	}
+	return m
+}
+
+// orderKey maps a float32 to an int32 that orders as the float does: its
+// bits, with a negative value's magnitude bits flipped (-0 lands just
+// below +0, a NaN with a clear sign bit above +Inf, one with a set sign
+// bit below -Inf). Softmax's maximum is an integer maximum of keys, a
+// native instruction everywhere, where a float comparison is a call of
+// an integer helper in WGSL (for NaN's sake). It is its own inverse.
+func orderKey(bits uint32) int32 {
+	k := int32(bits)
+	return k ^ (k >> 31 & 0x7fffffff)
+}
 
 // maxNaN is the larger of a and b, NaN when either is.
 func maxNaN(a, b float32) float32 {
@@ -45,44 +83,69 @@ func rescale(m, n float32) float32 {
 const negInf = 0xff800000
 
 // Softmax stores in each row of y (rows x cols) the softmax of x's row:
-// exp(x - max) / sum(exp(x - max)), launched over RowGroups(rows). Each
-// work-item keeps a running maximum and the sum of exponentials below
-// it, rescaled when the maximum grows (the online softmax), and the
-// tree combines those pairs: x is read twice, y written once.
+// exp(x - max) / sum(exp(x - max)), launched over RowGroups(rows). One
+// exponential an element: the row's maximum first, then each
+// exponential stored in y as it is summed, then y scaled by the sum's
+// inverse (x read twice, y written twice and read once, the row in
+// cache on a CPU). The maximum, of orderKey's integers, may pass over a
+// NaN: the sum takes it, and every element of its row.
 //
-//xpu:kernel block=256 len(y)=rows*cols len(x)=rows*cols
+//xpu:kernel block=32 len(y)=rows*cols len(x)=rows*cols
 func Softmax(t xpu.Thread, y, x []float32, rows, cols uint32) {
-	ms := xpu.Shared[float32](t, rowBlock)
+	ms := xpu.Shared[int32](t, rowBlock)
 	ss := xpu.Shared[float32](t, rowBlock)
 	row := rowOf(t)
 	l := t.LocalX()
 	base := row * cols
-	m := xpu.Float32FromBits(negInf)
+	mk := orderKey(negInf)
+	if row < rows {
+		for j0 := uint32(0); j0 < cols; j0 += rowBlock {
+			j := j0 + l
+			if j < cols {
+				mk = xpu.Max(mk, orderKey(xpu.Float32Bits(x[base+j])))
+			}
+		}
+	}
+	ms[l] = mk
+	t.Barrier()
+	if l < rowFan {
+		ms[l] = maxOf(ms, l, rowFan, rowBlock/rowFan)
+	}
+	t.Barrier()
+	if l == 0 {
+		ms[0] = maxOf(ms, 0, 1, rowFan)
+	}
+	t.Barrier()
+	m := xpu.Float32FromBits(uint32(orderKey(uint32(ms[0]))))
 	var s float32
 	if row < rows {
-		for j := l; j < cols; j += rowBlock {
-			v := x[base+j]
-			n := maxNaN(m, v)
-			s = s*rescale(m, n) + rescale(v, n)
-			m = n
+		for j0 := uint32(0); j0 < cols; j0 += rowBlock {
+			j := j0 + l
+			if j < cols {
+				e := xpu.Exp(x[base+j] - m)
+				y[base+j] = e
+				s += e
+			}
 		}
 	}
-	ms[l], ss[l] = m, s
+	ss[l] = s
 	t.Barrier()
-	for step := uint32(rowBlock / 2); step > 0; step /= 2 {
-		if l < step {
-			a, b := ms[l], ms[l+step]
-			n := maxNaN(a, b)
-			ss[l] = ss[l]*rescale(a, n) + ss[l+step]*rescale(b, n)
-			ms[l] = n
-		}
-		t.Barrier()
+	if l < rowFan {
+		ss[l] = sumOf(ss, l, rowFan, rowBlock/rowFan)
 	}
-	m, s = ms[0], ss[0]
+	t.Barrier()
+	if l == 0 {
+		ss[0] = sumOf(ss, 0, 1, rowFan)
+	}
+	t.Barrier()
+	s = ss[0]
 	if row < rows {
 		inv := 1 / s
-		for j := l; j < cols; j += rowBlock {
-			y[base+j] = xpu.Exp(x[base+j]-m) * inv
+		for j0 := uint32(0); j0 < cols; j0 += rowBlock {
+			j := j0 + l
+			if j < cols {
+				y[base+j] *= inv
+			}
 		}
 	}
 }
@@ -92,7 +155,7 @@ func Softmax(t xpu.Thread, y, x []float32, rows, cols uint32) {
 // eps) * w, as llama.cpp's rms_norm and a weight. Launched over
 // RowGroups(rows).
 //
-//xpu:kernel block=256 len(y)=rows*cols len(x)=rows*cols len(w)=cols
+//xpu:kernel block=32 len(y)=rows*cols len(x)=rows*cols len(w)=cols
 func RMSNorm(t xpu.Thread, y, x, w []float32, rows, cols uint32, eps float32) {
 	sh := xpu.Shared[float32](t, rowBlock)
 	row := rowOf(t)
@@ -100,74 +163,105 @@ func RMSNorm(t xpu.Thread, y, x, w []float32, rows, cols uint32, eps float32) {
 	base := row * cols
 	var s float32
 	if row < rows {
-		for j := l; j < cols; j += rowBlock {
-			v := x[base+j]
-			s += v * v
+		for j0 := uint32(0); j0 < cols; j0 += rowBlock {
+			j := j0 + l
+			if j < cols {
+				v := x[base+j]
+				s += v * v
+			}
 		}
 	}
 	sh[l] = s
 	t.Barrier()
-	for step := uint32(rowBlock / 2); step > 0; step /= 2 {
-		if l < step {
-			sh[l] += sh[l+step]
-		}
-		t.Barrier()
+	if l < rowFan {
+		sh[l] = sumOf(sh, l, rowFan, rowBlock/rowFan)
 	}
+	t.Barrier()
+	if l == 0 {
+		sh[0] = sumOf(sh, 0, 1, rowFan)
+	}
+	t.Barrier()
+	s = sh[0]
 	if row < rows {
-		scale := 1 / xpu.Sqrt(sh[0]/float32(cols)+eps)
-		for j := l; j < cols; j += rowBlock {
-			y[base+j] = x[base+j] * scale * w[j]
+		scale := 1 / xpu.Sqrt(s/float32(cols)+eps)
+		for j0 := uint32(0); j0 < cols; j0 += rowBlock {
+			j := j0 + l
+			if j < cols {
+				y[base+j] = x[base+j] * scale * w[j]
+			}
 		}
 	}
 }
 
 // LayerNorm stores in each row of y (rows x cols) x's row centred on its
 // mean, scaled by the inverse of its standard deviation, then by w and
-// shifted by b (cols each): (x - mean) / sqrt(var + eps) * w + b, the
-// variance that of the centred values (a second pass, which loses
-// nothing to cancellation). Launched over RowGroups(rows).
+// shifted by b (cols each): (x - mean) / sqrt(var + eps) * w + b.
+// Launched over RowGroups(rows). Each work-item keeps its columns' count,
+// mean and sum of squared deviations by Welford's update, and the folds
+// merge those (mergeMoments): one read of x for both moments, none of the
+// cancellation of a sum of squares.
 //
-//xpu:kernel block=256 len(y)=rows*cols len(x)=rows*cols len(w)=cols len(b)=cols
+//xpu:kernel block=32 len(y)=rows*cols len(x)=rows*cols len(w)=cols len(b)=cols
 func LayerNorm(t xpu.Thread, y, x, w, b []float32, rows, cols uint32, eps float32) {
-	sh := xpu.Shared[float32](t, rowBlock)
+	ns := xpu.Shared[float32](t, rowBlock)
+	ms := xpu.Shared[float32](t, rowBlock)
+	qs := xpu.Shared[float32](t, rowBlock)
 	row := rowOf(t)
 	l := t.LocalX()
 	base := row * cols
-	var s float32
+	var n, mean, q float32
 	if row < rows {
-		for j := l; j < cols; j += rowBlock {
-			s += x[base+j]
+		for j0 := uint32(0); j0 < cols; j0 += rowBlock {
+			j := j0 + l
+			// The count after this column, the same in every work-item
+			// that has one: its inverse is uniform, a division a step.
+			inv := 1 / float32(j0/rowBlock+1)
+			if j < cols {
+				v := x[base+j]
+				n++
+				d := v - mean
+				mean += d * inv
+				q += d * (v - mean)
+			}
 		}
 	}
-	sh[l] = s
+	ns[l], ms[l], qs[l] = n, mean, q
 	t.Barrier()
-	for step := uint32(rowBlock / 2); step > 0; step /= 2 {
-		if l < step {
-			sh[l] += sh[l+step]
-		}
-		t.Barrier()
+	if l < rowFan {
+		mergeMoments(ns, ms, qs, l, rowFan, rowBlock/rowFan)
 	}
-	mean := sh[0] / float32(cols)
-	t.Barrier() // every work-item has read the sum before sh is reused
-	var q float32
-	if row < rows {
-		for j := l; j < cols; j += rowBlock {
-			d := x[base+j] - mean
-			q += d * d
-		}
-	}
-	sh[l] = q
 	t.Barrier()
-	for step := uint32(rowBlock / 2); step > 0; step /= 2 {
-		if l < step {
-			sh[l] += sh[l+step]
-		}
-		t.Barrier()
+	if l == 0 {
+		mergeMoments(ns, ms, qs, 0, 1, rowFan)
 	}
+	t.Barrier()
+	mean, q = ms[0], qs[0]
 	if row < rows {
-		scale := 1 / xpu.Sqrt(sh[0]/float32(cols)+eps)
-		for j := l; j < cols; j += rowBlock {
-			y[base+j] = (x[base+j]-mean)*scale*w[j] + b[j]
+		scale := 1 / xpu.Sqrt(q/float32(cols)+eps)
+		for j0 := uint32(0); j0 < cols; j0 += rowBlock {
+			j := j0 + l
+			if j < cols {
+				y[base+j] = (x[base+j]-mean)*scale*w[j] + b[j]
+			}
 		}
 	}
+}
+
+// mergeMoments merges into the count, mean and sum of squared deviations
+// at at (ns, ms, qs) those at at + k*step for 0 < k < c, by Chan, Golub
+// and LeVeque's pairwise update; an empty one (count 0) leaves them.
+func mergeMoments(ns, ms, qs []float32, at, step, c uint32) {
+	n, m, q := ns[at], ms[at], qs[at]
+	for k := uint32(1); k < c; k++ {
+		i := at + k*step
+		nb := ns[i]
+		if nb != 0 {
+			d := ms[i] - m
+			f := nb / (n + nb)
+			q += qs[i] + d*d*n*f
+			m += d * f
+			n += nb
+		}
+	}
+	ns[at], ms[at], qs[at] = n, m, q
 }

@@ -202,19 +202,19 @@ var Attn128Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Entry: attn128CPU,
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:ab1c04b8eebb76a39dea59273ecfa3270630105e5945afd407208655f5ba91b4"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:3ab1e15610625447de639b084512aa7eaa7d6ea0ac36f1aa203897520f7f1908"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v3"},
 			Code:     libLLVMHOSTX8664V3,
 			Symbol:   "xpu_Attn128",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:fa408070dd2ce2abda266931d3e8cbd44f605f1ef217ef7ec0c83bf8fdd4544c"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:892a27a1b0af1dcd8162cdb44343e3e5935e3a789fd7b76ec3ed72b5d84fb051"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
 			Code:     libLLVMHOSTX8664V4,
 			Symbol:   "xpu_Attn128",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:9d72d141e06e12d60c7582648dab6170b553cea5e3e773a894b4d998363a79b7"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:4bf2b20f749207f426e3ee99476b36983275e85d1a7b96cded7645b54ce89e0f"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "armv8-a"},
 			Code:     libLLVMHOSTARMV8A,
 			Symbol:   "xpu_Attn128",
@@ -824,19 +824,19 @@ var Attn256Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Entry: attn256CPU,
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:3fe54e4b0fff186a28d18b3a5a942037cff7fb5be468862a70c97cedb4a2c32c"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:404d362d643b4e4ffdaa33b815dfa515b8d291e19987faab9873cd618593aa1c"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v3"},
 			Code:     libLLVMHOSTX8664V3,
 			Symbol:   "xpu_Attn256",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:2a21552448debeb711ff40aaa23ab1c775131c6edb169e725fdaaf8c7a3a6a07"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:305ced18cab60edb4fcb4abb4b0b72ad0b9a290597e21249bbab7defdd39c221"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
 			Code:     libLLVMHOSTX8664V4,
 			Symbol:   "xpu_Attn256",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:4e8f0049f3d065fdcf2032f4a4fa1fe2a6eb19346e4dc976a7c29a6083eecf8c"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:ebcb078443f17b6d53d1da7732ee484ce3e9b5b16cc2765c3df6196e0eaa4fe1"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "armv8-a"},
 			Code:     libLLVMHOSTARMV8A,
 			Symbol:   "xpu_Attn256",
@@ -1446,19 +1446,19 @@ var Attn32Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Entry: attn32CPU,
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:7b4c1fa8379a08b1e96293a66335668b1bdde889c6c5a2d725eba3748c282d3f"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:ee881aa608fa9f2892393b6a6336e94145f831e8f8a6d3e03e3d1599bfa8ab28"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v3"},
 			Code:     libLLVMHOSTX8664V3,
 			Symbol:   "xpu_Attn32",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:3a6460480b5b39b5f509c7b4836a0b1fe48c2baccac41e3eed12f5415d6b2afd"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:2ac5c3802323c32c5445758ec8f9f6fd178c246f4e68ac7508c8aa91bb5ea211"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
 			Code:     libLLVMHOSTX8664V4,
 			Symbol:   "xpu_Attn32",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:126026eb2d8f03f2ec1fb9e9a267254577d021c99c515f8f4d822f56d0d4aa82"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:956c44364fd291113acc07fa4daf13f5636adbcb0e0e8ab3ad5454538a003b89"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "armv8-a"},
 			Code:     libLLVMHOSTARMV8A,
 			Symbol:   "xpu_Attn32",
@@ -2068,19 +2068,19 @@ var Attn64Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Entry: attn64CPU,
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:2505d6055d47ab310b02f201b26612d0ec26121615b5c9c6aaac40c950368872"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:e36bc063f70796e661b526405c724a48f1d0c4d8f969f1306cb3d7f6d0ff026f"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v3"},
 			Code:     libLLVMHOSTX8664V3,
 			Symbol:   "xpu_Attn64",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:4c1cc55eaca902eac2349c1fcb641a0ba4260cfe7e2f7e62fff93102e27bc6a7"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:13e68af63a5204e8ce3bb8db45ce9904da4b57c991143a2aa72d0c44211fb475"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
 			Code:     libLLVMHOSTX8664V4,
 			Symbol:   "xpu_Attn64",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:5400662822664cbb08bba91dd177bbec5558251374be4d49ac4d446d7955acf3"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:136973bcd8e5efdb659636e6fe467b2ef0f0082953e5b1ed7fc427a476daf08d"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "armv8-a"},
 			Code:     libLLVMHOSTARMV8A,
 			Symbol:   "xpu_Attn64",
@@ -2683,25 +2683,25 @@ var GELUKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Entry: gELUCPU,
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:665317f81ffec0ace302655e500ece0b774d7f5fd2278b024942c7ad439dce57"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:84852b5d2856e60b1e97f634106dbc65bf7f43f45bc5f1a5490025eb34d4d888"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v3"},
 			Code:     libLLVMHOSTX8664V3,
 			Symbol:   "xpu_GELU",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:225fe58dff406a3c16124863d4e8ef5c03c5738d3966debcaa760e6b22190470"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:dc5157d80962b099916087584a21e8d5ccd9278f9f8e5f44d76ee7ac56002bca"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
 			Code:     libLLVMHOSTX8664V4,
 			Symbol:   "xpu_GELU",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:762c8d2bf3ee3c9924d9d01b8aa34caeec835e55e5c05ba09e6eff37e32b23bc"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:bf5979dc21eb45cbd86b7112bc07f5dec5e93cb732c21da9759bba3a69a2d5bd"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "armv8-a"},
 			Code:     libLLVMHOSTARMV8A,
 			Symbol:   "xpu_GELU",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cuda", Target: "ptx", Hash: "sha256:8857bf0d6084b511172a66ea95fb9f51a7a51ee587587693416871febe29ae30",
+			Manifest: gpuimpl.Manifest{Backend: "cuda", Target: "ptx", Hash: "sha256:c1d2f1f478cb5d3c2abd60586105c3352f2969ecdfc76efd581f41b2e3934a4d",
 				PrivateBytes: new(8),
 				Fault:        true,
 			},
@@ -2710,9 +2710,9 @@ var GELUKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_GELU",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:6e0d1d629fc75e867f3ce1ebfa902c8e0393d1dd6360dd5db90b450fb09271a4",
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:a14924d8234faa076c596cf1aae3dcc82353f70fe4702fc1fbf6c6d8edbdbd7a",
 				PrivateBytes: new(8),
-				Registers:    new(14),
+				Registers:    new(16),
 				SpillBytes:   new(0),
 				Fault:        true,
 			},
@@ -2721,9 +2721,9 @@ var GELUKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_GELU",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:bee54f04c719aa9828279df9e42f00898460ec5fb668ad0c01f44e881420441f",
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:a9532c845205f365b3ab8025a5ee51cfe4eec67344711db2f36e84b705d873d6",
 				PrivateBytes: new(8),
-				Registers:    new(14),
+				Registers:    new(15),
 				SpillBytes:   new(0),
 				Fault:        true,
 			},
@@ -2732,9 +2732,9 @@ var GELUKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_GELU",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:68b4d6b5b93451e7a1aa6dc01f8cc6ec75ad0f529823e6782292b437dcf8048c",
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:e0cff5c16268ee63d17cfe1541c665bd1ccdb8bf07fdc613f60738e33ee97803",
 				PrivateBytes: new(8),
-				Registers:    new(12),
+				Registers:    new(13),
 				SpillBytes:   new(0),
 				Fault:        true,
 			},
@@ -2816,7 +2816,7 @@ func gELUCPU(b *gpuimpl.CPUBlock) {
 var LayerNormKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Name:    "github.com/goxpu/xpu/kernels/nn.LayerNorm",
 	Codegen: "xpu-gen/1",
-	Block:   xpu.Dim3{X: 256, Y: 1, Z: 1},
+	Block:   xpu.Dim3{X: 32, Y: 1, Z: 1},
 	Params: []gpuimpl.Param{
 		{Name: "y", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "float32"}, Size: 4, Access: gpuimpl.AccessWrite, Binding: 0, MinLen: []string{"rows", "cols"}},
 		{Name: "x", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "float32"}, Size: 4, Access: gpuimpl.AccessRead, Binding: 1, MinLen: []string{"rows", "cols"}},
@@ -2826,44 +2826,44 @@ var LayerNormKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 		{Name: "cols", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 4},
 		{Name: "eps", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "float32"}, Size: 4, Binding: 8},
 	},
-	SharedBytes: 1024,
+	SharedBytes: 384,
 	UniformSize: 16,
 	Func:        LayerNorm,
 	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:a3b268312adac6dd842617ce229d9f769e2f2013210671bcd43255f6084da787",
-				PrivateBytes: new(52),
-				NativeOps:    []string{"sqrt", "workgroupBarrier"},
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:fa763e401a039a9545db8771a7e7367a2c3cb83be507e2f31e1478aa708a8ce4",
+				PrivateBytes: new(156),
+				NativeOps:    []string{"bitcast", "max", "select", "sqrt", "workgroupBarrier"},
 			},
 			Code: layerNormWGSL,
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:73250b355e960274bee8aa3f4302d6bae2fe444868e902550ae5b9a27f700c12",
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:a3fe5e00ae7786d485d7c1cfa5a5b1ebe229aa88b06c75c76a1a2c56b32e9933",
 				NativeOps: []string{"xpu.Sqrt"},
 			},
 			Entry: layerNormCPU,
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:a54a3aebda3681c97d2e1a5df5b2bcd47bb79cdea0b6001ce0476735e9dafad2"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:5b611276cbd49d479a5e64cb24256b12e40abc21b5a434e321d5127e1d202b00"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v3"},
 			Code:     libLLVMHOSTX8664V3,
 			Symbol:   "xpu_LayerNorm",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:306a731704bc74aebba6c0fb07fb9ee92aba65a5db903aed5ca833cfa2e660a6"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:aba2a27c7b40f638011e16846aef202f5977ecd188555f9bec60371d8437b178"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
 			Code:     libLLVMHOSTX8664V4,
 			Symbol:   "xpu_LayerNorm",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:5606be07daeaf2e38944a5bb86151369a21cd4b8d1c34bdc39c839f5a6423249"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:795dc4b684017370a108809fe3cfcbb2a635e74bac7f96617a90e9bd89a481b5"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "armv8-a"},
 			Code:     libLLVMHOSTARMV8A,
 			Symbol:   "xpu_LayerNorm",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cuda", Target: "ptx", Hash: "sha256:098acb04e8268eb7c7d3841113c0c7b21d936b224852eb4ff4c1cf38683f803e",
-				PrivateBytes: new(52),
+			Manifest: gpuimpl.Manifest{Backend: "cuda", Target: "ptx", Hash: "sha256:0bd8f68e094ee118e9d71b3b4792f6396b08be3c92a83f0da845c4dcc9aa8fb4",
+				PrivateBytes: new(156),
 				Fault:        true,
 			},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "sm_70"},
@@ -2871,9 +2871,9 @@ var LayerNormKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_LayerNorm",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:35a5593a89673b4d897879b47e95cee21fa75c5de59761faaecf9b5931585404",
-				PrivateBytes: new(52),
-				Registers:    new(12),
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:a2bf6481ca7f0557139e352416c4ac4428df70a14855a351c7a1f899186ba9e0",
+				PrivateBytes: new(156),
+				Registers:    new(15),
 				SpillBytes:   new(0),
 				Fault:        true,
 			},
@@ -2882,9 +2882,9 @@ var LayerNormKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_LayerNorm",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:f9d3525687c5a2d20c6861e6070c9b2c2dde2e7c71dba9ccb9aa45f8103bb02a",
-				PrivateBytes: new(52),
-				Registers:    new(12),
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:5cc4e10a234da64fe718b77ece8fbc05289ff889c8d2c467fb3ecc7250140a3a",
+				PrivateBytes: new(156),
+				Registers:    new(15),
 				SpillBytes:   new(0),
 				Fault:        true,
 			},
@@ -2893,9 +2893,9 @@ var LayerNormKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_LayerNorm",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:45527352026d172af2f5b7bfb6f0ed450b4e2aabb1232dc9a80a97e2d6edc29f",
-				PrivateBytes: new(52),
-				Registers:    new(11),
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:1cec4768864783d587160365248ea66d4a1c54274eb72f4ff43c7e0d3b7f8e5c",
+				PrivateBytes: new(156),
+				Registers:    new(14),
 				SpillBytes:   new(0),
 				Fault:        true,
 			},
@@ -2907,7 +2907,7 @@ var LayerNormKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 })
 
 // LaunchLayerNorm launches the kernel LayerNorm on the stream s over a grid of groups
-// blocks of 256x1x1 work-items, with the arguments of LayerNorm after its Thread.
+// blocks of 32x1x1 work-items, with the arguments of LayerNorm after its Thread.
 // Buffers are bound in this order; scalars are uniforms.
 func LaunchLayerNorm(s *gpu.Stream, groups xpu.Dim3, y *gpu.Buffer[float32], x *gpu.Buffer[float32], w *gpu.Buffer[float32], b *gpu.Buffer[float32], rows uint32, cols uint32, eps float32) error {
 	return s.Launch(LayerNormKernel, groups, y, x, w, b, rows, cols, eps)
@@ -2925,59 +2925,108 @@ const layerNormWGSL = `struct xpu_Uniforms {
 @group(0) @binding(2) var<storage, read> b_w: array<f32>;
 @group(0) @binding(3) var<storage, read> b_b: array<f32>;
 @group(0) @binding(4) var<uniform> xpu_u: xpu_Uniforms;
-var<workgroup> s_sh: array<f32, 256>;
+var<workgroup> s_ns: array<f32, 32>;
+var<workgroup> s_ms: array<f32, 32>;
+var<workgroup> s_qs: array<f32, 32>;
 var<private> xpu_wid: vec3<u32>;
 var<private> xpu_nwg: vec3<u32>;
+
+// Go's comparison of the float32s of bits x and y: -1, 0 or 1, or 2 when either is NaN. Integer arithmetic, which no compiler may take for finite math.
+fn xpu_cmp_f32(x: u32, y: u32) -> i32 {
+    let a = select(i32(x & 2147483647u), -i32(x & 2147483647u), x > 2147483647u);
+    let b = select(i32(y & 2147483647u), -i32(y & 2147483647u), y > 2147483647u);
+    return select(select(select(-1i, 1i, a > b), 0i, a == b), 2i, max(x & 2147483647u, y & 2147483647u) > 2139095040u);
+}
 
 fn f_rowOf_2() -> u32 {
     return (xpu_wid.y * xpu_nwg.x) + xpu_wid.x;
 }
 
-// main is kernel LayerNorm, block 256x1x1.
-@compute @workgroup_size(256, 1, 1)
+fn f_mergeMoments(a_at: u32, a_step: u32, a_c: u32) {
+    var v_at: u32 = a_at;
+    var v_step: u32 = a_step;
+    var v_c: u32 = a_c;
+    var v_n_1: f32;
+    v_n_1 = s_ns[v_at];
+    var v_m: f32;
+    v_m = s_ms[v_at];
+    var v_q_1: f32;
+    v_q_1 = s_qs[v_at];
+    for (var v_k: u32 = 1u; v_k < v_c; v_k = v_k + 1u) {
+        let v_i: u32 = v_at + (v_k * v_step);
+        let v_nb: f32 = s_ns[v_i];
+        if xpu_cmp_f32(bitcast<u32>(v_nb), 0u) != 0i {
+            let v_d: f32 = s_ms[v_i] - v_m;
+            let v_f: f32 = v_nb / (v_n_1 + v_nb);
+            v_q_1 = v_q_1 + (s_qs[v_i] + (((v_d * v_d) * v_n_1) * v_f));
+            v_m = v_m + (v_d * v_f);
+            v_n_1 = v_n_1 + v_nb;
+        }
+    }
+    let v_tmp: u32 = v_at;
+    let v_tmp_1: u32 = v_at;
+    let v_tmp_2: u32 = v_at;
+    let v_tmp_3: f32 = v_n_1;
+    let v_tmp_4: f32 = v_m;
+    let v_tmp_5: f32 = v_q_1;
+    s_ns[v_tmp] = v_tmp_3;
+    s_ms[v_tmp_1] = v_tmp_4;
+    s_qs[v_tmp_2] = v_tmp_5;
+}
+
+// main is kernel LayerNorm, block 32x1x1.
+@compute @workgroup_size(32, 1, 1)
 fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {
     xpu_wid = wid;
     xpu_nwg = nwg;
     let v_row: u32 = f_rowOf_2();
     let v_l: u32 = lid.x;
     let v_base: u32 = v_row * xpu_u.p_cols;
-    var v_s: f32;
-    v_s = f32();
-    if v_row < xpu_u.p_rows {
-        for (var v_j: u32 = v_l; v_j < xpu_u.p_cols; v_j = v_j + 256u) {
-            v_s = v_s + b_x[v_base + v_j];
-        }
-    }
-    s_sh[v_l] = v_s;
-    workgroupBarrier();
-    for (var v_step: u32 = 128u; v_step > 0u; v_step = v_step / 2u) {
-        if v_l < v_step {
-            s_sh[v_l] = s_sh[v_l] + s_sh[v_l + v_step];
-        }
-        workgroupBarrier();
-    }
-    let v_mean: f32 = s_sh[0u] / f32(xpu_u.p_cols);
-    workgroupBarrier();
+    var v_n: f32;
+    v_n = f32();
+    var v_mean: f32;
+    v_mean = f32();
     var v_q: f32;
     v_q = f32();
     if v_row < xpu_u.p_rows {
-        for (var v_j_1: u32 = v_l; v_j_1 < xpu_u.p_cols; v_j_1 = v_j_1 + 256u) {
-            let v_d: f32 = b_x[v_base + v_j_1] - v_mean;
-            v_q = v_q + (v_d * v_d);
+        for (var v_j0: u32 = 0u; v_j0 < xpu_u.p_cols; v_j0 = v_j0 + 32u) {
+            let v_j: u32 = v_j0 + v_l;
+            let v_inv: f32 = 1.0f / f32((v_j0 / 32u) + 1u);
+            if v_j < xpu_u.p_cols {
+                let v_v: f32 = b_x[v_base + v_j];
+                v_n = v_n + 1.0f;
+                let v_d: f32 = v_v - v_mean;
+                v_mean = v_mean + (v_d * v_inv);
+                v_q = v_q + (v_d * (v_v - v_mean));
+            }
         }
     }
-    s_sh[v_l] = v_q;
+    let v_tmp_3: f32 = v_n;
+    let v_tmp_4: f32 = v_mean;
+    let v_tmp_5: f32 = v_q;
+    s_ns[v_l] = v_tmp_3;
+    s_ms[v_l] = v_tmp_4;
+    s_qs[v_l] = v_tmp_5;
     workgroupBarrier();
-    for (var v_step_1: u32 = 128u; v_step_1 > 0u; v_step_1 = v_step_1 / 2u) {
-        if v_l < v_step_1 {
-            s_sh[v_l] = s_sh[v_l] + s_sh[v_l + v_step_1];
-        }
-        workgroupBarrier();
+    if v_l < 8u {
+        f_mergeMoments(v_l, 8u, 4u);
     }
+    workgroupBarrier();
+    if v_l == 0u {
+        f_mergeMoments(0u, 1u, 8u);
+    }
+    workgroupBarrier();
+    let v_tmp_6: f32 = s_ms[0u];
+    let v_tmp_7: f32 = s_qs[0u];
+    v_mean = v_tmp_6;
+    v_q = v_tmp_7;
     if v_row < xpu_u.p_rows {
-        let v_scale: f32 = 1.0f / sqrt((s_sh[0u] / f32(xpu_u.p_cols)) + xpu_u.p_eps);
-        for (var v_j_2: u32 = v_l; v_j_2 < xpu_u.p_cols; v_j_2 = v_j_2 + 256u) {
-            b_y[v_base + v_j_2] = (((b_x[v_base + v_j_2] - v_mean) * v_scale) * b_w[v_j_2]) + b_b[v_j_2];
+        let v_scale: f32 = 1.0f / sqrt((v_q / f32(xpu_u.p_cols)) + xpu_u.p_eps);
+        for (var v_j0_1: u32 = 0u; v_j0_1 < xpu_u.p_cols; v_j0_1 = v_j0_1 + 32u) {
+            let v_j_1: u32 = v_j0_1 + v_l;
+            if v_j_1 < xpu_u.p_cols {
+                b_y[v_base + v_j_1] = (((b_x[v_base + v_j_1] - v_mean) * v_scale) * b_w[v_j_1]) + b_b[v_j_1];
+            }
         }
     }
 }
@@ -2992,13 +3041,14 @@ func layerNormCPU(b *gpuimpl.CPUBlock) {
 	p_rows := gpuimpl.CPUUniform[uint32](b.Uniforms, 0)
 	p_cols := gpuimpl.CPUUniform[uint32](b.Uniforms, 4)
 	p_eps := gpuimpl.CPUUniform[float32](b.Uniforms, 8)
-	var s_sh [256]float32
-	var a_base [256]uint32
-	var a_mean [256]float32
-	var a_row [256]uint32
-	var a_step [256]uint32
-	var a_step_1 [256]uint32
-	gx0 := b.Group.X * 256
+	var s_ns [32]float32
+	var s_ms [32]float32
+	var s_qs [32]float32
+	var a_base [32]uint32
+	var a_mean [32]float32
+	var a_q [32]float32
+	var a_row [32]uint32
+	gx0 := b.Group.X * 32
 	gy0 := b.Group.Y * 1
 	gz0 := b.Group.Z * 1
 	var ly uint32
@@ -3021,195 +3071,224 @@ func layerNormCPU(b *gpuimpl.CPUBlock) {
 		return ((b.Group.Y * b.Groups.X) + b.Group.X)
 	}
 	_ = f_rowOf_2
-	for lx := uint32(0); lx < 256; lx++ {
+	f_mergeMoments := func(lx, ly, lz uint32, v_at uint32, v_step uint32, v_c uint32) {
+		var v_n_1 float32 = s_ns[v_at]
+		_ = v_n_1
+		var v_m float32 = s_ms[v_at]
+		_ = v_m
+		var v_q_1 float32 = s_qs[v_at]
+		_ = v_q_1
+		{
+			var v_k uint32 = uint32(1)
+			_ = v_k
+			if v_c-v_k > 1024 {
+				for v_k < v_c {
+					if stop.Load() {
+						panic(gpuimpl.CPUStopped)
+					}
+					for end4 := v_k + min(v_c-v_k, 1024); v_k < end4; {
+						{
+							var v_i uint32 = (v_at + (v_k * v_step))
+							_ = v_i
+							var v_nb float32 = s_ns[v_i]
+							_ = v_nb
+							if v_nb != float32(0) {
+								var v_d float32 = (s_ms[v_i] - v_m)
+								_ = v_d
+								var v_f float32 = (v_nb / (v_n_1 + v_nb))
+								_ = v_f
+								v_q_1 = (v_q_1 + (s_qs[v_i] + (((v_d * v_d) * v_n_1) * v_f)))
+								v_m = (v_m + (v_d * v_f))
+								v_n_1 = (v_n_1 + v_nb)
+							}
+						}
+						v_k = (v_k + uint32(1))
+					}
+				}
+			} else {
+				for v_k < v_c {
+					{
+						var v_i uint32 = (v_at + (v_k * v_step))
+						_ = v_i
+						var v_nb float32 = s_ns[v_i]
+						_ = v_nb
+						if v_nb != float32(0) {
+							var v_d float32 = (s_ms[v_i] - v_m)
+							_ = v_d
+							var v_f float32 = (v_nb / (v_n_1 + v_nb))
+							_ = v_f
+							v_q_1 = (v_q_1 + (s_qs[v_i] + (((v_d * v_d) * v_n_1) * v_f)))
+							v_m = (v_m + (v_d * v_f))
+							v_n_1 = (v_n_1 + v_nb)
+						}
+					}
+					v_k = (v_k + uint32(1))
+				}
+			}
+		}
+		var v_tmp uint32 = v_at
+		_ = v_tmp
+		var v_tmp_1 uint32 = v_at
+		_ = v_tmp_1
+		var v_tmp_2 uint32 = v_at
+		_ = v_tmp_2
+		var v_tmp_3 float32 = v_n_1
+		_ = v_tmp_3
+		var v_tmp_4 float32 = v_m
+		_ = v_tmp_4
+		var v_tmp_5 float32 = v_q_1
+		_ = v_tmp_5
+		s_ns[v_tmp] = v_tmp_3
+		s_ms[v_tmp_1] = v_tmp_4
+		s_qs[v_tmp_2] = v_tmp_5
+	}
+	_ = f_mergeMoments
+	for lx := uint32(0); lx < 32; lx++ {
 		li := lx
 		_ = li
 		var v_base uint32
+		var v_mean float32
+		var v_q float32
 		var v_row uint32
 		v_row = f_rowOf_2(lx, ly, lz)
 		var v_l uint32 = lx
 		_ = v_l
 		v_base = (v_row * p_cols)
-		var v_s float32
-		_ = v_s
+		var v_n float32
+		_ = v_n
+		v_mean = 0
+		v_q = 0
 		if v_row < p_rows {
 			{
-				var v_j uint32 = v_l
-				_ = v_j
-				for v_j < p_cols {
+				var v_j0 uint32 = uint32(0)
+				_ = v_j0
+				for v_j0 < p_cols {
 					if stop.Load() {
 						panic(gpuimpl.CPUStopped)
 					}
 					{
-						v_s = (v_s + p_x[(v_base+v_j)])
+						var v_j uint32 = (v_j0 + v_l)
+						_ = v_j
+						var v_inv float32 = (float32(1) / float32(((v_j0 / uint32(32)) + uint32(1))))
+						_ = v_inv
+						if v_j < p_cols {
+							var v_v float32 = p_x[(v_base + v_j)]
+							_ = v_v
+							v_n = (v_n + float32(1))
+							var v_d float32 = (v_v - v_mean)
+							_ = v_d
+							v_mean = (v_mean + (v_d * v_inv))
+							v_q = (v_q + (v_d * (v_v - v_mean)))
+						}
 					}
-					v_j = (v_j + uint32(256))
+					v_j0 = (v_j0 + uint32(32))
 				}
 			}
 		}
-		s_sh[v_l] = v_s
+		var v_tmp uint32 = v_l
+		_ = v_tmp
+		var v_tmp_1 uint32 = v_l
+		_ = v_tmp_1
+		var v_tmp_2 uint32 = v_l
+		_ = v_tmp_2
+		var v_tmp_3 float32 = v_n
+		_ = v_tmp_3
+		var v_tmp_4 float32 = v_mean
+		_ = v_tmp_4
+		var v_tmp_5 float32 = v_q
+		_ = v_tmp_5
+		s_ns[v_tmp] = v_tmp_3
+		s_ms[v_tmp_1] = v_tmp_4
+		s_qs[v_tmp_2] = v_tmp_5
 		a_base[li] = v_base
+		a_mean[li] = v_mean
+		a_q[li] = v_q
 		a_row[li] = v_row
 	}
-	for lx := uint32(0); lx < 256; lx++ {
-		li := lx
-		_ = li
-		var v_step uint32
-		v_step = uint32(128)
-		a_step[li] = v_step
-	}
-	for {
-		if stop.Load() {
-			panic(gpuimpl.CPUStopped)
-		}
-		c2, first2 := false, true
-		for lx := uint32(0); lx < 256; lx++ {
-			li := lx
-			_ = li
-			v_step := a_step[li]
-			_ = v_step
-			if v := (v_step > uint32(0)); first2 {
-				c2, first2 = v, false
-			} else if v != c2 {
-				panic("xpu: kernel LayerNorm: work-items disagree on the condition around a barrier")
-			}
-		}
-		if !c2 {
-			break
-		}
-		for lx := uint32(0); lx < 256; lx++ {
-			li := lx
-			_ = li
-			v_step := a_step[li]
-			_ = v_step
-			var v_l uint32 = lx
-			_ = v_l
-			if v_l < v_step {
-				s_sh[v_l] = (s_sh[v_l] + s_sh[(v_l+v_step)])
-			}
-		}
-		for lx := uint32(0); lx < 256; lx++ {
-			li := lx
-			_ = li
-			v_step := a_step[li]
-			_ = v_step
-			v_step = (v_step / uint32(2))
-			a_step[li] = v_step
-		}
-	}
-	for lx := uint32(0); lx < 256; lx++ {
-		li := lx
-		_ = li
-		var v_mean float32
-		v_mean = (s_sh[uint32(0)] / float32(p_cols))
-		a_mean[li] = v_mean
-	}
-	for lx := uint32(0); lx < 256; lx++ {
-		li := lx
-		_ = li
-		v_base := a_base[li]
-		_ = v_base
-		v_mean := a_mean[li]
-		_ = v_mean
-		v_row := a_row[li]
-		_ = v_row
+	{
+		lx := uint32(0)
+		li := uint32(0)
+		_, _ = lx, li
 		var v_l uint32 = lx
 		_ = v_l
-		var v_q float32
-		_ = v_q
-		if v_row < p_rows {
-			{
-				var v_j_1 uint32 = v_l
-				_ = v_j_1
-				for v_j_1 < p_cols {
-					if stop.Load() {
-						panic(gpuimpl.CPUStopped)
-					}
-					{
-						var v_d float32 = (p_x[(v_base+v_j_1)] - v_mean)
-						_ = v_d
-						v_q = (v_q + (v_d * v_d))
-					}
-					v_j_1 = (v_j_1 + uint32(256))
+		// The guard (v_l < uint32(8)) holds for the lanes lo <= lx < hi; gok: v_l
+		// steps by one from lane to lane without wrapping.
+		lo, hi, gok := uint32(0), uint32(0), false
+		if e0, u0 := int64(v_l), int64(uint32(8)); e0 <= 4294967264 {
+			gok = true
+			hi = uint32(min(max(u0-e0, 0), 32))
+		}
+		if gok {
+			for lx := lo; lx < hi; lx++ {
+				li := lx
+				_ = li
+				var v_l uint32 = lx
+				_ = v_l
+				{ // (v_l < uint32(8)) holds for lo <= lx < hi
+					f_mergeMoments(lx, ly, lz, v_l, uint32(8), uint32(4))
+				}
+			}
+		} else {
+			for lx := uint32(0); lx < 32; lx++ {
+				li := lx
+				_ = li
+				var v_l uint32 = lx
+				_ = v_l
+				if v_l < uint32(8) {
+					f_mergeMoments(lx, ly, lz, v_l, uint32(8), uint32(4))
 				}
 			}
 		}
-		s_sh[v_l] = v_q
 	}
-	for lx := uint32(0); lx < 256; lx++ {
+	for lx := uint32(0); lx < 32; lx++ {
 		li := lx
 		_ = li
-		var v_step_1 uint32
-		v_step_1 = uint32(128)
-		a_step_1[li] = v_step_1
-	}
-	for {
-		if stop.Load() {
-			panic(gpuimpl.CPUStopped)
-		}
-		c8, first8 := false, true
-		for lx := uint32(0); lx < 256; lx++ {
-			li := lx
-			_ = li
-			v_step_1 := a_step_1[li]
-			_ = v_step_1
-			if v := (v_step_1 > uint32(0)); first8 {
-				c8, first8 = v, false
-			} else if v != c8 {
-				panic("xpu: kernel LayerNorm: work-items disagree on the condition around a barrier")
-			}
-		}
-		if !c8 {
-			break
-		}
-		for lx := uint32(0); lx < 256; lx++ {
-			li := lx
-			_ = li
-			v_step_1 := a_step_1[li]
-			_ = v_step_1
-			var v_l uint32 = lx
-			_ = v_l
-			if v_l < v_step_1 {
-				s_sh[v_l] = (s_sh[v_l] + s_sh[(v_l+v_step_1)])
-			}
-		}
-		for lx := uint32(0); lx < 256; lx++ {
-			li := lx
-			_ = li
-			v_step_1 := a_step_1[li]
-			_ = v_step_1
-			v_step_1 = (v_step_1 / uint32(2))
-			a_step_1[li] = v_step_1
+		var v_l uint32 = lx
+		_ = v_l
+		if v_l == uint32(0) {
+			f_mergeMoments(lx, ly, lz, uint32(0), uint32(1), uint32(8))
 		}
 	}
-	for lx := uint32(0); lx < 256; lx++ {
+	for lx := uint32(0); lx < 32; lx++ {
 		li := lx
 		_ = li
 		v_base := a_base[li]
 		_ = v_base
-		v_mean := a_mean[li]
-		_ = v_mean
+		var v_mean float32
+		var v_q float32
 		v_row := a_row[li]
 		_ = v_row
 		var v_l uint32 = lx
 		_ = v_l
+		var v_tmp_6 float32 = s_ms[uint32(0)]
+		_ = v_tmp_6
+		var v_tmp_7 float32 = s_qs[uint32(0)]
+		_ = v_tmp_7
+		v_mean = v_tmp_6
+		v_q = v_tmp_7
 		if v_row < p_rows {
-			var v_scale float32 = (float32(1) / xpu.Sqrt(((s_sh[uint32(0)] / float32(p_cols)) + p_eps)))
+			var v_scale float32 = (float32(1) / xpu.Sqrt(((v_q / float32(p_cols)) + p_eps)))
 			_ = v_scale
 			{
-				var v_j_2 uint32 = v_l
-				_ = v_j_2
-				for v_j_2 < p_cols {
+				var v_j0_1 uint32 = uint32(0)
+				_ = v_j0_1
+				for v_j0_1 < p_cols {
 					if stop.Load() {
 						panic(gpuimpl.CPUStopped)
 					}
 					{
-						p_y[(v_base + v_j_2)] = ((((p_x[(v_base+v_j_2)] - v_mean) * v_scale) * p_w[v_j_2]) + p_b[v_j_2])
+						var v_j_1 uint32 = (v_j0_1 + v_l)
+						_ = v_j_1
+						if v_j_1 < p_cols {
+							p_y[(v_base + v_j_1)] = ((((p_x[(v_base+v_j_1)] - v_mean) * v_scale) * p_w[v_j_1]) + p_b[v_j_1])
+						}
 					}
-					v_j_2 = (v_j_2 + uint32(256))
+					v_j0_1 = (v_j0_1 + uint32(32))
 				}
 			}
 		}
+		a_mean[li] = v_mean
+		a_q[li] = v_q
 	}
 }
 
@@ -3371,7 +3450,7 @@ func mulCPU(b *gpuimpl.CPUBlock) {
 var RMSNormKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Name:    "github.com/goxpu/xpu/kernels/nn.RMSNorm",
 	Codegen: "xpu-gen/1",
-	Block:   xpu.Dim3{X: 256, Y: 1, Z: 1},
+	Block:   xpu.Dim3{X: 32, Y: 1, Z: 1},
 	Params: []gpuimpl.Param{
 		{Name: "y", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "float32"}, Size: 4, Access: gpuimpl.AccessWrite, Binding: 0, MinLen: []string{"rows", "cols"}},
 		{Name: "x", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "float32"}, Size: 4, Access: gpuimpl.AccessRead, Binding: 1, MinLen: []string{"rows", "cols"}},
@@ -3380,44 +3459,44 @@ var RMSNormKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 		{Name: "cols", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 4},
 		{Name: "eps", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "float32"}, Size: 4, Binding: 8},
 	},
-	SharedBytes: 1024,
+	SharedBytes: 128,
 	UniformSize: 16,
 	Func:        RMSNorm,
 	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:2b3f808026e05ae880ce792b286b8c0ef36dd99b5e48436fbc0c12aefc0305a5",
-				PrivateBytes: new(36),
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:4e8c4b8cf81bb5ad4b4b998a891158e4081c98b6644f7e69f2b2c6d99a3d44bc",
+				PrivateBytes: new(60),
 				NativeOps:    []string{"sqrt", "workgroupBarrier"},
 			},
 			Code: rMSNormWGSL,
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:06ba45cbbb39424a189faf67d25352c539ca434f8e193c0893fdf91042904265",
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:0344d42bad87e84bccf39c513368b34a2450634a4c858521d0f27e4586110e3e",
 				NativeOps: []string{"xpu.Sqrt"},
 			},
 			Entry: rMSNormCPU,
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:359e791597234fe3c76ca55c454852163c499217b33fe6fb7d6c4de1fad42516"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:df942f4213e3e19273d3569646d0677d13068c0121bb314a57ef0b31edc81585"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v3"},
 			Code:     libLLVMHOSTX8664V3,
 			Symbol:   "xpu_RMSNorm",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:e15589816d20703fe9aaefb3120a313508b6be137a221bb2656bbe3ef0c5575d"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:4d17b9478dac3741f175cc4d4e671d4e7df8be6f1d854e8ae3a5a6cebb1886a7"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
 			Code:     libLLVMHOSTX8664V4,
 			Symbol:   "xpu_RMSNorm",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:af90bd042513e99f4fa763d655de29bc7f4fe8d0db702344e5e3a4d485e3dbd9"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:1962226a4a53f91c72b27d94331cbfd4a0ab8531ef1c9346015e030ed3c9e831"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "armv8-a"},
 			Code:     libLLVMHOSTARMV8A,
 			Symbol:   "xpu_RMSNorm",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cuda", Target: "ptx", Hash: "sha256:89233c6bc6b8a0f43c249f6697fcb92d1c6579d7a647ddce2cd5ca170bd3455e",
-				PrivateBytes: new(36),
+			Manifest: gpuimpl.Manifest{Backend: "cuda", Target: "ptx", Hash: "sha256:d046823bd41141006655428fc6a826a28c7c2cc8c16dec436081668ab690c8f0",
+				PrivateBytes: new(60),
 				Fault:        true,
 			},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "sm_70"},
@@ -3425,9 +3504,9 @@ var RMSNormKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_RMSNorm",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:b4e5af5cbe93dbc629f1b1f0f4b081840505aa2bb51d0aec242d436d47bde6b7",
-				PrivateBytes: new(36),
-				Registers:    new(10),
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:3bb03d5d4f0b48ebf0cb914f0a4b6653a2565a89be08313974e602fb9ea7e299",
+				PrivateBytes: new(60),
+				Registers:    new(12),
 				SpillBytes:   new(0),
 				Fault:        true,
 			},
@@ -3436,9 +3515,9 @@ var RMSNormKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_RMSNorm",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:4ee0074d3ab65383bba8499fc03f7d782675911f13457d43b878690ee6c6a505",
-				PrivateBytes: new(36),
-				Registers:    new(10),
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:d6b1919783ec004e26ddbd1ba2fd1b4b04f921f1c20b8651dfda31d138fef31d",
+				PrivateBytes: new(60),
+				Registers:    new(12),
 				SpillBytes:   new(0),
 				Fault:        true,
 			},
@@ -3447,9 +3526,9 @@ var RMSNormKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_RMSNorm",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:8caf9e1b419311700d82f8e423bd78c7eddce34bda04971bb030c4fb970156dd",
-				PrivateBytes: new(36),
-				Registers:    new(10),
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:b7dba7a63dd1ab64d5445c712bb0d3d6d61dfb71628357ae1b7ff3ae3f299454",
+				PrivateBytes: new(60),
+				Registers:    new(11),
 				SpillBytes:   new(0),
 				Fault:        true,
 			},
@@ -3461,7 +3540,7 @@ var RMSNormKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 })
 
 // LaunchRMSNorm launches the kernel RMSNorm on the stream s over a grid of groups
-// blocks of 256x1x1 work-items, with the arguments of RMSNorm after its Thread.
+// blocks of 32x1x1 work-items, with the arguments of RMSNorm after its Thread.
 // Buffers are bound in this order; scalars are uniforms.
 func LaunchRMSNorm(s *gpu.Stream, groups xpu.Dim3, y *gpu.Buffer[float32], x *gpu.Buffer[float32], w *gpu.Buffer[float32], rows uint32, cols uint32, eps float32) error {
 	return s.Launch(RMSNormKernel, groups, y, x, w, rows, cols, eps)
@@ -3478,7 +3557,7 @@ const rMSNormWGSL = `struct xpu_Uniforms {
 @group(0) @binding(1) var<storage, read> b_x: array<f32>;
 @group(0) @binding(2) var<storage, read> b_w: array<f32>;
 @group(0) @binding(3) var<uniform> xpu_u: xpu_Uniforms;
-var<workgroup> s_sh: array<f32, 256>;
+var<workgroup> s_sh: array<f32, 32>;
 var<private> xpu_wid: vec3<u32>;
 var<private> xpu_nwg: vec3<u32>;
 
@@ -3486,8 +3565,20 @@ fn f_rowOf_1() -> u32 {
     return (xpu_wid.y * xpu_nwg.x) + xpu_wid.x;
 }
 
-// main is kernel RMSNorm, block 256x1x1.
-@compute @workgroup_size(256, 1, 1)
+fn f_sumOf_1(a_at: u32, a_step: u32, a_n: u32) -> f32 {
+    var v_at: u32 = a_at;
+    var v_step: u32 = a_step;
+    var v_n: u32 = a_n;
+    var v_s_1: f32;
+    v_s_1 = f32();
+    for (var v_k: u32 = 0u; v_k < v_n; v_k = v_k + 1u) {
+        v_s_1 = v_s_1 + s_sh[v_at + (v_k * v_step)];
+    }
+    return v_s_1;
+}
+
+// main is kernel RMSNorm, block 32x1x1.
+@compute @workgroup_size(32, 1, 1)
 fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {
     xpu_wid = wid;
     xpu_nwg = nwg;
@@ -3497,23 +3588,32 @@ fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid
     var v_s: f32;
     v_s = f32();
     if v_row < xpu_u.p_rows {
-        for (var v_j: u32 = v_l; v_j < xpu_u.p_cols; v_j = v_j + 256u) {
-            let v_v: f32 = b_x[v_base + v_j];
-            v_s = v_s + (v_v * v_v);
+        for (var v_j0: u32 = 0u; v_j0 < xpu_u.p_cols; v_j0 = v_j0 + 32u) {
+            let v_j: u32 = v_j0 + v_l;
+            if v_j < xpu_u.p_cols {
+                let v_v: f32 = b_x[v_base + v_j];
+                v_s = v_s + (v_v * v_v);
+            }
         }
     }
     s_sh[v_l] = v_s;
     workgroupBarrier();
-    for (var v_step: u32 = 128u; v_step > 0u; v_step = v_step / 2u) {
-        if v_l < v_step {
-            s_sh[v_l] = s_sh[v_l] + s_sh[v_l + v_step];
-        }
-        workgroupBarrier();
+    if v_l < 8u {
+        s_sh[v_l] = f_sumOf_1(v_l, 8u, 4u);
     }
+    workgroupBarrier();
+    if v_l == 0u {
+        s_sh[0u] = f_sumOf_1(0u, 1u, 8u);
+    }
+    workgroupBarrier();
+    v_s = s_sh[0u];
     if v_row < xpu_u.p_rows {
-        let v_scale: f32 = 1.0f / sqrt((s_sh[0u] / f32(xpu_u.p_cols)) + xpu_u.p_eps);
-        for (var v_j_1: u32 = v_l; v_j_1 < xpu_u.p_cols; v_j_1 = v_j_1 + 256u) {
-            b_y[v_base + v_j_1] = (b_x[v_base + v_j_1] * v_scale) * b_w[v_j_1];
+        let v_scale: f32 = 1.0f / sqrt((v_s / f32(xpu_u.p_cols)) + xpu_u.p_eps);
+        for (var v_j0_1: u32 = 0u; v_j0_1 < xpu_u.p_cols; v_j0_1 = v_j0_1 + 32u) {
+            let v_j_1: u32 = v_j0_1 + v_l;
+            if v_j_1 < xpu_u.p_cols {
+                b_y[v_base + v_j_1] = (b_x[v_base + v_j_1] * v_scale) * b_w[v_j_1];
+            }
         }
     }
 }
@@ -3527,11 +3627,11 @@ func rMSNormCPU(b *gpuimpl.CPUBlock) {
 	p_rows := gpuimpl.CPUUniform[uint32](b.Uniforms, 0)
 	p_cols := gpuimpl.CPUUniform[uint32](b.Uniforms, 4)
 	p_eps := gpuimpl.CPUUniform[float32](b.Uniforms, 8)
-	var s_sh [256]float32
-	var a_base [256]uint32
-	var a_row [256]uint32
-	var a_step [256]uint32
-	gx0 := b.Group.X * 256
+	var s_sh [32]float32
+	var a_base [32]uint32
+	var a_row [32]uint32
+	var a_s [32]float32
+	gx0 := b.Group.X * 32
 	gy0 := b.Group.Y * 1
 	gz0 := b.Group.Z * 1
 	var ly uint32
@@ -3553,110 +3653,150 @@ func rMSNormCPU(b *gpuimpl.CPUBlock) {
 		return ((b.Group.Y * b.Groups.X) + b.Group.X)
 	}
 	_ = f_rowOf_1
-	for lx := uint32(0); lx < 256; lx++ {
+	f_sumOf_1 := func(lx, ly, lz uint32, v_at uint32, v_step uint32, v_n uint32) float32 {
+		var v_s_1 float32
+		_ = v_s_1
+		{
+			var v_k uint32 = uint32(0)
+			_ = v_k
+			if v_n-v_k > 1024 {
+				for v_k < v_n {
+					if stop.Load() {
+						panic(gpuimpl.CPUStopped)
+					}
+					for end4 := v_k + min(v_n-v_k, 1024); v_k < end4; {
+						{
+							v_s_1 = (v_s_1 + s_sh[(v_at+(v_k*v_step))])
+						}
+						v_k = (v_k + uint32(1))
+					}
+				}
+			} else {
+				for v_k < v_n {
+					{
+						v_s_1 = (v_s_1 + s_sh[(v_at+(v_k*v_step))])
+					}
+					v_k = (v_k + uint32(1))
+				}
+			}
+		}
+		return v_s_1
+	}
+	_ = f_sumOf_1
+	for lx := uint32(0); lx < 32; lx++ {
 		li := lx
 		_ = li
 		var v_base uint32
 		var v_row uint32
+		var v_s float32
 		v_row = f_rowOf_1(lx, ly, lz)
 		var v_l uint32 = lx
 		_ = v_l
 		v_base = (v_row * p_cols)
-		var v_s float32
-		_ = v_s
+		v_s = 0
 		if v_row < p_rows {
 			{
-				var v_j uint32 = v_l
-				_ = v_j
-				for v_j < p_cols {
+				var v_j0 uint32 = uint32(0)
+				_ = v_j0
+				for v_j0 < p_cols {
 					if stop.Load() {
 						panic(gpuimpl.CPUStopped)
 					}
 					{
-						var v_v float32 = p_x[(v_base + v_j)]
-						_ = v_v
-						v_s = (v_s + (v_v * v_v))
+						var v_j uint32 = (v_j0 + v_l)
+						_ = v_j
+						if v_j < p_cols {
+							var v_v float32 = p_x[(v_base + v_j)]
+							_ = v_v
+							v_s = (v_s + (v_v * v_v))
+						}
 					}
-					v_j = (v_j + uint32(256))
+					v_j0 = (v_j0 + uint32(32))
 				}
 			}
 		}
 		s_sh[v_l] = v_s
 		a_base[li] = v_base
 		a_row[li] = v_row
+		a_s[li] = v_s
 	}
-	for lx := uint32(0); lx < 256; lx++ {
+	{
+		lx := uint32(0)
+		li := uint32(0)
+		_, _ = lx, li
+		var v_l uint32 = lx
+		_ = v_l
+		// The guard (v_l < uint32(8)) holds for the lanes lo <= lx < hi; gok: v_l
+		// steps by one from lane to lane without wrapping.
+		lo, hi, gok := uint32(0), uint32(0), false
+		if e0, u0 := int64(v_l), int64(uint32(8)); e0 <= 4294967264 {
+			gok = true
+			hi = uint32(min(max(u0-e0, 0), 32))
+		}
+		if gok {
+			for lx := lo; lx < hi; lx++ {
+				li := lx
+				_ = li
+				var v_l uint32 = lx
+				_ = v_l
+				{ // (v_l < uint32(8)) holds for lo <= lx < hi
+					s_sh[v_l] = f_sumOf_1(lx, ly, lz, v_l, uint32(8), uint32(4))
+				}
+			}
+		} else {
+			for lx := uint32(0); lx < 32; lx++ {
+				li := lx
+				_ = li
+				var v_l uint32 = lx
+				_ = v_l
+				if v_l < uint32(8) {
+					s_sh[v_l] = f_sumOf_1(lx, ly, lz, v_l, uint32(8), uint32(4))
+				}
+			}
+		}
+	}
+	for lx := uint32(0); lx < 32; lx++ {
 		li := lx
 		_ = li
-		var v_step uint32
-		v_step = uint32(128)
-		a_step[li] = v_step
-	}
-	for {
-		if stop.Load() {
-			panic(gpuimpl.CPUStopped)
-		}
-		c2, first2 := false, true
-		for lx := uint32(0); lx < 256; lx++ {
-			li := lx
-			_ = li
-			v_step := a_step[li]
-			_ = v_step
-			if v := (v_step > uint32(0)); first2 {
-				c2, first2 = v, false
-			} else if v != c2 {
-				panic("xpu: kernel RMSNorm: work-items disagree on the condition around a barrier")
-			}
-		}
-		if !c2 {
-			break
-		}
-		for lx := uint32(0); lx < 256; lx++ {
-			li := lx
-			_ = li
-			v_step := a_step[li]
-			_ = v_step
-			var v_l uint32 = lx
-			_ = v_l
-			if v_l < v_step {
-				s_sh[v_l] = (s_sh[v_l] + s_sh[(v_l+v_step)])
-			}
-		}
-		for lx := uint32(0); lx < 256; lx++ {
-			li := lx
-			_ = li
-			v_step := a_step[li]
-			_ = v_step
-			v_step = (v_step / uint32(2))
-			a_step[li] = v_step
+		var v_l uint32 = lx
+		_ = v_l
+		if v_l == uint32(0) {
+			s_sh[uint32(0)] = f_sumOf_1(lx, ly, lz, uint32(0), uint32(1), uint32(8))
 		}
 	}
-	for lx := uint32(0); lx < 256; lx++ {
+	for lx := uint32(0); lx < 32; lx++ {
 		li := lx
 		_ = li
 		v_base := a_base[li]
 		_ = v_base
 		v_row := a_row[li]
 		_ = v_row
+		var v_s float32
 		var v_l uint32 = lx
 		_ = v_l
+		v_s = s_sh[uint32(0)]
 		if v_row < p_rows {
-			var v_scale float32 = (float32(1) / xpu.Sqrt(((s_sh[uint32(0)] / float32(p_cols)) + p_eps)))
+			var v_scale float32 = (float32(1) / xpu.Sqrt(((v_s / float32(p_cols)) + p_eps)))
 			_ = v_scale
 			{
-				var v_j_1 uint32 = v_l
-				_ = v_j_1
-				for v_j_1 < p_cols {
+				var v_j0_1 uint32 = uint32(0)
+				_ = v_j0_1
+				for v_j0_1 < p_cols {
 					if stop.Load() {
 						panic(gpuimpl.CPUStopped)
 					}
 					{
-						p_y[(v_base + v_j_1)] = ((p_x[(v_base+v_j_1)] * v_scale) * p_w[v_j_1])
+						var v_j_1 uint32 = (v_j0_1 + v_l)
+						_ = v_j_1
+						if v_j_1 < p_cols {
+							p_y[(v_base + v_j_1)] = ((p_x[(v_base+v_j_1)] * v_scale) * p_w[v_j_1])
+						}
 					}
-					v_j_1 = (v_j_1 + uint32(256))
+					v_j0_1 = (v_j0_1 + uint32(32))
 				}
 			}
 		}
+		a_s[li] = v_s
 	}
 }
 
@@ -3911,19 +4051,19 @@ var SiLUKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Entry: siLUCPU,
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:82c1df83bc693a54e7b5ceb4d08f6134767531a56bb03d83ba6136e6f60ef8a6"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:5815531c0d9c30b1c0c529cff5350af99fa936e0aa5d30e11c55824b44af5900"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v3"},
 			Code:     libLLVMHOSTX8664V3,
 			Symbol:   "xpu_SiLU",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:0c6952f5d03a7d8cbb0dace1dfebb1c071e31c82d0274ff04dab8e0d03fe0029"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:e6df087870e5993416df85fd10ba75fe35aba597b9231b6c4727b63f66e9f5c0"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
 			Code:     libLLVMHOSTX8664V4,
 			Symbol:   "xpu_SiLU",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:f5c8778aaae6f6f548b5bfbf852ecd54ac6c50232aeda124ce728253c2c3bd5e"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:ada4773f6261c14a84bb638a8f1c27f721e5611445dd00dc675949a04b47f9c0"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "armv8-a"},
 			Code:     libLLVMHOSTARMV8A,
 			Symbol:   "xpu_SiLU",
@@ -4044,51 +4184,51 @@ func siLUCPU(b *gpuimpl.CPUBlock) {
 var SoftmaxKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Name:    "github.com/goxpu/xpu/kernels/nn.Softmax",
 	Codegen: "xpu-gen/1",
-	Block:   xpu.Dim3{X: 256, Y: 1, Z: 1},
+	Block:   xpu.Dim3{X: 32, Y: 1, Z: 1},
 	Params: []gpuimpl.Param{
-		{Name: "y", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "float32"}, Size: 4, Access: gpuimpl.AccessWrite, Binding: 0, MinLen: []string{"rows", "cols"}},
+		{Name: "y", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "float32"}, Size: 4, Access: gpuimpl.AccessReadWrite, Binding: 0, MinLen: []string{"rows", "cols"}},
 		{Name: "x", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "float32"}, Size: 4, Access: gpuimpl.AccessRead, Binding: 1, MinLen: []string{"rows", "cols"}},
 		{Name: "rows", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 0},
 		{Name: "cols", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 4},
 	},
-	SharedBytes: 2048,
+	SharedBytes: 256,
 	UniformSize: 16,
 	Func:        Softmax,
 	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:72e973551c742431baaaba4e8354915537642b7781cc2e52458db8ef6c3b9029",
-				PrivateBytes: new(96),
-				NativeOps:    []string{"bitcast", "exp", "max", "select", "workgroupBarrier"},
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:7dd675817c10b29a7c8681f5909dfacbed14c05551f2ce12bfa6e34e86617946",
+				PrivateBytes: new(104),
+				NativeOps:    []string{"bitcast", "exp", "max", "storageBarrier", "workgroupBarrier"},
 			},
 			Code: softmaxWGSL,
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:7170b12cbda41c0523c1682594adab70802914ecb0945fe0c0f05eb36b826265",
-				NativeOps: []string{"xpu.Exp", "xpu.Float32FromBits"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:231a0817f53f1d275e8f0e2230eee96cb45c6bc24d341cecd9505f5c691d9b29",
+				NativeOps: []string{"xpu.Exp", "xpu.Float32Bits", "xpu.Float32FromBits", "xpu.Max"},
 			},
 			Entry: softmaxCPU,
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:d9a3c52aca36ab11c3af98c484dc553c8be4027d8f7faa467a4bd45c4df5ba20"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:66eb07051532e10e4b6073590c65a66e22443e928e5bae6b6aa5d669e5e40b43"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v3"},
 			Code:     libLLVMHOSTX8664V3,
 			Symbol:   "xpu_Softmax",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:f6b14257a67a449295b14ffab386fb351ebd4a88c6bb9fa36ebda4c96a4a4079"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:74408a52c21a80603fc0527dfc170c170dd2d71cb96bb098b45721cc1a328c8a"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
 			Code:     libLLVMHOSTX8664V4,
 			Symbol:   "xpu_Softmax",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:2cea0571b40d1137d0929a8b85bd9545bef10677fa88613cc80b24df5f3be66c"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:4085a433dea19a55b22f98d426bf9d61ad94e2aff7e5ce8072b97dfb7feba51c"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "armv8-a"},
 			Code:     libLLVMHOSTARMV8A,
 			Symbol:   "xpu_Softmax",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cuda", Target: "ptx", Hash: "sha256:66561c27924997d24d6c28dfaa866e41464953cf48d51ef122e4ff309277b6a0",
-				PrivateBytes: new(96),
+			Manifest: gpuimpl.Manifest{Backend: "cuda", Target: "ptx", Hash: "sha256:ef500f8a4de185ec6fe1671da1569452b2b2290745481aec973d4220a1bdb26a",
+				PrivateBytes: new(104),
 				Fault:        true,
 			},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "sm_70"},
@@ -4096,9 +4236,9 @@ var SoftmaxKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_Softmax",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:860d5a86715ba03db440e3980f5ce22ac3a3f1dd2915e00e733a65efb401a7a6",
-				PrivateBytes: new(96),
-				Registers:    new(12),
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:6584f478a80b01a1aedc93c49024ff6b6b4d5073e416e38de90bc630160d8594",
+				PrivateBytes: new(104),
+				Registers:    new(14),
 				SpillBytes:   new(0),
 				Fault:        true,
 			},
@@ -4107,9 +4247,9 @@ var SoftmaxKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_Softmax",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:2744184edb0dcef625ca1cb93a2a86b01c42f39685bcdf964ea23fe68a94df6a",
-				PrivateBytes: new(96),
-				Registers:    new(12),
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:31153590fa1fdc8504ed1763c473e14e6c05317d070f33af9743228c46faaec4",
+				PrivateBytes: new(104),
+				Registers:    new(14),
 				SpillBytes:   new(0),
 				Fault:        true,
 			},
@@ -4118,9 +4258,9 @@ var SoftmaxKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_Softmax",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:fc5341289a84b17be8b349cb90b30f3a63888d6c0c1268e465906a2417b9376e",
-				PrivateBytes: new(96),
-				Registers:    new(11),
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:bb2cc453d17e81aeabdcd6ae32fb17c97da2ce927932c07f5496c7eab69eb617",
+				PrivateBytes: new(104),
+				Registers:    new(13),
 				SpillBytes:   new(0),
 				Fault:        true,
 			},
@@ -4132,7 +4272,7 @@ var SoftmaxKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 })
 
 // LaunchSoftmax launches the kernel Softmax on the stream s over a grid of groups
-// blocks of 256x1x1 work-items, with the arguments of Softmax after its Thread.
+// blocks of 32x1x1 work-items, with the arguments of Softmax after its Thread.
 // Buffers are bound in this order; scalars are uniforms.
 func LaunchSoftmax(s *gpu.Stream, groups xpu.Dim3, y *gpu.Buffer[float32], x *gpu.Buffer[float32], rows uint32, cols uint32) error {
 	return s.Launch(SoftmaxKernel, groups, y, x, rows, cols)
@@ -4147,88 +4287,107 @@ const softmaxWGSL = `struct xpu_Uniforms {
 @group(0) @binding(0) var<storage, read_write> b_y: array<f32>;
 @group(0) @binding(1) var<storage, read> b_x: array<f32>;
 @group(0) @binding(2) var<uniform> xpu_u: xpu_Uniforms;
-var<workgroup> s_ms: array<f32, 256>;
-var<workgroup> s_ss: array<f32, 256>;
+var<workgroup> s_ms: array<i32, 32>;
+var<workgroup> s_ss: array<f32, 32>;
 var<private> xpu_wid: vec3<u32>;
 var<private> xpu_nwg: vec3<u32>;
-
-// Go's comparison of the float32s of bits x and y: -1, 0 or 1, or 2 when either is NaN. Integer arithmetic, which no compiler may take for finite math.
-fn xpu_cmp_f32(x: u32, y: u32) -> i32 {
-    let a = select(i32(x & 2147483647u), -i32(x & 2147483647u), x > 2147483647u);
-    let b = select(i32(y & 2147483647u), -i32(y & 2147483647u), y > 2147483647u);
-    return select(select(select(-1i, 1i, a > b), 0i, a == b), 2i, max(x & 2147483647u, y & 2147483647u) > 2139095040u);
-}
-
-// The float32 with bits x, made at run time: an infinity or a NaN in a const-expression makes Tint refuse the shader.
-fn xpu_f32_of_bits(x: u32) -> f32 {
-    return bitcast<f32>(x);
-}
 
 fn f_rowOf() -> u32 {
     return (xpu_wid.y * xpu_nwg.x) + xpu_wid.x;
 }
 
-fn f_maxNaN_4(a_a: f32, a_b: f32) -> f32 {
-    var v_a: f32 = a_a;
-    var v_b: f32 = a_b;
-    if (xpu_cmp_f32(bitcast<u32>(v_b), bitcast<u32>(v_b)) != 0i) || (xpu_cmp_f32(bitcast<u32>(v_b), bitcast<u32>(v_a)) == 1i) {
-        return v_b;
-    }
-    return v_a;
+fn f_orderKey(a_bits: u32) -> i32 {
+    var v_bits: u32 = a_bits;
+    let v_k: i32 = i32(v_bits);
+    return v_k ^ ((v_k >> 31u) & 2147483647i);
 }
 
-fn f_rescale_4(a_m_1: f32, a_n: f32) -> f32 {
-    var v_m_1: f32 = a_m_1;
-    var v_n: f32 = a_n;
-    if xpu_cmp_f32(bitcast<u32>(v_m_1), bitcast<u32>(v_n)) == 0i {
-        return 1.0f;
+fn f_maxOf(a_at: u32, a_step: u32, a_n: u32) -> i32 {
+    var v_at: u32 = a_at;
+    var v_step: u32 = a_step;
+    var v_n: u32 = a_n;
+    var v_m_1: i32;
+    v_m_1 = s_ms[v_at];
+    for (var v_k: u32 = 1u; v_k < v_n; v_k = v_k + 1u) {
+        v_m_1 = max(v_m_1, s_ms[v_at + (v_k * v_step)]);
     }
-    return exp(v_m_1 - v_n);
+    return v_m_1;
 }
 
-// main is kernel Softmax, block 256x1x1.
-@compute @workgroup_size(256, 1, 1)
+fn f_sumOf(a_at: u32, a_step: u32, a_n: u32) -> f32 {
+    var v_at: u32 = a_at;
+    var v_step: u32 = a_step;
+    var v_n: u32 = a_n;
+    var v_s_1: f32;
+    v_s_1 = f32();
+    for (var v_k: u32 = 0u; v_k < v_n; v_k = v_k + 1u) {
+        v_s_1 = v_s_1 + s_ss[v_at + (v_k * v_step)];
+    }
+    return v_s_1;
+}
+
+// main is kernel Softmax, block 32x1x1.
+@compute @workgroup_size(32, 1, 1)
 fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {
     xpu_wid = wid;
     xpu_nwg = nwg;
     let v_row: u32 = f_rowOf();
     let v_l: u32 = lid.x;
     let v_base: u32 = v_row * xpu_u.p_cols;
-    var v_m: f32;
-    v_m = xpu_f32_of_bits(4286578688u);
+    var v_mk: i32;
+    v_mk = f_orderKey(4286578688u);
+    if v_row < xpu_u.p_rows {
+        for (var v_j0: u32 = 0u; v_j0 < xpu_u.p_cols; v_j0 = v_j0 + 32u) {
+            let v_j: u32 = v_j0 + v_l;
+            if v_j < xpu_u.p_cols {
+                v_mk = max(v_mk, f_orderKey(bitcast<u32>(b_x[v_base + v_j])));
+            }
+        }
+    }
+    s_ms[v_l] = v_mk;
+    workgroupBarrier();
+    if v_l < 8u {
+        s_ms[v_l] = f_maxOf(v_l, 8u, 4u);
+    }
+    workgroupBarrier();
+    if v_l == 0u {
+        s_ms[0u] = f_maxOf(0u, 1u, 8u);
+    }
+    workgroupBarrier();
+    let v_m: f32 = bitcast<f32>(u32(f_orderKey(u32(s_ms[0u]))));
     var v_s: f32;
     v_s = f32();
     if v_row < xpu_u.p_rows {
-        for (var v_j: u32 = v_l; v_j < xpu_u.p_cols; v_j = v_j + 256u) {
-            let v_v: f32 = b_x[v_base + v_j];
-            let v_n: f32 = f_maxNaN_4(v_m, v_v);
-            v_s = (v_s * f_rescale_4(v_m, v_n)) + f_rescale_4(v_v, v_n);
-            v_m = v_n;
+        for (var v_j0_1: u32 = 0u; v_j0_1 < xpu_u.p_cols; v_j0_1 = v_j0_1 + 32u) {
+            let v_j_1: u32 = v_j0_1 + v_l;
+            if v_j_1 < xpu_u.p_cols {
+                let v_e: f32 = exp(b_x[v_base + v_j_1] - v_m);
+                b_y[v_base + v_j_1] = v_e;
+                v_s = v_s + v_e;
+            }
         }
     }
-    let v_tmp_2: f32 = v_m;
-    let v_tmp_3: f32 = v_s;
-    s_ms[v_l] = v_tmp_2;
-    s_ss[v_l] = v_tmp_3;
+    s_ss[v_l] = v_s;
+    storageBarrier();
     workgroupBarrier();
-    for (var v_step: u32 = 128u; v_step > 0u; v_step = v_step / 2u) {
-        if v_l < v_step {
-            let v_a: f32 = s_ms[v_l];
-            let v_b: f32 = s_ms[v_l + v_step];
-            let v_n_1: f32 = f_maxNaN_4(v_a, v_b);
-            s_ss[v_l] = (s_ss[v_l] * f_rescale_4(v_a, v_n_1)) + (s_ss[v_l + v_step] * f_rescale_4(v_b, v_n_1));
-            s_ms[v_l] = v_n_1;
-        }
-        workgroupBarrier();
+    if v_l < 8u {
+        s_ss[v_l] = f_sumOf(v_l, 8u, 4u);
     }
-    let v_tmp_4: f32 = s_ms[0u];
-    let v_tmp_5: f32 = s_ss[0u];
-    v_m = v_tmp_4;
-    v_s = v_tmp_5;
+    storageBarrier();
+    workgroupBarrier();
+    if v_l == 0u {
+        s_ss[0u] = f_sumOf(0u, 1u, 8u);
+    }
+    storageBarrier();
+    workgroupBarrier();
+    v_s = s_ss[0u];
     if v_row < xpu_u.p_rows {
         let v_inv: f32 = 1.0f / v_s;
-        for (var v_j_1: u32 = v_l; v_j_1 < xpu_u.p_cols; v_j_1 = v_j_1 + 256u) {
-            b_y[v_base + v_j_1] = exp(b_x[v_base + v_j_1] - v_m) * v_inv;
+        for (var v_j0_2: u32 = 0u; v_j0_2 < xpu_u.p_cols; v_j0_2 = v_j0_2 + 32u) {
+            let v_j_2: u32 = v_j0_2 + v_l;
+            if v_j_2 < xpu_u.p_cols {
+                b_y[v_base + v_j_2] = b_y[v_base + v_j_2] * v_inv;
+            }
         }
     }
 }
@@ -4240,14 +4399,12 @@ func softmaxCPU(b *gpuimpl.CPUBlock) {
 	p_x := gpuimpl.CPUView[float32](b.Buffers[1])
 	p_rows := gpuimpl.CPUUniform[uint32](b.Uniforms, 0)
 	p_cols := gpuimpl.CPUUniform[uint32](b.Uniforms, 4)
-	var s_ms [256]float32
-	var s_ss [256]float32
-	var a_base [256]uint32
-	var a_m [256]float32
-	var a_row [256]uint32
-	var a_s [256]float32
-	var a_step [256]uint32
-	gx0 := b.Group.X * 256
+	var s_ms [32]int32
+	var s_ss [32]float32
+	var a_base [32]uint32
+	var a_row [32]uint32
+	var a_s [32]float32
+	gx0 := b.Group.X * 32
 	gy0 := b.Group.Y * 1
 	gz0 := b.Group.Z * 1
 	var ly uint32
@@ -4267,156 +4424,264 @@ func softmaxCPU(b *gpuimpl.CPUBlock) {
 		return ((b.Group.Y * b.Groups.X) + b.Group.X)
 	}
 	_ = f_rowOf
-	f_maxNaN_4 := func(lx, ly, lz uint32, v_a float32, v_b float32) float32 {
-		if (v_b != v_b) || (v_b > v_a) {
-			return v_b
-		}
-		return v_a
+	f_orderKey := func(lx, ly, lz uint32, v_bits uint32) int32 {
+		var v_k int32 = int32(v_bits)
+		_ = v_k
+		return (v_k ^ ((v_k >> uint32(31)) & int32(2147483647)))
 	}
-	_ = f_maxNaN_4
-	f_rescale_4 := func(lx, ly, lz uint32, v_m_1 float32, v_n float32) float32 {
-		if v_m_1 == v_n {
-			return float32(1)
+	_ = f_orderKey
+	f_maxOf := func(lx, ly, lz uint32, v_at uint32, v_step uint32, v_n uint32) int32 {
+		var v_m_1 int32 = s_ms[v_at]
+		_ = v_m_1
+		{
+			var v_k uint32 = uint32(1)
+			_ = v_k
+			if v_n-v_k > 1024 {
+				for v_k < v_n {
+					if stop.Load() {
+						panic(gpuimpl.CPUStopped)
+					}
+					for end7 := v_k + min(v_n-v_k, 1024); v_k < end7; {
+						{
+							v_m_1 = xpu.Max(v_m_1, s_ms[(v_at+(v_k*v_step))])
+						}
+						v_k = (v_k + uint32(1))
+					}
+				}
+			} else {
+				for v_k < v_n {
+					{
+						v_m_1 = xpu.Max(v_m_1, s_ms[(v_at+(v_k*v_step))])
+					}
+					v_k = (v_k + uint32(1))
+				}
+			}
 		}
-		return xpu.Exp((v_m_1 - v_n))
+		return v_m_1
 	}
-	_ = f_rescale_4
-	for lx := uint32(0); lx < 256; lx++ {
+	_ = f_maxOf
+	f_sumOf := func(lx, ly, lz uint32, v_at uint32, v_step uint32, v_n uint32) float32 {
+		var v_s_1 float32
+		_ = v_s_1
+		{
+			var v_k uint32 = uint32(0)
+			_ = v_k
+			if v_n-v_k > 1024 {
+				for v_k < v_n {
+					if stop.Load() {
+						panic(gpuimpl.CPUStopped)
+					}
+					for end10 := v_k + min(v_n-v_k, 1024); v_k < end10; {
+						{
+							v_s_1 = (v_s_1 + s_ss[(v_at+(v_k*v_step))])
+						}
+						v_k = (v_k + uint32(1))
+					}
+				}
+			} else {
+				for v_k < v_n {
+					{
+						v_s_1 = (v_s_1 + s_ss[(v_at+(v_k*v_step))])
+					}
+					v_k = (v_k + uint32(1))
+				}
+			}
+		}
+		return v_s_1
+	}
+	_ = f_sumOf
+	for lx := uint32(0); lx < 32; lx++ {
 		li := lx
 		_ = li
 		var v_base uint32
-		var v_m float32
 		var v_row uint32
-		var v_s float32
 		v_row = f_rowOf(lx, ly, lz)
 		var v_l uint32 = lx
 		_ = v_l
 		v_base = (v_row * p_cols)
-		v_m = xpu.Float32FromBits(uint32(uint32(4286578688)))
-		v_s = 0
+		var v_mk int32 = f_orderKey(lx, ly, lz, uint32(4286578688))
+		_ = v_mk
 		if v_row < p_rows {
 			{
-				var v_j uint32 = v_l
-				_ = v_j
-				for v_j < p_cols {
+				var v_j0 uint32 = uint32(0)
+				_ = v_j0
+				for v_j0 < p_cols {
 					if stop.Load() {
 						panic(gpuimpl.CPUStopped)
 					}
 					{
-						var v_v float32 = p_x[(v_base + v_j)]
-						_ = v_v
-						var v_n float32 = f_maxNaN_4(lx, ly, lz, v_m, v_v)
-						_ = v_n
-						v_s = ((v_s * f_rescale_4(lx, ly, lz, v_m, v_n)) + f_rescale_4(lx, ly, lz, v_v, v_n))
-						v_m = v_n
+						var v_j uint32 = (v_j0 + v_l)
+						_ = v_j
+						if v_j < p_cols {
+							v_mk = xpu.Max(v_mk, f_orderKey(lx, ly, lz, uint32(xpu.Float32Bits(p_x[(v_base+v_j)]))))
+						}
 					}
-					v_j = (v_j + uint32(256))
+					v_j0 = (v_j0 + uint32(32))
 				}
 			}
 		}
-		var v_tmp uint32 = v_l
-		_ = v_tmp
-		var v_tmp_1 uint32 = v_l
-		_ = v_tmp_1
-		var v_tmp_2 float32 = v_m
-		_ = v_tmp_2
-		var v_tmp_3 float32 = v_s
-		_ = v_tmp_3
-		s_ms[v_tmp] = v_tmp_2
-		s_ss[v_tmp_1] = v_tmp_3
+		s_ms[v_l] = v_mk
 		a_base[li] = v_base
-		a_m[li] = v_m
 		a_row[li] = v_row
-		a_s[li] = v_s
 	}
-	for lx := uint32(0); lx < 256; lx++ {
+	{
+		lx := uint32(0)
+		li := uint32(0)
+		_, _ = lx, li
+		var v_l uint32 = lx
+		_ = v_l
+		// The guard (v_l < uint32(8)) holds for the lanes lo <= lx < hi; gok: v_l
+		// steps by one from lane to lane without wrapping.
+		lo, hi, gok := uint32(0), uint32(0), false
+		if e0, u0 := int64(v_l), int64(uint32(8)); e0 <= 4294967264 {
+			gok = true
+			hi = uint32(min(max(u0-e0, 0), 32))
+		}
+		if gok {
+			for lx := lo; lx < hi; lx++ {
+				li := lx
+				_ = li
+				var v_l uint32 = lx
+				_ = v_l
+				{ // (v_l < uint32(8)) holds for lo <= lx < hi
+					s_ms[v_l] = f_maxOf(lx, ly, lz, v_l, uint32(8), uint32(4))
+				}
+			}
+		} else {
+			for lx := uint32(0); lx < 32; lx++ {
+				li := lx
+				_ = li
+				var v_l uint32 = lx
+				_ = v_l
+				if v_l < uint32(8) {
+					s_ms[v_l] = f_maxOf(lx, ly, lz, v_l, uint32(8), uint32(4))
+				}
+			}
+		}
+	}
+	for lx := uint32(0); lx < 32; lx++ {
 		li := lx
 		_ = li
-		var v_step uint32
-		v_step = uint32(128)
-		a_step[li] = v_step
-	}
-	for {
-		if stop.Load() {
-			panic(gpuimpl.CPUStopped)
-		}
-		c2, first2 := false, true
-		for lx := uint32(0); lx < 256; lx++ {
-			li := lx
-			_ = li
-			v_step := a_step[li]
-			_ = v_step
-			if v := (v_step > uint32(0)); first2 {
-				c2, first2 = v, false
-			} else if v != c2 {
-				panic("xpu: kernel Softmax: work-items disagree on the condition around a barrier")
-			}
-		}
-		if !c2 {
-			break
-		}
-		for lx := uint32(0); lx < 256; lx++ {
-			li := lx
-			_ = li
-			v_step := a_step[li]
-			_ = v_step
-			var v_l uint32 = lx
-			_ = v_l
-			if v_l < v_step {
-				var v_a float32 = s_ms[v_l]
-				_ = v_a
-				var v_b float32 = s_ms[(v_l + v_step)]
-				_ = v_b
-				var v_n_1 float32 = f_maxNaN_4(lx, ly, lz, v_a, v_b)
-				_ = v_n_1
-				s_ss[v_l] = ((s_ss[v_l] * f_rescale_4(lx, ly, lz, v_a, v_n_1)) + (s_ss[(v_l+v_step)] * f_rescale_4(lx, ly, lz, v_b, v_n_1)))
-				s_ms[v_l] = v_n_1
-			}
-		}
-		for lx := uint32(0); lx < 256; lx++ {
-			li := lx
-			_ = li
-			v_step := a_step[li]
-			_ = v_step
-			v_step = (v_step / uint32(2))
-			a_step[li] = v_step
+		var v_l uint32 = lx
+		_ = v_l
+		if v_l == uint32(0) {
+			s_ms[uint32(0)] = f_maxOf(lx, ly, lz, uint32(0), uint32(1), uint32(8))
 		}
 	}
-	for lx := uint32(0); lx < 256; lx++ {
+	for lx := uint32(0); lx < 32; lx++ {
 		li := lx
 		_ = li
 		v_base := a_base[li]
 		_ = v_base
-		var v_m float32
 		v_row := a_row[li]
 		_ = v_row
 		var v_s float32
 		var v_l uint32 = lx
 		_ = v_l
-		var v_tmp_4 float32 = s_ms[uint32(0)]
-		_ = v_tmp_4
-		var v_tmp_5 float32 = s_ss[uint32(0)]
-		_ = v_tmp_5
-		v_m = v_tmp_4
-		v_s = v_tmp_5
+		var v_m float32 = xpu.Float32FromBits(uint32(uint32(f_orderKey(lx, ly, lz, uint32(s_ms[uint32(0)])))))
+		_ = v_m
+		v_s = 0
 		if v_row < p_rows {
-			var v_inv float32 = (float32(1) / v_s)
-			_ = v_inv
 			{
-				var v_j_1 uint32 = v_l
-				_ = v_j_1
-				for v_j_1 < p_cols {
+				var v_j0_1 uint32 = uint32(0)
+				_ = v_j0_1
+				for v_j0_1 < p_cols {
 					if stop.Load() {
 						panic(gpuimpl.CPUStopped)
 					}
 					{
-						p_y[(v_base + v_j_1)] = (xpu.Exp((p_x[(v_base+v_j_1)] - v_m)) * v_inv)
+						var v_j_1 uint32 = (v_j0_1 + v_l)
+						_ = v_j_1
+						if v_j_1 < p_cols {
+							var v_e float32 = xpu.Exp((p_x[(v_base+v_j_1)] - v_m))
+							_ = v_e
+							p_y[(v_base + v_j_1)] = v_e
+							v_s = (v_s + v_e)
+						}
 					}
-					v_j_1 = (v_j_1 + uint32(256))
+					v_j0_1 = (v_j0_1 + uint32(32))
 				}
 			}
 		}
-		a_m[li] = v_m
+		s_ss[v_l] = v_s
+		a_s[li] = v_s
+	}
+	{
+		lx := uint32(0)
+		li := uint32(0)
+		_, _ = lx, li
+		var v_l uint32 = lx
+		_ = v_l
+		// The guard (v_l < uint32(8)) holds for the lanes lo <= lx < hi; gok: v_l
+		// steps by one from lane to lane without wrapping.
+		lo, hi, gok := uint32(0), uint32(0), false
+		if e0, u0 := int64(v_l), int64(uint32(8)); e0 <= 4294967264 {
+			gok = true
+			hi = uint32(min(max(u0-e0, 0), 32))
+		}
+		if gok {
+			for lx := lo; lx < hi; lx++ {
+				li := lx
+				_ = li
+				var v_l uint32 = lx
+				_ = v_l
+				{ // (v_l < uint32(8)) holds for lo <= lx < hi
+					s_ss[v_l] = f_sumOf(lx, ly, lz, v_l, uint32(8), uint32(4))
+				}
+			}
+		} else {
+			for lx := uint32(0); lx < 32; lx++ {
+				li := lx
+				_ = li
+				var v_l uint32 = lx
+				_ = v_l
+				if v_l < uint32(8) {
+					s_ss[v_l] = f_sumOf(lx, ly, lz, v_l, uint32(8), uint32(4))
+				}
+			}
+		}
+	}
+	for lx := uint32(0); lx < 32; lx++ {
+		li := lx
+		_ = li
+		var v_l uint32 = lx
+		_ = v_l
+		if v_l == uint32(0) {
+			s_ss[uint32(0)] = f_sumOf(lx, ly, lz, uint32(0), uint32(1), uint32(8))
+		}
+	}
+	for lx := uint32(0); lx < 32; lx++ {
+		li := lx
+		_ = li
+		v_base := a_base[li]
+		_ = v_base
+		v_row := a_row[li]
+		_ = v_row
+		var v_s float32
+		var v_l uint32 = lx
+		_ = v_l
+		v_s = s_ss[uint32(0)]
+		if v_row < p_rows {
+			var v_inv float32 = (float32(1) / v_s)
+			_ = v_inv
+			{
+				var v_j0_2 uint32 = uint32(0)
+				_ = v_j0_2
+				for v_j0_2 < p_cols {
+					if stop.Load() {
+						panic(gpuimpl.CPUStopped)
+					}
+					{
+						var v_j_2 uint32 = (v_j0_2 + v_l)
+						_ = v_j_2
+						if v_j_2 < p_cols {
+							p_y[(v_base + v_j_2)] = (p_y[(v_base+v_j_2)] * v_inv)
+						}
+					}
+					v_j0_2 = (v_j0_2 + uint32(32))
+				}
+			}
+		}
 		a_s[li] = v_s
 	}
 }
