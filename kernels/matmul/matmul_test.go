@@ -35,7 +35,7 @@ type member struct {
 	launch launcher
 }
 
-// members are every member of Tiled.
+// members are every member of Tiled and of TiledWave.
 var members = []member{
 	{matmul.Tile8x8Kernel, matmul.LaunchTile8x8},
 	{matmul.Tile16x16Kernel, matmul.LaunchTile16x16},
@@ -45,6 +45,8 @@ var members = []member{
 	{matmul.Tile32x64Kernel, matmul.LaunchTile32x64},
 	{matmul.Tile128x64Kernel, matmul.LaunchTile128x64},
 	{matmul.Tile64x128Kernel, matmul.LaunchTile64x128},
+	{matmul.Wave64x64W8Kernel, matmul.LaunchWave64x64W8},
+	{matmul.Wave64x128W8Kernel, matmul.LaunchWave64x128W8},
 }
 
 // shape is the size of a product: C is m x n, A m x k, B k x n.

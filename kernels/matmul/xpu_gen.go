@@ -4590,6 +4590,2504 @@ func tile8x8CPU(b *gpuimpl.CPUBlock) {
 // order of its //xpu:instance lines, are Tile8x8, Tile16x16, Tile32x32, Tile64x64, Tile64x32, Tile32x64, Tile128x64 and Tile64x128.
 var TiledTemplate = gpuimpl.RegisterTemplate("github.com/goxpu/xpu/kernels/matmul.Tiled", Tile8x8Kernel, Tile16x16Kernel, Tile32x32Kernel, Tile64x64Kernel, Tile64x32Kernel, Tile32x64Kernel, Tile128x64Kernel, Tile64x128Kernel)
 
+// Wave64x128W8Kernel is the compiled form of Wave64x128W8, member of the template TiledWave (Go function TiledWave).
+var Wave64x128W8Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
+	Name:    "github.com/goxpu/xpu/kernels/matmul.Wave64x128W8",
+	Codegen: "xpu-gen/1",
+	Block:   xpu.Dim3{X: 16, Y: 16, Z: 1},
+	Wave:    8,
+	WaveOps: true,
+	Params: []gpuimpl.Param{
+		{Name: "C", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "float32"}, Size: 4, Access: gpuimpl.AccessReadWrite, Binding: 0, MinLen: []string{"m", "n"}},
+		{Name: "A", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "float32"}, Size: 4, Access: gpuimpl.AccessRead, Binding: 1, MinLen: []string{"m", "k"}},
+		{Name: "B", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "float32"}, Size: 4, Access: gpuimpl.AccessRead, Binding: 2, MinLen: []string{"k", "n"}},
+		{Name: "transA", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 0},
+		{Name: "transB", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 4},
+		{Name: "m", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 8},
+		{Name: "n", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 12},
+		{Name: "k", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 16},
+		{Name: "lda", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 20},
+		{Name: "ldb", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 24},
+		{Name: "ldc", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 28},
+		{Name: "alpha", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "float32"}, Size: 4, Binding: 32},
+		{Name: "beta", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "float32"}, Size: 4, Binding: 36},
+	},
+	SharedBytes: 8192,
+	UniformSize: 48,
+	Func:        TiledWave,
+	Comptime:    Tile{BM: 64, BN: 128, BK: 16, TM: 4, TN: 8, W: 8},
+	Artifacts: []gpuimpl.Artifact{
+		{
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:abf58bb9e9240d5507b547e27460a7570550b9f1f42c31e7a91384d32847d3ee",
+				PrivateBytes: new(500),
+				WaveTier:     "native",
+				Fault:        true,
+				NativeOps:    []string{"atomicOr", "bitcast", "max", "min", "select", "subgroupShuffle", "workgroupBarrier"},
+			},
+			Selector: gpuimpl.Selector{SubgroupMin: 8, SubgroupMax: 8, Width: 8},
+			Code:     wave64x128W8WGSLNative,
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:1b27fc562e70d872ae7607b875b399400e3f3986c70de81802f6f315bc350c45",
+				PrivateBytes: new(500),
+				WaveTier:     "folded",
+				Fault:        true,
+				NativeOps:    []string{"atomicOr", "bitcast", "max", "min", "select", "workgroupBarrier"},
+			},
+			Selector: gpuimpl.Selector{SubgroupMin: 4, SubgroupMax: 4, Width: 8},
+			Code:     wave64x128W8WGSLFolded,
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:7b1ee952e6348756b530cc44cb2cd707d9014c47d5aa31a65b4a0d7b14529491",
+				PrivateBytes: new(500),
+				WaveTier:     "narrow",
+				Fault:        true,
+				NativeOps:    []string{"atomicOr", "bitcast", "max", "min", "select", "subgroupShuffle", "workgroupBarrier"},
+			},
+			Selector: gpuimpl.Selector{SubgroupMin: 16, SubgroupMax: 128, Width: 8},
+			Code:     wave64x128W8WGSLNarrow,
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:59626beb5ef865a706d8ca194bbd7cf5a51127dd44f6f68867186997d1d4aefe",
+				PrivateBytes: new(500),
+				WaveTier:     "emulated",
+				Fault:        true,
+				NativeOps:    []string{"atomicOr", "bitcast", "max", "min", "select", "workgroupBarrier"},
+			},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 8},
+			Code:     wave64x128W8WGSLEmulated,
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:367564a35e683eee493edd1ac0b7220b70a227723518395b60e9fe65c3fe379b",
+				WaveTier:  "emulated",
+				NativeOps: []string{"gpuimpl.CPUWave", "xpu.Min"},
+			},
+			Entry: wave64x128W8CPU,
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:7216dd7907b63eea72eedf1f8359b14b6f30ec87911b51db0f1adfc0e3c5d58a",
+				WaveTier: "native",
+			},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 8, ISA: "x86-64-v3"},
+			Code:     libLLVMHOSTX8664V3,
+			Symbol:   "xpu_Wave64x128W8",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:e8fa923962d63ce243c89eb9481639e4ceb2eab47657ab0d4127a45d3112e909",
+				WaveTier: "narrow",
+			},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 8, ISA: "x86-64-v4"},
+			Code:     libLLVMHOSTX8664V4,
+			Symbol:   "xpu_Wave64x128W8",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:fd50132572be2cdc246697987559247d14cdcd6b9742e0b9959c92e7c6ba3543",
+				WaveTier: "folded",
+			},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 8, ISA: "armv8-a"},
+			Code:     libLLVMHOSTARMV8A,
+			Symbol:   "xpu_Wave64x128W8",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cuda", Target: "ptx", Hash: "sha256:933a9bb23d325ea30e18ea98aa9a9245f66de203fdf0442325e7e59c8f019ccd",
+				PrivateBytes: new(500),
+				WaveTier:     "narrow",
+				Fault:        true,
+			},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 8, ISA: "sm_70"},
+			Code:     libPTXSM70,
+			Symbol:   "xpu_Wave64x128W8",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:b970fc6f6154cf2e52fed3b9376307c522c3c9cb20a4f215a7599819dfe431d6",
+				PrivateBytes: new(500),
+				Registers:    new(304),
+				SpillBytes:   new(0),
+				WaveTier:     "narrow",
+				Fault:        true,
+			},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 8, ISA: "gfx90a"},
+			Code:     libHSACOGFX90A,
+			Symbol:   "xpu_Wave64x128W8",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:082641a0c5ec09425da2575e2638fe312719be65100b2f0ec6e3e0f062f8bc74",
+				PrivateBytes: new(500),
+				Registers:    new(304),
+				SpillBytes:   new(0),
+				WaveTier:     "narrow",
+				Fault:        true,
+			},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 8, ISA: "gfx942"},
+			Code:     libHSACOGFX942,
+			Symbol:   "xpu_Wave64x128W8",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:3f81494c5916efba25dffc9ed32d4463a6011bfa4927ccb75deb335dd67e77b4",
+				PrivateBytes: new(500),
+				Registers:    new(252),
+				SpillBytes:   new(0),
+				WaveTier:     "narrow",
+				Fault:        true,
+			},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 8, ISA: "gfx1100"},
+			Code:     libHSACOGFX1100,
+			Symbol:   "xpu_Wave64x128W8",
+		},
+	},
+})
+
+// LaunchWave64x128W8 launches the kernel Wave64x128W8 on the stream s over a grid of groups
+// blocks of 16x16x1 work-items, with the arguments of TiledWave after its Thread and its comptime parameter.
+// Buffers are bound in this order; scalars are uniforms.
+func LaunchWave64x128W8(s *gpu.Stream, groups xpu.Dim3, C *gpu.Buffer[float32], A *gpu.Buffer[float32], B *gpu.Buffer[float32], transA uint32, transB uint32, m uint32, n uint32, k uint32, lda uint32, ldb uint32, ldc uint32, alpha float32, beta float32) error {
+	return s.Launch(Wave64x128W8Kernel, groups, C, A, B, transA, transB, m, n, k, lda, ldb, ldc, alpha, beta)
+}
+
+// wave64x128W8WGSLNative is the WGSL code of Wave64x128W8 at the native wave tier (subgroups of 8 to 8 lanes).
+const wave64x128W8WGSLNative = `enable subgroups;
+
+struct xpu_Uniforms {
+    p_transA: u32,
+    p_transB: u32,
+    p_m: u32,
+    p_n: u32,
+    p_k: u32,
+    p_lda: u32,
+    p_ldb: u32,
+    p_ldc: u32,
+    p_alpha: f32,
+    p_beta: f32,
+}
+
+@group(0) @binding(0) var<storage, read_write> b_C: array<f32>;
+@group(0) @binding(1) var<storage, read> b_A: array<f32>;
+@group(0) @binding(2) var<storage, read> b_B: array<f32>;
+@group(0) @binding(3) var<uniform> xpu_u: xpu_Uniforms;
+var<workgroup> s_bs: array<f32, 2048>;
+@group(0) @binding(4) var<storage, read_write> xpu_fault: atomic<u32>;
+var<private> xpu_lidx: u32;
+
+// Go's comparison of the float32s of bits x and y: -1, 0 or 1, or 2 when either is NaN. Integer arithmetic, which no compiler may take for finite math.
+fn xpu_cmp_f32(x: u32, y: u32) -> i32 {
+    let a = select(i32(x & 2147483647u), -i32(x & 2147483647u), x > 2147483647u);
+    let b = select(i32(y & 2147483647u), -i32(y & 2147483647u), y > 2147483647u);
+    return select(select(select(-1i, 1i, a > b), 0i, a == b), 2i, max(x & 2147483647u, y & 2147483647u) > 2139095040u);
+}
+
+// Go's uint32 x / y; x / 0 records the fault Go panics with.
+fn xpu_div_u32(x: u32, y: u32) -> u32 {
+    if y == 0u {
+        atomicOr(&xpu_fault, 1u);
+        return x;
+    }
+    return x / y;
+}
+
+// Go's uint32 x % y; x % 0 records the fault Go panics with.
+fn xpu_rem_u32(x: u32, y: u32) -> u32 {
+    if y == 0u {
+        atomicOr(&xpu_fault, 1u);
+        return 0u;
+    }
+    return x % y;
+}
+
+// xpu_wave_shuffle_f32 is the verb op of x, one of WaveShuffle, at the native tier.
+fn xpu_wave_shuffle_f32(x: f32, a: u32, op: u32) -> f32 {
+    let xpu_t1 = xpu_lidx % 8u;
+    let xpu_t2 = xpu_lidx - xpu_t1;
+    var xpu_t3: u32;
+    xpu_t3 = a % 8u;
+    let xpu_t4 = subgroupShuffle(x, xpu_t3);
+    return select(x, xpu_t4, (xpu_t2 + xpu_t3) < 256u);
+}
+
+// main is kernel Wave64x128W8, block 16x16x1.
+@compute @workgroup_size(16, 16, 1)
+fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) lidx: u32) {
+    xpu_lidx = lidx;
+    let v_wx: u32 = 16u;
+    let v_wy: u32 = 16u;
+    let v_g: u32 = min(8u, v_wx);
+    let v_tx: u32 = lid.x;
+    let v_ty: u32 = lid.y;
+    let v_li: u32 = lidx;
+    let v_run: u32 = xpu_div_u32(lidx % 8u, v_g) * v_g;
+    let v_lane: u32 = xpu_rem_u32(v_tx, v_g);
+    let v_row0: u32 = wid.y * 64u;
+    let v_col0: u32 = wid.x * 128u;
+    var v_acc: array<f32, 64>;
+    v_acc = array<f32, 64>();
+    var v_own: array<f32, 8>;
+    v_own = array<f32, 8>();
+    var v_a: array<f32, 8>;
+    v_a = array<f32, 8>();
+    var v_b: array<f32, 8>;
+    v_b = array<f32, 8>();
+    for (var v_k0: u32 = 0u; v_k0 < xpu_u.p_k; v_k0 = v_k0 + 16u) {
+        if xpu_u.p_transB != 0u {
+            for (var v_s: u32 = 0u; v_s < 8u; v_s = v_s + 1u) {
+                let v_e: u32 = v_li + ((v_s * v_wx) * v_wy);
+                let v_r: u32 = v_e % 16u;
+                let v_q: u32 = v_e / 16u;
+                var v_v: f32;
+                v_v = 0.0f;
+                if ((v_k0 + v_r) < xpu_u.p_k) && ((v_col0 + v_q) < xpu_u.p_n) {
+                    v_v = b_B[(((v_col0 + v_q) * xpu_u.p_ldb) + v_k0) + v_r];
+                }
+                s_bs[(v_r * 128u) + v_q] = v_v;
+            }
+        } else {
+            for (var v_s_1: u32 = 0u; v_s_1 < 8u; v_s_1 = v_s_1 + 1u) {
+                let v_e_1: u32 = v_li + ((v_s_1 * v_wx) * v_wy);
+                let v_r_1: u32 = v_e_1 / 128u;
+                let v_q_1: u32 = v_e_1 % 128u;
+                var v_v_1: f32;
+                v_v_1 = 0.0f;
+                if ((v_k0 + v_r_1) < xpu_u.p_k) && ((v_col0 + v_q_1) < xpu_u.p_n) {
+                    v_v_1 = b_B[(((v_k0 + v_r_1) * xpu_u.p_ldb) + v_col0) + v_q_1];
+                }
+                s_bs[v_e_1] = v_v_1;
+            }
+        }
+        workgroupBarrier();
+        for (var v_k1: u32 = 0u; v_k1 < 16u; v_k1 = v_k1 + v_g) {
+            let v_kq: u32 = (v_k0 + v_k1) + v_lane;
+            for (var v_i: u32 = 0u; v_i < 4u; v_i = v_i + 1u) {
+                let v_r_2: u32 = (v_row0 + v_ty) + (v_i * v_wy);
+                var v_v_2: f32;
+                v_v_2 = 0.0f;
+                if (v_r_2 < xpu_u.p_m) && (v_kq < xpu_u.p_k) {
+                    if xpu_u.p_transA != 0u {
+                        v_v_2 = b_A[(v_kq * xpu_u.p_lda) + v_r_2];
+                    } else {
+                        v_v_2 = b_A[(v_r_2 * xpu_u.p_lda) + v_kq];
+                    }
+                }
+                v_own[v_i] = v_v_2;
+            }
+            for (var v_kk: u32 = 0u; v_kk < v_g; v_kk = v_kk + 1u) {
+                for (var v_i_1: u32 = 0u; v_i_1 < 4u; v_i_1 = v_i_1 + 1u) {
+                    let v_v_3: f32 = xpu_wave_shuffle_f32(v_own[v_i_1], v_run + v_kk, 9u);
+                    v_a[v_i_1] = v_v_3;
+                }
+                for (var v_j: u32 = 0u; v_j < 8u; v_j = v_j + 1u) {
+                    v_b[v_j] = s_bs[(((v_k1 + v_kk) * 128u) + v_tx) + (v_j * v_wx)];
+                }
+                for (var v_i_2: u32 = 0u; v_i_2 < 4u; v_i_2 = v_i_2 + 1u) {
+                    for (var v_j_1: u32 = 0u; v_j_1 < 8u; v_j_1 = v_j_1 + 1u) {
+                        v_acc[(v_i_2 * 8u) + v_j_1] = v_acc[(v_i_2 * 8u) + v_j_1] + (v_a[v_i_2] * v_b[v_j_1]);
+                    }
+                }
+            }
+        }
+        workgroupBarrier();
+    }
+    for (var v_i_3: u32 = 0u; v_i_3 < 4u; v_i_3 = v_i_3 + 1u) {
+        for (var v_j_2: u32 = 0u; v_j_2 < 8u; v_j_2 = v_j_2 + 1u) {
+            {
+                let v_r_3: u32 = (v_row0 + v_ty) + (v_i_3 * v_wy);
+                let v_q_2: u32 = (v_col0 + v_tx) + (v_j_2 * v_wx);
+                if (v_r_3 < xpu_u.p_m) && (v_q_2 < xpu_u.p_n) {
+                    var v_v_4: f32;
+                    v_v_4 = xpu_u.p_alpha * v_acc[(v_i_3 * 8u) + v_j_2];
+                    if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                        v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2]);
+                    }
+                    b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2] = v_v_4;
+                }
+            }
+        }
+    }
+}
+`
+
+// wave64x128W8WGSLFolded is the WGSL code of Wave64x128W8 at the folded wave tier (subgroups of 4 to 4 lanes).
+const wave64x128W8WGSLFolded = `enable subgroups;
+
+struct xpu_Uniforms {
+    p_transA: u32,
+    p_transB: u32,
+    p_m: u32,
+    p_n: u32,
+    p_k: u32,
+    p_lda: u32,
+    p_ldb: u32,
+    p_ldc: u32,
+    p_alpha: f32,
+    p_beta: f32,
+}
+
+@group(0) @binding(0) var<storage, read_write> b_C: array<f32>;
+@group(0) @binding(1) var<storage, read> b_A: array<f32>;
+@group(0) @binding(2) var<storage, read> b_B: array<f32>;
+@group(0) @binding(3) var<uniform> xpu_u: xpu_Uniforms;
+var<workgroup> s_bs: array<f32, 2048>;
+var<workgroup> xpu_wave: array<u32, 256>;
+@group(0) @binding(4) var<storage, read_write> xpu_fault: atomic<u32>;
+var<private> xpu_lidx: u32;
+
+// Go's comparison of the float32s of bits x and y: -1, 0 or 1, or 2 when either is NaN. Integer arithmetic, which no compiler may take for finite math.
+fn xpu_cmp_f32(x: u32, y: u32) -> i32 {
+    let a = select(i32(x & 2147483647u), -i32(x & 2147483647u), x > 2147483647u);
+    let b = select(i32(y & 2147483647u), -i32(y & 2147483647u), y > 2147483647u);
+    return select(select(select(-1i, 1i, a > b), 0i, a == b), 2i, max(x & 2147483647u, y & 2147483647u) > 2139095040u);
+}
+
+// Go's uint32 x / y; x / 0 records the fault Go panics with.
+fn xpu_div_u32(x: u32, y: u32) -> u32 {
+    if y == 0u {
+        atomicOr(&xpu_fault, 1u);
+        return x;
+    }
+    return x / y;
+}
+
+// Go's uint32 x % y; x % 0 records the fault Go panics with.
+fn xpu_rem_u32(x: u32, y: u32) -> u32 {
+    if y == 0u {
+        atomicOr(&xpu_fault, 1u);
+        return 0u;
+    }
+    return x % y;
+}
+
+// xpu_wave_shuffle_f32 is the verb op of x, one of WaveShuffle, at the folded tier.
+fn xpu_wave_shuffle_f32(x: f32, a: u32, op: u32) -> f32 {
+    let xpu_t1 = xpu_lidx % 8u;
+    let xpu_t2 = xpu_lidx - xpu_t1;
+    workgroupBarrier();
+    xpu_wave[xpu_lidx] = bitcast<u32>(x);
+    workgroupBarrier();
+    var xpu_t3: u32;
+    xpu_t3 = a % 8u;
+    let xpu_t4 = bitcast<f32>(xpu_wave[xpu_t2 + xpu_t3]);
+    return select(x, xpu_t4, (xpu_t2 + xpu_t3) < 256u);
+}
+
+// main is kernel Wave64x128W8, block 16x16x1.
+@compute @workgroup_size(16, 16, 1)
+fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) lidx: u32) {
+    xpu_lidx = lidx;
+    let v_wx: u32 = 16u;
+    let v_wy: u32 = 16u;
+    let v_g: u32 = min(8u, v_wx);
+    let v_tx: u32 = lid.x;
+    let v_ty: u32 = lid.y;
+    let v_li: u32 = lidx;
+    let v_run: u32 = xpu_div_u32(lidx % 8u, v_g) * v_g;
+    let v_lane: u32 = xpu_rem_u32(v_tx, v_g);
+    let v_row0: u32 = wid.y * 64u;
+    let v_col0: u32 = wid.x * 128u;
+    var v_acc: array<f32, 64>;
+    v_acc = array<f32, 64>();
+    var v_own: array<f32, 8>;
+    v_own = array<f32, 8>();
+    var v_a: array<f32, 8>;
+    v_a = array<f32, 8>();
+    var v_b: array<f32, 8>;
+    v_b = array<f32, 8>();
+    for (var v_k0: u32 = 0u; v_k0 < xpu_u.p_k; v_k0 = v_k0 + 16u) {
+        if xpu_u.p_transB != 0u {
+            for (var v_s: u32 = 0u; v_s < 8u; v_s = v_s + 1u) {
+                let v_e: u32 = v_li + ((v_s * v_wx) * v_wy);
+                let v_r: u32 = v_e % 16u;
+                let v_q: u32 = v_e / 16u;
+                var v_v: f32;
+                v_v = 0.0f;
+                if ((v_k0 + v_r) < xpu_u.p_k) && ((v_col0 + v_q) < xpu_u.p_n) {
+                    v_v = b_B[(((v_col0 + v_q) * xpu_u.p_ldb) + v_k0) + v_r];
+                }
+                s_bs[(v_r * 128u) + v_q] = v_v;
+            }
+        } else {
+            for (var v_s_1: u32 = 0u; v_s_1 < 8u; v_s_1 = v_s_1 + 1u) {
+                let v_e_1: u32 = v_li + ((v_s_1 * v_wx) * v_wy);
+                let v_r_1: u32 = v_e_1 / 128u;
+                let v_q_1: u32 = v_e_1 % 128u;
+                var v_v_1: f32;
+                v_v_1 = 0.0f;
+                if ((v_k0 + v_r_1) < xpu_u.p_k) && ((v_col0 + v_q_1) < xpu_u.p_n) {
+                    v_v_1 = b_B[(((v_k0 + v_r_1) * xpu_u.p_ldb) + v_col0) + v_q_1];
+                }
+                s_bs[v_e_1] = v_v_1;
+            }
+        }
+        workgroupBarrier();
+        for (var v_k1: u32 = 0u; v_k1 < 16u; v_k1 = v_k1 + v_g) {
+            let v_kq: u32 = (v_k0 + v_k1) + v_lane;
+            for (var v_i: u32 = 0u; v_i < 4u; v_i = v_i + 1u) {
+                let v_r_2: u32 = (v_row0 + v_ty) + (v_i * v_wy);
+                var v_v_2: f32;
+                v_v_2 = 0.0f;
+                if (v_r_2 < xpu_u.p_m) && (v_kq < xpu_u.p_k) {
+                    if xpu_u.p_transA != 0u {
+                        v_v_2 = b_A[(v_kq * xpu_u.p_lda) + v_r_2];
+                    } else {
+                        v_v_2 = b_A[(v_r_2 * xpu_u.p_lda) + v_kq];
+                    }
+                }
+                v_own[v_i] = v_v_2;
+            }
+            for (var v_kk: u32 = 0u; v_kk < v_g; v_kk = v_kk + 1u) {
+                for (var v_i_1: u32 = 0u; v_i_1 < 4u; v_i_1 = v_i_1 + 1u) {
+                    let v_v_3: f32 = xpu_wave_shuffle_f32(v_own[v_i_1], v_run + v_kk, 9u);
+                    v_a[v_i_1] = v_v_3;
+                }
+                for (var v_j: u32 = 0u; v_j < 8u; v_j = v_j + 1u) {
+                    v_b[v_j] = s_bs[(((v_k1 + v_kk) * 128u) + v_tx) + (v_j * v_wx)];
+                }
+                for (var v_i_2: u32 = 0u; v_i_2 < 4u; v_i_2 = v_i_2 + 1u) {
+                    for (var v_j_1: u32 = 0u; v_j_1 < 8u; v_j_1 = v_j_1 + 1u) {
+                        v_acc[(v_i_2 * 8u) + v_j_1] = v_acc[(v_i_2 * 8u) + v_j_1] + (v_a[v_i_2] * v_b[v_j_1]);
+                    }
+                }
+            }
+        }
+        workgroupBarrier();
+    }
+    for (var v_i_3: u32 = 0u; v_i_3 < 4u; v_i_3 = v_i_3 + 1u) {
+        for (var v_j_2: u32 = 0u; v_j_2 < 8u; v_j_2 = v_j_2 + 1u) {
+            {
+                let v_r_3: u32 = (v_row0 + v_ty) + (v_i_3 * v_wy);
+                let v_q_2: u32 = (v_col0 + v_tx) + (v_j_2 * v_wx);
+                if (v_r_3 < xpu_u.p_m) && (v_q_2 < xpu_u.p_n) {
+                    var v_v_4: f32;
+                    v_v_4 = xpu_u.p_alpha * v_acc[(v_i_3 * 8u) + v_j_2];
+                    if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                        v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2]);
+                    }
+                    b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2] = v_v_4;
+                }
+            }
+        }
+    }
+}
+`
+
+// wave64x128W8WGSLNarrow is the WGSL code of Wave64x128W8 at the narrow wave tier (subgroups of 16 to 128 lanes).
+const wave64x128W8WGSLNarrow = `enable subgroups;
+
+struct xpu_Uniforms {
+    p_transA: u32,
+    p_transB: u32,
+    p_m: u32,
+    p_n: u32,
+    p_k: u32,
+    p_lda: u32,
+    p_ldb: u32,
+    p_ldc: u32,
+    p_alpha: f32,
+    p_beta: f32,
+}
+
+@group(0) @binding(0) var<storage, read_write> b_C: array<f32>;
+@group(0) @binding(1) var<storage, read> b_A: array<f32>;
+@group(0) @binding(2) var<storage, read> b_B: array<f32>;
+@group(0) @binding(3) var<uniform> xpu_u: xpu_Uniforms;
+var<workgroup> s_bs: array<f32, 2048>;
+@group(0) @binding(4) var<storage, read_write> xpu_fault: atomic<u32>;
+var<private> xpu_lidx: u32;
+var<private> xpu_sgid: u32;
+
+// Go's comparison of the float32s of bits x and y: -1, 0 or 1, or 2 when either is NaN. Integer arithmetic, which no compiler may take for finite math.
+fn xpu_cmp_f32(x: u32, y: u32) -> i32 {
+    let a = select(i32(x & 2147483647u), -i32(x & 2147483647u), x > 2147483647u);
+    let b = select(i32(y & 2147483647u), -i32(y & 2147483647u), y > 2147483647u);
+    return select(select(select(-1i, 1i, a > b), 0i, a == b), 2i, max(x & 2147483647u, y & 2147483647u) > 2139095040u);
+}
+
+// Go's uint32 x / y; x / 0 records the fault Go panics with.
+fn xpu_div_u32(x: u32, y: u32) -> u32 {
+    if y == 0u {
+        atomicOr(&xpu_fault, 1u);
+        return x;
+    }
+    return x / y;
+}
+
+// Go's uint32 x % y; x % 0 records the fault Go panics with.
+fn xpu_rem_u32(x: u32, y: u32) -> u32 {
+    if y == 0u {
+        atomicOr(&xpu_fault, 1u);
+        return 0u;
+    }
+    return x % y;
+}
+
+// xpu_wave_shuffle_f32 is the verb op of x, one of WaveShuffle, at the narrow tier.
+fn xpu_wave_shuffle_f32(x: f32, a: u32, op: u32) -> f32 {
+    let xpu_t1 = xpu_lidx % 8u;
+    let xpu_t2 = xpu_lidx - xpu_t1;
+    var xpu_t3: u32;
+    xpu_t3 = a % 8u;
+    let xpu_t4 = subgroupShuffle(x, (xpu_sgid - (xpu_sgid % 8u)) + xpu_t3);
+    return select(x, xpu_t4, (xpu_t2 + xpu_t3) < 256u);
+}
+
+// main is kernel Wave64x128W8, block 16x16x1.
+@compute @workgroup_size(16, 16, 1)
+fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) lidx: u32, @builtin(subgroup_invocation_id) sgid: u32) {
+    xpu_lidx = lidx;
+    xpu_sgid = sgid;
+    let v_wx: u32 = 16u;
+    let v_wy: u32 = 16u;
+    let v_g: u32 = min(8u, v_wx);
+    let v_tx: u32 = lid.x;
+    let v_ty: u32 = lid.y;
+    let v_li: u32 = lidx;
+    let v_run: u32 = xpu_div_u32(lidx % 8u, v_g) * v_g;
+    let v_lane: u32 = xpu_rem_u32(v_tx, v_g);
+    let v_row0: u32 = wid.y * 64u;
+    let v_col0: u32 = wid.x * 128u;
+    var v_acc: array<f32, 64>;
+    v_acc = array<f32, 64>();
+    var v_own: array<f32, 8>;
+    v_own = array<f32, 8>();
+    var v_a: array<f32, 8>;
+    v_a = array<f32, 8>();
+    var v_b: array<f32, 8>;
+    v_b = array<f32, 8>();
+    for (var v_k0: u32 = 0u; v_k0 < xpu_u.p_k; v_k0 = v_k0 + 16u) {
+        if xpu_u.p_transB != 0u {
+            for (var v_s: u32 = 0u; v_s < 8u; v_s = v_s + 1u) {
+                let v_e: u32 = v_li + ((v_s * v_wx) * v_wy);
+                let v_r: u32 = v_e % 16u;
+                let v_q: u32 = v_e / 16u;
+                var v_v: f32;
+                v_v = 0.0f;
+                if ((v_k0 + v_r) < xpu_u.p_k) && ((v_col0 + v_q) < xpu_u.p_n) {
+                    v_v = b_B[(((v_col0 + v_q) * xpu_u.p_ldb) + v_k0) + v_r];
+                }
+                s_bs[(v_r * 128u) + v_q] = v_v;
+            }
+        } else {
+            for (var v_s_1: u32 = 0u; v_s_1 < 8u; v_s_1 = v_s_1 + 1u) {
+                let v_e_1: u32 = v_li + ((v_s_1 * v_wx) * v_wy);
+                let v_r_1: u32 = v_e_1 / 128u;
+                let v_q_1: u32 = v_e_1 % 128u;
+                var v_v_1: f32;
+                v_v_1 = 0.0f;
+                if ((v_k0 + v_r_1) < xpu_u.p_k) && ((v_col0 + v_q_1) < xpu_u.p_n) {
+                    v_v_1 = b_B[(((v_k0 + v_r_1) * xpu_u.p_ldb) + v_col0) + v_q_1];
+                }
+                s_bs[v_e_1] = v_v_1;
+            }
+        }
+        workgroupBarrier();
+        for (var v_k1: u32 = 0u; v_k1 < 16u; v_k1 = v_k1 + v_g) {
+            let v_kq: u32 = (v_k0 + v_k1) + v_lane;
+            for (var v_i: u32 = 0u; v_i < 4u; v_i = v_i + 1u) {
+                let v_r_2: u32 = (v_row0 + v_ty) + (v_i * v_wy);
+                var v_v_2: f32;
+                v_v_2 = 0.0f;
+                if (v_r_2 < xpu_u.p_m) && (v_kq < xpu_u.p_k) {
+                    if xpu_u.p_transA != 0u {
+                        v_v_2 = b_A[(v_kq * xpu_u.p_lda) + v_r_2];
+                    } else {
+                        v_v_2 = b_A[(v_r_2 * xpu_u.p_lda) + v_kq];
+                    }
+                }
+                v_own[v_i] = v_v_2;
+            }
+            for (var v_kk: u32 = 0u; v_kk < v_g; v_kk = v_kk + 1u) {
+                for (var v_i_1: u32 = 0u; v_i_1 < 4u; v_i_1 = v_i_1 + 1u) {
+                    let v_v_3: f32 = xpu_wave_shuffle_f32(v_own[v_i_1], v_run + v_kk, 9u);
+                    v_a[v_i_1] = v_v_3;
+                }
+                for (var v_j: u32 = 0u; v_j < 8u; v_j = v_j + 1u) {
+                    v_b[v_j] = s_bs[(((v_k1 + v_kk) * 128u) + v_tx) + (v_j * v_wx)];
+                }
+                for (var v_i_2: u32 = 0u; v_i_2 < 4u; v_i_2 = v_i_2 + 1u) {
+                    for (var v_j_1: u32 = 0u; v_j_1 < 8u; v_j_1 = v_j_1 + 1u) {
+                        v_acc[(v_i_2 * 8u) + v_j_1] = v_acc[(v_i_2 * 8u) + v_j_1] + (v_a[v_i_2] * v_b[v_j_1]);
+                    }
+                }
+            }
+        }
+        workgroupBarrier();
+    }
+    for (var v_i_3: u32 = 0u; v_i_3 < 4u; v_i_3 = v_i_3 + 1u) {
+        for (var v_j_2: u32 = 0u; v_j_2 < 8u; v_j_2 = v_j_2 + 1u) {
+            {
+                let v_r_3: u32 = (v_row0 + v_ty) + (v_i_3 * v_wy);
+                let v_q_2: u32 = (v_col0 + v_tx) + (v_j_2 * v_wx);
+                if (v_r_3 < xpu_u.p_m) && (v_q_2 < xpu_u.p_n) {
+                    var v_v_4: f32;
+                    v_v_4 = xpu_u.p_alpha * v_acc[(v_i_3 * 8u) + v_j_2];
+                    if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                        v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2]);
+                    }
+                    b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2] = v_v_4;
+                }
+            }
+        }
+    }
+}
+`
+
+// wave64x128W8WGSLEmulated is the WGSL code of Wave64x128W8 at the emulated wave tier.
+const wave64x128W8WGSLEmulated = `struct xpu_Uniforms {
+    p_transA: u32,
+    p_transB: u32,
+    p_m: u32,
+    p_n: u32,
+    p_k: u32,
+    p_lda: u32,
+    p_ldb: u32,
+    p_ldc: u32,
+    p_alpha: f32,
+    p_beta: f32,
+}
+
+@group(0) @binding(0) var<storage, read_write> b_C: array<f32>;
+@group(0) @binding(1) var<storage, read> b_A: array<f32>;
+@group(0) @binding(2) var<storage, read> b_B: array<f32>;
+@group(0) @binding(3) var<uniform> xpu_u: xpu_Uniforms;
+var<workgroup> s_bs: array<f32, 2048>;
+var<workgroup> xpu_wave: array<u32, 256>;
+@group(0) @binding(4) var<storage, read_write> xpu_fault: atomic<u32>;
+var<private> xpu_lidx: u32;
+
+// Go's comparison of the float32s of bits x and y: -1, 0 or 1, or 2 when either is NaN. Integer arithmetic, which no compiler may take for finite math.
+fn xpu_cmp_f32(x: u32, y: u32) -> i32 {
+    let a = select(i32(x & 2147483647u), -i32(x & 2147483647u), x > 2147483647u);
+    let b = select(i32(y & 2147483647u), -i32(y & 2147483647u), y > 2147483647u);
+    return select(select(select(-1i, 1i, a > b), 0i, a == b), 2i, max(x & 2147483647u, y & 2147483647u) > 2139095040u);
+}
+
+// Go's uint32 x / y; x / 0 records the fault Go panics with.
+fn xpu_div_u32(x: u32, y: u32) -> u32 {
+    if y == 0u {
+        atomicOr(&xpu_fault, 1u);
+        return x;
+    }
+    return x / y;
+}
+
+// Go's uint32 x % y; x % 0 records the fault Go panics with.
+fn xpu_rem_u32(x: u32, y: u32) -> u32 {
+    if y == 0u {
+        atomicOr(&xpu_fault, 1u);
+        return 0u;
+    }
+    return x % y;
+}
+
+// xpu_wave_shuffle_f32 is the verb op of x, one of WaveShuffle, at the emulated tier.
+fn xpu_wave_shuffle_f32(x: f32, a: u32, op: u32) -> f32 {
+    let xpu_t1 = xpu_lidx % 8u;
+    let xpu_t2 = xpu_lidx - xpu_t1;
+    workgroupBarrier();
+    xpu_wave[xpu_lidx] = bitcast<u32>(x);
+    workgroupBarrier();
+    var xpu_t3: u32;
+    xpu_t3 = a % 8u;
+    let xpu_t4 = bitcast<f32>(xpu_wave[xpu_t2 + xpu_t3]);
+    return select(x, xpu_t4, (xpu_t2 + xpu_t3) < 256u);
+}
+
+// main is kernel Wave64x128W8, block 16x16x1.
+@compute @workgroup_size(16, 16, 1)
+fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) lidx: u32) {
+    xpu_lidx = lidx;
+    let v_wx: u32 = 16u;
+    let v_wy: u32 = 16u;
+    let v_g: u32 = min(8u, v_wx);
+    let v_tx: u32 = lid.x;
+    let v_ty: u32 = lid.y;
+    let v_li: u32 = lidx;
+    let v_run: u32 = xpu_div_u32(lidx % 8u, v_g) * v_g;
+    let v_lane: u32 = xpu_rem_u32(v_tx, v_g);
+    let v_row0: u32 = wid.y * 64u;
+    let v_col0: u32 = wid.x * 128u;
+    var v_acc: array<f32, 64>;
+    v_acc = array<f32, 64>();
+    var v_own: array<f32, 8>;
+    v_own = array<f32, 8>();
+    var v_a: array<f32, 8>;
+    v_a = array<f32, 8>();
+    var v_b: array<f32, 8>;
+    v_b = array<f32, 8>();
+    for (var v_k0: u32 = 0u; v_k0 < xpu_u.p_k; v_k0 = v_k0 + 16u) {
+        if xpu_u.p_transB != 0u {
+            for (var v_s: u32 = 0u; v_s < 8u; v_s = v_s + 1u) {
+                let v_e: u32 = v_li + ((v_s * v_wx) * v_wy);
+                let v_r: u32 = v_e % 16u;
+                let v_q: u32 = v_e / 16u;
+                var v_v: f32;
+                v_v = 0.0f;
+                if ((v_k0 + v_r) < xpu_u.p_k) && ((v_col0 + v_q) < xpu_u.p_n) {
+                    v_v = b_B[(((v_col0 + v_q) * xpu_u.p_ldb) + v_k0) + v_r];
+                }
+                s_bs[(v_r * 128u) + v_q] = v_v;
+            }
+        } else {
+            for (var v_s_1: u32 = 0u; v_s_1 < 8u; v_s_1 = v_s_1 + 1u) {
+                let v_e_1: u32 = v_li + ((v_s_1 * v_wx) * v_wy);
+                let v_r_1: u32 = v_e_1 / 128u;
+                let v_q_1: u32 = v_e_1 % 128u;
+                var v_v_1: f32;
+                v_v_1 = 0.0f;
+                if ((v_k0 + v_r_1) < xpu_u.p_k) && ((v_col0 + v_q_1) < xpu_u.p_n) {
+                    v_v_1 = b_B[(((v_k0 + v_r_1) * xpu_u.p_ldb) + v_col0) + v_q_1];
+                }
+                s_bs[v_e_1] = v_v_1;
+            }
+        }
+        workgroupBarrier();
+        for (var v_k1: u32 = 0u; v_k1 < 16u; v_k1 = v_k1 + v_g) {
+            let v_kq: u32 = (v_k0 + v_k1) + v_lane;
+            for (var v_i: u32 = 0u; v_i < 4u; v_i = v_i + 1u) {
+                let v_r_2: u32 = (v_row0 + v_ty) + (v_i * v_wy);
+                var v_v_2: f32;
+                v_v_2 = 0.0f;
+                if (v_r_2 < xpu_u.p_m) && (v_kq < xpu_u.p_k) {
+                    if xpu_u.p_transA != 0u {
+                        v_v_2 = b_A[(v_kq * xpu_u.p_lda) + v_r_2];
+                    } else {
+                        v_v_2 = b_A[(v_r_2 * xpu_u.p_lda) + v_kq];
+                    }
+                }
+                v_own[v_i] = v_v_2;
+            }
+            for (var v_kk: u32 = 0u; v_kk < v_g; v_kk = v_kk + 1u) {
+                for (var v_i_1: u32 = 0u; v_i_1 < 4u; v_i_1 = v_i_1 + 1u) {
+                    let v_v_3: f32 = xpu_wave_shuffle_f32(v_own[v_i_1], v_run + v_kk, 9u);
+                    v_a[v_i_1] = v_v_3;
+                }
+                for (var v_j: u32 = 0u; v_j < 8u; v_j = v_j + 1u) {
+                    v_b[v_j] = s_bs[(((v_k1 + v_kk) * 128u) + v_tx) + (v_j * v_wx)];
+                }
+                for (var v_i_2: u32 = 0u; v_i_2 < 4u; v_i_2 = v_i_2 + 1u) {
+                    for (var v_j_1: u32 = 0u; v_j_1 < 8u; v_j_1 = v_j_1 + 1u) {
+                        v_acc[(v_i_2 * 8u) + v_j_1] = v_acc[(v_i_2 * 8u) + v_j_1] + (v_a[v_i_2] * v_b[v_j_1]);
+                    }
+                }
+            }
+        }
+        workgroupBarrier();
+    }
+    for (var v_i_3: u32 = 0u; v_i_3 < 4u; v_i_3 = v_i_3 + 1u) {
+        for (var v_j_2: u32 = 0u; v_j_2 < 8u; v_j_2 = v_j_2 + 1u) {
+            {
+                let v_r_3: u32 = (v_row0 + v_ty) + (v_i_3 * v_wy);
+                let v_q_2: u32 = (v_col0 + v_tx) + (v_j_2 * v_wx);
+                if (v_r_3 < xpu_u.p_m) && (v_q_2 < xpu_u.p_n) {
+                    var v_v_4: f32;
+                    v_v_4 = xpu_u.p_alpha * v_acc[(v_i_3 * 8u) + v_j_2];
+                    if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                        v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2]);
+                    }
+                    b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2] = v_v_4;
+                }
+            }
+        }
+    }
+}
+`
+
+// wave64x128W8CPU runs one block of the kernel Wave64x128W8 on the CPU.
+func wave64x128W8CPU(b *gpuimpl.CPUBlock) {
+	p_C := gpuimpl.CPUView[float32](b.Buffers[0])
+	p_A := gpuimpl.CPUView[float32](b.Buffers[1])
+	p_B := gpuimpl.CPUView[float32](b.Buffers[2])
+	p_transA := gpuimpl.CPUUniform[uint32](b.Uniforms, 0)
+	p_transB := gpuimpl.CPUUniform[uint32](b.Uniforms, 4)
+	p_m := gpuimpl.CPUUniform[uint32](b.Uniforms, 8)
+	p_n := gpuimpl.CPUUniform[uint32](b.Uniforms, 12)
+	p_k := gpuimpl.CPUUniform[uint32](b.Uniforms, 16)
+	p_lda := gpuimpl.CPUUniform[uint32](b.Uniforms, 20)
+	p_ldb := gpuimpl.CPUUniform[uint32](b.Uniforms, 24)
+	p_ldc := gpuimpl.CPUUniform[uint32](b.Uniforms, 28)
+	p_alpha := gpuimpl.CPUUniform[float32](b.Uniforms, 32)
+	p_beta := gpuimpl.CPUUniform[float32](b.Uniforms, 36)
+	var s_bs [2048]float32
+	var a_a [2048]float32
+	var a_acc [16384]float32
+	var a_b [2048]float32
+	var a_g [256]uint32
+	var a_k1 [256]uint32
+	var a_lane [256]uint32
+	var a_own [2048]float32
+	var a_run [256]uint32
+	var a_v_3 [256]float32
+	var v_i_1 uint32
+	var v_k0 uint32
+	var v_kk uint32
+	var wall [256]bool
+	for i := range wall {
+		wall[i] = true
+	}
+	gx0 := b.Group.X * 16
+	gy0 := b.Group.Y * 16
+	gz0 := b.Group.Z * 1
+	var lz uint32
+	stop := b.Stopping()
+	_ = p_C
+	_ = p_A
+	_ = p_B
+	_ = p_transA
+	_ = p_transB
+	_ = p_m
+	_ = p_n
+	_ = p_k
+	_ = p_lda
+	_ = p_ldb
+	_ = p_ldc
+	_ = p_alpha
+	_ = p_beta
+	_ = v_i_1
+	_ = v_k0
+	_ = v_kk
+	_ = gx0
+	_ = gy0
+	_ = gz0
+	_ = lz
+	_ = stop
+	for ly := uint32(0); ly < 16; ly++ {
+		for lx := uint32(0); lx < 16; lx++ {
+			li := lx + 16*ly + 256*lz
+			_ = li
+			var v_a [8]float32
+			var v_acc [64]float32
+			var v_b [8]float32
+			var v_g uint32
+			var v_lane uint32
+			var v_own [8]float32
+			var v_run uint32
+			var v_wx uint32 = uint32(16)
+			_ = v_wx
+			var v_wy uint32 = uint32(16)
+			_ = v_wy
+			v_g = xpu.Min(uint32(8), v_wx)
+			var v_tx uint32 = lx
+			_ = v_tx
+			var v_ty uint32 = ly
+			_ = v_ty
+			var v_li uint32 = li
+			_ = v_li
+			v_run = (((li % b.Wave) / v_g) * v_g)
+			v_lane = (v_tx % v_g)
+			var v_row0 uint32 = (b.Group.Y * uint32(64))
+			_ = v_row0
+			var v_col0 uint32 = (b.Group.X * uint32(128))
+			_ = v_col0
+			v_acc = [64]float32{}
+			v_own = [8]float32{}
+			v_a = [8]float32{}
+			v_b = [8]float32{}
+			for e := range v_a {
+				a_a[e*256+int(li)] = v_a[e]
+			}
+			for e := range v_acc {
+				a_acc[e*256+int(li)] = v_acc[e]
+			}
+			for e := range v_b {
+				a_b[e*256+int(li)] = v_b[e]
+			}
+			a_g[li] = v_g
+			a_lane[li] = v_lane
+			for e := range v_own {
+				a_own[e*256+int(li)] = v_own[e]
+			}
+			a_run[li] = v_run
+		}
+	}
+	v_k0 = uint32(0)
+	for {
+		if stop.Load() {
+			panic(gpuimpl.CPUStopped)
+		}
+		c2 := (v_k0 < p_k)
+		if !c2 {
+			break
+		}
+		for ly := uint32(0); ly < 16; ly++ {
+			for lx := uint32(0); lx < 16; lx++ {
+				li := lx + 16*ly + 256*lz
+				_ = li
+				var v_wx uint32 = uint32(16)
+				_ = v_wx
+				var v_wy uint32 = uint32(16)
+				_ = v_wy
+				var v_li uint32 = li
+				_ = v_li
+				var v_col0 uint32 = (b.Group.X * uint32(128))
+				_ = v_col0
+				if p_transB != uint32(0) {
+					{
+						var v_s uint32 = uint32(0)
+						_ = v_s
+						for v_s < uint32(8) {
+							{
+								var v_e uint32 = (v_li + ((v_s * v_wx) * v_wy))
+								_ = v_e
+								var v_r uint32 = (v_e % uint32(16))
+								_ = v_r
+								var v_q uint32 = (v_e / uint32(16))
+								_ = v_q
+								var v_v float32 = float32(0)
+								_ = v_v
+								if ((v_k0 + v_r) < p_k) && ((v_col0 + v_q) < p_n) {
+									v_v = p_B[((((v_col0 + v_q) * p_ldb) + v_k0) + v_r)]
+								}
+								s_bs[((v_r * uint32(128)) + v_q)] = v_v
+							}
+							v_s = (v_s + uint32(1))
+						}
+					}
+				} else {
+					{
+						var v_s_1 uint32 = uint32(0)
+						_ = v_s_1
+						for v_s_1 < uint32(8) {
+							{
+								var v_e_1 uint32 = (v_li + ((v_s_1 * v_wx) * v_wy))
+								_ = v_e_1
+								var v_r_1 uint32 = (v_e_1 / uint32(128))
+								_ = v_r_1
+								var v_q_1 uint32 = (v_e_1 % uint32(128))
+								_ = v_q_1
+								var v_v_1 float32 = float32(0)
+								_ = v_v_1
+								if ((v_k0 + v_r_1) < p_k) && ((v_col0 + v_q_1) < p_n) {
+									v_v_1 = p_B[((((v_k0 + v_r_1) * p_ldb) + v_col0) + v_q_1)]
+								}
+								s_bs[v_e_1] = v_v_1
+							}
+							v_s_1 = (v_s_1 + uint32(1))
+						}
+					}
+				}
+			}
+		}
+		for ly := uint32(0); ly < 16; ly++ {
+			for lx := uint32(0); lx < 16; lx++ {
+				li := lx + 16*ly + 256*lz
+				_ = li
+				var v_k1 uint32
+				v_k1 = uint32(0)
+				a_k1[li] = v_k1
+			}
+		}
+		for {
+			if stop.Load() {
+				panic(gpuimpl.CPUStopped)
+			}
+			c5, first5 := false, true
+			for ly := uint32(0); ly < 16; ly++ {
+				for lx := uint32(0); lx < 16; lx++ {
+					li := lx + 16*ly + 256*lz
+					_ = li
+					v_k1 := a_k1[li]
+					_ = v_k1
+					if v := (v_k1 < uint32(16)); first5 {
+						c5, first5 = v, false
+					} else if v != c5 {
+						panic("xpu: kernel Wave64x128W8: work-items disagree on the condition around a barrier")
+					}
+				}
+			}
+			if !c5 {
+				break
+			}
+			for ly := uint32(0); ly < 16; ly++ {
+				for lx := uint32(0); lx < 16; lx++ {
+					li := lx + 16*ly + 256*lz
+					_ = li
+					v_k1 := a_k1[li]
+					_ = v_k1
+					v_lane := a_lane[li]
+					_ = v_lane
+					var v_own [8]float32
+					for e := range v_own {
+						v_own[e] = a_own[e*256+int(li)]
+					}
+					var v_wy uint32 = uint32(16)
+					_ = v_wy
+					var v_ty uint32 = ly
+					_ = v_ty
+					var v_row0 uint32 = (b.Group.Y * uint32(64))
+					_ = v_row0
+					var v_kq uint32 = ((v_k0 + v_k1) + v_lane)
+					_ = v_kq
+					{
+						var v_i uint32 = uint32(0)
+						_ = v_i
+						for v_i < uint32(4) {
+							{
+								var v_r_2 uint32 = ((v_row0 + v_ty) + (v_i * v_wy))
+								_ = v_r_2
+								var v_v_2 float32 = float32(0)
+								_ = v_v_2
+								if (v_r_2 < p_m) && (v_kq < p_k) {
+									if p_transA != uint32(0) {
+										v_v_2 = p_A[((v_kq * p_lda) + v_r_2)]
+									} else {
+										v_v_2 = p_A[((v_r_2 * p_lda) + v_kq)]
+									}
+								}
+								v_own[v_i] = v_v_2
+							}
+							v_i = (v_i + uint32(1))
+						}
+					}
+					for e := range v_own {
+						a_own[e*256+int(li)] = v_own[e]
+					}
+				}
+			}
+			v_kk = uint32(0)
+			for {
+				if stop.Load() {
+					panic(gpuimpl.CPUStopped)
+				}
+				c8, first8 := false, true
+				for ly := uint32(0); ly < 16; ly++ {
+					for lx := uint32(0); lx < 16; lx++ {
+						li := lx + 16*ly + 256*lz
+						_ = li
+						v_g := a_g[li]
+						_ = v_g
+						if v := (v_kk < v_g); first8 {
+							c8, first8 = v, false
+						} else if v != c8 {
+							panic("xpu: kernel Wave64x128W8: work-items disagree on the condition around a barrier")
+						}
+					}
+				}
+				if !c8 {
+					break
+				}
+				v_i_1 = uint32(0)
+				for {
+					if stop.Load() {
+						panic(gpuimpl.CPUStopped)
+					}
+					c10 := (v_i_1 < uint32(4))
+					if !c10 {
+						break
+					}
+					var wx11 [256]float32
+					var wl11 [256]uint32
+					for ly := uint32(0); ly < 16; ly++ {
+						for lx := uint32(0); lx < 16; lx++ {
+							li := lx + 16*ly + 256*lz
+							_ = li
+							var v_own [8]float32
+							for e := range v_own {
+								v_own[e] = a_own[e*256+int(li)]
+							}
+							v_run := a_run[li]
+							_ = v_run
+							wx11[li] = v_own[v_i_1]
+							wl11[li] = (v_run + v_kk)
+						}
+					}
+					gpuimpl.CPUWave(gpuimpl.WaveShuffle, wx11[:], wl11[:], wall[:], b.Wave, a_v_3[:])
+					for ly := uint32(0); ly < 16; ly++ {
+						for lx := uint32(0); lx < 16; lx++ {
+							li := lx + 16*ly + 256*lz
+							_ = li
+							var v_a [8]float32
+							for e := range v_a {
+								v_a[e] = a_a[e*256+int(li)]
+							}
+							v_v_3 := a_v_3[li]
+							_ = v_v_3
+							v_a[v_i_1] = v_v_3
+							for e := range v_a {
+								a_a[e*256+int(li)] = v_a[e]
+							}
+						}
+					}
+					v_i_1 = (v_i_1 + uint32(1))
+				}
+				for ly := uint32(0); ly < 16; ly++ {
+					for lx := uint32(0); lx < 16; lx++ {
+						li := lx + 16*ly + 256*lz
+						_ = li
+						var v_a [8]float32
+						for e := range v_a {
+							v_a[e] = a_a[e*256+int(li)]
+						}
+						var v_acc [64]float32
+						for e := range v_acc {
+							v_acc[e] = a_acc[e*256+int(li)]
+						}
+						var v_b [8]float32
+						for e := range v_b {
+							v_b[e] = a_b[e*256+int(li)]
+						}
+						v_k1 := a_k1[li]
+						_ = v_k1
+						var v_wx uint32 = uint32(16)
+						_ = v_wx
+						var v_tx uint32 = lx
+						_ = v_tx
+						{
+							var v_j uint32 = uint32(0)
+							_ = v_j
+							for v_j < uint32(8) {
+								{
+									v_b[v_j] = s_bs[((((v_k1 + v_kk) * uint32(128)) + v_tx) + (v_j * v_wx))]
+								}
+								v_j = (v_j + uint32(1))
+							}
+						}
+						{
+							var v_i_2 uint32 = uint32(0)
+							_ = v_i_2
+							for v_i_2 < uint32(4) {
+								{
+									{
+										var v_j_1 uint32 = uint32(0)
+										_ = v_j_1
+										for v_j_1 < uint32(8) {
+											{
+												v_acc[((v_i_2 * uint32(8)) + v_j_1)] = (v_acc[((v_i_2*uint32(8))+v_j_1)] + (v_a[v_i_2] * v_b[v_j_1]))
+											}
+											v_j_1 = (v_j_1 + uint32(1))
+										}
+									}
+								}
+								v_i_2 = (v_i_2 + uint32(1))
+							}
+						}
+						for e := range v_acc {
+							a_acc[e*256+int(li)] = v_acc[e]
+						}
+						for e := range v_b {
+							a_b[e*256+int(li)] = v_b[e]
+						}
+					}
+				}
+				v_kk = (v_kk + uint32(1))
+			}
+			for ly := uint32(0); ly < 16; ly++ {
+				for lx := uint32(0); lx < 16; lx++ {
+					li := lx + 16*ly + 256*lz
+					_ = li
+					v_g := a_g[li]
+					_ = v_g
+					v_k1 := a_k1[li]
+					_ = v_k1
+					v_k1 = (v_k1 + v_g)
+					a_k1[li] = v_k1
+				}
+			}
+		}
+		v_k0 = (v_k0 + uint32(16))
+	}
+	for ly := uint32(0); ly < 16; ly++ {
+		for lx := uint32(0); lx < 16; lx++ {
+			li := lx + 16*ly + 256*lz
+			_ = li
+			var v_acc [64]float32
+			for e := range v_acc {
+				v_acc[e] = a_acc[e*256+int(li)]
+			}
+			var v_wx uint32 = uint32(16)
+			_ = v_wx
+			var v_wy uint32 = uint32(16)
+			_ = v_wy
+			var v_tx uint32 = lx
+			_ = v_tx
+			var v_ty uint32 = ly
+			_ = v_ty
+			var v_row0 uint32 = (b.Group.Y * uint32(64))
+			_ = v_row0
+			var v_col0 uint32 = (b.Group.X * uint32(128))
+			_ = v_col0
+			{
+				var v_i_3 uint32 = uint32(0)
+				_ = v_i_3
+				for v_i_3 < uint32(4) {
+					{
+						{
+							var v_j_2 uint32 = uint32(0)
+							_ = v_j_2
+							for v_j_2 < uint32(8) {
+								{
+									{
+										var v_r_3 uint32 = ((v_row0 + v_ty) + (v_i_3 * v_wy))
+										_ = v_r_3
+										var v_q_2 uint32 = ((v_col0 + v_tx) + (v_j_2 * v_wx))
+										_ = v_q_2
+										if (v_r_3 < p_m) && (v_q_2 < p_n) {
+											var v_v_4 float32 = (p_alpha * v_acc[((v_i_3*uint32(8))+v_j_2)])
+											_ = v_v_4
+											if p_beta != float32(0) {
+												v_v_4 = (v_v_4 + (p_beta * p_C[((v_r_3*p_ldc)+v_q_2)]))
+											}
+											p_C[((v_r_3 * p_ldc) + v_q_2)] = v_v_4
+										}
+									}
+								}
+								v_j_2 = (v_j_2 + uint32(1))
+							}
+						}
+					}
+					v_i_3 = (v_i_3 + uint32(1))
+				}
+			}
+		}
+	}
+}
+
+// Wave64x64W8Kernel is the compiled form of Wave64x64W8, member of the template TiledWave (Go function TiledWave).
+var Wave64x64W8Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
+	Name:    "github.com/goxpu/xpu/kernels/matmul.Wave64x64W8",
+	Codegen: "xpu-gen/1",
+	Block:   xpu.Dim3{X: 16, Y: 16, Z: 1},
+	Wave:    8,
+	WaveOps: true,
+	Params: []gpuimpl.Param{
+		{Name: "C", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "float32"}, Size: 4, Access: gpuimpl.AccessReadWrite, Binding: 0, MinLen: []string{"m", "n"}},
+		{Name: "A", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "float32"}, Size: 4, Access: gpuimpl.AccessRead, Binding: 1, MinLen: []string{"m", "k"}},
+		{Name: "B", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "float32"}, Size: 4, Access: gpuimpl.AccessRead, Binding: 2, MinLen: []string{"k", "n"}},
+		{Name: "transA", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 0},
+		{Name: "transB", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 4},
+		{Name: "m", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 8},
+		{Name: "n", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 12},
+		{Name: "k", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 16},
+		{Name: "lda", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 20},
+		{Name: "ldb", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 24},
+		{Name: "ldc", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 28},
+		{Name: "alpha", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "float32"}, Size: 4, Binding: 32},
+		{Name: "beta", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "float32"}, Size: 4, Binding: 36},
+	},
+	SharedBytes: 4096,
+	UniformSize: 48,
+	Func:        TiledWave,
+	Comptime:    Tile{BM: 64, BN: 64, BK: 16, TM: 4, TN: 4, W: 8},
+	Artifacts: []gpuimpl.Artifact{
+		{
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:fcc4962ad0bb793bde76514d68babe6b9b2ac44ffb6dc2e6a908ef6bd58c05eb",
+				PrivateBytes: new(500),
+				WaveTier:     "native",
+				Fault:        true,
+				NativeOps:    []string{"atomicOr", "bitcast", "max", "min", "select", "subgroupShuffle", "workgroupBarrier"},
+			},
+			Selector: gpuimpl.Selector{SubgroupMin: 8, SubgroupMax: 8, Width: 8},
+			Code:     wave64x64W8WGSLNative,
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:afaf9cc8965ee806623ce65e5ca6db914c5d783b4ececff86111186ed53a9484",
+				PrivateBytes: new(500),
+				WaveTier:     "folded",
+				Fault:        true,
+				NativeOps:    []string{"atomicOr", "bitcast", "max", "min", "select", "workgroupBarrier"},
+			},
+			Selector: gpuimpl.Selector{SubgroupMin: 4, SubgroupMax: 4, Width: 8},
+			Code:     wave64x64W8WGSLFolded,
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:b0d138dd7d0a63bb31c9611e11242ea954324590032d1d7bfe79e278685f9a83",
+				PrivateBytes: new(500),
+				WaveTier:     "narrow",
+				Fault:        true,
+				NativeOps:    []string{"atomicOr", "bitcast", "max", "min", "select", "subgroupShuffle", "workgroupBarrier"},
+			},
+			Selector: gpuimpl.Selector{SubgroupMin: 16, SubgroupMax: 128, Width: 8},
+			Code:     wave64x64W8WGSLNarrow,
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:a860a1d106298378dd1b48cc97b19f6935ccfc1f5d27acc226502921df5d3ff4",
+				PrivateBytes: new(500),
+				WaveTier:     "emulated",
+				Fault:        true,
+				NativeOps:    []string{"atomicOr", "bitcast", "max", "min", "select", "workgroupBarrier"},
+			},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 8},
+			Code:     wave64x64W8WGSLEmulated,
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:f40f98bbfd07357b5878a18c5c4e060974ddd6fdc3177b4d0fc3752c72f7f322",
+				WaveTier:  "emulated",
+				NativeOps: []string{"gpuimpl.CPUWave", "xpu.Min"},
+			},
+			Entry: wave64x64W8CPU,
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:b0cb034975c7d7399b5cd6b057e30549834ce5f58662eff44f3f2826ba04e48d",
+				WaveTier: "native",
+			},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 8, ISA: "x86-64-v3"},
+			Code:     libLLVMHOSTX8664V3,
+			Symbol:   "xpu_Wave64x64W8",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:95110faf32f21936f7093aadba118ffcda90d118406cbb0b4654fa24d5d8223c",
+				WaveTier: "narrow",
+			},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 8, ISA: "x86-64-v4"},
+			Code:     libLLVMHOSTX8664V4,
+			Symbol:   "xpu_Wave64x64W8",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:683120d76a72c55b0d6ce00a8fda4ac0069e8b822a74382f958f91ee6976cda9",
+				WaveTier: "folded",
+			},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 8, ISA: "armv8-a"},
+			Code:     libLLVMHOSTARMV8A,
+			Symbol:   "xpu_Wave64x64W8",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cuda", Target: "ptx", Hash: "sha256:18941e900a304388ba156becc86409d08c2e3bff4e585820a88aa9f739f5a887",
+				PrivateBytes: new(500),
+				WaveTier:     "narrow",
+				Fault:        true,
+			},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 8, ISA: "sm_70"},
+			Code:     libPTXSM70,
+			Symbol:   "xpu_Wave64x64W8",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:43663c8f0c2464d6025b3aa21d6716436b0a66b89ec9efee19973f23433958c8",
+				PrivateBytes: new(500),
+				Registers:    new(218),
+				SpillBytes:   new(0),
+				WaveTier:     "narrow",
+				Fault:        true,
+			},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 8, ISA: "gfx90a"},
+			Code:     libHSACOGFX90A,
+			Symbol:   "xpu_Wave64x64W8",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:ac6fea4286df3d497900ec7eb07192f4072def6dcbbaeaae8d6f28f9261b4d70",
+				PrivateBytes: new(500),
+				Registers:    new(218),
+				SpillBytes:   new(0),
+				WaveTier:     "narrow",
+				Fault:        true,
+			},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 8, ISA: "gfx942"},
+			Code:     libHSACOGFX942,
+			Symbol:   "xpu_Wave64x64W8",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:c7ad958b1cf4d6690d35c3c9f099df940f750cb6406e5f0f3b52c440cbabbc6f",
+				PrivateBytes: new(500),
+				Registers:    new(183),
+				SpillBytes:   new(0),
+				WaveTier:     "narrow",
+				Fault:        true,
+			},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 8, ISA: "gfx1100"},
+			Code:     libHSACOGFX1100,
+			Symbol:   "xpu_Wave64x64W8",
+		},
+	},
+})
+
+// LaunchWave64x64W8 launches the kernel Wave64x64W8 on the stream s over a grid of groups
+// blocks of 16x16x1 work-items, with the arguments of TiledWave after its Thread and its comptime parameter.
+// Buffers are bound in this order; scalars are uniforms.
+func LaunchWave64x64W8(s *gpu.Stream, groups xpu.Dim3, C *gpu.Buffer[float32], A *gpu.Buffer[float32], B *gpu.Buffer[float32], transA uint32, transB uint32, m uint32, n uint32, k uint32, lda uint32, ldb uint32, ldc uint32, alpha float32, beta float32) error {
+	return s.Launch(Wave64x64W8Kernel, groups, C, A, B, transA, transB, m, n, k, lda, ldb, ldc, alpha, beta)
+}
+
+// wave64x64W8WGSLNative is the WGSL code of Wave64x64W8 at the native wave tier (subgroups of 8 to 8 lanes).
+const wave64x64W8WGSLNative = `enable subgroups;
+
+struct xpu_Uniforms {
+    p_transA: u32,
+    p_transB: u32,
+    p_m: u32,
+    p_n: u32,
+    p_k: u32,
+    p_lda: u32,
+    p_ldb: u32,
+    p_ldc: u32,
+    p_alpha: f32,
+    p_beta: f32,
+}
+
+@group(0) @binding(0) var<storage, read_write> b_C: array<f32>;
+@group(0) @binding(1) var<storage, read> b_A: array<f32>;
+@group(0) @binding(2) var<storage, read> b_B: array<f32>;
+@group(0) @binding(3) var<uniform> xpu_u: xpu_Uniforms;
+var<workgroup> s_bs: array<f32, 1024>;
+@group(0) @binding(4) var<storage, read_write> xpu_fault: atomic<u32>;
+var<private> xpu_lidx: u32;
+
+// Go's comparison of the float32s of bits x and y: -1, 0 or 1, or 2 when either is NaN. Integer arithmetic, which no compiler may take for finite math.
+fn xpu_cmp_f32(x: u32, y: u32) -> i32 {
+    let a = select(i32(x & 2147483647u), -i32(x & 2147483647u), x > 2147483647u);
+    let b = select(i32(y & 2147483647u), -i32(y & 2147483647u), y > 2147483647u);
+    return select(select(select(-1i, 1i, a > b), 0i, a == b), 2i, max(x & 2147483647u, y & 2147483647u) > 2139095040u);
+}
+
+// Go's uint32 x / y; x / 0 records the fault Go panics with.
+fn xpu_div_u32(x: u32, y: u32) -> u32 {
+    if y == 0u {
+        atomicOr(&xpu_fault, 1u);
+        return x;
+    }
+    return x / y;
+}
+
+// Go's uint32 x % y; x % 0 records the fault Go panics with.
+fn xpu_rem_u32(x: u32, y: u32) -> u32 {
+    if y == 0u {
+        atomicOr(&xpu_fault, 1u);
+        return 0u;
+    }
+    return x % y;
+}
+
+// xpu_wave_shuffle_f32 is the verb op of x, one of WaveShuffle, at the native tier.
+fn xpu_wave_shuffle_f32(x: f32, a: u32, op: u32) -> f32 {
+    let xpu_t1 = xpu_lidx % 8u;
+    let xpu_t2 = xpu_lidx - xpu_t1;
+    var xpu_t3: u32;
+    xpu_t3 = a % 8u;
+    let xpu_t4 = subgroupShuffle(x, xpu_t3);
+    return select(x, xpu_t4, (xpu_t2 + xpu_t3) < 256u);
+}
+
+// main is kernel Wave64x64W8, block 16x16x1.
+@compute @workgroup_size(16, 16, 1)
+fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) lidx: u32) {
+    xpu_lidx = lidx;
+    let v_wx: u32 = 16u;
+    let v_wy: u32 = 16u;
+    let v_g: u32 = min(8u, v_wx);
+    let v_tx: u32 = lid.x;
+    let v_ty: u32 = lid.y;
+    let v_li: u32 = lidx;
+    let v_run: u32 = xpu_div_u32(lidx % 8u, v_g) * v_g;
+    let v_lane: u32 = xpu_rem_u32(v_tx, v_g);
+    let v_row0: u32 = wid.y * 64u;
+    let v_col0: u32 = wid.x * 64u;
+    var v_acc: array<f32, 64>;
+    v_acc = array<f32, 64>();
+    var v_own: array<f32, 8>;
+    v_own = array<f32, 8>();
+    var v_a: array<f32, 8>;
+    v_a = array<f32, 8>();
+    var v_b: array<f32, 8>;
+    v_b = array<f32, 8>();
+    for (var v_k0: u32 = 0u; v_k0 < xpu_u.p_k; v_k0 = v_k0 + 16u) {
+        if xpu_u.p_transB != 0u {
+            for (var v_s: u32 = 0u; v_s < 4u; v_s = v_s + 1u) {
+                let v_e: u32 = v_li + ((v_s * v_wx) * v_wy);
+                let v_r: u32 = v_e % 16u;
+                let v_q: u32 = v_e / 16u;
+                var v_v: f32;
+                v_v = 0.0f;
+                if ((v_k0 + v_r) < xpu_u.p_k) && ((v_col0 + v_q) < xpu_u.p_n) {
+                    v_v = b_B[(((v_col0 + v_q) * xpu_u.p_ldb) + v_k0) + v_r];
+                }
+                s_bs[(v_r * 64u) + v_q] = v_v;
+            }
+        } else {
+            for (var v_s_1: u32 = 0u; v_s_1 < 4u; v_s_1 = v_s_1 + 1u) {
+                let v_e_1: u32 = v_li + ((v_s_1 * v_wx) * v_wy);
+                let v_r_1: u32 = v_e_1 / 64u;
+                let v_q_1: u32 = v_e_1 % 64u;
+                var v_v_1: f32;
+                v_v_1 = 0.0f;
+                if ((v_k0 + v_r_1) < xpu_u.p_k) && ((v_col0 + v_q_1) < xpu_u.p_n) {
+                    v_v_1 = b_B[(((v_k0 + v_r_1) * xpu_u.p_ldb) + v_col0) + v_q_1];
+                }
+                s_bs[v_e_1] = v_v_1;
+            }
+        }
+        workgroupBarrier();
+        for (var v_k1: u32 = 0u; v_k1 < 16u; v_k1 = v_k1 + v_g) {
+            let v_kq: u32 = (v_k0 + v_k1) + v_lane;
+            for (var v_i: u32 = 0u; v_i < 4u; v_i = v_i + 1u) {
+                let v_r_2: u32 = (v_row0 + v_ty) + (v_i * v_wy);
+                var v_v_2: f32;
+                v_v_2 = 0.0f;
+                if (v_r_2 < xpu_u.p_m) && (v_kq < xpu_u.p_k) {
+                    if xpu_u.p_transA != 0u {
+                        v_v_2 = b_A[(v_kq * xpu_u.p_lda) + v_r_2];
+                    } else {
+                        v_v_2 = b_A[(v_r_2 * xpu_u.p_lda) + v_kq];
+                    }
+                }
+                v_own[v_i] = v_v_2;
+            }
+            for (var v_kk: u32 = 0u; v_kk < v_g; v_kk = v_kk + 1u) {
+                for (var v_i_1: u32 = 0u; v_i_1 < 4u; v_i_1 = v_i_1 + 1u) {
+                    let v_v_3: f32 = xpu_wave_shuffle_f32(v_own[v_i_1], v_run + v_kk, 9u);
+                    v_a[v_i_1] = v_v_3;
+                }
+                for (var v_j: u32 = 0u; v_j < 4u; v_j = v_j + 1u) {
+                    v_b[v_j] = s_bs[(((v_k1 + v_kk) * 64u) + v_tx) + (v_j * v_wx)];
+                }
+                for (var v_i_2: u32 = 0u; v_i_2 < 4u; v_i_2 = v_i_2 + 1u) {
+                    for (var v_j_1: u32 = 0u; v_j_1 < 4u; v_j_1 = v_j_1 + 1u) {
+                        v_acc[(v_i_2 * 4u) + v_j_1] = v_acc[(v_i_2 * 4u) + v_j_1] + (v_a[v_i_2] * v_b[v_j_1]);
+                    }
+                }
+            }
+        }
+        workgroupBarrier();
+    }
+    for (var v_i_3: u32 = 0u; v_i_3 < 4u; v_i_3 = v_i_3 + 1u) {
+        for (var v_j_2: u32 = 0u; v_j_2 < 4u; v_j_2 = v_j_2 + 1u) {
+            {
+                let v_r_3: u32 = (v_row0 + v_ty) + (v_i_3 * v_wy);
+                let v_q_2: u32 = (v_col0 + v_tx) + (v_j_2 * v_wx);
+                if (v_r_3 < xpu_u.p_m) && (v_q_2 < xpu_u.p_n) {
+                    var v_v_4: f32;
+                    v_v_4 = xpu_u.p_alpha * v_acc[(v_i_3 * 4u) + v_j_2];
+                    if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                        v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2]);
+                    }
+                    b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2] = v_v_4;
+                }
+            }
+        }
+    }
+}
+`
+
+// wave64x64W8WGSLFolded is the WGSL code of Wave64x64W8 at the folded wave tier (subgroups of 4 to 4 lanes).
+const wave64x64W8WGSLFolded = `enable subgroups;
+
+struct xpu_Uniforms {
+    p_transA: u32,
+    p_transB: u32,
+    p_m: u32,
+    p_n: u32,
+    p_k: u32,
+    p_lda: u32,
+    p_ldb: u32,
+    p_ldc: u32,
+    p_alpha: f32,
+    p_beta: f32,
+}
+
+@group(0) @binding(0) var<storage, read_write> b_C: array<f32>;
+@group(0) @binding(1) var<storage, read> b_A: array<f32>;
+@group(0) @binding(2) var<storage, read> b_B: array<f32>;
+@group(0) @binding(3) var<uniform> xpu_u: xpu_Uniforms;
+var<workgroup> s_bs: array<f32, 1024>;
+var<workgroup> xpu_wave: array<u32, 256>;
+@group(0) @binding(4) var<storage, read_write> xpu_fault: atomic<u32>;
+var<private> xpu_lidx: u32;
+
+// Go's comparison of the float32s of bits x and y: -1, 0 or 1, or 2 when either is NaN. Integer arithmetic, which no compiler may take for finite math.
+fn xpu_cmp_f32(x: u32, y: u32) -> i32 {
+    let a = select(i32(x & 2147483647u), -i32(x & 2147483647u), x > 2147483647u);
+    let b = select(i32(y & 2147483647u), -i32(y & 2147483647u), y > 2147483647u);
+    return select(select(select(-1i, 1i, a > b), 0i, a == b), 2i, max(x & 2147483647u, y & 2147483647u) > 2139095040u);
+}
+
+// Go's uint32 x / y; x / 0 records the fault Go panics with.
+fn xpu_div_u32(x: u32, y: u32) -> u32 {
+    if y == 0u {
+        atomicOr(&xpu_fault, 1u);
+        return x;
+    }
+    return x / y;
+}
+
+// Go's uint32 x % y; x % 0 records the fault Go panics with.
+fn xpu_rem_u32(x: u32, y: u32) -> u32 {
+    if y == 0u {
+        atomicOr(&xpu_fault, 1u);
+        return 0u;
+    }
+    return x % y;
+}
+
+// xpu_wave_shuffle_f32 is the verb op of x, one of WaveShuffle, at the folded tier.
+fn xpu_wave_shuffle_f32(x: f32, a: u32, op: u32) -> f32 {
+    let xpu_t1 = xpu_lidx % 8u;
+    let xpu_t2 = xpu_lidx - xpu_t1;
+    workgroupBarrier();
+    xpu_wave[xpu_lidx] = bitcast<u32>(x);
+    workgroupBarrier();
+    var xpu_t3: u32;
+    xpu_t3 = a % 8u;
+    let xpu_t4 = bitcast<f32>(xpu_wave[xpu_t2 + xpu_t3]);
+    return select(x, xpu_t4, (xpu_t2 + xpu_t3) < 256u);
+}
+
+// main is kernel Wave64x64W8, block 16x16x1.
+@compute @workgroup_size(16, 16, 1)
+fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) lidx: u32) {
+    xpu_lidx = lidx;
+    let v_wx: u32 = 16u;
+    let v_wy: u32 = 16u;
+    let v_g: u32 = min(8u, v_wx);
+    let v_tx: u32 = lid.x;
+    let v_ty: u32 = lid.y;
+    let v_li: u32 = lidx;
+    let v_run: u32 = xpu_div_u32(lidx % 8u, v_g) * v_g;
+    let v_lane: u32 = xpu_rem_u32(v_tx, v_g);
+    let v_row0: u32 = wid.y * 64u;
+    let v_col0: u32 = wid.x * 64u;
+    var v_acc: array<f32, 64>;
+    v_acc = array<f32, 64>();
+    var v_own: array<f32, 8>;
+    v_own = array<f32, 8>();
+    var v_a: array<f32, 8>;
+    v_a = array<f32, 8>();
+    var v_b: array<f32, 8>;
+    v_b = array<f32, 8>();
+    for (var v_k0: u32 = 0u; v_k0 < xpu_u.p_k; v_k0 = v_k0 + 16u) {
+        if xpu_u.p_transB != 0u {
+            for (var v_s: u32 = 0u; v_s < 4u; v_s = v_s + 1u) {
+                let v_e: u32 = v_li + ((v_s * v_wx) * v_wy);
+                let v_r: u32 = v_e % 16u;
+                let v_q: u32 = v_e / 16u;
+                var v_v: f32;
+                v_v = 0.0f;
+                if ((v_k0 + v_r) < xpu_u.p_k) && ((v_col0 + v_q) < xpu_u.p_n) {
+                    v_v = b_B[(((v_col0 + v_q) * xpu_u.p_ldb) + v_k0) + v_r];
+                }
+                s_bs[(v_r * 64u) + v_q] = v_v;
+            }
+        } else {
+            for (var v_s_1: u32 = 0u; v_s_1 < 4u; v_s_1 = v_s_1 + 1u) {
+                let v_e_1: u32 = v_li + ((v_s_1 * v_wx) * v_wy);
+                let v_r_1: u32 = v_e_1 / 64u;
+                let v_q_1: u32 = v_e_1 % 64u;
+                var v_v_1: f32;
+                v_v_1 = 0.0f;
+                if ((v_k0 + v_r_1) < xpu_u.p_k) && ((v_col0 + v_q_1) < xpu_u.p_n) {
+                    v_v_1 = b_B[(((v_k0 + v_r_1) * xpu_u.p_ldb) + v_col0) + v_q_1];
+                }
+                s_bs[v_e_1] = v_v_1;
+            }
+        }
+        workgroupBarrier();
+        for (var v_k1: u32 = 0u; v_k1 < 16u; v_k1 = v_k1 + v_g) {
+            let v_kq: u32 = (v_k0 + v_k1) + v_lane;
+            for (var v_i: u32 = 0u; v_i < 4u; v_i = v_i + 1u) {
+                let v_r_2: u32 = (v_row0 + v_ty) + (v_i * v_wy);
+                var v_v_2: f32;
+                v_v_2 = 0.0f;
+                if (v_r_2 < xpu_u.p_m) && (v_kq < xpu_u.p_k) {
+                    if xpu_u.p_transA != 0u {
+                        v_v_2 = b_A[(v_kq * xpu_u.p_lda) + v_r_2];
+                    } else {
+                        v_v_2 = b_A[(v_r_2 * xpu_u.p_lda) + v_kq];
+                    }
+                }
+                v_own[v_i] = v_v_2;
+            }
+            for (var v_kk: u32 = 0u; v_kk < v_g; v_kk = v_kk + 1u) {
+                for (var v_i_1: u32 = 0u; v_i_1 < 4u; v_i_1 = v_i_1 + 1u) {
+                    let v_v_3: f32 = xpu_wave_shuffle_f32(v_own[v_i_1], v_run + v_kk, 9u);
+                    v_a[v_i_1] = v_v_3;
+                }
+                for (var v_j: u32 = 0u; v_j < 4u; v_j = v_j + 1u) {
+                    v_b[v_j] = s_bs[(((v_k1 + v_kk) * 64u) + v_tx) + (v_j * v_wx)];
+                }
+                for (var v_i_2: u32 = 0u; v_i_2 < 4u; v_i_2 = v_i_2 + 1u) {
+                    for (var v_j_1: u32 = 0u; v_j_1 < 4u; v_j_1 = v_j_1 + 1u) {
+                        v_acc[(v_i_2 * 4u) + v_j_1] = v_acc[(v_i_2 * 4u) + v_j_1] + (v_a[v_i_2] * v_b[v_j_1]);
+                    }
+                }
+            }
+        }
+        workgroupBarrier();
+    }
+    for (var v_i_3: u32 = 0u; v_i_3 < 4u; v_i_3 = v_i_3 + 1u) {
+        for (var v_j_2: u32 = 0u; v_j_2 < 4u; v_j_2 = v_j_2 + 1u) {
+            {
+                let v_r_3: u32 = (v_row0 + v_ty) + (v_i_3 * v_wy);
+                let v_q_2: u32 = (v_col0 + v_tx) + (v_j_2 * v_wx);
+                if (v_r_3 < xpu_u.p_m) && (v_q_2 < xpu_u.p_n) {
+                    var v_v_4: f32;
+                    v_v_4 = xpu_u.p_alpha * v_acc[(v_i_3 * 4u) + v_j_2];
+                    if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                        v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2]);
+                    }
+                    b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2] = v_v_4;
+                }
+            }
+        }
+    }
+}
+`
+
+// wave64x64W8WGSLNarrow is the WGSL code of Wave64x64W8 at the narrow wave tier (subgroups of 16 to 128 lanes).
+const wave64x64W8WGSLNarrow = `enable subgroups;
+
+struct xpu_Uniforms {
+    p_transA: u32,
+    p_transB: u32,
+    p_m: u32,
+    p_n: u32,
+    p_k: u32,
+    p_lda: u32,
+    p_ldb: u32,
+    p_ldc: u32,
+    p_alpha: f32,
+    p_beta: f32,
+}
+
+@group(0) @binding(0) var<storage, read_write> b_C: array<f32>;
+@group(0) @binding(1) var<storage, read> b_A: array<f32>;
+@group(0) @binding(2) var<storage, read> b_B: array<f32>;
+@group(0) @binding(3) var<uniform> xpu_u: xpu_Uniforms;
+var<workgroup> s_bs: array<f32, 1024>;
+@group(0) @binding(4) var<storage, read_write> xpu_fault: atomic<u32>;
+var<private> xpu_lidx: u32;
+var<private> xpu_sgid: u32;
+
+// Go's comparison of the float32s of bits x and y: -1, 0 or 1, or 2 when either is NaN. Integer arithmetic, which no compiler may take for finite math.
+fn xpu_cmp_f32(x: u32, y: u32) -> i32 {
+    let a = select(i32(x & 2147483647u), -i32(x & 2147483647u), x > 2147483647u);
+    let b = select(i32(y & 2147483647u), -i32(y & 2147483647u), y > 2147483647u);
+    return select(select(select(-1i, 1i, a > b), 0i, a == b), 2i, max(x & 2147483647u, y & 2147483647u) > 2139095040u);
+}
+
+// Go's uint32 x / y; x / 0 records the fault Go panics with.
+fn xpu_div_u32(x: u32, y: u32) -> u32 {
+    if y == 0u {
+        atomicOr(&xpu_fault, 1u);
+        return x;
+    }
+    return x / y;
+}
+
+// Go's uint32 x % y; x % 0 records the fault Go panics with.
+fn xpu_rem_u32(x: u32, y: u32) -> u32 {
+    if y == 0u {
+        atomicOr(&xpu_fault, 1u);
+        return 0u;
+    }
+    return x % y;
+}
+
+// xpu_wave_shuffle_f32 is the verb op of x, one of WaveShuffle, at the narrow tier.
+fn xpu_wave_shuffle_f32(x: f32, a: u32, op: u32) -> f32 {
+    let xpu_t1 = xpu_lidx % 8u;
+    let xpu_t2 = xpu_lidx - xpu_t1;
+    var xpu_t3: u32;
+    xpu_t3 = a % 8u;
+    let xpu_t4 = subgroupShuffle(x, (xpu_sgid - (xpu_sgid % 8u)) + xpu_t3);
+    return select(x, xpu_t4, (xpu_t2 + xpu_t3) < 256u);
+}
+
+// main is kernel Wave64x64W8, block 16x16x1.
+@compute @workgroup_size(16, 16, 1)
+fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) lidx: u32, @builtin(subgroup_invocation_id) sgid: u32) {
+    xpu_lidx = lidx;
+    xpu_sgid = sgid;
+    let v_wx: u32 = 16u;
+    let v_wy: u32 = 16u;
+    let v_g: u32 = min(8u, v_wx);
+    let v_tx: u32 = lid.x;
+    let v_ty: u32 = lid.y;
+    let v_li: u32 = lidx;
+    let v_run: u32 = xpu_div_u32(lidx % 8u, v_g) * v_g;
+    let v_lane: u32 = xpu_rem_u32(v_tx, v_g);
+    let v_row0: u32 = wid.y * 64u;
+    let v_col0: u32 = wid.x * 64u;
+    var v_acc: array<f32, 64>;
+    v_acc = array<f32, 64>();
+    var v_own: array<f32, 8>;
+    v_own = array<f32, 8>();
+    var v_a: array<f32, 8>;
+    v_a = array<f32, 8>();
+    var v_b: array<f32, 8>;
+    v_b = array<f32, 8>();
+    for (var v_k0: u32 = 0u; v_k0 < xpu_u.p_k; v_k0 = v_k0 + 16u) {
+        if xpu_u.p_transB != 0u {
+            for (var v_s: u32 = 0u; v_s < 4u; v_s = v_s + 1u) {
+                let v_e: u32 = v_li + ((v_s * v_wx) * v_wy);
+                let v_r: u32 = v_e % 16u;
+                let v_q: u32 = v_e / 16u;
+                var v_v: f32;
+                v_v = 0.0f;
+                if ((v_k0 + v_r) < xpu_u.p_k) && ((v_col0 + v_q) < xpu_u.p_n) {
+                    v_v = b_B[(((v_col0 + v_q) * xpu_u.p_ldb) + v_k0) + v_r];
+                }
+                s_bs[(v_r * 64u) + v_q] = v_v;
+            }
+        } else {
+            for (var v_s_1: u32 = 0u; v_s_1 < 4u; v_s_1 = v_s_1 + 1u) {
+                let v_e_1: u32 = v_li + ((v_s_1 * v_wx) * v_wy);
+                let v_r_1: u32 = v_e_1 / 64u;
+                let v_q_1: u32 = v_e_1 % 64u;
+                var v_v_1: f32;
+                v_v_1 = 0.0f;
+                if ((v_k0 + v_r_1) < xpu_u.p_k) && ((v_col0 + v_q_1) < xpu_u.p_n) {
+                    v_v_1 = b_B[(((v_k0 + v_r_1) * xpu_u.p_ldb) + v_col0) + v_q_1];
+                }
+                s_bs[v_e_1] = v_v_1;
+            }
+        }
+        workgroupBarrier();
+        for (var v_k1: u32 = 0u; v_k1 < 16u; v_k1 = v_k1 + v_g) {
+            let v_kq: u32 = (v_k0 + v_k1) + v_lane;
+            for (var v_i: u32 = 0u; v_i < 4u; v_i = v_i + 1u) {
+                let v_r_2: u32 = (v_row0 + v_ty) + (v_i * v_wy);
+                var v_v_2: f32;
+                v_v_2 = 0.0f;
+                if (v_r_2 < xpu_u.p_m) && (v_kq < xpu_u.p_k) {
+                    if xpu_u.p_transA != 0u {
+                        v_v_2 = b_A[(v_kq * xpu_u.p_lda) + v_r_2];
+                    } else {
+                        v_v_2 = b_A[(v_r_2 * xpu_u.p_lda) + v_kq];
+                    }
+                }
+                v_own[v_i] = v_v_2;
+            }
+            for (var v_kk: u32 = 0u; v_kk < v_g; v_kk = v_kk + 1u) {
+                for (var v_i_1: u32 = 0u; v_i_1 < 4u; v_i_1 = v_i_1 + 1u) {
+                    let v_v_3: f32 = xpu_wave_shuffle_f32(v_own[v_i_1], v_run + v_kk, 9u);
+                    v_a[v_i_1] = v_v_3;
+                }
+                for (var v_j: u32 = 0u; v_j < 4u; v_j = v_j + 1u) {
+                    v_b[v_j] = s_bs[(((v_k1 + v_kk) * 64u) + v_tx) + (v_j * v_wx)];
+                }
+                for (var v_i_2: u32 = 0u; v_i_2 < 4u; v_i_2 = v_i_2 + 1u) {
+                    for (var v_j_1: u32 = 0u; v_j_1 < 4u; v_j_1 = v_j_1 + 1u) {
+                        v_acc[(v_i_2 * 4u) + v_j_1] = v_acc[(v_i_2 * 4u) + v_j_1] + (v_a[v_i_2] * v_b[v_j_1]);
+                    }
+                }
+            }
+        }
+        workgroupBarrier();
+    }
+    for (var v_i_3: u32 = 0u; v_i_3 < 4u; v_i_3 = v_i_3 + 1u) {
+        for (var v_j_2: u32 = 0u; v_j_2 < 4u; v_j_2 = v_j_2 + 1u) {
+            {
+                let v_r_3: u32 = (v_row0 + v_ty) + (v_i_3 * v_wy);
+                let v_q_2: u32 = (v_col0 + v_tx) + (v_j_2 * v_wx);
+                if (v_r_3 < xpu_u.p_m) && (v_q_2 < xpu_u.p_n) {
+                    var v_v_4: f32;
+                    v_v_4 = xpu_u.p_alpha * v_acc[(v_i_3 * 4u) + v_j_2];
+                    if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                        v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2]);
+                    }
+                    b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2] = v_v_4;
+                }
+            }
+        }
+    }
+}
+`
+
+// wave64x64W8WGSLEmulated is the WGSL code of Wave64x64W8 at the emulated wave tier.
+const wave64x64W8WGSLEmulated = `struct xpu_Uniforms {
+    p_transA: u32,
+    p_transB: u32,
+    p_m: u32,
+    p_n: u32,
+    p_k: u32,
+    p_lda: u32,
+    p_ldb: u32,
+    p_ldc: u32,
+    p_alpha: f32,
+    p_beta: f32,
+}
+
+@group(0) @binding(0) var<storage, read_write> b_C: array<f32>;
+@group(0) @binding(1) var<storage, read> b_A: array<f32>;
+@group(0) @binding(2) var<storage, read> b_B: array<f32>;
+@group(0) @binding(3) var<uniform> xpu_u: xpu_Uniforms;
+var<workgroup> s_bs: array<f32, 1024>;
+var<workgroup> xpu_wave: array<u32, 256>;
+@group(0) @binding(4) var<storage, read_write> xpu_fault: atomic<u32>;
+var<private> xpu_lidx: u32;
+
+// Go's comparison of the float32s of bits x and y: -1, 0 or 1, or 2 when either is NaN. Integer arithmetic, which no compiler may take for finite math.
+fn xpu_cmp_f32(x: u32, y: u32) -> i32 {
+    let a = select(i32(x & 2147483647u), -i32(x & 2147483647u), x > 2147483647u);
+    let b = select(i32(y & 2147483647u), -i32(y & 2147483647u), y > 2147483647u);
+    return select(select(select(-1i, 1i, a > b), 0i, a == b), 2i, max(x & 2147483647u, y & 2147483647u) > 2139095040u);
+}
+
+// Go's uint32 x / y; x / 0 records the fault Go panics with.
+fn xpu_div_u32(x: u32, y: u32) -> u32 {
+    if y == 0u {
+        atomicOr(&xpu_fault, 1u);
+        return x;
+    }
+    return x / y;
+}
+
+// Go's uint32 x % y; x % 0 records the fault Go panics with.
+fn xpu_rem_u32(x: u32, y: u32) -> u32 {
+    if y == 0u {
+        atomicOr(&xpu_fault, 1u);
+        return 0u;
+    }
+    return x % y;
+}
+
+// xpu_wave_shuffle_f32 is the verb op of x, one of WaveShuffle, at the emulated tier.
+fn xpu_wave_shuffle_f32(x: f32, a: u32, op: u32) -> f32 {
+    let xpu_t1 = xpu_lidx % 8u;
+    let xpu_t2 = xpu_lidx - xpu_t1;
+    workgroupBarrier();
+    xpu_wave[xpu_lidx] = bitcast<u32>(x);
+    workgroupBarrier();
+    var xpu_t3: u32;
+    xpu_t3 = a % 8u;
+    let xpu_t4 = bitcast<f32>(xpu_wave[xpu_t2 + xpu_t3]);
+    return select(x, xpu_t4, (xpu_t2 + xpu_t3) < 256u);
+}
+
+// main is kernel Wave64x64W8, block 16x16x1.
+@compute @workgroup_size(16, 16, 1)
+fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) lidx: u32) {
+    xpu_lidx = lidx;
+    let v_wx: u32 = 16u;
+    let v_wy: u32 = 16u;
+    let v_g: u32 = min(8u, v_wx);
+    let v_tx: u32 = lid.x;
+    let v_ty: u32 = lid.y;
+    let v_li: u32 = lidx;
+    let v_run: u32 = xpu_div_u32(lidx % 8u, v_g) * v_g;
+    let v_lane: u32 = xpu_rem_u32(v_tx, v_g);
+    let v_row0: u32 = wid.y * 64u;
+    let v_col0: u32 = wid.x * 64u;
+    var v_acc: array<f32, 64>;
+    v_acc = array<f32, 64>();
+    var v_own: array<f32, 8>;
+    v_own = array<f32, 8>();
+    var v_a: array<f32, 8>;
+    v_a = array<f32, 8>();
+    var v_b: array<f32, 8>;
+    v_b = array<f32, 8>();
+    for (var v_k0: u32 = 0u; v_k0 < xpu_u.p_k; v_k0 = v_k0 + 16u) {
+        if xpu_u.p_transB != 0u {
+            for (var v_s: u32 = 0u; v_s < 4u; v_s = v_s + 1u) {
+                let v_e: u32 = v_li + ((v_s * v_wx) * v_wy);
+                let v_r: u32 = v_e % 16u;
+                let v_q: u32 = v_e / 16u;
+                var v_v: f32;
+                v_v = 0.0f;
+                if ((v_k0 + v_r) < xpu_u.p_k) && ((v_col0 + v_q) < xpu_u.p_n) {
+                    v_v = b_B[(((v_col0 + v_q) * xpu_u.p_ldb) + v_k0) + v_r];
+                }
+                s_bs[(v_r * 64u) + v_q] = v_v;
+            }
+        } else {
+            for (var v_s_1: u32 = 0u; v_s_1 < 4u; v_s_1 = v_s_1 + 1u) {
+                let v_e_1: u32 = v_li + ((v_s_1 * v_wx) * v_wy);
+                let v_r_1: u32 = v_e_1 / 64u;
+                let v_q_1: u32 = v_e_1 % 64u;
+                var v_v_1: f32;
+                v_v_1 = 0.0f;
+                if ((v_k0 + v_r_1) < xpu_u.p_k) && ((v_col0 + v_q_1) < xpu_u.p_n) {
+                    v_v_1 = b_B[(((v_k0 + v_r_1) * xpu_u.p_ldb) + v_col0) + v_q_1];
+                }
+                s_bs[v_e_1] = v_v_1;
+            }
+        }
+        workgroupBarrier();
+        for (var v_k1: u32 = 0u; v_k1 < 16u; v_k1 = v_k1 + v_g) {
+            let v_kq: u32 = (v_k0 + v_k1) + v_lane;
+            for (var v_i: u32 = 0u; v_i < 4u; v_i = v_i + 1u) {
+                let v_r_2: u32 = (v_row0 + v_ty) + (v_i * v_wy);
+                var v_v_2: f32;
+                v_v_2 = 0.0f;
+                if (v_r_2 < xpu_u.p_m) && (v_kq < xpu_u.p_k) {
+                    if xpu_u.p_transA != 0u {
+                        v_v_2 = b_A[(v_kq * xpu_u.p_lda) + v_r_2];
+                    } else {
+                        v_v_2 = b_A[(v_r_2 * xpu_u.p_lda) + v_kq];
+                    }
+                }
+                v_own[v_i] = v_v_2;
+            }
+            for (var v_kk: u32 = 0u; v_kk < v_g; v_kk = v_kk + 1u) {
+                for (var v_i_1: u32 = 0u; v_i_1 < 4u; v_i_1 = v_i_1 + 1u) {
+                    let v_v_3: f32 = xpu_wave_shuffle_f32(v_own[v_i_1], v_run + v_kk, 9u);
+                    v_a[v_i_1] = v_v_3;
+                }
+                for (var v_j: u32 = 0u; v_j < 4u; v_j = v_j + 1u) {
+                    v_b[v_j] = s_bs[(((v_k1 + v_kk) * 64u) + v_tx) + (v_j * v_wx)];
+                }
+                for (var v_i_2: u32 = 0u; v_i_2 < 4u; v_i_2 = v_i_2 + 1u) {
+                    for (var v_j_1: u32 = 0u; v_j_1 < 4u; v_j_1 = v_j_1 + 1u) {
+                        v_acc[(v_i_2 * 4u) + v_j_1] = v_acc[(v_i_2 * 4u) + v_j_1] + (v_a[v_i_2] * v_b[v_j_1]);
+                    }
+                }
+            }
+        }
+        workgroupBarrier();
+    }
+    for (var v_i_3: u32 = 0u; v_i_3 < 4u; v_i_3 = v_i_3 + 1u) {
+        for (var v_j_2: u32 = 0u; v_j_2 < 4u; v_j_2 = v_j_2 + 1u) {
+            {
+                let v_r_3: u32 = (v_row0 + v_ty) + (v_i_3 * v_wy);
+                let v_q_2: u32 = (v_col0 + v_tx) + (v_j_2 * v_wx);
+                if (v_r_3 < xpu_u.p_m) && (v_q_2 < xpu_u.p_n) {
+                    var v_v_4: f32;
+                    v_v_4 = xpu_u.p_alpha * v_acc[(v_i_3 * 4u) + v_j_2];
+                    if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                        v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2]);
+                    }
+                    b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2] = v_v_4;
+                }
+            }
+        }
+    }
+}
+`
+
+// wave64x64W8CPU runs one block of the kernel Wave64x64W8 on the CPU.
+func wave64x64W8CPU(b *gpuimpl.CPUBlock) {
+	p_C := gpuimpl.CPUView[float32](b.Buffers[0])
+	p_A := gpuimpl.CPUView[float32](b.Buffers[1])
+	p_B := gpuimpl.CPUView[float32](b.Buffers[2])
+	p_transA := gpuimpl.CPUUniform[uint32](b.Uniforms, 0)
+	p_transB := gpuimpl.CPUUniform[uint32](b.Uniforms, 4)
+	p_m := gpuimpl.CPUUniform[uint32](b.Uniforms, 8)
+	p_n := gpuimpl.CPUUniform[uint32](b.Uniforms, 12)
+	p_k := gpuimpl.CPUUniform[uint32](b.Uniforms, 16)
+	p_lda := gpuimpl.CPUUniform[uint32](b.Uniforms, 20)
+	p_ldb := gpuimpl.CPUUniform[uint32](b.Uniforms, 24)
+	p_ldc := gpuimpl.CPUUniform[uint32](b.Uniforms, 28)
+	p_alpha := gpuimpl.CPUUniform[float32](b.Uniforms, 32)
+	p_beta := gpuimpl.CPUUniform[float32](b.Uniforms, 36)
+	var s_bs [1024]float32
+	var a_a [2048]float32
+	var a_acc [16384]float32
+	var a_b [2048]float32
+	var a_g [256]uint32
+	var a_k1 [256]uint32
+	var a_lane [256]uint32
+	var a_own [2048]float32
+	var a_run [256]uint32
+	var a_v_3 [256]float32
+	var v_i_1 uint32
+	var v_k0 uint32
+	var v_kk uint32
+	var wall [256]bool
+	for i := range wall {
+		wall[i] = true
+	}
+	gx0 := b.Group.X * 16
+	gy0 := b.Group.Y * 16
+	gz0 := b.Group.Z * 1
+	var lz uint32
+	stop := b.Stopping()
+	_ = p_C
+	_ = p_A
+	_ = p_B
+	_ = p_transA
+	_ = p_transB
+	_ = p_m
+	_ = p_n
+	_ = p_k
+	_ = p_lda
+	_ = p_ldb
+	_ = p_ldc
+	_ = p_alpha
+	_ = p_beta
+	_ = v_i_1
+	_ = v_k0
+	_ = v_kk
+	_ = gx0
+	_ = gy0
+	_ = gz0
+	_ = lz
+	_ = stop
+	for ly := uint32(0); ly < 16; ly++ {
+		for lx := uint32(0); lx < 16; lx++ {
+			li := lx + 16*ly + 256*lz
+			_ = li
+			var v_a [8]float32
+			var v_acc [64]float32
+			var v_b [8]float32
+			var v_g uint32
+			var v_lane uint32
+			var v_own [8]float32
+			var v_run uint32
+			var v_wx uint32 = uint32(16)
+			_ = v_wx
+			var v_wy uint32 = uint32(16)
+			_ = v_wy
+			v_g = xpu.Min(uint32(8), v_wx)
+			var v_tx uint32 = lx
+			_ = v_tx
+			var v_ty uint32 = ly
+			_ = v_ty
+			var v_li uint32 = li
+			_ = v_li
+			v_run = (((li % b.Wave) / v_g) * v_g)
+			v_lane = (v_tx % v_g)
+			var v_row0 uint32 = (b.Group.Y * uint32(64))
+			_ = v_row0
+			var v_col0 uint32 = (b.Group.X * uint32(64))
+			_ = v_col0
+			v_acc = [64]float32{}
+			v_own = [8]float32{}
+			v_a = [8]float32{}
+			v_b = [8]float32{}
+			for e := range v_a {
+				a_a[e*256+int(li)] = v_a[e]
+			}
+			for e := range v_acc {
+				a_acc[e*256+int(li)] = v_acc[e]
+			}
+			for e := range v_b {
+				a_b[e*256+int(li)] = v_b[e]
+			}
+			a_g[li] = v_g
+			a_lane[li] = v_lane
+			for e := range v_own {
+				a_own[e*256+int(li)] = v_own[e]
+			}
+			a_run[li] = v_run
+		}
+	}
+	v_k0 = uint32(0)
+	for {
+		if stop.Load() {
+			panic(gpuimpl.CPUStopped)
+		}
+		c2 := (v_k0 < p_k)
+		if !c2 {
+			break
+		}
+		for ly := uint32(0); ly < 16; ly++ {
+			for lx := uint32(0); lx < 16; lx++ {
+				li := lx + 16*ly + 256*lz
+				_ = li
+				var v_wx uint32 = uint32(16)
+				_ = v_wx
+				var v_wy uint32 = uint32(16)
+				_ = v_wy
+				var v_li uint32 = li
+				_ = v_li
+				var v_col0 uint32 = (b.Group.X * uint32(64))
+				_ = v_col0
+				if p_transB != uint32(0) {
+					{
+						var v_s uint32 = uint32(0)
+						_ = v_s
+						for v_s < uint32(4) {
+							{
+								var v_e uint32 = (v_li + ((v_s * v_wx) * v_wy))
+								_ = v_e
+								var v_r uint32 = (v_e % uint32(16))
+								_ = v_r
+								var v_q uint32 = (v_e / uint32(16))
+								_ = v_q
+								var v_v float32 = float32(0)
+								_ = v_v
+								if ((v_k0 + v_r) < p_k) && ((v_col0 + v_q) < p_n) {
+									v_v = p_B[((((v_col0 + v_q) * p_ldb) + v_k0) + v_r)]
+								}
+								s_bs[((v_r * uint32(64)) + v_q)] = v_v
+							}
+							v_s = (v_s + uint32(1))
+						}
+					}
+				} else {
+					{
+						var v_s_1 uint32 = uint32(0)
+						_ = v_s_1
+						for v_s_1 < uint32(4) {
+							{
+								var v_e_1 uint32 = (v_li + ((v_s_1 * v_wx) * v_wy))
+								_ = v_e_1
+								var v_r_1 uint32 = (v_e_1 / uint32(64))
+								_ = v_r_1
+								var v_q_1 uint32 = (v_e_1 % uint32(64))
+								_ = v_q_1
+								var v_v_1 float32 = float32(0)
+								_ = v_v_1
+								if ((v_k0 + v_r_1) < p_k) && ((v_col0 + v_q_1) < p_n) {
+									v_v_1 = p_B[((((v_k0 + v_r_1) * p_ldb) + v_col0) + v_q_1)]
+								}
+								s_bs[v_e_1] = v_v_1
+							}
+							v_s_1 = (v_s_1 + uint32(1))
+						}
+					}
+				}
+			}
+		}
+		for ly := uint32(0); ly < 16; ly++ {
+			for lx := uint32(0); lx < 16; lx++ {
+				li := lx + 16*ly + 256*lz
+				_ = li
+				var v_k1 uint32
+				v_k1 = uint32(0)
+				a_k1[li] = v_k1
+			}
+		}
+		for {
+			if stop.Load() {
+				panic(gpuimpl.CPUStopped)
+			}
+			c5, first5 := false, true
+			for ly := uint32(0); ly < 16; ly++ {
+				for lx := uint32(0); lx < 16; lx++ {
+					li := lx + 16*ly + 256*lz
+					_ = li
+					v_k1 := a_k1[li]
+					_ = v_k1
+					if v := (v_k1 < uint32(16)); first5 {
+						c5, first5 = v, false
+					} else if v != c5 {
+						panic("xpu: kernel Wave64x64W8: work-items disagree on the condition around a barrier")
+					}
+				}
+			}
+			if !c5 {
+				break
+			}
+			for ly := uint32(0); ly < 16; ly++ {
+				for lx := uint32(0); lx < 16; lx++ {
+					li := lx + 16*ly + 256*lz
+					_ = li
+					v_k1 := a_k1[li]
+					_ = v_k1
+					v_lane := a_lane[li]
+					_ = v_lane
+					var v_own [8]float32
+					for e := range v_own {
+						v_own[e] = a_own[e*256+int(li)]
+					}
+					var v_wy uint32 = uint32(16)
+					_ = v_wy
+					var v_ty uint32 = ly
+					_ = v_ty
+					var v_row0 uint32 = (b.Group.Y * uint32(64))
+					_ = v_row0
+					var v_kq uint32 = ((v_k0 + v_k1) + v_lane)
+					_ = v_kq
+					{
+						var v_i uint32 = uint32(0)
+						_ = v_i
+						for v_i < uint32(4) {
+							{
+								var v_r_2 uint32 = ((v_row0 + v_ty) + (v_i * v_wy))
+								_ = v_r_2
+								var v_v_2 float32 = float32(0)
+								_ = v_v_2
+								if (v_r_2 < p_m) && (v_kq < p_k) {
+									if p_transA != uint32(0) {
+										v_v_2 = p_A[((v_kq * p_lda) + v_r_2)]
+									} else {
+										v_v_2 = p_A[((v_r_2 * p_lda) + v_kq)]
+									}
+								}
+								v_own[v_i] = v_v_2
+							}
+							v_i = (v_i + uint32(1))
+						}
+					}
+					for e := range v_own {
+						a_own[e*256+int(li)] = v_own[e]
+					}
+				}
+			}
+			v_kk = uint32(0)
+			for {
+				if stop.Load() {
+					panic(gpuimpl.CPUStopped)
+				}
+				c8, first8 := false, true
+				for ly := uint32(0); ly < 16; ly++ {
+					for lx := uint32(0); lx < 16; lx++ {
+						li := lx + 16*ly + 256*lz
+						_ = li
+						v_g := a_g[li]
+						_ = v_g
+						if v := (v_kk < v_g); first8 {
+							c8, first8 = v, false
+						} else if v != c8 {
+							panic("xpu: kernel Wave64x64W8: work-items disagree on the condition around a barrier")
+						}
+					}
+				}
+				if !c8 {
+					break
+				}
+				v_i_1 = uint32(0)
+				for {
+					if stop.Load() {
+						panic(gpuimpl.CPUStopped)
+					}
+					c10 := (v_i_1 < uint32(4))
+					if !c10 {
+						break
+					}
+					var wx11 [256]float32
+					var wl11 [256]uint32
+					for ly := uint32(0); ly < 16; ly++ {
+						for lx := uint32(0); lx < 16; lx++ {
+							li := lx + 16*ly + 256*lz
+							_ = li
+							var v_own [8]float32
+							for e := range v_own {
+								v_own[e] = a_own[e*256+int(li)]
+							}
+							v_run := a_run[li]
+							_ = v_run
+							wx11[li] = v_own[v_i_1]
+							wl11[li] = (v_run + v_kk)
+						}
+					}
+					gpuimpl.CPUWave(gpuimpl.WaveShuffle, wx11[:], wl11[:], wall[:], b.Wave, a_v_3[:])
+					for ly := uint32(0); ly < 16; ly++ {
+						for lx := uint32(0); lx < 16; lx++ {
+							li := lx + 16*ly + 256*lz
+							_ = li
+							var v_a [8]float32
+							for e := range v_a {
+								v_a[e] = a_a[e*256+int(li)]
+							}
+							v_v_3 := a_v_3[li]
+							_ = v_v_3
+							v_a[v_i_1] = v_v_3
+							for e := range v_a {
+								a_a[e*256+int(li)] = v_a[e]
+							}
+						}
+					}
+					v_i_1 = (v_i_1 + uint32(1))
+				}
+				for ly := uint32(0); ly < 16; ly++ {
+					for lx := uint32(0); lx < 16; lx++ {
+						li := lx + 16*ly + 256*lz
+						_ = li
+						var v_a [8]float32
+						for e := range v_a {
+							v_a[e] = a_a[e*256+int(li)]
+						}
+						var v_acc [64]float32
+						for e := range v_acc {
+							v_acc[e] = a_acc[e*256+int(li)]
+						}
+						var v_b [8]float32
+						for e := range v_b {
+							v_b[e] = a_b[e*256+int(li)]
+						}
+						v_k1 := a_k1[li]
+						_ = v_k1
+						var v_wx uint32 = uint32(16)
+						_ = v_wx
+						var v_tx uint32 = lx
+						_ = v_tx
+						{
+							var v_j uint32 = uint32(0)
+							_ = v_j
+							for v_j < uint32(4) {
+								{
+									v_b[v_j] = s_bs[((((v_k1 + v_kk) * uint32(64)) + v_tx) + (v_j * v_wx))]
+								}
+								v_j = (v_j + uint32(1))
+							}
+						}
+						{
+							var v_i_2 uint32 = uint32(0)
+							_ = v_i_2
+							for v_i_2 < uint32(4) {
+								{
+									{
+										var v_j_1 uint32 = uint32(0)
+										_ = v_j_1
+										for v_j_1 < uint32(4) {
+											{
+												v_acc[((v_i_2 * uint32(4)) + v_j_1)] = (v_acc[((v_i_2*uint32(4))+v_j_1)] + (v_a[v_i_2] * v_b[v_j_1]))
+											}
+											v_j_1 = (v_j_1 + uint32(1))
+										}
+									}
+								}
+								v_i_2 = (v_i_2 + uint32(1))
+							}
+						}
+						for e := range v_acc {
+							a_acc[e*256+int(li)] = v_acc[e]
+						}
+						for e := range v_b {
+							a_b[e*256+int(li)] = v_b[e]
+						}
+					}
+				}
+				v_kk = (v_kk + uint32(1))
+			}
+			for ly := uint32(0); ly < 16; ly++ {
+				for lx := uint32(0); lx < 16; lx++ {
+					li := lx + 16*ly + 256*lz
+					_ = li
+					v_g := a_g[li]
+					_ = v_g
+					v_k1 := a_k1[li]
+					_ = v_k1
+					v_k1 = (v_k1 + v_g)
+					a_k1[li] = v_k1
+				}
+			}
+		}
+		v_k0 = (v_k0 + uint32(16))
+	}
+	for ly := uint32(0); ly < 16; ly++ {
+		for lx := uint32(0); lx < 16; lx++ {
+			li := lx + 16*ly + 256*lz
+			_ = li
+			var v_acc [64]float32
+			for e := range v_acc {
+				v_acc[e] = a_acc[e*256+int(li)]
+			}
+			var v_wx uint32 = uint32(16)
+			_ = v_wx
+			var v_wy uint32 = uint32(16)
+			_ = v_wy
+			var v_tx uint32 = lx
+			_ = v_tx
+			var v_ty uint32 = ly
+			_ = v_ty
+			var v_row0 uint32 = (b.Group.Y * uint32(64))
+			_ = v_row0
+			var v_col0 uint32 = (b.Group.X * uint32(64))
+			_ = v_col0
+			{
+				var v_i_3 uint32 = uint32(0)
+				_ = v_i_3
+				for v_i_3 < uint32(4) {
+					{
+						{
+							var v_j_2 uint32 = uint32(0)
+							_ = v_j_2
+							for v_j_2 < uint32(4) {
+								{
+									{
+										var v_r_3 uint32 = ((v_row0 + v_ty) + (v_i_3 * v_wy))
+										_ = v_r_3
+										var v_q_2 uint32 = ((v_col0 + v_tx) + (v_j_2 * v_wx))
+										_ = v_q_2
+										if (v_r_3 < p_m) && (v_q_2 < p_n) {
+											var v_v_4 float32 = (p_alpha * v_acc[((v_i_3*uint32(4))+v_j_2)])
+											_ = v_v_4
+											if p_beta != float32(0) {
+												v_v_4 = (v_v_4 + (p_beta * p_C[((v_r_3*p_ldc)+v_q_2)]))
+											}
+											p_C[((v_r_3 * p_ldc) + v_q_2)] = v_v_4
+										}
+									}
+								}
+								v_j_2 = (v_j_2 + uint32(1))
+							}
+						}
+					}
+					v_i_3 = (v_i_3 + uint32(1))
+				}
+			}
+		}
+	}
+}
+
+// TiledWaveTemplate is the template TiledWave (Go function TiledWave): its members, in the
+// order of its //xpu:instance lines, are Wave64x64W8 and Wave64x128W8.
+var TiledWaveTemplate = gpuimpl.RegisterTemplate("github.com/goxpu/xpu/kernels/matmul.TiledWave", Wave64x64W8Kernel, Wave64x128W8Kernel)
+
 // libHSACOGFX1100 is the hsaco library of the package's kernels for the hip backend at gfx1100.
 //
 //go:embed xpu_gen_hsaco_gfx1100.hsaco
