@@ -36,14 +36,16 @@
 // The small members give a small product more blocks than the large
 // ones do, which a device with many cores needs to keep them busy; the
 // large ones reuse each staged element more and win where the product
-// fills the device. The wave members stage only op(B) and take op(A)
-// from the lanes of their wave: they pay where subgroups are native and
-// shuffles cheap, and lose where the verbs are emulated through shared
-// memory (wgpu-native without subgroups, the CPU), where the tuner does
-// not choose them. Wider waves (16, 32) and an 8x4 micro-tile spill
-// registers in the HSACO lowering, which refuses them, so the family
-// holds the 8-wide ones alone. On the CPU and on lavapipe the winners were Tile32x64,
-// Tile64x64 and Tile64x128, by shape (BenchmarkTiled, in bench/kernelbench).
+// fills the device. On the CPU and on lavapipe the winners among Tiled's
+// were Tile32x64, Tile64x64 and Tile64x128, by shape (BenchmarkTiled, in
+// bench/kernelbench). The wave members stage only op(B) and take op(A)
+// from the lanes of their wave: where subgroups are native (Dawn on
+// lavapipe, subgroups of 8) Wave64x128W8 beat every member of Tiled at
+// n = 256 to 1024 (bench/webgpubench); where the verbs are emulated
+// through shared memory (wgpu-native without subgroups, the CPU) they
+// are slower, and the tuner does not choose them. Wider waves (16, 32)
+// and an 8x4 micro-tile spill registers in the HSACO lowering, whose
+// gate refuses them, so the family holds the 8-wide ones alone.
 //
 // A member's launch grid for a shape is [Groups] of its Tile, which host
 // code reads from the member's handle: Tile64x64Kernel.Spec().Comptime
