@@ -154,7 +154,7 @@ func Tiled(t xpu.Thread, c Tile, C, A, B []float32, transA, transB, m, n, k, lda
 			}
 			for i := uint32(0); i < c.TM; i++ {
 				for j := uint32(0); j < c.TN; j++ {
-					acc[i*c.TN+j] += a[i] * b[j]
+					acc[i*c.TN+j] = xpu.Fma(a[i], b[j], acc[i*c.TN+j])
 				}
 			}
 		}

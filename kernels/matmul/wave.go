@@ -85,7 +85,7 @@ func TiledWave(t xpu.Thread, c Tile, C, A, B []float32, transA, transB, m, n, k,
 				}
 				for i := uint32(0); i < c.TM; i++ {
 					for j := uint32(0); j < c.TN; j++ {
-						acc[i*c.TN+j] += a[i] * b[j]
+						acc[i*c.TN+j] = xpu.Fma(a[i], b[j], acc[i*c.TN+j])
 					}
 				}
 			}
