@@ -41,11 +41,12 @@
 // bench/kernelbench). The wave members stage only op(B) and take op(A)
 // from the lanes of their wave: where subgroups are native (Dawn on
 // lavapipe, subgroups of 8) Wave64x128W8 was the fastest member at n =
-// 512 and 1024 and within 17% of the fastest at 256 (bench/webgpubench);
-// where the verbs are emulated through shared memory (wgpu-native
-// without subgroups, the CPU) they pay a round trip per shuffle. Wider waves (16, 32)
-// and an 8x4 micro-tile spill registers in the HSACO lowering, whose
-// gate refuses them, so the family holds the 8-wide ones alone.
+// 1024 in two runs, and within 17% of the fastest at 256 and 512
+// (bench/webgpubench); where the verbs are emulated through shared
+// memory (wgpu-native without subgroups, the CPU) they pay a round trip
+// per shuffle. Wider waves (16, 32) and an 8x4 micro-tile spill
+// registers in the HSACO lowering, whose gate refuses them, so the
+// family holds the 8-wide ones alone.
 //
 // A member's launch grid for a shape is [Groups] of its Tile, which host
 // code reads from the member's handle: Tile64x64Kernel.Spec().Comptime
