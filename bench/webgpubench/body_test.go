@@ -4,6 +4,7 @@ package webgpubench
 
 import (
 	"errors"
+	"fmt"
 	"testing"
 	"time"
 
@@ -80,6 +81,9 @@ func benchDriver(b *testing.B, driver string, raw rawDriver) {
 	b.Run("dispatch-submit", func(b *testing.B) { dispatch(b, d, raw, 200, 1) })
 	b.Run("saxpy", func(b *testing.B) { saxpy(b, d, raw) })
 	b.Run("sgemm", func(b *testing.B) { sgemm(b, d, raw) })
+	for _, n := range tiledSizes {
+		b.Run(fmt.Sprintf("sgemm-tiled/n=%d", n), func(b *testing.B) { sgemmTiled(b, d, raw, n) })
+	}
 }
 
 // variants times its functions in turn, b.N times each, starting each

@@ -7,6 +7,8 @@ package webgpubench
 
 import (
 	"errors"
+	"fmt"
+	"slices"
 	"testing"
 	"time"
 
@@ -183,7 +185,7 @@ func (k *wgpuKernel) build(wgsl string, bufs [][]float32, uniforms []byte, dynam
 	add := func(typ wgpu.BufferBindingType, usage wgpu.BufferUsage, data []byte) error {
 		i := uint32(len(layout))
 		layout = append(layout, wgpu.BindGroupLayoutEntry{Binding: i, Visibility: wgpu.ShaderStageCompute, Buffer: wgpu.BufferBindingLayout{Type: typ}})
-		buf, err := r.dev.CreateBuffer(&wgpu.BufferDescriptor{Usage: usage | wgpu.BufferUsageCopyDst, Size: uint64(len(data))})
+		buf, err := r.dev.CreateBuffer(&wgpu.BufferDescriptor{Usage: usage | wgpu.BufferUsageCopyDst | wgpu.BufferUsageCopySrc, Size: uint64(len(data))})
 		if err != nil {
 			return err
 		}
@@ -261,6 +263,43 @@ func (k *wgpuKernel) Run(groups xpu.Dim3, n int) error {
 	cmd.Release()
 	r.dev.Poll(true, nil)
 	return nil
+}
+
+// Read returns the contents of the kernel's first buffer, the one it
+// writes, through a staging buffer mapped for reading.
+func (k *wgpuKernel) Read() ([]float32, error) {
+	r, src := k.r, k.bufs[0]
+	size := src.GetSize()
+	staging, err := r.dev.CreateBuffer(&wgpu.BufferDescriptor{Usage: wgpu.BufferUsageMapRead | wgpu.BufferUsageCopyDst, Size: size})
+	if err != nil {
+		return nil, err
+	}
+	defer staging.Release()
+	enc, err := r.dev.CreateCommandEncoder(nil)
+	if err != nil {
+		return nil, err
+	}
+	err = enc.CopyBufferToBuffer(src, 0, staging, 0, size)
+	var cmd *wgpu.CommandBuffer
+	if err == nil {
+		cmd, err = enc.Finish(nil)
+	}
+	enc.Release()
+	if err != nil {
+		return nil, err
+	}
+	r.queue.Submit(cmd)
+	cmd.Release()
+	var status wgpu.BufferMapAsyncStatus
+	if err := staging.MapAsync(wgpu.MapModeRead, 0, size, func(s wgpu.BufferMapAsyncStatus) { status = s }); err != nil {
+		return nil, err
+	}
+	r.dev.Poll(true, nil)
+	if status != wgpu.BufferMapAsyncStatusSuccess {
+		return nil, fmt.Errorf("map: %s", status)
+	}
+	out := slices.Clone(wgpu.FromBytes[float32](staging.GetMappedRange(0, uint(size))))
+	return out, staging.Unmap()
 }
 
 func (k *wgpuKernel) Release() {

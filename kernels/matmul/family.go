@@ -19,15 +19,15 @@ type Shape struct{ M, N, K int }
 
 func (p Shape) String() string { return fmt.Sprintf("%dx%dx%d", p.M, p.N, p.K) }
 
-// Family is Tiled's members as a tuner chooses among them, per device
-// and bucket of shapes: M, N and K each rounded up to a power of two.
+// Family is the members of Tiled, then those of TiledWave, as a tuner
+// chooses among them under Tiled's name, per device and bucket of shapes: M, N and K each rounded up to a power of two.
 // Its Shapes, which `xpu tune` and the tuning benchmark run, have sizes
 // from 64 to 2048, square and not, multiples of the tiles and not, each
 // of at most 2^31 multiply-adds, which a software Vulkan device runs in
 // about a second.
 var Family = tune.Register(&tune.Family[Shape]{
 	Name:    TiledTemplate.Name(),
-	Members: TiledTemplate.Members(),
+	Members: append(TiledTemplate.Members(), TiledWaveTemplate.Members()...),
 	Key: func(p Shape) tune.Key {
 		return tune.KeyOf(tune.Dim{Name: "M", Size: tune.Pow2(p.M)}, tune.Dim{Name: "N", Size: tune.Pow2(p.N)}, tune.Dim{Name: "K", Size: tune.Pow2(p.K)})
 	},

@@ -25,6 +25,7 @@ type Tile struct {
 	BM, BN uint32 // the block tile: rows and columns of C a block computes
 	BK     uint32 // the depth staged in shared memory between barriers
 	TM, TN uint32 // the micro-tile: rows and columns of C a work-item computes
+	W      uint32 // TiledWave's declared wave width; 0 in Tiled's members
 }
 
 // Groups returns the launch grid of the member of configuration c for a
@@ -153,7 +154,7 @@ func Tiled(t xpu.Thread, c Tile, C, A, B []float32, transA, transB, m, n, k, lda
 			}
 			for i := uint32(0); i < c.TM; i++ {
 				for j := uint32(0); j < c.TN; j++ {
-					acc[i*c.TN+j] += a[i] * b[j]
+					acc[i*c.TN+j] = xpu.Fma(a[i], b[j], acc[i*c.TN+j])
 				}
 			}
 		}

@@ -36,36 +36,38 @@ var Tile128x64Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Comptime:    Tile{BM: 128, BN: 64, BK: 16, TM: 8, TN: 4},
 	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:e6c6dba62bf26a04bd0b7bf8ecde1b23fb9f43420d5a3193ca017dd9042b7636",
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:19efb3c2ad64469aac544f3ad7bb0c0da6594647fbe3e631492fb6637fda74ee",
 				PrivateBytes: new(472),
-				NativeOps:    []string{"bitcast", "max", "select", "workgroupBarrier"},
+				NativeOps:    []string{"bitcast", "fma", "max", "select", "workgroupBarrier"},
 			},
 			Code: tile128x64WGSL,
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:1107e7c7df562e074ab9f118e355dd8de6629eceefd4d9c28cafa8fda0f4f17e"},
-			Entry:    tile128x64CPU,
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:ccf0d99c69b107c9fee5e80a45521aa4cdf0c15d8c71a83598b4cc76b1856d9b",
+				NativeOps: []string{"xpu.Fma"},
+			},
+			Entry: tile128x64CPU,
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:c163f31a20908d00d20a81f70888100e00f3d9bc9d29e473a7bbb9d5dabb7efe"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:876c402596131cb478dd67abee03f10ae3757880c02693fc699a29fd2e7fb90f"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v3"},
 			Code:     libLLVMHOSTX8664V3,
 			Symbol:   "xpu_Tile128x64",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:f2aa6c0ab703b601dfe317ae7304633077abb50d09700247f6176a55420cd1e2"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:8a12502a3b5f779254fcddfda1a74d81064de5952d45fc748395947bffa4d9b5"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
 			Code:     libLLVMHOSTX8664V4,
 			Symbol:   "xpu_Tile128x64",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:9e36b79a4bfaa3e818182d44d98866f942cf76350a38c8408cf39c760dc9bc3b"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:394c1a9642f293d99a6d93c4c566b6a0160e59e3b6ca8e1361b379f82dc33b90"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "armv8-a"},
 			Code:     libLLVMHOSTARMV8A,
 			Symbol:   "xpu_Tile128x64",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cuda", Target: "ptx", Hash: "sha256:7ad19a6bf59b6225a0198f2d28c3ba2dc3a8a7e1398c2048df026cf1f101f85c",
+			Manifest: gpuimpl.Manifest{Backend: "cuda", Target: "ptx", Hash: "sha256:a2483fc5ef2d7462be836b8594d6463eac30022a1d41e2cd07b51058d3cda516",
 				PrivateBytes: new(472),
 				Fault:        true,
 			},
@@ -74,9 +76,9 @@ var Tile128x64Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_Tile128x64",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:27490279cb9a15646323f029fbd1c99cc65181a248a4dd9d42730912278e8409",
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:88556e6e8f78e5aaa754279427a599fd9a9038f0fba431c1f7e805f9fb599246",
 				PrivateBytes: new(472),
-				Registers:    new(110),
+				Registers:    new(116),
 				SpillBytes:   new(0),
 				Fault:        true,
 			},
@@ -85,9 +87,9 @@ var Tile128x64Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_Tile128x64",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:ba3a9d79e0614982abdfc9a5ea8bd9e2491bb57796a9965307fda24e55e5307f",
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:2d291e752842057cebee2b422ebee4396e0a5d504204fd6bd48dbe3df202bc39",
 				PrivateBytes: new(472),
-				Registers:    new(110),
+				Registers:    new(116),
 				SpillBytes:   new(0),
 				Fault:        true,
 			},
@@ -96,9 +98,9 @@ var Tile128x64Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_Tile128x64",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:507111e55a2eab07af23f6f39c5319677158a10f317ce42c55fe4974a0438e93",
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:0bd21b4c5c71aa1ad52afd0712a8b891de0b0c1909e2d848565e00d2b027d403",
 				PrivateBytes: new(472),
-				Registers:    new(126),
+				Registers:    new(157),
 				SpillBytes:   new(0),
 				Fault:        true,
 			},
@@ -221,7 +223,7 @@ fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid
             }
             for (var v_i_1: u32 = 0u; v_i_1 < 8u; v_i_1 = v_i_1 + 1u) {
                 for (var v_j_1: u32 = 0u; v_j_1 < 4u; v_j_1 = v_j_1 + 1u) {
-                    v_acc[(v_i_1 * 4u) + v_j_1] = v_acc[(v_i_1 * 4u) + v_j_1] + (v_a[v_i_1] * v_b[v_j_1]);
+                    v_acc[(v_i_1 * 4u) + v_j_1] = fma(v_a[v_i_1], v_b[v_j_1], v_acc[(v_i_1 * 4u) + v_j_1]);
                 }
             }
         }
@@ -500,7 +502,7 @@ func tile128x64CPU(b *gpuimpl.CPUBlock) {
 											_ = v_j_1
 											for v_j_1 < uint32(4) {
 												{
-													v_acc[((v_i_1 * uint32(4)) + v_j_1)] = (v_acc[((v_i_1*uint32(4))+v_j_1)] + (v_a[v_i_1] * v_b[v_j_1]))
+													v_acc[((v_i_1 * uint32(4)) + v_j_1)] = xpu.Fma(v_a[v_i_1], v_b[v_j_1], v_acc[((v_i_1*uint32(4))+v_j_1)])
 												}
 												v_j_1 = (v_j_1 + uint32(1))
 											}
@@ -608,36 +610,38 @@ var Tile16x16Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Comptime:    Tile{BM: 16, BN: 16, BK: 16, TM: 1, TN: 1},
 	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:a3b51d192150c226dc04e22e3db77de0d42d183898e17db113162579089d26fb",
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:47132e1bab8c2bbefda924acbed73cfb2e4346d8e8c89e909d224af48dae0292",
 				PrivateBytes: new(472),
-				NativeOps:    []string{"bitcast", "max", "select", "workgroupBarrier"},
+				NativeOps:    []string{"bitcast", "fma", "max", "select", "workgroupBarrier"},
 			},
 			Code: tile16x16WGSL,
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:51b98982caa15ba914be4c69ee7f13d7aab88630b9570fb17ac9135bae93f2b9"},
-			Entry:    tile16x16CPU,
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:5898bda9afe78b6dd8bea294eefa40e7f13457b98a971af083eca191428bd73c",
+				NativeOps: []string{"xpu.Fma"},
+			},
+			Entry: tile16x16CPU,
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:81125dc02c19d5c8735bbaea897164da98e82a28e0a3132c37c2d1c703deeecd"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:caeb22cb2a0e15f7e7bb134e980b2ac45a2708fc37056ae2bdea973863e9485f"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v3"},
 			Code:     libLLVMHOSTX8664V3,
 			Symbol:   "xpu_Tile16x16",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:87e7bcd767c4dcfd335d8810979d5332851f8a8fdf0f92521351b9353939c484"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:d8604ae783db5eb1aa71ff4be48244d0720f13d601a453a9b7c7b36332e718a5"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
 			Code:     libLLVMHOSTX8664V4,
 			Symbol:   "xpu_Tile16x16",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:9ae89aaa6fce3f70b3f0262e38101833db7c9f03b1e291d1c17b781661e1784e"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:4c8e91061e2d7308f65f8edf993fc7d10d6c444083a832b07acb4dd99386241c"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "armv8-a"},
 			Code:     libLLVMHOSTARMV8A,
 			Symbol:   "xpu_Tile16x16",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cuda", Target: "ptx", Hash: "sha256:38695e0001f2bdbe75f146b5d1fb58f6ab67a2df8e21ddeeee8fc84ee4c24611",
+			Manifest: gpuimpl.Manifest{Backend: "cuda", Target: "ptx", Hash: "sha256:307d52071379ea005579550151ba70a3e2ccec1886b117c66c122e103e2ead8c",
 				PrivateBytes: new(472),
 				Fault:        true,
 			},
@@ -646,9 +650,9 @@ var Tile16x16Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_Tile16x16",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:e12993e11b606078c57c8aa396290d74e98e440b7cc806841859342c49d02074",
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:943782edccc9d6f92a68a28f8bd36accc2986812e38488b7cd5374ea5d0e114e",
 				PrivateBytes: new(472),
-				Registers:    new(38),
+				Registers:    new(42),
 				SpillBytes:   new(0),
 				Fault:        true,
 			},
@@ -657,9 +661,9 @@ var Tile16x16Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_Tile16x16",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:754a50e550202dd2f854d97b0590bb8849c61a1d38708fbe6dbc1f0e6aa069d8",
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:52ca5b493208be42db55ace93efc8a61cac04d47c11376d11e3ff285d10f8b73",
 				PrivateBytes: new(472),
-				Registers:    new(38),
+				Registers:    new(42),
 				SpillBytes:   new(0),
 				Fault:        true,
 			},
@@ -668,9 +672,9 @@ var Tile16x16Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_Tile16x16",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:cfeedc0e0768c79769c8ec09478f1c4c0dc4daa469a100ac1284b3ab916b0112",
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:7c3fc6f3cddaa593feb16522272780804071f6fe564746e390852cca6ad2f567",
 				PrivateBytes: new(472),
-				Registers:    new(30),
+				Registers:    new(32),
 				SpillBytes:   new(0),
 				Fault:        true,
 			},
@@ -793,7 +797,7 @@ fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid
             }
             for (var v_i_1: u32 = 0u; v_i_1 < 1u; v_i_1 = v_i_1 + 1u) {
                 for (var v_j_1: u32 = 0u; v_j_1 < 1u; v_j_1 = v_j_1 + 1u) {
-                    v_acc[(v_i_1 * 1u) + v_j_1] = v_acc[(v_i_1 * 1u) + v_j_1] + (v_a[v_i_1] * v_b[v_j_1]);
+                    v_acc[(v_i_1 * 1u) + v_j_1] = fma(v_a[v_i_1], v_b[v_j_1], v_acc[(v_i_1 * 1u) + v_j_1]);
                 }
             }
         }
@@ -1072,7 +1076,7 @@ func tile16x16CPU(b *gpuimpl.CPUBlock) {
 											_ = v_j_1
 											for v_j_1 < uint32(1) {
 												{
-													v_acc[((v_i_1 * uint32(1)) + v_j_1)] = (v_acc[((v_i_1*uint32(1))+v_j_1)] + (v_a[v_i_1] * v_b[v_j_1]))
+													v_acc[((v_i_1 * uint32(1)) + v_j_1)] = xpu.Fma(v_a[v_i_1], v_b[v_j_1], v_acc[((v_i_1*uint32(1))+v_j_1)])
 												}
 												v_j_1 = (v_j_1 + uint32(1))
 											}
@@ -1180,36 +1184,38 @@ var Tile32x32Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Comptime:    Tile{BM: 32, BN: 32, BK: 16, TM: 2, TN: 2},
 	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:b244ba5094b7cc12839a47647a701ca4050c1a4dd183bf090c561511fba0cd8c",
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:9178f37b1f0fb2f10a662ad1f25897caee96e6d7bb7d447a32a9f42a17f4adc9",
 				PrivateBytes: new(472),
-				NativeOps:    []string{"bitcast", "max", "select", "workgroupBarrier"},
+				NativeOps:    []string{"bitcast", "fma", "max", "select", "workgroupBarrier"},
 			},
 			Code: tile32x32WGSL,
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:89756766ffd8637814cf3c5c33a6db7838855ff26177742acc55b7e9dd239a36"},
-			Entry:    tile32x32CPU,
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:7fc3e00c6d93cb518510c427cb54e8d21a53ebfcaa0c8bece280e2618dddbe8b",
+				NativeOps: []string{"xpu.Fma"},
+			},
+			Entry: tile32x32CPU,
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:033f05fe338f5643eef30d2cf7349e1ddd9b9e9657e01db439518bb1178c82e3"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:4bff796c452b825e946da73aa07425aa30252dd8551e9bb2842c4361bdb38168"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v3"},
 			Code:     libLLVMHOSTX8664V3,
 			Symbol:   "xpu_Tile32x32",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:f637956799db1048309d9610e4cd265ec162602632c8d6bc2302f52dcda7dc96"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:e24b6e5766c6664d5e34b42ef0ea3436facbff0526a7696a1cade432e2fd67dd"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
 			Code:     libLLVMHOSTX8664V4,
 			Symbol:   "xpu_Tile32x32",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:5a909690c9c53981abac0ec50fdf326b701e1fad9a03abbd0fca2eae079d8534"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:a528e63937152b5a01b95f7aa9208deb47476743e939f04c240c8aa1e3e76376"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "armv8-a"},
 			Code:     libLLVMHOSTARMV8A,
 			Symbol:   "xpu_Tile32x32",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cuda", Target: "ptx", Hash: "sha256:387ef6e99eadaeba3f6cc9773fe04386822b861bd55cc4d116af6c92e7d71199",
+			Manifest: gpuimpl.Manifest{Backend: "cuda", Target: "ptx", Hash: "sha256:ea33a1be5357363cf1ed6413ad8196b17f2dd126fd57ac1354bfc8e875f50364",
 				PrivateBytes: new(472),
 				Fault:        true,
 			},
@@ -1218,9 +1224,9 @@ var Tile32x32Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_Tile32x32",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:c042cd50b8c6b42497ee90158d4a67786381d401b267a55dfbed4ec4816586ab",
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:c5b5d26c1121c2d3a8c9687fcbd5613193796f6675d0a911a5dfdff7a5d96e30",
 				PrivateBytes: new(472),
-				Registers:    new(110),
+				Registers:    new(113),
 				SpillBytes:   new(0),
 				Fault:        true,
 			},
@@ -1229,9 +1235,9 @@ var Tile32x32Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_Tile32x32",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:ba7eab1d43ba79ab269cd0ae97c430a1766df670016af1c047167229190570f7",
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:c25fc6dabf9b1c4f85382dd11c71ef31643ecdafbe6cd8e4b93985e2cb4b314d",
 				PrivateBytes: new(472),
-				Registers:    new(110),
+				Registers:    new(113),
 				SpillBytes:   new(0),
 				Fault:        true,
 			},
@@ -1240,9 +1246,9 @@ var Tile32x32Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_Tile32x32",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:dc995b594995b3842b6a1efacafd5222c8f13f373cd5d223ef8d3ce0198cf664",
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:acd85d893c9808593fd6006e76b78a04faad1f78f0e75ccb10c26eb078665867",
 				PrivateBytes: new(472),
-				Registers:    new(75),
+				Registers:    new(60),
 				SpillBytes:   new(0),
 				Fault:        true,
 			},
@@ -1365,7 +1371,7 @@ fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid
             }
             for (var v_i_1: u32 = 0u; v_i_1 < 2u; v_i_1 = v_i_1 + 1u) {
                 for (var v_j_1: u32 = 0u; v_j_1 < 2u; v_j_1 = v_j_1 + 1u) {
-                    v_acc[(v_i_1 * 2u) + v_j_1] = v_acc[(v_i_1 * 2u) + v_j_1] + (v_a[v_i_1] * v_b[v_j_1]);
+                    v_acc[(v_i_1 * 2u) + v_j_1] = fma(v_a[v_i_1], v_b[v_j_1], v_acc[(v_i_1 * 2u) + v_j_1]);
                 }
             }
         }
@@ -1644,7 +1650,7 @@ func tile32x32CPU(b *gpuimpl.CPUBlock) {
 											_ = v_j_1
 											for v_j_1 < uint32(2) {
 												{
-													v_acc[((v_i_1 * uint32(2)) + v_j_1)] = (v_acc[((v_i_1*uint32(2))+v_j_1)] + (v_a[v_i_1] * v_b[v_j_1]))
+													v_acc[((v_i_1 * uint32(2)) + v_j_1)] = xpu.Fma(v_a[v_i_1], v_b[v_j_1], v_acc[((v_i_1*uint32(2))+v_j_1)])
 												}
 												v_j_1 = (v_j_1 + uint32(1))
 											}
@@ -1752,36 +1758,38 @@ var Tile32x64Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Comptime:    Tile{BM: 32, BN: 64, BK: 16, TM: 2, TN: 4},
 	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:51aa107bc5cbb6577fb502d3ba76d46eaf517516385a9c2f28ed76ebe26a156b",
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:db3542b7c01a9280b72df8251bdaa07d0d2ec79a248b9e5b3a64605c3f7603d8",
 				PrivateBytes: new(472),
-				NativeOps:    []string{"bitcast", "max", "select", "workgroupBarrier"},
+				NativeOps:    []string{"bitcast", "fma", "max", "select", "workgroupBarrier"},
 			},
 			Code: tile32x64WGSL,
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:f659d58c0b935d834463b0b819b2b5e4c8d3917ac99c2bf2280e7599ead33d47"},
-			Entry:    tile32x64CPU,
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:0c278d019906fda9fdc09c885e6a122624f585c97ea7ed41eaa8500ab3e3e586",
+				NativeOps: []string{"xpu.Fma"},
+			},
+			Entry: tile32x64CPU,
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:3faae202e746fd6f580f9eb940cd11e423d621587291b1cba428722236acd224"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:e2119637d420a8d9d1563f384f0849e6028eab07122bdaef813dd8f6f5dfe0d7"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v3"},
 			Code:     libLLVMHOSTX8664V3,
 			Symbol:   "xpu_Tile32x64",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:cb1062e4f408685a20c511338c6f1da898c129ed254a45dc2de75d9fb56301fc"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:6d9d7dc1a048c86bed16f5c9053b7f4b53039faaec0d4e9d99af1d49e033647d"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
 			Code:     libLLVMHOSTX8664V4,
 			Symbol:   "xpu_Tile32x64",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:c54f774c6fe01d0938ce8e805b287121bc141d4aa7c3ae006f5fb78e70a7187f"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:3ad91495391acbb06bd56912fab4ae2eaaa815a34b9bf7b6b0789dc1c77e9626"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "armv8-a"},
 			Code:     libLLVMHOSTARMV8A,
 			Symbol:   "xpu_Tile32x64",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cuda", Target: "ptx", Hash: "sha256:c43580ed3214c18a890cb30353c753c11bca6119b9197fecc88f60b23cabf5d7",
+			Manifest: gpuimpl.Manifest{Backend: "cuda", Target: "ptx", Hash: "sha256:e58f75c98d6f7a18e51bdd0a71f9c1125ca084273e77be0265dcd1ae6a789aec",
 				PrivateBytes: new(472),
 				Fault:        true,
 			},
@@ -1790,9 +1798,9 @@ var Tile32x64Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_Tile32x64",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:018835eed3d53fd0eafdfe8de69d5de36556f79a89b8294df8968b8e6a2ade6d",
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:815c7a95bbd4170382766beea0d37075cdf065fb528e6a2cfb1b05f542ea4b75",
 				PrivateBytes: new(472),
-				Registers:    new(162),
+				Registers:    new(62),
 				SpillBytes:   new(0),
 				Fault:        true,
 			},
@@ -1801,9 +1809,9 @@ var Tile32x64Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_Tile32x64",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:3d9ac99299da11900440321e7efde9ea54ccc994ebd90859b32992044ce3b6a4",
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:329f52530bd69287e40022a9ca5b0633cae439f7cb7a4a002fab21600c7a54a2",
 				PrivateBytes: new(472),
-				Registers:    new(162),
+				Registers:    new(62),
 				SpillBytes:   new(0),
 				Fault:        true,
 			},
@@ -1812,9 +1820,9 @@ var Tile32x64Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_Tile32x64",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:7c76f0267c09424fbcef408866113770fbcf2b0b69123be9ab50007f9daf33ec",
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:7cb1a131d5a565188f15b6702a097adcb8000ba9f153cde3fa95f7c3c3288613",
 				PrivateBytes: new(472),
-				Registers:    new(190),
+				Registers:    new(68),
 				SpillBytes:   new(0),
 				Fault:        true,
 			},
@@ -1937,7 +1945,7 @@ fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid
             }
             for (var v_i_1: u32 = 0u; v_i_1 < 2u; v_i_1 = v_i_1 + 1u) {
                 for (var v_j_1: u32 = 0u; v_j_1 < 4u; v_j_1 = v_j_1 + 1u) {
-                    v_acc[(v_i_1 * 4u) + v_j_1] = v_acc[(v_i_1 * 4u) + v_j_1] + (v_a[v_i_1] * v_b[v_j_1]);
+                    v_acc[(v_i_1 * 4u) + v_j_1] = fma(v_a[v_i_1], v_b[v_j_1], v_acc[(v_i_1 * 4u) + v_j_1]);
                 }
             }
         }
@@ -2216,7 +2224,7 @@ func tile32x64CPU(b *gpuimpl.CPUBlock) {
 											_ = v_j_1
 											for v_j_1 < uint32(4) {
 												{
-													v_acc[((v_i_1 * uint32(4)) + v_j_1)] = (v_acc[((v_i_1*uint32(4))+v_j_1)] + (v_a[v_i_1] * v_b[v_j_1]))
+													v_acc[((v_i_1 * uint32(4)) + v_j_1)] = xpu.Fma(v_a[v_i_1], v_b[v_j_1], v_acc[((v_i_1*uint32(4))+v_j_1)])
 												}
 												v_j_1 = (v_j_1 + uint32(1))
 											}
@@ -2324,36 +2332,38 @@ var Tile64x128Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Comptime:    Tile{BM: 64, BN: 128, BK: 16, TM: 4, TN: 8},
 	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:9695f4c6eea49c31b62012f3e4002b7d4ad99741092a47d20e22cb52690413db",
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:0b9d8c0b2a56abec58c8d054d2fcf407a34173f49d76eabb07811ddba9962d23",
 				PrivateBytes: new(472),
-				NativeOps:    []string{"bitcast", "max", "select", "workgroupBarrier"},
+				NativeOps:    []string{"bitcast", "fma", "max", "select", "workgroupBarrier"},
 			},
 			Code: tile64x128WGSL,
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:6dbd77276cd9eac0316b0268eef71e60135cd030199b3f403d199c15323794b3"},
-			Entry:    tile64x128CPU,
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:cdcd68ff188451fc672f4e404ac02c74b2397a74529691cdec85dfffd884b36a",
+				NativeOps: []string{"xpu.Fma"},
+			},
+			Entry: tile64x128CPU,
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:8ce1c0e972bb558cee8949db5877f6bcf386b0524f3ef46566fab08a0dfb05f6"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:cd7bc2acfa25bfb5c800a640076cfe2333261efd6cfe7ccf35e0c87df9cc4043"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v3"},
 			Code:     libLLVMHOSTX8664V3,
 			Symbol:   "xpu_Tile64x128",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:c773a7f4fde1de09a99ff1d4b8a883c097680a920892fcf6726322f49e7aeefc"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:b93fdf525039232b31d8efec395f47f9d7979409edf9e65fb2a715c47e890caf"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
 			Code:     libLLVMHOSTX8664V4,
 			Symbol:   "xpu_Tile64x128",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:5e8394191f97c384c80d03155d9c44b8e3acd25398e734326d68006f70c5921a"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:6dbce9fc150d79edaaadf654cfc63cb20a282c9b04e5320a07dbab688c5ede65"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "armv8-a"},
 			Code:     libLLVMHOSTARMV8A,
 			Symbol:   "xpu_Tile64x128",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cuda", Target: "ptx", Hash: "sha256:732c12e1f68f265ef580d3fbfedfbbbc53f8660e9f15ece1bda983bef3dcfd97",
+			Manifest: gpuimpl.Manifest{Backend: "cuda", Target: "ptx", Hash: "sha256:5c56f6ee86ef1c9bbccdaaea37c46e7230432eca9938ca5b801105ee49a30126",
 				PrivateBytes: new(472),
 				Fault:        true,
 			},
@@ -2362,9 +2372,9 @@ var Tile64x128Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_Tile64x128",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:d39be0622cf370ed9f3243c8d5eaa9a14a503658482360d71e11b1a07dc9ea48",
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:dad8a3cbea9ff26c79d22e6705bccfdc681a8b2de4308551f9fc3ddf7a0e20f6",
 				PrivateBytes: new(472),
-				Registers:    new(112),
+				Registers:    new(122),
 				SpillBytes:   new(0),
 				Fault:        true,
 			},
@@ -2373,9 +2383,9 @@ var Tile64x128Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_Tile64x128",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:c1b5c831c768bb8e08b6b8a9458e5aaaa1dd3c4cb5f2d9d583d84edf9196e901",
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:a5980562b59a06e2aac1fb15da31496cfed4d35128c3c66ef2e7ac77716b8524",
 				PrivateBytes: new(472),
-				Registers:    new(112),
+				Registers:    new(122),
 				SpillBytes:   new(0),
 				Fault:        true,
 			},
@@ -2384,9 +2394,9 @@ var Tile64x128Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_Tile64x128",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:7bddcda85cb1a41e54e72d763638bf8cb7ee4a5d82d11b942f28724fa7028846",
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:708bbc9198871dfad74455c3ad4c06453340e3cd878c427de95f6c6a307a4f06",
 				PrivateBytes: new(472),
-				Registers:    new(126),
+				Registers:    new(157),
 				SpillBytes:   new(0),
 				Fault:        true,
 			},
@@ -2509,7 +2519,7 @@ fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid
             }
             for (var v_i_1: u32 = 0u; v_i_1 < 4u; v_i_1 = v_i_1 + 1u) {
                 for (var v_j_1: u32 = 0u; v_j_1 < 8u; v_j_1 = v_j_1 + 1u) {
-                    v_acc[(v_i_1 * 8u) + v_j_1] = v_acc[(v_i_1 * 8u) + v_j_1] + (v_a[v_i_1] * v_b[v_j_1]);
+                    v_acc[(v_i_1 * 8u) + v_j_1] = fma(v_a[v_i_1], v_b[v_j_1], v_acc[(v_i_1 * 8u) + v_j_1]);
                 }
             }
         }
@@ -2788,7 +2798,7 @@ func tile64x128CPU(b *gpuimpl.CPUBlock) {
 											_ = v_j_1
 											for v_j_1 < uint32(8) {
 												{
-													v_acc[((v_i_1 * uint32(8)) + v_j_1)] = (v_acc[((v_i_1*uint32(8))+v_j_1)] + (v_a[v_i_1] * v_b[v_j_1]))
+													v_acc[((v_i_1 * uint32(8)) + v_j_1)] = xpu.Fma(v_a[v_i_1], v_b[v_j_1], v_acc[((v_i_1*uint32(8))+v_j_1)])
 												}
 												v_j_1 = (v_j_1 + uint32(1))
 											}
@@ -2896,36 +2906,38 @@ var Tile64x32Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Comptime:    Tile{BM: 64, BN: 32, BK: 16, TM: 4, TN: 2},
 	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:30722f71ac87a5cfa1cc18d0fab7da3aaebeb6ae33d3616f5f4de5fcc809bf9e",
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:11374be43d5d842ceec5321b4a8573c8d2ad68e3b6121bf1c4e39a2ef4e7fe2d",
 				PrivateBytes: new(472),
-				NativeOps:    []string{"bitcast", "max", "select", "workgroupBarrier"},
+				NativeOps:    []string{"bitcast", "fma", "max", "select", "workgroupBarrier"},
 			},
 			Code: tile64x32WGSL,
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:23aee4b959a1b5365a59cee36f1c5e8e87d4c4e2797d7c34e06991993eba1d50"},
-			Entry:    tile64x32CPU,
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:488443e3c92993d6d7c01ea93ce9120e6995074ed60e6abd650dc420de15bd2a",
+				NativeOps: []string{"xpu.Fma"},
+			},
+			Entry: tile64x32CPU,
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:e499958bf631a61454842b0db71b0b3e2521e770c21e2026be32dc6ae0cdae4a"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:6984f71006af246485881cb16a7710c7d511a8b0f1917fcb2cb1236a8ae88276"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v3"},
 			Code:     libLLVMHOSTX8664V3,
 			Symbol:   "xpu_Tile64x32",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:f58b247b86cf3ea0bff8bebabe0721e327df083c6a5443e50565897696b6a688"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:5d3c19a998105c4f49b0a5c51dbf27c30cb7907e1c1fd67b3240b4b26dd011e6"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
 			Code:     libLLVMHOSTX8664V4,
 			Symbol:   "xpu_Tile64x32",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:daad664ce3115e67f299201c1b5a041cc39bebc1dad1f9c402d214987a90557c"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:332f31786e292db36546e7d6ef9a0ada99b285bcc3ed5063ac7c2e40ce5c8847"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "armv8-a"},
 			Code:     libLLVMHOSTARMV8A,
 			Symbol:   "xpu_Tile64x32",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cuda", Target: "ptx", Hash: "sha256:cb40803c6ad816ec56decc7998fa37c2a9bde89e8f64f1af01b65060d39beb33",
+			Manifest: gpuimpl.Manifest{Backend: "cuda", Target: "ptx", Hash: "sha256:5eeddd8ed31cf0847fec573b57c09a4eaff6cec09e30a1086cbbf697f831dde6",
 				PrivateBytes: new(472),
 				Fault:        true,
 			},
@@ -2934,9 +2946,9 @@ var Tile64x32Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_Tile64x32",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:042b4b9e9e35e947f7d3bca38080ebe1331436cebddb43f351c1312283cf896f",
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:247b403fd6ca203ffad081f17b3a45de58be7fe9e788eba17f68020cf0be2dae",
 				PrivateBytes: new(472),
-				Registers:    new(166),
+				Registers:    new(60),
 				SpillBytes:   new(0),
 				Fault:        true,
 			},
@@ -2945,9 +2957,9 @@ var Tile64x32Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_Tile64x32",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:83085541f37742449460a01277b8e77bc93b1508a0416e8860555168fa877e6a",
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:62615a4ceb068c8282ded6469f164dd722fe6ff0d33f4d234c01fce4be0800fa",
 				PrivateBytes: new(472),
-				Registers:    new(158),
+				Registers:    new(60),
 				SpillBytes:   new(0),
 				Fault:        true,
 			},
@@ -2956,9 +2968,9 @@ var Tile64x32Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_Tile64x32",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:3be6273e271b984e74f453a196742fa9f37c15c4c77daead843a2ddcd91777a2",
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:54310047c506bba7a8af4deaa3d433915adf8f8304af8355a03b69b05ea20963",
 				PrivateBytes: new(472),
-				Registers:    new(190),
+				Registers:    new(66),
 				SpillBytes:   new(0),
 				Fault:        true,
 			},
@@ -3081,7 +3093,7 @@ fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid
             }
             for (var v_i_1: u32 = 0u; v_i_1 < 4u; v_i_1 = v_i_1 + 1u) {
                 for (var v_j_1: u32 = 0u; v_j_1 < 2u; v_j_1 = v_j_1 + 1u) {
-                    v_acc[(v_i_1 * 2u) + v_j_1] = v_acc[(v_i_1 * 2u) + v_j_1] + (v_a[v_i_1] * v_b[v_j_1]);
+                    v_acc[(v_i_1 * 2u) + v_j_1] = fma(v_a[v_i_1], v_b[v_j_1], v_acc[(v_i_1 * 2u) + v_j_1]);
                 }
             }
         }
@@ -3360,7 +3372,7 @@ func tile64x32CPU(b *gpuimpl.CPUBlock) {
 											_ = v_j_1
 											for v_j_1 < uint32(2) {
 												{
-													v_acc[((v_i_1 * uint32(2)) + v_j_1)] = (v_acc[((v_i_1*uint32(2))+v_j_1)] + (v_a[v_i_1] * v_b[v_j_1]))
+													v_acc[((v_i_1 * uint32(2)) + v_j_1)] = xpu.Fma(v_a[v_i_1], v_b[v_j_1], v_acc[((v_i_1*uint32(2))+v_j_1)])
 												}
 												v_j_1 = (v_j_1 + uint32(1))
 											}
@@ -3468,36 +3480,38 @@ var Tile64x64Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Comptime:    Tile{BM: 64, BN: 64, BK: 16, TM: 4, TN: 4},
 	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:8d96ecf4fa4223446d8c9f696cc9c5672a16cc3427c56cd2cbb2768c8c0f8fb0",
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:8b47e5711f16e68cafc2987339a33edd835ae0b3be3f2a27b9bb8df5890c72d4",
 				PrivateBytes: new(472),
-				NativeOps:    []string{"bitcast", "max", "select", "workgroupBarrier"},
+				NativeOps:    []string{"bitcast", "fma", "max", "select", "workgroupBarrier"},
 			},
 			Code: tile64x64WGSL,
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:e2ecffac87da2365faea3b8d976b23f4e350dea714cb6cccf2d9a4e7910f2846"},
-			Entry:    tile64x64CPU,
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:05c2410a725fb188e2b98a1b028490b22e74b2a02e25374239bb2cc07c3303bd",
+				NativeOps: []string{"xpu.Fma"},
+			},
+			Entry: tile64x64CPU,
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:7a5ae6e9c5b3fcd91ad4f0a36aa1064f49ad58b78a99cb124539ddbf4c395ef3"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:74eec4beec7952c55449f6cca008e89787ece157aef6497b48aa276aacf5b53b"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v3"},
 			Code:     libLLVMHOSTX8664V3,
 			Symbol:   "xpu_Tile64x64",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:a9cba0d1ea4159f6a764e1c0fc6646796835cf30fb5c501ebbf6dc9cc61acc24"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:591a3b3b73f4737872baec4972dfce41e5e55bb81a266475eac86618d0c4b7aa"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
 			Code:     libLLVMHOSTX8664V4,
 			Symbol:   "xpu_Tile64x64",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:23797c53daafcfa3f584e4ffeae566b7ce7d3aef05202f073bd6d2540c56d848"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:0a2da2157a3d3e9658073b57c72f721e5909fe274d3d82b324de9e4cac1ca733"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "armv8-a"},
 			Code:     libLLVMHOSTARMV8A,
 			Symbol:   "xpu_Tile64x64",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cuda", Target: "ptx", Hash: "sha256:f9f1fceb5f950090a7c3bb6716e3538fb0e6bc9f51abaaf572390173393f7359",
+			Manifest: gpuimpl.Manifest{Backend: "cuda", Target: "ptx", Hash: "sha256:f930cc2dd4773684b4bef9b7794b321fc24e3d80f99e8bc764d819f00553f819",
 				PrivateBytes: new(472),
 				Fault:        true,
 			},
@@ -3506,9 +3520,9 @@ var Tile64x64Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_Tile64x64",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:2577099cd8e14535cbfab92f3bac402f1365d06dde87e426e3390371f67b5e32",
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:daf9b523d29a90e3a86f953c9b6d36942cd4d475fbe19f651245b4c0417802f0",
 				PrivateBytes: new(472),
-				Registers:    new(210),
+				Registers:    new(74),
 				SpillBytes:   new(0),
 				Fault:        true,
 			},
@@ -3517,9 +3531,9 @@ var Tile64x64Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_Tile64x64",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:fa64dbd1ee9d494e5a4cd70c465207a4f304d6b5efb6b1cdb6a1415cec1d1c5e",
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:ea68bce083131fb4a488ee46b1bdf4588043f55c7ac01a7984d25c5c18c33e65",
 				PrivateBytes: new(472),
-				Registers:    new(182),
+				Registers:    new(74),
 				SpillBytes:   new(0),
 				Fault:        true,
 			},
@@ -3528,9 +3542,9 @@ var Tile64x64Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_Tile64x64",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:436ef29bece34596bc3a9c2dcb119ed91ca844270f7754e6acb2b9bc78366ba5",
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:6346431c53d3cbf5a55142de0217b7483e1dae99410d92490e28dbebacad25f7",
 				PrivateBytes: new(472),
-				Registers:    new(73),
+				Registers:    new(94),
 				SpillBytes:   new(0),
 				Fault:        true,
 			},
@@ -3653,7 +3667,7 @@ fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid
             }
             for (var v_i_1: u32 = 0u; v_i_1 < 4u; v_i_1 = v_i_1 + 1u) {
                 for (var v_j_1: u32 = 0u; v_j_1 < 4u; v_j_1 = v_j_1 + 1u) {
-                    v_acc[(v_i_1 * 4u) + v_j_1] = v_acc[(v_i_1 * 4u) + v_j_1] + (v_a[v_i_1] * v_b[v_j_1]);
+                    v_acc[(v_i_1 * 4u) + v_j_1] = fma(v_a[v_i_1], v_b[v_j_1], v_acc[(v_i_1 * 4u) + v_j_1]);
                 }
             }
         }
@@ -3932,7 +3946,7 @@ func tile64x64CPU(b *gpuimpl.CPUBlock) {
 											_ = v_j_1
 											for v_j_1 < uint32(4) {
 												{
-													v_acc[((v_i_1 * uint32(4)) + v_j_1)] = (v_acc[((v_i_1*uint32(4))+v_j_1)] + (v_a[v_i_1] * v_b[v_j_1]))
+													v_acc[((v_i_1 * uint32(4)) + v_j_1)] = xpu.Fma(v_a[v_i_1], v_b[v_j_1], v_acc[((v_i_1*uint32(4))+v_j_1)])
 												}
 												v_j_1 = (v_j_1 + uint32(1))
 											}
@@ -4040,36 +4054,38 @@ var Tile8x8Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Comptime:    Tile{BM: 8, BN: 8, BK: 8, TM: 1, TN: 1},
 	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:f2fb4704c442c78110dc534973658651b22e31bdedd7a4ac1db08e96b0c20cd1",
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:c820ade29bd66af8b3218009cf4cee498846b1924d950e4fd089ab00efddc48a",
 				PrivateBytes: new(472),
-				NativeOps:    []string{"bitcast", "max", "select", "workgroupBarrier"},
+				NativeOps:    []string{"bitcast", "fma", "max", "select", "workgroupBarrier"},
 			},
 			Code: tile8x8WGSL,
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:87b4859567da6c378e4e55d58c2ffc974c7b962f00756006c8c5f11464452530"},
-			Entry:    tile8x8CPU,
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:05e50ccf6e4e08afe819c10a99413cfafa1c61875a741f823306524057a684ac",
+				NativeOps: []string{"xpu.Fma"},
+			},
+			Entry: tile8x8CPU,
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:341274ea09c42370b6afda7cff461b1f5ac40f200a0ae4888521d6225673a557"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:b49b8ad4203ce041e7bbddd052f7b827683e52c08df3fc9cab02e2225d001e88"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v3"},
 			Code:     libLLVMHOSTX8664V3,
 			Symbol:   "xpu_Tile8x8",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:c21009e6ea0cf94c47da1964f62bdfb9f01b97c22cdbb35cfc8c0c31b54f0981"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:85fa94724fb76712b9dd8d06c945aaef56a9dacd1dcce6a50b9ea6d6900bfd5b"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
 			Code:     libLLVMHOSTX8664V4,
 			Symbol:   "xpu_Tile8x8",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:d76b80eb4f01fd0272c93ba12c251114c447c4f994da7f9c6804103502420c6b"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:83d4f89bcde4bcbe1dc86f85a7c5a454ebe53d1856795eb5ee74c774d88de955"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "armv8-a"},
 			Code:     libLLVMHOSTARMV8A,
 			Symbol:   "xpu_Tile8x8",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cuda", Target: "ptx", Hash: "sha256:ae4a4c4f323fb2204fd2f602c0116c69ad1259f68405742e45fab050bc2b2a99",
+			Manifest: gpuimpl.Manifest{Backend: "cuda", Target: "ptx", Hash: "sha256:eb0c3fe79947567a2b4184563278a7536c758d5ff7ec7292478d4043ac9722cc",
 				PrivateBytes: new(472),
 				Fault:        true,
 			},
@@ -4078,9 +4094,9 @@ var Tile8x8Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_Tile8x8",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:04a7cd62ec4f83982e4f971acb91ecc47f96b869d66076ed0ffc8473ff17feab",
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:6c6ae026077f7cc4acc34483f532b11e00c27a3c803cc780f93893e4a6bd7de5",
 				PrivateBytes: new(472),
-				Registers:    new(32),
+				Registers:    new(34),
 				SpillBytes:   new(0),
 				Fault:        true,
 			},
@@ -4089,9 +4105,9 @@ var Tile8x8Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_Tile8x8",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:be91823119dec059b2480d7443d681b5da83a2cb67187cbabfb6a411413c1b34",
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:9bbaf8cf8ab9decaf68ad9e21e4130e11b5727a7b0e5485995f63d651950415e",
 				PrivateBytes: new(472),
-				Registers:    new(32),
+				Registers:    new(34),
 				SpillBytes:   new(0),
 				Fault:        true,
 			},
@@ -4100,9 +4116,9 @@ var Tile8x8Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_Tile8x8",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:1d979abf94d4018487c3eb3237c239f554922177b09b6846f9fe3b50c7bb2160",
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:dc130514450910b199f384933b71bab2a7527a164a1fa040be38ae506d488512",
 				PrivateBytes: new(472),
-				Registers:    new(29),
+				Registers:    new(31),
 				SpillBytes:   new(0),
 				Fault:        true,
 			},
@@ -4225,7 +4241,7 @@ fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid
             }
             for (var v_i_1: u32 = 0u; v_i_1 < 1u; v_i_1 = v_i_1 + 1u) {
                 for (var v_j_1: u32 = 0u; v_j_1 < 1u; v_j_1 = v_j_1 + 1u) {
-                    v_acc[(v_i_1 * 1u) + v_j_1] = v_acc[(v_i_1 * 1u) + v_j_1] + (v_a[v_i_1] * v_b[v_j_1]);
+                    v_acc[(v_i_1 * 1u) + v_j_1] = fma(v_a[v_i_1], v_b[v_j_1], v_acc[(v_i_1 * 1u) + v_j_1]);
                 }
             }
         }
@@ -4504,7 +4520,7 @@ func tile8x8CPU(b *gpuimpl.CPUBlock) {
 											_ = v_j_1
 											for v_j_1 < uint32(1) {
 												{
-													v_acc[((v_i_1 * uint32(1)) + v_j_1)] = (v_acc[((v_i_1*uint32(1))+v_j_1)] + (v_a[v_i_1] * v_b[v_j_1]))
+													v_acc[((v_i_1 * uint32(1)) + v_j_1)] = xpu.Fma(v_a[v_i_1], v_b[v_j_1], v_acc[((v_i_1*uint32(1))+v_j_1)])
 												}
 												v_j_1 = (v_j_1 + uint32(1))
 											}
@@ -4589,6 +4605,2504 @@ func tile8x8CPU(b *gpuimpl.CPUBlock) {
 // TiledTemplate is the template Tiled (Go function Tiled): its members, in the
 // order of its //xpu:instance lines, are Tile8x8, Tile16x16, Tile32x32, Tile64x64, Tile64x32, Tile32x64, Tile128x64 and Tile64x128.
 var TiledTemplate = gpuimpl.RegisterTemplate("github.com/goxpu/xpu/kernels/matmul.Tiled", Tile8x8Kernel, Tile16x16Kernel, Tile32x32Kernel, Tile64x64Kernel, Tile64x32Kernel, Tile32x64Kernel, Tile128x64Kernel, Tile64x128Kernel)
+
+// Wave64x128W8Kernel is the compiled form of Wave64x128W8, member of the template TiledWave (Go function TiledWave).
+var Wave64x128W8Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
+	Name:    "github.com/goxpu/xpu/kernels/matmul.Wave64x128W8",
+	Codegen: "xpu-gen/1",
+	Block:   xpu.Dim3{X: 16, Y: 16, Z: 1},
+	Wave:    8,
+	WaveOps: true,
+	Params: []gpuimpl.Param{
+		{Name: "C", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "float32"}, Size: 4, Access: gpuimpl.AccessReadWrite, Binding: 0, MinLen: []string{"m", "n"}},
+		{Name: "A", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "float32"}, Size: 4, Access: gpuimpl.AccessRead, Binding: 1, MinLen: []string{"m", "k"}},
+		{Name: "B", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "float32"}, Size: 4, Access: gpuimpl.AccessRead, Binding: 2, MinLen: []string{"k", "n"}},
+		{Name: "transA", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 0},
+		{Name: "transB", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 4},
+		{Name: "m", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 8},
+		{Name: "n", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 12},
+		{Name: "k", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 16},
+		{Name: "lda", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 20},
+		{Name: "ldb", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 24},
+		{Name: "ldc", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 28},
+		{Name: "alpha", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "float32"}, Size: 4, Binding: 32},
+		{Name: "beta", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "float32"}, Size: 4, Binding: 36},
+	},
+	SharedBytes: 8192,
+	UniformSize: 48,
+	Func:        TiledWave,
+	Comptime:    Tile{BM: 64, BN: 128, BK: 16, TM: 4, TN: 8, W: 8},
+	Artifacts: []gpuimpl.Artifact{
+		{
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:89fe46978beedfc1961cd532db0133553d62934fa698e19b54f871da2ac8b34e",
+				PrivateBytes: new(500),
+				WaveTier:     "native",
+				Fault:        true,
+				NativeOps:    []string{"atomicOr", "bitcast", "fma", "max", "min", "select", "subgroupShuffle", "workgroupBarrier"},
+			},
+			Selector: gpuimpl.Selector{SubgroupMin: 8, SubgroupMax: 8, Width: 8},
+			Code:     wave64x128W8WGSLNative,
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:e103177150f09f414eac6fee9f1ef13e7f1a7368969a58172d72fb75e7800a9d",
+				PrivateBytes: new(500),
+				WaveTier:     "folded",
+				Fault:        true,
+				NativeOps:    []string{"atomicOr", "bitcast", "fma", "max", "min", "select", "workgroupBarrier"},
+			},
+			Selector: gpuimpl.Selector{SubgroupMin: 4, SubgroupMax: 4, Width: 8},
+			Code:     wave64x128W8WGSLFolded,
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:5318a2c6cbc5fcf096f0183ba7fdff54be774e0272bf03653d12c445d427972f",
+				PrivateBytes: new(500),
+				WaveTier:     "narrow",
+				Fault:        true,
+				NativeOps:    []string{"atomicOr", "bitcast", "fma", "max", "min", "select", "subgroupShuffle", "workgroupBarrier"},
+			},
+			Selector: gpuimpl.Selector{SubgroupMin: 16, SubgroupMax: 128, Width: 8},
+			Code:     wave64x128W8WGSLNarrow,
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:37612cc55ca7d828e5b49b4ab844c2bbdc736f9e1c43522aad36069f45bfe64a",
+				PrivateBytes: new(500),
+				WaveTier:     "emulated",
+				Fault:        true,
+				NativeOps:    []string{"atomicOr", "bitcast", "fma", "max", "min", "select", "workgroupBarrier"},
+			},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 8},
+			Code:     wave64x128W8WGSLEmulated,
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:07af991fd8289f710d2c968e911fa4511cad244f3473896a5fe8b389df91a913",
+				WaveTier:  "emulated",
+				NativeOps: []string{"gpuimpl.CPUWave", "xpu.Fma", "xpu.Min"},
+			},
+			Entry: wave64x128W8CPU,
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:68a6bf2ba5933a7f8a3205c0473a7c9df3d265678ec1f1207ee8aeeb9d55fe2c",
+				WaveTier: "native",
+			},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 8, ISA: "x86-64-v3"},
+			Code:     libLLVMHOSTX8664V3,
+			Symbol:   "xpu_Wave64x128W8",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:42eed0a3ae3a757feb0b915e77c058f9090ccb7ffbc54d4893ea0e55540205bb",
+				WaveTier: "narrow",
+			},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 8, ISA: "x86-64-v4"},
+			Code:     libLLVMHOSTX8664V4,
+			Symbol:   "xpu_Wave64x128W8",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:1659db42394402650ff82106a74bcb590486209f23843dca0f37496fcec53dbf",
+				WaveTier: "folded",
+			},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 8, ISA: "armv8-a"},
+			Code:     libLLVMHOSTARMV8A,
+			Symbol:   "xpu_Wave64x128W8",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cuda", Target: "ptx", Hash: "sha256:34a41732d58bedfd398e99330c646b6c0190c344bfe4052fc36323e0a9a3df80",
+				PrivateBytes: new(500),
+				WaveTier:     "narrow",
+				Fault:        true,
+			},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 8, ISA: "sm_70"},
+			Code:     libPTXSM70,
+			Symbol:   "xpu_Wave64x128W8",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:a448803cf7bd6b452ca95df9047f781e8c91361cc10ca5a49945300f264e6541",
+				PrivateBytes: new(500),
+				Registers:    new(166),
+				SpillBytes:   new(0),
+				WaveTier:     "narrow",
+				Fault:        true,
+			},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 8, ISA: "gfx90a"},
+			Code:     libHSACOGFX90A,
+			Symbol:   "xpu_Wave64x128W8",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:7906baed0440bf44fe770db6a6b1880872b3a92c76f2afac50874fc0cfe23487",
+				PrivateBytes: new(500),
+				Registers:    new(164),
+				SpillBytes:   new(0),
+				WaveTier:     "narrow",
+				Fault:        true,
+			},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 8, ISA: "gfx942"},
+			Code:     libHSACOGFX942,
+			Symbol:   "xpu_Wave64x128W8",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:a66b1104b06b5d788b499ca39bfc9a31e7f50ee6e1bdbfa1f05b3daf96565764",
+				PrivateBytes: new(500),
+				Registers:    new(169),
+				SpillBytes:   new(0),
+				WaveTier:     "narrow",
+				Fault:        true,
+			},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 8, ISA: "gfx1100"},
+			Code:     libHSACOGFX1100,
+			Symbol:   "xpu_Wave64x128W8",
+		},
+	},
+})
+
+// LaunchWave64x128W8 launches the kernel Wave64x128W8 on the stream s over a grid of groups
+// blocks of 16x16x1 work-items, with the arguments of TiledWave after its Thread and its comptime parameter.
+// Buffers are bound in this order; scalars are uniforms.
+func LaunchWave64x128W8(s *gpu.Stream, groups xpu.Dim3, C *gpu.Buffer[float32], A *gpu.Buffer[float32], B *gpu.Buffer[float32], transA uint32, transB uint32, m uint32, n uint32, k uint32, lda uint32, ldb uint32, ldc uint32, alpha float32, beta float32) error {
+	return s.Launch(Wave64x128W8Kernel, groups, C, A, B, transA, transB, m, n, k, lda, ldb, ldc, alpha, beta)
+}
+
+// wave64x128W8WGSLNative is the WGSL code of Wave64x128W8 at the native wave tier (subgroups of 8 to 8 lanes).
+const wave64x128W8WGSLNative = `enable subgroups;
+
+struct xpu_Uniforms {
+    p_transA: u32,
+    p_transB: u32,
+    p_m: u32,
+    p_n: u32,
+    p_k: u32,
+    p_lda: u32,
+    p_ldb: u32,
+    p_ldc: u32,
+    p_alpha: f32,
+    p_beta: f32,
+}
+
+@group(0) @binding(0) var<storage, read_write> b_C: array<f32>;
+@group(0) @binding(1) var<storage, read> b_A: array<f32>;
+@group(0) @binding(2) var<storage, read> b_B: array<f32>;
+@group(0) @binding(3) var<uniform> xpu_u: xpu_Uniforms;
+var<workgroup> s_bs: array<f32, 2048>;
+@group(0) @binding(4) var<storage, read_write> xpu_fault: atomic<u32>;
+var<private> xpu_lidx: u32;
+
+// Go's comparison of the float32s of bits x and y: -1, 0 or 1, or 2 when either is NaN. Integer arithmetic, which no compiler may take for finite math.
+fn xpu_cmp_f32(x: u32, y: u32) -> i32 {
+    let a = select(i32(x & 2147483647u), -i32(x & 2147483647u), x > 2147483647u);
+    let b = select(i32(y & 2147483647u), -i32(y & 2147483647u), y > 2147483647u);
+    return select(select(select(-1i, 1i, a > b), 0i, a == b), 2i, max(x & 2147483647u, y & 2147483647u) > 2139095040u);
+}
+
+// Go's uint32 x / y; x / 0 records the fault Go panics with.
+fn xpu_div_u32(x: u32, y: u32) -> u32 {
+    if y == 0u {
+        atomicOr(&xpu_fault, 1u);
+        return x;
+    }
+    return x / y;
+}
+
+// Go's uint32 x % y; x % 0 records the fault Go panics with.
+fn xpu_rem_u32(x: u32, y: u32) -> u32 {
+    if y == 0u {
+        atomicOr(&xpu_fault, 1u);
+        return 0u;
+    }
+    return x % y;
+}
+
+// xpu_wave_shuffle_f32 is the verb op of x, one of WaveShuffle, at the native tier.
+fn xpu_wave_shuffle_f32(x: f32, a: u32, op: u32) -> f32 {
+    let xpu_t1 = xpu_lidx % 8u;
+    let xpu_t2 = xpu_lidx - xpu_t1;
+    var xpu_t3: u32;
+    xpu_t3 = a % 8u;
+    let xpu_t4 = subgroupShuffle(x, xpu_t3);
+    return select(x, xpu_t4, (xpu_t2 + xpu_t3) < 256u);
+}
+
+// main is kernel Wave64x128W8, block 16x16x1.
+@compute @workgroup_size(16, 16, 1)
+fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) lidx: u32) {
+    xpu_lidx = lidx;
+    let v_wx: u32 = 16u;
+    let v_wy: u32 = 16u;
+    let v_g: u32 = min(8u, v_wx);
+    let v_tx: u32 = lid.x;
+    let v_ty: u32 = lid.y;
+    let v_li: u32 = lidx;
+    let v_run: u32 = xpu_div_u32(lidx % 8u, v_g) * v_g;
+    let v_lane: u32 = xpu_rem_u32(v_tx, v_g);
+    let v_row0: u32 = wid.y * 64u;
+    let v_col0: u32 = wid.x * 128u;
+    var v_acc: array<f32, 64>;
+    v_acc = array<f32, 64>();
+    var v_own: array<f32, 8>;
+    v_own = array<f32, 8>();
+    var v_a: array<f32, 8>;
+    v_a = array<f32, 8>();
+    var v_b: array<f32, 8>;
+    v_b = array<f32, 8>();
+    for (var v_k0: u32 = 0u; v_k0 < xpu_u.p_k; v_k0 = v_k0 + 16u) {
+        if xpu_u.p_transB != 0u {
+            for (var v_s: u32 = 0u; v_s < 8u; v_s = v_s + 1u) {
+                let v_e: u32 = v_li + ((v_s * v_wx) * v_wy);
+                let v_r: u32 = v_e % 16u;
+                let v_q: u32 = v_e / 16u;
+                var v_v: f32;
+                v_v = 0.0f;
+                if ((v_k0 + v_r) < xpu_u.p_k) && ((v_col0 + v_q) < xpu_u.p_n) {
+                    v_v = b_B[(((v_col0 + v_q) * xpu_u.p_ldb) + v_k0) + v_r];
+                }
+                s_bs[(v_r * 128u) + v_q] = v_v;
+            }
+        } else {
+            for (var v_s_1: u32 = 0u; v_s_1 < 8u; v_s_1 = v_s_1 + 1u) {
+                let v_e_1: u32 = v_li + ((v_s_1 * v_wx) * v_wy);
+                let v_r_1: u32 = v_e_1 / 128u;
+                let v_q_1: u32 = v_e_1 % 128u;
+                var v_v_1: f32;
+                v_v_1 = 0.0f;
+                if ((v_k0 + v_r_1) < xpu_u.p_k) && ((v_col0 + v_q_1) < xpu_u.p_n) {
+                    v_v_1 = b_B[(((v_k0 + v_r_1) * xpu_u.p_ldb) + v_col0) + v_q_1];
+                }
+                s_bs[v_e_1] = v_v_1;
+            }
+        }
+        workgroupBarrier();
+        for (var v_k1: u32 = 0u; v_k1 < 16u; v_k1 = v_k1 + v_g) {
+            let v_kq: u32 = (v_k0 + v_k1) + v_lane;
+            for (var v_i: u32 = 0u; v_i < 4u; v_i = v_i + 1u) {
+                let v_r_2: u32 = (v_row0 + v_ty) + (v_i * v_wy);
+                var v_v_2: f32;
+                v_v_2 = 0.0f;
+                if (v_r_2 < xpu_u.p_m) && (v_kq < xpu_u.p_k) {
+                    if xpu_u.p_transA != 0u {
+                        v_v_2 = b_A[(v_kq * xpu_u.p_lda) + v_r_2];
+                    } else {
+                        v_v_2 = b_A[(v_r_2 * xpu_u.p_lda) + v_kq];
+                    }
+                }
+                v_own[v_i] = v_v_2;
+            }
+            for (var v_kk: u32 = 0u; v_kk < v_g; v_kk = v_kk + 1u) {
+                for (var v_i_1: u32 = 0u; v_i_1 < 4u; v_i_1 = v_i_1 + 1u) {
+                    let v_v_3: f32 = xpu_wave_shuffle_f32(v_own[v_i_1], v_run + v_kk, 9u);
+                    v_a[v_i_1] = v_v_3;
+                }
+                for (var v_j: u32 = 0u; v_j < 8u; v_j = v_j + 1u) {
+                    v_b[v_j] = s_bs[(((v_k1 + v_kk) * 128u) + v_tx) + (v_j * v_wx)];
+                }
+                for (var v_i_2: u32 = 0u; v_i_2 < 4u; v_i_2 = v_i_2 + 1u) {
+                    for (var v_j_1: u32 = 0u; v_j_1 < 8u; v_j_1 = v_j_1 + 1u) {
+                        v_acc[(v_i_2 * 8u) + v_j_1] = fma(v_a[v_i_2], v_b[v_j_1], v_acc[(v_i_2 * 8u) + v_j_1]);
+                    }
+                }
+            }
+        }
+        workgroupBarrier();
+    }
+    for (var v_i_3: u32 = 0u; v_i_3 < 4u; v_i_3 = v_i_3 + 1u) {
+        for (var v_j_2: u32 = 0u; v_j_2 < 8u; v_j_2 = v_j_2 + 1u) {
+            {
+                let v_r_3: u32 = (v_row0 + v_ty) + (v_i_3 * v_wy);
+                let v_q_2: u32 = (v_col0 + v_tx) + (v_j_2 * v_wx);
+                if (v_r_3 < xpu_u.p_m) && (v_q_2 < xpu_u.p_n) {
+                    var v_v_4: f32;
+                    v_v_4 = xpu_u.p_alpha * v_acc[(v_i_3 * 8u) + v_j_2];
+                    if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                        v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2]);
+                    }
+                    b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2] = v_v_4;
+                }
+            }
+        }
+    }
+}
+`
+
+// wave64x128W8WGSLFolded is the WGSL code of Wave64x128W8 at the folded wave tier (subgroups of 4 to 4 lanes).
+const wave64x128W8WGSLFolded = `enable subgroups;
+
+struct xpu_Uniforms {
+    p_transA: u32,
+    p_transB: u32,
+    p_m: u32,
+    p_n: u32,
+    p_k: u32,
+    p_lda: u32,
+    p_ldb: u32,
+    p_ldc: u32,
+    p_alpha: f32,
+    p_beta: f32,
+}
+
+@group(0) @binding(0) var<storage, read_write> b_C: array<f32>;
+@group(0) @binding(1) var<storage, read> b_A: array<f32>;
+@group(0) @binding(2) var<storage, read> b_B: array<f32>;
+@group(0) @binding(3) var<uniform> xpu_u: xpu_Uniforms;
+var<workgroup> s_bs: array<f32, 2048>;
+var<workgroup> xpu_wave: array<u32, 256>;
+@group(0) @binding(4) var<storage, read_write> xpu_fault: atomic<u32>;
+var<private> xpu_lidx: u32;
+
+// Go's comparison of the float32s of bits x and y: -1, 0 or 1, or 2 when either is NaN. Integer arithmetic, which no compiler may take for finite math.
+fn xpu_cmp_f32(x: u32, y: u32) -> i32 {
+    let a = select(i32(x & 2147483647u), -i32(x & 2147483647u), x > 2147483647u);
+    let b = select(i32(y & 2147483647u), -i32(y & 2147483647u), y > 2147483647u);
+    return select(select(select(-1i, 1i, a > b), 0i, a == b), 2i, max(x & 2147483647u, y & 2147483647u) > 2139095040u);
+}
+
+// Go's uint32 x / y; x / 0 records the fault Go panics with.
+fn xpu_div_u32(x: u32, y: u32) -> u32 {
+    if y == 0u {
+        atomicOr(&xpu_fault, 1u);
+        return x;
+    }
+    return x / y;
+}
+
+// Go's uint32 x % y; x % 0 records the fault Go panics with.
+fn xpu_rem_u32(x: u32, y: u32) -> u32 {
+    if y == 0u {
+        atomicOr(&xpu_fault, 1u);
+        return 0u;
+    }
+    return x % y;
+}
+
+// xpu_wave_shuffle_f32 is the verb op of x, one of WaveShuffle, at the folded tier.
+fn xpu_wave_shuffle_f32(x: f32, a: u32, op: u32) -> f32 {
+    let xpu_t1 = xpu_lidx % 8u;
+    let xpu_t2 = xpu_lidx - xpu_t1;
+    workgroupBarrier();
+    xpu_wave[xpu_lidx] = bitcast<u32>(x);
+    workgroupBarrier();
+    var xpu_t3: u32;
+    xpu_t3 = a % 8u;
+    let xpu_t4 = bitcast<f32>(xpu_wave[xpu_t2 + xpu_t3]);
+    return select(x, xpu_t4, (xpu_t2 + xpu_t3) < 256u);
+}
+
+// main is kernel Wave64x128W8, block 16x16x1.
+@compute @workgroup_size(16, 16, 1)
+fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) lidx: u32) {
+    xpu_lidx = lidx;
+    let v_wx: u32 = 16u;
+    let v_wy: u32 = 16u;
+    let v_g: u32 = min(8u, v_wx);
+    let v_tx: u32 = lid.x;
+    let v_ty: u32 = lid.y;
+    let v_li: u32 = lidx;
+    let v_run: u32 = xpu_div_u32(lidx % 8u, v_g) * v_g;
+    let v_lane: u32 = xpu_rem_u32(v_tx, v_g);
+    let v_row0: u32 = wid.y * 64u;
+    let v_col0: u32 = wid.x * 128u;
+    var v_acc: array<f32, 64>;
+    v_acc = array<f32, 64>();
+    var v_own: array<f32, 8>;
+    v_own = array<f32, 8>();
+    var v_a: array<f32, 8>;
+    v_a = array<f32, 8>();
+    var v_b: array<f32, 8>;
+    v_b = array<f32, 8>();
+    for (var v_k0: u32 = 0u; v_k0 < xpu_u.p_k; v_k0 = v_k0 + 16u) {
+        if xpu_u.p_transB != 0u {
+            for (var v_s: u32 = 0u; v_s < 8u; v_s = v_s + 1u) {
+                let v_e: u32 = v_li + ((v_s * v_wx) * v_wy);
+                let v_r: u32 = v_e % 16u;
+                let v_q: u32 = v_e / 16u;
+                var v_v: f32;
+                v_v = 0.0f;
+                if ((v_k0 + v_r) < xpu_u.p_k) && ((v_col0 + v_q) < xpu_u.p_n) {
+                    v_v = b_B[(((v_col0 + v_q) * xpu_u.p_ldb) + v_k0) + v_r];
+                }
+                s_bs[(v_r * 128u) + v_q] = v_v;
+            }
+        } else {
+            for (var v_s_1: u32 = 0u; v_s_1 < 8u; v_s_1 = v_s_1 + 1u) {
+                let v_e_1: u32 = v_li + ((v_s_1 * v_wx) * v_wy);
+                let v_r_1: u32 = v_e_1 / 128u;
+                let v_q_1: u32 = v_e_1 % 128u;
+                var v_v_1: f32;
+                v_v_1 = 0.0f;
+                if ((v_k0 + v_r_1) < xpu_u.p_k) && ((v_col0 + v_q_1) < xpu_u.p_n) {
+                    v_v_1 = b_B[(((v_k0 + v_r_1) * xpu_u.p_ldb) + v_col0) + v_q_1];
+                }
+                s_bs[v_e_1] = v_v_1;
+            }
+        }
+        workgroupBarrier();
+        for (var v_k1: u32 = 0u; v_k1 < 16u; v_k1 = v_k1 + v_g) {
+            let v_kq: u32 = (v_k0 + v_k1) + v_lane;
+            for (var v_i: u32 = 0u; v_i < 4u; v_i = v_i + 1u) {
+                let v_r_2: u32 = (v_row0 + v_ty) + (v_i * v_wy);
+                var v_v_2: f32;
+                v_v_2 = 0.0f;
+                if (v_r_2 < xpu_u.p_m) && (v_kq < xpu_u.p_k) {
+                    if xpu_u.p_transA != 0u {
+                        v_v_2 = b_A[(v_kq * xpu_u.p_lda) + v_r_2];
+                    } else {
+                        v_v_2 = b_A[(v_r_2 * xpu_u.p_lda) + v_kq];
+                    }
+                }
+                v_own[v_i] = v_v_2;
+            }
+            for (var v_kk: u32 = 0u; v_kk < v_g; v_kk = v_kk + 1u) {
+                for (var v_i_1: u32 = 0u; v_i_1 < 4u; v_i_1 = v_i_1 + 1u) {
+                    let v_v_3: f32 = xpu_wave_shuffle_f32(v_own[v_i_1], v_run + v_kk, 9u);
+                    v_a[v_i_1] = v_v_3;
+                }
+                for (var v_j: u32 = 0u; v_j < 8u; v_j = v_j + 1u) {
+                    v_b[v_j] = s_bs[(((v_k1 + v_kk) * 128u) + v_tx) + (v_j * v_wx)];
+                }
+                for (var v_i_2: u32 = 0u; v_i_2 < 4u; v_i_2 = v_i_2 + 1u) {
+                    for (var v_j_1: u32 = 0u; v_j_1 < 8u; v_j_1 = v_j_1 + 1u) {
+                        v_acc[(v_i_2 * 8u) + v_j_1] = fma(v_a[v_i_2], v_b[v_j_1], v_acc[(v_i_2 * 8u) + v_j_1]);
+                    }
+                }
+            }
+        }
+        workgroupBarrier();
+    }
+    for (var v_i_3: u32 = 0u; v_i_3 < 4u; v_i_3 = v_i_3 + 1u) {
+        for (var v_j_2: u32 = 0u; v_j_2 < 8u; v_j_2 = v_j_2 + 1u) {
+            {
+                let v_r_3: u32 = (v_row0 + v_ty) + (v_i_3 * v_wy);
+                let v_q_2: u32 = (v_col0 + v_tx) + (v_j_2 * v_wx);
+                if (v_r_3 < xpu_u.p_m) && (v_q_2 < xpu_u.p_n) {
+                    var v_v_4: f32;
+                    v_v_4 = xpu_u.p_alpha * v_acc[(v_i_3 * 8u) + v_j_2];
+                    if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                        v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2]);
+                    }
+                    b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2] = v_v_4;
+                }
+            }
+        }
+    }
+}
+`
+
+// wave64x128W8WGSLNarrow is the WGSL code of Wave64x128W8 at the narrow wave tier (subgroups of 16 to 128 lanes).
+const wave64x128W8WGSLNarrow = `enable subgroups;
+
+struct xpu_Uniforms {
+    p_transA: u32,
+    p_transB: u32,
+    p_m: u32,
+    p_n: u32,
+    p_k: u32,
+    p_lda: u32,
+    p_ldb: u32,
+    p_ldc: u32,
+    p_alpha: f32,
+    p_beta: f32,
+}
+
+@group(0) @binding(0) var<storage, read_write> b_C: array<f32>;
+@group(0) @binding(1) var<storage, read> b_A: array<f32>;
+@group(0) @binding(2) var<storage, read> b_B: array<f32>;
+@group(0) @binding(3) var<uniform> xpu_u: xpu_Uniforms;
+var<workgroup> s_bs: array<f32, 2048>;
+@group(0) @binding(4) var<storage, read_write> xpu_fault: atomic<u32>;
+var<private> xpu_lidx: u32;
+var<private> xpu_sgid: u32;
+
+// Go's comparison of the float32s of bits x and y: -1, 0 or 1, or 2 when either is NaN. Integer arithmetic, which no compiler may take for finite math.
+fn xpu_cmp_f32(x: u32, y: u32) -> i32 {
+    let a = select(i32(x & 2147483647u), -i32(x & 2147483647u), x > 2147483647u);
+    let b = select(i32(y & 2147483647u), -i32(y & 2147483647u), y > 2147483647u);
+    return select(select(select(-1i, 1i, a > b), 0i, a == b), 2i, max(x & 2147483647u, y & 2147483647u) > 2139095040u);
+}
+
+// Go's uint32 x / y; x / 0 records the fault Go panics with.
+fn xpu_div_u32(x: u32, y: u32) -> u32 {
+    if y == 0u {
+        atomicOr(&xpu_fault, 1u);
+        return x;
+    }
+    return x / y;
+}
+
+// Go's uint32 x % y; x % 0 records the fault Go panics with.
+fn xpu_rem_u32(x: u32, y: u32) -> u32 {
+    if y == 0u {
+        atomicOr(&xpu_fault, 1u);
+        return 0u;
+    }
+    return x % y;
+}
+
+// xpu_wave_shuffle_f32 is the verb op of x, one of WaveShuffle, at the narrow tier.
+fn xpu_wave_shuffle_f32(x: f32, a: u32, op: u32) -> f32 {
+    let xpu_t1 = xpu_lidx % 8u;
+    let xpu_t2 = xpu_lidx - xpu_t1;
+    var xpu_t3: u32;
+    xpu_t3 = a % 8u;
+    let xpu_t4 = subgroupShuffle(x, (xpu_sgid - (xpu_sgid % 8u)) + xpu_t3);
+    return select(x, xpu_t4, (xpu_t2 + xpu_t3) < 256u);
+}
+
+// main is kernel Wave64x128W8, block 16x16x1.
+@compute @workgroup_size(16, 16, 1)
+fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) lidx: u32, @builtin(subgroup_invocation_id) sgid: u32) {
+    xpu_lidx = lidx;
+    xpu_sgid = sgid;
+    let v_wx: u32 = 16u;
+    let v_wy: u32 = 16u;
+    let v_g: u32 = min(8u, v_wx);
+    let v_tx: u32 = lid.x;
+    let v_ty: u32 = lid.y;
+    let v_li: u32 = lidx;
+    let v_run: u32 = xpu_div_u32(lidx % 8u, v_g) * v_g;
+    let v_lane: u32 = xpu_rem_u32(v_tx, v_g);
+    let v_row0: u32 = wid.y * 64u;
+    let v_col0: u32 = wid.x * 128u;
+    var v_acc: array<f32, 64>;
+    v_acc = array<f32, 64>();
+    var v_own: array<f32, 8>;
+    v_own = array<f32, 8>();
+    var v_a: array<f32, 8>;
+    v_a = array<f32, 8>();
+    var v_b: array<f32, 8>;
+    v_b = array<f32, 8>();
+    for (var v_k0: u32 = 0u; v_k0 < xpu_u.p_k; v_k0 = v_k0 + 16u) {
+        if xpu_u.p_transB != 0u {
+            for (var v_s: u32 = 0u; v_s < 8u; v_s = v_s + 1u) {
+                let v_e: u32 = v_li + ((v_s * v_wx) * v_wy);
+                let v_r: u32 = v_e % 16u;
+                let v_q: u32 = v_e / 16u;
+                var v_v: f32;
+                v_v = 0.0f;
+                if ((v_k0 + v_r) < xpu_u.p_k) && ((v_col0 + v_q) < xpu_u.p_n) {
+                    v_v = b_B[(((v_col0 + v_q) * xpu_u.p_ldb) + v_k0) + v_r];
+                }
+                s_bs[(v_r * 128u) + v_q] = v_v;
+            }
+        } else {
+            for (var v_s_1: u32 = 0u; v_s_1 < 8u; v_s_1 = v_s_1 + 1u) {
+                let v_e_1: u32 = v_li + ((v_s_1 * v_wx) * v_wy);
+                let v_r_1: u32 = v_e_1 / 128u;
+                let v_q_1: u32 = v_e_1 % 128u;
+                var v_v_1: f32;
+                v_v_1 = 0.0f;
+                if ((v_k0 + v_r_1) < xpu_u.p_k) && ((v_col0 + v_q_1) < xpu_u.p_n) {
+                    v_v_1 = b_B[(((v_k0 + v_r_1) * xpu_u.p_ldb) + v_col0) + v_q_1];
+                }
+                s_bs[v_e_1] = v_v_1;
+            }
+        }
+        workgroupBarrier();
+        for (var v_k1: u32 = 0u; v_k1 < 16u; v_k1 = v_k1 + v_g) {
+            let v_kq: u32 = (v_k0 + v_k1) + v_lane;
+            for (var v_i: u32 = 0u; v_i < 4u; v_i = v_i + 1u) {
+                let v_r_2: u32 = (v_row0 + v_ty) + (v_i * v_wy);
+                var v_v_2: f32;
+                v_v_2 = 0.0f;
+                if (v_r_2 < xpu_u.p_m) && (v_kq < xpu_u.p_k) {
+                    if xpu_u.p_transA != 0u {
+                        v_v_2 = b_A[(v_kq * xpu_u.p_lda) + v_r_2];
+                    } else {
+                        v_v_2 = b_A[(v_r_2 * xpu_u.p_lda) + v_kq];
+                    }
+                }
+                v_own[v_i] = v_v_2;
+            }
+            for (var v_kk: u32 = 0u; v_kk < v_g; v_kk = v_kk + 1u) {
+                for (var v_i_1: u32 = 0u; v_i_1 < 4u; v_i_1 = v_i_1 + 1u) {
+                    let v_v_3: f32 = xpu_wave_shuffle_f32(v_own[v_i_1], v_run + v_kk, 9u);
+                    v_a[v_i_1] = v_v_3;
+                }
+                for (var v_j: u32 = 0u; v_j < 8u; v_j = v_j + 1u) {
+                    v_b[v_j] = s_bs[(((v_k1 + v_kk) * 128u) + v_tx) + (v_j * v_wx)];
+                }
+                for (var v_i_2: u32 = 0u; v_i_2 < 4u; v_i_2 = v_i_2 + 1u) {
+                    for (var v_j_1: u32 = 0u; v_j_1 < 8u; v_j_1 = v_j_1 + 1u) {
+                        v_acc[(v_i_2 * 8u) + v_j_1] = fma(v_a[v_i_2], v_b[v_j_1], v_acc[(v_i_2 * 8u) + v_j_1]);
+                    }
+                }
+            }
+        }
+        workgroupBarrier();
+    }
+    for (var v_i_3: u32 = 0u; v_i_3 < 4u; v_i_3 = v_i_3 + 1u) {
+        for (var v_j_2: u32 = 0u; v_j_2 < 8u; v_j_2 = v_j_2 + 1u) {
+            {
+                let v_r_3: u32 = (v_row0 + v_ty) + (v_i_3 * v_wy);
+                let v_q_2: u32 = (v_col0 + v_tx) + (v_j_2 * v_wx);
+                if (v_r_3 < xpu_u.p_m) && (v_q_2 < xpu_u.p_n) {
+                    var v_v_4: f32;
+                    v_v_4 = xpu_u.p_alpha * v_acc[(v_i_3 * 8u) + v_j_2];
+                    if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                        v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2]);
+                    }
+                    b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2] = v_v_4;
+                }
+            }
+        }
+    }
+}
+`
+
+// wave64x128W8WGSLEmulated is the WGSL code of Wave64x128W8 at the emulated wave tier.
+const wave64x128W8WGSLEmulated = `struct xpu_Uniforms {
+    p_transA: u32,
+    p_transB: u32,
+    p_m: u32,
+    p_n: u32,
+    p_k: u32,
+    p_lda: u32,
+    p_ldb: u32,
+    p_ldc: u32,
+    p_alpha: f32,
+    p_beta: f32,
+}
+
+@group(0) @binding(0) var<storage, read_write> b_C: array<f32>;
+@group(0) @binding(1) var<storage, read> b_A: array<f32>;
+@group(0) @binding(2) var<storage, read> b_B: array<f32>;
+@group(0) @binding(3) var<uniform> xpu_u: xpu_Uniforms;
+var<workgroup> s_bs: array<f32, 2048>;
+var<workgroup> xpu_wave: array<u32, 256>;
+@group(0) @binding(4) var<storage, read_write> xpu_fault: atomic<u32>;
+var<private> xpu_lidx: u32;
+
+// Go's comparison of the float32s of bits x and y: -1, 0 or 1, or 2 when either is NaN. Integer arithmetic, which no compiler may take for finite math.
+fn xpu_cmp_f32(x: u32, y: u32) -> i32 {
+    let a = select(i32(x & 2147483647u), -i32(x & 2147483647u), x > 2147483647u);
+    let b = select(i32(y & 2147483647u), -i32(y & 2147483647u), y > 2147483647u);
+    return select(select(select(-1i, 1i, a > b), 0i, a == b), 2i, max(x & 2147483647u, y & 2147483647u) > 2139095040u);
+}
+
+// Go's uint32 x / y; x / 0 records the fault Go panics with.
+fn xpu_div_u32(x: u32, y: u32) -> u32 {
+    if y == 0u {
+        atomicOr(&xpu_fault, 1u);
+        return x;
+    }
+    return x / y;
+}
+
+// Go's uint32 x % y; x % 0 records the fault Go panics with.
+fn xpu_rem_u32(x: u32, y: u32) -> u32 {
+    if y == 0u {
+        atomicOr(&xpu_fault, 1u);
+        return 0u;
+    }
+    return x % y;
+}
+
+// xpu_wave_shuffle_f32 is the verb op of x, one of WaveShuffle, at the emulated tier.
+fn xpu_wave_shuffle_f32(x: f32, a: u32, op: u32) -> f32 {
+    let xpu_t1 = xpu_lidx % 8u;
+    let xpu_t2 = xpu_lidx - xpu_t1;
+    workgroupBarrier();
+    xpu_wave[xpu_lidx] = bitcast<u32>(x);
+    workgroupBarrier();
+    var xpu_t3: u32;
+    xpu_t3 = a % 8u;
+    let xpu_t4 = bitcast<f32>(xpu_wave[xpu_t2 + xpu_t3]);
+    return select(x, xpu_t4, (xpu_t2 + xpu_t3) < 256u);
+}
+
+// main is kernel Wave64x128W8, block 16x16x1.
+@compute @workgroup_size(16, 16, 1)
+fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) lidx: u32) {
+    xpu_lidx = lidx;
+    let v_wx: u32 = 16u;
+    let v_wy: u32 = 16u;
+    let v_g: u32 = min(8u, v_wx);
+    let v_tx: u32 = lid.x;
+    let v_ty: u32 = lid.y;
+    let v_li: u32 = lidx;
+    let v_run: u32 = xpu_div_u32(lidx % 8u, v_g) * v_g;
+    let v_lane: u32 = xpu_rem_u32(v_tx, v_g);
+    let v_row0: u32 = wid.y * 64u;
+    let v_col0: u32 = wid.x * 128u;
+    var v_acc: array<f32, 64>;
+    v_acc = array<f32, 64>();
+    var v_own: array<f32, 8>;
+    v_own = array<f32, 8>();
+    var v_a: array<f32, 8>;
+    v_a = array<f32, 8>();
+    var v_b: array<f32, 8>;
+    v_b = array<f32, 8>();
+    for (var v_k0: u32 = 0u; v_k0 < xpu_u.p_k; v_k0 = v_k0 + 16u) {
+        if xpu_u.p_transB != 0u {
+            for (var v_s: u32 = 0u; v_s < 8u; v_s = v_s + 1u) {
+                let v_e: u32 = v_li + ((v_s * v_wx) * v_wy);
+                let v_r: u32 = v_e % 16u;
+                let v_q: u32 = v_e / 16u;
+                var v_v: f32;
+                v_v = 0.0f;
+                if ((v_k0 + v_r) < xpu_u.p_k) && ((v_col0 + v_q) < xpu_u.p_n) {
+                    v_v = b_B[(((v_col0 + v_q) * xpu_u.p_ldb) + v_k0) + v_r];
+                }
+                s_bs[(v_r * 128u) + v_q] = v_v;
+            }
+        } else {
+            for (var v_s_1: u32 = 0u; v_s_1 < 8u; v_s_1 = v_s_1 + 1u) {
+                let v_e_1: u32 = v_li + ((v_s_1 * v_wx) * v_wy);
+                let v_r_1: u32 = v_e_1 / 128u;
+                let v_q_1: u32 = v_e_1 % 128u;
+                var v_v_1: f32;
+                v_v_1 = 0.0f;
+                if ((v_k0 + v_r_1) < xpu_u.p_k) && ((v_col0 + v_q_1) < xpu_u.p_n) {
+                    v_v_1 = b_B[(((v_k0 + v_r_1) * xpu_u.p_ldb) + v_col0) + v_q_1];
+                }
+                s_bs[v_e_1] = v_v_1;
+            }
+        }
+        workgroupBarrier();
+        for (var v_k1: u32 = 0u; v_k1 < 16u; v_k1 = v_k1 + v_g) {
+            let v_kq: u32 = (v_k0 + v_k1) + v_lane;
+            for (var v_i: u32 = 0u; v_i < 4u; v_i = v_i + 1u) {
+                let v_r_2: u32 = (v_row0 + v_ty) + (v_i * v_wy);
+                var v_v_2: f32;
+                v_v_2 = 0.0f;
+                if (v_r_2 < xpu_u.p_m) && (v_kq < xpu_u.p_k) {
+                    if xpu_u.p_transA != 0u {
+                        v_v_2 = b_A[(v_kq * xpu_u.p_lda) + v_r_2];
+                    } else {
+                        v_v_2 = b_A[(v_r_2 * xpu_u.p_lda) + v_kq];
+                    }
+                }
+                v_own[v_i] = v_v_2;
+            }
+            for (var v_kk: u32 = 0u; v_kk < v_g; v_kk = v_kk + 1u) {
+                for (var v_i_1: u32 = 0u; v_i_1 < 4u; v_i_1 = v_i_1 + 1u) {
+                    let v_v_3: f32 = xpu_wave_shuffle_f32(v_own[v_i_1], v_run + v_kk, 9u);
+                    v_a[v_i_1] = v_v_3;
+                }
+                for (var v_j: u32 = 0u; v_j < 8u; v_j = v_j + 1u) {
+                    v_b[v_j] = s_bs[(((v_k1 + v_kk) * 128u) + v_tx) + (v_j * v_wx)];
+                }
+                for (var v_i_2: u32 = 0u; v_i_2 < 4u; v_i_2 = v_i_2 + 1u) {
+                    for (var v_j_1: u32 = 0u; v_j_1 < 8u; v_j_1 = v_j_1 + 1u) {
+                        v_acc[(v_i_2 * 8u) + v_j_1] = fma(v_a[v_i_2], v_b[v_j_1], v_acc[(v_i_2 * 8u) + v_j_1]);
+                    }
+                }
+            }
+        }
+        workgroupBarrier();
+    }
+    for (var v_i_3: u32 = 0u; v_i_3 < 4u; v_i_3 = v_i_3 + 1u) {
+        for (var v_j_2: u32 = 0u; v_j_2 < 8u; v_j_2 = v_j_2 + 1u) {
+            {
+                let v_r_3: u32 = (v_row0 + v_ty) + (v_i_3 * v_wy);
+                let v_q_2: u32 = (v_col0 + v_tx) + (v_j_2 * v_wx);
+                if (v_r_3 < xpu_u.p_m) && (v_q_2 < xpu_u.p_n) {
+                    var v_v_4: f32;
+                    v_v_4 = xpu_u.p_alpha * v_acc[(v_i_3 * 8u) + v_j_2];
+                    if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                        v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2]);
+                    }
+                    b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2] = v_v_4;
+                }
+            }
+        }
+    }
+}
+`
+
+// wave64x128W8CPU runs one block of the kernel Wave64x128W8 on the CPU.
+func wave64x128W8CPU(b *gpuimpl.CPUBlock) {
+	p_C := gpuimpl.CPUView[float32](b.Buffers[0])
+	p_A := gpuimpl.CPUView[float32](b.Buffers[1])
+	p_B := gpuimpl.CPUView[float32](b.Buffers[2])
+	p_transA := gpuimpl.CPUUniform[uint32](b.Uniforms, 0)
+	p_transB := gpuimpl.CPUUniform[uint32](b.Uniforms, 4)
+	p_m := gpuimpl.CPUUniform[uint32](b.Uniforms, 8)
+	p_n := gpuimpl.CPUUniform[uint32](b.Uniforms, 12)
+	p_k := gpuimpl.CPUUniform[uint32](b.Uniforms, 16)
+	p_lda := gpuimpl.CPUUniform[uint32](b.Uniforms, 20)
+	p_ldb := gpuimpl.CPUUniform[uint32](b.Uniforms, 24)
+	p_ldc := gpuimpl.CPUUniform[uint32](b.Uniforms, 28)
+	p_alpha := gpuimpl.CPUUniform[float32](b.Uniforms, 32)
+	p_beta := gpuimpl.CPUUniform[float32](b.Uniforms, 36)
+	var s_bs [2048]float32
+	var a_a [2048]float32
+	var a_acc [16384]float32
+	var a_b [2048]float32
+	var a_g [256]uint32
+	var a_k1 [256]uint32
+	var a_lane [256]uint32
+	var a_own [2048]float32
+	var a_run [256]uint32
+	var a_v_3 [256]float32
+	var v_i_1 uint32
+	var v_k0 uint32
+	var v_kk uint32
+	var wall [256]bool
+	for i := range wall {
+		wall[i] = true
+	}
+	gx0 := b.Group.X * 16
+	gy0 := b.Group.Y * 16
+	gz0 := b.Group.Z * 1
+	var lz uint32
+	stop := b.Stopping()
+	_ = p_C
+	_ = p_A
+	_ = p_B
+	_ = p_transA
+	_ = p_transB
+	_ = p_m
+	_ = p_n
+	_ = p_k
+	_ = p_lda
+	_ = p_ldb
+	_ = p_ldc
+	_ = p_alpha
+	_ = p_beta
+	_ = v_i_1
+	_ = v_k0
+	_ = v_kk
+	_ = gx0
+	_ = gy0
+	_ = gz0
+	_ = lz
+	_ = stop
+	for ly := uint32(0); ly < 16; ly++ {
+		for lx := uint32(0); lx < 16; lx++ {
+			li := lx + 16*ly + 256*lz
+			_ = li
+			var v_a [8]float32
+			var v_acc [64]float32
+			var v_b [8]float32
+			var v_g uint32
+			var v_lane uint32
+			var v_own [8]float32
+			var v_run uint32
+			var v_wx uint32 = uint32(16)
+			_ = v_wx
+			var v_wy uint32 = uint32(16)
+			_ = v_wy
+			v_g = xpu.Min(uint32(8), v_wx)
+			var v_tx uint32 = lx
+			_ = v_tx
+			var v_ty uint32 = ly
+			_ = v_ty
+			var v_li uint32 = li
+			_ = v_li
+			v_run = (((li % b.Wave) / v_g) * v_g)
+			v_lane = (v_tx % v_g)
+			var v_row0 uint32 = (b.Group.Y * uint32(64))
+			_ = v_row0
+			var v_col0 uint32 = (b.Group.X * uint32(128))
+			_ = v_col0
+			v_acc = [64]float32{}
+			v_own = [8]float32{}
+			v_a = [8]float32{}
+			v_b = [8]float32{}
+			for e := range v_a {
+				a_a[e*256+int(li)] = v_a[e]
+			}
+			for e := range v_acc {
+				a_acc[e*256+int(li)] = v_acc[e]
+			}
+			for e := range v_b {
+				a_b[e*256+int(li)] = v_b[e]
+			}
+			a_g[li] = v_g
+			a_lane[li] = v_lane
+			for e := range v_own {
+				a_own[e*256+int(li)] = v_own[e]
+			}
+			a_run[li] = v_run
+		}
+	}
+	v_k0 = uint32(0)
+	for {
+		if stop.Load() {
+			panic(gpuimpl.CPUStopped)
+		}
+		c2 := (v_k0 < p_k)
+		if !c2 {
+			break
+		}
+		for ly := uint32(0); ly < 16; ly++ {
+			for lx := uint32(0); lx < 16; lx++ {
+				li := lx + 16*ly + 256*lz
+				_ = li
+				var v_wx uint32 = uint32(16)
+				_ = v_wx
+				var v_wy uint32 = uint32(16)
+				_ = v_wy
+				var v_li uint32 = li
+				_ = v_li
+				var v_col0 uint32 = (b.Group.X * uint32(128))
+				_ = v_col0
+				if p_transB != uint32(0) {
+					{
+						var v_s uint32 = uint32(0)
+						_ = v_s
+						for v_s < uint32(8) {
+							{
+								var v_e uint32 = (v_li + ((v_s * v_wx) * v_wy))
+								_ = v_e
+								var v_r uint32 = (v_e % uint32(16))
+								_ = v_r
+								var v_q uint32 = (v_e / uint32(16))
+								_ = v_q
+								var v_v float32 = float32(0)
+								_ = v_v
+								if ((v_k0 + v_r) < p_k) && ((v_col0 + v_q) < p_n) {
+									v_v = p_B[((((v_col0 + v_q) * p_ldb) + v_k0) + v_r)]
+								}
+								s_bs[((v_r * uint32(128)) + v_q)] = v_v
+							}
+							v_s = (v_s + uint32(1))
+						}
+					}
+				} else {
+					{
+						var v_s_1 uint32 = uint32(0)
+						_ = v_s_1
+						for v_s_1 < uint32(8) {
+							{
+								var v_e_1 uint32 = (v_li + ((v_s_1 * v_wx) * v_wy))
+								_ = v_e_1
+								var v_r_1 uint32 = (v_e_1 / uint32(128))
+								_ = v_r_1
+								var v_q_1 uint32 = (v_e_1 % uint32(128))
+								_ = v_q_1
+								var v_v_1 float32 = float32(0)
+								_ = v_v_1
+								if ((v_k0 + v_r_1) < p_k) && ((v_col0 + v_q_1) < p_n) {
+									v_v_1 = p_B[((((v_k0 + v_r_1) * p_ldb) + v_col0) + v_q_1)]
+								}
+								s_bs[v_e_1] = v_v_1
+							}
+							v_s_1 = (v_s_1 + uint32(1))
+						}
+					}
+				}
+			}
+		}
+		for ly := uint32(0); ly < 16; ly++ {
+			for lx := uint32(0); lx < 16; lx++ {
+				li := lx + 16*ly + 256*lz
+				_ = li
+				var v_k1 uint32
+				v_k1 = uint32(0)
+				a_k1[li] = v_k1
+			}
+		}
+		for {
+			if stop.Load() {
+				panic(gpuimpl.CPUStopped)
+			}
+			c5, first5 := false, true
+			for ly := uint32(0); ly < 16; ly++ {
+				for lx := uint32(0); lx < 16; lx++ {
+					li := lx + 16*ly + 256*lz
+					_ = li
+					v_k1 := a_k1[li]
+					_ = v_k1
+					if v := (v_k1 < uint32(16)); first5 {
+						c5, first5 = v, false
+					} else if v != c5 {
+						panic("xpu: kernel Wave64x128W8: work-items disagree on the condition around a barrier")
+					}
+				}
+			}
+			if !c5 {
+				break
+			}
+			for ly := uint32(0); ly < 16; ly++ {
+				for lx := uint32(0); lx < 16; lx++ {
+					li := lx + 16*ly + 256*lz
+					_ = li
+					v_k1 := a_k1[li]
+					_ = v_k1
+					v_lane := a_lane[li]
+					_ = v_lane
+					var v_own [8]float32
+					for e := range v_own {
+						v_own[e] = a_own[e*256+int(li)]
+					}
+					var v_wy uint32 = uint32(16)
+					_ = v_wy
+					var v_ty uint32 = ly
+					_ = v_ty
+					var v_row0 uint32 = (b.Group.Y * uint32(64))
+					_ = v_row0
+					var v_kq uint32 = ((v_k0 + v_k1) + v_lane)
+					_ = v_kq
+					{
+						var v_i uint32 = uint32(0)
+						_ = v_i
+						for v_i < uint32(4) {
+							{
+								var v_r_2 uint32 = ((v_row0 + v_ty) + (v_i * v_wy))
+								_ = v_r_2
+								var v_v_2 float32 = float32(0)
+								_ = v_v_2
+								if (v_r_2 < p_m) && (v_kq < p_k) {
+									if p_transA != uint32(0) {
+										v_v_2 = p_A[((v_kq * p_lda) + v_r_2)]
+									} else {
+										v_v_2 = p_A[((v_r_2 * p_lda) + v_kq)]
+									}
+								}
+								v_own[v_i] = v_v_2
+							}
+							v_i = (v_i + uint32(1))
+						}
+					}
+					for e := range v_own {
+						a_own[e*256+int(li)] = v_own[e]
+					}
+				}
+			}
+			v_kk = uint32(0)
+			for {
+				if stop.Load() {
+					panic(gpuimpl.CPUStopped)
+				}
+				c8, first8 := false, true
+				for ly := uint32(0); ly < 16; ly++ {
+					for lx := uint32(0); lx < 16; lx++ {
+						li := lx + 16*ly + 256*lz
+						_ = li
+						v_g := a_g[li]
+						_ = v_g
+						if v := (v_kk < v_g); first8 {
+							c8, first8 = v, false
+						} else if v != c8 {
+							panic("xpu: kernel Wave64x128W8: work-items disagree on the condition around a barrier")
+						}
+					}
+				}
+				if !c8 {
+					break
+				}
+				v_i_1 = uint32(0)
+				for {
+					if stop.Load() {
+						panic(gpuimpl.CPUStopped)
+					}
+					c10 := (v_i_1 < uint32(4))
+					if !c10 {
+						break
+					}
+					var wx11 [256]float32
+					var wl11 [256]uint32
+					for ly := uint32(0); ly < 16; ly++ {
+						for lx := uint32(0); lx < 16; lx++ {
+							li := lx + 16*ly + 256*lz
+							_ = li
+							var v_own [8]float32
+							for e := range v_own {
+								v_own[e] = a_own[e*256+int(li)]
+							}
+							v_run := a_run[li]
+							_ = v_run
+							wx11[li] = v_own[v_i_1]
+							wl11[li] = (v_run + v_kk)
+						}
+					}
+					gpuimpl.CPUWave(gpuimpl.WaveShuffle, wx11[:], wl11[:], wall[:], b.Wave, a_v_3[:])
+					for ly := uint32(0); ly < 16; ly++ {
+						for lx := uint32(0); lx < 16; lx++ {
+							li := lx + 16*ly + 256*lz
+							_ = li
+							var v_a [8]float32
+							for e := range v_a {
+								v_a[e] = a_a[e*256+int(li)]
+							}
+							v_v_3 := a_v_3[li]
+							_ = v_v_3
+							v_a[v_i_1] = v_v_3
+							for e := range v_a {
+								a_a[e*256+int(li)] = v_a[e]
+							}
+						}
+					}
+					v_i_1 = (v_i_1 + uint32(1))
+				}
+				for ly := uint32(0); ly < 16; ly++ {
+					for lx := uint32(0); lx < 16; lx++ {
+						li := lx + 16*ly + 256*lz
+						_ = li
+						var v_a [8]float32
+						for e := range v_a {
+							v_a[e] = a_a[e*256+int(li)]
+						}
+						var v_acc [64]float32
+						for e := range v_acc {
+							v_acc[e] = a_acc[e*256+int(li)]
+						}
+						var v_b [8]float32
+						for e := range v_b {
+							v_b[e] = a_b[e*256+int(li)]
+						}
+						v_k1 := a_k1[li]
+						_ = v_k1
+						var v_wx uint32 = uint32(16)
+						_ = v_wx
+						var v_tx uint32 = lx
+						_ = v_tx
+						{
+							var v_j uint32 = uint32(0)
+							_ = v_j
+							for v_j < uint32(8) {
+								{
+									v_b[v_j] = s_bs[((((v_k1 + v_kk) * uint32(128)) + v_tx) + (v_j * v_wx))]
+								}
+								v_j = (v_j + uint32(1))
+							}
+						}
+						{
+							var v_i_2 uint32 = uint32(0)
+							_ = v_i_2
+							for v_i_2 < uint32(4) {
+								{
+									{
+										var v_j_1 uint32 = uint32(0)
+										_ = v_j_1
+										for v_j_1 < uint32(8) {
+											{
+												v_acc[((v_i_2 * uint32(8)) + v_j_1)] = xpu.Fma(v_a[v_i_2], v_b[v_j_1], v_acc[((v_i_2*uint32(8))+v_j_1)])
+											}
+											v_j_1 = (v_j_1 + uint32(1))
+										}
+									}
+								}
+								v_i_2 = (v_i_2 + uint32(1))
+							}
+						}
+						for e := range v_acc {
+							a_acc[e*256+int(li)] = v_acc[e]
+						}
+						for e := range v_b {
+							a_b[e*256+int(li)] = v_b[e]
+						}
+					}
+				}
+				v_kk = (v_kk + uint32(1))
+			}
+			for ly := uint32(0); ly < 16; ly++ {
+				for lx := uint32(0); lx < 16; lx++ {
+					li := lx + 16*ly + 256*lz
+					_ = li
+					v_g := a_g[li]
+					_ = v_g
+					v_k1 := a_k1[li]
+					_ = v_k1
+					v_k1 = (v_k1 + v_g)
+					a_k1[li] = v_k1
+				}
+			}
+		}
+		v_k0 = (v_k0 + uint32(16))
+	}
+	for ly := uint32(0); ly < 16; ly++ {
+		for lx := uint32(0); lx < 16; lx++ {
+			li := lx + 16*ly + 256*lz
+			_ = li
+			var v_acc [64]float32
+			for e := range v_acc {
+				v_acc[e] = a_acc[e*256+int(li)]
+			}
+			var v_wx uint32 = uint32(16)
+			_ = v_wx
+			var v_wy uint32 = uint32(16)
+			_ = v_wy
+			var v_tx uint32 = lx
+			_ = v_tx
+			var v_ty uint32 = ly
+			_ = v_ty
+			var v_row0 uint32 = (b.Group.Y * uint32(64))
+			_ = v_row0
+			var v_col0 uint32 = (b.Group.X * uint32(128))
+			_ = v_col0
+			{
+				var v_i_3 uint32 = uint32(0)
+				_ = v_i_3
+				for v_i_3 < uint32(4) {
+					{
+						{
+							var v_j_2 uint32 = uint32(0)
+							_ = v_j_2
+							for v_j_2 < uint32(8) {
+								{
+									{
+										var v_r_3 uint32 = ((v_row0 + v_ty) + (v_i_3 * v_wy))
+										_ = v_r_3
+										var v_q_2 uint32 = ((v_col0 + v_tx) + (v_j_2 * v_wx))
+										_ = v_q_2
+										if (v_r_3 < p_m) && (v_q_2 < p_n) {
+											var v_v_4 float32 = (p_alpha * v_acc[((v_i_3*uint32(8))+v_j_2)])
+											_ = v_v_4
+											if p_beta != float32(0) {
+												v_v_4 = (v_v_4 + (p_beta * p_C[((v_r_3*p_ldc)+v_q_2)]))
+											}
+											p_C[((v_r_3 * p_ldc) + v_q_2)] = v_v_4
+										}
+									}
+								}
+								v_j_2 = (v_j_2 + uint32(1))
+							}
+						}
+					}
+					v_i_3 = (v_i_3 + uint32(1))
+				}
+			}
+		}
+	}
+}
+
+// Wave64x64W8Kernel is the compiled form of Wave64x64W8, member of the template TiledWave (Go function TiledWave).
+var Wave64x64W8Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
+	Name:    "github.com/goxpu/xpu/kernels/matmul.Wave64x64W8",
+	Codegen: "xpu-gen/1",
+	Block:   xpu.Dim3{X: 16, Y: 16, Z: 1},
+	Wave:    8,
+	WaveOps: true,
+	Params: []gpuimpl.Param{
+		{Name: "C", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "float32"}, Size: 4, Access: gpuimpl.AccessReadWrite, Binding: 0, MinLen: []string{"m", "n"}},
+		{Name: "A", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "float32"}, Size: 4, Access: gpuimpl.AccessRead, Binding: 1, MinLen: []string{"m", "k"}},
+		{Name: "B", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "float32"}, Size: 4, Access: gpuimpl.AccessRead, Binding: 2, MinLen: []string{"k", "n"}},
+		{Name: "transA", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 0},
+		{Name: "transB", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 4},
+		{Name: "m", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 8},
+		{Name: "n", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 12},
+		{Name: "k", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 16},
+		{Name: "lda", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 20},
+		{Name: "ldb", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 24},
+		{Name: "ldc", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 28},
+		{Name: "alpha", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "float32"}, Size: 4, Binding: 32},
+		{Name: "beta", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "float32"}, Size: 4, Binding: 36},
+	},
+	SharedBytes: 4096,
+	UniformSize: 48,
+	Func:        TiledWave,
+	Comptime:    Tile{BM: 64, BN: 64, BK: 16, TM: 4, TN: 4, W: 8},
+	Artifacts: []gpuimpl.Artifact{
+		{
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:666c3a6f0d0cc47eed917438031c474581466fa491fe84846d4d54526c2d6efc",
+				PrivateBytes: new(500),
+				WaveTier:     "native",
+				Fault:        true,
+				NativeOps:    []string{"atomicOr", "bitcast", "fma", "max", "min", "select", "subgroupShuffle", "workgroupBarrier"},
+			},
+			Selector: gpuimpl.Selector{SubgroupMin: 8, SubgroupMax: 8, Width: 8},
+			Code:     wave64x64W8WGSLNative,
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:301aa089b1c8482d6f5e2ea7094addeee7e0e096491ef0595b0b4e260cede184",
+				PrivateBytes: new(500),
+				WaveTier:     "folded",
+				Fault:        true,
+				NativeOps:    []string{"atomicOr", "bitcast", "fma", "max", "min", "select", "workgroupBarrier"},
+			},
+			Selector: gpuimpl.Selector{SubgroupMin: 4, SubgroupMax: 4, Width: 8},
+			Code:     wave64x64W8WGSLFolded,
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:da615dc0ceec0ecfe77abb725810f8e50d36f0a7359b09447704691433c37b3e",
+				PrivateBytes: new(500),
+				WaveTier:     "narrow",
+				Fault:        true,
+				NativeOps:    []string{"atomicOr", "bitcast", "fma", "max", "min", "select", "subgroupShuffle", "workgroupBarrier"},
+			},
+			Selector: gpuimpl.Selector{SubgroupMin: 16, SubgroupMax: 128, Width: 8},
+			Code:     wave64x64W8WGSLNarrow,
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:333d5a8754479bf9d0711e71b28b9c8319b3d953fafb4f421160603e1f4e8d14",
+				PrivateBytes: new(500),
+				WaveTier:     "emulated",
+				Fault:        true,
+				NativeOps:    []string{"atomicOr", "bitcast", "fma", "max", "min", "select", "workgroupBarrier"},
+			},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 8},
+			Code:     wave64x64W8WGSLEmulated,
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:e0aa6a6f2edacb141b310cca950bc3f1a1ce14d406d7f9aa3a570bfaa4f738f4",
+				WaveTier:  "emulated",
+				NativeOps: []string{"gpuimpl.CPUWave", "xpu.Fma", "xpu.Min"},
+			},
+			Entry: wave64x64W8CPU,
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:1d5358db95149b0a492103331ae5a790dba6989841d80555a4145a5d81973706",
+				WaveTier: "native",
+			},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 8, ISA: "x86-64-v3"},
+			Code:     libLLVMHOSTX8664V3,
+			Symbol:   "xpu_Wave64x64W8",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:a0aa4363821ad0ea364c80be7a6e32e457d92e680344248783cac80172c0c6cc",
+				WaveTier: "narrow",
+			},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 8, ISA: "x86-64-v4"},
+			Code:     libLLVMHOSTX8664V4,
+			Symbol:   "xpu_Wave64x64W8",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:06cb16351c144c81721b76210671dfa471c6efe449f1a5193fb64ed286fc74d7",
+				WaveTier: "folded",
+			},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 8, ISA: "armv8-a"},
+			Code:     libLLVMHOSTARMV8A,
+			Symbol:   "xpu_Wave64x64W8",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cuda", Target: "ptx", Hash: "sha256:bd462e0b0e7b7ef9447a3cab0187fec2c27c18b7c52304d436e5168d59d6993b",
+				PrivateBytes: new(500),
+				WaveTier:     "narrow",
+				Fault:        true,
+			},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 8, ISA: "sm_70"},
+			Code:     libPTXSM70,
+			Symbol:   "xpu_Wave64x64W8",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:72a115525e1bcf5448ae01dc0daa3dc913d8b810c767eadfbbf57bb598f1a7b0",
+				PrivateBytes: new(500),
+				Registers:    new(216),
+				SpillBytes:   new(0),
+				WaveTier:     "narrow",
+				Fault:        true,
+			},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 8, ISA: "gfx90a"},
+			Code:     libHSACOGFX90A,
+			Symbol:   "xpu_Wave64x64W8",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:9e1573facf74c12802546ed27f203cc04b7b0f17b13797258ec980957882bb79",
+				PrivateBytes: new(500),
+				Registers:    new(216),
+				SpillBytes:   new(0),
+				WaveTier:     "narrow",
+				Fault:        true,
+			},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 8, ISA: "gfx942"},
+			Code:     libHSACOGFX942,
+			Symbol:   "xpu_Wave64x64W8",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:ea7c71ecfb1ede6424bf26bb393591e19f3c92caeb62b22731faf66bfcb9337c",
+				PrivateBytes: new(500),
+				Registers:    new(193),
+				SpillBytes:   new(0),
+				WaveTier:     "narrow",
+				Fault:        true,
+			},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 8, ISA: "gfx1100"},
+			Code:     libHSACOGFX1100,
+			Symbol:   "xpu_Wave64x64W8",
+		},
+	},
+})
+
+// LaunchWave64x64W8 launches the kernel Wave64x64W8 on the stream s over a grid of groups
+// blocks of 16x16x1 work-items, with the arguments of TiledWave after its Thread and its comptime parameter.
+// Buffers are bound in this order; scalars are uniforms.
+func LaunchWave64x64W8(s *gpu.Stream, groups xpu.Dim3, C *gpu.Buffer[float32], A *gpu.Buffer[float32], B *gpu.Buffer[float32], transA uint32, transB uint32, m uint32, n uint32, k uint32, lda uint32, ldb uint32, ldc uint32, alpha float32, beta float32) error {
+	return s.Launch(Wave64x64W8Kernel, groups, C, A, B, transA, transB, m, n, k, lda, ldb, ldc, alpha, beta)
+}
+
+// wave64x64W8WGSLNative is the WGSL code of Wave64x64W8 at the native wave tier (subgroups of 8 to 8 lanes).
+const wave64x64W8WGSLNative = `enable subgroups;
+
+struct xpu_Uniforms {
+    p_transA: u32,
+    p_transB: u32,
+    p_m: u32,
+    p_n: u32,
+    p_k: u32,
+    p_lda: u32,
+    p_ldb: u32,
+    p_ldc: u32,
+    p_alpha: f32,
+    p_beta: f32,
+}
+
+@group(0) @binding(0) var<storage, read_write> b_C: array<f32>;
+@group(0) @binding(1) var<storage, read> b_A: array<f32>;
+@group(0) @binding(2) var<storage, read> b_B: array<f32>;
+@group(0) @binding(3) var<uniform> xpu_u: xpu_Uniforms;
+var<workgroup> s_bs: array<f32, 1024>;
+@group(0) @binding(4) var<storage, read_write> xpu_fault: atomic<u32>;
+var<private> xpu_lidx: u32;
+
+// Go's comparison of the float32s of bits x and y: -1, 0 or 1, or 2 when either is NaN. Integer arithmetic, which no compiler may take for finite math.
+fn xpu_cmp_f32(x: u32, y: u32) -> i32 {
+    let a = select(i32(x & 2147483647u), -i32(x & 2147483647u), x > 2147483647u);
+    let b = select(i32(y & 2147483647u), -i32(y & 2147483647u), y > 2147483647u);
+    return select(select(select(-1i, 1i, a > b), 0i, a == b), 2i, max(x & 2147483647u, y & 2147483647u) > 2139095040u);
+}
+
+// Go's uint32 x / y; x / 0 records the fault Go panics with.
+fn xpu_div_u32(x: u32, y: u32) -> u32 {
+    if y == 0u {
+        atomicOr(&xpu_fault, 1u);
+        return x;
+    }
+    return x / y;
+}
+
+// Go's uint32 x % y; x % 0 records the fault Go panics with.
+fn xpu_rem_u32(x: u32, y: u32) -> u32 {
+    if y == 0u {
+        atomicOr(&xpu_fault, 1u);
+        return 0u;
+    }
+    return x % y;
+}
+
+// xpu_wave_shuffle_f32 is the verb op of x, one of WaveShuffle, at the native tier.
+fn xpu_wave_shuffle_f32(x: f32, a: u32, op: u32) -> f32 {
+    let xpu_t1 = xpu_lidx % 8u;
+    let xpu_t2 = xpu_lidx - xpu_t1;
+    var xpu_t3: u32;
+    xpu_t3 = a % 8u;
+    let xpu_t4 = subgroupShuffle(x, xpu_t3);
+    return select(x, xpu_t4, (xpu_t2 + xpu_t3) < 256u);
+}
+
+// main is kernel Wave64x64W8, block 16x16x1.
+@compute @workgroup_size(16, 16, 1)
+fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) lidx: u32) {
+    xpu_lidx = lidx;
+    let v_wx: u32 = 16u;
+    let v_wy: u32 = 16u;
+    let v_g: u32 = min(8u, v_wx);
+    let v_tx: u32 = lid.x;
+    let v_ty: u32 = lid.y;
+    let v_li: u32 = lidx;
+    let v_run: u32 = xpu_div_u32(lidx % 8u, v_g) * v_g;
+    let v_lane: u32 = xpu_rem_u32(v_tx, v_g);
+    let v_row0: u32 = wid.y * 64u;
+    let v_col0: u32 = wid.x * 64u;
+    var v_acc: array<f32, 64>;
+    v_acc = array<f32, 64>();
+    var v_own: array<f32, 8>;
+    v_own = array<f32, 8>();
+    var v_a: array<f32, 8>;
+    v_a = array<f32, 8>();
+    var v_b: array<f32, 8>;
+    v_b = array<f32, 8>();
+    for (var v_k0: u32 = 0u; v_k0 < xpu_u.p_k; v_k0 = v_k0 + 16u) {
+        if xpu_u.p_transB != 0u {
+            for (var v_s: u32 = 0u; v_s < 4u; v_s = v_s + 1u) {
+                let v_e: u32 = v_li + ((v_s * v_wx) * v_wy);
+                let v_r: u32 = v_e % 16u;
+                let v_q: u32 = v_e / 16u;
+                var v_v: f32;
+                v_v = 0.0f;
+                if ((v_k0 + v_r) < xpu_u.p_k) && ((v_col0 + v_q) < xpu_u.p_n) {
+                    v_v = b_B[(((v_col0 + v_q) * xpu_u.p_ldb) + v_k0) + v_r];
+                }
+                s_bs[(v_r * 64u) + v_q] = v_v;
+            }
+        } else {
+            for (var v_s_1: u32 = 0u; v_s_1 < 4u; v_s_1 = v_s_1 + 1u) {
+                let v_e_1: u32 = v_li + ((v_s_1 * v_wx) * v_wy);
+                let v_r_1: u32 = v_e_1 / 64u;
+                let v_q_1: u32 = v_e_1 % 64u;
+                var v_v_1: f32;
+                v_v_1 = 0.0f;
+                if ((v_k0 + v_r_1) < xpu_u.p_k) && ((v_col0 + v_q_1) < xpu_u.p_n) {
+                    v_v_1 = b_B[(((v_k0 + v_r_1) * xpu_u.p_ldb) + v_col0) + v_q_1];
+                }
+                s_bs[v_e_1] = v_v_1;
+            }
+        }
+        workgroupBarrier();
+        for (var v_k1: u32 = 0u; v_k1 < 16u; v_k1 = v_k1 + v_g) {
+            let v_kq: u32 = (v_k0 + v_k1) + v_lane;
+            for (var v_i: u32 = 0u; v_i < 4u; v_i = v_i + 1u) {
+                let v_r_2: u32 = (v_row0 + v_ty) + (v_i * v_wy);
+                var v_v_2: f32;
+                v_v_2 = 0.0f;
+                if (v_r_2 < xpu_u.p_m) && (v_kq < xpu_u.p_k) {
+                    if xpu_u.p_transA != 0u {
+                        v_v_2 = b_A[(v_kq * xpu_u.p_lda) + v_r_2];
+                    } else {
+                        v_v_2 = b_A[(v_r_2 * xpu_u.p_lda) + v_kq];
+                    }
+                }
+                v_own[v_i] = v_v_2;
+            }
+            for (var v_kk: u32 = 0u; v_kk < v_g; v_kk = v_kk + 1u) {
+                for (var v_i_1: u32 = 0u; v_i_1 < 4u; v_i_1 = v_i_1 + 1u) {
+                    let v_v_3: f32 = xpu_wave_shuffle_f32(v_own[v_i_1], v_run + v_kk, 9u);
+                    v_a[v_i_1] = v_v_3;
+                }
+                for (var v_j: u32 = 0u; v_j < 4u; v_j = v_j + 1u) {
+                    v_b[v_j] = s_bs[(((v_k1 + v_kk) * 64u) + v_tx) + (v_j * v_wx)];
+                }
+                for (var v_i_2: u32 = 0u; v_i_2 < 4u; v_i_2 = v_i_2 + 1u) {
+                    for (var v_j_1: u32 = 0u; v_j_1 < 4u; v_j_1 = v_j_1 + 1u) {
+                        v_acc[(v_i_2 * 4u) + v_j_1] = fma(v_a[v_i_2], v_b[v_j_1], v_acc[(v_i_2 * 4u) + v_j_1]);
+                    }
+                }
+            }
+        }
+        workgroupBarrier();
+    }
+    for (var v_i_3: u32 = 0u; v_i_3 < 4u; v_i_3 = v_i_3 + 1u) {
+        for (var v_j_2: u32 = 0u; v_j_2 < 4u; v_j_2 = v_j_2 + 1u) {
+            {
+                let v_r_3: u32 = (v_row0 + v_ty) + (v_i_3 * v_wy);
+                let v_q_2: u32 = (v_col0 + v_tx) + (v_j_2 * v_wx);
+                if (v_r_3 < xpu_u.p_m) && (v_q_2 < xpu_u.p_n) {
+                    var v_v_4: f32;
+                    v_v_4 = xpu_u.p_alpha * v_acc[(v_i_3 * 4u) + v_j_2];
+                    if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                        v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2]);
+                    }
+                    b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2] = v_v_4;
+                }
+            }
+        }
+    }
+}
+`
+
+// wave64x64W8WGSLFolded is the WGSL code of Wave64x64W8 at the folded wave tier (subgroups of 4 to 4 lanes).
+const wave64x64W8WGSLFolded = `enable subgroups;
+
+struct xpu_Uniforms {
+    p_transA: u32,
+    p_transB: u32,
+    p_m: u32,
+    p_n: u32,
+    p_k: u32,
+    p_lda: u32,
+    p_ldb: u32,
+    p_ldc: u32,
+    p_alpha: f32,
+    p_beta: f32,
+}
+
+@group(0) @binding(0) var<storage, read_write> b_C: array<f32>;
+@group(0) @binding(1) var<storage, read> b_A: array<f32>;
+@group(0) @binding(2) var<storage, read> b_B: array<f32>;
+@group(0) @binding(3) var<uniform> xpu_u: xpu_Uniforms;
+var<workgroup> s_bs: array<f32, 1024>;
+var<workgroup> xpu_wave: array<u32, 256>;
+@group(0) @binding(4) var<storage, read_write> xpu_fault: atomic<u32>;
+var<private> xpu_lidx: u32;
+
+// Go's comparison of the float32s of bits x and y: -1, 0 or 1, or 2 when either is NaN. Integer arithmetic, which no compiler may take for finite math.
+fn xpu_cmp_f32(x: u32, y: u32) -> i32 {
+    let a = select(i32(x & 2147483647u), -i32(x & 2147483647u), x > 2147483647u);
+    let b = select(i32(y & 2147483647u), -i32(y & 2147483647u), y > 2147483647u);
+    return select(select(select(-1i, 1i, a > b), 0i, a == b), 2i, max(x & 2147483647u, y & 2147483647u) > 2139095040u);
+}
+
+// Go's uint32 x / y; x / 0 records the fault Go panics with.
+fn xpu_div_u32(x: u32, y: u32) -> u32 {
+    if y == 0u {
+        atomicOr(&xpu_fault, 1u);
+        return x;
+    }
+    return x / y;
+}
+
+// Go's uint32 x % y; x % 0 records the fault Go panics with.
+fn xpu_rem_u32(x: u32, y: u32) -> u32 {
+    if y == 0u {
+        atomicOr(&xpu_fault, 1u);
+        return 0u;
+    }
+    return x % y;
+}
+
+// xpu_wave_shuffle_f32 is the verb op of x, one of WaveShuffle, at the folded tier.
+fn xpu_wave_shuffle_f32(x: f32, a: u32, op: u32) -> f32 {
+    let xpu_t1 = xpu_lidx % 8u;
+    let xpu_t2 = xpu_lidx - xpu_t1;
+    workgroupBarrier();
+    xpu_wave[xpu_lidx] = bitcast<u32>(x);
+    workgroupBarrier();
+    var xpu_t3: u32;
+    xpu_t3 = a % 8u;
+    let xpu_t4 = bitcast<f32>(xpu_wave[xpu_t2 + xpu_t3]);
+    return select(x, xpu_t4, (xpu_t2 + xpu_t3) < 256u);
+}
+
+// main is kernel Wave64x64W8, block 16x16x1.
+@compute @workgroup_size(16, 16, 1)
+fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) lidx: u32) {
+    xpu_lidx = lidx;
+    let v_wx: u32 = 16u;
+    let v_wy: u32 = 16u;
+    let v_g: u32 = min(8u, v_wx);
+    let v_tx: u32 = lid.x;
+    let v_ty: u32 = lid.y;
+    let v_li: u32 = lidx;
+    let v_run: u32 = xpu_div_u32(lidx % 8u, v_g) * v_g;
+    let v_lane: u32 = xpu_rem_u32(v_tx, v_g);
+    let v_row0: u32 = wid.y * 64u;
+    let v_col0: u32 = wid.x * 64u;
+    var v_acc: array<f32, 64>;
+    v_acc = array<f32, 64>();
+    var v_own: array<f32, 8>;
+    v_own = array<f32, 8>();
+    var v_a: array<f32, 8>;
+    v_a = array<f32, 8>();
+    var v_b: array<f32, 8>;
+    v_b = array<f32, 8>();
+    for (var v_k0: u32 = 0u; v_k0 < xpu_u.p_k; v_k0 = v_k0 + 16u) {
+        if xpu_u.p_transB != 0u {
+            for (var v_s: u32 = 0u; v_s < 4u; v_s = v_s + 1u) {
+                let v_e: u32 = v_li + ((v_s * v_wx) * v_wy);
+                let v_r: u32 = v_e % 16u;
+                let v_q: u32 = v_e / 16u;
+                var v_v: f32;
+                v_v = 0.0f;
+                if ((v_k0 + v_r) < xpu_u.p_k) && ((v_col0 + v_q) < xpu_u.p_n) {
+                    v_v = b_B[(((v_col0 + v_q) * xpu_u.p_ldb) + v_k0) + v_r];
+                }
+                s_bs[(v_r * 64u) + v_q] = v_v;
+            }
+        } else {
+            for (var v_s_1: u32 = 0u; v_s_1 < 4u; v_s_1 = v_s_1 + 1u) {
+                let v_e_1: u32 = v_li + ((v_s_1 * v_wx) * v_wy);
+                let v_r_1: u32 = v_e_1 / 64u;
+                let v_q_1: u32 = v_e_1 % 64u;
+                var v_v_1: f32;
+                v_v_1 = 0.0f;
+                if ((v_k0 + v_r_1) < xpu_u.p_k) && ((v_col0 + v_q_1) < xpu_u.p_n) {
+                    v_v_1 = b_B[(((v_k0 + v_r_1) * xpu_u.p_ldb) + v_col0) + v_q_1];
+                }
+                s_bs[v_e_1] = v_v_1;
+            }
+        }
+        workgroupBarrier();
+        for (var v_k1: u32 = 0u; v_k1 < 16u; v_k1 = v_k1 + v_g) {
+            let v_kq: u32 = (v_k0 + v_k1) + v_lane;
+            for (var v_i: u32 = 0u; v_i < 4u; v_i = v_i + 1u) {
+                let v_r_2: u32 = (v_row0 + v_ty) + (v_i * v_wy);
+                var v_v_2: f32;
+                v_v_2 = 0.0f;
+                if (v_r_2 < xpu_u.p_m) && (v_kq < xpu_u.p_k) {
+                    if xpu_u.p_transA != 0u {
+                        v_v_2 = b_A[(v_kq * xpu_u.p_lda) + v_r_2];
+                    } else {
+                        v_v_2 = b_A[(v_r_2 * xpu_u.p_lda) + v_kq];
+                    }
+                }
+                v_own[v_i] = v_v_2;
+            }
+            for (var v_kk: u32 = 0u; v_kk < v_g; v_kk = v_kk + 1u) {
+                for (var v_i_1: u32 = 0u; v_i_1 < 4u; v_i_1 = v_i_1 + 1u) {
+                    let v_v_3: f32 = xpu_wave_shuffle_f32(v_own[v_i_1], v_run + v_kk, 9u);
+                    v_a[v_i_1] = v_v_3;
+                }
+                for (var v_j: u32 = 0u; v_j < 4u; v_j = v_j + 1u) {
+                    v_b[v_j] = s_bs[(((v_k1 + v_kk) * 64u) + v_tx) + (v_j * v_wx)];
+                }
+                for (var v_i_2: u32 = 0u; v_i_2 < 4u; v_i_2 = v_i_2 + 1u) {
+                    for (var v_j_1: u32 = 0u; v_j_1 < 4u; v_j_1 = v_j_1 + 1u) {
+                        v_acc[(v_i_2 * 4u) + v_j_1] = fma(v_a[v_i_2], v_b[v_j_1], v_acc[(v_i_2 * 4u) + v_j_1]);
+                    }
+                }
+            }
+        }
+        workgroupBarrier();
+    }
+    for (var v_i_3: u32 = 0u; v_i_3 < 4u; v_i_3 = v_i_3 + 1u) {
+        for (var v_j_2: u32 = 0u; v_j_2 < 4u; v_j_2 = v_j_2 + 1u) {
+            {
+                let v_r_3: u32 = (v_row0 + v_ty) + (v_i_3 * v_wy);
+                let v_q_2: u32 = (v_col0 + v_tx) + (v_j_2 * v_wx);
+                if (v_r_3 < xpu_u.p_m) && (v_q_2 < xpu_u.p_n) {
+                    var v_v_4: f32;
+                    v_v_4 = xpu_u.p_alpha * v_acc[(v_i_3 * 4u) + v_j_2];
+                    if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                        v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2]);
+                    }
+                    b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2] = v_v_4;
+                }
+            }
+        }
+    }
+}
+`
+
+// wave64x64W8WGSLNarrow is the WGSL code of Wave64x64W8 at the narrow wave tier (subgroups of 16 to 128 lanes).
+const wave64x64W8WGSLNarrow = `enable subgroups;
+
+struct xpu_Uniforms {
+    p_transA: u32,
+    p_transB: u32,
+    p_m: u32,
+    p_n: u32,
+    p_k: u32,
+    p_lda: u32,
+    p_ldb: u32,
+    p_ldc: u32,
+    p_alpha: f32,
+    p_beta: f32,
+}
+
+@group(0) @binding(0) var<storage, read_write> b_C: array<f32>;
+@group(0) @binding(1) var<storage, read> b_A: array<f32>;
+@group(0) @binding(2) var<storage, read> b_B: array<f32>;
+@group(0) @binding(3) var<uniform> xpu_u: xpu_Uniforms;
+var<workgroup> s_bs: array<f32, 1024>;
+@group(0) @binding(4) var<storage, read_write> xpu_fault: atomic<u32>;
+var<private> xpu_lidx: u32;
+var<private> xpu_sgid: u32;
+
+// Go's comparison of the float32s of bits x and y: -1, 0 or 1, or 2 when either is NaN. Integer arithmetic, which no compiler may take for finite math.
+fn xpu_cmp_f32(x: u32, y: u32) -> i32 {
+    let a = select(i32(x & 2147483647u), -i32(x & 2147483647u), x > 2147483647u);
+    let b = select(i32(y & 2147483647u), -i32(y & 2147483647u), y > 2147483647u);
+    return select(select(select(-1i, 1i, a > b), 0i, a == b), 2i, max(x & 2147483647u, y & 2147483647u) > 2139095040u);
+}
+
+// Go's uint32 x / y; x / 0 records the fault Go panics with.
+fn xpu_div_u32(x: u32, y: u32) -> u32 {
+    if y == 0u {
+        atomicOr(&xpu_fault, 1u);
+        return x;
+    }
+    return x / y;
+}
+
+// Go's uint32 x % y; x % 0 records the fault Go panics with.
+fn xpu_rem_u32(x: u32, y: u32) -> u32 {
+    if y == 0u {
+        atomicOr(&xpu_fault, 1u);
+        return 0u;
+    }
+    return x % y;
+}
+
+// xpu_wave_shuffle_f32 is the verb op of x, one of WaveShuffle, at the narrow tier.
+fn xpu_wave_shuffle_f32(x: f32, a: u32, op: u32) -> f32 {
+    let xpu_t1 = xpu_lidx % 8u;
+    let xpu_t2 = xpu_lidx - xpu_t1;
+    var xpu_t3: u32;
+    xpu_t3 = a % 8u;
+    let xpu_t4 = subgroupShuffle(x, (xpu_sgid - (xpu_sgid % 8u)) + xpu_t3);
+    return select(x, xpu_t4, (xpu_t2 + xpu_t3) < 256u);
+}
+
+// main is kernel Wave64x64W8, block 16x16x1.
+@compute @workgroup_size(16, 16, 1)
+fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) lidx: u32, @builtin(subgroup_invocation_id) sgid: u32) {
+    xpu_lidx = lidx;
+    xpu_sgid = sgid;
+    let v_wx: u32 = 16u;
+    let v_wy: u32 = 16u;
+    let v_g: u32 = min(8u, v_wx);
+    let v_tx: u32 = lid.x;
+    let v_ty: u32 = lid.y;
+    let v_li: u32 = lidx;
+    let v_run: u32 = xpu_div_u32(lidx % 8u, v_g) * v_g;
+    let v_lane: u32 = xpu_rem_u32(v_tx, v_g);
+    let v_row0: u32 = wid.y * 64u;
+    let v_col0: u32 = wid.x * 64u;
+    var v_acc: array<f32, 64>;
+    v_acc = array<f32, 64>();
+    var v_own: array<f32, 8>;
+    v_own = array<f32, 8>();
+    var v_a: array<f32, 8>;
+    v_a = array<f32, 8>();
+    var v_b: array<f32, 8>;
+    v_b = array<f32, 8>();
+    for (var v_k0: u32 = 0u; v_k0 < xpu_u.p_k; v_k0 = v_k0 + 16u) {
+        if xpu_u.p_transB != 0u {
+            for (var v_s: u32 = 0u; v_s < 4u; v_s = v_s + 1u) {
+                let v_e: u32 = v_li + ((v_s * v_wx) * v_wy);
+                let v_r: u32 = v_e % 16u;
+                let v_q: u32 = v_e / 16u;
+                var v_v: f32;
+                v_v = 0.0f;
+                if ((v_k0 + v_r) < xpu_u.p_k) && ((v_col0 + v_q) < xpu_u.p_n) {
+                    v_v = b_B[(((v_col0 + v_q) * xpu_u.p_ldb) + v_k0) + v_r];
+                }
+                s_bs[(v_r * 64u) + v_q] = v_v;
+            }
+        } else {
+            for (var v_s_1: u32 = 0u; v_s_1 < 4u; v_s_1 = v_s_1 + 1u) {
+                let v_e_1: u32 = v_li + ((v_s_1 * v_wx) * v_wy);
+                let v_r_1: u32 = v_e_1 / 64u;
+                let v_q_1: u32 = v_e_1 % 64u;
+                var v_v_1: f32;
+                v_v_1 = 0.0f;
+                if ((v_k0 + v_r_1) < xpu_u.p_k) && ((v_col0 + v_q_1) < xpu_u.p_n) {
+                    v_v_1 = b_B[(((v_k0 + v_r_1) * xpu_u.p_ldb) + v_col0) + v_q_1];
+                }
+                s_bs[v_e_1] = v_v_1;
+            }
+        }
+        workgroupBarrier();
+        for (var v_k1: u32 = 0u; v_k1 < 16u; v_k1 = v_k1 + v_g) {
+            let v_kq: u32 = (v_k0 + v_k1) + v_lane;
+            for (var v_i: u32 = 0u; v_i < 4u; v_i = v_i + 1u) {
+                let v_r_2: u32 = (v_row0 + v_ty) + (v_i * v_wy);
+                var v_v_2: f32;
+                v_v_2 = 0.0f;
+                if (v_r_2 < xpu_u.p_m) && (v_kq < xpu_u.p_k) {
+                    if xpu_u.p_transA != 0u {
+                        v_v_2 = b_A[(v_kq * xpu_u.p_lda) + v_r_2];
+                    } else {
+                        v_v_2 = b_A[(v_r_2 * xpu_u.p_lda) + v_kq];
+                    }
+                }
+                v_own[v_i] = v_v_2;
+            }
+            for (var v_kk: u32 = 0u; v_kk < v_g; v_kk = v_kk + 1u) {
+                for (var v_i_1: u32 = 0u; v_i_1 < 4u; v_i_1 = v_i_1 + 1u) {
+                    let v_v_3: f32 = xpu_wave_shuffle_f32(v_own[v_i_1], v_run + v_kk, 9u);
+                    v_a[v_i_1] = v_v_3;
+                }
+                for (var v_j: u32 = 0u; v_j < 4u; v_j = v_j + 1u) {
+                    v_b[v_j] = s_bs[(((v_k1 + v_kk) * 64u) + v_tx) + (v_j * v_wx)];
+                }
+                for (var v_i_2: u32 = 0u; v_i_2 < 4u; v_i_2 = v_i_2 + 1u) {
+                    for (var v_j_1: u32 = 0u; v_j_1 < 4u; v_j_1 = v_j_1 + 1u) {
+                        v_acc[(v_i_2 * 4u) + v_j_1] = fma(v_a[v_i_2], v_b[v_j_1], v_acc[(v_i_2 * 4u) + v_j_1]);
+                    }
+                }
+            }
+        }
+        workgroupBarrier();
+    }
+    for (var v_i_3: u32 = 0u; v_i_3 < 4u; v_i_3 = v_i_3 + 1u) {
+        for (var v_j_2: u32 = 0u; v_j_2 < 4u; v_j_2 = v_j_2 + 1u) {
+            {
+                let v_r_3: u32 = (v_row0 + v_ty) + (v_i_3 * v_wy);
+                let v_q_2: u32 = (v_col0 + v_tx) + (v_j_2 * v_wx);
+                if (v_r_3 < xpu_u.p_m) && (v_q_2 < xpu_u.p_n) {
+                    var v_v_4: f32;
+                    v_v_4 = xpu_u.p_alpha * v_acc[(v_i_3 * 4u) + v_j_2];
+                    if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                        v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2]);
+                    }
+                    b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2] = v_v_4;
+                }
+            }
+        }
+    }
+}
+`
+
+// wave64x64W8WGSLEmulated is the WGSL code of Wave64x64W8 at the emulated wave tier.
+const wave64x64W8WGSLEmulated = `struct xpu_Uniforms {
+    p_transA: u32,
+    p_transB: u32,
+    p_m: u32,
+    p_n: u32,
+    p_k: u32,
+    p_lda: u32,
+    p_ldb: u32,
+    p_ldc: u32,
+    p_alpha: f32,
+    p_beta: f32,
+}
+
+@group(0) @binding(0) var<storage, read_write> b_C: array<f32>;
+@group(0) @binding(1) var<storage, read> b_A: array<f32>;
+@group(0) @binding(2) var<storage, read> b_B: array<f32>;
+@group(0) @binding(3) var<uniform> xpu_u: xpu_Uniforms;
+var<workgroup> s_bs: array<f32, 1024>;
+var<workgroup> xpu_wave: array<u32, 256>;
+@group(0) @binding(4) var<storage, read_write> xpu_fault: atomic<u32>;
+var<private> xpu_lidx: u32;
+
+// Go's comparison of the float32s of bits x and y: -1, 0 or 1, or 2 when either is NaN. Integer arithmetic, which no compiler may take for finite math.
+fn xpu_cmp_f32(x: u32, y: u32) -> i32 {
+    let a = select(i32(x & 2147483647u), -i32(x & 2147483647u), x > 2147483647u);
+    let b = select(i32(y & 2147483647u), -i32(y & 2147483647u), y > 2147483647u);
+    return select(select(select(-1i, 1i, a > b), 0i, a == b), 2i, max(x & 2147483647u, y & 2147483647u) > 2139095040u);
+}
+
+// Go's uint32 x / y; x / 0 records the fault Go panics with.
+fn xpu_div_u32(x: u32, y: u32) -> u32 {
+    if y == 0u {
+        atomicOr(&xpu_fault, 1u);
+        return x;
+    }
+    return x / y;
+}
+
+// Go's uint32 x % y; x % 0 records the fault Go panics with.
+fn xpu_rem_u32(x: u32, y: u32) -> u32 {
+    if y == 0u {
+        atomicOr(&xpu_fault, 1u);
+        return 0u;
+    }
+    return x % y;
+}
+
+// xpu_wave_shuffle_f32 is the verb op of x, one of WaveShuffle, at the emulated tier.
+fn xpu_wave_shuffle_f32(x: f32, a: u32, op: u32) -> f32 {
+    let xpu_t1 = xpu_lidx % 8u;
+    let xpu_t2 = xpu_lidx - xpu_t1;
+    workgroupBarrier();
+    xpu_wave[xpu_lidx] = bitcast<u32>(x);
+    workgroupBarrier();
+    var xpu_t3: u32;
+    xpu_t3 = a % 8u;
+    let xpu_t4 = bitcast<f32>(xpu_wave[xpu_t2 + xpu_t3]);
+    return select(x, xpu_t4, (xpu_t2 + xpu_t3) < 256u);
+}
+
+// main is kernel Wave64x64W8, block 16x16x1.
+@compute @workgroup_size(16, 16, 1)
+fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) lidx: u32) {
+    xpu_lidx = lidx;
+    let v_wx: u32 = 16u;
+    let v_wy: u32 = 16u;
+    let v_g: u32 = min(8u, v_wx);
+    let v_tx: u32 = lid.x;
+    let v_ty: u32 = lid.y;
+    let v_li: u32 = lidx;
+    let v_run: u32 = xpu_div_u32(lidx % 8u, v_g) * v_g;
+    let v_lane: u32 = xpu_rem_u32(v_tx, v_g);
+    let v_row0: u32 = wid.y * 64u;
+    let v_col0: u32 = wid.x * 64u;
+    var v_acc: array<f32, 64>;
+    v_acc = array<f32, 64>();
+    var v_own: array<f32, 8>;
+    v_own = array<f32, 8>();
+    var v_a: array<f32, 8>;
+    v_a = array<f32, 8>();
+    var v_b: array<f32, 8>;
+    v_b = array<f32, 8>();
+    for (var v_k0: u32 = 0u; v_k0 < xpu_u.p_k; v_k0 = v_k0 + 16u) {
+        if xpu_u.p_transB != 0u {
+            for (var v_s: u32 = 0u; v_s < 4u; v_s = v_s + 1u) {
+                let v_e: u32 = v_li + ((v_s * v_wx) * v_wy);
+                let v_r: u32 = v_e % 16u;
+                let v_q: u32 = v_e / 16u;
+                var v_v: f32;
+                v_v = 0.0f;
+                if ((v_k0 + v_r) < xpu_u.p_k) && ((v_col0 + v_q) < xpu_u.p_n) {
+                    v_v = b_B[(((v_col0 + v_q) * xpu_u.p_ldb) + v_k0) + v_r];
+                }
+                s_bs[(v_r * 64u) + v_q] = v_v;
+            }
+        } else {
+            for (var v_s_1: u32 = 0u; v_s_1 < 4u; v_s_1 = v_s_1 + 1u) {
+                let v_e_1: u32 = v_li + ((v_s_1 * v_wx) * v_wy);
+                let v_r_1: u32 = v_e_1 / 64u;
+                let v_q_1: u32 = v_e_1 % 64u;
+                var v_v_1: f32;
+                v_v_1 = 0.0f;
+                if ((v_k0 + v_r_1) < xpu_u.p_k) && ((v_col0 + v_q_1) < xpu_u.p_n) {
+                    v_v_1 = b_B[(((v_k0 + v_r_1) * xpu_u.p_ldb) + v_col0) + v_q_1];
+                }
+                s_bs[v_e_1] = v_v_1;
+            }
+        }
+        workgroupBarrier();
+        for (var v_k1: u32 = 0u; v_k1 < 16u; v_k1 = v_k1 + v_g) {
+            let v_kq: u32 = (v_k0 + v_k1) + v_lane;
+            for (var v_i: u32 = 0u; v_i < 4u; v_i = v_i + 1u) {
+                let v_r_2: u32 = (v_row0 + v_ty) + (v_i * v_wy);
+                var v_v_2: f32;
+                v_v_2 = 0.0f;
+                if (v_r_2 < xpu_u.p_m) && (v_kq < xpu_u.p_k) {
+                    if xpu_u.p_transA != 0u {
+                        v_v_2 = b_A[(v_kq * xpu_u.p_lda) + v_r_2];
+                    } else {
+                        v_v_2 = b_A[(v_r_2 * xpu_u.p_lda) + v_kq];
+                    }
+                }
+                v_own[v_i] = v_v_2;
+            }
+            for (var v_kk: u32 = 0u; v_kk < v_g; v_kk = v_kk + 1u) {
+                for (var v_i_1: u32 = 0u; v_i_1 < 4u; v_i_1 = v_i_1 + 1u) {
+                    let v_v_3: f32 = xpu_wave_shuffle_f32(v_own[v_i_1], v_run + v_kk, 9u);
+                    v_a[v_i_1] = v_v_3;
+                }
+                for (var v_j: u32 = 0u; v_j < 4u; v_j = v_j + 1u) {
+                    v_b[v_j] = s_bs[(((v_k1 + v_kk) * 64u) + v_tx) + (v_j * v_wx)];
+                }
+                for (var v_i_2: u32 = 0u; v_i_2 < 4u; v_i_2 = v_i_2 + 1u) {
+                    for (var v_j_1: u32 = 0u; v_j_1 < 4u; v_j_1 = v_j_1 + 1u) {
+                        v_acc[(v_i_2 * 4u) + v_j_1] = fma(v_a[v_i_2], v_b[v_j_1], v_acc[(v_i_2 * 4u) + v_j_1]);
+                    }
+                }
+            }
+        }
+        workgroupBarrier();
+    }
+    for (var v_i_3: u32 = 0u; v_i_3 < 4u; v_i_3 = v_i_3 + 1u) {
+        for (var v_j_2: u32 = 0u; v_j_2 < 4u; v_j_2 = v_j_2 + 1u) {
+            {
+                let v_r_3: u32 = (v_row0 + v_ty) + (v_i_3 * v_wy);
+                let v_q_2: u32 = (v_col0 + v_tx) + (v_j_2 * v_wx);
+                if (v_r_3 < xpu_u.p_m) && (v_q_2 < xpu_u.p_n) {
+                    var v_v_4: f32;
+                    v_v_4 = xpu_u.p_alpha * v_acc[(v_i_3 * 4u) + v_j_2];
+                    if xpu_cmp_f32(bitcast<u32>(xpu_u.p_beta), 0u) != 0i {
+                        v_v_4 = v_v_4 + (xpu_u.p_beta * b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2]);
+                    }
+                    b_C[(v_r_3 * xpu_u.p_ldc) + v_q_2] = v_v_4;
+                }
+            }
+        }
+    }
+}
+`
+
+// wave64x64W8CPU runs one block of the kernel Wave64x64W8 on the CPU.
+func wave64x64W8CPU(b *gpuimpl.CPUBlock) {
+	p_C := gpuimpl.CPUView[float32](b.Buffers[0])
+	p_A := gpuimpl.CPUView[float32](b.Buffers[1])
+	p_B := gpuimpl.CPUView[float32](b.Buffers[2])
+	p_transA := gpuimpl.CPUUniform[uint32](b.Uniforms, 0)
+	p_transB := gpuimpl.CPUUniform[uint32](b.Uniforms, 4)
+	p_m := gpuimpl.CPUUniform[uint32](b.Uniforms, 8)
+	p_n := gpuimpl.CPUUniform[uint32](b.Uniforms, 12)
+	p_k := gpuimpl.CPUUniform[uint32](b.Uniforms, 16)
+	p_lda := gpuimpl.CPUUniform[uint32](b.Uniforms, 20)
+	p_ldb := gpuimpl.CPUUniform[uint32](b.Uniforms, 24)
+	p_ldc := gpuimpl.CPUUniform[uint32](b.Uniforms, 28)
+	p_alpha := gpuimpl.CPUUniform[float32](b.Uniforms, 32)
+	p_beta := gpuimpl.CPUUniform[float32](b.Uniforms, 36)
+	var s_bs [1024]float32
+	var a_a [2048]float32
+	var a_acc [16384]float32
+	var a_b [2048]float32
+	var a_g [256]uint32
+	var a_k1 [256]uint32
+	var a_lane [256]uint32
+	var a_own [2048]float32
+	var a_run [256]uint32
+	var a_v_3 [256]float32
+	var v_i_1 uint32
+	var v_k0 uint32
+	var v_kk uint32
+	var wall [256]bool
+	for i := range wall {
+		wall[i] = true
+	}
+	gx0 := b.Group.X * 16
+	gy0 := b.Group.Y * 16
+	gz0 := b.Group.Z * 1
+	var lz uint32
+	stop := b.Stopping()
+	_ = p_C
+	_ = p_A
+	_ = p_B
+	_ = p_transA
+	_ = p_transB
+	_ = p_m
+	_ = p_n
+	_ = p_k
+	_ = p_lda
+	_ = p_ldb
+	_ = p_ldc
+	_ = p_alpha
+	_ = p_beta
+	_ = v_i_1
+	_ = v_k0
+	_ = v_kk
+	_ = gx0
+	_ = gy0
+	_ = gz0
+	_ = lz
+	_ = stop
+	for ly := uint32(0); ly < 16; ly++ {
+		for lx := uint32(0); lx < 16; lx++ {
+			li := lx + 16*ly + 256*lz
+			_ = li
+			var v_a [8]float32
+			var v_acc [64]float32
+			var v_b [8]float32
+			var v_g uint32
+			var v_lane uint32
+			var v_own [8]float32
+			var v_run uint32
+			var v_wx uint32 = uint32(16)
+			_ = v_wx
+			var v_wy uint32 = uint32(16)
+			_ = v_wy
+			v_g = xpu.Min(uint32(8), v_wx)
+			var v_tx uint32 = lx
+			_ = v_tx
+			var v_ty uint32 = ly
+			_ = v_ty
+			var v_li uint32 = li
+			_ = v_li
+			v_run = (((li % b.Wave) / v_g) * v_g)
+			v_lane = (v_tx % v_g)
+			var v_row0 uint32 = (b.Group.Y * uint32(64))
+			_ = v_row0
+			var v_col0 uint32 = (b.Group.X * uint32(64))
+			_ = v_col0
+			v_acc = [64]float32{}
+			v_own = [8]float32{}
+			v_a = [8]float32{}
+			v_b = [8]float32{}
+			for e := range v_a {
+				a_a[e*256+int(li)] = v_a[e]
+			}
+			for e := range v_acc {
+				a_acc[e*256+int(li)] = v_acc[e]
+			}
+			for e := range v_b {
+				a_b[e*256+int(li)] = v_b[e]
+			}
+			a_g[li] = v_g
+			a_lane[li] = v_lane
+			for e := range v_own {
+				a_own[e*256+int(li)] = v_own[e]
+			}
+			a_run[li] = v_run
+		}
+	}
+	v_k0 = uint32(0)
+	for {
+		if stop.Load() {
+			panic(gpuimpl.CPUStopped)
+		}
+		c2 := (v_k0 < p_k)
+		if !c2 {
+			break
+		}
+		for ly := uint32(0); ly < 16; ly++ {
+			for lx := uint32(0); lx < 16; lx++ {
+				li := lx + 16*ly + 256*lz
+				_ = li
+				var v_wx uint32 = uint32(16)
+				_ = v_wx
+				var v_wy uint32 = uint32(16)
+				_ = v_wy
+				var v_li uint32 = li
+				_ = v_li
+				var v_col0 uint32 = (b.Group.X * uint32(64))
+				_ = v_col0
+				if p_transB != uint32(0) {
+					{
+						var v_s uint32 = uint32(0)
+						_ = v_s
+						for v_s < uint32(4) {
+							{
+								var v_e uint32 = (v_li + ((v_s * v_wx) * v_wy))
+								_ = v_e
+								var v_r uint32 = (v_e % uint32(16))
+								_ = v_r
+								var v_q uint32 = (v_e / uint32(16))
+								_ = v_q
+								var v_v float32 = float32(0)
+								_ = v_v
+								if ((v_k0 + v_r) < p_k) && ((v_col0 + v_q) < p_n) {
+									v_v = p_B[((((v_col0 + v_q) * p_ldb) + v_k0) + v_r)]
+								}
+								s_bs[((v_r * uint32(64)) + v_q)] = v_v
+							}
+							v_s = (v_s + uint32(1))
+						}
+					}
+				} else {
+					{
+						var v_s_1 uint32 = uint32(0)
+						_ = v_s_1
+						for v_s_1 < uint32(4) {
+							{
+								var v_e_1 uint32 = (v_li + ((v_s_1 * v_wx) * v_wy))
+								_ = v_e_1
+								var v_r_1 uint32 = (v_e_1 / uint32(64))
+								_ = v_r_1
+								var v_q_1 uint32 = (v_e_1 % uint32(64))
+								_ = v_q_1
+								var v_v_1 float32 = float32(0)
+								_ = v_v_1
+								if ((v_k0 + v_r_1) < p_k) && ((v_col0 + v_q_1) < p_n) {
+									v_v_1 = p_B[((((v_k0 + v_r_1) * p_ldb) + v_col0) + v_q_1)]
+								}
+								s_bs[v_e_1] = v_v_1
+							}
+							v_s_1 = (v_s_1 + uint32(1))
+						}
+					}
+				}
+			}
+		}
+		for ly := uint32(0); ly < 16; ly++ {
+			for lx := uint32(0); lx < 16; lx++ {
+				li := lx + 16*ly + 256*lz
+				_ = li
+				var v_k1 uint32
+				v_k1 = uint32(0)
+				a_k1[li] = v_k1
+			}
+		}
+		for {
+			if stop.Load() {
+				panic(gpuimpl.CPUStopped)
+			}
+			c5, first5 := false, true
+			for ly := uint32(0); ly < 16; ly++ {
+				for lx := uint32(0); lx < 16; lx++ {
+					li := lx + 16*ly + 256*lz
+					_ = li
+					v_k1 := a_k1[li]
+					_ = v_k1
+					if v := (v_k1 < uint32(16)); first5 {
+						c5, first5 = v, false
+					} else if v != c5 {
+						panic("xpu: kernel Wave64x64W8: work-items disagree on the condition around a barrier")
+					}
+				}
+			}
+			if !c5 {
+				break
+			}
+			for ly := uint32(0); ly < 16; ly++ {
+				for lx := uint32(0); lx < 16; lx++ {
+					li := lx + 16*ly + 256*lz
+					_ = li
+					v_k1 := a_k1[li]
+					_ = v_k1
+					v_lane := a_lane[li]
+					_ = v_lane
+					var v_own [8]float32
+					for e := range v_own {
+						v_own[e] = a_own[e*256+int(li)]
+					}
+					var v_wy uint32 = uint32(16)
+					_ = v_wy
+					var v_ty uint32 = ly
+					_ = v_ty
+					var v_row0 uint32 = (b.Group.Y * uint32(64))
+					_ = v_row0
+					var v_kq uint32 = ((v_k0 + v_k1) + v_lane)
+					_ = v_kq
+					{
+						var v_i uint32 = uint32(0)
+						_ = v_i
+						for v_i < uint32(4) {
+							{
+								var v_r_2 uint32 = ((v_row0 + v_ty) + (v_i * v_wy))
+								_ = v_r_2
+								var v_v_2 float32 = float32(0)
+								_ = v_v_2
+								if (v_r_2 < p_m) && (v_kq < p_k) {
+									if p_transA != uint32(0) {
+										v_v_2 = p_A[((v_kq * p_lda) + v_r_2)]
+									} else {
+										v_v_2 = p_A[((v_r_2 * p_lda) + v_kq)]
+									}
+								}
+								v_own[v_i] = v_v_2
+							}
+							v_i = (v_i + uint32(1))
+						}
+					}
+					for e := range v_own {
+						a_own[e*256+int(li)] = v_own[e]
+					}
+				}
+			}
+			v_kk = uint32(0)
+			for {
+				if stop.Load() {
+					panic(gpuimpl.CPUStopped)
+				}
+				c8, first8 := false, true
+				for ly := uint32(0); ly < 16; ly++ {
+					for lx := uint32(0); lx < 16; lx++ {
+						li := lx + 16*ly + 256*lz
+						_ = li
+						v_g := a_g[li]
+						_ = v_g
+						if v := (v_kk < v_g); first8 {
+							c8, first8 = v, false
+						} else if v != c8 {
+							panic("xpu: kernel Wave64x64W8: work-items disagree on the condition around a barrier")
+						}
+					}
+				}
+				if !c8 {
+					break
+				}
+				v_i_1 = uint32(0)
+				for {
+					if stop.Load() {
+						panic(gpuimpl.CPUStopped)
+					}
+					c10 := (v_i_1 < uint32(4))
+					if !c10 {
+						break
+					}
+					var wx11 [256]float32
+					var wl11 [256]uint32
+					for ly := uint32(0); ly < 16; ly++ {
+						for lx := uint32(0); lx < 16; lx++ {
+							li := lx + 16*ly + 256*lz
+							_ = li
+							var v_own [8]float32
+							for e := range v_own {
+								v_own[e] = a_own[e*256+int(li)]
+							}
+							v_run := a_run[li]
+							_ = v_run
+							wx11[li] = v_own[v_i_1]
+							wl11[li] = (v_run + v_kk)
+						}
+					}
+					gpuimpl.CPUWave(gpuimpl.WaveShuffle, wx11[:], wl11[:], wall[:], b.Wave, a_v_3[:])
+					for ly := uint32(0); ly < 16; ly++ {
+						for lx := uint32(0); lx < 16; lx++ {
+							li := lx + 16*ly + 256*lz
+							_ = li
+							var v_a [8]float32
+							for e := range v_a {
+								v_a[e] = a_a[e*256+int(li)]
+							}
+							v_v_3 := a_v_3[li]
+							_ = v_v_3
+							v_a[v_i_1] = v_v_3
+							for e := range v_a {
+								a_a[e*256+int(li)] = v_a[e]
+							}
+						}
+					}
+					v_i_1 = (v_i_1 + uint32(1))
+				}
+				for ly := uint32(0); ly < 16; ly++ {
+					for lx := uint32(0); lx < 16; lx++ {
+						li := lx + 16*ly + 256*lz
+						_ = li
+						var v_a [8]float32
+						for e := range v_a {
+							v_a[e] = a_a[e*256+int(li)]
+						}
+						var v_acc [64]float32
+						for e := range v_acc {
+							v_acc[e] = a_acc[e*256+int(li)]
+						}
+						var v_b [8]float32
+						for e := range v_b {
+							v_b[e] = a_b[e*256+int(li)]
+						}
+						v_k1 := a_k1[li]
+						_ = v_k1
+						var v_wx uint32 = uint32(16)
+						_ = v_wx
+						var v_tx uint32 = lx
+						_ = v_tx
+						{
+							var v_j uint32 = uint32(0)
+							_ = v_j
+							for v_j < uint32(4) {
+								{
+									v_b[v_j] = s_bs[((((v_k1 + v_kk) * uint32(64)) + v_tx) + (v_j * v_wx))]
+								}
+								v_j = (v_j + uint32(1))
+							}
+						}
+						{
+							var v_i_2 uint32 = uint32(0)
+							_ = v_i_2
+							for v_i_2 < uint32(4) {
+								{
+									{
+										var v_j_1 uint32 = uint32(0)
+										_ = v_j_1
+										for v_j_1 < uint32(4) {
+											{
+												v_acc[((v_i_2 * uint32(4)) + v_j_1)] = xpu.Fma(v_a[v_i_2], v_b[v_j_1], v_acc[((v_i_2*uint32(4))+v_j_1)])
+											}
+											v_j_1 = (v_j_1 + uint32(1))
+										}
+									}
+								}
+								v_i_2 = (v_i_2 + uint32(1))
+							}
+						}
+						for e := range v_acc {
+							a_acc[e*256+int(li)] = v_acc[e]
+						}
+						for e := range v_b {
+							a_b[e*256+int(li)] = v_b[e]
+						}
+					}
+				}
+				v_kk = (v_kk + uint32(1))
+			}
+			for ly := uint32(0); ly < 16; ly++ {
+				for lx := uint32(0); lx < 16; lx++ {
+					li := lx + 16*ly + 256*lz
+					_ = li
+					v_g := a_g[li]
+					_ = v_g
+					v_k1 := a_k1[li]
+					_ = v_k1
+					v_k1 = (v_k1 + v_g)
+					a_k1[li] = v_k1
+				}
+			}
+		}
+		v_k0 = (v_k0 + uint32(16))
+	}
+	for ly := uint32(0); ly < 16; ly++ {
+		for lx := uint32(0); lx < 16; lx++ {
+			li := lx + 16*ly + 256*lz
+			_ = li
+			var v_acc [64]float32
+			for e := range v_acc {
+				v_acc[e] = a_acc[e*256+int(li)]
+			}
+			var v_wx uint32 = uint32(16)
+			_ = v_wx
+			var v_wy uint32 = uint32(16)
+			_ = v_wy
+			var v_tx uint32 = lx
+			_ = v_tx
+			var v_ty uint32 = ly
+			_ = v_ty
+			var v_row0 uint32 = (b.Group.Y * uint32(64))
+			_ = v_row0
+			var v_col0 uint32 = (b.Group.X * uint32(64))
+			_ = v_col0
+			{
+				var v_i_3 uint32 = uint32(0)
+				_ = v_i_3
+				for v_i_3 < uint32(4) {
+					{
+						{
+							var v_j_2 uint32 = uint32(0)
+							_ = v_j_2
+							for v_j_2 < uint32(4) {
+								{
+									{
+										var v_r_3 uint32 = ((v_row0 + v_ty) + (v_i_3 * v_wy))
+										_ = v_r_3
+										var v_q_2 uint32 = ((v_col0 + v_tx) + (v_j_2 * v_wx))
+										_ = v_q_2
+										if (v_r_3 < p_m) && (v_q_2 < p_n) {
+											var v_v_4 float32 = (p_alpha * v_acc[((v_i_3*uint32(4))+v_j_2)])
+											_ = v_v_4
+											if p_beta != float32(0) {
+												v_v_4 = (v_v_4 + (p_beta * p_C[((v_r_3*p_ldc)+v_q_2)]))
+											}
+											p_C[((v_r_3 * p_ldc) + v_q_2)] = v_v_4
+										}
+									}
+								}
+								v_j_2 = (v_j_2 + uint32(1))
+							}
+						}
+					}
+					v_i_3 = (v_i_3 + uint32(1))
+				}
+			}
+		}
+	}
+}
+
+// TiledWaveTemplate is the template TiledWave (Go function TiledWave): its members, in the
+// order of its //xpu:instance lines, are Wave64x64W8 and Wave64x128W8.
+var TiledWaveTemplate = gpuimpl.RegisterTemplate("github.com/goxpu/xpu/kernels/matmul.TiledWave", Wave64x64W8Kernel, Wave64x128W8Kernel)
 
 // libHSACOGFX1100 is the hsaco library of the package's kernels for the hip backend at gfx1100.
 //
