@@ -185,6 +185,7 @@ func (b *Buffer[T]) Release() {
 	if b == nil || b.st == nil {
 		return
 	}
+	b.st.dev.commitAuto()
 	b.st.release()
 }
 
@@ -198,6 +199,11 @@ func (st *bufferState) access(ctx context.Context, flush bool, name string, f fu
 	defer d.life.RUnlock()
 	if d.closed {
 		return d.errClosed()
+	}
+	if d.capturing.Load() > 0 {
+		if err := d.captured(st, name); err != nil {
+			return err
+		}
 	}
 	// Flush before taking the buffer's lock: a launch holds a stream's
 	// lock while it takes buffer locks.
@@ -234,8 +240,14 @@ func (st *bufferState) live() error {
 	return nil
 }
 
-// release frees an allocation, or ends a view's use.
+// release frees an allocation, or ends a view's use. A capture that
+// binds it then fails (Stream.Capture).
 func (st *bufferState) release() {
+	if d := st.dev; d.capturing.Load() > 0 {
+		if err := d.captured(st, "Buffer.Release"); err != nil {
+			d.spoil(st, err)
+		}
+	}
 	r := st.root
 	r.mu.Lock()
 	if st.released {
@@ -243,6 +255,7 @@ func (st *bufferState) release() {
 		return
 	}
 	st.released = true
+	st.dev.releases.Add(1)
 	if st != r {
 		// What the driver keeps for the view's window (a WebGPU bind
 		// group per range) goes with it; launches recorded keep theirs.

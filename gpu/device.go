@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"maps"
+	"os"
 	"slices"
 	"sync"
 	"sync/atomic"
@@ -39,8 +40,17 @@ type Device struct {
 
 	waitLimit atomic.Int64 // nanoseconds; 0: none (SetWaitLimit)
 
-	sink   atomic.Pointer[sinkBox] // the trace sink (SetTrace); nil: none
-	lastID int                     // the number of the last stream made, under mu
+	sink atomic.Pointer[sinkBox] // the trace sink (SetTrace); nil: none
+
+	captures  []*Graph     // the graphs being captured, under mu
+	capturing atomic.Int32 // len(captures), read without mu
+	noReplay  atomic.Bool  // SetReplay(false)
+	// autoGraphs counts the streams with an automatic graph, which
+	// launches are matched against (capture_auto.go); releases counts
+	// buffer releases, after which a graph's buffers are checked again.
+	autoGraphs atomic.Int32
+	releases   atomic.Uint64
+	lastID     int // the number of the last stream made, under mu
 }
 
 // program is a kernel compiled for a device, once.
@@ -57,6 +67,13 @@ func newDevice(backend schema.Backend, drv driver.Device) (*Device, error) {
 		info:     drv.Info(),
 		buffers:  make(map[*bufferState]struct{}),
 		programs: make(map[*Kernel]*program),
+	}
+	switch v := os.Getenv("XPU_REPLAY"); v {
+	case "", "on":
+	case "off":
+		d.noReplay.Store(true)
+	default:
+		return nil, errors.Join(fmt.Errorf("gpu: XPU_REPLAY=%s: want on or off: %w", v, ErrArgs), drv.Close())
 	}
 	if d.info.Backend == "" {
 		d.info.Backend = backend

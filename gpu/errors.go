@@ -93,4 +93,11 @@ var (
 	// stop work it has started (WebGPU) is lost once a wait on it times
 	// out; every later call on it but Close and Release returns this.
 	ErrLost = driver.ErrLost
+
+	// ErrCapture: what a stream's capture cannot hold (capture.go): a
+	// sync, flush, timing or close of the capturing stream; a read,
+	// write, download or release of a buffer a captured launch binds; a
+	// launch with a deadline (a replay runs it at another time); host
+	// code; a capture within a capture; a replay while capturing.
+	ErrCapture = errors.New("not allowed during capture")
 )

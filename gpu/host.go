@@ -60,6 +60,12 @@ func (s *Stream) RunHost(f func(mem [][]byte) error, bufs ...HostBuffer) error {
 	// while f runs.
 	ctx, cancel := d.bound(context.Background())
 	defer cancel()
+	s.mu.Lock()
+	err := s.capturing("Stream.RunHost")
+	s.mu.Unlock()
+	if err != nil {
+		return err
+	}
 	if err := s.sync(ctx); err != nil {
 		return err
 	}

@@ -115,6 +115,14 @@ func (s *Stream) run(ctx context.Context, l *launch, args []any) error {
 	if d.closed {
 		return d.errClosed()
 	}
+	if d.autoGraphs.Load() > 0 {
+		s.mu.Lock()
+		matched, err := s.match(ctx, l, args)
+		s.mu.Unlock()
+		if matched || err != nil {
+			return err
+		}
+	}
 	if err := l.check(args); err != nil {
 		return err
 	}
@@ -132,5 +140,12 @@ func (s *Stream) run(ctx context.Context, l *launch, args []any) error {
 	if err := l.bind(s, args); err != nil {
 		return err
 	}
-	return l.record(ctx, s)
+	if s.capture != nil {
+		return l.capture(s.capture, args)
+	}
+	if err := l.record(ctx, s); err != nil {
+		return err
+	}
+	l.note(s, args)
+	return nil
 }

@@ -25,6 +25,8 @@ func (l *launch) record(ctx context.Context, s *Stream) error {
 		return fmt.Errorf("gpu: kernel %s on %s: %w", k.spec.Name, d.backend, err)
 	}
 	s.pending = true
+	s.counters.Queued++
+	s.counters.Direct++
 	if l.art.Fault {
 		s.launchedFault(k)
 	}

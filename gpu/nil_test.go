@@ -18,7 +18,7 @@ var sentinels = []error{
 	gpu.ErrUnavailable, gpu.ErrNoCode, gpu.ErrMisaligned, gpu.ErrScalarTwin, gpu.ErrWaveWidth,
 	gpu.ErrBlock, gpu.ErrDeadline, gpu.ErrBufferLen, gpu.ErrArgs, gpu.ErrForeignBuffer,
 	gpu.ErrReleased, gpu.ErrGrid, gpu.ErrLimits, gpu.ErrCompile, gpu.ErrType, gpu.ErrSize,
-	gpu.ErrClosed, gpu.ErrFault,
+	gpu.ErrClosed, gpu.ErrFault, gpu.ErrCapture,
 }
 
 // callAll calls every exported method of recv's type on recv with zero

@@ -36,6 +36,47 @@ type Stream struct {
 
 	// The bind stage's state, reused by every launch under mu.
 	scratch binding
+
+	capture  *Graph   // the graph being captured (Capture), or nil
+	graphs   []*Graph // the graphs captured on s and not released
+	auto     auto     // the stream's own capture (capture_auto.go)
+	late     error    // a failure to record, for the next flush point
+	counters Counters
+}
+
+// Counters count what a stream did with its launches (Stream.Counters).
+type Counters struct {
+	// Queued is the number of launches recorded and not yet submitted:
+	// those since the last flush point.
+	Queued uint64
+	// Direct counts the launches recorded through every stage of a
+	// launch, Replayed those recorded by the replay of a graph.
+	Direct, Replayed uint64
+	// Graphs counts the graphs captured; Patches the grids and scalars
+	// changed between replays.
+	Graphs, Patches uint64
+	// Flushes counts the submits of recorded launches: a flush point
+	// with launches queued.
+	Flushes uint64
+}
+
+// Counters returns the stream's counters; zero for a nil stream.
+func (s *Stream) Counters() Counters {
+	if s == nil || s.dev == nil {
+		return Counters{}
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.counters
+}
+
+// capturing returns an ErrCapture error naming call when s is capturing.
+// The caller holds s.mu.
+func (s *Stream) capturing(call string) error {
+	if s.capture != nil {
+		return fmt.Errorf("gpu: %s of stream %d, which is capturing: %w", call, s.id, ErrCapture)
+	}
+	return nil
 }
 
 // Flush submits the launches recorded so far, without waiting for them.
@@ -53,6 +94,12 @@ func (s *Stream) Flush() error {
 	}
 	ctx, cancel := d.bound(context.Background())
 	defer cancel()
+	s.mu.Lock()
+	err := s.capturing("Stream.Flush")
+	s.mu.Unlock()
+	if err != nil {
+		return err
+	}
 	return s.flush(ctx)
 }
 
@@ -102,7 +149,13 @@ func (s *Stream) Close() error {
 	if d.closed {
 		return nil
 	}
-	err := s.close()
+	s.mu.Lock()
+	err := s.capturing("Stream.Close")
+	s.mu.Unlock()
+	if err != nil {
+		return err
+	}
+	err = s.close()
 	d.mu.Lock()
 	for i, t := range d.streams {
 		if t == s {
@@ -126,7 +179,13 @@ func (s *Stream) Device() *Device {
 func (s *Stream) flush(ctx context.Context) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if s.closed || !s.pending {
+	if s.closed {
+		return nil
+	}
+	if err := s.flushPoint(ctx); err != nil {
+		return err
+	}
+	if !s.pending {
 		return nil
 	}
 	s.pending = false
@@ -136,11 +195,33 @@ func (s *Stream) flush(ctx context.Context) error {
 	return nil
 }
 
+// flushPoint ends s's segment (capture_auto.go) before a submit of what
+// it recorded, and counts the submit. The caller holds s.mu.
+func (s *Stream) flushPoint(ctx context.Context) error {
+	if err := s.lateError(); err != nil {
+		return err
+	}
+	if err := s.segmentEnd(ctx); err != nil {
+		return err
+	}
+	if s.pending {
+		s.counters.Queued = 0
+		s.counters.Flushes++
+	}
+	return nil
+}
+
 func (s *Stream) sync(ctx context.Context) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.closed {
 		return s.errClosed()
+	}
+	if err := s.capturing("Stream.Sync"); err != nil {
+		return err
+	}
+	if err := s.flushPoint(ctx); err != nil {
+		return err
 	}
 	s.pending = false
 	if err := s.traced(trace.Wait, 0, "wait", func() error { return s.q.Sync(ctx) }); err != nil {
@@ -160,7 +241,10 @@ func (s *Stream) close() error {
 	}
 	ctx, cancel := s.dev.bound(context.Background())
 	defer cancel()
-	err := s.q.Sync(ctx)
+	err := s.commitAuto(ctx)
+	if err == nil {
+		err = s.q.Sync(ctx)
+	}
 	switch {
 	case errors.Is(err, ErrLost):
 		err = nil
@@ -170,12 +254,28 @@ func (s *Stream) close() error {
 		err = fmt.Errorf("gpu: %s: sync: %w", s.dev.backend, err)
 	}
 	s.closed = true
+	for _, g := range s.graphs {
+		g.releaseLocked()
+	}
+	s.graphs = nil
+	s.releaseAuto()
 	s.q.Release()
 	if s.fault != nil {
 		s.fault.Release()
 		s.fault = nil
 	}
 	return err
+}
+
+// lateError returns and forgets the failure to record that a buffer's
+// release met (Device.commitAuto). The caller holds s.mu.
+func (s *Stream) lateError() error {
+	err := s.late
+	s.late = nil
+	if err != nil {
+		return fmt.Errorf("gpu: %s: record: %w", s.dev.backend, err)
+	}
+	return nil
 }
 
 func (s *Stream) errClosed() error {

@@ -1,6 +1,7 @@
 package gpu
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"sync"
@@ -145,6 +146,17 @@ func (s *Stream) startTimer() error {
 	if s.timing {
 		return errors.New("gpu: Stream.Time: the stream is already being timed")
 	}
+	if err := s.capturing("Stream.Time"); err != nil {
+		return err
+	}
+	// Launches matched against the stream's own graph are recorded
+	// before the timer starts, and none are matched while it runs.
+	ctx, cancel := d.bound(context.Background())
+	defer cancel()
+	if err := s.commitAuto(ctx); err != nil {
+		return err
+	}
+	s.releaseAuto()
 	tq, ok := s.q.(driver.Timer)
 	if !ok {
 		return fmt.Errorf("gpu: %s: a calibrated device whose queue has no timer (%T)", d.backend, s.q)

@@ -179,6 +179,37 @@ type Queue interface {
 	Release()
 }
 
+// Launch is one launch as [Queue.Launch] takes it, held for replay.
+type Launch struct {
+	Program  Program
+	Groups   xpu.Dim3
+	Buffers  []Buffer
+	Uniforms []byte
+}
+
+// Replayer is a Queue that records a captured launch sequence, replayed
+// many times, for less than launch by launch: it resolves once what
+// cannot change between replays (a WebGPU queue's pipelines, bind groups
+// and uniform slots). The runtime replays through Launch on a queue that
+// is not one.
+type Replayer interface {
+	// Prepare resolves launches, each as Launch would take it, for
+	// replay on this queue. The queue keeps the slice: between replays
+	// the runtime changes only the Groups and the bytes of the Uniforms
+	// of its elements, never their programs, buffers or lengths, and it
+	// releases the graph before any of those.
+	Prepare(launches []Launch) (Graph, error)
+}
+
+// Graph is a launch sequence a Replayer prepared.
+type Graph interface {
+	// Replay records the sequence on the graph's queue as Launch would
+	// record each of its launches in order, with their Groups and
+	// Uniforms as they are at the call; ctx bounds a wait as Launch's.
+	Replay(ctx context.Context) error
+	Release()
+}
+
 // ErrTimeout is wrapped by the error of a wait (Sync, Read, or a launch
 // that runs as it is recorded) whose context was done, by its deadline or
 // by cancellation, before the work it waited for had completed.

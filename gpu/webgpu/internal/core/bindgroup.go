@@ -30,7 +30,8 @@ type bindGroup struct {
 	ids     []uint64
 	ranges  []binding // the ranges bound, in order
 	holds   int       // open passes that set it
-	evicted bool      // out of the cache; released when holds drops to 0
+	pins    int       // prepared graphs that bind it (replay.go)
+	evicted bool      // out of the cache; released when holds and pins drop to 0
 	// The last pass that holds it, so that a pass holds it once.
 	holder *Queue
 	pass   uint64
@@ -45,6 +46,20 @@ func (c *bindGroups) init() {
 // creating it on first use, and records that q's open pass holds it. When
 // bufs[dead] has been released, it returns dead >= 0 and holds nothing.
 func (c *bindGroups) hold(q *Queue, p *program, bufs []binding) (g BindGroup, dead int, err error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	bg, dead, err := c.findLocked(q, p, bufs)
+	if bg == nil {
+		return nil, dead, err
+	}
+	c.holdLocked(q, bg)
+	return bg.g, -1, nil
+}
+
+// findLocked returns the bind group of p with bufs and the uniform ring
+// of q, creating it on first use; when bufs[dead] has been released, it
+// returns dead >= 0 and no group. The caller holds c.mu.
+func (c *bindGroups) findLocked(q *Queue, p *program, bufs []binding) (bg *bindGroup, dead int, err error) {
 	key := binary.LittleEndian.AppendUint64(q.key[:0], p.id)
 	for _, b := range bufs {
 		key = binary.LittleEndian.AppendUint64(key, b.b.id)
@@ -52,20 +67,23 @@ func (c *bindGroups) hold(q *Queue, p *program, bufs []binding) (g BindGroup, de
 	}
 	key = binary.LittleEndian.AppendUint64(key, q.ringID)
 	q.key = key
-
-	c.mu.Lock()
-	defer c.mu.Unlock()
 	for i, b := range bufs {
 		if b.b.released {
 			return nil, i, nil
 		}
 	}
-	bg := c.byKey[string(key)]
+	bg = c.byKey[string(key)]
 	if bg == nil {
 		if bg, err = c.create(q, p, bufs, string(key)); err != nil {
 			return nil, -1, err
 		}
 	}
+	return bg, -1, nil
+}
+
+// holdLocked records that q's open pass holds bg, once a pass. The
+// caller holds c.mu.
+func (c *bindGroups) holdLocked(q *Queue, bg *bindGroup) {
 	if bg.holder != q || bg.pass != q.serial {
 		bg.holder, bg.pass = q, q.serial
 		bg.holds++
@@ -74,7 +92,6 @@ func (c *bindGroups) hold(q *Queue, p *program, bufs []binding) (g BindGroup, de
 		}
 		q.held = append(q.held, bg)
 	}
-	return bg.g, -1, nil
 }
 
 // create makes a bind group and caches it. The caller holds c.mu.
@@ -114,7 +131,7 @@ func (c *bindGroups) unhold(gs []*bindGroup) {
 	defer c.mu.Unlock()
 	for _, bg := range gs {
 		bg.holds--
-		if bg.evicted && bg.holds == 0 {
+		if bg.evicted && bg.holds == 0 && bg.pins == 0 {
 			c.releaseGroup(bg)
 		}
 		for _, r := range bg.ranges {
@@ -192,7 +209,7 @@ func (c *bindGroups) evictGroup(bg *bindGroup, skip uint64) {
 			delete(c.byID, other)
 		}
 	}
-	if bg.holds == 0 {
+	if bg.holds == 0 && bg.pins == 0 {
 		c.releaseGroup(bg)
 	}
 }

@@ -107,7 +107,7 @@ func (q *Queue) Launch(ctx context.Context, dp driver.Program, groups xpu.Dim3, 
 		}
 		q.bufs = append(q.bufs, b)
 	}
-	slot := (p.uniforms + d.uniformAlign - 1) / d.uniformAlign * d.uniformAlign
+	slot := d.slot(p)
 	if slot > len(q.slab) {
 		clear(q.bufs)
 		return fmt.Errorf("%s: kernel %s: %d uniform bytes exceed the %d-byte ring", d.name, p.name, p.uniforms, len(q.slab))
@@ -132,6 +132,14 @@ func (q *Queue) Launch(ctx context.Context, dp driver.Program, groups xpu.Dim3, 
 	if err != nil {
 		return fmt.Errorf("%s: kernel %s: bind group: %w", d.name, p.name, err)
 	}
+	q.dispatch(p, g, groups, uniforms)
+	return nil
+}
+
+// dispatch records a dispatch of p with group g over groups in the open
+// pass, which holds g, its scalars in the ring, which has room for them.
+// The caller holds q.mu.
+func (q *Queue) dispatch(p *program, g BindGroup, groups xpu.Dim3, uniforms []byte) {
 	if q.last != p {
 		q.pass.SetPipeline(p.pipeline)
 		q.last, q.lastGroup = p, nil
@@ -141,7 +149,7 @@ func (q *Queue) Launch(ctx context.Context, dp driver.Program, groups xpu.Dim3, 
 		if q.lastUsed < 0 || !bytes.Equal(q.slab[q.lastUsed:q.lastUsed+q.lastLen], uniforms) {
 			q.lastUsed, q.lastLen = q.used, len(uniforms)
 			copy(q.slab[q.used:], uniforms)
-			q.used += slot
+			q.used += q.d.slot(p)
 		}
 	}
 	// A group bound at the offset already bound is not bound again: a
@@ -157,7 +165,12 @@ func (q *Queue) Launch(ctx context.Context, dp driver.Program, groups xpu.Dim3, 
 	}
 	q.pass.Dispatch(groups.X, groups.Y, groups.Z)
 	q.launches++
-	return nil
+}
+
+// slot returns the ring bytes of a launch of p: its scalars at the
+// device's uniform offset alignment.
+func (d *Device) slot(p *program) int {
+	return (p.uniforms + d.uniformAlign - 1) / d.uniformAlign * d.uniformAlign
 }
 
 // begin opens an encoder and a compute pass, stamped at its boundaries
