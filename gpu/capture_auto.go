@@ -139,6 +139,9 @@ func (s *Stream) segmentEnd(ctx context.Context) error {
 		}
 		return nil
 	}
+	if len(a.seg.launches) == 0 && !a.broken {
+		return nil // a flush point with nothing between it and the last
+	}
 	defer func() {
 		a.seg, a.last = a.last, a.seg
 		a.seg.reset()
