@@ -30,7 +30,6 @@ type Graph struct {
 	drv   []driver.Launch // per node: what the queue records, patched in place
 	dg    driver.Graph    // the queue's prepared graph; nil where it has none
 	roots []*bufferState  // the allocations bound, once each, to lock at replay
-	views []*bufferState  // every buffer bound, once each, to check at replay
 	fault []*Kernel       // the kernels that can fault, once each
 
 	spoiled  error // a release during the capture of a buffer it binds, under s.mu
@@ -40,8 +39,41 @@ type Graph struct {
 // node is one captured launch.
 type node struct {
 	kernel *Kernel
-	args   []any // its arguments, scalars patched: for a launch through every stage
+	args   []any // its arguments, patched: for a launch through every stage
 	grid   xpu.Dim3
+	states []*bufferState // the buffers bound, per buffer parameter
+}
+
+// elems returns the length of n's j-th buffer.
+func (n *node) elems(j int) int { return n.states[j].bytes / n.states[j].elem.size }
+
+// add adds a launch of k over grid to g, with its arguments, the states
+// of its buffers, and what the driver records.
+func (g *Graph) add(k *Kernel, fault bool, args []any, grid xpu.Dim3, states []*bufferState, dl driver.Launch) {
+	g.nodes = append(g.nodes, node{kernel: k, args: slices.Clone(args), grid: grid, states: slices.Clone(states)})
+	dl.Buffers, dl.Uniforms = slices.Clone(dl.Buffers), slices.Clone(dl.Uniforms)
+	g.drv = append(g.drv, dl)
+	for _, st := range states {
+		if !slices.Contains(g.roots, st.root) {
+			g.roots = append(g.roots, st.root)
+		}
+	}
+	if fault && !slices.Contains(g.fault, k) {
+		g.fault = append(g.fault, k)
+	}
+}
+
+// live returns an ErrReleased error naming the kernel when a buffer g's
+// launches bind has been released. The caller holds the roots' locks.
+func (g *Graph) live() error {
+	for _, n := range g.nodes {
+		for _, st := range n.states {
+			if err := st.live(); err != nil {
+				return fmt.Errorf("%w (bound by a launch of %s)", err, n.kernel.spec.Name)
+			}
+		}
+	}
+	return nil
 }
 
 // Capture runs fn and captures the launches it records on s into a
@@ -123,19 +155,7 @@ func (l *launch) capture(g *Graph, args []any) error {
 	if !l.opts.Deadline.IsZero() {
 		return fmt.Errorf("gpu: kernel %s: a launch with a deadline cannot be captured (a replay runs it at another time): %w", k.spec.Name, ErrCapture)
 	}
-	g.nodes = append(g.nodes, node{kernel: k, args: slices.Clone(args), grid: l.grid})
-	g.drv = append(g.drv, driver.Launch{Program: l.prog, Groups: l.grid, Buffers: slices.Clone(b.bufs), Uniforms: slices.Clone(b.uni)})
-	for _, st := range b.states {
-		if !slices.Contains(g.views, st) {
-			g.views = append(g.views, st)
-		}
-		if !slices.Contains(g.roots, st.root) {
-			g.roots = append(g.roots, st.root)
-		}
-	}
-	if l.art.Fault && !slices.Contains(g.fault, k) {
-		g.fault = append(g.fault, k)
-	}
+	g.add(k, l.art.Fault, args, l.grid, b.states, driver.Launch{Program: l.prog, Groups: l.grid, Buffers: b.bufs, Uniforms: b.uni})
 	return nil
 }
 
@@ -276,12 +296,17 @@ func (g *Graph) SetScalar(i int, name string, v any) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	u := g.drv[i].Uniforms[p.Binding : p.Binding+4]
-	var was [4]byte
-	copy(was[:], u)
+	was, old := [4]byte(u), n.args[j]
 	if err := putScalar(u, v, p); err != nil {
 		return fmt.Errorf("gpu: Graph.SetScalar: kernel %s: parameter %s: %w", k.spec.Name, p.Name, err)
 	}
 	n.args[j] = v
+	// A buffer's declared length may name the scalar.
+	if err := checkLengths(k, n.elems, n.args); err != nil {
+		copy(u, was[:])
+		n.args[j] = old
+		return err
+	}
 	if [4]byte(u) != was {
 		s.counters.Patches++
 	}
@@ -375,10 +400,8 @@ func (g *Graph) replay(ctx context.Context) (direct bool, err error) {
 			r.mu.RUnlock()
 		}
 	}()
-	for _, st := range g.views {
-		if err := st.live(); err != nil {
-			return false, fmt.Errorf("gpu: Graph.Replay: %w (bound by a launch of %s)", err, g.kernelOf(st))
-		}
+	if err := g.live(); err != nil {
+		return false, fmt.Errorf("gpu: Graph.Replay: %w", err)
 	}
 	if err := s.replayed(ctx, g.dg, g.drv); err != nil {
 		return false, fmt.Errorf("gpu: Graph.Replay on %s: %w", d.backend, err)
@@ -425,18 +448,6 @@ func (g *Graph) launchEach(ctx context.Context) error {
 		}
 	}
 	return nil
-}
-
-// kernelOf names the kernel of the first of g's launches that binds st.
-func (g *Graph) kernelOf(st *bufferState) string {
-	for _, n := range g.nodes {
-		for _, a := range n.args {
-			if b, ok := a.(bufferArg); ok && b.state() == st {
-				return n.kernel.spec.Name
-			}
-		}
-	}
-	return "?"
 }
 
 // Release releases what the queue prepared for g; later replays are

@@ -77,9 +77,10 @@ func (sg *segment) begins(i int) (args, states, bufs, uni int) {
 	return p.args, p.states, p.bufs, p.uni
 }
 
-// same reports whether sg launches the kernels of o on the same buffers.
+// same reports whether sg launches the kernels of o on the same buffers,
+// or on views of the same sizes in the same allocations.
 func (sg *segment) same(o *segment) bool {
-	if len(sg.launches) == 0 || len(sg.launches) != len(o.launches) || !slices.Equal(sg.states, o.states) {
+	if len(sg.launches) == 0 || len(sg.launches) != len(o.launches) || !slices.EqualFunc(sg.states, o.states, movable) {
 		return false
 	}
 	for i := range sg.launches {
@@ -88,6 +89,14 @@ func (sg *segment) same(o *segment) bool {
 		}
 	}
 	return true
+}
+
+// movable reports whether a launch that binds b may replay one that
+// bound a, with b patched in: the same buffer, or views of one
+// allocation of the same elements and size (a cache's row at another
+// position).
+func movable(a, b *bufferState) bool {
+	return a == b || a.root == b.root && a.elem == b.elem && a.bytes == b.bytes && a != a.root && b != b.root
 }
 
 // autoCaptures reports whether s captures sequences by itself now. The
@@ -173,22 +182,11 @@ func (s *Stream) segmentEnd(ctx context.Context) error {
 
 // graphOf makes a graph of the launches of sg.
 func (s *Stream) graphOf(sg *segment) *Graph {
-	g := &Graph{s: s, nodes: make([]node, len(sg.launches)), drv: make([]driver.Launch, len(sg.launches))}
+	g := &Graph{s: s}
 	for i, n := range sg.launches {
 		a0, s0, b0, u0 := sg.begins(i)
-		g.nodes[i] = node{kernel: n.kernel, args: slices.Clone(sg.args[a0:n.args]), grid: n.grid}
-		g.drv[i] = driver.Launch{Program: n.prog, Groups: n.grid, Buffers: slices.Clone(sg.bufs[b0:n.bufs]), Uniforms: slices.Clone(sg.uni[u0:n.uni])}
-		for _, st := range sg.states[s0:n.states] {
-			if !slices.Contains(g.views, st) {
-				g.views = append(g.views, st)
-			}
-			if !slices.Contains(g.roots, st.root) {
-				g.roots = append(g.roots, st.root)
-			}
-		}
-		if n.art.Fault && !slices.Contains(g.fault, n.kernel) {
-			g.fault = append(g.fault, n.kernel)
-		}
+		g.add(n.kernel, n.art.Fault, sg.args[a0:n.args], n.grid, sg.states[s0:n.states],
+			driver.Launch{Program: n.prog, Groups: n.grid, Buffers: sg.bufs[b0:n.bufs], Uniforms: sg.uni[u0:n.uni]})
 	}
 	return g
 }
@@ -231,24 +229,46 @@ func (s *Stream) matches(l *launch, args []any) (bool, error) {
 	}
 	if r := s.dev.releases.Load(); r != a.epoch {
 		// A buffer was released since: the graph's must all be live.
-		for _, st := range g.views {
-			st.root.mu.RLock()
-			err := st.live()
-			st.root.mu.RUnlock()
-			if err != nil {
-				return false, nil
-			}
+		for _, r := range g.roots {
+			r.mu.RLock()
+		}
+		err := g.live()
+		for _, r := range g.roots {
+			r.mu.RUnlock()
+		}
+		if err != nil {
+			return false, nil
 		}
 		a.epoch = r
 	}
+	// The buffers first: a mismatch leaves the graph as it was.
+	moved := false
+	for j, bj := 0, 0; j < len(k.spec.Params); j++ {
+		p := &k.spec.Params[j]
+		if p.Kind != schema.ParamBuffer {
+			continue
+		}
+		b, ok := args[j].(bufferArg)
+		if !ok {
+			return false, nil
+		}
+		st, was := b.state(), n.states[bj]
+		if st != was {
+			if st == nil || !movable(was, st) || !s.movesTo(k, p, st) {
+				return false, nil
+			}
+			moved = true
+		}
+		bj++
+	}
+	if moved && !s.moved(l, args) {
+		return false, nil
+	}
 	var u [4]byte
+	scalars := false
 	for j := range k.spec.Params {
 		p := &k.spec.Params[j]
 		if p.Kind != schema.ParamScalar {
-			b, ok := args[j].(bufferArg)
-			if !ok || b.state() == nil || b.state() != n.args[j].(bufferArg).state() {
-				return false, nil
-			}
 			continue
 		}
 		if putScalar(u[:], args[j], p) != nil {
@@ -257,8 +277,12 @@ func (s *Stream) matches(l *launch, args []any) (bool, error) {
 		if w := dl.Uniforms[p.Binding : p.Binding+4]; [4]byte(w) != u {
 			copy(w, u[:])
 			n.args[j] = args[j]
+			scalars = true
 			s.counters.Patches++
 		}
+	}
+	if scalars && checkLengths(k, n.elems, n.args) != nil {
+		return false, nil
 	}
 	if grid := l.groups.Norm(); grid != n.grid {
 		if _, err := checkGrid(k, l.groups, s.dev.info.Limits); err != nil {
@@ -268,6 +292,50 @@ func (s *Stream) matches(l *launch, args []any) (bool, error) {
 		s.counters.Patches++
 	}
 	return true, nil
+}
+
+// movesTo reports whether st, a view that is to replace another bound to
+// p, can be bound: live, and aligned.
+func (s *Stream) movesTo(k *Kernel, p *schema.Param, st *bufferState) bool {
+	st.root.mu.RLock()
+	defer st.root.mu.RUnlock()
+	return st.live() == nil && checkAlignment(k, p, st, s.dev.info.Limits) == nil
+}
+
+// moved patches the automatic graph's next launch to bind the buffers of
+// args, which movesTo passed, unless they then alias in a way a launch
+// cannot bind.
+func (s *Stream) moved(l *launch, args []any) bool {
+	a := &s.auto
+	n, dl := &a.g.nodes[a.pos], &a.g.drv[a.pos]
+	k := l.kernel
+	var spans [8]span
+	sp := spans[:0]
+	for j, bj := 0, 0; j < len(k.spec.Params); j++ {
+		p := &k.spec.Params[j]
+		if p.Kind != schema.ParamBuffer {
+			continue
+		}
+		st := args[j].(bufferArg).state()
+		x := span{root: st.root, lo: st.offset, hi: st.offset + st.bytes}
+		if checkAliasing(k, sp, p, x) != nil {
+			return false
+		}
+		sp = append(sp, x)
+		bj++
+	}
+	for j, bj := 0, 0; j < len(k.spec.Params); j++ {
+		if k.spec.Params[j].Kind != schema.ParamBuffer {
+			continue
+		}
+		st := args[j].(bufferArg).state()
+		if st != n.states[bj] {
+			n.states[bj], n.args[j], dl.Buffers[bj] = st, args[j], st.bound
+			s.counters.Patches++
+		}
+		bj++
+	}
+	return true
 }
 
 // replayAuto replays the automatic graph, all of which matched.

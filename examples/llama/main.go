@@ -175,7 +175,9 @@ func decode(d *gpu.Device, path string, c llama.Config, host llama.Host, steps i
 		return err
 	}
 	el := time.Since(start)
-	fmt.Printf("%-7s %-40q %6.1f tokens/s (%d steps in %v)\n", d.Backend(), d.Info().Name, float64(steps)/el.Seconds(), steps, el.Round(time.Millisecond))
+	n := s.Counters()
+	fmt.Printf("%-7s %-40q %6.1f tokens/s (%d steps in %v; launches: %d direct, %d replayed by %d graphs)\n",
+		d.Backend(), d.Info().Name, float64(steps)/el.Seconds(), steps, el.Round(time.Millisecond), n.Direct, n.Replayed, n.Graphs)
 	return nil
 }
 

@@ -195,9 +195,10 @@ type Launch struct {
 type Replayer interface {
 	// Prepare resolves launches, each as Launch would take it, for
 	// replay on this queue. The queue keeps the slice: between replays
-	// the runtime changes only the Groups and the bytes of the Uniforms
-	// of its elements, never their programs, buffers or lengths, and it
-	// releases the graph before any of those.
+	// the runtime changes only the Groups, the bytes of the Uniforms and
+	// the Buffers of its elements, a buffer only to another *View of the
+	// same size in the same allocation; never their programs or
+	// lengths. It releases the graph before any of those.
 	Prepare(launches []Launch) (Graph, error)
 }
 

@@ -21,9 +21,10 @@ type graph struct {
 	q        *Queue
 	launches []driver.Launch // the runtime's, patched between replays
 	progs    []*program
-	groups   []*bindGroup // per launch
-	distinct []*bindGroup // each once, for a pass to hold
-	released bool         // under q.mu
+	groups   []*bindGroup      // per launch
+	bound    [][]driver.Buffer // per launch: the buffers its group binds
+	distinct []*bindGroup      // each once, for a pass to hold
+	released bool              // under q.mu
 }
 
 // Prepare resolves launches for replay on q: each launch's program, its
@@ -39,7 +40,8 @@ func (q *Queue) Prepare(launches []driver.Launch) (driver.Graph, error) {
 	if q.ring == nil {
 		return nil, fmt.Errorf("%s: prepare on a released queue", d.name)
 	}
-	g := &graph{q: q, launches: launches, progs: make([]*program, len(launches)), groups: make([]*bindGroup, len(launches))}
+	g := &graph{q: q, launches: launches, progs: make([]*program, len(launches)),
+		groups: make([]*bindGroup, len(launches)), bound: make([][]driver.Buffer, len(launches))}
 	for i, l := range launches {
 		p, ok := l.Program.(*program)
 		if !ok || p.d != d {
@@ -60,7 +62,7 @@ func (q *Queue) Prepare(launches []driver.Launch) (driver.Graph, error) {
 			g.unpin()
 			return nil, fmt.Errorf("%s: launch %d: kernel %s: %w", d.name, i, p.name, err)
 		}
-		g.progs[i], g.groups[i] = p, bg
+		g.progs[i], g.groups[i], g.bound[i] = p, bg, slices.Clone(l.Buffers)
 		if !slices.Contains(g.distinct, bg) {
 			g.distinct = append(g.distinct, bg)
 		}
@@ -134,7 +136,38 @@ func (g *graph) Replay(ctx context.Context) error {
 			d.groups.mu.Unlock()
 			held = true
 		}
+		if !slices.Equal(l.Buffers, g.bound[i]) {
+			if err := g.rebind(i); err != nil {
+				return err
+			}
+		}
 		q.dispatch(p, g.groups[i].g, l.Groups, l.Uniforms)
+	}
+	return nil
+}
+
+// rebind pins the group of launch i's buffers, which the runtime moved
+// to other views of the same allocations since the last replay, in place
+// of the one it pinned, and has the open pass hold it. The caller holds
+// q.mu.
+func (g *graph) rebind(i int) error {
+	q, l := g.q, &g.launches[i]
+	bg, err := q.pin(g.progs[i], l.Buffers)
+	if err != nil {
+		return fmt.Errorf("%s: launch %d: kernel %s: %w", q.d.name, i, g.progs[i].name, err)
+	}
+	c := &q.d.groups
+	c.mu.Lock()
+	c.holdLocked(q, bg)
+	old := g.groups[i]
+	c.unpinLocked(old)
+	c.mu.Unlock()
+	g.groups[i], g.bound[i] = bg, append(g.bound[i][:0], l.Buffers...)
+	if !slices.Contains(g.distinct, bg) {
+		g.distinct = append(g.distinct, bg)
+	}
+	if !slices.Contains(g.groups, old) {
+		g.distinct = slices.DeleteFunc(g.distinct, func(o *bindGroup) bool { return o == old })
 	}
 	return nil
 }
@@ -157,12 +190,17 @@ func (g *graph) unpin() {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	for _, bg := range g.groups {
-		if bg == nil {
-			continue
-		}
-		if bg.pins--; bg.evicted && bg.pins == 0 && bg.holds == 0 {
-			c.releaseGroup(bg)
+		if bg != nil {
+			c.unpinLocked(bg)
 		}
 	}
 	clear(g.groups)
+}
+
+// unpinLocked drops a pin of bg, releasing it when the cache evicted it
+// and nothing else holds it. The caller holds c.mu.
+func (c *bindGroups) unpinLocked(bg *bindGroup) {
+	if bg.pins--; bg.evicted && bg.pins == 0 && bg.holds == 0 {
+		c.releaseGroup(bg)
+	}
 }
