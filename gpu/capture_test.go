@@ -3,6 +3,7 @@ package gpu_test
 import (
 	"errors"
 	"fmt"
+	"strings"
 	"testing"
 	"time"
 
@@ -344,5 +345,85 @@ func TestAutoReplay(t *testing.T) {
 			t.Errorf("counters %+v: a stream of %s replayed by itself", c, d.Backend())
 		}
 		t.Logf("counters %+v", c)
+	})
+}
+
+// TestLaunchAllocs checks that a launch on WebGPU allocates nothing once
+// warm: through every stage while the stream notes its segment, and
+// matched against the graph the stream captured by itself, replayed each
+// time all of it has matched. (The CPU's run of a launch allocates its
+// workers' state.)
+func TestLaunchAllocs(t *testing.T) {
+	if underRace {
+		t.Skip("the race detector allocates")
+	}
+	gputest.ForEach(t, func(t *testing.T, d *gpu.Device) {
+		if d.Backend() != schema.BackendWebGPU {
+			t.Skipf("a launch on %s runs as it is recorded", d.Backend())
+		}
+		r := newRand(t)
+		const n = 256
+		yb, xb := upload(t, d, randU32s(r, n)), upload(t, d, randU32s(r, n))
+		s, err := d.NewStream()
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer s.Close()
+		// Scalars boxed before, as a program's own variables would be
+		// boxed where it makes them: a uint32 above 255 allocates as an
+		// interface value.
+		as := make([]any, 16)
+		for i := range as {
+			as[i] = uint32(1000 + 2*i)
+		}
+		var nn any = uint32(n)
+		i := 0
+		launch := func() {
+			i++
+			if err := s.Launch(iaxpyKernel, xpu.Dim3{X: n / 64}, yb, xb, as[i%len(as)], nn); err != nil {
+				t.Fatal(err)
+			}
+		}
+		// Segments of two launches and one: never the same twice in a
+		// row, so the stream notes but never captures.
+		for i := range 8 {
+			launch()
+			if i%2 == 0 {
+				launch()
+			}
+			if err := s.Flush(); err != nil {
+				t.Fatal(err)
+			}
+		}
+		// Dawn's binding calls the library through purego's SyscallN,
+		// which allocates its arguments a call: a launch sets its bind
+		// group and dispatches.
+		want := 0.0
+		if strings.Contains(d.Info().Software, "dawn") {
+			want = 2
+		}
+		if got := testing.AllocsPerRun(200, launch); got > want {
+			t.Errorf("a launch through every stage: %v allocations, want %v", got, want)
+		}
+		if err := s.Sync(); err != nil {
+			t.Fatal(err)
+		}
+		// Segments of one launch: captured after three.
+		for range 4 {
+			launch()
+			if err := s.Flush(); err != nil {
+				t.Fatal(err)
+			}
+		}
+		before := s.Counters()
+		if got := testing.AllocsPerRun(200, launch); got > want {
+			t.Errorf("a launch the stream replays: %v allocations, want %v", got, want)
+		}
+		if err := s.Sync(); err != nil {
+			t.Fatal(err)
+		}
+		if c := s.Counters(); c.Replayed-before.Replayed < 200 {
+			t.Errorf("counters %+v after %+v: want 200 launches more replayed", c, before)
+		}
 	})
 }

@@ -167,9 +167,28 @@ func bind() error {
 	sym(&w.encoderResolveQuerySet, "wgpuCommandEncoderResolveQuerySet")
 	sym(&w.encoderFinish, "wgpuCommandEncoderFinish")
 	sym(&w.encoderRelease, "wgpuCommandEncoderRelease")
-	sym(&w.passSetPipeline, "wgpuComputePassEncoderSetPipeline")
-	sym(&w.passSetBindGroup, "wgpuComputePassEncoderSetBindGroup")
-	sym(&w.passDispatch, "wgpuComputePassEncoderDispatchWorkgroups")
+	// The calls each launch makes go through SyscallN, which allocates
+	// nothing; a function RegisterFunc makes allocates on every call.
+	raw := func(name string) uintptr {
+		if err != nil {
+			return 0
+		}
+		var addr uintptr
+		if addr, err = purego.Dlsym(lib, name); err != nil {
+			err = fmt.Errorf("dawn: %s lacks %s (not a webgpu.h library?): %w", path, name, driver.ErrUnavailable)
+		}
+		return addr
+	}
+	setPipeline := raw("wgpuComputePassEncoderSetPipeline")
+	w.passSetPipeline = func(pass, pipeline uintptr) { purego.SyscallN(setPipeline, pass, pipeline) }
+	setBindGroup := raw("wgpuComputePassEncoderSetBindGroup")
+	w.passSetBindGroup = func(pass uintptr, index uint32, group, n uintptr, offsets *uint32) {
+		purego.SyscallN(setBindGroup, pass, uintptr(index), group, n, uintptr(unsafe.Pointer(offsets)))
+	}
+	dispatch := raw("wgpuComputePassEncoderDispatchWorkgroups")
+	w.passDispatch = func(pass uintptr, x, y, z uint32) {
+		purego.SyscallN(dispatch, pass, uintptr(x), uintptr(y), uintptr(z))
+	}
 	sym(&w.passEnd, "wgpuComputePassEncoderEnd")
 	sym(&w.passRelease, "wgpuComputePassEncoderRelease")
 	sym(&w.commandBufferRelease, "wgpuCommandBufferRelease")

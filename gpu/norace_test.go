@@ -1,0 +1,5 @@
+//go:build !race
+
+package gpu_test
+
+const underRace = false
