@@ -156,6 +156,7 @@ func (l *launch) capture(g *Graph, args []any) error {
 		return fmt.Errorf("gpu: kernel %s: a launch with a deadline cannot be captured (a replay runs it at another time): %w", k.spec.Name, ErrCapture)
 	}
 	g.add(k, l.art.Fault, args, l.grid, b.states, driver.Launch{Program: l.prog, Groups: l.grid, Buffers: b.bufs, Uniforms: b.uni})
+	l.captured = true
 	return nil
 }
 

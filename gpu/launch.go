@@ -78,6 +78,8 @@ type launch struct {
 
 	// Set by bind, on a stream: what the driver binds.
 	bound *binding
+
+	captured bool // added to a graph instead of recorded (capture.go)
 }
 
 // launch runs l through the stages on s: check, then bind and record
@@ -97,6 +99,9 @@ func (s *Stream) launch(ctx context.Context, l *launch, args []any) error {
 	if err != nil {
 		s.Report(trace.Event{Kind: trace.Refusal, Name: l.kernel.Name(), Start: start, Detail: err.Error()})
 		return err
+	}
+	if l.captured {
+		return nil // it runs when its graph is replayed
 	}
 	s.Report(trace.Event{Kind: trace.Launch, Name: l.kernel.Name(), Tier: tier(l), Start: start, Dur: time.Since(start),
 		Grid: dim(l.grid), Block: dim(l.kernel.spec.Block.Norm())})
