@@ -16,6 +16,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 
 	"github.com/goxpu/xpu/codegen/emit"
 	"github.com/goxpu/xpu/codegen/frontend"
@@ -36,6 +37,7 @@ type Report struct {
 	// Libraries are the native libraries the file embeds, by file name
 	// (in the file's folder): Run writes them beside it.
 	Libraries map[string][]byte
+	untooled  []string // why each target without its tools built nothing
 	// Artifacts are those of each kernel, in the order of its kernels
 	// and their artifacts, with their manifests as the generated file
 	// registers them.
@@ -70,6 +72,9 @@ func Run(dir string) (*Report, error) {
 		_, err = removeStaleLibraries(dir, nil)
 		return r, err
 	}
+	if err := keepsLibraries(dir, r); err != nil {
+		return nil, err
+	}
 	for _, name := range slices.Sorted(maps.Keys(r.Libraries)) {
 		changed, err := writeIfChanged(filepath.Join(dir, name), r.Libraries[name])
 		if err != nil {
@@ -101,7 +106,7 @@ func Build(dir string) (*Report, []byte, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	libs, notes, ungated, err := link(context.Background(), ks)
+	libs, notes, untooled, ungated, err := link(context.Background(), ks)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -121,7 +126,7 @@ func Build(dir string) (*Report, []byte, error) {
 		r.Kernels = append(r.Kernels, k.Name)
 	}
 	r.Notes = append(notes, warnings...)
-	r.Libraries = libs
+	r.Libraries, r.untooled = libs, untooled
 	for i := range ks {
 		s, err := emit.Spec(m.Package, &ks[i])
 		if err != nil {
@@ -186,22 +191,47 @@ func removeGenerated(path string) (bool, error) {
 // emit.IsLibraryFile tells) and that libs no longer holds, and reports
 // whether it removed any.
 func removeStaleLibraries(dir string, libs map[string][]byte) (bool, error) {
+	stale, err := staleLibraries(dir, libs)
+	for i, name := range stale {
+		if err := os.Remove(filepath.Join(dir, name)); err != nil {
+			return i > 0, fmt.Errorf("codegen: %w", err)
+		}
+	}
+	return len(stale) > 0, err
+}
+
+// keepsLibraries returns an ErrNoTools error when r, generated without
+// some target's tools, would remove library files in dir that a previous
+// generation built: a refusal, not a note, so that a machine without the
+// tools does not quietly strip a package of its native code.
+func keepsLibraries(dir string, r *Report) error {
+	if len(r.untooled) == 0 {
+		return nil
+	}
+	stale, err := staleLibraries(dir, r.Libraries)
+	if err != nil || len(stale) == 0 {
+		return err
+	}
+	return fmt.Errorf("codegen: %s: %s; a previous generation built %s, which generating here would remove: install the tools (scripts/test installs LLVM 19), or remove the files to generate without that code: %w",
+		dir, strings.Join(r.untooled, "; "), strings.Join(stale, ", "), ErrNoTools)
+}
+
+// staleLibraries returns the library files in dir that a previous
+// generation wrote and that libs no longer holds.
+func staleLibraries(dir string, libs map[string][]byte) ([]string, error) {
 	entries, err := os.ReadDir(dir)
 	if err != nil {
-		return false, fmt.Errorf("codegen: %w", err)
+		return nil, fmt.Errorf("codegen: %w", err)
 	}
-	removed := false
+	var stale []string
 	for _, e := range entries {
 		name := e.Name()
 		if _, ok := libs[name]; ok || !e.Type().IsRegular() || !emit.IsLibraryFile(name) {
 			continue
 		}
-		if err := os.Remove(filepath.Join(dir, name)); err != nil {
-			return removed, fmt.Errorf("codegen: %w", err)
-		}
-		removed = true
+		stale = append(stale, name)
 	}
-	return removed, nil
+	return stale, nil
 }
 
 // writeIfChanged writes src to path unless the file already holds it, so

@@ -88,3 +88,30 @@ func TestGateBadExcusesFile(t *testing.T) {
 		t.Errorf("gates = %v, want the malformed line named", err)
 	}
 }
+
+// TestNoToolsKeepsLibraries checks that a generation without a target's
+// tools refuses to remove the libraries a previous one built, and goes on
+// where there are none.
+func TestNoToolsKeepsLibraries(t *testing.T) {
+	dir := t.TempDir()
+	r := &Report{untooled: []string{"no llvm-host code for the cpu backend: tools not found"}}
+	if err := keepsLibraries(dir, r); err != nil {
+		t.Fatalf("no libraries in the folder: %v", err)
+	}
+	lib := filepath.Join(dir, "xpu_gen_llvm-host_x86-64-v3.so")
+	if err := os.WriteFile(lib, []byte("built"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	err := keepsLibraries(dir, r)
+	if !errors.Is(err, ErrNoTools) || !strings.Contains(err.Error(), "xpu_gen_llvm-host_x86-64-v3.so") {
+		t.Fatalf("a library the generation would remove: %v, want ErrNoTools naming it", err)
+	}
+	r.Libraries = map[string][]byte{"xpu_gen_llvm-host_x86-64-v3.so": nil}
+	if err := keepsLibraries(dir, r); err != nil {
+		t.Errorf("a library the generation writes again: %v", err)
+	}
+	r.Libraries, r.untooled = nil, nil
+	if err := keepsLibraries(dir, r); err != nil {
+		t.Errorf("with the tools: %v", err)
+	}
+}

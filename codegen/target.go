@@ -121,7 +121,7 @@ func lowerAll(k *ir.Kernel, names *emit.Names) (emit.Lowered, error) {
 // tools are absent, whose artifacts it removes from ks, and the backends
 // left without a target that ran (all theirs lacked tools), which the
 // gates do not judge.
-func link(ctx context.Context, ks []emit.Lowered) (libs map[string][]byte, notes []string, ungated []schema.Backend, err error) {
+func link(ctx context.Context, ks []emit.Lowered) (libs map[string][]byte, notes, untooledWhy []string, ungated []schema.Backend, err error) {
 	libs = map[string][]byte{}
 	untooled := map[emit.Form]bool{}
 	for _, t := range targets {
@@ -144,7 +144,8 @@ func link(ctx context.Context, ks []emit.Lowered) (libs map[string][]byte, notes
 		files, err := l.Link(ctx, arts)
 		if errors.Is(err, ErrNoTools) {
 			untooled[f] = true
-			notes = append(notes, fmt.Sprintf("no %s code for the %s backend: %v", f.Target, f.Backend, err))
+			why := fmt.Sprintf("no %s code for the %s backend: %v", f.Target, f.Backend, err)
+			notes, untooledWhy = append(notes, why), append(untooledWhy, why)
 			for i := range ks {
 				ks[i].Artifacts = slices.DeleteFunc(ks[i].Artifacts, func(a schema.Artifact) bool {
 					return a.Backend == f.Backend && a.Target == f.Target
@@ -153,11 +154,11 @@ func link(ctx context.Context, ks []emit.Lowered) (libs map[string][]byte, notes
 			continue
 		}
 		if err != nil {
-			return nil, nil, nil, fmt.Errorf("codegen: %s: %w", f.Target, err)
+			return nil, nil, nil, nil, fmt.Errorf("codegen: %s: %w", f.Target, err)
 		}
 		for _, a := range arts {
 			if _, ok := files[emit.LibraryFile(a)]; !ok {
-				return nil, nil, nil, fmt.Errorf("codegen: %s: the link made no %s, which holds %s", f.Target, emit.LibraryFile(a), a.Symbol)
+				return nil, nil, nil, nil, fmt.Errorf("codegen: %s: the link made no %s, which holds %s", f.Target, emit.LibraryFile(a), a.Symbol)
 			}
 		}
 		maps.Copy(libs, files)
@@ -171,5 +172,5 @@ func link(ctx context.Context, ks []emit.Lowered) (libs map[string][]byte, notes
 			ungated = append(ungated, b)
 		}
 	}
-	return libs, notes, ungated, nil
+	return libs, notes, untooledWhy, ungated, nil
 }
