@@ -36,6 +36,8 @@ type bufferState struct {
 	// while drv is in use and for writing to release it or a view.
 	mu       sync.RWMutex
 	released bool // guarded by root.mu
+
+	claims []claim // an allocation's, by stream (hazard.go); guarded by dev.hz.mu
 }
 
 // bufferArg is implemented by every *Buffer[T].

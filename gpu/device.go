@@ -41,6 +41,8 @@ type Device struct {
 
 	sink   atomic.Pointer[sinkBox] // the trace sink (SetTrace); nil: none
 	lastID int                     // the number of the last stream made, under mu
+
+	hz hazards // the streams' claims on memory (hazard.go)
 }
 
 // program is a kernel compiled for a device, once.
@@ -115,6 +117,10 @@ func (d *Device) NewStream() (*Stream, error) {
 		return nil, fmt.Errorf("gpu: %s: new stream: %w", d.backend, err)
 	}
 	s := &Stream{dev: d, q: q}
+	if err := d.streamMade(); err != nil {
+		q.Release()
+		return nil, err
+	}
 	d.mu.Lock()
 	d.lastID++
 	s.id = d.lastID

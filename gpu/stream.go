@@ -36,6 +36,8 @@ type Stream struct {
 
 	// The bind stage's state, reused by every launch under mu.
 	scratch binding
+
+	claimed []*bufferState // allocations s has claims on (hazard.go); guarded by dev.hz.mu
 }
 
 // Flush submits the launches recorded so far, without waiting for them.
@@ -126,6 +128,7 @@ func (s *Stream) Device() *Device {
 func (s *Stream) flush(ctx context.Context) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	defer s.dev.hz.forget(s)
 	if s.closed || !s.pending {
 		return nil
 	}
@@ -143,6 +146,7 @@ func (s *Stream) sync(ctx context.Context) error {
 		return s.errClosed()
 	}
 	s.pending = false
+	defer s.dev.hz.forget(s)
 	if err := s.traced(trace.Wait, 0, "wait", func() error { return s.q.Sync(ctx) }); err != nil {
 		return fmt.Errorf("gpu: %s: sync: %w", s.dev.backend, err)
 	}
@@ -170,6 +174,7 @@ func (s *Stream) close() error {
 		err = fmt.Errorf("gpu: %s: sync: %w", s.dev.backend, err)
 	}
 	s.closed = true
+	s.dev.hz.closed(s)
 	s.q.Release()
 	if s.fault != nil {
 		s.fault.Release()

@@ -1,0 +1,185 @@
+package gpu
+
+// This file orders the launches of different streams that touch the same
+// memory. A launch's read set and write set are what its manifest says
+// of each buffer parameter (read; write, read-write and atomic count as
+// written) bound to the byte ranges the bind stage bound. Each stream
+// claims, per allocation, the hull of the ranges its launches read and
+// of those they wrote since its last flush. A launch that would conflict
+// with another stream's claim (it writes what that stream read or wrote,
+// or reads what it wrote, in overlapping bytes of one allocation) first
+// flushes that stream: on WebGPU its work then reaches the device queue
+// first, on the CPU its launch running now ends first (a stream's lock
+// is held while its launch runs). Launches that do not conflict are not
+// ordered: on the CPU they run at once.
+
+import (
+	"context"
+	"sync"
+	"sync/atomic"
+
+	"github.com/goxpu/xpu/schema"
+)
+
+// hazards is a device's record of the streams' claims. Claims are
+// tracked only while the device has a stream besides its default one:
+// with one stream, recording order is submission order.
+type hazards struct {
+	streams atomic.Int32 // live streams besides the default
+	mu      sync.Mutex   // guards every claim: bufferState.claims, Stream.claimed
+}
+
+// claim is what one stream's launches since its last flush did to one
+// allocation: the hulls of the bytes they read and of those they wrote.
+type claim struct {
+	s    *Stream
+	r, w extent
+}
+
+// extent is a byte range of an allocation; empty when hi <= lo.
+type extent struct{ lo, hi int }
+
+func (e extent) overlaps(lo, hi int) bool { return lo < hi && e.lo < hi && lo < e.hi }
+
+func (e *extent) add(lo, hi int) {
+	switch {
+	case hi <= lo:
+	case e.hi <= e.lo:
+		*e = extent{lo, hi}
+	default:
+		e.lo, e.hi = min(e.lo, lo), max(e.hi, hi)
+	}
+}
+
+// order claims the buffers b binds for k's launch on s, and returns nil;
+// or, when one conflicts with another stream's claim, claims nothing and
+// returns that stream, which the caller flushes before it binds again.
+// The caller holds s.mu and has seen h.streams above 0.
+func (h *hazards) order(s *Stream, k *Kernel, b *binding) *Stream {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	j := 0
+	for i := range k.spec.Params {
+		p := &k.spec.Params[i]
+		if p.Kind != schema.ParamBuffer {
+			continue
+		}
+		st, sp := b.states[j], b.spans[j]
+		j++
+		if t := st.root.conflict(s, sp.lo, sp.hi, written(p)); t != nil {
+			return t
+		}
+	}
+	j = 0
+	for i := range k.spec.Params {
+		p := &k.spec.Params[i]
+		if p.Kind != schema.ParamBuffer {
+			continue
+		}
+		st, sp := b.states[j], b.spans[j]
+		j++
+		st.root.claim(s, sp.lo, sp.hi, written(p))
+	}
+	return nil
+}
+
+// conflict returns a stream other than s whose claim on the allocation r
+// conflicts with s reading (or, when w, writing) bytes lo to hi; nil if
+// none does. The caller holds the device's hazards.mu.
+func (r *bufferState) conflict(s *Stream, lo, hi int, w bool) *Stream {
+	for i := range r.claims {
+		c := &r.claims[i]
+		if c.s != s && (c.w.overlaps(lo, hi) || w && c.r.overlaps(lo, hi)) {
+			return c.s
+		}
+	}
+	return nil
+}
+
+// claim adds bytes lo to hi, read or (when w) written, to s's claim on
+// the allocation r. The caller holds the device's hazards.mu.
+func (r *bufferState) claim(s *Stream, lo, hi int, w bool) {
+	var c *claim
+	for i := range r.claims {
+		if r.claims[i].s == s {
+			c = &r.claims[i]
+			break
+		}
+	}
+	if c == nil {
+		r.claims = append(r.claims, claim{s: s})
+		c = &r.claims[len(r.claims)-1]
+		s.claimed = append(s.claimed, r)
+	}
+	if w {
+		c.w.add(lo, hi)
+	} else {
+		c.r.add(lo, hi)
+	}
+}
+
+// forget drops s's claims: what s recorded has been submitted (or, on
+// the CPU, has run). The caller holds s.mu, which orders forget after
+// the launches that made the claims.
+func (h *hazards) forget(s *Stream) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	for _, r := range s.claimed {
+		for i := range r.claims {
+			if r.claims[i].s == s {
+				last := len(r.claims) - 1
+				r.claims[i] = r.claims[last]
+				r.claims[last] = claim{}
+				r.claims = r.claims[:last]
+				break
+			}
+		}
+	}
+	clear(s.claimed)
+	s.claimed = s.claimed[:0]
+}
+
+// awaitStream flushes t, whose claim conflicts with the launch s is
+// binding, releasing s.mu (and what the bind took) meanwhile, so that
+// two streams waiting for each other do not deadlock; the caller binds
+// again, seeing what changed in between. The caller holds s.mu and
+// s.dev.life.
+func (s *Stream) awaitStream(t *Stream, b *binding) error {
+	b.release()
+	s.mu.Unlock()
+	ctx, cancel := s.dev.bound(context.Background())
+	err := t.flush(ctx)
+	cancel()
+	s.mu.Lock()
+	if err != nil {
+		return err
+	}
+	if s.closed {
+		return s.errClosed()
+	}
+	return nil
+}
+
+// streamMade turns claims on for a new stream besides the default one:
+// the default stream's launches recorded while they were off are
+// flushed first, so that none the new stream's launches conflict with
+// goes unclaimed. The caller holds d.life.
+func (d *Device) streamMade() error {
+	d.hz.streams.Add(1)
+	ctx, cancel := d.bound(context.Background())
+	defer cancel()
+	if err := d.def.flush(ctx); err != nil {
+		d.hz.streams.Add(-1)
+		return err
+	}
+	return nil
+}
+
+// closed drops the claims of s, which is closing, and, for a stream
+// besides the default one, its count. The caller holds s.mu.
+func (h *hazards) closed(s *Stream) {
+	h.forget(s)
+	if s != s.dev.def {
+		h.streams.Add(-1)
+	}
+}
