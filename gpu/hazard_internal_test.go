@@ -1,6 +1,10 @@
 package gpu
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/goxpu/xpu/schema"
+)
 
 // TestConflictRule checks the rule of hazard.go on claims made by hand:
 // reads never conflict with reads, writes conflict with overlapping reads
@@ -60,5 +64,58 @@ func TestForget(t *testing.T) {
 	}
 	if r1.conflict(a, 0, 10, true) != nil || r1.conflict(a, 25, 26, false) != b {
 		t.Fatal("b's claim changed")
+	}
+}
+
+// TestOrderAllocs checks that claiming a launch's buffers, checking them
+// against another stream's claims and forgetting them again allocates
+// nothing once the claim lists have grown.
+func TestOrderAllocs(t *testing.T) {
+	k := &Kernel{}
+	k.spec.Params = []schema.Param{
+		{Name: "y", Kind: schema.ParamBuffer, Access: schema.AccessReadWrite},
+		{Name: "x", Kind: schema.ParamBuffer, Access: schema.AccessRead},
+	}
+	y, x := &bufferState{bytes: 1024}, &bufferState{bytes: 1024}
+	y.root, x.root = y, x
+	b := &binding{states: []*bufferState{y, x}, spans: []span{{y, 0, 1024}, {x, 0, 1024}}}
+	var h hazards
+	a, o := &Stream{}, &Stream{}
+	x.claim(o, 0, 1024, false) // another stream reads x: no conflict
+	round := func() {
+		if c := h.order(a, k, b); c != nil {
+			t.Fatal("a conflict where there is none")
+		}
+		h.forget(a)
+	}
+	round()
+	if n := testing.AllocsPerRun(100, round); n != 0 {
+		t.Errorf("%v allocations a launch", n)
+	}
+}
+
+// BenchmarkOrder measures the hazard check of one launch of two buffers
+// with another stream's claim on one of them: order (check and claim)
+// and, every 1,000 launches, the flush's forget.
+func BenchmarkOrder(b *testing.B) {
+	k := &Kernel{}
+	k.spec.Params = []schema.Param{
+		{Name: "y", Kind: schema.ParamBuffer, Access: schema.AccessReadWrite},
+		{Name: "x", Kind: schema.ParamBuffer, Access: schema.AccessRead},
+	}
+	y, x := &bufferState{bytes: 1024}, &bufferState{bytes: 1024}
+	y.root, x.root = y, x
+	bd := &binding{states: []*bufferState{y, x}, spans: []span{{y, 0, 1024}, {x, 0, 1024}}}
+	var h hazards
+	a, o := &Stream{}, &Stream{}
+	x.claim(o, 0, 1024, false)
+	i := 0
+	for b.Loop() {
+		if h.order(a, k, bd) != nil {
+			b.Fatal("a conflict where there is none")
+		}
+		if i++; i%1000 == 0 {
+			h.forget(a)
+		}
 	}
 }

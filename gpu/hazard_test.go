@@ -264,3 +264,37 @@ func pick(r *rand.Rand) (*gpu.Kernel, func(xpu.Thread, []uint32, []uint32, uint3
 	}
 	return iaxpyKernel, iaxpy
 }
+
+// TestHazardAllocs checks that ordering streams allocates nothing a
+// launch on a backend whose launch allocates nothing (wgpu): a launch on
+// the default stream allocates as many times with a second stream live
+// (claims tracked) as with none, and a launch on the second stream as
+// many again. Elsewhere the counts are logged: the CPU's worker pool
+// allocates a varying few a launch (TestOrderAllocs checks the hazard
+// check alone).
+func TestHazardAllocs(t *testing.T) {
+	gputest.ForEach(t, func(t *testing.T, d *gpu.Device) {
+		const n = 256
+		y, x := newBuf[uint32](t, d, n), newBuf[uint32](t, d, n)
+		groups := xpu.Dim3{X: xpu.GroupsFor(n, 64)}
+		launchOn := func(s *gpu.Stream) float64 {
+			return testing.AllocsPerRun(200, func() {
+				if err := s.Launch(iaxpyKernel, groups, y, x, uint32(3), uint32(n)); err != nil {
+					t.Fatal(err)
+				}
+			})
+		}
+		alone := launchOn(d.Stream())
+		s, err := d.NewStream()
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer s.Close()
+		tracked := launchOn(d.Stream())
+		other := launchOn(s)
+		t.Logf("allocations a launch: %v alone, %v tracked, %v on a second stream", alone, tracked, other)
+		if alone == 0 && (tracked > 0 || other > 0) {
+			t.Errorf("allocations a launch: %v with one stream, %v with claims tracked, %v on a second stream", alone, tracked, other)
+		}
+	})
+}
