@@ -42,7 +42,8 @@ type Device struct {
 	sink   atomic.Pointer[sinkBox] // the trace sink (SetTrace); nil: none
 	lastID int                     // the number of the last stream made, under mu
 
-	hz hazards // the streams' claims on memory (hazard.go)
+	hz  hazards   // the streams' claims on memory (hazard.go)
+	adm admission // the memory budget and protected launches (admission.go)
 }
 
 // program is a kernel compiled for a device, once.

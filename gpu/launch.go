@@ -38,7 +38,7 @@ import (
 // returns an error wrapping one of the sentinels of errors.go
 // ([ErrNoCode], [ErrArgs], [ErrSize], [ErrBufferLen], [ErrMisaligned],
 // [ErrForeignBuffer], [ErrReleased], [ErrGrid], [ErrLimits],
-// [ErrWaveWidth], [ErrScalarTwin], [ErrCompile], [ErrClosed]), naming the
+// [ErrWaveWidth], [ErrScalarTwin], [ErrCompile], [ErrClosed], [ErrBudget]), naming the
 // kernel and the parameter. [Stream.LaunchWith] adds the checks of a
 // launch's options ([ErrBlock], [ErrDeadline]).
 func (s *Stream) Launch(k *Kernel, groups xpu.Dim3, args ...any) error {
@@ -109,6 +109,10 @@ func (s *Stream) run(ctx context.Context, l *launch, args []any) error {
 		return err
 	}
 	d := s.dev
+	if err := d.admit(ctx, l); err != nil {
+		return err
+	}
+	defer d.leave(l)
 	l.dev = d
 	d.life.RLock()
 	defer d.life.RUnlock()

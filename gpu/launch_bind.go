@@ -31,12 +31,17 @@ type binding struct {
 // the uniform block, buffers (of the parameter's element type, of s's
 // device, live, not aliased in a way a dispatch cannot bind, aligned,
 // within the device's binding size, long enough) in order, and the
-// stream's fault word for a kernel that can fault; and orders the launch
-// after the conflicting ones of other streams (hazard.go), binding again
-// after each wait. The caller holds s.mu and l.dev.life.
+// stream's fault word for a kernel that can fault; refuses a launch whose
+// allocations hold more than the memory budget (admission.go); and
+// orders the launch after the conflicting ones of other streams
+// (hazard.go), binding again after each wait. The caller holds s.mu and
+// l.dev.life.
 func (l *launch) bind(s *Stream, args []any) error {
 	for {
 		if err := l.bindArgs(args); err != nil {
+			return err
+		}
+		if err := l.dev.adm.checkBudget(l.kernel, l.bound); err != nil {
 			return err
 		}
 		if l.dev.hz.streams.Load() == 0 {
