@@ -83,6 +83,52 @@ func (h *hazards) order(s *Stream, k *Kernel, b *binding) *Stream {
 	return nil
 }
 
+// orderHost orders host code about to run on s with bufs after the
+// conflicting launches of other streams, as bind does a launch's: it
+// claims every buffer as written, since host code may write any of them,
+// flushing (releasing s.mu meanwhile) each stream it conflicts with
+// first. Buffers that are nil or of another device are left to the
+// caller to refuse. The caller holds s.mu and s.dev.life.
+func (s *Stream) orderHost(bufs []HostBuffer) error {
+	h := &s.dev.hz
+	for h.streams.Load() != 0 {
+		t := h.orderWrites(s, bufs)
+		if t == nil {
+			return nil
+		}
+		if err := s.awaitStream(t, &binding{}); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// orderWrites is order for host code that may write every buffer of bufs.
+func (h *hazards) orderWrites(s *Stream, bufs []HostBuffer) *Stream {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	for pass := range 2 {
+		for _, b := range bufs {
+			var st *bufferState
+			if b != nil {
+				st = b.state()
+			}
+			if st == nil || st.dev != s.dev {
+				continue
+			}
+			lo, hi := st.offset, st.offset+st.bytes
+			if pass == 0 {
+				if t := st.root.conflict(s, lo, hi, true); t != nil {
+					return t
+				}
+			} else {
+				st.root.claim(s, lo, hi, true)
+			}
+		}
+	}
+	return nil
+}
+
 // conflict returns a stream other than s whose claim on the allocation r
 // conflicts with s reading (or, when w, writing) bytes lo to hi; nil if
 // none does. The caller holds the device's hazards.mu.

@@ -298,3 +298,59 @@ func TestHazardAllocs(t *testing.T) {
 		}
 	})
 }
+
+// TestHostHazards runs, from two goroutines on two streams, launches of
+// y += x and host code adding one to each element of the same y: the
+// host code conflicts with the launches (it may write what they read and
+// write), so neither may overlap the other; the sum does not depend on
+// their order. Only a device whose buffers are host memory runs host code.
+func TestHostHazards(t *testing.T) {
+	gputest.ForEach(t, func(t *testing.T, d *gpu.Device) {
+		if !d.HostMemory() {
+			t.Skipf("%s: buffers are not host memory", d.Backend())
+		}
+		r := newRand(t)
+		const n, launches = 1 << 15, 20
+		y, x := randU32s(r, n), randU32s(r, n)
+		yb, xb := upload(t, d, y), upload(t, d, x)
+		groups := xpu.Dim3{X: xpu.GroupsFor(n, 64)}
+		var wg sync.WaitGroup
+		errs := make(chan error, 2)
+		onStream := func(f func(s *gpu.Stream) error) {
+			s, err := d.NewStream()
+			if err != nil {
+				errs <- err
+				return
+			}
+			defer s.Close()
+			for range launches {
+				if err := f(s); err != nil {
+					errs <- err
+					return
+				}
+			}
+		}
+		wg.Go(func() {
+			onStream(func(s *gpu.Stream) error { return s.Launch(iaxpyKernel, groups, yb, xb, uint32(1), uint32(n)) })
+		})
+		wg.Go(func() {
+			onStream(func(s *gpu.Stream) error {
+				return s.RunHost(func(mem [][]byte) error {
+					for i := range gpu.HostSlice[uint32](mem[0]) {
+						gpu.HostSlice[uint32](mem[0])[i]++
+					}
+					return nil
+				}, yb)
+			})
+		})
+		wg.Wait()
+		close(errs)
+		for err := range errs {
+			t.Fatal(err)
+		}
+		for i := range y {
+			y[i] += launches*x[i] + launches
+		}
+		checkU32(t, "the sum", download(t, yb), y)
+	})
+}
