@@ -64,6 +64,7 @@ func newDevice(backend schema.Backend, drv driver.Device) (*Device, error) {
 	if d.info.Backend == "" {
 		d.info.Backend = backend
 	}
+	_, d.hz.concurrent = drv.(driver.ConcurrentQueues)
 	q, err := drv.NewQueue()
 	if err != nil {
 		return nil, errors.Join(fmt.Errorf("gpu: %s: default queue: %w", backend, err), drv.Close())

@@ -8,13 +8,16 @@ package gpu
 // of those they wrote since its last flush. A launch that would conflict
 // with another stream's claim (it writes what that stream read or wrote,
 // or reads what it wrote, in overlapping bytes of one allocation) first
-// flushes that stream: on WebGPU its work then reaches the device queue
-// first, on the CPU its launch running now ends first (a stream's lock
-// is held while its launch runs). Launches that do not conflict are not
-// ordered: on the CPU they run at once.
+// settles that stream: on WebGPU it flushes it, so that its work reaches
+// the device queue first; on the CPU its launch running now ends first (a
+// stream's lock is held while its launch runs); where queues run
+// concurrently (CUDA, HIP: driver.ConcurrentQueues) it waits for that
+// stream's work, and a claim lasts until then. Launches that do not
+// conflict are not ordered: on the CPU they run at once.
 
 import (
 	"context"
+	"fmt"
 	"sync"
 	"sync/atomic"
 
@@ -27,6 +30,11 @@ import (
 type hazards struct {
 	streams atomic.Int32 // live streams besides the default
 	mu      sync.Mutex   // guards every claim: bufferState.claims, Stream.claimed
+
+	// concurrent: the device's queues run concurrently
+	// (driver.ConcurrentQueues), so a flush orders nothing and a claim
+	// lasts until its stream's work has completed.
+	concurrent bool
 }
 
 // claim is what one stream's launches since its last flush did to one
@@ -164,8 +172,17 @@ func (r *bufferState) claim(s *Stream, lo, hi int, w bool) {
 	}
 }
 
-// forget drops s's claims: what s recorded has been submitted (or, on
-// the CPU, has run). The caller holds s.mu, which orders forget after
+// flushed drops s's claims after a flush of s, on a device whose queues
+// run their work in submission order.
+func (h *hazards) flushed(s *Stream) {
+	if !h.concurrent {
+		h.forget(s)
+	}
+}
+
+// forget drops s's claims: what s recorded has been submitted, on a
+// device whose queues run their work in submission order, or (on the
+// CPU) has run, or has completed. The caller holds s.mu, which orders forget after
 // the launches that made the claims.
 func (h *hazards) forget(s *Stream) {
 	h.mu.Lock()
@@ -185,7 +202,7 @@ func (h *hazards) forget(s *Stream) {
 	s.claimed = s.claimed[:0]
 }
 
-// awaitStream flushes t, whose claim conflicts with the launch s is
+// awaitStream settles t, whose claim conflicts with the launch s is
 // binding, releasing s.mu (and what the bind took) meanwhile, so that
 // two streams waiting for each other do not deadlock; the caller binds
 // again, seeing what changed in between. The caller holds s.mu and
@@ -194,7 +211,7 @@ func (s *Stream) awaitStream(t *Stream, b *binding) error {
 	b.release()
 	s.mu.Unlock()
 	ctx, cancel := s.dev.bound(context.Background())
-	err := t.flush(ctx)
+	err := t.settle(ctx)
 	cancel()
 	s.mu.Lock()
 	if err != nil {
@@ -214,9 +231,30 @@ func (d *Device) streamMade() error {
 	d.hz.streams.Add(1)
 	ctx, cancel := d.bound(context.Background())
 	defer cancel()
-	if err := d.def.flush(ctx); err != nil {
+	if err := d.def.settle(ctx); err != nil {
 		d.hz.streams.Add(-1)
 		return err
+	}
+	return nil
+}
+
+// settle orders what s recorded so far before what another stream
+// records next, and drops s's claims: by a flush, or, where queues run
+// concurrently, by waiting for s's work (without the fault check that
+// Sync makes, which s's own next Sync reports).
+func (s *Stream) settle(ctx context.Context) error {
+	if !s.dev.hz.concurrent {
+		return s.flush(ctx)
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.closed {
+		return nil
+	}
+	s.pending = false
+	defer s.dev.hz.forget(s)
+	if err := s.q.Sync(ctx); err != nil {
+		return fmt.Errorf("gpu: %s: sync: %w", s.dev.backend, err)
 	}
 	return nil
 }

@@ -1,8 +1,13 @@
 package gpu
 
 import (
+	"context"
+	"math/rand/v2"
+	"sync"
 	"testing"
 
+	"github.com/goxpu/xpu"
+	"github.com/goxpu/xpu/gpu/driver"
 	"github.com/goxpu/xpu/schema"
 )
 
@@ -117,5 +122,107 @@ func BenchmarkOrder(b *testing.B) {
 		if i++; i%1000 == 0 {
 			h.forget(a)
 		}
+	}
+}
+
+// concurrentStub is a stub device whose queues model streams that run
+// concurrently (CUDA's): a launch runs from when it is recorded until its
+// queue's Sync, and a launch recorded while a conflicting one of another
+// queue still runs is a missed hazard, which the model counts.
+type concurrentStub struct {
+	stubDevice
+	m *streamModel
+}
+
+func (concurrentStub) ConcurrentQueues() {}
+
+func (d concurrentStub) NewQueue() (driver.Queue, error) { return &modelQueue{m: d.m}, nil }
+
+// streamModel is what runs on a concurrentStub: per queue, the launches
+// (buffer written, buffer read) recorded since its last Sync.
+type streamModel struct {
+	mu      sync.Mutex
+	running map[*modelQueue][][2]driver.Buffer
+	missed  int
+}
+
+type modelQueue struct{ m *streamModel }
+
+// Launch records a launch of stagedKernel: y (bufs[0]) written, x read.
+func (q *modelQueue) Launch(_ context.Context, _ driver.Program, _ xpu.Dim3, bufs []driver.Buffer, _ []byte) error {
+	m := q.m
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	y, x := bufs[0], bufs[1]
+	for o, ls := range m.running {
+		if o == q {
+			continue
+		}
+		for _, l := range ls {
+			if l[0] == y || l[0] == x || l[1] == y {
+				m.missed++
+			}
+		}
+	}
+	m.running[q] = append(m.running[q], [2]driver.Buffer{y, x})
+	return nil
+}
+
+func (*modelQueue) Flush(context.Context) error { return nil }
+
+func (q *modelQueue) Sync(context.Context) error {
+	q.m.mu.Lock()
+	defer q.m.mu.Unlock()
+	delete(q.m.running, q)
+	return nil
+}
+
+func (*modelQueue) Release() {}
+
+// TestConcurrentQueueHazards launches a random sequence of conflicting
+// and independent launches on three streams of a device whose queues run
+// concurrently, flushing streams at random: no launch starts while a
+// conflicting one of another stream may still run (a flush there orders
+// nothing; the runtime waits for the other stream instead).
+func TestConcurrentQueueHazards(t *testing.T) {
+	m := &streamModel{running: map[*modelQueue][][2]driver.Buffer{}}
+	info := driver.Info{Backend: stubBackend, Limits: driver.Limits{MaxGroups: 1 << 16}}
+	d, err := newDevice(stubBackend, concurrentStub{stubDevice{info, nil}, m})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Close()
+	streams := []*Stream{d.Stream()}
+	for range 2 {
+		s, err := d.NewStream()
+		if err != nil {
+			t.Fatal(err)
+		}
+		streams = append(streams, s)
+	}
+	var bufs []*Buffer[float32]
+	for range 4 {
+		b, err := NewBuffer[float32](d, 64)
+		if err != nil {
+			t.Fatal(err)
+		}
+		bufs = append(bufs, b)
+	}
+	r := rand.New(rand.NewPCG(1, 2))
+	for range 500 {
+		y := r.IntN(len(bufs))
+		x := (y + 1 + r.IntN(len(bufs)-1)) % len(bufs)
+		s := streams[r.IntN(len(streams))]
+		if err := s.Launch(stagedKernel, xpu.Dim3{X: 1}, bufs[y], bufs[x], float32(1), uint32(64)); err != nil {
+			t.Fatal(err)
+		}
+		if r.IntN(5) == 0 {
+			if err := streams[r.IntN(len(streams))].Flush(); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	if m.missed != 0 {
+		t.Fatalf("%d launches started while a conflicting launch of another stream ran", m.missed)
 	}
 }

@@ -128,7 +128,7 @@ func (s *Stream) Device() *Device {
 func (s *Stream) flush(ctx context.Context) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	defer s.dev.hz.forget(s)
+	defer s.dev.hz.flushed(s)
 	if s.closed || !s.pending {
 		return nil
 	}
