@@ -104,7 +104,9 @@ func (d *Device) Stream() *Stream {
 }
 
 // NewStream returns a new stream of the device. Launches on different
-// streams are not ordered with each other until a Sync.
+// streams that conflict (one writes memory the other reads or writes, by
+// their kernels' manifests) run in the order they were recorded; others
+// are not ordered with each other and may overlap.
 func (d *Device) NewStream() (*Stream, error) {
 	if err := d.usable("Device.NewStream"); err != nil {
 		return nil, err

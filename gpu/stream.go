@@ -17,7 +17,8 @@ import (
 // integer division by zero) makes the Sync, Read, Download or Write that
 // observes it return an error wrapping [ErrFault] (see fault.go). A
 // Stream is safe for concurrent use; launches from several goroutines are
-// recorded in some order.
+// recorded in some order. Launches of different streams that conflict
+// run in recording order (hazard.go).
 type Stream struct {
 	dev *Device
 	id  int // the stream's number on its device (ID)
