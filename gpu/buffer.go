@@ -262,6 +262,7 @@ func (st *bufferState) release() {
 	st.mu.Unlock()
 	d := st.dev
 	d.adm.unreserve(st.bytes)
+	d.hz.released(st)
 	d.mu.Lock()
 	delete(d.buffers, st)
 	d.mu.Unlock()

@@ -18,6 +18,7 @@ package gpu
 import (
 	"context"
 	"fmt"
+	"slices"
 	"sync"
 	"sync/atomic"
 
@@ -200,6 +201,25 @@ func (h *hazards) forget(s *Stream) {
 	}
 	clear(s.claimed)
 	s.claimed = s.claimed[:0]
+}
+
+// released drops the claims on r, an allocation just released: no later
+// launch can bind it, and a stream that launches and releases fresh
+// buffers without a flush would otherwise keep a claim on each.
+func (h *hazards) released(r *bufferState) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	for _, c := range r.claims {
+		s := c.s
+		if i := slices.Index(s.claimed, r); i >= 0 {
+			last := len(s.claimed) - 1
+			s.claimed[i] = s.claimed[last]
+			s.claimed[last] = nil
+			s.claimed = s.claimed[:last]
+		}
+	}
+	clear(r.claims)
+	r.claims = nil
 }
 
 // awaitStream settles t, whose claim conflicts with the launch s is

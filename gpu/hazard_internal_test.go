@@ -226,3 +226,19 @@ func TestConcurrentQueueHazards(t *testing.T) {
 		t.Fatalf("%d launches started while a conflicting launch of another stream ran", m.missed)
 	}
 }
+
+// TestReleasedClaims checks that releasing an allocation drops every
+// stream's claim on it, so that a stream that launches on fresh buffers
+// without flushing keeps no claims on released ones.
+func TestReleasedClaims(t *testing.T) {
+	var h hazards
+	a, b := &Stream{}, &Stream{}
+	r, keep := &bufferState{}, &bufferState{}
+	r.claim(a, 0, 10, true)
+	r.claim(b, 0, 10, false)
+	keep.claim(a, 0, 10, true)
+	h.released(r)
+	if len(r.claims) != 0 || len(b.claimed) != 0 || len(a.claimed) != 1 || a.claimed[0] != keep {
+		t.Fatalf("after release: r %v, a claims %v, b claims %v", r.claims, a.claimed, b.claimed)
+	}
+}
