@@ -36,6 +36,8 @@ type bufferState struct {
 	// while drv is in use and for writing to release it or a view.
 	mu       sync.RWMutex
 	released bool // guarded by root.mu
+
+	claims []claim // an allocation's, by stream (hazard.go); guarded by dev.hz.mu
 }
 
 // bufferArg is implemented by every *Buffer[T].
@@ -74,8 +76,12 @@ func NewBuffer[T any](d *Device, n int) (*Buffer[T], error) {
 	if lim := d.info.Limits.MaxBufferBytes; lim != 0 && uint64(size) > lim {
 		return nil, fmt.Errorf("gpu: NewBuffer[%s] of %d bytes: the device allows %d: %w", e.name, size, lim, ErrLimits)
 	}
+	if err := d.adm.reserve(e.name, size); err != nil {
+		return nil, err
+	}
 	drv, err := d.drv.NewBuffer(size)
 	if err != nil {
+		d.adm.unreserve(size)
 		return nil, fmt.Errorf("gpu: NewBuffer[%s] of %d bytes: the device could not allocate it: %w: %w", e.name, size, ErrLimits, err)
 	}
 	st := &bufferState{dev: d, drv: drv, bound: drv, elem: e, bytes: size}
@@ -268,6 +274,8 @@ func (st *bufferState) release() {
 	st.drv.Release()
 	st.mu.Unlock()
 	d := st.dev
+	d.adm.unreserve(st.bytes)
+	d.hz.released(st)
 	d.mu.Lock()
 	delete(d.buffers, st)
 	d.mu.Unlock()

@@ -44,6 +44,17 @@ type node struct {
 	states []*bufferState // the buffers bound, per buffer parameter
 }
 
+// roots returns the allocations n binds, each once.
+func (n *node) roots() []*bufferState {
+	var rs []*bufferState
+	for _, st := range n.states {
+		if !slices.Contains(rs, st.root) {
+			rs = append(rs, st.root)
+		}
+	}
+	return rs
+}
+
 // elems returns the length of n's j-th buffer.
 func (n *node) elems(j int) int { return n.states[j].bytes / n.states[j].elem.size }
 
@@ -375,17 +386,34 @@ func (g *Graph) replay(ctx context.Context) (direct bool, err error) {
 	}
 	ctx, cancel := d.bound(ctx)
 	defer cancel()
+	if len(g.nodes) > 0 {
+		// A replay is a best-effort submission (admission.go).
+		l := &launch{kernel: g.nodes[0].kernel}
+		if err := d.admit(ctx, l); err != nil {
+			return false, err
+		}
+		defer d.leave(l)
+	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	switch {
-	case s.closed:
-		return false, s.errClosed()
-	case g.released:
-		return false, fmt.Errorf("gpu: Graph.Replay: a released graph of %d launches: %w", len(g.nodes), ErrReleased)
-	case s.capture != nil:
-		return false, fmt.Errorf("gpu: Graph.Replay on stream %d, which is capturing: %w", s.id, ErrCapture)
-	case s.timing || !d.Replays():
-		return true, nil
+	for {
+		switch {
+		case s.closed:
+			return false, s.errClosed()
+		case g.released:
+			return false, fmt.Errorf("gpu: Graph.Replay: a released graph of %d launches: %w", len(g.nodes), ErrReleased)
+		case s.capture != nil:
+			return false, fmt.Errorf("gpu: Graph.Replay on stream %d, which is capturing: %w", s.id, ErrCapture)
+		case s.timing || !d.Replays():
+			return true, nil
+		}
+		waited, err := s.orderGraph(g)
+		if err != nil {
+			return false, err
+		}
+		if !waited {
+			break
+		}
 	}
 	if err := g.prepareLocked(); err != nil {
 		return false, err
@@ -403,6 +431,13 @@ func (g *Graph) replay(ctx context.Context) (direct bool, err error) {
 	}()
 	if err := g.live(); err != nil {
 		return false, fmt.Errorf("gpu: Graph.Replay: %w", err)
+	}
+	if d.adm.budget.Load() != 0 {
+		for _, n := range g.nodes {
+			if err := d.adm.checkBudget(n.kernel, n.roots()); err != nil {
+				return false, fmt.Errorf("gpu: Graph.Replay: %w", err)
+			}
+		}
 	}
 	if err := s.replayed(ctx, g.dg, g.drv); err != nil {
 		return false, fmt.Errorf("gpu: Graph.Replay on %s: %w", d.backend, err)

@@ -291,6 +291,11 @@ func (s *Stream) matches(l *launch, args []any) (bool, error) {
 		n.grid, dl.Groups = grid, grid
 		s.counters.Patches++
 	}
+	// Claimed now, for the other streams (hazard.go): a conflict with
+	// one leaves the launch to every stage, which waits for it.
+	if h := &s.dev.hz; h.streams.Load() != 0 && h.orderStates(s, k, n.states) != nil {
+		return false, nil
+	}
 	return true, nil
 }
 

@@ -427,3 +427,121 @@ func TestLaunchAllocs(t *testing.T) {
 		}
 	})
 }
+
+// TestReplayHazards replays graphs, and sequences the streams capture by
+// themselves, on three streams whose launches read and write overlapping
+// views of the same allocations, flushing streams at random: a replay
+// that skipped ordering behind another stream's unflushed launches gives
+// other results than the reference runner's, launch for launch.
+func TestReplayHazards(t *testing.T) {
+	gputest.ForEach(t, func(t *testing.T, d *gpu.Device) {
+		r := newRand(t)
+		const n, allocs, rounds = 128, 3, 120
+		streams := []*gpu.Stream{d.Stream()}
+		for range 2 {
+			s, err := d.NewStream()
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer s.Close()
+			streams = append(streams, s)
+		}
+		host := make([][]uint32, allocs)
+		bufs := make([]*gpu.Buffer[uint32], allocs)
+		for i := range host {
+			host[i] = randU32s(r, 3*n)
+			bufs[i] = upload(t, d, host[i])
+		}
+		type use struct {
+			y, x   *gpu.Buffer[uint32]
+			yh, xh []uint32
+		}
+		view := func(a, w int) (*gpu.Buffer[uint32], []uint32) {
+			lo := w * n / 2
+			v, err := bufs[a].Slice(lo, lo+n)
+			if err != nil {
+				t.Fatal(err)
+			}
+			return v, host[a][lo : lo+n]
+		}
+		// Each stream has a sequence of its own, over random views.
+		seqs := make([][]use, len(streams))
+		for i := range seqs {
+			for range 4 {
+				ya, xa := r.IntN(allocs), r.IntN(allocs-1)
+				if xa >= ya {
+					xa++
+				}
+				var u use
+				u.y, u.yh = view(ya, r.IntN(5))
+				u.x, u.xh = view(xa, r.IntN(5))
+				seqs[i] = append(seqs[i], u)
+			}
+		}
+		groups := xpu.Dim3{X: xpu.GroupsFor(n, 64)}
+		cfg := xpu.Config{Groups: groups, Block: iaxpyKernel.Block()}
+		graphs := make([]*gpu.Graph, len(streams))
+		for i, s := range streams {
+			g, err := s.Capture(func() error {
+				for _, u := range seqs[i] {
+					if err := s.Launch(iaxpyKernel, groups, u.y, u.x, uint32(1), uint32(n)); err != nil {
+						return err
+					}
+				}
+				return nil
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+			graphs[i] = g
+		}
+		for round := range rounds {
+			i := r.IntN(len(streams))
+			s, seq := streams[i], seqs[i]
+			explicit := r.IntN(2) == 0
+			for j := range seq {
+				a := r.Uint32() | 1
+				if explicit {
+					if err := graphs[i].SetScalar(j, "a", a); err != nil {
+						t.Fatal(err)
+					}
+				} else if err := s.Launch(iaxpyKernel, groups, seq[j].y, seq[j].x, a, uint32(n)); err != nil {
+					t.Fatal(err)
+				}
+				if err := xpu.Run(cfg, iaxpy, seq[j].yh, seq[j].xh, a, uint32(n)); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if explicit {
+				if err := graphs[i].Replay(); err != nil {
+					t.Fatal(err)
+				}
+			}
+			switch r.IntN(6) {
+			case 0, 1, 2:
+				// A flush point of that stream alone: a segment of its
+				// sequence, which it captures after a few.
+				if err := s.Flush(); err != nil {
+					t.Fatal(err)
+				}
+			case 3:
+				if err := streams[r.IntN(len(streams))].Flush(); err != nil {
+					t.Fatal(err)
+				}
+			case 4:
+				a := r.IntN(allocs)
+				checkU32(t, fmt.Sprintf("allocation %d after round %d", a, round), download(t, bufs[a]), host[a])
+			}
+		}
+		for a := range bufs {
+			checkU32(t, fmt.Sprintf("allocation %d at the end", a), download(t, bufs[a]), host[a])
+		}
+		var replayed uint64
+		for _, s := range streams {
+			replayed += s.Counters().Replayed
+		}
+		if replayed == 0 {
+			t.Errorf("no launch was replayed")
+		}
+	})
+}

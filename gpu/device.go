@@ -51,6 +51,9 @@ type Device struct {
 	autoGraphs atomic.Int32
 	releases   atomic.Uint64
 	lastID     int // the number of the last stream made, under mu
+
+	hz  hazards   // the streams' claims on memory (hazard.go)
+	adm admission // the memory budget and protected launches (admission.go)
 }
 
 // program is a kernel compiled for a device, once.
@@ -78,6 +81,7 @@ func newDevice(backend schema.Backend, drv driver.Device) (*Device, error) {
 	if d.info.Backend == "" {
 		d.info.Backend = backend
 	}
+	_, d.hz.concurrent = drv.(driver.ConcurrentQueues)
 	q, err := drv.NewQueue()
 	if err != nil {
 		return nil, errors.Join(fmt.Errorf("gpu: %s: default queue: %w", backend, err), drv.Close())
@@ -117,7 +121,9 @@ func (d *Device) Stream() *Stream {
 }
 
 // NewStream returns a new stream of the device. Launches on different
-// streams are not ordered with each other until a Sync.
+// streams that conflict (one writes memory the other reads or writes, by
+// their kernels' manifests) run in the order they were recorded; others
+// are not ordered with each other and may overlap.
 func (d *Device) NewStream() (*Stream, error) {
 	if err := d.usable("Device.NewStream"); err != nil {
 		return nil, err
@@ -132,6 +138,10 @@ func (d *Device) NewStream() (*Stream, error) {
 		return nil, fmt.Errorf("gpu: %s: new stream: %w", d.backend, err)
 	}
 	s := &Stream{dev: d, q: q}
+	if err := d.streamMade(); err != nil {
+		q.Release()
+		return nil, err
+	}
 	d.mu.Lock()
 	d.lastID++
 	s.id = d.lastID

@@ -67,6 +67,11 @@ var (
 	// backend's is the machine's physical memory) or could allocate.
 	ErrLimits = errors.New("exceeds device limits")
 
+	// ErrBudget: an allocation would bring the device's buffers over the
+	// memory budget the program set (Device.SetMemoryBudget), or a
+	// launch's buffers hold more than it.
+	ErrBudget = errors.New("exceeds memory budget")
+
 	// ErrCompile: the backend could not compile the kernel.
 	ErrCompile = errors.New("kernel does not compile")
 

@@ -33,7 +33,9 @@ func (d *Device) HostMemory() bool {
 // RunHost runs f on the host with the memory of bufs (each buffer's
 // bytes, a view's range alone), after the work recorded on s before it
 // and before the work recorded after, on a device whose buffers live in
-// host memory ([Device.HostMemory]: the CPU backend). f may read and
+// host memory ([Device.HostMemory]: the CPU backend). Work of other
+// streams that uses bufs is ordered with it as a launch that writes
+// every one of them would be (see [Stream]). f may read and
 // write the bytes; they are valid only while it runs. It is an error
 // wrapping [ErrUnavailable] on another device, [ErrForeignBuffer] for a
 // buffer of another device, [ErrReleased] for a released one, and f's
@@ -73,6 +75,9 @@ func (s *Stream) RunHost(f func(mem [][]byte) error, bufs ...HostBuffer) error {
 	defer s.mu.Unlock()
 	if s.closed {
 		return s.errClosed()
+	}
+	if err := s.orderHost(bufs); err != nil {
+		return err
 	}
 	mem := make([][]byte, len(bufs))
 	locked := map[*bufferState]bool{} // roots read-locked, once each

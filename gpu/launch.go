@@ -38,8 +38,8 @@ import (
 // returns an error wrapping one of the sentinels of errors.go
 // ([ErrNoCode], [ErrArgs], [ErrSize], [ErrBufferLen], [ErrMisaligned],
 // [ErrForeignBuffer], [ErrReleased], [ErrGrid], [ErrLimits],
-// [ErrWaveWidth], [ErrScalarTwin], [ErrCompile], [ErrClosed]), naming the
-// kernel and the parameter. [Stream.LaunchWith] adds the checks of a
+// [ErrWaveWidth], [ErrScalarTwin], [ErrCompile], [ErrClosed],
+// [ErrBudget]), naming the kernel and the parameter. [Stream.LaunchWith] adds the checks of a
 // launch's options ([ErrBlock], [ErrDeadline]).
 func (s *Stream) Launch(k *Kernel, groups xpu.Dim3, args ...any) error {
 	return s.LaunchWith(LaunchOptions{}, k, groups, args...)
@@ -114,6 +114,10 @@ func (s *Stream) run(ctx context.Context, l *launch, args []any) error {
 		return err
 	}
 	d := s.dev
+	if err := d.admit(ctx, l); err != nil {
+		return err
+	}
+	defer d.leave(l)
 	l.dev = d
 	d.life.RLock()
 	defer d.life.RUnlock()

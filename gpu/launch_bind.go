@@ -31,9 +31,43 @@ type binding struct {
 // the uniform block, buffers (of the parameter's element type, of s's
 // device, live, not aliased in a way a dispatch cannot bind, aligned,
 // within the device's binding size, long enough) in order, and the
-// stream's fault word for a kernel that can fault. The caller holds s.mu
-// and l.dev.life.
+// stream's fault word for a kernel that can fault; refuses a launch whose
+// allocations hold more than the memory budget (admission.go); and
+// orders the launch after the conflicting ones of other streams
+// (hazard.go), binding again after each wait. The caller holds s.mu and
+// l.dev.life.
 func (l *launch) bind(s *Stream, args []any) error {
+	for {
+		if err := l.bindArgs(args); err != nil {
+			return err
+		}
+		if err := l.dev.adm.checkBudget(l.kernel, l.bound.locked); err != nil {
+			return err
+		}
+		if l.dev.hz.streams.Load() == 0 {
+			break // one stream: nothing to order
+		}
+		t := l.dev.hz.order(s, l.kernel, l.bound)
+		if t == nil {
+			break
+		}
+		if err := s.awaitStream(t, l.bound); err != nil {
+			return err
+		}
+	}
+	if !l.art.Fault {
+		return nil
+	}
+	w, err := s.faultWord(l.kernel)
+	if err != nil {
+		return err
+	}
+	l.bound.bufs = append(l.bound.bufs, w)
+	return nil
+}
+
+// bindArgs is bind's work on args: the uniform block and the buffers.
+func (l *launch) bindArgs(args []any) error {
 	k, d, b := l.kernel, l.dev, l.bound
 	if n := k.spec.UniformSize; cap(b.uni) < n {
 		b.uni = make([]byte, n)
@@ -85,18 +119,7 @@ func (l *launch) bind(s *Stream, args []any) error {
 		}
 		b.bufs = append(b.bufs, st.bound)
 	}
-	if err := checkLengths(k, func(j int) int { return b.states[j].bytes / b.states[j].elem.size }, args); err != nil {
-		return err
-	}
-	if !l.art.Fault {
-		return nil
-	}
-	w, err := s.faultWord(k)
-	if err != nil {
-		return err
-	}
-	b.bufs = append(b.bufs, w)
-	return nil
+	return checkLengths(k, func(j int) int { return b.states[j].bytes / b.states[j].elem.size }, args)
 }
 
 // release releases the buffer locks bind took and empties b for the next

@@ -17,7 +17,8 @@ import (
 // integer division by zero) makes the Sync, Read, Download or Write that
 // observes it return an error wrapping [ErrFault] (see fault.go). A
 // Stream is safe for concurrent use; launches from several goroutines are
-// recorded in some order.
+// recorded in some order. Launches of different streams that conflict
+// run in recording order (hazard.go).
 type Stream struct {
 	dev *Device
 	id  int // the stream's number on its device (ID)
@@ -36,6 +37,8 @@ type Stream struct {
 
 	// The bind stage's state, reused by every launch under mu.
 	scratch binding
+
+	claimed []*bufferState // allocations s has claims on (hazard.go); guarded by dev.hz.mu
 
 	capture  *Graph   // the graph being captured (Capture), or nil
 	graphs   []*Graph // the graphs captured on s and not released
@@ -179,6 +182,7 @@ func (s *Stream) Device() *Device {
 func (s *Stream) flush(ctx context.Context) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	defer s.dev.hz.flushed(s)
 	if s.closed {
 		return nil
 	}
@@ -224,6 +228,7 @@ func (s *Stream) sync(ctx context.Context) error {
 		return err
 	}
 	s.pending = false
+	defer s.dev.hz.forget(s)
 	if err := s.traced(trace.Wait, 0, "wait", func() error { return s.q.Sync(ctx) }); err != nil {
 		return fmt.Errorf("gpu: %s: sync: %w", s.dev.backend, err)
 	}
@@ -259,6 +264,7 @@ func (s *Stream) close() error {
 	}
 	s.graphs = nil
 	s.releaseAuto()
+	s.dev.hz.closed(s)
 	s.q.Release()
 	if s.fault != nil {
 		s.fault.Release()

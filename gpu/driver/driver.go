@@ -131,6 +131,17 @@ type Amender interface {
 	Amend(p Program, m *schema.Manifest)
 }
 
+// ConcurrentQueues is implemented by a Device whose queues run the work
+// they submitted concurrently with each other's (CUDA and HIP streams),
+// so that one queue's Flush orders nothing before another's later work:
+// the runtime then orders a launch after another queue's conflicting
+// work by waiting for it (Sync). On a device that does not implement it,
+// work submitted is run in submission order across its queues (WebGPU's
+// one device queue), or a launch has run when Launch returns (the CPU).
+type ConcurrentQueues interface {
+	ConcurrentQueues()
+}
+
 // Program is a kernel compiled for a device.
 type Program interface {
 	Release()

@@ -111,6 +111,11 @@ func (d *Device) failed(err error) error { return d.health.Failed(err) }
 
 func (d *Device) Info() driver.Info { return d.info }
 
+var _ driver.ConcurrentQueues = (*Device)(nil)
+
+// ConcurrentQueues says that the device's streams run concurrently.
+func (d *Device) ConcurrentQueues() {}
+
 // Close unloads the device's modules and detaches the driver. A lost
 // device releases nothing that waits for the work it still runs (the
 // libraries free memory and unload modules only once the device is
