@@ -41,6 +41,8 @@ type Device struct {
 
 	sink   atomic.Pointer[sinkBox] // the trace sink (SetTrace); nil: none
 	lastID int                     // the number of the last stream made, under mu
+
+	recorder atomic.Pointer[recorder] // where launches are recorded (SetRecord); nil: nowhere
 }
 
 // program is a kernel compiled for a device, once.

@@ -1,7 +1,8 @@
 package main
 
 // This file implements the commands that run a program of their own:
-// `xpu devices` and `xpu bench` (and `xpu tune`, tune.go, writes one).
+// `xpu devices`, `xpu replay` and `xpu bench` (and `xpu tune`, tune.go,
+// writes one).
 //
 // They touch devices, so their programs link the runtime and its drivers
 // (cgo WebGPU, purego) and launch generated kernels. This command is the
@@ -22,6 +23,9 @@ import (
 // devicesProgram lists the devices of every backend present.
 const devicesProgram = "github.com/goxpu/xpu/cmd/xpu/devices"
 
+// replayProgram replays a corpus of recorded launches.
+const replayProgram = "github.com/goxpu/xpu/cmd/xpu/replay"
+
 // benchPrograms maps a backend to the program that measures its kernels.
 var benchPrograms = map[string]string{
 	"cpu": "github.com/goxpu/xpu/bench/cpubench/cmd/cpubench",
@@ -30,6 +34,16 @@ var benchPrograms = map[string]string{
 // runDevices lists the devices of every backend present.
 func runDevices(args []string, stdout, stderr io.Writer) error {
 	return runProgram(devicesProgram, args, stdout, stderr)
+}
+
+// runReplay replays a corpus of recorded launches through the reference
+// runner: the kernels of the library and the suites, which its program
+// links.
+func runReplay(args []string, stdout, stderr io.Writer) error {
+	if len(args) == 0 {
+		return fmt.Errorf("%w: xpu replay [-v] [-holds file] dir", errUsage)
+	}
+	return runProgram(replayProgram, args, stdout, stderr)
 }
 
 // runBench measures a backend's kernels beside their reference points and
