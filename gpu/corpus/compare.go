@@ -98,6 +98,7 @@ func (v *Verdict) compare(buffer string, ref reflect.Value, got []byte, bound ui
 				v.ULP = max(v.ULP, d)
 				continue
 			}
+			v.Worst = max(v.Worst, d)
 		}
 		v.Differ++
 		if listed < maxDiffs {

@@ -126,3 +126,42 @@ func TestRecordConcurrent(t *testing.T) {
 }
 
 func randFor(i int) *rand.Rand { return rand.New(rand.NewPCG(rand.Uint64(), uint64(i))) }
+
+// TestRecordFault checks that a recorded launch that faults (a division
+// by zero at a random place) returns the fault itself on every backend,
+// naming the kernel, writes no file, and that the stream goes on
+// recording.
+func TestRecordFault(t *testing.T) {
+	gputest.ForEach(t, func(t *testing.T, d *gpu.Device) {
+		if err := d.SetRecord(t.TempDir()); err != nil {
+			t.Fatal(err)
+		}
+		defer d.SetRecord("")
+		r := randFor(0)
+		bs := gputest.Ints(r, n, 1, 100)
+		bs[r.IntN(n)] = 0
+		a := upload(t, d, gputest.Ints(r, n, -1000, 1000))
+		b := upload(t, d, bs)
+		out := upload(t, d, make([]int32, 5*n))
+		err := conformance.LaunchIntArith(d.Stream(), xpu.Dim3{X: xpu.GroupsFor(n, 64)}, out, a, b, n)
+		if !errors.Is(err, gpu.ErrFault) || !strings.Contains(err.Error(), "IntArith") {
+			t.Errorf("recorded launch dividing by zero: %v, want an error wrapping ErrFault naming IntArith", err)
+		}
+		if files, _ := os.ReadDir(d.Recording()); len(files) != 0 {
+			t.Errorf("recording holds %d files after a faulting launch, want none", len(files))
+		}
+		if err := b.Write(gputest.Ints(r, n, 1, 100)); err != nil {
+			t.Fatal(err)
+		}
+		if err := conformance.LaunchIntArith(d.Stream(), xpu.Dim3{X: xpu.GroupsFor(n, 64)}, out, a, b, n); err != nil {
+			t.Fatal(err)
+		}
+		rep, err := corpus.Replay(d.Recording(), corpus.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := rep.Err(); err != nil || len(rep.Launches) != 1 {
+			t.Errorf("replay of the launch after the fault: %v (%d launches)", err, len(rep.Launches))
+		}
+	})
+}

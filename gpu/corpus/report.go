@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"text/tabwriter"
 )
 
@@ -36,6 +37,7 @@ type Verdict struct {
 	Device  string // the device that ran it
 	Outcome Outcome
 	ULP     uint64 // the largest float distance within the hold
+	Worst   uint64 // the largest beyond it (math.MaxUint64: a NaN against a number)
 	Differ  int    // the words beyond the hold, in all buffers
 	Diffs   []Diff // the first of them, per buffer
 	Err     error  // why the launch failed the replay; nil for Agree and Held
@@ -128,6 +130,12 @@ func (r *Report) Print(w io.Writer, all bool) error {
 			detail = fmt.Sprintf("%d ulp within the hold", v.ULP)
 			if v.Differ > 0 {
 				detail = fmt.Sprintf("%d words differ beyond the hold", v.Differ)
+			}
+			switch {
+			case v.Worst == math.MaxUint64:
+				detail += ", a NaN against a number among them"
+			case v.Worst > 0:
+				detail += fmt.Sprintf(", floats up to %d ulp apart", v.Worst)
 			}
 		}
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", v.Outcome, v.Path, v.Kernel, v.Device, detail)
