@@ -175,6 +175,9 @@ const depsRules = `
 	kernels/dispatch, kernels/matmul, kernels/blas, kernels/layout, kernels/nn, kernels/quant, kernels/reduce, kernels/sort, kernels/simd < kernels;
 	# Models built from the library's operations.
 	kernels, github.com/gpustack/gguf-parser-go < models/llama;
+	# The body of the replay programs: the corpus and the kernels every
+	# replay links, the library's and the suites'.
+	gpu/corpus, kernels, kernels/conformance, kernels/wave < cmd/xpu/replay/replaycmd;
 	xpu < codegen/llvmgen/internal/hostkernels;
 
 	# Benchmarks and the programs that print their figures.
@@ -191,7 +194,7 @@ const depsRules = `
 
 	# Programs that touch devices.
 	gpu < cmd/xpu/devices;
-	gpu/corpus, kernels, kernels/conformance, kernels/wave < cmd/xpu/replay;
+	cmd/xpu/replay/replaycmd < cmd/xpu/replay;
 	kernels/matmul < examples/tune;
 	models/llama < examples/llama;
 

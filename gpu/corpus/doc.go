@@ -12,8 +12,9 @@
 //
 // A launch is refused by name when its kernel is not linked into the
 // program that replays it (a binary replays only the kernels it links:
-// `xpu replay` links the library's and the suites', a program or test
-// of its own replays its own kernels by calling Replay), or when the
+// `xpu replay` links the library's and the suites', `xpu replay dir
+// packages...` those of the packages too, and a program or test replays
+// its own kernels by calling Replay), or when the
 // code the device ran is no longer the kernel's (its hash changed). A
 // hold that the corpus no longer needs, because every launch of its
 // kernel agrees exactly or within a tighter bound, or because none is

@@ -1,4 +1,4 @@
-package main
+package replaycmd_test
 
 import (
 	"bytes"
@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/goxpu/xpu"
+	"github.com/goxpu/xpu/cmd/xpu/replay/replaycmd"
 	"github.com/goxpu/xpu/gpu"
 	"github.com/goxpu/xpu/gpu/launchfile"
 	"github.com/goxpu/xpu/kernels/conformance"
@@ -32,7 +33,7 @@ func TestReplayCommand(t *testing.T) {
 		t.Fatal(err)
 	}
 	var out, errOut bytes.Buffer
-	if code := run([]string{"-v", dir}, &out, &errOut); code != 0 || !strings.Contains(out.String(), "1 agree") {
+	if code := replaycmd.Main([]string{"-v", dir}, &out, &errOut); code != 0 || !strings.Contains(out.String(), "1 agree") {
 		t.Errorf("xpu replay -v of a recording: exit %d\n%s%s", code, out.String(), errOut.String())
 	}
 
@@ -50,10 +51,10 @@ func TestReplayCommand(t *testing.T) {
 		t.Fatal(err)
 	}
 	out.Reset()
-	if code := run([]string{dir}, &out, &errOut); code != 1 || !strings.Contains(out.String(), "MISMATCH") || !strings.Contains(out.String(), "y[2]") {
+	if code := replaycmd.Main([]string{dir}, &out, &errOut); code != 1 || !strings.Contains(out.String(), "MISMATCH") || !strings.Contains(out.String(), "y[2]") {
 		t.Errorf("xpu replay of a corrupted recording: exit %d, want 1 naming y[2]\n%s", code, out.String())
 	}
-	if code := run(nil, &out, &errOut); code != 2 {
+	if code := replaycmd.Main(nil, &out, &errOut); code != 2 {
 		t.Errorf("xpu replay without a folder: exit %d, want 2", code)
 	}
 }
