@@ -73,6 +73,9 @@ const depsRules = `
 	# them, below the runtime and the library, which both report to one
 	# sink, and xpu trace, which reads and draws it.
 	< gpu/trace;
+	# The file a recorded launch is written to: the runtime writes it,
+	# the corpus replays it.
+	< gpu/launchfile;
 
 	# The generator, which every go generate runs: code generation alone,
 	# so that it builds without a C toolchain and from kernel sources
@@ -105,7 +108,7 @@ const depsRules = `
 	# codegen: kernels reach it as the specs generated code registers,
 	# through gpu/gpuimpl, whose handles gpu builds by gpu/internal/handle.
 	gpu/driver < gpu/internal/handle;
-	gpu/internal/handle, gpu/cpu, gpu/cuda, gpu/hip, gpu/webgpu, gpu/webgpu/dawn, gpu/webgpu/jsgpu, gpu/trace < gpu;
+	gpu/internal/handle, gpu/cpu, gpu/cuda, gpu/hip, gpu/webgpu, gpu/webgpu/dawn, gpu/webgpu/jsgpu, gpu/trace, gpu/launchfile < gpu;
 
 	# What generated code alone calls: registration, the Go lowering's
 	# helpers.
@@ -114,6 +117,9 @@ const depsRules = `
 	# Generated code imports the kernel vocabulary, the runtime (the
 	# handles' and launchers' types) and gpuimpl only.
 	xpu, gpu, gpu/gpuimpl < GENERATED;
+
+	# Recorded launches replayed through the reference runner.
+	gpu < gpu/corpus;
 
 	# The harness every suite runs: kernels on devices beside the
 	# reference runner.
@@ -169,6 +175,9 @@ const depsRules = `
 	kernels/dispatch, kernels/matmul, kernels/blas, kernels/layout, kernels/nn, kernels/quant, kernels/reduce, kernels/sort, kernels/simd < kernels;
 	# Models built from the library's operations.
 	kernels, github.com/gpustack/gguf-parser-go < models/llama;
+	# The body of the replay programs: the corpus and the kernels every
+	# replay links, the library's and the suites'.
+	gpu/corpus, kernels, kernels/conformance, kernels/wave < cmd/xpu/replay/replaycmd;
 	xpu < codegen/llvmgen/internal/hostkernels;
 
 	# Benchmarks and the programs that print their figures.
@@ -185,6 +194,7 @@ const depsRules = `
 
 	# Programs that touch devices.
 	gpu < cmd/xpu/devices;
+	cmd/xpu/replay/replaycmd < cmd/xpu/replay;
 	kernels/matmul < examples/tune;
 	models/llama < examples/llama;
 

@@ -88,5 +88,5 @@ func OpenBackend(name schema.Backend) (*Device, error) {
 	if err != nil {
 		return nil, fmt.Errorf("gpu: backend %s: %w", name, err)
 	}
-	return newDevice(name, drv)
+	return recordFromEnv(newDevice(name, drv))
 }

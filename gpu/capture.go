@@ -341,9 +341,10 @@ func (g *Graph) at(call string, i int) (*Stream, error) {
 // them, they run by the stream's next flush point. It refuses a released
 // graph, and a graph a launch of which binds a buffer released since it
 // was captured ([ErrReleased], naming the kernel). With replay off
-// ([Device.SetReplay]) or a device timer running ([Stream.Time]), each
-// launch takes every stage of [Stream.Launch] again, so that a timing or
-// an A/B measurement sees launches as a program would make them.
+// ([Device.SetReplay]), a device timer running ([Stream.Time]) or
+// launches being recorded ([Device.SetRecord]), each launch takes every
+// stage of [Stream.Launch] again, so that a timing, an A/B measurement or
+// a recording sees launches as a program would make them.
 func (g *Graph) Replay() error { return g.ReplayContext(context.Background()) }
 
 // ReplayContext is Replay whose waits for the device (a queue bounding
@@ -404,7 +405,7 @@ func (g *Graph) replay(ctx context.Context) (direct bool, err error) {
 			return false, fmt.Errorf("gpu: Graph.Replay: a released graph of %d launches: %w", len(g.nodes), ErrReleased)
 		case s.capture != nil:
 			return false, fmt.Errorf("gpu: Graph.Replay on stream %d, which is capturing: %w", s.id, ErrCapture)
-		case s.timing || !d.Replays():
+		case s.timing || !d.Replays() || d.recorder.Load() != nil:
 			return true, nil
 		}
 		waited, err := s.orderGraph(g)

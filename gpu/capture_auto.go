@@ -102,7 +102,7 @@ func movable(a, b *bufferState) bool {
 // autoCaptures reports whether s captures sequences by itself now. The
 // caller holds s.mu.
 func (s *Stream) autoCaptures() bool {
-	if s.capture != nil || s.timing || !s.dev.Replays() {
+	if s.capture != nil || s.timing || !s.dev.Replays() || s.dev.recorder.Load() != nil {
 		return false
 	}
 	_, ok := s.q.(driver.Replayer)

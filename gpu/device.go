@@ -54,6 +54,8 @@ type Device struct {
 
 	hz  hazards   // the streams' claims on memory (hazard.go)
 	adm admission // the memory budget and protected launches (admission.go)
+
+	recorder atomic.Pointer[recorder] // where launches are recorded (SetRecord); nil: nowhere
 }
 
 // program is a kernel compiled for a device, once.

@@ -91,6 +91,14 @@ func (s *Stream) launch(ctx context.Context, l *launch, args []any) error {
 	if err := s.usable("Stream.Launch"); err != nil {
 		return err
 	}
+	if r := s.dev.recorder.Load(); r != nil {
+		return r.launch(ctx, s, l, args) // recording.go
+	}
+	return s.traceLaunch(ctx, l, args)
+}
+
+// traceLaunch is launch on a usable stream, reported to the trace sink.
+func (s *Stream) traceLaunch(ctx context.Context, l *launch, args []any) error {
 	if s.dev.Trace() == nil {
 		return s.run(ctx, l, args)
 	}

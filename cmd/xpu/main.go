@@ -16,6 +16,12 @@
 //	              the winner and its margin; the choices go to the store
 //	xpu tune -show
 //	              print the store's entries
+//	xpu replay [-v] [-holds file] dir [packages]
+//	              replay the launches a program recorded (XPU_RECORD=dir)
+//	              through the reference runner: a verdict per launch that
+//	              fails and per hold, in a program that links the library's
+//	              and the suites' kernels (cmd/xpu/replay) and those of the
+//	              packages named
 //	xpu trace [-svg out.svg] trace.json
 //	              summarize a trace a program wrote (gpu/trace.Chrome): the
 //	              time of each kernel, host call, flush and wait, then the
@@ -26,8 +32,8 @@
 //	//go:generate go run github.com/goxpu/xpu/cmd/xpu gen
 //
 // Errors go to standard error. The exit status is 0 on success, 1 when a
-// command fails and 2 on a usage error. devices, bench and tune build and
-// run a program of their own (programs.go, tune.go), whose exit status
+// command fails and 2 on a usage error. devices, replay, bench and tune build
+// and run a program of their own (programs.go, tune.go), whose exit status
 // is xpu's.
 package main
 
@@ -52,6 +58,7 @@ var commands = []command{
 	{name: "manifest", summary: "print a kernel's manifests (xpu manifest <importpath>.<Kernel>)", run: runManifest},
 	{name: "bench", summary: "measure a backend's kernels beside their reference points (xpu bench cpu)", run: runBench},
 	{name: "tune", summary: "tune packages' kernel families and write the store (xpu tune [-store dir] [-backend b] pkgs; xpu tune -show)", run: runTune},
+	{name: "replay", summary: "replay recorded launches through the reference runner (xpu replay [-v] [-holds file] dir [packages])", run: runReplay},
 	{name: "trace", summary: "summarize a program's trace and draw it (xpu trace [-svg out.svg] trace.json)", run: runTrace},
 }
 
