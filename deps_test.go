@@ -123,7 +123,7 @@ const depsRules = `
 
 	# The harness every suite runs: kernels on devices beside the
 	# reference runner.
-	gpu, testing < gpu/gputest;
+	gpu, gpu/corpus, testing < gpu/gputest;
 
 	# The tuner: families of kernels, the feasibility filter, the measured
 	# choice and its store, above the runtime.

@@ -44,6 +44,20 @@ type node struct {
 	states []*bufferState // the buffers bound, per buffer parameter
 }
 
+// rlock read-locks the allocations g binds, so that none is released
+// while a replay records them; runlock undoes it.
+func (g *Graph) rlock() {
+	for _, r := range g.roots {
+		r.mu.RLock()
+	}
+}
+
+func (g *Graph) runlock() {
+	for _, r := range g.roots {
+		r.mu.RUnlock()
+	}
+}
+
 // roots returns the allocations n binds, each once.
 func (n *node) roots() []*bufferState {
 	var rs []*bufferState
@@ -422,14 +436,8 @@ func (g *Graph) replay(ctx context.Context) (direct bool, err error) {
 	if err := s.commitAuto(ctx); err != nil {
 		return false, err
 	}
-	for _, r := range g.roots {
-		r.mu.RLock()
-	}
-	defer func() {
-		for _, r := range g.roots {
-			r.mu.RUnlock()
-		}
-	}()
+	g.rlock()
+	defer g.runlock()
 	if err := g.live(); err != nil {
 		return false, fmt.Errorf("gpu: Graph.Replay: %w", err)
 	}

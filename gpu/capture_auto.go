@@ -229,13 +229,9 @@ func (s *Stream) matches(l *launch, args []any) (bool, error) {
 	}
 	if r := s.dev.releases.Load(); r != a.epoch {
 		// A buffer was released since: the graph's must all be live.
-		for _, r := range g.roots {
-			r.mu.RLock()
-		}
+		g.rlock()
 		err := g.live()
-		for _, r := range g.roots {
-			r.mu.RUnlock()
-		}
+		g.runlock()
 		if err != nil {
 			return false, nil
 		}
@@ -346,14 +342,8 @@ func (s *Stream) moved(l *launch, args []any) bool {
 // replayAuto replays the automatic graph, all of which matched.
 func (s *Stream) replayAuto(ctx context.Context) error {
 	g := s.auto.g
-	for _, r := range g.roots {
-		r.mu.RLock()
-	}
-	defer func() {
-		for _, r := range g.roots {
-			r.mu.RUnlock()
-		}
-	}()
+	g.rlock()
+	defer g.runlock()
 	if err := s.replayed(ctx, g.dg, g.drv); err != nil {
 		return err
 	}
@@ -372,14 +362,8 @@ func (s *Stream) unwind(ctx context.Context) error {
 	if pos == 0 {
 		return nil
 	}
-	for _, r := range g.roots {
-		r.mu.RLock()
-	}
-	defer func() {
-		for _, r := range g.roots {
-			r.mu.RUnlock()
-		}
-	}()
+	g.rlock()
+	defer g.runlock()
 	for i, l := range g.drv[:pos] {
 		if err := s.q.Launch(ctx, l.Program, l.Groups, l.Buffers, l.Uniforms); err != nil {
 			return err

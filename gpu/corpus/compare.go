@@ -93,7 +93,7 @@ func (v *Verdict) compare(buffer string, ref reflect.Value, got []byte, bound ui
 		l := ls[w%len(ls)]
 		var d uint64
 		if l.kind == reflect.Float32 {
-			d = ulps(math.Float32frombits(g), math.Float32frombits(r))
+			d = ULPDistance(math.Float32frombits(g), math.Float32frombits(r))
 			if d <= bound {
 				v.ULP = max(v.ULP, d)
 				continue
@@ -108,9 +108,10 @@ func (v *Verdict) compare(buffer string, ref reflect.Value, got []byte, bound ui
 	}
 }
 
-// ulps returns how far apart a and b are in float32 values: 0 when they
-// are equal (+0 and -0 are) or both NaN, MaxUint64 when one alone is NaN.
-func ulps(a, b float32) uint64 {
+// ULPDistance returns how far apart a and b are in float32 values: the
+// number of them between a and b, plus one; 0 when they are equal (+0
+// and -0 are) or both NaN, MaxUint64 when one alone is NaN.
+func ULPDistance(a, b float32) uint64 {
 	an, bn := a != a, b != b
 	switch {
 	case an && bn:

@@ -3,6 +3,8 @@ package gputest
 import (
 	"fmt"
 	"math"
+
+	"github.com/goxpu/xpu/gpu/corpus"
 )
 
 // Tolerance bounds how far a device's float32 result may be from the
@@ -41,20 +43,6 @@ func (t Tolerance) Within(want, got float32) bool {
 }
 
 // ULPDistance returns how many float32 values lie between a and b, plus
-// one: 0 when they are equal (+0 and -0 are equal).
-func ULPDistance(a, b float32) uint64 {
-	x, y := ordered(a), ordered(b)
-	if x > y {
-		return uint64(x - y)
-	}
-	return uint64(y - x)
-}
-
-// ordered maps the bits of f to an integer that orders like f.
-func ordered(f float32) int64 {
-	b := int64(math.Float32bits(f))
-	if b&(1<<31) != 0 {
-		return -(b &^ (1 << 31))
-	}
-	return b
-}
+// one: 0 when they are equal (+0 and -0 are equal); the corpus's measure
+// ([corpus.ULPDistance]).
+func ULPDistance(a, b float32) uint64 { return corpus.ULPDistance(a, b) }
