@@ -124,6 +124,8 @@ func (b *Buffer[T]) Device() *Device {
 
 // Write copies data, which must hold exactly Len elements, into the
 // buffer, after every launch recorded so far on any stream of the device.
+// It does not wait for them: on WebGPU the write is queued behind them,
+// and a fault of theirs is reported by the next Read or Sync.
 func (b *Buffer[T]) Write(data []T) error {
 	return b.write(data, true)
 }
@@ -137,7 +139,11 @@ func (b *Buffer[T]) write(data []T, flush bool) error {
 	}
 	ctx, cancel := b.st.dev.bound(context.Background())
 	defer cancel()
-	return b.st.access(ctx, flush, "Buffer.Write", func(drv driver.Buffer, offset int) error {
+	order := afterFlushed
+	if !flush {
+		order = unordered
+	}
+	return b.st.access(ctx, order, "Buffer.Write", func(drv driver.Buffer, offset int) error {
 		return drv.Write(offset, bytesOf(data))
 	})
 }
@@ -165,7 +171,7 @@ func (b *Buffer[T]) ReadContext(ctx context.Context, dst []T) error {
 	}
 	ctx, cancel := b.st.dev.bound(ctx)
 	defer cancel()
-	return b.st.access(ctx, true, "Buffer.Read", func(drv driver.Buffer, offset int) error {
+	return b.st.access(ctx, afterCompleted, "Buffer.Read", func(drv driver.Buffer, offset int) error {
 		return drv.Read(ctx, offset, bytesOf(dst))
 	})
 }
@@ -195,11 +201,25 @@ func (b *Buffer[T]) Release() {
 	b.st.release()
 }
 
+// ordering is what a transfer is ordered after.
+type ordering int
+
+const (
+	// unordered: nothing (a buffer no launch has bound yet).
+	unordered ordering = iota
+	// afterFlushed: every launch recorded so far, which the device runs
+	// first: a write, which the device queues behind them.
+	afterFlushed
+	// afterCompleted: every launch recorded so far, completed, and
+	// reported if it faulted: a read, which waits for them.
+	afterCompleted
+)
+
 // access runs f, the transfer named name, on the allocation's driver
-// buffer and the buffer's offset into it, after flushing the device's
-// streams when flush is set; ctx bounds the wait for the fault words.
-// The trace sees it as a span of the default stream.
-func (st *bufferState) access(ctx context.Context, flush bool, name string, f func(drv driver.Buffer, offset int) error) error {
+// buffer and the buffer's offset into it, ordered as order says; ctx
+// bounds the wait for the fault words. The trace sees it as a span of
+// the default stream.
+func (st *bufferState) access(ctx context.Context, order ordering, name string, f func(drv driver.Buffer, offset int) error) error {
 	d := st.dev
 	d.life.RLock()
 	defer d.life.RUnlock()
@@ -213,12 +233,16 @@ func (st *bufferState) access(ctx context.Context, flush bool, name string, f fu
 	}
 	// Flush before taking the buffer's lock: a launch holds a stream's
 	// lock while it takes buffer locks.
-	if flush {
+	if order >= afterFlushed {
 		if err := d.flushAll(ctx); err != nil {
 			return err
 		}
-		// A launch that faulted is reported here, by the access that
-		// observes it, which then does not run.
+	}
+	if order == afterCompleted {
+		// A launch that faulted is reported here, by the read that
+		// observes it, which then does not run. A write does not wait
+		// for the launches it follows: their faults go to the next
+		// read or sync.
 		if err := d.checkFaults(ctx); err != nil {
 			return err
 		}

@@ -19,7 +19,8 @@ import (
 // signed count), a kernel's WGSL sets a bit of a fault word instead
 // (its artifact's manifest sets Fault). Each stream binds a word of its own to every such
 // launch, and reads it back at the flush points that wait for the launch
-// (Sync, and a buffer's Read, Download or Write): a nonzero word becomes
+// (Sync, and a buffer's Read or Download; a Write, which the device
+// queues behind the launches, does not wait for them): a nonzero word becomes
 // an error wrapping ErrFault, and the word is cleared, so that the stream
 // keeps working. The word is read only when a kernel that can fault was
 // launched since the last check.

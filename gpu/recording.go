@@ -174,7 +174,7 @@ func appendContents(ctx context.Context, payload []byte, st *bufferState) ([]byt
 	at := &launchfile.Range{Offset: len(payload), Bytes: st.bytes}
 	payload = slices.Grow(payload, st.bytes)[:at.Offset+st.bytes]
 	dst := payload[at.Offset:]
-	err := st.access(ctx, true, "record", func(drv driver.Buffer, offset int) error {
+	err := st.access(ctx, afterCompleted, "record", func(drv driver.Buffer, offset int) error {
 		return drv.Read(ctx, offset, dst)
 	})
 	return payload, at, err

@@ -14,7 +14,7 @@ import (
 // defer launches until a flush point: Flush, Sync, and every buffer Read or
 // Write (which flush every stream of the device first), so results never
 // depend on deferral. A kernel that faulted where Go would panic (an
-// integer division by zero) makes the Sync, Read, Download or Write that
+// integer division by zero) makes the Sync, Read or Download that
 // observes it return an error wrapping [ErrFault] (see fault.go). A
 // Stream is safe for concurrent use; launches from several goroutines are
 // recorded in some order. Launches of different streams that conflict

@@ -101,6 +101,11 @@ func faultCase[T int32 | uint32](t *testing.T, d *gpu.Device, k faulting[T]) {
 		t.Fatal(err)
 	}
 	defer s.Close()
+	spare, err := gpu.NewBuffer[T](d, n)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer spare.Release()
 
 	// run launches the kernel on a and b and returns the output, or the
 	// first error of the launch and its observation.
@@ -122,6 +127,11 @@ func faultCase[T int32 | uint32](t *testing.T, d *gpu.Device, k faulting[T]) {
 		defer out.Release()
 		if err := k.launch(s, groups, out, ab, bb, uint32(n)); err != nil {
 			return nil, err
+		}
+		// A write after the launch does not wait for it, and leaves
+		// its fault to the read.
+		if err := spare.Write(a); err != nil {
+			t.Fatalf("a write after the launch: %v", err)
 		}
 		return out.Download()
 	}
