@@ -3,10 +3,10 @@ package gpu
 // This file is admission: what the runtime lets onto a device before a
 // launch is checked or a buffer allocated. Two rules:
 //
-//   - A device's memory budget (SetMemoryBudget): an allocation that
-//     would bring the bytes of its live allocations over the budget, and a
-//     launch whose buffers' allocations hold more than it, are refused
-//     with ErrBudget.
+//   - A device's memory budget (SetMemoryBudget), and a pool's (Pool): an
+//     allocation that would bring the bytes of its live allocations over
+//     the budget, and a launch whose buffers' allocations hold more than
+//     it, are refused with ErrBudget.
 //   - Protected launches first: a launch with a deadline is protected;
 //     while one is between admission and submission on a device (on the
 //     CPU, until it has run), a launch without a deadline waits at
@@ -19,6 +19,7 @@ package gpu
 import (
 	"context"
 	"fmt"
+	"slices"
 	"sync"
 	"sync/atomic"
 
@@ -27,8 +28,7 @@ import (
 
 // admission is a device's memory budget and count of protected launches.
 type admission struct {
-	budget atomic.Int64 // bytes; 0: none
-	inUse  atomic.Int64 // bytes of the live allocations
+	budget
 
 	protected atomic.Int32 // protected launches admitted, not yet submitted
 	mu        sync.Mutex   // guards clear and the changes of protected
@@ -49,7 +49,7 @@ func (d *Device) SetMemoryBudget(bytes int64) {
 	if d == nil {
 		return
 	}
-	d.adm.budget.Store(max(bytes, 0))
+	d.adm.budget.budget.Store(max(bytes, 0))
 }
 
 // MemoryBudget returns the budget SetMemoryBudget set; 0 for none.
@@ -57,7 +57,7 @@ func (d *Device) MemoryBudget() int64 {
 	if d == nil {
 		return 0
 	}
-	return d.adm.budget.Load()
+	return d.adm.budget.budget.Load()
 }
 
 // MemoryInUse returns the bytes the device's live allocations hold (views
@@ -69,13 +69,21 @@ func (d *Device) MemoryInUse() int64 {
 	return d.adm.inUse.Load()
 }
 
+// budget is a bound on the bytes of live allocations: a device's or a
+// pool's.
+type budget struct {
+	budget atomic.Int64 // bytes; 0: none
+	inUse  atomic.Int64 // bytes of the live allocations
+}
+
 // reserve counts an allocation of size bytes of elem elements against
-// the budget, or returns an ErrBudget error. unreserve gives it back.
-func (a *admission) reserve(elem schema.TypeName, size int) error {
+// the budget, named what in an error, or returns an ErrBudget error.
+// unreserve gives it back.
+func (a *budget) reserve(what string, elem schema.TypeName, size int) error {
 	for {
 		used, budget := a.inUse.Load(), a.budget.Load()
 		if budget > 0 && int64(size) > budget-used {
-			return fmt.Errorf("gpu: NewBuffer[%s] of %d bytes: %d bytes in use, of a memory budget of %d: %w", elem, size, used, budget, ErrBudget)
+			return fmt.Errorf("gpu: NewBuffer[%s] of %d bytes: %d bytes in use, of %s of %d: %w", elem, size, used, what, budget, ErrBudget)
 		}
 		if a.inUse.CompareAndSwap(used, used+int64(size)) {
 			return nil
@@ -83,23 +91,100 @@ func (a *admission) reserve(elem schema.TypeName, size int) error {
 	}
 }
 
-func (a *admission) unreserve(size int) { a.inUse.Add(-int64(size)) }
+func (a *budget) unreserve(size int) { a.inUse.Add(-int64(size)) }
+
+// A Pool is a share of a device's memory with a budget of its own: the
+// buffers allocated from it ([NewBufferIn], [UploadIn]) count against its
+// budget and the device's ([Device.SetMemoryBudget]); an allocation
+// over either, and a launch whose buffers' allocations from the pool
+// hold more than its budget, are refused with an error wrapping
+// [ErrBudget] that names the pool. A Pool is safe for concurrent use.
+type Pool struct {
+	d    *Device
+	name string
+	budget
+}
+
+// NewPool returns a pool of d named name (for errors) with a budget of
+// bytes; 0 is none.
+func (d *Device) NewPool(name string, bytes int64) (*Pool, error) {
+	if err := d.usable("Device.NewPool"); err != nil {
+		return nil, err
+	}
+	p := &Pool{d: d, name: name}
+	p.SetBudget(bytes)
+	return p, nil
+}
+
+// SetBudget sets the pool's budget to bytes, as [Device.SetMemoryBudget]
+// does the device's.
+func (p *Pool) SetBudget(bytes int64) {
+	if p != nil {
+		p.budget.budget.Store(max(bytes, 0))
+	}
+}
+
+// Budget returns the pool's budget; 0 for none.
+func (p *Pool) Budget() int64 {
+	if p == nil {
+		return 0
+	}
+	return p.budget.budget.Load()
+}
+
+// InUse returns the bytes of the pool's live allocations.
+func (p *Pool) InUse() int64 {
+	if p == nil {
+		return 0
+	}
+	return p.inUse.Load()
+}
+
+// Name returns the pool's name.
+func (p *Pool) Name() string {
+	if p == nil {
+		return ""
+	}
+	return p.name
+}
+
+// Device returns the pool's device.
+func (p *Pool) Device() *Device {
+	if p == nil {
+		return nil
+	}
+	return p.d
+}
 
 // checkBudget returns an ErrBudget error when roots, the allocations a
 // launch of k binds, each once, hold more than the budget. The caller
 // holds the allocations' locks.
 func (a *admission) checkBudget(k *Kernel, roots []*bufferState) error {
-	budget := a.budget.Load()
-	if budget == 0 {
-		return nil
+	if budget := a.budget.budget.Load(); budget != 0 {
+		var sum int64
+		for _, r := range roots {
+			sum += int64(r.bytes)
+		}
+		if sum > budget {
+			return fmt.Errorf("gpu: kernel %s: its buffers' allocations hold %d bytes, over the memory budget of %d: %w",
+				k.spec.Name, sum, budget, ErrBudget)
+		}
 	}
-	var sum int64
-	for _, r := range roots {
-		sum += int64(r.bytes)
-	}
-	if sum > budget {
-		return fmt.Errorf("gpu: kernel %s: its buffers' allocations hold %d bytes, over the memory budget of %d: %w",
-			k.spec.Name, sum, budget, ErrBudget)
+	for i, r := range roots {
+		p := r.pool
+		if p == nil || p.budget.budget.Load() == 0 || slices.ContainsFunc(roots[:i], func(o *bufferState) bool { return o.pool == p }) {
+			continue
+		}
+		var sum int64
+		for _, o := range roots[i:] {
+			if o.pool == p {
+				sum += int64(o.bytes)
+			}
+		}
+		if b := p.budget.budget.Load(); sum > b {
+			return fmt.Errorf("gpu: kernel %s: its buffers' allocations in pool %q hold %d bytes, over its budget of %d: %w",
+				k.spec.Name, p.name, sum, b, ErrBudget)
+		}
 	}
 	return nil
 }

@@ -150,3 +150,84 @@ func TestBestEffortGivesUp(t *testing.T) {
 		checkU32(t, "after the refusals", download(t, out), fill(n, poisonU32))
 	})
 }
+
+// TestPoolBudget allocates from a pool up to its budget and past it, and
+// from the device beside it: what fits is allocated, what does not is
+// refused with ErrBudget naming the pool, the device's budget bounds the
+// pool's buffers too, releases give their bytes back to both, and a
+// launch whose buffers from the pool hold more than its lowered budget is
+// refused and does not run.
+func TestPoolBudget(t *testing.T) {
+	gputest.ForEach(t, func(t *testing.T, d *gpu.Device) {
+		defer d.SetMemoryBudget(0)
+		const n = 256
+		const bytes = 4 * n
+		p, err := d.NewPool("cache", 2*bytes)
+		if err != nil {
+			t.Fatal(err)
+		}
+		r := newRand(t)
+		y, x := randU32s(r, n), randU32s(r, n)
+		yb, err := gpu.UploadIn(p, y)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer yb.Release()
+		xb, err := gpu.UploadIn(p, x)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if p.InUse() != 2*bytes {
+			t.Fatalf("InUse after two buffers of %d bytes: %d", bytes, p.InUse())
+		}
+		_, err = gpu.NewBufferIn[uint32](p, n)
+		wantBudget(t, "NewBufferIn over the pool's budget", err, fmt.Sprintf(`%d bytes in use, of pool "cache"'s budget of %d`, 2*bytes, 2*bytes))
+		// The device's buffers are not the pool's.
+		other := upload(t, d, x)
+		// The device's budget bounds the pool's buffers too.
+		p.SetBudget(4 * bytes)
+		d.SetMemoryBudget(d.MemoryInUse() + bytes/2)
+		_, err = gpu.NewBufferIn[uint32](p, n)
+		wantBudget(t, "NewBufferIn over the device's budget", err, "of a memory budget of")
+		if p.InUse() != 2*bytes {
+			t.Fatalf("InUse after a refusal: %d, want %d", p.InUse(), 2*bytes)
+		}
+		d.SetMemoryBudget(0)
+
+		groups := xpu.Dim3{X: xpu.GroupsFor(n, 64)}
+		cfg := xpu.Config{Groups: groups, Block: iaxpyKernel.Block()}
+		if err := d.Stream().Launch(iaxpyKernel, groups, yb, xb, uint32(3), uint32(n)); err != nil {
+			t.Fatal(err)
+		}
+		_ = xpu.Run(cfg, iaxpy, y, x, uint32(3), uint32(n))
+		checkU32(t, "within the budget", download(t, yb), y)
+		// One buffer of the pool fits a lowered budget, two do not.
+		p.SetBudget(bytes)
+		if err := d.Stream().Launch(iaxpyKernel, groups, yb, other, uint32(5), uint32(n)); err != nil {
+			t.Fatalf("a launch with one buffer of the pool: %v", err)
+		}
+		_ = xpu.Run(cfg, iaxpy, y, x, uint32(5), uint32(n))
+		err = d.Stream().Launch(iaxpyKernel, groups, yb, xb, uint32(7), uint32(n))
+		wantBudget(t, "a launch over the pool's budget", err, fmt.Sprintf(`in pool "cache" hold %d bytes, over its budget of %d`, 2*bytes, bytes))
+		checkU32(t, "after the refused launch", download(t, yb), y)
+		// So is the replay of a graph captured within it.
+		p.SetBudget(2 * bytes)
+		s := d.Stream()
+		g, err := s.Capture(func() error { return s.Launch(iaxpyKernel, groups, yb, xb, uint32(9), uint32(n)) })
+		if err != nil {
+			t.Fatal(err)
+		}
+		p.SetBudget(bytes)
+		wantBudget(t, "a replay over the pool's budget", g.Replay(), `in pool "cache"`)
+		g.Release()
+		checkU32(t, "after the refused replay", download(t, yb), y)
+
+		xb.Release()
+		if p.InUse() != bytes {
+			t.Fatalf("InUse after a release: %d, want %d", p.InUse(), bytes)
+		}
+		if _, err := gpu.NewBufferIn[uint32](nil, n); !errors.Is(err, gpu.ErrArgs) {
+			t.Errorf("NewBufferIn of a nil pool: %v, want ErrArgs", err)
+		}
+	})
+}

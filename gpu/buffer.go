@@ -31,6 +31,7 @@ type bufferState struct {
 	bytes  int
 	offset int          // bytes into the allocation where the buffer starts
 	root   *bufferState // the allocation; itself for an allocation
+	pool   *Pool        // the pool an allocation is from; nil for none
 
 	// mu, an allocation's (a view uses its root's), is held for reading
 	// while drv is in use and for writing to release it or a view.
@@ -53,7 +54,20 @@ func (b *Buffer[T]) state() *bufferState {
 }
 
 // NewBuffer allocates a buffer of n elements of T on d, zeroed.
-func NewBuffer[T any](d *Device, n int) (*Buffer[T], error) {
+func NewBuffer[T any](d *Device, n int) (*Buffer[T], error) { return newBuffer[T](d, nil, n) }
+
+// NewBufferIn allocates a buffer of n elements of T from p, zeroed: on
+// p's device, counted against p's budget as well as the device's.
+func NewBufferIn[T any](p *Pool, n int) (*Buffer[T], error) {
+	if p == nil {
+		return nil, fmt.Errorf("gpu: NewBufferIn of a nil *gpu.Pool (make one with Device.NewPool): %w", ErrArgs)
+	}
+	return newBuffer[T](p.d, p, n)
+}
+
+// newBuffer allocates a buffer of n elements of T on d, from p when it is
+// not nil.
+func newBuffer[T any](d *Device, p *Pool, n int) (*Buffer[T], error) {
 	e := elementOf[T]()
 	if e.err != nil {
 		return nil, e.err
@@ -76,15 +90,26 @@ func NewBuffer[T any](d *Device, n int) (*Buffer[T], error) {
 	if lim := d.info.Limits.MaxBufferBytes; lim != 0 && uint64(size) > lim {
 		return nil, fmt.Errorf("gpu: NewBuffer[%s] of %d bytes: the device allows %d: %w", e.name, size, lim, ErrLimits)
 	}
-	if err := d.adm.reserve(e.name, size); err != nil {
+	if p != nil {
+		if err := p.reserve(fmt.Sprintf("pool %q's budget", p.name), e.name, size); err != nil {
+			return nil, err
+		}
+	}
+	if err := d.adm.reserve("a memory budget", e.name, size); err != nil {
+		if p != nil {
+			p.unreserve(size)
+		}
 		return nil, err
 	}
 	drv, err := d.drv.NewBuffer(size)
 	if err != nil {
 		d.adm.unreserve(size)
+		if p != nil {
+			p.unreserve(size)
+		}
 		return nil, fmt.Errorf("gpu: NewBuffer[%s] of %d bytes: the device could not allocate it: %w: %w", e.name, size, ErrLimits, err)
 	}
-	st := &bufferState{dev: d, drv: drv, bound: drv, elem: e, bytes: size}
+	st := &bufferState{dev: d, drv: drv, bound: drv, elem: e, bytes: size, pool: p}
 	st.root = st
 	d.mu.Lock()
 	d.buffers[st] = struct{}{}
@@ -98,6 +123,20 @@ func Upload[T any](d *Device, data []T) (*Buffer[T], error) {
 	if err != nil {
 		return nil, err
 	}
+	return b.fill(data)
+}
+
+// UploadIn allocates a buffer from p holding a copy of data.
+func UploadIn[T any](p *Pool, data []T) (*Buffer[T], error) {
+	b, err := NewBufferIn[T](p, len(data))
+	if err != nil {
+		return nil, err
+	}
+	return b.fill(data)
+}
+
+// fill writes data into b, a new buffer, releasing it on failure.
+func (b *Buffer[T]) fill(data []T) (*Buffer[T], error) {
 	// A new buffer is in no launch yet: no flush is needed before writing.
 	if err := b.write(data, false); err != nil {
 		b.Release()
@@ -299,6 +338,9 @@ func (st *bufferState) release() {
 	st.mu.Unlock()
 	d := st.dev
 	d.adm.unreserve(st.bytes)
+	if st.pool != nil {
+		st.pool.unreserve(st.bytes)
+	}
 	d.hz.released(st)
 	d.mu.Lock()
 	delete(d.buffers, st)

@@ -44,6 +44,12 @@ type node struct {
 	states []*bufferState // the buffers bound, per buffer parameter
 }
 
+// budgeted reports whether a budget bounds what g binds: the device's or
+// a pool's.
+func (g *Graph) budgeted() bool {
+	return g.s.dev.adm.budget.budget.Load() != 0 || slices.ContainsFunc(g.roots, func(r *bufferState) bool { return r.pool != nil })
+}
+
 // rlock read-locks the allocations g binds, so that none is released
 // while a replay records them; runlock undoes it.
 func (g *Graph) rlock() {
@@ -441,7 +447,7 @@ func (g *Graph) replay(ctx context.Context) (direct bool, err error) {
 	if err := g.live(); err != nil {
 		return false, fmt.Errorf("gpu: Graph.Replay: %w", err)
 	}
-	if d.adm.budget.Load() != 0 {
+	if g.budgeted() {
 		for _, n := range g.nodes {
 			if err := d.adm.checkBudget(n.kernel, n.roots()); err != nil {
 				return false, fmt.Errorf("gpu: Graph.Replay: %w", err)
