@@ -238,7 +238,7 @@ func check(t *testing.T, r *report, seed uint64) {
 	if r.Error != "" || !r.Done {
 		t.Errorf("the page stopped: %s", r.Error)
 	}
-	want := map[string][]*gputest.Case{"conformance": conformance.Cases(), "wave": wave.Cases(), "library": librarytest.Cases(true)}
+	want := map[string][]*gputest.Case{"conformance": conformance.Cases(), "streams": conformance.StreamCases(), "wave": wave.Cases(), "library": librarytest.Cases(true)}
 	ran := map[string][]gputest.Outcome{}
 	for _, s := range r.Suites {
 		ran[s.Name] = s.Outcomes
@@ -251,7 +251,7 @@ func check(t *testing.T, r *report, seed uint64) {
 		}
 		t.Logf("%s suite: %d cases in %v on %s%s", s.Name, len(s.Outcomes), took.Round(time.Millisecond), r.Backend, byPackage(want[s.Name], s.Outcomes))
 	}
-	for _, name := range []string{"conformance", "wave", "library"} {
+	for _, name := range []string{"conformance", "streams", "wave", "library"} {
 		suite, cases := ran[name], want[name]
 		if len(suite) != len(cases) {
 			t.Errorf("the page ran %d %s cases, want %d", len(suite), name, len(cases))

@@ -19,6 +19,10 @@ import (
 type Case struct {
 	Kernel *gpu.Kernel // the generated handle
 
+	// Label names the case where a suite has several of one kernel;
+	// empty, the kernel's name does.
+	Label string
+
 	// Tol bounds the difference of float32 results; integer results are
 	// compared bit for bit.
 	Tol Tolerance
@@ -44,8 +48,12 @@ type Case struct {
 	Reference func(d *gpu.Device, groups xpu.Dim3, args []any) error
 }
 
-// Name returns the kernel's name without its package path.
+// Name returns the case's label, or else the kernel's name without its
+// package path.
 func (c *Case) Name() string {
+	if c.Label != "" {
+		return c.Label
+	}
 	n := c.Kernel.Name()
 	return n[strings.LastIndexByte(n, '.')+1:]
 }

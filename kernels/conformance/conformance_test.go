@@ -16,6 +16,12 @@ func TestConformance(t *testing.T) {
 	gputest.ForEach(t, func(t *testing.T, d *gpu.Device) { gputest.Check(t, d, conformance.Cases()) })
 }
 
+// TestStreamCases runs the cases of the runtime's streams (capture and
+// replay, two streams on one buffer) on every device present.
+func TestStreamCases(t *testing.T) {
+	gputest.ForEach(t, func(t *testing.T, d *gpu.Device) { gputest.Check(t, d, conformance.StreamCases()) })
+}
+
 // TestRefusedMember checks that launching the refused template member
 // fails with gpu.ErrRefused, naming the member and its failing clause.
 func TestRefusedMember(t *testing.T) {

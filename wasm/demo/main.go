@@ -1,8 +1,9 @@
 // Command demo opens the best device xpu has here, shows it and its facts,
-// runs the conformance and wave suites and the kernel library's cases
-// (package kernels/librarytest) on it against the reference runner in the
-// same program, and runs the benchmarks of package devicebench, each
-// beside its reference point.
+// runs the conformance suite, its cases of the runtime's streams (capture
+// and replay, two streams on one buffer), the wave suite and the kernel
+// library's cases (package kernels/librarytest) on it against the
+// reference runner in the same program, and runs the benchmarks of
+// package devicebench, each beside its reference point.
 //
 // Built for GOOS=js GOARCH=wasm and served by wasm/serve, it runs on the
 // browser's WebGPU device (navigator.gpu), or on the CPU backend when the

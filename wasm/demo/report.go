@@ -137,6 +137,7 @@ type suite struct {
 // suites are the suites the demo runs, in order.
 var suites = []suite{
 	{name: "conformance", cases: conformance.Cases},
+	{name: "streams", cases: conformance.StreamCases},
 	{name: "wave", cases: wave.Cases},
 	{name: "library", cases: libraryCases},
 }
