@@ -94,10 +94,11 @@ func (g *Graph) add(k *Kernel, fault bool, args []any, grid xpu.Dim3, states []*
 	}
 }
 
-// live returns an ErrReleased error naming the kernel when a buffer g's
-// launches bind has been released. The caller holds the roots' locks.
-func (g *Graph) live() error {
-	for _, n := range g.nodes {
+// live returns an ErrReleased error naming the kernel when a buffer one
+// of g's first upto launches binds has been released. The caller holds
+// the roots' locks.
+func (g *Graph) live(upto int) error {
+	for _, n := range g.nodes[:upto] {
 		for _, st := range n.states {
 			if err := st.live(); err != nil {
 				return fmt.Errorf("%w (bound by a launch of %s)", err, n.kernel.spec.Name)
@@ -444,7 +445,7 @@ func (g *Graph) replay(ctx context.Context) (direct bool, err error) {
 	}
 	g.rlock()
 	defer g.runlock()
-	if err := g.live(); err != nil {
+	if err := g.live(len(g.nodes)); err != nil {
 		return false, fmt.Errorf("gpu: Graph.Replay: %w", err)
 	}
 	if g.budgeted() {

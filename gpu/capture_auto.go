@@ -13,6 +13,7 @@ package gpu
 
 import (
 	"context"
+	"fmt"
 	"slices"
 
 	"github.com/goxpu/xpu"
@@ -230,7 +231,7 @@ func (s *Stream) matches(l *launch, args []any) (bool, error) {
 	if r := s.dev.releases.Load(); r != a.epoch {
 		// A buffer was released since: the graph's must all be live.
 		g.rlock()
-		err := g.live()
+		err := g.live(len(g.nodes))
 		g.runlock()
 		if err != nil {
 			return false, nil
@@ -344,6 +345,11 @@ func (s *Stream) replayAuto(ctx context.Context) error {
 	g := s.auto.g
 	g.rlock()
 	defer g.runlock()
+	// A buffer released since its launch matched (by another goroutine:
+	// a release records what matched first) refuses the replay.
+	if err := g.live(len(g.nodes)); err != nil {
+		return fmt.Errorf("gpu: %s: replay: %w", s.dev.backend, err)
+	}
 	if err := s.replayed(ctx, g.dg, g.drv); err != nil {
 		return err
 	}
@@ -364,6 +370,9 @@ func (s *Stream) unwind(ctx context.Context) error {
 	}
 	g.rlock()
 	defer g.runlock()
+	if err := g.live(pos); err != nil {
+		return fmt.Errorf("gpu: %s: record: %w", s.dev.backend, err)
+	}
 	for i, l := range g.drv[:pos] {
 		if err := s.q.Launch(ctx, l.Program, l.Groups, l.Buffers, l.Uniforms); err != nil {
 			return err
