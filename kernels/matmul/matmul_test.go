@@ -31,7 +31,7 @@ const pkg = "github.com/goxpu/xpu/kernels/matmul"
 // computing the plain product, and in every layout.
 func TestKernels(t *testing.T) {
 	gputest.ForEach(t, func(t *testing.T, d *gpu.Device) {
-		gputest.Check(t, d, matmultest.Cases(testing.Short() || underRace))
+		gputest.Check(t, d, matmultest.Cases(smallShapes()))
 	})
 }
 
