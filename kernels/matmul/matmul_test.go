@@ -28,11 +28,14 @@ const pkg = "github.com/goxpu/xpu/kernels/matmul"
 
 // TestKernels checks every member of Tiled on every device present
 // against the reference runner, at every shape of matmultest.Cases,
-// computing the plain product, and in every layout.
+// computing the plain product, and in every layout; under the race
+// detector at matmultest.RaceCases.
 func TestKernels(t *testing.T) {
-	gputest.ForEach(t, func(t *testing.T, d *gpu.Device) {
-		gputest.Check(t, d, matmultest.Cases(testing.Short() || underRace))
-	})
+	cases := matmultest.Cases(smallShapes())
+	if underRace {
+		cases = matmultest.RaceCases()
+	}
+	gputest.ForEach(t, func(t *testing.T, d *gpu.Device) { gputest.Check(t, d, cases) })
 }
 
 // TestMembers checks that every member is launchable and that its block

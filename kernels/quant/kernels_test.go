@@ -13,6 +13,6 @@ import (
 // value, and striding), the mat-vecs, the mat-muls and the packing.
 func TestKernels(t *testing.T) {
 	gputest.ForEach(t, func(t *testing.T, d *gpu.Device) {
-		gputest.Check(t, d, quanttest.Cases(testing.Short() || underRace))
+		gputest.Check(t, d, quanttest.Cases(smallShapes()))
 	})
 }

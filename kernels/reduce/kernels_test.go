@@ -13,7 +13,7 @@ import (
 // pass of reducetest.Passes.
 func TestKernels(t *testing.T) {
 	gputest.ForEach(t, func(t *testing.T, d *gpu.Device) {
-		for _, p := range reducetest.Passes(testing.Short() || underRace) {
+		for _, p := range reducetest.Passes(smallShapes()) {
 			t.Run(p.String(), func(t *testing.T) { gputest.Check(t, d, reducetest.At(p)) })
 		}
 	})

@@ -244,7 +244,10 @@ func (g gemmCase) check(t *testing.T, got storedMatrix) {
 var transposes = []blas.Transpose{blas.NoTrans, blas.Trans, blas.ConjTrans}
 
 // TestSgemm checks every path, on one goroutine and on several, over the
-// shapes, both transposes of each operand and the scalars.
+// shapes, both transposes of each operand and the scalars. In short mode
+// and under the race detector each shape of over 2^20 products runs on
+// several goroutines alone, at one pair of transposes per goroutine
+// count, the pairs in turn over the shapes.
 func TestSgemm(t *testing.T) {
 	procs := runtime.GOMAXPROCS(0)
 	defer runtime.GOMAXPROCS(procs)
@@ -254,7 +257,7 @@ func TestSgemm(t *testing.T) {
 			runtime.GOMAXPROCS(p)
 			c := 0
 			for s, sh := range gemmShapes {
-				big := testing.Short() && sh[0]*sh[1]*sh[2] > 1<<20
+				big := (testing.Short() || underRace) && sh[0]*sh[1]*sh[2] > 1<<20
 				if big && p == 1 {
 					continue // the one goroutine's blocking is the smaller shapes'
 				}

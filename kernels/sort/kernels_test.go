@@ -13,6 +13,6 @@ import (
 // on keys of any value and keys of few values.
 func TestKernels(t *testing.T) {
 	gputest.ForEach(t, func(t *testing.T, d *gpu.Device) {
-		gputest.Check(t, d, sorttest.Cases(testing.Short() || underRace))
+		gputest.Check(t, d, sorttest.Cases(smallShapes()))
 	})
 }

@@ -167,22 +167,37 @@ func memberCase(mb Member, s shape, l layout) *gputest.Case {
 // keeps the first two shapes, a smaller shape for the layouts and half of
 // the layouts' cases: every pair of transposes on every member, beta 0 on
 // the members of even index and both scalars on the odd ones; for short
-// mode, a binary built with the race detector and the
+// mode, the runs that repeat the suite on other backends and the
 // browser, where the reference runner's goroutine per work-item is slow.
 func Cases(short bool) []*gputest.Case {
-	ss, sl := shapes, shape{67, 45, 33}
 	if short {
-		ss, sl = shapes[:2], shape{21, 19, 17}
+		return cases(shapes[:2], shape{21, 19, 17}, true)
 	}
+	return cases(shapes, shape{67, 45, 33}, false)
+}
+
+// RaceCases returns the short cases less the plain product at the larger
+// shape: every member at a single element and in every pair of
+// transposes at the smaller layout shape (several blocks of the smaller
+// tiles), for a binary built with the race detector, where the reference
+// runner runs some ten times slower still. It looks for races; the runs
+// without the detector check the values at every shape.
+func RaceCases() []*gputest.Case {
+	return cases(shapes[:1], shape{21, 19, 17}, true)
+}
+
+// cases returns the plain product of every member at each of sizes, and
+// the layouts at sl: all of them, or half when half is set.
+func cases(sizes []shape, sl shape, half bool) []*gputest.Case {
 	var cs []*gputest.Case
-	for _, s := range ss {
+	for _, s := range sizes {
 		for _, mb := range Members {
 			cs = append(cs, memberCase(mb, s, plain))
 		}
 	}
 	for i, l := range layouts {
 		for j, mb := range Members {
-			if !short || i%2 == j%2 {
+			if !half || i%2 == j%2 {
 				cs = append(cs, memberCase(mb, sl, l))
 			}
 		}
