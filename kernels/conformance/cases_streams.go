@@ -50,20 +50,11 @@ func StreamCases() []*gputest.Case {
 				}
 				return nil
 			},
-			Reference: func(d *gpu.Device, groups xpu.Dim3, args []any) error {
-				for r := range replays {
-					for i := range launches {
-						if err := d.Reference(SaxpyKernel, groups, args[0], args[1], gputest.At[float32](args, 2)+float32(i-r), args[3]); err != nil {
-							return err
-						}
-					}
-				}
-				return nil
-			},
+			Reference: saxpyRounds(replays, launches),
 		},
 		{
 			Label: "Saxpy replayed by the stream", Kernel: SaxpyKernel, Tol: gputest.Exact, Setup: saxpySteps,
-			// Six segments of the same three launches between flushes,
+			// Eight segments of the same three launches between flushes,
 			// other scalars each time: a stream that replays by itself
 			// does from the fourth.
 			Launch: func(s *gpu.Stream, groups xpu.Dim3, args []any) error {
@@ -85,16 +76,7 @@ func StreamCases() []*gputest.Case {
 				}
 				return t.Sync()
 			},
-			Reference: func(d *gpu.Device, groups xpu.Dim3, args []any) error {
-				for seg := range 2 * replays {
-					for i := range launches {
-						if err := d.Reference(SaxpyKernel, groups, args[0], args[1], gputest.At[float32](args, 2)+float32(i-seg), args[3]); err != nil {
-							return err
-						}
-					}
-				}
-				return nil
-			},
+			Reference: saxpyRounds(2*replays, launches),
 		},
 		{
 			Label: "Saxpy on two streams", Kernel: SaxpyKernel, Tol: gputest.Exact, Setup: saxpySteps,
@@ -137,6 +119,21 @@ func StreamCases() []*gputest.Case {
 				return nil
 			},
 		},
+	}
+}
+
+// saxpyRounds returns the reference of rounds rounds of launches
+// launches each, the i-th of round r with a+i-r.
+func saxpyRounds(rounds, launches int) func(d *gpu.Device, groups xpu.Dim3, args []any) error {
+	return func(d *gpu.Device, groups xpu.Dim3, args []any) error {
+		for r := range rounds {
+			for i := range launches {
+				if err := d.Reference(SaxpyKernel, groups, args[0], args[1], gputest.At[float32](args, 2)+float32(i-r), args[3]); err != nil {
+					return err
+				}
+			}
+		}
+		return nil
 	}
 }
 
