@@ -39,8 +39,8 @@ import (
 // ([ErrNoCode], [ErrArgs], [ErrSize], [ErrBufferLen], [ErrMisaligned],
 // [ErrForeignBuffer], [ErrReleased], [ErrGrid], [ErrLimits],
 // [ErrWaveWidth], [ErrScalarTwin], [ErrCompile], [ErrClosed],
-// [ErrBudget]), naming the kernel and the parameter. [Stream.LaunchWith] adds the checks of a
-// launch's options ([ErrBlock], [ErrDeadline]).
+// [ErrBudget]), naming the kernel and the parameter. [Stream.LaunchWith]
+// adds the checks of a launch's options ([ErrBlock], [ErrDeadline]).
 func (s *Stream) Launch(k *Kernel, groups xpu.Dim3, args ...any) error {
 	return s.LaunchWith(LaunchOptions{}, k, groups, args...)
 }
