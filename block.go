@@ -6,6 +6,14 @@ package xpu
 // when every work-item waits at the same one and completes a wave round
 // when every live lane of the wave has arrived, and it refuses, naming
 // the rule, a barrier or wave verb that is not reached by all.
+//
+// Until a work-item first waits, the turns are whole calls of the
+// kernel, in order: the block runs them as a loop on its own goroutine
+// (loop), with no scheduler. The first work-item to reach a barrier or a
+// wave verb hands the block to the scheduler (toScheduler): those before
+// it have ended, those after it have not started, so the block is then
+// where the scheduler alone would have brought it, and runs on as it
+// would have.
 
 import (
 	"fmt"
@@ -20,7 +28,8 @@ type block struct {
 	l       *launch
 	group   Dim3
 	items   []*workItem
-	events  chan *workItem // a resumed work-item yields here
+	events  chan *workItem // a resumed work-item yields here; nil while the block runs as a loop
+	ended   chan struct{}  // closed when a scheduler started by toScheduler returns
 	aborted bool           // the block failed: every work-item unwinds
 	fail    error          // the block's first failure
 	shared  []*sharedArray
@@ -56,32 +65,103 @@ type workItem struct {
 type abortSignal struct{}
 
 func (l *launch) newBlock(group Dim3) *block {
-	return &block{l: l, group: group, events: make(chan *workItem)}
+	return &block{l: l, group: group}
 }
 
 // run runs every work-item of b to its end; b.fail holds the first
 // failure.
 func (b *block) run() {
-	s := b.l.size
-	n := int(s.Count())
-	b.items = make([]*workItem, 0, n)
-	for z := range s.Z {
-		for y := range s.Y {
-			for x := range s.X {
-				w := &workItem{group: b.group, local: Dim3{x, y, z}, index: uint32(len(b.items)), blk: b, resume: make(chan struct{})}
-				b.items = append(b.items, w)
-				go w.main()
-			}
-		}
+	if b.l.goroutines {
+		b.startGoroutines(nil)
+		b.schedule(0, nil)
+	} else {
+		b.loop()
 	}
-	b.schedule()
 	if b.race != nil {
 		b.race.finish()
 	}
 }
 
+// loop runs the work-items one after the other, each to its end, on the
+// caller's goroutine, until one waits: then it lets the scheduler that
+// work-item's wait started run the block to its end.
+func (b *block) loop() {
+	in := make([]reflect.Value, len(b.l.in))
+	copy(in, b.l.in)
+	w := &workItem{group: b.group, blk: b}
+	for i := range uint32(b.l.size.Count()) {
+		w.index, w.local = i, b.l.localOf(int32(i))
+		w.state, w.sharedNext, w.sharedSites = itemRunning, 0, w.sharedSites[:0]
+		if b.race != nil {
+			b.race.before(w)
+		}
+		w.call(in)
+		w.state = itemDone
+		if b.events != nil { // w waited: the scheduler has the block
+			b.events <- w
+			<-b.ended
+			return
+		}
+		if b.race != nil {
+			b.race.after(w)
+		}
+	}
+}
+
+// toScheduler moves the block from loop to the scheduler when w, the
+// work-item loop runs, is about to wait: the work-items before w have
+// ended, those after it start as goroutines, and a scheduler on a
+// goroutine of its own takes w's yield as the end of its turn.
+func (b *block) toScheduler(w *workItem) {
+	b.startGoroutines(w)
+	b.ended = make(chan struct{})
+	go func() {
+		defer close(b.ended)
+		b.schedule(int(w.index)+1, w)
+	}()
+}
+
+// startGoroutines makes the block's work-items and starts a goroutine for
+// each, but for those up to running: the running one, which goes on as
+// it is, and those before it, which have ended. running is nil when none
+// has started.
+func (b *block) startGoroutines(running *workItem) {
+	n := int(b.l.size.Count())
+	b.events = make(chan *workItem)
+	b.items = make([]*workItem, 0, n)
+	first := 0
+	if running != nil {
+		first = int(running.index)
+		for i := range first {
+			b.items = append(b.items, &workItem{group: b.group, local: b.l.localOf(int32(i)), index: uint32(i), blk: b, state: itemDone})
+		}
+		running.resume = make(chan struct{})
+		b.items = append(b.items, running)
+		first++
+	}
+	for i := first; i < n; i++ {
+		w := &workItem{group: b.group, local: b.l.localOf(int32(i)), index: uint32(i), blk: b, resume: make(chan struct{})}
+		b.items = append(b.items, w)
+		go w.main()
+	}
+}
+
 // main is the goroutine of a work-item.
 func (w *workItem) main() {
+	b := w.blk
+	<-w.resume
+	if !b.aborted {
+		in := make([]reflect.Value, len(b.l.in))
+		copy(in, b.l.in)
+		w.call(in)
+	}
+	w.state = itemDone
+	b.events <- w
+}
+
+// call runs the kernel for w with the arguments in (whose slot 0 it
+// sets) until it returns, fails (recorded in the block) or unwinds.
+func (w *workItem) call(in []reflect.Value) {
 	b := w.blk
 	defer func() {
 		if r := recover(); r != nil {
@@ -89,22 +169,23 @@ func (w *workItem) main() {
 				b.failAt(w, r)
 			}
 		}
-		w.state = itemDone
-		b.events <- w
 	}()
-	<-w.resume
-	if b.aborted {
-		return
-	}
-	in := make([]reflect.Value, len(b.l.in))
-	copy(in, b.l.in)
 	in[0] = reflect.ValueOf(Thread{w})
 	b.l.fn.Call(in)
+}
+
+// enterScheduler hands the block to the scheduler, if loop still runs it,
+// before w waits at a barrier or a wave verb.
+func (w *workItem) enterScheduler() {
+	if b := w.blk; b.events == nil {
+		b.toScheduler(w)
+	}
 }
 
 // yield hands control back to the scheduler until it resumes w.
 func (w *workItem) yield() {
 	b := w.blk
+	w.enterScheduler()
 	b.events <- w
 	<-w.resume
 	if b.aborted {
@@ -112,23 +193,27 @@ func (w *workItem) yield() {
 	}
 }
 
-// schedule resumes ready work-items, lowest LocalIndex first from where
-// the last one stopped, until all are done.
-func (b *block) schedule() {
-	cur := 0
+// schedule resumes ready work-items, lowest LocalIndex first from cur,
+// until all are done. running, when not nil, is a work-item already
+// resumed, whose turn it ends first.
+func (b *block) schedule(cur int, running *workItem) {
+	cur %= len(b.items)
 	for {
-		w := b.nextReady(&cur)
+		w := running
+		running = nil
 		if w == nil {
-			if b.settle() {
-				continue
+			if w = b.nextReady(&cur); w == nil {
+				if b.settle() {
+					continue
+				}
+				return
 			}
-			return
+			w.state = itemRunning
+			if b.race != nil {
+				b.race.before(w)
+			}
+			w.resume <- struct{}{}
 		}
-		w.state = itemRunning
-		if b.race != nil {
-			b.race.before(w)
-		}
-		w.resume <- struct{}{}
 		<-b.events
 		if b.race != nil {
 			b.race.after(w)

@@ -24,6 +24,14 @@ type Config struct {
 	// between barriers (see [ErrRace]); the zero value checks in test
 	// binaries (testing.Testing) and not elsewhere.
 	RaceCheck RaceCheck
+
+	// Goroutines runs every work-item as a goroutine of its own from its
+	// start. By default the work-items of a block run in a loop, one
+	// after the other, until one reaches a barrier or a wave verb, and
+	// only then on goroutines (see [Run]); both give the same results
+	// and failures, so this is for measuring or checking the loop against
+	// the goroutines.
+	Goroutines bool
 }
 
 // RaceCheck turns the shared-memory race check of [Run] on or off.
@@ -63,11 +71,16 @@ var ErrRace = errors.New("xpu: shared-memory race")
 // maxBlock bounds the work-items of one block, as devices do.
 const maxBlock = 1024
 
-// Run executes kernel as plain Go. Every work-item is a goroutine that
-// calls kernel with its own Thread and args; the work-items of a block
-// share its shared arrays, barrier and waves, and take turns: one runs at
-// a time, in order of LocalIndex, until it reaches a barrier, a wave verb
-// or its end, so that a block runs the same way every time. Blocks run
+// Run executes kernel as plain Go. Every work-item calls kernel with its
+// own Thread and args; the work-items of a block share its shared arrays,
+// barrier and waves, and take turns: one runs at a time, in order of
+// LocalIndex, until it reaches a barrier, a wave verb or its end, so that
+// a block runs the same way every time. A block runs its work-items as a
+// loop, each call to its end, until one reaches a barrier or a wave verb;
+// from there on every work-item of the block is a goroutine, which can
+// wait, and the block goes on as if they had been from the start (see
+// [Config.Goroutines]). So a kernel with neither costs a call per
+// work-item and no goroutines, whatever the generator knows of it. Blocks run
 // concurrently, at most GOMAXPROCS at a time; with the race check on they
 // run one after the other. Run returns when every work-item has
 // returned, with the first failure as an error wrapping [ErrRun]; a
@@ -96,7 +109,7 @@ func Run(cfg Config, kernel any, args ...any) error {
 	if size.Count() > maxBlock {
 		return fmt.Errorf("%w: block of %d work-items exceeds %d", ErrCall, size.Count(), maxBlock)
 	}
-	l := &launch{fn: fn, in: in, groups: groups, size: size, wave: cfg.WaveWidth, name: funcName(fn.Pointer())}
+	l := &launch{fn: fn, in: in, groups: groups, size: size, wave: cfg.WaveWidth, goroutines: cfg.Goroutines, name: funcName(fn.Pointer())}
 	if l.wave == 0 {
 		l.wave = 32
 	}
@@ -112,6 +125,7 @@ type launch struct {
 	in           []reflect.Value // the arguments, with a slot for the Thread at 0
 	groups, size Dim3
 	wave         uint32
+	goroutines   bool     // Config.Goroutines
 	name         string   // the kernel function's name, as runtime frames spell it
 	funcs        sync.Map // call site -> the name of the function it lies in
 }

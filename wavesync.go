@@ -49,6 +49,7 @@ func (w *workItem) exchange(v any) []any {
 			break
 		}
 	}
+	w.enterScheduler()
 	r := w.blk.waveOf(w)
 	r.cur[w.index%w.blk.l.wave] = v
 	r.arrived++

@@ -21,6 +21,9 @@ type ReferenceOptions struct {
 	// RaceCheck turns the reference runner's race check on or off (see
 	// xpu.Config.RaceCheck).
 	RaceCheck xpu.RaceCheck
+	// Goroutines runs every work-item on a goroutine of its own from its
+	// start (see xpu.Config.Goroutines).
+	Goroutines bool
 }
 
 // Reference runs the kernel's Go function on the reference runner
@@ -150,7 +153,7 @@ func (l *launch) runReference(o ReferenceOptions, args []any) error {
 	if wave == 0 {
 		wave = k.spec.Wave
 	}
-	cfg := xpu.Config{Groups: l.grid, Block: k.spec.Block, WaveWidth: wave, RaceCheck: o.RaceCheck}
+	cfg := xpu.Config{Groups: l.grid, Block: k.spec.Block, WaveWidth: wave, RaceCheck: o.RaceCheck, Goroutines: o.Goroutines}
 	if err := xpu.Run(cfg, k.spec.Func, in...); err != nil {
 		return fmt.Errorf("gpu: kernel %s: reference run: %w", k.spec.Name, err)
 	}
