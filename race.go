@@ -138,11 +138,11 @@ func newRaceRun(b *block, ref *raceRun, allow func(int, int, int) bool) *raceRun
 	return &raceRun{b: b, ref: ref, allow: allow, snaps: [][][]byte{nil}, hash: 14695981039346656037}
 }
 
+// mix folds x into the run's hash, a word at a time: it runs at every
+// turn, so it costs a multiply, not one per byte.
 func (r *raceRun) mix(x uint64) {
-	for range 8 {
-		r.hash = (r.hash ^ (x & 0xff)) * 1099511628211
-		x >>= 8
-	}
+	h := (r.hash ^ x) * 0x9e3779b97f4a7c15
+	r.hash = h ^ h>>31
 }
 
 // add starts recording a new shared array of the block.
