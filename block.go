@@ -89,8 +89,12 @@ func (b *block) loop() {
 	in := make([]reflect.Value, len(b.l.in))
 	copy(in, b.l.in)
 	w := &workItem{group: b.group, blk: b}
-	for i := range uint32(b.l.size.Count()) {
-		w.index, w.local = i, b.l.localOf(int32(i))
+	s := b.l.size
+	for i := range uint32(s.Count()) {
+		w.index = i
+		if w.local.X++; i == 0 || w.local.X == s.X { // the next local, in order of LocalIndex
+			w.local = b.l.localOf(int32(i))
+		}
 		w.state, w.sharedNext, w.sharedSites = itemRunning, 0, w.sharedSites[:0]
 		if b.race != nil {
 			b.race.before(w)

@@ -19,8 +19,9 @@
 // math) is all a kernel may call besides its own package's device
 // functions.
 //
-// The same function, run by [Run] with one goroutine per work-item, real
-// barriers and real atomics, is the reference semantics that every backend
+// The same function, run by [Run] with its work-items taking turns (a
+// loop per block until one waits, then a goroutine each), real barriers
+// and real atomics, is the reference semantics that every backend
 // is tested against. [Run] needs no generated code.
 //
 // This package knows no codegen and no runtime: it imports only the

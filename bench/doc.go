@@ -13,7 +13,7 @@
 //     its command (cmd/tunebench) prints the table.
 //   - bench/devicebench: any device beside a Go loop or another kernel
 //     (the figures the browser demo shows, the wave reductions), and the
-//     reference runner's race check.
+//     reference runner's race check and its loop per block.
 //   - bench/kernelbench: the kernel library's packages (kernels/...),
 //     each kernel beside a copy of the same bytes, a host implementation
 //     (gonum, slices.Sort) or its family's other members.

@@ -4,7 +4,9 @@
 // with shared memory only ([Benchmarks], which the browser demo runs and
 // shows; BenchmarkReduce runs the reductions on each native device), and
 // the reference runner's race check beside the runner without it
-// (BenchmarkReferenceRaceCheck).
+// (BenchmarkReferenceRaceCheck), and its loop per block beside a
+// goroutine per work-item (BenchmarkReferenceLoop over the conformance
+// suite, BenchmarkReferenceJacobi over one large launch).
 //
 // Layering: it imports the runtime, the benchmark kernels
 // (bench/internal/kernels) and the wave suite's reductions (kernels/wave).
