@@ -6,7 +6,8 @@
 // the reference runner's race check beside the runner without it
 // (BenchmarkReferenceRaceCheck), and its loop per block beside a
 // goroutine per work-item (BenchmarkReferenceLoop over the conformance
-// suite, BenchmarkReferenceJacobi over one large launch).
+// suite, BenchmarkReferenceJacobi and BenchmarkReferenceRadixPass over
+// large launches).
 //
 // Layering: it imports the runtime, the benchmark kernels
 // (bench/internal/kernels) and the wave suite's reductions (kernels/wave).
