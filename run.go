@@ -80,11 +80,11 @@ const maxBlock = 1024
 // from there on every work-item of the block is a goroutine, which can
 // wait, and the block goes on as if they had been from the start (see
 // [Config.Goroutines]). So a kernel with neither costs a call per
-// work-item and no goroutines, whatever the generator knows of it. Blocks run
-// concurrently, at most GOMAXPROCS at a time; with the race check on they
-// run one after the other. Run returns when every work-item has
-// returned, with the first failure as an error wrapping [ErrRun]; a
-// failed block does not stop the others.
+// work-item and no goroutines, whatever the generator knows of it.
+// Blocks run concurrently, at most GOMAXPROCS at a time; with the race
+// check on they run one after the other. Run returns when every
+// work-item has returned, with the first failure as an error wrapping
+// [ErrRun]; a failed block does not stop the others.
 //
 // args are the kernel's parameters after the Thread, in order, with a
 // template's comptime value where its signature has it: slices stand for
