@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -44,6 +45,39 @@ func TestOwnModule(t *testing.T) {
 			t.Errorf("go test in the module: no %q in its output:\n%s", want, out)
 		}
 	}
+}
+
+// TestLanguageExamples generates each kernel example of docs/language.md
+// (a Go code block with an //xpu:kernel line) as a package of its own in a
+// module outside the repository, through `go tool xpu gen`, and vets the
+// module: the examples are what a user would write, and must compile as
+// written.
+func TestLanguageExamples(t *testing.T) {
+	src, err := os.ReadFile(filepath.Join("..", "..", "docs", "language.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := newModule(t)
+	m.gotool("GOPROXY=off", "get", "-tool", "github.com/goxpu/xpu/cmd/xpu")
+	n := 0
+	for _, b := range goBlock.FindAllStringSubmatch(string(src), -1) {
+		if !strings.Contains(b[2], "//xpu:kernel") {
+			continue // not a kernel: generated code, a fragment
+		}
+		n++
+		pkg := fmt.Sprintf("example%d", n)
+		if err := os.Mkdir(filepath.Join(m.dir, pkg), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		m.write(map[string][]byte{filepath.Join(pkg, "kernel.go"): []byte("package " + pkg +
+			"\n\n//go:generate go tool xpu gen\n\nimport \"github.com/goxpu/xpu\"\n\n" + b[2])})
+	}
+	if n < 3 {
+		t.Fatalf("docs/language.md: %d kernel examples found, want the kernel's, the template's and the wave template's at least", n)
+	}
+	m.gotool("mod", "tidy")
+	m.gotool("generate", "./...")
+	m.gotool("vet", "./...")
 }
 
 // ownModuleTest is the module's test of its kernel: fresh random inputs on
