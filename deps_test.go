@@ -88,7 +88,9 @@ const depsRules = `
 	# The CPU backend loads its host tier's machine code through purego.
 	gpu/driver, github.com/klauspost/cpuid/v2, github.com/ebitengine/purego < gpu/cpu;
 	gpu/driver < gpu/webgpu/internal/core;
-	gpu/webgpu/internal/core, github.com/cogentcore/webgpu/... < gpu/webgpu;
+	# wgpu-native's binding, and cgo to hush the Wayland client library
+	# it loads.
+	gpu/webgpu/internal/core, github.com/cogentcore/webgpu/..., C < gpu/webgpu;
 	gpu/webgpu/internal/core, github.com/ebitengine/purego < gpu/webgpu/dawn;
 	gpu/webgpu/internal/core, syscall/js < gpu/webgpu/jsgpu;
 	# The native GPU drivers' shared driver, which binds no library but

@@ -27,9 +27,12 @@
 //	              time of each kernel, host call, flush and wait, then the
 //	              adapters, fallbacks, refusals and faults; -svg draws its tracks
 //
-// A kernel package runs the generator from go generate:
+// A kernel package runs the generator from go generate, as a tool of its
+// module (go get -tool github.com/goxpu/xpu/cmd/xpu):
 //
-//	//go:generate go run github.com/goxpu/xpu/cmd/xpu gen
+//	//go:generate go tool xpu gen
+//
+// The packages of this module run it as go run github.com/goxpu/xpu/cmd/xpu gen.
 //
 // Errors go to standard error. The exit status is 0 on success, 1 when a
 // command fails and 2 on a usage error. devices, replay, bench and tune build

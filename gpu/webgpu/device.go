@@ -35,8 +35,10 @@ type api struct {
 func open() (driver.Device, error) {
 	// A nil descriptor: the binding leaves fields of the one it builds
 	// from a descriptor uninitialized.
+	done := quiet()
 	inst := wgpu.CreateInstance(nil)
 	adapter, err := inst.RequestAdapter(&wgpu.RequestAdapterOptions{PowerPreference: wgpu.PowerPreferenceHighPerformance})
+	done()
 	if err != nil {
 		inst.Release()
 		return nil, fmt.Errorf("webgpu: %v: %w", err, driver.ErrUnavailable)

@@ -80,6 +80,14 @@ type uncapturedErrorCallbackInfo struct {
 	userdata2 uintptr
 }
 
+// loggingCallbackInfo is WGPULoggingCallbackInfo, a Dawn extension's.
+type loggingCallbackInfo struct {
+	next      uintptr
+	callback  uintptr
+	userdata1 uintptr
+	userdata2 uintptr
+}
+
 type adapterInfo struct {
 	next            uintptr
 	vendor          stringView

@@ -19,6 +19,7 @@ func TestABISizes(t *testing.T) {
 		{"RequestAdapterOptions", unsafe.Sizeof(requestAdapterOptions{}), 32},
 		{"CallbackInfo", unsafe.Sizeof(callbackInfo{}), 40},
 		{"UncapturedErrorCallbackInfo", unsafe.Sizeof(uncapturedErrorCallbackInfo{}), 32},
+		{"LoggingCallbackInfo", unsafe.Sizeof(loggingCallbackInfo{}), 32},
 		{"AdapterInfo", unsafe.Sizeof(adapterInfo{}), 96},
 		{"AdapterInfo.backendType", unsafe.Offsetof(adapterInfo{}.backendType), 72},
 		{"AdapterInfo.subgroupMinSize", unsafe.Offsetof(adapterInfo{}.subgroupMinSize), 88},

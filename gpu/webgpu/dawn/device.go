@@ -168,6 +168,7 @@ func (d *api) openDevice() error {
 		sinks.Delete(d.sink)
 		return fmt.Errorf("dawn: adapter %s: request device: %v: %w", d.info.Name, err, driver.ErrUnavailable)
 	}
+	setLog(d.dev)
 	d.queue = wgpu.deviceGetQueue(d.dev)
 	var dl limits
 	if wgpu.deviceGetLimits(d.dev, &dl) == statusSuccess {

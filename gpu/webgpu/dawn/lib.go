@@ -167,6 +167,7 @@ func bind() error {
 	sym(&w.encoderResolveQuerySet, "wgpuCommandEncoderResolveQuerySet")
 	sym(&w.encoderFinish, "wgpuCommandEncoderFinish")
 	sym(&w.encoderRelease, "wgpuCommandEncoderRelease")
+	bindLog(lib)
 	// The calls each launch makes go through SyscallN, which allocates
 	// nothing; a function RegisterFunc makes allocates on every call.
 	raw := func(name string) uintptr {
