@@ -31,6 +31,9 @@ var atomicFuncs = map[string]ir.AtomicOp{
 	"AtomicLoad": ir.AtomicLoad, "AtomicStore": ir.AtomicStore,
 }
 
+// floatAtomics are the atomics that take a float32 element.
+var floatAtomics = map[ir.AtomicOp]bool{ir.AtomicAddFloat32: true, ir.AtomicLoad: true, ir.AtomicStore: true}
+
 // callee returns the function a call expression names, if any.
 func (f *fnState) callee(fun ast.Expr) types.Object {
 	switch e := ast.Unparen(fun).(type) {
@@ -90,6 +93,8 @@ func (f *fnState) call(e *ast.CallExpr) ir.Expr {
 	}
 	if _, isLit := ast.Unparen(e.Fun).(*ast.FuncLit); isLit {
 		c.errorf(e.Fun.Pos(), RuleNoClosure, "call of a function literal")
+	} else if obj == nil {
+		f.undefined(e.Fun)
 	} else {
 		c.errorf(e.Pos(), RuleNoClosure, "call of the function value %s", types.ExprString(e.Fun))
 	}
@@ -167,6 +172,14 @@ func (f *fnState) atomic(e *ast.CallExpr, op ir.AtomicOp) ir.Expr {
 		return f.bad()
 	}
 	elem := ptr.Type()
+	if ir.IsKind(elem, ir.F32) && !floatAtomics[op] {
+		fix := "use xpu.AtomicAddFloat32(&buf[i], v)"
+		if op != ir.AtomicAdd {
+			fix = "atomics on float32 are xpu.AtomicAddFloat32, AtomicLoad and AtomicStore; keep the value's bits in a uint32 (math.Float32bits) for the others"
+		}
+		c.errorFix(e.Pos(), RuleUnsupported, fix, "xpu.%v on a float32", op)
+		return f.bad()
+	}
 	args := make([]ir.Expr, 0, len(e.Args)-1)
 	for _, a := range e.Args[1:] {
 		args = append(args, f.exprHint(a, elem))

@@ -313,3 +313,47 @@ func displayName(key string) string {
 	}
 	return strings.TrimPrefix(key, "math/")
 }
+
+// undefined refuses the call of a name the type checker did not resolve
+// (its own error says the same; the refusal keeps it from reading as a
+// call of a function value), naming the nearest function of package xpu.
+func (f *fnState) undefined(fun ast.Expr) {
+	c := f.c
+	sel, ok := ast.Unparen(fun).(*ast.SelectorExpr)
+	if !ok {
+		c.errorFix(fun.Pos(), RuleUnsupported, "declare it, or correct the name", "%s is undefined", types.ExprString(fun))
+		return
+	}
+	pn, _ := c.info.Uses[identOf(sel.X)].(*types.PkgName)
+	if pn == nil || pn.Imported().Path() != xpuPath {
+		c.errorFix(fun.Pos(), RuleUnsupported, "correct the name", "%s is undefined", types.ExprString(fun))
+		return
+	}
+	fix := "see the kernel vocabulary in docs/language.md"
+	if near := nearestName(pn.Imported().Scope(), sel.Sel.Name); near != "" {
+		fix = "did you mean xpu." + near + "?"
+	}
+	c.errorFix(fun.Pos(), RuleUnsupported, fix, "xpu.%s is undefined: package xpu has no %s", sel.Sel.Name, sel.Sel.Name)
+}
+
+// identOf returns e as an identifier, or nil.
+func identOf(e ast.Expr) *ast.Ident {
+	id, _ := ast.Unparen(e).(*ast.Ident)
+	return id
+}
+
+// nearestName returns the exported function of scope whose name is the
+// fewest edits from name (case aside), or "" when none is within half of
+// name's length.
+func nearestName(scope *types.Scope, name string) string {
+	best, bestD := "", len(name)/2+1
+	for _, n := range scope.Names() {
+		if _, ok := scope.Lookup(n).(*types.Func); !ok || !token.IsExported(n) {
+			continue
+		}
+		if d := editDistance(strings.ToLower(n), strings.ToLower(name)); d < bestD {
+			best, bestD = n, d
+		}
+	}
+	return best
+}

@@ -32,5 +32,5 @@ func Library(t xpu.Thread, y []float32, u []uint32, n uint32, k int32) {
 	_ = s
 	var h2, l2 = /* ERROR "[xpu-func-signature] bits.Mul32 outside an assignment of its two results" */ bits.Mul32(x, x)
 	u[5] = h2 + l2
-	u[6] = bits.RotateLeft32(x, /* ERROR "[xpu-no-64bit] the int operand int(y[7])" */ int(y[7]))
+	u[6] = bits.RotateLeft32(x, int(y[7])) // ERROR "[xpu-no-64bit] the int operand int(y[7])"
 }
