@@ -54,7 +54,7 @@ var library = map[string]libFunc{
 	"math/bits.Reverse32":       {builtin: ir.Reverse32},
 	"math/bits.ReverseBytes32":  {builtin: ir.ReverseBytes32},
 	"math/bits.RotateLeft32":    {builtin: ir.RotateLeft32},
-	"math/bits.Mul32":           {builtin: ir.MulHi32}, // hi, lo := bits.Mul32(x, y): see tuple
+	"math/bits.Mul32":           {builtin: ir.MulHi32}, // hi, lo := bits.Mul32(x, y): see tupleCall
 }
 
 // libraryHints are the fixes of functions whose nearest device form is
