@@ -87,3 +87,8 @@ func Float32Bits(x float32) uint32 { return math.Float32bits(x) }
 
 // Float32FromBits returns the float32 whose IEEE 754 bits are b.
 func Float32FromBits(b uint32) float32 { return math.Float32frombits(b) }
+
+// Rsqrt returns 1/Sqrt(x), each step rounded to float32 as Go computes
+// it. Devices compute an inverse square root of their own (WGSL's
+// inverseSqrt is within 2 ulp): tests bound it by 3 ulp of this result.
+func Rsqrt(x float32) float32 { return 1 / Sqrt(x) }

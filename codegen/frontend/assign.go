@@ -132,6 +132,10 @@ func (f *fnState) assign(s *ast.AssignStmt) {
 		return
 	}
 	if len(s.Lhs) != len(s.Rhs) {
+		if vals, ok := f.tupleCall(s.Lhs, s.Rhs[0]); ok {
+			f.assignTuple(s, vals)
+			return
+		}
 		nerr := f.trouble()
 		f.expr(s.Rhs[0])
 		if f.trouble() == nerr {

@@ -22,14 +22,6 @@ var threadQueries = map[string]ir.Builtin{
 	"LocalIndex": ir.LocalIndex, "WaveWidth": ir.WaveWidth, "LaneIndex": ir.LaneIndex,
 }
 
-// mathFuncs maps xpu's math functions to builtins.
-var mathFuncs = map[string]ir.Builtin{
-	"Sqrt": ir.Sqrt, "Exp": ir.Exp, "Exp2": ir.Exp2, "Log": ir.Log, "Log2": ir.Log2,
-	"Pow": ir.Pow, "Sin": ir.Sin, "Cos": ir.Cos, "Tan": ir.Tan, "Tanh": ir.Tanh,
-	"Abs": ir.Abs, "Floor": ir.Floor, "Ceil": ir.Ceil, "Round": ir.Round, "Trunc": ir.Trunc,
-	"Min": ir.Min, "Max": ir.Max, "Fma": ir.Fma, "Clamp": ir.Clamp,
-}
-
 // atomicFuncs maps xpu's atomics to IR atomics.
 var atomicFuncs = map[string]ir.AtomicOp{
 	"AtomicAdd": ir.AtomicAdd, "AtomicSub": ir.AtomicSub, "AtomicMin": ir.AtomicMin,
@@ -38,6 +30,9 @@ var atomicFuncs = map[string]ir.AtomicOp{
 	"AtomicCompareExchange": ir.AtomicCompareExchange, "AtomicAddFloat32": ir.AtomicAddFloat32,
 	"AtomicLoad": ir.AtomicLoad, "AtomicStore": ir.AtomicStore,
 }
+
+// floatAtomics are the atomics that take a float32 element.
+var floatAtomics = map[ir.AtomicOp]bool{ir.AtomicAddFloat32: true, ir.AtomicLoad: true, ir.AtomicStore: true}
 
 // callee returns the function a call expression names, if any.
 func (f *fnState) callee(fun ast.Expr) types.Object {
@@ -86,7 +81,9 @@ func (f *fnState) call(e *ast.CallExpr) ir.Expr {
 		switch {
 		case obj.Pkg() == nil:
 		case obj.Pkg().Path() == xpuPath:
-			return f.vocabulary(e, obj.Name())
+			return f.vocabulary(e, obj)
+		case isLibraryPackage(obj.Pkg().Path()):
+			return f.libraryCall(e, obj, nil)
 		case obj.Pkg() == c.pkg:
 			return f.deviceCall(e, obj)
 		default:
@@ -96,6 +93,8 @@ func (f *fnState) call(e *ast.CallExpr) ir.Expr {
 	}
 	if _, isLit := ast.Unparen(e.Fun).(*ast.FuncLit); isLit {
 		c.errorf(e.Fun.Pos(), RuleNoClosure, "call of a function literal")
+	} else if obj == nil {
+		f.undefined(e.Fun)
 	} else {
 		c.errorf(e.Pos(), RuleNoClosure, "call of the function value %s", types.ExprString(e.Fun))
 	}
@@ -132,29 +131,15 @@ func (f *fnState) threadOf(sel *ast.SelectorExpr) *binding {
 }
 
 // vocabulary lowers a call of a function of package xpu.
-func (f *fnState) vocabulary(e *ast.CallExpr, name string) ir.Expr {
+func (f *fnState) vocabulary(e *ast.CallExpr, fn *types.Func) ir.Expr {
 	c := f.c
-	nerr := f.trouble()
+	name := fn.Name()
 	if name == "Shared" {
 		c.errorf(e.Pos(), RuleSharedPlacement, "xpu.Shared outside a variable declaration at the top level of the kernel body")
 		return f.bad()
 	}
-	if b, ok := mathFuncs[name]; ok {
-		t := f.irTypeOf(e, nerr)
-		if t == nil {
-			return f.bad()
-		}
-		args := make([]ir.Expr, len(e.Args))
-		for i, a := range e.Args {
-			args[i] = f.exprHint(a, t)
-		}
-		return &ir.CallBuiltin{Fn: b, Args: args, T: t}
-	}
-	switch name {
-	case "Float32Bits":
-		return &ir.Bitcast{X: f.exprHint(e.Args[0], ir.F32Type), T: ir.U32Type}
-	case "Float32FromBits":
-		return &ir.Bitcast{X: f.exprHint(e.Args[0], ir.U32Type), T: ir.F32Type}
+	if _, ok := library[xpuPath+"."+name]; ok {
+		return f.libraryCall(e, fn, nil)
 	}
 	if op, ok := atomicFuncs[name]; ok {
 		return f.atomic(e, op)
@@ -187,6 +172,14 @@ func (f *fnState) atomic(e *ast.CallExpr, op ir.AtomicOp) ir.Expr {
 		return f.bad()
 	}
 	elem := ptr.Type()
+	if ir.IsKind(elem, ir.F32) && !floatAtomics[op] {
+		fix := "use xpu.AtomicAddFloat32(&buf[i], v)"
+		if op != ir.AtomicAdd {
+			fix = "atomics on float32 are xpu.AtomicAddFloat32, AtomicLoad and AtomicStore; keep the value's bits in a uint32 (math.Float32bits) for the others"
+		}
+		c.errorFix(e.Pos(), RuleUnsupported, fix, "xpu.%v on a float32", op)
+		return f.bad()
+	}
 	args := make([]ir.Expr, 0, len(e.Args)-1)
 	for _, a := range e.Args[1:] {
 		args = append(args, f.exprHint(a, elem))
@@ -266,12 +259,22 @@ func (f *fnState) conversion(e *ast.CallExpr, to types.Type) ir.Expr {
 		return f.bad()
 	}
 	arg := ast.Unparen(e.Args[0])
-	if call, ok := arg.(*ast.CallExpr); ok && ir.IsInteger(t) {
-		if b, ok := f.callee(call.Fun).(*types.Builtin); ok && b.Name() == "len" && len(call.Args) == 1 {
-			return f.length(call, t)
+	var x ir.Expr
+	if call, ok := arg.(*ast.CallExpr); ok {
+		switch fn := f.callee(call.Fun).(type) {
+		case *types.Builtin:
+			if fn.Name() == "len" && len(call.Args) == 1 && ir.IsInteger(t) {
+				return f.length(call, t)
+			}
+		case *types.Func:
+			if fn.Pkg() != nil && isLibraryPackage(fn.Pkg().Path()) && wideResult(fn) != "" {
+				x = f.libraryCall(call, fn, t)
+			}
 		}
 	}
-	x := f.exprHint(arg, t)
+	if x == nil {
+		x = f.exprHint(arg, t)
+	}
 	if f.trouble() > nerr {
 		return f.bad()
 	}

@@ -161,7 +161,7 @@ func (f *fnState) mkConst(v constant.Value, t types.Type, hint ir.Type, p token.
 	}
 	bits, ok := constBits(v, it)
 	if !ok {
-		f.c.errorf(p, RuleNo64Bit, "constant %v does not fit %v", v, it)
+		f.c.errorf(p, RuleConstOverflow, "constant %v overflows %v", v, it)
 		return f.bad()
 	}
 	return &ir.Const{T: it, Bits: bits}
@@ -297,7 +297,9 @@ func (f *fnState) selector(e *ast.SelectorExpr) ir.Expr {
 	if sel == nil {
 		obj := c.info.Uses[e.Sel]
 		switch {
-		case obj != nil && obj.Pkg() != nil && obj.Pkg().Path() == xpuPath:
+		case obj == nil:
+			f.undefined(e)
+		case obj.Pkg() != nil && obj.Pkg().Path() == xpuPath:
 			c.errorf(e.Pos(), RuleImport, "xpu.%s is not in the kernel vocabulary as a value", e.Sel.Name)
 		case isFunc(obj):
 			c.errorf(e.Pos(), RuleNoClosure, "function %s used as a value", types.ExprString(e))

@@ -51,7 +51,7 @@ func (c *checker) kernel(fd *ast.FuncDecl) {
 		return
 	}
 	if len(d.instances) == 0 && ok {
-		c.errorf(d.pos, RuleDirective, "template kernel %s has no //xpu:instance lines", fd.Name.Name)
+		c.errorf(sig.comptime.Pos(), RuleStructUniform, "kernel %s takes the struct %s by value, but a struct parameter is a template's comptime parameter, not a uniform, and %s has no //xpu:instance lines", fd.Name.Name, sig.comptime.Name(), fd.Name.Name)
 		return
 	}
 	tmpl := &ir.Template{Name: fd.Name.Name, Pos: c.pos(fd.Name.Pos())}

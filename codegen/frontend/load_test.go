@@ -21,14 +21,14 @@ var (
 	importsErr  error
 )
 
-// testImporter returns the xpu package (and math, for refusals) as
+// testImporter returns the xpu package (and math and math/bits) as
 // go/packages loads them.
 type testImporter struct{}
 
 func (testImporter) Import(path string) (*types.Package, error) {
 	importsOnce.Do(func() {
 		cfg := &packages.Config{Mode: packages.NeedName | packages.NeedTypes}
-		pkgs, err := packages.Load(cfg, xpuPath, "math")
+		pkgs, err := packages.Load(cfg, xpuPath, "math", "math/bits")
 		if err != nil {
 			importsErr = err
 			return

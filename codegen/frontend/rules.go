@@ -125,6 +125,16 @@ const (
 	// RuleRange: range over anything but an integer.
 	RuleRange Rule = "xpu-range"
 
+	// RuleConstOverflow: a constant that does not fit the 32-bit type it
+	// becomes (1e39 as a float32, 1<<32 as a uint32), also one computed
+	// from comptime fields.
+	RuleConstOverflow Rule = "xpu-const-overflow"
+
+	// RuleStructUniform: a struct parameter of a kernel that is not a
+	// template. A struct parameter is a template's comptime parameter;
+	// uniforms are scalars.
+	RuleStructUniform Rule = "xpu-struct-uniform"
+
 	// RuleUnsupported: any other construct outside the kernel language.
 	RuleUnsupported Rule = "xpu-unsupported"
 )
@@ -162,5 +172,7 @@ var fixes = map[Rule]string{
 	RuleSwitchBreak:       "use if/else instead of a switch that breaks out early",
 	RuleBufferVar:         "use the buffer parameter or the shared array's variable directly",
 	RuleRange:             "range over an index instead: for i := range uint32(len(y))",
+	RuleConstOverflow:     "use a constant within the type's range, or a wider type's constant converted at run time",
+	RuleStructUniform:     "pass the struct's fields as scalar parameters (each a uniform), or add //xpu:instance lines to make the kernel a template whose comptime parameter it is",
 	RuleUnsupported:       "rewrite the code in the kernel language (see the xpu package documentation)",
 }

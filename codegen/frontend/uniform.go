@@ -22,14 +22,18 @@ func (c *checker) analyze(k *ir.Kernel) {
 		return
 	}
 	for _, b := range list {
+		why := ""
+		if b.Cause != nil {
+			why = ": " + b.Cause.String()
+		}
 		if b.Verb != "" {
-			c.errs = append(c.errs, &Error{Pos: b.Pos, Rule: string(RuleWaveNonuniform), Msg: "xpu." + b.Verb + " in non-uniform control flow", Fix: fixes[RuleWaveNonuniform]})
+			c.errs = append(c.errs, &Error{Pos: b.Pos, Rule: string(RuleWaveNonuniform), Msg: "xpu." + b.Verb + " in non-uniform control flow" + why, Fix: fixes[RuleWaveNonuniform]})
 			continue
 		}
 		msg := "barrier in non-uniform control flow"
 		if b.Func != "" {
 			msg = "call of " + b.Func + ", which reaches a barrier, in non-uniform control flow"
 		}
-		c.errs = append(c.errs, &Error{Pos: b.Pos, Rule: string(RuleBarrierNonuniform), Msg: msg, Fix: fixes[RuleBarrierNonuniform]})
+		c.errs = append(c.errs, &Error{Pos: b.Pos, Rule: string(RuleBarrierNonuniform), Msg: msg + why, Fix: fixes[RuleBarrierNonuniform]})
 	}
 }

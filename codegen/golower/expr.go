@@ -221,7 +221,11 @@ func (g *gen) builtin(e *ir.CallBuiltin) string {
 	for i, a := range e.Args {
 		args[i] = g.expr(a)
 	}
-	return g.call("xpu", e.Fn.String()) + "(" + strings.Join(args, ", ") + ")"
+	pkg := "xpu"
+	if e.Fn.IsBits() {
+		pkg = "gpuimpl"
+	}
+	return g.call(pkg, e.Fn.String()) + "(" + strings.Join(args, ", ") + ")"
 }
 
 // localIndex spells LocalIndex: li inside a work-item loop, computed from

@@ -14,21 +14,64 @@ import (
 // BarrierError is a barrier reached in control flow that is not
 // workgroup-uniform: a Barrier statement, a call of a device function
 // that reaches one (Func is then its name), or a wave verb, where the
-// lanes of a wave meet (Verb is then its name).
+// lanes of a wave meet (Verb is then its name). Cause says what made the
+// flow non-uniform, when the analysis knows.
 type BarrierError struct {
-	Pos  Pos
-	Func string
-	Verb string
+	Pos   Pos
+	Func  string
+	Verb  string
+	Cause *Cause
 }
 
 func (e *BarrierError) Error() string {
-	if e.Verb != "" {
-		return fmt.Sprintf("%v: wave verb %s in non-uniform control flow", e.Pos, e.Verb)
+	var s string
+	switch {
+	case e.Verb != "":
+		s = fmt.Sprintf("%v: wave verb %s in non-uniform control flow", e.Pos, e.Verb)
+	case e.Func != "":
+		s = fmt.Sprintf("%v: call of %s, which reaches a barrier, in non-uniform control flow", e.Pos, e.Func)
+	default:
+		s = fmt.Sprintf("%v: barrier in non-uniform control flow", e.Pos)
 	}
-	if e.Func != "" {
-		return fmt.Sprintf("%v: call of %s, which reaches a barrier, in non-uniform control flow", e.Pos, e.Func)
+	if e.Cause != nil {
+		s += ": " + e.Cause.String()
 	}
-	return fmt.Sprintf("%v: barrier in non-uniform control flow", e.Pos)
+	return s
+}
+
+// Cause is what made control flow non-uniform: a statement or condition
+// of the kernel's code.
+type Cause struct {
+	Pos  Pos
+	What CauseKind
+}
+
+// CauseKind enumerates the causes of non-uniform control flow.
+type CauseKind int
+
+const (
+	CauseCondition     CauseKind = iota // an if condition that depends on the work-item
+	CauseLoopCondition                  // a loop condition that depends on the work-item
+	CauseReturn                         // a return that only some work-items reach
+	CauseBreak                          // a break that only some work-items take
+	CauseContinue                       // a continue that only some work-items take
+	CauseArguments                      // arguments of a call that depend on the work-item
+)
+
+func (c *Cause) String() string {
+	switch c.What {
+	case CauseCondition:
+		return fmt.Sprintf("the if condition at %v depends on the work-item", c.Pos)
+	case CauseLoopCondition:
+		return fmt.Sprintf("the loop condition at %v depends on the work-item", c.Pos)
+	case CauseReturn:
+		return fmt.Sprintf("the return at %v is under a condition that depends on the work-item, so only some work-items go on", c.Pos)
+	case CauseBreak:
+		return fmt.Sprintf("the break at %v is under a condition that depends on the work-item, so only some work-items leave the loop", c.Pos)
+	case CauseContinue:
+		return fmt.Sprintf("the continue at %v is under a condition that depends on the work-item, so only some work-items skip the rest of the loop", c.Pos)
+	}
+	return "its arguments depend on the work-item, and the function's control flow depends on them"
 }
 
 // BarrierErrors is every BarrierError of a kernel, in the order found.

@@ -21,6 +21,8 @@ type flowState struct {
 	params    map[*Var]bool  // the function's parameters
 	nonU      map[*Var]bool  // variables found non-uniform
 	tainted   map[*Loop]bool // loops found tainted
+	taintWhy  map[*Loop]*Cause
+	why       *Cause // what made the control flow non-uniform, when it is
 	summaries map[*Func]*funcSummary
 	changed   bool
 	loops     []*Loop
@@ -62,7 +64,8 @@ func uniformity(k *Kernel) BarrierErrors {
 func runFlow(body *Block, params []*Var, argsU bool, res *Uniformity, summaries map[*Func]*funcSummary) *flowState {
 	a := &flowState{
 		res: res, argsU: argsU, params: make(map[*Var]bool),
-		nonU: make(map[*Var]bool), tainted: make(map[*Loop]bool), summaries: summaries,
+		nonU: make(map[*Var]bool), tainted: make(map[*Loop]bool), taintWhy: make(map[*Loop]*Cause),
+		summaries: summaries,
 	}
 	for _, p := range params {
 		a.params[p] = true
@@ -89,12 +92,23 @@ func (a *flowState) markVar(v *Var) {
 	}
 }
 
-// taint records that a loop's body runs in non-uniform control flow.
-func (a *flowState) taint(l *Loop) {
+// taint records that a loop's body runs in non-uniform control flow,
+// because of why.
+func (a *flowState) taint(l *Loop, why *Cause) {
 	if l != nil && !a.tainted[l] {
 		a.tainted[l] = true
+		a.taintWhy[l] = why
 		a.changed = true
 	}
+}
+
+// becomes records why control flow that was uniform (flow) stops being
+// so (to); it returns to.
+func (a *flowState) becomes(flow, to bool, why *Cause) bool {
+	if flow && !to {
+		a.why = why
+	}
+	return to
 }
 
 // innermost returns the innermost enclosing loop, or nil.
@@ -143,7 +157,7 @@ func (a *flowState) stmt(s Stmt, flow bool) bool {
 		a.expr(s.X, flow)
 	case *Barrier:
 		if !flow {
-			a.sites = append(a.sites, &BarrierError{Pos: s.Pos})
+			a.sites = append(a.sites, &BarrierError{Pos: s.Pos, Cause: a.why})
 		}
 	case *Return:
 		if s.Value != nil && !a.expr(s.Value, flow) {
@@ -152,24 +166,36 @@ func (a *flowState) stmt(s Stmt, flow bool) bool {
 		if !flow {
 			a.resultNU = true
 		}
-	case *Break, *Continue:
+	case *Break:
 		if !flow {
-			a.taint(a.innermost())
+			a.taint(a.innermost(), &Cause{Pos: s.Pos, What: CauseBreak})
+		}
+	case *Continue:
+		if !flow {
+			a.taint(a.innermost(), &Cause{Pos: s.Pos, What: CauseContinue})
 		}
 	case *If:
 		cu := a.expr(s.Cond, flow)
-		inner := flow && cu
+		inner := a.becomes(flow, flow && cu, &Cause{Pos: s.Pos, What: CauseCondition})
 		t := a.block(s.Then, inner)
+		thenWhy := a.why
 		e := a.block(s.Else, inner)
 		if cu {
+			if !t {
+				a.why = thenWhy
+			}
 			return t && e
 		}
-		if escapes(s.Then, true) || escapes(s.Else, true) {
+		esc := escape(s.Then, true)
+		if esc == nil {
+			esc = escape(s.Else, true)
+		}
+		if esc != nil {
 			// Some work-items may have left: what follows is not uniform.
 			if l := a.innermost(); l != nil {
-				a.taint(l)
+				a.taint(l, esc)
 			}
-			return false
+			return a.becomes(flow, false, esc)
 		}
 		return flow
 	case *Loop:
@@ -180,42 +206,50 @@ func (a *flowState) stmt(s Stmt, flow bool) bool {
 
 // loop analyzes a loop; see block.
 func (a *flowState) loop(s *Loop, flow bool) bool {
-	enter := flow && !a.tainted[s]
+	enter := a.becomes(flow, flow && !a.tainted[s], a.taintWhy[s])
 	cu := true
 	if s.Cond != nil {
 		cu = a.expr(s.Cond, enter)
 	}
-	body := enter && cu
+	body := a.becomes(enter, enter && cu, &Cause{Pos: s.Pos, What: CauseLoopCondition})
 	a.loops = append(a.loops, s)
 	out := a.block(s.Body, body)
 	a.block(s.Post, body)
 	a.loops = a.loops[:len(a.loops)-1]
 	if body && !out {
-		a.taint(s)
+		a.taint(s, a.why)
 	}
-	if flow && (!cu || a.tainted[s]) && returns(s.Body) {
-		return false
+	if r := firstReturn(s.Body); flow && (!cu || a.tainted[s]) && r != nil {
+		return a.becomes(flow, false, &Cause{Pos: r.Pos, What: CauseReturn})
 	}
 	return flow
 }
 
-// escapes reports whether b may leave its enclosing statement early: a
-// return, or a break or continue of a loop outside b (inLoop false inside
-// a nested loop, whose own breaks stay inside).
-func escapes(b *Block, outer bool) bool {
-	found := false
+// escape returns the first statement by which b may leave its
+// enclosing statement early, as a Cause: a return, or a break or continue
+// of a loop outside b (outer false inside a nested loop, whose own breaks
+// stay inside). It returns nil when there is none.
+func escape(b *Block, outer bool) *Cause {
+	var found *Cause
 	var visit func(b *Block, outer bool)
 	visit = func(b *Block, outer bool) {
-		if b == nil {
+		if b == nil || found != nil {
 			return
 		}
 		for _, s := range b.Stmts {
+			if found != nil {
+				return
+			}
 			switch s := s.(type) {
 			case *Return:
-				found = true
-			case *Break, *Continue:
+				found = &Cause{Pos: s.Pos, What: CauseReturn}
+			case *Break:
 				if outer {
-					found = true
+					found = &Cause{Pos: s.Pos, What: CauseBreak}
+				}
+			case *Continue:
+				if outer {
+					found = &Cause{Pos: s.Pos, What: CauseContinue}
 				}
 			case *Block:
 				visit(s, outer)
@@ -232,14 +266,14 @@ func escapes(b *Block, outer bool) bool {
 	return found
 }
 
-// returns reports whether b holds a return.
-func returns(b *Block) bool {
-	found := false
+// firstReturn returns the first return in b, or nil.
+func firstReturn(b *Block) *Return {
+	var found *Return
 	WalkStmts(b, func(s Stmt) bool {
-		if _, ok := s.(*Return); ok {
-			found = true
+		if r, ok := s.(*Return); ok {
+			found = r
 		}
-		return !found
+		return found == nil
 	})
 	return found
 }
@@ -287,7 +321,11 @@ func (a *flowState) expr(x Expr, flow bool) bool {
 		}
 		sum := a.summaries[e.Func]
 		if e.Func.Barrier && (!flow || sum != nil && sum.needsUniform && !u) {
-			a.sites = append(a.sites, &BarrierError{Pos: e.Pos, Func: e.Func.GoName})
+			why := a.why
+			if flow {
+				why = &Cause{Pos: e.Pos, What: CauseArguments}
+			}
+			a.sites = append(a.sites, &BarrierError{Pos: e.Pos, Func: e.Func.GoName, Cause: why})
 		}
 		u = u && (sum == nil || sum.resultUniform)
 	case *Atomic:
@@ -300,7 +338,7 @@ func (a *flowState) expr(x Expr, flow bool) bool {
 			a.expr(y, flow)
 		}
 		if !flow {
-			a.sites = append(a.sites, &BarrierError{Pos: e.Pos, Verb: e.Op.String()})
+			a.sites = append(a.sites, &BarrierError{Pos: e.Pos, Verb: e.Op.String(), Cause: a.why})
 		}
 		u = false
 	default:

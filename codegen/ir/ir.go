@@ -418,6 +418,10 @@ type Builtin int
 
 // The builtins. Thread queries take no arguments; math functions take
 // float32 arguments unless noted (Abs, Min, Max, Clamp also take integers).
+// The bit functions, from OnesCount32 on, take and yield uint32 as
+// package math/bits defines them (counts as uint32; RotateLeft32's count
+// is an int32 or uint32 taken modulo 32; MulHi32 is the high word of
+// bits.Mul32).
 const (
 	GlobalX Builtin = iota
 	GlobalY
@@ -457,6 +461,16 @@ const (
 	Max
 	Fma
 	Clamp
+	Rsqrt
+
+	OnesCount32
+	LeadingZeros32
+	TrailingZeros32
+	Len32
+	Reverse32
+	ReverseBytes32
+	RotateLeft32
+	MulHi32
 	numBuiltins
 )
 
@@ -465,13 +479,31 @@ var builtinNames = [numBuiltins]string{
 	"NumGroupsX", "NumGroupsY", "NumGroupsZ", "BlockX", "BlockY", "BlockZ", "LocalIndex",
 	"WaveWidth", "LaneIndex",
 	"Sqrt", "Exp", "Exp2", "Log", "Log2", "Pow", "Sin", "Cos", "Tan", "Tanh", "Abs", "Floor",
-	"Ceil", "Round", "Trunc", "Min", "Max", "Fma", "Clamp",
+	"Ceil", "Round", "Trunc", "Min", "Max", "Fma", "Clamp", "Rsqrt",
+	"OnesCount32", "LeadingZeros32", "TrailingZeros32", "Len32", "Reverse32", "ReverseBytes32",
+	"RotateLeft32", "MulHi32",
 }
 
 func (b Builtin) String() string { return builtinNames[b] }
 
 // IsThreadQuery reports whether b is a coordinate or size query.
 func (b Builtin) IsThreadQuery() bool { return b <= LaneIndex }
+
+// IsBits reports whether b is one of the bit functions of math/bits.
+func (b Builtin) IsBits() bool { return b >= OnesCount32 && b < numBuiltins }
+
+// Arity returns the number of arguments b takes.
+func (b Builtin) Arity() int {
+	switch {
+	case b.IsThreadQuery():
+		return 0
+	case b == Pow || b == Min || b == Max || b == RotateLeft32 || b == MulHi32:
+		return 2
+	case b == Fma || b == Clamp:
+		return 3
+	}
+	return 1
+}
 
 // CallBuiltin calls a builtin.
 type CallBuiltin struct {

@@ -77,6 +77,14 @@ func (g *gen) builtin(e *ir.CallBuiltin) value {
 			args[i] = g.splat(args[i])
 		}
 	}
+	if e.Fn.IsBits() {
+		return value{x: g.bits(e.Fn, args)}
+	}
+	if e.Fn == ir.Rsqrt {
+		// Two roundings, as the reference: the square root, then 1/it.
+		s := g.intrinsic("llvm.sqrt."+suffix(args[0].Type()), args[0].Type(), args[0])
+		return value{x: b.Bin(llvm.FDiv, floatLike(s, 1), s, llvm.Flags{})}
+	}
 	if name, ok := exact[e.Fn]; ok {
 		return value{x: g.intrinsic(name+"."+suffix(args[0].Type()), args[0].Type(), args[0])}
 	}

@@ -223,15 +223,12 @@ var mathFuncs = map[ir.Builtin]string{
 	ir.Sqrt: "sqrt", ir.Exp: "exp", ir.Exp2: "exp2", ir.Log: "log", ir.Log2: "log2",
 	ir.Pow: "pow", ir.Sin: "sin", ir.Cos: "cos", ir.Tan: "tan", ir.Tanh: "tanh",
 	ir.Floor: "floor", ir.Ceil: "ceil", ir.Round: "round", ir.Trunc: "trunc", ir.Fma: "fma",
+	ir.Rsqrt: "inverseSqrt",
 }
 
 // math lowers a math builtin.
 func (l *lowerer) math(e *ir.CallBuiltin) wgsl.Expr {
-	want := map[ir.Builtin]int{ir.Pow: 2, ir.Min: 2, ir.Max: 2, ir.Fma: 3, ir.Clamp: 3}[e.Fn]
-	if want == 0 {
-		want = 1
-	}
-	if len(e.Args) != want {
+	if len(e.Args) != e.Fn.Arity() {
 		l.fail(ruleIR, "%v with %d arguments", e.Fn, len(e.Args))
 		return wgsl.Id("xpu_invalid")
 	}
@@ -249,6 +246,9 @@ func (l *lowerer) math(e *ir.CallBuiltin) wgsl.Expr {
 	if t == nil {
 		l.fail(ruleIR, "%v of a %v", e.Fn, e.Args[0].Type())
 		return wgsl.Id("xpu_invalid")
+	}
+	if e.Fn.IsBits() {
+		return l.bits(e, args)
 	}
 	if fn, ok := mathFuncs[e.Fn]; ok {
 		if t.Kind != ir.F32 {

@@ -23,6 +23,9 @@ func (l *lowerer) helper(name string) string {
 	}
 	build, ok := helperBuilders[name]
 	if !ok {
+		build, ok = bitsHelperBuilders[name]
+	}
+	if !ok {
 		l.fail(ruleIR, "no helper %s", name)
 		return name
 	}

@@ -1634,6 +1634,297 @@ func bitOpsCPU(b *gpuimpl.CPUBlock) {
 	}
 }
 
+// BitsKernel is the compiled form of the kernel Bits (Go function Bits).
+var BitsKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
+	Name:    "github.com/goxpu/xpu/kernels/conformance.Bits",
+	Codegen: "xpu-gen/1",
+	Block:   xpu.Dim3{X: 64, Y: 1, Z: 1},
+	Params: []gpuimpl.Param{
+		{Name: "out", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Access: gpuimpl.AccessWrite, Binding: 0},
+		{Name: "a", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Access: gpuimpl.AccessRead, Binding: 1},
+		{Name: "b", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Access: gpuimpl.AccessRead, Binding: 2},
+		{Name: "k", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "int32"}, Size: 4, Access: gpuimpl.AccessRead, Binding: 3},
+		{Name: "n", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 0},
+	},
+	UniformSize: 16,
+	Func:        Bits,
+	Artifacts: []gpuimpl.Artifact{
+		{
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:8088df39e696698913d1e31e93e2b53e5a576f2fe62036278ca27701b9c2a25b",
+				PrivateBytes: new(40),
+				NativeOps:    []string{"countLeadingZeros", "countOneBits", "countTrailingZeros", "reverseBits"},
+			},
+			Code: bitsWGSL,
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:3db43cc8b65211d0c251ac39ded4ea7821044f63a52798cc639e43bbc6dd97dc",
+				NativeOps: []string{"gpuimpl.LeadingZeros32", "gpuimpl.Len32", "gpuimpl.MulHi32", "gpuimpl.OnesCount32", "gpuimpl.Reverse32", "gpuimpl.ReverseBytes32", "gpuimpl.RotateLeft32", "gpuimpl.TrailingZeros32"},
+			},
+			Entry: bitsCPU,
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:d4571e98acbb086ddc6ad3c77e3d2afd62b24310b2d004b36c5498f326c01a15"},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v3"},
+			Code:     libLLVMHOSTX8664V3,
+			Symbol:   "xpu_Bits",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:c44bf6ec5183dbafdcb03f235f3d888efd232d26ac929ffafa47eca2ee2ab179"},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
+			Code:     libLLVMHOSTX8664V4,
+			Symbol:   "xpu_Bits",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:ed933f8a7cbd88d2e96328f85d95cb0af5ac1e6391aed95efd53c84b7b61067e"},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "armv8-a"},
+			Code:     libLLVMHOSTARMV8A,
+			Symbol:   "xpu_Bits",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cuda", Target: "ptx", Hash: "sha256:02393f1d9e8a3b2a5ba50aed7592f8731f59343ef2623e49d8105c78818258c9",
+				PrivateBytes: new(40),
+				Fault:        true,
+			},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "sm_70"},
+			Code:     libPTXSM70,
+			Symbol:   "xpu_Bits",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:d2d0622297eb9e4c26333c1d5211d8ff05422b48741b2089ee62d286138107a9",
+				PrivateBytes: new(40),
+				Registers:    new(12),
+				SpillBytes:   new(0),
+				Fault:        true,
+			},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "gfx90a"},
+			Code:     libHSACOGFX90A,
+			Symbol:   "xpu_Bits",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:9438ef023108561ff629b8419b231ddc4ea5068790a053ba691e1c7293b312e6",
+				PrivateBytes: new(40),
+				Registers:    new(12),
+				SpillBytes:   new(0),
+				Fault:        true,
+			},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "gfx942"},
+			Code:     libHSACOGFX942,
+			Symbol:   "xpu_Bits",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:8d243768db742982a9d5a14398b15cf51d92d65f5e3dd2903cd87e3772d1e940",
+				PrivateBytes: new(40),
+				Registers:    new(12),
+				SpillBytes:   new(0),
+				Fault:        true,
+			},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "gfx1100"},
+			Code:     libHSACOGFX1100,
+			Symbol:   "xpu_Bits",
+		},
+	},
+})
+
+// LaunchBits launches the kernel Bits on the stream s over a grid of groups
+// blocks of 64x1x1 work-items, with the arguments of Bits after its Thread.
+// Buffers are bound in this order; scalars are uniforms.
+func LaunchBits(s *gpu.Stream, groups xpu.Dim3, out *gpu.Buffer[uint32], a *gpu.Buffer[uint32], b *gpu.Buffer[uint32], k *gpu.Buffer[int32], n uint32) error {
+	return s.Launch(BitsKernel, groups, out, a, b, k, n)
+}
+
+// bitsWGSL is the WGSL code of Bits.
+const bitsWGSL = `struct xpu_Uniforms {
+    p_n: u32,
+}
+
+@group(0) @binding(0) var<storage, read_write> b_out: array<u32>;
+@group(0) @binding(1) var<storage, read> b_a: array<u32>;
+@group(0) @binding(2) var<storage, read> b_b: array<u32>;
+@group(0) @binding(3) var<storage, read> b_k: array<i32>;
+@group(0) @binding(4) var<uniform> xpu_u: xpu_Uniforms;
+
+// The high word of Go's bits.Mul32, from the products of the 16-bit halves.
+fn xpu_mulhi_u32(x: u32, y: u32) -> u32 {
+    let xl = x & 65535u;
+    let xh = x >> 16u;
+    let yl = y & 65535u;
+    let yh = y >> 16u;
+    let lh = xl * yh;
+    let hl = xh * yl;
+    let mid = (((xl * yl) >> 16u) + (lh & 65535u)) + (hl & 65535u);
+    return ((xh * yh) + ((lh >> 16u) + (hl >> 16u))) + (mid >> 16u);
+}
+
+// Go's bits.ReverseBytes32.
+fn xpu_reverse_bytes_u32(x: u32) -> u32 {
+    return ((x << 24u) | ((x & 65280u) << 8u)) | (((x >> 8u) & 65280u) | (x >> 24u));
+}
+
+// Go's bits.RotateLeft32: the count modulo 32, a negative one rotating right.
+fn xpu_rotl_u32(x: u32, y: u32) -> u32 {
+    let s = y & 31u;
+    return (x << s) | (x >> ((32u - s) & 31u));
+}
+
+// main is kernel Bits, block 64x1x1.
+@compute @workgroup_size(64, 1, 1)
+fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
+    let v_i: u32 = gid.x;
+    if v_i >= xpu_u.p_n {
+        return;
+    }
+    let v_x: u32 = b_a[v_i];
+    let v_y: u32 = b_b[v_i];
+    let v_o: u32 = v_i * 12u;
+    b_out[v_o + 0u] = countOneBits(v_x);
+    b_out[v_o + 1u] = countLeadingZeros(v_x);
+    b_out[v_o + 2u] = countTrailingZeros(v_x);
+    b_out[v_o + 3u] = u32(i32(32u - countLeadingZeros(v_x)) - 1i);
+    b_out[v_o + 4u] = reverseBits(v_x);
+    b_out[v_o + 5u] = xpu_reverse_bytes_u32(v_x);
+    b_out[v_o + 6u] = xpu_rotl_u32(v_x, u32(b_k[v_i]));
+    b_out[v_o + 7u] = xpu_rotl_u32(v_x, u32(-3i));
+    b_out[v_o + 8u] = xpu_rotl_u32(v_y, u32(b_k[v_i]) >> 27u);
+    let v_hi: u32 = xpu_mulhi_u32(v_x, v_y);
+    b_out[v_o + 9u] = v_hi;
+    b_out[v_o + 10u] = v_x * v_y;
+    var v_h: u32;
+    v_h = u32();
+    v_h = xpu_mulhi_u32(v_y, 2654435769u);
+    b_out[v_o + 11u] = v_h;
+}
+`
+
+// bitsCPU runs one block of the kernel Bits on the CPU.
+func bitsCPU(b *gpuimpl.CPUBlock) {
+	p_out := gpuimpl.CPUView[uint32](b.Buffers[0])
+	p_a := gpuimpl.CPUView[uint32](b.Buffers[1])
+	p_b := gpuimpl.CPUView[uint32](b.Buffers[2])
+	p_k := gpuimpl.CPUView[int32](b.Buffers[3])
+	p_n := gpuimpl.CPUUniform[uint32](b.Uniforms, 0)
+	gx0 := b.Group.X * 64
+	gy0 := b.Group.Y * 1
+	gz0 := b.Group.Z * 1
+	var ly uint32
+	var lz uint32
+	stop := b.Stopping()
+	_ = p_out
+	_ = p_a
+	_ = p_b
+	_ = p_k
+	_ = p_n
+	_ = gx0
+	_ = gy0
+	_ = gz0
+	_ = ly
+	_ = lz
+	_ = stop
+	{
+		lx := uint32(0)
+		li := uint32(0)
+		_, _ = lx, li
+		var v_i uint32 = (gx0 + lx)
+		_ = v_i
+		var w0 *[64]uint32
+		if o := v_i; o <= 4294967232 && uint64(o)+64 <= uint64(len(p_a)) {
+			w0 = (*[64]uint32)(p_a[o : uint64(o)+64])
+		}
+		var w1 *[64]uint32
+		if o := v_i; o <= 4294967232 && uint64(o)+64 <= uint64(len(p_b)) {
+			w1 = (*[64]uint32)(p_b[o : uint64(o)+64])
+		}
+		var w2 *[64]int32
+		if o := v_i; o <= 4294967232 && uint64(o)+64 <= uint64(len(p_k)) {
+			w2 = (*[64]int32)(p_k[o : uint64(o)+64])
+		}
+		if w0 != nil && w1 != nil && w2 != nil {
+		items0w:
+			for lx := uint32(0); lx < 64; lx++ {
+				li := lx
+				_ = li
+				var v_i uint32 = (gx0 + lx)
+				_ = v_i
+				if v_i >= p_n {
+					continue items0w
+				}
+				var v_x uint32 = w0[lx]
+				_ = v_x
+				var v_y uint32 = w1[lx]
+				_ = v_y
+				var v_o uint32 = (v_i * uint32(12))
+				_ = v_o
+				p_out[(v_o + uint32(0))] = gpuimpl.OnesCount32(v_x)
+				p_out[(v_o + uint32(1))] = gpuimpl.LeadingZeros32(v_x)
+				p_out[(v_o + uint32(2))] = gpuimpl.TrailingZeros32(v_x)
+				p_out[(v_o + uint32(3))] = uint32((int32(gpuimpl.Len32(v_x)) - int32(1)))
+				p_out[(v_o + uint32(4))] = gpuimpl.Reverse32(v_x)
+				p_out[(v_o + uint32(5))] = gpuimpl.ReverseBytes32(v_x)
+				p_out[(v_o + uint32(6))] = gpuimpl.RotateLeft32(v_x, w2[lx])
+				p_out[(v_o + uint32(7))] = gpuimpl.RotateLeft32(v_x, int32(-3))
+				p_out[(v_o + uint32(8))] = gpuimpl.RotateLeft32(v_y, (uint32(w2[lx]) >> uint32(27)))
+				var v_tmp uint32 = v_x
+				_ = v_tmp
+				var v_tmp_1 uint32 = v_y
+				_ = v_tmp_1
+				var v_hi uint32 = gpuimpl.MulHi32(v_tmp, v_tmp_1)
+				_ = v_hi
+				var v_lo uint32 = (v_tmp * v_tmp_1)
+				_ = v_lo
+				p_out[(v_o + uint32(9))] = v_hi
+				p_out[(v_o + uint32(10))] = v_lo
+				var v_h uint32
+				_ = v_h
+				var v_tmp_2 uint32 = v_y
+				_ = v_tmp_2
+				v_h = gpuimpl.MulHi32(v_tmp_2, uint32(2654435769))
+				p_out[(v_o + uint32(11))] = v_h
+			}
+		} else {
+		items0:
+			for lx := uint32(0); lx < 64; lx++ {
+				li := lx
+				_ = li
+				var v_i uint32 = (gx0 + lx)
+				_ = v_i
+				if v_i >= p_n {
+					continue items0
+				}
+				var v_x uint32 = p_a[v_i]
+				_ = v_x
+				var v_y uint32 = p_b[v_i]
+				_ = v_y
+				var v_o uint32 = (v_i * uint32(12))
+				_ = v_o
+				p_out[(v_o + uint32(0))] = gpuimpl.OnesCount32(v_x)
+				p_out[(v_o + uint32(1))] = gpuimpl.LeadingZeros32(v_x)
+				p_out[(v_o + uint32(2))] = gpuimpl.TrailingZeros32(v_x)
+				p_out[(v_o + uint32(3))] = uint32((int32(gpuimpl.Len32(v_x)) - int32(1)))
+				p_out[(v_o + uint32(4))] = gpuimpl.Reverse32(v_x)
+				p_out[(v_o + uint32(5))] = gpuimpl.ReverseBytes32(v_x)
+				p_out[(v_o + uint32(6))] = gpuimpl.RotateLeft32(v_x, p_k[v_i])
+				p_out[(v_o + uint32(7))] = gpuimpl.RotateLeft32(v_x, int32(-3))
+				p_out[(v_o + uint32(8))] = gpuimpl.RotateLeft32(v_y, (uint32(p_k[v_i]) >> uint32(27)))
+				var v_tmp uint32 = v_x
+				_ = v_tmp
+				var v_tmp_1 uint32 = v_y
+				_ = v_tmp_1
+				var v_hi uint32 = gpuimpl.MulHi32(v_tmp, v_tmp_1)
+				_ = v_hi
+				var v_lo uint32 = (v_tmp * v_tmp_1)
+				_ = v_lo
+				p_out[(v_o + uint32(9))] = v_hi
+				p_out[(v_o + uint32(10))] = v_lo
+				var v_h uint32
+				_ = v_h
+				var v_tmp_2 uint32 = v_y
+				_ = v_tmp_2
+				v_h = gpuimpl.MulHi32(v_tmp_2, uint32(2654435769))
+				p_out[(v_o + uint32(11))] = v_h
+			}
+		}
+	}
+}
+
 // BlackScholesKernel is the compiled form of the kernel BlackScholes (Go function BlackScholes).
 var BlackScholesKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Name:    "github.com/goxpu/xpu/kernels/conformance.BlackScholes",
@@ -3769,6 +4060,282 @@ func floatArithCPU(b *gpuimpl.CPUBlock) {
 				p_out[(v_o + uint32(2))] = (v_x * v_y)
 				p_out[(v_o + uint32(3))] = (v_x / v_y)
 				p_out[(v_o + uint32(4))] = (-v_x)
+			}
+		}
+	}
+}
+
+// FloatBitsKernel is the compiled form of the kernel FloatBits (Go function FloatBits).
+var FloatBitsKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
+	Name:    "github.com/goxpu/xpu/kernels/conformance.FloatBits",
+	Codegen: "xpu-gen/1",
+	Block:   xpu.Dim3{X: 64, Y: 1, Z: 1},
+	Params: []gpuimpl.Param{
+		{Name: "u", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Access: gpuimpl.AccessWrite, Binding: 0},
+		{Name: "f", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "float32"}, Size: 4, Access: gpuimpl.AccessWrite, Binding: 1},
+		{Name: "x", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "float32"}, Size: 4, Access: gpuimpl.AccessRead, Binding: 2},
+		{Name: "a", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Access: gpuimpl.AccessRead, Binding: 3},
+		{Name: "n", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 0},
+	},
+	UniformSize: 16,
+	Func:        FloatBits,
+	Artifacts: []gpuimpl.Artifact{
+		{
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:6ceb3d98db17021a7155bc3476dd1ff7d06ca33448f987694f6d5801485ffcca",
+				PrivateBytes: new(16),
+				NativeOps:    []string{"abs", "bitcast", "inverseSqrt", "max", "select"},
+			},
+			Code: floatBitsWGSL,
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:f14da522745cb772a636df5be000c46f383ba129ae1a39ed81f56c025513f150",
+				NativeOps: []string{"xpu.Abs", "xpu.Float32Bits", "xpu.Float32FromBits", "xpu.Min", "xpu.Rsqrt"},
+			},
+			Entry: floatBitsCPU,
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:28d93d3c21999080895e6e043ee9b7b65102a71b0fabee3c0bfcebf274a07084"},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v3"},
+			Code:     libLLVMHOSTX8664V3,
+			Symbol:   "xpu_FloatBits",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:8d4cbb525a1098412cfb7dc41d31d5f988962a1b81444f9f763af9869b981ed0"},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
+			Code:     libLLVMHOSTX8664V4,
+			Symbol:   "xpu_FloatBits",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:a252fdaa118f97a69fcb18fe36e7cfe540d75518294b3fada1975274cdbe72e3"},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "armv8-a"},
+			Code:     libLLVMHOSTARMV8A,
+			Symbol:   "xpu_FloatBits",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cuda", Target: "ptx", Hash: "sha256:6deec4c183c1530a8dacae738c02727601eb643dc4d94cd18a0a330c963599ea",
+				PrivateBytes: new(16),
+				Fault:        true,
+			},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "sm_70"},
+			Code:     libPTXSM70,
+			Symbol:   "xpu_FloatBits",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:c57f0b67569bb7e45f8481a8dd11e974663ed93b12f786e35d7caaad0050db74",
+				PrivateBytes: new(16),
+				Registers:    new(12),
+				SpillBytes:   new(0),
+				Fault:        true,
+			},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "gfx90a"},
+			Code:     libHSACOGFX90A,
+			Symbol:   "xpu_FloatBits",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:4ad3d49232a3bc71fc6d262139601a0b06e2a541d2db86d2d31165d5711d5023",
+				PrivateBytes: new(16),
+				Registers:    new(11),
+				SpillBytes:   new(0),
+				Fault:        true,
+			},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "gfx942"},
+			Code:     libHSACOGFX942,
+			Symbol:   "xpu_FloatBits",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:a4b144977916407fd15b063b57b4248782e78e54d80fd3505f7dff86c99479fc",
+				PrivateBytes: new(16),
+				Registers:    new(10),
+				SpillBytes:   new(0),
+				Fault:        true,
+			},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "gfx1100"},
+			Code:     libHSACOGFX1100,
+			Symbol:   "xpu_FloatBits",
+		},
+	},
+})
+
+// LaunchFloatBits launches the kernel FloatBits on the stream s over a grid of groups
+// blocks of 64x1x1 work-items, with the arguments of FloatBits after its Thread.
+// Buffers are bound in this order; scalars are uniforms.
+func LaunchFloatBits(s *gpu.Stream, groups xpu.Dim3, u *gpu.Buffer[uint32], f *gpu.Buffer[float32], x *gpu.Buffer[float32], a *gpu.Buffer[uint32], n uint32) error {
+	return s.Launch(FloatBitsKernel, groups, u, f, x, a, n)
+}
+
+// floatBitsWGSL is the WGSL code of FloatBits.
+const floatBitsWGSL = `struct xpu_Uniforms {
+    p_n: u32,
+}
+
+@group(0) @binding(0) var<storage, read_write> b_u: array<u32>;
+@group(0) @binding(1) var<storage, read_write> b_f: array<f32>;
+@group(0) @binding(2) var<storage, read> b_x: array<f32>;
+@group(0) @binding(3) var<storage, read> b_a: array<u32>;
+@group(0) @binding(4) var<uniform> xpu_u: xpu_Uniforms;
+
+// Go's comparison of the float32s of bits x and y: -1, 0 or 1, or 2 when either is NaN. Integer arithmetic, which no compiler may take for finite math.
+fn xpu_cmp_f32(x: u32, y: u32) -> i32 {
+    let a = select(i32(x & 2147483647u), -i32(x & 2147483647u), x > 2147483647u);
+    let b = select(i32(y & 2147483647u), -i32(y & 2147483647u), y > 2147483647u);
+    return select(select(select(-1i, 1i, a > b), 0i, a == b), 2i, max(x & 2147483647u, y & 2147483647u) > 2139095040u);
+}
+
+// The float32 with bits x, made at run time: an infinity or a NaN in a const-expression makes Tint refuse the shader.
+fn xpu_f32_of_bits(x: u32) -> f32 {
+    return bitcast<f32>(x);
+}
+
+// xpu.Min for float32: y if y < x, else x (NaNs and zeros as in Go).
+fn xpu_min_f32(x: f32, y: f32) -> f32 {
+    return select(x, y, xpu_cmp_f32(bitcast<u32>(y), bitcast<u32>(x)) < 0i);
+}
+
+// main is kernel FloatBits, block 64x1x1.
+@compute @workgroup_size(64, 1, 1)
+fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
+    let v_i: u32 = gid.x;
+    if v_i >= xpu_u.p_n {
+        return;
+    }
+    let v_o: u32 = v_i * 6u;
+    let v_v: f32 = b_x[v_i];
+    b_u[v_o + 0u] = bitcast<u32>(v_v);
+    b_u[v_o + 1u] = bitcast<u32>(bitcast<f32>(b_a[v_i]));
+    b_u[v_o + 2u] = bitcast<u32>(xpu_f32_of_bits(4286578688u));
+    b_u[v_o + 3u] = bitcast<u32>(xpu_f32_of_bits(2143289344u)) >> 22u;
+    var v_c: u32;
+    v_c = u32();
+    if xpu_cmp_f32(bitcast<u32>(v_v), 2139095040u) == 0i {
+        v_c = v_c | 1u;
+    }
+    if xpu_cmp_f32(bitcast<u32>(v_v), 4286578688u) == 0i {
+        v_c = v_c | 2u;
+    }
+    if xpu_cmp_f32(bitcast<u32>(v_v), bitcast<u32>(v_v)) != 0i {
+        v_c = v_c | 4u;
+    }
+    if xpu_cmp_f32(bitcast<u32>(abs(v_v)), 2139095039u) <= 0i {
+        v_c = v_c | 8u;
+    }
+    b_u[v_o + 4u] = v_c;
+    b_u[v_o + 5u] = bitcast<u32>(xpu_min_f32(v_v, xpu_f32_of_bits(2139095040u)));
+    b_f[2u * v_i] = inverseSqrt(v_v);
+    b_f[(2u * v_i) + 1u] = bitcast<f32>(b_a[v_i]);
+}
+`
+
+// floatBitsCPU runs one block of the kernel FloatBits on the CPU.
+func floatBitsCPU(b *gpuimpl.CPUBlock) {
+	p_u := gpuimpl.CPUView[uint32](b.Buffers[0])
+	p_f := gpuimpl.CPUView[float32](b.Buffers[1])
+	p_x := gpuimpl.CPUView[float32](b.Buffers[2])
+	p_a := gpuimpl.CPUView[uint32](b.Buffers[3])
+	p_n := gpuimpl.CPUUniform[uint32](b.Uniforms, 0)
+	gx0 := b.Group.X * 64
+	gy0 := b.Group.Y * 1
+	gz0 := b.Group.Z * 1
+	var ly uint32
+	var lz uint32
+	stop := b.Stopping()
+	_ = p_u
+	_ = p_f
+	_ = p_x
+	_ = p_a
+	_ = p_n
+	_ = gx0
+	_ = gy0
+	_ = gz0
+	_ = ly
+	_ = lz
+	_ = stop
+	{
+		lx := uint32(0)
+		li := uint32(0)
+		_, _ = lx, li
+		var v_i uint32 = (gx0 + lx)
+		_ = v_i
+		var w0 *[64]float32
+		if o := v_i; o <= 4294967232 && uint64(o)+64 <= uint64(len(p_x)) {
+			w0 = (*[64]float32)(p_x[o : uint64(o)+64])
+		}
+		var w1 *[64]uint32
+		if o := v_i; o <= 4294967232 && uint64(o)+64 <= uint64(len(p_a)) {
+			w1 = (*[64]uint32)(p_a[o : uint64(o)+64])
+		}
+		if w0 != nil && w1 != nil {
+		items0w:
+			for lx := uint32(0); lx < 64; lx++ {
+				li := lx
+				_ = li
+				var v_i uint32 = (gx0 + lx)
+				_ = v_i
+				if v_i >= p_n {
+					continue items0w
+				}
+				var v_o uint32 = (v_i * uint32(6))
+				_ = v_o
+				var v_v float32 = w0[lx]
+				_ = v_v
+				p_u[(v_o + uint32(0))] = uint32(xpu.Float32Bits(v_v))
+				p_u[(v_o + uint32(1))] = uint32(xpu.Float32Bits(xpu.Float32FromBits(uint32(w1[lx]))))
+				p_u[(v_o + uint32(2))] = uint32(xpu.Float32Bits(xpu.Float32FromBits(0xff800000)))
+				p_u[(v_o + uint32(3))] = (uint32(xpu.Float32Bits(xpu.Float32FromBits(0x7fc00000))) >> uint32(22))
+				var v_c uint32
+				_ = v_c
+				if v_v == xpu.Float32FromBits(0x7f800000) {
+					v_c = (v_c | uint32(1))
+				}
+				if v_v == xpu.Float32FromBits(0xff800000) {
+					v_c = (v_c | uint32(2))
+				}
+				if v_v != v_v {
+					v_c = (v_c | uint32(4))
+				}
+				if xpu.Abs(v_v) <= float32(3.4028235e+38) {
+					v_c = (v_c | uint32(8))
+				}
+				p_u[(v_o + uint32(4))] = v_c
+				p_u[(v_o + uint32(5))] = uint32(xpu.Float32Bits(xpu.Min(v_v, xpu.Float32FromBits(0x7f800000))))
+				p_f[(uint32(2) * v_i)] = xpu.Rsqrt(v_v)
+				p_f[((uint32(2) * v_i) + uint32(1))] = xpu.Float32FromBits(uint32(w1[lx]))
+			}
+		} else {
+		items0:
+			for lx := uint32(0); lx < 64; lx++ {
+				li := lx
+				_ = li
+				var v_i uint32 = (gx0 + lx)
+				_ = v_i
+				if v_i >= p_n {
+					continue items0
+				}
+				var v_o uint32 = (v_i * uint32(6))
+				_ = v_o
+				var v_v float32 = p_x[v_i]
+				_ = v_v
+				p_u[(v_o + uint32(0))] = uint32(xpu.Float32Bits(v_v))
+				p_u[(v_o + uint32(1))] = uint32(xpu.Float32Bits(xpu.Float32FromBits(uint32(p_a[v_i]))))
+				p_u[(v_o + uint32(2))] = uint32(xpu.Float32Bits(xpu.Float32FromBits(0xff800000)))
+				p_u[(v_o + uint32(3))] = (uint32(xpu.Float32Bits(xpu.Float32FromBits(0x7fc00000))) >> uint32(22))
+				var v_c uint32
+				_ = v_c
+				if v_v == xpu.Float32FromBits(0x7f800000) {
+					v_c = (v_c | uint32(1))
+				}
+				if v_v == xpu.Float32FromBits(0xff800000) {
+					v_c = (v_c | uint32(2))
+				}
+				if v_v != v_v {
+					v_c = (v_c | uint32(4))
+				}
+				if xpu.Abs(v_v) <= float32(3.4028235e+38) {
+					v_c = (v_c | uint32(8))
+				}
+				p_u[(v_o + uint32(4))] = v_c
+				p_u[(v_o + uint32(5))] = uint32(xpu.Float32Bits(xpu.Min(v_v, xpu.Float32FromBits(0x7f800000))))
+				p_f[(uint32(2) * v_i)] = xpu.Rsqrt(v_v)
+				p_f[((uint32(2) * v_i) + uint32(1))] = xpu.Float32FromBits(uint32(p_a[v_i]))
 			}
 		}
 	}

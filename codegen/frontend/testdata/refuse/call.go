@@ -28,7 +28,7 @@ func first(y []float32) float32 { return y[0] }
 
 //xpu:kernel block=64
 func Calls(t xpu.Thread, y []float32, x []float32, n uint32) {
-	y[0] = float32( /* ERROR "[xpu-import] call of math.Sqrt" */ math.Sqrt(4))
+	y[0] = float32( /* ERROR "[xpu-import] math.Sqrt has no device form; call xpu.Sqrt" */ math.Sqrt(4))
 	y[1] = math.Pi // constants of any package are fine
 	a := /* ERROR "[xpu-no-alloc] call of make" */ make([]float32, 4)
 	_ = a

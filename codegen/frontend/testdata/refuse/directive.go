@@ -65,12 +65,11 @@ func Tmpl(t xpu.Thread, c C2, y []float32) {}
 //xpu:requires c.Tile + 1
 func NotBool(t xpu.Thread, c C2, y []float32) {}
 
-// NoInstances is a template without members.
-//
-// ERROR +2:1 "[xpu-directive] template kernel NoInstances has no //xpu:instance lines"
+// NoInstances takes a struct as if it were a uniform: without instances
+// it is no template.
 //
 //xpu:kernel block=64
-func NoInstances(t xpu.Thread, c C2) {}
+func NoInstances(t xpu.Thread, c C2) {} // ERROR "[xpu-struct-uniform] kernel NoInstances takes the struct c by value, but a struct parameter is a template's comptime parameter, not a uniform"
 
 // ERROR +3:16 "[xpu-directive] //xpu:instance on Plain"
 //
