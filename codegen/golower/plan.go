@@ -14,7 +14,7 @@ import (
 func (g *gen) plan() error {
 	for _, f := range g.k.Funcs {
 		if f.Barrier {
-			return g.refuse(f.Pos, "device function %s reaches a barrier; call Barrier in the kernel body", f.GoName)
+			return g.refuse(f.Pos, "device function %s reaches a barrier; the front end inlines it (ir.Flatten)", f.GoName)
 		}
 	}
 	if g.k.Body == nil {
