@@ -39,6 +39,15 @@ func WaveRules(t xpu.Thread, y []float32, n uint32) {
 		y[i] = 0
 	}
 	y[i] = /* ERROR "[xpu-wave-nonuniform] call of waveIfPositive, which reaches xpu.WaveSum, in non-uniform control flow" */ waveIfPositive(t, v, i)
+	// A verb's value is never uniform: after the first test, only the
+	// lanes still in the loop test its condition again.
+	for /* ERROR "[xpu-wave-nonuniform] xpu.WaveAny in non-uniform control flow" */ xpu.WaveAny(t, v > 0) {
+		v -= 1
+	}
+	for j := uint32(0); j < n && xpu.WaveMax(t, v) > 0; j++ { // ERROR "[xpu-wave-nonuniform] xpu.WaveMax in non-uniform control flow"
+		v -= 1
+	}
+	y[i] = v
 }
 
 // ERROR +4:7 "[xpu-wave-ballot] xpu.WaveBallot in a kernel that declares wave=64"
