@@ -50,7 +50,7 @@ func (w *workItem) exchange(v any) []any {
 			break
 		}
 	}
-	w.path = callPath(3)
+	w.path = w.blk.l.callPath(3)
 	r := w.blk.waveOf(w)
 	r.cur[w.index%w.blk.l.wave] = v
 	r.arrived++
