@@ -10,7 +10,7 @@ import (
 
 // functionCases checks the kernels of functions.go.
 func functionCases() []*gputest.Case {
-	return []*gputest.Case{warpSumsCase(), blockSumsCase(), conditionsCase()}
+	return []*gputest.Case{warpSumsCase(), blockSumsCase(), conditionsCase(), searchCase()}
 }
 
 // uniformFloats returns n floats of [-1, 1).
@@ -76,6 +76,25 @@ func conditionsCase() *gputest.Case {
 		},
 		Launch: func(s *gpu.Stream, g xpu.Dim3, a []any) error {
 			return LaunchWaveConditions(s, g, gputest.At[*gpu.Buffer[uint32]](a, 0), gputest.At[*gpu.Buffer[uint32]](a, 1), gputest.At[uint32](a, 2))
+		},
+	}
+}
+
+// searchCase checks firstAbove's returns: sums of 8 lanes of [0, 200)
+// put some answers past the loop (99).
+func searchCase() *gputest.Case {
+	return &gputest.Case{
+		Kernel: WaveSearchKernel,
+		Setup: func(r *rand.Rand) gputest.Inputs {
+			n := 64 * groups
+			in := make([]uint32, n)
+			for i := range in {
+				in[i] = r.Uint32N(200)
+			}
+			return gputest.Inputs{Groups: xpu.Dim3{X: groups}, Args: []gputest.Arg{gputest.Poisoned[uint32](n), gputest.Buffer(in)}}
+		},
+		Launch: func(s *gpu.Stream, g xpu.Dim3, a []any) error {
+			return LaunchWaveSearch(s, g, gputest.At[*gpu.Buffer[uint32]](a, 0), gputest.At[*gpu.Buffer[uint32]](a, 1))
 		},
 	}
 }

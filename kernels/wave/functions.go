@@ -92,3 +92,23 @@ func WaveConditions(t xpu.Thread, out []uint32, in []uint32, n uint32) {
 	r += min(xpu.WaveSum(t, x%5), xpu.WaveBroadcast(t, x, 3)) << 4
 	out[g] = r
 }
+
+// firstAbove returns the first i below 32 with i*i above the wave's sum
+// of v, or 99: its returns leave a loop and an if, after the verb.
+func firstAbove(t xpu.Thread, v uint32) uint32 {
+	s := xpu.WaveSum(t, v)
+	for i := uint32(0); i < 32; i++ {
+		if i*i > s {
+			return i
+		}
+	}
+	return 99
+}
+
+// WaveSearch writes firstAbove of in for every work-item.
+//
+//xpu:kernel block=64 wave=8
+func WaveSearch(t xpu.Thread, out []uint32, in []uint32) {
+	g := t.GlobalX()
+	out[g] = firstAbove(t, in[g]) + firstAbove(t, in[g]/4)<<8
+}
