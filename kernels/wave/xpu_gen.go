@@ -11773,6 +11773,674 @@ func waveConditionsCPU(b *gpuimpl.CPUBlock) {
 	}
 }
 
+// WaveSearchKernel is the compiled form of the kernel WaveSearch (Go function WaveSearch).
+var WaveSearchKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
+	Name:    "github.com/goxpu/xpu/kernels/wave.WaveSearch",
+	Codegen: "xpu-gen/1",
+	Block:   xpu.Dim3{X: 64, Y: 1, Z: 1},
+	Wave:    8,
+	WaveOps: true,
+	Params: []gpuimpl.Param{
+		{Name: "out", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Access: gpuimpl.AccessWrite, Binding: 0},
+		{Name: "in", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Access: gpuimpl.AccessRead, Binding: 1},
+	},
+	Func: WaveSearch,
+	Artifacts: []gpuimpl.Artifact{
+		{
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:1525e3c1cebb653ea0fa561b7ecde37bcbc8b73276f8af7dda6b08369beab98a",
+				PrivateBytes: new(44),
+				WaveTier:     "native",
+				NativeOps:    []string{"subgroupAdd"},
+			},
+			Selector: gpuimpl.Selector{SubgroupMin: 8, SubgroupMax: 8, Width: 8},
+			Code:     waveSearchWGSLNative,
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:8136e1cc39ce9d1bc72e0e8e7f3a4bde0cdd1f0411ebebb5449b405bc5093931",
+				PrivateBytes: new(44),
+				WaveTier:     "folded",
+				NativeOps:    []string{"subgroupAdd", "workgroupBarrier"},
+			},
+			Selector: gpuimpl.Selector{SubgroupMin: 4, SubgroupMax: 4, Width: 8},
+			Code:     waveSearchWGSLFolded,
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:c4ee9a6e7724c35eb4ce25aa10b8645983249cecb4eca63c0207d8fb45b1d4d0",
+				PrivateBytes: new(44),
+				WaveTier:     "narrow",
+				NativeOps:    []string{"subgroupShuffle"},
+			},
+			Selector: gpuimpl.Selector{SubgroupMin: 16, SubgroupMax: 128, Width: 8},
+			Code:     waveSearchWGSLNarrow,
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:d5b315e8ee962dc057bb7ac2f1592dc1e6e0fa52f10395274f88100d6adfb329",
+				PrivateBytes: new(44),
+				WaveTier:     "emulated",
+				NativeOps:    []string{"workgroupBarrier"},
+			},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 8},
+			Code:     waveSearchWGSLEmulated,
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:29caf5a5abe109c6b1679cc654956039ce54637fc1a427d68d65fec7693b5624",
+				WaveTier:  "emulated",
+				NativeOps: []string{"gpuimpl.CPUWave"},
+			},
+			Entry: waveSearchCPU,
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:060706f2d4560c192868eea76eaf1304635e9a236d72f7f90df62c5fcb13b367",
+				WaveTier: "native",
+			},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 8, ISA: "x86-64-v3"},
+			Code:     libLLVMHOSTX8664V3,
+			Symbol:   "xpu_WaveSearch",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:32c39ba0570316268a77d39582b5fd1e7c05ab67fc14f2e941f9fd509399dc63",
+				WaveTier: "narrow",
+			},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 8, ISA: "x86-64-v4"},
+			Code:     libLLVMHOSTX8664V4,
+			Symbol:   "xpu_WaveSearch",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:c5d7d755c11e9311a27223cd1508a759850d1b1057b63fa03300a16179fc0b72",
+				WaveTier: "folded",
+			},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 8, ISA: "armv8-a"},
+			Code:     libLLVMHOSTARMV8A,
+			Symbol:   "xpu_WaveSearch",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cuda", Target: "ptx", Hash: "sha256:7ba9d574b446ca78a27bbd309aebdb05fe3b51167216675c59d4b0d41ba43675",
+				PrivateBytes: new(44),
+				WaveTier:     "narrow",
+				Fault:        true,
+			},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 8, ISA: "sm_70"},
+			Code:     libPTXSM70,
+			Symbol:   "xpu_WaveSearch",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:cbaeb01c9341c21ba34b753e479cea120e1064b536fc11e23ff8774fa940ab14",
+				PrivateBytes: new(44),
+				Registers:    new(12),
+				SpillBytes:   new(0),
+				WaveTier:     "narrow",
+				Fault:        true,
+			},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 8, ISA: "gfx90a"},
+			Code:     libHSACOGFX90A,
+			Symbol:   "xpu_WaveSearch",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:4072d0e75273d1185c6d54765935c1abb1fb3ab7a1ed18433dacea5d53f9438f",
+				PrivateBytes: new(44),
+				Registers:    new(12),
+				SpillBytes:   new(0),
+				WaveTier:     "narrow",
+				Fault:        true,
+			},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 8, ISA: "gfx942"},
+			Code:     libHSACOGFX942,
+			Symbol:   "xpu_WaveSearch",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:637da292dac5a3214c5d25c78baeffc65bf98d3a0f641e6415b694e9f833f8e0",
+				PrivateBytes: new(44),
+				Registers:    new(12),
+				SpillBytes:   new(0),
+				WaveTier:     "narrow",
+				Fault:        true,
+			},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 8, ISA: "gfx1100"},
+			Code:     libHSACOGFX1100,
+			Symbol:   "xpu_WaveSearch",
+		},
+	},
+})
+
+// LaunchWaveSearch launches the kernel WaveSearch on the stream s over a grid of groups
+// blocks of 64x1x1 work-items, with the arguments of WaveSearch after its Thread.
+// Buffers are bound in this order; scalars are uniforms.
+func LaunchWaveSearch(s *gpu.Stream, groups xpu.Dim3, out *gpu.Buffer[uint32], in *gpu.Buffer[uint32]) error {
+	return s.Launch(WaveSearchKernel, groups, out, in)
+}
+
+// waveSearchWGSLNative is the WGSL code of WaveSearch at the native wave tier (subgroups of 8 to 8 lanes).
+const waveSearchWGSLNative = `enable subgroups;
+
+@group(0) @binding(0) var<storage, read_write> b_out: array<u32>;
+@group(0) @binding(1) var<storage, read> b_in: array<u32>;
+
+// main is kernel WaveSearch, block 64x1x1.
+@compute @workgroup_size(64, 1, 1)
+fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
+    let v_g: u32 = gid.x;
+    let v_v: u32 = b_in[v_g];
+    var v_firstAbove_1: u32;
+    v_firstAbove_1 = u32();
+    var v_returned: bool;
+    v_returned = bool();
+    let v_s: u32 = subgroupAdd(v_v);
+    for (var v_i: u32 = 0u; v_i < 32u; v_i = v_i + 1u) {
+        if (v_i * v_i) > v_s {
+            v_firstAbove_1 = v_i;
+            v_returned = true;
+            break;
+        }
+    }
+    if !v_returned {
+        v_firstAbove_1 = 99u;
+        v_returned = true;
+    }
+    let v_v_1: u32 = b_in[v_g] / 4u;
+    var v_firstAbove_2: u32;
+    v_firstAbove_2 = u32();
+    var v_returned_1: bool;
+    v_returned_1 = bool();
+    let v_s_1: u32 = subgroupAdd(v_v_1);
+    for (var v_i_1: u32 = 0u; v_i_1 < 32u; v_i_1 = v_i_1 + 1u) {
+        if (v_i_1 * v_i_1) > v_s_1 {
+            v_firstAbove_2 = v_i_1;
+            v_returned_1 = true;
+            break;
+        }
+    }
+    if !v_returned_1 {
+        v_firstAbove_2 = 99u;
+        v_returned_1 = true;
+    }
+    b_out[v_g] = v_firstAbove_1 + (v_firstAbove_2 << 8u);
+}
+`
+
+// waveSearchWGSLFolded is the WGSL code of WaveSearch at the folded wave tier (subgroups of 4 to 4 lanes).
+const waveSearchWGSLFolded = `enable subgroups;
+
+@group(0) @binding(0) var<storage, read_write> b_out: array<u32>;
+@group(0) @binding(1) var<storage, read> b_in: array<u32>;
+var<workgroup> xpu_wave: array<u32, 64>;
+var<private> xpu_lidx: u32;
+var<private> xpu_sgsize: u32;
+
+// xpu_wave_reduce_u32 is the verb op of x, one of WaveSum, at the folded tier.
+fn xpu_wave_reduce_u32(x: u32, op: u32) -> u32 {
+    let xpu_t1 = xpu_lidx % 8u;
+    let xpu_t2 = xpu_lidx - xpu_t1;
+    var xpu_t3: u32;
+    xpu_t3 = subgroupAdd(x);
+    workgroupBarrier();
+    xpu_wave[xpu_lidx] = xpu_t3;
+    workgroupBarrier();
+    var xpu_t5: u32 = u32();
+    var xpu_t6: u32 = 0u;
+    loop {
+        let xpu_t7 = xpu_t6 * xpu_sgsize;
+        if xpu_t7 >= 8u {
+            break;
+        }
+        let xpu_t8 = xpu_wave[xpu_t2 + xpu_t7];
+        if (xpu_t2 + xpu_t7) < 64u {
+            xpu_t5 = xpu_t5 + xpu_t8;
+        }
+        continuing {
+            xpu_t6 = xpu_t6 + 1u;
+        }
+    }
+    return xpu_t5;
+}
+
+// main is kernel WaveSearch, block 64x1x1.
+@compute @workgroup_size(64, 1, 1)
+fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(local_invocation_index) lidx: u32, @builtin(subgroup_size) sgsize: u32) {
+    xpu_lidx = lidx;
+    xpu_sgsize = sgsize;
+    let v_g: u32 = gid.x;
+    let v_v: u32 = b_in[v_g];
+    var v_firstAbove_1: u32;
+    v_firstAbove_1 = u32();
+    var v_returned: bool;
+    v_returned = bool();
+    let v_s: u32 = xpu_wave_reduce_u32(v_v, 0u);
+    for (var v_i: u32 = 0u; v_i < 32u; v_i = v_i + 1u) {
+        if (v_i * v_i) > v_s {
+            v_firstAbove_1 = v_i;
+            v_returned = true;
+            break;
+        }
+    }
+    if !v_returned {
+        v_firstAbove_1 = 99u;
+        v_returned = true;
+    }
+    let v_v_1: u32 = b_in[v_g] / 4u;
+    var v_firstAbove_2: u32;
+    v_firstAbove_2 = u32();
+    var v_returned_1: bool;
+    v_returned_1 = bool();
+    let v_s_1: u32 = xpu_wave_reduce_u32(v_v_1, 0u);
+    for (var v_i_1: u32 = 0u; v_i_1 < 32u; v_i_1 = v_i_1 + 1u) {
+        if (v_i_1 * v_i_1) > v_s_1 {
+            v_firstAbove_2 = v_i_1;
+            v_returned_1 = true;
+            break;
+        }
+    }
+    if !v_returned_1 {
+        v_firstAbove_2 = 99u;
+        v_returned_1 = true;
+    }
+    b_out[v_g] = v_firstAbove_1 + (v_firstAbove_2 << 8u);
+}
+`
+
+// waveSearchWGSLNarrow is the WGSL code of WaveSearch at the narrow wave tier (subgroups of 16 to 128 lanes).
+const waveSearchWGSLNarrow = `enable subgroups;
+
+@group(0) @binding(0) var<storage, read_write> b_out: array<u32>;
+@group(0) @binding(1) var<storage, read> b_in: array<u32>;
+var<private> xpu_lidx: u32;
+var<private> xpu_sgid: u32;
+
+// xpu_wave_reduce_u32 is the verb op of x, one of WaveSum, at the narrow tier.
+fn xpu_wave_reduce_u32(x: u32, op: u32) -> u32 {
+    let xpu_t1 = xpu_lidx % 8u;
+    let xpu_t2 = xpu_lidx - xpu_t1;
+    var xpu_t3: u32 = u32();
+    var xpu_t4: u32 = 0u;
+    loop {
+        if xpu_t4 >= 8u {
+            break;
+        }
+        let xpu_t5 = subgroupShuffle(x, (xpu_sgid - (xpu_sgid % 8u)) + xpu_t4);
+        if (xpu_t2 + xpu_t4) < 64u {
+            xpu_t3 = xpu_t3 + xpu_t5;
+        }
+        continuing {
+            xpu_t4 = xpu_t4 + 1u;
+        }
+    }
+    return xpu_t3;
+}
+
+// main is kernel WaveSearch, block 64x1x1.
+@compute @workgroup_size(64, 1, 1)
+fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(local_invocation_index) lidx: u32, @builtin(subgroup_invocation_id) sgid: u32) {
+    xpu_lidx = lidx;
+    xpu_sgid = sgid;
+    let v_g: u32 = gid.x;
+    let v_v: u32 = b_in[v_g];
+    var v_firstAbove_1: u32;
+    v_firstAbove_1 = u32();
+    var v_returned: bool;
+    v_returned = bool();
+    let v_s: u32 = xpu_wave_reduce_u32(v_v, 0u);
+    for (var v_i: u32 = 0u; v_i < 32u; v_i = v_i + 1u) {
+        if (v_i * v_i) > v_s {
+            v_firstAbove_1 = v_i;
+            v_returned = true;
+            break;
+        }
+    }
+    if !v_returned {
+        v_firstAbove_1 = 99u;
+        v_returned = true;
+    }
+    let v_v_1: u32 = b_in[v_g] / 4u;
+    var v_firstAbove_2: u32;
+    v_firstAbove_2 = u32();
+    var v_returned_1: bool;
+    v_returned_1 = bool();
+    let v_s_1: u32 = xpu_wave_reduce_u32(v_v_1, 0u);
+    for (var v_i_1: u32 = 0u; v_i_1 < 32u; v_i_1 = v_i_1 + 1u) {
+        if (v_i_1 * v_i_1) > v_s_1 {
+            v_firstAbove_2 = v_i_1;
+            v_returned_1 = true;
+            break;
+        }
+    }
+    if !v_returned_1 {
+        v_firstAbove_2 = 99u;
+        v_returned_1 = true;
+    }
+    b_out[v_g] = v_firstAbove_1 + (v_firstAbove_2 << 8u);
+}
+`
+
+// waveSearchWGSLEmulated is the WGSL code of WaveSearch at the emulated wave tier.
+const waveSearchWGSLEmulated = `@group(0) @binding(0) var<storage, read_write> b_out: array<u32>;
+@group(0) @binding(1) var<storage, read> b_in: array<u32>;
+var<workgroup> xpu_wave: array<u32, 64>;
+var<private> xpu_lidx: u32;
+
+// xpu_wave_reduce_u32 is the verb op of x, one of WaveSum, at the emulated tier.
+fn xpu_wave_reduce_u32(x: u32, op: u32) -> u32 {
+    let xpu_t1 = xpu_lidx % 8u;
+    let xpu_t2 = xpu_lidx - xpu_t1;
+    workgroupBarrier();
+    xpu_wave[xpu_lidx] = x;
+    workgroupBarrier();
+    var xpu_t3: u32 = u32();
+    var xpu_t4: u32 = 0u;
+    loop {
+        if xpu_t4 >= 8u {
+            break;
+        }
+        let xpu_t5 = xpu_wave[xpu_t2 + xpu_t4];
+        if (xpu_t2 + xpu_t4) < 64u {
+            xpu_t3 = xpu_t3 + xpu_t5;
+        }
+        continuing {
+            xpu_t4 = xpu_t4 + 1u;
+        }
+    }
+    return xpu_t3;
+}
+
+// main is kernel WaveSearch, block 64x1x1.
+@compute @workgroup_size(64, 1, 1)
+fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(local_invocation_index) lidx: u32) {
+    xpu_lidx = lidx;
+    let v_g: u32 = gid.x;
+    let v_v: u32 = b_in[v_g];
+    var v_firstAbove_1: u32;
+    v_firstAbove_1 = u32();
+    var v_returned: bool;
+    v_returned = bool();
+    let v_s: u32 = xpu_wave_reduce_u32(v_v, 0u);
+    for (var v_i: u32 = 0u; v_i < 32u; v_i = v_i + 1u) {
+        if (v_i * v_i) > v_s {
+            v_firstAbove_1 = v_i;
+            v_returned = true;
+            break;
+        }
+    }
+    if !v_returned {
+        v_firstAbove_1 = 99u;
+        v_returned = true;
+    }
+    let v_v_1: u32 = b_in[v_g] / 4u;
+    var v_firstAbove_2: u32;
+    v_firstAbove_2 = u32();
+    var v_returned_1: bool;
+    v_returned_1 = bool();
+    let v_s_1: u32 = xpu_wave_reduce_u32(v_v_1, 0u);
+    for (var v_i_1: u32 = 0u; v_i_1 < 32u; v_i_1 = v_i_1 + 1u) {
+        if (v_i_1 * v_i_1) > v_s_1 {
+            v_firstAbove_2 = v_i_1;
+            v_returned_1 = true;
+            break;
+        }
+    }
+    if !v_returned_1 {
+        v_firstAbove_2 = 99u;
+        v_returned_1 = true;
+    }
+    b_out[v_g] = v_firstAbove_1 + (v_firstAbove_2 << 8u);
+}
+`
+
+// waveSearchCPU runs one block of the kernel WaveSearch on the CPU.
+func waveSearchCPU(b *gpuimpl.CPUBlock) {
+	p_out := gpuimpl.CPUView[uint32](b.Buffers[0])
+	p_in := gpuimpl.CPUView[uint32](b.Buffers[1])
+	var a_firstAbove_1 [64]uint32
+	var a_firstAbove_2 [64]uint32
+	var a_returned [64]bool
+	var a_returned_1 [64]bool
+	var a_s [64]uint32
+	var a_s_1 [64]uint32
+	var a_v [64]uint32
+	var a_v_1 [64]uint32
+	var wall [64]bool
+	for i := range wall {
+		wall[i] = true
+	}
+	gx0 := b.Group.X * 64
+	gy0 := b.Group.Y * 1
+	gz0 := b.Group.Z * 1
+	var ly uint32
+	var lz uint32
+	stop := b.Stopping()
+	_ = p_out
+	_ = p_in
+	_ = gx0
+	_ = gy0
+	_ = gz0
+	_ = ly
+	_ = lz
+	_ = stop
+	{
+		lx := uint32(0)
+		li := uint32(0)
+		_, _ = lx, li
+		var v_g uint32 = (gx0 + lx)
+		_ = v_g
+		var w0 *[64]uint32
+		if o := v_g; o <= 4294967232 && uint64(o)+64 <= uint64(len(p_in)) {
+			w0 = (*[64]uint32)(p_in[o : uint64(o)+64])
+		}
+		if w0 != nil {
+			for lx := uint32(0); lx < 64; lx++ {
+				li := lx
+				_ = li
+				var v_firstAbove_1 uint32
+				var v_returned bool
+				var v_v uint32
+				var v_g uint32 = (gx0 + lx)
+				_ = v_g
+				v_v = w0[lx]
+				v_firstAbove_1 = 0
+				v_returned = false
+				a_firstAbove_1[li] = v_firstAbove_1
+				a_returned[li] = v_returned
+				a_v[li] = v_v
+			}
+		} else {
+			for lx := uint32(0); lx < 64; lx++ {
+				li := lx
+				_ = li
+				var v_firstAbove_1 uint32
+				var v_returned bool
+				var v_v uint32
+				var v_g uint32 = (gx0 + lx)
+				_ = v_g
+				v_v = p_in[v_g]
+				v_firstAbove_1 = 0
+				v_returned = false
+				a_firstAbove_1[li] = v_firstAbove_1
+				a_returned[li] = v_returned
+				a_v[li] = v_v
+			}
+		}
+	}
+	gpuimpl.CPUWave(gpuimpl.WaveSum, a_v[:], nil, wall[:], b.Wave, a_s[:])
+	{
+		lx := uint32(0)
+		li := uint32(0)
+		_, _ = lx, li
+		var v_g uint32 = (gx0 + lx)
+		_ = v_g
+		var w0 *[64]uint32
+		if o := v_g; o <= 4294967232 && uint64(o)+64 <= uint64(len(p_in)) {
+			w0 = (*[64]uint32)(p_in[o : uint64(o)+64])
+		}
+		if w0 != nil {
+			for lx := uint32(0); lx < 64; lx++ {
+				li := lx
+				_ = li
+				v_firstAbove_1 := a_firstAbove_1[li]
+				_ = v_firstAbove_1
+				var v_firstAbove_2 uint32
+				v_returned := a_returned[li]
+				_ = v_returned
+				var v_returned_1 bool
+				v_s := a_s[li]
+				_ = v_s
+				var v_v_1 uint32
+				var v_g uint32 = (gx0 + lx)
+				_ = v_g
+				{
+					var v_i uint32 = uint32(0)
+					_ = v_i
+					for v_i < uint32(32) {
+						{
+							if (v_i * v_i) > v_s {
+								v_firstAbove_1 = v_i
+								v_returned = true
+								break
+							}
+						}
+						v_i = (v_i + uint32(1))
+					}
+				}
+				if !v_returned {
+					v_firstAbove_1 = uint32(99)
+					v_returned = true
+				}
+				v_v_1 = (w0[lx] / uint32(4))
+				v_firstAbove_2 = 0
+				v_returned_1 = false
+				a_firstAbove_1[li] = v_firstAbove_1
+				a_firstAbove_2[li] = v_firstAbove_2
+				a_returned[li] = v_returned
+				a_returned_1[li] = v_returned_1
+				a_v_1[li] = v_v_1
+			}
+		} else {
+			for lx := uint32(0); lx < 64; lx++ {
+				li := lx
+				_ = li
+				v_firstAbove_1 := a_firstAbove_1[li]
+				_ = v_firstAbove_1
+				var v_firstAbove_2 uint32
+				v_returned := a_returned[li]
+				_ = v_returned
+				var v_returned_1 bool
+				v_s := a_s[li]
+				_ = v_s
+				var v_v_1 uint32
+				var v_g uint32 = (gx0 + lx)
+				_ = v_g
+				{
+					var v_i uint32 = uint32(0)
+					_ = v_i
+					for v_i < uint32(32) {
+						{
+							if (v_i * v_i) > v_s {
+								v_firstAbove_1 = v_i
+								v_returned = true
+								break
+							}
+						}
+						v_i = (v_i + uint32(1))
+					}
+				}
+				if !v_returned {
+					v_firstAbove_1 = uint32(99)
+					v_returned = true
+				}
+				v_v_1 = (p_in[v_g] / uint32(4))
+				v_firstAbove_2 = 0
+				v_returned_1 = false
+				a_firstAbove_1[li] = v_firstAbove_1
+				a_firstAbove_2[li] = v_firstAbove_2
+				a_returned[li] = v_returned
+				a_returned_1[li] = v_returned_1
+				a_v_1[li] = v_v_1
+			}
+		}
+	}
+	gpuimpl.CPUWave(gpuimpl.WaveSum, a_v_1[:], nil, wall[:], b.Wave, a_s_1[:])
+	{
+		lx := uint32(0)
+		li := uint32(0)
+		_, _ = lx, li
+		var v_g uint32 = (gx0 + lx)
+		_ = v_g
+		var w0 *[64]uint32
+		if o := v_g; o <= 4294967232 && uint64(o)+64 <= uint64(len(p_out)) {
+			w0 = (*[64]uint32)(p_out[o : uint64(o)+64])
+		}
+		if w0 != nil {
+			for lx := uint32(0); lx < 64; lx++ {
+				li := lx
+				_ = li
+				v_firstAbove_1 := a_firstAbove_1[li]
+				_ = v_firstAbove_1
+				v_firstAbove_2 := a_firstAbove_2[li]
+				_ = v_firstAbove_2
+				v_returned_1 := a_returned_1[li]
+				_ = v_returned_1
+				v_s_1 := a_s_1[li]
+				_ = v_s_1
+				var v_g uint32 = (gx0 + lx)
+				_ = v_g
+				{
+					var v_i_1 uint32 = uint32(0)
+					_ = v_i_1
+					for v_i_1 < uint32(32) {
+						{
+							if (v_i_1 * v_i_1) > v_s_1 {
+								v_firstAbove_2 = v_i_1
+								v_returned_1 = true
+								break
+							}
+						}
+						v_i_1 = (v_i_1 + uint32(1))
+					}
+				}
+				if !v_returned_1 {
+					v_firstAbove_2 = uint32(99)
+					v_returned_1 = true
+				}
+				w0[lx] = (v_firstAbove_1 + (v_firstAbove_2 << uint32(8)))
+				a_firstAbove_2[li] = v_firstAbove_2
+				a_returned_1[li] = v_returned_1
+			}
+		} else {
+			for lx := uint32(0); lx < 64; lx++ {
+				li := lx
+				_ = li
+				v_firstAbove_1 := a_firstAbove_1[li]
+				_ = v_firstAbove_1
+				v_firstAbove_2 := a_firstAbove_2[li]
+				_ = v_firstAbove_2
+				v_returned_1 := a_returned_1[li]
+				_ = v_returned_1
+				v_s_1 := a_s_1[li]
+				_ = v_s_1
+				var v_g uint32 = (gx0 + lx)
+				_ = v_g
+				{
+					var v_i_1 uint32 = uint32(0)
+					_ = v_i_1
+					for v_i_1 < uint32(32) {
+						{
+							if (v_i_1 * v_i_1) > v_s_1 {
+								v_firstAbove_2 = v_i_1
+								v_returned_1 = true
+								break
+							}
+						}
+						v_i_1 = (v_i_1 + uint32(1))
+					}
+				}
+				if !v_returned_1 {
+					v_firstAbove_2 = uint32(99)
+					v_returned_1 = true
+				}
+				p_out[v_g] = (v_firstAbove_1 + (v_firstAbove_2 << uint32(8)))
+				a_firstAbove_2[li] = v_firstAbove_2
+				a_returned_1[li] = v_returned_1
+			}
+		}
+	}
+}
+
 // libHSACOGFX1100 is the hsaco library of the package's kernels for the hip backend at gfx1100.
 //
 //go:embed xpu_gen_hsaco_gfx1100.hsaco
