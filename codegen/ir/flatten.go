@@ -16,7 +16,8 @@ import "fmt"
 // || only when Go evaluates it (an if around it), and a loop condition
 // that holds a verb is evaluated before the loop and again at the end of
 // each iteration (at the end of its post statement when the body has a
-// continue). Flatten leaves a kernel without such places as it is; run
+// continue; a post statement that needs flattening ends the body too when
+// there is none). Flatten leaves a kernel without such places as it is; run
 // Analyze again afterwards.
 func Flatten(k *Kernel) error {
 	inline := map[*Func]bool{}
@@ -283,7 +284,13 @@ func (fl *flattener) loop(s *Loop, in *inlining, out *[]Stmt) {
 		if s.Cond != nil {
 			cond = fl.expr(s.Cond, in, out)
 		}
-		*out = append(*out, &Loop{Cond: cond, Body: fl.block(s.Body, in), Post: fl.block(s.Post, in), Pos: s.Pos})
+		l := &Loop{Cond: cond, Body: fl.block(s.Body, in), Post: fl.block(s.Post, in), Pos: s.Pos}
+		if s.Post != nil && fl.blockNeeds(s.Post) && !continues(s.Body) {
+			// A post statement that meets the other work-items ends the
+			// body instead, where the CPU lowerings can split it.
+			l.Body.Stmts, l.Post = append(l.Body.Stmts, l.Post.Stmts...), nil
+		}
+		*out = append(*out, l)
 		return
 	}
 	c := fl.temp("cond", BoolType, s.Pos)

@@ -4,8 +4,8 @@ import "github.com/goxpu/xpu"
 
 // The kernels of this file reach barriers through device functions: a
 // function that stages a tile in shared memory between two barriers and
-// returns early (under a uniform condition) before them, and one in a
-// loop's condition.
+// returns early (under a uniform condition) before them, and ones in a
+// loop's condition and post statement.
 
 // stageBlock is the block of StagedSums.
 const stageBlock = 64
@@ -34,15 +34,22 @@ func more(t xpu.Thread, j, tiles uint32) bool {
 	return j < tiles
 }
 
-// StagedSums sums tileSum over each block's tiles; the scale k varies
-// with the group, so some groups take tileSum's early return.
+// step waits for the block and returns the next tile.
+func step(t xpu.Thread, j uint32) uint32 {
+	t.Barrier()
+	return j + 1
+}
+
+// StagedSums sums tileSum over each block's tiles, with barriers in the
+// loop's condition and post statement too; the scale k varies with the
+// group, so some groups take tileSum's early return.
 //
 //xpu:kernel block=64
 func StagedSums(t xpu.Thread, out, in []float32, tiles, k, n uint32) {
 	s := xpu.Shared[float32](t, stageBlock)
 	scale := (k + t.GroupX()) % 3
 	var acc float32
-	for j := uint32(0); more(t, j, tiles); j++ {
+	for j := uint32(0); more(t, j, tiles); j = step(t, j) {
 		acc += tileSum(t, s, in, (t.GroupX()*tiles+j)*stageBlock, scale, n)
 	}
 	out[t.GlobalX()] = acc
