@@ -12106,37 +12106,37 @@ var StagedSumsKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Func:        StagedSums,
 	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:5f87fe2f6b1fca498b6638ae76bdf0ca9e68033da3ba5f5f2f970a94ab23cb20",
-				PrivateBytes: new(72),
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:d00659382ed4f943de4cf82271e2284599e84aa7bbafc5b9ab65103d2a859a43",
+				PrivateBytes: new(80),
 				NativeOps:    []string{"workgroupBarrier"},
 			},
 			Code: stagedSumsWGSL,
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:ce5c9d1f97cd0f6651f6034286e9b23e79b8f0fbe499b4b51011f51eba43f256"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:4bce7605461c1ff65770175e7791c43f041c345f4e2f30b8d81c3bbdfd3d0459"},
 			Entry:    stagedSumsCPU,
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:6c2c121903a1bd2950bcfc4554694b2bf1f9405a47c645e9936c3f50b66965d4"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:123012f7ae483d8ac3ca01a93a6e098aa024b2735d2ea20cb50db6fae8fd2640"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v3"},
 			Code:     libLLVMHOSTX8664V3,
 			Symbol:   "xpu_StagedSums",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:9bd89b6f232cf2558c4653256a0445cc69f15e4cb6e6521aa82b8358f450d647"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:2e10e861d8de9a811601f180a69cf931f2f9d032c69f73409dc4b0a6b8878189"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
 			Code:     libLLVMHOSTX8664V4,
 			Symbol:   "xpu_StagedSums",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:e19aaf794357b3bf03261e8b4087655b669cd733dc6c9a46b973f4d0eda16c69"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:4bd67e5fcee2221981a3cd207d0c70fcc1667f766010cbcadf6b6234f7b5f1dc"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "armv8-a"},
 			Code:     libLLVMHOSTARMV8A,
 			Symbol:   "xpu_StagedSums",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cuda", Target: "ptx", Hash: "sha256:27314bcbe99a261eb8b75268894d1399e0e69e28d27af269f1a8bb063d1c08a9",
-				PrivateBytes: new(72),
+			Manifest: gpuimpl.Manifest{Backend: "cuda", Target: "ptx", Hash: "sha256:60fa6ba0352234b5a255686c15d080c73d0e35948b3858d134896ec5bea16296",
+				PrivateBytes: new(80),
 				Fault:        true,
 			},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "sm_70"},
@@ -12144,8 +12144,8 @@ var StagedSumsKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_StagedSums",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:5b0f9fb39398690540e8f7952a5706d1b97acb1198a053ac190dd6198e0c6ba8",
-				PrivateBytes: new(72),
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:d708c9c851aba8924c31b10d3e881a6b6b8ee2b8c27089c63027a2ebd9c8762f",
+				PrivateBytes: new(80),
 				Registers:    new(10),
 				SpillBytes:   new(0),
 				Fault:        true,
@@ -12155,8 +12155,8 @@ var StagedSumsKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_StagedSums",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:4242952061e9f6c2861529c1019a34b599792d4ed0194234c47358398b78c6b6",
-				PrivateBytes: new(72),
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:419f81c89cd2ee7caf0bad5fc34cf3447a937855f473131f775cf104de9820d5",
+				PrivateBytes: new(80),
 				Registers:    new(10),
 				SpillBytes:   new(0),
 				Fault:        true,
@@ -12166,8 +12166,8 @@ var StagedSumsKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_StagedSums",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:d054eb122ab0191ffcfdc84cb8ce06fa8ea2df7c9b718bee202089a15fa45a71",
-				PrivateBytes: new(72),
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:9bca429a1387a47ccdc8f893585ea7a2b1a16b6f5bc222e6b600be7ce90f6cb9",
+				PrivateBytes: new(80),
 				Registers:    new(9),
 				SpillBytes:   new(0),
 				Fault:        true,
@@ -12242,10 +12242,12 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(local_invocation
                 v_returned = true;
             }
             v_acc = v_acc + v_tileSum_1;
-            v_j = v_j + 1u;
             let v_j_2: u32 = v_j;
             workgroupBarrier();
-            v_cond = v_j_2 < xpu_u.p_tiles;
+            v_j = v_j_2 + 1u;
+            let v_j_3: u32 = v_j;
+            workgroupBarrier();
+            v_cond = v_j_3 < xpu_u.p_tiles;
         }
     }
     b_out[gid.x] = v_acc;
@@ -12266,6 +12268,7 @@ func stagedSumsCPU(b *gpuimpl.CPUBlock) {
 	var a_j [64]uint32
 	var a_j_1 [64]uint32
 	var a_j_2 [64]uint32
+	var a_j_3 [64]uint32
 	var a_k_1 [64]uint32
 	var a_returned [64]bool
 	var a_scale [64]uint32
@@ -12436,23 +12439,35 @@ func stagedSumsCPU(b *gpuimpl.CPUBlock) {
 			v_tileSum_1 := a_tileSum_1[li]
 			_ = v_tileSum_1
 			v_acc = (v_acc + v_tileSum_1)
-			v_j = (v_j + uint32(1))
 			v_j_2 = v_j
-			var v_tiles_1_1 uint32 = p_tiles
-			_ = v_tiles_1_1
 			a_acc[li] = v_acc
-			a_j[li] = v_j
 			a_j_2[li] = v_j_2
 		}
 		for lx := uint32(0); lx < 64; lx++ {
 			li := lx
 			_ = li
-			var v_cond bool
+			var v_j uint32
 			v_j_2 := a_j_2[li]
 			_ = v_j_2
+			var v_j_3 uint32
+			var v_step_1 uint32 = (v_j_2 + uint32(1))
+			_ = v_step_1
+			v_j = v_step_1
+			v_j_3 = v_j
 			var v_tiles_1_1 uint32 = p_tiles
 			_ = v_tiles_1_1
-			var v_more_2 bool = (v_j_2 < v_tiles_1_1)
+			a_j[li] = v_j
+			a_j_3[li] = v_j_3
+		}
+		for lx := uint32(0); lx < 64; lx++ {
+			li := lx
+			_ = li
+			var v_cond bool
+			v_j_3 := a_j_3[li]
+			_ = v_j_3
+			var v_tiles_1_1 uint32 = p_tiles
+			_ = v_tiles_1_1
+			var v_more_2 bool = (v_j_3 < v_tiles_1_1)
 			_ = v_more_2
 			v_cond = v_more_2
 			a_cond[li] = v_cond
