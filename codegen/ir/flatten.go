@@ -226,7 +226,7 @@ func (fl *flattener) stmt(s Stmt, in *inlining, out *[]Stmt) {
 	case *Assign:
 		dst := fl.place(s.Dst, in, out, fl.needs(s.Value))
 		var val Expr
-		if w, ok := s.Value.(*Wave); ok {
+		if w, ok := s.Value.(*Wave); ok && isVarRef(dst) {
 			val = fl.waveArgs(w, in, out)
 		} else {
 			val = fl.expr(s.Value, in, out)
@@ -266,6 +266,11 @@ func (fl *flattener) stmt(s Stmt, in *inlining, out *[]Stmt) {
 	default:
 		emit(s)
 	}
+}
+
+func isVarRef(x Expr) bool {
+	_, ok := x.(*VarRef)
+	return ok
 }
 
 // stmtNeeds reports whether s, nested statements included, needs

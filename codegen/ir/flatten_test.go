@@ -62,6 +62,7 @@ func TestFlattenHoistsInOrder(t *testing.T) {
 	k := &Kernel{Name: "K", Params: []*Param{out}, Funcs: []*Func{eff}, Body: &Block{Stmts: []Stmt{
 		&Decl{Var: v, Init: u32(3)},
 		&Assign{Dst: &Index{X: &BufferRef{out}, Index: u32(0), T: U32Type}, Value: sum},
+		&Assign{Dst: &Index{X: &BufferRef{out}, Index: u32(1), T: U32Type}, Value: waveSum(&VarRef{v})},
 	}}}
 	if err := Analyze(k); err != nil {
 		t.Fatal(err)
@@ -82,8 +83,8 @@ func TestFlattenHoistsInOrder(t *testing.T) {
 			}
 		}
 	}
-	if len(order) != 2 || order[0] != "call" || order[1] != "verb" {
-		t.Errorf("hoisted %v, want [call verb]", order)
+	if len(order) != 3 || order[0] != "call" || order[1] != "verb" || order[2] != "verb" {
+		t.Errorf("hoisted %v, want [call verb verb]: a verb stored to a buffer goes through a variable", order)
 	}
 	if len(k.Funcs) != 1 {
 		t.Errorf("funcs %d: the function without a verb stays", len(k.Funcs))

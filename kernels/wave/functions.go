@@ -70,7 +70,7 @@ func BlockSums(t xpu.Thread, partial []float32, in []float32, n uint32) {
 }
 
 // WaveConditions uses verbs in an if condition, in the right operand of
-// && and of ||, and as an argument of a call.
+// && and of ||, as an argument of a call and stored to a buffer.
 //
 //xpu:kernel block=80 wave=16
 func WaveConditions(t xpu.Thread, out []uint32, in []uint32, n uint32) {
@@ -90,7 +90,7 @@ func WaveConditions(t xpu.Thread, out []uint32, in []uint32, n uint32) {
 		r |= 8
 	}
 	r += min(xpu.WaveSum(t, x%5), xpu.WaveBroadcast(t, x, 3)) << 4
-	out[g] = r
+	out[g] = xpu.WaveShuffleXor(t, r, 1)
 }
 
 // firstAbove returns the first i below 32 with i*i above the wave's sum
