@@ -10886,8 +10886,8 @@ var WaveConditionsKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Func:        WaveConditions,
 	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:e2302c1eb8e9540b25db8dad5aefa7b0253c8f3c68b11c2d195e2e6d82a30ae5",
-				PrivateBytes: new(60),
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:ac684a7c8fa720342a9c012dc5a27a3790780e5a358fe421f6a62c2bfe911a2a",
+				PrivateBytes: new(64),
 				WaveTier:     "native",
 				NativeOps:    []string{"min", "select", "subgroupAdd", "subgroupAll", "subgroupAny", "subgroupMax", "subgroupShuffle"},
 			},
@@ -10895,8 +10895,8 @@ var WaveConditionsKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Code:     waveConditionsWGSLNative,
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:6e69561d6c58a5be8ab442526ac0ffed5b2e3ef7a3bf4698c1c720a9b8f2cb3f",
-				PrivateBytes: new(60),
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:c1034e47eb5f3db7066d4fd7b187ca6a1254c7ba473e9ba939b3ae9f5fbb2ddf",
+				PrivateBytes: new(64),
 				WaveTier:     "folded",
 				NativeOps:    []string{"max", "min", "select", "subgroupAdd", "subgroupAll", "subgroupAny", "subgroupMax", "workgroupBarrier"},
 			},
@@ -10904,8 +10904,8 @@ var WaveConditionsKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Code:     waveConditionsWGSLFolded,
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:22b1d7f5dd441b36412e9c9ede6b0ebf68cd0cf5487cf0101f6dd3278bd78944",
-				PrivateBytes: new(60),
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:a91921afa2c1e0c96a02f26b66f0dff25fdca02c3a937445a7c887cff0ef1ef9",
+				PrivateBytes: new(64),
 				WaveTier:     "narrow",
 				NativeOps:    []string{"max", "min", "select", "subgroupShuffle"},
 			},
@@ -10913,8 +10913,8 @@ var WaveConditionsKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Code:     waveConditionsWGSLNarrow,
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:85fa59d33d4207088a106186df836329ce296fcadf7f9fbc8faaa980083ab703",
-				PrivateBytes: new(60),
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:8ba315e7e16b989883ad00f8715e0f5aded7878098546c0b28930794a1bf79b2",
+				PrivateBytes: new(64),
 				WaveTier:     "emulated",
 				NativeOps:    []string{"max", "min", "select", "workgroupBarrier"},
 			},
@@ -10922,14 +10922,14 @@ var WaveConditionsKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Code:     waveConditionsWGSLEmulated,
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:81356cee615c663f9da9363096ec02e565702ec75a24577c5f3ab2bce4dfb93d",
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:526d82b2c3857b51b3b0d827b07f29623c9499ed91e3f80537a96ea79d320ffb",
 				WaveTier:  "emulated",
 				NativeOps: []string{"gpuimpl.CPUWave", "gpuimpl.CPUWaveVote", "xpu.Min"},
 			},
 			Entry: waveConditionsCPU,
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:023c13411ffec4f1987cf171209a84e10b7ef4a648e5476ac2be33806c406a66",
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:93b4e4c15a2cd18fe64ceff979584f6061c613cd28fd03653309c83961099fb9",
 				WaveTier: "folded",
 			},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 16, ISA: "x86-64-v3"},
@@ -10937,7 +10937,7 @@ var WaveConditionsKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_WaveConditions",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:94b0909a9f65e846f32b72f5c97393b1518eac56c1bb886715537fa4998f61c0",
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:08b5185585d9c3c59b0d0999ab1e429cc2b67287f401b15d0cb239579cda4bc0",
 				WaveTier: "native",
 			},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 16, ISA: "x86-64-v4"},
@@ -10945,7 +10945,7 @@ var WaveConditionsKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_WaveConditions",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:007c3511af301bc478fcda2e4cc0410cda1ed9b4b97d1c6b175a0e2c03cd5190",
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:04d6727b54c9c393757d756876bb048ceddd7671bac4752c77c9b697c4ffcd34",
 				WaveTier: "folded",
 			},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 16, ISA: "armv8-a"},
@@ -10953,8 +10953,8 @@ var WaveConditionsKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_WaveConditions",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cuda", Target: "ptx", Hash: "sha256:a81823e2468409c7fa19a1fd33277ed27433c030e8b3e19e1b332296be9f4008",
-				PrivateBytes: new(60),
+			Manifest: gpuimpl.Manifest{Backend: "cuda", Target: "ptx", Hash: "sha256:53229676e5655bf169217e78ca9a5150cd147b276331ece581b2e8fc2989fc55",
+				PrivateBytes: new(64),
 				WaveTier:     "narrow",
 				Fault:        true,
 			},
@@ -10963,8 +10963,8 @@ var WaveConditionsKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_WaveConditions",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:3a6b27171280ef7d01c881d18d5b84e72cde38f5a78c5cbb8f902e57d1eed816",
-				PrivateBytes: new(60),
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:219c472f11d7ceb85cfde03fcf0eed359cb4a5c5cd694868353e32bf7b2a22b5",
+				PrivateBytes: new(64),
 				Registers:    new(16),
 				SpillBytes:   new(0),
 				WaveTier:     "narrow",
@@ -10975,8 +10975,8 @@ var WaveConditionsKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_WaveConditions",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:481c0b88f05b7bec1636da236edc90fbb8a1a77ce5375745e4d94ddc4eeeb305",
-				PrivateBytes: new(60),
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:1917b1991d379cab4c8b7089257dad064a382f905c43c41839e24addbe0bbb38",
+				PrivateBytes: new(64),
 				Registers:    new(16),
 				SpillBytes:   new(0),
 				WaveTier:     "narrow",
@@ -10987,8 +10987,8 @@ var WaveConditionsKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_WaveConditions",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:9fc5aa1c3eac3e4f13faa5878930af2359aadab86bac3b8f564b9aad22688cd0",
-				PrivateBytes: new(60),
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:cadf335ecea278c5a91876d09bf451762fe2e6539e12aedc9aef799ab5d507b8",
+				PrivateBytes: new(64),
 				Registers:    new(15),
 				SpillBytes:   new(0),
 				WaveTier:     "narrow",
@@ -11020,12 +11020,16 @@ struct xpu_Uniforms {
 @group(0) @binding(2) var<uniform> xpu_u: xpu_Uniforms;
 var<private> xpu_lidx: u32;
 
-// xpu_wave_shuffle_u32 is the verb op of x, one of WaveShuffle, at the native tier.
+// xpu_wave_shuffle_u32 is the verb op of x, one of WaveShuffle, WaveShuffleXor, at the native tier.
 fn xpu_wave_shuffle_u32(x: u32, a: u32, op: u32) -> u32 {
     let xpu_t1 = xpu_lidx % 16u;
     let xpu_t2 = xpu_lidx - xpu_t1;
     var xpu_t3: u32;
-    xpu_t3 = a % 16u;
+    if op == 9u {
+        xpu_t3 = a % 16u;
+    } else {
+        xpu_t3 = xpu_t1 ^ (a % 16u);
+    }
     let xpu_t4 = subgroupShuffle(x, xpu_t3);
     return select(x, xpu_t4, (xpu_t2 + xpu_t3) < 80u);
 }
@@ -11075,7 +11079,8 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(local_invocation
     let v_wave_4: u32 = subgroupAdd(v_x % 5u);
     let v_wave_5: u32 = xpu_wave_shuffle_u32(v_x, 3u, 9u);
     v_r = v_r + (min(v_wave_4, v_wave_5) << 4u);
-    b_out[v_g] = v_r;
+    let v_wave_6: u32 = xpu_wave_shuffle_u32(v_r, 1u, 10u);
+    b_out[v_g] = v_wave_6;
 }
 `
 
@@ -11128,7 +11133,7 @@ fn xpu_wave_reduce_u32(x: u32, op: u32) -> u32 {
     return xpu_t5;
 }
 
-// xpu_wave_shuffle_u32 is the verb op of x, one of WaveShuffle, at the folded tier.
+// xpu_wave_shuffle_u32 is the verb op of x, one of WaveShuffle, WaveShuffleXor, at the folded tier.
 fn xpu_wave_shuffle_u32(x: u32, a: u32, op: u32) -> u32 {
     let xpu_t1 = xpu_lidx % 16u;
     let xpu_t2 = xpu_lidx - xpu_t1;
@@ -11136,7 +11141,11 @@ fn xpu_wave_shuffle_u32(x: u32, a: u32, op: u32) -> u32 {
     xpu_wave[xpu_lidx] = x;
     workgroupBarrier();
     var xpu_t3: u32;
-    xpu_t3 = a % 16u;
+    if op == 9u {
+        xpu_t3 = a % 16u;
+    } else {
+        xpu_t3 = xpu_t1 ^ (a % 16u);
+    }
     let xpu_t4 = xpu_wave[xpu_t2 + xpu_t3];
     return select(x, xpu_t4, (xpu_t2 + xpu_t3) < 80u);
 }
@@ -11222,7 +11231,8 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(local_invocation
     let v_wave_4: u32 = xpu_wave_reduce_u32(v_x % 5u, 0u);
     let v_wave_5: u32 = xpu_wave_shuffle_u32(v_x, 3u, 9u);
     v_r = v_r + (min(v_wave_4, v_wave_5) << 4u);
-    b_out[v_g] = v_r;
+    let v_wave_6: u32 = xpu_wave_shuffle_u32(v_r, 1u, 10u);
+    b_out[v_g] = v_wave_6;
 }
 `
 
@@ -11264,12 +11274,16 @@ fn xpu_wave_reduce_u32(x: u32, op: u32) -> u32 {
     return xpu_t3;
 }
 
-// xpu_wave_shuffle_u32 is the verb op of x, one of WaveShuffle, at the narrow tier.
+// xpu_wave_shuffle_u32 is the verb op of x, one of WaveShuffle, WaveShuffleXor, at the narrow tier.
 fn xpu_wave_shuffle_u32(x: u32, a: u32, op: u32) -> u32 {
     let xpu_t1 = xpu_lidx % 16u;
     let xpu_t2 = xpu_lidx - xpu_t1;
     var xpu_t3: u32;
-    xpu_t3 = a % 16u;
+    if op == 9u {
+        xpu_t3 = a % 16u;
+    } else {
+        xpu_t3 = xpu_t1 ^ (a % 16u);
+    }
     let xpu_t4 = subgroupShuffle(x, (xpu_sgid - (xpu_sgid % 16u)) + xpu_t3);
     return select(x, xpu_t4, (xpu_t2 + xpu_t3) < 80u);
 }
@@ -11345,7 +11359,8 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(local_invocation
     let v_wave_4: u32 = xpu_wave_reduce_u32(v_x % 5u, 0u);
     let v_wave_5: u32 = xpu_wave_shuffle_u32(v_x, 3u, 9u);
     v_r = v_r + (min(v_wave_4, v_wave_5) << 4u);
-    b_out[v_g] = v_r;
+    let v_wave_6: u32 = xpu_wave_shuffle_u32(v_r, 1u, 10u);
+    b_out[v_g] = v_wave_6;
 }
 `
 
@@ -11388,7 +11403,7 @@ fn xpu_wave_reduce_u32(x: u32, op: u32) -> u32 {
     return xpu_t3;
 }
 
-// xpu_wave_shuffle_u32 is the verb op of x, one of WaveShuffle, at the emulated tier.
+// xpu_wave_shuffle_u32 is the verb op of x, one of WaveShuffle, WaveShuffleXor, at the emulated tier.
 fn xpu_wave_shuffle_u32(x: u32, a: u32, op: u32) -> u32 {
     let xpu_t1 = xpu_lidx % 16u;
     let xpu_t2 = xpu_lidx - xpu_t1;
@@ -11396,7 +11411,11 @@ fn xpu_wave_shuffle_u32(x: u32, a: u32, op: u32) -> u32 {
     xpu_wave[xpu_lidx] = x;
     workgroupBarrier();
     var xpu_t3: u32;
-    xpu_t3 = a % 16u;
+    if op == 9u {
+        xpu_t3 = a % 16u;
+    } else {
+        xpu_t3 = xpu_t1 ^ (a % 16u);
+    }
     let xpu_t4 = xpu_wave[xpu_t2 + xpu_t3];
     return select(x, xpu_t4, (xpu_t2 + xpu_t3) < 80u);
 }
@@ -11474,7 +11493,8 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(local_invocation
     let v_wave_4: u32 = xpu_wave_reduce_u32(v_x % 5u, 0u);
     let v_wave_5: u32 = xpu_wave_shuffle_u32(v_x, 3u, 9u);
     v_r = v_r + (min(v_wave_4, v_wave_5) << 4u);
-    b_out[v_g] = v_r;
+    let v_wave_6: u32 = xpu_wave_shuffle_u32(v_r, 1u, 10u);
+    b_out[v_g] = v_wave_6;
 }
 `
 
@@ -11493,6 +11513,7 @@ func waveConditionsCPU(b *gpuimpl.CPUBlock) {
 	var a_wave_3 [80]bool
 	var a_wave_4 [80]uint32
 	var a_wave_5 [80]uint32
+	var a_wave_6 [80]uint32
 	var a_x [80]uint32
 	var wall [80]bool
 	for i := range wall {
@@ -11727,6 +11748,25 @@ func waveConditionsCPU(b *gpuimpl.CPUBlock) {
 		wl16[li] = uint32(3)
 	}
 	gpuimpl.CPUWave(gpuimpl.WaveBroadcast, a_x[:], wl16[:], wall[:], b.Wave, a_wave_5[:])
+	for lx := uint32(0); lx < 80; lx++ {
+		li := lx
+		_ = li
+		v_r := a_r[li]
+		_ = v_r
+		v_wave_4 := a_wave_4[li]
+		_ = v_wave_4
+		v_wave_5 := a_wave_5[li]
+		_ = v_wave_5
+		v_r = (v_r + (xpu.Min(v_wave_4, v_wave_5) << uint32(4)))
+		a_r[li] = v_r
+	}
+	var wl18 [80]uint32
+	for lx := uint32(0); lx < 80; lx++ {
+		li := lx
+		_ = li
+		wl18[li] = uint32(1)
+	}
+	gpuimpl.CPUWave(gpuimpl.WaveShuffleXor, a_r[:], wl18[:], wall[:], b.Wave, a_wave_6[:])
 	{
 		lx := uint32(0)
 		li := uint32(0)
@@ -11741,33 +11781,21 @@ func waveConditionsCPU(b *gpuimpl.CPUBlock) {
 			for lx := uint32(0); lx < 80; lx++ {
 				li := lx
 				_ = li
-				v_r := a_r[li]
-				_ = v_r
-				v_wave_4 := a_wave_4[li]
-				_ = v_wave_4
-				v_wave_5 := a_wave_5[li]
-				_ = v_wave_5
+				v_wave_6 := a_wave_6[li]
+				_ = v_wave_6
 				var v_g uint32 = (gx0 + lx)
 				_ = v_g
-				v_r = (v_r + (xpu.Min(v_wave_4, v_wave_5) << uint32(4)))
-				w0[lx] = v_r
-				a_r[li] = v_r
+				w0[lx] = v_wave_6
 			}
 		} else {
 			for lx := uint32(0); lx < 80; lx++ {
 				li := lx
 				_ = li
-				v_r := a_r[li]
-				_ = v_r
-				v_wave_4 := a_wave_4[li]
-				_ = v_wave_4
-				v_wave_5 := a_wave_5[li]
-				_ = v_wave_5
+				v_wave_6 := a_wave_6[li]
+				_ = v_wave_6
 				var v_g uint32 = (gx0 + lx)
 				_ = v_g
-				v_r = (v_r + (xpu.Min(v_wave_4, v_wave_5) << uint32(4)))
-				p_out[v_g] = v_r
-				a_r[li] = v_r
+				p_out[v_g] = v_wave_6
 			}
 		}
 	}
