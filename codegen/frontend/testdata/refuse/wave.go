@@ -55,5 +55,10 @@ func WaveRules(t xpu.Thread, y []float32, n uint32) {
 //xpu:kernel block=128 wave=64
 func WideBallot(t xpu.Thread, y []uint32) {
 	m := xpu.WaveBallot(t, y[t.GlobalX()] > 0)
-	y[t.GlobalX()] = m
+	y[t.GlobalX()] = m + ballotOf(t, m > 0)
+}
+
+// ballotOf is refused for the kernel that calls it, which declares wave=64.
+func ballotOf(t xpu.Thread, p bool) uint32 {
+	return /* ERROR "[xpu-wave-ballot] xpu.WaveBallot in a kernel that declares wave=64" */ xpu.WaveBallot(t, p)
 }
