@@ -56,6 +56,7 @@ type workItem struct {
 	resume       chan struct{}
 	state        itemState
 	site         uintptr // the barrier or wave verb it waits at
+	path         uintptr // and the calls that led there (callPath)
 	sharedNext   int
 	sharedSites  []uintptr // the xpu.Shared calls it made
 	waveIn       []any     // the values of its last wave round
@@ -256,7 +257,7 @@ func (b *block) settle() bool {
 		case itemBarrier:
 			if waiting == nil {
 				waiting = w
-			} else if w.site != waiting.site && !b.aborted {
+			} else if w.path != waiting.path && !b.aborted {
 				b.abort(ruleErr(ruleBarrier, "work-items wait at different barriers: local %v at %s, local %v at %s",
 					waiting.local, siteOf(waiting.site), w.local, siteOf(w.site)))
 				return true

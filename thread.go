@@ -87,7 +87,7 @@ func (t Thread) LaneIndex() uint32 { return t.LocalIndex() % t.w.blk.l.wave }
 func (t Thread) Barrier() {
 	var pc [1]uintptr
 	runtime.Callers(2, pc[:])
-	t.w.site = pc[0]
+	t.w.site, t.w.path = pc[0], t.w.blk.l.callPath(2)
 	t.w.state = itemBarrier
 	t.w.yield()
 }

@@ -40,7 +40,8 @@ func (b *block) waveOf(w *workItem) *waveRound {
 }
 
 // exchange contributes v for w's lane and returns the round's values.
-// It records the verb's call site: the first caller outside package xpu.
+// It records the verb's call site, the first caller outside package xpu,
+// and the calls that led there.
 func (w *workItem) exchange(v any) []any {
 	var pcs [8]uintptr
 	for _, pc := range pcs[:runtime.Callers(3, pcs[:])] {
@@ -49,6 +50,7 @@ func (w *workItem) exchange(v any) []any {
 			break
 		}
 	}
+	w.path = w.blk.l.callPath(3)
 	w.enterScheduler()
 	r := w.blk.waveOf(w)
 	r.cur[w.index%w.blk.l.wave] = v
@@ -92,7 +94,7 @@ func (b *block) complete(r *waveRound) {
 			case x.state != itemWave:
 			case first == nil:
 				first = x
-			case x.site != first.site:
+			case x.path != first.path:
 				b.abort(ruleErr(ruleWave, "lanes of a wave wait at different wave verbs: local %v at %s, local %v at %s",
 					first.local, siteOf(first.site), x.local, siteOf(x.site)))
 				return

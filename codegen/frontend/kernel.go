@@ -183,9 +183,11 @@ func (c *checker) lowerKernel(fd *ast.FuncDecl, d *directives, sig *signature, n
 	}
 	ks.reserveTopLevel(fd.Body)
 	ks.k.Body = f.kernelBody(fd.Body)
-	c.wavePlacement(ks.k)
 	c.analyze(ks.k)
 	if len(c.errs) > nerr {
+		return
+	}
+	if c.flatten(ks.k); len(c.errs) > nerr {
 		return
 	}
 	c.mod.Kernels = append(c.mod.Kernels, ks.k)

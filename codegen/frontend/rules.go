@@ -56,10 +56,6 @@ const (
 	// workgroup-uniform.
 	RuleWaveNonuniform Rule = "xpu-wave-nonuniform"
 
-	// RuleWavePlacement: a wave verb inside an expression or in a device
-	// function.
-	RuleWavePlacement Rule = "xpu-wave-placement"
-
 	// RuleWaveBallot: xpu.WaveBallot in a kernel that declares a wave of
 	// more than 32 lanes (its mask is 32 bits).
 	RuleWaveBallot Rule = "xpu-wave-ballot"
@@ -154,7 +150,6 @@ var fixes = map[Rule]string{
 	RuleScalarType:        "use int32, uint32 or float32",
 	RuleBarrierNonuniform: "move the barrier out of the branch or loop whose condition depends on the work-item, or make that condition uniform",
 	RuleWaveNonuniform:    "move the wave verb out of the branch or loop whose condition depends on the work-item (the lanes of a wave meet at it, like a barrier)",
-	RuleWavePlacement:     "call the wave verb in the kernel body as the whole value of a variable: s := xpu.WaveSum(t, v)",
 	RuleWaveBallot:        "declare wave=32 or less, or combine the predicate with WaveSum of 0/1 values",
 	RuleSharedSize:        "give xpu.Shared a positive constant size (constants and comptime fields)",
 	RuleSharedPlacement:   "declare the shared array at the top level of the kernel body, as s := xpu.Shared[float32](t, n), and pass it to functions",

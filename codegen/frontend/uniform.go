@@ -27,7 +27,11 @@ func (c *checker) analyze(k *ir.Kernel) {
 			why = ": " + b.Cause.String()
 		}
 		if b.Verb != "" {
-			c.errs = append(c.errs, &Error{Pos: b.Pos, Rule: string(RuleWaveNonuniform), Msg: "xpu." + b.Verb + " in non-uniform control flow" + why, Fix: fixes[RuleWaveNonuniform]})
+			msg := "xpu." + b.Verb + " in non-uniform control flow"
+			if b.Func != "" {
+				msg = "call of " + b.Func + ", which reaches xpu." + b.Verb + ", in non-uniform control flow"
+			}
+			c.errs = append(c.errs, &Error{Pos: b.Pos, Rule: string(RuleWaveNonuniform), Msg: msg + why, Fix: fixes[RuleWaveNonuniform]})
 			continue
 		}
 		msg := "barrier in non-uniform control flow"

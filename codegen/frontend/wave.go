@@ -1,8 +1,9 @@
 package frontend
 
-// This file lowers the wave verbs (xpu.WaveSum, ...) and checks where they
-// may stand: as the whole value of a variable's declaration or assignment
-// in the kernel body, and for WaveBallot in a wave of at most 32 lanes.
+// This file lowers the wave verbs (xpu.WaveSum, ...), wherever a value
+// can be, in the kernel body and in device functions (WaveBallot in a
+// wave of at most 32 lanes), and flattens an analyzed kernel for the
+// lowerings (ir.Flatten).
 
 import (
 	"go/ast"
@@ -26,10 +27,6 @@ func (f *fnState) wave(e *ast.CallExpr, op schema.WaveOp) ir.Expr {
 		c.errorf(e.Args[0].Pos(), RuleUnsupported, "xpu.%s on a thread other than the kernel's parameter", op)
 		return f.bad()
 	}
-	if !f.kernel {
-		c.errorf(e.Pos(), RuleWavePlacement, "xpu.%s in a device function", op)
-		return f.bad()
-	}
 	t := f.irTypeOf(e, nerr)
 	if t == nil {
 		return f.bad()
@@ -48,20 +45,13 @@ func (f *fnState) wave(e *ast.CallExpr, op schema.WaveOp) ir.Expr {
 	return w
 }
 
-// wavePlacement refuses a wave verb that is not the whole value of a
-// variable's declaration or assignment (ir.WaveStmt).
-func (c *checker) wavePlacement(k *ir.Kernel) {
-	ir.WalkStmts(k.Body, func(s ir.Stmt) bool {
-		top, _ := ir.WaveStmt(s)
-		for _, x := range ir.StmtExprs(s) {
-			ir.WalkExpr(x, func(x ir.Expr) bool {
-				if w, ok := x.(*ir.Wave); ok && w != top {
-					c.errs = append(c.errs, &Error{Pos: w.Pos, Rule: string(RuleWavePlacement),
-						Msg: "xpu." + w.Op.String() + " inside an expression", Fix: fixes[RuleWavePlacement]})
-				}
-				return true
-			})
-		}
-		return true
-	})
+// flatten puts k's wave verbs in statements of their own and inlines the
+// device functions that reach a barrier or a verb (ir.Flatten), then
+// analyzes the result again for the lowerings.
+func (c *checker) flatten(k *ir.Kernel) {
+	if err := ir.Flatten(k); err != nil {
+		c.errs = append(c.errs, &Error{Pos: k.Pos, Rule: string(RuleUnsupported), Msg: err.Error(), Fix: fixes[RuleUnsupported]})
+		return
+	}
+	c.analyze(k)
 }

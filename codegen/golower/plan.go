@@ -13,8 +13,8 @@ import (
 // variables live across barriers.
 func (g *gen) plan() error {
 	for _, f := range g.k.Funcs {
-		if f.Barrier {
-			return g.refuse(f.Pos, "device function %s reaches a barrier; call Barrier in the kernel body", f.GoName)
+		if f.Barrier || f.Wave != "" {
+			return g.refuse(f.Pos, "device function %s reaches a barrier or a wave verb; the front end inlines it (ir.Flatten)", f.GoName)
 		}
 	}
 	if g.k.Body == nil {

@@ -12,10 +12,11 @@ import (
 )
 
 // BarrierError is a barrier reached in control flow that is not
-// workgroup-uniform: a Barrier statement, a call of a device function
-// that reaches one (Func is then its name), or a wave verb, where the
-// lanes of a wave meet (Verb is then its name). Cause says what made the
-// flow non-uniform, when the analysis knows.
+// workgroup-uniform: a Barrier statement, a wave verb, where the lanes
+// of a wave meet (Verb is then its name), or a call of a device function
+// that reaches either (Func is then its name, and Verb that of the verb
+// it reaches, if any). Cause says what made the flow non-uniform, when
+// the analysis knows.
 type BarrierError struct {
 	Pos   Pos
 	Func  string
@@ -26,6 +27,8 @@ type BarrierError struct {
 func (e *BarrierError) Error() string {
 	var s string
 	switch {
+	case e.Verb != "" && e.Func != "":
+		s = fmt.Sprintf("%v: call of %s, which reaches wave verb %s, in non-uniform control flow", e.Pos, e.Func, e.Verb)
 	case e.Verb != "":
 		s = fmt.Sprintf("%v: wave verb %s in non-uniform control flow", e.Pos, e.Verb)
 	case e.Func != "":
@@ -95,14 +98,15 @@ func (l BarrierErrors) Unwrap() []error {
 }
 
 // Analyze runs the shared analyses on k: it fills Param.Access,
-// Param.AtomicElem, Shared.Access, Shared.AtomicElem, Func.Barrier and
-// k.Uniform. It returns BarrierErrors when a barrier, or a call of a
+// Param.AtomicElem, Shared.Access, Shared.AtomicElem, Func.Barrier,
+// Func.Wave and k.Uniform. It returns BarrierErrors when a barrier, or a call of a
 // function that reaches one, sits in non-uniform control flow (or a
 // function with a barrier is called with non-uniform arguments that its
 // control flow depends on). Analyze may be run again on the same kernel.
 func Analyze(k *Kernel) error {
 	accesses(k)
 	barriers(k)
+	waves(k)
 	errs := uniformity(k)
 	if len(errs) > 0 {
 		return errs

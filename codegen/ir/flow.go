@@ -12,7 +12,8 @@ package ir
 // unless one of them may have returned. Device functions are analyzed
 // once with uniform arguments (the result recorded in Kernel.Uniform,
 // relative to the function's entry) and once with non-uniform ones, to
-// learn whether a barrier in them depends on their arguments.
+// learn whether a barrier or wave verb in them depends on their
+// arguments.
 
 // flowState is one analysis of one function body.
 type flowState struct {
@@ -34,7 +35,7 @@ type flowState struct {
 // funcSummary is what a caller needs to know about a device function.
 type funcSummary struct {
 	resultUniform bool // the result is uniform given uniform arguments
-	needsUniform  bool // its barriers need uniform arguments
+	needsUniform  bool // its barriers and wave verbs need uniform arguments
 }
 
 // uniformity fills k.Uniform and returns the barrier sites in
@@ -47,7 +48,7 @@ func uniformity(k *Kernel) BarrierErrors {
 		a := runFlow(f.Body, f.Params, true, res, summaries)
 		errs = append(errs, a.sites...)
 		sum := &funcSummary{resultUniform: !a.resultNU}
-		if f.Barrier && len(a.sites) == 0 {
+		if (f.Barrier || f.Wave != "") && len(a.sites) == 0 {
 			scratch := &Uniformity{Value: make(map[Expr]bool), Flow: make(map[Stmt]bool)}
 			b := runFlow(f.Body, f.Params, false, scratch, summaries)
 			sum.needsUniform = len(b.sites) > 0
@@ -210,6 +211,15 @@ func (a *flowState) loop(s *Loop, flow bool) bool {
 	cu := true
 	if s.Cond != nil {
 		cu = a.expr(s.Cond, enter)
+		if enter && !cu {
+			// After the first test only the work-items still in the
+			// loop test it again: a verb or barrier in it is reached in
+			// non-uniform control flow.
+			why := a.why
+			a.why = &Cause{Pos: s.Pos, What: CauseLoopCondition}
+			a.expr(s.Cond, false)
+			a.why = why
+		}
 	}
 	body := a.becomes(enter, enter && cu, &Cause{Pos: s.Pos, What: CauseLoopCondition})
 	a.loops = append(a.loops, s)
@@ -320,12 +330,13 @@ func (a *flowState) expr(x Expr, flow bool) bool {
 			}
 		}
 		sum := a.summaries[e.Func]
-		if e.Func.Barrier && (!flow || sum != nil && sum.needsUniform && !u) {
+		meets := e.Func.Barrier || e.Func.Wave != ""
+		if meets && (!flow || sum != nil && sum.needsUniform && !u) {
 			why := a.why
 			if flow {
 				why = &Cause{Pos: e.Pos, What: CauseArguments}
 			}
-			a.sites = append(a.sites, &BarrierError{Pos: e.Pos, Func: e.Func.GoName, Cause: why})
+			a.sites = append(a.sites, &BarrierError{Pos: e.Pos, Func: e.Func.GoName, Verb: e.Func.Wave, Cause: why})
 		}
 		u = u && (sum == nil || sum.resultUniform)
 	case *Atomic:

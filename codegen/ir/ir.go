@@ -133,7 +133,8 @@ type Func struct {
 	Result  Type   // nil when the function returns nothing
 	Body    *Block
 	Pos     Pos
-	Barrier bool // calls Barrier, directly or through a callee
+	Barrier bool   // calls Barrier, directly or through a callee
+	Wave    string // the first wave verb it reaches, directly or through a callee ("" for none)
 }
 
 // Var is a local variable or a parameter of a Func (not of a Kernel).

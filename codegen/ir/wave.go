@@ -4,11 +4,12 @@ package ir
 
 import "github.com/goxpu/xpu/schema"
 
-// Wave is a call of a wave verb. The front end places it only as the
-// whole Init of a Decl or the whole Value of an Assign to a local
-// variable, in the kernel body (see WaveStmt), so that every lowering can
-// treat it as a statement: a point where the lanes of a wave meet, like a
-// barrier. Its value is never workgroup-uniform, and it must be reached
+// Wave is a call of a wave verb: a point where the lanes of a wave meet,
+// like a barrier. The front end puts it anywhere a value can be, in the
+// kernel body and in device functions; after Flatten it is only the
+// whole Init of a Decl or Value of an Assign to a local variable in the
+// kernel body (see WaveStmt), so that every lowering can treat it as a
+// statement. Its value is never workgroup-uniform, and it must be reached
 // in workgroup-uniform control flow (Analyze reports it otherwise).
 type Wave struct {
 	Op   schema.WaveOp
@@ -76,4 +77,29 @@ func UsesWaveVerbs(k *Kernel) bool {
 		return !found
 	})
 	return found
+}
+
+// waves sets Func.Wave for every device function of k (callees first).
+func waves(k *Kernel) {
+	for _, f := range k.Funcs {
+		f.Wave = ""
+		WalkStmts(f.Body, func(s Stmt) bool {
+			for _, x := range StmtExprs(s) {
+				WalkExpr(x, func(e Expr) bool {
+					switch e := e.(type) {
+					case *Wave:
+						if f.Wave == "" {
+							f.Wave = e.Op.String()
+						}
+					case *Call:
+						if f.Wave == "" {
+							f.Wave = e.Func.Wave
+						}
+					}
+					return f.Wave == ""
+				})
+			}
+			return f.Wave == ""
+		})
+	}
 }

@@ -225,7 +225,7 @@ func refuse(k *ir.Kernel, t Target) error {
 			for _, x := range ir.StmtExprs(s) {
 				ir.WalkExpr(x, func(x ir.Expr) bool {
 					if c, ok := x.(*ir.Call); ok && c.Func.Barrier && bad == nil {
-						bad = &Error{Kernel: k.Name, Pos: c.Pos, Reason: "a call of " + c.Func.GoName + ", which reaches a barrier: call Barrier in the kernel body"}
+						bad = &Error{Kernel: k.Name, Pos: c.Pos, Reason: "a call of " + c.Func.GoName + ", which reaches a barrier: the front end inlines it (ir.Flatten)"}
 					}
 					return bad == nil
 				})

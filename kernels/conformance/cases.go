@@ -13,7 +13,7 @@ func Cases() []*gputest.Case {
 	var cs []*gputest.Case
 	for _, group := range [][]*gputest.Case{
 		gridCases(), memoryCases(), integerCases(), floatCases(),
-		controlCases(), sharedCases(), atomicCases(), templateCases(), portedCases(), bitsCases(),
+		controlCases(), sharedCases(), atomicCases(), templateCases(), portedCases(), bitsCases(), functionCases(),
 	} {
 		cs = append(cs, group...)
 	}

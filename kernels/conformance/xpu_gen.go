@@ -12656,6 +12656,418 @@ func spinCPU(b *gpuimpl.CPUBlock) {
 	}
 }
 
+// StagedSumsKernel is the compiled form of the kernel StagedSums (Go function StagedSums).
+var StagedSumsKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
+	Name:    "github.com/goxpu/xpu/kernels/conformance.StagedSums",
+	Codegen: "xpu-gen/1",
+	Block:   xpu.Dim3{X: 64, Y: 1, Z: 1},
+	Params: []gpuimpl.Param{
+		{Name: "out", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "float32"}, Size: 4, Access: gpuimpl.AccessWrite, Binding: 0},
+		{Name: "in", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "float32"}, Size: 4, Access: gpuimpl.AccessRead, Binding: 1},
+		{Name: "tiles", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 0},
+		{Name: "k", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 4},
+		{Name: "n", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 8},
+	},
+	SharedBytes: 256,
+	UniformSize: 16,
+	Func:        StagedSums,
+	Artifacts: []gpuimpl.Artifact{
+		{
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:d00659382ed4f943de4cf82271e2284599e84aa7bbafc5b9ab65103d2a859a43",
+				PrivateBytes: new(80),
+				NativeOps:    []string{"workgroupBarrier"},
+			},
+			Code: stagedSumsWGSL,
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:4bce7605461c1ff65770175e7791c43f041c345f4e2f30b8d81c3bbdfd3d0459"},
+			Entry:    stagedSumsCPU,
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:123012f7ae483d8ac3ca01a93a6e098aa024b2735d2ea20cb50db6fae8fd2640"},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v3"},
+			Code:     libLLVMHOSTX8664V3,
+			Symbol:   "xpu_StagedSums",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:2e10e861d8de9a811601f180a69cf931f2f9d032c69f73409dc4b0a6b8878189"},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
+			Code:     libLLVMHOSTX8664V4,
+			Symbol:   "xpu_StagedSums",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:4bd67e5fcee2221981a3cd207d0c70fcc1667f766010cbcadf6b6234f7b5f1dc"},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "armv8-a"},
+			Code:     libLLVMHOSTARMV8A,
+			Symbol:   "xpu_StagedSums",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cuda", Target: "ptx", Hash: "sha256:60fa6ba0352234b5a255686c15d080c73d0e35948b3858d134896ec5bea16296",
+				PrivateBytes: new(80),
+				Fault:        true,
+			},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "sm_70"},
+			Code:     libPTXSM70,
+			Symbol:   "xpu_StagedSums",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:d708c9c851aba8924c31b10d3e881a6b6b8ee2b8c27089c63027a2ebd9c8762f",
+				PrivateBytes: new(80),
+				Registers:    new(10),
+				SpillBytes:   new(0),
+				Fault:        true,
+			},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "gfx90a"},
+			Code:     libHSACOGFX90A,
+			Symbol:   "xpu_StagedSums",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:419f81c89cd2ee7caf0bad5fc34cf3447a937855f473131f775cf104de9820d5",
+				PrivateBytes: new(80),
+				Registers:    new(10),
+				SpillBytes:   new(0),
+				Fault:        true,
+			},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "gfx942"},
+			Code:     libHSACOGFX942,
+			Symbol:   "xpu_StagedSums",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:9bca429a1387a47ccdc8f893585ea7a2b1a16b6f5bc222e6b600be7ce90f6cb9",
+				PrivateBytes: new(80),
+				Registers:    new(9),
+				SpillBytes:   new(0),
+				Fault:        true,
+			},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "gfx1100"},
+			Code:     libHSACOGFX1100,
+			Symbol:   "xpu_StagedSums",
+		},
+	},
+})
+
+// LaunchStagedSums launches the kernel StagedSums on the stream s over a grid of groups
+// blocks of 64x1x1 work-items, with the arguments of StagedSums after its Thread.
+// Buffers are bound in this order; scalars are uniforms.
+func LaunchStagedSums(s *gpu.Stream, groups xpu.Dim3, out *gpu.Buffer[float32], in *gpu.Buffer[float32], tiles uint32, k uint32, n uint32) error {
+	return s.Launch(StagedSumsKernel, groups, out, in, tiles, k, n)
+}
+
+// stagedSumsWGSL is the WGSL code of StagedSums.
+const stagedSumsWGSL = `struct xpu_Uniforms {
+    p_tiles: u32,
+    p_k: u32,
+    p_n: u32,
+}
+
+@group(0) @binding(0) var<storage, read_write> b_out: array<f32>;
+@group(0) @binding(1) var<storage, read> b_in: array<f32>;
+@group(0) @binding(2) var<uniform> xpu_u: xpu_Uniforms;
+var<workgroup> s_s: array<f32, 64>;
+
+// main is kernel StagedSums, block 64x1x1.
+@compute @workgroup_size(64, 1, 1)
+fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid: vec3<u32>) {
+    let v_scale: u32 = (xpu_u.p_k + wid.x) % 3u;
+    var v_acc: f32;
+    v_acc = f32();
+    {
+        var v_j: u32;
+        v_j = 0u;
+        let v_j_1: u32 = v_j;
+        workgroupBarrier();
+        var v_cond: bool;
+        v_cond = v_j_1 < xpu_u.p_tiles;
+        loop {
+            if !v_cond {
+                break;
+            }
+            let v_base: u32 = ((wid.x * xpu_u.p_tiles) + v_j) * 64u;
+            let v_n_1: u32 = xpu_u.p_n;
+            var v_tileSum_1: f32;
+            v_tileSum_1 = f32();
+            var v_returned: bool;
+            v_returned = bool();
+            if v_scale == 0u {
+                v_tileSum_1 = -1.0f;
+                v_returned = true;
+            }
+            if !v_returned {
+                let v_l: u32 = lid.x;
+                var v_v: f32;
+                v_v = f32();
+                {
+                    let v_i: u32 = v_base + v_l;
+                    if v_i < v_n_1 {
+                        v_v = b_in[v_i];
+                    }
+                }
+                workgroupBarrier();
+                s_s[v_l] = v_v * f32(v_scale);
+                workgroupBarrier();
+                v_tileSum_1 = s_s[v_l] + s_s[(v_l + 1u) % 64u];
+                v_returned = true;
+            }
+            v_acc = v_acc + v_tileSum_1;
+            let v_j_2: u32 = v_j;
+            workgroupBarrier();
+            v_j = v_j_2 + 1u;
+            let v_j_3: u32 = v_j;
+            workgroupBarrier();
+            v_cond = v_j_3 < xpu_u.p_tiles;
+        }
+    }
+    b_out[gid.x] = v_acc;
+}
+`
+
+// stagedSumsCPU runs one block of the kernel StagedSums on the CPU.
+func stagedSumsCPU(b *gpuimpl.CPUBlock) {
+	p_out := gpuimpl.CPUView[float32](b.Buffers[0])
+	p_in := gpuimpl.CPUView[float32](b.Buffers[1])
+	p_tiles := gpuimpl.CPUUniform[uint32](b.Uniforms, 0)
+	p_k := gpuimpl.CPUUniform[uint32](b.Uniforms, 4)
+	p_n := gpuimpl.CPUUniform[uint32](b.Uniforms, 8)
+	var s_s [64]float32
+	var a_acc [64]float32
+	var a_base [64]uint32
+	var a_cond [64]bool
+	var a_j [64]uint32
+	var a_j_1 [64]uint32
+	var a_j_2 [64]uint32
+	var a_j_3 [64]uint32
+	var a_k_1 [64]uint32
+	var a_returned [64]bool
+	var a_scale [64]uint32
+	var a_tileSum_1 [64]float32
+	var a_v [64]float32
+	gx0 := b.Group.X * 64
+	gy0 := b.Group.Y * 1
+	gz0 := b.Group.Z * 1
+	var ly uint32
+	var lz uint32
+	stop := b.Stopping()
+	_ = p_out
+	_ = p_in
+	_ = p_tiles
+	_ = p_k
+	_ = p_n
+	_ = gx0
+	_ = gy0
+	_ = gz0
+	_ = ly
+	_ = lz
+	_ = stop
+	for lx := uint32(0); lx < 64; lx++ {
+		li := lx
+		_ = li
+		var v_acc float32
+		var v_scale uint32
+		v_scale = ((p_k + b.Group.X) % uint32(3))
+		v_acc = 0
+		a_acc[li] = v_acc
+		a_scale[li] = v_scale
+	}
+	for lx := uint32(0); lx < 64; lx++ {
+		li := lx
+		_ = li
+		var v_j uint32
+		var v_j_1 uint32
+		v_j = uint32(0)
+		v_j_1 = v_j
+		var v_tiles_1 uint32 = p_tiles
+		_ = v_tiles_1
+		a_j[li] = v_j
+		a_j_1[li] = v_j_1
+	}
+	for lx := uint32(0); lx < 64; lx++ {
+		li := lx
+		_ = li
+		var v_cond bool
+		v_j_1 := a_j_1[li]
+		_ = v_j_1
+		var v_tiles_1 uint32 = p_tiles
+		_ = v_tiles_1
+		var v_more_1 bool = (v_j_1 < v_tiles_1)
+		_ = v_more_1
+		v_cond = v_more_1
+		a_cond[li] = v_cond
+	}
+	for {
+		if stop.Load() {
+			panic(gpuimpl.CPUStopped)
+		}
+		c3, first3 := false, true
+		for lx := uint32(0); lx < 64; lx++ {
+			li := lx
+			_ = li
+			v_cond := a_cond[li]
+			_ = v_cond
+			if v := v_cond; first3 {
+				c3, first3 = v, false
+			} else if v != c3 {
+				panic("xpu: kernel StagedSums: work-items disagree on the condition around a barrier")
+			}
+		}
+		if !c3 {
+			break
+		}
+		for lx := uint32(0); lx < 64; lx++ {
+			li := lx
+			_ = li
+			var v_base uint32
+			v_j := a_j[li]
+			_ = v_j
+			var v_k_1 uint32
+			var v_returned bool
+			v_scale := a_scale[li]
+			_ = v_scale
+			var v_tileSum_1 float32
+			v_base = (((b.Group.X * p_tiles) + v_j) * uint32(64))
+			v_k_1 = v_scale
+			var v_n_1 uint32 = p_n
+			_ = v_n_1
+			v_tileSum_1 = 0
+			v_returned = false
+			if v_k_1 == uint32(0) {
+				v_tileSum_1 = float32(-1)
+				v_returned = true
+			}
+			a_base[li] = v_base
+			a_k_1[li] = v_k_1
+			a_returned[li] = v_returned
+			a_tileSum_1[li] = v_tileSum_1
+		}
+		c5, first5 := false, true
+		for lx := uint32(0); lx < 64; lx++ {
+			li := lx
+			_ = li
+			v_returned := a_returned[li]
+			_ = v_returned
+			if v := (!v_returned); first5 {
+				c5, first5 = v, false
+			} else if v != c5 {
+				panic("xpu: kernel StagedSums: work-items disagree on the condition around a barrier")
+			}
+		}
+		if c5 {
+			for lx := uint32(0); lx < 64; lx++ {
+				li := lx
+				_ = li
+				v_base := a_base[li]
+				_ = v_base
+				var v_v float32
+				var v_n_1 uint32 = p_n
+				_ = v_n_1
+				var v_l uint32 = lx
+				_ = v_l
+				v_v = 0
+				{
+					var v_i uint32 = (v_base + v_l)
+					_ = v_i
+					if v_i < v_n_1 {
+						v_v = p_in[v_i]
+					}
+				}
+				a_v[li] = v_v
+			}
+			for lx := uint32(0); lx < 64; lx++ {
+				li := lx
+				_ = li
+				v_k_1 := a_k_1[li]
+				_ = v_k_1
+				v_v := a_v[li]
+				_ = v_v
+				var v_l uint32 = lx
+				_ = v_l
+				s_s[v_l] = (v_v * float32(v_k_1))
+			}
+			for lx := uint32(0); lx < 64; lx++ {
+				li := lx
+				_ = li
+				var v_returned bool
+				var v_tileSum_1 float32
+				var v_l uint32 = lx
+				_ = v_l
+				v_tileSum_1 = (s_s[v_l] + s_s[((v_l+uint32(1))%uint32(64))])
+				v_returned = true
+				a_returned[li] = v_returned
+				a_tileSum_1[li] = v_tileSum_1
+			}
+		}
+		for lx := uint32(0); lx < 64; lx++ {
+			li := lx
+			_ = li
+			v_acc := a_acc[li]
+			_ = v_acc
+			v_j := a_j[li]
+			_ = v_j
+			var v_j_2 uint32
+			v_tileSum_1 := a_tileSum_1[li]
+			_ = v_tileSum_1
+			v_acc = (v_acc + v_tileSum_1)
+			v_j_2 = v_j
+			a_acc[li] = v_acc
+			a_j_2[li] = v_j_2
+		}
+		for lx := uint32(0); lx < 64; lx++ {
+			li := lx
+			_ = li
+			var v_j uint32
+			v_j_2 := a_j_2[li]
+			_ = v_j_2
+			var v_j_3 uint32
+			var v_step_1 uint32 = (v_j_2 + uint32(1))
+			_ = v_step_1
+			v_j = v_step_1
+			v_j_3 = v_j
+			var v_tiles_1_1 uint32 = p_tiles
+			_ = v_tiles_1_1
+			a_j[li] = v_j
+			a_j_3[li] = v_j_3
+		}
+		for lx := uint32(0); lx < 64; lx++ {
+			li := lx
+			_ = li
+			var v_cond bool
+			v_j_3 := a_j_3[li]
+			_ = v_j_3
+			var v_tiles_1_1 uint32 = p_tiles
+			_ = v_tiles_1_1
+			var v_more_2 bool = (v_j_3 < v_tiles_1_1)
+			_ = v_more_2
+			v_cond = v_more_2
+			a_cond[li] = v_cond
+		}
+	}
+	{
+		lx := uint32(0)
+		li := uint32(0)
+		_, _ = lx, li
+		var w0 *[64]float32
+		if o := (gx0 + lx); o <= 4294967232 && uint64(o)+64 <= uint64(len(p_out)) {
+			w0 = (*[64]float32)(p_out[o : uint64(o)+64])
+		}
+		if w0 != nil {
+			for lx := uint32(0); lx < 64; lx++ {
+				li := lx
+				_ = li
+				v_acc := a_acc[li]
+				_ = v_acc
+				w0[lx] = v_acc
+			}
+		} else {
+			for lx := uint32(0); lx < 64; lx++ {
+				li := lx
+				_ = li
+				v_acc := a_acc[li]
+				_ = v_acc
+				p_out[(gx0 + lx)] = v_acc
+			}
+		}
+	}
+}
+
 // StencilKernel is the compiled form of the kernel Stencil (Go function Stencil).
 var StencilKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Name:    "github.com/goxpu/xpu/kernels/conformance.Stencil",

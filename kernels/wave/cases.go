@@ -22,7 +22,7 @@ const groups = 5
 // Cases returns the wave suite: one case per kernel, each with fresh
 // inputs, its outputs poisoned.
 func Cases() []*gputest.Case {
-	return []*gputest.Case{
+	return append([]*gputest.Case{
 		verbCase(Wave4Kernel, LaunchWave4),
 		verbCase(Wave8Kernel, LaunchWave8),
 		verbCase(Wave16Kernel, LaunchWave16),
@@ -32,7 +32,7 @@ func Cases() []*gputest.Case {
 		reduceCase(ReduceSharedKernel, LaunchReduceShared),
 		reduceCase(ReduceWaveKernel, LaunchReduceWave),
 		reduceCase(ReduceWave32Kernel, LaunchReduceWave32),
-	}
+	}, functionCases()...)
 }
 
 // ReduceTol bounds the block sums: a device adds a block's 256 operands

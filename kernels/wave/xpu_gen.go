@@ -10,6 +10,1015 @@ import (
 	"github.com/goxpu/xpu/gpu/gpuimpl"
 )
 
+// BlockSumsKernel is the compiled form of the kernel BlockSums (Go function BlockSums).
+var BlockSumsKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
+	Name:    "github.com/goxpu/xpu/kernels/wave.BlockSums",
+	Codegen: "xpu-gen/1",
+	Block:   xpu.Dim3{X: 256, Y: 1, Z: 1},
+	Wave:    32,
+	WaveOps: true,
+	Params: []gpuimpl.Param{
+		{Name: "partial", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "float32"}, Size: 4, Access: gpuimpl.AccessWrite, Binding: 0},
+		{Name: "in", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "float32"}, Size: 4, Access: gpuimpl.AccessRead, Binding: 1},
+		{Name: "n", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 0},
+	},
+	SharedBytes: 32,
+	UniformSize: 16,
+	Func:        BlockSums,
+	Artifacts: []gpuimpl.Artifact{
+		{
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:f642212ccb18de67f4b4ef8e601f3a8ae7eac9eb312127e4295d50c8b4bb9e74",
+				PrivateBytes: new(112),
+				WaveTier:     "native",
+				NativeOps:    []string{"select", "subgroupShuffle", "workgroupBarrier"},
+			},
+			Selector: gpuimpl.Selector{SubgroupMin: 32, SubgroupMax: 32, Width: 32},
+			Code:     blockSumsWGSLNative,
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:0addbd1da7a09a71d08ad45d6dc86d39f5a9b1534ad5821e21ad08e886298a03",
+				PrivateBytes: new(112),
+				WaveTier:     "folded",
+				NativeOps:    []string{"bitcast", "select", "workgroupBarrier"},
+			},
+			Selector: gpuimpl.Selector{SubgroupMin: 4, SubgroupMax: 16, Width: 32},
+			Code:     blockSumsWGSLFolded,
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:4e06e83a3586a66c366c531502bce2201e1f7cbd5ea0913f249d2f390bf5d947",
+				PrivateBytes: new(112),
+				WaveTier:     "narrow",
+				NativeOps:    []string{"select", "subgroupShuffle", "workgroupBarrier"},
+			},
+			Selector: gpuimpl.Selector{SubgroupMin: 64, SubgroupMax: 128, Width: 32},
+			Code:     blockSumsWGSLNarrow,
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:08dd467042eee8f790e33e3594086f2983e653b9f4a282bb70c07299a9051651",
+				PrivateBytes: new(112),
+				WaveTier:     "emulated",
+				NativeOps:    []string{"bitcast", "select", "workgroupBarrier"},
+			},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 32},
+			Code:     blockSumsWGSLEmulated,
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:1e5d384183d7dfb19efe7d80b15d9e85620ac6a55058f78d95e213892af26d00",
+				WaveTier:  "emulated",
+				NativeOps: []string{"gpuimpl.CPUWave"},
+			},
+			Entry: blockSumsCPU,
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:f519e96ac3e8a6c7f59580eac482c1e827506d1e2d8c1f8e4b6268e75846b2be",
+				WaveTier: "folded",
+			},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 32, ISA: "x86-64-v3"},
+			Code:     libLLVMHOSTX8664V3,
+			Symbol:   "xpu_BlockSums",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:ebda45412dcfc67569623cdf01212331dcb7fe89b45eab540d4360c2a45f4bbd",
+				WaveTier: "folded",
+			},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 32, ISA: "x86-64-v4"},
+			Code:     libLLVMHOSTX8664V4,
+			Symbol:   "xpu_BlockSums",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:c621e1e78b9b2f50bac27e2cc93afce92925c4a59d80e031b67437bc08ecb002",
+				WaveTier: "folded",
+			},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 32, ISA: "armv8-a"},
+			Code:     libLLVMHOSTARMV8A,
+			Symbol:   "xpu_BlockSums",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cuda", Target: "ptx", Hash: "sha256:405e0a9d774e2bab3748be4585390544cbd7ccad469b7059ee33c897fc660692",
+				PrivateBytes: new(112),
+				WaveTier:     "native",
+				Fault:        true,
+			},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 32, ISA: "sm_70"},
+			Code:     libPTXSM70,
+			Symbol:   "xpu_BlockSums",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:4808c63010ccc003c296662be1f608d67519e99fdc20421faaf60a2a43ec7b34",
+				PrivateBytes: new(112),
+				Registers:    new(11),
+				SpillBytes:   new(0),
+				WaveTier:     "narrow",
+				Fault:        true,
+			},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 32, ISA: "gfx90a"},
+			Code:     libHSACOGFX90A,
+			Symbol:   "xpu_BlockSums",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:28f9893c5617d96fa9c6acc7dc65a206ca7c38f6f60f3c2fa85a5df49681799e",
+				PrivateBytes: new(112),
+				Registers:    new(11),
+				SpillBytes:   new(0),
+				WaveTier:     "narrow",
+				Fault:        true,
+			},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 32, ISA: "gfx942"},
+			Code:     libHSACOGFX942,
+			Symbol:   "xpu_BlockSums",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:1591c18433a033220f6140543b71281bf360aaa93e0363ab1a53d503a452dcab",
+				PrivateBytes: new(112),
+				Registers:    new(12),
+				SpillBytes:   new(0),
+				WaveTier:     "native",
+				Fault:        true,
+			},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 32, ISA: "gfx1100"},
+			Code:     libHSACOGFX1100,
+			Symbol:   "xpu_BlockSums",
+		},
+	},
+})
+
+// LaunchBlockSums launches the kernel BlockSums on the stream s over a grid of groups
+// blocks of 256x1x1 work-items, with the arguments of BlockSums after its Thread.
+// Buffers are bound in this order; scalars are uniforms.
+func LaunchBlockSums(s *gpu.Stream, groups xpu.Dim3, partial *gpu.Buffer[float32], in *gpu.Buffer[float32], n uint32) error {
+	return s.Launch(BlockSumsKernel, groups, partial, in, n)
+}
+
+// blockSumsWGSLNative is the WGSL code of BlockSums at the native wave tier (subgroups of 32 to 32 lanes).
+const blockSumsWGSLNative = `enable subgroups;
+
+struct xpu_Uniforms {
+    p_n: u32,
+}
+
+@group(0) @binding(0) var<storage, read_write> b_partial: array<f32>;
+@group(0) @binding(1) var<storage, read> b_in: array<f32>;
+@group(0) @binding(2) var<uniform> xpu_u: xpu_Uniforms;
+var<workgroup> s_s: array<f32, 8>;
+var<private> xpu_lidx: u32;
+
+// xpu_wave_shuffle_f32 is the verb op of x, one of WaveShuffleDown, at the native tier.
+fn xpu_wave_shuffle_f32(x: f32, a: u32, op: u32) -> f32 {
+    let xpu_t1 = xpu_lidx % 32u;
+    let xpu_t2 = xpu_lidx - xpu_t1;
+    var xpu_t3: u32;
+    var xpu_t4: bool = true;
+    xpu_t4 = a < (32u - xpu_t1);
+    xpu_t3 = select(xpu_t1, xpu_t1 + a, xpu_t4);
+    let xpu_t5 = subgroupShuffle(x, xpu_t3);
+    return select(x, xpu_t5, xpu_t4 && ((xpu_t2 + xpu_t3) < 256u));
+}
+
+// main is kernel BlockSums, block 256x1x1.
+@compute @workgroup_size(256, 1, 1)
+fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) lidx: u32) {
+    xpu_lidx = lidx;
+    let v_i: u32 = gid.x;
+    var v_v: f32;
+    v_v = f32();
+    if v_i < xpu_u.p_n {
+        v_v = b_in[v_i];
+    }
+    var v_v_1: f32;
+    v_v_1 = v_v;
+    let v_l: u32 = lid.x;
+    var v_v_1_1: f32;
+    v_v_1_1 = v_v_1;
+    for (var v_off: u32 = 16u; v_off > 0u; v_off = v_off / 2u) {
+        let v_wave: f32 = xpu_wave_shuffle_f32(v_v_1_1, v_off, 12u);
+        v_v_1_1 = v_v_1_1 + v_wave;
+    }
+    let v_warpReduceSum: f32 = v_v_1_1;
+    v_v_1 = v_warpReduceSum;
+    if (lidx % 32u) == 0u {
+        s_s[v_l / 32u] = v_v_1;
+    }
+    workgroupBarrier();
+    var v_w: f32;
+    v_w = f32();
+    if v_l < 8u {
+        v_w = s_s[v_l];
+    }
+    var v_v_1_2: f32;
+    v_v_1_2 = v_w;
+    for (var v_off_1: u32 = 16u; v_off_1 > 0u; v_off_1 = v_off_1 / 2u) {
+        let v_wave_1: f32 = xpu_wave_shuffle_f32(v_v_1_2, v_off_1, 12u);
+        v_v_1_2 = v_v_1_2 + v_wave_1;
+    }
+    let v_warpReduceSum_2: f32 = v_v_1_2;
+    v_w = v_warpReduceSum_2;
+    workgroupBarrier();
+    if v_l == 0u {
+        s_s[0u] = v_w;
+    }
+    workgroupBarrier();
+    let v_blockReduceSum_1: f32 = s_s[0u];
+    var v_v_1_3: f32;
+    v_v_1_3 = v_v * v_v;
+    let v_l_1: u32 = lid.x;
+    var v_v_1_4: f32;
+    v_v_1_4 = v_v_1_3;
+    for (var v_off_2: u32 = 16u; v_off_2 > 0u; v_off_2 = v_off_2 / 2u) {
+        let v_wave_2: f32 = xpu_wave_shuffle_f32(v_v_1_4, v_off_2, 12u);
+        v_v_1_4 = v_v_1_4 + v_wave_2;
+    }
+    let v_warpReduceSum_3: f32 = v_v_1_4;
+    v_v_1_3 = v_warpReduceSum_3;
+    if (lidx % 32u) == 0u {
+        s_s[v_l_1 / 32u] = v_v_1_3;
+    }
+    workgroupBarrier();
+    var v_w_1: f32;
+    v_w_1 = f32();
+    if v_l_1 < 8u {
+        v_w_1 = s_s[v_l_1];
+    }
+    var v_v_1_5: f32;
+    v_v_1_5 = v_w_1;
+    for (var v_off_3: u32 = 16u; v_off_3 > 0u; v_off_3 = v_off_3 / 2u) {
+        let v_wave_3: f32 = xpu_wave_shuffle_f32(v_v_1_5, v_off_3, 12u);
+        v_v_1_5 = v_v_1_5 + v_wave_3;
+    }
+    let v_warpReduceSum_4: f32 = v_v_1_5;
+    v_w_1 = v_warpReduceSum_4;
+    workgroupBarrier();
+    if v_l_1 == 0u {
+        s_s[0u] = v_w_1;
+    }
+    workgroupBarrier();
+    let v_blockReduceSum_2: f32 = s_s[0u];
+    if lid.x == 0u {
+        b_partial[2u * wid.x] = v_blockReduceSum_1;
+        b_partial[(2u * wid.x) + 1u] = v_blockReduceSum_2;
+    }
+}
+`
+
+// blockSumsWGSLFolded is the WGSL code of BlockSums at the folded wave tier (subgroups of 4 to 16 lanes).
+const blockSumsWGSLFolded = `enable subgroups;
+
+struct xpu_Uniforms {
+    p_n: u32,
+}
+
+@group(0) @binding(0) var<storage, read_write> b_partial: array<f32>;
+@group(0) @binding(1) var<storage, read> b_in: array<f32>;
+@group(0) @binding(2) var<uniform> xpu_u: xpu_Uniforms;
+var<workgroup> s_s: array<f32, 8>;
+var<workgroup> xpu_wave: array<u32, 256>;
+var<private> xpu_lidx: u32;
+
+// xpu_wave_shuffle_f32 is the verb op of x, one of WaveShuffleDown, at the folded tier.
+fn xpu_wave_shuffle_f32(x: f32, a: u32, op: u32) -> f32 {
+    let xpu_t1 = xpu_lidx % 32u;
+    let xpu_t2 = xpu_lidx - xpu_t1;
+    workgroupBarrier();
+    xpu_wave[xpu_lidx] = bitcast<u32>(x);
+    workgroupBarrier();
+    var xpu_t3: u32;
+    var xpu_t4: bool = true;
+    xpu_t4 = a < (32u - xpu_t1);
+    xpu_t3 = select(xpu_t1, xpu_t1 + a, xpu_t4);
+    let xpu_t5 = bitcast<f32>(xpu_wave[xpu_t2 + xpu_t3]);
+    return select(x, xpu_t5, xpu_t4 && ((xpu_t2 + xpu_t3) < 256u));
+}
+
+// main is kernel BlockSums, block 256x1x1.
+@compute @workgroup_size(256, 1, 1)
+fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) lidx: u32) {
+    xpu_lidx = lidx;
+    let v_i: u32 = gid.x;
+    var v_v: f32;
+    v_v = f32();
+    if v_i < xpu_u.p_n {
+        v_v = b_in[v_i];
+    }
+    var v_v_1: f32;
+    v_v_1 = v_v;
+    let v_l: u32 = lid.x;
+    var v_v_1_1: f32;
+    v_v_1_1 = v_v_1;
+    for (var v_off: u32 = 16u; v_off > 0u; v_off = v_off / 2u) {
+        let v_wave: f32 = xpu_wave_shuffle_f32(v_v_1_1, v_off, 12u);
+        v_v_1_1 = v_v_1_1 + v_wave;
+    }
+    let v_warpReduceSum: f32 = v_v_1_1;
+    v_v_1 = v_warpReduceSum;
+    if (lidx % 32u) == 0u {
+        s_s[v_l / 32u] = v_v_1;
+    }
+    workgroupBarrier();
+    var v_w: f32;
+    v_w = f32();
+    if v_l < 8u {
+        v_w = s_s[v_l];
+    }
+    var v_v_1_2: f32;
+    v_v_1_2 = v_w;
+    for (var v_off_1: u32 = 16u; v_off_1 > 0u; v_off_1 = v_off_1 / 2u) {
+        let v_wave_1: f32 = xpu_wave_shuffle_f32(v_v_1_2, v_off_1, 12u);
+        v_v_1_2 = v_v_1_2 + v_wave_1;
+    }
+    let v_warpReduceSum_2: f32 = v_v_1_2;
+    v_w = v_warpReduceSum_2;
+    workgroupBarrier();
+    if v_l == 0u {
+        s_s[0u] = v_w;
+    }
+    workgroupBarrier();
+    let v_blockReduceSum_1: f32 = s_s[0u];
+    var v_v_1_3: f32;
+    v_v_1_3 = v_v * v_v;
+    let v_l_1: u32 = lid.x;
+    var v_v_1_4: f32;
+    v_v_1_4 = v_v_1_3;
+    for (var v_off_2: u32 = 16u; v_off_2 > 0u; v_off_2 = v_off_2 / 2u) {
+        let v_wave_2: f32 = xpu_wave_shuffle_f32(v_v_1_4, v_off_2, 12u);
+        v_v_1_4 = v_v_1_4 + v_wave_2;
+    }
+    let v_warpReduceSum_3: f32 = v_v_1_4;
+    v_v_1_3 = v_warpReduceSum_3;
+    if (lidx % 32u) == 0u {
+        s_s[v_l_1 / 32u] = v_v_1_3;
+    }
+    workgroupBarrier();
+    var v_w_1: f32;
+    v_w_1 = f32();
+    if v_l_1 < 8u {
+        v_w_1 = s_s[v_l_1];
+    }
+    var v_v_1_5: f32;
+    v_v_1_5 = v_w_1;
+    for (var v_off_3: u32 = 16u; v_off_3 > 0u; v_off_3 = v_off_3 / 2u) {
+        let v_wave_3: f32 = xpu_wave_shuffle_f32(v_v_1_5, v_off_3, 12u);
+        v_v_1_5 = v_v_1_5 + v_wave_3;
+    }
+    let v_warpReduceSum_4: f32 = v_v_1_5;
+    v_w_1 = v_warpReduceSum_4;
+    workgroupBarrier();
+    if v_l_1 == 0u {
+        s_s[0u] = v_w_1;
+    }
+    workgroupBarrier();
+    let v_blockReduceSum_2: f32 = s_s[0u];
+    if lid.x == 0u {
+        b_partial[2u * wid.x] = v_blockReduceSum_1;
+        b_partial[(2u * wid.x) + 1u] = v_blockReduceSum_2;
+    }
+}
+`
+
+// blockSumsWGSLNarrow is the WGSL code of BlockSums at the narrow wave tier (subgroups of 64 to 128 lanes).
+const blockSumsWGSLNarrow = `enable subgroups;
+
+struct xpu_Uniforms {
+    p_n: u32,
+}
+
+@group(0) @binding(0) var<storage, read_write> b_partial: array<f32>;
+@group(0) @binding(1) var<storage, read> b_in: array<f32>;
+@group(0) @binding(2) var<uniform> xpu_u: xpu_Uniforms;
+var<workgroup> s_s: array<f32, 8>;
+var<private> xpu_lidx: u32;
+var<private> xpu_sgid: u32;
+
+// xpu_wave_shuffle_f32 is the verb op of x, one of WaveShuffleDown, at the narrow tier.
+fn xpu_wave_shuffle_f32(x: f32, a: u32, op: u32) -> f32 {
+    let xpu_t1 = xpu_lidx % 32u;
+    let xpu_t2 = xpu_lidx - xpu_t1;
+    var xpu_t3: u32;
+    var xpu_t4: bool = true;
+    xpu_t4 = a < (32u - xpu_t1);
+    xpu_t3 = select(xpu_t1, xpu_t1 + a, xpu_t4);
+    let xpu_t5 = subgroupShuffle(x, (xpu_sgid - (xpu_sgid % 32u)) + xpu_t3);
+    return select(x, xpu_t5, xpu_t4 && ((xpu_t2 + xpu_t3) < 256u));
+}
+
+// main is kernel BlockSums, block 256x1x1.
+@compute @workgroup_size(256, 1, 1)
+fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) lidx: u32, @builtin(subgroup_invocation_id) sgid: u32) {
+    xpu_lidx = lidx;
+    xpu_sgid = sgid;
+    let v_i: u32 = gid.x;
+    var v_v: f32;
+    v_v = f32();
+    if v_i < xpu_u.p_n {
+        v_v = b_in[v_i];
+    }
+    var v_v_1: f32;
+    v_v_1 = v_v;
+    let v_l: u32 = lid.x;
+    var v_v_1_1: f32;
+    v_v_1_1 = v_v_1;
+    for (var v_off: u32 = 16u; v_off > 0u; v_off = v_off / 2u) {
+        let v_wave: f32 = xpu_wave_shuffle_f32(v_v_1_1, v_off, 12u);
+        v_v_1_1 = v_v_1_1 + v_wave;
+    }
+    let v_warpReduceSum: f32 = v_v_1_1;
+    v_v_1 = v_warpReduceSum;
+    if (lidx % 32u) == 0u {
+        s_s[v_l / 32u] = v_v_1;
+    }
+    workgroupBarrier();
+    var v_w: f32;
+    v_w = f32();
+    if v_l < 8u {
+        v_w = s_s[v_l];
+    }
+    var v_v_1_2: f32;
+    v_v_1_2 = v_w;
+    for (var v_off_1: u32 = 16u; v_off_1 > 0u; v_off_1 = v_off_1 / 2u) {
+        let v_wave_1: f32 = xpu_wave_shuffle_f32(v_v_1_2, v_off_1, 12u);
+        v_v_1_2 = v_v_1_2 + v_wave_1;
+    }
+    let v_warpReduceSum_2: f32 = v_v_1_2;
+    v_w = v_warpReduceSum_2;
+    workgroupBarrier();
+    if v_l == 0u {
+        s_s[0u] = v_w;
+    }
+    workgroupBarrier();
+    let v_blockReduceSum_1: f32 = s_s[0u];
+    var v_v_1_3: f32;
+    v_v_1_3 = v_v * v_v;
+    let v_l_1: u32 = lid.x;
+    var v_v_1_4: f32;
+    v_v_1_4 = v_v_1_3;
+    for (var v_off_2: u32 = 16u; v_off_2 > 0u; v_off_2 = v_off_2 / 2u) {
+        let v_wave_2: f32 = xpu_wave_shuffle_f32(v_v_1_4, v_off_2, 12u);
+        v_v_1_4 = v_v_1_4 + v_wave_2;
+    }
+    let v_warpReduceSum_3: f32 = v_v_1_4;
+    v_v_1_3 = v_warpReduceSum_3;
+    if (lidx % 32u) == 0u {
+        s_s[v_l_1 / 32u] = v_v_1_3;
+    }
+    workgroupBarrier();
+    var v_w_1: f32;
+    v_w_1 = f32();
+    if v_l_1 < 8u {
+        v_w_1 = s_s[v_l_1];
+    }
+    var v_v_1_5: f32;
+    v_v_1_5 = v_w_1;
+    for (var v_off_3: u32 = 16u; v_off_3 > 0u; v_off_3 = v_off_3 / 2u) {
+        let v_wave_3: f32 = xpu_wave_shuffle_f32(v_v_1_5, v_off_3, 12u);
+        v_v_1_5 = v_v_1_5 + v_wave_3;
+    }
+    let v_warpReduceSum_4: f32 = v_v_1_5;
+    v_w_1 = v_warpReduceSum_4;
+    workgroupBarrier();
+    if v_l_1 == 0u {
+        s_s[0u] = v_w_1;
+    }
+    workgroupBarrier();
+    let v_blockReduceSum_2: f32 = s_s[0u];
+    if lid.x == 0u {
+        b_partial[2u * wid.x] = v_blockReduceSum_1;
+        b_partial[(2u * wid.x) + 1u] = v_blockReduceSum_2;
+    }
+}
+`
+
+// blockSumsWGSLEmulated is the WGSL code of BlockSums at the emulated wave tier.
+const blockSumsWGSLEmulated = `struct xpu_Uniforms {
+    p_n: u32,
+}
+
+@group(0) @binding(0) var<storage, read_write> b_partial: array<f32>;
+@group(0) @binding(1) var<storage, read> b_in: array<f32>;
+@group(0) @binding(2) var<uniform> xpu_u: xpu_Uniforms;
+var<workgroup> s_s: array<f32, 8>;
+var<workgroup> xpu_wave: array<u32, 256>;
+var<private> xpu_lidx: u32;
+
+// xpu_wave_shuffle_f32 is the verb op of x, one of WaveShuffleDown, at the emulated tier.
+fn xpu_wave_shuffle_f32(x: f32, a: u32, op: u32) -> f32 {
+    let xpu_t1 = xpu_lidx % 32u;
+    let xpu_t2 = xpu_lidx - xpu_t1;
+    workgroupBarrier();
+    xpu_wave[xpu_lidx] = bitcast<u32>(x);
+    workgroupBarrier();
+    var xpu_t3: u32;
+    var xpu_t4: bool = true;
+    xpu_t4 = a < (32u - xpu_t1);
+    xpu_t3 = select(xpu_t1, xpu_t1 + a, xpu_t4);
+    let xpu_t5 = bitcast<f32>(xpu_wave[xpu_t2 + xpu_t3]);
+    return select(x, xpu_t5, xpu_t4 && ((xpu_t2 + xpu_t3) < 256u));
+}
+
+// main is kernel BlockSums, block 256x1x1.
+@compute @workgroup_size(256, 1, 1)
+fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) lidx: u32) {
+    xpu_lidx = lidx;
+    let v_i: u32 = gid.x;
+    var v_v: f32;
+    v_v = f32();
+    if v_i < xpu_u.p_n {
+        v_v = b_in[v_i];
+    }
+    var v_v_1: f32;
+    v_v_1 = v_v;
+    let v_l: u32 = lid.x;
+    var v_v_1_1: f32;
+    v_v_1_1 = v_v_1;
+    for (var v_off: u32 = 16u; v_off > 0u; v_off = v_off / 2u) {
+        let v_wave: f32 = xpu_wave_shuffle_f32(v_v_1_1, v_off, 12u);
+        v_v_1_1 = v_v_1_1 + v_wave;
+    }
+    let v_warpReduceSum: f32 = v_v_1_1;
+    v_v_1 = v_warpReduceSum;
+    if (lidx % 32u) == 0u {
+        s_s[v_l / 32u] = v_v_1;
+    }
+    workgroupBarrier();
+    var v_w: f32;
+    v_w = f32();
+    if v_l < 8u {
+        v_w = s_s[v_l];
+    }
+    var v_v_1_2: f32;
+    v_v_1_2 = v_w;
+    for (var v_off_1: u32 = 16u; v_off_1 > 0u; v_off_1 = v_off_1 / 2u) {
+        let v_wave_1: f32 = xpu_wave_shuffle_f32(v_v_1_2, v_off_1, 12u);
+        v_v_1_2 = v_v_1_2 + v_wave_1;
+    }
+    let v_warpReduceSum_2: f32 = v_v_1_2;
+    v_w = v_warpReduceSum_2;
+    workgroupBarrier();
+    if v_l == 0u {
+        s_s[0u] = v_w;
+    }
+    workgroupBarrier();
+    let v_blockReduceSum_1: f32 = s_s[0u];
+    var v_v_1_3: f32;
+    v_v_1_3 = v_v * v_v;
+    let v_l_1: u32 = lid.x;
+    var v_v_1_4: f32;
+    v_v_1_4 = v_v_1_3;
+    for (var v_off_2: u32 = 16u; v_off_2 > 0u; v_off_2 = v_off_2 / 2u) {
+        let v_wave_2: f32 = xpu_wave_shuffle_f32(v_v_1_4, v_off_2, 12u);
+        v_v_1_4 = v_v_1_4 + v_wave_2;
+    }
+    let v_warpReduceSum_3: f32 = v_v_1_4;
+    v_v_1_3 = v_warpReduceSum_3;
+    if (lidx % 32u) == 0u {
+        s_s[v_l_1 / 32u] = v_v_1_3;
+    }
+    workgroupBarrier();
+    var v_w_1: f32;
+    v_w_1 = f32();
+    if v_l_1 < 8u {
+        v_w_1 = s_s[v_l_1];
+    }
+    var v_v_1_5: f32;
+    v_v_1_5 = v_w_1;
+    for (var v_off_3: u32 = 16u; v_off_3 > 0u; v_off_3 = v_off_3 / 2u) {
+        let v_wave_3: f32 = xpu_wave_shuffle_f32(v_v_1_5, v_off_3, 12u);
+        v_v_1_5 = v_v_1_5 + v_wave_3;
+    }
+    let v_warpReduceSum_4: f32 = v_v_1_5;
+    v_w_1 = v_warpReduceSum_4;
+    workgroupBarrier();
+    if v_l_1 == 0u {
+        s_s[0u] = v_w_1;
+    }
+    workgroupBarrier();
+    let v_blockReduceSum_2: f32 = s_s[0u];
+    if lid.x == 0u {
+        b_partial[2u * wid.x] = v_blockReduceSum_1;
+        b_partial[(2u * wid.x) + 1u] = v_blockReduceSum_2;
+    }
+}
+`
+
+// blockSumsCPU runs one block of the kernel BlockSums on the CPU.
+func blockSumsCPU(b *gpuimpl.CPUBlock) {
+	p_partial := gpuimpl.CPUView[float32](b.Buffers[0])
+	p_in := gpuimpl.CPUView[float32](b.Buffers[1])
+	p_n := gpuimpl.CPUUniform[uint32](b.Uniforms, 0)
+	var s_s [8]float32
+	var a_off [256]uint32
+	var a_off_1 [256]uint32
+	var a_off_2 [256]uint32
+	var a_off_3 [256]uint32
+	var a_sum [256]float32
+	var a_v [256]float32
+	var a_v_1 [256]float32
+	var a_v_1_1 [256]float32
+	var a_v_1_2 [256]float32
+	var a_v_1_3 [256]float32
+	var a_v_1_4 [256]float32
+	var a_v_1_5 [256]float32
+	var a_w [256]float32
+	var a_w_1 [256]float32
+	var a_wave [256]float32
+	var a_wave_1 [256]float32
+	var a_wave_2 [256]float32
+	var a_wave_3 [256]float32
+	var wall [256]bool
+	for i := range wall {
+		wall[i] = true
+	}
+	gx0 := b.Group.X * 256
+	gy0 := b.Group.Y * 1
+	gz0 := b.Group.Z * 1
+	var ly uint32
+	var lz uint32
+	stop := b.Stopping()
+	_ = p_partial
+	_ = p_in
+	_ = p_n
+	_ = gx0
+	_ = gy0
+	_ = gz0
+	_ = ly
+	_ = lz
+	_ = stop
+	{
+		lx := uint32(0)
+		li := uint32(0)
+		_, _ = lx, li
+		var v_i uint32 = (gx0 + lx)
+		_ = v_i
+		var w0 *[256]float32
+		if o := v_i; o <= 4294967040 && uint64(o)+256 <= uint64(len(p_in)) {
+			w0 = (*[256]float32)(p_in[o : uint64(o)+256])
+		}
+		if w0 != nil {
+			for lx := uint32(0); lx < 256; lx++ {
+				li := lx
+				_ = li
+				var v_v float32
+				var v_v_1 float32
+				var v_v_1_1 float32
+				var v_i uint32 = (gx0 + lx)
+				_ = v_i
+				v_v = 0
+				if v_i < p_n {
+					v_v = w0[lx]
+				}
+				v_v_1 = v_v
+				var v_l uint32 = lx
+				_ = v_l
+				v_v_1_1 = v_v_1
+				a_v[li] = v_v
+				a_v_1[li] = v_v_1
+				a_v_1_1[li] = v_v_1_1
+			}
+		} else {
+			for lx := uint32(0); lx < 256; lx++ {
+				li := lx
+				_ = li
+				var v_v float32
+				var v_v_1 float32
+				var v_v_1_1 float32
+				var v_i uint32 = (gx0 + lx)
+				_ = v_i
+				v_v = 0
+				if v_i < p_n {
+					v_v = p_in[v_i]
+				}
+				v_v_1 = v_v
+				var v_l uint32 = lx
+				_ = v_l
+				v_v_1_1 = v_v_1
+				a_v[li] = v_v
+				a_v_1[li] = v_v_1
+				a_v_1_1[li] = v_v_1_1
+			}
+		}
+	}
+	for lx := uint32(0); lx < 256; lx++ {
+		li := lx
+		_ = li
+		var v_off uint32
+		v_off = uint32(16)
+		a_off[li] = v_off
+	}
+	for {
+		if stop.Load() {
+			panic(gpuimpl.CPUStopped)
+		}
+		c2, first2 := false, true
+		for lx := uint32(0); lx < 256; lx++ {
+			li := lx
+			_ = li
+			v_off := a_off[li]
+			_ = v_off
+			if v := (v_off > uint32(0)); first2 {
+				c2, first2 = v, false
+			} else if v != c2 {
+				panic("xpu: kernel BlockSums: work-items disagree on the condition around a barrier")
+			}
+		}
+		if !c2 {
+			break
+		}
+		gpuimpl.CPUWave(gpuimpl.WaveShuffleDown, a_v_1_1[:], a_off[:], wall[:], b.Wave, a_wave[:])
+		for lx := uint32(0); lx < 256; lx++ {
+			li := lx
+			_ = li
+			v_v_1_1 := a_v_1_1[li]
+			_ = v_v_1_1
+			v_wave := a_wave[li]
+			_ = v_wave
+			v_v_1_1 = (v_v_1_1 + v_wave)
+			a_v_1_1[li] = v_v_1_1
+		}
+		for lx := uint32(0); lx < 256; lx++ {
+			li := lx
+			_ = li
+			v_off := a_off[li]
+			_ = v_off
+			v_off = (v_off / uint32(2))
+			a_off[li] = v_off
+		}
+	}
+	for lx := uint32(0); lx < 256; lx++ {
+		li := lx
+		_ = li
+		var v_v_1 float32
+		v_v_1_1 := a_v_1_1[li]
+		_ = v_v_1_1
+		var v_l uint32 = lx
+		_ = v_l
+		var v_warpReduceSum float32 = v_v_1_1
+		_ = v_warpReduceSum
+		v_v_1 = v_warpReduceSum
+		if (li % b.Wave) == uint32(0) {
+			s_s[(v_l / uint32(32))] = v_v_1
+		}
+		a_v_1[li] = v_v_1
+	}
+	for lx := uint32(0); lx < 256; lx++ {
+		li := lx
+		_ = li
+		var v_v_1_2 float32
+		var v_w float32
+		var v_l uint32 = lx
+		_ = v_l
+		v_w = 0
+		if v_l < uint32(8) {
+			v_w = s_s[v_l]
+		}
+		v_v_1_2 = v_w
+		a_v_1_2[li] = v_v_1_2
+		a_w[li] = v_w
+	}
+	for lx := uint32(0); lx < 256; lx++ {
+		li := lx
+		_ = li
+		var v_off_1 uint32
+		v_off_1 = uint32(16)
+		a_off_1[li] = v_off_1
+	}
+	for {
+		if stop.Load() {
+			panic(gpuimpl.CPUStopped)
+		}
+		c9, first9 := false, true
+		for lx := uint32(0); lx < 256; lx++ {
+			li := lx
+			_ = li
+			v_off_1 := a_off_1[li]
+			_ = v_off_1
+			if v := (v_off_1 > uint32(0)); first9 {
+				c9, first9 = v, false
+			} else if v != c9 {
+				panic("xpu: kernel BlockSums: work-items disagree on the condition around a barrier")
+			}
+		}
+		if !c9 {
+			break
+		}
+		gpuimpl.CPUWave(gpuimpl.WaveShuffleDown, a_v_1_2[:], a_off_1[:], wall[:], b.Wave, a_wave_1[:])
+		for lx := uint32(0); lx < 256; lx++ {
+			li := lx
+			_ = li
+			v_v_1_2 := a_v_1_2[li]
+			_ = v_v_1_2
+			v_wave_1 := a_wave_1[li]
+			_ = v_wave_1
+			v_v_1_2 = (v_v_1_2 + v_wave_1)
+			a_v_1_2[li] = v_v_1_2
+		}
+		for lx := uint32(0); lx < 256; lx++ {
+			li := lx
+			_ = li
+			v_off_1 := a_off_1[li]
+			_ = v_off_1
+			v_off_1 = (v_off_1 / uint32(2))
+			a_off_1[li] = v_off_1
+		}
+	}
+	for lx := uint32(0); lx < 256; lx++ {
+		li := lx
+		_ = li
+		v_v_1_2 := a_v_1_2[li]
+		_ = v_v_1_2
+		var v_w float32
+		var v_warpReduceSum_2 float32 = v_v_1_2
+		_ = v_warpReduceSum_2
+		v_w = v_warpReduceSum_2
+		a_w[li] = v_w
+	}
+	for lx := uint32(0); lx < 256; lx++ {
+		li := lx
+		_ = li
+		v_w := a_w[li]
+		_ = v_w
+		var v_l uint32 = lx
+		_ = v_l
+		if v_l == uint32(0) {
+			s_s[uint32(0)] = v_w
+		}
+	}
+	for lx := uint32(0); lx < 256; lx++ {
+		li := lx
+		_ = li
+		var v_sum float32
+		v_v := a_v[li]
+		_ = v_v
+		var v_v_1_3 float32
+		var v_v_1_4 float32
+		var v_blockReduceSum_1 float32 = s_s[uint32(0)]
+		_ = v_blockReduceSum_1
+		v_sum = v_blockReduceSum_1
+		v_v_1_3 = (v_v * v_v)
+		var v_l_1 uint32 = lx
+		_ = v_l_1
+		v_v_1_4 = v_v_1_3
+		a_sum[li] = v_sum
+		a_v_1_3[li] = v_v_1_3
+		a_v_1_4[li] = v_v_1_4
+	}
+	for lx := uint32(0); lx < 256; lx++ {
+		li := lx
+		_ = li
+		var v_off_2 uint32
+		v_off_2 = uint32(16)
+		a_off_2[li] = v_off_2
+	}
+	for {
+		if stop.Load() {
+			panic(gpuimpl.CPUStopped)
+		}
+		c17, first17 := false, true
+		for lx := uint32(0); lx < 256; lx++ {
+			li := lx
+			_ = li
+			v_off_2 := a_off_2[li]
+			_ = v_off_2
+			if v := (v_off_2 > uint32(0)); first17 {
+				c17, first17 = v, false
+			} else if v != c17 {
+				panic("xpu: kernel BlockSums: work-items disagree on the condition around a barrier")
+			}
+		}
+		if !c17 {
+			break
+		}
+		gpuimpl.CPUWave(gpuimpl.WaveShuffleDown, a_v_1_4[:], a_off_2[:], wall[:], b.Wave, a_wave_2[:])
+		for lx := uint32(0); lx < 256; lx++ {
+			li := lx
+			_ = li
+			v_v_1_4 := a_v_1_4[li]
+			_ = v_v_1_4
+			v_wave_2 := a_wave_2[li]
+			_ = v_wave_2
+			v_v_1_4 = (v_v_1_4 + v_wave_2)
+			a_v_1_4[li] = v_v_1_4
+		}
+		for lx := uint32(0); lx < 256; lx++ {
+			li := lx
+			_ = li
+			v_off_2 := a_off_2[li]
+			_ = v_off_2
+			v_off_2 = (v_off_2 / uint32(2))
+			a_off_2[li] = v_off_2
+		}
+	}
+	for lx := uint32(0); lx < 256; lx++ {
+		li := lx
+		_ = li
+		var v_v_1_3 float32
+		v_v_1_4 := a_v_1_4[li]
+		_ = v_v_1_4
+		var v_l_1 uint32 = lx
+		_ = v_l_1
+		var v_warpReduceSum_3 float32 = v_v_1_4
+		_ = v_warpReduceSum_3
+		v_v_1_3 = v_warpReduceSum_3
+		if (li % b.Wave) == uint32(0) {
+			s_s[(v_l_1 / uint32(32))] = v_v_1_3
+		}
+		a_v_1_3[li] = v_v_1_3
+	}
+	for lx := uint32(0); lx < 256; lx++ {
+		li := lx
+		_ = li
+		var v_v_1_5 float32
+		var v_w_1 float32
+		var v_l_1 uint32 = lx
+		_ = v_l_1
+		v_w_1 = 0
+		if v_l_1 < uint32(8) {
+			v_w_1 = s_s[v_l_1]
+		}
+		v_v_1_5 = v_w_1
+		a_v_1_5[li] = v_v_1_5
+		a_w_1[li] = v_w_1
+	}
+	for lx := uint32(0); lx < 256; lx++ {
+		li := lx
+		_ = li
+		var v_off_3 uint32
+		v_off_3 = uint32(16)
+		a_off_3[li] = v_off_3
+	}
+	for {
+		if stop.Load() {
+			panic(gpuimpl.CPUStopped)
+		}
+		c24, first24 := false, true
+		for lx := uint32(0); lx < 256; lx++ {
+			li := lx
+			_ = li
+			v_off_3 := a_off_3[li]
+			_ = v_off_3
+			if v := (v_off_3 > uint32(0)); first24 {
+				c24, first24 = v, false
+			} else if v != c24 {
+				panic("xpu: kernel BlockSums: work-items disagree on the condition around a barrier")
+			}
+		}
+		if !c24 {
+			break
+		}
+		gpuimpl.CPUWave(gpuimpl.WaveShuffleDown, a_v_1_5[:], a_off_3[:], wall[:], b.Wave, a_wave_3[:])
+		for lx := uint32(0); lx < 256; lx++ {
+			li := lx
+			_ = li
+			v_v_1_5 := a_v_1_5[li]
+			_ = v_v_1_5
+			v_wave_3 := a_wave_3[li]
+			_ = v_wave_3
+			v_v_1_5 = (v_v_1_5 + v_wave_3)
+			a_v_1_5[li] = v_v_1_5
+		}
+		for lx := uint32(0); lx < 256; lx++ {
+			li := lx
+			_ = li
+			v_off_3 := a_off_3[li]
+			_ = v_off_3
+			v_off_3 = (v_off_3 / uint32(2))
+			a_off_3[li] = v_off_3
+		}
+	}
+	for lx := uint32(0); lx < 256; lx++ {
+		li := lx
+		_ = li
+		v_v_1_5 := a_v_1_5[li]
+		_ = v_v_1_5
+		var v_w_1 float32
+		var v_warpReduceSum_4 float32 = v_v_1_5
+		_ = v_warpReduceSum_4
+		v_w_1 = v_warpReduceSum_4
+		a_w_1[li] = v_w_1
+	}
+	for lx := uint32(0); lx < 256; lx++ {
+		li := lx
+		_ = li
+		v_w_1 := a_w_1[li]
+		_ = v_w_1
+		var v_l_1 uint32 = lx
+		_ = v_l_1
+		if v_l_1 == uint32(0) {
+			s_s[uint32(0)] = v_w_1
+		}
+	}
+	for lx := uint32(0); lx < 256; lx++ {
+		li := lx
+		_ = li
+		v_sum := a_sum[li]
+		_ = v_sum
+		var v_blockReduceSum_2 float32 = s_s[uint32(0)]
+		_ = v_blockReduceSum_2
+		var v_squares float32 = v_blockReduceSum_2
+		_ = v_squares
+		if lx == uint32(0) {
+			p_partial[(uint32(2) * b.Group.X)] = v_sum
+			p_partial[((uint32(2) * b.Group.X) + uint32(1))] = v_squares
+		}
+	}
+}
+
 // ReduceSharedKernel is the compiled form of the kernel ReduceShared (Go function ReduceShared).
 var ReduceSharedKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Name:    "github.com/goxpu/xpu/kernels/wave.ReduceShared",
@@ -1118,6 +2127,584 @@ func reduceWave32CPU(b *gpuimpl.CPUBlock) {
 		_ = v_l
 		if v_l == uint32(0) {
 			p_partial[b.Group.X] = v_total
+		}
+	}
+}
+
+// WarpSumsKernel is the compiled form of the kernel WarpSums (Go function WarpSums).
+var WarpSumsKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
+	Name:    "github.com/goxpu/xpu/kernels/wave.WarpSums",
+	Codegen: "xpu-gen/1",
+	Block:   xpu.Dim3{X: 96, Y: 1, Z: 1},
+	Wave:    32,
+	WaveOps: true,
+	Params: []gpuimpl.Param{
+		{Name: "out", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "float32"}, Size: 4, Access: gpuimpl.AccessWrite, Binding: 0},
+		{Name: "in", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "float32"}, Size: 4, Access: gpuimpl.AccessRead, Binding: 1},
+		{Name: "n", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 0},
+	},
+	UniformSize: 16,
+	Func:        WarpSums,
+	Artifacts: []gpuimpl.Artifact{
+		{
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:a787dda45cc91a3c14b32a63c3d197c5eccabc2b4e146b1c56cc41671dd39eac",
+				PrivateBytes: new(40),
+				WaveTier:     "native",
+				NativeOps:    []string{"select", "subgroupShuffle"},
+			},
+			Selector: gpuimpl.Selector{SubgroupMin: 32, SubgroupMax: 32, Width: 32},
+			Code:     warpSumsWGSLNative,
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:0849abb65fcbbc980c8f1788c5e5c6e395a33e884cca1e0dc7dbe87bec13bae1",
+				PrivateBytes: new(40),
+				WaveTier:     "folded",
+				NativeOps:    []string{"bitcast", "select", "workgroupBarrier"},
+			},
+			Selector: gpuimpl.Selector{SubgroupMin: 4, SubgroupMax: 16, Width: 32},
+			Code:     warpSumsWGSLFolded,
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:12450c6b7506ba49f870a984d61a23db4e9f988de1acb664b351617645d68f06",
+				PrivateBytes: new(40),
+				WaveTier:     "narrow",
+				NativeOps:    []string{"select", "subgroupShuffle"},
+			},
+			Selector: gpuimpl.Selector{SubgroupMin: 64, SubgroupMax: 128, Width: 32},
+			Code:     warpSumsWGSLNarrow,
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:0203b18a40bb7088ba4a4fd8f57d43eb0a2456a323afcacf42cf1e58ba94e5cf",
+				PrivateBytes: new(40),
+				WaveTier:     "emulated",
+				NativeOps:    []string{"bitcast", "select", "workgroupBarrier"},
+			},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 32},
+			Code:     warpSumsWGSLEmulated,
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:98c89be0e12f8b5db6264e886181d58ed5827e0831fe6605d8e400cff7cdfb91",
+				WaveTier:  "emulated",
+				NativeOps: []string{"gpuimpl.CPUWave"},
+			},
+			Entry: warpSumsCPU,
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:336a59cef030484aeb0db8c982f197179171b51b71f1ee1efa927d56d90da7be",
+				WaveTier: "folded",
+			},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 32, ISA: "x86-64-v3"},
+			Code:     libLLVMHOSTX8664V3,
+			Symbol:   "xpu_WarpSums",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:fd0cb9cdb8e455d0525cb53f7a73dd21adecf39062c48a2773d7eabcc795b520",
+				WaveTier: "folded",
+			},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 32, ISA: "x86-64-v4"},
+			Code:     libLLVMHOSTX8664V4,
+			Symbol:   "xpu_WarpSums",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:8ee96ea6a886e9627d209834c77e1a5bdc49d522712f1b45040a4d1728a11df0",
+				WaveTier: "folded",
+			},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 32, ISA: "armv8-a"},
+			Code:     libLLVMHOSTARMV8A,
+			Symbol:   "xpu_WarpSums",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cuda", Target: "ptx", Hash: "sha256:b0b0e7e6bcabaf19dfb974854d323d398c0abe04dd71f4e90e9d6084e87c0c6b",
+				PrivateBytes: new(40),
+				WaveTier:     "native",
+				Fault:        true,
+			},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 32, ISA: "sm_70"},
+			Code:     libPTXSM70,
+			Symbol:   "xpu_WarpSums",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:2f7e9e1465c2619e7c438391242b50d475d8cee2b2f06ef0e456cc79fca74b01",
+				PrivateBytes: new(40),
+				Registers:    new(13),
+				SpillBytes:   new(0),
+				WaveTier:     "narrow",
+				Fault:        true,
+			},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 32, ISA: "gfx90a"},
+			Code:     libHSACOGFX90A,
+			Symbol:   "xpu_WarpSums",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:ae1c7682ad15d1cea541082c0d33eb5bc67c8154f7ef30634147112146e65e15",
+				PrivateBytes: new(40),
+				Registers:    new(13),
+				SpillBytes:   new(0),
+				WaveTier:     "narrow",
+				Fault:        true,
+			},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 32, ISA: "gfx942"},
+			Code:     libHSACOGFX942,
+			Symbol:   "xpu_WarpSums",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:50e2e68425e04057be993847f9802ee1bb688df18377702ac82cd8171b5d52fa",
+				PrivateBytes: new(40),
+				Registers:    new(10),
+				SpillBytes:   new(0),
+				WaveTier:     "native",
+				Fault:        true,
+			},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 32, ISA: "gfx1100"},
+			Code:     libHSACOGFX1100,
+			Symbol:   "xpu_WarpSums",
+		},
+	},
+})
+
+// LaunchWarpSums launches the kernel WarpSums on the stream s over a grid of groups
+// blocks of 96x1x1 work-items, with the arguments of WarpSums after its Thread.
+// Buffers are bound in this order; scalars are uniforms.
+func LaunchWarpSums(s *gpu.Stream, groups xpu.Dim3, out *gpu.Buffer[float32], in *gpu.Buffer[float32], n uint32) error {
+	return s.Launch(WarpSumsKernel, groups, out, in, n)
+}
+
+// warpSumsWGSLNative is the WGSL code of WarpSums at the native wave tier (subgroups of 32 to 32 lanes).
+const warpSumsWGSLNative = `enable subgroups;
+
+struct xpu_Uniforms {
+    p_n: u32,
+}
+
+@group(0) @binding(0) var<storage, read_write> b_out: array<f32>;
+@group(0) @binding(1) var<storage, read> b_in: array<f32>;
+@group(0) @binding(2) var<uniform> xpu_u: xpu_Uniforms;
+var<private> xpu_lidx: u32;
+
+// xpu_wave_shuffle_f32 is the verb op of x, one of WaveShuffleDown, at the native tier.
+fn xpu_wave_shuffle_f32(x: f32, a: u32, op: u32) -> f32 {
+    let xpu_t1 = xpu_lidx % 32u;
+    let xpu_t2 = xpu_lidx - xpu_t1;
+    var xpu_t3: u32;
+    var xpu_t4: bool = true;
+    xpu_t4 = a < (32u - xpu_t1);
+    xpu_t3 = select(xpu_t1, xpu_t1 + a, xpu_t4);
+    let xpu_t5 = subgroupShuffle(x, xpu_t3);
+    return select(x, xpu_t5, xpu_t4 && ((xpu_t2 + xpu_t3) < 96u));
+}
+
+// main is kernel WarpSums, block 96x1x1.
+@compute @workgroup_size(96, 1, 1)
+fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(local_invocation_index) lidx: u32) {
+    xpu_lidx = lidx;
+    let v_i: u32 = gid.x;
+    var v_v: f32;
+    v_v = f32();
+    if v_i < xpu_u.p_n {
+        v_v = b_in[v_i];
+    }
+    var v_v_1: f32;
+    v_v_1 = v_v;
+    for (var v_off: u32 = 16u; v_off > 0u; v_off = v_off / 2u) {
+        let v_wave: f32 = xpu_wave_shuffle_f32(v_v_1, v_off, 12u);
+        v_v_1 = v_v_1 + v_wave;
+    }
+    let v_warpReduceSum_1: f32 = v_v_1;
+    var v_v_1_1: f32;
+    v_v_1_1 = -v_v;
+    for (var v_off_1: u32 = 16u; v_off_1 > 0u; v_off_1 = v_off_1 / 2u) {
+        let v_wave_1: f32 = xpu_wave_shuffle_f32(v_v_1_1, v_off_1, 12u);
+        v_v_1_1 = v_v_1_1 + v_wave_1;
+    }
+    let v_warpReduceSum_2: f32 = v_v_1_1;
+    b_out[v_i] = v_warpReduceSum_1 + (0.5f * v_warpReduceSum_2);
+}
+`
+
+// warpSumsWGSLFolded is the WGSL code of WarpSums at the folded wave tier (subgroups of 4 to 16 lanes).
+const warpSumsWGSLFolded = `enable subgroups;
+
+struct xpu_Uniforms {
+    p_n: u32,
+}
+
+@group(0) @binding(0) var<storage, read_write> b_out: array<f32>;
+@group(0) @binding(1) var<storage, read> b_in: array<f32>;
+@group(0) @binding(2) var<uniform> xpu_u: xpu_Uniforms;
+var<workgroup> xpu_wave: array<u32, 96>;
+var<private> xpu_lidx: u32;
+
+// xpu_wave_shuffle_f32 is the verb op of x, one of WaveShuffleDown, at the folded tier.
+fn xpu_wave_shuffle_f32(x: f32, a: u32, op: u32) -> f32 {
+    let xpu_t1 = xpu_lidx % 32u;
+    let xpu_t2 = xpu_lidx - xpu_t1;
+    workgroupBarrier();
+    xpu_wave[xpu_lidx] = bitcast<u32>(x);
+    workgroupBarrier();
+    var xpu_t3: u32;
+    var xpu_t4: bool = true;
+    xpu_t4 = a < (32u - xpu_t1);
+    xpu_t3 = select(xpu_t1, xpu_t1 + a, xpu_t4);
+    let xpu_t5 = bitcast<f32>(xpu_wave[xpu_t2 + xpu_t3]);
+    return select(x, xpu_t5, xpu_t4 && ((xpu_t2 + xpu_t3) < 96u));
+}
+
+// main is kernel WarpSums, block 96x1x1.
+@compute @workgroup_size(96, 1, 1)
+fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(local_invocation_index) lidx: u32) {
+    xpu_lidx = lidx;
+    let v_i: u32 = gid.x;
+    var v_v: f32;
+    v_v = f32();
+    if v_i < xpu_u.p_n {
+        v_v = b_in[v_i];
+    }
+    var v_v_1: f32;
+    v_v_1 = v_v;
+    for (var v_off: u32 = 16u; v_off > 0u; v_off = v_off / 2u) {
+        let v_wave: f32 = xpu_wave_shuffle_f32(v_v_1, v_off, 12u);
+        v_v_1 = v_v_1 + v_wave;
+    }
+    let v_warpReduceSum_1: f32 = v_v_1;
+    var v_v_1_1: f32;
+    v_v_1_1 = -v_v;
+    for (var v_off_1: u32 = 16u; v_off_1 > 0u; v_off_1 = v_off_1 / 2u) {
+        let v_wave_1: f32 = xpu_wave_shuffle_f32(v_v_1_1, v_off_1, 12u);
+        v_v_1_1 = v_v_1_1 + v_wave_1;
+    }
+    let v_warpReduceSum_2: f32 = v_v_1_1;
+    b_out[v_i] = v_warpReduceSum_1 + (0.5f * v_warpReduceSum_2);
+}
+`
+
+// warpSumsWGSLNarrow is the WGSL code of WarpSums at the narrow wave tier (subgroups of 64 to 128 lanes).
+const warpSumsWGSLNarrow = `enable subgroups;
+
+struct xpu_Uniforms {
+    p_n: u32,
+}
+
+@group(0) @binding(0) var<storage, read_write> b_out: array<f32>;
+@group(0) @binding(1) var<storage, read> b_in: array<f32>;
+@group(0) @binding(2) var<uniform> xpu_u: xpu_Uniforms;
+var<private> xpu_lidx: u32;
+var<private> xpu_sgid: u32;
+
+// xpu_wave_shuffle_f32 is the verb op of x, one of WaveShuffleDown, at the narrow tier.
+fn xpu_wave_shuffle_f32(x: f32, a: u32, op: u32) -> f32 {
+    let xpu_t1 = xpu_lidx % 32u;
+    let xpu_t2 = xpu_lidx - xpu_t1;
+    var xpu_t3: u32;
+    var xpu_t4: bool = true;
+    xpu_t4 = a < (32u - xpu_t1);
+    xpu_t3 = select(xpu_t1, xpu_t1 + a, xpu_t4);
+    let xpu_t5 = subgroupShuffle(x, (xpu_sgid - (xpu_sgid % 32u)) + xpu_t3);
+    return select(x, xpu_t5, xpu_t4 && ((xpu_t2 + xpu_t3) < 96u));
+}
+
+// main is kernel WarpSums, block 96x1x1.
+@compute @workgroup_size(96, 1, 1)
+fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(local_invocation_index) lidx: u32, @builtin(subgroup_invocation_id) sgid: u32) {
+    xpu_lidx = lidx;
+    xpu_sgid = sgid;
+    let v_i: u32 = gid.x;
+    var v_v: f32;
+    v_v = f32();
+    if v_i < xpu_u.p_n {
+        v_v = b_in[v_i];
+    }
+    var v_v_1: f32;
+    v_v_1 = v_v;
+    for (var v_off: u32 = 16u; v_off > 0u; v_off = v_off / 2u) {
+        let v_wave: f32 = xpu_wave_shuffle_f32(v_v_1, v_off, 12u);
+        v_v_1 = v_v_1 + v_wave;
+    }
+    let v_warpReduceSum_1: f32 = v_v_1;
+    var v_v_1_1: f32;
+    v_v_1_1 = -v_v;
+    for (var v_off_1: u32 = 16u; v_off_1 > 0u; v_off_1 = v_off_1 / 2u) {
+        let v_wave_1: f32 = xpu_wave_shuffle_f32(v_v_1_1, v_off_1, 12u);
+        v_v_1_1 = v_v_1_1 + v_wave_1;
+    }
+    let v_warpReduceSum_2: f32 = v_v_1_1;
+    b_out[v_i] = v_warpReduceSum_1 + (0.5f * v_warpReduceSum_2);
+}
+`
+
+// warpSumsWGSLEmulated is the WGSL code of WarpSums at the emulated wave tier.
+const warpSumsWGSLEmulated = `struct xpu_Uniforms {
+    p_n: u32,
+}
+
+@group(0) @binding(0) var<storage, read_write> b_out: array<f32>;
+@group(0) @binding(1) var<storage, read> b_in: array<f32>;
+@group(0) @binding(2) var<uniform> xpu_u: xpu_Uniforms;
+var<workgroup> xpu_wave: array<u32, 96>;
+var<private> xpu_lidx: u32;
+
+// xpu_wave_shuffle_f32 is the verb op of x, one of WaveShuffleDown, at the emulated tier.
+fn xpu_wave_shuffle_f32(x: f32, a: u32, op: u32) -> f32 {
+    let xpu_t1 = xpu_lidx % 32u;
+    let xpu_t2 = xpu_lidx - xpu_t1;
+    workgroupBarrier();
+    xpu_wave[xpu_lidx] = bitcast<u32>(x);
+    workgroupBarrier();
+    var xpu_t3: u32;
+    var xpu_t4: bool = true;
+    xpu_t4 = a < (32u - xpu_t1);
+    xpu_t3 = select(xpu_t1, xpu_t1 + a, xpu_t4);
+    let xpu_t5 = bitcast<f32>(xpu_wave[xpu_t2 + xpu_t3]);
+    return select(x, xpu_t5, xpu_t4 && ((xpu_t2 + xpu_t3) < 96u));
+}
+
+// main is kernel WarpSums, block 96x1x1.
+@compute @workgroup_size(96, 1, 1)
+fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(local_invocation_index) lidx: u32) {
+    xpu_lidx = lidx;
+    let v_i: u32 = gid.x;
+    var v_v: f32;
+    v_v = f32();
+    if v_i < xpu_u.p_n {
+        v_v = b_in[v_i];
+    }
+    var v_v_1: f32;
+    v_v_1 = v_v;
+    for (var v_off: u32 = 16u; v_off > 0u; v_off = v_off / 2u) {
+        let v_wave: f32 = xpu_wave_shuffle_f32(v_v_1, v_off, 12u);
+        v_v_1 = v_v_1 + v_wave;
+    }
+    let v_warpReduceSum_1: f32 = v_v_1;
+    var v_v_1_1: f32;
+    v_v_1_1 = -v_v;
+    for (var v_off_1: u32 = 16u; v_off_1 > 0u; v_off_1 = v_off_1 / 2u) {
+        let v_wave_1: f32 = xpu_wave_shuffle_f32(v_v_1_1, v_off_1, 12u);
+        v_v_1_1 = v_v_1_1 + v_wave_1;
+    }
+    let v_warpReduceSum_2: f32 = v_v_1_1;
+    b_out[v_i] = v_warpReduceSum_1 + (0.5f * v_warpReduceSum_2);
+}
+`
+
+// warpSumsCPU runs one block of the kernel WarpSums on the CPU.
+func warpSumsCPU(b *gpuimpl.CPUBlock) {
+	p_out := gpuimpl.CPUView[float32](b.Buffers[0])
+	p_in := gpuimpl.CPUView[float32](b.Buffers[1])
+	p_n := gpuimpl.CPUUniform[uint32](b.Uniforms, 0)
+	var a_off [96]uint32
+	var a_off_1 [96]uint32
+	var a_v [96]float32
+	var a_v_1 [96]float32
+	var a_v_1_1 [96]float32
+	var a_warpReduceSum_1 [96]float32
+	var a_wave [96]float32
+	var a_wave_1 [96]float32
+	var wall [96]bool
+	for i := range wall {
+		wall[i] = true
+	}
+	gx0 := b.Group.X * 96
+	gy0 := b.Group.Y * 1
+	gz0 := b.Group.Z * 1
+	var ly uint32
+	var lz uint32
+	stop := b.Stopping()
+	_ = p_out
+	_ = p_in
+	_ = p_n
+	_ = gx0
+	_ = gy0
+	_ = gz0
+	_ = ly
+	_ = lz
+	_ = stop
+	{
+		lx := uint32(0)
+		li := uint32(0)
+		_, _ = lx, li
+		var v_i uint32 = (gx0 + lx)
+		_ = v_i
+		var w0 *[96]float32
+		if o := v_i; o <= 4294967200 && uint64(o)+96 <= uint64(len(p_in)) {
+			w0 = (*[96]float32)(p_in[o : uint64(o)+96])
+		}
+		if w0 != nil {
+			for lx := uint32(0); lx < 96; lx++ {
+				li := lx
+				_ = li
+				var v_v float32
+				var v_v_1 float32
+				var v_i uint32 = (gx0 + lx)
+				_ = v_i
+				v_v = 0
+				if v_i < p_n {
+					v_v = w0[lx]
+				}
+				v_v_1 = v_v
+				a_v[li] = v_v
+				a_v_1[li] = v_v_1
+			}
+		} else {
+			for lx := uint32(0); lx < 96; lx++ {
+				li := lx
+				_ = li
+				var v_v float32
+				var v_v_1 float32
+				var v_i uint32 = (gx0 + lx)
+				_ = v_i
+				v_v = 0
+				if v_i < p_n {
+					v_v = p_in[v_i]
+				}
+				v_v_1 = v_v
+				a_v[li] = v_v
+				a_v_1[li] = v_v_1
+			}
+		}
+	}
+	for lx := uint32(0); lx < 96; lx++ {
+		li := lx
+		_ = li
+		var v_off uint32
+		v_off = uint32(16)
+		a_off[li] = v_off
+	}
+	for {
+		if stop.Load() {
+			panic(gpuimpl.CPUStopped)
+		}
+		c2, first2 := false, true
+		for lx := uint32(0); lx < 96; lx++ {
+			li := lx
+			_ = li
+			v_off := a_off[li]
+			_ = v_off
+			if v := (v_off > uint32(0)); first2 {
+				c2, first2 = v, false
+			} else if v != c2 {
+				panic("xpu: kernel WarpSums: work-items disagree on the condition around a barrier")
+			}
+		}
+		if !c2 {
+			break
+		}
+		gpuimpl.CPUWave(gpuimpl.WaveShuffleDown, a_v_1[:], a_off[:], wall[:], b.Wave, a_wave[:])
+		for lx := uint32(0); lx < 96; lx++ {
+			li := lx
+			_ = li
+			v_v_1 := a_v_1[li]
+			_ = v_v_1
+			v_wave := a_wave[li]
+			_ = v_wave
+			v_v_1 = (v_v_1 + v_wave)
+			a_v_1[li] = v_v_1
+		}
+		for lx := uint32(0); lx < 96; lx++ {
+			li := lx
+			_ = li
+			v_off := a_off[li]
+			_ = v_off
+			v_off = (v_off / uint32(2))
+			a_off[li] = v_off
+		}
+	}
+	for lx := uint32(0); lx < 96; lx++ {
+		li := lx
+		_ = li
+		v_v := a_v[li]
+		_ = v_v
+		v_v_1 := a_v_1[li]
+		_ = v_v_1
+		var v_v_1_1 float32
+		var v_warpReduceSum_1 float32
+		v_warpReduceSum_1 = v_v_1
+		v_v_1_1 = (-v_v)
+		a_v_1_1[li] = v_v_1_1
+		a_warpReduceSum_1[li] = v_warpReduceSum_1
+	}
+	for lx := uint32(0); lx < 96; lx++ {
+		li := lx
+		_ = li
+		var v_off_1 uint32
+		v_off_1 = uint32(16)
+		a_off_1[li] = v_off_1
+	}
+	for {
+		if stop.Load() {
+			panic(gpuimpl.CPUStopped)
+		}
+		c8, first8 := false, true
+		for lx := uint32(0); lx < 96; lx++ {
+			li := lx
+			_ = li
+			v_off_1 := a_off_1[li]
+			_ = v_off_1
+			if v := (v_off_1 > uint32(0)); first8 {
+				c8, first8 = v, false
+			} else if v != c8 {
+				panic("xpu: kernel WarpSums: work-items disagree on the condition around a barrier")
+			}
+		}
+		if !c8 {
+			break
+		}
+		gpuimpl.CPUWave(gpuimpl.WaveShuffleDown, a_v_1_1[:], a_off_1[:], wall[:], b.Wave, a_wave_1[:])
+		for lx := uint32(0); lx < 96; lx++ {
+			li := lx
+			_ = li
+			v_v_1_1 := a_v_1_1[li]
+			_ = v_v_1_1
+			v_wave_1 := a_wave_1[li]
+			_ = v_wave_1
+			v_v_1_1 = (v_v_1_1 + v_wave_1)
+			a_v_1_1[li] = v_v_1_1
+		}
+		for lx := uint32(0); lx < 96; lx++ {
+			li := lx
+			_ = li
+			v_off_1 := a_off_1[li]
+			_ = v_off_1
+			v_off_1 = (v_off_1 / uint32(2))
+			a_off_1[li] = v_off_1
+		}
+	}
+	{
+		lx := uint32(0)
+		li := uint32(0)
+		_, _ = lx, li
+		var v_i uint32 = (gx0 + lx)
+		_ = v_i
+		var w0 *[96]float32
+		if o := v_i; o <= 4294967200 && uint64(o)+96 <= uint64(len(p_out)) {
+			w0 = (*[96]float32)(p_out[o : uint64(o)+96])
+		}
+		if w0 != nil {
+			for lx := uint32(0); lx < 96; lx++ {
+				li := lx
+				_ = li
+				v_v_1_1 := a_v_1_1[li]
+				_ = v_v_1_1
+				v_warpReduceSum_1 := a_warpReduceSum_1[li]
+				_ = v_warpReduceSum_1
+				var v_i uint32 = (gx0 + lx)
+				_ = v_i
+				var v_warpReduceSum_2 float32 = v_v_1_1
+				_ = v_warpReduceSum_2
+				w0[lx] = (v_warpReduceSum_1 + (float32(0.5) * v_warpReduceSum_2))
+			}
+		} else {
+			for lx := uint32(0); lx < 96; lx++ {
+				li := lx
+				_ = li
+				v_v_1_1 := a_v_1_1[li]
+				_ = v_v_1_1
+				v_warpReduceSum_1 := a_warpReduceSum_1[li]
+				_ = v_warpReduceSum_1
+				var v_i uint32 = (gx0 + lx)
+				_ = v_i
+				var v_warpReduceSum_2 float32 = v_v_1_1
+				_ = v_warpReduceSum_2
+				p_out[v_i] = (v_warpReduceSum_1 + (float32(0.5) * v_warpReduceSum_2))
+			}
 		}
 	}
 }
@@ -9280,6 +10867,1605 @@ func waveAgnosticCPU(b *gpuimpl.CPUBlock) {
 		p_of[v_tmp_46] = v_tmp_49
 		p_of[v_tmp_47] = v_tmp_50
 		p_of[v_tmp_48] = v_tmp_51
+	}
+}
+
+// WaveConditionsKernel is the compiled form of the kernel WaveConditions (Go function WaveConditions).
+var WaveConditionsKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
+	Name:    "github.com/goxpu/xpu/kernels/wave.WaveConditions",
+	Codegen: "xpu-gen/1",
+	Block:   xpu.Dim3{X: 80, Y: 1, Z: 1},
+	Wave:    16,
+	WaveOps: true,
+	Params: []gpuimpl.Param{
+		{Name: "out", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Access: gpuimpl.AccessWrite, Binding: 0},
+		{Name: "in", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Access: gpuimpl.AccessRead, Binding: 1},
+		{Name: "n", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 0},
+	},
+	UniformSize: 16,
+	Func:        WaveConditions,
+	Artifacts: []gpuimpl.Artifact{
+		{
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:ac684a7c8fa720342a9c012dc5a27a3790780e5a358fe421f6a62c2bfe911a2a",
+				PrivateBytes: new(64),
+				WaveTier:     "native",
+				NativeOps:    []string{"min", "select", "subgroupAdd", "subgroupAll", "subgroupAny", "subgroupMax", "subgroupShuffle"},
+			},
+			Selector: gpuimpl.Selector{SubgroupMin: 16, SubgroupMax: 16, Width: 16},
+			Code:     waveConditionsWGSLNative,
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:c1034e47eb5f3db7066d4fd7b187ca6a1254c7ba473e9ba939b3ae9f5fbb2ddf",
+				PrivateBytes: new(64),
+				WaveTier:     "folded",
+				NativeOps:    []string{"max", "min", "select", "subgroupAdd", "subgroupAll", "subgroupAny", "subgroupMax", "workgroupBarrier"},
+			},
+			Selector: gpuimpl.Selector{SubgroupMin: 4, SubgroupMax: 8, Width: 16},
+			Code:     waveConditionsWGSLFolded,
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:a91921afa2c1e0c96a02f26b66f0dff25fdca02c3a937445a7c887cff0ef1ef9",
+				PrivateBytes: new(64),
+				WaveTier:     "narrow",
+				NativeOps:    []string{"max", "min", "select", "subgroupShuffle"},
+			},
+			Selector: gpuimpl.Selector{SubgroupMin: 32, SubgroupMax: 128, Width: 16},
+			Code:     waveConditionsWGSLNarrow,
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:8ba315e7e16b989883ad00f8715e0f5aded7878098546c0b28930794a1bf79b2",
+				PrivateBytes: new(64),
+				WaveTier:     "emulated",
+				NativeOps:    []string{"max", "min", "select", "workgroupBarrier"},
+			},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 16},
+			Code:     waveConditionsWGSLEmulated,
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:526d82b2c3857b51b3b0d827b07f29623c9499ed91e3f80537a96ea79d320ffb",
+				WaveTier:  "emulated",
+				NativeOps: []string{"gpuimpl.CPUWave", "gpuimpl.CPUWaveVote", "xpu.Min"},
+			},
+			Entry: waveConditionsCPU,
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:93b4e4c15a2cd18fe64ceff979584f6061c613cd28fd03653309c83961099fb9",
+				WaveTier: "folded",
+			},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 16, ISA: "x86-64-v3"},
+			Code:     libLLVMHOSTX8664V3,
+			Symbol:   "xpu_WaveConditions",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:08b5185585d9c3c59b0d0999ab1e429cc2b67287f401b15d0cb239579cda4bc0",
+				WaveTier: "native",
+			},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 16, ISA: "x86-64-v4"},
+			Code:     libLLVMHOSTX8664V4,
+			Symbol:   "xpu_WaveConditions",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:04d6727b54c9c393757d756876bb048ceddd7671bac4752c77c9b697c4ffcd34",
+				WaveTier: "folded",
+			},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 16, ISA: "armv8-a"},
+			Code:     libLLVMHOSTARMV8A,
+			Symbol:   "xpu_WaveConditions",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cuda", Target: "ptx", Hash: "sha256:53229676e5655bf169217e78ca9a5150cd147b276331ece581b2e8fc2989fc55",
+				PrivateBytes: new(64),
+				WaveTier:     "narrow",
+				Fault:        true,
+			},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 16, ISA: "sm_70"},
+			Code:     libPTXSM70,
+			Symbol:   "xpu_WaveConditions",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:219c472f11d7ceb85cfde03fcf0eed359cb4a5c5cd694868353e32bf7b2a22b5",
+				PrivateBytes: new(64),
+				Registers:    new(16),
+				SpillBytes:   new(0),
+				WaveTier:     "narrow",
+				Fault:        true,
+			},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 16, ISA: "gfx90a"},
+			Code:     libHSACOGFX90A,
+			Symbol:   "xpu_WaveConditions",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:1917b1991d379cab4c8b7089257dad064a382f905c43c41839e24addbe0bbb38",
+				PrivateBytes: new(64),
+				Registers:    new(16),
+				SpillBytes:   new(0),
+				WaveTier:     "narrow",
+				Fault:        true,
+			},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 16, ISA: "gfx942"},
+			Code:     libHSACOGFX942,
+			Symbol:   "xpu_WaveConditions",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:cadf335ecea278c5a91876d09bf451762fe2e6539e12aedc9aef799ab5d507b8",
+				PrivateBytes: new(64),
+				Registers:    new(15),
+				SpillBytes:   new(0),
+				WaveTier:     "narrow",
+				Fault:        true,
+			},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 16, ISA: "gfx1100"},
+			Code:     libHSACOGFX1100,
+			Symbol:   "xpu_WaveConditions",
+		},
+	},
+})
+
+// LaunchWaveConditions launches the kernel WaveConditions on the stream s over a grid of groups
+// blocks of 80x1x1 work-items, with the arguments of WaveConditions after its Thread.
+// Buffers are bound in this order; scalars are uniforms.
+func LaunchWaveConditions(s *gpu.Stream, groups xpu.Dim3, out *gpu.Buffer[uint32], in *gpu.Buffer[uint32], n uint32) error {
+	return s.Launch(WaveConditionsKernel, groups, out, in, n)
+}
+
+// waveConditionsWGSLNative is the WGSL code of WaveConditions at the native wave tier (subgroups of 16 to 16 lanes).
+const waveConditionsWGSLNative = `enable subgroups;
+
+struct xpu_Uniforms {
+    p_n: u32,
+}
+
+@group(0) @binding(0) var<storage, read_write> b_out: array<u32>;
+@group(0) @binding(1) var<storage, read> b_in: array<u32>;
+@group(0) @binding(2) var<uniform> xpu_u: xpu_Uniforms;
+var<private> xpu_lidx: u32;
+
+// xpu_wave_shuffle_u32 is the verb op of x, one of WaveShuffle, WaveShuffleXor, at the native tier.
+fn xpu_wave_shuffle_u32(x: u32, a: u32, op: u32) -> u32 {
+    let xpu_t1 = xpu_lidx % 16u;
+    let xpu_t2 = xpu_lidx - xpu_t1;
+    var xpu_t3: u32;
+    if op == 9u {
+        xpu_t3 = a % 16u;
+    } else {
+        xpu_t3 = xpu_t1 ^ (a % 16u);
+    }
+    let xpu_t4 = subgroupShuffle(x, xpu_t3);
+    return select(x, xpu_t4, (xpu_t2 + xpu_t3) < 80u);
+}
+
+// main is kernel WaveConditions, block 80x1x1.
+@compute @workgroup_size(80, 1, 1)
+fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(local_invocation_index) lidx: u32) {
+    xpu_lidx = lidx;
+    let v_g: u32 = gid.x;
+    let v_x: u32 = b_in[v_g];
+    var v_r: u32;
+    v_r = u32();
+    let v_wave: bool = subgroupAny((v_x % 7u) == 0u);
+    if v_wave {
+        v_r = v_r | 1u;
+    }
+    let v_cond: bool = xpu_u.p_n > 3u;
+    var v_cond_1: bool;
+    v_cond_1 = false;
+    if v_cond {
+        let v_wave_1: bool = subgroupAll(v_x > 100u);
+        v_cond_1 = v_wave_1;
+    }
+    if v_cond_1 {
+        v_r = v_r | 2u;
+    }
+    let v_cond_2: bool = xpu_u.p_n < 3u;
+    var v_cond_3: bool;
+    v_cond_3 = true;
+    if !v_cond_2 {
+        let v_wave_2: u32 = subgroupMax(v_x);
+        v_cond_3 = v_wave_2 > 900u;
+    }
+    if v_cond_3 {
+        v_r = v_r | 4u;
+    }
+    let v_cond_4: bool = xpu_u.p_n > 1000u;
+    var v_cond_5: bool;
+    v_cond_5 = false;
+    if v_cond_4 {
+        let v_wave_3: bool = subgroupAll(v_x > 0u);
+        v_cond_5 = v_wave_3;
+    }
+    if v_cond_5 {
+        v_r = v_r | 8u;
+    }
+    let v_wave_4: u32 = subgroupAdd(v_x % 5u);
+    let v_wave_5: u32 = xpu_wave_shuffle_u32(v_x, 3u, 9u);
+    v_r = v_r + (min(v_wave_4, v_wave_5) << 4u);
+    let v_wave_6: u32 = xpu_wave_shuffle_u32(v_r, 1u, 10u);
+    b_out[v_g] = v_wave_6;
+}
+`
+
+// waveConditionsWGSLFolded is the WGSL code of WaveConditions at the folded wave tier (subgroups of 4 to 8 lanes).
+const waveConditionsWGSLFolded = `enable subgroups;
+
+struct xpu_Uniforms {
+    p_n: u32,
+}
+
+@group(0) @binding(0) var<storage, read_write> b_out: array<u32>;
+@group(0) @binding(1) var<storage, read> b_in: array<u32>;
+@group(0) @binding(2) var<uniform> xpu_u: xpu_Uniforms;
+var<workgroup> xpu_wave: array<u32, 80>;
+var<private> xpu_lidx: u32;
+var<private> xpu_sgsize: u32;
+
+// xpu_wave_reduce_u32 is the verb op of x, one of WaveSum, WaveMax, at the folded tier.
+fn xpu_wave_reduce_u32(x: u32, op: u32) -> u32 {
+    let xpu_t1 = xpu_lidx % 16u;
+    let xpu_t2 = xpu_lidx - xpu_t1;
+    var xpu_t3: u32;
+    if op == 2u {
+        xpu_t3 = subgroupMax(x);
+    } else {
+        xpu_t3 = subgroupAdd(x);
+    }
+    workgroupBarrier();
+    xpu_wave[xpu_lidx] = xpu_t3;
+    workgroupBarrier();
+    var xpu_t5: u32 = select(u32(), xpu_t3, op == 2u);
+    var xpu_t6: u32 = 0u;
+    loop {
+        let xpu_t7 = xpu_t6 * xpu_sgsize;
+        if xpu_t7 >= 16u {
+            break;
+        }
+        let xpu_t8 = xpu_wave[xpu_t2 + xpu_t7];
+        if (xpu_t2 + xpu_t7) < 80u {
+            if op == 2u {
+                xpu_t5 = max(xpu_t5, xpu_t8);
+            } else {
+                xpu_t5 = xpu_t5 + xpu_t8;
+            }
+        }
+        continuing {
+            xpu_t6 = xpu_t6 + 1u;
+        }
+    }
+    return xpu_t5;
+}
+
+// xpu_wave_shuffle_u32 is the verb op of x, one of WaveShuffle, WaveShuffleXor, at the folded tier.
+fn xpu_wave_shuffle_u32(x: u32, a: u32, op: u32) -> u32 {
+    let xpu_t1 = xpu_lidx % 16u;
+    let xpu_t2 = xpu_lidx - xpu_t1;
+    workgroupBarrier();
+    xpu_wave[xpu_lidx] = x;
+    workgroupBarrier();
+    var xpu_t3: u32;
+    if op == 9u {
+        xpu_t3 = a % 16u;
+    } else {
+        xpu_t3 = xpu_t1 ^ (a % 16u);
+    }
+    let xpu_t4 = xpu_wave[xpu_t2 + xpu_t3];
+    return select(x, xpu_t4, (xpu_t2 + xpu_t3) < 80u);
+}
+
+// xpu_wave_vote is the verb op of x, one of WaveAny, WaveAll, at the folded tier.
+fn xpu_wave_vote(x: u32, op: u32) -> u32 {
+    let xpu_t1 = xpu_lidx % 16u;
+    let xpu_t2 = xpu_lidx - xpu_t1;
+    var xpu_t3: u32;
+    if op == 6u {
+        xpu_t3 = select(0u, 1u, subgroupAny(x != 0u));
+    } else {
+        xpu_t3 = select(0u, 1u, subgroupAll(x != 0u));
+    }
+    workgroupBarrier();
+    xpu_wave[xpu_lidx] = xpu_t3;
+    workgroupBarrier();
+    var xpu_t5: u32 = select(0u, 1u, op == 7u);
+    var xpu_t6: u32 = 0u;
+    loop {
+        let xpu_t7 = xpu_t6 * xpu_sgsize;
+        if xpu_t7 >= 16u {
+            break;
+        }
+        let xpu_t8 = xpu_wave[xpu_t2 + xpu_t7];
+        if (xpu_t2 + xpu_t7) < 80u {
+            if op == 6u {
+                xpu_t5 = xpu_t5 | xpu_t8;
+            } else {
+                xpu_t5 = xpu_t5 & xpu_t8;
+            }
+        }
+        continuing {
+            xpu_t6 = xpu_t6 + 1u;
+        }
+    }
+    return xpu_t5;
+}
+
+// main is kernel WaveConditions, block 80x1x1.
+@compute @workgroup_size(80, 1, 1)
+fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(local_invocation_index) lidx: u32, @builtin(subgroup_size) sgsize: u32) {
+    xpu_lidx = lidx;
+    xpu_sgsize = sgsize;
+    let v_g: u32 = gid.x;
+    let v_x: u32 = b_in[v_g];
+    var v_r: u32;
+    v_r = u32();
+    let v_wave: bool = xpu_wave_vote(select(0u, 1u, (v_x % 7u) == 0u), 6u) != 0u;
+    if v_wave {
+        v_r = v_r | 1u;
+    }
+    let v_cond: bool = xpu_u.p_n > 3u;
+    var v_cond_1: bool;
+    v_cond_1 = false;
+    if v_cond {
+        let v_wave_1: bool = xpu_wave_vote(select(0u, 1u, v_x > 100u), 7u) != 0u;
+        v_cond_1 = v_wave_1;
+    }
+    if v_cond_1 {
+        v_r = v_r | 2u;
+    }
+    let v_cond_2: bool = xpu_u.p_n < 3u;
+    var v_cond_3: bool;
+    v_cond_3 = true;
+    if !v_cond_2 {
+        let v_wave_2: u32 = xpu_wave_reduce_u32(v_x, 2u);
+        v_cond_3 = v_wave_2 > 900u;
+    }
+    if v_cond_3 {
+        v_r = v_r | 4u;
+    }
+    let v_cond_4: bool = xpu_u.p_n > 1000u;
+    var v_cond_5: bool;
+    v_cond_5 = false;
+    if v_cond_4 {
+        let v_wave_3: bool = xpu_wave_vote(select(0u, 1u, v_x > 0u), 7u) != 0u;
+        v_cond_5 = v_wave_3;
+    }
+    if v_cond_5 {
+        v_r = v_r | 8u;
+    }
+    let v_wave_4: u32 = xpu_wave_reduce_u32(v_x % 5u, 0u);
+    let v_wave_5: u32 = xpu_wave_shuffle_u32(v_x, 3u, 9u);
+    v_r = v_r + (min(v_wave_4, v_wave_5) << 4u);
+    let v_wave_6: u32 = xpu_wave_shuffle_u32(v_r, 1u, 10u);
+    b_out[v_g] = v_wave_6;
+}
+`
+
+// waveConditionsWGSLNarrow is the WGSL code of WaveConditions at the narrow wave tier (subgroups of 32 to 128 lanes).
+const waveConditionsWGSLNarrow = `enable subgroups;
+
+struct xpu_Uniforms {
+    p_n: u32,
+}
+
+@group(0) @binding(0) var<storage, read_write> b_out: array<u32>;
+@group(0) @binding(1) var<storage, read> b_in: array<u32>;
+@group(0) @binding(2) var<uniform> xpu_u: xpu_Uniforms;
+var<private> xpu_lidx: u32;
+var<private> xpu_sgid: u32;
+
+// xpu_wave_reduce_u32 is the verb op of x, one of WaveSum, WaveMax, at the narrow tier.
+fn xpu_wave_reduce_u32(x: u32, op: u32) -> u32 {
+    let xpu_t1 = xpu_lidx % 16u;
+    let xpu_t2 = xpu_lidx - xpu_t1;
+    var xpu_t3: u32 = select(u32(), x, op == 2u);
+    var xpu_t4: u32 = 0u;
+    loop {
+        if xpu_t4 >= 16u {
+            break;
+        }
+        let xpu_t5 = subgroupShuffle(x, (xpu_sgid - (xpu_sgid % 16u)) + xpu_t4);
+        if (xpu_t2 + xpu_t4) < 80u {
+            if op == 2u {
+                xpu_t3 = max(xpu_t3, xpu_t5);
+            } else {
+                xpu_t3 = xpu_t3 + xpu_t5;
+            }
+        }
+        continuing {
+            xpu_t4 = xpu_t4 + 1u;
+        }
+    }
+    return xpu_t3;
+}
+
+// xpu_wave_shuffle_u32 is the verb op of x, one of WaveShuffle, WaveShuffleXor, at the narrow tier.
+fn xpu_wave_shuffle_u32(x: u32, a: u32, op: u32) -> u32 {
+    let xpu_t1 = xpu_lidx % 16u;
+    let xpu_t2 = xpu_lidx - xpu_t1;
+    var xpu_t3: u32;
+    if op == 9u {
+        xpu_t3 = a % 16u;
+    } else {
+        xpu_t3 = xpu_t1 ^ (a % 16u);
+    }
+    let xpu_t4 = subgroupShuffle(x, (xpu_sgid - (xpu_sgid % 16u)) + xpu_t3);
+    return select(x, xpu_t4, (xpu_t2 + xpu_t3) < 80u);
+}
+
+// xpu_wave_vote is the verb op of x, one of WaveAny, WaveAll, at the narrow tier.
+fn xpu_wave_vote(x: u32, op: u32) -> u32 {
+    let xpu_t1 = xpu_lidx % 16u;
+    let xpu_t2 = xpu_lidx - xpu_t1;
+    var xpu_t3: u32 = select(0u, 1u, op == 7u);
+    var xpu_t4: u32 = 0u;
+    loop {
+        if xpu_t4 >= 16u {
+            break;
+        }
+        let xpu_t5 = subgroupShuffle(x, (xpu_sgid - (xpu_sgid % 16u)) + xpu_t4);
+        if (xpu_t2 + xpu_t4) < 80u {
+            if op == 6u {
+                xpu_t3 = xpu_t3 | xpu_t5;
+            } else {
+                xpu_t3 = xpu_t3 & xpu_t5;
+            }
+        }
+        continuing {
+            xpu_t4 = xpu_t4 + 1u;
+        }
+    }
+    return xpu_t3;
+}
+
+// main is kernel WaveConditions, block 80x1x1.
+@compute @workgroup_size(80, 1, 1)
+fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(local_invocation_index) lidx: u32, @builtin(subgroup_invocation_id) sgid: u32) {
+    xpu_lidx = lidx;
+    xpu_sgid = sgid;
+    let v_g: u32 = gid.x;
+    let v_x: u32 = b_in[v_g];
+    var v_r: u32;
+    v_r = u32();
+    let v_wave: bool = xpu_wave_vote(select(0u, 1u, (v_x % 7u) == 0u), 6u) != 0u;
+    if v_wave {
+        v_r = v_r | 1u;
+    }
+    let v_cond: bool = xpu_u.p_n > 3u;
+    var v_cond_1: bool;
+    v_cond_1 = false;
+    if v_cond {
+        let v_wave_1: bool = xpu_wave_vote(select(0u, 1u, v_x > 100u), 7u) != 0u;
+        v_cond_1 = v_wave_1;
+    }
+    if v_cond_1 {
+        v_r = v_r | 2u;
+    }
+    let v_cond_2: bool = xpu_u.p_n < 3u;
+    var v_cond_3: bool;
+    v_cond_3 = true;
+    if !v_cond_2 {
+        let v_wave_2: u32 = xpu_wave_reduce_u32(v_x, 2u);
+        v_cond_3 = v_wave_2 > 900u;
+    }
+    if v_cond_3 {
+        v_r = v_r | 4u;
+    }
+    let v_cond_4: bool = xpu_u.p_n > 1000u;
+    var v_cond_5: bool;
+    v_cond_5 = false;
+    if v_cond_4 {
+        let v_wave_3: bool = xpu_wave_vote(select(0u, 1u, v_x > 0u), 7u) != 0u;
+        v_cond_5 = v_wave_3;
+    }
+    if v_cond_5 {
+        v_r = v_r | 8u;
+    }
+    let v_wave_4: u32 = xpu_wave_reduce_u32(v_x % 5u, 0u);
+    let v_wave_5: u32 = xpu_wave_shuffle_u32(v_x, 3u, 9u);
+    v_r = v_r + (min(v_wave_4, v_wave_5) << 4u);
+    let v_wave_6: u32 = xpu_wave_shuffle_u32(v_r, 1u, 10u);
+    b_out[v_g] = v_wave_6;
+}
+`
+
+// waveConditionsWGSLEmulated is the WGSL code of WaveConditions at the emulated wave tier.
+const waveConditionsWGSLEmulated = `struct xpu_Uniforms {
+    p_n: u32,
+}
+
+@group(0) @binding(0) var<storage, read_write> b_out: array<u32>;
+@group(0) @binding(1) var<storage, read> b_in: array<u32>;
+@group(0) @binding(2) var<uniform> xpu_u: xpu_Uniforms;
+var<workgroup> xpu_wave: array<u32, 80>;
+var<private> xpu_lidx: u32;
+
+// xpu_wave_reduce_u32 is the verb op of x, one of WaveSum, WaveMax, at the emulated tier.
+fn xpu_wave_reduce_u32(x: u32, op: u32) -> u32 {
+    let xpu_t1 = xpu_lidx % 16u;
+    let xpu_t2 = xpu_lidx - xpu_t1;
+    workgroupBarrier();
+    xpu_wave[xpu_lidx] = x;
+    workgroupBarrier();
+    var xpu_t3: u32 = select(u32(), x, op == 2u);
+    var xpu_t4: u32 = 0u;
+    loop {
+        if xpu_t4 >= 16u {
+            break;
+        }
+        let xpu_t5 = xpu_wave[xpu_t2 + xpu_t4];
+        if (xpu_t2 + xpu_t4) < 80u {
+            if op == 2u {
+                xpu_t3 = max(xpu_t3, xpu_t5);
+            } else {
+                xpu_t3 = xpu_t3 + xpu_t5;
+            }
+        }
+        continuing {
+            xpu_t4 = xpu_t4 + 1u;
+        }
+    }
+    return xpu_t3;
+}
+
+// xpu_wave_shuffle_u32 is the verb op of x, one of WaveShuffle, WaveShuffleXor, at the emulated tier.
+fn xpu_wave_shuffle_u32(x: u32, a: u32, op: u32) -> u32 {
+    let xpu_t1 = xpu_lidx % 16u;
+    let xpu_t2 = xpu_lidx - xpu_t1;
+    workgroupBarrier();
+    xpu_wave[xpu_lidx] = x;
+    workgroupBarrier();
+    var xpu_t3: u32;
+    if op == 9u {
+        xpu_t3 = a % 16u;
+    } else {
+        xpu_t3 = xpu_t1 ^ (a % 16u);
+    }
+    let xpu_t4 = xpu_wave[xpu_t2 + xpu_t3];
+    return select(x, xpu_t4, (xpu_t2 + xpu_t3) < 80u);
+}
+
+// xpu_wave_vote is the verb op of x, one of WaveAny, WaveAll, at the emulated tier.
+fn xpu_wave_vote(x: u32, op: u32) -> u32 {
+    let xpu_t1 = xpu_lidx % 16u;
+    let xpu_t2 = xpu_lidx - xpu_t1;
+    workgroupBarrier();
+    xpu_wave[xpu_lidx] = x;
+    workgroupBarrier();
+    var xpu_t3: u32 = select(0u, 1u, op == 7u);
+    var xpu_t4: u32 = 0u;
+    loop {
+        if xpu_t4 >= 16u {
+            break;
+        }
+        let xpu_t5 = xpu_wave[xpu_t2 + xpu_t4];
+        if (xpu_t2 + xpu_t4) < 80u {
+            if op == 6u {
+                xpu_t3 = xpu_t3 | xpu_t5;
+            } else {
+                xpu_t3 = xpu_t3 & xpu_t5;
+            }
+        }
+        continuing {
+            xpu_t4 = xpu_t4 + 1u;
+        }
+    }
+    return xpu_t3;
+}
+
+// main is kernel WaveConditions, block 80x1x1.
+@compute @workgroup_size(80, 1, 1)
+fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(local_invocation_index) lidx: u32) {
+    xpu_lidx = lidx;
+    let v_g: u32 = gid.x;
+    let v_x: u32 = b_in[v_g];
+    var v_r: u32;
+    v_r = u32();
+    let v_wave: bool = xpu_wave_vote(select(0u, 1u, (v_x % 7u) == 0u), 6u) != 0u;
+    if v_wave {
+        v_r = v_r | 1u;
+    }
+    let v_cond: bool = xpu_u.p_n > 3u;
+    var v_cond_1: bool;
+    v_cond_1 = false;
+    if v_cond {
+        let v_wave_1: bool = xpu_wave_vote(select(0u, 1u, v_x > 100u), 7u) != 0u;
+        v_cond_1 = v_wave_1;
+    }
+    if v_cond_1 {
+        v_r = v_r | 2u;
+    }
+    let v_cond_2: bool = xpu_u.p_n < 3u;
+    var v_cond_3: bool;
+    v_cond_3 = true;
+    if !v_cond_2 {
+        let v_wave_2: u32 = xpu_wave_reduce_u32(v_x, 2u);
+        v_cond_3 = v_wave_2 > 900u;
+    }
+    if v_cond_3 {
+        v_r = v_r | 4u;
+    }
+    let v_cond_4: bool = xpu_u.p_n > 1000u;
+    var v_cond_5: bool;
+    v_cond_5 = false;
+    if v_cond_4 {
+        let v_wave_3: bool = xpu_wave_vote(select(0u, 1u, v_x > 0u), 7u) != 0u;
+        v_cond_5 = v_wave_3;
+    }
+    if v_cond_5 {
+        v_r = v_r | 8u;
+    }
+    let v_wave_4: u32 = xpu_wave_reduce_u32(v_x % 5u, 0u);
+    let v_wave_5: u32 = xpu_wave_shuffle_u32(v_x, 3u, 9u);
+    v_r = v_r + (min(v_wave_4, v_wave_5) << 4u);
+    let v_wave_6: u32 = xpu_wave_shuffle_u32(v_r, 1u, 10u);
+    b_out[v_g] = v_wave_6;
+}
+`
+
+// waveConditionsCPU runs one block of the kernel WaveConditions on the CPU.
+func waveConditionsCPU(b *gpuimpl.CPUBlock) {
+	p_out := gpuimpl.CPUView[uint32](b.Buffers[0])
+	p_in := gpuimpl.CPUView[uint32](b.Buffers[1])
+	p_n := gpuimpl.CPUUniform[uint32](b.Uniforms, 0)
+	var a_cond_1 [80]bool
+	var a_cond_3 [80]bool
+	var a_cond_5 [80]bool
+	var a_r [80]uint32
+	var a_wave [80]bool
+	var a_wave_1 [80]bool
+	var a_wave_2 [80]uint32
+	var a_wave_3 [80]bool
+	var a_wave_4 [80]uint32
+	var a_wave_5 [80]uint32
+	var a_wave_6 [80]uint32
+	var a_x [80]uint32
+	var wall [80]bool
+	for i := range wall {
+		wall[i] = true
+	}
+	gx0 := b.Group.X * 80
+	gy0 := b.Group.Y * 1
+	gz0 := b.Group.Z * 1
+	var ly uint32
+	var lz uint32
+	stop := b.Stopping()
+	_ = p_out
+	_ = p_in
+	_ = p_n
+	_ = gx0
+	_ = gy0
+	_ = gz0
+	_ = ly
+	_ = lz
+	_ = stop
+	{
+		lx := uint32(0)
+		li := uint32(0)
+		_, _ = lx, li
+		var v_g uint32 = (gx0 + lx)
+		_ = v_g
+		var w0 *[80]uint32
+		if o := v_g; o <= 4294967216 && uint64(o)+80 <= uint64(len(p_in)) {
+			w0 = (*[80]uint32)(p_in[o : uint64(o)+80])
+		}
+		if w0 != nil {
+			for lx := uint32(0); lx < 80; lx++ {
+				li := lx
+				_ = li
+				var v_r uint32
+				var v_x uint32
+				var v_g uint32 = (gx0 + lx)
+				_ = v_g
+				v_x = w0[lx]
+				v_r = 0
+				a_r[li] = v_r
+				a_x[li] = v_x
+			}
+		} else {
+			for lx := uint32(0); lx < 80; lx++ {
+				li := lx
+				_ = li
+				var v_r uint32
+				var v_x uint32
+				var v_g uint32 = (gx0 + lx)
+				_ = v_g
+				v_x = p_in[v_g]
+				v_r = 0
+				a_r[li] = v_r
+				a_x[li] = v_x
+			}
+		}
+	}
+	var wx1 [80]bool
+	for lx := uint32(0); lx < 80; lx++ {
+		li := lx
+		_ = li
+		v_x := a_x[li]
+		_ = v_x
+		wx1[li] = ((v_x % uint32(7)) == uint32(0))
+	}
+	gpuimpl.CPUWaveVote(false, wx1[:], wall[:], b.Wave, a_wave[:])
+	for lx := uint32(0); lx < 80; lx++ {
+		li := lx
+		_ = li
+		var v_cond_1 bool
+		v_r := a_r[li]
+		_ = v_r
+		v_wave := a_wave[li]
+		_ = v_wave
+		if v_wave {
+			v_r = (v_r | uint32(1))
+		}
+		var v_cond bool = (p_n > uint32(3))
+		_ = v_cond
+		v_cond_1 = false
+		a_cond_1[li] = v_cond_1
+		a_r[li] = v_r
+	}
+	c3, first3 := false, true
+	for lx := uint32(0); lx < 80; lx++ {
+		li := lx
+		_ = li
+		var v_cond bool = (p_n > uint32(3))
+		_ = v_cond
+		if v := v_cond; first3 {
+			c3, first3 = v, false
+		} else if v != c3 {
+			panic("xpu: kernel WaveConditions: work-items disagree on the condition around a barrier")
+		}
+	}
+	if c3 {
+		var wx4 [80]bool
+		for lx := uint32(0); lx < 80; lx++ {
+			li := lx
+			_ = li
+			v_x := a_x[li]
+			_ = v_x
+			wx4[li] = (v_x > uint32(100))
+		}
+		gpuimpl.CPUWaveVote(true, wx4[:], wall[:], b.Wave, a_wave_1[:])
+		for lx := uint32(0); lx < 80; lx++ {
+			li := lx
+			_ = li
+			var v_cond_1 bool
+			v_wave_1 := a_wave_1[li]
+			_ = v_wave_1
+			v_cond_1 = v_wave_1
+			a_cond_1[li] = v_cond_1
+		}
+	}
+	for lx := uint32(0); lx < 80; lx++ {
+		li := lx
+		_ = li
+		v_cond_1 := a_cond_1[li]
+		_ = v_cond_1
+		var v_cond_3 bool
+		v_r := a_r[li]
+		_ = v_r
+		if v_cond_1 {
+			v_r = (v_r | uint32(2))
+		}
+		var v_cond_2 bool = (p_n < uint32(3))
+		_ = v_cond_2
+		v_cond_3 = true
+		a_cond_3[li] = v_cond_3
+		a_r[li] = v_r
+	}
+	c7, first7 := false, true
+	for lx := uint32(0); lx < 80; lx++ {
+		li := lx
+		_ = li
+		var v_cond_2 bool = (p_n < uint32(3))
+		_ = v_cond_2
+		if v := (!v_cond_2); first7 {
+			c7, first7 = v, false
+		} else if v != c7 {
+			panic("xpu: kernel WaveConditions: work-items disagree on the condition around a barrier")
+		}
+	}
+	if c7 {
+		gpuimpl.CPUWave(gpuimpl.WaveMax, a_x[:], nil, wall[:], b.Wave, a_wave_2[:])
+		for lx := uint32(0); lx < 80; lx++ {
+			li := lx
+			_ = li
+			var v_cond_3 bool
+			v_wave_2 := a_wave_2[li]
+			_ = v_wave_2
+			v_cond_3 = (v_wave_2 > uint32(900))
+			a_cond_3[li] = v_cond_3
+		}
+	}
+	for lx := uint32(0); lx < 80; lx++ {
+		li := lx
+		_ = li
+		v_cond_3 := a_cond_3[li]
+		_ = v_cond_3
+		var v_cond_5 bool
+		v_r := a_r[li]
+		_ = v_r
+		if v_cond_3 {
+			v_r = (v_r | uint32(4))
+		}
+		var v_cond_4 bool = (p_n > uint32(1000))
+		_ = v_cond_4
+		v_cond_5 = false
+		a_cond_5[li] = v_cond_5
+		a_r[li] = v_r
+	}
+	c11, first11 := false, true
+	for lx := uint32(0); lx < 80; lx++ {
+		li := lx
+		_ = li
+		var v_cond_4 bool = (p_n > uint32(1000))
+		_ = v_cond_4
+		if v := v_cond_4; first11 {
+			c11, first11 = v, false
+		} else if v != c11 {
+			panic("xpu: kernel WaveConditions: work-items disagree on the condition around a barrier")
+		}
+	}
+	if c11 {
+		var wx12 [80]bool
+		for lx := uint32(0); lx < 80; lx++ {
+			li := lx
+			_ = li
+			v_x := a_x[li]
+			_ = v_x
+			wx12[li] = (v_x > uint32(0))
+		}
+		gpuimpl.CPUWaveVote(true, wx12[:], wall[:], b.Wave, a_wave_3[:])
+		for lx := uint32(0); lx < 80; lx++ {
+			li := lx
+			_ = li
+			var v_cond_5 bool
+			v_wave_3 := a_wave_3[li]
+			_ = v_wave_3
+			v_cond_5 = v_wave_3
+			a_cond_5[li] = v_cond_5
+		}
+	}
+	for lx := uint32(0); lx < 80; lx++ {
+		li := lx
+		_ = li
+		v_cond_5 := a_cond_5[li]
+		_ = v_cond_5
+		v_r := a_r[li]
+		_ = v_r
+		if v_cond_5 {
+			v_r = (v_r | uint32(8))
+		}
+		a_r[li] = v_r
+	}
+	var wx15 [80]uint32
+	for lx := uint32(0); lx < 80; lx++ {
+		li := lx
+		_ = li
+		v_x := a_x[li]
+		_ = v_x
+		wx15[li] = (v_x % uint32(5))
+	}
+	gpuimpl.CPUWave(gpuimpl.WaveSum, wx15[:], nil, wall[:], b.Wave, a_wave_4[:])
+	var wl16 [80]uint32
+	for lx := uint32(0); lx < 80; lx++ {
+		li := lx
+		_ = li
+		wl16[li] = uint32(3)
+	}
+	gpuimpl.CPUWave(gpuimpl.WaveBroadcast, a_x[:], wl16[:], wall[:], b.Wave, a_wave_5[:])
+	for lx := uint32(0); lx < 80; lx++ {
+		li := lx
+		_ = li
+		v_r := a_r[li]
+		_ = v_r
+		v_wave_4 := a_wave_4[li]
+		_ = v_wave_4
+		v_wave_5 := a_wave_5[li]
+		_ = v_wave_5
+		v_r = (v_r + (xpu.Min(v_wave_4, v_wave_5) << uint32(4)))
+		a_r[li] = v_r
+	}
+	var wl18 [80]uint32
+	for lx := uint32(0); lx < 80; lx++ {
+		li := lx
+		_ = li
+		wl18[li] = uint32(1)
+	}
+	gpuimpl.CPUWave(gpuimpl.WaveShuffleXor, a_r[:], wl18[:], wall[:], b.Wave, a_wave_6[:])
+	{
+		lx := uint32(0)
+		li := uint32(0)
+		_, _ = lx, li
+		var v_g uint32 = (gx0 + lx)
+		_ = v_g
+		var w0 *[80]uint32
+		if o := v_g; o <= 4294967216 && uint64(o)+80 <= uint64(len(p_out)) {
+			w0 = (*[80]uint32)(p_out[o : uint64(o)+80])
+		}
+		if w0 != nil {
+			for lx := uint32(0); lx < 80; lx++ {
+				li := lx
+				_ = li
+				v_wave_6 := a_wave_6[li]
+				_ = v_wave_6
+				var v_g uint32 = (gx0 + lx)
+				_ = v_g
+				w0[lx] = v_wave_6
+			}
+		} else {
+			for lx := uint32(0); lx < 80; lx++ {
+				li := lx
+				_ = li
+				v_wave_6 := a_wave_6[li]
+				_ = v_wave_6
+				var v_g uint32 = (gx0 + lx)
+				_ = v_g
+				p_out[v_g] = v_wave_6
+			}
+		}
+	}
+}
+
+// WaveSearchKernel is the compiled form of the kernel WaveSearch (Go function WaveSearch).
+var WaveSearchKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
+	Name:    "github.com/goxpu/xpu/kernels/wave.WaveSearch",
+	Codegen: "xpu-gen/1",
+	Block:   xpu.Dim3{X: 64, Y: 1, Z: 1},
+	Wave:    8,
+	WaveOps: true,
+	Params: []gpuimpl.Param{
+		{Name: "out", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Access: gpuimpl.AccessWrite, Binding: 0},
+		{Name: "in", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Access: gpuimpl.AccessRead, Binding: 1},
+	},
+	Func: WaveSearch,
+	Artifacts: []gpuimpl.Artifact{
+		{
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:1525e3c1cebb653ea0fa561b7ecde37bcbc8b73276f8af7dda6b08369beab98a",
+				PrivateBytes: new(44),
+				WaveTier:     "native",
+				NativeOps:    []string{"subgroupAdd"},
+			},
+			Selector: gpuimpl.Selector{SubgroupMin: 8, SubgroupMax: 8, Width: 8},
+			Code:     waveSearchWGSLNative,
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:8136e1cc39ce9d1bc72e0e8e7f3a4bde0cdd1f0411ebebb5449b405bc5093931",
+				PrivateBytes: new(44),
+				WaveTier:     "folded",
+				NativeOps:    []string{"subgroupAdd", "workgroupBarrier"},
+			},
+			Selector: gpuimpl.Selector{SubgroupMin: 4, SubgroupMax: 4, Width: 8},
+			Code:     waveSearchWGSLFolded,
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:c4ee9a6e7724c35eb4ce25aa10b8645983249cecb4eca63c0207d8fb45b1d4d0",
+				PrivateBytes: new(44),
+				WaveTier:     "narrow",
+				NativeOps:    []string{"subgroupShuffle"},
+			},
+			Selector: gpuimpl.Selector{SubgroupMin: 16, SubgroupMax: 128, Width: 8},
+			Code:     waveSearchWGSLNarrow,
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:d5b315e8ee962dc057bb7ac2f1592dc1e6e0fa52f10395274f88100d6adfb329",
+				PrivateBytes: new(44),
+				WaveTier:     "emulated",
+				NativeOps:    []string{"workgroupBarrier"},
+			},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 8},
+			Code:     waveSearchWGSLEmulated,
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:29caf5a5abe109c6b1679cc654956039ce54637fc1a427d68d65fec7693b5624",
+				WaveTier:  "emulated",
+				NativeOps: []string{"gpuimpl.CPUWave"},
+			},
+			Entry: waveSearchCPU,
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:060706f2d4560c192868eea76eaf1304635e9a236d72f7f90df62c5fcb13b367",
+				WaveTier: "native",
+			},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 8, ISA: "x86-64-v3"},
+			Code:     libLLVMHOSTX8664V3,
+			Symbol:   "xpu_WaveSearch",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:32c39ba0570316268a77d39582b5fd1e7c05ab67fc14f2e941f9fd509399dc63",
+				WaveTier: "narrow",
+			},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 8, ISA: "x86-64-v4"},
+			Code:     libLLVMHOSTX8664V4,
+			Symbol:   "xpu_WaveSearch",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:c5d7d755c11e9311a27223cd1508a759850d1b1057b63fa03300a16179fc0b72",
+				WaveTier: "folded",
+			},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 8, ISA: "armv8-a"},
+			Code:     libLLVMHOSTARMV8A,
+			Symbol:   "xpu_WaveSearch",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cuda", Target: "ptx", Hash: "sha256:7ba9d574b446ca78a27bbd309aebdb05fe3b51167216675c59d4b0d41ba43675",
+				PrivateBytes: new(44),
+				WaveTier:     "narrow",
+				Fault:        true,
+			},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 8, ISA: "sm_70"},
+			Code:     libPTXSM70,
+			Symbol:   "xpu_WaveSearch",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:cbaeb01c9341c21ba34b753e479cea120e1064b536fc11e23ff8774fa940ab14",
+				PrivateBytes: new(44),
+				Registers:    new(12),
+				SpillBytes:   new(0),
+				WaveTier:     "narrow",
+				Fault:        true,
+			},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 8, ISA: "gfx90a"},
+			Code:     libHSACOGFX90A,
+			Symbol:   "xpu_WaveSearch",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:4072d0e75273d1185c6d54765935c1abb1fb3ab7a1ed18433dacea5d53f9438f",
+				PrivateBytes: new(44),
+				Registers:    new(12),
+				SpillBytes:   new(0),
+				WaveTier:     "narrow",
+				Fault:        true,
+			},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 8, ISA: "gfx942"},
+			Code:     libHSACOGFX942,
+			Symbol:   "xpu_WaveSearch",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:637da292dac5a3214c5d25c78baeffc65bf98d3a0f641e6415b694e9f833f8e0",
+				PrivateBytes: new(44),
+				Registers:    new(12),
+				SpillBytes:   new(0),
+				WaveTier:     "narrow",
+				Fault:        true,
+			},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 8, ISA: "gfx1100"},
+			Code:     libHSACOGFX1100,
+			Symbol:   "xpu_WaveSearch",
+		},
+	},
+})
+
+// LaunchWaveSearch launches the kernel WaveSearch on the stream s over a grid of groups
+// blocks of 64x1x1 work-items, with the arguments of WaveSearch after its Thread.
+// Buffers are bound in this order; scalars are uniforms.
+func LaunchWaveSearch(s *gpu.Stream, groups xpu.Dim3, out *gpu.Buffer[uint32], in *gpu.Buffer[uint32]) error {
+	return s.Launch(WaveSearchKernel, groups, out, in)
+}
+
+// waveSearchWGSLNative is the WGSL code of WaveSearch at the native wave tier (subgroups of 8 to 8 lanes).
+const waveSearchWGSLNative = `enable subgroups;
+
+@group(0) @binding(0) var<storage, read_write> b_out: array<u32>;
+@group(0) @binding(1) var<storage, read> b_in: array<u32>;
+
+// main is kernel WaveSearch, block 64x1x1.
+@compute @workgroup_size(64, 1, 1)
+fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
+    let v_g: u32 = gid.x;
+    let v_v: u32 = b_in[v_g];
+    var v_firstAbove_1: u32;
+    v_firstAbove_1 = u32();
+    var v_returned: bool;
+    v_returned = bool();
+    let v_s: u32 = subgroupAdd(v_v);
+    for (var v_i: u32 = 0u; v_i < 32u; v_i = v_i + 1u) {
+        if (v_i * v_i) > v_s {
+            v_firstAbove_1 = v_i;
+            v_returned = true;
+            break;
+        }
+    }
+    if !v_returned {
+        v_firstAbove_1 = 99u;
+        v_returned = true;
+    }
+    let v_v_1: u32 = b_in[v_g] / 4u;
+    var v_firstAbove_2: u32;
+    v_firstAbove_2 = u32();
+    var v_returned_1: bool;
+    v_returned_1 = bool();
+    let v_s_1: u32 = subgroupAdd(v_v_1);
+    for (var v_i_1: u32 = 0u; v_i_1 < 32u; v_i_1 = v_i_1 + 1u) {
+        if (v_i_1 * v_i_1) > v_s_1 {
+            v_firstAbove_2 = v_i_1;
+            v_returned_1 = true;
+            break;
+        }
+    }
+    if !v_returned_1 {
+        v_firstAbove_2 = 99u;
+        v_returned_1 = true;
+    }
+    b_out[v_g] = v_firstAbove_1 + (v_firstAbove_2 << 8u);
+}
+`
+
+// waveSearchWGSLFolded is the WGSL code of WaveSearch at the folded wave tier (subgroups of 4 to 4 lanes).
+const waveSearchWGSLFolded = `enable subgroups;
+
+@group(0) @binding(0) var<storage, read_write> b_out: array<u32>;
+@group(0) @binding(1) var<storage, read> b_in: array<u32>;
+var<workgroup> xpu_wave: array<u32, 64>;
+var<private> xpu_lidx: u32;
+var<private> xpu_sgsize: u32;
+
+// xpu_wave_reduce_u32 is the verb op of x, one of WaveSum, at the folded tier.
+fn xpu_wave_reduce_u32(x: u32, op: u32) -> u32 {
+    let xpu_t1 = xpu_lidx % 8u;
+    let xpu_t2 = xpu_lidx - xpu_t1;
+    var xpu_t3: u32;
+    xpu_t3 = subgroupAdd(x);
+    workgroupBarrier();
+    xpu_wave[xpu_lidx] = xpu_t3;
+    workgroupBarrier();
+    var xpu_t5: u32 = u32();
+    var xpu_t6: u32 = 0u;
+    loop {
+        let xpu_t7 = xpu_t6 * xpu_sgsize;
+        if xpu_t7 >= 8u {
+            break;
+        }
+        let xpu_t8 = xpu_wave[xpu_t2 + xpu_t7];
+        if (xpu_t2 + xpu_t7) < 64u {
+            xpu_t5 = xpu_t5 + xpu_t8;
+        }
+        continuing {
+            xpu_t6 = xpu_t6 + 1u;
+        }
+    }
+    return xpu_t5;
+}
+
+// main is kernel WaveSearch, block 64x1x1.
+@compute @workgroup_size(64, 1, 1)
+fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(local_invocation_index) lidx: u32, @builtin(subgroup_size) sgsize: u32) {
+    xpu_lidx = lidx;
+    xpu_sgsize = sgsize;
+    let v_g: u32 = gid.x;
+    let v_v: u32 = b_in[v_g];
+    var v_firstAbove_1: u32;
+    v_firstAbove_1 = u32();
+    var v_returned: bool;
+    v_returned = bool();
+    let v_s: u32 = xpu_wave_reduce_u32(v_v, 0u);
+    for (var v_i: u32 = 0u; v_i < 32u; v_i = v_i + 1u) {
+        if (v_i * v_i) > v_s {
+            v_firstAbove_1 = v_i;
+            v_returned = true;
+            break;
+        }
+    }
+    if !v_returned {
+        v_firstAbove_1 = 99u;
+        v_returned = true;
+    }
+    let v_v_1: u32 = b_in[v_g] / 4u;
+    var v_firstAbove_2: u32;
+    v_firstAbove_2 = u32();
+    var v_returned_1: bool;
+    v_returned_1 = bool();
+    let v_s_1: u32 = xpu_wave_reduce_u32(v_v_1, 0u);
+    for (var v_i_1: u32 = 0u; v_i_1 < 32u; v_i_1 = v_i_1 + 1u) {
+        if (v_i_1 * v_i_1) > v_s_1 {
+            v_firstAbove_2 = v_i_1;
+            v_returned_1 = true;
+            break;
+        }
+    }
+    if !v_returned_1 {
+        v_firstAbove_2 = 99u;
+        v_returned_1 = true;
+    }
+    b_out[v_g] = v_firstAbove_1 + (v_firstAbove_2 << 8u);
+}
+`
+
+// waveSearchWGSLNarrow is the WGSL code of WaveSearch at the narrow wave tier (subgroups of 16 to 128 lanes).
+const waveSearchWGSLNarrow = `enable subgroups;
+
+@group(0) @binding(0) var<storage, read_write> b_out: array<u32>;
+@group(0) @binding(1) var<storage, read> b_in: array<u32>;
+var<private> xpu_lidx: u32;
+var<private> xpu_sgid: u32;
+
+// xpu_wave_reduce_u32 is the verb op of x, one of WaveSum, at the narrow tier.
+fn xpu_wave_reduce_u32(x: u32, op: u32) -> u32 {
+    let xpu_t1 = xpu_lidx % 8u;
+    let xpu_t2 = xpu_lidx - xpu_t1;
+    var xpu_t3: u32 = u32();
+    var xpu_t4: u32 = 0u;
+    loop {
+        if xpu_t4 >= 8u {
+            break;
+        }
+        let xpu_t5 = subgroupShuffle(x, (xpu_sgid - (xpu_sgid % 8u)) + xpu_t4);
+        if (xpu_t2 + xpu_t4) < 64u {
+            xpu_t3 = xpu_t3 + xpu_t5;
+        }
+        continuing {
+            xpu_t4 = xpu_t4 + 1u;
+        }
+    }
+    return xpu_t3;
+}
+
+// main is kernel WaveSearch, block 64x1x1.
+@compute @workgroup_size(64, 1, 1)
+fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(local_invocation_index) lidx: u32, @builtin(subgroup_invocation_id) sgid: u32) {
+    xpu_lidx = lidx;
+    xpu_sgid = sgid;
+    let v_g: u32 = gid.x;
+    let v_v: u32 = b_in[v_g];
+    var v_firstAbove_1: u32;
+    v_firstAbove_1 = u32();
+    var v_returned: bool;
+    v_returned = bool();
+    let v_s: u32 = xpu_wave_reduce_u32(v_v, 0u);
+    for (var v_i: u32 = 0u; v_i < 32u; v_i = v_i + 1u) {
+        if (v_i * v_i) > v_s {
+            v_firstAbove_1 = v_i;
+            v_returned = true;
+            break;
+        }
+    }
+    if !v_returned {
+        v_firstAbove_1 = 99u;
+        v_returned = true;
+    }
+    let v_v_1: u32 = b_in[v_g] / 4u;
+    var v_firstAbove_2: u32;
+    v_firstAbove_2 = u32();
+    var v_returned_1: bool;
+    v_returned_1 = bool();
+    let v_s_1: u32 = xpu_wave_reduce_u32(v_v_1, 0u);
+    for (var v_i_1: u32 = 0u; v_i_1 < 32u; v_i_1 = v_i_1 + 1u) {
+        if (v_i_1 * v_i_1) > v_s_1 {
+            v_firstAbove_2 = v_i_1;
+            v_returned_1 = true;
+            break;
+        }
+    }
+    if !v_returned_1 {
+        v_firstAbove_2 = 99u;
+        v_returned_1 = true;
+    }
+    b_out[v_g] = v_firstAbove_1 + (v_firstAbove_2 << 8u);
+}
+`
+
+// waveSearchWGSLEmulated is the WGSL code of WaveSearch at the emulated wave tier.
+const waveSearchWGSLEmulated = `@group(0) @binding(0) var<storage, read_write> b_out: array<u32>;
+@group(0) @binding(1) var<storage, read> b_in: array<u32>;
+var<workgroup> xpu_wave: array<u32, 64>;
+var<private> xpu_lidx: u32;
+
+// xpu_wave_reduce_u32 is the verb op of x, one of WaveSum, at the emulated tier.
+fn xpu_wave_reduce_u32(x: u32, op: u32) -> u32 {
+    let xpu_t1 = xpu_lidx % 8u;
+    let xpu_t2 = xpu_lidx - xpu_t1;
+    workgroupBarrier();
+    xpu_wave[xpu_lidx] = x;
+    workgroupBarrier();
+    var xpu_t3: u32 = u32();
+    var xpu_t4: u32 = 0u;
+    loop {
+        if xpu_t4 >= 8u {
+            break;
+        }
+        let xpu_t5 = xpu_wave[xpu_t2 + xpu_t4];
+        if (xpu_t2 + xpu_t4) < 64u {
+            xpu_t3 = xpu_t3 + xpu_t5;
+        }
+        continuing {
+            xpu_t4 = xpu_t4 + 1u;
+        }
+    }
+    return xpu_t3;
+}
+
+// main is kernel WaveSearch, block 64x1x1.
+@compute @workgroup_size(64, 1, 1)
+fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(local_invocation_index) lidx: u32) {
+    xpu_lidx = lidx;
+    let v_g: u32 = gid.x;
+    let v_v: u32 = b_in[v_g];
+    var v_firstAbove_1: u32;
+    v_firstAbove_1 = u32();
+    var v_returned: bool;
+    v_returned = bool();
+    let v_s: u32 = xpu_wave_reduce_u32(v_v, 0u);
+    for (var v_i: u32 = 0u; v_i < 32u; v_i = v_i + 1u) {
+        if (v_i * v_i) > v_s {
+            v_firstAbove_1 = v_i;
+            v_returned = true;
+            break;
+        }
+    }
+    if !v_returned {
+        v_firstAbove_1 = 99u;
+        v_returned = true;
+    }
+    let v_v_1: u32 = b_in[v_g] / 4u;
+    var v_firstAbove_2: u32;
+    v_firstAbove_2 = u32();
+    var v_returned_1: bool;
+    v_returned_1 = bool();
+    let v_s_1: u32 = xpu_wave_reduce_u32(v_v_1, 0u);
+    for (var v_i_1: u32 = 0u; v_i_1 < 32u; v_i_1 = v_i_1 + 1u) {
+        if (v_i_1 * v_i_1) > v_s_1 {
+            v_firstAbove_2 = v_i_1;
+            v_returned_1 = true;
+            break;
+        }
+    }
+    if !v_returned_1 {
+        v_firstAbove_2 = 99u;
+        v_returned_1 = true;
+    }
+    b_out[v_g] = v_firstAbove_1 + (v_firstAbove_2 << 8u);
+}
+`
+
+// waveSearchCPU runs one block of the kernel WaveSearch on the CPU.
+func waveSearchCPU(b *gpuimpl.CPUBlock) {
+	p_out := gpuimpl.CPUView[uint32](b.Buffers[0])
+	p_in := gpuimpl.CPUView[uint32](b.Buffers[1])
+	var a_firstAbove_1 [64]uint32
+	var a_firstAbove_2 [64]uint32
+	var a_returned [64]bool
+	var a_returned_1 [64]bool
+	var a_s [64]uint32
+	var a_s_1 [64]uint32
+	var a_v [64]uint32
+	var a_v_1 [64]uint32
+	var wall [64]bool
+	for i := range wall {
+		wall[i] = true
+	}
+	gx0 := b.Group.X * 64
+	gy0 := b.Group.Y * 1
+	gz0 := b.Group.Z * 1
+	var ly uint32
+	var lz uint32
+	stop := b.Stopping()
+	_ = p_out
+	_ = p_in
+	_ = gx0
+	_ = gy0
+	_ = gz0
+	_ = ly
+	_ = lz
+	_ = stop
+	{
+		lx := uint32(0)
+		li := uint32(0)
+		_, _ = lx, li
+		var v_g uint32 = (gx0 + lx)
+		_ = v_g
+		var w0 *[64]uint32
+		if o := v_g; o <= 4294967232 && uint64(o)+64 <= uint64(len(p_in)) {
+			w0 = (*[64]uint32)(p_in[o : uint64(o)+64])
+		}
+		if w0 != nil {
+			for lx := uint32(0); lx < 64; lx++ {
+				li := lx
+				_ = li
+				var v_firstAbove_1 uint32
+				var v_returned bool
+				var v_v uint32
+				var v_g uint32 = (gx0 + lx)
+				_ = v_g
+				v_v = w0[lx]
+				v_firstAbove_1 = 0
+				v_returned = false
+				a_firstAbove_1[li] = v_firstAbove_1
+				a_returned[li] = v_returned
+				a_v[li] = v_v
+			}
+		} else {
+			for lx := uint32(0); lx < 64; lx++ {
+				li := lx
+				_ = li
+				var v_firstAbove_1 uint32
+				var v_returned bool
+				var v_v uint32
+				var v_g uint32 = (gx0 + lx)
+				_ = v_g
+				v_v = p_in[v_g]
+				v_firstAbove_1 = 0
+				v_returned = false
+				a_firstAbove_1[li] = v_firstAbove_1
+				a_returned[li] = v_returned
+				a_v[li] = v_v
+			}
+		}
+	}
+	gpuimpl.CPUWave(gpuimpl.WaveSum, a_v[:], nil, wall[:], b.Wave, a_s[:])
+	{
+		lx := uint32(0)
+		li := uint32(0)
+		_, _ = lx, li
+		var v_g uint32 = (gx0 + lx)
+		_ = v_g
+		var w0 *[64]uint32
+		if o := v_g; o <= 4294967232 && uint64(o)+64 <= uint64(len(p_in)) {
+			w0 = (*[64]uint32)(p_in[o : uint64(o)+64])
+		}
+		if w0 != nil {
+			for lx := uint32(0); lx < 64; lx++ {
+				li := lx
+				_ = li
+				v_firstAbove_1 := a_firstAbove_1[li]
+				_ = v_firstAbove_1
+				var v_firstAbove_2 uint32
+				v_returned := a_returned[li]
+				_ = v_returned
+				var v_returned_1 bool
+				v_s := a_s[li]
+				_ = v_s
+				var v_v_1 uint32
+				var v_g uint32 = (gx0 + lx)
+				_ = v_g
+				{
+					var v_i uint32 = uint32(0)
+					_ = v_i
+					for v_i < uint32(32) {
+						{
+							if (v_i * v_i) > v_s {
+								v_firstAbove_1 = v_i
+								v_returned = true
+								break
+							}
+						}
+						v_i = (v_i + uint32(1))
+					}
+				}
+				if !v_returned {
+					v_firstAbove_1 = uint32(99)
+					v_returned = true
+				}
+				v_v_1 = (w0[lx] / uint32(4))
+				v_firstAbove_2 = 0
+				v_returned_1 = false
+				a_firstAbove_1[li] = v_firstAbove_1
+				a_firstAbove_2[li] = v_firstAbove_2
+				a_returned[li] = v_returned
+				a_returned_1[li] = v_returned_1
+				a_v_1[li] = v_v_1
+			}
+		} else {
+			for lx := uint32(0); lx < 64; lx++ {
+				li := lx
+				_ = li
+				v_firstAbove_1 := a_firstAbove_1[li]
+				_ = v_firstAbove_1
+				var v_firstAbove_2 uint32
+				v_returned := a_returned[li]
+				_ = v_returned
+				var v_returned_1 bool
+				v_s := a_s[li]
+				_ = v_s
+				var v_v_1 uint32
+				var v_g uint32 = (gx0 + lx)
+				_ = v_g
+				{
+					var v_i uint32 = uint32(0)
+					_ = v_i
+					for v_i < uint32(32) {
+						{
+							if (v_i * v_i) > v_s {
+								v_firstAbove_1 = v_i
+								v_returned = true
+								break
+							}
+						}
+						v_i = (v_i + uint32(1))
+					}
+				}
+				if !v_returned {
+					v_firstAbove_1 = uint32(99)
+					v_returned = true
+				}
+				v_v_1 = (p_in[v_g] / uint32(4))
+				v_firstAbove_2 = 0
+				v_returned_1 = false
+				a_firstAbove_1[li] = v_firstAbove_1
+				a_firstAbove_2[li] = v_firstAbove_2
+				a_returned[li] = v_returned
+				a_returned_1[li] = v_returned_1
+				a_v_1[li] = v_v_1
+			}
+		}
+	}
+	gpuimpl.CPUWave(gpuimpl.WaveSum, a_v_1[:], nil, wall[:], b.Wave, a_s_1[:])
+	{
+		lx := uint32(0)
+		li := uint32(0)
+		_, _ = lx, li
+		var v_g uint32 = (gx0 + lx)
+		_ = v_g
+		var w0 *[64]uint32
+		if o := v_g; o <= 4294967232 && uint64(o)+64 <= uint64(len(p_out)) {
+			w0 = (*[64]uint32)(p_out[o : uint64(o)+64])
+		}
+		if w0 != nil {
+			for lx := uint32(0); lx < 64; lx++ {
+				li := lx
+				_ = li
+				v_firstAbove_1 := a_firstAbove_1[li]
+				_ = v_firstAbove_1
+				v_firstAbove_2 := a_firstAbove_2[li]
+				_ = v_firstAbove_2
+				v_returned_1 := a_returned_1[li]
+				_ = v_returned_1
+				v_s_1 := a_s_1[li]
+				_ = v_s_1
+				var v_g uint32 = (gx0 + lx)
+				_ = v_g
+				{
+					var v_i_1 uint32 = uint32(0)
+					_ = v_i_1
+					for v_i_1 < uint32(32) {
+						{
+							if (v_i_1 * v_i_1) > v_s_1 {
+								v_firstAbove_2 = v_i_1
+								v_returned_1 = true
+								break
+							}
+						}
+						v_i_1 = (v_i_1 + uint32(1))
+					}
+				}
+				if !v_returned_1 {
+					v_firstAbove_2 = uint32(99)
+					v_returned_1 = true
+				}
+				w0[lx] = (v_firstAbove_1 + (v_firstAbove_2 << uint32(8)))
+				a_firstAbove_2[li] = v_firstAbove_2
+				a_returned_1[li] = v_returned_1
+			}
+		} else {
+			for lx := uint32(0); lx < 64; lx++ {
+				li := lx
+				_ = li
+				v_firstAbove_1 := a_firstAbove_1[li]
+				_ = v_firstAbove_1
+				v_firstAbove_2 := a_firstAbove_2[li]
+				_ = v_firstAbove_2
+				v_returned_1 := a_returned_1[li]
+				_ = v_returned_1
+				v_s_1 := a_s_1[li]
+				_ = v_s_1
+				var v_g uint32 = (gx0 + lx)
+				_ = v_g
+				{
+					var v_i_1 uint32 = uint32(0)
+					_ = v_i_1
+					for v_i_1 < uint32(32) {
+						{
+							if (v_i_1 * v_i_1) > v_s_1 {
+								v_firstAbove_2 = v_i_1
+								v_returned_1 = true
+								break
+							}
+						}
+						v_i_1 = (v_i_1 + uint32(1))
+					}
+				}
+				if !v_returned_1 {
+					v_firstAbove_2 = uint32(99)
+					v_returned_1 = true
+				}
+				p_out[v_g] = (v_firstAbove_1 + (v_firstAbove_2 << uint32(8)))
+				a_firstAbove_2[li] = v_firstAbove_2
+				a_returned_1[li] = v_returned_1
+			}
+		}
 	}
 }
 
