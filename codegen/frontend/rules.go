@@ -86,14 +86,13 @@ const (
 	RuleNoPanic Rule = "xpu-no-panic"
 
 	// RuleKernelSignature: a kernel whose signature does not fit: the
-	// first parameter is not xpu.Thread, it has results, type
-	// parameters, a receiver, is variadic, or has more than one comptime
-	// struct parameter.
+	// first parameter is not xpu.Thread, it has results, a receiver,
+	// is variadic, or has more than one comptime struct parameter.
 	RuleKernelSignature Rule = "xpu-kernel-signature"
 
 	// RuleFuncSignature: a device function whose signature does not fit:
-	// more than one result, named results, type parameters, a receiver
-	// or variadic parameters.
+	// more than one result, named results, a receiver or variadic
+	// parameters.
 	RuleFuncSignature Rule = "xpu-func-signature"
 
 	// RuleDirective: a malformed //xpu: directive.
@@ -124,6 +123,11 @@ const (
 
 	// RuleRange: range over anything but an integer.
 	RuleRange Rule = "xpu-range"
+
+	// RuleTypeParam: a type parameter whose constraint admits types
+	// other than the kernel scalars (any, a method, int64 in a union),
+	// or type arguments that do not satisfy it.
+	RuleTypeParam Rule = "xpu-type-param"
 
 	// RuleUnsupported: any other construct outside the kernel language.
 	RuleUnsupported Rule = "xpu-unsupported"
@@ -162,5 +166,6 @@ var fixes = map[Rule]string{
 	RuleSwitchBreak:       "use if/else instead of a switch that breaks out early",
 	RuleBufferVar:         "use the buffer parameter or the shared array's variable directly",
 	RuleRange:             "range over an index instead: for i := range uint32(len(y))",
+	RuleTypeParam:         "constrain type parameters to unions of int32, uint32 and float32, and instantiate a generic kernel with //xpu:instance Name Func[float32]",
 	RuleUnsupported:       "rewrite the code in the kernel language (see the xpu package documentation)",
 }
