@@ -6,6 +6,7 @@ package frontend
 // substitution of type arguments for type parameters in a body's types.
 
 import (
+	"errors"
 	"fmt"
 	"go/ast"
 	"go/types"
@@ -68,7 +69,7 @@ func (c *checker) bindTypeArgs(fn *types.Func, targs []types.Type, what string) 
 	m := make(typeArgs, tps.Len())
 	for i := range tps.Len() {
 		tp := tps.At(i)
-		if err := scalarConstraint(tp); err != nil {
+		if err := scalarConstraint(tp, types.RelativeTo(c.pkg)); err != nil {
 			return nil, fmt.Errorf("%s: type parameter %s of %s: %v", what, tp.Obj().Name(), fn.Name(), err)
 		}
 		m[tp] = targs[i]
@@ -82,21 +83,26 @@ func (c *checker) bindTypeArgs(fn *types.Func, targs []types.Type, what string) 
 // scalarConstraint says why the type set of tp's constraint is not a set
 // of kernel scalars: a constraint with methods, or without a type list
 // (any, comparable), admits types the devices have no form for.
-func scalarConstraint(tp *types.TypeParam) error {
+func scalarConstraint(tp *types.TypeParam, qual types.Qualifier) error {
 	terms, bounded, methods := typeSet(tp.Constraint())
+	constraint := types.TypeString(tp.Constraint(), qual)
 	switch {
 	case methods:
-		return fmt.Errorf("constraint %s has methods; device code calls no methods", tp.Constraint())
+		return fmt.Errorf("constraint %s has methods; device code calls no methods", constraint)
 	case !bounded:
-		return fmt.Errorf("constraint %s admits every type", tp.Constraint())
+		return fmt.Errorf("constraint %s admits every type", constraint)
 	}
 	for _, t := range terms {
+		term := types.TypeString(t.Type(), qual)
+		if t.Tilde() {
+			term = "~" + term
+		}
 		b, ok := t.Type().Underlying().(*types.Basic)
 		if !ok {
-			return fmt.Errorf("constraint %s admits %s, which is no scalar", tp.Constraint(), t)
+			return fmt.Errorf("constraint %s admits %s, which is no scalar", constraint, term)
 		}
 		if _, err := basicType(b); err != nil {
-			return fmt.Errorf("constraint %s admits %s (%s)", tp.Constraint(), t, err.msg)
+			return fmt.Errorf("constraint %s admits %s (%s)", constraint, term, err.msg)
 		}
 	}
 	return nil
@@ -180,6 +186,9 @@ func (c *checker) instanceTypeArgs(in *instanceDirective, fn *types.Func) (typeA
 	targs := make([]types.Type, len(in.targs))
 	for i, x := range in.targs {
 		tv, err := types.Eval(c.fset, c.pkg, in.pos, types.ExprString(x))
+		if te, ok := err.(types.Error); ok {
+			err = errors.New(te.Msg) // without Eval's own position
+		}
 		if err == nil && !tv.IsType() {
 			err = fmt.Errorf("%s is not a type", types.ExprString(x))
 		}

@@ -54,7 +54,11 @@ func (c *checker) kernel(fd *ast.FuncDecl) {
 		return
 	}
 	if len(d.instances) == 0 && ok {
-		c.errorf(d.pos, RuleDirective, "template kernel %s has no //xpu:instance lines", fd.Name.Name)
+		kind := "template"
+		if sig.generic {
+			kind = "generic"
+		}
+		c.errorf(d.pos, RuleDirective, "%s kernel %s has no //xpu:instance lines", kind, fd.Name.Name)
 		return
 	}
 	tmpl := &ir.Template{Name: fd.Name.Name, Pos: c.pos(fd.Name.Pos())}

@@ -158,7 +158,7 @@ var fixes = map[Rule]string{
 	RuleNoPanic:           "signal failures through a buffer the host reads back",
 	RuleKernelSignature:   "declare a kernel as func K(t xpu.Thread, buffers []T, scalars T, [comptime C]) with no results",
 	RuleFuncSignature:     "give device functions plain parameters and at most one unnamed result",
-	RuleDirective:         "write //xpu:kernel block=X[,Y[,Z]] [wave=W] [len(buffer)=scalar[*scalar...]], //xpu:instance Name Type{Field: const, ...} and //xpu:requires <boolean expression>",
+	RuleDirective:         "write //xpu:kernel block=X[,Y[,Z]] [wave=W] [len(buffer)=scalar[*scalar...]], //xpu:instance Name Type{Field: const, ...} (or Name Func[T, ...] [Type{...}] for a generic kernel) and //xpu:requires <boolean expression>",
 	RuleStructLayout:      "use a named struct whose fields are int32, uint32 or float32",
 	RuleRequires:          "write the clause as a boolean expression over constants and the comptime parameter's fields",
 	RuleNoSlicing:         "index the whole buffer with an offset instead of re-slicing it",
