@@ -13,6 +13,9 @@ type Number interface{ int32 | uint32 | float32 }
 // called with.
 func plus[T Number](a, b T) T { return a + b }
 
+// at reads a buffer or shared array of any element type.
+func at[T Number](s []T, i uint32) T { return s[i] }
+
 // twice calls a generic device function from a generic one.
 func twice[T Number](x T) T { return plus(x, x) }
 
@@ -30,13 +33,13 @@ func BlockSum[T Number](t xpu.Thread, partial, in []T, n uint32) {
 	i := t.GlobalX()
 	var v T
 	if i < n {
-		v = in[i]
+		v = at(in, i)
 	}
 	s[l] = v
 	t.Barrier()
 	for step := t.BlockX() / 2; step > 0; step /= 2 {
 		if l < step {
-			s[l] = plus(s[l], s[l+step])
+			s[l] = plus(s[l], at(s, l+step))
 		}
 		t.Barrier()
 	}
