@@ -2120,37 +2120,37 @@ var BlockSumF32Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Func:        BlockSum[float32],
 	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:6bbcf96709a8071744b346965969a988a700bfa9c1019970f8aa441a25c48a74",
-				PrivateBytes: new(24),
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:3d9d78bf1c511f56d62480d87c54394725e107c0f8e0e794313e0fead48828e3",
+				PrivateBytes: new(32),
 				NativeOps:    []string{"workgroupBarrier"},
 			},
 			Code: blockSumF32WGSL,
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:9cc246b825715aaeffc792d2f15e5cf0c7fe4d9569521603f424f1156bbaf615"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:140bf32db9cd716ec87b66c761eed098207834533f74ec204a03b038142d7432"},
 			Entry:    blockSumF32CPU,
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:4eecb1558aa3ae67eaea11fe43809f372ba99f9e473c44e686578b536a4786ea"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:c8ebac2202af71fec9154b551cff66c877759f68edc682615305ad0ce552fb89"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v3"},
 			Code:     libLLVMHOSTX8664V3,
 			Symbol:   "xpu_BlockSumF32",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:ddba94c58bfc0a48e3320384c8aa2370970e41c15b153cb8eaf2df63b1d91fad"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:cbdeae6b44df9e7e35364692be0c745dccf54a1ff76b281fbf25ea22e100a050"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
 			Code:     libLLVMHOSTX8664V4,
 			Symbol:   "xpu_BlockSumF32",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:a58342faa291f33fdc1b749f1f973fa57f88bfa9a12d7bfcf59398247934c37c"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:6f17c58154e996f1ea876f789338cc2f173bf788f7e029c68e625aac751d3b1b"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "armv8-a"},
 			Code:     libLLVMHOSTARMV8A,
 			Symbol:   "xpu_BlockSumF32",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cuda", Target: "ptx", Hash: "sha256:708c4890c81decdf3d33cc9f370ab92b7990d798bbf4c4a4776bfa2b0343b5e5",
-				PrivateBytes: new(24),
+			Manifest: gpuimpl.Manifest{Backend: "cuda", Target: "ptx", Hash: "sha256:e2beef2279f1d0151e798991656453037d6b7c140488a848f5e65c524ec4d311",
+				PrivateBytes: new(32),
 				Fault:        true,
 			},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "sm_70"},
@@ -2158,8 +2158,8 @@ var BlockSumF32Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_BlockSumF32",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:6bf72a96c0571131ea7d691943154f1f5ea589b269cc6025d353b6fecf87cc42",
-				PrivateBytes: new(24),
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:0cae69dbdb51fb490df40bff3a9273b28227b480982e31c3543dad80a052419b",
+				PrivateBytes: new(32),
 				Registers:    new(6),
 				SpillBytes:   new(0),
 				Fault:        true,
@@ -2169,8 +2169,8 @@ var BlockSumF32Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_BlockSumF32",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:9a56845efa2e92af797aabb0c65d010b9799d1513f0c541928edbe0cb19489ec",
-				PrivateBytes: new(24),
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:90385834e3e1c80cdea1f677227ffcef68ab02f1356cd7181e15692c7d867dad",
+				PrivateBytes: new(32),
 				Registers:    new(6),
 				SpillBytes:   new(0),
 				Fault:        true,
@@ -2180,8 +2180,8 @@ var BlockSumF32Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_BlockSumF32",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:e7ec07cd0c322588f1d610274299eac5e99ed8161aa167c410521b974123e022",
-				PrivateBytes: new(24),
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:31af2d18abd1a7dbc08d58397ae33ef58d810c8c7149d30daee37314f64e3e9d",
+				PrivateBytes: new(32),
 				Registers:    new(4),
 				SpillBytes:   new(0),
 				Fault:        true,
@@ -2210,6 +2210,16 @@ const blockSumF32WGSL = `struct xpu_Uniforms {
 @group(0) @binding(2) var<uniform> xpu_u: xpu_Uniforms;
 var<workgroup> s_s: array<f32, 128>;
 
+fn f_at_4(a_i_1: u32) -> f32 {
+    var v_i_1: u32 = a_i_1;
+    return b_in[v_i_1];
+}
+
+fn f_at_5(a_i_1: u32) -> f32 {
+    var v_i_1: u32 = a_i_1;
+    return s_s[v_i_1];
+}
+
 fn f_plus_2(a_a: f32, a_b: f32) -> f32 {
     var v_a: f32 = a_a;
     var v_b: f32 = a_b;
@@ -2224,13 +2234,13 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(local_invocation
     var v_v: f32;
     v_v = f32();
     if v_i < xpu_u.p_n {
-        v_v = b_in[v_i];
+        v_v = f_at_4(v_i);
     }
     s_s[v_l] = v_v;
     workgroupBarrier();
     for (var v_step: u32 = 64u; v_step > 0u; v_step = v_step / 2u) {
         if v_l < v_step {
-            s_s[v_l] = f_plus_2(s_s[v_l], s_s[v_l + v_step]);
+            s_s[v_l] = f_plus_2(s_s[v_l], f_at_5(v_l + v_step));
         }
         workgroupBarrier();
     }
@@ -2262,51 +2272,31 @@ func blockSumF32CPU(b *gpuimpl.CPUBlock) {
 	_ = ly
 	_ = lz
 	_ = stop
+	f_at_4 := func(lx, ly, lz uint32, v_i_1 uint32) float32 {
+		return p_in[v_i_1]
+	}
+	_ = f_at_4
+	f_at_5 := func(lx, ly, lz uint32, v_i_1 uint32) float32 {
+		return s_s[v_i_1]
+	}
+	_ = f_at_5
 	f_plus_2 := func(lx, ly, lz uint32, v_a float32, v_b float32) float32 {
 		return (v_a + v_b)
 	}
 	_ = f_plus_2
-	{
-		lx := uint32(0)
-		li := uint32(0)
-		_, _ = lx, li
+	for lx := uint32(0); lx < 128; lx++ {
+		li := lx
+		_ = li
+		var v_l uint32 = lx
+		_ = v_l
 		var v_i uint32 = (gx0 + lx)
 		_ = v_i
-		var w0 *[128]float32
-		if o := v_i; o <= 4294967168 && uint64(o)+128 <= uint64(len(p_in)) {
-			w0 = (*[128]float32)(p_in[o : uint64(o)+128])
+		var v_v float32
+		_ = v_v
+		if v_i < p_n {
+			v_v = f_at_4(lx, ly, lz, v_i)
 		}
-		if w0 != nil {
-			for lx := uint32(0); lx < 128; lx++ {
-				li := lx
-				_ = li
-				var v_l uint32 = lx
-				_ = v_l
-				var v_i uint32 = (gx0 + lx)
-				_ = v_i
-				var v_v float32
-				_ = v_v
-				if v_i < p_n {
-					v_v = w0[lx]
-				}
-				s_s[v_l] = v_v
-			}
-		} else {
-			for lx := uint32(0); lx < 128; lx++ {
-				li := lx
-				_ = li
-				var v_l uint32 = lx
-				_ = v_l
-				var v_i uint32 = (gx0 + lx)
-				_ = v_i
-				var v_v float32
-				_ = v_v
-				if v_i < p_n {
-					v_v = p_in[v_i]
-				}
-				s_s[v_l] = v_v
-			}
-		}
+		s_s[v_l] = v_v
 	}
 	for lx := uint32(0); lx < 128; lx++ {
 		li := lx
@@ -2342,7 +2332,7 @@ func blockSumF32CPU(b *gpuimpl.CPUBlock) {
 			var v_l uint32 = lx
 			_ = v_l
 			if v_l < v_step {
-				s_s[v_l] = f_plus_2(lx, ly, lz, s_s[v_l], s_s[(v_l+v_step)])
+				s_s[v_l] = f_plus_2(lx, ly, lz, s_s[v_l], f_at_5(lx, ly, lz, (v_l+v_step)))
 			}
 		}
 		for lx := uint32(0); lx < 128; lx++ {
@@ -2380,37 +2370,37 @@ var BlockSumI32Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Func:        BlockSum[int32],
 	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:d25c6ec2c7bb12eb473f44e6a6c56bb5a1fe792908e4381625ebe3ab15ae86cb",
-				PrivateBytes: new(24),
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:0a2dd923722f301489a0ec6ddec004eab8454403f6640fb386b8de5109569309",
+				PrivateBytes: new(32),
 				NativeOps:    []string{"workgroupBarrier"},
 			},
 			Code: blockSumI32WGSL,
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:189d3df8790697a35c458266d65c2a64a43f0e9c5e09d7f497a31ede2e24bac0"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:7b1f3c7d9f23b7f007def549379f336726ae4c77761b2aa0c6383b4dba677d96"},
 			Entry:    blockSumI32CPU,
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:926d941ae8a265ae73f8ea8375179acdce8a0ababc7026281f16a17e923b3946"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:d557d740584685ef02610d0d7a6ee631532e6b1760a5cbf96150babd8ed27458"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v3"},
 			Code:     libLLVMHOSTX8664V3,
 			Symbol:   "xpu_BlockSumI32",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:c10efc9b8bc0e39874064ccebd21fa280e8c1471e0abfdf7792a39cc215b1ae8"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:e280df9883e247354f13e385dde2e426672a29446ed3bf1d2e463ef09b6c0b6e"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
 			Code:     libLLVMHOSTX8664V4,
 			Symbol:   "xpu_BlockSumI32",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:694f7b0a39415c4d4689d3028058b05db0ba9c1aa5b1b6c2a4497f5459dde7ca"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:2bca465d4f12017e961f8d7b6ec4331a045795ab9a1586c8d68663bfd78a2c1f"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "armv8-a"},
 			Code:     libLLVMHOSTARMV8A,
 			Symbol:   "xpu_BlockSumI32",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cuda", Target: "ptx", Hash: "sha256:b08e938c886d4914f49c720cb5f2ae4e069386ce38c1ec85bcbe7a126dda38b3",
-				PrivateBytes: new(24),
+			Manifest: gpuimpl.Manifest{Backend: "cuda", Target: "ptx", Hash: "sha256:a21ea7e7708857eabb83561952cd4723c258c06718504e6d7a7a3ec9c7b1d21b",
+				PrivateBytes: new(32),
 				Fault:        true,
 			},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "sm_70"},
@@ -2418,8 +2408,8 @@ var BlockSumI32Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_BlockSumI32",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:73295c6610be88a212225313c3b052ff0f9381d47c251fc1e869fc5e17f360c5",
-				PrivateBytes: new(24),
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:bd49895271c55f7c7a2a3d56c93fc96d7bc86b41e1a39290d56dece38062ef8f",
+				PrivateBytes: new(32),
 				Registers:    new(6),
 				SpillBytes:   new(0),
 				Fault:        true,
@@ -2429,8 +2419,8 @@ var BlockSumI32Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_BlockSumI32",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:89e527f1519e198b3e4174f4a8f540ff69d779def86a5d879c8ae8a04f2a512f",
-				PrivateBytes: new(24),
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:1a8c76a29da35e67ac390d12d331a9963c4d29c809a2b6296cfc54429e07150a",
+				PrivateBytes: new(32),
 				Registers:    new(6),
 				SpillBytes:   new(0),
 				Fault:        true,
@@ -2440,8 +2430,8 @@ var BlockSumI32Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_BlockSumI32",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:f7f6f8b46bbd8d153591d906a61878cf585a9472248f3b7559189b54c6f40130",
-				PrivateBytes: new(24),
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:612d4986e0e8c8d7133ad32897beada150fec9f5d98baac4d1e5d8eb99fdf529",
+				PrivateBytes: new(32),
 				Registers:    new(4),
 				SpillBytes:   new(0),
 				Fault:        true,
@@ -2470,6 +2460,16 @@ const blockSumI32WGSL = `struct xpu_Uniforms {
 @group(0) @binding(2) var<uniform> xpu_u: xpu_Uniforms;
 var<workgroup> s_s: array<i32, 128>;
 
+fn f_at(a_i_1: u32) -> i32 {
+    var v_i_1: u32 = a_i_1;
+    return b_in[v_i_1];
+}
+
+fn f_at_1(a_i_1: u32) -> i32 {
+    var v_i_1: u32 = a_i_1;
+    return s_s[v_i_1];
+}
+
 fn f_plus(a_a: i32, a_b: i32) -> i32 {
     var v_a: i32 = a_a;
     var v_b: i32 = a_b;
@@ -2484,13 +2484,13 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(local_invocation
     var v_v: i32;
     v_v = i32();
     if v_i < xpu_u.p_n {
-        v_v = b_in[v_i];
+        v_v = f_at(v_i);
     }
     s_s[v_l] = v_v;
     workgroupBarrier();
     for (var v_step: u32 = 64u; v_step > 0u; v_step = v_step / 2u) {
         if v_l < v_step {
-            s_s[v_l] = f_plus(s_s[v_l], s_s[v_l + v_step]);
+            s_s[v_l] = f_plus(s_s[v_l], f_at_1(v_l + v_step));
         }
         workgroupBarrier();
     }
@@ -2522,51 +2522,31 @@ func blockSumI32CPU(b *gpuimpl.CPUBlock) {
 	_ = ly
 	_ = lz
 	_ = stop
+	f_at := func(lx, ly, lz uint32, v_i_1 uint32) int32 {
+		return p_in[v_i_1]
+	}
+	_ = f_at
+	f_at_1 := func(lx, ly, lz uint32, v_i_1 uint32) int32 {
+		return s_s[v_i_1]
+	}
+	_ = f_at_1
 	f_plus := func(lx, ly, lz uint32, v_a int32, v_b int32) int32 {
 		return (v_a + v_b)
 	}
 	_ = f_plus
-	{
-		lx := uint32(0)
-		li := uint32(0)
-		_, _ = lx, li
+	for lx := uint32(0); lx < 128; lx++ {
+		li := lx
+		_ = li
+		var v_l uint32 = lx
+		_ = v_l
 		var v_i uint32 = (gx0 + lx)
 		_ = v_i
-		var w0 *[128]int32
-		if o := v_i; o <= 4294967168 && uint64(o)+128 <= uint64(len(p_in)) {
-			w0 = (*[128]int32)(p_in[o : uint64(o)+128])
+		var v_v int32
+		_ = v_v
+		if v_i < p_n {
+			v_v = f_at(lx, ly, lz, v_i)
 		}
-		if w0 != nil {
-			for lx := uint32(0); lx < 128; lx++ {
-				li := lx
-				_ = li
-				var v_l uint32 = lx
-				_ = v_l
-				var v_i uint32 = (gx0 + lx)
-				_ = v_i
-				var v_v int32
-				_ = v_v
-				if v_i < p_n {
-					v_v = w0[lx]
-				}
-				s_s[v_l] = v_v
-			}
-		} else {
-			for lx := uint32(0); lx < 128; lx++ {
-				li := lx
-				_ = li
-				var v_l uint32 = lx
-				_ = v_l
-				var v_i uint32 = (gx0 + lx)
-				_ = v_i
-				var v_v int32
-				_ = v_v
-				if v_i < p_n {
-					v_v = p_in[v_i]
-				}
-				s_s[v_l] = v_v
-			}
-		}
+		s_s[v_l] = v_v
 	}
 	for lx := uint32(0); lx < 128; lx++ {
 		li := lx
@@ -2602,7 +2582,7 @@ func blockSumI32CPU(b *gpuimpl.CPUBlock) {
 			var v_l uint32 = lx
 			_ = v_l
 			if v_l < v_step {
-				s_s[v_l] = f_plus(lx, ly, lz, s_s[v_l], s_s[(v_l+v_step)])
+				s_s[v_l] = f_plus(lx, ly, lz, s_s[v_l], f_at_1(lx, ly, lz, (v_l+v_step)))
 			}
 		}
 		for lx := uint32(0); lx < 128; lx++ {
@@ -2640,37 +2620,37 @@ var BlockSumU32Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Func:        BlockSum[uint32],
 	Artifacts: []gpuimpl.Artifact{
 		{
-			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:f1be0421eaff8c5bd84abf8e0ae873ea5b499d1411263844d90e31a9c1adc835",
-				PrivateBytes: new(24),
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:dfc3aa6876ba416620ec85f7b82c0c017973de43774e5266147b7554e8ced51e",
+				PrivateBytes: new(32),
 				NativeOps:    []string{"workgroupBarrier"},
 			},
 			Code: blockSumU32WGSL,
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:ebf28dd8b7c45be0afbfde1649ec912875e213636068ea7b357338aaed764ca3"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:6490696a33e68880341b5366d82e8548db9b83f69c666a12159db6976bcff939"},
 			Entry:    blockSumU32CPU,
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:a4aecde0e206601fe04d3200a9d00a75e33b2ea85e51af316ca84f54cfe4f2a9"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:0a597ad8957facadaef0b358f78b01788ca6367f4b3e7735c53b084b08486044"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v3"},
 			Code:     libLLVMHOSTX8664V3,
 			Symbol:   "xpu_BlockSumU32",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:09957aee62c3b7e6f43660d0f0b39c5ca9cd7c2c498f11c1c1e669522b364c5c"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:a28cf9271c8d6a7d39c31c17bd9c6325fd605925f736b80ec45d076545bbfba1"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
 			Code:     libLLVMHOSTX8664V4,
 			Symbol:   "xpu_BlockSumU32",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:cb326e507e0481be87c6e02600b37e5e15bb9126cae1fc6e599154c86570cfbf"},
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:a7c71421d84479e15259a2948a6e631c6195d9a0854e5f5682b7ba48e40e753c"},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "armv8-a"},
 			Code:     libLLVMHOSTARMV8A,
 			Symbol:   "xpu_BlockSumU32",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "cuda", Target: "ptx", Hash: "sha256:d4c814036121c87fb16da33965111d8755701d5eecd9b06dadf5372a59538326",
-				PrivateBytes: new(24),
+			Manifest: gpuimpl.Manifest{Backend: "cuda", Target: "ptx", Hash: "sha256:7cb6711f8fbfbe0b8239b11b3534820a47000d747ff9d532b064ee048ca9a74d",
+				PrivateBytes: new(32),
 				Fault:        true,
 			},
 			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "sm_70"},
@@ -2678,8 +2658,8 @@ var BlockSumU32Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_BlockSumU32",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:f833b5773c5412df101ea9b67be724f48638cd0d38a66aba2ae5a2c0daddb7ba",
-				PrivateBytes: new(24),
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:75ef6ece4ea841e524ed71586181b523687317043cb49d9aae2bf8afe9083441",
+				PrivateBytes: new(32),
 				Registers:    new(6),
 				SpillBytes:   new(0),
 				Fault:        true,
@@ -2689,8 +2669,8 @@ var BlockSumU32Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_BlockSumU32",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:87516d11da56edc923b70a8b8f02ffc3ad636a3b4c78dcb5b35c378d2e1a7e39",
-				PrivateBytes: new(24),
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:82f979193bf3345884b4079edd2b4e2062d89ff08d3ba6c434fef82ac964c36b",
+				PrivateBytes: new(32),
 				Registers:    new(6),
 				SpillBytes:   new(0),
 				Fault:        true,
@@ -2700,8 +2680,8 @@ var BlockSumU32Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 			Symbol:   "xpu_BlockSumU32",
 		},
 		{
-			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:9db15fb40f7c8169588e9ba307dfefa7c40c3fa14caf8678c65e293a4c3216c0",
-				PrivateBytes: new(24),
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:c2441e42050221456af5f68f40b15b9311eb1da7c07bdcbec80abee8be6ee293",
+				PrivateBytes: new(32),
 				Registers:    new(4),
 				SpillBytes:   new(0),
 				Fault:        true,
@@ -2730,6 +2710,16 @@ const blockSumU32WGSL = `struct xpu_Uniforms {
 @group(0) @binding(2) var<uniform> xpu_u: xpu_Uniforms;
 var<workgroup> s_s: array<u32, 128>;
 
+fn f_at_2(a_i_1: u32) -> u32 {
+    var v_i_1: u32 = a_i_1;
+    return b_in[v_i_1];
+}
+
+fn f_at_3(a_i_1: u32) -> u32 {
+    var v_i_1: u32 = a_i_1;
+    return s_s[v_i_1];
+}
+
 fn f_plus_1(a_a: u32, a_b: u32) -> u32 {
     var v_a: u32 = a_a;
     var v_b: u32 = a_b;
@@ -2744,13 +2734,13 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(local_invocation
     var v_v: u32;
     v_v = u32();
     if v_i < xpu_u.p_n {
-        v_v = b_in[v_i];
+        v_v = f_at_2(v_i);
     }
     s_s[v_l] = v_v;
     workgroupBarrier();
     for (var v_step: u32 = 64u; v_step > 0u; v_step = v_step / 2u) {
         if v_l < v_step {
-            s_s[v_l] = f_plus_1(s_s[v_l], s_s[v_l + v_step]);
+            s_s[v_l] = f_plus_1(s_s[v_l], f_at_3(v_l + v_step));
         }
         workgroupBarrier();
     }
@@ -2782,51 +2772,31 @@ func blockSumU32CPU(b *gpuimpl.CPUBlock) {
 	_ = ly
 	_ = lz
 	_ = stop
+	f_at_2 := func(lx, ly, lz uint32, v_i_1 uint32) uint32 {
+		return p_in[v_i_1]
+	}
+	_ = f_at_2
+	f_at_3 := func(lx, ly, lz uint32, v_i_1 uint32) uint32 {
+		return s_s[v_i_1]
+	}
+	_ = f_at_3
 	f_plus_1 := func(lx, ly, lz uint32, v_a uint32, v_b uint32) uint32 {
 		return (v_a + v_b)
 	}
 	_ = f_plus_1
-	{
-		lx := uint32(0)
-		li := uint32(0)
-		_, _ = lx, li
+	for lx := uint32(0); lx < 128; lx++ {
+		li := lx
+		_ = li
+		var v_l uint32 = lx
+		_ = v_l
 		var v_i uint32 = (gx0 + lx)
 		_ = v_i
-		var w0 *[128]uint32
-		if o := v_i; o <= 4294967168 && uint64(o)+128 <= uint64(len(p_in)) {
-			w0 = (*[128]uint32)(p_in[o : uint64(o)+128])
+		var v_v uint32
+		_ = v_v
+		if v_i < p_n {
+			v_v = f_at_2(lx, ly, lz, v_i)
 		}
-		if w0 != nil {
-			for lx := uint32(0); lx < 128; lx++ {
-				li := lx
-				_ = li
-				var v_l uint32 = lx
-				_ = v_l
-				var v_i uint32 = (gx0 + lx)
-				_ = v_i
-				var v_v uint32
-				_ = v_v
-				if v_i < p_n {
-					v_v = w0[lx]
-				}
-				s_s[v_l] = v_v
-			}
-		} else {
-			for lx := uint32(0); lx < 128; lx++ {
-				li := lx
-				_ = li
-				var v_l uint32 = lx
-				_ = v_l
-				var v_i uint32 = (gx0 + lx)
-				_ = v_i
-				var v_v uint32
-				_ = v_v
-				if v_i < p_n {
-					v_v = p_in[v_i]
-				}
-				s_s[v_l] = v_v
-			}
-		}
+		s_s[v_l] = v_v
 	}
 	for lx := uint32(0); lx < 128; lx++ {
 		li := lx
@@ -2862,7 +2832,7 @@ func blockSumU32CPU(b *gpuimpl.CPUBlock) {
 			var v_l uint32 = lx
 			_ = v_l
 			if v_l < v_step {
-				s_s[v_l] = f_plus_1(lx, ly, lz, s_s[v_l], s_s[(v_l+v_step)])
+				s_s[v_l] = f_plus_1(lx, ly, lz, s_s[v_l], f_at_3(lx, ly, lz, (v_l+v_step)))
 			}
 		}
 		for lx := uint32(0); lx < 128; lx++ {
