@@ -19,6 +19,8 @@ func add[T Num](a, b T) T { return a + b }
 
 func twice[T Num](x T) T { return add(x, x) }
 
+func load[T Num](b []T, i uint32) T { return b[i] }
+
 // Reduce sums in into out[0] per block.
 //
 //xpu:kernel block=64
@@ -28,7 +30,7 @@ func Reduce[T int32 | uint32 | float32](t xpu.Thread, out, in []T, n uint32) {
 	var acc [4]T
 	s := T(0)
 	for i := t.GlobalX(); i < n; i += 64 {
-		s = add(s, in[i])
+		s = add(s, load(in, i))
 	}
 	acc[0] = twice(s)
 	out[t.GlobalX()] = acc[0] + 1
@@ -88,8 +90,8 @@ func TestGenericKernels(t *testing.T) {
 	if !strings.Contains(f32, "(a float32, b float32) float32") || !strings.Contains(f32, "(x float32) float32") || strings.Contains(f32, " int32") {
 		t.Errorf("ReduceF32's device functions are not on float32:\n%s", f32)
 	}
-	if !strings.Contains(f32, "var acc [4]float32") {
-		t.Errorf("ReduceF32's private array is not [4]float32:\n%s", f32)
+	if !strings.Contains(f32, "return @in[i]") || !strings.Contains(f32, "var acc [4]float32") {
+		t.Errorf("ReduceF32's private array is not [4]float32, or load does not read its buffer:\n%s", f32)
 	}
 	// A plain kernel instantiates add at each type it calls it with.
 	plain := dump(byName["Plain"])
