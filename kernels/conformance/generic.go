@@ -59,14 +59,20 @@ func TwoTypes(t xpu.Thread, y []float32, z []int32, x []float32, w []int32, n ui
 	}
 }
 
+// Affine is the comptime configuration of ScaleBy.
+type Affine struct {
+	Factor int32 // the multiplier; must be positive
+	Offset int32 // added after scaling
+}
+
 // ScaleBy is generic and a template: y = x*Factor + Offset in the
 // element type, with the factor and offset known at compile time.
 //
 //xpu:kernel block=64
-//xpu:instance ScaleByI32 ScaleBy[int32] ScaleParams{Factor: 3, Offset: -7}
-//xpu:instance ScaleByF32 ScaleBy[float32] ScaleParams{Factor: 2, Offset: 1}
+//xpu:instance ScaleByI32 ScaleBy[int32] Affine{Factor: 3, Offset: -7}
+//xpu:instance ScaleByF32 ScaleBy[float32] Affine{Factor: 2, Offset: 1}
 //xpu:requires c.Factor > 0
-func ScaleBy[T int32 | float32](t xpu.Thread, c ScaleParams, y, x []T, n uint32) {
+func ScaleBy[T int32 | float32](t xpu.Thread, c Affine, y, x []T, n uint32) {
 	if i := t.GlobalX(); i < n {
 		y[i] = x[i]*T(c.Factor) + T(c.Offset)
 	}
