@@ -10957,7 +10957,7 @@ var ScaleByF32Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	},
 	UniformSize: 16,
 	Func:        ScaleBy[float32],
-	Comptime:    ScaleParams{Factor: 2, Offset: 1},
+	Comptime:    Affine{Factor: 2, Offset: 1},
 	Artifacts: []gpuimpl.Artifact{
 		{
 			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:25f3c4fd6991070a14ef1ea1c5763d4c555ef094433c8977f7c0ac95ad388a91",
@@ -11153,7 +11153,7 @@ var ScaleByI32Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	},
 	UniformSize: 16,
 	Func:        ScaleBy[int32],
-	Comptime:    ScaleParams{Factor: 3, Offset: -7},
+	Comptime:    Affine{Factor: 3, Offset: -7},
 	Artifacts: []gpuimpl.Artifact{
 		{
 			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:adc8a86a3bfd12bf66a50a6b371c9a456422bd3ce64556b0cb38af14b5e02290",
