@@ -320,6 +320,9 @@ func (w *writer) launcher(k *ir.Kernel, handle string) {
 
 // origin says where k comes from, for its handle's doc comment.
 func origin(k *ir.Kernel) string {
+	if k.TypeArgs != "" {
+		return fmt.Sprintf("%s, the instantiation %s%s of the generic kernel %s", k.Name, k.Func, k.TypeArgs, k.Func)
+	}
 	if k.Instance != "" && k.Func != "" && k.Func != k.Name {
 		return fmt.Sprintf("%s, member of the template %s (Go function %s)", k.Name, k.Func, k.Func)
 	}
