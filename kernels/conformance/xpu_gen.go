@@ -2105,7 +2105,7 @@ func blockReduceCPU(b *gpuimpl.CPUBlock) {
 	}
 }
 
-// BlockSumF32Kernel is the compiled form of BlockSumF32, member of the template BlockSum (Go function BlockSum).
+// BlockSumF32Kernel is the compiled form of BlockSumF32, the instantiation BlockSum[float32] of the generic kernel BlockSum.
 var BlockSumF32Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Name:    "github.com/goxpu/xpu/kernels/conformance.BlockSumF32",
 	Codegen: "xpu-gen/1",
@@ -2355,7 +2355,7 @@ func blockSumF32CPU(b *gpuimpl.CPUBlock) {
 	}
 }
 
-// BlockSumI32Kernel is the compiled form of BlockSumI32, member of the template BlockSum (Go function BlockSum).
+// BlockSumI32Kernel is the compiled form of BlockSumI32, the instantiation BlockSum[int32] of the generic kernel BlockSum.
 var BlockSumI32Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Name:    "github.com/goxpu/xpu/kernels/conformance.BlockSumI32",
 	Codegen: "xpu-gen/1",
@@ -2605,7 +2605,7 @@ func blockSumI32CPU(b *gpuimpl.CPUBlock) {
 	}
 }
 
-// BlockSumU32Kernel is the compiled form of BlockSumU32, member of the template BlockSum (Go function BlockSum).
+// BlockSumU32Kernel is the compiled form of BlockSumU32, the instantiation BlockSum[uint32] of the generic kernel BlockSum.
 var BlockSumU32Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Name:    "github.com/goxpu/xpu/kernels/conformance.BlockSumU32",
 	Codegen: "xpu-gen/1",
@@ -10945,7 +10945,7 @@ func scale3CPU(b *gpuimpl.CPUBlock) {
 	}
 }
 
-// ScaleByF32Kernel is the compiled form of ScaleByF32, member of the template ScaleBy (Go function ScaleBy).
+// ScaleByF32Kernel is the compiled form of ScaleByF32, the instantiation ScaleBy[float32] of the generic kernel ScaleBy.
 var ScaleByF32Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Name:    "github.com/goxpu/xpu/kernels/conformance.ScaleByF32",
 	Codegen: "xpu-gen/1",
@@ -11141,7 +11141,7 @@ func scaleByF32CPU(b *gpuimpl.CPUBlock) {
 	}
 }
 
-// ScaleByI32Kernel is the compiled form of ScaleByI32, member of the template ScaleBy (Go function ScaleBy).
+// ScaleByI32Kernel is the compiled form of ScaleByI32, the instantiation ScaleBy[int32] of the generic kernel ScaleBy.
 var ScaleByI32Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Name:    "github.com/goxpu/xpu/kernels/conformance.ScaleByI32",
 	Codegen: "xpu-gen/1",
