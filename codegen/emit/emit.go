@@ -265,7 +265,7 @@ func (w *writer) kernel(l *Lowered) error {
 	if s.UniformSize > 0 {
 		w.printf("UniformSize: %d,\n", s.UniformSize)
 	}
-	w.printf("Func: %s,\n", cmp.Or(k.Func, k.Name))
+	w.printf("Func: %s%s,\n", cmp.Or(k.Func, k.Name), k.TypeArgs)
 	if k.Comptime != "" {
 		w.printf("Comptime: %s,\n", k.Comptime)
 	}
@@ -310,7 +310,7 @@ func (w *writer) launcher(k *ir.Kernel, handle string) {
 	w.printf("\n// %s launches the kernel %s on the stream %s over a grid of %s\n", launch, k.Name, stream, groups)
 	w.printf("// blocks of %dx%dx%d work-items,", b[0], b[1], b[2])
 	w.printf(" with the arguments of %s after its Thread", cmp.Or(k.Func, k.Name))
-	if k.Instance != "" {
+	if k.Comptime != "" {
 		w.printf(" and its comptime parameter")
 	}
 	w.printf(".\n// Buffers are bound in this order; scalars are uniforms.\n")
@@ -320,6 +320,9 @@ func (w *writer) launcher(k *ir.Kernel, handle string) {
 
 // origin says where k comes from, for its handle's doc comment.
 func origin(k *ir.Kernel) string {
+	if k.TypeArgs != "" {
+		return fmt.Sprintf("%s, the instantiation %s%s of the generic kernel %s", k.Name, k.Func, k.TypeArgs, k.Func)
+	}
 	if k.Instance != "" && k.Func != "" && k.Func != k.Name {
 		return fmt.Sprintf("%s, member of the template %s (Go function %s)", k.Name, k.Func, k.Func)
 	}

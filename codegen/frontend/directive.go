@@ -39,13 +39,20 @@ type minLenDirective struct {
 	factors []string
 }
 
-// instanceDirective is one //xpu:instance Name Type{Field: value, ...}.
+// instanceDirective is one //xpu:instance Name Type{Field: value, ...},
+// Name Func[T, ...] or Name Func[T, ...] Type{Field: value, ...}.
 type instanceDirective struct {
 	pos  token.Pos // of the name
 	name string
-	lit  *ast.CompositeLit
-	text string    // the literal's source
-	base token.Pos // position in the file of offset 0 of lit's text
+	lit  *ast.CompositeLit // nil when the line names type arguments only
+	text string            // the literal's source
+	base token.Pos         // position in the file of offset 0 of lit's text
+	// fun and targs are the generic function and its type arguments
+	// of Func[T, ...]; targsBase is the position of offset 0 of the
+	// text they were parsed from.
+	fun       *ast.Ident
+	targs     []ast.Expr
+	targsBase token.Pos
 }
 
 // shapeExpr is a block dimension or wave width of //xpu:kernel written
@@ -248,13 +255,64 @@ func (c *checker) instanceDirective(rest string, base token.Pos) *instanceDirect
 	}
 	litText := strings.TrimLeft(lit, " \t")
 	litBase := namePos + token.Pos(len(trimmed)-len(litText))
+	in := &instanceDirective{pos: namePos, name: name}
+	if inst, rest, ok := cutInstantiation(litText); ok {
+		e, err := parser.ParseExpr(inst)
+		in.fun, in.targs = instantiation(e)
+		if err != nil || in.fun == nil {
+			c.errorf(litBase, RuleDirective, "instance %s: want an instantiation Func[T, ...], got %q", name, inst)
+			return nil
+		}
+		in.targsBase = litBase
+		litText = strings.TrimLeft(rest, " \t")
+		litBase += token.Pos(len(inst) + len(rest) - len(litText))
+		if litText == "" {
+			return in
+		}
+	}
 	e, err := parser.ParseExpr(litText)
 	cl, isLit := e.(*ast.CompositeLit)
 	if err != nil || !isLit || cl.Type == nil {
-		c.errorf(litBase, RuleDirective, "instance %s: want a composite literal Type{Field: value, ...}, got %q", name, litText)
+		c.errorf(litBase, RuleDirective, "instance %s: want a composite literal Type{Field: value, ...} or an instantiation Func[T, ...], got %q", name, litText)
 		return nil
 	}
-	return &instanceDirective{pos: namePos, name: name, lit: cl, text: litText, base: litBase}
+	in.lit, in.text, in.base = cl, litText, litBase
+	return in
+}
+
+// cutInstantiation splits "Func[T, ...] rest" after the bracket that
+// closes the type arguments; ok is false when s does not start with an
+// identifier and a bracket.
+func cutInstantiation(s string) (inst, rest string, ok bool) {
+	i := strings.IndexByte(s, '[')
+	if i <= 0 || !token.IsIdentifier(s[:i]) {
+		return "", "", false
+	}
+	depth := 0
+	for j := i; j < len(s); j++ {
+		switch s[j] {
+		case '[':
+			depth++
+		case ']':
+			if depth--; depth == 0 {
+				return s[:j+1], s[j+1:], true
+			}
+		}
+	}
+	return s, "", true
+}
+
+// instantiation returns the function and type arguments of Func[T, ...].
+func instantiation(e ast.Expr) (*ast.Ident, []ast.Expr) {
+	switch e := e.(type) {
+	case *ast.IndexExpr:
+		id, _ := e.X.(*ast.Ident)
+		return id, []ast.Expr{e.Index}
+	case *ast.IndexListExpr:
+		id, _ := e.X.(*ast.Ident)
+		return id, e.Indices
+	}
+	return nil, nil
 }
 
 // requiresDirective parses a requires clause.

@@ -15,8 +15,9 @@ import (
 // bad is the placeholder for an expression already refused.
 func (f *fnState) bad() ir.Expr { return &ir.Const{T: ir.I32Type} }
 
-// typeOf returns the Go type of e.
-func (f *fnState) typeOf(e ast.Expr) types.Type { return f.c.info.TypeOf(e) }
+// typeOf returns the Go type of e, with the type arguments in force in
+// place of type parameters.
+func (f *fnState) typeOf(e ast.Expr) types.Type { return f.ks.targs.subst(f.c.info.TypeOf(e)) }
 
 // irTypeOf returns the IR type of e, reporting at e when it has none and
 // no error was reported since nerr.
@@ -93,7 +94,7 @@ func (f *fnState) evalConstValue(e ast.Expr) (constant.Value, bool) {
 		}
 	case *ast.CallExpr:
 		if tv, ok := f.c.info.Types[e.Fun]; ok && tv.IsType() && len(e.Args) == 1 {
-			b, isBasic := tv.Type.Underlying().(*types.Basic)
+			b, isBasic := f.ks.targs.subst(tv.Type).Underlying().(*types.Basic)
 			if x, ok := f.constValue(e.Args[0]); ok && isBasic {
 				v, err := convertConst(x, b)
 				return v, err == nil

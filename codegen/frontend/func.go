@@ -188,6 +188,15 @@ func (f *fnState) deviceCall(e *ast.CallExpr, fn *types.Func) ir.Expr {
 	}
 	var key strings.Builder
 	key.WriteString(fn.FullName())
+	var targs typeArgs
+	if sig.TypeParams().Len() > 0 {
+		m, ok := f.callTypeArgs(e, fn)
+		if !ok {
+			return f.bad()
+		}
+		targs = m
+		key.WriteString(targs.key(sig.TypeParams(), c.pkg))
+	}
 	binds := make([]*binding, sig.Params().Len())
 	var args []ir.Expr
 	nerr := f.trouble()
@@ -230,7 +239,7 @@ func (f *fnState) deviceCall(e *ast.CallExpr, fn *types.Func) ir.Expr {
 	}
 	spec, done := f.ks.specs[key.String()]
 	if !done {
-		spec = f.ks.specialize(fd, fn, sig, binds)
+		f.ks.withTypeArgs(targs, func() { spec = f.ks.specialize(fd, fn, sig, binds) })
 		f.ks.specs[key.String()] = spec // nil records a refusal, reported once
 	}
 	if spec == nil {
@@ -259,8 +268,6 @@ func (f *fnState) objBinding(e ast.Expr) *binding {
 func (ks *kernelState) funcSignatureOK(fd *ast.FuncDecl, sig *types.Signature) bool {
 	c := ks.c
 	switch {
-	case fd.Type.TypeParams != nil:
-		c.errorf(fd.Type.TypeParams.Pos(), RuleFuncSignature, "device function %s has type parameters", fd.Name.Name)
 	case sig.Variadic():
 		c.errorf(fd.Type.Params.Pos(), RuleFuncSignature, "device function %s is variadic", fd.Name.Name)
 	case sig.Results().Len() > 1:
@@ -274,7 +281,8 @@ func (ks *kernelState) funcSignatureOK(fd *ast.FuncDecl, sig *types.Signature) b
 }
 
 // specialize lowers the device function fd for one tuple of buffer,
-// shared and comptime arguments (binds, nil for value parameters).
+// shared and comptime arguments (binds, nil for value parameters) and,
+// when fd is generic, the type arguments in force.
 func (ks *kernelState) specialize(fd *ast.FuncDecl, fn *types.Func, sig *types.Signature, binds []*binding) *ir.Func {
 	c := ks.c
 	nerr := len(c.errs)

@@ -20,6 +20,7 @@ type kernelState struct {
 	specs   map[string]*ir.Func // device function specializations by key; nil when refused
 	stack   []*types.Func       // device functions being lowered, for recursion
 	global  map[string]bool     // names a local variable must not take
+	targs   typeArgs            // the type arguments of the body being lowered
 }
 
 // signature is a kernel's checked signature.
@@ -28,6 +29,8 @@ type signature struct {
 	params   []*types.Var // after the Thread, the comptime parameter included
 	comptime *types.Var   // nil for a plain kernel
 	ctType   *types.Named
+	fn       *types.Func
+	generic  bool // the kernel has type parameters
 }
 
 // kernel checks and lowers the kernel fd: one ir.Kernel, or one per
@@ -38,41 +41,81 @@ func (c *checker) kernel(fd *ast.FuncDecl) {
 	if sig == nil {
 		return
 	}
-	if sig.comptime == nil {
+	if sig.comptime == nil && !sig.generic {
 		if len(d.instances) > 0 {
 			c.errorf(d.instances[0].pos, RuleDirective, "//xpu:instance on %s, which has no comptime struct parameter", fd.Name.Name)
 			return
 		}
 		if c.requiresHold(fd.Name.Name, d, nil, "", fd.Name.Pos()) && ok {
 			if block, wave, ok := c.shape(fd.Name.Name, d, nil, ""); ok {
-				c.lowerKernel(fd, d, sig, fd.Name.Name, "", nil, block, wave)
+				c.lowerKernel(fd, d, sig, fd.Name.Name, "", nil, block, wave, nil)
 			}
 		}
 		return
 	}
 	if len(d.instances) == 0 && ok {
-		c.errorf(sig.comptime.Pos(), RuleStructUniform, "kernel %s takes the struct %s by value, but a struct parameter is a template's comptime parameter, not a uniform, and %s has no //xpu:instance lines", fd.Name.Name, sig.comptime.Name(), fd.Name.Name)
+		if sig.generic {
+			c.errorf(d.pos, RuleDirective, "generic kernel %s has no //xpu:instance lines", fd.Name.Name)
+		} else {
+			c.errorf(sig.comptime.Pos(), RuleStructUniform, "kernel %s takes the struct %s by value, but a struct parameter is a template's comptime parameter, not a uniform, and %s has no //xpu:instance lines", fd.Name.Name, sig.comptime.Name(), fd.Name.Name)
+		}
 		return
 	}
 	tmpl := &ir.Template{Name: fd.Name.Name, Pos: c.pos(fd.Name.Pos())}
-	c.mod.Templates = append(c.mod.Templates, tmpl)
+	if !sig.generic {
+		// A generic kernel's members differ in their buffers' types,
+		// so they are kernels of their own, not one family to tune.
+		c.mod.Templates = append(c.mod.Templates, tmpl)
+	}
 	for _, in := range d.instances {
 		tmpl.Members = append(tmpl.Members, in.name)
-		vals, ok := c.instanceValues(in, sig.ctType)
+		targs, ok := c.memberTypeArgs(in, fd, sig)
 		if !ok {
 			continue
 		}
-		ct := &comptime{typ: sig.ctType, vals: vals, lit: in.text}
-		if !c.requiresHold(in.name, d, ct, sig.comptime.Name(), in.pos) || !ok {
+		var ct *comptime
+		param := ""
+		if sig.comptime != nil {
+			vals, ok := c.instanceValues(in, sig.ctType)
+			if !ok {
+				continue
+			}
+			ct = &comptime{typ: sig.ctType, vals: vals, lit: in.text}
+			param = sig.comptime.Name()
+		}
+		if !c.requiresHold(in.name, d, ct, param, in.pos) || !ok {
 			continue
 		}
 		// The shape is evaluated after the requires clauses, so that
 		// a clause can keep out the members whose shape is no shape.
-		block, wave, shapeOK := c.shape(in.name, d, ct, sig.comptime.Name())
+		block, wave, shapeOK := c.shape(in.name, d, ct, param)
 		if shapeOK {
-			c.lowerKernel(fd, d, sig, in.name, in.name, ct, block, wave)
+			c.lowerKernel(fd, d, sig, in.name, in.name, ct, block, wave, targs)
 		}
 	}
+}
+
+// memberTypeArgs checks that the instance line in gives type arguments
+// exactly when the kernel is generic, and a comptime value exactly when
+// it has a comptime parameter, and binds the type arguments.
+func (c *checker) memberTypeArgs(in *instanceDirective, fd *ast.FuncDecl, sig *signature) (typeArgs, bool) {
+	switch {
+	case sig.generic && in.fun == nil:
+		c.errorFix(in.pos, RuleDirective, fixes[RuleTypeParam], "instance %s of the generic kernel %s names no type arguments", in.name, fd.Name.Name)
+	case !sig.generic && in.fun != nil:
+		c.errorf(in.targsBase, RuleDirective, "instance %s: %s has no type parameters", in.name, fd.Name.Name)
+	case in.fun != nil && in.fun.Name != fd.Name.Name:
+		c.errorf(in.targsBase, RuleDirective, "instance %s instantiates %s, not the kernel %s", in.name, in.fun.Name, fd.Name.Name)
+	case sig.comptime != nil && in.lit == nil:
+		c.errorf(in.pos, RuleDirective, "instance %s names no value of the comptime parameter %s", in.name, sig.comptime.Name())
+	case sig.comptime == nil && in.lit != nil:
+		c.errorf(in.base, RuleDirective, "instance %s: %s has no comptime struct parameter", in.name, fd.Name.Name)
+	case !sig.generic:
+		return nil, true
+	default:
+		return c.instanceTypeArgs(in, sig.fn)
+	}
+	return nil, false
 }
 
 // kernelSignature checks fd's signature and classifies its parameters.
@@ -89,8 +132,6 @@ func (c *checker) kernelSignature(fd *ast.FuncDecl) *signature {
 	switch {
 	case fd.Recv != nil:
 		return bad(fd.Name.Pos(), "kernel %s is a method", fd.Name.Name)
-	case fd.Type.TypeParams != nil:
-		return bad(fd.Type.TypeParams.Pos(), "kernel %s has type parameters", fd.Name.Name)
 	case ts.Results().Len() > 0:
 		return bad(fd.Type.Results.Pos(), "kernel %s has results", fd.Name.Name)
 	case ts.Variadic():
@@ -100,7 +141,7 @@ func (c *checker) kernelSignature(fd *ast.FuncDecl) *signature {
 	case !isThread(ts.Params().At(0).Type()):
 		return bad(ts.Params().At(0).Pos(), "the first parameter of kernel %s is not an xpu.Thread", fd.Name.Name)
 	}
-	sig := &signature{thread: ts.Params().At(0)}
+	sig := &signature{thread: ts.Params().At(0), fn: obj, generic: ts.TypeParams().Len() > 0}
 	ok := true
 	for i := 1; i < ts.Params().Len(); i++ {
 		p := ts.Params().At(i)
@@ -129,7 +170,7 @@ func (c *checker) kernelSignature(fd *ast.FuncDecl) *signature {
 
 // lowerKernel lowers one kernel or template member named name, with the
 // block and wave width shape gave it.
-func (c *checker) lowerKernel(fd *ast.FuncDecl, d *directives, sig *signature, name, instance string, ct *comptime, block [3]uint32, wave uint32) {
+func (c *checker) lowerKernel(fd *ast.FuncDecl, d *directives, sig *signature, name, instance string, ct *comptime, block [3]uint32, wave uint32, targs typeArgs) {
 	if c.kernelNames == nil {
 		c.kernelNames = make(map[string]bool)
 	}
@@ -148,6 +189,10 @@ func (c *checker) lowerKernel(fd *ast.FuncDecl, d *directives, sig *signature, n
 		structs: make(map[*types.Named]*ir.Struct),
 		specs:   make(map[string]*ir.Func),
 		global:  make(map[string]bool),
+		targs:   targs,
+	}
+	if sig.generic {
+		ks.k.TypeArgs = targs.key(sig.fn.Type().(*types.Signature).TypeParams(), c.pkg)
 	}
 	if ct != nil {
 		ks.k.Comptime = ct.lit

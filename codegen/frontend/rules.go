@@ -82,14 +82,13 @@ const (
 	RuleNoPanic Rule = "xpu-no-panic"
 
 	// RuleKernelSignature: a kernel whose signature does not fit: the
-	// first parameter is not xpu.Thread, it has results, type
-	// parameters, a receiver, is variadic, or has more than one comptime
-	// struct parameter.
+	// first parameter is not xpu.Thread, it has results, a receiver,
+	// is variadic, or has more than one comptime struct parameter.
 	RuleKernelSignature Rule = "xpu-kernel-signature"
 
 	// RuleFuncSignature: a device function whose signature does not fit:
-	// more than one result, named results, type parameters, a receiver
-	// or variadic parameters.
+	// more than one result, named results, a receiver or variadic
+	// parameters.
 	RuleFuncSignature Rule = "xpu-func-signature"
 
 	// RuleDirective: a malformed //xpu: directive.
@@ -131,6 +130,11 @@ const (
 	// uniforms are scalars.
 	RuleStructUniform Rule = "xpu-struct-uniform"
 
+	// RuleTypeParam: a type parameter whose constraint admits types
+	// other than the kernel scalars (any, a method, int64 in a union),
+	// or type arguments that do not satisfy it.
+	RuleTypeParam Rule = "xpu-type-param"
+
 	// RuleUnsupported: any other construct outside the kernel language.
 	RuleUnsupported Rule = "xpu-unsupported"
 )
@@ -159,7 +163,7 @@ var fixes = map[Rule]string{
 	RuleNoPanic:           "signal failures through a buffer the host reads back",
 	RuleKernelSignature:   "declare a kernel as func K(t xpu.Thread, buffers []T, scalars T, [comptime C]) with no results",
 	RuleFuncSignature:     "give device functions plain parameters and at most one unnamed result",
-	RuleDirective:         "write //xpu:kernel block=X[,Y[,Z]] [wave=W] [len(buffer)=scalar[*scalar...]], //xpu:instance Name Type{Field: const, ...} and //xpu:requires <boolean expression>",
+	RuleDirective:         "write //xpu:kernel block=X[,Y[,Z]] [wave=W] [len(buffer)=scalar[*scalar...]], //xpu:instance Name Type{Field: const, ...} (or Name Func[T, ...] [Type{...}] for a generic kernel) and //xpu:requires <boolean expression>",
 	RuleStructLayout:      "use a named struct whose fields are int32, uint32 or float32",
 	RuleRequires:          "write the clause as a boolean expression over constants and the comptime parameter's fields",
 	RuleNoSlicing:         "index the whole buffer with an offset instead of re-slicing it",
@@ -169,5 +173,6 @@ var fixes = map[Rule]string{
 	RuleRange:             "range over an index instead: for i := range uint32(len(y))",
 	RuleConstOverflow:     "use a constant within the type's range, or a wider type's constant converted at run time",
 	RuleStructUniform:     "pass the struct's fields as scalar parameters (each a uniform), or add //xpu:instance lines to make the kernel a template whose comptime parameter it is",
+	RuleTypeParam:         "constrain type parameters to unions of int32, uint32 and float32, and instantiate a generic kernel with //xpu:instance Name Func[float32]",
 	RuleUnsupported:       "rewrite the code in the kernel language (see the xpu package documentation)",
 }

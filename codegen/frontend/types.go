@@ -63,7 +63,7 @@ func basicType(b *types.Basic) (*ir.Basic, *typeError) {
 // irType maps a Go value type to an IR type, registering struct types
 // with the kernel.
 func (ks *kernelState) irType(t types.Type) (ir.Type, *typeError) {
-	t = types.Unalias(t)
+	t = types.Unalias(ks.targs.subst(t))
 	if isThread(t) {
 		return nil, &typeError{RuleUnsupported, "the xpu.Thread may only be used for its methods and passed to device functions"}
 	}

@@ -74,6 +74,7 @@ type Kernel struct {
 	Func     string    // the Go function it comes from
 	Instance string    // template member name, "" for a plain kernel
 	Comptime string    // a member's comptime value as Go source in the kernel's package
+	TypeArgs string    // a generic kernel's type arguments as Go source in the kernel's package, "[float32]"; "" when not generic
 	Block    [3]uint32 // pinned workgroup size
 	Wave     uint32    // declared wave width, 0 when width-agnostic
 	Params   []*Param  // in Go order, without the Thread and the comptime struct

@@ -2396,6 +2396,756 @@ func blockReduceCPU(b *gpuimpl.CPUBlock) {
 	}
 }
 
+// BlockSumF32Kernel is the compiled form of BlockSumF32, the instantiation BlockSum[float32] of the generic kernel BlockSum.
+var BlockSumF32Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
+	Name:    "github.com/goxpu/xpu/kernels/conformance.BlockSumF32",
+	Codegen: "xpu-gen/1",
+	Block:   xpu.Dim3{X: 128, Y: 1, Z: 1},
+	Params: []gpuimpl.Param{
+		{Name: "partial", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "float32"}, Size: 4, Access: gpuimpl.AccessWrite, Binding: 0},
+		{Name: "in", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "float32"}, Size: 4, Access: gpuimpl.AccessRead, Binding: 1},
+		{Name: "n", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 0},
+	},
+	SharedBytes: 512,
+	UniformSize: 16,
+	Func:        BlockSum[float32],
+	Artifacts: []gpuimpl.Artifact{
+		{
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:3d9d78bf1c511f56d62480d87c54394725e107c0f8e0e794313e0fead48828e3",
+				PrivateBytes: new(32),
+				NativeOps:    []string{"workgroupBarrier"},
+			},
+			Code: blockSumF32WGSL,
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:140bf32db9cd716ec87b66c761eed098207834533f74ec204a03b038142d7432"},
+			Entry:    blockSumF32CPU,
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:c8ebac2202af71fec9154b551cff66c877759f68edc682615305ad0ce552fb89"},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v3"},
+			Code:     libLLVMHOSTX8664V3,
+			Symbol:   "xpu_BlockSumF32",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:cbdeae6b44df9e7e35364692be0c745dccf54a1ff76b281fbf25ea22e100a050"},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
+			Code:     libLLVMHOSTX8664V4,
+			Symbol:   "xpu_BlockSumF32",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:6f17c58154e996f1ea876f789338cc2f173bf788f7e029c68e625aac751d3b1b"},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "armv8-a"},
+			Code:     libLLVMHOSTARMV8A,
+			Symbol:   "xpu_BlockSumF32",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cuda", Target: "ptx", Hash: "sha256:e2beef2279f1d0151e798991656453037d6b7c140488a848f5e65c524ec4d311",
+				PrivateBytes: new(32),
+				Fault:        true,
+			},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "sm_70"},
+			Code:     libPTXSM70,
+			Symbol:   "xpu_BlockSumF32",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:0cae69dbdb51fb490df40bff3a9273b28227b480982e31c3543dad80a052419b",
+				PrivateBytes: new(32),
+				Registers:    new(6),
+				SpillBytes:   new(0),
+				Fault:        true,
+			},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "gfx90a"},
+			Code:     libHSACOGFX90A,
+			Symbol:   "xpu_BlockSumF32",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:90385834e3e1c80cdea1f677227ffcef68ab02f1356cd7181e15692c7d867dad",
+				PrivateBytes: new(32),
+				Registers:    new(6),
+				SpillBytes:   new(0),
+				Fault:        true,
+			},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "gfx942"},
+			Code:     libHSACOGFX942,
+			Symbol:   "xpu_BlockSumF32",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:31af2d18abd1a7dbc08d58397ae33ef58d810c8c7149d30daee37314f64e3e9d",
+				PrivateBytes: new(32),
+				Registers:    new(4),
+				SpillBytes:   new(0),
+				Fault:        true,
+			},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "gfx1100"},
+			Code:     libHSACOGFX1100,
+			Symbol:   "xpu_BlockSumF32",
+		},
+	},
+})
+
+// LaunchBlockSumF32 launches the kernel BlockSumF32 on the stream s over a grid of groups
+// blocks of 128x1x1 work-items, with the arguments of BlockSum after its Thread.
+// Buffers are bound in this order; scalars are uniforms.
+func LaunchBlockSumF32(s *gpu.Stream, groups xpu.Dim3, partial *gpu.Buffer[float32], in *gpu.Buffer[float32], n uint32) error {
+	return s.Launch(BlockSumF32Kernel, groups, partial, in, n)
+}
+
+// blockSumF32WGSL is the WGSL code of BlockSumF32.
+const blockSumF32WGSL = `struct xpu_Uniforms {
+    p_n: u32,
+}
+
+@group(0) @binding(0) var<storage, read_write> b_partial: array<f32>;
+@group(0) @binding(1) var<storage, read> b_in: array<f32>;
+@group(0) @binding(2) var<uniform> xpu_u: xpu_Uniforms;
+var<workgroup> s_s: array<f32, 128>;
+
+fn f_at_4(a_i_1: u32) -> f32 {
+    var v_i_1: u32 = a_i_1;
+    return b_in[v_i_1];
+}
+
+fn f_at_5(a_i_1: u32) -> f32 {
+    var v_i_1: u32 = a_i_1;
+    return s_s[v_i_1];
+}
+
+fn f_plus_2(a_a: f32, a_b: f32) -> f32 {
+    var v_a: f32 = a_a;
+    var v_b: f32 = a_b;
+    return v_a + v_b;
+}
+
+// main is kernel BlockSumF32, block 128x1x1.
+@compute @workgroup_size(128, 1, 1)
+fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid: vec3<u32>) {
+    let v_l: u32 = lid.x;
+    let v_i: u32 = gid.x;
+    var v_v: f32;
+    v_v = f32();
+    if v_i < xpu_u.p_n {
+        v_v = f_at_4(v_i);
+    }
+    s_s[v_l] = v_v;
+    workgroupBarrier();
+    for (var v_step: u32 = 64u; v_step > 0u; v_step = v_step / 2u) {
+        if v_l < v_step {
+            s_s[v_l] = f_plus_2(s_s[v_l], f_at_5(v_l + v_step));
+        }
+        workgroupBarrier();
+    }
+    if v_l == 0u {
+        b_partial[wid.x] = s_s[0u];
+    }
+}
+`
+
+// blockSumF32CPU runs one block of the kernel BlockSumF32 on the CPU.
+func blockSumF32CPU(b *gpuimpl.CPUBlock) {
+	p_partial := gpuimpl.CPUView[float32](b.Buffers[0])
+	p_in := gpuimpl.CPUView[float32](b.Buffers[1])
+	p_n := gpuimpl.CPUUniform[uint32](b.Uniforms, 0)
+	var s_s [128]float32
+	var a_step [128]uint32
+	gx0 := b.Group.X * 128
+	gy0 := b.Group.Y * 1
+	gz0 := b.Group.Z * 1
+	var ly uint32
+	var lz uint32
+	stop := b.Stopping()
+	_ = p_partial
+	_ = p_in
+	_ = p_n
+	_ = gx0
+	_ = gy0
+	_ = gz0
+	_ = ly
+	_ = lz
+	_ = stop
+	f_at_4 := func(lx, ly, lz uint32, v_i_1 uint32) float32 {
+		return p_in[v_i_1]
+	}
+	_ = f_at_4
+	f_at_5 := func(lx, ly, lz uint32, v_i_1 uint32) float32 {
+		return s_s[v_i_1]
+	}
+	_ = f_at_5
+	f_plus_2 := func(lx, ly, lz uint32, v_a float32, v_b float32) float32 {
+		return (v_a + v_b)
+	}
+	_ = f_plus_2
+	for lx := uint32(0); lx < 128; lx++ {
+		li := lx
+		_ = li
+		var v_l uint32 = lx
+		_ = v_l
+		var v_i uint32 = (gx0 + lx)
+		_ = v_i
+		var v_v float32
+		_ = v_v
+		if v_i < p_n {
+			v_v = f_at_4(lx, ly, lz, v_i)
+		}
+		s_s[v_l] = v_v
+	}
+	for lx := uint32(0); lx < 128; lx++ {
+		li := lx
+		_ = li
+		var v_step uint32
+		v_step = uint32(64)
+		a_step[li] = v_step
+	}
+	for {
+		if stop.Load() {
+			panic(gpuimpl.CPUStopped)
+		}
+		c2, first2 := false, true
+		for lx := uint32(0); lx < 128; lx++ {
+			li := lx
+			_ = li
+			v_step := a_step[li]
+			_ = v_step
+			if v := (v_step > uint32(0)); first2 {
+				c2, first2 = v, false
+			} else if v != c2 {
+				panic("xpu: kernel BlockSumF32: work-items disagree on the condition around a barrier")
+			}
+		}
+		if !c2 {
+			break
+		}
+		for lx := uint32(0); lx < 128; lx++ {
+			li := lx
+			_ = li
+			v_step := a_step[li]
+			_ = v_step
+			var v_l uint32 = lx
+			_ = v_l
+			if v_l < v_step {
+				s_s[v_l] = f_plus_2(lx, ly, lz, s_s[v_l], f_at_5(lx, ly, lz, (v_l+v_step)))
+			}
+		}
+		for lx := uint32(0); lx < 128; lx++ {
+			li := lx
+			_ = li
+			v_step := a_step[li]
+			_ = v_step
+			v_step = (v_step / uint32(2))
+			a_step[li] = v_step
+		}
+	}
+	for lx := uint32(0); lx < 128; lx++ {
+		li := lx
+		_ = li
+		var v_l uint32 = lx
+		_ = v_l
+		if v_l == uint32(0) {
+			p_partial[b.Group.X] = s_s[uint32(0)]
+		}
+	}
+}
+
+// BlockSumI32Kernel is the compiled form of BlockSumI32, the instantiation BlockSum[int32] of the generic kernel BlockSum.
+var BlockSumI32Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
+	Name:    "github.com/goxpu/xpu/kernels/conformance.BlockSumI32",
+	Codegen: "xpu-gen/1",
+	Block:   xpu.Dim3{X: 128, Y: 1, Z: 1},
+	Params: []gpuimpl.Param{
+		{Name: "partial", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "int32"}, Size: 4, Access: gpuimpl.AccessWrite, Binding: 0},
+		{Name: "in", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "int32"}, Size: 4, Access: gpuimpl.AccessRead, Binding: 1},
+		{Name: "n", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 0},
+	},
+	SharedBytes: 512,
+	UniformSize: 16,
+	Func:        BlockSum[int32],
+	Artifacts: []gpuimpl.Artifact{
+		{
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:0a2dd923722f301489a0ec6ddec004eab8454403f6640fb386b8de5109569309",
+				PrivateBytes: new(32),
+				NativeOps:    []string{"workgroupBarrier"},
+			},
+			Code: blockSumI32WGSL,
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:7b1f3c7d9f23b7f007def549379f336726ae4c77761b2aa0c6383b4dba677d96"},
+			Entry:    blockSumI32CPU,
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:d557d740584685ef02610d0d7a6ee631532e6b1760a5cbf96150babd8ed27458"},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v3"},
+			Code:     libLLVMHOSTX8664V3,
+			Symbol:   "xpu_BlockSumI32",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:e280df9883e247354f13e385dde2e426672a29446ed3bf1d2e463ef09b6c0b6e"},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
+			Code:     libLLVMHOSTX8664V4,
+			Symbol:   "xpu_BlockSumI32",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:2bca465d4f12017e961f8d7b6ec4331a045795ab9a1586c8d68663bfd78a2c1f"},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "armv8-a"},
+			Code:     libLLVMHOSTARMV8A,
+			Symbol:   "xpu_BlockSumI32",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cuda", Target: "ptx", Hash: "sha256:a21ea7e7708857eabb83561952cd4723c258c06718504e6d7a7a3ec9c7b1d21b",
+				PrivateBytes: new(32),
+				Fault:        true,
+			},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "sm_70"},
+			Code:     libPTXSM70,
+			Symbol:   "xpu_BlockSumI32",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:bd49895271c55f7c7a2a3d56c93fc96d7bc86b41e1a39290d56dece38062ef8f",
+				PrivateBytes: new(32),
+				Registers:    new(6),
+				SpillBytes:   new(0),
+				Fault:        true,
+			},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "gfx90a"},
+			Code:     libHSACOGFX90A,
+			Symbol:   "xpu_BlockSumI32",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:1a8c76a29da35e67ac390d12d331a9963c4d29c809a2b6296cfc54429e07150a",
+				PrivateBytes: new(32),
+				Registers:    new(6),
+				SpillBytes:   new(0),
+				Fault:        true,
+			},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "gfx942"},
+			Code:     libHSACOGFX942,
+			Symbol:   "xpu_BlockSumI32",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:612d4986e0e8c8d7133ad32897beada150fec9f5d98baac4d1e5d8eb99fdf529",
+				PrivateBytes: new(32),
+				Registers:    new(4),
+				SpillBytes:   new(0),
+				Fault:        true,
+			},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "gfx1100"},
+			Code:     libHSACOGFX1100,
+			Symbol:   "xpu_BlockSumI32",
+		},
+	},
+})
+
+// LaunchBlockSumI32 launches the kernel BlockSumI32 on the stream s over a grid of groups
+// blocks of 128x1x1 work-items, with the arguments of BlockSum after its Thread.
+// Buffers are bound in this order; scalars are uniforms.
+func LaunchBlockSumI32(s *gpu.Stream, groups xpu.Dim3, partial *gpu.Buffer[int32], in *gpu.Buffer[int32], n uint32) error {
+	return s.Launch(BlockSumI32Kernel, groups, partial, in, n)
+}
+
+// blockSumI32WGSL is the WGSL code of BlockSumI32.
+const blockSumI32WGSL = `struct xpu_Uniforms {
+    p_n: u32,
+}
+
+@group(0) @binding(0) var<storage, read_write> b_partial: array<i32>;
+@group(0) @binding(1) var<storage, read> b_in: array<i32>;
+@group(0) @binding(2) var<uniform> xpu_u: xpu_Uniforms;
+var<workgroup> s_s: array<i32, 128>;
+
+fn f_at(a_i_1: u32) -> i32 {
+    var v_i_1: u32 = a_i_1;
+    return b_in[v_i_1];
+}
+
+fn f_at_1(a_i_1: u32) -> i32 {
+    var v_i_1: u32 = a_i_1;
+    return s_s[v_i_1];
+}
+
+fn f_plus(a_a: i32, a_b: i32) -> i32 {
+    var v_a: i32 = a_a;
+    var v_b: i32 = a_b;
+    return v_a + v_b;
+}
+
+// main is kernel BlockSumI32, block 128x1x1.
+@compute @workgroup_size(128, 1, 1)
+fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid: vec3<u32>) {
+    let v_l: u32 = lid.x;
+    let v_i: u32 = gid.x;
+    var v_v: i32;
+    v_v = i32();
+    if v_i < xpu_u.p_n {
+        v_v = f_at(v_i);
+    }
+    s_s[v_l] = v_v;
+    workgroupBarrier();
+    for (var v_step: u32 = 64u; v_step > 0u; v_step = v_step / 2u) {
+        if v_l < v_step {
+            s_s[v_l] = f_plus(s_s[v_l], f_at_1(v_l + v_step));
+        }
+        workgroupBarrier();
+    }
+    if v_l == 0u {
+        b_partial[wid.x] = s_s[0u];
+    }
+}
+`
+
+// blockSumI32CPU runs one block of the kernel BlockSumI32 on the CPU.
+func blockSumI32CPU(b *gpuimpl.CPUBlock) {
+	p_partial := gpuimpl.CPUView[int32](b.Buffers[0])
+	p_in := gpuimpl.CPUView[int32](b.Buffers[1])
+	p_n := gpuimpl.CPUUniform[uint32](b.Uniforms, 0)
+	var s_s [128]int32
+	var a_step [128]uint32
+	gx0 := b.Group.X * 128
+	gy0 := b.Group.Y * 1
+	gz0 := b.Group.Z * 1
+	var ly uint32
+	var lz uint32
+	stop := b.Stopping()
+	_ = p_partial
+	_ = p_in
+	_ = p_n
+	_ = gx0
+	_ = gy0
+	_ = gz0
+	_ = ly
+	_ = lz
+	_ = stop
+	f_at := func(lx, ly, lz uint32, v_i_1 uint32) int32 {
+		return p_in[v_i_1]
+	}
+	_ = f_at
+	f_at_1 := func(lx, ly, lz uint32, v_i_1 uint32) int32 {
+		return s_s[v_i_1]
+	}
+	_ = f_at_1
+	f_plus := func(lx, ly, lz uint32, v_a int32, v_b int32) int32 {
+		return (v_a + v_b)
+	}
+	_ = f_plus
+	for lx := uint32(0); lx < 128; lx++ {
+		li := lx
+		_ = li
+		var v_l uint32 = lx
+		_ = v_l
+		var v_i uint32 = (gx0 + lx)
+		_ = v_i
+		var v_v int32
+		_ = v_v
+		if v_i < p_n {
+			v_v = f_at(lx, ly, lz, v_i)
+		}
+		s_s[v_l] = v_v
+	}
+	for lx := uint32(0); lx < 128; lx++ {
+		li := lx
+		_ = li
+		var v_step uint32
+		v_step = uint32(64)
+		a_step[li] = v_step
+	}
+	for {
+		if stop.Load() {
+			panic(gpuimpl.CPUStopped)
+		}
+		c2, first2 := false, true
+		for lx := uint32(0); lx < 128; lx++ {
+			li := lx
+			_ = li
+			v_step := a_step[li]
+			_ = v_step
+			if v := (v_step > uint32(0)); first2 {
+				c2, first2 = v, false
+			} else if v != c2 {
+				panic("xpu: kernel BlockSumI32: work-items disagree on the condition around a barrier")
+			}
+		}
+		if !c2 {
+			break
+		}
+		for lx := uint32(0); lx < 128; lx++ {
+			li := lx
+			_ = li
+			v_step := a_step[li]
+			_ = v_step
+			var v_l uint32 = lx
+			_ = v_l
+			if v_l < v_step {
+				s_s[v_l] = f_plus(lx, ly, lz, s_s[v_l], f_at_1(lx, ly, lz, (v_l+v_step)))
+			}
+		}
+		for lx := uint32(0); lx < 128; lx++ {
+			li := lx
+			_ = li
+			v_step := a_step[li]
+			_ = v_step
+			v_step = (v_step / uint32(2))
+			a_step[li] = v_step
+		}
+	}
+	for lx := uint32(0); lx < 128; lx++ {
+		li := lx
+		_ = li
+		var v_l uint32 = lx
+		_ = v_l
+		if v_l == uint32(0) {
+			p_partial[b.Group.X] = s_s[uint32(0)]
+		}
+	}
+}
+
+// BlockSumU32Kernel is the compiled form of BlockSumU32, the instantiation BlockSum[uint32] of the generic kernel BlockSum.
+var BlockSumU32Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
+	Name:    "github.com/goxpu/xpu/kernels/conformance.BlockSumU32",
+	Codegen: "xpu-gen/1",
+	Block:   xpu.Dim3{X: 128, Y: 1, Z: 1},
+	Params: []gpuimpl.Param{
+		{Name: "partial", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Access: gpuimpl.AccessWrite, Binding: 0},
+		{Name: "in", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Access: gpuimpl.AccessRead, Binding: 1},
+		{Name: "n", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 0},
+	},
+	SharedBytes: 512,
+	UniformSize: 16,
+	Func:        BlockSum[uint32],
+	Artifacts: []gpuimpl.Artifact{
+		{
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:dfc3aa6876ba416620ec85f7b82c0c017973de43774e5266147b7554e8ced51e",
+				PrivateBytes: new(32),
+				NativeOps:    []string{"workgroupBarrier"},
+			},
+			Code: blockSumU32WGSL,
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:6490696a33e68880341b5366d82e8548db9b83f69c666a12159db6976bcff939"},
+			Entry:    blockSumU32CPU,
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:0a597ad8957facadaef0b358f78b01788ca6367f4b3e7735c53b084b08486044"},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v3"},
+			Code:     libLLVMHOSTX8664V3,
+			Symbol:   "xpu_BlockSumU32",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:a28cf9271c8d6a7d39c31c17bd9c6325fd605925f736b80ec45d076545bbfba1"},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
+			Code:     libLLVMHOSTX8664V4,
+			Symbol:   "xpu_BlockSumU32",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:a7c71421d84479e15259a2948a6e631c6195d9a0854e5f5682b7ba48e40e753c"},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "armv8-a"},
+			Code:     libLLVMHOSTARMV8A,
+			Symbol:   "xpu_BlockSumU32",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cuda", Target: "ptx", Hash: "sha256:7cb6711f8fbfbe0b8239b11b3534820a47000d747ff9d532b064ee048ca9a74d",
+				PrivateBytes: new(32),
+				Fault:        true,
+			},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "sm_70"},
+			Code:     libPTXSM70,
+			Symbol:   "xpu_BlockSumU32",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:75ef6ece4ea841e524ed71586181b523687317043cb49d9aae2bf8afe9083441",
+				PrivateBytes: new(32),
+				Registers:    new(6),
+				SpillBytes:   new(0),
+				Fault:        true,
+			},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "gfx90a"},
+			Code:     libHSACOGFX90A,
+			Symbol:   "xpu_BlockSumU32",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:82f979193bf3345884b4079edd2b4e2062d89ff08d3ba6c434fef82ac964c36b",
+				PrivateBytes: new(32),
+				Registers:    new(6),
+				SpillBytes:   new(0),
+				Fault:        true,
+			},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "gfx942"},
+			Code:     libHSACOGFX942,
+			Symbol:   "xpu_BlockSumU32",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:c2441e42050221456af5f68f40b15b9311eb1da7c07bdcbec80abee8be6ee293",
+				PrivateBytes: new(32),
+				Registers:    new(4),
+				SpillBytes:   new(0),
+				Fault:        true,
+			},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "gfx1100"},
+			Code:     libHSACOGFX1100,
+			Symbol:   "xpu_BlockSumU32",
+		},
+	},
+})
+
+// LaunchBlockSumU32 launches the kernel BlockSumU32 on the stream s over a grid of groups
+// blocks of 128x1x1 work-items, with the arguments of BlockSum after its Thread.
+// Buffers are bound in this order; scalars are uniforms.
+func LaunchBlockSumU32(s *gpu.Stream, groups xpu.Dim3, partial *gpu.Buffer[uint32], in *gpu.Buffer[uint32], n uint32) error {
+	return s.Launch(BlockSumU32Kernel, groups, partial, in, n)
+}
+
+// blockSumU32WGSL is the WGSL code of BlockSumU32.
+const blockSumU32WGSL = `struct xpu_Uniforms {
+    p_n: u32,
+}
+
+@group(0) @binding(0) var<storage, read_write> b_partial: array<u32>;
+@group(0) @binding(1) var<storage, read> b_in: array<u32>;
+@group(0) @binding(2) var<uniform> xpu_u: xpu_Uniforms;
+var<workgroup> s_s: array<u32, 128>;
+
+fn f_at_2(a_i_1: u32) -> u32 {
+    var v_i_1: u32 = a_i_1;
+    return b_in[v_i_1];
+}
+
+fn f_at_3(a_i_1: u32) -> u32 {
+    var v_i_1: u32 = a_i_1;
+    return s_s[v_i_1];
+}
+
+fn f_plus_1(a_a: u32, a_b: u32) -> u32 {
+    var v_a: u32 = a_a;
+    var v_b: u32 = a_b;
+    return v_a + v_b;
+}
+
+// main is kernel BlockSumU32, block 128x1x1.
+@compute @workgroup_size(128, 1, 1)
+fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid: vec3<u32>) {
+    let v_l: u32 = lid.x;
+    let v_i: u32 = gid.x;
+    var v_v: u32;
+    v_v = u32();
+    if v_i < xpu_u.p_n {
+        v_v = f_at_2(v_i);
+    }
+    s_s[v_l] = v_v;
+    workgroupBarrier();
+    for (var v_step: u32 = 64u; v_step > 0u; v_step = v_step / 2u) {
+        if v_l < v_step {
+            s_s[v_l] = f_plus_1(s_s[v_l], f_at_3(v_l + v_step));
+        }
+        workgroupBarrier();
+    }
+    if v_l == 0u {
+        b_partial[wid.x] = s_s[0u];
+    }
+}
+`
+
+// blockSumU32CPU runs one block of the kernel BlockSumU32 on the CPU.
+func blockSumU32CPU(b *gpuimpl.CPUBlock) {
+	p_partial := gpuimpl.CPUView[uint32](b.Buffers[0])
+	p_in := gpuimpl.CPUView[uint32](b.Buffers[1])
+	p_n := gpuimpl.CPUUniform[uint32](b.Uniforms, 0)
+	var s_s [128]uint32
+	var a_step [128]uint32
+	gx0 := b.Group.X * 128
+	gy0 := b.Group.Y * 1
+	gz0 := b.Group.Z * 1
+	var ly uint32
+	var lz uint32
+	stop := b.Stopping()
+	_ = p_partial
+	_ = p_in
+	_ = p_n
+	_ = gx0
+	_ = gy0
+	_ = gz0
+	_ = ly
+	_ = lz
+	_ = stop
+	f_at_2 := func(lx, ly, lz uint32, v_i_1 uint32) uint32 {
+		return p_in[v_i_1]
+	}
+	_ = f_at_2
+	f_at_3 := func(lx, ly, lz uint32, v_i_1 uint32) uint32 {
+		return s_s[v_i_1]
+	}
+	_ = f_at_3
+	f_plus_1 := func(lx, ly, lz uint32, v_a uint32, v_b uint32) uint32 {
+		return (v_a + v_b)
+	}
+	_ = f_plus_1
+	for lx := uint32(0); lx < 128; lx++ {
+		li := lx
+		_ = li
+		var v_l uint32 = lx
+		_ = v_l
+		var v_i uint32 = (gx0 + lx)
+		_ = v_i
+		var v_v uint32
+		_ = v_v
+		if v_i < p_n {
+			v_v = f_at_2(lx, ly, lz, v_i)
+		}
+		s_s[v_l] = v_v
+	}
+	for lx := uint32(0); lx < 128; lx++ {
+		li := lx
+		_ = li
+		var v_step uint32
+		v_step = uint32(64)
+		a_step[li] = v_step
+	}
+	for {
+		if stop.Load() {
+			panic(gpuimpl.CPUStopped)
+		}
+		c2, first2 := false, true
+		for lx := uint32(0); lx < 128; lx++ {
+			li := lx
+			_ = li
+			v_step := a_step[li]
+			_ = v_step
+			if v := (v_step > uint32(0)); first2 {
+				c2, first2 = v, false
+			} else if v != c2 {
+				panic("xpu: kernel BlockSumU32: work-items disagree on the condition around a barrier")
+			}
+		}
+		if !c2 {
+			break
+		}
+		for lx := uint32(0); lx < 128; lx++ {
+			li := lx
+			_ = li
+			v_step := a_step[li]
+			_ = v_step
+			var v_l uint32 = lx
+			_ = v_l
+			if v_l < v_step {
+				s_s[v_l] = f_plus_1(lx, ly, lz, s_s[v_l], f_at_3(lx, ly, lz, (v_l+v_step)))
+			}
+		}
+		for lx := uint32(0); lx < 128; lx++ {
+			li := lx
+			_ = li
+			v_step := a_step[li]
+			_ = v_step
+			v_step = (v_step / uint32(2))
+			a_step[li] = v_step
+		}
+	}
+	for lx := uint32(0); lx < 128; lx++ {
+		li := lx
+		_ = li
+		var v_l uint32 = lx
+		_ = v_l
+		if v_l == uint32(0) {
+			p_partial[b.Group.X] = s_s[uint32(0)]
+		}
+	}
+}
+
 // BranchesKernel is the compiled form of the kernel Branches (Go function Branches).
 var BranchesKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Name:    "github.com/goxpu/xpu/kernels/conformance.Branches",
@@ -10762,6 +11512,398 @@ func scale3CPU(b *gpuimpl.CPUBlock) {
 	}
 }
 
+// ScaleByF32Kernel is the compiled form of ScaleByF32, the instantiation ScaleBy[float32] of the generic kernel ScaleBy.
+var ScaleByF32Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
+	Name:    "github.com/goxpu/xpu/kernels/conformance.ScaleByF32",
+	Codegen: "xpu-gen/1",
+	Block:   xpu.Dim3{X: 64, Y: 1, Z: 1},
+	Params: []gpuimpl.Param{
+		{Name: "y", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "float32"}, Size: 4, Access: gpuimpl.AccessWrite, Binding: 0},
+		{Name: "x", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "float32"}, Size: 4, Access: gpuimpl.AccessRead, Binding: 1},
+		{Name: "n", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 0},
+	},
+	UniformSize: 16,
+	Func:        ScaleBy[float32],
+	Comptime:    Affine{Factor: 2, Offset: 1},
+	Artifacts: []gpuimpl.Artifact{
+		{
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:25f3c4fd6991070a14ef1ea1c5763d4c555ef094433c8977f7c0ac95ad388a91",
+				PrivateBytes: new(4),
+			},
+			Code: scaleByF32WGSL,
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:7c73f42037ff14e42475cf444f5b9433a4b3ddee49b3bd12b0a124d25c87f149"},
+			Entry:    scaleByF32CPU,
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:4644489e6c65b689db3d1f25e6f833f4187b9bd48f3b16d74a6cacbc7183c3dc"},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v3"},
+			Code:     libLLVMHOSTX8664V3,
+			Symbol:   "xpu_ScaleByF32",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:02888540ea96e9ad67048474662a714f967d40912c27188cff42005a5519e454"},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
+			Code:     libLLVMHOSTX8664V4,
+			Symbol:   "xpu_ScaleByF32",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:6d29b0869accbd83737b268c52da4f2a4d262ea7c2a868dd6aecadd820f8c42b"},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "armv8-a"},
+			Code:     libLLVMHOSTARMV8A,
+			Symbol:   "xpu_ScaleByF32",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cuda", Target: "ptx", Hash: "sha256:68343e369d9d6ff2367cf813d8b78855bae0c8df17707910405bcfaf29be57ae",
+				PrivateBytes: new(4),
+				Fault:        true,
+			},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "sm_70"},
+			Code:     libPTXSM70,
+			Symbol:   "xpu_ScaleByF32",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:5058d969383d7c498b8661787836bca8d808ff13fdd771516b4fa5bfc0fc3232",
+				PrivateBytes: new(4),
+				Registers:    new(6),
+				SpillBytes:   new(0),
+				Fault:        true,
+			},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "gfx90a"},
+			Code:     libHSACOGFX90A,
+			Symbol:   "xpu_ScaleByF32",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:b9f3210529047fcb37b5e9efa3b12aae70914bc33ac0d7a7017102f032d47c8f",
+				PrivateBytes: new(4),
+				Registers:    new(6),
+				SpillBytes:   new(0),
+				Fault:        true,
+			},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "gfx942"},
+			Code:     libHSACOGFX942,
+			Symbol:   "xpu_ScaleByF32",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:cc4dc2113f68ac1499f849d51df9ef1d1db486c1216162284fd569436e4e39a2",
+				PrivateBytes: new(4),
+				Registers:    new(4),
+				SpillBytes:   new(0),
+				Fault:        true,
+			},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "gfx1100"},
+			Code:     libHSACOGFX1100,
+			Symbol:   "xpu_ScaleByF32",
+		},
+	},
+})
+
+// LaunchScaleByF32 launches the kernel ScaleByF32 on the stream s over a grid of groups
+// blocks of 64x1x1 work-items, with the arguments of ScaleBy after its Thread and its comptime parameter.
+// Buffers are bound in this order; scalars are uniforms.
+func LaunchScaleByF32(s *gpu.Stream, groups xpu.Dim3, y *gpu.Buffer[float32], x *gpu.Buffer[float32], n uint32) error {
+	return s.Launch(ScaleByF32Kernel, groups, y, x, n)
+}
+
+// scaleByF32WGSL is the WGSL code of ScaleByF32.
+const scaleByF32WGSL = `struct xpu_Uniforms {
+    p_n: u32,
+}
+
+@group(0) @binding(0) var<storage, read_write> b_y: array<f32>;
+@group(0) @binding(1) var<storage, read> b_x: array<f32>;
+@group(0) @binding(2) var<uniform> xpu_u: xpu_Uniforms;
+
+// main is kernel ScaleByF32, block 64x1x1.
+@compute @workgroup_size(64, 1, 1)
+fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
+    {
+        let v_i: u32 = gid.x;
+        if v_i < xpu_u.p_n {
+            b_y[v_i] = (b_x[v_i] * 2.0f) + 1.0f;
+        }
+    }
+}
+`
+
+// scaleByF32CPU runs one block of the kernel ScaleByF32 on the CPU.
+func scaleByF32CPU(b *gpuimpl.CPUBlock) {
+	p_y := gpuimpl.CPUView[float32](b.Buffers[0])
+	p_x := gpuimpl.CPUView[float32](b.Buffers[1])
+	p_n := gpuimpl.CPUUniform[uint32](b.Uniforms, 0)
+	gx0 := b.Group.X * 64
+	gy0 := b.Group.Y * 1
+	gz0 := b.Group.Z * 1
+	var ly uint32
+	var lz uint32
+	stop := b.Stopping()
+	_ = p_y
+	_ = p_x
+	_ = p_n
+	_ = gx0
+	_ = gy0
+	_ = gz0
+	_ = ly
+	_ = lz
+	_ = stop
+	{
+		lx := uint32(0)
+		li := uint32(0)
+		_, _ = lx, li
+		var v_i uint32 = (gx0 + lx)
+		_ = v_i
+		// The guard (v_i < p_n) holds for the lanes lo <= lx < hi; gok: v_i
+		// steps by one from lane to lane without wrapping.
+		lo, hi, gok := uint32(0), uint32(0), false
+		if e0, u0 := int64(v_i), int64(p_n); e0 <= 4294967232 {
+			gok = true
+			hi = uint32(min(max(u0-e0, 0), 64))
+		}
+		var w0 *[64]float32
+		if o := v_i; o <= 4294967232 && uint64(o)+64 <= uint64(len(p_y)) {
+			w0 = (*[64]float32)(p_y[o : uint64(o)+64])
+		}
+		var w1 *[64]float32
+		if o := v_i; o <= 4294967232 && uint64(o)+64 <= uint64(len(p_x)) {
+			w1 = (*[64]float32)(p_x[o : uint64(o)+64])
+		}
+		if gok && w0 != nil && w1 != nil && hi <= 64 {
+			for lx := lo; lx < hi; lx++ {
+				li := lx
+				_ = li
+				{
+					var v_i uint32 = (gx0 + lx)
+					_ = v_i
+					{ // (v_i < p_n) holds for lo <= lx < hi
+						w0[lx] = ((w1[lx] * float32(2)) + float32(1))
+					}
+				}
+			}
+		} else if gok {
+			for lx := lo; lx < hi; lx++ {
+				li := lx
+				_ = li
+				{
+					var v_i uint32 = (gx0 + lx)
+					_ = v_i
+					{ // (v_i < p_n) holds for lo <= lx < hi
+						p_y[v_i] = ((p_x[v_i] * float32(2)) + float32(1))
+					}
+				}
+			}
+		} else {
+			for lx := uint32(0); lx < 64; lx++ {
+				li := lx
+				_ = li
+				{
+					var v_i uint32 = (gx0 + lx)
+					_ = v_i
+					if v_i < p_n {
+						p_y[v_i] = ((p_x[v_i] * float32(2)) + float32(1))
+					}
+				}
+			}
+		}
+	}
+}
+
+// ScaleByI32Kernel is the compiled form of ScaleByI32, the instantiation ScaleBy[int32] of the generic kernel ScaleBy.
+var ScaleByI32Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
+	Name:    "github.com/goxpu/xpu/kernels/conformance.ScaleByI32",
+	Codegen: "xpu-gen/1",
+	Block:   xpu.Dim3{X: 64, Y: 1, Z: 1},
+	Params: []gpuimpl.Param{
+		{Name: "y", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "int32"}, Size: 4, Access: gpuimpl.AccessWrite, Binding: 0},
+		{Name: "x", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "int32"}, Size: 4, Access: gpuimpl.AccessRead, Binding: 1},
+		{Name: "n", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 0},
+	},
+	UniformSize: 16,
+	Func:        ScaleBy[int32],
+	Comptime:    Affine{Factor: 3, Offset: -7},
+	Artifacts: []gpuimpl.Artifact{
+		{
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:adc8a86a3bfd12bf66a50a6b371c9a456422bd3ce64556b0cb38af14b5e02290",
+				PrivateBytes: new(4),
+			},
+			Code: scaleByI32WGSL,
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:6eba041aae36d5e8717bb3a2f816cbbc1dd34d36bd4cb8ac0c9f69d1aee7b629"},
+			Entry:    scaleByI32CPU,
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:ef330d8fc7d99f1e920a07b91e8119143195dc0e75c929a0097e273f2479c116"},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v3"},
+			Code:     libLLVMHOSTX8664V3,
+			Symbol:   "xpu_ScaleByI32",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:a2575b89d4bc7529f61220860db8cf485f8c7be019969a9ebbcb6b6e13a863c3"},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
+			Code:     libLLVMHOSTX8664V4,
+			Symbol:   "xpu_ScaleByI32",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:b555217e6e237e6575953a22aed293180fdfc9e1c5fae1c5e6be1c2b6218b1d4"},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "armv8-a"},
+			Code:     libLLVMHOSTARMV8A,
+			Symbol:   "xpu_ScaleByI32",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cuda", Target: "ptx", Hash: "sha256:a8a684ea328b5c73b2955d2d6a8b564ff29722a516a1edb086a6f4c08e9a0863",
+				PrivateBytes: new(4),
+				Fault:        true,
+			},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "sm_70"},
+			Code:     libPTXSM70,
+			Symbol:   "xpu_ScaleByI32",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:3cf4c844d10ee801b4fad01028ee38538b7fcd0563c2d6dfb4d0cc7ec50ba0d3",
+				PrivateBytes: new(4),
+				Registers:    new(6),
+				SpillBytes:   new(0),
+				Fault:        true,
+			},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "gfx90a"},
+			Code:     libHSACOGFX90A,
+			Symbol:   "xpu_ScaleByI32",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:d1b95aa044fb15a808d73946548f2166952f20abe3bcfaa15905f6bb83eb3fa1",
+				PrivateBytes: new(4),
+				Registers:    new(6),
+				SpillBytes:   new(0),
+				Fault:        true,
+			},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "gfx942"},
+			Code:     libHSACOGFX942,
+			Symbol:   "xpu_ScaleByI32",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:0466e7b34c12d44225c566155deec2499d406173efbcec4fda948c095508ae30",
+				PrivateBytes: new(4),
+				Registers:    new(5),
+				SpillBytes:   new(0),
+				Fault:        true,
+			},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "gfx1100"},
+			Code:     libHSACOGFX1100,
+			Symbol:   "xpu_ScaleByI32",
+		},
+	},
+})
+
+// LaunchScaleByI32 launches the kernel ScaleByI32 on the stream s over a grid of groups
+// blocks of 64x1x1 work-items, with the arguments of ScaleBy after its Thread and its comptime parameter.
+// Buffers are bound in this order; scalars are uniforms.
+func LaunchScaleByI32(s *gpu.Stream, groups xpu.Dim3, y *gpu.Buffer[int32], x *gpu.Buffer[int32], n uint32) error {
+	return s.Launch(ScaleByI32Kernel, groups, y, x, n)
+}
+
+// scaleByI32WGSL is the WGSL code of ScaleByI32.
+const scaleByI32WGSL = `struct xpu_Uniforms {
+    p_n: u32,
+}
+
+@group(0) @binding(0) var<storage, read_write> b_y: array<i32>;
+@group(0) @binding(1) var<storage, read> b_x: array<i32>;
+@group(0) @binding(2) var<uniform> xpu_u: xpu_Uniforms;
+
+// main is kernel ScaleByI32, block 64x1x1.
+@compute @workgroup_size(64, 1, 1)
+fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
+    {
+        let v_i: u32 = gid.x;
+        if v_i < xpu_u.p_n {
+            b_y[v_i] = (b_x[v_i] * 3i) + -7i;
+        }
+    }
+}
+`
+
+// scaleByI32CPU runs one block of the kernel ScaleByI32 on the CPU.
+func scaleByI32CPU(b *gpuimpl.CPUBlock) {
+	p_y := gpuimpl.CPUView[int32](b.Buffers[0])
+	p_x := gpuimpl.CPUView[int32](b.Buffers[1])
+	p_n := gpuimpl.CPUUniform[uint32](b.Uniforms, 0)
+	gx0 := b.Group.X * 64
+	gy0 := b.Group.Y * 1
+	gz0 := b.Group.Z * 1
+	var ly uint32
+	var lz uint32
+	stop := b.Stopping()
+	_ = p_y
+	_ = p_x
+	_ = p_n
+	_ = gx0
+	_ = gy0
+	_ = gz0
+	_ = ly
+	_ = lz
+	_ = stop
+	{
+		lx := uint32(0)
+		li := uint32(0)
+		_, _ = lx, li
+		var v_i uint32 = (gx0 + lx)
+		_ = v_i
+		// The guard (v_i < p_n) holds for the lanes lo <= lx < hi; gok: v_i
+		// steps by one from lane to lane without wrapping.
+		lo, hi, gok := uint32(0), uint32(0), false
+		if e0, u0 := int64(v_i), int64(p_n); e0 <= 4294967232 {
+			gok = true
+			hi = uint32(min(max(u0-e0, 0), 64))
+		}
+		var w0 *[64]int32
+		if o := v_i; o <= 4294967232 && uint64(o)+64 <= uint64(len(p_y)) {
+			w0 = (*[64]int32)(p_y[o : uint64(o)+64])
+		}
+		var w1 *[64]int32
+		if o := v_i; o <= 4294967232 && uint64(o)+64 <= uint64(len(p_x)) {
+			w1 = (*[64]int32)(p_x[o : uint64(o)+64])
+		}
+		if gok && w0 != nil && w1 != nil && hi <= 64 {
+			for lx := lo; lx < hi; lx++ {
+				li := lx
+				_ = li
+				{
+					var v_i uint32 = (gx0 + lx)
+					_ = v_i
+					{ // (v_i < p_n) holds for lo <= lx < hi
+						w0[lx] = ((w1[lx] * int32(3)) + int32(-7))
+					}
+				}
+			}
+		} else if gok {
+			for lx := lo; lx < hi; lx++ {
+				li := lx
+				_ = li
+				{
+					var v_i uint32 = (gx0 + lx)
+					_ = v_i
+					{ // (v_i < p_n) holds for lo <= lx < hi
+						p_y[v_i] = ((p_x[v_i] * int32(3)) + int32(-7))
+					}
+				}
+			}
+		} else {
+			for lx := uint32(0); lx < 64; lx++ {
+				li := lx
+				_ = li
+				{
+					var v_i uint32 = (gx0 + lx)
+					_ = v_i
+					if v_i < p_n {
+						p_y[v_i] = ((p_x[v_i] * int32(3)) + int32(-7))
+					}
+				}
+			}
+		}
+	}
+}
+
 // ScaleNegKernel is the refused kernel ScaleNeg: it has no code, and launching it
 // returns an error wrapping gpu.ErrRefused with this reason.
 var ScaleNegKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
@@ -13643,6 +14785,259 @@ func transposeCPU(b *gpuimpl.CPUBlock) {
 			_ = v_oy
 			if (v_ox < p_rows) && (v_oy < p_cols) {
 				p_out[((v_oy * p_rows) + v_ox)] = s_s[((v_lx * uint32(17)) + v_ly)]
+			}
+		}
+	}
+}
+
+// TwoTypesKernel is the compiled form of the kernel TwoTypes (Go function TwoTypes).
+var TwoTypesKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
+	Name:    "github.com/goxpu/xpu/kernels/conformance.TwoTypes",
+	Codegen: "xpu-gen/1",
+	Block:   xpu.Dim3{X: 64, Y: 1, Z: 1},
+	Params: []gpuimpl.Param{
+		{Name: "y", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "float32"}, Size: 4, Access: gpuimpl.AccessWrite, Binding: 0},
+		{Name: "z", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "int32"}, Size: 4, Access: gpuimpl.AccessWrite, Binding: 1},
+		{Name: "x", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "float32"}, Size: 4, Access: gpuimpl.AccessRead, Binding: 2},
+		{Name: "w", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "int32"}, Size: 4, Access: gpuimpl.AccessRead, Binding: 3},
+		{Name: "n", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 0},
+	},
+	UniformSize: 16,
+	Func:        TwoTypes,
+	Artifacts: []gpuimpl.Artifact{
+		{
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:68970b6d957363ffdeb35cb8d770e9517bebfb3c845840bd17e44049e7a34b2a",
+				PrivateBytes: new(28),
+			},
+			Code: twoTypesWGSL,
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:9e51a6d5d975b13aeb9cec1dc4c65bf5ad8ee63ead84641865b7e0a30721df2b"},
+			Entry:    twoTypesCPU,
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:30e3be3da75d43efa1ba857bc791c576b513a195eaab4b225556581a1a2ad2d9"},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v3"},
+			Code:     libLLVMHOSTX8664V3,
+			Symbol:   "xpu_TwoTypes",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:a663489fc9d67371ad991e131ef214fe58bd469b68e3c46d1404fa0ddd45632b"},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
+			Code:     libLLVMHOSTX8664V4,
+			Symbol:   "xpu_TwoTypes",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:bde455e723cb42d3625ca02fe5d4d5cd7b6604326c943efaef2bdfdc2fa5afae"},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "armv8-a"},
+			Code:     libLLVMHOSTARMV8A,
+			Symbol:   "xpu_TwoTypes",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cuda", Target: "ptx", Hash: "sha256:567af5dff29e31c6810256a494fc42e36bd0c5043ef7538c380bbbe9fe5a7c0e",
+				PrivateBytes: new(28),
+				Fault:        true,
+			},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "sm_70"},
+			Code:     libPTXSM70,
+			Symbol:   "xpu_TwoTypes",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:a17dfe8266aab704576e29ca5aed07107d5c11f83e1696a87dc36afd988a128e",
+				PrivateBytes: new(28),
+				Registers:    new(10),
+				SpillBytes:   new(0),
+				Fault:        true,
+			},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "gfx90a"},
+			Code:     libHSACOGFX90A,
+			Symbol:   "xpu_TwoTypes",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:e6365638efeeaaa95daab9d5e987e84674086a79dc007a54cf028db3d60606e7",
+				PrivateBytes: new(28),
+				Registers:    new(10),
+				SpillBytes:   new(0),
+				Fault:        true,
+			},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "gfx942"},
+			Code:     libHSACOGFX942,
+			Symbol:   "xpu_TwoTypes",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:d19c415a432bab1862cee9f74facdc02ee51fa3bf2d10842ae4a4b0c5c980080",
+				PrivateBytes: new(28),
+				Registers:    new(6),
+				SpillBytes:   new(0),
+				Fault:        true,
+			},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "gfx1100"},
+			Code:     libHSACOGFX1100,
+			Symbol:   "xpu_TwoTypes",
+		},
+	},
+})
+
+// LaunchTwoTypes launches the kernel TwoTypes on the stream s over a grid of groups
+// blocks of 64x1x1 work-items, with the arguments of TwoTypes after its Thread.
+// Buffers are bound in this order; scalars are uniforms.
+func LaunchTwoTypes(s *gpu.Stream, groups xpu.Dim3, y *gpu.Buffer[float32], z *gpu.Buffer[int32], x *gpu.Buffer[float32], w *gpu.Buffer[int32], n uint32) error {
+	return s.Launch(TwoTypesKernel, groups, y, z, x, w, n)
+}
+
+// twoTypesWGSL is the WGSL code of TwoTypes.
+const twoTypesWGSL = `struct xpu_Uniforms {
+    p_n: u32,
+}
+
+@group(0) @binding(0) var<storage, read_write> b_y: array<f32>;
+@group(0) @binding(1) var<storage, read_write> b_z: array<i32>;
+@group(0) @binding(2) var<storage, read> b_x: array<f32>;
+@group(0) @binding(3) var<storage, read> b_w: array<i32>;
+@group(0) @binding(4) var<uniform> xpu_u: xpu_Uniforms;
+
+fn f_plus_3(a_a: f32, a_b: f32) -> f32 {
+    var v_a: f32 = a_a;
+    var v_b: f32 = a_b;
+    return v_a + v_b;
+}
+
+fn f_twice(a_x_1: f32) -> f32 {
+    var v_x_1: f32 = a_x_1;
+    return f_plus_3(v_x_1, v_x_1);
+}
+
+fn f_plus_4(a_a: i32, a_b: i32) -> i32 {
+    var v_a: i32 = a_a;
+    var v_b: i32 = a_b;
+    return v_a + v_b;
+}
+
+fn f_twice_1(a_x_1: i32) -> i32 {
+    var v_x_1: i32 = a_x_1;
+    return f_plus_4(v_x_1, v_x_1);
+}
+
+// main is kernel TwoTypes, block 64x1x1.
+@compute @workgroup_size(64, 1, 1)
+fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
+    {
+        let v_i: u32 = gid.x;
+        if v_i < xpu_u.p_n {
+            b_y[v_i] = f_twice(f_plus_3(b_x[v_i], 0.5f));
+            b_z[v_i] = f_plus_4(f_twice_1(b_w[v_i]), i32(v_i));
+        }
+    }
+}
+`
+
+// twoTypesCPU runs one block of the kernel TwoTypes on the CPU.
+func twoTypesCPU(b *gpuimpl.CPUBlock) {
+	p_y := gpuimpl.CPUView[float32](b.Buffers[0])
+	p_z := gpuimpl.CPUView[int32](b.Buffers[1])
+	p_x := gpuimpl.CPUView[float32](b.Buffers[2])
+	p_w := gpuimpl.CPUView[int32](b.Buffers[3])
+	p_n := gpuimpl.CPUUniform[uint32](b.Uniforms, 0)
+	gx0 := b.Group.X * 64
+	gy0 := b.Group.Y * 1
+	gz0 := b.Group.Z * 1
+	var ly uint32
+	var lz uint32
+	stop := b.Stopping()
+	_ = p_y
+	_ = p_z
+	_ = p_x
+	_ = p_w
+	_ = p_n
+	_ = gx0
+	_ = gy0
+	_ = gz0
+	_ = ly
+	_ = lz
+	_ = stop
+	f_plus_3 := func(lx, ly, lz uint32, v_a float32, v_b float32) float32 {
+		return (v_a + v_b)
+	}
+	_ = f_plus_3
+	f_twice := func(lx, ly, lz uint32, v_x_1 float32) float32 {
+		return f_plus_3(lx, ly, lz, v_x_1, v_x_1)
+	}
+	_ = f_twice
+	f_plus_4 := func(lx, ly, lz uint32, v_a int32, v_b int32) int32 {
+		return (v_a + v_b)
+	}
+	_ = f_plus_4
+	f_twice_1 := func(lx, ly, lz uint32, v_x_1 int32) int32 {
+		return f_plus_4(lx, ly, lz, v_x_1, v_x_1)
+	}
+	_ = f_twice_1
+	{
+		lx := uint32(0)
+		li := uint32(0)
+		_, _ = lx, li
+		var v_i uint32 = (gx0 + lx)
+		_ = v_i
+		// The guard (v_i < p_n) holds for the lanes lo <= lx < hi; gok: v_i
+		// steps by one from lane to lane without wrapping.
+		lo, hi, gok := uint32(0), uint32(0), false
+		if e0, u0 := int64(v_i), int64(p_n); e0 <= 4294967232 {
+			gok = true
+			hi = uint32(min(max(u0-e0, 0), 64))
+		}
+		var w0 *[64]float32
+		if o := v_i; o <= 4294967232 && uint64(o)+64 <= uint64(len(p_y)) {
+			w0 = (*[64]float32)(p_y[o : uint64(o)+64])
+		}
+		var w1 *[64]float32
+		if o := v_i; o <= 4294967232 && uint64(o)+64 <= uint64(len(p_x)) {
+			w1 = (*[64]float32)(p_x[o : uint64(o)+64])
+		}
+		var w2 *[64]int32
+		if o := v_i; o <= 4294967232 && uint64(o)+64 <= uint64(len(p_z)) {
+			w2 = (*[64]int32)(p_z[o : uint64(o)+64])
+		}
+		var w3 *[64]int32
+		if o := v_i; o <= 4294967232 && uint64(o)+64 <= uint64(len(p_w)) {
+			w3 = (*[64]int32)(p_w[o : uint64(o)+64])
+		}
+		if gok && w0 != nil && w1 != nil && w2 != nil && w3 != nil && hi <= 64 {
+			for lx := lo; lx < hi; lx++ {
+				li := lx
+				_ = li
+				{
+					var v_i uint32 = (gx0 + lx)
+					_ = v_i
+					{ // (v_i < p_n) holds for lo <= lx < hi
+						w0[lx] = f_twice(lx, ly, lz, f_plus_3(lx, ly, lz, w1[lx], float32(0.5)))
+						w2[lx] = f_plus_4(lx, ly, lz, f_twice_1(lx, ly, lz, w3[lx]), int32(v_i))
+					}
+				}
+			}
+		} else if gok {
+			for lx := lo; lx < hi; lx++ {
+				li := lx
+				_ = li
+				{
+					var v_i uint32 = (gx0 + lx)
+					_ = v_i
+					{ // (v_i < p_n) holds for lo <= lx < hi
+						p_y[v_i] = f_twice(lx, ly, lz, f_plus_3(lx, ly, lz, p_x[v_i], float32(0.5)))
+						p_z[v_i] = f_plus_4(lx, ly, lz, f_twice_1(lx, ly, lz, p_w[v_i]), int32(v_i))
+					}
+				}
+			}
+		} else {
+			for lx := uint32(0); lx < 64; lx++ {
+				li := lx
+				_ = li
+				{
+					var v_i uint32 = (gx0 + lx)
+					_ = v_i
+					if v_i < p_n {
+						p_y[v_i] = f_twice(lx, ly, lz, f_plus_3(lx, ly, lz, p_x[v_i], float32(0.5)))
+						p_z[v_i] = f_plus_4(lx, ly, lz, f_twice_1(lx, ly, lz, p_w[v_i]), int32(v_i))
+					}
+				}
 			}
 		}
 	}
