@@ -46,7 +46,7 @@ func (importer) Import(path string) (*types.Package, error) {
 	imports.once.Do(func() {
 		cfg := &packages.Config{Mode: packages.NeedName | packages.NeedTypes}
 		// embed: the generated file embeds the native libraries.
-		pkgs, err := packages.Load(cfg, "github.com/goxpu/xpu", "github.com/goxpu/xpu/gpu", "github.com/goxpu/xpu/gpu/gpuimpl", "math", "embed")
+		pkgs, err := packages.Load(cfg, "github.com/goxpu/xpu", "github.com/goxpu/xpu/gpu", "github.com/goxpu/xpu/gpu/gpuimpl", "math", "math/bits", "embed")
 		if err != nil {
 			imports.err = err
 			return

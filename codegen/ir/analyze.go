@@ -59,6 +59,7 @@ const (
 	CauseBreak                          // a break that only some work-items take
 	CauseContinue                       // a continue that only some work-items take
 	CauseArguments                      // arguments of a call that depend on the work-item
+	CauseOperand                        // the left operand of && or || that depends on the work-item (no Pos: expressions have none)
 )
 
 func (c *Cause) String() string {
@@ -71,6 +72,8 @@ func (c *Cause) String() string {
 		return fmt.Sprintf("the return at %v is under a condition that depends on the work-item, so only some work-items go on", c.Pos)
 	case CauseBreak:
 		return fmt.Sprintf("the break at %v is under a condition that depends on the work-item, so only some work-items leave the loop", c.Pos)
+	case CauseOperand:
+		return "it is the right operand of an && or || whose left operand depends on the work-item, so only some work-items evaluate it"
 	case CauseContinue:
 		return fmt.Sprintf("the continue at %v is under a condition that depends on the work-item, so only some work-items skip the rest of the loop", c.Pos)
 	}

@@ -112,6 +112,18 @@ func (a *flowState) becomes(flow, to bool, why *Cause) bool {
 	return to
 }
 
+// site records a barrier or verb reached in non-uniform control flow,
+// once: a loop's condition is analyzed for its first test and again for
+// the later ones, and the first finding is the one reported.
+func (a *flowState) site(e *BarrierError) {
+	for _, o := range a.sites {
+		if o.Pos == e.Pos && o.Func == e.Func && o.Verb == e.Verb {
+			return
+		}
+	}
+	a.sites = append(a.sites, e)
+}
+
 // innermost returns the innermost enclosing loop, or nil.
 func (a *flowState) innermost() *Loop {
 	if len(a.loops) == 0 {
@@ -158,7 +170,7 @@ func (a *flowState) stmt(s Stmt, flow bool) bool {
 		a.expr(s.X, flow)
 	case *Barrier:
 		if !flow {
-			a.sites = append(a.sites, &BarrierError{Pos: s.Pos, Cause: a.why})
+			a.site(&BarrierError{Pos: s.Pos, Cause: a.why})
 		}
 	case *Return:
 		if s.Value != nil && !a.expr(s.Value, flow) {
@@ -318,7 +330,7 @@ func (a *flowState) expr(x Expr, flow bool) bool {
 		xu := a.expr(e.X, flow)
 		yflow := flow
 		if e.Op == OpLAnd || e.Op == OpLOr {
-			yflow = flow && xu
+			yflow = a.becomes(flow, flow && xu, &Cause{What: CauseOperand})
 		}
 		yu := a.expr(e.Y, yflow)
 		u = xu && yu
@@ -336,7 +348,7 @@ func (a *flowState) expr(x Expr, flow bool) bool {
 			if flow {
 				why = &Cause{Pos: e.Pos, What: CauseArguments}
 			}
-			a.sites = append(a.sites, &BarrierError{Pos: e.Pos, Func: e.Func.GoName, Verb: e.Func.Wave, Cause: why})
+			a.site(&BarrierError{Pos: e.Pos, Func: e.Func.GoName, Verb: e.Func.Wave, Cause: why})
 		}
 		u = u && (sum == nil || sum.resultUniform)
 	case *Atomic:
@@ -349,7 +361,7 @@ func (a *flowState) expr(x Expr, flow bool) bool {
 			a.expr(y, flow)
 		}
 		if !flow {
-			a.sites = append(a.sites, &BarrierError{Pos: e.Pos, Verb: e.Op.String(), Cause: a.why})
+			a.site(&BarrierError{Pos: e.Pos, Verb: e.Op.String(), Cause: a.why})
 		}
 		u = false
 	default:
