@@ -2,9 +2,7 @@ package devicebench_test
 
 import (
 	"fmt"
-	"math"
 	"math/rand/v2"
-	"reflect"
 	"strings"
 	"testing"
 	"time"
@@ -147,7 +145,7 @@ func TestReferenceLoop(t *testing.T) {
 				if errs[0] != errs[1] {
 					t.Errorf("race check %v, seed %d: loop: %s\ngoroutines: %s", rc, seed, errs[0], errs[1])
 				}
-				if !reflect.DeepEqual(floatBits(runs[0]), floatBits(runs[1])) {
+				if !gputest.SameBits(runs[0], runs[1]) {
 					t.Errorf("race check %v, seed %d: the loop's results differ from the goroutines'", rc, seed)
 				}
 			}
@@ -155,19 +153,3 @@ func TestReferenceLoop(t *testing.T) {
 	}
 }
 
-// floatBits replaces float32 slices with their bits, so that NaN compares
-// equal to itself.
-func floatBits(args []any) []any {
-	out := make([]any, len(args))
-	for i, a := range args {
-		out[i] = a
-		if f, ok := a.([]float32); ok {
-			b := make([]uint32, len(f))
-			for j := range f {
-				b[j] = math.Float32bits(f[j])
-			}
-			out[i] = b
-		}
-	}
-	return out
-}

@@ -175,3 +175,26 @@ func compareWords(want, got []uint32, ks []reflect.Kind, tol Tolerance, guard bo
 	}
 	return ms
 }
+
+// SameBits reports whether two runs' arguments (as [ReferenceArgs] makes
+// them) hold the same values, float32 elements compared by their bits, so
+// that a NaN equals itself and -0 differs from 0.
+func SameBits(a, b []any) bool {
+	return reflect.DeepEqual(floatBits(a), floatBits(b))
+}
+
+// floatBits replaces float32 slices with their bits.
+func floatBits(args []any) []any {
+	out := make([]any, len(args))
+	for i, a := range args {
+		out[i] = a
+		if f, ok := a.([]float32); ok {
+			b := make([]uint32, len(f))
+			for j := range f {
+				b[j] = math.Float32bits(f[j])
+			}
+			out[i] = b
+		}
+	}
+	return out
+}

@@ -4,7 +4,6 @@ import (
 	"errors"
 	"math"
 	"math/rand/v2"
-	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -25,7 +24,7 @@ func TestReferenceDeterministic(t *testing.T) {
 			for i := range runs {
 				runs[i] = referenceRun(t, c, 1)
 			}
-			if !reflect.DeepEqual(bits(runs[0]), bits(runs[1])) {
+			if !gputest.SameBits(runs[0], runs[1]) {
 				t.Error("two reference runs on the same inputs differ")
 			}
 		})
@@ -44,21 +43,6 @@ func referenceRun(t *testing.T, c *gputest.Case, seed uint64) []any {
 	return args
 }
 
-// bits replaces float32 slices with their bits, so that NaN compares equal.
-func bits(args []any) []any {
-	out := make([]any, len(args))
-	for i, a := range args {
-		out[i] = a
-		if f, ok := a.([]float32); ok {
-			b := make([]uint32, len(f))
-			for j := range f {
-				b[j] = math.Float32bits(f[j])
-			}
-			out[i] = b
-		}
-	}
-	return out
-}
 
 // TestReferenceValues spot-checks reference results that Go defines and
 // devices get wrong first.
