@@ -35,6 +35,11 @@ func expectations(t *testing.T, fset *token.FileSet, f *ast.File, src []byte) []
 			if m == nil {
 				continue
 			}
+			if strings.HasPrefix(cm.Text, "//xpu:") {
+				// The directive's error quotes the directive, ERROR
+				// comment and all: the pattern would match itself.
+				t.Fatalf("%v: an ERROR on a //xpu: line matches its own text; put it on a line of its own (ERROR +N:C)", fset.Position(cm.Pos()))
+			}
 			pat, err := strconv.Unquote(m[3])
 			if err != nil {
 				t.Fatalf("%v: bad pattern %s", fset.Position(cm.Pos()), m[3])
