@@ -63,21 +63,37 @@ func (g gemm) run() {
 // split runs the product in parts ranges of C's larger dimension, tiles
 // tiles of step elements in all, the first on the caller's goroutine; a
 // method of its own so that the one-goroutine path allocates nothing.
+// It allocates its state once and a start for each goroutine.
 func (g gemm) split(parts, tiles, step int) {
-	at := func(p int) int { return min(tiles*p/parts*step, max(g.m, g.n)) }
-	part := func(p int) {
-		if lo, hi := at(p), at(p+1); g.m > g.n {
-			g.block(lo, hi, 0, g.n)
-		} else {
-			g.block(0, g.m, lo, hi)
-		}
-	}
-	var wg sync.WaitGroup
+	s := &gemmSplit{g: g, parts: parts, tiles: tiles, step: step}
+	s.wg.Add(parts - 1)
 	for p := 1; p < parts; p++ {
-		wg.Go(func() { part(p) })
+		go s.part(p)
 	}
-	part(0)
-	wg.Wait()
+	s.part(0)
+	s.wg.Wait()
+}
+
+// gemmSplit is a product split in ranges of C's larger dimension.
+type gemmSplit struct {
+	g                  gemm
+	parts, tiles, step int
+	wg                 sync.WaitGroup // the goroutines other than the caller's
+}
+
+// part computes the pth range, and is done with it in s.wg unless it is
+// the caller's.
+func (s *gemmSplit) part(p int) {
+	g := s.g
+	at := func(p int) int { return min(s.tiles*p/s.parts*s.step, max(g.m, g.n)) }
+	if lo, hi := at(p), at(p+1); g.m > g.n {
+		g.block(lo, hi, 0, g.n)
+	} else {
+		g.block(0, g.m, lo, hi)
+	}
+	if p > 0 {
+		s.wg.Done()
+	}
 }
 
 // block computes rows i0 to i1 and columns j0 to j1 of C with one

@@ -25,7 +25,8 @@ type sgemmTeam struct {
 	b              [2][]float32
 	steps          []sgemmStep
 	mu             sync.Mutex
-	cond           sync.Cond // broadcast when a step's packing or blocks are done
+	cond           sync.Cond      // broadcast when a step's packing or blocks are done
+	wg             sync.WaitGroup // the goroutines other than the caller's
 }
 
 // sgemmStep counts one step's chunks and blocks taken and done.
@@ -57,12 +58,12 @@ func (g gemm) team(parts int) {
 	t := &sgemmTeam{g: g, mc: mc, blocks: (g.m + mc - 1) / mc, chunks: min(nc/sgemmNR, 4*parts),
 		b: [2][]float32{buf.b[:nc*kc], buf.b[nc*kc:]}, steps: make([]sgemmStep, steps)}
 	t.cond.L = &t.mu
-	var wg sync.WaitGroup
+	t.wg.Add(parts - 1)
 	for range parts - 1 {
-		wg.Go(t.work)
+		go t.work(true)
 	}
-	t.work()
-	wg.Wait()
+	t.work(false)
+	t.wg.Wait()
 }
 
 // await returns once n reaches total.
@@ -89,8 +90,12 @@ func (t *sgemmTeam) finish(n *atomic.Int64, total int) {
 	}
 }
 
-// work is one goroutine's part: every step, what it can take of it.
-func (t *sgemmTeam) work() {
+// work is one goroutine's part: every step, what it can take of it. A
+// goroutine other than the caller's says so in t.wg when it is done.
+func (t *sgemmTeam) work(started bool) {
+	if started {
+		defer t.wg.Done()
+	}
 	g := t.g
 	buf := sgemmPool.Get().(*sgemmBuffers)
 	defer sgemmPool.Put(buf)
