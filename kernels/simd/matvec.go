@@ -75,12 +75,30 @@ func (m matrix) rows(lo, hi int) {
 
 // split runs rows 0 to n in parts contiguous ranges, the first on the
 // caller's goroutine; a method of its own so that the one-goroutine path
-// allocates nothing.
+// allocates nothing. It allocates its state once and a start for each
+// goroutine.
 func (m matrix) split(n, parts int) {
-	var wg sync.WaitGroup
+	s := &matrixSplit{m: m, n: n, parts: parts}
+	s.wg.Add(parts - 1)
 	for p := 1; p < parts; p++ {
-		wg.Go(func() { m.rows(n*p/parts, n*(p+1)/parts) })
+		go s.part(p)
 	}
-	m.rows(0, n/parts)
-	wg.Wait()
+	s.part(0)
+	s.wg.Wait()
+}
+
+// matrixSplit is a mat-vec split in ranges of rows.
+type matrixSplit struct {
+	m        matrix
+	n, parts int
+	wg       sync.WaitGroup // the goroutines other than the caller's
+}
+
+// part computes the pth range of rows, and is done with it in s.wg
+// unless it is the caller's.
+func (s *matrixSplit) part(p int) {
+	s.m.rows(s.n*p/s.parts, s.n*(p+1)/s.parts)
+	if p > 0 {
+		s.wg.Done()
+	}
 }

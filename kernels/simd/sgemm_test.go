@@ -370,43 +370,22 @@ func TestSgemmArgs(t *testing.T) {
 // TestSgemmAllocs checks that a product on one goroutine allocates
 // nothing once the pool holds its buffers, and on more allocates only
 // its state and each goroutine's start, split (m 70) or as a team (m
-// 200). It counts mallocs itself rather than through
-// testing.AllocsPerRun, which runs at GOMAXPROCS 1 whatever is asked.
+// 200).
 func TestSgemmAllocs(t *testing.T) {
 	if underRace {
 		t.Skip("under the race detector sync.Pool drops a quarter of what is put in it")
 	}
-	procs := runtime.GOMAXPROCS(0)
-	defer runtime.GOMAXPROCS(procs)
 	r := rand.New(rand.NewPCG(35, 36))
-	const n, k, runs = 90, 300, 50
+	const n, k = 90, 300
 	for _, m := range []int{70, 200} {
 		a, b, c := floats(r, m*k), floats(r, k*n), make([]float32, m*n)
-		call := func() {
-			if err := Sgemm(blas.NoTrans, blas.Trans, m, n, k, 1, a, k, b, k, 0, c, n); err != nil {
-				t.Fatal(err)
-			}
-		}
 		for _, p := range []int{1, 4} {
-			runtime.GOMAXPROCS(p)
-			for range 10 {
-				call() // fills the pool with a buffer for each goroutine
-			}
-			var before, after runtime.MemStats
-			runtime.ReadMemStats(&before)
-			for range runs {
-				call()
-			}
-			runtime.ReadMemStats(&after)
-			allocs := (after.Mallocs - before.Mallocs) / runs
-			limit := uint64(0)
-			if p > 1 {
-				// The state, its steps and each goroutine's start (2 + p-1),
-				// and room for what the runtime allocates now and then to
-				// start a goroutine or park one when its caches are empty.
-				limit = 2 * uint64(p)
-			}
-			if allocs > limit {
+			allocs := allocsPerCall(p, func() {
+				if err := Sgemm(blas.NoTrans, blas.Trans, m, n, k, 1, a, k, b, k, 0, c, n); err != nil {
+					t.Fatal(err)
+				}
+			})
+			if limit := allocsAllowed(p); allocs > limit {
 				t.Errorf("m %d, GOMAXPROCS %d: %d allocations a call, want at most %d", m, p, allocs, limit)
 			}
 			t.Logf("m %d, GOMAXPROCS %d: %d allocations a call", m, p, allocs)
