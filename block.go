@@ -175,6 +175,10 @@ func (w *workItem) call(in []reflect.Value) {
 			}
 		}
 	}()
+	if f := b.l.direct; f != nil {
+		f(Thread{w})
+		return
+	}
 	in[0] = reflect.ValueOf(Thread{w})
 	b.l.fn.Call(in)
 }

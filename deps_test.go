@@ -113,8 +113,10 @@ const depsRules = `
 	gpu/internal/handle, gpu/cpu, gpu/cuda, gpu/hip, gpu/webgpu, gpu/webgpu/dawn, gpu/webgpu/jsgpu, gpu/trace, gpu/launchfile < gpu;
 
 	# What generated code alone calls: registration, the Go lowering's
-	# helpers.
+	# helpers, the reference runner's binders; and the program that
+	# writes the binders, from the schema's count.
 	gpu < gpu/gpuimpl;
+	schema < gpu/gpuimpl/internal/bindgen;
 
 	# Generated code imports the kernel vocabulary, the runtime (the
 	# handles' and launchers' types) and gpuimpl only.

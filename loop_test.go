@@ -1,6 +1,7 @@
 package xpu_test
 
 import (
+	"errors"
 	"fmt"
 	"math/rand/v2"
 	"slices"
@@ -10,9 +11,10 @@ import (
 	"github.com/goxpu/xpu"
 )
 
-// The tests of this file check that a block run as a loop (the default)
-// and as goroutines from the start (Config.Goroutines) give the same
-// results and the same failures, on random inputs.
+// The tests of this file check that a block run as a loop (the default),
+// as goroutines from the start (Config.Goroutines) and as a loop of calls
+// of the kernel bound to its arguments (RunBound) give the same results
+// and the same failures, on random inputs.
 
 // hashWork is barrier-free: it mixes its inputs, counts through an
 // atomic and divides by an input, so that a zero input faults.
@@ -77,15 +79,16 @@ func sharedLate(t xpu.Thread, out, in []uint32, k uint32) {
 
 func lateShared(t xpu.Thread) []uint32 { return xpu.Shared[uint32](t, 4) }
 
-// runBoth runs kernel as a loop and as goroutines on copies of args and
-// fails t unless both give the same error and the same buffers.
+// runBoth runs kernel as a loop, as goroutines and bound, on copies of
+// args, and fails t unless all give the same error and the same buffers.
 func runBoth(t *testing.T, name string, cfg xpu.Config, kernel any, args ...any) {
 	t.Helper()
-	var errs [2]string
-	var outs [2][]any
-	for i, gor := range []bool{false, true} {
+	ways := []string{"the loop", "the goroutines", "the bound loop"}
+	var errs [3]string
+	var outs [3][]any
+	for i := range ways {
 		c := cfg
-		c.Goroutines = gor
+		c.Goroutines = i == 1
 		in := make([]any, len(args))
 		for j, a := range args {
 			in[j] = a
@@ -93,17 +96,37 @@ func runBoth(t *testing.T, name string, cfg xpu.Config, kernel any, args ...any)
 				in[j] = slices.Clone(s)
 			}
 		}
-		errs[i] = fmt.Sprint(xpu.Run(c, kernel, in...))
+		if i == 2 {
+			errs[i] = fmt.Sprint(xpu.RunBound(c, kernel, bind(kernel, in), in...))
+		} else {
+			errs[i] = fmt.Sprint(xpu.Run(c, kernel, in...))
+		}
 		outs[i] = in
 	}
-	if errs[0] != errs[1] {
-		t.Errorf("%s: the loop fails with\n\t%s\nthe goroutines with\n\t%s", name, errs[0], errs[1])
-	}
-	for j := range args {
-		if a, ok := outs[0][j].([]uint32); ok && !slices.Equal(a, outs[1][j].([]uint32)) {
-			t.Errorf("%s: argument %d differs between the loop and the goroutines", name, j+1)
+	for i := 1; i < len(ways); i++ {
+		if errs[0] != errs[i] {
+			t.Errorf("%s: %s fails with\n\t%s\n%s with\n\t%s", name, ways[0], errs[0], ways[i], errs[i])
+		}
+		for j := range args {
+			if a, ok := outs[0][j].([]uint32); ok && !slices.Equal(a, outs[i][j].([]uint32)) {
+				t.Errorf("%s: argument %d differs between %s and %s", name, j+1, ways[0], ways[i])
+			}
 		}
 	}
+}
+
+// bind binds the kernels of this file to args, as a generated binder
+// does.
+func bind(kernel any, args []any) func(xpu.Thread) {
+	switch k := kernel.(type) {
+	case func(xpu.Thread, []uint32, []uint32, uint32):
+		out, in, n := args[0].([]uint32), args[1].([]uint32), args[2].(uint32)
+		return func(t xpu.Thread) { k(t, out, in, n) }
+	case func(xpu.Thread, []uint32, []uint32, []uint32, uint32):
+		out, in, count, n := args[0].([]uint32), args[1].([]uint32), args[2].([]uint32), args[3].(uint32)
+		return func(t xpu.Thread) { k(t, out, in, count, n) }
+	}
+	panic(fmt.Sprintf("bind: a kernel of type %T", kernel))
 }
 
 // randomWords returns n random words, a few of them zero.
@@ -119,9 +142,9 @@ func randomWords(r *rand.Rand, n int) []uint32 {
 
 // TestLoopSameAsGoroutines runs kernels that fault at random work-items,
 // wait at barriers or wave verbs that only some work-items reach, race on
-// shared memory or request it where they must not, as a loop and as
-// goroutines, with the race check on and off: the errors must read the
-// same and the buffers hold the same.
+// shared memory or request it where they must not, as a loop, as
+// goroutines and bound, with the race check on and off: the errors must
+// read the same and the buffers hold the same.
 func TestLoopSameAsGoroutines(t *testing.T) {
 	r := rand.New(rand.NewPCG(rand.Uint64(), 0))
 	for round := range 20 {
@@ -172,6 +195,28 @@ func TestLoopRefusals(t *testing.T) {
 					t.Errorf("err = %v\nwant it to say %s", err, w)
 				}
 			}
+		}
+	}
+}
+
+// TestRunBoundRefusals checks that RunBound refuses a call it cannot
+// make as Run does, and one without a call.
+func TestRunBoundRefusals(t *testing.T) {
+	cfg := xpu.Config{Groups: xpu.Dim3{X: 1}, Block: xpu.Dim3{X: 64}}
+	out, in := make([]uint32, 64), make([]uint32, 64)
+	call := bind(barrierOnly, []any{out, in, uint32(5)})
+	for _, c := range []struct {
+		name string
+		err  error
+		want string
+	}{
+		{"no call", xpu.RunBound(cfg, barrierOnly, nil, out, in, uint32(5)), "RunBound of github.com/goxpu/xpu_test.barrierOnly without a call"},
+		{"an argument short", xpu.RunBound(cfg, barrierOnly, call, out, in), "kernel takes 3 arguments after the Thread, got 2"},
+		{"a wrong argument", xpu.RunBound(cfg, barrierOnly, call, out, in, int32(5)), "argument 3 is int32, kernel wants uint32"},
+		{"no kernel", xpu.RunBound(cfg, nil, call), "kernel is a <nil>, not a function"},
+	} {
+		if !errors.Is(c.err, xpu.ErrCall) || !strings.Contains(fmt.Sprint(c.err), c.want) {
+			t.Errorf("%s: err = %v, want ErrCall saying %q", c.name, c.err, c.want)
 		}
 	}
 }

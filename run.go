@@ -1,6 +1,7 @@
 package xpu
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"reflect"
@@ -88,7 +89,10 @@ const maxBlock = 1024
 //
 // args are the kernel's parameters after the Thread, in order, with a
 // template's comptime value where its signature has it: slices stand for
-// buffers and are shared, not copied.
+// buffers and are shared, not copied. Run calls kernel through
+// reflection, which costs more than a small kernel's body, unless it is
+// a func(Thread) without args; [RunBound] takes the arguments bound in a
+// closure as well and calls that.
 //
 // Run refuses, with an error naming the rule, what the code generator
 // refuses and a run can see: a barrier or wave verb that not every
@@ -102,6 +106,31 @@ func Run(cfg Config, kernel any, args ...any) error {
 	if err != nil {
 		return err
 	}
+	direct, _ := kernel.(func(Thread))
+	return run(cfg, &launch{fn: fn, in: in, direct: direct, name: funcName(fn.Pointer())})
+}
+
+// RunBound is [Run] with the arguments bound in call as well: a
+// work-item calls call, which calls kernel with the Thread it is given
+// and args and does nothing else, where Run calls kernel through
+// reflection. So RunBound(cfg, K, func(t Thread) { K(t, a, b, n) }, a, b,
+// n) runs as Run(cfg, K, a, b, n), checked the same (kernel and args
+// alone say where [Shared] may be called and which buffers the race
+// check saves), but costs a call per work-item.
+func RunBound(cfg Config, kernel any, call func(Thread), args ...any) error {
+	fn := reflect.ValueOf(kernel)
+	in, err := callArgs(fn, args)
+	if err != nil {
+		return err
+	}
+	if call == nil {
+		return fmt.Errorf("%w: RunBound of %s without a call", ErrCall, funcName(fn.Pointer()))
+	}
+	return run(cfg, &launch{fn: fn, in: in, direct: call, name: funcName(fn.Pointer())})
+}
+
+// run runs l, whose kernel Run or RunBound has set, over cfg's grid.
+func run(cfg Config, l *launch) error {
 	groups, size := cfg.Groups.Norm(), cfg.Block.Norm()
 	if groups.Count() == 0 || size.Count() == 0 {
 		return fmt.Errorf("%w: empty grid: %d groups of %d work-items", ErrCall, groups.Count(), size.Count())
@@ -109,10 +138,7 @@ func Run(cfg Config, kernel any, args ...any) error {
 	if size.Count() > maxBlock {
 		return fmt.Errorf("%w: block of %d work-items exceeds %d", ErrCall, size.Count(), maxBlock)
 	}
-	l := &launch{fn: fn, in: in, groups: groups, size: size, wave: cfg.WaveWidth, goroutines: cfg.Goroutines, name: funcName(fn.Pointer())}
-	if l.wave == 0 {
-		l.wave = 32
-	}
+	l.groups, l.size, l.wave, l.goroutines = groups, size, cmp.Or(cfg.WaveWidth, 32), cfg.Goroutines
 	if cfg.RaceCheck.on() {
 		return l.runChecked()
 	}
@@ -123,6 +149,7 @@ func Run(cfg Config, kernel any, args ...any) error {
 type launch struct {
 	fn           reflect.Value
 	in           []reflect.Value // the arguments, with a slot for the Thread at 0
+	direct       func(Thread)    // when not nil, what a work-item calls instead of fn with in
 	groups, size Dim3
 	wave         uint32
 	goroutines   bool     // Config.Goroutines
@@ -203,7 +230,11 @@ func trimTypeArgs(name string) string {
 // argument list with a slot for the Thread at index 0.
 func callArgs(fn reflect.Value, args []any) ([]reflect.Value, error) {
 	if fn.Kind() != reflect.Func {
-		return nil, fmt.Errorf("%w: kernel is a %T, not a function", ErrCall, fn.Interface())
+		what := "<nil>" // the zero Value of a nil kernel has no type
+		if fn.IsValid() {
+			what = fn.Type().String()
+		}
+		return nil, fmt.Errorf("%w: kernel is a %s, not a function", ErrCall, what)
 	}
 	ft := fn.Type()
 	if ft.NumIn() == 0 || ft.In(0) != reflect.TypeFor[Thread]() {

@@ -22,7 +22,9 @@ type ReferenceOptions struct {
 	// xpu.Config.RaceCheck).
 	RaceCheck xpu.RaceCheck
 	// Goroutines runs every work-item on a goroutine of its own from its
-	// start (see xpu.Config.Goroutines).
+	// start (see xpu.Config.Goroutines), calling the kernel's Go function
+	// through reflection rather than its generated binder: the runner as
+	// it was before either, for measuring against.
 	Goroutines bool
 }
 
@@ -154,7 +156,13 @@ func (l *launch) runReference(o ReferenceOptions, args []any) error {
 		wave = k.spec.Wave
 	}
 	cfg := xpu.Config{Groups: l.grid, Block: k.spec.Block, WaveWidth: wave, RaceCheck: o.RaceCheck, Goroutines: o.Goroutines}
-	if err := xpu.Run(cfg, k.spec.Func, in...); err != nil {
+	run := func() error { return xpu.Run(cfg, k.spec.Func, in...) }
+	if k.spec.Bind != nil && !o.Goroutines { // Goroutines asks for the old path whole
+		if call := k.spec.Bind(in); call != nil {
+			run = func() error { return xpu.RunBound(cfg, k.spec.Func, call, in...) }
+		}
+	}
+	if err := run(); err != nil {
 		return fmt.Errorf("gpu: kernel %s: reference run: %w", k.spec.Name, err)
 	}
 	return nil

@@ -46,11 +46,23 @@ type Kernel struct {
 	Func     any
 	Comptime any
 
+	// Bind, when not nil, binds Func to a call's arguments (in Func's
+	// order after the Thread, the comptime value included) as a function
+	// of the Thread alone, which the reference runner calls without
+	// reflection; it returns nil for arguments Func does not take, which
+	// then run, and are refused, through reflection. Generated code sets
+	// it for a kernel of at most MaxBind parameters after the Thread.
+	Bind func(args []any) func(xpu.Thread)
+
 	// Refused, when not empty, says why this kernel has no code (a
 	// template member whose requires clause failed, a lowering that cannot
 	// carry it); a launch reports it with the name.
 	Refused string
 }
+
+// MaxBind is the most parameters after the Thread a kernel's Bind is
+// generated for: gpu/gpuimpl has a binder for each count up to it.
+const MaxBind = 16
 
 // CompleteManifests fills into the manifest of each of k's artifacts the
 // facts of the kernel: its name, the generator's version, its block,

@@ -152,4 +152,3 @@ func TestReferenceLoop(t *testing.T) {
 		})
 	}
 }
-

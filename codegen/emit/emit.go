@@ -269,6 +269,13 @@ func (w *writer) kernel(l *Lowered) error {
 	if k.Comptime != "" {
 		w.printf("Comptime: %s,\n", k.Comptime)
 	}
+	n := len(k.Params)
+	if k.Comptime != "" {
+		n++ // the comptime parameter
+	}
+	if n <= schema.MaxBind {
+		w.printf("Bind: gpuimpl.Bind%d(%s%s),\n", n, cmp.Or(k.Func, k.Name), k.TypeArgs)
+	}
 	w.artifacts(l, s.Artifacts)
 	w.printf("})\n")
 	w.launcher(k, handle)

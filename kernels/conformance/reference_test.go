@@ -43,7 +43,6 @@ func referenceRun(t *testing.T, c *gputest.Case, seed uint64) []any {
 	return args
 }
 
-
 // TestReferenceValues spot-checks reference results that Go defines and
 // devices get wrong first.
 func TestReferenceValues(t *testing.T) {
