@@ -25,6 +25,7 @@ var AxpyKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	},
 	UniformSize: 16,
 	Func:        Axpy,
+	Bind:        gpuimpl.Bind6(Axpy),
 	Artifacts: []gpuimpl.Artifact{
 		{
 			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:a543205e11654be385d778092e24bf9846f9659691b8a7b2eb9e13cc064a7138",
@@ -212,6 +213,7 @@ var GemvNKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	SharedBytes: 1024,
 	UniformSize: 32,
 	Func:        GemvN,
+	Bind:        gpuimpl.Bind10(GemvN),
 	Artifacts: []gpuimpl.Artifact{
 		{
 			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:628d38cb3b2bb1adc034a13ae4e16300f84ad9f4fc94b0bab614b90ecd7a06bd",
@@ -561,6 +563,7 @@ var GemvTKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	SharedBytes: 1024,
 	UniformSize: 32,
 	Func:        GemvT,
+	Bind:        gpuimpl.Bind10(GemvT),
 	Artifacts: []gpuimpl.Artifact{
 		{
 			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:42f34c6f5d6765617105935b5fe71a1f1f3381e84fcee357708f32513eb1e1c3",
@@ -903,6 +906,7 @@ var ScalKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	},
 	UniformSize: 16,
 	Func:        Scal,
+	Bind:        gpuimpl.Bind4(Scal),
 	Artifacts: []gpuimpl.Artifact{
 		{
 			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:b0ed16846675b91b87daa7dea1ba2f40f1db066143210d9bde28ae8035134014",

@@ -24,6 +24,7 @@ var AtomicAddKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	},
 	UniformSize: 16,
 	Func:        AtomicAdd,
+	Bind:        gpuimpl.Bind5(AtomicAdd),
 	Artifacts: []gpuimpl.Artifact{
 		{
 			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:b369c06e6d49a039f80d55398247a1ea48b23c017dd887b0e4a2a0b04f5724d5",
@@ -215,6 +216,7 @@ var AtomicAddFloatKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	},
 	UniformSize: 16,
 	Func:        AtomicAddFloat,
+	Bind:        gpuimpl.Bind3(AtomicAddFloat),
 	Artifacts: []gpuimpl.Artifact{
 		{
 			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:6db7cd8ccfc5bdf1ea4d5ecc74c976b9325f4edc032db370f21f0a1f7dd48ed2",
@@ -420,6 +422,7 @@ var AtomicBitsKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	},
 	UniformSize: 16,
 	Func:        AtomicBits,
+	Bind:        gpuimpl.Bind5(AtomicBits),
 	Artifacts: []gpuimpl.Artifact{
 		{
 			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:c6d133c1a28af75d6875c866e699fbd2c558cd17f5b0a921e7bb1189210b55fa",
@@ -622,6 +625,7 @@ var AtomicCompareExchangeKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	},
 	UniformSize: 16,
 	Func:        AtomicCompareExchange,
+	Bind:        gpuimpl.Bind6(AtomicCompareExchange),
 	Artifacts: []gpuimpl.Artifact{
 		{
 			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:21d18cfe8188a72eeb4fa728b27c24b6a8e06400b5dd772d58c74785bdba70ef",
@@ -845,6 +849,7 @@ var AtomicExchangeKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	},
 	UniformSize: 16,
 	Func:        AtomicExchange,
+	Bind:        gpuimpl.Bind4(AtomicExchange),
 	Artifacts: []gpuimpl.Artifact{
 		{
 			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:431310f4cf7e486640fc364825a3681ab749f968c3f0d548eb343efb5c59cd82",
@@ -1028,6 +1033,7 @@ var AtomicMinMaxKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	},
 	UniformSize: 16,
 	Func:        AtomicMinMax,
+	Bind:        gpuimpl.Bind5(AtomicMinMax),
 	Artifacts: []gpuimpl.Artifact{
 		{
 			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:9ce907b39dd1e6a9f7143d45ef0e684a759a3c27769ae6f0b9edac73db7dbf4c",
@@ -1228,6 +1234,7 @@ var AtomicSubKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	},
 	UniformSize: 16,
 	Func:        AtomicSub,
+	Bind:        gpuimpl.Bind5(AtomicSub),
 	Artifacts: []gpuimpl.Artifact{
 		{
 			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:f478b5bb9c46d2e6ddd57e6c9ce17fdd9ea76d678c6c406f1458180478790ac5",
@@ -1419,6 +1426,7 @@ var BitOpsKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	},
 	UniformSize: 16,
 	Func:        BitOps,
+	Bind:        gpuimpl.Bind7(BitOps),
 	Artifacts: []gpuimpl.Artifact{
 		{
 			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:cf3ddfb73e7306739e513d91ee73f07ec981e0e1efbe09f9c13d20b8fcb8edf7",
@@ -1648,6 +1656,7 @@ var BitsKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	},
 	UniformSize: 16,
 	Func:        Bits,
+	Bind:        gpuimpl.Bind5(Bits),
 	Artifacts: []gpuimpl.Artifact{
 		{
 			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:8088df39e696698913d1e31e93e2b53e5a576f2fe62036278ca27701b9c2a25b",
@@ -1942,6 +1951,7 @@ var BlackScholesKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	},
 	UniformSize: 16,
 	Func:        BlackScholes,
+	Bind:        gpuimpl.Bind8(BlackScholes),
 	Artifacts: []gpuimpl.Artifact{
 		{
 			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:cb2cfc99937dce5c81f0adbbb64c2d4d2efd962fbc2684c763fe4b2d5ea7eb3c",
@@ -2159,6 +2169,7 @@ var BlockReduceKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	SharedBytes: 512,
 	UniformSize: 16,
 	Func:        BlockReduce,
+	Bind:        gpuimpl.Bind3(BlockReduce),
 	Artifacts: []gpuimpl.Artifact{
 		{
 			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:85e8509dacea5e3efa43ceeb116f31b49b5833cf19036a59b6427f3695c34347",
@@ -2409,6 +2420,7 @@ var BlockSumF32Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	SharedBytes: 512,
 	UniformSize: 16,
 	Func:        BlockSum[float32],
+	Bind:        gpuimpl.Bind3(BlockSum[float32]),
 	Artifacts: []gpuimpl.Artifact{
 		{
 			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:3d9d78bf1c511f56d62480d87c54394725e107c0f8e0e794313e0fead48828e3",
@@ -2659,6 +2671,7 @@ var BlockSumI32Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	SharedBytes: 512,
 	UniformSize: 16,
 	Func:        BlockSum[int32],
+	Bind:        gpuimpl.Bind3(BlockSum[int32]),
 	Artifacts: []gpuimpl.Artifact{
 		{
 			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:0a2dd923722f301489a0ec6ddec004eab8454403f6640fb386b8de5109569309",
@@ -2909,6 +2922,7 @@ var BlockSumU32Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	SharedBytes: 512,
 	UniformSize: 16,
 	Func:        BlockSum[uint32],
+	Bind:        gpuimpl.Bind3(BlockSum[uint32]),
 	Artifacts: []gpuimpl.Artifact{
 		{
 			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:dfc3aa6876ba416620ec85f7b82c0c017973de43774e5266147b7554e8ced51e",
@@ -3158,6 +3172,7 @@ var BranchesKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	},
 	UniformSize: 16,
 	Func:        Branches,
+	Bind:        gpuimpl.Bind3(Branches),
 	Artifacts: []gpuimpl.Artifact{
 		{
 			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:b1a0f2dd2c7ebbc3d0084acb112f8f4899fae95fa74040268e1ea9bced467d74",
@@ -3387,6 +3402,7 @@ var CollatzKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	},
 	UniformSize: 16,
 	Func:        Collatz,
+	Bind:        gpuimpl.Bind3(Collatz),
 	Artifacts: []gpuimpl.Artifact{
 		{
 			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:c29222d1a41d204e826f530b777189cb5912d62ff3772bfd78d30bcc8f076428",
@@ -3618,6 +3634,7 @@ var CompareKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	},
 	UniformSize: 16,
 	Func:        Compare,
+	Bind:        gpuimpl.Bind8(Compare),
 	Artifacts: []gpuimpl.Artifact{
 		{
 			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:7ff415d4436c60556efa7eed0f2e5240b32b13f699cc7337c54b97b8e84ac3c2",
@@ -3922,6 +3939,7 @@ var CompoundAssignKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	},
 	UniformSize: 16,
 	Func:        CompoundAssign,
+	Bind:        gpuimpl.Bind3(CompoundAssign),
 	Artifacts: []gpuimpl.Artifact{
 		{
 			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:ebc0a6954df047b92e2ae20c3cb57e47d72bbac63795235964a735bfa5102055",
@@ -4149,6 +4167,7 @@ var ConversionsKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	},
 	UniformSize: 16,
 	Func:        Conversions,
+	Bind:        gpuimpl.Bind7(Conversions),
 	Artifacts: []gpuimpl.Artifact{
 		{
 			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:9c6351afc100d40b503156a085b84f572a7c805066f8136c140810ea02dbfb77",
@@ -4414,6 +4433,7 @@ var EarlyReturnKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	},
 	UniformSize: 16,
 	Func:        EarlyReturn,
+	Bind:        gpuimpl.Bind3(EarlyReturn),
 	Artifacts: []gpuimpl.Artifact{
 		{
 			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:549482072cd5006030ca85bf0703a222076c188056b40690d0f6a0962e5a6fc4",
@@ -4622,6 +4642,7 @@ var FloatArithKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	},
 	UniformSize: 16,
 	Func:        FloatArith,
+	Bind:        gpuimpl.Bind4(FloatArith),
 	Artifacts: []gpuimpl.Artifact{
 		{
 			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:cb2cd0a10735da87701177bea753a844283fddf581b3e73559af014d8781035c",
@@ -4829,6 +4850,7 @@ var FloatBitsKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	},
 	UniformSize: 16,
 	Func:        FloatBits,
+	Bind:        gpuimpl.Bind5(FloatBits),
 	Artifacts: []gpuimpl.Artifact{
 		{
 			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:6ceb3d98db17021a7155bc3476dd1ff7d06ca33448f987694f6d5801485ffcca",
@@ -5105,6 +5127,7 @@ var FloatCompareKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	},
 	UniformSize: 16,
 	Func:        FloatCompare,
+	Bind:        gpuimpl.Bind5(FloatCompare),
 	Artifacts: []gpuimpl.Artifact{
 		{
 			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:67eb674d8d18a1a27a80890c2cd354d6954f134511d57d0da5ccf3245c131052",
@@ -5411,6 +5434,7 @@ var FloatConvertKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	},
 	UniformSize: 16,
 	Func:        FloatConvert,
+	Bind:        gpuimpl.Bind5(FloatConvert),
 	Artifacts: []gpuimpl.Artifact{
 		{
 			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:18162ea16ac2b62af07fec1fed2d8d5a226f0d0b8f3a882d260548d9565ab0c6",
@@ -5658,6 +5682,7 @@ var FloatEdgesKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	},
 	UniformSize: 16,
 	Func:        FloatEdges,
+	Bind:        gpuimpl.Bind3(FloatEdges),
 	Artifacts: []gpuimpl.Artifact{
 		{
 			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:f7314f41a67951e0b84cbbba39bd5b2a1e1015ab3c67a8bab612895b44d45d12",
@@ -5908,6 +5933,7 @@ var FuncBufferKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	},
 	UniformSize: 16,
 	Func:        FuncBuffer,
+	Bind:        gpuimpl.Bind4(FuncBuffer),
 	Artifacts: []gpuimpl.Artifact{
 		{
 			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:80ffdd1ede0077f0a2dad1f989e57a2c3e6fd327b4821f330a5a96a8f9dbd964",
@@ -6135,6 +6161,7 @@ var FuncChainKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	},
 	UniformSize: 16,
 	Func:        FuncChain,
+	Bind:        gpuimpl.Bind4(FuncChain),
 	Artifacts: []gpuimpl.Artifact{
 		{
 			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:7eea8c2b4d855b14fc41ca2d76c540340f1ddb3f02e421cc4f199bc4dac4d076",
@@ -6372,6 +6399,7 @@ var Grid2DKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	},
 	UniformSize: 16,
 	Func:        Grid2D,
+	Bind:        gpuimpl.Bind4(Grid2D),
 	Artifacts: []gpuimpl.Artifact{
 		{
 			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:f04b59705c65ce757c0113207bfb8d4aafd38a31f701cfe2b06287d5251ebb60",
@@ -6528,6 +6556,7 @@ var Grid3DKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	},
 	UniformSize: 16,
 	Func:        Grid3D,
+	Bind:        gpuimpl.Bind4(Grid3D),
 	Artifacts: []gpuimpl.Artifact{
 		{
 			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:1a86571f5fcf9d3a3e7b39f0f7902512746da1125e35c4eb4e38ea99e616b76b",
@@ -6679,6 +6708,7 @@ var GridStrideKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	},
 	UniformSize: 16,
 	Func:        GridStride,
+	Bind:        gpuimpl.Bind2(GridStride),
 	Artifacts: []gpuimpl.Artifact{
 		{
 			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:4de935ea7ab46a284de076b8731dde556013cb3c232c63287e23eaca2c09a7c2",
@@ -6829,6 +6859,7 @@ var HistogramKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	},
 	UniformSize: 16,
 	Func:        Histogram,
+	Bind:        gpuimpl.Bind3(Histogram),
 	Artifacts: []gpuimpl.Artifact{
 		{
 			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:c37ceaeaa9703f2d67fee362287a6afe3ffd294fcfae2c4a7cc1b2097b305ee8",
@@ -7024,6 +7055,7 @@ var HistogramSharedKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	SharedBytes: 256,
 	UniformSize: 16,
 	Func:        HistogramShared,
+	Bind:        gpuimpl.Bind3(HistogramShared),
 	Artifacts: []gpuimpl.Artifact{
 		{
 			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:c4b2c9acdd457f1dfe0774c11394499b459080460b5a185b675e9641e3ac1e64",
@@ -7251,6 +7283,7 @@ var IntArithKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	},
 	UniformSize: 16,
 	Func:        IntArith,
+	Bind:        gpuimpl.Bind4(IntArith),
 	Artifacts: []gpuimpl.Artifact{
 		{
 			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:ec8f49b6730ac1e784c05e0569b202bc3f137d53cb59a64066c87d1ef0a4a3c6",
@@ -7481,6 +7514,7 @@ var LenGuardKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 		{Name: "x", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "int32"}, Size: 4, Access: gpuimpl.AccessRead, Binding: 1},
 	},
 	Func: LenGuard,
+	Bind: gpuimpl.Bind2(LenGuard),
 	Artifacts: []gpuimpl.Artifact{
 		{
 			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:512907c8dfa343629eabd50f291d6a07ad3fdff8b198e19af99fcc3278b8597a",
@@ -7670,6 +7704,7 @@ var LogicalInLoopKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	},
 	UniformSize: 16,
 	Func:        LogicalInLoop,
+	Bind:        gpuimpl.Bind4(LogicalInLoop),
 	Artifacts: []gpuimpl.Artifact{
 		{
 			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:bf05003d5bd08f8eb40d904779b954fc151bdc401cb3ac7469249ce637156c5d",
@@ -7960,6 +7995,7 @@ var LoopBreakContinueKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	},
 	UniformSize: 16,
 	Func:        LoopBreakContinue,
+	Bind:        gpuimpl.Bind6(LoopBreakContinue),
 	Artifacts: []gpuimpl.Artifact{
 		{
 			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:26c872bc5c3cac4f4e7777570e46755bbefbf7175acff15714bf9ccf156e62b9",
@@ -8220,6 +8256,7 @@ var LoopLocalZeroKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	},
 	UniformSize: 16,
 	Func:        LoopLocalZero,
+	Bind:        gpuimpl.Bind3(LoopLocalZero),
 	Artifacts: []gpuimpl.Artifact{
 		{
 			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:d28d6f809e43ebe545acb9ced712ca6ae807543efb0e3a3a7c15754a1d4610b1",
@@ -8443,6 +8480,7 @@ var MandelbrotKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	},
 	UniformSize: 32,
 	Func:        Mandelbrot,
+	Bind:        gpuimpl.Bind7(Mandelbrot),
 	Artifacts: []gpuimpl.Artifact{
 		{
 			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:36545a39c0999ab317871b19f2e98cd07cfcd5abaa53f11986befe4502f0ee1e",
@@ -8673,6 +8711,7 @@ var MathExactKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	},
 	UniformSize: 16,
 	Func:        MathExact,
+	Bind:        gpuimpl.Bind10(MathExact),
 	Artifacts: []gpuimpl.Artifact{
 		{
 			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:747cf1512b18c72a24387767c02430be7ff9db5539ec5a32599acb2d17093310",
@@ -8971,6 +9010,7 @@ var MathExpLogKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	},
 	UniformSize: 16,
 	Func:        MathExpLog,
+	Bind:        gpuimpl.Bind4(MathExpLog),
 	Artifacts: []gpuimpl.Artifact{
 		{
 			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:269499847819b193b55b4f3f083d1735bb49026ea023f635b43f686023939004",
@@ -9181,6 +9221,7 @@ var MathSqrtFmaKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	},
 	UniformSize: 16,
 	Func:        MathSqrtFma,
+	Bind:        gpuimpl.Bind5(MathSqrtFma),
 	Artifacts: []gpuimpl.Artifact{
 		{
 			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:1bee06c965560e4269606afd701ff5ad794dc162c53f0dcec0aadd8aa8bcb671",
@@ -9372,6 +9413,7 @@ var MathTrigKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	},
 	UniformSize: 16,
 	Func:        MathTrig,
+	Bind:        gpuimpl.Bind3(MathTrig),
 	Artifacts: []gpuimpl.Artifact{
 		{
 			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:cd2cc7083c3b1a5e105ea52847638d0331b6ea415ef02374d2f02d409f0bbe6d",
@@ -9567,6 +9609,7 @@ var NBodyKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	SharedBytes: 1024,
 	UniformSize: 16,
 	Func:        NBody,
+	Bind:        gpuimpl.Bind4(NBody),
 	Artifacts: []gpuimpl.Artifact{
 		{
 			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:3cec53431b7331bf7b25fa8fdb87f08bd1c06b0c2274b3f8ebe5a20eab401b02",
@@ -10007,6 +10050,7 @@ var NestedLoopsKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	},
 	UniformSize: 16,
 	Func:        NestedLoops,
+	Bind:        gpuimpl.Bind3(NestedLoops),
 	Artifacts: []gpuimpl.Artifact{
 		{
 			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:7886b174f7436e8942e2737e9fc42a02f6a6b53f8eee894dadd2bc1f95f2b5b2",
@@ -10256,6 +10300,7 @@ var ParticlesAoSKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	},
 	UniformSize: 16,
 	Func:        ParticlesAoS,
+	Bind:        gpuimpl.Bind3(ParticlesAoS),
 	Artifacts: []gpuimpl.Artifact{
 		{
 			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:530f02efe8a3133aef8451e6e5c9dc326ab2aa6462353fb76e2e1d80b3cceae9",
@@ -10486,6 +10531,7 @@ var ParticlesSoAKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	},
 	UniformSize: 16,
 	Func:        ParticlesSoA,
+	Bind:        gpuimpl.Bind7(ParticlesSoA),
 	Artifacts: []gpuimpl.Artifact{
 		{
 			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:c6a405053af6857cefa74c57e887aee4e5a82aa2ed78a8af2b5ee49dd5c2baf6",
@@ -10715,6 +10761,7 @@ var PrivateArrayKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	},
 	UniformSize: 16,
 	Func:        PrivateArray,
+	Bind:        gpuimpl.Bind4(PrivateArray),
 	Artifacts: []gpuimpl.Artifact{
 		{
 			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:aa42a414c5ae4ea1c1142b60cb375dc17fb9c8a2a7b174262587443ced76f431",
@@ -10950,6 +10997,7 @@ var SaxpyKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	},
 	UniformSize: 16,
 	Func:        Saxpy,
+	Bind:        gpuimpl.Bind4(Saxpy),
 	Artifacts: []gpuimpl.Artifact{
 		{
 			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:ddb28ae2ffe5f16e98f3c865c7ab4bfc5fa00e952c285cd44e8fa45670ea6e45",
@@ -11148,6 +11196,7 @@ var Scale2Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	UniformSize: 16,
 	Func:        Scale,
 	Comptime:    ScaleParams{Factor: 2, Offset: 1},
+	Bind:        gpuimpl.Bind3(Scale),
 	Artifacts: []gpuimpl.Artifact{
 		{
 			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:4aeeea1165c7935fe16a9c74b4e661ffc96319e6af921aaf61357e6d2349fb31",
@@ -11336,6 +11385,7 @@ var Scale3Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	UniformSize: 16,
 	Func:        Scale,
 	Comptime:    ScaleParams{Factor: 3, Offset: -7},
+	Bind:        gpuimpl.Bind3(Scale),
 	Artifacts: []gpuimpl.Artifact{
 		{
 			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:c5eab847ee9cfa522c79c752d2bc4f9a0942fbd4d6f3e182126fb826db1258bd",
@@ -11525,6 +11575,7 @@ var ScaleByF32Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	UniformSize: 16,
 	Func:        ScaleBy[float32],
 	Comptime:    Affine{Factor: 2, Offset: 1},
+	Bind:        gpuimpl.Bind4(ScaleBy[float32]),
 	Artifacts: []gpuimpl.Artifact{
 		{
 			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:25f3c4fd6991070a14ef1ea1c5763d4c555ef094433c8977f7c0ac95ad388a91",
@@ -11721,6 +11772,7 @@ var ScaleByI32Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	UniformSize: 16,
 	Func:        ScaleBy[int32],
 	Comptime:    Affine{Factor: 3, Offset: -7},
+	Bind:        gpuimpl.Bind4(ScaleBy[int32]),
 	Artifacts: []gpuimpl.Artifact{
 		{
 			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:adc8a86a3bfd12bf66a50a6b371c9a456422bd3ce64556b0cb38af14b5e02290",
@@ -11929,6 +11981,7 @@ var ScanKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	SharedBytes: 1024,
 	UniformSize: 16,
 	Func:        Scan,
+	Bind:        gpuimpl.Bind3(Scan),
 	Artifacts: []gpuimpl.Artifact{
 		{
 			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:e4f3f469c95d11e4cbebd5eea2197d433a23ce32d633e30facaffc65a58115c4",
@@ -12232,6 +12285,7 @@ var SgemmKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	SharedBytes: 2048,
 	UniformSize: 32,
 	Func:        Sgemm,
+	Bind:        gpuimpl.Bind8(Sgemm),
 	Artifacts: []gpuimpl.Artifact{
 		{
 			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:1b2bbd4151e6f3edb5814c69423d6b1fe12bd7a849220e7587b7d5605b280226",
@@ -12531,6 +12585,7 @@ var SgemmTiledKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	SharedBytes: 8192,
 	UniformSize: 16,
 	Func:        SgemmTiled,
+	Bind:        gpuimpl.Bind6(SgemmTiled),
 	Artifacts: []gpuimpl.Artifact{
 		{
 			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:6e798fbfb7b5f84ebacb98b6c7a7e7320be2381bc30bb21b5260e3e88a527a67",
@@ -12891,6 +12946,7 @@ var ShiftSignedKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	},
 	UniformSize: 16,
 	Func:        ShiftSigned,
+	Bind:        gpuimpl.Bind4(ShiftSigned),
 	Artifacts: []gpuimpl.Artifact{
 		{
 			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:b2f27b0ad02bd858b1959a4cb411c793df66c09d2655f4cff519c96deebf915b",
@@ -13157,6 +13213,7 @@ var ShiftsKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	},
 	UniformSize: 16,
 	Func:        Shifts,
+	Bind:        gpuimpl.Bind6(Shifts),
 	Artifacts: []gpuimpl.Artifact{
 		{
 			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:60e942cb48f7c9ee7312d79b2491c0824da57db582ff9eb3593200fab7bb4f58",
@@ -13380,6 +13437,7 @@ var ShortCircuitKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	},
 	UniformSize: 16,
 	Func:        ShortCircuit,
+	Bind:        gpuimpl.Bind3(ShortCircuit),
 	Artifacts: []gpuimpl.Artifact{
 		{
 			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:d4040a2f935734400192610d9e51a959ad15a850f1270f6a2b7fa8a621e51509",
@@ -13575,6 +13633,7 @@ var SpinKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	},
 	UniformSize: 16,
 	Func:        Spin,
+	Bind:        gpuimpl.Bind4(Spin),
 	Artifacts: []gpuimpl.Artifact{
 		{
 			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:0cdb3c3fa5ec1107de2376db2054d3830ea61fae2b9da9194b5be99d4357eca4",
@@ -13813,6 +13872,7 @@ var StagedSumsKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	SharedBytes: 256,
 	UniformSize: 16,
 	Func:        StagedSums,
+	Bind:        gpuimpl.Bind5(StagedSums),
 	Artifacts: []gpuimpl.Artifact{
 		{
 			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:d00659382ed4f943de4cf82271e2284599e84aa7bbafc5b9ab65103d2a859a43",
@@ -14223,6 +14283,7 @@ var StencilKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	SharedBytes: 272,
 	UniformSize: 16,
 	Func:        Stencil,
+	Bind:        gpuimpl.Bind3(Stencil),
 	Artifacts: []gpuimpl.Artifact{
 		{
 			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:d6fa7266d3abfb4647b2cdf5428c4cb8d2688085fe7220a9a817057108665173",
@@ -14454,6 +14515,7 @@ var ThreadCoordsKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 		{Name: "out", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Access: gpuimpl.AccessWrite, Binding: 0},
 	},
 	Func: ThreadCoords,
+	Bind: gpuimpl.Bind1(ThreadCoords),
 	Artifacts: []gpuimpl.Artifact{
 		{
 			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:312f7b59a08945e85bf8981641c100c3333f062450ff55e0c535443d8996adb2",
@@ -14621,6 +14683,7 @@ var TransposeKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	SharedBytes: 1088,
 	UniformSize: 16,
 	Func:        Transpose,
+	Bind:        gpuimpl.Bind4(Transpose),
 	Artifacts: []gpuimpl.Artifact{
 		{
 			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:d6ff6d5b27e28d9b0c14ae7baa932dfc86346dfb93050b97d86e59c66417e5c1",
@@ -14804,6 +14867,7 @@ var TwoTypesKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	},
 	UniformSize: 16,
 	Func:        TwoTypes,
+	Bind:        gpuimpl.Bind5(TwoTypes),
 	Artifacts: []gpuimpl.Artifact{
 		{
 			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:68970b6d957363ffdeb35cb8d770e9517bebfb3c845840bd17e44049e7a34b2a",
@@ -15056,6 +15120,7 @@ var UintArithKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	},
 	UniformSize: 16,
 	Func:        UintArith,
+	Bind:        gpuimpl.Bind4(UintArith),
 	Artifacts: []gpuimpl.Artifact{
 		{
 			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:bf7970f06cfb0572da61fbc288da878e597ff201902969bafd22540124aa49ec",
@@ -15290,6 +15355,7 @@ var UniformsKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	},
 	UniformSize: 32,
 	Func:        Uniforms,
+	Bind:        gpuimpl.Bind11(Uniforms),
 	Artifacts: []gpuimpl.Artifact{
 		{
 			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:73d917fb7f4193f3591adbfbbe0ddcec9b20aecbbb0cb7517978130185faf603",

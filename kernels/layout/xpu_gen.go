@@ -22,6 +22,7 @@ var CopyKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	},
 	UniformSize: 16,
 	Func:        Copy,
+	Bind:        gpuimpl.Bind3(Copy),
 	Artifacts: []gpuimpl.Artifact{
 		{
 			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:6afd709d19a8d99374dcd380d1d66fb1c9691b5db707d200ff3166163c9214be",
@@ -172,6 +173,7 @@ var CopyWordsKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	},
 	UniformSize: 16,
 	Func:        CopyWords,
+	Bind:        gpuimpl.Bind3(CopyWords),
 	Artifacts: []gpuimpl.Artifact{
 		{
 			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:4fb6434cc9d9dfb21bcf74b2ef3f618b8ec5baf7ab92428121c8065fe73e9077",
@@ -329,6 +331,7 @@ var GatherKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	},
 	UniformSize: 32,
 	Func:        Gather,
+	Bind:        gpuimpl.Bind10(Gather),
 	Artifacts: []gpuimpl.Artifact{
 		{
 			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:81c66d4872fb2097d17d5a53fb45d1fbbb1209205f5d3c456c1eae244181eca7",

@@ -34,6 +34,7 @@ var Tile128x64Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	UniformSize: 48,
 	Func:        Tiled,
 	Comptime:    Tile{BM: 128, BN: 64, BK: 16, TM: 8, TN: 4},
+	Bind:        gpuimpl.Bind14(Tiled),
 	Artifacts: []gpuimpl.Artifact{
 		{
 			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:19efb3c2ad64469aac544f3ad7bb0c0da6594647fbe3e631492fb6637fda74ee",
@@ -608,6 +609,7 @@ var Tile16x16Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	UniformSize: 48,
 	Func:        Tiled,
 	Comptime:    Tile{BM: 16, BN: 16, BK: 16, TM: 1, TN: 1},
+	Bind:        gpuimpl.Bind14(Tiled),
 	Artifacts: []gpuimpl.Artifact{
 		{
 			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:47132e1bab8c2bbefda924acbed73cfb2e4346d8e8c89e909d224af48dae0292",
@@ -1182,6 +1184,7 @@ var Tile32x32Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	UniformSize: 48,
 	Func:        Tiled,
 	Comptime:    Tile{BM: 32, BN: 32, BK: 16, TM: 2, TN: 2},
+	Bind:        gpuimpl.Bind14(Tiled),
 	Artifacts: []gpuimpl.Artifact{
 		{
 			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:9178f37b1f0fb2f10a662ad1f25897caee96e6d7bb7d447a32a9f42a17f4adc9",
@@ -1756,6 +1759,7 @@ var Tile32x64Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	UniformSize: 48,
 	Func:        Tiled,
 	Comptime:    Tile{BM: 32, BN: 64, BK: 16, TM: 2, TN: 4},
+	Bind:        gpuimpl.Bind14(Tiled),
 	Artifacts: []gpuimpl.Artifact{
 		{
 			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:db3542b7c01a9280b72df8251bdaa07d0d2ec79a248b9e5b3a64605c3f7603d8",
@@ -2330,6 +2334,7 @@ var Tile64x128Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	UniformSize: 48,
 	Func:        Tiled,
 	Comptime:    Tile{BM: 64, BN: 128, BK: 16, TM: 4, TN: 8},
+	Bind:        gpuimpl.Bind14(Tiled),
 	Artifacts: []gpuimpl.Artifact{
 		{
 			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:0b9d8c0b2a56abec58c8d054d2fcf407a34173f49d76eabb07811ddba9962d23",
@@ -2904,6 +2909,7 @@ var Tile64x32Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	UniformSize: 48,
 	Func:        Tiled,
 	Comptime:    Tile{BM: 64, BN: 32, BK: 16, TM: 4, TN: 2},
+	Bind:        gpuimpl.Bind14(Tiled),
 	Artifacts: []gpuimpl.Artifact{
 		{
 			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:11374be43d5d842ceec5321b4a8573c8d2ad68e3b6121bf1c4e39a2ef4e7fe2d",
@@ -3478,6 +3484,7 @@ var Tile64x64Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	UniformSize: 48,
 	Func:        Tiled,
 	Comptime:    Tile{BM: 64, BN: 64, BK: 16, TM: 4, TN: 4},
+	Bind:        gpuimpl.Bind14(Tiled),
 	Artifacts: []gpuimpl.Artifact{
 		{
 			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:8b47e5711f16e68cafc2987339a33edd835ae0b3be3f2a27b9bb8df5890c72d4",
@@ -4052,6 +4059,7 @@ var Tile8x8Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	UniformSize: 48,
 	Func:        Tiled,
 	Comptime:    Tile{BM: 8, BN: 8, BK: 8, TM: 1, TN: 1},
+	Bind:        gpuimpl.Bind14(Tiled),
 	Artifacts: []gpuimpl.Artifact{
 		{
 			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:c820ade29bd66af8b3218009cf4cee498846b1924d950e4fd089ab00efddc48a",
@@ -4632,6 +4640,7 @@ var Wave64x128W8Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	UniformSize: 48,
 	Func:        TiledWave,
 	Comptime:    Tile{BM: 64, BN: 128, BK: 16, TM: 4, TN: 8, W: 8},
+	Bind:        gpuimpl.Bind14(TiledWave),
 	Artifacts: []gpuimpl.Artifact{
 		{
 			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:89fe46978beedfc1961cd532db0133553d62934fa698e19b54f871da2ac8b34e",
@@ -5879,6 +5888,7 @@ var Wave64x64W8Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	UniformSize: 48,
 	Func:        TiledWave,
 	Comptime:    Tile{BM: 64, BN: 64, BK: 16, TM: 4, TN: 4, W: 8},
+	Bind:        gpuimpl.Bind14(TiledWave),
 	Artifacts: []gpuimpl.Artifact{
 		{
 			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:666c3a6f0d0cc47eed917438031c474581466fa491fe84846d4d54526c2d6efc",

@@ -23,6 +23,7 @@ var AddKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	},
 	UniformSize: 16,
 	Func:        Add,
+	Bind:        gpuimpl.Bind4(Add),
 	Artifacts: []gpuimpl.Artifact{
 		{
 			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:425970ba512a81670c71d42e68bb6041e2ce123e7c1a320bd3deb5e76f0e64dd",
@@ -186,6 +187,7 @@ var Attn128Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	UniformSize: 32,
 	Func:        Attention,
 	Comptime:    Tile{Block: 128},
+	Bind:        gpuimpl.Bind12(Attention),
 	Artifacts: []gpuimpl.Artifact{
 		{
 			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:cfa16a7d1b268cb61aada93a73d67c6901e128bc19e6d37cb4eb49970298e0c7",
@@ -808,6 +810,7 @@ var Attn256Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	UniformSize: 32,
 	Func:        Attention,
 	Comptime:    Tile{Block: 256},
+	Bind:        gpuimpl.Bind12(Attention),
 	Artifacts: []gpuimpl.Artifact{
 		{
 			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:7b9d064c6f2e000625fe3977946851cd7a9d9929d7f608f398e718c6e61bab49",
@@ -1430,6 +1433,7 @@ var Attn32Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	UniformSize: 32,
 	Func:        Attention,
 	Comptime:    Tile{Block: 32},
+	Bind:        gpuimpl.Bind12(Attention),
 	Artifacts: []gpuimpl.Artifact{
 		{
 			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:29e0b9c1c104f8dd170f58478d2694c72934c9bb81d6958cbdd3a3bb9bb69060",
@@ -2052,6 +2056,7 @@ var Attn64Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	UniformSize: 32,
 	Func:        Attention,
 	Comptime:    Tile{Block: 64},
+	Bind:        gpuimpl.Bind12(Attention),
 	Artifacts: []gpuimpl.Artifact{
 		{
 			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:dfc06e938557d354568d2cf83a5e02a7e0c7bac5c6123452f590fb16f93ab779",
@@ -2668,6 +2673,7 @@ var GELUKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	},
 	UniformSize: 16,
 	Func:        GELU,
+	Bind:        gpuimpl.Bind3(GELU),
 	Artifacts: []gpuimpl.Artifact{
 		{
 			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:78ea30a05ca8dcc7b2e4c87e2187d86280afec3d852932c337fa225123722133",
@@ -2829,6 +2835,7 @@ var LayerNormKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	SharedBytes: 384,
 	UniformSize: 16,
 	Func:        LayerNorm,
+	Bind:        gpuimpl.Bind7(LayerNorm),
 	Artifacts: []gpuimpl.Artifact{
 		{
 			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:fa763e401a039a9545db8771a7e7367a2c3cb83be507e2f31e1478aa708a8ce4",
@@ -3305,6 +3312,7 @@ var MulKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	},
 	UniformSize: 16,
 	Func:        Mul,
+	Bind:        gpuimpl.Bind4(Mul),
 	Artifacts: []gpuimpl.Artifact{
 		{
 			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:fb567272dd2ec54f489bb271120f75a0c395e2aa5b87694587ae0cf83fe248c7",
@@ -3462,6 +3470,7 @@ var RMSNormKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	SharedBytes: 128,
 	UniformSize: 16,
 	Func:        RMSNorm,
+	Bind:        gpuimpl.Bind6(RMSNorm),
 	Artifacts: []gpuimpl.Artifact{
 		{
 			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:4e8c4b8cf81bb5ad4b4b998a891158e4081c98b6644f7e69f2b2c6d99a3d44bc",
@@ -3816,6 +3825,7 @@ var RoPEKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	},
 	UniformSize: 16,
 	Func:        RoPE,
+	Bind:        gpuimpl.Bind7(RoPE),
 	Artifacts: []gpuimpl.Artifact{
 		{
 			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:b0e4b15b0f3899ed1cbfb82653b00c1b981bc0d234af9ebd037e0cdf089d991b",
@@ -4036,6 +4046,7 @@ var SiLUKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	},
 	UniformSize: 16,
 	Func:        SiLU,
+	Bind:        gpuimpl.Bind3(SiLU),
 	Artifacts: []gpuimpl.Artifact{
 		{
 			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:ae6612c7570babb49a4e9bcdab15a9a7b828b074856cf09a38b5a4894cfa9387",
@@ -4194,6 +4205,7 @@ var SoftmaxKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	SharedBytes: 256,
 	UniformSize: 16,
 	Func:        Softmax,
+	Bind:        gpuimpl.Bind4(Softmax),
 	Artifacts: []gpuimpl.Artifact{
 		{
 			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:7dd675817c10b29a7c8681f5909dfacbed14c05551f2ce12bfa6e34e86617946",

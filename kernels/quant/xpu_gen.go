@@ -23,6 +23,7 @@ var DequantizeQ4_0Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	},
 	UniformSize: 16,
 	Func:        DequantizeQ4_0,
+	Bind:        gpuimpl.Bind4(DequantizeQ4_0),
 	Artifacts: []gpuimpl.Artifact{
 		{
 			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:a9921b0c265a8f05c796af0002eb805e5f1474fe291c9f5c22cc38b88711d360",
@@ -276,6 +277,7 @@ var DequantizeQ4_KKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	},
 	UniformSize: 16,
 	Func:        DequantizeQ4_K,
+	Bind:        gpuimpl.Bind4(DequantizeQ4_K),
 	Artifacts: []gpuimpl.Artifact{
 		{
 			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:5ce29b900d62c2a66f4a48d381c1c7bca0caed1698889f0a02eb17734a431b4a",
@@ -573,6 +575,7 @@ var DequantizeQ8_0Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	},
 	UniformSize: 16,
 	Func:        DequantizeQ8_0,
+	Bind:        gpuimpl.Bind4(DequantizeQ8_0),
 	Artifacts: []gpuimpl.Artifact{
 		{
 			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:0ad5368e2994bf6dd2463588cb9ef55c4e7e1e973992fcb88ac724e85cd8faa9",
@@ -833,6 +836,7 @@ var MatMulQ4_0Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	SharedBytes: 10496,
 	UniformSize: 16,
 	Func:        MatMulQ4_0,
+	Bind:        gpuimpl.Bind7(MatMulQ4_0),
 	Artifacts: []gpuimpl.Artifact{
 		{
 			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:8be2ae20b179bee232ce8621c80df2ef59262d1ec805ca800f6526d3a96700e2",
@@ -1417,6 +1421,7 @@ var MatMulQ4_KKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	SharedBytes: 10496,
 	UniformSize: 16,
 	Func:        MatMulQ4_K,
+	Bind:        gpuimpl.Bind7(MatMulQ4_K),
 	Artifacts: []gpuimpl.Artifact{
 		{
 			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:8cb8799c76ed601360e6480389bf95b0a2d33503d59ac57da74389a81e9733ba",
@@ -2043,6 +2048,7 @@ var MatMulQ8_0Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	SharedBytes: 10496,
 	UniformSize: 16,
 	Func:        MatMulQ8_0,
+	Bind:        gpuimpl.Bind7(MatMulQ8_0),
 	Artifacts: []gpuimpl.Artifact{
 		{
 			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:0b94f59a2b148116a5e8ae0a68adb38eb3403c09effa3af6bd5e51870b4a3cb7",
@@ -2628,6 +2634,7 @@ var MatVecInputMajorQ4_0Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	SharedBytes: 1024,
 	UniformSize: 16,
 	Func:        MatVecInputMajorQ4_0,
+	Bind:        gpuimpl.Bind6(MatVecInputMajorQ4_0),
 	Artifacts: []gpuimpl.Artifact{
 		{
 			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:f4436ac0bbaee52edca036bc4dbf444c6b41d6a14671a1c1abf39b560eff8863",
@@ -3018,6 +3025,7 @@ var MatVecInputMajorQ4_KKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	SharedBytes: 1024,
 	UniformSize: 16,
 	Func:        MatVecInputMajorQ4_K,
+	Bind:        gpuimpl.Bind6(MatVecInputMajorQ4_K),
 	Artifacts: []gpuimpl.Artifact{
 		{
 			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:123f89868cfa3b88777297b5500d6fca46686acd3a8f45e0672980c382e3c5f9",
@@ -3485,6 +3493,7 @@ var MatVecInputMajorQ8_0Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	SharedBytes: 1024,
 	UniformSize: 16,
 	Func:        MatVecInputMajorQ8_0,
+	Bind:        gpuimpl.Bind6(MatVecInputMajorQ8_0),
 	Artifacts: []gpuimpl.Artifact{
 		{
 			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:cb703711de41645be234d5d09202f0560d50611bb29837aea42aa15679969aa6",
@@ -3865,6 +3874,7 @@ var MatVecQ4_0Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	SharedBytes: 512,
 	UniformSize: 16,
 	Func:        MatVecQ4_0,
+	Bind:        gpuimpl.Bind6(MatVecQ4_0),
 	Artifacts: []gpuimpl.Artifact{
 		{
 			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:a97fe36ad6e21eac4c0f2ac6813a7800dfaf17f787e68f7b8def5994614de050",
@@ -4265,6 +4275,7 @@ var MatVecQ4_KKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	SharedBytes: 512,
 	UniformSize: 16,
 	Func:        MatVecQ4_K,
+	Bind:        gpuimpl.Bind6(MatVecQ4_K),
 	Artifacts: []gpuimpl.Artifact{
 		{
 			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:b121fe30b5ac7847298bd1207976106c5b73e29bffebcfe8fa8a9c31468b2777",
@@ -4748,6 +4759,7 @@ var MatVecQ8_0Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	SharedBytes: 512,
 	UniformSize: 16,
 	Func:        MatVecQ8_0,
+	Bind:        gpuimpl.Bind6(MatVecQ8_0),
 	Artifacts: []gpuimpl.Artifact{
 		{
 			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:d234a35bcb4152b2c6c9288e2775f4f10a436532eb92edde6c55bcbbc61faa2e",
@@ -5148,6 +5160,7 @@ var PackInputMajorKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	},
 	UniformSize: 16,
 	Func:        PackInputMajor,
+	Bind:        gpuimpl.Bind6(PackInputMajor),
 	Artifacts: []gpuimpl.Artifact{
 		{
 			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:ae087eea84d1ae46c3ee3bd891ed3410433e7a9a4e25dc7f53e677bfb25fb6e0",

@@ -26,6 +26,7 @@ var ArgMaxPairsSharedKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	SharedBytes: 2048,
 	UniformSize: 16,
 	Func:        ArgMaxPairsShared,
+	Bind:        gpuimpl.Bind6(ArgMaxPairsShared),
 	Artifacts: []gpuimpl.Artifact{
 		{
 			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:5bdaedf0a1aa561d708de3fd5ab41db757a1ebc1facec72af9220f143476b74b",
@@ -398,6 +399,7 @@ var ArgMaxPairsWaveKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	SharedBytes: 2048,
 	UniformSize: 16,
 	Func:        ArgMaxPairsWave,
+	Bind:        gpuimpl.Bind6(ArgMaxPairsWave),
 	Artifacts: []gpuimpl.Artifact{
 		{
 			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:9b9ed10beec982810172f64a218bb8822e94e422288afd9a884709c751f986c6",
@@ -1043,6 +1045,7 @@ var ArgMaxSharedKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	SharedBytes: 2048,
 	UniformSize: 16,
 	Func:        ArgMaxShared,
+	Bind:        gpuimpl.Bind5(ArgMaxShared),
 	Artifacts: []gpuimpl.Artifact{
 		{
 			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:0b3631c33244c291cbc71723db3f0f41d5ca584e3a89523dc517aa8ad850c704",
@@ -1441,6 +1444,7 @@ var ArgMaxWaveKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	SharedBytes: 2048,
 	UniformSize: 16,
 	Func:        ArgMaxWave,
+	Bind:        gpuimpl.Bind5(ArgMaxWave),
 	Artifacts: []gpuimpl.Artifact{
 		{
 			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:66bd90504a23a03129a1271a23d14eebb73b42ce85b4349b4560c7a7de4ff202",
@@ -2128,6 +2132,7 @@ var DotSharedKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	SharedBytes: 1024,
 	UniformSize: 16,
 	Func:        DotShared,
+	Bind:        gpuimpl.Bind5(DotShared),
 	Artifacts: []gpuimpl.Artifact{
 		{
 			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:6ffa5386db59ac11b8a76fd4b19cdea3e0b3928787f54a4a8d75a758f0547555",
@@ -2403,6 +2408,7 @@ var DotWaveKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	SharedBytes: 1024,
 	UniformSize: 16,
 	Func:        DotWave,
+	Bind:        gpuimpl.Bind5(DotWave),
 	Artifacts: []gpuimpl.Artifact{
 		{
 			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:5a9c24d9f4c9885861830bfe12ba69582a7b6a62f584f330ac6e1940bfd87586",
@@ -2826,6 +2832,7 @@ var MaxSharedKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	SharedBytes: 1024,
 	UniformSize: 16,
 	Func:        MaxShared,
+	Bind:        gpuimpl.Bind4(MaxShared),
 	Artifacts: []gpuimpl.Artifact{
 		{
 			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:9c327f2ce26eed0089157714fadbac64253dd210260fa83dd28699d1e4d38f77",
@@ -3156,6 +3163,7 @@ var MaxWaveKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	SharedBytes: 1024,
 	UniformSize: 16,
 	Func:        MaxWave,
+	Bind:        gpuimpl.Bind4(MaxWave),
 	Artifacts: []gpuimpl.Artifact{
 		{
 			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:f075dcc88ce8de0e8c9031f34ee9e4555a3ffdae6eaa2477e18d7bfb2c839538",
@@ -3669,6 +3677,7 @@ var ScanSharedKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	SharedBytes: 1024,
 	UniformSize: 16,
 	Func:        ScanShared,
+	Bind:        gpuimpl.Bind6(ScanShared),
 	Artifacts: []gpuimpl.Artifact{
 		{
 			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:3f3feb64d94528427a714e83fbf62e8908c91510439006220b5530b530575530",
@@ -3998,6 +4007,7 @@ var ScanUint32SharedKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	SharedBytes: 1024,
 	UniformSize: 16,
 	Func:        ScanUint32Shared,
+	Bind:        gpuimpl.Bind6(ScanUint32Shared),
 	Artifacts: []gpuimpl.Artifact{
 		{
 			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:ebd2076a72f6b0b50dd24dc1cf259fba59148d6d42f64a5324efebbd700a58b3",
@@ -4328,6 +4338,7 @@ var ScanUint32WaveKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	SharedBytes: 1028,
 	UniformSize: 16,
 	Func:        ScanUint32Wave,
+	Bind:        gpuimpl.Bind6(ScanUint32Wave),
 	Artifacts: []gpuimpl.Artifact{
 		{
 			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:98e68d671574687128ec3ad35a5f37d0b9472d36b750f1b5b580d504984f7114",
@@ -4844,6 +4855,7 @@ var ScanWaveKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	SharedBytes: 1028,
 	UniformSize: 16,
 	Func:        ScanWave,
+	Bind:        gpuimpl.Bind6(ScanWave),
 	Artifacts: []gpuimpl.Artifact{
 		{
 			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:7ed76aed6b5fa5fe316f9e623a4e3a2f4069e232af54141df82dfbc9786c59c2",
@@ -5357,6 +5369,7 @@ var SumSharedKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	SharedBytes: 1024,
 	UniformSize: 16,
 	Func:        SumShared,
+	Bind:        gpuimpl.Bind4(SumShared),
 	Artifacts: []gpuimpl.Artifact{
 		{
 			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:6ad04f2ac7cfce1f37f2e16b64b52cb9238b78f7b214b8afada5ee5c10242c2f",
@@ -5627,6 +5640,7 @@ var SumUint32SharedKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	SharedBytes: 1024,
 	UniformSize: 16,
 	Func:        SumUint32Shared,
+	Bind:        gpuimpl.Bind4(SumUint32Shared),
 	Artifacts: []gpuimpl.Artifact{
 		{
 			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:4fec922d10f8e86b305d1cfd3c60438b51a7f7d8e4671044a74e1b4f25d85781",
@@ -5898,6 +5912,7 @@ var SumUint32WaveKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	SharedBytes: 1024,
 	UniformSize: 16,
 	Func:        SumUint32Wave,
+	Bind:        gpuimpl.Bind4(SumUint32Wave),
 	Artifacts: []gpuimpl.Artifact{
 		{
 			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:87485393daf9b4de811ee60874c79298d8eef876ebcc99694daeb75a569b253e",
@@ -6318,6 +6333,7 @@ var SumWaveKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	SharedBytes: 1024,
 	UniformSize: 16,
 	Func:        SumWave,
+	Bind:        gpuimpl.Bind4(SumWave),
 	Artifacts: []gpuimpl.Artifact{
 		{
 			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:ab3cf187b1c49390d608b5da104999e7c1cdb28f97a188576ef2f1fdf4abe0b3",

@@ -23,6 +23,7 @@ var BitonicKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	SharedBytes: 4096,
 	UniformSize: 16,
 	Func:        Bitonic,
+	Bind:        gpuimpl.Bind3(Bitonic),
 	Artifacts: []gpuimpl.Artifact{
 		{
 			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:a9cd04846923c1bb4632c2a5157b593aa0e2cce190c9a03dd74161070a5d0851",
@@ -400,6 +401,7 @@ var HistogramKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	SharedBytes: 8192,
 	UniformSize: 16,
 	Func:        Histogram,
+	Bind:        gpuimpl.Bind5(Histogram),
 	Artifacts: []gpuimpl.Artifact{
 		{
 			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:9da4bdedcb81af1f08c218e7e46908c727e0b85cc15cec68c1a465450abac270",
@@ -699,6 +701,7 @@ var ScatterKeysKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	SharedBytes: 8192,
 	UniformSize: 16,
 	Func:        ScatterKeys,
+	Bind:        gpuimpl.Bind6(ScatterKeys),
 	Artifacts: []gpuimpl.Artifact{
 		{
 			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:d892eac563126d43a63cac9470a253de143659313d6472f6e2b02bcd5eef6184",
@@ -1011,6 +1014,7 @@ var ScatterPairsKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	SharedBytes: 8192,
 	UniformSize: 16,
 	Func:        ScatterPairs,
+	Bind:        gpuimpl.Bind8(ScatterPairs),
 	Artifacts: []gpuimpl.Artifact{
 		{
 			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:7681a386bb81d86f71b6513ec3a244ed6baf3f40383e4e8eac6bf189c0920aee",

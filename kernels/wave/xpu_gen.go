@@ -25,6 +25,7 @@ var BlockSumsKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	SharedBytes: 32,
 	UniformSize: 16,
 	Func:        BlockSums,
+	Bind:        gpuimpl.Bind3(BlockSums),
 	Artifacts: []gpuimpl.Artifact{
 		{
 			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:f642212ccb18de67f4b4ef8e601f3a8ae7eac9eb312127e4295d50c8b4bb9e74",
@@ -1032,6 +1033,7 @@ var ReduceSharedKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	SharedBytes: 1024,
 	UniformSize: 16,
 	Func:        ReduceShared,
+	Bind:        gpuimpl.Bind3(ReduceShared),
 	Artifacts: []gpuimpl.Artifact{
 		{
 			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:327fc40ff1486fc6250a2d36c053cff9846bb524b26314f36b3c1f46a34fff63",
@@ -1283,6 +1285,7 @@ var ReduceWaveKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	SharedBytes: 1024,
 	UniformSize: 16,
 	Func:        ReduceWave,
+	Bind:        gpuimpl.Bind3(ReduceWave),
 	Artifacts: []gpuimpl.Artifact{
 		{
 			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:950719ef9eaabf51f5a20ac20c03ecfc2a560c83c20564eaa4215ee0b707e2b5",
@@ -1660,6 +1663,7 @@ var ReduceWave32Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	SharedBytes: 32,
 	UniformSize: 16,
 	Func:        ReduceWave32,
+	Bind:        gpuimpl.Bind3(ReduceWave32),
 	Artifacts: []gpuimpl.Artifact{
 		{
 			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:8ec17b34dda0271eb24f956dd71b888883be92323855bc99f2728278de2d632c",
@@ -2145,6 +2149,7 @@ var WarpSumsKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	},
 	UniformSize: 16,
 	Func:        WarpSums,
+	Bind:        gpuimpl.Bind3(WarpSums),
 	Artifacts: []gpuimpl.Artifact{
 		{
 			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:a787dda45cc91a3c14b32a63c3d197c5eccabc2b4e146b1c56cc41671dd39eac",
@@ -2731,6 +2736,7 @@ var Wave16Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	UniformSize: 16,
 	Func:        Verbs,
 	Comptime:    Width{W: 16, Block: 40},
+	Bind:        gpuimpl.Bind11(Verbs),
 	Artifacts: []gpuimpl.Artifact{
 		{
 			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:b7fc1f230c13187f45d838b20f04d27427b877fc2612088bc9c92d848e213bd9",
@@ -4257,6 +4263,7 @@ var Wave32Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	UniformSize: 16,
 	Func:        Verbs,
 	Comptime:    Width{W: 32, Block: 80},
+	Bind:        gpuimpl.Bind11(Verbs),
 	Artifacts: []gpuimpl.Artifact{
 		{
 			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:86e3fbc723da7e5f6509a0255175f25fcda8fdade3461588794ee07bf577eeed",
@@ -5783,6 +5790,7 @@ var Wave4Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	UniformSize: 16,
 	Func:        Verbs,
 	Comptime:    Width{W: 4, Block: 30},
+	Bind:        gpuimpl.Bind11(Verbs),
 	Artifacts: []gpuimpl.Artifact{
 		{
 			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:66a002f8825c977770c38ab4ae1ed17fbf102e100ff09ff97acf6d8cd08734df",
@@ -6974,6 +6982,7 @@ var Wave64Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	UniformSize: 16,
 	Func:        Verbs,
 	Comptime:    Width{W: 64, Block: 96},
+	Bind:        gpuimpl.Bind11(Verbs),
 	Artifacts: []gpuimpl.Artifact{
 		{
 			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:ac87db2cf940e08f1a32b736be12311a893c4de7249cbd91c3be484deb037d70",
@@ -8469,6 +8478,7 @@ var Wave8Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	UniformSize: 16,
 	Func:        Verbs,
 	Comptime:    Width{W: 8, Block: 60},
+	Bind:        gpuimpl.Bind11(Verbs),
 	Artifacts: []gpuimpl.Artifact{
 		{
 			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:2447561f989e75acb1d62268f16a3bfd2f0057a6d2b54a7529e94361cfad5700",
@@ -9997,6 +10007,7 @@ var WaveAgnosticKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	},
 	UniformSize: 16,
 	Func:        WaveAgnostic,
+	Bind:        gpuimpl.Bind10(WaveAgnostic),
 	Artifacts: []gpuimpl.Artifact{
 		{
 			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:526a3cf92078f8a6bebb0e52ef3ab61c24efd4c8f0f9cad28acc5e99f0119d4b",
@@ -10884,6 +10895,7 @@ var WaveConditionsKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	},
 	UniformSize: 16,
 	Func:        WaveConditions,
+	Bind:        gpuimpl.Bind3(WaveConditions),
 	Artifacts: []gpuimpl.Artifact{
 		{
 			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:ac684a7c8fa720342a9c012dc5a27a3790780e5a358fe421f6a62c2bfe911a2a",
@@ -11813,6 +11825,7 @@ var WaveSearchKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 		{Name: "in", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Access: gpuimpl.AccessRead, Binding: 1},
 	},
 	Func: WaveSearch,
+	Bind: gpuimpl.Bind2(WaveSearch),
 	Artifacts: []gpuimpl.Artifact{
 		{
 			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:1525e3c1cebb653ea0fa561b7ecde37bcbc8b73276f8af7dda6b08369beab98a",

@@ -22,6 +22,7 @@ var CopyKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	},
 	UniformSize: 16,
 	Func:        Copy,
+	Bind:        gpuimpl.Bind3(Copy),
 	Artifacts: []gpuimpl.Artifact{
 		{
 			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:4a842f2100c05f852c78efe8fd449ca4d4698cc5fd9c289b80ec98ee69c21006",
@@ -219,6 +220,7 @@ var GemmKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	SharedBytes: 8192,
 	UniformSize: 16,
 	Func:        Gemm,
+	Bind:        gpuimpl.Bind4(Gemm),
 	Artifacts: []gpuimpl.Artifact{
 		{
 			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:18bced33b96ee4a1a82facad14d41eca423cd94bfc9025d03b9d743e44304ad8",
@@ -571,6 +573,7 @@ var SaxpyKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	},
 	UniformSize: 16,
 	Func:        Saxpy,
+	Bind:        gpuimpl.Bind4(Saxpy),
 	Artifacts: []gpuimpl.Artifact{
 		{
 			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:ddb28ae2ffe5f16e98f3c865c7ab4bfc5fa00e952c285cd44e8fa45670ea6e45",
@@ -770,6 +773,7 @@ var SumKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	SharedBytes: 1024,
 	UniformSize: 16,
 	Func:        Sum,
+	Bind:        gpuimpl.Bind3(Sum),
 	Artifacts: []gpuimpl.Artifact{
 		{
 			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:6c5465cc06a3b373fccbb3ac5a16c722f3a62f15f54b9b22f99556af73ed80c6",

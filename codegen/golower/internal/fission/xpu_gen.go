@@ -21,6 +21,7 @@ var ArrayInLoopKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	},
 	SharedBytes: 256,
 	Func:        ArrayInLoop,
+	Bind:        gpuimpl.Bind2(ArrayInLoop),
 	Artifacts: []gpuimpl.Artifact{
 		{
 			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:1c56234043fc86e0bb826ef5ca291fc429a38de22b1228a1731908452dbc6318",
@@ -307,6 +308,7 @@ var ConstantFaultsKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	},
 	UniformSize: 16,
 	Func:        ConstantFaults,
+	Bind:        gpuimpl.Bind3(ConstantFaults),
 	Artifacts: []gpuimpl.Artifact{
 		{
 			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:2a1a4c1c50b2a2bc083f5b04d41a547ccf32df97c084c164124f0500f6865a48",
@@ -539,6 +541,7 @@ var ConstantIndexOutOfRangeKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	SharedBytes: 512,
 	UniformSize: 16,
 	Func:        ConstantIndexOutOfRange,
+	Bind:        gpuimpl.Bind3(ConstantIndexOutOfRange),
 	Artifacts: []gpuimpl.Artifact{
 		{
 			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:d522ea526d289bc0583de3e86811c96c5ae4f7a355f6b8a68e4cb53467312565",
@@ -868,6 +871,7 @@ var DeclaredInIfKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	SharedBytes: 256,
 	UniformSize: 16,
 	Func:        DeclaredInIf,
+	Bind:        gpuimpl.Bind3(DeclaredInIf),
 	Artifacts: []gpuimpl.Artifact{
 		{
 			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:4de2ca26daf0eae256c9ec6bed6d16e81d4678461efc379cd1f3391e1a222b30",
@@ -1285,6 +1289,7 @@ var MatMulKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	SharedBytes: 2048,
 	UniformSize: 16,
 	Func:        MatMul,
+	Bind:        gpuimpl.Bind4(MatMul),
 	Artifacts: []gpuimpl.Artifact{
 		{
 			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:fbec33040c53fd1afe888f41556037739f786cce09f140444f95e861b49c4177",
@@ -1682,6 +1687,7 @@ var NestedArrayInLoopKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	},
 	SharedBytes: 256,
 	Func:        NestedArrayInLoop,
+	Bind:        gpuimpl.Bind2(NestedArrayInLoop),
 	Artifacts: []gpuimpl.Artifact{
 		{
 			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:8572d3e32ce33479bbc4663329571e45f619d2045d26de0fe3b1807513324a40",
@@ -1966,6 +1972,7 @@ var NestedLoopsKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	SharedBytes: 256,
 	UniformSize: 16,
 	Func:        NestedLoops,
+	Bind:        gpuimpl.Bind3(NestedLoops),
 	Artifacts: []gpuimpl.Artifact{
 		{
 			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:77e5a71e0e5f28f262073b86121342654ebf0d33989d7c3495f6211de598329c",
@@ -2305,6 +2312,7 @@ var ScalarCopiedInLoopKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	},
 	SharedBytes: 256,
 	Func:        ScalarCopiedInLoop,
+	Bind:        gpuimpl.Bind2(ScalarCopiedInLoop),
 	Artifacts: []gpuimpl.Artifact{
 		{
 			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:b15af754aa72731673aeb6c59ea19f3cc93e5c9ee71e2256048a5472dc97ecc3",
@@ -2559,6 +2567,7 @@ var StructArrayInLoopKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	},
 	SharedBytes: 256,
 	Func:        StructArrayInLoop,
+	Bind:        gpuimpl.Bind2(StructArrayInLoop),
 	Artifacts: []gpuimpl.Artifact{
 		{
 			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:513eeee2ee0912c5fae5d35fa764c63c90cf5ce69913c6fbce7aae290233a1c8",
@@ -2864,6 +2873,7 @@ var StructCopiedInLoopKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	SharedBytes: 256,
 	UniformSize: 16,
 	Func:        StructCopiedInLoop,
+	Bind:        gpuimpl.Bind3(StructCopiedInLoop),
 	Artifacts: []gpuimpl.Artifact{
 		{
 			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:5bde8a43a660dd47819993a5cf2aac2aedc6f7758f456f6b12a79d16cc5fb5b7",
@@ -3129,6 +3139,7 @@ var StructFieldsInLoopKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	},
 	SharedBytes: 256,
 	Func:        StructFieldsInLoop,
+	Bind:        gpuimpl.Bind2(StructFieldsInLoop),
 	Artifacts: []gpuimpl.Artifact{
 		{
 			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:bfde9e054043ece7263e64653cff823daaf8e43355109eb1fcf82bcd1e5c9d48",
@@ -3370,6 +3381,7 @@ var WaveInLoopKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	},
 	SharedBytes: 256,
 	Func:        WaveInLoop,
+	Bind:        gpuimpl.Bind2(WaveInLoop),
 	Artifacts: []gpuimpl.Artifact{
 		{
 			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:fdea628634e09ebbde4f0c52a160a7f2899e5f26b051d867f3a1ea43de609fd1",
