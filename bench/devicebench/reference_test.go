@@ -101,30 +101,44 @@ func jacobi(t xpu.Thread, out, in []float32, w, h uint32) {
 
 // BenchmarkReferenceJacobi times one Jacobi step of a 1000x777 grid in
 // 16x16 blocks through the reference runner, with the race check on (as
-// a test runs it), as a loop and with goroutines, alternating.
+// a test runs it), three ways in turn: with goroutines and the kernel
+// called through reflection (xpu.Run with Config.Goroutines), as a loop
+// calling it through reflection (xpu.Run), and as a loop calling it
+// bound to its arguments (xpu.RunBound, as gpu.Kernel.Reference runs a
+// generated kernel).
 func BenchmarkReferenceJacobi(b *testing.B) {
 	const w, h = 1000, 777
 	in, out := make([]float32, w*h), make([]float32, w*h)
 	for i := range in {
 		in[i] = rand.Float32()
 	}
-	step := func(goroutines bool) time.Duration {
+	bound := func(t xpu.Thread) { jacobi(t, out, in, w, h) }
+	step := func(goroutines, bind bool) time.Duration {
 		cfg := xpu.Config{Groups: xpu.Dim3{X: xpu.GroupsFor(w, 16), Y: xpu.GroupsFor(h, 16)}, Block: xpu.Dim3{X: 16, Y: 16},
 			RaceCheck: xpu.RaceCheckOn, Goroutines: goroutines}
 		start := time.Now()
-		if err := xpu.Run(cfg, jacobi, out, in, uint32(w), uint32(h)); err != nil {
+		var err error
+		if bind {
+			err = xpu.RunBound(cfg, jacobi, bound, out, in, uint32(w), uint32(h))
+		} else {
+			err = xpu.Run(cfg, jacobi, out, in, uint32(w), uint32(h))
+		}
+		if err != nil {
 			b.Fatal(err)
 		}
 		return time.Since(start)
 	}
-	var gor, loop time.Duration
+	var gor, loop, bnd time.Duration
 	for b.Loop() {
-		gor += step(true)
-		loop += step(false)
+		gor += step(true, false)
+		loop += step(false, false)
+		bnd += step(false, true)
 	}
 	b.ReportMetric(gor.Seconds()/float64(b.N), "goroutines-s/op")
 	b.ReportMetric(loop.Seconds()/float64(b.N), "loop-s/op")
-	b.ReportMetric(float64(gor)/float64(loop), "goroutines/loop")
+	b.ReportMetric(bnd.Seconds()/float64(b.N), "bound-s/op")
+	b.ReportMetric(float64(gor)/float64(bnd), "goroutines/bound")
+	b.ReportMetric(float64(loop)/float64(bnd), "loop/bound")
 }
 
 // TestReferenceLoop runs every conformance case's reference on fresh
