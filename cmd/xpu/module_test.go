@@ -18,8 +18,8 @@ import (
 // `go mod tidy`, `go generate` through `go tool xpu gen`, `go run .`, and
 // a test of the kernel on every backend present against the reference
 // runner (XPU_REQUIRE applies there as here). It runs offline when the
-// module cache holds the module's requirements, and shares the build
-// cache with the enclosing `go test`.
+// module cache holds the module's requirements (its go.sum starts as the
+// checkout's), and shares the build cache with the enclosing `go test`.
 func TestOwnModule(t *testing.T) {
 	files := readmeFiles(t, "Use xpu in your module")
 	files["saxpy_test.go"] = []byte(ownModuleTest)
@@ -137,6 +137,15 @@ func newModule(t *testing.T) *module {
 	m.env = append(os.Environ(), "GOWORK=off", "GOFLAGS="+strings.TrimSpace(os.Getenv("GOFLAGS")+" -mod=mod"))
 	m.gotool("mod", "init", "example.com/first")
 	m.gotool("mod", "edit", "-replace", "github.com/goxpu/xpu="+root)
+	// The checkout's go.sum holds the hashes of the requirements the
+	// module takes from it, checked when they were added: with it, go get
+	// verifies them without asking the checksum database, which a machine
+	// offline cannot reach.
+	sum, err := os.ReadFile(filepath.Join(root, "go.sum"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	m.write(map[string][]byte{"go.sum": sum})
 	return m
 }
 
