@@ -371,8 +371,11 @@ func (g *gen) returnStmt(s *ir.Return) bool {
 		if r.result == nil {
 			g.fail("a return with a value from a function without a result")
 		}
-		x := g.expr(s.Value)
-		g.storeSlot(r.result.ptr, r.result.lt, x, false)
+		if _, ok := r.result.t.(*ir.Array); ok {
+			g.copyArray(r.result, g.arrayOf(s.Value), false)
+		} else {
+			g.storeSlot(r.result.ptr, r.result.lt, g.expr(s.Value), false)
+		}
 	}
 	if g.flow {
 		if r.kernel {

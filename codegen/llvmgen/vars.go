@@ -127,11 +127,14 @@ func (g *gen) zero(t ir.Type) value {
 	return value{}
 }
 
-// arrayOf returns the variable an array-valued expression names.
+// arrayOf returns the variable an array-valued expression names (a
+// call's: its result slot).
 func (g *gen) arrayOf(x ir.Expr) *variable {
 	switch e := x.(type) {
 	case *ir.VarRef:
 		return g.lookup(e.Var)
+	case *ir.Call:
+		return g.callSlot(e)
 	case *ir.Index, *ir.FieldOf:
 		// A row of a variable: its part of the slot, when every lane
 		// picks the same one.

@@ -1,0 +1,80 @@
+package conformance
+
+import "github.com/goxpu/xpu"
+
+// Array kernels: arrays of arrays in private and shared memory, and buffer
+// elements with array fields, all with Go's value semantics.
+
+// Blocked4x4 computes c = a*b for an m x k matrix a and a k x n matrix b
+// (m and n multiples of 4), each work-item accumulating a 4x4 block of c
+// in registers.
+//
+//xpu:kernel block=8,8
+func Blocked4x4(t xpu.Thread, c, a, b []float32, m, n, k uint32) {
+	r0 := t.GlobalY() * 4
+	c0 := t.GlobalX() * 4
+	if r0 >= m || c0 >= n {
+		return
+	}
+	var acc [4][4]float32
+	for p := uint32(0); p < k; p++ {
+		var col [4]float32
+		for i := uint32(0); i < 4; i++ {
+			col[i] = a[(r0+i)*k+p]
+		}
+		row := [4]float32{b[p*n+c0], b[p*n+c0+1], b[p*n+c0+2], b[p*n+c0+3]}
+		for i := uint32(0); i < 4; i++ {
+			for j := uint32(0); j < 4; j++ {
+				acc[i][j] += col[i] * row[j]
+			}
+		}
+	}
+	for i := uint32(0); i < 4; i++ {
+		for j := uint32(0); j < 4; j++ {
+			c[(r0+i)*n+c0+j] = acc[i][j]
+		}
+	}
+}
+
+// scaleRow doubles its copy of a row and returns it; the caller's row is
+// untouched.
+func scaleRow(r [4]float32) [4]float32 {
+	for j := uint32(0); j < 4; j++ {
+		r[j] *= 2
+	}
+	return r
+}
+
+// ArrayCopies writes, per work-item, the 4x4 block of in it loads and the
+// block after writes through copies: of the whole array, of a row taken
+// out of it, of a row put into it, and of a row passed to a function.
+// Any copy that aliases its source changes out.
+//
+//xpu:kernel block=64
+func ArrayCopies(t xpu.Thread, out, in []float32, n uint32) {
+	i := t.GlobalX()
+	if i >= n {
+		return
+	}
+	var m [4][4]float32
+	for r := uint32(0); r < 4; r++ {
+		for c := uint32(0); c < 4; c++ {
+			m[r][c] = in[i*16+r*4+c]
+		}
+	}
+	saved := m
+	row := m[1]
+	m[1][2] = -1
+	row[0] = 100
+	m[3] = row
+	row[1] = 200
+	twice := scaleRow(m[2])
+	m[0] = scaleRow(row)
+	saved[2][3] += twice[3] + m[2][3]
+	for r := uint32(0); r < 4; r++ {
+		for c := uint32(0); c < 4; c++ {
+			out[i*32+r*4+c] = m[r][c]
+			out[i*32+16+r*4+c] = saved[r][c]
+		}
+	}
+}

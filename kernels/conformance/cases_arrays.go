@@ -1,0 +1,44 @@
+package conformance
+
+import (
+	"math/rand/v2"
+
+	"github.com/goxpu/xpu"
+	"github.com/goxpu/xpu/gpu"
+	"github.com/goxpu/xpu/gpu/gputest"
+)
+
+// smallInts are float32 values of integers in -8..8, whose products and
+// sums of a few hundred terms are exact in any order, fused or not.
+func smallInts(r *rand.Rand, n int) []float32 {
+	return gputest.FillFrom(n, func(int) float32 { return float32(r.IntN(17) - 8) })
+}
+
+// arrayCases checks the kernels of arrays.go.
+func arrayCases() []*gputest.Case {
+	return []*gputest.Case{{
+		Kernel: Blocked4x4Kernel, Tol: gputest.Tolerance{Name: "products and sums of small integers are exact in any order"},
+		Setup: func(r *rand.Rand) gputest.Inputs {
+			const m, n, k = 48, 72, 37
+			return gputest.Inputs{Groups: xpu.Dim3{X: xpu.GroupsFor(n/4, 8), Y: xpu.GroupsFor(m/4, 8)}, Args: []gputest.Arg{
+				gputest.Poisoned[float32](m * n), gputest.Buffer(smallInts(r, m*k)), gputest.Buffer(smallInts(r, k*n)),
+				gputest.Scalar(uint32(m)), gputest.Scalar(uint32(n)), gputest.Scalar(uint32(k)),
+			}}
+		},
+		Launch: func(s *gpu.Stream, g xpu.Dim3, a []any) error {
+			return LaunchBlocked4x4(s, g, buf[float32](a, 0), buf[float32](a, 1), buf[float32](a, 2),
+				gputest.At[uint32](a, 3), gputest.At[uint32](a, 4), gputest.At[uint32](a, 5))
+		},
+	}, {
+		Kernel: ArrayCopiesKernel, Tol: gputest.Tolerance{Name: "copies, doublings and a sum of three small integers: exact"},
+		Setup: func(r *rand.Rand) gputest.Inputs {
+			const n = 200
+			return gputest.Inputs{Groups: line(n, 64), Args: []gputest.Arg{
+				gputest.Poisoned[float32](32 * n), gputest.Buffer(smallInts(r, 16*n)), gputest.Scalar(uint32(n)),
+			}}
+		},
+		Launch: func(s *gpu.Stream, g xpu.Dim3, a []any) error {
+			return LaunchArrayCopies(s, g, buf[float32](a, 0), buf[float32](a, 1), gputest.At[uint32](a, 2))
+		},
+	}}
+}
