@@ -34,6 +34,8 @@ func (g *gen) memType(t ir.Type) llvm.Type {
 			fs[i] = g.memType(f.Type)
 		}
 		return &llvm.StructType{Fields: fs}
+	case *ir.Array:
+		return &llvm.ArrayType{Len: t.Len, Elem: g.memType(t.Elem)}
 	}
 	g.fail("an element of type %v in memory", t)
 	return nil

@@ -5,6 +5,38 @@ import "github.com/goxpu/xpu"
 // Array kernels: arrays of arrays in private and shared memory, and buffer
 // elements with array fields, all with Go's value semantics.
 
+// tileDim is the side of Transpose's tile; blockRows the rows of its block,
+// each work-item moving tileDim/blockRows elements (the CUDA sample's
+// TILE_DIM and BLOCK_ROWS).
+const (
+	tileDim   = 32
+	blockRows = 8
+)
+
+// TransposeTiled writes the transpose of the rows x cols matrix in to out
+// through a shared tile padded to tileDim+1 columns, so that a column of
+// the tile falls in distinct banks: the CUDA sample's transposeNoBankConflicts.
+//
+//xpu:kernel block=32,8
+func TransposeTiled(t xpu.Thread, out, in []float32, rows, cols uint32) {
+	tile := xpu.Shared[[tileDim + 1]float32](t, tileDim)
+	x := t.GroupX()*tileDim + t.LocalX()
+	y := t.GroupY()*tileDim + t.LocalY()
+	for j := uint32(0); j < tileDim; j += blockRows {
+		if x < cols && y+j < rows {
+			tile[t.LocalY()+j][t.LocalX()] = in[(y+j)*cols+x]
+		}
+	}
+	t.Barrier()
+	x = t.GroupY()*tileDim + t.LocalX()
+	y = t.GroupX()*tileDim + t.LocalY()
+	for j := uint32(0); j < tileDim; j += blockRows {
+		if x < rows && y+j < cols {
+			out[(y+j)*rows+x] = tile[t.LocalX()][t.LocalY()+j]
+		}
+	}
+}
+
 // Blocked4x4 computes c = a*b for an m x k matrix a and a k x n matrix b
 // (m and n multiples of 4), each work-item accumulating a 4x4 block of c
 // in registers.

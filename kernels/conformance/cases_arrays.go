@@ -17,6 +17,19 @@ func smallInts(r *rand.Rand, n int) []float32 {
 // arrayCases checks the kernels of arrays.go.
 func arrayCases() []*gputest.Case {
 	return []*gputest.Case{{
+		Kernel: TransposeTiledKernel, Tol: gputest.Exact,
+		Setup: func(r *rand.Rand) gputest.Inputs {
+			// Edges of partial tiles on both sides.
+			const rows, cols = 75, 41
+			return gputest.Inputs{Groups: xpu.Dim3{X: xpu.GroupsFor(cols, tileDim), Y: xpu.GroupsFor(rows, tileDim)}, Args: []gputest.Arg{
+				gputest.Poisoned[float32](rows * cols), gputest.Buffer(gputest.Floats(r, rows*cols, -1, 1)),
+				gputest.Scalar(uint32(rows)), gputest.Scalar(uint32(cols)),
+			}}
+		},
+		Launch: func(s *gpu.Stream, g xpu.Dim3, a []any) error {
+			return LaunchTransposeTiled(s, g, buf[float32](a, 0), buf[float32](a, 1), gputest.At[uint32](a, 2), gputest.At[uint32](a, 3))
+		},
+	}, {
 		Kernel: Blocked4x4Kernel, Tol: gputest.Tolerance{Name: "products and sums of small integers are exact in any order"},
 		Setup: func(r *rand.Rand) gputest.Inputs {
 			const m, n, k = 48, 72, 37
