@@ -60,7 +60,7 @@ func (g *gen) callSlot(e *ir.Call) *variable {
 			g.copyArray(dst, arrays[i], true)
 			continue
 		}
-		if g.assign[p] == 0 {
+		if g.assign[p] == 0 && !holdsArray(p.Type) {
 			v := vals[i]
 			g.vars[p] = &variable{t: p.Type, ssa: &v}
 			continue

@@ -412,28 +412,66 @@ func (g *gen) fieldRefs(r *memRef) []*memRef {
 	return out
 }
 
+// elemRefs returns the places of the elements of an array at r.
+func (g *gen) elemRefs(r *memRef) []*memRef {
+	a := r.elem.(*ir.Array)
+	out := make([]*memRef, a.Len)
+	for i := range out {
+		c := *r
+		c.off, c.elem = r.off+int64(i*a.Elem.Size()), a.Elem
+		out[i] = &c
+	}
+	return out
+}
+
+// parts returns the places a struct or array at r is made of, or nil
+// for a scalar.
+func (g *gen) parts(r *memRef) []*memRef {
+	switch r.elem.(type) {
+	case *ir.Struct:
+		return g.fieldRefs(r)
+	case *ir.Array:
+		return g.elemRefs(r)
+	}
+	return nil
+}
+
 func (g *gen) loadMem(r *memRef) value {
 	g.checkIndex(r.idx, r.n, r.signed, r.object)
-	if _, ok := r.elem.(*ir.Struct); ok {
-		fs := g.fieldRefs(r)
-		vs := make([]value, len(fs))
-		for i, f := range fs {
-			vs[i] = g.loadChecked(f)
-		}
-		return value{fields: vs}
+	return g.loadParts(r)
+}
+
+// loadParts loads a place whose index is checked, scalar by scalar.
+func (g *gen) loadParts(r *memRef) value {
+	ps := g.parts(r)
+	if ps == nil {
+		return g.loadChecked(r)
 	}
-	return g.loadChecked(r)
+	vs := make([]value, len(ps))
+	for i, p := range ps {
+		vs[i] = g.loadParts(p)
+	}
+	return value{fields: vs}
 }
 
 func (g *gen) storeMem(r *memRef, x value) {
 	g.checkIndex(r.idx, r.n, r.signed, r.object)
-	if _, ok := r.elem.(*ir.Struct); ok {
-		for i, f := range g.fieldRefs(r) {
-			g.storeChecked(f, x.fields[i])
-		}
+	g.storeParts(r, x)
+}
+
+// storeParts stores to a place whose index is checked, scalar by scalar.
+func (g *gen) storeParts(r *memRef, x value) {
+	ps := g.parts(r)
+	if ps == nil {
+		g.storeChecked(r, x)
 		return
 	}
-	g.storeChecked(r, x)
+	if len(x.fields) != len(ps) {
+		g.fail("a value of the wrong shape stored to a %v", r.elem)
+	}
+	for i, p := range ps {
+		g.storeParts(p, x.fields[i])
+	}
 }
 
 // contiguous reports whether r's lanes read consecutive elements of
@@ -828,4 +866,21 @@ func (g *gen) perLane(m llvm.Value, t llvm.Type, body func(lane llvm.Value) llvm
 	b.Br(head)
 	b.SetBlock(exit)
 	return acc
+}
+
+// inMemory reports whether a place is a part of a buffer or shared
+// array.
+func inMemory(x ir.Expr) bool {
+	for {
+		switch e := x.(type) {
+		case *ir.Index:
+			x = e.X
+		case *ir.FieldOf:
+			x = e.X
+		case *ir.BufferRef, *ir.SharedRef:
+			return true
+		default:
+			return false
+		}
+	}
 }

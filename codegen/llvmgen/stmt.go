@@ -86,6 +86,12 @@ func (g *gen) stmt(s ir.Stmt) bool {
 
 func (g *gen) assignStmt(s *ir.Assign) {
 	if _, ok := s.Dst.Type().(*ir.Array); ok {
+		if inMemory(s.Dst) {
+			p := g.placeOf(s.Dst)
+			src := g.arrayOf(s.Value)
+			g.store(p, g.loadSlot(src.ptr, src.lt))
+			return
+		}
 		dst := g.arrayOf(s.Dst)
 		g.copyArray(dst, g.arrayOf(s.Value), false)
 		return

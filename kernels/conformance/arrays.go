@@ -110,3 +110,47 @@ func ArrayCopies(t xpu.Thread, out, in []float32, n uint32) {
 		}
 	}
 }
+
+// Star is a buffer element whose position and velocity are float4s. Its
+// Spin, three floats, is followed by a field at offset 44 in Go and in
+// std430 alike: a WGSL array<f32, 3> is aligned to 4, as Go's [3]float32
+// is (a vec3<f32> would be aligned to 16).
+type Star struct {
+	Pos  [4]float32
+	Vel  [4]float32
+	Spin [3]float32
+	Mass float32
+	Id   uint32
+	Pad  [2]uint32
+}
+
+// Stars advances each star by dt, copies array fields in and out of
+// variables, and writes the position's components reversed to a buffer
+// of float4s.
+//
+//xpu:kernel block=64
+func Stars(t xpu.Thread, bs []Star, flipped [][4]float32, dt float32, n uint32) {
+	i := t.GlobalX()
+	if i >= n {
+		return
+	}
+	b := bs[i]
+	for j := uint32(0); j < 3; j++ {
+		b.Pos[j] += b.Vel[j] * dt
+	}
+	v := b.Vel
+	v[3] = b.Mass
+	b.Vel = v
+	b.Id = b.Id*2 + 1
+	b.Pad[1] = b.Id ^ b.Pad[0]
+	spin := bs[i].Spin
+	spin[b.Id%3] += b.Mass
+	b.Spin = spin
+	bs[i] = b
+	var f [4]float32
+	for j := uint32(0); j < 4; j++ {
+		f[j] = b.Pos[3-j]
+	}
+	flipped[i] = f
+	bs[i].Pos[3] = bs[i].Mass * 2
+}

@@ -14,6 +14,20 @@ func smallInts(r *rand.Rand, n int) []float32 {
 	return gputest.FillFrom(n, func(int) float32 { return float32(r.IntN(17) - 8) })
 }
 
+// stars returns n stars of small integer components.
+func stars(r *rand.Rand, n int) []Star {
+	ss := make([]Star, n)
+	for i := range ss {
+		f := smallInts(r, 12)
+		s := &ss[i]
+		copy(s.Pos[:], f[0:4])
+		copy(s.Vel[:], f[4:8])
+		copy(s.Spin[:], f[8:11])
+		s.Mass, s.Id, s.Pad = f[11], r.Uint32(), [2]uint32{r.Uint32(), r.Uint32()}
+	}
+	return ss
+}
+
 // arrayCases checks the kernels of arrays.go.
 func arrayCases() []*gputest.Case {
 	return []*gputest.Case{{
@@ -52,6 +66,17 @@ func arrayCases() []*gputest.Case {
 		},
 		Launch: func(s *gpu.Stream, g xpu.Dim3, a []any) error {
 			return LaunchArrayCopies(s, g, buf[float32](a, 0), buf[float32](a, 1), gputest.At[uint32](a, 2))
+		},
+	}, {
+		Kernel: StarsKernel, Tol: gputest.Tolerance{Name: "small integers plus halves of small integers: exact"},
+		Setup: func(r *rand.Rand) gputest.Inputs {
+			const n = 300
+			return gputest.Inputs{Groups: line(n, 64), Args: []gputest.Arg{
+				gputest.Buffer(stars(r, n)), gputest.Poisoned[[4]float32](n), gputest.Scalar(float32(0.5)), gputest.Scalar(uint32(n)),
+			}}
+		},
+		Launch: func(s *gpu.Stream, g xpu.Dim3, a []any) error {
+			return LaunchStars(s, g, buf[Star](a, 0), buf[[4]float32](a, 1), gputest.At[float32](a, 2), gputest.At[uint32](a, 3))
 		},
 	}}
 }
