@@ -150,7 +150,7 @@ func (ks *kernelState) structType(t types.Type, s *types.Struct) (ir.Type, *type
 	for f := range s.Fields() {
 		ft, err := ks.fieldType(f.Type())
 		if err != nil {
-			return nil, &typeError{err.rule, fmt.Sprintf("field %s of %s: %s", f.Name(), n.Obj().Name(), err.msg)}
+			return nil, &typeError{err.rule, fmt.Sprintf("field %s of %s %s", f.Name(), n.Obj().Name(), err.msg)}
 		}
 		st.Fields = append(st.Fields, ir.Field{Name: f.Name(), Type: ft})
 	}
@@ -168,7 +168,7 @@ func (ks *kernelState) fieldType(t types.Type) (ir.Type, *typeError) {
 	if _, ok := t.Underlying().(*types.Array); ok {
 		ft, err := ks.irType(t)
 		if err != nil {
-			return nil, err
+			return nil, &typeError{err.rule, "has type " + types.TypeString(t, types.RelativeTo(ks.c.pkg)) + ": " + err.msg}
 		}
 		leaf := ft
 		for a, ok := leaf.(*ir.Array); ok; a, ok = leaf.(*ir.Array) {
@@ -182,5 +182,5 @@ func (ks *kernelState) fieldType(t types.Type) (ir.Type, *typeError) {
 			return ft, nil
 		}
 	}
-	return nil, &typeError{RuleStructLayout, fmt.Sprintf("type %s is not a 32-bit scalar or an array of them", t)}
+	return nil, &typeError{RuleStructLayout, fmt.Sprintf("has type %s, not a 32-bit scalar or an array of them", types.TypeString(t, types.RelativeTo(ks.c.pkg)))}
 }
