@@ -31,7 +31,8 @@ import (
 type sharedArray struct {
 	slice  any    // the []T
 	raw    []byte // its bytes
-	elem   int    // bytes per element
+	elem   int    // bytes per unit the check watches: an element, or a scalar of an array element
+	per    int    // units per element
 	index  int    // its place among the block's xpu.Shared calls
 	site   uintptr
 	desc   string // e.g. "float32[128]"
@@ -40,15 +41,32 @@ type sharedArray struct {
 
 func newSharedArray[T any](b *block, k, n int, site uintptr) *sharedArray {
 	s := make([]T, n)
-	a := &sharedArray{slice: s, elem: int(reflect.TypeFor[T]().Size()), index: k, site: site,
-		desc: fmt.Sprintf("%v[%d]", reflect.TypeFor[T](), n)}
+	t := reflect.TypeFor[T]()
+	// Work-items may write distinct scalars of one array element (a
+	// row of a tile) between barriers.
+	unit := t
+	for unit.Kind() == reflect.Array && unit.Len() > 0 {
+		unit = unit.Elem()
+	}
+	a := &sharedArray{slice: s, elem: int(unit.Size()), per: 1, index: k, site: site,
+		desc: fmt.Sprintf("%v[%d]", t, n)}
 	if a.elem > 0 && n > 0 {
-		a.raw = unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(s))), n*a.elem)
+		a.per = int(t.Size()) / a.elem
+		a.raw = unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(s))), n*int(t.Size()))
 	}
 	if b.race != nil {
 		b.race.add(a)
 	}
 	return a
+}
+
+// at names the unit idx of a: its element, and the scalar of an array
+// element, in row-major order.
+func (a *sharedArray) at(idx int32) string {
+	if a.per == 1 {
+		return fmt.Sprintf("element %d", idx)
+	}
+	return fmt.Sprintf("element %d, scalar %d of it,", int(idx)/a.per, int(idx)%a.per)
 }
 
 // atomicWatch holds the shared arrays of the blocks being checked, so that
@@ -308,8 +326,8 @@ func (r *raceRun) conflict() error {
 			continue
 		}
 		a := r.b.shared[c.arr]
-		return r.b.l.raceError(r.b.group, ruleErr(ruleRace, "shared array #%d (%s, requested at %s): element %d is written by local %v and by local %v with no barrier between (after %d barriers)",
-			a.index, a.desc, siteOf(a.site), c.idx, r.b.l.localOf(c.a), r.b.l.localOf(c.b), c.interval))
+		return r.b.l.raceError(r.b.group, ruleErr(ruleRace, "shared array #%d (%s, requested at %s): %s is written by local %v and by local %v with no barrier between (after %d barriers)",
+			a.index, a.desc, siteOf(a.site), a.at(c.idx), r.b.l.localOf(c.a), r.b.l.localOf(c.b), c.interval))
 	}
 	return nil
 }
@@ -407,8 +425,8 @@ func (l *launch) checkReads(g Dim3, ref *raceRun, mem buffers, pre [][]byte) err
 		})
 		if len(rd) == 1 {
 			a := ref.b.shared[w.arr]
-			return l.raceError(g, ruleErr(ruleRace, "shared array #%d (%s, requested at %s): element %d is written by local %v and read by local %v with no barrier between (after %d barriers)",
-				a.index, a.desc, siteOf(a.site), w.idx, l.localOf(w.wi), l.localOf(int32(rd[0])), u.j))
+			return l.raceError(g, ruleErr(ruleRace, "shared array #%d (%s, requested at %s): %s is written by local %v and read by local %v with no barrier between (after %d barriers)",
+				a.index, a.desc, siteOf(a.site), a.at(w.idx), l.localOf(w.wi), l.localOf(int32(rd[0])), u.j))
 		}
 	}
 	return l.raceError(g, ruleErr(ruleRace, "work-items read shared-memory elements that other work-items write with no barrier between (the results change with the order of their accesses; no single element explains it)"))

@@ -108,6 +108,25 @@ func lastWriter(t xpu.Thread, out, in []float32) {
 	out[t.GlobalX()] = s[0]
 }
 
+// rowWriters has work-items write distinct scalars of the rows of a
+// shared array of arrays: no race.
+func rowWriters(t xpu.Thread, out, in []float32) {
+	s := xpu.Shared[[8]float32](t, 8)
+	l := t.LocalX()
+	s[l/8][l%8] = in[t.GlobalX()]
+	t.Barrier()
+	out[t.GlobalX()] = s[l%8][l/8]
+}
+
+// rowClash has pairs of work-items write one scalar of a row.
+func rowClash(t xpu.Thread, out, in []float32) {
+	s := xpu.Shared[[8]float32](t, 4)
+	l := t.LocalX()
+	s[l/16][l%16/2] = in[t.GlobalX()]
+	t.Barrier()
+	out[t.GlobalX()] = s[l/16][l%8]
+}
+
 // sharedCount counts with atomics on a shared array, then compacts the
 // work-items with odd inputs through a shared atomic ticket: order
 // dependent slots, but no race.
@@ -172,6 +191,7 @@ func TestSharedRace(t *testing.T) {
 		{"warp-synchronous reduction", warpReduce, []string{"warpReduce", "shared array #0 (float32[64]", "written by local", "and read by local"}},
 		{"neighbour", neighbour, []string{"neighbour", "shared array #0", "and read by local"}},
 		{"last writer", lastWriter, []string{"lastWriter", "element 0 is written by local {0 0 0} and by local {1 0 0}"}},
+		{"a scalar of a row", rowClash, []string{"rowClash", "shared array #0 ([8]float32[4]", "element 0, scalar 0 of it, is written by local {0 0 0} and by local {1 0 0}"}},
 	} {
 		out, in := raceInputs()
 		err := xpu.Run(xpu.Config{Groups: xpu.Dim3{X: 2}, Block: xpu.Dim3{X: 64}, RaceCheck: xpu.RaceCheckOn}, c.k, out, in)
@@ -193,9 +213,10 @@ func TestSharedRace(t *testing.T) {
 }
 
 // TestSharedRaceNone: kernels without races pass the race check: barriers
-// between the steps, atomics on shared arrays, wave verbs.
+// between the steps, atomics on shared arrays, wave verbs, distinct
+// scalars of one row.
 func TestSharedRaceNone(t *testing.T) {
-	for name, k := range map[string]func(xpu.Thread, []float32, []float32){"tree": treeReduce, "wave": waveReduce} {
+	for name, k := range map[string]func(xpu.Thread, []float32, []float32){"tree": treeReduce, "wave": waveReduce, "rows": rowWriters} {
 		for _, wave := range []uint32{8, 32} {
 			out, in := raceInputs()
 			if err := xpu.Run(xpu.Config{Groups: xpu.Dim3{X: 2}, Block: xpu.Dim3{X: 64}, WaveWidth: wave, RaceCheck: xpu.RaceCheckOn}, k, out, in); err != nil {

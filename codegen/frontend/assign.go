@@ -352,10 +352,8 @@ func (f *fnState) shared(id *ast.Ident, call ast.Expr) {
 		return
 	}
 	et, err := f.ks.irType(elem)
-	if err == nil {
-		if _, isArray := et.(*ir.Array); isArray || et == ir.BoolType {
-			err = &typeError{RuleUnsupported, "shared elements are int32, uint32, float32 or structs of those"}
-		}
+	if err == nil && !inMemory(et) {
+		err = &typeError{RuleUnsupported, "shared elements are int32, uint32, float32, structs of those, or arrays of them"}
 	}
 	if err != nil {
 		c.errorf(e.Pos(), err.rule, "shared array %s: %s", id.Name, err.msg)
@@ -371,6 +369,11 @@ func (f *fnState) shared(id *ast.Ident, call ast.Expr) {
 	}
 	if !exact || n <= 0 || n > maxArray {
 		c.errorf(e.Args[1].Pos(), RuleSharedSize, "size of shared array %s is not a constant from 1 to %d", id.Name, maxArray)
+		f.bind(obj, &binding{kind: bindBad})
+		return
+	}
+	if k := int64(scalars(et)); n*k > maxArray {
+		c.errorf(e.Args[1].Pos(), RuleArraySize, "shared array %s holds %d scalars, more than %d", id.Name, n*k, maxArray)
 		f.bind(obj, &binding{kind: bindBad})
 		return
 	}

@@ -244,10 +244,8 @@ func (ks *kernelState) kernelParam(p *types.Var) *ir.Param {
 	t := p.Type()
 	if elem := sliceElem(t); elem != nil {
 		et, err := ks.irType(elem)
-		if err == nil {
-			if _, isArray := et.(*ir.Array); isArray || et == ir.BoolType {
-				err = &typeError{RuleKernelSignature, "buffer elements are int32, uint32, float32 or structs of those"}
-			}
+		if err == nil && !inMemory(et) {
+			err = &typeError{RuleKernelSignature, "buffer elements are int32, uint32, float32, structs of those, or arrays of them"}
 		}
 		if err != nil {
 			ks.c.errorf(p.Pos(), err.rule, "buffer %s: %s", p.Name(), err.msg)

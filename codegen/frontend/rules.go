@@ -95,8 +95,13 @@ const (
 	RuleDirective Rule = "xpu-directive"
 
 	// RuleStructLayout: a struct used by a kernel with a field that is
-	// not a 32-bit scalar, or an unnamed struct type.
+	// not a 32-bit scalar or an array of them, or an unnamed struct type.
 	RuleStructLayout Rule = "xpu-struct-layout"
+
+	// RuleArraySize: an array type with a length outside 1..65536, or
+	// one (an array of arrays, a shared array) that holds more than
+	// 65536 scalars.
+	RuleArraySize Rule = "xpu-array-size"
 
 	// RuleRequires: a requires clause that cannot be evaluated to a
 	// boolean constant. (A clause that is false refuses its member; that
@@ -164,7 +169,8 @@ var fixes = map[Rule]string{
 	RuleKernelSignature:   "declare a kernel as func K(t xpu.Thread, buffers []T, scalars T, [comptime C]) with no results",
 	RuleFuncSignature:     "give device functions plain parameters and at most one unnamed result",
 	RuleDirective:         "write //xpu:kernel block=X[,Y[,Z]] [wave=W] [len(buffer)=scalar[*scalar...]], //xpu:instance Name Type{Field: const, ...} (or Name Func[T, ...] [Type{...}] for a generic kernel) and //xpu:requires <boolean expression>",
-	RuleStructLayout:      "use a named struct whose fields are int32, uint32 or float32",
+	RuleStructLayout:      "use a named struct whose fields are int32, uint32 or float32, or arrays of them",
+	RuleArraySize:         "split the array, or keep the data in a buffer",
 	RuleRequires:          "write the clause as a boolean expression over constants and the comptime parameter's fields",
 	RuleNoSlicing:         "index the whole buffer with an offset instead of re-slicing it",
 	RuleNoFallthrough:     "merge the cases or repeat the code instead of falling through",

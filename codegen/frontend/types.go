@@ -9,8 +9,38 @@ import (
 	"github.com/goxpu/xpu/codegen/ir"
 )
 
-// maxArray bounds the length of private arrays.
+// maxArray bounds the length of an array type and the scalars an array
+// (an array of arrays, a shared array) holds.
 const maxArray = 1 << 16
+
+// scalars returns how many scalars a value of t holds.
+func scalars(t ir.Type) int {
+	switch t := t.(type) {
+	case *ir.Array:
+		return t.Len * scalars(t.Elem)
+	case *ir.Struct:
+		n := 0
+		for _, f := range t.Fields {
+			n += scalars(f.Type)
+		}
+		return n
+	}
+	return 1
+}
+
+// inMemory reports whether t can be an element of a buffer or a shared
+// array: a 32-bit scalar, a struct, or an array of those. Its std430
+// layout is Go's: every scalar is 4 bytes aligned to 4, so an array's
+// stride is its element's size and no field is padded.
+func inMemory(t ir.Type) bool {
+	switch t := t.(type) {
+	case *ir.Basic:
+		return t != ir.BoolType
+	case *ir.Array:
+		return inMemory(t.Elem)
+	}
+	return true
+}
 
 // typeError is why a Go type has no IR type.
 type typeError struct {
@@ -74,13 +104,17 @@ func (ks *kernelState) irType(t types.Type) (ir.Type, *typeError) {
 		return ks.structType(t, u)
 	case *types.Array:
 		if u.Len() <= 0 || u.Len() > maxArray {
-			return nil, &typeError{RuleUnsupported, fmt.Sprintf("array length %d is outside 1..%d", u.Len(), maxArray)}
+			return nil, &typeError{RuleArraySize, fmt.Sprintf("array length %d is outside 1..%d", u.Len(), maxArray)}
 		}
 		elem, err := ks.irType(u.Elem())
 		if err != nil {
 			return nil, err
 		}
-		return &ir.Array{Elem: elem, Len: int(u.Len())}, nil
+		a := &ir.Array{Elem: elem, Len: int(u.Len())}
+		if n := scalars(a); n > maxArray {
+			return nil, &typeError{RuleArraySize, fmt.Sprintf("array type %s holds %d scalars, more than %d", t, n, maxArray)}
+		}
+		return a, nil
 	case *types.Slice:
 		return nil, &typeError{RuleBufferVar, "a slice is a buffer or a shared array and is no value"}
 	case *types.Map:
@@ -97,7 +131,7 @@ func (ks *kernelState) irType(t types.Type) (ir.Type, *typeError) {
 	return nil, &typeError{RuleUnsupported, fmt.Sprintf("type %s is not in the kernel language", t)}
 }
 
-// structType maps a named struct of 32-bit scalars.
+// structType maps a named struct of 32-bit scalars and arrays of them.
 func (ks *kernelState) structType(t types.Type, s *types.Struct) (ir.Type, *typeError) {
 	n, ok := t.(*types.Named)
 	if !ok {
@@ -114,13 +148,9 @@ func (ks *kernelState) structType(t types.Type, s *types.Struct) (ir.Type, *type
 	}
 	st := &ir.Struct{Name: n.Obj().Name()}
 	for f := range s.Fields() {
-		b, ok := f.Type().Underlying().(*types.Basic)
-		var ft *ir.Basic
-		if ok {
-			ft, _ = basicType(b)
-		}
-		if ft == nil || ft == ir.BoolType {
-			return nil, &typeError{RuleStructLayout, fmt.Sprintf("field %s of %s has type %s, not a 32-bit scalar", f.Name(), n.Obj().Name(), f.Type())}
+		ft, err := ks.fieldType(f.Type())
+		if err != nil {
+			return nil, &typeError{err.rule, fmt.Sprintf("field %s of %s %s", f.Name(), n.Obj().Name(), err.msg)}
 		}
 		st.Fields = append(st.Fields, ir.Field{Name: f.Name(), Type: ft})
 	}
@@ -130,4 +160,27 @@ func (ks *kernelState) structType(t types.Type, s *types.Struct) (ir.Type, *type
 	ks.structs[n] = st
 	ks.k.Structs = append(ks.k.Structs, st)
 	return st, nil
+}
+
+// fieldType maps the type of a struct field: a 32-bit scalar, or an array
+// of them (of any depth), whose std430 layout is Go's.
+func (ks *kernelState) fieldType(t types.Type) (ir.Type, *typeError) {
+	if _, ok := t.Underlying().(*types.Array); ok {
+		ft, err := ks.irType(t)
+		if err != nil {
+			return nil, &typeError{err.rule, "has type " + types.TypeString(t, types.RelativeTo(ks.c.pkg)) + ": " + err.msg}
+		}
+		leaf := ft
+		for a, ok := leaf.(*ir.Array); ok; a, ok = leaf.(*ir.Array) {
+			leaf = a.Elem
+		}
+		if b, ok := leaf.(*ir.Basic); ok && b != ir.BoolType {
+			return ft, nil
+		}
+	} else if b, ok := t.Underlying().(*types.Basic); ok {
+		if ft, _ := basicType(b); ft != nil && ft != ir.BoolType {
+			return ft, nil
+		}
+	}
+	return nil, &typeError{RuleStructLayout, fmt.Sprintf("has type %s, not a 32-bit scalar or an array of them", types.TypeString(t, types.RelativeTo(ks.c.pkg)))}
 }

@@ -43,7 +43,7 @@ func (g *gen) atomic(e *ir.Atomic) value {
 	}
 	signed := ir.IsKind(r.elem, ir.I32)
 	out := g.perLane(g.mask(), rt, func(lane llvm.Value) llvm.Value {
-		ptr := g.scalarAddr(r, g.pick(r.idx.x, lane))
+		ptr := g.laneAddr(r, lane)
 		a := make([]llvm.Value, len(args))
 		for i, x := range args {
 			a[i] = g.pick(x, lane)

@@ -11,6 +11,16 @@ import (
 )
 
 func (g *gen) call(e *ir.Call) value {
+	r := g.callSlot(e)
+	if r == nil {
+		return value{}
+	}
+	return g.loadSlot(r.ptr, r.lt)
+}
+
+// callSlot inlines the call e and returns the slot of its result (nil
+// when it has none): an array result is read from there in place.
+func (g *gen) callSlot(e *ir.Call) *variable {
 	f := e.Func
 	if len(e.Args) != len(f.Params) {
 		g.fail("a call of %s with %d arguments for %d parameters", f.GoName, len(e.Args), len(f.Params))
@@ -50,7 +60,7 @@ func (g *gen) call(e *ir.Call) value {
 			g.copyArray(dst, arrays[i], true)
 			continue
 		}
-		if g.assign[p] == 0 {
+		if g.assign[p] == 0 && !holdsArray(p.Type) {
 			v := vals[i]
 			g.vars[p] = &variable{t: p.Type, ssa: &v}
 			continue
@@ -80,10 +90,7 @@ func (g *gen) call(e *ir.Call) value {
 		g.setMask(b.Or(g.mask(), b.Load(g.vec(llvm.I1), fr.retMask, 1)))
 	}
 	g.forced, g.flow, g.full, g.loops, g.ret, g.pos = s.forced, s.flow, s.full, s.loops, s.ret, s.pos
-	if fr.result == nil {
-		return value{}
-	}
-	return g.loadSlot(fr.result.ptr, fr.result.lt)
+	return fr.result
 }
 
 // isVaryingValue reports whether x holds lanes.

@@ -75,7 +75,8 @@ func constBound(n int) bound {
 }
 
 // value is a lowered value: x, a scalar (uniform) or <W x T> (varying)
-// of a basic type; or fields, of a struct; all, for some comparisons. ramp, when set, is the scalar
+// of a basic type; or fields, of a struct (or the elements of an array
+// field or element, read from memory); all, for some comparisons. ramp, when set, is the scalar
 // i32 r with x = r + step*<0, 1, ..., W-1> (wrapping): an index whose
 // lanes are step elements apart, contiguous when step is 1.
 type value struct {

@@ -56,6 +56,7 @@ type memRef struct {
 	object uint32     // HostFault.Object
 	stride int64      // bytes per element
 	off    int64      // the byte offset of the place in its element
+	dyn    llvm.Value // i64, scalar or per lane: the offset of an element of an array field, or nil
 	elem   ir.Type    // the type at the place
 	idx    value      // the element index, i32
 	signed bool       // the index is an int32
@@ -100,6 +101,10 @@ func (g *gen) placeOf(x ir.Expr) place {
 		}
 		p := g.placeOf(e.X)
 		a, ok := e.X.Type().(*ir.Array)
+		if p.mem != nil && ok {
+			g.memElem(p.mem, a, value{x: idx.x, ramp: idx.ramp, step: idx.step}, signed)
+			return p
+		}
 		if p.v == nil || !ok {
 			g.fail("an index of an array that is not a variable")
 		}
@@ -109,6 +114,42 @@ func (g *gen) placeOf(x ir.Expr) place {
 	}
 	v := g.expr(x)
 	return place{val: &v}
+}
+
+// memElem narrows r, an array in memory (a row of a shared array of
+// arrays, an array field of a buffer's struct), to its element idx. The
+// index is checked against the array's length, as Go's is. A whole
+// element of a shared array folds into the element index, so that lanes
+// reading a row's consecutive elements make one vector access; a field
+// adds to the byte offset.
+func (g *gen) memElem(r *memRef, a *ir.Array, idx value, signed bool) {
+	g.checkIndex(idx, constBound(a.Len), signed, r.object)
+	b := g.b
+	es := int64(a.Elem.Size())
+	if n, ok := r.n.u.(*llvm.Int); ok && r.off == 0 && r.dyn == nil && r.stride == int64(a.Size()) {
+		// Both indices in range: the flat one neither wraps nor is
+		// negative.
+		g.checkIndex(r.idx, r.n, r.signed, r.object)
+		l := value{x: i32(int64(a.Len))}
+		mul := g.rampOf(ir.OpMul, r.idx, l)
+		row := value{x: b.Bin(llvm.Mul, r.idx.x, g.maybeSplat(l.x, r.idx.x), llvm.Flags{}), ramp: mul.ramp, step: mul.step}
+		x, y := g.widen(row.x, idx.x)
+		sum := g.rampOf(ir.OpAdd, row, idx)
+		r.idx = value{x: b.Add(x, y), ramp: sum.ramp, step: sum.step}
+		r.n, r.signed, r.stride = constBound(int(n.Bits)*a.Len), false, es
+		r.elem = a.Elem
+		return
+	}
+	off := b.Mul(g.index64(idx.x, signed), g.maybeSplat(i64(es), idx.x))
+	if r.dyn != nil {
+		x, y := g.widen(r.dyn, off)
+		off = b.Add(x, y)
+	}
+	r.dyn, r.elem = off, a.Elem
+	if isVec(off) {
+		// Lanes at places apart by no one step: a gather or scatter.
+		r.idx = value{x: g.splat(r.idx.x)}
+	}
 }
 
 // index64 widens a 32-bit index to 64 bits as Go reads it.
@@ -325,16 +366,33 @@ func (g *gen) storeElem(p place, x value) {
 
 // ---- buffers and shared arrays ----
 
-// scalarAddr returns the address of the place at the scalar index i.
+// scalarAddr returns the address of the place at the scalar index i
+// (r.dyn, if any, is scalar then).
 func (g *gen) scalarAddr(r *memRef, i llvm.Value) llvm.Value {
-	off := g.b.Mul(g.index64(i, r.signed), i64(r.stride))
-	return g.byteAtV(r.base, g.b.Add(off, i64(r.off)))
+	off := g.b.Add(g.b.Mul(g.index64(i, r.signed), i64(r.stride)), i64(r.off))
+	if r.dyn != nil {
+		off = g.b.Add(off, r.dyn)
+	}
+	return g.byteAtV(r.base, off)
+}
+
+// laneAddr returns the address of one lane's place.
+func (g *gen) laneAddr(r *memRef, lane llvm.Value) llvm.Value {
+	if r.dyn == nil || !isVec(r.dyn) {
+		return g.scalarAddr(r, g.pick(r.idx.x, lane))
+	}
+	c := *r
+	c.dyn = g.pick(r.dyn, lane)
+	return g.scalarAddr(&c, g.pick(r.idx.x, lane))
 }
 
 // addrs returns the address of each lane's place.
 func (g *gen) addrs(r *memRef, idx llvm.Value) llvm.Value {
 	off := g.b.Mul(g.index64(idx, r.signed), &llvm.Splat{Len: g.W, X: i64(r.stride)})
 	off = g.b.Add(off, &llvm.Splat{Len: g.W, X: i64(r.off)})
+	if r.dyn != nil {
+		off = g.b.Add(off, g.splat(r.dyn))
+	}
 	return g.b.GEP(llvm.I8, r.base, off)
 }
 
@@ -354,28 +412,66 @@ func (g *gen) fieldRefs(r *memRef) []*memRef {
 	return out
 }
 
+// elemRefs returns the places of the elements of an array at r.
+func (g *gen) elemRefs(r *memRef) []*memRef {
+	a := r.elem.(*ir.Array)
+	out := make([]*memRef, a.Len)
+	for i := range out {
+		c := *r
+		c.off, c.elem = r.off+int64(i*a.Elem.Size()), a.Elem
+		out[i] = &c
+	}
+	return out
+}
+
+// parts returns the places a struct or array at r is made of, or nil
+// for a scalar.
+func (g *gen) parts(r *memRef) []*memRef {
+	switch r.elem.(type) {
+	case *ir.Struct:
+		return g.fieldRefs(r)
+	case *ir.Array:
+		return g.elemRefs(r)
+	}
+	return nil
+}
+
 func (g *gen) loadMem(r *memRef) value {
 	g.checkIndex(r.idx, r.n, r.signed, r.object)
-	if _, ok := r.elem.(*ir.Struct); ok {
-		fs := g.fieldRefs(r)
-		vs := make([]value, len(fs))
-		for i, f := range fs {
-			vs[i] = g.loadChecked(f)
-		}
-		return value{fields: vs}
+	return g.loadParts(r)
+}
+
+// loadParts loads a place whose index is checked, scalar by scalar.
+func (g *gen) loadParts(r *memRef) value {
+	ps := g.parts(r)
+	if ps == nil {
+		return g.loadChecked(r)
 	}
-	return g.loadChecked(r)
+	vs := make([]value, len(ps))
+	for i, p := range ps {
+		vs[i] = g.loadParts(p)
+	}
+	return value{fields: vs}
 }
 
 func (g *gen) storeMem(r *memRef, x value) {
 	g.checkIndex(r.idx, r.n, r.signed, r.object)
-	if _, ok := r.elem.(*ir.Struct); ok {
-		for i, f := range g.fieldRefs(r) {
-			g.storeChecked(f, x.fields[i])
-		}
+	g.storeParts(r, x)
+}
+
+// storeParts stores to a place whose index is checked, scalar by scalar.
+func (g *gen) storeParts(r *memRef, x value) {
+	ps := g.parts(r)
+	if ps == nil {
+		g.storeChecked(r, x)
 		return
 	}
-	g.storeChecked(r, x)
+	if len(x.fields) != len(ps) {
+		g.fail("a value of the wrong shape stored to a %v", r.elem)
+	}
+	for i, p := range ps {
+		g.storeParts(p, x.fields[i])
+	}
 }
 
 // contiguous reports whether r's lanes read consecutive elements of
@@ -434,7 +530,7 @@ func (g *gen) loadChecked(r *memRef) value {
 	b := g.b
 	if r.atomic {
 		return value{x: g.perLane(g.mask(), t, func(lane llvm.Value) llvm.Value {
-			return b.AtomicLoad(t, g.scalarAddr(r, g.pick(r.idx.x, lane)), llvm.Monotonic, 4)
+			return b.AtomicLoad(t, g.laneAddr(r, lane), llvm.Monotonic, 4)
 		})}
 	}
 	if !isVec(r.idx.x) {
@@ -504,7 +600,7 @@ func (g *gen) storeChecked(r *memRef, xv value) {
 	x := xv.x
 	if r.atomic {
 		g.perLane(g.mask(), nil, func(lane llvm.Value) llvm.Value {
-			b.AtomicStore(g.pick(x, lane), g.scalarAddr(r, g.pick(r.idx.x, lane)), llvm.Monotonic, 4)
+			b.AtomicStore(g.pick(x, lane), g.laneAddr(r, lane), llvm.Monotonic, 4)
 			return nil
 		})
 		return
@@ -770,4 +866,21 @@ func (g *gen) perLane(m llvm.Value, t llvm.Type, body func(lane llvm.Value) llvm
 	b.Br(head)
 	b.SetBlock(exit)
 	return acc
+}
+
+// inMemory reports whether a place is a part of a buffer or shared
+// array.
+func inMemory(x ir.Expr) bool {
+	for {
+		switch e := x.(type) {
+		case *ir.Index:
+			x = e.X
+		case *ir.FieldOf:
+			x = e.X
+		case *ir.BufferRef, *ir.SharedRef:
+			return true
+		default:
+			return false
+		}
+	}
 }

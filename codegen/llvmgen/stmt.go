@@ -86,6 +86,12 @@ func (g *gen) stmt(s ir.Stmt) bool {
 
 func (g *gen) assignStmt(s *ir.Assign) {
 	if _, ok := s.Dst.Type().(*ir.Array); ok {
+		if inMemory(s.Dst) {
+			p := g.placeOf(s.Dst)
+			src := g.arrayOf(s.Value)
+			g.store(p, g.loadSlot(src.ptr, src.lt))
+			return
+		}
 		dst := g.arrayOf(s.Dst)
 		g.copyArray(dst, g.arrayOf(s.Value), false)
 		return
@@ -371,8 +377,11 @@ func (g *gen) returnStmt(s *ir.Return) bool {
 		if r.result == nil {
 			g.fail("a return with a value from a function without a result")
 		}
-		x := g.expr(s.Value)
-		g.storeSlot(r.result.ptr, r.result.lt, x, false)
+		if _, ok := r.result.t.(*ir.Array); ok {
+			g.copyArray(r.result, g.arrayOf(s.Value), false)
+		} else {
+			g.storeSlot(r.result.ptr, r.result.lt, g.expr(s.Value), false)
+		}
 	}
 	if g.flow {
 		if r.kernel {

@@ -34,6 +34,8 @@ func (g *gen) memType(t ir.Type) llvm.Type {
 			fs[i] = g.memType(f.Type)
 		}
 		return &llvm.StructType{Fields: fs}
+	case *ir.Array:
+		return &llvm.ArrayType{Len: t.Len, Elem: g.memType(t.Elem)}
 	}
 	g.fail("an element of type %v in memory", t)
 	return nil
@@ -79,7 +81,7 @@ func (g *gen) varying(v *ir.Var) bool { return g.forced || g.varyU[v] }
 // zero).
 func (g *gen) declare(v *ir.Var, init ir.Expr) {
 	_, isArray := v.Type.(*ir.Array)
-	if !isArray && g.assign[v] == 0 && !g.cross[v] {
+	if !holdsArray(v.Type) && g.assign[v] == 0 && !g.cross[v] {
 		var x value
 		if init != nil {
 			x = g.expr(init)
@@ -111,7 +113,23 @@ func (g *gen) declare(v *ir.Var, init ir.Expr) {
 	g.storeSlot(s.ptr, s.lt, x, true)
 }
 
-// zero returns the zero value of t (scalars).
+// holdsArray reports whether t is an array or a struct with an array
+// field: a variable of it lives in a slot, which indices address.
+func holdsArray(t ir.Type) bool {
+	switch t := t.(type) {
+	case *ir.Array:
+		return true
+	case *ir.Struct:
+		for _, f := range t.Fields {
+			if holdsArray(f.Type) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// zero returns the zero value of t.
 func (g *gen) zero(t ir.Type) value {
 	switch t := t.(type) {
 	case *ir.Basic:
@@ -122,25 +140,43 @@ func (g *gen) zero(t ir.Type) value {
 			fs[i] = g.zero(f.Type)
 		}
 		return value{fields: fs}
+	case *ir.Array:
+		es := make([]value, t.Len)
+		for i := range es {
+			es[i] = g.zero(t.Elem)
+		}
+		return value{fields: es}
 	}
 	g.fail("a zero value of type %v", t)
 	return value{}
 }
 
-// arrayOf returns the variable an array-valued expression names.
+// arrayOf returns the variable an array-valued expression names (a
+// call's: its result slot).
 func (g *gen) arrayOf(x ir.Expr) *variable {
 	switch e := x.(type) {
 	case *ir.VarRef:
 		return g.lookup(e.Var)
+	case *ir.Call:
+		return g.callSlot(e)
 	case *ir.Index, *ir.FieldOf:
-		// A row of a variable: its part of the slot, when every lane
-		// picks the same one.
+		// A row or field of a variable: its part of the slot, when every
+		// lane picks the same one.
 		p := g.placeOf(e)
-		if p.v != nil && p.v.ptr != nil && indexed(p.path) {
+		if p.v != nil && p.v.ptr != nil && len(p.path) > 0 {
 			ptr, t, it, lanes := g.elemAddr(p)
 			if !lanes {
 				return &variable{t: it, vec: p.v.vec, lt: t, ptr: ptr}
 			}
+		}
+		if p.mem != nil {
+			// An array in memory: read into a slot of its own.
+			v := g.loadMem(p.mem)
+			s := &variable{t: x.Type(), vec: isVaryingValue(v)}
+			s.lt = g.slotType(s.t, s.vec)
+			s.ptr = g.b.Alloca("array", s.lt, 32)
+			g.storeSlot(s.ptr, s.lt, v, true)
+			return s
 		}
 	}
 	g.fail("an array value that is not a variable or a row of one the lanes share (%T)", x)
@@ -230,12 +266,19 @@ func (g *gen) load(s *variable) value {
 }
 
 func (g *gen) loadSlot(p llvm.Value, t llvm.Type) value {
-	if st, ok := t.(*llvm.StructType); ok {
+	switch st := t.(type) {
+	case *llvm.StructType:
 		fs := make([]value, len(st.Fields))
 		for i, f := range st.Fields {
 			fs[i] = g.loadSlot(g.b.GEP(st, p, i32(0), i32(int64(i))), f)
 		}
 		return value{fields: fs}
+	case *llvm.ArrayType:
+		es := make([]value, st.Len)
+		for i := range es {
+			es[i] = g.loadSlot(g.b.GEP(st, p, i64(0), i64(int64(i))), st.Elem)
+		}
+		return value{fields: es}
 	}
 	return value{x: g.b.Load(t, p, llvm.SizeOf(llvm.Elem(t)))}
 }
@@ -244,12 +287,21 @@ func (g *gen) loadSlot(p llvm.Value, t llvm.Type) value {
 // under the execution mask unless all is set or the flow is uniform (no
 // lane is off but those past the block's end).
 func (g *gen) storeSlot(p llvm.Value, t llvm.Type, x value, all bool) {
-	if st, ok := t.(*llvm.StructType); ok {
+	switch st := t.(type) {
+	case *llvm.StructType:
 		if len(x.fields) != len(st.Fields) {
 			g.fail("a struct value of the wrong shape")
 		}
 		for i, f := range st.Fields {
 			g.storeSlot(g.b.GEP(st, p, i32(0), i32(int64(i))), f, x.fields[i], all)
+		}
+		return
+	case *llvm.ArrayType:
+		if len(x.fields) != st.Len {
+			g.fail("an array value of the wrong shape")
+		}
+		for i := range st.Len {
+			g.storeSlot(g.b.GEP(st, p, i64(0), i64(int64(i))), st.Elem, x.fields[i], all)
 		}
 		return
 	}

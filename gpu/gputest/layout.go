@@ -25,6 +25,12 @@ func leaves[T any]() ([]reflect.Kind, error) {
 					return err
 				}
 			}
+		case reflect.Array:
+			for range t.Len() {
+				if err := walk(t.Elem()); err != nil {
+					return err
+				}
+			}
 		default:
 			return fmt.Errorf("gputest: element type %v holds a %v, not a 32-bit scalar", reflect.TypeFor[T](), t)
 		}

@@ -10,6 +10,250 @@ import (
 	"github.com/goxpu/xpu/gpu/gpuimpl"
 )
 
+// ArrayCopiesKernel is the compiled form of the kernel ArrayCopies (Go function ArrayCopies).
+var ArrayCopiesKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
+	Name:    "github.com/goxpu/xpu/kernels/conformance.ArrayCopies",
+	Codegen: "xpu-gen/1",
+	Block:   xpu.Dim3{X: 64, Y: 1, Z: 1},
+	Params: []gpuimpl.Param{
+		{Name: "out", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "float32"}, Size: 4, Access: gpuimpl.AccessWrite, Binding: 0},
+		{Name: "in", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "float32"}, Size: 4, Access: gpuimpl.AccessRead, Binding: 1},
+		{Name: "n", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 0},
+	},
+	UniformSize: 16,
+	Func:        ArrayCopies,
+	Artifacts: []gpuimpl.Artifact{
+		{
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:3af7f811f474c77ac6f3857b11fbd3566bd6c34f355ab1540e3ea331584e8373",
+				PrivateBytes: new(200),
+			},
+			Code: arrayCopiesWGSL,
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:0fcad1b9409432d3f2795c30c6ab05d3e13492a2172f208235f2ad78928b255b"},
+			Entry:    arrayCopiesCPU,
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:21a7068efc7b2234c9fc6293b22e5a5b1e771b01eafa8c8f08e530f4da4b8468"},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v3"},
+			Code:     libLLVMHOSTX8664V3,
+			Symbol:   "xpu_ArrayCopies",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:d27116af06833d4dd78d8b623536ab57d9839773ee5fa9ddfc762cf87a49c19f"},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
+			Code:     libLLVMHOSTX8664V4,
+			Symbol:   "xpu_ArrayCopies",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:7a9ff9564fa165be84b21ad5ca05906e13ccd2119b8bbea3998c53e832b11ee9"},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "armv8-a"},
+			Code:     libLLVMHOSTARMV8A,
+			Symbol:   "xpu_ArrayCopies",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cuda", Target: "ptx", Hash: "sha256:a4304d348e3c50f829a3d1838c4d9fde120694601e35db7ee19cd66509df2f6b",
+				PrivateBytes: new(200),
+				Fault:        true,
+			},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "sm_70"},
+			Code:     libPTXSM70,
+			Symbol:   "xpu_ArrayCopies",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:820a8720e9dcd214ad74feddda48417e68d261baf274a22d45601c316f691918",
+				PrivateBytes: new(200),
+				Registers:    new(42),
+				SpillBytes:   new(0),
+				Fault:        true,
+			},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "gfx90a"},
+			Code:     libHSACOGFX90A,
+			Symbol:   "xpu_ArrayCopies",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:7cb99499db073a06d13c5a7a1edba7b7303a4f456c6d987fcbc8e285b93f4f0e",
+				PrivateBytes: new(200),
+				Registers:    new(42),
+				SpillBytes:   new(0),
+				Fault:        true,
+			},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "gfx942"},
+			Code:     libHSACOGFX942,
+			Symbol:   "xpu_ArrayCopies",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:e138a274dd406b625255878a093ad60955a4bd8ec5133d14a3698686bafe81ff",
+				PrivateBytes: new(200),
+				Registers:    new(30),
+				SpillBytes:   new(0),
+				Fault:        true,
+			},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "gfx1100"},
+			Code:     libHSACOGFX1100,
+			Symbol:   "xpu_ArrayCopies",
+		},
+	},
+})
+
+// LaunchArrayCopies launches the kernel ArrayCopies on the stream s over a grid of groups
+// blocks of 64x1x1 work-items, with the arguments of ArrayCopies after its Thread.
+// Buffers are bound in this order; scalars are uniforms.
+func LaunchArrayCopies(s *gpu.Stream, groups xpu.Dim3, out *gpu.Buffer[float32], in *gpu.Buffer[float32], n uint32) error {
+	return s.Launch(ArrayCopiesKernel, groups, out, in, n)
+}
+
+// arrayCopiesWGSL is the WGSL code of ArrayCopies.
+const arrayCopiesWGSL = `struct xpu_Uniforms {
+    p_n: u32,
+}
+
+@group(0) @binding(0) var<storage, read_write> b_out: array<f32>;
+@group(0) @binding(1) var<storage, read> b_in: array<f32>;
+@group(0) @binding(2) var<uniform> xpu_u: xpu_Uniforms;
+
+fn f_scaleRow(a_r: array<f32, 4>) -> array<f32, 4> {
+    var v_r: array<f32, 4> = a_r;
+    for (var v_j: u32 = 0u; v_j < 4u; v_j = v_j + 1u) {
+        v_r[v_j] = v_r[v_j] * 2.0f;
+    }
+    return v_r;
+}
+
+// main is kernel ArrayCopies, block 64x1x1.
+@compute @workgroup_size(64, 1, 1)
+fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
+    let v_i: u32 = gid.x;
+    if v_i >= xpu_u.p_n {
+        return;
+    }
+    var v_m: array<array<f32, 4>, 4>;
+    v_m = array<array<f32, 4>, 4>();
+    for (var v_r: u32 = 0u; v_r < 4u; v_r = v_r + 1u) {
+        for (var v_c: u32 = 0u; v_c < 4u; v_c = v_c + 1u) {
+            v_m[v_r][v_c] = b_in[((v_i * 16u) + (v_r * 4u)) + v_c];
+        }
+    }
+    var v_saved: array<array<f32, 4>, 4>;
+    v_saved = v_m;
+    var v_row: array<f32, 4>;
+    v_row = v_m[1u];
+    v_m[1u][2u] = -1.0f;
+    v_row[0u] = 100.0f;
+    v_m[3u] = v_row;
+    v_row[1u] = 200.0f;
+    var v_twice: array<f32, 4>;
+    v_twice = f_scaleRow(v_m[2u]);
+    v_m[0u] = f_scaleRow(v_row);
+    v_saved[2u][3u] = v_saved[2u][3u] + (v_twice[3u] + v_m[2u][3u]);
+    for (var v_r_1: u32 = 0u; v_r_1 < 4u; v_r_1 = v_r_1 + 1u) {
+        for (var v_c_1: u32 = 0u; v_c_1 < 4u; v_c_1 = v_c_1 + 1u) {
+            b_out[((v_i * 32u) + (v_r_1 * 4u)) + v_c_1] = v_m[v_r_1][v_c_1];
+            b_out[(((v_i * 32u) + 16u) + (v_r_1 * 4u)) + v_c_1] = v_saved[v_r_1][v_c_1];
+        }
+    }
+}
+`
+
+// arrayCopiesCPU runs one block of the kernel ArrayCopies on the CPU.
+func arrayCopiesCPU(b *gpuimpl.CPUBlock) {
+	p_out := gpuimpl.CPUView[float32](b.Buffers[0])
+	p_in := gpuimpl.CPUView[float32](b.Buffers[1])
+	p_n := gpuimpl.CPUUniform[uint32](b.Uniforms, 0)
+	gx0 := b.Group.X * 64
+	gy0 := b.Group.Y * 1
+	gz0 := b.Group.Z * 1
+	var ly uint32
+	var lz uint32
+	stop := b.Stopping()
+	_ = p_out
+	_ = p_in
+	_ = p_n
+	_ = gx0
+	_ = gy0
+	_ = gz0
+	_ = ly
+	_ = lz
+	_ = stop
+	f_scaleRow := func(lx, ly, lz uint32, v_r [4]float32) [4]float32 {
+		{
+			var v_j uint32 = uint32(0)
+			_ = v_j
+			for v_j < uint32(4) {
+				{
+					v_r[v_j] = (v_r[v_j] * float32(2))
+				}
+				v_j = (v_j + uint32(1))
+			}
+		}
+		return v_r
+	}
+	_ = f_scaleRow
+items0:
+	for lx := uint32(0); lx < 64; lx++ {
+		li := lx
+		_ = li
+		var v_i uint32 = (gx0 + lx)
+		_ = v_i
+		if v_i >= p_n {
+			continue items0
+		}
+		var v_m [4][4]float32
+		_ = v_m
+		{
+			var v_r uint32 = uint32(0)
+			_ = v_r
+			for v_r < uint32(4) {
+				{
+					{
+						var v_c uint32 = uint32(0)
+						_ = v_c
+						for v_c < uint32(4) {
+							{
+								v_m[v_r][v_c] = p_in[(((v_i * uint32(16)) + (v_r * uint32(4))) + v_c)]
+							}
+							v_c = (v_c + uint32(1))
+						}
+					}
+				}
+				v_r = (v_r + uint32(1))
+			}
+		}
+		var v_saved [4][4]float32 = v_m
+		_ = v_saved
+		var v_row [4]float32 = v_m[uint32(1)]
+		_ = v_row
+		v_m[uint32(1)][uint32(2)] = float32(-1)
+		v_row[uint32(0)] = float32(100)
+		v_m[uint32(3)] = v_row
+		v_row[uint32(1)] = float32(200)
+		var v_twice [4]float32 = f_scaleRow(lx, ly, lz, v_m[uint32(2)])
+		_ = v_twice
+		v_m[uint32(0)] = f_scaleRow(lx, ly, lz, v_row)
+		v_saved[uint32(2)][uint32(3)] = (v_saved[uint32(2)][uint32(3)] + (v_twice[uint32(3)] + v_m[uint32(2)][uint32(3)]))
+		{
+			var v_r_1 uint32 = uint32(0)
+			_ = v_r_1
+			for v_r_1 < uint32(4) {
+				{
+					{
+						var v_c_1 uint32 = uint32(0)
+						_ = v_c_1
+						for v_c_1 < uint32(4) {
+							{
+								p_out[(((v_i * uint32(32)) + (v_r_1 * uint32(4))) + v_c_1)] = v_m[v_r_1][v_c_1]
+								p_out[((((v_i * uint32(32)) + uint32(16)) + (v_r_1 * uint32(4))) + v_c_1)] = v_saved[v_r_1][v_c_1]
+							}
+							v_c_1 = (v_c_1 + uint32(1))
+						}
+					}
+				}
+				v_r_1 = (v_r_1 + uint32(1))
+			}
+		}
+	}
+}
+
 // AtomicAddKernel is the compiled form of the kernel AtomicAdd (Go function AtomicAdd).
 var AtomicAddKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Name:    "github.com/goxpu/xpu/kernels/conformance.AtomicAdd",
@@ -3156,6 +3400,313 @@ func blockSumU32CPU(b *gpuimpl.CPUBlock) {
 		_ = v_l
 		if v_l == uint32(0) {
 			p_partial[b.Group.X] = s_s[uint32(0)]
+		}
+	}
+}
+
+// Blocked4x4Kernel is the compiled form of the kernel Blocked4x4 (Go function Blocked4x4).
+var Blocked4x4Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
+	Name:    "github.com/goxpu/xpu/kernels/conformance.Blocked4x4",
+	Codegen: "xpu-gen/1",
+	Block:   xpu.Dim3{X: 8, Y: 8, Z: 1},
+	Params: []gpuimpl.Param{
+		{Name: "c", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "float32"}, Size: 4, Access: gpuimpl.AccessWrite, Binding: 0},
+		{Name: "a", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "float32"}, Size: 4, Access: gpuimpl.AccessRead, Binding: 1},
+		{Name: "b", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "float32"}, Size: 4, Access: gpuimpl.AccessRead, Binding: 2},
+		{Name: "m", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 0},
+		{Name: "n", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 4},
+		{Name: "k", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 8},
+	},
+	UniformSize: 16,
+	Func:        Blocked4x4,
+	Artifacts: []gpuimpl.Artifact{
+		{
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:5b8b65216e48acf3c2c6ed5e30d2a94a5abce5702fa3a77a0eb6b9457b7c1a65",
+				PrivateBytes: new(144),
+			},
+			Code: blocked4x4WGSL,
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:c6dcf4c6005e23ce1bf81d4c181f1b7577481d8edf01c744e067d40aed2bf93c"},
+			Entry:    blocked4x4CPU,
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:915e9e6483c182b5197ce9b7d043538806aff439663cca2412725c89f36c4ebc"},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v3"},
+			Code:     libLLVMHOSTX8664V3,
+			Symbol:   "xpu_Blocked4x4",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:67412ed7c3f3c072d0d3efba14359cb6a4571c49873a28f3c2638281ff5e23ca"},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
+			Code:     libLLVMHOSTX8664V4,
+			Symbol:   "xpu_Blocked4x4",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:720b99e0d513406724557d428dd5796a1b73160e9c4a2e8b990e06948b2fff35"},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "armv8-a"},
+			Code:     libLLVMHOSTARMV8A,
+			Symbol:   "xpu_Blocked4x4",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cuda", Target: "ptx", Hash: "sha256:10aca2dc4bb9ed4905cb4b54c8ce50f23ba064d26f1325997efbbbfd366a904e",
+				PrivateBytes: new(144),
+				Fault:        true,
+			},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "sm_70"},
+			Code:     libPTXSM70,
+			Symbol:   "xpu_Blocked4x4",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:620f4aa2eab059827c1b8b44d7d2ff75283a91d9f15aa9b5b116e1b964121263",
+				PrivateBytes: new(144),
+				Registers:    new(44),
+				SpillBytes:   new(0),
+				Fault:        true,
+			},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "gfx90a"},
+			Code:     libHSACOGFX90A,
+			Symbol:   "xpu_Blocked4x4",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:a06824de90e20ed2211ecc2caa80bb2d282afbd3daba1ea3381c01e0613bbb61",
+				PrivateBytes: new(144),
+				Registers:    new(44),
+				SpillBytes:   new(0),
+				Fault:        true,
+			},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "gfx942"},
+			Code:     libHSACOGFX942,
+			Symbol:   "xpu_Blocked4x4",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:9d02a3028bd74e4e81b16703716bddee6ed99758a5fd202943be1575a031f3e6",
+				PrivateBytes: new(144),
+				Registers:    new(42),
+				SpillBytes:   new(0),
+				Fault:        true,
+			},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "gfx1100"},
+			Code:     libHSACOGFX1100,
+			Symbol:   "xpu_Blocked4x4",
+		},
+	},
+})
+
+// LaunchBlocked4x4 launches the kernel Blocked4x4 on the stream s over a grid of groups
+// blocks of 8x8x1 work-items, with the arguments of Blocked4x4 after its Thread.
+// Buffers are bound in this order; scalars are uniforms.
+func LaunchBlocked4x4(s *gpu.Stream, groups xpu.Dim3, c *gpu.Buffer[float32], a *gpu.Buffer[float32], b *gpu.Buffer[float32], m uint32, n uint32, k uint32) error {
+	return s.Launch(Blocked4x4Kernel, groups, c, a, b, m, n, k)
+}
+
+// blocked4x4WGSL is the WGSL code of Blocked4x4.
+const blocked4x4WGSL = `struct xpu_Uniforms {
+    p_m: u32,
+    p_n: u32,
+    p_k: u32,
+}
+
+@group(0) @binding(0) var<storage, read_write> b_c: array<f32>;
+@group(0) @binding(1) var<storage, read> b_a: array<f32>;
+@group(0) @binding(2) var<storage, read> b_b: array<f32>;
+@group(0) @binding(3) var<uniform> xpu_u: xpu_Uniforms;
+
+// main is kernel Blocked4x4, block 8x8x1.
+@compute @workgroup_size(8, 8, 1)
+fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
+    let v_r0: u32 = gid.y * 4u;
+    let v_c0: u32 = gid.x * 4u;
+    if (v_r0 >= xpu_u.p_m) || (v_c0 >= xpu_u.p_n) {
+        return;
+    }
+    var v_acc: array<array<f32, 4>, 4>;
+    v_acc = array<array<f32, 4>, 4>();
+    for (var v_p: u32 = 0u; v_p < xpu_u.p_k; v_p = v_p + 1u) {
+        var v_col: array<f32, 4>;
+        v_col = array<f32, 4>();
+        for (var v_i: u32 = 0u; v_i < 4u; v_i = v_i + 1u) {
+            v_col[v_i] = b_a[((v_r0 + v_i) * xpu_u.p_k) + v_p];
+        }
+        var v_lit: array<f32, 4>;
+        v_lit = array<f32, 4>();
+        v_lit[0u] = b_b[(v_p * xpu_u.p_n) + v_c0];
+        v_lit[1u] = b_b[((v_p * xpu_u.p_n) + v_c0) + 1u];
+        v_lit[2u] = b_b[((v_p * xpu_u.p_n) + v_c0) + 2u];
+        v_lit[3u] = b_b[((v_p * xpu_u.p_n) + v_c0) + 3u];
+        var v_row: array<f32, 4>;
+        v_row = v_lit;
+        for (var v_i_1: u32 = 0u; v_i_1 < 4u; v_i_1 = v_i_1 + 1u) {
+            for (var v_j: u32 = 0u; v_j < 4u; v_j = v_j + 1u) {
+                v_acc[v_i_1][v_j] = v_acc[v_i_1][v_j] + (v_col[v_i_1] * v_row[v_j]);
+            }
+        }
+    }
+    for (var v_i_2: u32 = 0u; v_i_2 < 4u; v_i_2 = v_i_2 + 1u) {
+        for (var v_j_1: u32 = 0u; v_j_1 < 4u; v_j_1 = v_j_1 + 1u) {
+            b_c[(((v_r0 + v_i_2) * xpu_u.p_n) + v_c0) + v_j_1] = v_acc[v_i_2][v_j_1];
+        }
+    }
+}
+`
+
+// blocked4x4CPU runs one block of the kernel Blocked4x4 on the CPU.
+func blocked4x4CPU(b *gpuimpl.CPUBlock) {
+	p_c := gpuimpl.CPUView[float32](b.Buffers[0])
+	p_a := gpuimpl.CPUView[float32](b.Buffers[1])
+	p_b := gpuimpl.CPUView[float32](b.Buffers[2])
+	p_m := gpuimpl.CPUUniform[uint32](b.Uniforms, 0)
+	p_n := gpuimpl.CPUUniform[uint32](b.Uniforms, 4)
+	p_k := gpuimpl.CPUUniform[uint32](b.Uniforms, 8)
+	gx0 := b.Group.X * 8
+	gy0 := b.Group.Y * 8
+	gz0 := b.Group.Z * 1
+	var lz uint32
+	stop := b.Stopping()
+	_ = p_c
+	_ = p_a
+	_ = p_b
+	_ = p_m
+	_ = p_n
+	_ = p_k
+	_ = gx0
+	_ = gy0
+	_ = gz0
+	_ = lz
+	_ = stop
+	for ly := uint32(0); ly < 8; ly++ {
+	items0:
+		for lx := uint32(0); lx < 8; lx++ {
+			li := lx + 8*ly + 64*lz
+			_ = li
+			var v_r0 uint32 = ((gy0 + ly) * uint32(4))
+			_ = v_r0
+			var v_c0 uint32 = ((gx0 + lx) * uint32(4))
+			_ = v_c0
+			if (v_r0 >= p_m) || (v_c0 >= p_n) {
+				continue items0
+			}
+			var v_acc [4][4]float32
+			_ = v_acc
+			{
+				var v_p uint32 = uint32(0)
+				_ = v_p
+				if p_k-v_p > 1024 {
+					for v_p < p_k {
+						if stop.Load() {
+							panic(gpuimpl.CPUStopped)
+						}
+						for end1 := v_p + min(p_k-v_p, 1024); v_p < end1; {
+							{
+								var v_col [4]float32
+								_ = v_col
+								{
+									var v_i uint32 = uint32(0)
+									_ = v_i
+									for v_i < uint32(4) {
+										{
+											v_col[v_i] = p_a[(((v_r0 + v_i) * p_k) + v_p)]
+										}
+										v_i = (v_i + uint32(1))
+									}
+								}
+								var v_lit [4]float32
+								_ = v_lit
+								v_lit[uint32(0)] = p_b[((v_p * p_n) + v_c0)]
+								v_lit[uint32(1)] = p_b[(((v_p * p_n) + v_c0) + uint32(1))]
+								v_lit[uint32(2)] = p_b[(((v_p * p_n) + v_c0) + uint32(2))]
+								v_lit[uint32(3)] = p_b[(((v_p * p_n) + v_c0) + uint32(3))]
+								var v_row [4]float32 = v_lit
+								_ = v_row
+								{
+									var v_i_1 uint32 = uint32(0)
+									_ = v_i_1
+									for v_i_1 < uint32(4) {
+										{
+											{
+												var v_j uint32 = uint32(0)
+												_ = v_j
+												for v_j < uint32(4) {
+													{
+														v_acc[v_i_1][v_j] = (v_acc[v_i_1][v_j] + (v_col[v_i_1] * v_row[v_j]))
+													}
+													v_j = (v_j + uint32(1))
+												}
+											}
+										}
+										v_i_1 = (v_i_1 + uint32(1))
+									}
+								}
+							}
+							v_p = (v_p + uint32(1))
+						}
+					}
+				} else {
+					for v_p < p_k {
+						{
+							var v_col [4]float32
+							_ = v_col
+							{
+								var v_i uint32 = uint32(0)
+								_ = v_i
+								for v_i < uint32(4) {
+									{
+										v_col[v_i] = p_a[(((v_r0 + v_i) * p_k) + v_p)]
+									}
+									v_i = (v_i + uint32(1))
+								}
+							}
+							var v_lit [4]float32
+							_ = v_lit
+							v_lit[uint32(0)] = p_b[((v_p * p_n) + v_c0)]
+							v_lit[uint32(1)] = p_b[(((v_p * p_n) + v_c0) + uint32(1))]
+							v_lit[uint32(2)] = p_b[(((v_p * p_n) + v_c0) + uint32(2))]
+							v_lit[uint32(3)] = p_b[(((v_p * p_n) + v_c0) + uint32(3))]
+							var v_row [4]float32 = v_lit
+							_ = v_row
+							{
+								var v_i_1 uint32 = uint32(0)
+								_ = v_i_1
+								for v_i_1 < uint32(4) {
+									{
+										{
+											var v_j uint32 = uint32(0)
+											_ = v_j
+											for v_j < uint32(4) {
+												{
+													v_acc[v_i_1][v_j] = (v_acc[v_i_1][v_j] + (v_col[v_i_1] * v_row[v_j]))
+												}
+												v_j = (v_j + uint32(1))
+											}
+										}
+									}
+									v_i_1 = (v_i_1 + uint32(1))
+								}
+							}
+						}
+						v_p = (v_p + uint32(1))
+					}
+				}
+			}
+			{
+				var v_i_2 uint32 = uint32(0)
+				_ = v_i_2
+				for v_i_2 < uint32(4) {
+					{
+						{
+							var v_j_1 uint32 = uint32(0)
+							_ = v_j_1
+							for v_j_1 < uint32(4) {
+								{
+									p_c[((((v_r0 + v_i_2) * p_n) + v_c0) + v_j_1)] = v_acc[v_i_2][v_j_1]
+								}
+								v_j_1 = (v_j_1 + uint32(1))
+							}
+						}
+					}
+					v_i_2 = (v_i_2 + uint32(1))
+				}
+			}
 		}
 	}
 }
@@ -14270,6 +14821,288 @@ func stagedSumsCPU(b *gpuimpl.CPUBlock) {
 	}
 }
 
+// StarsKernel is the compiled form of the kernel Stars (Go function Stars).
+var StarsKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
+	Name:    "github.com/goxpu/xpu/kernels/conformance.Stars",
+	Codegen: "xpu-gen/1",
+	Block:   xpu.Dim3{X: 64, Y: 1, Z: 1},
+	Params: []gpuimpl.Param{
+		{Name: "bs", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Pkg: "github.com/goxpu/xpu/kernels/conformance", Name: "Star"}, Size: 60, Access: gpuimpl.AccessReadWrite, Binding: 0},
+		{Name: "flipped", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "[4]float32"}, Size: 16, Access: gpuimpl.AccessWrite, Binding: 1},
+		{Name: "dt", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "float32"}, Size: 4, Binding: 0},
+		{Name: "n", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 4},
+	},
+	UniformSize: 16,
+	Func:        Stars,
+	Artifacts: []gpuimpl.Artifact{
+		{
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:3f2c14dc6b2555e3ba779e2232a6b743f06b3f68f10d6d3ec15c1e6ffaff747b",
+				PrivateBytes: new(116),
+			},
+			Code: starsWGSL,
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:e2f43439579d197841eb995b6b9a404b9f2957810f546a2218b409e11d676004"},
+			Entry:    starsCPU,
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:fb5460413a5f5f0171716004fa32f198b80ca89d8566e81821cf6f45261212f5"},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v3"},
+			Code:     libLLVMHOSTX8664V3,
+			Symbol:   "xpu_Stars",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:15cbc58e2cc4cdb9525a6828cc03ad364b25f3cc123a0aff5311b7177636797a"},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
+			Code:     libLLVMHOSTX8664V4,
+			Symbol:   "xpu_Stars",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:9837d803858fb6fa0b40bd9b26dabc39ed3070876841014da3776fcda8f0aa08"},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "armv8-a"},
+			Code:     libLLVMHOSTARMV8A,
+			Symbol:   "xpu_Stars",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cuda", Target: "ptx", Hash: "sha256:e8aacbf2b0893f829039c703f31de28efe0952687f7a35de2bf76361d769dc6e",
+				PrivateBytes: new(116),
+				Fault:        true,
+			},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "sm_70"},
+			Code:     libPTXSM70,
+			Symbol:   "xpu_Stars",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:46021b969fc7e430415fc0872efd0dafb6dab20ccd12f528d6547c5488515618",
+				PrivateBytes: new(116),
+				Registers:    new(22),
+				SpillBytes:   new(0),
+				Fault:        true,
+			},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "gfx90a"},
+			Code:     libHSACOGFX90A,
+			Symbol:   "xpu_Stars",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:c4df8622436967f6804525a2f7d6e3f991dbbefda8901c1ff3f79eb48e2763bf",
+				PrivateBytes: new(116),
+				Registers:    new(22),
+				SpillBytes:   new(0),
+				Fault:        true,
+			},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "gfx942"},
+			Code:     libHSACOGFX942,
+			Symbol:   "xpu_Stars",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:a1bca38793a3df9bbb941a2908f7b5ce2072ca717d2630969ef62185a98581f8",
+				PrivateBytes: new(116),
+				Registers:    new(18),
+				SpillBytes:   new(0),
+				Fault:        true,
+			},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "gfx1100"},
+			Code:     libHSACOGFX1100,
+			Symbol:   "xpu_Stars",
+		},
+	},
+})
+
+// LaunchStars launches the kernel Stars on the stream s over a grid of groups
+// blocks of 64x1x1 work-items, with the arguments of Stars after its Thread.
+// Buffers are bound in this order; scalars are uniforms.
+func LaunchStars(s *gpu.Stream, groups xpu.Dim3, bs *gpu.Buffer[Star], flipped *gpu.Buffer[[4]float32], dt float32, n uint32) error {
+	return s.Launch(StarsKernel, groups, bs, flipped, dt, n)
+}
+
+// starsWGSL is the WGSL code of Stars.
+const starsWGSL = `struct S_Star {
+    m_Pos: array<f32, 4>,
+    m_Vel: array<f32, 4>,
+    m_Spin: array<f32, 3>,
+    m_Mass: f32,
+    m_Id: u32,
+    m_Pad: array<u32, 2>,
+}
+
+struct xpu_Uniforms {
+    p_dt: f32,
+    p_n: u32,
+}
+
+@group(0) @binding(0) var<storage, read_write> b_bs: array<S_Star>;
+@group(0) @binding(1) var<storage, read_write> b_flipped: array<array<f32, 4>>;
+@group(0) @binding(2) var<uniform> xpu_u: xpu_Uniforms;
+
+// main is kernel Stars, block 64x1x1.
+@compute @workgroup_size(64, 1, 1)
+fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
+    let v_i: u32 = gid.x;
+    if v_i >= xpu_u.p_n {
+        return;
+    }
+    var v_b: S_Star;
+    v_b = b_bs[v_i];
+    for (var v_j: u32 = 0u; v_j < 3u; v_j = v_j + 1u) {
+        v_b.m_Pos[v_j] = v_b.m_Pos[v_j] + (v_b.m_Vel[v_j] * xpu_u.p_dt);
+    }
+    var v_v: array<f32, 4>;
+    v_v = v_b.m_Vel;
+    v_v[3u] = v_b.m_Mass;
+    v_b.m_Vel = v_v;
+    v_b.m_Id = (v_b.m_Id * 2u) + 1u;
+    v_b.m_Pad[1u] = v_b.m_Id ^ v_b.m_Pad[0u];
+    var v_spin: array<f32, 3>;
+    v_spin = b_bs[v_i].m_Spin;
+    v_spin[v_b.m_Id % 3u] = v_spin[v_b.m_Id % 3u] + v_b.m_Mass;
+    v_b.m_Spin = v_spin;
+    b_bs[v_i] = v_b;
+    var v_f: array<f32, 4>;
+    v_f = array<f32, 4>();
+    for (var v_j_1: u32 = 0u; v_j_1 < 4u; v_j_1 = v_j_1 + 1u) {
+        v_f[v_j_1] = v_b.m_Pos[3u - v_j_1];
+    }
+    b_flipped[v_i] = v_f;
+    b_bs[v_i].m_Pos[3u] = b_bs[v_i].m_Mass * 2.0f;
+}
+`
+
+// starsCPU runs one block of the kernel Stars on the CPU.
+func starsCPU(b *gpuimpl.CPUBlock) {
+	p_bs := gpuimpl.CPUView[Star](b.Buffers[0])
+	p_flipped := gpuimpl.CPUView[[4]float32](b.Buffers[1])
+	p_dt := gpuimpl.CPUUniform[float32](b.Uniforms, 0)
+	p_n := gpuimpl.CPUUniform[uint32](b.Uniforms, 4)
+	gx0 := b.Group.X * 64
+	gy0 := b.Group.Y * 1
+	gz0 := b.Group.Z * 1
+	var ly uint32
+	var lz uint32
+	stop := b.Stopping()
+	_ = p_bs
+	_ = p_flipped
+	_ = p_dt
+	_ = p_n
+	_ = gx0
+	_ = gy0
+	_ = gz0
+	_ = ly
+	_ = lz
+	_ = stop
+	{
+		lx := uint32(0)
+		li := uint32(0)
+		_, _ = lx, li
+		var v_i uint32 = (gx0 + lx)
+		_ = v_i
+		var w0 *[64]Star
+		if o := v_i; o <= 4294967232 && uint64(o)+64 <= uint64(len(p_bs)) {
+			w0 = (*[64]Star)(p_bs[o : uint64(o)+64])
+		}
+		var w1 *[64][4]float32
+		if o := v_i; o <= 4294967232 && uint64(o)+64 <= uint64(len(p_flipped)) {
+			w1 = (*[64][4]float32)(p_flipped[o : uint64(o)+64])
+		}
+		if w0 != nil && w1 != nil {
+		items0w:
+			for lx := uint32(0); lx < 64; lx++ {
+				li := lx
+				_ = li
+				var v_i uint32 = (gx0 + lx)
+				_ = v_i
+				if v_i >= p_n {
+					continue items0w
+				}
+				var v_b Star = w0[lx]
+				_ = v_b
+				{
+					var v_j uint32 = uint32(0)
+					_ = v_j
+					for v_j < uint32(3) {
+						{
+							v_b.Pos[v_j] = (v_b.Pos[v_j] + (v_b.Vel[v_j] * p_dt))
+						}
+						v_j = (v_j + uint32(1))
+					}
+				}
+				var v_v [4]float32 = v_b.Vel
+				_ = v_v
+				v_v[uint32(3)] = v_b.Mass
+				v_b.Vel = v_v
+				v_b.Id = ((v_b.Id * uint32(2)) + uint32(1))
+				v_b.Pad[uint32(1)] = (v_b.Id ^ v_b.Pad[uint32(0)])
+				var v_spin [3]float32 = w0[lx].Spin
+				_ = v_spin
+				v_spin[(v_b.Id % uint32(3))] = (v_spin[(v_b.Id%uint32(3))] + v_b.Mass)
+				v_b.Spin = v_spin
+				w0[lx] = v_b
+				var v_f [4]float32
+				_ = v_f
+				{
+					var v_j_1 uint32 = uint32(0)
+					_ = v_j_1
+					for v_j_1 < uint32(4) {
+						{
+							v_f[v_j_1] = v_b.Pos[(uint32(3) - v_j_1)]
+						}
+						v_j_1 = (v_j_1 + uint32(1))
+					}
+				}
+				w1[lx] = v_f
+				w0[lx].Pos[uint32(3)] = (w0[lx].Mass * float32(2))
+			}
+		} else {
+		items0:
+			for lx := uint32(0); lx < 64; lx++ {
+				li := lx
+				_ = li
+				var v_i uint32 = (gx0 + lx)
+				_ = v_i
+				if v_i >= p_n {
+					continue items0
+				}
+				var v_b Star = p_bs[v_i]
+				_ = v_b
+				{
+					var v_j uint32 = uint32(0)
+					_ = v_j
+					for v_j < uint32(3) {
+						{
+							v_b.Pos[v_j] = (v_b.Pos[v_j] + (v_b.Vel[v_j] * p_dt))
+						}
+						v_j = (v_j + uint32(1))
+					}
+				}
+				var v_v [4]float32 = v_b.Vel
+				_ = v_v
+				v_v[uint32(3)] = v_b.Mass
+				v_b.Vel = v_v
+				v_b.Id = ((v_b.Id * uint32(2)) + uint32(1))
+				v_b.Pad[uint32(1)] = (v_b.Id ^ v_b.Pad[uint32(0)])
+				var v_spin [3]float32 = p_bs[v_i].Spin
+				_ = v_spin
+				v_spin[(v_b.Id % uint32(3))] = (v_spin[(v_b.Id%uint32(3))] + v_b.Mass)
+				v_b.Spin = v_spin
+				p_bs[v_i] = v_b
+				var v_f [4]float32
+				_ = v_f
+				{
+					var v_j_1 uint32 = uint32(0)
+					_ = v_j_1
+					for v_j_1 < uint32(4) {
+						{
+							v_f[v_j_1] = v_b.Pos[(uint32(3) - v_j_1)]
+						}
+						v_j_1 = (v_j_1 + uint32(1))
+					}
+				}
+				p_flipped[v_i] = v_f
+				p_bs[v_i].Pos[uint32(3)] = (p_bs[v_i].Mass * float32(2))
+			}
+		}
+	}
+}
+
 // StencilKernel is the compiled form of the kernel Stencil (Go function Stencil).
 var StencilKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Name:    "github.com/goxpu/xpu/kernels/conformance.Stencil",
@@ -14849,6 +15682,215 @@ func transposeCPU(b *gpuimpl.CPUBlock) {
 			if (v_ox < p_rows) && (v_oy < p_cols) {
 				p_out[((v_oy * p_rows) + v_ox)] = s_s[((v_lx * uint32(17)) + v_ly)]
 			}
+		}
+	}
+}
+
+// TransposeTiledKernel is the compiled form of the kernel TransposeTiled (Go function TransposeTiled).
+var TransposeTiledKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
+	Name:    "github.com/goxpu/xpu/kernels/conformance.TransposeTiled",
+	Codegen: "xpu-gen/1",
+	Block:   xpu.Dim3{X: 32, Y: 8, Z: 1},
+	Params: []gpuimpl.Param{
+		{Name: "out", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "float32"}, Size: 4, Access: gpuimpl.AccessWrite, Binding: 0},
+		{Name: "in", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "float32"}, Size: 4, Access: gpuimpl.AccessRead, Binding: 1},
+		{Name: "rows", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 0},
+		{Name: "cols", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 4},
+	},
+	SharedBytes: 4224,
+	UniformSize: 16,
+	Func:        TransposeTiled,
+	Artifacts: []gpuimpl.Artifact{
+		{
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:75b39897e9264f17b1e9cc4ed330ff87839f88c4a3bfd5fa9470bc17e6be50ba",
+				PrivateBytes: new(16),
+				NativeOps:    []string{"workgroupBarrier"},
+			},
+			Code: transposeTiledWGSL,
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:7dedac1d98df1b52a8bd54a6ea7314ffe61026d28f966e6c82d633cbfb01151e"},
+			Entry:    transposeTiledCPU,
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:c2429200e1a0593fbac8e8318a9ddfac6532a2b6843bb14e9ad830a49e51567e"},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v3"},
+			Code:     libLLVMHOSTX8664V3,
+			Symbol:   "xpu_TransposeTiled",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:12fa2bece7b44a944e88566e4a13c5a390583ea55f0e0ec5ef0da310eef6ee6f"},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
+			Code:     libLLVMHOSTX8664V4,
+			Symbol:   "xpu_TransposeTiled",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:c31463cb25a9921efd4a16b89e1c7e353e9225849b8715eab40e2851c01cd2de"},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "armv8-a"},
+			Code:     libLLVMHOSTARMV8A,
+			Symbol:   "xpu_TransposeTiled",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cuda", Target: "ptx", Hash: "sha256:ad8abc618b7c6a69b45051e445db753e140d2ec29942bdb501d2d5f104cdb051",
+				PrivateBytes: new(16),
+				Fault:        true,
+			},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "sm_70"},
+			Code:     libPTXSM70,
+			Symbol:   "xpu_TransposeTiled",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:0d66a0fedc3c5ffa0f476a4446db024e0b7fd67b8ad29ac9f33b7617ad398ee2",
+				PrivateBytes: new(16),
+				Registers:    new(10),
+				SpillBytes:   new(0),
+				Fault:        true,
+			},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "gfx90a"},
+			Code:     libHSACOGFX90A,
+			Symbol:   "xpu_TransposeTiled",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:f65ae70a561d8672ac1a68d216cfe6c42a36d763504a0430fe68790a72844165",
+				PrivateBytes: new(16),
+				Registers:    new(10),
+				SpillBytes:   new(0),
+				Fault:        true,
+			},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "gfx942"},
+			Code:     libHSACOGFX942,
+			Symbol:   "xpu_TransposeTiled",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:350d486b48935eba736666fae17382cf88417e31be0e7d7d10fb5e52c60e86d9",
+				PrivateBytes: new(16),
+				Registers:    new(8),
+				SpillBytes:   new(0),
+				Fault:        true,
+			},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "gfx1100"},
+			Code:     libHSACOGFX1100,
+			Symbol:   "xpu_TransposeTiled",
+		},
+	},
+})
+
+// LaunchTransposeTiled launches the kernel TransposeTiled on the stream s over a grid of groups
+// blocks of 32x8x1 work-items, with the arguments of TransposeTiled after its Thread.
+// Buffers are bound in this order; scalars are uniforms.
+func LaunchTransposeTiled(s *gpu.Stream, groups xpu.Dim3, out *gpu.Buffer[float32], in *gpu.Buffer[float32], rows uint32, cols uint32) error {
+	return s.Launch(TransposeTiledKernel, groups, out, in, rows, cols)
+}
+
+// transposeTiledWGSL is the WGSL code of TransposeTiled.
+const transposeTiledWGSL = `struct xpu_Uniforms {
+    p_rows: u32,
+    p_cols: u32,
+}
+
+@group(0) @binding(0) var<storage, read_write> b_out: array<f32>;
+@group(0) @binding(1) var<storage, read> b_in: array<f32>;
+@group(0) @binding(2) var<uniform> xpu_u: xpu_Uniforms;
+var<workgroup> s_tile: array<array<f32, 33>, 32>;
+
+// main is kernel TransposeTiled, block 32x8x1.
+@compute @workgroup_size(32, 8, 1)
+fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid: vec3<u32>) {
+    var v_x: u32;
+    v_x = (wid.x * 32u) + lid.x;
+    var v_y: u32;
+    v_y = (wid.y * 32u) + lid.y;
+    for (var v_j: u32 = 0u; v_j < 32u; v_j = v_j + 8u) {
+        if (v_x < xpu_u.p_cols) && ((v_y + v_j) < xpu_u.p_rows) {
+            s_tile[lid.y + v_j][lid.x] = b_in[((v_y + v_j) * xpu_u.p_cols) + v_x];
+        }
+    }
+    workgroupBarrier();
+    v_x = (wid.y * 32u) + lid.x;
+    v_y = (wid.x * 32u) + lid.y;
+    for (var v_j_1: u32 = 0u; v_j_1 < 32u; v_j_1 = v_j_1 + 8u) {
+        if (v_x < xpu_u.p_rows) && ((v_y + v_j_1) < xpu_u.p_cols) {
+            b_out[((v_y + v_j_1) * xpu_u.p_rows) + v_x] = s_tile[lid.x][lid.y + v_j_1];
+        }
+    }
+}
+`
+
+// transposeTiledCPU runs one block of the kernel TransposeTiled on the CPU.
+func transposeTiledCPU(b *gpuimpl.CPUBlock) {
+	p_out := gpuimpl.CPUView[float32](b.Buffers[0])
+	p_in := gpuimpl.CPUView[float32](b.Buffers[1])
+	p_rows := gpuimpl.CPUUniform[uint32](b.Uniforms, 0)
+	p_cols := gpuimpl.CPUUniform[uint32](b.Uniforms, 4)
+	var s_tile [32][33]float32
+	var a_x [256]uint32
+	var a_y [256]uint32
+	gx0 := b.Group.X * 32
+	gy0 := b.Group.Y * 8
+	gz0 := b.Group.Z * 1
+	var lz uint32
+	stop := b.Stopping()
+	_ = p_out
+	_ = p_in
+	_ = p_rows
+	_ = p_cols
+	_ = gx0
+	_ = gy0
+	_ = gz0
+	_ = lz
+	_ = stop
+	for ly := uint32(0); ly < 8; ly++ {
+		for lx := uint32(0); lx < 32; lx++ {
+			li := lx + 32*ly + 256*lz
+			_ = li
+			var v_x uint32
+			var v_y uint32
+			v_x = ((b.Group.X * uint32(32)) + lx)
+			v_y = ((b.Group.Y * uint32(32)) + ly)
+			{
+				var v_j uint32 = uint32(0)
+				_ = v_j
+				for v_j < uint32(32) {
+					if stop.Load() {
+						panic(gpuimpl.CPUStopped)
+					}
+					{
+						if (v_x < p_cols) && ((v_y + v_j) < p_rows) {
+							s_tile[(ly + v_j)][lx] = p_in[(((v_y + v_j) * p_cols) + v_x)]
+						}
+					}
+					v_j = (v_j + uint32(8))
+				}
+			}
+			a_x[li] = v_x
+			a_y[li] = v_y
+		}
+	}
+	for ly := uint32(0); ly < 8; ly++ {
+		for lx := uint32(0); lx < 32; lx++ {
+			li := lx + 32*ly + 256*lz
+			_ = li
+			var v_x uint32
+			var v_y uint32
+			v_x = ((b.Group.Y * uint32(32)) + lx)
+			v_y = ((b.Group.X * uint32(32)) + ly)
+			{
+				var v_j_1 uint32 = uint32(0)
+				_ = v_j_1
+				for v_j_1 < uint32(32) {
+					if stop.Load() {
+						panic(gpuimpl.CPUStopped)
+					}
+					{
+						if (v_x < p_rows) && ((v_y + v_j_1) < p_cols) {
+							p_out[(((v_y + v_j_1) * p_rows) + v_x)] = s_tile[lx][(ly + v_j_1)]
+						}
+					}
+					v_j_1 = (v_j_1 + uint32(8))
+				}
+			}
+			a_x[li] = v_x
+			a_y[li] = v_y
 		}
 	}
 }
