@@ -22,6 +22,7 @@ var ArrayCopiesKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	},
 	UniformSize: 16,
 	Func:        ArrayCopies,
+	Bind:        gpuimpl.Bind3(ArrayCopies),
 	Artifacts: []gpuimpl.Artifact{
 		{
 			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:3af7f811f474c77ac6f3857b11fbd3566bd6c34f355ab1540e3ea331584e8373",
@@ -3419,6 +3420,7 @@ var Blocked4x4Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	},
 	UniformSize: 16,
 	Func:        Blocked4x4,
+	Bind:        gpuimpl.Bind6(Blocked4x4),
 	Artifacts: []gpuimpl.Artifact{
 		{
 			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:5b8b65216e48acf3c2c6ed5e30d2a94a5abce5702fa3a77a0eb6b9457b7c1a65",
@@ -14834,6 +14836,7 @@ var StarsKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	},
 	UniformSize: 16,
 	Func:        Stars,
+	Bind:        gpuimpl.Bind4(Stars),
 	Artifacts: []gpuimpl.Artifact{
 		{
 			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:3f2c14dc6b2555e3ba779e2232a6b743f06b3f68f10d6d3ec15c1e6ffaff747b",
@@ -15700,6 +15703,7 @@ var TransposeTiledKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	SharedBytes: 4224,
 	UniformSize: 16,
 	Func:        TransposeTiled,
+	Bind:        gpuimpl.Bind4(TransposeTiled),
 	Artifacts: []gpuimpl.Artifact{
 		{
 			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:75b39897e9264f17b1e9cc4ed330ff87839f88c4a3bfd5fa9470bc17e6be50ba",
