@@ -125,7 +125,7 @@ func TestStaleGeneratedFileIgnored(t *testing.T) {
 
 // TestGeneratedNameCollisionRefused checks the packages that declare a
 // name their generated file needs: a kernel's handle or launcher or a
-// template's handle (taken by a declaration or by another's API), a name
+// template's handle or launcher (taken by a declaration or by another's API), a name
 // Go predeclares that the file uses, a struct type that a local of the
 // CPU code hides. Each is refused by name at its declaration, and nothing
 // is written.
@@ -140,6 +140,7 @@ func TestGeneratedNameCollisionRefused(t *testing.T) {
 			"k.go:27:6: [xpu-generated-name] LaunchQuxKernel is the launcher of the kernel QuxKernel (k.go:27:6) and the handle of the kernel LaunchQux (k.go:24:6); rename one of the kernels",
 			"k.go:33:5: [xpu-generated-name] ScaleTemplate is the handle of the template Scale (k.go:37:6); rename this declaration or the template",
 			"k.go:44:6: [xpu-generated-name] LaunchWideTemplate is the handle of the template LaunchWide (k.go:44:6) and the launcher of the kernel WideTemplate (k.go:47:6); rename the kernel or the template",
+			"k.go:54:6: [xpu-generated-name] LaunchSelf is the launcher of the template Self (k.go:54:6) and the launcher of the kernel Self (k.go:54:6); rename the kernel or the template",
 		}},
 		{"shadowed", []string{
 			"k.go:9:6: [xpu-generated-name] error is predeclared by Go, and the generated file uses it as Go's own; rename this declaration",

@@ -121,6 +121,28 @@ func (t *Template) Refused() string {
 	return ""
 }
 
+// Member returns the template's member whose comptime value is
+// comptime, the first in //xpu:instance order; a refused member is
+// returned too, and launching it reports its refusal. A value that is no
+// member's is an error wrapping [ErrArgs] that names the template and
+// lists its members' values, as is a nil or zero Template.
+func (t *Template) Member(comptime any) (*Kernel, error) {
+	if t == nil || !t.registered {
+		return nil, fmt.Errorf("%s: no member %+v: %w", t.Refused(), comptime, ErrArgs)
+	}
+	for _, k := range t.members {
+		if k != nil && k.spec.Comptime == comptime {
+			return k, nil
+		}
+	}
+	vals := make([]string, len(t.members))
+	for i, k := range t.members {
+		vals[i] = fmt.Sprintf("%s %+v", k.Name()[strings.LastIndexByte(k.Name(), '.')+1:], k.Comptime())
+	}
+	return nil, fmt.Errorf("gpu: template %s has no member of the comptime value %+v; its members are %s: %w",
+		t.name, comptime, strings.Join(vals, ", "), ErrArgs)
+}
+
 // Comptime returns the comptime value of a template member (a value of
 // the template's comptime struct type), or nil for a plain kernel.
 func (k *Kernel) Comptime() any {

@@ -2,7 +2,8 @@
 // kernel, its registration with the runtime (a handle), its embedded
 // artifacts and a typed launcher; for each refused template member, a
 // handle whose launches report the refusal; for each template, the
-// registration of its members as one family (a template handle).
+// registration of its members as one family (a template handle) and a
+// launcher that takes the member's comptime value.
 //
 // Layering: emit reads the IR and the artifacts the lowerings produced; it
 // knows no go/ast of the kernel source and no output language. The file it
@@ -231,6 +232,60 @@ func (w *writer) template(t *ir.Template, entries []entry) {
 	w.printf("\n// %s is the template %s (Go function %s): its members, in the\n", templateName(t.Name), t.Name, t.Name)
 	w.printf("// order of its //xpu:instance lines, are %s.\n", andList(members))
 	w.printf("var %s = gpuimpl.RegisterTemplate(%q, %s)\n", templateName(t.Name), w.pkg+"."+t.Name, strings.Join(handles, ", "))
+	if k := firstLowered(t, entries); k != nil {
+		w.templateLauncher(t, k)
+	}
+}
+
+// firstLowered returns the IR of t's first member that has code, or nil
+// when every member is refused: its parameters are every member's, since
+// the members differ only in their comptime values.
+func firstLowered(t *ir.Template, entries []entry) *ir.Kernel {
+	for _, name := range t.Members {
+		if i, _ := entryIndex(entries, name); entries[i].lowered != nil {
+			return entries[i].lowered.Kernel
+		}
+	}
+	return nil
+}
+
+// templateLauncher writes the launcher of the template t, whose member k
+// has code: it takes the comptime value where the Go function does and
+// launches the member of that value, so that a host loop over the
+// members' values needs no launcher per member.
+func (w *writer) templateLauncher(t *ir.Template, k *ir.Kernel) {
+	handle := templateName(t.Name)
+	params := slices.Insert(slices.Clone(k.Params), t.ParamAt, &ir.Param{Name: t.Param})
+	names := paramNames(params, handle)
+	taken := append(slices.Clone(names), handle)
+	stream, groups := freeName("s", taken), freeName("groups", taken)
+	taken = append(taken, stream, groups)
+	member := freeName("k", taken)
+	taken = append(taken, member)
+	errName := freeName("err", taken)
+	var sig, args strings.Builder
+	fmt.Fprintf(&sig, w.qual.Replace("%s *gpu.Stream, %s xpu.Dim3"), stream, groups)
+	for i, p := range params {
+		switch {
+		case i == t.ParamAt:
+			fmt.Fprintf(&sig, ", %s %s", names[i], t.ParamType)
+			continue
+		case p.Kind == ir.BufferParam:
+			fmt.Fprintf(&sig, w.qual.Replace(", %s *gpu.Buffer[%s]"), names[i], w.goType(p.Type))
+		default:
+			fmt.Fprintf(&sig, ", %s %s", names[i], w.goType(p.Type))
+		}
+		fmt.Fprintf(&args, ", %s", names[i])
+	}
+	launch := launcherName(t.Name)
+	w.printf("\n// %s launches the member of the template %s whose comptime value is\n", launch, t.Name)
+	w.printf("// %s, on the stream %s over a grid of %s blocks, with the arguments of\n", names[t.ParamAt], stream, groups)
+	w.printf("// %s after its Thread; a value that is no member's returns an error\n", t.Name)
+	w.printf("// wrapping gpu.ErrArgs that lists the members.\n")
+	w.printf("func %s(%s) error {\n", launch, sig.String())
+	w.printf("%s, %s := %s.Member(%s)\n", member, errName, handle, names[t.ParamAt])
+	w.printf("if %s != nil {\nreturn %s\n}\n", errName, errName)
+	w.printf("return %s.Launch(%s, %s%s)\n}\n", stream, member, groups, args.String())
 }
 
 // kernel writes the handle, the launcher and the artifacts of one kernel.
@@ -398,7 +453,7 @@ func accessName(a schema.Access) string {
 
 // Declares returns the exported names the generated file of m declares:
 // each kernel's handle and launcher, each refused member's handle and
-// each template's handle. The package's own code may use them before the
+// each template's handle, and its launcher where a member has code. The package's own code may use them before the
 // file exists.
 func Declares(m *ir.Module) []string {
 	var names []string
@@ -410,8 +465,17 @@ func Declares(m *ir.Module) []string {
 	}
 	for _, t := range m.Templates {
 		names = append(names, templateName(t.Name))
+		if hasCode(m, t) {
+			names = append(names, launcherName(t.Name))
+		}
 	}
 	return names
+}
+
+// hasCode reports whether a member of t is a kernel of m: then t has a
+// launcher.
+func hasCode(m *ir.Module, t *ir.Template) bool {
+	return slices.ContainsFunc(m.Kernels, func(k *ir.Kernel) bool { return slices.Contains(t.Members, k.Name) })
 }
 
 // handleName is the name of a kernel's handle variable.

@@ -54,7 +54,7 @@ func module() (*ir.Module, []emit.Lowered) {
 		Refused: []*ir.Refusal{{Name: "ScaleNeg", Reason: "[xpu-requires] member ScaleNeg: requires c.Factor > 0 is false",
 			Comptime: "ScaleParams{Factor: -1}"}},
 		// Its members in //xpu:instance order, which is not the file's.
-		Templates: []*ir.Template{{Name: "Scale", Members: []string{"ScaleNeg", "Scale2"}}},
+		Templates: []*ir.Template{{Name: "Scale", Members: []string{"ScaleNeg", "Scale2"}, Param: "c", ParamType: "ScaleParams"}},
 	}
 	web := schema.Manifest{Backend: schema.BackendWebGPU, Target: schema.TargetWGSL, PrivateBytes: new(4), NativeOps: []string{"min"}}
 	native, emulated := web, web

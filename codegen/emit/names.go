@@ -1,7 +1,7 @@
 package emit
 
 // This file chooses the package-level names of the generated file. A
-// kernel's handle and launcher, and a template's handle, are their API,
+// kernel's handle and launcher, and a template's handle and launcher, are their API,
 // named after the kernel or the template: a name the package declares
 // already, or that another's API takes, refuses the generation by name
 // (RuleGeneratedName). The file's other
@@ -26,8 +26,8 @@ import (
 )
 
 // RuleGeneratedName names the refusal of a package that declares a name
-// the generated file must declare (a kernel's handle or launcher, a
-// template's handle) or use (a name Go predeclares, a struct type that a
+// the generated file must declare (a kernel's or a template's handle or
+// launcher) or use (a name Go predeclares, a struct type that a
 // local of the file would hide).
 const RuleGeneratedName = "xpu-generated-name"
 
@@ -141,8 +141,8 @@ func Plan(m *ir.Module, fs []Form) (*Names, error) {
 			errs = append(errs, &NameError{Pos: pos, Name: name, Need: need + " and " + prev.need, Fix: fix})
 		case taken[name]:
 			errs = append(errs, &NameError{Pos: m.Scope[name], Name: name, Need: need,
-				Fix: fmt.Sprintf("rename this declaration or the %s (the generated file declares %s and %s for a kernel K, %s for a template T)",
-					kind, handleName("K"), launcherName("K"), templateName("T"))})
+				Fix: fmt.Sprintf("rename this declaration or the %s (the generated file declares %s and %s for a kernel K, %s for a template %s)",
+					kind, handleName("K"), launcherName("K"), templateName("T")+" and "+launcherName("T"), "T")})
 		}
 		api[name] = claimant{need, kind}
 		taken[name] = true
@@ -160,6 +160,9 @@ func Plan(m *ir.Module, fs []Form) (*Names, error) {
 	}
 	for _, t := range sortedTemplates(m) {
 		claim(templateName(t.Name), "handle", "template", t.Name, t.Pos)
+		if hasCode(m, t) {
+			claim(launcherName(t.Name), "launcher", "template", t.Name, t.Pos)
+		}
 	}
 	if len(errs) > 0 {
 		return nil, joinByPos(errs)

@@ -8,6 +8,7 @@ import (
 	"go/constant"
 	"go/token"
 	"go/types"
+	"slices"
 
 	"github.com/goxpu/xpu/codegen/ir"
 )
@@ -62,6 +63,10 @@ func (c *checker) kernel(fd *ast.FuncDecl) {
 		return
 	}
 	tmpl := &ir.Template{Name: fd.Name.Name, Pos: c.pos(fd.Name.Pos())}
+	if sig.comptime != nil {
+		tmpl.Param, tmpl.ParamType = sig.comptime.Name(), sig.ctType.Obj().Name()
+		tmpl.ParamAt = slices.Index(sig.params, sig.comptime)
+	}
 	if !sig.generic {
 		// A generic kernel's members differ in their buffers' types,
 		// so they are kernels of their own, not one family to tune.

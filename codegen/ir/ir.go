@@ -66,6 +66,13 @@ type Template struct {
 	Name    string   // the Go function, e.g. "Scale"
 	Members []string // the members' kernel names, in the order of the //xpu:instance lines
 	Pos     Pos
+
+	// The comptime parameter, which the template's launcher takes where
+	// the Go function does: its name, its type (a named struct of the
+	// kernel's package) and its index among the parameters after the
+	// Thread.
+	Param, ParamType string
+	ParamAt          int
 }
 
 // Kernel is one compiled entry point.

@@ -27,3 +27,23 @@ func templateCases() []*gputest.Case {
 		},
 	}}
 }
+
+// TemplateLauncherCases are the members of Scale launched through the
+// template's launcher, LaunchScale, which takes the comptime value: a
+// host loop over the values needs no launcher per member.
+func TemplateLauncherCases() []*gputest.Case {
+	var cases []*gputest.Case
+	for _, m := range []struct {
+		k *gpu.Kernel
+		c ScaleParams
+	}{{Scale2Kernel, ScaleParams{Factor: 2, Offset: 1}}, {Scale3Kernel, ScaleParams{Factor: 3, Offset: -7}}} {
+		cases = append(cases, &gputest.Case{
+			Kernel: m.k, Label: m.k.Name()[len("github.com/goxpu/xpu/kernels/conformance."):] + " by LaunchScale",
+			Tol: gputest.Exact, Setup: scaleInputs,
+			Launch: func(s *gpu.Stream, g xpu.Dim3, a []any) error {
+				return LaunchScale(s, g, m.c, buf[int32](a, 0), gputest.At[uint32](a, 1))
+			},
+		})
+	}
+	return cases
+}

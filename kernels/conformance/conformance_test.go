@@ -43,6 +43,32 @@ func TestRefusedMember(t *testing.T) {
 	})
 }
 
+// TestTemplateLauncher runs members of Scale through the template's
+// launcher on every device present, and checks its refusals: a value
+// that is no member's names the template and lists the members' values;
+// the value of the refused member reports that member's refusal.
+func TestTemplateLauncher(t *testing.T) {
+	gputest.ForEach(t, func(t *testing.T, d *gpu.Device) {
+		gputest.Check(t, d, conformance.TemplateLauncherCases())
+		y, err := gpu.NewBuffer[int32](d, 64)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer y.Release()
+		s := d.Stream()
+		err = conformance.LaunchScale(s, xpu.Dim3{X: 1}, conformance.ScaleParams{Factor: 5}, y, 64)
+		const want = "gpu: template github.com/goxpu/xpu/kernels/conformance.Scale has no member of the comptime value {Factor:5 Offset:0}; " +
+			"its members are Scale2 {Factor:2 Offset:1}, Scale3 {Factor:3 Offset:-7}, ScaleNeg {Factor:-1 Offset:0}: bad kernel arguments"
+		if !errors.Is(err, gpu.ErrArgs) || err.Error() != want {
+			t.Errorf("LaunchScale of a value that is no member's: err = %v,\nwant %s (wrapping gpu.ErrArgs)", err, want)
+		}
+		err = conformance.LaunchScale(s, xpu.Dim3{X: 1}, conformance.ScaleParams{Factor: -1}, y, 64)
+		if !errors.Is(err, gpu.ErrRefused) || !strings.Contains(err.Error(), "[xpu-requires] ScaleNeg: requires c.Factor > 0 is false") {
+			t.Errorf("LaunchScale of the refused member's value: err = %v, want ScaleNeg's refusal wrapping gpu.ErrRefused", err)
+		}
+	})
+}
+
 // TestCasesCoverKernels checks that every kernel the package registers
 // with code has a case, and that no two cases share a kernel.
 func TestCasesCoverKernels(t *testing.T) {

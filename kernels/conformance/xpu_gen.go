@@ -12521,6 +12521,18 @@ var ScaleNegKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 // order of its //xpu:instance lines, are Scale2, Scale3 and ScaleNeg (refused).
 var ScaleTemplate = gpuimpl.RegisterTemplate("github.com/goxpu/xpu/kernels/conformance.Scale", Scale2Kernel, Scale3Kernel, ScaleNegKernel)
 
+// LaunchScale launches the member of the template Scale whose comptime value is
+// c, on the stream s over a grid of groups blocks, with the arguments of
+// Scale after its Thread; a value that is no member's returns an error
+// wrapping gpu.ErrArgs that lists the members.
+func LaunchScale(s *gpu.Stream, groups xpu.Dim3, c ScaleParams, y *gpu.Buffer[int32], n uint32) error {
+	k, err := ScaleTemplate.Member(c)
+	if err != nil {
+		return err
+	}
+	return s.Launch(k, groups, y, n)
+}
+
 // ScanKernel is the compiled form of the kernel Scan (Go function Scan).
 var ScanKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Name:    "github.com/goxpu/xpu/kernels/conformance.Scan",

@@ -4614,6 +4614,18 @@ func tile8x8CPU(b *gpuimpl.CPUBlock) {
 // order of its //xpu:instance lines, are Tile8x8, Tile16x16, Tile32x32, Tile64x64, Tile64x32, Tile32x64, Tile128x64 and Tile64x128.
 var TiledTemplate = gpuimpl.RegisterTemplate("github.com/goxpu/xpu/kernels/matmul.Tiled", Tile8x8Kernel, Tile16x16Kernel, Tile32x32Kernel, Tile64x64Kernel, Tile64x32Kernel, Tile32x64Kernel, Tile128x64Kernel, Tile64x128Kernel)
 
+// LaunchTiled launches the member of the template Tiled whose comptime value is
+// c, on the stream s over a grid of groups blocks, with the arguments of
+// Tiled after its Thread; a value that is no member's returns an error
+// wrapping gpu.ErrArgs that lists the members.
+func LaunchTiled(s *gpu.Stream, groups xpu.Dim3, c Tile, C *gpu.Buffer[float32], A *gpu.Buffer[float32], B *gpu.Buffer[float32], transA uint32, transB uint32, m uint32, n uint32, k uint32, lda uint32, ldb uint32, ldc uint32, alpha float32, beta float32) error {
+	k1, err := TiledTemplate.Member(c)
+	if err != nil {
+		return err
+	}
+	return s.Launch(k1, groups, C, A, B, transA, transB, m, n, k, lda, ldb, ldc, alpha, beta)
+}
+
 // Wave64x128W8Kernel is the compiled form of Wave64x128W8, member of the template TiledWave (Go function TiledWave).
 var Wave64x128W8Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Name:    "github.com/goxpu/xpu/kernels/matmul.Wave64x128W8",
@@ -7113,6 +7125,18 @@ func wave64x64W8CPU(b *gpuimpl.CPUBlock) {
 // TiledWaveTemplate is the template TiledWave (Go function TiledWave): its members, in the
 // order of its //xpu:instance lines, are Wave64x64W8 and Wave64x128W8.
 var TiledWaveTemplate = gpuimpl.RegisterTemplate("github.com/goxpu/xpu/kernels/matmul.TiledWave", Wave64x64W8Kernel, Wave64x128W8Kernel)
+
+// LaunchTiledWave launches the member of the template TiledWave whose comptime value is
+// c, on the stream s over a grid of groups blocks, with the arguments of
+// TiledWave after its Thread; a value that is no member's returns an error
+// wrapping gpu.ErrArgs that lists the members.
+func LaunchTiledWave(s *gpu.Stream, groups xpu.Dim3, c Tile, C *gpu.Buffer[float32], A *gpu.Buffer[float32], B *gpu.Buffer[float32], transA uint32, transB uint32, m uint32, n uint32, k uint32, lda uint32, ldb uint32, ldc uint32, alpha float32, beta float32) error {
+	k1, err := TiledWaveTemplate.Member(c)
+	if err != nil {
+		return err
+	}
+	return s.Launch(k1, groups, C, A, B, transA, transB, m, n, k, lda, ldb, ldc, alpha, beta)
+}
 
 // libHSACOGFX1100 is the hsaco library of the package's kernels for the hip backend at gfx1100.
 //

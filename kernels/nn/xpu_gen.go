@@ -2661,6 +2661,18 @@ func attn64CPU(b *gpuimpl.CPUBlock) {
 // order of its //xpu:instance lines, are Attn32, Attn64, Attn128 and Attn256.
 var AttentionTemplate = gpuimpl.RegisterTemplate("github.com/goxpu/xpu/kernels/nn.Attention", Attn32Kernel, Attn64Kernel, Attn128Kernel, Attn256Kernel)
 
+// LaunchAttention launches the member of the template Attention whose comptime value is
+// c, on the stream s over a grid of groups blocks, with the arguments of
+// Attention after its Thread; a value that is no member's returns an error
+// wrapping gpu.ErrArgs that lists the members.
+func LaunchAttention(s *gpu.Stream, groups xpu.Dim3, c Tile, o *gpu.Buffer[float32], q *gpu.Buffer[float32], k *gpu.Buffer[float32], v *gpu.Buffer[float32], tokens uint32, heads uint32, kvHeads uint32, dim uint32, ctx uint32, start uint32, scale float32) error {
+	k1, err := AttentionTemplate.Member(c)
+	if err != nil {
+		return err
+	}
+	return s.Launch(k1, groups, o, q, k, v, tokens, heads, kvHeads, dim, ctx, start, scale)
+}
+
 // GELUKernel is the compiled form of the kernel GELU (Go function GELU).
 var GELUKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Name:    "github.com/goxpu/xpu/kernels/nn.GELU",

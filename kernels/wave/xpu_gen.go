@@ -9987,6 +9987,18 @@ func wave8CPU(b *gpuimpl.CPUBlock) {
 // order of its //xpu:instance lines, are Wave4, Wave8, Wave16, Wave32 and Wave64.
 var VerbsTemplate = gpuimpl.RegisterTemplate("github.com/goxpu/xpu/kernels/wave.Verbs", Wave4Kernel, Wave8Kernel, Wave16Kernel, Wave32Kernel, Wave64Kernel)
 
+// LaunchVerbs launches the member of the template Verbs whose comptime value is
+// c, on the stream s over a grid of groups blocks, with the arguments of
+// Verbs after its Thread; a value that is no member's returns an error
+// wrapping gpu.ErrArgs that lists the members.
+func LaunchVerbs(s *gpu.Stream, groups xpu.Dim3, c Width, oi *gpu.Buffer[int32], ou *gpu.Buffer[uint32], of *gpu.Buffer[float32], xi *gpu.Buffer[int32], xu *gpu.Buffer[uint32], xf *gpu.Buffer[float32], sel *gpu.Buffer[uint32], bl uint32, m uint32, d uint32) error {
+	k, err := VerbsTemplate.Member(c)
+	if err != nil {
+		return err
+	}
+	return s.Launch(k, groups, oi, ou, of, xi, xu, xf, sel, bl, m, d)
+}
+
 // WaveAgnosticKernel is the compiled form of the kernel WaveAgnostic (Go function WaveAgnostic).
 var WaveAgnosticKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Name:    "github.com/goxpu/xpu/kernels/wave.WaveAgnostic",

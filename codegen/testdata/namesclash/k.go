@@ -45,3 +45,10 @@ func LaunchWide(t xpu.Thread, c Cfg, out []uint32) { out[t.GlobalX()] = c.F }
 
 //xpu:kernel block=64
 func WideTemplate(t xpu.Thread, out []uint32) { out[t.GlobalX()] = 7 }
+
+// A member named after its template: the template's launcher and the
+// member's are both LaunchSelf.
+//
+//xpu:kernel block=64
+//xpu:instance Self Cfg{F: 2}
+func Self(t xpu.Thread, c Cfg, out []uint32) { out[t.GlobalX()] = c.F }
