@@ -6,6 +6,7 @@ package gpu
 
 import (
 	"fmt"
+	"reflect"
 	"slices"
 	"strings"
 )
@@ -124,15 +125,19 @@ func (t *Template) Refused() string {
 // Member returns the template's member whose comptime value is
 // comptime, the first in //xpu:instance order; a refused member is
 // returned too, and launching it reports its refusal. A value that is no
-// member's is an error wrapping [ErrArgs] that names the template and
-// lists its members' values, as is a nil or zero Template.
+// member's (or not comparable) is an error wrapping [ErrArgs] that names
+// the template and lists its members' values; so is any value of a
+// template refused as a whole ([Template.Refused]), a nil or zero one
+// included, whose members may be no kernels.
 func (t *Template) Member(comptime any) (*Kernel, error) {
-	if t == nil || !t.registered {
-		return nil, fmt.Errorf("%s: no member %+v: %w", t.Refused(), comptime, ErrArgs)
+	if r := t.Refused(); r != "" {
+		return nil, fmt.Errorf("%s: no member of the comptime value %+v: %w", r, comptime, ErrArgs)
 	}
-	for _, k := range t.members {
-		if k != nil && k.spec.Comptime == comptime {
-			return k, nil
+	if ct := reflect.TypeOf(comptime); ct != nil && ct.Comparable() {
+		for _, k := range t.members {
+			if k.spec.Comptime == comptime {
+				return k, nil
+			}
 		}
 	}
 	vals := make([]string, len(t.members))

@@ -1,6 +1,7 @@
 package gpu_test
 
 import (
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -149,6 +150,18 @@ func TestTemplateRefused(t *testing.T) {
 	}
 	if (&gpu.Kernel{}).Template() != "" {
 		t.Error("an unregistered kernel became a member")
+	}
+	// A refused template has no member of any value, its refusal said;
+	// badMembers holds a nil kernel and an unregistered one.
+	for _, tp := range []*gpu.Template{badMembers, tiledTwice, unnamed, nil, {}} {
+		k, err := tp.Member(struct{}{})
+		if k != nil || !errors.Is(err, gpu.ErrArgs) || !strings.Contains(fmt.Sprint(err), tp.Refused()+": no member of the comptime value {}") {
+			t.Errorf("Member of the refused template %q: %v, %v; want its refusal wrapping ErrArgs", tp.Name(), k, err)
+		}
+	}
+	// A value that cannot be compared is no member's.
+	if k, err := emptyTemplate.Member([]int{1}); k != nil || !errors.Is(err, gpu.ErrArgs) {
+		t.Errorf("Member of a slice: %v, %v; want an error wrapping ErrArgs", k, err)
 	}
 }
 

@@ -263,29 +263,16 @@ func (w *writer) templateLauncher(t *ir.Template, k *ir.Kernel) {
 	member := freeName("k", taken)
 	taken = append(taken, member)
 	errName := freeName("err", taken)
-	var sig, args strings.Builder
-	fmt.Fprintf(&sig, w.qual.Replace("%s *gpu.Stream, %s xpu.Dim3"), stream, groups)
-	for i, p := range params {
-		switch {
-		case i == t.ParamAt:
-			fmt.Fprintf(&sig, ", %s %s", names[i], t.ParamType)
-			continue
-		case p.Kind == ir.BufferParam:
-			fmt.Fprintf(&sig, w.qual.Replace(", %s *gpu.Buffer[%s]"), names[i], w.goType(p.Type))
-		default:
-			fmt.Fprintf(&sig, ", %s %s", names[i], w.goType(p.Type))
-		}
-		fmt.Fprintf(&args, ", %s", names[i])
-	}
+	sig, args := w.launchParams(params, names, stream, groups, t.ParamAt, t.ParamType)
 	launch := launcherName(t.Name)
 	w.printf("\n// %s launches the member of the template %s whose comptime value is\n", launch, t.Name)
 	w.printf("// %s, on the stream %s over a grid of %s blocks, with the arguments of\n", names[t.ParamAt], stream, groups)
 	w.printf("// %s after its Thread; a value that is no member's returns an error\n", t.Name)
 	w.printf("// wrapping gpu.ErrArgs that lists the members.\n")
-	w.printf("func %s(%s) error {\n", launch, sig.String())
+	w.printf("func %s(%s) error {\n", launch, sig)
 	w.printf("%s, %s := %s.Member(%s)\n", member, errName, handle, names[t.ParamAt])
 	w.printf("if %s != nil {\nreturn %s\n}\n", errName, errName)
-	w.printf("return %s.Launch(%s, %s%s)\n}\n", stream, member, groups, args.String())
+	w.printf("return %s.Launch(%s, %s%s)\n}\n", stream, member, groups, args)
 }
 
 // kernel writes the handle, the launcher and the artifacts of one kernel.
@@ -357,16 +344,7 @@ func (w *writer) param(p schema.Param) {
 func (w *writer) launcher(k *ir.Kernel, handle string) {
 	names := paramNames(k.Params, handle)
 	stream, groups := freeName("s", append(names, handle)), freeName("groups", append(names, handle))
-	var sig, args strings.Builder
-	fmt.Fprintf(&sig, w.qual.Replace("%s *gpu.Stream, %s xpu.Dim3"), stream, groups)
-	for i, p := range k.Params {
-		if p.Kind == ir.BufferParam {
-			fmt.Fprintf(&sig, w.qual.Replace(", %s *gpu.Buffer[%s]"), names[i], w.goType(p.Type))
-		} else {
-			fmt.Fprintf(&sig, ", %s %s", names[i], w.goType(p.Type))
-		}
-		fmt.Fprintf(&args, ", %s", names[i])
-	}
+	sig, args := w.launchParams(k.Params, names, stream, groups, -1, "")
 	launch := launcherName(k.Name)
 	b := k.Block
 	w.printf("\n// %s launches the kernel %s on the stream %s over a grid of %s\n", launch, k.Name, stream, groups)
@@ -376,8 +354,31 @@ func (w *writer) launcher(k *ir.Kernel, handle string) {
 		w.printf(" and its comptime parameter")
 	}
 	w.printf(".\n// Buffers are bound in this order; scalars are uniforms.\n")
-	w.printf("func %s(%s) error {\n", launch, sig.String())
-	w.printf("return %s.Launch(%s, %s%s)\n}\n", stream, handle, groups, args.String())
+	w.printf("func %s(%s) error {\n", launch, sig)
+	w.printf("return %s.Launch(%s, %s%s)\n}\n", stream, handle, groups, args)
+}
+
+// launchParams spells a launcher's parameter list (the stream, the grid,
+// then params under names) and the arguments it passes on to Launch
+// after the grid. The parameter at comptimeAt (none when -1) is a
+// template's comptime value, of type comptimeType, which Launch does not
+// take.
+func (w *writer) launchParams(params []*ir.Param, names []string, stream, groups string, comptimeAt int, comptimeType string) (sig, args string) {
+	var s, a strings.Builder
+	fmt.Fprintf(&s, w.qual.Replace("%s *gpu.Stream, %s xpu.Dim3"), stream, groups)
+	for i, p := range params {
+		switch {
+		case i == comptimeAt:
+			fmt.Fprintf(&s, ", %s %s", names[i], comptimeType)
+			continue
+		case p.Kind == ir.BufferParam:
+			fmt.Fprintf(&s, w.qual.Replace(", %s *gpu.Buffer[%s]"), names[i], w.goType(p.Type))
+		default:
+			fmt.Fprintf(&s, ", %s %s", names[i], w.goType(p.Type))
+		}
+		fmt.Fprintf(&a, ", %s", names[i])
+	}
+	return s.String(), a.String()
 }
 
 // origin says where k comes from, for its handle's doc comment.
@@ -453,8 +454,8 @@ func accessName(a schema.Access) string {
 
 // Declares returns the exported names the generated file of m declares:
 // each kernel's handle and launcher, each refused member's handle and
-// each template's handle, and its launcher where a member has code. The package's own code may use them before the
-// file exists.
+// each template's handle, and its launcher where a member has code. The
+// package's own code may use them before the file exists.
 func Declares(m *ir.Module) []string {
 	var names []string
 	for _, k := range m.Kernels {
