@@ -355,6 +355,9 @@ func (f *fnState) shared(id *ast.Ident, call ast.Expr) {
 	if err == nil && !inMemory(et) {
 		err = &typeError{RuleUnsupported, "shared elements are int32, uint32, float32, structs of those, or arrays of them"}
 	}
+	if err == nil {
+		err = narrowPlace(et, false, "elements")
+	}
 	if err != nil {
 		c.errorf(e.Pos(), err.rule, "shared array %s: %s", id.Name, err.msg)
 		f.bind(obj, &binding{kind: bindBad})
