@@ -301,6 +301,9 @@ func hasEffect(x ir.Expr) bool {
 // update lowers lhs op= rhs, x++ and x--.
 func (f *fnState) update(l ast.Expr, op token.Token, r ast.Expr, opPos token.Pos) {
 	c := f.c
+	if f.float16Arith(opPos, "operator "+op.String(), l) {
+		return
+	}
 	nerr := f.trouble()
 	dst := f.place(l, false)
 	if f.trouble() > nerr {

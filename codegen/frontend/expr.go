@@ -438,6 +438,9 @@ func (f *fnState) unary(e *ast.UnaryExpr) ir.Expr {
 	case token.ADD:
 		return f.expr(e.X)
 	}
+	if f.float16Arith(e.OpPos, "operator "+e.Op.String(), e.X) {
+		return f.bad()
+	}
 	op, ok := unaryOps[e.Op]
 	nerr := f.trouble()
 	t := f.irTypeOf(e, nerr)
@@ -466,6 +469,9 @@ func (f *fnState) binary(e *ast.BinaryExpr) ir.Expr {
 	op, ok := binaryOps[e.Op]
 	if !ok {
 		c.errorf(e.OpPos, RuleUnsupported, "operator %s", e.Op)
+		return f.bad()
+	}
+	if f.float16Arith(e.OpPos, "operator "+e.Op.String(), e.X, e.Y) {
 		return f.bad()
 	}
 	nerr := f.trouble()

@@ -147,6 +147,12 @@ const (
 	// private values only.
 	RuleNarrowPlace Rule = "xpu-narrow-place"
 
+	// RuleFloat16Arith: arithmetic, comparison or a numeric conversion
+	// on an xpu.Float16, which holds binary16 bits: on the bits they
+	// would be integer operations. Convert with .Float32() and back with
+	// xpu.Float16From.
+	RuleFloat16Arith Rule = "xpu-float16-arith"
+
 	// RuleUnsupported: any other construct outside the kernel language.
 	RuleUnsupported Rule = "xpu-unsupported"
 )
@@ -188,5 +194,6 @@ var fixes = map[Rule]string{
 	RuleStructUniform:     "pass the struct's fields as scalar parameters (each a uniform), or add //xpu:instance lines to make the kernel a template whose comptime parameter it is",
 	RuleTypeParam:         "constrain type parameters to unions of int32, uint32 and float32, and instantiate a generic kernel with //xpu:instance Name Func[float32]",
 	RuleNarrowPlace:       "keep the value in a uint32 or int32 there and convert it where it is used (uint8(w), uint32(b))",
+	RuleFloat16Arith:      "compute in float32: x := h.Float32(), and store xpu.Float16From(x)",
 	RuleUnsupported:       "rewrite the code in the kernel language (see the xpu package documentation)",
 }

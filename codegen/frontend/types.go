@@ -122,6 +122,9 @@ func (ks *kernelState) irType(t types.Type) (ir.Type, *typeError) {
 	if isThread(t) {
 		return nil, &typeError{RuleUnsupported, "the xpu.Thread may only be used for its methods and passed to device functions"}
 	}
+	if isFloat16(t) {
+		return ir.Float16Type, nil
+	}
 	switch u := t.Underlying().(type) {
 	case *types.Basic:
 		return basicType(u)

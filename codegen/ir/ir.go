@@ -199,18 +199,30 @@ var basicFacts = [...]struct {
 }
 
 // Basic is a scalar type.
-type Basic struct{ Kind BasicKind }
+type Basic struct {
+	Kind BasicKind
+	// Named is the defined type a value of the kind stands for, as its
+	// package's import path, a dot and its name, or "" for the
+	// predeclared type: Float16Type is a U16 named xpu.Float16. Only
+	// the generated launchers and the manifest spell it; the lowerings
+	// go by the kind.
+	Named string
+}
 
 // The scalar types.
 var (
-	BoolType = &Basic{Bool}
-	I32Type  = &Basic{I32}
-	U32Type  = &Basic{U32}
-	F32Type  = &Basic{F32}
-	I8Type   = &Basic{I8}
-	U8Type   = &Basic{U8}
-	I16Type  = &Basic{I16}
-	U16Type  = &Basic{U16}
+	BoolType = &Basic{Kind: Bool}
+	I32Type  = &Basic{Kind: I32}
+	U32Type  = &Basic{Kind: U32}
+	F32Type  = &Basic{Kind: F32}
+	I8Type   = &Basic{Kind: I8}
+	U8Type   = &Basic{Kind: U8}
+	I16Type  = &Basic{Kind: I16}
+	U16Type  = &Basic{Kind: U16}
+	// Float16Type is xpu.Float16, binary16 bits held as a U16: a buffer
+	// element and a value that only the conversion functions
+	// (Float16ToFloat32, Float32ToFloat16) compute with.
+	Float16Type = &Basic{Kind: U16, Named: "github.com/goxpu/xpu.Float16"}
 )
 
 func (b *Basic) String() string { return basicFacts[b.Kind].name }

@@ -3,6 +3,7 @@ package conformance
 import (
 	"math"
 	"math/rand/v2"
+	"slices"
 
 	"github.com/goxpu/xpu"
 	"github.com/goxpu/xpu/gpu"
@@ -118,6 +119,68 @@ func narrowCases() []*gputest.Case {
 		},
 		Launch: func(s *gpu.Stream, g xpu.Dim3, a []any) error {
 			return LaunchNarrowLen(s, g, buf[int16](a, 0))
+		},
+	}}
+}
+
+// halfInputs returns float32 values that exercise the rounding to
+// binary16: the midpoints between neighbouring binary16 values and their
+// float32 neighbours, values past the largest and below the smallest,
+// and random ones across the range; no float32 subnormal, which devices
+// may flush before the conversion reads its bits.
+func halfInputs(r *rand.Rand, n int) []float32 {
+	edges := []float32{65504, 65519.996, 65520, 65536, 1e30, 0x1p-24, 0x1p-25, 0x1.000002p-25, 0x1p-26, 0x1p-14, 0x1.ff8p-15, 0, 1, 1.00048828125, 1.0009765625}
+	edges = append(edges, float32(math.Inf(1)), float32(math.NaN()))
+	for _, e := range slices.Clone(edges) {
+		edges = append(edges, -e)
+	}
+	return gputest.WithEdges(gputest.FillFrom(n, func(int) float32 {
+		h := xpu.Float16(r.Uint32() & 0x7bfe)
+		lo, hi := h.Float32(), (h + 1).Float32()
+		mid := lo + (hi-lo)/2 // exact: both are binary16 values
+		switch r.IntN(4) {
+		case 0:
+			return mid
+		case 1:
+			return math.Nextafter32(mid, 0)
+		case 2:
+			return math.Nextafter32(mid, 70000)
+		}
+		return float32(math.Ldexp(r.Float64()*2-1, r.IntN(44)-26))
+	}), edges)
+}
+
+func float16Cases() []*gputest.Case {
+	return []*gputest.Case{{
+		Kernel: HalfToFloatKernel, Tol: gputest.Exact,
+		Setup: func(r *rand.Rand) gputest.Inputs {
+			const n = 1 << 16 // every binary16 value, in a random order
+			h := gputest.FillFrom(n, func(i int) xpu.Float16 { return xpu.Float16(i) })
+			r.Shuffle(n, func(i, j int) { h[i], h[j] = h[j], h[i] })
+			return gputest.Inputs{Groups: line(n, 64), Args: []gputest.Arg{gputest.Poisoned[float32](n), gputest.Buffer(h), gputest.Scalar(uint32(n))}}
+		},
+		Launch: func(s *gpu.Stream, g xpu.Dim3, a []any) error {
+			return LaunchHalfToFloat(s, g, buf[float32](a, 0), buf[xpu.Float16](a, 1), gputest.At[uint32](a, 2))
+		},
+	}, {
+		Kernel: FloatToHalfKernel, Tol: gputest.Exact,
+		Setup: func(r *rand.Rand) gputest.Inputs {
+			const n = 20001
+			return gputest.Inputs{Groups: line(n, 64), Args: []gputest.Arg{gputest.Poisoned[xpu.Float16](n), gputest.Buffer(halfInputs(r, n)), gputest.Scalar(uint32(n))}}
+		},
+		Launch: func(s *gpu.Stream, g xpu.Dim3, a []any) error {
+			return LaunchFloatToHalf(s, g, buf[xpu.Float16](a, 0), buf[float32](a, 1), gputest.At[uint32](a, 2))
+		},
+	}, {
+		Kernel: HalfScaleKernel, Tol: gputest.Exact,
+		Setup: func(r *rand.Rand) gputest.Inputs {
+			const n = 4099
+			y := gputest.FillFrom(n, func(int) xpu.Float16 { return xpu.Float16(r.Uint32()) })
+			a := float32(r.IntN(64)-32) / 8 // a float32 multiply is correctly rounded on every backend
+			return gputest.Inputs{Groups: line(n, 64), Args: []gputest.Arg{gputest.Buffer(y), gputest.Scalar(a), gputest.Scalar(uint32(n))}}
+		},
+		Launch: func(s *gpu.Stream, g xpu.Dim3, a []any) error {
+			return LaunchHalfScale(s, g, buf[xpu.Float16](a, 0), gputest.At[float32](a, 1), gputest.At[uint32](a, 2))
 		},
 	}}
 }

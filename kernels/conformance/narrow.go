@@ -175,3 +175,39 @@ func NarrowLen(t xpu.Thread, out []int16) {
 		out[i] = int16(i) * 3
 	}
 }
+
+// HalfToFloat widens binary16 values to float32 (xpu.Float16.Float32):
+// exact, subnormals, infinities and NaNs included.
+//
+//xpu:kernel block=64
+func HalfToFloat(t xpu.Thread, out []float32, h []xpu.Float16, n uint32) {
+	i := t.GlobalX()
+	if i < n {
+		out[i] = h[i].Float32()
+	}
+}
+
+// FloatToHalf rounds float32 values to binary16 (xpu.Float16From): to
+// nearest, ties to even, overflowing to infinities. Each work-item
+// stores one half of a word.
+//
+//xpu:kernel block=64
+func FloatToHalf(t xpu.Thread, out []xpu.Float16, f []float32, n uint32) {
+	i := t.GlobalX()
+	if i < n {
+		out[i] = xpu.Float16From(f[i])
+	}
+}
+
+// HalfScale scales a binary16 vector in place through float32: y[i] =
+// Float16(a * y[i]), the product rounded once to float32 and once to
+// binary16, as in Go.
+//
+//xpu:kernel block=64
+func HalfScale(t xpu.Thread, y []xpu.Float16, a float32, n uint32) {
+	i := t.GlobalX()
+	if i < n {
+		v := y[i].Float32()
+		y[i] = xpu.Float16From(a * v)
+	}
+}

@@ -6725,6 +6725,301 @@ func floatEdgesCPU(b *gpuimpl.CPUBlock) {
 	}
 }
 
+// FloatToHalfKernel is the compiled form of the kernel FloatToHalf (Go function FloatToHalf).
+var FloatToHalfKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
+	Name:    "github.com/goxpu/xpu/kernels/conformance.FloatToHalf",
+	Codegen: "xpu-gen/1",
+	Block:   xpu.Dim3{X: 64, Y: 1, Z: 1},
+	Params: []gpuimpl.Param{
+		{Name: "out", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Pkg: "github.com/goxpu/xpu", Name: "Float16"}, Size: 2, Access: gpuimpl.AccessWrite, Binding: 0},
+		{Name: "f", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "float32"}, Size: 4, Access: gpuimpl.AccessRead, Binding: 1},
+		{Name: "n", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 0},
+	},
+	UniformSize: 16,
+	Func:        FloatToHalf,
+	Bind:        gpuimpl.Bind3(FloatToHalf),
+	Artifacts: []gpuimpl.Artifact{
+		{
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:f981c2fdf80bde67cf83b0d5236d907af7ee6971fca2c2dffd05b2a9f22aed05",
+				PrivateBytes: new(48),
+				NativeOps:    []string{"atomicAnd", "atomicOr", "bitcast", "select"},
+			},
+			Code: floatToHalfWGSL,
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:66653e794e8fcb98d5d761a3866d0f4b902fd2e50564494b7043ac1f8ba01520",
+				NativeOps: []string{"xpu.Float32Bits"},
+			},
+			Entry: floatToHalfCPU,
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:592aa125755071ec5f278b47c1862d84d62dc4e88de8baa65873905888390f7a"},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v3"},
+			Code:     libLLVMHOSTX8664V3,
+			Symbol:   "xpu_FloatToHalf",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:e5f12617e93970932d9c0aa6f265418965726e983c740dcc1451856cc66ebae1"},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
+			Code:     libLLVMHOSTX8664V4,
+			Symbol:   "xpu_FloatToHalf",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:91a5339a8e67feebc0950eee2010690d7ddfef30cddce601aa7dd06d7e85023c"},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "armv8-a"},
+			Code:     libLLVMHOSTARMV8A,
+			Symbol:   "xpu_FloatToHalf",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cuda", Target: "ptx", Hash: "sha256:6f0ebaeb0342d6a3e0a93abacd880ccffbd42e00057e76944853101b7d74ae1e",
+				PrivateBytes: new(48),
+				Fault:        true,
+			},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "sm_70"},
+			Code:     libPTXSM70,
+			Symbol:   "xpu_FloatToHalf",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:2e7f1ad2bd9c2b13842ba8d3abe06d154ce07cc011e7bfb571a2712d41ab96a1",
+				PrivateBytes: new(48),
+				Registers:    new(7),
+				SpillBytes:   new(0),
+				Fault:        true,
+			},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "gfx90a"},
+			Code:     libHSACOGFX90A,
+			Symbol:   "xpu_FloatToHalf",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:3ad28c0d21844ad6d9d3d1fbbda062db5df6de64421480d9478aa902d3045b39",
+				PrivateBytes: new(48),
+				Registers:    new(7),
+				SpillBytes:   new(0),
+				Fault:        true,
+			},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "gfx942"},
+			Code:     libHSACOGFX942,
+			Symbol:   "xpu_FloatToHalf",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:3143f07ab09993c14e69b9134deff1f3631acc78d60bc768cccc65295c341433",
+				PrivateBytes: new(48),
+				Registers:    new(7),
+				SpillBytes:   new(0),
+				Fault:        true,
+			},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "gfx1100"},
+			Code:     libHSACOGFX1100,
+			Symbol:   "xpu_FloatToHalf",
+		},
+	},
+})
+
+// LaunchFloatToHalf launches the kernel FloatToHalf on the stream s over a grid of groups
+// blocks of 64x1x1 work-items, with the arguments of FloatToHalf after its Thread.
+// Buffers are bound in this order; scalars are uniforms.
+func LaunchFloatToHalf(s *gpu.Stream, groups xpu.Dim3, out *gpu.Buffer[xpu.Float16], f *gpu.Buffer[float32], n uint32) error {
+	return s.Launch(FloatToHalfKernel, groups, out, f, n)
+}
+
+// floatToHalfWGSL is the WGSL code of FloatToHalf.
+const floatToHalfWGSL = `struct xpu_Uniforms {
+    p_n: u32,
+}
+
+@group(0) @binding(0) var<storage, read_write> b_out: array<atomic<u32>>;
+@group(0) @binding(1) var<storage, read> b_f: array<f32>;
+@group(0) @binding(2) var<uniform> xpu_u: xpu_Uniforms;
+
+// Go's uint32 x << y: 0 when y >= 32 (WGSL takes y modulo 32).
+fn xpu_shl_u32(x: u32, y: u32) -> u32 {
+    return select(0u, x << (y & 31u), y < 32u);
+}
+
+// Go's uint32 x >> y: 0 when y >= 32 (WGSL takes y modulo 32).
+fn xpu_shr_u32(x: u32, y: u32) -> u32 {
+    return select(0u, x >> (y & 31u), y < 32u);
+}
+
+// Stores v in element i of the uint16 buffer out, packed 2 to a word: clears its bits, then sets them, touching no other element's.
+fn xpu_store_out(i: u32, v: u32) {
+    let s = (i & 1u) * 16u;
+    let w = i >> 1u;
+    atomicAnd(&b_out[w], ~(65535u << s));
+    atomicOr(&b_out[w], (v & 65535u) << s);
+}
+
+fn f_Float16From(a_f: f32) -> u32 {
+    var v_f: f32 = a_f;
+    let v_x: u32 = bitcast<u32>(v_f);
+    let v_s: u32 = (v_x >> 16u) & 32768u;
+    let v_e: u32 = (v_x >> 23u) & 255u;
+    let v_m: u32 = v_x & 8388607u;
+    var v_r: u32;
+    v_r = v_s;
+    if v_e == 255u {
+        v_r = v_s | 31744u;
+        if v_m != 0u {
+            v_r = (v_r | 512u) | (v_m >> 13u);
+        }
+    } else if v_e >= 143u {
+        v_r = v_s | 31744u;
+    } else if v_e >= 113u {
+        v_r = ((v_e - 112u) << 10u) | (v_m >> 13u);
+        let v_rem1: u32 = v_m & 8191u;
+        if (v_rem1 > 4096u) || ((v_rem1 == 4096u) && ((v_r & 1u) != 0u)) {
+            v_r = v_r + 1u;
+        }
+        v_r = v_r | v_s;
+    } else if v_e >= 102u {
+        let v_mm: u32 = v_m | 8388608u;
+        let v_sh: u32 = 126u - v_e;
+        v_r = xpu_shr_u32(v_mm, v_sh);
+        let v_rem2: u32 = v_mm & (xpu_shl_u32(1u, v_sh) - 1u);
+        let v_half: u32 = xpu_shl_u32(1u, v_sh - 1u);
+        if (v_rem2 > v_half) || ((v_rem2 == v_half) && ((v_r & 1u) != 0u)) {
+            v_r = v_r + 1u;
+        }
+        v_r = v_r | v_s;
+    }
+    return v_r & 65535u;
+}
+
+// main is kernel FloatToHalf, block 64x1x1.
+@compute @workgroup_size(64, 1, 1)
+fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
+    let v_i: u32 = gid.x;
+    if v_i < xpu_u.p_n {
+        xpu_store_out(v_i, f_Float16From(b_f[v_i]));
+    }
+}
+`
+
+// floatToHalfCPU runs one block of the kernel FloatToHalf on the CPU.
+func floatToHalfCPU(b *gpuimpl.CPUBlock) {
+	p_out := gpuimpl.CPUView[uint16](b.Buffers[0])
+	p_f := gpuimpl.CPUView[float32](b.Buffers[1])
+	p_n := gpuimpl.CPUUniform[uint32](b.Uniforms, 0)
+	gx0 := b.Group.X * 64
+	gy0 := b.Group.Y * 1
+	gz0 := b.Group.Z * 1
+	var ly uint32
+	var lz uint32
+	stop := b.Stopping()
+	_ = p_out
+	_ = p_f
+	_ = p_n
+	_ = gx0
+	_ = gy0
+	_ = gz0
+	_ = ly
+	_ = lz
+	_ = stop
+	f_Float16From := func(lx, ly, lz uint32, v_f float32) uint16 {
+		var v_x uint32 = uint32(xpu.Float32Bits(v_f))
+		_ = v_x
+		var v_s uint32 = ((v_x >> uint32(16)) & uint32(32768))
+		_ = v_s
+		var v_e uint32 = ((v_x >> uint32(23)) & uint32(255))
+		_ = v_e
+		var v_m uint32 = (v_x & uint32(8388607))
+		_ = v_m
+		var v_r uint32 = v_s
+		_ = v_r
+		if v_e == uint32(255) {
+			v_r = (v_s | uint32(31744))
+			if v_m != uint32(0) {
+				v_r = ((v_r | uint32(512)) | (v_m >> uint32(13)))
+			}
+		} else {
+			if v_e >= uint32(143) {
+				v_r = (v_s | uint32(31744))
+			} else {
+				if v_e >= uint32(113) {
+					v_r = (((v_e - uint32(112)) << uint32(10)) | (v_m >> uint32(13)))
+					var v_rem1 uint32 = (v_m & uint32(8191))
+					_ = v_rem1
+					if (v_rem1 > uint32(4096)) || ((v_rem1 == uint32(4096)) && ((v_r & uint32(1)) != uint32(0))) {
+						v_r = (v_r + uint32(1))
+					}
+					v_r = (v_r | v_s)
+				} else {
+					if v_e >= uint32(102) {
+						var v_mm uint32 = (v_m | uint32(8388608))
+						_ = v_mm
+						var v_sh uint32 = (uint32(126) - v_e)
+						_ = v_sh
+						v_r = (v_mm >> v_sh)
+						var v_rem2 uint32 = (v_mm & ((uint32(1) << v_sh) - uint32(1)))
+						_ = v_rem2
+						var v_half uint32 = (uint32(1) << (v_sh - uint32(1)))
+						_ = v_half
+						if (v_rem2 > v_half) || ((v_rem2 == v_half) && ((v_r & uint32(1)) != uint32(0))) {
+							v_r = (v_r + uint32(1))
+						}
+						v_r = (v_r | v_s)
+					}
+				}
+			}
+		}
+		return uint16(v_r)
+	}
+	_ = f_Float16From
+	{
+		lx := uint32(0)
+		li := uint32(0)
+		_, _ = lx, li
+		var v_i uint32 = (gx0 + lx)
+		_ = v_i
+		// The guard (v_i < p_n) holds for the lanes lo <= lx < hi; gok: v_i
+		// steps by one from lane to lane without wrapping.
+		lo, hi, gok := uint32(0), uint32(0), false
+		if e0, u0 := int64(v_i), int64(p_n); e0 <= 4294967232 {
+			gok = true
+			hi = uint32(min(max(u0-e0, 0), 64))
+		}
+		var w0 *[64]uint16
+		if o := v_i; o <= 4294967232 && uint64(o)+64 <= uint64(len(p_out)) {
+			w0 = (*[64]uint16)(p_out[o : uint64(o)+64])
+		}
+		var w1 *[64]float32
+		if o := v_i; o <= 4294967232 && uint64(o)+64 <= uint64(len(p_f)) {
+			w1 = (*[64]float32)(p_f[o : uint64(o)+64])
+		}
+		if gok && w0 != nil && w1 != nil && hi <= 64 {
+			for lx := lo; lx < hi; lx++ {
+				li := lx
+				_ = li
+				var v_i uint32 = (gx0 + lx)
+				_ = v_i
+				{ // (v_i < p_n) holds for lo <= lx < hi
+					w0[lx] = f_Float16From(lx, ly, lz, w1[lx])
+				}
+			}
+		} else if gok {
+			for lx := lo; lx < hi; lx++ {
+				li := lx
+				_ = li
+				var v_i uint32 = (gx0 + lx)
+				_ = v_i
+				{ // (v_i < p_n) holds for lo <= lx < hi
+					p_out[v_i] = f_Float16From(lx, ly, lz, p_f[v_i])
+				}
+			}
+		} else {
+			for lx := uint32(0); lx < 64; lx++ {
+				li := lx
+				_ = li
+				var v_i uint32 = (gx0 + lx)
+				_ = v_i
+				if v_i < p_n {
+					p_out[v_i] = f_Float16From(lx, ly, lz, p_f[v_i])
+				}
+			}
+		}
+	}
+}
+
 // FuncBufferKernel is the compiled form of the kernel FuncBuffer (Go function FuncBuffer).
 var FuncBufferKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Name:    "github.com/goxpu/xpu/kernels/conformance.FuncBuffer",
@@ -7647,6 +7942,618 @@ func gridStrideCPU(b *gpuimpl.CPUBlock) {
 					p_y[v_i] = (p_y[v_i] + float32(1))
 				}
 				v_i = (v_i + v_stride)
+			}
+		}
+	}
+}
+
+// HalfScaleKernel is the compiled form of the kernel HalfScale (Go function HalfScale).
+var HalfScaleKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
+	Name:    "github.com/goxpu/xpu/kernels/conformance.HalfScale",
+	Codegen: "xpu-gen/1",
+	Block:   xpu.Dim3{X: 64, Y: 1, Z: 1},
+	Params: []gpuimpl.Param{
+		{Name: "y", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Pkg: "github.com/goxpu/xpu", Name: "Float16"}, Size: 2, Access: gpuimpl.AccessReadWrite, Binding: 0},
+		{Name: "a", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "float32"}, Size: 4, Binding: 0},
+		{Name: "n", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 4},
+	},
+	UniformSize: 16,
+	Func:        HalfScale,
+	Bind:        gpuimpl.Bind3(HalfScale),
+	Artifacts: []gpuimpl.Artifact{
+		{
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:9b5cbb3e09f3db9b0a778d7e4fd845a04c17c7e3f155dc6ff7e5a84e4d6fc988",
+				PrivateBytes: new(78),
+				NativeOps:    []string{"atomicAnd", "atomicLoad", "atomicOr", "bitcast", "countLeadingZeros", "select"},
+			},
+			Code: halfScaleWGSL,
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:dcb7ae71121c85fd2590339963b543ad42e02f5e5368464181a40492258a28f6",
+				NativeOps: []string{"gpuimpl.LeadingZeros32", "xpu.Float32Bits", "xpu.Float32FromBits"},
+			},
+			Entry: halfScaleCPU,
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:8558aa3c130bd4abba83043dd2aa0d8bbf68e07b036e2ad48867c6d4f511ee1e"},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v3"},
+			Code:     libLLVMHOSTX8664V3,
+			Symbol:   "xpu_HalfScale",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:bb3015eae36ca1274a11016d75be7a90f09199a312f5c572a62914780f49fba4"},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
+			Code:     libLLVMHOSTX8664V4,
+			Symbol:   "xpu_HalfScale",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:d5c90bf8ba29ddd9bcb4ca75f6efa3ae73d8f10aaf6f258fab84efbbb6f6619c"},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "armv8-a"},
+			Code:     libLLVMHOSTARMV8A,
+			Symbol:   "xpu_HalfScale",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cuda", Target: "ptx", Hash: "sha256:fcf59ae4016cf22189043f74fe2cb5a33f563b538b4e88120f67623c58e0bc68",
+				PrivateBytes: new(78),
+				Fault:        true,
+			},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "sm_70"},
+			Code:     libPTXSM70,
+			Symbol:   "xpu_HalfScale",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:0a89f944408b721c5de644ac3350b6a0f5d56b90da54a2f1a0227ae861d400f6",
+				PrivateBytes: new(78),
+				Registers:    new(7),
+				SpillBytes:   new(0),
+				Fault:        true,
+			},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "gfx90a"},
+			Code:     libHSACOGFX90A,
+			Symbol:   "xpu_HalfScale",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:4de39c372f3748ebfc7ef789958b7b4719c12dc2c26789f824c63479e07a2298",
+				PrivateBytes: new(78),
+				Registers:    new(7),
+				SpillBytes:   new(0),
+				Fault:        true,
+			},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "gfx942"},
+			Code:     libHSACOGFX942,
+			Symbol:   "xpu_HalfScale",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:9a9b2dc36bd4eb9e8625fa37c5d4b871b6a1c881822fafc122081a49f8fcd395",
+				PrivateBytes: new(78),
+				Registers:    new(7),
+				SpillBytes:   new(0),
+				Fault:        true,
+			},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "gfx1100"},
+			Code:     libHSACOGFX1100,
+			Symbol:   "xpu_HalfScale",
+		},
+	},
+})
+
+// LaunchHalfScale launches the kernel HalfScale on the stream s over a grid of groups
+// blocks of 64x1x1 work-items, with the arguments of HalfScale after its Thread.
+// Buffers are bound in this order; scalars are uniforms.
+func LaunchHalfScale(s *gpu.Stream, groups xpu.Dim3, y *gpu.Buffer[xpu.Float16], a float32, n uint32) error {
+	return s.Launch(HalfScaleKernel, groups, y, a, n)
+}
+
+// halfScaleWGSL is the WGSL code of HalfScale.
+const halfScaleWGSL = `struct xpu_Uniforms {
+    p_a: f32,
+    p_n: u32,
+}
+
+@group(0) @binding(0) var<storage, read_write> b_y: array<atomic<u32>>;
+@group(0) @binding(1) var<uniform> xpu_u: xpu_Uniforms;
+
+// Element i of the uint16 buffer y, packed 2 to a word.
+fn xpu_load_y(i: u32) -> u32 {
+    let s = (i & 1u) * 16u;
+    let w = atomicLoad(&b_y[i >> 1u]);
+    return (w >> s) & 65535u;
+}
+
+// Go's uint32 x << y: 0 when y >= 32 (WGSL takes y modulo 32).
+fn xpu_shl_u32(x: u32, y: u32) -> u32 {
+    return select(0u, x << (y & 31u), y < 32u);
+}
+
+// Go's uint32 x >> y: 0 when y >= 32 (WGSL takes y modulo 32).
+fn xpu_shr_u32(x: u32, y: u32) -> u32 {
+    return select(0u, x >> (y & 31u), y < 32u);
+}
+
+// Stores v in element i of the uint16 buffer y, packed 2 to a word: clears its bits, then sets them, touching no other element's.
+fn xpu_store_y(i: u32, v: u32) {
+    let s = (i & 1u) * 16u;
+    let w = i >> 1u;
+    atomicAnd(&b_y[w], ~(65535u << s));
+    atomicOr(&b_y[w], (v & 65535u) << s);
+}
+
+fn f_Float16Float32_1(a_h: u32) -> f32 {
+    var v_h: u32 = a_h;
+    let v_x: u32 = u32(v_h);
+    let v_s: u32 = (v_x & 32768u) << 16u;
+    let v_e: u32 = (v_x >> 10u) & 31u;
+    let v_m: u32 = v_x & 1023u;
+    var v_r: u32;
+    v_r = v_s;
+    if v_e == 31u {
+        v_r = (v_s | 2139095040u) | (v_m << 13u);
+        if v_m != 0u {
+            v_r = v_r | 4194304u;
+        }
+    } else if v_e != 0u {
+        v_r = (v_s | ((v_e + 112u) << 23u)) | (v_m << 13u);
+    } else if v_m != 0u {
+        let v_sh: u32 = countLeadingZeros(v_m) - 21u;
+        v_r = (v_s | ((113u - v_sh) << 23u)) | ((xpu_shl_u32(v_m, v_sh) & 1023u) << 13u);
+    }
+    return bitcast<f32>(v_r);
+}
+
+fn f_Float16From_1(a_f: f32) -> u32 {
+    var v_f: f32 = a_f;
+    let v_x: u32 = bitcast<u32>(v_f);
+    let v_s: u32 = (v_x >> 16u) & 32768u;
+    let v_e: u32 = (v_x >> 23u) & 255u;
+    let v_m: u32 = v_x & 8388607u;
+    var v_r: u32;
+    v_r = v_s;
+    if v_e == 255u {
+        v_r = v_s | 31744u;
+        if v_m != 0u {
+            v_r = (v_r | 512u) | (v_m >> 13u);
+        }
+    } else if v_e >= 143u {
+        v_r = v_s | 31744u;
+    } else if v_e >= 113u {
+        v_r = ((v_e - 112u) << 10u) | (v_m >> 13u);
+        let v_rem1: u32 = v_m & 8191u;
+        if (v_rem1 > 4096u) || ((v_rem1 == 4096u) && ((v_r & 1u) != 0u)) {
+            v_r = v_r + 1u;
+        }
+        v_r = v_r | v_s;
+    } else if v_e >= 102u {
+        let v_mm: u32 = v_m | 8388608u;
+        let v_sh: u32 = 126u - v_e;
+        v_r = xpu_shr_u32(v_mm, v_sh);
+        let v_rem2: u32 = v_mm & (xpu_shl_u32(1u, v_sh) - 1u);
+        let v_half: u32 = xpu_shl_u32(1u, v_sh - 1u);
+        if (v_rem2 > v_half) || ((v_rem2 == v_half) && ((v_r & 1u) != 0u)) {
+            v_r = v_r + 1u;
+        }
+        v_r = v_r | v_s;
+    }
+    return v_r & 65535u;
+}
+
+// main is kernel HalfScale, block 64x1x1.
+@compute @workgroup_size(64, 1, 1)
+fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
+    let v_i: u32 = gid.x;
+    if v_i < xpu_u.p_n {
+        let v_v: f32 = f_Float16Float32_1(xpu_load_y(v_i));
+        xpu_store_y(v_i, f_Float16From_1(xpu_u.p_a * v_v));
+    }
+}
+`
+
+// halfScaleCPU runs one block of the kernel HalfScale on the CPU.
+func halfScaleCPU(b *gpuimpl.CPUBlock) {
+	p_y := gpuimpl.CPUView[uint16](b.Buffers[0])
+	p_a := gpuimpl.CPUUniform[float32](b.Uniforms, 0)
+	p_n := gpuimpl.CPUUniform[uint32](b.Uniforms, 4)
+	gx0 := b.Group.X * 64
+	gy0 := b.Group.Y * 1
+	gz0 := b.Group.Z * 1
+	var ly uint32
+	var lz uint32
+	stop := b.Stopping()
+	_ = p_y
+	_ = p_a
+	_ = p_n
+	_ = gx0
+	_ = gy0
+	_ = gz0
+	_ = ly
+	_ = lz
+	_ = stop
+	f_Float16Float32_1 := func(lx, ly, lz uint32, v_h uint16) float32 {
+		var v_x uint32 = uint32(v_h)
+		_ = v_x
+		var v_s uint32 = ((v_x & uint32(32768)) << uint32(16))
+		_ = v_s
+		var v_e uint32 = ((v_x >> uint32(10)) & uint32(31))
+		_ = v_e
+		var v_m uint32 = (v_x & uint32(1023))
+		_ = v_m
+		var v_r uint32 = v_s
+		_ = v_r
+		if v_e == uint32(31) {
+			v_r = ((v_s | uint32(2139095040)) | (v_m << uint32(13)))
+			if v_m != uint32(0) {
+				v_r = (v_r | uint32(4194304))
+			}
+		} else {
+			if v_e != uint32(0) {
+				v_r = ((v_s | ((v_e + uint32(112)) << uint32(23))) | (v_m << uint32(13)))
+			} else {
+				if v_m != uint32(0) {
+					var v_sh uint32 = (gpuimpl.LeadingZeros32(v_m) - uint32(21))
+					_ = v_sh
+					v_r = ((v_s | ((uint32(113) - v_sh) << uint32(23))) | (((v_m << v_sh) & uint32(1023)) << uint32(13)))
+				}
+			}
+		}
+		return xpu.Float32FromBits(uint32(v_r))
+	}
+	_ = f_Float16Float32_1
+	f_Float16From_1 := func(lx, ly, lz uint32, v_f float32) uint16 {
+		var v_x uint32 = uint32(xpu.Float32Bits(v_f))
+		_ = v_x
+		var v_s uint32 = ((v_x >> uint32(16)) & uint32(32768))
+		_ = v_s
+		var v_e uint32 = ((v_x >> uint32(23)) & uint32(255))
+		_ = v_e
+		var v_m uint32 = (v_x & uint32(8388607))
+		_ = v_m
+		var v_r uint32 = v_s
+		_ = v_r
+		if v_e == uint32(255) {
+			v_r = (v_s | uint32(31744))
+			if v_m != uint32(0) {
+				v_r = ((v_r | uint32(512)) | (v_m >> uint32(13)))
+			}
+		} else {
+			if v_e >= uint32(143) {
+				v_r = (v_s | uint32(31744))
+			} else {
+				if v_e >= uint32(113) {
+					v_r = (((v_e - uint32(112)) << uint32(10)) | (v_m >> uint32(13)))
+					var v_rem1 uint32 = (v_m & uint32(8191))
+					_ = v_rem1
+					if (v_rem1 > uint32(4096)) || ((v_rem1 == uint32(4096)) && ((v_r & uint32(1)) != uint32(0))) {
+						v_r = (v_r + uint32(1))
+					}
+					v_r = (v_r | v_s)
+				} else {
+					if v_e >= uint32(102) {
+						var v_mm uint32 = (v_m | uint32(8388608))
+						_ = v_mm
+						var v_sh uint32 = (uint32(126) - v_e)
+						_ = v_sh
+						v_r = (v_mm >> v_sh)
+						var v_rem2 uint32 = (v_mm & ((uint32(1) << v_sh) - uint32(1)))
+						_ = v_rem2
+						var v_half uint32 = (uint32(1) << (v_sh - uint32(1)))
+						_ = v_half
+						if (v_rem2 > v_half) || ((v_rem2 == v_half) && ((v_r & uint32(1)) != uint32(0))) {
+							v_r = (v_r + uint32(1))
+						}
+						v_r = (v_r | v_s)
+					}
+				}
+			}
+		}
+		return uint16(v_r)
+	}
+	_ = f_Float16From_1
+	{
+		lx := uint32(0)
+		li := uint32(0)
+		_, _ = lx, li
+		var v_i uint32 = (gx0 + lx)
+		_ = v_i
+		// The guard (v_i < p_n) holds for the lanes lo <= lx < hi; gok: v_i
+		// steps by one from lane to lane without wrapping.
+		lo, hi, gok := uint32(0), uint32(0), false
+		if e0, u0 := int64(v_i), int64(p_n); e0 <= 4294967232 {
+			gok = true
+			hi = uint32(min(max(u0-e0, 0), 64))
+		}
+		var w0 *[64]uint16
+		if o := v_i; o <= 4294967232 && uint64(o)+64 <= uint64(len(p_y)) {
+			w0 = (*[64]uint16)(p_y[o : uint64(o)+64])
+		}
+		if gok && w0 != nil && hi <= 64 {
+			for lx := lo; lx < hi; lx++ {
+				li := lx
+				_ = li
+				var v_i uint32 = (gx0 + lx)
+				_ = v_i
+				{ // (v_i < p_n) holds for lo <= lx < hi
+					var v_v float32 = f_Float16Float32_1(lx, ly, lz, w0[lx])
+					_ = v_v
+					w0[lx] = f_Float16From_1(lx, ly, lz, (p_a * v_v))
+				}
+			}
+		} else if gok {
+			for lx := lo; lx < hi; lx++ {
+				li := lx
+				_ = li
+				var v_i uint32 = (gx0 + lx)
+				_ = v_i
+				{ // (v_i < p_n) holds for lo <= lx < hi
+					var v_v float32 = f_Float16Float32_1(lx, ly, lz, p_y[v_i])
+					_ = v_v
+					p_y[v_i] = f_Float16From_1(lx, ly, lz, (p_a * v_v))
+				}
+			}
+		} else {
+			for lx := uint32(0); lx < 64; lx++ {
+				li := lx
+				_ = li
+				var v_i uint32 = (gx0 + lx)
+				_ = v_i
+				if v_i < p_n {
+					var v_v float32 = f_Float16Float32_1(lx, ly, lz, p_y[v_i])
+					_ = v_v
+					p_y[v_i] = f_Float16From_1(lx, ly, lz, (p_a * v_v))
+				}
+			}
+		}
+	}
+}
+
+// HalfToFloatKernel is the compiled form of the kernel HalfToFloat (Go function HalfToFloat).
+var HalfToFloatKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
+	Name:    "github.com/goxpu/xpu/kernels/conformance.HalfToFloat",
+	Codegen: "xpu-gen/1",
+	Block:   xpu.Dim3{X: 64, Y: 1, Z: 1},
+	Params: []gpuimpl.Param{
+		{Name: "out", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "float32"}, Size: 4, Access: gpuimpl.AccessWrite, Binding: 0},
+		{Name: "h", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Pkg: "github.com/goxpu/xpu", Name: "Float16"}, Size: 2, Access: gpuimpl.AccessRead, Binding: 1},
+		{Name: "n", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 0},
+	},
+	UniformSize: 16,
+	Func:        HalfToFloat,
+	Bind:        gpuimpl.Bind3(HalfToFloat),
+	Artifacts: []gpuimpl.Artifact{
+		{
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:fb129716fb3cf70b2889f6485c44c1b743f0075ad4bc558dbf97ca9f4b4b5664",
+				PrivateBytes: new(30),
+				NativeOps:    []string{"bitcast", "countLeadingZeros", "select"},
+			},
+			Code: halfToFloatWGSL,
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:6cdf05cebd37dbddd3e00856ca167edd41d22e6647f71eeb9e57e37b8bed6fdc",
+				NativeOps: []string{"gpuimpl.LeadingZeros32", "xpu.Float32FromBits"},
+			},
+			Entry: halfToFloatCPU,
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:aaa4d5afad44e38ab528534e757e720b87e68c3ad3dc3e6a167a2b28047766f9"},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v3"},
+			Code:     libLLVMHOSTX8664V3,
+			Symbol:   "xpu_HalfToFloat",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:718376389a0666b3e8426c40fe167d4d943d87a97becde84da10a3194ad46d49"},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
+			Code:     libLLVMHOSTX8664V4,
+			Symbol:   "xpu_HalfToFloat",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:0389efe9d5abac01a804a46c51753f682e0b0dc308beeee8a25fc021d7549cd8"},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "armv8-a"},
+			Code:     libLLVMHOSTARMV8A,
+			Symbol:   "xpu_HalfToFloat",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cuda", Target: "ptx", Hash: "sha256:b887b54dbe41511aa0b9f836d50c45dbaaf8b61f2e43823d93203c62d9ffc809",
+				PrivateBytes: new(30),
+				Fault:        true,
+			},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "sm_70"},
+			Code:     libPTXSM70,
+			Symbol:   "xpu_HalfToFloat",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:8c380d1c745232d1a1ad505262b337164658e28fd5ed693fe8d1bca28f6b7efe",
+				PrivateBytes: new(30),
+				Registers:    new(7),
+				SpillBytes:   new(0),
+				Fault:        true,
+			},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "gfx90a"},
+			Code:     libHSACOGFX90A,
+			Symbol:   "xpu_HalfToFloat",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:aaefceb9157b60c4c8fabb52c8e124dafa46961a2c328df948f7c0a8e2228929",
+				PrivateBytes: new(30),
+				Registers:    new(7),
+				SpillBytes:   new(0),
+				Fault:        true,
+			},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "gfx942"},
+			Code:     libHSACOGFX942,
+			Symbol:   "xpu_HalfToFloat",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:14b37a4451955496afbc648d0cb86b8c1607f95b3bae1f7e1bb15dae7f0fcdd8",
+				PrivateBytes: new(30),
+				Registers:    new(6),
+				SpillBytes:   new(0),
+				Fault:        true,
+			},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "gfx1100"},
+			Code:     libHSACOGFX1100,
+			Symbol:   "xpu_HalfToFloat",
+		},
+	},
+})
+
+// LaunchHalfToFloat launches the kernel HalfToFloat on the stream s over a grid of groups
+// blocks of 64x1x1 work-items, with the arguments of HalfToFloat after its Thread.
+// Buffers are bound in this order; scalars are uniforms.
+func LaunchHalfToFloat(s *gpu.Stream, groups xpu.Dim3, out *gpu.Buffer[float32], h *gpu.Buffer[xpu.Float16], n uint32) error {
+	return s.Launch(HalfToFloatKernel, groups, out, h, n)
+}
+
+// halfToFloatWGSL is the WGSL code of HalfToFloat.
+const halfToFloatWGSL = `struct xpu_Uniforms {
+    p_n: u32,
+}
+
+@group(0) @binding(0) var<storage, read_write> b_out: array<f32>;
+@group(0) @binding(1) var<storage, read> b_h: array<u32>;
+@group(0) @binding(2) var<uniform> xpu_u: xpu_Uniforms;
+
+// Element i of the uint16 buffer h, packed 2 to a word.
+fn xpu_load_h(i: u32) -> u32 {
+    let s = (i & 1u) * 16u;
+    let w = b_h[i >> 1u];
+    return (w >> s) & 65535u;
+}
+
+// Go's uint32 x << y: 0 when y >= 32 (WGSL takes y modulo 32).
+fn xpu_shl_u32(x: u32, y: u32) -> u32 {
+    return select(0u, x << (y & 31u), y < 32u);
+}
+
+fn f_Float16Float32(a_h: u32) -> f32 {
+    var v_h: u32 = a_h;
+    let v_x: u32 = u32(v_h);
+    let v_s: u32 = (v_x & 32768u) << 16u;
+    let v_e: u32 = (v_x >> 10u) & 31u;
+    let v_m: u32 = v_x & 1023u;
+    var v_r: u32;
+    v_r = v_s;
+    if v_e == 31u {
+        v_r = (v_s | 2139095040u) | (v_m << 13u);
+        if v_m != 0u {
+            v_r = v_r | 4194304u;
+        }
+    } else if v_e != 0u {
+        v_r = (v_s | ((v_e + 112u) << 23u)) | (v_m << 13u);
+    } else if v_m != 0u {
+        let v_sh: u32 = countLeadingZeros(v_m) - 21u;
+        v_r = (v_s | ((113u - v_sh) << 23u)) | ((xpu_shl_u32(v_m, v_sh) & 1023u) << 13u);
+    }
+    return bitcast<f32>(v_r);
+}
+
+// main is kernel HalfToFloat, block 64x1x1.
+@compute @workgroup_size(64, 1, 1)
+fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
+    let v_i: u32 = gid.x;
+    if v_i < xpu_u.p_n {
+        b_out[v_i] = f_Float16Float32(xpu_load_h(v_i));
+    }
+}
+`
+
+// halfToFloatCPU runs one block of the kernel HalfToFloat on the CPU.
+func halfToFloatCPU(b *gpuimpl.CPUBlock) {
+	p_out := gpuimpl.CPUView[float32](b.Buffers[0])
+	p_h := gpuimpl.CPUView[uint16](b.Buffers[1])
+	p_n := gpuimpl.CPUUniform[uint32](b.Uniforms, 0)
+	gx0 := b.Group.X * 64
+	gy0 := b.Group.Y * 1
+	gz0 := b.Group.Z * 1
+	var ly uint32
+	var lz uint32
+	stop := b.Stopping()
+	_ = p_out
+	_ = p_h
+	_ = p_n
+	_ = gx0
+	_ = gy0
+	_ = gz0
+	_ = ly
+	_ = lz
+	_ = stop
+	f_Float16Float32 := func(lx, ly, lz uint32, v_h uint16) float32 {
+		var v_x uint32 = uint32(v_h)
+		_ = v_x
+		var v_s uint32 = ((v_x & uint32(32768)) << uint32(16))
+		_ = v_s
+		var v_e uint32 = ((v_x >> uint32(10)) & uint32(31))
+		_ = v_e
+		var v_m uint32 = (v_x & uint32(1023))
+		_ = v_m
+		var v_r uint32 = v_s
+		_ = v_r
+		if v_e == uint32(31) {
+			v_r = ((v_s | uint32(2139095040)) | (v_m << uint32(13)))
+			if v_m != uint32(0) {
+				v_r = (v_r | uint32(4194304))
+			}
+		} else {
+			if v_e != uint32(0) {
+				v_r = ((v_s | ((v_e + uint32(112)) << uint32(23))) | (v_m << uint32(13)))
+			} else {
+				if v_m != uint32(0) {
+					var v_sh uint32 = (gpuimpl.LeadingZeros32(v_m) - uint32(21))
+					_ = v_sh
+					v_r = ((v_s | ((uint32(113) - v_sh) << uint32(23))) | (((v_m << v_sh) & uint32(1023)) << uint32(13)))
+				}
+			}
+		}
+		return xpu.Float32FromBits(uint32(v_r))
+	}
+	_ = f_Float16Float32
+	{
+		lx := uint32(0)
+		li := uint32(0)
+		_, _ = lx, li
+		var v_i uint32 = (gx0 + lx)
+		_ = v_i
+		// The guard (v_i < p_n) holds for the lanes lo <= lx < hi; gok: v_i
+		// steps by one from lane to lane without wrapping.
+		lo, hi, gok := uint32(0), uint32(0), false
+		if e0, u0 := int64(v_i), int64(p_n); e0 <= 4294967232 {
+			gok = true
+			hi = uint32(min(max(u0-e0, 0), 64))
+		}
+		var w0 *[64]float32
+		if o := v_i; o <= 4294967232 && uint64(o)+64 <= uint64(len(p_out)) {
+			w0 = (*[64]float32)(p_out[o : uint64(o)+64])
+		}
+		var w1 *[64]uint16
+		if o := v_i; o <= 4294967232 && uint64(o)+64 <= uint64(len(p_h)) {
+			w1 = (*[64]uint16)(p_h[o : uint64(o)+64])
+		}
+		if gok && w0 != nil && w1 != nil && hi <= 64 {
+			for lx := lo; lx < hi; lx++ {
+				li := lx
+				_ = li
+				var v_i uint32 = (gx0 + lx)
+				_ = v_i
+				{ // (v_i < p_n) holds for lo <= lx < hi
+					w0[lx] = f_Float16Float32(lx, ly, lz, w1[lx])
+				}
+			}
+		} else if gok {
+			for lx := lo; lx < hi; lx++ {
+				li := lx
+				_ = li
+				var v_i uint32 = (gx0 + lx)
+				_ = v_i
+				{ // (v_i < p_n) holds for lo <= lx < hi
+					p_out[v_i] = f_Float16Float32(lx, ly, lz, p_h[v_i])
+				}
+			}
+		} else {
+			for lx := uint32(0); lx < 64; lx++ {
+				li := lx
+				_ = li
+				var v_i uint32 = (gx0 + lx)
+				_ = v_i
+				if v_i < p_n {
+					p_out[v_i] = f_Float16Float32(lx, ly, lz, p_h[v_i])
+				}
 			}
 		}
 	}
