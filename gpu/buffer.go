@@ -13,8 +13,12 @@ import (
 
 // Buffer is device memory holding Len elements of T. T is a 32-bit scalar
 // (int32, uint32, float32, or a type defined from one) or a struct of
-// them. A Buffer is an allocation ([NewBuffer], [Upload]) or a view of
-// some of another's elements ([Buffer.Slice]). A Buffer is safe for
+// them, or an 8- or 16-bit integer (int8, uint8, int16, uint16), which
+// WebGPU allocates in whole 32-bit words (there, a view of such a buffer
+// is read, written or bound only from a word's start, and written only
+// to a word's end or the buffer's). A Buffer is an allocation
+// ([NewBuffer], [Upload]) or a view of some of another's elements
+// ([Buffer.Slice]). A Buffer is safe for
 // concurrent use; its contents are not synchronized with launches that
 // write it except by the flushes that Read and Write perform.
 type Buffer[T any] struct {

@@ -9,7 +9,9 @@ import (
 )
 
 // element describes a buffer element type: a 32-bit scalar, or a struct
-// (or array) built only of them, whose Go layout equals its std430 layout.
+// (or array) built only of them, whose Go layout equals its std430 layout,
+// or an 8- or 16-bit integer (which WGSL packs into 32-bit words, so
+// WebGPU buffers of them are allocated in whole words).
 type element struct {
 	name schema.TypeName // as Param.Type names it
 	size int
@@ -25,7 +27,7 @@ func elementOf[T any]() *element {
 		return e.(*element)
 	}
 	e := &element{name: typeName(t), size: int(t.Size())}
-	if why := layoutProblem(t); why != "" {
+	if why := layoutProblem(t); why != "" && !narrow(t) {
 		e.err = fmt.Errorf("gpu: buffer element %s: %s: %w", t, why, ErrType)
 	}
 	actual, _ := elements.LoadOrStore(t, e)
@@ -42,7 +44,18 @@ func typeName(t reflect.Type) schema.TypeName {
 	return schema.TypeName{Pkg: t.PkgPath(), Name: t.Name()}
 }
 
-// layoutProblem returns why t cannot be a buffer element, or "".
+// narrow reports whether t is an 8- or 16-bit integer, a buffer element
+// of its own but no part of a struct or array element.
+func narrow(t reflect.Type) bool {
+	switch t.Kind() {
+	case reflect.Int8, reflect.Uint8, reflect.Int16, reflect.Uint16:
+		return true
+	}
+	return false
+}
+
+// layoutProblem returns why t cannot be a buffer element, or "": t is
+// checked as a part of one (a narrow integer is whole elements only).
 func layoutProblem(t reflect.Type) string {
 	switch t.Kind() {
 	case reflect.Int32, reflect.Uint32, reflect.Float32:
@@ -63,6 +76,9 @@ func layoutProblem(t reflect.Type) string {
 			return "empty array"
 		}
 		return layoutProblem(t.Elem())
+	}
+	if narrow(t) {
+		return fmt.Sprintf("%s is a buffer element of its own, not a part of a struct or array element", t.Kind())
 	}
 	return fmt.Sprintf("%s is not a 32-bit scalar (int32, uint32, float32) or a struct of them", t.Kind())
 }

@@ -2,6 +2,8 @@ package gpu_test
 
 import (
 	"errors"
+	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
 
@@ -266,7 +268,53 @@ func TestElementType(t *testing.T) {
 			t.Fatal(err)
 		}
 		b.Release()
+		// A narrow integer is an element of its own, not a part of one.
+		_, err = gpu.NewBuffer[struct{ A, B uint8 }](d, 4)
+		wantRefusal(t, err, gpu.ErrType, "field A", "of its own")
 	})
+}
+
+// TestNarrowBuffers round-trips buffers of 8- and 16-bit elements whose
+// byte lengths are no multiple of 4 (WebGPU allocates whole words): Read
+// returns exactly the elements written, and Download of a fresh buffer
+// zeros.
+func TestNarrowBuffers(t *testing.T) {
+	gputest.ForEach(t, func(t *testing.T, d *gpu.Device) {
+		r := rand.New(rand.NewPCG(1, 2))
+		for _, n := range []int{1, 3, 5, 6, 1023} {
+			u8 := make([]uint8, n)
+			for i := range u8 {
+				u8[i] = uint8(r.Uint32())
+			}
+			roundTrip(t, d, u8)
+			i16 := make([]int16, n)
+			for i := range i16 {
+				i16[i] = int16(r.Uint32())
+			}
+			roundTrip(t, d, i16)
+		}
+	})
+}
+
+func roundTrip[T comparable](t *testing.T, d *gpu.Device, want []T) {
+	t.Helper()
+	z, err := gpu.NewBuffer[T](d, len(want))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer z.Release()
+	if got, err := z.Download(); err != nil || slices.ContainsFunc(got, func(v T) bool { var zero T; return v != zero }) {
+		t.Errorf("a fresh buffer of %d %T: %v, %v, want zeros", len(want), want[0], got, err)
+	}
+	b, err := gpu.Upload(d, want)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Release()
+	got := make([]T, len(want))
+	if err := b.Read(got); err != nil || !slices.Equal(got, want) {
+		t.Errorf("%d %T read back as %v (%v), want %v", len(want), want[0], got, err, want)
+	}
 }
 
 func TestSizes(t *testing.T) {

@@ -111,8 +111,8 @@ func checkParam(spec *driver.Kernel, p schema.Param, buffer int) string {
 		if p.Binding != buffer {
 			return fmt.Sprintf("buffer %d bound at %d", buffer, p.Binding)
 		}
-		if p.Size <= 0 || p.Size%4 != 0 {
-			return fmt.Sprintf("element size %d is not a positive multiple of 4", p.Size)
+		if p.Size != 1 && p.Size != 2 && (p.Size <= 0 || p.Size%4 != 0) {
+			return fmt.Sprintf("element size %d is not 1, 2 (a narrow integer) or a positive multiple of 4", p.Size)
 		}
 		if p.Access < schema.AccessNone || p.Access > schema.AccessAtomic {
 			return fmt.Sprintf("unknown access %d", int(p.Access))

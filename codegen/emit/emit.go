@@ -402,8 +402,13 @@ func (w *writer) typeName(n schema.TypeName) string {
 
 // goType spells t inside the kernel package.
 func (w *writer) goType(t ir.Type) string {
-	if s, ok := t.(*ir.Struct); ok {
-		return localName(s.Name)
+	switch t := t.(type) {
+	case *ir.Struct:
+		return localName(t.Name)
+	case *ir.Basic:
+		if t.Named != "" { // a type of package xpu: xpu.Float16
+			return w.qual.Replace("xpu" + t.Named[strings.LastIndexByte(t.Named, '.'):])
+		}
 	}
 	return t.String()
 }

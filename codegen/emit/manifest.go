@@ -75,6 +75,10 @@ func typeName(pkg string, t ir.Type) schema.TypeName {
 	if s, ok := t.(*ir.Struct); ok {
 		return schema.TypeName{Pkg: pkg, Name: localName(s.Name)}
 	}
+	if b, ok := t.(*ir.Basic); ok && b.Named != "" {
+		i := strings.LastIndexByte(b.Named, '.')
+		return schema.TypeName{Pkg: b.Named[:i], Name: b.Named[i+1:]}
+	}
 	return schema.TypeName{Name: t.String()}
 }
 

@@ -301,6 +301,9 @@ func hasEffect(x ir.Expr) bool {
 // update lowers lhs op= rhs, x++ and x--.
 func (f *fnState) update(l ast.Expr, op token.Token, r ast.Expr, opPos token.Pos) {
 	c := f.c
+	if f.float16Arith(opPos, "operator "+op.String(), l) {
+		return
+	}
 	nerr := f.trouble()
 	dst := f.place(l, false)
 	if f.trouble() > nerr {
@@ -354,6 +357,9 @@ func (f *fnState) shared(id *ast.Ident, call ast.Expr) {
 	et, err := f.ks.irType(elem)
 	if err == nil && !inMemory(et) {
 		err = &typeError{RuleUnsupported, "shared elements are int32, uint32, float32, structs of those, or arrays of them"}
+	}
+	if err == nil {
+		err = narrowPlace(et, false, "elements")
 	}
 	if err != nil {
 		c.errorf(e.Pos(), err.rule, "shared array %s: %s", id.Name, err.msg)

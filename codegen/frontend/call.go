@@ -104,6 +104,9 @@ func (f *fnState) call(e *ast.CallExpr) ir.Expr {
 // method lowers a method call: only the Thread's queries.
 func (f *fnState) method(e *ast.CallExpr, fn *types.Func, sig *types.Signature) ir.Expr {
 	c := f.c
+	if sel, ok := ast.Unparen(e.Fun).(*ast.SelectorExpr); ok && isFloat16(sig.Recv().Type()) && fn.Name() == "Float32" {
+		return f.float16Method(e, sel)
+	}
 	if !isThread(sig.Recv().Type()) {
 		c.errorf(e.Pos(), RuleUnsupported, "method call %s; write device functions as plain functions", types.ExprString(e.Fun))
 		return f.bad()
@@ -140,6 +143,9 @@ func (f *fnState) vocabulary(e *ast.CallExpr, fn *types.Func) ir.Expr {
 	}
 	if _, ok := library[xpuPath+"."+name]; ok {
 		return f.libraryCall(e, fn, nil)
+	}
+	if name == "Float16From" {
+		return f.float16From(e)
 	}
 	if op, ok := atomicFuncs[name]; ok {
 		return f.atomic(e, op)
@@ -249,6 +255,9 @@ func (f *fnState) builtin(e *ast.CallExpr, name string) ir.Expr {
 func (f *fnState) conversion(e *ast.CallExpr, to types.Type) ir.Expr {
 	c := f.c
 	if len(e.Args) != 1 {
+		return f.bad()
+	}
+	if f.float16Conversion(e, to) {
 		return f.bad()
 	}
 	nerr := f.trouble()

@@ -104,20 +104,22 @@ func (f *fnState) evalConstValue(e ast.Expr) (constant.Value, bool) {
 	return nil, false
 }
 
-// wrapInt reduces an integer constant to the range of the 32-bit type b.
+// wrapInt reduces an integer constant to the range of the 32-, 16- or
+// 8-bit type b.
 func wrapInt(v constant.Value, b *types.Basic) constant.Value {
-	if b.Kind() != types.Int32 && b.Kind() != types.Uint32 {
+	bits := map[types.BasicKind]uint{types.Int32: 32, types.Uint32: 32, types.Int16: 16, types.Uint16: 16, types.Int8: 8, types.Uint8: 8}[b.Kind()]
+	if bits == 0 {
 		return v
 	}
 	if v = constant.ToInt(v); v.Kind() != constant.Int {
 		return v
 	}
-	m := constant.MakeUint64(1 << 32)
+	m := constant.MakeUint64(1 << bits)
 	v = constant.BinaryOp(v, token.REM, m)
 	if constant.Sign(v) < 0 {
 		v = constant.BinaryOp(v, token.ADD, m)
 	}
-	if b.Kind() == types.Int32 && constant.Compare(v, token.GTR, constant.MakeInt64(math.MaxInt32)) {
+	if b.Info()&types.IsUnsigned == 0 && constant.Compare(v, token.GEQ, constant.MakeUint64(1<<(bits-1))) {
 		v = constant.BinaryOp(v, token.SUB, m)
 	}
 	return v
@@ -193,6 +195,17 @@ func constBits(v constant.Value, t *ir.Basic) (uint32, bool) {
 		}
 		n, exact := constant.Uint64Val(iv)
 		return uint32(n), exact && n <= math.MaxUint32
+	case ir.I8, ir.U8, ir.I16, ir.U16:
+		if !isNumeric(v) {
+			return 0, false
+		}
+		iv := constant.ToInt(v)
+		if iv.Kind() != constant.Int {
+			return 0, false
+		}
+		n, exact := constant.Int64Val(iv)
+		bits := uint32(int32(n))
+		return bits, exact && ir.ExtendBits(bits, t) == bits && uint64(n) == uint64(int64(int32(n)))
 	case ir.F32:
 		if !isNumeric(v) {
 			return 0, false
@@ -403,7 +416,7 @@ func (f *fnState) index(e *ast.IndexExpr) ir.Expr {
 func (f *fnState) indexValue(e ast.Expr) ir.Expr {
 	nerr := f.trouble()
 	i := f.exprHint(e, ir.U32Type)
-	if f.trouble() == nerr && !ir.IsInteger(i.Type()) {
+	if f.trouble() == nerr && !ir.IsInteger(i.Type()) && !ir.IsNarrow(i.Type()) {
 		f.c.errorf(e.Pos(), RuleNo64Bit, "index %s is not int32 or uint32", types.ExprString(e))
 	}
 	return i
@@ -424,6 +437,9 @@ func (f *fnState) unary(e *ast.UnaryExpr) ir.Expr {
 		return f.bad()
 	case token.ADD:
 		return f.expr(e.X)
+	}
+	if f.float16Arith(e.OpPos, "operator "+e.Op.String(), e.X) {
+		return f.bad()
 	}
 	op, ok := unaryOps[e.Op]
 	nerr := f.trouble()
@@ -453,6 +469,9 @@ func (f *fnState) binary(e *ast.BinaryExpr) ir.Expr {
 	op, ok := binaryOps[e.Op]
 	if !ok {
 		c.errorf(e.OpPos, RuleUnsupported, "operator %s", e.Op)
+		return f.bad()
+	}
+	if f.float16Arith(e.OpPos, "operator "+e.Op.String(), e.X, e.Y) {
 		return f.bad()
 	}
 	nerr := f.trouble()

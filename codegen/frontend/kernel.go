@@ -233,6 +233,7 @@ func (c *checker) lowerKernel(fd *ast.FuncDecl, d *directives, sig *signature, n
 	}
 	ks.reserveTopLevel(fd.Body)
 	ks.k.Body = f.kernelBody(fd.Body)
+	ir.Widen(ks.k)
 	c.analyze(ks.k)
 	if len(c.errs) > nerr {
 		return
@@ -252,6 +253,9 @@ func (ks *kernelState) kernelParam(p *types.Var) *ir.Param {
 		if err == nil && !inMemory(et) {
 			err = &typeError{RuleKernelSignature, "buffer elements are int32, uint32, float32, structs of those, or arrays of them"}
 		}
+		if err == nil {
+			err = narrowPlace(et, true, "elements")
+		}
 		if err != nil {
 			ks.c.errorf(p.Pos(), err.rule, "buffer %s: %s", p.Name(), err.msg)
 			return nil
@@ -260,6 +264,9 @@ func (ks *kernelState) kernelParam(p *types.Var) *ir.Param {
 		return ip
 	}
 	st, err := ks.irType(t)
+	if err == nil {
+		err = narrowPlace(st, false, "a uniform")
+	}
 	if err == nil {
 		if b, ok := st.(*ir.Basic); !ok || b == ir.BoolType {
 			err = &typeError{RuleKernelSignature, "uniform parameters are int32, uint32 or float32"}

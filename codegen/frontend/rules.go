@@ -43,8 +43,9 @@ const (
 	// fine where they become a 32-bit type.
 	RuleNo64Bit Rule = "xpu-no-64bit"
 
-	// RuleScalarType: 8- and 16-bit integers and complex numbers; the
-	// scalars are int32, uint32, float32 and bool.
+	// RuleScalarType: complex numbers and other types that are no
+	// kernel scalar; the scalars are int32, uint32, float32, bool and the
+	// narrow integers int8, uint8, int16 and uint16.
 	RuleScalarType Rule = "xpu-scalar-type"
 
 	// RuleBarrierNonuniform: a barrier (Thread.Barrier, or a call of a
@@ -140,6 +141,18 @@ const (
 	// or type arguments that do not satisfy it.
 	RuleTypeParam Rule = "xpu-type-param"
 
+	// RuleNarrowPlace: an 8- or 16-bit integer as a struct field, a
+	// shared array's element, an element of an array a buffer holds, or
+	// a uniform parameter; narrow integers are buffer elements and
+	// private values only.
+	RuleNarrowPlace Rule = "xpu-narrow-place"
+
+	// RuleFloat16Arith: arithmetic, comparison or a numeric conversion
+	// on an xpu.Float16, which holds binary16 bits: on the bits they
+	// would be integer operations. Convert with .Float32() and back with
+	// xpu.Float16From.
+	RuleFloat16Arith Rule = "xpu-float16-arith"
+
 	// RuleUnsupported: any other construct outside the kernel language.
 	RuleUnsupported Rule = "xpu-unsupported"
 )
@@ -180,5 +193,7 @@ var fixes = map[Rule]string{
 	RuleConstOverflow:     "use a constant within the type's range, or a wider type's constant converted at run time",
 	RuleStructUniform:     "pass the struct's fields as scalar parameters (each a uniform), or add //xpu:instance lines to make the kernel a template whose comptime parameter it is",
 	RuleTypeParam:         "constrain type parameters to unions of int32, uint32 and float32, and instantiate a generic kernel with //xpu:instance Name Func[float32]",
+	RuleNarrowPlace:       "keep the value in a uint32 or int32 there and convert it where it is used (uint8(w), uint32(b))",
+	RuleFloat16Arith:      "compute in float32: x := h.Float32(), and store xpu.Float16From(x)",
 	RuleUnsupported:       "rewrite the code in the kernel language (see the xpu package documentation)",
 }

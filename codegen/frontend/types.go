@@ -31,7 +31,8 @@ func scalars(t ir.Type) int {
 // inMemory reports whether t can be an element of a buffer or a shared
 // array: a 32-bit scalar, a struct, or an array of those. Its std430
 // layout is Go's: every scalar is 4 bytes aligned to 4, so an array's
-// stride is its element's size and no field is padded.
+// stride is its element's size and no field is padded. (A narrow integer
+// is a buffer element of its own, checked by narrowPlace.)
 func inMemory(t ir.Type) bool {
 	switch t := t.(type) {
 	case *ir.Basic:
@@ -40,6 +41,22 @@ func inMemory(t ir.Type) bool {
 		return inMemory(t.Elem)
 	}
 	return true
+}
+
+// narrowPlace returns why t, the element of a buffer (buffer true) or of a
+// shared array, or the type of a struct field or a uniform, holds a narrow
+// integer where the kernel language keeps none, or nil. Only a buffer's
+// elements and private values may be narrow: a WGSL buffer packs them
+// into words, which a struct's fields and a shared array would need too.
+func narrowPlace(t ir.Type, buffer bool, what string) *typeError {
+	leaf := t
+	for a, ok := leaf.(*ir.Array); ok; a, ok = leaf.(*ir.Array) {
+		leaf = a.Elem
+	}
+	if !ir.IsNarrow(leaf) || (buffer && leaf == t) {
+		return nil
+	}
+	return &typeError{RuleNarrowPlace, fmt.Sprintf("%s of type %s: 8- and 16-bit integers are buffer elements and private values only", what, t)}
 }
 
 // typeError is why a Go type has no IR type.
@@ -79,6 +96,14 @@ func basicType(b *types.Basic) (*ir.Basic, *typeError) {
 		return ir.U32Type, nil
 	case types.Float32:
 		return ir.F32Type, nil
+	case types.Int8:
+		return ir.I8Type, nil
+	case types.Uint8:
+		return ir.U8Type, nil
+	case types.Int16:
+		return ir.I16Type, nil
+	case types.Uint16:
+		return ir.U16Type, nil
 	case types.Int, types.Uint, types.Int64, types.Uint64, types.Uintptr, types.Float64,
 		types.UntypedInt, types.UntypedFloat:
 		return nil, &typeError{RuleNo64Bit, fmt.Sprintf("type %s is 64-bit or platform-sized", b)}
@@ -96,6 +121,9 @@ func (ks *kernelState) irType(t types.Type) (ir.Type, *typeError) {
 	t = types.Unalias(ks.targs.subst(t))
 	if isThread(t) {
 		return nil, &typeError{RuleUnsupported, "the xpu.Thread may only be used for its methods and passed to device functions"}
+	}
+	if isFloat16(t) {
+		return ir.Float16Type, nil
 	}
 	switch u := t.Underlying().(type) {
 	case *types.Basic:
@@ -174,12 +202,20 @@ func (ks *kernelState) fieldType(t types.Type) (ir.Type, *typeError) {
 		for a, ok := leaf.(*ir.Array); ok; a, ok = leaf.(*ir.Array) {
 			leaf = a.Elem
 		}
+		if err := narrowPlace(ft, false, "a field"); err != nil {
+			return nil, err
+		}
 		if b, ok := leaf.(*ir.Basic); ok && b != ir.BoolType {
 			return ft, nil
 		}
 	} else if b, ok := t.Underlying().(*types.Basic); ok {
-		if ft, _ := basicType(b); ft != nil && ft != ir.BoolType {
-			return ft, nil
+		if ft, _ := basicType(b); ft != nil {
+			if err := narrowPlace(ft, false, "a field"); err != nil {
+				return nil, err
+			}
+			if ft != ir.BoolType {
+				return ft, nil
+			}
 		}
 	}
 	return nil, &typeError{RuleStructLayout, fmt.Sprintf("has type %s, not a 32-bit scalar or an array of them", types.TypeString(t, types.RelativeTo(ks.c.pkg)))}

@@ -268,6 +268,9 @@ func (g *gen) constant(c *ir.Const) string {
 	case ir.U32:
 		return "uint32(" + strconv.FormatUint(uint64(c.Bits), 10) + ")"
 	}
+	if c.T.Narrow() { // the bits are the value extended to 32
+		return c.T.String() + "(" + strconv.Itoa(int(int32(c.Bits))) + ")"
+	}
 	f := math.Float32frombits(c.Bits)
 	if math.IsInf(float64(f), 0) || math.IsNaN(float64(f)) || f == 0 && math.Signbit(float64(f)) {
 		return fmt.Sprintf("%s(0x%08x)", g.call("xpu", "Float32FromBits"), c.Bits)

@@ -142,6 +142,10 @@ func foldConvert(x *ir.Const, t *ir.Basic) (*ir.Const, bool) {
 		return &ir.Const{T: t, Bits: x.Bits}, true
 	case from == ir.Bool || t.Kind == ir.Bool:
 		return nil, false
+	case t.Narrow() && from != ir.F32:
+		return &ir.Const{T: t, Bits: ir.ExtendBits(x.Bits, t)}, true
+	case from == ir.F32 && t.Narrow():
+		return nil, false // the IR's Widen pass converts through 32 bits
 	case from == ir.F32:
 		f := math.Float32frombits(x.Bits)
 		if t.Kind == ir.I32 {

@@ -168,26 +168,94 @@ const (
 	I32
 	U32
 	F32
+	// The narrow integers are values and buffer elements. Their
+	// arithmetic never reaches a lowering: Widen rewrites it into 32-bit
+	// arithmetic whose result is converted back, so a lowering sees a
+	// narrow type only in a variable, a constant, a buffer element, a
+	// device function's parameter or result, and a Convert whose other
+	// side is I32 or U32.
+	I8
+	U8
+	I16
+	U16
 )
 
+// basicFacts holds what each kind is: one place for names, sizes and
+// signedness.
+var basicFacts = [...]struct {
+	name    string
+	size    int // bytes in memory
+	signed  bool
+	integer bool
+}{
+	Bool: {"bool", 4, false, false},
+	I32:  {"int32", 4, true, true},
+	U32:  {"uint32", 4, false, true},
+	F32:  {"float32", 4, true, false},
+	I8:   {"int8", 1, true, true},
+	U8:   {"uint8", 1, false, true},
+	I16:  {"int16", 2, true, true},
+	U16:  {"uint16", 2, false, true},
+}
+
 // Basic is a scalar type.
-type Basic struct{ Kind BasicKind }
+type Basic struct {
+	Kind BasicKind
+	// Named is the defined type a value of the kind stands for, as its
+	// package's import path, a dot and its name, or "" for the
+	// predeclared type: Float16Type is a U16 named xpu.Float16. Only
+	// the generated launchers and the manifest spell it; the lowerings
+	// go by the kind.
+	Named string
+}
 
 // The scalar types.
 var (
-	BoolType = &Basic{Bool}
-	I32Type  = &Basic{I32}
-	U32Type  = &Basic{U32}
-	F32Type  = &Basic{F32}
+	BoolType = &Basic{Kind: Bool}
+	I32Type  = &Basic{Kind: I32}
+	U32Type  = &Basic{Kind: U32}
+	F32Type  = &Basic{Kind: F32}
+	I8Type   = &Basic{Kind: I8}
+	U8Type   = &Basic{Kind: U8}
+	I16Type  = &Basic{Kind: I16}
+	U16Type  = &Basic{Kind: U16}
+	// Float16Type is xpu.Float16, binary16 bits held as a U16: a buffer
+	// element and a value that only the conversion functions
+	// (Float16ToFloat32, Float32ToFloat16) compute with.
+	Float16Type = &Basic{Kind: U16, Named: "github.com/goxpu/xpu.Float16"}
 )
 
-func (b *Basic) String() string { return [...]string{"bool", "int32", "uint32", "float32"}[b.Kind] }
-func (b *Basic) Size() int      { return 4 }
+func (b *Basic) String() string { return basicFacts[b.Kind].name }
+func (b *Basic) Size() int      { return basicFacts[b.Kind].size }
+
+// Signed reports whether b is a signed integer or a float.
+func (b *Basic) Signed() bool { return basicFacts[b.Kind].signed }
+
+// Narrow reports whether b is an 8- or 16-bit integer.
+func (b *Basic) Narrow() bool { return basicFacts[b.Kind].integer && b.Size() < 4 }
+
+// Wide returns the 32-bit integer type a narrow integer computes in: I32
+// for a signed one, U32 for an unsigned one; other types are their own.
+func (b *Basic) Wide() *Basic {
+	switch {
+	case !b.Narrow():
+		return b
+	case b.Signed():
+		return I32Type
+	}
+	return U32Type
+}
 
 // IsInteger reports whether t is I32 or U32.
 func IsInteger(t Type) bool {
 	b, ok := t.(*Basic)
 	return ok && (b.Kind == I32 || b.Kind == U32)
+}
+
+// IsNarrow reports whether t is an 8- or 16-bit integer.
+func IsNarrow(t Type) bool {
+	b, ok := t.(*Basic)
+	return ok && b.Narrow()
 }
 
 // IsKind reports whether t is the scalar type of kind k.
@@ -305,7 +373,8 @@ func (*ExprStmt) stmt() {}
 type Expr interface{ Type() Type }
 
 // Const is a constant of a scalar type. Bits holds the value: for I32 and
-// U32 the 32-bit pattern, for F32 math.Float32bits, for Bool 0 or 1.
+// U32 the 32-bit pattern, for a narrow integer the 32-bit pattern of its
+// value as I32 or U32 (sign- or zero-extended), for F32 math.Float32bits, for Bool 0 or 1.
 type Const struct {
 	T    *Basic
 	Bits uint32

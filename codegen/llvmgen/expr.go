@@ -61,7 +61,8 @@ func (g *gen) constant(c *ir.Const) llvm.Value {
 	case ir.F32:
 		return llvm.ConstF32(math.Float32frombits(c.Bits))
 	}
-	return &llvm.Int{T: llvm.I32, Bits: uint64(c.Bits)}
+	t := g.basic(c.T).(*llvm.IntType)
+	return &llvm.Int{T: t, Bits: uint64(c.Bits) & (1<<t.Bits - 1)}
 }
 
 func (g *gen) unary(e *ir.Unary) value {
@@ -447,6 +448,14 @@ func (g *gen) convert(e *ir.Convert) value {
 	switch {
 	case from.Kind == e.T.Kind, ir.IsInteger(from) && ir.IsInteger(e.T):
 		return value{x: x, ramp: xv.ramp, step: xv.step}
+	case e.T.Narrow() && ir.IsInteger(from):
+		// Go's conversion to a narrow integer keeps the low bits (the
+		// IR's Widen pass leaves no other conversion to one).
+		return value{x: b.Cast(llvm.Trunc, x, lt)}
+	case from.Narrow() && ir.IsInteger(e.T) && from.Signed():
+		return value{x: b.Cast(llvm.SExt, x, lt)}
+	case from.Narrow() && ir.IsInteger(e.T):
+		return value{x: b.Cast(llvm.ZExt, x, lt)}
 	case from.Kind == ir.F32 && g.t.GOARCH == "arm64" && (e.T.Kind == ir.I32 || e.T.Kind == ir.U32):
 		// arm64 Go converts with FCVTZS, which saturates and gives 0 for
 		// NaN, as fptosi.sat does: to int32 directly, to uint32 through

@@ -177,6 +177,12 @@ func (g *gen) basic(t ir.Type) llvm.Type {
 	case ir.F32:
 		return llvm.F32
 	}
+	switch b.Size() {
+	case 1:
+		return llvm.I8
+	case 2:
+		return llvm.I16
+	}
 	return llvm.I32
 }
 

@@ -84,6 +84,9 @@ func (l *lowerer) buffer(p *ir.Param, i int) {
 		elem = l.typ(p.Type)
 	}
 	v.Type = &wgsl.Array{Elem: elem}
+	if narrowBuffer(p) {
+		v.Type = narrowWords(p)
+	}
 	l.globalDecls = append(l.globalDecls, v)
 }
 

@@ -116,6 +116,9 @@ func (l *lowerer) lowerExpr(e ir.Expr) wgsl.Expr {
 		}
 		return wgsl.CallOf(mangle(prefixFunc, e.Func.Name), l.exprs(e.Args)...)
 	case *ir.Len:
+		if narrowBuffer(e.Buffer) {
+			return narrowLen(e.Buffer)
+		}
 		return wgsl.CallOf("arrayLength", wgsl.AddrOfExpr(wgsl.Id(mangle(prefixBuffer, e.Buffer.Name))))
 	case *ir.Atomic:
 		return l.atomic(e)
@@ -193,6 +196,9 @@ func hasEffects(e ir.Expr) bool {
 func (l *lowerer) index(e *ir.Index) wgsl.Expr {
 	if l.atomicPlace(e) {
 		return l.atomic(&ir.Atomic{Op: ir.AtomicLoad, Ptr: e, T: e.T})
+	}
+	if p := narrowElem(e.X); p != nil {
+		return l.narrowIndex(p, e)
 	}
 	var x wgsl.Expr
 	switch b := e.X.(type) {

@@ -174,10 +174,15 @@ func foldUnary(op ir.Op, c *ir.Const) (*ir.Const, bool) {
 	return nil, false
 }
 
-// convertBits converts the bits b of kind from to kind to, as the
-// lowering does at run time: integers keep their bits, floats truncate
-// toward zero and saturate, NaN gives 0.
-func convertBits(from, to ir.BasicKind, b uint32) uint32 {
+// convertBits converts the bits b of kind from to type t, as the
+// lowering does at run time: integers keep their bits (a narrow one the
+// low bits, extended), floats truncate toward zero and saturate, NaN
+// gives 0.
+func convertBits(from ir.BasicKind, t *ir.Basic, b uint32) uint32 {
+	if t.Narrow() {
+		return ir.ExtendBits(b, t)
+	}
+	to := t.Kind
 	switch {
 	case from == to, from != ir.F32 && to != ir.F32:
 		return b

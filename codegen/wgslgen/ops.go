@@ -206,11 +206,16 @@ func (l *lowerer) convert(e *ir.Convert) wgsl.Expr {
 	}
 	x := l.expr(e.X)
 	if c, ok := x.(*wgsl.Lit); ok {
-		return lit(e.T.Kind, convertBits(from.Kind, e.T.Kind, c.Bits))
+		return lit(e.T.Kind, convertBits(from.Kind, e.T, c.Bits))
 	}
 	switch {
 	case from.Kind == e.T.Kind:
 		return x
+	case e.T.Narrow() && (from.Kind == ir.I32 || from.Kind == ir.U32):
+		return narrowConvert(from, e.T, x)
+	case e.T.Narrow() || from.Narrow() && e.T.Kind == ir.F32:
+		l.fail(ruleIR, "conversion of %v to %v, which the IR's Widen pass leaves to 32-bit integers", from, e.T)
+		return wgsl.Id("xpu_invalid")
 	case from.Kind == ir.F32:
 		return wgsl.CallOf(l.helper("xpu_"+scalar(e.T.Kind).Kind.String()+"_of_f32"), x)
 	}

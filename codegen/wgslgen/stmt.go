@@ -297,6 +297,10 @@ func (l *lowerer) assign(s *ir.Assign) {
 		l.atomicStore(&ir.Atomic{Op: ir.AtomicStore, Ptr: s.Dst, Args: []ir.Expr{s.Value}})
 		return
 	}
+	if ix, ok := s.Dst.(*ir.Index); ok && narrowElem(ix.X) != nil {
+		l.narrowAssign(narrowElem(ix.X), ix, s.Value)
+		return
+	}
 	dst := l.place(s.Dst)
 	l.emit(&wgsl.Assign{LHS: dst, RHS: l.expr(s.Value)})
 }

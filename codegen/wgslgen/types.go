@@ -22,8 +22,10 @@ func (l *lowerer) typ(t ir.Type) wgsl.Type {
 	return wgsl.U32Type
 }
 
+// scalar returns the WGSL type of values of kind k: a narrow integer is
+// held in the 32-bit integer of its signedness.
 func scalar(k ir.BasicKind) *wgsl.Scalar {
-	switch k {
+	switch (&ir.Basic{Kind: k}).Wide().Kind {
 	case ir.Bool:
 		return wgsl.BoolType
 	case ir.I32:

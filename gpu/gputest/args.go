@@ -153,6 +153,10 @@ func (m Mismatch) String() string {
 		fmt.Fprintf(&b, "want %g (%#08x), got %g (%#08x), %d ulp apart", w, m.Want, g, m.Got, ULPDistance(w, g))
 	case reflect.Int32:
 		fmt.Fprintf(&b, "want %d (%#08x), got %d (%#08x)", int32(m.Want), m.Want, int32(m.Got), m.Got)
+	case reflect.Int8:
+		fmt.Fprintf(&b, "want %d (%#02x), got %d (%#02x)", int8(m.Want), m.Want, int8(m.Got), m.Got)
+	case reflect.Int16:
+		fmt.Fprintf(&b, "want %d (%#04x), got %d (%#04x)", int16(m.Want), m.Want, int16(m.Got), m.Got)
 	default:
 		fmt.Fprintf(&b, "want %d (%#08x), got %d (%#08x)", m.Want, m.Want, m.Got, m.Got)
 	}

@@ -4974,6 +4974,258 @@ func conversionsCPU(b *gpuimpl.CPUBlock) {
 	}
 }
 
+// DotInt8Kernel is the compiled form of the kernel DotInt8 (Go function DotInt8).
+var DotInt8Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
+	Name:    "github.com/goxpu/xpu/kernels/conformance.DotInt8",
+	Codegen: "xpu-gen/1",
+	Block:   xpu.Dim3{X: 64, Y: 1, Z: 1},
+	Params: []gpuimpl.Param{
+		{Name: "out", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "int32"}, Size: 4, Access: gpuimpl.AccessWrite, Binding: 0},
+		{Name: "a", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "int8"}, Size: 1, Access: gpuimpl.AccessRead, Binding: 1},
+		{Name: "b", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "int8"}, Size: 1, Access: gpuimpl.AccessRead, Binding: 2},
+		{Name: "k", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 0},
+		{Name: "n", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 4},
+	},
+	UniformSize: 16,
+	Func:        DotInt8,
+	Bind:        gpuimpl.Bind5(DotInt8),
+	Artifacts: []gpuimpl.Artifact{
+		{
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:065055ea5590292f853f7488f1ee3204a9d1ccd733e6b90dc28b60ddd7860b84",
+				PrivateBytes: new(12),
+				NativeOps:    []string{"bitcast"},
+			},
+			Code: dotInt8WGSL,
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:7f71a1c45decf939f6240f0b46a47fe015f40e8fc799b1b0f5d8e7b93bfe8f5d"},
+			Entry:    dotInt8CPU,
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:2bf60a3fd163aaa150ce955362cf3a73976be5bd187f235afa940fda38f337b9"},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v3"},
+			Code:     libLLVMHOSTX8664V3,
+			Symbol:   "xpu_DotInt8",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:514ae212b5226fbecd6a1ddd9fd5e8572472c35469faf7ad2804873ef6050591"},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
+			Code:     libLLVMHOSTX8664V4,
+			Symbol:   "xpu_DotInt8",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:14b2bd8e450386d8a9459fdebcc1c8458d9c66b58fda8990e5287a5510e75b1d"},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "armv8-a"},
+			Code:     libLLVMHOSTARMV8A,
+			Symbol:   "xpu_DotInt8",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cuda", Target: "ptx", Hash: "sha256:c08e4269e5e1ea60b10a0ed591d5616dd8022f073e23a52a9ce821af79a8a462",
+				PrivateBytes: new(12),
+				Fault:        true,
+			},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "sm_70"},
+			Code:     libPTXSM70,
+			Symbol:   "xpu_DotInt8",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:b57c40a7faadbff566d5e415338d2ae627909d91a9a03485ae5801d682100ed6",
+				PrivateBytes: new(12),
+				Registers:    new(6),
+				SpillBytes:   new(0),
+				Fault:        true,
+			},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "gfx90a"},
+			Code:     libHSACOGFX90A,
+			Symbol:   "xpu_DotInt8",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:dc52725610c86987f45827f93ae136bc61219ac746f588de0c853747a23a83f0",
+				PrivateBytes: new(12),
+				Registers:    new(6),
+				SpillBytes:   new(0),
+				Fault:        true,
+			},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "gfx942"},
+			Code:     libHSACOGFX942,
+			Symbol:   "xpu_DotInt8",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:64fc87660a2008db94d322583ef73df8291fae2b6147fe1e7722678ec9e0b7cc",
+				PrivateBytes: new(12),
+				Registers:    new(6),
+				SpillBytes:   new(0),
+				Fault:        true,
+			},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "gfx1100"},
+			Code:     libHSACOGFX1100,
+			Symbol:   "xpu_DotInt8",
+		},
+	},
+})
+
+// LaunchDotInt8 launches the kernel DotInt8 on the stream s over a grid of groups
+// blocks of 64x1x1 work-items, with the arguments of DotInt8 after its Thread.
+// Buffers are bound in this order; scalars are uniforms.
+func LaunchDotInt8(s *gpu.Stream, groups xpu.Dim3, out *gpu.Buffer[int32], a *gpu.Buffer[int8], b *gpu.Buffer[int8], k uint32, n uint32) error {
+	return s.Launch(DotInt8Kernel, groups, out, a, b, k, n)
+}
+
+// dotInt8WGSL is the WGSL code of DotInt8.
+const dotInt8WGSL = `struct xpu_Uniforms {
+    p_k: u32,
+    p_n: u32,
+}
+
+@group(0) @binding(0) var<storage, read_write> b_out: array<i32>;
+@group(0) @binding(1) var<storage, read> b_a: array<u32>;
+@group(0) @binding(2) var<storage, read> b_b: array<u32>;
+@group(0) @binding(3) var<uniform> xpu_u: xpu_Uniforms;
+
+// Element i of the int8 buffer a, packed 4 to a word.
+fn xpu_load_a(i: u32) -> i32 {
+    let s = (i & 3u) * 8u;
+    let w = b_a[i >> 2u];
+    return bitcast<i32>(w << (24u - s)) >> 24u;
+}
+
+// Element i of the int8 buffer b, packed 4 to a word.
+fn xpu_load_b(i: u32) -> i32 {
+    let s = (i & 3u) * 8u;
+    let w = b_b[i >> 2u];
+    return bitcast<i32>(w << (24u - s)) >> 24u;
+}
+
+// main is kernel DotInt8, block 64x1x1.
+@compute @workgroup_size(64, 1, 1)
+fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
+    let v_i: u32 = gid.x;
+    if v_i >= xpu_u.p_n {
+        return;
+    }
+    var v_acc: i32;
+    v_acc = i32();
+    for (var v_j: u32 = 0u; v_j < xpu_u.p_k; v_j = v_j + 1u) {
+        v_acc = v_acc + (i32(xpu_load_a((v_i * xpu_u.p_k) + v_j)) * i32(xpu_load_b(v_j)));
+    }
+    b_out[v_i] = v_acc;
+}
+`
+
+// dotInt8CPU runs one block of the kernel DotInt8 on the CPU.
+func dotInt8CPU(b *gpuimpl.CPUBlock) {
+	p_out := gpuimpl.CPUView[int32](b.Buffers[0])
+	p_a := gpuimpl.CPUView[int8](b.Buffers[1])
+	p_b := gpuimpl.CPUView[int8](b.Buffers[2])
+	p_k := gpuimpl.CPUUniform[uint32](b.Uniforms, 0)
+	p_n := gpuimpl.CPUUniform[uint32](b.Uniforms, 4)
+	gx0 := b.Group.X * 64
+	gy0 := b.Group.Y * 1
+	gz0 := b.Group.Z * 1
+	var ly uint32
+	var lz uint32
+	stop := b.Stopping()
+	_ = p_out
+	_ = p_a
+	_ = p_b
+	_ = p_k
+	_ = p_n
+	_ = gx0
+	_ = gy0
+	_ = gz0
+	_ = ly
+	_ = lz
+	_ = stop
+	{
+		lx := uint32(0)
+		li := uint32(0)
+		_, _ = lx, li
+		var v_i uint32 = (gx0 + lx)
+		_ = v_i
+		var w0 *[64]int32
+		if o := v_i; o <= 4294967232 && uint64(o)+64 <= uint64(len(p_out)) {
+			w0 = (*[64]int32)(p_out[o : uint64(o)+64])
+		}
+		if w0 != nil {
+		items0w:
+			for lx := uint32(0); lx < 64; lx++ {
+				li := lx
+				_ = li
+				var v_i uint32 = (gx0 + lx)
+				_ = v_i
+				if v_i >= p_n {
+					continue items0w
+				}
+				var v_acc int32
+				_ = v_acc
+				{
+					var v_j uint32 = uint32(0)
+					_ = v_j
+					if p_k-v_j > 1024 {
+						for v_j < p_k {
+							if stop.Load() {
+								panic(gpuimpl.CPUStopped)
+							}
+							for end4 := v_j + min(p_k-v_j, 1024); v_j < end4; {
+								{
+									v_acc = (v_acc + (int32(p_a[((v_i*p_k)+v_j)]) * int32(p_b[v_j])))
+								}
+								v_j = (v_j + uint32(1))
+							}
+						}
+					} else {
+						for v_j < p_k {
+							{
+								v_acc = (v_acc + (int32(p_a[((v_i*p_k)+v_j)]) * int32(p_b[v_j])))
+							}
+							v_j = (v_j + uint32(1))
+						}
+					}
+				}
+				w0[lx] = v_acc
+			}
+		} else {
+		items0:
+			for lx := uint32(0); lx < 64; lx++ {
+				li := lx
+				_ = li
+				var v_i uint32 = (gx0 + lx)
+				_ = v_i
+				if v_i >= p_n {
+					continue items0
+				}
+				var v_acc int32
+				_ = v_acc
+				{
+					var v_j uint32 = uint32(0)
+					_ = v_j
+					if p_k-v_j > 1024 {
+						for v_j < p_k {
+							if stop.Load() {
+								panic(gpuimpl.CPUStopped)
+							}
+							for end7 := v_j + min(p_k-v_j, 1024); v_j < end7; {
+								{
+									v_acc = (v_acc + (int32(p_a[((v_i*p_k)+v_j)]) * int32(p_b[v_j])))
+								}
+								v_j = (v_j + uint32(1))
+							}
+						}
+					} else {
+						for v_j < p_k {
+							{
+								v_acc = (v_acc + (int32(p_a[((v_i*p_k)+v_j)]) * int32(p_b[v_j])))
+							}
+							v_j = (v_j + uint32(1))
+						}
+					}
+				}
+				p_out[v_i] = v_acc
+			}
+		}
+	}
+}
+
 // EarlyReturnKernel is the compiled form of the kernel EarlyReturn (Go function EarlyReturn).
 var EarlyReturnKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Name:    "github.com/goxpu/xpu/kernels/conformance.EarlyReturn",
@@ -6473,6 +6725,301 @@ func floatEdgesCPU(b *gpuimpl.CPUBlock) {
 	}
 }
 
+// FloatToHalfKernel is the compiled form of the kernel FloatToHalf (Go function FloatToHalf).
+var FloatToHalfKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
+	Name:    "github.com/goxpu/xpu/kernels/conformance.FloatToHalf",
+	Codegen: "xpu-gen/1",
+	Block:   xpu.Dim3{X: 64, Y: 1, Z: 1},
+	Params: []gpuimpl.Param{
+		{Name: "out", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Pkg: "github.com/goxpu/xpu", Name: "Float16"}, Size: 2, Access: gpuimpl.AccessWrite, Binding: 0},
+		{Name: "f", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "float32"}, Size: 4, Access: gpuimpl.AccessRead, Binding: 1},
+		{Name: "n", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 0},
+	},
+	UniformSize: 16,
+	Func:        FloatToHalf,
+	Bind:        gpuimpl.Bind3(FloatToHalf),
+	Artifacts: []gpuimpl.Artifact{
+		{
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:f981c2fdf80bde67cf83b0d5236d907af7ee6971fca2c2dffd05b2a9f22aed05",
+				PrivateBytes: new(48),
+				NativeOps:    []string{"atomicAnd", "atomicOr", "bitcast", "select"},
+			},
+			Code: floatToHalfWGSL,
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:66653e794e8fcb98d5d761a3866d0f4b902fd2e50564494b7043ac1f8ba01520",
+				NativeOps: []string{"xpu.Float32Bits"},
+			},
+			Entry: floatToHalfCPU,
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:592aa125755071ec5f278b47c1862d84d62dc4e88de8baa65873905888390f7a"},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v3"},
+			Code:     libLLVMHOSTX8664V3,
+			Symbol:   "xpu_FloatToHalf",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:e5f12617e93970932d9c0aa6f265418965726e983c740dcc1451856cc66ebae1"},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
+			Code:     libLLVMHOSTX8664V4,
+			Symbol:   "xpu_FloatToHalf",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:91a5339a8e67feebc0950eee2010690d7ddfef30cddce601aa7dd06d7e85023c"},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "armv8-a"},
+			Code:     libLLVMHOSTARMV8A,
+			Symbol:   "xpu_FloatToHalf",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cuda", Target: "ptx", Hash: "sha256:6f0ebaeb0342d6a3e0a93abacd880ccffbd42e00057e76944853101b7d74ae1e",
+				PrivateBytes: new(48),
+				Fault:        true,
+			},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "sm_70"},
+			Code:     libPTXSM70,
+			Symbol:   "xpu_FloatToHalf",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:2e7f1ad2bd9c2b13842ba8d3abe06d154ce07cc011e7bfb571a2712d41ab96a1",
+				PrivateBytes: new(48),
+				Registers:    new(7),
+				SpillBytes:   new(0),
+				Fault:        true,
+			},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "gfx90a"},
+			Code:     libHSACOGFX90A,
+			Symbol:   "xpu_FloatToHalf",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:3ad28c0d21844ad6d9d3d1fbbda062db5df6de64421480d9478aa902d3045b39",
+				PrivateBytes: new(48),
+				Registers:    new(7),
+				SpillBytes:   new(0),
+				Fault:        true,
+			},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "gfx942"},
+			Code:     libHSACOGFX942,
+			Symbol:   "xpu_FloatToHalf",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:3143f07ab09993c14e69b9134deff1f3631acc78d60bc768cccc65295c341433",
+				PrivateBytes: new(48),
+				Registers:    new(7),
+				SpillBytes:   new(0),
+				Fault:        true,
+			},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "gfx1100"},
+			Code:     libHSACOGFX1100,
+			Symbol:   "xpu_FloatToHalf",
+		},
+	},
+})
+
+// LaunchFloatToHalf launches the kernel FloatToHalf on the stream s over a grid of groups
+// blocks of 64x1x1 work-items, with the arguments of FloatToHalf after its Thread.
+// Buffers are bound in this order; scalars are uniforms.
+func LaunchFloatToHalf(s *gpu.Stream, groups xpu.Dim3, out *gpu.Buffer[xpu.Float16], f *gpu.Buffer[float32], n uint32) error {
+	return s.Launch(FloatToHalfKernel, groups, out, f, n)
+}
+
+// floatToHalfWGSL is the WGSL code of FloatToHalf.
+const floatToHalfWGSL = `struct xpu_Uniforms {
+    p_n: u32,
+}
+
+@group(0) @binding(0) var<storage, read_write> b_out: array<atomic<u32>>;
+@group(0) @binding(1) var<storage, read> b_f: array<f32>;
+@group(0) @binding(2) var<uniform> xpu_u: xpu_Uniforms;
+
+// Go's uint32 x << y: 0 when y >= 32 (WGSL takes y modulo 32).
+fn xpu_shl_u32(x: u32, y: u32) -> u32 {
+    return select(0u, x << (y & 31u), y < 32u);
+}
+
+// Go's uint32 x >> y: 0 when y >= 32 (WGSL takes y modulo 32).
+fn xpu_shr_u32(x: u32, y: u32) -> u32 {
+    return select(0u, x >> (y & 31u), y < 32u);
+}
+
+// Stores v in element i of the uint16 buffer out, packed 2 to a word: clears its bits, then sets them, touching no other element's.
+fn xpu_store_out(i: u32, v: u32) {
+    let s = (i & 1u) * 16u;
+    let w = i >> 1u;
+    atomicAnd(&b_out[w], ~(65535u << s));
+    atomicOr(&b_out[w], (v & 65535u) << s);
+}
+
+fn f_Float16From(a_f: f32) -> u32 {
+    var v_f: f32 = a_f;
+    let v_x: u32 = bitcast<u32>(v_f);
+    let v_s: u32 = (v_x >> 16u) & 32768u;
+    let v_e: u32 = (v_x >> 23u) & 255u;
+    let v_m: u32 = v_x & 8388607u;
+    var v_r: u32;
+    v_r = v_s;
+    if v_e == 255u {
+        v_r = v_s | 31744u;
+        if v_m != 0u {
+            v_r = (v_r | 512u) | (v_m >> 13u);
+        }
+    } else if v_e >= 143u {
+        v_r = v_s | 31744u;
+    } else if v_e >= 113u {
+        v_r = ((v_e - 112u) << 10u) | (v_m >> 13u);
+        let v_rem1: u32 = v_m & 8191u;
+        if (v_rem1 > 4096u) || ((v_rem1 == 4096u) && ((v_r & 1u) != 0u)) {
+            v_r = v_r + 1u;
+        }
+        v_r = v_r | v_s;
+    } else if v_e >= 102u {
+        let v_mm: u32 = v_m | 8388608u;
+        let v_sh: u32 = 126u - v_e;
+        v_r = xpu_shr_u32(v_mm, v_sh);
+        let v_rem2: u32 = v_mm & (xpu_shl_u32(1u, v_sh) - 1u);
+        let v_half: u32 = xpu_shl_u32(1u, v_sh - 1u);
+        if (v_rem2 > v_half) || ((v_rem2 == v_half) && ((v_r & 1u) != 0u)) {
+            v_r = v_r + 1u;
+        }
+        v_r = v_r | v_s;
+    }
+    return v_r & 65535u;
+}
+
+// main is kernel FloatToHalf, block 64x1x1.
+@compute @workgroup_size(64, 1, 1)
+fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
+    let v_i: u32 = gid.x;
+    if v_i < xpu_u.p_n {
+        xpu_store_out(v_i, f_Float16From(b_f[v_i]));
+    }
+}
+`
+
+// floatToHalfCPU runs one block of the kernel FloatToHalf on the CPU.
+func floatToHalfCPU(b *gpuimpl.CPUBlock) {
+	p_out := gpuimpl.CPUView[uint16](b.Buffers[0])
+	p_f := gpuimpl.CPUView[float32](b.Buffers[1])
+	p_n := gpuimpl.CPUUniform[uint32](b.Uniforms, 0)
+	gx0 := b.Group.X * 64
+	gy0 := b.Group.Y * 1
+	gz0 := b.Group.Z * 1
+	var ly uint32
+	var lz uint32
+	stop := b.Stopping()
+	_ = p_out
+	_ = p_f
+	_ = p_n
+	_ = gx0
+	_ = gy0
+	_ = gz0
+	_ = ly
+	_ = lz
+	_ = stop
+	f_Float16From := func(lx, ly, lz uint32, v_f float32) uint16 {
+		var v_x uint32 = uint32(xpu.Float32Bits(v_f))
+		_ = v_x
+		var v_s uint32 = ((v_x >> uint32(16)) & uint32(32768))
+		_ = v_s
+		var v_e uint32 = ((v_x >> uint32(23)) & uint32(255))
+		_ = v_e
+		var v_m uint32 = (v_x & uint32(8388607))
+		_ = v_m
+		var v_r uint32 = v_s
+		_ = v_r
+		if v_e == uint32(255) {
+			v_r = (v_s | uint32(31744))
+			if v_m != uint32(0) {
+				v_r = ((v_r | uint32(512)) | (v_m >> uint32(13)))
+			}
+		} else {
+			if v_e >= uint32(143) {
+				v_r = (v_s | uint32(31744))
+			} else {
+				if v_e >= uint32(113) {
+					v_r = (((v_e - uint32(112)) << uint32(10)) | (v_m >> uint32(13)))
+					var v_rem1 uint32 = (v_m & uint32(8191))
+					_ = v_rem1
+					if (v_rem1 > uint32(4096)) || ((v_rem1 == uint32(4096)) && ((v_r & uint32(1)) != uint32(0))) {
+						v_r = (v_r + uint32(1))
+					}
+					v_r = (v_r | v_s)
+				} else {
+					if v_e >= uint32(102) {
+						var v_mm uint32 = (v_m | uint32(8388608))
+						_ = v_mm
+						var v_sh uint32 = (uint32(126) - v_e)
+						_ = v_sh
+						v_r = (v_mm >> v_sh)
+						var v_rem2 uint32 = (v_mm & ((uint32(1) << v_sh) - uint32(1)))
+						_ = v_rem2
+						var v_half uint32 = (uint32(1) << (v_sh - uint32(1)))
+						_ = v_half
+						if (v_rem2 > v_half) || ((v_rem2 == v_half) && ((v_r & uint32(1)) != uint32(0))) {
+							v_r = (v_r + uint32(1))
+						}
+						v_r = (v_r | v_s)
+					}
+				}
+			}
+		}
+		return uint16(v_r)
+	}
+	_ = f_Float16From
+	{
+		lx := uint32(0)
+		li := uint32(0)
+		_, _ = lx, li
+		var v_i uint32 = (gx0 + lx)
+		_ = v_i
+		// The guard (v_i < p_n) holds for the lanes lo <= lx < hi; gok: v_i
+		// steps by one from lane to lane without wrapping.
+		lo, hi, gok := uint32(0), uint32(0), false
+		if e0, u0 := int64(v_i), int64(p_n); e0 <= 4294967232 {
+			gok = true
+			hi = uint32(min(max(u0-e0, 0), 64))
+		}
+		var w0 *[64]uint16
+		if o := v_i; o <= 4294967232 && uint64(o)+64 <= uint64(len(p_out)) {
+			w0 = (*[64]uint16)(p_out[o : uint64(o)+64])
+		}
+		var w1 *[64]float32
+		if o := v_i; o <= 4294967232 && uint64(o)+64 <= uint64(len(p_f)) {
+			w1 = (*[64]float32)(p_f[o : uint64(o)+64])
+		}
+		if gok && w0 != nil && w1 != nil && hi <= 64 {
+			for lx := lo; lx < hi; lx++ {
+				li := lx
+				_ = li
+				var v_i uint32 = (gx0 + lx)
+				_ = v_i
+				{ // (v_i < p_n) holds for lo <= lx < hi
+					w0[lx] = f_Float16From(lx, ly, lz, w1[lx])
+				}
+			}
+		} else if gok {
+			for lx := lo; lx < hi; lx++ {
+				li := lx
+				_ = li
+				var v_i uint32 = (gx0 + lx)
+				_ = v_i
+				{ // (v_i < p_n) holds for lo <= lx < hi
+					p_out[v_i] = f_Float16From(lx, ly, lz, p_f[v_i])
+				}
+			}
+		} else {
+			for lx := uint32(0); lx < 64; lx++ {
+				li := lx
+				_ = li
+				var v_i uint32 = (gx0 + lx)
+				_ = v_i
+				if v_i < p_n {
+					p_out[v_i] = f_Float16From(lx, ly, lz, p_f[v_i])
+				}
+			}
+		}
+	}
+}
+
 // FuncBufferKernel is the compiled form of the kernel FuncBuffer (Go function FuncBuffer).
 var FuncBufferKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Name:    "github.com/goxpu/xpu/kernels/conformance.FuncBuffer",
@@ -7395,6 +7942,618 @@ func gridStrideCPU(b *gpuimpl.CPUBlock) {
 					p_y[v_i] = (p_y[v_i] + float32(1))
 				}
 				v_i = (v_i + v_stride)
+			}
+		}
+	}
+}
+
+// HalfScaleKernel is the compiled form of the kernel HalfScale (Go function HalfScale).
+var HalfScaleKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
+	Name:    "github.com/goxpu/xpu/kernels/conformance.HalfScale",
+	Codegen: "xpu-gen/1",
+	Block:   xpu.Dim3{X: 64, Y: 1, Z: 1},
+	Params: []gpuimpl.Param{
+		{Name: "y", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Pkg: "github.com/goxpu/xpu", Name: "Float16"}, Size: 2, Access: gpuimpl.AccessReadWrite, Binding: 0},
+		{Name: "a", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "float32"}, Size: 4, Binding: 0},
+		{Name: "n", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 4},
+	},
+	UniformSize: 16,
+	Func:        HalfScale,
+	Bind:        gpuimpl.Bind3(HalfScale),
+	Artifacts: []gpuimpl.Artifact{
+		{
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:9b5cbb3e09f3db9b0a778d7e4fd845a04c17c7e3f155dc6ff7e5a84e4d6fc988",
+				PrivateBytes: new(78),
+				NativeOps:    []string{"atomicAnd", "atomicLoad", "atomicOr", "bitcast", "countLeadingZeros", "select"},
+			},
+			Code: halfScaleWGSL,
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:dcb7ae71121c85fd2590339963b543ad42e02f5e5368464181a40492258a28f6",
+				NativeOps: []string{"gpuimpl.LeadingZeros32", "xpu.Float32Bits", "xpu.Float32FromBits"},
+			},
+			Entry: halfScaleCPU,
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:8558aa3c130bd4abba83043dd2aa0d8bbf68e07b036e2ad48867c6d4f511ee1e"},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v3"},
+			Code:     libLLVMHOSTX8664V3,
+			Symbol:   "xpu_HalfScale",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:bb3015eae36ca1274a11016d75be7a90f09199a312f5c572a62914780f49fba4"},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
+			Code:     libLLVMHOSTX8664V4,
+			Symbol:   "xpu_HalfScale",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:d5c90bf8ba29ddd9bcb4ca75f6efa3ae73d8f10aaf6f258fab84efbbb6f6619c"},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "armv8-a"},
+			Code:     libLLVMHOSTARMV8A,
+			Symbol:   "xpu_HalfScale",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cuda", Target: "ptx", Hash: "sha256:fcf59ae4016cf22189043f74fe2cb5a33f563b538b4e88120f67623c58e0bc68",
+				PrivateBytes: new(78),
+				Fault:        true,
+			},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "sm_70"},
+			Code:     libPTXSM70,
+			Symbol:   "xpu_HalfScale",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:0a89f944408b721c5de644ac3350b6a0f5d56b90da54a2f1a0227ae861d400f6",
+				PrivateBytes: new(78),
+				Registers:    new(7),
+				SpillBytes:   new(0),
+				Fault:        true,
+			},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "gfx90a"},
+			Code:     libHSACOGFX90A,
+			Symbol:   "xpu_HalfScale",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:4de39c372f3748ebfc7ef789958b7b4719c12dc2c26789f824c63479e07a2298",
+				PrivateBytes: new(78),
+				Registers:    new(7),
+				SpillBytes:   new(0),
+				Fault:        true,
+			},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "gfx942"},
+			Code:     libHSACOGFX942,
+			Symbol:   "xpu_HalfScale",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:9a9b2dc36bd4eb9e8625fa37c5d4b871b6a1c881822fafc122081a49f8fcd395",
+				PrivateBytes: new(78),
+				Registers:    new(7),
+				SpillBytes:   new(0),
+				Fault:        true,
+			},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "gfx1100"},
+			Code:     libHSACOGFX1100,
+			Symbol:   "xpu_HalfScale",
+		},
+	},
+})
+
+// LaunchHalfScale launches the kernel HalfScale on the stream s over a grid of groups
+// blocks of 64x1x1 work-items, with the arguments of HalfScale after its Thread.
+// Buffers are bound in this order; scalars are uniforms.
+func LaunchHalfScale(s *gpu.Stream, groups xpu.Dim3, y *gpu.Buffer[xpu.Float16], a float32, n uint32) error {
+	return s.Launch(HalfScaleKernel, groups, y, a, n)
+}
+
+// halfScaleWGSL is the WGSL code of HalfScale.
+const halfScaleWGSL = `struct xpu_Uniforms {
+    p_a: f32,
+    p_n: u32,
+}
+
+@group(0) @binding(0) var<storage, read_write> b_y: array<atomic<u32>>;
+@group(0) @binding(1) var<uniform> xpu_u: xpu_Uniforms;
+
+// Element i of the uint16 buffer y, packed 2 to a word.
+fn xpu_load_y(i: u32) -> u32 {
+    let s = (i & 1u) * 16u;
+    let w = atomicLoad(&b_y[i >> 1u]);
+    return (w >> s) & 65535u;
+}
+
+// Go's uint32 x << y: 0 when y >= 32 (WGSL takes y modulo 32).
+fn xpu_shl_u32(x: u32, y: u32) -> u32 {
+    return select(0u, x << (y & 31u), y < 32u);
+}
+
+// Go's uint32 x >> y: 0 when y >= 32 (WGSL takes y modulo 32).
+fn xpu_shr_u32(x: u32, y: u32) -> u32 {
+    return select(0u, x >> (y & 31u), y < 32u);
+}
+
+// Stores v in element i of the uint16 buffer y, packed 2 to a word: clears its bits, then sets them, touching no other element's.
+fn xpu_store_y(i: u32, v: u32) {
+    let s = (i & 1u) * 16u;
+    let w = i >> 1u;
+    atomicAnd(&b_y[w], ~(65535u << s));
+    atomicOr(&b_y[w], (v & 65535u) << s);
+}
+
+fn f_Float16Float32_1(a_h: u32) -> f32 {
+    var v_h: u32 = a_h;
+    let v_x: u32 = u32(v_h);
+    let v_s: u32 = (v_x & 32768u) << 16u;
+    let v_e: u32 = (v_x >> 10u) & 31u;
+    let v_m: u32 = v_x & 1023u;
+    var v_r: u32;
+    v_r = v_s;
+    if v_e == 31u {
+        v_r = (v_s | 2139095040u) | (v_m << 13u);
+        if v_m != 0u {
+            v_r = v_r | 4194304u;
+        }
+    } else if v_e != 0u {
+        v_r = (v_s | ((v_e + 112u) << 23u)) | (v_m << 13u);
+    } else if v_m != 0u {
+        let v_sh: u32 = countLeadingZeros(v_m) - 21u;
+        v_r = (v_s | ((113u - v_sh) << 23u)) | ((xpu_shl_u32(v_m, v_sh) & 1023u) << 13u);
+    }
+    return bitcast<f32>(v_r);
+}
+
+fn f_Float16From_1(a_f: f32) -> u32 {
+    var v_f: f32 = a_f;
+    let v_x: u32 = bitcast<u32>(v_f);
+    let v_s: u32 = (v_x >> 16u) & 32768u;
+    let v_e: u32 = (v_x >> 23u) & 255u;
+    let v_m: u32 = v_x & 8388607u;
+    var v_r: u32;
+    v_r = v_s;
+    if v_e == 255u {
+        v_r = v_s | 31744u;
+        if v_m != 0u {
+            v_r = (v_r | 512u) | (v_m >> 13u);
+        }
+    } else if v_e >= 143u {
+        v_r = v_s | 31744u;
+    } else if v_e >= 113u {
+        v_r = ((v_e - 112u) << 10u) | (v_m >> 13u);
+        let v_rem1: u32 = v_m & 8191u;
+        if (v_rem1 > 4096u) || ((v_rem1 == 4096u) && ((v_r & 1u) != 0u)) {
+            v_r = v_r + 1u;
+        }
+        v_r = v_r | v_s;
+    } else if v_e >= 102u {
+        let v_mm: u32 = v_m | 8388608u;
+        let v_sh: u32 = 126u - v_e;
+        v_r = xpu_shr_u32(v_mm, v_sh);
+        let v_rem2: u32 = v_mm & (xpu_shl_u32(1u, v_sh) - 1u);
+        let v_half: u32 = xpu_shl_u32(1u, v_sh - 1u);
+        if (v_rem2 > v_half) || ((v_rem2 == v_half) && ((v_r & 1u) != 0u)) {
+            v_r = v_r + 1u;
+        }
+        v_r = v_r | v_s;
+    }
+    return v_r & 65535u;
+}
+
+// main is kernel HalfScale, block 64x1x1.
+@compute @workgroup_size(64, 1, 1)
+fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
+    let v_i: u32 = gid.x;
+    if v_i < xpu_u.p_n {
+        let v_v: f32 = f_Float16Float32_1(xpu_load_y(v_i));
+        xpu_store_y(v_i, f_Float16From_1(xpu_u.p_a * v_v));
+    }
+}
+`
+
+// halfScaleCPU runs one block of the kernel HalfScale on the CPU.
+func halfScaleCPU(b *gpuimpl.CPUBlock) {
+	p_y := gpuimpl.CPUView[uint16](b.Buffers[0])
+	p_a := gpuimpl.CPUUniform[float32](b.Uniforms, 0)
+	p_n := gpuimpl.CPUUniform[uint32](b.Uniforms, 4)
+	gx0 := b.Group.X * 64
+	gy0 := b.Group.Y * 1
+	gz0 := b.Group.Z * 1
+	var ly uint32
+	var lz uint32
+	stop := b.Stopping()
+	_ = p_y
+	_ = p_a
+	_ = p_n
+	_ = gx0
+	_ = gy0
+	_ = gz0
+	_ = ly
+	_ = lz
+	_ = stop
+	f_Float16Float32_1 := func(lx, ly, lz uint32, v_h uint16) float32 {
+		var v_x uint32 = uint32(v_h)
+		_ = v_x
+		var v_s uint32 = ((v_x & uint32(32768)) << uint32(16))
+		_ = v_s
+		var v_e uint32 = ((v_x >> uint32(10)) & uint32(31))
+		_ = v_e
+		var v_m uint32 = (v_x & uint32(1023))
+		_ = v_m
+		var v_r uint32 = v_s
+		_ = v_r
+		if v_e == uint32(31) {
+			v_r = ((v_s | uint32(2139095040)) | (v_m << uint32(13)))
+			if v_m != uint32(0) {
+				v_r = (v_r | uint32(4194304))
+			}
+		} else {
+			if v_e != uint32(0) {
+				v_r = ((v_s | ((v_e + uint32(112)) << uint32(23))) | (v_m << uint32(13)))
+			} else {
+				if v_m != uint32(0) {
+					var v_sh uint32 = (gpuimpl.LeadingZeros32(v_m) - uint32(21))
+					_ = v_sh
+					v_r = ((v_s | ((uint32(113) - v_sh) << uint32(23))) | (((v_m << v_sh) & uint32(1023)) << uint32(13)))
+				}
+			}
+		}
+		return xpu.Float32FromBits(uint32(v_r))
+	}
+	_ = f_Float16Float32_1
+	f_Float16From_1 := func(lx, ly, lz uint32, v_f float32) uint16 {
+		var v_x uint32 = uint32(xpu.Float32Bits(v_f))
+		_ = v_x
+		var v_s uint32 = ((v_x >> uint32(16)) & uint32(32768))
+		_ = v_s
+		var v_e uint32 = ((v_x >> uint32(23)) & uint32(255))
+		_ = v_e
+		var v_m uint32 = (v_x & uint32(8388607))
+		_ = v_m
+		var v_r uint32 = v_s
+		_ = v_r
+		if v_e == uint32(255) {
+			v_r = (v_s | uint32(31744))
+			if v_m != uint32(0) {
+				v_r = ((v_r | uint32(512)) | (v_m >> uint32(13)))
+			}
+		} else {
+			if v_e >= uint32(143) {
+				v_r = (v_s | uint32(31744))
+			} else {
+				if v_e >= uint32(113) {
+					v_r = (((v_e - uint32(112)) << uint32(10)) | (v_m >> uint32(13)))
+					var v_rem1 uint32 = (v_m & uint32(8191))
+					_ = v_rem1
+					if (v_rem1 > uint32(4096)) || ((v_rem1 == uint32(4096)) && ((v_r & uint32(1)) != uint32(0))) {
+						v_r = (v_r + uint32(1))
+					}
+					v_r = (v_r | v_s)
+				} else {
+					if v_e >= uint32(102) {
+						var v_mm uint32 = (v_m | uint32(8388608))
+						_ = v_mm
+						var v_sh uint32 = (uint32(126) - v_e)
+						_ = v_sh
+						v_r = (v_mm >> v_sh)
+						var v_rem2 uint32 = (v_mm & ((uint32(1) << v_sh) - uint32(1)))
+						_ = v_rem2
+						var v_half uint32 = (uint32(1) << (v_sh - uint32(1)))
+						_ = v_half
+						if (v_rem2 > v_half) || ((v_rem2 == v_half) && ((v_r & uint32(1)) != uint32(0))) {
+							v_r = (v_r + uint32(1))
+						}
+						v_r = (v_r | v_s)
+					}
+				}
+			}
+		}
+		return uint16(v_r)
+	}
+	_ = f_Float16From_1
+	{
+		lx := uint32(0)
+		li := uint32(0)
+		_, _ = lx, li
+		var v_i uint32 = (gx0 + lx)
+		_ = v_i
+		// The guard (v_i < p_n) holds for the lanes lo <= lx < hi; gok: v_i
+		// steps by one from lane to lane without wrapping.
+		lo, hi, gok := uint32(0), uint32(0), false
+		if e0, u0 := int64(v_i), int64(p_n); e0 <= 4294967232 {
+			gok = true
+			hi = uint32(min(max(u0-e0, 0), 64))
+		}
+		var w0 *[64]uint16
+		if o := v_i; o <= 4294967232 && uint64(o)+64 <= uint64(len(p_y)) {
+			w0 = (*[64]uint16)(p_y[o : uint64(o)+64])
+		}
+		if gok && w0 != nil && hi <= 64 {
+			for lx := lo; lx < hi; lx++ {
+				li := lx
+				_ = li
+				var v_i uint32 = (gx0 + lx)
+				_ = v_i
+				{ // (v_i < p_n) holds for lo <= lx < hi
+					var v_v float32 = f_Float16Float32_1(lx, ly, lz, w0[lx])
+					_ = v_v
+					w0[lx] = f_Float16From_1(lx, ly, lz, (p_a * v_v))
+				}
+			}
+		} else if gok {
+			for lx := lo; lx < hi; lx++ {
+				li := lx
+				_ = li
+				var v_i uint32 = (gx0 + lx)
+				_ = v_i
+				{ // (v_i < p_n) holds for lo <= lx < hi
+					var v_v float32 = f_Float16Float32_1(lx, ly, lz, p_y[v_i])
+					_ = v_v
+					p_y[v_i] = f_Float16From_1(lx, ly, lz, (p_a * v_v))
+				}
+			}
+		} else {
+			for lx := uint32(0); lx < 64; lx++ {
+				li := lx
+				_ = li
+				var v_i uint32 = (gx0 + lx)
+				_ = v_i
+				if v_i < p_n {
+					var v_v float32 = f_Float16Float32_1(lx, ly, lz, p_y[v_i])
+					_ = v_v
+					p_y[v_i] = f_Float16From_1(lx, ly, lz, (p_a * v_v))
+				}
+			}
+		}
+	}
+}
+
+// HalfToFloatKernel is the compiled form of the kernel HalfToFloat (Go function HalfToFloat).
+var HalfToFloatKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
+	Name:    "github.com/goxpu/xpu/kernels/conformance.HalfToFloat",
+	Codegen: "xpu-gen/1",
+	Block:   xpu.Dim3{X: 64, Y: 1, Z: 1},
+	Params: []gpuimpl.Param{
+		{Name: "out", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "float32"}, Size: 4, Access: gpuimpl.AccessWrite, Binding: 0},
+		{Name: "h", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Pkg: "github.com/goxpu/xpu", Name: "Float16"}, Size: 2, Access: gpuimpl.AccessRead, Binding: 1},
+		{Name: "n", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 0},
+	},
+	UniformSize: 16,
+	Func:        HalfToFloat,
+	Bind:        gpuimpl.Bind3(HalfToFloat),
+	Artifacts: []gpuimpl.Artifact{
+		{
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:fb129716fb3cf70b2889f6485c44c1b743f0075ad4bc558dbf97ca9f4b4b5664",
+				PrivateBytes: new(30),
+				NativeOps:    []string{"bitcast", "countLeadingZeros", "select"},
+			},
+			Code: halfToFloatWGSL,
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:6cdf05cebd37dbddd3e00856ca167edd41d22e6647f71eeb9e57e37b8bed6fdc",
+				NativeOps: []string{"gpuimpl.LeadingZeros32", "xpu.Float32FromBits"},
+			},
+			Entry: halfToFloatCPU,
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:aaa4d5afad44e38ab528534e757e720b87e68c3ad3dc3e6a167a2b28047766f9"},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v3"},
+			Code:     libLLVMHOSTX8664V3,
+			Symbol:   "xpu_HalfToFloat",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:718376389a0666b3e8426c40fe167d4d943d87a97becde84da10a3194ad46d49"},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
+			Code:     libLLVMHOSTX8664V4,
+			Symbol:   "xpu_HalfToFloat",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:0389efe9d5abac01a804a46c51753f682e0b0dc308beeee8a25fc021d7549cd8"},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "armv8-a"},
+			Code:     libLLVMHOSTARMV8A,
+			Symbol:   "xpu_HalfToFloat",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cuda", Target: "ptx", Hash: "sha256:b887b54dbe41511aa0b9f836d50c45dbaaf8b61f2e43823d93203c62d9ffc809",
+				PrivateBytes: new(30),
+				Fault:        true,
+			},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "sm_70"},
+			Code:     libPTXSM70,
+			Symbol:   "xpu_HalfToFloat",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:8c380d1c745232d1a1ad505262b337164658e28fd5ed693fe8d1bca28f6b7efe",
+				PrivateBytes: new(30),
+				Registers:    new(7),
+				SpillBytes:   new(0),
+				Fault:        true,
+			},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "gfx90a"},
+			Code:     libHSACOGFX90A,
+			Symbol:   "xpu_HalfToFloat",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:aaefceb9157b60c4c8fabb52c8e124dafa46961a2c328df948f7c0a8e2228929",
+				PrivateBytes: new(30),
+				Registers:    new(7),
+				SpillBytes:   new(0),
+				Fault:        true,
+			},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "gfx942"},
+			Code:     libHSACOGFX942,
+			Symbol:   "xpu_HalfToFloat",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:14b37a4451955496afbc648d0cb86b8c1607f95b3bae1f7e1bb15dae7f0fcdd8",
+				PrivateBytes: new(30),
+				Registers:    new(6),
+				SpillBytes:   new(0),
+				Fault:        true,
+			},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "gfx1100"},
+			Code:     libHSACOGFX1100,
+			Symbol:   "xpu_HalfToFloat",
+		},
+	},
+})
+
+// LaunchHalfToFloat launches the kernel HalfToFloat on the stream s over a grid of groups
+// blocks of 64x1x1 work-items, with the arguments of HalfToFloat after its Thread.
+// Buffers are bound in this order; scalars are uniforms.
+func LaunchHalfToFloat(s *gpu.Stream, groups xpu.Dim3, out *gpu.Buffer[float32], h *gpu.Buffer[xpu.Float16], n uint32) error {
+	return s.Launch(HalfToFloatKernel, groups, out, h, n)
+}
+
+// halfToFloatWGSL is the WGSL code of HalfToFloat.
+const halfToFloatWGSL = `struct xpu_Uniforms {
+    p_n: u32,
+}
+
+@group(0) @binding(0) var<storage, read_write> b_out: array<f32>;
+@group(0) @binding(1) var<storage, read> b_h: array<u32>;
+@group(0) @binding(2) var<uniform> xpu_u: xpu_Uniforms;
+
+// Element i of the uint16 buffer h, packed 2 to a word.
+fn xpu_load_h(i: u32) -> u32 {
+    let s = (i & 1u) * 16u;
+    let w = b_h[i >> 1u];
+    return (w >> s) & 65535u;
+}
+
+// Go's uint32 x << y: 0 when y >= 32 (WGSL takes y modulo 32).
+fn xpu_shl_u32(x: u32, y: u32) -> u32 {
+    return select(0u, x << (y & 31u), y < 32u);
+}
+
+fn f_Float16Float32(a_h: u32) -> f32 {
+    var v_h: u32 = a_h;
+    let v_x: u32 = u32(v_h);
+    let v_s: u32 = (v_x & 32768u) << 16u;
+    let v_e: u32 = (v_x >> 10u) & 31u;
+    let v_m: u32 = v_x & 1023u;
+    var v_r: u32;
+    v_r = v_s;
+    if v_e == 31u {
+        v_r = (v_s | 2139095040u) | (v_m << 13u);
+        if v_m != 0u {
+            v_r = v_r | 4194304u;
+        }
+    } else if v_e != 0u {
+        v_r = (v_s | ((v_e + 112u) << 23u)) | (v_m << 13u);
+    } else if v_m != 0u {
+        let v_sh: u32 = countLeadingZeros(v_m) - 21u;
+        v_r = (v_s | ((113u - v_sh) << 23u)) | ((xpu_shl_u32(v_m, v_sh) & 1023u) << 13u);
+    }
+    return bitcast<f32>(v_r);
+}
+
+// main is kernel HalfToFloat, block 64x1x1.
+@compute @workgroup_size(64, 1, 1)
+fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
+    let v_i: u32 = gid.x;
+    if v_i < xpu_u.p_n {
+        b_out[v_i] = f_Float16Float32(xpu_load_h(v_i));
+    }
+}
+`
+
+// halfToFloatCPU runs one block of the kernel HalfToFloat on the CPU.
+func halfToFloatCPU(b *gpuimpl.CPUBlock) {
+	p_out := gpuimpl.CPUView[float32](b.Buffers[0])
+	p_h := gpuimpl.CPUView[uint16](b.Buffers[1])
+	p_n := gpuimpl.CPUUniform[uint32](b.Uniforms, 0)
+	gx0 := b.Group.X * 64
+	gy0 := b.Group.Y * 1
+	gz0 := b.Group.Z * 1
+	var ly uint32
+	var lz uint32
+	stop := b.Stopping()
+	_ = p_out
+	_ = p_h
+	_ = p_n
+	_ = gx0
+	_ = gy0
+	_ = gz0
+	_ = ly
+	_ = lz
+	_ = stop
+	f_Float16Float32 := func(lx, ly, lz uint32, v_h uint16) float32 {
+		var v_x uint32 = uint32(v_h)
+		_ = v_x
+		var v_s uint32 = ((v_x & uint32(32768)) << uint32(16))
+		_ = v_s
+		var v_e uint32 = ((v_x >> uint32(10)) & uint32(31))
+		_ = v_e
+		var v_m uint32 = (v_x & uint32(1023))
+		_ = v_m
+		var v_r uint32 = v_s
+		_ = v_r
+		if v_e == uint32(31) {
+			v_r = ((v_s | uint32(2139095040)) | (v_m << uint32(13)))
+			if v_m != uint32(0) {
+				v_r = (v_r | uint32(4194304))
+			}
+		} else {
+			if v_e != uint32(0) {
+				v_r = ((v_s | ((v_e + uint32(112)) << uint32(23))) | (v_m << uint32(13)))
+			} else {
+				if v_m != uint32(0) {
+					var v_sh uint32 = (gpuimpl.LeadingZeros32(v_m) - uint32(21))
+					_ = v_sh
+					v_r = ((v_s | ((uint32(113) - v_sh) << uint32(23))) | (((v_m << v_sh) & uint32(1023)) << uint32(13)))
+				}
+			}
+		}
+		return xpu.Float32FromBits(uint32(v_r))
+	}
+	_ = f_Float16Float32
+	{
+		lx := uint32(0)
+		li := uint32(0)
+		_, _ = lx, li
+		var v_i uint32 = (gx0 + lx)
+		_ = v_i
+		// The guard (v_i < p_n) holds for the lanes lo <= lx < hi; gok: v_i
+		// steps by one from lane to lane without wrapping.
+		lo, hi, gok := uint32(0), uint32(0), false
+		if e0, u0 := int64(v_i), int64(p_n); e0 <= 4294967232 {
+			gok = true
+			hi = uint32(min(max(u0-e0, 0), 64))
+		}
+		var w0 *[64]float32
+		if o := v_i; o <= 4294967232 && uint64(o)+64 <= uint64(len(p_out)) {
+			w0 = (*[64]float32)(p_out[o : uint64(o)+64])
+		}
+		var w1 *[64]uint16
+		if o := v_i; o <= 4294967232 && uint64(o)+64 <= uint64(len(p_h)) {
+			w1 = (*[64]uint16)(p_h[o : uint64(o)+64])
+		}
+		if gok && w0 != nil && w1 != nil && hi <= 64 {
+			for lx := lo; lx < hi; lx++ {
+				li := lx
+				_ = li
+				var v_i uint32 = (gx0 + lx)
+				_ = v_i
+				{ // (v_i < p_n) holds for lo <= lx < hi
+					w0[lx] = f_Float16Float32(lx, ly, lz, w1[lx])
+				}
+			}
+		} else if gok {
+			for lx := lo; lx < hi; lx++ {
+				li := lx
+				_ = li
+				var v_i uint32 = (gx0 + lx)
+				_ = v_i
+				{ // (v_i < p_n) holds for lo <= lx < hi
+					p_out[v_i] = f_Float16Float32(lx, ly, lz, p_h[v_i])
+				}
+			}
+		} else {
+			for lx := uint32(0); lx < 64; lx++ {
+				li := lx
+				_ = li
+				var v_i uint32 = (gx0 + lx)
+				_ = v_i
+				if v_i < p_n {
+					p_out[v_i] = f_Float16Float32(lx, ly, lz, p_h[v_i])
+				}
 			}
 		}
 	}
@@ -10591,6 +11750,486 @@ func nBodyCPU(b *gpuimpl.CPUBlock) {
 	}
 }
 
+// NarrowConvertKernel is the compiled form of the kernel NarrowConvert (Go function NarrowConvert).
+var NarrowConvertKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
+	Name:    "github.com/goxpu/xpu/kernels/conformance.NarrowConvert",
+	Codegen: "xpu-gen/1",
+	Block:   xpu.Dim3{X: 64, Y: 1, Z: 1},
+	Params: []gpuimpl.Param{
+		{Name: "out", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "int32"}, Size: 4, Access: gpuimpl.AccessWrite, Binding: 0},
+		{Name: "f", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "float32"}, Size: 4, Access: gpuimpl.AccessRead, Binding: 1},
+		{Name: "a", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "int32"}, Size: 4, Access: gpuimpl.AccessRead, Binding: 2},
+		{Name: "n", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 0},
+	},
+	UniformSize: 16,
+	Func:        NarrowConvert,
+	Bind:        gpuimpl.Bind4(NarrowConvert),
+	Artifacts: []gpuimpl.Artifact{
+		{
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:8719817cc1768575146b06e5ac298beeb34a1afef67c82dbf9cffff0c807c301",
+				PrivateBytes: new(30),
+				NativeOps:    []string{"bitcast", "max", "select"},
+			},
+			Code: narrowConvertWGSL,
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:8fd9027e3c256f7d39d4042fa2f3fc0e28eed0e530791b2ff69295dfea1308c7"},
+			Entry:    narrowConvertCPU,
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:2be29666d42525959106e1d96ac3e7912b90ed06f20408808c935103f6c9f3c3"},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v3"},
+			Code:     libLLVMHOSTX8664V3,
+			Symbol:   "xpu_NarrowConvert",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:a8a4f9cbbaf72462b3260a7b6ff26832e16aa2d136b0575a56a2ad6e1c47355b"},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
+			Code:     libLLVMHOSTX8664V4,
+			Symbol:   "xpu_NarrowConvert",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:3b89ffe7d3787f1c8e8af07108a687aa530d5bc23dfbfb4019e0af1b80975e86"},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "armv8-a"},
+			Code:     libLLVMHOSTARMV8A,
+			Symbol:   "xpu_NarrowConvert",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cuda", Target: "ptx", Hash: "sha256:43a676e8529949569a091158c9f4015979a5ebc8e7af533751ff81e8264f6c6b",
+				PrivateBytes: new(30),
+				Fault:        true,
+			},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "sm_70"},
+			Code:     libPTXSM70,
+			Symbol:   "xpu_NarrowConvert",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:00cccc410bf52268c8cfadc07cf53d44c29f6dc919a910b32944d43e38590e30",
+				PrivateBytes: new(30),
+				Registers:    new(14),
+				SpillBytes:   new(0),
+				Fault:        true,
+			},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "gfx90a"},
+			Code:     libHSACOGFX90A,
+			Symbol:   "xpu_NarrowConvert",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:ecd1b57987070a00598660d4876d8ba4d83c5614e2a51b27331cc27a7a96a7fe",
+				PrivateBytes: new(30),
+				Registers:    new(14),
+				SpillBytes:   new(0),
+				Fault:        true,
+			},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "gfx942"},
+			Code:     libHSACOGFX942,
+			Symbol:   "xpu_NarrowConvert",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:0dda2b8a06f1f59a6f16425da1b3387e63c44a0e5048eb0756ab96bdd26d808a",
+				PrivateBytes: new(30),
+				Registers:    new(13),
+				SpillBytes:   new(0),
+				Fault:        true,
+			},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "gfx1100"},
+			Code:     libHSACOGFX1100,
+			Symbol:   "xpu_NarrowConvert",
+		},
+	},
+})
+
+// LaunchNarrowConvert launches the kernel NarrowConvert on the stream s over a grid of groups
+// blocks of 64x1x1 work-items, with the arguments of NarrowConvert after its Thread.
+// Buffers are bound in this order; scalars are uniforms.
+func LaunchNarrowConvert(s *gpu.Stream, groups xpu.Dim3, out *gpu.Buffer[int32], f *gpu.Buffer[float32], a *gpu.Buffer[int32], n uint32) error {
+	return s.Launch(NarrowConvertKernel, groups, out, f, a, n)
+}
+
+// narrowConvertWGSL is the WGSL code of NarrowConvert.
+const narrowConvertWGSL = `struct xpu_Uniforms {
+    p_n: u32,
+}
+
+@group(0) @binding(0) var<storage, read_write> b_out: array<i32>;
+@group(0) @binding(1) var<storage, read> b_f: array<f32>;
+@group(0) @binding(2) var<storage, read> b_a: array<i32>;
+@group(0) @binding(3) var<uniform> xpu_u: xpu_Uniforms;
+
+// Go's comparison of the float32s of bits x and y: -1, 0 or 1, or 2 when either is NaN. Integer arithmetic, which no compiler may take for finite math.
+fn xpu_cmp_f32(x: u32, y: u32) -> i32 {
+    let a = select(i32(x & 2147483647u), -i32(x & 2147483647u), x > 2147483647u);
+    let b = select(i32(y & 2147483647u), -i32(y & 2147483647u), y > 2147483647u);
+    return select(select(select(-1i, 1i, a > b), 0i, a == b), 2i, max(x & 2147483647u, y & 2147483647u) > 2139095040u);
+}
+
+// int32(x): truncates toward zero, saturates out of range, NaN gives 0.
+fn xpu_i32_of_f32(x: f32) -> i32 {
+    let c = xpu_cmp_f32(bitcast<u32>(x), 3472883712u);
+    if c == 2i {
+        return 0i;
+    }
+    if c < 0i {
+        return bitcast<i32>(0x80000000u);
+    }
+    if u32(xpu_cmp_f32(bitcast<u32>(x), 1325400064u)) < 2u {
+        return 2147483647i;
+    }
+    return i32(x);
+}
+
+// main is kernel NarrowConvert, block 64x1x1.
+@compute @workgroup_size(64, 1, 1)
+fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
+    let v_i: u32 = gid.x;
+    if v_i >= xpu_u.p_n {
+        return;
+    }
+    let v_v: i32 = b_a[v_i];
+    let v_o: u32 = v_i * 12u;
+    let v_b: i32 = (v_v << 24u) >> 24u;
+    let v_ub: u32 = u32(v_v) & 255u;
+    let v_h: i32 = (v_v << 16u) >> 16u;
+    let v_uh: u32 = u32(v_v) & 65535u;
+    b_out[v_o + 0u] = i32(v_b);
+    b_out[v_o + 1u] = i32(u32(v_ub));
+    b_out[v_o + 2u] = i32(v_h);
+    b_out[v_o + 3u] = i32(u32(v_uh));
+    b_out[v_o + 4u] = i32(u32(i32(v_b)));
+    b_out[v_o + 5u] = i32(u32(u32(i32(v_b)) & 65535u));
+    b_out[v_o + 6u] = i32((i32(u32(v_uh)) << 24u) >> 24u);
+    b_out[v_o + 7u] = i32((i32(u32(v_ub)) << 16u) >> 16u) + i32(u32(u32(i32(v_h)) & 255u));
+    b_out[v_o + 8u] = xpu_i32_of_f32(f32(i32(v_b)) * 2.0f);
+    b_out[v_o + 9u] = xpu_i32_of_f32(f32(u32(v_uh)) + 0.5f);
+    let v_x: f32 = b_f[v_i];
+    b_out[v_o + 10u] = i32((xpu_i32_of_f32(v_x) << 16u) >> 16u);
+    var v_arr: array<u32, 4>;
+    v_arr = array<u32, 4>();
+    for (var v_j: u32 = 0u; v_j < 4u; v_j = v_j + 1u) {
+        v_arr[v_j] = (u32(v_ub) + u32((u32(v_j & 255u) * 64u) & 255u)) & 255u;
+    }
+    b_out[v_o + 11u] = ((i32(u32(v_arr[0u])) + (i32(u32(v_arr[1u])) << 8u)) + (i32(u32(v_arr[2u])) << 16u)) + (i32(u32(v_arr[3u])) << 24u);
+}
+`
+
+// narrowConvertCPU runs one block of the kernel NarrowConvert on the CPU.
+func narrowConvertCPU(b *gpuimpl.CPUBlock) {
+	p_out := gpuimpl.CPUView[int32](b.Buffers[0])
+	p_f := gpuimpl.CPUView[float32](b.Buffers[1])
+	p_a := gpuimpl.CPUView[int32](b.Buffers[2])
+	p_n := gpuimpl.CPUUniform[uint32](b.Uniforms, 0)
+	gx0 := b.Group.X * 64
+	gy0 := b.Group.Y * 1
+	gz0 := b.Group.Z * 1
+	var ly uint32
+	var lz uint32
+	stop := b.Stopping()
+	_ = p_out
+	_ = p_f
+	_ = p_a
+	_ = p_n
+	_ = gx0
+	_ = gy0
+	_ = gz0
+	_ = ly
+	_ = lz
+	_ = stop
+	{
+		lx := uint32(0)
+		li := uint32(0)
+		_, _ = lx, li
+		var v_i uint32 = (gx0 + lx)
+		_ = v_i
+		var w0 *[64]int32
+		if o := v_i; o <= 4294967232 && uint64(o)+64 <= uint64(len(p_a)) {
+			w0 = (*[64]int32)(p_a[o : uint64(o)+64])
+		}
+		var w1 *[64]float32
+		if o := v_i; o <= 4294967232 && uint64(o)+64 <= uint64(len(p_f)) {
+			w1 = (*[64]float32)(p_f[o : uint64(o)+64])
+		}
+		if w0 != nil && w1 != nil {
+		items0w:
+			for lx := uint32(0); lx < 64; lx++ {
+				li := lx
+				_ = li
+				var v_i uint32 = (gx0 + lx)
+				_ = v_i
+				if v_i >= p_n {
+					continue items0w
+				}
+				var v_v int32 = w0[lx]
+				_ = v_v
+				var v_o uint32 = (v_i * uint32(12))
+				_ = v_o
+				var v_b int8 = int8(v_v)
+				_ = v_b
+				var v_ub uint8 = uint8(v_v)
+				_ = v_ub
+				var v_h int16 = int16(v_v)
+				_ = v_h
+				var v_uh uint16 = uint16(v_v)
+				_ = v_uh
+				p_out[(v_o + uint32(0))] = int32(v_b)
+				p_out[(v_o + uint32(1))] = int32(uint32(v_ub))
+				p_out[(v_o + uint32(2))] = int32(v_h)
+				p_out[(v_o + uint32(3))] = int32(uint32(v_uh))
+				p_out[(v_o + uint32(4))] = int32(uint32(int32(v_b)))
+				p_out[(v_o + uint32(5))] = int32(uint32(uint16(int32(v_b))))
+				p_out[(v_o + uint32(6))] = int32(int8(uint32(v_uh)))
+				p_out[(v_o + uint32(7))] = (int32(int16(uint32(v_ub))) + int32(uint32(uint8(int32(v_h)))))
+				p_out[(v_o + uint32(8))] = int32((float32(int32(v_b)) * float32(2)))
+				p_out[(v_o + uint32(9))] = int32((float32(uint32(v_uh)) + float32(0.5)))
+				var v_x float32 = w1[lx]
+				_ = v_x
+				p_out[(v_o + uint32(10))] = int32(int16(int32(v_x)))
+				var v_arr [4]uint8
+				_ = v_arr
+				{
+					var v_j uint32 = uint32(0)
+					_ = v_j
+					for v_j < uint32(4) {
+						{
+							v_arr[v_j] = uint8((uint32(v_ub) + uint32(uint8((uint32(uint8(v_j)) * uint32(64))))))
+						}
+						v_j = (v_j + uint32(1))
+					}
+				}
+				p_out[(v_o + uint32(11))] = (((int32(uint32(v_arr[uint32(0)])) + (int32(uint32(v_arr[uint32(1)])) << uint32(8))) + (int32(uint32(v_arr[uint32(2)])) << uint32(16))) + (int32(uint32(v_arr[uint32(3)])) << uint32(24)))
+			}
+		} else {
+		items0:
+			for lx := uint32(0); lx < 64; lx++ {
+				li := lx
+				_ = li
+				var v_i uint32 = (gx0 + lx)
+				_ = v_i
+				if v_i >= p_n {
+					continue items0
+				}
+				var v_v int32 = p_a[v_i]
+				_ = v_v
+				var v_o uint32 = (v_i * uint32(12))
+				_ = v_o
+				var v_b int8 = int8(v_v)
+				_ = v_b
+				var v_ub uint8 = uint8(v_v)
+				_ = v_ub
+				var v_h int16 = int16(v_v)
+				_ = v_h
+				var v_uh uint16 = uint16(v_v)
+				_ = v_uh
+				p_out[(v_o + uint32(0))] = int32(v_b)
+				p_out[(v_o + uint32(1))] = int32(uint32(v_ub))
+				p_out[(v_o + uint32(2))] = int32(v_h)
+				p_out[(v_o + uint32(3))] = int32(uint32(v_uh))
+				p_out[(v_o + uint32(4))] = int32(uint32(int32(v_b)))
+				p_out[(v_o + uint32(5))] = int32(uint32(uint16(int32(v_b))))
+				p_out[(v_o + uint32(6))] = int32(int8(uint32(v_uh)))
+				p_out[(v_o + uint32(7))] = (int32(int16(uint32(v_ub))) + int32(uint32(uint8(int32(v_h)))))
+				p_out[(v_o + uint32(8))] = int32((float32(int32(v_b)) * float32(2)))
+				p_out[(v_o + uint32(9))] = int32((float32(uint32(v_uh)) + float32(0.5)))
+				var v_x float32 = p_f[v_i]
+				_ = v_x
+				p_out[(v_o + uint32(10))] = int32(int16(int32(v_x)))
+				var v_arr [4]uint8
+				_ = v_arr
+				{
+					var v_j uint32 = uint32(0)
+					_ = v_j
+					for v_j < uint32(4) {
+						{
+							v_arr[v_j] = uint8((uint32(v_ub) + uint32(uint8((uint32(uint8(v_j)) * uint32(64))))))
+						}
+						v_j = (v_j + uint32(1))
+					}
+				}
+				p_out[(v_o + uint32(11))] = (((int32(uint32(v_arr[uint32(0)])) + (int32(uint32(v_arr[uint32(1)])) << uint32(8))) + (int32(uint32(v_arr[uint32(2)])) << uint32(16))) + (int32(uint32(v_arr[uint32(3)])) << uint32(24)))
+			}
+		}
+	}
+}
+
+// NarrowLenKernel is the compiled form of the kernel NarrowLen (Go function NarrowLen).
+var NarrowLenKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
+	Name:    "github.com/goxpu/xpu/kernels/conformance.NarrowLen",
+	Codegen: "xpu-gen/1",
+	Block:   xpu.Dim3{X: 64, Y: 1, Z: 1},
+	Params: []gpuimpl.Param{
+		{Name: "out", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "int16"}, Size: 2, Access: gpuimpl.AccessWrite, Binding: 0},
+	},
+	Func: NarrowLen,
+	Bind: gpuimpl.Bind1(NarrowLen),
+	Artifacts: []gpuimpl.Artifact{
+		{
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:fd975b4fc7f3dedee6dacd9fce743a94ed90532e5180117370cefb9ec65e9767",
+				PrivateBytes: new(4),
+				NativeOps:    []string{"arrayLength", "atomicAnd", "atomicOr", "bitcast"},
+			},
+			Code: narrowLenWGSL,
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:de0ac237ee09e16733abbb142f604e24dd192b5d51f1c01c61830181831cecbc"},
+			Entry:    narrowLenCPU,
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:6d2425069d2e995d6b1b86b7df24f814f50777b2482985896a22174d44fd3c08"},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v3"},
+			Code:     libLLVMHOSTX8664V3,
+			Symbol:   "xpu_NarrowLen",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:11759444a41faf84fc32f7a6781258b10c2d2a5b1c9df941014d7e79be944427"},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
+			Code:     libLLVMHOSTX8664V4,
+			Symbol:   "xpu_NarrowLen",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:b264901dac8eb0bf8cfb3c1030dd6bc53c85fefda9393dd5ac8cfc46cefb7d4f"},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "armv8-a"},
+			Code:     libLLVMHOSTARMV8A,
+			Symbol:   "xpu_NarrowLen",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cuda", Target: "ptx", Hash: "sha256:11650315139eefb3a09e32475ef81a7514717a8f80ea3f1bc672fd2c5155f2f0",
+				PrivateBytes: new(4),
+				Fault:        true,
+			},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "sm_70"},
+			Code:     libPTXSM70,
+			Symbol:   "xpu_NarrowLen",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:d3b1ea314fc76c04558e6138f5b7d9a7f205ab0d26f661d9de5cc9ab7df51535",
+				PrivateBytes: new(4),
+				Registers:    new(4),
+				SpillBytes:   new(0),
+				Fault:        true,
+			},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "gfx90a"},
+			Code:     libHSACOGFX90A,
+			Symbol:   "xpu_NarrowLen",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:ae400681f220462d769cd8c33c2902ab76d453f6c73819c43809c643e99e9e31",
+				PrivateBytes: new(4),
+				Registers:    new(5),
+				SpillBytes:   new(0),
+				Fault:        true,
+			},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "gfx942"},
+			Code:     libHSACOGFX942,
+			Symbol:   "xpu_NarrowLen",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:001062ebb567f028e25f6faf7a0fee628831a45896e1090e179008c6d8b6744e",
+				PrivateBytes: new(4),
+				Registers:    new(4),
+				SpillBytes:   new(0),
+				Fault:        true,
+			},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "gfx1100"},
+			Code:     libHSACOGFX1100,
+			Symbol:   "xpu_NarrowLen",
+		},
+	},
+})
+
+// LaunchNarrowLen launches the kernel NarrowLen on the stream s over a grid of groups
+// blocks of 64x1x1 work-items, with the arguments of NarrowLen after its Thread.
+// Buffers are bound in this order; scalars are uniforms.
+func LaunchNarrowLen(s *gpu.Stream, groups xpu.Dim3, out *gpu.Buffer[int16]) error {
+	return s.Launch(NarrowLenKernel, groups, out)
+}
+
+// narrowLenWGSL is the WGSL code of NarrowLen.
+const narrowLenWGSL = `@group(0) @binding(0) var<storage, read_write> b_out: array<atomic<u32>>;
+
+// Stores v in element i of the int16 buffer out, packed 2 to a word: clears its bits, then sets them, touching no other element's.
+fn xpu_store_out(i: u32, v: i32) {
+    let s = (i & 1u) * 16u;
+    let w = i >> 1u;
+    atomicAnd(&b_out[w], ~(65535u << s));
+    atomicOr(&b_out[w], (bitcast<u32>(v) & 65535u) << s);
+}
+
+// main is kernel NarrowLen, block 64x1x1.
+@compute @workgroup_size(64, 1, 1)
+fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
+    let v_i: u32 = gid.x;
+    if v_i < (arrayLength(&b_out) << 1u) {
+        xpu_store_out(v_i, ((i32((i32(v_i) << 16u) >> 16u) * 3i) << 16u) >> 16u);
+    }
+}
+`
+
+// narrowLenCPU runs one block of the kernel NarrowLen on the CPU.
+func narrowLenCPU(b *gpuimpl.CPUBlock) {
+	p_out := gpuimpl.CPUView[int16](b.Buffers[0])
+	gx0 := b.Group.X * 64
+	gy0 := b.Group.Y * 1
+	gz0 := b.Group.Z * 1
+	var ly uint32
+	var lz uint32
+	stop := b.Stopping()
+	_ = p_out
+	_ = gx0
+	_ = gy0
+	_ = gz0
+	_ = ly
+	_ = lz
+	_ = stop
+	{
+		lx := uint32(0)
+		li := uint32(0)
+		_, _ = lx, li
+		var v_i uint32 = (gx0 + lx)
+		_ = v_i
+		// The guard (v_i < uint32(len(p_out))) holds for the lanes lo <= lx < hi; gok: v_i
+		// steps by one from lane to lane without wrapping.
+		lo, hi, gok := uint32(0), uint32(0), false
+		if e0, u0 := int64(v_i), int64(uint32(len(p_out))); e0 <= 4294967232 {
+			gok = true
+			hi = uint32(min(max(u0-e0, 0), 64))
+		}
+		var w0 *[64]int16
+		if o := v_i; o <= 4294967232 && uint64(o)+64 <= uint64(len(p_out)) {
+			w0 = (*[64]int16)(p_out[o : uint64(o)+64])
+		}
+		if gok && w0 != nil && hi <= 64 {
+			for lx := lo; lx < hi; lx++ {
+				li := lx
+				_ = li
+				var v_i uint32 = (gx0 + lx)
+				_ = v_i
+				{ // (v_i < uint32(len(p_out))) holds for lo <= lx < hi
+					w0[lx] = int16((int32(int16(v_i)) * int32(3)))
+				}
+			}
+		} else if gok {
+			for lx := lo; lx < hi; lx++ {
+				li := lx
+				_ = li
+				var v_i uint32 = (gx0 + lx)
+				_ = v_i
+				{ // (v_i < uint32(len(p_out))) holds for lo <= lx < hi
+					p_out[v_i] = int16((int32(int16(v_i)) * int32(3)))
+				}
+			}
+		} else {
+			for lx := uint32(0); lx < 64; lx++ {
+				li := lx
+				_ = li
+				var v_i uint32 = (gx0 + lx)
+				_ = v_i
+				if v_i < uint32(len(p_out)) {
+					p_out[v_i] = int16((int32(int16(v_i)) * int32(3)))
+				}
+			}
+		}
+	}
+}
+
 // NestedLoopsKernel is the compiled form of the kernel NestedLoops (Go function NestedLoops).
 var NestedLoopsKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
 	Name:    "github.com/goxpu/xpu/kernels/conformance.NestedLoops",
@@ -11296,6 +12935,244 @@ func particlesSoACPU(b *gpuimpl.CPUBlock) {
 					p_vz[v_i] = ((-p_vz[v_i]) * float32(0.5))
 					p_hits[v_i] = (p_hits[v_i] + uint32(1))
 				}
+			}
+		}
+	}
+}
+
+// PixelsKernel is the compiled form of the kernel Pixels (Go function Pixels).
+var PixelsKernel = gpuimpl.Register(&gpuimpl.KernelSpec{
+	Name:    "github.com/goxpu/xpu/kernels/conformance.Pixels",
+	Codegen: "xpu-gen/1",
+	Block:   xpu.Dim3{X: 64, Y: 1, Z: 1},
+	Params: []gpuimpl.Param{
+		{Name: "out", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "uint8"}, Size: 1, Access: gpuimpl.AccessWrite, Binding: 0},
+		{Name: "in", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "uint8"}, Size: 1, Access: gpuimpl.AccessRead, Binding: 1},
+		{Name: "gain", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "float32"}, Size: 4, Binding: 0},
+		{Name: "n", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 4},
+	},
+	UniformSize: 16,
+	Func:        Pixels,
+	Bind:        gpuimpl.Bind4(Pixels),
+	Artifacts: []gpuimpl.Artifact{
+		{
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:96bf806840f24c8517d41af9442b817436390847cc67ae7c9671540b8a298fe8",
+				PrivateBytes: new(8),
+				NativeOps:    []string{"atomicAnd", "atomicOr", "bitcast", "max", "select"},
+			},
+			Code: pixelsWGSL,
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:64903bca8942cb5c36a05f87ce6cb7bbdd4ef06ab7d62aeeb41b6d7363369306"},
+			Entry:    pixelsCPU,
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:6a8399a66e51451a63f102c84bf98be0cc72d8c4a73e02871841b56f1983c924"},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v3"},
+			Code:     libLLVMHOSTX8664V3,
+			Symbol:   "xpu_Pixels",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:bc456712898f47cef3a47a854bbb908e3e2c03d4f48259f6194729ae9ccb6d7d"},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
+			Code:     libLLVMHOSTX8664V4,
+			Symbol:   "xpu_Pixels",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:57932a1da6aa0e7306ddc8f2b25beef3117ce5157af01a68e7cc3a9a05729b6d"},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "armv8-a"},
+			Code:     libLLVMHOSTARMV8A,
+			Symbol:   "xpu_Pixels",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cuda", Target: "ptx", Hash: "sha256:00fd6c9d3471fe63ddb42274dbb8fc05a80478088be9273463e39f4a8ca78785",
+				PrivateBytes: new(8),
+				Fault:        true,
+			},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "sm_70"},
+			Code:     libPTXSM70,
+			Symbol:   "xpu_Pixels",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:61141aa73af5f32183ee35488f93c88c7b7973633e4525e1a7ab4b13e1906703",
+				PrivateBytes: new(8),
+				Registers:    new(4),
+				SpillBytes:   new(0),
+				Fault:        true,
+			},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "gfx90a"},
+			Code:     libHSACOGFX90A,
+			Symbol:   "xpu_Pixels",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:a91b44fa4a7ee7fc4a40331ed5d162559880b0a1ab3359246e034a4ac70bf491",
+				PrivateBytes: new(8),
+				Registers:    new(4),
+				SpillBytes:   new(0),
+				Fault:        true,
+			},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "gfx942"},
+			Code:     libHSACOGFX942,
+			Symbol:   "xpu_Pixels",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:0f13a3e45e918f7e71b86f1bb7b4e89cbf7c890fba1c15a1e2bb0bf21b3c31e2",
+				PrivateBytes: new(8),
+				Registers:    new(4),
+				SpillBytes:   new(0),
+				Fault:        true,
+			},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "gfx1100"},
+			Code:     libHSACOGFX1100,
+			Symbol:   "xpu_Pixels",
+		},
+	},
+})
+
+// LaunchPixels launches the kernel Pixels on the stream s over a grid of groups
+// blocks of 64x1x1 work-items, with the arguments of Pixels after its Thread.
+// Buffers are bound in this order; scalars are uniforms.
+func LaunchPixels(s *gpu.Stream, groups xpu.Dim3, out *gpu.Buffer[uint8], in *gpu.Buffer[uint8], gain float32, n uint32) error {
+	return s.Launch(PixelsKernel, groups, out, in, gain, n)
+}
+
+// pixelsWGSL is the WGSL code of Pixels.
+const pixelsWGSL = `struct xpu_Uniforms {
+    p_gain: f32,
+    p_n: u32,
+}
+
+@group(0) @binding(0) var<storage, read_write> b_out: array<atomic<u32>>;
+@group(0) @binding(1) var<storage, read> b_in: array<u32>;
+@group(0) @binding(2) var<uniform> xpu_u: xpu_Uniforms;
+
+// Go's comparison of the float32s of bits x and y: -1, 0 or 1, or 2 when either is NaN. Integer arithmetic, which no compiler may take for finite math.
+fn xpu_cmp_f32(x: u32, y: u32) -> i32 {
+    let a = select(i32(x & 2147483647u), -i32(x & 2147483647u), x > 2147483647u);
+    let b = select(i32(y & 2147483647u), -i32(y & 2147483647u), y > 2147483647u);
+    return select(select(select(-1i, 1i, a > b), 0i, a == b), 2i, max(x & 2147483647u, y & 2147483647u) > 2139095040u);
+}
+
+// Element i of the uint8 buffer in, packed 4 to a word.
+fn xpu_load_in(i: u32) -> u32 {
+    let s = (i & 3u) * 8u;
+    let w = b_in[i >> 2u];
+    return (w >> s) & 255u;
+}
+
+// Stores v in element i of the uint8 buffer out, packed 4 to a word: clears its bits, then sets them, touching no other element's.
+fn xpu_store_out(i: u32, v: u32) {
+    let s = (i & 3u) * 8u;
+    let w = i >> 2u;
+    atomicAnd(&b_out[w], ~(255u << s));
+    atomicOr(&b_out[w], (v & 255u) << s);
+}
+
+// uint32(x): truncates toward zero, saturates out of range, NaN gives 0.
+fn xpu_u32_of_f32(x: f32) -> u32 {
+    if !(xpu_cmp_f32(bitcast<u32>(x), 3212836864u) == 1i) {
+        return 0u;
+    }
+    if u32(xpu_cmp_f32(bitcast<u32>(x), 1333788672u)) < 2u {
+        return 4294967295u;
+    }
+    return u32(x);
+}
+
+// main is kernel Pixels, block 64x1x1.
+@compute @workgroup_size(64, 1, 1)
+fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
+    let v_i: u32 = gid.x;
+    if v_i >= xpu_u.p_n {
+        return;
+    }
+    var v_v: f32;
+    v_v = (f32(u32(xpu_load_in(v_i))) * xpu_u.p_gain) + 0.5f;
+    if xpu_cmp_f32(bitcast<u32>(v_v), 1132396544u) == 1i {
+        v_v = 255.0f;
+    }
+    if xpu_cmp_f32(bitcast<u32>(v_v), 0u) < 0i {
+        v_v = 0.0f;
+    }
+    xpu_store_out(v_i, xpu_u32_of_f32(v_v) & 255u);
+}
+`
+
+// pixelsCPU runs one block of the kernel Pixels on the CPU.
+func pixelsCPU(b *gpuimpl.CPUBlock) {
+	p_out := gpuimpl.CPUView[uint8](b.Buffers[0])
+	p_in := gpuimpl.CPUView[uint8](b.Buffers[1])
+	p_gain := gpuimpl.CPUUniform[float32](b.Uniforms, 0)
+	p_n := gpuimpl.CPUUniform[uint32](b.Uniforms, 4)
+	gx0 := b.Group.X * 64
+	gy0 := b.Group.Y * 1
+	gz0 := b.Group.Z * 1
+	var ly uint32
+	var lz uint32
+	stop := b.Stopping()
+	_ = p_out
+	_ = p_in
+	_ = p_gain
+	_ = p_n
+	_ = gx0
+	_ = gy0
+	_ = gz0
+	_ = ly
+	_ = lz
+	_ = stop
+	{
+		lx := uint32(0)
+		li := uint32(0)
+		_, _ = lx, li
+		var v_i uint32 = (gx0 + lx)
+		_ = v_i
+		var w0 *[64]uint8
+		if o := v_i; o <= 4294967232 && uint64(o)+64 <= uint64(len(p_in)) {
+			w0 = (*[64]uint8)(p_in[o : uint64(o)+64])
+		}
+		var w1 *[64]uint8
+		if o := v_i; o <= 4294967232 && uint64(o)+64 <= uint64(len(p_out)) {
+			w1 = (*[64]uint8)(p_out[o : uint64(o)+64])
+		}
+		if w0 != nil && w1 != nil {
+		items0w:
+			for lx := uint32(0); lx < 64; lx++ {
+				li := lx
+				_ = li
+				var v_i uint32 = (gx0 + lx)
+				_ = v_i
+				if v_i >= p_n {
+					continue items0w
+				}
+				var v_v float32 = ((float32(uint32(w0[lx])) * p_gain) + float32(0.5))
+				_ = v_v
+				if v_v > float32(255) {
+					v_v = float32(255)
+				}
+				if v_v < float32(0) {
+					v_v = float32(0)
+				}
+				w1[lx] = uint8(uint32(v_v))
+			}
+		} else {
+		items0:
+			for lx := uint32(0); lx < 64; lx++ {
+				li := lx
+				_ = li
+				var v_i uint32 = (gx0 + lx)
+				_ = v_i
+				if v_i >= p_n {
+					continue items0
+				}
+				var v_v float32 = ((float32(uint32(p_in[v_i])) * p_gain) + float32(0.5))
+				_ = v_v
+				if v_v > float32(255) {
+					v_v = float32(255)
+				}
+				if v_v < float32(0) {
+					v_v = float32(0)
+				}
+				p_out[v_i] = uint8(uint32(v_v))
 			}
 		}
 	}
@@ -16576,6 +18453,858 @@ func uniformsCPU(b *gpuimpl.CPUBlock) {
 		p_uints[((v_i * uint32(3)) + uint32(2))] = p_g
 		p_floats[((v_i * uint32(2)) + uint32(0))] = (p_c * float32(v_i))
 		p_floats[((v_i * uint32(2)) + uint32(1))] = (p_d + float32(v_i))
+	}
+}
+
+// Wrap16Kernel is the compiled form of the kernel Wrap16 (Go function Wrap16).
+var Wrap16Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
+	Name:    "github.com/goxpu/xpu/kernels/conformance.Wrap16",
+	Codegen: "xpu-gen/1",
+	Block:   xpu.Dim3{X: 64, Y: 1, Z: 1},
+	Params: []gpuimpl.Param{
+		{Name: "us", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "uint16"}, Size: 2, Access: gpuimpl.AccessWrite, Binding: 0},
+		{Name: "ss", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "int16"}, Size: 2, Access: gpuimpl.AccessWrite, Binding: 1},
+		{Name: "ua", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "uint16"}, Size: 2, Access: gpuimpl.AccessRead, Binding: 2},
+		{Name: "ub", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "uint16"}, Size: 2, Access: gpuimpl.AccessRead, Binding: 3},
+		{Name: "sa", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "int16"}, Size: 2, Access: gpuimpl.AccessRead, Binding: 4},
+		{Name: "sb", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "int16"}, Size: 2, Access: gpuimpl.AccessRead, Binding: 5},
+		{Name: "s", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Access: gpuimpl.AccessRead, Binding: 6},
+		{Name: "n", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 0},
+	},
+	UniformSize: 16,
+	Func:        Wrap16,
+	Bind:        gpuimpl.Bind8(Wrap16),
+	Artifacts: []gpuimpl.Artifact{
+		{
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:6ee83b1b5ee0561400cb2b014878af8ebe913ea0b4274f39dd1c1c122704d5e8",
+				PrivateBytes: new(20),
+				Fault:        true,
+				NativeOps:    []string{"atomicAnd", "atomicOr", "bitcast", "min", "select"},
+			},
+			Code: wrap16WGSL,
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:33455d98400ce45ecbf64ffcdae2c2673108b46fc073ae94cff07d6b77e5d1a7"},
+			Entry:    wrap16CPU,
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:d2f7d20a535769050f47fe891a5dedf72a740df9ef8a340aff6dabce7f99a4e4"},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v3"},
+			Code:     libLLVMHOSTX8664V3,
+			Symbol:   "xpu_Wrap16",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:2512da32a4395c0cf45064ec7f59538332c4783ab8463d9edfff177b9c2a38c4"},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
+			Code:     libLLVMHOSTX8664V4,
+			Symbol:   "xpu_Wrap16",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:5c25fc0d65a8cb5e7e4b73f8fff8618a2ef1a7965e0d1f870c46a405dd5b6ba5"},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "armv8-a"},
+			Code:     libLLVMHOSTARMV8A,
+			Symbol:   "xpu_Wrap16",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cuda", Target: "ptx", Hash: "sha256:ca22ae3e4813b1ae5cf2495565cb24487b374c6b55b36b401fc66d749971056f",
+				PrivateBytes: new(20),
+				Fault:        true,
+			},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "sm_70"},
+			Code:     libPTXSM70,
+			Symbol:   "xpu_Wrap16",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:c6d336ead4be4fc25247572b4c92968c0948f5c81c7ca68d13832166009f55bf",
+				PrivateBytes: new(20),
+				Registers:    new(52),
+				SpillBytes:   new(0),
+				Fault:        true,
+			},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "gfx90a"},
+			Code:     libHSACOGFX90A,
+			Symbol:   "xpu_Wrap16",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:46896c3d4e23d2a16b898ab68a82c12ff6311220c2c9d756344d258fe5379609",
+				PrivateBytes: new(20),
+				Registers:    new(52),
+				SpillBytes:   new(0),
+				Fault:        true,
+			},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "gfx942"},
+			Code:     libHSACOGFX942,
+			Symbol:   "xpu_Wrap16",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:538918321fbf11bd3fe8ddd3b2fcd8283c9cc9057e3a24a851dbeaaa5933afa0",
+				PrivateBytes: new(20),
+				Registers:    new(42),
+				SpillBytes:   new(0),
+				Fault:        true,
+			},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "gfx1100"},
+			Code:     libHSACOGFX1100,
+			Symbol:   "xpu_Wrap16",
+		},
+	},
+})
+
+// LaunchWrap16 launches the kernel Wrap16 on the stream s1 over a grid of groups
+// blocks of 64x1x1 work-items, with the arguments of Wrap16 after its Thread.
+// Buffers are bound in this order; scalars are uniforms.
+func LaunchWrap16(s1 *gpu.Stream, groups xpu.Dim3, us *gpu.Buffer[uint16], ss *gpu.Buffer[int16], ua *gpu.Buffer[uint16], ub *gpu.Buffer[uint16], sa *gpu.Buffer[int16], sb *gpu.Buffer[int16], s *gpu.Buffer[uint32], n uint32) error {
+	return s1.Launch(Wrap16Kernel, groups, us, ss, ua, ub, sa, sb, s, n)
+}
+
+// wrap16WGSL is the WGSL code of Wrap16.
+const wrap16WGSL = `struct xpu_Uniforms {
+    p_n: u32,
+}
+
+@group(0) @binding(0) var<storage, read_write> b_us: array<atomic<u32>>;
+@group(0) @binding(1) var<storage, read_write> b_ss: array<atomic<u32>>;
+@group(0) @binding(2) var<storage, read> b_ua: array<u32>;
+@group(0) @binding(3) var<storage, read> b_ub: array<u32>;
+@group(0) @binding(4) var<storage, read> b_sa: array<u32>;
+@group(0) @binding(5) var<storage, read> b_sb: array<u32>;
+@group(0) @binding(6) var<storage, read> b_s: array<u32>;
+@group(0) @binding(7) var<uniform> xpu_u: xpu_Uniforms;
+@group(0) @binding(8) var<storage, read_write> xpu_fault: atomic<u32>;
+
+// Go's int32 x / y: MinInt32 / -1 wraps to MinInt32; x / 0 records the fault Go panics with.
+fn xpu_div_i32(x: i32, y: i32) -> i32 {
+    if y == 0i {
+        atomicOr(&xpu_fault, 1u);
+        return x;
+    }
+    if y == -1i {
+        return 0i - x;
+    }
+    return x / y;
+}
+
+// Go's uint32 x / y; x / 0 records the fault Go panics with.
+fn xpu_div_u32(x: u32, y: u32) -> u32 {
+    if y == 0u {
+        atomicOr(&xpu_fault, 1u);
+        return x;
+    }
+    return x / y;
+}
+
+// Element i of the int16 buffer sa, packed 2 to a word.
+fn xpu_load_sa(i: u32) -> i32 {
+    let s = (i & 1u) * 16u;
+    let w = b_sa[i >> 1u];
+    return bitcast<i32>(w << (16u - s)) >> 16u;
+}
+
+// Element i of the int16 buffer sb, packed 2 to a word.
+fn xpu_load_sb(i: u32) -> i32 {
+    let s = (i & 1u) * 16u;
+    let w = b_sb[i >> 1u];
+    return bitcast<i32>(w << (16u - s)) >> 16u;
+}
+
+// Element i of the uint16 buffer ua, packed 2 to a word.
+fn xpu_load_ua(i: u32) -> u32 {
+    let s = (i & 1u) * 16u;
+    let w = b_ua[i >> 1u];
+    return (w >> s) & 65535u;
+}
+
+// Element i of the uint16 buffer ub, packed 2 to a word.
+fn xpu_load_ub(i: u32) -> u32 {
+    let s = (i & 1u) * 16u;
+    let w = b_ub[i >> 1u];
+    return (w >> s) & 65535u;
+}
+
+// Go's int32 x % y, with the sign of x: x % -1 is 0; x % 0 records the fault Go panics with.
+fn xpu_rem_i32(x: i32, y: i32) -> i32 {
+    if y == 0i {
+        atomicOr(&xpu_fault, 1u);
+        return 0i;
+    }
+    if y == -1i {
+        return 0i;
+    }
+    return x % y;
+}
+
+// Go's uint32 x % y; x % 0 records the fault Go panics with.
+fn xpu_rem_u32(x: u32, y: u32) -> u32 {
+    if y == 0u {
+        atomicOr(&xpu_fault, 1u);
+        return 0u;
+    }
+    return x % y;
+}
+
+// Go's int32 x << y: 0 when y >= 32 (WGSL takes y modulo 32).
+fn xpu_shl_i32(x: i32, y: u32) -> i32 {
+    return select(0i, x << (y & 31u), y < 32u);
+}
+
+// Go's uint32 x << y: 0 when y >= 32 (WGSL takes y modulo 32).
+fn xpu_shl_u32(x: u32, y: u32) -> u32 {
+    return select(0u, x << (y & 31u), y < 32u);
+}
+
+// Go's int32 x >> y: the sign fills every bit when y >= 32 (WGSL takes y modulo 32).
+fn xpu_shr_i32(x: i32, y: u32) -> i32 {
+    return x >> min(y, 31u);
+}
+
+// Go's uint32 x >> y: 0 when y >= 32 (WGSL takes y modulo 32).
+fn xpu_shr_u32(x: u32, y: u32) -> u32 {
+    return select(0u, x >> (y & 31u), y < 32u);
+}
+
+// Stores v in element i of the int16 buffer ss, packed 2 to a word: clears its bits, then sets them, touching no other element's.
+fn xpu_store_ss(i: u32, v: i32) {
+    let s = (i & 1u) * 16u;
+    let w = i >> 1u;
+    atomicAnd(&b_ss[w], ~(65535u << s));
+    atomicOr(&b_ss[w], (bitcast<u32>(v) & 65535u) << s);
+}
+
+// Stores v in element i of the uint16 buffer us, packed 2 to a word: clears its bits, then sets them, touching no other element's.
+fn xpu_store_us(i: u32, v: u32) {
+    let s = (i & 1u) * 16u;
+    let w = i >> 1u;
+    atomicAnd(&b_us[w], ~(65535u << s));
+    atomicOr(&b_us[w], (v & 65535u) << s);
+}
+
+// main is kernel Wrap16, block 64x1x1.
+@compute @workgroup_size(64, 1, 1)
+fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
+    let v_i: u32 = gid.x;
+    if v_i >= xpu_u.p_n {
+        return;
+    }
+    let v_o: u32 = v_i * 10u;
+    let v_x: u32 = xpu_load_ua(v_i);
+    let v_y: u32 = xpu_load_ub(v_i);
+    let v_k: u32 = b_s[v_i];
+    xpu_store_us(v_o + 0u, (u32(v_x) + u32(v_y)) & 65535u);
+    xpu_store_us(v_o + 1u, (u32(v_x) - u32(v_y)) & 65535u);
+    xpu_store_us(v_o + 2u, (u32(v_x) * u32(v_y)) & 65535u);
+    xpu_store_us(v_o + 3u, xpu_div_u32(u32(v_x), u32(v_y)) & 65535u);
+    xpu_store_us(v_o + 4u, xpu_rem_u32(u32(v_x), u32(v_y)) & 65535u);
+    xpu_store_us(v_o + 5u, xpu_shl_u32(u32(v_x), v_k) & 65535u);
+    xpu_store_us(v_o + 6u, xpu_shr_u32(u32(v_x), v_k) & 65535u);
+    xpu_store_us(v_o + 7u, (0u - u32(v_x)) & 65535u);
+    xpu_store_us(v_o + 8u, (u32(~u32(v_x) & 65535u) & ~u32(v_y)) & 65535u);
+    xpu_store_us(v_o + 9u, (u32((u32(v_x) * u32(v_x)) & 65535u) + 40000u) & 65535u);
+    let v_p: i32 = xpu_load_sa(v_i);
+    let v_q: i32 = xpu_load_sb(v_i);
+    xpu_store_ss(v_o + 0u, ((i32(v_p) + i32(v_q)) << 16u) >> 16u);
+    xpu_store_ss(v_o + 1u, ((i32(v_p) - i32(v_q)) << 16u) >> 16u);
+    xpu_store_ss(v_o + 2u, ((i32(v_p) * i32(v_q)) << 16u) >> 16u);
+    xpu_store_ss(v_o + 3u, (xpu_div_i32(i32(v_p), i32(v_q)) << 16u) >> 16u);
+    xpu_store_ss(v_o + 4u, (xpu_rem_i32(i32(v_p), i32(v_q)) << 16u) >> 16u);
+    xpu_store_ss(v_o + 5u, (xpu_shl_i32(i32(v_p), v_k) << 16u) >> 16u);
+    xpu_store_ss(v_o + 6u, (xpu_shr_i32(i32(v_p), v_k) << 16u) >> 16u);
+    xpu_store_ss(v_o + 7u, (-i32(v_p) << 16u) >> 16u);
+    xpu_store_ss(v_o + 8u, ((i32((~i32(v_p) << 16u) >> 16u) | i32(v_q)) << 16u) >> 16u);
+    xpu_store_ss(v_o + 9u, ((i32(((i32(v_p) * 3i) << 16u) >> 16u) - 30000i) << 16u) >> 16u);
+}
+`
+
+// wrap16CPU runs one block of the kernel Wrap16 on the CPU.
+func wrap16CPU(b *gpuimpl.CPUBlock) {
+	p_us := gpuimpl.CPUView[uint16](b.Buffers[0])
+	p_ss := gpuimpl.CPUView[int16](b.Buffers[1])
+	p_ua := gpuimpl.CPUView[uint16](b.Buffers[2])
+	p_ub := gpuimpl.CPUView[uint16](b.Buffers[3])
+	p_sa := gpuimpl.CPUView[int16](b.Buffers[4])
+	p_sb := gpuimpl.CPUView[int16](b.Buffers[5])
+	p_s := gpuimpl.CPUView[uint32](b.Buffers[6])
+	p_n := gpuimpl.CPUUniform[uint32](b.Uniforms, 0)
+	gx0 := b.Group.X * 64
+	gy0 := b.Group.Y * 1
+	gz0 := b.Group.Z * 1
+	var ly uint32
+	var lz uint32
+	stop := b.Stopping()
+	_ = p_us
+	_ = p_ss
+	_ = p_ua
+	_ = p_ub
+	_ = p_sa
+	_ = p_sb
+	_ = p_s
+	_ = p_n
+	_ = gx0
+	_ = gy0
+	_ = gz0
+	_ = ly
+	_ = lz
+	_ = stop
+	{
+		lx := uint32(0)
+		li := uint32(0)
+		_, _ = lx, li
+		var v_i uint32 = (gx0 + lx)
+		_ = v_i
+		var w0 *[64]uint16
+		if o := v_i; o <= 4294967232 && uint64(o)+64 <= uint64(len(p_ua)) {
+			w0 = (*[64]uint16)(p_ua[o : uint64(o)+64])
+		}
+		var w1 *[64]uint16
+		if o := v_i; o <= 4294967232 && uint64(o)+64 <= uint64(len(p_ub)) {
+			w1 = (*[64]uint16)(p_ub[o : uint64(o)+64])
+		}
+		var w2 *[64]uint32
+		if o := v_i; o <= 4294967232 && uint64(o)+64 <= uint64(len(p_s)) {
+			w2 = (*[64]uint32)(p_s[o : uint64(o)+64])
+		}
+		var w3 *[64]int16
+		if o := v_i; o <= 4294967232 && uint64(o)+64 <= uint64(len(p_sa)) {
+			w3 = (*[64]int16)(p_sa[o : uint64(o)+64])
+		}
+		var w4 *[64]int16
+		if o := v_i; o <= 4294967232 && uint64(o)+64 <= uint64(len(p_sb)) {
+			w4 = (*[64]int16)(p_sb[o : uint64(o)+64])
+		}
+		if w0 != nil && w1 != nil && w2 != nil && w3 != nil && w4 != nil {
+		items0w:
+			for lx := uint32(0); lx < 64; lx++ {
+				li := lx
+				_ = li
+				var v_i uint32 = (gx0 + lx)
+				_ = v_i
+				if v_i >= p_n {
+					continue items0w
+				}
+				var v_o uint32 = (v_i * uint32(10))
+				_ = v_o
+				var v_x uint16 = w0[lx]
+				_ = v_x
+				var v_y uint16 = w1[lx]
+				_ = v_y
+				var v_k uint32 = w2[lx]
+				_ = v_k
+				p_us[(v_o + uint32(0))] = uint16((uint32(v_x) + uint32(v_y)))
+				p_us[(v_o + uint32(1))] = uint16((uint32(v_x) - uint32(v_y)))
+				p_us[(v_o + uint32(2))] = uint16((uint32(v_x) * uint32(v_y)))
+				p_us[(v_o + uint32(3))] = uint16((uint32(v_x) / uint32(v_y)))
+				p_us[(v_o + uint32(4))] = uint16((uint32(v_x) % uint32(v_y)))
+				p_us[(v_o + uint32(5))] = uint16((uint32(v_x) << v_k))
+				p_us[(v_o + uint32(6))] = uint16((uint32(v_x) >> v_k))
+				p_us[(v_o + uint32(7))] = uint16((-uint32(v_x)))
+				p_us[(v_o + uint32(8))] = uint16((uint32(uint16((^uint32(v_x)))) &^ uint32(v_y)))
+				p_us[(v_o + uint32(9))] = uint16((uint32(uint16((uint32(v_x) * uint32(v_x)))) + uint32(40000)))
+				var v_p int16 = w3[lx]
+				_ = v_p
+				var v_q int16 = w4[lx]
+				_ = v_q
+				p_ss[(v_o + uint32(0))] = int16((int32(v_p) + int32(v_q)))
+				p_ss[(v_o + uint32(1))] = int16((int32(v_p) - int32(v_q)))
+				p_ss[(v_o + uint32(2))] = int16((int32(v_p) * int32(v_q)))
+				p_ss[(v_o + uint32(3))] = int16((int32(v_p) / int32(v_q)))
+				p_ss[(v_o + uint32(4))] = int16((int32(v_p) % int32(v_q)))
+				p_ss[(v_o + uint32(5))] = int16((int32(v_p) << v_k))
+				p_ss[(v_o + uint32(6))] = int16((int32(v_p) >> v_k))
+				p_ss[(v_o + uint32(7))] = int16((-int32(v_p)))
+				p_ss[(v_o + uint32(8))] = int16((int32(int16((^int32(v_p)))) | int32(v_q)))
+				p_ss[(v_o + uint32(9))] = int16((int32(int16((int32(v_p) * int32(3)))) - int32(30000)))
+			}
+		} else {
+		items0:
+			for lx := uint32(0); lx < 64; lx++ {
+				li := lx
+				_ = li
+				var v_i uint32 = (gx0 + lx)
+				_ = v_i
+				if v_i >= p_n {
+					continue items0
+				}
+				var v_o uint32 = (v_i * uint32(10))
+				_ = v_o
+				var v_x uint16 = p_ua[v_i]
+				_ = v_x
+				var v_y uint16 = p_ub[v_i]
+				_ = v_y
+				var v_k uint32 = p_s[v_i]
+				_ = v_k
+				p_us[(v_o + uint32(0))] = uint16((uint32(v_x) + uint32(v_y)))
+				p_us[(v_o + uint32(1))] = uint16((uint32(v_x) - uint32(v_y)))
+				p_us[(v_o + uint32(2))] = uint16((uint32(v_x) * uint32(v_y)))
+				p_us[(v_o + uint32(3))] = uint16((uint32(v_x) / uint32(v_y)))
+				p_us[(v_o + uint32(4))] = uint16((uint32(v_x) % uint32(v_y)))
+				p_us[(v_o + uint32(5))] = uint16((uint32(v_x) << v_k))
+				p_us[(v_o + uint32(6))] = uint16((uint32(v_x) >> v_k))
+				p_us[(v_o + uint32(7))] = uint16((-uint32(v_x)))
+				p_us[(v_o + uint32(8))] = uint16((uint32(uint16((^uint32(v_x)))) &^ uint32(v_y)))
+				p_us[(v_o + uint32(9))] = uint16((uint32(uint16((uint32(v_x) * uint32(v_x)))) + uint32(40000)))
+				var v_p int16 = p_sa[v_i]
+				_ = v_p
+				var v_q int16 = p_sb[v_i]
+				_ = v_q
+				p_ss[(v_o + uint32(0))] = int16((int32(v_p) + int32(v_q)))
+				p_ss[(v_o + uint32(1))] = int16((int32(v_p) - int32(v_q)))
+				p_ss[(v_o + uint32(2))] = int16((int32(v_p) * int32(v_q)))
+				p_ss[(v_o + uint32(3))] = int16((int32(v_p) / int32(v_q)))
+				p_ss[(v_o + uint32(4))] = int16((int32(v_p) % int32(v_q)))
+				p_ss[(v_o + uint32(5))] = int16((int32(v_p) << v_k))
+				p_ss[(v_o + uint32(6))] = int16((int32(v_p) >> v_k))
+				p_ss[(v_o + uint32(7))] = int16((-int32(v_p)))
+				p_ss[(v_o + uint32(8))] = int16((int32(int16((^int32(v_p)))) | int32(v_q)))
+				p_ss[(v_o + uint32(9))] = int16((int32(int16((int32(v_p) * int32(3)))) - int32(30000)))
+			}
+		}
+	}
+}
+
+// Wrap8Kernel is the compiled form of the kernel Wrap8 (Go function Wrap8).
+var Wrap8Kernel = gpuimpl.Register(&gpuimpl.KernelSpec{
+	Name:    "github.com/goxpu/xpu/kernels/conformance.Wrap8",
+	Codegen: "xpu-gen/1",
+	Block:   xpu.Dim3{X: 64, Y: 1, Z: 1},
+	Params: []gpuimpl.Param{
+		{Name: "us", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "uint8"}, Size: 1, Access: gpuimpl.AccessWrite, Binding: 0},
+		{Name: "ss", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "int8"}, Size: 1, Access: gpuimpl.AccessWrite, Binding: 1},
+		{Name: "ua", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "uint8"}, Size: 1, Access: gpuimpl.AccessRead, Binding: 2},
+		{Name: "ub", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "uint8"}, Size: 1, Access: gpuimpl.AccessRead, Binding: 3},
+		{Name: "sa", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "int8"}, Size: 1, Access: gpuimpl.AccessRead, Binding: 4},
+		{Name: "sb", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "int8"}, Size: 1, Access: gpuimpl.AccessRead, Binding: 5},
+		{Name: "s", Kind: gpuimpl.ParamBuffer, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Access: gpuimpl.AccessRead, Binding: 6},
+		{Name: "n", Kind: gpuimpl.ParamScalar, Type: gpuimpl.TypeName{Name: "uint32"}, Size: 4, Binding: 0},
+	},
+	UniformSize: 16,
+	Func:        Wrap8,
+	Bind:        gpuimpl.Bind8(Wrap8),
+	Artifacts: []gpuimpl.Artifact{
+		{
+			Manifest: gpuimpl.Manifest{Backend: "webgpu", Target: "wgsl", Hash: "sha256:d76b717f34c1846931ad4285082ebf8a0eaccc82d1687270d13e35e8c84cf687",
+				PrivateBytes: new(22),
+				Fault:        true,
+				NativeOps:    []string{"atomicAnd", "atomicOr", "bitcast", "min", "select"},
+			},
+			Code: wrap8WGSL,
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "go", Hash: "sha256:fa73b2b946e7deba835f2f42eb2095da5dae7c3ef0ce2fcb010ce4b8383332c6"},
+			Entry:    wrap8CPU,
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:0025aa0d7aa3e9f8f8f5db1e75ae8e6f837e097039d4a90a4db850fe4b68601a"},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v3"},
+			Code:     libLLVMHOSTX8664V3,
+			Symbol:   "xpu_Wrap8",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:311c10ef9da6407a5a62706b7aeea62d130c707bf056d67264649fa03cfd5909"},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "x86-64-v4"},
+			Code:     libLLVMHOSTX8664V4,
+			Symbol:   "xpu_Wrap8",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cpu", Target: "llvm-host", Hash: "sha256:f24909225fa47d30db86635b2623acc1960c487295f49a70d38d1583e12a43d6"},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "armv8-a"},
+			Code:     libLLVMHOSTARMV8A,
+			Symbol:   "xpu_Wrap8",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "cuda", Target: "ptx", Hash: "sha256:d333c243f065454d2284550fcb93d332402952cc6d50667f23240527bc961973",
+				PrivateBytes: new(22),
+				Fault:        true,
+			},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "sm_70"},
+			Code:     libPTXSM70,
+			Symbol:   "xpu_Wrap8",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:be7ebd8eafb0e05802f92577edda57c95bb2fe03ffd2c4919f48470f78185598",
+				PrivateBytes: new(22),
+				Registers:    new(18),
+				SpillBytes:   new(0),
+				Fault:        true,
+			},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "gfx90a"},
+			Code:     libHSACOGFX90A,
+			Symbol:   "xpu_Wrap8",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:149f456ccf80e08ccf6685ef2ee093627091730a40ea87aaec9855f8bf3ec564",
+				PrivateBytes: new(22),
+				Registers:    new(24),
+				SpillBytes:   new(0),
+				Fault:        true,
+			},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "gfx942"},
+			Code:     libHSACOGFX942,
+			Symbol:   "xpu_Wrap8",
+		},
+		{
+			Manifest: gpuimpl.Manifest{Backend: "hip", Target: "hsaco", Hash: "sha256:bb6e7c75f52263304415918d443e818243d9a0e13fbfe0a2fe34b7ee9dcae96b",
+				PrivateBytes: new(22),
+				Registers:    new(18),
+				SpillBytes:   new(0),
+				Fault:        true,
+			},
+			Selector: gpuimpl.Selector{SubgroupMin: 0, SubgroupMax: 0, Width: 0, ISA: "gfx1100"},
+			Code:     libHSACOGFX1100,
+			Symbol:   "xpu_Wrap8",
+		},
+	},
+})
+
+// LaunchWrap8 launches the kernel Wrap8 on the stream s1 over a grid of groups
+// blocks of 64x1x1 work-items, with the arguments of Wrap8 after its Thread.
+// Buffers are bound in this order; scalars are uniforms.
+func LaunchWrap8(s1 *gpu.Stream, groups xpu.Dim3, us *gpu.Buffer[uint8], ss *gpu.Buffer[int8], ua *gpu.Buffer[uint8], ub *gpu.Buffer[uint8], sa *gpu.Buffer[int8], sb *gpu.Buffer[int8], s *gpu.Buffer[uint32], n uint32) error {
+	return s1.Launch(Wrap8Kernel, groups, us, ss, ua, ub, sa, sb, s, n)
+}
+
+// wrap8WGSL is the WGSL code of Wrap8.
+const wrap8WGSL = `struct xpu_Uniforms {
+    p_n: u32,
+}
+
+@group(0) @binding(0) var<storage, read_write> b_us: array<atomic<u32>>;
+@group(0) @binding(1) var<storage, read_write> b_ss: array<atomic<u32>>;
+@group(0) @binding(2) var<storage, read> b_ua: array<u32>;
+@group(0) @binding(3) var<storage, read> b_ub: array<u32>;
+@group(0) @binding(4) var<storage, read> b_sa: array<u32>;
+@group(0) @binding(5) var<storage, read> b_sb: array<u32>;
+@group(0) @binding(6) var<storage, read> b_s: array<u32>;
+@group(0) @binding(7) var<uniform> xpu_u: xpu_Uniforms;
+@group(0) @binding(8) var<storage, read_write> xpu_fault: atomic<u32>;
+
+// Go's int32 x / y: MinInt32 / -1 wraps to MinInt32; x / 0 records the fault Go panics with.
+fn xpu_div_i32(x: i32, y: i32) -> i32 {
+    if y == 0i {
+        atomicOr(&xpu_fault, 1u);
+        return x;
+    }
+    if y == -1i {
+        return 0i - x;
+    }
+    return x / y;
+}
+
+// Go's uint32 x / y; x / 0 records the fault Go panics with.
+fn xpu_div_u32(x: u32, y: u32) -> u32 {
+    if y == 0u {
+        atomicOr(&xpu_fault, 1u);
+        return x;
+    }
+    return x / y;
+}
+
+// Element i of the int8 buffer sa, packed 4 to a word.
+fn xpu_load_sa(i: u32) -> i32 {
+    let s = (i & 3u) * 8u;
+    let w = b_sa[i >> 2u];
+    return bitcast<i32>(w << (24u - s)) >> 24u;
+}
+
+// Element i of the int8 buffer sb, packed 4 to a word.
+fn xpu_load_sb(i: u32) -> i32 {
+    let s = (i & 3u) * 8u;
+    let w = b_sb[i >> 2u];
+    return bitcast<i32>(w << (24u - s)) >> 24u;
+}
+
+// Element i of the uint8 buffer ua, packed 4 to a word.
+fn xpu_load_ua(i: u32) -> u32 {
+    let s = (i & 3u) * 8u;
+    let w = b_ua[i >> 2u];
+    return (w >> s) & 255u;
+}
+
+// Element i of the uint8 buffer ub, packed 4 to a word.
+fn xpu_load_ub(i: u32) -> u32 {
+    let s = (i & 3u) * 8u;
+    let w = b_ub[i >> 2u];
+    return (w >> s) & 255u;
+}
+
+// Go's int32 x % y, with the sign of x: x % -1 is 0; x % 0 records the fault Go panics with.
+fn xpu_rem_i32(x: i32, y: i32) -> i32 {
+    if y == 0i {
+        atomicOr(&xpu_fault, 1u);
+        return 0i;
+    }
+    if y == -1i {
+        return 0i;
+    }
+    return x % y;
+}
+
+// Go's uint32 x % y; x % 0 records the fault Go panics with.
+fn xpu_rem_u32(x: u32, y: u32) -> u32 {
+    if y == 0u {
+        atomicOr(&xpu_fault, 1u);
+        return 0u;
+    }
+    return x % y;
+}
+
+// Go's int32 x << y: 0 when y >= 32 (WGSL takes y modulo 32).
+fn xpu_shl_i32(x: i32, y: u32) -> i32 {
+    return select(0i, x << (y & 31u), y < 32u);
+}
+
+// Go's uint32 x << y: 0 when y >= 32 (WGSL takes y modulo 32).
+fn xpu_shl_u32(x: u32, y: u32) -> u32 {
+    return select(0u, x << (y & 31u), y < 32u);
+}
+
+// Go's int32 x >> y: the sign fills every bit when y >= 32 (WGSL takes y modulo 32).
+fn xpu_shr_i32(x: i32, y: u32) -> i32 {
+    return x >> min(y, 31u);
+}
+
+// Go's uint32 x >> y: 0 when y >= 32 (WGSL takes y modulo 32).
+fn xpu_shr_u32(x: u32, y: u32) -> u32 {
+    return select(0u, x >> (y & 31u), y < 32u);
+}
+
+// Stores v in element i of the int8 buffer ss, packed 4 to a word: clears its bits, then sets them, touching no other element's.
+fn xpu_store_ss(i: u32, v: i32) {
+    let s = (i & 3u) * 8u;
+    let w = i >> 2u;
+    atomicAnd(&b_ss[w], ~(255u << s));
+    atomicOr(&b_ss[w], (bitcast<u32>(v) & 255u) << s);
+}
+
+// Stores v in element i of the uint8 buffer us, packed 4 to a word: clears its bits, then sets them, touching no other element's.
+fn xpu_store_us(i: u32, v: u32) {
+    let s = (i & 3u) * 8u;
+    let w = i >> 2u;
+    atomicAnd(&b_us[w], ~(255u << s));
+    atomicOr(&b_us[w], (v & 255u) << s);
+}
+
+fn f_addU8(a_a: u32, a_b: u32) -> u32 {
+    var v_a: u32 = a_a;
+    var v_b: u32 = a_b;
+    return (u32(v_a) + u32(v_b)) & 255u;
+}
+
+fn f_addI8(a_a: i32, a_b: i32) -> i32 {
+    var v_a: i32 = a_a;
+    var v_b: i32 = a_b;
+    return ((i32(v_a) + i32(v_b)) << 24u) >> 24u;
+}
+
+// main is kernel Wrap8, block 64x1x1.
+@compute @workgroup_size(64, 1, 1)
+fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
+    let v_i: u32 = gid.x;
+    if v_i >= xpu_u.p_n {
+        return;
+    }
+    let v_o: u32 = v_i * 10u;
+    let v_x: u32 = xpu_load_ua(v_i);
+    let v_y: u32 = xpu_load_ub(v_i);
+    let v_k: u32 = b_s[v_i];
+    xpu_store_us(v_o + 0u, f_addU8(v_x, v_y));
+    xpu_store_us(v_o + 1u, (u32(v_x) - u32(v_y)) & 255u);
+    xpu_store_us(v_o + 2u, (u32(v_x) * u32(v_y)) & 255u);
+    xpu_store_us(v_o + 3u, xpu_div_u32(u32(v_x), u32(v_y)) & 255u);
+    xpu_store_us(v_o + 4u, xpu_rem_u32(u32(v_x), u32(v_y)) & 255u);
+    xpu_store_us(v_o + 5u, xpu_shl_u32(u32(v_x), v_k) & 255u);
+    xpu_store_us(v_o + 6u, xpu_shr_u32(u32(v_x), v_k) & 255u);
+    xpu_store_us(v_o + 7u, (0u - u32(v_x)) & 255u);
+    var v_z: u32;
+    v_z = v_x;
+    v_z = (u32(v_z) * 3u) & 255u;
+    v_z = (u32(v_z) + 1u) & 255u;
+    xpu_store_us(v_o + 8u, v_z);
+    xpu_store_us(v_o + 9u, (u32(~u32(v_x) & 255u) ^ u32(v_y)) & 255u);
+    let v_p: i32 = xpu_load_sa(v_i);
+    let v_q: i32 = xpu_load_sb(v_i);
+    xpu_store_ss(v_o + 0u, f_addI8(v_p, v_q));
+    xpu_store_ss(v_o + 1u, ((i32(v_p) - i32(v_q)) << 24u) >> 24u);
+    xpu_store_ss(v_o + 2u, ((i32(v_p) * i32(v_q)) << 24u) >> 24u);
+    xpu_store_ss(v_o + 3u, (xpu_div_i32(i32(v_p), i32(v_q)) << 24u) >> 24u);
+    xpu_store_ss(v_o + 4u, (xpu_rem_i32(i32(v_p), i32(v_q)) << 24u) >> 24u);
+    xpu_store_ss(v_o + 5u, (xpu_shl_i32(i32(v_p), v_k) << 24u) >> 24u);
+    xpu_store_ss(v_o + 6u, (xpu_shr_i32(i32(v_p), v_k) << 24u) >> 24u);
+    xpu_store_ss(v_o + 7u, (-i32(v_p) << 24u) >> 24u);
+    var v_w: i32;
+    v_w = v_p;
+    v_w = ((i32(v_w) - 100i) << 24u) >> 24u;
+    v_w = ((i32(v_w) - 1i) << 24u) >> 24u;
+    xpu_store_ss(v_o + 8u, v_w);
+    xpu_store_ss(v_o + 9u, ((i32((~i32(v_p) << 24u) >> 24u) & i32(v_q)) << 24u) >> 24u);
+}
+`
+
+// wrap8CPU runs one block of the kernel Wrap8 on the CPU.
+func wrap8CPU(b *gpuimpl.CPUBlock) {
+	p_us := gpuimpl.CPUView[uint8](b.Buffers[0])
+	p_ss := gpuimpl.CPUView[int8](b.Buffers[1])
+	p_ua := gpuimpl.CPUView[uint8](b.Buffers[2])
+	p_ub := gpuimpl.CPUView[uint8](b.Buffers[3])
+	p_sa := gpuimpl.CPUView[int8](b.Buffers[4])
+	p_sb := gpuimpl.CPUView[int8](b.Buffers[5])
+	p_s := gpuimpl.CPUView[uint32](b.Buffers[6])
+	p_n := gpuimpl.CPUUniform[uint32](b.Uniforms, 0)
+	gx0 := b.Group.X * 64
+	gy0 := b.Group.Y * 1
+	gz0 := b.Group.Z * 1
+	var ly uint32
+	var lz uint32
+	stop := b.Stopping()
+	_ = p_us
+	_ = p_ss
+	_ = p_ua
+	_ = p_ub
+	_ = p_sa
+	_ = p_sb
+	_ = p_s
+	_ = p_n
+	_ = gx0
+	_ = gy0
+	_ = gz0
+	_ = ly
+	_ = lz
+	_ = stop
+	f_addU8 := func(lx, ly, lz uint32, v_a uint8, v_b uint8) uint8 {
+		return uint8((uint32(v_a) + uint32(v_b)))
+	}
+	_ = f_addU8
+	f_addI8 := func(lx, ly, lz uint32, v_a int8, v_b int8) int8 {
+		return int8((int32(v_a) + int32(v_b)))
+	}
+	_ = f_addI8
+	{
+		lx := uint32(0)
+		li := uint32(0)
+		_, _ = lx, li
+		var v_i uint32 = (gx0 + lx)
+		_ = v_i
+		var w0 *[64]uint8
+		if o := v_i; o <= 4294967232 && uint64(o)+64 <= uint64(len(p_ua)) {
+			w0 = (*[64]uint8)(p_ua[o : uint64(o)+64])
+		}
+		var w1 *[64]uint8
+		if o := v_i; o <= 4294967232 && uint64(o)+64 <= uint64(len(p_ub)) {
+			w1 = (*[64]uint8)(p_ub[o : uint64(o)+64])
+		}
+		var w2 *[64]uint32
+		if o := v_i; o <= 4294967232 && uint64(o)+64 <= uint64(len(p_s)) {
+			w2 = (*[64]uint32)(p_s[o : uint64(o)+64])
+		}
+		var w3 *[64]int8
+		if o := v_i; o <= 4294967232 && uint64(o)+64 <= uint64(len(p_sa)) {
+			w3 = (*[64]int8)(p_sa[o : uint64(o)+64])
+		}
+		var w4 *[64]int8
+		if o := v_i; o <= 4294967232 && uint64(o)+64 <= uint64(len(p_sb)) {
+			w4 = (*[64]int8)(p_sb[o : uint64(o)+64])
+		}
+		if w0 != nil && w1 != nil && w2 != nil && w3 != nil && w4 != nil {
+		items0w:
+			for lx := uint32(0); lx < 64; lx++ {
+				li := lx
+				_ = li
+				var v_i uint32 = (gx0 + lx)
+				_ = v_i
+				if v_i >= p_n {
+					continue items0w
+				}
+				var v_o uint32 = (v_i * uint32(10))
+				_ = v_o
+				var v_x uint8 = w0[lx]
+				_ = v_x
+				var v_y uint8 = w1[lx]
+				_ = v_y
+				var v_k uint32 = w2[lx]
+				_ = v_k
+				p_us[(v_o + uint32(0))] = f_addU8(lx, ly, lz, v_x, v_y)
+				p_us[(v_o + uint32(1))] = uint8((uint32(v_x) - uint32(v_y)))
+				p_us[(v_o + uint32(2))] = uint8((uint32(v_x) * uint32(v_y)))
+				p_us[(v_o + uint32(3))] = uint8((uint32(v_x) / uint32(v_y)))
+				p_us[(v_o + uint32(4))] = uint8((uint32(v_x) % uint32(v_y)))
+				p_us[(v_o + uint32(5))] = uint8((uint32(v_x) << v_k))
+				p_us[(v_o + uint32(6))] = uint8((uint32(v_x) >> v_k))
+				p_us[(v_o + uint32(7))] = uint8((-uint32(v_x)))
+				var v_z uint8 = v_x
+				_ = v_z
+				v_z = uint8((uint32(v_z) * uint32(3)))
+				v_z = uint8((uint32(v_z) + uint32(1)))
+				p_us[(v_o + uint32(8))] = v_z
+				p_us[(v_o + uint32(9))] = uint8((uint32(uint8((^uint32(v_x)))) ^ uint32(v_y)))
+				var v_p int8 = w3[lx]
+				_ = v_p
+				var v_q int8 = w4[lx]
+				_ = v_q
+				p_ss[(v_o + uint32(0))] = f_addI8(lx, ly, lz, v_p, v_q)
+				p_ss[(v_o + uint32(1))] = int8((int32(v_p) - int32(v_q)))
+				p_ss[(v_o + uint32(2))] = int8((int32(v_p) * int32(v_q)))
+				p_ss[(v_o + uint32(3))] = int8((int32(v_p) / int32(v_q)))
+				p_ss[(v_o + uint32(4))] = int8((int32(v_p) % int32(v_q)))
+				p_ss[(v_o + uint32(5))] = int8((int32(v_p) << v_k))
+				p_ss[(v_o + uint32(6))] = int8((int32(v_p) >> v_k))
+				p_ss[(v_o + uint32(7))] = int8((-int32(v_p)))
+				var v_w int8 = v_p
+				_ = v_w
+				v_w = int8((int32(v_w) - int32(100)))
+				v_w = int8((int32(v_w) - int32(1)))
+				p_ss[(v_o + uint32(8))] = v_w
+				p_ss[(v_o + uint32(9))] = int8((int32(int8((^int32(v_p)))) & int32(v_q)))
+			}
+		} else {
+		items0:
+			for lx := uint32(0); lx < 64; lx++ {
+				li := lx
+				_ = li
+				var v_i uint32 = (gx0 + lx)
+				_ = v_i
+				if v_i >= p_n {
+					continue items0
+				}
+				var v_o uint32 = (v_i * uint32(10))
+				_ = v_o
+				var v_x uint8 = p_ua[v_i]
+				_ = v_x
+				var v_y uint8 = p_ub[v_i]
+				_ = v_y
+				var v_k uint32 = p_s[v_i]
+				_ = v_k
+				p_us[(v_o + uint32(0))] = f_addU8(lx, ly, lz, v_x, v_y)
+				p_us[(v_o + uint32(1))] = uint8((uint32(v_x) - uint32(v_y)))
+				p_us[(v_o + uint32(2))] = uint8((uint32(v_x) * uint32(v_y)))
+				p_us[(v_o + uint32(3))] = uint8((uint32(v_x) / uint32(v_y)))
+				p_us[(v_o + uint32(4))] = uint8((uint32(v_x) % uint32(v_y)))
+				p_us[(v_o + uint32(5))] = uint8((uint32(v_x) << v_k))
+				p_us[(v_o + uint32(6))] = uint8((uint32(v_x) >> v_k))
+				p_us[(v_o + uint32(7))] = uint8((-uint32(v_x)))
+				var v_z uint8 = v_x
+				_ = v_z
+				v_z = uint8((uint32(v_z) * uint32(3)))
+				v_z = uint8((uint32(v_z) + uint32(1)))
+				p_us[(v_o + uint32(8))] = v_z
+				p_us[(v_o + uint32(9))] = uint8((uint32(uint8((^uint32(v_x)))) ^ uint32(v_y)))
+				var v_p int8 = p_sa[v_i]
+				_ = v_p
+				var v_q int8 = p_sb[v_i]
+				_ = v_q
+				p_ss[(v_o + uint32(0))] = f_addI8(lx, ly, lz, v_p, v_q)
+				p_ss[(v_o + uint32(1))] = int8((int32(v_p) - int32(v_q)))
+				p_ss[(v_o + uint32(2))] = int8((int32(v_p) * int32(v_q)))
+				p_ss[(v_o + uint32(3))] = int8((int32(v_p) / int32(v_q)))
+				p_ss[(v_o + uint32(4))] = int8((int32(v_p) % int32(v_q)))
+				p_ss[(v_o + uint32(5))] = int8((int32(v_p) << v_k))
+				p_ss[(v_o + uint32(6))] = int8((int32(v_p) >> v_k))
+				p_ss[(v_o + uint32(7))] = int8((-int32(v_p)))
+				var v_w int8 = v_p
+				_ = v_w
+				v_w = int8((int32(v_w) - int32(100)))
+				v_w = int8((int32(v_w) - int32(1)))
+				p_ss[(v_o + uint32(8))] = v_w
+				p_ss[(v_o + uint32(9))] = int8((int32(int8((^int32(v_p)))) & int32(v_q)))
+			}
+		}
 	}
 }
 

@@ -21,7 +21,7 @@ func Types(t xpu.Thread, y []float32, n uint32) {
 	_ = k
 	for /* ERROR "[xpu-no-64bit] variable i: type int is 64-bit or platform-sized; write for i := int32(0)" */ i := 0; i < 4; i++ {
 	}
-	var b int8 // ERROR "[xpu-scalar-type]"
+	var b complex64 // ERROR "[xpu-scalar-type]"
 	_ = b
 	var p *float32 // ERROR "[xpu-no-pointer]"
 	_ = p

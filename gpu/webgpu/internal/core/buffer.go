@@ -58,6 +58,12 @@ func (b *buffer) Write(offset int, data []byte) error {
 		return err
 	}
 	if len(data)%4 != 0 {
+		// WebGPU writes whole words: the padding may only cover the
+		// allocation's own tail, never the bytes of a buffer of 8- or
+		// 16-bit elements after a view's range.
+		if offset+len(data) != b.size {
+			return fmt.Errorf("%s: write of %d bytes at %d ends inside a word, before the end of the %d-byte buffer", d.name, len(data), offset, b.size)
+		}
 		padded := make([]byte, (len(data)+3)&^3)
 		copy(padded, data)
 		if offset+len(padded) > b.cap {
